@@ -6,6 +6,7 @@ real SQLite."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import sqlite3
 import time
@@ -118,6 +119,41 @@ def test_index_name_and_schema(skill: ResolvedSkill) -> None:
         ("SKILL.md", "demo", 1, 6, 11),
         ("SKILL.md", "Usage", 2, 8, 11),
     ]
+
+
+def test_rows_come_from_the_bytes_hashed(skill: ResolvedSkill) -> None:
+    """The build hashes every file (the source hash), then reads the indexed ones again to
+    parse them: a version written between the two reads gave the index the rows of one version
+    under the digest of the other, and the readers, trusting the digest, served wrong lines
+    (audit-fs 1). Here notes.txt is rewritten once while SKILL.md is parsed, and put back once
+    it has been parsed: its rows must be those of the bytes its recorded digest hashes."""
+    notes = skill.source / "notes.txt"
+    edits = {1: "PLAIN text notes\n", 2: "plain text notes\n"}  # done -> notes.txt then
+
+    def progress(done: int, total: int) -> None:  # called after each file is parsed
+        if done in edits:  # each edit once
+            notes.write_text(edits.pop(done), encoding="utf-8")
+
+    result = compile_skill(skill, progress=progress)
+    db = result.index.path
+    ((content,),) = rows(db, "SELECT content FROM sections WHERE file = 'notes.txt'")
+    ((digest,),) = rows(db, "SELECT sha256 FROM files WHERE path = 'notes.txt'")
+    assert digest == hashlib.sha256(str(content).encode()).hexdigest()
+    # the file is back to the version hashed first: the index, of the other one, is stale
+    assert not index_is_fresh(skill.runtime, skill.source, "ascii")
+
+
+def test_sources_that_keep_changing_under_the_build_are_e002(skill: ResolvedSkill) -> None:
+    notes = skill.source / "notes.txt"
+    versions = itertools.cycle(["PLAIN text notes\n", "plain text notes\n"])
+
+    def progress(done: int, total: int) -> None:  # notes.txt rewritten before each parse
+        if done == 1:
+            notes.write_text(next(versions), encoding="utf-8")
+
+    with pytest.raises(IndexUnusable, match=r"kept changing.*'notes.txt' changed"):
+        compile_skill(skill, progress=progress)
+    assert not skill.runtime.exists()  # nothing written
 
 
 # -- the readers' check ----------------------------------------------------------------------

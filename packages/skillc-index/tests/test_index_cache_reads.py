@@ -23,7 +23,7 @@ def test_a_file_written_between_its_hash_and_its_parse_is_a_change(tmp_path: Pat
     rows = cache._Rows(skill, ["SKILL.md"])
     rows.digests(stat_files(source, ["SKILL.md"]), None)
     (source / "SKILL.md").write_text("---\nname: load\n---\n# Load\n\nmarker v1\n")
-    with pytest.raises(cache._Changed, match="changed while it was indexed"):
+    with pytest.raises(cache.SourcesChanged, match="changed while it was indexed"):
         rows.of(0)
     (source / "SKILL.md").write_text("---\nname: load\n---\n# Load\n\nmarker v0\n")
     assert [heading[1] for heading in rows.of(0).headings] == ["Load"]

@@ -12,6 +12,11 @@ An unchanged skill is not recompiled: when the manifest's source hash, stub form
 checksum match, and the index is current and still the file that build wrote (its size and
 time are in the manifest: an index damaged in place is rebuilt), the build reads no Markdown
 at all. ``force`` recompiles anyway.
+
+The index's rows are parsed from bytes that hash as the digests it records (the digests are
+taken first, for the source hash): a file written between its hash and its parse makes the
+build start again, at most :data:`~skillc_index.index.cache.ATTEMPTS` times (then E002), as
+the index made on demand does.
 """
 
 from __future__ import annotations
@@ -46,10 +51,12 @@ from skillc_index.diagnostics import (
 from skillc_index.files import (
     SkillFiles,
     combine_digests,
+    decoded,
     file_digests,
-    read_text_in_root,
+    open_in_root,
     walk_skill,
 )
+from skillc_index.index.cache import ATTEMPTS, SourcesChanged, hashed_bytes, kept_changing
 from skillc_index.index.freshness import IndexHandle, IndexState, fresh_index, inspect_index
 from skillc_index.index.fts import index_tokenizer
 from skillc_index.index.rows import file_rows, indexed_files
@@ -143,10 +150,11 @@ def _index_stat(path: Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns]
 
 
-def _read_text(root: Path, rel: str) -> str:
-    """A source's text, read only if it is a regular file inside the root (E021/E012)."""
+def _read_bytes(root: Path, rel: str) -> bytes:
+    """A source's bytes, read only if it is a regular file inside the root (E021/E012)."""
     try:
-        return read_text_in_root(root, rel)
+        with open_in_root(root, rel) as handle:
+            return handle.read()
     except OSError as exc:
         raise UnreadableFile(rel, exc.strerror or str(exc)) from exc
 
@@ -160,21 +168,28 @@ class _Sources:
     """The sources of one build, parsed file by file.
 
     Created, it has read SKILL.md and checked its frontmatter (E011), before anything is
-    written. :meth:`parsed` then reads every indexed file once, yielding its index rows (for
-    :func:`write_index`, which stores them before the next file is read) and keeping only
+    written. :meth:`parsed` then reads every indexed file once (from bytes that hash as
+    ``digests`` says, else :class:`SourcesChanged`; SKILL.md's too), yielding its index rows
+    (for :func:`write_index`, which stores them before the next file is read) and keeping only
     what the stub needs; :meth:`stub` renders the stub from that. When the index is current
     and only the stub is rewritten, :meth:`read_index` takes what the stub needs from the
     index instead, and no Markdown is parsed.
     """
 
-    def __init__(self, skill: ResolvedSkill, files: SkillFiles, progress: Progress | None):
+    def __init__(
+        self,
+        skill: ResolvedSkill,
+        files: SkillFiles,
+        progress: Progress | None,
+        digests: Mapping[str, str],
+    ):
         from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
         from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
 
-        self.skill, self.progress = skill, progress
+        self.skill, self.progress, self.digests = skill, progress, digests
         self.indexed = indexed_files(files.files)
         self.has_files = any(not rel.endswith(".md") for rel in files.files)
-        self.text = _read_text(skill.source, SKILL_FILE)
+        self.text = self._hashed_text(SKILL_FILE)
         # SKILL.md: its frontmatter only until parsed() parses the whole file
         self.doc = MarkdownDoc(parse_frontmatter(self.text), (), (), 0)
         self.notices: list[Notice] = []
@@ -187,6 +202,11 @@ class _Sources:
         """SKILL.md's headings, ``(level, text)``: the stub's section listing."""
         self.references: list[Reference] = []
         self._done = False
+
+    def _hashed_text(self, rel: str) -> str:
+        """The text of ``rel``, from bytes that hash as the digest the index records."""
+        data = _read_bytes(self.skill.source, rel)
+        return decoded(hashed_bytes(rel, data, self.digests.get(rel)))
 
     def _check_limit(self, rel: str, doc: MarkdownDoc) -> None:
         from skillc_index.markdown.document import limit_notice
@@ -202,7 +222,7 @@ class _Sources:
         from skillc_index.markdown.document import parse_markdown, title_of
 
         for done, rel in enumerate(self.indexed, start=1):
-            text = self.text if rel == SKILL_FILE else _read_text(self.skill.source, rel)
+            text = self.text if rel == SKILL_FILE else self._hashed_text(rel)
             if rel.endswith(".txt"):
                 yield file_rows(rel, text, None)
             else:
@@ -239,7 +259,7 @@ class _Sources:
         references: list[Reference] = []
         for rel in self.indexed:
             if rel != SKILL_FILE and rel.endswith(".md"):
-                front = parse_frontmatter(_read_text(self.skill.source, rel))
+                front = parse_frontmatter(decoded(_read_bytes(self.skill.source, rel)))
                 description = MarkdownDoc(front, (), (), 0).description
                 references.append(Reference(rel, titles.get(rel), description))
         limited = sorted(outline.parse_limited, key=lambda row: row[0] != SKILL_FILE)
@@ -321,11 +341,31 @@ def compile_skill(
     :class:`MissingFrontmatterField` (E011) for SKILL.md without ``name``/``description``, and
     :class:`IndexCollision` (E003) when the index file belongs to another source; in each case
     nothing is written. ``force`` rebuilds stub, manifest and index even when they are current.
+    A source written while it was indexed makes the build start again (module docstring);
+    E002 when that happens :data:`~skillc_index.index.cache.ATTEMPTS` times.
     """
-    source, runtime = skill.source, skill.runtime
-    found = walk_skill(source) if files is None else files
+    found = walk_skill(skill.source) if files is None else files
     if found.escapes:
         raise PathEscapesRoot(found.escapes[0])
+    reason = ""
+    for _attempt in range(ATTEMPTS):
+        try:
+            return _compile(skill, found, tokenizer_setting, progress, force)
+        except SourcesChanged as exc:
+            reason = str(exc)
+    raise kept_changing(skill.name, reason)
+
+
+def _compile(
+    skill: ResolvedSkill,
+    found: SkillFiles,
+    tokenizer_setting: str,
+    progress: Progress | None,
+    force: bool,
+) -> CompileResult:
+    """One attempt of :func:`compile_skill` (:class:`SourcesChanged` when a source changed
+    between its hash and its parse)."""
+    source, runtime = skill.source, skill.runtime
     stats = stat_files(source, found.files)  # before reading: a later edit shows as a change
     newest = max((stat.mtime_ns for stat in stats.values()), default=0)
     wait_ns = newest + RACY_WINDOW_NS - time.time_ns()
@@ -400,7 +440,7 @@ def _write_runtime(
     the parse too."""
     from skillc_index.build.stub import STUB_FORMAT
 
-    sources = _Sources(skill, found, progress)
+    sources = _Sources(skill, found, progress, digests)
 
     def new_index(path: Path) -> IndexCounts:
         return write_index(

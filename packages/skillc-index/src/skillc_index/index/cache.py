@@ -56,7 +56,10 @@ __all__ = [
     "MAX_INDEXED_BYTES",
     "MAX_INDEXED_FILES",
     "MAX_SOURCE_BYTES",
+    "SourcesChanged",
     "ensure_index",
+    "hashed_bytes",
+    "kept_changing",
     "refuse_too_large",
 ]
 
@@ -67,7 +70,8 @@ MAX_INDEXED_FILES = 10_000
 MAX_INDEXED_BYTES = 32 << 20
 #: The most bytes of all its files (each is hashed) a skill may have to be indexed on demand.
 MAX_SOURCE_BYTES = 1 << 30
-#: How many times the sources may change under a build before the reader gives up (E002).
+#: How many times the sources may change under a build before the reader (or ``skc build``)
+#: gives up (E002).
 ATTEMPTS = 3
 #: How long a reader waits for another process building the same index (seconds), after
 #: which it builds its own (the renames keep that correct; it only costs the work twice).
@@ -77,9 +81,30 @@ _private: Path | None = None
 """This process's own runtime for indexes it cannot write in place (:func:`_private_runtime`)."""
 
 
-class _Changed(Exception):
-    """The sources changed while they were indexed (a file vanished or was swapped): try
-    again."""
+class SourcesChanged(Exception):
+    """The sources changed while they were indexed (a file vanished or was swapped, or its
+    bytes are not those hashed): try again, at most :data:`ATTEMPTS` times (here, and in the
+    build: :func:`~skillc_index.build.compiler.compile_skill`), then :func:`kept_changing`."""
+
+
+def kept_changing(skill: str, reason: str) -> IndexUnusable:
+    """E002 for a skill whose sources changed under each of the :data:`ATTEMPTS` to index it
+    (``reason``: the last :class:`SourcesChanged`)."""
+    return IndexUnusable(skill, f"the sources kept changing while they were indexed ({reason})")
+
+
+def hashed_bytes(rel: str, data: bytes, digest: str | None) -> bytes:
+    """``data``, the bytes of the source file ``rel`` read to be parsed into the index, when
+    they hash as ``digest`` (its SHA-256 taken before, which the index records) said, else
+    :class:`SourcesChanged`. A file is hashed, then read again to be parsed: a version written
+    between the two reads (of the same size and time stamp as the one hashed, within the file
+    system's clock tick) would give the index the lines of one version under the digest of
+    the other, which the readers trust (``show`` and ``search`` would serve wrong lines)."""
+    from skillc_index.files import sha256_hasher
+
+    if sha256_hasher()(data).hexdigest() != digest:
+        raise SourcesChanged(f"'{rel}' changed while it was indexed")
+    return data
 
 
 class _NotWritable(Exception):
@@ -126,7 +151,7 @@ def _build_on_demand(
                 raise IndexCollision(state.hash16)
             try:
                 _write(skill, runtime, tokenizer_setting, update=damaged is None)
-            except _Changed as exc:
+            except SourcesChanged as exc:
                 reason = str(exc)
                 continue
             except _NotWritable as exc:
@@ -139,7 +164,7 @@ def _build_on_demand(
             if handle is not None:
                 return handle
             reason = state.reason
-    raise IndexUnusable(skill.name, f"the sources kept changing while they were indexed ({reason})")
+    raise kept_changing(skill.name, reason)
 
 
 def _same_file(handle: IndexHandle, damaged: IndexHandle | None) -> bool:
@@ -205,7 +230,7 @@ def _private_runtime() -> Path:
 def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, update: bool) -> None:
     """Build the index of ``skill`` into ``runtime`` (the caller holds the lock): by
     replacing the changed files' rows in a copy of the index there when ``update`` and that
-    is possible, else whole. :class:`_Changed` when the sources changed under it,
+    is possible, else whole. :class:`SourcesChanged` when the sources changed under it,
     :class:`_NotWritable` when the index cannot be written there."""
     import sqlite3
     import time
@@ -262,7 +287,7 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
                 # a file was written while it was hashed or parsed: its digest, rows and
                 # stats may come from different versions, and a reader trusting the stats
                 # would read the lines of one version at the places of the other
-                raise _Changed("a file changed while it was indexed")
+                raise SourcesChanged("a file changed while it was indexed")
             temporary.replace(target)
         except (OSError, sqlite3.Error) as exc:  # the sources' own errors are _Rows'
             raise _NotWritable(getattr(exc, "strerror", None) or str(exc)) from exc
@@ -276,7 +301,7 @@ def _stats(source: Path, files: Sequence[str]) -> dict[str, FileStat]:
     try:
         return stat_files(source, files)
     except OSError as exc:  # a file removed between the walk and its stat
-        raise _Changed(f"'{exc.filename}' vanished") from exc
+        raise SourcesChanged(f"'{exc.filename}' vanished") from exc
 
 
 def refuse_too_large(skill: ResolvedSkill) -> None:
@@ -322,7 +347,7 @@ class _Base(NamedTuple):
 class _Rows:
     """What is read of the sources to index them: each file's digest and its rows. A file
     that vanished or was swapped (for a folder, a FIFO, a link leading out) meanwhile is
-    :class:`_Changed`; one that cannot be read is E002."""
+    :class:`SourcesChanged`; one that cannot be read is E002."""
 
     def __init__(self, skill: ResolvedSkill, indexed: Sequence[str]) -> None:
         self.skill, self.indexed = skill, indexed
@@ -330,7 +355,7 @@ class _Rows:
 
     def _failed(self, rel: str, exc: Exception) -> Exception:
         if isinstance(exc, SkillcError | FileNotFoundError):
-            return _Changed(f"'{rel}' changed: {exc}")
+            return SourcesChanged(f"'{rel}' changed: {exc}")
         reason = f"cannot read '{rel}': {getattr(exc, 'strerror', None) or exc}"
         return IndexUnusable(self.skill.name, reason)
 
@@ -359,11 +384,8 @@ class _Rows:
 
     def of(self, number: int) -> ParsedFile:
         """The rows of the ``number``-th indexed file, read and parsed now, from bytes that
-        hash as :meth:`digests` said: the file is read again here, and a version written
-        between the two reads (of the same size and time stamp as the one hashed, within the
-        file system's clock tick) would give the index the lines of one version under the
-        digest of the other, which ``show`` trusts (:class:`_Changed` instead)."""
-        from skillc_index.files import decoded, open_in_root, sha256_hasher
+        hash as :meth:`digests` said (:func:`hashed_bytes`)."""
+        from skillc_index.files import decoded, open_in_root
         from skillc_index.index.rows import parse_rows
 
         rel = self.indexed[number]
@@ -372,9 +394,7 @@ class _Rows:
                 data = handle.read()
         except (OSError, SkillcError) as exc:
             raise self._failed(rel, exc) from exc
-        if sha256_hasher()(data).hexdigest() != self.hashed.get(rel):
-            raise _Changed(f"'{rel}' changed while it was indexed")
-        return parse_rows(rel, decoded(data))
+        return parse_rows(rel, decoded(hashed_bytes(rel, data, self.hashed.get(rel))))
 
 
 def _copy(target: Path, temporary: Path, rows: _Rows, tokenizer: str) -> _Base | None:
