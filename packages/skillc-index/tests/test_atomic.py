@@ -36,3 +36,21 @@ def test_staging_dir_without_sweep_keeps_everything(tmp_path: Path) -> None:
     (dead / "demo").mkdir(parents=True)
     staging_dir(tmp_path, "demo.old", sweep=False)
     assert (dead / "demo").is_dir()
+
+
+def test_temporary_names_fit_in_a_file_name_and_are_found_again(tmp_path: Path) -> None:
+    """A legal name of 243 to 255 bytes got a temporary name over NAME_MAX (`File name too
+    long`): every writer (build, deploy, package) makes its names here."""
+    from skillc_index.atomic import NAME_MAX, abandoned, temporary_path, write_file_atomic
+
+    for name in ("l" * 255, "é" * 127, "short"):
+        made = temporary_path(tmp_path, f"{name}.tmp")
+        assert len(os.fsencode(made.name)) <= NAME_MAX
+        made.write_bytes(b"left by a killed process")
+        pid = str(os.getpid())
+        left = made.with_name(made.name.replace(f".{pid}-", f".{_dead_pid()}-"))
+        made.rename(left)
+        assert abandoned(tmp_path, f"{name}.tmp") == [left]
+        left.unlink()
+        write_file_atomic(tmp_path / name, b"data")
+        assert (tmp_path / name).read_bytes() == b"data"

@@ -375,3 +375,49 @@ def test_a_file_skc_package_did_not_write_is_moved_aside_only_with_force(
     ((_, aside),) = result.moved
     assert aside.read_bytes() == b"the user's own file" and aside.name.startswith(".notes.zip.")
     assert any("moved to" in notice.text for notice in result.warnings)
+
+
+def test_a_file_name_of_up_to_255_bytes_is_packaged(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """A legal name of 243 to 255 bytes got a temporary name over the system's limit (`File
+    name too long`, E999) and the plugin was left half written (audit-fs 2)."""
+    long = "refs/" + "l" * 252 + ".md"  # 255 bytes
+    folder = write_skill(project / "nm", files={"refs/a.md": "# A\n", long: "# L\n"})
+    package_skills([str(folder)], layout, fmt="plugin", output=tmp_path / "out")
+    assert (tmp_path / "out" / "nm" / "skills" / "nm" / long).read_text() == "# L\n"
+
+
+def test_a_package_that_cannot_be_written_whole_leaves_nothing(
+    layout: Layout,
+    skills: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A write that fails part way (here: no room left for SKILL.md of the second skill)
+    left the files written before it (plugin.json and the first skill: half a plugin)."""
+    from skillc_index.command_errors import CannotCreate
+
+    out = tmp_path / "dist"
+    given = [str(skills / "notes"), str(skills / "pdf-tool")]
+    package_skills(given, layout, fmt="plugin", output=out, name="office")
+    before = tree(out)
+    (skills / "notes" / "SKILL.md").write_text("---\nname: notes\ndescription: New.\n---\n")
+    opened = os.open
+
+    def full(path: Any, flags: int, mode: int = 0o777, **kwargs: Any) -> int:
+        failing = os.path.join("skills", "pdf-tool", ".SKILL.md")  # noqa: PTH118
+        if failing in os.fsdecode(path):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return opened(path, flags, mode, **kwargs)
+
+    monkeypatch.setattr(os, "open", full)
+    with pytest.raises(CannotCreate) as refused:
+        package_skills(given, layout, fmt="plugin", output=out, name="office")
+    assert refused.value.reason == os.strerror(errno.ENOSPC)
+    assert "pdf-tool/SKILL.md" in str(refused.value.diagnostic.params)
+    assert tree(out) == before  # the first skill's new SKILL.md not renamed in either
+    assert not [path for path in out.rglob(".*") if ".tmp." in path.name]
+    with pytest.raises(CannotCreate):
+        package_skills(given, layout, fmt="plugin", output=tmp_path / "new", name="office")
+    assert not (tmp_path / "new").exists()  # nor the folders made for it

@@ -8,12 +8,16 @@ corrupt index) and writes again.
 
 Temporary names start with ``.`` so that stores and runtimes being listed skip them; they are
 created with the default permissions (the umask applies), unlike :mod:`tempfile`'s private
-``0600``/``0700``, because they become the real files and folders.
+``0600``/``0700``, because they become the real files and folders. They fit in a file name
+(:data:`NAME_MAX` bytes) whatever the name they are for: a legal name of 243 to 255 bytes got
+a temporary name the system refused (``File name too long``).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from contextlib import suppress
 from pathlib import Path
 
 __all__ = [
@@ -24,7 +28,14 @@ __all__ = [
     "staging_dir",
     "temporary_path",
     "write_file_atomic",
+    "write_files_atomic",
 ]
+
+#: The longest file name, in bytes, of the common file systems (ext4, XFS, btrfs, APFS, tmpfs).
+NAME_MAX = 255
+#: What :func:`temporary_path` adds to its prefix's stem: ``.``, ``.``, a pid (at most 10
+#: digits), ``-`` and 8 hex digits.
+_ADDED = 21
 
 
 def ensure_dir(path: Path) -> None:
@@ -43,10 +54,24 @@ def nearest_existing(path: Path) -> Path:
     return path
 
 
+def _stem(prefix: str) -> str:
+    """``prefix``, or when a temporary name made of it would be longer than
+    :data:`NAME_MAX` bytes, its first bytes and ``~`` and 8 hex digits of its SHA-256 (the
+    same stem for the same prefix: :func:`abandoned` finds the names made of it)."""
+    raw = os.fsencode(prefix)
+    if len(raw) + _ADDED <= NAME_MAX:
+        return prefix
+    from skillc_index.files import sha256_hasher
+
+    tag = sha256_hasher()(raw).hexdigest()[:8]
+    return f"{os.fsdecode(raw[: NAME_MAX - _ADDED - 9])}~{tag}"
+
+
 def temporary_path(parent: Path, prefix: str) -> Path:
     """A hidden name in ``parent`` that nothing uses yet (almost surely: callers create it
-    exclusively)."""
-    return parent / f".{prefix}.{os.getpid()}-{os.urandom(4).hex()}"
+    exclusively), ``.<prefix>.<pid>-<8 hex>``, the prefix shortened (:func:`_stem`) so that
+    the name fits in :data:`NAME_MAX` bytes."""
+    return parent / f".{_stem(prefix)}.{os.getpid()}-{os.urandom(4).hex()}"
 
 
 def staging_dir(parent: Path, prefix: str, *, sweep: bool = True) -> Path:
@@ -80,7 +105,7 @@ def _remove_abandoned(parent: Path, prefix: str) -> None:
 def abandoned(parent: Path, prefix: str) -> list[Path]:
     """The ``parent/.<prefix>.<pid>-<hex>`` entries (made by :func:`staging_dir`) whose
     process no longer runs."""
-    start = f".{prefix}."
+    start = f".{_stem(prefix)}."
     try:
         names = [name for name in os.listdir(parent) if name.startswith(start)]  # noqa: PTH208
     except OSError:
@@ -112,6 +137,12 @@ def write_file_atomic(
     """Replace ``path`` with ``data`` in one rename (the folder must exist). ``mode``: the
     permission bits the file gets (default: 0o666 less the umask); ``sync``: fsync the data
     before the rename, so a crash leaves the old file or the new one, never an empty one."""
+    _written(path, data, mode, sync=sync).replace(path)
+
+
+def _written(path: Path, data: bytes, mode: int | None, *, sync: bool = False) -> Path:
+    """``data`` written to a new temporary file beside ``path`` (:func:`write_file_atomic`'s
+    ``mode`` and ``sync``), whose path is returned; nothing left on failure."""
     temporary = temporary_path(path.parent, path.name + ".tmp")
     try:  # the open inside: a Ctrl-C right after it left the temporary file behind
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -122,10 +153,43 @@ def write_file_atomic(
             if sync:
                 handle.flush()
                 os.fsync(handle.fileno())
-        temporary.replace(path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    return temporary
+
+
+def write_files_atomic(files: Sequence[tuple[Path, bytes, int | None]]) -> None:
+    """Write several files, ``(path, data, mode)`` (:func:`write_file_atomic`'s ``mode``), all
+    or none: each is written under a temporary name beside it (its folders made as needed),
+    and only once all are written are they renamed into place, in order. A failure while
+    writing (no room left, a name or folder the system refuses) removes the temporary files
+    and the folders made for them, leaving every file as it was, and is an ``OSError`` naming
+    the file (or folder) that failed, not its temporary name. (The renames, in folders
+    already there, fail only when the file system does.)"""
+    made: list[Path] = []  # folders made, outermost first
+    written: list[tuple[Path, Path]] = []
+    try:
+        for path, data, mode in files:
+            if not path.parent.is_dir():  # an error names the folder
+                top = nearest_existing(path.parent)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                below = path.parent.relative_to(top).parts
+                made.extend(top.joinpath(*below[:n]) for n in range(1, len(below) + 1))
+            try:
+                temporary = _written(path, data, mode)
+            except OSError as exc:  # of the temporary name, or none (a write): the file's
+                raise OSError(exc.errno, exc.strerror, str(path)) from exc
+            written.append((temporary, path))
+    except BaseException:
+        for temporary, _path in written:
+            temporary.unlink(missing_ok=True)
+        for folder in reversed(made):
+            with suppress(OSError):
+                folder.rmdir()
+        raise
+    for temporary, path in written:
+        temporary.replace(path)
 
 
 def move_aside(path: Path) -> Path:

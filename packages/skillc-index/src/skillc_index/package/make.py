@@ -17,7 +17,8 @@ SKILL.md's frontmatter projected onto the format's dialect (:mod:`skillc_index.b
   the frontmatter as written) and a marketplace (``.claude-plugin/marketplace.json``) listing it.
 
 Same input, same bytes: archives by :func:`~skillc_index.package.archive.zip_bytes`, JSON with
-a fixed layout, nothing dated. Files are written (atomically) over what a previous run wrote
+a fixed layout, nothing dated. Files are written (atomically, all or none:
+:func:`~skillc_index.atomic.write_files_atomic`) over what a previous run wrote
 (``.skillc-package.json`` in the output folder records each file's digest); a file there that
 skillc did not write, or that was edited since, is E050 before anything is written; with
 ``force`` it is moved aside (``atomic.move_aside``), never overwritten. Nothing is deleted.
@@ -293,7 +294,7 @@ def package_skills(
     output folder inside a skill, or an output that is not a folder (or under a file);
     :class:`~skillc_index.command_errors.CannotCreate` (E999) for a file or folder of it the
     system refuses."""
-    from skillc_index.atomic import ensure_dir, move_aside, write_file_atomic
+    from skillc_index.atomic import move_aside, write_files_atomic
     from skillc_index.files import inside
 
     if fmt not in FORMATS:
@@ -348,17 +349,21 @@ def package_skills(
                 str(path), "skillc did not write it, or it was edited since", "move it aside"
             )
         moved.append((path, move_aside(path)))
-    written = []
-    for rel in sorted(files):
-        path = output / rel
-        try:
-            ensure_dir(path.parent)
-            write_file_atomic(path, files[rel], mode=0o755 if rel in executables else None)
-        except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
-            raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
-        data = files[rel]
-        written.append(PackagedFile(rel, hashlib.sha256(data).hexdigest(), len(data)))
+    written = [
+        PackagedFile(rel, hashlib.sha256(data).hexdigest(), len(data))
+        for rel, data in sorted(files.items())
+    ]
     made.update((f.path, f.sha256) for f in written)
-    write_file_atomic(output / MANIFEST, _json({"files": dict(sorted(made.items()))}))
+    record = _json({"files": dict(sorted(made.items()))})
+    try:  # all or none: a failure (no room, a name refused) leaves the output as it was
+        write_files_atomic(
+            [
+                (output / rel, files[rel], 0o755 if rel in executables else None)
+                for rel in sorted(files)
+            ]
+            + [(output / MANIFEST, record, None)]
+        )
+    except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
+        raise CannotCreate(str(exc.filename or output), exc.strerror or str(exc)) from exc
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
     return PackageResult(fmt, output, tuple(names), tuple(written), changes, tuple(moved))
