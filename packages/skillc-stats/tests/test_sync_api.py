@@ -664,3 +664,61 @@ def test_an_empty_fallback_log_is_removed_not_e042_for_ever(
     (synced,) = report.skills
     assert report.ok and synced.removed and synced.entries == 0
     assert not source.exists()
+
+
+def disk_full() -> sqlite3.Error:
+    """The error SQLite gives when the disk is full (SQLITE_FULL), made for real: a database
+    allowed one page."""
+    with closing(sqlite3.connect(":memory:")) as db:
+        db.execute("PRAGMA max_page_count = 1")
+        try:
+            for number in range(4):
+                db.execute(f"CREATE TABLE t{number} (x)")
+        except sqlite3.Error as exc:
+            return exc
+    raise AssertionError("SQLite did not run out of room")
+
+
+@pytest.mark.parametrize("where", ["source", "destination"])
+def test_a_full_disk_is_e999_with_the_reason_and_loses_nothing(
+    demo: ResolvedSkill,
+    project: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+    monkeypatch: pytest.MonkeyPatch,
+    where: str,
+) -> None:
+    """No room left is neither the source's fault (E042 "not readable", without a reason:
+    on a full disk even reading the fallback fails, SQLite grows its -shm file) nor a
+    destination that cannot be written (E041): E999 with the reason (RFC-0005: IO errors)."""
+    import skillc_stats._sync as sync_module
+
+    source = log_rows(*rows_for(demo, 2), to=fallback_of("demo"))
+    full = disk_full()
+    if where == "source":
+        opened = sync_module.open_log
+
+        def open_log(path: Path, **options: bool) -> sqlite3.Connection:
+            if path == source:
+                raise full
+            return opened(path, **options)
+
+        monkeypatch.setattr(sync_module, "open_log", open_log)
+        failed = ".skillc/logs/demo/.skillc-meta/logs.db"
+    else:
+
+        def copy_missing(*_args: object) -> int:
+            raise full
+
+        monkeypatch.setattr(sync_module, "copy_missing", copy_missing)
+        failed = ".skillc/runtime/demo/.skillc-meta/logs.db"
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.error is not None and synced.error.code == "E999"
+    assert str(synced.error).startswith(
+        f"error[E999]: cannot sync '{failed}': database or disk is full (SQLITE_FULL)"
+    )
+    assert not synced.removed and count_rows(source) == 2
+    monkeypatch.undo()
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.ok and synced.entries == 2 and not source.exists()

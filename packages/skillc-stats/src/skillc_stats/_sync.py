@@ -37,7 +37,8 @@ schema is skillc's own (:class:`skillc_index.accesslog.ForeignLog` otherwise, E0
 saying why: a trigger or a view never runs).
 
 Skills are independent: one failing (E041 destination not writable, E042 source not
-readable) does not stop the others. Two ``sync`` runs at once are safe: the second finds the
+readable, E999 the disk failing: no room left, an I/O error, wherever it struck) does not stop
+the others. Two ``sync`` runs at once are safe: the second finds the
 rows already home and adds nothing, or finds the folder gone (merged by the other while it
 waited for the lock) and reports 0 entries for it.
 
@@ -51,6 +52,7 @@ hidden folder, never synced again.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sqlite3
@@ -304,10 +306,65 @@ def _empty_file(path: Path) -> bool:
     return stat.S_ISREG(info.st_mode) and info.st_size == 0
 
 
+#: SQLite's primary result codes of a failing disk: ``SQLITE_IOERR``, ``SQLITE_FULL``.
+_DISK_CODES = frozenset({10, 13})
+#: The ``OSError`` numbers of a failing disk: no room left, over quota, an I/O error.
+_DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO})
+
+
+#: Free space under which a disk failure's reason says how much is left (a full disk).
+_LOW_SPACE = 1 << 20
+
+
+def _disk_failure(layout: Layout, path: Path, exc: Exception) -> SkillcError | None:
+    """E999 with the reason when ``exc`` is the disk failing (no room left, an I/O error)
+    while ``path`` was read or written: not the log's fault, so neither E042 nor E041
+    (RFC-0005: IO errors are E999). On a full disk even reading the fallback fails (SQLite
+    grows its ``-shm`` file: ``disk I/O error``), and that was E042 "not readable" without a
+    reason. None for any other failure."""
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is None or code & 0xFF not in _DISK_CODES:
+            return None
+        name = getattr(exc, "sqlite_errorname", None)
+        reason = f"{exc} ({name})" if name else str(exc)
+    elif isinstance(exc, OSError) and exc.errno in _DISK_ERRNOS:
+        reason = exc.strerror or str(exc)
+    else:
+        return None
+    try:  # SQLite's "disk I/O error" does not say the disk is full: the device does
+        device = os.statvfs(_nearest_folder(path))
+        free = device.f_bavail * device.f_frsize
+    except OSError:
+        free = _LOW_SPACE
+    if free < _LOW_SPACE:
+        reason += f"; {free:,} bytes free on its device"
+    return InternalError(f"cannot sync '{layout.display(path)}': {reason}")
+
+
 def _unreadable(layout: Layout, source: Path, exc: Exception) -> SkillcError:
-    """E042, saying why when the log is not skillc's."""
+    """E042, saying why when the log is not skillc's (E999 for the disk failing)."""
+    failed = _disk_failure(layout, source, exc)
+    if failed is not None:
+        return failed
     reason = str(exc) if isinstance(exc, ForeignLog) else ""
     return SyncSourceNotReadable(layout.display(source), reason)
+
+
+def _unwritable(layout: Layout, destination: Path, exc: Exception) -> SkillcError:
+    """E041 with why (E999 for the disk failing)."""
+    failed = _disk_failure(layout, destination, exc)
+    if failed is not None:
+        return failed
+    return SyncDestinationNotWritable(layout.display(destination), _why(exc))
+
+
+def _nearest_folder(path: Path) -> Path:
+    """The folder ``path`` is in, or the nearest one above it that exists."""
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
 
 
 def _writable(path: Path) -> bool:
@@ -315,9 +372,7 @@ def _writable(path: Path) -> bool:
     stand-in for trying."""
     if path.exists():
         return path.is_file() and os.access(path, os.W_OK)
-    folder = path.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
+    folder = _nearest_folder(path)
     return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
@@ -400,7 +455,7 @@ def _dry_run(known: _Known, fallback: _Fallback) -> SkillSync:
             try:
                 entries += count_missing(destination, part)
             except (sqlite3.Error, OSError) as exc:
-                error = SyncDestinationNotWritable(layout.display(destination), _why(exc))
+                error = _unwritable(layout, destination, exc)
         if error is not None:
             return SkillSync(skill, source, entries, targets, False, error, plan.skipped)
     return SkillSync(skill, source, entries, targets, False, None, plan.skipped)
@@ -457,7 +512,7 @@ def _sync_locked(known: _Known, fallback: _Fallback) -> SkillSync:
                 try:
                     entries += copy_missing(destination, part)
                 except (sqlite3.Error, OSError) as exc:
-                    error = SyncDestinationNotWritable(layout.display(destination), _why(exc))
+                    error = _unwritable(layout, destination, exc)
             if error is not None:
                 return SkillSync(skill, source, entries, targets, False, error, plan.skipped)
         if plan.skipped:
