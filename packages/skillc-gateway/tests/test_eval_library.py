@@ -136,6 +136,36 @@ def test_a_gate_breaks_on_a_skill_without_a_case_to_score(
     assert eval_json("y", "--path", str(lib))[0] == 0  # no threshold: nothing to break
 
 
+def test_a_breach_is_an_annotation_and_a_sarif_result_at_the_description_line(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """A skill without a case under ``--min-recall`` exited 1 with ``--format github`` or
+    ``sarif`` printing nothing (``results: []``): the CI run red with no annotation. Each
+    breach is an ``eval-threshold`` error at the skill's description line, as its findings."""
+    lib = tmp_path / "lib"
+    a = write_skill(lib / "a", description="Fill in PDF forms.")
+    write_skill(lib / "b", description="Deploy to Kubernetes.")
+    (a / "evals").mkdir()
+    (a / "evals" / "evals.json").write_text("{", encoding="utf-8")  # malformed: no case
+    run = cli("skillc_gateway")
+    for args in (("a",), ()):
+        gate = (*args, "--path", str(lib), "--min-recall", "0.5")
+        github = run("eval", *gate, "--format", "github")
+        assert github.returncode == 1
+        assert github.stdout == (
+            f"::error file={a / 'SKILL.md'},line=3,title=eval-threshold::"
+            "a: threshold breached: no trigger case to score\n"
+        )
+        sarif = run("eval", *gate, "--format", "sarif")
+        assert sarif.returncode == 1
+        (result,) = json.loads(sarif.stdout)["runs"][0]["results"]
+        assert result["ruleId"] == "eval-threshold" and result["level"] == "error"
+        assert result["message"]["text"] == "a: threshold breached: no trigger case to score"
+        where = result["locations"][0]["physicalLocation"]
+        assert where["artifactLocation"]["uri"] == (a / "SKILL.md").as_uri()
+        assert where["region"]["startLine"] == 3
+
+
 def test_init_never_writes_where_the_projects_config_points(
     cli: Any, project: Path, home: Path, tmp_path: Path, write_skill: Any
 ) -> None:

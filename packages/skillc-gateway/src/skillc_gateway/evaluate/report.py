@@ -102,29 +102,32 @@ class EvalResult(NamedTuple):
     written: tuple[str, ...] = ()
     """``--init``: the files written."""
 
-    def breaches(self) -> list[str]:
-        """What breaks the thresholds, a line each (none: the run passes). Under a threshold,
-        a skill reported without a case to score breaks it: one named, or one whose case files
-        hold none that can be read (a skill of the library without any case file is not
-        reported)."""
-        found: list[str] = []
+    def breached(self) -> list[tuple[SkillReport, str]]:
+        """What breaks the thresholds, each with the skill that breaks it (none: the run
+        passes). Under a threshold, a skill reported without a case to score breaks it: one
+        named, or one whose case files hold none that can be read (a skill of the library
+        without any case file is not reported)."""
+        found: list[tuple[SkillReport, str]] = []
         gated = self.min_recall is not None or self.max_false_triggers is not None
         for skill in self.skills:
             if gated and not skill.cases:
-                found.append(f"{skill.name}: no trigger case to score")
+                found.append((skill, "no trigger case to score"))
                 continue
             recall = skill.recall
             if self.min_recall is not None and recall is not None and recall < self.min_recall:
-                found.append(f"{skill.name}: recall {recall:.2f} < {self.min_recall:.2f}")
+                found.append((skill, f"recall {recall:.2f} < {self.min_recall:.2f}"))
             if (
                 self.max_false_triggers is not None
                 and skill.false_triggers > self.max_false_triggers
             ):
                 found.append(
-                    f"{skill.name}: {skill.false_triggers} false triggers > "
-                    f"{self.max_false_triggers}"
+                    (skill, f"{skill.false_triggers} false triggers > {self.max_false_triggers}")
                 )
         return found
+
+    def breaches(self) -> list[str]:
+        """:meth:`breached`, a line each (``name: what``)."""
+        return [f"{skill.name}: {text}" for skill, text in self.breached()]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -242,6 +245,8 @@ _RULES = {
     "eval-untriggerable": "The agent lists the skill by name only or not at all.",
     "eval-collision": "Two skills' descriptions are near-duplicates or take each other's cases.",
     "eval-untested-phrase": "No case depends on this phrase of the description.",
+    "eval-threshold": "The skill breaks --min-recall or --max-false-triggers, or has no case "
+    "to score under them.",
 }
 
 
@@ -270,6 +275,9 @@ def _findings(result: EvalResult) -> list[_Finding]:
         for check in skill.phrases:
             if check.effect == "untested":
                 add("eval-untested-phrase", "note", f"no case depends on {check.phrase!r}")
+    for skill, text in result.breached():
+        message = f"{printable(skill.name)}: threshold breached: {text}"
+        found.append(_Finding("eval-threshold", "error", message, skill.skill_file, skill.line))
     for collision in result.collisions:
         for (file, line), other in (
             (collision.first_line, collision.second),
