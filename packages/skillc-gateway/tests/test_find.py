@@ -1281,6 +1281,23 @@ def test_text_output(gateway: Run, project: Path, home: Path, write_skill: Write
     assert gateway(*kettle[3].split()[1:]).stdout.startswith("## Boil")
 
 
+def test_the_show_hint_names_a_skill_its_name_resolves_to(
+    gateway: Run, project: Path, home: Path, layout: Layout, write_skill: WriteSkill
+) -> None:
+    """A built global skill whose name a project store skill shadows: the hint was ``skc show
+    zebra --section ...``, which reads the project's zebra (E020). It names the folder."""
+    body = "## Painting stripes with acrylic\n\nUse acrylic paint.\n"
+    write_skill(home / ".skillc/skills/zebra", "zebra", "Zebra stripes painting guide.", body)
+    build_skill(home / ".skillc/skills/zebra", layout)
+    query = ("find", "acrylic zebra stripes painting", "--limit", "1")
+    show = 'skc show zebra --section "Painting stripes with acrylic"'
+    assert gateway(*query).stdout.splitlines()[3] == f"   {show}"
+    write_skill(project / ".skillc/skills/zebra", "zebra", "Zebra crossing rules.", "## Cross\n")
+    hint = gateway(*query).stdout.splitlines()[3]
+    assert hint == f"   skc open {home}/.skillc/skills/zebra SKILL.md --offset 7"
+    assert gateway(*hint.split()[1:]).stdout.startswith("## Painting stripes with acrylic")
+
+
 def test_json_shape(gateway: Run, project: Path, write_skill: WriteSkill) -> None:
     write_skill(project / ".skillc/skills/brew", "brew", "Brew coffee.", "## Beans\n\nCoffee.\n")
     for other in ("tea", "juice", "soup"):

@@ -60,28 +60,38 @@ def render_text(layout: Layout, result: FindResult) -> str:
 
 
 def _read_hint(layout: Layout, skill: FoundSkill) -> str:
-    """How to read the skill's best section: ``skc show --section`` when the skill is a
-    built store skill (show reads the index), else ``skc open SKILL.md --offset`` (open
-    reads the sources: an agent folder's or a plugin's skill is not built)."""
-    from skillc_index import expand_user, index_path
+    """How to read the skill's best section: ``skc show NAME --section`` when the skill is a
+    built store skill that its name resolves to (show reads the index), else ``skc open
+    FOLDER SKILL.md --offset`` (open reads the sources: an agent folder's or a plugin's skill
+    is not built; a global store skill whose name a project store skill shadows is named by
+    its folder)."""
+    from skillc_index import expand_user
 
     source = Path(skill.path)
     section = skill.sections[0]
-    if skill.in_store:
-        for scope in layout.scopes():
-            if (
-                source.parent == layout.store(scope)
-                and index_path(layout.runtime_store(scope) / source.name, source).is_file()
-            ):
-                heading = _quoted(section.heading, force=True)
-                if source.name.startswith("-"):  # after --: never read as an option
-                    return f"skc show --section {heading} -- {_quoted(source.name)}"
-                return f"skc show {_quoted(source.name)} --section {heading}"
+    if skill.in_store and _shown_by_name(layout, source):
+        heading = _quoted(section.heading, force=True)
+        if source.name.startswith("-"):  # after --: never read as an option
+            return f"skc show --section {heading} -- {_quoted(source.name)}"
+        return f"skc show {_quoted(source.name)} --section {heading}"
     shown = layout.display(source)
     if shown.startswith("~") and layout.home != expand_user("~").resolve():
         shown = str(source)  # `~` is $SKILLC_HOME here, which a shell does not know
     target = _quoted(f"./{shown}" if shown.startswith("-") else shown)
     return f"skc open {target} SKILL.md --offset {section.line - 1}"
+
+
+def _shown_by_name(layout: Layout, source: Path) -> bool:
+    """Whether ``skc show NAME`` reads this store skill's index: its name resolves to it (as
+    show resolves it: a project store skill of that name comes before a global one) and it
+    is built."""
+    from skillc_index import SkillcError, index_path, resolve_skill
+
+    try:
+        resolved = resolve_skill(source.name, layout)
+    except SkillcError:
+        return False
+    return resolved.source == source and index_path(resolved.runtime, source).is_file()
 
 
 def plural(number: int, noun: str) -> str:
