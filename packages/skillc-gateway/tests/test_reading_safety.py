@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -142,6 +143,25 @@ def test_hidden_through_the_library(resolved: ResolvedSkill) -> None:
     with pytest.raises(SectionNotFound) as missing:
         show_section(resolved, "Hidde", file=".hidden.md", hidden=True)
     assert missing.value.suggestions == [("Hidden", ".hidden.md")]
+
+
+def test_show_file_through_a_symlink_to_a_hidden_file_is_hidden(demo: Path, gateway: Any) -> None:
+    """``notes.md -> .x.md``: ``open`` refused it ("leads to a hidden file") but ``show
+    --file notes.md`` was E020 (no index holds ``.x.md``), with ``--hidden`` too. It is
+    hidden as ``open`` says, and ``--hidden`` finds the section in the file's headings."""
+    (demo / ".x.md").write_text("# Hid\n\n## Secret part\n\nhidden text\n", encoding="utf-8")
+    (demo / "notes.md").symlink_to(".x.md")
+    read = ("show", "demo", "--section", "Secret part", "--file", "notes.md")
+    refused = gateway(*read)
+    assert refused.returncode == 1
+    assert refused.stderr == (
+        "error[E021]: file not found: 'notes.md'\n"
+        "hint: 'notes.md' leads to a hidden file ('.x.md')\n"
+    )
+    assert gateway("open", "demo", "notes.md").stderr == refused.stderr
+    shown = gateway(*read, "--hidden")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout == "## Secret part\n\nhidden text\n"
 
 
 def test_sources_pattern_does_not_backtrack(demo: Path, project: Path, home: Path) -> None:

@@ -18,7 +18,6 @@ from skillc_gateway._open import read_lines
 from skillc_index import (
     Diagnostic,
     FileStat,
-    HiddenPath,
     IndexedHeading,
     IndexHandle,
     IndexUnusable,
@@ -26,7 +25,6 @@ from skillc_index import (
     SectionNotFound,
     UnreadableFile,
     find_headings,
-    is_hidden,
     multiple_matches,
     normalized_query,
     one_line,
@@ -36,6 +34,7 @@ from skillc_index import (
     safe_join,
     section_queries,
 )
+from skillc_index.files import hidden_refusal
 from skillc_index.index.cache import ATTEMPTS, ensure_index
 from skillc_index.record import Record
 
@@ -124,16 +123,20 @@ def show_section(
     never more than ``ATTEMPTS`` times in all. Raises E002 (the skill cannot be indexed, or
     its file kept changing), E003 (a colliding index), E012 (``file`` outside the skill),
     E021 (``file`` does not exist or is not a regular file; a hidden ``file``, one with a
-    dot-file or dot-folder component, unless ``hidden``: hidden files are never indexed),
+    dot-file or dot-folder component or a symlink to one, unless ``hidden``: hidden files
+    are never indexed),
     E020 with up to five suggestions (no heading matches). The section's file is read only
     if it is a regular file inside the skill (opened component by component, never a FIFO).
     """
     relative: str | None = None
     if file is not None:
         target = safe_join(skill.source, file)  # E012 first
-        if is_hidden(file):
+        relative = target.relative_to(skill.source.resolve()).as_posix()
+        # hidden as open says: the path given, or where it leads (a symlink to `.x.md`)
+        refused = hidden_refusal(file, relative)
+        if refused is not None:
             if not hidden:
-                raise HiddenPath(file)
+                raise refused
             return _hidden_section(skill, file, section, max_lines, skip)
     damaged: IndexHandle | None = None
     reason = ""
@@ -145,7 +148,6 @@ def show_section(
                 open_in_root(skill.source, file).close()
             except OSError as exc:
                 raise UnreadableFile(file, exc.strerror or str(exc)) from exc
-            relative = target.relative_to(skill.source.resolve()).as_posix()
         try:
             query, matches = _matches(
                 section,

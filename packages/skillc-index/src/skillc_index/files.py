@@ -33,6 +33,7 @@ __all__ = [
     "file_digests",
     "file_sha256",
     "fs_bytes",
+    "hidden_refusal",
     "is_folder",
     "is_hidden",
     "is_utf8",
@@ -306,6 +307,16 @@ def is_hidden(rel: str) -> bool:
     return any(part.startswith(".") and part not in (".", "..") for part in rel.split("/"))
 
 
+def hidden_refusal(rel: str, real: str) -> HiddenPath | None:
+    """The E021 a reader raises for ``rel`` (the path as given) unless hidden files were
+    asked for, None when it is no hidden file: ``rel`` has a hidden component, or ``real``
+    (where it leads below the skill's root, symlinks followed) has one (a symlink to a hidden
+    file is hidden too: "leads to a hidden file")."""
+    if is_hidden(rel):
+        return HiddenPath(rel)
+    return HiddenPath(rel, real) if is_hidden(real) else None
+
+
 def _kind(mode: int) -> str:
     for test, name in (
         (stat.S_ISDIR, "a folder"),
@@ -435,8 +446,8 @@ def open_in_root(
                     raise missing(rel, "not a folder")
                 # after the walk: an escape says E012; a symlink to a hidden file is hidden
                 real = "/".join([*names, name])
-                if not hidden and (is_hidden(rel) or is_hidden(real)):
-                    raise HiddenPath(rel, None if is_hidden(rel) else real)
+                if not hidden and (refused := hidden_refusal(rel, real)) is not None:
+                    raise refused
                 return os.fdopen(_regular_fd(name, folders[-1], rel), "rb")
             except OSError as exc:
                 swapped = exc.errno in (errno.ELOOP, errno.EMLINK, errno.EINVAL)
