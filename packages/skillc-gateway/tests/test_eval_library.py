@@ -166,6 +166,25 @@ def test_a_breach_is_an_annotation_and_a_sarif_result_at_the_description_line(
         assert where["region"]["startLine"] == 3
 
 
+def test_a_breach_line_shows_a_skills_name_without_its_control_characters(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """The text's ``threshold breached:`` line printed a skill's name raw (an escape sequence
+    in a stranger's frontmatter reached the terminal) where every other line of the table
+    shows it with ``one_line``."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "b", description="Deploy to Kubernetes.")
+    (lib / "a").mkdir()
+    (lib / "a" / "SKILL.md").write_text(
+        '---\nname: "a\\e[2Jx"\ndescription: Fill in PDF forms.\n---\n# A\n', encoding="utf-8"
+    )
+    gate = ("--path", str(lib), "--min-recall", "0.5")
+    done = cli("skillc_gateway")("eval", str(lib / "a"), *gate)
+    assert done.returncode == 1
+    assert "\x1b" not in done.stdout + done.stderr
+    assert "threshold breached: a [2Jx: no trigger case to score" in done.stdout
+
+
 def test_init_never_writes_where_the_projects_config_points(
     cli: Any, project: Path, home: Path, tmp_path: Path, write_skill: Any
 ) -> None:

@@ -223,12 +223,12 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
             ):
                 if count:
                     how += f", {taker} takes {count} of {loser}'s cases"
-            phrases = "; ".join(collision.phrases[:3])
+            phrases = "; ".join(one_line(phrase) for phrase in collision.phrases[:3])
             echo(f"  {first} <-> {second}: {how}" + (f" ({phrases})" if phrases else ""))
         if len(result.collisions) > limit:
             echo(f"  ... ({len(result.collisions) - limit} more: --format json lists them all)")
     for line in result.breaches():
-        echo(f"threshold breached: {line}")
+        echo(f"threshold breached: {one_line(line)}")
 
 
 class _Finding(NamedTuple):
