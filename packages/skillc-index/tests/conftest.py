@@ -48,9 +48,9 @@ def layout(project: Path, env: dict[str, str]) -> Layout:
 def unreadable(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], None]]:
     """``unreadable(path)``: ``chmod 000`` on a folder (it cannot be listed, nothing under it
     reached) or a file (it cannot be opened, wherever it is moved), undone after the test.
-    Root reads through permissions: then this process's ``os.stat``, ``os.open`` and
-    ``os.scandir`` refuse the same as a user's would (commands run in-process with the
-    ``cli`` fixture)."""
+    Root reads through permissions: then this process's ``os.stat``, ``os.open``,
+    ``os.scandir`` and ``os.listdir`` refuse the same as a user's would (commands run
+    in-process with the ``cli`` fixture)."""
     changed: list[tuple[Path, int]] = []
     folders: list[str] = []
     files: set[tuple[int, int]] = set()  # device and inode: a rename keeps them
@@ -66,7 +66,7 @@ def unreadable(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], Non
             raise PermissionError(13, "Permission denied", text)
 
     if os.geteuid() == 0:
-        real_stat, real_open, real_scandir = os.stat, os.open, os.scandir
+        real_stat, real_open, real_scandir, real_listdir = os.stat, os.open, os.scandir, os.listdir
 
         def stat(path: Any, *args: Any, **kwargs: Any) -> Any:
             refuse(path)
@@ -87,9 +87,14 @@ def unreadable(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], Non
             refuse(path, listing=True)
             return real_scandir(path)
 
+        def listdir(path: Any = ".") -> Any:
+            refuse(path, listing=True)
+            return real_listdir(path)
+
         monkeypatch.setattr(os, "stat", stat)
         monkeypatch.setattr(os, "open", open_)
         monkeypatch.setattr(os, "scandir", scandir)
+        monkeypatch.setattr(os, "listdir", listdir)
 
     def make(path: Path) -> None:
         info = path.stat()

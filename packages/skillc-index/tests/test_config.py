@@ -315,6 +315,34 @@ def test_find_config_takes_the_nearest_and_passes_over_other_pyprojects(
     assert find_config(tmp_path, layout) in (None, layout.project_config)
 
 
+def test_a_skillc_folder_that_cannot_be_opened_is_passed_over(
+    layout: Layout,
+    tmp_path: Path,
+    cli: Callable[..., Run],
+    write_skill: Callable[..., Path],
+    unreadable: Callable[[Path], None],
+) -> None:
+    """Another user's ``.skillc/`` (mode 700) above a skill, or a working folder of mode 000:
+    its config cannot be looked for (``is_file`` raises on ``EACCES``), so it has none, and
+    the walk goes on up; a lint there is not E999 (was ``PermissionError``)."""
+    from skillc_index import find_config
+
+    repo = tmp_path / "repo"
+    write(repo / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "off"\n')
+    write(repo / "work" / ".skillc" / "config.toml", "[lint]\n")
+    skill = write_skill(repo / "work" / "sub" / "demo-skill")
+    locked = repo / "work" / "sub" / "locked"
+    locked.mkdir()
+    unreadable(repo / "work" / ".skillc")
+    unreadable(locked)
+    assert find_config(skill, layout) == repo / "pyproject.toml"
+    assert find_config(locked, layout) == repo / "pyproject.toml"
+    for cwd in (skill.parent, locked):
+        done = cli("skillc-lint")(str(skill), cwd=cwd)
+        assert "E999" not in done.stdout + done.stderr, done.stderr
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_find_config_with_answers_kept_gives_the_same_answers(
     layout: Layout, tmp_path: Path
 ) -> None:

@@ -300,10 +300,15 @@ def find_config(
 
 
 def _config_in(here: Path, global_config: Path) -> Path | None:
-    """The config file of the folder ``here`` itself (see :func:`find_config`), or None."""
+    """The config file of the folder ``here`` itself (see :func:`find_config`), or None. A
+    folder that cannot be looked into (another user's ``.skillc/``, a working folder of mode
+    000: ``is_file`` raises on ``EACCES``) has none: passed over like an unreadable file."""
     project = here / ".skillc" / "config.toml"
-    if project.is_file() and project != global_config:
-        return project
+    try:
+        if project.is_file() and project != global_config:
+            return project
+    except OSError:
+        return None
     pyproject = here / PYPROJECT
     try:
         stat = pyproject.stat()
