@@ -869,6 +869,46 @@ def test_a_foreign_catalog_file_is_left_alone(
         assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
 
 
+@pytest.mark.parametrize("refused", ["home", "catalog"])
+def test_a_catalog_another_user_owns_is_searched_in_memory_and_says_why(
+    refused: str,
+    gateway: Run,
+    project: Path,
+    home: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ``~/.skillc`` left root's (0700) by a ``sudo skc``: its files cannot even be looked
+    at (``EACCES``; was E999, the check of the file raised again). A catalog root's (0600) in
+    a usable ``~/.skillc``: it cannot be read (was called "not a skillc catalog"). Root reads
+    anything: the refusal is the call a user's process would see fail."""
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    (home / ".skillc").mkdir()
+    catalog = home / ".skillc/catalog.db"
+    catalog.write_bytes(b"SQLite format 3\x00, root's")
+    real_stat, real_open = os.stat, Path.open
+
+    def closed_home(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(path).startswith(f"{home}/.skillc/"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_stat(path, *args, **kwargs)
+
+    def closed_catalog(path: Path, *args: Any, **kwargs: Any) -> Any:
+        if path == catalog:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    if refused == "home":
+        monkeypatch.setattr(os, "stat", closed_home)
+    else:
+        monkeypatch.setattr(Path, "open", closed_catalog)
+    result = gateway("find", "fish")
+    assert result.returncode == 0 and "alpha" in result.stdout, result.stderr
+    denied = f"cannot write the catalog {catalog} ([Errno 13] Permission denied: '{catalog}')"
+    assert f"warning: {denied}: searching with a catalog in memory\n" in result.stderr
+    assert "not a skillc catalog" not in result.stderr
+
+
 def test_a_fifo_at_the_catalogs_place_is_foreign_never_opened(
     gateway_process: Run, project: Path, home: Path, write_skill: WriteSkill
 ) -> None:

@@ -146,10 +146,9 @@ def open_database(layout: Layout) -> CatalogDatabase:
     a warning, when that file cannot be used."""
     path = layout.global_dir / CATALOG_FILE
     for _attempt in range(2):
-        owner = _owner(path)
-        if owner == "foreign":
-            return _in_memory(f"{path} is not a skillc catalog; it is left as it is")
         try:
+            if _owner(path) == "foreign":
+                return _in_memory(f"{path} is not a skillc catalog; it is left as it is")
             path.parent.mkdir(parents=True, exist_ok=True)
             if path.exists() and not os.access(path, os.R_OK | os.W_OK):
                 raise PermissionError("not writable")
@@ -175,7 +174,7 @@ def open_database(layout: Layout) -> CatalogDatabase:
         except sqlite3.DatabaseError as exc:
             db.close()
             corrupt = not isinstance(exc, sqlite3.OperationalError) or "malformed" in str(exc)
-            if corrupt and _owner(path) == "ours":
+            if corrupt and _ours(path):
                 _remove(path)  # ours, and unusable: made again from nothing
                 continue
             return _in_memory(f"cannot use the catalog {path} ({_why(exc)})")
@@ -357,13 +356,13 @@ def _private(path: Path) -> None:
 def _owner(path: Path) -> str:
     """``absent`` (no file or an empty one), ``ours`` (a SQLite database with the catalog's
     application id) or ``foreign`` (anything else). The file of a catalog connection this
-    process holds open (:data:`_OPEN`) is not read again."""
+    process holds open (:data:`_OPEN`) is not read again. :class:`OSError` when the file, or
+    its folder, cannot be read (another user's ``~/.skillc`` after a ``sudo skc``): that is
+    no sign of a file not ours, and the caller says why."""
     try:
         st = path.stat()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return "absent"
-    except OSError:
-        return "foreign" if path.exists() else "absent"
     if (st.st_dev, st.st_ino) in _open_files(str(path)):
         return "ours"
     if not stat.S_ISREG(st.st_mode):  # a FIFO there: opening it would wait for a writer
@@ -373,8 +372,6 @@ def _owner(path: Path) -> str:
             header = handle.read(100)
     except FileNotFoundError:
         return "absent"
-    except OSError:
-        return "foreign"
     if not header:
         return "absent"
     if len(header) < 72 or not header.startswith(_SQLITE_HEADER):
@@ -423,8 +420,16 @@ def _open_files(path: str) -> set[tuple[int, int]]:
 
 def discard(path: Path) -> None:
     """Remove the catalog at ``path`` (and its WAL files) when it is ours (it broke in use)."""
-    if _owner(path) == "ours":
+    if _ours(path):
         _remove(path)
+
+
+def _ours(path: Path) -> bool:
+    """Whether the file at ``path`` is a catalog (:func:`_owner`); not when it cannot be read."""
+    try:
+        return _owner(path) == "ours"
+    except OSError:
+        return False
 
 
 def _remove(path: Path) -> None:
