@@ -37,6 +37,27 @@ def test_a_home_that_is_no_absolute_path_is_the_users_own(value: str) -> None:
     assert home_dir({"HOME": str(own / "x")}) == own / "x"
 
 
+@pytest.mark.parametrize("value", [None, "", "relative/home"])
+def test_a_user_with_no_home_has_the_documented_none(
+    value: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A uid with no entry in the password database (``docker run -u 4321``) and no absolute
+    ``$HOME``: ``Path.home()`` raised (E999 in every command) or took a relative ``$HOME``
+    against the working folder; it is :data:`NO_HOME`, nothing there."""
+    import pwd
+
+    from skillc_index.layout import NO_HOME, user_home
+
+    def unknown(uid: int) -> object:
+        raise KeyError(f"getpwuid(): uid not found: {uid}")
+
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+    monkeypatch.delenv("HOME", raising=False)
+    env = {} if value is None else {"HOME": value}
+    assert home_dir(env) == user_home(env) == NO_HOME == Path("/nonexistent")
+    assert home_dir({**env, "SKILLC_HOME": "/somewhere"}) == Path("/somewhere").resolve()
+
+
 def test_project_root_is_found_walking_up(project: Path, env: dict[str, str]) -> None:
     deep = project / "src" / "pkg"
     deep.mkdir(parents=True)

@@ -266,6 +266,36 @@ def test_the_cache_folder(tmp_path: Path) -> None:
     assert cache_dir({}).parts[-2:] in {("skillc", "lint"), ("Cache", "lint")}
 
 
+@pytest.mark.parametrize("value", ["", "relative"])
+def test_a_home_platformdirs_cannot_find_puts_the_cache_under_skillcs_home(
+    value: str,
+    lint: Run,
+    skill: Writer,
+    tmp_path: Path,
+    clean_env: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``HOME=""`` or a relative one and no ``XDG_CACHE_HOME``: platformdirs raised
+    ``RuntimeError`` (the lint was E999); the cache is under the home folder skillc uses, here
+    a user without one (no entry in the password database): :data:`NO_HOME` (moved into the
+    test's folder, root could make the real one)."""
+    import pwd
+
+    from skillc_index import layout
+
+    def unknown(uid: int) -> object:
+        raise KeyError(f"getpwuid(): uid not found: {uid}")
+
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+    monkeypatch.setattr(layout, "NO_HOME", tmp_path / "nonexistent")
+    clean_env.pop("XDG_CACHE_HOME", None)
+    clean_env.update(HOME=value, SKILLC_HOME="", SKILLC_CACHE_DIR="")  # the command's
+    done = lint(str(skill()), "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "E999" not in done.stderr
+    assert (tmp_path / "nonexistent/.cache/skillc/lint" / CACHE_FILE).is_file()
+
+
 def test_a_run_from_the_cache_imports_neither_parser(
     lint: Run, skill: Writer, clean_env: dict[str, str]
 ) -> None:

@@ -36,6 +36,7 @@ from skillc_index import (
     safe_join,
 )
 from skillc_index.diagnostics import WordedOption
+from skillc_index.layout import user_home
 
 if TYPE_CHECKING:
     from skillc_gateway.shapes import EnvelopeShape, PlanShape
@@ -279,7 +280,7 @@ def plan_run(
     else:
         found = program if Path(program).is_absolute() else str(safe_join(skill.source, program))
     exists = found is not None and Path(found).is_file()
-    home = Path(environ.get("HOME") or Path.home())
+    home = user_home(environ)
     cwd = working_directory(start or Path.cwd(), home)
     argv[0] = found if found is not None and exists else program
     return RunPlan(

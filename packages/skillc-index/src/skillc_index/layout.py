@@ -159,23 +159,37 @@ def expand_user(path: str | os.PathLike[str]) -> Path:
     return Path(os.path.expanduser(path))  # noqa: PTH111
 
 
+#: The home folder of a user who has none: no absolute ``$HOME`` and no entry in the password
+#: database (``docker run -u 4321``). Debian's home of system users without one: nothing is
+#: there and such a user cannot make it, so skillc's global store, catalog and logs are absent
+#: (the catalog is in memory, with a warning) and what needs only the project works.
+NO_HOME = Path("/nonexistent")
+
+
 def home_dir(env: Mapping[str, str] | None = None) -> Path:
-    """``$SKILLC_HOME`` if set (RFC-0009:C-ENV-OVERRIDE), else the user's home folder:
-    ``$HOME`` when it is an absolute path, else the user's entry in the password database
-    (``HOME=""`` made it ``/``, and every command wrote ``/.skillc``)."""
+    """``$SKILLC_HOME`` if set (RFC-0009:C-ENV-OVERRIDE), else :func:`user_home`."""
     env = os.environ if env is None else env
     custom = env.get("SKILLC_HOME")
     if custom:
         return expand_user(custom).resolve()
-    home = env.get("HOME", os.environ.get("HOME", ""))
+    return user_home(env)
+
+
+def user_home(env: Mapping[str, str] | None = None) -> Path:
+    """The user's home folder: ``$HOME`` when it is an absolute path, else the user's entry in
+    the password database (``HOME=""`` made it ``/``, and every command wrote ``/.skillc``),
+    else :data:`NO_HOME` (``Path.home()`` raised)."""
+    home = (os.environ if env is None else env).get("HOME", os.environ.get("HOME", ""))
     if not Path(home).is_absolute():
         try:
             import pwd
 
             home = pwd.getpwuid(os.getuid()).pw_dir
-        except (ImportError, KeyError):  # no password database (Windows): Python's answer
-            home = str(Path.home())
-    return Path(home).resolve()
+        except KeyError:  # no entry
+            home = ""
+        except ImportError:  # no password database (Windows): Python's answer
+            home = os.path.expanduser("~")  # noqa: PTH111
+    return Path(home).resolve() if Path(home).is_absolute() else NO_HOME
 
 
 def find_project_root(start: Path, home: Path) -> Path | None:

@@ -78,7 +78,8 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
     folder (platformdirs: ``~/.cache/skillc`` on Linux, ``~/Library/Caches/skillc`` on macOS,
     ``%LOCALAPPDATA%\\skillc\\Cache`` on Windows) with ``lint`` under it; with
     ``$SKILLC_HOME`` set, which replaces the home folder for every path of skillc's,
-    ``$SKILLC_HOME/.cache/skillc/lint``."""
+    ``$SKILLC_HOME/.cache/skillc/lint``; the same under :func:`~skillc_index.layout.home_dir`
+    when platformdirs finds no home (``$HOME`` empty or relative: it raised)."""
     env = os.environ if env is None else env
     given = env.get(CACHE_ENV)
     if given:
@@ -91,7 +92,12 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
         return home_dir(env) / ".cache" / "skillc" / "lint"
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("skillc", appauthor=False)) / "lint"
+    try:
+        return Path(platformdirs.user_cache_dir("skillc", appauthor=False)) / "lint"
+    except RuntimeError:  # no absolute $HOME: under the home folder skillc uses (or has none)
+        from skillc_index.layout import home_dir
+
+        return home_dir(env) / ".cache" / "skillc" / "lint"
 
 
 #: What the cache writes in its folder: the database and SQLite's companions of it (the

@@ -43,7 +43,6 @@ import heapq
 import os
 import stat as stat_module
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from pathlib import Path
 from typing import NamedTuple, Protocol
 
 from skillc_gateway.catalog.tree_state import (
@@ -59,6 +58,7 @@ from skillc_gateway.catalog.tree_state import (
 )
 from skillc_index import META_DIR, SKIPPED_FOLDERS, skips_folder
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
+from skillc_index.layout import user_home
 
 __all__ = [
     "ENTRIES",
@@ -223,7 +223,7 @@ class _Walker:
         :func:`root_stamps`)."""
         target = self.state.links.get(path, "")
         if self._home is None:
-            self._home = os.path.realpath(Path.home())
+            self._home = os.path.realpath(user_home())
         real, home = self.state.real, self._home
         folders: list[str] = []
         folder = target.rpartition("/")[0]
