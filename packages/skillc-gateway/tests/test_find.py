@@ -838,6 +838,39 @@ def test_each_skill_shown_gets_its_own_sections_and_a_changed_one_its_new_ones(
     assert sections("hoots") == {"owls": ["Barn owls"], "doves": ["Coos"]}
 
 
+def test_a_switch_of_find_set_to_neither_spelling_is_warned_about_and_ignored(
+    gateway: Run,
+    project: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """RFC-0009: an invalid value is warned about and ignored. ``SKILLC_FIND_SERVER=disabled``
+    was silently on: a find server ran an hour in a CI job that meant to start none."""
+    from skillc_gateway import find_socket
+
+    monkeypatch.setattr(find_socket, "_WARNED", set())
+    spellings = {"0": True, " OFF ": True, "false": True, "No": True, "1": False, "on": False}
+    for value, off in {**spellings, "TRUE": False, "yes": False, "": False}.items():
+        monkeypatch.setenv("SKILLC_FIND_SERVER", value)
+        assert find_socket.switched_off("SKILLC_FIND_SERVER") is off
+    assert capsys.readouterr().err == ""
+    monkeypatch.setenv("SKILLC_FIND_SERVER", "disabled")
+    assert not find_socket.switched_off("SKILLC_FIND_SERVER")
+    assert not find_socket.switched_off("SKILLC_FIND_SERVER")  # warned once
+    assert capsys.readouterr().err == (
+        "warning: environment variable SKILLC_FIND_SERVER='disabled' is not one of "
+        "0, off, false, no, 1, on, true, yes; ignored\n"
+    )
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    result = gateway("find", "fish", env_extra={"SKILLC_FIND_SEMANTIC": "none"})
+    assert result.returncode == 0 and "alpha" in result.stdout
+    assert result.stderr == (
+        "warning: environment variable SKILLC_FIND_SEMANTIC='none' is not one of "
+        "0, off, false, no, 1, on, true, yes; ignored\n"
+    )
+
+
 # -- the catalog file ---------------------------------------------------------------------
 
 

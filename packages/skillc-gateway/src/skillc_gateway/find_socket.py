@@ -44,11 +44,31 @@ SOCKET_NAME = "find.sock"
 MAX_SOCKET_PATH = 107
 
 
+_OFF = ("0", "off", "false", "no")
+_ON = ("1", "on", "true", "yes")
+#: The invalid settings warned about in this process (a find reads its switches many times).
+_WARNED: set[tuple[str, str]] = set()
+
+
 def switched_off(variable: str) -> bool:
     """Whether the environment variable ``variable`` turns something off: ``0``, ``off``,
     ``false`` or ``no`` (case and spaces aside); ``SKILLC_FIND_SEMANTIC``,
-    ``SKILLC_FIND_SERVER``."""
-    return os.environ.get(variable, "").strip().lower() in {"0", "off", "false", "no"}
+    ``SKILLC_FIND_SERVER``. ``1``, ``on``, ``true``, ``yes`` or nothing leave it on; any
+    other value is warned about on stderr (once a process) and ignored, as RFC-0009 says
+    (``disabled`` left a find server running an hour in a CI job that meant to start none)."""
+    raw = os.environ.get(variable, "")
+    value = raw.strip().lower()
+    if value in _OFF:
+        return True
+    if value and value not in _ON and (variable, raw) not in _WARNED:
+        _WARNED.add((variable, raw))
+        import sys
+
+        sys.stderr.write(
+            f"warning: environment variable {variable}={raw!r} is not one of "
+            f"{', '.join(_OFF + _ON)}; ignored\n"
+        )
+    return False
 
 
 def home_socket(env: Mapping[str, str] | None = None) -> str:
