@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -159,6 +160,36 @@ def test_ignore_generated_asks_git_what_is_tracked(tmp_path: Path, env: dict[str
     assert tracked(tmp_path, (".claude/*", ":(glob).claude/**", ".skillc")) == set()  # literal
     layout = Layout.discover(tmp_path, env)
     assert ignore_generated(tmp_path, layout) == ("/.skillc/runtime/", "/.skillc/logs/")
+
+
+@needs_git
+def test_git_is_never_a_file_of_the_working_folder(
+    tmp_path: Path, cli: Callable[..., Any], clean_env: dict[str, str]
+) -> None:
+    """``PATH=:/usr/bin`` (``PATH=$X:$PATH`` with ``X`` unset) or ``.`` in it: ``skc init``
+    ran the ``./git`` a checkout ships. Only absolute ``PATH`` entries are searched
+    (:func:`skillc_index.programs.on_path`, which ``skc run`` and ``exec`` use too)."""
+    from skillc_index.programs import on_path
+
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    _git(checkout, "init", "-q")
+    ran = tmp_path / "ran.txt"
+    (checkout / "git").write_text(f'#!/bin/sh\necho "$*" > {ran}\n', encoding="utf-8")
+    (checkout / "git").chmod(0o755)
+    real = str(Path(str(shutil.which("git"))).parent)
+    for entry in ("", ".", "relative"):
+        path = f"{entry}:{real}"
+        assert on_path("git", {"PATH": path}) == str(Path(real) / "git")
+        assert on_path("git", {"PATH": entry}) is None
+        done = cli("skc")("init", cwd=checkout, env_extra={"PATH": path})
+        assert done.returncode == 0, done.stderr
+        assert not ran.exists()
+        shutil.rmtree(checkout / ".skillc")
+    (checkout / "relative").mkdir()
+    (checkout / "relative" / "git").symlink_to(checkout / "git")
+    done = cli("skc")("init", cwd=checkout, env_extra={"PATH": f"relative:{real}"})
+    assert done.returncode == 0 and not ran.exists()
 
 
 @needs_git

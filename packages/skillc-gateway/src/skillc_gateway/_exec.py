@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from skillc_gateway._runner import exit_status, on_path
+from skillc_gateway._runner import exit_status
 from skillc_index import (
     InvalidOption,
     PathEscapesRoot,
@@ -24,6 +24,7 @@ from skillc_index import (
     SkillFileNotFound,
     safe_join,
 )
+from skillc_index.programs import on_path
 
 __all__ = [
     "EXEC_SKILL_DIR",

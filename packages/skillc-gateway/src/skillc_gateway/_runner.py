@@ -37,6 +37,7 @@ from skillc_index import (
 )
 from skillc_index.diagnostics import WordedOption
 from skillc_index.layout import user_home
+from skillc_index.programs import on_path
 
 if TYPE_CHECKING:
     from skillc_gateway.shapes import EnvelopeShape, PlanShape
@@ -53,7 +54,6 @@ __all__ = [
     "assignments",
     "bind_arguments",
     "exit_status",
-    "on_path",
     "plan_run",
     "run_in_group",
     "run_tool",
@@ -241,16 +241,6 @@ def _find_tool(skill: ToolSkill, name: str) -> tuple[Tool, CommandTemplate]:
             raise BrokenTool(name, problems[0].message, problems[0].line)
         raise BrokenTool(name)
     return tool, tool.command
-
-
-def on_path(program: str, env: Mapping[str, str]) -> str | None:
-    """The absolute path of ``program`` (a name without ``/``) on ``env``'s ``PATH``, looked
-    up from this process's working directory: a relative entry (``.``, an empty one) means
-    that folder, never the one the program runs in (a skill's own file of that name)."""
-    import shutil
-
-    found = shutil.which(program, path=env.get("PATH", os.defpath))
-    return None if found is None else os.path.abspath(found)  # noqa: PTH100
 
 
 def plan_run(

@@ -19,12 +19,14 @@ def tracked(root: Path, paths: Sequence[str]) -> set[str] | None:
     """
     import subprocess
 
-    if not _maybe_in_work_tree(root):
-        return None
+    from skillc_index.programs import on_path
 
+    git = on_path("git") if _maybe_in_work_tree(root) else None
+    if git is None:
+        return None
     try:
         done = subprocess.run(
-            ["git", "--literal-pathspecs", "-C", str(root), "ls-files", "-z", "--", *paths],
+            [git, "--literal-pathspecs", "-C", str(root), "ls-files", "-z", "--", *paths],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=60,

@@ -1,0 +1,24 @@
+"""Where a program skillc starts by its name is: the one lookup on ``PATH`` of the kit (git
+for ``skc init`` and deployments, the program of ``skc run`` and ``skc exec``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = ["on_path"]
+
+
+def on_path(program: str, env: Mapping[str, str] | None = None) -> str | None:
+    """The absolute path of ``program`` (a name without ``/``) on ``env``'s ``PATH`` (this
+    process's by default), or None. Only absolute entries are searched: an empty or relative
+    one (``PATH=:/usr/bin``, which ``PATH=$X:$PATH`` gives with ``X`` unset, or ``.``) names the
+    working folder, and a file there is the checkout's or the skill's (a ``./git`` a checkout
+    ships ran at ``skc init``), never the program meant."""
+    import shutil
+
+    env = os.environ if env is None else env
+    entries = env.get("PATH", os.defpath).split(os.pathsep)
+    absolute = os.pathsep.join(entry for entry in entries if Path(entry).is_absolute())
+    return shutil.which(program, path=absolute) if absolute else None
