@@ -58,6 +58,28 @@ def test_a_user_with_no_home_has_the_documented_none(
     assert home_dir({**env, "SKILLC_HOME": "/somewhere"}) == Path("/somewhere").resolve()
 
 
+@pytest.mark.parametrize("value", [".skillc-home", "./h", "~nouser-of-skillc/h"])
+def test_a_skillc_home_that_is_no_absolute_path_is_warned_about_and_ignored(
+    value: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RFC-0009: an invalid value is warned about and ignored. A relative ``SKILLC_HOME``
+    was taken against each working folder (each its own global store), ``~nouser/h`` made a
+    folder named ``~nouser`` there."""
+    from skillc_index import load_config
+
+    home = tmp_path / "h"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(home))  # what ``~`` expands to
+    env = {"SKILLC_HOME": value, "HOME": str(home)}
+    layout = Layout.discover(tmp_path / "project", env)
+    assert home_dir(env) == layout.home == home
+    assert [notice.text for notice in load_config(layout, env=env).notices] == [
+        f"environment variable SKILLC_HOME={value!r} is not an absolute path; ignored"
+    ]
+    assert home_dir({"SKILLC_HOME": "~/x", "HOME": str(home)}) == home / "x"
+    assert not load_config(layout, env={"SKILLC_HOME": "~/x", "HOME": str(home)}).notices
+
+
 def test_project_root_is_found_walking_up(project: Path, env: dict[str, str]) -> None:
     deep = project / "src" / "pkg"
     deep.mkdir(parents=True)

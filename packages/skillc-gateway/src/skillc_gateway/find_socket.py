@@ -78,8 +78,16 @@ def home_socket(env: Mapping[str, str] | None = None) -> str:
     env = os.environ if env is None else env
     # os.path, not skillc-index's home_dir: importing pathlib and the layout module would
     # be 7-12 ms of the quick path before it can tell (the find follows about 12 ms after)
-    home = os.path.realpath(os.path.expanduser(env.get("SKILLC_HOME") or "~"))  # noqa: PTH111
-    return os.path.join(home, ".skillc", SOCKET_NAME)  # noqa: PTH118
+    # (a relative $SKILLC_HOME is ignored, as home_dir does; a relative $HOME, rare, asks it)
+    for given in (env.get("SKILLC_HOME") or ".", "~"):
+        home = os.path.expanduser(given)  # noqa: PTH111
+        if os.path.isabs(home):  # noqa: PTH117
+            break
+    else:
+        from skillc_index.layout import home_dir
+
+        home = str(home_dir(env))
+    return os.path.join(os.path.realpath(home), ".skillc", SOCKET_NAME)  # noqa: PTH118
 
 
 def fits(path: str) -> bool:

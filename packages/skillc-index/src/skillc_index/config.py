@@ -24,7 +24,13 @@ from types import MappingProxyType
 from typing import Any
 
 from skillc_index.diagnostics import Notice, capped
-from skillc_index.layout import Layout, home_relative, shown, target_name_problem
+from skillc_index.layout import (
+    Layout,
+    expand_user,
+    home_relative,
+    shown,
+    target_name_problem,
+)
 from skillc_index.record import Record
 
 SUPPORTED_VERSION = 1
@@ -392,6 +398,11 @@ def load_config(
                 )
             )
 
+    home = env.get("SKILLC_HOME")
+    if home and not expand_user(home).is_absolute():  # home_dir ignores it
+        notices.append(
+            Notice(f"environment variable SKILLC_HOME={home!r} is not an absolute path; ignored")
+        )
     apply({k: v for k, v in (overrides or {}).items() if v is not None}, "cli")
 
     def table(name: str) -> dict[str, Any]:

@@ -167,12 +167,12 @@ NO_HOME = Path("/nonexistent")
 
 
 def home_dir(env: Mapping[str, str] | None = None) -> Path:
-    """``$SKILLC_HOME`` if set (RFC-0009:C-ENV-OVERRIDE), else :func:`user_home`."""
+    """``$SKILLC_HOME`` if set to an absolute path, ``~`` expanded (RFC-0009:C-ENV-OVERRIDE;
+    a relative one, which gave each working folder its own, is ignored: ``load_config``
+    warns), else :func:`user_home`."""
     env = os.environ if env is None else env
-    custom = env.get("SKILLC_HOME")
-    if custom:
-        return expand_user(custom).resolve()
-    return user_home(env)
+    custom = expand_user(env.get("SKILLC_HOME") or ".")
+    return custom.resolve() if custom.is_absolute() else user_home(env)
 
 
 def user_home(env: Mapping[str, str] | None = None) -> Path:
