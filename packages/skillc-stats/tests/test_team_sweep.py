@@ -357,3 +357,44 @@ def test_a_horizon_in_the_future_is_e031_and_refused_rows_are_reported(
     ]
     report = json.loads(stats_cli("sync", "--to", postgres_url, "--format", "json").stdout)
     assert (report["added"], report["refused"], report["logs"][0]["refused"]) == (0, 3, 3)
+
+
+# -- the same answers as the local log ----------------------------------------------------------
+
+
+def test_a_day_a_bound_names_holds_the_rows_its_text_comparison_keeps(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A row is in a time range by the text comparison of the local log: of a bound's day, a
+    leap second (``23:59:60Z``) or a lowercase ``t`` sorts after ``23:59:59Z``, a space before
+    ``T00:00:00Z``. A whole day at an end came from the rollups, which counted them all; a day
+    a bound cuts from the rows of ``T00:00:00Z`` to ``T23:59:59Z`` only, which left them out.
+    The team store answers as the local log (one skill, its uses by day, and ``--all``)."""
+    from skillc_stats import query_stats
+
+    from .conftest import record
+
+    odd = ("2016-12-31T23:59:60Z", "2026-03-01t10:00:00z", "2026-03-01 10:00:00Z")
+    plain = ("2016-12-31T10:00:00Z", "2026-02-28T10:00:00Z", "2026-03-01T10:00:00Z")
+    log_rows(*(record(demo, "show", {}, timestamp=t) for t in (*odd, *plain)))
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    ranges = [
+        ("2016-12-31", "2016-12-31T23:59:59Z"),  # a whole day, at both ends
+        ("2016-12-31", "2017-01-01T23:59:59Z"),
+        ("2016-12-30", "2016-12-31T23:59:59Z"),
+        ("2016-12-31T05:00:00Z", "2017-01-02"),  # a day cut: its leap second is in
+        ("2026-03-01", None),
+        (None, "2026-03-01T23:59:59Z"),
+        ("2026-02-01", "2026-03-01T23:59:59Z"),
+        ("2026-03-01", "2026-03-02T12:00:00Z"),
+        ("2026-02-27T12:00:00Z", "2026-03-01T12:00:00Z"),  # cut: its space row is in
+    ]
+    for since, until in ranges:
+        given = {"since": since, "until": until}
+        local = query_stats(demo, layout, **given)
+        assert query_stats(demo, layout, store=postgres_url, **given) == local, given
+        mine = query_all(layout, **given)["data"]
+        assert query_all(layout, store=postgres_url, **given)["data"] == mine, given
+    leap = query_stats(demo, layout, store=postgres_url, since=ranges[0][0], until=ranges[0][1])
+    assert leap["data"]["total_accesses"] == 1  # 10:00, not 23:59:60
+    rollups_match_rows(postgres_url)

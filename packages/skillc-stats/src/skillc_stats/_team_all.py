@@ -27,7 +27,7 @@ from skillc_index.accesslog.reader import (
 )
 from skillc_stats._filters import Filters
 from skillc_stats._team_days import _days, _month_after, _month_days, _next_day, _split_days
-from skillc_stats._team_sql import WEEK_STARTS, _in_range, kind_sum, rolled
+from skillc_stats._team_sql import WEEK_STARTS, _in_range, _row_parts, cut_rows, kind_sum, rolled
 
 #: Rollup rows a piece reads, relative to a day of ``usage_daily`` (at 10,000,000 rows of
 #: ``bench/team_stats.py``'s shape: a day 17,300, a week 29,800, a month 30,000: every skill
@@ -189,19 +189,22 @@ def _branch(piece: Piece, where: str, params: list[Any]) -> tuple[str, list[Any]
 def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
     """:func:`usage_statement` over a time range (no user or machine filter): the whole days
     as the pieces of :func:`plan`, the hours the range cuts from the rows."""
-    whole, parts = _split_days(filters.since, filters.until)
+    days = _split_days(filters.since, filters.until)
     plain, params = where_clause(replace(filters, since=None, until=None))
-    branches = [_branch(piece, plain, params) for piece in plan(*whole)]
+    branches = [_branch(piece, plain, params) for piece in plan(*days.whole)]
+    for doubt in days.doubts:  # a day read from the rows instead: its sums taken out again
+        branch, values = _branch(Piece("usage_daily", doubt.day, doubt.day, -1), plain, params)
+        branches.append((f"{branch} AND {doubt.check}", [*values, *doubt.params]))
     used = kind_sum("uses", "1")
-    for since, until in parts:
-        cut, cut_params = where_clause(replace(filters, since=since, until=until))
+    for part, check, check_params in _row_parts(days):
+        cut, cut_params = cut_rows(filters, part)
         branches.append(
             (
                 f"SELECT skill, cwd, 1 AS accesses, {used} AS uses, "
                 f"{kind_sum('authored', '1')} AS authored, CASE WHEN {used} = 1 THEN "
                 f"timestamp END AS first, CASE WHEN {used} = 1 THEN timestamp END AS last "
-                f"FROM access_log{cut}",
-                cut_params,
+                f"FROM access_log{cut}{check}",
+                [*cut_params, *check_params],
             )
         )
     union = " UNION ALL ".join(branch for branch, _ in branches)
@@ -209,7 +212,10 @@ def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
     # the first (last) whole day with a use of the skill, and its first (last) use
     uses = f"command IN ({', '.join('?' * len(USE_COMMANDS))})"
     also = plain.replace(" WHERE ", " AND ", 1)
-    day_tests, day_params = _in_range("", "", [], "day", whole)
+    day_tests, day_params = _in_range("", "", [], "day", days.whole)
+    for doubt in days.doubts:
+        day_tests += f" AND NOT (day = ? AND {doubt.check})"
+        day_params += [doubt.day, *doubt.params]
     edges, edge_params = [], []
     for func, column, order in (("MIN", "first", "ASC"), ("MAX", "last", "DESC")):
         edges.append(

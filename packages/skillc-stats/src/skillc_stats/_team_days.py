@@ -4,6 +4,8 @@ split into the whole days the rollups answer and the parts of days read from the
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 #: Whether the text ``{day}`` is a day of the calendar, ``YYYY-MM-DD`` from year 1 (as
 #: :func:`skillc_index.clock.is_utc_timestamp` reads a row's day): only then is it cast. (No
 #: ``%`` nor ``?``: the statements are run with ``?`` marks made ``%s``.)
@@ -40,32 +42,84 @@ DAY_TIME = (
 )
 
 
-def _split_days(
-    since: str | None, until: str | None
-) -> tuple[tuple[str, str], list[tuple[str, str]]]:
+#: The rows of a day a bound names, read from the log: ``(low, high, below)``, those whose text
+#: is at least ``low``, at most ``high`` and below ``below`` (None: no such bound).
+Part = tuple[str, str | None, str | None]
+
+
+class Doubt(NamedTuple):
+    """A whole day at an end of a time range that the rollups answer unless it holds rows
+    outside the range (``check``: SQL, true when it does, and its ``params``): then its
+    ``part`` is read from the rows instead."""
+
+    day: str
+    part: Part
+    check: str
+    params: list[str]
+
+
+class Days(NamedTuple):
+    """A time range as the rollups and the rows answer it (:func:`_split_days`)."""
+
+    whole: tuple[str, str]
+    parts: list[Part]
+    doubts: list[Doubt]
+
+
+def _split_days(since: str | None, until: str | None) -> Days:
     """The time range ``[since, until]`` (RFC 3339 UTC, inclusive; None: open) as the whole
     days it covers (``(first, last)`` days, ``""`` for an open end; ``first > last`` when
-    none) and the parts of days at its ends (``[(since, until)]`` ranges of rows)."""
+    none), the days a bound cuts (read from the rows) and the whole days at its ends that may
+    hold rows the bounds leave out (:class:`Doubt`).
+
+    A row is in the range by the text comparison of the local log, a rollup's day by the
+    first 10 characters of its rows: of a bound's day, a leap second ``23:59:60Z`` or a
+    lowercase ``t`` sorts after ``23:59:59Z``, a space or a bare date before ``T00:00:00Z``.
+    So a cut day's rows are all the rows of its day's text within the range, and a whole day
+    at an end is read from the rows when it holds one outside (a cheap test: rarely true)."""
+    days = sorted({bound[:10] for bound in (since, until) if bound is not None})
+    cut = {day for day in days if _cuts(day, since, until)}
     first = last = ""
-    parts: list[tuple[str, str]] = []
     if since is not None:
-        first = since[:10]
-        if since[11:] != "00:00:00Z":
-            first = _next_day(first)
-            end = f"{since[:10]}T23:59:59Z"
-            parts.append((since, end if until is None or end < until else until))
+        first = _next_day(since[:10]) if since[:10] in cut else since[:10]
     if until is not None:
-        last = until[:10]
-        if until[11:] != "23:59:59Z":
-            last = _next_day(last, -1)
-            start = f"{until[:10]}T00:00:00Z"
-            if since is None or start > since:
-                parts.append((start, until))
-            elif not parts:
-                parts.append((since, until))
+        last = _next_day(until[:10], -1) if until[:10] in cut else until[:10]
+    parts = [_part(day, since, until) for day in days if day in cut]
+    doubts = [_doubt(day, since, until) for day in days if day not in cut]
     if first and last and first > last:  # no whole day: rows only
-        return ("9999-12-31", "0000-01-01"), parts
-    return (first, last), parts
+        return Days(("9999-12-31", "0000-01-01"), parts, [])
+    return Days((first, last), parts, doubts)
+
+
+def _cuts(day: str, since: str | None, until: str | None) -> bool:
+    """Whether ``since`` or ``until`` falls within ``day`` rather than at its start or end."""
+    return (since is not None and since[:10] == day and since[11:] != "00:00:00Z") or (
+        until is not None and until[:10] == day and until[11:] != "23:59:59Z"
+    )
+
+
+def _part(day: str, since: str | None, until: str | None) -> Part:
+    """The rows of ``day`` (a bound's) within the range: from ``since`` (or the day's text),
+    to ``until`` (or below the next day's)."""
+    low = since if since is not None and since[:10] == day else day
+    if until is not None and until[:10] == day:
+        return low, until, None
+    return low, None, _next_day(day)
+
+
+def _doubt(day: str, since: str | None, until: str | None) -> Doubt:
+    """The whole ``day`` at an end of the range, and the test of a row of its text outside:
+    before ``since`` (``T00:00:00Z``) or after ``until`` (``T23:59:59Z``), through the index
+    of the time."""
+    tests, params = [], []
+    if since is not None and since[:10] == day:
+        tests.append("(o.timestamp >= ? AND o.timestamp < ?)")
+        params += [day, since]
+    if until is not None and until[:10] == day:
+        tests.append("(o.timestamp > ? AND o.timestamp < ?)")
+        params += [until, _next_day(day)]
+    check = f"EXISTS (SELECT 1 FROM access_log AS o WHERE {' OR '.join(tests)})"
+    return Doubt(day, _part(day, since, until), check, params)
 
 
 def _month_after(month: str, step: int = 1) -> str:

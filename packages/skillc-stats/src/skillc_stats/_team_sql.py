@@ -21,7 +21,7 @@ from skillc_index.accesslog.reader import (
     where_clause,
 )
 from skillc_stats._filters import Filters
-from skillc_stats._team_days import DAY_TIME, PERIOD_OF, ROW_TIME, _split_days
+from skillc_stats._team_days import DAY_TIME, PERIOD_OF, ROW_TIME, Days, Part, _split_days
 
 SCHEMA_VERSION = 9
 #: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
@@ -534,21 +534,45 @@ def rolled(
     rows) over the rows the filters keep (of ``skill`` only, when given), ``?`` marks, and its
     parameters: with no time filter, from the all-time rollup ``total``; else the whole days
     from the rollup by day ``daily``, and the rows of the days the time filters cut (at most
-    one at each end) from the log."""
+    one at each end) from the log, as those of a whole day at an end that holds a row the
+    bounds leave out (:func:`._team_days._split_days`)."""
     select = ", ".join(columns)
     key: tuple[str | None, list[str]] = ("skill", [skill]) if skill is not None else (None, [])
     if filters.since is None and filters.until is None:
         where, params = where_clause(filters, *key)
         return f"SELECT {select} FROM {total}{where}", params
-    whole, parts = _split_days(filters.since, filters.until)
+    days = _split_days(filters.since, filters.until)
     sql, params = where_clause(replace(filters, since=None, until=None), *key)
-    branches = [_in_range(f"SELECT {select} FROM {daily}", sql, params, "day", whole)]
+    branch, values = _in_range(f"SELECT {select} FROM {daily}", sql, params, "day", days.whole)
+    for doubt in days.doubts:  # left out when its rows are read instead
+        branch += f" AND NOT (day = ? AND {doubt.check})"
+        values += [doubt.day, *doubt.params]
+    branches = [(branch, values)]
     of_rows = ", ".join(f"{_ROW_VALUES.get(column, column)} AS {column}" for column in columns)
-    for since, until in parts:
-        cut, cut_params = where_clause(replace(filters, since=since, until=until), *key)
-        branches.append((f"SELECT {of_rows} FROM access_log{cut}", cut_params))
+    for part, check, extra in _row_parts(days):
+        cut, cut_params = cut_rows(filters, part, *key)
+        branches.append((f"SELECT {of_rows} FROM access_log{cut}{check}", cut_params + extra))
     union = " UNION ALL ".join(branch for branch, _ in branches)
     return union, [value for _, branch_params in branches for value in branch_params]
+
+
+def _row_parts(days: Days) -> list[tuple[Part, str, list[str]]]:
+    """The parts of :func:`_split_days`'s days read from the rows, each with the SQL that
+    keeps it (``""``: always; `` AND <check>`` of a :class:`Doubt`) and its parameters."""
+    found: list[tuple[Part, str, list[str]]] = [(part, "", []) for part in days.parts]
+    return found + [(d.part, f" AND {d.check}", d.params) for d in days.doubts]
+
+
+def cut_rows(
+    filters: Filters, part: Part, column: str | None = None, values: Sequence[str] = ()
+) -> tuple[str, list[Any]]:
+    """``WHERE`` for the rows of ``part`` (:func:`._team_days._split_days`) the filters keep
+    (:func:`where_clause`'s ``column`` and ``values`` too), and its parameters."""
+    low, high, below = part
+    where, params = where_clause(replace(filters, since=low, until=high), column, values)
+    if below is None:
+        return where, params
+    return f"{where} AND timestamp < ?", [*params, below]
 
 
 def _in_range(
