@@ -108,3 +108,38 @@ def test_a_row_whose_timestamp_is_no_date_is_in_no_period(
         assert (
             periods[0] == first and "zzz" not in periods and all(p[:4].isdigit() for p in periods)
         )
+
+
+def test_a_row_whose_timestamp_is_not_utc_is_in_no_period(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    stats_cli: Run,
+) -> None:
+    """A row of another tool whose time is not of skillc's UTC form is counted but in no
+    period: ``2026-03-01T23:30:00-05:00`` (March 2 in UTC) and ``2026-03-01t10:00:00z`` were
+    put in March 1 by their first 10 characters, locally and in the rows the team store reads
+    (the days a range cuts). One skill and ``--all``, the same answers from both."""
+    from skillc_stats import query_all
+
+    stamps = ("2026-03-01T23:30:00-05:00", "2026-03-01t10:00:00z", "2026-03-01T10:00:00Z")
+    log_rows(*(record(demo, "show", {}, timestamp=t) for t in (*stamps, "2026-03-02T10:00:00Z")))
+    upload_logs(postgres_url, layout)
+    cut = ("--since", "2026-03-01T05:00:00Z", "--until", "2026-03-02T12:00:00Z")
+
+    def by_day(*store: str) -> list[tuple[str, int, int]]:
+        result = stats_cli("stats", "demo", "--format", "json", "--by", "day", *cut, *store)
+        assert result.returncode == 0, result.stderr
+        data = json.loads(result.stdout)["data"]
+        return [(e["period"], e["uses"], e["total_accesses"]) for e in data]
+
+    assert by_day() == [("2026-03-01", 1, 1), ("2026-03-02", 1, 1)]
+    assert by_day("--from", postgres_url) == by_day()
+    given = {"since": cut[1], "until": cut[3], "by": "day"}
+    local = query_all(layout, **given)["data"]
+    assert [(p["period"], p["uses"]) for p in local["periods"]] == [
+        ("2026-03-01", 1),
+        ("2026-03-02", 1),
+    ]
+    assert query_all(layout, store=postgres_url, **given)["data"] == local

@@ -18,6 +18,7 @@ from skillc_index.accesslog import COLUMNS as LOCAL_COLUMNS
 from skillc_index.accesslog.reader import (
     AUTHOR_COMMANDS,
     USE_COMMANDS,
+    UTC_DAY,
     where_clause,
 )
 from skillc_stats._filters import Filters
@@ -513,9 +514,10 @@ LAST_STORED = (
 )
 
 
-#: What a stored row holds for each column of a rollup's sums.
+#: What a stored row holds for each column of a rollup's sums (its day as the local log's:
+#: NULL when its time is not of skillc's UTC form, in no period).
 _ROW_VALUES = {
-    "day": "substr(timestamp, 1, 10)",
+    "day": UTC_DAY,
     "target": TARGET,
     "accesses": "1",
     "first": "timestamp",

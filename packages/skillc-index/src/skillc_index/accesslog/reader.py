@@ -44,6 +44,7 @@ __all__ = [
     "IS_USE",
     "KIND_PARAMS",
     "USE_COMMANDS",
+    "UTC_DAY",
     "CommandCount",
     "LocalRows",
     "RowFilters",
@@ -286,11 +287,35 @@ class StatsLog:
         )
 
 
+def _digits(*spans: tuple[int, int]) -> str:
+    """SQL: whether the characters of ``timestamp`` at each ``(start, length)`` are digits."""
+    joined = " || ".join(f"substr(timestamp, {start}, {length})" for start, length in spans)
+    return f"ltrim({joined}, '0123456789') = ''"
+
+
+#: A row's UTC day, ``YYYY-MM-DD``, when its timestamp has the form skillc writes
+#: (:func:`skillc_index.clock.is_utc_timestamp`: ``2026-01-30T10:00:00Z``, a fraction of a
+#: second allowed); NULL for any other (``2026-03-01T23:30:00-05:00`` is of March 2 in UTC,
+#: ``2026-03-01t10:00:00z``, ``zzz``): such a row is in no period of ``--by``. Whether the day
+#: is one of the calendar is the reader's to tell. The same SQL in SQLite and PostgreSQL.
+UTC_DAY = (
+    "CASE WHEN substr(timestamp, 5, 1) = '-' AND substr(timestamp, 8, 1) = '-' "
+    "AND substr(timestamp, 11, 1) = 'T' AND substr(timestamp, 14, 1) = ':' "
+    "AND substr(timestamp, 17, 1) = ':' "
+    f"AND {_digits((1, 4), (6, 2), (9, 2), (12, 2), (15, 2), (18, 2))} "
+    "AND substr(timestamp, 12, 2) < '24' AND substr(timestamp, 15, 2) < '60' "
+    "AND substr(timestamp, 18, 2) < '61' AND (substr(timestamp, 20) = 'Z' OR "
+    "(substr(timestamp, 20, 1) = '.' AND length(timestamp) > 21 "
+    "AND substr(timestamp, length(timestamp)) = 'Z' "
+    "AND ltrim(substr(timestamp, 21, length(timestamp) - 21), '0123456789') = '')) "
+    "THEN substr(timestamp, 1, 10) END"
+)
+
 #: What a count can be grouped by (:meth:`StatsLog.counts`, :func:`grouped_counts`): each
-#: name and its SQL over a row (``day``: its UTC day, ``YYYY-MM-DD``; ``username`` and
+#: name and its SQL over a row (``day``: its UTC day, :data:`UTC_DAY`; ``username`` and
 #: ``machine`` exist in a team store only).
 GROUPS = {
-    "day": "substr(timestamp, 1, 10)",
+    "day": UTC_DAY,
     "skill": "skill",
     "skill_path": "skill_path",
     "cwd": "cwd",
