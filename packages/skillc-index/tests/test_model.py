@@ -288,6 +288,30 @@ def test_code_blocks_have_no_headings() -> None:
     assert heads(doc) == [(1, "Real", 1, 16), (2, "Second", 15, 16)]
 
 
+@pytest.mark.parametrize("links", [True, False], ids=["links", "headings only"])
+def test_code_blocks_are_commonmarks(links: bool) -> None:
+    """Fences in list items and block quotes close where CommonMark closes them, an indented
+    fence in a fence is its text, and a fence left open says what it runs to the end of."""
+    text = (
+        "---\nname: x\n---\n"  # 1-3
+        "1. ```sh\n   make\n   ```\n\n"  # 4-7: closed in its list item
+        "```\nprompt\n    ```bash\n    git diff\n    ```\n```\n"  # 8-13: one block
+        "\n    indented\n\n"  # 15: indented code
+        "- ```\n  open\n- next\n\n"  # 17-18: open to the end of its list item
+        "> ```\n> quoted\n\n"  # 21-22: open to the end of its block quote
+        "text [link](x.md)\n\n~~~\nopen\n"  # 26-27: open to the end of the file
+    )
+    found = [(b.line, b.last, b.runs_to) for b in parse_markdown(text, links=links).code_blocks]
+    assert found == [
+        (4, 6, ""),
+        (8, 13, ""),
+        (15, 15, ""),
+        (17, 18, "list item"),
+        (21, 22, "block quote"),
+        (26, 27, "file"),
+    ]
+
+
 def test_unclosed_fence_swallows_the_rest() -> None:
     doc = parse_markdown("# A\n```\n# not\n")
     assert heads(doc) == [(1, "A", 1, 4)]

@@ -104,6 +104,15 @@ def test_skl524_unclosed_fences_and_list_indented_closers(skill: Writer) -> None
     assert found(opened, "SKL524") == [
         ("SKILL.md", 9, "code fence opened here is never closed: the rest of the file is code")
     ]
+    in_item = skill("item", body="1. Run:\n\n   ```sh\n   make\n\n2. Then read it.\n\n## Next\n")
+    assert found(in_item, "SKL524") == [
+        (
+            "SKILL.md",
+            10,
+            "code fence opened here is never closed: the rest of its list item is code "
+            "(to line 12)",
+        )
+    ]
 
 
 def test_skl525_reserved_words_and_xml_tags(tmp_path: Path, write_skill: Writer) -> None:

@@ -15,14 +15,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from skillc_index import split_lines
 from skillc_lint._rules.fields import (
     any_of,
-    code_blocks,
-    fenced_lines,
     holds_line_of,
-    in_code,
     lines_holding,
-    open_fence,
 )
 from skillc_lint._rules.guidance import _MAY_RUN, _USERS
 from skillc_lint._rules.security import (
@@ -145,42 +142,6 @@ def test_the_utf8_search_of_hidden_characters_finds_the_same_characters() -> Non
             assert bool(_MAY_HIDE_UTF8.search(utf8)) == bool(_MAY_HIDE.search(text)), hex(code)
 
 
-FENCE_LINES = st.sampled_from(
-    ["```", "````", "~~~", "~~~~", "```py", "   ```", "    ```", "\t```", "``` x", "text",
-     "", "  ~~~  ", "`` `", "- ```", "\r", "a\x85b", "\u2028"]
-)  # fmt: skip
-
-
-@given(st.lists(FENCE_LINES, max_size=12), st.sampled_from(["\n", "\r\n", "\r", ""]))
-def test_the_open_fence_at_the_end_is_what_the_line_walk_ends_in(
-    lines: list[str], end: str
-) -> None:
-    """SKL524 reads the fence left open from the lines that can change it alone: the same
-    as walking every line (and one past the end) with ``fenced_lines``."""
-    text = "\n".join(lines) + end
-    last = 0
-    for _, _, opened in fenced_lines(text + "\n\0"):
-        last = opened
-    assert open_fence(text) == last
-
-
-@given(st.lists(FENCE_LINES, max_size=12), st.sampled_from(["\n", "\r\n", "\r", ""]))
-def test_the_code_blocks_hold_the_lines_the_line_walk_puts_in_code(
-    lines: list[str], end: str
-) -> None:
-    """SKL903 looks up whether a line is code in the blocks found on the fence lines alone:
-    the same lines as walking every line with ``fenced_lines``."""
-    text = "\n".join(lines) + end
-    split = text.splitlines()
-    blocks = code_blocks(text)
-    walked = {number: opened for number, _, opened in fenced_lines(text)}
-    assert {n: in_code(blocks, n) for n in range(1, len(split) + 1)} == {
-        n: bool(opened) for n, opened in walked.items()
-    }
-    assert all(opened == next(b[0] for b in blocks if b[0] <= n <= b[1])
-               for n, opened in walked.items() if opened)  # fmt: skip
-
-
 @given(st.text(st.sampled_from("aIİΣσK\u212a\n\r\x85\u2028 ."), max_size=30))
 def test_a_text_lowercased_whole_has_each_line_lowercased(text: str) -> None:
     """SKL903 and SKL905 look for their hint words in the lines of the lowercased text: the
@@ -197,18 +158,14 @@ def test_a_text_lowercased_whole_has_each_line_lowercased(text: str) -> None:
 )  # fmt: skip
 def test_the_hinted_lines_are_those_a_test_of_each_line_finds(parts: list[str]) -> None:
     """SKL903 and SKL905 find the lines holding a hint word by looking for each word in the
-    whole lowercased text: the lines (and numbers) a test of each lowercased line finds."""
+    whole lowercased text: the lines (and numbers, lines ended as the parse ends them) a
+    test of each lowercased line finds."""
     text = "".join(parts)
     words = ("send", "the user", "curl", "iwr")
-    each = [
-        (n, line)
-        for n, line in enumerate(text.splitlines(), 1)
-        if any(w in line.lower() for w in words)
-    ]
+    lines = [line.rstrip("\r\n") for line in split_lines(text)]
+    each = [(n, line) for n, line in enumerate(lines, 1) if any(w in line.lower() for w in words)]
     assert lines_holding(text, words, searched=text.lower()) == each
-    raw = [
-        (n, line) for n, line in enumerate(text.splitlines(), 1) if any(w in line for w in words)
-    ]
+    raw = [(n, line) for n, line in enumerate(lines, 1) if any(w in line for w in words)]
     assert lines_holding(text, words) == raw
 
 

@@ -119,6 +119,7 @@ _EXPORTS: dict[str, str] = {
     # the skill model
     "parse_frontmatter": "markdown.frontmatter",
     "type_name": "markdown.frontmatter",
+    "CodeBlock": "markdown.document",
     "Html": "markdown.document",
     "MarkdownDoc": "markdown.document",
     "parse_markdown": "markdown.document",
@@ -271,6 +272,7 @@ if TYPE_CHECKING:
         folder_budget,
     )
     from skillc_index.markdown.document import (
+        CodeBlock,
         Html,
         MarkdownDoc,
         limit_notice,

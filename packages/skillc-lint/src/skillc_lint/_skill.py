@@ -170,7 +170,7 @@ class Skill:
         self._anchors: dict[str, frozenset[str]] = {}
         self._split: dict[str, list[str]] = {}
         #: What rules compute once from a file's text and share, by kind and file
-        #: (:func:`skillc_lint._rules.fields.code_blocks_of`, ``lowered_text``).
+        #: (:func:`skillc_lint._rules.fields.lowered_text`).
         self.shared: dict[tuple[str, str], Any] = {}
 
     @cached_property

@@ -57,6 +57,7 @@ class BlockState:
     A list item changes its first line's ``shifts``/``indents`` while it is read, as
     markdown-it does. ``blk`` is the indentation blocks need (a list item's content column),
     ``parent`` what is being read (``"paragraph"`` decides whether a list may interrupt).
+    ``code_blocks`` the code blocks read so far.
     """
 
     def __init__(self, src: str) -> None:
@@ -82,7 +83,7 @@ class BlockState:
                     for char in text[: shifts[line]]:
                         width += 4 - width % 4 if char == "\t" else 1
                     indents[line] = width
-        self.lines = len(texts)
+        self.lines = self.total = len(texts)
         self.begins, self.ends, self.shifts, self.indents = begins, ends, shifts, indents
         self.blk = 0
         self.list_indent = -1
@@ -90,7 +91,13 @@ class BlockState:
         self.line = 0
         self.depth = 0
         self.quotes = 0  # block quotes being read: their lines are re-based
+        #: The innermost container being read (what a fence left open runs to the end of)
+        self.inside = "file"
         self.found: list[tuple[int, str, int]] = []
+        #: The code blocks found: ``(start, end, runs_to)``, lines ``start`` to ``end - 1``;
+        #: ``runs_to`` is "" for a closed fence or indented code, else the container a fence
+        #: left open runs to the end of (``"file"``, ``"list item"``, ``"block quote"``).
+        self.code_blocks: list[tuple[int, int, str]] = []
 
     def first(self, line: int) -> int:
         """Offset of the line's first non-blank character (its end when it is blank)."""

@@ -41,11 +41,12 @@ class BlockToken(Protocol):
     children: list[Token] | None
 
 
-def scan_blocks(body: str) -> list[Block] | None:
+def scan_blocks(body: str, code: list[tuple[int, int, str]] | None = None) -> list[Block] | None:
     """markdown-it's ``heading_open``, ``inline`` and ``html_block`` tokens of ``body``
     (newlines normalized, no frontmatter), in order, the inline ones not parsed yet
     (``children`` empty); None when the body must be parsed by markdown-it (module
-    docstring)."""
+    docstring). ``code``: a list the code blocks found are added to
+    (:attr:`~skillc_index.markdown.block_state.BlockState.code_blocks`)."""
     if "\0" in body:  # markdown-it replaces it
         return None
     scanner = _BlockScanner(body)
@@ -53,6 +54,8 @@ def scan_blocks(body: str) -> list[Block] | None:
         scanner.run()
     except Unsure:
         return None
+    if code is not None:
+        code.extend(scanner.code_blocks)
     return scanner.tokens
 
 

@@ -65,6 +65,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MARKDOWN_LIMIT",
     "MARKDOWN_LINE_LIMIT",
+    "CodeBlock",
     "Frontmatter",
     "Heading",
     "Html",
@@ -147,6 +148,21 @@ class Html:
 
 
 @dataclass(frozen=True)
+class CodeBlock:
+    """A code block of the Markdown body, as CommonMark reads it: a fence or indented code,
+    in a list item or a block quote too."""
+
+    line: int
+    """Its first line (a fence's opening line)."""
+    last: int
+    """Its last line (a fence's closing line, or the last line it holds when left open)."""
+    runs_to: str = ""
+    """For a fence never closed, what it runs to the end of: ``"file"`` (nothing but blank
+    lines after it), else its container, ``"list item"`` or ``"block quote"``; ``""`` for a
+    closed fence or indented code."""
+
+
+@dataclass(frozen=True)
 class MarkdownDoc:
     """One parsed Markdown file."""
 
@@ -166,6 +182,8 @@ class MarkdownDoc:
     for headings, links or HTML, and renderers built on markdown-it drop it; what follows it
     is read (:func:`~skillc_index.markdown.block_rules.skip_deep_blocks`). None when there is
     none."""
+    code_blocks: tuple[CodeBlock, ...] = ()
+    """Its code blocks, in order (what the lint's rules read as code, never as prose)."""
 
     @property
     def description(self) -> str | None:
@@ -265,24 +283,31 @@ def block_tokens(body: str) -> Sequence[BlockToken]:
     return parse_closed(_markdown_parser(), body)
 
 
-def _tokens(body: str, links: bool, scan: bool = True) -> Sequence[BlockToken]:
+def _tokens(
+    body: str, links: bool, scan: bool = True, code: list[tuple[int, int, str]] | None = None
+) -> Sequence[BlockToken]:
     """markdown-it's tokens of ``body`` this module reads (``heading_open``, ``inline``,
     ``html_block``; with others when markdown-it parsed the blocks): for links, the blocks
     found by :func:`~skillc_index.markdown.blocks.scan_blocks` when it can tell, the inline
     ones parsed by markdown-it's core rules after ``block`` (the same tokens, without
     markdown-it building every other token of the body), headings left to
     :func:`_heading_of`; else markdown-it's parse. Without ``scan``, markdown-it's parse
-    alone, every heading parsed (what the tests compare with)."""
+    alone, every heading parsed (what the tests compare with). ``code``: a list the code
+    blocks are added to (:attr:`~skillc_index.markdown.block_state.BlockState.code_blocks`)."""
     md = _markdown_parser()
-    if not links:
-        return parse_closed(md, body, {_HEADINGS_ONLY: True})
-    if not scan:
-        return parse_closed(md, body)
-    from skillc_index.markdown.blocks import scan_blocks
+    tokens: Sequence[BlockToken] | None = None
+    if scan and links:
+        from skillc_index.markdown.blocks import scan_blocks
 
-    tokens = scan_blocks(body)
+        tokens = scan_blocks(body, code)
     if tokens is None:
-        return parse_closed(md, body, {_LAZY_HEADINGS: True})
+        env: dict[str, object] = (
+            {_HEADINGS_ONLY: True} if not links else {_LAZY_HEADINGS: True} if scan else {}
+        )
+        whole = parse_closed(md, body, env)
+        if code is not None:
+            code.extend(_code_of(whole, body))
+        return whole
     # the rules run on the blocks they parse alone (a few percent of them): each rule's
     # loop over every token of the body, and ``text_join``'s new list for each, were most
     # of their cost; the others keep their empty children, as the rules would leave them
@@ -294,6 +319,36 @@ def _tokens(body: str, links: bool, scan: bool = True) -> Sequence[BlockToken]:
     if parsed:
         _core_after_block(body, parsed, {_LAZY_HEADINGS: True, _NO_REFERENCES: True})
     return tokens
+
+
+def _code_of(tokens: Sequence[BlockToken], body: str) -> list[tuple[int, int, str]]:
+    """The code blocks of markdown-it's ``tokens`` of ``body``, as
+    :attr:`~skillc_index.markdown.block_state.BlockState.code_blocks` gives them: a fence is closed
+    when its lines are its content's and two fence lines (markdown-it keeps no other
+    trace of the closing one), else it runs to the end of the file or of the innermost
+    container around it."""
+    found: list[tuple[int, int, str]] = []
+    inside = ["file"]
+    for token in tokens:
+        kind = token.type
+        if kind in _CONTAINERS:
+            inside.append("block quote" if kind == "blockquote_open" else "list item")
+        elif kind in ("blockquote_close", "list_item_close"):
+            inside.pop()
+        elif kind in ("fence", "code_block") and token.map is not None:
+            start, end = token.map
+            content = token.content
+            held = content.count("\n") + (1 if content and not content.endswith("\n") else 0)
+            runs_to = ""
+            if kind == "fence" and end - start < held + 2:
+                runs_to = "file" if _blank_after(body, end) else inside[-1]
+            found.append((start, end, runs_to))
+    return found
+
+
+def _blank_after(body: str, line: int) -> bool:
+    """Whether the lines of ``body`` from ``line`` (0-based) on are all blank (or none)."""
+    return not "".join(body.split("\n")[line:]).strip(" \t")
 
 
 def _core_after_block(src: str, tokens: Sequence[BlockToken], env: dict[str, object]) -> None:
@@ -415,24 +470,28 @@ class _HtmlFound:
 
 def _parse_body(
     body: str, offset: int, line_count: int, links: bool = True, *, scan: bool = True
-) -> tuple[tuple[Heading, ...], tuple[Link, ...], tuple[Html, ...], int | None]:
+) -> tuple[
+    tuple[Heading, ...], tuple[Link, ...], tuple[Html, ...], int | None, tuple[CodeBlock, ...]
+]:
     """Headings, links and HTML of Markdown ``body`` (newlines normalized), whose first line
     is file line ``offset + 1``; without ``links``, the headings alone (the same ones: found
     by :func:`~skillc_index.markdown.headings.scan_headings` without markdown-it when it can
     tell, else by the parse), as for a body where no link or HTML can start (no ``[``,
     ``<``, ``://`` or ``www.``: no link, no HTML). Without ``scan`` markdown-it alone
     parses (:func:`_tokens`; what the tests compare the scanners with). And the line of the
-    first block nested too deep to be read (:attr:`MarkdownDoc.nested_cut`)."""
+    first block nested too deep to be read (:attr:`MarkdownDoc.nested_cut`), and the code
+    blocks (:attr:`MarkdownDoc.code_blocks`)."""
     found: list[tuple[int, str, int]] = []  # (level, text, line)
     found_links: list[Link] = []
     html = _HtmlFound()
+    code: list[tuple[int, int, str]] = []
     # without links, or with no character that can start one (nor HTML), the headings are
     # all there is: the scanner finds them without markdown-it when it can tell
     may_scan = scan and (not links or not may_link(body))
-    scanned = scan_headings(body) if may_scan else None
+    scanned = scan_headings(body, code) if may_scan else None
     tokens: Sequence[BlockToken] = ()
     if scanned is None:
-        tokens = _tokens(body, links, scan)
+        tokens = _tokens(body, links, scan, code)
     else:
         for level, text, index in scanned:
             line = index + offset + 1
@@ -474,7 +533,10 @@ def _parse_body(
         Heading(level, text, line, end)
         for (level, text, line), end in zip(found, ends, strict=True)
     )
-    return headings, tuple(found_links), html.result(), cut
+    code_blocks = tuple(
+        CodeBlock(start + offset + 1, end + offset, runs_to) for start, end, runs_to in code
+    )
+    return headings, tuple(found_links), html.result(), cut, code_blocks
 
 
 #: markdown-it's tokens that open a block of blocks.
@@ -515,9 +577,11 @@ def parse_markdown(text: str, *, links: bool = True, metadata: bool = True) -> M
     body = text[body_offset:end] if body_offset < end else ""
     offset = frontmatter.end_line if body_offset else 0
     line_count = count_lines(text)
-    headings, found_links, html, cut = _parse_body(body, offset, line_count, links)
+    headings, found_links, html, cut, code = _parse_body(body, offset, line_count, links)
     parsed_lines = None if end == len(text) else text.count("\n", 0, end)
-    return MarkdownDoc(frontmatter, headings, found_links, line_count, parsed_lines, html, cut)
+    return MarkdownDoc(
+        frontmatter, headings, found_links, line_count, parsed_lines, html, cut, code
+    )
 
 
 def limit_notice(file: str, doc: MarkdownDoc) -> Notice | None:

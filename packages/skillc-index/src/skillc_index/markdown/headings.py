@@ -62,18 +62,25 @@ _BLOCK_START = frozenset("#`~-_*+=|:<>[0123456789")
 _MAX_AUTOCOMPLETED_CELLS = 0x10000
 
 
-def scan_headings(body: str) -> list[tuple[int, str, int]] | None:
+def scan_headings(
+    body: str, code: list[tuple[int, int, str]] | None = None
+) -> list[tuple[int, str, int]] | None:
     """The headings of Markdown ``body`` (newlines normalized, no frontmatter) as markdown-it
     finds them: ``(level, text, line)``, ``line`` 0-based in ``body`` and ``text`` as
     :func:`~skillc_index.markdown.document.parse_markdown` gives it (empty for a heading
     without text, which the caller labels); None when the body must be parsed by
-    markdown-it instead (module docstring)."""
+    markdown-it instead (module docstring). ``code``: a list the code blocks found are
+    added to (:attr:`~skillc_index.markdown.block_state.BlockState.code_blocks`)."""
     if "\0" in body:  # markdown-it replaces it: the text would differ
         return None
+    scanner = _Scanner(body)
     try:
-        return _Scanner(body).run()
+        found = scanner.run()
     except _Unsure:
         return None
+    if code is not None:
+        code.extend(scanner.code_blocks)
+    return found
 
 
 class _Scanner(BlockState):
@@ -262,7 +269,9 @@ class _Scanner(BlockState):
         self.lines = line
         self.depth += 1
         self.quotes += 1
+        inside, self.inside = self.inside, "block quote"
         self.blocks(start)
+        self.inside = inside
         self.quotes -= 1
         self.depth -= 1
         self.lines = end
@@ -379,6 +388,7 @@ class _Scanner(BlockState):
             else:
                 break
         self.line = last
+        self.code_blocks.append((start, last, ""))
         return True
 
     def fence(self, start: int, *, silent: bool) -> bool:
@@ -432,6 +442,8 @@ class _Scanner(BlockState):
             closed = True
             break
         self.line = line + 1 if closed else line
+        runs_to = "" if closed else self.inside if src[begins[line] :].strip(" \t\n") else "file"
+        self.code_blocks.append((start, self.line, runs_to))
         return True
 
     def hr(self, start: int, *, silent: bool) -> bool:
@@ -478,6 +490,7 @@ class _Scanner(BlockState):
         # rule of ``ends_here`` that can take a line starting with a list marker)
         breaks = not ordered and marker in _HR_MARKS
         outer, self.parent = self.parent, "list"
+        inside, self.inside = self.inside, "list item"
         line = start
         while line < end:
             pos, stop = after, ends[line]
@@ -533,6 +546,7 @@ class _Scanner(BlockState):
                 break
         self.line = line
         self.parent = outer
+        self.inside = inside
         return True
 
     def one_line_item(self, line: int, indent: int, marker: str, ordered: bool) -> int:

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import re
 
+from skillc_index import SKILL_FILE
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import (
     Findings,
     Options,
     code_blocks,
-    fenced_lines,
     field_line,
     frontmatter,
     in_code,
@@ -65,7 +65,7 @@ def argument_in_code(skill: Skill, options: Options) -> Findings:
     start = skill.skill_md.frontmatter.end_line or 0
     text = skill.skill_md_text
     dollars = lines_holding(text, ("$",))
-    blocks = code_blocks(text) if dollars else []
+    blocks = code_blocks(skill) if dollars else ()
     for number, line in dollars:
         if number <= start or _MONEY.search(line):
             continue
@@ -152,9 +152,12 @@ def side_effects(skill: Skill, options: Options) -> Findings:
     if not claims:
         return
     start = skill.skill_md.frontmatter.end_line or 0
-    for number, line, code in fenced_lines(skill.skill_md_text):
+    blocks = code_blocks(skill)
+    for number, text_line in enumerate(skill.lines(SKILL_FILE), 1):
         if number <= start:
             continue
+        line = text_line.rstrip("\r\n")
+        code = in_code(blocks, number)
         parts = [line] if code else [m.group(2) for m in _CODE_SPAN.finditer(line)]
         for kind, words in claims:
             match = next((m for part in parts if (m := _RUNS_RE[kind].search(part))), None)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeAlias
 
-from skillc_index import type_name
+from skillc_index import SKILL_FILE, CodeBlock, split_lines, type_name
 from skillc_lint._registry import Finding
 from skillc_lint._skill import Skill
 
@@ -20,15 +19,12 @@ __all__ = [
     "Words",
     "any_of",
     "code_blocks",
-    "code_blocks_of",
-    "fenced_lines",
     "field_line",
     "frontmatter",
     "holds_line_of",
     "in_code",
     "lines_holding",
     "lowered_text",
-    "open_fence",
     "type_name",
 ]
 
@@ -52,27 +48,11 @@ def field_line(skill: Skill, key: str) -> int:
     return skill.skill_md.frontmatter.field_lines.get(key, 1)
 
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-#: A closing fence, at any indentation (one in a list item is indented with the item).
-_CLOSING = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
-
-
-def open_fence(text: str, blocks: list[tuple[int, int, bool]] | None = None) -> int:
-    """The line of the fence opening a code block still open at the end of ``text`` (0 when
-    every block is closed): the state :func:`fenced_lines` ends in. ``blocks``: the text's
-    :func:`code_blocks`, when known."""
-    blocks = code_blocks(text) if blocks is None else blocks
-    return blocks[-1][0] if blocks and blocks[-1][2] else 0
-
-
-def code_blocks_of(skill: Skill, rel: str, text: str) -> list[tuple[int, int, bool]]:
-    """:func:`code_blocks` of the file ``rel`` of ``skill`` (its ``text``), found once for
-    the rules that ask (SKL524, SKL903)."""
-    key = ("code_blocks", rel)
-    found = skill.shared.get(key)
-    if found is None:
-        found = skill.shared[key] = code_blocks(text)
-    return found
+def code_blocks(skill: Skill, rel: str = SKILL_FILE) -> tuple[CodeBlock, ...]:
+    """The code blocks of the Markdown file ``rel`` of ``skill`` (SKILL.md by default), fenced
+    or indented, in a list item or a block quote too: from the file's one parse
+    (:attr:`~skillc_index.MarkdownDoc.code_blocks`), as a reader's Markdown sees them."""
+    return skill.docs[rel].code_blocks
 
 
 def lowered_text(skill: Skill, rel: str, text: str) -> str:
@@ -83,24 +63,6 @@ def lowered_text(skill: Skill, rel: str, text: str) -> str:
     if found is None:
         found = skill.shared[key] = text.lower()
     return found
-
-
-def code_blocks(text: str) -> list[tuple[int, int, bool]]:
-    """The fenced code blocks of a Markdown text, in order, each as ``(opened, last, open)``:
-    the line numbers (from 1) of its opening fence and of its last line (its closing fence,
-    or the last line of the text when ``open``, left open). The lines from ``opened`` to
-    ``last`` are those :func:`fenced_lines` puts inside the block, found on the lines that
-    can change its state alone (those holding three backticks or tildes)."""
-    blocks: list[tuple[int, int, bool]] = []
-    fence, opened = "", 0
-    for number, line in lines_holding(text, _FENCE_WORDS):
-        before = opened
-        fence, opened = _fence_after(line, number, fence, opened)
-        if before and not opened:  # closed on this line
-            blocks.append((before, number, False))
-    if fence:
-        blocks.append((opened, len(text.splitlines()), True))
-    return blocks
 
 
 #: The line breaks of ``str.splitlines`` other than ``\n``: a text holding none of them has
@@ -125,10 +87,6 @@ def any_of(words: tuple[str, ...], key: str) -> re.Pattern[str]:
     return re.compile(f"{re.escape(key)}(?:{'|'.join(parts)})")
 
 
-#: What the fence lines hold (three backticks: a search for one, faster than ``str.find``).
-_FENCE_WORDS: Words = (any_of(("```",), "`"), "~~~")
-
-
 def _find(searched: str, word: str | re.Pattern[str], start: int) -> int:
     """Where ``word`` (a word, or a pattern of :func:`any_of`) is first found in
     ``searched`` from ``start``; -1 when it is not."""
@@ -139,7 +97,8 @@ def _find(searched: str, word: str | re.Pattern[str], start: int) -> int:
 
 
 def lines_holding(text: str, words: Words, *, searched: str | None = None) -> list[tuple[int, str]]:
-    """The lines of ``text`` (``splitlines()``, numbered from 1, in order) holding one of
+    """The lines of ``text`` (ended by ``\n``, ``\r\n`` or ``\r``: numbered from 1 as the
+    parse and ``show`` number them, in order) holding one of
     ``words`` (none holding a line break; a pattern of :func:`any_of` stands for its
     words); with ``searched`` (the text's lowercase), the lines whose lowercase holds one.
     Each word is looked for in the whole text (``str.find``, much faster than a test of
@@ -147,7 +106,7 @@ def lines_holding(text: str, words: Words, *, searched: str | None = None) -> li
     (no line break is the lowercase of a character), so the lines are those of a test of
     each line."""
     searched = text if searched is None else searched
-    if len(searched) != len(text) or any(b in searched for b in _OTHER_BREAKS):
+    if len(searched) != len(text) or "\r" in searched:
         return _lines_holding_split(text, words, searched)
     # the lines are between the "\n"s, at the same offsets in the text and its lowercase
     # (of the same length, each character lowercased to one)
@@ -187,8 +146,7 @@ def holds_line_of(text: str, width: int) -> bool:
 
 def _lines_holding_split(text: str, words: Words, searched: str) -> list[tuple[int, str]]:
     """:func:`lines_holding` of a text with other line breaks than ``\n`` (``\r\n``,
-    ``\u2028``...) or whose lowercase is longer: each hit's line found among the lines'
-    ends."""
+    ``\r``) or whose lowercase is longer: each hit's line found among the lines' ends."""
     pieces: list[str] = []
     ends: list[int] = []
     numbers: set[int] = set()
@@ -197,7 +155,7 @@ def _lines_holding_split(text: str, words: Words, searched: str) -> list[tuple[i
         if at < 0:
             continue
         if not ends:  # where each line ends (its line break included)
-            pieces = searched.splitlines(keepends=True)
+            pieces = split_lines(searched)
             ends = list(itertools.accumulate(map(len, pieces)))
         while at >= 0:
             index = bisect.bisect_right(ends, at)
@@ -206,8 +164,8 @@ def _lines_holding_split(text: str, words: Words, searched: str) -> list[tuple[i
     if not numbers:
         return []
     if searched is text:
-        return [(n, pieces[n - 1].splitlines()[0]) for n in sorted(numbers)]
-    lines = text.splitlines()
+        return [(n, pieces[n - 1].rstrip("\r\n")) for n in sorted(numbers)]
+    lines = [line.rstrip("\r\n") for line in split_lines(text)]
     if len(lines) != len(ends):  # cannot happen (see above); a test of each line if it did
         return [
             (n, line)
@@ -217,34 +175,11 @@ def _lines_holding_split(text: str, words: Words, searched: str) -> list[tuple[i
     return [(n, lines[n - 1]) for n in sorted(numbers)]
 
 
-def in_code(blocks: Sequence[tuple[int, int, bool]], number: int) -> bool:
+def in_code(blocks: Sequence[CodeBlock], number: int) -> bool:
     """Whether line ``number`` is inside one of the code ``blocks`` (:func:`code_blocks`)."""
-    at = bisect.bisect_right(blocks, (number, sys.maxsize, True)) - 1
-    return at >= 0 and blocks[at][1] >= number
+    at = bisect.bisect_right(blocks, number, key=_first_line) - 1
+    return at >= 0 and blocks[at].last >= number
 
 
-def _fence_after(line: str, number: int, fence: str, opened: int) -> tuple[str, int]:
-    """The open fence and its line after ``line`` (number ``number``), given those before it
-    (``""``, 0: outside code blocks)."""
-    if fence:
-        closing = _CLOSING.match(line)
-        if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence):
-            return "", 0
-        return fence, opened
-    match = _FENCE.match(line)
-    return (match.group(1), number) if match else ("", 0)
-
-
-def fenced_lines(text: str) -> Iterator[tuple[int, str, int]]:
-    """The lines of a Markdown text, numbered from 1, each with the line number of the fence
-    that opened the code block holding it (0 outside code blocks; the fence lines themselves
-    count as inside). A block left open runs to the end of the text. A fence closes at any
-    indentation, as one in a list item does."""
-    fence, opened = "", 0
-    for number, line in enumerate(text.splitlines(), 1):
-        if fence:  # a closing fence line is inside the block it closes
-            yield number, line, opened
-            fence, opened = _fence_after(line, number, fence, opened)
-        else:
-            fence, opened = _fence_after(line, number, fence, opened)
-            yield number, line, opened
+def _first_line(block: CodeBlock) -> int:
+    return block.line

@@ -18,13 +18,11 @@ from skillc_lint._rules.fields import (
     Findings,
     Options,
     code_blocks,
-    code_blocks_of,
     field_line,
     frontmatter,
     holds_line_of,
     in_code,
     lines_holding,
-    open_fence,
 )
 from skillc_lint._skill import Skill
 
@@ -190,15 +188,18 @@ def home_paths(skill: Skill, options: Options) -> Findings:
 
 
 def unclosed_fence(skill: Skill, options: Options) -> Findings:
-    """SKL524: every fenced code block is closed: an open fence turns the rest of the file
-    into code, so its headings, links and instructions are no longer read as such."""
+    """SKL524: every fenced code block is closed: an open fence turns the rest of the file,
+    or of the list item or block quote holding it, into code, so its headings, links and
+    instructions are no longer read as such. The fences are those of the file's parse."""
     for rel in skill.docs:
-        text = skill.texts[rel]
-        last = open_fence(text, code_blocks_of(skill, rel, text))
-        if last:
-            yield Finding(
-                "code fence opened here is never closed: the rest of the file is code", rel, last
-            )
+        for block in code_blocks(skill, rel):
+            if block.runs_to == "file":
+                end = "the rest of the file is code"
+            elif block.runs_to:
+                end = f"the rest of its {block.runs_to} is code (to line {block.last})"
+            else:
+                continue
+            yield Finding(f"code fence opened here is never closed: {end}", rel, block.line)
 
 
 # -- SKL525 name and description are accepted by uploads ------------------------------------------
@@ -249,7 +250,7 @@ def placeholders(skill: Skill, options: Options) -> Findings:
     start = skill.skill_md.frontmatter.end_line or 0
     text = skill.skill_md_text
     marked = lines_holding(text, ("TODO", "TBD"))  # what the pattern needs
-    blocks = code_blocks(text) if marked else []
+    blocks = code_blocks(skill) if marked else ()
     for number, line in marked:
         if number > start and not in_code(blocks, number) and _PLACEHOLDER.search(line):
             yield Finding(f"unfinished text: '{line.strip()[:60]}'", line=number)

@@ -24,7 +24,7 @@ from skillc_lint._rules.fields import (
     Options,
     Words,
     any_of,
-    code_blocks_of,
+    code_blocks,
     field_line,
     frontmatter,
     in_code,
@@ -233,7 +233,7 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
     lines describing attacks are skipped."""
     for rel, text in _markdown(skill):
         hinted = lines_holding(text, _INJECTION_SEARCHED, searched=lowered_text(skill, rel, text))
-        blocks = code_blocks_of(skill, rel, text) if hinted else []
+        blocks = code_blocks(skill, rel) if hinted else ()
         for number, line in hinted:
             if not in_code(blocks, number):
                 for match in _injections(line):
