@@ -369,7 +369,9 @@ def test_write_keeps_mode_bom_and_leaves_no_temporary_file(lint: Run, cwd: Path)
         b"\xef\xbb\xbf---\r\nname: Tables\r\n" + GOOD.replace("\n", "\r\n").encode() + b"---\r\n"
     )
     (folder / "SKILL.md").chmod(0o640)
-    assert lint("tables", "--fix").returncode == 0
+    fixed = lint("tables", "--fix")  # the BOM it keeps is what remains: an SKL100 error
+    assert (fixed.returncode, fixed.stderr.count("error[")) == (1, 1), fixed.stderr
+    assert "SKL100 frontmatter-valid: SKILL.md starts with a UTF-8 BOM" in fixed.stderr
     data = (folder / "SKILL.md").read_bytes()
     assert data.startswith(b"\xef\xbb\xbf---\r\nname: tables\r\n")
     assert stat.S_IMODE((folder / "SKILL.md").stat().st_mode) == 0o640

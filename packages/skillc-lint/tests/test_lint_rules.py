@@ -107,9 +107,37 @@ def test_skl100_invalid_frontmatter_silences_the_field_rules(skill: Writer) -> N
     assert {d.rule for d in result.diagnostics} == {"SKL100"}
 
 
-def test_skl100_near_miss_bom_and_trailing_blanks_are_fine(skill: Writer, found: Found) -> None:
-    text = "\ufeff---  \nname: my-skill\ndescription: x. Use when y.\n---\n# my-skill\n"
+def test_skl100_near_miss_trailing_blanks_are_fine(skill: Writer, found: Found) -> None:
+    text = "---  \nname: my-skill\ndescription: x. Use when y.\n---\n# my-skill\n"
     assert found(skill(skill_md=text), "SKL100") == []
+
+
+def test_skl100_a_bom_before_the_opening_is_an_error(skill: Writer, found: Found) -> None:
+    """The file must begin with ``---`` (RFC-0008); an agent skipped skills starting with a
+    BOM, the reference validator refuses them. skillc's readers still read the frontmatter,
+    so the other rules run."""
+    text = "\ufeff---\nname: my-skill\ndescription: x. Use when y.\n---\n# my-skill\n"
+    folder = skill(skill_md=text)
+    [d] = found(folder, "SKL100")
+    assert (d.message, d.line, d.severity) == (
+        "SKILL.md starts with a UTF-8 BOM, not ---: some agents skip the skill",
+        1,
+        "error",
+    )
+    assert found(folder, "SKL101") == []
+
+
+def test_skl100_a_key_written_twice_is_an_error(skill: Writer, found: Found) -> None:
+    """YAML 1.2 forbids a repeated key; readers keep one value (the last, here and in
+    PyYAML), the reference validator refuses the file. An empty second description is
+    reported as written twice too, not only as empty."""
+    folder = skill(
+        frontmatter="name: wrong-name\ndescription: x. Use when y.\nname: my-skill\ndescription:\n"
+    )
+    assert [(d.message, d.line) for d in found(folder, "SKL100")] == [
+        ("key 'name' written twice (lines 2 and 4): YAML forbids it", 4),
+        ("key 'description' written twice (lines 3 and 5): YAML forbids it", 5),
+    ]
 
 
 # -- SKL101 name-required ---------------------------------------------------------------------

@@ -241,6 +241,11 @@ class Skill:
         self.probes["text", rel] = _digest(text)
         return text
 
+    def starts_with_bom(self, rel: str) -> bool:
+        """Whether the file ``rel`` of the skill starts with a UTF-8 BOM (its text, as every
+        reader of skillc reads it, has none)."""
+        return bool(self._probe("bom", rel))
+
     def executable(self, rel: str) -> bool:
         """Whether the file ``rel`` of the skill has an execute permission bit."""
         return bool(self._probe("executable", rel))
@@ -399,6 +404,14 @@ def _digest(text: str | None) -> str | None:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
+def _bom(root: Path, rel: str) -> bool:
+    try:
+        with open_in_root(root, rel) as handle:
+            return handle.read(3) == b"\xef\xbb\xbf"
+    except (OSError, SkillcError):
+        return False
+
+
 def _executable(root: Path, rel: str) -> bool:
     try:
         return bool(safe_join(root, rel).stat().st_mode & 0o111)
@@ -456,6 +469,7 @@ def _store_skill(root: Path, name: str) -> bool:
 #: :attr:`Skill.probes`; the result cache asks again before reusing a result.
 PROBES: dict[str, Callable[[Path, str], object]] = {
     "text": lambda root, rel: _digest(_read_other(root, rel)),
+    "bom": _bom,
     "executable": _executable,
     "exists": _exists,
     "leaves": _leaves,

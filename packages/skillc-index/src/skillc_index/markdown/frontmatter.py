@@ -120,6 +120,9 @@ class Frontmatter:
     it again."""
     text: str = field(default="", compare=False, repr=False)
     """The block's text, when it was read (:func:`~.yaml12.scalar_texts` reads it again)."""
+    repeated: tuple[tuple[str, int, int], ...] = ()
+    """Each top-level key written again: ``(key, first line, line written again)``. YAML
+    1.2 forbids it; PyYAML, as most readers, keeps the last value (SKL100 reports it)."""
 
     @functools.cached_property
     def data_12(self) -> dict[str, Any]:
@@ -240,13 +243,27 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
     import yaml
 
     field_lines: dict[str, int] = {}
+    seen: dict[str, int] = {}  # the first line of each key
+    repeated: list[tuple[str, int, int]] = []
     if isinstance(node, yaml.MappingNode):
         for key, _value in node.value:
             if isinstance(key, yaml.ScalarNode):
                 # Mark lines are 0-based within the block, which starts on file line 2.
-                field_lines[str(key.value)] = key.start_mark.line + 2
+                name, line = str(key.value), key.start_mark.line + 2
+                if name in seen:
+                    repeated.append((name, seen[name], line))
+                seen.setdefault(name, line)
+                field_lines[name] = line
     front = Frontmatter(
-        True, data, None, end_line, field_lines, body_start, yaml=source, text=source
+        True,
+        data,
+        None,
+        end_line,
+        field_lines,
+        body_start,
+        yaml=source,
+        text=source,
+        repeated=tuple(repeated),
     )
     return front, close_end
 
@@ -610,7 +627,7 @@ def _simple_mapping(source: str) -> tuple[dict[str, Any], dict[str, int]] | None
         elif raw[0] in "\"'":  # a quoted string going on under its key
             value = _quoted(raw, block)
             ok = value is not None
-        if not ok:
+        if not ok or match.group(1) in keys:  # a key written again: PyYAML's reading tells
             return None
         data[match.group(1)] = value
         keys[match.group(1)] = number

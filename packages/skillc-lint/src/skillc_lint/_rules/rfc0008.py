@@ -14,32 +14,13 @@ from skillc_lint._fixes import Fix
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules import fixes
 from skillc_lint._rules.fields import Findings, Options, field_line, type_name
+from skillc_lint._rules.triggers import TRIGGER_PATTERNS, TRIGGER_PHRASINGS, description_triggers
 from skillc_lint._skill import Skill, slug
 
 __all__ = ["RULES"]
 
 #: SKL109 known fields (DECISIONS.md "Lint"): the Agent Skills standard's six.
 KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
-#: SKL108 activation trigger patterns, verbatim from the RFC (matched case-insensitively).
-TRIGGER_PATTERNS = (
-    "use when",
-    "when to use",
-    "use for",
-    "triggers on",
-    "triggers:",
-    "activate when",
-)
-#: The RFC's "use when" and "use for" with the skill named in between, and its passive: how
-#: Anthropic's skills and its skill-creator guide say it ("Use this skill when ...", "This
-#: skill should be used when ..."). Accepted by default with the RFC's patterns.
-TRIGGER_PHRASINGS = (
-    "use this skill when",
-    "use this skill whenever",
-    "use this skill for",
-    "use it when",
-    "use whenever",
-    "should be used when",
-)
 #: SKL401 exceptions: common non-content files, never orphans (any folder, any case).
 NON_CONTENT_FILES = ("LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md", "README.md")
 
@@ -74,8 +55,15 @@ def skip_compiled(skill: Skill, options: Options) -> Findings:
 
 
 def frontmatter_valid(skill: Skill, options: Options) -> Findings:
-    """SKL100: delimiters present and YAML parseable, with the RFC's three messages."""
+    """SKL100: delimiters present and YAML parseable, with the RFC's three messages; no BOM
+    before the opening ``---`` (agents have ignored such a skill), no key written twice."""
     frontmatter = skill.skill_md.frontmatter
+    if skill.starts_with_bom(SKILL_FILE):
+        bom = "SKILL.md starts with a UTF-8 BOM, not ---: some agents skip the skill"
+        yield Finding(bom, line=1)
+    for key, first, again in frontmatter.repeated:
+        message = f"key '{key}' written twice (lines {first} and {again}): YAML forbids it"
+        yield Finding(message, line=again)
     if frontmatter.error:
         fix = None
         if frontmatter.present and not frontmatter.end_line:  # no closing ---
@@ -195,19 +183,6 @@ def description_length(skill: Skill, options: Options) -> Findings:
         yield Finding(
             f"description is {len(description.strip())} characters long "
             f"(at most {limit} recommended)",
-            line=field_line(skill, "description"),
-        )
-
-
-def description_triggers(skill: Skill, options: Options) -> Findings:
-    """SKL108: the description says when to use the skill (one of ``patterns``)."""
-    description = _description(skill)
-    if description is None:
-        return
-    text = " ".join(description.lower().split())
-    if not any(pattern.lower() in text for pattern in options["patterns"]):
-        yield Finding(
-            "missing activation trigger (say when to use the skill, e.g. 'Use when ...')",
             line=field_line(skill, "description"),
         )
 
