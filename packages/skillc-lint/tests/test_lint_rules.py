@@ -321,6 +321,14 @@ def test_skl108_near_miss_each_rfc_pattern(skill: Writer, found: Found, descript
         "Formats tables; use it when they are ugly.",
         "This skill should be used when the user asks for tables.",
         "Formats tables. Use whenever a table is ugly.",
+        # how real skills say it (the corpus)
+        "Activate this skill when the user asks for a table.",
+        "Use this when the user asks for a table.",
+        "Load this skill when asked to build a table.",
+        "Formats tables. Trigger for: make a table, tabulate.",
+        "Reference for tables. TRIGGER — read it first — whenever: a table is asked for.",
+        "Use this skill any time a table is asked for.",
+        "You MUST use this before any table work.",
     ],
 )
 def test_skl108_accepts_the_usual_phrasings_of_a_trigger(
@@ -328,6 +336,18 @@ def test_skl108_accepts_the_usual_phrasings_of_a_trigger(
 ) -> None:
     folder = skill(frontmatter=f"name: my-skill\ndescription: {json.dumps(description)}\n")
     assert found(folder, "SKL108") == []
+
+
+@pytest.mark.parametrize(
+    "description",
+    ["Formats tables because when rendered they look nice.", "Reuse formats; misuse for fun."],
+)
+def test_skl108_a_pattern_counts_as_whole_words(
+    skill: Writer, found: Found, description: str
+) -> None:
+    """``use when`` is not in ``because when``, nor ``use for`` in ``misuse for``."""
+    folder = skill(frontmatter=f"name: my-skill\ndescription: {json.dumps(description)}\n")
+    assert len(found(folder, "SKL108")) == 1
 
 
 def test_skl108_a_purpose_is_not_a_trigger(skill: Writer, found: Found) -> None:
