@@ -47,6 +47,18 @@ def layout(project: Path, home: Path) -> Layout:
     return Layout.discover(project, {"SKILLC_HOME": str(home)})
 
 
+def test_a_query_starting_with_a_dash_is_found_as_written(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """Not split into short flags by click: a ``v`` in it was dropped (``-sae-temps``), an
+    ``h`` printed the help."""
+    write_skill(project / ".skillc/skills/gcc", "gcc", "Keep files with -save-temps.")
+    for query in ("-save-temps", "-fvisibility=hidden"):
+        data = find(gateway, query, "--limit", "1")
+        assert data["query"] == query
+    assert names(find(gateway, "-save-temps")) == ["gcc"]
+
+
 # -- what is searched ----------------------------------------------------------------------
 
 

@@ -290,6 +290,32 @@ def test_cli_show_and_search(gateway: Run, built: ResolvedSkill, project: Path) 
     assert rows[3][2] == "error[E004]: empty query"
 
 
+def test_a_query_starting_with_a_dash_is_searched_as_written(
+    gateway: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A word that is not exactly one of the command's options is the query: an ``h`` in it
+    printed the help, and a ``v`` turned on -v and was dropped (``-save-temps`` searched
+    ``-sae-temps``). Options around it, and an exact ``-h``, keep their meaning."""
+    body = "## Visibility\n\nUse -fvisibility=hidden.\n\n## Saving temps\n\nUse -save-temps.\n"
+    write_skill(project / ".skillc/skills/gcc", body=body)
+    for query, section in [("-fvisibility=hidden", "Visibility"), ("-save-temps", "Saving temps")]:
+        result = gateway("search", "gcc", query, "--format", "json", "--limit", "1")
+        assert result.returncode == 0, result.stderr
+        data = json.loads(result.stdout)
+        assert data["query"] == query
+        assert [hit["section"] for hit in data["results"]] == [section]
+    before = gateway("search", "gcc", "--format=json", "-vsecret")
+    assert json.loads(before.stdout)["query"] == "-vsecret"
+    assert gateway("search", "gcc", "-save-temps", "-h").stdout.startswith("Usage:")
+    missing = gateway("search", "gcc", "-save-temps", "--limit")
+    assert missing.returncode == 1
+    assert "Option '--limit' requires an argument." in missing.stderr
+    db = sqlite3.connect(project / ".skillc" / "runtime" / "gcc" / ".skillc-meta" / "logs.db")
+    logged = [json.loads(args)["query"] for (args,) in db.execute("SELECT args FROM access_log")]
+    db.close()
+    assert logged == ["-fvisibility=hidden", "-save-temps", "-vsecret"]
+
+
 def test_cjk_search_after_a_cjk_build(project: Path, home: Path, demo: Path) -> None:
     (demo / "zh.md").write_text("# 指南\n\n我们使用数据库来保存记录。\n", encoding="utf-8")
     layout = Layout.discover(project, {"SKILLC_HOME": str(home)})

@@ -428,6 +428,10 @@ def test_only_a_one_shot_session_asks_the_find_server(
         ("paint", "--path", "a", "--path=b", "--path", "~/c d"),
         ("--format", "json", "paint"),
         ("--format=text", "--", "-fno-strict-aliasing"),
+        ("-fno-strict-aliasing",),  # a word that is none of find's options is the query
+        ("-save-temps", "--format", "json"),  # not -s -a -v ... (a v was -v, and dropped)
+        ("--limit", "2", "-fvisibility=hidden"),
+        ("-",),
         ("--", "--limit"),
         ("",),  # click reads it too: find's error (E004) is the click command's
     ],
@@ -456,8 +460,6 @@ def test_the_quick_path_reads_a_command_line_as_click_does(args: tuple[str, ...]
         ("paint", "--format=yaml"),
         ("paint", "--path", "--limit"),
         ("paint", "--bogus", "1"),
-        ("-fno-strict-aliasing",),  # a query like an option: click takes it as words
-        ("-",),
     ],
 )
 def test_the_quick_path_leaves_other_command_lines_to_click(args: tuple[str, ...]) -> None:

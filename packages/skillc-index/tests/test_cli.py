@@ -116,6 +116,9 @@ def test_verbose_shows_the_traceback(capsys: pytest.CaptureFixture[str]) -> None
         assert handle_exception(exc, ["-v", "list"]) == 1
     err = capsys.readouterr().err
     assert "Traceback" in err and err.rstrip().endswith("error[E999]: ValueError: bad")
+    # a query that starts with "-" and holds a v is no -v (TextCommand takes it as a word)
+    assert handle_exception(ValueError("bad"), ["search", "gcc", "-save-temps"]) == 1
+    assert capsys.readouterr().err == "error[E999]: ValueError: bad\n"
 
 
 def test_exit_codes_pass_through() -> None:

@@ -17,15 +17,16 @@ import click
 
 from skillc_gateway._find_op import FIND, FindParams
 from skillc_gateway.find_output import plural, print_answer
-from skillc_index.console import Call, command, is_verbose
+from skillc_index.console import Call, TextCommand, command, is_verbose
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog import FindResult
 
 
-# A query may start with "-" ("-fno-strict-aliasing"): unknown options are taken as words.
-# The answer is printed by find_output in both formats, as the quick path prints it.
-@command(FIND, context_settings={"ignore_unknown_options": True}, render_json=True)
+# A query may start with "-" ("-fno-strict-aliasing"): a word that is not exactly an option is
+# taken as a word. The answer is printed by find_output in both formats, as the quick path
+# prints it.
+@command(FIND, cls=TextCommand, render_json=True)
 def find_command(result: FindResult, call: Call[FindParams]) -> None:
     """Find the skills for a task.
 

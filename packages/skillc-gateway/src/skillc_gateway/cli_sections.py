@@ -23,7 +23,7 @@ from skillc_gateway._section_ops import (
     ShowParams,
 )
 from skillc_index import printable
-from skillc_index.console import Call, command
+from skillc_index.console import Call, TextCommand, command
 
 
 @command(SHOW)
@@ -44,9 +44,9 @@ def show_command(result: SectionResult, call: Call[ShowParams]) -> None:
     echo_text(result.page.content, result.page.more_lines)
 
 
-# A query may start with "-" ("-fno-strict-aliasing"): unknown options are taken as words
-# (find's too, in cli_find).
-@command(SEARCH, context_settings={"ignore_unknown_options": True})
+# A query may start with "-" ("-fno-strict-aliasing"): a word that is not exactly an option is
+# taken as a word (find's too, in cli_find).
+@command(SEARCH, cls=TextCommand)
 def search_command(result: SearchResults, call: Call[SearchParams]) -> None:
     """Search skill content.
 

@@ -5,16 +5,18 @@ running (``skc watch``), the server's part of the answer takes a few millisecond
 is the process starting, and importing click costs about as much as starting Python. So
 ``skc`` first offers the command line to :func:`run` (the ``skillc.quick`` entry point of
 ``find``), which reads the usual forms itself: a query, ``--limit N``, ``--path DIR``
-(repeated), ``--format text|json``, as ``--name value`` or ``--name=value``, ``--`` before a
-query that starts with ``-``. When the server answers, it prints the answer as the click
-command does (:func:`.find_output.print_answer` prints it for both) and returns 0. For anything
-else it returns None before it printed anything, and the click command runs, as it does
-without a server: ``--help``, ``-v``, an option or a value it does not read, bad input (the
-command's error), no server (the command answers itself, and may start one), a
-configuration with problems (the command prints them). A server that did not answer is not
-asked again by the command (:func:`.catalog.client.ask`). Before it imports anything else, it
-tells the server the query (:func:`.find_socket.tell_ahead`: the server embeds it while this
-process computes its request).
+(repeated), ``--format text|json``, as ``--name value`` or ``--name=value``; a word that
+starts with ``-`` and is none of find's options is the query, as in the click command
+(:class:`skillc_index.console.TextCommand`), and so is one after ``--``. When the server
+answers, it prints the answer as the click command does (:func:`.find_output.print_answer`
+prints it for both) and returns 0. For anything else it returns None before it printed
+anything, and the click command runs, as it does without a server: ``--help``, ``-v``, an
+option or a value it does not read, bad input (the command's error), no server (the command
+answers itself, and may start one), a configuration with problems (the command prints them).
+A server that did not answer is not asked again by the command
+(:func:`.catalog.client.ask`). Before it imports anything else, it tells the server the
+query (:func:`.find_socket.tell_ahead`: the server embeds it while this process computes its
+request).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ __all__ = ["run"]
 
 #: The values of ``--format`` (the click command's choices).
 FORMATS = ("text", "json")
+#: The click command's other options: a command line naming one is the command's.
+CLICK_ONLY = ("-h", "--help", "-v", "--verbose")
 
 
 def run(args: list[str]) -> int | None:
@@ -74,12 +78,14 @@ def _parse(args: list[str]) -> tuple[str, int, list[str], str] | None:
     for arg in rest:
         if options and arg == "--":
             options = False
-        elif options and arg.startswith("-"):
+        elif options and arg.partition("=")[0] in CLICK_ONLY:
+            return None  # help, -v: the click command's
+        elif options and arg.partition("=")[0] in ("--limit", "--path", "--format"):
             name, equals, value = arg.partition("=")
             if not equals:
                 value = next(rest, "-")
-            if value.startswith("-") or name not in ("--limit", "--path", "--format"):
-                return None  # help, -v, a value like an option: as click reads them
+            if value.startswith("-"):
+                return None  # a value like an option: the click command's
             if name == "--path":
                 paths.append(value)
             elif name == "--format" and value in FORMATS:

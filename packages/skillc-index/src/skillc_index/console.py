@@ -321,6 +321,43 @@ def command(
     return decorate
 
 
+class TextCommand(click.Command):
+    """A command whose arguments are text that may start with ``-``, as a query does
+    (``skc search gcc-flags -fno-strict-aliasing``): a word that is not exactly one of the
+    command's options (or ``--option=value``) is an argument, as if it came after ``--``. Click
+    split such a word into short flags (``ignore_unknown_options``): an ``h`` in it printed the
+    help, and a ``v`` turned on ``-v`` and was dropped from the word (``-save-temps`` searched
+    ``-sae-temps``). The command line is parsed as ``OPTIONS -- WORDS``: each option named
+    exactly, with its values, then ``--`` and the other words in their order."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        from itertools import islice
+
+        values: dict[str, int] = {}
+        for param in self.get_params(ctx):
+            if isinstance(param, click.Option):
+                for name in (*param.opts, *param.secondary_opts):
+                    values[name] = 0 if param.is_flag or param.count else param.nargs
+        options: list[str] = []
+        words: list[str] = []
+        rest = iter(args)
+        for arg in rest:
+            if arg == "--":
+                words.extend(rest)
+                break
+            name, equals, _ = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+            if name not in values:
+                words.append(arg)
+                continue
+            options.append(arg)
+            if not equals:  # its values, whatever they look like (as click takes them)
+                taken = list(islice(rest, values[name]))
+                if len(taken) < values[name]:
+                    raise click.BadOptionUsage(name, f"Option '{name}' requires an argument.", ctx)
+                options.extend(taken)
+        return super().parse_args(ctx, [*options, "--", *words])
+
+
 def operation_of(made: click.Command) -> Operation[Any, Any] | None:
     """The operation a click command was made from by :func:`command`; None for a command
     written by hand (a group, or one of :data:`CLI_ONLY`)."""
@@ -435,7 +472,7 @@ def _argv_verbose(args: Sequence[str]) -> bool:
     for arg in args:
         if arg == "--":
             return False
-        if arg == "--verbose" or (arg.startswith("-") and not arg.startswith("--") and "v" in arg):
+        if arg in ("-v", "--verbose"):  # exactly: "-save-temps" is a query (TextCommand)
             return True
     return False
 
