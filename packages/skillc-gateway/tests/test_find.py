@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from skillc_gateway import find_skills
-from skillc_gateway.catalog import Catalog, database, postings
+from skillc_gateway.catalog import Catalog, database, postings, rank
 from skillc_index import EmptyQuery, InvalidOption, Layout, SkillDirectoryNotFound
 from skillc_index.build.skill import build_skill
 from skillc_index.inventory.folders import ROUTING_ROOTS_VARIABLE
@@ -406,6 +408,53 @@ def test_the_cjk_check_leaves_alone_the_text_it_left_alone_before() -> None:
     for point in points:
         for text in (chr(point), f"a{chr(point)}{chr(point)}b"):
             assert postings.cjk_pairs(text) == before(text), hex(point)
+
+
+def test_decomposed_words_and_a_dotted_capital_i_are_found(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """The request's words are cut as the tokenizer cut the skills' text: a decomposed word
+    (NFD ``crème``: e and U+0300) was cut at its marks (``cre``), and ``İstanbul`` lowercased
+    to i and U+0307 (``stanbul``), so find found nothing where ``search`` matched."""
+    from unicodedata import normalize
+
+    store = project / ".skillc/skills"
+    write_skill(store / "desserts", "desserts", "Crème brûlée recipes near İstanbul cafés.")
+    write_skill(store / "release", "release", "Publish a release of the package.")
+    for request in ("crème", "brûlée", "résumé of crème brûlée", "İstanbul", "istanbul"):
+        for text in {normalize("NFC", request), normalize("NFD", request)}:
+            for semantic in ("0", "1"):
+                data = find(gateway, text, env={"SKILLC_FIND_SEMANTIC": semantic})
+                assert names(data)[:1] == ["desserts"], (text, semantic)
+
+
+def test_the_marks_taken_out_of_words_are_the_tokenizers() -> None:
+    """:data:`.postings.DIACRITICS` holds the combining marks of U+0300-U+036F that the
+    catalog's tokenizer takes out of a word (``a`` mark ``b`` is ``ab``); the others split it."""
+    import re
+    import sqlite3
+
+    db = sqlite3.connect(":memory:")
+    db.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, {postings.TOKENIZER})")
+    db.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, row)")
+    marks = re.compile(f"[{postings.DIACRITICS}]")
+    for point in range(0x300, 0x370):
+        db.execute("INSERT INTO t (x) VALUES (?)", (f"a{chr(point)}b",))
+        words = [term for (term,) in db.execute("SELECT term FROM v")]
+        db.execute("DELETE FROM t")
+        assert (words == ["ab"]) == bool(marks.match(chr(point))), hex(point)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=60))
+def test_an_ascii_request_has_the_words_it_had(query: str) -> None:
+    """Composing and taking marks out is for text that is not ASCII: an ASCII request's words
+    are those of the plain cut (lowercased, letters and digits, no stop words or single
+    characters), so the ranking of such requests did not move."""
+    import re
+
+    words = [w for w in re.findall(r"[^\W_]+", query.lower()) if len(w) > 1]
+    words = [w for w in words if w not in rank.STOPWORDS]
+    assert rank.query_terms(query) == list(dict.fromkeys(words))[: rank.MAX_TERMS]
 
 
 def test_a_request_that_is_a_skill_name_finds_that_skill_first(

@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 __all__ = [
+    "DIACRITICS",
     "DOCUMENTS",
     "K1",
     "PASSAGE",
@@ -72,6 +73,10 @@ __all__ = [
 RANK_VERSION = 9
 
 TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
+#: The combining marks :data:`TOKENIZER` takes out of a word (the rest split words, as any
+#: character that is no letter or digit does): a word written decomposed (NFD ``crème``: ``e``
+#: and U+0300) is one word, ``creme``, as it is precomposed (:func:`.rank.query_terms`).
+DIACRITICS = "\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rank_postings (
     doc INTEGER NOT NULL, term TEXT NOT NULL, w REAL NOT NULL, skill INTEGER NOT NULL,

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from skillc_gateway.catalog import background, heads
 from skillc_gateway.catalog.families import spread
 from skillc_gateway.catalog.postings import (
+    DIACRITICS,
     DOCUMENTS,
     K1,
     PASSAGE,
@@ -89,6 +90,7 @@ MAX_TERMS = 128
 POOL = 200
 
 _WORD = re.compile(r"[^\W_]+")
+_MARKS: re.Pattern[str] | None = None
 _STOPWORDS = """a an and are as at be but by for if in into is it no not of on or such that the
 their then there these they this to was will with i me my we our you your he she him her its do
 does did so up can could would should have has had been being am from about which what when
@@ -108,10 +110,22 @@ class Section(NamedTuple):
 def query_terms(query: str) -> list[str]:
     """The distinct words of ``query`` that count, in order: lowercased, runs of Han, Kana or
     Hangul as their pairs of characters (:func:`.postings.cjk_pairs`, as the documents), no
-    stop words, no single characters, at most :data:`MAX_TERMS`."""
+    stop words, no single characters, at most :data:`MAX_TERMS`. Text that is not ASCII is
+    first composed (NFC: a decomposed ``crème`` is the precomposed one), and the combining
+    marks the tokenizer takes out of words (:data:`~.postings.DIACRITICS`) are taken out
+    after lowercasing (``İ`` lowercases to ``i`` and U+0307): else they split the word
+    (``['cre', 'me']``, ``stanbul``) where the tokenizer cut the skills' text into one."""
+    text = query.lower()  # ASCII: cjk_pairs leaves it as it is
+    if not query.isascii():
+        global _MARKS
+        import unicodedata  # a C module
+
+        if _MARKS is None:
+            _MARKS = re.compile(f"[{DIACRITICS}]+")
+        text = _MARKS.sub("", cjk_pairs(unicodedata.normalize("NFC", query)).lower())
     terms: list[str] = []
     seen: set[str] = set()
-    for word in _WORD.findall(cjk_pairs(query).lower()):
+    for word in _WORD.findall(text):
         if len(word) > 1 and word not in STOPWORDS and word not in seen:
             seen.add(word)
             terms.append(word)
