@@ -151,13 +151,13 @@ def test_arguments_are_checked_against_the_schema_and_parsed_into_the_record() -
     record = ECHO.parse({"skill": "x", "words": ["a"], "times": 2.0})
     assert record == EchoParams("x", ("a",), "plain", 2, 3, (), False, None)
     for arguments, message in [
-        ({"skill": ""}, "'skill' must not be empty"),
-        ({"skill": "x", "times": 6}, "'times' must be at most 5, not 6"),
-        ({"skill": "x", "mode": "quiet"}, "'mode' must be one of 'plain', 'loud', not 'quiet'"),
+        ({"skill": ""}, "skill must not be empty"),
+        ({"skill": "x", "times": 6}, "times must be at most 5, not 6"),
+        ({"skill": "x", "mode": "quiet"}, "mode must be one of 'plain', 'loud' (not 'quiet')"),
         ({"skill": "x", "jobs": 2}, "unknown argument 'jobs'"),
-        ({"words": []}, "missing required argument 'skill'"),
-        ({"skill": "x", "tag": [""]}, "'tag[0]' must not be empty"),
-        ({"skill": "x", "dry_run": "yes"}, "'dry_run' must be a boolean, not a string"),
+        ({"words": []}, "the required argument 'skill' is missing"),
+        ({"skill": "x", "tag": [""]}, "tag[0] must not be empty"),
+        ({"skill": "x", "dry_run": "yes"}, "dry_run must be a boolean, not a string"),
     ]:
         with pytest.raises(InvalidOption, match=re.escape(message)):
             ECHO.parse(arguments)

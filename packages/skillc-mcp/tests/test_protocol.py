@@ -142,20 +142,20 @@ def test_checker_messages_and_defaults() -> None:
         "limit": 100,
         "pattern": None,
     }
-    with pytest.raises(ArgumentError, match="'depth' must be at least 1, not 0"):
+    with pytest.raises(ArgumentError, match="depth must be at least 1, not 0"):
         check_arguments(schema, {"skill": "x", "depth": 0})
-    with pytest.raises(ArgumentError, match="'limit' must be an integer, not a boolean"):
+    with pytest.raises(ArgumentError, match="limit must be an integer, not a boolean"):
         check_arguments(schema, {"skill": "x", "limit": True})
     evaluate = next(tool["inputSchema"] for tool in TOOLS if tool["name"] == "skc_eval")
     assert check_arguments(evaluate, {"min_recall": 1})["min_recall"] == 1
     assert check_arguments(evaluate, {"min_recall": 0.5})["min_recall"] == 0.5
     for value, described in [("0.5", "a string"), ([], "an array"), ({}, "an object"),
                              (True, "a boolean"), (None, "null")]:  # fmt: skip
-        with pytest.raises(ArgumentError, match=f"'min_recall' must be a number, not {described}"):
+        with pytest.raises(ArgumentError, match=f"min_recall must be a number, not {described}"):
             check_arguments(evaluate, {"min_recall": value})
-    with pytest.raises(ArgumentError, match="'min_recall' must be a finite number, not nan"):
+    with pytest.raises(ArgumentError, match="min_recall must be a finite number, not nan"):
         check_arguments(evaluate, {"min_recall": float("nan")})
-    with pytest.raises(ArgumentError, match="'skill' must not be empty"):
+    with pytest.raises(ArgumentError, match="skill must not be empty"):
         check_arguments(schema, {"skill": ""})
     with pytest.raises(ArgumentError, match=r"unknown argument 'level' \(arguments: skill, "):
         check_arguments(schema, {"skill": "x", "level": 1})
@@ -219,7 +219,7 @@ def test_integer_arguments_are_bounded() -> None:
 
     schema = {"type": "object", "properties": {"limit": {"type": "integer", "minimum": 1}}}
     assert check_arguments(schema, {"limit": MAX_COUNT}) == {"limit": MAX_COUNT}
-    with pytest.raises(ArgumentError, match=f"'limit' must be at most {MAX_COUNT}, not more"):
+    with pytest.raises(ArgumentError, match=f"limit must be at most {MAX_COUNT}, not more"):
         check_arguments(schema, {"limit": 10**20})
-    with pytest.raises(ArgumentError, match=f"'limit' must be at most {MAX_COUNT}, not more"):
+    with pytest.raises(ArgumentError, match=f"limit must be at most {MAX_COUNT}, not more"):
         check_arguments(schema, {"limit": 10**4000})

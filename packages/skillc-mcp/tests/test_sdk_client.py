@@ -254,20 +254,27 @@ async def exercise(client: Client) -> dict[str, Any]:
     )
     # argument errors are results too, so the model can correct itself (E100)
     for name, arguments, why in [
-        ("skc_outline", {"skill": "demo", "level": 9}, "'level' must be at most 6, not 9"),
+        ("skc_outline", {"skill": "demo", "level": 9}, "level must be at most 6, not 9"),
         ("skc_outline", {"skill": "demo", "depth": 2}, "unknown argument 'depth'"),
-        ("skc_list", {"limit": "3"}, "'limit' must be an integer, not a string"),
-        ("skc_eval", {"min_recall": "0.5"}, "'min_recall' must be a number, not a string"),
-        ("skc_eval", {"min_recall": True}, "'min_recall' must be a number, not a boolean"),
-        ("skc_list", {"scope": "everywhere"}, "'scope' must be one of"),
-        ("skc_show", {"skill": "demo"}, "missing required argument 'section'"),
-        ("skc_build", {"skill": "demo", "target": "claude"}, "'target' must be an array"),
+        ("skc_list", {"limit": "3"}, "limit must be an integer, not a string"),
+        ("skc_eval", {"min_recall": "0.5"}, "min_recall must be a number, not a string"),
+        ("skc_eval", {"min_recall": True}, "min_recall must be a number, not a boolean"),
+        ("skc_list", {"scope": "everywhere"}, "scope must be one of"),
+        ("skc_show", {"skill": "demo"}, "the required argument 'section' is missing"),
+        ("skc_build", {"skill": "demo", "target": "claude"}, "target must be an array"),
         ("skc_init", {"global": True}, "'global' needs a skill 'name'"),
-        ("skc_find", {"query": "x" * 100_000}, "'query' has more than 10,000 characters"),
-        ("skc_find", {"query": "x", "limit": 101}, "'limit' must be at most 100, not 101"),
+        ("skc_find", {"query": "x" * 100_000}, "the query has 100,000 characters; at most "),
+        ("skc_find", {"query": "x", "limit": 101}, "limit must be at most 100, not 101"),
     ]:
         text = await calls.error(name, arguments)
         assert text.startswith(f"error[E100]: invalid option: '{why}"), text
+    # worded as the command line words it (QueryTooLong), no name quoted in the quotes of E100
+    assert await calls.error("skc_search", {"skill": "demo", "query": "x" * 10_001}) == (
+        "error[E100]: invalid option: 'the query has 10,001 characters; at most 10,000 are allowed'"
+    )
+    assert await calls.error("skc_find", {"query": "x", "limit": 0}) == (
+        "error[E100]: invalid option: 'limit must be at least 1, not 0'"
+    )
     # an unknown tool is a protocol error (-32602), not a result
     with pytest.raises(MCPError) as unknown:
         await client.call_tool("skc_sync", {})

@@ -444,6 +444,15 @@ class UnknownTarget(InvalidOption):
         self.known = known
 
 
+class TextTooLong(InvalidOption):
+    """E100: a text parameter longer than its bound (a tool call's ``maxLength``; ``find``'s
+    query: ``skillc_gateway.QueryTooLong``): one wording wherever it is refused."""
+
+    def __init__(self, name: str, length: int, maximum: int) -> None:
+        super().__init__(f"the {name} has {length:,} characters; at most {maximum:,} are allowed")
+        self.length = length
+
+
 class TooManyQueryWords(InvalidOption):
     """E100: a search query with more different words than ``limit``."""
 

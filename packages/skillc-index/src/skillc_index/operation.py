@@ -252,45 +252,47 @@ def _checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
     if "enum" in schema:
         if value not in schema["enum"]:
             choices = ", ".join(repr(choice) for choice in schema["enum"])
-            raise _invalid(f"'{name}' must be one of {choices}, not {value!r}")
+            raise _invalid(f"{name} must be one of {choices} (not {value!r})")
         return value
     kind = schema.get("type")
     if kind == "array":
         if not isinstance(value, list):
-            raise _invalid(f"'{name}' must be an array, not {_described(value)}")
+            raise _invalid(f"{name} must be an array, not {_described(value)}")
         items = schema.get("items", {})
         return [_checked(f"{name}[{i}]", item, items) for i, item in enumerate(value)]
     if kind == "integer":
         if isinstance(value, float) and value.is_integer():
             value = int(value)  # JSON Schema: 5.0 is an integer
         if not isinstance(value, int) or isinstance(value, bool):
-            raise _invalid(f"'{name}' must be an integer, not {_described(value)}")
+            raise _invalid(f"{name} must be an integer, not {_described(value)}")
         if "minimum" in schema and value < schema["minimum"]:
-            raise _invalid(f"'{name}' must be at least {schema['minimum']}, not {value}")
+            raise _invalid(f"{name} must be at least {schema['minimum']}, not {value}")
         from skillc_index.diagnostics import MAX_COUNT
 
         maximum = schema.get("maximum", MAX_COUNT)  # no integer is unbounded (as on the CLI)
         if value > maximum:
             shown = value if value <= MAX_COUNT else "more"  # not thousands of digits
-            raise _invalid(f"'{name}' must be at most {maximum}, not {shown}")
+            raise _invalid(f"{name} must be at most {maximum}, not {shown}")
         return value
     if kind == "number":  # JSON Schema: a boolean is no number; JSON has no NaN nor infinity
         if not isinstance(value, int | float) or isinstance(value, bool):
-            raise _invalid(f"'{name}' must be a number, not {_described(value)}")
+            raise _invalid(f"{name} must be a number, not {_described(value)}")
         if isinstance(value, float) and not math.isfinite(value):
-            raise _invalid(f"'{name}' must be a finite number, not {value}")
+            raise _invalid(f"{name} must be a finite number, not {value}")
         if "minimum" in schema and value < schema["minimum"]:
-            raise _invalid(f"'{name}' must be at least {schema['minimum']}, not {value}")
+            raise _invalid(f"{name} must be at least {schema['minimum']}, not {value}")
         if "maximum" in schema and value > schema["maximum"]:
-            raise _invalid(f"'{name}' must be at most {schema['maximum']}, not {value}")
+            raise _invalid(f"{name} must be at most {schema['maximum']}, not {value}")
         return value
     expected = {"string": str, "boolean": bool}.get(str(kind))
     if expected is not None and not isinstance(value, expected):
-        raise _invalid(f"'{name}' must be {_TYPE_NAMES[str(kind)]}, not {_described(value)}")
+        raise _invalid(f"{name} must be {_TYPE_NAMES[str(kind)]}, not {_described(value)}")
     if isinstance(value, str) and len(value) < schema.get("minLength", 0):
-        raise _invalid(f"'{name}' must not be empty")
+        raise _invalid(f"{name} must not be empty")
     if isinstance(value, str) and len(value) > schema.get("maxLength", len(value)):
-        raise _invalid(f"'{name}' has more than {schema['maxLength']:,} characters")
+        from skillc_index.diagnostics import TextTooLong
+
+        raise TextTooLong(name, len(value), schema["maxLength"])
     return _encodable(value) if isinstance(value, str) else value
 
 
@@ -343,7 +345,7 @@ def check_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> 
         raise _invalid(f"unknown argument '{unknown[0]}' (arguments: {known})")
     missing = [name for name in schema.get("required", ()) if name not in arguments]
     if missing:
-        raise _invalid(f"missing required argument '{missing[0]}'")
+        raise _invalid(f"the required argument '{missing[0]}' is missing")
     return {
         name: _checked(name, arguments[name], spec) if name in arguments else spec.get("default")
         for name, spec in properties.items()

@@ -53,6 +53,7 @@ from skillc_index import (
     SkillDirectoryNotFound,
     format_diagnostic,
 )
+from skillc_index.diagnostics import TextTooLong
 from skillc_index.inventory.folders import Root, routing_roots, search_roots
 
 if TYPE_CHECKING:
@@ -102,14 +103,12 @@ class Elsewhere(Exception):
     (:mod:`.first_answer`)."""
 
 
-class QueryTooLong(InvalidOption):
-    """E100: a query longer than :data:`~skillc_gateway._limits.MAX_QUERY_CHARS`."""
+class QueryTooLong(TextTooLong):
+    """E100: a query longer than :data:`~skillc_gateway._limits.MAX_QUERY_CHARS` (worded as a
+    tool call's query over the schema's ``maxLength``)."""
 
     def __init__(self, length: int) -> None:
-        super().__init__(
-            f"the query has {length:,} characters; at most {MAX_QUERY_CHARS:,} are allowed"
-        )
-        self.length = length
+        super().__init__("query", length, MAX_QUERY_CHARS)
 
 
 class SectionHit(NamedTuple):
