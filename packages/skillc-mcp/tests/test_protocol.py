@@ -118,6 +118,7 @@ def test_the_checker_agrees_with_jsonschema(tool: dict[str, Any]) -> None:
     validator = jsonschema.Draft202012Validator(schema)
     samples: list[dict[str, Any]] = [{}, {"skill": "x"}, {"skill": ""}, {"bogus": 1}]
     values: list[Any] = ["text", "", 0, -1, 1, 6, 7, 2.0, 2.5, True, None, [], ["a"], [""], {}]
+    values += [10**9, 10**9 + 1]  # every integer's bound is in the schema (MAX_COUNT at most)
     given = {"skill": "x", "section": "s", "query": "q", "path": "p"}
     required = {k: v for k, v in given.items() if k in schema.get("required", ())}
     for name in schema["properties"]:  # each with valid required arguments only (an optional
@@ -215,7 +216,7 @@ def test_handshake_and_tool_list_import_no_library() -> None:
 def test_integer_arguments_are_bounded() -> None:
     """Issue 13: an integer with no maximum in its schema still has one (as on the command
     line), so a huge ``limit`` is an argument error, not an overflow in SQLite (E999)."""
-    from skillc_index.diagnostics import MAX_COUNT
+    from skillc_index.operation import MAX_COUNT
 
     schema = {"type": "object", "properties": {"limit": {"type": "integer", "minimum": 1}}}
     assert check_arguments(schema, {"limit": MAX_COUNT}) == {"limit": MAX_COUNT}

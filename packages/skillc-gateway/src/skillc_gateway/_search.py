@@ -18,7 +18,7 @@ from skillc_index import (
     fts_query,
     search_sections,
 )
-from skillc_index.diagnostics import MAX_COUNT
+from skillc_index.operation import MAX_COUNT
 from skillc_index.record import Record
 
 DEFAULT_LIMIT = 10

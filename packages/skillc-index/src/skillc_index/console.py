@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import click
 
 from skillc_index.diagnostics import (
-    MAX_COUNT,
     Diagnostic,
     InternalError,
     InvalidOption,
@@ -30,6 +29,7 @@ from skillc_index.diagnostics import (
     format_diagnostic,
     one_of,
 )
+from skillc_index.operation import MAX_COUNT
 from skillc_index.spelling import CLI_SPELLING
 
 if TYPE_CHECKING:

@@ -378,11 +378,6 @@ class LanguageServerError(SkillcError):
         self.message = message
 
 
-#: The largest number an integer option or argument takes (a limit, a depth, a line count):
-#: past it the value is E100, not an overflow deep inside (SQLite holds 64-bit integers).
-MAX_COUNT = 1_000_000_000
-
-
 class InvalidOption(SkillcError):
     code = "E100"
 

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "MAX_COUNT",
     "READ_ONLY",
     "SKILL_DESCRIPTION",
     "STORE_SKILL_DESCRIPTION",
@@ -67,6 +68,11 @@ __all__ = [
     "input_schema",
     "property_name",
 ]
+
+#: The largest number an integer option or argument takes (a limit, a depth, a line count):
+#: past it the value is E100, not an overflow deep inside (SQLite holds 64-bit integers). A
+#: tool's schema says it as the ``maximum`` of every integer (:func:`input_schema`).
+MAX_COUNT = 1_000_000_000
 
 SKILL_DESCRIPTION = (
     "Skill name (looked up in the project store .skillc/skills/, the global store "
@@ -204,6 +210,8 @@ def input_schema(params: type[Any], leave_out: Iterable[str] = ()) -> dict[str, 
         if meta.item_min_length is not None:
             schema["items"]["minLength"] = meta.item_min_length
         schema.update(meta.schema())
+        if schema.get("type") == "integer":  # the bound the call is held to (_checked)
+            schema.setdefault("maximum", MAX_COUNT)
         if "enum" in schema and not meta.choice:  # text the run checks, with its own code
             values = ", ".join(str(value) for value in schema.pop("enum"))
             schema = {"type": "string", **schema}
@@ -267,8 +275,6 @@ def _checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
             raise _invalid(f"{name} must be an integer, not {_described(value)}")
         if "minimum" in schema and value < schema["minimum"]:
             raise _invalid(f"{name} must be at least {schema['minimum']}, not {value}")
-        from skillc_index.diagnostics import MAX_COUNT
-
         maximum = schema.get("maximum", MAX_COUNT)  # no integer is unbounded (as on the CLI)
         if value > maximum:
             shown = value if value <= MAX_COUNT else "more"  # not thousands of digits
