@@ -111,6 +111,24 @@ def test_tool_schemas_are_exact() -> None:
                 jsonschema.Draft202012Validator(spec).validate(spec["default"])
 
 
+def test_warnings_are_described_as_they_are_written() -> None:
+    """A result's warnings are coded (RFC-0005: W001...) or notices without a code, as the
+    cut of a reply to its size is: the output schemas say both forms."""
+    from skillc_index.diagnostics import Notice, format_diagnostic, multiple_matches
+
+    coded = format_diagnostic(multiple_matches("Install"))
+    cut = format_diagnostic(Notice("search cut at 257 of 588 results (...): ..."))
+    assert coded.startswith("warning[W001]: ") and cut.startswith("warning: ")
+    described = [
+        tool["outputSchema"]["properties"]["warnings"]["description"]
+        for tool in TOOLS
+        if "warnings" in tool["outputSchema"].get("properties", {})
+    ]
+    assert described
+    for description in described:
+        assert "'warning[WXXX]: ...'" in description and "'warning: ...'" in description
+
+
 @pytest.mark.parametrize("tool", TOOLS, ids=lambda tool: str(tool["name"]))
 def test_the_checker_agrees_with_jsonschema(tool: dict[str, Any]) -> None:
     """Arguments the checker accepts are valid for the schema, and those it rejects are not."""

@@ -9,7 +9,7 @@ evaluated once, as the classes are made, not compiled from strings when a schema
 
 from typing import Annotated, Any, Literal, TypeAlias, TypedDict
 
-from skillc_index.operation import Param
+from skillc_index.operation import WARNING_LINES, Param
 
 
 class PageShape(TypedDict):
@@ -190,7 +190,7 @@ class FindShape(TypedDict):
     searched: Annotated[int, "Skills searched."]
     skipped: Annotated[int, "Skills or folders that could not be read or are invalid."]
     partial: bool
-    warnings: Annotated[list[str], "Warnings (warning[WXXX]: ... lines); empty when none."]
+    warnings: Annotated[list[str], f"{WARNING_LINES} Empty when none."]
     ranker: Annotated[
         Ranker,
         "What ranked: words, or words and the semantic extra's vectors (-names: of the "

@@ -60,6 +60,7 @@ __all__ = [
     "SKILL_DESCRIPTION",
     "STORE_SKILL_DESCRIPTION",
     "WARNINGS",
+    "WARNING_LINES",
     "Operation",
     "Param",
     "Session",
@@ -95,11 +96,19 @@ READ_ONLY: Mapping[str, Any] = types.MappingProxyType(
 )
 """The MCP annotations of a command that changes nothing."""
 
+#: What a result's ``warnings`` hold (its schema's description): RFC-0005's coded warnings,
+#: and the kit's notices, which have no code there (a reply cut to its size by
+#: :meth:`Session.fit`, a configuration problem): a new code needs an RFC amendment.
+WARNING_LINES = (
+    "Warnings, a line each: 'warning[WXXX]: ...' (RFC-0005's codes) or 'warning: ...' (no "
+    "code: a reply cut to its size, a configuration problem)."
+)
+
 WARNINGS: Mapping[str, Any] = types.MappingProxyType(
     {
         "type": "array",
         "items": {"type": "string"},
-        "description": "Warnings (warning[WXXX]: ... lines), present only when there are some.",
+        "description": f"{WARNING_LINES} Present only when there are some.",
     }
 )
 """The ``warnings`` key the MCP server adds to a result that has warnings."""

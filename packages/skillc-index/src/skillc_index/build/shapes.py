@@ -12,6 +12,8 @@ A shape with a key that is a Python keyword (``import``) is written in the funct
 
 from typing import Annotated, Literal, TypedDict
 
+from skillc_index.operation import WARNING_LINES
+
 __all__ = [
     "BatchFailureShape",
     "BatchShape",
@@ -120,7 +122,7 @@ BuildShape = TypedDict(
             "Frontmatter fields a target's agent does not read as written: dropped, folded "
             "into the description, moved under metadata or carried by a side file.",
         ],
-        "warnings": list[str],
+        "warnings": Annotated[list[str], f"{WARNING_LINES} Empty when none."],
     },
 )
 """``build`` of one skill (:class:`~skillc_index.build.skill.BuildResult`): what the tool
@@ -160,4 +162,4 @@ class BatchShape(TypedDict):
 
     results: list[BuildShape | BatchFailureShape]
     summary: BatchSummaryShape
-    warnings: list[str]
+    warnings: Annotated[list[str], f"{WARNING_LINES} Empty when none."]
