@@ -121,6 +121,23 @@ def test_unicode_case_folding_and_multiple_matches(built: ResolvedSkill, project
     assert show_section(built, "install", file="b.md").file == "b.md"
 
 
+def test_a_section_is_found_however_its_accents_are_composed(
+    built: ResolvedSkill, project: Path
+) -> None:
+    """A heading and a ``--section`` compare composed (NFC) and case folded: a name typed
+    decomposed (e and U+0300, as some keyboards and file systems give it) was E020 while the
+    precomposed one was found; so was a precomposed query for a decomposed heading. Both
+    lookups: SQLite's (the first) and the snapshot's (the next)."""
+    from unicodedata import normalize
+
+    text = "# Crème Brûlée\n\nSugar.\n\n# " + normalize("NFD", "Café Olé") + "\n\nMilk.\n"
+    (built.source / "b.md").write_text(text, "utf-8")
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(project.parent / "home")}))
+    for _ in range(2):
+        assert show_section(built, normalize("NFD", "crème brûlée")).heading == "Crème Brûlée"
+        assert show_section(built, normalize("NFC", "café olé")).text.endswith("Milk.\n")
+
+
 def test_show_errors(built: ResolvedSkill) -> None:
     with pytest.raises(SectionNotFound) as caught:
         show_section(built, "Instal")

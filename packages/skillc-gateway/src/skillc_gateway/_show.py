@@ -36,6 +36,7 @@ from skillc_index import (
 )
 from skillc_index.files import hidden_refusal
 from skillc_index.index.cache import ATTEMPTS, ensure_index
+from skillc_index.index.queries import heading_key
 from skillc_index.record import Record
 
 MAX_SUGGESTIONS = 5
@@ -91,11 +92,11 @@ class SectionText(Record):
 def _suggestions(query: str, headings: Iterable[IndexedHeading]) -> list[tuple[str, str]]:
     """Headings starting with, then containing, the query (case-insensitive), at most 5
     (one pass, keeping no more than that: an index may hold a hundred thousand headings)."""
-    folded = query.casefold()
+    folded = heading_key(query)
     prefix: list[IndexedHeading] = []
     inside: list[IndexedHeading] = []
     for heading in headings:
-        text = heading.text.casefold()
+        text = heading_key(heading.text)
         if text.startswith(folded):
             prefix.append(heading)
             if len(prefix) == MAX_SUGGESTIONS:
@@ -214,7 +215,8 @@ def _hidden_section(
             ]
 
             def find(text: str) -> list[IndexedHeading]:
-                return [h for h in headings if h.text.casefold() == text.casefold()]
+                key = heading_key(text)
+                return [h for h in headings if heading_key(h.text) == key]
 
             query, matches = _matches(section, find, lambda: headings)
             found = matches[0]
@@ -284,11 +286,11 @@ def _matches(
         # a heading as a stub lists it (control characters and runs of spaces as one space)
         # or as text output shows it (control characters escaped)
         headings = list(every())
-        folded = query.casefold()
+        folded = heading_key(query)
         matches = [
             heading
             for heading in headings
-            if folded in (one_line(heading.text).casefold(), printable(heading.text).casefold())
+            if folded in (heading_key(one_line(heading.text)), heading_key(printable(heading.text)))
         ]
         if not matches:
             raise SectionNotFound(query, _suggestions(query, headings))

@@ -27,6 +27,7 @@ __all__ = [
     "IndexOutline",
     "SectionHit",
     "find_headings",
+    "heading_key",
     "normalized_query",
     "read_headings",
     "read_outline",
@@ -79,7 +80,7 @@ def _headings_by_fold(index: IndexHandle) -> dict[str, list[StoredHeading]] | No
         if count > HEADINGS_CACHE_MAX:
             by_fold = None  # remembered too: the next call scans at once
             break
-        grouped.setdefault(str(row[1]).casefold(), []).append(row)
+        grouped.setdefault(heading_key(row[1]), []).append(row)
     snapshot.headings, snapshot.headings_read = by_fold, True
     return by_fold
 
@@ -168,8 +169,17 @@ _MATCHING_SQL = (
 )
 
 
-def _casefold(text: object) -> str:
-    return str(text).casefold()
+def heading_key(text: object) -> str:
+    """What a heading's text and a ``show`` query are compared by: composed (NFC: a heading
+    or a query written decomposed, ``Crème`` as e and U+0300, is the precomposed one), then
+    case folded. The one key of every lookup of a section (:func:`find_headings`, the
+    gateway's hidden files and its suggestions)."""
+    text = str(text)
+    if not text.isascii():
+        import unicodedata  # a C module
+
+        text = unicodedata.normalize("NFC", text)
+    return text.casefold()
 
 
 def _matching_rows(index: IndexHandle, fold: str) -> list[StoredHeading]:
@@ -178,7 +188,7 @@ def _matching_rows(index: IndexHandle, fold: str) -> list[StoredHeading]:
     are read."""
     try:
         with closing(index.connect()) as connection:
-            connection.create_function("skillc_casefold", 1, _casefold, deterministic=True)
+            connection.create_function("skillc_casefold", 1, heading_key, deterministic=True)
             rows: list[StoredHeading] = connection.execute(_MATCHING_SQL, (fold,)).fetchall()
     except sqlite3.Error as exc:  # RFC-0004: any read failure is corruption
         raise IndexUnusable(index.skill, f"corrupt: {exc}") from exc
@@ -186,15 +196,16 @@ def _matching_rows(index: IndexHandle, fold: str) -> list[StoredHeading]:
 
 
 def find_headings(index: IndexHandle, text: str, file: str | None = None) -> list[IndexedHeading]:
-    """Headings whose text equals ``text`` ignoring case (Unicode case folding, not just
-    SQLite's ASCII NOCASE), in file (bytewise) then line order; only in ``file`` if given.
+    """Headings whose text equals ``text`` ignoring case and composition (:func:`heading_key`:
+    Unicode case folding, not just SQLite's ASCII NOCASE), in file (bytewise) then line
+    order; only in ``file`` if given.
 
     The first lookup in an index asks SQLite for the matches (a command line ``show`` looks
     up one heading: reading the 800 headings of a large skill cost it four times as much);
     the next one reads every heading into the snapshot, grouped by folded text, for the
     lookups after it (the MCP server's calls). An index with more than
     :data:`HEADINGS_CACHE_MAX` headings is always asked."""
-    fold = text.casefold()
+    fold = heading_key(text)
     if not is_utf8(fold):  # bytes that are not UTF-8 (lone surrogates): no heading has them
         return []
     snapshot = index.snapshot
