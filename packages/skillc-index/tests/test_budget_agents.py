@@ -50,3 +50,18 @@ def test_codex_shortens_then_omits(layout: Layout, project: Path, cli: Callable[
     assert text[0].endswith(", as Codex lists it")
     assert "1 skill not listed at all: gamma" in text
     assert "2 skills with a shortened description: beta, alpha" in text
+
+
+def test_an_unconfigured_window_is_each_agents_own_default(layout: Layout, project: Path) -> None:
+    """No ``[budget] context_tokens``: Claude Code's window is 200,000 tokens (8,000
+    characters at 1%), Codex's is unknown, 8,000 characters (it was priced as 2% of Claude
+    Code's 200,000-token default: 16,000 characters); a configured window is both agents'."""
+    _skill(project / ".agents" / "skills", "alpha", "For every agent.")
+    _skill(project / ".claude" / "skills", "beta", "For Claude Code.")
+    config = load_config(layout, env={})
+    assert config.budget_context_tokens is None
+    found = {f.model: f.budget_chars for f in listing_budgets(layout, config)}
+    assert found == {"codex": 8000, "claude": 8000}
+    _budget(layout, 1_000_000)
+    found = {f.model: f.budget_chars for f in listing_budgets(layout, load_config(layout, env={}))}
+    assert found == {"codex": 80_000, "claude": 40_000}

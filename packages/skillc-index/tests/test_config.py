@@ -233,7 +233,7 @@ def test_a_config_file_that_is_no_regular_file_is_warned_and_ignored(layout: Lay
 def test_the_listing_budget_per_key(layout: Layout) -> None:
     assert layout.project_config is not None
     config = load_config(layout, env={})
-    assert (config.budget_context_tokens, config.budget_percent) == (200_000, 1.0)
+    assert (config.budget_context_tokens, config.budget_percent) == (None, 1.0)
     write(layout.global_config, "[budget]\ncontext_tokens = 1000000\npercent = 2\n")
     write(layout.project_config, "[budget]\npercent = 0.5\n")
     config = load_config(layout, env={})

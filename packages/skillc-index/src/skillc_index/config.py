@@ -38,10 +38,11 @@ TOKENIZERS = ("ascii", "cjk")
 
 #: Settings with a fixed schema: dotted key -> default. ``[budget]`` is the skill listing
 #: budget ``skc list --budget`` measures agent folders against: Claude Code's default, 1% of
-#: a 200,000-token context window.
+#: a 200,000-token context window; ``context_tokens`` unset (None) is each agent's own
+#: default (:func:`skillc_index.listing.agents.listing_budget`: Codex's window is unknown).
 DEFAULTS: dict[str, Any] = {
     "search.tokenizer": "ascii",
-    "budget.context_tokens": 200_000,
+    "budget.context_tokens": None,
     "budget.percent": 1.0,
     "stats.url": "",
 }
@@ -74,8 +75,10 @@ class Config(Record):
     """Named sets of skill folders from ``[libraries]`` (``team = ["~/team/skills"]``):
     ``skc eval --library NAME`` scores against one. A project's relative paths are relative
     to its root, the global config's to the home folder (see :meth:`library`)."""
-    budget_context_tokens: int = 200_000
-    """``[budget].context_tokens``: the context window an agent's skill listing is a share of."""
+    budget_context_tokens: int | None = None
+    """``[budget].context_tokens``: the context window an agent's skill listing is a share of;
+    None when no config sets it: each agent's default (Claude Code 200,000 tokens, Codex an
+    unknown window, 8,000 characters)."""
     budget_percent: float = 1.0
     """``[budget].percent``: the share of that window the listing may take (Claude Code: 1)."""
     stats_url: str = ""
@@ -409,12 +412,13 @@ def load_config(
         prefix = f"{name}."
         return {k[len(prefix) :]: v for k, v in merged.items() if k.startswith(prefix)}
 
+    context = merged["budget.context_tokens"]
     return Config(
         tokenizer=str(merged["search.tokenizer"]),
         lint=table("lint"),
         targets={k: str(v) for k, v in table("targets").items()},
         libraries={k: tuple(v) for k, v in table("libraries").items()},
-        budget_context_tokens=int(merged["budget.context_tokens"]),
+        budget_context_tokens=None if context is None else int(context),
         budget_percent=float(merged["budget.percent"]),
         stats_url=str(merged["stats.url"]),
         origins=origins,
