@@ -65,3 +65,28 @@ def test_an_unconfigured_window_is_each_agents_own_default(layout: Layout, proje
     _budget(layout, 1_000_000)
     found = {f.model: f.budget_chars for f in listing_budgets(layout, load_config(layout, env={}))}
     assert found == {"codex": 80_000, "claude": 40_000}
+
+
+def test_codex_does_not_list_what_its_loader_rejects_or_openai_yaml_keeps_out(
+    layout: Layout, project: Path
+) -> None:
+    """A skill ``skc build`` made user-only for Codex (``policy.allow_implicit_invocation:
+    false`` in ``agents/openai.yaml``), one whose frontmatter is no YAML and one without a
+    description are not in Codex's listing (they were counted, the broken one by its folder
+    name); Claude Code lists the broken one by its folder name."""
+    agents = project / ".agents" / "skills"
+    _skill(agents, "listed", "Listed by Codex.")
+    _skill(agents, "manual", "Deploys to production, when asked.")
+    side = agents / "manual" / "agents" / "openai.yaml"
+    side.parent.mkdir()
+    side.write_text("policy:\n  allow_implicit_invocation: false\n", encoding="utf-8")
+    for folder in (agents, project / ".claude" / "skills"):
+        (folder / "broken").mkdir(parents=True)
+        text = "---\nname: [broken\ndescription: : :\n---\nbody\n"
+        (folder / "broken" / "SKILL.md").write_text(text, encoding="utf-8")
+    (agents / "bare").mkdir()
+    (agents / "bare" / "SKILL.md").write_text("---\nname: bare\n---\n# Bare\n", encoding="utf-8")
+    found = {f.model: f for f in listing_budgets(layout, load_config(layout, env={}))}
+    codex = found["codex"]
+    assert ([e.name for e in codex.entries], codex.not_listed) == (["listed"], 3)
+    assert [e.name for e in found["claude"].entries] == ["broken"]

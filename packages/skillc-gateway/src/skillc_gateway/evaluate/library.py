@@ -67,6 +67,7 @@ def read_skill(folder: Path, agent: AgentName) -> SkillEntry | None:
     from skillc_index.diagnostics import SkillcError
     from skillc_index.files import open_regular
     from skillc_index.listing.agents import entry_description
+    from skillc_index.listing.budget import side_file
     from skillc_index.markdown.frontmatter import parse_frontmatter
 
     try:
@@ -75,9 +76,9 @@ def read_skill(folder: Path, agent: AgentName) -> SkillEntry | None:
     except (OSError, SkillcError):  # not there, not a regular file, no permission
         return None
     front = parse_frontmatter(text)
-    data = front.data if isinstance(front.data, dict) else {}
-    description = entry_description(agent, data)
-    name = data.get("name")
+    data = front.data if isinstance(front.data, dict) else None
+    description = entry_description(agent, data, side_file(folder, agent))
+    name = (data or {}).get("name")
     name = " ".join(name.split()) if isinstance(name, str) and name.strip() else folder.name
     line = front.field_lines.get("description", 1)
     if description is None:

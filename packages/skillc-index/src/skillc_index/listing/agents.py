@@ -13,12 +13,14 @@ The model of each agent, from its documentation and the behaviour reported in it
   max(0.5^(days since last use / 7), 0.1)``, second-hand from the shipped binary), ties in
   listing order, until one does not fit: the rest are listed by **name only**.
 - **codex** (OpenAI Codex): an entry is ``- name: description`` (the standard field only); a
-  description over 1,024 characters is refused, the skill **not listed**. The listing may
-  take about 2% of the context window (8,000 characters when the window is unknown). Over it
-  Codex first **shortens** the descriptions, then leaves skills out (**omitted**), the least
-  used first. How far it shortens is not documented: skillc cuts every description to the
-  longest common length that fits, no shorter than :data:`CODEX_MIN_DESCRIPTION`, and then
-  omits skills.
+  description over 1,024 characters is refused, the skill **not listed**, as is one whose
+  frontmatter cannot be parsed or has no description (its loader rejects it) and one its
+  ``agents/openai.yaml`` keeps from implicit use (``policy.allow_implicit_invocation:
+  false``). The listing may take about 2% of the context window (8,000 characters when the
+  window is unknown). Over it Codex first **shortens** the descriptions, then leaves skills
+  out (**omitted**), the least used first. How far it shortens is not documented: skillc
+  cuts every description to the longest common length that fits, no shorter than
+  :data:`CODEX_MIN_DESCRIPTION`, and then omits skills.
 
 What is not known of the agents is said where it is assumed; the estimate is skillc's, not
 the agent's own count.
@@ -42,6 +44,7 @@ __all__ = [
     "ShownState",
     "entry_description",
     "fit_listing",
+    "implicit",
     "listing_budget",
     "usage_priority",
     "user_only",
@@ -76,17 +79,33 @@ def user_only(frontmatter: Mapping[str, Any]) -> bool:
     return frontmatter.get("disable-model-invocation") is True
 
 
-def entry_description(agent: AgentName, frontmatter: Mapping[str, Any]) -> str | None:
+def implicit(side: Mapping[str, Any] | None) -> bool:
+    """Whether Codex may choose a skill of this ``agents/openai.yaml`` (loaded) on its own:
+    not when ``policy.allow_implicit_invocation`` is false (how ``skc build`` carries
+    ``disable-model-invocation: true`` to Codex)."""
+    policy = (side or {}).get("policy")
+    return not (isinstance(policy, Mapping) and policy.get("allow_implicit_invocation") is False)
+
+
+def entry_description(
+    agent: AgentName,
+    frontmatter: Mapping[str, Any] | None,
+    side: Mapping[str, Any] | None = None,
+) -> str | None:
     """The description ``agent`` lists for a skill of this frontmatter, cut as it cuts one
-    entry (before any budget); None when the agent does not list the skill."""
-    description = _text(frontmatter.get("description"))
+    entry (before any budget); None when the agent does not list the skill. ``frontmatter``
+    None: it cannot be parsed (Claude Code lists the skill by its folder name alone, Codex's
+    loader rejects it); ``side``: its ``agents/openai.yaml``, loaded (Codex's alone)."""
+    description = _text((frontmatter or {}).get("description"))
     if agent == "claude":
-        if user_only(frontmatter):
+        if frontmatter is not None and user_only(frontmatter):
             return None
-        when = _text(frontmatter.get("when_to_use"))
+        when = _text((frontmatter or {}).get("when_to_use"))
         if when:
             description = f"{description} {when}".strip()
         return description[:MAX_ENTRY_DESCRIPTION]
+    if frontmatter is None or not description or not implicit(side):
+        return None
     if len(description) > CODEX_MAX_DESCRIPTION:
         return None
     return description

@@ -76,6 +76,7 @@ __all__ = [
     "estimate_tokens",
     "folder_budget",
     "listing_budgets",
+    "side_file",
     "user_only_entry",
 ]
 
@@ -317,16 +318,27 @@ def user_only_entry(path: Path) -> bool:
         text = _skill_text(path / SKILL_FILE)
     except _CannotRead:
         return False
-    return text is not None and user_only(_frontmatter(text))
+    return text is not None and user_only(_frontmatter(text) or {})
 
 
-def _frontmatter(text: str) -> dict[str, Any]:
-    """The SKILL.md frontmatter mapping; empty when invalid (the agent then lists the skill
-    by its folder name, without a description)."""
+def side_file(folder: Path, model: AgentName) -> dict[str, Any] | None:
+    """What ``model`` reads beside the SKILL.md of the skill at ``folder``: Codex its
+    ``agents/openai.yaml``, loaded (None when there is none, or for Claude Code)."""
+    if model != "codex":
+        return None
+    from skillc_index.build.project import side_sources
+    from skillc_index.dialect import CODEX_SIDE_FILE
+
+    return side_sources(folder).get(CODEX_SIDE_FILE)
+
+
+def _frontmatter(text: str) -> dict[str, Any] | None:
+    """The SKILL.md frontmatter mapping; None when invalid (Claude Code then lists the skill
+    by its folder name, without a description; Codex does not list it)."""
     from skillc_index.markdown.frontmatter import parse_frontmatter
 
     data = parse_frontmatter(text).data
-    return data if isinstance(data, dict) else {}
+    return data if isinstance(data, dict) else None
 
 
 def _text(value: object) -> str:
@@ -348,16 +360,17 @@ def _kind(path: Path) -> EntryKind:
 def read_entry(path: Path, model: AgentName = "claude") -> ListingEntry | bool:
     """The listing entry of the agent folder entry ``path`` as ``model`` lists it; False when
     it is not a skill, True for a skill the agent does not list (``disable-model-invocation:
-    true``; a description Codex refuses). Raises :class:`_CannotRead` when its SKILL.md
-    cannot be read."""
+    true``; for Codex, ``policy.allow_implicit_invocation: false`` in ``agents/openai.yaml``,
+    frontmatter it cannot parse, a description it refuses). Raises :class:`_CannotRead` when
+    its SKILL.md cannot be read."""
     text = _skill_text(path / SKILL_FILE)
     if text is None:
         return False
     data = _frontmatter(text)
-    description = entry_description(model, data)
+    description = entry_description(model, data, side_file(path, model))
     if description is None:
         return True
-    name = _text(data.get("name")) or path.name
+    name = _text((data or {}).get("name")) or path.name
     name_chars = len(f"- {name}\n")
     chars = len(f"- {name}: {description}\n") if description else name_chars
     return ListingEntry(name, path.name, _kind(path), chars, name_chars, description, str(path))
