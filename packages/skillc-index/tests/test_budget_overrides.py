@@ -341,3 +341,27 @@ def test_when_the_names_alone_do_not_fit_it_says_so(
     assert line.endswith(f": {names} and 10 more")  # 30 names, the last listed first
     assert "  listing ~869 -> ~79 tokens of 50 (still over the budget)" in text
     assert any(line.startswith("  the names (and the descriptions") for line in text)
+
+
+def test_claude_codes_listing_settings_price_its_folders(
+    cli: Callable[..., Run], home: Path, project: Path, over: Path
+) -> None:
+    """``skillListingBudgetFraction`` and ``skillListingMaxDescChars``, read from the same
+    files as ``skillOverrides`` (the personal file winning), price the listing: they were
+    ignored, and ``--apply`` set name-only skills the listing had room for."""
+    write_json(home / ".claude" / "settings.json", {"skillListingMaxDescChars": 50})
+    write_json(project / ".claude" / "settings.json", {"skillListingBudgetFraction": 0.2})
+    write_json(local_settings(project), {"skillListingBudgetFraction": 0.5})
+    data = run_json(cli, "--apply", "overrides")
+    (folder,) = data["budget"]
+    # 50% of 1,000 tokens; every description cut at 50 characters: 299 characters in all
+    assert (folder["budget_tokens"], folder["tokens"], folder["over_budget"]) == (500, 75, False)
+    assert data["overrides"] == []
+    assert json.loads(local_settings(project).read_text(encoding="utf-8")) == {
+        "skillListingBudgetFraction": 0.5
+    }
+    write_json(local_settings(project), {"skillListingBudgetFraction": 7})  # not a fraction
+    done = cli("skillc_index")("list", "--budget", "--format", "json")
+    (folder,) = json.loads(done.stdout)["budget"]
+    assert folder["budget_tokens"] == 200  # the project's 20%
+    assert "skillListingBudgetFraction is invalid; ignored" in done.stderr

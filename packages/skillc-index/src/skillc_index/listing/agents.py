@@ -91,11 +91,13 @@ def entry_description(
     agent: AgentName,
     frontmatter: Mapping[str, Any] | None,
     side: Mapping[str, Any] | None = None,
+    limit: int = MAX_ENTRY_DESCRIPTION,
 ) -> str | None:
     """The description ``agent`` lists for a skill of this frontmatter, cut as it cuts one
     entry (before any budget); None when the agent does not list the skill. ``frontmatter``
     None: it cannot be parsed (Claude Code lists the skill by its folder name alone, Codex's
-    loader rejects it); ``side``: its ``agents/openai.yaml``, loaded (Codex's alone)."""
+    loader rejects it); ``side``: its ``agents/openai.yaml``, loaded (Codex's alone);
+    ``limit``: Claude Code's cut (``skillListingMaxDescChars``)."""
     description = _text((frontmatter or {}).get("description"))
     if agent == "claude":
         if frontmatter is not None and user_only(frontmatter):
@@ -103,7 +105,7 @@ def entry_description(
         when = _text((frontmatter or {}).get("when_to_use"))
         if when:
             description = f"{description} {when}".strip()
-        return description[:MAX_ENTRY_DESCRIPTION]
+        return description[:limit]
     if frontmatter is None or not description or not implicit(side):
         return None
     if len(description) > CODEX_MAX_DESCRIPTION:

@@ -61,6 +61,7 @@ from skillc_index.listing.agents import (
 )
 
 if TYPE_CHECKING:
+    from skillc_index.listing.overrides import ClaudeOverrides
     from skillc_index.listing.shapes import (
         BudgetEntryShape,
         FolderBudgetShape,
@@ -357,7 +358,9 @@ def _kind(path: Path) -> EntryKind:
     return "skillc" if (path / META_DIR).is_dir() else "folder"
 
 
-def read_entry(path: Path, model: AgentName = "claude") -> ListingEntry | bool:
+def read_entry(
+    path: Path, model: AgentName = "claude", limit: int = MAX_ENTRY_DESCRIPTION
+) -> ListingEntry | bool:
     """The listing entry of the agent folder entry ``path`` as ``model`` lists it; False when
     it is not a skill, True for a skill the agent does not list (``disable-model-invocation:
     true``; for Codex, ``policy.allow_implicit_invocation: false`` in ``agents/openai.yaml``,
@@ -367,7 +370,7 @@ def read_entry(path: Path, model: AgentName = "claude") -> ListingEntry | bool:
     if text is None:
         return False
     data = _frontmatter(text)
-    description = entry_description(model, data, side_file(path, model))
+    description = entry_description(model, data, side_file(path, model), limit)
     if description is None:
         return True
     name = _text((data or {}).get("name")) or path.name
@@ -388,17 +391,20 @@ def folder_budget(
     path: Path,
     config: Config,
     usage: Mapping[str, float] | None = None,
-    overrides: Mapping[str, str] | None = None,
+    overrides: ClaudeOverrides | None = None,
 ) -> FolderBudget:
     """The listing of the agent folder ``path`` against the configured budget, as the
     agent's model lists it (:func:`model_of`), ``usage`` the priority of each entry by its
     path (:func:`skillc_index.listing.usage.recorded_priorities`; absent: never used),
-    ``overrides`` Claude Code's ``skillOverrides`` by skill name (a Claude Code folder's:
-    :func:`skillc_index.listing.overrides.claude_overrides`); what cannot be read is
+    ``overrides`` Claude Code's settings (a Claude Code folder's:
+    :func:`skillc_index.listing.overrides.claude_overrides`: its ``skillOverrides`` by skill
+    name, and its listing settings, :func:`listing_settings`); what cannot be read is
     skipped and counted (``unreadable``, ``error``), never raised."""
     from skillc_index.listing.overrides import HIDDEN, NAME_ONLY
 
     model = model_of(agent)
+    percent, limit = listing_settings(config, overrides)
+    chosen = {} if overrides is None else overrides.values
     entries: list[ListingEntry] = []
     unreadable: list[Unreadable] = []
     applied: dict[str, str] = {}
@@ -410,11 +416,11 @@ def folder_budget(
         names, error = [], _why(exc)
     for name in names:
         try:
-            entry = read_entry(path / name, model)
+            entry = read_entry(path / name, model, limit)
         except _CannotRead as exc:
             unreadable.append(Unreadable(name, str(exc)))
             continue
-        override = (overrides or {}).get(entry.name) if isinstance(entry, ListingEntry) else None
+        override = chosen.get(entry.name) if isinstance(entry, ListingEntry) else None
         if isinstance(entry, ListingEntry) and override in HIDDEN:
             applied[entry.name] = str(override)
             not_listed += 1
@@ -425,7 +431,7 @@ def folder_budget(
             entries.append(entry)
         elif entry:  # a skill kept out of the listing
             not_listed += 1
-    budget = listing_budget(model, config.budget_context_tokens, config.budget_percent)
+    budget = listing_budget(model, config.budget_context_tokens, percent)
     listed = tuple(entries)
     priorities = usage or {}
     items = [ListingItem(e.name, e.description, priorities.get(e.path, 0.0)) for e in listed]
@@ -440,6 +446,17 @@ def folder_budget(
         agent, scope, path, listed, budget, kept, not_listed, tuple(unreadable), error,
         model, states, order, tuple(sorted(applied.items())),
     )  # fmt: skip
+
+
+def listing_settings(config: Config, claude: ClaudeOverrides | None) -> tuple[float, int]:
+    """The budget's percent of the context window and an entry's description cut: Claude
+    Code's settings (``skillListingBudgetFraction``, ``skillListingMaxDescChars``, read by
+    :func:`~skillc_index.listing.overrides.claude_overrides`) where they are set, else the
+    configuration's ``[budget] percent`` and :data:`MAX_ENTRY_DESCRIPTION`."""
+    fraction = None if claude is None else claude.fraction
+    percent = config.budget_percent if fraction is None else fraction * 100
+    limit = None if claude is None else claude.max_desc_chars
+    return percent, MAX_ENTRY_DESCRIPTION if limit is None else limit
 
 
 def _may_exist(path: Path) -> bool:
@@ -457,12 +474,13 @@ def listing_budgets(
     layout: Layout,
     config: Config,
     scopes: Iterable[Scope] = ("project", "global"),
-    overrides: Mapping[str, str] | None = None,
+    overrides: ClaudeOverrides | None = None,
 ) -> tuple[FolderBudget, ...]:
     """Every agent skills folder that exists (:func:`skillc_index.inventory.folders.agent_folders`,
     project ones first), of the given scopes, with its listing cost, each skill's priority
     its recorded use (:func:`skillc_index.listing.usage.recorded_priorities`); ``overrides``
-    (Claude Code's ``skillOverrides``) price the ``claude`` folders."""
+    (Claude Code's settings: its ``skillOverrides`` and listing settings) price the ``claude``
+    folders."""
     from skillc_index.inventory.entries import installed_skills
     from skillc_index.inventory.folders import agent_folders, trusted_targets
     from skillc_index.listing.usage import recorded_priorities

@@ -11,7 +11,9 @@ name alone), ``user-invocable-only`` (not listed; the user can still type ``/nam
 ``~/.claude/settings.json``, the project's ``.claude/settings.json`` and the personal
 ``.claude/settings.local.json`` (precedence: local, then project, then user); skillc merges
 the three key by key in that order (an assumption: how Claude Code merges this object is not
-documented). The managed policy file and ``CLAUDE_CONFIG_DIR`` are not read.
+documented). The managed policy file and ``CLAUDE_CONFIG_DIR`` are not read. The listing's
+own settings are read from the same files, the strongest winning: ``skillListingBudgetFraction``
+(the budget's share of the context window) and ``skillListingMaxDescChars`` (an entry's cut).
 
 Applying sets ``name-only`` for the skills whose description the listing drops anyway
 (:attr:`FolderBudget.dropped_entries <skillc_index.listing.budget.FolderBudget.dropped_entries>`,
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -61,6 +63,14 @@ NAME_ONLY = "name-only"
 HIDDEN = frozenset({"off", "user-invocable-only"})
 #: The values Claude Code takes (others are kept as the user wrote them, and price as ``on``).
 VALUES = ("on", NAME_ONLY, "user-invocable-only", "off")
+#: Claude Code's settings of its listing: the budget's share of the context window, and the
+#: cut of an entry's description.
+BUDGET_FRACTION = "skillListingBudgetFraction"
+MAX_DESC_CHARS = "skillListingMaxDescChars"
+_LISTING_SETTINGS: dict[str, Callable[[Any], bool]] = {
+    BUDGET_FRACTION: lambda v: type(v) in (int, float) and 0 < v <= 1,
+    MAX_DESC_CHARS: lambda v: type(v) is int and v > 0,
+}
 #: The most of a settings file read (skillc's bound for JSON others write).
 MAX_SETTINGS_BYTES = 1 << 20
 
@@ -125,6 +135,10 @@ class ClaudeOverrides(NamedTuple):
     """Every skill name any file sets, whatever its value: the user's choices."""
     notices: tuple[Notice, ...] = ()
     """The files left out because they cannot be used (when not ``strict``)."""
+    fraction: float | None = None
+    """``skillListingBudgetFraction``, the strongest file's (above 0, at most 1), or None."""
+    max_desc_chars: int | None = None
+    """``skillListingMaxDescChars``, the strongest file's (a positive integer), or None."""
 
 
 def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides:
@@ -137,6 +151,7 @@ def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides
     values: dict[str, str] = {}
     named: set[str] = set()
     notices: list[Notice] = []
+    listing: dict[str, Any] = {}
     for path in settings_files(layout):
         try:
             data = read_settings(path, layout)
@@ -146,13 +161,27 @@ def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides
             if not isinstance(exc, UnreadableSettings):
                 notices.append(Notice(f"{exc.path}: {exc.reason}; its {SETTING} are not counted"))
             continue
+        for key, valid in _LISTING_SETTINGS.items():
+            value = (data or {}).get(key)
+            if value is None:
+                continue
+            if valid(value):
+                listing[key] = value
+            else:
+                notices.append(Notice(f"{layout.display(path)}: its {key} is invalid; ignored"))
         for name, value in (data or {}).get(SETTING, {}).items():
             named.add(name)
             if value in VALUES:
                 values[name] = value
             else:
                 values.pop(name, None)  # unknown: priced as listed, never overwritten
-    return ClaudeOverrides(values, frozenset(named), tuple(notices))
+    return ClaudeOverrides(
+        values,
+        frozenset(named),
+        tuple(notices),
+        listing.get(BUDGET_FRACTION),
+        listing.get(MAX_DESC_CHARS),
+    )
 
 
 class OverridePlan(NamedTuple):
