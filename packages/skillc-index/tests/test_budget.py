@@ -147,6 +147,7 @@ def test_the_operation_adds_the_budget_only_when_asked(layout: Layout, claude: P
         "kind": "folder",
         "tokens": 28,
         "listed": "full",
+        "path": str(claude / "alpha"),
     }
     assert LIST.run(session, ListParams(scope="global", budget=True)).to_dict()["budget"] == []
 
@@ -186,7 +187,7 @@ def test_the_entries_tokens_add_up_to_the_folders(
     assert {tokens[f"s{number:02}"] for number in range(40)} == {2, 3}  # 9 / 4 = 2.25
 
 
-def test_cli_text_is_a_table_per_folder(
+def test_cli_text_is_a_table_per_agent(
     cli: Callable[..., Run], layout: Layout, claude: Path, home: Path
 ) -> None:
     small_budget(layout)
@@ -194,19 +195,25 @@ def test_cli_text_is_a_table_per_folder(
     result = list_budget(cli)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "claude (project) .claude/skills: 4 skills, ~135 tokens of 100 (135%)"
-    assert lines[1].split() == ["SKILL", "TOKENS", "KIND", "LISTED"]
-    assert lines[2].split() == ["alpha", "28", "folder", "full"]
-    assert lines[3].split() == ["beta", "27", "folder", "full"]  # 109 characters after 110
-    assert lines[5].split() == ["kappa", "52", "folder", "name", "only"]
-    assert lines[6] == "1 description dropped, the first dropped first: kappa"
+    # one listing of both folders, one budget
+    assert lines[0] == "claude, 2 folders: 5 skills, ~140 tokens of 100 (140%)"
+    assert lines[1] == "  (project) .claude/skills: 4 skills, ~135 tokens"
+    assert lines[2] == "  (global) ~/.claude/skills: 1 skill, ~5 tokens"
+    assert lines[3].split() == ["SKILL", "TOKENS", "KIND", "LISTED"]
+    assert lines[4].split() == ["alpha", "28", "folder", "full"]
+    assert lines[5].split() == ["beta", "27", "folder", "full"]  # 109 characters after 110
+    assert lines[7].split() == ["kappa", "52", "folder", "name", "only"]
+    # after kappa, which does not fit, no description is kept: the home's one is dropped too
+    assert lines[8].split() == ["mine", "5", "folder", "name", "only"]
+    assert lines[9] == "2 descriptions dropped, the first dropped first: mine, kappa"
     # suggestions, none applied: the longest descriptions, skc route, Claude Code's settings
     assert (
-        lines[7].startswith("suggestion: shorten the longest descriptions")
-        and "kappa (200" in lines[7]
+        lines[10].startswith("suggestion: shorten the longest descriptions")
+        and "kappa (200" in lines[10]
     )
-    assert lines[8].endswith("skc route") and "skillOverrides" in lines[9]
-    assert lines[11] == "claude (global) ~/.claude/skills: 1 skill, ~5 tokens of 100 (5%)"
+    assert lines[11].endswith("skc route") and "skillOverrides" in lines[12]
+    home_only = list_budget(cli, "--scope", "global").stdout.splitlines()
+    assert home_only[0] == "claude (global) ~/.claude/skills: 1 skill, ~5 tokens of 100 (5%)"
 
 
 def test_cli_text_rows_follow_pattern_and_limit(
@@ -289,8 +296,10 @@ def test_unreadable_skills_and_agent_folders_never_fail_the_listing(
     unreadable(home / ".cursor" / "skills")
     result = list_budget(cli, "--format", "json")
     assert result.returncode == 0, result.stderr
-    folders = {f["path"]: f for f in json.loads(result.stdout)["budget"]}
-    project = folders[str(claude)]
+    parts = [part for f in json.loads(result.stdout)["budget"] for part in f["folders"]]
+    folders = {part["path"]: part for part in parts}
+    (listing, _) = json.loads(result.stdout)["budget"]
+    project = {**folders[str(claude)], "entries": listing["entries"]}
     assert [entry["name"] for entry in project["entries"]] == ["gamma", "kappa"]
     assert project["unreadable"] == [
         {"folder": "alpha", "reason": "Permission denied"},
@@ -311,8 +320,8 @@ def test_unreadable_skills_and_agent_folders_never_fail_the_listing(
     text = list_budget(cli)
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
-    assert lines[0] == "claude (project) .claude/skills: 2 skills, ~80 tokens of 2,000 (4%)"
-    assert "claude (global) ~/.claude/skills: cannot be listed (Permission denied)" in lines
+    assert lines[0] == "claude, 2 folders: 2 skills, ~80 tokens of 2,000 (4%)"
+    assert "  (global) ~/.claude/skills: cannot be listed (Permission denied)" in lines
     assert "cursor (global) ~/.cursor/skills: cannot be listed (Permission denied)" in lines
     assert text.stderr == result.stderr
 

@@ -39,16 +39,19 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
     not. MANAGED says whether skillc manages it, AGENTS who sees it, WHERE where it is
     (first in resolution order; `(+N)`: N more places).
 
-    With --budget, a table per agent skills folder instead: the skills the agent lists, the
-    estimated tokens of their names and descriptions (4 characters a token) against the
-    listing budget, and the skills whose descriptions the agent would drop, the first
-    dropped first (the JSON adds a `budget` list, one object per folder, to the listing).
-    --pattern and --limit then choose the rows shown; each heading prices the whole folder.
+    With --budget, a table per agent instead: the skills of every folder the agent reads
+    (Claude Code: the project's, nested and home folders and its plugins'; --agent picks one
+    agent), the estimated tokens of their names and descriptions (4 characters a token)
+    against its one listing budget, and the skills whose descriptions the agent would drop,
+    the first dropped first (the JSON adds a `budget` list, one object per agent, to the
+    listing). --pattern and --limit then choose the rows shown; each heading prices the whole
+    listing.
 
-    --apply overrides applies the Claude Code suggestion: for each `.claude/skills` folder
-    over its budget, the skills whose descriptions the listing drops (the least used) are set
-    to "name-only" in Claude Code's `skillOverrides`, in `.claude/settings.local.json` of the
-    project or `~/.claude/settings.json`; every other setting, and any override the user set,
+    --apply overrides applies the Claude Code suggestion: when its listing is over its
+    budget, the skills whose descriptions it drops (the least used) are set to "name-only"
+    in Claude Code's `skillOverrides`, in `.claude/settings.local.json` of the project (a
+    project folder's skill) or `~/.claude/settings.json` (a home folder's; a plugin's skill
+    has no such setting); every other setting, and any override the user set,
     is kept; the folders are then priced again (`--dry-run`: what would change, nothing
     written). Codex and the other agents have no such setting: nothing is applied to them.
 
@@ -126,7 +129,7 @@ def _echo_budgets(
     that match ``pattern``, at most ``limit`` of them (the heading prices the whole folder)."""
     from fnmatch import fnmatchcase
 
-    from skillc_index.listing.budget import suggestions
+    from skillc_index.listing.budget import estimate_tokens, suggestions
 
     if not folders:
         click.echo("No agent skills folders found.")
@@ -134,18 +137,29 @@ def _echo_budgets(
     for number, folder in enumerate(folders):
         if number:
             click.echo()
-        if folder.error is not None:
+        parts = folder.folders
+        if folder.error is not None and len(parts) <= 1:
             where = f"{folder.agent} ({folder.scope}) {layout.display(folder.path)}"
             click.echo(f"{where}: cannot be listed ({folder.error})")
             continue
         share = folder.tokens * 100 // max(folder.budget_tokens, 1)
         count = len(folder.entries)
+        where = f"{folder.agent} ({folder.scope}) {layout.display(folder.path)}"
+        if len(parts) > 1:  # one listing of every folder the agent reads
+            where = f"{folder.agent}, {len(parts)} folders"
         click.echo(
-            f"{folder.agent} ({folder.scope}) {layout.display(folder.path)}: "
-            f"{count} skill{'' if count == 1 else 's'}, ~{folder.tokens:,} tokens of "
+            f"{where}: {count} skill{'' if count == 1 else 's'}, ~{folder.tokens:,} tokens of "
             f"{folder.budget_tokens:,} ({share}%)"
             + ("" if folder.model == "claude" else f", as {_MODELS[folder.model]} lists it")
         )
+        for part in parts if len(parts) > 1 else ():
+            what = (
+                f"cannot be listed ({part.error})"
+                if part.error is not None
+                else f"{part.skills:,} skill{'' if part.skills == 1 else 's'}, "
+                f"~{estimate_tokens(part.chars):,} tokens"
+            )
+            click.echo(f"  ({part.scope}) {layout.display(part.path)}: {what}")
         rows = [
             [entry.name, f"{tokens:,}", entry.kind, folder.state(index).replace("-", " ")]
             for index, (entry, tokens) in enumerate(zip(folder.entries, folder.shares, strict=True))

@@ -245,13 +245,13 @@ def list_(session: Session, params: ListParams) -> SkillList:
     scopes: tuple[Scope, ...] = ("project", "global") if params.scope == "all" else (params.scope,)
     strict = params.apply is not None  # a file it may change must be read, not skipped
     found = claude_overrides(layout, strict=strict)
-    budgets = listing_budgets(layout, config, scopes, found)
+    budgets = listing_budgets(layout, config, scopes, found, params.agent)
     plans = None
     if params.apply is not None:
         plans = apply_overrides(budgets, layout, found, dry_run=params.dry_run)
         if any(plan.written for plan in plans):  # priced again from the files as written
             found = claude_overrides(layout, strict=strict)
-            budgets = listing_budgets(layout, config, scopes, found)
+            budgets = listing_budgets(layout, config, scopes, found, params.agent)
     notices = listed.notices + found.notices
     notices += tuple(notice for folder in budgets for notice in folder.notices)
     return replace(listed, budget=budgets, overrides=plans, notices=notices)

@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import os
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -61,10 +61,12 @@ from skillc_index.listing.agents import (
 )
 
 if TYPE_CHECKING:
+    from skillc_index.inventory.folders import Root
     from skillc_index.listing.overrides import ClaudeOverrides
     from skillc_index.listing.shapes import (
         BudgetEntryShape,
         FolderBudgetShape,
+        FolderPartShape,
         UnreadableShape,
     )
 
@@ -72,6 +74,7 @@ __all__ = [
     "CHARS_PER_TOKEN",
     "MAX_ENTRY_DESCRIPTION",
     "FolderBudget",
+    "FolderPart",
     "ListingEntry",
     "Unreadable",
     "estimate_tokens",
@@ -115,6 +118,11 @@ class ListingEntry(NamedTuple):
     override: str | None = None
     """The ``skillOverrides`` value that made it ``name-only`` (then ``description`` is
     empty), or None."""
+    scope: Scope = "project"
+    """The scope of its agent folder (a plugin's: its install record's)."""
+    plugin: bool = False
+    """Whether it is a Claude Code plugin's skill (``plugin:name``: ``skillOverrides`` does
+    not apply to it)."""
 
     @property
     def described(self) -> bool:
@@ -130,6 +138,7 @@ class ListingEntry(NamedTuple):
             "kind": self.kind,
             "tokens": tokens,
             "listed": listed,
+            "path": self.path,
         }
 
 
@@ -144,8 +153,49 @@ class Unreadable(NamedTuple):
         return {"folder": self.folder, "reason": self.reason}
 
 
+class FolderPart(NamedTuple):
+    """One folder of an agent's listing: the detail of a :class:`FolderBudget`."""
+
+    scope: Scope
+    path: Path
+    skills: int
+    """The skills of the folder the agent lists."""
+    chars: int
+    """Their characters (in full)."""
+    not_listed: int = 0
+    unreadable: tuple[Unreadable, ...] = ()
+    error: str | None = None
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """The warnings of what could not be read."""
+        if self.error is not None:
+            return (
+                Notice(
+                    f"agent folder {self.path} cannot be listed ({self.error}): its "
+                    "skills are not counted"
+                ),
+            )
+        if not self.unreadable:
+            return ()
+        skipped = [f"{entry.folder} ({entry.reason})" for entry in self.unreadable]
+        return (unreadable_notice(self.path, skipped),)
+
+    def to_dict(self) -> FolderPartShape:
+        return {
+            "scope": self.scope,
+            "path": str(self.path),
+            "skills": self.skills,
+            "tokens": estimate_tokens(self.chars),
+            "not_listed": self.not_listed,
+            "unreadable": [entry.to_dict() for entry in self.unreadable],
+            "error": self.error,
+        }
+
+
 class FolderBudget(NamedTuple):
-    """The listing one agent folder costs, against the budget."""
+    """The listing of one agent (every folder it reads: :attr:`folders`) or of one agent
+    folder, against the budget. ``scope`` and ``path`` are its first folder's."""
 
     agent: str
     scope: Scope
@@ -171,6 +221,8 @@ class FolderBudget(NamedTuple):
     """The ``skillOverrides`` that apply to its skills, ``(name, value)`` by name: the
     ``name-only`` entries, and the skills ``off`` or ``user-invocable-only`` keeps out of
     the listing (counted in ``not_listed``)."""
+    folders: tuple[FolderPart, ...] = ()
+    """Each folder of the listing, in order (empty: ``path`` alone)."""
 
     def state(self, index: int) -> ShownState:
         return self.states[index] if self.states else "full"
@@ -187,17 +239,10 @@ class FolderBudget(NamedTuple):
     @property
     def notices(self) -> tuple[Notice, ...]:
         """The warnings of what could not be read."""
-        if self.error is not None:
-            return (
-                Notice(
-                    f"agent folder {self.path} cannot be listed ({self.error}): its "
-                    "skills are not counted"
-                ),
-            )
-        if not self.unreadable:
-            return ()
-        skipped = [f"{entry.folder} ({entry.reason})" for entry in self.unreadable]
-        return (unreadable_notice(self.path, skipped),)
+        parts = self.folders or (
+            FolderPart(self.scope, self.path, 0, 0, 0, self.unreadable, self.error),
+        )
+        return tuple(notice for part in parts for notice in part.notices)
 
     @property
     def chars(self) -> int:
@@ -272,6 +317,7 @@ class FolderBudget(NamedTuple):
             "suggestions": list(suggestions(self)),
             "unreadable": [entry.to_dict() for entry in self.unreadable],
             "error": self.error,
+            "folders": [part.to_dict() for part in self.folders],
         }
 
 
@@ -393,44 +439,85 @@ def folder_budget(
     usage: Mapping[str, float] | None = None,
     overrides: ClaudeOverrides | None = None,
 ) -> FolderBudget:
-    """The listing of the agent folder ``path`` against the configured budget, as the
+    """The listing of the agent folder ``path`` alone against the configured budget, as the
     agent's model lists it (:func:`model_of`), ``usage`` the priority of each entry by its
     path (:func:`skillc_index.listing.usage.recorded_priorities`; absent: never used),
     ``overrides`` Claude Code's settings (a Claude Code folder's:
     :func:`skillc_index.listing.overrides.claude_overrides`: its ``skillOverrides`` by skill
     name, and its listing settings, :func:`listing_settings`); what cannot be read is
     skipped and counted (``unreadable``, ``error``), never raised."""
+    from skillc_index.inventory.folders import Root
+
+    return _listing(agent, [Root(path, "agent", scope, agent)], config, usage, overrides)
+
+
+def _read_folder(
+    root: Root, model: AgentName, limit: int, chosen: Mapping[str, str], applied: dict[str, str]
+) -> tuple[list[ListingEntry], FolderPart]:
+    """The entries of one agent folder as ``model`` lists them, ``chosen`` the
+    ``skillOverrides`` by name (those that apply are added to ``applied``), and its part."""
     from skillc_index.listing.overrides import HIDDEN, NAME_ONLY
 
-    model = model_of(agent)
-    percent, limit = listing_settings(config, overrides)
-    chosen = {} if overrides is None else overrides.values
+    scope: Scope = root.scope or "project"
     entries: list[ListingEntry] = []
     unreadable: list[Unreadable] = []
-    applied: dict[str, str] = {}
     not_listed = 0
     error = None
     try:
-        names = sorted(entry.name for entry in os.scandir(path) if not entry.name.startswith("."))
+        names = sorted(e.name for e in os.scandir(root.path) if not e.name.startswith("."))
     except OSError as exc:
         names, error = [], _why(exc)
     for name in names:
         try:
-            entry = read_entry(path / name, model, limit)
+            entry = read_entry(root.path / name, model, limit)
         except _CannotRead as exc:
             unreadable.append(Unreadable(name, str(exc)))
             continue
-        override = chosen.get(entry.name) if isinstance(entry, ListingEntry) else None
-        if isinstance(entry, ListingEntry) and override in HIDDEN:
+        if not isinstance(entry, ListingEntry):
+            not_listed += bool(entry)  # True: a skill kept out of the listing
+            continue
+        entry = entry._replace(scope=scope)
+        if root.plugin is not None:  # plugin:skill, which skillOverrides leaves alone
+            entry = entry._replace(
+                name=f"{root.plugin}:{entry.name}",
+                chars=entry.chars + len(root.plugin) + 1,
+                name_chars=entry.name_chars + len(root.plugin) + 1,
+                plugin=True,
+            )
+        override = None if entry.plugin else chosen.get(entry.name)
+        if override in HIDDEN:
             applied[entry.name] = str(override)
             not_listed += 1
-        elif isinstance(entry, ListingEntry):
-            if override == NAME_ONLY and entry.described:
-                applied[entry.name] = NAME_ONLY
-                entry = entry._replace(chars=entry.name_chars, description="", override=NAME_ONLY)
-            entries.append(entry)
-        elif entry:  # a skill kept out of the listing
-            not_listed += 1
+            continue
+        if override == NAME_ONLY and entry.described:
+            applied[entry.name] = NAME_ONLY
+            entry = entry._replace(chars=entry.name_chars, description="", override=NAME_ONLY)
+        entries.append(entry)
+    chars = sum(entry.chars for entry in entries)
+    part = FolderPart(scope, root.path, len(entries), chars, not_listed, tuple(unreadable), error)
+    return entries, part
+
+
+def _listing(
+    agent: str,
+    roots: Sequence[Root],
+    config: Config,
+    usage: Mapping[str, float] | None,
+    overrides: ClaudeOverrides | None,
+) -> FolderBudget:
+    """The one listing ``agent`` makes of the skills of ``roots``, against its budget."""
+    from skillc_index.listing.overrides import NAME_ONLY
+
+    model = model_of(agent)
+    percent, limit = listing_settings(config, overrides)
+    chosen = {} if overrides is None else overrides.values
+    applied: dict[str, str] = {}
+    entries: list[ListingEntry] = []
+    parts: list[FolderPart] = []
+    for root in roots:
+        found, part = _read_folder(root, model, limit, chosen, applied)
+        entries += found
+        parts.append(part)
     budget = listing_budget(model, config.budget_context_tokens, percent)
     listed = tuple(entries)
     priorities = usage or {}
@@ -442,9 +529,14 @@ def folder_budget(
     )
     order = tuple(sorted(range(len(items)), key=lambda i: (-items[i].priority, i)))
     kept = sum(1 for e, s in zip(listed, states, strict=True) if e.described and s == "full")
+    first = parts[0]
+    errors = [part.error for part in parts if part.error is not None]
+    error = errors[0] if len(errors) == len(parts) else None  # nothing of it counted
+    unreadable = tuple(entry for part in parts for entry in part.unreadable)
+    not_listed = sum(part.not_listed for part in parts)
     return FolderBudget(
-        agent, scope, path, listed, budget, kept, not_listed, tuple(unreadable), error,
-        model, states, order, tuple(sorted(applied.items())),
+        agent, first.scope, first.path, listed, budget, kept, not_listed, unreadable, error,
+        model, states, order, tuple(sorted(applied.items())), tuple(parts),
     )  # fmt: skip
 
 
@@ -475,37 +567,50 @@ def listing_budgets(
     config: Config,
     scopes: Iterable[Scope] = ("project", "global"),
     overrides: ClaudeOverrides | None = None,
+    agent: str | None = None,
 ) -> tuple[FolderBudget, ...]:
-    """Every agent skills folder that exists (:func:`skillc_index.inventory.folders.agent_folders`,
-    project ones first), of the given scopes, with its listing cost, each skill's priority
-    its recorded use (:func:`skillc_index.listing.usage.recorded_priorities`); ``overrides``
-    (Claude Code's settings: its ``skillOverrides`` and listing settings) price the ``claude``
-    folders."""
+    """The listing of each agent against its one budget: every folder it reads that exists
+    (:func:`skillc_index.inventory.folders.agent_folders` with the nested ones, and the
+    installed Claude Code plugins': what ``skc list --agent`` lists), of the given scopes,
+    project ones first, each skill's priority its recorded use
+    (:func:`skillc_index.listing.usage.recorded_priorities`); ``overrides`` (Claude Code's
+    settings: its ``skillOverrides`` and listing settings) price the ``claude`` listing.
+    ``agent``: that agent's listing alone (a target name; E100 for an unknown one); else
+    each folder's own agent's (the first name of its table row: ``agents`` for
+    ``.agents/skills``, priced as Codex lists it, with Codex's folders up to the repository
+    root; ``claude`` with its nested folders and plugins)."""
     from skillc_index.inventory.entries import installed_skills
-    from skillc_index.inventory.folders import agent_folders, trusted_targets
+    from skillc_index.inventory.folders import (
+        PARENT_AGENT,
+        agent_folders,
+        folders_of_agent,
+        plugin_folders,
+        trusted_targets,
+    )
     from skillc_index.listing.usage import recorded_priorities
 
     wanted = set(scopes)
     configured = trusted_targets(layout, config)
-    folders = [
-        folder
-        for folder in agent_folders(layout, configured)
-        if folder.scope in wanted and _may_exist(folder.path)
+    roots = [
+        root
+        for root in (*agent_folders(layout, configured, nested=True), *plugin_folders(layout))
+        if root.scope in wanted and _may_exist(root.path)
     ]
+    groups: dict[str, list[Root]] = {}
+    if agent is not None:
+        reads = folders_of_agent(agent, layout, configured)
+        groups[agent] = [root for root in roots if root.path in reads or root.agent == agent]
+    else:
+        for root in roots:
+            name = root.agent or root.kind
+            groups.setdefault("agents" if name == PARENT_AGENT else name, []).append(root)
+    groups = {name: found for name, found in groups.items() if found}
     usage = (
-        recorded_priorities(installed_skills(layout, configured).skills, layout) if folders else {}
+        recorded_priorities(installed_skills(layout, configured).skills, layout) if groups else {}
     )
     return tuple(
-        folder_budget(
-            agent := folder.agent or folder.kind,
-            scope,
-            folder.path,
-            config,
-            usage,
-            overrides if agent == "claude" else None,
-        )
-        for folder in folders
-        if (scope := folder.scope) is not None
+        _listing(name, found, config, usage, overrides if name == "claude" else None)
+        for name, found in groups.items()
     )
 
 

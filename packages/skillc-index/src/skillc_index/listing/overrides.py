@@ -41,7 +41,7 @@ from skillc_index.diagnostics import Notice
 from skillc_index.layout import Layout, Scope
 
 if TYPE_CHECKING:
-    from skillc_index.listing.budget import FolderBudget
+    from skillc_index.listing.budget import FolderBudget, ListingEntry
     from skillc_index.listing.shapes import OverridePlanShape
 
 __all__ = [
@@ -246,17 +246,20 @@ def _keyable(name: str) -> bool:
 
 def _plan(
     folder: FolderBudget, layout: Layout, found: ClaudeOverrides, dry_run: bool
-) -> OverridePlan:
+) -> list[OverridePlan]:
+    """The plans of one agent's listing over its budget: one per settings file written (a
+    skill's goes to the file of its folder's scope), or one saying why nothing applies."""
     from skillc_index.listing.budget import estimate_tokens
 
-    target = settings_target(layout, folder.scope)
     plan = OverridePlan(
         folder.agent, folder.scope, folder.path, None, tokens=folder.tokens,
         tokens_after=folder.tokens, budget_tokens=folder.budget_tokens, dry_run=dry_run,
     )  # fmt: skip
-    if folder.agent != "claude" or target is None or folder.path != target.parent / "skills":
-        return plan._replace(reason=_no_setting(folder))
-    names: list[str] = []
+    if folder.agent != "claude":
+        return [plan._replace(reason=_no_setting(folder))]
+    targets: dict[Path, list[str]] = {}
+    scopes: dict[Path, Scope] = {}
+    names: set[str] = set()
     kept: list[str] = []
     saved = 0
     dropped = folder.dropped_entries
@@ -270,19 +273,35 @@ def _plan(
     for place, entry in enumerate((*dropped, *following)):
         if place >= len(dropped) and folder.chars - saved <= folder.budget_chars:
             break
+        target = None if entry.plugin else settings_target(layout, entry.scope)
         if entry.name in found.named:
             kept.append(entry.name)
-        elif entry.name not in names and _keyable(entry.name):
-            names.append(entry.name)
-        if entry.name in names:
+        elif target is not None and entry.name not in names and _keyable(entry.name):
+            names.add(entry.name)
+            targets.setdefault(target, []).append(entry.name)
+            scopes[target] = entry.scope
             saved += entry.chars - entry.name_chars
-    return plan._replace(
-        settings=target,
-        names=tuple(names),
-        kept=tuple(kept),
-        reason=None if names else "every skill it drops already has a skillOverrides setting",
-        tokens_after=estimate_tokens(folder.chars - saved),
-    )
+    after = estimate_tokens(folder.chars - saved)
+    if not targets:
+        return [plan._replace(kept=tuple(kept), reason=_nothing(dropped))]
+    first = {part.scope: part.path for part in reversed(folder.folders)}
+    return [
+        plan._replace(
+            scope=scopes[target],
+            folder=first.get(scopes[target], folder.path),
+            settings=target,
+            names=tuple(chosen),
+            kept=tuple(kept) if index == 0 else (),
+            tokens_after=after,
+        )
+        for index, (target, chosen) in enumerate(targets.items())
+    ]
+
+
+def _nothing(dropped: tuple[ListingEntry, ...]) -> str:
+    if dropped and all(entry.plugin for entry in dropped):
+        return "skillOverrides does not apply to plugin skills, the only ones it drops"
+    return "every skill it drops already has a skillOverrides setting"
 
 
 def _check_inside(path: Path, scope: Scope, layout: Layout) -> None:
@@ -332,9 +351,10 @@ def apply_overrides(
     is written: E080 (not a JSON object) or E012 (a project's leading outside it) writes
     nothing. With ``dry_run``, says what it would do and writes nothing."""
     plans = [
-        _plan(folder, layout, found, dry_run)
+        plan
         for folder in folders
         if folder.error is None and folder.over
+        for plan in _plan(folder, layout, found, dry_run)
     ]
     writes: list[tuple[int, Path, dict[str, Any]]] = []
     for index, plan in enumerate(plans):

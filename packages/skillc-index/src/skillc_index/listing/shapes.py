@@ -14,6 +14,7 @@ from typing import Annotated, Literal, TypedDict
 __all__ = [
     "BudgetEntryShape",
     "FolderBudgetShape",
+    "FolderPartShape",
     "ListShape",
     "LocationShape",
     "SkillEntryShape",
@@ -71,11 +72,24 @@ class BudgetEntryShape(TypedDict):
         Literal["full", "shortened", "name-only", "omitted"],
         "How the agent lists it within the budget.",
     ]
+    path: Annotated[str, "The skill's place in its agent folder."]
 
 
 class UnreadableShape(TypedDict):
     folder: str
     reason: str
+
+
+class FolderPartShape(TypedDict):
+    """One folder of an agent's listing (:class:`~skillc_index.listing.budget.FolderPart`)."""
+
+    scope: Literal["project", "global"]
+    path: str
+    skills: Annotated[int, "The folder's skills in the agent's listing."]
+    tokens: Annotated[int, "Their estimated tokens in full."]
+    not_listed: int
+    unreadable: list[UnreadableShape]
+    error: Annotated[str | None, "Why the folder cannot be listed, or null."]
 
 
 class FolderBudgetShape(TypedDict):
@@ -126,6 +140,11 @@ class FolderBudgetShape(TypedDict):
         str | None,
         "Why the folder cannot be listed (nothing of it is counted), or null.",
     ]
+    folders: Annotated[
+        list[FolderPartShape],
+        "Every folder of the agent's listing, which shares one budget (scope and path are "
+        "the first's).",
+    ]
 
 
 class OverridePlanShape(TypedDict):
@@ -159,9 +178,11 @@ class ListShape(_Listing, total=False):
 
     budget: Annotated[
         list[FolderBudgetShape],
-        "With `budget`: one object per existing agent skills folder.",
+        "With `budget`: one object per agent, its listing of every skills folder it reads "
+        "(with `agent`: that agent's alone), against its one budget.",
     ]
     overrides: Annotated[
         list[OverridePlanShape],
-        "With `apply` (command line only): one object per agent folder over its budget.",
+        "With `apply` (command line only): one object per settings file of an agent listing "
+        "over its budget.",
     ]

@@ -1,0 +1,77 @@
+"""``list --budget`` prices each agent's ONE listing: every folder it reads (Claude Code: the
+project's, the nested ones, the home folder's and its plugins'), against one budget; ``--agent``
+picks the agent, ``--apply overrides`` plans against that budget."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from skillc_index import Layout
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+WriteSkill = Callable[..., Path]
+
+
+def run_json(cli: Callable[..., Run], *args: str) -> dict[str, Any]:
+    done = cli("skillc_index")("list", "--budget", *args, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+def test_claude_codes_folders_share_one_budget(
+    cli: Callable[..., Run], layout: Layout, home: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    """Four folders of one skill each (107 or 110 characters), each well within a
+    400-character budget: their one listing (431) is not. The plugin's skill, listed last,
+    loses its description; skillOverrides does not apply to it, so --apply sets the next one,
+    the home folder's, in the home's settings (each folder alone: nothing to apply)."""
+    assert layout.project_config is not None
+    layout.project_config.write_text(
+        "[budget]\ncontext_tokens = 1000\npercent = 10\n", encoding="utf-8"
+    )
+    (project / ".git").mkdir()
+    write_skill(project / ".claude" / "skills" / "p1", description="p" * 100)
+    write_skill(project / "packages" / "web" / ".claude" / "skills" / "n1", description="n" * 100)
+    write_skill(home / ".claude" / "skills" / "g1", description="g" * 100)
+    plugin = home / ".claude" / "plugins" / "cache" / "mk" / "pl" / "1.0"
+    write_skill(plugin / "skills" / "x1", description="x" * 100)
+    record = {"version": 2, "plugins": {"pl@mk": [{"scope": "user", "installPath": str(plugin)}]}}
+    (home / ".claude" / "plugins" / "installed_plugins.json").write_text(json.dumps(record))
+    write_skill(project / ".agents" / "skills" / "c1", description="c" * 100)
+
+    (listing,) = run_json(cli, "--agent", "claude")["budget"]
+    assert (listing["agent"], listing["skills"], listing["over_budget"]) == ("claude", 4, True)
+    assert [part["path"] for part in listing["folders"]] == [
+        str(project / ".claude" / "skills"),
+        str(project / "packages" / "web" / ".claude" / "skills"),
+        str(home / ".claude" / "skills"),
+        str(plugin / "skills"),
+    ]
+    assert [e["name"] for e in listing["entries"]] == ["p1", "n1", "g1", "pl:x1"]
+    assert listing["dropped"] == ["pl:x1"]
+
+    data = run_json(cli, "--agent", "claude", "--apply", "overrides")
+    (plan,) = data["overrides"]
+    assert (plan["scope"], plan["settings"], plan["name_only"]) == (
+        "global",
+        str(home / ".claude" / "settings.json"),
+        ["g1"],
+    )
+    assert plan["written"] and plan["tokens_after"] <= plan["budget_tokens"]
+    (after,) = data["budget"]
+    assert (after["over_budget"], after["overrides"]) == (False, {"g1": "name-only"})
+    assert not (project / ".claude" / "settings.local.json").exists()
+
+    (codex,) = run_json(cli, "--agent", "codex")["budget"]  # Codex's folders alone
+    assert (codex["agent"], codex["model"], [e["name"] for e in codex["entries"]]) == (
+        "codex",
+        "codex",
+        ["c1"],
+    )
+    everyone = run_json(cli)["budget"]  # each folder under its own agent's listing
+    assert [(f["agent"], f["skills"]) for f in everyone] == [("agents", 1), ("claude", 4)]
