@@ -365,3 +365,31 @@ def test_claude_codes_listing_settings_price_its_folders(
     (folder,) = json.loads(done.stdout)["budget"]
     assert folder["budget_tokens"] == 200  # the project's 20%
     assert "skillListingBudgetFraction is invalid; ignored" in done.stderr
+
+
+def test_a_later_apply_changes_what_skillc_set_and_never_the_users(
+    cli: Callable[..., Run], layout: Layout, project: Path, over: Path
+) -> None:
+    """skillc records the entries it writes (``~/.skillc/listing-overrides.json``): once the
+    listing has room again, a later ``--apply`` takes them out (they stayed for good: "a
+    skill already set is only ever added to"); the user's own, and an entry the user
+    changed since, are left as they are."""
+    settings = write_json(local_settings(project), {"skillOverrides": {"old": "name-only"}})
+    run_json(cli, "--apply", "overrides")
+    written = json.loads(settings.read_text(encoding="utf-8"))["skillOverrides"]
+    assert written == {"old": "name-only", "kappa": "name-only", "gamma": "name-only"}
+    write_json(settings, {"skillOverrides": {**written, "gamma": "on"}})  # the user's now
+    assert layout.project_config is not None
+    layout.project_config.write_text(
+        "[budget]\ncontext_tokens = 1000\npercent = 50\n", encoding="utf-8"
+    )
+    (plan,) = run_json(cli, "--apply", "overrides", "--dry-run")["overrides"]
+    assert (plan["removed"], plan["name_only"], plan["written"]) == (["kappa"], [], False)
+    data = run_json(cli, "--apply", "overrides")
+    (plan,) = data["overrides"]
+    assert (plan["removed"], plan["written"]) == (["kappa"], True)
+    assert json.loads(settings.read_text(encoding="utf-8")) == {
+        "skillOverrides": {"old": "name-only", "gamma": "on"}
+    }
+    assert (data["budget"][0]["overrides"], data["budget"][0]["over_budget"]) == ({}, False)
+    assert run_json(cli, "--apply", "overrides")["overrides"] == []

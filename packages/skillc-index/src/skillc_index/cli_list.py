@@ -208,8 +208,19 @@ def _echo_overrides(plans: Sequence[OverridePlan], layout: Layout) -> None:
         return
     for plan in plans:
         where = f"{plan.agent} ({plan.scope}) {layout.display(plan.folder)}"
+        if plan.removed and plan.settings is not None:
+            n = len(plan.removed)
+            verb = "would take" if plan.dry_run else "took"
+            click.echo(
+                printable(
+                    f"{where}: {verb} out {n:,} name-only set by skc from "
+                    f"{layout.display(plan.settings)}, their descriptions fitting now: "
+                )
+                + _some(plan.removed)
+            )
         if plan.settings is None or not plan.names:
-            click.echo(f"{where}: nothing applied: {plan.reason}")
+            if not plan.removed:
+                click.echo(f"{where}: nothing applied: {plan.reason}")
             continue
         n = len(plan.names)
         verb = "would set" if plan.dry_run else "set"

@@ -248,7 +248,10 @@ def list_(session: Session, params: ListParams) -> SkillList:
     budgets = listing_budgets(layout, config, scopes, found, params.agent)
     plans = None
     if params.apply is not None:
-        plans = apply_overrides(budgets, layout, found, dry_run=params.dry_run)
+        planning = budgets  # priced without skillc's own entries, which it may change
+        if found.ours:
+            planning = listing_budgets(layout, config, scopes, found.planning(), params.agent)
+        plans = apply_overrides(planning, layout, found, dry_run=params.dry_run)
         if any(plan.written for plan in plans):  # priced again from the files as written
             found = claude_overrides(layout, strict=strict)
             budgets = listing_budgets(layout, config, scopes, found, params.agent)

@@ -19,7 +19,9 @@ Applying sets ``name-only`` for the skills whose description the listing drops a
 (:attr:`FolderBudget.dropped_entries <skillc_index.listing.budget.FolderBudget.dropped_entries>`,
 the least used first), so the listing fits and the budget goes to the skills used most, in
 every session rather than as the agent's ranking of the day decides. A skill the user already
-set (to any value, in any of the three files) is left as it is. A project folder's choices go
+set (to any value, in any of the three files) is left as it is. The entries it writes are
+recorded (:data:`WRITTEN`): a later run plans without them and takes out those the listing
+has room for again. A project folder's choices go
 to ``<project>/.claude/settings.local.json``: they follow this user's usage, so they belong in
 the personal file, not in the ``settings.json`` a team commits. The home folder's go to
 ``~/.claude/settings.json``. Every other key of the file is kept; the file is replaced in
@@ -33,8 +35,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index.diagnostics import Notice
@@ -71,6 +74,9 @@ _LISTING_SETTINGS: dict[str, Callable[[Any], bool]] = {
     BUDGET_FRACTION: lambda v: type(v) in (int, float) and 0 < v <= 1,
     MAX_DESC_CHARS: lambda v: type(v) is int and v > 0,
 }
+#: skillc's record, in its global folder, of the ``name-only`` entries ``--apply`` wrote, by
+#: settings file: those it may change or remove later (never the user's own).
+WRITTEN = "listing-overrides.json"
 #: The most of a settings file read (skillc's bound for JSON others write).
 MAX_SETTINGS_BYTES = 1 << 20
 
@@ -139,6 +145,15 @@ class ClaudeOverrides(NamedTuple):
     """``skillListingBudgetFraction``, the strongest file's (above 0, at most 1), or None."""
     max_desc_chars: int | None = None
     """``skillListingMaxDescChars``, the strongest file's (a positive integer), or None."""
+    ours: Mapping[Path, frozenset[str]] = MappingProxyType({})
+    """By settings file, the ``name-only`` entries ``--apply`` wrote there (its record,
+    :data:`WRITTEN`) and still there as written: skillc's own, not in ``named``."""
+
+    def planning(self) -> ClaudeOverrides:
+        """These overrides without skillc's own: what ``--apply`` plans from again."""
+        mine = {name for names in self.ours.values() for name in names} - self.named
+        values = {name: value for name, value in self.values.items() if name not in mine}
+        return self._replace(values=values)
 
 
 def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides:
@@ -152,6 +167,8 @@ def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides
     named: set[str] = set()
     notices: list[Notice] = []
     listing: dict[str, Any] = {}
+    written = _written(layout)
+    ours: dict[Path, frozenset[str]] = {}
     for path in settings_files(layout):
         try:
             data = read_settings(path, layout)
@@ -169,8 +186,13 @@ def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides
                 listing[key] = value
             else:
                 notices.append(Notice(f"{layout.display(path)}: its {key} is invalid; ignored"))
-        for name, value in (data or {}).get(SETTING, {}).items():
-            named.add(name)
+        set_here = (data or {}).get(SETTING, {})
+        mine = {n for n in written.get(str(path), ()) if set_here.get(n) == NAME_ONLY}
+        if mine:
+            ours[path] = frozenset(mine)
+        for name, value in set_here.items():
+            if name not in mine:
+                named.add(name)
             if value in VALUES:
                 values[name] = value
             else:
@@ -181,7 +203,26 @@ def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides
         tuple(notices),
         listing.get(BUDGET_FRACTION),
         listing.get(MAX_DESC_CHARS),
+        ours,
     )
+
+
+def _written(layout: Layout) -> dict[str, tuple[str, ...]]:
+    """skillc's record of the entries ``--apply`` wrote (:data:`WRITTEN`), by settings
+    file; empty when there is none or it cannot be read (nothing is then skillc's)."""
+    from skillc_index.bounded_json import read_json_bounded
+
+    try:
+        data = read_json_bounded(layout.global_dir / WRITTEN, max_bytes=MAX_SETTINGS_BYTES)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {
+        str(path): tuple(name for name in names if isinstance(name, str))
+        for path, names in data.items()
+        if isinstance(names, list)
+    }
 
 
 class OverridePlan(NamedTuple):
@@ -196,6 +237,8 @@ class OverridePlan(NamedTuple):
     """The skills set to ``name-only``, the least used first."""
     kept: tuple[str, ...] = ()
     """Skills the listing drops that the user already set: left as they are."""
+    removed: tuple[str, ...] = ()
+    """Skills an earlier ``--apply`` set that keep their description now: set no more."""
     reason: str | None = None
     """Why nothing is applied to this folder, or None."""
     tokens: int = 0
@@ -215,6 +258,7 @@ class OverridePlan(NamedTuple):
             "settings": None if self.settings is None else str(self.settings),
             "name_only": list(self.names),
             "kept": list(self.kept),
+            "removed": list(self.removed),
             "reason": self.reason,
             "tokens": self.tokens,
             "tokens_after": self.tokens_after,
@@ -312,16 +356,22 @@ def _check_inside(path: Path, scope: Scope, layout: Layout) -> None:
         check_project_write(path, layout)
 
 
-def _write(path: Path, data: dict[str, Any], names: Iterable[str]) -> bool:
-    """Add ``name-only`` for ``names`` to the settings object ``data`` and write it at the
-    place ``path`` leads to, keeping its mode; False when nothing changes."""
+def _write(
+    path: Path, data: dict[str, Any], names: Iterable[str], removed: Iterable[str] = ()
+) -> bool:
+    """Add ``name-only`` for ``names`` to the settings object ``data``, take out the
+    ``name-only`` of ``removed`` (skillc's own), and write it at the place ``path`` leads
+    to, keeping its mode; False when nothing changes."""
     from skillc_index.atomic import write_file_atomic
 
     overrides = dict(data.get(SETTING, {}))
-    before = len(overrides)
+    before = dict(overrides)
+    for name in removed:
+        if overrides.get(name) == NAME_ONLY:
+            del overrides[name]
     for name in names:
         overrides.setdefault(name, NAME_ONLY)  # never over the user's own value
-    if len(overrides) == before:
+    if overrides == before:
         return False
     data = {**data, SETTING: overrides}
     real = Path(os.path.realpath(path))
@@ -345,25 +395,62 @@ def apply_overrides(
     *,
     dry_run: bool = False,
 ) -> tuple[OverridePlan, ...]:
-    """For each over-budget folder of ``folders``, set ``name-only`` for the skills its
-    listing drops (see the module docstring), ``found`` the overrides already set
-    (:func:`claude_overrides`, strict). Every settings file is read and checked before any
-    is written: E080 (not a JSON object) or E012 (a project's leading outside it) writes
-    nothing. With ``dry_run``, says what it would do and writes nothing."""
-    plans = [
+    """For each over-budget listing of ``folders`` (priced without skillc's own entries:
+    :meth:`ClaudeOverrides.planning`), set ``name-only`` for the skills it drops (see the
+    module docstring), ``found`` the overrides already set (:func:`claude_overrides`,
+    strict); the entries an earlier run set (``found.ours``) that it drops no more are taken
+    out. Every settings file is read and checked before any is written: E080 (not a JSON
+    object) or E012 (a project's leading outside it) writes nothing. With ``dry_run``, says
+    what it would do and writes nothing."""
+    every = [
         plan
         for folder in folders
         if folder.error is None and folder.over
         for plan in _plan(folder, layout, found, dry_run)
     ]
+    kept = {(plan.settings, name) for plan in every for name in plan.names}
+    plans: list[OverridePlan] = []
+    for plan in every:
+        had = found.ours.get(plan.settings, frozenset()) if plan.settings else frozenset()
+        new = tuple(name for name in plan.names if name not in had)
+        if plan.settings is None or new or not plan.names:  # what changes, or why nothing
+            plans.append(plan._replace(names=new))
+    chosen = {path: set(names) for path, names in found.ours.items()}  # what stays skillc's
+    for path, names in found.ours.items():
+        removed = tuple(sorted(name for name in names if (path, name) not in kept))
+        if not removed:
+            continue
+        chosen[path] -= set(removed)
+        index = next((i for i, p in enumerate(plans) if p.settings == path), None)
+        if index is None:
+            scope: Scope = "global" if path == settings_target(layout, "global") else "project"
+            plans.append(OverridePlan("claude", scope, path.parent / "skills", path,
+                                      dry_run=dry_run))  # fmt: skip
+            index = len(plans) - 1
+        plans[index] = plans[index]._replace(removed=removed)
     writes: list[tuple[int, Path, dict[str, Any]]] = []
     for index, plan in enumerate(plans):
-        if plan.settings is None or not plan.names:
+        if plan.settings is None or not (plan.names or plan.removed):
             continue
         _check_inside(plan.settings, plan.scope, layout)
         writes.append((index, plan.settings, read_settings(plan.settings, layout) or {}))
     if dry_run:
         return tuple(plans)
     for index, path, data in writes:
-        plans[index] = plans[index]._replace(written=_write(path, data, plans[index].names))
+        plan = plans[index]
+        plans[index] = plan._replace(written=_write(path, data, plan.names, plan.removed))
+        chosen.setdefault(path, set()).update(plan.names)
+    if writes:
+        _record(layout, chosen)
     return tuple(plans)
+
+
+def _record(layout: Layout, chosen: Mapping[Path, Iterable[str]]) -> None:
+    """Write skillc's record of its entries (:data:`WRITTEN`), by settings file."""
+    from skillc_index.atomic import write_file_atomic
+
+    data = {str(path): sorted(names) for path, names in chosen.items() if names}
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    target = layout.global_dir / WRITTEN
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_file_atomic(target, text.encode("utf-8", errors="surrogateescape"), sync=True)

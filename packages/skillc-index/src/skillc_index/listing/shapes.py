@@ -159,6 +159,9 @@ class OverridePlanShape(TypedDict):
     ]
     name_only: Annotated[list[str], "Skills set to name-only, the least used first."]
     kept: Annotated[list[str], "Skills dropped that the user already set: left as they are."]
+    removed: Annotated[
+        list[str], "Skills an earlier apply set name-only that keep their description now."
+    ]
     reason: Annotated[str | None, "Why nothing is applied to this folder, or null."]
     tokens: Annotated[int, "Estimated tokens of the folder's listing before."]
     tokens_after: Annotated[int, "Estimated tokens of the folder's listing once applied."]
