@@ -165,3 +165,48 @@ def test_find_writes_utf8_whatever_the_streams_encoding(
     )
     assert done.returncode == 0, done.stderr
     assert "Préparer un café" in done.stdout.decode("utf-8")
+
+
+@pytest.mark.parametrize("unbuffered", [False, True])
+def test_a_reader_that_leaves_early_gets_the_sigpipe_status_and_no_word(
+    skc_path: Path,
+    clean_env: dict[str, str],
+    project: Path,
+    write_skill: Callable[..., Path],
+    tmp_path: Path,
+    unbuffered: bool,
+) -> None:
+    """``skc ... | head -c1``, each command printing more than a pipe holds (64 KB): 141, the
+    status of a process SIGPIPE ended, and nothing on stderr. ``list`` gave 0 or 1 as the
+    reader's timing fell, ``show`` 0 (with ``PYTHONUNBUFFERED``, the rest of a write the
+    reader cut was dropped without an error), ``outline`` 1."""
+    skills = project / ".skillc" / "skills"
+    parts = "".join(f"## Part {i} of the long outline\n\nalpha words {i}\n\n" for i in range(4000))
+    write_skill(
+        skills / "big", body=parts + "## Long section\n\n" + ("line of text " * 20 + "\n") * 1000
+    )
+    about = "Paint fences, skill {i}. " + "Use when a fence needs paint. " * 30
+    for i in range(200):
+        write_skill(skills / f"s{i}", description=about.format(i=i), body="x\n")
+    env = {k: v for k, v in clean_env.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    commands = [
+        ["list", "--format", "json"],
+        ["show", "big", "--section", "Long section"],
+        ["outline", "big"],
+        ["search", "big", "alpha", "--limit", "5000"],
+        ["lint", "--format", "json", "--no-cache", str(skills)],
+        ["find", "fence paint", "--limit", "100", "--format", "json"],
+    ]
+    errors = tmp_path / "stderr.txt"
+    for args in commands:
+        with errors.open("wb") as stderr:
+            process = subprocess.Popen(
+                [str(skc_path), *args], cwd=project, env=env, stdout=subprocess.PIPE, stderr=stderr
+            )
+            assert process.stdout is not None
+            assert process.stdout.read(1)
+            process.stdout.close()  # the reader leaves: the rest cannot be written
+            code = process.wait(timeout=120)
+        assert (args[0], code, errors.read_text()) == (args[0], 141, "")

@@ -22,6 +22,7 @@ import click
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     CommandGroup,
+    buffer_stdout,
     handle_exception,
     run,
     utf8_process,
@@ -63,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         utf8_process()
     args = list(sys.argv[1:] if argv is None else argv)
+    buffer_stdout()
     try:
         code = None
         if args[:1] == ["find"]:

@@ -35,7 +35,9 @@ def print_answer(layout: Layout, result: FindResult, output_format: str) -> None
     # UTF-8, as click writes the other commands' output, whatever the stream's encoding
     # (PYTHONIOENCODING=ascii made a skill named in Japanese an E999 UnicodeEncodeError)
     sys.stdout.flush()  # what was written as text first stays first
-    out.write((text + "\n").encode("utf-8", "replace"))
+    rest = memoryview((text + "\n").encode("utf-8", "replace"))
+    while rest:  # an unbuffered stdout (PYTHONUNBUFFERED) may take a part: the rest, or an error
+        rest = rest[out.write(rest) or len(rest) :]
     out.flush()
 
 

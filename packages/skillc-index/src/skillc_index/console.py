@@ -467,6 +467,12 @@ class CommandGroup(click.Group):
             check_command_name(ctx, args[0], self.list_commands(ctx))
         return super().resolve_command(ctx, args)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # before click's main, which makes it an exit 1
+            raise click.exceptions.Exit(closed_pipe()) from None
+
 
 def _argv_verbose(args: Sequence[str]) -> bool:
     for arg in args:
@@ -501,7 +507,7 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
         report(exc.spelled(CLI_SPELLING))
         return 1
     if isinstance(exc, BrokenPipeError):
-        return 1
+        return closed_pipe()
     if isinstance(exc, click.ClickException):
         report(InternalError(exc.format_message()).diagnostic)
         return 1
@@ -545,6 +551,55 @@ def open_closed_streams() -> None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
 
 
+#: The exit status of a command whose reader left before it printed everything (``skc list |
+#: head -1``): a shell's for a process SIGPIPE ended (128 + 13), as ``cat`` or ``grep`` give,
+#: so a ``set -o pipefail`` script reads it as it reads theirs. Nothing is printed about it.
+PIPE_CLOSED = 141
+
+
+def closed_pipe() -> int:
+    """The end of a command whose output's reader has gone: each standard stream that cannot
+    be flushed any more is pointed at the null device, so neither what the process still
+    writes there nor Python's flush at exit fails or prints (``Exception ignored ...``, exit
+    120); returns :data:`PIPE_CLOSED`. Every way a closed pipe reaches a console script ends
+    here: :func:`handle_exception`, the final flush of :func:`run` and ``skc``'s ``main``,
+    and the ``invoke`` of each script's top command (:class:`CommandGroup`), before click's
+    ``main``, which makes it an exit 1 of its own, sees it."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            try:
+                fd = stream.fileno()
+            except (OSError, ValueError):  # a stream of text only (an embedder's)
+                continue
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, fd)
+            os.close(null)
+    return PIPE_CLOSED
+
+
+def buffer_stdout() -> None:
+    """Give ``sys.stdout`` a buffer when Python runs unbuffered (``PYTHONUNBUFFERED``, ``-u``):
+    its text layer then writes to the file directly and drops what a short write left, so
+    ``skc show`` of a long section piped to ``head -c1`` lost the rest without an error and
+    exited 0. Buffered, the cut is a ``BrokenPipeError`` (:func:`closed_pipe`); lines still go
+    out as they are printed (line buffering)."""
+    import io
+
+    stream = sys.stdout
+    raw = getattr(stream, "buffer", None)
+    if isinstance(raw, io.FileIO) and isinstance(stream, io.TextIOWrapper):
+        sys.stdout = io.TextIOWrapper(
+            io.BufferedWriter(raw),
+            encoding=stream.encoding,
+            errors=stream.errors,
+            line_buffering=True,
+        )
+
+
 def run(
     command: click.Command, args: Sequence[str] | None = None, prog_name: str | None = None
 ) -> int:
@@ -557,9 +612,11 @@ def run(
         utf8_process()
     if sys.stdout is None or sys.stderr is None:
         open_closed_streams()
+    buffer_stdout()
     argv = list(sys.argv[1:] if args is None else args)
     try:
         code = command.main(argv, prog_name=prog_name, standalone_mode=False)
+        sys.stdout.flush()  # a reader that has gone shows here (closed_pipe), not at exit
     except BaseException as exc:  # every escape route becomes a diagnostic and an exit code
         code = handle_exception(exc, argv)
     return code if isinstance(code, int) else 0

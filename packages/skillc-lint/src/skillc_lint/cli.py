@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from skillc_index.console import Call, command, print_json, report, run, utf8_process
+from skillc_index.console import (
+    Call,
+    closed_pipe,
+    command,
+    print_json,
+    report,
+    run,
+    utf8_process,
+)
 from skillc_lint.operations import LINT, LintParams
 
 if TYPE_CHECKING:
@@ -46,8 +54,10 @@ class LintCommand(click.Command):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, BrokenPipeError):
+        except click.exceptions.Exit:
             raise
+        except BrokenPipeError:  # skillc-lint's own top command: as CommandGroup does
+            raise click.exceptions.Exit(closed_pipe()) from None
         except Exception as exc:  # in the chosen format too, then as usual
             _print_run_error(exc, ctx.params.get("output_format", "text"))
             raise

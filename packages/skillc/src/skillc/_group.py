@@ -50,6 +50,17 @@ class CommandsFromEntryPoints(click.Group):
             check_command_name(ctx, args[0], self.list_commands(ctx))
         return super().resolve_command(ctx, args)
 
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command, stdout buffered (``console.buffer_stdout``), a closed pipe its
+        quiet status (``console.closed_pipe``) before click's ``main`` makes it an exit 1."""
+        from skillc_index.console import buffer_stdout, closed_pipe  # each command imports it
+
+        buffer_stdout()
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise click.exceptions.Exit(closed_pipe()) from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """List commands from their names and RFC-0007 summaries, without importing them."""
         rows = [(name, SUMMARIES.get(name, "")) for name in self.list_commands(ctx)]
