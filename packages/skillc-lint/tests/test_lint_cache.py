@@ -337,6 +337,17 @@ def test_clean_removes_only_the_cache_files(lint: Run, skill: Writer, cache: Pat
     assert lint("clean").stdout == f"nothing to remove in {cache}\n"
 
 
+def test_clean_of_a_cache_folder_that_is_a_file_has_nothing_to_remove(
+    lint: Run, cache: Path
+) -> None:
+    """``SKILLC_CACHE_DIR`` naming a regular file: nothing of skillc's is there, as for a
+    dangling link (it was E999 "cannot remove '<file>/lint-cache.db': Not a directory")."""
+    cache.write_text("mine\n", encoding="utf-8")
+    done = lint("clean")
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"nothing to remove in {cache}\n", "")
+    assert cache.read_text(encoding="utf-8") == "mine\n"
+
+
 def test_clean_json_lists_what_it_removed(lint: Run, skill: Writer, cache: Path) -> None:
     lint(str(skill()), "-j", "1")
     done = lint("clean", "--format", "json", script=True)

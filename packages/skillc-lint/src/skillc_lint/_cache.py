@@ -108,7 +108,8 @@ CACHE_FILES = tuple(CACHE_FILE + suffix for suffix in ("", "-wal", "-shm", "-jou
 def clean(folder: Path) -> list[Path]:
     """Remove the cache's files (:data:`CACHE_FILES`) from ``folder`` and return those
     removed. Only regular files of those names go (a folder or a symbolic link so named was
-    not written by the cache and stays), and nothing else in ``folder``, nor the folder."""
+    not written by the cache and stays), and nothing else in ``folder``, nor the folder. A
+    ``folder`` that is a file holds none of them (nothing removed, as for one missing)."""
     import stat
 
     removed = []
@@ -118,7 +119,7 @@ def clean(folder: Path) -> list[Path]:
             if not stat.S_ISREG(path.lstat().st_mode):
                 continue
             path.unlink()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             continue
         removed.append(path)
     return removed
