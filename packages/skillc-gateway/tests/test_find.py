@@ -845,6 +845,23 @@ def test_folders_whose_names_are_not_utf8_are_skipped_and_counted(
     ]
 
 
+def test_a_missing_folder_whose_path_is_not_utf8_is_not_warned_about(
+    tmp_path: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """A working folder named ``bad\\xffdir``: every find warned ``not searched, a path that
+    is not UTF-8: .../bad?dir/.agents/skills``, a folder that is not there."""
+    work = tmp_path / os.fsdecode(b"bad\xffdir")
+    work.mkdir()
+    write_skill(home / ".skillc/skills/owls", "owls", "A skill about owls.")
+    found = find_skills(Layout.discover(work, {"SKILLC_HOME": str(home)}), "owls")
+    assert ([s.name for s in found.skills], found.warnings) == (["owls"], ())
+    (work / ".agents/skills").mkdir(parents=True)  # there: said, as it is not searched
+    found = find_skills(Layout.discover(work, {"SKILLC_HOME": str(home)}), "owls")
+    assert [w.text for w in found.warnings] == [
+        f"not searched, a path that is not UTF-8: {tmp_path}/bad?dir/.agents/skills"
+    ]
+
+
 def test_a_budget_cut_answer_is_partial_and_the_next_goes_on(
     project: Path, layout: Layout, write_skill: WriteSkill
 ) -> None:

@@ -194,9 +194,12 @@ class Catalog:
         warnings: list[Diagnostic | Notice] = list(self.database.warnings)
         kept = [root for root in roots if scan.utf8(str(root.path))]
         if len(kept) < len(roots):  # the catalog's SQLite cannot hold their paths
-            left = [str(root.path) for root in roots if root not in kept]
+            # said of the folders that are there (one stat each, on this rare path only): a
+            # working folder ``bad\xffdir`` has a dozen agent folders to search, mostly absent
+            left = [str(r.path) for r in roots if r not in kept and r.path.is_dir()]
             shown = ", ".join(path.encode("utf-8", "replace").decode() for path in left)
-            warnings.append(Notice(f"not searched, a path that is not UTF-8: {shown}"))
+            if left:
+                warnings.append(Notice(f"not searched, a path that is not UTF-8: {shown}"))
             roots = kept
         seen, partial, skills = self._refresh(
             roots, budget, warnings, (query, limit) if first else None, elsewhere, told
