@@ -410,3 +410,7 @@ def test_a_terminal_gets_colour_and_the_linting_note_a_pipe_neither(
     assert "\033[1;31merror\033[0m" in terminal
     _, plain = run_with_tty_stderr(["skills"], cwd, {**clean_env, "NO_COLOR": "1"})
     assert "\033[1;31m" not in plain
+    # TERM=dumb (Emacs' shell): neither colour nor a progress bar, the note still
+    _, dumb = run_with_tty_stderr(["skills"], cwd, {**clean_env, "TERM": "dumb"})
+    assert "linting 24 skills in skills" in dumb
+    assert "\033[" not in dumb and "linting [" not in dumb

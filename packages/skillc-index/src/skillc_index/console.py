@@ -132,9 +132,19 @@ def print_json(data: Any) -> None:
     click.echo(json_text(data))
 
 
+def dumb_terminal() -> bool:
+    """``TERM=dumb``: a terminal that cannot move the cursor nor colour (Emacs' shell, some CI
+    runners): no progress bar there (:class:`DelayedProgress`, lint's), no colour (as
+    ``NO_COLOR``)."""
+    import os
+
+    return os.environ.get("TERM") == "dumb"
+
+
 class DelayedProgress:
-    """A progress bar on stderr that appears only on a terminal, and only once the work has
-    taken longer than ``delay`` seconds (short runs and piped output stay quiet).
+    """A progress bar on stderr that appears only on a terminal (not ``TERM=dumb``), and only
+    once the work has taken longer than ``delay`` seconds (short runs and piped output stay
+    quiet).
 
     Call it as ``progress(done, total)``; the bar closes when ``done`` reaches ``total`` (what
     the command prints next starts on a line of its own) or, at the latest, when the context
@@ -148,7 +158,7 @@ class DelayedProgress:
         self._start = self._clock()
         self._label = label
         self._delay = delay
-        self._enabled = sys.stderr.isatty()
+        self._enabled = sys.stderr.isatty() and not dumb_terminal()
         self._bar: Any = None
         self._shown = 0
 

@@ -21,6 +21,7 @@ from skillc_index.console import (
     Call,
     closed_pipe,
     command,
+    dumb_terminal,
     print_json,
     report,
     run,
@@ -271,7 +272,8 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
         )
     quiet = params.write_baseline is not None or params.add_suppressions
     streamed = not (params.statistics or quiet or params.diff)
-    progress = _Progress(run.total, enabled=output_format == "text" and run.total > 1 and terminal)
+    drawn = output_format == "text" and run.total > 1 and terminal and not dumb_terminal()
+    progress = _Progress(run.total, enabled=drawn)
 
     def show(outcome: Outcome, findings: bool) -> None:
         """What one skill (or folder, or target that failed) prints: its notices and errors
@@ -418,11 +420,12 @@ def _add_suppressions(run: LintRun, output_format: str) -> int:
 
 
 def _colour(terminal: bool) -> bool:
-    """Colour the text output: on a terminal, unless ``NO_COLOR`` is set (no-color.org);
-    ``FORCE_COLOR`` (not ``0``) colours a pipe too (CI logs that show colours)."""
+    """Colour the text output: on a terminal, unless ``NO_COLOR`` is set (no-color.org) or
+    ``TERM`` is ``dumb``; ``FORCE_COLOR`` (not ``0``) colours a pipe too (CI logs that show
+    colours)."""
     import os
 
-    if os.environ.get("NO_COLOR"):
+    if os.environ.get("NO_COLOR") or dumb_terminal():
         return False
     force = os.environ.get("FORCE_COLOR")
     if force and force != "0":
