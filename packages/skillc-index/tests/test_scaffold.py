@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from skillc_index import InvalidOption, Layout
-from skillc_index._git import tracked
+from skillc_index._git import ignored, tracked
 from skillc_index.build.scaffold import (
     default_agent_folders,
     ignore_agent_folders,
@@ -160,6 +160,26 @@ def test_ignore_generated_asks_git_what_is_tracked(tmp_path: Path, env: dict[str
     assert tracked(tmp_path, (".claude/*", ":(glob).claude/**", ".skillc")) == set()  # literal
     layout = Layout.discover(tmp_path, env)
     assert ignore_generated(tmp_path, layout) == ("/.skillc/runtime/", "/.skillc/logs/")
+
+
+@needs_git
+def test_what_git_ignores_already_gets_no_line(tmp_path: Path, env: dict[str, str]) -> None:
+    """A ``.gitignore`` whose ``.skillc/`` line ignores the project's store got
+    ``/.skillc/runtime/`` and ``/.skillc/logs/`` appended (a checkout's tracked ``.gitignore``
+    left modified by ``skc init``): git is asked (``check-ignore``). Near misses: a folder only
+    a rule for another folder names, and a line naming a file, still get theirs."""
+    _git(tmp_path, "init", "-q")
+    (tmp_path / ".gitignore").write_text(".skillc/\n/.claude/skills\n", encoding="utf-8")
+    assert ignored(tmp_path, [".skillc/runtime/", ".skillc/logs/", ".claude/skills/", "x/"]) == {
+        ".skillc/runtime/",
+        ".skillc/logs/",
+        ".claude/skills/",
+    }
+    layout = Layout.discover(tmp_path, env)
+    assert ignore_generated(tmp_path, layout) == ()
+    (tmp_path / ".gitignore").write_text("/.skillc/runtime.txt\n", encoding="utf-8")
+    added = ("/.skillc/runtime/", "/.skillc/logs/", "/.claude/skills/")
+    assert ignore_generated(tmp_path, layout) == added
 
 
 @needs_git

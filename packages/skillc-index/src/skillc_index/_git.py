@@ -1,6 +1,7 @@
-"""What git tracks, asked of ``git ls-files`` (run without a shell): the one place skillc
-runs git. ``skc init`` keeps tracked folders out of ``.gitignore``; a deployment never
-replaces a tracked file, folder or symlink."""
+"""What git tracks (``git ls-files``) and ignores already (``git check-ignore``), run
+without a shell: the one place skillc runs git. ``skc init`` keeps tracked folders out of
+``.gitignore`` and adds no line for what it ignores already; a deployment never replaces a
+tracked file, folder or symlink."""
 
 from __future__ import annotations
 
@@ -17,6 +18,27 @@ def tracked(root: Path, paths: Sequence[str]) -> set[str] | None:
     no ``.git`` is in ``root`` or a folder above it and no ``GIT_DIR`` says where one is
     (what git's own discovery looks for: a build in a folder outside git costs no process).
     """
+    files = _git(root, ["--literal-pathspecs", "ls-files", "-z", "--", *paths])
+    if files is None:
+        return None
+    return {
+        path for path in paths if any(name == path or name.startswith(path + "/") for name in files)
+    }
+
+
+def ignored(root: Path, paths: Sequence[str]) -> set[str]:
+    """Which of ``paths`` (relative to ``root``, ``/``-separated; a folder written with a
+    trailing ``/``, as a rule ``/x/`` matches only a folder) git's ignore rules ignore already
+    (``.skillc/`` ignores ``.skillc/runtime/``): none when ``root`` is in no work tree or git
+    cannot be run. The paths are read from stdin, NUL-separated (``--stdin -z``)."""
+    found = _git(root, ["check-ignore", "-z", "--stdin", "--no-index"], "\0".join(paths))
+    return set(found or ()) & set(paths)
+
+
+def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str] | None:
+    """The NUL-separated names ``git -C root ARGS`` prints (exit 1 counts as none: what
+    ``check-ignore`` says when nothing matches); None when ``root`` is in no work tree, git
+    cannot be run or fails."""
     import subprocess
 
     from skillc_index.programs import on_path
@@ -24,22 +46,21 @@ def tracked(root: Path, paths: Sequence[str]) -> set[str] | None:
     git = on_path("git") if _maybe_in_work_tree(root) else None
     if git is None:
         return None
+    data = None if stdin is None else stdin.encode("utf-8", "surrogateescape")
     try:
         done = subprocess.run(
-            [git, "--literal-pathspecs", "-C", str(root), "ls-files", "-z", "--", *paths],
-            stdin=subprocess.DEVNULL,
+            [git, "-C", str(root), *args],
+            input=data,
+            stdin=subprocess.DEVNULL if data is None else None,
             capture_output=True,
             timeout=60,
             check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    if done.returncode != 0:
+    if done.returncode not in (0, 1) or (done.returncode == 1 and stdin is None):
         return None
-    files = [name for name in done.stdout.decode("utf-8", "surrogateescape").split("\0") if name]
-    return {
-        path for path in paths if any(name == path or name.startswith(path + "/") for name in files)
-    }
+    return [name for name in done.stdout.decode("utf-8", "surrogateescape").split("\0") if name]
 
 
 def _maybe_in_work_tree(root: Path) -> bool:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from skillc_index._git import ignored as git_ignored
 from skillc_index._git import tracked as git_tracked
 from skillc_index.command_errors import (
     CannotCreate,
@@ -191,8 +192,10 @@ def ignore_folders(
     installed is the user's). An agent folder that fails this gets instead a line
     ``/<folder>/<name>`` for each of its entries in ``deployed`` (what a build deployed
     there: a symlink, which a line ending in ``/`` would not match) that git does not track.
-    Without git, or outside a work tree, agent folders are left out. A line already there
-    (the folder's, which may be the user's) is never removed nor repeated. Git runs only when
+    A line for what git's rules ignore already (``git check-ignore``: a ``.skillc/`` line
+    ignores ``.skillc/runtime/``) is not added. Without git, or outside a work tree, agent
+    folders are left out. A line already there (the folder's, which may be the user's) is
+    never removed nor repeated. Git runs only when
     a line may be added. The file is only appended to, under a lock (concurrent builds add a
     line once). CannotCreate (E999) when the file cannot be written, PathEscapesProject
     (E100) when it is a symlink leading out of ``root``.
@@ -215,6 +218,9 @@ def ignore_folders(
         elif folder not in generated:  # the user's skills are there too: only skillc's
             mine = (entry for entry in entries if _folder_of(entry) == folder)
             lines.extend(f"/{_ignore_key(entry)}" for entry in mine if entry not in tracked)
+    if lines:  # what git ignores already (`.skillc/` holds `.skillc/runtime/`) gets no line
+        ignored = git_ignored(root, [line[1:] for line in lines])
+        lines = [line for line in lines if line[1:] not in ignored]
     return _append_lines(path, lines) if lines else ()
 
 
