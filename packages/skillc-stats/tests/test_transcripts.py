@@ -694,6 +694,30 @@ def test_near_misses_are_not_skill_uses(setup: Setup) -> None:
     assert (result.skills, result.unknown_skill_calls, result.malformed_lines) == ((), 0, 0)
 
 
+def test_a_path_no_file_can_have_is_a_malformed_line(setup: Setup) -> None:
+    """A ``cwd`` or read ``file_path`` holding an escaped lone high surrogate (valid JSON, but
+    no file-system name): that line is malformed, the others are imported (every import, dry
+    runs too, was an E999 UnicodeEncodeError)."""
+    s = setup
+    p = s.project
+    s.write(
+        lines(
+            tool_use(p, 1, "Skill", {"skill": "demo"}),
+            tool_use(Path(f"{p}/\ud800"), 2, "Skill", {"skill": "demo"}),
+            tool_use(p, 3, "Read", {"file_path": f"{s.demo}/\ud800.md"}),
+            tool_use(p, 4, "Read", {"file_path": "x\ud800.md"}),  # relative to the cwd
+        )
+    )
+    assert "\\ud800" in s.transcript.read_text(encoding="utf-8")  # escaped, as JSON has it
+    for dry_run in (True, False):
+        result = s.sync(dry_run=dry_run)
+        assert (result.malformed_lines, result.lines) == (3, 4)
+        assert [(item.skill, item.activations, item.added) for item in result.skills] == [
+            ("demo", 1, 1)
+        ]
+    assert [r[2] for r in s.rows("demo")] == ["activate"]
+
+
 def test_a_relative_read_is_taken_from_the_record_cwd(setup: Setup) -> None:
     s = setup
     s.write(lines(tool_use(s.demo, 1, "Read", {"file_path": "references/api.md"})))

@@ -162,6 +162,18 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value and "\0" not in value else None
 
 
+def _paths(*texts: str) -> bool:
+    """Whether each text (a record's ``cwd``, a read's ``file_path``) can name a file: it
+    encodes to the file system's bytes. An escaped lone high surrogate (``"\\ud800"``, valid
+    JSON) does not, and failed every file operation (every import was E999)."""
+    try:
+        for text in texts:
+            os.fsencode(text)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class AccessRows:
     """The access rows of transcript records (a skill activated, a skill's file read), the skills
     found from each record's working folder."""
@@ -219,7 +231,8 @@ class AccessRows:
             return []
         cwd, stamp = _text(record.get("cwd")), _text(record.get("timestamp"))
         moment = _timestamp(stamp)
-        if cwd is None or not os.path.isabs(cwd) or moment is None:
+        reads = [target for command, target, _ in uses if command == "read"]
+        if cwd is None or not os.path.isabs(cwd) or moment is None or not _paths(cwd, *reads):
             counts.malformed_lines += 1
             return []
         session = _text(record.get("sessionId")) or fallback_session
