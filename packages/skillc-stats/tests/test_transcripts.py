@@ -349,21 +349,54 @@ def test_project_folders_are_those_of_the_record_cwd(
     assert result.unknown_skills == {"theirs": 1}
 
 
-def test_a_plugin_skill_by_its_qualified_name(
-    setup: Setup, demo_skill: Callable[[Path], Path]
-) -> None:
-    s = setup
+def plugin_skill(s: Setup, demo_skill: Callable[[Path], Path], name: str) -> Path:
+    """The skill ``tools:<name>`` of a Claude Code plugin installed in the home."""
     install = s.home / ".claude" / "plugins" / "cache" / "market" / "tools" / "1.0.0"
-    skill = demo_skill(install / "skills" / "review")
+    skill = demo_skill(install / "skills" / name)
     records = {
         "version": 2,
         "plugins": {"tools@market": [{"scope": "user", "installPath": str(install)}]},
     }
     plugins = s.home / ".claude" / "plugins" / "installed_plugins.json"
     plugins.write_text(json.dumps(records), encoding="utf-8")
+    return skill
+
+
+def test_a_plugin_skill_by_its_qualified_name(
+    setup: Setup, demo_skill: Callable[[Path], Path]
+) -> None:
+    s = setup
+    skill = plugin_skill(s, demo_skill, "review")
     s.write(lines(tool_use(s.project, 1, "Skill", {"skill": "tools:review"})))
     result = s.sync()
     assert [(item.skill_path, item.activations) for item in result.skills] == [(skill, 1)]
+
+
+def test_skills_of_one_name_are_reported_each_on_its_own(
+    setup: Setup, demo_skill: Callable[[Path], Path]
+) -> None:
+    """The home's ``helper`` and the plugin's ``tools:helper`` share one runtime and one log:
+    each gets its own report, with its own counts (one entry held both, under the first)."""
+    s = setup
+    plugin = plugin_skill(s, demo_skill, "helper")
+    p = s.project
+    s.write(
+        lines(
+            tool_use(p, 1, "Skill", {"skill": "helper"}),
+            tool_use(p, 2, "Skill", {"skill": "tools:helper"}),
+            tool_use(p, 3, "Read", {"file_path": str(plugin / "SKILL.md")}),
+        )
+    )
+    for dry_run in (True, False):
+        result = s.sync(dry_run=dry_run)
+        reports = [(i.skill, i.skill_path, i.activations, i.reads, i.added) for i in result.skills]
+        assert reports == [("helper", plugin, 1, 1, 2), ("helper", s.helper, 1, 0, 1)]
+        assert len({item.destination for item in result.skills}) == 1
+    assert sorted((r[4], r[2]) for r in s.rows("helper")) == [
+        (str(plugin), "activate"),
+        (str(plugin), "read"),
+        (str(s.helper), "activate"),
+    ]
 
 
 def test_subagent_transcripts_are_read(setup: Setup) -> None:

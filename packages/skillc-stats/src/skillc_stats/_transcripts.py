@@ -336,13 +336,16 @@ def _read_file(
 
 
 def _store(rows: list[Row], dry_run: bool) -> tuple[list[SkillImport], set[Path]]:
-    """Add the rows each log lacks; the per-skill report, and the logs that failed."""
-    groups: dict[Path, list[Row]] = {}
+    """Add the rows each log lacks; the per-skill report, and the logs that failed. One
+    report per skill and log: skills of one name share their runtime's log (RFC-0007:
+    C-RESOLUTION), and each is written and counted on its own (``skill_path`` tells them
+    apart), as it is reported."""
+    groups: dict[tuple[Path, Path], list[Row]] = {}
     for row in rows:
-        groups.setdefault(row.destination, []).append(row)
+        groups.setdefault((row.destination, row.skill_path), []).append(row)
     results: list[SkillImport] = []
     failed: set[Path] = set()
-    for destination, part in sorted(groups.items()):
+    for (destination, _), part in sorted(groups.items()):
         first = part[0]
         # one tool call once, also when the agent copied it into another session's file
         # (a backgrounded, forked or resumed session): its id is in the row's args, and only
