@@ -328,6 +328,35 @@ def test_a_deployed_skill_counts_as_its_source(
     ]
 
 
+def test_a_hidden_file_of_a_skill_folder_is_no_read_of_the_skill(
+    setup: Setup, demo_skill: Callable[[Path], Path]
+) -> None:
+    """skillc's own ``.skillc-meta/`` of a deployed runtime, a dot-file of a skill: not the
+    skill's files (``sources`` does not list them, ``open`` is E021), so no ``read`` row."""
+    s = setup
+    runtime = s.project / ".skillc" / "runtime" / "deployed"
+    source = demo_skill(s.project / ".skillc" / "skills" / "deployed")
+    (runtime / ".skillc-meta").mkdir(parents=True)
+    (runtime / ".skillc-meta" / "manifest.json").write_text("{}", encoding="utf-8")
+    (runtime / "SKILL.md").write_text(SKILL_MD, encoding="utf-8")
+    (source / ".env").write_text("A=1\n", encoding="utf-8")
+    deployed = s.project / ".claude" / "skills" / "deployed"
+    deployed.symlink_to(runtime)
+    p = s.project
+    s.write(
+        lines(
+            tool_use(p, 1, "Read", {"file_path": str(deployed / ".skillc-meta/manifest.json")}),
+            tool_use(p, 2, "Read", {"file_path": str(runtime / ".skillc-meta/manifest.json")}),
+            tool_use(p, 3, "Read", {"file_path": str(source / ".env")}),
+            tool_use(p, 4, "Read", {"file_path": str(deployed / "SKILL.md")}),
+        )
+    )
+    result = s.sync()
+    assert [(item.skill_path, item.reads, item.added) for item in result.skills] == [(source, 1, 1)]
+    rows = all_rows(primary_log(runtime))
+    assert [json.loads(r[6])["path"] for r in rows] == ["SKILL.md"]
+
+
 def test_project_folders_are_those_of_the_record_cwd(
     setup: Setup, tmp_path: Path, demo_skill: Callable[[Path], Path]
 ) -> None:

@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from skillc_index import Layout, MalformedFilter, SkillcError, load_config, runtime_for
+from skillc_index import (
+    Layout,
+    MalformedFilter,
+    SkillcError,
+    is_hidden,
+    load_config,
+    runtime_for,
+)
 from skillc_index.accesslog import AccessRecord, primary_log
 from skillc_index.accesslog.merge import Identity
 from skillc_index.inventory.entries import InstalledSkill, Listing, Location, installed_skills
@@ -139,7 +146,9 @@ class _Skills:
 
     def holding(self, path: str) -> tuple[InstalledSkill, str] | None:
         """The skill whose folder holds the file ``path`` (absolute), and the file relative
-        to that folder; None when no skill folder holds it."""
+        to that folder; None when no skill folder holds it, or when it is hidden there (a
+        dot-file or dot-folder: no file of the skill by :func:`skillc_index.walk_skill`'s rule,
+        unserved by ``open`` without ``--hidden``; skillc's own ``.skillc-meta/`` among them)."""
         candidates = [os.path.normpath(path)]
         real = os.path.realpath(candidates[0])
         if real != candidates[0]:
@@ -149,8 +158,8 @@ class _Skills:
             while True:
                 skill = self.by_folder.get(folder)
                 if skill is not None:
-                    relative = candidate[len(folder) + 1 :]
-                    return skill, relative.replace(os.sep, "/")
+                    relative = candidate[len(folder) + 1 :].replace(os.sep, "/")
+                    return None if is_hidden(relative) else (skill, relative)
                 parent = os.path.dirname(folder)
                 if parent == folder:
                     break

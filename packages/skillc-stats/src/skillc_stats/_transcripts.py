@@ -9,8 +9,8 @@ primary runtime log (so ``skc stats`` counts them):
 - ``activate``: a ``Skill`` tool call (``{"skill": name}``; ``{"command": name}`` in 2.0.x),
   a ``SlashCommand`` tool call (``{"command": "/name args"}``, 2.0.x), or a skill the user
   typed (a ``user`` record holding ``<command-name>/name</command-name>``);
-- ``read``: a ``Read`` tool call of a file inside a skill folder (``args.path``: the file
-  relative to the skill, as ``open`` logs it).
+- ``read``: a ``Read`` tool call of a file inside a skill folder, not a hidden one
+  (``args.path``: the file relative to the skill, as ``open`` logs it).
 
 Only skills that are installed count: the inventory seen from the record's own ``cwd``
 (:func:`skillc_index.inventory.entries.installed_skills`: the stores, every agent skills
