@@ -213,3 +213,29 @@ def test_skl530_references_are_one_level_deep(skill: Writer) -> None:
             "from SKILL.md",
         ),
     ]  # guides/b.md: its folder is named; lost.md and x.md: SKL401's
+
+
+def test_skl530_a_glob_in_skill_md_names_each_file_it_matches(skill: Writer) -> None:
+    # claude-api: "the language-agnostic `shared/managed-agents-*.md` concept files"
+    folder = skill(
+        body=(
+            "Read [the README](python/README.md) plus the `shared/managed-agents-*.md` files "
+            "and the *.txt ones; models are `claude-*`, packages `com.anthropic.*`.\n"
+        ),
+        files={
+            "python/README.md": (
+                "# Python\n\nSee shared/managed-agents-core.md, shared/managed-agents-tools.md,"
+                " shared/other.md, claude-x.md and shared/managed-agents-old/deep.md.\n"
+            ),
+            "shared/managed-agents-core.md": "# Core\n",
+            "shared/managed-agents-tools.md": "# Tools\n",
+            "shared/other.md": "# Other\n",
+            "claude-x.md": "# X\n",
+            "shared/managed-agents-old/deep.md": "# Deep\n",
+        },
+    )
+    assert sorted(f for f, _, _ in found(folder, "SKL530")) == [
+        "claude-x.md",  # `claude-*` is no path: neither a / nor an extension
+        "shared/managed-agents-old/deep.md",  # a * does not stand for a /
+        "shared/other.md",
+    ]

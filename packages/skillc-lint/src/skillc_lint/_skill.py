@@ -331,7 +331,8 @@ class Skill:
         (prose, code spans, code blocks): by its path from the root or from the naming file's
         folder (after a placeholder such as ``{baseDir}/``), by a longer path ending in it
         (``skills/pdf/forms.md``), or by its bare file name when no other file of the skill
-        has that name."""
+        has that name; a glob pattern names each file and folder it matches
+        (:func:`_globbed`)."""
         by_name: dict[str, list[str]] = {}
         for rel in self.files:
             by_name.setdefault(posixpath.basename(rel), []).append(rel)
@@ -348,6 +349,8 @@ class Skill:
                 named = _named(word, folder, known, by_name)
                 if named is not None:
                     hits.add(named)
+            if "*" in text or "?" in text:
+                hits.update(_globbed(text, folder, known))
             found[source] = frozenset(hits - {source})
         return found
 
@@ -580,6 +583,49 @@ def _named(word: str, folder: str, known: set[str], by_name: Mapping[str, list[s
             return suffix
     same = by_name.get(parts[-1], ())
     return same[0] if len(same) == 1 else None
+
+
+#: A word of path characters holding a ``*`` or a ``?``: maybe a glob pattern.
+_GLOB_WORD = re.compile(r"[\w.~@+${}/*?-]*[*?][\w.~@+${}/*?-]*")
+#: A glob pattern's wildcards: a run of ``*`` (any characters but ``/``), a ``?`` (one).
+_WILDCARD = re.compile(r"(\*+|\?)")
+
+
+def _globbed(text: str, folder: str, known: set[str]) -> set[str]:
+    """The files and folders of ``known`` the glob patterns of ``text`` (a file in
+    ``folder``) match: a word holding ``*`` or ``?`` and a ``/`` or an extension
+    (``shared/managed-agents-*.md``, ``*.md``; not ``claude-*`` or ``com.anthropic.*``),
+    from the file's folder or the skill root as :func:`_named` reads a path. A ``*`` (or
+    ``**``) stands for any characters but ``/``, ``?`` for one."""
+    pieces = [
+        piece
+        for piece in set(text.split())
+        if ("*" in piece or "?" in piece) and ("/" in piece or "." in piece)
+    ]
+    patterns = []
+    for word in set(_GLOB_WORD.findall(" ".join(pieces))):
+        word = _PLACEHOLDER_PREFIX.sub("", word.rstrip(".,:;?")).partition("#")[0]
+        while word.startswith("./"):
+            word = word[2:]
+        word = word.rstrip("/")
+        last = word.rpartition("/")[2]
+        extension = last.rpartition(".")[2] if "." in last else ""
+        if word.startswith("/") or ("*" not in word and "?" not in word):
+            continue
+        if "/" not in word and not any(char.isalnum() for char in extension):
+            continue
+        for path in {posixpath.normpath(posixpath.join(folder, word)), posixpath.normpath(word)}:
+            parts = _WILDCARD.split(path)
+            patterns.append(
+                "".join(
+                    "[^/]*" if part.startswith("*") else "[^/]" if part == "?" else re.escape(part)
+                    for part in parts
+                )
+            )
+    if not patterns:
+        return set()
+    matcher = re.compile("|".join(f"(?:{pattern})" for pattern in patterns))
+    return {rel for rel in known if matcher.fullmatch(rel)}
 
 
 def _classify(
