@@ -55,6 +55,14 @@ def test_description_and_when_to_use_past_the_listing_cut(skill: Writer, found: 
     assert found(skill(name="near", frontmatter=front), "SKL922") == []
 
 
+def test_a_description_alone_past_the_listing_cut_says_description(
+    skill: Writer, found: Found
+) -> None:
+    long = "Formats tables. Use when a table needs formatting. " + "x" * 1900
+    hits = found(skill(frontmatter=f"name: my-skill\ndescription: {long}\n"), "SKL922")
+    assert [d.message.split(":")[0] for d in hits] == [f"description is {len(long):,} characters"]
+
+
 def _folder_of(tmp: Path, count: int, description_chars: int) -> Path:
     folder = tmp / "skills"
     for number in range(count):

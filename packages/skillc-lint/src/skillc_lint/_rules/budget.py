@@ -48,13 +48,13 @@ def description_listing(skill: Skill, options: Options) -> Findings:
     Code appends) fits in the ``max-chars`` (1,536) characters an agent's skill listing keeps
     of one skill; past that it is cut and the agent never sees the rest."""
     data = frontmatter(skill)
-    text = " ".join(
-        t for t in (_collapsed(data.get(k)) for k in ("description", "when_to_use")) if t
-    )
+    when_to_use = _collapsed(data.get("when_to_use"))
+    text = " ".join(t for t in (_collapsed(data.get("description")), when_to_use) if t)
     limit = options["max-chars"]
     if len(text) > limit:
+        what = "description (with when_to_use)" if when_to_use else "description"
         yield Finding(
-            f"description (with when_to_use) is {len(text):,} characters: the skill listing "
+            f"{what} is {len(text):,} characters: the skill listing "
             f"keeps {limit:,}, the last {len(text) - limit:,} are never seen by the agent",
             line=field_line(skill, "description"),
         )
