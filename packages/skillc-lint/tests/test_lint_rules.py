@@ -373,6 +373,18 @@ def test_skl109_unknown_field_with_hint(skill: Writer, found: Found) -> None:
     assert (d.severity, d.line) == ("warning", 3)
 
 
+def test_skl109_hints_a_typo_not_a_far_name(skill: Writer) -> None:
+    registry = default_registry()  # with claude-code's fields, 'authors' was 'paths'?
+    registry.set_options("SKL109", **{"known-fields": ["name", "description", "paths"]})
+    folder = skill(frontmatter=f"name: my-skill\ndescription: x. {TRIGGER}\nauthors: a\npath: b\n")
+    assert messages(
+        [d for d in lint_skill(folder, registry=registry).diagnostics if d.rule == "SKL109"]
+    ) == [
+        "unknown frontmatter field 'authors'",
+        "unknown frontmatter field 'path' (did you mean 'paths'?)",
+    ]
+
+
 def test_skl109_one_diagnostic_per_unknown_field(skill: Writer, found: Found) -> None:
     folder = skill(frontmatter=f"name: my-skill\ndescription: x. {TRIGGER}\nmodel: x\ncolour: y\n")
     assert messages(found(folder, "SKL109")) == [

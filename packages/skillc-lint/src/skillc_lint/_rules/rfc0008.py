@@ -21,6 +21,10 @@ __all__ = ["RULES"]
 
 #: SKL109 known fields (DECISIONS.md "Lint"): the Agent Skills standard's six.
 KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
+#: SKL109's "did you mean": how alike (difflib's ratio) a known field is to an unknown one
+#: at least: a typo (``descripton``, ``licence``, ``allowed_tools``: 0.85 and more), not a
+#: different word (``authors`` and ``paths``: 0.67).
+HINT_CUTOFF = 0.75
 #: SKL401 exceptions: common non-content files, never orphans (any folder, any case).
 NON_CONTENT_FILES = ("LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md", "README.md")
 
@@ -198,7 +202,7 @@ def frontmatter_known(skill: Skill, options: Options) -> Findings:
             continue
         import difflib  # only for an unknown field: a clean skill does not pay for it
 
-        close = difflib.get_close_matches(str(key), known, n=1)
+        close = difflib.get_close_matches(str(key), known, n=1, cutoff=HINT_CUTOFF)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         yield Finding(f"unknown frontmatter field '{key}'{hint}", line=field_line(skill, str(key)))
 
