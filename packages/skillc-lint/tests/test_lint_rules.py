@@ -725,6 +725,29 @@ def test_skl401_orphans(skill: Writer, found: Found) -> None:
     assert {(d.severity, d.line) for d in result} == {("warning", None)}
 
 
+def test_skl401_says_when_a_file_is_named_in_another_case(skill: Writer, found: Found) -> None:
+    # scientific-skills' pdf: "read FORMS.md and follow its instructions" for forms.md
+    folder = skill(
+        body="Read FORMS.md, then `Guides/` and [a](a.md).\n",
+        files={
+            "forms.md": "# Forms\n",
+            "guides/x.md": "# X\n",
+            "a.md": "# A\n\nSee NOTES.md.\n",
+            "notes.md": "# Notes\n",
+            "lost.md": "# Lost\n\nSee LOST-TOO.md.\n",  # named by an orphan: no help
+            "lost-too.md": "# Lost too\n",
+        },
+    )
+    differs = ": the case differs; agents on case-sensitive file systems will not find it)"
+    assert [(d.file, d.message) for d in found(folder, "SKL401")] == [
+        ("forms.md", f"orphaned file: 'forms.md' (SKILL.md names it as 'FORMS.md'{differs}"),
+        ("guides/x.md", f"orphaned file: 'guides/x.md' (SKILL.md names it as 'Guides/'{differs}"),
+        ("lost-too.md", "orphaned file: 'lost-too.md'"),
+        ("lost.md", "orphaned file: 'lost.md'"),
+        ("notes.md", f"orphaned file: 'notes.md' (a.md names it as 'NOTES.md'{differs}"),
+    ]
+
+
 def test_skl401_reachability_is_transitive(skill: Writer, found: Found) -> None:
     folder = skill(
         body="[a](a.md#part)\n",

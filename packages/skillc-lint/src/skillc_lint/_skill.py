@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -352,6 +352,27 @@ class Skill:
             if "*" in text or "?" in text:
                 hits.update(_globbed(text, folder, known))
             found[source] = frozenset(hits - {source})
+        return found
+
+    def named_in_other_case(self, sources: Iterable[str]) -> dict[str, tuple[str, str]]:
+        """The files and folders the Markdown files ``sources`` name only in another case
+        (``FORMS.md`` for ``forms.md``, read as :attr:`mentions` reads a name): each with
+        the first file naming it so and the word as written there."""
+        known = {*self.files, *self.folders} - {"."}
+        lowered = {rel.lower(): rel for rel in sorted(known)}
+        by_name: dict[str, list[str]] = {}
+        by_lower_name: dict[str, list[str]] = {}
+        for rel in self.files:
+            by_name.setdefault(posixpath.basename(rel), []).append(rel)
+            by_lower_name.setdefault(posixpath.basename(rel).lower(), []).append(rel.lower())
+        lowered_known = set(lowered)
+        found: dict[str, tuple[str, str]] = {}
+        for source in sorted(sources):
+            folder = posixpath.dirname(source)
+            for word in sorted(_path_words(self.texts.get(source, ""))):
+                named = _named(word.lower(), folder.lower(), lowered_known, by_lower_name)
+                if named is not None and _named(word, folder, known, by_name) is None:
+                    found.setdefault(lowered[named], (source, word.rstrip(".,:;")))
         return found
 
     @cached_property

@@ -328,6 +328,8 @@ def no_orphans(skill: Skill, options: Options) -> Findings:
 
     A folder linked or named reaches every Markdown file under it. Files named in
     ``exceptions`` (any folder, any case) are never orphans; hidden folders are out of scope.
+    An orphan a reached file names in another case only (``FORMS.md`` for ``forms.md``) is
+    still one (a case-sensitive file system has no ``FORMS.md``); its message says so.
     """
     outgoing: dict[str, list[str]] = {rel: list(named) for rel, named in skill.mentions.items()}
     for link in skill.links:
@@ -349,9 +351,23 @@ def no_orphans(skill: Skill, options: Options) -> Findings:
                     reached.add(target)
                     pending.append(target)
     exceptions = {name.lower() for name in options["exceptions"]}
-    for rel in skill.docs:
-        if rel not in reached and rel.rpartition("/")[2].lower() not in exceptions:
-            yield Finding(f"orphaned file: '{rel}'", rel)
+    orphans = [
+        rel
+        for rel in skill.docs
+        if rel not in reached and rel.rpartition("/")[2].lower() not in exceptions
+    ]
+    other_case = skill.named_in_other_case(reached) if orphans else {}
+    for rel in orphans:
+        path, hint = rel, ""
+        while path and not hint:  # the file, or a folder holding it, named in another case
+            if path in other_case:
+                source, written = other_case[path]
+                hint = (
+                    f" ({source} names it as '{written}': the case differs; agents on "
+                    "case-sensitive file systems will not find it)"
+                )
+            path = path.rpartition("/")[0]
+        yield Finding(f"orphaned file: '{rel}'{hint}", rel)
 
 
 RULES: tuple[Rule, ...] = (
