@@ -325,6 +325,7 @@ def test_a_compiled_runtime_is_not_a_source(
     with pytest.raises(CompiledSkillGiven) as caught:
         build(str(project / ".claude" / "skills" / "demo"))
     assert caught.value.given == str(project / ".claude" / "skills" / "demo")
+    assert caught.value.diagnostic.message.startswith("invalid option: 'the skill '")
     with pytest.raises(CompiledSkillGiven) as caught:  # a Path: the same, its text named
         build(project / ".claude" / "skills" / "demo")
     assert caught.value.given == str(project / ".claude" / "skills" / "demo")

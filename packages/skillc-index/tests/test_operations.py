@@ -100,7 +100,8 @@ def test_a_global_init_needs_a_name_and_creates_nothing(tmp_path: Path, home: Pa
     with pytest.raises(InvalidOption) as raised:
         INIT.run(run, InitParams(global_=True))
     assert raised.value.diagnostic.code == "E100"
-    assert "'global' needs a skill 'name'" in str(raised.value.diagnostic.message)
+    # the argument named bare: no quote doubled inside E100's ('invalid option: '...'')
+    assert raised.value.diagnostic.message == "invalid option: 'global needs a skill name'"
     assert list(tmp_path.iterdir()) == [home]
     assert list(home.iterdir()) == []
     created = INIT.run(run, InitParams("g-skill", global_=True))

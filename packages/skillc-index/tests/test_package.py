@@ -277,7 +277,9 @@ def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) 
     assert into.returncode == 1 and "written into the skill" in into.stderr
     assert sorted(p.relative_to(skills) for p in (skills / "pdf-tool").rglob("*")) == before
     twice = run("package", "skills/pdf-tool", "./skills/pdf-tool")
-    assert "'pdf-tool' is given twice" in twice.stderr
+    assert "invalid option: 'the skill 'pdf-tool' is given twice" in twice.stderr
+    bad = run("package", "skills/pdf-tool", "--to", "plugin", "--name", "Pdf_Tool")
+    assert "invalid option: 'not a plugin name: 'Pdf_Tool' (lowercase" in bad.stderr
     empty = run("package", "skills/pdf-tool", "-o", "")
     assert empty.returncode == 1 and "output folder is empty" in empty.stderr
 

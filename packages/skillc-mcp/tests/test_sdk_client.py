@@ -262,7 +262,7 @@ async def exercise(client: Client) -> dict[str, Any]:
         ("skc_list", {"scope": "everywhere"}, "scope must be one of"),
         ("skc_show", {"skill": "demo"}, "the required argument 'section' is missing"),
         ("skc_build", {"skill": "demo", "target": "claude"}, "target must be an array"),
-        ("skc_init", {"global": True}, "'global' needs a skill 'name'"),
+        ("skc_init", {"global": True}, "global needs a skill name'"),
         ("skc_find", {"query": "x" * 100_000}, "the query has 100,000 characters; at most "),
         ("skc_find", {"query": "x", "limit": 101}, "limit must be at most 100, not 101"),
     ]:

@@ -307,7 +307,7 @@ class CompiledSkillGiven(InvalidOption):
 
     def __init__(self, given: str) -> None:
         super().__init__(
-            f"'{given}' is a compiled skill (a skillc runtime); build its source instead"
+            f"the skill '{given}' is compiled (a skillc runtime): build its source instead"
         )
         self.given = given
 

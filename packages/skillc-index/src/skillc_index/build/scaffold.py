@@ -53,13 +53,14 @@ _GENERATED = ("runtime", "logs")
 class NameNeeded(WordedOption):
     """E100: a skill in the global store was asked for without its name (the global store
     holds skills; only a project folder is made without a name). The message names both
-    parameters as the front end spells them: ``'global' needs a skill 'name'``, on the
-    command line ``--global needs a skill NAME`` (NAME is its argument)."""
+    parameters as the front end spells them: ``global needs a skill name`` (bare, as every
+    argument is named inside E100's quotes), on the command line ``--global needs a skill
+    NAME`` (NAME is its argument)."""
 
     def worded(self, spelling: Spelling) -> str:
         if spelling.option_prefix:
             return f"{spelling.option('global')} needs a skill NAME"
-        return "'global' needs a skill 'name'"
+        return "global needs a skill name"
 
 
 @dataclass(frozen=True)

@@ -242,7 +242,7 @@ def _layout_plugin(
     import re
 
     if len(plugin) > 64 or not re.match(_PLUGIN_NAME, plugin):
-        raise InvalidOption(f"'{plugin}' is not a plugin name (lowercase letters, digits, . and -)")
+        raise InvalidOption(f"not a plugin name: '{plugin}' (lowercase letters, digits, . and -)")
     description = skills[0].description if len(skills) == 1 else None
     out = _plugin_files(plugin, skills)
     manifest = _manifest(plugin, version, description)
@@ -305,7 +305,7 @@ def package_skills(
     names = [skill.name for skill in packed]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
-        raise InvalidOption(f"'{twice[0]}' is given twice (two skills of one name)")
+        raise InvalidOption(f"the skill '{twice[0]}' is given twice (two skills of one name)")
     if not base_url.endswith("/"):  # each url is base_url + a path: no slash, no url
         base_url += "/"
     executables: set[str] = set()
