@@ -299,6 +299,18 @@ def test_cli_show_and_search(gateway: Run, built: ResolvedSkill, project: Path) 
     assert result.returncode == 0 and json.loads(result.stdout)["query"] == "-x"
     empty = gateway("search", "demo", "  ")
     assert (empty.returncode, empty.stderr.strip()) == (1, "error[E004]: empty query")
+    # over the bound the MCP tool's schema has (maxLength): the same E100, nothing searched
+    # or logged (it exited 0 with no results, the query logged in full)
+    for what, command in [
+        ("query", ["search", "demo", "x" * 10_001]),
+        ("section", ["show", "demo", "--section", "x" * 10_001]),
+    ]:
+        long = gateway(*command)
+        assert (long.returncode, long.stderr.strip()) == (
+            1,
+            f"error[E100]: invalid option: 'the {what} has 10,001 characters; at most 10,000 "
+            "are allowed'",
+        )
     db = sqlite3.connect(project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db")
     rows = db.execute("SELECT command, args, error FROM access_log ORDER BY id").fetchall()
     assert [r[0] for r in rows] == ["show", "show", "search", "search"]

@@ -26,6 +26,7 @@ from skillc_index.diagnostics import (
     InvalidOption,
     Notice,
     SkillcError,
+    TextTooLong,
     format_diagnostic,
     one_of,
 )
@@ -264,7 +265,9 @@ def command(
     Each field of the record (but the operation's ``mcp_only``) becomes an argument or an
     option as its :class:`~skillc_index.operation.Param` says: ``bool`` a flag, ``Literal`` a
     choice, ``int`` a range (at most :data:`MAX_COUNT`), a tuple a repeated option (or any
-    number of arguments), a field without a default a required one; then ``--format``
+    number of arguments), a field without a default a required one, a text over its
+    ``max_length`` :class:`~skillc_index.diagnostics.TextTooLong` (E100, as the MCP tool's
+    ``maxLength`` refuses it; nothing run or logged); then ``--format``
     (``formats``) and ``-v/--verbose``. The command parses the command line into the record
     by name (a field the tool requires and the command line lacks, a batch's ``skill`` beside
     its ``skills``, is None), runs the operation in a :func:`cli_session` (with a progress bar
@@ -286,8 +289,13 @@ def command(
         ]
         params += [format_parameter(*formats), verbose_parameter()]
         absent = {name: None for name in operation.mcp_only if name not in defaults}
+        bounded = [(name, meta.max_length) for name, _, meta in operation.cli_fields()]
 
         def callback(output_format: str, **values: Any) -> None:
+            for name, most in bounded:  # the MCP schema's maxLength: the same bound, one error
+                value = values.get(name)
+                if most is not None and isinstance(value, str) and len(value) > most:
+                    raise TextTooLong(name, len(value), most)
             record = operation.params(**absent, **values)
             session = cli_session()
             try:
