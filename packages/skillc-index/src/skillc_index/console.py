@@ -604,12 +604,18 @@ def buffer_stdout() -> None:
     its text layer then writes to the file directly and drops what a short write left, so
     ``skc show`` of a long section piped to ``head -c1`` lost the rest without an error and
     exited 0. Buffered, the cut is a ``BrokenPipeError`` (:func:`closed_pipe`); lines still go
-    out as they are printed (line buffering)."""
+    out as they are printed (line buffering). Only the process's own stdout
+    (``sys.__stdout__``): one a caller put in its place (a test's capture, an embedder's) is
+    theirs, and a second wrapper of its file would close it when collected."""
     import io
 
     stream = sys.stdout
     raw = getattr(stream, "buffer", None)
-    if isinstance(raw, io.FileIO) and isinstance(stream, io.TextIOWrapper):
+    if (
+        stream is sys.__stdout__
+        and isinstance(raw, io.FileIO)
+        and isinstance(stream, io.TextIOWrapper)
+    ):
         sys.stdout = io.TextIOWrapper(
             io.BufferedWriter(raw),
             encoding=stream.encoding,
@@ -634,7 +640,15 @@ def run(
     argv = list(sys.argv[1:] if args is None else args)
     try:
         code = command.main(argv, prog_name=prog_name, standalone_mode=False)
-        sys.stdout.flush()  # a reader that has gone shows here (closed_pipe), not at exit
+        flush_output()
     except BaseException as exc:  # every escape route becomes a diagnostic and an exit code
         code = handle_exception(exc, argv)
     return code if isinstance(code, int) else 0
+
+
+def flush_output() -> None:
+    """A command's last flush of its output: a reader that has gone shows here (a
+    ``BrokenPipeError``: :func:`closed_pipe`), not at exit. A stdout the command closed itself
+    (the language server's, at the client's ``exit``) has nothing left to flush."""
+    if not sys.stdout.closed:
+        sys.stdout.flush()

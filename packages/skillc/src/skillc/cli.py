@@ -192,7 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = cli.main(args, prog_name="skc", standalone_mode=False)
         elif own_process:
             gc.freeze()  # a quick path answered: Python's exit walks nothing it loaded
-        sys.stdout.flush()  # a reader that has gone shows here (closed_pipe), not at exit
+        if not sys.stdout.closed:  # console.flush_output, without importing the console
+            sys.stdout.flush()  # a reader that has gone shows here (closed_pipe), not at exit
     except BaseException as exc:
         from skillc_index.console import handle_exception
 
