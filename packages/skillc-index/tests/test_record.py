@@ -125,6 +125,7 @@ def test_a_parameters_record_gives_its_schema() -> None:
             "limit": {
                 "type": "integer",
                 "minimum": 1,
+                "maximum": 1_000_000_000,  # every integer says the bound the server keeps
                 "description": "Most results.",
                 "default": 10,
             },
