@@ -295,10 +295,10 @@ def test_stub_contents(
     assert "prefer its tools (`skc_outline`, `skc_show`,\n`skc_search`" in stub
     for example in (
         "`skc outline demo`",
-        '`skc show demo --section "<heading>"`',
+        "`skc show demo --section '<heading>'`",
         "`skc open demo <path>`",
         "`skc sources demo`",
-        '`skc search demo "<query>"`',
+        "`skc search demo '<query>'`",
     ):
         assert example in stub
     assert top_sections(stub) == ["- Demo", "  - Usage"]
@@ -354,7 +354,7 @@ def test_stub_rules_on_60_sections_and_20_references(
     assert references[:7] == [
         "  - Reference 1",
         "  - Reference 2",
-        "  - refs/ref-03.md",  # no H1: the path
+        "  - refs/ref-03.md (`skc open big refs/ref-03.md`)",  # no H1: the path, opened
         "  - Reference 4",
         "  - Reference 5 — " + "d" * 119 + "…",  # 120 characters with the ellipsis
         "  - Reference 6",

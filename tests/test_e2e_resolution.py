@@ -250,7 +250,7 @@ def test_every_stub_command_works_when_pasted(
     assert len(commands) == 5, stub
     assert not [command for command in commands if "\n" in command], stub
     env = {**clean_env, "PATH": f"{bin_dir}:{clean_env.get('PATH', '')}"}
-    fill = {'"<heading>"': '"Usage"', '"<query>"': "hi", "<path>": "ref.md"}
+    fill = {"'<heading>'": "'Usage'", "'<query>'": "hi", "<path>": "ref.md"}
     for command in commands:
         for placeholder, value in fill.items():
             command = command.replace(placeholder, value)

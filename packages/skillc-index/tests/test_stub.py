@@ -72,7 +72,7 @@ def test_gateway_notice_mcp_preference_and_cli_examples() -> None:
     assert "prefer its tools" in text
     for example in (
         "skc outline my-skill",
-        'skc show my-skill --section "<heading>"',
+        "skc show my-skill --section '<heading>'",
         "skc open my-skill <path>",
         "skc sources my-skill",
         "skc search my-skill",
@@ -143,7 +143,7 @@ def test_references_group() -> None:
         "- Title",
         f"- {REFERENCES_LABEL}",
         "  - Clap Patterns — Advanced argument parsing examples",
-        "  - b/c.md",
+        "  - b/c.md (`skc open demo b/c.md`)",  # no H1: its path, and how to read it
         "  - Long One — " + "x" * 119 + "…",
         "  - Exactly — " + "y" * 120,
     ]
@@ -151,10 +151,10 @@ def test_references_group() -> None:
 
 def test_references_overflow() -> None:
     references = [Reference(f"ref-{n:02d}.md", f"Ref {n}", None) for n in range(20)]
-    lines = top_sections(stub([], references))
-    assert lines[0] == f"- {REFERENCES_LABEL}"
-    assert lines[1:16] == [f"  - Ref {n}" for n in range(15)]
-    assert lines[16] == "  - ... (5 more)"
+    lines = top_sections(stub([(1, "Title")], references))
+    assert lines[1] == f"- {REFERENCES_LABEL}"
+    assert lines[2:17] == [f"  - Ref {n}" for n in range(15)]
+    assert lines[17] == "  - ... (5 more)"
 
 
 def test_no_references_group_without_other_markdown() -> None:
@@ -188,8 +188,9 @@ def test_a_name_starting_with_a_hyphen_comes_after_double_dash() -> None:
     lines = commands(stub(skill="-x-y"))
     assert lines == [
         "- `skc outline -- -x-y`: list every section",
-        '- `skc show --section "<heading>" -- -x-y`: read one section',
-        '- `skc search -- -x-y "<query>"`: full-text search',
+        "- `skc show --section '<heading>' -- -x-y`: read one section"
+        " (or the command an entry gives)",
+        "- `skc search -- -x-y '<query>'`: full-text search",
         "- `skc open -- -x-y <path>`: read one file",
         "- `skc sources -- -x-y`: list the files",
     ]

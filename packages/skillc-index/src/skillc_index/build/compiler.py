@@ -183,6 +183,7 @@ class _Sources:
         progress: Progress | None,
         digests: Mapping[str, str],
     ):
+        from skillc_index.build.stub import FirstHeadings
         from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
         from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
 
@@ -201,6 +202,8 @@ class _Sources:
         self.headings: list[tuple[int, str]] = []
         """SKILL.md's headings, ``(level, text)``: the stub's section listing."""
         self.references: list[Reference] = []
+        self.firsts = FirstHeadings()
+        """Where ``show`` finds each heading text first: which stub entries need a command."""
         self._done = False
 
     def _hashed_text(self, rel: str) -> str:
@@ -229,6 +232,8 @@ class _Sources:
                 doc = parse_markdown(text, links=False)  # the frontmatter: the stub's
                 self._check_limit(rel, doc)
                 yield file_rows(rel, text, doc)
+                for heading in doc.headings:
+                    self.firsts.add(rel, heading.level, heading.text)
                 if rel == SKILL_FILE:
                     self.doc = doc
                     self.headings = [(h.level, h.text) for h in doc.headings]
@@ -252,6 +257,7 @@ class _Sources:
         titles: dict[str, str] = {}
         headings: list[tuple[int, str]] = []
         for heading in outline.headings:
+            self.firsts.add(heading.file, heading.level, heading.text)
             if heading.file == SKILL_FILE:
                 headings.append((heading.level, heading.text))
             elif heading.level == 1 and heading.file not in titles:
@@ -282,6 +288,7 @@ class _Sources:
                 headings=self.headings,
                 references=self.references,
                 has_files=self.has_files,
+                firsts=self.firsts,
             )
         )
 

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from skillc_index.layout import SKILL_FILE
 from skillc_index.text import one_line, shell_word
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "REFERENCES_LABEL",
     "SCRIPTS_LINE",
     "STUB_FORMAT",
+    "FirstHeadings",
     "Reference",
     "render_stub",
     "with_frontmatter",
@@ -50,7 +52,9 @@ REFERENCES_LABEL = "References (query by title only)"
 #: 2: the whole source frontmatter, and the ``skc exec`` line. 3: that frontmatter as YAML 1.2
 #: reads it (``no`` a string, ``012`` twelve). 4: at most 12 top-level headings, the H2s
 #: before any H1 counted (54 of the 11,593 public SKILL.md files we hold listed up to 15).
-STUB_FORMAT = 4
+#: 5: the commands quote ``'<heading>'`` (single quotes: a pasted heading is never expanded),
+#: and an entry the template would not read exactly gives its own command.
+STUB_FORMAT = 5
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
 # takes an int, not math.inf).
@@ -69,6 +73,44 @@ class Reference:
     """Its first H1, if any."""
     description: str | None
     """Its frontmatter ``description``, if any."""
+
+
+class FirstHeadings:
+    """Where ``skc show --section`` finds each heading text first: it takes the first heading
+    of the text (case folded, :func:`~skillc_index.index.queries.heading_key`) in file
+    (bytewise) then line order, and with ``--file`` the first in that file. Fed every
+    heading of every indexed file in that order (as the index stores them), it tells whether
+    an entry of the stub is the heading its label reaches."""
+
+    def __init__(self) -> None:
+        self._file: dict[str, str] = {}
+        self._in_file: dict[tuple[str, str], tuple[int, int]] = {}
+        self._count: dict[str, int] = {}
+
+    def add(self, file: str, level: int, text: str) -> None:
+        """The next heading of ``file`` (files in bytewise order, headings in line order)."""
+        from skillc_index.index.queries import heading_key
+
+        key = heading_key(text)
+        number = self._count.get(file, 0)
+        self._count[file] = number + 1
+        self._file.setdefault(key, file)
+        self._in_file.setdefault((file, key), (number, level))
+
+    def reached(self, file: str, text: str, *, number: int | None = None) -> tuple[bool, bool]:
+        """Whether the heading ``text`` of ``file`` (its ``number``-th heading; else its
+        first H1, a reference's title) is what ``--section`` with its stub label finds:
+        ``(without --file, with --file file)``. A label that differs from the text (control
+        characters, leading ``#`` marks) is matched by other rules: neither."""
+        from skillc_index.index.queries import heading_key, section_queries
+
+        label = one_line(text)
+        if section_queries(label)[0] != text:
+            return False, False
+        key = heading_key(text)
+        first = self._in_file.get((file, key))
+        here = first is not None and (first[0] == number if number is not None else first[1] == 1)
+        return here and self._file.get(key) == file, here
 
 
 def _truncate(text: str, limit: int = MAX_DESCRIPTION) -> str:
@@ -137,25 +179,64 @@ def _frontmatter_yaml(frontmatter: Mapping[str, Any]) -> str:
     return dumped
 
 
+#: What the show command line says of the entries listed with their own command.
+_OWN_COMMAND = "read one section (or the command an entry gives)"
+
+
 def _commands(skill: str) -> list[str]:
     """The command lines of the stub; a name starting with ``-`` comes after ``--`` (and
-    after the options), so that it is never read as an option."""
+    after the options), so that it is never read as an option. ``'<heading>'`` in single
+    quotes: a heading pasted in is never expanded by the shell (``$(...)``, backquotes,
+    ``$VAR``, ``"``, ``\\``); a listed heading holding ``'`` gives its own command."""
     arg = shell_word(skill)
     if skill.startswith("-"):
         return [
             f"- `skc outline -- {arg}`: list every section",
-            f'- `skc show --section "<heading>" -- {arg}`: read one section',
-            f'- `skc search -- {arg} "<query>"`: full-text search',
+            f"- `skc show --section '<heading>' -- {arg}`: {_OWN_COMMAND}",
+            f"- `skc search -- {arg} '<query>'`: full-text search",
             f"- `skc open -- {arg} <path>`: read one file",
             f"- `skc sources -- {arg}`: list the files",
         ]
     return [
         f"- `skc outline {arg}`: list every section",
-        f'- `skc show {arg} --section "<heading>"`: read one section',
-        f'- `skc search {arg} "<query>"`: full-text search',
+        f"- `skc show {arg} --section '<heading>'`: {_OWN_COMMAND}",
+        f"- `skc search {arg} '<query>'`: full-text search",
         f"- `skc open {arg} <path>`: read one file",
         f"- `skc sources {arg}`: list the files",
     ]
+
+
+def _command(skill: str, verb: str, *words: str, options: Sequence[tuple[str, str]] = ()) -> str:
+    """``skc VERB SKILL [WORDS] [OPTIONS]``, every text one shell word (``shell_word``: it
+    pastes as printed); the skill and words after ``--`` (after the options) when one of
+    them starts with ``-``, so that none is read as an option."""
+    option = "".join(f" {flag} {shell_word(value)}" for flag, value in options)
+    positional = " ".join(shell_word(word) for word in (skill, *words))
+    if any(word.startswith("-") for word in (skill, *words)):
+        return f"skc {verb}{option} -- {positional}"
+    return f"skc {verb} {positional}{option}"
+
+
+def _entry(indent: str, label: str, command: str | None) -> str:
+    """One listed entry: its label, and the command that reads it when the show template
+    with the label would not (in a code span: :func:`shell_word` writes no backquote)."""
+    return f"{indent}- {label}" + ("" if command is None else f" (`{command}`)")
+
+
+def _show_command(
+    skill: str, file: str, text: str, reached: tuple[bool, bool], *, other: str | None = None
+) -> str | None:
+    """The command an entry is listed with (None: the template reads it as listed). The
+    template ``--section '<label>'`` reads it when the label finds this heading first and
+    holds no ``'``; else ``--section`` with ``--file`` when that finds it (``other``, the
+    command that reads the entry when neither does: a reference's ``skc open``)."""
+    label = one_line(text)
+    anywhere, in_file = reached
+    if anywhere:
+        return None if "'" not in label else _command(skill, "show", options=[("--section", label)])
+    if in_file or other is None:
+        return _command(skill, "show", options=[("--section", label), ("--file", file)])
+    return other
 
 
 def _exec_word(skill: str) -> str:
@@ -164,38 +245,63 @@ def _exec_word(skill: str) -> str:
     return f"-- {word}" if skill.startswith("-") else word
 
 
-def _skill_entries(headings: Sequence[tuple[int, str]]) -> list[str]:
+def _skill_entries(
+    skill: str, headings: Sequence[tuple[int, str]], firsts: FirstHeadings | None
+) -> list[str]:
     """RFC-0001:C-SECTIONS for SKILL.md: H1 at indent 0, H2 at indent 1 under the preceding
     H1 (at indent 0 when no H1 precedes it), at most 15 entries and 12 at indent 0 (the
-    top-level headings of RFC-0001:C-CONSTRAINTS: H1s, and the H2s before any H1)."""
-    entries = [(level, one_line(text)) for level, text in headings if level <= 2]
-    entries = [(level, text) for level, text in entries if text]
+    top-level headings of RFC-0001:C-CONSTRAINTS: H1s, and the H2s before any H1). An entry
+    the template would not read (:func:`_show_command`) gives its own command. None listed:
+    SKILL.md by its path, with the ``skc open`` that reads it (nothing else reaches it)."""
+    entries = [
+        (number, level, text)
+        for number, (level, text) in enumerate(headings)
+        if level <= 2 and one_line(text)
+    ]
+    if not entries:
+        return [_entry("", SKILL_FILE, _command(skill, "open", SKILL_FILE))]
     lines: list[str] = []
     seen_h1 = top_level = 0
-    for level, text in entries:
+    for number, level, text in entries:
         top = level == 1 or not seen_h1
         if len(lines) == MAX_ENTRIES or (top and top_level == MAX_TOP_LEVEL):
             break
         seen_h1 += level == 1
         top_level += top
-        indent = "" if top else "  "
-        lines.append(f"{indent}- {text}")
+        reached = (
+            (True, True) if firsts is None else firsts.reached(SKILL_FILE, text, number=number)
+        )
+        command = _show_command(skill, SKILL_FILE, text, reached)
+        lines.append(_entry("" if top else "  ", one_line(text), command))
     if len(lines) < len(entries):
         lines.append(f"- ... ({len(entries) - len(lines)} more)")
     return lines
 
 
-def _reference_entries(references: Sequence[Reference]) -> list[str]:
-    """RFC-0001:C-SECTIONS for the other Markdown files, in the order given (by path)."""
+def _reference_entries(
+    skill: str, references: Sequence[Reference], firsts: FirstHeadings | None
+) -> list[str]:
+    """RFC-0001:C-SECTIONS for the other Markdown files, in the order given (by path). A
+    file without H1, listed by its path, gives the ``skc open`` that reads it; a title the
+    template would not read, the ``show --file`` (or ``open``) that does."""
     if not references:
         return []
     lines = [f"- {REFERENCES_LABEL}"]
     for reference in references[:MAX_ENTRIES]:
-        label = one_line(reference.title or "") or one_line(reference.path)
+        title = one_line(reference.title or "")
+        opened = _command(skill, "open", reference.path)
+        if title and reference.title is not None:
+            reached = (
+                (True, True) if firsts is None else firsts.reached(reference.path, reference.title)
+            )
+            command = _show_command(skill, reference.path, reference.title, reached, other=opened)
+        else:
+            command = opened
+        label = title or one_line(reference.path)
         description = one_line(reference.description or "")
         if description:
             label = f"{label} — {_truncate(description)}"
-        lines.append(f"  - {label}")
+        lines.append(_entry("  ", label, command))
     if len(references) > MAX_ENTRIES:
         lines.append(f"  - ... ({len(references) - MAX_ENTRIES} more)")
     return lines
@@ -217,6 +323,7 @@ def render_stub(
     headings: Sequence[tuple[int, str]],
     references: Sequence[Reference],
     has_files: bool = False,
+    firsts: FirstHeadings | None = None,
 ) -> str:
     """The stub's text.
 
@@ -224,7 +331,8 @@ def render_stub(
     examples; ``frontmatter`` is the source's whole frontmatter (with ``name`` and
     ``description``), kept exactly; ``headings`` are SKILL.md's ``(level, text)`` in file
     order; ``references`` the other ``.md`` files by path; ``has_files``: the skill has files
-    other than Markdown (the body then names ``skc exec``).
+    other than Markdown (the body then names ``skc exec``); ``firsts``: every heading of the
+    skill, to tell which entries ``show`` would not find by their label alone (None: all).
     """
     raw_name = frontmatter.get("name")
     name = raw_name if isinstance(raw_name, str) else ""
@@ -244,8 +352,7 @@ def render_stub(
     if has_files:
         body += [*SCRIPTS_LINE.format(skill=_exec_word(skill)).split("\n"), ""]
     body += ["## Top Sections", ""]
-    sections = _skill_entries(headings) + _reference_entries(references)
-    body += sections or ["- (no sections)"]
+    body += _skill_entries(skill, headings, firsts) + _reference_entries(skill, references, firsts)
     if len(body) > MAX_LINES:  # cannot happen with the limits above; never exceed it anyway
         body = [*body[: MAX_LINES - 1], "- ... (truncated)"]
     return "---\n" + _frontmatter_yaml(frontmatter) + "---\n\n" + "\n".join(body) + "\n"

@@ -1,0 +1,146 @@
+"""Every entry a stub lists reads itself when pasted as the stub says (RFC-0001:C-SECTIONS:
+"use `skc show --section "Clap Patterns"`"): into the template ``skc show NAME --section
+'<heading>'``, or the entry's own command when it gives one; in a real bash."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from e2e_support import write
+
+Run = object
+
+ENTRY = re.compile(r"^ *- (?P<label>.*?)(?: \(`(?P<command>skc [^`]*)`\))?$")
+
+
+def _entries(stub: str) -> list[tuple[str, str | None]]:
+    listed = stub.split("## Top Sections\n\n", 1)[1].rstrip("\n").split("\n")
+    found = []
+    for line in listed:
+        match = ENTRY.match(line)
+        assert match is not None, line
+        label = match["label"]
+        if not label.startswith("References (") and not label.startswith("... ("):
+            found.append((label.split(" — ")[0], match["command"]))
+    return found
+
+
+def _template(stub: str, name: str) -> str:
+    found = re.search(r"^- `(skc show [^`]*'<heading>'[^`]*)`", stub, flags=re.MULTILINE)
+    assert found is not None, stub
+    assert found[1] == f"skc show {name} --section '<heading>'"
+    return found[1]
+
+
+def _bash(command: str, cwd: Path, env: dict[str, str]) -> dict[str, object]:
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("bash is needed to paste the commands")
+    run = subprocess.run(
+        [bash, "-c", f"{command} --format json"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, (command, run.stderr)
+    data = json.loads(run.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+#: Headings as written in Markdown (an escaped backquote is kept in the heading's text).
+HOSTILE = [
+    "Setup $(touch {marker})",
+    'Say "hi" and \\`touch {marker}\\`',
+    "It's $HOME and ${{HOME}} and \\ back",
+    "Bang! !! and !-1",
+    "Installation",
+]
+
+
+def _text(heading: str, marker: Path) -> str:
+    return heading.format(marker=marker).replace("\\`", "`")
+
+
+def test_every_listed_entry_reads_itself_when_pasted(
+    ok: Run, project: Path, bin_dir: Path, clean_env: dict[str, str], tmp_path: Path
+) -> None:
+    marker = tmp_path / "PWNED"
+    ok("init")  # type: ignore[operator]
+    folder = project / ".skillc" / "skills" / "inj"
+    body = "".join(f"## {h.format(marker=marker)}\n\nbody {n}\n\n" for n, h in enumerate(HOSTILE))
+    write(
+        folder / "SKILL.md",
+        "---\nname: inj\ndescription: Demo. Use when testing.\n---\n\n# Inj\n\n"
+        + body
+        + "#### Cox Models\n\nA summary.\n",
+    )
+    # README.md sorts before SKILL.md: its "Installation" is the one show finds first
+    write(folder / "README.md", "# Read me\n\n## Installation\n\nSee SKILL.md.\n")
+    # SKILL.md's H4 "Cox Models" comes before this reference's title
+    write(folder / "references" / "cox.md", "# Cox Models\n\nThe whole reference.\n")
+    write(folder / "references" / "plain.md", "No heading at all.\n")
+    write(folder / "references" / "guide.md", "---\ndescription: A guide.\n---\n## Only H2\n")
+    proc = ok("build", "--format", "json", "inj")  # type: ignore[operator]
+    stub = Path(json.loads(proc.stdout)["stub"]).read_text(encoding="utf-8")
+    template = _template(stub, "inj")
+    env = {**clean_env, "PATH": f"{bin_dir}:{clean_env.get('PATH', '')}"}
+    expected = {
+        "Inj": "SKILL.md",
+        **{_text(h, marker): "SKILL.md" for h in HOSTILE},
+        "Read me": "README.md",
+        "Cox Models": "references/cox.md",
+        "references/guide.md": "references/guide.md",
+        "references/plain.md": "references/plain.md",
+    }
+    entries = _entries(stub)
+    assert sorted(label for label, _ in entries) == sorted(expected), stub
+    for label, command in entries:
+        if command is None:
+            command = template.replace("<heading>", label)
+        data = _bash(command, project, env)
+        if command.startswith("skc open"):
+            assert data["path"] == expected[label], (command, data)
+        else:
+            assert (data["file"], data["section"]) == (expected[label], label), (command, data)
+    assert not marker.exists()
+    # the entries that need it, and only those, give their own command
+    commands = dict(entries)
+    assert commands["Inj"] is None and commands["Bang! !! and !-1"] is None
+    assert commands["Read me"] is None
+    assert commands["Installation"] == "skc show inj --section Installation --file SKILL.md"
+    assert commands["Cox Models"] == (
+        "skc show inj --section 'Cox Models' --file references/cox.md"
+    )
+    assert commands["references/plain.md"] == "skc open inj references/plain.md"
+    # a stub rewritten over the current index (no Markdown parsed) lists the same
+    stub_path = Path(json.loads(proc.stdout)["stub"])
+    stub_path.unlink()
+    ok("build", "inj")  # type: ignore[operator]
+    assert stub_path.read_text(encoding="utf-8") == stub
+
+
+def test_a_skill_without_headings_lists_skill_md_to_open(
+    ok: Run, project: Path, bin_dir: Path, clean_env: dict[str, str]
+) -> None:
+    ok("init")  # type: ignore[operator]
+    folder = project / ".skillc" / "skills" / "flat"
+    write(
+        folder / "SKILL.md",
+        "---\nname: flat\ndescription: Flat. Use when testing.\n---\n\nJust text.\n",
+    )
+    proc = ok("build", "--format", "json", "flat")  # type: ignore[operator]
+    stub = Path(json.loads(proc.stdout)["stub"]).read_text(encoding="utf-8")
+    assert _entries(stub) == [("SKILL.md", "skc open flat SKILL.md")]
+    env = {**clean_env, "PATH": f"{bin_dir}:{clean_env.get('PATH', '')}"}
+    data = _bash("skc open flat SKILL.md", project, env)
+    assert data["path"] == "SKILL.md" and "Just text." in str(data["content"])
