@@ -36,10 +36,13 @@ __all__ = [
     "MAX_TOP_LEVEL",
     "REFERENCES_LABEL",
     "SCRIPTS_LINE",
+    "SCRIPT_EXAMPLE",
+    "SCRIPT_PROGRAMS",
     "STUB_FORMAT",
     "FirstHeadings",
     "Reference",
     "render_stub",
+    "script_of",
     "with_frontmatter",
 ]
 
@@ -53,7 +56,8 @@ REFERENCES_LABEL = "References (query by title only)"
 #: reads it (``no`` a string, ``012`` twelve). 4: at most 12 top-level headings, the H2s
 #: before any H1 counted (54 of the 11,593 public SKILL.md files we hold listed up to 15).
 #: 5: the commands quote ``'<heading>'`` (single quotes: a pasted heading is never expanded),
-#: and an entry the template would not read exactly gives its own command.
+#: and an entry the template would not read exactly gives its own command; the ``skc exec``
+#: example runs one of the skill's scripts, and only a skill with one has it.
 STUB_FORMAT = 5
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
@@ -308,12 +312,41 @@ def _reference_entries(
 
 
 #: The body's lines for a skill with files other than Markdown (``{skill}``: the name as the
-#: command examples quote it).
+#: command examples quote it), then an example when it has a script (:data:`SCRIPT_EXAMPLE`).
 SCRIPTS_LINE = (
     "Scripts and other files of this skill run from its folder: run each command it documents\n"
-    "as written, through `skc exec {skill} -- <command>`\n"
-    "(for example `skc exec {skill} -- python scripts/x.py`)."
+    "as written, through `skc exec {skill} -- <command>`"
 )
+SCRIPT_EXAMPLE = "(for example `skc exec {skill} -- {program} {script}`)"
+
+#: The programs that run a script, by its suffix: the stub's example names one of the skill's.
+SCRIPT_PROGRAMS = {
+    ".py": "python",
+    ".sh": "bash",
+    ".bash": "bash",
+    ".js": "node",
+    ".mjs": "node",
+    ".cjs": "node",
+    ".rb": "ruby",
+    ".pl": "perl",
+}
+
+
+def script_of(files: Sequence[str]) -> str | None:
+    """The first of ``files`` (relative paths, in order) that is a script
+    (:data:`SCRIPT_PROGRAMS`): the stub's ``skc exec`` example runs it."""
+    return next((rel for rel in files if rel.endswith(tuple(SCRIPT_PROGRAMS))), None)
+
+
+def _scripts_lines(skill: str, script: str | None) -> list[str]:
+    """The ``skc exec`` lines; the example only for a skill with a script, and with it."""
+    word = _exec_word(skill)
+    lines = SCRIPTS_LINE.format(skill=word).split("\n")
+    if script is None:
+        return [*lines[:-1], lines[-1] + "."]
+    program = SCRIPT_PROGRAMS[script[script.rindex(".") :]]
+    example = SCRIPT_EXAMPLE.format(skill=word, program=program, script=shell_word(script))
+    return [*lines, example + "."]
 
 
 def render_stub(
@@ -324,6 +357,7 @@ def render_stub(
     references: Sequence[Reference],
     has_files: bool = False,
     firsts: FirstHeadings | None = None,
+    script: str | None = None,
 ) -> str:
     """The stub's text.
 
@@ -332,7 +366,8 @@ def render_stub(
     ``description``), kept exactly; ``headings`` are SKILL.md's ``(level, text)`` in file
     order; ``references`` the other ``.md`` files by path; ``has_files``: the skill has files
     other than Markdown (the body then names ``skc exec``); ``firsts``: every heading of the
-    skill, to tell which entries ``show`` would not find by their label alone (None: all).
+    skill, to tell which entries ``show`` would not find by their label alone (None: all);
+    ``script``: a script of the skill (:func:`script_of`), the ``skc exec`` example.
     """
     raw_name = frontmatter.get("name")
     name = raw_name if isinstance(raw_name, str) else ""
@@ -350,7 +385,7 @@ def render_stub(
         "",
     ]
     if has_files:
-        body += [*SCRIPTS_LINE.format(skill=_exec_word(skill)).split("\n"), ""]
+        body += [*_scripts_lines(skill, script), ""]
     body += ["## Top Sections", ""]
     body += _skill_entries(skill, headings, firsts) + _reference_entries(skill, references, firsts)
     if len(body) > MAX_LINES:  # cannot happen with the limits above; never exceed it anyway
