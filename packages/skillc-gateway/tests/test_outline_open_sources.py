@@ -52,6 +52,21 @@ def test_outline_text_format(gateway: Run, demo: Path) -> None:
     ]
 
 
+def test_outline_lists_every_markdown_file_even_without_headings(
+    gateway: Run, demo: Path, cli: Callable[..., Run]
+) -> None:
+    """A ``.md`` file without a heading (the stub lists it by its path, to ``skc open``) is
+    a line of the outline too, whether it is read from the index or parsed."""
+    (demo / "SKILL.md").write_text("---\nname: demo\ndescription: D.\n---\nNo heading.\n")
+    (demo / "references" / "plain.md").write_text("Just text.\n", encoding="utf-8")
+    expected = ["SKILL.md", "references/api.md", "  # API", "references/plain.md"]
+    parsed = gateway("outline", "demo", "--level", "1")
+    assert parsed.returncode == 0, parsed.stderr
+    assert parsed.stdout.splitlines() == expected
+    assert cli("skillc_index")("build", "demo").returncode == 0
+    assert gateway("outline", "demo", "--level", "1").stdout.splitlines() == expected
+
+
 def test_open_is_verbatim_and_cuts_lines(resolved: ResolvedSkill, gateway: Run) -> None:
     whole = open_file(resolved, "references/notes.txt")
     assert whole.text == "one\ntwo\nthree\n" and whole.more_lines == 0

@@ -22,6 +22,7 @@ from skillc_index import (
     ResolvedSkill,
     ensure_index,
     fresh_index,
+    fs_bytes,
 )
 from skillc_index.record import Record
 
@@ -48,6 +49,8 @@ class Outline(Record):
     headings: tuple[OutlineHeading, ...]
     warnings: tuple[Notice, ...] = ()
     """A file over the parse limit (its headings after the limit are not listed)."""
+    files: tuple[str, ...] = ()
+    """Every ``.md`` file, in bytewise path order: those without a heading too."""
 
 
 def outline(
@@ -90,7 +93,8 @@ def _indexed_outline(skill: ResolvedSkill, index: IndexHandle, level: int | None
         for heading in found.headings
         if level is None or heading.level <= level
     )
-    return Outline(headings, warnings)
+    files = sorted((rel for rel in index.files if rel.endswith(".md")), key=fs_bytes)
+    return Outline(headings, warnings, tuple(files))
 
 
 def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
@@ -98,9 +102,8 @@ def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
 
     found: list[OutlineHeading] = []
     warnings: list[Notice] = []
-    for relative in walk_skill(skill.source).files:
-        if not relative.endswith(".md"):
-            continue
+    files = [rel for rel in walk_skill(skill.source).files if rel.endswith(".md")]
+    for relative in files:
         doc = parse_markdown(read_text_in_root(skill.source, relative), links=False, metadata=False)
         notice = limit_notice(str(skill.source / relative), doc)
         if notice is not None:
@@ -110,4 +113,4 @@ def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
             for heading in doc.headings
             if level is None or heading.level <= level
         )
-    return Outline(tuple(found), tuple(warnings))
+    return Outline(tuple(found), tuple(warnings), tuple(files))

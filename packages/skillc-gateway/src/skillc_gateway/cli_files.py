@@ -38,12 +38,14 @@ def outline_command(result: OutlineResult, call: Call[OutlineParams]) -> None:
       skc outline my-skill --level 2
       skc outline ./path/to/skill --format json
     """
-    current = None
-    for heading in result.outline.headings:
-        if heading.file != current:
-            current = heading.file
-            click.echo(printable(current))
-        click.echo(printable(f"{'  ' * heading.level}{'#' * heading.level} {heading.text}"))
+    by_file: dict[str, list[str]] = {file: [] for file in result.outline.files}
+    for heading in result.outline.headings:  # a file not walked (none): listed all the same
+        line = f"{'  ' * heading.level}{'#' * heading.level} {heading.text}"
+        by_file.setdefault(heading.file, []).append(line)
+    for file, lines in by_file.items():  # a file without headings too: `skc open` reads it
+        click.echo(printable(file))
+        for line in lines:
+            click.echo(printable(line))
 
 
 @command(OPEN)
