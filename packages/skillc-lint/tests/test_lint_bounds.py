@@ -1,15 +1,20 @@
-"""Hostile frontmatter in the dialect profiles (issue 13): the cost of linting is bounded by
-the size of the skill, whatever its aliases expand to, and a report stays readable."""
+"""Hostile input: the cost of linting is bounded by the size of the skill, whatever its
+frontmatter's aliases expand to in the dialect profiles (issue 13) or how many characters
+a rule matches, and a report stays readable."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
 import pytest
 
 from skillc_lint import default_registry, lint_skill
 from skillc_lint._engine import MAX_FINDINGS
+from skillc_lint._rules.security import hidden_characters
+from skillc_lint._skill import Skill
 
 Writer = Callable[..., Path]
 
@@ -77,3 +82,38 @@ def test_a_collection_is_named_not_printed(skill: Writer) -> None:
     assert messages == [
         "hooks.Stop[0].hooks[0].type must be one of command, prompt, agent, not a list"
     ]
+
+
+def _calls(run: Callable[[], object]) -> int:
+    """How many functions (Python and built-in) ``run`` calls."""
+    calls = 0
+
+    def count(frame: FrameType, event: str, arg: object) -> None:
+        nonlocal calls
+        calls += event in ("call", "c_call")
+
+    sys.setprofile(count)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def test_hidden_characters_cost_one_search_per_line_not_per_character(skill: Writer) -> None:
+    """SKL901 reports one finding per line and goes on at the next line: its calls do not
+    grow with the hidden characters of a line. Before: two calls per character, each
+    counting the line breaks from the start of the text (a 1 MB SKILL.md of ZWSP lines
+    ran 55 s)."""
+
+    def cost(width: int) -> tuple[list[int | None], int]:
+        body = ("\u200b" * width + "x\r\n") * 40  # a \r\n is one line break
+        checked = Skill(skill(body=body))
+        checked.text("SKILL.md")
+        found: list[int | None] = []
+        calls = _calls(lambda: found.extend(f.line for f in hidden_characters(checked, {})))
+        return found, calls
+
+    lines, few = cost(1)
+    assert lines == list(range(8, 48))  # after the frontmatter, the H1 and its blank lines
+    assert cost(200) == (lines, few)

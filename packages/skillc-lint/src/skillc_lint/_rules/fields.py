@@ -23,6 +23,8 @@ __all__ = [
     "frontmatter",
     "holds_line_of",
     "in_code",
+    "line_ends",
+    "line_of",
     "lines_holding",
     "lowered_text",
     "type_name",
@@ -63,6 +65,24 @@ def lowered_text(skill: Skill, rel: str, text: str) -> str:
     if found is None:
         found = skill.shared[key] = text.lower()
     return found
+
+
+def line_ends(skill: Skill, rel: str, text: str) -> list[int]:
+    """Where each line of ``text``, the text of the file ``rel`` of ``skill``, ends (its line
+    break included; lines as :func:`~skillc_index.split_lines`, the parse and the code
+    frames number them): listed once per file, for :func:`line_of`."""
+    key = ("line ends", rel)
+    ends = skill.shared.get(key)
+    if ends is None:
+        ends = skill.shared[key] = list(itertools.accumulate(map(len, split_lines(text))))
+    return ends
+
+
+def line_of(skill: Skill, rel: str, text: str, offset: int) -> int:
+    """The line (from 1) holding ``offset`` of ``text``, the text of the file ``rel`` of
+    ``skill``, found among :func:`line_ends`: a rule reporting each of many matches does
+    work linear in the text, not in its length times its matches."""
+    return bisect.bisect_right(line_ends(skill, rel, text), offset) + 1
 
 
 #: The line breaks of ``str.splitlines`` other than ``\n``: a text holding none of them has

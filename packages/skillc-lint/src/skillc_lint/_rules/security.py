@@ -28,6 +28,8 @@ from skillc_lint._rules.fields import (
     field_line,
     frontmatter,
     in_code,
+    line_ends,
+    line_of,
     lines_holding,
     lowered_text,
 )
@@ -57,10 +59,6 @@ def _markdown(skill: Skill) -> Iterator[tuple[str, str]]:
         text = skill.text(rel)
         if text is not None:
             yield rel, text
-
-
-def _line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
 
 
 def _code_ranges(line: str) -> list[tuple[int, int]]:
@@ -109,18 +107,17 @@ def _char_name(char: str) -> str:
 def hidden_characters(skill: Skill, options: Options) -> Findings:
     """SKL901: no bidirectional controls or invisible characters in any text file (a joiner
     between two ASCII characters counts; one inside an emoji or a script that needs it does
-    not). One finding per line."""
+    not). One finding per line: the search goes on at the next line (linear in the text)."""
     for rel, text in _texts(skill):
         utf8 = b"" if text.isascii() else text.encode("utf-8", "surrogatepass")
         if not _MAY_HIDE_UTF8.search(utf8) or not _HIDDEN_CHAR.search(text):
             continue
-        flags = [m.span() for m in _TAG_FLAG.finditer(text)]
-        reported: set[int] = set()
-        for match in _HIDDEN_CHAR.finditer(text):
-            line = _line_of(text, match.start())
-            if line in reported or any(a <= match.start() < b for a, b in flags):
-                continue
-            reported.add(line)
+        if "\U0001f3f4" in text:  # the flags blanked: same offsets, same lines
+            text = _TAG_FLAG.sub(lambda flag: " " * len(flag.group()), text)
+        ends = line_ends(skill, rel, text)
+        match = _HIDDEN_CHAR.search(text)
+        while match is not None:
+            line = line_of(skill, rel, text, match.start())
             char = match.group()
             kind = "bidirectional control" if _BIDI_CHAR.match(char) else "invisible character"
             yield Finding(
@@ -129,6 +126,7 @@ def hidden_characters(skill: Skill, options: Options) -> Findings:
                 file=rel,
                 line=line,
             )
+            match = _HIDDEN_CHAR.search(text, ends[line - 1])
 
 
 # -- SKL903 prompt injection (used by SKL902 too) ---------------------------------------------
@@ -385,7 +383,7 @@ def embedded_secrets(skill: Skill, options: Options) -> Findings:
                         f"{kind} in the skill ({_masked(token)}): anyone who installs the "
                         "skill can read it",
                         file=rel,
-                        line=_line_of(text, match.start()),
+                        line=line_of(skill, rel, text, match.start()),
                     )
         if "PRIVATE KEY" not in text:
             continue
@@ -394,7 +392,7 @@ def embedded_secrets(skill: Skill, options: Options) -> Findings:
                 yield Finding(
                     "private key block in the skill: anyone who installs the skill can read it",
                     file=rel,
-                    line=_line_of(text, match.start()),
+                    line=line_of(skill, rel, text, match.start()),
                 )
 
 
@@ -580,7 +578,7 @@ def not_executable(skill: Skill, options: Options) -> Findings:
                     f"{script} is run as a command here but is not executable "
                     "(chmod +x, or run it through its interpreter)",
                     file=rel,
-                    line=_line_of(text, match.start()),
+                    line=line_of(skill, rel, text, match.start()),
                 )
 
 
