@@ -10,6 +10,7 @@ from pathlib import Path
 from types import FrameType
 
 import pytest
+import yaml
 
 from skillc_lint import default_registry, lint_skill
 from skillc_lint._engine import MAX_FINDINGS
@@ -117,3 +118,22 @@ def test_hidden_characters_cost_one_search_per_line_not_per_character(skill: Wri
     lines, few = cost(1)
     assert lines == list(range(8, 48))  # after the frontmatter, the H1 and its blank lines
     assert cost(200) == (lines, few)
+
+
+@pytest.mark.parametrize("closed", [True, False])
+def test_no_quoting_fix_is_looked_for_in_a_frontmatter_over_the_bound(
+    skill: Writer, monkeypatch: pytest.MonkeyPatch, closed: bool
+) -> None:
+    """A frontmatter the reader refuses for its size (over 64 KiB) gets no SKL100 fix and
+    none is looked for: no fix could read back. Before: one YAML load per line (100,000
+    ``kN: v`` lines: 14 s; a 5 MB block: 90 s)."""
+    loads: list[str] = []
+    real = yaml.safe_load
+    monkeypatch.setattr(yaml, "safe_load", lambda text: loads.append(text) or real(text))
+    keys = "".join(f"k{n}: v\n" for n in range(10_000))  # 98 KB
+    block = f"---\nname: my-skill\ndescription: Use when: a table is ragged\n{keys}"
+    folder = skill(skill_md=block + ("---\n\n# my-skill\n" if closed else "\n# my-skill\n"))
+    [found] = [d for d in lint_skill(folder).diagnostics if d.rule == "SKL100"]
+    assert ("larger than 64 KiB" in found.message) is closed
+    assert found.fix is None
+    assert len(loads) < 100
