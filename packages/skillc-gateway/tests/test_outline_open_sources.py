@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -531,3 +532,34 @@ def test_outline_over_the_parse_limit_is_the_same_from_the_index(
     after = [gateway_process(*args) for args in runs]
     for was, now in zip(before, after, strict=True):
         assert (now.returncode, now.stdout, now.stderr) == (0, was.stdout, was.stderr)
+
+
+def test_outline_reads_a_big_file_as_far_as_the_parse_reads(
+    resolved: ResolvedSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A skill too big to index (a file over 32 MB) is outlined from its parsed files, each
+    read as far as the parse reads, its other lines counted in chunks: no read returns more.
+    Before: read whole (a sparse 400 MB SKILL.md: 840 MB)."""
+    import skillc_index
+    import skillc_index.files
+    from skillc_index.index.cache import MAX_INDEXED_BYTES
+    from skillc_index.markdown.document import MARKDOWN_READ_LIMIT
+
+    big = resolved.source / "references" / "big.md"
+    big.write_text("# Big\n\nline\n", encoding="utf-8")
+    os.truncate(big, MAX_INDEXED_BYTES + MARKDOWN_READ_LIMIT)  # sparse: no disk used
+    sizes: list[int] = []
+    real = skillc_index.files.open_in_root
+
+    def opened(*args: Any, **kwargs: Any) -> Any:
+        handle = real(*args, **kwargs)
+        whole = handle.read
+        handle.read = lambda size=-1: sizes.append(len(data := whole(size))) or data
+        return handle
+
+    monkeypatch.setattr(skillc_index.files, "open_in_root", opened)
+    monkeypatch.setattr(skillc_index, "open_in_root", opened, raising=False)
+    found = outline(resolved)
+    assert ("references/big.md", 1, "Big") in [(h.file, h.level, h.text) for h in found.headings]
+    assert "over the parse limit" in found.warnings[0].text
+    assert 0 < max(sizes) <= MARKDOWN_READ_LIMIT

@@ -6,6 +6,7 @@ against its shape (the output schema)."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import closing
@@ -107,6 +108,33 @@ def test_a_global_init_needs_a_name_and_creates_nothing(tmp_path: Path, home: Pa
     created = INIT.run(run, InitParams("g-skill", global_=True))
     assert created.to_dict()["scope"] == "global"
     assert (home / ".skillc" / "skills" / "g-skill" / "SKILL.md").is_file()
+
+
+def test_list_reads_a_skill_md_as_far_as_its_frontmatter_can_go(
+    layout: Layout, project: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``list`` checks each store skill's frontmatter from the start of its SKILL.md only
+    (what a parse reads, 4 MiB): before, a sparse 400 MB SKILL.md was read whole (838 MB)."""
+    import skillc_index.files
+    from skillc_index.markdown.document import MARKDOWN_READ_LIMIT
+
+    skill_md = write_skill(project / ".skillc" / "skills" / "big") / "SKILL.md"
+    os.truncate(skill_md, 4 * MARKDOWN_READ_LIMIT)  # sparse: no disk used
+    read: list[int] = []
+    real = skillc_index.files.open_regular
+
+    def opened(path: str) -> Any:
+        handle = real(path)
+        if path == str(skill_md):
+            whole = handle.read
+            handle.read = lambda size=-1: read.append(len(data := whole(size))) or data
+        return handle
+
+    monkeypatch.setattr(skillc_index.files, "open_regular", opened)
+    run, _ = session(layout)
+    listed = LIST.run(run, ListParams())
+    assert [skill["name"] for skill in listed.to_dict()["skills"]] == ["big"]
+    assert read == [MARKDOWN_READ_LIMIT]
 
 
 def test_list_filters_and_warns_of_skipped_skills(

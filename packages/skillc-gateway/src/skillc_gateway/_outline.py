@@ -98,13 +98,15 @@ def _indexed_outline(skill: ResolvedSkill, index: IndexHandle, level: int | None
 
 
 def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
-    from skillc_index import limit_notice, parse_markdown, read_text_in_root, walk_skill
+    from skillc_index import limit_notice, open_in_root, parse_markdown, read_parsed, walk_skill
 
     found: list[OutlineHeading] = []
     warnings: list[Notice] = []
     files = [rel for rel in walk_skill(skill.source).files if rel.endswith(".md")]
     for relative in files:
-        doc = parse_markdown(read_text_in_root(skill.source, relative), links=False, metadata=False)
+        with open_in_root(skill.source, relative) as handle:
+            text, lines = read_parsed(handle)  # as far as the parse reads
+        doc = parse_markdown(text, links=False, metadata=False, line_count=lines)
         notice = limit_notice(str(skill.source / relative), doc)
         if notice is not None:
             warnings.append(notice)

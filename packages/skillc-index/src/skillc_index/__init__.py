@@ -123,6 +123,7 @@ _EXPORTS: dict[str, str] = {
     "MarkdownDoc": "markdown.document",
     "parse_markdown": "markdown.document",
     "read_markdown": "markdown.document",
+    "read_parsed": "markdown.document",
     "limit_notice": "markdown.document",
     "over_limit_notice": "markdown.document",
     # build: where the manifest is, the deployment targets
@@ -277,6 +278,7 @@ if TYPE_CHECKING:
         over_limit_notice,
         parse_markdown,
         read_markdown,
+        read_parsed,
     )
     from skillc_index.markdown.frontmatter import parse_frontmatter, type_name
     from skillc_index.spelling import CLI_SPELLING, MCP_SPELLING, Spelling

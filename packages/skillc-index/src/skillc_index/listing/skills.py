@@ -107,17 +107,17 @@ class SkillList:
 def _frontmatter_problem(skill_file: Path) -> str | None:
     from skillc_index.diagnostics import NotARegularFile
     from skillc_index.files import open_regular
-    from skillc_index.markdown.document import not_text
+    from skillc_index.markdown.document import not_text, read_parsed
     from skillc_index.markdown.frontmatter import parse_frontmatter
 
     try:
         with open_regular(str(skill_file)) as handle:  # a FIFO swapped in: never a hang
-            text = handle.read().decode("utf-8", errors="replace")
+            text, _ = read_parsed(handle, count=False)  # a 400 MB file: its first 4 MB
     except NotARegularFile as exc:
         return f"cannot read SKILL.md (it is {exc.kind})"
     except OSError as exc:
         return f"cannot read SKILL.md ({exc.strerror or exc})"
-    front = parse_frontmatter(text.removeprefix("\ufeff"))
+    front = parse_frontmatter(text)
     if front.error:
         return front.error
     data = front.data_12  # as the build reads them (E011)

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, BinaryIO, cast
 
 from skillc_index.command_errors import (
     MissingFrontmatterField,
@@ -65,6 +65,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MARKDOWN_LIMIT",
     "MARKDOWN_LINE_LIMIT",
+    "MARKDOWN_READ_LIMIT",
     "CodeBlock",
     "Frontmatter",
     "Heading",
@@ -81,6 +82,7 @@ __all__ = [
     "parse_markdown",
     "parsed_end",
     "read_markdown",
+    "read_parsed",
     "read_skill_metadata",
     "title_of",
 ]
@@ -93,6 +95,10 @@ MARKDOWN_LINE_LIMIT = 20_000
 """Lines of a Markdown file that are parsed, whatever their length: markdown-it-py's cost
 follows lines more than bytes for short ones (1 MiB of ``x|y`` rows took 15 s, 20,000 such
 lines take about 1.5 s). The longest ``.md`` file of the corpus has 2,738 lines."""
+MARKDOWN_READ_LIMIT = 4 * MARKDOWN_LIMIT + 4
+"""Bytes of a Markdown file that are read to parse it (:func:`read_parsed`): more than
+:data:`MARKDOWN_LIMIT` characters of at most 4 bytes each, so a longer file is cut by the
+parse limit anyway."""
 
 
 # markdown-it env key: the parse wants headings only (no inline pass outside headings).
@@ -557,7 +563,9 @@ def parsed_end(text: str) -> int:
     return end
 
 
-def parse_markdown(text: str, *, links: bool = True, metadata: bool = True) -> MarkdownDoc:
+def parse_markdown(
+    text: str, *, links: bool = True, metadata: bool = True, line_count: int | None = None
+) -> MarkdownDoc:
     """Parse one Markdown file's text: frontmatter, then headings and links of the body.
 
     Without ``links`` only the headings are read (no links, no HTML: what the index needs,
@@ -569,14 +577,15 @@ def parse_markdown(text: str, *, links: bool = True, metadata: bool = True) -> M
     (normal for reference files; only SKILL.md requires it). With an unclosed frontmatter the whole
     text is parsed as Markdown. Of a text over :data:`MARKDOWN_LIMIT`, only the lines before
     the limit are parsed (:attr:`MarkdownDoc.parsed_lines`); line numbers and ``line_count``
-    are still the file's.
+    are still the file's: ``line_count``, the file's, when ``text`` is only its start
+    (:func:`read_parsed`).
     """
     text = normalize_newlines(text.removeprefix(BOM))
     frontmatter, body_offset = split_frontmatter(text, parse_yaml=metadata)
     end = parsed_end(text)
     body = text[body_offset:end] if body_offset < end else ""
     offset = frontmatter.end_line if body_offset else 0
-    line_count = count_lines(text)
+    line_count = count_lines(text) if line_count is None else line_count
     headings, found_links, html, cut, code = _parse_body(body, offset, line_count, links)
     parsed_lines = None if end == len(text) else text.count("\n", 0, end)
     return MarkdownDoc(
@@ -600,8 +609,25 @@ def over_limit_notice(file: str, parsed_lines: int) -> Notice:
     )
 
 
+def read_parsed(handle: BinaryIO, *, count: bool = True) -> tuple[str, int | None]:
+    """The text of a Markdown file opened in binary mode (:func:`~skillc_index.files.decoded`)
+    as far as :func:`parse_markdown` parses it: whole, or its first
+    :data:`MARKDOWN_READ_LIMIT` bytes when it is longer; and then the file's line count (the
+    rest counted in chunks, never held: give it to :func:`parse_markdown`; not counted
+    without ``count``, for a reader of the frontmatter alone), else None. A 400 MB file
+    costs a few MB of memory, not 800."""
+    from skillc_index.files import decoded
+    from skillc_index.text import count_line_bytes
+
+    data = handle.read(MARKDOWN_READ_LIMIT)
+    cut = count and len(data) == MARKDOWN_READ_LIMIT
+    lines = count_line_bytes(data, handle) if cut else None
+    return decoded(data), lines
+
+
 def read_markdown(path: Path) -> MarkdownDoc:
-    """Read ``path`` as UTF-8 (undecodable bytes replaced, never an error) and parse it.
+    """Read ``path`` as UTF-8 (undecodable bytes replaced, never an error) and parse it, as far
+    as the parse reads (:func:`read_parsed`).
 
     Only a regular file is read (a FIFO or device is E021, never a hang); no file there (or a
     symlink loop) is E021 too, and one that cannot be read :class:`UnreadableFile` (E999); a
@@ -610,8 +636,8 @@ def read_markdown(path: Path) -> MarkdownDoc:
     from skillc_index.files import open_regular, typed_os_errors
 
     with typed_os_errors(str(path)), open_regular(str(path)) as handle:
-        text = handle.read().decode("utf-8", errors="replace")
-    return parse_markdown(text)
+        text, lines = read_parsed(handle)
+    return parse_markdown(text, line_count=lines)
 
 
 def read_skill_metadata(doc: MarkdownDoc) -> SkillMetadata:
