@@ -13,7 +13,6 @@ process wherever the point is the installed program, a signal, a timeout or impo
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -27,29 +26,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 Runner = Callable[..., "subprocess.CompletedProcess[str]"]
 
 
-def _find_skc() -> Path | None:
-    found = shutil.which("skc")
-    if found:
-        return Path(found)
-    for name in ("skc", "skc.exe"):
-        candidate = Path(sys.executable).parent / name
-        if candidate.is_file():
-            return candidate
-    return None
-
-
 @pytest.fixture(scope="session")
-def skc_path() -> Path:
-    """The installed ``skc`` console script."""
-    path = _find_skc()
-    if path is None:
-        pytest.fail(
-            "the 'skc' console script is not installed: it is neither on PATH nor next to "
-            f"{sys.executable}. Install the 'skillc' distribution into this environment "
-            "(e.g. pip install -e packages/skillc) before running the end-to-end tests.",
-            pytrace=False,
-        )
-    return path
+def skc_path(script_path: Callable[[str], Path]) -> Path:
+    """The installed ``skc`` console script, found as every installed script is (the root
+    conftest's ``find_script``: next to the interpreter, else on PATH), so that ``skc_path``
+    and ``skc_installed`` run the same one."""
+    return script_path("skc")
 
 
 @pytest.fixture(scope="session")
@@ -82,9 +64,9 @@ def skc(cli: Callable[..., Runner]) -> Runner:
 
 
 @pytest.fixture
-def skc_installed(skc_path: Path, cli: Callable[..., Runner]) -> Runner:
+def skc_installed(cli: Callable[..., Runner]) -> Runner:
     """Like :func:`skc`, but the installed ``skc`` console script in a subprocess (the shared
-    ``cli`` with ``script=True``; ``skc_path`` fails the test first when it is missing)."""
+    ``cli`` with ``script=True``)."""
     return cli("skc", script=True)
 
 

@@ -1062,11 +1062,12 @@ def test_another_route_command_at_work_is_e999(
     assert route(cli, "install").returncode == 0
 
 
-@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-def test_a_skill_git_tracks_is_left_in_place(
-    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
-) -> None:
-    """Moving a tracked skill folder would show in ``git status`` as deleted: it stays."""
+#: Tests that run git: skipped where it is not installed.
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def project_git(project: Path) -> Callable[..., str]:
+    """``git(*args)`` in ``project`` with an identity and no signing; its stdout."""
 
     def git(*args: str) -> str:
         done = subprocess.run(
@@ -1076,6 +1077,16 @@ def test_a_skill_git_tracks_is_left_in_place(
         )  # fmt: skip
         return done.stdout
 
+    return git
+
+
+@needs_git
+def test_a_skill_git_tracks_is_left_in_place(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    """Moving a tracked skill folder would show in ``git status`` as deleted: it stays."""
+
+    git = project_git(project)
     git("init", "-q")
     git("add", "--", ".claude/skills/alpha")
     git("commit", "-q", "-m", "alpha")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +21,8 @@ from .test_route import (
     WriteSkill,
     agent_skill,
     names,
+    needs_git,
+    project_git,
     route,
     route_json,
     session,
@@ -209,6 +210,7 @@ def test_uninstall_removes_the_folders_install_made_and_only_those(
     assert snapshot(home) == before
 
 
+@needs_git
 def test_what_route_generates_is_git_ignored_until_uninstall(
     cli: Callable[..., Run], layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:
@@ -216,14 +218,7 @@ def test_what_route_generates_is_git_ignored_until_uninstall(
     as untracked files to commit. A line each, as init and build add theirs, taken out again
     by uninstall; a ``.gitignore`` install made goes with them."""
 
-    def git(*args: str) -> str:
-        done = subprocess.run(
-            ["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@t",
-             "-c", "commit.gpgsign=false", *args],
-            check=True, capture_output=True, text=True,
-        )  # fmt: skip
-        return done.stdout
-
+    git = project_git(project)
     folder = project / ".claude" / "skills"
     agent_skill(folder, "team")
     git("init", "-q")
