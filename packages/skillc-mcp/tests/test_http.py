@@ -19,7 +19,7 @@ import anyio
 import pytest
 
 from skillc_mcp._http_guard import Tokens
-from skillc_mcp_testing import HttpServer
+from skillc_mcp_testing import MODERN_META, HttpServer
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn", reason="the http extra (tox.ini's mcp env installs it)")
@@ -184,6 +184,44 @@ def test_tokens_origin_and_body_bounds(
     text = "".join(server.log)
     assert TOKEN not in text and "b" * 20 not in text
     assert "alice POST initialize 200" in text
+
+
+def _call(server: HttpServer, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A stateless (2026-07-28) ``tools/call``; its result."""
+    params = {"name": name, "arguments": arguments, "_meta": MODERN_META}
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+    result: dict[str, Any] = httpx.post(server.url, headers=HEADERS, json=call).json()["result"]
+    return result
+
+
+def test_over_http_the_tools_read_unless_the_operator_allows_writes(
+    start: Callable[..., HttpServer], project: Path, script_path: Callable[[str], Path]
+) -> None:
+    """A user of the HTTP server imported any SKILL.md folder into the operator's store and
+    deployed it to the operator's agents (``skc_build`` with ``force`` replaced the
+    operator's own skill), and read hidden files (``.env``, ``.git/config``) with ``hidden:
+    true``. Over HTTP the writing tools need ``--allow-writes`` and ``hidden`` is refused."""
+    (project / ".skillc" / "skills" / "demo" / ".env").write_text("SECRET=1\n", "utf-8")
+    server = start()
+    for name, arguments in [("skc_build", {"skill": "demo"}), ("skc_init", {"name": "new"})]:
+        result = _call(server, name, arguments)
+        assert result["isError"], result
+        assert result["content"][0]["text"].startswith("error[E100]"), result
+        assert "--allow-writes" in result["content"][0]["text"], result
+    assert not (project / ".claude").exists()
+    assert not (project / ".skillc" / "skills" / "new").exists()
+    hidden = _call(server, "skc_open", {"skill": "demo", "path": ".env", "hidden": True})
+    assert hidden["isError"] and "SECRET" not in hidden["content"][0]["text"], hidden
+    assert not _call(server, "skc_open", {"skill": "demo", "path": "SKILL.md"})["isError"]
+    server.stop()
+    server = start("--allow-writes")
+    assert not _call(server, "skc_build", {"skill": "demo"})["isError"]
+    assert (project / ".claude" / "skills" / "demo" / "SKILL.md").is_file()
+    hidden = _call(server, "skc_open", {"skill": "demo", "path": ".env", "hidden": True})
+    assert hidden["isError"] and "SECRET" not in hidden["content"][0]["text"], hidden
+    alone = [str(script_path("skillc-mcp")), "--allow-writes"]
+    done = subprocess.run(alone, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 1 and "go with --http" in done.stderr, done.stderr
 
 
 def _load(server: HttpServer, clients: int, seconds: float) -> tuple[int, int, list[int]]:

@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from contextlib import closing, suppress
 from pathlib import Path
 
@@ -378,3 +379,45 @@ def test_a_model_scores_no_library_outside_the_project_and_the_home(
         result = wire.call("skc_eval", {"path": [path]})
         assert not result["isError"], result["content"][0]["text"]
         assert result["structuredContent"]["library"] == 1
+
+
+def test_a_model_reads_no_skill_folder_outside_the_project_and_the_home(
+    wire: WireClient, project: Path, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A skill's path (every tool's ``skill``, ``skc_eval``'s ``skills``) and ``skc_lint``'s
+    ``baseline`` are confined as ``skc_find``'s ``path``: ``skc_open`` of a folder holding a
+    SKILL.md anywhere on the disk read its ``.env``, and ``skc_build`` of one imported it
+    into the user's store and deployed it. Outside the project, the home folder and the
+    folders of installed skills, also through a symlink in the project, a path is E100
+    before anything is read; a store skill by name and a folder in the project still are."""
+    outside = write_skill(tmp_path / "elsewhere" / "notes", files={".env": "SECRET=1\n"})
+    (outside.parent / "baseline.json").write_text("{}", encoding="utf-8")
+    inside = write_skill(project / "drafts" / "notes")
+    (project / "linked").symlink_to(outside.parent)
+    wire.initialize()
+    for path in (str(outside), "linked/notes", "../elsewhere/notes"):
+        for name, arguments in [
+            ("skc_open", {"path": ".env", "hidden": True}),
+            ("skc_open", {"path": "SKILL.md"}),
+            ("skc_show", {"section": "notes"}),
+            ("skc_outline", {}),
+            ("skc_sources", {}),
+            ("skc_search", {"query": "notes"}),
+            ("skc_lint", {}),
+            ("skc_stats", {}),
+            ("skc_build", {"force": True}),
+        ]:
+            result = wire.call(name, {"skill": path, **arguments})
+            text = result["content"][0]["text"]
+            assert result["isError"], (name, text)
+            assert text.startswith(f"error[E100]: invalid option: 'path '{path}' "), text
+            assert "'skc " + name[4:] + " PATH'" in text, text
+        result = wire.call("skc_eval", {"skills": [path]})
+        assert result["content"][0]["text"].startswith("error[E100]"), result
+    baseline = str(outside.parent / "baseline.json")
+    result = wire.call("skc_lint", {"skill": "demo", "baseline": baseline})
+    assert "'skc lint --baseline FILE'" in result["content"][0]["text"], result
+    assert not (project / ".skillc" / "skills" / "notes").exists()
+    for skill in ("demo", str(inside), "drafts/notes"):
+        result = wire.call("skc_open", {"skill": skill, "path": "SKILL.md"})
+        assert not result["isError"], result["content"][0]["text"]

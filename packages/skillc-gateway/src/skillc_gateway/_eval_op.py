@@ -33,6 +33,7 @@ class EvalParams(Record):
             item_min_length=1,
             argument=True,
             metavar="[SKILL]...",
+            path=True,
         ),
     ] = ()
     path: Annotated[
@@ -45,6 +46,7 @@ class EvalParams(Record):
             help="Score against the skills under this folder (repeatable) [default: every "
             "installed skill the agent lists].",
             metavar="DIR",
+            path=True,
         ),
     ] = ()
     library: Annotated[
@@ -165,30 +167,15 @@ def _goes_with(params: EvalParams) -> None:
                 raise ParameterError(f"{{{name}}} goes with {{live}}")
 
 
-def _confine(session: Session, paths: tuple[str, ...]) -> None:
-    """A session with ``confined_paths`` (the MCP server): each folder of ``path`` lies in
-    the project, the working folder, the home folder or a folder of installed skills, as
-    ``find``'s (E100 for another, before any walk: :func:`skillc_gateway.catalog.confine`)."""
-    from skillc_gateway.catalog import confine
-    from skillc_index.inventory.folders import search_roots, trusted_targets
-
-    layout = session.layout
-    known = [root.path for root in search_roots(layout, trusted_targets(layout, session.config))]
-    for given in paths:
-        confine(layout, given, layout.cwd / given, known, "eval")
-
-
 def evaluate(session: Session, params: EvalParams) -> EvalResult:
     """Not logged: it reads no skill for an agent (as ``find``). A session with
-    ``confined_paths`` (the MCP server) scores against no ``path`` outside the folders a
-    model may search (:func:`_confine`)."""
+    ``confined_paths`` (the MCP server) has checked ``path`` and ``skills`` first
+    (:meth:`~skillc_index.operation.Session.check_paths`)."""
     from skillc_gateway.evaluate.run import EvalOptions, evaluate, init_cases
 
     _ratio("min_recall", params.min_recall)
     _ratio("threshold", params.threshold)
     _goes_with(params)
-    if session.confined_paths and params.path:
-        _confine(session, params.path)
     live = None
     if params.live is not None:
         import shlex

@@ -68,7 +68,7 @@ PAGE = {
 
 
 class ShowParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True, path=True)]
     section: Annotated[
         str,
         Param(
@@ -157,7 +157,7 @@ SHOW: Operation[ShowParams, SectionResult] = Operation(
 
 
 class SearchParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True, path=True)]
     query: Annotated[str, Param("Words to look for.", max_length=MAX_QUERY_CHARS, argument=True)]
     limit: Annotated[
         int,

@@ -33,7 +33,7 @@ __all__ = [
 
 
 class ToolsParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True, path=True)]
 
     def log_args(self) -> dict[str, Any]:
         return {}  # and tool_count, once read

@@ -77,7 +77,7 @@ __all__ = [
 
 
 class OutlineParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True, path=True)]
     level: Annotated[
         int | None,
         Param(
@@ -136,7 +136,7 @@ OUTLINE: Operation[OutlineParams, OutlineResult] = Operation(
 
 
 class OpenParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True, path=True)]
     path: Annotated[
         str,
         Param(
@@ -233,7 +233,7 @@ OPEN: Operation[OpenParams, FileResult] = Operation(
 
 
 class SourcesParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True, path=True)]
     depth: Annotated[
         int | None,
         Param(

@@ -130,7 +130,10 @@ class Param(Record):
     ``Literal`` field is a choice on the command line (a value outside it a usage error,
     E100), or with False plain text that the operation checks (stats' ``--group-by`` is
     E030, RFC-0005's code for an unknown query type); ``folder``: the command line takes
-    only a folder that exists (a usage error otherwise)."""
+    only a folder that exists (a usage error otherwise); ``path``: the value (each item)
+    may name a folder or a file from the working directory (a skill's path, a baseline
+    file), which a session with ``confined_paths`` takes only where a model may read
+    (:meth:`Session.check_paths`)."""
 
     description: str
     minimum: int | None = None
@@ -146,6 +149,7 @@ class Param(Record):
     show_default: bool = False
     choice: bool = True
     folder: bool = False
+    path: bool = False
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {}
@@ -383,9 +387,11 @@ class Session:
     arguments, the user chooses where the server may write; None: wherever the user asks).
     ``configured_stores_only``: a command reads a team store only when the configuration
     names it (the MCP server: a model does not choose which host the server connects to).
-    ``confined_paths``: the folders a command is asked to search for skills (``find``'s
-    ``path``) lie in the project, the home folder or the folders of installed skills (the MCP
-    server: a model does not walk the whole disk into the user's catalog).
+    ``confined_paths``: the folders and files a command is given (``find``'s ``path``, every
+    ``path`` parameter: :meth:`check_paths`) lie in the project, the working folder, the
+    home folder or the folders of installed skills (the MCP server: a model does not walk
+    the whole disk into the user's catalog, nor read a folder that is no skill of the
+    user's).
     ``one_shot``: the front end runs one command and exits (the CLI): an operation that
     keeps something warm between calls asks a resident process of the kit for its answer
     first, and may start one for the next commands, rather than load what this process
@@ -456,6 +462,32 @@ class Session:
                 f"{self.reply_chars:,} characters): {advice}"
             ),
         )
+
+    def check_paths(self, command: str, params: Any) -> None:
+        """With ``confined_paths``: E100 (:class:`~skillc_index.inventory.folders.
+        PathNotSearched`) for a value of a ``path`` parameter of ``params`` (a parameters
+        record of ``command``: a skill's path, a baseline file, folders to search) that does
+        not really lie in the folders a model may read (:func:`~skillc_index.inventory.
+        folders.confine`), before anything is read. A name is a path from the working folder
+        (there), a ``skill://`` URI too (its resolution keeps to the inventory)."""
+        if not self.confined_paths:
+            return
+        from skillc_index.inventory.folders import confine, search_roots, trusted_targets
+        from skillc_index.layout import expand_user
+
+        known: list[Any] | None = None
+        for name, _hint, meta in fields(type(params)):
+            value = getattr(params, name)
+            if not meta.path or value is None:
+                continue
+            if known is None:
+                configured = trusted_targets(self.layout, self.config)
+                known = [root.path for root in search_roots(self.layout, configured)]
+            flag = (meta.flags or (f"--{property_name(name).replace('_', '-')}",))[0]
+            option = f"{flag} {meta.metavar}" if meta.metavar and not meta.argument else "PATH"
+            for given in as_items(value):
+                path = self.layout.cwd / expand_user(given)
+                confine(self.layout, given, path, known, command, option)
 
     @cached_property
     def config(self) -> Config:

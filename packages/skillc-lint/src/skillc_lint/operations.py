@@ -45,7 +45,7 @@ class LintParams(NamedTuple):
     ``ignore``, ``profile``), what to hide (``baseline``); the rest is the command line's
     (:data:`LINT`'s ``cli_only`` says why)."""
 
-    skill: Annotated[str | None, Param(SKILL_DESCRIPTION, min_length=1)]
+    skill: Annotated[str | None, Param(SKILL_DESCRIPTION, min_length=1, path=True)]
     skills: Annotated[
         tuple[str, ...],
         Param(
@@ -141,6 +141,7 @@ class LintParams(NamedTuple):
             "holds are not reported, only new ones.",
             min_length=1,
             metavar="FILE",
+            path=True,
             help="Do not report the findings FILE holds (written by --write-baseline): only "
             "new ones are shown and fail the run.",
         ),

@@ -19,6 +19,8 @@ Security (the transport specification's "Security Warning"; the checks are in
   time); a refusal is 401 with a fixed body; no token is ever logged or sent back.
 - A ``Host`` that is not accepted is 421, an ``Origin`` that is not accepted 403 (DNS
   rebinding).
+- What users may do: the tools read (``skc_init`` and ``skc_build`` only with
+  ``allow_writes``, ``--allow-writes``), and never a hidden file (``hidden: true``).
 - Bounds: a body over :data:`MAX_BODY` bytes is 413 (read no further), one not all come
   within :data:`BODY_SECONDS` 408; at most ``workers`` requests run at a time and
   ``max_waiting`` more wait (or send their body), beyond that 503 with ``Retry-After``; at
@@ -168,6 +170,7 @@ class App:
         allowed_hosts: Sequence[str] = (),
         loopback: bool = True,
         allowed_targets: Sequence[str] = (),
+        allow_writes: bool = False,
         workers: int = WORKERS,
         max_waiting: int = MAX_WAITING,
         max_sessions: int = MAX_SESSIONS,
@@ -181,6 +184,7 @@ class App:
         self.loopback = loopback
         """Bound to a loopback address: the ``Host`` must be a loopback name (or allowed)."""
         self._allowed_targets = tuple(allowed_targets)
+        self._allow_writes = allow_writes
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="skillc-mcp-http")
         self._max_active = workers + max_waiting
         self._active = 0
@@ -209,7 +213,12 @@ class App:
                 from skillc_mcp._tools import ToolRunner
 
                 run_id = new_run_id() if user is None else f"{new_run_id()}@{user}"
-                runner = ToolRunner(run_id=run_id, allowed_targets=self._allowed_targets)
+                runner = ToolRunner(
+                    run_id=run_id,
+                    allowed_targets=self._allowed_targets,
+                    writes=self._allow_writes,
+                    hidden=False,
+                )
                 self._runners[user] = runner
             return runner
 
@@ -530,6 +539,7 @@ def serve_http(
     allowed_origins: Sequence[str] = (),
     allowed_hosts: Sequence[str] = (),
     allowed_targets: Sequence[str] = (),
+    allow_writes: bool = False,
     log_requests: bool = False,
     env: Mapping[str, str] | None = None,
 ) -> int:
@@ -568,6 +578,7 @@ def serve_http(
         allowed_hosts=allowed_hosts,
         loopback=is_loopback(host),
         allowed_targets=allowed_targets,
+        allow_writes=allow_writes,
         log_requests=log_requests,
     )
     stopped: list[int] = []

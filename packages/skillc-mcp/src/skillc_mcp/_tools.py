@@ -57,6 +57,12 @@ class ToolRunner:
     agent folders (the built-in targets and the ``[targets]`` of the home config, for the
     project and the home folder) or in one of ``allowed_targets`` (absolute folders, or below
     them): the model chooses the arguments, the user chooses where the server may write.
+    A folder or file an argument names lies in the project, the working folder, the home
+    folder or the folders of installed skills
+    (:meth:`~skillc_index.operation.Session.check_paths`). ``writes``: False (the HTTP
+    server unless started with ``--allow-writes``) refuses the tools that write
+    (``skc_init``, ``skc_build``: not ``readOnlyHint``); ``hidden``: False (the HTTP server:
+    a token user gets what is served) refuses ``hidden: true``; both E100.
 
     Access-log rows are queued and written by a background thread (the
     :class:`~skillc_index.accesslog.AccessLog` of the session); :meth:`close` writes the last
@@ -69,12 +75,16 @@ class ToolRunner:
         run_id: str | None = None,
         log: TextIO | None = None,
         allowed_targets: Sequence[str] = (),
+        writes: bool = True,
+        hidden: bool = True,
     ) -> None:
         from skillc_index.accesslog import AccessLog
         from skillc_index.spelling import MCP_SPELLING
 
         self._log = log
         self._allowed = tuple(os.path.realpath(path) for path in allowed_targets)
+        self._writes = writes
+        self._hidden = hidden
         self._operations = operations()
         self.access = AccessLog(self._print, run_id=run_id, queued=True, spelling=MCP_SPELLING)
 
@@ -111,7 +121,10 @@ class ToolRunner:
                 configured_stores_only=True,
                 confined_paths=True,
             )
-            result = operation.run(session, operation.parse(arguments))
+            params = operation.parse(arguments)
+            self._check_allowed(name, operation.annotations, params)
+            session.check_paths(operation.name, params)
+            result = operation.run(session, params)
             data = _with_warnings(result.to_dict(), result.warnings)
         except Exception as exc:
             from skillc_index import MCP_SPELLING, SkillcError
@@ -146,6 +159,21 @@ class ToolRunner:
             self.access.record(layout, skill, "activate", {"uri": uri})
         else:
             self.access.record(layout, skill, "read", {"path": path, "uri": uri})
+
+    def _check_allowed(self, tool: str, annotations: Mapping[str, Any], params: Any) -> None:
+        """E100 for a tool that writes when ``writes`` is off, and for ``hidden: true``
+        when ``hidden`` is (see the class)."""
+        from skillc_index import InvalidOption
+
+        if not self._writes and not annotations.get("readOnlyHint"):
+            raise InvalidOption(
+                f"{tool} writes to the server's disk, which this HTTP server does not let its "
+                "users do (the operator can: 'skc mcp --http HOST:PORT --allow-writes')"
+            )
+        if not self._hidden and getattr(params, "hidden", False):
+            raise InvalidOption(
+                "hidden files (.env, .git/) are not served over HTTP: give hidden false"
+            )
 
     def check_targets(self, layout: Layout, targets: Sequence[str]) -> None:
         """E100 unless every folder among ``targets`` may be deployed to (see the class)."""

@@ -67,6 +67,12 @@ from skillc_index.console import CONTEXT_SETTINGS, verbose_option
     help="With --http: accept requests whose Host header names NAME (repeatable); a loopback "
     "address accepts loopback names only unless given, any other address any name unless given.",
 )
+@click.option(
+    "--allow-writes",
+    is_flag=True,
+    help="With --http: let the users run skc_init and skc_build, which write to this "
+    "machine's stores and agent folders (default: the tools that only read).",
+)
 @verbose_option
 @click.version_option(package_name="skillc-mcp", message="%(package)s %(version)s")
 def mcp_command(
@@ -77,6 +83,7 @@ def mcp_command(
     tokens: str | None,
     allow_origins: tuple[str, ...],
     allow_hosts: tuple[str, ...],
+    allow_writes: bool,
 ) -> int:
     """Start MCP server.
 
@@ -101,12 +108,18 @@ def mcp_command(
       claude mcp add skillc -- skc mcp
       skc mcp --http 127.0.0.1:8765   # a local HTTP server (http://127.0.0.1:8765/mcp)
       skc mcp --http 0.0.0.0:8765 --tokens /etc/skillc/tokens   # a team server
+
+    Over HTTP the tools only read (skc_init and skc_build need --allow-writes) and never
+    serve a hidden file; on either transport a path a tool is given must lie in the
+    project, the working folder, the home folder or a folder of installed skills.
     """
     from skillc_mcp.quick import serve
 
     if http is None:
-        if tokens is not None or allow_origins or allow_hosts:
-            raise click.UsageError("--tokens, --allow-origin and --allow-host go with --http")
+        if tokens is not None or allow_origins or allow_hosts or allow_writes:
+            raise click.UsageError(
+                "--tokens, --allow-origin, --allow-host and --allow-writes go with --http"
+            )
         return serve(cwd, log_requests=log_requests, allowed_targets=allow_targets)
     import os
 
@@ -122,6 +135,7 @@ def mcp_command(
         allowed_origins=allow_origins,
         allowed_hosts=allow_hosts,
         allowed_targets=folders,
+        allow_writes=allow_writes,
         log_requests=log_requests,
     )
 

@@ -61,6 +61,7 @@ class StatsParams(Record):
             "use and projects of each, the unused ones (to prune) first.",
             min_length=1,
             argument=True,
+            path=True,
         ),
     ] = None
     all_: Annotated[

@@ -54,7 +54,13 @@ from skillc_index import (
     format_diagnostic,
 )
 from skillc_index.diagnostics import TextTooLong
-from skillc_index.inventory.folders import Root, routing_roots, search_roots
+from skillc_index.inventory.folders import (
+    PathNotSearched,
+    Root,
+    confine,
+    routing_roots,
+    search_roots,
+)
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog.engine import Catalog
@@ -281,40 +287,6 @@ def served_answer(
 
     answer = ask(layout, query, limit, roots, budget)
     return None if answer is None else answer._replace(served=True)
-
-
-class PathNotSearched(InvalidOption):
-    """E100: a folder a model asked a command to search (MCP ``skc_find``'s or ``skc_eval``'s
-    ``path``) that lies outside the project, the working folder, the home folder and the
-    folders of installed skills (:func:`confine`)."""
-
-    def __init__(self, given: str, real: str, command: str = "find") -> None:
-        where = "is" if os.path.abspath(given) == real else f"leads to {real},"  # noqa: PTH100
-        super().__init__(
-            f"path '{given}' {where} outside the project, the working folder, the home folder "
-            "and the folders of installed skills, which are all this server searches (the user "
-            f"can search any folder: 'skc {command} --path DIR')"
-        )
-        self.given = given
-        self.real = real
-
-
-def confine(
-    layout: Layout, given: str, path: Path, known: Sequence[Path], command: str = "find"
-) -> None:
-    """:class:`PathNotSearched` (E100) for a folder a model asked ``command`` to search
-    (``path``: ``given`` from the working directory) that does not really lie (symlinks
-    followed) in the project, the working folder (where the user started the server), the
-    home folder, a folder of ``known`` (the inventory's) or a ``$SKILL_ROUTING_ROOTS``
-    folder: a model does not walk the disk (nor fill the user's catalog with every skill on
-    it)."""
-    from skillc_index import within
-
-    bases: list[Path | str] = [layout.cwd, layout.home, *known, *routing_roots()]
-    if layout.project_root is not None:
-        bases.append(layout.project_root)
-    if not any(within(path, base) for base in bases):
-        raise PathNotSearched(given, os.path.realpath(path), command)
 
 
 def find_roots(

@@ -20,10 +20,11 @@ agent's project and home folder) serves deploy targets, the inventory and ``skc 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from skillc_index.diagnostics import InvalidOption
 from skillc_index.layout import KNOWN_TARGETS, AgentTarget, Layout, Scope, agent_targets
 from skillc_index.record import Record
 
@@ -38,10 +39,12 @@ __all__ = [
     "PARENT_AGENT",
     "PLUGIN_RECORDS",
     "ROUTING_ROOTS_VARIABLE",
+    "PathNotSearched",
     "Root",
     "RootKind",
     "agent_folders",
     "check_write_place",
+    "confine",
     "folders_of_agent",
     "nested_folders",
     "parent_folders",
@@ -398,3 +401,45 @@ def routing_roots(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
     dropped); ``()`` when it is unset or empty."""
     value = (os.environ if env is None else env).get(ROUTING_ROOTS_VARIABLE, "")
     return tuple(part for part in value.split(os.pathsep) if part)
+
+
+class PathNotSearched(InvalidOption):
+    """E100: a folder or file a model named in a tool's argument (MCP ``skc_find``'s or
+    ``skc_eval``'s ``path``, a skill's path, ``skc_lint``'s ``baseline``) that lies outside the
+    project, the working folder, the home folder and the folders of installed skills
+    (:func:`confine`)."""
+
+    def __init__(
+        self, given: str, real: str, command: str = "find", option: str = "--path DIR"
+    ) -> None:
+        where = "is" if os.path.abspath(given) == real else f"leads to {real},"  # noqa: PTH100
+        super().__init__(
+            f"path '{given}' {where} outside the project, the working folder, the home folder "
+            "and the folders of installed skills, which are all this server reads (the user "
+            f"can give any folder: 'skc {command} {option}')"
+        )
+        self.given = given
+        self.real = real
+
+
+def confine(
+    layout: Layout,
+    given: str,
+    path: Path,
+    known: Sequence[Path],
+    command: str = "find",
+    option: str = "--path DIR",
+) -> None:
+    """:class:`PathNotSearched` (E100) for a folder or file a model gave ``command`` (its
+    ``option``; ``path``: ``given`` from the working directory) that does not really lie
+    (symlinks followed) in the project, the working folder (where the user started the
+    server), the home folder, a folder of ``known`` (the inventory's) or a
+    ``$SKILL_ROUTING_ROOTS`` folder: a model does not walk the disk (nor fill the user's
+    catalog with every skill on it), nor read a folder that is no skill of the user's."""
+    from skillc_index.files import within
+
+    bases: list[Path | str] = [layout.cwd, layout.home, *known, *routing_roots()]
+    if layout.project_root is not None:
+        bases.append(layout.project_root)
+    if not any(within(path, base) for base in bases):
+        raise PathNotSearched(given, os.path.realpath(path), command, option)
