@@ -224,6 +224,23 @@ def test_over_http_the_tools_read_unless_the_operator_allows_writes(
     assert done.returncode == 1 and "go with --http" in done.stderr, done.stderr
 
 
+def test_a_request_log_line_cannot_be_forged(start: Callable[..., HttpServer]) -> None:
+    """``--log-requests`` printed a tool name or method as it came: one holding a newline
+    (or an escape sequence) made up a line of its own, a request by another user. Control
+    characters are escaped: one request, one line."""
+    server = start("--log-requests")
+    forged = "skc_list 200 1.0 ms\nskillc-mcp: alice POST tools/call skc_open\x1b[2J"
+    params = {"name": forged, "arguments": {}, "_meta": MODERN_META}
+    for method, params_ in [("tools/call", params), ("ping\r\nskillc-mcp: alice POST ping", {})]:
+        call = {"jsonrpc": "2.0", "id": 2, "method": method, "params": params_}
+        assert "error" in httpx.post(server.url, headers=HEADERS, json=call).json()
+    server.stop()
+    lines = "".join(server.log).splitlines()
+    assert not [line for line in lines if "alice" in line and line.startswith("skillc-mcp: alice")]
+    assert not any("\x1b" in line for line in lines)
+    assert any("skc_list 200 1.0 ms\\nskillc-mcp: alice" in line for line in lines), lines
+
+
 def _load(server: HttpServer, clients: int, seconds: float) -> tuple[int, int, list[int]]:
     """``clients`` threads call skc_show and resources/read until ``seconds`` pass; (sent,
     answered right, the server's RSS in KiB sampled along the way)."""

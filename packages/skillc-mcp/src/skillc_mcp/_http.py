@@ -490,7 +490,11 @@ async def _body(receive: Receive, limit: int) -> bytearray | int:
 
 
 def _what(message: object) -> str:
-    """The method (and tool) of a message, for ``--log-requests``: no argument values."""
+    """The method (and tool) of a message, for ``--log-requests``: no argument values, and
+    control characters escaped (:func:`~skillc_index.printable`: a name holding a newline
+    made up a line of its own)."""
+    from skillc_index import printable
+
     if not isinstance(message, dict):
         return "(batch)" if isinstance(message, list) else "(invalid)"
     method = message.get("method")
@@ -498,8 +502,8 @@ def _what(message: object) -> str:
         return "(response)"
     params = message.get("params")
     if method == "tools/call" and isinstance(params, dict) and isinstance(params.get("name"), str):
-        return f"{method} {params['name']}"[:200]
-    return method[:200]
+        return printable(f"{method} {params['name']}"[:200])
+    return printable(method[:200])
 
 
 async def reply(

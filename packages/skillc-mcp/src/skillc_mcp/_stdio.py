@@ -408,7 +408,10 @@ class Connection:
 
 def _log_request(message: object, response: Response, seconds: float, skipped: bool) -> None:
     """``--log-requests``: one line per message on stderr: method (tool), id, outcome,
-    milliseconds."""
+    milliseconds; control characters escaped (a method, tool or id holding a newline made up
+    a line of its own)."""
+    from skillc_index import printable
+
     if not isinstance(message, dict) or isinstance(response, list):
         return  # a batch: its messages are not told apart
     method = message.get("method", "(response)")
@@ -426,7 +429,7 @@ def _log_request(message: object, response: Response, seconds: float, skipped: b
             outcome = "ok"
     request_id = message.get("id", "-")
     print(
-        f"skillc-mcp: {method} [{request_id}] {outcome} {seconds * 1000:.1f} ms",
+        printable(f"skillc-mcp: {method} [{request_id}] {outcome} {seconds * 1000:.1f} ms"),
         file=sys.stderr,
         flush=True,
     )
