@@ -220,3 +220,80 @@ def test_a_session_of_revision_2025_03_26_takes_a_batch_over_http(app: App) -> N
         assert refused.json()["error"]["code"] == -32600
 
     asyncio.run(main())
+
+
+@pytest.fixture
+def served(app: App, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, int]]:
+    """``app`` behind uvicorn as ``serve_http`` configures it (:func:`uvicorn_config`), in a
+    thread, on a free loopback port; a request head's deadline of 0.5 s, 3 connections."""
+    pytest.importorskip("uvicorn", reason="the http extra (tox.ini's mcp env installs it)")
+    import socket
+    import threading
+
+    import uvicorn
+
+    from skillc_mcp import _http_conn
+
+    monkeypatch.setattr(_http_conn, "HEAD_SECONDS", 0.5)
+    monkeypatch.setattr(_http_conn, "MAX_CONNECTIONS", 3)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(_http_conn.uvicorn_config(app))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        thread.join(0.02)
+    yield sock.getsockname()
+    server.should_exit = True
+    thread.join(30)
+    sock.close()
+
+
+def _closed(connection: Any, trickle: bytes = b"") -> bool:
+    """Whether the server closes ``connection`` (within 20 s) while it sends ``trickle`` a
+    byte every 0.1 s (a request head that never ends)."""
+    connection.settimeout(0.1)
+    for _ in range(200):
+        if trickle:
+            try:
+                connection.send(trickle[:1])
+            except OSError:
+                return True
+            trickle = trickle[1:] or b"a"
+        try:
+            if connection.recv(4096) == b"":
+                return True
+        except TimeoutError:
+            continue
+        except OSError:
+            return True
+    return False
+
+
+def test_a_request_head_must_come_in_time_and_connections_are_bounded(
+    served: tuple[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing bounded the time a request's head took: 300 connections each sending part of
+    one used up the file descriptors (no token needed), and one sending a byte a second
+    stayed open for good; after a first request too (keep-alive). A head must come within
+    the deadline, and connections past the cap are closed as they open."""
+    import socket
+
+    slow = socket.create_connection(served)
+    assert _closed(slow, b"POST /mcp HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+    kept = socket.create_connection(served)
+    kept.sendall(b"GET /elsewhere HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    assert kept.recv(4096).startswith(b"HTTP/1.1 404")
+    assert _closed(kept, b"GET /mcp HTTP/1.1\r\nX-Slow: ")
+    from skillc_mcp import _http_conn
+
+    monkeypatch.setattr(_http_conn, "HEAD_SECONDS", 600.0)  # the cap alone closes one now
+    idle = [socket.create_connection(served) for _ in range(3)]
+    extra = socket.create_connection(served)
+    assert _closed(extra)
+    for connection in (slow, kept, extra, *idle):
+        connection.close()
+    again = socket.create_connection(served)
+    again.sendall(b"GET /elsewhere HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    assert again.recv(4096).startswith(b"HTTP/1.1 404")
+    again.close()

@@ -21,9 +21,11 @@ Security (the transport specification's "Security Warning"; the checks are in
   rebinding).
 - What users may do: the tools read (``skc_init`` and ``skc_build`` only with
   ``allow_writes``, ``--allow-writes``), and never a hidden file (``hidden: true``).
-- Bounds: a body over :data:`MAX_BODY` bytes is 413 (read no further), one not all come
-  within :data:`BODY_SECONDS` 408; at most ``workers`` requests run at a time and
-  ``max_waiting`` more wait (or send their body), beyond that 503 with ``Retry-After``; at
+- Bounds: a request's head must come within 10 s and at most 512 connections are open
+  (:mod:`skillc_mcp._http_conn`); a body over :data:`MAX_BODY` bytes is 413 (read no
+  further), one not all come within :data:`BODY_SECONDS` 408; at most ``workers``
+  requests run at a time and ``max_waiting`` more wait (or send their body), beyond that
+  503 with ``Retry-After``; at
   most ``max_sessions`` sessions, each ending after ``session_idle`` seconds unused (an
   ``initialize`` refused or failed opens none).
 
@@ -608,14 +610,9 @@ def serve_http(
             app.end_streams()  # open event streams end, so the connections can close
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        access_log=False,
-        lifespan="on",
-        server_header=False,
-        timeout_graceful_shutdown=30,
-    )
+    from skillc_mcp._http_conn import uvicorn_config
+
+    config = uvicorn_config(app)  # a request head's deadline, a cap on connections
     where = sock.getsockname()
     shown = f"[{where[0]}]" if family == socket.AF_INET6 else where[0]
     auth = f"{len(tokens)} token(s)" if tokens else "no authentication (loopback)"

@@ -1,0 +1,98 @@
+"""The HTTP transport's connections (:mod:`skillc_mcp._http`): what one may hold before its
+request reaches the application, which bounds only bodies and requests.
+
+uvicorn bounds a connection's idle time between requests (keep-alive) but not the time its
+request head takes: 300 connections each sending part of a head (no token needed) used up
+the file descriptors, and one sending a byte a second stayed open for good. Here:
+
+- a request's head (its line and headers) must all come within :data:`HEAD_SECONDS` of the
+  connection opening or of the previous response, else the connection is closed;
+- at most :func:`max_connections` are open at once (half the process's file descriptors, at
+  most :data:`MAX_CONNECTIONS`); one more is closed as it opens.
+
+Imported by :func:`skillc_mcp._http.serve_http` only (it imports uvicorn).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+HEAD_SECONDS = 10.0
+"""A request's head must all come within this long (the connection is closed otherwise)."""
+MAX_CONNECTIONS = 512
+
+
+def max_connections() -> int:
+    """Connections open at once: half the file descriptors this process may open (the rest
+    for the skills' files, the logs and the worker threads), at most :data:`MAX_CONNECTIONS`."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return MAX_CONNECTIONS
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(1, min(MAX_CONNECTIONS, soft // 2))
+
+
+class GuardedProtocol(H11Protocol):
+    """uvicorn's h11 protocol with the module's deadline for a request head and its cap on
+    connections."""
+
+    limit = MAX_CONNECTIONS
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.limit:
+            transport.close()
+            return
+        self._await_head()
+
+    def on_response_complete(self) -> None:
+        self._await_head()  # the next request's head (keep-alive), which may be here already
+        super().on_response_complete()
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.conn.their_state is not h11.IDLE:  # the head came: the application bounds on
+            self._stop_waiting()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_waiting()
+        super().connection_lost(exc)
+
+    def _await_head(self) -> None:
+        self._stop_waiting()
+        self._head_timer = self.loop.call_later(HEAD_SECONDS, self._head_late)
+
+    def _stop_waiting(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
+def uvicorn_config(app: Any) -> uvicorn.Config:
+    """The server's uvicorn configuration: :class:`GuardedProtocol` (its cap set from
+    :func:`max_connections`), no access log (``--log-requests`` is the application's)."""
+    GuardedProtocol.limit = max_connections()
+    return uvicorn.Config(
+        app,
+        http=GuardedProtocol,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        server_header=False,
+        timeout_graceful_shutdown=30,
+    )
