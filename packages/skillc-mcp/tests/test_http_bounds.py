@@ -115,6 +115,25 @@ def test_a_refused_or_failed_initialize_opens_no_session(
     asyncio.run(main())
 
 
+def test_an_allowed_host_with_a_port_matches_its_name(app: App) -> None:
+    """``--allow-host skills.example.com:443`` was taken and never matched (the ``Host``
+    header's port is dropped before comparing, the option's was not): every request was
+    421. The option's port is dropped too; a value that is no host name is E061 (``app``:
+    the fixture's home and working folder)."""
+    from skillc_index import HttpServerError
+
+    made = App(allowed_hosts=["Skills.Example.com:443"], loopback=False)
+    try:
+        for host, status in [("skills.example.com", 200), ("other.example.com", 421)]:
+            call = Call(json.dumps(INIT).encode(), {"host": host})
+            asyncio.run(call.run(made))
+            assert call.status == status, host
+    finally:
+        made.close()
+    with pytest.raises(HttpServerError, match="is not a host name"):
+        App(allowed_hosts=["https://skills.example.com/"])
+
+
 def test_a_refusal_answers_an_id_that_is_no_json_with_null(app: App) -> None:
     """``"id": NaN`` (or ``1e400``, which Python reads as infinity) came back in the
     transport's own refusals as ``NaN``/``Infinity``: not JSON. The id is echoed only when

@@ -59,6 +59,7 @@ from skillc_mcp._http_guard import (
     host_allowed,
     is_loopback,
     load_tokens,
+    normal_host,
     normal_origin,
     origin_allowed,
     parse_address,
@@ -182,7 +183,7 @@ class App:
     ) -> None:
         self.tokens = Tokens(tokens or {})
         self.allowed_origins = frozenset(normal_origin(o) for o in allowed_origins)
-        self.allowed_hosts = frozenset(h.strip().lower() for h in allowed_hosts)
+        self.allowed_hosts = frozenset(normal_host(h) for h in allowed_hosts)
         self.loopback = loopback
         """Bound to a loopback address: the ``Host`` must be a loopback name (or allowed)."""
         self._allowed_targets = tuple(allowed_targets)
@@ -556,6 +557,7 @@ def serve_http(
     from contextlib import contextmanager
 
     host, port = parse_address(address)
+    allowed_hosts = [normal_host(name) for name in allowed_hosts]  # E061 before binding
     tokens = load_tokens(tokens_file, env)
     if not tokens and not is_loopback(host):
         raise problem(

@@ -205,6 +205,16 @@ def origin_allowed(origin: str, allowed: Iterable[str]) -> bool:
 # -- the Host header ----------------------------------------------------------------------
 
 
+def normal_host(name: str) -> str:
+    """An ``--allow-host`` value as a ``Host`` header's name is compared: lowercased, its
+    port dropped (``skills.example.com:443`` never matched: the header's port is dropped
+    too); E061 for one that is no host name."""
+    host = _host_part(name.strip())
+    if host is None:
+        raise problem(f"--allow-host '{name}' is not a host name (NAME or NAME:PORT)")
+    return host
+
+
 def host_allowed(header: str | None, allowed: frozenset[str], *, loopback: bool) -> bool:
     """Whether a request's ``Host`` header (None: absent) is accepted by a server bound to a
     loopback address (``loopback``) or not, ``allowed`` being the ``--allow-host`` names
