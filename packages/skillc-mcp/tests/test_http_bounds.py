@@ -134,6 +134,28 @@ def test_an_allowed_host_with_a_port_matches_its_name(app: App) -> None:
         App(allowed_hosts=["https://skills.example.com/"])
 
 
+def test_one_user_cannot_take_every_session(app: App) -> None:
+    """1,005 ``initialize`` of one token holder filled the 1,000 sessions: every other
+    user's was 503 for an hour. A user's sessions are capped below the total; a new one
+    ends that user's least recently used, never another user's."""
+    made = App(tokens={"alice": b"a" * 20, "bob": b"b" * 20}, max_sessions=4, max_user_sessions=2)
+
+    def initialize(token: bytes) -> Call:
+        call = Call(json.dumps(INIT).encode(), {"authorization": f"Bearer {token.decode()}"})
+        asyncio.run(call.run(made))
+        return call
+
+    try:
+        first = initialize(b"b" * 20).response_headers["mcp-session-id"]
+        bobs = [initialize(b"b" * 20) for _ in range(5)]
+        assert [call.status for call in bobs] == [200] * 5
+        assert first not in made._sessions and len(made._sessions) == 2
+        assert initialize(b"a" * 20).status == 200
+        assert {session.user for session in made._sessions.values()} == {"alice", "bob"}
+    finally:
+        made.close()
+
+
 def test_a_refusal_answers_an_id_that_is_no_json_with_null(app: App) -> None:
     """``"id": NaN`` (or ``1e400``, which Python reads as infinity) came back in the
     transport's own refusals as ``NaN``/``Infinity``: not JSON. The id is echoed only when

@@ -26,7 +26,8 @@ Security (the transport specification's "Security Warning"; the checks are in
   further), one not all come within :data:`BODY_SECONDS` 408; at most ``workers``
   requests run at a time and ``max_waiting`` more wait (or send their body), beyond that
   503 with ``Retry-After``; at
-  most ``max_sessions`` sessions, each ending after ``session_idle`` seconds unused (an
+  most ``max_sessions`` sessions, ``max_user_sessions`` of one user (a new one ends that
+  user's least recently used), each ending after ``session_idle`` seconds unused (an
   ``initialize`` refused or failed opens none).
 
 SIGINT and SIGTERM stop the server cleanly: it stops accepting, lets running calls finish,
@@ -87,6 +88,9 @@ MAX_BODY = 1 << 20
 WORKERS = 4
 MAX_WAITING = 64
 MAX_SESSIONS = 1000
+MAX_USER_SESSIONS = 100
+"""A user's sessions, at most: a new one ends that user's least recently used (one token
+holder's ``initialize`` burst filled the 1,000 and locked every other user out)."""
 SESSION_IDLE_SECONDS = 3600.0
 BODY_SECONDS = 30.0
 """A request's body must all come within this long (408 otherwise)."""
@@ -177,6 +181,7 @@ class App:
         workers: int = WORKERS,
         max_waiting: int = MAX_WAITING,
         max_sessions: int = MAX_SESSIONS,
+        max_user_sessions: int = MAX_USER_SESSIONS,
         session_idle: float = SESSION_IDLE_SECONDS,
         max_body: int = MAX_BODY,
         log_requests: bool = False,
@@ -192,6 +197,7 @@ class App:
         self._max_active = workers + max_waiting
         self._active = 0
         self.max_sessions = max_sessions
+        self.max_user_sessions = max_user_sessions
         self.session_idle = session_idle
         self.max_body = max_body
         self._log_requests = log_requests
@@ -244,6 +250,11 @@ class App:
             if now - oldest.used <= self.session_idle:
                 break
             self._sessions.popitem(last=False)
+        mine = [key for key, session in self._sessions.items() if session.user == user]
+        if len(mine) >= self.max_user_sessions:  # the user's least recently used ends
+            ended = self._sessions.pop(mine[0])
+            if ended.stream is not None:
+                ended.stream.end()
         if len(self._sessions) >= self.max_sessions:
             return None
         session_id = secrets.token_urlsafe(24)
