@@ -34,6 +34,7 @@ from skillc_index.command_errors import (
     StoreCopyDiffers,
     TargetInsideSkill,
 )
+from skillc_index.diagnostics import Notice
 from skillc_index.files import source_hash
 from skillc_index.layout import ImportRecord
 
@@ -312,6 +313,31 @@ def test_import_goes_to_the_global_store_outside_a_project(
     assert result.compiled.source == (home / ".skillc" / "skills" / "ext").resolve()
     assert result.compiled.runtime == home.resolve() / ".skillc" / "runtime" / "ext"
     assert result.deployments[0].path == home.resolve() / ".claude" / "skills" / "ext"
+
+
+def test_a_project_skill_shadowing_a_global_one_is_warned(
+    build: Callable[..., BuildResult],
+    store: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+) -> None:
+    """Inside the project a name resolves to the project store first (RFC-0007): the global
+    skill's stub, whose commands name it, would read the project's; both builds say so."""
+    global_dup = build(str(write_skill(tmp_path / "g" / "dup")), force_global=True)
+    assert global_dup.scope == "global"
+    assert not [n for n in global_dup.notices if "shadows" in str(n)]
+    project_dup = build(str(write_skill(tmp_path / "pp" / "dup")))
+    assert project_dup.scope == "project"
+    expected = (
+        "the project's 'dup' shadows the global 'dup' in this project (.skillc/skills/dup): "
+        "the global stub's commands read the project's here"
+    )
+    assert Notice(expected) in project_dup.notices
+    again = build(str(tmp_path / "g" / "dup"), force_global=True)  # the global one, now
+    assert again.scope == "global"
+    assert Notice(expected) in again.notices
+    write_skill(store / "other")
+    assert not [n for n in build("other").notices if "shadows" in str(n)]
 
 
 def test_a_compiled_runtime_is_not_a_source(

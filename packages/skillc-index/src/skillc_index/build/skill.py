@@ -26,6 +26,7 @@ from skillc_index.build.store import (
     in_a_store,
     perform_import,
     plan_import,
+    shadow_notice,
 )
 from skillc_index.command_errors import (
     CompiledSkillGiven,
@@ -264,6 +265,9 @@ def build_skill(
             force=force,
         )
         notices.extend(compiled.notices)
+        shadow = shadow_notice(target_skill.source, layout)
+        if shadow is not None:
+            notices.append(shadow)
         deployments: list[Deployment] = []
         for deploy_plan in plans:
             projection = projections.get(deploy_plan.target)

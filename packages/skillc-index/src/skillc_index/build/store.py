@@ -25,6 +25,7 @@ from skillc_index.atomic import abandoned, move_aside, staging_dir, write_file_a
 from skillc_index.command_errors import (
     StoreCopyDiffers,
 )
+from skillc_index.diagnostics import Notice
 from skillc_index.files import SkillFiles, source_hash
 from skillc_index.layout import (
     IMPORT_RECORD,
@@ -68,6 +69,31 @@ def in_a_store(source: Path, layout: Layout) -> bool:
     """Whether a canonical source folder sits directly in the project or the global store."""
     stores = [layout.store(scope) for scope in layout.scopes()]
     return any(source.parent == Path(os.path.realpath(store)) for store in stores)
+
+
+def shadow_notice(source: Path, layout: Layout) -> Notice | None:
+    """A warning when the store skill at ``source`` shares its name with a skill of the other
+    store (project vs global): in the project, the name resolves to the project's
+    (RFC-0007:C-RESOLUTION), so the global skill's stub, whose commands name it, reads the
+    project's there. None outside a project, or when the other store has no such skill."""
+    scopes = layout.scopes()
+    if len(scopes) < 2:
+        return None
+    stores = {scope: layout.store(scope) for scope in scopes}
+    own = [
+        scope for scope, store in stores.items() if source.parent == Path(os.path.realpath(store))
+    ]
+    if not own:
+        return None
+    other = stores["global" if own[0] == "project" else "project"] / source.name
+    if not (other / SKILL_FILE).is_file():
+        return None
+    name = f"'{source.name}'"
+    return Notice(
+        f"the project's {name} shadows the global {name} in this project "
+        f"({layout.display(other if own[0] == 'global' else source)}): the global stub's "
+        "commands read the project's here"
+    )
 
 
 def _is_empty_folder(path: Path) -> bool:
