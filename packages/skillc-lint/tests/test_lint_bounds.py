@@ -66,6 +66,22 @@ def test_findings_are_capped_per_rule_and_file(skill: Writer) -> None:
     )
 
 
+def test_findings_are_capped_per_rule_and_skill(skill: Writer) -> None:
+    """One orphan in each of many files: 100,000 files gave 100,000 SKL401 findings (10.8 MB
+    on stderr); the first ones are shown, then one says how many more."""
+    files = {f"notes/n{i:04}.md": "# Note\n" for i in range(MAX_FINDINGS * 2 + 5)}
+    folder = skill(frontmatter=BASE, files=files)
+    found = lint_skill(folder, registry=default_registry()).diagnostics
+    orphans = [d for d in found if d.rule == "SKL401"]
+    assert len(orphans) == MAX_FINDINGS + 1
+    assert orphans[0].message == "orphaned file: 'notes/n0000.md'"
+    assert orphans[-1].message == (
+        f"{MAX_FINDINGS + 5} more SKL401 findings in this skill "
+        f"(the first {MAX_FINDINGS} are shown)"
+    )
+    assert orphans[-1].file == f"notes/n{MAX_FINDINGS:04}.md"  # the first left out
+
+
 def test_findings_up_to_the_cap_are_all_shown(skill: Writer) -> None:
     handlers = ", ".join(["{type: bogus}"] * MAX_FINDINGS)
     folder = skill(frontmatter=BASE + f"hooks: {{Stop: [{{hooks: [{handlers}]}}]}}\n")

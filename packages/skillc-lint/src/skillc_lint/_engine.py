@@ -53,8 +53,9 @@ __all__ = [
     "target_folders",
 ]
 
-#: Findings of one rule in one file that are reported; past it one more finding says how many
-#: were left out (a skill can hold thousands of bad hook handlers; the report stays readable).
+#: Findings of one rule in one file, and of one rule in one skill, that are reported; past it
+#: one more finding says how many were left out (a skill can hold thousands of bad hook
+#: handlers, or 100,000 orphaned files: the report stays readable).
 MAX_FINDINGS = 100
 #: The manifests of a Claude Code plugin and of a marketplace, under ``.claude-plugin/``.
 PLUGIN_MANIFESTS = ("plugin.json", "marketplace.json")
@@ -256,7 +257,9 @@ def lint_with_texts(
 def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDiagnostic]]:
     """Run each rule of ``active`` on ``subject`` (a skill, or a folder for folder rules):
     the diagnostics with the rule's place in the run, at most :data:`MAX_FINDINGS` of one
-    rule in one file, then one saying how many more there were. A skill's diagnostics carry
+    rule in one file, then one saying how many more there were, and at most
+    :data:`MAX_FINDINGS` of one rule in the subject, then one saying how many more there were
+    in the skill (or folder). A skill's diagnostics carry
     their line's text (the code frame) and a column."""
     from skillc_lint._skill import Skill
 
@@ -286,34 +289,52 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
             fix,
         )
 
+    scope = "skill" if line_text is not None else "folder"
     for order, entry in enumerate(active):
         rule = entry.rule
         counts: dict[str, int] = {}  # findings of this rule by file
         last_line: dict[str, int | None] = {}
+        shown: dict[str, int] = {}  # by file; MAX_FINDINGS at most in the subject
+        total = 0
+        first_left: str | None = None
         for finding in rule.check(subject, entry.options):
             count = counts[finding.file] = counts.get(finding.file, 0) + 1
             last_line[finding.file] = finding.line
-            if count <= MAX_FINDINGS:
-                found.append(
-                    (
-                        order,
-                        diagnostic(
-                            entry,
-                            finding.file,
-                            finding.line,
-                            finding.column,
-                            finding.message,
-                            finding.fix,
-                        ),
-                    )
-                )
-        for file, count in counts.items():
             if count > MAX_FINDINGS:
+                continue
+            if total == MAX_FINDINGS:
+                first_left = finding.file if first_left is None else first_left
+                continue
+            shown[finding.file] = shown.get(finding.file, 0) + 1
+            total += 1
+            found.append(
+                (
+                    order,
+                    diagnostic(
+                        entry,
+                        finding.file,
+                        finding.line,
+                        finding.column,
+                        finding.message,
+                        finding.fix,
+                    ),
+                )
+            )
+        left = sum(counts.values()) - total
+        for file, count in counts.items():
+            if count > MAX_FINDINGS and shown.get(file) == MAX_FINDINGS:
                 more = (
                     f"{count - MAX_FINDINGS} more {rule.id} findings in this file "
                     f"(the first {MAX_FINDINGS} are shown)"
                 )
                 found.append((order, diagnostic(entry, file, last_line[file], None, more)))
+                left -= count - MAX_FINDINGS
+        if first_left is not None and left:
+            more = (
+                f"{left} more {rule.id} findings in this {scope} "
+                f"(the first {MAX_FINDINGS} are shown)"
+            )
+            found.append((order, diagnostic(entry, first_left, None, None, more)))
     return found
 
 
