@@ -465,10 +465,11 @@ def test_parse_targets() -> None:
     assert caught.value.value == "claude,,cursor"
     # the library names the parameter; the command line names its option
     assert (
-        caught.value.diagnostic.params["message"] == "empty target name in target 'claude,,cursor'"
+        caught.value.diagnostic.params["message"]
+        == "target 'claude,,cursor' holds an empty target name"
     )
     assert caught.value.spelled(CLI_SPELLING).params["message"] == (
-        "empty target name in --target 'claude,,cursor'"
+        "--target 'claude,,cursor' holds an empty target name"
     )
 
 

@@ -281,7 +281,7 @@ def test_a_build_of_nothing_names_the_parameters_as_each_front_end_does(layout: 
         BUILD.run(run, BuildParams(None))
     assert raised.value.diagnostic.code == "E100"
     assert raised.value.diagnostic.params["message"] == (
-        "no skill to build: give 'skill', 'skills' or 'all'"
+        "no skill to build: give skill, skills or all"
     )
     assert raised.value.spelled(CLI_SPELLING).params["message"] == "Missing argument 'SKILL...'."
     with pytest.raises(InvalidOption, match="no skills to build: the stores hold none"):

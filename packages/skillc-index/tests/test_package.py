@@ -270,11 +270,13 @@ def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) 
     )
     refused = run("package", "skills/pdf-tool", "-o", "skills/pdf-tool/out")
     assert refused.returncode == 1 and "inside the skill" in refused.stderr
+    assert "': give one outside it'" in refused.stderr  # E100 ends with no doubled quote
     # the package's own folder would be the skill's: `-o skills` of `skills/pdf-tool` wrote
     # plugin.json and a copy of the skill into it, one level deeper each run
     before = sorted(p.relative_to(skills) for p in (skills / "pdf-tool").rglob("*"))
     into = run("package", "skills/pdf-tool", "--to", "plugin", "-o", "skills")
     assert into.returncode == 1 and "written into the skill" in into.stderr
+    assert "': give a folder outside it'" in into.stderr
     assert sorted(p.relative_to(skills) for p in (skills / "pdf-tool").rglob("*")) == before
     twice = run("package", "skills/pdf-tool", "./skills/pdf-tool")
     assert "invalid option: 'the skill 'pdf-tool' is given twice" in twice.stderr

@@ -376,7 +376,7 @@ def test_explain(lint: Run) -> None:
     unknown = lint("--explain", "SKL99")
     assert unknown.returncode == 1
     assert unknown.stderr.startswith(
-        "error[E100]: invalid option: 'Invalid value for --explain: no rule matches 'SKL99'"
+        "error[E100]: invalid option: 'Invalid value for --explain: 'SKL99' matches no rule"
     )
 
 

@@ -88,7 +88,10 @@ def test_config_option_names_the_file(lint: Run, cwd: Path) -> None:
     missing = lint("repo/skills", "--config", "nowhere.toml")
     assert (missing.returncode, missing.stdout) == (1, "")  # no other config is read instead
     assert missing.stderr.startswith("error[E100]: invalid option: ")
-    assert "config file not found: 'nowhere.toml'" in missing.stderr
+    assert (
+        "invalid option: 'Invalid value for --config: the config file 'nowhere.toml' is not found'"
+        in missing.stderr
+    )
 
 
 def test_the_tool_reads_the_config_nearest_the_skill(cwd: Path) -> None:

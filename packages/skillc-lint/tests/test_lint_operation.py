@@ -194,10 +194,10 @@ def test_run_errors_name_the_parameter_and_the_command_line_writes_its_option(
         LINT.run(session(project, []), LintParams(None, explain="SKL99"))
     assert [format_diagnostic(e.value.diagnostic) for e in (both, explain)] == [
         "error[E100]: invalid option: 'use one of baseline and write_baseline'",
-        "error[E100]: invalid option: 'explain: no rule matches 'SKL99''",
+        "error[E100]: invalid option: 'explain: 'SKL99' matches no rule'",
     ]
     assert [format_diagnostic(e.value.spelled(CLI_SPELLING)) for e in (both, explain)] == [
         "error[E100]: invalid option: 'use one of --baseline and --write-baseline'",
-        "error[E100]: invalid option: 'Invalid value for --explain: no rule matches 'SKL99' "
+        "error[E100]: invalid option: 'Invalid value for --explain: 'SKL99' matches no rule "
         "(see --list-rules)'",
     ]

@@ -362,7 +362,7 @@ def test_skc_lint_selects_rules_as_the_command_line_does(wire: WireClient, proje
     unknown_rule = wire.call("skc_lint", {"skill": "demo", "select": ["SKL1O8"]})
     assert unknown_rule["isError"] is True
     assert unknown_rule["content"][0]["text"] == (
-        "error[E100]: invalid option: 'select: no rule matches 'SKL1O8''"
+        "error[E100]: invalid option: 'select: 'SKL1O8' matches no rule'"
     )
     unknown_profile = wire.call("skc_lint", {"skill": "demo", "profile": ["cursor"]})
     assert unknown_profile["content"][0]["text"].startswith(

@@ -21,6 +21,7 @@ from skillc_index import (
     Layout,
     ResolvedSkill,
     TeamStoreUnavailable,
+    format_diagnostic,
     resolve_skill,
 )
 from skillc_index.accesslog import (
@@ -35,7 +36,7 @@ from skillc_index.accesslog.schema import SCHEMA
 from skillc_stats import QUERY_TYPES, query_all, query_stats, upload_logs
 from skillc_stats._log_keys import legacy_log_key, machine_id
 from skillc_stats._report import upload_lines
-from skillc_stats._team import TeamStore, masked
+from skillc_stats._team import TeamStore, masked, team_url
 from skillc_stats._team_sql import REBUILD_ROLLUPS, SCHEMA_VERSION
 
 from .conftest import record
@@ -355,6 +356,17 @@ def test_masked() -> None:
     )
     assert masked("postgresql://h/db") == "postgresql://h/db"
     assert masked("team") == "team"
+
+
+def test_a_store_that_is_neither_a_url_nor_team_is_e100() -> None:
+    """The value named inside the message, not at its end: no quote doubled before the one
+    closing E100's ``invalid option: '...'``."""
+    with pytest.raises(InvalidOption) as raised:
+        team_url("mysql://u:pw@h/db", "", "--from")
+    assert format_diagnostic(raised.value.diagnostic) == (
+        "error[E100]: invalid option: '--from 'mysql://u:***@h/db' is not a team store: "
+        "give a postgresql:// URL or 'team' (the configured one)'"
+    )
 
 
 @pytest.mark.parametrize(

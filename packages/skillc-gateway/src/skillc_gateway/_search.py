@@ -62,7 +62,7 @@ def search_skill(
     it, and a failed read is taken for a corrupt index, built again).
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_COUNT:
-        raise InvalidOption(f"limit must be an integer from 1 to {MAX_COUNT}, not {limit!r}")
+        raise InvalidOption(f"limit {limit!r} is not an integer from 1 to {MAX_COUNT}")
     index = ensure_index(skill, tokenizer_setting)
     match = fts_query(query, index.meta.tokenizer)  # the tokenizer the check required
     try:

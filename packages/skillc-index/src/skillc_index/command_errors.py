@@ -289,7 +289,7 @@ class EmptyTargetName(_Worded, InvalidOption):
         super().__init__(self.worded(PARAMETER_NAMES))
 
     def worded(self, spelling: Spelling) -> str:
-        return f"empty target name in {spelling.option('target')} '{self.value}'"
+        return f"{spelling.option('target')} '{self.value}' holds an empty target name"
 
 
 class TargetInsideSkill(InvalidOption):

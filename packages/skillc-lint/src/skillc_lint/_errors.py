@@ -77,7 +77,7 @@ class ConfigNotFound(ParameterError):
     """``--config PATH`` names no file (the run does not fall back to another config)."""
 
     def __init__(self, file: str) -> None:
-        super().__init__("config", f"config file not found: '{file}'")
+        super().__init__("config", f"the config file '{file}' is not found")
 
 
 class BaselineNotWritten(ParameterError):
@@ -95,7 +95,7 @@ class UnknownRule(_NotFound):
 
     def __init__(self, selector: str, parameter: str) -> None:
         self.selector = selector
-        super().__init__(parameter, f"no rule matches '{selector}'")
+        super().__init__(parameter, f"'{selector}' matches no rule")
 
     def worded(self, spelling: Spelling) -> str:
         return f"{self.reason} (see {spelling.option('list_rules')})"

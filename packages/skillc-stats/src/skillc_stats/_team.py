@@ -205,7 +205,10 @@ def team_url(given: str, configured: str, option: str) -> str:
         return configured
     if not given.startswith(SCHEMES):
         shown = masked(given)  # a mistyped scheme still holds the password
-        raise InvalidOption(f"{option} takes a postgresql:// URL or 'team', not {shown!r}")
+        raise InvalidOption(
+            f"{option} {shown!r} is not a team store: give a postgresql:// URL or 'team' "
+            "(the configured one)"
+        )
     return given
 
 

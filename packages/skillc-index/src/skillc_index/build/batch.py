@@ -82,7 +82,7 @@ class NoSkillToBuild(WordedOption):
     def worded(self, spelling: Spelling) -> str:
         if spelling.option_prefix:
             return "Missing argument 'SKILL...'."
-        return "no skill to build: give 'skill', 'skills' or 'all'"
+        return "no skill to build: give skill, skills or all"
 
 
 class NothingToBuild(InvalidOption):

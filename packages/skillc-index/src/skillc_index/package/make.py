@@ -336,9 +336,13 @@ def package_skills(
 
         source = os.path.realpath(resolve_skill(given, layout).source)
         if inside(real_output, source):
-            raise InvalidOption(f"the output folder '{output}' is inside the skill '{given}'")
+            raise InvalidOption(
+                f"the output folder '{output}' is inside the skill '{given}': give one outside it"
+            )
         if any(inside(top, source) for top in tops):  # `-o skills` of `skills/notes`
-            raise InvalidOption(f"the package would be written into the skill '{given}'")
+            raise InvalidOption(
+                f"the package would be written into the skill '{given}': give a folder outside it"
+            )
     made = _made_before(output)
     moved = []
     for path in _foreign(output, files, made):
