@@ -292,8 +292,6 @@ def test_stub_contents(
     assert frontmatter_of(stub) == {"name": "demo", "description": NASTY, "license": "MIT"}
     assert "Do not read its source files directly" in stub
     assert "`skc exec demo -- <command>`" in stub  # the skill has a script
-    # the example runs one of its own scripts (not a made-up scripts/x.py)
-    assert "(for example `skc exec demo -- python scripts/helper.py`)." in stub
     assert "prefer its tools (`skc_outline`, `skc_show`,\n`skc_search`" in stub
     for example in (
         "`skc outline demo`",
@@ -309,6 +307,7 @@ def test_stub_contents(
         "Unique preamble sentence",
         "Unique body sentence",
         "Unique notes sentence",
+        "helper.py",
         "notes.txt",
         "Deep",
         ".skillc",

@@ -144,20 +144,3 @@ def test_a_skill_without_headings_lists_skill_md_to_open(
     env = {**clean_env, "PATH": f"{bin_dir}:{clean_env.get('PATH', '')}"}
     data = _bash("skc open flat SKILL.md", project, env)
     assert data["path"] == "SKILL.md" and "Just text." in str(data["content"])
-
-
-def test_the_exec_example_runs_one_of_the_skills_scripts(ok: Run, project: Path) -> None:
-    """``skc exec``'s example is printed only for a skill with a script, and names it."""
-    ok("init")  # type: ignore[operator]
-    store = project / ".skillc" / "skills"
-    for name, extra in (("licensed", "LICENSE.txt"), ("scripted", "tools/fill.py")):
-        write(store / name / "SKILL.md", f"---\nname: {name}\ndescription: D.\n---\n# T\n")
-        write(store / name / extra, "x\n")
-        write(store / name / "LICENSE.txt", "MIT\n")
-    stubs = {}
-    for name in ("licensed", "scripted"):
-        proc = ok("build", "--format", "json", name)  # type: ignore[operator]
-        stubs[name] = Path(json.loads(proc.stdout)["stub"]).read_text(encoding="utf-8")
-    assert "`skc exec licensed -- <command>`." in stubs["licensed"]
-    assert "for example" not in stubs["licensed"]
-    assert "(for example `skc exec scripted -- python tools/fill.py`)." in stubs["scripted"]

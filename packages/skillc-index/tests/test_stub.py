@@ -356,11 +356,9 @@ def test_the_body_stays_within_the_cap_whatever_the_frontmatter() -> None:
 def test_skc_exec_is_named_only_when_the_skill_has_other_files() -> None:
     assert "skc exec" not in render({"name": "demo", "description": "d"})
     text = render({"name": "demo", "description": "d"}, has_files=True)
-    assert "`skc exec demo -- <command>`." in text
-    assert "for example" not in text  # no script: no example (a LICENSE.txt is none)
-    assert "/" not in text  # no path of any kind
-    text = render({"name": "demo", "description": "d"}, has_files=True, script="bin/a b.sh")
-    assert "(for example `skc exec demo -- bash 'bin/a b.sh'`)." in text
+    assert "`skc exec demo -- <command>`" in text
+    assert "scripts/" not in text and "python" not in text  # no made-up example (audit)
+    assert "/" not in text  # no path of any kind (RFC-0001:C-STUB: no file listings)
     odd = render_stub(
         skill="-x y",
         frontmatter={"name": "n", "description": "d"},

@@ -183,14 +183,13 @@ class _Sources:
         progress: Progress | None,
         digests: Mapping[str, str],
     ):
-        from skillc_index.build.stub import FirstHeadings, script_of
+        from skillc_index.build.stub import FirstHeadings
         from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
         from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
 
         self.skill, self.progress, self.digests = skill, progress, digests
         self.indexed = indexed_files(files.files)
         self.has_files = any(not rel.endswith(".md") for rel in files.files)
-        self.script = script_of(files.files)
         self.text = self._hashed_text(SKILL_FILE)
         # SKILL.md: its frontmatter only until parsed() parses the whole file
         self.doc = MarkdownDoc(parse_frontmatter(self.text), (), (), 0)
@@ -290,7 +289,6 @@ class _Sources:
                 references=self.references,
                 has_files=self.has_files,
                 firsts=self.firsts,
-                script=self.script,
             )
         )
 

@@ -36,13 +36,10 @@ __all__ = [
     "MAX_TOP_LEVEL",
     "REFERENCES_LABEL",
     "SCRIPTS_LINE",
-    "SCRIPT_EXAMPLE",
-    "SCRIPT_PROGRAMS",
     "STUB_FORMAT",
     "FirstHeadings",
     "Reference",
     "render_stub",
-    "script_of",
     "with_frontmatter",
 ]
 
@@ -56,8 +53,7 @@ REFERENCES_LABEL = "References (query by title only)"
 #: reads it (``no`` a string, ``012`` twelve). 4: at most 12 top-level headings, the H2s
 #: before any H1 counted (54 of the 11,593 public SKILL.md files we hold listed up to 15).
 #: 5: the commands quote ``'<heading>'`` (single quotes: a pasted heading is never expanded),
-#: and an entry the template would not read exactly gives its own command; the ``skc exec``
-#: example runs one of the skill's scripts, and only a skill with one has it.
+#: and an entry the template would not read exactly gives its own command.
 STUB_FORMAT = 5
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
@@ -312,41 +308,11 @@ def _reference_entries(
 
 
 #: The body's lines for a skill with files other than Markdown (``{skill}``: the name as the
-#: command examples quote it), then an example when it has a script (:data:`SCRIPT_EXAMPLE`).
+#: command examples quote it).
 SCRIPTS_LINE = (
     "Scripts and other files of this skill run from its folder: run each command it documents\n"
-    "as written, through `skc exec {skill} -- <command>`"
+    "as written, through `skc exec {skill} -- <command>`."
 )
-SCRIPT_EXAMPLE = "(for example `skc exec {skill} -- {program} {script}`)"
-
-#: The programs that run a script, by its suffix: the stub's example names one of the skill's.
-SCRIPT_PROGRAMS = {
-    ".py": "python",
-    ".sh": "bash",
-    ".bash": "bash",
-    ".js": "node",
-    ".mjs": "node",
-    ".cjs": "node",
-    ".rb": "ruby",
-    ".pl": "perl",
-}
-
-
-def script_of(files: Sequence[str]) -> str | None:
-    """The first of ``files`` (relative paths, in order) that is a script
-    (:data:`SCRIPT_PROGRAMS`): the stub's ``skc exec`` example runs it."""
-    return next((rel for rel in files if rel.endswith(tuple(SCRIPT_PROGRAMS))), None)
-
-
-def _scripts_lines(skill: str, script: str | None) -> list[str]:
-    """The ``skc exec`` lines; the example only for a skill with a script, and with it."""
-    word = _exec_word(skill)
-    lines = SCRIPTS_LINE.format(skill=word).split("\n")
-    if script is None:
-        return [*lines[:-1], lines[-1] + "."]
-    program = SCRIPT_PROGRAMS[script[script.rindex(".") :]]
-    example = SCRIPT_EXAMPLE.format(skill=word, program=program, script=shell_word(script))
-    return [*lines, example + "."]
 
 
 def render_stub(
@@ -357,7 +323,6 @@ def render_stub(
     references: Sequence[Reference],
     has_files: bool = False,
     firsts: FirstHeadings | None = None,
-    script: str | None = None,
 ) -> str:
     """The stub's text.
 
@@ -366,8 +331,7 @@ def render_stub(
     ``description``), kept exactly; ``headings`` are SKILL.md's ``(level, text)`` in file
     order; ``references`` the other ``.md`` files by path; ``has_files``: the skill has files
     other than Markdown (the body then names ``skc exec``); ``firsts``: every heading of the
-    skill, to tell which entries ``show`` would not find by their label alone (None: all);
-    ``script``: a script of the skill (:func:`script_of`), the ``skc exec`` example.
+    skill, to tell which entries ``show`` would not find by their label alone (None: all).
     """
     raw_name = frontmatter.get("name")
     name = raw_name if isinstance(raw_name, str) else ""
@@ -385,7 +349,7 @@ def render_stub(
         "",
     ]
     if has_files:
-        body += [*_scripts_lines(skill, script), ""]
+        body += [*SCRIPTS_LINE.format(skill=_exec_word(skill)).split("\n"), ""]
     body += ["## Top Sections", ""]
     body += _skill_entries(skill, headings, firsts) + _reference_entries(skill, references, firsts)
     if len(body) > MAX_LINES:  # cannot happen with the limits above; never exceed it anyway
