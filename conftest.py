@@ -15,6 +15,7 @@ the standard library, pytest and ``skillc_index`` (which every distribution depe
   ``write_manifest``: a build's manifest for it, without the build.
 - ``postgres_server``, ``postgres_url``: a real PostgreSQL server for the team-store tests.
 - ``line_within``: the next line a child process writes, or the test fails (never hangs).
+- ``read_sizes``: the sizes of the reads of the files a wrapped opener opens.
 
 The long suite (issue 33): tests marked ``long`` (the soak, kill, load and large-input runs
 of ``tests/stress`` at full size) are left out of a run unless ``--long`` or ``SKILLC_LONG=1``
@@ -34,6 +35,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Protocol
 
 import pytest
@@ -207,6 +209,46 @@ def write_manifest_fixture() -> Callable[[Path, str, str], Path]:
         return write_manifest(runtime, built)
 
     return write
+
+
+#: The type of the ``read_sizes`` fixture, for annotations.
+ReadSizes = Callable[..., list[int]]
+
+
+@pytest.fixture
+def read_sizes(monkeypatch: pytest.MonkeyPatch) -> ReadSizes:
+    """``read_sizes(module, opener, *also, path=None) -> sizes``: ``module.opener`` (a file
+    opener, e.g. ``skillc_index.files`` and ``"open_regular"``) replaced, for this test, by one
+    whose handles append to ``sizes`` how many bytes each ``read`` returned; the same name in
+    each module of ``also`` too (where a caller imports it from: ``skillc_index``'s export).
+    With ``path``, only the reads of handles opened on that path (the opener's first argument)
+    are recorded. What a test of a bounded read asserts on."""
+
+    def wrap(
+        module: ModuleType, opener: str, *also: ModuleType, path: Path | None = None
+    ) -> list[int]:
+        sizes: list[int] = []
+        real = getattr(module, opener)
+
+        def opened(*args: Any, **kwargs: Any) -> Any:
+            handle = real(*args, **kwargs)
+            if path is None or str(args[0]) == str(path):
+                read = handle.read
+
+                def counted(size: int = -1) -> bytes:
+                    data: bytes = read(size)
+                    sizes.append(len(data))
+                    return data
+
+                handle.read = counted
+            return handle
+
+        monkeypatch.setattr(module, opener, opened)
+        for other in also:
+            monkeypatch.setattr(other, opener, opened, raising=False)
+        return sizes
+
+    return wrap
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -9,7 +9,6 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -24,6 +23,7 @@ from skillc_index import (
 )
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
+ReadSizes = Callable[..., list[int]]  # the root conftest's read_sizes
 
 
 def test_outline_orders_files_and_skips_code_and_hidden(resolved: ResolvedSkill) -> None:
@@ -535,7 +535,7 @@ def test_outline_over_the_parse_limit_is_the_same_from_the_index(
 
 
 def test_outline_reads_a_big_file_as_far_as_the_parse_reads(
-    resolved: ResolvedSkill, monkeypatch: pytest.MonkeyPatch
+    resolved: ResolvedSkill, read_sizes: ReadSizes
 ) -> None:
     """A skill too big to index (a file over 32 MB) is outlined from its parsed files, each
     read as far as the parse reads, its other lines counted in chunks: no read returns more.
@@ -548,17 +548,7 @@ def test_outline_reads_a_big_file_as_far_as_the_parse_reads(
     big = resolved.source / "references" / "big.md"
     big.write_text("# Big\n\nline\n", encoding="utf-8")
     os.truncate(big, MAX_INDEXED_BYTES + MARKDOWN_READ_LIMIT)  # sparse: no disk used
-    sizes: list[int] = []
-    real = skillc_index.files.open_in_root
-
-    def opened(*args: Any, **kwargs: Any) -> Any:
-        handle = real(*args, **kwargs)
-        whole = handle.read
-        handle.read = lambda size=-1: sizes.append(len(data := whole(size))) or data
-        return handle
-
-    monkeypatch.setattr(skillc_index.files, "open_in_root", opened)
-    monkeypatch.setattr(skillc_index, "open_in_root", opened, raising=False)
+    sizes = read_sizes(skillc_index.files, "open_in_root", skillc_index)
     found = outline(resolved)
     assert ("references/big.md", 1, "Big") in [(h.file, h.level, h.text) for h in found.headings]
     assert "over the parse limit" in found.warnings[0].text

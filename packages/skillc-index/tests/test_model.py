@@ -7,6 +7,7 @@ import errno
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,8 @@ from skillc_index.markdown.document import (
     read_skill_metadata,
     title_of,
 )
+
+ReadSizes = Callable[..., list[int]]  # the root conftest's read_sizes
 
 NO_OPENING = "missing frontmatter: file does not start with ---"
 NO_CLOSING = "missing frontmatter: no closing --- found"
@@ -723,45 +726,22 @@ def test_text_after_html_is_bounded() -> None:
     assert len(block.text_after) == 200
 
 
-class _Reads:
-    """The sizes of what reads of files opened by a wrapped ``open_regular`` returned."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        import skillc_index.files
-
-        self.sizes: list[int] = []
-        real = skillc_index.files.open_regular
-
-        def opened(path: str) -> object:
-            handle = real(path)
-            read = handle.read
-
-            def counted(size: int = -1) -> bytes:
-                data = read(size)
-                self.sizes.append(len(data))
-                return data
-
-            handle.read = counted  # type: ignore[method-assign]
-            return handle
-
-        monkeypatch.setattr(skillc_index.files, "open_regular", opened)
-
-
 def test_a_file_over_the_read_limit_is_parsed_from_its_start_and_never_held_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, read_sizes: ReadSizes
 ) -> None:
     """``read_markdown`` reads a file as far as the parse reads it (4 MiB: more than 1 MiB
     of characters of 4 bytes) and counts the rest of its lines in chunks: the same document as
     a parse of the whole text, never more than the read limit in one read. Before: a 400 MB
     SKILL.md was read whole (840 MB for ``outline``)."""
+    import skillc_index.files
     from skillc_index.markdown.document import MARKDOWN_READ_LIMIT, read_markdown
 
     path = tmp_path / "big.md"
     text = "# Top\r\n\r\n" + "é line\r\n" * (MARKDOWN_READ_LIMIT // 9) + "## After\rend"
     path.write_bytes(text.encode())
-    reads = _Reads(monkeypatch)
+    sizes = read_sizes(skillc_index.files, "open_regular")
     doc = read_markdown(path)
     assert doc == parse_markdown(text)
     assert doc.line_count == MARKDOWN_READ_LIMIT // 9 + 4
-    assert sum(reads.sizes) == len(text.encode()) > max(reads.sizes)
-    assert max(reads.sizes) <= MARKDOWN_READ_LIMIT
+    assert sum(sizes) == len(text.encode()) > max(sizes)
+    assert max(sizes) <= MARKDOWN_READ_LIMIT

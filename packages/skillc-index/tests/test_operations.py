@@ -40,6 +40,7 @@ from skillc_index.operations import (
 from skillc_index.shapes import shape_schema
 
 WriteSkill = Callable[..., Path]
+ReadSizes = Callable[..., list[int]]  # the root conftest's read_sizes
 
 
 class Warnings(list[Diagnostic | Notice]):
@@ -111,7 +112,7 @@ def test_a_global_init_needs_a_name_and_creates_nothing(tmp_path: Path, home: Pa
 
 
 def test_list_reads_a_skill_md_as_far_as_its_frontmatter_can_go(
-    layout: Layout, project: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+    layout: Layout, project: Path, write_skill: WriteSkill, read_sizes: ReadSizes
 ) -> None:
     """``list`` checks each store skill's frontmatter from the start of its SKILL.md only
     (what a parse reads, 4 MiB): before, a sparse 400 MB SKILL.md was read whole (838 MB)."""
@@ -120,17 +121,7 @@ def test_list_reads_a_skill_md_as_far_as_its_frontmatter_can_go(
 
     skill_md = write_skill(project / ".skillc" / "skills" / "big") / "SKILL.md"
     os.truncate(skill_md, 4 * MARKDOWN_READ_LIMIT)  # sparse: no disk used
-    read: list[int] = []
-    real = skillc_index.files.open_regular
-
-    def opened(path: str) -> Any:
-        handle = real(path)
-        if path == str(skill_md):
-            whole = handle.read
-            handle.read = lambda size=-1: read.append(len(data := whole(size))) or data
-        return handle
-
-    monkeypatch.setattr(skillc_index.files, "open_regular", opened)
+    read = read_sizes(skillc_index.files, "open_regular", path=skill_md)
     run, _ = session(layout)
     listed = LIST.run(run, ListParams())
     assert [skill["name"] for skill in listed.to_dict()["skills"]] == ["big"]
