@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import shutil
+import subprocess
+from collections.abc import Mapping
 from pathlib import Path
+
+import pytest
 
 
 def write(path: Path, text: str) -> Path:
@@ -38,3 +43,29 @@ def tree(root: Path) -> dict[str, str]:
         if not any(other.startswith(rel + "/") for other in found):
             del found[rel]  # a folder holding nothing but the log
     return found
+
+
+def top_sections(stub: str) -> list[str]:
+    """The lines of a stub's "Top Sections" list (everything after its heading)."""
+    return stub.split("## Top Sections\n\n", 1)[1].rstrip("\n").split("\n")
+
+
+def paste(
+    command: str, cwd: Path, env: Mapping[str, str], bin_dir: Path
+) -> subprocess.CompletedProcess[str]:
+    """``command`` pasted into a real bash (the test is skipped without one) in ``cwd`` with
+    ``env`` and ``bin_dir`` (the installed ``skc``'s folder) first on ``PATH``; it must exit 0."""
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("bash is needed to paste the commands")
+    run = subprocess.run(
+        [bash, "-c", command],
+        cwd=cwd,
+        env={**env, "PATH": f"{bin_dir}:{env.get('PATH', '')}"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, (command, run.stderr)
+    return run

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
-from e2e_support import tree, write
+from e2e_support import top_sections, tree, write
 from skillc_index import fts_query
 from skillc_index.index.schema import SCHEMA_VERSION
 
@@ -110,10 +110,6 @@ def frontmatter_of(stub: str) -> dict[str, Any]:
     data = yaml.safe_load(block)
     assert isinstance(data, dict)
     return data
-
-
-def top_sections(stub: str) -> list[str]:
-    return stub.split("## Top Sections\n\n", 1)[1].rstrip("\n").split("\n")
 
 
 # -- RFC-0001:C-INPUT, C-OUTPUT -------------------------------------------------------------------

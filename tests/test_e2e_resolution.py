@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from e2e_support import paste
+
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
 FENCE = "```"
@@ -230,9 +232,6 @@ def test_every_stub_command_works_when_pasted(
 ) -> None:
     """A store folder made by hand (never imported) with a hostile name still gets a stub whose
     lines are its own and whose commands run as printed, in bash."""
-    bash = shutil.which("bash")
-    if bash is None:
-        pytest.skip("bash is needed to paste the commands")
     ok("init")
     folder = project / ".skillc" / "skills" / name
     folder.mkdir(parents=True)
@@ -249,21 +248,11 @@ def test_every_stub_command_works_when_pasted(
     commands = _stub_commands(stub)
     assert len(commands) == 5, stub
     assert not [command for command in commands if "\n" in command], stub
-    env = {**clean_env, "PATH": f"{bin_dir}:{clean_env.get('PATH', '')}"}
     fill = {"'<heading>'": "'Usage'", "'<query>'": "hi", "<path>": "ref.md"}
     for command in commands:
         for placeholder, value in fill.items():
             command = command.replace(placeholder, value)
-        run = subprocess.run(
-            [bash, "-c", command],
-            cwd=project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert run.returncode == 0, (command, run.stderr)
+        run = paste(command, project, clean_env, bin_dir)
         assert "error[" not in run.stderr, (command, run.stderr)
 
 

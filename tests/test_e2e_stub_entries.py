@@ -6,23 +6,20 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
+from e2e_support import paste, top_sections, write
 
-from e2e_support import write
-
-Run = object
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
 ENTRY = re.compile(r"^ *- (?P<label>.*?)(?: \(`(?P<command>skc [^`]*)`\))?$")
 
 
 def _entries(stub: str) -> list[tuple[str, str | None]]:
-    listed = stub.split("## Top Sections\n\n", 1)[1].rstrip("\n").split("\n")
     found = []
-    for line in listed:
+    for line in top_sections(stub):
         match = ENTRY.match(line)
         assert match is not None, line
         label = match["label"]
@@ -38,21 +35,8 @@ def _template(stub: str, name: str) -> str:
     return found[1]
 
 
-def _bash(command: str, cwd: Path, env: dict[str, str]) -> dict[str, object]:
-    bash = shutil.which("bash")
-    if bash is None:
-        pytest.skip("bash is needed to paste the commands")
-    run = subprocess.run(
-        [bash, "-c", f"{command} --format json"],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert run.returncode == 0, (command, run.stderr)
-    data = json.loads(run.stdout)
+def _paste_json(command: str, cwd: Path, env: dict[str, str], bin_dir: Path) -> dict[str, object]:
+    data = json.loads(paste(f"{command} --format json", cwd, env, bin_dir).stdout)
     assert isinstance(data, dict)
     return data
 
@@ -75,7 +59,7 @@ def test_every_listed_entry_reads_itself_when_pasted(
     ok: Run, project: Path, bin_dir: Path, clean_env: dict[str, str], tmp_path: Path
 ) -> None:
     marker = tmp_path / "PWNED"
-    ok("init")  # type: ignore[operator]
+    ok("init")
     folder = project / ".skillc" / "skills" / "inj"
     body = "".join(f"## {h.format(marker=marker)}\n\nbody {n}\n\n" for n, h in enumerate(HOSTILE))
     write(
@@ -90,10 +74,9 @@ def test_every_listed_entry_reads_itself_when_pasted(
     write(folder / "references" / "cox.md", "# Cox Models\n\nThe whole reference.\n")
     write(folder / "references" / "plain.md", "No heading at all.\n")
     write(folder / "references" / "guide.md", "---\ndescription: A guide.\n---\n## Only H2\n")
-    proc = ok("build", "--format", "json", "inj")  # type: ignore[operator]
+    proc = ok("build", "--format", "json", "inj")
     stub = Path(json.loads(proc.stdout)["stub"]).read_text(encoding="utf-8")
     template = _template(stub, "inj")
-    env = {**clean_env, "PATH": f"{bin_dir}:{clean_env.get('PATH', '')}"}
     expected = {
         "Inj": "SKILL.md",
         **{_text(h, marker): "SKILL.md" for h in HOSTILE},
@@ -107,7 +90,7 @@ def test_every_listed_entry_reads_itself_when_pasted(
     for label, command in entries:
         if command is None:
             command = template.replace("<heading>", label)
-        data = _bash(command, project, env)
+        data = _paste_json(command, project, clean_env, bin_dir)
         if command.startswith("skc open"):
             assert data["path"] == expected[label], (command, data)
         else:
@@ -125,22 +108,21 @@ def test_every_listed_entry_reads_itself_when_pasted(
     # a stub rewritten over the current index (no Markdown parsed) lists the same
     stub_path = Path(json.loads(proc.stdout)["stub"])
     stub_path.unlink()
-    ok("build", "inj")  # type: ignore[operator]
+    ok("build", "inj")
     assert stub_path.read_text(encoding="utf-8") == stub
 
 
 def test_a_skill_without_headings_lists_skill_md_to_open(
     ok: Run, project: Path, bin_dir: Path, clean_env: dict[str, str]
 ) -> None:
-    ok("init")  # type: ignore[operator]
+    ok("init")
     folder = project / ".skillc" / "skills" / "flat"
     write(
         folder / "SKILL.md",
         "---\nname: flat\ndescription: Flat. Use when testing.\n---\n\nJust text.\n",
     )
-    proc = ok("build", "--format", "json", "flat")  # type: ignore[operator]
+    proc = ok("build", "--format", "json", "flat")
     stub = Path(json.loads(proc.stdout)["stub"]).read_text(encoding="utf-8")
     assert _entries(stub) == [("SKILL.md", "skc open flat SKILL.md")]
-    env = {**clean_env, "PATH": f"{bin_dir}:{clean_env.get('PATH', '')}"}
-    data = _bash("skc open flat SKILL.md", project, env)
+    data = _paste_json("skc open flat SKILL.md", project, clean_env, bin_dir)
     assert data["path"] == "SKILL.md" and "Just text." in str(data["content"])
