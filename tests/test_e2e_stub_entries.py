@@ -10,7 +10,10 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from e2e_support import paste, top_sections, write
+from skillc_index.markdown import document
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -26,6 +29,10 @@ def _entries(stub: str) -> list[tuple[str, str | None]]:
         if not label.startswith("References (") and not label.startswith("... ("):
             found.append((label.split(" — ")[0], match["command"]))
     return found
+
+
+def _no_parse(*args: object, **kwargs: object) -> object:
+    raise AssertionError("Markdown parsed")
 
 
 def _template(stub: str, name: str) -> str:
@@ -56,7 +63,12 @@ def _text(heading: str, marker: Path) -> str:
 
 
 def test_every_listed_entry_reads_itself_when_pasted(
-    ok: Run, project: Path, bin_dir: Path, clean_env: dict[str, str], tmp_path: Path
+    ok: Run,
+    project: Path,
+    bin_dir: Path,
+    clean_env: dict[str, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     marker = tmp_path / "PWNED"
     ok("init")
@@ -105,9 +117,11 @@ def test_every_listed_entry_reads_itself_when_pasted(
         "skc show inj --section 'Cox Models' --file references/cox.md"
     )
     assert commands["references/plain.md"] == "skc open inj references/plain.md"
-    # a stub rewritten over the current index (no Markdown parsed) lists the same
+    # a stub rewritten over the current index (no Markdown parsed: ok runs skc in this
+    # process, where a parse now fails the build) lists the same
     stub_path = Path(json.loads(proc.stdout)["stub"])
     stub_path.unlink()
+    monkeypatch.setattr(document, "parse_markdown", _no_parse)
     ok("build", "inj")
     assert stub_path.read_text(encoding="utf-8") == stub
 

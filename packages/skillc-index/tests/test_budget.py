@@ -296,9 +296,9 @@ def test_unreadable_skills_and_agent_folders_never_fail_the_listing(
     unreadable(home / ".cursor" / "skills")
     result = list_budget(cli, "--format", "json")
     assert result.returncode == 0, result.stderr
-    parts = [part for f in json.loads(result.stdout)["budget"] for part in f["folders"]]
-    folders = {part["path"]: part for part in parts}
-    (listing, _) = json.loads(result.stdout)["budget"]
+    budget = json.loads(result.stdout)["budget"]
+    folders = {part["path"]: part for f in budget for part in f["folders"]}
+    (listing, _) = budget
     project = {**folders[str(claude)], "entries": listing["entries"]}
     assert [entry["name"] for entry in project["entries"]] == ["gamma", "kappa"]
     assert project["unreadable"] == [
