@@ -153,7 +153,7 @@ def test_cases_are_scored_against_the_listing_with_who_took_each_miss(
 
 
 def test_a_false_trigger_is_reported_and_thresholds_fail_the_run(
-    cli: Any, eval_json: Any, library: Path
+    gateway: Any, eval_json: Any, library: Path
 ) -> None:
     _yaml(library / "git-review", ["review my pull request"], ["show the diff of two config files"])
     code, data = eval_json("--path", str(library), "--max-false-triggers", "0")
@@ -163,7 +163,7 @@ def test_a_false_trigger_is_reported_and_thresholds_fail_the_run(
     assert code == 1 and data["breaches"] == ["git-review: 1 false triggers > 0"]
     assert eval_json("--path", str(library), "--max-false-triggers", "1")[0] == 0
     assert eval_json("--path", str(library), "--min-recall", "1")[0] == 0
-    done = cli("skillc_gateway")("eval", "--path", str(library), "--min-recall", "2")
+    done = gateway("eval", "--path", str(library), "--min-recall", "2")
     assert done.returncode == 1 and "error[E100]" in done.stderr
 
 
@@ -171,7 +171,7 @@ def test_a_false_trigger_is_reported_and_thresholds_fail_the_run(
 
 
 def test_two_near_identical_skills_collide_both_ways(
-    cli: Any, eval_json: Any, library: Path
+    gateway: Any, eval_json: Any, library: Path
 ) -> None:
     _yaml(library / "pdf-forms", ["extract text from a PDF"])
     _yaml(library / "pdf-tools", ["extract tables from a PDF", "fill in the PDF form"])
@@ -183,7 +183,7 @@ def test_two_near_identical_skills_collide_both_ways(
     # each loses a case to the other: the one their descriptions share ("fill in the PDF form")
     assert tools["results"][1]["taken_by"] == "pdf-forms"
     # the table names the pair; the annotations put it on both description lines
-    done = cli("skillc_gateway")("eval", "--path", str(library), "--format", "github")
+    done = gateway("eval", "--path", str(library), "--format", "github")
     lines = [line for line in done.stdout.splitlines() if "eval-collision" in line]
     assert any("pdf-forms/SKILL.md,line=3" in line and "with pdf-tools" in line for line in lines)
     assert any("pdf-tools/SKILL.md,line=3" in line and "with pdf-forms" in line for line in lines)
@@ -235,7 +235,9 @@ def test_mutation_reports_untested_phrases(eval_json: Any, library: Path) -> Non
 # -- formats, --init ------------------------------------------------------------------------
 
 
-def test_a_skill_name_never_drives_the_terminal(cli: Any, library: Path, write_skill: Any) -> None:
+def test_a_skill_name_never_drives_the_terminal(
+    gateway: Any, library: Path, write_skill: Any
+) -> None:
     """Escape sequences in a skill's name reached the terminal raw in the text report (the
     skill's heading, who took a case, the collisions) and the GitHub annotations."""
     name = "evil\x1b]0;PWNED\x07\x1b[2J\x1b[31mRED"
@@ -245,20 +247,19 @@ def test_a_skill_name_never_drives_the_terminal(cli: Any, library: Path, write_s
     )
     _yaml(evil, ["review my pull request"])
     _yaml(library / "docx", ["zebra quokka"])
-    run = cli("skillc_gateway")
-    text = run("eval", "--path", str(library)).stdout
+    text = gateway("eval", "--path", str(library)).stdout
     shown = "evil ]0;PWNED [2J [31mRED"
     assert f"\n{shown}:\n" in text and f"taken by {shown}" in text
     assert f"  {shown} <-> pdf-forms: " in text
-    annotations = run("eval", "--path", str(library), "--format", "github").stdout
+    annotations = gateway("eval", "--path", str(library), "--format", "github").stdout
     assert "evil\\x1b]0;PWNED\\x07\\x1b[2J" in annotations
     for output in (text, annotations):
         assert "\x1b" not in output and "\x07" not in output
 
 
-def test_sarif_points_at_the_description_line(cli: Any, library: Path) -> None:
+def test_sarif_points_at_the_description_line(gateway: Any, library: Path) -> None:
     _yaml(library / "docx", ["merge PDF files"])
-    done = cli("skillc_gateway")("eval", "--path", str(library), "--top", "1", "--format", "sarif")
+    done = gateway("eval", "--path", str(library), "--top", "1", "--format", "sarif")
     log = json.loads(done.stdout)
     results = log["runs"][0]["results"]
     (miss,) = [r for r in results if r["ruleId"] == "eval-miss"]
@@ -269,7 +270,7 @@ def test_sarif_points_at_the_description_line(cli: Any, library: Path) -> None:
 
 
 def test_sarif_file_uris_are_uris_as_lint_writes_them(
-    cli: Any, tmp_path: Path, write_skill: Any
+    gateway: Any, tmp_path: Path, write_skill: Any
 ) -> None:
     """A path went into SARIF raw (``my skills/c#1/SKILL.md``: a space, and a ``#`` that
     starts a fragment), outside the working folder as an absolute path: it is percent-encoded
@@ -279,7 +280,7 @@ def test_sarif_file_uris_are_uris_as_lint_writes_them(
     _yaml(skill, ["bake bread"])
 
     def uri(cwd: Path) -> tuple[dict[str, str], dict[str, Any]]:
-        done = cli("skillc_gateway")("eval", "--path", str(lib), "--format", "sarif", cwd=cwd)
+        done = gateway("eval", "--path", str(lib), "--format", "sarif", cwd=cwd)
         (run,) = json.loads(done.stdout)["runs"]
         (miss,) = [r for r in run["results"] if r["ruleId"] == "eval-miss"]
         return miss["locations"][0]["physicalLocation"]["artifactLocation"], run
@@ -293,10 +294,8 @@ def test_sarif_file_uris_are_uris_as_lint_writes_them(
     assert location == {"uri": (skill / "SKILL.md").as_uri()}  # percent-encoded: as_uri's
 
 
-def test_init_writes_a_starter_that_loads_and_never_overwrites(cli: Any, library: Path) -> None:
-    done = cli("skillc_gateway")(
-        "eval", "--init", str(library / "pdf-forms"), "--path", str(library)
-    )
+def test_init_writes_a_starter_that_loads_and_never_overwrites(gateway: Any, library: Path) -> None:
+    done = gateway("eval", "--init", str(library / "pdf-forms"), "--path", str(library))
     assert done.returncode == 0, done.stderr
     target = library / "pdf-forms" / "evals" / "triggers.yaml"
     text = target.read_text("utf-8")
@@ -307,17 +306,15 @@ def test_init_writes_a_starter_that_loads_and_never_overwrites(cli: Any, library
         "merge PDF files and extract text from PDFs",
     ]
     target.write_text("should_trigger: [mine]\n", "utf-8")
-    again = cli("skillc_gateway")(
-        "eval", "--init", str(library / "pdf-forms"), "--path", str(library)
-    )
+    again = gateway("eval", "--init", str(library / "pdf-forms"), "--path", str(library))
     assert again.returncode == 1 and "error[E050]" in again.stderr and "--force" in again.stderr
     assert target.read_text("utf-8") == "should_trigger: [mine]\n"
-    forced = cli("skillc_gateway")("eval", "--init", "pdf-forms", "--force", "--path", str(library))
+    forced = gateway("eval", "--init", "pdf-forms", "--force", "--path", str(library))
     assert forced.returncode == 0 and target.read_text("utf-8") == text
 
 
 def test_init_writes_a_starter_that_loads_whatever_characters_the_description_holds(
-    cli: Any, tmp_path: Path, write_skill: Any
+    gateway: Any, tmp_path: Path, write_skill: Any
 ) -> None:
     """A DEL or a C1 control in the description (or the name) went into the starter file raw,
     and YAML refuses the whole file for one: ``skc eval`` then skipped it. They are escapes
@@ -327,7 +324,7 @@ def test_init_writes_a_starter_that_loads_whatever_characters_the_description_ho
         'name: "x\\x7fy"\ndescription: "Fill in PDF\\x7f forms, merge \\x9b files \\u2028 now"\n'
     )
     skill = write_skill(lib / "x", frontmatter=front)
-    done = cli("skillc_gateway")("eval", "--init", str(skill), "--path", str(lib))
+    done = gateway("eval", "--init", str(skill), "--path", str(lib))
     assert done.returncode == 0, done.stderr
     cases, problems = read_cases(skill)
     assert problems == ()
@@ -336,41 +333,42 @@ def test_init_writes_a_starter_that_loads_whatever_characters_the_description_ho
     assert "# Trigger cases of x\\x7fy " in text and "\x7f" not in text
 
 
-def test_init_of_several_skills_checks_them_all_before_writing_any(cli: Any, library: Path) -> None:
+def test_init_of_several_skills_checks_them_all_before_writing_any(
+    gateway: Any, library: Path
+) -> None:
     """``--init A B`` wrote A's file, then failed on B's (exists) with "skill 'B' already
     exists": nothing is written when one is refused, and the E050 names the file."""
     existing = library / "pdf-tools" / "evals" / "triggers.yaml"
     existing.parent.mkdir()
     existing.write_text("should_trigger: [mine]\n", encoding="utf-8")
-    run = cli("skillc_gateway")
-    done = run("eval", "--init", "docx", "pdf-tools", "--path", str(library))
+    done = gateway("eval", "--init", "docx", "pdf-tools", "--path", str(library))
     assert done.returncode == 1 and done.stdout == ""
     assert not (library / "docx" / "evals").exists()
     assert done.stderr.startswith(f"error[E050]: '{existing}' already exists\n")
-    done = run("eval", "--init", "docx", "pdf-tools", "--path", str(library), "--force")
+    done = gateway("eval", "--init", "docx", "pdf-tools", "--path", str(library), "--force")
     assert done.returncode == 0 and done.stdout.count("wrote ") == 2
     assert "should_trigger: [mine]" not in existing.read_text("utf-8")
 
 
 def test_init_never_writes_through_an_evals_symlink_out_of_the_skill(
-    cli: Any, library: Path, tmp_path: Path
+    gateway: Any, library: Path, tmp_path: Path
 ) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (library / "docx" / "evals").symlink_to(elsewhere)
-    done = cli("skillc_gateway")("eval", "--init", "docx", "--path", str(library))
+    done = gateway("eval", "--init", "docx", "--path", str(library))
     assert done.returncode == 1 and "leads outside the skill" in done.stderr
     assert list(elsewhere.iterdir()) == []
     # an `evals` that is a file (or a link to nothing) was E999 FileExistsError
     (library / "docx" / "evals").unlink()
     (library / "docx" / "evals").write_text("not a folder\n", encoding="utf-8")
-    done = cli("skillc_gateway")("eval", "--init", "docx", "--path", str(library))
+    done = gateway("eval", "--init", "docx", "--path", str(library))
     assert done.returncode == 1 and done.stderr.startswith("error[E100]")
     assert "is not a folder" in done.stderr
 
 
 def test_init_never_writes_out_of_the_project_through_an_agent_folder_entry(
-    cli: Any, library: Path, project: Path
+    gateway: Any, library: Path, project: Path
 ) -> None:
     """A project's agent-folder entry that is a symlink to a skill outside the project and
     the skillc home had ``eval --init NAME`` write its ``evals/triggers.yaml`` there (found by
@@ -379,17 +377,16 @@ def test_init_never_writes_out_of_the_project_through_an_agent_folder_entry(
     skills = project / ".claude" / "skills"
     skills.mkdir(parents=True)
     (skills / "docx").symlink_to(library / "docx", target_is_directory=True)
-    run = cli("skillc_gateway")
-    done = run("eval", "--init", "docx")
+    done = gateway("eval", "--init", "docx")
     assert done.returncode == 1 and done.stderr.startswith("error[E012]"), done.stderr
     assert not (library / "docx" / "evals").exists()
-    done = run("eval", "--init", str(library / "docx"))
+    done = gateway("eval", "--init", str(library / "docx"))
     assert done.returncode == 0, done.stderr
     assert (library / "docx" / "evals" / "triggers.yaml").is_file()
 
 
 def test_an_agent_folder_is_a_library_of_its_linked_entries(
-    cli: Any, eval_json: Any, library: Path, project: Path, write_skill: Any
+    cli: Any, gateway: Any, eval_json: Any, library: Path, project: Path, write_skill: Any
 ) -> None:
     """``skc build`` deploys ``.claude/skills/<name>`` as a link: ``eval --path .claude/skills``
     saw no skill (``find --path`` sees them). Each deployed skill stands for its store skill,
@@ -409,7 +406,7 @@ def test_an_agent_folder_is_a_library_of_its_linked_entries(
     (skill,) = data["skills"]
     assert skill["name"] == "pdf" and skill["recall"] == 1.0
     assert skill["skill_file"] == str(pdf / "SKILL.md")  # where the description is edited
-    done = cli("skillc_gateway")("eval", "--init", "docx", "--path", ".claude/skills")
+    done = gateway("eval", "--init", "docx", "--path", ".claude/skills")
     assert done.returncode == 1 and done.stderr.startswith("error[E012]"), done.stderr
     assert not (library / "docx" / "evals").exists()
 
@@ -439,7 +436,7 @@ print("done")
 
 
 def test_live_mode_drives_an_agent_command_only_when_asked(
-    cli: Any, library: Path, tmp_path: Path
+    gateway: Any, library: Path, tmp_path: Path
 ) -> None:
     agent = tmp_path / "agent.py"
     agent.write_text(FAKE_AGENT, encoding="utf-8")
@@ -450,13 +447,12 @@ def test_live_mode_drives_an_agent_command_only_when_asked(
         ["fill in this PDF form", "flaky PDF request; touch pwned"],
         ["review my pull request"],
     )
-    run = cli("skillc_gateway")
     # never without --live
-    done = run("eval", "--path", str(library), "--format", "json", env_extra=env)
+    done = gateway("eval", "--path", str(library), "--format", "json", env_extra=env)
     assert done.returncode == 0 and not runs.exists()
     assert "live" not in json.loads(done.stdout)["skills"][0]["results"][0]
     command = f"{sys.executable} {agent} --print"
-    done = run(
+    done = gateway(
         "eval", "pdf-forms", "--path", str(library), "--live", command, "--runs", "3",
         "--format", "json", env_extra=env,
     )  # fmt: skip
@@ -474,7 +470,7 @@ def test_live_mode_drives_an_agent_command_only_when_asked(
     assert not (library.parent / "pwned").exists() and not Path("pwned").exists()
     # a lower threshold: 1 run of 3 is enough; and the table puts both side by side
     runs.unlink()
-    done = run(
+    done = gateway(
         "eval", "pdf-forms", "--path", str(library), "--live", command, "--threshold", "0.3",
         env_extra=env,
     )  # fmt: skip
@@ -483,21 +479,21 @@ def test_live_mode_drives_an_agent_command_only_when_asked(
 
 
 def test_live_mode_placeholders_and_a_missing_command(
-    cli: Any, library: Path, tmp_path: Path
+    gateway: Any, library: Path, tmp_path: Path
 ) -> None:
     agent = tmp_path / "agent.py"
     agent.write_text(FAKE_AGENT, encoding="utf-8")
     _yaml(library / "pdf-forms", ["fill in this PDF form"])
     env = {"FAKE_AGENT_DIR": str(tmp_path)}
     command = f"{sys.executable} {agent} --skill {{skill}} --ask {{query}} --json"
-    done = cli("skillc_gateway")(
+    done = gateway(
         "eval", "pdf-forms", "--path", str(library), "--live", command, "--runs", "1",
         env_extra=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     (argv,) = [json.loads(line) for line in (tmp_path / "runs").read_text("utf-8").splitlines()]
     assert argv == ["--skill", "pdf-forms", "--ask", "fill in this PDF form", "--json"]
-    done = cli("skillc_gateway")(
+    done = gateway(
         "eval", "pdf-forms", "--path", str(library), "--live", str(tmp_path / "no-such-agent"),
         "--runs", "1", "--format", "json",
     )  # fmt: skip
@@ -519,7 +515,7 @@ def test_the_mcp_tool_can_neither_run_an_agent_nor_write() -> None:
 
 
 def test_the_budget_drops_the_least_used_descriptions_and_eval_marks_their_cases(
-    cli: Any, eval_json: Any, project: Path, home: Path, write_skill: Any
+    gateway: Any, eval_json: Any, project: Path, home: Path, write_skill: Any
 ) -> None:
     from skillc_index import Layout, load_config
     from skillc_index.listing.budget import listing_budgets
@@ -538,9 +534,8 @@ def test_the_budget_drops_the_least_used_descriptions_and_eval_marks_their_cases
     (project / ".skillc" / "config.toml").write_text(
         "[budget]\ncontext_tokens = 1000\npercent = 4.5\n", encoding="utf-8"
     )
-    run = cli("skillc_gateway")
     for _ in range(2):
-        assert run("outline", "gamma").returncode == 0  # recorded uses: gamma keeps its own
+        assert gateway("outline", "gamma").returncode == 0  # recorded uses: gamma keeps its own
     env = {"SKILLC_HOME": str(home)}
     layout = Layout.discover(project, env)
     (folder,) = [f for f in listing_budgets(layout, load_config(layout, env=env)) if f.entries]
@@ -550,7 +545,7 @@ def test_the_budget_drops_the_least_used_descriptions_and_eval_marks_their_cases
     alpha, gamma = _skill(data, "alpha"), _skill(data, "gamma")
     assert (alpha["listed"], alpha["untriggerable"]) == ("name-only", True)
     assert (gamma["listed"], gamma["untriggerable"], gamma["recall"]) == ("full", False, 1.0)
-    annotations = cli("skillc_gateway")("eval", "--format", "github").stdout
+    annotations = gateway("eval", "--format", "github").stdout
     assert "title=eval-untriggerable::alpha: listed name-only by claude" in annotations
 
 
@@ -598,7 +593,7 @@ def test_a_skill_the_agent_does_not_list_is_scored_untriggerable_not_dropped(
 
 
 def test_a_path_that_is_no_folder_is_an_error_not_an_empty_library(
-    cli: Any, library: Path, tmp_path: Path
+    gateway: Any, library: Path, tmp_path: Path
 ) -> None:
     """``--path ./skilsl`` (a typo), a file or a FIFO was a library of no skill: exit 0, the CI
     gate passed. It is E022, as ``find --path`` says."""
@@ -606,9 +601,8 @@ def test_a_path_that_is_no_folder_is_an_error_not_an_empty_library(
 
     (tmp_path / "file").write_text("x", encoding="utf-8")
     os.mkfifo(tmp_path / "fifo")
-    run = cli("skillc_gateway")
     for given in ("skilsl", "file", "fifo"):
-        done = run(
+        done = gateway(
             "eval", "--path", str(library), "--path", str(tmp_path / given),
             "--min-recall", "1", "--format", "github",
         )  # fmt: skip
@@ -617,7 +611,7 @@ def test_a_path_that_is_no_folder_is_an_error_not_an_empty_library(
 
 
 def test_a_named_library_of_the_configuration(
-    cli: Any, eval_json: Any, library: Path, project: Path, write_skill: Any
+    gateway: Any, eval_json: Any, library: Path, project: Path, write_skill: Any
 ) -> None:
     """``[libraries]`` names sets of folders (a project's relative paths from its root);
     ``--library NAME`` scores against one; an unknown name is E100 naming the known ones."""
@@ -630,10 +624,10 @@ def test_a_named_library_of_the_configuration(
     )
     assert eval_json("--library", "team")[1]["library"] == 4
     assert eval_json("--library", "local")[1]["library"] == 1
-    done = cli("skillc_gateway")("eval", "--library", "nosuch")
+    done = gateway("eval", "--library", "nosuch")
     assert done.returncode == 1
     assert done.stderr.startswith("error[E100]: ") and "local, team" in done.stderr
-    both = cli("skillc_gateway")("eval", "--library", "team", "--path", str(library))
+    both = gateway("eval", "--library", "team", "--path", str(library))
     assert both.returncode == 1 and "not both" in both.stderr
 
 
@@ -662,13 +656,13 @@ def test_a_named_library_of_the_configuration(
     ],
 )
 def test_a_parameter_that_needs_another_one_or_a_ratio_out_of_range_is_e100(
-    cli: Any, library: Path, given: tuple[str, ...], said: str
+    gateway: Any, library: Path, given: tuple[str, ...], said: str
 ) -> None:
     """``--force`` without ``--init``, the live mode's options without ``--live`` (a value
     equal to the default passed) and the scoring options with ``--init`` were taken in
     silence and did nothing; a bad ratio named ``min_recall``, the API's name. Nothing is
     written."""
-    done = cli("skillc_gateway")("eval", "--path", str(library), *given)
+    done = gateway("eval", "--path", str(library), *given)
     assert done.returncode == 1
     assert done.stderr == f"error[E100]: invalid option: '{said}'\n"
     assert not (library / "docx" / "evals").exists()

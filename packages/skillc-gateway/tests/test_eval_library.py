@@ -63,7 +63,7 @@ def test_a_skill_named_by_its_imported_or_deployed_folder_is_one_skill(
 
 
 def test_init_of_an_imported_skill_writes_in_the_folder_the_next_import_copies(
-    cli: Any, eval_json: Any, project: Path, tmp_path: Path, write_skill: Any
+    cli: Any, gateway: Any, eval_json: Any, project: Path, tmp_path: Path, write_skill: Any
 ) -> None:
     """``eval --init mine`` of a skill ``skc build src/mine`` imported wrote its cases into
     the store copy, which the next import replaces (work lost). They go into the folder it
@@ -75,9 +75,8 @@ def test_init_of_an_imported_skill_writes_in_the_folder_the_next_import_copies(
     mine = write_skill(project / "src" / "mine", description="Parse apache access logs.")
     assert build("build", "src/mine").returncode == 0
     copy = project / ".skillc" / "skills" / "mine"
-    run = cli("skillc_gateway")
     for given in ("mine", ".skillc/skills/mine", ".claude/skills/mine"):
-        done = run("eval", "--init", given, "--force")
+        done = gateway("eval", "--init", given, "--force")
         assert done.returncode == 0, (given, done.stderr)
         assert (mine / "evals" / "triggers.yaml").is_file() and not (copy / "evals").exists()
     _triggers(mine, "parse apache access logs")
@@ -86,16 +85,16 @@ def test_init_of_an_imported_skill_writes_in_the_folder_the_next_import_copies(
     assert data["skills"][0]["cases"] == 1
     outside = write_skill(tmp_path / "drafts" / "knit", description="Knit wool scarves.")
     assert build("build", str(outside)).returncode == 0
-    done = run("eval", "--init", "knit")
+    done = gateway("eval", "--init", "knit")
     assert done.returncode == 1 and done.stderr.startswith("error[E100]"), done.stderr
     assert f"imported from {outside}, " in done.stderr
     assert not (project / ".skillc" / "skills" / "knit" / "evals").exists()
-    assert run("eval", "--init", str(outside)).returncode == 0
+    assert gateway("eval", "--init", str(outside)).returncode == 0
     assert (outside / "evals" / "triggers.yaml").is_file()
 
 
 def test_a_name_two_skills_have_is_w001_listing_them(
-    cli: Any, tmp_path: Path, write_skill: Any
+    gateway: Any, tmp_path: Path, write_skill: Any
 ) -> None:
     """Two skills named ``gen``: ``eval gen`` scored the first in silence (the gate passing
     on it alone). It is W001 listing both, the first taken, as every command says it."""
@@ -103,11 +102,11 @@ def test_a_name_two_skills_have_is_w001_listing_them(
     for team in ("a", "b"):
         gen = write_skill(lib / team / "gen", name="gen", description=f"Generate {team} reports.")
         _triggers(gen, f"generate {team} reports")
-    done = cli("skillc_gateway")("eval", "gen", "--path", str(lib), "--format", "json")
+    done = gateway("eval", "gen", "--path", str(lib), "--format", "json")
     assert done.returncode == 0 and len(json.loads(done.stdout)["skills"]) == 1
     assert done.stderr.startswith("warning[W001]: multiple matches for 'gen'"), done.stderr
     assert f"  {lib / 'a' / 'gen'}\n  {lib / 'b' / 'gen'}\n" in done.stderr
-    alone = cli("skillc_gateway")("eval", str(lib / "b" / "gen"), "--path", str(lib))
+    alone = gateway("eval", str(lib / "b" / "gen"), "--path", str(lib))
     assert alone.returncode == 0 and alone.stderr == ""
 
 
@@ -137,7 +136,7 @@ def test_a_gate_breaks_on_a_skill_without_a_case_to_score(
 
 
 def test_a_breach_is_an_annotation_and_a_sarif_result_at_the_description_line(
-    cli: Any, tmp_path: Path, write_skill: Any
+    gateway: Any, tmp_path: Path, write_skill: Any
 ) -> None:
     """A skill without a case under ``--min-recall`` exited 1 with ``--format github`` or
     ``sarif`` printing nothing (``results: []``): the CI run red with no annotation. Each
@@ -147,16 +146,15 @@ def test_a_breach_is_an_annotation_and_a_sarif_result_at_the_description_line(
     write_skill(lib / "b", description="Deploy to Kubernetes.")
     (a / "evals").mkdir()
     (a / "evals" / "evals.json").write_text("{", encoding="utf-8")  # malformed: no case
-    run = cli("skillc_gateway")
     for args in (("a",), ()):
         gate = (*args, "--path", str(lib), "--min-recall", "0.5")
-        github = run("eval", *gate, "--format", "github")
+        github = gateway("eval", *gate, "--format", "github")
         assert github.returncode == 1
         assert github.stdout == (
             f"::error file={a / 'SKILL.md'},line=3,title=eval-threshold::"
             "a: threshold breached: no trigger case to score\n"
         )
-        sarif = run("eval", *gate, "--format", "sarif")
+        sarif = gateway("eval", *gate, "--format", "sarif")
         assert sarif.returncode == 1
         (result,) = json.loads(sarif.stdout)["runs"][0]["results"]
         assert result["ruleId"] == "eval-threshold" and result["level"] == "error"
@@ -167,7 +165,7 @@ def test_a_breach_is_an_annotation_and_a_sarif_result_at_the_description_line(
 
 
 def test_a_breach_line_shows_a_skills_name_without_its_control_characters(
-    cli: Any, tmp_path: Path, write_skill: Any
+    gateway: Any, tmp_path: Path, write_skill: Any
 ) -> None:
     """The text's ``threshold breached:`` line printed a skill's name raw (an escape sequence
     in a stranger's frontmatter reached the terminal) where every other line of the table
@@ -179,14 +177,14 @@ def test_a_breach_line_shows_a_skills_name_without_its_control_characters(
         '---\nname: "a\\e[2Jx"\ndescription: Fill in PDF forms.\n---\n# A\n', encoding="utf-8"
     )
     gate = ("--path", str(lib), "--min-recall", "0.5")
-    done = cli("skillc_gateway")("eval", str(lib / "a"), *gate)
+    done = gateway("eval", str(lib / "a"), *gate)
     assert done.returncode == 1
     assert "\x1b" not in done.stdout + done.stderr
     assert "threshold breached: a [2Jx: no trigger case to score" in done.stdout
 
 
 def test_init_never_writes_where_the_projects_config_points(
-    cli: Any, project: Path, home: Path, tmp_path: Path, write_skill: Any
+    gateway: Any, project: Path, home: Path, tmp_path: Path, write_skill: Any
 ) -> None:
     """``[libraries] team`` of the project's config named a folder outside it, and ``eval
     --library team --init NAME`` wrote there: the project's config directs no write out (E012,
@@ -197,11 +195,10 @@ def test_init_never_writes_where_the_projects_config_points(
     (project / ".skillc" / "config.toml").write_text(
         f"[libraries]\nteam = [{json.dumps(str(lib))}]\n", encoding="utf-8"
     )
-    run = cli("skillc_gateway")
-    done = run("eval", "--library", "team", "--init", "linked-skill")
+    done = gateway("eval", "--library", "team", "--init", "linked-skill")
     assert done.returncode == 1 and done.stderr.startswith("error[E012]"), done.stderr
     assert not (linked / "evals").exists()
-    done = run("eval", "--library", "team", "--init", str(linked))
+    done = gateway("eval", "--library", "team", "--init", str(linked))
     assert done.returncode == 0, done.stderr
     (linked / "evals" / "triggers.yaml").unlink()
     (project / ".skillc" / "config.toml").unlink()
@@ -209,21 +206,20 @@ def test_init_never_writes_where_the_projects_config_points(
     (home / ".skillc" / "config.toml").write_text(
         f"[libraries]\nmine = [{json.dumps(str(lib))}]\n", encoding="utf-8"
     )
-    done = run("eval", "--library", "mine", "--init", "linked-skill")
+    done = gateway("eval", "--library", "mine", "--init", "linked-skill")
     assert done.returncode == 0, done.stderr
     assert (linked / "evals" / "triggers.yaml").is_file()
 
 
 def test_a_folder_without_skill_md_is_e010_as_outline_says(
-    cli: Any, project: Path, write_skill: Any
+    gateway: Any, project: Path, write_skill: Any
 ) -> None:
     """``eval ./nodir`` of a folder without SKILL.md said E001 "not found"; outline and lint
     say E010 (DECISIONS): so does eval, and ``--init``. A name that is no folder stays E001."""
     (project / "nodir").mkdir()
     write_skill(project / ".claude" / "skills" / "docx", description="Edit Word documents.")
-    run = cli("skillc_gateway")
     for args in (("./nodir",), ("--init", "./nodir")):
-        done = run("eval", *args)
+        done = gateway("eval", *args)
         assert done.returncode == 1
         assert done.stderr.startswith("error[E010]: not a valid skill: './nodir'"), done.stderr
-    assert run("eval", "nosuch").stderr.startswith("error[E001]")
+    assert gateway("eval", "nosuch").stderr.startswith("error[E001]")
