@@ -16,10 +16,10 @@ import pytest
 
 from skillc_gateway import open_file, show_section, source_tree
 from skillc_index import (
-    HiddenPath,
     ResolvedSkill,
     SectionNotFound,
 )
+from skillc_index.diagnostics import HiddenPath
 
 
 def skc(
