@@ -39,6 +39,7 @@ state a full walk gives.
 
 from __future__ import annotations
 
+import copy
 import heapq
 import os
 import stat as stat_module
@@ -144,7 +145,7 @@ def root_stamps(roots: Iterable[str]) -> tuple[int, ...]:
 def dangling_paths(root: str, state: TreeState) -> list[str]:
     """The path of each entry of ``root`` that ``state`` holds as a dangling symlink."""
     prefix = root.rstrip("/") + "/"
-    return [prefix + path for path in sorted(state.dangling)]
+    return [prefix + path for path in state.dangling]
 
 
 def resolved(entries: Iterable[str]) -> bool:
@@ -202,7 +203,6 @@ class _Walker:
         self.removed: list[tuple[int, str]] = []
         self.changed = False
         self._fresh: list[tuple[str, int]] = []
-        self._revived = False  # a dangling entry of the root leads somewhere: list it again
         self._heap: list[int] | None = None  # a targeted walk's folders still to look at
         self._home: str | None = None
 
@@ -255,7 +255,10 @@ class _Walker:
         self.state.links = dict(old.links)
         self.state.sources = dict(old.sources)
         self.state.dangling = set(old.dangling)
-        self._revived = resolved(dangling_paths(self.root, old))
+        if old.paths and resolved(dangling_paths(self.root, old)):
+            # a dangling entry of the root leads somewhere: list the root again (stamp 0)
+            old = copy.copy(old)
+            old.stamps = [0, *old.stamps[1:]]
         dirty = None
         if old.paths and changed is not None:
             dirty = self._dirty(old, root_stat, changed, moved)
@@ -318,8 +321,6 @@ class _Walker:
             if index is not None:
                 dirty.add(index)
         dirty.update(old.unsettled())
-        if self._revived:
-            dirty.add(0)
         if 0 not in dirty and stamp_of(root_stat) != old.stamps[0]:
             return None  # the root is another folder (a parent of it was moved)
         return sorted(dirty)
@@ -327,8 +328,6 @@ class _Walker:
     def _unchanged_of(self, old: TreeState, dirty: list[int]) -> int | None:
         """:meth:`_unchanged` for the folders ``dirty`` only: the first whose stamp changed
         (None: none did), the skills before it whose SKILL.md changed queued."""
-        if self._revived:
-            return 0  # the root is listed again (``dirty`` holds it)
         for index in dirty:
             path = old.paths[index]
             kind = old.kinds[index]
@@ -366,8 +365,6 @@ class _Walker:
         skills among them whose SKILL.md changed): one stat per folder and one per SKILL.md,
         nothing else. The hot loop of every query: :func:`stamp_of` and :func:`fingerprint`
         are inlined."""
-        if self._revived:
-            return 0  # the root is listed again
         lstat, stat_ = os.lstat, os.stat
         stamps, kinds, fps = old.stamps, old.kinds, old.fps
         pending = self.pending
@@ -429,7 +426,7 @@ class _Walker:
                 continue
             stamp = stamp_of(st)
             skill_id, fp = old.ids[index], old.fps[index]
-            relist = stamp != old.stamps[index] or (not path and self._revived)
+            relist = stamp != old.stamps[index]
             if relist:
                 kind = self._relist(old, index, full, gone)
                 if kind & (STUB | UNREADABLE):  # nothing under it is walked (as a new walk):
