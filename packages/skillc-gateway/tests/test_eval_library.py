@@ -93,6 +93,24 @@ def test_init_of_an_imported_skill_writes_in_the_folder_the_next_import_copies(
     assert (outside / "evals" / "triggers.yaml").is_file()
 
 
+def test_init_writes_in_a_store_copy_whose_record_names_another_skill(
+    cli: Any, project: Path, tmp_path: Path, write_skill: Any
+) -> None:
+    """A store copy whose import record names a folder of another name is not that folder's
+    copy (no import of it replaces this one: :func:`skillc_index.layout.import_origin`):
+    ``eval --init`` writes its cases in the copy, where the E100 of a copy imported from
+    elsewhere refused them."""
+    from skillc_index.layout import IMPORT_RECORD, ImportRecord
+
+    write_skill(tmp_path / "drafts" / "other", description="Knit wool scarves.")
+    copy = write_skill(project / ".skillc" / "skills" / "knit", description="Knit wool hats.")
+    record = ImportRecord(str(tmp_path / "drafts" / "other"), "0" * 64)
+    (copy / IMPORT_RECORD).write_bytes(record.to_bytes())
+    done = cli("skillc_gateway")("eval", "--init", "knit")
+    assert done.returncode == 0, done.stderr
+    assert (copy / "evals" / "triggers.yaml").is_file()
+
+
 def test_a_name_two_skills_have_is_w001_listing_them(
     gateway: Any, tmp_path: Path, write_skill: Any
 ) -> None:

@@ -453,17 +453,19 @@ class ImportRecord(Record):
         return (json.dumps(self._asdict(), indent=2) + "\n").encode("ascii")
 
 
-def import_origin(copy: Path, scope: Scope, layout: Layout) -> Path | None:
+def import_origin(copy: Path, scope: Scope, layout: Layout, *, bounded: bool = True) -> Path | None:
     """The folder the store skill ``copy`` (of the ``scope`` store) was imported from, when
     it is still there (of the same name, holding ``SKILL.md``): where its author edits it,
     and what ``build --all`` imports again. A project store copy's import record is a file
     of the project (a checkout may ship one), so there only a folder inside the project
-    counts: a record cannot make skillc copy (or write) a folder from elsewhere."""
+    counts: a record cannot make skillc copy (or write) a folder from elsewhere (not
+    ``bounded``: the folder wherever it is, what the next import of it replaces the copy
+    with)."""
     from skillc_index.files import within
 
     record = ImportRecord.read(copy)
     origin = None if record is None else Path(record.origin)
-    bound = layout.project_root if scope == "project" else None
+    bound = layout.project_root if scope == "project" and bounded else None
     if (
         origin is None
         or origin.name != copy.name

@@ -295,15 +295,17 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
 def _check_not_imported(entry: SkillEntry, layout: Layout) -> None:
     """E100 for a store copy read in place though imported from a folder still there (one
     that :func:`_edited` does not read: a project store copy of a folder outside the
-    project): the next import replaces the copy, and the cases written into it with it."""
+    project, :func:`skillc_index.layout.import_origin`'s bound): the next import replaces
+    the copy, and the cases written into it with it."""
     from skillc_index.diagnostics import InvalidOption
-    from skillc_index.layout import ImportRecord
+    from skillc_index.layout import import_origin, runtime_for
 
-    record = ImportRecord.read(entry.folder)
-    if record is not None and (Path(record.origin) / "SKILL.md").is_file():
+    scope = runtime_for(Path(os.path.realpath(entry.folder)), layout)[0]
+    origin = import_origin(entry.folder, scope, layout, bounded=False)
+    if origin is not None and import_origin(entry.folder, scope, layout) is None:
         raise InvalidOption(
             f"{entry.name} ({layout.display(entry.folder)}) is a copy imported from "
-            f"{record.origin}, which the next import replaces: give that folder to write "
+            f"{origin}, which the next import replaces: give that folder to write "
             "its cases there"
         )
 
