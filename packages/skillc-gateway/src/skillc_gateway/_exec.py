@@ -48,6 +48,9 @@ SKILL_DIR_PLACEHOLDER = re.compile(
 #: Signals ``exec`` passes on to the command while it waits (SIGINT from a terminal already
 #: reaches the whole foreground process group, so skc only waits for the command's answer).
 _FORWARDED = ("SIGTERM", "SIGHUP", "SIGQUIT")
+#: The longest argument looked at as a path of the skill (a longer one is no path: neither
+#: logged by :func:`skill_files` nor checked by :func:`_check_paths`).
+MAX_PATH_WORD = 1024
 
 
 class ExecResult(NamedTuple):
@@ -154,7 +157,7 @@ def skill_files(source: Path, words: Sequence[str], limit: int = 8) -> list[str]
     for word in words:
         if len(found) == limit:
             break
-        if not word or word.startswith("-") or len(word) > 1024:
+        if not word or word.startswith("-") or len(word) > MAX_PATH_WORD:
             continue
         absolute = os.path.isabs(word)  # noqa: PTH117
         path = os.path.normpath(word) if absolute else os.path.join(folder, word)  # noqa: PTH118
@@ -178,8 +181,9 @@ def _check_paths(source: Path, argv: Sequence[str]) -> None:
     each argument that names something in the folder (``scripts/x.py``, a link of the skill
     to ``~/.ssh``), which the command would read or run there; an argument naming nothing
     there (``s/../../g``, an option) is no path of the skill."""
+    real = os.path.realpath(source)
     for index, word in enumerate(argv):
-        if not word or os.path.isabs(word) or len(word) > 1024:  # noqa: PTH117
+        if not word or os.path.isabs(word) or len(word) > MAX_PATH_WORD:  # noqa: PTH117
             continue
         if index == 0:
             if "/" not in word:
@@ -187,7 +191,7 @@ def _check_paths(source: Path, argv: Sequence[str]) -> None:
         elif word.startswith("-") or not os.path.lexists(os.path.join(source, word)):  # noqa: PTH118
             continue
         with contextlib.suppress(SkillFileNotFound):  # no file has that path: said below
-            safe_join(source, word)
+            safe_join(source, word, real_root=real)
 
 
 def exec_in_skill(
