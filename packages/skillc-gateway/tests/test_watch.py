@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 
 from skillc_gateway import __version__, find_quick
@@ -464,6 +465,18 @@ def test_the_quick_path_reads_a_command_line_as_click_does(args: tuple[str, ...]
 )
 def test_the_quick_path_leaves_other_command_lines_to_click(args: tuple[str, ...]) -> None:
     assert find_quick._parse(list(args)) is None
+
+
+def test_the_quick_path_knows_every_option_of_the_command() -> None:
+    """An option of ``skc find`` the quick path does not know would be its query."""
+    ctx = find_command.make_context("find", ["paint"])
+    options = {
+        opt
+        for param in find_command.get_params(ctx)
+        if isinstance(param, click.Option)
+        for opt in (*param.opts, *param.secondary_opts)
+    }
+    assert options == {*find_quick.QUICK_OPTIONS, *find_quick.CLICK_ONLY}
 
 
 def test_the_quick_path_prints_what_the_command_prints(

@@ -27,7 +27,11 @@ __all__ = ["run"]
 
 #: The values of ``--format`` (the click command's choices).
 FORMATS = ("text", "json")
-#: The click command's other options: a command line naming one is the command's.
+#: The click command's options the quick path reads (each takes a value)...
+QUICK_OPTIONS = ("--limit", "--path", "--format")
+#: ... and its other options: a command line naming one is the command's. Between them, every
+#: option of the command (a test holds them to its params): one missing here would be the
+#: query to the quick path.
 CLICK_ONLY = ("-h", "--help", "-v", "--verbose")
 
 
@@ -80,7 +84,7 @@ def _parse(args: list[str]) -> tuple[str, int, list[str], str] | None:
             options = False
         elif options and arg.partition("=")[0] in CLICK_ONLY:
             return None  # help, -v: the click command's
-        elif options and arg.partition("=")[0] in ("--limit", "--path", "--format"):
+        elif options and arg.partition("=")[0] in QUICK_OPTIONS:
             name, equals, value = arg.partition("=")
             if not equals:
                 value = next(rest, "-")
