@@ -12,6 +12,7 @@ naming the file.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from skillc_index import (
@@ -103,8 +104,9 @@ def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
     found: list[OutlineHeading] = []
     warnings: list[Notice] = []
     files = [rel for rel in walk_skill(skill.source).files if rel.endswith(".md")]
+    real = os.path.realpath(skill.source)
     for relative in files:
-        with open_in_root(skill.source, relative) as handle:
+        with open_in_root(skill.source, relative, real_root=real) as handle:
             text, lines = read_parsed(handle)  # as far as the parse reads
         doc = parse_markdown(text, links=False, metadata=False, line_count=lines)
         notice = limit_notice(str(skill.source / relative), doc)

@@ -256,6 +256,9 @@ def _findings(result: EvalResult) -> list[_Finding]:
     from skillc_index.text import printable
 
     found: list[_Finding] = []
+    breaches: dict[int, list[str]] = {}
+    for breaker, text in result.breached():
+        breaches.setdefault(id(breaker), []).append(text)
     for skill in result.skills:
 
         def add(rule: str, level: str, text: str, skill: SkillReport = skill) -> None:
@@ -275,9 +278,8 @@ def _findings(result: EvalResult) -> list[_Finding]:
         for check in skill.phrases:
             if check.effect == "untested":
                 add("eval-untested-phrase", "note", f"no case depends on {check.phrase!r}")
-    for skill, text in result.breached():
-        message = f"{printable(skill.name)}: threshold breached: {text}"
-        found.append(_Finding("eval-threshold", "error", message, skill.skill_file, skill.line))
+        for text in breaches.get(id(skill), ()):
+            add("eval-threshold", "error", f"threshold breached: {text}")
     for collision in result.collisions:
         for (file, line), other in (
             (collision.first_line, collision.second),
