@@ -498,10 +498,11 @@ def _bounded(value: str) -> str:
 def _stored(row: Sequence[object]) -> list[str | None]:
     """The :data:`~skillc_index.accesslog.COLUMNS` of a local row as the store holds them
     (:func:`_text`; a value the rollups key by :func:`_bounded`; a NUL of ``args`` U+0001)."""
-    values = [_text(value) for value in row]
     # a NUL of `args` as U+0001, which JSON never holds either (U+FFFD made args that are not
     # JSON, skipped by the local log's reader, a section of the store's)
-    values[_ARGS] = _text(row[_ARGS], "\x01")
+    values = [
+        _text(value, "\x01" if index == _ARGS else "\ufffd") for index, value in enumerate(row)
+    ]
     for index in _KEYED:
         value = values[index]
         if value is not None:
