@@ -213,9 +213,8 @@ def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
     uses = f"command IN ({', '.join('?' * len(USE_COMMANDS))})"
     also = plain.replace(" WHERE ", " AND ", 1)
     day_tests, day_params = _in_range("", "", [], "day", days.whole)
-    for doubt in days.doubts:
-        day_tests += f" AND NOT (day = ? AND {doubt.check})"
-        day_params += [doubt.day, *doubt.params]
+    undoubted, undoubted_params = days.undoubted()
+    day_tests, day_params = day_tests + undoubted, day_params + undoubted_params
     edges, edge_params = [], []
     for func, column, order in (("MIN", "first", "ASC"), ("MAX", "last", "DESC")):
         edges.append(

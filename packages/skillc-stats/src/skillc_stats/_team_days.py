@@ -65,6 +65,12 @@ class Days(NamedTuple):
     parts: list[Part]
     doubts: list[Doubt]
 
+    def undoubted(self) -> tuple[str, list[str]]:
+        """The SQL (`` AND NOT (...)`` each, ``""`` when none) that leaves out of a rollup by
+        day each of :attr:`doubts` whose rows are read instead, and its parameters."""
+        sql = "".join(f" AND NOT (day = ? AND {doubt.check})" for doubt in self.doubts)
+        return sql, [value for doubt in self.doubts for value in (doubt.day, *doubt.params)]
+
 
 def _split_days(since: str | None, until: str | None) -> Days:
     """The time range ``[since, until]`` (RFC 3339 UTC, inclusive; None: open) as the whole

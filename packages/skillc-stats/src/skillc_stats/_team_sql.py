@@ -546,10 +546,8 @@ def rolled(
     days = _split_days(filters.since, filters.until)
     sql, params = where_clause(replace(filters, since=None, until=None), *key)
     branch, values = _in_range(f"SELECT {select} FROM {daily}", sql, params, "day", days.whole)
-    for doubt in days.doubts:  # left out when its rows are read instead
-        branch += f" AND NOT (day = ? AND {doubt.check})"
-        values += [doubt.day, *doubt.params]
-    branches = [(branch, values)]
+    undoubted, undoubted_params = days.undoubted()  # left out when its rows are read instead
+    branches = [(branch + undoubted, values + undoubted_params)]
     of_rows = ", ".join(f"{_ROW_VALUES.get(column, column)} AS {column}" for column in columns)
     for part, check, extra in _row_parts(days):
         cut, cut_params = cut_rows(filters, part, *key)
