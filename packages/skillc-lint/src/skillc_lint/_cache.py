@@ -86,18 +86,16 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
         from skillc_index import expand_user
 
         return expand_user(given)
-    if env.get("SKILLC_HOME"):
-        from skillc_index.layout import home_dir
+    if not env.get("SKILLC_HOME"):
+        import platformdirs
 
-        return home_dir(env) / ".cache" / "skillc" / "lint"
-    import platformdirs
+        try:
+            return Path(platformdirs.user_cache_dir("skillc", appauthor=False)) / "lint"
+        except RuntimeError:  # no absolute $HOME: under the home folder skillc uses (or has none)
+            pass
+    from skillc_index.layout import home_dir
 
-    try:
-        return Path(platformdirs.user_cache_dir("skillc", appauthor=False)) / "lint"
-    except RuntimeError:  # no absolute $HOME: under the home folder skillc uses (or has none)
-        from skillc_index.layout import home_dir
-
-        return home_dir(env) / ".cache" / "skillc" / "lint"
+    return home_dir(env) / ".cache" / "skillc" / "lint"
 
 
 #: What the cache writes in its folder: the database and SQLite's companions of it (the

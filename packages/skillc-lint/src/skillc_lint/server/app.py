@@ -136,7 +136,8 @@ class Lifecycle(LanguageServerProtocol):
             error = message.error
         if error is None:
             self.initialize_received = True  # once this or an earlier initialize is in
-            self.shutdown_received = request and method == types.SHUTDOWN
+            if request and method == types.SHUTDOWN:
+                self.shutdown_received = True
             super().handle_message(message)
         elif request:
             self.answer(message.id, error)
