@@ -24,6 +24,7 @@ from skillc_index.diagnostics import (
     SkillFileNotFound,
     UnreadableFile,
 )
+from skillc_index.markdown.frontmatter import BOM
 from skillc_index.record import Record
 
 __all__ = [
@@ -536,4 +537,4 @@ def typed_os_errors(path: str, missing: type[PathNotFound] = SkillFileNotFound) 
 
 def decoded(data: bytes) -> str:
     """A file's bytes as text: UTF-8 with undecodable bytes replaced, a leading BOM dropped."""
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    return data.decode("utf-8", errors="replace").removeprefix(BOM)

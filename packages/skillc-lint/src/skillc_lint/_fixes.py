@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import split_lines
+from skillc_index.markdown.frontmatter import BOM, BOM_BYTES
 
 if TYPE_CHECKING:
     from skillc_index import SkillcError
@@ -205,14 +206,14 @@ class _Original:
 
     def __init__(self, data: bytes) -> None:
         self.data = data
-        self.bom = data.startswith(b"\xef\xbb\xbf")
+        self.bom = data.startswith(BOM_BYTES)
         try:
-            self.text: str | None = data.decode("utf-8").removeprefix("\ufeff")
+            self.text: str | None = data.decode("utf-8").removeprefix(BOM)
         except UnicodeDecodeError:
             self.text = None
 
     def encode(self, text: str) -> bytes:
-        return (b"\xef\xbb\xbf" if self.bom else b"") + text.encode("utf-8")
+        return (BOM_BYTES if self.bom else b"") + text.encode("utf-8")
 
 
 def _read(root: Path, rel: str) -> bytes:

@@ -35,6 +35,8 @@ from skillc_index import (
     split_lines,
     walk_skill,
 )
+from skillc_index.files import decoded
+from skillc_index.markdown.frontmatter import BOM_BYTES
 
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
@@ -416,7 +418,7 @@ def _read_other(root: Path, rel: str, real_root: str | None = None) -> str | Non
         return None
     if b"\0" in data:
         return None
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    return decoded(data)
 
 
 def _digest(text: str | None) -> str | None:
@@ -431,7 +433,7 @@ def _digest(text: str | None) -> str | None:
 def _bom(root: Path, rel: str) -> bool:
     try:
         with open_in_root(root, rel) as handle:
-            return handle.read(3) == b"\xef\xbb\xbf"
+            return handle.read(len(BOM_BYTES)) == BOM_BYTES
     except (OSError, SkillcError):
         return False
 

@@ -36,6 +36,8 @@ from datetime import date
 from typing import Any
 
 BOM = "\ufeff"
+#: :data:`BOM` as a file's first bytes (UTF-8).
+BOM_BYTES = BOM.encode("utf-8")
 FENCE = "---"
 
 #: SKL100 messages, verbatim (RFC-0008:C-REGISTRY).

@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
 from skillc_index import SKILL_FILE, SkillcError, is_hidden
+from skillc_index.files import decoded
+from skillc_index.markdown.frontmatter import BOM
 
 if TYPE_CHECKING:
     from skillc_lint import LintDiagnostic, LintResult, RuleRegistry, Skill
@@ -121,7 +123,7 @@ class Session:
     def open(self, path: Path, text: str) -> None:
         """The client's text of the document at ``path``, read as the file's on disk is (a
         leading BOM dropped)."""
-        self.documents[path] = text.removeprefix("\ufeff")
+        self.documents[path] = text.removeprefix(BOM)
 
     def close(self, path: Path) -> None:
         self.documents.pop(path, None)
@@ -159,7 +161,7 @@ class Session:
                 data = handle.read(MAX_DOCUMENT_CHARS)
         except (OSError, SkillcError):
             return ""
-        return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        return decoded(data)
 
     # -- rules ---------------------------------------------------------------------------
 
