@@ -153,3 +153,21 @@ def test_no_quoting_fix_is_looked_for_in_a_frontmatter_over_the_bound(
     assert ("larger than 64 KiB" in found.message) is closed
     assert found.fix is None
     assert len(loads) < 100
+
+
+@pytest.mark.parametrize("closed", [True, False])
+def test_the_fix_bound_counts_the_frontmatter_as_the_reader_does(
+    skill: Writer, closed: bool
+) -> None:
+    """The SKL100 fixes are refused for size where the reader refuses the frontmatter
+    (:func:`~skillc_index.markdown.frontmatter.too_large`, line breaks counted as ``\\n``):
+    a CRLF block of 64,000 bytes as the reader counts it (67,200 with its ``\\r``) is fixed.
+    Before: the fixes counted the ``\\r`` too and offered none."""
+    keys = "".join(f"k{n:04d}: {'v' * 12}\r\n" for n in range(3_200))  # 3,200 of 20 bytes
+    block = f"---\r\nname: my-skill\r\ndescription: Use when: a table is ragged\r\n{keys}"
+    end = "---\r\n\r\n# my-skill\r\n" if closed else "\r\n# my-skill\r\n"
+    folder = skill(skill_md=block + end)
+    [found] = [d for d in lint_skill(folder).diagnostics if d.rule == "SKL100"]
+    assert "larger than" not in found.message
+    assert found.fix is not None
+    assert "quote the value of description" in found.fix.description

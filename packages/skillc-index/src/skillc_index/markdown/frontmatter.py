@@ -47,6 +47,8 @@ INVALID_YAML = "invalid frontmatter YAML: "
 
 #: Frontmatter larger than this is not given to PyYAML (SKL100).
 MAX_FRONTMATTER_BYTES = 64 * 1024
+#: The SKL100 message of a frontmatter over :data:`MAX_FRONTMATTER_BYTES`.
+TOO_LARGE = f"{INVALID_YAML}frontmatter is larger than {MAX_FRONTMATTER_BYTES // 1024} KiB"
 #: Nesting levels a frontmatter may have (the top-level mapping is one).
 MAX_DEPTH = 100
 #: Values (scalars and collections, keys included) a frontmatter may hold once its aliases
@@ -192,6 +194,16 @@ def _yaml_error(error: BaseException, offset: int) -> tuple[str, int]:
     return " ".join(message.split()), line
 
 
+def too_large(source: str) -> bool:
+    """Whether the YAML block ``source`` (its lines, the fences left out, line breaks made
+    ``\n``) is larger than the reader reads (:data:`MAX_FRONTMATTER_BYTES` of UTF-8): its
+    frontmatter is refused (:data:`TOO_LARGE`). Encodes no text longer than the bound."""
+    return (
+        len(source) > MAX_FRONTMATTER_BYTES
+        or len(source.encode("utf-8", "surrogatepass")) > MAX_FRONTMATTER_BYTES
+    )
+
+
 def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatter, int]:
     """RFC-0008:C-REGISTRY SKL100: the frontmatter of ``text`` (BOM already removed) and the
     offset in ``text`` where the body starts (0 when there is no closed frontmatter).
@@ -223,9 +235,8 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
     source = text[start:close_start]
     if not source.strip():
         return Frontmatter(True, {}, None, end_line, {}, body_start), close_end
-    if len(source) > MAX_FRONTMATTER_BYTES or len(source.encode()) > MAX_FRONTMATTER_BYTES:
-        message = f"{INVALID_YAML}frontmatter is larger than {MAX_FRONTMATTER_BYTES // 1024} KiB"
-        return Frontmatter(True, None, message, end_line, {}, body_start), close_end
+    if too_large(source):
+        return Frontmatter(True, None, TOO_LARGE, end_line, {}, body_start), close_end
     simple = _simple_mapping(source)
     if simple is not None:
         again = source if _DATE_HINT.search(source) else ""  # YAML 1.2 may read otherwise

@@ -15,13 +15,13 @@ an invalid name); trailing whitespace that the data holds (inside a block scalar
 
 from __future__ import annotations
 
-import itertools
 import posixpath
 import re
 from typing import Any
 
 from skillc_index import SKILL_FILE, parse_frontmatter
-from skillc_index.markdown.frontmatter import MAX_FRONTMATTER_BYTES
+from skillc_index.markdown.frontmatter import TOO_LARGE, too_large
+from skillc_index.text import normalize_newlines
 from skillc_lint._fixes import Fix, TextEdit, line_break
 from skillc_lint._skill import LinkRef, Skill
 
@@ -105,19 +105,6 @@ def rename(skill: Skill, new: str, description: str, *, safe: bool) -> Fix | Non
     return None
 
 
-def _too_large(lines: list[str], end: int) -> bool:
-    """Whether the frontmatter block (lines 2 to ``end - 1``) is larger than the reader reads
-    (:data:`~skillc_index.markdown.frontmatter.MAX_FRONTMATTER_BYTES`): no fix of it could
-    read back, so none is looked for (one YAML load per line of a 5 MB block took 90 s).
-    Counts up to the bound only."""
-    size = 0
-    for line in itertools.islice(lines, 1, end - 1):
-        size += len(line.encode("utf-8", "surrogatepass"))
-        if size > MAX_FRONTMATTER_BYTES:
-            return True
-    return False
-
-
 def _quote_edits(lines: list[str], end: int) -> tuple[list[TextEdit], dict[str, str]]:
     """Edits double-quoting the one-line plain values of the frontmatter (lines 2 to
     ``end - 1``) that YAML cannot read, and the text each value must read back as."""
@@ -156,9 +143,9 @@ def _reads_as(text: str, edits: tuple[TextEdit, ...], wanted: dict[str, str]) ->
 def quote_values(skill: Skill) -> Fix | None:
     """SKL100: double-quote the one-line plain values YAML cannot read (``description: Use
     when: ...``), when the frontmatter then reads and each quoted value holds its text."""
+    if skill.skill_md.frontmatter.error == TOO_LARGE:
+        return None  # no fix could read back: none is looked for (a 5 MB block took 90 s)
     lines, end = skill.lines(SKILL_FILE), skill.skill_md.frontmatter.end_line
-    if _too_large(lines, end):
-        return None
     edits, wanted = _quote_edits(lines, end)
     if not edits or not _reads_as(skill.skill_md_text, tuple(edits), wanted):
         return None
@@ -192,8 +179,8 @@ def close_frontmatter(skill: Skill) -> Fix | None:
         column = len(lines[last]) + 1
         edit = TextEdit(last + 1, column, last + 1, column, f"{eol}---{eol}")
     description = f"close the frontmatter with --- after line {last + 1}"
-    if _too_large(lines, last + 2):
-        return None
+    if too_large(normalize_newlines("".join(lines[1 : last + 1]))):
+        return None  # the block as the reader would count it: no fix of it could read back
     if _reads_as(text, (edit,), {}):
         return Fix(description, (edit,))
     quotes, wanted = _quote_edits(lines, last + 2)
