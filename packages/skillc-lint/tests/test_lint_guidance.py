@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from skillc_lint import LintDiagnostic, lint_skill
+from skillc_lint._rules.fields import holds_line_of
 
 Writer = Callable[..., Path]
 
@@ -163,6 +164,16 @@ def test_skl528_encoded_blobs(skill: Writer) -> None:
     assert [(line, m.split(" of")[0]) for _, line, m in found(folder, "SKL528")] == [
         (8, "encoded blob")
     ]
+
+
+def test_skl528_numbers_lines_as_the_parse_does(skill: Writer) -> None:
+    """A form feed, U+2028 or NEL ends no line for the parse (nor for ``show``): a blob
+    after them is on their line, and a line they split is one line of 400 characters."""
+    blob = "iVBORw0KGgo" + "A" * 500
+    folder = skill(body=f"Logo:\x0c\u2028\x85{blob}\n\nA normal line.\n")
+    assert [line for _, line, _ in found(folder, "SKL528")] == [8]
+    assert holds_line_of("a\u2028" + "b" * 399, 401)
+    assert not holds_line_of("a\r\n" + "b" * 399, 401)
 
 
 def test_skl529_evals_format(skill: Writer) -> None:

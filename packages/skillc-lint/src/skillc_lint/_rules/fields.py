@@ -85,11 +85,6 @@ def line_of(skill: Skill, rel: str, text: str, offset: int) -> int:
     return bisect.bisect_right(line_ends(skill, rel, text), offset) + 1
 
 
-#: The line breaks of ``str.splitlines`` other than ``\n``: a text holding none of them has
-#: its lines between its ``\n``s.
-_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
-
-
 #: What :func:`lines_holding` looks for: words, or patterns of :func:`any_of`.
 Words: TypeAlias = Sequence[str | re.Pattern[str]]
 
@@ -148,13 +143,15 @@ def lines_holding(text: str, words: Words, *, searched: str | None = None) -> li
 
 
 def holds_line_of(text: str, width: int) -> bool:
-    """Whether a line of ``text`` (``splitlines()``) is ``width`` characters long or longer:
-    found by looking for the last line break of each ``width`` characters from a line's
-    start (none: a line that long), without splitting the text."""
+    """Whether a line of ``text`` (ended by ``\n``, ``\r\n`` or ``\r``, as
+    :func:`~skillc_index.split_lines` and the parse end them; its break not counted) is
+    ``width`` characters long or longer: found by looking for the last line break of each
+    ``width`` characters from a line's start (none: a line that long), without splitting
+    the text."""
     if len(text) < width:
         return False
-    if any(b in text for b in _OTHER_BREAKS):
-        return max(map(len, text.splitlines())) >= width
+    if "\r" in text:
+        return max(len(line.rstrip("\r\n")) for line in split_lines(text)) >= width
     start = 0
     while start + width <= len(text):
         last = text.rfind("\n", start, start + width)

@@ -297,7 +297,7 @@ def encoded_blobs(skill: Skill, options: Options) -> Findings:
     for rel, text in skill.texts.items():
         if not holds_line_of(text, 400):  # no line long enough
             continue
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(skill.lines(rel), 1):  # numbered as the parse does
             if len(line) >= 400 and (match := _BLOB.search(line)):
                 yield Finding(
                     f"encoded blob of {len(match.group(0))} characters: ship it as a file of "
