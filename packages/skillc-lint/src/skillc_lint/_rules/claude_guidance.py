@@ -64,7 +64,7 @@ def argument_in_code(skill: Skill, options: Options) -> Findings:
     meant = _takes_arguments(skill)
     start = skill.skill_md.frontmatter.end_line or 0
     text = skill.skill_md_text
-    dollars = lines_holding(text, ("$",))
+    dollars = lines_holding(text, ("$",), lines=skill.lines(SKILL_FILE))
     blocks = code_blocks(skill) if dollars else ()
     for number, line in dollars:
         if number <= start or _MONEY.search(line):

@@ -70,12 +70,20 @@ def lowered_text(skill: Skill, rel: str, text: str) -> str:
 def line_ends(skill: Skill, rel: str, text: str) -> list[int]:
     """Where each line of ``text``, the text of the file ``rel`` of ``skill``, ends (its line
     break included; lines as :func:`~skillc_index.split_lines`, the parse and the code
-    frames number them): listed once per file, for :func:`line_of`."""
+    frames number them): listed once per file, for :func:`line_of`; a Markdown file's from
+    its lines split once (:meth:`~skillc_lint._skill.Skill.lines`: ``text`` may be a copy of
+    the same line lengths)."""
     key = ("line ends", rel)
     ends = skill.shared.get(key)
     if ends is None:
-        ends = skill.shared[key] = list(itertools.accumulate(map(len, split_lines(text))))
+        lines = skill.lines(rel) if rel in skill.texts else split_lines(text)
+        ends = skill.shared[key] = _ends(lines)
     return ends
+
+
+def _ends(lines: Sequence[str]) -> list[int]:
+    """Where each of ``lines`` (each with its line break) ends in their text."""
+    return list(itertools.accumulate(map(len, lines)))
 
 
 def line_of(skill: Skill, rel: str, text: str, offset: int) -> int:
@@ -111,7 +119,13 @@ def _find(searched: str, word: str | re.Pattern[str], start: int) -> int:
     return found.start() if found else -1
 
 
-def lines_holding(text: str, words: Words, *, searched: str | None = None) -> list[tuple[int, str]]:
+def lines_holding(
+    text: str,
+    words: Words,
+    *,
+    searched: str | None = None,
+    lines: Sequence[str] | None = None,
+) -> list[tuple[int, str]]:
     """The lines of ``text`` (ended by ``\n``, ``\r\n`` or ``\r``: numbered from 1 as the
     parse and ``show`` number them, in order) holding one of
     ``words`` (none holding a line break; a pattern of :func:`any_of` stands for its
@@ -119,10 +133,11 @@ def lines_holding(text: str, words: Words, *, searched: str | None = None) -> li
     Each word is looked for in the whole text (``str.find``, much faster than a test of
     every line), its line found around it. Lowercasing a text lowercases each line apart
     (no line break is the lowercase of a character), so the lines are those of a test of
-    each line."""
+    each line. ``lines``: the lines of ``text`` when split already (a Markdown file's
+    :meth:`~skillc_lint._skill.Skill.lines`), not split again."""
     searched = text if searched is None else searched
     if len(searched) != len(text) or "\r" in searched:
-        return _lines_holding_split(text, words, searched)
+        return _lines_holding_split(text, words, searched, lines)
     # the lines are between the "\n"s, at the same offsets in the text and its lowercase
     # (of the same length, each character lowercased to one)
     ends: dict[int, int] = {}  # where each line holding a word starts: where it ends
@@ -161,10 +176,12 @@ def holds_line_of(text: str, width: int) -> bool:
     return False
 
 
-def _lines_holding_split(text: str, words: Words, searched: str) -> list[tuple[int, str]]:
+def _lines_holding_split(
+    text: str, words: Words, searched: str, lines: Sequence[str] | None
+) -> list[tuple[int, str]]:
     """:func:`lines_holding` of a text with other line breaks than ``\n`` (``\r\n``,
     ``\r``) or whose lowercase is longer: each hit's line found among the lines' ends."""
-    pieces: list[str] = []
+    pieces: Sequence[str] = []
     ends: list[int] = []
     numbers: set[int] = set()
     for word in words:
@@ -172,8 +189,8 @@ def _lines_holding_split(text: str, words: Words, searched: str) -> list[tuple[i
         if at < 0:
             continue
         if not ends:  # where each line ends (its line break included)
-            pieces = split_lines(searched)
-            ends = list(itertools.accumulate(map(len, pieces)))
+            pieces = lines if searched is text and lines is not None else split_lines(searched)
+            ends = _ends(pieces)
         while at >= 0:
             index = bisect.bisect_right(ends, at)
             numbers.add(index + 1)
@@ -182,14 +199,14 @@ def _lines_holding_split(text: str, words: Words, searched: str) -> list[tuple[i
         return []
     if searched is text:
         return [(n, pieces[n - 1].rstrip("\r\n")) for n in sorted(numbers)]
-    lines = [line.rstrip("\r\n") for line in split_lines(text)]
-    if len(lines) != len(ends):  # cannot happen (see above); a test of each line if it did
+    own = [line.rstrip("\r\n") for line in (split_lines(text) if lines is None else lines)]
+    if len(own) != len(ends):  # cannot happen (see above); a test of each line if it did
         return [
             (n, line)
-            for n, line in enumerate(lines, 1)
+            for n, line in enumerate(own, 1)
             if any(_find(line.lower(), w, 0) >= 0 for w in words)
         ]
-    return [(n, lines[n - 1]) for n in sorted(numbers)]
+    return [(n, own[n - 1]) for n in sorted(numbers)]
 
 
 def in_code(blocks: Sequence[CodeBlock], number: int) -> bool:

@@ -13,6 +13,7 @@ import json
 import posixpath
 import re
 
+from skillc_index import SKILL_FILE
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import (
     Findings,
@@ -249,7 +250,8 @@ def placeholders(skill: Skill, options: Options) -> Findings:
         )
     start = skill.skill_md.frontmatter.end_line or 0
     text = skill.skill_md_text
-    marked = lines_holding(text, ("TODO", "TBD"))  # what the pattern needs
+    # what the pattern needs
+    marked = lines_holding(text, ("TODO", "TBD"), lines=skill.lines(SKILL_FILE))
     blocks = code_blocks(skill) if marked else ()
     for number, line in marked:
         if number > start and not in_code(blocks, number) and _PLACEHOLDER.search(line):

@@ -230,7 +230,12 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
     previous instructions, do not tell the user, send the keys to a URL). Code, quotes and
     lines describing attacks are skipped."""
     for rel, text in _markdown(skill):
-        hinted = lines_holding(text, _INJECTION_SEARCHED, searched=lowered_text(skill, rel, text))
+        hinted = lines_holding(
+            text,
+            _INJECTION_SEARCHED,
+            searched=lowered_text(skill, rel, text),
+            lines=skill.lines(rel),
+        )
         blocks = code_blocks(skill, rel) if hinted else ()
         for number, line in hinted:
             if not in_code(blocks, number):
