@@ -171,6 +171,7 @@ class Skill:
         self._lines: dict[str, list[str]] = {}
         self._anchors: dict[str, frozenset[str]] = {}
         self._split: dict[str, list[str]] = {}
+        self._pieces: dict[str, set[str]] = {}
         #: What rules compute once from a file's text and share, by kind and file
         #: (:func:`skillc_lint._rules.fields.lowered_text`).
         self.shared: dict[tuple[str, str], Any] = {}
@@ -335,10 +336,7 @@ class Skill:
         (``skills/pdf/forms.md``), or by its bare file name when no other file of the skill
         has that name; a glob pattern names each file and folder it matches
         (:func:`_globbed`)."""
-        by_name: dict[str, list[str]] = {}
-        for rel in self.files:
-            by_name.setdefault(posixpath.basename(rel), []).append(rel)
-        known = {*self.files, *self.folders} - {"."}
+        by_name, known = self._names
         # what a word names ends with its last part: a word whose last part is no file's or
         # folder's name (nor "." or "..", which a path may end with) names nothing
         ends = {posixpath.basename(rel) for rel in known} | {".", ".."}
@@ -351,30 +349,44 @@ class Skill:
                 named = _named(word, folder, known, by_name)
                 if named is not None:
                     hits.add(named)
-            if "*" in text or "?" in text:
-                hits.update(_globbed(text, folder, known))
+            hits.update(_globbed(self._pieces_of(source), folder, known))
             found[source] = frozenset(hits - {source})
+        return found
+
+    @cached_property
+    def _names(self) -> tuple[dict[str, list[str]], set[str]]:
+        """The files of the skill by their name, and its files and folders (the root left
+        out): what :func:`_named` looks a word up in."""
+        by_name: dict[str, list[str]] = {}
+        for rel in self.files:
+            by_name.setdefault(posixpath.basename(rel), []).append(rel)
+        return by_name, {*self.files, *self.folders} - {"."}
+
+    def _pieces_of(self, source: str) -> set[str]:
+        """The whitespace-separated pieces of the Markdown file ``source``'s text, split
+        once (for :func:`_path_words` and :func:`_globbed`)."""
+        found = self._pieces.get(source)
+        if found is None:
+            found = self._pieces[source] = set(self.texts.get(source, "").split())
         return found
 
     def named_in_other_case(self, sources: Iterable[str]) -> dict[str, tuple[str, str]]:
         """The files and folders the Markdown files ``sources`` name only in another case
         (``FORMS.md`` for ``forms.md``, read as :attr:`mentions` reads a name): each with
         the first file naming it so and the word as written there."""
-        known = {*self.files, *self.folders} - {"."}
-        lowered = {rel.lower(): rel for rel in sorted(known)}
-        by_name: dict[str, list[str]] = {}
+        by_name, known = self._names
+        lowered = self.by_lower_case  # each lower-case path's last spelling names it
         by_lower_name: dict[str, list[str]] = {}
         for rel in self.files:
-            by_name.setdefault(posixpath.basename(rel), []).append(rel)
             by_lower_name.setdefault(posixpath.basename(rel).lower(), []).append(rel.lower())
         lowered_known = set(lowered)
         found: dict[str, tuple[str, str]] = {}
         for source in sorted(sources):
             folder = posixpath.dirname(source)
-            for word in sorted(_path_words(self.texts.get(source, ""))):
+            for word in sorted(_path_words(self._pieces_of(source))):
                 named = _named(word.lower(), folder.lower(), lowered_known, by_lower_name)
                 if named is not None and _named(word, folder, known, by_name) is None:
-                    found.setdefault(lowered[named], (source, word.rstrip(".,:;")))
+                    found.setdefault(lowered[named][-1], (source, word.rstrip(".,:;")))
         return found
 
     @cached_property
@@ -504,12 +516,15 @@ PROBES: dict[str, Callable[[Path, str], object]] = {
 }
 
 
-def _path_words(text: str) -> set[str]:
-    """The words of ``text`` :data:`_PATHLIKE` finds, searched only in its whitespace-separated
-    pieces holding a ``.`` or a ``/`` (each piece once): a word of path characters never holds
-    a blank, so it lies in such a piece (a third of the time of searching the whole text)."""
-    pieces = [piece for piece in set(text.split()) if "." in piece or "/" in piece]
-    return set(_PATHLIKE.findall(" ".join(pieces)))
+def _path_words(pieces: str | set[str]) -> set[str]:
+    """The words :data:`_PATHLIKE` finds in a text (or its whitespace-separated ``pieces``),
+    searched only in its pieces holding a ``.`` or a ``/`` (each piece once): a word of path
+    characters never holds a blank, so it lies in such a piece (a third of the time of
+    searching the whole text)."""
+    if isinstance(pieces, str):
+        pieces = set(pieces.split())
+    kept = [piece for piece in pieces if "." in piece or "/" in piece]
+    return set(_PATHLIKE.findall(" ".join(kept)))
 
 
 def _last_part(word: str) -> str:
@@ -590,10 +605,7 @@ def _naming_words(text: str, ends: set[str], searched: list[str] | None = None) 
 def _named(word: str, folder: str, known: set[str], by_name: Mapping[str, list[str]]) -> str | None:
     """The file or folder of the skill a path-like ``word`` of a file in ``folder`` names
     (see :attr:`Skill.mentions`), or None."""
-    word = _PLACEHOLDER_PREFIX.sub("", word.rstrip(".,:;")).partition("#")[0]
-    while word.startswith("./"):
-        word = word[2:]
-    word = word.rstrip("/")
+    word = _clean_word(word)
     if not word or word.startswith("/"):
         return None
     for candidate in (posixpath.normpath(posixpath.join(folder, word)), posixpath.normpath(word)):
@@ -614,23 +626,32 @@ _GLOB_WORD = re.compile(r"[\w.~@+${}/*?-]*[*?][\w.~@+${}/*?-]*")
 _WILDCARD = re.compile(r"(\*+|\?)")
 
 
-def _globbed(text: str, folder: str, known: set[str]) -> set[str]:
-    """The files and folders of ``known`` the glob patterns of ``text`` (a file in
-    ``folder``) match: a word holding ``*`` or ``?`` and a ``/`` or an extension
-    (``shared/managed-agents-*.md``, ``*.md``; not ``claude-*`` or ``com.anthropic.*``),
-    from the file's folder or the skill root as :func:`_named` reads a path. A ``*`` (or
-    ``**``) stands for any characters but ``/``, ``?`` for one."""
-    pieces = [
+def _clean_word(word: str, trailing: str = ".,:;") -> str:
+    """A path-like word as it names a path: its ``trailing`` punctuation, a placeholder
+    before it (``{baseDir}/``), its ``#`` fragment, leading ``./`` and trailing ``/`` left
+    out."""
+    word = _PLACEHOLDER_PREFIX.sub("", word.rstrip(trailing)).partition("#")[0]
+    while word.startswith("./"):
+        word = word[2:]
+    return word.rstrip("/")
+
+
+def _globbed(pieces: set[str], folder: str, known: set[str]) -> set[str]:
+    """The files and folders of ``known`` the glob patterns of a text (a file in ``folder``;
+    its whitespace-separated ``pieces``) match: a word holding ``*`` or ``?`` and a ``/`` or
+    an extension (``shared/managed-agents-*.md``, ``*.md``; not ``claude-*`` or
+    ``com.anthropic.*``), from the file's folder or the skill root as :func:`_named` reads a
+    path. A ``*`` (or ``**``) stands for any characters but ``/``, ``?`` for one."""
+    wild = [
         piece
-        for piece in set(text.split())
+        for piece in pieces
         if ("*" in piece or "?" in piece) and ("/" in piece or "." in piece)
     ]
+    if not wild:
+        return set()
     patterns = []
-    for word in set(_GLOB_WORD.findall(" ".join(pieces))):
-        word = _PLACEHOLDER_PREFIX.sub("", word.rstrip(".,:;?")).partition("#")[0]
-        while word.startswith("./"):
-            word = word[2:]
-        word = word.rstrip("/")
+    for word in set(_GLOB_WORD.findall(" ".join(wild))):
+        word = _clean_word(word, ".,:;?")
         last = word.rpartition("/")[2]
         extension = last.rpartition(".")[2] if "." in last else ""
         if word.startswith("/") or ("*" not in word and "?" not in word):
