@@ -91,6 +91,7 @@ def _json(data: bytes) -> Any:
 def _yaml(data: bytes) -> Any:
     """The YAML document of ``data``, read with the frontmatter reader's bounds (size, depth,
     aliases; PyYAML's safe loader): a ``---`` line starting it is the document's marker."""
+    from skillc_index.files import decoded
     from skillc_index.markdown.frontmatter import (
         MAX_FRONTMATTER_BYTES,
         YAMLProblem,
@@ -99,7 +100,7 @@ def _yaml(data: bytes) -> Any:
 
     if len(data) > MAX_FRONTMATTER_BYTES:
         raise ValueError(f"YAML larger than {MAX_FRONTMATTER_BYTES >> 10} KiB")
-    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    text = decoded(data)
     try:
         data, node = load_bounded_yaml(text)
     except YAMLProblem as exc:
