@@ -241,3 +241,41 @@ def test_an_absolute_link_git_tracks_is_left_as_it_is(
     subprocess.run(["git", "-C", str(project), "add", "-f", ".claude"], check=True)
     (deployment,) = build_skill("demo", layout).deployments
     assert deployment.action == "unchanged" and str(Path(link).readlink()) == str(runtime)
+
+
+@pytest.mark.parametrize(("before", "copy"), [("copy", False), ("symlink", True)])
+def test_a_folder_put_in_place_after_the_last_look_is_never_deleted(
+    layout: Layout,
+    project: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+    before: str,
+    copy: bool,
+) -> None:
+    """``route uninstall`` may put a user's folder back at the destination right after
+    ``deploy`` looked at it (a copy or a link of skillc's there): what goes is checked at the
+    moment it goes, so the folder is refused (E050), left where it is, whole."""
+    from skillc_index.build import deploy as deploy_module
+
+    source = write_skill(project / ".skillc" / "skills" / "demo")
+    build_skill("demo", layout, copy=before == "copy")
+    runtime = project / ".skillc" / "runtime" / "demo"
+    dest = project / ".claude" / "skills" / "demo"
+    (plan,) = _plan(layout, runtime, source, copy=copy)
+    looked = deploy_module._existing
+
+    def then_uninstall_puts_the_folder_back(path: Path, skill: str) -> str:
+        found = looked(path, skill)
+        if dest.is_symlink():
+            dest.unlink()
+        else:
+            shutil.rmtree(dest)
+        write_skill(dest, skill_md="mine\n")
+        return found
+
+    monkeypatch.setattr(deploy_module, "_existing", then_uninstall_puts_the_folder_back)
+    with pytest.raises(ForeignFolder):
+        deploy(plan, runtime, copy=copy)
+    assert not dest.is_symlink()
+    assert (dest / "SKILL.md").read_text(encoding="utf-8") == "mine\n"
+    assert [p.name for p in dest.parent.iterdir()] == ["demo"]

@@ -32,7 +32,9 @@ a committed symlink or copy): a deployment that would replace it is refused (E05
 ``force``.
 
 Every conflict is found by :func:`plan_deployments` before the build writes anything, and
-:func:`deploy` looks again at what is there when it writes.
+:func:`deploy` looks again at what is there when it writes; what it removes is renamed aside
+first and removed only if it is a symlink or skillc's copy at that moment (:func:`_discard`):
+``route`` takes no build lock, and ``route uninstall`` may put a user's folder back meanwhile.
 """
 
 from __future__ import annotations
@@ -362,10 +364,30 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path)
 
 
-def _copy_into(path: Path, runtime: Path, files: Mapping[str, bytes] | None = None) -> None:
+def _discard(path: Path, skill: str) -> None:
+    """Remove what is at ``path`` if it is a symlink or a copy of skillc's own of ``skill``,
+    decided at that moment, not from an earlier look: it is first renamed aside (one rename,
+    :func:`move_aside`), then looked at. Anything else (a user's folder ``route uninstall``
+    put back since the plan) is renamed back and refused (:class:`ForeignFolder`, E050); it
+    stays at the hidden backup name (the error names it) when its place was taken meanwhile.
+    Never deleted."""
+    aside = move_aside(path)
+    if aside.is_symlink() or (aside.is_dir() and is_skillc_copy(aside, skill)):
+        _remove(aside)
+        return
+    try:
+        aside.rename(path)
+    except OSError:
+        raise ForeignFolder(skill, str(aside)) from None  # named where it is now
+    raise ForeignFolder(skill, str(path))
+
+
+def _copy_into(
+    path: Path, runtime: Path, skill: str, files: Mapping[str, bytes] | None = None
+) -> None:
     """A fresh copy folder at ``path`` (built beside it, then renamed in): the runtime's stub
     and manifest, or ``files`` (a target's own stub and side files) with a manifest that
-    records them."""
+    records them. What is there goes only as :func:`_discard` says."""
     import shutil
 
     staging = staging_dir(path.parent, f"{path.name}.deploy")
@@ -377,8 +399,8 @@ def _copy_into(path: Path, runtime: Path, files: Mapping[str, bytes] | None = No
         else:
             _write_files(staging, runtime, files)
         if path.exists() or path.is_symlink():
-            _remove(path)
-        staging.replace(path)
+            _discard(path, skill)
+        staging.replace(path)  # a folder put there since: ENOTEMPTY, nothing replaced
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -411,15 +433,18 @@ def _holds(path: Path, runtime: Path, files: Mapping[str, bytes]) -> bool:
     return same and here is not None and there is not None and here.built_at == there.built_at
 
 
-def _link(path: Path, text: str) -> None:
+def _link(path: Path, text: str, skill: str) -> None:
     """Point ``path`` at the runtime (``text``: :func:`link_text`): a symlink made beside
-    it, renamed over the old one."""
+    it, renamed over the old one (a folder there goes only as :func:`_discard` says)."""
     temporary = temporary_path(path.parent, f"{path.name}.link")
     temporary.symlink_to(text, target_is_directory=True)
     try:
         if path.is_dir() and not path.is_symlink():
-            _remove(path)  # a copy of skillc's own: anything else was moved aside
-        temporary.replace(path)
+            _discard(path, skill)
+        try:
+            temporary.replace(path)
+        except IsADirectoryError:  # a folder put there since: the rename replaced nothing
+            raise ForeignFolder(skill, str(path)) from None
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
@@ -456,7 +481,7 @@ def deploy(
     if files is not None:
         if existing == "skillc-copy" and _holds(path, runtime, files):
             return Deployment(plan.target, path, "copy", "unchanged"), notices
-        _copy_into(path, runtime, files)
+        _copy_into(path, runtime, plan.skill, files)
         return Deployment(plan.target, path, "copy", action, backup), notices
     if not copy:
         text = link_text(path, runtime, plan.root)
@@ -465,7 +490,7 @@ def deploy(
         ):
             return Deployment(plan.target, path, "symlink", "unchanged"), notices
         try:
-            _link(path, text)
+            _link(path, text, plan.skill)
             return Deployment(plan.target, path, "symlink", action, backup), notices
         except OSError as exc:
             if exc.errno in (errno.EACCES, errno.EROFS):  # a copy could not be written either
@@ -474,5 +499,5 @@ def deploy(
             notices.append(
                 Notice(f"cannot create a symlink at {path} ({exc.strerror or exc}); copied instead")
             )
-    _copy_into(path, runtime)
+    _copy_into(path, runtime, plan.skill)
     return Deployment(plan.target, path, "copy", action, backup), notices
