@@ -629,3 +629,45 @@ def test_resolution_puts_a_stranded_copy_back(
 ) -> None:
     write_skill(store / f".ext.old.{_dead_pid()}-0badc0de" / "ext")
     assert resolve_skill("ext", layout).source == (store / "ext").resolve()
+
+
+def test_a_build_locks_the_runtime_it_writes_whatever_its_source(
+    home: Path, tmp_path: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two projects building one name ``--global`` share only the runtime: with the lock on
+    the source alone their builds interleaved (one's stub, the other's manifest). While a
+    build compiles, its runtime is locked, on the first build too; a first build that fails
+    leaves no runtime folder."""
+    fcntl = pytest.importorskip("fcntl")
+    import skillc_index.build.skill as skill_module
+
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    runtime = home / ".skillc" / "runtime" / "demo"
+    compile_skill = skill_module.compile_skill
+    seen: list[str] = []
+
+    def another_build_tries_the_runtime(*args: object, **kwargs: object) -> object:
+        fd = os.open(runtime, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            seen.append("free")
+        except BlockingIOError:
+            seen.append("locked")
+        finally:
+            os.close(fd)
+        return compile_skill(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(skill_module, "compile_skill", another_build_tries_the_runtime)
+    for project in ("one", "two"):
+        source = write_skill(tmp_path / project / "demo", body=f"From {project}.\n")
+        build_skill(str(source), layout, force=True, config=load_config(layout, env={}))
+    assert seen == ["locked", "locked"]
+
+    def fails(*args: object, **kwargs: object) -> object:
+        assert (runtime.parent / "other").is_dir()  # made to be locked
+        raise OSError("no room left")
+
+    monkeypatch.setattr(skill_module, "compile_skill", fails)
+    with pytest.raises(OSError, match="no room left"):
+        build_skill(str(write_skill(tmp_path / "three" / "other")), layout)
+    assert sorted(p.name for p in runtime.parent.iterdir()) == ["demo"]

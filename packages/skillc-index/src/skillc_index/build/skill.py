@@ -11,8 +11,9 @@ agent folder that cannot be written (E999), and an index file belonging to anoth
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -220,7 +221,7 @@ def build_skill(
     )
     # one build of a skill at a time: another's half-removed copy reads as a stranger's
     # folder (a false E050, or moved aside with --force), and manifests cross
-    with _build_lock(resolved):
+    with _build_lock(resolved), _build_lock(target_skill, runtime=True):
         projections = _projections(target_names, resolved, config)
         plans = plan_deployments(
             target_names,
@@ -290,20 +291,35 @@ def build_skill(
         )
 
 
-def _build_lock(skill: ResolvedSkill) -> AbstractContextManager[None]:
+@contextlib.contextmanager
+def _build_lock(skill: ResolvedSkill, *, runtime: bool = False) -> Iterator[None]:
     """An exclusive lock on the folder of the skill as given (its store folder, or the
-    folder a build imports; a ``flock`` on the folder itself: nothing is made), held while
-    a build imports, compiles and deploys it, so two builds of one skill at once take turns.
-    None (a build unlocked, as before) when that folder cannot be opened; waited for at most
-    :data:`BUILD_LOCK_WAIT_S`."""
-    import contextlib
+    folder a build imports; a ``flock`` on the folder itself: nothing is made), or with
+    ``runtime`` on the runtime it is built into (made empty when there is none yet, and
+    removed again if still empty: two sources of one name built ``--global`` from two
+    projects share that runtime and nothing else), held while a build imports, compiles and
+    deploys it, so two builds of one skill at once take turns. Unlocked (as before) when
+    the folder cannot be opened; waited for at most :data:`BUILD_LOCK_WAIT_S`."""
+    from skillc_index.atomic import FileLock, nearest_existing
 
-    from skillc_index.atomic import FileLock
-
+    folder = skill.runtime if runtime else skill.source
+    made: list[Path] = []
+    lock: AbstractContextManager[None] = contextlib.nullcontext()
     try:
-        return FileLock(skill.source, BUILD_LOCK_WAIT_S, folder=True)
+        if runtime and not os.path.lexists(folder):
+            top = nearest_existing(folder)
+            folder.mkdir(parents=True)
+            made = [folder, *folder.parents[: len(folder.relative_to(top).parts) - 1]]
+        lock = FileLock(folder, BUILD_LOCK_WAIT_S, folder=True)
     except OSError:
-        return contextlib.nullcontext()
+        pass
+    try:
+        with lock:
+            yield
+    finally:
+        for path in made:  # deepest first: what a build that wrote nothing leaves
+            with contextlib.suppress(OSError):
+                path.rmdir()
 
 
 def _projections(
