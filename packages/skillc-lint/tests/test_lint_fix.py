@@ -8,6 +8,7 @@ file an error), symlinks, and the fixed-point bound. Real files in a temporary f
 from __future__ import annotations
 
 import json
+import os
 import stat
 import subprocess
 from collections.abc import Callable
@@ -696,3 +697,30 @@ def test_fix_skill_writes_only_inside_its_tree(tmp_path: Path) -> None:
     # the default tree is the skill's own folder: the same call without it fixes
     assert fix_skill(tree / "tables", registry=default_registry()).applied == 1
     assert skill_md(folder).splitlines()[1] == "name: tables"
+
+
+def test_a_file_saved_while_the_fix_is_written_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An editor saves SKILL.md while the fixed text is written to its temporary file (here:
+    # at its fsync): the file is compared again once that is done, right before the rename.
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: s\ndescription: Does x.\n---\n")
+    saved = "---\ndescription: Does x.\nname: s\n---\n"
+    fsync = os.fsync
+
+    def editor_saves_meanwhile(fd: int) -> None:
+        (folder / "SKILL.md").write_text(saved, encoding="utf-8")
+        fsync(fd)
+
+    def fix(skill: object, options: object) -> list[Finding]:
+        return [Finding("fix", line=2, fix=Fix("upper", (TextEdit(2, 1, 2, 5, "NAME"),)))]
+
+    rule = LintRule("X003", "save", "warning", fix, "save", fixable="safe")
+    monkeypatch.setattr(os, "fsync", editor_saves_meanwhile)
+    outcome = fix_skill(folder, registry=RuleRegistry([rule]))
+    assert (folder / "SKILL.md").read_text() == saved  # not "NAME: s"
+    [problem] = outcome.problems
+    assert problem.diagnostic.message.endswith("it changed on disk while fixing; lint it again")
+    assert sorted(p.name for p in folder.iterdir()) == ["SKILL.md"]  # no temporary file left

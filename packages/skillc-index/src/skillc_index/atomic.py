@@ -16,7 +16,7 @@ a temporary name the system refused (``File name too long``).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
 
@@ -132,12 +132,27 @@ def _running(pid: int) -> bool:
 
 
 def write_file_atomic(
-    path: Path, data: bytes, *, mode: int | None = None, sync: bool = False
+    path: Path,
+    data: bytes,
+    *,
+    mode: int | None = None,
+    sync: bool = False,
+    before_rename: Callable[[], None] | None = None,
 ) -> None:
     """Replace ``path`` with ``data`` in one rename (the folder must exist). ``mode``: the
     permission bits the file gets (default: 0o666 less the umask); ``sync``: fsync the data
-    before the rename, so a crash leaves the old file or the new one, never an empty one."""
-    _written(path, data, mode, sync=sync).replace(path)
+    before the rename, so a crash leaves the old file or the new one, never an empty one.
+    ``before_rename``: called once the data is written (and synced), right before the rename;
+    what it raises stops the write, nothing replaced (a check that ``path`` is still as its
+    caller read it: the time it leaves another writer is the rename's, not the write's)."""
+    temporary = _written(path, data, mode, sync=sync)
+    try:
+        if before_rename is not None:
+            before_rename()
+        temporary.replace(path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def _written(path: Path, data: bytes, mode: int | None, *, sync: bool = False) -> Path:

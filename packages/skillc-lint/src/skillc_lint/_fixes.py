@@ -412,8 +412,16 @@ def _write(
         return exc
     except OSError as exc:
         return not_fixed(root, rel, exc.strerror or str(exc))
+
+    def unchanged() -> None:  # again once the new text is on disk: a save meanwhile stays
+        if _read(root, rel) != original.data:
+            raise not_fixed(root, rel, _CHANGED)
+
+    data, mode = original.encode(text), stat.S_IMODE(info.st_mode)
     try:
-        write_file_atomic(target, original.encode(text), mode=stat.S_IMODE(info.st_mode), sync=True)
+        write_file_atomic(target, data, mode=mode, sync=True, before_rename=unchanged)
+    except SkillcError as exc:
+        return exc
     except OSError as exc:
         return not_fixed(root, rel, exc.strerror or str(exc))
     return None
