@@ -1498,3 +1498,59 @@ def replace_socket() -> None:
     other = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     other.bind(str(path))
     other.close()
+
+
+@pytest.mark.parametrize("other_holds_the_lock", [True, False])
+def test_detach_losing_a_race_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+    clean_env: dict[str, str],
+    project: Path,
+    other_holds_the_lock: bool,
+) -> None:
+    """Another server (one ``skc find`` started) starts between ``--detach``'s check and its
+    server's: E060 says that one runs, not "did not start" with the last line of the shared
+    log (the other's ``ready`` line, or the child's own E060 quoted inside). A child failing
+    for a reason of its own is quoted from its own lines, never another server's."""
+    import fcntl
+
+    from skillc_gateway.catalog import lifecycle
+    from skillc_index import FindServerError
+
+    def already_runs(pid: int) -> str:
+        home = f"a find server already runs for this skillc home (pid {pid})"
+        return f"{home}; 'skc watch --stop' stops it"
+
+    layout = Layout.discover(project, clean_env)
+    layout.global_dir.mkdir(parents=True, exist_ok=True)
+    log = layout.global_dir / "find.log"
+    log.write_text("2026-01-01T00:00:00Z skc watch[1]: stopped\n", encoding="utf-8")
+    lock = os.open(layout.global_dir / "find.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    other = os.getpid()  # the other server: this process, holding the lock
+
+    def spawn_after_another_started(*args: object) -> subprocess.Popen[bytes]:
+        child = subprocess.Popen([sys.executable, "-c", "raise SystemExit(1)"])
+        child.wait()
+        if other_holds_the_lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            os.write(lock, f"{other}\n".encode())
+            own = f"error[E060]: find server: {already_runs(other)}"
+        else:
+            own = "error[E999]: find server: cannot listen: boom"
+        ready = f"2026-01-01T00:00:01Z skc watch[{other}]: ready; stops after 3600 s"
+        with log.open("a", encoding="utf-8") as handle:
+            handle.write(f"{own}\n{ready}\n")
+        return child
+
+    monkeypatch.setattr(lifecycle, "_spawn", spawn_after_another_started)
+    try:
+        with pytest.raises(FindServerError) as caught:
+            lifecycle.start_detached(layout, 60)
+    finally:
+        os.close(lock)
+    if other_holds_the_lock:
+        assert caught.value.diagnostic.message.endswith(already_runs(other))
+        assert "did not start" not in str(caught.value)
+    else:
+        assert caught.value.diagnostic.message.endswith(
+            "the find server did not start: cannot listen: boom"
+        )

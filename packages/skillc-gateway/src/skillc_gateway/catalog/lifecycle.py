@@ -22,6 +22,7 @@ from skillc_gateway.catalog.client import ANSWER_MARGIN_SECONDS, process_stopped
 from skillc_gateway.catalog.protocol import (
     LOCK_NAME,
     LOG_NAME,
+    already_runs,
     code_id,
     fits,
     socket_path,
@@ -141,18 +142,24 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
         raise FindServerError(too_long(path))
     running = server_status(layout)
     if running is not None and running["serves"]:
-        raise FindServerError(
-            f"a find server already runs for this skillc home (pid {running.get('pid')}); "
-            "'skc watch --stop' stops it"
-        )
+        raise FindServerError(already_runs(running.get("pid")))
     if running is not None:
         stop_server(layout)
-    child = _spawn(layout, idle)
     log_path = layout.global_dir / LOG_NAME
+    try:
+        logged = log_path.stat().st_size  # what the child writes comes after
+    except OSError:
+        logged = 0
+    child = _spawn(layout, idle)
     deadline = time.monotonic() + timeout
     while True:
         if child.poll() is not None:
-            raise FindServerError(f"the find server did not start: {_last_line(log_path)}")
+            # another started first (a find's, a second --detach): it holds the lock
+            holder = _lock_holder(layout.global_dir / LOCK_NAME)
+            if holder is not None and holder != str(child.pid):
+                raise FindServerError(already_runs(holder))
+            reason = _last_line(log_path, logged, child.pid)
+            raise FindServerError(f"the find server did not start: {reason}")
         status = server_status(layout)
         if status is not None and status.get("pid") == child.pid:
             child.returncode = 0  # it lives on on its own: no "still running" warning
@@ -262,13 +269,23 @@ def _lock_holder(path: Path) -> str | None:
     return None
 
 
-def _last_line(path: Path) -> str:
-    """The last line of the log at ``path``, without the ``error[E060]: find server: `` the
-    message it is quoted in says again."""
+def _last_line(path: Path, start: int, pid: int) -> str:
+    """The last line process ``pid`` wrote to the log at ``path`` (shared by every server of
+    the home) from byte ``start`` on: another server's lines (``<time> skc watch[<its
+    pid>]: ...``) are not its. Without the ``error[E060]: find server: `` the message it is
+    quoted in says again."""
     import re
 
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+        with path.open("rb") as handle:
+            handle.seek(start)
+            text = handle.read().decode("utf-8", errors="replace")
     except OSError:
         return "no log"
+    other = re.compile(r"\S+ skc watch\[(\d+)\]: ")
+    lines = [
+        line
+        for line in text.strip().splitlines()
+        if (match := other.match(line)) is None or match.group(1) == str(pid)
+    ]
     return re.sub(r"^error\[E\d+\]: (find server: )?", "", lines[-1]) if lines else "no output"

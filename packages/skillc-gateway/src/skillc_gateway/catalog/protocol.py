@@ -50,6 +50,7 @@ __all__ = [
     "PROTOCOL",
     "SOCKET_NAME",
     "BadRequest",
+    "already_runs",
     "code_id",
     "decode_result",
     "encode_message",
@@ -96,6 +97,14 @@ def too_long(path: str) -> str:
     return (
         f"the socket path {path} is {len(os.fsencode(path))} bytes long; a Unix socket's "
         f"path holds at most {MAX_SOCKET_PATH}: set SKILLC_HOME to a shorter folder"
+    )
+
+
+def already_runs(pid: object) -> str:
+    """E060's words for the find server of this home that runs already (pid ``pid``): what
+    ``skc watch`` says whether it finds it before starting or its server finds the lock held."""
+    return (
+        f"a find server already runs for this skillc home (pid {pid}); 'skc watch --stop' stops it"
     )
 
 

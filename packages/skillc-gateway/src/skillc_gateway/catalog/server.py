@@ -35,6 +35,7 @@ from skillc_gateway.catalog.protocol import (
     MAX_REQUEST_BYTES,
     PROTOCOL,
     BadRequest,
+    already_runs,
     code_id,
     encode_message,
     encode_result,
@@ -608,10 +609,7 @@ def _take_lock(path: Path) -> int:
     except BlockingIOError:
         holder = os.read(fd, 32).decode(errors="replace").strip()
         os.close(fd)
-        raise FindServerError(
-            f"a find server already runs for this skillc home (pid {holder or '?'}); "
-            "'skc watch --stop' stops it"
-        ) from None
+        raise FindServerError(already_runs(holder or "?")) from None
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     return fd
