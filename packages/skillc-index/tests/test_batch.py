@@ -453,3 +453,26 @@ def test_a_batch_that_fails_ends_its_workers_whatever_sigterm_does_there(
         process.communicate()
         pytest.fail("the batch waited for ever for a worker that outlived SIGTERM")
     assert (process.returncode, out) == (0, "ended: [Errno 24] Too many open files\n"), err
+
+
+def test_a_skill_moved_away_while_it_is_built_fails_as_a_missing_skill(
+    project: Path, home: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``skc route install`` moves a store's skill away while ``build --all`` builds it: the
+    skill fails as a missing one does (E001), not as the file it missed (E999)."""
+    import shutil
+
+    import skillc_index.build.skill as skill_module
+
+    write_skill(project / ".skillc" / "skills" / "demo")
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    compile_skill = skill_module.compile_skill
+
+    def moved_away_meanwhile(skill: Any, **options: Any) -> Any:
+        shutil.move(skill.source, project / "elsewhere")
+        return compile_skill(skill, **options)
+
+    monkeypatch.setattr(skill_module, "compile_skill", moved_away_meanwhile)
+    result = build_skills(batch_jobs([], layout, all_skills=True), layout, workers=1)
+    [item] = result.items
+    assert item.error is not None and item.error.code == "E001", item.error
