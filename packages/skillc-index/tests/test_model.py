@@ -315,6 +315,45 @@ def test_code_blocks_are_commonmarks(links: bool) -> None:
     ]
 
 
+class _CopyCounting(str):
+    """A text that counts the characters its slices and splits copy (the work of reading
+    it again)."""
+
+    copied = 0
+
+    def __getitem__(self, key):  # type: ignore[no-untyped-def]
+        part = str.__getitem__(self, key)
+        _CopyCounting.copied += len(part)
+        return part
+
+    def split(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        parts = str.split(self, *args, **kwargs)
+        _CopyCounting.copied += sum(map(len, parts))
+        return parts
+
+
+def test_unclosed_fences_read_the_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where each of many unclosed fences runs to is found without reading the text after
+    each again (it made 19,000 list items with an open fence, then a long line, 14 s)."""
+    from skillc_index.markdown.document import _code_of, block_tokens
+    from skillc_index.markdown.headings import scan_headings
+
+    body = "- ```\n" * 200 + "x" * 10_000 + "\n\n"
+    code: list[tuple[int, int, str]] = []
+    monkeypatch.setattr(_CopyCounting, "copied", 0)
+    assert scan_headings(_CopyCounting(body), code) == []  # the scanner
+    assert _CopyCounting.copied < 3 * len(body)
+    monkeypatch.setattr(_CopyCounting, "copied", 0)
+    found = _code_of(block_tokens(body), _CopyCounting(body))  # markdown-it's parse
+    assert _CopyCounting.copied < 3 * len(body)
+    assert found == code
+    assert [runs_to for _start, _end, runs_to in code] == ["list item"] * 200
+    assert [b.runs_to for b in parse_markdown(body + "- ```\n  \n\n").code_blocks][-2:] == [
+        "list item",
+        "file",
+    ]
+
+
 def test_unclosed_fence_swallows_the_rest() -> None:
     doc = parse_markdown("# A\n```\n# not\n")
     assert heads(doc) == [(1, "A", 1, 4)]

@@ -84,6 +84,10 @@ class BlockState:
                         width += 4 - width % 4 if char == "\t" else 1
                     indents[line] = width
         self.lines = self.total = len(texts)
+        #: Where the blanks (spaces, tabs, newlines) that end ``src`` begin: a fence left open
+        #: before it runs to the end of its container, else of the file (found once: reading
+        #: the rest of the text for each such fence made a body of them quadratic)
+        self.ink = len(src.rstrip(" \t\n"))
         self.begins, self.ends, self.shifts, self.indents = begins, ends, shifts, indents
         self.blk = 0
         self.list_indent = -1

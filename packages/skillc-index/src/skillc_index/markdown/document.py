@@ -335,6 +335,7 @@ def _code_of(tokens: Sequence[BlockToken], body: str) -> list[tuple[int, int, st
     container around it."""
     found: list[tuple[int, int, str]] = []
     inside = ["file"]
+    last_ink: int | None = None  # the body's last line not blank, once a fence needs it
     for token in tokens:
         kind = token.type
         if kind in _CONTAINERS:
@@ -347,14 +348,19 @@ def _code_of(tokens: Sequence[BlockToken], body: str) -> list[tuple[int, int, st
             held = content.count("\n") + (1 if content and not content.endswith("\n") else 0)
             runs_to = ""
             if kind == "fence" and end - start < held + 2:
-                runs_to = "file" if _blank_after(body, end) else inside[-1]
+                if last_ink is None:
+                    last_ink = _last_ink_line(body)
+                runs_to = "file" if last_ink < end else inside[-1]
             found.append((start, end, runs_to))
     return found
 
 
-def _blank_after(body: str, line: int) -> bool:
-    """Whether the lines of ``body`` from ``line`` (0-based) on are all blank (or none)."""
-    return not "".join(body.split("\n")[line:]).strip(" \t")
+def _last_ink_line(body: str) -> int:
+    """The line (0-based) of the last character of ``body`` that is not a blank (-1 when
+    there is none): the lines after it are all blank. Read once per parse (the text after
+    each unclosed fence, read again for each, made a body of them quadratic)."""
+    ink = len(body.rstrip(" \t\n"))
+    return body.count("\n", 0, ink - 1) if ink else -1
 
 
 def _core_after_block(src: str, tokens: Sequence[BlockToken], env: dict[str, object]) -> None:

@@ -442,7 +442,7 @@ class _Scanner(BlockState):
             closed = True
             break
         self.line = line + 1 if closed else line
-        runs_to = "" if closed else self.inside if src[begins[line] :].strip(" \t\n") else "file"
+        runs_to = "" if closed else self.inside if begins[line] < self.ink else "file"
         self.code_blocks.append((start, self.line, runs_to))
         return True
 
