@@ -167,6 +167,48 @@ def test_a_stub_of_an_older_format_is_rewritten(
     assert build("demo").compiled.up_to_date
 
 
+def test_a_stub_only_rebuild_reads_a_references_start(
+    build: Callable[..., BuildResult],
+    store: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rewriting only the stub reads a reference's description from as much of the file as
+    a parse reads (:func:`~skillc_index.markdown.document.read_parsed`), not the whole file."""
+    from skillc_index.build import compiler
+    from skillc_index.markdown.document import MARKDOWN_READ_LIMIT
+
+    folder = write_skill(store / "demo")
+    big = folder / "references" / "big.md"
+    big.parent.mkdir()
+    big.write_text(
+        "---\ndescription: the big one\n---\n# Big\n" + "word\n" * MARKDOWN_READ_LIMIT,
+        encoding="utf-8",
+    )
+    stub = build("demo").compiled.stub
+    stub.write_text("tampered\n", encoding="utf-8")
+    read: dict[str, int] = {}
+    opened = compiler.open_in_root
+
+    def counting(root: Path, rel: str, **kwargs: object) -> object:
+        handle = opened(root, rel, **kwargs)  # type: ignore[arg-type]
+        real_read = handle.read
+
+        def counted(size: int = -1) -> bytes:
+            data = real_read(size)
+            read[rel] = read.get(rel, 0) + len(data)
+            return data
+
+        monkeypatch.setattr(handle, "read", counted, raising=False)
+        return handle
+
+    monkeypatch.setattr(compiler, "open_in_root", counting)
+    result = build("demo")
+    assert result.compiled.index.action == "up-to-date"  # only the stub was rewritten
+    assert "the big one" in stub.read_text(encoding="utf-8")
+    assert 0 < read["references/big.md"] <= MARKDOWN_READ_LIMIT
+
+
 @pytest.mark.parametrize("broken", ["no-description", "escaping-symlink"])
 def test_failed_build_leaves_the_previous_runtime_intact(
     build: Callable[..., BuildResult],

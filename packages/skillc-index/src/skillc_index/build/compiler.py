@@ -24,10 +24,10 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, BinaryIO, Literal
 
 from skillc_index.atomic import ensure_dir, staging_dir
 from skillc_index.build.manifest import (
@@ -150,13 +150,21 @@ def _index_stat(path: Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns]
 
 
-def _read_bytes(root: Path, rel: str) -> bytes:
-    """A source's bytes, read only if it is a regular file inside the root (E021/E012)."""
+@contextmanager
+def _opened(root: Path, rel: str) -> Iterator[BinaryIO]:
+    """A source opened in binary mode, only if it is a regular file inside the root
+    (E021/E012); one that cannot be read is :class:`UnreadableFile`."""
     try:
         with open_in_root(root, rel) as handle:
-            return handle.read()
+            yield handle
     except OSError as exc:
         raise UnreadableFile(rel, exc.strerror or str(exc)) from exc
+
+
+def _read_bytes(root: Path, rel: str) -> bytes:
+    """A source's bytes (:func:`_opened`)."""
+    with _opened(root, rel) as handle:
+        return handle.read()
 
 
 def _check_runtime_folder(runtime: Path) -> None:
@@ -250,7 +258,7 @@ class _Sources:
         its frontmatter alone. E002 when the index cannot be read (nothing taken then)."""
         from skillc_index.build.stub import Reference
         from skillc_index.index.queries import read_outline
-        from skillc_index.markdown.document import MarkdownDoc, over_limit_notice
+        from skillc_index.markdown.document import MarkdownDoc, over_limit_notice, read_parsed
         from skillc_index.markdown.frontmatter import parse_frontmatter
 
         outline = read_outline(index)
@@ -265,7 +273,9 @@ class _Sources:
         references: list[Reference] = []
         for rel in self.indexed:
             if rel != SKILL_FILE and rel.endswith(".md"):
-                front = parse_frontmatter(decoded(_read_bytes(self.skill.source, rel)))
+                with _opened(self.skill.source, rel) as handle:
+                    text, _ = read_parsed(handle, count=False)  # a 400 MB file: its first 4 MB
+                front = parse_frontmatter(text)
                 description = MarkdownDoc(front, (), (), 0).description
                 references.append(Reference(rel, titles.get(rel), description))
         limited = sorted(outline.parse_limited, key=lambda row: row[0] != SKILL_FILE)
