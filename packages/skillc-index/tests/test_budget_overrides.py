@@ -393,3 +393,47 @@ def test_a_later_apply_changes_what_skillc_set_and_never_the_users(
     }
     assert (data["budget"][0]["overrides"], data["budget"][0]["over_budget"]) == ({}, False)
     assert run_json(cli, "--apply", "overrides")["overrides"] == []
+
+
+def test_skillcs_folder_that_cannot_be_written_is_refused_before_any_write(
+    cli: Callable[..., Run], home: Path, project: Path, over: Path
+) -> None:
+    """skillc's record of what it set goes in its home folder: one that cannot be made (a
+    file there) is E999 before a settings file is written (it was after them)."""
+    settings = write_json(local_settings(project), OTHER)
+    before = settings.read_bytes()
+    (home / ".skillc").write_text("a file\n", encoding="utf-8")
+    done = cli("skillc_index")("list", "--budget", "--apply", "overrides")
+    assert done.returncode == 1
+    assert "error[E999]" in done.stderr
+    assert "is not writable" in done.stderr, done.stderr
+    assert settings.read_bytes() == before
+
+
+def test_without_a_home_folder_the_settings_are_written_with_a_warning(
+    cli: Callable[..., Run],
+    project: Path,
+    over: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A user without a home folder (:data:`~skillc_index.layout.NO_HOME`, here under a
+    file: never made) gets the project's settings written, and a warning that skillc keeps
+    no record of them (its write was E999 after the settings were written)."""
+    import pwd
+
+    from skillc_index import layout
+
+    def unknown(uid: int) -> object:
+        raise KeyError(f"getpwuid(): uid not found: {uid}")
+
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+    monkeypatch.setattr(layout, "NO_HOME", tmp_path / "file" / "nonexistent")
+    done = cli("skillc_index")(
+        "list", "--budget", "--apply", "overrides", env_extra={"HOME": "", "SKILLC_HOME": ""}
+    )
+    assert done.returncode == 0, done.stderr
+    assert "no home folder: skillc keeps no record" in done.stderr
+    data = json.loads(local_settings(project).read_text(encoding="utf-8"))
+    assert data["skillOverrides"] == {"gamma": "name-only", "kappa": "name-only"}

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from skillc_index.build.batch import BatchResult
     from skillc_index.build.scaffold import InitResult
     from skillc_index.build.skill import BuildResult
+    from skillc_index.diagnostics import Notice
     from skillc_index.layout import Scope
     from skillc_index.listing.skills import SkillList
     from skillc_index.package.result import PackageResult
@@ -247,15 +248,16 @@ def list_(session: Session, params: ListParams) -> SkillList:
     found = claude_overrides(layout, strict=strict)
     budgets = listing_budgets(layout, config, scopes, found, params.agent)
     plans = None
+    applied: tuple[Notice, ...] = ()
     if params.apply is not None:
         planning = budgets  # priced without skillc's own entries, which it may change
         if found.ours:
             planning = listing_budgets(layout, config, scopes, found.planning(), params.agent)
-        plans = apply_overrides(planning, layout, found, dry_run=params.dry_run)
+        plans, applied = apply_overrides(planning, layout, found, dry_run=params.dry_run)
         if any(plan.written for plan in plans):  # priced again from the files as written
             found = claude_overrides(layout, strict=strict)
             budgets = listing_budgets(layout, config, scopes, found, params.agent)
-    notices = listed.notices + found.notices
+    notices = listed.notices + found.notices + applied
     notices += tuple(notice for folder in budgets for notice in folder.notices)
     return replace(listed, budget=budgets, overrides=plans, notices=notices)
 

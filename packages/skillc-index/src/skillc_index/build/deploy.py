@@ -226,13 +226,13 @@ def _refuse_leaving_project(
     raise TargetOutsideProject(target, os.path.realpath(root), why)
 
 
-def _check_writable(root: Path, layout: Layout) -> None:
-    """FolderNotWritable (E999) when the agent folder (or the nearest folder above it that
-    exists, where it would be created) cannot be written."""
+def check_writable(root: Path, layout: Layout, what: str = "agent folder") -> None:
+    """FolderNotWritable (E999) when the folder ``root`` (or the nearest folder above it that
+    exists, where it would be created) cannot be written; ``what`` names it."""
     folder = nearest_existing(root)
     if not folder.is_dir():  # a file where the folder (or one above it) would be
         reason = os.strerror(errno.ENOTDIR).lower()
-        raise FolderNotWritable("agent folder", layout.display(root), f"{folder.name}: {reason}")
+        raise FolderNotWritable(what, layout.display(root), f"{folder.name}: {reason}")
     if os.access(folder, os.W_OK | os.X_OK):
         return
     try:
@@ -240,7 +240,7 @@ def _check_writable(root: Path, layout: Layout) -> None:
     except (OSError, AttributeError):  # pragma: no cover - statvfs is POSIX
         read_only = False
     reason = os.strerror(errno.EROFS if read_only else errno.EACCES).lower()
-    raise FolderNotWritable("agent folder", layout.display(root), reason)
+    raise FolderNotWritable(what, layout.display(root), reason)
 
 
 def plan_deployments(
@@ -305,7 +305,7 @@ def plan_deployments(
             raise ForeignFolder(skill, layout.display(path), "move it aside and deploy")
         if as_copy or not (exact or keep):
             try:
-                _check_writable(root, layout)
+                check_writable(root, layout)
             except FolderNotWritable:
                 if as_copy or not linked:
                     raise

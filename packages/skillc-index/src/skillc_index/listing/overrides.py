@@ -394,14 +394,18 @@ def apply_overrides(
     found: ClaudeOverrides,
     *,
     dry_run: bool = False,
-) -> tuple[OverridePlan, ...]:
+) -> tuple[tuple[OverridePlan, ...], tuple[Notice, ...]]:
     """For each over-budget listing of ``folders`` (priced without skillc's own entries:
     :meth:`ClaudeOverrides.planning`), set ``name-only`` for the skills it drops (see the
     module docstring), ``found`` the overrides already set (:func:`claude_overrides`,
     strict); the entries an earlier run set (``found.ours``) that it drops no more are taken
     out. Every settings file is read and checked before any is written: E080 (not a JSON
-    object) or E012 (a project's leading outside it) writes nothing. With ``dry_run``, says
-    what it would do and writes nothing."""
+    object) or E012 (a project's leading outside it) writes nothing, nor does skillc's folder
+    (:data:`WRITTEN` is recorded there) when it cannot be written (E999). With ``dry_run``,
+    says what it would do and writes nothing. And the warnings: without a home folder
+    (:data:`~skillc_index.layout.NO_HOME`) the settings are written with no record."""
+    from skillc_index.layout import NO_HOME
+
     every = [
         plan
         for folder in folders
@@ -434,23 +438,32 @@ def apply_overrides(
             continue
         _check_inside(plan.settings, plan.scope, layout)
         writes.append((index, plan.settings, read_settings(plan.settings, layout) or {}))
+    record = bool(writes) and layout.home != NO_HOME
+    notices: tuple[Notice, ...] = ()
+    if writes and not record:
+        notices = (Notice(f"no home folder: skillc keeps no record of the {SETTING} entries "
+                          "it writes, and a later --apply cannot take them out"),)  # fmt: skip
     if dry_run:
-        return tuple(plans)
+        return tuple(plans), notices
+    if record:
+        from skillc_index.build.deploy import check_writable
+
+        check_writable(layout.global_dir, layout, "skillc's folder")  # E999 before any write
     for index, path, data in writes:
         plan = plans[index]
         plans[index] = plan._replace(written=_write(path, data, plan.names, plan.removed))
         chosen.setdefault(path, set()).update(plan.names)
-    if writes:
+    if record:
         _record(layout, chosen)
-    return tuple(plans)
+    return tuple(plans), notices
 
 
 def _record(layout: Layout, chosen: Mapping[Path, Iterable[str]]) -> None:
     """Write skillc's record of its entries (:data:`WRITTEN`), by settings file."""
-    from skillc_index.atomic import write_file_atomic
+    from skillc_index.atomic import ensure_dir, write_file_atomic
 
     data = {str(path): sorted(names) for path, names in chosen.items() if names}
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     target = layout.global_dir / WRITTEN
-    target.parent.mkdir(parents=True, exist_ok=True)
+    ensure_dir(target.parent)
     write_file_atomic(target, text.encode("utf-8", errors="surrogateescape"), sync=True)
