@@ -437,3 +437,24 @@ def test_without_a_home_folder_the_settings_are_written_with_a_warning(
     assert "no home folder: skillc keeps no record" in done.stderr
     data = json.loads(local_settings(project).read_text(encoding="utf-8"))
     assert data["skillOverrides"] == {"gamma": "name-only", "kappa": "name-only"}
+
+
+def test_apply_reads_the_usage_once(
+    cli: Callable[..., Run], project: Path, over: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The listing is priced up to three times (as it is, without skillc's entries, as
+    written): the skills' usage, which opens every access log, is read once for all."""
+    from skillc_index.listing import usage
+
+    calls: list[int] = []
+    real = usage.recorded_priorities
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(usage, "recorded_priorities", counted)
+    write_json(local_settings(project), {"skillOverrides": {}})
+    data = run_json(cli, "--apply", "overrides")
+    assert data["overrides"][0]["written"]
+    assert len(calls) == 1

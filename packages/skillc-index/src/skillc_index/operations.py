@@ -239,24 +239,28 @@ def list_(session: Session, params: ListParams) -> SkillList:
     if not params.budget:
         return listed
 
-    from skillc_index.listing.budget import listing_budgets
+    from skillc_index.listing.budget import listing_budgets, skill_usage
     from skillc_index.listing.overrides import apply_overrides, claude_overrides
 
     layout, config = session.layout, session.config
     scopes: tuple[Scope, ...] = ("project", "global") if params.scope == "all" else (params.scope,)
     strict = params.apply is not None  # a file it may change must be read, not skipped
     found = claude_overrides(layout, strict=strict)
-    budgets = listing_budgets(layout, config, scopes, found, params.agent)
+    # priced up to three times with --apply: the skills' usage (every access log) read once
+    usage = skill_usage(layout, config) if params.apply is not None else None
+    budgets = listing_budgets(layout, config, scopes, found, params.agent, usage)
     plans = None
     applied: tuple[Notice, ...] = ()
     if params.apply is not None:
         planning = budgets  # priced without skillc's own entries, which it may change
         if found.ours:
-            planning = listing_budgets(layout, config, scopes, found.planning(), params.agent)
+            planning = listing_budgets(
+                layout, config, scopes, found.planning(), params.agent, usage
+            )
         plans, applied = apply_overrides(planning, layout, found, dry_run=params.dry_run)
         if any(plan.written for plan in plans):  # priced again from the files as written
             found = claude_overrides(layout, strict=strict)
-            budgets = listing_budgets(layout, config, scopes, found, params.agent)
+            budgets = listing_budgets(layout, config, scopes, found, params.agent, usage)
     notices = listed.notices + found.notices + applied
     notices += tuple(notice for folder in budgets for notice in folder.notices)
     return replace(listed, budget=budgets, overrides=plans, notices=notices)

@@ -568,6 +568,7 @@ def listing_budgets(
     scopes: Iterable[Scope] = ("project", "global"),
     overrides: ClaudeOverrides | None = None,
     agent: str | None = None,
+    usage: Mapping[str, float] | None = None,
 ) -> tuple[FolderBudget, ...]:
     """The listing of each agent against its one budget: every folder it reads that exists
     (:func:`skillc_index.inventory.folders.agent_folders` with the nested ones, and the
@@ -578,8 +579,8 @@ def listing_budgets(
     ``agent``: that agent's listing alone (a target name; E100 for an unknown one); else
     each folder's own agent's (the first name of its table row: ``agents`` for
     ``.agents/skills``, priced as Codex lists it, with Codex's folders up to the repository
-    root; ``claude`` with its nested folders and plugins)."""
-    from skillc_index.inventory.entries import installed_skills
+    root; ``claude`` with its nested folders and plugins). ``usage``: the priorities
+    (:func:`skill_usage`) when the caller has them already (a listing priced again)."""
     from skillc_index.inventory.folders import (
         PARENT_AGENT,
         agent_folders,
@@ -587,7 +588,6 @@ def listing_budgets(
         plugin_folders,
         trusted_targets,
     )
-    from skillc_index.listing.usage import recorded_priorities
 
     wanted = set(scopes)
     configured = trusted_targets(layout, config)
@@ -605,13 +605,23 @@ def listing_budgets(
             name = root.agent or root.kind
             groups.setdefault("agents" if name == PARENT_AGENT else name, []).append(root)
     groups = {name: found for name, found in groups.items() if found}
-    usage = (
-        recorded_priorities(installed_skills(layout, configured).skills, layout) if groups else {}
-    )
+    if usage is None:
+        usage = skill_usage(layout, config) if groups else {}
     return tuple(
         _listing(name, found, config, usage, overrides if name == "claude" else None)
         for name, found in groups.items()
     )
+
+
+def skill_usage(layout: Layout, config: Config) -> Mapping[str, float]:
+    """Each installed skill's priority in a listing, by its folder: its recorded use
+    (:func:`skillc_index.listing.usage.recorded_priorities`, which opens every access log)."""
+    from skillc_index.inventory.entries import installed_skills
+    from skillc_index.inventory.folders import trusted_targets
+    from skillc_index.listing.usage import recorded_priorities
+
+    installed = installed_skills(layout, trusted_targets(layout, config)).skills
+    return recorded_priorities(installed, layout)
 
 
 def suggestions(folder: FolderBudget) -> tuple[str, ...]:
