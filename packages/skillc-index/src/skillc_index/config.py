@@ -26,7 +26,7 @@ from typing import Any
 from skillc_index.diagnostics import Notice, capped
 from skillc_index.layout import (
     Layout,
-    expand_user,
+    custom_home,
     home_relative,
     shown,
     target_name_problem,
@@ -402,7 +402,7 @@ def load_config(
             )
 
     home = env.get("SKILLC_HOME")
-    if home and not expand_user(home).is_absolute():  # home_dir ignores it
+    if home and custom_home(env) is None:  # home_dir ignores it
         notices.append(
             Notice(f"environment variable SKILLC_HOME={home!r} is not an absolute path; ignored")
         )

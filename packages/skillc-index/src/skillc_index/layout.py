@@ -171,8 +171,15 @@ def home_dir(env: Mapping[str, str] | None = None) -> Path:
     a relative one, which gave each working folder its own, is ignored: ``load_config``
     warns), else :func:`user_home`."""
     env = os.environ if env is None else env
+    custom = custom_home(env)
+    return custom.resolve() if custom is not None else user_home(env)
+
+
+def custom_home(env: Mapping[str, str]) -> Path | None:
+    """``$SKILLC_HOME`` with ``~`` expanded when it is an absolute path then, else None (not
+    set, empty, or relative: ignored)."""
     custom = expand_user(env.get("SKILLC_HOME") or ".")
-    return custom.resolve() if custom.is_absolute() else user_home(env)
+    return custom if custom.is_absolute() else None
 
 
 def user_home(env: Mapping[str, str] | None = None) -> Path:
