@@ -338,3 +338,21 @@ def test_a_request_head_must_come_in_time_and_connections_are_bounded(
     again.sendall(b"GET /elsewhere HTTP/1.1\r\nHost: localhost\r\n\r\n")
     assert again.recv(4096).startswith(b"HTTP/1.1 404")
     again.close()
+
+
+@pytest.mark.parametrize("soft", [64, 200, 1024, 4096, 1 << 20])
+def test_a_flood_of_accepts_stays_within_half_the_descriptors(
+    soft: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """asyncio accepts up to the listening backlog (uvicorn's 2,048) before a connection is
+    seen to open: with half the descriptors for connections, 300 partial heads under
+    ``ulimit -n 200`` still ran accept out of descriptors (16,106 errors logged, calls reset).
+    The cap and the backlog together stay within half the descriptors, whatever the limit."""
+    import resource
+
+    from skillc_mcp import _http_conn
+
+    monkeypatch.setattr(resource, "getrlimit", lambda _which: (soft, resource.RLIM_INFINITY))
+    config = _http_conn.uvicorn_config(object())
+    assert config.backlog == _http_conn.accept_backlog()
+    assert _http_conn.GuardedProtocol.limit + config.backlog <= max(soft // 2, 16)

@@ -7,8 +7,12 @@ the file descriptors, and one sending a byte a second stayed open for good. Here
 
 - a request's head (its line and headers) must all come within :data:`HEAD_SECONDS` of the
   connection opening or of the previous response, else the connection is closed;
-- at most :func:`max_connections` are open at once (half the process's file descriptors, at
-  most :data:`MAX_CONNECTIONS`); one more is closed as it opens.
+- at most :func:`max_connections` are open at once (a quarter of the process's file
+  descriptors, at most :data:`MAX_CONNECTIONS`); one more is closed as it opens. asyncio
+  accepts up to the listening socket's backlog of connections before any is seen to open,
+  so the backlog is an eighth (:func:`accept_backlog`): a flood's peak stays under the
+  limit (with half for the connections and uvicorn's backlog of 2048, 300 connections under
+  ``ulimit -n 200`` still ran accept out of descriptors, 9,969 logged errors).
 
 Imported by :func:`skillc_mcp._http.serve_http` only (it imports uvicorn).
 """
@@ -27,18 +31,31 @@ HEAD_SECONDS = 10.0
 MAX_CONNECTIONS = 512
 
 
-def max_connections() -> int:
-    """Connections open at once: half the file descriptors this process may open (the rest
-    for the skills' files, the logs and the worker threads), at most :data:`MAX_CONNECTIONS`."""
+def _descriptors() -> int | None:
+    """The file descriptors this process may open (its soft limit); None when unbounded or
+    unknown."""
     try:
         import resource
 
         soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     except (ImportError, OSError, ValueError):
-        return MAX_CONNECTIONS
-    if soft == resource.RLIM_INFINITY:
-        return MAX_CONNECTIONS
-    return max(1, min(MAX_CONNECTIONS, soft // 2))
+        return None
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def max_connections() -> int:
+    """Connections open at once: a quarter of the file descriptors this process may open (an
+    eighth for a burst of accepts, :func:`accept_backlog`; the rest for the skills' files,
+    the logs and the worker threads), at most :data:`MAX_CONNECTIONS`."""
+    soft = _descriptors()
+    return MAX_CONNECTIONS if soft is None else max(1, min(MAX_CONNECTIONS, soft // 4))
+
+
+def accept_backlog() -> int:
+    """The listening socket's backlog, which is also how many connections asyncio accepts in
+    one go: an eighth of the file descriptors, 8 to 128."""
+    soft = _descriptors()
+    return 128 if soft is None else max(8, min(128, soft // 8))
 
 
 class GuardedProtocol(H11Protocol):
@@ -90,6 +107,7 @@ def uvicorn_config(app: Any) -> uvicorn.Config:
     return uvicorn.Config(
         app,
         http=GuardedProtocol,
+        backlog=accept_backlog(),
         log_level="warning",
         access_log=False,
         lifespan="on",
