@@ -14,7 +14,7 @@ import yaml
 
 from skillc_lint import default_registry, lint_skill
 from skillc_lint._engine import MAX_FINDINGS
-from skillc_lint._rules.security import hidden_characters
+from skillc_lint._rules.invisible import hidden_characters
 from skillc_lint._skill import Skill
 
 Writer = Callable[..., Path]

@@ -22,15 +22,13 @@ from skillc_lint._rules.fields import (
     lines_holding,
 )
 from skillc_lint._rules.guidance import _MAY_RUN, _USERS
+from skillc_lint._rules.invisible import _HIDDEN_CHAR, _MAY_HIDE, _MAY_HIDE_UTF8
 from skillc_lint._rules.security import (
     _FETCH_HINTS,
     _FETCH_SEARCHED,
-    _HIDDEN_CHAR,
     _INJECTION,
     _INJECTION_HINTS,
     _INJECTION_SEARCHED,
-    _MAY_HIDE,
-    _MAY_HIDE_UTF8,
     _may_inject,
 )
 from skillc_lint._skill import _PATHLIKE, _last_part, _naming_words, _path_words

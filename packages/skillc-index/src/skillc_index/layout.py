@@ -651,40 +651,12 @@ def resolve_skill(
         installed = resolve_installed(skill, layout, force_global=force_global)
         if installed is not None:
             return installed
-    suggestions = near_skill_names(skill, layout, installed=not stores_only) if plain else ()
+    suggestions: tuple[str, ...] = ()
+    if plain:  # the error path only: difflib and the inventory are imported there
+        from skillc_index.inventory.resolve import near_skill_names
+
+        suggestions = near_skill_names(skill, layout, installed=not stores_only)
     raise SkillNotFound(shown(skill), suggestions)
-
-
-def near_skill_names(
-    skill: str, layout: Layout, limit: int = 3, *, installed: bool = False
-) -> tuple[str, ...]:
-    """Up to ``limit`` skill names of the project and global stores (with ``installed``, of
-    every installed skill) close to ``skill`` (for E001's "did you mean"), closest first.
-    Only on the error path: difflib is imported here."""
-    from difflib import get_close_matches
-
-    stores = [layout.store(scope) for scope in layout.scopes()]
-    names: set[str] = set()
-    for store in stores:
-        try:
-            names.update(name for name in os.listdir(store) if not name.startswith("."))  # noqa: PTH208
-        except OSError:
-            continue
-    others: set[str] = set()
-    if installed:
-        from skillc_index.inventory.resolve import installed_names, skill_at
-
-        others = installed_names(layout) - names
-        names |= others
-    found: list[str] = []
-    for name in get_close_matches(skill, sorted(names), n=max(len(names), 1), cutoff=0.6):
-        if any((store / name / SKILL_FILE).is_file() for store in stores) or (
-            name in others and skill_at(name, layout) is not None
-        ):
-            found.append(name)
-            if len(found) == limit:
-                break
-    return tuple(found)
 
 
 def _recovered(store_copy: Path) -> bool:

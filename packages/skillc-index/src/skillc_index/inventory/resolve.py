@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from skillc_index.inventory.entries import InstalledSkill, Location, group, location_of
 from skillc_index.inventory.folders import Root, agent_folders, plugin_folders, trusted_targets
+from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from skillc_index.diagnostics import Diagnostic
     from skillc_index.layout import Layout, ResolvedSkill
 
-__all__ = ["installed_names", "resolve_installed"]
+__all__ = ["installed_names", "near_skill_names", "resolve_installed"]
 
 
 def _configured(layout: Layout) -> dict[str, str]:
@@ -120,3 +121,33 @@ def skill_at(name: str, layout: Layout) -> Path | None:
         if found:
             return found[0].path
     return None
+
+
+def near_skill_names(
+    skill: str, layout: Layout, limit: int = 3, *, installed: bool = False
+) -> tuple[str, ...]:
+    """Up to ``limit`` skill names of the project and global stores (with ``installed``, of
+    every installed skill) close to ``skill`` (for E001's "did you mean"), closest first.
+    Only on the error path: difflib is imported here (and this module by ``resolve_skill``)."""
+    from difflib import get_close_matches
+
+    stores = [layout.store(scope) for scope in layout.scopes()]
+    names: set[str] = set()
+    for store in stores:
+        try:
+            names.update(name for name in os.listdir(store) if not name.startswith("."))  # noqa: PTH208
+        except OSError:
+            continue
+    others: set[str] = set()
+    if installed:
+        others = installed_names(layout) - names
+        names |= others
+    found: list[str] = []
+    for name in get_close_matches(skill, sorted(names), n=max(len(names), 1), cutoff=0.6):
+        if any((store / name / SKILL_FILE).is_file() for store in stores) or (
+            name in others and skill_at(name, layout) is not None
+        ):
+            found.append(name)
+            if len(found) == limit:
+                break
+    return tuple(found)

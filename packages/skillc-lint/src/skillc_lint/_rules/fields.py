@@ -27,6 +27,7 @@ __all__ = [
     "line_of",
     "lines_holding",
     "lowered_text",
+    "text_files",
     "type_name",
 ]
 
@@ -217,3 +218,11 @@ def in_code(blocks: Sequence[CodeBlock], number: int) -> bool:
 
 def _first_line(block: CodeBlock) -> int:
     return block.line
+
+
+def text_files(skill: Skill) -> Iterator[tuple[str, str]]:
+    """Every text file of the skill with its text (binary ones skipped)."""
+    for rel in skill.files:
+        text = skill.text(rel)
+        if text is not None:
+            yield rel, text

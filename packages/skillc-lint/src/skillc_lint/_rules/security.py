@@ -28,11 +28,12 @@ from skillc_lint._rules.fields import (
     field_line,
     frontmatter,
     in_code,
-    line_ends,
     line_of,
     lines_holding,
     lowered_text,
+    text_files,
 )
+from skillc_lint._rules.invisible import hidden_characters
 from skillc_lint._skill import Skill
 
 if TYPE_CHECKING:
@@ -43,14 +44,6 @@ __all__ = ["RULES"]
 TAGS = ("security",)
 
 # -- reading ----------------------------------------------------------------------------------
-
-
-def _texts(skill: Skill) -> Iterator[tuple[str, str]]:
-    """Every text file of the skill with its text (binary ones skipped)."""
-    for rel in skill.files:
-        text = skill.text(rel)
-        if text is not None:
-            yield rel, text
 
 
 def _markdown(skill: Skill) -> Iterator[tuple[str, str]]:
@@ -71,62 +64,6 @@ def _code_ranges(line: str) -> list[tuple[int, int]]:
 
 def _quoted(line: str, start: int, end: int) -> bool:
     return any(a <= start and end <= b for a, b in _code_ranges(line))
-
-
-# -- SKL901 invisible and bidirectional characters ---------------------------------------------
-
-#: Bidirectional embeddings, overrides and isolates (Trojan Source, CVE-2021-42574).
-_BIDI = "\u202a-\u202e\u2066-\u2069"
-#: Characters that render as nothing: zero-width space, word joiner and invisible operators,
-#: a BOM past the start, the Mongolian vowel separator, tag characters (ASCII smuggling) and
-#: the variation selectors supplement (data hidden in "emoji smuggling").
-_INVISIBLE = "\u200b\u2060-\u2064\ufeff\u180e\U000e0000-\U000e007f\U000e0100-\U000e01ef"
-_BIDI_CHAR = re.compile(f"[{_BIDI}]")
-_HIDDEN_CHAR = re.compile(f"[{_BIDI}{_INVISIBLE}]|(?<=[!-~])[\u200c\u200d](?=[!-~])")
-#: Any character :data:`_HIDDEN_CHAR` can match (one class: a quick first test of a text).
-_MAY_HIDE = re.compile(f"[{_BIDI}{_INVISIBLE}\u200c\u200d]")
-#: :data:`_MAY_HIDE` in a text's UTF-8 (rare lead bytes: half the time of the class in the
-#: text): U+180E; U+200B-U+200D, U+202A-U+202E; U+2060-U+2064, U+2066-U+2069; U+FEFF;
-#: U+E0000-U+E007F and U+E0100-U+E01EF.
-_MAY_HIDE_UTF8 = re.compile(
-    rb"\xe1\xa0\x8e|\xe2\x80[\x8b-\x8d\xaa-\xae]|\xe2\x81[\xa0-\xa4\xa6-\xa9]|\xef\xbb\xbf"
-    rb"|\xf3\xa0(?:[\x80\x81\x84-\x86][\x80-\xbf]|\x87[\x80-\xaf])"
-)
-
-#: An emoji subdivision flag (England: U+1F3F4 and tag characters): the one legitimate use of
-#: tag characters.
-_TAG_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
-
-
-def _char_name(char: str) -> str:
-    import unicodedata
-
-    return unicodedata.name(char, "") or "(unnamed)"
-
-
-def hidden_characters(skill: Skill, options: Options) -> Findings:
-    """SKL901: no bidirectional controls or invisible characters in any text file (a joiner
-    between two ASCII characters counts; one inside an emoji or a script that needs it does
-    not). One finding per line: the search goes on at the next line (linear in the text)."""
-    for rel, text in _texts(skill):
-        utf8 = b"" if text.isascii() else text.encode("utf-8", "surrogatepass")
-        if not _MAY_HIDE_UTF8.search(utf8) or not _HIDDEN_CHAR.search(text):
-            continue
-        if "\U0001f3f4" in text:  # the flags blanked: same offsets, same lines
-            text = _TAG_FLAG.sub(lambda flag: " " * len(flag.group()), text)
-        ends = line_ends(skill, rel, text)
-        match = _HIDDEN_CHAR.search(text)
-        while match is not None:
-            line = line_of(skill, rel, text, match.start())
-            char = match.group()
-            kind = "bidirectional control" if _BIDI_CHAR.match(char) else "invisible character"
-            yield Finding(
-                f"{kind} U+{ord(char):04X} {_char_name(char)}: the text a reader sees is not "
-                "the text the agent reads",
-                file=rel,
-                line=line,
-            )
-            match = _HIDDEN_CHAR.search(text, ends[line - 1])
 
 
 # -- SKL903 prompt injection (used by SKL902 too) ---------------------------------------------
@@ -369,7 +306,7 @@ def _masked(token: str) -> str:
 def embedded_secrets(skill: Skill, options: Options) -> Findings:
     """SKL904: no API keys, tokens or private keys in the skill's files (placeholders such as
     ``AKIAIOSFODNN7EXAMPLE`` or ``sk-...xxxx`` are not reported)."""
-    for rel, text in _texts(skill):
+    for rel, text in text_files(skill):
         held: dict[str | re.Pattern[str], bool] = {}  # each literal searched once in the text
         for kind, hint, pattern in _SECRETS:
             found = held.get(hint)
@@ -433,7 +370,7 @@ _WARNING_AGAINST = re.compile(
 def remote_code(skill: Skill, options: Options) -> Findings:
     """SKL905: no code downloaded and run in one step (``curl … | sh``, ``wget -O- | bash``,
     ``bash -c "$(curl …)"``, ``iex (iwr …)``) in the instructions or the scripts."""
-    for rel, text in _texts(skill):
+    for rel, text in text_files(skill):
         for number, line in lines_holding(
             text, _FETCH_SEARCHED, searched=lowered_text(skill, rel, text)
         ):

@@ -1,0 +1,68 @@
+"""SKL901 (tag ``security``): characters a reader cannot see, bidirectional controls and
+invisible ones, in any text file of the skill (:mod:`skillc_lint._rules.security` registers
+the rule with the other security rules)."""
+
+from __future__ import annotations
+
+import re
+
+from skillc_lint._registry import Finding
+from skillc_lint._rules.fields import Findings, Options, line_ends, line_of, text_files
+from skillc_lint._skill import Skill
+
+__all__ = ["hidden_characters"]
+
+# -- SKL901 invisible and bidirectional characters ---------------------------------------------
+
+#: Bidirectional embeddings, overrides and isolates (Trojan Source, CVE-2021-42574).
+_BIDI = "\u202a-\u202e\u2066-\u2069"
+#: Characters that render as nothing: zero-width space, word joiner and invisible operators,
+#: a BOM past the start, the Mongolian vowel separator, tag characters (ASCII smuggling) and
+#: the variation selectors supplement (data hidden in "emoji smuggling").
+_INVISIBLE = "\u200b\u2060-\u2064\ufeff\u180e\U000e0000-\U000e007f\U000e0100-\U000e01ef"
+_BIDI_CHAR = re.compile(f"[{_BIDI}]")
+_HIDDEN_CHAR = re.compile(f"[{_BIDI}{_INVISIBLE}]|(?<=[!-~])[\u200c\u200d](?=[!-~])")
+#: Any character :data:`_HIDDEN_CHAR` can match (one class: a quick first test of a text).
+_MAY_HIDE = re.compile(f"[{_BIDI}{_INVISIBLE}\u200c\u200d]")
+#: :data:`_MAY_HIDE` in a text's UTF-8 (rare lead bytes: half the time of the class in the
+#: text): U+180E; U+200B-U+200D, U+202A-U+202E; U+2060-U+2064, U+2066-U+2069; U+FEFF;
+#: U+E0000-U+E007F and U+E0100-U+E01EF.
+_MAY_HIDE_UTF8 = re.compile(
+    rb"\xe1\xa0\x8e|\xe2\x80[\x8b-\x8d\xaa-\xae]|\xe2\x81[\xa0-\xa4\xa6-\xa9]|\xef\xbb\xbf"
+    rb"|\xf3\xa0(?:[\x80\x81\x84-\x86][\x80-\xbf]|\x87[\x80-\xaf])"
+)
+
+#: An emoji subdivision flag (England: U+1F3F4 and tag characters): the one legitimate use of
+#: tag characters.
+_TAG_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+
+
+def _char_name(char: str) -> str:
+    import unicodedata
+
+    return unicodedata.name(char, "") or "(unnamed)"
+
+
+def hidden_characters(skill: Skill, options: Options) -> Findings:
+    """SKL901: no bidirectional controls or invisible characters in any text file (a joiner
+    between two ASCII characters counts; one inside an emoji or a script that needs it does
+    not). One finding per line: the search goes on at the next line (linear in the text)."""
+    for rel, text in text_files(skill):
+        utf8 = b"" if text.isascii() else text.encode("utf-8", "surrogatepass")
+        if not _MAY_HIDE_UTF8.search(utf8) or not _HIDDEN_CHAR.search(text):
+            continue
+        if "\U0001f3f4" in text:  # the flags blanked: same offsets, same lines
+            text = _TAG_FLAG.sub(lambda flag: " " * len(flag.group()), text)
+        ends = line_ends(skill, rel, text)
+        match = _HIDDEN_CHAR.search(text)
+        while match is not None:
+            line = line_of(skill, rel, text, match.start())
+            char = match.group()
+            kind = "bidirectional control" if _BIDI_CHAR.match(char) else "invisible character"
+            yield Finding(
+                f"{kind} U+{ord(char):04X} {_char_name(char)}: the text a reader sees is not "
+                "the text the agent reads",
+                file=rel,
+                line=line,
+            )
+            match = _HIDDEN_CHAR.search(text, ends[line - 1])
