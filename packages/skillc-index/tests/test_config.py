@@ -318,13 +318,12 @@ def test_find_config_takes_the_nearest_and_passes_over_other_pyprojects(
 def test_a_skillc_folder_that_cannot_be_opened_is_passed_over(
     layout: Layout,
     tmp_path: Path,
-    cli: Callable[..., Run],
     write_skill: Callable[..., Path],
     unreadable: Callable[[Path], None],
 ) -> None:
     """Another user's ``.skillc/`` (mode 700) above a skill, or a working folder of mode 000:
     its config cannot be looked for (``is_file`` raises on ``EACCES``), so it has none, and
-    the walk goes on up; a lint there is not E999 (was ``PermissionError``)."""
+    the walk goes on up (skillc-lint's tests run a lint there: it was E999)."""
     from skillc_index import find_config
 
     repo = tmp_path / "repo"
@@ -337,10 +336,6 @@ def test_a_skillc_folder_that_cannot_be_opened_is_passed_over(
     unreadable(locked)
     assert find_config(skill, layout) == repo / "pyproject.toml"
     assert find_config(locked, layout) == repo / "pyproject.toml"
-    for cwd in (skill.parent, locked):
-        done = cli("skillc-lint")(str(skill), cwd=cwd)
-        assert "E999" not in done.stdout + done.stderr, done.stderr
-        assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_find_config_with_answers_kept_gives_the_same_answers(

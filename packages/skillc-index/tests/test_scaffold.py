@@ -202,13 +202,13 @@ def test_git_is_never_a_file_of_the_working_folder(
         path = f"{entry}:{real}"
         assert on_path("git", {"PATH": path}) == str(Path(real) / "git")
         assert on_path("git", {"PATH": entry}) is None
-        done = cli("skc")("init", cwd=checkout, env_extra={"PATH": path})
+        done = cli("skillc-index")("init", cwd=checkout, env_extra={"PATH": path})
         assert done.returncode == 0, done.stderr
         assert not ran.exists()
         shutil.rmtree(checkout / ".skillc")
     (checkout / "relative").mkdir()
     (checkout / "relative" / "git").symlink_to(checkout / "git")
-    done = cli("skc")("init", cwd=checkout, env_extra={"PATH": f"relative:{real}"})
+    done = cli("skillc-index")("init", cwd=checkout, env_extra={"PATH": f"relative:{real}"})
     assert done.returncode == 0 and not ran.exists()
 
 

@@ -48,6 +48,26 @@ def test_pyproject_tool_skillc_lint_is_read_from_a_repository(lint: Run, cwd: Pa
     }
 
 
+def test_a_skillc_folder_that_cannot_be_opened_is_passed_over(
+    lint: Run, cwd: Path, unreadable: Callable[[Path], None]
+) -> None:
+    """Another user's ``.skillc/`` (mode 700) above a skill, or a working folder of mode 000:
+    the lint was E999 ``PermissionError`` (``is_file`` raises on ``EACCES``); that folder has
+    no config for it, the repository's ``pyproject.toml`` is read."""
+    repo = cwd / "repo"
+    write(repo / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "error"\n')
+    write(repo / "work" / ".skillc" / "config.toml", "[lint]\n")
+    skill = put(repo / "work" / "sub" / "tables")
+    locked = repo / "work" / "sub" / "locked"
+    locked.mkdir()
+    unreadable(repo / "work" / ".skillc")
+    unreadable(locked)
+    for where in (skill.parent, locked):
+        done = lint(str(skill), "--format", "json", cwd=where)
+        assert "E999" not in done.stdout + done.stderr, done.stderr
+        assert findings(done) == {"tables": [("SKL108", "error")]}  # the repository's config
+
+
 def test_each_linted_path_uses_its_nearest_config(lint: Run, cwd: Path) -> None:
     write(cwd / "one" / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "off"\n')
     write(cwd / "two" / ".skillc" / "config.toml", '[lint]\nSKL108 = "error"\n')
