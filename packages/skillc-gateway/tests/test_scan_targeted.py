@@ -268,6 +268,17 @@ def test_a_folder_that_cannot_be_watched_is_looked_at_every_time(
     assert near.state.unwatched == set()  # watched now: trusted from the next walk on
 
 
+def _linked_library(tmp_path: Path) -> tuple[Path, Path]:
+    """``lib/linked -> repo/skills/linked`` (a skill): the target and the library."""
+    target = tmp_path / "repo" / "skills" / "linked"
+    target.mkdir(parents=True)
+    (target / "SKILL.md").write_text("---\nname: linked\n---\n")
+    library = tmp_path / "lib"
+    library.mkdir()
+    (library / "linked").symlink_to(target)
+    return target, library
+
+
 def test_a_followed_entrys_target_moved_by_a_folder_above_it_is_reported(
     tmp_path: Path, watcher: Watcher, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -276,12 +287,7 @@ def test_a_followed_entrys_target_moved_by_a_folder_above_it_is_reported(
     are watched for their own move: the entry is reported moved, and a new ``repo`` is
     watched again. Past :data:`~.watch.MAX_ABOVE` such folders, the entry is not watched
     (looked at on every walk)."""
-    target = tmp_path / "repo" / "skills" / "linked"
-    target.mkdir(parents=True)
-    (target / "SKILL.md").write_text("---\nname: linked\n---\n")
-    library = tmp_path / "lib"
-    library.mkdir()
-    (library / "linked").symlink_to(target)
+    target, library = _linked_library(tmp_path)
     entry = str(library / "linked")
     time.sleep(MARGIN_NS / 1e9 + 0.01)
     since = time.time_ns() - MARGIN_NS
@@ -319,12 +325,7 @@ def test_a_dangling_entry_is_followed_once_its_target_is_back(
     (the library's stamp is the same), so the skills stayed out until the library changed.
     The root's dangling entries are recorded, and statted by every walk: a targeted one (the
     watcher saw nothing), a full one, and one from the saved state (a new process)."""
-    target = tmp_path / "repo" / "skills" / "linked"
-    target.mkdir(parents=True)
-    (target / "SKILL.md").write_text("---\nname: linked\n---\n")
-    library = tmp_path / "lib"
-    library.mkdir()
-    (library / "linked").symlink_to(target)
+    _, library = _linked_library(tmp_path)
     (library / "later").symlink_to(tmp_path / "elsewhere" / "later")
     time.sleep(MARGIN_NS / 1e9 + 0.01)
     since = time.time_ns() - MARGIN_NS
