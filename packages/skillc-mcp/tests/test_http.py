@@ -480,3 +480,19 @@ def test_over_http_a_wrong_token_is_refused_alike(
         for token in VARIANTS.values():  # warm the connection and the server's paths
             measure(token)
         assert told_apart(measure, 200) == []
+
+
+def test_an_allowed_ipv6_host_with_a_port_starts_and_matches(
+    start: Callable[..., HttpServer],
+) -> None:
+    """``--allow-host [2001:db8::1]:8765`` was normalised twice (by ``serve_http``, then by
+    ``App``): the second pass read ``2001:db8::1`` as a name with the port ``db8::1`` and the
+    server did not start (E061). Normalised once, it starts and lets that ``Host`` in."""
+    import httpx
+
+    server = start("--allow-host", "[2001:db8::1]:8765")
+    body = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    headers = {"Host": "[2001:db8::1]:8765", "Accept": "application/json, text/event-stream"}
+    assert httpx.post(server.url, json=body, headers=headers).status_code != 421
+    headers["Host"] = "[2001:db8::2]:8765"
+    assert httpx.post(server.url, json=body, headers=headers).status_code == 421

@@ -568,7 +568,6 @@ def serve_http(
     from contextlib import contextmanager
 
     host, port = parse_address(address)
-    allowed_hosts = [normal_host(name) for name in allowed_hosts]  # E061 before binding
     tokens = load_tokens(tokens_file, env)
     if not tokens and not is_loopback(host):
         raise problem(
@@ -581,17 +580,9 @@ def serve_http(
         raise problem(
             "the HTTP transport needs the http extra: pip install 'skillc-mcp[http]'"
         ) from None
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-        sock.listen(2048)
-    except OSError as exc:
-        sock.close()
-        raise problem(f"cannot listen on {address}: {exc.strerror or exc}") from None
-    sock.set_inheritable(True)
-    app = App(
+    from skillc_mcp._http_conn import accept_backlog
+
+    app = App(  # an --allow-host that is no host name is E061 here, before binding
         tokens=tokens,
         allowed_origins=allowed_origins,
         allowed_hosts=allowed_hosts,
@@ -600,6 +591,17 @@ def serve_http(
         allow_writes=allow_writes,
         log_requests=log_requests,
     )
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(accept_backlog())
+    except OSError as exc:
+        sock.close()
+        app.close()
+        raise problem(f"cannot listen on {address}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
     stopped: list[int] = []
 
     class _Server(uvicorn.Server):
