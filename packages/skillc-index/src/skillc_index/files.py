@@ -24,8 +24,8 @@ from skillc_index.diagnostics import (
     SkillFileNotFound,
     UnreadableFile,
 )
-from skillc_index.markdown.frontmatter import BOM
 from skillc_index.record import Record
+from skillc_index.text import BOM
 
 __all__ = [
     "SkillFiles",

@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 __all__ = [
+    "BOM",
+    "BOM_BYTES",
     "count_line_bytes",
     "count_lines",
     "iter_line_bytes",
@@ -37,6 +39,11 @@ __all__ = [
     "split_lines",
     "valid_utf8",
 ]
+
+#: A byte order mark, which Windows editors write first: every reader drops a leading one.
+BOM = "\ufeff"
+#: :data:`BOM` as a file's first bytes (UTF-8).
+BOM_BYTES = BOM.encode("utf-8")
 
 # -- lines -------------------------------------------------------------------------------------
 

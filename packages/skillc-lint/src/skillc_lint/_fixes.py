@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import split_lines
-from skillc_index.markdown.frontmatter import BOM, BOM_BYTES
+from skillc_index.text import BOM, BOM_BYTES
 
 if TYPE_CHECKING:
     from skillc_index import SkillcError

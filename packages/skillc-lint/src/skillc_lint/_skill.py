@@ -36,7 +36,7 @@ from skillc_index import (
     walk_skill,
 )
 from skillc_index.files import decoded
-from skillc_index.markdown.frontmatter import BOM_BYTES
+from skillc_index.text import BOM_BYTES
 
 if TYPE_CHECKING:
     from skillc_index import ToolSkill

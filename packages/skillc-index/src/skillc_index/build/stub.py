@@ -362,8 +362,8 @@ def with_frontmatter(text: str, frontmatter: Mapping[str, Any]) -> str:
     written as the stub writes it; the body is kept (line breaks made ``\n``, a BOM dropped).
     What a target or a package reading another dialect gets (:mod:`skillc_index.build.project`).
     """
-    from skillc_index.markdown.frontmatter import BOM, parse_frontmatter
-    from skillc_index.text import normalize_newlines
+    from skillc_index.markdown.frontmatter import parse_frontmatter
+    from skillc_index.text import BOM, normalize_newlines
 
     text = normalize_newlines(text.removeprefix(BOM))
     start = parse_frontmatter(text).body_start

@@ -37,7 +37,6 @@ from skillc_index.diagnostics import (
     Notice,
 )
 from skillc_index.markdown.frontmatter import (
-    BOM,
     Frontmatter,
     parse_frontmatter,
     split_frontmatter,
@@ -53,7 +52,7 @@ from skillc_index.markdown.links import (
     may_link,
     plain_text,
 )
-from skillc_index.text import count_lines, normalize_newlines
+from skillc_index.text import BOM, count_lines, normalize_newlines
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt

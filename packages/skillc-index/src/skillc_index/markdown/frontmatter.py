@@ -35,9 +35,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-BOM = "\ufeff"
-#: :data:`BOM` as a file's first bytes (UTF-8).
-BOM_BYTES = BOM.encode("utf-8")
+from skillc_index.text import BOM
+
 FENCE = "---"
 
 #: SKL100 messages, verbatim (RFC-0008:C-REGISTRY).

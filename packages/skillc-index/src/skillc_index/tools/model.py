@@ -19,7 +19,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from skillc_index.markdown.frontmatter import BOM, split_frontmatter
+from skillc_index.markdown.frontmatter import split_frontmatter
+from skillc_index.text import BOM
 from skillc_index.tools.command import (
     PARAMETER_NAME,
     CommandTemplate,

@@ -32,7 +32,7 @@ from urllib.parse import unquote, urlparse
 
 from skillc_index import SKILL_FILE, SkillcError, is_hidden
 from skillc_index.files import decoded
-from skillc_index.markdown.frontmatter import BOM
+from skillc_index.text import BOM
 
 if TYPE_CHECKING:
     from skillc_lint import LintDiagnostic, LintResult, RuleRegistry, Skill
