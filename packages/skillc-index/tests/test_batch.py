@@ -476,3 +476,26 @@ def test_a_skill_moved_away_while_it_is_built_fails_as_a_missing_skill(
     result = build_skills(batch_jobs([], layout, all_skills=True), layout, workers=1)
     [item] = result.items
     assert item.error is not None and item.error.code == "E001", item.error
+
+
+def test_one_skill_moved_away_while_it_is_built_fails_as_a_missing_skill(
+    project: Path, home: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for one skill built alone (``skc build demo``): it was E999, the batch
+    alone turned it into E001."""
+    import shutil
+
+    import skillc_index.build.skill as skill_module
+    from skillc_index.diagnostics import SkillNotFound
+
+    write_skill(project / ".skillc" / "skills" / "demo")
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    compile_skill = skill_module.compile_skill
+
+    def moved_away_meanwhile(skill: Any, **options: Any) -> Any:
+        shutil.move(skill.source, project / "elsewhere")
+        return compile_skill(skill, **options)
+
+    monkeypatch.setattr(skill_module, "compile_skill", moved_away_meanwhile)
+    with pytest.raises(SkillNotFound):
+        skill_module.build_skill("demo", layout)

@@ -303,29 +303,12 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
         except SkillcError as exc:
             error = exc.spelled(options.spelling)
         except Exception as exc:  # one skill's failure must not stop the others
-            error = _gone(job, params.global_, options) if _missing(exc) else None
-            error = error or InternalError.unexpected(exc).diagnostic
+            error = InternalError.unexpected(exc).diagnostic
         notices = (*warnings, *(result.named_warnings if result is not None else ()))
         warnings.clear()
         portable = None if error is None else error._replace(params=dict(error.params))
         items.append(BatchItem(job, result, portable, tuple(map(_portable, notices))))
     return items
-
-
-def _missing(exc: Exception) -> bool:
-    """Whether ``exc`` is a file or folder not found (a source gone while it was built)."""
-    return isinstance(exc, (FileNotFoundError, NotADirectoryError))
-
-
-def _gone(job: BatchJob, global_: bool, options: _Options) -> Diagnostic | None:
-    """The error of a skill whose source went while it was built (``skc route install``
-    moved it, it was deleted): what building it now says (E001/E010, as for a missing
-    skill), not the file it missed (E999). None when it resolves still."""
-    try:
-        resolve_skill(job.given, options.layout, force_global=global_)
-    except SkillcError as exc:
-        return exc.spelled(options.spelling)
-    return None
 
 
 def build_skills(

@@ -195,8 +195,31 @@ def build_skill(
     instead of symlinking; ``force`` lets an import replace a different store copy and a
     deployment move aside (never delete) what skillc did not make, and recompiles a skill that
     is up to date; ``force_global`` uses the global runtime and home agent folders
-    (``--global``).
+    (``--global``). A source that goes while it is built (``skc route install`` moved it, it
+    was deleted) fails as a missing skill does (E001/E010), not as the file it missed.
     """
+    try:
+        return _build_skill(
+            skill, layout, targets, copy=copy, force=force, force_global=force_global,
+            config=config, progress=progress,
+        )  # fmt: skip
+    except (FileNotFoundError, NotADirectoryError):
+        resolve_skill(skill, layout, force_global=force_global)  # E001/E010 when it is gone
+        raise
+
+
+def _build_skill(
+    skill: SkillArgument,
+    layout: Layout,
+    targets: Sequence[str] | str,
+    *,
+    copy: bool,
+    force: bool,
+    force_global: bool,
+    config: Config | None,
+    progress: Progress | None,
+) -> BuildResult:
+    """:func:`build_skill`'s work."""
     target_names = parse_targets(targets)
     resolved = resolve_skill(skill, layout, force_global=force_global)
     if resolved.imported_from is not None:  # a folder imported before: import it again

@@ -33,10 +33,19 @@ from skillc_index.layout import (
     ImportRecord,
     Layout,
     ResolvedSkill,
+    Scope,
     require_skill_name,
 )
 
-__all__ = ["ImportPlan", "in_a_store", "perform_import", "plan_import", "recover_stranded"]
+__all__ = [
+    "ImportPlan",
+    "in_a_store",
+    "perform_import",
+    "plan_import",
+    "recover_stranded",
+    "shadow_notice",
+    "store_scope",
+]
 
 ImportAction = Literal["copy", "replace", "unchanged"]
 
@@ -65,10 +74,17 @@ class ImportPlan:
         return ResolvedSkill(skill.name, source, skill.scope, skill.runtime, True)
 
 
+def store_scope(source: Path, layout: Layout) -> Scope | None:
+    """The scope of the store a canonical source folder sits directly in, else None."""
+    for scope in layout.scopes():
+        if source.parent == Path(os.path.realpath(layout.store(scope))):
+            return scope
+    return None
+
+
 def in_a_store(source: Path, layout: Layout) -> bool:
     """Whether a canonical source folder sits directly in the project or the global store."""
-    stores = [layout.store(scope) for scope in layout.scopes()]
-    return any(source.parent == Path(os.path.realpath(store)) for store in stores)
+    return store_scope(source, layout) is not None
 
 
 def shadow_notice(source: Path, layout: Layout) -> Notice | None:
@@ -76,22 +92,16 @@ def shadow_notice(source: Path, layout: Layout) -> Notice | None:
     store (project vs global): in the project, the name resolves to the project's
     (RFC-0007:C-RESOLUTION), so the global skill's stub, whose commands name it, reads the
     project's there. None outside a project, or when the other store has no such skill."""
-    scopes = layout.scopes()
-    if len(scopes) < 2:
+    own = store_scope(source, layout)
+    if own is None or len(layout.scopes()) < 2:
         return None
-    stores = {scope: layout.store(scope) for scope in scopes}
-    own = [
-        scope for scope, store in stores.items() if source.parent == Path(os.path.realpath(store))
-    ]
-    if not own:
-        return None
-    other = stores["global" if own[0] == "project" else "project"] / source.name
+    other = layout.store("global" if own == "project" else "project") / source.name
     if not (other / SKILL_FILE).is_file():
         return None
     name = f"'{source.name}'"
     return Notice(
         f"the project's {name} shadows the global {name} in this project "
-        f"({layout.display(other if own[0] == 'global' else source)}): the global stub's "
+        f"({layout.display(other if own == 'global' else source)}): the global stub's "
         "commands read the project's here"
     )
 
