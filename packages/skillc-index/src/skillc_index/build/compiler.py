@@ -4,8 +4,10 @@ The runtime receives exactly three things: the stub ``SKILL.md``, ``.skillc-meta
 and ``.skillc-meta/search-<hash16>.db``; nothing of the source is copied (C-OUTPUT). SKILL.md
 is validated first; then everything is written into a temporary folder next to the runtime
 (the index file by file as the sources are parsed, so memory does not grow with the skill),
-which becomes the runtime (first build) or whose files are renamed into it one by one (index,
-stub, manifest last); a failed build leaves the previous runtime as it was. Other files of the
+which becomes the runtime when there is none yet, else whose files are renamed into it one by
+one (index, stub, manifest last: ``skc build`` makes an empty runtime folder to lock it, so its
+first build goes this way too, the manifest last saying the runtime is built); a failed build
+leaves the previous runtime as it was. Other files of the
 runtime (``logs.db``, other sources' ``search-*.db``) are never touched.
 
 An unchanged skill is not recompiled: when the manifest's source hash, stub format and stub

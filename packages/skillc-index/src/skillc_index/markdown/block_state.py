@@ -49,6 +49,11 @@ def html_kind(text: str) -> tuple[re.Pattern[str], bool] | None:
     return None
 
 
+def ink_end(text: str) -> int:
+    """Where the blanks (spaces, tabs, newlines) that end ``text`` begin."""
+    return len(text.rstrip(" \t\n"))
+
+
 class BlockState:
     """markdown-it's block state for one body: its lines, and where the reading is.
 
@@ -87,7 +92,7 @@ class BlockState:
         #: Where the blanks (spaces, tabs, newlines) that end ``src`` begin: a fence left open
         #: before it runs to the end of its container, else of the file (found once: reading
         #: the rest of the text for each such fence made a body of them quadratic)
-        self.ink = len(src.rstrip(" \t\n"))
+        self.ink = ink_end(src)
         self.begins, self.ends, self.shifts, self.indents = begins, ends, shifts, indents
         self.blk = 0
         self.list_indent = -1

@@ -358,7 +358,9 @@ def _last_ink_line(body: str) -> int:
     """The line (0-based) of the last character of ``body`` that is not a blank (-1 when
     there is none): the lines after it are all blank. Read once per parse (the text after
     each unclosed fence, read again for each, made a body of them quadratic)."""
-    ink = len(body.rstrip(" \t\n"))
+    from skillc_index.markdown.block_state import ink_end
+
+    ink = ink_end(body)
     return body.count("\n", 0, ink - 1) if ink else -1
 
 
