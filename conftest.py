@@ -221,18 +221,19 @@ def read_sizes(monkeypatch: pytest.MonkeyPatch) -> ReadSizes:
     opener, e.g. ``skillc_index.files`` and ``"open_regular"``) replaced, for this test, by one
     whose handles append to ``sizes`` how many bytes each ``read`` returned; the same name in
     each module of ``also`` too (where a caller imports it from: ``skillc_index``'s export).
-    With ``path``, only the reads of handles opened on that path (the opener's first argument)
-    are recorded. What a test of a bounded read asserts on."""
+    With ``path``, only the reads of handles opened on that path (one of the opener's
+    arguments: ``open_in_root(root, "references/big.md")``'s second) are recorded. What a test
+    of a bounded read asserts on."""
 
     def wrap(
-        module: ModuleType, opener: str, *also: ModuleType, path: Path | None = None
+        module: ModuleType, opener: str, *also: ModuleType, path: Path | str | None = None
     ) -> list[int]:
         sizes: list[int] = []
         real = getattr(module, opener)
 
         def opened(*args: Any, **kwargs: Any) -> Any:
             handle = real(*args, **kwargs)
-            if path is None or str(args[0]) == str(path):
+            if path is None or str(path) in map(str, args):
                 read = handle.read
 
                 def counted(size: int = -1) -> bytes:

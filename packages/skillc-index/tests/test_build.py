@@ -171,7 +171,7 @@ def test_a_stub_only_rebuild_reads_a_references_start(
     build: Callable[..., BuildResult],
     store: Path,
     write_skill: WriteSkill,
-    monkeypatch: pytest.MonkeyPatch,
+    read_sizes: Callable[..., list[int]],
 ) -> None:
     """Rewriting only the stub reads a reference's description from as much of the file as
     a parse reads (:func:`~skillc_index.markdown.document.read_parsed`), not the whole file."""
@@ -187,26 +187,11 @@ def test_a_stub_only_rebuild_reads_a_references_start(
     )
     stub = build("demo").compiled.stub
     stub.write_text("tampered\n", encoding="utf-8")
-    read: dict[str, int] = {}
-    opened = compiler.open_in_root
-
-    def counting(root: Path, rel: str, **kwargs: object) -> object:
-        handle = opened(root, rel, **kwargs)  # type: ignore[arg-type]
-        real_read = handle.read
-
-        def counted(size: int = -1) -> bytes:
-            data = real_read(size)
-            read[rel] = read.get(rel, 0) + len(data)
-            return data
-
-        monkeypatch.setattr(handle, "read", counted, raising=False)
-        return handle
-
-    monkeypatch.setattr(compiler, "open_in_root", counting)
+    sizes = read_sizes(compiler, "open_in_root", path="references/big.md")
     result = build("demo")
     assert result.compiled.index.action == "up-to-date"  # only the stub was rewritten
     assert "the big one" in stub.read_text(encoding="utf-8")
-    assert 0 < read["references/big.md"] <= MARKDOWN_READ_LIMIT
+    assert 0 < sum(sizes) <= MARKDOWN_READ_LIMIT
 
 
 @pytest.mark.parametrize("broken", ["no-description", "escaping-symlink"])
