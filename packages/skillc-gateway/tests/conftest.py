@@ -7,7 +7,9 @@ import json
 import os
 import socket
 import subprocess
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +110,62 @@ def listening() -> Callable[[Path], socket.socket]:
         return listener
 
     return listen
+
+
+#: ``stand_in(path, reply=None, *, read=True, hold=False)``: see :func:`stand_in`.
+StandIn = Callable[..., AbstractContextManager[list[bytes]]]
+
+
+@pytest.fixture
+def stand_in(listening: Callable[[Path], socket.socket]) -> StandIn:
+    """``with stand_in(path, reply) as requests:`` a find server stand-in listening at
+    ``path``, serving in a thread until the block ends (then its socket file is removed):
+    each connection's request is read to its end and kept in ``requests``, and ``reply``
+    (bytes, or a function of the request) sent back; ``read=False`` closes each connection
+    unread and unanswered, ``hold=True`` keeps each open unanswered until the block ends (a
+    stuck server). ``requests`` has an entry per connection (empty when unread)."""
+
+    @contextmanager
+    def serve(
+        path: Path,
+        reply: bytes | Callable[[bytes], bytes] | None = None,
+        *,
+        read: bool = True,
+        hold: bool = False,
+    ) -> Iterator[list[bytes]]:
+        listener = listening(path)
+        requests: list[bytes] = []
+        held: list[socket.socket] = []
+
+        def loop() -> None:
+            while listener.fileno() != -1:
+                try:
+                    connection, _ = listener.accept()
+                except (TimeoutError, OSError):
+                    continue
+                if hold:
+                    requests.append(b"")
+                    held.append(connection)
+                    continue
+                with connection:
+                    data = b""
+                    if read:
+                        connection.settimeout(10)
+                        while chunk := connection.recv(1 << 16):
+                            data += chunk
+                    requests.append(data)
+                    if reply is not None:
+                        connection.sendall(reply(data) if callable(reply) else reply)
+
+        thread = threading.Thread(target=loop)
+        thread.start()
+        try:
+            yield requests
+        finally:
+            listener.close()
+            thread.join()
+            for connection in held:
+                connection.close()
+            path.unlink(missing_ok=True)
+
+    return serve

@@ -12,7 +12,6 @@ import fcntl
 import json
 import os
 import shutil
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -20,6 +19,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -496,7 +496,7 @@ def test_two_first_finds_at_once_then_the_find_server_builds_and_answers() -> No
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
 def test_a_client_told_to_answer_from_the_files_does_so_whatever_the_catalog_holds_by_then(
-    listening: Callable[[Path], socket.socket],
+    stand_in: Callable[..., AbstractContextManager[list[bytes]]],
 ) -> None:
     """The find server that leaves a first answer to its client builds those skills' catalog
     at once; a client that then asked the shared catalog whether a first answer is worth it
@@ -513,36 +513,18 @@ def test_a_client_told_to_answer_from_the_files_does_so_whatever_the_catalog_hol
         layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
         lock = os.open(layout.global_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        listener = listening(socket_path(layout))
-        asked: list[int] = []
-
-        def serve() -> None:  # every find: "building the catalog: answer from the files"
-            reply = {"version": PROTOCOL, "ok": False, "elsewhere": True, "error": "building"}
-            while listener.fileno() != -1:
-                try:
-                    connection, _ = listener.accept()
-                except (TimeoutError, OSError):
-                    continue
-                with connection:
-                    connection.settimeout(10)
-                    while connection.recv(65536):
-                        pass
-                    connection.sendall(json.dumps(reply).encode())
-                    asked.append(1)
-
-        thread = threading.Thread(target=serve)
-        thread.start()
+        # every find: "building the catalog: answer from the files"
+        reply = {"version": PROTOCOL, "ok": False, "elsewhere": True, "error": "building"}
         try:
-            out, err = ran(gateway(home, *query))
-            roots = find_roots(layout, [str(lib)])
-            for _ in range(2):  # asked once by a process (the quick path, then its command)
-                with pytest.raises(Elsewhere):
-                    ask(layout, "prune the figs, then sow", 10, roots, 1.0)
+            with stand_in(socket_path(layout), json.dumps(reply).encode()) as asked:
+                out, err = ran(gateway(home, *query))
+                roots = find_roots(layout, [str(lib)])
+                for _ in range(2):  # asked once by a process (the quick path, then its command)
+                    with pytest.raises(Elsewhere):
+                        ask(layout, "prune the figs, then sow", 10, roots, 1.0)
         finally:
-            listener.close()
-            thread.join()
             os.close(lock)
-        assert asked == [1, 1]  # the command's, then this process's first
+        assert len(asked) == 2  # the command's, then this process's first
         assert "answered by this process, from the skills' files" in err, err
         assert "started a find server" not in err, err
         assert json.loads(out) == json.loads(reference)

@@ -22,7 +22,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,8 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Li
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 WriteSkill = Callable[..., Path]
+#: The ``stand_in`` fixture (a find server stand-in: the package's conftest).
+StandIn = Callable[..., AbstractContextManager[list[bytes]]]
 #: A generous safety net for a server to come up; never a timing assertion.
 READY_SECONDS = 60.0
 
@@ -509,49 +511,23 @@ def test_the_quick_path_prints_what_the_command_prints(
     assert capsys.readouterr() == ("", "")
 
 
-def test_a_server_that_does_not_answer_is_not_asked_again(
-    home: Path, listening: Callable[[Path], socket.socket]
-) -> None:
+def test_a_server_that_does_not_answer_is_not_asked_again(home: Path, stand_in: StandIn) -> None:
     """A socket whose server accepts and says nothing (stuck, or of a broken build): the
     quick path and then the click command of one ``skc find`` would each wait for it."""
     layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
     path = socket_path(layout)
     path.parent.mkdir(parents=True)
-    accepted: list[int] = []
-
-    @contextmanager
-    def mute_server() -> Iterator[None]:
-        listener = listening(path)
-
-        def serve() -> None:
-            while listener.fileno() != -1:
-                try:
-                    connection, _ = listener.accept()
-                except (TimeoutError, OSError):
-                    continue
-                accepted.append(1)
-                connection.close()  # no reply
-
-        thread = threading.Thread(target=serve)
-        thread.start()
-        try:
-            yield
-        finally:
-            listener.close()
-            thread.join()
-            path.unlink()
-
     roots = (Root(home, "path"),)
-    with mute_server():
+    with stand_in(path, read=False) as accepted:
         assert usable(layout)
         assert ask(layout, "paint", 10, roots, 1.0) is None
         assert ask(layout, "paint", 10, roots, 1.0) is None
         assert not usable(layout)
         assert len(accepted) == 1
-    with mute_server():  # a server started since: its socket is another one
+    with stand_in(path, read=False) as accepted:  # a server started since: another socket
         assert usable(layout)
         assert ask(layout, "paint", 10, roots, 1.0) is None
-        assert len(accepted) == 2
+        assert len(accepted) == 1
 
 
 @pytest.mark.parametrize(
@@ -562,7 +538,7 @@ def test_a_server_that_does_not_answer_is_not_asked_again(
     ],
 )
 def test_a_server_that_refuses_a_find_is_not_asked_again(
-    home: Path, listening: Callable[[Path], socket.socket], error: str, said: str
+    home: Path, stand_in: StandIn, error: str, said: str
 ) -> None:
     """A server of other code refuses the find (an old one, in its own words): the process
     answers itself, and its click command after the quick path does not ask that server
@@ -571,36 +547,14 @@ def test_a_server_that_refuses_a_find_is_not_asked_again(
     layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
     path = socket_path(layout)
     path.parent.mkdir(parents=True)
-    listener = listening(path)
-    requests: list[dict[str, Any]] = []
-
-    def refuse() -> None:
-        while listener.fileno() != -1:
-            try:
-                connection, _ = listener.accept()
-            except (TimeoutError, OSError):
-                continue
-            with connection:
-                connection.settimeout(READY_SECONDS)
-                data = b""
-                while chunk := connection.recv(1 << 16):
-                    data += chunk
-                requests.append(json.loads(data))
-                connection.sendall(encode_message({"ok": False, "error": error}))
-
-    thread = threading.Thread(target=refuse)
-    thread.start()
     roots = (Root(home, "path"),)
-    try:
+    with stand_in(path, encode_message({"ok": False, "error": error})) as requests:
         assert usable(layout)
         assert ask(layout, "paint", 10, roots, 1.0) is None
         assert declined(layout) == said
         assert ask(layout, "paint", 10, roots, 1.0) is None
         assert not usable(layout)
-    finally:
-        listener.close()
-        thread.join()
-    assert [request["op"] for request in requests] == ["find"]
+    assert [json.loads(request)["op"] for request in requests] == ["find"]
 
 
 def test_a_server_of_other_code_at_the_same_version_answers_no_find(
@@ -654,7 +608,7 @@ def test_a_server_of_other_code_at_the_same_version_answers_no_find(
 
 
 def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(
-    home: Path, monkeypatch: pytest.MonkeyPatch, listening: Callable[[Path], socket.socket]
+    home: Path, monkeypatch: pytest.MonkeyPatch, stand_in: StandIn
 ) -> None:
     """A server that accepts and never answers (stuck, running) keeps one ``skc find`` waiting
     its whole time; the next processes do not ask it (each would wait as long) until the
@@ -665,20 +619,8 @@ def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(
     layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
     path = socket_path(layout)
     path.parent.mkdir(parents=True)
-    listener = listening(path)
-    held: list[socket.socket] = []
-
-    def hold() -> None:
-        while listener.fileno() != -1:
-            try:
-                held.append(listener.accept()[0])  # kept open, never answered
-            except (TimeoutError, OSError):
-                continue
-
-    thread = threading.Thread(target=hold)
-    thread.start()
     roots = (Root(home, "path"),)
-    try:
+    with stand_in(path, hold=True) as held:
         assert ask(layout, "paint", 10, roots, 0.0) is None  # after waiting its whole time
         assert (path.parent / "find.sock.silent").is_file()
         client_module._silent.clear()  # another process
@@ -687,11 +629,6 @@ def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(
         monkeypatch.setattr(client_module, "SILENT_SECONDS", 0.0)  # the record expired
         client_module._silent.clear()
         assert usable(layout)
-    finally:
-        listener.close()
-        thread.join()
-        for connection in held:
-            connection.close()
 
 
 def test_a_server_that_answers_removes_the_record_of_its_silence(
