@@ -357,6 +357,28 @@ def test_a_hidden_file_of_a_skill_folder_is_no_read_of_the_skill(
     assert [json.loads(r[6])["path"] for r in rows] == ["SKILL.md"]
 
 
+def test_a_symlink_leading_to_a_hidden_file_is_no_read_of_the_skill(setup: Setup) -> None:
+    """``notes.md -> .secret.md`` is hidden as ``open`` says ("leads to a hidden file",
+    E021): judged by where it leads, its read is no read of the skill (it was one, while
+    ``.secret.md`` itself was left out); a link to a file of the skill that is not hidden
+    is read as that file."""
+    s = setup
+    (s.local / ".secret.md").write_text("# Secret\n", encoding="utf-8")
+    (s.local / "notes.md").symlink_to(".secret.md")
+    (s.local / "guide.md").symlink_to(API)
+    p = s.project
+    s.write(
+        lines(
+            tool_use(p, 1, "Read", {"file_path": str(s.local / "notes.md")}),
+            tool_use(p, 2, "Read", {"file_path": str(s.local / ".secret.md")}),
+            tool_use(p, 3, "Read", {"file_path": str(s.local / "guide.md")}),
+            tool_use(p, 4, "Read", {"file_path": str(s.local / "SKILL.md")}),
+        )
+    )
+    result = s.sync()
+    assert [(item.skill_path, item.reads) for item in result.skills] == [(s.local, 2)]
+
+
 def test_project_folders_are_those_of_the_record_cwd(
     setup: Setup, tmp_path: Path, demo_skill: Callable[[Path], Path]
 ) -> None:

@@ -21,12 +21,12 @@ from skillc_index import (
     Layout,
     MalformedFilter,
     SkillcError,
-    is_hidden,
     load_config,
     runtime_for,
 )
 from skillc_index.accesslog import AccessRecord, primary_log
 from skillc_index.accesslog.merge import Identity
+from skillc_index.files import hidden_refusal
 from skillc_index.inventory.entries import InstalledSkill, Listing, Location, installed_skills
 from skillc_index.inventory.folders import trusted_targets
 from skillc_stats._filters import parse_time
@@ -147,8 +147,10 @@ class _Skills:
     def holding(self, path: str) -> tuple[InstalledSkill, str] | None:
         """The skill whose folder holds the file ``path`` (absolute), and the file relative
         to that folder; None when no skill folder holds it, or when it is hidden there (a
-        dot-file or dot-folder: no file of the skill by :func:`skillc_index.walk_skill`'s rule,
-        unserved by ``open`` without ``--hidden``; skillc's own ``.skillc-meta/`` among them)."""
+        dot-file or dot-folder, or a symlink of the skill leading to one, as ``open`` judges
+        it: :func:`~skillc_index.files.hidden_refusal`; no file of the skill by
+        :func:`skillc_index.walk_skill`'s rule, unserved by ``open`` without ``--hidden``;
+        skillc's own ``.skillc-meta/`` among them)."""
         candidates = [os.path.normpath(path)]
         real = os.path.realpath(candidates[0])
         if real != candidates[0]:
@@ -159,7 +161,10 @@ class _Skills:
                 skill = self.by_folder.get(folder)
                 if skill is not None:
                     relative = candidate[len(folder) + 1 :].replace(os.sep, "/")
-                    return None if is_hidden(relative) else (skill, relative)
+                    root = os.path.realpath(folder)
+                    led = real[len(root) + 1 :] if real.startswith(root + os.sep) else ""
+                    hidden = hidden_refusal(relative, led.replace(os.sep, "/"))
+                    return None if hidden is not None else (skill, relative)
                 parent = os.path.dirname(folder)
                 if parent == folder:
                     break
