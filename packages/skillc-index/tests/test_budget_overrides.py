@@ -395,6 +395,35 @@ def test_a_later_apply_changes_what_skillc_set_and_never_the_users(
     assert run_json(cli, "--apply", "overrides")["overrides"] == []
 
 
+def test_an_apply_in_another_project_keeps_the_record_of_this_one(
+    cli: Callable[..., Run], layout: Layout, project: Path, over: Path, tmp_path: Path
+) -> None:
+    """The record holds every project's entries: an ``--apply`` in another project wrote
+    the record with its own files alone, and this project's entries, forgotten, counted as
+    the user's for good (never taken out again)."""
+    import shutil
+
+    other = tmp_path / "other"
+    shutil.copytree(over, other / ".claude" / "skills")
+    assert layout.project_config is not None
+    (other / ".skillc").mkdir()
+    shutil.copy(layout.project_config, other / ".skillc" / "config.toml")
+    run_json(cli, "--apply", "overrides")
+    done = cli("skillc_index")("list", "--apply", "overrides", cwd=other)
+    assert done.returncode == 0, done.stderr
+    record = json.loads((layout.global_dir / "listing-overrides.json").read_text("utf-8"))
+    assert record == {
+        str(local_settings(project)): ["gamma", "kappa"],
+        str(local_settings(other)): ["gamma", "kappa"],
+    }
+    layout.project_config.write_text(
+        "[budget]\ncontext_tokens = 1000\npercent = 50\n", encoding="utf-8"
+    )
+    (plan,) = run_json(cli, "--apply", "overrides")["overrides"]
+    assert (plan["removed"], plan["written"]) == (["gamma", "kappa"], True)
+    assert json.loads(local_settings(project).read_text(encoding="utf-8")) == {"skillOverrides": {}}
+
+
 def test_skillcs_folder_that_cannot_be_written_is_refused_before_any_write(
     cli: Callable[..., Run], home: Path, project: Path, over: Path
 ) -> None:

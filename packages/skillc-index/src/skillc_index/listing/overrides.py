@@ -454,15 +454,20 @@ def apply_overrides(
         plans[index] = plan._replace(written=_write(path, data, plan.names, plan.removed))
         chosen.setdefault(path, set()).update(plan.names)
     if record:
-        _record(layout, chosen)
+        _record(layout, chosen, settings_files(layout))
     return tuple(plans), notices
 
 
-def _record(layout: Layout, chosen: Mapping[Path, Iterable[str]]) -> None:
-    """Write skillc's record of its entries (:data:`WRITTEN`), by settings file."""
+def _record(layout: Layout, chosen: Mapping[Path, Iterable[str]], handled: Iterable[Path]) -> None:
+    """Write skillc's record of its entries (:data:`WRITTEN`), by settings file: those of
+    the files ``handled`` (the ones read here) are now ``chosen``; the other files' (another
+    project's) are kept as recorded."""
     from skillc_index.atomic import ensure_dir, write_file_atomic
 
-    data = {str(path): sorted(names) for path, names in chosen.items() if names}
+    here = {str(path) for path in handled}
+    old = _written(layout).items()
+    data = {path: list(names) for path, names in old if names and path not in here}
+    data.update({str(path): sorted(names) for path, names in chosen.items() if names})
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     target = layout.global_dir / WRITTEN
     ensure_dir(target.parent)
