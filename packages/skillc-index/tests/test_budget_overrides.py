@@ -424,6 +424,77 @@ def test_an_apply_in_another_project_keeps_the_record_of_this_one(
     assert json.loads(local_settings(project).read_text(encoding="utf-8")) == {"skillOverrides": {}}
 
 
+def test_reset_takes_out_what_skillc_set_and_never_the_users(
+    cli: Callable[..., Run], layout: Layout, project: Path, over: Path
+) -> None:
+    """``--apply overrides --reset`` undoes ``--apply``: the entries skillc recorded are
+    taken out of the settings file and forgotten; the user's own are kept, and one the user
+    changed since is left and named (there was no way to undo but by hand)."""
+    settings = write_json(
+        local_settings(project), {**OTHER, "skillOverrides": {"old": "name-only"}}
+    )
+    run_json(cli, "--apply", "overrides")
+    written = json.loads(settings.read_text(encoding="utf-8"))["skillOverrides"]
+    assert written == {"old": "name-only", "kappa": "name-only", "gamma": "name-only"}
+    write_json(settings, {**OTHER, "skillOverrides": {**written, "gamma": "on"}})  # the user's
+    before = settings.read_bytes()
+    record = layout.global_dir / "listing-overrides.json"
+
+    assert run_json(cli, "--apply", "overrides", "--reset", "--scope", "global")["overrides"] == []
+    (plan,) = run_json(cli, "--apply", "overrides", "--reset", "--dry-run")["overrides"]
+    assert (plan["removed"], plan["kept"], plan["written"]) == (["kappa"], ["gamma"], False)
+    assert settings.read_bytes() == before
+    assert json.loads(record.read_text(encoding="utf-8")) == {str(settings): ["gamma", "kappa"]}
+
+    data = run_json(cli, "--apply", "overrides", "--reset")
+    (plan,) = data["overrides"]
+    assert (plan["settings"], plan["removed"], plan["kept"]) == (
+        str(settings),
+        ["kappa"],
+        ["gamma"],
+    )
+    assert (plan["name_only"], plan["written"]) == ([], True)
+    assert json.loads(settings.read_text(encoding="utf-8")) == {
+        **OTHER,
+        "skillOverrides": {"old": "name-only", "gamma": "on"},
+    }
+    assert json.loads(record.read_text(encoding="utf-8")) == {}
+    (folder,) = data["budget"]  # priced again from the file as written: over again
+    assert (folder["over_budget"], folder["overrides"]) == (True, {})  # kappa listed in full
+
+    after = settings.read_bytes()
+    done = cli("skillc_index")("list", "--budget", "--apply", "overrides", "--reset")
+    assert done.returncode == 0, done.stderr
+    assert "Nothing to reset: skc recorded no skillOverrides entry it set here" in done.stdout
+    assert settings.read_bytes() == after
+
+
+def test_the_reset_text_says_what_is_taken_out_and_left(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    run_json(cli, "--apply", "overrides")
+    settings = local_settings(project)
+    write_json(settings, {"skillOverrides": {"kappa": "name-only", "gamma": "off"}})
+    done = cli("skillc_index")("list", "--budget", "--apply", "overrides", "--reset")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    where = "claude (project) .claude/skills"
+    assert (
+        f"{where}: took out 1 name-only set by skc from .claude/settings.local.json: kappa" in lines
+    )
+    assert (
+        f"{where}: left as the user changed them since in .claude/settings.local.json: gamma"
+        in lines
+    )
+    assert json.loads(settings.read_text(encoding="utf-8")) == {"skillOverrides": {"gamma": "off"}}
+
+
+def test_reset_goes_with_apply(cli: Callable[..., Run], over: Path) -> None:
+    done = cli("skillc_index")("list", "--budget", "--reset")
+    assert done.returncode == 1
+    assert "--reset goes with --apply" in done.stderr
+
+
 def test_skillcs_folder_that_cannot_be_written_is_refused_before_any_write(
     cli: Callable[..., Run], home: Path, project: Path, over: Path
 ) -> None:

@@ -54,6 +54,9 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
     has no such setting); every other setting, and any override the user set,
     is kept; the folders are then priced again (`--dry-run`: what would change, nothing
     written). Codex and the other agents have no such setting: nothing is applied to them.
+    --reset undoes it: every entry skc set (recorded in `~/.skillc/listing-overrides.json`)
+    is taken out of those files and forgotten; the user's own are kept, and so is one the
+    user changed since (named).
 
     \b
     Examples:
@@ -64,12 +67,15 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
       skc list --status stale
       skc list --budget
       skc list --budget --apply overrides --dry-run
+      skc list --budget --apply overrides --reset
       skc list --format json
     """
     layout = call.session.layout
     if result.budget is not None:
         _echo_budgets(result.budget, layout, call.params.pattern, call.params.limit)
-        if result.overrides is not None:
+        if result.overrides is not None and call.params.reset:
+            _echo_reset(result.overrides, layout)
+        elif result.overrides is not None:
             _echo_overrides(result.overrides, layout)
         return
     if not result.skills:
@@ -243,3 +249,32 @@ def _echo_overrides(plans: Sequence[OverridePlan], layout: Layout) -> None:
             )
         if plan.kept:
             click.echo("  left as the user set them: " + _some(plan.kept))
+
+
+def _echo_reset(plans: Sequence[OverridePlan], layout: Layout) -> None:
+    """``--apply overrides --reset``'s text: per settings file the entries skc set that were
+    (or would be) taken out, and those the user changed since, left as they are."""
+    click.echo()
+    if not plans:
+        click.echo(
+            "Nothing to reset: skc recorded no skillOverrides entry it set here "
+            "(~/.skillc/listing-overrides.json)."
+        )
+        return
+    for plan in plans:
+        if plan.settings is None:  # none: a reset's plans are those of a settings file
+            continue
+        where = f"{plan.agent} ({plan.scope}) {layout.display(plan.folder)}"
+        settings = layout.display(plan.settings)
+        if plan.removed:
+            n = len(plan.removed)
+            verb = "would take" if plan.dry_run else "took"
+            click.echo(
+                printable(f"{where}: {verb} out {n:,} name-only set by skc from {settings}: ")
+                + _some(plan.removed)
+            )
+        if plan.kept:
+            click.echo(
+                printable(f"{where}: left as the user changed them since in {settings}: ")
+                + _some(plan.kept)
+            )

@@ -198,16 +198,28 @@ class ListParams(Record):
             help="With --apply, show what would change; write nothing.",
         ),
     ] = False
+    reset: Annotated[
+        bool,
+        Param(
+            "With apply, take out instead every entry it set (those skillc recorded), "
+            "leaving the user's own.",
+            help="With --apply overrides, take out instead every skillOverrides entry skillc "
+            "set (its record, ~/.skillc/listing-overrides.json) and forget them; the user's "
+            "own entries, and those the user changed since, are left as they are.",
+        ),
+    ] = False
 
 
 def list_(session: Session, params: ListParams) -> SkillList:
     """Not logged: it resolves no skill. ``apply`` (the command line's) writes Claude Code's
     settings (:func:`skillc_index.listing.overrides.apply_overrides`) and prices the folders
-    again from what it wrote; ``dry_run`` without it is E100."""
-    if params.dry_run and params.apply is None:
+    again from what it wrote, or with ``reset`` takes out what it set
+    (:func:`~skillc_index.listing.overrides.reset_overrides`); ``dry_run`` or ``reset``
+    without it is E100."""
+    if params.apply is None and (params.dry_run or params.reset):
         from skillc_index.diagnostics import ParameterError
 
-        raise ParameterError("{dry_run} goes with {apply}")
+        raise ParameterError(("{dry_run}" if params.dry_run else "{reset}") + " goes with {apply}")
     if params.apply is not None and not params.budget:
         params = params._replace(budget=True)
     from skillc_index.inventory.folders import trusted_targets
@@ -240,7 +252,7 @@ def list_(session: Session, params: ListParams) -> SkillList:
         return listed
 
     from skillc_index.listing.budget import listing_budgets, skill_usage
-    from skillc_index.listing.overrides import apply_overrides, claude_overrides
+    from skillc_index.listing.overrides import apply_overrides, claude_overrides, reset_overrides
 
     layout, config = session.layout, session.config
     scopes: tuple[Scope, ...] = ("project", "global") if params.scope == "all" else (params.scope,)
@@ -251,16 +263,18 @@ def list_(session: Session, params: ListParams) -> SkillList:
     budgets = listing_budgets(layout, config, scopes, found, params.agent, usage)
     plans = None
     applied: tuple[Notice, ...] = ()
-    if params.apply is not None:
+    if params.reset:
+        plans = reset_overrides(layout, scopes, dry_run=params.dry_run)
+    elif params.apply is not None:
         planning = budgets  # priced without skillc's own entries, which it may change
         if found.ours:
             planning = listing_budgets(
                 layout, config, scopes, found.planning(), params.agent, usage
             )
         plans, applied = apply_overrides(planning, layout, found, dry_run=params.dry_run)
-        if any(plan.written for plan in plans):  # priced again from the files as written
-            found = claude_overrides(layout, strict=strict)
-            budgets = listing_budgets(layout, config, scopes, found, params.agent, usage)
+    if plans is not None and any(plan.written for plan in plans):  # priced again as written
+        found = claude_overrides(layout, strict=strict)
+        budgets = listing_budgets(layout, config, scopes, found, params.agent, usage)
     notices = listed.notices + found.notices + applied
     notices += tuple(notice for folder in budgets for notice in folder.notices)
     return replace(listed, budget=budgets, overrides=plans, notices=notices)
@@ -287,6 +301,7 @@ LIST: Operation[ListParams, SkillList] = Operation(
         "apply": "it writes the agent's own settings (which skills it lists by name only): "
         "a person decides that, on the command line",
         "dry_run": "it goes with apply, which only the command line has",
+        "reset": "it goes with apply, which only the command line has",
     },
 )
 

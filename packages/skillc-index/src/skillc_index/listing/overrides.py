@@ -21,7 +21,8 @@ the least used first), so the listing fits and the budget goes to the skills use
 every session rather than as the agent's ranking of the day decides. A skill the user already
 set (to any value, in any of the three files) is left as it is. The entries it writes are
 recorded (:data:`WRITTEN`): a later run plans without them and takes out those the listing
-has room for again. A project folder's choices go
+has room for again; ``--apply overrides --reset`` takes them all out
+(:func:`reset_overrides`). A project folder's choices go
 to ``<project>/.claude/settings.local.json``: they follow this user's usage, so they belong in
 the personal file, not in the ``settings.json`` a team commits. The home folder's go to
 ``~/.claude/settings.json``. Every other key of the file is kept; the file is replaced in
@@ -55,6 +56,7 @@ __all__ = [
     "OverridePlan",
     "apply_overrides",
     "claude_overrides",
+    "reset_overrides",
     "settings_files",
     "settings_target",
 ]
@@ -236,9 +238,11 @@ class OverridePlan(NamedTuple):
     names: tuple[str, ...] = ()
     """The skills set to ``name-only``, the least used first."""
     kept: tuple[str, ...] = ()
-    """Skills the listing drops that the user already set: left as they are."""
+    """Skills the listing drops that the user already set: left as they are (a reset's:
+    those skillc set that the user changed since)."""
     removed: tuple[str, ...] = ()
-    """Skills an earlier ``--apply`` set that keep their description now: set no more."""
+    """Skills an earlier ``--apply`` set that keep their description now: set no more (a
+    reset's: every one it set)."""
     reason: str | None = None
     """Why nothing is applied to this folder, or None."""
     tokens: int = 0
@@ -456,6 +460,43 @@ def apply_overrides(
     if record:
         _record(layout, chosen, settings_files(layout))
     return tuple(plans), notices
+
+
+def reset_overrides(
+    layout: Layout, scopes: Iterable[Scope], *, dry_run: bool = False
+) -> tuple[OverridePlan, ...]:
+    """``--apply overrides --reset``: take out of the settings file of each of ``scopes``
+    (:func:`settings_target`) the ``name-only`` entries skillc recorded writing there
+    (:data:`WRITTEN`; the plan's ``removed``), and forget them. An entry the user changed
+    since (to another value) is the user's: left as it is, named in ``kept``, forgotten too;
+    the user's own entries are never looked at. One plan per settings file with a recorded
+    entry still there; none when nothing is recorded. Every file is read and checked before
+    any is written, as by :func:`apply_overrides` (E080, E012, E999); ``dry_run`` writes
+    nothing."""
+    written = _written(layout)
+    found: list[tuple[OverridePlan, Path, dict[str, Any]]] = []
+    for scope in dict.fromkeys(scopes):
+        path = settings_target(layout, scope)
+        names = () if path is None else written.get(str(path), ())
+        if path is None or not names:
+            continue
+        _check_inside(path, scope, layout)
+        data = read_settings(path, layout) or {}
+        set_here = data.get(SETTING, {})
+        removed = tuple(name for name in names if set_here.get(name) == NAME_ONLY)
+        kept = tuple(name for name in names if set_here.get(name, NAME_ONLY) != NAME_ONLY)
+        plan = OverridePlan("claude", scope, path.parent / "skills", path, kept=kept,
+                            removed=removed, dry_run=dry_run)  # fmt: skip
+        found.append((plan, path, data))
+    plans = [plan for plan, _, _ in found]
+    if found and not dry_run:
+        from skillc_index.build.deploy import check_writable
+
+        check_writable(layout.global_dir, layout, "skillc's folder")  # E999 before any write
+        plans = [plan._replace(written=_write(path, data, (), plan.removed))
+                 for plan, path, data in found]  # fmt: skip
+        _record(layout, {}, [path for _, path, _ in found])
+    return tuple(plan for plan in plans if plan.removed or plan.kept)
 
 
 def _record(layout: Layout, chosen: Mapping[Path, Iterable[str]], handled: Iterable[Path]) -> None:

@@ -158,9 +158,15 @@ class OverridePlanShape(TypedDict):
         str | None, "The Claude Code settings file changed, or null (the agent has none)."
     ]
     name_only: Annotated[list[str], "Skills set to name-only, the least used first."]
-    kept: Annotated[list[str], "Skills dropped that the user already set: left as they are."]
+    kept: Annotated[
+        list[str],
+        "Skills dropped that the user already set: left as they are (reset: those skillc set "
+        "that the user changed since).",
+    ]
     removed: Annotated[
-        list[str], "Skills an earlier apply set name-only that keep their description now."
+        list[str],
+        "Skills an earlier apply set name-only that keep their description now (reset: every "
+        "one it set).",
     ]
     reason: Annotated[str | None, "Why nothing is applied to this folder, or null."]
     tokens: Annotated[int, "Estimated tokens of the folder's listing before."]
