@@ -208,7 +208,7 @@ def test_optional_arguments_are_left_out(run: Run, project: Path, kit: Callable[
         ),
         (("value=x", "loud=perhaps"), "parameter 'loud' of tool 'echo_args' needs a boolean"),
         (("value=x", "value=y"), "parameter 'value' of tool 'echo_args' takes one value"),
-        (("novalue",), "expected name=value, got 'novalue'"),
+        (("novalue",), 'Invalid value for "ARGUMENTS": expected name=value, got "novalue"'),
     ],
 )
 def test_bad_arguments_are_e100(
@@ -797,7 +797,7 @@ def test_the_run_operation_runs_logs_and_types_its_errors(
 ) -> None:
     """``RUN`` outside the command line: its outcome, the access row (the arguments' names,
     never their values) and a word that is not ``name=value`` as a typed E100 that names the
-    parameter (the command line words it as click does: ``Invalid value for 'ARGUMENTS'``)."""
+    parameter (the command line words it as click does: ``Invalid value for "ARGUMENTS"``)."""
     import sqlite3
 
     from skillc_gateway._runner import NotAnAssignment
@@ -819,8 +819,8 @@ def test_the_run_operation_runs_logs_and_types_its_errors(
         "error[E100]: invalid option: 'arguments: expected name=value, got 'novalue''"
     )
     assert format_diagnostic(caught.value.spelled(CLI_SPELLING)) == (
-        "error[E100]: invalid option: 'Invalid value for 'ARGUMENTS': expected name=value, "
-        "got 'novalue''"
+        'error[E100]: invalid option: \'Invalid value for "ARGUMENTS": expected name=value, '
+        'got "novalue"\''
     )
     runtime = resolve_skill("kit", layout).runtime
     with sqlite3.connect(runtime / ".skillc-meta" / "logs.db") as db:

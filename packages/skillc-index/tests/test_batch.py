@@ -303,7 +303,7 @@ def test_no_skill_is_a_usage_error(index: Run) -> None:
     result = index("build")
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        "error[E100]: invalid option: 'Missing argument 'SKILL...'.'",
+        "error[E100]: invalid option: 'Missing argument \"SKILL...\".'",
         "Try 'skillc-index build --help' for help.",
     ]
     result = index("package")

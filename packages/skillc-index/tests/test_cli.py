@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -136,9 +137,9 @@ def test_a_command_group_names_the_closest_commands(capsys: pytest.CaptureFixtur
     for name in ("search", "sources", "show"):
         demo.add_command(click.Command(name))
     for args, expected in [
-        (["sourch"], "No such command 'sourch'. Did you mean 'sources' or 'search'?"),
-        (["shwo"], "No such command 'shwo'. Did you mean 'show'?"),
-        (["zzz"], "No such command 'zzz'."),
+        (["sourch"], 'No such command "sourch". Did you mean "sources" or "search"?'),
+        (["shwo"], 'No such command "shwo". Did you mean "show"?'),
+        (["zzz"], 'No such command "zzz".'),
     ]:
         try:
             demo.main(args, prog_name="demo", standalone_mode=False)
@@ -148,9 +149,42 @@ def test_a_command_group_names_the_closest_commands(capsys: pytest.CaptureFixtur
         assert err[0] == f"error[E100]: invalid option: '{expected}'"
 
 
+def test_click_usage_errors_quote_in_double_quotes(
+    tmp_path: Path,
+    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """E100's line quotes its message in single quotes (RFC-0005); the quotes click puts in
+    it (an option, a path, the choices) are double, so the line reads as one quoted message
+    (``'Invalid value for '--dir': Path 'x' does not exist.'`` before). An apostrophe in a
+    value stays."""
+    from skillc_index.console import run
+
+    @click.command("demo")
+    @click.option("--dir", "folder", type=click.Path(exists=True))
+    def demo(folder: str) -> None:
+        """A command with a path option."""
+
+    missing = tmp_path / "it's gone"
+    assert run(demo, ["--dir", str(missing)]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f'error[E100]: invalid option: \'Invalid value for "--dir": Path "{missing}" '
+        "does not exist.'"
+    )
+    bad = cli("skillc-index")("list", "--format", "xml")
+    assert (bad.returncode, bad.stderr.splitlines()) == (
+        1,
+        [
+            'error[E100]: invalid option: \'Invalid value for "--format": "xml" is not one '
+            'of "text", "json".\'',
+            "Try 'skillc-index list --help' for help.",
+        ],
+    )
+
+
 def test_each_package_group_suggests(tmp_path: Path, home: Path) -> None:
     result = skillc_index("buidl", cwd=tmp_path, home=home)
-    assert result.stderr.splitlines()[0].endswith("Did you mean 'build'?'")
+    assert result.stderr.splitlines()[0].endswith('Did you mean "build"?\'')
 
 
 def test_an_invalid_config_version_is_an_error_and_the_command_runs(

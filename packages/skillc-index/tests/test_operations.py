@@ -274,7 +274,7 @@ def test_a_build_of_nothing_names_the_parameters_as_each_front_end_does(layout: 
     assert raised.value.diagnostic.params["message"] == (
         "no skill to build: give skill, skills or all"
     )
-    assert raised.value.spelled(CLI_SPELLING).params["message"] == "Missing argument 'SKILL...'."
+    assert raised.value.spelled(CLI_SPELLING).params["message"] == 'Missing argument "SKILL...".'
     with pytest.raises(InvalidOption, match="no skills to build: the stores hold none"):
         BUILD.run(run, BuildParams(None, all_=True))
 

@@ -599,7 +599,7 @@ def test_cli_claude_config_dir(setup: Setup, stats_cli: Callable[..., Any]) -> N
         (("--from", "claude-code", "demo"), "--from imports every installed skill; drop SKILL"),
         (("--from", "claude-code", "--project", "."), "drop --project"),
         (("--claude-dir", "."), "--claude-dir goes with --from claude-code"),
-        (("--from", "codex"), "Invalid value for '--from'"),
+        (("--from", "codex"), 'Invalid value for "--from": "codex" is not "claude-code".'),
     ],
 )
 def test_cli_usage_errors(

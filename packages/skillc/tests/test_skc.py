@@ -117,16 +117,16 @@ def test_version_lists_each_distribution(skc: Run) -> None:
 def test_unknown_command_is_e100(skc: Run) -> None:
     result = skc("frobnicate")
     assert result.returncode == 1
-    assert result.stderr.startswith("error[E100]: invalid option: 'No such command 'frobnicate'.")
+    assert result.stderr.startswith('error[E100]: invalid option: \'No such command "frobnicate".')
 
 
 def test_unknown_command_names_the_closest_commands(skc: Run) -> None:
     result = skc("shwo")
     assert result.returncode == 1
     first = result.stderr.splitlines()[0]
-    assert first == "error[E100]: invalid option: 'No such command 'shwo'. Did you mean 'show'?'"
+    assert first == 'error[E100]: invalid option: \'No such command "shwo". Did you mean "show"?\''
     both = skc("sourch").stderr.splitlines()[0]
-    assert both.endswith("Did you mean 'sources' or 'search'?'")  # closest first
+    assert both.endswith('Did you mean "sources" or "search"?\'')  # closest first
     assert "Did you mean" not in skc("frobnicate").stderr
 
 

@@ -173,18 +173,17 @@ def bind_arguments(tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
 
 class NotAnAssignment(WordedOption):
     """E100: a word of ``run``'s ``arguments`` that is not ``name=value`` (``arguments: ...``);
-    the command line says it as click says a bad argument (``Invalid value for 'ARGUMENTS':
-    ...``)."""
+    the command line says it as click says a bad argument, its quotes double as E100 renders
+    click's (``Invalid value for "ARGUMENTS": ...``)."""
 
     def __init__(self, word: str) -> None:
         self.word = word
         super().__init__()
 
     def worded(self, spelling: Spelling) -> str:
-        reason = f"expected name=value, got {self.word!r}"
         if spelling.option_prefix:
-            return f"Invalid value for 'ARGUMENTS': {reason}"
-        return f"arguments: {reason}"
+            return f'Invalid value for "ARGUMENTS": expected name=value, got "{self.word}"'
+        return f"arguments: expected name=value, got {self.word!r}"
 
 
 def assignments(words: tuple[str, ...]) -> dict[str, object]:

@@ -492,6 +492,16 @@ class CommandGroup(click.Group):
             raise click.exceptions.Exit(closed_pipe()) from None
 
 
+def usage_error(exc: click.UsageError) -> InvalidOption:
+    """Click's usage error as E100, its quotes double: RFC-0005's ``invalid option:
+    '<message>'`` quotes the message in single quotes, and click's own around the names and
+    values in it (``Invalid value for '--format': 'xml' is not one of 'text', 'json'.``) made
+    the line's quoting unreadable. An apostrophe in a word (``it's``) stays as it is."""
+    import re  # only on this error path
+
+    return InvalidOption(re.sub(r"(?<![^\W_])'|'(?![^\W_])", '"', exc.format_message()))
+
+
 def _argv_verbose(args: Sequence[str]) -> bool:
     for arg in args:
         if arg == "--":
@@ -514,7 +524,7 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
         click.echo(exc.format_message())  # a bare group invocation: its help, not an error
         return 0
     if isinstance(exc, click.UsageError):
-        report(InvalidOption(exc.format_message()).diagnostic)
+        report(usage_error(exc).diagnostic)
         if exc.ctx is not None:
             click.echo(f"Try '{exc.ctx.command_path} --help' for help.", err=True)
         return 1

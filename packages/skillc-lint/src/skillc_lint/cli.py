@@ -25,6 +25,7 @@ from skillc_index.console import (
     print_json,
     report,
     run,
+    usage_error,
     utf8_process,
 )
 from skillc_lint.operations import LINT, LintParams
@@ -85,14 +86,14 @@ def _print_run_error(exc: Exception, output_format: str) -> None:
         return
     from pathlib import Path
 
-    from skillc_index import CLI_SPELLING, InternalError, InvalidOption, SkillcError
+    from skillc_index import CLI_SPELLING, InternalError, SkillcError
     from skillc_lint import __version__
     from skillc_lint._output import RunError, github_error_line, sarif_log
 
     if isinstance(exc, SkillcError):
         diagnostic = exc.spelled(CLI_SPELLING)
     elif isinstance(exc, click.UsageError):
-        diagnostic = InvalidOption(exc.format_message()).diagnostic
+        diagnostic = usage_error(exc).diagnostic
     else:
         diagnostic = InternalError.unexpected(exc).diagnostic
     error = RunError(None, diagnostic)

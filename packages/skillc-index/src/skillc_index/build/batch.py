@@ -74,14 +74,14 @@ __all__ = [
 
 class NoSkillToBuild(WordedOption):
     """E100: a build given no skill: neither ``skill`` nor ``skills`` nor ``all``. The
-    command line says it as click says a missing argument (``Missing argument
-    'SKILL...'.``): ``SKILL...`` is its argument."""
+    command line says it as click says a missing argument, its quotes double as E100 renders
+    click's (``Missing argument "SKILL...".``): ``SKILL...`` is its argument."""
 
     usage = True
 
     def worded(self, spelling: Spelling) -> str:
         if spelling.option_prefix:
-            return "Missing argument 'SKILL...'."
+            return 'Missing argument "SKILL...".'
         return "no skill to build: give skill, skills or all"
 
 
