@@ -12,6 +12,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -682,6 +683,47 @@ def test_a_setsid_grandchild_does_not_outlive_the_tool(
     finally:
         if pidfile.exists() and _alive(pid := int(pidfile.read_text(encoding="utf-8"))):
             os.kill(pid, 9)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_ctrl_c_ends_skc_run_with_130_and_its_tool(
+    project: Path,
+    tmp_path: Path,
+    clean_env: dict[str, str],
+    kit: Callable[..., Path],
+    script_path: Callable[[str], Path],
+) -> None:
+    """Ctrl-C (SIGINT to the terminal's process group) while a tool runs: the installed
+    ``skc`` exits 130, the status of a process SIGINT ended, with no ``Aborted.`` (exit 1
+    before) and no traceback; the tool, in a session of its own that the signal missed, is
+    killed with it (it ran on, orphaned, before)."""
+    pidfile = tmp_path / "tool.pid"
+    code = "import os, sys, time; open(sys.argv[1], 'w').write(str(os.getpid())); time.sleep(60)"
+    kit(tool("wait", f'{PYTHON} -c "{code}" {{{{pidfile}}}}', "| pidfile | string | yes | p |\n"))
+    with subprocess.Popen(
+        [str(script_path("skc")), "run", "kit", "wait", f"pidfile={pidfile}"],
+        cwd=project,
+        env=clean_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal leaves it
+    ) as process:
+        deadline = time.monotonic() + 60  # a safety net for a slow machine, not a timing test
+        while not (pidfile.exists() and pidfile.read_text(encoding="utf-8")):
+            assert time.monotonic() < deadline and process.poll() is None, process.stderr
+            time.sleep(0.05)
+        pid = int(pidfile.read_text(encoding="utf-8"))
+        try:
+            os.killpg(process.pid, signal.SIGINT)
+            _, stderr = process.communicate(timeout=60)
+            assert process.returncode == 130, stderr
+            assert "Traceback" not in stderr and "Aborted" not in stderr, stderr
+            assert not _alive(pid)
+        finally:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_deeply_nested_json_output_is_not_parsed(

@@ -127,6 +127,20 @@ def test_exit_codes_pass_through() -> None:
     assert handle_exception(SystemExit(3), []) == 3
 
 
+def test_ctrl_c_is_130_and_quiet(capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C, as it reaches a quick path (a ``KeyboardInterrupt``) or as click's ``main``
+    turns it into an ``Abort``: exit 130 and nothing printed (exit 1 and ``Aborted.``
+    before); an ``Abort`` of another cause (click's for an EOFError) stays exit 1."""
+    try:
+        raise click.Abort from KeyboardInterrupt()
+    except click.Abort as abort:
+        assert handle_exception(abort, []) == 130
+    assert handle_exception(KeyboardInterrupt(), []) == 130
+    assert capsys.readouterr().err == ""
+    assert handle_exception(click.Abort(), []) == 1
+    assert capsys.readouterr().err == "Aborted.\n"
+
+
 def test_a_command_group_names_the_closest_commands(capsys: pytest.CaptureFixture[str]) -> None:
     from skillc_index.console import CommandGroup
 

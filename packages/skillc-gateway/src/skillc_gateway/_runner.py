@@ -413,7 +413,8 @@ def run_in_group(
 
     On timeout the process group gets SIGTERM, then SIGKILL after :data:`KILL_GRACE`
     seconds. When the program ends, what is left of its group (background children) is
-    killed too: its processes do not outlive it. It runs with :data:`RUN_MARKER` set to an
+    killed too: its processes do not outlive it, nor this process when Ctrl-C stops it (the
+    run is killed as the ``KeyboardInterrupt`` goes on). It runs with :data:`RUN_MARKER` set to an
     id of this run, and every process whose environment still holds it is signalled with
     the group, so a child that started its own session (setsid) goes too; only one that
     also dropped the variable from its environment can escape.
@@ -451,6 +452,10 @@ def run_in_group(
         except subprocess.TimeoutExpired:
             _signal_run(process.pid, marker, signal.SIGKILL)
             process.wait()
+    except BaseException:  # Ctrl-C while it runs (its own session: the signal missed it)
+        _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
+        process.wait()
+        raise
     # Children still holding a pipe get until the deadline, then all are killed.
     for reader in readers:
         reader.join(max(deadline - time.monotonic(), 0))

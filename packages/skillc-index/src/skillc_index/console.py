@@ -5,6 +5,7 @@
 - library errors (:class:`~skillc_index.SkillcError`) print their diagnostic, with the
   parameters it names written as options (``--force``: :data:`CLI_SPELLING`), and exit 1;
 - anything unexpected is ``error[E999]: <message>`` on one line (a traceback only with ``-v``);
+- Ctrl-C (SIGINT) ends any command quietly with exit status 130 (:data:`INTERRUPTED`);
 - ``-v/--verbose`` and ``--format`` mean the same thing in every command.
 
 Every console script of the kit (``skc`` and each package's own) runs through :func:`run`
@@ -528,7 +529,11 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
         if exc.ctx is not None:
             click.echo(f"Try '{exc.ctx.command_path} --help' for help.", err=True)
         return 1
-    if isinstance(exc, click.Abort | KeyboardInterrupt):
+    if isinstance(exc, click.Abort) and isinstance(exc.__cause__, KeyboardInterrupt):
+        return INTERRUPTED  # click's main makes Ctrl-C an Abort (after a newline on stderr)
+    if isinstance(exc, KeyboardInterrupt):
+        return INTERRUPTED
+    if isinstance(exc, click.Abort):  # an EOFError in click's main
         click.echo("Aborted.", err=True)
         return 1
     if isinstance(exc, SkillcError):
@@ -583,6 +588,12 @@ def open_closed_streams() -> None:
 #: head -1``): a shell's for a process SIGPIPE ended (128 + 13), as ``cat`` or ``grep`` give,
 #: so a ``set -o pipefail`` script reads it as it reads theirs. Nothing is printed about it.
 PIPE_CLOSED = 141
+
+
+#: The exit status of a command Ctrl-C stopped (SIGINT: a ``KeyboardInterrupt``): a shell's
+#: for a process SIGINT ended (128 + 2), which scripts and CI read as "stopped by the user".
+#: Nothing is printed about it (RFC-0005 has no code for it): no ``Aborted.``, no traceback.
+INTERRUPTED = 130
 
 
 def closed_pipe() -> int:
