@@ -357,3 +357,138 @@ def test_all_by_period_from_the_trends_rollup_equals_the_days_summed(
                     assert answer == days_summed(given, by), (given, by)
                     checked += 1
     assert checked > 300
+
+
+#: Rows of three days, some of another tool whose time is not of skillc's UTC form (an
+#: offset, a lowercase ``t``/``z``, a space), beside skillc's own (a leap second is one).
+NOT_UTC = ("2026-03-01T23:30:00-05:00", "2026-03-01 09:00:00Z", "2026-03-02t10:00:00z")
+NOT_UTC += ("2026-03-03T12:00:00+01:00",)
+UTC = ("2026-03-01T10:00:00Z", "2026-03-02T10:00:00Z", "2026-03-03T08:00:00Z")
+UTC += ("2026-03-03T23:59:60Z",)
+#: Whole days (open at the start, all three, the middle one, the last), and hours cut.
+DAY_RANGES: list[dict[str, Any]] = [
+    {"until": "2026-03-31T23:59:59Z"},
+    {"since": "2026-03-01", "until": "2026-03-03T23:59:59Z"},
+    {"since": "2026-03-02", "until": "2026-03-02T23:59:59Z"},
+    {"since": "2026-03-03", "until": "2026-03-03T23:59:59Z"},
+    {"since": "2026-03-01T05:00:00Z", "until": "2026-03-03T20:00:00Z"},
+]
+
+
+def _not_utc_rows(skill: ResolvedSkill) -> list[AccessRecord]:
+    """Each time of :data:`NOT_UTC` and :data:`UTC` as a ``show`` and an ``activate`` of the
+    same folder (so a day's rollup keys hold both kinds), a ``build``, and a ``search`` whose
+    rollup keys hold none of UTC form."""
+    show = {"section": "Installation", "file": None, "max_lines": None}
+    rows = []
+    for stamp in (*NOT_UTC, *UTC):
+        rows.append(record(skill, "show", show, timestamp=stamp))
+        rows.append(record(skill, "activate", {}, timestamp=stamp))
+    rows.append(record(skill, "build", {}, timestamp="2026-03-02T08:00:00Z"))
+    search = {"query": "install", "result_count": 1, "limit": 10}
+    return [*rows, record(skill, "search", search, timestamp="2026-03-02t11:00:00z")]
+
+
+def _answers_as_the_local_log(
+    url: str, demo: ResolvedSkill, layout: Layout, stats_cli: Callable[..., Any]
+) -> None:
+    """``--all`` (and ``--by day``), every query of one skill, and ``stats demo --by day``
+    (last: each run logs a row of its own, now) answer from ``url`` as from the local log,
+    over all time and :data:`DAY_RANGES`."""
+    import json
+
+    for given in [{}, *DAY_RANGES]:
+        for by in (None, "day"):
+            local = query_all(layout, by=by, **given)["data"]
+            assert query_all(layout, store=url, by=by, **given)["data"] == local, (given, by)
+        for group_by in QUERY_TYPES:
+            local = query_stats(demo, layout, group_by=group_by, **given)
+            assert query_stats(demo, layout, group_by=group_by, store=url, **given) == local
+
+    def by_day(*args: str) -> list[Any]:
+        result = stats_cli("stats", "demo", "--format", "json", "--by", "day", *args)
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout)["data"]  # type: ignore[no-any-return]
+
+    for given in DAY_RANGES:
+        bounds = [arg for key, value in given.items() for arg in (f"--{key}", value)]
+        assert by_day(*bounds, "--from", url) == by_day(*bounds), given
+
+
+def test_a_row_whose_time_is_not_utc_is_in_no_day_of_the_rollups(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    stats_cli: Callable[..., Any],
+) -> None:
+    """A row whose time is not of skillc's UTC form is counted in no period of ``--by``
+    locally: the rollups by day put it in the day of its first 10 characters, so ``--by``
+    over the store (and the dashboards' ``usage_days``) counted it there. Its day is now that
+    day marked (``2026-03-01*``): in no period, nor in the view's days, and within a range
+    of whole days as the local log's text comparison puts it; the same answers from both."""
+    import psycopg
+
+    log_rows(*_not_utc_rows(demo))
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    rollups_match_rows(postgres_url)
+    with psycopg.connect(postgres_url) as db:
+        days = db.execute(
+            "SELECT to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD'), SUM(accesses) "
+            "FROM skillc.usage_days GROUP BY 1 ORDER BY 1"
+        ).fetchall()
+        marked = db.execute("SELECT DISTINCT day FROM skillc.usage_targets ORDER BY 1").fetchall()
+    assert days == [("2026-03-01", 2), ("2026-03-02", 3), ("2026-03-03", 4), (None, 9)]
+    assert [day for (day,) in marked] == [
+        "2026-03-01", "2026-03-01*", "2026-03-02", "2026-03-02*", "2026-03-03", "2026-03-03*",
+    ]  # fmt: skip
+    _answers_as_the_local_log(postgres_url, demo, layout, stats_cli)
+
+
+def test_a_version_9_store_moves_rows_not_utc_out_of_their_days(
+    postgres_server: Any,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    stats_cli: Callable[..., Any],
+) -> None:
+    """A store of version 9, whose rollups by day hold the rows not of UTC form in the day of
+    their first 10 characters (a space sorts before ``T``: a day's first time was one of
+    theirs), is migrated: their counts move to the day marked, that day's first and last
+    times are its other rows' again; the rollups are those uploads make, the answers the
+    local log's."""
+    import psycopg
+
+    from skillc_stats._team_sql import ROLLUP_DAY
+
+    log_rows(*_not_utc_rows(demo))
+    fresh, old = postgres_server.database(), postgres_server.database()
+    upload_logs(fresh, layout, user="alice", machine="m1")
+    with psycopg.connect(fresh) as source, psycopg.connect(old, autocommit=True) as db:
+        rows = source.execute(
+            "SELECT log_key, source_id, machine, username, timestamp, run_id, command, skill, "
+            "skill_path, cwd, args, error, call_id FROM skillc.access_log"
+        ).fetchall()
+        db.execute("CREATE SCHEMA skillc")
+        db.execute("SET search_path TO skillc")
+        for statement in (step for steps in MIGRATIONS[:9] for step in steps):
+            db.execute(statement)  # type: ignore[arg-type]
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (9)")
+        with db.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO access_log (log_key, source_id, machine, username, timestamp, "
+                "run_id, command, skill, skill_path, cwd, args, error, call_id) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                rows,
+            )
+        for statement in REBUILD_ROLLUPS:  # as version 9 made them: the first 10 characters
+            db.execute(statement.replace(ROLLUP_DAY, "substr(timestamp, 1, 10)"))  # type: ignore[arg-type]
+        first = db.execute(
+            "SELECT first FROM usage_daily WHERE day = '2026-03-01' AND command = 'show'"
+        ).fetchall()
+        assert first == [("2026-03-01 09:00:00Z",)]
+    _team.TeamStore(old).close()  # a writer migrates
+    rollups_match_rows(old)
+    assert upload_logs(old, layout, user="alice", machine="m1").added == 0
+    _answers_as_the_local_log(old, demo, layout, stats_cli)

@@ -26,8 +26,17 @@ from skillc_index.accesslog.reader import (
     where_clause,
 )
 from skillc_stats._filters import Filters
-from skillc_stats._team_days import _days, _month_after, _month_days, _next_day, _split_days
-from skillc_stats._team_sql import WEEK_STARTS, _in_range, _row_parts, cut_rows, kind_sum, rolled
+from skillc_stats._team_days import (
+    NOT_UTC,
+    _days,
+    _in_range,
+    _month_after,
+    _month_days,
+    _next_day,
+    _row_parts,
+    _split_days,
+)
+from skillc_stats._team_sql import WEEK_STARTS, cut_rows, kind_sum, rolled
 
 #: Rollup rows a piece reads, relative to a day of ``usage_daily`` (at 10,000,000 rows of
 #: ``bench/team_stats.py``'s shape: a day 17,300, a week 29,800, a month 30,000: every skill
@@ -209,7 +218,8 @@ def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
         )
     union = " UNION ALL ".join(branch for branch, _ in branches)
     values = [value for _, branch_params in branches for value in branch_params]
-    # the first (last) whole day with a use of the skill, and its first (last) use
+    # the first (last) whole day with a use of the skill, and its first (last) use (of its
+    # rows of UTC form and the others, the day marked, alike)
     uses = f"command IN ({', '.join('?' * len(USE_COMMANDS))})"
     also = plain.replace(" WHERE ", " AND ", 1)
     day_tests, day_params = _in_range("", "", [], "day", days.whole)
@@ -218,10 +228,11 @@ def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
     edges, edge_params = [], []
     for func, column, order in (("MIN", "first", "ASC"), ("MAX", "last", "DESC")):
         edges.append(
-            f"(SELECT {func}(t.{column}) FROM usage_targets AS t WHERE t.skill = c.skill AND "
-            f"t.day = (SELECT day FROM usage_targets AS d WHERE d.skill = c.skill AND {uses}"
-            f"{also}{day_tests.replace(' WHERE ', ' AND ', 1)} ORDER BY day {order} LIMIT 1) "
-            f"AND {uses}{also})"
+            f"(SELECT {func}(t.{column}) FROM (SELECT left(d.day, 10) AS day FROM usage_targets "
+            f"AS d WHERE d.skill = c.skill AND {uses}{also}"
+            f"{day_tests.replace(' WHERE ', ' AND ', 1)} ORDER BY d.day {order} LIMIT 1) AS e "
+            f"JOIN usage_targets AS t ON t.skill = c.skill AND t.day IN (e.day, e.day || "
+            f"'{NOT_UTC}') WHERE {uses}{also})"
         )
         edge_params += [*USE_COMMANDS, *params, *day_params, *USE_COMMANDS, *params]
     # summed by skill and folder (a hash table), then by skill; a skill whose pieces sum to

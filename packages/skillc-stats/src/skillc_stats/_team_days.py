@@ -4,7 +4,7 @@ split into the whole days the rollups answer and the parts of days read from the
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 #: Whether the text ``{day}`` is a day of the calendar, ``YYYY-MM-DD`` from year 1 (as
 #: :func:`skillc_index.clock.is_utc_timestamp` reads a row's day): only then is it cast. (No
@@ -18,6 +18,14 @@ CALENDAR_DAY = (
     "WHEN '04' THEN '30' WHEN '06' THEN '30' WHEN '09' THEN '30' WHEN '11' THEN '30' "
     "ELSE '31' END ELSE FALSE END"
 )
+#: What marks the day of a row whose time is not of skillc's UTC form in the rollups by day:
+#: its first 10 characters and this (``2026-03-01T23:30:00-05:00``, March 2 in UTC, is of
+#: ``2026-03-01*``; schema 10), no day of the calendar, so in no ``--by`` period nor a view's
+#: day, as locally, but between its day and the next in text order, so that a range of whole
+#: days keeps it as the local log's text comparison does (up to the last day's ``day <=
+#: last || NOT_UTC``). Below every digit and ``-``: a shorter text marked still sorts before
+#: the days it is the start of, as it did unmarked.
+NOT_UTC = "*"
 #: The ``--by`` period of a ``day`` (SQL text) as :func:`~skillc_stats._stats.period_of`
 #: makes it: the day, the Monday of its ISO week, the month (``YYYY-MM``); NULL for a text
 #: that is no day (a teammate's row may hold anything: counted, in no period).
@@ -67,9 +75,10 @@ class Days(NamedTuple):
 
     def undoubted(self) -> tuple[str, list[str]]:
         """The SQL (`` AND NOT (...)`` each, ``""`` when none) that leaves out of a rollup by
-        day each of :attr:`doubts` whose rows are read instead, and its parameters."""
-        sql = "".join(f" AND NOT (day = ? AND {doubt.check})" for doubt in self.doubts)
-        return sql, [value for doubt in self.doubts for value in (doubt.day, *doubt.params)]
+        day each of :attr:`doubts` whose rows are read instead (the day and the day marked
+        :data:`NOT_UTC`), and its parameters."""
+        sql = "".join(f" AND NOT (day IN (?, ?) AND {doubt.check})" for doubt in self.doubts)
+        return sql, [value for d in self.doubts for value in (d.day, d.day + NOT_UTC, *d.params)]
 
 
 def _split_days(since: str | None, until: str | None) -> Days:
@@ -79,10 +88,11 @@ def _split_days(since: str | None, until: str | None) -> Days:
     hold rows the bounds leave out (:class:`Doubt`).
 
     A row is in the range by the text comparison of the local log, a rollup's day by the
-    first 10 characters of its rows: of a bound's day, a leap second ``23:59:60Z`` or a
-    lowercase ``t`` sorts after ``23:59:59Z``, a space or a bare date before ``T00:00:00Z``.
-    So a cut day's rows are all the rows of its day's text within the range, and a whole day
-    at an end is read from the rows when it holds one outside (a cheap test: rarely true)."""
+    first 10 characters of its rows (marked :data:`NOT_UTC` or not): of a bound's day, a leap
+    second ``23:59:60Z`` or a lowercase ``t`` sorts after ``23:59:59Z``, a space or a bare
+    date before ``T00:00:00Z``. So a cut day's rows are all the rows of its day's text within
+    the range, and a whole day at an end is read from the rows when it holds one outside (a
+    cheap test: rarely true)."""
     days = sorted({bound[:10] for bound in (since, until) if bound is not None})
     cut = {day for day in days if _cuts(day, since, until)}
     first = last = ""
@@ -95,6 +105,28 @@ def _split_days(since: str | None, until: str | None) -> Days:
     if first and last and first > last:  # no whole day: rows only
         return Days(("9999-12-31", "0000-01-01"), parts, [])
     return Days((first, last), parts, doubts)
+
+
+def _row_parts(days: Days) -> list[tuple[Part, str, list[str]]]:
+    """The parts of :func:`_split_days`'s days read from the rows, each with the SQL that
+    keeps it (``""``: always; `` AND <check>`` of a :class:`Doubt`) and its parameters."""
+    found: list[tuple[Part, str, list[str]]] = [(part, "", []) for part in days.parts]
+    return found + [(d.part, f" AND {d.check}", d.params) for d in days.doubts]
+
+
+def _in_range(
+    select: str, where: str, params: list[Any], column: str, bounds: tuple[str, str]
+) -> tuple[str, list[Any]]:
+    """``select`` and its ``where`` clause (``""`` or ``" WHERE ..."`` of ``params``) with
+    ``column`` kept within ``bounds`` (inclusive; ``""``: open; of the ``day``, the last day
+    marked :data:`NOT_UTC` too), and its parameters."""
+    if column == "day" and bounds[1]:
+        bounds = (bounds[0], bounds[1] + NOT_UTC)
+    tests = [f"{column} {op} ?" for op, bound in zip((">=", "<="), bounds, strict=True) if bound]
+    joined = " AND ".join(tests)
+    if joined:
+        where = f"{where} AND {joined}" if where else f" WHERE {joined}"
+    return select + where, [*params, *(bound for bound in bounds if bound)]
 
 
 def _cuts(day: str, since: str | None, until: str | None) -> bool:

@@ -22,9 +22,18 @@ from skillc_index.accesslog.reader import (
     where_clause,
 )
 from skillc_stats._filters import Filters
-from skillc_stats._team_days import DAY_TIME, PERIOD_OF, ROW_TIME, Days, Part, _split_days
+from skillc_stats._team_days import (
+    DAY_TIME,
+    NOT_UTC,
+    PERIOD_OF,
+    ROW_TIME,
+    Part,
+    _in_range,
+    _row_parts,
+    _split_days,
+)
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 #: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
 LOCK_KEY = 0x736B696C6C63  # "skillc"
 #: ``pg_advisory_xact_lock(LOG_LOCK_CLASS, hashtext(log_key))``: held by each upload batch
@@ -34,10 +43,15 @@ LOG_LOCK_CLASS = 0x736B63  # "skc"
 LOCK_LOG = "SELECT pg_advisory_xact_lock(%s, hashtext(%s))"
 _TEXT = 'TEXT COLLATE "C"'  # byte order: timestamps and paths compare as in SQLite
 
+#: A row's day in the rollups by day: its UTC day (skillc-index's ``UTC_DAY``), or for a time
+#: not of that form its first 10 characters marked :data:`NOT_UTC` (schema 10; before, those
+#: 10 characters: a day of ``--by``, where the local log puts the row in no period).
+ROLLUP_DAY = f"COALESCE({UTC_DAY}, substr(timestamp, 1, 10) || '{NOT_UTC}')"
+
 #: The daily rollup of every row, by command (migration 3; each upload adds its own rows'
 #: counts): ``--all`` tells uses from the author's own runs by command, as the local logs do.
 ROLLUP_ALL = (
-    "INSERT INTO usage_daily SELECT substr(timestamp, 1, 10), skill, command, username, "
+    f"INSERT INTO usage_daily SELECT {ROLLUP_DAY}, skill, command, username, "
     "machine, cwd, COUNT(*), MIN(timestamp), MAX(timestamp) FROM access_log "
     "GROUP BY 1, 2, 3, 4, 5, 6"
 )
@@ -204,10 +218,11 @@ def _key(columns: tuple[str, ...]) -> str:
     return ", ".join(parts)
 
 
-def _rows_shaped(source: str) -> str:
-    """The rows of ``source`` (a table or CTE with the rows' columns) as a rollup's input."""
+def _rows_shaped(source: str, day: str = ROLLUP_DAY) -> str:
+    """The rows of ``source`` (a table or CTE with the rows' columns) as a rollup's input,
+    each of the ``day`` (SQL) of its ``timestamp``."""
     return (
-        f"SELECT substr(timestamp, 1, 10) AS day, skill, command, username, machine, cwd, "
+        f"SELECT {day} AS day, skill, command, username, machine, cwd, "
         f"{TARGET} AS target, error, 1 AS accesses, timestamp AS first, timestamp AS last "
         f"FROM {source}"
     )
@@ -261,6 +276,48 @@ REBUILD_ROLLUPS: tuple[str, ...] = (
     *(_make_rollup(table) for table in _MADE_FROM),
     *(roll_up_kinds(t, _DAILY_KINDS.format("usage_daily"), upsert=False) for t in KIND_ROLLUPS),
 )
+
+# -- the rows not of UTC form out of their days (migration 10) -------------------------------
+
+#: The stored rows of each day (first 10 characters) that holds a row whose time is not of
+#: skillc's UTC form, ``off`` telling those (two reads of the rows, then only these).
+_DAYS_OFF = (
+    "CREATE TEMPORARY TABLE days_off ON COMMIT DROP AS SELECT *, "
+    f"{UTC_DAY} IS NULL AS off FROM access_log WHERE substr(timestamp, 1, 10) IN "
+    f"(SELECT substr(timestamp, 1, 10) FROM access_log WHERE {UTC_DAY} IS NULL)"
+)
+
+
+def _off_their_days(table: str) -> tuple[str, ...]:
+    """Migration 10 of the rollup by day ``table``: the sums of the stored rows not of UTC form
+    taken out of the day of their first 10 characters (a key left without a row goes; a first
+    or last time of theirs becomes that of the key's other stored rows, if any) and added to
+    that day marked :data:`NOT_UTC`, as an upload adds them. (A row pruned stays counted where
+    it was.)"""
+    columns = ROLLUPS[table]
+    names = ", ".join(columns)
+    same = " AND ".join(
+        f"{{0}}.{c} {'IS NOT DISTINCT FROM' if c == 'error' else '='} {{1}}.{c}" for c in columns
+    )
+
+    def sums(off: str) -> str:
+        rows = _rows_shaped(f"days_off WHERE {off}", "substr(timestamp, 1, 10)")
+        return (
+            f"(SELECT {names}, SUM(accesses) AS accesses, MIN(first) AS first, MAX(last) AS "
+            f"last FROM ({rows}) AS shaped GROUP BY {names})"
+        )
+
+    return (
+        f"UPDATE {table} AS r SET accesses = r.accesses - o.accesses, "
+        "first = CASE WHEN r.first = o.first THEN COALESCE(u.first, r.first) ELSE r.first END, "
+        "last = CASE WHEN r.last = o.last THEN COALESCE(u.last, r.last) ELSE r.last END "
+        f"FROM {sums('off')} AS o LEFT JOIN {sums('NOT off')} AS u ON {same.format('u', 'o')} "
+        f"WHERE {same.format('r', 'o')}",
+        f"DELETE FROM {table} WHERE accesses <= 0",
+        roll_up(table, _rows_shaped("days_off WHERE off"), upsert=True),
+        f"ANALYZE {table}",
+    )
+
 
 #: The views of proper timestamps for dashboards (Grafana): the rows and the daily rollup.
 _VIEWS = {
@@ -420,6 +477,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # of the views ("date/time field value out of range"): they now read it as NULL.
         *(f"CREATE OR REPLACE VIEW {name} AS {select}" for name, select in _VIEWS.items()),
     ),
+    (
+        # 10: a row whose time is not of skillc's UTC form (2026-03-01T23:30:00-05:00, a
+        # lowercase t) was in the rollups by day in the day of its first 10 characters, a
+        # period of --by and a day of the views, where the local log counts it in none:
+        # its day is now that day marked (ROLLUP_DAY), only such rows' sums moved.
+        _DAYS_OFF,
+        "ANALYZE days_off",  # (its joins planned from its rows, not a guess of one row)
+        *(step for table in ROLLUPS if "day" in ROLLUPS[table] for step in _off_their_days(table)),
+    ),
 )
 
 _UPLOAD_COLUMNS = ("source_id", *LOCAL_COLUMNS)
@@ -514,10 +580,9 @@ LAST_STORED = (
 )
 
 
-#: What a stored row holds for each column of a rollup's sums (its day as the local log's:
-#: NULL when its time is not of skillc's UTC form, in no period).
+#: What a stored row holds for each column of a rollup's sums (its day as in the rollups).
 _ROW_VALUES = {
-    "day": UTC_DAY,
+    "day": ROLLUP_DAY,
     "target": TARGET,
     "accesses": "1",
     "first": "timestamp",
@@ -556,13 +621,6 @@ def rolled(
     return union, [value for _, branch_params in branches for value in branch_params]
 
 
-def _row_parts(days: Days) -> list[tuple[Part, str, list[str]]]:
-    """The parts of :func:`_split_days`'s days read from the rows, each with the SQL that
-    keeps it (``""``: always; `` AND <check>`` of a :class:`Doubt`) and its parameters."""
-    found: list[tuple[Part, str, list[str]]] = [(part, "", []) for part in days.parts]
-    return found + [(d.part, f" AND {d.check}", d.params) for d in days.doubts]
-
-
 def cut_rows(
     filters: Filters, part: Part, column: str | None = None, values: Sequence[str] = ()
 ) -> tuple[str, list[Any]]:
@@ -573,18 +631,6 @@ def cut_rows(
     if below is None:
         return where, params
     return f"{where} AND timestamp < ?", [*params, below]
-
-
-def _in_range(
-    select: str, where: str, params: list[Any], column: str, bounds: tuple[str, str]
-) -> tuple[str, list[Any]]:
-    """``select`` and its ``where`` clause (``""`` or ``" WHERE ..."`` of ``params``) with
-    ``column`` kept within ``bounds`` (inclusive; ``""``: open), and its parameters."""
-    tests = [f"{column} {op} ?" for op, bound in zip((">=", "<="), bounds, strict=True) if bound]
-    joined = " AND ".join(tests)
-    if joined:
-        where = f"{where} AND {joined}" if where else f" WHERE {joined}"
-    return select + where, [*params, *(bound for bound in bounds if bound)]
 
 
 #: One skill's rows, summed: what the per-skill statements read (:func:`rolled`).
