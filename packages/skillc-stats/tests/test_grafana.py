@@ -94,6 +94,14 @@ def test_the_dashboard_is_valid_and_its_queries_answer_from_a_store(
         ],
         record(demo, "build", {}, timestamp="2026-01-03T11:00:00Z"),
         record(demo, "show", {"section": "Nope"}, error="error[E020]: not found"),
+        # not RFC 3339 UTC: in no day of the views, nor of the failures' panel
+        record(
+            demo,
+            "show",
+            {"section": "Gone"},
+            error="error[E020]: gone",
+            timestamp=("2026-01-15T10:00:00+02:00"),
+        ),
     )
     upload_logs(postgres_url, layout, user="alice", machine="m1")
     answers: dict[str, list[tuple[Any, ...]]] = {}
@@ -111,6 +119,7 @@ def test_the_dashboard_is_valid_and_its_queries_answer_from_a_store(
         ("2026-01-30", 1, 0),
     ]
     uses = query_stats(demo, layout, store=postgres_url, since="2026-01-01")["data"]["uses"]
+    uses -= 1  # the row not in UTC: counted by stats, at no time of the dashboard's range
     assert answers["Top skills (uses)"] == [("demo", uses)]
     assert answers["Uses per user"] == [("alice", uses, 1)]
     assert answers["Uses per project"] == [("/work/app", uses)]
