@@ -128,6 +128,26 @@ def test_a_name_two_skills_have_is_w001_listing_them(
     assert alone.returncode == 0 and alone.stderr == ""
 
 
+def test_a_name_of_both_stores_is_the_project_skill_as_every_command_resolves_it(
+    gateway: Any, project: Path, home: Path, write_skill: Any
+) -> None:
+    """``my-skill`` in the project store and in the global store: ``eval --init my-skill``
+    wrote into the global skill and ``eval my-skill`` scored it (the library's order), while
+    every other command reads the project's. The name resolves as theirs does (project store
+    first); W001 lists both, the one taken first."""
+    mine = write_skill(project / ".skillc" / "skills" / "my-skill", description="Format tables.")
+    theirs = write_skill(home / ".skillc" / "skills" / "my-skill", description="Format tables.")
+    done = gateway("eval", "--init", "my-skill")
+    assert done.returncode == 0, done.stderr
+    assert (mine / "evals" / "triggers.yaml").is_file() and not (theirs / "evals").exists()
+    listed = "  .skillc/skills/my-skill\n  ~/.skillc/skills/my-skill\n"
+    assert done.stderr.startswith("warning[W001]: multiple matches for 'my-skill'")
+    assert listed in done.stderr, done.stderr
+    done = gateway("eval", "my-skill", "--format", "json")
+    assert done.returncode == 0 and listed in done.stderr, done.stderr
+    assert json.loads(done.stdout)["skills"][0]["skill_file"] == str(mine / "SKILL.md")
+
+
 def test_a_gate_breaks_on_a_skill_without_a_case_to_score(
     eval_json: Any, tmp_path: Path, write_skill: Any
 ) -> None:

@@ -134,8 +134,8 @@ def _targets(
     library: Library, layout: Layout, names: Sequence[str]
 ) -> tuple[list[int], list[Diagnostic]]:
     """The library's ids of the skills named (a name, or a folder holding ``SKILL.md``), and
-    a W001 for each name several skills have, listing them (the first is the one taken, as
-    every command that names a skill does)."""
+    a W001 for each name several skills have, listing them (the first is the one taken: the
+    one the name resolves to, :func:`_resolution_order`)."""
     from skillc_index.diagnostics import SkillNotFound, ambiguous_skill
 
     by_path = {os.path.realpath(e.folder): i for i, e in enumerate(library.entries)}
@@ -160,10 +160,25 @@ def _targets(
             names_ = [entry.name for entry in library.entries]
             raise SkillNotFound(name, tuple(difflib.get_close_matches(name, names_, 3)))
         if len(matches) > 1:
+            matches = _resolution_order(library, layout, name, matches)
             where = [layout.display(library.entries[i].folder) for i in matches]
             warnings.append(ambiguous_skill(name, where))
         found.append(matches[0])
     return list(dict.fromkeys(found)), warnings
+
+
+def _resolution_order(library: Library, layout: Layout, name: str, matches: list[int]) -> list[int]:
+    """``matches`` (the library's skills of one name) with the one the name resolves to
+    first, as every command resolves it (:func:`skillc_index.resolve_skill`: the project
+    store, the global store, then the agent folders); in the library's order when it
+    resolves to none of them (a ``--path`` library)."""
+    from skillc_index import SkillcError, resolve_skill
+
+    try:
+        taken = os.path.realpath(resolve_skill(name, layout).source)
+    except SkillcError:
+        return matches
+    return sorted(matches, key=lambda i: skill_of(library.entries[i].folder, layout)[1] != taken)
 
 
 def _given(layout: Layout, name: str) -> Path | None:
