@@ -333,6 +333,39 @@ def test_init_writes_a_starter_that_loads_whatever_characters_the_description_ho
     assert "# Trigger cases of x\\x7fy " in text and "\x7f" not in text
 
 
+def test_init_makes_no_case_of_a_url_an_address_or_a_path(
+    gateway: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """The corpus's gitmoji skill says "the gitmoji convention (https://gitmoji.dev)": the
+    starter split the URL at its ``:`` and ``.`` into three cases, "https", "//gitmoji" and
+    "dev", which counted toward recall. No user types a URL, an e-mail address or a path as a
+    request: each separates the phrases around it."""
+    lib = tmp_path / "lib"
+    description = (
+        "Generates commit messages following the gitmoji convention (https://gitmoji.dev) — "
+        "picks the right emoji for the intent of the change and writes a well-formed message. "
+        'Use when asked to "write a gitmoji commit", "add an emoji to my commit message". '
+        "Reads ~/.config/gitmoji.json or ./gitmoji.json; mail help@gitmoji.dev for a new emoji"
+    )
+    skill = write_skill(
+        lib / "gitmoji", frontmatter=f"name: gitmoji\ndescription: {description!r}\n"
+    )
+    done = gateway("eval", "--init", str(skill), "--path", str(lib))
+    assert done.returncode == 0, done.stderr
+    cases, problems = read_cases(skill)
+    assert problems == ()
+    assert [c.query for c in cases] == [
+        "write a gitmoji commit",
+        "add an emoji to my commit message",
+        "Generates commit messages following the gitmoji convention",
+        "picks the right emoji for the intent of the change and writes a well-formed message",
+        "Use when asked to",
+        "Reads",
+        "mail",
+        "for a new emoji",
+    ]
+
+
 def test_init_of_several_skills_checks_them_all_before_writing_any(
     gateway: Any, library: Path
 ) -> None:

@@ -9,10 +9,11 @@
 - **Overlapping phrases**: the runs of words the two listed descriptions share (at least two
   words that are not stop words), longest first.
 - **Mutation check**: a description's phrases (:func:`trigger_phrases`: its quoted phrases,
-  then its clauses between punctuation) are removed one at a time and the skill's cases run
-  again; a phrase whose removal makes a case fail is *needed*, one whose removal changes no
-  case's place is *untested* (no case depends on that wording), one whose removal only moves
-  the skill down is *helps*, one whose removal fixes a failing case *hurts*.
+  then its clauses between punctuation; a URL, an e-mail address or a path is none) are
+  removed one at a time and the skill's cases run again; a phrase whose removal makes a case
+  fail is *needed*, one whose removal changes no case's place is *untested* (no case depends
+  on that wording), one whose removal only moves the skill down is *helps*, one whose
+  removal fixes a failing case *hurts*.
 """
 
 from __future__ import annotations
@@ -40,7 +41,16 @@ MAX_PHRASES = 32
 
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 _QUOTED = re.compile(r"[\"“‘']([^\"“”‘’']{3,120})[\"”’']")
-_CLAUSE = re.compile(r"[.;:!?()\[\]{}\"“”]+|,\s+|\s[-–—]+\s|\s/\s|\n")
+#: What no user types as a request: a URL, an e-mail address, a path from ``/``, ``~/``,
+#: ``./`` or ``../`` (each a separator of clauses, not three clauses split at its ``:`` and
+#: ``.``; a quoted one is no phrase).
+_LINK = (
+    r"(?:[A-Za-z][\w+.-]*://|www\.)\S+"
+    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    r"|(?<![\w~./-])(?:~|\.{1,2})?/\S+"
+)
+_CLAUSE = re.compile(_LINK + r"|[.;:!?()\[\]{}\"“”]+|,\s+|\s[-–—]+\s|\s/\s|\n")
+_ONLY_LINK = re.compile(_LINK)
 
 Effect = Literal["needed", "helps", "hurts", "untested"]
 
@@ -54,9 +64,12 @@ def _content(words: Sequence[str]) -> int:
 def trigger_phrases(description: str) -> list[str]:
     """The phrases of ``description`` that may make an agent pick the skill: the quoted ones
     first, then the clauses between punctuation, each holding a word that is not a stop
-    word, each once, at most :data:`MAX_PHRASES`."""
+    word, each once, at most :data:`MAX_PHRASES`. A URL, an e-mail address or a path is no
+    phrase (:data:`_LINK`): it separates clauses."""
     found: list[str] = []
-    for phrase in [m.group(1) for m in _QUOTED.finditer(description)] + _CLAUSE.split(description):
+    quoted = [m.group(1).strip() for m in _QUOTED.finditer(description)]
+    quoted = [phrase for phrase in quoted if not _ONLY_LINK.fullmatch(phrase)]
+    for phrase in quoted + _CLAUSE.split(description):
         phrase = phrase.strip(" ,'’‘-")
         if phrase and phrase not in found and _content(_WORD.findall(phrase)):
             found.append(phrase)
