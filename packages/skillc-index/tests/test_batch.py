@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -290,6 +291,46 @@ def test_all_builds_both_stores(
     assert scopes == [("local", "global"), ("local", "project"), ("shared", "global")]
     assert (home / ".claude" / "skills" / "shared" / "SKILL.md").is_file()
     assert (project / ".claude" / "skills" / "local" / "SKILL.md").is_file()
+
+
+def test_all_keeps_a_copy_a_copy_and_says_what_it_redeployed(
+    index: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """``build mine --copy`` (an agent that does not follow symlinks), then ``build --all``:
+    the copy was a symlink again, and the line said ``up to date``. A deployment keeps its
+    method (a copy is refreshed as a copy when the skill changed), a project's and a
+    ``--global --copy`` one alike; a deployment an up-to-date skill's build changes all the
+    same (``--copy`` over a symlink) is on its line and in the summary."""
+    mine = write_skill(project / ".skillc" / "skills" / "mine", description="Format tables.")
+    write_skill(home / ".skillc" / "skills" / "theirs", description="Parse logs.")
+    assert index("build", "mine", "--copy").returncode == 0
+    assert index("build", "theirs", "--global", "--copy").returncode == 0
+    copies = [project / ".claude" / "skills" / "mine", home / ".claude" / "skills" / "theirs"]
+    done = index("build", "--all", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    deployed = {
+        (r["skill"], d["path"], d["method"], d["action"])
+        for r in json.loads(done.stdout)["results"]
+        for d in r["deployments"]
+    }
+    assert deployed == {
+        ("mine", str(copies[0]), "copy", "unchanged"),
+        ("theirs", str(copies[1]), "copy", "unchanged"),
+    }
+    write_skill(mine, description="Format ragged tables.")
+    done = index("build", "--all")
+    assert statuses(done.stdout) == {"mine": "built", "theirs": "up to date"}, done.stdout
+    assert all(copy.is_dir() and not copy.is_symlink() for copy in copies)
+    assert "description: Format ragged tables." in (copies[0] / "SKILL.md").read_text("utf-8")
+    shutil.rmtree(copies[0])  # the way back to a symlink
+    assert index("build", "mine").returncode == 0 and copies[0].is_symlink()
+    done = index("build", "--all", "--copy")
+    lines = done.stdout.splitlines()
+    assert lines[0].endswith(
+        ".skillc/runtime/mine; deployed: claude -> .claude/skills/mine (copy, replaced)"
+    ), lines
+    assert lines[-1] == "2 skills: 0 built, 2 up to date (1 redeployed), 0 failed"
+    assert not copies[0].is_symlink()
 
 
 def test_all_with_nothing_to_build_is_a_usage_error(index: Run) -> None:

@@ -429,10 +429,17 @@ def test_copy_deployment_and_its_replacement(
     assert not dest.is_symlink()
     assert sorted(snapshot(dest)) == [".skillc-meta", ".skillc-meta/manifest.json", "SKILL.md"]
     assert (dest / "SKILL.md").read_bytes() == result.compiled.stub.read_bytes()
-    # skillc's own copy may be replaced without --force, by a copy or a symlink
-    assert build("demo", copy=True).deployments[0].action == "replaced"
-    assert build("demo").deployments[0].action == "replaced"
-    assert dest.is_symlink()
+    # a copy stays a copy (without --copy too: `build --all` made it a symlink again), left
+    # as it is while it holds the build, refreshed without --force when the skill changed
+    assert build("demo", copy=True).deployments[0].action == "unchanged"
+    (deployment,) = build("demo").deployments
+    assert (deployment.method, deployment.action) == ("copy", "unchanged")
+    write_skill(store / "demo", description="Changed.")
+    (deployment,) = build("demo").deployments
+    assert (deployment.method, deployment.action) == ("copy", "replaced")
+    assert "description: Changed." in (dest / "SKILL.md").read_text("utf-8")
+    shutil.rmtree(dest)  # the way back to a symlink
+    assert build("demo").deployments[0].method == "symlink" and dest.is_symlink()
 
 
 @pytest.mark.parametrize("copy", [False, True])
@@ -452,8 +459,8 @@ def test_a_deployed_skill_given_by_its_path_is_its_source(
         found = resolve_skill(given, layout)
         assert (found.source, found.runtime, found.in_store) == (source, runtime, True), given
     again = build(".claude/skills/demo", copy=copy)
-    assert again.compiled.source == source  # a copy is written again, a link is kept
-    assert again.deployments[0].action == ("replaced" if copy else "unchanged")
+    assert again.compiled.source == source  # a copy, as a link, is kept
+    assert again.deployments[0].action == "unchanged"
 
 
 def test_a_foreign_folder_is_kept_without_force(

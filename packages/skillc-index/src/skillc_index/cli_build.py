@@ -48,8 +48,9 @@ def build_command(result: BuildResult | BatchResult, call: Call[BuildParams]) ->
     a folder holding SKILL.md; a path outside the stores is first imported (copied) into the
     project store, or the global store outside a project. The runtime
     (`.skillc/runtime/SKILL/`) gets the stub SKILL.md that points agents to the gateway, the
-    manifest and the search index; each target agent folder then gets a symlink to it.
-    Building an unchanged skill only re-checks it.
+    manifest and the search index; each target agent folder then gets a symlink to it (a copy
+    with --copy, which later builds keep a copy). Building an unchanged skill only re-checks
+    it.
 
     Several skills, a folder of skills (`skills/`: every skill folder under it, at any depth,
     hidden ones such as skills/.curated/ included; version control, virtual environments,
@@ -133,11 +134,19 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
             if item.result is not None
             else item.job.label
         )
+        deployed = ", ".join(
+            f"{d.target} -> {layout.display(d.path)} ({d.method}, {d.action})"
+            for d in item.redeployed
+        )
+        if deployed:
+            where += f"; deployed: {deployed}"
         click.echo(printable(f"{_STATUS[item.status]:<10}  {item.job.name:<{width}}  {where}"))
     summary = result.summary()
+    redeployed = sum(1 for item in result.items if item.redeployed)
+    again = f" ({redeployed} redeployed)" if redeployed else ""
     click.echo(
         f"{summary['skills']} skill{_s(summary['skills'])}: {summary['built']} built, "
-        f"{summary['up_to_date']} up to date, {summary['failed']} failed"
+        f"{summary['up_to_date']} up to date{again}, {summary['failed']} failed"
     )
     added = [
         line for item in result.items if item.result is not None for line in item.result.gitignore

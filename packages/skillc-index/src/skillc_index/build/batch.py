@@ -47,6 +47,7 @@ from skillc_index.spelling import CLI_SPELLING, PARAMETER_NAMES, Spelling
 from skillc_index.walk import find_skill_folders
 
 if TYPE_CHECKING:
+    from skillc_index.build.deploy import Deployment
     from skillc_index.build.shapes import (
         BatchFailureShape,
         BatchShape,
@@ -202,6 +203,15 @@ class BatchItem(Record):
         if self.result is None:
             return "failed"
         return "up-to-date" if self.result.compiled.up_to_date else "built"
+
+    @property
+    def redeployed(self) -> tuple[Deployment, ...]:
+        """The deployments of a skill up to date that its build changed all the same (one
+        made again, a symlink turned into a copy by ``--copy``): what its ``up to date`` must
+        not hide."""
+        if self.status != "up-to-date" or self.result is None:
+            return ()
+        return tuple(d for d in self.result.deployments if d.action != "unchanged")
 
     def to_dict(self) -> BuildShape | BatchFailureShape:
         """A built skill: the JSON of a single build; a failure: the skill, as given, and

@@ -3,7 +3,10 @@
 Each target gets ``<agent folder>/<name>``: a symlink to the runtime (the default), or with
 ``copy`` a folder holding a copy of the stub (``SKILL.md``) and of the manifest
 (``.skillc-meta/manifest.json``, which marks the folder as skillc's own). Where a symlink
-cannot be created, a copy is made and a warning returned.
+cannot be created, a copy is made and a warning returned. A deployment keeps its method: a
+copy of the stub there already (an earlier ``--copy``) is refreshed as a copy, not turned
+back into a symlink, and is ``unchanged`` when it holds the runtime's build
+(:func:`_is_stub_copy`).
 
 **Relative links** (issue 34): a symlink is relative when it and the runtime share a root,
 the folder the deployment's scope hangs off (the project for a project skill, the home for a
@@ -103,6 +106,9 @@ class DeployPlan:
     keep: bool = False
     """A link to the runtime in another form (an absolute one skillc wrote before) that may
     not be changed (git tracks it, the folder cannot be written): left as it is."""
+    copy: bool = False
+    """Deployed as a copy: asked for (``copy``, a target reading another dialect), or a copy
+    of the stub there already (:func:`_is_stub_copy`)."""
 
 
 @dataclass(frozen=True)
@@ -281,7 +287,6 @@ def plan_deployments(
     except ValueError:  # a project scope with no project: no root to share
         base = None
     for target in targets:
-        as_copy = copy or target in copy_targets
         root = layout.target_root(target, scope, configured)
         _refuse_leaving_project(target, root, layout, target in project_targets)
         path = root / skill
@@ -293,6 +298,9 @@ def plan_deployments(
             if inside(str(real), os.path.realpath(folder)):
                 raise TargetInsideSkill(target, layout.display(real))
         existing = _existing(path, skill)
+        as_copy = (
+            copy or target in copy_targets or (existing == "skillc-copy" and _is_stub_copy(path))
+        )
         exact = _link_is(path, link_text(path, runtime, base))
         linked = exact or link_target(path) == os.path.realpath(runtime)
         unchanged = existing == "skillc-copy" if as_copy else exact
@@ -310,8 +318,16 @@ def plan_deployments(
                 if as_copy or not linked:
                     raise
                 keep = True  # the link there leads to this runtime already
-        plans.append(DeployPlan(target, path, existing, skill, force, base, keep))
+        plans.append(DeployPlan(target, path, existing, skill, force, base, keep, as_copy))
     return plans
+
+
+def _is_stub_copy(path: Path) -> bool:
+    """Whether the copy of skillc's own at ``path`` holds the runtime's stub and manifest
+    (what ``--copy`` writes), not a target's own stub and side files (``target_files``: a
+    target reading another dialect, a copy only while its projection changes something)."""
+    manifest = read_manifest(path)
+    return manifest is not None and "target_files" not in manifest.extra
 
 
 def _tracked_by_git(path: Path) -> bool:
@@ -459,8 +475,10 @@ def deploy(
 ) -> tuple[Deployment, list[Notice]]:
     """Carry out one planned deployment of ``runtime``; returns it and its warnings.
 
-    ``files``: what a target reading another dialect gets instead of the runtime's stub (its
-    own ``SKILL.md`` and side files, relative path -> bytes), always as a copy.
+    ``copy`` (or ``plan.copy``): a copy of the stub, left ``unchanged`` when the copy there
+    holds this build already. ``files``: what a target reading another dialect gets instead
+    of the runtime's stub (its own ``SKILL.md`` and side files, relative path -> bytes),
+    always as a copy.
 
     What is at the destination is looked at again: something skillc did not make (there
     since the plan, or planned with ``force``) is moved aside with ``plan.force`` and refused
@@ -483,7 +501,7 @@ def deploy(
             return Deployment(plan.target, path, "copy", "unchanged"), notices
         _copy_into(path, runtime, plan.skill, files)
         return Deployment(plan.target, path, "copy", action, backup), notices
-    if not copy:
+    if not (copy or plan.copy):
         text = link_text(path, runtime, plan.root)
         if existing == "symlink" and (
             _link_is(path, text) or (plan.keep and link_target(path) == os.path.realpath(runtime))
@@ -499,5 +517,11 @@ def deploy(
             notices.append(
                 Notice(f"cannot create a symlink at {path} ({exc.strerror or exc}); copied instead")
             )
+    elif (
+        existing == "skillc-copy"
+        and _is_stub_copy(path)
+        and _holds(path, runtime, {SKILL_FILE: (runtime / SKILL_FILE).read_bytes()})
+    ):
+        return Deployment(plan.target, path, "copy", "unchanged"), notices
     _copy_into(path, runtime, plan.skill)
     return Deployment(plan.target, path, "copy", action, backup), notices
