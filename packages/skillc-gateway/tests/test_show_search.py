@@ -219,7 +219,7 @@ def test_a_skill_too_large_to_index_on_demand_is_e002(resolved: ResolvedSkill) -
     with pytest.raises(IndexUnusable) as caught:
         show_section(resolved, "Install")
     assert str(caught.value) == (
-        "error[E002]: search index unusable for 'demo': too large to index on demand "
+        "error[E002]: search index unusable for 'demo': too large to index "
         "(33.0 MiB of Markdown and text, more than 32 MiB)"
     )
     assert not index_path(resolved.runtime, resolved.source).exists()
@@ -409,7 +409,7 @@ def test_a_failed_search_logs_no_results(
 ) -> None:
     """RFC-0004:C-LOGGING: a search row always has ``result_count``; a failed one found 0."""
     with (resolved.source / "big.txt").open("wb") as handle:
-        handle.truncate(33 << 20)  # too large to index on demand: E002
+        handle.truncate(33 << 20)  # too large to index: E002
     too_large = gateway("search", "demo", "install")
     assert too_large.returncode == 1 and too_large.stderr.startswith("error[E002]")
     (resolved.source / "big.txt").unlink()

@@ -34,7 +34,7 @@ from skillc_index.command_errors import (
     StoreCopyDiffers,
     TargetInsideSkill,
 )
-from skillc_index.diagnostics import Notice
+from skillc_index.diagnostics import IndexUnusable, Notice
 from skillc_index.files import source_hash
 from skillc_index.layout import ImportRecord
 
@@ -194,6 +194,39 @@ def test_a_stub_only_rebuild_reads_a_references_start(
     assert 0 < sum(sizes) <= MARKDOWN_READ_LIMIT
 
 
+def test_a_skill_too_large_to_index_is_e002_before_any_read(
+    build: Callable[..., BuildResult],
+    store: Path,
+    write_skill: WriteSkill,
+    read_sizes: Callable[..., list[int]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A skill over the index's bound (``MAX_INDEXED_BYTES`` of Markdown and text, made
+    small here: a file just over it) is E002, as for a read that indexes it on demand, from
+    the files' stats: the big file is neither hashed nor parsed (a 400 MB ``.md`` was read
+    whole, 2.8 GB), and no runtime is written."""
+    import skillc_index.files
+    from skillc_index.build import compiler
+    from skillc_index.index import cache
+
+    folder = write_skill(store / "demo")
+    big = folder / "references" / "big.md"
+    big.parent.mkdir()
+    big.write_text("# Big\n" + "word\n" * 1000, encoding="utf-8")
+    monkeypatch.setattr(cache, "MAX_INDEXED_BYTES", (folder / "SKILL.md").stat().st_size + 4096)
+    hashed = read_sizes(skillc_index.files, "open_regular", path=os.path.realpath(big))
+    parsed = read_sizes(compiler, "open_in_root", path="references/big.md")
+    with pytest.raises(IndexUnusable) as caught:
+        build("demo")
+    assert (caught.value.skill, caught.value.reason.split(" (")[0]) == (
+        "demo",
+        "too large to index",
+    )
+    assert "MiB of Markdown and text, more than" in caught.value.reason
+    assert (hashed, parsed) == ([], [])
+    assert not (store.parent / "runtime" / "demo").exists()
+
+
 @pytest.mark.parametrize("broken", ["no-description", "escaping-symlink"])
 def test_failed_build_leaves_the_previous_runtime_intact(
     build: Callable[..., BuildResult],
@@ -328,6 +361,44 @@ def test_import_of_a_broken_skill_copies_nothing(
     with pytest.raises(MissingFrontmatterField):
         build(str(outside))
     assert list(store.iterdir()) == []
+
+
+def test_import_of_a_skill_too_large_to_index_copies_nothing(
+    build: Callable[..., BuildResult],
+    store: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """E002 for a skill over the index's bound comes before an import copies it (the
+    compile would refuse it after the copy)."""
+    from skillc_index.index import cache
+
+    outside = write_skill(tmp_path / "drafts" / "ext")
+    (outside / "big.md").write_text("# Big\n" + "word\n" * 1000, encoding="utf-8")
+    monkeypatch.setattr(cache, "MAX_INDEXED_BYTES", (outside / "SKILL.md").stat().st_size + 4096)
+    with pytest.raises(IndexUnusable):
+        build(str(outside))
+    assert not store.exists() or list(store.iterdir()) == []
+
+
+def test_import_reads_the_frontmatter_from_a_skill_md_start(
+    build: Callable[..., BuildResult],
+    tmp_path: Path,
+    write_skill: WriteSkill,
+    read_sizes: Callable[..., list[int]],
+) -> None:
+    """The frontmatter checked before an import is read from as much of SKILL.md as a parse
+    reads (:data:`~skillc_index.markdown.document.MARKDOWN_READ_LIMIT`), not the whole file
+    (hashing reads it in small chunks)."""
+    import skillc_index.files
+    from skillc_index.markdown.document import MARKDOWN_READ_LIMIT
+
+    outside = write_skill(tmp_path / "drafts" / "ext", body="word\n" * MARKDOWN_READ_LIMIT)
+    skill_md = os.path.realpath(outside / "SKILL.md")
+    sizes = read_sizes(skillc_index.files, "open_regular", path=skill_md)
+    assert build(str(outside)).import_action == "copy"
+    assert 0 < max(sizes) <= MARKDOWN_READ_LIMIT
 
 
 def test_import_goes_to_the_global_store_outside_a_project(

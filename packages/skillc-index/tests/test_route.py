@@ -987,22 +987,29 @@ def test_a_parking_folder_leading_outside_is_refused(
     )
 
 
-def test_a_skill_too_large_to_index_is_put_back(
+def test_a_skill_too_large_to_index_is_left_in_place(
     cli: Callable[..., Run], claude: Path, project: Path
 ) -> None:
-    """An installed skill is a stranger's: one over the bounds of an index made on demand (a
-    sparse 40 MiB Markdown file here; a 2 GiB one was read whole) stays where it was."""
+    """An installed skill is a stranger's: one over the bounds of an index (a sparse 40 MiB
+    Markdown file here; a 2 GiB one was read whole) is never moved, by the dry run and the
+    run alike (its files' stats say so before anything is read; it was moved, compiled and
+    put back)."""
     big = agent_skill(claude, "big")
     with (big / "huge.md").open("wb") as handle:
         handle.truncate(40 << 20)
+    line = (
+        "left: .claude/skills/big: does not build: error[E002]: search index "
+        "unusable for 'big': too large to index (40.0 MiB of Markdown and text, "
+        "more than 32 MiB)"
+    )
+    dry = route(cli, "install", "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert line in dry.stdout.splitlines()
     result = route(cli, "install")
     assert result.returncode == 0, result.stderr
-    assert (
-        "left: .claude/skills/big: put back: does not build: error[E002]: search index "
-        "unusable for 'big': too large to index on demand (40.0 MiB of Markdown and text, "
-        "more than 32 MiB)"
-    ) in result.stdout.splitlines()
+    assert line in result.stdout.splitlines()
     assert (claude / "big" / "SKILL.md").is_file() and (claude / "skill-router").is_dir()
+    assert not (project / ".skillc" / "skills" / "big").exists()
 
 
 def test_a_manifest_naming_a_folder_outside_is_refused(

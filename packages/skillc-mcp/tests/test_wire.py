@@ -423,7 +423,7 @@ def test_a_failed_search_is_logged_with_no_results(wire: WireClient, project: Pa
     from contextlib import closing
 
     with (project / ".skillc" / "skills" / "demo" / "big.txt").open("wb") as handle:
-        handle.truncate(33 << 20)  # too large to index on demand: E002
+        handle.truncate(33 << 20)  # too large to index: E002
     wire.initialize()
     result = wire.call("skc_search", {"skill": "demo", "query": "widgets"})
     assert result["isError"] is True

@@ -58,7 +58,13 @@ from skillc_index.files import (
     open_in_root,
     walk_skill,
 )
-from skillc_index.index.cache import ATTEMPTS, SourcesChanged, hashed_bytes, kept_changing
+from skillc_index.index.cache import (
+    ATTEMPTS,
+    SourcesChanged,
+    hashed_bytes,
+    kept_changing,
+    refuse_too_large,
+)
 from skillc_index.index.freshness import IndexHandle, IndexState, fresh_index, inspect_index
 from skillc_index.index.fts import index_tokenizer
 from skillc_index.index.rows import file_rows, indexed_files
@@ -358,8 +364,10 @@ def compile_skill(
 
     Raises :class:`PathEscapesRoot` (E012) when a symlink leads out of the source,
     :class:`MissingFrontmatterField` (E011) for SKILL.md without ``name``/``description``, and
-    :class:`IndexCollision` (E003) when the index file belongs to another source; in each case
-    nothing is written. ``force`` rebuilds stub, manifest and index even when they are current.
+    :class:`IndexCollision` (E003) when the index file belongs to another source, and
+    :class:`IndexUnusable` (E002) when the skill is larger than an index may be (by its files'
+    stats, before any is read: :func:`~skillc_index.index.cache.refuse_too_large`); in each
+    case nothing is written. ``force`` rebuilds stub, manifest and index even when they are current.
     A source written while it was indexed makes the build start again (module docstring);
     E002 when that happens :data:`~skillc_index.index.cache.ATTEMPTS` times.
     """
@@ -386,6 +394,7 @@ def _compile(
     between its hash and its parse)."""
     source, runtime = skill.source, skill.runtime
     stats = stat_files(source, found.files)  # before reading: a later edit shows as a change
+    refuse_too_large(skill.name, indexed_files(found.files), stats)  # E002, nothing read
     newest = max((stat.mtime_ns for stat in stats.values()), default=0)
     wait_ns = newest + RACY_WINDOW_NS - time.time_ns()
     if wait_ns > 0:

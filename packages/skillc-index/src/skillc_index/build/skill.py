@@ -41,7 +41,7 @@ from skillc_index.diagnostics import (
     SkillcError,
     format_diagnostic,
 )
-from skillc_index.files import walk_skill, within
+from skillc_index.files import SkillFiles, walk_skill, within
 from skillc_index.index.freshness import refuse_collision
 from skillc_index.layout import (
     META_DIR,
@@ -150,15 +150,21 @@ def _check_source(source: Path, given: str) -> None:
         raise CompiledSkillGiven(given)
 
 
-def _validate_frontmatter(source: Path) -> None:
-    """E011 before an import copies anything into a store (the frontmatter alone is read:
-    the compiler parses the whole file later)."""
+def _check_import(source: Path, name: str, files: SkillFiles) -> None:
+    """What the compile would refuse, before an import copies anything into a store: E002
+    for a skill larger than an index may be (from its files' stats, nothing read), then E011
+    (the frontmatter alone is read, from as much of SKILL.md as a parse reads: the compiler
+    parses the whole file later)."""
     from skillc_index.files import open_regular
-    from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
+    from skillc_index.index.cache import refuse_too_large
+    from skillc_index.index.rows import indexed_files
+    from skillc_index.index.schema import stat_files
+    from skillc_index.markdown.document import MarkdownDoc, read_parsed, read_skill_metadata
     from skillc_index.markdown.frontmatter import parse_frontmatter
 
+    refuse_too_large(name, indexed_files(files.files), stat_files(source, files.files))
     with open_regular(str(source / SKILL_FILE)) as handle:  # a FIFO is E021, not a hang
-        text = handle.read().decode("utf-8", errors="replace")
+        text, _ = read_parsed(handle, count=False)
     read_skill_metadata(MarkdownDoc(parse_frontmatter(text), (), (), 0))
 
 
@@ -237,7 +243,7 @@ def _build_skill(
     if not in_a_store(resolved.source, layout):
         plan = plan_import(resolved, layout, files, force=force)
         if plan.action != "unchanged":
-            _validate_frontmatter(resolved.source)
+            _check_import(resolved.source, resolved.name, files)
     target_skill = resolved if plan is None else plan.imported(resolved)
     _refuse_writes_outside(
         layout, target_skill, importing=plan is not None and plan.action != "unchanged"

@@ -22,10 +22,11 @@ readers (``show``, ``search``, ``outline``) a current index of any skill, built 
 - **Read-only runtimes** (a sandbox): a runtime that cannot be written, or whose folder leads
   out of its project or skillc home, gets its index in a private folder of this process in
   the temporary directory, removed when the process exits.
-- **E002 only when the skill cannot be indexed**, with the reason: larger than an index made
-  on demand may be (:data:`MAX_INDEXED_FILES`, :data:`MAX_INDEXED_BYTES`,
-  :data:`MAX_SOURCE_BYTES`; ``skc build`` has no such bound), a file that cannot be read, no
-  place to write, or sources that kept changing while they were indexed.
+- **E002 only when the skill cannot be indexed**, with the reason: larger than an index may
+  be (:data:`MAX_INDEXED_FILES`, :data:`MAX_INDEXED_BYTES`, :data:`MAX_SOURCE_BYTES`, by the
+  files' stats, before any is read; ``skc build`` refuses such a skill too:
+  :func:`refuse_too_large`), a file that cannot be read, no place to write, or sources that
+  kept changing while they were indexed.
 
 Like the build, the stats that go into an index are taken once the newest source file is
 older than the file system's timestamp granularity (:data:`~skillc_index.index.schema.
@@ -63,12 +64,12 @@ __all__ = [
     "refuse_too_large",
 ]
 
-#: The most ``.md``/``.txt`` files a skill may have to be indexed on demand.
+#: The most ``.md``/``.txt`` files a skill may have to be indexed (on demand or by a build).
 MAX_INDEXED_FILES = 10_000
-#: The most bytes of ``.md``/``.txt`` files a skill may have to be indexed on demand (about
+#: The most bytes of ``.md``/``.txt`` files a skill may have to be indexed (about
 #: 8 s on a 2-core machine; the largest skill of the 581 of the corpus has 0.8 MB).
 MAX_INDEXED_BYTES = 32 << 20
-#: The most bytes of all its files (each is hashed) a skill may have to be indexed on demand.
+#: The most bytes of all its files (each is hashed) a skill may have to be indexed.
 MAX_SOURCE_BYTES = 1 << 30
 #: How many times the sources may change under a build before the reader (or ``skc build``)
 #: gives up (E002).
@@ -245,7 +246,7 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
     found = walk_skill(source)
     indexed = indexed_files(found.files)
     stats = _stats(source, found.files)
-    _refuse_too_large(skill, indexed, stats)
+    refuse_too_large(skill.name, indexed, stats)
     newest = max((stat.mtime_ns for stat in stats.values()), default=0)
     wait_ns = newest + RACY_WINDOW_NS - time.time_ns()
     if wait_ns > 0:  # as the build does (compiler.compile_skill): readers then check stats only
@@ -304,22 +305,12 @@ def _stats(source: Path, files: Sequence[str]) -> dict[str, FileStat]:
         raise SourcesChanged(f"'{exc.filename}' vanished") from exc
 
 
-def refuse_too_large(skill: ResolvedSkill) -> None:
-    """E002 (:class:`~skillc_index.IndexUnusable`) when ``skill`` is larger than an index made
-    on demand may be: ``skc route`` checks a stranger's skill so before it compiles it, as a
-    read that indexed it would (``skc build`` of the author's own has no such bound)."""
-    from skillc_index.files import walk_skill
-    from skillc_index.index.rows import indexed_files
-    from skillc_index.index.schema import stat_files
-
-    found = walk_skill(skill.source)
-    _refuse_too_large(skill, indexed_files(found.files), stat_files(skill.source, found.files))
-
-
-def _refuse_too_large(
-    skill: ResolvedSkill, indexed: Sequence[str], stats: Mapping[str, FileStat]
-) -> None:
-    """E002 when the skill is larger than an index made on demand may be."""
+def refuse_too_large(skill: str, indexed: Sequence[str], stats: Mapping[str, FileStat]) -> None:
+    """E002 (:class:`~skillc_index.IndexUnusable`) when the skill named ``skill`` is larger than
+    an index may be (``indexed``: its ``.md``/``.txt`` files; ``stats``: every file's, taken
+    before any is
+    read): the readers' index made on demand, and ``skc build``'s (which read each indexed
+    file whole: a 400 MB ``.md`` took 2.8 GB), so nothing is read then."""
     indexed_bytes = sum(stats[rel].size for rel in indexed)
     all_bytes = sum(stat.size for stat in stats.values())
     if len(indexed) > MAX_INDEXED_FILES:
@@ -333,7 +324,7 @@ def _refuse_too_large(
         what = f"{all_bytes / (1 << 20):.1f} MiB of files, more than {MAX_SOURCE_BYTES >> 20} MiB"
     else:
         return
-    raise IndexUnusable(skill.name, f"too large to index on demand ({what})")
+    raise IndexUnusable(skill, f"too large to index ({what})")
 
 
 class _Base(NamedTuple):

@@ -83,14 +83,12 @@ def _compile(
     anything was (re)built."""
     from skillc_index.build.compiler import compile_skill
     from skillc_index.build.skill import _check_source
-    from skillc_index.index.cache import refuse_too_large
     from skillc_index.layout import runtime_for
 
     source = Path(os.path.realpath(place.store / name))
     scope, runtime, in_store = runtime_for(source, layout)
     skill = ResolvedSkill(source.name, source, scope, runtime, in_store)
     _check_source(source, name)
-    refuse_too_large(skill)  # E002: an installed skill is a stranger's (a 2 GB .md)
     compiled = compile_skill(skill, tokenizer_setting=config.tokenizer)
     return skill, not compiled.up_to_date
 

@@ -197,9 +197,10 @@ def why_not_built(exc: SkillcError | OSError) -> tuple[str, str]:
 
 def _check_builds(source: Path, name: str) -> None:
     """Raise what stops a build of the skill folder ``source`` before it writes anything
-    (a compiled runtime given as a source, a symlink leading out, E011 for the frontmatter):
+    (a compiled runtime given as a source, a symlink leading out, E002 for a skill larger than
+    an index may be, E011 for the frontmatter):
     a skill that fails here is left in place, by a dry run and a real run alike."""
-    from skillc_index.build.skill import _check_source, _validate_frontmatter
+    from skillc_index.build.skill import _check_import, _check_source
     from skillc_index.diagnostics import PathEscapesRoot
     from skillc_index.files import walk_skill
 
@@ -207,7 +208,7 @@ def _check_builds(source: Path, name: str) -> None:
     found = walk_skill(source)
     if found.escapes:
         raise PathEscapesRoot(found.escapes[0])
-    _validate_frontmatter(source)
+    _check_import(source, name, found)
 
 
 def _one_line(exc: SkillcError) -> str:
