@@ -12,7 +12,7 @@ from types import FrameType
 import pytest
 import yaml
 
-from skillc_lint import default_registry, lint_skill
+from skillc_lint import default_registry, fix_skill, lint_skill
 from skillc_lint._engine import MAX_FINDINGS
 from skillc_lint._rules.invisible import hidden_characters
 from skillc_lint._skill import Skill
@@ -171,3 +171,50 @@ def test_the_fix_bound_counts_the_frontmatter_as_the_reader_does(
     assert "larger than" not in found.message
     assert found.fix is not None
     assert "quote the value of description" in found.fix.description
+
+
+def test_a_markdown_file_longer_than_a_parse_reads_is_read_that_far_and_never_fixed(
+    skill: Writer, monkeypatch: pytest.MonkeyPatch, read_sizes: Callable[..., list[int]]
+) -> None:
+    """A Markdown file longer than a parse reads (``MARKDOWN_READ_LIMIT``, 4 MiB; made small
+    here) is read that far, the rest of its lines counted, never held (a 400 MB one took
+    6 GB); its line count is the file's (SKL520), its findings are made from that start,
+    and none of its fixes is offered or applied (a fix made for its start would write the
+    start alone)."""
+    import skillc_index.files
+    import skillc_lint._skill
+    from skillc_index.markdown import document
+
+    monkeypatch.setattr(document, "MARKDOWN_READ_LIMIT", 4096)
+    big = "# Big\n\nSee [the API](API.md).\n" + "word\n" * 2000  # 10 KB, 2,003 lines
+    folder = skill(
+        body="See [big](references/big.md).\n",
+        files={"references/big.md": big, "references/api.md": "# API\n"},
+    )
+    sizes = read_sizes(
+        skillc_index.files, "open_in_root", skillc_lint._skill, path="references/big.md"
+    )
+    found = {d.rule: d for d in lint_skill(folder).diagnostics if d.file == "references/big.md"}
+    assert sizes[0] == 4096 and max(sizes) < len(big)  # then the lines counted in chunks
+    assert "references/big.md is 2003 lines long" in found["SKL520"].message
+    assert found["SKL301"].fix is None  # API.md for api.md: fixed in a file read whole
+    outcome = fix_skill(folder)
+    assert (outcome.changes, outcome.problems) == ((), ())
+    assert (folder / "references" / "big.md").read_text(encoding="utf-8") == big
+
+
+def test_skill_tokens_of_a_skill_md_longer_than_a_parse_reads_come_from_its_size(
+    skill: Writer, monkeypatch: pytest.MonkeyPatch, read_sizes: Callable[..., list[int]]
+) -> None:
+    """SKL921 of a SKILL.md read in part counts its bytes (its stat), not the start read."""
+    import skillc_index.files
+    import skillc_lint._skill
+    from skillc_index.markdown import document
+
+    monkeypatch.setattr(document, "MARKDOWN_READ_LIMIT", 4096)
+    folder = skill(body="word " * 8000 + "\n")
+    size = (folder / "SKILL.md").stat().st_size
+    sizes = read_sizes(skillc_index.files, "open_in_root", skillc_lint._skill, path="SKILL.md")
+    [found] = [d for d in lint_skill(folder).diagnostics if d.rule == "SKL921"]
+    assert sizes[0] == 4096 and max(sizes) < size
+    assert found.message.startswith(f"SKILL.md is about {-(-size // 4):,} tokens")

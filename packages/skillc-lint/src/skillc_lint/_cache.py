@@ -6,9 +6,10 @@ skillc-lint and skillc-index, the versions of markdown-it-py, PyYAML and Python)
 effect (:func:`rules_fingerprint`: each rule's id, severity, options and check, the profiles'
 substitutions, ``--force``), the folder linted (as given: notices name it; and its real
 path: the skill's name), the skill's files (the listing the rules see and the symlinks leading
-out of it) and the text of each Markdown file. What a rule reads beyond those (another file's
+out of it) and the text of each Markdown file (with the line count and size of one longer than
+the lint reads). What a rule reads beyond those (another file's
 first bytes, an execute bit, a hidden path, a sibling skill, a store skill: the
-:data:`~skillc_lint._skill.PROBES`) is stored with the result, question and answer; the result
+:data:`~skillc_lint._probes.PROBES`) is stored with the result, question and answer; the result
 is reused only while every answer is the same.
 
 The cache is one SQLite database (:data:`CACHE_FILE`) in :func:`cache_dir`
@@ -192,6 +193,7 @@ def result_key(skill: Skill, rules: str) -> str:
     for rel, text in skill.texts.items():
         add(rel)
         add(text)
+    add(repr(sorted(skill.partial.items())))  # what the rules see of a file past its text
     return digest.hexdigest()
 
 
@@ -222,7 +224,7 @@ def _loads(data: bytes) -> Any:
 
 def _probes_hold(skill: Skill, probes: object) -> bool:
     """Whether every question a stored result asked of the disk has the same answer now."""
-    from skillc_lint._skill import PROBES
+    from skillc_lint._probes import PROBES
 
     if not isinstance(probes, tuple):
         return False

@@ -260,10 +260,12 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
     rule in one file, then one saying how many more there were, and at most
     :data:`MAX_FINDINGS` of one rule in the subject, then one saying how many more there were
     in the skill (or folder). A skill's diagnostics carry
-    their line's text (the code frame) and a column."""
+    their line's text (the code frame) and a column, and no fix in a file read in part
+    (:attr:`~skillc_lint._skill.Skill.partial`: the fix would be made for its start alone)."""
     from skillc_lint._skill import Skill
 
     line_text = subject.line_text if isinstance(subject, Skill) else None
+    partial = subject.partial if isinstance(subject, Skill) else {}
     found: list[tuple[int, LintDiagnostic]] = []
 
     def diagnostic(
@@ -286,7 +288,7 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
             message,
             column if source is not None else None,
             source,
-            fix,
+            None if file in partial else fix,
         )
 
     scope = "skill" if line_text is not None else "folder"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -24,19 +24,14 @@ from skillc_index import (
     SKILL_FILE,
     MarkdownDoc,
     Notice,
-    PathEscapesRoot,
-    SkillcError,
-    SkillFileNotFound,
     limit_notice,
     open_in_root,
     parse_markdown,
-    read_text_in_root,
-    safe_join,
+    read_parsed,
     split_lines,
     walk_skill,
 )
-from skillc_index.files import decoded
-from skillc_index.text import BOM_BYTES
+from skillc_lint._probes import PROBES, TEXT_LIMIT, digest, read_other
 
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
@@ -50,10 +45,6 @@ __all__ = [
     "Substitutions",
     "slug",
 ]
-
-#: The most of a file the text scans read (secrets, remote code, hidden characters): a
-#: skill's script or data file past it is scanned in its first 256 KiB only.
-TEXT_LIMIT = 256 * 1024
 
 LinkKind = Literal[
     "external", "absolute", "anchor", "path", "escape", "sibling", "empty", "dynamic"
@@ -129,8 +120,8 @@ class Skill:
     its parsed :class:`~skillc_index.MarkdownDoc`, SKILL.md included; ``notices`` the
     warnings of parsing them (a file over the parse limit, 1 MiB or 20,000 lines: its
     headings and links after the limit are not checked); ``texts`` the text of each
-    Markdown file (what fixes edit). ``texts`` given to the constructor replace the files'
-    own (fixes not written yet).
+    Markdown file (what fixes edit), as far as a parse reads (:attr:`partial`). ``texts``
+    given to the constructor replace the files' own (fixes not written yet).
     """
 
     def __init__(
@@ -157,9 +148,12 @@ class Skill:
         #: fixes); ``texts`` given replace the files' own (fixes not written yet).
         given = texts or {}
         markdown = [rel for rel in self.files if rel.lower().endswith(".md") and rel != SKILL_FILE]
+        #: The Markdown files longer than a parse reads (``MARKDOWN_READ_LIMIT``, 4 MiB), whose
+        #: text is their start (:func:`~skillc_index.read_parsed`): each one's line count and
+        #: size in bytes (its stat). The rules see that start; no fix of them is applied.
+        self.partial: dict[str, tuple[int, int]] = {}
         self.texts: dict[str, str] = {
-            rel: given[rel] if rel in given else read_text_in_root(root, rel, real_root=real)
-            for rel in (SKILL_FILE, *markdown)
+            rel: given[rel] if rel in given else self._read(rel) for rel in (SKILL_FILE, *markdown)
         }
         self.skill_md_text = self.texts[SKILL_FILE]
         self._others: dict[str, str | None] = {}  # other files read by text()
@@ -176,10 +170,26 @@ class Skill:
         #: (:func:`skillc_lint._rules.fields.lowered_text`).
         self.shared: dict[tuple[str, str], Any] = {}
 
+    def _read(self, rel: str) -> str:
+        """A Markdown file's text as far as a parse reads (a longer one is :attr:`partial`)."""
+        with open_in_root(self.root, rel, real_root=self.real_root) as handle:
+            size = os.fstat(handle.fileno()).st_size
+            text, lines = read_parsed(handle)  # the rest of a longer one counted, never held
+        if lines is not None:
+            self.partial[rel] = (lines, size)
+        return text
+
+    def size(self, rel: str) -> int:
+        """A Markdown file's length: its text's, or for a :attr:`partial` one its bytes'."""
+        return self.partial[rel][1] if rel in self.partial else len(self.texts[rel])
+
     @cached_property
     def docs(self) -> dict[str, MarkdownDoc]:
         """Each Markdown file parsed (on first use: a cached result needs no parse)."""
-        return {rel: parse_markdown(text) for rel, text in self.texts.items()}
+        return {
+            rel: parse_markdown(text, line_count=self.partial.get(rel, (None,))[0])
+            for rel, text in self.texts.items()
+        }
 
     @cached_property
     def notices(self) -> tuple[Notice, ...]:
@@ -239,9 +249,9 @@ class Skill:
             return self.texts[rel]
         if rel in self._others:
             return self._others[rel]
-        text = _read_other(self.root, rel, self.real_root)
+        text = read_other(self.root, rel, self.real_root)
         self._others[rel] = text
-        self.probes["text", rel] = _digest(text)
+        self.probes["text", rel] = digest(text)
         return text
 
     def starts_with_bom(self, rel: str) -> bool:
@@ -418,102 +428,6 @@ class Skill:
         """Whether the skill name ``name`` is this skill, a sibling folder of it holding a
         SKILL.md, or a skill of the project or global store (from the working folder)."""
         return name == self.name or bool(self._probe("skill", name))
-
-
-def _read_other(root: Path, rel: str, real_root: str | None = None) -> str | None:
-    """The first :data:`TEXT_LIMIT` bytes of the file ``rel`` of ``root`` as text; None for
-    a binary file (a NUL byte in them) or one that cannot be read."""
-    try:
-        with open_in_root(root, rel, real_root=real_root) as handle:
-            data = handle.read(TEXT_LIMIT)
-    except (OSError, SkillcError):
-        return None
-    if b"\0" in data:
-        return None
-    return decoded(data)
-
-
-def _digest(text: str | None) -> str | None:
-    """What a probe keeps of a text it read: its hash (None for none)."""
-    if text is None:
-        return None
-    import hashlib
-
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-
-
-def _bom(root: Path, rel: str) -> bool:
-    try:
-        with open_in_root(root, rel) as handle:
-            return handle.read(len(BOM_BYTES)) == BOM_BYTES
-    except (OSError, SkillcError):
-        return False
-
-
-def _executable(root: Path, rel: str) -> bool:
-    try:
-        return bool(safe_join(root, rel).stat().st_mode & 0o111)
-    except (OSError, SkillcError):
-        return False
-
-
-def _exists(root: Path, rel: str) -> bool:
-    return os.path.exists(os.path.join(root, rel))  # noqa: PTH110, PTH118
-
-
-def _leaves(root: Path, rel: str) -> bool:
-    try:
-        safe_join(root, rel)
-    except PathEscapesRoot:
-        return True
-    except SkillFileNotFound:  # a NUL byte, a loop: SKL301 says not found
-        pass
-    return False
-
-
-def _sibling(root: Path, rel: str) -> str | None:
-    rel = rel.partition("?")[0]
-    here = root.absolute()
-    parent = here.parent
-    landed = posixpath.normpath(posixpath.join(here.as_posix(), rel))
-    if not landed.startswith(parent.as_posix().rstrip("/") + "/"):
-        return None
-    path = landed[len(parent.as_posix().rstrip("/")) + 1 :]
-    skill, _, rest = path.partition("/")
-    if skill == here.name or not (parent / skill / SKILL_FILE).is_file():
-        return None
-    try:
-        if not safe_join(parent / skill, rest or ".").exists():
-            return None
-    except (PathEscapesRoot, SkillFileNotFound):
-        return None
-    return path
-
-
-def _store_skill(root: Path, name: str) -> bool:
-    from skillc_index import Layout, resolve_skill
-
-    if (root.parent / name / SKILL_FILE).is_file():
-        return True
-    try:
-        resolve_skill(name, Layout.discover())
-    except SkillcError:
-        return False
-    return True
-
-
-#: What a rule may ask of the disk beyond the skill's files and Markdown texts, by kind: a
-#: function of the skill root and an argument. :class:`Skill` records each answer in
-#: :attr:`Skill.probes`; the result cache asks again before reusing a result.
-PROBES: dict[str, Callable[[Path, str], object]] = {
-    "text": lambda root, rel: _digest(_read_other(root, rel)),
-    "bom": _bom,
-    "executable": _executable,
-    "exists": _exists,
-    "leaves": _leaves,
-    "sibling": _sibling,
-    "skill": _store_skill,
-}
 
 
 def _path_words(pieces: str | set[str]) -> set[str]:

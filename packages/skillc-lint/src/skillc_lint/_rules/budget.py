@@ -17,6 +17,7 @@ from pathlib import Path
 from skillc_index import (
     CHARS_PER_TOKEN,
     MAX_ENTRY_DESCRIPTION,
+    SKILL_FILE,
     Config,
     estimate_tokens,
     folder_budget,
@@ -30,8 +31,9 @@ __all__ = ["RULES"]
 
 def skill_tokens(skill: Skill, options: Options) -> Findings:
     """SKL921: SKILL.md is at most ``max-tokens`` (5,000) estimated tokens, what an agent
-    loads whole when the skill activates."""
-    tokens, limit = estimate_tokens(len(skill.skill_md_text)), options["max-tokens"]
+    loads whole when the skill activates (one longer than the lint reads: from its size in
+    bytes, its stat)."""
+    tokens, limit = estimate_tokens(skill.size(SKILL_FILE)), options["max-tokens"]
     if tokens > limit:
         yield Finding(
             f"SKILL.md is about {tokens:,} tokens (at most {limit:,} recommended; estimated "

@@ -6,7 +6,7 @@ hidden from the rendered page, phrasing that turns the agent against its user, s
 fetched and run in one step, tool grants that allow anything, and scripts nobody mentions.
 
 Every file of the skill is read at most once and only its first
-:data:`~skillc_lint._skill.TEXT_LIMIT` bytes (binary files are skipped); nothing is executed.
+:data:`~skillc_lint._probes.TEXT_LIMIT` bytes (binary files are skipped); nothing is executed.
 The phrase rules skip text that *describes* an attack rather than makes one: a match quoted,
 in code, or on a line that talks about injection, attacks or examples.
 """

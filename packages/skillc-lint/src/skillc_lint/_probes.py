@@ -1,0 +1,124 @@
+"""What the lint reads of a skill beyond its file list and Markdown texts: another file's
+text (its first :data:`TEXT_LIMIT` bytes, :func:`read_other`), and the questions a rule may
+ask of the disk (:data:`PROBES`), whose answers the result cache checks before reusing a
+result."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Callable
+from pathlib import Path
+
+from skillc_index import (
+    SKILL_FILE,
+    PathEscapesRoot,
+    SkillcError,
+    SkillFileNotFound,
+    open_in_root,
+    safe_join,
+)
+from skillc_index.files import decoded
+from skillc_index.text import BOM_BYTES
+
+__all__ = ["PROBES", "TEXT_LIMIT", "digest", "read_other"]
+
+#: The most of a file the text scans read (secrets, remote code, hidden characters): a
+#: skill's script or data file past it is scanned in its first 256 KiB only.
+TEXT_LIMIT = 256 * 1024
+
+
+def read_other(root: Path, rel: str, real_root: str | None = None) -> str | None:
+    """The first :data:`TEXT_LIMIT` bytes of the file ``rel`` of ``root`` as text; None for
+    a binary file (a NUL byte in them) or one that cannot be read."""
+    try:
+        with open_in_root(root, rel, real_root=real_root) as handle:
+            data = handle.read(TEXT_LIMIT)
+    except (OSError, SkillcError):
+        return None
+    if b"\0" in data:
+        return None
+    return decoded(data)
+
+
+def digest(text: str | None) -> str | None:
+    """What a probe keeps of a text it read: its hash (None for none)."""
+    if text is None:
+        return None
+    import hashlib
+
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def _bom(root: Path, rel: str) -> bool:
+    try:
+        with open_in_root(root, rel) as handle:
+            return handle.read(len(BOM_BYTES)) == BOM_BYTES
+    except (OSError, SkillcError):
+        return False
+
+
+def _executable(root: Path, rel: str) -> bool:
+    try:
+        return bool(safe_join(root, rel).stat().st_mode & 0o111)
+    except (OSError, SkillcError):
+        return False
+
+
+def _exists(root: Path, rel: str) -> bool:
+    return os.path.exists(os.path.join(root, rel))  # noqa: PTH110, PTH118
+
+
+def _leaves(root: Path, rel: str) -> bool:
+    try:
+        safe_join(root, rel)
+    except PathEscapesRoot:
+        return True
+    except SkillFileNotFound:  # a NUL byte, a loop: SKL301 says not found
+        pass
+    return False
+
+
+def _sibling(root: Path, rel: str) -> str | None:
+    rel = rel.partition("?")[0]
+    here = root.absolute()
+    parent = here.parent
+    landed = posixpath.normpath(posixpath.join(here.as_posix(), rel))
+    if not landed.startswith(parent.as_posix().rstrip("/") + "/"):
+        return None
+    path = landed[len(parent.as_posix().rstrip("/")) + 1 :]
+    skill, _, rest = path.partition("/")
+    if skill == here.name or not (parent / skill / SKILL_FILE).is_file():
+        return None
+    try:
+        if not safe_join(parent / skill, rest or ".").exists():
+            return None
+    except (PathEscapesRoot, SkillFileNotFound):
+        return None
+    return path
+
+
+def _store_skill(root: Path, name: str) -> bool:
+    from skillc_index import Layout, resolve_skill
+
+    if (root.parent / name / SKILL_FILE).is_file():
+        return True
+    try:
+        resolve_skill(name, Layout.discover())
+    except SkillcError:
+        return False
+    return True
+
+
+#: What a rule may ask of the disk beyond the skill's files and Markdown texts, by kind: a
+#: function of the skill root and an argument. :class:`Skill` records each answer in
+#: :attr:`Skill.probes`; the result cache asks again before reusing a result.
+PROBES: dict[str, Callable[[Path, str], object]] = {
+    "text": lambda root, rel: digest(read_other(root, rel)),
+    "bom": _bom,
+    "executable": _executable,
+    "exists": _exists,
+    "leaves": _leaves,
+    "sibling": _sibling,
+    "skill": _store_skill,
+}
