@@ -140,3 +140,36 @@ def test_a_skill_without_headings_lists_skill_md_to_open(
     assert _entries(stub) == [("SKILL.md", "skc open flat SKILL.md")]
     data = _paste_json("skc open flat SKILL.md", project, clean_env, bin_dir)
     assert data["path"] == "SKILL.md" and "Just text." in str(data["content"])
+
+
+def test_headings_of_one_text_each_read_their_own_section(
+    ok: Run, project: Path, bin_dir: Path, clean_env: dict[str, str]
+) -> None:
+    """Two ``## Examples`` under different H1s (common in the corpus) were listed with one
+    command, which showed the first (W001) for both: the second could not be read from the
+    stub. Each now reads its own section, pasted as listed; so does each ``## Setup``, whose
+    first is in README.md (before SKILL.md in file order)."""
+    ok("init")
+    folder = project / ".skillc" / "skills" / "twice"
+    body = "".join(
+        f"# {lang}\n\n## Examples\n\n{lang} examples\n\n## Setup\n\n{lang} setup\n\n"
+        for lang in ("Python", "Rust", "Go")
+    )
+    write(
+        folder / "SKILL.md",
+        "---\nname: twice\ndescription: Demo. Use when testing.\n---\n\n" + body,
+    )
+    write(folder / "README.md", "# Read me\n\n## Setup\n\nreadme setup\n")
+    proc = ok("build", "--format", "json", "twice")
+    stub = Path(json.loads(proc.stdout)["stub"]).read_text(encoding="utf-8")
+    template = _template(stub, "twice")
+    read = []
+    for label, command in _entries(stub):
+        if label in ("Examples", "Setup"):
+            pasted = command or template.replace("<heading>", label)
+            data = _paste_json(pasted, project, clean_env, bin_dir)
+            assert (data["file"], data["section"]) == ("SKILL.md", label), (pasted, data)
+            read.append(str(data["content"]).split("\n")[2])
+    assert read == [
+        f"{lang} {what}" for lang in ("Python", "Rust", "Go") for what in ("examples", "setup")
+    ]

@@ -121,6 +121,29 @@ def test_unicode_case_folding_and_multiple_matches(built: ResolvedSkill, project
     assert show_section(built, "install", file="b.md").file == "b.md"
 
 
+def test_nth_shows_another_of_the_matching_headings(
+    built: ResolvedSkill, project: Path, gateway: Run
+) -> None:
+    """Two headings of one text (``Examples`` under two H1s) could not both be read: W001
+    and the first, whatever was asked. ``nth`` picks one, in file then line order, in one
+    file with ``file``, in a hidden file too; past the last is E020 saying how many match."""
+    (built.source / "b.md").write_text("# Install\n\nagain\n\n# install\n\nthird\n", "utf-8")
+    (built.source / ".notes.md").write_text("# Tip\n\none\n\n# Tip\n\ntwo\n", "utf-8")
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(project.parent / "home")}))
+    second = show_section(built, "install", nth=2)
+    assert (second.file, second.start_line, second.text) == ("b.md", 1, "# Install\n\nagain\n\n")
+    assert (second.matches, second.warnings) == (3, ())  # no "showing first": it is not
+    assert show_section(built, "install", file="b.md", nth=2).text == "# install\n\nthird\n"
+    assert show_section(built, "tip", file=".notes.md", hidden=True, nth=2).text == "# Tip\n\ntwo\n"
+    with pytest.raises(SectionNotFound) as caught:
+        show_section(built, "install", file="b.md", nth=3)
+    assert str(caught.value) == (
+        "error[E020]: section not found: 'install'\nhint: only 2 headings match it"
+    )
+    shown = gateway("show", "demo", "--section", "Install", "--nth", "3")
+    assert (shown.returncode, shown.stdout, shown.stderr) == (0, "# install\n\nthird\n", "")
+
+
 def test_a_section_is_found_however_its_accents_are_composed(
     built: ResolvedSkill, project: Path
 ) -> None:

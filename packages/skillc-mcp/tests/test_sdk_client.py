@@ -47,7 +47,7 @@ REGISTRY = {
     "skc_build": {"skill", "global", "target", "copy", "force"},
     "skc_lint": {"skill", "force", "select", "ignore", "profile", "target", "baseline"},
     "skc_outline": {"skill", "level"},
-    "skc_show": {"skill", "section", "file", "max_lines", "offset", "hidden"},
+    "skc_show": {"skill", "section", "file", "nth", "max_lines", "offset", "hidden"},
     "skc_open": {"skill", "path", "max_lines", "offset", "hidden"},
     "skc_sources": {"skill", "depth", "dir", "limit", "pattern"},
     "skc_search": {"skill", "query", "limit"},

@@ -86,6 +86,17 @@ class ShowParams(Record):
             metavar="PATH",
         ),
     ] = None
+    nth: Annotated[
+        int,
+        Param(
+            "Which of the headings that match to show, in file then line order (1: the first; "
+            "`matches` in the reply counts them): a heading text used more than once, such as "
+            "two 'Examples' under different titles.",
+            minimum=1,
+            help="Show the Nth heading that matches (file, then line order).",
+            metavar="N",
+        ),
+    ] = 1
     max_lines: Annotated[
         int | None,
         Param(MAX_LINES, minimum=0, mcp_default=500, help="Show at most this many lines."),
@@ -95,6 +106,8 @@ class ShowParams(Record):
 
     def log_args(self) -> ShowArgs:
         args: ShowArgs = {"section": self.section, "file": self.file, "max_lines": self.max_lines}
+        if self.nth != 1:
+            args["nth"] = self.nth
         if self.offset:
             args["offset"] = self.offset
         if self.hidden:
@@ -131,6 +144,7 @@ def show(session: Session, params: ShowParams) -> SectionResult:
             tokenizer_setting=tokenizer,
             skip=params.offset,
             hidden=params.hidden,
+            nth=params.nth,
         )
     shown = page(
         found.text, found.shown_lines, found.total_lines, params.offset, session.reply_chars

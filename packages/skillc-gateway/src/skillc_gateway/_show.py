@@ -67,7 +67,8 @@ class SectionText(Record):
     total_lines: int
     shown_lines: int
     matches: int
-    """How many headings matched; the first is shown (W001 when more than one)."""
+    """How many headings matched; the first is shown (W001 when more than one), or the
+    ``nth`` asked for."""
     warnings: tuple[Diagnostic, ...] = ()
 
     @property
@@ -115,9 +116,11 @@ def show_section(
     tokenizer_setting: str = "ascii",
     hidden: bool = False,
     skip: int = 0,
+    nth: int = 1,
 ) -> SectionText:
     """The content of the first heading matching ``section`` (case-insensitive, Unicode
-    case folding), in file (bytewise) then line order; only in ``file`` when given.
+    case folding), in file (bytewise) then line order; only in ``file`` when given; the
+    ``nth`` of them (1-based: a heading text that several headings share, each reached).
 
     The index is built on demand when it is not current (``ensure_index``), and again when
     the section's file changed between the check and the read, or the index fails to read:
@@ -126,7 +129,8 @@ def show_section(
     E021 (``file`` does not exist or is not a regular file; a hidden ``file``, one with a
     dot-file or dot-folder component or a symlink to one, unless ``hidden``: hidden files
     are never indexed),
-    E020 with up to five suggestions (no heading matches). The section's file is read only
+    E020 with up to five suggestions (no heading matches; fewer than ``nth``: how many do).
+    The section's file is read only
     if it is a regular file inside the skill (opened component by component, never a FIFO).
     """
     relative: str | None = None
@@ -138,7 +142,7 @@ def show_section(
         if refused is not None:
             if not hidden:
                 raise refused
-            return _hidden_section(skill, file, section, max_lines, skip)
+            return _hidden_section(skill, file, section, max_lines, skip, nth)
     damaged: IndexHandle | None = None
     reason = ""
     for _attempt in range(ATTEMPTS):
@@ -158,7 +162,7 @@ def show_section(
         except IndexUnusable:  # RFC-0004: a read failure is corruption: built again
             damaged = index
             continue
-        found = matches[0]
+        found = _chosen(query, matches, nth)
         path = safe_join(skill.source, found.file)
         try:
             with open_in_root(skill.source, found.file) as handle:
@@ -187,7 +191,7 @@ def show_section(
             # Written to while it was read or checked: these may not be the indexed lines.
             reason = f"'{found.file}' changed while it was read"
             continue
-        return _section_text(query, matches, text, total, shown)
+        return _section_text(query, matches, found, text, total, shown)
     raise IndexUnusable(skill.name, reason or "its index failed to read after it was built")
 
 
@@ -196,7 +200,7 @@ MAX_HIDDEN_BYTES = 16 << 20
 
 
 def _hidden_section(
-    skill: ResolvedSkill, file: str, section: str, max_lines: int | None, skip: int
+    skill: ResolvedSkill, file: str, section: str, max_lines: int | None, skip: int, nth: int
 ) -> SectionText:
     """A section of a hidden file (``hidden``): the index never holds hidden files, so the
     file's headings are parsed from it, through the descriptor its lines are read from (at
@@ -219,23 +223,36 @@ def _hidden_section(
                 return [h for h in headings if heading_key(h.text) == key]
 
             query, matches = _matches(section, find, lambda: headings)
-            found = matches[0]
+            found = _chosen(query, matches, nth)
             handle.seek(0)
             text, total, shown = read_lines(
                 handle, found.start_line, found.end_line, max_lines, skip
             )
     except OSError as exc:
         raise UnreadableFile(file, exc.strerror or str(exc)) from exc
-    return _section_text(query, matches, text, total, shown)
+    return _section_text(query, matches, found, text, total, shown)
+
+
+def _chosen(query: str, matches: list[IndexedHeading], nth: int) -> IndexedHeading:
+    """The ``nth`` (1-based) of the headings ``query`` matched; E020 saying how many
+    matched when there are fewer."""
+    if nth > len(matches):
+        raise SectionNotFound(query, matched=len(matches))
+    return matches[nth - 1]
 
 
 def _section_text(
-    query: str, matches: list[IndexedHeading], text: str, total: int, shown: int
+    query: str,
+    matches: list[IndexedHeading],
+    found: IndexedHeading,
+    text: str,
+    total: int,
+    shown: int,
 ) -> SectionText:
-    """The first of the headings ``query`` matched, with its lines (W001 when there were
-    several)."""
-    found = matches[0]
-    warnings = (multiple_matches(query),) if len(matches) > 1 else ()
+    """``found``, one of the headings ``query`` matched, with its lines (W001 when there
+    were several and the first was taken: ``nth`` not given)."""
+    several = len(matches) > 1 and found is matches[0]
+    warnings = (multiple_matches(query),) if several else ()
     return SectionText(
         found.file,
         found.text,

@@ -32,14 +32,16 @@ def show_command(result: SectionResult, call: Call[ShowParams]) -> None:
 
     Prints the section under the heading SECTION: from the heading to the next heading of
     the same or a higher level. Matching ignores case; text after " — " is ignored, so a
-    line copied from the skill's stub works. Any skill can be read, built or not: its index
-    is (re)built on demand when missing or stale.
+    line copied from the skill's stub works. When several headings match, the first in file
+    then line order is shown (W001); --nth N shows the Nth. Any skill can be read, built or
+    not: its index is (re)built on demand when missing or stale.
 
     \b
     Examples:
-      skc show my-skill --section "Installation"
-      skc show my-skill --section "Endpoints" --file references/api.md
-      skc show my-skill --section "Clap Patterns — Advanced parsing" --max-lines 40
+      skc show my-skill --section 'Installation'
+      skc show my-skill --section 'Endpoints' --file references/api.md
+      skc show my-skill --section 'Examples' --nth 2
+      skc show my-skill --section 'Clap Patterns — Advanced parsing' --max-lines 40
     """
     echo_text(result.page.content, result.page.more_lines)
 

@@ -40,7 +40,7 @@ class SectionShape(TypedDict):
     total_lines: int
     shown_lines: int
     truncated: bool
-    matches: Annotated[int, "Headings that matched; the first is shown."]
+    matches: Annotated[int, "Headings that matched; the first (or the `nth`) is shown."]
 
 
 class ShowShape(SectionShape, Paged):

@@ -262,9 +262,14 @@ class PathEscapesRoot(SkillcError):
 class SectionNotFound(SkillcError):
     code = "E020"
 
-    def __init__(self, section: str, suggestions: list[tuple[str, str]] | None = None) -> None:
+    def __init__(
+        self, section: str, suggestions: list[tuple[str, str]] | None = None, *, matched: int = 0
+    ) -> None:
+        """``matched``: the headings that do match, fewer than the one asked for (``show``'s
+        ``nth``), said in a hint."""
         self.suggestions = list(suggestions or [])[:5]
-        detail = ""
+        match = "headings match" if matched > 1 else "heading matches"
+        detail = _hint(f"only {matched} {match} it") if matched else ""
         if self.suggestions:
             lines = ["Did you mean one of these?"]
             lines += [f"  - {text} ({file})" for text, file in self.suggestions]

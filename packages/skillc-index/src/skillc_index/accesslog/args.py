@@ -15,6 +15,7 @@ class ShowArgs(TypedDict, total=False):
 
     section: str
     file: str | None
+    nth: int
     max_lines: int | None
     offset: int
     hidden: bool

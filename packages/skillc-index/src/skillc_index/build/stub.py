@@ -53,8 +53,9 @@ REFERENCES_LABEL = "References (query by title only)"
 #: reads it (``no`` a string, ``012`` twelve). 4: at most 12 top-level headings, the H2s
 #: before any H1 counted (54 of the 11,593 public SKILL.md files we hold listed up to 15).
 #: 5: the commands quote ``'<heading>'`` (single quotes: a pasted heading is never expanded),
-#: and an entry the template would not read exactly gives its own command.
-STUB_FORMAT = 5
+#: and an entry the template would not read exactly gives its own command. 6: a heading whose
+#: text an earlier one has (``Examples`` under two H1s) gives its ``--nth``.
+STUB_FORMAT = 6
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
 # takes an int, not math.inf).
@@ -76,15 +77,15 @@ class Reference:
 
 
 class FirstHeadings:
-    """Where ``skc show --section`` finds each heading text first: it takes the first heading
-    of the text (case folded, :func:`~skillc_index.index.queries.heading_key`) in file
-    (bytewise) then line order, and with ``--file`` the first in that file. Fed every
-    heading of every indexed file in that order (as the index stores them), it tells whether
-    an entry of the stub is the heading its label reaches."""
+    """Where ``skc show --section`` finds each heading text: it takes the first heading of
+    the text (case folded, :func:`~skillc_index.index.queries.heading_key`) in file
+    (bytewise) then line order, with ``--file`` the first in that file, and with ``--nth N``
+    the Nth of those. Fed every heading of every indexed file in that order (as the index
+    stores them), it tells how an entry of the stub is reached by its label."""
 
     def __init__(self) -> None:
         self._file: dict[str, str] = {}
-        self._in_file: dict[tuple[str, str], tuple[int, int]] = {}
+        self._in_file: dict[tuple[str, str], list[tuple[int, int]]] = {}
         self._count: dict[str, int] = {}
 
     def add(self, file: str, level: int, text: str) -> None:
@@ -95,22 +96,31 @@ class FirstHeadings:
         number = self._count.get(file, 0)
         self._count[file] = number + 1
         self._file.setdefault(key, file)
-        self._in_file.setdefault((file, key), (number, level))
+        self._in_file.setdefault((file, key), []).append((number, level))
 
-    def reached(self, file: str, text: str, *, number: int | None = None) -> tuple[bool, bool]:
-        """Whether the heading ``text`` of ``file`` (its ``number``-th heading; else its
-        first H1, a reference's title) is what ``--section`` with its stub label finds:
-        ``(without --file, with --file file)``. A label that differs from the text (control
-        characters, leading ``#`` marks) is matched by other rules: neither."""
+    def reached(self, file: str, text: str, *, number: int | None = None) -> tuple[int, bool]:
+        """How ``--section`` with its stub label finds the heading ``text`` of ``file`` (its
+        ``number``-th heading; else its first H1, a reference's title): ``(nth, first)``,
+        the ``--nth`` that picks it among the headings of that text in ``file`` (0: none
+        does), and whether ``file`` holds the first of them in the skill (``--file`` is
+        then not needed). A label that differs from the text (control characters, leading
+        ``#`` marks) is matched by other rules: ``(0, False)``."""
         from skillc_index.index.queries import heading_key, section_queries
 
         label = one_line(text)
         if section_queries(label)[0] != text:
-            return False, False
+            return 0, False
         key = heading_key(text)
-        first = self._in_file.get((file, key))
-        here = first is not None and (first[0] == number if number is not None else first[1] == 1)
-        return here and self._file.get(key) == file, here
+        found = self._in_file.get((file, key), [])
+        nth = next(
+            (
+                n
+                for n, (at, level) in enumerate(found, 1)
+                if (at == number if number is not None else level == 1)
+            ),
+            0,
+        )
+        return nth, self._file.get(key) == file
 
 
 def _truncate(text: str, limit: int = MAX_DESCRIPTION) -> str:
@@ -224,19 +234,25 @@ def _entry(indent: str, label: str, command: str | None) -> str:
 
 
 def _show_command(
-    skill: str, file: str, text: str, reached: tuple[bool, bool], *, other: str | None = None
+    skill: str, file: str, text: str, reached: tuple[int, bool], *, other: str | None = None
 ) -> str | None:
     """The command an entry is listed with (None: the template reads it as listed). The
     template ``--section '<label>'`` reads it when the label finds this heading first and
-    holds no ``'``; else ``--section`` with ``--file`` when that finds it (``other``, the
-    command that reads the entry when neither does: a reference's ``skc open``)."""
+    holds no ``'``; else ``--section`` with ``--file`` when it is not in the file where the
+    label is found first, and ``--nth`` when it is not the first of the label's headings
+    there (a heading text used twice: ``Examples`` under two H1s); ``other`` (a reference's
+    ``skc open``), or ``--file``, when the label does not reach it
+    (:meth:`FirstHeadings.reached`)."""
     label = one_line(text)
-    anywhere, in_file = reached
-    if anywhere:
-        return None if "'" not in label else _command(skill, "show", options=[("--section", label)])
-    if in_file or other is None:
-        return _command(skill, "show", options=[("--section", label), ("--file", file)])
-    return other
+    nth, first_file = reached
+    if nth == 0:
+        return other or _command(skill, "show", options=[("--section", label), ("--file", file)])
+    if nth == 1 and first_file and "'" not in label:
+        return None
+    options = [("--section", label)]
+    options += [] if first_file else [("--file", file)]
+    options += [] if nth == 1 else [("--nth", str(nth))]
+    return _command(skill, "show", options=options)
 
 
 def _exec_word(skill: str) -> str:
@@ -268,9 +284,7 @@ def _skill_entries(
             break
         seen_h1 += level == 1
         top_level += top
-        reached = (
-            (True, True) if firsts is None else firsts.reached(SKILL_FILE, text, number=number)
-        )
+        reached = (1, True) if firsts is None else firsts.reached(SKILL_FILE, text, number=number)
         command = _show_command(skill, SKILL_FILE, text, reached)
         lines.append(_entry("" if top else "  ", one_line(text), command))
     if len(lines) < len(entries):
@@ -292,7 +306,7 @@ def _reference_entries(
         opened = _command(skill, "open", reference.path)
         if title and reference.title is not None:
             reached = (
-                (True, True) if firsts is None else firsts.reached(reference.path, reference.title)
+                (1, True) if firsts is None else firsts.reached(reference.path, reference.title)
             )
             command = _show_command(skill, reference.path, reference.title, reached, other=opened)
         else:
