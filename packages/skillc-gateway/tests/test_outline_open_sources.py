@@ -68,6 +68,23 @@ def test_outline_lists_every_markdown_file_even_without_headings(
     assert gateway("outline", "demo", "--level", "1").stdout.splitlines() == expected
 
 
+def test_outline_json_lists_the_files_the_text_lists(
+    gateway: Run, demo: Path, cli: Callable[..., Run]
+) -> None:
+    """``--format json`` (and ``skc_outline``) had the headings only: a file without a
+    heading, a line of the text output, was in no JSON. ``files`` lists them all, in the
+    text's order, parsed or from the index; ``headings`` is as it was."""
+    (demo / "SKILL.md").write_text("---\nname: demo\ndescription: D.\n---\nNo heading.\n")
+    (demo / "references" / "plain.md").write_text("Just text.\n", encoding="utf-8")
+    for _ in ("parsed", "indexed"):
+        text = gateway("outline", "demo")
+        data = json.loads(gateway("outline", "demo", "--format", "json").stdout)
+        listed = [line for line in text.stdout.splitlines() if not line.startswith(" ")]
+        assert data["files"] == listed == ["SKILL.md", "references/api.md", "references/plain.md"]
+        assert [h["file"] for h in data["headings"]] == ["references/api.md"] * 3
+        assert cli("skillc_index")("build", "demo").returncode == 0
+
+
 def test_open_is_verbatim_and_cuts_lines(resolved: ResolvedSkill, gateway: Run) -> None:
     whole = open_file(resolved, "references/notes.txt")
     assert whole.text == "one\ntwo\nthree\n" and whole.more_lines == 0

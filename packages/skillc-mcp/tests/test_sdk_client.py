@@ -157,6 +157,7 @@ async def exercise(client: Client) -> dict[str, Any]:
     outline = await calls.ok("skc_outline", {"skill": "demo", "level": 2})
     assert {"file": "SKILL.md", "level": 2, "text": "Install", "line": 10} in outline["headings"]
     assert all(h["level"] <= 2 for h in outline["headings"])
+    assert outline["files"] == ["SKILL.md", "references/api.md"]
     shown = await calls.ok("skc_show", {"skill": "demo", "section": "install"})
     assert shown["section"] == "Install"
     assert shown["content"].startswith("## Install\n")

@@ -101,7 +101,11 @@ class OutlineResult(Record):
         return self.outline.warnings
 
     def to_dict(self) -> OutlineShape:
-        return {"skill": self.skill, "headings": [h.to_dict() for h in self.outline.headings]}
+        return {
+            "skill": self.skill,
+            "headings": [h.to_dict() for h in self.outline.headings],
+            "files": list(self.outline.files),
+        }
 
 
 def outline(session: Session, params: OutlineParams) -> OutlineResult:
@@ -114,6 +118,7 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
         "outline",
         "headings",
         "ask for the top levels only with `level` (1 or 2), or search the skill for what you need",
+        beside=found.files,
     )
     if cut:
         found = found._replace(headings=found.headings[:kept], warnings=(*found.warnings, *cut))
@@ -124,7 +129,8 @@ OUTLINE: Operation[OutlineParams, OutlineResult] = Operation(
     name="outline",
     title="Outline a skill",
     description="List the headings of every Markdown file of a skill (file, level, text, "
-    "line), files in path order. Use it first to see what a skill covers without reading it, "
+    "line), files in path order, and every Markdown file (`files`, those without a heading "
+    "too). Use it first to see what a skill covers without reading it, "
     "then read the section you need with skc_show.",
     params=OutlineParams,
     run=outline,

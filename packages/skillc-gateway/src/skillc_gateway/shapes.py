@@ -77,10 +77,16 @@ class HeadingShape(TypedDict):
 
 
 class OutlineShape(TypedDict):
-    """``outline``: every heading of the skill's Markdown files, files in path order."""
+    """``outline``: every heading of the skill's Markdown files, files in path order, and
+    every one of those files."""
 
     skill: str
     headings: list[HeadingShape]
+    files: Annotated[
+        list[str],
+        "Every Markdown file, in path order, those without a heading too (read one with "
+        "skc_open): the files the text output lists.",
+    ]
 
 
 class TextShape(TypedDict):

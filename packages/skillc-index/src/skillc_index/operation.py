@@ -433,19 +433,23 @@ class Session:
         advice: str,
         *,
         total: int | None = None,
+        beside: object = None,
     ) -> tuple[int, tuple[Notice, ...]]:
         """How many of ``items()`` (a result's list, as JSON values) one reply holds, and the
         warning when that is not all of them (the count is the caller's only then): the
         first whose JSON fits in ``reply_chars``, the others left out whole. ``items`` is
         called only when the reply is bounded (an MCP session): the command line makes no
-        JSON for it. The warning reads ``<what> cut at K of N <noun> (the reply's limit of C
-        characters): <advice>`` (``total``: N, when the result counts more than ``items``)."""
+        JSON for it. ``beside``: what the reply holds whole besides them (an outline's files),
+        counted first. The warning reads ``<what> cut at K of N <noun> (the reply's
+        limit of C characters): <advice>`` (``total``: N, when the result counts more than
+        ``items``)."""
         if self.reply_chars is None:
             return 0, ()
         import json
 
         listed = items()
-        kept, used = len(listed), 0
+        kept = len(listed)
+        used = 0 if beside is None else len(json.dumps(beside, ensure_ascii=False))
         for count, item in enumerate(listed):
             used += len(json.dumps(item, ensure_ascii=False)) + 2
             if used > self.reply_chars:
