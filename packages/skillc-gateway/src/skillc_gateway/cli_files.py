@@ -30,7 +30,7 @@ def outline_command(result: OutlineResult, call: Call[OutlineParams]) -> None:
     """List all sections in a skill.
 
     Every `.md` file of the skill, in path order, with its headings indented by level. Read
-    a section with `skc show SKILL --section "<heading>"`.
+    a section with `skc show SKILL --section '<heading>'`.
 
     \b
     Examples:

@@ -39,7 +39,7 @@ def router_text(count: int, agent: str, scope: Scope) -> str:
     description = (
         f"Finds the right skill for the task among {skills} installed for this agent but kept "
         "out of this listing by skillc. Use it FIRST, for any task: call the MCP tool skc_find "
-        '(or run `skc find "<task>"`) with the task in words, then read the best skill with '
+        "(or run `skc find '<task>'`) with the task in words, then read the best skill with "
         "skc_show / skc_open (`skc show <skill>`)."
     )
     undo = "skc route uninstall" + ("" if agent == "claude" else f" --target {agent}")
@@ -58,10 +58,10 @@ def router_text(count: int, agent: str, scope: Scope) -> str:
             "instead of one per skill. Before you start any task, look for the skill that fits:",
             "",
             "1. Find it: call the MCP tool `skc_find` with the task in words (`query`), or run",
-            '   `skc find "<the task, in words>"`. Skills come best first, each with the',
+            "   `skc find '<the task, in words>'`. Skills come best first, each with the",
             "   sections that match best.",
             "2. Read it, section by section: `skc_outline` and `skc_show` (or",
-            '   `skc outline <skill>`, `skc show <skill> --section "<heading>"`), `skc_open` for',
+            "   `skc outline <skill>`, `skc show <skill> --section '<heading>'`), `skc_open` for",
             "   one of its files (`skc open <skill> <path>`), `skc_search` to search it.",
             "3. Follow it. When no skill fits the task, go on without one.",
             "",
