@@ -3,8 +3,8 @@ measured on real skills (lint README, "Measured on real skills").
 
 - SKL401: a file is referenced when the skill's Markdown names it anywhere, code spans and
   code blocks included (real skills write `` `reference/faq-database.md` ``, not a link);
-- SKL303/SKL304: a link to a sibling skill that exists in the same collection is a
-  portability warning (SKL304); missing or leaving the collection stays an SKL303 error;
+- SKL303: a link to a sibling skill that exists in the same collection is a portability
+  warning; missing or leaving the collection stays an error (DECISIONS.md "Lint");
 - SKL104: name != folder is an error, with an unsafe fix.
 """
 
@@ -89,7 +89,7 @@ def test_skl401_a_word_that_only_contains_the_name_is_no_mention(skill: SkillWri
     assert orphans(folder) == ["notes.md"]
 
 
-# -- SKL303 / SKL304: sibling skills ------------------------------------------------------------
+# -- SKL303: sibling skills ---------------------------------------------------------------------
 
 
 def write(folder: Path, name: str, body: str) -> Path:
@@ -104,11 +104,11 @@ def rules(folder: Path) -> list[tuple[str, str, str]]:
     return [
         (d.rule, d.severity, d.message)
         for d in lint_skill(folder).diagnostics
-        if d.rule in ("SKL303", "SKL304")
+        if d.rule == "SKL303"
     ]
 
 
-def test_skl304_a_link_to_an_existing_sibling_skill_is_a_warning(tmp_path: Path) -> None:
+def test_skl303_a_link_to_an_existing_sibling_skill_is_a_warning(tmp_path: Path) -> None:
     skills = tmp_path / "plugins" / "teams" / "skills"
     write(skills, "team-patterns", "")
     (skills / "team-patterns" / "references").mkdir()
@@ -120,14 +120,14 @@ def test_skl304_a_link_to_an_existing_sibling_skill_is_a_warning(tmp_path: Path)
         " and [again](../../skills/team-patterns/SKILL.md#team-patterns).\n",
     )
     assert rules(one) == [
-        ("SKL304", "warning", "link to sibling skill 'team-patterns': '../team-patterns/SKILL.md'"),
+        ("SKL303", "warning", "link to sibling skill 'team-patterns': '../team-patterns/SKILL.md'"),
         (
-            "SKL304",
+            "SKL303",
             "warning",
             "link to sibling skill 'team-patterns': '../team-patterns/references/roles.md'",
         ),
         (
-            "SKL304",
+            "SKL303",
             "warning",
             "link to sibling skill 'team-patterns': '../../skills/team-patterns/SKILL.md"
             "#team-patterns'",
@@ -157,16 +157,23 @@ def test_skl303_a_sibling_symlink_leaving_the_collection_is_an_error(tmp_path: P
     (tmp_path / "secret.md").write_text("# S\n", encoding="utf-8")
     (other / "out.md").symlink_to(tmp_path / "secret.md")
     one = write(skills, "one", "[x](../other/out.md)\n")
-    assert [rule for rule, _, _ in rules(one)] == ["SKL303"]
+    assert [(rule, severity) for rule, severity, _ in rules(one)] == [("SKL303", "error")]
 
 
-def test_skl304_can_be_ignored_alone(tmp_path: Path) -> None:
+def test_skl303_a_sibling_link_alone_passes_and_the_setting_still_rules(tmp_path: Path) -> None:
+    """A sibling link is a warning whatever SKL303's severity; set to a warning, the rule's
+    escapes are warnings too."""
     skills = tmp_path / "skills"
     write(skills, "other", "")
+    (tmp_path / "outside.md").write_text("# O\n", encoding="utf-8")
     one = write(skills, "one", "[x](../other/SKILL.md)\n")
+    assert lint_skill(one).ok
+    two = write(skills, "two", "[x](../other/SKILL.md) [y](../../outside.md)\n")
+    assert [severity for _, severity, _ in rules(two)] == ["warning", "error"]
     registry = default_registry()
-    registry.disable("SKL304")
-    assert lint_skill(one, registry=registry).diagnostics == ()
+    registry.set_severity("SKL303", "warning")
+    found = lint_skill(two, registry=registry).diagnostics
+    assert [(d.rule, d.severity) for d in found] == [("SKL303", "warning")] * 2
 
 
 # -- SKL104: an error, with an unsafe fix ---------------------------------------------------------

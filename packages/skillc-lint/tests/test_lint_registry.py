@@ -45,7 +45,6 @@ RFC_TABLE = [
     ("SKL301", "link-file-exists", "error"),
     ("SKL302", "link-anchor-exists", "warning"),
     ("SKL303", "link-no-escape", "error"),
-    ("SKL304", "link-sibling-skill", "warning"),  # DECISIONS.md: SKL303's sibling links
     ("SKL401", "no-orphans", "warning"),
 ]
 
@@ -160,7 +159,7 @@ def test_each_default_registry_is_independent() -> None:
 def test_selectors_by_id_prefix_and_name() -> None:
     registry = default_registry()
     assert registry.match("SKL10") == [f"SKL10{i}" for i in range(10)]
-    assert registry.match("skl3") == ["SKL301", "SKL302", "SKL303", "SKL304"]
+    assert registry.match("skl3") == ["SKL301", "SKL302", "SKL303"]
     assert registry.match("no-orphans") == ["SKL401"]
     assert registry.match("SKL99") == []
     with pytest.raises(KeyError):
@@ -206,12 +205,11 @@ def test_enable_disable_enable_only_keep_the_protected_rule() -> None:
         "SKL301",
         "SKL302",
         "SKL303",
-        "SKL304",
     ]
     registry.enable("SKL108")
     assert "SKL108" in ids(registry)
     registry.enable_only("SKL3")
-    assert ids(registry) == ["SKL001", "SKL301", "SKL302", "SKL303", "SKL304"]
+    assert ids(registry) == ["SKL001", "SKL301", "SKL302", "SKL303"]
     registry.disable("SKL")
     assert ids(registry) == ["SKL001"]
 

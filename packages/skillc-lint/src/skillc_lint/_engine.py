@@ -275,6 +275,7 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
         column: int | None,
         message: str,
         fix: Fix | None = None,
+        warning: bool = False,
     ) -> LintDiagnostic:
         source = line_text(file, line) if line and line_text else None
         if source is not None and column is None:
@@ -282,7 +283,7 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
         return LintDiagnostic(
             entry.rule.id,
             entry.rule.name,
-            entry.severity,
+            "warning" if warning else entry.severity,
             file,
             line,
             message,
@@ -319,6 +320,7 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
                         finding.column,
                         finding.message,
                         finding.fix,
+                        finding.warning,
                     ),
                 )
             )

@@ -49,6 +49,9 @@ class Finding:
     column: int | None = None
     fix: Fix | None = None
     """How to fix it (edits of ``file``), when the rule knows a fix."""
+    warning: bool = False
+    """A warning even when the rule is an error: a milder case of the rule (SKL303's link to
+    an existing sibling skill, DECISIONS.md "Lint")."""
 
 
 RuleCheck = Callable[[Any, Mapping[str, Any]], Iterable[Finding]]

@@ -299,23 +299,22 @@ def link_anchor_exists(skill: Skill, options: Options) -> Findings:
 def link_no_escape(skill: Skill, options: Options) -> Findings:
     """SKL303: no relative link leaves the skill folder, through ``..`` or through a symlink
     (a link is judged by where it really resolves), and no file or folder of the skill is a
-    symlink pointing out of it (the compiler refuses those with E012)."""
+    symlink pointing out of it (the compiler refuses those with E012).
+
+    A link to another skill of the same collection (``../other/SKILL.md``, which exists) is a
+    warning (DECISIONS.md "Lint"): it works while both skills are installed side by side, not
+    once one is alone. A missing target, or one leaving the collection, stays an error.
+    """
     for link in skill.links:
         if link.kind == "escape":
             message = f"link escapes the skill root: '{link.target}'"
             yield Finding(message, link.source, link.line, skill.column(link))
-    for rel in skill.escapes:
-        yield Finding(f"symlink escapes the skill root: '{rel}'", rel)
-
-
-def link_sibling_skill(skill: Skill, options: Options) -> Findings:
-    """SKL304: a link to another skill of the same collection (``../other/SKILL.md``, which
-    exists): it works while both skills are installed side by side, not once one is alone."""
-    for link in skill.links:
-        if link.kind == "sibling":
+        elif link.kind == "sibling":
             other = link.path.partition("/")[0]
             message = f"link to sibling skill '{other}': '{link.target}'"
-            yield Finding(message, link.source, link.line, skill.column(link))
+            yield Finding(message, link.source, link.line, skill.column(link), warning=True)
+    for rel in skill.escapes:
+        yield Finding(f"symlink escapes the skill root: '{rel}'", rel)
 
 
 # -- files ------------------------------------------------------------------------------------
@@ -641,33 +640,20 @@ RULES: tuple[Rule, ...] = (
         "link-no-escape",
         "error",
         link_no_escape,
-        "Links do not leave the skill folder (through '..' or a symlink).",
+        "Links stay in the skill folder; a link to an existing sibling skill is a warning.",
         category="links",
         rationale=(
             "A skill is copied and installed as one folder; a link leaving it (through '..' or a "
-            "symlink) breaks once installed and may expose files of the host."
-        ),
-        fix=(
-            "Copy what the link needs into the skill folder and link it there; replace symlinks "
-            "pointing out with the files."
-        ),
-    ),
-    Rule(
-        "SKL304",
-        "link-sibling-skill",
-        "warning",
-        link_sibling_skill,
-        "Links to sibling skills of the same collection are portable only together.",
-        category="links",
-        rationale=(
-            "A link to another skill of the collection ('../other/SKILL.md') works while the "
-            "skills are installed side by side; a skill installed alone (an agent's skills "
+            "symlink) breaks once installed and may expose files of the host. A link to another "
+            "skill of the collection ('../other/SKILL.md') is only a warning: it works while the "
+            "skills are installed side by side, but a skill installed alone (an agent's skills "
             "folder, a marketplace) loses it."
         ),
         fix=(
-            "Name the other skill instead of linking its file ('use the other-skill skill'), or "
-            "copy what it needs into this skill; ignore the rule for collections always "
-            "installed whole."
+            "Copy what the link needs into the skill folder and link it there; replace symlinks "
+            "pointing out with the files. For a sibling skill, name it instead of linking its "
+            "file ('use the other-skill skill'), or suppress the warning where the collection is "
+            "always installed whole."
         ),
     ),
     Rule(
