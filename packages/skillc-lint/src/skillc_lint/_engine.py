@@ -352,7 +352,7 @@ def _unsuppressed(
     notices: list[Notice] = []
     comments = {}
     for rel, text in skill.texts.items():
-        found = inline_suppressions(text)
+        found = inline_suppressions(text, skill.docs[rel].code_blocks)
         if found.comments:
             comments[rel] = found
             for line, selector in found.comments:

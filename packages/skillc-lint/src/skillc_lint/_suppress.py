@@ -32,6 +32,7 @@ from skillc_index import split_lines
 if TYPE_CHECKING:
     from pathspec import PathSpec
 
+    from skillc_index import CodeBlock
     from skillc_lint._engine import LintDiagnostic, LintResult
     from skillc_lint._fixes import FixOutcome
 
@@ -112,19 +113,20 @@ def _block_lines(lines: Sequence[str], start: int, kinds: frozenset[str]) -> set
     return found
 
 
-def inline_suppressions(text: str) -> InlineSuppressions:
+def inline_suppressions(text: str, code: Sequence[CodeBlock]) -> InlineSuppressions:
     """The ``skillc-lint:`` comments of a Markdown text. Comments inside code blocks (fenced
-    or indented, in a list item or a blockquote too) and inside a code span (a backtick
+    or indented, in a list item or a blockquote too: ``code``, the text's as the lint parsed
+    it, :attr:`~skillc_index.MarkdownDoc.code_blocks`) and inside a code span (a backtick
     right before ``<!--``) are examples, not comments."""
     if "skillc-lint:" not in text:
         return NO_SUPPRESSIONS
+    from skillc_lint._rules.fields import in_code
+
     whole: list[str] = []
     lines: dict[int, list[str]] = {}
     written: list[tuple[int, str]] = []
-    split = split_lines(text)
-    code = _block_lines(split, _frontmatter_end(split), _CODE)
-    for number, line in enumerate(split, 1):
-        if number in code:
+    for number, line in enumerate(split_lines(text), 1):
+        if in_code(code, number):
             continue
         for match in _COMMENT.finditer(line):
             if match.start() and line[match.start() - 1] == "`":
@@ -461,17 +463,23 @@ def suppression_comments(text: str, findings: Iterable[tuple[int | None, str]]) 
     frontmatter (at the top without one), merged into the one written before."""
     lines = split_lines(text)
     start = _frontmatter_end(lines)
-    code = _block_lines(lines, start, _CODE_OR_HTML)
+
+    def prose(number: int) -> bool:  # a line of the body, not blank, no heading
+        return (
+            start < number <= len(lines)
+            and bool(lines[number - 1].strip())
+            and not _HEADING.match(lines[number - 1])
+        )
+
+    findings = list(findings)
+    # the body is parsed for its code and HTML blocks only when a finding may take a comment
+    # on its line (most go to the whole-file comment: no line, the frontmatter, a heading)
+    lined = any(n is not None and prose(n) for n, _ in findings)
+    code = _block_lines(lines, start, _CODE_OR_HTML) if lined else set()
     per_line: dict[int, list[str]] = {}
     whole: list[str] = []
     for line_number, rule in findings:
-        if (
-            line_number is not None
-            and start < line_number <= len(lines)
-            and line_number not in code
-            and lines[line_number - 1].strip()
-            and not _HEADING.match(lines[line_number - 1])
-        ):
+        if line_number is not None and prose(line_number) and line_number not in code:
             per_line.setdefault(line_number, []).append(rule)
         else:
             whole.append(rule)
