@@ -60,6 +60,13 @@ def test_inline_comments_hide_per_line_and_per_file(tmp_path: Path) -> None:
     assert result.notices == ()
 
 
+def test_a_file_whose_only_comments_are_upper_case_is_read_for_them(tmp_path: Path) -> None:
+    folder = put(
+        tmp_path / "demo", "<!-- SKILLC-LINT: DISABLE-NEXT-LINE=SKL301 -->\n[a](gone.md)\n"
+    )
+    assert found(folder) == []
+
+
 def test_comments_in_code_are_examples_and_unknown_rules_are_warned(tmp_path: Path) -> None:
     body = (
         "```md\n<!-- skillc-lint: disable=SKL301 -->\n```\n"
