@@ -218,3 +218,72 @@ def test_every_script_reads_utf8_names_in_an_ascii_locale(
     for name in ("skillc-index", "skillc-stats"):  # through skillc_index.console.run
         proc = script(name)("--bogus-é", env_extra=ASCII_LOCALE)
         assert "--bogus-é" in proc.stderr, proc.stderr
+
+
+# -- the help pages of every script: examples, written for the script showing them ------------
+
+#: Commands of a script whose parent's help names them in its text, not under "Commands:".
+UNLISTED = {
+    "skc": [("stats", "prune")],
+    "skillc-stats": [("stats", "prune")],
+    "skillc-lint": [("server",), ("clean",)],
+}
+
+
+def _help_pages(run: Run, name: str) -> dict[str, str]:
+    """``"skillc-index route install" -> its --help`` for every command of script ``name``
+    (the commands each page lists, recursively, and the :data:`UNLISTED` ones)."""
+    pages: dict[str, str] = {}
+
+    def walk(args: tuple[str, ...]) -> None:
+        proc = run(*args, "--help")
+        assert proc.returncode == 0, proc.stderr
+        pages[" ".join((name, *args))] = proc.stdout
+        for command in _command_rows(proc.stdout):
+            walk((*args, command))
+
+    walk(())
+    for args in UNLISTED.get(name, []):
+        walk(args)
+    return pages
+
+
+def _examples(page: str) -> list[str]:
+    """The lines of a help page's example blocks (the MCP client configuration is one):
+    an indented line ending with ``:`` (``Examples:``), then the lines indented deeper."""
+    lines: list[str] = []
+    block: int | None = None
+    for line in page.splitlines():
+        indent = len(line) - len(line.lstrip())
+        if block is not None and line.strip() and indent > block:
+            lines.append(line.strip())
+            continue
+        header = re.match(r"^( +)(Examples|Client configuration)\b.*:$", line)
+        block = len(header.group(1)) if header else None
+    return lines
+
+
+@pytest.mark.parametrize("name", PACKAGE_SCRIPTS)
+def test_package_script_examples_run_the_script(cli: Callable[..., Run], name: str) -> None:
+    """Each distribution installs alone and only ``skillc`` ships ``skc``: an example of a
+    package script's help runs that script (``skillc-gateway find ...``, ``skillc-lint
+    PATH``, ``skillc-mcp``; ``claude mcp add skillc -- skillc-mcp``), never ``skc``."""
+    for command, page in _help_pages(cli(name), name).items():
+        for line in _examples(page):
+            if line.startswith("{"):  # an MCP client configuration: it starts the script
+                assert f'"command": "{name}"' in line and '"skc"' not in line, (command, line)
+                continue
+            words = line.partition(" #")[0].split()
+            while "=" in words[0]:  # VARIABLE=value before the program
+                words.pop(0)
+            assert "skc" not in words, (command, line)
+            started = words[words.index("--") + 1 :] if "--" in words else []  # by a client
+            assert name in (words[0], *started[:1]), (command, line)
+
+
+def test_skc_examples_stay_skc(skc: Run) -> None:
+    """The pages are written for ``skc``: under it they are as written."""
+    assert '    skc find "fill in a PDF form"' in skc("find", "--help").stdout
+    page = skc("mcp", "--help").stdout
+    assert '{"command": "skc", "args": ["mcp"]}' in page
+    assert "claude mcp add skillc -- skc mcp" in page

@@ -196,6 +196,54 @@ def test_click_usage_errors_quote_in_double_quotes(
     )
 
 
+def test_a_help_page_names_the_script_showing_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """A package script's examples run the script: ``skc CMD`` is its form of CMD, a client
+    configuration starts it, an example of a command it lacks is left out; under ``skc``
+    the page is as written."""
+    from skillc_index.console import CommandGroup
+    from skillc_index.helppage import Command
+
+    @click.group("demo", cls=CommandGroup)
+    def demo() -> None:
+        """A group like each package's."""
+
+    @demo.command("show", cls=Command)
+    def show() -> None:
+        """Show it.
+
+        Prose names `skc show` and `skc build` as they are.
+
+        \b
+        Examples:
+          skc show my-skill         # as skc shows it
+          skc build my-skill        # another package's command
+          {"mcpServers": {"x": {"command": "skc", "args": ["show", "-v"]}}}
+        """
+
+    demo.add_command(click.Command("find"))
+    for prog_name, lines in [
+        (
+            "skillc-demo",
+            [
+                "    skillc-demo show my-skill         # as skc shows it",
+                '    {"mcpServers": {"x": {"command": "skillc-demo", "args": ["show", "-v"]}}}',
+            ],
+        ),
+        (
+            "skc",
+            [
+                "    skc show my-skill         # as skc shows it",
+                "    skc build my-skill        # another package's command",
+                '    {"mcpServers": {"x": {"command": "skc", "args": ["show", "-v"]}}}',
+            ],
+        ),
+    ]:
+        demo.main(["show", "--help"], prog_name=prog_name, standalone_mode=False)
+        page = capsys.readouterr().out
+        assert "  Prose names `skc show` and `skc build` as they are." in page
+        assert page.split("Examples:\n")[1].split("\n\n")[0].splitlines() == lines
+
+
 def test_each_package_group_suggests(tmp_path: Path, home: Path) -> None:
     result = skillc_index("buidl", cwd=tmp_path, home=home)
     assert result.stderr.splitlines()[0].endswith('Did you mean "build"?\'')

@@ -50,7 +50,8 @@ def test_help_starts_with_the_rfc_0007_summary(run: Run) -> None:
     assert (mcp_command.help or "").splitlines()[0] == "Start MCP server."
     help_text = run("--help").stdout
     assert "Start MCP server." in help_text
-    assert '{"mcpServers": {"skillc": {"command": "skc", "args": ["mcp"]}}}' in help_text
+    # the script's own client configuration: only the skillc umbrella installs skc
+    assert '{"mcpServers": {"skillc": {"command": "skillc-mcp"}}}' in help_text
 
 
 def test_cwd_must_be_a_folder(run: Run, tmp_path: Path) -> None:

@@ -67,4 +67,5 @@ def test_help_of_each_command_has_examples(run: Run) -> None:
     for command in ("stats", "sync"):
         result = run(command, "--help")
         assert result.returncode == 0
-        assert "Examples:" in result.stdout and f"skc {command}" in result.stdout
+        assert "Examples:" in result.stdout and f"skillc-stats {command}" in result.stdout
+        assert "skc " not in result.stdout.partition("Examples:")[2]

@@ -12,10 +12,12 @@ import click
 
 from skillc_index import Notice
 from skillc_index.console import CONTEXT_SETTINGS, cli_session, report, verbose_option
+from skillc_index.helppage import Command
 
 
 @click.command(
     "exec",
+    cls=Command,
     context_settings={
         **CONTEXT_SETTINGS,
         "ignore_unknown_options": True,

@@ -20,12 +20,13 @@ from skillc_index.console import (
     print_json,
     verbose_option,
 )
+from skillc_index.helppage import Command
 
 if TYPE_CHECKING:
     from skillc_index import Layout
 
 
-@click.command("watch", context_settings=CONTEXT_SETTINGS)
+@click.command("watch", cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.option(
     "--detach",
     is_flag=True,

@@ -6,7 +6,8 @@
   parameters it names written as options (``--force``: :data:`CLI_SPELLING`), and exit 1;
 - anything unexpected is ``error[E999]: <message>`` on one line (a traceback only with ``-v``);
 - Ctrl-C (SIGINT) ends any command quietly with exit status 130 (:data:`INTERRUPTED`);
-- ``-v/--verbose`` and ``--format`` mean the same thing in every command.
+- ``-v/--verbose`` and ``--format`` mean the same thing in every command;
+- a help page's examples name the program showing it (:mod:`skillc_index.helppage`).
 
 Every console script of the kit (``skc`` and each package's own) runs through :func:`run`
 or :func:`handle_exception`, so they behave alike. This module imports only click and the
@@ -31,6 +32,7 @@ from skillc_index.diagnostics import (
     format_diagnostic,
     one_of,
 )
+from skillc_index.helppage import Command
 from skillc_index.operation import MAX_COUNT
 from skillc_index.spelling import CLI_SPELLING
 
@@ -252,7 +254,7 @@ def command(
     formats: Sequence[str] = ("text", "json"),
     progress: str | Callable[[P, Session], DelayedProgress] | None = None,
     context_settings: dict[str, Any] | None = None,
-    cls: type[click.Command] | None = None,
+    cls: type[Command] | None = None,
     status: Callable[[R], int] | None = None,
     render_json: bool = False,
 ) -> Callable[[Callable[[R, Call[P]], int | None]], click.Command]:
@@ -329,7 +331,7 @@ def command(
             return
 
         callback.operation = operation  # type: ignore[attr-defined]  # operation_of reads it
-        return (cls or click.Command)(
+        return (cls or Command)(
             operation.name.rpartition(" ")[2],
             context_settings={**CONTEXT_SETTINGS, **(context_settings or {})},
             callback=callback,
@@ -340,7 +342,7 @@ def command(
     return decorate
 
 
-class TextCommand(click.Command):
+class TextCommand(Command):
     """A command whose arguments are text that may start with ``-``, as a query does
     (``skc search gcc-flags -fno-strict-aliasing``): a word that is not exactly one of the
     command's options (or ``--option=value``) is an argument, as if it came after ``--``. Click
@@ -456,11 +458,12 @@ def check_command_name(ctx: click.Context, name: str, names: Sequence[str]) -> N
     raise click.UsageError(f"{message} Did you mean {one_of(close)}?" if close else message, ctx)
 
 
-class CommandGroup(click.Group):
-    """The click group of each package's console script: an unknown command names the
-    closest commands (:func:`check_command_name`); ``lazy`` maps a command's name to the
-    ``module:attribute`` of its click command, imported when the command is named (or the
-    group's help lists it), so a command line loads the module of its command only."""
+class CommandGroup(Command, click.Group):
+    """The click group of each package's console script (its help pages name the script:
+    :class:`~skillc_index.helppage.Command`): an unknown command names the closest commands
+    (:func:`check_command_name`); ``lazy`` maps a command's name to the ``module:attribute``
+    of its click command, imported when the command is named (or the group's help lists it),
+    so a command line loads the module of its command only."""
 
     def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

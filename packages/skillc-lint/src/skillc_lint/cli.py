@@ -28,6 +28,7 @@ from skillc_index.console import (
     usage_error,
     utf8_process,
 )
+from skillc_index.helppage import Command
 from skillc_lint.operations import LINT, LintParams
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 FORMATS = ("text", "json", "sarif", "github")
 
 
-class LintCommand(click.Command):
+class LintCommand(Command):
     """The lint command: an error that stops the whole run (a usage error found while parsing
     the command line, such as an unknown option or a bad ``--jobs``, or one of the run's own,
     such as an unknown rule) is also printed in the machine format the command line asks for,
@@ -469,7 +470,7 @@ click.version_option(package_name="skillc-lint", message="%(package)s %(version)
 lint_command.params.insert(-1, lint_command.params.pop())
 
 
-@click.command(name="clean", context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(name="clean", cls=Command, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--format",
     "output_format",

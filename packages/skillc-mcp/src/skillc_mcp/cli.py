@@ -16,9 +16,10 @@ from collections.abc import Sequence
 import click
 
 from skillc_index.console import CONTEXT_SETTINGS, verbose_option
+from skillc_index.helppage import Command
 
 
-@click.command("mcp", context_settings=CONTEXT_SETTINGS)
+@click.command("mcp", cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.option(
     "--cwd",
     metavar="DIR",

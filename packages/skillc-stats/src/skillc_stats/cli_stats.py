@@ -11,10 +11,11 @@ import click
 
 from skillc_index import printable
 from skillc_index.console import Call, command
+from skillc_index.helppage import Command
 from skillc_stats.operations import STATS, StatsParams, StatsReport
 
 
-class _SkillOrAll(click.Command):
+class _SkillOrAll(Command):
     """The command line's own rule: SKILL or ``--all``, one of them (the Python API and the
     MCP tool take a skill left out for every skill; a person who forgets SKILL gets an
     error, not a report on every skill)."""

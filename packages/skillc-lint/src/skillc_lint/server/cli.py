@@ -12,9 +12,10 @@ from collections.abc import Sequence
 import click
 
 from skillc_index.console import run
+from skillc_index.helppage import Command
 
 
-@click.command(name="server", context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(name="server", cls=Command, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--profile",
     "profiles",

@@ -1,0 +1,117 @@
+"""A command's help page names the program that shows it: one home for every command class of
+the kit (:class:`Command`, which :class:`~skillc_index.console.CommandGroup` and the commands
+made by :func:`~skillc_index.console.command` are).
+
+The commands' texts are written for ``skc``: their examples read ``skc find ...``. Each
+package's console script runs the same commands, and each package installs alone (only the
+``skillc`` umbrella ships ``skc``), so under a package script (:func:`program_commands`) the
+lines of an example block (a line ending with ``:``, then lines indented deeper: ``Examples:``,
+the MCP client configuration) are rewritten (:func:`for_program`): ``skc CMD`` becomes the
+script's own form of CMD (``skillc-gateway find``; ``skillc-lint`` and ``skillc-mcp`` are one
+command each, so ``skc lint PATH`` is ``skillc-lint PATH`` and ``skc mcp`` is ``skillc-mcp``),
+a client configuration that starts ``skc`` starts the script, and an example of a command the
+script does not provide is left out. Under ``skc`` a page is as written. Imports only click:
+this is on the path of ``--help``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import click
+
+__all__ = ["Command", "for_program", "program_commands"]
+
+#: ``skc`` as a word, then the command it runs.
+_SKC = re.compile(r"(?<![\w./-])skc (\S+)")
+
+#: The first line of a block: text indented (click's own sections, ``Options:``, are not)
+#: and ending with a colon.
+_HEADER = re.compile(r"^( +)\S.*:$")
+
+
+class Command(click.Command):
+    """A command of the kit: its help page is rendered for the program showing it
+    (:func:`for_program`)."""
+
+    def get_help(self, ctx: click.Context) -> str:
+        return for_program(ctx, super().get_help(ctx))
+
+
+def program_commands(ctx: click.Context) -> dict[str, str] | None:
+    """How the program running ``ctx`` spells each ``skc`` command it provides (a package
+    script's group, ``skillc-gateway``: ``{"find": "skillc-gateway find", ...}``; a script of
+    one command, ``skillc-lint``: ``{"lint": "skillc-lint"}``); None under ``skc``."""
+    root = ctx.find_root()
+    program = root.info_name
+    if not program or program == "skc":
+        return None
+    if isinstance(root.command, click.Group):
+        return {name: f"{program} {name}" for name in root.command.list_commands(root)}
+    return {root.command.name or program: program}
+
+
+def for_program(ctx: click.Context, page: str) -> str:
+    """The help ``page`` of ``ctx``'s command with its example blocks written for the program
+    showing it (the module docstring says how); under ``skc``, ``page`` itself."""
+    commands = program_commands(ctx)
+    if commands is None:
+        return page
+    lines: list[str] = []
+    block: int | None = None  # the indentation of the block's first line, inside one
+    for line in page.split("\n"):
+        indent = len(line) - len(line.lstrip(" "))
+        if block is not None and line.strip() and indent > block:
+            example = _example(line, commands)
+            if example is not None:
+                lines.append(example)
+            continue
+        header = _HEADER.match(line)
+        block = len(header.group(1)) if header else None
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _example(line: str, commands: dict[str, str]) -> str | None:
+    """One line of an example block for the program of ``commands`` (its command, not its
+    ``# comment``); None when it runs an ``skc`` command the program does not provide."""
+    text = line.lstrip(" ")
+    if text.startswith("{"):
+        config = _client_config(text, commands)
+        return None if config is None else line[: len(line) - len(text)] + config
+    program, comment, rest = line.partition(" #")  # a comment is left as it is
+    if any(match.group(1) not in commands for match in _SKC.finditer(program)):
+        return None
+    return _SKC.sub(lambda match: commands[match.group(1)], program) + comment + rest
+
+
+def _client_config(text: str, commands: dict[str, str]) -> str | None:
+    """A JSON client configuration whose servers start the program (``{"command": "skc",
+    "args": ["mcp"]}`` is ``{"command": "skillc-mcp"}``); None when one runs an ``skc``
+    command the program does not provide; ``text`` itself when it is not JSON."""
+    import json
+
+    try:
+        config = json.loads(text)
+    except ValueError:
+        return text
+
+    def spell(node: Any) -> bool:
+        if isinstance(node, list):
+            return all(spell(item) for item in node)
+        if not isinstance(node, dict):
+            return True
+        args = node.get("args")
+        if node.get("command") == "skc" and isinstance(args, list) and args:
+            words = commands.get(str(args[0]), "").split()
+            if not words:
+                return False
+            node["command"], rest = words[0], [*words[1:], *args[1:]]
+            if rest:
+                node["args"] = rest
+            else:
+                del node["args"]
+        return all(spell(value) for value in node.values())
+
+    return json.dumps(config, ensure_ascii=False) if spell(config) else None
