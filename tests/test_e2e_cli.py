@@ -263,6 +263,17 @@ def _examples(page: str) -> list[str]:
     return lines
 
 
+@pytest.mark.parametrize("name", ["skc", *PACKAGE_SCRIPTS])
+def test_every_help_page_has_examples(cli: Callable[..., Run], name: str) -> None:
+    """The root README: "Every command takes `--help` (with examples)": each page of every
+    script, its top command's and each command's (a group's subcommands too)."""
+    pages = _help_pages(cli(name), name)
+    assert len(pages) > 1 or name == "skillc-mcp", pages.keys()
+    missing = [command for command, page in pages.items() if "Examples:" not in page]
+    assert missing == [], missing
+    assert all(_examples(page) for page in pages.values())
+
+
 @pytest.mark.parametrize("name", PACKAGE_SCRIPTS)
 def test_package_script_examples_run_the_script(cli: Callable[..., Run], name: str) -> None:
     """Each distribution installs alone and only ``skillc`` ships ``skc``: an example of a

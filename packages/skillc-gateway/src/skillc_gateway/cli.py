@@ -54,6 +54,13 @@ def cli() -> None:
 
     The same commands are available as `skc outline`, `skc show`, ... when the `skillc`
     umbrella is installed.
+
+    \b
+    Examples:
+      skillc-gateway find "fill in a PDF form"   # the installed skills for a task
+      skillc-gateway outline my-skill            # the sections of a skill
+      skillc-gateway show my-skill --section "Installation"
+      skillc-gateway find --help                 # a command's options and examples
     """
 
 

@@ -35,6 +35,13 @@ def cli() -> None:
 
     The same commands are available as `skc init`, `skc list`, ... when the `skillc`
     umbrella is installed.
+
+    \b
+    Examples:
+      skillc-index init my-skill     # create .skillc/skills/my-skill/SKILL.md
+      skillc-index build my-skill    # compile it, deploy it to .claude/skills
+      skillc-index list              # the skills of this project and the global store
+      skillc-index build --help      # a command's options and examples
     """
 
 

@@ -30,6 +30,13 @@ def cli() -> None:
 
     The same commands are `skc stats` and `skc sync` when the `skillc` umbrella is
     installed.
+
+    \b
+    Examples:
+      skillc-stats stats my-skill            # how agents used my-skill
+      skillc-stats stats --all --since 30d   # every installed skill, the unused first
+      skillc-stats sync --from claude-code   # import Claude Code's transcripts
+      skillc-stats stats --help              # a command's options and examples
     """
 
 

@@ -37,6 +37,11 @@ def server_command(profiles: tuple[str, ...], stdio: bool) -> int:
     from the safe fixers, hover and completion of frontmatter fields, links and
     go-to-definition for relative links and #anchors, the outline, and workspace
     diagnostics. Needs the lsp extra: pip install 'skillc-lint[lsp]'.
+
+    \b
+    Examples:
+      skillc-lint server --stdio                          # what an editor starts
+      skillc-lint server --profile claude-code --stdio    # and Claude Code's rules
     """
     from skillc_lint import PROFILES, UnknownProfile
     from skillc_lint.server import serve
