@@ -159,6 +159,43 @@ def test_the_uses_of_a_folder_before_its_import_are_its_store_copys(
         assert projects == [{"project": "/w/a", "count": 2}, {"project": "/w/b", "count": 1}]
 
 
+def test_a_project_used_before_and_after_a_global_import_counts_once(
+    project: Path,
+    home: Path,
+    layout: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    demo_skill: Callable[[Path], Path],
+) -> None:
+    """``skc build <folder> --global`` of a project's folder: its reads before the import are
+    in the project's log, those after in the global one; ``--all`` adds the uses of both
+    logs, and a working folder used in both is one project (it was two), cached or not."""
+    from skillc_index.build.skill import build_skill
+
+    folder = demo_skill(project / ".github" / "skills" / "imported").resolve()
+    log(layout, "imported", access(folder, "/w/a", "2026-03-01T10:00:00Z"))  # project log
+    build_skill(str(folder), layout, targets=["claude"], force_global=True)
+    store_copy = resolve_skill("imported", layout).source
+    assert store_copy.parent == layout.store("global").resolve()
+    global_log = primary_log(resolve_skill("imported", layout).runtime)
+    assert global_log != primary_log(resolve_skill(str(folder), layout).runtime)
+    insert(
+        global_log,
+        [
+            access(store_copy, "/w/a", "2026-03-02T10:00:00Z"),
+            access(store_copy, "/w/b", "2026-03-03T10:00:00Z"),
+        ],
+    )
+    age(project)
+    age(home)
+    for _ in range(2):
+        [entry] = query_all(layout)["data"]
+        assert (entry["skill_path"], entry["uses"], entry["projects"]) == (str(store_copy), 3, 2)
+        monkeypatch.setattr(_usage, "LocalRows", None)  # the second answer: from the cache
+    monkeypatch.undo()
+    narrowed = query_all(layout, projects=["/w/a"])["data"]
+    assert [(e["uses"], e["projects"]) for e in narrowed] == [(2, 1)]
+
+
 def test_cli_all(
     project: Path, home: Path, layout: Layout, stats_cli: Run, demo_skill: Callable[[Path], Path]
 ) -> None:

@@ -34,7 +34,14 @@ from typing import TYPE_CHECKING, Any
 
 from skillc_index import Layout, UnreadableFile, valid_utf8
 from skillc_index.accesslog import primary_log_finder
-from skillc_index.accesslog.reader import LocalRows, SkillUsage, add_usage, logs_of, usage_of
+from skillc_index.accesslog.reader import (
+    LocalRows,
+    SkillUsage,
+    add_usage,
+    logs_of,
+    several_logs,
+    usage_of,
+)
 from skillc_index.inventory.entries import InstalledSkill, installed_skills
 from skillc_stats._filters import Filters, Folders, Names
 
@@ -45,7 +52,8 @@ if TYPE_CHECKING:
 #: The cache of ``--all`` (:class:`UsageCache`), in the skillc home.
 CACHE_FILE = "stats-usage.json"
 #: 2: each skill's author activity apart from its uses (version 1 counted every row as a use).
-CACHE_VERSION = 2
+#: 3: the working folders of a skill whose rows are in several logs (``SkillUsage.folders``).
+CACHE_VERSION = 3
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 #: A log changed more recently than this (ns) is read again next time.
 RACY_NS = 2_000_000_000
@@ -116,8 +124,13 @@ class UsageCache:
         if not isinstance(entry, dict) or entry.get("stamp") != stamp or entry.get("key") != key:
             return None
         try:
-            return {path: SkillUsage(path, *values) for path, values in entry["usage"].items()}
-        except (AttributeError, TypeError, KeyError):
+            found = {}
+            for path, (uses, first, last, projects, authored, folders) in entry["usage"].items():
+                found[path] = SkillUsage(
+                    path, uses, first, last, projects, authored, tuple(folders)
+                )
+            return found
+        except (AttributeError, TypeError, KeyError, ValueError):
             return None
 
     def put(self, log: Path, stamp: list[int], key: str, found: dict[str, SkillUsage]) -> None:
@@ -166,18 +179,23 @@ def local_usage(
     folder imported into a store counts as its store copy), each row once."""
     listed = list(skills)
     by_log = logs_of(listed, layout)  # log -> folder -> its skill's source
+    several = several_logs(by_log)  # their projects: the union of their logs' (add_usage)
     cache = UsageCache(layout.global_dir / CACHE_FILE)
     filters_key = json.dumps(filters.to_dict(), sort_keys=True)
     usage: dict[str, SkillUsage] = {}
     for log, folders in by_log.items():
         same = {folder: source for folder, source in folders.items() if folder != source}
-        key = f"{filters_key} {json.dumps(sorted(same.items()))}" if same else filters_key
+        spread = sorted(several & set(folders.values()))
+        key = filters_key
+        if same or spread:
+            key = f"{filters_key} {json.dumps([sorted(same.items()), spread])}"
         stamp = _stamp(log)
         found = cache.get(log, stamp, key)
         if found is None:
             rows = LocalRows(log)
             try:
-                found = {use.key: use for use in usage_of(rows, filters, "skill_path", same=same)}
+                uses = usage_of(rows, filters, "skill_path", same=same, spread=spread)
+                found = {use.key: use for use in uses}
             except UnreadableFile as exc:  # one log must not hide every other skill's use
                 found = {}
                 if notes is not None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -60,6 +60,7 @@ __all__ = [
     "logs_of",
     "row_by_id",
     "rows_after",
+    "several_logs",
     "usage_of",
     "where_clause",
 ]
@@ -143,6 +144,10 @@ class SkillUsage(NamedTuple):
     last_used: str | None
     projects: int
     author_activity: int
+    folders: tuple[str, ...] = ()
+    """The distinct working folders of the uses, when asked for (:func:`usage_of`'s
+    ``spread``: a skill whose rows are in several logs); :func:`add_usage` counts the
+    projects of two logs as their union."""
 
 
 #: ``rows(sql, params)``: run one read-only statement (``?`` marks) over an access log table,
@@ -349,13 +354,16 @@ def usage_of(
     column: str,
     values: Sequence[str] | None = None,
     same: Mapping[str, str] | None = None,
+    spread: Collection[str] = (),
 ) -> list[SkillUsage]:
     """Uses, first and last use, distinct projects (of the uses) and author activity per
     ``column`` value within the filters: of ``values`` only (a local log: its skills' source
     folders), or of every value (None). The rows of a key of ``same`` count as its value's
     (a folder imported into a store: its store copy's), each row once. One statement,
     answered from an index by ``column`` and command (the kind of each row is its command's,
-    :func:`command_kind`)."""
+    :func:`command_kind`). The keys of ``spread`` (skills whose rows are in several logs,
+    :func:`several_logs`) get their working folders too (:attr:`SkillUsage.folders`, one more
+    statement)."""
     sql, params = where_clause(filters, column if values is not None else None, values or ())
     key, key_params = column, []
     if same:
@@ -369,8 +377,20 @@ def usage_of(
         f"{IS_AUTHOR} AS authored FROM access_log{sql}) AS kinds GROUP BY key"
     )
     found = rows(statement, [*key_params, *KIND_PARAMS, *params])
+    folders: dict[str, list[str]] = {}
+    if spread:
+        keys = [valid_utf8(text) for text in spread]
+        for name, cwd in rows(
+            f"SELECT DISTINCT key, CAST(cwd AS TEXT) FROM (SELECT {key} AS key, cwd, "
+            f"{IS_USE} AS used FROM access_log{sql}) AS kinds WHERE used = 1 AND cwd IS NOT "
+            f"NULL AND key IN ({', '.join('?' * len(keys))})",
+            [*key_params, *USE_COMMANDS, *params, *keys],
+        ):
+            folders.setdefault(name, []).append(cwd)
     return [
-        SkillUsage(key, int(uses), first, last, int(projects), int(authored))
+        SkillUsage(
+            key, int(uses), first, last, int(projects), int(authored), tuple(folders.get(key, ()))
+        )
         for key, uses, first, last, projects, authored in found
     ]
 
@@ -393,12 +413,26 @@ def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict
     return by_log
 
 
+def several_logs(by_log: Mapping[Path, Mapping[str, str]]) -> frozenset[str]:
+    """The sources of :func:`logs_of`'s answer whose rows are in more than one log: read
+    them with :func:`usage_of`'s ``spread``, so that :func:`add_usage` counts a project
+    used in both once."""
+    seen: set[str] = set()
+    twice: set[str] = set()
+    for folders in by_log.values():
+        sources = set(folders.values())
+        twice |= seen & sources
+        seen |= sources
+    return frozenset(twice)
+
+
 def add_usage(
     usage: dict[str, SkillUsage], found: Mapping[str, SkillUsage], sources: Iterable[str]
 ) -> None:
     """Add the use one log holds of each of ``sources`` (``found``, by key) to ``usage``:
     one skill's use from two logs (a folder imported into the other scope's store) is the
-    rows of both; a project used from both counts twice (each log counts its own)."""
+    rows of both, its projects the union of theirs (read with ``spread``: a project used
+    from both counts once)."""
     for source in sources:
         use = found.get(source)
         if use is None:
@@ -409,13 +443,15 @@ def add_usage(
             continue
         firsts = [time for time in (one.first_used, use.first_used) if time is not None]
         lasts = [time for time in (one.last_used, use.last_used) if time is not None]
+        folders = tuple(dict.fromkeys((*one.folders, *use.folders)))
         usage[source] = SkillUsage(
             one.key,
             one.uses + use.uses,
             min(firsts, default=None),
             max(lasts, default=None),
-            one.projects + use.projects,
+            len(folders) if folders else one.projects + use.projects,
             one.author_activity + use.author_activity,
+            folders,
         )
 
 

@@ -49,7 +49,14 @@ def recorded_priorities(skills: Iterable[InstalledSkill], layout: Layout) -> dic
     counts (:func:`~skillc_index.accesslog.reader.logs_of`: a folder imported into a store
     is its store copy, the reads logged under the folder before the import included, from
     whichever log holds them). A log that cannot be read counts as empty."""
-    from skillc_index.accesslog.reader import LocalRows, SkillUsage, add_usage, logs_of, usage_of
+    from skillc_index.accesslog.reader import (
+        LocalRows,
+        SkillUsage,
+        add_usage,
+        logs_of,
+        several_logs,
+        usage_of,
+    )
     from skillc_index.clock import utc_now
     from skillc_index.diagnostics import SkillcError
     from skillc_index.listing.agents import usage_priority
@@ -57,11 +64,13 @@ def recorded_priorities(skills: Iterable[InstalledSkill], layout: Layout) -> dic
 
     listed = list(skills)
     usage: dict[str, SkillUsage] = {}
-    for log, folders in logs_of(listed, layout).items():
+    by_log = logs_of(listed, layout)
+    spread = several_logs(by_log)
+    for log, folders in by_log.items():
         same = {folder: source for folder, source in folders.items() if folder != source}
         rows = LocalRows(log)
         try:
-            found = usage_of(rows, _AllRows(), "skill_path", list(folders), same)
+            found = usage_of(rows, _AllRows(), "skill_path", list(folders), same, spread)
         except SkillcError:
             continue
         finally:
