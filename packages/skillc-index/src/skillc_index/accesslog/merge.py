@@ -3,7 +3,9 @@ imported by ``sync --from``): each row once.
 
 A row's identity is all its columns but ``id`` (:data:`Identity`), which differs between
 databases. Rows are counted, not just found: two identical accesses in the same second stay
-two rows, and copying the same rows twice adds nothing.
+two rows, and copying the same rows twice adds nothing. ``held_after``: only the destination's
+rows after that ``id`` may hold the copied ones (``sync``: those a copy cut short by a crash
+added; a row logged there before is another access, even one identical to a copied row).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ _SELECT_IDENTITIES = (
 # error may be NULL), with the two columns the index lacks.
 _ROWS_OF_ACCESS = (
     "SELECT run_id, skill FROM access_log WHERE skill_path = ? AND command = ? "
-    "AND args = ? AND timestamp = ? AND error IS ? AND cwd = ?"
+    "AND args = ? AND timestamp = ? AND error IS ? AND cwd = ? AND id > ?"
 )
 
 
@@ -79,7 +81,10 @@ def read_identities(db: sqlite3.Connection) -> FallbackRows:
 
 
 def _missing(
-    db: sqlite3.Connection, rows: Iterable[tuple[Identity, int]], sessions: bool = True
+    db: sqlite3.Connection,
+    rows: Iterable[tuple[Identity, int]],
+    sessions: bool = True,
+    held_after: int = 0,
 ) -> Iterator[Identity]:
     """Each row as many times as it occurs in ``rows`` beyond its occurrences in ``db``.
 
@@ -89,7 +94,8 @@ def _missing(
     second) are counted by one read, kept for the others: a lookup a row read every row of
     its access, so 4,000 sessions' rows of one second took 1.3 s, 40,000 minutes. Without
     ``sessions``, rows that differ by ``run_id`` alone are one row (a transcript's tool call,
-    whose id is in its ``args``, copied into another session's file by the agent).
+    whose id is in its ``args``, copied into another session's file by the agent). Only the
+    rows of ``db`` after the ``id`` ``held_after`` count.
     """
     crowded: dict[tuple[Any, ...], Counter[Any]] = {}
     for identity, count in rows:
@@ -99,7 +105,7 @@ def _missing(
         if access in crowded:
             present = crowded[access][session]
         else:
-            found = db.execute(_ROWS_OF_ACCESS, access).fetchall()
+            found = db.execute(_ROWS_OF_ACCESS, (*access, held_after)).fetchall()
             keys = found if sessions else [name for _, name in found]
             if len(keys) > 1:  # kept: the other sessions' rows of it are read from here
                 crowded[access] = Counter(keys)
@@ -108,25 +114,31 @@ def _missing(
             yield identity
 
 
-def count_missing(destination: Path, rows: FallbackRows, *, sessions: bool = True) -> int:
+def count_missing(
+    destination: Path, rows: FallbackRows, *, sessions: bool = True, held_after: int = 0
+) -> int:
     """How many rows a copy into ``destination`` would add (read only; a missing database
     would receive them all; :class:`~.schema.ForeignLog` for one that
-    :func:`copy_missing` would refuse to write). ``sessions``: as :func:`copy_missing`."""
+    :func:`copy_missing` would refuse to write). ``sessions``, ``held_after``: as
+    :func:`copy_missing`."""
     if not destination.exists():
         return rows.total
     with closing(open_log(destination, own=True)) as db:
-        return sum(1 for _ in _missing(db, rows.identities, sessions))
+        return sum(1 for _ in _missing(db, rows.identities, sessions, held_after))
 
 
-def copy_missing(destination: Path, rows: FallbackRows, *, sessions: bool = True) -> int:
+def copy_missing(
+    destination: Path, rows: FallbackRows, *, sessions: bool = True, held_after: int = 0
+) -> int:
     """Add to ``destination`` (created, or migrated to the current schema, as needed) the rows
     it does not hold yet, in one transaction; return how many were added. Without
     ``sessions``, a row it holds under another ``run_id`` is held (a transcript's tool call
-    in a session file the agent copied)."""
+    in a session file the agent copied). Only ``destination``'s rows after the ``id``
+    ``held_after`` may hold them (the module docstring)."""
     with closing(connect(destination)) as db:
         db.execute("BEGIN IMMEDIATE")
         try:
-            added = list(_missing(db, rows.identities, sessions))
+            added = list(_missing(db, rows.identities, sessions, held_after))
             db.executemany(INSERT_ROW, added)
             db.execute("COMMIT")
         except BaseException:
