@@ -207,23 +207,6 @@ def cli_session(
     )
 
 
-def perform(
-    operation: Operation[P, R],
-    params: P,
-    output_format: str = "text",
-    session: Session | None = None,
-) -> R | None:
-    """Run ``operation`` for the CLI (in ``session``, default :func:`cli_session`): its
-    warnings printed, and its JSON for ``--format json`` (then None). Else the result, which
-    the command renders as text (with ``session.layout`` for the paths it shows)."""
-    result = operation.run(session or cli_session(), params)
-    report_all(result.warnings)
-    if output_format == "json":
-        print_json(result.to_dict())
-        return None
-    return result
-
-
 #: The commands that are not operations (:func:`command`), each with the reason: every other
 #: ``skc`` command is made from its operation (a test checks the whole set).
 CLI_ONLY: dict[str, str] = {

@@ -422,10 +422,6 @@ class ResolvedSkill(Record):
     def skill_file(self) -> Path:
         return self.source / SKILL_FILE
 
-    @property
-    def meta_dir(self) -> Path:
-        return self.runtime / META_DIR
-
 
 class ImportRecord(Record):
     """What importing a folder into a store records in the store copy (:data:`IMPORT_RECORD`):

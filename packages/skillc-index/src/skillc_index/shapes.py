@@ -20,7 +20,7 @@ import types
 import typing
 from typing import Any, Literal
 
-__all__ = ["schema_of", "shape_schema", "value_schema"]
+__all__ = ["schema_of", "shape_schema"]
 
 _NAMES = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
@@ -43,11 +43,6 @@ def shape_schema(shape: type[Any]) -> dict[str, Any]:
     if builder.defs:
         schema["$defs"] = builder.defs
     return schema
-
-
-def value_schema(hint: Any) -> dict[str, Any]:
-    """The schema of one value's type (see the module docstring)."""
-    return _Builder().value(hint)
 
 
 class _Builder:
