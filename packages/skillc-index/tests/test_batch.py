@@ -18,6 +18,7 @@ import pytest
 
 from skillc_index import Layout, find_skill_folders
 from skillc_index.build.batch import batch_jobs, build_skills
+from skillc_index.cores import usable_cores
 
 Run = Callable[..., Any]
 WriteSkill = Callable[..., Path]
@@ -540,3 +541,66 @@ def test_one_skill_moved_away_while_it_is_built_fails_as_a_missing_skill(
     monkeypatch.setattr(skill_module, "compile_skill", moved_away_meanwhile)
     with pytest.raises(SkillNotFound):
         skill_module.build_skill("demo", layout)
+
+
+def test_ctrl_c_lets_the_running_builds_finish_and_starts_no_other(
+    clean_env: dict[str, str],
+    project: Path,
+    home: Path,
+    write_skill: WriteSkill,
+    line_within: Callable[..., Any],
+) -> None:
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) during ``skc build
+    skills/``: the builds running finish, no other starts, and the command ends with 130,
+    leaving no staging folder nor store copy moved aside (the workers were SIGKILLed mid-build:
+    ``.<name>.build.<pid>-<hex>`` was left in the runtime). Each build here waits, just before
+    its manifest is written into its staging folder, until the test lets it go on."""
+    names = [f"s{number}" for number in range(6)]
+    for name in names:
+        write_skill(project / "skills" / name)
+    go_on = project.parent / "go-on"
+    code = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "import skillc_index.build.compiler as compiler\n"
+        "from skillc_index.cli import main\n"
+        "write_manifest = compiler.write_manifest\n"
+        "def paused(folder, manifest):\n"
+        "    print('building', flush=True)\n"
+        f"    while not Path({str(go_on)!r}).exists():\n"
+        "        time.sleep(0.01)\n"
+        "    return write_manifest(folder, manifest)\n"
+        "compiler.write_manifest = paused\n"
+        "raise SystemExit(main(['build', 'skills/']))\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        cwd=project,
+        env=clean_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own group, as a terminal's foreground job
+    )
+    try:
+        assert line_within(process) == "building\n"  # a worker is inside a build
+        os.killpg(process.pid, signal.SIGINT)
+        go_on.touch()
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.returncode is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    assert "built" not in out  # nothing printed but what the paused builds said
+    left = [
+        path
+        for path in project.rglob(".*")
+        if any(part in path.name for part in (".build.", ".import.", ".old."))
+    ]
+    assert left == []
+    runtime = project / ".skillc" / "runtime"
+    built = [name for name in names if (runtime / name / "SKILL.md").is_file()]
+    # those the workers were building, no other (one core: the build in the process stops)
+    assert len(built) <= 2 and (built or usable_cores() == 1)

@@ -47,6 +47,8 @@ from skillc_index.spelling import CLI_SPELLING, PARAMETER_NAMES, Spelling
 from skillc_index.walk import find_skill_folders
 
 if TYPE_CHECKING:
+    from multiprocessing.synchronize import Event
+
     from skillc_index.build.deploy import Deployment
     from skillc_index.build.shapes import (
         BatchFailureShape,
@@ -298,7 +300,10 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
     options: _Options = _worker["options"]
     warnings: list[Diagnostic | Notice] = _worker["warnings"]
     items: list[BatchItem] = []
+    stop: Event | None = _worker.get("stop")
     for job in jobs:
+        if stop is not None and stop.is_set():  # Ctrl-C: the batch ends, its results unread
+            break
         params = BuildParams(
             job.given,
             global_=options.force_global or job.global_,
@@ -336,7 +341,8 @@ def build_skills(
     """Build ``jobs`` in a pool of ``workers`` processes (default: one per core), each as
     :func:`~skillc_index.operations.build` builds and logs one skill. Errors are the
     items' (written as ``spelling`` writes parameters); ``progress(done, total)`` as skills
-    finish."""
+    finish. On Ctrl-C the builds running finish and no other starts before the
+    ``KeyboardInterrupt`` goes on."""
     options = _Options(layout, tuple(targets), copy, force, force_global, spelling)
     items: dict[int, BatchItem] = {}
     groups: dict[str, list[int]] = {}
@@ -370,21 +376,15 @@ def build_skills(
 
         import_module("skillc_index.build.skill")  # once, before the workers fork: they share it
         others = set(multiprocessing.active_children())  # an embedder's own: never ended here
+        stop = multiprocessing.Event()
         pool = ProcessPoolExecutor(
-            min(workers, len(groups)), initializer=_start_pool_worker, initargs=(options,)
+            min(workers, len(groups)), initializer=_start_pool_worker, initargs=(options, stop)
         )
-        try:
-            futures = {
-                pool.submit(_build_group, [jobs[p] for p in positions]): positions
-                for positions in groups.values()
-            }
-            for future in as_completed(futures):
-                collect(futures[future], future.result())
-        except BaseException:
-            # Ctrl-C, or a worker that could not start (no file descriptor left): no build
-            # starts any more and the workers are ended (SIGKILL: a SIGTERM handler of the
-            # embedder's, inherited by the fork, could keep one alive; a build stopped so
-            # leaves a staging folder the next one removes) before the error is told; the
+
+        def end_workers() -> None:
+            # No build starts any more and the workers are ended (SIGKILL: a SIGTERM handler
+            # of the embedder's, inherited by the fork, could keep one alive; a build stopped
+            # so leaves a staging folder the next one removes) before the error is told; the
             # pool's own exit joined workers waiting for work that never came, for ever.
             # They are joined after the pool's thread has joined them (two threads waiting
             # for one process at once could leave it listed as running)
@@ -394,18 +394,42 @@ def build_skills(
             pool.shutdown(wait=True, cancel_futures=True)
             for worker in started:
                 worker.join()
+
+        try:
+            futures = {
+                pool.submit(_build_group, [jobs[p] for p in positions]): positions
+                for positions in groups.values()
+            }
+            for future in as_completed(futures):
+                collect(futures[future], future.result())
+        except KeyboardInterrupt:
+            # Ctrl-C: no build starts any more (those not begun are cancelled, those a worker
+            # already took skipped: ``stop``) and the running ones finish (the workers ignore
+            # SIGINT), so none is left half-written (a staging folder, a store copy moved
+            # aside); a second Ctrl-C ends them at once
+            stop.set()
+            try:
+                pool.shutdown(wait=True, cancel_futures=True)
+            except BaseException:
+                end_workers()
+                raise
+            raise
+        except BaseException:  # a worker that could not start (no file descriptor left)
+            end_workers()
             raise
         pool.shutdown()
     return BatchResult(tuple(items[position] for position in range(total)))
 
 
-def _start_pool_worker(options: _Options) -> None:
+def _start_pool_worker(options: _Options, stop: Event) -> None:
     """A worker of the pool: Ctrl-C (SIGINT to the terminal's whole process group) is the
-    parent's to handle; a worker it reached died holding the pool's queue lock."""
+    parent's to handle (a worker it reached died holding the pool's queue lock); once the
+    parent sets ``stop`` (Ctrl-C), the worker starts no build."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _start_worker(options)
+    _worker["stop"] = stop
 
 
 def build_batch(session: Session, params: BuildParams) -> BatchResult:
