@@ -659,6 +659,36 @@ def test_the_exit_code_says_whether_the_client_shut_the_server_down(
     assert session(clean_env, INITIALIZE)[0] == 1  # the editor died: the input ends
 
 
+def test_ctrl_c_ends_the_server_with_130(
+    clean_env: dict[str, str], line_within: Callable[..., Any]
+) -> None:
+    """SIGINT to a server whose client keeps its input open (an editor's pipe): exit 130 at
+    once. pygls took the ``KeyboardInterrupt`` for the end of the session and waited for ever
+    for its thread reading stdin (or aborted with exit 134, "Fatal Python error")."""
+    import signal
+    import subprocess
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "skillc_lint", "server", "--stdio"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=clean_env,
+    )
+    try:
+        assert server.stdin is not None
+        server.stdin.write(INITIALIZE)
+        server.stdin.flush()
+        assert line_within(server).startswith(b"Content-Length: ")  # initialize's reply
+        server.send_signal(signal.SIGINT)
+        code = server.wait(TIMEOUT)  # the input still open
+    finally:
+        server.kill()
+        _, err = server.communicate()
+    assert code == 130, err
+    assert b"Fatal Python error" not in err and b"Traceback" not in err
+
+
 def test_a_message_over_the_bound_ends_the_session_with_one_error_line(
     clean_env: dict[str, str],
 ) -> None:

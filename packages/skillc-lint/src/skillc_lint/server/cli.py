@@ -3,15 +3,19 @@
 A command of the ``skillc-lint`` console script only (:func:`skillc_lint.cli.main` hands it
 the arguments after ``server``): an editor starts it and talks LSP over its stdin and
 stdout, so it is no operation (nothing for ``skc`` or an MCP client to call).
+
+Ctrl-C (SIGINT) ends the server at once with exit status 130 (:func:`_end_interrupted`).
 """
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Sequence
+from types import FrameType
 
 import click
 
-from skillc_index.console import run
+from skillc_index.console import INTERRUPTED, run
 from skillc_index.helppage import Command
 
 
@@ -50,7 +54,27 @@ def server_command(profiles: tuple[str, ...], stdio: bool) -> int:
     for name in names:
         if name not in PROFILES:
             raise UnknownProfile(name, PROFILES)
-    return serve(names)
+    previous = signal.signal(signal.SIGINT, _end_interrupted)
+    try:
+        return serve(names)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _end_interrupted(_signum: int, _frame: FrameType | None) -> None:
+    """Ctrl-C (SIGINT): the server ends at once with :data:`~skillc_index.console.INTERRUPTED`
+    (130), its streams flushed. Not by a ``KeyboardInterrupt``: pygls takes one for the end
+    of the session and joins its thread reading stdin, which waits for the client's next
+    message for ever (and, the interpreter ending around it, aborted with exit 134: "Fatal
+    Python error: _enter_buffered_busy"). The server keeps nothing on disk to finish."""
+    import contextlib
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a write of the main thread it interrupted
+            stream.flush()
+    os._exit(INTERRUPTED)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
