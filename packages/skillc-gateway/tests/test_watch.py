@@ -929,6 +929,18 @@ def test_a_second_server_is_refused_and_stop_stops_the_first(
     assert gateway_process("watch", "--stop").stdout == "No find server was running.\n"
 
 
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_ends_the_foreground_server_with_128_plus_its_number(
+    gateway: Run, clean_env: dict[str, str], project: Path, home: Path, number: int
+) -> None:
+    """Ctrl-C (SIGINT) and SIGTERM: exit 130 and 143, as ``skc mcp`` and any command Ctrl-C
+    stops give (it was 0, as after ``--stop``); the socket removed all the same."""
+    with server(clean_env, project, gateway) as running:
+        running.send_signal(number)
+        assert running.wait(timeout=READY_SECONDS) == 128 + number
+    assert not (home / ".skillc" / "find.sock").exists()
+
+
 def test_detach_status_and_stop(
     gateway: Run, gateway_process: Run, home: Path, library: Path
 ) -> None:

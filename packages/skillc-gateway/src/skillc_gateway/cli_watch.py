@@ -53,7 +53,7 @@ def watch_command(
     lock_fd: int | None,
     build: tuple[str, ...],
     output_format: str,
-) -> None:
+) -> int:
     """Keep the catalog warm for skc find.
 
     Runs a find server for the skillc home ($SKILLC_HOME, else ~): one process that keeps
@@ -102,13 +102,16 @@ def watch_command(
         else:
             click.echo(pid)
     else:
-        _watch_foreground(layout, idle or 0, lock_fd, build)
+        return _watch_foreground(layout, idle or 0, lock_fd, build)
+    return 0
 
 
 def _watch_foreground(
     layout: Layout, idle: int, lock_fd: int | None = None, build: tuple[str, ...] = ()
-) -> None:
-    """The find server in this process, until stopped or idle (what --detach runs too)."""
+) -> int:
+    """The find server in this process, until stopped or idle (what --detach runs too): the
+    exit status, 128 + the signal's number when SIGINT or SIGTERM stopped it (130, 143), as
+    ``skc mcp`` and any command Ctrl-C stops give, else 0."""
     import os
 
     from skillc_gateway.catalog.server import FindServer
@@ -130,6 +133,7 @@ def _watch_foreground(
     finally:
         finder.close()
         log(f"stopped; queries answered: {finder.queries}")
+    return 0 if finder.stop_signal is None else 128 + finder.stop_signal
 
 
 def _watch_status(status: dict[str, object], output_format: str) -> None:

@@ -92,8 +92,8 @@ class FindServer:
     """One find server for ``layout``'s skillc home (see the module): :meth:`open` takes the
     home's server lock and listens, :meth:`serve` answers until stopped (:meth:`stop`, a
     ``stop`` request, SIGTERM or SIGINT), ``idle`` seconds without a query (0: never) or
-    once its socket is gone or another's; :meth:`close` removes the socket (its own only)
-    and frees the lock. ``log`` receives
+    once its socket is gone or another's (:attr:`stop_signal` says which signal stopped it);
+    :meth:`close` removes the socket (its own only) and frees the lock. ``log`` receives
     one line per event worth keeping (start, refused peers, failures, stop)."""
 
     def __init__(
@@ -121,6 +121,8 @@ class FindServer:
         self.roots: dict[str, None] = {}  # the folders asked about, most recent last
         self._last = time.monotonic()
         self._stopping = False
+        self.stop_signal: int | None = None
+        """The signal that stopped :meth:`serve` (SIGINT, SIGTERM); None when it was not one."""
         self._refused: set[str] = set()  # the bad requests logged (each said once)
         self._wake: int | None = None  # written to wake serve() up
         self._lock: int | None = None
@@ -231,6 +233,10 @@ class FindServer:
 
             with suppress(OSError):  # full: it is awake already
                 os.write(wake, b"\0")
+
+    def _stop_on_signal(self, number: int, _frame: object) -> None:
+        self.stop_signal = number
+        self.stop()
 
     # -- serving -------------------------------------------------------------------------------
 
@@ -362,7 +368,7 @@ class FindServer:
             previous_wakeup = signal.set_wakeup_fd(wake_write)
             for number in (signal.SIGTERM, signal.SIGINT):
                 if signal.getsignal(number) is not signal.SIG_IGN:  # nohup, `cmd &` keep it
-                    handlers[number] = signal.signal(number, lambda *_: self.stop())
+                    handlers[number] = signal.signal(number, self._stop_on_signal)
         except ValueError:  # not the main thread: stop() and idle only
             pass
         try:
