@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import sqlite3
 import subprocess
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -194,6 +196,59 @@ def test_read_warns_when_the_store_copy_came_from_elsewhere(
     [warning] = proc.stderr.splitlines()
     assert warning.startswith("warning: ")
     assert "my-skill" in warning and ".skillc/skills/my-skill" in warning
+
+
+def access_rows(runtime: Path) -> list[tuple[str, str]]:
+    """The (command, skill_path) of each row of a runtime's access log."""
+    with closing(sqlite3.connect(runtime / ".skillc-meta" / "logs.db")) as db:
+        return db.execute("SELECT command, skill_path FROM access_log ORDER BY id").fetchall()
+
+
+@pytest.fixture
+def imported_global(ok: Run, project: Path, home: Path) -> Path:
+    """The project's ``.claude/skills/imp/`` imported ``--global``: its copy is
+    ``~/.skillc/skills/imp``, its runtime the global one."""
+    ok("init")
+    folder = plain_skill(project / ".claude" / "skills" / "imp")
+    data = json.loads(ok("build", ".claude/skills/imp", "--global", "--format", "json").stdout)
+    assert (data["import"], data["source_path"]) == ("copy", str(home / ".skillc/skills/imp"))
+    return folder
+
+
+def test_a_folder_imported_globally_is_read_through_its_global_copy(
+    ok: Run, imported_global: Path, project: Path, home: Path
+) -> None:
+    """DECISIONS: a folder imported into a store and its store copy are one skill, the global
+    store too. Reads through the folder resolved to the folder itself (the import record was
+    looked for in the project store only): logged in the project's runtime, read from the
+    folder's files, and ``stats imp`` did not count them."""
+    plain_skill(imported_global, "Version one.\n\n## Later\n\nNot imported yet.")
+    shown = ok("show", ".claude/skills/imp", "--section", "Usage")
+    assert ("Version one." in shown.stdout, shown.stderr) == (True, "")
+    outline = json.loads(ok("outline", ".claude/skills/imp", "--format", "json").stdout)
+    assert [h["text"] for h in outline["headings"]] == ["Title", "Usage"]  # the copy's index
+    copy, runtime = home / ".skillc/skills/imp", home / ".skillc/runtime/imp"
+    assert access_rows(runtime)[1:] == [("show", str(copy)), ("outline", str(copy))]
+    assert not (project / ".skillc" / "runtime").exists()
+    stats = json.loads(ok("stats", "imp", "--format", "json").stdout)
+    assert (stats["skill_path"], stats["data"]["uses"]) == (str(copy), 2)
+
+
+def test_a_folder_imported_globally_is_imported_again_where_its_build_imports(
+    ok: Run, imported_global: Path, project: Path, home: Path
+) -> None:
+    """Built again ``--global`` after an edit, the folder replaces its global copy without
+    ``--force``; built without it, it is imported into the project store, as any folder."""
+    plain_skill(imported_global, "Version two.")
+    data = json.loads(ok("build", ".claude/skills/imp", "--global", "--format", "json").stdout)
+    assert (data["import"], data["source_path"]) == ("replace", str(home / ".skillc/skills/imp"))
+    assert "Version two." in ok("show", ".claude/skills/imp", "--section", "Usage").stdout
+    # (not claude: the folder is the project's .claude/skills/imp, where it would deploy)
+    built = ok("build", ".claude/skills/imp", "--target", "cursor", "--format", "json")
+    data = json.loads(built.stdout)
+    store_copy = project / ".skillc" / "skills" / "imp"
+    assert (data["import"], data["source_path"]) == ("copy", str(store_copy))
+    assert data["runtime_path"] == str(project / ".skillc" / "runtime" / "imp")
 
 
 # -- imported names follow skc init's rule; the stub's commands work when pasted --------------

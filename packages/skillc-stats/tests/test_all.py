@@ -172,12 +172,14 @@ def test_a_project_used_before_and_after_a_global_import_counts_once(
     from skillc_index.build.skill import build_skill
 
     folder = demo_skill(project / ".github" / "skills" / "imported").resolve()
+    project_log = primary_log(resolve_skill(str(folder), layout).runtime)
     log(layout, "imported", access(folder, "/w/a", "2026-03-01T10:00:00Z"))  # project log
     build_skill(str(folder), layout, targets=["claude"], force_global=True)
     store_copy = resolve_skill("imported", layout).source
     assert store_copy.parent == layout.store("global").resolve()
     global_log = primary_log(resolve_skill("imported", layout).runtime)
-    assert global_log != primary_log(resolve_skill(str(folder), layout).runtime)
+    assert global_log != project_log  # (and reads through the folder now log in the global one)
+    assert primary_log(resolve_skill(str(folder), layout).runtime) == global_log
     insert(
         global_log,
         [

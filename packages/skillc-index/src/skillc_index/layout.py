@@ -530,9 +530,9 @@ def _from_folder(
 ) -> ResolvedSkill:
     """A skill found as a folder (step 1): the store skill when the folder is one that skillc
     deployed (a runtime, or a ``--copy`` deployment: its source is what is read, not the
-    stub); the store copy when the folder was imported into its store; otherwise the
-    folder, with a warning when a bare name that names it also names a store skill that was
-    not imported from it."""
+    stub); the store copy when the folder was imported into a store (:func:`_imported_copy`);
+    otherwise the folder, with a warning when a bare name that names it also names a store
+    skill that was not imported from it."""
     from skillc_index.inventory.deployed import deployed_source
 
     scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
@@ -543,12 +543,8 @@ def _from_folder(
         source = Path(stands_for)
         scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
         return ResolvedSkill(source.name, source, scope, runtime, in_store)
-    copy = layout.store(scope) / source.name
-    record = ImportRecord.read(copy)
-    if record is None and not copy.exists() and _recovered(copy):
-        record = ImportRecord.read(copy)
-    if record is not None and record.origin == str(source) and (copy / SKILL_FILE).is_file():
-        copy = copy.resolve()
+    copy = _imported_copy(source, layout, force_global)
+    if copy is not None:
         scope, runtime, in_store = runtime_for(copy, layout, force_global=force_global)
         return ResolvedSkill(copy.name, copy, scope, runtime, in_store, source)
     notices: tuple[Diagnostic | Notice, ...] = ()
@@ -568,6 +564,21 @@ def _from_folder(
                     )
                 break
     return ResolvedSkill(source.name, source, scope, runtime, in_store, None, notices)
+
+
+def _imported_copy(source: Path, layout: Layout, force_global: bool) -> Path | None:
+    """The store copy (canonical) whose import record names the folder ``source`` as its
+    origin, in the stores ``source`` may have been imported into: the project store, then
+    the global one (``skc build <folder> --global`` imports there); with ``force_global``
+    the global one only. None when neither holds one."""
+    for scope in ("global",) if force_global else layout.scopes():
+        copy = layout.store(scope) / source.name
+        record = ImportRecord.read(copy)
+        if record is None and not copy.exists() and _recovered(copy):
+            record = ImportRecord.read(copy)
+        if record is not None and record.origin == str(source) and (copy / SKILL_FILE).is_file():
+            return copy.resolve()
+    return None
 
 
 def resolve_skill(
@@ -594,8 +605,9 @@ def resolve_skill(
     a folder of the working directory nor another installed skill: a folder is taken when
     written as a path (``./gt``, ``gt/``, absolute).
 
-    A folder that was imported into its store (:class:`ImportRecord`) resolves to the store
-    copy, with :attr:`ResolvedSkill.imported_from` set. A bare name that finds a folder of
+    A folder that was imported into a store (:class:`ImportRecord`; the project store, then
+    the global one, as ``build --global`` imports) resolves to the store copy, with
+    :attr:`ResolvedSkill.imported_from` set. A bare name that finds a folder of
     the working directory while a store holds another skill of that name carries a warning
     (:attr:`ResolvedSkill.notices`). A store copy stranded by an import that was killed is
     put back first (:func:`~skillc_index.build.store.recover_stranded`).

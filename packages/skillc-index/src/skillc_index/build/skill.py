@@ -51,6 +51,7 @@ from skillc_index.layout import (
     Scope,
     SkillArgument,
     resolve_skill,
+    runtime_for,
 )
 
 if TYPE_CHECKING:
@@ -228,9 +229,12 @@ def _build_skill(
     """:func:`build_skill`'s work."""
     target_names = parse_targets(targets)
     resolved = resolve_skill(skill, layout, force_global=force_global)
-    if resolved.imported_from is not None:  # a folder imported before: import it again
+    if resolved.imported_from is not None:  # a folder imported before: import it again,
+        # into the store a build of the folder imports into (its copy may be the other one's)
+        origin = resolved.imported_from
+        scope, runtime, _ = runtime_for(origin, layout, force_global=force_global)
         resolved = resolved._replace(
-            source=resolved.imported_from, in_store=False, imported_from=None
+            source=origin, scope=scope, runtime=runtime, in_store=False, imported_from=None
         )
     _check_source(resolved.source, os.fspath(skill))
     config = load_config(layout) if config is None else config
