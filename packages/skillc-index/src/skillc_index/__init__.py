@@ -91,7 +91,6 @@ _EXPORTS: dict[str, str] = {
     "within": "files",
     "open_in_root": "files",
     "read_in_root": "files",
-    "read_text_in_root": "files",
     "fs_bytes": "files",
     "write_file_atomic": "atomic",
     # walking a folder for skills: the one rule of build, lint and find
@@ -235,7 +234,6 @@ if TYPE_CHECKING:
         is_hidden,
         open_in_root,
         read_in_root,
-        read_text_in_root,
         safe_join,
         walk_skill,
         within,
