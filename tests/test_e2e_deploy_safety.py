@@ -6,6 +6,7 @@ the project; through the installed ``skc`` in a temporary project and ``$SKILLC_
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -104,9 +105,12 @@ def test_skillc_copies_and_symlinks_are_replaced_without_backup(
     dest = project / ".claude" / "skills" / "demo"
     ok("build", "demo", "--copy")
     ok("build", "demo", "--copy", "--force")
+    ok("build", "demo")  # skillc's copy stays a copy (a later build keeps the method)
+    assert dest.is_dir() and not dest.is_symlink()
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["demo"]
+    shutil.rmtree(dest)
     ok("build", "demo")
     assert dest.is_symlink()
-    assert sorted(p.name for p in dest.parent.iterdir()) == ["demo"]
     linked = write(tmp_path / "linked" / "SKILL.md", "somebody's\n").parent
     dest.unlink()
     dest.symlink_to(linked)  # a symlink: only the link is replaced, never its target
