@@ -515,8 +515,13 @@ def test_sync_dry_run_real_run_and_second_run(
 
 SYNC_THEN_CRASH = """
 import os, sys
-# die the moment sync is about to remove the fallback folder: after the copy has committed
-sys.addaudithook(lambda event, args: os._exit(17) if event == "os.rename" else None)
+# die the moment sync is about to remove the fallback folder (renamed, then deleted): after
+# the copy has committed
+sys.addaudithook(
+    lambda event, args: os._exit(17)
+    if event == "os.rename" and ".removed-" in os.fsdecode(args[1])
+    else None
+)
 sys.argv = ["skc", "sync"]
 import skillc.cli
 skillc.cli.main()
