@@ -1733,8 +1733,10 @@ def test_a_root_with_too_many_folders_is_searched_in_part(
     project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
     from skillc_gateway.catalog import scan
+    from skillc_index import walk
 
     monkeypatch.setattr(scan, "MAX_FOLDERS", 5)
+    monkeypatch.setattr(walk, "MAX_FOLDERS", 5)  # the bound's home, which the warning names
     for number in range(8):
         write_skill(project / f"lib/s{number}", f"s{number}", "A skill about owls.")
     result = find_skills(layout, "owls", paths=["lib"], limit=100)

@@ -182,9 +182,43 @@ def test_the_search_is_bounded(
     assert find_skill_folders(deep) == [deep / "a" / "b" / "c" / "three", deep / "a" / "two"]
     monkeypatch.setattr(batch, "MAX_DEPTH", 3)
     assert find_skill_folders(deep) == [deep / "a" / "two"]
+    assert not find_skill_folders(deep).cut_short  # the depth bound is no cut
     monkeypatch.setattr(batch, "MAX_DEPTH", 8)
     monkeypatch.setattr(batch, "MAX_FOLDERS", 2)  # deep and a: no further
     assert find_skill_folders(deep) == []
+    assert find_skill_folders(deep).cut_short
+    monkeypatch.setattr(batch, "MAX_FOLDERS", 6)  # every folder: nothing left, no cut
+    assert not find_skill_folders(deep).cut_short
+
+
+def test_a_walk_cut_short_warns_and_never_says_missing_skill_md(
+    index: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    """A folder of more folders than the walk looks at was E010 "missing SKILL.md" (its walk,
+    depth first from the last name, spent its bound in ``z/`` before ``a-skill``), and a walk
+    that found skills before the cut built them silently: the cut is said."""
+    import skillc_index.walk
+
+    monkeypatch.setattr(skillc_index.walk, "MAX_FOLDERS", 20)
+    lib = project / "lib"
+    write_skill(lib / "a-skill")
+    for number in range(30):
+        (lib / "z" / str(number)).mkdir(parents=True)
+    result = index("build", "lib")
+    assert result.returncode == 1
+    assert "E010" not in result.stderr and "missing SKILL.md" not in result.stderr
+    assert (
+        "error[E100]: lib: invalid option: 'lib holds more than 20 folders: the walk for "
+        "skills stopped before it found one; name a folder nearer the skills'"
+    ) in result.stderr.splitlines()
+    write_skill(lib / "zz" / "b-skill")  # walked first: found before the cut
+    result = index("build", "lib")
+    assert result.returncode == 0, result.stderr
+    assert statuses(result.stdout) == {"b-skill": "built"}
+    assert (
+        "warning: lib holds more than 20 folders: only the first were searched, skills past "
+        "them are not built"
+    ) in result.stderr.splitlines()
 
 
 def test_one_failure_does_not_stop_the_others(

@@ -124,6 +124,34 @@ def test_missing_skill_md_is_e010_and_nothing_is_e001(lint: Run, cwd: Path) -> N
     assert (proc.returncode, proc.stderr) == (1, "error[E001]: skill 'nowhere' not found\n")
 
 
+def test_a_walk_cut_short_is_said_not_e010(
+    lint: Run, cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder of more folders than the walk looks at (its bound, patched small) was E010
+    "missing SKILL.md" when the bound was spent before its skill, and linted the skills found
+    before the cut silently."""
+    import skillc_index.walk
+
+    monkeypatch.setattr(skillc_index.walk, "MAX_FOLDERS", 20)
+    put(cwd / "lib" / "alpha", VALID)
+    for number in range(30):
+        (cwd / "lib" / "z" / str(number)).mkdir(parents=True)
+    proc = lint("lib")
+    assert (proc.returncode, proc.stderr) == (
+        1,
+        "error[E100]: invalid option: 'lib holds more than 20 folders: the walk for skills "
+        "stopped before it found one; name a folder nearer the skills'\n",
+    )
+    put(cwd / "lib" / "zz" / "beta", VALID)  # walked first: found before the cut
+    proc = lint("lib")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "beta: 0 errors, 0 warnings\n"
+    assert proc.stderr == (
+        "warning: lib holds more than 20 folders: only the first were searched, skills past "
+        "them are not linted\n"
+    )
+
+
 # -- what gets linted -------------------------------------------------------------------------
 
 

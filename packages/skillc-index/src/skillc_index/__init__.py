@@ -69,6 +69,7 @@ _EXPORTS: dict[str, str] = {
     "ToolArgumentError": "command_errors",
     "UnsupportedPlatform": "command_errors",
     "NoSkillGiven": "command_errors",
+    "NoSkillBeforeCut": "command_errors",
     # configuration (RFC-0009)
     "Config": "config",
     "load_config": "config",
@@ -95,6 +96,7 @@ _EXPORTS: dict[str, str] = {
     "write_file_atomic": "atomic",
     # walking a folder for skills: the one rule of build, lint and find
     "find_skill_folders": "walk",
+    "cut_short": "walk",
     "SKIPPED_FOLDERS": "walk",
     "skips_folder": "walk",
     # text: its lines, UTF-8 checks, escaping for a terminal
@@ -190,6 +192,7 @@ if TYPE_CHECKING:
         InvalidQueryType,
         MalformedFilter,
         NoLocalLogs,
+        NoSkillBeforeCut,
         NoSkillGiven,
         SyncDestinationNotWritable,
         SyncSourceNotReadable,
@@ -300,4 +303,4 @@ if TYPE_CHECKING:
         parse_tool_skill,
         read_tool_skill,
     )
-    from skillc_index.walk import SKIPPED_FOLDERS, find_skill_folders, skips_folder
+    from skillc_index.walk import SKIPPED_FOLDERS, cut_short, find_skill_folders, skips_folder

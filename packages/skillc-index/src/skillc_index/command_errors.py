@@ -38,6 +38,7 @@ __all__ = [
     "MalformedFilter",
     "MissingFrontmatterField",
     "NoLocalLogs",
+    "NoSkillBeforeCut",
     "NoSkillGiven",
     "PackageRefused",
     "PathEscapesProject",
@@ -315,6 +316,21 @@ class CompiledSkillGiven(InvalidOption):
 class NoSkillGiven(InvalidOption):
     """E100: a command that defaults to the project's skills, run without a skill outside
     any project."""
+
+
+class NoSkillBeforeCut(InvalidOption):
+    """E100: a folder given to ``build`` or ``lint`` whose walk for skills stopped at its
+    bound (:data:`~skillc_index.walk.MAX_FOLDERS`) before it found one: not E010's "missing
+    SKILL.md", which the folders past the bound may hold."""
+
+    def __init__(self, path: str) -> None:
+        from skillc_index.walk import MAX_FOLDERS
+
+        super().__init__(
+            f"{path} holds more than {MAX_FOLDERS:,} folders: the walk for skills stopped "
+            "before it found one; name a folder nearer the skills"
+        )
+        self.path = path
 
 
 class NoSkillToPackage(InvalidOption):

@@ -15,7 +15,8 @@ checkout's ``.claude/skills/``), except
   skill).
 
 :func:`skips_folder` is that rule; :func:`find_skill_folders` is the walk of ``build`` and
-``lint``.
+``lint``. Every walk stops at the same bounds (:data:`MAX_DEPTH`, :data:`MAX_FOLDERS`, which the
+find walker imports), and one stopped by :data:`MAX_FOLDERS` says so (:func:`cut_short`).
 """
 
 from __future__ import annotations
@@ -24,12 +25,15 @@ import os
 import re
 from pathlib import Path
 
+from skillc_index.diagnostics import Notice
 from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR
 
 __all__ = [
     "MAX_DEPTH",
     "MAX_FOLDERS",
     "SKIPPED_FOLDERS",
+    "SkillFolders",
+    "cut_short",
     "find_skill_folders",
     "skips_folder",
 ]
@@ -73,8 +77,27 @@ _SKILLC_TEMPORARY = re.compile(r"\..+\.(?:\d+-[0-9a-f]{8}|skillc-backup-\d{8}T\d
 
 #: Folder levels searched below the given folder (its entries are level 1).
 MAX_DEPTH = 8
-#: At most this many folders are looked at: the rest is not searched.
-MAX_FOLDERS = 100_000
+#: At most this many folders are looked at, by every walk (``find``'s: of each root); the rest
+#: is not searched, and the walk says it was cut short (a library of 20,000 skills has about
+#: 32,000 folders).
+MAX_FOLDERS = 250_000
+
+
+class SkillFolders(list[Path]):
+    """What :func:`find_skill_folders` found: the skill folders, a list, and whether the walk
+    was ``cut_short`` (it stopped at :data:`MAX_FOLDERS` with folders left to look at: skills
+    may lie past them)."""
+
+    cut_short: bool = False
+
+
+def cut_short(folder: object, outcome: str) -> Notice:
+    """The warning of a walk of ``folder`` that stopped at :data:`MAX_FOLDERS`: ``<folder>
+    holds more than 250,000 folders: only the first were searched, <outcome>`` (``the answer
+    is partial``, ``skills past them are not built``)."""
+    return Notice(
+        f"{folder} holds more than {MAX_FOLDERS:,} folders: only the first were searched, {outcome}"
+    )
 
 
 def skips_folder(name: str, parent: str) -> bool:
@@ -88,7 +111,7 @@ def skips_folder(name: str, parent: str) -> bool:
     return name[:1] == "." and _SKILLC_TEMPORARY.match(name) is not None
 
 
-def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> list[Path]:
+def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFolders:
     """The skill folders under ``folder``: every folder holding SKILL.md, not looking inside
     a skill (a SKILL.md nested in a skill is one of its files), nor in the folders
     :func:`skips_folder` leaves out (hidden folders are entered: ``skills/.curated/x``).
@@ -96,7 +119,8 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> list[Pa
 
     ``folder`` may be a symlink, but none below it is followed (``skills/x -> ~`` would walk
     the home folder, a checkout's ``skills/evil -> /elsewhere`` would build what is outside);
-    at most :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders are searched. With
+    at most :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders are searched (past them
+    the answer is ``cut_short``: the caller warns, :func:`cut_short`). With
     ``linked_entries`` (lint: it only reads), a symlinked entry of ``folder`` itself that is
     a skill is found too (an agent folder's skills are links), never walked into."""
     from skillc_index.files import fs_bytes
@@ -131,4 +155,6 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> list[Pa
             if is_dir:
                 pending.append((current / entry.name, f"{rel}{entry.name}/", depth + 1))
     found.sort(key=lambda item: item[0])
-    return [path for _, path in found]
+    folders = SkillFolders(path for _, path in found)
+    folders.cut_short = bool(pending)
+    return folders

@@ -414,6 +414,9 @@ class Target:
     its folder, and for no argument (the project store's skills, found as by their names):
     its fixes write only in the project or the skillc home
     (:func:`~skillc_index.inventory.folders.write_places`), E012 elsewhere."""
+    cut_short: bool = False
+    """The walk of ``folder`` stopped at its bound: skills past it are not linted
+    (:func:`~skillc_index.cut_short`)."""
 
 
 def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
@@ -430,8 +433,10 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
                 "skills (skillc-lint skills/), or run 'skc init' to make a project"
             )
         store = layout.store("project")
-        skills = tuple(find_skill_folders(store, linked_entries=True)) if store.is_dir() else ()
-        return [Target(None, skills, True, store, named=True)]  # the project's, as by name
+        found = find_skill_folders(store, linked_entries=True) if store.is_dir() else None
+        cut = found is not None and found.cut_short
+        # the project's, as by name
+        return [Target(None, tuple(found or ()), True, store, cut_short=cut, named=True)]
     return [resolve_target(argument, layout) for argument in arguments]
 
 
@@ -442,10 +447,11 @@ def resolve_target(argument: str, layout: Layout) -> Target:
     folder holding skill folders at any depth (``skills/``) stands for all of them. A file
     stands for the skill holding it, and a plugin or marketplace folder (:func:`is_plugin`) for
     its skills, even none. Raises :class:`~skillc_index.NotASkill` (E010) or
-    :class:`~skillc_index.diagnostics.SkillNotFound` (E001) when the argument stands for no skill: a
-    multi-target run reports that argument and goes on with the others.
+    :class:`~skillc_index.diagnostics.SkillNotFound` (E001) when the argument stands for no skill
+    (:class:`~skillc_index.NoSkillBeforeCut`, E100, when the walk of the folder stopped at its
+    bound first): a multi-target run reports that argument and goes on with the others.
     """
-    from skillc_index import expand_user
+    from skillc_index import NoSkillBeforeCut, expand_user
 
     given = layout.cwd / expand_user(argument)
     if given.is_file():  # a file of a skill (an editor or pre-commit passing file names)
@@ -458,10 +464,13 @@ def resolve_target(argument: str, layout: Layout) -> Target:
     try:
         resolved = resolve_skill(argument, layout)
     except NotASkill:
-        skills = tuple(find_skill_folders(given, linked_entries=True)) if given.is_dir() else ()
-        if not skills and not is_plugin(given):
+        found = find_skill_folders(given, linked_entries=True) if given.is_dir() else None
+        cut = found is not None and found.cut_short
+        if not found and not is_plugin(given):
+            if cut:
+                raise NoSkillBeforeCut(argument) from None
             raise
-        return Target(argument, skills, True, given)
+        return Target(argument, tuple(found or ()), True, given, cut_short=cut)
     # an imported folder is linted itself, not its store copy: it is what is edited
     named = not (given / SKILL_FILE).is_file()  # found by its name, not given as its folder
     return Target(argument, (resolved.imported_from or resolved.source,), False, named=named)

@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from skillc_index import CLI_SPELLING, SkillcError
+from skillc_index import CLI_SPELLING, SkillcError, cut_short
 from skillc_lint._engine import LintResult, Target, lint_folder, lint_skill
 from skillc_lint._output import Outcome, RunError, display_path, json_report, rule_doc, statistics
 from skillc_lint._registry import RuleRegistry, RuleState
@@ -278,7 +278,10 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
             plan.append(target)
             continue
         if target.collection and target.folder is not None:
-            run.collections.append((display_path(target.folder, cwd), len(target.skills)))
+            shown = display_path(target.folder, cwd)
+            run.collections.append((shown, len(target.skills)))
+            if target.cut_short:
+                session.warn([cut_short(shown, "skills past them are not linted")])
         tree = target.folder if target.collection and not target.named else None
         for folder in target.skills:
             key = os.path.realpath(folder)

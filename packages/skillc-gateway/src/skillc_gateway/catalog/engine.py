@@ -35,7 +35,7 @@ from skillc_gateway.catalog.database import (
 from skillc_gateway.catalog.indexer import Indexer
 from skillc_gateway.catalog.scan import Walk, walk
 from skillc_gateway.catalog.tree_state import RACY_NS, SKILL, TreeState
-from skillc_index import Diagnostic, Layout, Notice
+from skillc_index import Diagnostic, Layout, Notice, cut_short
 from skillc_index.inventory.folders import Root
 
 if TYPE_CHECKING:
@@ -403,12 +403,7 @@ class Catalog:
                 walks.append((Root(Path(source), "path"), len(roots), result))
         for root, _, result in walks:
             if result.truncated:
-                warnings.append(
-                    Notice(
-                        f"{root.path} holds more than {scan.MAX_FOLDERS:,} folders: only the first "
-                        "were searched, the answer is partial"
-                    )
-                )
+                warnings.append(cut_short(root.path, "the answer is partial"))
         truncated = any(result.truncated for _, _, result in walks)
         if first is not None and (told or first_answer.worth_it(self.db, walks)):
             if elsewhere:

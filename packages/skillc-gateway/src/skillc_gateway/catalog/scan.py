@@ -60,6 +60,7 @@ from skillc_gateway.catalog.tree_state import (
 from skillc_index import META_DIR, SKIPPED_FOLDERS, skips_folder
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
 from skillc_index.layout import user_home
+from skillc_index.walk import MAX_DEPTH, MAX_FOLDERS
 
 __all__ = [
     "ENTRIES",
@@ -77,13 +78,11 @@ __all__ = [
 ]
 
 SKILL_FILE = "SKILL.md"
-#: Folder levels searched below a root given as a path (the root's entries are level 1).
-MAX_DEPTH = 8
-#: Folder levels searched below a folder of installed skills: its entries.
+#: Folder levels searched below a folder of installed skills: its entries. A root given as a
+#: path is searched :data:`MAX_DEPTH` levels deep (its entries are level 1), and at most
+#: :data:`MAX_FOLDERS` folders of one root are walked (the rest is not searched and the answer
+#: says it is partial): the bounds of every walk for skills (:mod:`skillc_index.walk`).
 ENTRIES = 1
-#: At most this many folders of one root are walked (a library of 20,000 skills has about
-#: 32,000); the rest is not searched and the answer says it is partial.
-MAX_FOLDERS = 250_000
 
 #: ``source(real, meta)``: the real path of the store skill that the agent folder's entry at
 #: ``real`` (holding ``.skillc-meta/`` when ``meta``) was deployed from, or None

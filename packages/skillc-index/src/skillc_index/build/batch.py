@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from skillc_index.command_errors import NoSkillBeforeCut
 from skillc_index.cores import usable_cores
 from skillc_index.diagnostics import (
     Diagnostic,
@@ -44,7 +45,7 @@ from skillc_index.layout import (
 )
 from skillc_index.record import Record
 from skillc_index.spelling import CLI_SPELLING, PARAMETER_NAMES, Spelling
-from skillc_index.walk import find_skill_folders
+from skillc_index.walk import SkillFolders, cut_short, find_skill_folders
 
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Event
@@ -110,7 +111,10 @@ def is_folder_of_skills(argument: str, layout: Layout) -> bool:
         resolve_skill(argument, layout)
     except NotASkill:
         folder = layout.cwd / expand_user(argument)
-        return folder.is_dir() and bool(find_skill_folders(folder))
+        if not folder.is_dir():
+            return False
+        skills = find_skill_folders(folder)
+        return bool(skills) or skills.cut_short  # a walk cut short: its error is the batch's
     except SkillcError:
         return False
     return False
@@ -156,10 +160,14 @@ def batch_jobs(
     *,
     all_skills: bool = False,
     spelling: Spelling = PARAMETER_NAMES,
+    warn: Callable[[Notice], object] | None = None,
 ) -> list[BatchJob]:
     """The skills ``arguments`` (names, skill folders, folders of skills) and, with
     ``all_skills``, the stores stand for, each once, in the order given. An argument that
-    names nothing is a job that failed already (its diagnostic, as ``spelling`` writes it)."""
+    names nothing is a job that failed already (its diagnostic, as ``spelling`` writes it);
+    a folder whose walk stopped at its bound is a failed job when the walk found no skill
+    (:class:`~skillc_index.command_errors.NoSkillBeforeCut`, not E010), else ``warn`` is
+    told (:func:`~skillc_index.walk.cut_short`)."""
     jobs: list[BatchJob] = []
     seen: set[str] = set()
 
@@ -175,9 +183,12 @@ def batch_jobs(
             resolved = resolve_skill(argument, layout)
         except NotASkill as exc:
             folder = layout.cwd / expand_user(argument)
-            skills = find_skill_folders(folder) if folder.is_dir() else []
+            skills = find_skill_folders(folder) if folder.is_dir() else SkillFolders()
             if not skills:
-                jobs.append(BatchJob(argument, argument, argument, exc.spelled(spelling)))
+                error = NoSkillBeforeCut(argument) if skills.cut_short else exc
+                jobs.append(BatchJob(argument, argument, argument, error.spelled(spelling)))
+            elif skills.cut_short and warn is not None:
+                warn(cut_short(argument, "skills past them are not built"))
             for skill in skills:
                 add(str(skill.resolve()), skill)
         except SkillcError as exc:
@@ -449,7 +460,13 @@ def build_batch(session: Session, params: BuildParams) -> BatchResult:
     named = params.skills if params.skill is None else (params.skill, *params.skills)
     if not named and not params.all_:
         raise NoSkillToBuild
-    jobs = batch_jobs(named, layout, all_skills=params.all_, spelling=CLI_SPELLING)
+    jobs = batch_jobs(
+        named,
+        layout,
+        all_skills=params.all_,
+        spelling=CLI_SPELLING,
+        warn=lambda notice: session.warn([notice]),
+    )
     if not jobs:
         raise NothingToBuild
     return build_skills(
