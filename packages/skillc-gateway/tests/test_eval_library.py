@@ -5,6 +5,7 @@ skill without a scorable case, and where ``--init`` may write."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -261,3 +262,28 @@ def test_a_folder_without_skill_md_is_e010_as_outline_says(
         assert done.returncode == 1
         assert done.stderr.startswith("error[E010]: not a valid skill: './nodir'"), done.stderr
     assert gateway("eval", "nosuch").stderr.startswith("error[E001]")
+
+
+def test_the_library_reads_a_skill_as_list_budget_does(
+    tmp_path: Path, write_skill: Any, monkeypatch: Any
+) -> None:
+    """eval's entry of a skill is ``list --budget``'s (``read_entry``, one reader: it had its
+    own copy, with its own 1 MiB read): what that reader reads is what eval scores, a skill
+    the agent does not list keeps its name and description line, and a SKILL.md that
+    cannot be read is no skill."""
+    from skillc_gateway.evaluate.library import SkillEntry, read_skill
+    from skillc_index.listing import budget
+
+    folder = write_skill(tmp_path / "logs", description="Parses apache access logs.")
+    assert read_skill(folder, "claude") == SkillEntry(
+        "logs", folder, "Parses apache access logs.", 3, "Parses apache access logs."
+    )
+    monkeypatch.setattr(budget, "_READ_LIMIT", 20)  # the reader's bound: the name line alone
+    assert read_skill(folder, "claude") == SkillEntry("logs", folder, "", 1, "")
+    monkeypatch.undo()
+    front = "name: hidden\ndescription: d\ndisable-model-invocation: true\n"
+    hidden = write_skill(tmp_path / "hidden", frontmatter=front)
+    assert read_skill(hidden, "claude") == SkillEntry("hidden", hidden, "", 3, "", "omitted")
+    (tmp_path / "fifo").mkdir()
+    os.mkfifo(tmp_path / "fifo" / "SKILL.md")
+    assert read_skill(tmp_path / "fifo", "claude") is None

@@ -358,3 +358,35 @@ def test_the_listing_ranks_an_imported_skill_by_the_uses_stats_all_counts(
     priorities = recorded_priorities(installed_skills(layout).skills, layout)
     assert priorities[str(copy)] == pytest.approx(0.3) == priorities[str(other)]
     assert priorities[str(folder)] == priorities[str(copy)]  # the folder is one of its places
+
+
+def test_read_entry_is_the_one_reader_of_a_listing_entry(
+    tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """``read_entry`` is public (``skc eval`` reads its library with it): a skill the agent
+    does not list is an ``omitted`` entry that keeps its name and the line of its
+    description (it was ``True``, which eval could not use), no skill is None, and a SKILL.md
+    that cannot be read is ``CannotRead``."""
+    from skillc_index.listing import budget
+    from skillc_index.listing.budget import CannotRead, read_entry
+
+    assert {"read_entry", "CannotRead"} <= set(budget.__all__)
+    hidden = write_skill(
+        tmp_path / "hidden",
+        frontmatter="name: Hidden  One\ndisable-model-invocation: true\ndescription: d\n",
+    )
+    entry = read_entry(hidden, "claude")
+    assert entry is not None
+    assert (entry.name, entry.omitted, entry.line, entry.description) == ("Hidden One", True, 4, "")
+    shown = read_entry(write_skill(tmp_path / "shown", description="Parses logs."), "claude")
+    assert shown is not None and (shown.omitted, shown.line, shown.description) == (
+        False,
+        3,
+        "Parses logs.",
+    )
+    (tmp_path / "none").mkdir()
+    assert read_entry(tmp_path / "none", "claude") is None
+    (tmp_path / "fifo").mkdir()
+    os.mkfifo(tmp_path / "fifo" / "SKILL.md")
+    with pytest.raises(CannotRead, match=r"SKILL\.md is"):
+        read_entry(tmp_path / "fifo", "claude")

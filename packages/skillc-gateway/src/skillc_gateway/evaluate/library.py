@@ -32,8 +32,6 @@ __all__ = [
     "skill_of",
 ]
 
-#: The most of a SKILL.md read for its frontmatter.
-_READ_LIMIT = 1 << 20
 #: Skills ranked per request: a skill below is "not ranked".
 RANKED = 100
 
@@ -60,30 +58,23 @@ class SkillEntry(NamedTuple):
 
 
 def read_skill(folder: Path, agent: AgentName) -> SkillEntry | None:
-    """The entry of the skill at ``folder`` for ``agent``; None when it is no skill (no
-    readable ``SKILL.md``). A skill the agent does not list at all (Claude Code's
-    ``disable-model-invocation``, a description Codex refuses) is ``omitted``: its cases are
-    scored as untriggerable (it was left out of the library, or named, not found)."""
-    from skillc_index.diagnostics import SkillcError
-    from skillc_index.files import open_regular
-    from skillc_index.listing.agents import entry_description
-    from skillc_index.listing.budget import side_file
-    from skillc_index.markdown.frontmatter import parse_frontmatter
+    """The entry of the skill at ``folder`` for ``agent``
+    (:func:`skillc_index.listing.budget.read_entry`, what ``list --budget`` prices); None
+    when it is no skill (no readable ``SKILL.md``). A skill the agent does not list at all
+    (Claude Code's ``disable-model-invocation``, a description Codex refuses) is ``omitted``:
+    its cases are scored as untriggerable (it was left out of the library, or named, not
+    found)."""
+    from skillc_index.listing.budget import CannotRead, read_entry
 
     try:
-        with open_regular(str(folder / "SKILL.md")) as handle:
-            text = handle.read(_READ_LIMIT).decode("utf-8", errors="replace")
-    except (OSError, SkillcError):  # not there, not a regular file, no permission
+        entry = read_entry(folder, agent)
+    except CannotRead:  # not a regular file, no permission, a broken symlink
         return None
-    front = parse_frontmatter(text)
-    data = front.data if isinstance(front.data, dict) else None
-    description = entry_description(agent, data, side_file(folder, agent))
-    name = (data or {}).get("name")
-    name = " ".join(name.split()) if isinstance(name, str) and name.strip() else folder.name
-    line = front.field_lines.get("description", 1)
-    if description is None:
-        return SkillEntry(name, folder, "", line, "", "omitted")
-    return SkillEntry(name, folder, description, line, description)
+    if entry is None:
+        return None
+    if entry.omitted:
+        return SkillEntry(entry.name, folder, "", entry.line, "", "omitted")
+    return SkillEntry(entry.name, folder, entry.description, entry.line, entry.description)
 
 
 class Ranking(NamedTuple):

@@ -73,6 +73,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CHARS_PER_TOKEN",
     "MAX_ENTRY_DESCRIPTION",
+    "CannotRead",
     "FolderBudget",
     "FolderPart",
     "ListingEntry",
@@ -80,6 +81,7 @@ __all__ = [
     "estimate_tokens",
     "folder_budget",
     "listing_budgets",
+    "read_entry",
     "side_file",
     "user_only_entry",
 ]
@@ -123,6 +125,11 @@ class ListingEntry(NamedTuple):
     plugin: bool = False
     """Whether it is a Claude Code plugin's skill (``plugin:name``: ``skillOverrides`` does
     not apply to it)."""
+    line: int = 1
+    """The ``SKILL.md`` line of its ``description`` (1 when there is none)."""
+    omitted: bool = False
+    """The agent does not list it at all (:func:`read_entry`'s answer; a folder's listing
+    holds none such)."""
 
     @property
     def described(self) -> bool:
@@ -329,7 +336,7 @@ def unreadable_notice(folder: Path, skipped: list[str]) -> Notice:
     return Notice(f"{n} entr{'y' if n == 1 else 'ies'} of {folder} skipped, cannot be read: {what}")
 
 
-class _CannotRead(Exception):
+class CannotRead(Exception):
     """The entry holds a SKILL.md that cannot be read; the message says why."""
 
 
@@ -339,7 +346,7 @@ def _why(exc: OSError) -> str:
 
 def _skill_text(skill_file: Path) -> str | None:
     """The start of ``skill_file``; None when there is none (the entry is not a skill).
-    Raises :class:`_CannotRead` when it is there but cannot be read: no permission (on it or
+    Raises :class:`CannotRead` when it is there but cannot be read: no permission (on it or
     its folder), not a regular file (a FIFO never blocks), a broken symlink."""
     from skillc_index.diagnostics import NotARegularFile
     from skillc_index.files import open_regular
@@ -348,13 +355,13 @@ def _skill_text(skill_file: Path) -> str | None:
         with open_regular(str(skill_file)) as handle:
             return handle.read(_READ_LIMIT).decode("utf-8", errors="replace")
     except NotARegularFile as exc:
-        raise _CannotRead(f"{SKILL_FILE} is {exc.kind}") from None
+        raise CannotRead(f"{SKILL_FILE} is {exc.kind}") from None
     except (FileNotFoundError, NotADirectoryError):
         if os.path.lexists(skill_file):
-            raise _CannotRead(f"{SKILL_FILE} is a broken symlink") from None
+            raise CannotRead(f"{SKILL_FILE} is a broken symlink") from None
         return None
     except OSError as exc:
-        raise _CannotRead(_why(exc)) from None
+        raise CannotRead(_why(exc)) from None
 
 
 def user_only_entry(path: Path) -> bool:
@@ -363,7 +370,7 @@ def user_only_entry(path: Path) -> bool:
     (what reads it next says why)."""
     try:
         text = _skill_text(path / SKILL_FILE)
-    except _CannotRead:
+    except CannotRead:
         return False
     return text is not None and user_only(_frontmatter(text) or {})
 
@@ -406,23 +413,27 @@ def _kind(path: Path) -> EntryKind:
 
 def read_entry(
     path: Path, model: AgentName = "claude", limit: int = MAX_ENTRY_DESCRIPTION
-) -> ListingEntry | bool:
-    """The listing entry of the agent folder entry ``path`` as ``model`` lists it; False when
-    it is not a skill, True for a skill the agent does not list (``disable-model-invocation:
-    true``; for Codex, ``policy.allow_implicit_invocation: false`` in ``agents/openai.yaml``,
-    frontmatter it cannot parse, a description it refuses). Raises :class:`_CannotRead` when
-    its SKILL.md cannot be read."""
+) -> ListingEntry | None:
+    """The listing entry of the skill folder (or agent folder entry) ``path`` as ``model``
+    lists it, read from the first MiB of its SKILL.md; None when it is not a skill,
+    ``omitted`` for a skill the agent does not list (``disable-model-invocation: true``; for
+    Codex, ``policy.allow_implicit_invocation: false`` in ``agents/openai.yaml``, frontmatter
+    it cannot parse, a description it refuses). Raises :class:`CannotRead` when its SKILL.md
+    cannot be read. The one reader of a listing entry: ``list --budget``'s and ``eval``'s."""
+    from skillc_index.markdown.frontmatter import parse_frontmatter
+
     text = _skill_text(path / SKILL_FILE)
     if text is None:
-        return False
-    data = _frontmatter(text)
+        return None
+    front = parse_frontmatter(text)
+    data = front.data if isinstance(front.data, dict) else None
     description = entry_description(model, data, side_file(path, model), limit)
-    if description is None:
-        return True
     name = _text((data or {}).get("name")) or path.name
     name_chars = len(f"- {name}\n")
     chars = len(f"- {name}: {description}\n") if description else name_chars
-    return ListingEntry(name, path.name, _kind(path), chars, name_chars, description, str(path))
+    line = front.field_lines.get("description", 1)
+    entry = ListingEntry(name, path.name, _kind(path), chars, name_chars, description or "")
+    return entry._replace(path=str(path), line=line, omitted=description is None)
 
 
 def model_of(agent: str) -> AgentName:
@@ -470,11 +481,11 @@ def _read_folder(
     for name in names:
         try:
             entry = read_entry(root.path / name, model, limit)
-        except _CannotRead as exc:
+        except CannotRead as exc:
             unreadable.append(Unreadable(name, str(exc)))
             continue
-        if not isinstance(entry, ListingEntry):
-            not_listed += bool(entry)  # True: a skill kept out of the listing
+        if entry is None or entry.omitted:
+            not_listed += entry is not None  # a skill kept out of the listing
             continue
         entry = entry._replace(scope=scope)
         if root.plugin is not None:  # plugin:skill, which skillOverrides leaves alone
