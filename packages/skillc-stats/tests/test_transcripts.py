@@ -676,6 +676,28 @@ def test_unsaved_state_is_a_warning(setup: Setup, sync_cli: Callable[..., Any]) 
     assert (again.files_read, again.added, len(again.warnings)) == (1, 0, 1)
 
 
+def test_the_state_is_written_under_a_new_name_never_through_a_link(
+    setup: Setup, tmp_path: Path
+) -> None:
+    """The positions were written to ``.claude-code.json.<pid>.tmp``, following a symlink
+    planted at that name (into the file it named), then renamed: the state became that link.
+    They are written as every file of the kit is (``write_file_atomic``: a new name, created
+    exclusively); nothing is left beside them."""
+    s = setup
+    s.write(lines(skill_call(s.project, 1, "demo")))
+    state = transcripts.state_path(s.layout)
+    state.parent.mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n", encoding="utf-8")
+    planted = state.with_name(f".{state.name}.{os.getpid()}.tmp")
+    planted.symlink_to(victim)
+    assert s.sync().added == 1
+    assert victim.read_text(encoding="utf-8") == "keep me\n"
+    assert not state.is_symlink()
+    assert list(json.loads(state.read_text(encoding="utf-8"))["files"]) == [str(s.transcript)]
+    assert sorted(p.name for p in state.parent.iterdir()) == sorted([state.name, planted.name])
+
+
 def test_a_damaged_state_file_reads_everything_again(setup: Setup) -> None:
     s = setup
     s.write(lines(skill_call(s.project, 1, "demo")))

@@ -283,15 +283,13 @@ def _load_state(path: Path) -> dict[str, _FileState]:
 
 
 def _save_state(path: Path, files: Mapping[str, _FileState]) -> None:
-    """Write the state atomically (a temporary file renamed over it)."""
+    """Write the state atomically (:func:`skillc_index.write_file_atomic`: a new temporary
+    file, created exclusively, renamed over it)."""
+    from skillc_index import write_file_atomic
+
     data = {"version": STATE_VERSION, "files": {k: v._asdict() for k, v in sorted(files.items())}}
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        temporary.replace(path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    write_file_atomic(path, (json.dumps(data, indent=1) + "\n").encode())
 
 
 # -- the import ----------------------------------------------------------------------------
