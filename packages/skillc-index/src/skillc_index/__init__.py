@@ -113,8 +113,7 @@ _EXPORTS: dict[str, str] = {
     "JsonRejected": "bounded_json",
     "loads_bounded": "bounded_json",
     "read_json_bounded": "bounded_json",
-    # the one way to open SQLite: a URI for a path, WAL that waits for other processes
-    "sqlite_uri": "sqlite",
+    # the one way to open SQLite (skillc_index.sqlite.connect): WAL that waits for others
     "use_wal": "sqlite",
     # the skill model
     "parse_frontmatter": "markdown.frontmatter",
@@ -283,7 +282,7 @@ if TYPE_CHECKING:
     )
     from skillc_index.markdown.frontmatter import parse_frontmatter, type_name
     from skillc_index.spelling import CLI_SPELLING, MCP_SPELLING, Spelling
-    from skillc_index.sqlite import sqlite_uri, use_wal
+    from skillc_index.sqlite import use_wal
     from skillc_index.text import (
         iter_line_bytes,
         json_text,

@@ -33,11 +33,15 @@ def sqlite_uri(path: Path, mode: Mode) -> str:
     return f"file:{text}?mode=ro&immutable=1" if mode == "immutable" else f"file:{text}?mode={mode}"
 
 
-def connect(path: Path, *, mode: Mode, timeout_ms: int) -> sqlite3.Connection:
+def connect(
+    path: Path, *, mode: Mode, timeout_ms: int, check_same_thread: bool = True
+) -> sqlite3.Connection:
     """``path`` opened in ``mode``, in autocommit mode, waiting up to ``timeout_ms`` for
     another connection's lock (``PRAGMA busy_timeout``). ``sqlite3.Error`` when it cannot be
     opened (for ``ro``/``rw``: when there is no file), and when ``path`` is there but is no
-    regular file: a FIFO (a stranger's ``logs.db``) blocked a read-only open for ever."""
+    regular file: a FIFO (a stranger's ``logs.db``) blocked a read-only open for ever.
+    ``check_same_thread=False``: the connection may be used by other threads than its
+    opener's (the caller serializes them: the find catalog, its ranker's background)."""
     try:
         mode_bits = Path(path).stat().st_mode
     except (OSError, ValueError):
@@ -45,7 +49,11 @@ def connect(path: Path, *, mode: Mode, timeout_ms: int) -> sqlite3.Connection:
     if not stat.S_ISREG(mode_bits):
         raise sqlite3.OperationalError("not a regular file")
     db = sqlite3.connect(
-        sqlite_uri(path, mode), uri=True, timeout=timeout_ms / 1000, isolation_level=None
+        sqlite_uri(path, mode),
+        uri=True,
+        timeout=timeout_ms / 1000,
+        isolation_level=None,
+        check_same_thread=check_same_thread,
     )
     try:
         db.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")

@@ -24,6 +24,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from skillc_index.sqlite import connect
+
 __all__ = ["FILE", "WEIGHT", "frequencies"]
 
 #: The background's counts, shipped in this package.
@@ -52,8 +54,8 @@ def frequencies(doc: int, terms: list[str]) -> tuple[float, dict[str, float]]:
 def _open() -> sqlite3.Connection | None:
     if not _DB:
         try:
-            uri = f"{FILE.resolve().as_uri()}?mode=ro&immutable=1"
-            db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            # immutable: read without locks, none to wait for
+            db = connect(FILE, mode="immutable", timeout_ms=0, check_same_thread=False)
             db.execute("SELECT 1 FROM counts, terms LIMIT 1")
         except (OSError, sqlite3.Error):
             db = None

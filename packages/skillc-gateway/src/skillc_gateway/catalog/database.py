@@ -32,7 +32,8 @@ from typing import NamedTuple
 
 from skillc_gateway.catalog import postings
 from skillc_gateway.catalog.tree_state import TreeState
-from skillc_index import Layout, Notice, sqlite_uri, use_wal
+from skillc_index import Layout, Notice, use_wal
+from skillc_index.sqlite import connect
 
 __all__ = [
     "APPLICATION_ID",
@@ -153,17 +154,10 @@ def open_database(layout: Layout) -> CatalogDatabase:
             if path.exists() and not os.access(path, os.R_OK | os.W_OK):
                 raise PermissionError("not writable")
             _private(path)
-            db = sqlite3.connect(
-                sqlite_uri(path, "rwc"),
-                uri=True,
-                timeout=BUSY_TIMEOUT_MS / 1000,
-                isolation_level=None,
-                check_same_thread=False,
-            )
+            db = connect(path, mode="rwc", timeout_ms=BUSY_TIMEOUT_MS, check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
             return _in_memory(f"cannot write the catalog {path} ({_why(exc)})")
         try:
-            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             # the schema first: a new catalog's header (its application id) is then in the
             # file itself, not in a WAL that another process reading it would not see
