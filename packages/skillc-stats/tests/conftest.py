@@ -105,6 +105,15 @@ def log_rows(demo: ResolvedSkill) -> Callable[..., Path]:
     return write
 
 
+#: A row of another tool (bind its ``skill_path``) whose working folder (``/x\xff``) and ``args``
+#: (``{"section": "\xff"}``) are not UTF-8.
+NOT_UTF8 = (
+    "INSERT INTO access_log (timestamp, run_id, command, skill, skill_path, cwd, args, error) "
+    "VALUES ('2026-01-30T11:00:00Z', 'run-9', 'show', 'demo', ?, CAST(X'2f78ff' AS TEXT), "
+    "CAST(X'7b2273656374696f6e223a2022ff227d' AS TEXT), NULL)"
+)
+
+
 def count_rows(path: Path) -> int:
     db = sqlite3.connect(path)
     try:

@@ -396,3 +396,40 @@ def test_args_with_a_nul_are_skipped_by_the_store_as_by_the_local_log(
     assert query_stats(demo, layout, group_by="sections", store=postgres_url) == local
     assert [entry["section"] for entry in local["data"]] == ["S0", "S1"]  # not "a\ufffdb"
     assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 0
+
+
+def test_text_that_is_not_utf8_is_uploaded_as_the_local_log_reads_it(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A row of a log another tool (or a checkout) wrote whose text is not UTF-8 is uploaded
+    as every local reader reads it, and so are the rows after it: its working folder with
+    U+FFFD for the bad byte, its ``args`` with U+0001 (not JSON: skipped by the store's answers
+    as by the local log's). The upload stopped at that row with E999, on every run."""
+    import sqlite3
+    from contextlib import closing
+
+    from skillc_index import json_text
+    from skillc_stats import QUERY_TYPES, query_stats
+
+    from .conftest import NOT_UTF8
+
+    log = log_rows(*numbered(demo, 0, 2))
+    with closing(sqlite3.connect(log)) as db:
+        db.execute(NOT_UTF8, (str(demo.source),))
+        db.commit()
+    log_rows(*numbered(demo, 2, 2))  # rows after it
+    report = upload_logs(postgres_url, layout, user="alice", machine="m1")
+    assert report.ok and report.added == 5
+    with _team.TeamStore(postgres_url, write=False) as store:
+        stored = store("SELECT cwd, args FROM access_log WHERE run_id = 'run-9'", [])
+    assert stored == [("/x\ufffd", '{"section": "\x01"}')]
+    for group_by in QUERY_TYPES:
+        local = query_stats(demo, layout, group_by=group_by)
+        team = query_stats(demo, layout, group_by=group_by, store=postgres_url)
+        assert json_text(team) == json_text(local), group_by  # as --format json prints them
+    summary = query_stats(demo, layout, store=postgres_url)["data"]
+    sections = query_stats(demo, layout, group_by="sections", store=postgres_url)["data"]
+    assert summary["total_accesses"] == 5  # the row counted, its args read for nothing
+    assert sorted(entry["section"] for entry in sections) == ["S0", "S1", "S2", "S3"]
+    assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 0
+    rollups_match_rows(postgres_url)

@@ -172,13 +172,13 @@ def iter_lines(handle: BinaryIO) -> Iterator[str]:
 # -- text from outside ---------------------------------------------------------------------
 
 
-def valid_utf8(text: str) -> str:
-    """``text`` with every lone surrogate replaced by U+FFFD (unchanged, and fast, when it is
-    already valid UTF-8)."""
+def valid_utf8(text: str, replacement: str = "\ufffd") -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD, or ``replacement`` (unchanged,
+    and fast, when it is already valid UTF-8)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in text)
+        return "".join(replacement if "\ud800" <= char <= "\udfff" else char for char in text)
     return text
 
 

@@ -63,6 +63,7 @@ from skillc_index import (
     SkillcError,
     TeamStoreUnavailable,
     UnreadableFile,
+    valid_utf8,
 )
 from skillc_index.accesslog import COLUMNS, LOG_FILE, open_log
 from skillc_index.accesslog.reader import (
@@ -473,16 +474,17 @@ class TeamStatsLog:
         return self._store(*sql.counts_statement(self._filters, keys, self._skill))
 
 
-def _text(value: object, nul: str = "\ufffd") -> str | None:
+def _text(value: object, bad: str = "\ufffd") -> str | None:
     """A local value as the store's text holds it, so that a stored row compares equal to
-    the local one (:meth:`TeamStore._diverged`): no NUL character (``nul`` in its place); a
-    BLOB as PostgreSQL shows a ``bytea`` (``\\x`` and its hex digits, what a ``COPY`` of it
-    always stored), a number as its decimal text."""
+    the local one (:meth:`TeamStore._diverged`): no NUL character and no byte that is not
+    UTF-8 (read as a lone surrogate: :func:`skillc_index.accesslog.schema.log_text`), ``bad`` in
+    their place; a BLOB as PostgreSQL shows a ``bytea`` (``\\x`` and its hex digits, what a
+    ``COPY`` of it always stored), a number as its decimal text."""
     if value is None:
         return None
     if isinstance(value, bytes):
         return "\\x" + value.hex()
-    return str(value).replace("\0", nul)
+    return valid_utf8(str(value).replace("\0", bad), bad)
 
 
 def _bounded(value: str) -> str:
@@ -497,9 +499,10 @@ def _bounded(value: str) -> str:
 
 def _stored(row: Sequence[object]) -> list[str | None]:
     """The :data:`~skillc_index.accesslog.COLUMNS` of a local row as the store holds them
-    (:func:`_text`; a value the rollups key by :func:`_bounded`; a NUL of ``args`` U+0001)."""
-    # a NUL of `args` as U+0001, which JSON never holds either (U+FFFD made args that are not
-    # JSON, skipped by the local log's reader, a section of the store's)
+    (:func:`_text`; a value the rollups key by :func:`_bounded`; a NUL or a byte that is not
+    UTF-8 of ``args`` U+0001)."""
+    # in `args` U+0001, which JSON never holds either (U+FFFD made args that are not JSON,
+    # skipped by the local log's reader, a section of the store's)
     values = [
         _text(value, "\x01" if index == _ARGS else "\ufffd") for index, value in enumerate(row)
     ]

@@ -195,18 +195,11 @@ def where_clause(
     return (" WHERE " + " AND ".join(tests) if tests else ""), params
 
 
-def _text(data: bytes) -> str:
-    """A TEXT value of a local log: UTF-8, its bytes that are not (a log a checkout ships can
-    hold anything) as lone surrogates, as Python reads a file name (SQLite's own decoding
-    failed the whole statement: no query of that skill answered)."""
-    return data.decode("utf-8", "surrogateescape")
-
-
 class LocalRows:
     """:data:`Rows` over one local log database, opened read-only on first use. A missing
     database is an empty log (RFC-0003:C-CLI "No data"), never created here; one that cannot
     be read (corrupt, not a log, locked away) is E999 with the reason, never a traceback.
-    Text that is not UTF-8 reads with lone surrogates (:func:`_text`)."""
+    Text that is not UTF-8 reads with lone surrogates (:func:`~.schema.log_text`)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -219,7 +212,6 @@ class LocalRows:
         try:
             if self._db is None:
                 self._db = open_log(self.path)
-                self._db.text_factory = _text
             return self._db.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise UnreadableFile(str(self.path), str(exc), "access log") from exc

@@ -15,6 +15,11 @@ implementations can still be read:
 
 Either refusal is :class:`ForeignLog`, saying why. Writers open a log with :func:`connect`
 (created when missing, WAL, a busy timeout), readers with :func:`open_log`.
+
+**Text that is not UTF-8** (a log another tool or a checkout wrote can hold any bytes): every
+connection either opens reads it with :func:`log_text` (its bad bytes as lone surrogates, as
+Python reads a file name), never failing the statement; SQLite's own decoding failed every
+query, upload or merge of the log.
 """
 
 from __future__ import annotations
@@ -165,6 +170,13 @@ INSERT_ROW = (
 )
 
 
+def log_text(data: bytes) -> str:
+    """A TEXT value of a log as every connection of :func:`connect` and :func:`open_log`
+    reads it (their ``text_factory``): UTF-8, its bytes that are not as lone surrogates
+    (``surrogateescape``); :func:`skillc_index.text.valid_utf8` shows them as U+FFFD."""
+    return data.decode("utf-8", "surrogateescape")
+
+
 def new_log_id() -> str:
     """A new log identity: 128 random bits in hex (never derived from the machine)."""
     return os.urandom(16).hex()
@@ -175,6 +187,7 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
     :class:`ForeignLog` if it is not skillc's (checked before anything is written)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite_connect(path, mode="rwc", timeout_ms=busy_timeout_ms)
+    db.text_factory = log_text
     try:
         # No fsync: WAL keeps concurrent writers and a killed process safe (rows are in the OS
         # cache), and this is an analytics log on every agent read; fsyncs made the close-time
@@ -216,6 +229,7 @@ def open_log(path: Path, *, write: bool = False, own: bool = False) -> sqlite3.C
 
 def _open_log(path: Path, mode: Mode, own: bool) -> sqlite3.Connection:
     db = sqlite_connect(path, mode=mode, timeout_ms=BUSY_TIMEOUT_MS)
+    db.text_factory = log_text
     try:
         (check_schema if own else check_log)(db)  # the first implies the second
         db.execute(f"SELECT {', '.join(RFC_COLUMNS)} FROM access_log LIMIT 0")  # fails now
