@@ -567,6 +567,7 @@ def test_sync_keeps_skills_independent(
     assert proc.stdout == "Synced 3 entries for 'demo' (local logs removed)\n"
     assert proc.stderr == (
         "error[E042]: sync source not readable: '.skillc/logs/broken/.skillc-meta/logs.db'\n"
+        "hint: file is not a database\n"
     )
     assert broken.exists() and not fallback.exists()
     assert len(log_rows(primary(home))) == 3

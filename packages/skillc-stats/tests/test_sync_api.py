@@ -20,7 +20,7 @@ from skillc_index.accesslog import primary_log
 from skillc_stats import SyncReport, query_stats, sync_logs
 from skillc_stats._sync import MARKS_FILE
 
-from .conftest import all_rows, count_rows, record
+from .conftest import NOT_UTF8, all_rows, count_rows, record
 
 Log = Callable[..., Path]
 Fallback = Callable[[str], Path]
@@ -234,8 +234,9 @@ def test_unreadable_source_is_e042_and_other_skills_still_sync(
         assert not report.ok
         first, second = report.skills
         assert first.skill == "broken" and first.error is not None
-        assert str(first.error) == (
+        assert str(first.error) == (  # with the reason (there was none, even with -v)
             "error[E042]: sync source not readable: '.skillc/logs/broken/.skillc-meta/logs.db'"
+            "\nhint: file is not a database"
         )
         assert second.skill == "demo" and second.ok and second.entries == 3
     assert broken.exists()  # kept: nothing of it was copied
@@ -248,7 +249,54 @@ def test_row_without_skill_path_is_e042(
     source = log_rows(record(demo, "show", {}, skill_path="relative/demo"), to=fallback_of("demo"))
     (synced,) = sync_logs(project=project, env=env).skills
     assert synced.error is not None and synced.error.code == "E042"
+    assert str(synced.error).endswith("\nhint: row without a skill path: 'relative/demo'")
     assert source.exists()
+
+
+def raw_rows(path: Path) -> list[tuple[bytes, bytes]]:
+    """``(cwd, args)`` of every row, as the bytes the log holds."""
+    with closing(sqlite3.connect(path)) as db:
+        db.text_factory = bytes
+        return db.execute("SELECT cwd, args FROM access_log ORDER BY id").fetchall()
+
+
+def test_text_that_is_not_utf8_is_moved_with_its_bytes(
+    demo: ResolvedSkill,
+    project: Path,
+    tmp_path: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+) -> None:
+    """A fallback row whose text is not UTF-8 (a log another tool or a checkout wrote) is
+    merged as any other, its bytes as they were, and read by ``stats`` as the local reader
+    reads it (U+FFFD; its ``args`` not JSON: skipped). ``sync`` was E042 without a reason for
+    that log on every run, none of its rows merged."""
+    source = log_rows(*rows_for(demo, 1), to=fallback_of("demo"))
+    with closing(sqlite3.connect(source)) as db:
+        db.execute(NOT_UTF8, (str(demo.source),))
+        db.commit()
+    log_rows(*rows_for(demo, 1, start=1), to=source)  # a row after it
+    copy = shutil.copy(source, tmp_path / "copy.db")  # the fallback as it was
+    expected = raw_rows(source)
+    assert expected[1] == (b"/x\xff", b'{"section": "\xff"}')
+    (dry,) = sync_logs(project=project, dry_run=True, env=env).skills
+    assert dry.ok and dry.entries == 3
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.ok and synced.removed and synced.entries == 3
+    assert raw_rows(primary_log(demo.runtime)) == expected
+    # the same rows again after a sync cut short: each found held, by its bytes
+    source.parent.mkdir(parents=True)
+    shutil.copy(copy, source)
+    assert raw_rows(source) == expected
+    source.with_name(MARKS_FILE).write_text(json.dumps({str(primary_log(demo.runtime)): 0}))
+    (again,) = sync_logs(project=project, env=env).skills
+    assert again.ok and again.removed and again.entries == 0
+    layout = Layout.discover(project, env)
+    summary = query_stats(demo, layout)
+    assert summary["data"]["total_accesses"] == 3
+    sections = query_stats(demo, layout, group_by="sections")["data"]
+    assert sorted(entry["section"] for entry in sections) == ["S0", "S1"]
 
 
 def test_unwritable_destination_is_e041_and_keeps_the_fallback(

@@ -84,7 +84,6 @@ from skillc_index import (
 from skillc_index.accesslog import (
     LOG_FILE,
     FallbackLocked,
-    ForeignLog,
     fallback_lock,
     misplaced,
     open_log,
@@ -350,12 +349,12 @@ def _disk_failure(layout: Layout, path: Path, exc: Exception) -> SkillcError | N
 
 
 def _unreadable(layout: Layout, source: Path, exc: Exception) -> SkillcError:
-    """E042, saying why when the log is not skillc's (E999 for the disk failing)."""
+    """E042 with why: not skillc's, not a database, a row skillc never writes (E999 for the
+    disk failing)."""
     failed = _disk_failure(layout, source, exc)
     if failed is not None:
         return failed
-    reason = str(exc) if isinstance(exc, ForeignLog) else ""
-    return SyncSourceNotReadable(layout.display(source), reason)
+    return SyncSourceNotReadable(layout.display(source), _reason(exc))
 
 
 def _unwritable(layout: Layout, destination: Path, exc: Exception) -> SkillcError:
@@ -364,6 +363,11 @@ def _unwritable(layout: Layout, destination: Path, exc: Exception) -> SkillcErro
     if failed is not None:
         return failed
     return SyncDestinationNotWritable(layout.display(destination), _why(exc))
+
+
+def _reason(exc: Exception) -> str:
+    """What went wrong, in a line: an ``OSError``'s message, any other's text."""
+    return (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
 
 
 def _nearest_folder(path: Path) -> Path:
@@ -461,9 +465,9 @@ def _only_the_log(folder: Path, log: Path) -> bool:
 
 def _why(exc: Exception) -> str:
     """The hint of an E041: what went wrong, and what to do when the log is damaged."""
+    reason = _reason(exc)
     if not isinstance(exc, sqlite3.DatabaseError):
-        return (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
-    reason = str(exc)
+        return reason
     if "malformed" in reason or "not a database" in reason:
         return f"{reason}; move the damaged log away and sync again (a new log is started)"
     return reason

@@ -6,6 +6,8 @@ databases. Rows are counted, not just found: two identical accesses in the same 
 two rows, and copying the same rows twice adds nothing. ``held_after``: only the destination's
 rows after that ``id`` may hold the copied ones (``sync``: those a copy cut short by a crash
 added; a row logged there before is another access, even one identical to a copied row).
+A row's text goes back with the bytes it was read with (:func:`~.schema.text_param`): text
+that is not UTF-8 (a log another tool wrote) is moved as it is.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from skillc_index.accesslog.schema import COLUMNS, INSERT_ROW, connect, open_log
+from skillc_index.accesslog.schema import COLUMNS, COPY_ROW, connect, open_log, text_param
 from skillc_index.clock import is_utc_timestamp
 
 __all__ = [
@@ -41,10 +43,11 @@ _SELECT_IDENTITIES = (
     f"GROUP BY {', '.join(COLUMNS)} ORDER BY MIN(id)"
 )
 # The rows of one access (idx_access_log_stats's columns: read from the index; `IS` because
-# error may be NULL), with the two columns the index lacks.
+# error may be NULL), with the two columns the index lacks. CAST: text_param's bytes as text.
 _ROWS_OF_ACCESS = (
-    "SELECT run_id, skill FROM access_log WHERE skill_path = ? AND command = ? "
-    "AND args = ? AND timestamp = ? AND error IS ? AND cwd = ? AND id > ?"
+    "SELECT run_id, skill FROM access_log WHERE skill_path = CAST(? AS TEXT) "
+    "AND command = CAST(? AS TEXT) AND args = CAST(? AS TEXT) AND timestamp = CAST(? AS TEXT) "
+    "AND error IS CAST(? AS TEXT) AND cwd = CAST(? AS TEXT) AND id > ?"
 )
 
 
@@ -105,7 +108,8 @@ def _missing(
         if access in crowded:
             present = crowded[access][session]
         else:
-            found = db.execute(_ROWS_OF_ACCESS, (*access, held_after)).fetchall()
+            bound = [text_param(value) for value in access]
+            found = db.execute(_ROWS_OF_ACCESS, (*bound, held_after)).fetchall()
             keys = found if sessions else [name for _, name in found]
             if len(keys) > 1:  # kept: the other sessions' rows of it are read from here
                 crowded[access] = Counter(keys)
@@ -139,7 +143,7 @@ def copy_missing(
         db.execute("BEGIN IMMEDIATE")
         try:
             added = list(_missing(db, rows.identities, sessions, held_after))
-            db.executemany(INSERT_ROW, added)
+            db.executemany(COPY_ROW, ([text_param(value) for value in row] for row in added))
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -150,7 +154,10 @@ def copy_missing(
 def _delete_rows_of(db: sqlite3.Connection, skill_paths: Iterable[str]) -> None:
     """Delete the rows of these source folders (inside the caller's transaction): what
     ``sync`` does to a fallback log some rows of which stay."""
-    db.executemany("DELETE FROM access_log WHERE skill_path = ?", ((p,) for p in skill_paths))
+    db.executemany(
+        "DELETE FROM access_log WHERE skill_path = CAST(? AS TEXT)",
+        ((text_param(path),) for path in skill_paths),
+    )
 
 
 def begin_merge(db: sqlite3.Connection) -> FallbackRows:

@@ -19,7 +19,8 @@ Either refusal is :class:`ForeignLog`, saying why. Writers open a log with :func
 **Text that is not UTF-8** (a log another tool or a checkout wrote can hold any bytes): every
 connection either opens reads it with :func:`log_text` (its bad bytes as lone surrogates, as
 Python reads a file name), never failing the statement; SQLite's own decoding failed every
-query, upload or merge of the log.
+query, upload or merge of the log. What goes back into a log (``sync``'s merge) is bound
+with :func:`text_param` into ``CAST(? AS TEXT)``: the same bytes.
 """
 
 from __future__ import annotations
@@ -168,6 +169,12 @@ def check_log(db: sqlite3.Connection) -> None:
 INSERT_ROW = (
     f"INSERT INTO access_log ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
 )
+#: :data:`INSERT_ROW` of a row read from a log (values bound with :func:`text_param`): its text
+#: stored with the bytes it was read with.
+COPY_ROW = (
+    f"INSERT INTO access_log ({', '.join(COLUMNS)}) "
+    f"VALUES ({', '.join(['CAST(? AS TEXT)'] * len(COLUMNS))})"
+)
 
 
 def log_text(data: bytes) -> str:
@@ -175,6 +182,18 @@ def log_text(data: bytes) -> str:
     reads it (their ``text_factory``): UTF-8, its bytes that are not as lone surrogates
     (``surrogateescape``); :func:`skillc_index.text.valid_utf8` shows them as U+FFFD."""
     return data.decode("utf-8", "surrogateescape")
+
+
+def text_param(value: object) -> object:
+    """``value``, read with :func:`log_text`, to bind into ``CAST(? AS TEXT)``: a text holding
+    bad bytes as its bytes (the cast keeps them: text again, as it was), any other unchanged
+    (a ``str`` with surrogates cannot be bound)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "surrogateescape")
+    return value
 
 
 def new_log_id() -> str:
