@@ -21,13 +21,9 @@ rows are safely there. Per skill:
    log is a file in a checkout, and anyone can write one; rows for other paths are
    *skipped*: counted, reported, and left in the fallback log, and no runtime folder is
    ever created for them;
-3. each destination's highest row id is recorded beside the fallback log
-   (:data:`MARKS_FILE`), then its rows are added in one transaction per destination. Every
-   row is added, even one identical to a row the destination holds (two accesses of one
-   second, one logged there, the other here, are two), but after a ``sync`` cut short
-   between its copy and step 4: the rows it may have added are those after the recorded
-   id, and a row is added only as many times as those lack it (a row's identity is all its
-   columns but ``id``; rows are counted, so a repeated copy adds nothing);
+3. the rows each destination lacks are added in one transaction per destination, then
+   committed. A row's identity is all its columns but ``id``; rows are counted, so two
+   identical accesses in the same second stay two rows and a repeated copy adds nothing;
 4. only when every destination has committed is the fallback folder removed, or, when
    rows were skipped, the copied rows deleted from it (it keeps the skipped ones). A crash
    or an error before that leaves it in place; the next ``sync`` copies only what is missing.
@@ -57,7 +53,6 @@ hidden folder, never synced again.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import shutil
 import sqlite3
@@ -99,8 +94,6 @@ from skillc_index.accesslog.merge import (
     drop_merged,
     read_identities,
 )
-from skillc_index.accesslog.reader import highest_id
-from skillc_index.atomic import write_file_atomic
 
 _SKILL_PATH = 4  # position of skill_path in an Identity
 
@@ -389,34 +382,6 @@ def _writable(path: Path) -> bool:
 
 #: What SQLite makes of the fallback log beside it: the files a removal may take with it.
 _LOG_SUFFIXES = ("", "-wal", "-shm", "-journal")
-#: Beside a fallback log, what ``sync`` records before it copies (the module docstring,
-#: step 3): each destination's highest row id then, ``{"<destination>": id}``.
-MARKS_FILE = "logs.db-sync.json"
-
-
-def _marks(fallback: _Fallback) -> dict[str, int]:
-    """What a ``sync`` cut short recorded (:data:`MARKS_FILE`); empty when none did."""
-    from skillc_index import read_json_bounded
-
-    try:
-        found = read_json_bounded(fallback.path.with_name(MARKS_FILE), max_bytes=1024 * 1024)
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(found, dict):
-        return {}
-    return {k: v for k, v in found.items() if type(v) is int and v >= 0}
-
-
-def _held_after(destination: Path, marks: Mapping[str, int]) -> int:
-    """The ``id`` after which ``destination``'s rows may be copies of the fallback's: the
-    recorded one, else its highest now (no row of it is: each row is added)."""
-    recorded = marks.get(str(destination))
-    if recorded is not None:
-        return recorded
-    if not destination.exists():
-        return 0
-    with closing(open_log(destination, own=True)) as db:
-        return highest_id(db)
 
 
 def _remove(fallback: _Fallback) -> None:
@@ -437,7 +402,6 @@ def _remove(fallback: _Fallback) -> None:
     else:
         for suffix in _LOG_SUFFIXES:
             Path(f"{fallback.path}{suffix}").unlink(missing_ok=True)
-        fallback.path.with_name(MARKS_FILE).unlink(missing_ok=True)
         for empty in (fallback.path.parent, folder):
             try:
                 empty.rmdir()
@@ -453,7 +417,7 @@ def _remove(fallback: _Fallback) -> None:
 def _only_the_log(folder: Path, log: Path) -> bool:
     """Whether ``folder`` is a real folder holding nothing but the fallback ``log`` (and
     SQLite's files beside it) in its ``.skillc-meta``."""
-    names = {log.name + suffix for suffix in _LOG_SUFFIXES} | {MARKS_FILE}
+    names = {log.name + suffix for suffix in _LOG_SUFFIXES}
     try:
         if folder.is_symlink() or os.listdir(folder) != [log.parent.name]:  # noqa: PTH208
             return False
@@ -487,15 +451,13 @@ def _dry_run(known: _Known, fallback: _Fallback) -> SkillSync:
         return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
     entries = 0
     targets = tuple(plan.groups)
-    marks = _marks(fallback)
     for destination, (runtime, part) in plan.groups.items():
         error = _misplaced_destination(layout, destination, runtime)
         if error is None and not _writable(destination):
             error = SyncDestinationNotWritable(layout.display(destination))
         if error is None:
             try:
-                held_after = _held_after(destination, marks)
-                entries += count_missing(destination, part, held_after=held_after)
+                entries += count_missing(destination, part)
             except (sqlite3.Error, OSError) as exc:
                 error = _unwritable(layout, destination, exc)
         if error is not None:
@@ -548,35 +510,20 @@ def _sync_locked(known: _Known, fallback: _Fallback) -> SkillSync:
             return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
         entries = 0
         targets = tuple(plan.groups)
-        marks, held = _marks(fallback), {}
-        for destination, (runtime, _) in plan.groups.items():
+        for destination, (runtime, part) in plan.groups.items():
             error = _misplaced_destination(layout, destination, runtime)
             if error is None:
                 try:
-                    held[destination] = _held_after(destination, marks)
+                    entries += copy_missing(destination, part)
                 except (sqlite3.Error, OSError) as exc:
                     error = _unwritable(layout, destination, exc)
             if error is not None:
-                return SkillSync(skill, source, 0, targets, False, error, plan.skipped)
-        try:  # before any copy: a sync cut short after it tells which rows may be copies
-            recorded = {str(destination): after for destination, after in held.items()}
-            write_file_atomic(
-                source.with_name(MARKS_FILE), json.dumps(recorded).encode(), sync=True
-            )
-        except OSError as exc:
-            return SkillSync(skill, source, 0, targets, False, _unreadable(layout, source, exc))
-        for destination, (_, part) in plan.groups.items():
-            try:
-                entries += copy_missing(destination, part, held_after=held[destination])
-            except (sqlite3.Error, OSError) as exc:
-                error = _unwritable(layout, destination, exc)
                 return SkillSync(skill, source, entries, targets, False, error, plan.skipped)
         if plan.skipped:
             # Keep the log with the rows that belong nowhere; drop the ones now home.
             try:
                 drop_merged(db, plan.merged_paths)
-                source.with_name(MARKS_FILE).unlink(missing_ok=True)
-            except (sqlite3.Error, OSError) as exc:
+            except sqlite3.Error as exc:
                 error = InternalError(f"cannot update local logs '{layout.display(source)}': {exc}")
                 return SkillSync(skill, source, entries, targets, False, error, plan.skipped)
             return SkillSync(skill, source, entries, targets, False, None, plan.skipped)

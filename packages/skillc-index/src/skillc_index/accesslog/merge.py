@@ -3,11 +3,9 @@ imported by ``sync --from``): each row once.
 
 A row's identity is all its columns but ``id`` (:data:`Identity`), which differs between
 databases. Rows are counted, not just found: two identical accesses in the same second stay
-two rows, and copying the same rows twice adds nothing. ``held_after``: only the destination's
-rows after that ``id`` may hold the copied ones (``sync``: those a copy cut short by a crash
-added; a row logged there before is another access, even one identical to a copied row).
-A row's text goes back with the bytes it was read with (:func:`~.schema.text_param`): text
-that is not UTF-8 (a log another tool wrote) is moved as it is.
+two rows, and copying the same rows twice adds nothing. A row's text goes back with the bytes
+it was read with (:func:`~.schema.text_param`): text that is not UTF-8 (a log another tool
+wrote) is moved as it is.
 """
 
 from __future__ import annotations
@@ -47,7 +45,7 @@ _SELECT_IDENTITIES = (
 _ROWS_OF_ACCESS = (
     "SELECT run_id, skill FROM access_log WHERE skill_path = CAST(? AS TEXT) "
     "AND command = CAST(? AS TEXT) AND args = CAST(? AS TEXT) AND timestamp = CAST(? AS TEXT) "
-    "AND error IS CAST(? AS TEXT) AND cwd = CAST(? AS TEXT) AND id > ?"
+    "AND error IS CAST(? AS TEXT) AND cwd = CAST(? AS TEXT)"
 )
 
 
@@ -84,10 +82,7 @@ def read_identities(db: sqlite3.Connection) -> FallbackRows:
 
 
 def _missing(
-    db: sqlite3.Connection,
-    rows: Iterable[tuple[Identity, int]],
-    sessions: bool = True,
-    held_after: int = 0,
+    db: sqlite3.Connection, rows: Iterable[tuple[Identity, int]], sessions: bool = True
 ) -> Iterator[Identity]:
     """Each row as many times as it occurs in ``rows`` beyond its occurrences in ``db``.
 
@@ -97,8 +92,7 @@ def _missing(
     second) are counted by one read, kept for the others: a lookup a row read every row of
     its access, so 4,000 sessions' rows of one second took 1.3 s, 40,000 minutes. Without
     ``sessions``, rows that differ by ``run_id`` alone are one row (a transcript's tool call,
-    whose id is in its ``args``, copied into another session's file by the agent). Only the
-    rows of ``db`` after the ``id`` ``held_after`` count.
+    whose id is in its ``args``, copied into another session's file by the agent).
     """
     crowded: dict[tuple[Any, ...], Counter[Any]] = {}
     for identity, count in rows:
@@ -108,8 +102,7 @@ def _missing(
         if access in crowded:
             present = crowded[access][session]
         else:
-            bound = [text_param(value) for value in access]
-            found = db.execute(_ROWS_OF_ACCESS, (*bound, held_after)).fetchall()
+            found = db.execute(_ROWS_OF_ACCESS, [text_param(value) for value in access]).fetchall()
             keys = found if sessions else [name for _, name in found]
             if len(keys) > 1:  # kept: the other sessions' rows of it are read from here
                 crowded[access] = Counter(keys)
@@ -118,31 +111,25 @@ def _missing(
             yield identity
 
 
-def count_missing(
-    destination: Path, rows: FallbackRows, *, sessions: bool = True, held_after: int = 0
-) -> int:
+def count_missing(destination: Path, rows: FallbackRows, *, sessions: bool = True) -> int:
     """How many rows a copy into ``destination`` would add (read only; a missing database
     would receive them all; :class:`~.schema.ForeignLog` for one that
-    :func:`copy_missing` would refuse to write). ``sessions``, ``held_after``: as
-    :func:`copy_missing`."""
+    :func:`copy_missing` would refuse to write). ``sessions``: as :func:`copy_missing`."""
     if not destination.exists():
         return rows.total
     with closing(open_log(destination, own=True)) as db:
-        return sum(1 for _ in _missing(db, rows.identities, sessions, held_after))
+        return sum(1 for _ in _missing(db, rows.identities, sessions))
 
 
-def copy_missing(
-    destination: Path, rows: FallbackRows, *, sessions: bool = True, held_after: int = 0
-) -> int:
+def copy_missing(destination: Path, rows: FallbackRows, *, sessions: bool = True) -> int:
     """Add to ``destination`` (created, or migrated to the current schema, as needed) the rows
     it does not hold yet, in one transaction; return how many were added. Without
     ``sessions``, a row it holds under another ``run_id`` is held (a transcript's tool call
-    in a session file the agent copied). Only ``destination``'s rows after the ``id``
-    ``held_after`` may hold them (the module docstring)."""
+    in a session file the agent copied)."""
     with closing(connect(destination)) as db:
         db.execute("BEGIN IMMEDIATE")
         try:
-            added = list(_missing(db, rows.identities, sessions, held_after))
+            added = list(_missing(db, rows.identities, sessions))
             db.executemany(COPY_ROW, ([text_param(value) for value in row] for row in added))
             db.execute("COMMIT")
         except BaseException:
