@@ -90,3 +90,16 @@ def test_printable_text_always_encodes() -> None:
 
     assert printable("a\ud800b\x1b\udce9\u202e") == "a\ufffdb\\x1b\ufffd\\u202e"
     assert printable("\ud800x").encode("utf-8") == "\ufffdx".encode()
+
+
+def test_cut_keeps_a_text_that_fits_and_ends_a_cut_one_with_an_ellipsis() -> None:
+    """The one cut (design audit, item 8) of the stub's descriptions, a projection's
+    description and compatibility note and ``skc find``'s lines: at most ``limit``
+    characters, the ellipsis counted, no white space left before it."""
+    from skillc_index import cut
+
+    assert cut("short", 5) == "short"
+    assert cut("exactly ten", 11) == "exactly ten"
+    assert cut("a longer text", 8) == "a longe\u2026"
+    assert cut("two words here", 5) == "two\u2026"  # "two " cut: the space dropped
+    assert all(len(cut("x y " * 50, limit)) <= limit for limit in range(1, 210))

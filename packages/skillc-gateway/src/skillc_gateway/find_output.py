@@ -103,8 +103,9 @@ def plural(number: int, noun: str) -> str:
 
 def _shorten(text: str, width: int) -> str:
     """``text`` on one line, cut to ``width`` characters with an ellipsis."""
-    line = " ".join(text.split())
-    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
+    from skillc_index import cut
+
+    return cut(" ".join(text.split()), width)
 
 
 def _quoted(word: str, *, force: bool = False) -> str:

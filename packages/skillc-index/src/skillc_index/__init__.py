@@ -104,6 +104,7 @@ _EXPORTS: dict[str, str] = {
     "split_lines": "text",
     "json_text": "text",
     "one_line": "text",
+    "cut": "text",
     "printable": "text",
     "shell_word": "text",
     "valid_utf8": "text",
@@ -284,6 +285,7 @@ if TYPE_CHECKING:
     from skillc_index.spelling import CLI_SPELLING, MCP_SPELLING, Spelling
     from skillc_index.sqlite import use_wal
     from skillc_index.text import (
+        cut,
         iter_line_bytes,
         json_text,
         one_line,

@@ -27,8 +27,10 @@ from typing import Any, BinaryIO
 __all__ = [
     "BOM",
     "BOM_BYTES",
+    "ELLIPSIS",
     "count_line_bytes",
     "count_lines",
+    "cut",
     "iter_line_bytes",
     "iter_lines",
     "json_text",
@@ -236,6 +238,20 @@ def shell_word(text: str) -> str:
         else:
             escaped.append(f"\\U{ord(char):08x}")
     return "$'" + "".join(escaped) + "'"
+
+
+#: What ends a text :func:`cut` short.
+ELLIPSIS = "\u2026"
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: as it is when it fits, else its start, without
+    the white space the cut leaves at its end, and :data:`ELLIPSIS` (counted in ``limit``). The
+    one cut of the kit: a stub's descriptions, a projection's description and compatibility
+    note, ``skc find``'s lines."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + ELLIPSIS
 
 
 #: What :func:`one_line` makes a space: the control characters and the Unicode line breaks.

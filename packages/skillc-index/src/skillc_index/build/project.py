@@ -31,6 +31,7 @@ from skillc_index.dialect import (
     Dialect,
 )
 from skillc_index.record import Record
+from skillc_index.text import cut
 
 if TYPE_CHECKING:
     from skillc_index.build.shapes import FieldChangeShape
@@ -49,8 +50,6 @@ Action = Literal["dropped", "folded", "moved", "side-file", "converted", "cut"]
 #: Fields the specification's own examples keep under ``metadata`` (agentskills.io
 #: "metadata: author, version"): moved there, they keep their meaning.
 _TO_METADATA = ("version", "author", "compatibility")
-#: The ellipsis that ends a cut description (counted in the limit).
-_CUT = "…"
 
 
 class FieldChange(Record):
@@ -93,10 +92,6 @@ class Projection(Record):
     def changed(self) -> bool:
         """Whether the target gets anything but the source's frontmatter as it is."""
         return bool(self.changes or self.side_files)
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + _CUT
 
 
 def _string(value: object, text: str | None = None) -> str | None:
@@ -195,7 +190,7 @@ def project(
             change("name", "converted", f"set to '{folder}', the name of its folder")
     compatibility = out.get("compatibility")
     if isinstance(compatibility, str) and len(compatibility) > COMPATIBILITY_LIMIT and not superset:
-        out["compatibility"] = _cut(compatibility, COMPATIBILITY_LIMIT)
+        out["compatibility"] = cut(compatibility, COMPATIBILITY_LIMIT)
         change("compatibility", "cut", f"cut to {COMPATIBILITY_LIMIT:,} characters")
     side_files: dict[str, str] = {}
     # the skill's own side file goes with the stub, extended by the frontmatter's policy: a
@@ -256,10 +251,10 @@ def _fold_description(
         detail = "folded into the description"
         if limit is not None and len(folded) > limit:
             detail += f", cut to {limit:,} characters"
-        out["description"] = folded if limit is None else _cut(folded, limit)
+        out["description"] = folded if limit is None else cut(folded, limit)
         change("when_to_use", "folded", detail)
     elif limit is not None and len(description) > limit:
-        out["description"] = _cut(description, limit)
+        out["description"] = cut(description, limit)
         change("description", "cut", f"cut to {limit:,} characters (the agent's limit)")
     text = out["description"]
     if dialect.plain_description and ("<" in text or ">" in text):

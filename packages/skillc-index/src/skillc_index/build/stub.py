@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skillc_index.layout import SKILL_FILE
-from skillc_index.text import one_line, shell_word
+from skillc_index.text import cut, one_line, shell_word
 
 __all__ = [
     "MAX_DESCRIPTION",
@@ -121,13 +121,6 @@ class FirstHeadings:
             0,
         )
         return nth, self._file.get(key) == file
-
-
-def _truncate(text: str, limit: int = MAX_DESCRIPTION) -> str:
-    """At most ``limit`` characters; a cut text ends with ``…`` (counted in the limit)."""
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1].rstrip() + "…"
 
 
 def _yaml_string(value: str) -> str:
@@ -314,7 +307,7 @@ def _reference_entries(
         label = title or one_line(reference.path)
         description = one_line(reference.description or "")
         if description:
-            label = f"{label} — {_truncate(description)}"
+            label = f"{label} — {cut(description, MAX_DESCRIPTION)}"
         lines.append(_entry("  ", label, command))
     if len(references) > MAX_ENTRIES:
         lines.append(f"  - ... ({len(references) - MAX_ENTRIES} more)")
