@@ -9,7 +9,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from skillc_index.layout import skill_name_problem
+from skillc_index.dialect import skill_name_problem
 from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
 
 src, dest, n = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])

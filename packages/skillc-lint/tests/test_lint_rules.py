@@ -6,11 +6,15 @@ Skills are real folders written to a temporary directory and linted through the 
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from skillc_index.dialect import name_faults, skill_name_problem
 from skillc_lint import LintDiagnostic, LintResult, default_registry, lint_skill
 
 Writer = Callable[..., Path]
@@ -191,6 +195,32 @@ def test_skl102_name_must_be_a_string(skill: Writer, found: Found) -> None:
 @pytest.mark.parametrize("name", ["my-skill", "skill123", "a", "a-b-c", "9lives"])
 def test_skl102_near_miss_valid_names(skill: Writer, found: Found, name: str) -> None:
     assert found(skill(name), "SKL102") == []
+
+
+# write_skill is a plain function: one per test is the same for every example
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.one_of(
+        st.text(alphabet="abz09-A_. \u00e9\u212a", max_size=70),
+        st.text(alphabet="ab-", min_size=60, max_size=70),
+        st.text(st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs", "Cc")), max_size=8),
+    )
+)
+def test_lint_takes_its_name_verdict_from_the_one_name_rule(write_skill: Writer, name: str) -> None:
+    """Design audit, item 7: SKL102 and SKL103 had their own tests of a name's characters
+    and length beside ``skill_name_problem``; they say the one rule's faults now
+    (``name_faults``). Whatever the name, lint finds it wrong (SKL102 or SKL103) exactly when
+    ``skill_name_problem`` does, on a real SKILL.md (the name quoted: YAML reads it back)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = write_skill(
+            Path(tmp) / "my-skill",
+            frontmatter=f"name: {json.dumps(name)}\ndescription: About it. {TRIGGER}\n",
+        )
+        findings = [d for d in lint_skill(folder).diagnostics if d.rule in ("SKL102", "SKL103")]
+    assert bool(findings) == (skill_name_problem(name) is not None)
+    assert bool(name_faults(name).form) == any(d.rule == "SKL102" for d in findings)
 
 
 # -- SKL103 name-length -----------------------------------------------------------------------

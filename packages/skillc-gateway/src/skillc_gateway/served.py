@@ -175,7 +175,7 @@ def _json_problem(value: object, depth: int = 0) -> str | None:
 def frontmatter_problem(data: dict[str, Any], name: str) -> str | None:
     """Why a skill whose frontmatter is ``data`` is not served at a path ending in ``name``
     (the Agent Skills specification's rules for the fields it defines), or None."""
-    from skillc_index.layout import skill_name_problem
+    from skillc_index.dialect import skill_name_problem
 
     problem = _json_problem(data)
     if problem:

@@ -79,7 +79,7 @@ _EXPORTS: dict[str, str] = {
     "ResolvedSkill": "layout",
     "resolve_skill": "layout",
     "runtime_for": "layout",
-    "skill_name_problem": "layout",
+    "skill_name_problem": "dialect",
     "KNOWN_TARGETS": "layout",
     "SKILL_FILE": "layout",
     "META_DIR": "layout",
@@ -230,7 +230,7 @@ if TYPE_CHECKING:
         lint_diagnostic,
         multiple_matches,
     )
-    from skillc_index.dialect import Dialect, name_refusals, target_dialects
+    from skillc_index.dialect import Dialect, name_refusals, skill_name_problem, target_dialects
     from skillc_index.files import (
         fs_bytes,
         is_folder,
@@ -263,7 +263,6 @@ if TYPE_CHECKING:
         expand_user,
         resolve_skill,
         runtime_for,
-        skill_name_problem,
     )
     from skillc_index.listing.budget import (
         CHARS_PER_TOKEN,

@@ -7,12 +7,15 @@ frontmatter fields the agent reads, whether it refuses a skill with any other fi
 (description, listing entry, name) and its side files, and where each fact comes from
 (``source``: the skillc-index README's table "What each agent reads" repeats it).
 
-Data only: the projection that turns a source's frontmatter into what an agent reads is
-:mod:`skillc_index.build.project`. This module imports nothing heavy (the layout imports it on
-every command).
+Beside them, the specification's name rule (:func:`name_faults`, :func:`skill_name_problem`),
+written once for init, import, build and lint. The projection that turns a source's
+frontmatter into what an agent reads is :mod:`skillc_index.build.project`. This module imports
+nothing heavy (the layout imports it on every command).
 """
 
 from __future__ import annotations
+
+import re
 
 from skillc_index.record import Record
 
@@ -32,6 +35,7 @@ __all__ = [
     "DISCOVERY",
     "GEMINI",
     "KIRO",
+    "NAME_LIMIT",
     "OPENCODE",
     "PACKAGE_DIALECTS",
     "PLUGINS",
@@ -39,7 +43,10 @@ __all__ = [
     "STANDARD_FIELDS",
     "TRAE",
     "Dialect",
+    "NameFaults",
+    "name_faults",
     "name_refusals",
+    "skill_name_problem",
     "target_dialects",
 ]
 
@@ -51,6 +58,8 @@ STANDARD_FIELDS = frozenset(
 #: at most 500, a name of 1-64 that matches its folder.
 DESCRIPTION_LIMIT = 1024
 COMPATIBILITY_LIMIT = 500
+#: The name rule is :func:`name_faults`.
+NAME_LIMIT = 64
 #: Codex's side file (developers.openai.com/codex/skills, "agents/openai.yaml").
 CODEX_SIDE_FILE = "agents/openai.yaml"
 #: What OpenAI's skill-creator validator (openai/skills ``quick_validate.py``) lets through:
@@ -320,11 +329,55 @@ def target_dialects() -> dict[str, Dialect]:
     return found
 
 
+class NameFaults(Record):
+    """How a name breaks the Agent Skills name rule (:func:`name_faults`)."""
+
+    length: int | None
+    """Its length when that is not 1 to :data:`NAME_LIMIT` (0: empty),
+    else None."""
+    form: tuple[str, ...]
+    """What is wrong with its characters, each said of the name (``contains uppercase
+    characters``, ``starts with a hyphen``); empty when nothing is."""
+
+
+def name_faults(name: str) -> NameFaults:
+    """Every way ``name`` breaks the Agent Skills name rule (lowercase ASCII letters, digits
+    and single hyphens, none first or last; 1 to 64 characters): the one rule, which
+    :func:`skill_name_problem` and lint's SKL102 and SKL103 say in their words."""
+    form = []
+    if any(char.isupper() for char in name):
+        form.append("contains uppercase characters")
+    invalid = sorted(set(re.findall(r"[^a-z0-9-]", name.lower())))
+    if invalid:
+        form.append(f"contains invalid characters {''.join(invalid)!r}")
+    if name.startswith("-"):
+        form.append("starts with a hyphen")
+    if name.endswith("-") and len(name) > 1:
+        form.append("ends with a hyphen")
+    if "--" in name:
+        form.append("contains consecutive hyphens")
+    return NameFaults(None if 0 < len(name) <= NAME_LIMIT else len(name), tuple(form))
+
+
+def skill_name_problem(name: str) -> str | None:
+    """Why ``name`` is not a valid Agent Skills name (:func:`name_faults`), or ``None`` if it
+    is."""
+    faults = name_faults(name)
+    if faults.length == 0:
+        return "a skill name must not be empty"
+    if faults.length is not None:
+        return f"a skill name has at most {NAME_LIMIT} characters (this one has {faults.length})"
+    if faults.form:
+        return (
+            "a skill name uses lowercase letters, digits and single hyphens, "
+            "and does not start or end with a hyphen"
+        )
+    return None
+
+
 def name_refusals(name: str, dialect: Dialect) -> list[str]:
     """Why ``dialect`` refuses a skill named ``name`` (a strict dialect: the specification's
     name rule, no tags, none of its reserved words); empty when it takes it."""
-    from skillc_index.layout import skill_name_problem
-
     problems = []
     problem = skill_name_problem(name)
     if problem is not None:

@@ -7,7 +7,6 @@ ADR-0001/ADR-0002, RFC-0007:C-RESOLUTION, RFC-0009:C-ENV-OVERRIDE and DECISIONS.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
@@ -33,6 +32,7 @@ from skillc_index.dialect import (
     OPENCODE,
     TRAE,
     Dialect,
+    skill_name_problem,
 )
 from skillc_index.record import Record
 from skillc_index.text import printable
@@ -146,12 +146,6 @@ def agent_targets(configured: Mapping[str, str] | None = None) -> dict[str, Agen
     return {**KNOWN_TARGETS, **{name: AgentTarget.parse(spec) for name, spec in configured.items()}}
 
 
-# The Agent Skills name rule: lowercase letters, digits and single hyphens, 1-64 characters.
-# \Z, not $: "$" also matches before a final newline.
-# (a pattern compiled on first use, as diagnostics explains)
-_NAME = r"[a-z0-9]+(-[a-z0-9]+)*\Z"
-
-
 def expand_user(path: str | os.PathLike[str]) -> Path:
     """``path`` with a leading ``~`` or ``~user`` expanded as a shell does, and left as it is
     when that user is unknown: ``Path.expanduser`` raises there (``skc outline '~nouser/x'``
@@ -226,20 +220,6 @@ def _is_project_marker(skillc_dir: Path) -> bool:
     except OSError:
         return False
     return names != ["logs"]
-
-
-def skill_name_problem(name: str) -> str | None:
-    """Why ``name`` is not a valid Agent Skills name, or ``None`` if it is."""
-    if not name:
-        return "a skill name must not be empty"
-    if len(name) > 64:
-        return f"a skill name has at most 64 characters (this one has {len(name)})"
-    if not re.match(_NAME, name):
-        return (
-            "a skill name uses lowercase letters, digits and single hyphens, "
-            "and does not start or end with a hyphen"
-        )
-    return None
 
 
 #: The longest a message quotes what it was given (a 1 MB name from a model is not echoed).

@@ -29,6 +29,7 @@ from skillc_index.dialect import (
     CODEX_SIDE_FILE,
     COMPATIBILITY_LIMIT,
     Dialect,
+    skill_name_problem,
 )
 from skillc_index.record import Record
 from skillc_index.text import cut
@@ -182,12 +183,14 @@ def project(
         inner = {path[1]: text for path, text in texts.items() if path[0] == "metadata"}
         out["metadata"] = _metadata(metadata or {}, moved, change, inner)
     _fold_description(out, frontmatter, dialect, change)
-    if folder is not None and not superset and out.get("name") != folder:
-        from skillc_index.layout import skill_name_problem
-
-        if skill_name_problem(folder) is None:
-            out["name"] = folder
-            change("name", "converted", f"set to '{folder}', the name of its folder")
+    if (
+        folder is not None
+        and not superset
+        and out.get("name") != folder
+        and skill_name_problem(folder) is None
+    ):
+        out["name"] = folder
+        change("name", "converted", f"set to '{folder}', the name of its folder")
     compatibility = out.get("compatibility")
     if isinstance(compatibility, str) and len(compatibility) > COMPATIBILITY_LIMIT and not superset:
         out["compatibility"] = cut(compatibility, COMPATIBILITY_LIMIT)

@@ -39,8 +39,8 @@ from typing import Any
 from skillc_index.build.project import FieldChange, project, side_sources
 from skillc_index.command_errors import CannotCreate, NoSkillToPackage, PackageRefused
 from skillc_index.diagnostics import InvalidOption, PathEscapesRoot
-from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals
-from skillc_index.layout import SKILL_FILE, Layout, skill_name_problem
+from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals, skill_name_problem
+from skillc_index.layout import SKILL_FILE, Layout
 from skillc_index.package.archive import ArchiveEntry, zip_bytes
 from skillc_index.package.result import PackagedFile, PackageResult
 from skillc_index.record import Record

@@ -31,7 +31,6 @@ __all__ = [
     "quote_values",
     "rename",
     "strip_trailing_whitespace",
-    "valid_name",
 ]
 
 # ``key: value`` at column 0, the value a plain scalar on one line (groups: key, value).
@@ -61,17 +60,6 @@ def _parsed(text: str, edits: tuple[TextEdit, ...]) -> dict[str, Any] | None:
 
     new = apply_edits(text, edits)
     return None if new is None else parse_frontmatter(new).data
-
-
-def valid_name(name: str) -> bool:
-    """Whether ``name`` passes SKL102 and SKL103."""
-    return (
-        0 < len(name) <= 64
-        and not re.search(r"[^a-z0-9-]", name)
-        and not name.startswith("-")
-        and not name.endswith("-")
-        and "--" not in name
-    )
 
 
 def name_from(value: str) -> str:

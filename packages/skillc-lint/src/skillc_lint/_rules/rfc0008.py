@@ -7,9 +7,8 @@ SKL100 found invalid stay silent, so one mistake gives one diagnostic.
 
 from __future__ import annotations
 
-import re
-
 from skillc_index import SKILL_FILE
+from skillc_index.dialect import NAME_LIMIT, name_faults, skill_name_problem
 from skillc_lint._fixes import Fix
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules import fixes
@@ -27,8 +26,6 @@ KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "
 HINT_CUTOFF = 0.75
 #: SKL401 exceptions: common non-content files, never orphans (any folder, any case).
 NON_CONTENT_FILES = ("LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md", "README.md")
-
-_NAME_CHARS = re.compile(r"[^a-z0-9-]")
 
 
 def _name(skill: Skill) -> str | None:
@@ -95,19 +92,7 @@ def name_format(skill: Skill, options: Options) -> Findings:
     if not isinstance(value, str):
         yield Finding(f"name must be a string, not {type_name(value)}", line=line)
         return
-    problems = []
-    if any(c.isupper() for c in value):
-        problems.append("contains uppercase characters")
-    invalid = sorted(set(_NAME_CHARS.findall(value.lower())))
-    if invalid:
-        shown = "".join(invalid)
-        problems.append(f"contains invalid characters {shown!r}")
-    if value.startswith("-"):
-        problems.append("starts with a hyphen")
-    if value.endswith("-") and len(value) > 1:
-        problems.append("ends with a hyphen")
-    if "--" in value:
-        problems.append("contains consecutive hyphens")
+    problems = list(name_faults(value).form)
     if problems:
         yield Finding(
             f"name '{value}' {', '.join(problems)}",
@@ -125,21 +110,22 @@ def _name_fix(skill: Skill, value: str, problems: list[str]) -> Fix | None:
         new = value.lower()
         note = f"; rename the folder '{folder}' to '{new}' too (SKL104)" if folder == value else ""
         return fixes.rename(skill, new, f"lower-case the name to '{new}'{note}", safe=True)
-    new = folder if fixes.valid_name(folder) else fixes.name_from(value)
+    new = folder if skill_name_problem(folder) is None else fixes.name_from(value)
     if not new:
         return None
     return fixes.rename(skill, new, f"rename the skill to '{new}'", safe=False)
 
 
 def name_length(skill: Skill, options: Options) -> Findings:
-    """SKL103: 1 to 64 characters."""
+    """SKL103: 1 to 64 characters (:func:`~skillc_index.dialect.name_faults`)."""
     data = skill.frontmatter
     value = data.get("name") if data else None
-    if isinstance(value, str) and not 1 <= len(value) <= 64:
+    length = name_faults(value).length if isinstance(value, str) else None
+    if length is not None:
         message = (
-            "name is empty (1-64 characters required)"
-            if not value
-            else f"name is {len(value)} characters long (1-64 allowed)"
+            f"name is empty (1-{NAME_LIMIT} characters required)"
+            if not length
+            else f"name is {length} characters long (1-{NAME_LIMIT} allowed)"
         )
         yield Finding(message, line=field_line(skill, "name"))
 
@@ -149,7 +135,7 @@ def name_match_dir(skill: Skill, options: Options) -> Findings:
     name = _name(skill)
     if name is not None and name != skill.name:
         fix = None
-        if fixes.valid_name(skill.name):
+        if skill_name_problem(skill.name) is None:
             description = f"rename the skill to '{skill.name}', its folder's name"
             fix = fixes.rename(skill, skill.name, description, safe=False)
         yield Finding(
