@@ -227,6 +227,29 @@ def test_the_folded_description_stays_within_the_limit() -> None:
     ]
 
 
+def test_a_text_over_its_limit_by_its_white_space_alone_loses_that_not_a_letter() -> None:
+    """A description or compatibility note written as a ``|`` block keeps a final line break,
+    which the limits count (every validator does): 1,024 letters and that break were cut to
+    1,023 letters and an ellipsis. The break is dropped now and every letter kept; a text
+    over the limit without it is cut, with the ellipsis in the limit."""
+    from skillc_index.dialect import GEMINI
+
+    letters = "d" * 1023 + "e"
+    source = {"name": "x", "description": letters + "\n", "compatibility": "c" * 500 + "\n"}
+    projected = project(source, GEMINI, "gemini")
+    assert projected.frontmatter["description"] == letters
+    assert projected.frontmatter["compatibility"] == "c" * 500
+    assert [change.text for change in projected.changes] == [
+        "gemini (Gemini CLI): 'description' the white space around it dropped (the agent's "
+        "limit of 1,024 characters counts it)",
+        "gemini (Gemini CLI): 'compatibility' the white space around it dropped (the "
+        "specification's limit of 500 characters counts it)",
+    ]
+    over = project({**source, "compatibility": "c" * 501 + "\n"}, GEMINI, "gemini")
+    assert over.frontmatter["compatibility"] == "c" * 499 + "\u2026"
+    assert over.changes[-1].detail == "cut to 500 characters (the specification's limit)"
+
+
 def test_a_standard_field_of_another_type_is_dropped_where_clients_check_it() -> None:
     """``metadata: just a string`` or ``license: 3`` went out as they were to
     ``.agents/skills`` and in packages (a plugin's skills): a conformant client skips such a

@@ -104,6 +104,19 @@ def test_skl501_compatibility(skill: Writer) -> None:
     ]
 
 
+def test_skl501_counts_the_line_break_a_block_keeps(skill: Writer) -> None:
+    """500 characters as a ``|`` block are 501 with its final line break, which the
+    specification's validators (skills-ref, FastMCP's client) and the MCP server count: SKL501
+    counted without it and said nothing. It says so now, with the way out; ``|-`` is clean."""
+    text = "Requires git. " * 35 + "x" * 10
+    assert len(text) == 500
+    assert lint(front(skill, f"compatibility: |\n  {text}\n"), "SKL501") == [
+        "compatibility is 501 characters long (1-500 allowed); the white space around it "
+        "counts (`|-` drops a block's final line break)"
+    ]
+    assert lint(front(skill, f"compatibility: |-\n  {text}\n"), "SKL501") == []
+
+
 def test_skl501_near_miss(skill: Writer) -> None:
     assert lint(front(skill, f"compatibility: {'x' * 500}\n"), "SKL501") == []
     # skillli (spec/004 layer 1) accepts a list of requirements

@@ -525,3 +525,73 @@ def test_every_file_of_every_corpus_skill_is_served_and_verifies(
         files = sorted(r["uri"].split("/", 3)[3] for r in entry["resources"])
         assert files in candidates, uri
     assert checked > 1500
+
+
+def test_a_description_is_counted_one_way_by_lint_the_server_and_build(
+    server_command: list[str],
+    project: Path,
+    home: Path,
+    env: dict[str, str],
+    tmp_path: Path,
+    write_skill: Callable[..., Path],
+) -> None:
+    """Design audit, item 1: 1,024 characters written as a ``|`` block (which keeps a final
+    line break: 1,025) linted clean, were left out of ``skills/list`` without a word, and
+    ``build --target codex`` cut the last letter for an ellipsis. Every home counts as the
+    validators do (skills-ref, FastMCP's client: every character): lint warns and says the
+    white space counts, the server leaves the skill out with that reason, build drops the
+    line break and keeps every letter. The same text as ``|-`` is clean, served and built as
+    it is; 1,100 characters are warned, not served, and cut."""
+    from skillc_gateway.served import ServedSkills
+    from skillc_index import Layout, load_config
+    from skillc_index.build.skill import build_skill
+    from skillc_index.markdown.frontmatter import parse_frontmatter
+    from skillc_lint import lint_skill
+
+    words = ("Use when you convert data files between formats. " * 40)[:1024].rstrip()
+    letters = words + "x" * (1024 - len(words))
+    store = project / ".skillc" / "skills"
+    skills = {
+        "block": ("|", letters),
+        "trimmed": ("|-", letters),
+        "over": ("|-", letters + "y" * 76),
+    }
+    for name, (style, text) in skills.items():
+        write_skill(store / name, frontmatter=f"name: {name}\ndescription: {style}\n  {text}\n")
+
+    warned = {
+        name: [d.message for d in lint_skill(store / name).diagnostics if d.rule == "SKL107"]
+        for name in skills
+    }
+    assert warned == {
+        "block": [
+            "description is 1025 characters long (at most 1024 recommended); the white space "
+            "around it counts (`|-` drops a block's final line break)"
+        ],
+        "trimmed": [],
+        "over": ["description is 1100 characters long (at most 1024 recommended)"],
+    }
+
+    client = WireClient(server_command, project, env, tmp_path / "server.log")
+    try:
+        client.initialize()
+        listed = [entry["uri"] for entry in client.request("skills/list")["result"]["skills"]]
+    finally:
+        client.close()
+    assert sorted(listed) == ["skill://demo/SKILL.md", "skill://trimmed/SKILL.md"]
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    served = ServedSkills(lambda: layout, watch=False)
+    try:
+        refused = served.snapshot().refused
+    finally:
+        served.close()
+    assert refused["block"] == "description is 1,025 characters long (at most 1,024)"
+    assert refused["over"] == "description is 1,100 characters long (at most 1,024)"
+
+    built = {}
+    for name in skills:
+        build_skill(name, layout, config=load_config(layout, env={}), targets=["codex"])
+        text = (project / ".agents" / "skills" / name / "SKILL.md").read_text(encoding="utf-8")
+        built[name] = parse_frontmatter(text).data["description"]
+    assert built["block"] == built["trimmed"] == letters
+    assert built["over"] == letters[:1023] + "\u2026"  # 1,024 with the ellipsis

@@ -72,8 +72,6 @@ MAX_FILES = 512
 MAX_BYTES = 16 * 1024 * 1024
 #: The MIME type of a directory resource.
 DIRECTORY_MIME = "inode/directory"
-#: A description has at most this many characters (Agent Skills specification).
-MAX_DESCRIPTION = 1024
 #: A file changed this recently (ns) may change again within the clock's granularity: its
 #: digest is not kept.
 RACY_NS = 2_000_000_000
@@ -175,7 +173,11 @@ def _json_problem(value: object, depth: int = 0) -> str | None:
 def frontmatter_problem(data: dict[str, Any], name: str) -> str | None:
     """Why a skill whose frontmatter is ``data`` is not served at a path ending in ``name``
     (the Agent Skills specification's rules for the fields it defines), or None."""
-    from skillc_index.dialect import skill_name_problem
+    from skillc_index.dialect import (
+        compatibility_problem,
+        description_problem,
+        skill_name_problem,
+    )
 
     problem = _json_problem(data)
     if problem:
@@ -188,17 +190,20 @@ def frontmatter_problem(data: dict[str, Any], name: str) -> str | None:
     if given != name:
         return f"name '{given}' is not its folder's name '{name}'"
     description = data.get("description")
-    if not isinstance(description, str) or not description.strip():
+    if not isinstance(description, str):
         return "no description in the frontmatter"
-    if len(description) > MAX_DESCRIPTION:
-        return f"a description of {len(description)} characters (at most {MAX_DESCRIPTION})"
+    problem = description_problem(description)
+    if problem:
+        return problem
     if "license" in data and not isinstance(data["license"], str):
         return "a license that is not a string"
     compatibility = data.get("compatibility")
-    if "compatibility" in data and not (
-        isinstance(compatibility, str) and 1 <= len(compatibility) <= 500
-    ):
-        return "a compatibility that is not a string of 1 to 500 characters"
+    if "compatibility" in data:
+        if not isinstance(compatibility, str):
+            return "a compatibility that is not a string"
+        problem = compatibility_problem(compatibility)
+        if problem:
+            return problem
     if "metadata" in data and not isinstance(data["metadata"], dict):
         return "metadata that is not a mapping"
     tools = data.get("allowed-tools")

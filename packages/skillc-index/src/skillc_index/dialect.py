@@ -7,10 +7,12 @@ frontmatter fields the agent reads, whether it refuses a skill with any other fi
 (description, listing entry, name) and its side files, and where each fact comes from
 (``source``: the skillc-index README's table "What each agent reads" repeats it).
 
-Beside them, the specification's name rule (:func:`name_faults`, :func:`skill_name_problem`),
-written once for init, import, build and lint. The projection that turns a source's
-frontmatter into what an agent reads is :mod:`skillc_index.build.project`. This module imports
-nothing heavy (the layout imports it on every command).
+Beside them, the specification's rules every reader of the kit asks, each written once: the
+name rule (:func:`name_faults`, :func:`skill_name_problem`) and the limits of a description
+and a compatibility note (:func:`description_problem`, :func:`compatibility_problem`,
+:func:`fit_text`). The projection that turns a source's frontmatter into what an agent reads
+is :mod:`skillc_index.build.project`. This module imports nothing heavy (the layout imports it
+on every command).
 """
 
 from __future__ import annotations
@@ -44,10 +46,14 @@ __all__ = [
     "TRAE",
     "Dialect",
     "NameFaults",
+    "compatibility_problem",
+    "description_problem",
+    "fit_text",
     "name_faults",
     "name_refusals",
     "skill_name_problem",
     "target_dialects",
+    "text_length",
 ]
 
 #: The fields of the Agent Skills specification (agentskills.io/specification).
@@ -55,7 +61,9 @@ STANDARD_FIELDS = frozenset(
     {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
 )
 #: The specification's limits: a description of 1-1,024 characters, a compatibility note of
-#: at most 500, a name of 1-64 that matches its folder.
+#: at most 500, a name of 1-64 that matches its folder. The two texts are counted by
+#: :func:`text_length`, checked by :func:`description_problem` and :func:`compatibility_problem`
+#: and fitted by :func:`fit_text`: every reader of the kit asks these.
 DESCRIPTION_LIMIT = 1024
 COMPATIBILITY_LIMIT = 500
 #: The name rule is :func:`name_faults`.
@@ -327,6 +335,52 @@ def target_dialects() -> dict[str, Dialect]:
     found = {name: target.dialect for name, target in KNOWN_TARGETS.items() if target.dialect}
     found.update((name, dialect) for name, dialect in PACKAGE_DIALECTS.items() if name not in found)
     return found
+
+
+def text_length(value: str) -> int:
+    """The length of a frontmatter text as the specification's limits count it: every character
+    of the parsed value, the white space around it too (a YAML block, ``description: |``, ends
+    in a line break its author may not see). The validators count so: the reference validator
+    ``skills-ref`` and FastMCP's Skills extension client, which refuses a whole ``skills/list``
+    for one entry over the limit, and checks the entry against SKILL.md's own frontmatter (a
+    server may not trim it). Codex folds runs of white space before it counts: a text within
+    this count is within Codex's."""
+    return len(value)
+
+
+def _text_problem(field: str, value: str, limit: int) -> str | None:
+    if not value.strip():
+        return f"{field} is empty"
+    if text_length(value) > limit:
+        return f"{field} is {text_length(value):,} characters long (at most {limit:,})"
+    return None
+
+
+def description_problem(value: str, limit: int = DESCRIPTION_LIMIT) -> str | None:
+    """Why a ``description`` of text ``value`` breaks the specification's rule (some text, at
+    most ``limit`` characters as :func:`text_length` counts them), or None: the one check of
+    lint's SKL107, the MCP server, build's projection (:func:`fit_text`) and the listing's
+    model of Codex."""
+    return _text_problem("description", value, limit)
+
+
+def compatibility_problem(value: str, limit: int = COMPATIBILITY_LIMIT) -> str | None:
+    """Why a ``compatibility`` of text ``value`` breaks the specification's rule (some text, at
+    most ``limit`` characters as :func:`text_length` counts them), or None: lint's SKL501, the
+    MCP server, build's projection (:func:`fit_text`)."""
+    return _text_problem("compatibility", value, limit)
+
+
+def fit_text(value: str, limit: int) -> str:
+    """``value`` within ``limit`` characters as :func:`text_length` counts them: as it is when
+    it fits, else without the white space around it (what an agent shows is the same), else
+    that cut (:func:`~skillc_index.text.cut`, an ellipsis last)."""
+    if text_length(value) <= limit:
+        return value
+    from skillc_index.text import cut
+
+    text = value.strip()
+    return text if text_length(text) <= limit else cut(text, limit)
 
 
 class NameFaults(Record):

@@ -29,10 +29,10 @@ from skillc_index.dialect import (
     CODEX_SIDE_FILE,
     COMPATIBILITY_LIMIT,
     Dialect,
+    fit_text,
     skill_name_problem,
 )
 from skillc_index.record import Record
-from skillc_index.text import cut
 
 if TYPE_CHECKING:
     from skillc_index.build.shapes import FieldChangeShape
@@ -191,10 +191,8 @@ def project(
     ):
         out["name"] = folder
         change("name", "converted", f"set to '{folder}', the name of its folder")
-    compatibility = out.get("compatibility")
-    if isinstance(compatibility, str) and len(compatibility) > COMPATIBILITY_LIMIT and not superset:
-        out["compatibility"] = cut(compatibility, COMPATIBILITY_LIMIT)
-        change("compatibility", "cut", f"cut to {COMPATIBILITY_LIMIT:,} characters")
+    if isinstance(out.get("compatibility"), str) and not superset:
+        _fit(out, "compatibility", COMPATIBILITY_LIMIT, change, "the specification's")
     side_files: dict[str, str] = {}
     # the skill's own side file goes with the stub, extended by the frontmatter's policy: a
     # deployment holds the stub alone, and Codex read no interface or policy of the author's
@@ -239,6 +237,24 @@ def _metadata(
     return result
 
 
+def _fit(out: dict[str, Any], key: str, limit: int, change: Any, whose: str) -> None:
+    """``out[key]``, a text, within ``limit`` (:func:`~skillc_index.dialect.fit_text`): the
+    white space around it dropped when that is enough (a ``|`` block's final line break),
+    else cut; each said as a change (``whose``: the limit's, ``the agent's``)."""
+    value = out[key]
+    fitted = fit_text(value, limit)
+    if fitted == value:
+        return
+    out[key] = fitted
+    if fitted == value.strip():
+        note = (
+            f"the white space around it dropped ({whose} limit of {limit:,} characters counts it)"
+        )
+        change(key, "converted", note)
+    else:
+        change(key, "cut", f"cut to {limit:,} characters ({whose} limit)")
+
+
 def _fold_description(
     out: dict[str, Any], frontmatter: Mapping[str, Any], dialect: Dialect, change: Any
 ) -> None:
@@ -250,15 +266,13 @@ def _fold_description(
     when = frontmatter.get("when_to_use")
     limit = dialect.description_limit
     if isinstance(when, str) and "when_to_use" not in dialect.reads and when.strip():
-        folded = f"{description.rstrip()} {when.strip()}"
-        detail = "folded into the description"
-        if limit is not None and len(folded) > limit:
-            detail += f", cut to {limit:,} characters"
-        out["description"] = folded if limit is None else cut(folded, limit)
-        change("when_to_use", "folded", detail)
-    elif limit is not None and len(description) > limit:
-        out["description"] = cut(description, limit)
-        change("description", "cut", f"cut to {limit:,} characters (the agent's limit)")
+        folded = f"{description.strip()} {when.strip()}"
+        fitted = folded if limit is None else fit_text(folded, limit)
+        cut_note = f", cut to {limit:,} characters" if fitted != folded else ""
+        out["description"] = fitted
+        change("when_to_use", "folded", f"folded into the description{cut_note}")
+    elif limit is not None:
+        _fit(out, "description", limit, change, "the agent's")
     text = out["description"]
     if dialect.plain_description and ("<" in text or ">" in text):
         out["description"] = text.replace("<", "\u2039").replace(">", "\u203a")

@@ -14,7 +14,8 @@ The model of each agent, from its documentation and the behaviour reported in it
   listing order, until one does not fit: the rest are listed by **name only**.
 - **codex** (OpenAI Codex): an entry is ``- name: description`` (the standard field only); a
   description over 1,024 characters is refused, the skill **not listed**, as is one whose
-  frontmatter cannot be parsed or has no description (its loader rejects it) and one its
+  frontmatter cannot be parsed or has no description (its loader rejects it; it folds the
+  description's white space before it counts) and one its
   ``agents/openai.yaml`` keeps from implicit use (``policy.allow_implicit_invocation:
   false``). The listing may take about 2% of the context window (8,000 characters when the
   window is unknown). Over it Codex first **shortens** the descriptions, then leaves skills
@@ -32,9 +33,10 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
+from skillc_index.dialect import description_problem
+
 __all__ = [
     "AGENTS",
-    "CODEX_MAX_DESCRIPTION",
     "CODEX_MIN_DESCRIPTION",
     "CODEX_UNKNOWN_WINDOW_CHARS",
     "MAX_ENTRY_DESCRIPTION",
@@ -54,8 +56,6 @@ AgentName = Literal["claude", "codex"]
 AGENTS: tuple[AgentName, ...] = ("claude", "codex")
 #: Claude Code's cut of one entry's description (``skillListingMaxDescChars``).
 MAX_ENTRY_DESCRIPTION = 1536
-#: Codex refuses a skill whose description is longer (community reports).
-CODEX_MAX_DESCRIPTION = 1024
 #: Codex's listing when the context window is unknown, in characters.
 CODEX_UNKNOWN_WINDOW_CHARS = 8000
 #: Codex's share of the context window, in percent.
@@ -106,11 +106,11 @@ def entry_description(
         if when:
             description = f"{description} {when}".strip()
         return description[:limit]
-    if frontmatter is None or not description or not implicit(side):
+    if frontmatter is None or not implicit(side):
         return None
-    if len(description) > CODEX_MAX_DESCRIPTION:
-        return None
-    return description
+    # Codex counts the description with its white space folded (the text it lists) against
+    # the specification's limit: over it, or empty, the skill is refused
+    return None if description_problem(description) else description
 
 
 def listing_budget(agent: AgentName, context_tokens: int | None, percent: float) -> int:

@@ -11,9 +11,17 @@ from __future__ import annotations
 
 from datetime import date
 
+from skillc_index.dialect import compatibility_problem, text_length
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules import fixes
-from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
+from skillc_lint._rules.fields import (
+    Findings,
+    Options,
+    field_line,
+    frontmatter,
+    type_name,
+    white_space_note,
+)
 from skillc_lint._skill import Skill
 
 __all__ = ["RULES"]
@@ -39,8 +47,9 @@ def frontmatter_whitespace(skill: Skill, options: Options) -> Findings:
 
 
 def compatibility_format(skill: Skill, options: Options) -> Findings:
-    """SKL501: ``compatibility`` is text of 1 to ``max-length`` (500) characters; a list of
-    such strings when ``accept`` holds ``list``."""
+    """SKL501: ``compatibility`` is text of 1 to ``max-length`` (500) characters
+    (:func:`~skillc_index.dialect.compatibility_problem`); a list of such strings when
+    ``accept`` holds ``list``."""
     data = frontmatter(skill)
     if "compatibility" not in data:
         return
@@ -55,11 +64,14 @@ def compatibility_format(skill: Skill, options: Options) -> Findings:
         yield Finding(f"compatibility must be a string{allowed}, not {type_name(value)}", line=line)
         return
     for text in texts or [""]:
-        size = len(text.strip())
-        if size == 0:
-            yield Finding("compatibility is empty (1-500 characters)", line=line)
-        elif size > limit:
-            yield Finding(f"compatibility is {size} characters long (1-{limit} allowed)", line=line)
+        if compatibility_problem(text, limit) is None:
+            continue
+        if not text.strip():
+            yield Finding(f"compatibility is empty (1-{limit} characters)", line=line)
+        else:
+            size, note = text_length(text), white_space_note(text, limit)
+            message = f"compatibility is {size} characters long (1-{limit} allowed){note}"
+            yield Finding(message, line=line)
 
 
 def metadata_format(skill: Skill, options: Options) -> Findings:

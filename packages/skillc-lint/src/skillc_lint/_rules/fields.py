@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeAlias
 
 from skillc_index import SKILL_FILE, CodeBlock, split_lines, type_name
+from skillc_index.dialect import text_length
 from skillc_lint._registry import Finding
 from skillc_lint._skill import Skill
 
@@ -29,6 +30,7 @@ __all__ = [
     "lowered_text",
     "text_files",
     "type_name",
+    "white_space_note",
 ]
 
 Options = Mapping[str, Any]
@@ -49,6 +51,15 @@ def frontmatter(skill: Skill) -> dict[str, Any]:
 def field_line(skill: Skill, key: str) -> int:
     """Line of a top-level frontmatter key, or 1 when it is absent."""
     return skill.skill_md.frontmatter.field_lines.get(key, 1)
+
+
+def white_space_note(value: str, limit: int) -> str:
+    """What a length finding adds when ``value`` is over ``limit`` only for the white space
+    around it, which the limits count (:func:`~skillc_index.dialect.text_length`): a YAML
+    block's final line break, mostly; empty otherwise."""
+    if text_length(value.strip()) > limit:
+        return ""
+    return "; the white space around it counts (`|-` drops a block's final line break)"
 
 
 def code_blocks(skill: Skill, rel: str = SKILL_FILE) -> tuple[CodeBlock, ...]:

@@ -8,11 +8,23 @@ SKL100 found invalid stay silent, so one mistake gives one diagnostic.
 from __future__ import annotations
 
 from skillc_index import SKILL_FILE
-from skillc_index.dialect import NAME_LIMIT, name_faults, skill_name_problem
+from skillc_index.dialect import (
+    NAME_LIMIT,
+    description_problem,
+    name_faults,
+    skill_name_problem,
+    text_length,
+)
 from skillc_lint._fixes import Fix
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules import fixes
-from skillc_lint._rules.fields import Findings, Options, field_line, type_name
+from skillc_lint._rules.fields import (
+    Findings,
+    Options,
+    field_line,
+    type_name,
+    white_space_note,
+)
 from skillc_lint._rules.triggers import TRIGGER_PATTERNS, TRIGGER_PHRASINGS, description_triggers
 from skillc_lint._skill import Skill, slug
 
@@ -166,15 +178,17 @@ def description_nonempty(skill: Skill, options: Options) -> Findings:
 
 
 def description_length(skill: Skill, options: Options) -> Findings:
-    """SKL107: at most ``max-length`` (1024) characters, surrounding whitespace not counted."""
+    """SKL107: at most ``max-length`` (1024) characters, counted as every reader of the kit and
+    the specification's validators count them (:func:`~skillc_index.dialect.text_length`: the
+    white space around it too)."""
     description = _description(skill)
     limit = options["max-length"]
-    if description is not None and len(description.strip()) > limit:
-        yield Finding(
-            f"description is {len(description.strip())} characters long "
-            f"(at most {limit} recommended)",
-            line=field_line(skill, "description"),
-        )
+    if description is None or description_problem(description, limit) is None:
+        return
+    size = text_length(description)
+    message = f"description is {size} characters long (at most {limit} recommended)"
+    note = white_space_note(description, limit)
+    yield Finding(message + note, line=field_line(skill, "description"))
 
 
 def frontmatter_known(skill: Skill, options: Options) -> Findings:
