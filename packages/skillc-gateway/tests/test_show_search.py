@@ -361,7 +361,7 @@ def test_a_query_starting_with_a_dash_is_searched_as_written(
     assert gateway("search", "gcc", "-save-temps", "-h").stdout.startswith("Usage:")
     missing = gateway("search", "gcc", "-save-temps", "--limit")
     assert missing.returncode == 1
-    assert "Option '--limit' requires an argument." in missing.stderr
+    assert 'Option "--limit" requires an argument.' in missing.stderr
     db = sqlite3.connect(project / ".skillc" / "runtime" / "gcc" / ".skillc-meta" / "logs.db")
     logged = [json.loads(args)["query"] for (args,) in db.execute("SELECT args FROM access_log")]
     db.close()
