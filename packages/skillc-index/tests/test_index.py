@@ -500,7 +500,8 @@ def test_phrases_giving_the_same_tokens_are_asked_once(tokenize: str, kept: list
 
 
 def test_section_queries_try_the_whole_text_then_before_the_em_dash() -> None:
-    from skillc_index import normalized_query, section_queries
+    from skillc_index import normalized_query
+    from skillc_index.index.queries import section_queries
 
     assert section_queries("  ## Usage ") == ["Usage", "## Usage"]  # as typed last
     assert section_queries("Step 1 — Checks") == ["Step 1 — Checks", "Step 1"]

@@ -34,9 +34,12 @@ def show(
     section: str,
     file: str | None = None,
     max_lines: int | None = None,
+    nth: object = None,
     **extra: Any,
 ) -> Any:
-    args = {"section": section, "file": file, "max_lines": max_lines}
+    args: dict[str, Any] = {"section": section, "file": file, "max_lines": max_lines}
+    if nth is not None:
+        args["nth"] = nth
     return record(skill, "show", args, **extra)
 
 
@@ -136,6 +139,30 @@ def test_sections_order_and_matching(demo: ResolvedSkill, layout: Layout, log_ro
         {"section": "Installation", "file": "SKILL.md", "count": 1},
         {"section": "Gone", "file": "references/old.md", "count": 1},
     ]
+
+
+def test_a_show_nth_read_counts_under_the_heading_show_served(
+    demo: ResolvedSkill, layout: Layout, log_rows: Log
+) -> None:
+    """``show --nth N`` (MCP: ``nth``) logs ``nth`` (the gateway's ``log_args``): the read is
+    counted under the Nth matching heading, in file then line order (within ``--file`` when
+    given), by ``show``'s own matching rule."""
+    log_rows(
+        show(demo, "Usage", nth=2),  # SKILL.md's Usage, then references/api.md's
+        show(demo, "usage", file="references/api.md", nth=1),
+        show(demo, "Usage", nth="2"),  # a foreign row's nth that is no number: the first
+    )
+    data = query_stats(demo, layout, group_by="sections")["data"]
+    assert data == [
+        {"section": "Usage", "file": "references/api.md", "count": 2},
+        {"section": "Usage", "file": "SKILL.md", "count": 1},
+    ]
+    assert query_stats(demo, layout, group_by="files")["data"] == [
+        {"file": "references/api.md", "count": 2},
+        {"file": "SKILL.md", "count": 1},
+    ]
+    unused = unused_sections(demo, layout)
+    assert {"section": "Usage", "file": "references/api.md"} not in unused
 
 
 def test_files(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING
 
 from skillc_gateway._open import read_lines
@@ -25,14 +25,12 @@ from skillc_index import (
     SectionNotFound,
     UnreadableFile,
     find_headings,
+    matching_headings,
     multiple_matches,
     normalized_query,
-    one_line,
     open_in_root,
-    printable,
     read_headings,
     safe_join,
-    section_queries,
 )
 from skillc_index.files import hidden_refusal
 from skillc_index.index.cache import ATTEMPTS, ensure_index
@@ -289,27 +287,14 @@ def _matches(
     find: Callable[[str], list[IndexedHeading]],
     every: Callable[[], Iterable[IndexedHeading]],
 ) -> tuple[str, list[IndexedHeading]]:
-    """The query that matched and the headings it matched, in file then line order; E020
-    with suggestions when none does. ``find``: the headings whose text is a query's, case
-    folded; ``every``: all the headings looked in (an index's, with E002 when it fails to
-    read, or a hidden file's)."""
-    matches: list[IndexedHeading] = []
-    query = normalize_query(section)
-    for candidate in section_queries(section):
-        matches = find(candidate) if candidate else []
-        if matches:
-            return candidate, matches
-    if query:
-        # a heading as a stub lists it (control characters and runs of spaces as one space)
-        # or as text output shows it (control characters escaped)
-        headings = list(every())
-        folded = heading_key(query)
-        matches = [
-            heading
-            for heading in headings
-            if folded in (heading_key(one_line(heading.text)), heading_key(printable(heading.text)))
-        ]
-        if not matches:
-            raise SectionNotFound(query, _suggestions(query, headings))
+    """The query that matched and the headings it matched, in file then line order, by the
+    rule ``stats`` counts reads by too (``matching_headings``); E020 with suggestions when
+    none does. ``find``: the headings whose text is a query's, case folded; ``every``: all
+    the headings looked in (an index's, with E002 when it fails to read, or a hidden file's)."""
+    headings = cache(lambda: list(every()))  # read once, for the matching and the suggestions
+    query, matches = matching_headings(section, find, headings)
+    if matches:
         return query, matches
+    if query:
+        raise SectionNotFound(query, _suggestions(query, headings()))
     raise SectionNotFound(section, [])

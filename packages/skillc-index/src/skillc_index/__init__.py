@@ -103,7 +103,6 @@ _EXPORTS: dict[str, str] = {
     "iter_line_bytes": "text",
     "split_lines": "text",
     "json_text": "text",
-    "one_line": "text",
     "cut": "text",
     "printable": "text",
     "shell_word": "text",
@@ -151,7 +150,8 @@ _EXPORTS: dict[str, str] = {
     "read_headings": "index.queries",
     "read_outline": "index.queries",
     "find_headings": "index.queries",
-    "section_queries": "index.queries",
+    "matching_headings": "index.queries",
+    "heading_key": "index.queries",
     "normalized_query": "index.queries",
     "search_sections": "index.queries",
     "SectionHit": "index.queries",
@@ -247,11 +247,12 @@ if TYPE_CHECKING:
     from skillc_index.index.queries import (
         SectionHit,
         find_headings,
+        heading_key,
+        matching_headings,
         normalized_query,
         read_headings,
         read_outline,
         search_sections,
-        section_queries,
     )
     from skillc_index.index.schema import FileStat, IndexedHeading, index_path
     from skillc_index.layout import (
@@ -287,7 +288,6 @@ if TYPE_CHECKING:
         cut,
         iter_line_bytes,
         json_text,
-        one_line,
         printable,
         shell_word,
         split_lines,

@@ -9,10 +9,11 @@ What a row accessed comes from its ``args`` (RFC-0007:C-LOGGING), read through t
 that name their keys (:mod:`skillc_index.accesslog`: ``ShowArgs``, ``OpenArgs``,
 ``SearchArgs``, ``SourcesArgs``, which the operations log):
 
-- ``show`` (``{"section", "file", "max_lines"}``): a section, found among the skill's
-  *current* headings the way ``show`` finds it (RFC-0002:C-SHOW: trimmed, leading ``#`` marks
-  dropped, the query as given then the part before `` — ``, Unicode case folding, first
-  match in file then line order, only in ``file`` when given). The entry carries the
+- ``show`` (``{"section", "file", "nth", "max_lines"}``): a section, found among the skill's
+  *current* headings by ``show``'s own rule (``skillc_index.matching_headings``,
+  RFC-0002:C-SHOW: trimmed, leading ``#`` marks dropped, the query as given then the part
+  before `` — ``, Unicode case folding; the ``nth`` match, first by default, in file then
+  line order, only in ``file`` when given). The entry carries the
   heading's own text and its file. A heading that no longer exists keeps the query as the
   section, and ``file`` when the row gave one (else null);
 - ``open`` (``{"path"}``): a file; so is ``read``, a file an agent read with its own tool
@@ -43,17 +44,19 @@ from typing import TYPE_CHECKING, Any, cast, get_args
 from skillc_index import (
     MAX_JSON_BYTES,
     MAX_JSON_DEPTH,
+    IndexedHeading,
     InvalidOption,
     InvalidQueryType,
     Layout,
     Notice,
     ResolvedSkill,
     SkillcError,
+    heading_key,
     loads_bounded,
+    matching_headings,
     normalized_query,
     read_markdown,
     resolve_skill,
-    section_queries,
     valid_utf8,
     walk_skill,
 )
@@ -120,19 +123,17 @@ def relative_file(path: str) -> str:
 class Headings:
     """The skill's current headings, for finding the section a ``show`` row read."""
 
-    def __init__(self, pairs: Iterable[tuple[str, str]]) -> None:
-        self.pairs: tuple[tuple[str, str], ...] = tuple(pairs)
-        """``(file, heading)`` in file (bytewise) then line order, as ``outline`` lists them."""
-        self._first: dict[str, tuple[str, str]] = {}
-        self._in_file: dict[tuple[str, str], str] = {}
-        for file, text in self.pairs:
-            folded = text.casefold()
-            self._first.setdefault(folded, (file, text))
-            self._in_file.setdefault((file, folded), text)
+    def __init__(self, headings: Iterable[IndexedHeading]) -> None:
+        self.headings: tuple[IndexedHeading, ...] = tuple(headings)
+        """In file (bytewise) then line order, as ``outline`` lists them."""
+        self._by_key: dict[str, list[IndexedHeading]] = {}
+        for heading in self.headings:
+            self._by_key.setdefault(heading_key(heading.text), []).append(heading)
+        self._found: dict[tuple[str, str | None, int], tuple[str, str] | None] = {}
 
     @classmethod
     def of(cls, source: Path) -> Headings:
-        pairs: list[tuple[str, str]] = []
+        headings: list[IndexedHeading] = []
         for relative in walk_skill(source).files:
             if not relative.endswith(".md"):
                 continue
@@ -140,22 +141,28 @@ class Headings:
                 doc = read_markdown(source / relative)
             except SkillcError:  # vanished, unreadable, a FIFO: it has no headings to offer
                 continue
-            pairs += [(relative, heading.text) for heading in doc.headings]
-        return cls(pairs)
+            headings += [
+                IndexedHeading(relative, h.text, h.level, h.line, h.end_line) for h in doc.headings
+            ]
+        return cls(headings)
 
-    def find(self, query: str, file: str | None) -> tuple[str, str] | None:
-        """``(file, heading)`` that ``show`` would pick for this query, or None."""
-        for candidate in section_queries(query):
-            folded = candidate.casefold()
-            if file is None:
-                found = self._first.get(folded)
-                if found is not None:
-                    return found
-            else:
-                text = self._in_file.get((file, folded))
-                if text is not None:
-                    return file, text
-        return None
+    def find(self, query: str, file: str | None, nth: int = 1) -> tuple[str, str] | None:
+        """``(file, heading)`` that ``show`` would serve for this query, ``--file`` and
+        ``--nth`` (its own rule, ``matching_headings``), or None."""
+        key = (query, file, nth)
+        if key not in self._found:
+
+            def among(headings: Iterable[IndexedHeading]) -> list[IndexedHeading]:
+                return [h for h in headings if file is None or h.file == file]
+
+            _query, matches = matching_headings(
+                query,
+                lambda text: among(self._by_key.get(heading_key(text), ())),
+                lambda: among(self.headings),
+            )
+            found = matches[nth - 1] if nth <= len(matches) else None
+            self._found[key] = None if found is None else (found.file, found.text)
+        return self._found[key]
 
 
 def show_query(query: str) -> str:
@@ -279,7 +286,8 @@ class StatsQuery:
                 continue
             given = _text(show.get("file"))
             file = relative_file(given) if given else None
-            found = headings.find(query, file)
+            nth = show.get("nth", 1)  # 1 too for a foreign row's that is no positive int
+            found = headings.find(query, file, nth if type(nth) is int and nth > 0 else 1)
             section: Section = found if found is not None else (file, show_query(query))
             sections[section] += count
             if section[0] is not None:
@@ -399,7 +407,7 @@ class StatsQuery:
         read = set(self._targets[0])
         unused: list[dict[str, str]] = []
         seen: set[tuple[str, str]] = set()
-        for file, text in self.headings.pairs:
+        for file, text, *_lines in self.headings.headings:
             if (file, text) in read or (file, text) in seen:
                 continue
             seen.add((file, text))

@@ -1,8 +1,9 @@
 """The reads of an index, each on the :class:`~skillc_index.index.freshness.IndexHandle`
 that :func:`~skillc_index.index.freshness.require_index` returned: the headings
 (:func:`read_headings`, and with the files over the parse limit :func:`read_outline`),
-``show``'s matching (:func:`section_queries`, :func:`normalized_query`,
-:func:`find_headings`) and ``search`` with its snippets (:func:`search_sections`).
+``show``'s matching (:func:`matching_headings`, which ``stats`` uses too,
+:func:`section_queries`, :func:`normalized_query`, :func:`find_headings`) and ``search``
+with its snippets (:func:`search_sections`).
 
 RFC-0004: any failure reading the database is corruption, raised as E002 naming the skill.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
 
 from skillc_index.diagnostics import IndexUnusable
@@ -20,6 +21,7 @@ from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.fts import TOKENIZE_CLAUSES, restore_fts_text
 from skillc_index.index.schema import IndexedHeading, StoredHeading
 from skillc_index.record import Record
+from skillc_index.text import one_line, printable
 
 __all__ = [
     "HEADINGS_CACHE_MAX",
@@ -28,6 +30,7 @@ __all__ = [
     "SectionHit",
     "find_headings",
     "heading_key",
+    "matching_headings",
     "normalized_query",
     "read_headings",
     "read_outline",
@@ -161,6 +164,34 @@ def _normalized(section: str) -> list[str]:
     whole = re.sub(_LEADING_MARKS, "", section.strip())
     parts = whole.split(" — ")
     return [whole] + [" — ".join(parts[:n]).strip() for n in range(len(parts) - 1, 0, -1)]
+
+
+def matching_headings(
+    section: str,
+    find: Callable[[str], list[IndexedHeading]],
+    every: Callable[[], Iterable[IndexedHeading]],
+) -> tuple[str, list[IndexedHeading]]:
+    """``show``'s one matching rule (RFC-0002:C-SHOW), which ``stats`` counts a ``show`` row
+    by: the query that matched and the headings it matched, in file then line order (``show``
+    serves the first, or with ``--nth N`` the Nth); no headings when none matches, with the
+    normalised query (what an error quotes). Each text of :func:`section_queries` is looked
+    up in turn; when none is a heading's, the headings whose text, on one line as a stub
+    lists it or escaped as text output shows it, contains the query. ``find``: the headings
+    whose :func:`heading_key` is a text's; ``every``: all the headings looked in (an
+    index's, of one file with ``--file``, or a hidden file's)."""
+    for candidate in section_queries(section):
+        matches = find(candidate) if candidate else []
+        if matches:
+            return candidate, matches
+    query = normalized_query(section)
+    if not query:
+        return query, []
+    folded = heading_key(query)
+    return query, [
+        heading
+        for heading in every()
+        if folded in (heading_key(one_line(heading.text)), heading_key(printable(heading.text)))
+    ]
 
 
 _MATCHING_SQL = (
