@@ -147,7 +147,11 @@ def test_a_failed_skill_fails_sync_in_json_too(
         assert result.stderr.startswith("error[E042]: sync source not readable: "), output
     report = json.loads(result.stdout)
     assert [skill["skill"] for skill in report["skills"]] == ["broken"]
-    assert report["skills"][0]["error"].startswith("error[E042]")
+    # the error as batch build's and skillc-lint's: {"code", "message"} (diagnostic_json)
+    error = report["skills"][0]["error"]
+    assert error["code"] == "E042" and error["message"].startswith("sync source not readable: ")
+    assert set(error) <= {"code", "message", "detail"}
+    jsonschema.validate(report, SYNC.output_schema())
 
 
 def test_an_upload_that_fails_shows_the_merge_before_it(

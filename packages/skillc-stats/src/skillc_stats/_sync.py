@@ -61,7 +61,7 @@ from collections.abc import Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from skillc_index import (
     META_DIR,
@@ -72,7 +72,7 @@ from skillc_index import (
     SkillcError,
     SyncDestinationNotWritable,
     SyncSourceNotReadable,
-    format_diagnostic,
+    diagnostic_json,
     runtime_for,
     skill_name_problem,
 )
@@ -98,7 +98,14 @@ from skillc_index.accesslog.merge import (
 _SKILL_PATH = 4  # position of skill_path in an Identity
 
 if TYPE_CHECKING:
+    from skillc_index.build.shapes import ErrorShape
     from skillc_stats.shapes import LocalSyncShape, SkillSyncShape
+
+
+def error_json(error: SkillcError | None) -> ErrorShape | None:
+    """A skill's or a log's error in ``sync``'s JSON as in every JSON of the kit (a batch
+    build's, skillc-lint's): ``{"code", "message"[, "detail"]}`` (``diagnostic_json``)."""
+    return None if error is None else cast("ErrorShape", diagnostic_json(error.diagnostic))
 
 
 @dataclass(frozen=True)
@@ -131,7 +138,7 @@ class SkillSync:
             "destinations": [str(path) for path in self.destinations],
             "removed": self.removed,
             "skipped": self.skipped,
-            "error": None if self.error is None else format_diagnostic(self.error.diagnostic),
+            "error": error_json(self.error),
         }
 
 

@@ -550,7 +550,7 @@ class UploadReport(NamedTuple):
         return all(log.error is None for log in self.logs)
 
     def to_dict(self) -> UploadShape:
-        from skillc_index import format_diagnostic
+        from skillc_stats._sync import error_json
 
         return {
             "store": self.store,
@@ -564,7 +564,7 @@ class UploadReport(NamedTuple):
                     "added": log.added,
                     "renewed": log.renewed,
                     "refused": log.refused,
-                    "error": None if log.error is None else format_diagnostic(log.error.diagnostic),
+                    "error": error_json(log.error),
                 }
                 for log in self.logs
             ],

@@ -48,7 +48,6 @@ from skillc_index import (
     SkillcError,
     SyncDestinationNotWritable,
     expand_user,
-    format_diagnostic,
     open_in_root,
 )
 from skillc_index.accesslog.merge import (
@@ -58,7 +57,7 @@ from skillc_index.accesslog.merge import (
     count_missing,
     sessionless,
 )
-from skillc_stats._sync import _misplaced_destination, _why
+from skillc_stats._sync import _misplaced_destination, _why, error_json
 from skillc_stats._transcript_rows import AGENT, AccessRows, Counts, Row
 
 if TYPE_CHECKING:
@@ -99,7 +98,7 @@ class SkillImport:
             "activations": self.activations,
             "reads": self.reads,
             "added": self.added,
-            "error": None if self.error is None else format_diagnostic(self.error.diagnostic),
+            "error": error_json(self.error),
         }
 
 

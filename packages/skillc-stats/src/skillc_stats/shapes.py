@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, TypedDict
 
+from skillc_index.build.shapes import ErrorShape
+
 __all__ = [
     "AllTrendsShape",
     "LocalSyncShape",
@@ -167,7 +169,7 @@ class SkillSyncShape(TypedDict):
     destinations: Annotated[list[str], "The primary logs its rows belong in."]
     removed: Annotated[bool, "Whether the fallback folder was removed."]
     skipped: Annotated[int, "Rows left in the fallback log: skills not installed, never built."]
-    error: Annotated[str | None, "error[EXXX]: ... when this skill could not be synced."]
+    error: Annotated[ErrorShape | None, "Why this skill could not be synced (null: synced)."]
 
 
 class LocalSyncShape(TypedDict):
@@ -187,7 +189,9 @@ class SkillImportShape(TypedDict):
     activations: int
     reads: int
     added: Annotated[int, "Rows added to the log (dry run: that would be)."]
-    error: str | None
+    error: Annotated[
+        ErrorShape | None, "Why this skill's rows were not imported (null: they were)."
+    ]
 
 
 class TranscriptSyncShape(TypedDict):
@@ -216,7 +220,7 @@ class LogUploadShape(TypedDict):
     added: int
     renewed: Annotated[bool, "The log was a copy of another one, now told apart."]
     refused: Annotated[int, "Rows older than the store's retention horizon: not stored."]
-    error: str | None
+    error: Annotated[ErrorShape | None, "Why this log was not uploaded (null: it was)."]
 
 
 class UploadShape(TypedDict):
