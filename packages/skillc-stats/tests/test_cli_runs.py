@@ -42,6 +42,13 @@ def test_stats_errors(demo: ResolvedSkill, stats_cli: Run) -> None:
         "error[E030]: invalid query type: 'nope'\n"
         "hint: valid query types: summary, sections, files, commands, projects, errors, search\n"
     )
+    for skill in (["demo"], ["--all"]):  # the same error for one skill and for all
+        result = stats_cli("stats", *skill, "--by", "day", "--group-by", "files")
+        assert result.returncode == 1 and result.stdout == ""
+        assert result.stderr == (
+            "error[E100]: invalid option: "
+            "'--by is its own report, the uses over time: leave out --group-by'\n"
+        )
     result = stats_cli("stats", "demo", "--since", "soon")
     assert result.returncode == 1
     assert result.stderr.startswith("error[E031]: invalid filter: '--since 'soon' is not a time")

@@ -85,6 +85,18 @@ def test_the_parameters_are_named_as_each_front_end_spells_them(session: Session
             "every skill at once has one report: leave out group_by",
             "every skill at once has one report: leave out --group-by",
         ),
+        *(  # --by takes no --group-by, for one skill as for all (it was ignored for one)
+            (
+                STATS,
+                params,
+                "by is its own report, the uses over time: leave out group_by",
+                "--by is its own report, the uses over time: leave out --group-by",
+            )
+            for params in (
+                StatsParams("demo", by="day", group_by="files"),
+                StatsParams(by="week", group_by="sections"),
+            )
+        ),
     ]:
         with pytest.raises(InvalidOption) as caught:
             operation.run(session, params)

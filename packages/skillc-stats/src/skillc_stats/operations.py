@@ -214,6 +214,10 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
         from skillc_index.diagnostics import ParameterError
 
         raise ParameterError("give either {skill} or {all}")
+    if params.by is not None and params.group_by != "summary":  # one skill or all: one report
+        from skillc_index.diagnostics import ParameterError
+
+        raise ParameterError("{by} is its own report, the uses over time: leave out {group_by}")
     session.log.flush()
     layout = session.layout
     store = None
