@@ -269,6 +269,38 @@ def test_sarif_points_at_the_description_line(gateway: Any, library: Path) -> No
     assert log["version"] == "2.1.0"
 
 
+def test_a_failed_run_is_carried_by_sarif_and_github_as_lint_does(
+    gateway: Any, library: Path, tmp_path: Path
+) -> None:
+    """A run that stops (a skill not found, a folder missing, a bad option) still prints a
+    document in the machine format asked for (DECISIONS: never an empty file): SARIF with
+    the error as a notification of an unsuccessful invocation, an ``::error`` annotation;
+    the error line on stderr and exit 1 as for any command. A successful run's invocation
+    is successful."""
+    runs = [
+        (["nowhere"], "E001", "skill 'nowhere' not found"),
+        (["--path", str(tmp_path / "missing")], "E022", "directory not found: "),
+        (["--path", str(library), "--min-recall", "2"], "E100", "invalid option: "),
+    ]
+    for args, code, message in runs:
+        done = gateway("eval", *args, "--format", "sarif")
+        assert done.returncode == 1 and done.stderr.startswith(f"error[{code}]: "), done.stderr
+        (run,) = json.loads(done.stdout)["runs"]
+        assert run["results"] == []
+        (invocation,) = run["invocations"]
+        assert invocation["executionSuccessful"] is False
+        (note,) = invocation["toolExecutionNotifications"]
+        assert note["descriptor"] == {"id": code} and note["level"] == "error"
+        assert note["message"]["text"].startswith(message)
+        done = gateway("eval", *args, "--format", "github")
+        assert done.returncode == 1
+        assert done.stdout.startswith(f"::error title={code}::{message}"), done.stdout
+    done = gateway("eval", "--path", str(library), "--format", "sarif")
+    assert json.loads(done.stdout)["runs"][0]["invocations"] == [
+        {"executionSuccessful": True, "toolExecutionNotifications": []}
+    ]
+
+
 def test_sarif_file_uris_are_uris_as_lint_writes_them(
     gateway: Any, tmp_path: Path, write_skill: Any
 ) -> None:
@@ -639,8 +671,9 @@ def test_a_path_that_is_no_folder_is_an_error_not_an_empty_library(
             "eval", "--path", str(library), "--path", str(tmp_path / given),
             "--min-recall", "1", "--format", "github",
         )  # fmt: skip
-        assert done.returncode == 1 and done.stdout == ""
-        assert done.stderr == f"error[E022]: directory not found: '{tmp_path / given}'\n"
+        message = f"directory not found: '{tmp_path / given}'"
+        assert done.returncode == 1 and done.stdout == f"::error title=E022::{message}\n"
+        assert done.stderr == f"error[E022]: {message}\n"
 
 
 def test_a_named_library_of_the_configuration(

@@ -5,22 +5,66 @@ operation."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from skillc_gateway._eval_op import EVAL, EvalParams
 from skillc_index.console import Call, command
+from skillc_index.helppage import Command
 
 if TYPE_CHECKING:
     from skillc_gateway.evaluate.report import EvalResult
+    from skillc_index import Diagnostic
 
 
 def _status(result: EvalResult) -> int:
     return 1 if result.breaches() else 0
 
 
-@command(EVAL, formats=("text", "json", "sarif", "github"), status=_status)
+class EvalCommand(Command):
+    """An error that stops the run (a skill not found, a bad option) is also printed in the
+    ``sarif`` or ``github`` format asked for, as skillc-lint prints its own (DECISIONS: a
+    machine format is never an empty file): a CI upload says why the run failed."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.exceptions.Exit:
+            raise
+        except Exception as exc:  # in the chosen format too, then as usual (stderr, exit 1)
+            output_format = ctx.params.get("output_format")
+            if output_format in ("sarif", "github"):
+                from pathlib import Path
+
+                from skillc_index.console import error_of
+
+                _print(None, output_format, str(Path.cwd()), error_of(exc))
+            raise
+
+
+def _print(
+    result: EvalResult | None, output_format: str, base: str, error: Diagnostic | None = None
+) -> None:
+    """``result``, or the ``error`` that stopped the run, as SARIF or GitHub annotations."""
+    from skillc_gateway.evaluate.report import github_lines, sarif_log
+
+    if output_format == "sarif":
+        from importlib.metadata import version
+
+        from skillc_index.console import print_json
+
+        print_json(sarif_log(result, version("skillc-gateway"), base, error))
+        return
+    from skillc_index.sarif import github_error
+
+    for line in github_lines(result) if result is not None else []:
+        click.echo(line)
+    if error is not None:
+        click.echo(github_error(error))
+
+
+@command(EVAL, formats=("text", "json", "sarif", "github"), status=_status, cls=EvalCommand)
 def eval_command(result: EvalResult, call: Call[EvalParams]) -> int | None:
     """Test whether the agent picks each skill for its trigger cases.
 
@@ -58,17 +102,10 @@ def eval_command(result: EvalResult, call: Call[EvalParams]) -> int | None:
       skc eval --path skills/ --min-recall 0.8 --max-false-triggers 0 --format github
       skc eval my-skill --live 'claude -p --output-format stream-json --verbose'
     """
-    from skillc_gateway.evaluate.report import github_lines, sarif_log, table
+    from skillc_gateway.evaluate.report import table
 
-    if call.output_format == "sarif":
-        from importlib.metadata import version
-
-        from skillc_index.console import print_json
-
-        print_json(sarif_log(result, version("skillc-gateway"), str(call.session.layout.cwd)))
-    elif call.output_format == "github":
-        for line in github_lines(result):
-            click.echo(line)
+    if call.output_format in ("sarif", "github"):
+        _print(result, call.output_format, str(call.session.layout.cwd))
     else:
         table(result, click.echo)
     return None

@@ -489,6 +489,17 @@ def usage_error(exc: click.UsageError) -> InvalidOption:
     return InvalidOption(re.sub(r"(?<![^\W_])'|'(?![^\W_])", '"', exc.format_message()))
 
 
+def error_of(exc: Exception) -> Diagnostic:
+    """The diagnostic the kit prints for an error that stops a command (as
+    :func:`handle_exception` reports it), for a machine format that carries it too (lint's,
+    eval's ``sarif`` and ``github``)."""
+    if isinstance(exc, SkillcError):
+        return exc.spelled(CLI_SPELLING)
+    if isinstance(exc, click.UsageError):
+        return usage_error(exc).diagnostic
+    return InternalError.unexpected(exc).diagnostic
+
+
 def _argv_verbose(args: Sequence[str]) -> bool:
     for arg in args:
         if arg == "--":

@@ -3,15 +3,28 @@
 relative reference to ``%SRCROOT%`` (the run's ``originalUriBaseIds`` says what that is),
 its bytes percent-encoded (a space, a ``#``, a name that is not UTF-8); one outside it an
 absolute ``file:`` URI. A raw path is no URI: ``c#1/SKILL.md`` would be the file ``c`` with a
-fragment."""
+fragment. And how an error of the run itself is carried (DECISIONS: a machine format is
+never an empty file): a SARIF notification (:func:`error_notification`) or a GitHub
+workflow annotation (:func:`github_error`)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-__all__ = ["SRCROOT", "artifact_location", "uri_base_ids"]
+if TYPE_CHECKING:
+    from skillc_index.diagnostics import Diagnostic
+
+__all__ = [
+    "SRCROOT",
+    "artifact_location",
+    "error_notification",
+    "github_data",
+    "github_error",
+    "uri_base_ids",
+]
 
 SRCROOT = "%SRCROOT%"
 
@@ -32,3 +45,27 @@ def artifact_location(path: Path, base: Path) -> dict[str, str]:
 def uri_base_ids(base: Path) -> dict[str, dict[str, str]]:
     """The run's ``originalUriBaseIds``: ``%SRCROOT%`` is ``base``."""
     return {SRCROOT: {"uri": base.as_uri().rstrip("/") + "/"}}
+
+
+def error_notification(diagnostic: Diagnostic) -> dict[str, Any]:
+    """A SARIF notification of an error of the run (its
+    ``invocations[0].toolExecutionNotifications``, with ``executionSuccessful`` false): its
+    code as the descriptor, its message and its detail."""
+    text = diagnostic.message
+    if diagnostic.detail:
+        text = f"{text} ({diagnostic.detail})"
+    return {"descriptor": {"id": diagnostic.code}, "level": "error", "message": {"text": text}}
+
+
+def github_data(text: str) -> str:
+    """``text`` as the message of a GitHub workflow command (``%``, CR and LF escaped)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_error(diagnostic: Diagnostic) -> str:
+    """``::error title=E010::not a valid skill: ...``: an error of the run as an annotation of
+    the workflow run (no file: the message names what failed)."""
+    text = diagnostic.message
+    if diagnostic.detail:
+        text = f"{text}\n{diagnostic.detail}"
+    return f"::error title={diagnostic.code}::{github_data(text)}"

@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from skillc_index import Diagnostic, diagnostic_json, format_diagnostic, printable
-from skillc_index.sarif import artifact_location, uri_base_ids
+from skillc_index.sarif import (
+    artifact_location,
+    error_notification,
+    github_data,
+    github_error,
+    uri_base_ids,
+)
 from skillc_lint._engine import LintDiagnostic, LintResult
 from skillc_lint._fixes import Fix
 from skillc_lint._registry import Rule, RuleRegistry
@@ -314,7 +320,7 @@ def sarif_log(
     notifications: list[dict[str, Any]] = []
     for result in results:
         if isinstance(result, RunError):
-            notifications.append(_notification(result))
+            notifications.append(error_notification(result.diagnostic))
             continue
         for d in result.diagnostics:
             item: dict[str, Any] = {
@@ -363,37 +369,17 @@ def sarif_log(
     }
 
 
-def _notification(error: RunError) -> dict[str, Any]:
-    """A SARIF notification of a run error: its code as the descriptor, its message (which
-    names the target) and its detail."""
-    text = error.diagnostic.message
-    if error.diagnostic.detail:
-        text = f"{text} ({error.diagnostic.detail})"
-    return {
-        "descriptor": {"id": error.diagnostic.code},
-        "level": "error",
-        "message": {"text": text},
-    }
-
-
 # -- GitHub workflow annotations --------------------------------------------------------------
 
 
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
 def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+    return github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def github_error_line(error: RunError) -> str:
-    """``::error title=E010::not a valid skill: ...``: a run error as an annotation of the
-    workflow run (no file: the target is in the message)."""
-    text = error.diagnostic.message
-    if error.diagnostic.detail:
-        text = f"{text}\n{error.diagnostic.detail}"
-    return f"::error title={error.diagnostic.code}::{_escape_data(text)}"
+    """A run error as an annotation of the workflow run (:func:`skillc_index.sarif.
+    github_error`)."""
+    return github_error(error.diagnostic)
 
 
 def github_lines(result: LintResult, cwd: Path) -> list[str]:
@@ -412,5 +398,5 @@ def github_lines(result: LintResult, cwd: Path) -> list[str]:
             end = max(len(d.source.rstrip()), d.column or 1)
             props += [f"endLine={d.line}", f"endColumn={end}"]
         props.append(f"title={_escape_property(f'{d.rule} {d.name}')}")
-        lines.append(f"::{level} {','.join(props)}::{_escape_data(d.message)}")
+        lines.append(f"::{level} {','.join(props)}::{github_data(d.message)}")
     return lines

@@ -25,7 +25,6 @@ from skillc_index.console import (
     print_json,
     report,
     run,
-    usage_error,
     utf8_process,
 )
 from skillc_index.helppage import Command
@@ -87,17 +86,11 @@ def _print_run_error(exc: Exception, output_format: str) -> None:
         return
     from pathlib import Path
 
-    from skillc_index import CLI_SPELLING, InternalError, SkillcError
+    from skillc_index.console import error_of
     from skillc_lint import __version__
     from skillc_lint._output import RunError, github_error_line, sarif_log
 
-    if isinstance(exc, SkillcError):
-        diagnostic = exc.spelled(CLI_SPELLING)
-    elif isinstance(exc, click.UsageError):
-        diagnostic = usage_error(exc).diagnostic
-    else:
-        diagnostic = InternalError.unexpected(exc).diagnostic
-    error = RunError(None, diagnostic)
+    error = RunError(None, error_of(exc))
     if output_format == "json":
         print_json(error.to_dict())
     elif output_format == "sarif":

@@ -292,13 +292,19 @@ def _findings(result: EvalResult) -> list[_Finding]:
     return found
 
 
-def sarif_log(result: EvalResult, version: str, base: str) -> dict[str, Any]:
+def sarif_log(
+    result: EvalResult | None, version: str, base: str, error: Diagnostic | None = None
+) -> dict[str, Any]:
     """SARIF 2.1.0: one result per finding, at the description line; each file a URI as
     skillc-lint writes it (:mod:`skillc_index.sarif`: relative to ``%SRCROOT%``, ``base``,
-    when below it, percent-encoded; else a ``file:`` URI)."""
+    when below it, percent-encoded; else a ``file:`` URI). A run that failed (no ``result``)
+    carries its ``error`` as skillc-lint's does: a notification of the invocation, which
+    was not successful."""
     from pathlib import Path
 
-    from skillc_index.sarif import artifact_location, uri_base_ids
+    from skillc_index.sarif import artifact_location, error_notification, uri_base_ids
+
+    notifications = [] if error is None else [error_notification(error)]
 
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -331,7 +337,13 @@ def sarif_log(result: EvalResult, version: str, base: str) -> dict[str, Any]:
                             }
                         ],
                     }
-                    for finding in _findings(result)
+                    for finding in (_findings(result) if result is not None else [])
+                ],
+                "invocations": [
+                    {
+                        "executionSuccessful": not notifications,
+                        "toolExecutionNotifications": notifications,
+                    }
                 ],
                 "originalUriBaseIds": uri_base_ids(Path(base)),
             }
