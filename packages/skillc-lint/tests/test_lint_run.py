@@ -104,7 +104,13 @@ def test_json_reports_every_target_in_order(lint: Run, targets: list[str], cwd: 
         "escape",
         "bad",
     ]
-    assert data[0] == {"skill": "good", "diagnostics": [], "path": "good"}
+    assert data[0] == {
+        "skill": "good",
+        "diagnostics": [],
+        "path": "good",
+        "error_count": 0,
+        "warning_count": 0,
+    }
     assert [(d["error"]["code"], d["error"]["message"]) for d in data[1:3]] == ERRORS
     assert data[3]["error"]["code"] == "E012"
     assert data[4]["diagnostics"][0]["rule"] == "SKL102"

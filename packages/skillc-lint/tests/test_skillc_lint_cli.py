@@ -347,8 +347,21 @@ def test_json_several_skills_is_a_list(lint: Run, cwd: Path) -> None:
     compiled(cwd / "skills" / "two")
     data = json.loads(lint("skills", "--format", "json").stdout)
     assert data == [
-        {"skill": "one", "diagnostics": [], "path": "skills/one"},
-        {"skill": "two", "diagnostics": [], "skipped": "compiled", "path": "skills/two"},
+        {
+            "skill": "one",
+            "diagnostics": [],
+            "path": "skills/one",
+            "error_count": 0,
+            "warning_count": 0,
+        },
+        {
+            "skill": "two",
+            "diagnostics": [],
+            "skipped": "compiled",
+            "path": "skills/two",
+            "error_count": 0,
+            "warning_count": 0,
+        },
     ]
     # a folder of skills is always a list, even with one skill in it
     shutil.rmtree(cwd / "skills" / "two")
@@ -453,6 +466,26 @@ def test_unknown_selector_is_e100(lint: Run, cwd: Path) -> None:
     assert proc.returncode == 1
     assert proc.stderr.startswith("error[E100]: invalid option: ")
     assert "'SKL1O8' matches no rule" in proc.stderr.splitlines()[0]
+
+
+def test_the_command_lines_json_is_what_the_tool_returns(lint: Run, cwd: Path) -> None:
+    """``--format json`` has each skill's ``error_count`` and ``warning_count``: the object
+    of one skill validates against the output schema of the tool ``skc_lint``, which
+    requires them, and each skill of a list has them too."""
+    import jsonschema
+
+    from skillc_lint.operations import LINT
+
+    put(cwd / "skills" / "good", VALID)
+    put(cwd / "skills" / "bad", INVALID.replace("Formats tables. Use when tables need it.", "x"))
+    one = json.loads(lint("skills/bad", "--format", "json").stdout)
+    jsonschema.validate(one, LINT.output_schema())
+    errors = [d for d in one["diagnostics"] if d["severity"] == "error"]
+    assert one["error_count"] == len(errors) > 0
+    assert one["warning_count"] == len(one["diagnostics"]) - len(errors) > 0
+    for item in json.loads(lint("skills", "--format", "json").stdout):
+        jsonschema.validate(item, LINT.output_schema())
+        assert item["error_count"] == (item["skill"] == "bad") * len(errors)
 
 
 def test_list_rules_shows_configuration(lint: Run, cwd: Path) -> None:

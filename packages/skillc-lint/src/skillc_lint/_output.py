@@ -238,14 +238,20 @@ def failed_line(failed: int) -> str:
 
 def json_report(results: Sequence[Outcome], cwd: Path, *, single: bool) -> Any:
     """The Validating guide's shape, ``{"skill", "diagnostics": [...]}``, plus ``path`` (the
-    skill folder) and ``skipped`` (only on a skipped compiled skill); a target that could not
+    skill folder), ``error_count`` and ``warning_count`` (as the tool ``skc_lint`` returns
+    them) and ``skipped`` (only on a skipped compiled skill); a target that could not
     be linted is ``{"target", "error": {"code", "message"}}`` in its place. One object when
     ``single``, else a list of them. The error of the whole run is one object,
     ``{"error": {...}}`` (:meth:`RunError.to_dict`)."""
     items = [
         r.to_dict()
         if isinstance(r, RunError)
-        else {**r.to_dict(), "path": display_path(r.path, cwd)}
+        else {
+            **r.to_dict(),
+            "path": display_path(r.path, cwd),
+            "error_count": r.errors,
+            "warning_count": r.warnings,
+        }
         for r in results
     ]
     return items[0] if single and len(items) == 1 else items

@@ -260,15 +260,13 @@ class LintReport(NamedTuple):
         return (*self.result.notices, *self.cut)
 
     def to_dict(self) -> LintShape:
-        """The tool's JSON of the skill: its ``--format json`` object with its error and
-        warning counts (of every diagnostic, also those the reply leaves out)."""
+        """The tool's JSON of the skill: its ``--format json`` object, whose error and
+        warning counts are of every diagnostic, also those the reply leaves out."""
         from skillc_lint import json_report
 
         data: LintShape = json_report([self.result], self.cwd, single=True)
         if self.shown is not None:
             data["diagnostics"] = data["diagnostics"][: self.shown]
-        data["error_count"] = self.result.errors
-        data["warning_count"] = self.result.warnings
         return data
 
 

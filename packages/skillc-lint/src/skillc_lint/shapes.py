@@ -50,6 +50,8 @@ class _Linted(TypedDict):
     skill: str
     path: str
     diagnostics: list[DiagnosticShape]
+    error_count: Annotated[int, "Errors among the diagnostics (all of them: also any cut)."]
+    warning_count: int
 
 
 class _Skipped(TypedDict, total=False):
@@ -58,9 +60,6 @@ class _Skipped(TypedDict, total=False):
 
 class LintShape(_Linted, _Skipped):
     """``skc_lint``: one skill's findings, with their counts."""
-
-    error_count: int
-    warning_count: int
 
 
 class ErrorShape(TypedDict):
