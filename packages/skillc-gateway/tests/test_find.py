@@ -1804,12 +1804,13 @@ def test_more_than_16_paths_is_e100(gateway: Run, project: Path) -> None:
     assert "at most 16 folders" in result.stderr
 
 
-def test_a_huge_heading_is_read_in_bounded_time(project: Path, layout: Layout) -> None:
-    from skillc_gateway.catalog.skill_text import MAX_HEADING, headings
+def test_a_huge_heading_and_list_line_are_read_in_bounded_time() -> None:
+    from skillc_gateway.catalog.skill_text import headings
 
-    line = "# " + "[" * 200_000 + " *a" * 100_000
-    found = headings([line, "## Next"])  # quadratic patterns on 500 KB would take hours
-    assert len(found[0].text) <= MAX_HEADING and found[1].text == "Next"
+    words = "word " * 100_000
+    text = "\n".join(["# " + words, "- " * 250_000 + "x", "## Next"])
+    found = headings(text)  # quadratic reads of 500 KB lines would take hours
+    assert [tuple(heading) for heading in found] == [(1, words.strip(), 1), (2, "Next", 3)]
 
 
 @pytest.mark.parametrize(
@@ -1822,19 +1823,68 @@ def test_a_huge_heading_is_read_in_bounded_time(project: Path, layout: Layout) -
         (["<div>", "# in the block", "", "# Out"], [(1, "Out", 4)]),
         (["\t# code", "    # code", "   # Three", "text", "    ---"], [(1, "Three", 3)]),
         (["", "\u00a0# not", "#\tTab", "=#"], [(1, "Tab", 3)]),
+        (["<!--", "# in a comment", "", "-->", "# Out"], [(1, "Out", 5)]),
+        (["> # Quoted", "- ## Listed"], [(1, "Quoted", 1), (2, "Listed", 2)]),
+        (["1. Run:", "   ```", "pip install x", "   ```", "## In a fence"], []),  # item ended
+        (["- item", "    ```", "    # code", "    ```", "## After"], [(2, "After", 5)]),
+        (
+            ["Two lines", "of a title", "---", "# A [link][r]", "", "[r]: /url"],
+            [(2, "Two lines of a title", 1), (1, "A link", 4)],
+        ),
+        (
+            ["# A | B", "--|--", "#", "# T *x* \\# ##"],
+            [(1, "(empty heading, line 3)", 3), (1, "T x #", 4)],
+        ),
     ],
 )
 def test_the_heading_scan_reads_each_kind_of_line(
     lines: list[str], expected: list[tuple[int, str, int]]
 ) -> None:
-    """The line scan's patterns, and the lines it passes over without them (a line whose first
-    character no fence, heading, underline or tag begins with), against CommonMark."""
+    """The headings ``find`` reads are ``outline``'s (CommonMark's): the line scan's, and
+    those of a body it leaves to skillc-index's parse (HTML, quotes and list items that start
+    a block, setext underlines, a reference a heading may use, a table's header...)."""
     from skillc_gateway.catalog.skill_text import headings
     from skillc_index import parse_markdown
 
-    assert [tuple(heading) for heading in headings(lines)] == expected
     parsed = parse_markdown("\n".join(lines) + "\n").headings
     assert [(h.level, h.text, h.line) for h in parsed] == expected
+    assert [tuple(heading) for heading in headings("\n".join(lines))] == expected
+
+
+def test_find_names_the_sections_outline_lists(
+    gateway: Run, project: Path, layout: Layout, write_skill: WriteSkill
+) -> None:
+    """A ``# line`` in an HTML comment is no section (it was one, and ``skc open``'s hint
+    pointed into the comment); a heading in a block quote or a list item, and a setext
+    heading of two lines, are sections from their lines, as ``outline`` lists them."""
+    body = (
+        "<!--\n# Kubernetes rollback\nTODO: write this section later\n-->\n\n"
+        "> ## Quoted owls\n> Owls hoot at night.\n\n"
+        "- ## Listed herons\n  Herons wade in rivers.\n\n"
+        "Setext\nbadgers\n---\n\nBadgers dig setts.\n"
+    )
+    write_skill(project / "lib/notes", "notes", "Takes meeting notes.", body)
+    outline = gateway("outline", "lib/notes", "--format", "json")
+    assert outline.returncode == 0, outline.stderr
+    listed = [(h["file"], h["text"], h["line"]) for h in json.loads(outline.stdout)["headings"]]
+    assert [text for _file, text, _line in listed] == [
+        "notes",
+        "Quoted owls",
+        "Listed herons",
+        "Setext badgers",
+    ]
+    best = {}
+    for query in ("kubernetes rollback", "owls hoot", "herons wade", "badgers dig setts"):
+        (skill,) = find_skills(layout, query, paths=["lib"]).skills
+        named = [(hit.file, hit.heading, hit.line) for hit in skill.sections]
+        assert named and set(named) <= set(listed), (query, named)
+        best[query] = named[0][1]
+    assert best == {
+        "kubernetes rollback": "notes",
+        "owls hoot": "Quoted owls",
+        "herons wade": "Listed herons",
+        "badgers dig setts": "Setext badgers",
+    }
 
 
 @pytest.mark.parametrize(

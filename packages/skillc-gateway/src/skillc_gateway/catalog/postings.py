@@ -69,8 +69,10 @@ __all__ = [
     "weight_sql",
 ]
 
-#: Bumped when the tables or the tokenizer change: the catalog then indexes every skill anew.
-RANK_VERSION = 9
+#: Bumped when the tables, the tokenizer or what a skill's text is read as change (11: its
+#: headings as ``outline``'s; 10 was a development build's): the catalog then indexes every
+#: skill anew.
+RANK_VERSION = 11
 
 TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
 #: The combining marks :data:`TOKENIZER` takes out of a word (the rest split words, as any
