@@ -10,8 +10,10 @@ any other body (a setext underline, HTML, a fence or heading nested in a list it
 quote, inline markup in a heading that
 :func:`~skillc_index.markdown.heading_text.heading_text` does not decide...) is read by
 skillc-index's :func:`~skillc_index.markdown.document.parse_markdown`, as the index reads
-it (its exact scanner, else markdown-it). The scan alone is several times faster than that
-parse, which the first ``find`` over thousands of skills would feel (bench/RESULTS.md).
+it (its exact scanner, else markdown-it). The scan is why: over the 2,289 SKILL.md of an
+evaluation library it takes about what the line scan before it took (0.3-0.5 s) and leaves
+2-3% of the files to the parse, where skillc-index's scanner alone takes 0.9 s; a test
+compares the headings with the parse's on every SKILL.md of the corpus.
 """
 
 from __future__ import annotations
