@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections import Counter, defaultdict
 from collections.abc import Callable
+from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 from skillc_index import Layout, ResolvedSkill
+from skillc_index.accesslog import AccessRecord
 from skillc_stats import query_stats, upload_logs
 
 from .conftest import record
@@ -143,3 +147,103 @@ def test_a_row_whose_timestamp_is_not_utc_is_in_no_period(
         ("2026-03-02", 1),
     ]
     assert query_all(layout, store=postgres_url, **given)["data"] == local
+
+
+#: The rows of :func:`spread_logs`: each skill's commands of each day (uses, author activity,
+#: one of neither kind), over more than a year.
+DAYS, DAY_COMMANDS = 400, ("show", "search", "build", "lint", "frobnicate")
+#: The kind of row of each command of :data:`DAY_COMMANDS` (``frobnicate``: neither).
+KIND = {"show": "use", "search": "use", "build": "author", "lint": "author"}
+
+
+def spread_logs(
+    demo_skill: Callable[[Path], Path], project: Path, layout: Layout, count: int
+) -> list[AccessRecord]:
+    """``count`` skills, each with its own runtime log holding a few rows on most days from
+    2025-01-01 on (a row whose time is no date too), written and returned."""
+    import random
+
+    from skillc_index import resolve_skill
+    from skillc_index.accesslog import insert, primary_log
+
+    draw, found = random.Random(3), []
+    for n in range(count):
+        skill = resolve_skill(str(demo_skill(project / ".skillc" / "skills" / f"s{n:02d}")), layout)
+        rows = [record(skill, "show", {}, timestamp="zzz")]
+        for day in range(DAYS):
+            moment = date(2025, 1, 1) + timedelta(days=day)
+            for command in draw.sample(DAY_COMMANDS, draw.randrange(len(DAY_COMMANDS))):
+                stamp = f"{moment.isoformat()}T{draw.randrange(24):02d}:00:00Z"
+                rows.append(record(skill, command, {}, timestamp=stamp))
+        insert(primary_log(skill.runtime), rows)
+        found += rows
+    return found
+
+
+def test_every_skills_trend_sums_the_rows_of_every_log(
+    demo_skill: Callable[[Path], Path], project: Path, layout: Layout
+) -> None:
+    """``--all --by``: every period's uses, author activity and accesses and each skill's
+    uses per period are the sums of the rows, whichever period; a row that is no date is
+    in none."""
+    from skillc_stats import query_all
+
+    rows = spread_logs(demo_skill, project, layout, 4)
+    first = date(2025, 1, 1)
+    for by, period in (
+        ("day", lambda day: day.isoformat()),
+        ("week", lambda day: (day - timedelta(days=day.weekday())).isoformat()),
+        ("month", lambda day: day.isoformat()[:7]),
+    ):
+        kinds: dict[str, Counter[str]] = defaultdict(Counter)
+        uses: dict[str, Counter[str]] = defaultdict(Counter)
+        for row in rows:
+            if row.timestamp == "zzz":
+                continue
+            at = period(date.fromisoformat(row.timestamp[:10]))
+            kinds[at][KIND.get(row.command, "other")] += 1
+            uses[row.skill][at] += KIND.get(row.command) == "use"
+        end = first + timedelta(days=DAYS - 1)
+        periods = sorted({period(first + timedelta(days=d)) for d in range(DAYS)})
+        data = query_all(layout, until=f"{end.isoformat()}T23:59:59Z", by=by)["data"]
+        assert data["periods"] == [
+            {
+                "period": p,
+                "uses": kinds[p]["use"],
+                "author_activity": kinds[p]["author"],
+                "total_accesses": sum(kinds[p].values()),
+            }
+            for p in periods
+        ], by
+        got = {s["skill"]: s["by_period"] for s in data["skills"]}
+        assert got == {name: [uses[name][p] for p in periods] for name in uses}, by
+
+
+def test_every_skills_trend_holds_one_logs_days_at_a_time(
+    demo_skill: Callable[[Path], Path], project: Path, layout: Layout
+) -> None:
+    """Each log's rows by day are summed into the periods before the next log is read: the
+    memory of ``--all --by month`` over twelve logs is about that over one (every log's
+    (skill, day, command) held at once took 224 MB for three years of 300 skills)."""
+    import tracemalloc
+
+    from skillc_stats import query_all
+    from skillc_stats._filters import Filters
+    from skillc_stats._trends import AllCounts, trends
+
+    spread_logs(demo_skill, project, layout, 12)
+    entries = query_all(layout)["data"]
+
+    def peak(entries: list[dict[str, Any]]) -> int:
+        counts = AllCounts(entries, layout, Filters())
+        trends(counts, "month", "2026-02-04")  # (imports and caches made before measuring)
+        tracemalloc.start()
+        try:
+            found = trends(counts, "month", "2026-02-04")
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+            assert sum(s["uses"] for s in found["skills"]) > 0
+
+    one, twelve = peak(entries[:1]), peak(entries)
+    assert twelve < 2 * one, (one, twelve)

@@ -5,7 +5,8 @@ periods, and the uses per project (and, in a team store, per user and machine).
 
 The installed skills and their totals are :func:`skillc_stats._usage.query_all`'s; the counts
 over time are one grouped statement per local log (:func:`skillc_index.accesslog.reader.
-grouped_counts`, from the rows of the skills' source folders), or one over the team store's
+grouped_counts`, from the rows of the skills' source folders, by day; the caller sums each
+log's days into the asked periods before the next log is read), or one over the team store's
 rollups, summed by period there (:func:`skillc_stats._team_sql.counts_statement`). A row's
 kind (use, author activity) is its command's (:func:`~skillc_index.accesslog.command_kind`).
 """
@@ -13,7 +14,7 @@ kind (use, author activity) is its command's (:func:`~skillc_index.accesslog.com
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,16 +62,33 @@ class AllCounts:
 
     def counts(
         self, keys: Sequence[str], by: str = "day", *, per_skill: bool = True
-    ) -> list[tuple[Any, ...]]:
+    ) -> Iterator[tuple[Any, ...]]:
         """``(skill key, *keys, command, rows)`` (``per_skill``), else ``(*keys, command,
-        rows)`` (the skills summed); a ``day`` key is a day, or in the team store the ``by``
-        period holding it (the store's rows summed there, not in Python)."""
+        rows)`` (the skills summed); a ``day`` key is the ``by`` period holding the day
+        (:func:`~skillc_stats._stats.period_of`), a row in none left out. The team store sums
+        by period in its statement; locally one log's rows by day are read at a time and
+        given as their periods, for the caller to sum: never every log's days at once (that
+        memory grew with the days of history, whatever the periods asked)."""
+        from skillc_stats._stats import period_of
+
+        at = keys.index("day") + per_skill if "day" in keys else None
+        for row in self._counts(keys, by, per_skill):
+            if at is not None:
+                period = period_of(str(row[at]), by)
+                if period is None:
+                    continue
+                row = (*row[:at], period, *row[at + 1 :])
+            yield row
+
+    def _counts(self, keys: Sequence[str], by: str, per_skill: bool) -> Iterator[tuple[Any, ...]]:
+        """:meth:`counts` by day (in the team store by period), each local log in turn."""
         if self.store is not None:
             from skillc_stats._team_sql import counts_statement
 
             of_skill = ("skill",) if per_skill else ()
             statement = counts_statement(self.filters, (*of_skill, *keys), by=by)
-            return [tuple(row) for row in self.store(*statement)]
+            yield from (tuple(row) for row in self.store(*statement))
+            return
         from skillc_index.accesslog import primary_log_finder
 
         log = primary_log_finder(self.layout)
@@ -80,30 +98,25 @@ class AllCounts:
                 by_log[log(str(entry["skill_path"]))].append(valid_utf8(str(entry["skill_path"])))
         for folder in self.imported:
             by_log[log(folder)].append(folder)
-        found: list[tuple[Any, ...]] = []
         of_folder = ("skill_path",) if per_skill else ()
         for path, folders in by_log.items():
             rows = LocalRows(path)
             try:
-                found += [
-                    tuple(row)
-                    for row in grouped_counts(
-                        rows,
-                        self.filters,
-                        "skill_path",
-                        folders,
-                        (*of_folder, *keys),
-                    )
-                ]
+                found = grouped_counts(
+                    rows, self.filters, "skill_path", folders, (*of_folder, *keys)
+                )
             except UnreadableFile as exc:  # the others are counted, this one said
                 from skillc_stats._usage import unreadable_log
 
                 self.notes[str(path)] = unreadable_log(exc)
+                continue
             finally:
                 rows.close()
-        if per_skill and self.imported:  # (the periods sum them with the copy's)
-            return [(self.imported.get(row[0], row[0]), *row[1:]) for row in found]
-        return found
+            for row in found:
+                if per_skill and self.imported:  # (the periods sum them with the copy's)
+                    row = (self.imported.get(row[0], row[0]), *row[1:])
+                yield tuple(row)
+            del found  # (before the next log's are read)
 
     def uses_by(self, key: str) -> list[dict[str, Any]]:
         """The uses of every skill per value of ``key`` (``cwd``, ``username``, ``machine``),
@@ -119,14 +132,14 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
     ``YYYY-MM-DD`` day), ``skills`` (each skill's uses in the range and per period, and the
     change between the last two periods; most used first) and the ``rising`` and ``falling``
     skills (the :data:`MOVERS` largest changes each way)."""
-    from skillc_stats._stats import kinds_by_period, period_of, period_rows, periods_note
+    from skillc_stats._stats import period_of, period_rows, periods_note
 
-    rows_ = counts.counts(("day",), by)  # days or periods: period_of takes either
-    kinds = kinds_by_period((row[1:] for row in rows_), by)
-    per_skill: dict[str, Counter[str]] = defaultdict(Counter)
-    for skill, day, command, count in rows_:
-        period = period_of(str(day), by)
-        if period is not None and command_kind(command) == "use":
+    kinds: dict[str, Counter[str]] = defaultdict(Counter)  # each kind of row per period
+    per_skill: dict[str, Counter[str]] = defaultdict(Counter)  # each skill's uses per period
+    for skill, period, command, count in counts.counts(("day",), by):
+        kind = command_kind(command)
+        kinds[period][kind] += int(count)
+        if kind == "use":
             per_skill[str(skill)][period] += int(count)
     first = min(kinds, default="")
     last = max(period_of(end, by) or first, first) if first else ""
