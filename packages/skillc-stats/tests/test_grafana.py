@@ -100,7 +100,7 @@ def test_the_dashboard_is_valid_and_its_queries_answer_from_a_store(
             "show",
             {"section": "Gone"},
             error="error[E020]: gone",
-            timestamp=("2026-01-15T10:00:00+02:00"),
+            timestamp="2026-01-15T10:00:00+02:00",
         ),
     )
     upload_logs(postgres_url, layout, user="alice", machine="m1")
