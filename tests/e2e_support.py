@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import sqlite3
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
@@ -69,3 +70,13 @@ def paste(
     )
     assert run.returncode == 0, (command, run.stderr)
     return run
+
+
+def access_rows(runtime: Path) -> list[sqlite3.Row]:
+    """The rows of a runtime's access log, in order (``row["command"]``, ...)."""
+    db = sqlite3.connect(runtime / ".skillc-meta" / "logs.db")
+    db.row_factory = sqlite3.Row
+    try:
+        return db.execute("SELECT * FROM access_log ORDER BY id").fetchall()
+    finally:
+        db.close()

@@ -9,21 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+from e2e_support import access_rows
+
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
-
-
-def log_rows(runtime: Path) -> list[sqlite3.Row]:
-    db = sqlite3.connect(runtime / ".skillc-meta" / "logs.db")
-    db.row_factory = sqlite3.Row
-    try:
-        return db.execute("SELECT * FROM access_log ORDER BY id").fetchall()
-    finally:
-        db.close()
 
 
 def test_each_command_logs_one_row(ok: Run, skc: Run, project: Path) -> None:
@@ -36,7 +28,7 @@ def test_each_command_logs_one_row(ok: Run, skc: Run, project: Path) -> None:
     assert skc("open", "demo", "missing.md").returncode == 1
     ok("lint", "demo")
     assert skc("outline", "nope").returncode == 1  # E001: nothing to log to
-    rows = log_rows(project / ".skillc" / "runtime" / "demo")
+    rows = access_rows(project / ".skillc" / "runtime" / "demo")
     assert [row["command"] for row in rows] == [
         "build",
         "outline",
@@ -61,7 +53,7 @@ def test_run_id_comes_from_the_environment(ok: Run, project: Path) -> None:
     ok("init", "demo")
     ok("outline", "demo", env_extra={"SKC_RUN_ID": "session-42"})
     ok("outline", "demo")
-    first, second = log_rows(project / ".skillc" / "runtime" / "demo")
+    first, second = access_rows(project / ".skillc" / "runtime" / "demo")
     assert first["run_id"] == "session-42"
     assert re.match(r"^\d{8}T\d{6}Z-[0-9a-f]{4}$", second["run_id"])
 
@@ -72,7 +64,7 @@ def test_failed_build_is_logged_with_its_error(ok: Run, skc: Run, project: Path)
     skill_md = project / ".skillc" / "skills" / "demo" / "SKILL.md"
     skill_md.write_text("---\nname: demo\n---\n# Demo\n", encoding="utf-8")
     assert skc("build", "demo").returncode == 1
-    (row,) = log_rows(project / ".skillc" / "runtime" / "demo")
+    (row,) = access_rows(project / ".skillc" / "runtime" / "demo")
     assert row["command"] == "build"
     assert row["error"] == "error[E011]: missing frontmatter field 'description' in SKILL.md"
 
@@ -87,7 +79,7 @@ def test_unwritable_runtime_falls_back_to_the_working_directory(
     proc = ok("outline", "demo")
     assert "warning[W002]" not in proc.stderr
     fallback = project / ".skillc" / "logs" / "demo"
-    (row,) = log_rows(fallback)
+    (row,) = access_rows(fallback)
     assert row["command"] == "outline"
 
 
@@ -107,5 +99,5 @@ def test_a_non_utf8_argument_never_fails_the_command(
     )
     assert proc.returncode == 1
     assert proc.stderr.decode("utf-8", "replace").startswith("error[E021]: file not found:")
-    (row,) = log_rows(project / ".skillc" / "runtime" / "demo")
+    (row,) = access_rows(project / ".skillc" / "runtime" / "demo")
     assert json.loads(row["args"])["path"] == "\ufffd.md"

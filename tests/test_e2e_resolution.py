@@ -11,15 +11,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import sqlite3
 import subprocess
 from collections.abc import Callable
-from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from e2e_support import paste
+from e2e_support import access_rows, paste
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -198,12 +196,6 @@ def test_read_warns_when_the_store_copy_came_from_elsewhere(
     assert "my-skill" in warning and ".skillc/skills/my-skill" in warning
 
 
-def access_rows(runtime: Path) -> list[tuple[str, str]]:
-    """The (command, skill_path) of each row of a runtime's access log."""
-    with closing(sqlite3.connect(runtime / ".skillc-meta" / "logs.db")) as db:
-        return db.execute("SELECT command, skill_path FROM access_log ORDER BY id").fetchall()
-
-
 @pytest.fixture
 def imported_global(ok: Run, project: Path, home: Path) -> Path:
     """The project's ``.claude/skills/imp/`` imported ``--global``: its copy is
@@ -228,7 +220,8 @@ def test_a_folder_imported_globally_is_read_through_its_global_copy(
     outline = json.loads(ok("outline", ".claude/skills/imp", "--format", "json").stdout)
     assert [h["text"] for h in outline["headings"]] == ["Title", "Usage"]  # the copy's index
     copy, runtime = home / ".skillc/skills/imp", home / ".skillc/runtime/imp"
-    assert access_rows(runtime)[1:] == [("show", str(copy)), ("outline", str(copy))]
+    rows = [(row["command"], row["skill_path"]) for row in access_rows(runtime)]
+    assert rows[1:] == [("show", str(copy)), ("outline", str(copy))]
     assert not (project / ".skillc" / "runtime").exists()
     stats = json.loads(ok("stats", "imp", "--format", "json").stdout)
     assert (stats["skill_path"], stats["data"]["uses"]) == (str(copy), 2)
