@@ -140,12 +140,18 @@ def test_readme_records_the_corpus_profile(
         rule.id: (rule.name, diagnostics[rule.id], skills[rule.id]) for rule in default_registry()
     }
     recorded = {}
-    for line in README.read_text(encoding="utf-8").splitlines():
+    text = README.read_text(encoding="utf-8")
+    for line in text.splitlines():
         match = PROFILE_ROW.match(line.strip())
         if match:
             rule_id, name, count, in_skills = match.groups()
             recorded[rule_id] = (name, int(count), int(in_skills))
     assert recorded == expected
+    # and the totals the paragraph above the table gives
+    prose = " ".join(text.split())
+    assert f"{sum(diagnostics.values()):,} diagnostics;" in prose
+    guidance = sum(n for rule, n in diagnostics.items() if "SKL520" <= rule <= "SKL530")
+    assert f"the guidance rules add {guidance:,} warnings" in prose
 
 
 def _lint_corpus(corpus: Path, folders: list[str], *args: str) -> list[dict[str, Any]]:
