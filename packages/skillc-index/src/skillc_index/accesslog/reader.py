@@ -370,13 +370,18 @@ def usage_of(
     )
     found = rows(statement, [*key_params, *KIND_PARAMS, *params])
     folders: dict[str, list[str]] = {}
-    if spread:
-        keys = [valid_utf8(text) for text in spread]
+    wanted = set(spread)
+    spread_values = [
+        valid_utf8(value)
+        for value in dict.fromkeys(values if values is not None else [*(same or {}), *spread])
+        if (same or {}).get(value, value) in wanted
+    ]
+    if spread_values:  # only the rows of those skills: not every row a second time
+        spread_sql, spread_params = where_clause(filters, column, spread_values)
         for name, cwd in rows(
-            f"SELECT DISTINCT key, CAST(cwd AS TEXT) FROM (SELECT {key} AS key, cwd, "
-            f"{IS_USE} AS used FROM access_log{sql}) AS kinds WHERE used = 1 AND cwd IS NOT "
-            f"NULL AND key IN ({', '.join('?' * len(keys))})",
-            [*key_params, *USE_COMMANDS, *params, *keys],
+            f"SELECT DISTINCT key, cwd FROM (SELECT {key} AS key, cwd, {IS_USE} AS used "
+            f"FROM access_log{spread_sql}) AS kinds WHERE used = 1 AND cwd IS NOT NULL",
+            [*key_params, *USE_COMMANDS, *spread_params],
         ):
             folders.setdefault(name, []).append(cwd)
     return [
