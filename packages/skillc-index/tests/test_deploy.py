@@ -275,7 +275,7 @@ def test_a_folder_put_in_place_after_the_last_look_is_never_deleted(
 
     monkeypatch.setattr(deploy_module, "_existing", then_uninstall_puts_the_folder_back)
     with pytest.raises(ForeignFolder):
-        deploy(plan, runtime, copy=copy)
+        deploy(plan, runtime)
     assert not dest.is_symlink()
     assert (dest / "SKILL.md").read_text(encoding="utf-8") == "mine\n"
     assert [p.name for p in dest.parent.iterdir()] == ["demo"]

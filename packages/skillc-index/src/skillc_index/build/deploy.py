@@ -439,14 +439,21 @@ def _write_files(folder: Path, runtime: Path, files: Mapping[str, bytes]) -> Non
     write_manifest(folder, dataclasses.replace(manifest, extra=extra))
 
 
-def _holds(path: Path, runtime: Path, files: Mapping[str, bytes]) -> bool:
-    """Whether the copy at ``path`` holds ``files`` and the runtime's current build."""
+def _holds(path: Path, runtime: Path, files: Mapping[str, bytes] | None = None) -> bool:
+    """Whether the copy at ``path`` holds ``files`` and the runtime's current build; with
+    ``files`` None, the runtime's stub as ``--copy`` writes it (:func:`_is_stub_copy`, not a
+    target's own stub and side files)."""
     here, there = read_manifest(path), read_manifest(runtime)
+    if here is None or there is None or here.built_at != there.built_at:
+        return False
+    if files is None:
+        if "target_files" in here.extra:
+            return False
+        files = {SKILL_FILE: (runtime / SKILL_FILE).read_bytes()}
     try:
-        same = all((path / rel).read_bytes() == data for rel, data in files.items())
+        return all((path / rel).read_bytes() == data for rel, data in files.items())
     except OSError:
         return False
-    return same and here is not None and there is not None and here.built_at == there.built_at
 
 
 def _link(path: Path, text: str, skill: str) -> None:
@@ -470,12 +477,11 @@ def deploy(
     plan: DeployPlan,
     runtime: Path,
     *,
-    copy: bool = False,
     files: Mapping[str, bytes] | None = None,
 ) -> tuple[Deployment, list[Notice]]:
     """Carry out one planned deployment of ``runtime``; returns it and its warnings.
 
-    ``copy`` (or ``plan.copy``): a copy of the stub, left ``unchanged`` when the copy there
+    ``plan.copy``: a copy of the stub, left ``unchanged`` when the copy there
     holds this build already. ``files``: what a target reading another dialect gets instead
     of the runtime's stub (its own ``SKILL.md`` and side files, relative path -> bytes),
     always as a copy.
@@ -501,7 +507,7 @@ def deploy(
             return Deployment(plan.target, path, "copy", "unchanged"), notices
         _copy_into(path, runtime, plan.skill, files)
         return Deployment(plan.target, path, "copy", action, backup), notices
-    if not (copy or plan.copy):
+    if not plan.copy:
         text = link_text(path, runtime, plan.root)
         if existing == "symlink" and (
             _link_is(path, text) or (plan.keep and link_target(path) == os.path.realpath(runtime))
@@ -517,11 +523,7 @@ def deploy(
             notices.append(
                 Notice(f"cannot create a symlink at {path} ({exc.strerror or exc}); copied instead")
             )
-    elif (
-        existing == "skillc-copy"
-        and _is_stub_copy(path)
-        and _holds(path, runtime, {SKILL_FILE: (runtime / SKILL_FILE).read_bytes()})
-    ):
+    elif existing == "skillc-copy" and _holds(path, runtime):
         return Deployment(plan.target, path, "copy", "unchanged"), notices
     _copy_into(path, runtime, plan.skill)
     return Deployment(plan.target, path, "copy", action, backup), notices

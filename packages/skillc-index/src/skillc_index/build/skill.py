@@ -308,7 +308,7 @@ def _build_skill(
             own = None
             if projection is not None and projection.changed:
                 own = _projected_files(compiled.stub, projection)
-            deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, copy=copy, files=own)
+            deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, files=own)
             deployments.append(deployment)
             notices.extend(deploy_notices)
         gitignore = _ignore_deployments(layout, deployments, notices)
