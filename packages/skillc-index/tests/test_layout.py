@@ -17,7 +17,14 @@ from skillc_index import (
     skill_name_problem,
 )
 from skillc_index.diagnostics import SkillNotFound, UnknownTarget
-from skillc_index.layout import IMPORT_RECORD, ImportRecord, home_dir, require_skill_name
+from skillc_index.layout import (
+    IMPORT_RECORD,
+    MAX_SHOWN,
+    ImportRecord,
+    home_dir,
+    require_skill_name,
+    shown,
+)
 
 WriteSkill = Callable[..., Path]
 
@@ -308,6 +315,16 @@ def test_names_with_line_breaks_or_leading_marks_are_invalid(name: str) -> None:
     with pytest.raises(InvalidOption) as caught:
         require_skill_name(name)
     assert "\n" not in str(caught.value)  # one error line, whatever the name holds
+
+
+def test_a_long_name_is_quoted_cut_as_the_kit_cuts() -> None:
+    """A name too long to quote is cut by :func:`~skillc_index.text.cut`: the white space
+    the cut leaves at its end goes before the ellipsis."""
+    name = "a" * (MAX_SHOWN - 2) + " " * 5 + "b" * 500
+    with pytest.raises(InvalidOption) as caught:
+        require_skill_name(name)
+    assert "a" * (MAX_SHOWN - 2) + "…" in str(caught.value)
+    assert shown(name) == "a" * (MAX_SHOWN - 2) + "…"
 
 
 # -- names vs paths (issue 13: a checkout cannot take a store skill's name) ------------------

@@ -35,7 +35,7 @@ from skillc_index.dialect import (
     skill_name_problem,
 )
 from skillc_index.record import Record
-from skillc_index.text import printable
+from skillc_index.text import cut, printable
 
 Scope = Literal["project", "global"]
 #: A skill as the API takes it: a name or a path, as a ``str`` or a ``pathlib.Path`` (any
@@ -229,9 +229,7 @@ MAX_SHOWN = 200
 def shown(text: str) -> str:
     """``text`` for a one-line message: cut to :data:`MAX_SHOWN` characters, its control
     characters escaped (:func:`~skillc_index.text.printable`, as text output shows them)."""
-    if len(text) > MAX_SHOWN:
-        text = text[: MAX_SHOWN - 1] + "…"
-    return printable(text)
+    return printable(cut(text, MAX_SHOWN))
 
 
 class InvalidSkillName(InvalidOption):

@@ -248,7 +248,8 @@ def cut(text: str, limit: int) -> str:
     """``text`` in at most ``limit`` characters: as it is when it fits, else its start, without
     the white space the cut leaves at its end, and :data:`ELLIPSIS` (counted in ``limit``). The
     one cut of the kit: a stub's descriptions, a projection's description and compatibility
-    note, ``skc find``'s lines."""
+    note, ``skc find``'s lines, what a message quotes
+    (:func:`~skillc_index.layout.shown`)."""
     if len(text) <= limit:
         return text
     return text[: limit - 1].rstrip() + ELLIPSIS
