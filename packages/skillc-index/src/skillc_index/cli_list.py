@@ -262,8 +262,7 @@ def _echo_reset(plans: Sequence[OverridePlan], layout: Layout) -> None:
         )
         return
     for plan in plans:
-        if plan.settings is None:  # none: a reset's plans are those of a settings file
-            continue
+        assert plan.settings is not None  # every reset plan is a settings file's
         where = f"{plan.agent} ({plan.scope}) {layout.display(plan.folder)}"
         settings = layout.display(plan.settings)
         if plan.removed:

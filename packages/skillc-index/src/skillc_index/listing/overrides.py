@@ -463,50 +463,57 @@ def apply_overrides(
 
 
 def reset_overrides(
-    layout: Layout, scopes: Iterable[Scope], *, dry_run: bool = False
+    layout: Layout, scopes: Iterable[Scope], found: ClaudeOverrides, *, dry_run: bool = False
 ) -> tuple[OverridePlan, ...]:
     """``--apply overrides --reset``: take out of the settings file of each of ``scopes``
-    (:func:`settings_target`) the ``name-only`` entries skillc recorded writing there
-    (:data:`WRITTEN`; the plan's ``removed``), and forget them. An entry the user changed
+    (:func:`settings_target`) the ``name-only`` entries skillc recorded writing there and
+    still there as written (``found.ours``, :func:`claude_overrides`, strict; the plan's
+    ``removed``), and forget them. An entry the user changed
     since (to another value) is the user's: left as it is, named in ``kept``, forgotten too;
     the user's own entries are never looked at. One plan per settings file with a recorded
     entry still there; none when nothing is recorded. Every file is read and checked before
     any is written, as by :func:`apply_overrides` (E080, E012, E999); ``dry_run`` writes
     nothing."""
     written = _written(layout)
-    found: list[tuple[OverridePlan, Path, dict[str, Any]]] = []
+    reset: list[tuple[OverridePlan, Path, dict[str, Any]]] = []
     for scope in dict.fromkeys(scopes):
         path = settings_target(layout, scope)
         names = () if path is None else written.get(str(path), ())
         if path is None or not names:
             continue
         _check_inside(path, scope, layout)
-        data = read_settings(path, layout) or {}
+        data = read_settings(path, layout) or {}  # what is written back
         set_here = data.get(SETTING, {})
-        removed = tuple(name for name in names if set_here.get(name) == NAME_ONLY)
+        ours = found.ours.get(path, frozenset())
+        removed = tuple(name for name in names if name in ours)
         kept = tuple(name for name in names if set_here.get(name, NAME_ONLY) != NAME_ONLY)
         plan = OverridePlan("claude", scope, path.parent / "skills", path, kept=kept,
                             removed=removed, dry_run=dry_run)  # fmt: skip
-        found.append((plan, path, data))
-    plans = [plan for plan, _, _ in found]
-    if found and not dry_run:
+        reset.append((plan, path, data))
+    plans = [plan for plan, _, _ in reset]
+    if reset and not dry_run:
         from skillc_index.build.deploy import check_writable
 
         check_writable(layout.global_dir, layout, "skillc's folder")  # E999 before any write
         plans = [plan._replace(written=_write(path, data, (), plan.removed))
-                 for plan, path, data in found]  # fmt: skip
-        _record(layout, {}, [path for _, path, _ in found])
+                 for plan, path, data in reset]  # fmt: skip
+        _record(layout, {}, [path for _, path, _ in reset], written)
     return tuple(plan for plan in plans if plan.removed or plan.kept)
 
 
-def _record(layout: Layout, chosen: Mapping[Path, Iterable[str]], handled: Iterable[Path]) -> None:
+def _record(
+    layout: Layout,
+    chosen: Mapping[Path, Iterable[str]],
+    handled: Iterable[Path],
+    recorded: Mapping[str, tuple[str, ...]] | None = None,
+) -> None:
     """Write skillc's record of its entries (:data:`WRITTEN`), by settings file: those of
     the files ``handled`` (the ones read here) are now ``chosen``; the other files' (another
-    project's) are kept as recorded."""
+    project's) are kept as ``recorded`` (:func:`_written`, read here when not given)."""
     from skillc_index.atomic import ensure_dir, write_file_atomic
 
     here = {str(path) for path in handled}
-    old = _written(layout).items()
+    old = (_written(layout) if recorded is None else recorded).items()
     data = {path: list(names) for path, names in old if names and path not in here}
     data.update({str(path): sorted(names) for path, names in chosen.items() if names})
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
