@@ -10,25 +10,28 @@ the MCP client configuration) are rewritten (:func:`for_program`): ``skc CMD`` b
 script's own form of CMD (``skillc-gateway find``; ``skillc-lint`` and ``skillc-mcp`` are one
 command each, so ``skc lint PATH`` is ``skillc-lint PATH`` and ``skc mcp`` is ``skillc-mcp``),
 a client configuration that starts ``skc`` starts the script, and an example of a command the
-script does not provide is left out. Under ``skc`` a page is as written. Imports only click:
-this is on the path of ``--help``.
+script does not provide is left out. Under ``skc`` a page is as written. It imports only
+click, and :mod:`~skillc_index.console` imports it: it is on the path of every command, so its
+patterns are compiled only when a package script shows a help page.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["Command", "for_program", "program_commands"]
 
 #: ``skc`` as a word, then the command it runs.
-_SKC = re.compile(r"(?<![\w./-])skc (\S+)")
+_SKC = r"(?<![\w./-])skc (\S+)"
 
 #: The first line of a block: text indented (click's own sections, ``Options:``, are not)
 #: and ending with a colon.
-_HEADER = re.compile(r"^( +)\S.*:$")
+_HEADER = r"^( +)\S.*:$"
 
 
 class Command(click.Command):
@@ -58,22 +61,25 @@ def for_program(ctx: click.Context, page: str) -> str:
     commands = program_commands(ctx)
     if commands is None:
         return page
+    import re
+
+    skc, header_line = re.compile(_SKC), re.compile(_HEADER)
     lines: list[str] = []
     block: int | None = None  # the indentation of the block's first line, inside one
     for line in page.split("\n"):
         indent = len(line) - len(line.lstrip(" "))
         if block is not None and line.strip() and indent > block:
-            example = _example(line, commands)
+            example = _example(line, commands, skc)
             if example is not None:
                 lines.append(example)
             continue
-        header = _HEADER.match(line)
+        header = header_line.match(line)
         block = len(header.group(1)) if header else None
         lines.append(line)
     return "\n".join(lines)
 
 
-def _example(line: str, commands: dict[str, str]) -> str | None:
+def _example(line: str, commands: dict[str, str], skc: re.Pattern[str]) -> str | None:
     """One line of an example block for the program of ``commands`` (its command, not its
     ``# comment``); None when it runs an ``skc`` command the program does not provide."""
     text = line.lstrip(" ")
@@ -81,9 +87,9 @@ def _example(line: str, commands: dict[str, str]) -> str | None:
         config = _client_config(text, commands)
         return None if config is None else line[: len(line) - len(text)] + config
     program, comment, rest = line.partition(" #")  # a comment is left as it is
-    if any(match.group(1) not in commands for match in _SKC.finditer(program)):
+    if any(match.group(1) not in commands for match in skc.finditer(program)):
         return None
-    return _SKC.sub(lambda match: commands[match.group(1)], program) + comment + rest
+    return skc.sub(lambda match: commands[match.group(1)], program) + comment + rest
 
 
 def _client_config(text: str, commands: dict[str, str]) -> str | None:
