@@ -122,6 +122,19 @@ def test_verbose_shows_the_traceback(capsys: pytest.CaptureFixture[str]) -> None
     assert capsys.readouterr().err == "error[E999]: ValueError: bad\n"
 
 
+def test_a_machine_format_carries_the_error_the_console_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``error_of`` (what lint's and eval's SARIF carry) is ``handle_exception``'s one
+    mapping: a click error that is no usage error is its own message, not its type's name."""
+    from skillc_index.console import error_of
+
+    exc = click.ClickException("cannot open 'x'")
+    assert handle_exception(exc, []) == 1
+    assert capsys.readouterr().err == "error[E999]: cannot open 'x'\n"
+    assert error_of(exc).message == "cannot open 'x'"
+
+
 def test_exit_codes_pass_through() -> None:
     assert handle_exception(click.exceptions.Exit(0), []) == 0
     assert handle_exception(SystemExit(3), []) == 3

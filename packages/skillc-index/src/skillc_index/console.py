@@ -489,14 +489,16 @@ def usage_error(exc: click.UsageError) -> InvalidOption:
     return InvalidOption(re.sub(r"(?<![^\W_])'|'(?![^\W_])", '"', exc.format_message()))
 
 
-def error_of(exc: Exception) -> Diagnostic:
-    """The diagnostic the kit prints for an error that stops a command (as
-    :func:`handle_exception` reports it), for a machine format that carries it too (lint's,
+def error_of(exc: BaseException) -> Diagnostic:
+    """The diagnostic the kit prints for an error that stops a command (the one
+    :func:`handle_exception` reports), for a machine format that carries it too (lint's,
     eval's ``sarif`` and ``github``)."""
     if isinstance(exc, SkillcError):
         return exc.spelled(CLI_SPELLING)
     if isinstance(exc, click.UsageError):
         return usage_error(exc).diagnostic
+    if isinstance(exc, click.ClickException):
+        return InternalError(exc.format_message()).diagnostic
     return InternalError.unexpected(exc).diagnostic
 
 
@@ -522,7 +524,7 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
         click.echo(exc.format_message())  # a bare group invocation: its help, not an error
         return 0
     if isinstance(exc, click.UsageError):
-        report(usage_error(exc).diagnostic)
+        report(error_of(exc))
         if exc.ctx is not None:
             click.echo(f"Try '{exc.ctx.command_path} --help' for help.", err=True)
         return 1
@@ -533,19 +535,13 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
     if isinstance(exc, click.Abort):  # an EOFError in click's main
         click.echo("Aborted.", err=True)
         return 1
-    if isinstance(exc, SkillcError):
-        report(exc.spelled(CLI_SPELLING))
-        return 1
     if isinstance(exc, BrokenPipeError):
         return closed_pipe()
-    if isinstance(exc, click.ClickException):
-        report(InternalError(exc.format_message()).diagnostic)
-        return 1
-    if _argv_verbose(args):
-        import traceback
+    if not isinstance(exc, (SkillcError, click.ClickException)) and _argv_verbose(args):
+        import traceback  # an unexpected error: where it came from
 
         traceback.print_exception(exc)
-    report(InternalError.unexpected(exc).diagnostic)
+    report(error_of(exc))
     return 1
 
 
