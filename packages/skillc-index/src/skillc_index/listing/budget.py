@@ -69,6 +69,7 @@ if TYPE_CHECKING:
         FolderPartShape,
         UnreadableShape,
     )
+    from skillc_index.markdown.frontmatter import Frontmatter
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -372,7 +373,7 @@ def user_only_entry(path: Path) -> bool:
         text = _skill_text(path / SKILL_FILE)
     except CannotRead:
         return False
-    return text is not None and user_only(_frontmatter(text) or {})
+    return text is not None and user_only(_frontmatter(text)[0] or {})
 
 
 def side_file(folder: Path, model: AgentName) -> dict[str, Any] | None:
@@ -386,13 +387,14 @@ def side_file(folder: Path, model: AgentName) -> dict[str, Any] | None:
     return side_sources(folder).get(CODEX_SIDE_FILE)
 
 
-def _frontmatter(text: str) -> dict[str, Any] | None:
-    """The SKILL.md frontmatter mapping; None when invalid (Claude Code then lists the skill
-    by its folder name, without a description; Codex does not list it)."""
+def _frontmatter(text: str) -> tuple[dict[str, Any] | None, Frontmatter]:
+    """The SKILL.md frontmatter mapping, None when invalid (Claude Code then lists the skill
+    by its folder name, without a description; Codex does not list it), and the parse (its
+    fields' lines)."""
     from skillc_index.markdown.frontmatter import parse_frontmatter
 
-    data = parse_frontmatter(text).data
-    return data if isinstance(data, dict) else None
+    front = parse_frontmatter(text)
+    return (front.data if isinstance(front.data, dict) else None), front
 
 
 def _text(value: object) -> str:
@@ -420,13 +422,10 @@ def read_entry(
     Codex, ``policy.allow_implicit_invocation: false`` in ``agents/openai.yaml``, frontmatter
     it cannot parse, a description it refuses). Raises :class:`CannotRead` when its SKILL.md
     cannot be read. The one reader of a listing entry: ``list --budget``'s and ``eval``'s."""
-    from skillc_index.markdown.frontmatter import parse_frontmatter
-
     text = _skill_text(path / SKILL_FILE)
     if text is None:
         return None
-    front = parse_frontmatter(text)
-    data = front.data if isinstance(front.data, dict) else None
+    data, front = _frontmatter(text)
     description = entry_description(model, data, side_file(path, model), limit)
     name = _text((data or {}).get("name")) or path.name
     name_chars = len(f"- {name}\n")
