@@ -371,16 +371,16 @@ def compatibility_problem(value: str, limit: int = COMPATIBILITY_LIMIT) -> str |
     return _text_problem("compatibility", value, limit)
 
 
-def fit_text(value: str, limit: int) -> str:
+def fit_text(value: str, limit: int) -> tuple[str, bool]:
     """``value`` within ``limit`` characters as :func:`text_length` counts them: as it is when
     it fits, else without the white space around it (what an agent shows is the same), else
-    that cut (:func:`~skillc_index.text.cut`, an ellipsis last)."""
+    that cut (:func:`~skillc_index.text.cut`, an ellipsis last); and whether it was cut."""
     if text_length(value) <= limit:
-        return value
+        return value, False
     from skillc_index.text import cut
 
     text = value.strip()
-    return text if text_length(text) <= limit else cut(text, limit)
+    return (text, False) if text_length(text) <= limit else (cut(text, limit), True)
 
 
 class NameFaults(Record):

@@ -242,11 +242,11 @@ def _fit(out: dict[str, Any], key: str, limit: int, change: Any, whose: str) -> 
     white space around it dropped when that is enough (a ``|`` block's final line break),
     else cut; each said as a change (``whose``: the limit's, ``the agent's``)."""
     value = out[key]
-    fitted = fit_text(value, limit)
+    fitted, was_cut = fit_text(value, limit)
     if fitted == value:
         return
     out[key] = fitted
-    if fitted == value.strip():
+    if not was_cut:
         note = (
             f"the white space around it dropped ({whose} limit of {limit:,} characters counts it)"
         )
@@ -267,8 +267,8 @@ def _fold_description(
     limit = dialect.description_limit
     if isinstance(when, str) and "when_to_use" not in dialect.reads and when.strip():
         folded = f"{description.strip()} {when.strip()}"
-        fitted = folded if limit is None else fit_text(folded, limit)
-        cut_note = f", cut to {limit:,} characters" if fitted != folded else ""
+        fitted, was_cut = (folded, False) if limit is None else fit_text(folded, limit)
+        cut_note = f", cut to {limit:,} characters" if was_cut else ""
         out["description"] = fitted
         change("when_to_use", "folded", f"folded into the description{cut_note}")
     elif limit is not None:
