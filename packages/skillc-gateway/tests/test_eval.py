@@ -301,6 +301,22 @@ def test_a_failed_run_is_carried_by_sarif_and_github_as_lint_does(
     ]
 
 
+def test_a_usage_error_is_carried_by_sarif_and_github_as_lint_does(gateway: Any) -> None:
+    """A command line click refuses (an unknown option, a value out of range) is E100 in the
+    machine format the command line asks for too, as skillc-lint's (the same command
+    class): not only on stderr, with stdout empty."""
+    for bad in (["--bogus"], ["--runs", "0"]):
+        done = gateway("eval", "x", "--format", "sarif", *bad)
+        assert done.returncode == 1 and done.stderr.startswith("error[E100]: "), done.stderr
+        (run,) = json.loads(done.stdout)["runs"]
+        (note,) = run["invocations"][0]["toolExecutionNotifications"]
+        assert note["descriptor"] == {"id": "E100"}
+        assert note["message"]["text"].startswith("invalid option: ")
+        done = gateway("eval", "x", *bad, "--format=github")
+        assert done.returncode == 1
+        assert done.stdout.startswith("::error title=E100::invalid option: "), done.stdout
+
+
 def test_sarif_file_uris_are_uris_as_lint_writes_them(
     gateway: Any, tmp_path: Path, write_skill: Any
 ) -> None:

@@ -5,13 +5,13 @@ operation."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from skillc_gateway._eval_op import EVAL, EvalParams
 from skillc_index.console import Call, command
-from skillc_index.helppage import Command
+from skillc_index.helppage import FormatCommand
 
 if TYPE_CHECKING:
     from skillc_gateway.evaluate.report import EvalResult
@@ -22,25 +22,19 @@ def _status(result: EvalResult) -> int:
     return 1 if result.breaches() else 0
 
 
-class EvalCommand(Command):
+class EvalCommand(FormatCommand):
     """An error that stops the run (a skill not found, a bad option) is also printed in the
-    ``sarif`` or ``github`` format asked for, as skillc-lint prints its own (DECISIONS: a
-    machine format is never an empty file): a CI upload says why the run failed."""
+    ``sarif`` or ``github`` format asked for, as skillc-lint prints its own
+    (:class:`~skillc_index.helppage.FormatCommand`; DECISIONS: a machine format is never an
+    empty file): a CI upload says why the run failed."""
 
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except click.exceptions.Exit:
-            raise
-        except Exception as exc:  # in the chosen format too, then as usual (stderr, exit 1)
-            output_format = ctx.params.get("output_format")
-            if output_format in ("sarif", "github"):
-                from pathlib import Path
+    def print_error(self, exc: Exception, output_format: str) -> None:
+        if output_format in ("sarif", "github"):
+            from pathlib import Path
 
-                from skillc_index.console import error_of
+            from skillc_index.console import error_of
 
-                _print(None, output_format, str(Path.cwd()), error_of(exc))
-            raise
+            _print(None, output_format, str(Path.cwd()), error_of(exc))
 
 
 def _print(

@@ -13,10 +13,15 @@ a client configuration that starts ``skc`` starts the script, and an example of 
 script does not provide is left out. Under ``skc`` a page is as written. It imports only
 click, and :mod:`~skillc_index.console` imports it: it is on the path of every command, so its
 patterns are compiled only when a package script shows a help page.
+
+:class:`FormatCommand` is a command whose error that stops the run is also printed in the
+machine format asked for (skillc-lint's, ``skc eval``'s; DECISIONS: a machine format is never
+an empty file).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -24,7 +29,7 @@ import click
 if TYPE_CHECKING:
     import re
 
-__all__ = ["Command", "for_program", "program_commands"]
+__all__ = ["Command", "FormatCommand", "for_program", "program_commands"]
 
 #: ``skc`` as a word, then the command it runs.
 _SKC = r"(?<![\w./-])skc (\S+)"
@@ -40,6 +45,54 @@ class Command(click.Command):
 
     def get_help(self, ctx: click.Context) -> str:
         return for_program(ctx, super().get_help(ctx))
+
+
+class FormatCommand(Command):
+    """A command with ``--format``: an error that stops the whole run (a usage error found
+    while parsing the command line, such as an unknown option or a value out of range, or
+    one of the run's own, such as a skill not found) is also printed by :meth:`print_error`
+    in the format the command line asks for, then reported as usual (stderr, exit 1); so
+    ``--format sarif`` never leaves an empty file. A closed pipe is the end of the command
+    (:func:`~skillc_index.console.closed_pipe`): nothing more is printed to it."""
+
+    def print_error(self, exc: Exception, output_format: str) -> None:
+        """Print ``exc`` on stdout when ``output_format`` is a machine format that carries it
+        (:func:`~skillc_index.console.error_of`: the diagnostic the kit reports)."""
+        raise NotImplementedError
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        asked = _format_asked(args)  # before parsing, which consumes the list
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            self.print_error(exc, asked)
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.exceptions.Exit:
+            raise
+        except BrokenPipeError:  # a script's own top command: as CommandGroup does
+            from skillc_index.console import closed_pipe
+
+            raise click.exceptions.Exit(closed_pipe()) from None
+        except Exception as exc:  # in the chosen format too, then as usual
+            self.print_error(exc, ctx.params.get("output_format", "text"))
+            raise
+
+
+def _format_asked(args: Sequence[str]) -> str:
+    """The ``--format`` of a command line click could not parse (the last one given)."""
+    chosen = "text"
+    for index, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--format" and index + 1 < len(args):
+            chosen = args[index + 1]
+        elif arg.startswith("--format="):
+            chosen = arg.partition("=")[2]
+    return chosen
 
 
 def program_commands(ctx: click.Context) -> dict[str, str] | None:

@@ -5,7 +5,8 @@ its bytes percent-encoded (a space, a ``#``, a name that is not UTF-8); one outs
 absolute ``file:`` URI. A raw path is no URI: ``c#1/SKILL.md`` would be the file ``c`` with a
 fragment. And how an error of the run itself is carried (DECISIONS: a machine format is
 never an empty file): a SARIF notification (:func:`error_notification`) or a GitHub
-workflow annotation (:func:`github_error`)."""
+workflow annotation (:func:`github_error`; the escaping of every annotation's text,
+:func:`github_data` and :func:`github_property`)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ __all__ = [
     "error_notification",
     "github_data",
     "github_error",
+    "github_property",
     "uri_base_ids",
 ]
 
@@ -60,6 +62,12 @@ def error_notification(diagnostic: Diagnostic) -> dict[str, Any]:
 def github_data(text: str) -> str:
     """``text`` as the message of a GitHub workflow command (``%``, CR and LF escaped)."""
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_property(text: str) -> str:
+    """``text`` as a property value of a GitHub workflow command (``file=``, ``title=``):
+    :func:`github_data`'s escaping, and ``:`` and ``,``, which end a value there."""
+    return github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def github_error(diagnostic: Diagnostic) -> str:

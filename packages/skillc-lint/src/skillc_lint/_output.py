@@ -17,7 +17,7 @@ from skillc_index.sarif import (
     artifact_location,
     error_notification,
     github_data,
-    github_error,
+    github_property,
     uri_base_ids,
 )
 from skillc_lint._engine import LintDiagnostic, LintResult
@@ -31,7 +31,6 @@ __all__ = [
     "display_path",
     "explain_lines",
     "failed_line",
-    "github_error_line",
     "github_lines",
     "json_report",
     "rule_doc",
@@ -378,16 +377,6 @@ def sarif_log(
 # -- GitHub workflow annotations --------------------------------------------------------------
 
 
-def _escape_property(text: str) -> str:
-    return github_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def github_error_line(error: RunError) -> str:
-    """A run error as an annotation of the workflow run (:func:`skillc_index.sarif.
-    github_error`)."""
-    return github_error(error.diagnostic)
-
-
 def github_lines(result: LintResult, cwd: Path) -> list[str]:
     """``::error file=<path>,line=<n>,col=<c>,endLine=<n>,endColumn=<e>,title=SKL102
     name-format::<message>`` per diagnostic; the end is the end of the line's text (GitHub
@@ -395,7 +384,7 @@ def github_lines(result: LintResult, cwd: Path) -> list[str]:
     lines = []
     for d in result.diagnostics:
         level = "error" if d.severity == "error" else "warning"
-        props = [f"file={_escape_property(_file_path(result, d, cwd))}"]
+        props = [f"file={github_property(_file_path(result, d, cwd))}"]
         if d.line:
             props.append(f"line={d.line}")
         if d.column:
@@ -403,6 +392,6 @@ def github_lines(result: LintResult, cwd: Path) -> list[str]:
         if d.line and d.source is not None:
             end = max(len(d.source.rstrip()), d.column or 1)
             props += [f"endLine={d.line}", f"endColumn={end}"]
-        props.append(f"title={_escape_property(f'{d.rule} {d.name}')}")
+        props.append(f"title={github_property(f'{d.rule} {d.name}')}")
         lines.append(f"::{level} {','.join(props)}::{github_data(d.message)}")
     return lines

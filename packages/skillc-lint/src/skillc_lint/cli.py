@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from skillc_index.console import (
     Call,
-    closed_pipe,
     command,
     dumb_terminal,
     print_json,
@@ -27,7 +26,7 @@ from skillc_index.console import (
     run,
     utf8_process,
 )
-from skillc_index.helppage import Command
+from skillc_index.helppage import Command, FormatCommand
 from skillc_lint.operations import LINT, LintParams
 
 if TYPE_CHECKING:
@@ -39,43 +38,13 @@ if TYPE_CHECKING:
 FORMATS = ("text", "json", "sarif", "github")
 
 
-class LintCommand(Command):
-    """The lint command: an error that stops the whole run (a usage error found while parsing
-    the command line, such as an unknown option or a bad ``--jobs``, or one of the run's own,
-    such as an unknown rule) is also printed in the machine format the command line asks for,
-    so ``--format sarif`` never leaves an empty file."""
+class LintCommand(FormatCommand):
+    """The lint command: an error that stops the whole run (an unknown option, a bad
+    ``--jobs``, an unknown rule) is also printed in the json, sarif or github format asked
+    for (:class:`~skillc_index.helppage.FormatCommand`)."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        asked = _format_asked(args)  # before parsing, which consumes the list
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as exc:
-            _print_run_error(exc, asked)
-            raise
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except click.exceptions.Exit:
-            raise
-        except BrokenPipeError:  # skillc-lint's own top command: as CommandGroup does
-            raise click.exceptions.Exit(closed_pipe()) from None
-        except Exception as exc:  # in the chosen format too, then as usual
-            _print_run_error(exc, ctx.params.get("output_format", "text"))
-            raise
-
-
-def _format_asked(args: Sequence[str]) -> str:
-    """The ``--format`` of a command line click could not parse (the last one given)."""
-    chosen = "text"
-    for index, arg in enumerate(args):
-        if arg == "--":
-            break
-        if arg == "--format" and index + 1 < len(args):
-            chosen = args[index + 1]
-        elif arg.startswith("--format="):
-            chosen = arg.partition("=")[2]
-    return chosen
+    def print_error(self, exc: Exception, output_format: str) -> None:
+        _print_run_error(exc, output_format)
 
 
 def _print_run_error(exc: Exception, output_format: str) -> None:
@@ -87,8 +56,9 @@ def _print_run_error(exc: Exception, output_format: str) -> None:
     from pathlib import Path
 
     from skillc_index.console import error_of
+    from skillc_index.sarif import github_error
     from skillc_lint import __version__
-    from skillc_lint._output import RunError, github_error_line, sarif_log
+    from skillc_lint._output import RunError, sarif_log
 
     error = RunError(None, error_of(exc))
     if output_format == "json":
@@ -96,7 +66,7 @@ def _print_run_error(exc: Exception, output_format: str) -> None:
     elif output_format == "sarif":
         print_json(sarif_log([error], None, Path.cwd(), version=__version__))
     else:
-        click.echo(github_error_line(error))
+        click.echo(github_error(error.diagnostic))
 
 
 class _Progress:
@@ -248,6 +218,7 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     findings as soon as it is ready (unless the run prints counts, writes a baseline or shows
     a diff first), then what the run sums up; the exit status."""
     from skillc_index import Notice, format_diagnostic, printable
+    from skillc_index.sarif import github_error
     from skillc_lint import __version__, _output
 
     output_format, params, cwd = call.output_format, call.params, run.cwd
@@ -288,7 +259,7 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
         """Its findings in the text or github format (the others print the run at the end)."""
         if isinstance(outcome, _output.RunError):
             if output_format == "github":
-                progress.echo(printable(_output.github_error_line(outcome)))
+                progress.echo(printable(github_error(outcome.diagnostic)))
         elif output_format == "github":
             for line in _output.github_lines(outcome, cwd):
                 progress.echo(printable(line))  # one line each: GitHub's escapes for breaks
@@ -381,6 +352,7 @@ def _print_errors(run: LintRun, output_format: str, cwd: Path) -> None:
     linted, so that the output is never empty and never hides an error (DECISIONS): the JSON
     list of them, a SARIF log with them as notifications, their GitHub annotations."""
     from skillc_index import printable
+    from skillc_index.sarif import github_error
     from skillc_lint import __version__, _output
 
     failed = [o for o in run.outcomes if isinstance(o, _output.RunError)]
@@ -390,7 +362,7 @@ def _print_errors(run: LintRun, output_format: str, cwd: Path) -> None:
         print_json(_output.sarif_log(failed, run.registry, cwd, version=__version__))
     else:
         for error in failed:
-            click.echo(printable(_output.github_error_line(error)))
+            click.echo(printable(github_error(error.diagnostic)))
 
 
 def _add_suppressions(run: LintRun, output_format: str) -> int:

@@ -351,19 +351,14 @@ def sarif_log(
     }
 
 
-def _escape(text: str, property_: bool = False) -> str:
-    """GitHub's workflow command escaping (of a property value too when ``property_``)."""
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return text.replace(":", "%3A").replace(",", "%2C") if property_ else text
-
-
 def github_lines(result: EvalResult) -> list[str]:
     """One ``::error``/``::warning``/``::notice`` workflow command per finding."""
+    from skillc_index.sarif import github_data, github_property
     from skillc_index.text import printable
 
     levels = {"error": "error", "warning": "warning", "note": "notice"}
     return [
-        f"::{levels[f.level]} file={_escape(printable(f.file), True)},line={f.line},"
-        f"title={_escape(f.rule, True)}::{_escape(f.message)}"
+        f"::{levels[f.level]} file={github_property(printable(f.file))},line={f.line},"
+        f"title={github_property(f.rule)}::{github_data(f.message)}"
         for f in _findings(result)
     ]
