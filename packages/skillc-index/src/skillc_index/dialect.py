@@ -18,6 +18,7 @@ on every command).
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from skillc_index.record import Record
 
@@ -53,6 +54,7 @@ __all__ = [
     "name_refusals",
     "skill_name_problem",
     "target_dialects",
+    "text_fault",
     "text_length",
 ]
 
@@ -348,10 +350,21 @@ def text_length(value: str) -> int:
     return len(value)
 
 
-def _text_problem(field: str, value: str, limit: int) -> str | None:
+def text_fault(value: str, limit: int) -> Literal["empty", "long"] | None:
+    """How a ``description`` or ``compatibility`` text ``value`` breaks the specification's
+    rule: ``empty`` (no text but white space), ``long`` (over ``limit`` characters as
+    :func:`text_length` counts them), or None: the one verdict of :func:`description_problem`
+    and :func:`compatibility_problem`, and of lint's SKL501, which words it its own way."""
     if not value.strip():
+        return "empty"
+    return "long" if text_length(value) > limit else None
+
+
+def _text_problem(field: str, value: str, limit: int) -> str | None:
+    fault = text_fault(value, limit)
+    if fault == "empty":
         return f"{field} is empty"
-    if text_length(value) > limit:
+    if fault == "long":
         return f"{field} is {text_length(value):,} characters long (at most {limit:,})"
     return None
 

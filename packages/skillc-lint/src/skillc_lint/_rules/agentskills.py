@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from skillc_index.dialect import compatibility_problem, text_length
+from skillc_index.dialect import text_fault, text_length
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules import fixes
 from skillc_lint._rules.fields import (
@@ -48,7 +48,7 @@ def frontmatter_whitespace(skill: Skill, options: Options) -> Findings:
 
 def compatibility_format(skill: Skill, options: Options) -> Findings:
     """SKL501: ``compatibility`` is text of 1 to ``max-length`` (500) characters
-    (:func:`~skillc_index.dialect.compatibility_problem`); a list of such strings when
+    (:func:`~skillc_index.dialect.text_fault`); a list of such strings when
     ``accept`` holds ``list``."""
     data = frontmatter(skill)
     if "compatibility" not in data:
@@ -64,11 +64,10 @@ def compatibility_format(skill: Skill, options: Options) -> Findings:
         yield Finding(f"compatibility must be a string{allowed}, not {type_name(value)}", line=line)
         return
     for text in texts or [""]:
-        if compatibility_problem(text, limit) is None:
-            continue
-        if not text.strip():
+        fault = text_fault(text, limit)
+        if fault == "empty":
             yield Finding(f"compatibility is empty (1-{limit} characters)", line=line)
-        else:
+        elif fault == "long":
             size, note = text_length(text), white_space_note(text, limit)
             message = f"compatibility is {size} characters long (1-{limit} allowed){note}"
             yield Finding(message, line=line)
