@@ -27,6 +27,7 @@ from skillc_index import (
     manifest_path,
     resolve_skill,
 )
+from skillc_index.walk import SkillFolders
 from skillc_lint._registry import RuleRegistry, RuleState, Severity
 
 if TYPE_CHECKING:
@@ -433,10 +434,9 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
                 "skills (skillc-lint skills/), or run 'skc init' to make a project"
             )
         store = layout.store("project")
-        found = find_skill_folders(store, linked_entries=True) if store.is_dir() else None
-        cut = found is not None and found.cut_short
+        found = find_skill_folders(store, linked_entries=True) if store.is_dir() else SkillFolders()
         # the project's, as by name
-        return [Target(None, tuple(found or ()), True, store, cut_short=cut, named=True)]
+        return [Target(None, tuple(found), True, store, cut_short=found.cut_short, named=True)]
     return [resolve_target(argument, layout) for argument in arguments]
 
 
@@ -464,13 +464,12 @@ def resolve_target(argument: str, layout: Layout) -> Target:
     try:
         resolved = resolve_skill(argument, layout)
     except NotASkill:
-        found = find_skill_folders(given, linked_entries=True) if given.is_dir() else None
-        cut = found is not None and found.cut_short
+        found = find_skill_folders(given, linked_entries=True) if given.is_dir() else SkillFolders()
         if not found and not is_plugin(given):
-            if cut:
+            if found.cut_short:
                 raise NoSkillBeforeCut(argument) from None
             raise
-        return Target(argument, tuple(found or ()), True, given, cut_short=cut)
+        return Target(argument, tuple(found), True, given, cut_short=found.cut_short)
     # an imported folder is linted itself, not its store copy: it is what is edited
     named = not (given / SKILL_FILE).is_file()  # found by its name, not given as its folder
     return Target(argument, (resolved.imported_from or resolved.source,), False, named=named)
