@@ -180,13 +180,16 @@ def test_the_search_is_bounded(
     write_skill(deep / "a" / "b" / "c" / "three")  # level 4
     write_skill(deep / "a" / "two")  # level 2
     assert find_skill_folders(deep) == [deep / "a" / "b" / "c" / "three", deep / "a" / "two"]
+    assert not find_skill_folders(deep).cut_short
     monkeypatch.setattr(batch, "MAX_DEPTH", 3)
     assert find_skill_folders(deep) == [deep / "a" / "two"]
-    assert not find_skill_folders(deep).cut_short  # the depth bound is no cut
+    assert find_skill_folders(deep).cut_short == "depth"  # deep/a/b/c/three is below it
+    monkeypatch.setattr(batch, "MAX_DEPTH", 4)  # level 4 is searched: nothing left below
+    assert not find_skill_folders(deep).cut_short
     monkeypatch.setattr(batch, "MAX_DEPTH", 8)
     monkeypatch.setattr(batch, "MAX_FOLDERS", 2)  # deep and a: no further
     assert find_skill_folders(deep) == []
-    assert find_skill_folders(deep).cut_short
+    assert find_skill_folders(deep).cut_short == "folders"
     monkeypatch.setattr(batch, "MAX_FOLDERS", 6)  # every folder: nothing left, no cut
     assert not find_skill_folders(deep).cut_short
 
@@ -194,16 +197,17 @@ def test_the_search_is_bounded(
 def test_a_walk_cut_short_warns_and_never_says_missing_skill_md(
     index: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
-    """A folder of more folders than the walk looks at was E010 "missing SKILL.md" (its walk,
-    depth first from the last name, spent its bound in ``z/`` before ``a-skill``), and a walk
-    that found skills before the cut built them silently: the cut is said."""
+    """A folder of more folders than the walk looks at was E010 "missing SKILL.md", and a
+    walk that found skills before the cut built them silently: the cut is said. The walk is
+    breadth first: a skill directly in the folder is found whatever a later sibling holds
+    (depth first from the last name, it spent its bound in ``z/`` and said E100)."""
     import skillc_index.walk
 
     monkeypatch.setattr(skillc_index.walk, "MAX_FOLDERS", 20)
     lib = project / "lib"
-    write_skill(lib / "a-skill")
+    write_skill(lib / "z" / "29" / "deep" / "far")
     for number in range(30):
-        (lib / "z" / str(number)).mkdir(parents=True)
+        (lib / "z" / str(number)).mkdir(parents=True, exist_ok=True)
     result = index("build", "lib")
     assert result.returncode == 1
     assert "E010" not in result.stderr and "missing SKILL.md" not in result.stderr
@@ -211,13 +215,39 @@ def test_a_walk_cut_short_warns_and_never_says_missing_skill_md(
         "error[E100]: lib: invalid option: 'lib holds more than 20 folders: the walk for "
         "skills stopped before it found one; name a folder nearer the skills'"
     ) in result.stderr.splitlines()
-    write_skill(lib / "zz" / "b-skill")  # walked first: found before the cut
+    write_skill(lib / "a-skill")  # level 1: found before the bound is spent in z/
     result = index("build", "lib")
     assert result.returncode == 0, result.stderr
-    assert statuses(result.stdout) == {"b-skill": "built"}
+    assert statuses(result.stdout) == {"a-skill": "built"}
     assert (
         "warning: lib holds more than 20 folders: only the first were searched, skills past "
         "them are not built"
+    ) in result.stderr.splitlines()
+
+
+def test_a_walk_stopped_by_depth_warns_and_never_says_missing_skill_md(
+    index: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    """A skill below the depth bound was E010 "missing SKILL.md" with no word of the bound."""
+    import skillc_index.walk
+
+    monkeypatch.setattr(skillc_index.walk, "MAX_DEPTH", 2)
+    deep = project / "deep"
+    write_skill(deep / "l1" / "l2" / "far")  # level 3
+    result = index("build", "deep")
+    assert result.returncode == 1
+    assert "E010" not in result.stderr and "missing SKILL.md" not in result.stderr
+    assert (
+        "error[E100]: deep: invalid option: 'deep holds folders more than 2 levels deep: the "
+        "walk for skills stopped before it found one; name a folder nearer the skills'"
+    ) in result.stderr.splitlines()
+    write_skill(deep / "near")
+    result = index("build", "deep")
+    assert result.returncode == 0, result.stderr
+    assert statuses(result.stdout) == {"near": "built"}
+    assert (
+        "warning: deep holds folders more than 2 levels deep: only the first 2 levels were "
+        "searched, skills past them are not built"
     ) in result.stderr.splitlines()
 
 

@@ -129,20 +129,22 @@ def test_a_walk_cut_short_is_said_not_e010(
 ) -> None:
     """A folder of more folders than the walk looks at (its bound, patched small) was E010
     "missing SKILL.md" when the bound was spent before its skill, and linted the skills found
-    before the cut silently."""
+    before the cut silently. The walk is breadth first: a skill directly in the folder is
+    found whatever a later sibling holds (depth first from the last name, the walk spent its
+    bound in ``z/`` and said E100 of a skill at level 1)."""
     import skillc_index.walk
 
     monkeypatch.setattr(skillc_index.walk, "MAX_FOLDERS", 20)
-    put(cwd / "lib" / "alpha", VALID)
+    put(cwd / "lib" / "z" / "29" / "deep" / "alpha", VALID)
     for number in range(30):
-        (cwd / "lib" / "z" / str(number)).mkdir(parents=True)
+        (cwd / "lib" / "z" / str(number)).mkdir(parents=True, exist_ok=True)
     proc = lint("lib")
     assert (proc.returncode, proc.stderr) == (
         1,
         "error[E100]: invalid option: 'lib holds more than 20 folders: the walk for skills "
         "stopped before it found one; name a folder nearer the skills'\n",
     )
-    put(cwd / "lib" / "zz" / "beta", VALID)  # walked first: found before the cut
+    put(cwd / "lib" / "beta", VALID)  # level 1: found before the bound is spent in z/
     proc = lint("lib")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "beta: 0 errors, 0 warnings\n"
@@ -150,6 +152,39 @@ def test_a_walk_cut_short_is_said_not_e010(
         "warning: lib holds more than 20 folders: only the first were searched, skills past "
         "them are not linted\n"
     )
+
+
+def test_a_walk_stopped_by_depth_is_said_not_e010(
+    lint: Run, cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A skill below the walk's depth bound (patched small) was E010 "missing SKILL.md",
+    and one found above it was linted with no word of the levels left unsearched."""
+    import skillc_index.walk
+
+    monkeypatch.setattr(skillc_index.walk, "MAX_DEPTH", 2)
+    put(cwd / "deep" / "l1" / "l2" / "alpha", VALID)  # level 3
+    proc = lint("deep")
+    assert (proc.returncode, proc.stderr) == (
+        1,
+        "error[E100]: invalid option: 'deep holds folders more than 2 levels deep: the walk "
+        "for skills stopped before it found one; name a folder nearer the skills'\n",
+    )
+    put(cwd / "deep" / "beta", VALID)
+    proc = lint("deep")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "beta: 0 errors, 0 warnings\n"
+    assert proc.stderr == (
+        "warning: deep holds folders more than 2 levels deep: only the first 2 levels were "
+        "searched, skills past them are not linted\n"
+    )
+    monkeypatch.setattr(skillc_index.walk, "MAX_DEPTH", 3)  # every folder: no warning
+    proc = lint("deep")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout.splitlines() == [  # bytewise order of the paths: beta, l1/l2/alpha
+        "beta: 0 errors, 0 warnings",
+        "alpha: 0 errors, 0 warnings",
+        "2 skills: 0 errors, 0 warnings",
+    ]
 
 
 # -- what gets linted -------------------------------------------------------------------------

@@ -319,16 +319,17 @@ class NoSkillGiven(InvalidOption):
 
 
 class NoSkillBeforeCut(InvalidOption):
-    """E100: a folder given to ``build`` or ``lint`` whose walk for skills stopped at its
-    bound (:data:`~skillc_index.walk.MAX_FOLDERS`) before it found one: not E010's "missing
-    SKILL.md", which the folders past the bound may hold."""
+    """E100: a folder given to ``build`` or ``lint`` whose walk for skills stopped at a
+    bound (``bound``: :data:`~skillc_index.walk.MAX_FOLDERS`, or
+    :data:`~skillc_index.walk.MAX_DEPTH` with folders below) before it found one: not E010's
+    "missing SKILL.md", which the folders past the bound may hold."""
 
-    def __init__(self, path: str) -> None:
-        from skillc_index.walk import MAX_FOLDERS
+    def __init__(self, path: str, bound: str = "folders") -> None:
+        from skillc_index.walk import holds_past
 
         super().__init__(
-            f"{path} holds more than {MAX_FOLDERS:,} folders: the walk for skills stopped "
-            "before it found one; name a folder nearer the skills"
+            f"{path} {holds_past(bound)}: the walk for skills stopped before it found one; "
+            "name a folder nearer the skills"
         )
         self.path = path
 

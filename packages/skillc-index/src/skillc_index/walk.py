@@ -15,26 +15,32 @@ checkout's ``.claude/skills/``), except
   skill).
 
 :func:`skips_folder` is that rule; :func:`find_skill_folders` is the walk of ``build`` and
-``lint``. Every walk stops at the same bounds (:data:`MAX_DEPTH`, :data:`MAX_FOLDERS`, which the
-find walker imports), and one stopped by :data:`MAX_FOLDERS` says so (:func:`cut_short`).
+``lint``, breadth first. Every walk stops at the same bounds (:data:`MAX_DEPTH`,
+:data:`MAX_FOLDERS`, which the find walker imports), and one stopped by either with folders
+left says so (:func:`cut_short`; ``find``'s walker, depth first in name order because its
+state keeps each folder's subtree after it, says so of :data:`MAX_FOLDERS` only).
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections import deque
 from pathlib import Path
 
 from skillc_index.diagnostics import Notice
 from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR
 
 __all__ = [
+    "DEPTH_BOUND",
+    "FOLDER_BOUND",
     "MAX_DEPTH",
     "MAX_FOLDERS",
     "SKIPPED_FOLDERS",
     "SkillFolders",
     "cut_short",
     "find_skill_folders",
+    "holds_past",
     "skips_folder",
 ]
 
@@ -83,21 +89,37 @@ MAX_DEPTH = 8
 MAX_FOLDERS = 250_000
 
 
+#: What stopped a walk with folders left to look at (:attr:`SkillFolders.cut_short`): the
+#: folder bound (:data:`MAX_FOLDERS`) or the depth bound (:data:`MAX_DEPTH`: folders below
+#: the last level searched).
+FOLDER_BOUND = "folders"
+DEPTH_BOUND = "depth"
+
+
 class SkillFolders(list[Path]):
     """What :func:`find_skill_folders` found: the skill folders, a list, and whether the walk
-    was ``cut_short`` (it stopped at :data:`MAX_FOLDERS` with folders left to look at: skills
-    may lie past them)."""
+    was ``cut_short``: the bound it stopped at with folders left to look at (skills may lie in
+    them), :data:`FOLDER_BOUND` or :data:`DEPTH_BOUND`, else ``""``."""
 
-    cut_short: bool = False
+    cut_short: str = ""
 
 
-def cut_short(folder: object, outcome: str) -> Notice:
-    """The warning of a walk of ``folder`` that stopped at :data:`MAX_FOLDERS`: ``<folder>
-    holds more than 250,000 folders: only the first were searched, <outcome>`` (``the answer
-    is partial``, ``skills past them are not built``)."""
-    return Notice(
-        f"{folder} holds more than {MAX_FOLDERS:,} folders: only the first were searched, {outcome}"
-    )
+def holds_past(bound: str) -> str:
+    """What a folder whose walk stopped at ``bound`` holds: ``holds more than 250,000
+    folders`` or ``holds folders more than 8 levels deep``."""
+    if bound == DEPTH_BOUND:
+        return f"holds folders more than {MAX_DEPTH} levels deep"
+    return f"holds more than {MAX_FOLDERS:,} folders"
+
+
+def cut_short(folder: object, outcome: str, bound: str = FOLDER_BOUND) -> Notice:
+    """The warning of a walk of ``folder`` that stopped at ``bound`` with folders left:
+    ``<folder> holds more than 250,000 folders: only the first were searched, <outcome>``
+    (``the answer is partial``, ``skills past them are not built``); at the depth bound
+    ``<folder> holds folders more than 8 levels deep: only the first 8 levels were
+    searched, <outcome>``."""
+    searched = "the first were" if bound == FOLDER_BOUND else f"the first {MAX_DEPTH} levels were"
+    return Notice(f"{folder} {holds_past(bound)}: only {searched} searched, {outcome}")
 
 
 def skips_folder(name: str, parent: str) -> bool:
@@ -119,22 +141,30 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
 
     ``folder`` may be a symlink, but none below it is followed (``skills/x -> ~`` would walk
     the home folder, a checkout's ``skills/evil -> /elsewhere`` would build what is outside);
-    at most :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders are searched (past them
-    the answer is ``cut_short``: the caller warns, :func:`cut_short`). With
+    at most :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders are searched, level by
+    level (a skill near ``folder`` is found whatever a later sibling holds; past a bound the
+    answer is ``cut_short``: the caller warns, :func:`cut_short`). With
     ``linked_entries`` (lint: it only reads), a symlinked entry of ``folder`` itself that is
     a skill is found too (an agent folder's skills are links), never walked into."""
     from skillc_index.files import fs_bytes
 
     found: list[tuple[bytes, Path]] = []
-    pending = [(folder, "", 0)]
+    # breadth first (level by level, each folder's entries in name order): a skill near the
+    # folder is found before a sibling's deep tree spends the folder bound
+    pending = deque([(folder, "", 0)])
     walked = 0
-    while pending and walked < MAX_FOLDERS:
-        current, rel, depth = pending.pop()
+    bound = ""
+    while pending:
+        if walked >= MAX_FOLDERS:
+            bound = FOLDER_BOUND
+            break
+        if pending[0][2] > MAX_DEPTH:  # every folder left is below the last level searched
+            bound = DEPTH_BOUND
+            break
+        current, rel, depth = pending.popleft()
         walked += 1
         if (current / SKILL_FILE).is_file():
             found.append((fs_bytes(rel.rstrip("/")), current))
-            continue
-        if depth >= MAX_DEPTH:
             continue
         try:
             entries = sorted(os.scandir(current), key=lambda e: e.name)
@@ -156,5 +186,5 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
                 pending.append((current / entry.name, f"{rel}{entry.name}/", depth + 1))
     found.sort(key=lambda item: item[0])
     folders = SkillFolders(path for _, path in found)
-    folders.cut_short = bool(pending)
+    folders.cut_short = bound
     return folders

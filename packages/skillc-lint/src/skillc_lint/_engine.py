@@ -415,8 +415,9 @@ class Target:
     its folder, and for no argument (the project store's skills, found as by their names):
     its fixes write only in the project or the skillc home
     (:func:`~skillc_index.inventory.folders.write_places`), E012 elsewhere."""
-    cut_short: bool = False
-    """The walk of ``folder`` stopped at its bound: skills past it are not linted
+    cut_short: str = ""
+    """The bound the walk of ``folder`` stopped at with folders left (``"folders"``,
+    ``"depth"``; ``""``: none): skills past it are not linted
     (:func:`~skillc_index.cut_short`)."""
 
 
@@ -467,7 +468,7 @@ def resolve_target(argument: str, layout: Layout) -> Target:
         found = find_skill_folders(given, linked_entries=True) if given.is_dir() else SkillFolders()
         if not found and not is_plugin(given):
             if found.cut_short:
-                raise NoSkillBeforeCut(argument) from None
+                raise NoSkillBeforeCut(argument, found.cut_short) from None
             raise
         return Target(argument, tuple(found), True, given, cut_short=found.cut_short)
     # an imported folder is linted itself, not its store copy: it is what is edited

@@ -281,7 +281,9 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
             shown = display_path(target.folder, cwd)
             run.collections.append((shown, len(target.skills)))
             if target.cut_short:
-                session.warn([cut_short(shown, "skills past them are not linted")])
+                session.warn(
+                    [cut_short(shown, "skills past them are not linted", target.cut_short)]
+                )
         tree = target.folder if target.collection and not target.named else None
         for folder in target.skills:
             key = os.path.realpath(folder)

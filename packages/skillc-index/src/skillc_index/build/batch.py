@@ -114,7 +114,7 @@ def is_folder_of_skills(argument: str, layout: Layout) -> bool:
         if not folder.is_dir():
             return False
         skills = find_skill_folders(folder)
-        return bool(skills) or skills.cut_short  # a walk cut short: its error is the batch's
+        return bool(skills) or bool(skills.cut_short)  # a walk cut short: its error is the batch's
     except SkillcError:
         return False
     return False
@@ -185,10 +185,10 @@ def batch_jobs(
             folder = layout.cwd / expand_user(argument)
             skills = find_skill_folders(folder) if folder.is_dir() else SkillFolders()
             if not skills:
-                error = NoSkillBeforeCut(argument) if skills.cut_short else exc
+                error = NoSkillBeforeCut(argument, skills.cut_short) if skills.cut_short else exc
                 jobs.append(BatchJob(argument, argument, argument, error.spelled(spelling)))
             elif skills.cut_short and warn is not None:
-                warn(cut_short(argument, "skills past them are not built"))
+                warn(cut_short(argument, "skills past them are not built", skills.cut_short))
             for skill in skills:
                 add(str(skill.resolve()), skill)
         except SkillcError as exc:
