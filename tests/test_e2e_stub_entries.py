@@ -173,3 +173,49 @@ def test_headings_of_one_text_each_read_their_own_section(
     assert read == [
         f"{lang} {what}" for lang in ("Python", "Rust", "Go") for what in ("examples", "setup")
     ]
+
+
+#: Headings whose stub labels (white space folded to one space) are another's text, or equal
+#: up to case, each written before and after its twin; one alone (its label reaches it).
+ONE_LABEL_APART = [
+    "Part 2  APIs",
+    "Part 2 APIs",
+    "Swapped one",
+    "Swapped  one",
+    "Tab\there",
+    "Tab here",
+    "No\u00a0break",
+    "No break",
+    "Setup",
+    "SETUP",
+    "Lone  gap",
+]
+
+
+def test_headings_one_label_apart_each_read_their_own_section(
+    ok: Run, project: Path, bin_dir: Path, clean_env: dict[str, str]
+) -> None:
+    """``## Part 2  APIs`` beside ``## Part 2 APIs`` are both listed as ``Part 2 APIs``: the
+    first entry gave ``--section 'Part 2 APIs' --file SKILL.md``, which read the other (an
+    exact text beats a label's match), and the heading could not be read from the stub (so
+    with a tab, a no-break space, the twins swapped). Each command is now computed by
+    ``show``'s own matching: pasted as listed, every entry reads its own section."""
+    ok("init")
+    folder = project / ".skillc" / "skills" / "twins"
+    body = "".join(f"## {text}\n\nbody {n}\n\n" for n, text in enumerate(ONE_LABEL_APART))
+    write(
+        folder / "SKILL.md",
+        "---\nname: twins\ndescription: Demo. Use when testing.\n---\n\n# Twins\n\n" + body,
+    )
+    proc = ok("build", "--format", "json", "twins")
+    stub = Path(json.loads(proc.stdout)["stub"]).read_text(encoding="utf-8")
+    template = _template(stub, "twins")
+    entries = _entries(stub)[1:]  # after the H1
+    assert len(entries) == len(ONE_LABEL_APART), stub
+    for n, (label, command) in enumerate(entries):
+        pasted = command or template.replace("<heading>", label)
+        data = _paste_json(pasted, project, clean_env, bin_dir)
+        assert data["section"] == ONE_LABEL_APART[n], (pasted, data)
+        assert str(data["content"]).split("\n")[2] == f"body {n}", (pasted, data)
+    commands = dict(entries)
+    assert commands["Lone gap"] is None  # its label reaches it alone: the template reads it

@@ -151,7 +151,7 @@ _EXPORTS: dict[str, str] = {
     "read_outline": "index.queries",
     "find_headings": "index.queries",
     "matching_headings": "index.queries",
-    "heading_key": "index.queries",
+    "HeadingMatcher": "index.queries",
     "normalized_query": "index.queries",
     "search_sections": "index.queries",
     "SectionHit": "index.queries",
@@ -245,9 +245,9 @@ if TYPE_CHECKING:
     from skillc_index.index.freshness import IndexHandle, fresh_index
     from skillc_index.index.fts import fts_query
     from skillc_index.index.queries import (
+        HeadingMatcher,
         SectionHit,
         find_headings,
-        heading_key,
         matching_headings,
         normalized_query,
         read_headings,

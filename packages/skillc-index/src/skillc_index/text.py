@@ -231,7 +231,7 @@ def shell_word(text: str) -> str:
             escaped.append("\\" + char)
         elif char.isprintable() and char != "`":
             escaped.append(char)
-        elif ord(char) < 0x100:
+        elif ord(char) < 0x80:  # bash's \xHH is a byte: U+0080-U+00FF are \u00HH (UTF-8)
             escaped.append(f"\\x{ord(char):02x}")
         elif ord(char) < 0x10000:
             escaped.append(f"\\u{ord(char):04x}")

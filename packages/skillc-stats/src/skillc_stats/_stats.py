@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, cast, get_args
 from skillc_index import (
     MAX_JSON_BYTES,
     MAX_JSON_DEPTH,
+    HeadingMatcher,
     IndexedHeading,
     InvalidOption,
     InvalidQueryType,
@@ -51,9 +52,7 @@ from skillc_index import (
     Notice,
     ResolvedSkill,
     SkillcError,
-    heading_key,
     loads_bounded,
-    matching_headings,
     normalized_query,
     read_markdown,
     resolve_skill,
@@ -124,11 +123,9 @@ class Headings:
     """The skill's current headings, for finding the section a ``show`` row read."""
 
     def __init__(self, headings: Iterable[IndexedHeading]) -> None:
-        self.headings: tuple[IndexedHeading, ...] = tuple(headings)
+        self._matcher = HeadingMatcher(headings)
+        self.headings: tuple[IndexedHeading, ...] = tuple(self._matcher.headings)
         """In file (bytewise) then line order, as ``outline`` lists them."""
-        self._by_key: dict[str, list[IndexedHeading]] = {}
-        for heading in self.headings:
-            self._by_key.setdefault(heading_key(heading.text), []).append(heading)
         self._found: dict[tuple[str, str | None, int], tuple[str, str] | None] = {}
 
     @classmethod
@@ -148,18 +145,11 @@ class Headings:
 
     def find(self, query: str, file: str | None, nth: int = 1) -> tuple[str, str] | None:
         """``(file, heading)`` that ``show`` would serve for this query, ``--file`` and
-        ``--nth`` (its own rule, ``matching_headings``), or None."""
+        ``--nth`` (its own rule, ``matching_headings``: :class:`~skillc_index.HeadingMatcher`),
+        or None."""
         key = (query, file, nth)
         if key not in self._found:
-
-            def among(headings: Iterable[IndexedHeading]) -> list[IndexedHeading]:
-                return [h for h in headings if file is None or h.file == file]
-
-            _query, matches = matching_headings(
-                query,
-                lambda text: among(self._by_key.get(heading_key(text), ())),
-                lambda: among(self.headings),
-            )
+            matches = self._matcher.matches(query, file)
             found = matches[nth - 1] if nth <= len(matches) else None
             self._found[key] = None if found is None else (found.file, found.text)
         return self._found[key]

@@ -68,7 +68,7 @@ from skillc_index.index.cache import (
 from skillc_index.index.freshness import IndexHandle, IndexState, fresh_index, inspect_index
 from skillc_index.index.fts import index_tokenizer
 from skillc_index.index.rows import file_rows, indexed_files
-from skillc_index.index.schema import RACY_WINDOW_NS, FileStat, stat_files
+from skillc_index.index.schema import RACY_WINDOW_NS, FileStat, IndexedHeading, stat_files
 from skillc_index.index.writer import IndexCounts, ParsedFile, write_index
 from skillc_index.layout import META_DIR, SKILL_FILE, ResolvedSkill
 from skillc_index.text import valid_utf8
@@ -199,7 +199,7 @@ class _Sources:
         progress: Progress | None,
         digests: Mapping[str, str],
     ):
-        from skillc_index.build.stub import FirstHeadings
+        from skillc_index.index.queries import HeadingMatcher
         from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
         from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
 
@@ -218,8 +218,9 @@ class _Sources:
         self.headings: list[tuple[int, str]] = []
         """SKILL.md's headings, ``(level, text)``: the stub's section listing."""
         self.references: list[Reference] = []
-        self.firsts = FirstHeadings()
-        """Where ``show`` finds each heading text first: which stub entries need a command."""
+        self.matcher = HeadingMatcher()
+        """Every heading of the skill: the stub computes each entry's command by ``show``'s
+        matching over them."""
         self._done = False
 
     def _hashed_text(self, rel: str) -> str:
@@ -249,7 +250,11 @@ class _Sources:
                 self._check_limit(rel, doc)
                 yield file_rows(rel, text, doc)
                 for heading in doc.headings:
-                    self.firsts.add(rel, heading.level, heading.text)
+                    self.matcher.add(
+                        IndexedHeading(
+                            rel, heading.text, heading.level, heading.line, heading.end_line
+                        )
+                    )
                 if rel == SKILL_FILE:
                     self.doc = doc
                     self.headings = [(h.level, h.text) for h in doc.headings]
@@ -273,7 +278,7 @@ class _Sources:
         titles: dict[str, str] = {}
         headings: list[tuple[int, str]] = []
         for heading in outline.headings:
-            self.firsts.add(heading.file, heading.level, heading.text)
+            self.matcher.add(heading)
             if heading.file == SKILL_FILE:
                 headings.append((heading.level, heading.text))
             elif heading.level == 1 and heading.file not in titles:
@@ -306,7 +311,7 @@ class _Sources:
                 headings=self.headings,
                 references=self.references,
                 has_files=self.has_files,
-                firsts=self.firsts,
+                matcher=self.matcher,
             )
         )
 

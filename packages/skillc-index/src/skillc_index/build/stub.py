@@ -24,10 +24,14 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from skillc_index.index.schema import IndexedHeading
 from skillc_index.layout import SKILL_FILE
 from skillc_index.text import cut, one_line, shell_word
+
+if TYPE_CHECKING:
+    from skillc_index.index.queries import HeadingMatcher
 
 __all__ = [
     "MAX_DESCRIPTION",
@@ -37,7 +41,6 @@ __all__ = [
     "REFERENCES_LABEL",
     "SCRIPTS_LINE",
     "STUB_FORMAT",
-    "FirstHeadings",
     "Reference",
     "render_stub",
     "with_frontmatter",
@@ -54,8 +57,10 @@ REFERENCES_LABEL = "References (query by title only)"
 #: before any H1 counted (54 of the 11,593 public SKILL.md files we hold listed up to 15).
 #: 5: the commands quote ``'<heading>'`` (single quotes: a pasted heading is never expanded),
 #: and an entry the template would not read exactly gives its own command. 6: a heading whose
-#: text an earlier one has (``Examples`` under two H1s) gives its ``--nth``.
-STUB_FORMAT = 6
+#: text an earlier one has (``Examples`` under two H1s) gives its ``--nth``. 7: each command is
+#: computed by ``show``'s own matching (``## Part 2  APIs`` beside ``## Part 2 APIs`` is read by
+#: its text as written; a label that reaches its heading alone needs no command).
+STUB_FORMAT = 7
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
 # takes an int, not math.inf).
@@ -74,53 +79,6 @@ class Reference:
     """Its first H1, if any."""
     description: str | None
     """Its frontmatter ``description``, if any."""
-
-
-class FirstHeadings:
-    """Where ``skc show --section`` finds each heading text: it takes the first heading of
-    the text (case folded, :func:`~skillc_index.index.queries.heading_key`) in file
-    (bytewise) then line order, with ``--file`` the first in that file, and with ``--nth N``
-    the Nth of those. Fed every heading of every indexed file in that order (as the index
-    stores them), it tells how an entry of the stub is reached by its label."""
-
-    def __init__(self) -> None:
-        self._file: dict[str, str] = {}
-        self._in_file: dict[tuple[str, str], list[tuple[int, int]]] = {}
-        self._count: dict[str, int] = {}
-
-    def add(self, file: str, level: int, text: str) -> None:
-        """The next heading of ``file`` (files in bytewise order, headings in line order)."""
-        from skillc_index.index.queries import heading_key
-
-        key = heading_key(text)
-        number = self._count.get(file, 0)
-        self._count[file] = number + 1
-        self._file.setdefault(key, file)
-        self._in_file.setdefault((file, key), []).append((number, level))
-
-    def reached(self, file: str, text: str, *, number: int | None = None) -> tuple[int, bool]:
-        """How ``--section`` with its stub label finds the heading ``text`` of ``file`` (its
-        ``number``-th heading; else its first H1, a reference's title): ``(nth, first)``,
-        the ``--nth`` that picks it among the headings of that text in ``file`` (0: none
-        does), and whether ``file`` holds the first of them in the skill (``--file`` is
-        then not needed). A label that differs from the text (control characters, leading
-        ``#`` marks) is matched by other rules: ``(0, False)``."""
-        from skillc_index.index.queries import heading_key, section_queries
-
-        label = one_line(text)
-        if section_queries(label)[0] != text:
-            return 0, False
-        key = heading_key(text)
-        found = self._in_file.get((file, key), [])
-        nth = next(
-            (
-                n
-                for n, (at, level) in enumerate(found, 1)
-                if (at == number if number is not None else level == 1)
-            ),
-            0,
-        )
-        return nth, self._file.get(key) == file
 
 
 def _yaml_string(value: str) -> str:
@@ -227,25 +185,48 @@ def _entry(indent: str, label: str, command: str | None) -> str:
 
 
 def _show_command(
-    skill: str, file: str, text: str, reached: tuple[int, bool], *, other: str | None = None
+    skill: str, heading: IndexedHeading, matcher: HeadingMatcher | None, *, other: str | None = None
 ) -> str | None:
-    """The command an entry is listed with (None: the template reads it as listed). The
-    template ``--section '<label>'`` reads it when the label finds this heading first and
-    holds no ``'``; else ``--section`` with ``--file`` when it is not in the file where the
-    label is found first, and ``--nth`` when it is not the first of the label's headings
-    there (a heading text used twice: ``Examples`` under two H1s); ``other`` (a reference's
-    ``skc open``), or ``--file``, when the label does not reach it
-    (:meth:`FirstHeadings.reached`)."""
-    label = one_line(text)
-    nth, first_file = reached
-    if nth == 0:
-        return other or _command(skill, "show", options=[("--section", label), ("--file", file)])
-    if nth == 1 and first_file and "'" not in label:
-        return None
-    options = [("--section", label)]
-    options += [] if first_file else [("--file", file)]
-    options += [] if nth == 1 else [("--nth", str(nth))]
-    return _command(skill, "show", options=options)
+    """The command an entry (``heading``) is listed with; None: the template ``--section
+    '<label>'`` reads it as listed. Computed by ``show``'s own matching over every heading
+    of the skill (``matcher``: :meth:`~skillc_index.index.queries.HeadingMatcher.matches`;
+    None: each entry taken as read by its label), so that, pasted, it reads this entry: the
+    label, else the heading's text as written (``## Part 2  APIs`` beside ``## Part 2
+    APIs``, whose label it has), with the options :func:`_reaching` gives; when neither
+    reaches it, ``other`` (a reference's ``skc open``) or the ``skc open`` of its file."""
+    label = one_line(heading.text)
+    if matcher is None:
+        return None if "'" not in label else _command(skill, "show", options=[("--section", label)])
+    for section in dict.fromkeys((label, heading.text)):
+        options = _reaching(matcher, heading, section)
+        if options is None:
+            continue
+        if not options and section == label and "'" not in label:
+            return None
+        return _command(skill, "show", options=[("--section", section), *options])
+    return other or _command(skill, "open", heading.file)
+
+
+def _reaching(
+    matcher: HeadingMatcher, heading: IndexedHeading, section: str
+) -> list[tuple[str, str]] | None:
+    """The options after ``--section SECTION`` with which ``show`` serves ``heading``: none
+    when it is the first match; ``--nth N`` when it is the Nth and the first is in its file;
+    else ``--file`` (and ``--nth`` among that file's matches: a heading text used twice,
+    ``Examples`` under two H1s); None when ``SECTION`` does not reach it (another heading's
+    exact text beats a label's match)."""
+    everywhere = matcher.matches(section)
+    if everywhere[:1] == [heading]:
+        return []
+    if heading in everywhere and everywhere[0].file == heading.file:
+        return [("--nth", str(everywhere.index(heading) + 1))]
+    in_file = matcher.matches(section, heading.file)
+    if heading in in_file:
+        nth = in_file.index(heading) + 1
+        return [("--file", heading.file)] + ([] if nth == 1 else [("--nth", str(nth))])
+    if heading in everywhere:
+        return [("--nth", str(everywhere.index(heading) + 1))]
+    return None
 
 
 def _exec_word(skill: str) -> str:
@@ -254,8 +235,20 @@ def _exec_word(skill: str) -> str:
     return f"-- {word}" if skill.startswith("-") else word
 
 
+def _stored(
+    matcher: HeadingMatcher | None, file: str, level: int, text: str, number: int | None = None
+) -> IndexedHeading:
+    """The heading ``matcher`` holds for an entry: the ``number``-th of ``file``, else its
+    first H1 (a reference's title); without a matcher, a record of the entry alone."""
+    of_file = [] if matcher is None else matcher.of_file(file)
+    if number is not None and number < len(of_file):
+        return of_file[number]
+    first = next((h for h in of_file if h.level == 1), None) if number is None else None
+    return first or IndexedHeading(file, text, level, 0, 0)
+
+
 def _skill_entries(
-    skill: str, headings: Sequence[tuple[int, str]], firsts: FirstHeadings | None
+    skill: str, headings: Sequence[tuple[int, str]], matcher: HeadingMatcher | None
 ) -> list[str]:
     """RFC-0001:C-SECTIONS for SKILL.md: H1 at indent 0, H2 at indent 1 under the preceding
     H1 (at indent 0 when no H1 precedes it), at most 15 entries and 12 at indent 0 (the
@@ -277,8 +270,8 @@ def _skill_entries(
             break
         seen_h1 += level == 1
         top_level += top
-        reached = (1, True) if firsts is None else firsts.reached(SKILL_FILE, text, number=number)
-        command = _show_command(skill, SKILL_FILE, text, reached)
+        heading = _stored(matcher, SKILL_FILE, level, text, number)
+        command = _show_command(skill, heading, matcher)
         lines.append(_entry("" if top else "  ", one_line(text), command))
     if len(lines) < len(entries):
         lines.append(f"- ... ({len(entries) - len(lines)} more)")
@@ -286,7 +279,7 @@ def _skill_entries(
 
 
 def _reference_entries(
-    skill: str, references: Sequence[Reference], firsts: FirstHeadings | None
+    skill: str, references: Sequence[Reference], matcher: HeadingMatcher | None
 ) -> list[str]:
     """RFC-0001:C-SECTIONS for the other Markdown files, in the order given (by path). A
     file without H1, listed by its path, gives the ``skc open`` that reads it; a title the
@@ -298,10 +291,8 @@ def _reference_entries(
         title = one_line(reference.title or "")
         opened = _command(skill, "open", reference.path)
         if title and reference.title is not None:
-            reached = (
-                (1, True) if firsts is None else firsts.reached(reference.path, reference.title)
-            )
-            command = _show_command(skill, reference.path, reference.title, reached, other=opened)
+            heading = _stored(matcher, reference.path, 1, reference.title)
+            command = _show_command(skill, heading, matcher, other=opened)
         else:
             command = opened
         label = title or one_line(reference.path)
@@ -329,7 +320,7 @@ def render_stub(
     headings: Sequence[tuple[int, str]],
     references: Sequence[Reference],
     has_files: bool = False,
-    firsts: FirstHeadings | None = None,
+    matcher: HeadingMatcher | None = None,
 ) -> str:
     """The stub's text.
 
@@ -337,8 +328,9 @@ def render_stub(
     examples; ``frontmatter`` is the source's whole frontmatter (with ``name`` and
     ``description``), kept exactly; ``headings`` are SKILL.md's ``(level, text)`` in file
     order; ``references`` the other ``.md`` files by path; ``has_files``: the skill has files
-    other than Markdown (the body then names ``skc exec``); ``firsts``: every heading of the
-    skill, to tell which entries ``show`` would not find by their label alone (None: all).
+    other than Markdown (the body then names ``skc exec``); ``matcher``: every heading of the
+    skill, which each entry's command is computed over by ``show``'s matching (None: every
+    entry taken as read by its label).
     """
     raw_name = frontmatter.get("name")
     name = raw_name if isinstance(raw_name, str) else ""
@@ -358,7 +350,8 @@ def render_stub(
     if has_files:
         body += [*SCRIPTS_LINE.format(skill=_exec_word(skill)).split("\n"), ""]
     body += ["## Top Sections", ""]
-    body += _skill_entries(skill, headings, firsts) + _reference_entries(skill, references, firsts)
+    body += _skill_entries(skill, headings, matcher)
+    body += _reference_entries(skill, references, matcher)
     if len(body) > MAX_LINES:  # cannot happen with the limits above; never exceed it anyway
         body = [*body[: MAX_LINES - 1], "- ... (truncated)"]
     return "---\n" + _frontmatter_yaml(frontmatter) + "---\n\n" + "\n".join(body) + "\n"

@@ -1,9 +1,10 @@
 """The reads of an index, each on the :class:`~skillc_index.index.freshness.IndexHandle`
 that :func:`~skillc_index.index.freshness.require_index` returned: the headings
 (:func:`read_headings`, and with the files over the parse limit :func:`read_outline`),
-``show``'s matching (:func:`matching_headings`, which ``stats`` uses too,
-:func:`section_queries`, :func:`normalized_query`, :func:`find_headings`) and ``search``
-with its snippets (:func:`search_sections`).
+``show``'s matching (:func:`matching_headings`, which ``stats`` uses too, over headings held
+in memory as the build's stub does: :class:`HeadingMatcher`; :func:`section_queries`,
+:func:`normalized_query`, :func:`find_headings`) and ``search`` with its snippets
+(:func:`search_sections`).
 
 RFC-0004: any failure reading the database is corruption, raised as E002 naming the skill.
 """
@@ -26,6 +27,7 @@ from skillc_index.text import one_line, printable
 __all__ = [
     "HEADINGS_CACHE_MAX",
     "SNIPPET_WINDOW",
+    "HeadingMatcher",
     "IndexOutline",
     "SectionHit",
     "find_headings",
@@ -192,6 +194,42 @@ def matching_headings(
         for heading in every()
         if folded in (heading_key(one_line(heading.text)), heading_key(printable(heading.text)))
     ]
+
+
+class HeadingMatcher:
+    """Headings held in memory, added in file (bytewise) then line order (as the index
+    stores them), and the ones ``show --section S [--file F]`` matches among them
+    (:meth:`matches`, by :func:`matching_headings`: ``--nth N`` serves the Nth). What
+    ``stats`` counts a ``show`` row by, and what the build's stub computes each entry's
+    command by: pasted, the command reads that entry."""
+
+    def __init__(self, headings: Iterable[IndexedHeading] = ()) -> None:
+        self.headings: list[IndexedHeading] = []
+        self._by_key: dict[str, list[IndexedHeading]] = {}
+        self._by_file: dict[str, list[IndexedHeading]] = {}
+        for heading in headings:
+            self.add(heading)
+
+    def add(self, heading: IndexedHeading) -> None:
+        """The next heading (of its file, or of a file after the last one's)."""
+        self.headings.append(heading)
+        self._by_key.setdefault(heading_key(heading.text), []).append(heading)
+        self._by_file.setdefault(heading.file, []).append(heading)
+
+    def of_file(self, file: str) -> list[IndexedHeading]:
+        """The headings of ``file``, in line order."""
+        return self._by_file.get(file, [])
+
+    def matches(self, section: str, file: str | None = None) -> list[IndexedHeading]:
+        """The headings ``show --section SECTION`` (``--file FILE``) matches, in order."""
+
+        def find(text: str) -> list[IndexedHeading]:
+            fold = heading_key(text)  # as find_headings: no heading holds bytes not UTF-8
+            found = self._by_key.get(fold, []) if is_utf8(fold) else []
+            return [h for h in found if file is None or h.file == file]
+
+        every = self.headings if file is None else self.of_file(file)
+        return matching_headings(section, find, lambda: every)[1]
 
 
 _MATCHING_SQL = (
