@@ -379,6 +379,32 @@ def test_a_symlink_leading_to_a_hidden_file_is_no_read_of_the_skill(setup: Setup
     assert [(item.skill_path, item.reads) for item in result.skills] == [(s.local, 2)]
 
 
+def test_a_symlink_leading_out_of_the_skill_is_no_read_of_it(setup: Setup, tmp_path: Path) -> None:
+    """``sshdir -> ~/.ssh``-like links of a skill led reads of ``sshdir/id_rsa`` (and of a
+    link to a visible file outside) to be counted as its files, which ``open`` refuses
+    (E012) and ``sources`` does not list: judged by where they lead, they are no reads of
+    the skill; a link that stays inside is read as the file (near miss)."""
+    s = setup
+    outdir = tmp_path / "outside" / ".ssh"
+    outdir.mkdir(parents=True)
+    (outdir / "id_rsa").write_text("KEY\n", encoding="utf-8")
+    (tmp_path / "outside" / "visible.md").write_text("# Out\n", encoding="utf-8")
+    (s.local / "sshdir").symlink_to(outdir)
+    (s.local / "out.md").symlink_to(tmp_path / "outside" / "visible.md")
+    (s.local / "guide.md").symlink_to(API)
+    p = s.project
+    s.write(
+        lines(
+            tool_use(p, 1, "Read", {"file_path": str(s.local / "sshdir" / "id_rsa")}),
+            tool_use(p, 2, "Read", {"file_path": str(s.local / "out.md")}),
+            tool_use(p, 3, "Read", {"file_path": str(s.local / "guide.md")}),
+        )
+    )
+    result = s.sync()
+    assert [(item.skill_path, item.reads) for item in result.skills] == [(s.local, 1)]
+    assert [json.loads(r[6])["path"] for r in s.rows("local")] == ["guide.md"]
+
+
 def test_project_folders_are_those_of_the_record_cwd(
     setup: Setup, tmp_path: Path, demo_skill: Callable[[Path], Path]
 ) -> None:

@@ -26,7 +26,7 @@ from skillc_index import (
 )
 from skillc_index.accesslog import AccessRecord, primary_log
 from skillc_index.accesslog.merge import Identity
-from skillc_index.files import hidden_refusal
+from skillc_index.files import hidden_refusal, inside
 from skillc_index.inventory.entries import InstalledSkill, Listing, Location, installed_skills
 from skillc_index.inventory.folders import trusted_targets
 from skillc_stats._filters import parse_time
@@ -150,7 +150,10 @@ class _Skills:
         dot-file or dot-folder, or a symlink of the skill leading to one, as ``open`` judges
         it: :func:`~skillc_index.files.hidden_refusal`; no file of the skill by
         :func:`skillc_index.walk_skill`'s rule, unserved by ``open`` without ``--hidden``;
-        skillc's own ``.skillc-meta/`` among them)."""
+        skillc's own ``.skillc-meta/`` among them). Judged by where it leads: a symlink of
+        the skill leading out of its real folder (``sshdir -> ~/.ssh``) is no file of it
+        (``open`` says E012, ``sources`` leaves it out: :func:`~skillc_index.files.inside`),
+        and the file is then the skill's that holds its real path, if any."""
         candidates = [os.path.normpath(path)]
         real = os.path.realpath(candidates[0])
         if real != candidates[0]:
@@ -160,9 +163,11 @@ class _Skills:
             while True:
                 skill = self.by_folder.get(folder)
                 if skill is not None:
-                    relative = candidate[len(folder) + 1 :].replace(os.sep, "/")
                     root = os.path.realpath(folder)
-                    led = real[len(root) + 1 :] if real.startswith(root + os.sep) else ""
+                    if not inside(real, root):
+                        break  # it leads out of this skill: not one of its files
+                    relative = candidate[len(folder) + 1 :].replace(os.sep, "/")
+                    led = real[len(root) + 1 :]
                     hidden = hidden_refusal(relative, led.replace(os.sep, "/"))
                     return None if hidden is not None else (skill, relative)
                 parent = os.path.dirname(folder)
