@@ -129,6 +129,35 @@ def test_an_outline_reply_is_bounded_with_a_warning(
     assert [h["text"] for h in seen["top"]["headings"]][-1] == "Many"
 
 
+def test_an_outline_of_many_files_keeps_to_the_bound(wire: WireClient, project: Path) -> None:
+    """``files`` was never cut: 3,000 long names made a reply of 218,142 characters. The
+    first files that fit are kept, in order, and a warning says how many were left out (the
+    headings get what is left; at ``level`` 1 their advice no longer asks for ``level``)."""
+    skill = project / ".skillc" / "skills" / "demo"
+    refs = skill / "refs"
+    refs.mkdir()
+    for n in range(3000):
+        name = f"file-with-a-rather-long-name-for-testing-purposes-number-{n:04d}.md"
+        (refs / name).write_text(f"# T {n}\n", encoding="utf-8")
+
+    wire.initialize()
+    reply = wire.call("skc_outline", {"skill": "demo", "level": 1})["structuredContent"]
+    assert len(json.dumps(reply, ensure_ascii=False)) <= 101_000  # the bound and its warnings
+    files = reply["files"]
+    assert 500 < len(files) < 3000
+    every = sorted(
+        [f"refs/{p.name}" for p in refs.iterdir()]
+        + [p.relative_to(skill).as_posix() for p in skill.rglob("*.md") if p.parent != refs]
+    )
+    assert files == every[: len(files)]  # the first ones, in path order
+    total = len(every)
+    warnings = reply["warnings"]
+    assert f"outline cut at {len(files):,} of {total:,} files" in warnings[0]
+    assert "skc_sources" in warnings[0]
+    assert f"outline cut at {len(reply['headings']):,} of " in warnings[1]
+    assert "`level`" not in warnings[1]
+
+
 def test_a_sources_reply_is_bounded_with_a_warning(
     server_command: list[str], project: Path, env: dict[str, str]
 ) -> None:

@@ -113,11 +113,21 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
 
     with session.logged("outline", params.skill, params.log_args()) as skill:
         found = read_outline(skill, level=params.level, tokenizer_setting=session.config.tokenizer)
+    # the files first (the list of what there is to read), then the headings beside them
+    files, files_cut = session.fit(
+        lambda: found.files,
+        "outline",
+        "files",
+        "list them with skc_sources (narrow it with `dir` or `pattern`)",
+    )
+    if files_cut:
+        found = found._replace(files=found.files[:files], warnings=(*found.warnings, *files_cut))
+    fewer = "ask for the top levels only with `level` (1 or 2), or " if params.level != 1 else ""
     kept, cut = session.fit(
         lambda: [heading.to_dict() for heading in found.headings],
         "outline",
         "headings",
-        "ask for the top levels only with `level` (1 or 2), or search the skill for what you need",
+        f"{fewer}search the skill for what you need",
         beside=found.files,
     )
     if cut:

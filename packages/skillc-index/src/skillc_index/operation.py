@@ -427,7 +427,7 @@ class Session:
 
     def fit(
         self,
-        items: Callable[[], Sequence[Mapping[str, Any]]],
+        items: Callable[[], Sequence[object]],
         what: str,
         noun: str,
         advice: str,
@@ -439,10 +439,10 @@ class Session:
         warning when that is not all of them (the count is the caller's only then): the
         first whose JSON fits in ``reply_chars``, the others left out whole. ``items`` is
         called only when the reply is bounded (an MCP session): the command line makes no
-        JSON for it. ``beside``: what the reply holds whole besides them (an outline's files),
-        counted first. The warning reads ``<what> cut at K of N <noun> (the reply's
-        limit of C characters): <advice>`` (``total``: N, when the result counts more than
-        ``items``)."""
+        JSON for it. ``beside``: what the reply holds besides them (an outline's files, fitted
+        first themselves), counted first. The warning reads ``<what> cut at K of N <noun>
+        (the reply's limit of C characters): <advice>`` (``total``: N, when the result counts
+        more than ``items``)."""
         if self.reply_chars is None:
             return 0, ()
         import json
