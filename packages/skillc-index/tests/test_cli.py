@@ -212,7 +212,8 @@ def test_click_usage_errors_quote_in_double_quotes(
 def test_a_help_page_names_the_script_showing_it(capsys: pytest.CaptureFixture[str]) -> None:
     """A package script's examples run the script: ``skc CMD`` is its form of CMD, a client
     configuration starts it, an example of a command it lacks is left out; under ``skc``
-    the page is as written."""
+    the page is as written. A comment keeps its column (``skillc-lint --help``'s was pushed
+    right by the longer name) where two spaces or more lead to it."""
     from skillc_index.console import CommandGroup
     from skillc_index.helppage import Command
 
@@ -229,6 +230,8 @@ def test_a_help_page_names_the_script_showing_it(capsys: pytest.CaptureFixture[s
         \b
         Examples:
           skc show my-skill         # as skc shows it
+          skc show                  # the same column
+          skc show a-much-longer-skill-name # one space: as it is
           skc build my-skill        # another package's command
           {"mcpServers": {"x": {"command": "skc", "args": ["show", "-v"]}}}
         """
@@ -238,7 +241,9 @@ def test_a_help_page_names_the_script_showing_it(capsys: pytest.CaptureFixture[s
         (
             "skillc-demo",
             [
-                "    skillc-demo show my-skill         # as skc shows it",
+                "    skillc-demo show my-skill  # as skc shows it",  # past it: two spaces
+                "    skillc-demo show          # the same column",
+                "    skillc-demo show a-much-longer-skill-name # one space: as it is",
                 '    {"mcpServers": {"x": {"command": "skillc-demo", "args": ["show", "-v"]}}}',
             ],
         ),
@@ -246,6 +251,8 @@ def test_a_help_page_names_the_script_showing_it(capsys: pytest.CaptureFixture[s
             "skc",
             [
                 "    skc show my-skill         # as skc shows it",
+                "    skc show                  # the same column",
+                "    skc show a-much-longer-skill-name # one space: as it is",
                 "    skc build my-skill        # another package's command",
                 '    {"mcpServers": {"x": {"command": "skc", "args": ["show", "-v"]}}}',
             ],

@@ -134,7 +134,9 @@ def for_program(ctx: click.Context, page: str) -> str:
 
 def _example(line: str, commands: dict[str, str], skc: re.Pattern[str]) -> str | None:
     """One line of an example block for the program of ``commands`` (its command, not its
-    ``# comment``); None when it runs an ``skc`` command the program does not provide."""
+    ``# comment``, which keeps its column when two spaces or more lead to it: the command
+    rewritten longer takes spaces from them, one shorter gives them, at least two kept);
+    None when it runs an ``skc`` command the program does not provide."""
     text = line.lstrip(" ")
     if text.startswith("{"):
         config = _client_config(text, commands)
@@ -142,7 +144,11 @@ def _example(line: str, commands: dict[str, str], skc: re.Pattern[str]) -> str |
     program, comment, rest = line.partition(" #")  # a comment is left as it is
     if any(match.group(1) not in commands for match in skc.finditer(program)):
         return None
-    return skc.sub(lambda match: commands[match.group(1)], program) + comment + rest
+    written = skc.sub(lambda match: commands[match.group(1)], program)
+    code = written.rstrip(" ")
+    if comment and len(program) - len(program.rstrip(" ")) >= 1:  # two spaces or more
+        written = code + " " * max(len(program) - len(code), 1)
+    return written + comment + rest
 
 
 def _client_config(text: str, commands: dict[str, str]) -> str | None:
