@@ -26,7 +26,7 @@ from skillc_index import (
 )
 from skillc_index.accesslog import AccessRecord, primary_log
 from skillc_index.accesslog.merge import Identity
-from skillc_index.files import hidden_refusal, inside
+from skillc_index.files import inside, is_hidden
 from skillc_index.inventory.entries import InstalledSkill, Listing, Location, installed_skills
 from skillc_index.inventory.folders import trusted_targets
 from skillc_stats._filters import parse_time
@@ -126,12 +126,14 @@ class _Skills:
         self.by_name: dict[str, InstalledSkill] = {}
         self.by_plugin: dict[tuple[str, str], InstalledSkill] = {}
         self.by_folder: dict[str, InstalledSkill] = {}
+        self.real_of: dict[str, str] = {}  # a skill folder's real path, known from its location
         for _, _, location, skill in ranked:
             self.by_name.setdefault(location.name, skill)
             if location.plugin is not None:
                 self.by_plugin.setdefault((location.plugin, location.name), skill)
             for folder in (str(location.path), str(location.real)):
                 self.by_folder.setdefault(folder, skill)
+                self.real_of.setdefault(folder, str(location.real))
 
     def named(self, name: str) -> InstalledSkill | None:
         """The skill a ``Skill`` call names: ``plugin:skill`` among the plugins' skills (that
@@ -163,13 +165,12 @@ class _Skills:
             while True:
                 skill = self.by_folder.get(folder)
                 if skill is not None:
-                    root = os.path.realpath(folder)
+                    root = self.real_of[folder]
                     if not inside(real, root):
                         break  # it leads out of this skill: not one of its files
                     relative = candidate[len(folder) + 1 :].replace(os.sep, "/")
-                    led = real[len(root) + 1 :]
-                    hidden = hidden_refusal(relative, led.replace(os.sep, "/"))
-                    return None if hidden is not None else (skill, relative)
+                    led = real[len(root) + 1 :].replace(os.sep, "/")
+                    return None if is_hidden(relative) or is_hidden(led) else (skill, relative)
                 parent = os.path.dirname(folder)
                 if parent == folder:
                     break
