@@ -469,7 +469,9 @@ def period_of(day: str, by: str) -> str | None:
 
 def kinds_by_period(rows: Iterable[Sequence[Any]], by: str) -> dict[str, Counter[str]]:
     """``(day, command, count)`` rows as the count of each kind of row
-    (:func:`~skillc_index.accesslog.command_kind`) per ``by`` period."""
+    (:func:`~skillc_index.accesslog.command_kind`) per ``by`` period (a row's day may be a
+    ``by`` period already: :func:`period_of` gives it back; one skill's trend and
+    :func:`~skillc_stats._trends.trends` of every skill both sum here)."""
     kinds: dict[str, Counter[str]] = {}
     for day, command, count in rows:
         period = period_of(str(day), by)  # a day, or a month's period of a team store's rollup

@@ -132,15 +132,19 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
     ``YYYY-MM-DD`` day), ``skills`` (each skill's uses in the range and per period, and the
     change between the last two periods; most used first) and the ``rising`` and ``falling``
     skills (the :data:`MOVERS` largest changes each way)."""
-    from skillc_stats._stats import period_of, period_rows, periods_note
+    from skillc_stats._stats import kinds_by_period, period_of, period_rows, periods_note
 
-    kinds: dict[str, Counter[str]] = defaultdict(Counter)  # each kind of row per period
     per_skill: dict[str, Counter[str]] = defaultdict(Counter)  # each skill's uses per period
-    for skill, period, command, count in counts.counts(("day",), by):
-        kind = command_kind(command)
-        kinds[period][kind] += int(count)
-        if kind == "use":
-            per_skill[str(skill)][period] += int(count)
+
+    def summed() -> Iterator[tuple[Any, ...]]:
+        """The rows summed over the skills, each skill's uses counted on the way (the
+        counts are read once: one log at a time)."""
+        for skill, period, command, count in counts.counts(("day",), by):
+            if command_kind(command) == "use":
+                per_skill[str(skill)][period] += int(count)
+            yield period, command, count
+
+    kinds = kinds_by_period(summed(), by)
     first = min(kinds, default="")
     last = max(period_of(end, by) or first, first) if first else ""
     note = periods_note(first, last, by)
