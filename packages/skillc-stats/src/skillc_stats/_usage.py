@@ -125,10 +125,8 @@ class UsageCache:
             return None
         try:
             found = {}
-            for path, (uses, first, last, projects, authored, folders) in entry["usage"].items():
-                found[path] = SkillUsage(
-                    path, uses, first, last, projects, authored, tuple(folders)
-                )
+            for path, (*head, folders) in entry["usage"].items():  # (put's field order)
+                found[path] = SkillUsage._make((path, *head, tuple(folders)))
             return found
         except (AttributeError, TypeError, KeyError, ValueError):
             return None
