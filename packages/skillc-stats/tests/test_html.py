@@ -14,6 +14,7 @@ import stat
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -243,6 +244,28 @@ def test_all_by_week_locally_and_from_the_team_store(
     assert rising.split()[:4] == ["+3", "1", "->", "4"] and "rising" in rising
     falling = lines[lines.index("Falling (2026-01-05 to 2026-01-12):") + 2]
     assert falling.split()[:4] == ["-2", "3", "->", "1"]
+
+
+@pytest.mark.usefixtures("three")
+def test_all_page_by_week_reads_the_days_once(
+    project: Path, stats_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillc_stats._trends import AllCounts
+
+    read: list[tuple[str, ...]] = []
+    counts = AllCounts.counts
+
+    def counting(self: AllCounts, keys: tuple[str, ...], *args: Any, **kwargs: Any) -> Any:
+        read.append(tuple(keys))
+        return counts(self, keys, *args, **kwargs)
+
+    monkeypatch.setattr(AllCounts, "counts", counting)
+    bound = ("--until", "2026-01-18T23:59:59Z", "--by", "week")
+    result = stats_cli("stats", "--all", "--html", "all.html", "--format", "json", *bound)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["data"]["periods"][1]["uses"] == 5
+    assert "2026-01-12" in (project / "all.html").read_text()
+    assert read.count(("day",)) == 1  # the answer's trends are the page's (twice before)
 
 
 @pytest.mark.usefixtures("three")

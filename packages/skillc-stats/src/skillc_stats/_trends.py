@@ -189,14 +189,11 @@ def end_day(filters: Filters) -> str:
     return (filters.until or utc_now())[:10]
 
 
-def all_response(usage: dict[str, Any], counts: AllCounts, by: str) -> dict[str, Any]:
+def all_response(usage: dict[str, Any], trend: dict[str, Any], by: str) -> dict[str, Any]:
     """The ``--all --by`` answer: the ``--all`` response (:func:`~skillc_stats._usage.
-    usage_response`) with ``query`` ``all by <period>`` and :func:`trends` as ``data``."""
-    return {
-        **usage,
-        "query": f"all by {by}",
-        "data": trends(counts, by, end_day(counts.filters)),
-    }
+    usage_response`) with ``query`` ``all by <period>`` and ``trend`` (:func:`trends` to
+    :func:`end_day`) as ``data``."""
+    return {**usage, "query": f"all by {by}", "data": trend}
 
 
 def top(entries: Iterable[Mapping[str, Any]], count: int) -> list[Mapping[str, Any]]:

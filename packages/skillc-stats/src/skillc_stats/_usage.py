@@ -295,13 +295,16 @@ def all_answers(
 ) -> tuple[dict[str, Any], dict[str, Any] | None, tuple[Notice, ...]]:
     """:func:`query_all`'s answer, with ``page`` what the HTML page of every skill shows
     (:func:`skillc_stats._trends.page_data`), and the notices of what they left out."""
-    from skillc_stats._trends import AllCounts, all_response, page_data
+    from skillc_stats._trends import AllCounts, all_response, end_day, page_data, trends
 
     skills = installed_skills(layout, targets).skills
 
     def answer(usage: dict[str, Any], counts: AllCounts) -> tuple[Any, Any, Any]:
         extra = page_data(usage, counts, by) if page else None
-        found = all_response(usage, counts, by) if by else usage
+        found = usage
+        if by:  # the page's trends when it has them: every log is read once for them
+            trend = extra["trend"] if extra is not None else trends(counts, by, end_day(filters))
+            found = all_response(usage, trend, by)
         return found, extra, tuple(counts.notes.values())
 
     if store is None:
