@@ -7,6 +7,7 @@ are real programs (this interpreter, ``/bin/sh`` scripts) run as real processes.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -15,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -475,6 +477,54 @@ def test_a_tool_ignoring_sigterm_is_killed(
     )
     assert data["output"] == "up\n"
     assert 6 <= elapsed < 30
+
+
+def test_ctrl_c_in_the_sigterm_grace_kills_the_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``KeyboardInterrupt`` while a timed-out tool that ignores SIGTERM has its grace: the
+    group is killed (and reaped) as the interrupt goes on. The waits are stood in for (the
+    first times out once the tool ignores SIGTERM, the second is the Ctrl-C): no timing."""
+    from skillc_gateway._runner import HeadTail, run_in_group
+
+    ready = tmp_path / "pid"
+    code = (
+        "import os, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        "open(sys.argv[1] + '.tmp', 'w').write(str(os.getpid())); "
+        "os.rename(sys.argv[1] + '.tmp', sys.argv[1]); time.sleep(120)"
+    )
+    real_wait = subprocess.Popen.wait
+    waits = itertools.count()
+    started: list[subprocess.Popen[bytes]] = []
+    threads = set(threading.enumerate())
+
+    def wait(self: subprocess.Popen[bytes], timeout: float | None = None) -> int:
+        started.append(self)
+        number = next(waits)
+        if number == 0:  # the run's time is up once the tool ignores SIGTERM
+            while not ready.exists():
+                time.sleep(0.01)
+            raise subprocess.TimeoutExpired(self.args, timeout or 0)
+        if number == 1:  # Ctrl-C in the SIGTERM grace
+            raise KeyboardInterrupt
+        return real_wait(self, timeout)
+
+    monkeypatch.setattr(subprocess.Popen, "wait", wait)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_in_group([sys.executable, "-c", code, str(ready)], [HeadTail()], env={}, timeout=60)
+        pid = int(ready.read_text())
+        with pytest.raises(ProcessLookupError):  # killed and reaped
+            os.kill(pid, 0)
+    finally:
+        if ready.exists():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(ready.read_text()), signal.SIGKILL)
+        for reader in set(threading.enumerate()) - threads:
+            reader.join(10)  # (its pipe ends with the tool)
+        for process in started[:1]:
+            assert process.stdout is not None
+            process.stdout.close()  # (the interrupt leaves it to the exiting process)
 
 
 # -- run: what a value may never become (issue 13) -----------------------------------------------

@@ -443,16 +443,17 @@ def run_in_group(
     deadline = started + timeout
     timed_out = False
     try:
-        process.wait(timeout=max(deadline - time.monotonic(), 0))
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _signal_run(process.pid, marker, signal.SIGTERM)
         try:
-            process.wait(timeout=KILL_GRACE)
+            process.wait(timeout=max(deadline - time.monotonic(), 0))
         except subprocess.TimeoutExpired:
-            _signal_run(process.pid, marker, signal.SIGKILL)
-            process.wait()
-    except BaseException:  # Ctrl-C while it runs (its own session: the signal missed it)
+            timed_out = True
+            _signal_run(process.pid, marker, signal.SIGTERM)
+            try:
+                process.wait(timeout=KILL_GRACE)
+            except subprocess.TimeoutExpired:
+                _signal_run(process.pid, marker, signal.SIGKILL)
+                process.wait()
+    except BaseException:  # Ctrl-C while it runs or in the grace (its own session: missed)
         _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
         process.wait()
         raise
