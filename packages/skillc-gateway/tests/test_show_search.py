@@ -142,6 +142,15 @@ def test_nth_shows_another_of_the_matching_headings(
     )
     shown = gateway("show", "demo", "--section", "Install", "--nth", "3")
     assert (shown.returncode, shown.stdout, shown.stderr) == (0, "# install\n\nthird\n", "")
+    # an explicit first is asked for, not taken: no W001 (CLI, API and MCP alike)
+    first = gateway("show", "demo", "--section", "Install", "--nth", "1")
+    assert (first.returncode, first.stderr) == (0, "")
+    assert show_section(built, "install", nth=1).warnings == ()
+    assert [w.code for w in show_section(built, "install").warnings] == ["W001"]
+    from skillc_gateway._section_ops import SHOW
+
+    asked = {"skill": "demo", "section": "Install"}
+    assert (SHOW.parse(asked).nth, SHOW.parse({**asked, "nth": 1}).nth) == (None, 1)
 
 
 def test_a_section_is_found_however_its_accents_are_composed(

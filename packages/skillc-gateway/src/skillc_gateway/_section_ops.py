@@ -87,16 +87,18 @@ class ShowParams(Record):
         ),
     ] = None
     nth: Annotated[
-        int,
+        int | None,
         Param(
             "Which of the headings that match to show, in file then line order (1: the first; "
             "`matches` in the reply counts them): a heading text used more than once, such as "
-            "two 'Examples' under different titles.",
+            "two 'Examples' under different titles. Not given: the first, with W001 when "
+            "several match.",
             minimum=1,
-            help="Show the Nth heading that matches (file, then line order).",
+            help="Show the Nth heading that matches (file, then line order; not given: the "
+            "first, with W001 when several match).",
             metavar="N",
         ),
-    ] = 1
+    ] = None
     max_lines: Annotated[
         int | None,
         Param(MAX_LINES, minimum=0, mcp_default=500, help="Show at most this many lines."),
@@ -106,7 +108,7 @@ class ShowParams(Record):
 
     def log_args(self) -> ShowArgs:
         args: ShowArgs = {"section": self.section, "file": self.file, "max_lines": self.max_lines}
-        if self.nth != 1:
+        if self.nth not in (None, 1):
             args["nth"] = self.nth
         if self.offset:
             args["offset"] = self.offset

@@ -114,11 +114,12 @@ def show_section(
     tokenizer_setting: str = "ascii",
     hidden: bool = False,
     skip: int = 0,
-    nth: int = 1,
+    nth: int | None = None,
 ) -> SectionText:
     """The content of the first heading matching ``section`` (case-insensitive, Unicode
     case folding), in file (bytewise) then line order; only in ``file`` when given; the
-    ``nth`` of them (1-based: a heading text that several headings share, each reached).
+    ``nth`` of them (1-based: a heading text that several headings share, each reached),
+    the first with W001 when several match and ``nth`` is not given.
 
     The index is built on demand when it is not current (``ensure_index``), and again when
     the section's file changed between the check and the read, or the index fails to read:
@@ -189,7 +190,7 @@ def show_section(
             # Written to while it was read or checked: these may not be the indexed lines.
             reason = f"'{found.file}' changed while it was read"
             continue
-        return _section_text(query, matches, found, text, total, shown)
+        return _section_text(query, matches, found, text, total, shown, nth)
     raise IndexUnusable(skill.name, reason or "its index failed to read after it was built")
 
 
@@ -198,7 +199,12 @@ MAX_HIDDEN_BYTES = 16 << 20
 
 
 def _hidden_section(
-    skill: ResolvedSkill, file: str, section: str, max_lines: int | None, skip: int, nth: int
+    skill: ResolvedSkill,
+    file: str,
+    section: str,
+    max_lines: int | None,
+    skip: int,
+    nth: int | None,
 ) -> SectionText:
     """A section of a hidden file (``hidden``): the index never holds hidden files, so the
     file's headings are parsed from it, through the descriptor its lines are read from (at
@@ -228,15 +234,16 @@ def _hidden_section(
             )
     except OSError as exc:
         raise UnreadableFile(file, exc.strerror or str(exc)) from exc
-    return _section_text(query, matches, found, text, total, shown)
+    return _section_text(query, matches, found, text, total, shown, nth)
 
 
-def _chosen(query: str, matches: list[IndexedHeading], nth: int) -> IndexedHeading:
-    """The ``nth`` (1-based) of the headings ``query`` matched; E020 saying how many
-    matched when there are fewer."""
-    if nth > len(matches):
+def _chosen(query: str, matches: list[IndexedHeading], nth: int | None) -> IndexedHeading:
+    """The ``nth`` (1-based; not given: the first) of the headings ``query`` matched; E020
+    saying how many matched when there are fewer."""
+    at = nth or 1
+    if at > len(matches):
         raise SectionNotFound(query, matched=len(matches))
-    return matches[nth - 1]
+    return matches[at - 1]
 
 
 def _section_text(
@@ -246,10 +253,11 @@ def _section_text(
     text: str,
     total: int,
     shown: int,
+    nth: int | None,
 ) -> SectionText:
     """``found``, one of the headings ``query`` matched, with its lines (W001 when there
     were several and the first was taken: ``nth`` not given)."""
-    several = len(matches) > 1 and found is matches[0]
+    several = nth is None and len(matches) > 1
     warnings = (multiple_matches(query),) if several else ()
     return SectionText(
         found.file,
