@@ -45,7 +45,7 @@ def render_text(layout: Layout, result: FindResult) -> str:
     """The text form of an answer: one block per skill (rank, name, score; folder;
     description; how to read its best section), each line one line: what a skill says of
     itself shows its control characters as escapes, so it cannot make up a result."""
-    from skillc_index import printable
+    from skillc_index import cut, printable
 
     if not result.skills:
         return f"No skill fits this query ({plural(result.searched, 'skill')} searched)."
@@ -54,7 +54,8 @@ def render_text(layout: Layout, result: FindResult) -> str:
         lines = [f"{rank}. {printable(skill.name)}  (score {skill.score:.2f})"]
         lines.append(f"   {printable(layout.display(Path(skill.path)))}")
         if skill.description:
-            lines.append(f"   {printable(_shorten(skill.description, 160))}")
+            one_line = " ".join(skill.description.split())
+            lines.append(f"   {printable(cut(one_line, 160))}")
         if skill.sections:
             lines.append(f"   {printable(_read_hint(layout, skill))}")
         blocks.append("\n".join(lines))
@@ -99,13 +100,6 @@ def _shown_by_name(layout: Layout, source: Path) -> bool:
 def plural(number: int, noun: str) -> str:
     """``1 skill``, ``2,320 skills``."""
     return f"{number:,} {noun}{'' if number == 1 else 's'}"
-
-
-def _shorten(text: str, width: int) -> str:
-    """``text`` on one line, cut to ``width`` characters with an ellipsis."""
-    from skillc_index import cut
-
-    return cut(" ".join(text.split()), width)
 
 
 def _quoted(word: str, *, force: bool = False) -> str:
