@@ -472,6 +472,32 @@ def test_the_library_builds_in_a_process_pool(
     assert [item.job.name for item in result.items] == [f"s{n}" for n in range(5)]
 
 
+def test_a_folder_of_skills_is_walked_once(
+    index: Run, project: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``build skills/``: the progress bar's choice, the batch's and its jobs' are one walk
+    (three of up to 250,000 folders before); the next command walks again."""
+    import skillc_index.build.batch as batch
+
+    for number in range(3):
+        write_skill(project / "skills" / f"w{number}")
+    walks: list[Path] = []
+
+    def walk(folder: Path, **kwargs: Any) -> Any:
+        walks.append(folder)
+        return find_skill_folders(folder, **kwargs)
+
+    monkeypatch.setattr(batch, "find_skill_folders", walk)
+    result = index("build", "skills/")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "3 skills: 3 built, 0 up to date, 0 failed"
+    assert walks == [project / "skills"]
+    write_skill(project / "skills" / "w3")
+    again = index("build", "skills/")
+    assert again.stdout.splitlines()[-1] == "4 skills: 1 built, 3 up to date, 0 failed"
+    assert len(walks) == 2
+
+
 def test_batch_build_in_a_real_process(
     cli: Callable[..., Run], project: Path, write_skill: WriteSkill
 ) -> None:

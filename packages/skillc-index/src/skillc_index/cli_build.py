@@ -28,7 +28,7 @@ def _progress(params: BuildParams, session: Session) -> DelayedProgress:
     second), or one skill's files indexed (``Indexing``, after a second)."""
     from skillc_index.build.batch import is_batch
 
-    if is_batch(params, session.layout):
+    if is_batch(params, session):
         return DelayedProgress("Building", delay=0.5)
     return DelayedProgress("Indexing")
 

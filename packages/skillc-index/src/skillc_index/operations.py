@@ -387,7 +387,7 @@ def build(session: Session, params: BuildParams) -> BuildResult | BatchResult:
     if params.skill is None or params.skills or params.all_:  # the command line's forms
         from skillc_index.build.batch import NoSkillToBuild, build_batch, is_batch
 
-        if is_batch(params, session.layout):
+        if is_batch(params, session):
             return build_batch(session, params)
         if not params.skills:
             raise NoSkillToBuild

@@ -21,6 +21,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
+from weakref import WeakKeyDictionary
 
 from skillc_index.command_errors import NoSkillBeforeCut
 from skillc_index.cores import usable_cores
@@ -96,24 +97,50 @@ class NothingToBuild(InvalidOption):
         super().__init__("no skills to build: the stores hold none")
 
 
-def is_batch(params: BuildParams, layout: Layout) -> bool:
+#: Each command's walks (:func:`walked`), by its session: a folder of up to
+#: :data:`~skillc_index.walk.MAX_FOLDERS` folders is walked once, not for the progress bar's
+#: choice, :func:`is_batch` and :func:`batch_jobs` each.
+_WALKS: WeakKeyDictionary[Session, dict[Path, SkillFolders]] = WeakKeyDictionary()
+
+
+def walked(session: Session) -> Callable[[Path], SkillFolders]:
+    """:func:`~skillc_index.walk.find_skill_folders` of a folder, walked once for the
+    command ``session`` runs (its next command walks again: the folder may have changed)."""
+    walks = _WALKS.setdefault(session, {})
+
+    def walk(folder: Path) -> SkillFolders:
+        if folder not in walks:
+            walks[folder] = find_skill_folders(folder)
+        return walks[folder]
+
+    return walk
+
+
+def is_batch(params: BuildParams, session: Session) -> bool:
     """Whether ``params`` asks for a batch: ``all_``, several skills, or the command line's
     one argument naming a folder of skills. ``skill`` (the tool's) is always one skill."""
     named = len(params.skills) + (params.skill is not None)
     if params.all_ or named > 1:
         return True
-    return params.skill is None and named == 1 and is_folder_of_skills(params.skills[0], layout)
+    if params.skill is not None or named != 1:
+        return False
+    return is_folder_of_skills(params.skills[0], session.layout, walked(session))
 
 
-def is_folder_of_skills(argument: str, layout: Layout) -> bool:
-    """Whether ``argument`` names no skill but a folder holding skill folders (``skills/``)."""
+def is_folder_of_skills(
+    argument: str,
+    layout: Layout,
+    walk: Callable[[Path], SkillFolders] = find_skill_folders,
+) -> bool:
+    """Whether ``argument`` names no skill but a folder holding skill folders (``skills/``),
+    as ``walk`` finds them."""
     try:
         resolve_skill(argument, layout)
     except NotASkill:
         folder = layout.cwd / expand_user(argument)
         if not folder.is_dir():
             return False
-        skills = find_skill_folders(folder)
+        skills = walk(folder)
         return bool(skills) or bool(skills.cut_short)  # a walk cut short: its error is the batch's
     except SkillcError:
         return False
@@ -161,13 +188,14 @@ def batch_jobs(
     all_skills: bool = False,
     spelling: Spelling = PARAMETER_NAMES,
     warn: Callable[[Notice], object] | None = None,
+    walk: Callable[[Path], SkillFolders] = find_skill_folders,
 ) -> list[BatchJob]:
-    """The skills ``arguments`` (names, skill folders, folders of skills) and, with
-    ``all_skills``, the stores stand for, each once, in the order given. An argument that
-    names nothing is a job that failed already (its diagnostic, as ``spelling`` writes it);
-    a folder whose walk stopped at its bound is a failed job when the walk found no skill
-    (:class:`~skillc_index.command_errors.NoSkillBeforeCut`, not E010), else ``warn`` is
-    told (:func:`~skillc_index.walk.cut_short`)."""
+    """The skills ``arguments`` (names, skill folders, folders of skills, as ``walk`` finds
+    them) and, with ``all_skills``, the stores stand for, each once, in the order given. An
+    argument that names nothing is a job that failed already (its diagnostic, as
+    ``spelling`` writes it); a folder whose walk stopped at its bound is a failed job when
+    the walk found no skill (:class:`~skillc_index.command_errors.NoSkillBeforeCut`, not
+    E010), else ``warn`` is told (:func:`~skillc_index.walk.cut_short`)."""
     jobs: list[BatchJob] = []
     seen: set[str] = set()
 
@@ -183,7 +211,7 @@ def batch_jobs(
             resolved = resolve_skill(argument, layout)
         except NotASkill as exc:
             folder = layout.cwd / expand_user(argument)
-            skills = find_skill_folders(folder) if folder.is_dir() else SkillFolders()
+            skills = walk(folder) if folder.is_dir() else SkillFolders()
             if not skills:
                 error = NoSkillBeforeCut(argument, skills.cut_short) if skills.cut_short else exc
                 jobs.append(BatchJob(argument, argument, argument, error.spelled(spelling)))
@@ -466,6 +494,7 @@ def build_batch(session: Session, params: BuildParams) -> BatchResult:
         all_skills=params.all_,
         spelling=CLI_SPELLING,
         warn=lambda notice: session.warn([notice]),
+        walk=walked(session),
     )
     if not jobs:
         raise NothingToBuild
