@@ -130,10 +130,11 @@ def is_batch(params: BuildParams, session: Session) -> bool:
 def is_folder_of_skills(
     argument: str,
     layout: Layout,
-    walk: Callable[[Path], SkillFolders] = find_skill_folders,
+    walk: Callable[[Path], SkillFolders] | None = None,
 ) -> bool:
     """Whether ``argument`` names no skill but a folder holding skill folders (``skills/``),
-    as ``walk`` finds them."""
+    as ``walk`` (default :func:`find_skill_folders`) finds them."""
+    walk = walk or find_skill_folders
     try:
         resolve_skill(argument, layout)
     except NotASkill:
@@ -188,14 +189,16 @@ def batch_jobs(
     all_skills: bool = False,
     spelling: Spelling = PARAMETER_NAMES,
     warn: Callable[[Notice], object] | None = None,
-    walk: Callable[[Path], SkillFolders] = find_skill_folders,
+    walk: Callable[[Path], SkillFolders] | None = None,
 ) -> list[BatchJob]:
-    """The skills ``arguments`` (names, skill folders, folders of skills, as ``walk`` finds
-    them) and, with ``all_skills``, the stores stand for, each once, in the order given. An
-    argument that names nothing is a job that failed already (its diagnostic, as
-    ``spelling`` writes it); a folder whose walk stopped at its bound is a failed job when
-    the walk found no skill (:class:`~skillc_index.command_errors.NoSkillBeforeCut`, not
-    E010), else ``warn`` is told (:func:`~skillc_index.walk.cut_short`)."""
+    """The skills ``arguments`` (names, skill folders, folders of skills, as ``walk``,
+    default :func:`find_skill_folders`, finds them) and, with ``all_skills``, the stores
+    stand for, each once, in the order given. An argument that names nothing is a job that
+    failed already (its diagnostic, as ``spelling`` writes it); a folder whose walk stopped
+    at its bound is a failed job when the walk found no skill
+    (:class:`~skillc_index.command_errors.NoSkillBeforeCut`, not E010), else ``warn`` is
+    told (:func:`~skillc_index.walk.cut_short`)."""
+    walk = walk or find_skill_folders
     jobs: list[BatchJob] = []
     seen: set[str] = set()
 
