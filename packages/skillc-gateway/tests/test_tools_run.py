@@ -502,8 +502,10 @@ def test_ctrl_c_in_the_sigterm_grace_kills_the_tool(
         started.append(self)
         number = next(waits)
         if number == 0:  # the run's time is up once the tool ignores SIGTERM
-            while not ready.exists():
+            deadline = time.monotonic() + 120
+            while not ready.exists() and time.monotonic() < deadline:
                 time.sleep(0.01)
+            assert ready.exists(), "the tool never started"
             raise subprocess.TimeoutExpired(self.args, timeout or 0)
         if number == 1:  # Ctrl-C in the SIGTERM grace
             raise KeyboardInterrupt

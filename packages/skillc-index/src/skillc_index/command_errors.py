@@ -324,7 +324,7 @@ class NoSkillBeforeCut(InvalidOption):
     :data:`~skillc_index.walk.MAX_DEPTH` with folders below) before it found one: not E010's
     "missing SKILL.md", which the folders past the bound may hold."""
 
-    def __init__(self, path: str, bound: str = "folders") -> None:
+    def __init__(self, path: str, bound: str) -> None:
         from skillc_index.walk import holds_past
 
         super().__init__(
