@@ -34,7 +34,7 @@ from skillc_index import (
 )
 from skillc_index.files import hidden_refusal
 from skillc_index.index.cache import ATTEMPTS, ensure_index
-from skillc_index.index.queries import heading_key
+from skillc_index.index.queries import HeadingMatcher, heading_key
 from skillc_index.record import Record
 
 MAX_SUGGESTIONS = 5
@@ -221,12 +221,7 @@ def _hidden_section(
             headings = [
                 IndexedHeading(file, h.text, h.level, h.line, h.end_line) for h in doc.headings
             ]
-
-            def find(text: str) -> list[IndexedHeading]:
-                key = heading_key(text)
-                return [h for h in headings if heading_key(h.text) == key]
-
-            query, matches = _matches(section, find, lambda: headings)
+            query, matches = _matches(section, HeadingMatcher(headings).with_text, lambda: headings)
             found = _chosen(query, matches, nth)
             handle.seek(0)
             text, total, shown = read_lines(

@@ -220,16 +220,17 @@ class HeadingMatcher:
         """The headings of ``file``, in line order."""
         return self._by_file.get(file, [])
 
+    def with_text(self, text: str, file: str | None = None) -> list[IndexedHeading]:
+        """The headings whose text is ``text`` as ``show`` compares them (:func:`heading_key`),
+        of ``file`` only when given, in order."""
+        fold = heading_key(text)  # as find_headings: no heading holds bytes not UTF-8
+        found = self._by_key.get(fold, []) if is_utf8(fold) else []
+        return [h for h in found if file is None or h.file == file]
+
     def matches(self, section: str, file: str | None = None) -> list[IndexedHeading]:
         """The headings ``show --section SECTION`` (``--file FILE``) matches, in order."""
-
-        def find(text: str) -> list[IndexedHeading]:
-            fold = heading_key(text)  # as find_headings: no heading holds bytes not UTF-8
-            found = self._by_key.get(fold, []) if is_utf8(fold) else []
-            return [h for h in found if file is None or h.file == file]
-
         every = self.headings if file is None else self.of_file(file)
-        return matching_headings(section, find, lambda: every)[1]
+        return matching_headings(section, lambda text: self.with_text(text, file), lambda: every)[1]
 
 
 _MATCHING_SQL = (
