@@ -21,13 +21,13 @@ an empty file).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
 
 if TYPE_CHECKING:
     import re
+    from collections.abc import Sequence
 
 __all__ = ["Command", "FormatCommand", "for_program", "program_commands"]
 
