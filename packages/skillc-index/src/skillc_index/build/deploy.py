@@ -299,7 +299,9 @@ def plan_deployments(
                 raise TargetInsideSkill(target, layout.display(real))
         existing = _existing(path, skill)
         as_copy = (
-            copy or target in copy_targets or (existing == "skillc-copy" and _is_stub_copy(path))
+            copy
+            or target in copy_targets
+            or (existing == "skillc-copy" and _is_stub_copy(read_manifest(path)))
         )
         exact = _link_is(path, link_text(path, runtime, base))
         linked = exact or link_target(path) == os.path.realpath(runtime)
@@ -322,11 +324,11 @@ def plan_deployments(
     return plans
 
 
-def _is_stub_copy(path: Path) -> bool:
-    """Whether the copy of skillc's own at ``path`` holds the runtime's stub and manifest
-    (what ``--copy`` writes), not a target's own stub and side files (``target_files``: a
-    target reading another dialect, a copy only while its projection changes something)."""
-    manifest = read_manifest(path)
+def _is_stub_copy(manifest: Manifest | None) -> bool:
+    """Whether the copy of skillc's own whose manifest is ``manifest`` holds the runtime's
+    stub and manifest (what ``--copy`` writes), not a target's own stub and side files
+    (``target_files``: a target reading another dialect, a copy only while its projection
+    changes something)."""
     return manifest is not None and "target_files" not in manifest.extra
 
 
@@ -447,7 +449,7 @@ def _holds(path: Path, runtime: Path, files: Mapping[str, bytes] | None = None) 
     if here is None or there is None or here.built_at != there.built_at:
         return False
     if files is None:
-        if "target_files" in here.extra:
+        if not _is_stub_copy(here):
             return False
         files = {SKILL_FILE: (runtime / SKILL_FILE).read_bytes()}
     try:
