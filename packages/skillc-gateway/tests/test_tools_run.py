@@ -746,14 +746,14 @@ def test_ctrl_c_ends_skc_run_with_130_and_its_tool(
     script_path: Callable[[str], Path],
 ) -> None:
     """Ctrl-C (SIGINT to the terminal's process group) while a tool runs: the installed
-    ``skc`` exits 130, the status of a process SIGINT ended, with no ``Aborted.`` (exit 1
-    before) and no traceback; the tool, in a session of its own that the signal missed, is
-    killed with it (it ran on, orphaned, before)."""
+    ``skillc-gateway run`` (``skc run``) exits 130, the status of a process SIGINT ended,
+    with no ``Aborted.`` (exit 1 before) and no traceback; the tool, in a session of its own
+    that the signal missed, is killed with it (it ran on, orphaned, before)."""
     pidfile = tmp_path / "tool.pid"
     code = "import os, sys, time; open(sys.argv[1], 'w').write(str(os.getpid())); time.sleep(60)"
     kit(tool("wait", f'{PYTHON} -c "{code}" {{{{pidfile}}}}', "| pidfile | string | yes | p |\n"))
     with subprocess.Popen(
-        [str(script_path("skc")), "run", "kit", "wait", f"pidfile={pidfile}"],
+        [str(script_path("skillc-gateway")), "run", "kit", "wait", f"pidfile={pidfile}"],
         cwd=project,
         env=clean_env,
         stdout=subprocess.PIPE,
