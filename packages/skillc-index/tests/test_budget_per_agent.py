@@ -75,3 +75,39 @@ def test_claude_codes_folders_share_one_budget(
     )
     everyone = run_json(cli)["budget"]  # each folder under its own agent's listing
     assert [(f["agent"], f["skills"]) for f in everyone] == [("agents", 1), ("claude", 4)]
+
+
+def test_a_personal_skill_shadows_the_project_skill_of_its_name(
+    cli: Callable[..., Run], home: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    """Claude Code's precedence (personal over project, across levels): the project's x is
+    not listed, so it is counted once, the personal entry, and named as shadowed in the JSON
+    and the text. Codex documents no such order: its folders' two y are both counted."""
+    (project / ".git").mkdir()
+    write_skill(project / ".claude" / "skills" / "x", description="the project's x " * 5)
+    write_skill(project / ".claude" / "skills" / "y", description="y")
+    write_skill(home / ".claude" / "skills" / "x", description="mine")
+    write_skill(project / ".agents" / "skills" / "y", description="y")
+    write_skill(home / ".agents" / "skills" / "y", description="y")
+
+    (listing,) = run_json(cli, "--agent", "claude")["budget"]
+    assert [(e["name"], e["path"]) for e in listing["entries"]] == [
+        ("y", str(project / ".claude" / "skills" / "y")),
+        ("x", str(home / ".claude" / "skills" / "x")),
+    ]
+    assert listing["shadowed"] == [
+        {
+            "name": "x",
+            "path": str(project / ".claude" / "skills" / "x"),
+            "by": str(home / ".claude" / "skills" / "x"),
+        }
+    ]
+    assert [part["skills"] for part in listing["folders"]] == [1, 1]
+    assert listing["tokens"] == (len("- y: y\n") + len("- x: mine\n") + 3) // 4
+
+    done = cli("skillc_index")("list", "--budget", "--agent", "claude")
+    assert done.returncode == 0, done.stderr
+    assert "not listed: .claude/skills/x (shadowed by ~/.claude/skills/x)" in done.stdout
+
+    (codex,) = run_json(cli, "--agent", "codex")["budget"]
+    assert ([e["name"] for e in codex["entries"]], codex["shadowed"]) == (["y", "y"], [])

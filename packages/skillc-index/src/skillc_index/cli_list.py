@@ -176,6 +176,9 @@ def _echo_budgets(
             echo_table(["SKILL", "TOKENS", "KIND", "LISTED"], shown)
         if len(shown) < count:
             click.echo(f"... ({count - len(shown)} more)")
+        for item in folder.shadowed:  # a personal skill of its name wins
+            where, by = layout.display(item.path), layout.display(item.by)
+            click.echo(printable(f"not listed: {where} (shadowed by {by})"))
         name_only = folder.named("name-only")
         if name_only:  # listed by name only (omitted ones: below)
             n = len(name_only)

@@ -28,7 +28,8 @@ break are its per-entry overhead) and 4 characters a token, the ratio Claude Cod
 for this budget. Skills with ``disable-model-invocation: true`` are not in the listing.
 Claude Code's ``skillOverrides`` setting is honoured for its own folders
 (:mod:`skillc_index.listing.overrides`): a skill set to ``name-only`` costs its name alone, one
-set to ``off`` or ``user-invocable-only`` is not listed.
+set to ``off`` or ``user-invocable-only`` is not listed. A project skill that a personal one of
+its name shadows is not listed (:mod:`skillc_index.listing.precedence`).
 
 A skill is a folder (or a symlink to one: what the agent reads through it counts, so a stub
 deployed by skillc counts with the stub's name and description) holding ``SKILL.md``, whose
@@ -59,6 +60,7 @@ from skillc_index.listing.agents import (
     listing_budget,
     user_only,
 )
+from skillc_index.listing.precedence import Shadowed, agent_entries, personal_skills
 
 if TYPE_CHECKING:
     from skillc_index.inventory.folders import Root
@@ -231,6 +233,8 @@ class FolderBudget(NamedTuple):
     the listing (counted in ``not_listed``)."""
     folders: tuple[FolderPart, ...] = ()
     """Each folder of the listing, in order (empty: ``path`` alone)."""
+    shadowed: tuple[Shadowed, ...] = ()
+    """The project skills left out because a personal skill has their name (Claude Code)."""
 
     def state(self, index: int) -> ShownState:
         return self.states[index] if self.states else "full"
@@ -326,6 +330,7 @@ class FolderBudget(NamedTuple):
             "unreadable": [entry.to_dict() for entry in self.unreadable],
             "error": self.error,
             "folders": [part.to_dict() for part in self.folders],
+            "shadowed": [item.to_dict() for item in self.shadowed],
         }
 
 
@@ -462,10 +467,17 @@ def folder_budget(
 
 
 def _read_folder(
-    root: Root, model: AgentName, limit: int, chosen: Mapping[str, str], applied: dict[str, str]
+    root: Root,
+    model: AgentName,
+    limit: int,
+    chosen: Mapping[str, str],
+    applied: dict[str, str],
+    personal: Mapping[str, Path],
+    shadowed: list[Shadowed],
 ) -> tuple[list[ListingEntry], FolderPart]:
     """The entries of one agent folder as ``model`` lists them, ``chosen`` the
-    ``skillOverrides`` by name (those that apply are added to ``applied``), and its part."""
+    ``skillOverrides`` by name (those that apply are added to ``applied``), and its part; a
+    project skill named as one of ``personal`` is added to ``shadowed`` instead."""
     from skillc_index.listing.overrides import HIDDEN, NAME_ONLY
 
     scope: Scope = root.scope or "project"
@@ -474,10 +486,14 @@ def _read_folder(
     not_listed = 0
     error = None
     try:
-        names = sorted(e.name for e in os.scandir(root.path) if not e.name.startswith("."))
+        names = agent_entries(root.path)
     except OSError as exc:
         names, error = [], _why(exc)
     for name in names:
+        winner = personal.get(name) if scope == "project" and root.plugin is None else None
+        if winner is not None and os.path.lexists(root.path / name / SKILL_FILE):
+            shadowed.append(Shadowed(name, root.path / name, winner))
+            continue
         try:
             entry = read_entry(root.path / name, model, limit)
         except CannotRead as exc:
@@ -524,8 +540,10 @@ def _listing(
     applied: dict[str, str] = {}
     entries: list[ListingEntry] = []
     parts: list[FolderPart] = []
+    personal = personal_skills(roots) if agent == "claude" else {}
+    shadowed: list[Shadowed] = []
     for root in roots:
-        found, part = _read_folder(root, model, limit, chosen, applied)
+        found, part = _read_folder(root, model, limit, chosen, applied, personal, shadowed)
         entries += found
         parts.append(part)
     budget = listing_budget(model, config.budget_context_tokens, percent)
@@ -546,7 +564,7 @@ def _listing(
     not_listed = sum(part.not_listed for part in parts)
     return FolderBudget(
         agent, first.scope, first.path, listed, budget, kept, not_listed, unreadable, error,
-        model, states, order, tuple(sorted(applied.items())), tuple(parts),
+        model, states, order, tuple(sorted(applied.items())), tuple(parts), tuple(shadowed),
     )  # fmt: skip
 
 

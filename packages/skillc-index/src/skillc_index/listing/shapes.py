@@ -17,6 +17,7 @@ __all__ = [
     "FolderPartShape",
     "ListShape",
     "LocationShape",
+    "ShadowedShape",
     "SkillEntryShape",
     "UnreadableShape",
 ]
@@ -78,6 +79,15 @@ class BudgetEntryShape(TypedDict):
 class UnreadableShape(TypedDict):
     folder: str
     reason: str
+
+
+class ShadowedShape(TypedDict):
+    """A project skill the agent does not list: a personal skill has its name
+    (:class:`~skillc_index.listing.precedence.Shadowed`)."""
+
+    name: str
+    path: str
+    by: Annotated[str, "The personal skill that wins (Claude Code: personal over project)."]
 
 
 class FolderPartShape(TypedDict):
@@ -144,6 +154,11 @@ class FolderBudgetShape(TypedDict):
         list[FolderPartShape],
         "Every folder of the agent's listing, which shares one budget (scope and path are "
         "the first's).",
+    ]
+    shadowed: Annotated[
+        list[ShadowedShape],
+        "Project skills left out of the listing: a personal skill of the same name wins "
+        "(Claude Code).",
     ]
 
 

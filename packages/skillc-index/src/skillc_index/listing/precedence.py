@@ -1,0 +1,63 @@
+"""Which skill an agent loads when skills share a name across its folders (``skc list
+--budget`` leaves the others out of the listing it prices).
+
+Claude Code's skills documentation: when skills share the same name across levels, the
+higher-priority location wins, enterprise > personal > project; plugin skills use a
+``plugin-name:skill-name`` namespace, so they cannot conflict with the other levels. The name
+is the skill's folder name (its command name; the frontmatter ``name`` is a label). skillc
+sees no enterprise folder, so a personal skill (``~/.claude/skills/<name>``) shadows the
+project skills of its name (``.claude/skills/<name>``, the nested folders' too), which Claude
+Code does not list. Codex's and Copilot's documentation state no such order: their folders
+are counted as found.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from skillc_index.layout import SKILL_FILE
+
+if TYPE_CHECKING:
+    from skillc_index.inventory.folders import Root
+    from skillc_index.listing.shapes import ShadowedShape
+
+__all__ = ["Shadowed", "agent_entries", "personal_skills"]
+
+
+class Shadowed(NamedTuple):
+    """A project skill Claude Code does not list: a personal skill has its name."""
+
+    name: str
+    """The name both share (their folders' name)."""
+    path: Path
+    by: Path
+    """The personal skill that wins."""
+
+    def to_dict(self) -> ShadowedShape:
+        return {"name": self.name, "path": str(self.path), "by": str(self.by)}
+
+
+def agent_entries(folder: Path) -> list[str]:
+    """The entries of an agent folder the agent reads (not ``.``-named), sorted; raises
+    OSError when it cannot be listed."""
+    return sorted(e.name for e in os.scandir(folder) if not e.name.startswith("."))
+
+
+def personal_skills(roots: Sequence[Root]) -> dict[str, Path]:
+    """Claude Code's personal skills among ``roots`` (a ``global`` folder's, no plugin's),
+    by their folder's name: the project skills of that name are not listed."""
+    found: dict[str, Path] = {}
+    for root in roots:
+        if root.scope != "global" or root.plugin is not None:
+            continue
+        try:
+            names = agent_entries(root.path)
+        except OSError:
+            continue  # its own part of the listing says why
+        for name in names:
+            if os.path.lexists(root.path / name / SKILL_FILE):
+                found.setdefault(name, root.path / name)
+    return found
