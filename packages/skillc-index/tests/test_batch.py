@@ -641,8 +641,10 @@ def test_ctrl_c_lets_the_running_builds_finish_and_starts_no_other(
     line_within: Callable[..., Any],
 ) -> None:
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) during ``skc build
-    skills/``: the builds running finish, no other starts, and the command ends with 130,
-    leaving no staging folder nor store copy moved aside (the workers were SIGKILLed mid-build:
+    skills/``: the builds running finish, no other starts, and the command prints the lines
+    of the skills built and the summary marked interrupted (it printed nothing: a log of a
+    long build stopped so said nothing of what was built), then ends with 130, leaving no
+    staging folder nor store copy moved aside (the workers were SIGKILLed mid-build:
     ``.<name>.build.<pid>-<hex>`` was left in the runtime). Each build here waits, just before
     its manifest is written into its staging folder, until the test lets it go on."""
     names = [f"s{number}" for number in range(usable_cores() + 3)]  # more than the workers
@@ -683,7 +685,6 @@ def test_ctrl_c_lets_the_running_builds_finish_and_starts_no_other(
             process.communicate()
     assert process.returncode == 130, err
     assert "Traceback" not in err
-    assert "built" not in out  # nothing printed but what the paused builds said
     left = [
         path
         for path in project.rglob(".*")
@@ -695,3 +696,41 @@ def test_ctrl_c_lets_the_running_builds_finish_and_starts_no_other(
     # those the workers (one a core) were building, no other (one core: the build in the
     # process stops)
     assert len(built) <= usable_cores() < len(names) and (built or usable_cores() == 1)
+    printed = "".join(line for line in out.splitlines(keepends=True) if line != "building\n")
+    assert statuses(printed) == dict.fromkeys(built, "built")
+    assert printed.splitlines()[-1] == (
+        f"{len(built)} of {len(names)} skills: {len(built)} built, 0 up to date, 0 failed; "
+        "interrupted (the rest not built)"
+    )
+
+
+def test_ctrl_c_in_a_batch_built_in_this_process_says_what_was_built_in_json(
+    index: Run, project: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One worker (the batch built in this process): Ctrl-C during the second skill's build
+    stops it; ``--format json`` gives the first skill's result, ``interrupted`` true, and
+    the command ends with 130 (it printed nothing)."""
+    import skillc_index.operations as operations
+
+    for name in ("alpha", "beta", "gamma"):
+        write_skill(project / "skills" / name)
+    build_one = operations.build_one
+    calls: list[object] = []
+
+    def interrupted(*args: Any) -> Any:
+        calls.append(args)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return build_one(*args)
+
+    monkeypatch.setattr("skillc_index.build.batch.usable_cores", lambda: 1)
+    monkeypatch.setattr(operations, "build_one", interrupted)
+    done = index("build", "skills/", "--format", "json")
+    assert done.returncode == 130, done.stderr
+    data = json.loads(done.stdout)
+    assert [result["skill"] for result in data["results"]] == ["alpha"]
+    assert data["summary"] == {"skills": 1, "built": 1, "up_to_date": 0, "failed": 0}
+    assert data["interrupted"] is True
+    text = index("build", "skills/")  # up to date: nothing interrupted
+    assert text.returncode == 0 and "interrupted" not in text.stdout
+    assert json.loads(index("build", "skills/", "--format", "json").stdout)["interrupted"] is False

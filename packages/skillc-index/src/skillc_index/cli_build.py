@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from skillc_index.console import Call, DelayedProgress, command, is_verbose, print_json
+from skillc_index.console import (
+    INTERRUPTED,
+    Call,
+    DelayedProgress,
+    command,
+    is_verbose,
+    print_json,
+)
 from skillc_index.operations import BUILD, BuildParams
 from skillc_index.text import printable
 
@@ -34,10 +41,13 @@ def _progress(params: BuildParams, session: Session) -> DelayedProgress:
 
 
 def _status(result: BuildResult | BatchResult) -> int:
-    """1 when a skill of a batch failed (the others are built), in every format."""
+    """1 when a skill of a batch failed (the others are built), 130 when Ctrl-C stopped the
+    batch, in every format."""
     from skillc_index.build.batch import BatchResult
 
-    return 1 if isinstance(result, BatchResult) and result.failed else 0
+    if not isinstance(result, BatchResult):
+        return 0
+    return INTERRUPTED if result.interrupted else int(bool(result.failed))
 
 
 @command(BUILD, progress=_progress, status=_status, render_json=True)
@@ -127,7 +137,7 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
     if output_format == "json":
         print_json(result.to_dict())
         return
-    width = max(len(item.job.name) for item in result.items)
+    width = max((len(item.job.name) for item in result.items), default=0)
     for item in result.items:
         where = (
             layout.display(item.result.compiled.runtime)
@@ -144,9 +154,12 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
     summary = result.summary()
     redeployed = sum(1 for item in result.items if item.redeployed)
     again = f" ({redeployed} redeployed)" if redeployed else ""
+    skills = summary["skills"] if result.total is None else result.total
+    done = "" if result.total is None else f"{summary['skills']} of "
+    stopped = "; interrupted (the rest not built)" if result.interrupted else ""
     click.echo(
-        f"{summary['skills']} skill{_s(summary['skills'])}: {summary['built']} built, "
-        f"{summary['up_to_date']} up to date{again}, {summary['failed']} failed"
+        f"{done}{skills} skill{_s(skills)}: {summary['built']} built, "
+        f"{summary['up_to_date']} up to date{again}, {summary['failed']} failed{stopped}"
     )
     added = [
         line for item in result.items if item.result is not None for line in item.result.gitignore

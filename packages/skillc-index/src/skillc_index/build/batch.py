@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from skillc_index.operations import BuildParams
 
 __all__ = [
+    "BatchInterrupted",
     "BatchItem",
     "BatchJob",
     "BatchResult",
@@ -271,9 +272,15 @@ class BatchItem(Record):
 
 
 class BatchResult(Record):
-    """What a batch build did, one item per skill in the order of the jobs."""
+    """What a batch build did, one item per skill in the order of the jobs; a batch Ctrl-C
+    stopped holds the skills done by then, of ``total`` (None: the batch was not stopped)."""
 
     items: tuple[BatchItem, ...]
+    total: int | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        return self.total is not None
 
     @property
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
@@ -300,7 +307,16 @@ class BatchResult(Record):
             "results": [item.to_dict() for item in self.items],
             "summary": self.summary(),
             "warnings": [format_diagnostic(warning) for warning in self.warnings],
+            "interrupted": self.interrupted,
         }
+
+
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a batch (:func:`build_skills`): ``result`` holds the skills done."""
+
+    def __init__(self, result: BatchResult) -> None:
+        super().__init__()
+        self.result = result
 
 
 class _Options(Record):
@@ -384,7 +400,7 @@ def build_skills(
     :func:`~skillc_index.operations.build` builds and logs one skill. Errors are the
     items' (written as ``spelling`` writes parameters); ``progress(done, total)`` as skills
     finish. On Ctrl-C the builds running finish and no other starts before the
-    ``KeyboardInterrupt`` goes on."""
+    ``KeyboardInterrupt`` goes on: a :class:`BatchInterrupted` holding the skills done."""
     options = _Options(layout, tuple(targets), copy, force, force_global, spelling)
     items: dict[int, BatchItem] = {}
     groups: dict[str, list[int]] = {}
@@ -400,20 +416,27 @@ def build_skills(
 
     def collect(positions: Iterable[int], built: Iterable[BatchItem]) -> None:
         nonlocal done
-        for position, item in zip(positions, built, strict=True):
+        # a group Ctrl-C stopped holds fewer items than positions
+        for position, item in zip(positions, built, strict=False):
             items[position] = item
             done += 1
         if progress is not None:
             progress(done, total)
 
+    def interrupted() -> BatchInterrupted:
+        return BatchInterrupted(BatchResult(tuple(items[p] for p in sorted(items)), total))
+
     workers = workers or usable_cores()
     if workers == 1 or len(groups) <= 1:
         _start_worker(options)
-        for positions in groups.values():
-            collect(positions, _build_group([jobs[p] for p in positions]))
+        try:
+            for position in (p for positions in groups.values() for p in positions):
+                collect([position], _build_group([jobs[position]]))
+        except KeyboardInterrupt:  # the build running here stops (its staging folder left)
+            raise interrupted() from None
     else:
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures import Future, ProcessPoolExecutor, as_completed
         from importlib import import_module
 
         import_module("skillc_index.build.skill")  # once, before the workers fork: they share it
@@ -437,6 +460,7 @@ def build_skills(
             for worker in started:
                 worker.join()
 
+        futures: dict[Future[list[BatchItem]], list[int]] = {}
         try:
             futures = {
                 pool.submit(_build_group, [jobs[p] for p in positions]): positions
@@ -455,7 +479,14 @@ def build_skills(
             except BaseException:
                 end_workers()
                 raise
-            raise
+            for future, positions in futures.items():  # the builds done, not yet collected
+                if (
+                    positions[0] not in items
+                    and not future.cancelled()
+                    and future.exception() is None
+                ):
+                    collect(positions, future.result())
+            raise interrupted() from None
         except BaseException:  # a worker that could not start (no file descriptor left)
             end_workers()
             raise
@@ -480,8 +511,9 @@ def build_batch(session: Session, params: BuildParams) -> BatchResult:
     :func:`build_skills`, reporting to ``session.progress``. The configuration is loaded
     once (its notices warned once) and the targets checked before any skill is built (an
     unknown one stops the batch). Its fields are the command line's, so the items' errors
-    are worded as the command line spells parameters (``--force``). Raises
-    :class:`NoSkillToBuild` and :class:`NothingToBuild`."""
+    are worded as the command line spells parameters (``--force``). Ctrl-C returns the
+    skills done by then (:attr:`BatchResult.interrupted`). Raises :class:`NoSkillToBuild`
+    and :class:`NothingToBuild`."""
     from skillc_index.build.deploy import parse_targets
 
     layout = session.layout
@@ -501,13 +533,16 @@ def build_batch(session: Session, params: BuildParams) -> BatchResult:
     )
     if not jobs:
         raise NothingToBuild
-    return build_skills(
-        jobs,
-        layout,
-        targets=params.target,
-        copy=params.copy,
-        force=params.force,
-        force_global=params.global_,
-        spelling=CLI_SPELLING,
-        progress=session.progress,
-    )
+    try:
+        return build_skills(
+            jobs,
+            layout,
+            targets=params.target,
+            copy=params.copy,
+            force=params.force,
+            force_global=params.global_,
+            spelling=CLI_SPELLING,
+            progress=session.progress,
+        )
+    except BatchInterrupted as exc:  # what was built is said (and the command ends with 130)
+        return exc.result

@@ -163,3 +163,4 @@ class BatchShape(TypedDict):
     results: list[BuildShape | BatchFailureShape]
     summary: BatchSummaryShape
     warnings: Annotated[list[str], f"{WARNING_LINES} Empty when none."]
+    interrupted: Annotated[bool, "Ctrl-C stopped the batch: the results are the skills done."]
