@@ -287,3 +287,24 @@ def test_the_library_reads_a_skill_as_list_budget_does(
     (tmp_path / "fifo").mkdir()
     os.mkfifo(tmp_path / "fifo" / "SKILL.md")
     assert read_skill(tmp_path / "fifo", "claude") is None
+
+
+def test_a_library_walk_cut_short_warns(
+    gateway: Any, tmp_path: Path, write_skill: Any, monkeypatch: Any
+) -> None:
+    """``--path`` of a folder deeper than the walk searches: the skills past the bound were
+    left out of the library in silence; the walk's cut is said, as ``build`` and ``lint``
+    say it."""
+    import skillc_index.walk
+
+    lib = tmp_path / "lib"
+    _triggers(write_skill(lib / "near", description="Format tables."), "format my tables")
+    write_skill(lib / "team" / "far", description="Generate reports.")  # level 2
+    monkeypatch.setattr(skillc_index.walk, "MAX_DEPTH", 1)
+    done = gateway("eval", "--path", str(lib), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["library"] == 1
+    assert done.stderr.splitlines() == [
+        f"warning: {lib} holds folders more than 1 levels deep: only the first 1 levels were "
+        "searched, skills past them are not evaluated"
+    ]

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from skillc_index import Layout
+    from skillc_index import Layout, Notice
     from skillc_index.listing.agents import AgentName, ShownState
 
 __all__ = [
@@ -178,16 +178,19 @@ class Library:
         self.db.close()
 
 
-def skill_folders(paths: Iterable[str], layout: Layout) -> dict[str, Path]:
+def skill_folders(
+    paths: Iterable[str], layout: Layout, warn: Callable[[Notice], object] | None = None
+) -> dict[str, Path]:
     """The skills under each folder of ``paths`` (a folder holding ``SKILL.md`` is one; the
     walk of ``build`` and ``lint`` finds the rest, with an agent folder's linked entries), each
     once, in order: the skill (:func:`skill_of`'s key) -> the folder to read. E022 for a path
     that is not a folder (a typo, a file), as ``find --path`` says: not a library of no
     skill. A skill skillc deployed (a link to its runtime, a copy) stands for its store
     skill, whose ``evals/`` the build leaves out, as in ``find``, and a folder imported into
-    its store and its store copy are one (:func:`skill_of`)."""
+    its store and its store copy are one (:func:`skill_of`). A walk stopped at its bound
+    (:func:`~skillc_index.walk.cut_short`) is told to ``warn``."""
     from skillc_index import SkillDirectoryNotFound, is_folder
-    from skillc_index.walk import find_skill_folders
+    from skillc_index.walk import SkillFolders, cut_short, find_skill_folders
 
     found: dict[str, Path] = {}
     for path in paths:
@@ -195,10 +198,12 @@ def skill_folders(paths: Iterable[str], layout: Layout) -> dict[str, Path]:
         if not path or not is_folder(folder):
             raise SkillDirectoryNotFound(str(path))
         candidates = (
-            [folder]
+            SkillFolders([folder])
             if (folder / "SKILL.md").is_file()
             else find_skill_folders(folder, linked_entries=True)
         )
+        if candidates.cut_short and warn is not None:
+            warn(cut_short(path, "skills past them are not evaluated", candidates.cut_short))
         for candidate in candidates:
             read, key = skill_of(candidate, layout)
             found.setdefault(key, read)

@@ -68,7 +68,8 @@ def library_of(
     notices: list[Notice] = []
     usage = dict(options.usage or {})
     if options.paths:
-        found = skill_folders(options.paths, layout)  # each skill's folder, by the skill
+        # each skill's folder, by the skill
+        found = skill_folders(options.paths, layout, notices.append)
     else:
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import trusted_targets
