@@ -606,6 +606,31 @@ def test_the_editor_reads_the_config_skillc_lint_finds_in_pyproject(
     assert session.problems == []
 
 
+def test_a_workspace_folder_walk_cut_short_is_a_problem_told_once(
+    tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A workspace folder deeper than the walk searches: the skills past the bound were left
+    unlinted in silence; the server logs the walk's cut (as ``skillc-lint FOLDER`` warns it),
+    once, not at every pull."""
+    import skillc_index.walk
+    from skillc_lint.server.session import Session
+
+    monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
+    skills = tmp_path / "skills"
+    near = write_skill(skills / "near")
+    write_skill(skills / "team" / "far")  # level 2
+    monkeypatch.setattr(skillc_index.walk, "MAX_DEPTH", 1)
+    session = Session()
+    assert [root for root, _ in session.workspace([skills])] == [near]
+    assert session.problems == [
+        f"{skills} holds folders more than 1 levels deep: only the first 1 levels were "
+        "searched, skills past them are not linted"
+    ]
+    session.problems.clear()  # logged
+    assert [root for root, _ in session.workspace([skills])] == [near]
+    assert session.problems == []
+
+
 # -- the protocol, byte by byte (a raw client: what an editor's bugs send) -----------------
 
 

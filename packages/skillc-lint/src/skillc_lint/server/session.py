@@ -111,7 +111,9 @@ class Session:
         self.profiles = tuple(profiles)
         self.documents: dict[Path, str] = {}
         self.problems: list[str] = []
-        """Configuration problems not told to the user yet (the server logs them)."""
+        """Problems not told to the user yet (the server logs them): the configuration's, a
+        workspace folder's walk cut short (told once)."""
+        self._cut_short: set[str] = set()
         self._registries: dict[str, tuple[object, tuple[RuleRegistry, PathIgnores | None]]] = {}
         self._linted: dict[Path, tuple[tuple[object, ...], LintResult | None]] = {}
         self._skills: dict[Path, tuple[tuple[object, ...], Skill]] = {}
@@ -276,8 +278,9 @@ class Session:
 
     def workspace(self, folders: Iterable[Path]) -> Iterator[tuple[Path, list[FileReport]]]:
         """Each skill under ``folders`` (at most :data:`MAX_WORKSPACE_SKILLS` per folder,
-        as ``skillc-lint FOLDER`` finds them) and its reports."""
-        from skillc_index import find_skill_folders
+        as ``skillc-lint FOLDER`` finds them) and its reports. A walk stopped at its bound is
+        a problem, as ``skillc-lint FOLDER`` warns (:func:`~skillc_index.cut_short`)."""
+        from skillc_index import cut_short, find_skill_folders
 
         seen: set[Path] = set()
         for folder in folders:
@@ -285,6 +288,11 @@ class Session:
                 skills = find_skill_folders(folder, linked_entries=True)
             except (SkillcError, OSError):
                 continue
+            if skills.cut_short:
+                told = cut_short(folder, "skills past them are not linted", skills.cut_short).text
+                if told not in self._cut_short:
+                    self._cut_short.add(told)
+                    self.problems.append(told)
             for root in skills[:MAX_WORKSPACE_SKILLS]:
                 if root not in seen:
                     seen.add(root)
