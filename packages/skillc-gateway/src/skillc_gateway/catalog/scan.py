@@ -39,7 +39,6 @@ state a full walk gives.
 
 from __future__ import annotations
 
-import copy
 import heapq
 import os
 import stat as stat_module
@@ -256,6 +255,8 @@ class _Walker:
         self.state.dangling = set(old.dangling)
         if old.paths and resolved(dangling_paths(self.root, old)):
             # a dangling entry of the root leads somewhere: list the root again (stamp 0)
+            import copy  # this branch only (a find's process imports scan.py)
+
             old = copy.copy(old)
             old.stamps = [0, *old.stamps[1:]]
         dirty = None
