@@ -194,60 +194,63 @@ def test_the_search_is_bounded(
     assert not find_skill_folders(deep).cut_short
 
 
-def test_a_walk_cut_short_warns_and_never_says_missing_skill_md(
-    index: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
-) -> None:
-    """A folder of more folders than the walk looks at was E010 "missing SKILL.md", and a
-    walk that found skills before the cut built them silently: the cut is said. The walk is
-    breadth first: a skill directly in the folder is found whatever a later sibling holds
-    (depth first from the last name, it spent its bound in ``z/`` and said E100)."""
-    import skillc_index.walk
-
-    monkeypatch.setattr(skillc_index.walk, "MAX_FOLDERS", 20)
-    lib = project / "lib"
+def _many_folders(lib: Path, write_skill: WriteSkill) -> None:
     write_skill(lib / "z" / "29" / "deep" / "far")
     for number in range(30):
         (lib / "z" / str(number)).mkdir(parents=True, exist_ok=True)
+
+
+def _deep_skill(lib: Path, write_skill: WriteSkill) -> None:
+    write_skill(lib / "l1" / "l2" / "far")  # level 3
+
+
+@pytest.mark.parametrize(
+    ("bound", "value", "fill", "holds", "searched"),
+    [
+        ("MAX_FOLDERS", 20, _many_folders, "holds more than 20 folders", "only the first were"),
+        (
+            "MAX_DEPTH",
+            2,
+            _deep_skill,
+            "holds folders more than 2 levels deep",
+            "only the first 2 levels were",
+        ),
+    ],
+)
+def test_a_walk_cut_short_warns_and_never_says_missing_skill_md(
+    index: Run,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    write_skill: WriteSkill,
+    bound: str,
+    value: int,
+    fill: Callable[[Path, WriteSkill], None],
+    holds: str,
+    searched: str,
+) -> None:
+    """A folder of more folders, or deeper ones, than the walk looks at was E010 "missing
+    SKILL.md", and a walk that found skills before the cut built them silently: the cut is
+    said. The walk is breadth first: a skill directly in the folder is found whatever a
+    later sibling holds (depth first from the last name, it spent its bound in ``z/`` and
+    said E100)."""
+    import skillc_index.walk
+
+    monkeypatch.setattr(skillc_index.walk, bound, value)
+    lib = project / "lib"
+    fill(lib, write_skill)
     result = index("build", "lib")
     assert result.returncode == 1
     assert "E010" not in result.stderr and "missing SKILL.md" not in result.stderr
     assert (
-        "error[E100]: lib: invalid option: 'lib holds more than 20 folders: the walk for "
-        "skills stopped before it found one; name a folder nearer the skills'"
+        f"error[E100]: lib: invalid option: 'lib {holds}: the walk for skills stopped before "
+        "it found one; name a folder nearer the skills'"
     ) in result.stderr.splitlines()
-    write_skill(lib / "a-skill")  # level 1: found before the bound is spent in z/
+    write_skill(lib / "a-skill")  # level 1: found before the bound is spent
     result = index("build", "lib")
     assert result.returncode == 0, result.stderr
     assert statuses(result.stdout) == {"a-skill": "built"}
     assert (
-        "warning: lib holds more than 20 folders: only the first were searched, skills past "
-        "them are not built"
-    ) in result.stderr.splitlines()
-
-
-def test_a_walk_stopped_by_depth_warns_and_never_says_missing_skill_md(
-    index: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
-) -> None:
-    """A skill below the depth bound was E010 "missing SKILL.md" with no word of the bound."""
-    import skillc_index.walk
-
-    monkeypatch.setattr(skillc_index.walk, "MAX_DEPTH", 2)
-    deep = project / "deep"
-    write_skill(deep / "l1" / "l2" / "far")  # level 3
-    result = index("build", "deep")
-    assert result.returncode == 1
-    assert "E010" not in result.stderr and "missing SKILL.md" not in result.stderr
-    assert (
-        "error[E100]: deep: invalid option: 'deep holds folders more than 2 levels deep: the "
-        "walk for skills stopped before it found one; name a folder nearer the skills'"
-    ) in result.stderr.splitlines()
-    write_skill(deep / "near")
-    result = index("build", "deep")
-    assert result.returncode == 0, result.stderr
-    assert statuses(result.stdout) == {"near": "built"}
-    assert (
-        "warning: deep holds folders more than 2 levels deep: only the first 2 levels were "
-        "searched, skills past them are not built"
+        f"warning: lib {holds}: {searched} searched, skills past them are not built"
     ) in result.stderr.splitlines()
 
 
