@@ -232,6 +232,36 @@ def test_show_checks_the_index_once(
     assert len(calls) == checks
 
 
+def test_show_reads_the_index_it_checked_not_one_built_after_it(
+    built: ResolvedSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another reader may build the index again (the file was saved anew) between this
+    show's check and its read of the file: the digests then read by the path are of the new
+    index, and the file's new bytes hashed as those must not be served at the place the
+    checked index gave (seen once under an editor saving every millisecond, in
+    ``tests/stress``). The show reads again, through the new index."""
+    import skillc_gateway._show as show_module
+    from skillc_index.index.cache import ensure_index
+
+    skill_md = built.source / "SKILL.md"
+    moved = skill_md.read_text("utf-8").replace("## Install", "Filler.\n\nFiller.\n\n## Install")
+    chosen = show_module._chosen
+
+    def saved_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        found = chosen(*args, **kwargs)
+        if skill_md.read_text("utf-8") != moved:  # once: an editor's save, a reader's build
+            temporary = skill_md.with_name(".SKILL.md.tmp")
+            temporary.write_text(moved, "utf-8")
+            temporary.replace(skill_md)
+            ensure_index(built, "ascii")
+        return found
+
+    monkeypatch.setattr(show_module, "_chosen", saved_meanwhile)
+    found = show_section(built, "Install")
+    assert found.text.startswith("## Install\n")
+    assert found.start_line == moved.splitlines().index("## Install") + 1
+
+
 def test_show_without_an_index_builds_it(resolved: ResolvedSkill) -> None:
     """Never built: the index is built on demand in the runtime, alone (no stub, no
     manifest: nothing was built), and ``show`` answers."""

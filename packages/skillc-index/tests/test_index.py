@@ -421,6 +421,26 @@ def test_the_handle_describes_touched_files_once_hashed(skill: ResolvedSkill) ->
     assert not index.describes(file_stat(notes, "notes.txt"))
 
 
+def test_the_handle_reads_only_the_index_it_checked(skill: ResolvedSkill) -> None:
+    """Built again after the check (another reader, another build): a read through the
+    handle is E002 (the retry's cue), never the rows of the other sources at the path."""
+    from skillc_index import find_headings
+    from skillc_index.index.freshness import read_digests
+
+    compile_skill(skill)
+    index = require_index(skill, "ascii")
+    assert find_headings(index, "usage") and read_digests(index)
+    skill_md = skill.source / "SKILL.md"
+    skill_md.write_text(skill_md.read_text("utf-8").replace("Usage", "Use"), "utf-8")
+    age(skill.source)
+    compile_skill(skill)
+    with pytest.raises(IndexUnusable, match="built again since it was checked"):
+        find_headings(index, "usage")
+    with pytest.raises(ValueError, match="built again since it was checked"):
+        read_digests(index)
+    assert read_digests(index.path)  # by its path: whatever index is there now
+
+
 def test_files_touched_just_before_the_check_are_not_described(skill: ResolvedSkill) -> None:
     """A file changed within the timestamp granularity of the check could change again
     without its stats showing it: its stats describe nothing."""

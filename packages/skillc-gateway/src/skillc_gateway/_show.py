@@ -275,8 +275,8 @@ def _holds_indexed_bytes(handle: BinaryIO, index: IndexHandle, rel: str) -> bool
     from skillc_index.index.freshness import read_digests
 
     try:
-        recorded = read_digests(index.path).get(rel)
-    except ValueError:  # the index fails to read: not proven
+        recorded = read_digests(index).get(rel)
+    except ValueError:  # the index fails to read, or was built again since: not proven
         return False
     digest = sha256_hasher()()
     handle.seek(0)

@@ -172,8 +172,21 @@ class IndexHandle(Record):
         return self.verified.get(stat.path) == stat
 
     def connect(self) -> sqlite3.Connection:
-        """A read-only connection to the database (``sqlite3.Error`` when it cannot open)."""
-        return connect(self.path, mode="ro", timeout_ms=READ_TIMEOUT_MS)
+        """A read-only connection to the index file the check read: ``sqlite3.Error`` when it
+        cannot open, or when another process has built the index again since (a build renames
+        a new file over the path: its rows may be of other sources, whose lines would be read
+        at this index's places). The connection keeps the file it opened."""
+        connection = connect(self.path, mode="ro", timeout_ms=READ_TIMEOUT_MS)
+        try:
+            row = connection.execute(
+                "SELECT value FROM index_meta WHERE key = 'source_hash'"
+            ).fetchone()
+            if row is None or row[0] != self.meta.source_hash:
+                raise sqlite3.DatabaseError("built again since it was checked")
+        except BaseException:
+            connection.close()
+            raise
+        return connection
 
 
 class _Corrupt(Exception):
@@ -309,11 +322,17 @@ def _current_stats(
     return True, now
 
 
-def read_digests(path: Path) -> dict[str, str]:
-    """The SHA-256 of each source file as the index at ``path`` recorded it (``ValueError``
-    when it cannot be read): read only when stats moved, not on every check."""
+def read_digests(index: Path | IndexHandle) -> dict[str, str]:
+    """The SHA-256 of each source file as the index at a path, or a checked index
+    (:meth:`IndexHandle.connect`), recorded it (``ValueError`` when it cannot be read): read
+    only when stats moved, not on every check."""
     try:
-        with closing(connect(path, mode="ro", timeout_ms=READ_TIMEOUT_MS)) as connection:
+        opened = (
+            index.connect()
+            if isinstance(index, IndexHandle)
+            else connect(index, mode="ro", timeout_ms=READ_TIMEOUT_MS)
+        )
+        with closing(opened) as connection:
             rows = connection.execute("SELECT path, sha256 FROM files").fetchall()
     except sqlite3.Error as exc:
         raise ValueError(str(exc) or type(exc).__name__) from exc
