@@ -362,6 +362,10 @@ def test_old_copy_of_a_running_import_is_left_alone(ok: Run, imported: Path, pro
         (("show", "a/" * 3000, "--section", "s"), "E001"),
         (("find", "paint", "--path", "/tmp/" + "y" * 300), "E022"),
         (("stats", "--all", "--project", "/" + "y" * 300), "E031"),
+        (("lint", "x" * 300), "E001"),
+        (("exec", "x" * 300, "--", "true"), "E001"),
+        (("run", "x" * 300, "t"), "E001"),
+        (("eval", "x" * 300), "E001"),
     ],
 )
 def test_a_name_no_file_can_have_is_an_error_of_its_own(
@@ -376,6 +380,29 @@ def test_a_name_no_file_can_have_is_an_error_of_its_own(
     assert line.startswith(f"error[{code}]"), line
     if code == "E001":
         assert len(line) < 300, line
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_lint_goes_on_past_a_name_no_file_can_have(
+    skc: Run, project: Path, write_skill: Callable[..., Path], fmt: str
+) -> None:
+    """A lint target too long for the file system stopped the whole run (E999, the other
+    targets' results lost, in every format): it is its E001 in its place, as a missing one."""
+    write_skill(project / "good")
+    proc = skc("lint", "good", "x" * 300, "--format", fmt)
+    assert proc.returncode == 1, proc.stderr
+    assert "E999" not in proc.stdout + proc.stderr
+    if fmt == "json":
+        good, bad = json.loads(proc.stdout)
+        assert good["skill"] == "good" and good["error_count"] == 0
+        assert bad["error"]["code"] == "E001"
+    elif fmt == "sarif":
+        (run,) = json.loads(proc.stdout)["runs"]
+        notes = run["invocations"][0]["toolExecutionNotifications"]
+        assert [note["descriptor"]["id"] for note in notes] == ["E001"]
+    else:
+        assert "good: 0 errors" in proc.stdout + proc.stderr
+        assert "error[E001]: skill 'xxx" in proc.stderr
 
 
 @pytest.mark.parametrize(

@@ -89,6 +89,7 @@ _EXPORTS: dict[str, str] = {
     "safe_join": "files",
     "is_hidden": "files",
     "is_folder": "files",
+    "is_file": "files",
     "within": "files",
     "open_in_root": "files",
     "read_in_root": "files",
@@ -233,6 +234,7 @@ if TYPE_CHECKING:
     from skillc_index.dialect import Dialect, name_refusals, skill_name_problem, target_dialects
     from skillc_index.files import (
         fs_bytes,
+        is_file,
         is_folder,
         is_hidden,
         open_in_root,

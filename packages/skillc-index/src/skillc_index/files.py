@@ -131,6 +131,16 @@ def is_folder(path: Path) -> bool:
         return False
 
 
+def is_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file (symlinks followed); False, not an error, for a path
+    no file can have (a name too long, a component that is a file): a skill named by an
+    argument of any length is looked for, and not found (E001), never E999."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def within(path: Path | str, root: Path | str) -> bool:
     """Whether ``path`` is ``root`` or below it once both are real paths (symlinks followed,
     ``..`` resolved; the parts of ``path`` that do not exist yet are taken as written): where a

@@ -593,7 +593,7 @@ def resolve_skill(
     Raises :class:`NotASkill` (E010) when a folder was found at some step but has no
     ``SKILL.md``, :class:`SkillNotFound` (E001) when nothing was found.
     """
-    from skillc_index.files import is_folder
+    from skillc_index.files import is_file, is_folder
 
     skill = os.fspath(skill)
     if skill[:8].lower() == "skill://" and not stores_only:
@@ -629,7 +629,7 @@ def resolve_skill(
             first_folder = where
     if first_folder is not None:
         raise NotASkill(shown(first_folder))
-    if stores_only and plain and (layout.cwd / skill / SKILL_FILE).is_file():
+    if stores_only and plain and is_file(layout.cwd / skill / SKILL_FILE):
         raise SkillNotInStores(shown(skill), f"./{shown(skill)}")
     if plain and not stores_only:
         from skillc_index.inventory.resolve import resolve_installed

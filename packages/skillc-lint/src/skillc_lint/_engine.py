@@ -23,6 +23,8 @@ from skillc_index import (
     diagnostic_json,
     find_skill_folders,  # re-exported: the walk lint and build share
     fs_bytes,
+    is_file,
+    is_folder,
     lint_diagnostic,
     manifest_path,
     resolve_skill,
@@ -455,12 +457,12 @@ def resolve_target(argument: str, layout: Layout) -> Target:
     from skillc_index import NoSkillBeforeCut, expand_user
 
     given = layout.cwd / expand_user(argument)
-    if given.is_file():  # a file of a skill (an editor or pre-commit passing file names)
+    if is_file(given):  # a file of a skill (an editor or pre-commit passing file names)
         owner = next((p for p in given.parents if (p / SKILL_FILE).is_file()), None)
         if owner is None:
             raise NotASkill(argument)
         return Target(argument, (owner,), False)
-    if given.is_dir() and is_compiled(given):  # itself (skipped, SKL001), not its store skill
+    if is_folder(given) and is_compiled(given):  # itself (skipped, SKL001), not its store skill
         return Target(argument, (given,), False)
     try:
         resolved = resolve_skill(argument, layout)

@@ -150,16 +150,16 @@ def _targets(
         matches = [i for i, e in enumerate(library.entries) if name in (e.name, e.folder.name)]
         if not matches:
             from skillc_index.files import is_folder
+            from skillc_index.layout import shown
 
             if is_folder(layout.cwd / name):  # a folder, but no skill: E010, as outline says
                 from skillc_index.diagnostics import NotASkill
-                from skillc_index.layout import shown
 
                 raise NotASkill(shown(name))
             import difflib
 
             names_ = [entry.name for entry in library.entries]
-            raise SkillNotFound(name, tuple(difflib.get_close_matches(name, names_, 3)))
+            raise SkillNotFound(shown(name), tuple(difflib.get_close_matches(name, names_, 3)))
         if len(matches) > 1:
             matches = _resolution_order(library, layout, name, matches)
             where = [layout.display(library.entries[i].folder) for i in matches]
@@ -185,8 +185,10 @@ def _resolution_order(library: Library, layout: Layout, name: str, matches: list
 def _given(layout: Layout, name: str) -> Path | None:
     """The folder read for ``name`` given as a folder holding ``SKILL.md`` (the store skill
     when skillc deployed it: :func:`.library.skill_of`), else None."""
+    from skillc_index import is_file
+
     folder = layout.cwd / name
-    return skill_of(folder, layout)[0] if (folder / "SKILL.md").is_file() else None
+    return skill_of(folder, layout)[0] if is_file(folder / "SKILL.md") else None
 
 
 def _given_folders(layout: Layout, names: Sequence[str]) -> list[Path]:
