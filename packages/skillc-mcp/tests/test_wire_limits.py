@@ -307,6 +307,31 @@ def test_a_surrogate_that_stands_for_no_byte_is_no_internal_error(wire: WireClie
             assert result["isError"] and text.startswith(f"error[{code}]"), (name, text)
 
 
+def test_a_nul_byte_in_a_path_is_no_internal_error(wire: WireClient) -> None:
+    """A NUL byte in a skill or a path was E999 ``embedded null byte`` (a traceback in the log)
+    from the check that a model's paths lie in the folders it may read: no file can have such a
+    path, so the answer is the usual one for what is not there (a deploy target: it cannot be
+    created)."""
+    wire.initialize()
+    for name, arguments, code in [
+        *[(tool, {"skill": "x\0"}, "E001") for tool in ("skc_outline", "skc_sources", "skc_lint")],
+        ("skc_show", {"skill": "x\0", "section": "s"}, "E001"),
+        ("skc_open", {"skill": "x\0", "path": "SKILL.md"}, "E001"),
+        ("skc_search", {"skill": "x\0", "query": "q"}, "E001"),
+        ("skc_stats", {"skill": "x\0"}, "E001"),
+        ("skc_build", {"skill": "x\0"}, "E001"),
+        ("skc_eval", {"skills": ["x\0"]}, "E001"),
+        ("skc_eval", {"path": ["x\0"]}, "E022"),
+        ("skc_lint", {"skill": "demo", "baseline": "x\0"}, "E100"),
+        ("skc_build", {"skill": "demo", "target": ["./x\0"]}, "E999]: cannot create './x\\0'"),
+    ]:
+        result = wire.call(name, arguments)
+        text = result["content"][0]["text"]
+        assert result["isError"] and text.startswith(f"error[{code}"), (name, text)
+        assert "embedded null byte" not in text, (name, text)
+    assert "Traceback" not in wire.stderr()
+
+
 def test_a_model_searches_no_folder_outside_the_project_and_the_home(
     wire: WireClient,
     project: Path,

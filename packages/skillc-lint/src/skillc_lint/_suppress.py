@@ -273,7 +273,10 @@ class Baseline:
             raise BaselineError(f"cannot read '{path}': {exc.strerror or exc}") from None
         except JsonRejected as exc:
             raise BaselineError(f"'{path}' is {exc}") from None
-        except ValueError as exc:  # UnicodeDecodeError is one
+        except ValueError as exc:  # UnicodeDecodeError is one; a NUL in the path (MCP's) too
+            if "\0" in str(path):
+                reason = "a path cannot hold a NUL byte"
+                raise BaselineError(f"cannot read '{path}': {reason}") from None
             raise BaselineError(f"'{path}' is not JSON: {exc}") from None
         findings = document.get("findings") if isinstance(document, dict) else None
         if (
