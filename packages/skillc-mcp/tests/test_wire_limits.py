@@ -307,6 +307,27 @@ def test_a_surrogate_that_stands_for_no_byte_is_no_internal_error(wire: WireClie
             assert result["isError"] and text.startswith(f"error[{code}]"), (name, text)
 
 
+def test_an_empty_string_gets_the_command_lines_code(wire: WireClient) -> None:
+    """An empty skill, section, path or project was E100 ``must not be empty`` (the schema's
+    ``minLength``), where the command line answers the RFC's code for what is not there."""
+    wire.initialize()
+    for name, arguments, code in [
+        *[(tool, {"skill": ""}, "E001") for tool in ("skc_outline", "skc_sources", "skc_lint")],
+        ("skc_show", {"skill": "", "section": "s"}, "E001"),
+        ("skc_show", {"skill": "demo", "section": ""}, "E020"),
+        ("skc_open", {"skill": "demo", "path": ""}, "E021"),
+        ("skc_search", {"skill": "", "query": "q"}, "E001"),
+        ("skc_stats", {"skill": ""}, "E001"),
+        ("skc_stats", {"skill": "demo", "project": [""]}, "E031"),
+        ("skc_build", {"skill": ""}, "E001"),
+        ("skc_eval", {"path": [""]}, "E022"),
+        ("skc_find", {"query": "q", "path": [""]}, "E022"),
+    ]:
+        result = wire.call(name, arguments)
+        text = result["content"][0]["text"]
+        assert result["isError"] and text.startswith(f"error[{code}]"), (name, text)
+
+
 def test_a_nul_byte_in_a_path_is_no_internal_error(wire: WireClient) -> None:
     """A NUL byte in a skill or a path was E999 ``embedded null byte`` (a traceback in the log)
     from the check that a model's paths lie in the folders it may read: no file can have such a

@@ -30,7 +30,6 @@ class EvalParams(Record):
             "The skills whose trigger cases run: names of the library, or folders holding "
             "SKILL.md (a folder outside the library joins it). Default: every skill of the "
             "library that has cases.",
-            item_min_length=1,
             argument=True,
             metavar="[SKILL]...",
             path=True,
@@ -42,7 +41,6 @@ class EvalParams(Record):
             "The library: the skills under these folders, each in the project, the home "
             "folder or a folder of installed skills (default: every installed skill the "
             "agent lists).",
-            item_min_length=1,
             help="Score against the skills under this folder (repeatable) [default: every "
             "installed skill the agent lists].",
             metavar="DIR",

@@ -45,7 +45,6 @@ class FindParams(Record):
             "every installed skill (the project and global stores, the agents' skills folders, "
             "project and home, and installed Claude Code plugins), or the folders of "
             "$SKILL_ROUTING_ROOTS when it is set.",
-            item_min_length=1,
             help="Only the skills under this folder (repeatable) [default: "
             "$SKILL_ROUTING_ROOTS, else every installed skill].",
             metavar="DIR",

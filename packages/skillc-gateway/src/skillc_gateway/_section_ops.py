@@ -68,12 +68,11 @@ PAGE = {
 
 
 class ShowParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True, path=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True)]
     section: Annotated[
         str,
         Param(
             "The heading text, without the leading #s.",
-            min_length=1,
             max_length=MAX_QUERY_CHARS,
             help="The heading to show (case-insensitive).",
         ),
@@ -173,7 +172,7 @@ SHOW: Operation[ShowParams, SectionResult] = Operation(
 
 
 class SearchParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True, path=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True)]
     query: Annotated[str, Param("Words to look for.", max_length=MAX_QUERY_CHARS, argument=True)]
     limit: Annotated[
         int,

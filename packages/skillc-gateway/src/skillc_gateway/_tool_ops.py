@@ -33,7 +33,7 @@ __all__ = [
 
 
 class ToolsParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True, path=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True)]
 
     def log_args(self) -> dict[str, Any]:
         return {}  # and tool_count, once read
@@ -73,7 +73,6 @@ class RunParams(Record):
             "Skill name, looked up in the project store, then the global store (never a "
             "folder of the working directory: write './name' for one), or a path to a folder "
             "holding SKILL.md.",
-            min_length=1,
             argument=True,
         ),
     ]

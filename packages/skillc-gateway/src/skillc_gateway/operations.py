@@ -77,7 +77,7 @@ __all__ = [
 
 
 class OutlineParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True, path=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True)]
     level: Annotated[
         int | None,
         Param(
@@ -152,12 +152,11 @@ OUTLINE: Operation[OutlineParams, OutlineResult] = Operation(
 
 
 class OpenParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True, path=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True)]
     path: Annotated[
         str,
         Param(
             "File path relative to the skill root ('references/api.md').",
-            min_length=1,
             argument=True,
         ),
     ]
@@ -249,7 +248,7 @@ OPEN: Operation[OpenParams, FileResult] = Operation(
 
 
 class SourcesParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, min_length=1, argument=True, path=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True)]
     depth: Annotated[
         int | None,
         Param(

@@ -45,7 +45,7 @@ class LintParams(NamedTuple):
     ``ignore``, ``profile``), what to hide (``baseline``); the rest is the command line's
     (:data:`LINT`'s ``cli_only`` says why)."""
 
-    skill: Annotated[str | None, Param(SKILL_DESCRIPTION, min_length=1, path=True)]
+    skill: Annotated[str | None, Param(SKILL_DESCRIPTION, path=True)]
     skills: Annotated[
         tuple[str, ...],
         Param(

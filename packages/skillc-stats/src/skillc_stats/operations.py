@@ -59,7 +59,6 @@ class StatsParams(Record):
         Param(
             SKILL_DESCRIPTION + " Leave it out for every installed skill at once: uses, last "
             "use and projects of each, the unused ones (to prune) first.",
-            min_length=1,
             argument=True,
             path=True,
         ),
@@ -115,7 +114,6 @@ class StatsParams(Record):
         tuple[str, ...],
         Param(
             "Only accesses made from these project folders (or below).",
-            item_min_length=1,
             help="Only accesses made in PATH or a folder below it. Repeat for several (any "
             "matches).",
             metavar="PATH",
