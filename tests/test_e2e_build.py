@@ -8,6 +8,7 @@ are made by tampering with the database between builds.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -485,6 +486,18 @@ def test_several_targets(ok: Run, skills: Path, project: Path, write_skill: Writ
     ]
     for folder in (".claude", ".cursor", ".github"):
         assert (project / folder / "skills" / "demo").resolve() == runtime_of(project, "demo")
+
+
+def test_a_target_folder_no_path_can_name_cannot_be_created(
+    skc: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    """A target folder with a name too long for the file system was a raw E999 ``OSError``:
+    it is the typed ``cannot create`` of ``package -o``, and no agent folder is made."""
+    write_skill(skills / "demo", heading=False)
+    proc = skc("build", "demo", "--target", "./" + "t" * 300 + "/")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(f"error[E999]: cannot create '{project}/{'t' * 300}"), proc.stderr
+    assert proc.stderr.endswith(f"': {os.strerror(errno.ENAMETOOLONG)}\n"), proc.stderr
 
 
 def test_configured_target(ok: Run, skills: Path, project: Path, write_skill: WriteSkill) -> None:

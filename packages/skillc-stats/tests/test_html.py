@@ -5,6 +5,7 @@ store."""
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
 import os
@@ -333,6 +334,20 @@ def test_period_labels_never_overlap() -> None:
         xs = [float(x) for x in re.findall(r'<text class="period" x="([0-9.]+)"', chart)]
         assert xs[0] == 1.0 and len(xs) >= min(count, 4), count
         assert all(b - a >= LABEL_WIDTH for a, b in itertools.pairwise(xs)), count
+
+
+def test_html_where_no_file_can_be_is_cannot_create(
+    demo: ResolvedSkill, stats_cli: Run, project: Path
+) -> None:
+    """A page path with a name too long for the file system was a raw E999 ``OSError``: it is
+    ``cannot create``, as a missing folder above the page is."""
+    for given, reason in [
+        (f"{'n' * 300}/x.html", os.strerror(errno.ENAMETOOLONG)),
+        ("gone/x.html", os.strerror(errno.ENOENT)),
+    ]:
+        proc = stats_cli("stats", "demo", "--html", given)
+        assert proc.returncode == 1
+        assert proc.stderr == f"error[E999]: cannot create '{project / given}': {reason}\n"
 
 
 def test_html_onto_a_fifo_is_e050_without_waiting(

@@ -54,6 +54,19 @@ def nearest_existing(path: Path) -> Path:
     return path
 
 
+def creation_start(path: Path) -> Path:
+    """:func:`nearest_existing` of a file or folder a command is to create (``package -o``, a
+    build's agent folder): one that cannot be looked up (a name too long) is
+    :class:`~skillc_index.command_errors.CannotCreate` (E999) naming ``path``, with the
+    system's reason, before anything is written."""
+    from skillc_index.command_errors import CannotCreate
+
+    try:
+        return nearest_existing(path)
+    except OSError as exc:
+        raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
+
+
 def _stem(prefix: str) -> str:
     """``prefix``, or when a temporary name made of it would be longer than
     :data:`NAME_MAX` bytes, its first bytes and ``~`` and 8 hex digits of its SHA-256 (the

@@ -287,11 +287,11 @@ def write_page(path: Path, page: str, force: bool) -> Path | None:
     skillc-stats wrote it (a regular file starting with :data:`MARK`); another one (a FIFO
     too) is E050 naming it, or with ``force`` moved aside (never deleted:
     :func:`~skillc_index.atomic.move_aside`), and its new path returned; a folder never."""
-    from skillc_index import write_file_atomic
+    from skillc_index import is_folder, write_file_atomic
     from skillc_index.atomic import move_aside
     from skillc_index.command_errors import CannotCreate, ForeignFile
 
-    if path.is_dir():
+    if is_folder(path):  # a path no file can have (a name too long) is CannotCreate below
         raise ForeignFile(str(path), "a folder, which a page never replaces")
     backup = None
     try:

@@ -50,9 +50,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index.atomic import (
+    creation_start,
     ensure_dir,
     move_aside,
-    nearest_existing,
     staging_dir,
     temporary_path,
 )
@@ -235,7 +235,7 @@ def _refuse_leaving_project(
 def check_writable(root: Path, layout: Layout, what: str = "agent folder") -> None:
     """FolderNotWritable (E999) when the folder ``root`` (or the nearest folder above it that
     exists, where it would be created) cannot be written; ``what`` names it."""
-    folder = nearest_existing(root)
+    folder = creation_start(root)
     if not folder.is_dir():  # a file where the folder (or one above it) would be
         reason = os.strerror(errno.ENOTDIR).lower()
         raise FolderNotWritable(what, layout.display(root), f"{folder.name}: {reason}")
@@ -289,6 +289,7 @@ def plan_deployments(
     for target in targets:
         root = layout.target_root(target, scope, configured)
         _refuse_leaving_project(target, root, layout, target in project_targets)
+        creation_start(root)  # CannotCreate for a folder no path can name (a name too long)
         path = root / skill
         real = Path(os.path.realpath(path.parent)) / skill
         if real in seen:

@@ -262,12 +262,9 @@ def _check_output(output: Path) -> None:
     """E100 when the output is not a folder, or cannot be one: what is there above it is a
     file (``-o /etc/passwd/x``: NotADirectoryError, E999, once the files were written);
     CannotCreate (E999) when it cannot be looked up (a name too long)."""
-    from skillc_index.atomic import nearest_existing
+    from skillc_index.atomic import creation_start
 
-    try:
-        found = nearest_existing(output)
-    except OSError as exc:
-        raise CannotCreate(str(output), exc.strerror or str(exc)) from exc
+    found = creation_start(output)
     if found.is_dir():
         return
     if found == output:
