@@ -164,6 +164,29 @@ def test_show_file_through_a_symlink_to_a_hidden_file_is_hidden(demo: Path, gate
     assert shown.stdout == "## Secret part\n\nhidden text\n"
 
 
+def test_sources_of_a_hidden_folder_is_refused_as_open_refuses_a_hidden_file(
+    demo: Path, gateway: Any
+) -> None:
+    """``sources --dir .git`` listed the hidden folder (exit 0, no files) where ``open`` of a
+    file in it is E021 "hidden": it is that E021 and hint, a symlink to it too (sources has no
+    ``--hidden``)."""
+    (demo / ".git").mkdir()
+    (demo / ".git" / "config").write_text("[remote]\n", encoding="utf-8")
+    (demo / "meta").symlink_to(".git")
+    for folder, hint in [
+        (".git", "'.git' is hidden (a dot-file or dot-folder)"),
+        ("references/../.git", "'references/../.git' is hidden (a dot-file or dot-folder)"),
+        ("meta", "'meta' leads to a hidden file ('.git')"),
+    ]:
+        refused = gateway("sources", "demo", "--dir", folder)
+        assert refused.returncode == 1
+        assert refused.stderr == f"error[E021]: file not found: '{folder}'\nhint: {hint}\n"
+        assert refused.stdout == ""
+    opened = gateway("open", "demo", ".git/config")
+    assert opened.stderr.startswith("error[E021]: file not found: '.git/config'\nhint: ")
+    assert gateway("sources", "demo", "--dir", "references").returncode == 0
+
+
 def test_sources_pattern_does_not_backtrack(demo: Path, project: Path, home: Path) -> None:
     """``a*a*…b`` (40 stars) against a long name: exponential for a backtracking regex (25
     characters took 29 s), immediate here. The subprocess's timeout turns a regression into

@@ -20,6 +20,7 @@ from skillc_index import (
     safe_join,
     walk_skill,
 )
+from skillc_index.files import hidden_refusal
 
 if TYPE_CHECKING:
     from skillc_gateway.shapes import TreeNode, TreeRoot
@@ -171,9 +172,11 @@ def source_tree(
     """The skill's files as a tree (hidden files and folders are not sources).
 
     ``directory`` scopes the tree to a subfolder (E012 outside the skill, E022 if it is not a
-    folder); ``depth`` counts from there. ``pattern`` is a gitignore-style glob (``*.md``,
-    ``references/**``) matched against paths relative to the skill root; folders are shown when
-    they hold a matching file. ``limit`` 0 or None: every entry.
+    folder, E021 if it is hidden or leads to a hidden folder, as ``open`` refuses a hidden
+    file: :func:`~skillc_index.files.hidden_refusal`); ``depth`` counts from there.
+    ``pattern`` is a gitignore-style glob (``*.md``, ``references/**``) matched against paths
+    relative to the skill root; folders are shown when they hold a matching file. ``limit`` 0
+    or None: every entry.
     """
     files = list(walk_skill(skill.source).files)
     base = ""
@@ -183,6 +186,9 @@ def source_tree(
         if not target.is_dir():
             raise SkillDirectoryNotFound(directory)
         base = target.relative_to(skill.source.resolve()).as_posix()
+        refused = hidden_refusal(directory, base)
+        if refused is not None:
+            raise refused
         if base == ".":
             base = ""
         root_name = base.rsplit("/", 1)[-1] if base else skill.name
