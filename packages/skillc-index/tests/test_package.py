@@ -286,6 +286,23 @@ def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) 
     assert empty.returncode == 1 and "output folder is empty" in empty.stderr
 
 
+def test_the_error_of_one_skill_of_several_names_it(
+    cli: Callable[..., Any], skills: Path, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``package a b`` with one SKILL.md lacking its description said E011 without saying
+    which skill's; it names it as a batch build does (one skill alone: as ``build`` says)."""
+    write_skill(skills / "broken", description="")
+    run = cli("skillc_index")
+    several = run("package", "skills/notes", "skills/broken")
+    assert several.returncode == 1
+    assert several.stderr == (
+        "error[E011]: skills/broken: missing frontmatter field 'description' in SKILL.md\n"
+    )
+    alone = run("package", "skills/broken")
+    assert alone.stderr == "error[E011]: missing frontmatter field 'description' in SKILL.md\n"
+    assert not (project / "dist").exists()
+
+
 def test_what_a_checkout_holds_never_directs_or_stops_the_package(
     cli: Callable[..., Any], skills: Path, project: Path, tmp_path: Path
 ) -> None:

@@ -131,9 +131,7 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
 
     for item in result.items:
         if item.error is not None:
-            first, *rest = format_diagnostic(item.error).split("\n")
-            severity, _, message = first.partition(": ")
-            click.echo("\n".join([f"{severity}: {item.job.label}: {message}", *rest]), err=True)
+            click.echo(format_diagnostic(item.error._replace(subject=item.job.label)), err=True)
     if output_format == "json":
         print_json(result.to_dict())
         return

@@ -96,12 +96,15 @@ class Diagnostic(Record):
 
     ``params`` keys are the template's placeholder names (``skill``, ``path``, ``rule-id``...).
     ``detail`` is extra text printed after the message on following lines (E020's suggestions).
+    ``subject``: the skill it is about when a command handles several (``build a b``,
+    ``package a b``), written before the message: ``error[E011]: bad: missing ...``.
     A code missing from the registry raises ``ValueError`` when the message is made.
     """
 
     code: str
     params: Mapping[str, str] = _NO_PARAMS
     detail: str = ""
+    subject: str = ""
 
     @property
     def severity(self) -> Severity:
@@ -160,7 +163,8 @@ def format_diagnostic(diagnostic: Diagnostic | Notice, *, terminal: bool = False
     line = printable if terminal else str
     if isinstance(diagnostic, Notice):
         return f"{diagnostic.level}: {line(diagnostic.text)}"
-    text = f"{diagnostic.severity}[{diagnostic.code}]: {line(diagnostic.message)}"
+    about = f"{line(diagnostic.subject)}: " if diagnostic.subject else ""
+    text = f"{diagnostic.severity}[{diagnostic.code}]: {about}{line(diagnostic.message)}"
     if diagnostic.detail:
         detail = "\n".join(line(part) for part in diagnostic.detail.split("\n"))
         text = f"{text}\n{detail}"

@@ -38,9 +38,9 @@ from typing import Any
 
 from skillc_index.build.project import FieldChange, project, side_sources
 from skillc_index.command_errors import CannotCreate, NoSkillToPackage, PackageRefused
-from skillc_index.diagnostics import InvalidOption, PathEscapesRoot
+from skillc_index.diagnostics import InvalidOption, PathEscapesRoot, SkillcError
 from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals, skill_name_problem
-from skillc_index.layout import SKILL_FILE, Layout
+from skillc_index.layout import SKILL_FILE, Layout, shown
 from skillc_index.package.archive import ArchiveEntry, zip_bytes
 from skillc_index.package.result import PackagedFile, PackageResult
 from skillc_index.record import Record
@@ -139,6 +139,17 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         tuple(contents[rel] for rel in sorted(contents)),
         projection.changes,
     )
+
+
+def _packed(given: str, layout: Layout, fmt: str, *, several: bool) -> PackedSkill:
+    """:func:`pack_skill`; of several skills, its error names the skill as a batch build's
+    does (the diagnostic's ``subject``: ``error[E011]: bad: missing ...``)."""
+    try:
+        return pack_skill(given, layout, fmt)
+    except SkillcError as exc:
+        if several and not exc.diagnostic.subject:
+            exc.diagnostic = exc.diagnostic._replace(subject=shown(given))
+        raise
 
 
 def _made_before(output: Path) -> dict[str, str]:
@@ -298,7 +309,7 @@ def package_skills(
         raise InvalidOption(f"unknown package format '{fmt}' (one of {', '.join(FORMATS)})")
     if not skills:
         raise NoSkillToPackage()
-    packed = [pack_skill(given, layout, fmt) for given in skills]
+    packed = [_packed(given, layout, fmt, several=len(skills) > 1) for given in skills]
     names = [skill.name for skill in packed]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
