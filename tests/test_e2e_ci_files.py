@@ -135,6 +135,23 @@ def test_paths_and_args_are_split_into_words_and_never_evaluated(
     assert "SKL102" in printed[0] and "SKL104" not in printed[0]
 
 
+def test_a_path_input_is_never_an_option(tmp_path: Path, write_skill: Callable[..., Path]) -> None:
+    """A word of `path` that starts with `-` (a folder a pull request names so) is a path
+    after `--`: it cannot write a baseline that turns the step green, nor fix files."""
+    repo = tmp_path / "repo"
+    bad = write_skill(repo / "skills" / "Bad", "Bad_Name", GOOD, heading=False, body="# T\n\nB.\n")
+    before = (bad / "SKILL.md").read_text()
+    outputs, printed = _run_action(
+        tmp_path, path="skills/Bad --write-baseline=.x --unsafe-fixes", annotations="true"
+    )
+    assert outputs["lint"]["exit-code"] == "1"
+    assert not (repo / ".x").exists()
+    assert (bad / "SKILL.md").read_text() == before
+    assert "SKL102" in printed[0]
+    assert "title=E001::skill '--write-baseline=.x' not found" in printed[0]
+    assert "sarif-file" in outputs["lint"]
+
+
 def test_the_defaults_lint_any_repository_once(
     tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:
