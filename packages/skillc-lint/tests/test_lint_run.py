@@ -255,6 +255,49 @@ def test_a_target_that_cannot_be_linted_is_in_every_machine_format_of_every_mode
         assert [item["rule"] for item in data if "rule" in item]  # the counts come first
 
 
+@pytest.mark.parametrize(
+    "args",
+    [("x", "--select", "SKL1O8"), ("x", "--jobs", "0"), ("--bogus",), ()],
+    ids=["selector", "parse", "option", "no-target"],
+)
+@pytest.mark.parametrize("output_format", ["github", "text"])
+def test_a_run_error_is_written_to_the_sarif_file_in_any_format(
+    lint: Run, cwd: Path, args: tuple[str, ...], output_format: str
+) -> None:
+    """The action's ``--format github --sarif-file F``: an error of the whole run (E100, no
+    target outside a project too) printed its annotation and wrote no file, so CI uploaded
+    nothing. The file is the log ``--format sarif`` prints: that one notification."""
+    put(cwd / "x")
+    proc = lint(*args, "--format", output_format, "--sarif-file", "out.sarif")
+    assert proc.returncode == 1 and proc.stderr.startswith("error[E100]: ")
+    log = json.loads((cwd / "out.sarif").read_text(encoding="utf-8"))
+    assert log == json.loads(lint(*args, "--format", "sarif").stdout)
+    assert_valid_sarif(log)
+    [run] = log["runs"]
+    assert run["results"] == []
+    [note] = run["invocations"][0]["toolExecutionNotifications"]
+    assert note["descriptor"] == {"id": "E100"}
+
+
+@pytest.mark.parametrize(
+    "mode", [("--write-baseline", "base.json"), ("--add-suppressions",)], ids=["baseline", "add"]
+)
+def test_the_modes_without_findings_write_their_sarif_file_too(
+    lint: Run, cwd: Path, mode: tuple[str, ...]
+) -> None:
+    """``--write-baseline`` and ``--add-suppressions`` wrote no ``--sarif-file``: they write
+    what their ``--format sarif`` prints, the run's errors without results."""
+    put(cwd / "x", INVALID)
+    proc = lint("x", "nowhere", *mode, "--format", "github", "--sarif-file", "out.sarif")
+    assert proc.returncode == 1
+    log = json.loads((cwd / "out.sarif").read_text(encoding="utf-8"))
+    assert_valid_sarif(log)
+    [run] = log["runs"]
+    assert run["results"] == []
+    [note] = run["invocations"][0]["toolExecutionNotifications"]
+    assert note["descriptor"] == {"id": "E001"}
+
+
 def test_no_skill_outside_a_project_in_machine_formats(lint: Run) -> None:
     data = json.loads(lint("--format", "json").stdout)
     assert data["error"]["code"] == "E100"

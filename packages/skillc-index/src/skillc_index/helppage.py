@@ -60,8 +60,16 @@ class FormatCommand(Command):
         (:func:`~skillc_index.console.error_of`: the diagnostic the kit reports)."""
         raise NotImplementedError
 
+    def given(self, flag: str) -> str | None:
+        """The value of the option ``flag`` (``--sarif-file``) on the command line being run,
+        the last one given (None: not given), read from its words: :meth:`print_error` has it
+        also when click could not parse them."""
+        ctx = click.get_current_context(silent=True)
+        return _option_given(ctx.meta.get(_ARGS, ()) if ctx is not None else (), flag)
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        asked = _format_asked(args)  # before parsing, which consumes the list
+        ctx.meta[_ARGS] = tuple(args)  # before parsing, which consumes the list
+        asked = _option_given(args, "--format") or "text"
         try:
             return super().parse_args(ctx, args)
         except click.UsageError as exc:
@@ -82,15 +90,20 @@ class FormatCommand(Command):
             raise
 
 
-def _format_asked(args: Sequence[str]) -> str:
-    """The ``--format`` of a command line click could not parse (the last one given)."""
-    chosen = "text"
+#: Where :class:`FormatCommand` keeps the words of its command line (``ctx.meta``).
+_ARGS = "skillc_index.helppage.args"
+
+
+def _option_given(args: Sequence[str], flag: str) -> str | None:
+    """The value of the option ``flag`` (``--format``) in the words of a command line click
+    may not have parsed (the last one given; None: not given)."""
+    chosen = None
     for index, arg in enumerate(args):
         if arg == "--":
             break
-        if arg == "--format" and index + 1 < len(args):
+        if arg == flag and index + 1 < len(args):
             chosen = args[index + 1]
-        elif arg.startswith("--format="):
+        elif arg.startswith(flag + "="):
             chosen = arg.partition("=")[2]
     return chosen
 

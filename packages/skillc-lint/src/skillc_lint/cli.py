@@ -12,8 +12,8 @@ time; the linter is imported when the command runs, so ``skc --help`` and ``skc 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -41,17 +41,19 @@ FORMATS = ("text", "json", "sarif", "github")
 class LintCommand(FormatCommand):
     """The lint command: an error that stops the whole run (an unknown option, a bad
     ``--jobs``, an unknown rule) is also printed in the json, sarif or github format asked
-    for (:class:`~skillc_index.helppage.FormatCommand`)."""
+    for (:class:`~skillc_index.helppage.FormatCommand`), and written to ``--sarif-file``."""
 
     def print_error(self, exc: Exception, output_format: str) -> None:
-        _print_run_error(exc, output_format)
+        _print_run_error(exc, output_format, self.given("--sarif-file"))
 
 
-def _print_run_error(exc: Exception, output_format: str) -> None:
+def _print_run_error(exc: Exception, output_format: str, sarif_file: str | None) -> None:
     """The error that stops the whole run, in ``output_format`` on stdout when that is a
     machine format (the kit's error line on stderr is printed by its caller, as for any
-    command)."""
-    if output_format not in ("json", "sarif", "github"):
+    command), and as a SARIF log to ``sarif_file`` in any format (the log with that one
+    notification: never a missing file for CI to upload; a file that cannot be written is
+    left, the run failing already)."""
+    if output_format not in ("json", "sarif", "github") and sarif_file is None:
         return
     from pathlib import Path
 
@@ -61,11 +63,19 @@ def _print_run_error(exc: Exception, output_format: str) -> None:
     from skillc_lint._output import RunError, sarif_log
 
     error = RunError(None, error_of(exc))
+    log = sarif_log([error], None, Path.cwd(), version=__version__)
+    if sarif_file is not None:
+        import contextlib
+
+        from skillc_lint._errors import ParameterError
+
+        with contextlib.suppress(ParameterError):
+            _write_sarif(log, sarif_file, Path.cwd())
     if output_format == "json":
         print_json(error.to_dict())
     elif output_format == "sarif":
-        print_json(sarif_log([error], None, Path.cwd(), version=__version__))
-    else:
+        print_json(log)
+    elif output_format == "github":
         click.echo(github_error(error.diagnostic))
 
 
@@ -219,7 +229,7 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     a diff first), then what the run sums up; the exit status."""
     from skillc_index import Notice, format_diagnostic, printable
     from skillc_index.sarif import github_error
-    from skillc_lint import __version__, _output
+    from skillc_lint import _output
 
     output_format, params, cwd = call.output_format, call.params, run.cwd
     terminal = sys.stderr.isatty()
@@ -288,6 +298,8 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     if not streamed and not params.statistics and not quiet:
         for outcome in run.outcomes:
             show_findings(outcome)
+    if params.sarif_file is not None:  # what --format sarif prints, whatever the format
+        _write_sarif(_sarif(run, quiet=quiet), params.sarif_file, cwd)
     if quiet and output_format != "text":  # no findings, but the run's own errors
         _print_errors(run, output_format, cwd)
     if params.add_suppressions:
@@ -301,8 +313,6 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
         stale = baseline.stale
         note = f"; {stale} no longer found (--write-baseline prunes them)" if stale else ""
         click.echo(f"baseline {params.baseline}: {baseline.matched} hidden{note}", err=True)
-    if params.sarif_file is not None:
-        _write_sarif(run, params.sarif_file, cwd)
     if output_format == "json":  # the findings, or with --statistics their counts
         print_json(run.to_dict())
     elif params.statistics:
@@ -310,7 +320,7 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
             click.echo(f"{row['count']:>6}  {row['rule']}  {row['name']}  ({row['severity']})")
         click.echo(_output.total_line(run.results))
     elif output_format == "sarif":
-        print_json(_output.sarif_log(run.outcomes, run.registry, cwd, version=__version__))
+        print_json(_sarif(run, quiet=False))
     elif output_format == "text":
         if len(run.linted) > 1:
             click.echo(_output.total_line(run.linted))
@@ -329,13 +339,24 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     return 0 if run.ok else 1
 
 
-def _write_sarif(run: LintRun, file: str, cwd: Path) -> None:
-    """``--sarif-file``: the run's SARIF log, written atomically (relative to ``cwd``)."""
-    from skillc_index import write_file_atomic
-    from skillc_index.text import json_text
+def _sarif(run: LintRun, *, quiet: bool) -> dict[str, Any]:
+    """The run's SARIF log, as ``--format sarif`` prints it and ``--sarif-file`` writes it:
+    its findings and errors; ``quiet`` (``--write-baseline``, ``--add-suppressions``: they
+    print no findings) the targets that could not be linted alone, a log without results."""
     from skillc_lint import __version__, _output
 
-    log = _output.sarif_log(run.outcomes, run.registry, cwd, version=__version__)
+    outcomes = run.outcomes
+    if quiet:
+        outcomes = [o for o in outcomes if isinstance(o, _output.RunError)]
+    return _output.sarif_log(outcomes, run.registry, run.cwd, version=__version__)
+
+
+def _write_sarif(log: Mapping[str, Any], file: str, cwd: Path) -> None:
+    """``--sarif-file``: a SARIF log (the run's, or its error's), written atomically (FILE
+    relative to ``cwd``). Raises E100 when it cannot be written."""
+    from skillc_index import write_file_atomic
+    from skillc_index.text import json_text
+
     try:
         write_file_atomic(cwd / file, (json_text(log) + "\n").encode("utf-8"))
     except OSError as exc:  # a missing folder: E100, as --write-baseline's
@@ -353,13 +374,13 @@ def _print_errors(run: LintRun, output_format: str, cwd: Path) -> None:
     list of them, a SARIF log with them as notifications, their GitHub annotations."""
     from skillc_index import printable
     from skillc_index.sarif import github_error
-    from skillc_lint import __version__, _output
+    from skillc_lint import _output
 
     failed = [o for o in run.outcomes if isinstance(o, _output.RunError)]
     if output_format == "json":
         print_json(_output.json_report(failed, cwd, single=False))
     elif output_format == "sarif":
-        print_json(_output.sarif_log(failed, run.registry, cwd, version=__version__))
+        print_json(_sarif(run, quiet=True))
     else:
         for error in failed:
             click.echo(printable(github_error(error.diagnostic)))
