@@ -245,6 +245,21 @@ def test_baseline_calls_stale_only_entries_of_the_skills_linted(lint: Run, cwd: 
     )
 
 
+def test_baseline_calls_stale_only_entries_of_the_rules_run(lint: Run, cwd: Path) -> None:
+    """A run narrowed by ``--select`` or ``--ignore`` called every entry of the other rules
+    "no longer found", and its hint would have dropped them."""
+    put(cwd / "skills" / "one", "[a](gone.md)\n\n# Title\n\n#### Deep\n")
+    assert lint("skills", "--write-baseline", "b.json").returncode == 0
+    rules = {e["rule"] for e in json.loads((cwd / "b.json").read_text("utf-8"))["findings"]}
+    assert {"SKL301", "SKL205"} <= rules
+    for narrowed in (("--select", "SKL301"), ("--ignore", "SKL205")):
+        proc = lint("skills", "--baseline", "b.json", *narrowed)
+        assert proc.stderr.startswith("baseline b.json: "), proc.stderr
+        assert "no longer found" not in proc.stderr
+    proc = lint("skills", "--baseline", "b.json", "--select", "SKL102")  # ran, found nothing
+    assert proc.stderr == "baseline b.json: 0 hidden\n"
+
+
 def test_baseline_through_the_operation(tmp_path: Path) -> None:
     """The MCP tool's ``baseline``: the same file hides the same findings."""
     from skillc_index import Layout

@@ -259,8 +259,9 @@ class Baseline:
     _pending: dict[tuple[str, str, str], list[dict[str, Any]]] = field(
         default_factory=dict, repr=False
     )
-    _linted: set[str] = field(default_factory=set, repr=False)
-    """The folders linted so far (baseline paths): only their entries can be stale."""
+    _linted: dict[str, set[str]] = field(default_factory=dict, repr=False)
+    """The folders linted so far (baseline paths) and the rules that ran on each: only their
+    entries of those rules can be stale."""
 
     @classmethod
     def read(cls, path: Path) -> Baseline:
@@ -304,7 +305,7 @@ class Baseline:
         numbers: :func:`_key`), those of the same message whose line reads the same are
         matched first, then those of the same message, then the rest; each by nearest line,
         and each entry hides one finding."""
-        self._linted.add(self.relative(result.path))
+        self._linted.setdefault(self.relative(result.path), set()).update(result.rules)
         groups: dict[tuple[str, str, str], list[LintDiagnostic]] = {}
         for d in result.diagnostics:
             file = self.relative(result.path / d.file)
@@ -334,12 +335,17 @@ class Baseline:
     @property
     def stale(self) -> int:
         """Entries of the folders linted that matched no finding of the run (fixed since);
-        those of folders the run did not lint are not counted."""
+        those of folders the run did not lint, or of rules that did not run there
+        (``--select``, ``--ignore``, a profile not in use, a compiled skill skipped), are not
+        counted."""
         return sum(
             1
             for entries in self._pending.values()
             for entry in entries
-            if any(_under(entry["file"], folder) for folder in self._linted)
+            if any(
+                entry["rule"] in rules and _under(entry["file"], folder)
+                for folder, rules in self._linted.items()
+            )
         )
 
     @staticmethod
