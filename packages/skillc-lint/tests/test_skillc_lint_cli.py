@@ -255,6 +255,31 @@ def test_a_folder_lints_the_skills_its_entries_link_to(lint: Run, cwd: Path) -> 
     assert "linting" not in only_links.stderr
 
 
+def test_a_skill_linked_from_outside_has_its_link_path_in_every_format(
+    lint: Run, cwd: Path, tmp_path: Path
+) -> None:
+    """A skill folder named by its link from outside the working folder: github and SARIF
+    gave the target's absolute path and a baseline a ``../outside/...`` one (no match on
+    another machine); the text output, the folder of skills holding the link, and every
+    format now give the link's path."""
+    put(tmp_path / "outside" / "ext", INVALID)
+    (cwd / "skills").mkdir()
+    (cwd / "skills" / "ext").symlink_to(tmp_path / "outside" / "ext")
+    shown = "skills/ext/SKILL.md"
+    assert lint("skills/ext").stderr.startswith(f"{shown}:")
+    assert f"::error file={shown}," in lint("skills/ext", "--format", "github").stdout
+    log = json.loads(lint("skills/ext", "--format", "sarif").stdout)
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in log["runs"][0]["results"]
+    }
+    assert uris == {shown}
+    assert lint("skills/ext", "--write-baseline", "b.json").returncode == 0
+    entries = json.loads((cwd / "b.json").read_text(encoding="utf-8"))["findings"]
+    assert {e["file"] for e in entries} == {shown}
+    assert lint("skills", "--baseline", "b.json").returncode == 0  # the folder's run matches
+
+
 def test_no_argument_without_project_is_a_clear_e100(lint: Run) -> None:
     proc = lint()
     assert proc.returncode == 1

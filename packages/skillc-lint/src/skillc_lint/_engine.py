@@ -33,6 +33,7 @@ from skillc_index.walk import SkillFolders
 from skillc_lint._registry import RuleRegistry, RuleState, Severity
 
 if TYPE_CHECKING:
+    from skillc_index import ResolvedSkill
     from skillc_lint._cache import ResultCache
     from skillc_lint._skill import Skill
 
@@ -473,9 +474,21 @@ def resolve_target(argument: str, layout: Layout) -> Target:
                 raise NoSkillBeforeCut(argument, found.cut_short) from None
             raise
         return Target(argument, tuple(found), True, given, cut_short=found.cut_short)
-    # an imported folder is linted itself, not its store copy: it is what is edited
     named = not (given / SKILL_FILE).is_file()  # found by its name, not given as its folder
-    return Target(argument, (resolved.imported_from or resolved.source,), False, named=named)
+    return Target(argument, (skill_folder(given, resolved),), False, named=named)
+
+
+def skill_folder(given: Path, skill: ResolvedSkill) -> Path:
+    """The folder to lint for ``skill``, resolved from the path ``given``: ``given`` when it
+    is the skill (a symlink to it kept, so its files have one path in every format and in a
+    baseline, that of a folder of skills holding the link too) or a compiled one (a deployed
+    skill resolves to its store skill, but lint skips what was compiled: SKL001); else the
+    resolved one. An imported folder is linted itself, not its store copy: it is what is
+    edited."""
+    folder = skill.imported_from or skill.source
+    if os.path.realpath(given) == str(folder) or (given.is_dir() and is_compiled(given)):
+        return given
+    return folder
 
 
 def lint_targets(

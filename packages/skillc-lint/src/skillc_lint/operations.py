@@ -19,7 +19,7 @@ from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from skillc_index import Config, Diagnostic, Layout, Notice, ResolvedSkill
+    from skillc_index import Config, Diagnostic, Notice
     from skillc_lint import FixOutcome, LintResult, RuleRegistry
     from skillc_lint._run import LintRun
     from skillc_lint._suppress import Baseline, PathIgnores
@@ -402,23 +402,6 @@ def _suppressed(result: LintResult, hidden: Suppressions) -> LintResult:
     return replace(result, diagnostics=tuple(kept), suppressed=result.suppressed + gone)
 
 
-def _folder(layout: Layout, given: str, skill: ResolvedSkill) -> Path:
-    """The folder to lint: the one named when it is the skill (its paths shown as written,
-    symlinks kept) or a compiled one (a deployed skill resolves to its store skill, but
-    lint skips what was compiled: SKL001), else the resolved one. An imported folder is
-    linted itself, not its store copy: it is what is edited."""
-    import os
-
-    from skillc_index import expand_user
-    from skillc_lint._engine import is_compiled
-
-    folder = skill.imported_from or skill.source
-    named = layout.cwd / expand_user(given)
-    if os.path.realpath(named) == str(folder) or (named.is_dir() and is_compiled(named)):
-        return named
-    return folder
-
-
 def lint(
     session: Session,
     params: LintParams,
@@ -445,15 +428,16 @@ def lint(
     by its name (``fix_skill``'s). ``engine``: what lints the resolved folder when not fixing
     (default: :func:`~skillc_lint.lint_skill` with ``registry``); the command line passes the
     result a worker process already computed for it."""
-    from skillc_index import error_line, resolve_skill
+    from skillc_index import error_line, expand_user, resolve_skill
     from skillc_lint import fix_skill, lint_skill, profiles_in
+    from skillc_lint._engine import skill_folder
 
     cwd = session.layout.cwd
     if params.skill is None:
         raise TypeError("lint() lints one skill: params.skill names it")
     skill = resolve_skill(params.skill, session.layout)
     session.warn(skill.notices)
-    folder = _folder(session.layout, params.skill, skill)
+    folder = skill_folder(cwd / expand_user(params.skill), skill)
     if registry is None or hidden is None:
         found = lint_config(session, folder, params.config)
     if registry is None:
