@@ -113,6 +113,7 @@ def test_the_command_line_reports_the_folder(tmp_path: Path, clean_env: dict[str
     assert all(item["diagnostics"] == [] for item in report[:-1])
     text = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path)
     assert "skills: warning[W300]: SKL923 folder-listing-budget: the listing" in text.stderr
+    assert text.stdout.splitlines()[-1] == "12 skills: 0 errors, 1 warning"  # not 13: the folder
     # one skill named alone: no folder, no folder rule
     one = subprocess.run(
         [*command[:-1], "skills/skill-00"], capture_output=True, text=True, env=env,

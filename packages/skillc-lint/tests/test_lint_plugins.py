@@ -213,7 +213,7 @@ def test_a_plugin_folder_is_a_target(tmp_path: Path, clean_env: dict[str, str]) 
     assert proc.stdout.splitlines() == [
         "tables: 0 errors, 0 warnings",
         "my-plugin: 1 error, 0 warnings",
-        "2 skills: 1 error, 0 warnings",
+        "1 skill: 1 error, 0 warnings",  # the plugin folder is no skill
     ]
     assert (
         "my-plugin/.claude-plugin/plugin.json: error[E300]: SKL611 plugin-manifest: skills: "

@@ -131,6 +131,9 @@ class LintResult:
     not_fixed: tuple[Diagnostic, ...] = ()
     """Files whose fixes were not written, one error each (E999: read-only, outside the
     folder being fixed...; E012), from :attr:`~skillc_lint.FixOutcome.problems`."""
+    folder: bool = False
+    """The result of a folder of skills (its ``folder`` rules: :func:`lint_folder`), not of a
+    skill: a run's total does not count it as one."""
 
     @property
     def errors(self) -> int:
@@ -385,6 +388,7 @@ def lint_folder(path: str | os.PathLike[str], *, registry: RuleRegistry) -> Lint
         folder,
         tuple(d for _, d in found),
         rules=tuple(e.rule.id for e in active),
+        folder=True,
     )
 
 

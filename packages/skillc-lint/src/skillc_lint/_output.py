@@ -215,14 +215,14 @@ def summary_line(result: LintResult) -> str:
 
 
 def total_line(results: Sequence[LintResult]) -> str:
-    """``3 skills: 2 errors, 1 warning`` over every linted skill (skipped ones not counted)."""
+    """``3 skills: 2 errors, 1 warning`` over every linted skill (skipped ones not counted),
+    the findings of the folders of skills (their ``folder`` rules) among them, the folders
+    not counted as skills."""
     linted = [r for r in results if not r.skipped]
     errors = sum(r.errors for r in linted)
     warnings = sum(r.warnings for r in linted)
-    return (
-        f"{_plural(len(linted), 'skill')}: {_plural(errors, 'error')}, "
-        f"{_plural(warnings, 'warning')}"
-    )
+    skills = sum(not r.folder for r in linted)
+    return f"{_plural(skills, 'skill')}: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
 
 
 def failed_line(failed: int) -> str:
