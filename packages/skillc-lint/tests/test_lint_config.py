@@ -112,6 +112,11 @@ def test_config_option_names_the_file(lint: Run, cwd: Path) -> None:
         "invalid option: 'Invalid value for --config: the config file 'nowhere.toml' is not found'"
         in missing.stderr
     )
+    # a path that is there but no regular file says what it is (it said "not found")
+    for path, kind in (("/dev/null", "a character device"), ("ci", "a folder")):
+        other = lint("repo/skills", "--config", path)
+        assert other.returncode == 1
+        assert f"the config file '{path}' is {kind}, not a regular file'" in other.stderr
 
 
 def test_the_tool_reads_the_config_nearest_the_skill(cwd: Path) -> None:

@@ -32,6 +32,7 @@ __all__ = [
     "combine_digests",
     "decoded",
     "file_digests",
+    "file_kind",
     "file_sha256",
     "fs_bytes",
     "hidden_refusal",
@@ -328,7 +329,10 @@ def hidden_refusal(rel: str, real: str) -> HiddenPath | None:
     return HiddenPath(rel, real) if is_hidden(real) else None
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a path that is no regular file is, from its ``st_mode``: ``a folder``, ``a FIFO``,
+    ``a socket``, ``a character device``, ``a block device``, else ``a special file`` (the
+    words of :class:`~skillc_index.diagnostics.NotARegularFile`)."""
     for test, name in (
         (stat.S_ISDIR, "a folder"),
         (stat.S_ISFIFO, "a FIFO"),
@@ -351,7 +355,7 @@ def _regular_fd(name: str, dir_fd: int | None, rel: str, *, follow: bool = False
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise NotARegularFile(rel, _kind(mode))
+            raise NotARegularFile(rel, file_kind(mode))
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
@@ -367,7 +371,7 @@ def open_regular(path: str) -> BinaryIO:
     except OSError:
         mode = stat.S_IFREG  # let the open below say why
     if not stat.S_ISREG(mode):
-        raise NotARegularFile(path, _kind(mode))
+        raise NotARegularFile(path, file_kind(mode))
     return os.fdopen(_regular_fd(path, None, path, follow=True), "rb")
 
 
@@ -452,7 +456,7 @@ def open_in_root(
                     names.append(name)
                     continue
                 if not stat.S_ISREG(mode):
-                    raise NotARegularFile(rel, _kind(mode))
+                    raise NotARegularFile(rel, file_kind(mode))
                 if as_folder:
                     raise missing(rel, "not a folder")
                 # after the walk: an escape says E012; a symlink to a hidden file is hidden

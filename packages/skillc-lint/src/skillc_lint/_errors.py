@@ -74,10 +74,12 @@ class InvalidBaseline(ParameterError):
 
 
 class ConfigNotFound(ParameterError):
-    """``--config PATH`` names no file (the run does not fall back to another config)."""
+    """``--config PATH`` names no file (the run does not fall back to another config), or
+    one that is no regular file: ``kind`` says what it is (``a character device``)."""
 
-    def __init__(self, file: str) -> None:
-        super().__init__("config", f"the config file '{file}' is not found")
+    def __init__(self, file: str, kind: str | None = None) -> None:
+        what = "is not found" if kind is None else f"is {kind}, not a regular file"
+        super().__init__("config", f"the config file '{file}' {what}")
 
 
 class BaselineNotWritten(ParameterError):

@@ -289,7 +289,8 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
     else the config file nearest ``start`` (:func:`skillc_index.find_config`:
     ``.skillc/config.toml``, or ``pyproject.toml`` with ``[tool.skillc]``, walking up); else
     the session's (the project's found from the working folder, and the global one).
-    Raises :class:`~skillc_lint.ConfigNotFound` (E100) when ``given`` is no file."""
+    Raises :class:`~skillc_lint.ConfigNotFound` (E100) when ``given`` is no file (saying
+    what it is when it is there: a folder, a device...)."""
     from skillc_index import find_config, load_config
     from skillc_lint import ConfigNotFound
 
@@ -297,7 +298,7 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
     if given is not None:
         file: Path | None = layout.cwd / given
         if not (layout.cwd / given).is_file():
-            raise ConfigNotFound(given)
+            raise ConfigNotFound(given, _kind(layout.cwd / given))
     else:
         file = None if start is None else find_config(start, layout)
     if file is None or file == layout.project_config:
@@ -306,6 +307,17 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
     session.warn(config.notices)
     root = file.parent.parent if file.parent.name == ".skillc" else file.parent
     return LintConfig(config, root)
+
+
+def _kind(path: Path) -> str | None:
+    """What ``path`` is when it is no regular file (``a folder``, ``a character device``...);
+    None when nothing is there."""
+    from skillc_index.files import file_kind
+
+    try:
+        return file_kind(path.stat().st_mode)
+    except OSError:
+        return None
 
 
 def rule_registry(
