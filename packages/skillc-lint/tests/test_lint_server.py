@@ -216,6 +216,22 @@ async def test_quick_fixes_are_the_safe_fixes(
 
 
 @pytest.mark.asyncio
+async def test_an_unknown_profile_of_the_initialization_options_is_logged(start: Start) -> None:
+    """A typo in ``{"profiles": [...]}`` (VS Code's ``skillcLint.profiles``) was dropped in
+    silence: it is logged to the editor, as the configuration's problems are."""
+    client = await start(options={"profiles": ["nope", "claude-code"]})
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT  # a safety net against a server that never logs
+    while not client.log_messages and loop.time() < deadline:
+        await asyncio.sleep(0.02)
+    [logged] = [m for m in client.log_messages if "profile" in m.message]
+    assert logged.type == types.MessageType.Warning
+    assert logged.message.startswith(
+        'initialization options: unknown profile "nope" (known: agentskills, claude-code'
+    )
+
+
+@pytest.mark.asyncio
 async def test_hover_says_what_a_field_does(
     start: Start, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

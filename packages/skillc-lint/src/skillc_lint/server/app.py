@@ -373,6 +373,14 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
 
             names = [name for name in chosen if isinstance(name, str) and name in PROFILES]
             ls.session.profiles = tuple(dict.fromkeys([*ls.session.profiles, *names]))
+            known = ", ".join(PROFILES)
+            ls.session.problems += [  # as the config's: logged to the editor, then ignored
+                f"initialization options: unknown profile {json.dumps(name)} (known: {known}); "
+                "ignored"
+                for name in chosen
+                if name not in names
+            ]
+            ls.log_problems()
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: SkillServer, params: types.InitializedParams) -> None:
