@@ -12,8 +12,10 @@ and its configuration files (their sizes and times), so a file saved, created or
 another program, or a configuration edited, is seen at the next lint. The rules are those a
 ``skillc-lint`` run in the skill's folder uses:
 the ``[lint]`` table of the configuration seen from there (its per-file ignores too, in a
-project), and the profiles given to the server (``--profile``, or ``profiles`` in the
-client's initialization options). A baseline file is the command line's alone.
+project), with the profiles given to the server (``--profile``, or ``profiles`` in the
+client's initialization options) instead of the table's when there are any, as
+``skillc-lint --profile`` (one function: :func:`~skillc_lint.configured_registry`). A
+baseline file is the command line's alone.
 
 Bounds, as a skill's text comes from a stranger: a document over
 :data:`MAX_DOCUMENT_CHARS` is not linted (one warning says so), a folder of skills yields
