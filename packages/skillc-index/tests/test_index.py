@@ -106,7 +106,7 @@ def test_index_name_and_schema(skill: ResolvedSkill) -> None:
     assert "fts5(" in str(ddl["sections"]) and "porter unicode61" in str(ddl["sections"])
     assert "text COLLATE NOCASE" in str(ddl["idx_headings_text"])
     meta = dict(rows(db, "SELECT key, value FROM index_meta"))
-    assert meta["schema_version"] == "5"
+    assert meta["schema_version"] == "6"
     assert meta["skill_path"] == str(skill.source)
     assert meta["source_hash"] == result.source_hash == result.manifest.source_hash
     assert meta["tokenizer"] == "porter"

@@ -1,6 +1,12 @@
 """The index's schema, rows and location (RFC-0004:C-INDEX).
 
-Schema (version 5): the RFC's ``sections`` FTS5 table, ``headings`` table with
+The schema version covers the tables and what the parse stores in them (the headings and
+sections :mod:`~skillc_index.index.rows` makes of a file): a parser fix that changes the rows
+of any file bumps it, so that every index made before is stale and built again (an index
+made by older code would otherwise still be current and serve the old parse;
+``test_index_fingerprint`` fails until the version is bumped).
+
+Schema (version 6): the RFC's ``sections`` FTS5 table, ``headings`` table with
 ``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
 ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
 size and modification time of every source file at build time, so a reader can tell that the
@@ -16,6 +22,8 @@ changed file can be replaced where they are and the index is then the one a whol
 writes (:mod:`~skillc_index.index.cache`); and its ``files`` table keeps each file's SHA-256
 (``sha256``), so that when stats differ only the files whose stats moved are hashed again
 (the source hash is made from the digests: :func:`~skillc_index.files.combine_digests`).
+Version 6 has version 5's tables; its rows are the parse that keeps the headings after a list
+nested past markdown-it's nesting limit (version 5 indexes made before that fix lost them).
 An index of another version is stale, so it is built again.
 
 The FTS5 ``tokenize`` option is spliced into the DDL from the fixed table
@@ -55,8 +63,8 @@ __all__ = [
     "stat_files",
 ]
 
-SCHEMA_VERSION = 5
-#: Row numbers each indexed file has (version 5): the ``n``-th file's rows are ``n *
+SCHEMA_VERSION = 6
+#: Row numbers each indexed file has (since version 5): the ``n``-th file's rows are ``n *
 #: FILE_ROWS`` and up. A file has at most one row per line parsed (20,000) plus one.
 FILE_ROWS = 1 << 20
 REQUIRED_KEYS = ("skill_path", "source_hash", "schema_version", "tokenizer")

@@ -4,7 +4,7 @@ demand, :mod:`~skillc_index.index.cache`); the caller then renames the file into
 (readers never see a partial file, and a file is never edited in place: the readers' cache in
 :mod:`~skillc_index.index.freshness` relies on it).
 
-Rows are numbered by file (schema version 5): the ``sections`` rowids and ``headings`` ids of
+Rows are numbered by file (since schema version 5): the ``sections`` rowids and ``headings`` ids of
 the ``n``-th file given are ``n * FILE_ROWS`` and up, so replacing one file's rows leaves
 every row where a whole build would put it (the order of ties in a search, and of
 ``outline``, is the row order).
