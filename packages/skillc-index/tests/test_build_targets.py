@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from skillc_index import Layout, load_config
+from skillc_index import Layout, load_config, manifest_path
 from skillc_index.build.project import project
 from skillc_index.build.skill import BuildResult, build_skill
 from skillc_index.command_errors import ForeignFolder
@@ -180,6 +180,44 @@ def test_an_edited_target_copy_is_not_replaced_without_force(
     )
     with pytest.raises(ForeignFolder):  # a file skillc did not write is there
         build("deploy-app", targets=["codex"])
+
+
+def test_a_build_refreshes_the_copies_made_before_in_other_targets(
+    build: Callable[..., BuildResult], skill: Path, write_skill: Callable[..., Path], project: Path
+) -> None:
+    """A copy in a target the build does not name (``--copy`` to Codex, and Codex's own stub
+    and side file) is refreshed by ``skc build`` (default target claude): it kept the old
+    description and sections while ``list`` said ``normal``. No deployment is created where
+    there was none, and a copy the user edited (no longer skillc's) or one of another
+    source of that name is left as it is."""
+    plain = write_skill(project / ".skillc" / "skills" / "plain", body="## Old Section\n")
+    build("plain", targets=["claude", "codex", "cursor"], copy=True)
+    build("deploy-app", targets=["codex"])
+    codex = project / ".agents" / "skills"
+    other = manifest_path(project / ".cursor" / "skills" / "plain")  # another project's copy
+    data = json.loads(other.read_text(encoding="utf-8"))
+    other.write_text(json.dumps(data | {"source_path": "/elsewhere/plain"}), encoding="utf-8")
+    (codex / "deploy-app" / "notes.md").write_text("mine\n", encoding="utf-8")  # the user's
+    for folder, old, new in ((plain, "Old Section", "New Section"), (skill, "Steps", "Run")):
+        text = (folder / "SKILL.md").read_text(encoding="utf-8")
+        (folder / "SKILL.md").write_text(text.replace(old, new), encoding="utf-8")
+    result = build("plain")
+    assert {(d.target, d.method, d.action) for d in result.deployments} == {
+        ("claude", "copy", "replaced"),
+        ("agents", "copy", "replaced"),  # (.agents/skills: the first target reading it)
+    }
+    assert "- New Section" in (codex / "plain" / "SKILL.md").read_text(encoding="utf-8")
+    assert "Old Section" in (other.parent.parent / "SKILL.md").read_text(encoding="utf-8")
+    assert not (project / ".github").exists()
+    edited = build("deploy-app")
+    assert [d.target for d in edited.deployments] == ["claude"]
+    assert "- Steps" in (codex / "deploy-app" / "SKILL.md").read_text(encoding="utf-8")
+    (codex / "deploy-app" / "notes.md").unlink()  # skillc's again: refreshed, its own stub
+    build("deploy-app")
+    refreshed = codex / "deploy-app"
+    assert "- Run" in (refreshed / "SKILL.md").read_text(encoding="utf-8")
+    assert "when_to_use" not in frontmatter(refreshed / "SKILL.md")
+    assert (refreshed / "agents" / "openai.yaml").is_file()
 
 
 def test_the_source_side_file_is_extended_not_replaced(

@@ -122,6 +122,32 @@ def test_a_stub_of_an_older_format_is_stale(layout: Layout, write_skill: WriteSk
     assert {e.name: e.status for e in list_skills(layout).skills}["demo"] == "normal"
 
 
+def test_a_copy_of_an_older_build_is_stale(layout: Layout, write_skill: WriteSkill) -> None:
+    """A copy deployment that holds an older build than the runtime (one a build did not
+    refresh: an older skillc's, or one git tracks) makes the skill ``stale``: agents load an
+    old stub there. Its next build refreshes it."""
+    import shutil
+
+    from skillc_index.build.skill import build_skill
+
+    source = write_skill(layout.store("project") / "demo", body="## Old\n")
+    build_skill("demo", layout, targets="claude,codex", copy=True)
+    copy = layout.base("project") / ".agents" / "skills" / "demo"
+    shutil.copytree(copy, copy.with_name("old"))
+    (source / "SKILL.md").write_text(
+        (source / "SKILL.md").read_text(encoding="utf-8").replace("## Old", "## New"), "utf-8"
+    )
+    build_skill("demo", layout)
+    assert {e.name: e.status for e in list_skills(layout).skills} == {"demo": "normal"}
+    shutil.rmtree(copy)
+    copy.with_name("old").rename(copy)  # the copy of the build before
+    assert {e.name: e.status for e in list_skills(layout).skills} == {"demo": "stale"}
+    assert [e.name for e in list_skills(layout, status="stale").skills] == ["demo"]
+    build_skill("demo", layout)
+    assert "- New" in (copy / "SKILL.md").read_text(encoding="utf-8")
+    assert {e.name: e.status for e in list_skills(layout).skills} == {"demo": "normal"}
+
+
 def test_invalid_manifest_is_not_built(layout: Layout, write_skill: WriteSkill) -> None:
     write_skill(layout.store("project") / "odd")
     runtime = layout.runtime_store("project") / "odd"

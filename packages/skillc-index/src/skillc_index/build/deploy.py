@@ -17,6 +17,12 @@ project) holds the runtime's absolute path. A link skillc wrote before, absolute
 deployment of this runtime (:func:`link_target`): the next build rewrites it relative, or
 leaves it as it is where it may not be changed (git tracks it, the folder is read-only).
 
+**Copies made before** (:func:`copy_deployments`): a build refreshes, besides the targets it
+is given, every copy of skillc's own of the skill in the agent folders of its scope (an
+earlier ``--copy``, or a target reading another dialect), so that no agent keeps loading an
+older build; it creates none, and ``list`` calls the skill ``stale`` while one of them holds
+another build than the runtime (:func:`stale_copies`).
+
 What may be replaced at a destination: a symlink (always, RFC-0001; only the link goes, never
 what it points to) and a copy made by an earlier ``--copy`` build of the same skill (nothing
 in it but the stub and manifest skillc wrote, checked against the manifest's record of the
@@ -77,12 +83,14 @@ if TYPE_CHECKING:
 __all__ = [
     "DeployPlan",
     "Deployment",
+    "copy_deployments",
     "deploy",
     "is_skillc_copy",
     "link_target",
     "link_text",
     "parse_targets",
     "plan_deployments",
+    "stale_copies",
 ]
 
 Existing = Literal["nothing", "symlink", "skillc-copy", "other"]
@@ -209,6 +217,66 @@ def _existing(path: Path, skill: str) -> Existing:
     if path.is_dir() and is_skillc_copy(path, skill):
         return "skillc-copy"
     return "other"
+
+
+def copy_deployments(
+    skill: str,
+    scope: Scope,
+    source: Path,
+    layout: Layout,
+    configured: Mapping[str, str] | None = None,
+) -> dict[str, Path]:
+    """The copies of skillc's own of ``skill`` (:func:`is_skillc_copy`) built from ``source``
+    (their manifest's ``source_path``: not another project's skill of that name) in the agent
+    folders its scope deploys into (every built-in and ``configured`` target's), target ->
+    path, each folder under the first target that has it (``agents`` and ``codex`` share
+    ``.agents/skills`` and read a skill alike). A copy in a folder given as a path is not
+    looked for: a build refreshes it when the path is given again."""
+    from skillc_index.layout import agent_targets
+
+    found: dict[str, Path] = {}
+    seen: set[str] = set()
+    for target in agent_targets(configured):
+        try:
+            path = layout.target_root(target, scope, configured) / skill
+        except ValueError:  # a project scope with no project
+            return found
+        real = os.path.realpath(path.parent)
+        if real in seen:
+            continue
+        seen.add(real)
+        if _existing(path, skill) != "skillc-copy":
+            continue
+        manifest = read_manifest(path)
+        built_from = None if manifest is None else manifest.extra.get("source_path")
+        if isinstance(built_from, str) and os.path.realpath(built_from) == os.path.realpath(source):
+            found[target] = path
+    return found
+
+
+def _same_build(here: Manifest | None, there: Manifest | None) -> bool:
+    """Whether a copy's manifest ``here`` records the build of the runtime's ``there``."""
+    if here is None or there is None:
+        return False
+    return (here.built_at, here.source_hash) == (there.built_at, there.source_hash)
+
+
+def stale_copies(
+    skill: str,
+    scope: Scope,
+    source: Path,
+    runtime: Path,
+    layout: Layout,
+    configured: Mapping[str, str] | None = None,
+) -> list[Path]:
+    """The copies of :func:`copy_deployments` that hold another build than ``runtime``'s
+    (made before its last build, by a build that did not refresh them)."""
+    built = read_manifest(runtime)
+    return [
+        path
+        for path in copy_deployments(skill, scope, source, layout, configured).values()
+        if not _same_build(read_manifest(path), built)
+    ]
 
 
 def _refuse_leaving_project(
@@ -446,8 +514,8 @@ def _holds(path: Path, runtime: Path, files: Mapping[str, bytes] | None = None) 
     """Whether the copy at ``path`` holds ``files`` and the runtime's current build; with
     ``files`` None, the runtime's stub as ``--copy`` writes it (:func:`_is_stub_copy`, not a
     target's own stub and side files)."""
-    here, there = read_manifest(path), read_manifest(runtime)
-    if here is None or there is None or here.built_at != there.built_at:
+    here = read_manifest(path)
+    if not _same_build(here, read_manifest(runtime)):
         return False
     if files is None:
         if not _is_stub_copy(here):

@@ -13,13 +13,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillc_index.build.compiler import CompileResult, Progress, compile_skill
-from skillc_index.build.deploy import Deployment, deploy, parse_targets, plan_deployments
+from skillc_index.build.deploy import (
+    Deployment,
+    DeployPlan,
+    copy_deployments,
+    deploy,
+    parse_targets,
+    plan_deployments,
+)
 from skillc_index.build.manifest import MANIFEST_FILE
 from skillc_index.build.store import (
     ImportAction,
@@ -255,7 +262,10 @@ def _build_skill(
     # one build of a skill at a time: another's half-removed copy reads as a stranger's
     # folder (a false E050, or moved aside with --force), and manifests cross
     with _build_lock(resolved), _build_lock(target_skill, runtime=True):
-        projections = _projections(target_names, resolved, config)
+        copies = copy_deployments(
+            target_skill.name, target_skill.scope, target_skill.source, layout, config.targets
+        )  # made before, each refreshed too (the targets given are planned first)
+        projections = _projections([*target_names, *copies], resolved, config)
         plans = plan_deployments(
             target_names,
             skill=target_skill.name,
@@ -269,12 +279,13 @@ def _build_skill(
             project_targets=config.project_targets,
             copy_targets=[name for name, projection in projections.items() if projection.changed],
         )
-        fields = [
+        fields = [  # of the targets given (a copy refreshed was reported when it was made)
             change
             for deploy_plan in plans
             if deploy_plan.target in projections
             for change in projections[deploy_plan.target].changes
         ]
+        plans += _refresh_plans(copies, plans, target_skill, layout, config, projections, notices)
         if plan is not None and plan.action != "unchanged":
             refuse_collision(target_skill.runtime, target_skill.source)
             backup = perform_import(plan)
@@ -322,6 +333,45 @@ def _build_skill(
             gitignore=gitignore,
             fields=tuple(fields),
         )
+
+
+def _refresh_plans(
+    copies: Mapping[str, Path],
+    planned: Sequence[DeployPlan],
+    skill: ResolvedSkill,
+    layout: Layout,
+    config: Config,
+    projections: Mapping[str, Projection],
+    notices: list[Diagnostic | Notice],
+) -> list[DeployPlan]:
+    """The plans that refresh the copies of skillc's own made before (``copies``:
+    :func:`~skillc_index.build.deploy.copy_deployments`) at no destination ``planned``
+    already: each as a build naming its target would (never ``force``). A copy that may not
+    be refreshed (its folder cannot be written, the project's config leads it outside the
+    project) is a warning: the build was not asked to deploy there."""
+    done = {os.path.realpath(plan.path.parent) for plan in planned}
+    plans: list[DeployPlan] = []
+    for target, path in copies.items():
+        if os.path.realpath(path.parent) in done:
+            continue
+        try:
+            plans += plan_deployments(
+                [target],
+                skill=skill.name,
+                scope=skill.scope,
+                runtime=skill.runtime,
+                source=skill.source,
+                layout=layout,
+                configured=config.targets,
+                project_targets=config.project_targets,
+                copy_targets=[target]
+                if target in projections and projections[target].changed
+                else [],
+            )
+        except SkillcError as exc:
+            why = format_diagnostic(exc.diagnostic).splitlines()[0]
+            notices.append(Notice(f"copy {layout.display(path)} not refreshed: {why}"))
+    return plans
 
 
 @contextlib.contextmanager

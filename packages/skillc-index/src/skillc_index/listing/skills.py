@@ -182,6 +182,21 @@ def skill_status(
     return "stale" if current_source_hash(runtime, source) is None else "indexed"
 
 
+def _copies_status(
+    store: Location, runtime: Path, layout: Layout, configured: Mapping[str, str] | None
+) -> Status:
+    """``stale`` when a copy of a store skill built and current (``normal``) holds an older
+    build than its runtime (:func:`~skillc_index.build.deploy.stale_copies`: what agents
+    load there is out of date; its next build refreshes it), else ``normal``."""
+    from skillc_index.build.deploy import stale_copies
+
+    return (
+        "stale"
+        if stale_copies(store.name, store.scope, store.path, runtime, layout, configured)
+        else "normal"
+    )
+
+
 def recover_stores(layout: Layout) -> None:
     """Put back the store copies a killed import stranded (hidden ``.<name>.old.<...>``
     folders, :func:`~skillc_index.build.store.recover_stranded`) before the stores are
@@ -288,6 +303,8 @@ def list_skills(
         # (the others are counted in ``total``, never shown).
         if wanted:
             entry_status = skill_status(skill, source, runtime, check_obsolete=check_obsolete)
+            if entry_status == "normal" and store is not None:
+                entry_status = _copies_status(store, runtime, layout, configured)
         elif skill.store is not None:
             entry_status = "not-built" if read_manifest(runtime) is None else "normal"
         else:
