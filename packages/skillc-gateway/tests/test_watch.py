@@ -557,6 +557,38 @@ def test_a_server_that_refuses_a_find_is_not_asked_again(
     assert [json.loads(request)["op"] for request in requests] == ["find"]
 
 
+@pytest.mark.parametrize(
+    ("since", "shown"),
+    [
+        (1796490666.1512017, "2026-12-05T17:11:06Z"),  # an older server's epoch seconds
+        ("2026-12-05T18:11:06+01:00", "2026-12-05T17:11:06Z"),
+        ("2026-12-05T16:31:06Z", "2026-12-05T16:31:06Z"),
+        ("yesterday", None),
+    ],
+)
+def test_an_older_servers_start_time_is_shown_as_rfc_3339_utc(
+    gateway: Run, home: Path, stand_in: StandIn, since: object, shown: str | None
+) -> None:
+    """``--status`` of a find server older code runs (6cfae719's status, which gave its start
+    as epoch seconds): the time is RFC 3339 UTC with ``Z`` in text and JSON, as DECISIONS
+    says of every time printed ("running since 1796490666.15" before); one that is no time
+    is unknown, never printed as it came."""
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    path = socket_path(layout)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = {
+        "running": True, "pid": 25010, "version": "0.1.0", "since": since,
+        "home": str(home), "socket": str(path), "queries": 3, "find_seconds": 0.1, "idle": 0,
+        "roots": [], "watches": None, "watch_budget": None, "ranker": "lexical",
+    }  # fmt: skip
+    with stand_in(path, encode_message({"ok": True, "status": old})):
+        data = status(gateway)
+        text = gateway("watch", "--status").stdout
+    assert data["since"] == shown
+    assert f"pid 25010 (skillc-gateway 0.1.0), running since {shown or 'an unknown time'}\n" in text
+    assert "runs other code" in text
+
+
 def test_a_server_of_other_code_at_the_same_version_answers_no_find(
     gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
     library: Path, tmp_path: Path,

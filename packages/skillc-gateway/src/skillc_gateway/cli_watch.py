@@ -151,7 +151,7 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
     if not status["running"]:
         click.echo(f"No find server runs for this skillc home ({status['home']}).")
         return
-    since = status["since"]
+    since = status.get("since") or "an unknown time"  # (RFC 3339: lifecycle.server_status)
     roots = status["roots"] if isinstance(status["roots"], list) else []
     version = f" (skillc-gateway {status['version']})" if "version" in status else ""
     click.echo(f"find server: pid {status['pid']}{version}, running since {since}")

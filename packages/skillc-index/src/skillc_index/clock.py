@@ -1,12 +1,13 @@
 """The one clock of the kit: timestamps as RFC 3339 UTC with ``Z``, to the second
 (DECISIONS "Errors and output"), for the access log, the index's ``indexed_at`` and the
-manifest's ``built_at`` alike."""
+manifest's ``built_at`` alike; :func:`as_utc_timestamp` puts a time another process reports
+(an older find server's epoch seconds) in that form."""
 
 from __future__ import annotations
 
 import time
 
-__all__ = ["is_utc_timestamp", "utc_now"]
+__all__ = ["as_utc_timestamp", "is_utc_timestamp", "utc_now"]
 
 
 def is_utc_timestamp(text: str) -> bool:
@@ -27,3 +28,26 @@ def is_utc_timestamp(text: str) -> bool:
 def utc_now() -> str:
     """Now as RFC 3339 UTC with ``Z``, to the second (``2026-01-30T10:00:00Z``)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def as_utc_timestamp(value: object) -> str | None:
+    """``value``, a time another process reported, as RFC 3339 UTC with ``Z`` (to the second,
+    as :func:`utc_now`): seconds since the epoch (what older find servers sent), or a
+    timestamp text, already in this form or with another offset; None when it is none of
+    these (no offset, out of range...)."""
+    from datetime import datetime, timezone
+
+    if isinstance(value, str) and is_utc_timestamp(value):
+        return value
+    try:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            moment = datetime.fromtimestamp(value, timezone.utc)
+        elif isinstance(value, str):
+            moment = datetime.fromisoformat(value.strip())
+            if moment.tzinfo is None:  # a local time of some zone: no UTC time known
+                return None
+        else:
+            return None
+        return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (ValueError, OverflowError, OSError):
+        return None

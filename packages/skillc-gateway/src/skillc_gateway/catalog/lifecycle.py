@@ -64,12 +64,17 @@ def server_status(layout: Layout) -> dict[str, Any] | None:
     """What the find server of ``layout``'s home says of itself, or None when none answers;
     with ``serves``: whether it answers the finds of this process's code (one started before
     an upgrade or an edit of the checkout, at the same version, refuses them:
-    :func:`~.protocol.code_id`; one older than this field says no code)."""
+    :func:`~.protocol.code_id`; one older than this field says no code). Its start time
+    ``since`` is RFC 3339 UTC with ``Z`` whatever the server sent (older ones sent epoch
+    seconds: :func:`~skillc_index.clock.as_utc_timestamp`), None when it sent no time."""
+    from skillc_index.clock import as_utc_timestamp
+
     reply = _ask(layout, {"op": "status"})
     status = None if reply is None else reply.get("status")
     if not isinstance(status, dict):
         return None
     status["serves"] = status.get("code") == code_id()
+    status["since"] = as_utc_timestamp(status.get("since"))
     return status
 
 
