@@ -53,8 +53,9 @@ class EvalOptions(NamedTuple):
     in them only inside the project or the skillc home, as for a skill found by name."""
     usage: dict[str, float] | None = None
     """Each skill's listing priority by its folder (:func:`skillc_index.listing.agents.
-    usage_priority`); None: the uses recorded for the installed skills (a ``--path`` library:
-    never used)."""
+    usage_priority`, an installed skill's by its source too); None: never used, every skill
+    (the command's and the MCP tool's: the uses recorded on this machine, which decay day by
+    day, would make the verdict the machine's and the day's, not the skill's)."""
 
 
 def library_of(
@@ -89,10 +90,6 @@ def library_of(
         # (an inventory skill's source is the skill: deployments and imports are grouped),
         # an imported one read in the folder it was imported from, where its author edits it
         found = {os.path.realpath(skill.source): _edited(skill, layout) for skill in skills}
-        if options.usage is None:
-            from skillc_index.listing.usage import recorded_priorities
-
-            usage = recorded_priorities(skills, layout)
         usage.update((str(read), usage[key]) for key, read in found.items() if key in usage)
     # a skill given as a folder stands for its copy in the library (one skill), resolved
     # once each (not every skill of the library again)
