@@ -275,18 +275,19 @@ def test_the_library_reads_a_skill_as_list_budget_does(
     from skillc_index.listing import budget
 
     folder = write_skill(tmp_path / "logs", description="Parses apache access logs.")
-    assert read_skill(folder, "claude") == SkillEntry(
+    cut = budget.MAX_ENTRY_DESCRIPTION
+    assert read_skill(folder, "claude", cut) == SkillEntry(
         "logs", folder, "Parses apache access logs.", 3, "Parses apache access logs."
     )
     monkeypatch.setattr(budget, "_READ_LIMIT", 20)  # the reader's bound: the name line alone
-    assert read_skill(folder, "claude") == SkillEntry("logs", folder, "", 1, "")
+    assert read_skill(folder, "claude", cut) == SkillEntry("logs", folder, "", 1, "")
     monkeypatch.undo()
     front = "name: hidden\ndescription: d\ndisable-model-invocation: true\n"
     hidden = write_skill(tmp_path / "hidden", frontmatter=front)
-    assert read_skill(hidden, "claude") == SkillEntry("hidden", hidden, "", 3, "", "omitted")
+    assert read_skill(hidden, "claude", cut) == SkillEntry("hidden", hidden, "", 3, "", "omitted")
     (tmp_path / "fifo").mkdir()
     os.mkfifo(tmp_path / "fifo" / "SKILL.md")
-    assert read_skill(tmp_path / "fifo", "claude") is None
+    assert read_skill(tmp_path / "fifo", "claude", cut) is None
 
 
 def test_a_library_walk_cut_short_warns(
@@ -308,3 +309,43 @@ def test_a_library_walk_cut_short_warns(
         f"warning: {lib} holds folders more than 1 levels deep: only the first 1 levels were "
         "searched, skills past them are not evaluated"
     ]
+
+
+def test_the_listing_is_priced_with_claude_codes_settings_as_list_budget_prices_it(
+    eval_json: Any, project: Path, home: Path, write_skill: Any
+) -> None:
+    """Claude Code's ``skillListingBudgetFraction`` and ``skillListingMaxDescChars`` (its
+    settings files) price ``list --budget``'s listing; eval priced its own with the
+    configuration's ``percent`` alone: ``list --budget`` said full, eval name-only."""
+    from skillc_index import Layout, load_config
+    from skillc_index.listing.budget import listing_budgets
+    from skillc_index.listing.overrides import claude_overrides
+
+    claude = project / ".claude" / "skills"
+    topics = {"alpha": "astronomy telescopes", "beta": "baking sourdough", "gamma": "gardens"}
+    for name, topic in topics.items():
+        write_skill(claude / name, description=f"Everything about {topic}. " + "x" * 70)
+        _triggers(claude / name, f"help with {topic}")
+    (project / ".skillc" / "config.toml").write_text(
+        "[budget]\ncontext_tokens = 1000\npercent = 50\n", encoding="utf-8"
+    )
+    env = {"SKILLC_HOME": str(home)}
+    layout = Layout.discover(project, env)
+    settings = project / ".claude" / "settings.json"
+
+    def states() -> tuple[list[str], list[str]]:
+        """eval's listing of the three skills, and list --budget's."""
+        _, data = eval_json()
+        found = {skill["name"]: skill["listed"] for skill in data["skills"]}
+        overrides = claude_overrides(layout)
+        (folder,) = listing_budgets(layout, load_config(layout, env=env), overrides=overrides)
+        return [found[name] for name in topics], [folder.state(i) for i in range(3)]
+
+    assert states() == (["full"] * 3, ["full"] * 3)
+    # 180 characters: the three names (24) and one description (~97) fit, not two
+    settings.write_text(json.dumps({"skillListingBudgetFraction": 0.045}), encoding="utf-8")
+    assert states() == (["full", "name-only", "name-only"],) * 2
+    # each description cut at 17 characters: "Everything about " (the topic is past it)
+    settings.write_text(json.dumps({"skillListingMaxDescChars": 17}), encoding="utf-8")
+    _, data = eval_json()
+    assert [skill["recall"] for skill in data["skills"]] == [0.0, 0.0, 0.0]

@@ -57,8 +57,8 @@ class SkillEntry(NamedTuple):
         return self.state in ("full", "shortened") and bool(self.shown)
 
 
-def read_skill(folder: Path, agent: AgentName) -> SkillEntry | None:
-    """The entry of the skill at ``folder`` for ``agent``
+def read_skill(folder: Path, agent: AgentName, limit: int) -> SkillEntry | None:
+    """The entry of the skill at ``folder`` for ``agent``, its description cut at ``limit``
     (:func:`skillc_index.listing.budget.read_entry`, what ``list --budget`` prices); None
     when it is no skill (no readable ``SKILL.md``). A skill the agent does not list at all
     (Claude Code's ``disable-model-invocation``, a description Codex refuses) is ``omitted``:
@@ -67,7 +67,7 @@ def read_skill(folder: Path, agent: AgentName) -> SkillEntry | None:
     from skillc_index.listing.budget import CannotRead, read_entry
 
     try:
-        entry = read_entry(folder, agent)
+        entry = read_entry(folder, agent, limit)
     except CannotRead:  # not a regular file, no permission, a broken symlink
         return None
     if entry is None:

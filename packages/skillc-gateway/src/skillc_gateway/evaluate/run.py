@@ -63,10 +63,17 @@ def library_of(
 ) -> tuple[Library, list[Notice]]:
     """The library the cases are scored against: the skills under ``options.paths``, or
     every installed skill ``options.agent`` lists (and any it does not that is named); plus
-    ``extra`` folders; each as ``options.agent`` lists it within its budget."""
-    from skillc_index.listing.agents import ListingItem, fit_listing, listing_budget
+    ``extra`` folders; each as ``options.agent`` lists it within its budget, priced as ``skc
+    list --budget`` prices it (:func:`skillc_index.listing.budget.listing_settings`: Claude
+    Code's own listing settings where its settings files set them)."""
+    from skillc_index.listing.agents import ListingItem, fit_listing
+    from skillc_index.listing.budget import listing_settings
+    from skillc_index.listing.overrides import claude_overrides
 
     notices: list[Notice] = []
+    claude = claude_overrides(layout) if options.agent == "claude" else None
+    notices += () if claude is None else claude.notices
+    budget, limit = listing_settings(options.agent, config, claude)
     usage = dict(options.usage or {})
     if options.paths:
         # each skill's folder, by the skill
@@ -97,7 +104,7 @@ def library_of(
     folders = [f for key, f in found.items() if key not in given] + list(given.values())
     entries: list[SkillEntry] = []
     for folder in folders:
-        entry = read_skill(folder, options.agent)
+        entry = read_skill(folder, options.agent, limit)
         if entry is not None:
             entries.append(entry)
     entries.sort(key=lambda entry: (entry.name, str(entry.folder)))
@@ -106,7 +113,6 @@ def library_of(
         ListingItem(entries[i].name, entries[i].description, usage.get(str(entries[i].folder), 0.0))
         for i in listed
     ]
-    budget = listing_budget(options.agent, config.budget_context_tokens, config.budget_percent)
     for i, view in zip(listed, fit_listing(options.agent, items, budget), strict=True):
         # without a description (none, or frontmatter the agent cannot read) the listing
         # shows the name alone

@@ -84,6 +84,7 @@ __all__ = [
     "estimate_tokens",
     "folder_budget",
     "listing_budgets",
+    "listing_settings",
     "read_entry",
     "side_file",
     "user_only_entry",
@@ -535,7 +536,7 @@ def _listing(
     from skillc_index.listing.overrides import NAME_ONLY
 
     model = model_of(agent)
-    percent, limit = listing_settings(config, overrides)
+    budget, limit = listing_settings(model, config, overrides)
     chosen = {} if overrides is None else overrides.values
     applied: dict[str, str] = {}
     entries: list[ListingEntry] = []
@@ -546,7 +547,6 @@ def _listing(
         found, part = _read_folder(root, model, limit, chosen, applied, personal, shadowed)
         entries += found
         parts.append(part)
-    budget = listing_budget(model, config.budget_context_tokens, percent)
     listed = tuple(entries)
     priorities = usage or {}
     items = [ListingItem(e.name, e.description, priorities.get(e.path, 0.0)) for e in listed]
@@ -568,15 +568,19 @@ def _listing(
     )  # fmt: skip
 
 
-def listing_settings(config: Config, claude: ClaudeOverrides | None) -> tuple[float, int]:
-    """The budget's percent of the context window and an entry's description cut: Claude
-    Code's settings (``skillListingBudgetFraction``, ``skillListingMaxDescChars``, read by
-    :func:`~skillc_index.listing.overrides.claude_overrides`) where they are set, else the
-    configuration's ``[budget] percent`` and :data:`MAX_ENTRY_DESCRIPTION`."""
+def listing_settings(
+    model: AgentName, config: Config, claude: ClaudeOverrides | None
+) -> tuple[int, int]:
+    """The characters ``model``'s listing may take and an entry's description cut: Claude
+    Code's settings (``claude``: ``skillListingBudgetFraction``, ``skillListingMaxDescChars``,
+    read by :func:`~skillc_index.listing.overrides.claude_overrides`) where they are set, else
+    the configuration's ``[budget] percent`` and :data:`MAX_ENTRY_DESCRIPTION`. The one
+    pricing of a listing's budget: ``list --budget``'s and ``eval``'s."""
     fraction = None if claude is None else claude.fraction
     percent = config.budget_percent if fraction is None else fraction * 100
     limit = None if claude is None else claude.max_desc_chars
-    return percent, MAX_ENTRY_DESCRIPTION if limit is None else limit
+    budget = listing_budget(model, config.budget_context_tokens, percent)
+    return budget, MAX_ENTRY_DESCRIPTION if limit is None else limit
 
 
 def _may_exist(path: Path) -> bool:
