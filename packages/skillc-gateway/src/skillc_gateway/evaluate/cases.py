@@ -24,11 +24,19 @@ nested at most :data:`MAX_DEPTH` levels (:mod:`skillc_index.bounded_json`), YAML
 the frontmatter reader's bounds; at most :data:`MAX_CASES` cases a skill, each query at most
 :data:`MAX_QUERY_CHARS` characters. A file that breaks a bound or is not in one of the
 shapes is skipped with a warning, never a failure.
+
+A key none of these shapes has is never read in silence: another tool's file (promptfoo's
+``tests:``, skill-reach's ``expected_skill``) or a misspelled key (``should_trigge:``,
+``"shouldTrigger": false``) may say what a case means, so it is never scored as if the key
+were not there. A ``triggers.yaml`` with a key besides its two lists is skipped; an entry
+with a key outside :data:`ENTRY_KEYS` is left out; an unknown key beside an ``evals`` list is
+ignored; each with a warning naming the key.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -47,6 +55,15 @@ MAX_FILE_BYTES = 1 << 20
 MAX_DEPTH = 16
 MAX_CASES = 1000
 MAX_QUERY_CHARS = 4000
+#: The keys of an entry in the shapes read: Agent Skills' and skill-creator's evals,
+#: skill-creator's trigger sets.
+ENTRY_KEYS = (
+    "query", "prompt", "should_trigger", "id", "expected_output", "files", "assertions",
+    "expectations",
+)  # fmt: skip
+#: The keys of a JSON object holding an ``evals`` list, and of a ``triggers.yaml``.
+FILE_KEYS = ("skill_name", "evals")
+YAML_KEYS = ("should_trigger", "should_not_trigger")
 
 
 class Case(NamedTuple):
@@ -108,18 +125,37 @@ def _yaml(data: bytes) -> Any:
     return {} if node is None else data  # nothing but comments: no case
 
 
-def _entries(data: Any, rel: str) -> list[Any]:
+def _unknown(data: dict[Any, Any], known: tuple[str, ...]) -> str:
+    """``unknown key 'k'``: the keys of ``data`` not in ``known``, quoted for a warning (""
+    when none)."""
+    from skillc_index.text import cut, printable
+
+    keys = [repr(cut(printable(str(key)), 40)) for key in data if key not in known]
+    return f"unknown key{'s' if len(keys) > 1 else ''} {', '.join(keys)}" if keys else ""
+
+
+def _json_cases(data: Any, rel: str) -> list[Case | str]:
+    """The cases of a JSON file (an Agent Skills eval is a task for the skill: it should
+    trigger it), and why any is left out."""
+    found: list[Case | str] = []
     if isinstance(data, dict) and isinstance(data.get("evals"), list):
-        return list(data["evals"])
-    if isinstance(data, list):
-        return data
-    raise ValueError("expected a list of cases or an object with an 'evals' list")
+        unknown = _unknown(data, FILE_KEYS)
+        found += [f"{unknown} ignored"] if unknown else []
+        entries = data["evals"]
+    elif isinstance(data, list):
+        entries = data
+    else:
+        raise ValueError("expected a list of cases or an object with an 'evals' list")
+    return found + [_case(entry, rel, True) for entry in entries]
 
 
 def _case(entry: Any, rel: str, default: bool) -> Case | str:
     """One case of a JSON file, or why it is left out."""
     if not isinstance(entry, dict):
         return "an entry is not an object"
+    unknown = _unknown(entry, ENTRY_KEYS)
+    if unknown:  # it may say what the case means: never scored without it
+        return f"an entry with the {unknown} is left out"
     query = entry.get("query", entry.get("prompt"))
     if not isinstance(query, str) or not query.strip():
         return "an entry has no 'query' or 'prompt' text"
@@ -137,8 +173,11 @@ def _case(entry: Any, rel: str, default: bool) -> Case | str:
 def _yaml_cases(data: Any, rel: str) -> list[Case | str]:
     if not isinstance(data, dict):
         raise ValueError("expected a mapping with should_trigger and should_not_trigger lists")
+    unknown = _unknown(data, YAML_KEYS)
+    if unknown:  # a misspelled list, or another tool's file: no case of it is read
+        raise ValueError(f"{unknown} (it holds should_trigger and should_not_trigger lists)")
     found: list[Case | str] = []
-    for key, should in (("should_trigger", True), ("should_not_trigger", False)):
+    for key, should in zip(YAML_KEYS, (True, False), strict=True):
         queries = data.get(key) or []
         if not isinstance(queries, list):
             found.append(f"'{key}' is not a list")
@@ -163,19 +202,22 @@ def read_cases(root: Path) -> SkillCases:
             if rel.endswith(".yaml"):
                 found = _yaml_cases(_yaml(data), rel)
             else:
-                # an Agent Skills eval is a task for the skill: it should trigger it
-                found = [_case(entry, rel, True) for entry in _entries(_json(data), rel)]
+                found = _json_cases(_json(data), rel)
         except (OSError, ValueError) as exc:
             problems.append(f"{rel} skipped: {exc}")
             continue
+        # each reason once, with how many entries it left out
+        left_out = Counter(item for item in found if isinstance(item, str))
+        problems += [
+            f"{rel}: {why}" + (f" ({n} times)" if n > 1 else "") for why, n in left_out.items()
+        ]
         for item in found:
             if isinstance(item, str):
-                problems.append(f"{rel}: {item}")
-            elif len(cases) < MAX_CASES:
-                cases.append(item)
-            else:
+                continue
+            if len(cases) == MAX_CASES:
                 problems.append(f"{rel}: more than {MAX_CASES:,} cases, the rest left out")
                 break
+            cases.append(item)
     return SkillCases(tuple(cases), tuple(problems))
 
 

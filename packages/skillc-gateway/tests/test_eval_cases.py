@@ -1,0 +1,69 @@
+"""``skc eval``'s case files of other shapes and misspelled keys, and the phrases of a
+description (``--init``'s starter cases, ``--mutate``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from skillc_gateway.evaluate.cases import read_cases
+
+
+def _write(skill: Path, rel: str, text: str) -> None:
+    (skill / "evals").mkdir(exist_ok=True)
+    (skill / rel).write_text(text, encoding="utf-8")
+
+
+def test_a_key_no_shape_has_is_warned_and_its_case_never_scored(
+    tmp_path: Path, write_skill: Any
+) -> None:
+    """Another tool's file or a misspelled key was read in silence: the positive cases under
+    ``should_trigge:`` were dropped and the gate passed, promptfoo's ``tests:`` gave no case,
+    ``"shouldTrigger": false`` was scored as a should-trigger case, skill-reach's
+    ``expected_skill`` as a miss of the skill holding it."""
+    skill = write_skill(tmp_path / "ledgers", description="Reconcile ledgers.")
+    _write(skill, "evals/triggers.yaml", "should_trigge:\n  - a\nshould_not_trigger:\n  - b\n")
+    assert read_cases(skill) == (
+        (),
+        ("evals/triggers.yaml skipped: unknown key 'should_trigge' (it holds should_trigger "
+         "and should_not_trigger lists)",),
+    )  # fmt: skip
+    _write(skill, "evals/triggers.yaml", "tests:\n  - vars: {query: reconcile ledgers}\n")
+    (problem,) = read_cases(skill).problems
+    assert problem.startswith("evals/triggers.yaml skipped: unknown key 'tests'")
+    (skill / "evals" / "triggers.yaml").unlink()
+    trigger_set = [
+        {"query": "reconcile my ledgers", "shouldTrigger": False},
+        {"query": "balance the books", "shouldTrigger": False},
+        {"query": "apply brand colours", "expected_skill": "brand", "acceptable_skills": []},
+        {"query": "close the month", "should_trigger": True},
+    ]
+    _write(skill, "evals/trigger-eval.json", json.dumps(trigger_set))
+    evals = {"skill_name": "ledgers", "version": 2, "evals": [{"id": 1, "prompt": "audit"}]}
+    _write(skill, "evals/evals.json", json.dumps(evals))
+    cases, problems = read_cases(skill)
+    assert [(case.query, case.should_trigger) for case in cases] == [
+        ("audit", True),
+        ("close the month", True),
+    ]
+    assert problems == (
+        "evals/evals.json: unknown key 'version' ignored",
+        "evals/trigger-eval.json: an entry with the unknown key 'shouldTrigger' is left out "
+        "(2 times)",
+        "evals/trigger-eval.json: an entry with the unknown keys 'expected_skill', "
+        "'acceptable_skills' is left out",
+    )
+
+
+def test_a_skill_whose_only_file_has_a_misspelled_key_breaks_the_gate(
+    eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    lib = tmp_path / "lib"
+    write_skill(lib / "bread", description="Bake sourdough bread.")
+    skill = write_skill(lib / "ledgers", description="Reconcile ledgers.")
+    _write(skill, "evals/triggers.yaml", "should_trigge:\n  - reconcile my ledgers\n")
+    code, data = eval_json("--path", str(lib), "--min-recall", "1")
+    assert code == 1 and data["breaches"] == ["ledgers: no trigger case to score"]
+    (report,) = data["skills"]
+    assert report["problems"][0].startswith("evals/triggers.yaml skipped: unknown key")
