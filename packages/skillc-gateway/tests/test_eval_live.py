@@ -208,3 +208,17 @@ def test_a_read_of_another_skill_whose_name_ends_with_this_one_is_no_invocation(
     own, other = (case["live"] for case in skill["results"])
     assert (own["invoked"], own["passed"]) == (1, True)
     assert (other["invoked"], other["passed"]) == (0, True)
+
+
+def test_a_case_whose_runs_failed_does_not_pass(cli: Any, library: Path, tmp_path: Path) -> None:
+    """A failed run (a command not found, an exit status 1, a timeout) counted as "not
+    invoked": a should-not-trigger case passed live though the agent never ran."""
+    _cases(library / "pdf", ("fill in this PDF form", True), ("bake sourdough bread", False))
+    for command in (str(tmp_path / "no-such-agent"), f"{sys.executable} -c 'exit(1)'"):
+        skill = _live(cli, library, command)
+        for case in skill["results"]:
+            assert (case["live"]["invoked"], case["live"]["passed"]) == (0, False)
+            assert len(case["live"]["errors"]) == 1
+    # a run that ends well and does not invoke the skill: the should-not-trigger case passes
+    skill = _live(cli, library, f"{sys.executable} -c 'exit(0)'")
+    assert [case["live"]["passed"] for case in skill["results"]] == [False, True]

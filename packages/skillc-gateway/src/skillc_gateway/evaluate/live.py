@@ -16,7 +16,8 @@ it (``claude -p --``: the request after it is an operand).
 Each case runs ``runs`` times; the skill counts as invoked in a run when the run's output
 (stdout and stderr, the first :data:`MAX_OUTPUT` bytes of each) matches the pattern, and as
 triggered when it was invoked in at least ``threshold`` of the runs (skill-creator's 3 runs
-at 0.5 by default).
+at 0.5 by default). A case with a run that failed (could not start, timed out, exited
+non-zero) does not pass: that run says nothing of the agent's choice.
 
 The default pattern (``{skill}`` the name, escaped) finds what the agents print when they
 use a skill: Claude Code's ``stream-json`` tool call ``"skill": "NAME"`` (also
@@ -68,6 +69,7 @@ class LiveCase(NamedTuple):
     """Runs that invoked the skill."""
     triggered: bool
     passed: bool
+    """Triggered as the case says it should be, and no run failed."""
     errors: tuple[str, ...] = ()
     """Runs that failed (could not start, timed out, exited non-zero), why."""
 
@@ -156,5 +158,7 @@ def run_live(options: LiveOptions, skill: str, case: Case) -> LiveCase:
         if pattern.search(text):
             invoked += 1
     triggered = options.runs > 0 and invoked / options.runs >= options.threshold
-    passed = triggered if case.should_trigger else not triggered
+    # a run that failed tells nothing of the agent's choice (a command not found "invoked"
+    # no skill): its case does not pass, whichever way it should go
+    passed = not errors and (triggered if case.should_trigger else not triggered)
     return LiveCase(options.runs, invoked, triggered, passed, tuple(errors))
