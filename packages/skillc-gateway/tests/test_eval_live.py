@@ -222,3 +222,27 @@ def test_a_case_whose_runs_failed_does_not_pass(cli: Any, library: Path, tmp_pat
     # a run that ends well and does not invoke the skill: the should-not-trigger case passes
     skill = _live(cli, library, f"{sys.executable} -c 'exit(0)'")
     assert [case["live"]["passed"] for case in skill["results"]] == [False, True]
+
+
+def test_the_default_pattern_finds_the_skill_by_its_folder_name_or_its_name(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """Claude Code invokes a skill by its folder's name (the frontmatter ``name`` is a label):
+    the default pattern looked for the name alone, so a skill whose name differs from its
+    folder's was never seen invoked."""
+    lib = tmp_path / "lib"
+    skill = write_skill(lib / "gen-art", name="algorithmic-art", description="Generative art.")
+    _cases(skill, ("make generative art with folder", True), ("make generative art", True))
+    agent = tmp_path / "agent.py"
+    agent.write_text(  # the folder's name for the first request, the name for the second
+        "import json, sys\n"
+        "name = 'gen-art' if 'folder' in sys.argv[-1] else 'algorithmic-art'\n"
+        "print(json.dumps({'type': 'tool_use', 'name': 'Skill', 'input': {'skill': name}}))\n",
+        encoding="utf-8",
+    )
+    done = cli("skillc_gateway")(
+        "eval", "--path", str(lib), "--live", f"{sys.executable} {agent}", "--runs", "1",
+        "--format", "json",
+    )  # fmt: skip
+    (report,) = json.loads(done.stdout)["skills"]
+    assert [case["live"]["invoked"] for case in report["results"]] == [1, 1]

@@ -125,8 +125,8 @@ class EvalParams(Record):
         str | None,
         Param(
             "With --live: the regular expression that shows the skill was invoked in the "
-            "output ({skill} is its name) [default: a Skill tool call or a read of "
-            "NAME/SKILL.md].",
+            "output ({skill} is its folder name or its name) [default: a Skill tool call or "
+            "a read of NAME/SKILL.md].",
             metavar="REGEX",
         ),
     ] = None

@@ -19,8 +19,9 @@ triggered when it was invoked in at least ``threshold`` of the runs (skill-creat
 at 0.5 by default). A case with a run that failed (could not start, timed out, exited
 non-zero) does not pass: that run says nothing of the agent's choice.
 
-The default pattern (``{skill}`` the name, escaped) finds what the agents print when they
-use a skill: Claude Code's ``stream-json`` tool call ``"skill": "NAME"`` (also
+The default pattern (``{skill}`` the skill's folder name or its frontmatter ``name``, each
+escaped: Claude Code invokes a skill by its folder's name) finds what the agents print when
+they use a skill: Claude Code's ``stream-json`` tool call ``"skill": "NAME"`` (also
 ``plugin:NAME``), and a read of ``NAME/SKILL.md`` (Codex, and agents that read skills as
 files), the name whole (not the end of another skill's name).
 """
@@ -126,15 +127,19 @@ def argv_of(command: tuple[str, ...], skill: str, query: str) -> list[str]:
     return argv
 
 
-def live_pattern(pattern: str, skill: str) -> re.Pattern[str]:
-    """``pattern`` for ``skill``: ``{skill}`` replaced by the name, escaped. :class:`re.error`
-    when it is no regular expression (the option is checked with it before any work)."""
-    return re.compile(pattern.replace("{skill}", re.escape(skill)))
+def live_pattern(pattern: str, *names: str) -> re.Pattern[str]:
+    """``pattern`` for a skill of these ``names``: ``{skill}`` replaced by any of them, each
+    escaped. :class:`re.error` when it is no regular expression (the option is checked with
+    it before any work)."""
+    either = "|".join(re.escape(name) for name in dict.fromkeys(names) if name)
+    return re.compile(pattern.replace("{skill}", f"(?:{either})"))
 
 
-def run_live(options: LiveOptions, skill: str, case: Case) -> LiveCase:
-    """Run ``case`` ``options.runs`` times through the agent command."""
-    pattern = live_pattern(options.pattern, skill)
+def run_live(options: LiveOptions, skill: str, case: Case, folder: str = "") -> LiveCase:
+    """Run ``case`` ``options.runs`` times through the agent command, for the skill of name
+    ``skill`` in a folder of name ``folder``: the pattern takes either (Claude Code invokes a
+    skill by its folder's name, the frontmatter ``name`` being a label)."""
+    pattern = live_pattern(options.pattern, folder, skill)
     env = {**os.environ, "SKC_EVAL_QUERY": case.query, "SKC_EVAL_SKILL": skill}
     try:
         argv = argv_of(options.command, skill, case.query)

@@ -259,8 +259,9 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
             if options.live is not None:
                 from skillc_gateway.evaluate.live import run_live
 
+                live, folder = options.live, entry.folder.name
                 results = [
-                    result._replace(live=run_live(options.live, entry.name, case))
+                    result._replace(live=run_live(live, entry.name, case, folder))
                     for case, result in zip(cases, results, strict=True)
                 ]
             phrases: tuple[PhraseCheck, ...] = ()
