@@ -67,3 +67,30 @@ def test_a_skill_whose_only_file_has_a_misspelled_key_breaks_the_gate(
     assert code == 1 and data["breaches"] == ["ledgers: no trigger case to score"]
     (report,) = data["skills"]
     assert report["problems"][0].startswith("evals/triggers.yaml skipped: unknown key")
+
+
+def test_a_dot_inside_a_word_splits_no_phrase(
+    gateway: Any, eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """``--init``'s starter cases and ``--mutate``'s phrases were split at every dot:
+    "Scaffold Node", "js and Next", "js apps". A clause ends at a dot that ends a sentence."""
+    lib = tmp_path / "lib"
+    description = (
+        "Scaffold Node.js and Next.js apps (e.g. an Express API) with TypeScript. "
+        "Edit package.json, bump v1.2."
+    )
+    skill = write_skill(lib / "nodejs", description=description)
+    write_skill(lib / "bread", description="Bake sourdough bread.")
+    done = gateway("eval", "--init", str(skill), "--path", str(lib))
+    assert done.returncode == 0, done.stderr
+    phrases = [
+        "Scaffold Node.js and Next.js apps",
+        "an Express API",
+        "with TypeScript",
+        "Edit package.json",
+        "bump v1.2",
+    ]
+    assert [case.query for case in read_cases(skill).cases] == phrases
+    _, data = eval_json("--path", str(lib), "--mutate")
+    (report,) = data["skills"]
+    assert [check["phrase"] for check in report["phrases"]] == phrases

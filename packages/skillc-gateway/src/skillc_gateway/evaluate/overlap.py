@@ -9,7 +9,8 @@
 - **Overlapping phrases**: the runs of words the two listed descriptions share (at least two
   words that are not stop words), longest first.
 - **Mutation check**: a description's phrases (:func:`trigger_phrases`: its quoted phrases,
-  then its clauses between punctuation; a URL, an e-mail address or a path is none) are
+  then its clauses between punctuation, a dot inside a word no end of one; a URL, an e-mail
+  address or a path is none) are
   removed one at a time and the skill's cases run again; a phrase whose removal makes a case
   fail is *needed*, one whose removal changes no case's place is *untested* (no case depends
   on that wording), one whose removal only moves the skill down is *helps*, one whose
@@ -49,7 +50,9 @@ _LINK = (
     r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
     r"|(?<![\w~./-])(?:~|\.{1,2})?/\S+"
 )
-_CLAUSE = re.compile(_LINK + r"|[.;:!?()\[\]{}\"“”]+|,\s+|\s[-–—]+\s|\s/\s|\n")
+#: A clause ends at a dot that ends a sentence (before white space, other punctuation or the
+#: end), never one inside a word: ``Node.js``, ``v1.2``, ``SKILL.md`` are one word each.
+_CLAUSE = re.compile(_LINK + r"|(?:[;:!?()\[\]{}\"“”]|\.(?!\w))+|,\s+|\s[-–—]+\s|\s/\s|\n")
 _ONLY_LINK = re.compile(_LINK)
 
 Effect = Literal["needed", "helps", "hurts", "untested"]
