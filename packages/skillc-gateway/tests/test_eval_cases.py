@@ -94,3 +94,19 @@ def test_a_dot_inside_a_word_splits_no_phrase(
     _, data = eval_json("--path", str(lib), "--mutate")
     (report,) = data["skills"]
     assert [check["phrase"] for check in report["phrases"]] == phrases
+
+
+def test_init_names_the_path_that_leads_out_of_the_skill(
+    gateway: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """A ``triggers.yaml`` linked out of the skill was refused as "``.../evals`` leads outside
+    the skill", though ``evals`` is a folder of the skill: the message names the link."""
+    skill = write_skill(tmp_path / "lib" / "docx", description="Edit Word documents.")
+    elsewhere = tmp_path / "elsewhere.yaml"
+    elsewhere.write_text("should_trigger: [mine]\n", encoding="utf-8")
+    (skill / "evals").mkdir()
+    (skill / "evals" / "triggers.yaml").symlink_to(elsewhere)
+    done = gateway("eval", "--init", str(skill), "--force")
+    assert done.returncode == 1, done.stderr
+    assert f"{skill / 'evals' / 'triggers.yaml'} leads outside the skill" in done.stderr
+    assert elsewhere.read_text("utf-8") == "should_trigger: [mine]\n"

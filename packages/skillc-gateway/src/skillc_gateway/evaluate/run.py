@@ -361,8 +361,9 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
         for skill in targets:
             entry = library.entries[skill]
             target = entry.folder / TRIGGERS_FILE
-            if not within(target, entry.folder):
-                raise InvalidOption(f"{entry.folder / 'evals'} leads outside the skill")
+            if not within(target, entry.folder):  # named: the evals link, or else the file's
+                out = target.parent if not within(target.parent, entry.folder) else target
+                raise InvalidOption(f"{out} leads outside the skill")
             # a skill named, not given as a folder: found among the installed ones or in a
             # project's library, or an agent folder's linked entry under --path; neither a
             # link nor the project's config directs a write out
