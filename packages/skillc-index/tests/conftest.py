@@ -40,3 +40,26 @@ def env(home: Path) -> dict[str, str]:
 @pytest.fixture
 def layout(project: Path, env: dict[str, str]) -> Layout:
     return Layout.discover(project, env)
+
+
+@pytest.fixture
+def path_without_skc() -> str:
+    """This process's ``PATH`` without the folders that hold an ``skc``: skillc-index
+    installed without the ``skillc`` distribution (``build`` and ``route install`` warn)."""
+    entries = os.environ.get("PATH", "").split(os.pathsep)
+    return os.pathsep.join(entry for entry in entries if entry and not Path(entry, "skc").exists())
+
+
+@pytest.fixture
+def skc_on_path(tmp_path: Path, clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ``skc`` first on ``PATH`` (a placeholder, never run), in this process and in the
+    commands ``cli`` runs: a test that checks every warning of a build gets the same ones
+    with or without the ``skillc`` distribution installed (skillc-index's own env lacks it)."""
+    folder = tmp_path / "skc-bin"
+    folder.mkdir()
+    script = folder / "skc"
+    script.write_text("#!/bin/sh\nexit 1\n", encoding="utf-8")
+    script.chmod(0o755)
+    path = os.pathsep.join([str(folder), os.environ.get("PATH", "")])
+    monkeypatch.setenv("PATH", path)
+    clean_env["PATH"] = path

@@ -57,6 +57,7 @@ def test_several_skills_and_the_summary(index: Run, project: Path, write_skill: 
     assert all(r["up_to_date"] and r["deployments"] for r in data["results"])
 
 
+@pytest.mark.usefixtures("skc_on_path")
 def test_a_target_s_warnings_name_their_skill_and_are_said_again_when_up_to_date(
     index: Run, project: Path, write_skill: WriteSkill
 ) -> None:
@@ -78,6 +79,34 @@ def test_a_target_s_warnings_name_their_skill_and_are_said_again_when_up_to_date
     data = json.loads(index("build", "alpha", "beta", "-t", "codex", "--format", "json").stdout)
     assert set(data["warnings"]) == expected
     assert data["results"][0]["warnings"] == ["codex (Codex): 'paths' dropped (not read)"]
+
+
+def test_build_says_once_that_skc_is_not_installed(
+    index: Run, project: Path, tmp_path: Path, write_skill: WriteSkill, path_without_skc: str
+) -> None:
+    """skillc-index installed alone: the stub a build deploys tells agents to run ``skc``,
+    which is not there; one build or a batch says so once (stderr and the JSON's
+    ``warnings``), naming what to install; with ``skc`` on ``PATH`` nothing is said."""
+    store = project / ".skillc" / "skills"
+    for name in ("alpha", "beta"):
+        write_skill(store / name)
+    alone = {"PATH": path_without_skc}
+    warning = (
+        "warning: 'skc' is not on PATH, and the stub tells agents to run it (when they have no "
+        "skillc MCP tools): install it with 'pip install skillc'"
+    )
+    batch = index("build", "alpha", "beta", env_extra=alone)
+    assert batch.returncode == 0 and batch.stderr.splitlines() == [warning]
+    single = index("build", "alpha", "--format", "json", env_extra=alone)
+    assert single.stderr.splitlines() == [warning]
+    assert json.loads(single.stdout)["warnings"] == [warning.removeprefix("warning: ")]
+    data = json.loads(index("build", "alpha", "beta", "--format", "json", env_extra=alone).stdout)
+    assert data["warnings"] == [warning]
+    assert [r["warnings"] for r in data["results"]] == [[], []]  # the batch's, not a skill's
+    (tmp_path / "skc").write_text("#!/bin/sh\n", encoding="utf-8")
+    (tmp_path / "skc").chmod(0o755)
+    installed = {"PATH": os.pathsep.join([str(tmp_path), path_without_skc])}
+    assert index("build", "alpha", "beta", env_extra=installed).stderr == ""
 
 
 def test_a_folder_of_skills_at_any_depth(
@@ -285,6 +314,7 @@ def test_one_failure_does_not_stop_the_others(
     }
 
 
+@pytest.mark.usefixtures("skc_on_path")
 def test_a_failed_skill_fails_the_batch_in_json_too(
     index: Run, project: Path, write_skill: WriteSkill
 ) -> None:

@@ -147,6 +147,7 @@ def test_list_filters_and_warns_of_skipped_skills(
     assert built.to_dict()["skills"] == []
 
 
+@pytest.mark.usefixtures("skc_on_path")
 def test_build_logs_one_row_after_the_build(
     layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:

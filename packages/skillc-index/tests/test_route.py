@@ -189,6 +189,25 @@ def test_uninstall_is_a_byte_identical_round_trip(
     )
 
 
+def test_install_says_once_that_skc_is_not_installed(
+    cli: Callable[..., Run], claude: Path, path_without_skc: str
+) -> None:
+    """skillc-index installed alone: the router tells agents to run ``skc find``, which is
+    not there; install says so once (a dry run too), on stderr as its other warnings (its
+    JSON holds none); uninstall, which leaves no router, does not."""
+    alone = {"PATH": path_without_skc}
+    warning = (
+        "warning: 'skc' is not on PATH, and the router tells agents to run it (when they have "
+        "no skillc MCP tools): install it with 'pip install skillc'"
+    )
+    index = cli("skillc_index")
+    assert index("route", "install", "-n", env_extra=alone).stderr.splitlines() == [warning]
+    done = index("route", "install", "--format", "json", env_extra=alone)
+    assert done.returncode == 0 and done.stderr.splitlines() == [warning]
+    assert json.loads(done.stdout)["routed"] == 4
+    assert index("route", "uninstall", env_extra=alone).stderr == ""
+
+
 def test_text_output(cli: Callable[..., Run], claude: Path) -> None:
     result = route(cli, "install")
     assert result.returncode == 0, result.stderr

@@ -380,19 +380,31 @@ def build(session: Session, params: BuildParams) -> BuildResult | BatchResult:
     """Build and deploy one skill (:func:`build_one`), or the batch the command line's
     ``skills`` and ``all_`` stand for (:func:`~skillc_index.build.batch.build_batch`: each
     skill built and logged as one, one failure stopping none of the others). The session's
-    ``check_targets`` sees the targets before anything is written. Raises
+    ``check_targets`` sees the targets before anything is written. Its warnings end with
+    one, once, when ``skc`` (which the stub tells agents to run) is not on ``PATH``
+    (:func:`~skillc_index.programs.skc_missing`). Raises
     :class:`~skillc_index.build.batch.NoSkillToBuild` (E100) when no skill is given."""
+    from skillc_index.programs import skc_missing
+
     if session.check_targets is not None:
         session.check_targets(session.layout, params.target)
     if params.skill is None or params.skills or params.all_:  # the command line's forms
         from skillc_index.build.batch import NoSkillToBuild, build_batch, is_batch
 
         if is_batch(params, session):
-            return build_batch(session, params)
+            batch = build_batch(session, params)
+            missing = skc_missing("the stub")
+            return batch if missing is None else batch._replace(notices=(missing,))
         if not params.skills:
             raise NoSkillToBuild
         params = params._replace(skill=params.skills[0], skills=())
-    return build_one(session, params)
+    built = build_one(session, params)
+    missing = skc_missing("the stub")
+    if missing is None:
+        return built
+    from dataclasses import replace
+
+    return replace(built, notices=(*built.notices, missing))
 
 
 def build_one(session: Session, params: BuildParams) -> BuildResult:

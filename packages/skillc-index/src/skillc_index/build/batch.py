@@ -277,6 +277,8 @@ class BatchResult(Record):
 
     items: tuple[BatchItem, ...]
     total: int | None = None
+    notices: tuple[Notice, ...] = ()
+    """The batch's own warnings, said once after the skills' (``skc`` not on ``PATH``)."""
 
     @property
     def interrupted(self) -> bool:
@@ -284,7 +286,7 @@ class BatchResult(Record):
 
     @property
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
-        return tuple(warning for item in self.items for warning in item.warnings)
+        return (*(warning for item in self.items for warning in item.warnings), *self.notices)
 
     def count(self, status: str) -> int:
         return sum(1 for item in self.items if item.status == status)

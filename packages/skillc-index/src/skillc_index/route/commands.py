@@ -16,6 +16,7 @@ from skillc_index.atomic import ensure_dir
 from skillc_index.command_errors import ForeignFolder
 from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.layout import Layout, ResolvedSkill
+from skillc_index.programs import skc_missing
 from skillc_index.route.manifest import (
     MoveRecord,
     RouteManifest,
@@ -107,16 +108,20 @@ def route_install(
 ) -> RouteResult:
     """Put the skills of ``agent``'s folder (the home folder's with ``global_``) behind the
     router. Safe to repeat: a second run routes what was added since and finishes what an
-    interrupted run left. See :mod:`skillc_index.route`."""
+    interrupted run left. Its warnings end with one when ``skc``, which the router (and the
+    stubs behind it) tell agents to run, is not on ``PATH``. See :mod:`skillc_index.route`."""
     layout, config = session.layout, session.config
     place = route_place(layout, config, agent, global_)
-    plan = _install(session, place, dry_run=True)  # a refusal is raised before any change
-    if dry_run or plan.router is None:
-        return plan
-    # skillc's folders not there yet (the lock makes .skillc): uninstall removes them again
-    absent = [f for f in made_by_route(place, layout) if not lexists(f)]
-    with route_lock(place, layout):
-        return _install(session, place, dry_run=False, absent=absent)
+    result = _install(session, place, dry_run=True)  # a refusal is raised before any change
+    if result.router is None:
+        return result
+    if not dry_run:
+        # skillc's folders not there yet (the lock makes .skillc): uninstall removes them again
+        absent = [f for f in made_by_route(place, layout) if not lexists(f)]
+        with route_lock(place, layout):
+            result = _install(session, place, dry_run=False, absent=absent)
+    missing = skc_missing("the router")
+    return result if missing is None else result._replace(notices=(*result.notices, missing))
 
 
 def _not_routed_as_another(place: RoutePlace) -> None:
