@@ -12,7 +12,7 @@ this package is cheap: names load on first use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from skillc_index import lazy_exports
 
@@ -56,18 +56,31 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
-    from skillc_gateway._exec import ExecResult, exec_in_skill
-    from skillc_gateway._open import FileBytes, FileText, open_file, read_lines
-    from skillc_gateway._outline import Outline, OutlineHeading, outline
-    from skillc_gateway._runner import NotAnAssignment, RunPlan, RunResult, plan_run, run_tool
-    from skillc_gateway._search import SearchResult, search_skill
-    from skillc_gateway._show import SectionText, normalize_query, show_section
-    from skillc_gateway._sources import SourceTree, source_tree
-    from skillc_gateway._tools import ToolList, list_tools
-    from skillc_gateway.catalog import (
-        FindResult,
-        FoundSkill,
-        QueryTooLong,
-        SectionHit,
-        find_skills,
-    )
+    from skillc_gateway._exec import ExecResult as ExecResult
+    from skillc_gateway._exec import exec_in_skill as exec_in_skill
+    from skillc_gateway._open import FileBytes as FileBytes
+    from skillc_gateway._open import FileText as FileText
+    from skillc_gateway._open import open_file as open_file
+    from skillc_gateway._open import read_lines as read_lines
+    from skillc_gateway._outline import Outline as Outline
+    from skillc_gateway._outline import OutlineHeading as OutlineHeading
+    from skillc_gateway._outline import outline as outline
+    from skillc_gateway._runner import NotAnAssignment as NotAnAssignment
+    from skillc_gateway._runner import RunPlan as RunPlan
+    from skillc_gateway._runner import RunResult as RunResult
+    from skillc_gateway._runner import plan_run as plan_run
+    from skillc_gateway._runner import run_tool as run_tool
+    from skillc_gateway._search import SearchResult as SearchResult
+    from skillc_gateway._search import search_skill as search_skill
+    from skillc_gateway._show import SectionText as SectionText
+    from skillc_gateway._show import normalize_query as normalize_query
+    from skillc_gateway._show import show_section as show_section
+    from skillc_gateway._sources import SourceTree as SourceTree
+    from skillc_gateway._sources import source_tree as source_tree
+    from skillc_gateway._tools import ToolList as ToolList
+    from skillc_gateway._tools import list_tools as list_tools
+    from skillc_gateway.catalog import FindResult as FindResult
+    from skillc_gateway.catalog import FoundSkill as FoundSkill
+    from skillc_gateway.catalog import QueryTooLong as QueryTooLong
+    from skillc_gateway.catalog import SectionHit as SectionHit
+    from skillc_gateway.catalog import find_skills as find_skills

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from skillc_index._lazy import lazy_exports
+from skillc_index._lazy import lazy_exports as _lazy_exports
 
 __version__ = "0.1.0"
 
@@ -170,139 +170,133 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["__version__", *_EXPORTS]
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
-    from skillc_index._lazy import lazy_exports
-    from skillc_index.atomic import write_file_atomic
-    from skillc_index.bounded_json import (
-        MAX_JSON_BYTES,
-        MAX_JSON_DEPTH,
-        JsonRejected,
-        loads_bounded,
-        read_json_bounded,
-    )
-    from skillc_index.build.deploy import parse_targets
-    from skillc_index.build.manifest import manifest_path
-    from skillc_index.build.project import project_frontmatter
-    from skillc_index.command_errors import (
-        BrokenTool,
-        DriverMissing,
-        EmptyTimeRange,
-        InvalidQueryType,
-        MalformedFilter,
-        NoLocalLogs,
-        NoSkillBeforeCut,
-        NoSkillGiven,
-        SyncDestinationNotWritable,
-        SyncSourceNotReadable,
-        TeamStoreUnavailable,
-        ToolArgumentError,
-        UnknownSkillTool,
-        UnsupportedPlatform,
-    )
-    from skillc_index.config import Config, find_config, load_config
-    from skillc_index.diagnostics import (
-        Diagnostic,
-        EmptyQuery,
-        FileIsAFolder,
-        FileTooLarge,
-        FindServerError,
-        HttpServerError,
-        IndexCollision,
-        IndexUnusable,
-        InternalError,
-        InvalidOption,
-        LanguageServerError,
-        NotARegularFile,
-        NotASkill,
-        Notice,
-        PathEscapesRoot,
-        SectionNotFound,
-        SkillcError,
-        SkillDirectoryNotFound,
-        SkillFileNotFound,
-        UnknownTarget,
-        UnreadableFile,
-        diagnostic_json,
-        error_line,
-        format_diagnostic,
-        lint_diagnostic,
-        multiple_matches,
-    )
-    from skillc_index.dialect import Dialect, name_refusals, skill_name_problem, target_dialects
-    from skillc_index.files import (
-        fs_bytes,
-        is_file,
-        is_folder,
-        is_hidden,
-        open_in_root,
-        read_in_root,
-        safe_join,
-        walk_skill,
-        within,
-    )
-    from skillc_index.index.cache import ensure_index
-    from skillc_index.index.freshness import IndexHandle, fresh_index
-    from skillc_index.index.fts import fts_query
-    from skillc_index.index.queries import (
-        HeadingMatcher,
-        SectionHit,
-        find_headings,
-        matching_headings,
-        normalized_query,
-        read_headings,
-        read_outline,
-        search_sections,
-    )
-    from skillc_index.index.schema import FileStat, IndexedHeading, index_path
-    from skillc_index.layout import (
-        KNOWN_TARGETS,
-        META_DIR,
-        SKILL_FILE,
-        Layout,
-        ResolvedSkill,
-        expand_user,
-        resolve_skill,
-        runtime_for,
-    )
-    from skillc_index.listing.budget import (
-        CHARS_PER_TOKEN,
-        MAX_ENTRY_DESCRIPTION,
-        estimate_tokens,
-        folder_budget,
-    )
-    from skillc_index.markdown.document import (
-        CodeBlock,
-        Html,
-        MarkdownDoc,
-        limit_notice,
-        over_limit_notice,
-        parse_markdown,
-        read_markdown,
-        read_parsed,
-    )
-    from skillc_index.markdown.frontmatter import parse_frontmatter, type_name
-    from skillc_index.spelling import CLI_SPELLING, MCP_SPELLING, Spelling
-    from skillc_index.sqlite import use_wal
-    from skillc_index.text import (
-        cut,
-        iter_line_bytes,
-        json_text,
-        printable,
-        shell_word,
-        split_lines,
-        valid_utf8,
-    )
-    from skillc_index.tools.command import CommandTemplate
-    from skillc_index.tools.model import (
-        MAX_TIMEOUT,
-        MODES,
-        Tool,
-        ToolIssue,
-        ToolSkill,
-        parse_tool_skill,
-        read_tool_skill,
-    )
-    from skillc_index.walk import SKIPPED_FOLDERS, cut_short, find_skill_folders, skips_folder
+    from skillc_index._lazy import lazy_exports as lazy_exports
+    from skillc_index.atomic import write_file_atomic as write_file_atomic
+    from skillc_index.bounded_json import MAX_JSON_BYTES as MAX_JSON_BYTES
+    from skillc_index.bounded_json import MAX_JSON_DEPTH as MAX_JSON_DEPTH
+    from skillc_index.bounded_json import JsonRejected as JsonRejected
+    from skillc_index.bounded_json import loads_bounded as loads_bounded
+    from skillc_index.bounded_json import read_json_bounded as read_json_bounded
+    from skillc_index.build.deploy import parse_targets as parse_targets
+    from skillc_index.build.manifest import manifest_path as manifest_path
+    from skillc_index.build.project import project_frontmatter as project_frontmatter
+    from skillc_index.command_errors import BrokenTool as BrokenTool
+    from skillc_index.command_errors import DriverMissing as DriverMissing
+    from skillc_index.command_errors import EmptyTimeRange as EmptyTimeRange
+    from skillc_index.command_errors import InvalidQueryType as InvalidQueryType
+    from skillc_index.command_errors import MalformedFilter as MalformedFilter
+    from skillc_index.command_errors import NoLocalLogs as NoLocalLogs
+    from skillc_index.command_errors import NoSkillBeforeCut as NoSkillBeforeCut
+    from skillc_index.command_errors import NoSkillGiven as NoSkillGiven
+    from skillc_index.command_errors import SyncDestinationNotWritable as SyncDestinationNotWritable
+    from skillc_index.command_errors import SyncSourceNotReadable as SyncSourceNotReadable
+    from skillc_index.command_errors import TeamStoreUnavailable as TeamStoreUnavailable
+    from skillc_index.command_errors import ToolArgumentError as ToolArgumentError
+    from skillc_index.command_errors import UnknownSkillTool as UnknownSkillTool
+    from skillc_index.command_errors import UnsupportedPlatform as UnsupportedPlatform
+    from skillc_index.config import Config as Config
+    from skillc_index.config import find_config as find_config
+    from skillc_index.config import load_config as load_config
+    from skillc_index.diagnostics import Diagnostic as Diagnostic
+    from skillc_index.diagnostics import EmptyQuery as EmptyQuery
+    from skillc_index.diagnostics import FileIsAFolder as FileIsAFolder
+    from skillc_index.diagnostics import FileTooLarge as FileTooLarge
+    from skillc_index.diagnostics import FindServerError as FindServerError
+    from skillc_index.diagnostics import HttpServerError as HttpServerError
+    from skillc_index.diagnostics import IndexCollision as IndexCollision
+    from skillc_index.diagnostics import IndexUnusable as IndexUnusable
+    from skillc_index.diagnostics import InternalError as InternalError
+    from skillc_index.diagnostics import InvalidOption as InvalidOption
+    from skillc_index.diagnostics import LanguageServerError as LanguageServerError
+    from skillc_index.diagnostics import NotARegularFile as NotARegularFile
+    from skillc_index.diagnostics import NotASkill as NotASkill
+    from skillc_index.diagnostics import Notice as Notice
+    from skillc_index.diagnostics import PathEscapesRoot as PathEscapesRoot
+    from skillc_index.diagnostics import SectionNotFound as SectionNotFound
+    from skillc_index.diagnostics import SkillcError as SkillcError
+    from skillc_index.diagnostics import SkillDirectoryNotFound as SkillDirectoryNotFound
+    from skillc_index.diagnostics import SkillFileNotFound as SkillFileNotFound
+    from skillc_index.diagnostics import UnknownTarget as UnknownTarget
+    from skillc_index.diagnostics import UnreadableFile as UnreadableFile
+    from skillc_index.diagnostics import diagnostic_json as diagnostic_json
+    from skillc_index.diagnostics import error_line as error_line
+    from skillc_index.diagnostics import format_diagnostic as format_diagnostic
+    from skillc_index.diagnostics import lint_diagnostic as lint_diagnostic
+    from skillc_index.diagnostics import multiple_matches as multiple_matches
+    from skillc_index.dialect import Dialect as Dialect
+    from skillc_index.dialect import name_refusals as name_refusals
+    from skillc_index.dialect import skill_name_problem as skill_name_problem
+    from skillc_index.dialect import target_dialects as target_dialects
+    from skillc_index.files import fs_bytes as fs_bytes
+    from skillc_index.files import is_file as is_file
+    from skillc_index.files import is_folder as is_folder
+    from skillc_index.files import is_hidden as is_hidden
+    from skillc_index.files import open_in_root as open_in_root
+    from skillc_index.files import read_in_root as read_in_root
+    from skillc_index.files import safe_join as safe_join
+    from skillc_index.files import walk_skill as walk_skill
+    from skillc_index.files import within as within
+    from skillc_index.index.cache import ensure_index as ensure_index
+    from skillc_index.index.freshness import IndexHandle as IndexHandle
+    from skillc_index.index.freshness import fresh_index as fresh_index
+    from skillc_index.index.fts import fts_query as fts_query
+    from skillc_index.index.queries import HeadingMatcher as HeadingMatcher
+    from skillc_index.index.queries import SectionHit as SectionHit
+    from skillc_index.index.queries import find_headings as find_headings
+    from skillc_index.index.queries import matching_headings as matching_headings
+    from skillc_index.index.queries import normalized_query as normalized_query
+    from skillc_index.index.queries import read_headings as read_headings
+    from skillc_index.index.queries import read_outline as read_outline
+    from skillc_index.index.queries import search_sections as search_sections
+    from skillc_index.index.schema import FileStat as FileStat
+    from skillc_index.index.schema import IndexedHeading as IndexedHeading
+    from skillc_index.index.schema import index_path as index_path
+    from skillc_index.layout import KNOWN_TARGETS as KNOWN_TARGETS
+    from skillc_index.layout import META_DIR as META_DIR
+    from skillc_index.layout import SKILL_FILE as SKILL_FILE
+    from skillc_index.layout import Layout as Layout
+    from skillc_index.layout import ResolvedSkill as ResolvedSkill
+    from skillc_index.layout import expand_user as expand_user
+    from skillc_index.layout import resolve_skill as resolve_skill
+    from skillc_index.layout import runtime_for as runtime_for
+    from skillc_index.listing.budget import CHARS_PER_TOKEN as CHARS_PER_TOKEN
+    from skillc_index.listing.budget import MAX_ENTRY_DESCRIPTION as MAX_ENTRY_DESCRIPTION
+    from skillc_index.listing.budget import estimate_tokens as estimate_tokens
+    from skillc_index.listing.budget import folder_budget as folder_budget
+    from skillc_index.markdown.document import CodeBlock as CodeBlock
+    from skillc_index.markdown.document import Html as Html
+    from skillc_index.markdown.document import MarkdownDoc as MarkdownDoc
+    from skillc_index.markdown.document import limit_notice as limit_notice
+    from skillc_index.markdown.document import over_limit_notice as over_limit_notice
+    from skillc_index.markdown.document import parse_markdown as parse_markdown
+    from skillc_index.markdown.document import read_markdown as read_markdown
+    from skillc_index.markdown.document import read_parsed as read_parsed
+    from skillc_index.markdown.frontmatter import parse_frontmatter as parse_frontmatter
+    from skillc_index.markdown.frontmatter import type_name as type_name
+    from skillc_index.spelling import CLI_SPELLING as CLI_SPELLING
+    from skillc_index.spelling import MCP_SPELLING as MCP_SPELLING
+    from skillc_index.spelling import Spelling as Spelling
+    from skillc_index.sqlite import use_wal as use_wal
+    from skillc_index.text import cut as cut
+    from skillc_index.text import iter_line_bytes as iter_line_bytes
+    from skillc_index.text import json_text as json_text
+    from skillc_index.text import printable as printable
+    from skillc_index.text import shell_word as shell_word
+    from skillc_index.text import split_lines as split_lines
+    from skillc_index.text import valid_utf8 as valid_utf8
+    from skillc_index.tools.command import CommandTemplate as CommandTemplate
+    from skillc_index.tools.model import MAX_TIMEOUT as MAX_TIMEOUT
+    from skillc_index.tools.model import MODES as MODES
+    from skillc_index.tools.model import Tool as Tool
+    from skillc_index.tools.model import ToolIssue as ToolIssue
+    from skillc_index.tools.model import ToolSkill as ToolSkill
+    from skillc_index.tools.model import parse_tool_skill as parse_tool_skill
+    from skillc_index.tools.model import read_tool_skill as read_tool_skill
+    from skillc_index.walk import SKIPPED_FOLDERS as SKIPPED_FOLDERS
+    from skillc_index.walk import cut_short as cut_short
+    from skillc_index.walk import find_skill_folders as find_skill_folders
+    from skillc_index.walk import skips_folder as skips_folder

@@ -18,7 +18,7 @@ cheap: names are loaded from their modules on first use (PEP 562).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from skillc_index import lazy_exports
 
@@ -85,53 +85,53 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
-    from skillc_lint._engine import (
-        LintDiagnostic,
-        LintResult,
-        Target,
-        find_skill_folders,
-        is_compiled,
-        is_plugin,
-        lint_folder,
-        lint_skill,
-        lint_targets,
-        resolve_target,
-        resolve_targets,
-        target_folders,
-    )
-    from skillc_lint._errors import (
-        BaselineNotWritten,
-        ConfigNotFound,
-        ConflictingParameters,
-        FixOutsideTree,
-        InvalidBaseline,
-        NotFixed,
-        ParameterError,
-        UnknownProfile,
-        UnknownRule,
-    )
-    from skillc_lint._fixes import FileChange, Fix, FixOutcome, TextEdit, fix_skill
-    from skillc_lint._output import RunError, json_report
-    from skillc_lint._pool import lint_folders, usable_cores
-    from skillc_lint._profiles import (
-        BUILTIN_RULES,
-        DEFAULT_PROFILES,
-        PROFILES,
-        Profile,
-        configured_registry,
-        default_registry,
-        profiles_in,
-        use_profile,
-    )
-    from skillc_lint._registry import (
-        Finding,
-        Fixable,
-        Rule,
-        RuleCheck,
-        RuleRegistry,
-        RuleScope,
-        RuleState,
-        Severity,
-    )
-    from skillc_lint._run import LintRun
-    from skillc_lint._skill import LinkRef, Skill, slug
+    from skillc_lint._engine import LintDiagnostic as LintDiagnostic
+    from skillc_lint._engine import LintResult as LintResult
+    from skillc_lint._engine import Target as Target
+    from skillc_lint._engine import find_skill_folders as find_skill_folders
+    from skillc_lint._engine import is_compiled as is_compiled
+    from skillc_lint._engine import is_plugin as is_plugin
+    from skillc_lint._engine import lint_folder as lint_folder
+    from skillc_lint._engine import lint_skill as lint_skill
+    from skillc_lint._engine import lint_targets as lint_targets
+    from skillc_lint._engine import resolve_target as resolve_target
+    from skillc_lint._engine import resolve_targets as resolve_targets
+    from skillc_lint._engine import target_folders as target_folders
+    from skillc_lint._errors import BaselineNotWritten as BaselineNotWritten
+    from skillc_lint._errors import ConfigNotFound as ConfigNotFound
+    from skillc_lint._errors import ConflictingParameters as ConflictingParameters
+    from skillc_lint._errors import FixOutsideTree as FixOutsideTree
+    from skillc_lint._errors import InvalidBaseline as InvalidBaseline
+    from skillc_lint._errors import NotFixed as NotFixed
+    from skillc_lint._errors import ParameterError as ParameterError
+    from skillc_lint._errors import UnknownProfile as UnknownProfile
+    from skillc_lint._errors import UnknownRule as UnknownRule
+    from skillc_lint._fixes import FileChange as FileChange
+    from skillc_lint._fixes import Fix as Fix
+    from skillc_lint._fixes import FixOutcome as FixOutcome
+    from skillc_lint._fixes import TextEdit as TextEdit
+    from skillc_lint._fixes import fix_skill as fix_skill
+    from skillc_lint._output import RunError as RunError
+    from skillc_lint._output import json_report as json_report
+    from skillc_lint._pool import lint_folders as lint_folders
+    from skillc_lint._pool import usable_cores as usable_cores
+    from skillc_lint._profiles import BUILTIN_RULES as BUILTIN_RULES
+    from skillc_lint._profiles import DEFAULT_PROFILES as DEFAULT_PROFILES
+    from skillc_lint._profiles import PROFILES as PROFILES
+    from skillc_lint._profiles import Profile as Profile
+    from skillc_lint._profiles import configured_registry as configured_registry
+    from skillc_lint._profiles import default_registry as default_registry
+    from skillc_lint._profiles import profiles_in as profiles_in
+    from skillc_lint._profiles import use_profile as use_profile
+    from skillc_lint._registry import Finding as Finding
+    from skillc_lint._registry import Fixable as Fixable
+    from skillc_lint._registry import Rule as Rule
+    from skillc_lint._registry import RuleCheck as RuleCheck
+    from skillc_lint._registry import RuleRegistry as RuleRegistry
+    from skillc_lint._registry import RuleScope as RuleScope
+    from skillc_lint._registry import RuleState as RuleState
+    from skillc_lint._registry import Severity as Severity
+    from skillc_lint._run import LintRun as LintRun
+    from skillc_lint._skill import LinkRef as LinkRef
+    from skillc_lint._skill import Skill as Skill
+    from skillc_lint._skill import slug as slug

@@ -18,7 +18,7 @@ Importing this package is cheap: names load on first use (PEP 562).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from skillc_index import lazy_exports
 
@@ -43,13 +43,12 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
-    from skillc_mcp._catalog import TOOLS
-    from skillc_mcp._protocol import (
-        LEGACY_VERSIONS,
-        MODERN_VERSIONS,
-        SUPPORTED_VERSIONS,
-        ProtocolError,
-        Server,
-    )
-    from skillc_mcp._stdio import Connection, serve_stdio
-    from skillc_mcp._tools import ToolRunner
+    from skillc_mcp._catalog import TOOLS as TOOLS
+    from skillc_mcp._protocol import LEGACY_VERSIONS as LEGACY_VERSIONS
+    from skillc_mcp._protocol import MODERN_VERSIONS as MODERN_VERSIONS
+    from skillc_mcp._protocol import SUPPORTED_VERSIONS as SUPPORTED_VERSIONS
+    from skillc_mcp._protocol import ProtocolError as ProtocolError
+    from skillc_mcp._protocol import Server as Server
+    from skillc_mcp._stdio import Connection as Connection
+    from skillc_mcp._stdio import serve_stdio as serve_stdio
+    from skillc_mcp._tools import ToolRunner as ToolRunner

@@ -12,7 +12,7 @@ Importing this package is cheap: names load on first use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from skillc_index import lazy_exports
 
@@ -40,8 +40,15 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
-    from skillc_stats._stats import QUERY_TYPES, query_stats, unused_sections
-    from skillc_stats._sync import SkillSync, SyncReport, sync_logs
-    from skillc_stats._team import UploadReport, upload_logs
-    from skillc_stats._transcripts import SkillImport, TranscriptSync, sync_transcripts
-    from skillc_stats._usage import query_all
+    from skillc_stats._stats import QUERY_TYPES as QUERY_TYPES
+    from skillc_stats._stats import query_stats as query_stats
+    from skillc_stats._stats import unused_sections as unused_sections
+    from skillc_stats._sync import SkillSync as SkillSync
+    from skillc_stats._sync import SyncReport as SyncReport
+    from skillc_stats._sync import sync_logs as sync_logs
+    from skillc_stats._team import UploadReport as UploadReport
+    from skillc_stats._team import upload_logs as upload_logs
+    from skillc_stats._transcripts import SkillImport as SkillImport
+    from skillc_stats._transcripts import TranscriptSync as TranscriptSync
+    from skillc_stats._transcripts import sync_transcripts as sync_transcripts
+    from skillc_stats._usage import query_all as query_all
