@@ -1401,18 +1401,18 @@ def test_text_output(gateway: Run, project: Path, home: Path, write_skill: Write
     assert lines[2].startswith("   Brew coffee. Grind, tamp") and lines[2].endswith("…")
     assert len(lines[2]) == 3 + 160
     # not built: `show` would need an index, `open` reads the source from the heading's line
-    assert lines[3] == "   skc open .skillc/skills/brew SKILL.md --offset 7"
+    assert lines[3] == "   skillc-gateway open .skillc/skills/brew SKILL.md --offset 7"
     assert gateway("open", ".skillc/skills/brew", "SKILL.md", "--offset", "7").stdout.startswith(
         "## Grinding the beans"
     )
     build_skill("brew", Layout.discover(project, {"SKILLC_HOME": str(home)}))
     built = gateway("find", "grind coffee").stdout.splitlines()
-    assert built[3] == '   skc show brew --section "Grinding the beans"'
+    assert built[3] == '   skillc-gateway show brew --section "Grinding the beans"'
     result = gateway("find", "coffee", "--path", "loose")
     assert result.stdout.splitlines()[1:] == [
         "   loose/tea",
         "   Brew tea.",
-        "   skc open loose/tea SKILL.md --offset 7",
+        "   skillc-gateway open loose/tea SKILL.md --offset 7",
     ]
     empty = gateway("find", "nothing-matches-this", "--path", "loose")
     assert empty.stdout == "No skill fits this query (1 skill searched).\n"
@@ -1420,7 +1420,7 @@ def test_text_output(gateway: Run, project: Path, home: Path, write_skill: Write
     write_skill(project / "loose/-dash", "dash", "Brew dashes.", "## Dashes\n\nDash.\n")
     dashed = gateway("find", "dashes", "--path", ".", cwd=project / "loose")
     hint = dashed.stdout.splitlines()[3]
-    assert hint == "   skc open ./-dash SKILL.md --offset 7"
+    assert hint == "   skillc-gateway open ./-dash SKILL.md --offset 7"
     opened = gateway("open", "./-dash", "SKILL.md", "--offset", "7", cwd=project / "loose")
     assert opened.returncode == 0 and opened.stdout.startswith("## Dashes")
     # a home agent folder's skill: `~/` in the hint is the shell's, so under a $SKILLC_HOME
@@ -1428,7 +1428,7 @@ def test_text_output(gateway: Run, project: Path, home: Path, write_skill: Write
     write_skill(home / ".claude/skills/kettle", "kettle", "Boil kettles.", "## Boil\n\nBoil.\n")
     kettle = gateway("find", "boil kettles").stdout.splitlines()
     assert kettle[1] == "   ~/.claude/skills/kettle"  # to read: skillc's home
-    assert kettle[3] == f"   skc open {home}/.claude/skills/kettle SKILL.md --offset 7"
+    assert kettle[3] == f"   skillc-gateway open {home}/.claude/skills/kettle SKILL.md --offset 7"
     assert gateway(*kettle[3].split()[1:]).stdout.startswith("## Boil")
 
 
@@ -1441,11 +1441,11 @@ def test_the_show_hint_names_a_skill_its_name_resolves_to(
     write_skill(home / ".skillc/skills/zebra", "zebra", "Zebra stripes painting guide.", body)
     build_skill(home / ".skillc/skills/zebra", layout)
     query = ("find", "acrylic zebra stripes painting", "--limit", "1")
-    show = 'skc show zebra --section "Painting stripes with acrylic"'
+    show = 'skillc-gateway show zebra --section "Painting stripes with acrylic"'
     assert gateway(*query).stdout.splitlines()[3] == f"   {show}"
     write_skill(project / ".skillc/skills/zebra", "zebra", "Zebra crossing rules.", "## Cross\n")
     hint = gateway(*query).stdout.splitlines()[3]
-    assert hint == f"   skc open {home}/.skillc/skills/zebra SKILL.md --offset 7"
+    assert hint == f"   skillc-gateway open {home}/.skillc/skills/zebra SKILL.md --offset 7"
     assert gateway(*hint.split()[1:]).stdout.startswith("## Painting stripes with acrylic")
 
 

@@ -31,7 +31,7 @@ import pytest
 
 from skillc_gateway import __version__, find_quick
 from skillc_gateway.catalog import FindResult, FoundSkill, SectionHit
-from skillc_gateway.catalog.client import OTHER_CODE, ask, declined, request, usable
+from skillc_gateway.catalog.client import ask, declined, other_code, request, usable
 from skillc_gateway.catalog.lifecycle import AUTO_START_SKILLS, start_for_later
 from skillc_gateway.catalog.protocol import (
     MAX_REQUEST_BYTES,
@@ -163,7 +163,8 @@ def test_find_through_the_server_is_the_in_process_answer(
     ]
     alone = [gateway_process(*command) for command in commands]
     assert "not a skillc catalog" in alone[0].stderr
-    assert "painter" in alone[0].stdout and "skc open library/painter SKILL.md" in alone[0].stdout
+    hint = "skillc-gateway open library/painter SKILL.md"  # the script run, not skc
+    assert "painter" in alone[0].stdout and hint in alone[0].stdout
     assert [done.returncode for done in alone] == [0, 0, 0, 0, 1, 1, 1, 1, 1]
     assert alone[-3].stderr.startswith("error[E100]: invalid option: 'the query has 10,001")
     assert alone[-2].stderr == alone[-3].stderr
@@ -173,7 +174,7 @@ def test_find_through_the_server_is_the_in_process_answer(
         assert queries(gateway) == before + 4
         assert "bad request" not in (project / "watch.log").read_text(encoding="utf-8")
         told = gateway_process("find", "bread", "--path", "library", "--verbose").stderr
-    assert "find: answered by the find server (skc watch); ranker: lexical" in told
+    assert "find: answered by the find server (skillc-gateway watch); ranker: lexical" in told
     told = gateway_process("find", "bread", "--path", "library", "--verbose").stderr
     assert "find: answered by this process; ranker: lexical" in told
     for by_itself, through in zip(alone, served, strict=True):
@@ -496,7 +497,7 @@ def test_the_quick_path_prints_what_the_command_prints(
     ]
     with server(clean_env, project, gateway):
         for args in commands:
-            assert find_quick.run(list(args)) == 0
+            assert find_quick.run(list(args), program="skillc-gateway") == 0
             printed = capsys.readouterr()
             clicked = gateway("find", *args, "-v")  # -v: the click command, answered by the server
             assert "answered by the find server" in clicked.stderr
@@ -533,7 +534,7 @@ def test_a_server_that_does_not_answer_is_not_asked_again(home: Path, stand_in: 
 @pytest.mark.parametrize(
     ("error", "said"),
     [
-        ("this server runs skillc-gateway 0.1.0: restart it", OTHER_CODE),
+        ("this server runs skillc-gateway 0.1.0: restart it", other_code()),
         ("bad budget", "the find server refused it: bad budget"),
     ],
 )
@@ -617,6 +618,7 @@ def test_a_server_of_other_code_at_the_same_version_answers_no_find(
     with server(env, project, gateway) as old:
         done = gateway_process("find", "paint", "--path", "library", "-v")
         assert "answered by this process (the find server runs other code" in done.stderr
+        assert "'skillc-gateway watch --detach' replaces it)" in done.stderr  # the script run
         assert "painter" in done.stdout
         assert gateway_process("find", "paint", "--path", "library").returncode == 0  # quick
         assert queries(gateway) == 0
@@ -625,6 +627,8 @@ def test_a_server_of_other_code_at_the_same_version_answers_no_find(
         assert data["running"] is True and data["serves"] is False and data["pid"] == old.pid
         text = gateway_process("watch", "--status").stdout
         assert "runs other code (installed or edited since it started)" in text
+        replace = "'skillc-gateway watch --detach' replaces it"
+        assert f"{replace}, 'skillc-gateway watch --stop' stops it" in text
         started = gateway_process("watch", "--detach")
         assert started.returncode == 0, started.stderr
         assert old.wait(timeout=READY_SECONDS) == 0  # stopped as by --stop
@@ -951,9 +955,11 @@ def test_a_second_server_is_refused_and_stop_stops_the_first(
         second = gateway_process("watch")
         assert second.returncode == 1
         assert second.stderr.startswith("error[E060]: find server: a find server already runs")
-        assert f"pid {first.pid}" in second.stderr
+        # the command to paste is the script's own: skillc-gateway installed alone has no skc
+        assert f"pid {first.pid}); 'skillc-gateway watch --stop' stops it" in second.stderr
         detached = gateway_process("watch", "--detach")
         assert detached.returncode == 1 and "already runs" in detached.stderr
+        assert "'skillc-gateway watch --stop' stops it" in detached.stderr
         stopped = gateway_process("watch", "--stop", "--format", "json")
         assert json.loads(stopped.stdout) == {"stopped": True, "pid": first.pid}
         assert first.wait(timeout=READY_SECONDS) == 0

@@ -370,3 +370,29 @@ def test_a_command_of_a_group_is_named_by_the_operations_last_word() -> None:
     assert (done.exit_code, done.stdout, bars) == (0, "((0, 2),)\n", ["b"])
     assert operation_of(part_command) is PART and operation_of(echo_command) is ECHO
     assert operation_of(click.Command("by-hand", callback=lambda: None)) is None
+
+
+@pytest.mark.parametrize(
+    ("program", "group", "said"),
+    [
+        ("skillc-gateway", True, "skillc-gateway watch --stop"),  # the package's own script
+        ("skc", True, "skc watch --stop"),
+        ("skillc-mcp", False, "skc watch --stop"),  # a script without that command
+    ],
+)
+def test_a_hint_names_the_command_as_the_program_run_writes_it(
+    program: str, group: bool, said: str
+) -> None:
+    """``program_command``: a hint or an error to paste names the command the user can run,
+    the package script's own form under it (``skillc-gateway`` installed alone has no
+    ``skc``), as its help examples do; outside a command, ``skc``."""
+    from skillc_index.helppage import program_command
+
+    heard: list[str] = []
+    name = "watch" if group else "mcp"  # skillc-mcp is one command: its own
+    leaf = click.Command(name, callback=lambda: heard.append(program_command("watch --stop")))
+    root: click.Command = click.Group(program, commands=[leaf]) if group else leaf
+    args = [name] if group else []
+    result = CliRunner().invoke(root, args, prog_name=program, catch_exceptions=False)
+    assert result.exit_code == 0 and heard == [said]
+    assert program_command("show") == "skc show"

@@ -110,10 +110,12 @@ def _start_server(session: Session, params: FindParams, found: FindResult) -> No
     pid = lifecycle.start_for_later(session.layout, build)
     if pid is not None:
         from skillc_index import Notice
+        from skillc_index.helppage import program_command
 
         text = (
             f"started a find server for the next finds (pid {pid}; it stops after an idle "
-            "hour, 'skc watch --stop' stops it now, SKILLC_FIND_SERVER=0 starts none)"
+            f"hour, '{program_command('watch --stop')}' stops it now, SKILLC_FIND_SERVER=0 "
+            "starts none)"
         )
         session.warn([Notice(text, "info")])
 

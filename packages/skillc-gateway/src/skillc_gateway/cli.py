@@ -77,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args[:1] == ["find"]:
             from skillc_gateway import find_quick
 
-            code = find_quick.run(args[1:])
+            code = find_quick.run(args[1:], program="skillc-gateway")
     except BaseException as exc:  # as run() does for the click command
         return handle_exception(exc, args)
     return run(cli, args, prog_name="skillc-gateway") if code is None else code

@@ -18,6 +18,7 @@ import click
 from skillc_gateway._find_op import FIND, FindParams
 from skillc_gateway.find_output import plural, print_answer
 from skillc_index.console import Call, TextCommand, command, is_verbose
+from skillc_index.helppage import program_command
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog import FindResult
@@ -52,7 +53,7 @@ def find_command(result: FindResult, call: Call[FindParams]) -> None:
       skc find "deploy to kubernetes" --path .skillc/skills  # the project store only
     """
     if is_verbose():
-        where = "the find server (skc watch)" if result.served else "this process"
+        where = f"the find server ({program_command('watch')})" if result.served else "this process"
         if not result.served:
             from skillc_gateway.catalog.client import declined
 
@@ -66,4 +67,4 @@ def find_command(result: FindResult, call: Call[FindParams]) -> None:
             "(unreadable or invalid skills, folders that could not be listed)",
             err=True,
         )
-    print_answer(call.session.layout, result, call.output_format)
+    print_answer(call.session.layout, result, call.output_format, program_command)

@@ -20,7 +20,7 @@ from skillc_index.console import (
     print_json,
     verbose_option,
 )
-from skillc_index.helppage import Command
+from skillc_index.helppage import Command, program_command
 
 if TYPE_CHECKING:
     from skillc_index import Layout
@@ -144,8 +144,8 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
         pid = status["silent_pid"]
         click.echo(
             f"A find server (pid {pid}) holds this skillc home ({status['home']}) but does "
-            f"not answer: skc find answers itself. If it is stopped, 'kill -CONT {pid}' "
-            f"resumes it; 'kill {pid}' ends it."
+            f"not answer: {program_command('find')} answers itself. If it is stopped, "
+            f"'kill -CONT {pid}' resumes it; 'kill {pid}' ends it."
         )
         return
     if not status["running"]:
@@ -156,9 +156,10 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
     version = f" (skillc-gateway {status['version']})" if "version" in status else ""
     click.echo(f"find server: pid {status['pid']}{version}, running since {since}")
     if not status.get("serves", True):
+        detach, stop = program_command("watch --detach"), program_command("watch --stop")
         click.echo(
             "runs other code (installed or edited since it started): it answers no find of "
-            "this skc; 'skc watch --detach' replaces it, 'skc watch --stop' stops it"
+            f"this installation; '{detach}' replaces it, '{stop}' stops it"
         )
     click.echo(f"socket: {status['socket']}")
     click.echo(f"queries answered: {status['queries']}")

@@ -12,21 +12,36 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from skillc_gateway.catalog import FindResult, FoundSkill
     from skillc_index import Layout
+
+    #: How the program the user ran writes an ``skc`` command (``show``): the click
+    #: command's :func:`skillc_index.helppage.program_command`, the quick path's own.
+    Spell = Callable[[str], str]
+
+
+def as_skc(name: str) -> str:
+    """``skc NAME``: the hints of an answer printed under ``skc``."""
+    return f"skc {name}"
+
 
 __all__ = ["plural", "print_answer", "render_text"]
 
 
-def print_answer(layout: Layout, result: FindResult, output_format: str) -> None:
+def print_answer(
+    layout: Layout, result: FindResult, output_format: str, spell: Spell = as_skc
+) -> None:
     """Print ``result`` on stdout as ``skc find`` does (both paths): the JSON of
-    ``--format json``, else the text form, one block per skill."""
+    ``--format json``, else the text form, one block per skill (its hints written by
+    ``spell``)."""
     if output_format == "json":
         from skillc_index import json_text
 
         text = json_text(result.to_dict())
     else:
-        text = render_text(layout, result)
+        text = render_text(layout, result, spell)
     out = getattr(sys.stdout, "buffer", None)
     if out is None:  # a stream of text only (an embedder's)
         sys.stdout.write(text + "\n")
@@ -41,10 +56,12 @@ def print_answer(layout: Layout, result: FindResult, output_format: str) -> None
     out.flush()
 
 
-def render_text(layout: Layout, result: FindResult) -> str:
+def render_text(layout: Layout, result: FindResult, spell: Spell = as_skc) -> str:
     """The text form of an answer: one block per skill (rank, name, score; folder;
-    description; how to read its best section), each line one line: what a skill says of
-    itself shows its control characters as escapes, so it cannot make up a result."""
+    description; how to read its best section, a command line to paste as ``spell`` writes
+    it: ``skillc-gateway show ...`` under the gateway's own script), each line one line: what
+    a skill says of itself shows its control characters as escapes, so it cannot make up a
+    result."""
     from skillc_index import cut, printable
 
     if not result.skills:
@@ -57,12 +74,12 @@ def render_text(layout: Layout, result: FindResult) -> str:
             one_line = " ".join(skill.description.split())
             lines.append(f"   {printable(cut(one_line, 160))}")
         if skill.sections:
-            lines.append(f"   {printable(_read_hint(layout, skill))}")
+            lines.append(f"   {printable(_read_hint(layout, skill, spell))}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
 
-def _read_hint(layout: Layout, skill: FoundSkill) -> str:
+def _read_hint(layout: Layout, skill: FoundSkill, spell: Spell) -> str:
     """How to read the skill's best section: ``skc show NAME --section`` when the skill is a
     built store skill that its name resolves to (show reads the index), else ``skc open
     FOLDER SKILL.md --offset`` (open reads the sources: an agent folder's or a plugin's skill
@@ -75,13 +92,13 @@ def _read_hint(layout: Layout, skill: FoundSkill) -> str:
     if skill.in_store and _shown_by_name(layout, source):
         heading = _quoted(section.heading, force=True)
         if source.name.startswith("-"):  # after --: never read as an option
-            return f"skc show --section {heading} -- {_quoted(source.name)}"
-        return f"skc show {_quoted(source.name)} --section {heading}"
+            return f"{spell('show')} --section {heading} -- {_quoted(source.name)}"
+        return f"{spell('show')} {_quoted(source.name)} --section {heading}"
     shown = layout.display(source)
     if shown.startswith("~") and layout.home != expand_user("~").resolve():
         shown = str(source)  # `~` is $SKILLC_HOME here, which a shell does not know
     target = _quoted(f"./{shown}" if shown.startswith("-") else shown)
-    return f"skc open {target} SKILL.md --offset {section.line - 1}"
+    return f"{spell('open')} {target} SKILL.md --offset {section.line - 1}"
 
 
 def _shown_by_name(layout: Layout, source: Path) -> bool:

@@ -35,9 +35,10 @@ QUICK_OPTIONS = ("--limit", "--path", "--format")
 CLICK_ONLY = ("-h", "--help", "-v", "--verbose")
 
 
-def run(args: list[str]) -> int | None:
+def run(args: list[str], program: str = "skc") -> int | None:
     """Answer ``skc find ARGS`` from the find server: 0 once printed; None when the click
-    command is to run instead (nothing was printed)."""
+    command is to run instead (nothing was printed). ``program``: the script that runs it
+    (``skc``, ``skillc-gateway``), which the answer's hints name (``skillc-gateway show``)."""
     parsed = _parse(args)
     if parsed is None:
         return None
@@ -69,7 +70,7 @@ def run(args: list[str]) -> int | None:
         from skillc_index.console import report_all
 
         report_all(result.warnings)
-    print_answer(layout, result, output_format)
+    print_answer(layout, result, output_format, lambda name: f"{program} {name}")
     return 0
 
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import re
     from collections.abc import Sequence
 
-__all__ = ["Command", "FormatCommand", "for_program", "program_commands"]
+__all__ = ["Command", "FormatCommand", "for_program", "program_command", "program_commands"]
 
 #: ``skc`` as a word, then the command it runs.
 _SKC = r"(?<![\w./-])skc (\S+)"
@@ -119,6 +119,18 @@ def program_commands(ctx: click.Context) -> dict[str, str] | None:
     if isinstance(root.command, click.Group):
         return {name: f"{program} {name}" for name in root.command.list_commands(root)}
     return {root.command.name or program: program}
+
+
+def program_command(name: str) -> str:
+    """``skc NAME`` (``watch --stop``, ``show``) as the program the user ran writes it, in a
+    hint or an error to paste: the package script's own form under one (``skillc-gateway
+    watch --stop``: :func:`program_commands` of click's current context), else as written
+    (under ``skc``, outside a command, or a command that program lacks)."""
+    command, _, rest = name.partition(" ")
+    ctx = click.get_current_context(silent=True)
+    commands = None if ctx is None else program_commands(ctx)
+    spelled = (commands or {}).get(command, f"skc {command}")
+    return f"{spelled} {rest}" if rest else spelled
 
 
 def for_program(ctx: click.Context, page: str) -> str:

@@ -41,10 +41,10 @@ if TYPE_CHECKING:
 __all__ = [
     "ANSWER_MARGIN_SECONDS",
     "CONNECT_SECONDS",
-    "OTHER_CODE",
     "SILENT_SECONDS",
     "ask",
     "declined",
+    "other_code",
     "process_stopped",
     "request",
     "usable",
@@ -62,10 +62,15 @@ ANSWER_MARGIN_SECONDS = 5.0
 #: for this long (:func:`~.protocol.silent_record` records its socket's stamp): a stuck server
 #: would cost every ``skc find`` its wait. Once answering again, the server removes the record.
 SILENT_SECONDS = 300.0
-#: Why a server refused a find (``skc find -v``): a server of other code (an upgrade, an
-#: edited checkout since it started: :func:`~.protocol.code_id`; an older one says so in other
-#: words), which ``skc watch --detach`` replaces.
-OTHER_CODE = "the find server runs other code: 'skc watch --detach' replaces it"
+
+
+def other_code() -> str:
+    """Why a server refused a find (``skc find -v``): a server of other code (an upgrade, an
+    edited checkout since it started: :func:`~.protocol.code_id`; an older one says so in other
+    words), which ``skc watch --detach`` (as the program the user ran writes it) replaces."""
+    from skillc_index.helppage import program_command
+
+    return f"the find server runs other code: '{program_command('watch --detach')}' replaces it"
 
 
 def ask(
@@ -103,7 +108,7 @@ def ask(
         # takes for bad
         error = str(reply.get("error", ""))
         other = error.startswith("this server runs ")
-        _silent[where] = OTHER_CODE if other else f"the find server refused it: {error}"
+        _silent[where] = other_code() if other else f"the find server refused it: {error}"
         return None
     try:
         return decode_result(reply["result"])

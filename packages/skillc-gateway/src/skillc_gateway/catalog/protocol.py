@@ -102,10 +102,12 @@ def too_long(path: str) -> str:
 
 def already_runs(pid: object) -> str:
     """E060's words for the find server of this home that runs already (pid ``pid``): what
-    ``skc watch`` says whether it finds it before starting or its server finds the lock held."""
-    return (
-        f"a find server already runs for this skillc home (pid {pid}); 'skc watch --stop' stops it"
-    )
+    ``skc watch`` says whether it finds it before starting or its server finds the lock held
+    (its ``--stop`` as the program the user ran writes it: ``skillc-gateway watch --stop``)."""
+    from skillc_index.helppage import program_command
+
+    stop = program_command("watch --stop")
+    return f"a find server already runs for this skillc home (pid {pid}); '{stop}' stops it"
 
 
 # -- the code a find is answered by ------------------------------------------------------------
