@@ -240,6 +240,22 @@ def test_every_package_is_at_one_version() -> None:
     assert len(versions) == 1, versions
 
 
+def test_every_package_ships_the_licence() -> None:
+    """Each wheel and sdist carries the MIT notice (its ``License-Expression`` asks for it):
+    each package's pyproject names its licence file, a copy of the repository's LICENSE (a
+    build from the package's folder, or from its sdist, cannot reach the root)."""
+    import tomllib
+
+    licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License\n\nCopyright (c) 2026 the skillc contributors\n")
+    pyprojects = sorted(ROOT.glob("packages/*/pyproject.toml"))
+    assert len(pyprojects) == 6
+    for path in pyprojects:
+        project = tomllib.loads(path.read_text(encoding="utf-8"))["project"]
+        assert (project["license"], project.get("license-files")) == ("MIT", ["LICENSE"]), path
+        assert (path.parent / "LICENSE").read_text(encoding="utf-8") == licence, path
+
+
 @pytest.mark.parametrize("workflow", ["release.yml", "ci.yml"])
 def test_workflows_parse(workflow: str) -> None:
     loaded = yaml.safe_load((ROOT / ".github" / "workflows" / workflow).read_text())

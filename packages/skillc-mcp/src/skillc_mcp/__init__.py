@@ -1,8 +1,8 @@
 """skillc-mcp: the MCP server that exposes skillc's commands as tools for agents.
 
 ``skc mcp`` (or ``skillc-mcp``) serves the ten tools of RFC-0007:C-COMMANDS and ``skc_find``
-over stdio, to
-clients of both MCP protocol eras: the ``initialize`` handshake (2024-11-05 to 2025-11-25) and
+over stdio (or Streamable HTTP, ``--http``, with the ``http`` extra), to clients of both MCP
+protocol eras: the ``initialize`` handshake (2024-11-05 to 2025-11-25) and
 the stateless 2026-07-28 revision. The server is written on the standard library; the tools
 call skillc's libraries directly. To embed it, feed parsed JSON-RPC messages to a
 :class:`Server`, or run :func:`serve_stdio`::
