@@ -12,6 +12,7 @@ import ast
 import importlib
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -139,11 +140,24 @@ def test_each_export_is_typed_from_its_module_and_resolves() -> None:
     assert done.returncode == 0, done.stderr
 
 
+#: The packages whose README's "Python API" examples are whole programs that type-check.
+TYPED_EXAMPLES = ("skillc-index", "skillc-gateway", "skillc-mcp")
+
+
+def api_examples(readme: Path) -> list[str]:
+    """The ``python`` code blocks of ``readme``'s "Python API" section."""
+    text = readme.read_text(encoding="utf-8")
+    section = text.partition("\n## Python API\n")[2].partition("\n## ")[0]
+    return re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+
+
 def test_a_strict_type_checker_sees_every_public_name_exported(tmp_path: Path) -> None:
     """Each package's public names (its ``__all__``), imported as the READMEs do (``from
     skillc_lint import lint_skill``), type-check under ``mypy --strict``, whose
     ``--no-implicit-reexport`` takes only an explicit re-export for one: every wheel says it
-    is typed (``py.typed``). The packages are read from this source tree."""
+    is typed (``py.typed``); so do the README examples of :data:`TYPED_EXAMPLES`, as written
+    (a result that may be one of two types is narrowed there). The packages are read from
+    this source tree."""
     pytest.importorskip("mypy")
     found = packages()
     lines = []
@@ -152,12 +166,28 @@ def test_a_strict_type_checker_sees_every_public_name_exported(tmp_path: Path) -
         lines += [f"def uses_{name}() -> None:", f"    from {name} import {', '.join(public)}"]
     sample = tmp_path / "sample.py"
     sample.write_text("\n".join([*lines, ""]), encoding="utf-8")
+    examples = []
+    for distribution in TYPED_EXAMPLES:
+        blocks = api_examples(PACKAGES / distribution / "README.md")
+        assert blocks, distribution
+        for number, block in enumerate(blocks):
+            example = tmp_path / f"example_{distribution.replace('-', '_')}_{number}.py"
+            example.write_text(block, encoding="utf-8")
+            examples.append(str(example))
     env = {
         **os.environ,
         "MYPYPATH": os.pathsep.join(str(folder / "src") for folder in found.values()),
     }
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", str(sample)],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--follow-imports=silent",
+            str(sample),
+            *examples,
+        ],
         cwd=tmp_path,  # no configuration of the checkout: a user's own project
         env=env,
         capture_output=True,
