@@ -442,3 +442,23 @@ def test_a_package_that_cannot_be_written_whole_leaves_nothing(
     with pytest.raises(CannotCreate):
         package_skills(given, layout, fmt="plugin", output=tmp_path / "new", name="office")
     assert not (tmp_path / "new").exists()  # nor the folders made for it
+
+
+def test_a_name_several_installed_skills_have_is_w001_listing_them(
+    cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """DECISIONS: an ambiguous name is W001 listing the candidates. ``package amb`` of two
+    different skills named so (.claude/skills, .agents/skills) packaged the first in silence
+    ("warnings": []), where outline said W001: a skill published that the author may not
+    have meant."""
+    write_skill(project / ".claude" / "skills" / "amb", description="Claude one. Use when c.")
+    write_skill(project / ".agents" / "skills" / "amb", description="Agents one. Use when a.")
+    done = cli("skillc_index")("package", "amb", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    warning = (
+        "warning[W001]: multiple matches for 'amb'; showing first\n"
+        "  .agents/skills/amb (agents, project)\n"
+        "  .claude/skills/amb (claude, project)\n"
+    )
+    assert done.stderr.startswith(warning)
+    assert json.loads(done.stdout)["warnings"][0].startswith(warning)

@@ -334,6 +334,22 @@ def test_the_same_skill_twice_is_linted_once(lint: Run, cwd: Path) -> None:
     assert lint("a", "./a", "a/").stdout == "a: 0 errors, 0 warnings\n"
 
 
+def test_a_name_several_installed_skills_have_is_w001_listing_them(lint: Run, cwd: Path) -> None:
+    """DECISIONS: an ambiguous name is W001 listing the candidates. Two different skills of
+    one name in .claude/skills and .agents/skills: lint took the first in silence where
+    outline and show said W001."""
+    put(cwd / ".claude" / "skills" / "amb", VALID)
+    put(cwd / ".agents" / "skills" / "amb", VALID.replace("Formats", "Sorts"))
+    proc = lint("amb")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[:3] == [
+        "warning[W001]: multiple matches for 'amb'; showing first",
+        "  .agents/skills/amb (agents, project)",
+        "  .claude/skills/amb (claude, project)",
+    ]
+    assert "W001" not in lint(".claude/skills/amb").stderr  # a path names one
+
+
 # -- compiled skills (SKL001) -----------------------------------------------------------------
 
 

@@ -426,6 +426,9 @@ class Target:
     """The bound the walk of ``folder`` stopped at with folders left (``"folders"``,
     ``"depth"``; ``""``: none): skills past it are not linted
     (:func:`~skillc_index.cut_short`)."""
+    notices: tuple[Diagnostic | Notice, ...] = ()
+    """The warnings of its resolution (:attr:`~skillc_index.ResolvedSkill.notices`: W001 for
+    a name several installed skills have, the first linted), printed before it is linted."""
 
 
 def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
@@ -479,7 +482,8 @@ def resolve_target(argument: str, layout: Layout) -> Target:
             raise
         return Target(argument, tuple(found), True, given, cut_short=found.cut_short)
     named = not (given / SKILL_FILE).is_file()  # found by its name, not given as its folder
-    return Target(argument, (skill_folder(given, resolved),), False, named=named)
+    folder = skill_folder(given, resolved)
+    return Target(argument, (folder,), False, named=named, notices=resolved.notices)
 
 
 def skill_folder(given: Path, skill: ResolvedSkill) -> Path:

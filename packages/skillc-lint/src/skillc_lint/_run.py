@@ -277,6 +277,7 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
         if isinstance(target, RunError):
             plan.append(target)
             continue
+        session.warn(target.notices)  # W001: the skill of a name several skills have
         if target.collection and target.folder is not None:
             shown = display_path(target.folder, cwd)
             run.collections.append((shown, len(target.skills)))

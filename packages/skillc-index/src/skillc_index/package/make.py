@@ -38,7 +38,7 @@ from typing import Any
 
 from skillc_index.build.project import FieldChange, project, side_sources
 from skillc_index.command_errors import CannotCreate, NoSkillToPackage, PackageRefused
-from skillc_index.diagnostics import InvalidOption, PathEscapesRoot, SkillcError
+from skillc_index.diagnostics import Diagnostic, InvalidOption, Notice, PathEscapesRoot, SkillcError
 from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals, skill_name_problem
 from skillc_index.layout import SKILL_FILE, Layout, shown
 from skillc_index.package.archive import ArchiveEntry, zip_bytes
@@ -72,6 +72,10 @@ class PackedSkill(Record):
     files: tuple[ArchiveEntry, ...]
     """Paths relative to the skill's folder, SKILL.md with the projected frontmatter."""
     changes: tuple[FieldChange, ...]
+    source: str
+    """The real path of its source folder (no package is written into it)."""
+    notices: tuple[Diagnostic | Notice, ...] = ()
+    """The warnings of its resolution (W001: a name several installed skills have)."""
 
 
 def _skipped(rel: str) -> bool:
@@ -95,7 +99,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     from skillc_index.markdown.yaml12 import scalar_texts
 
     dialect = PACKAGE_DIALECTS[fmt]
-    source = resolve_skill(given, layout).source
+    resolved = resolve_skill(given, layout)  # W001 among its notices: the skill taken is said
+    source = resolved.source
     found = walk_skill(source)
     if found.escapes:
         raise PathEscapesRoot(found.escapes[0])
@@ -138,6 +143,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         " ".join(str(description).split()),
         tuple(contents[rel] for rel in sorted(contents)),
         projection.changes,
+        os.path.realpath(source),
+        resolved.notices,
     )
 
 
@@ -339,15 +346,12 @@ def package_skills(
     _check_output(output)
     real_output = os.path.realpath(output)
     tops = {os.path.realpath(output / rel.split("/", 1)[0]) for rel in files}
-    for given in skills:
-        from skillc_index.layout import resolve_skill
-
-        source = os.path.realpath(resolve_skill(given, layout).source)
-        if inside(real_output, source):
+    for given, skill in zip(skills, packed, strict=True):
+        if inside(real_output, skill.source):
             raise InvalidOption(
                 f"the output folder '{output}' is inside the skill '{given}': give one outside it"
             )
-        if any(inside(top, source) for top in tops):  # `-o skills` of `skills/notes`
+        if any(inside(top, skill.source) for top in tops):  # `-o skills` of `skills/notes`
             raise InvalidOption(
                 f"the package would be written into the skill '{given}': give a folder outside it"
             )
@@ -378,4 +382,5 @@ def package_skills(
     except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
         raise CannotCreate(str(exc.filename or output), exc.strerror or str(exc)) from exc
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
-    return PackageResult(fmt, output, tuple(names), tuple(written), changes, tuple(moved))
+    notices = tuple(notice for skill in packed for notice in skill.notices)
+    return PackageResult(fmt, output, tuple(names), tuple(written), changes, tuple(moved), notices)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skillc_index.diagnostics import Notice
+from skillc_index.diagnostics import Diagnostic, Notice, format_diagnostic
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -34,16 +34,19 @@ class PackageResult:
     """Each skill's frontmatter fields the format drops or changes: (skill, change)."""
     moved: tuple[tuple[Path, Path], ...] = ()
     """Files skc package did not write that ``force`` moved aside: (path, where it went)."""
+    notices: tuple[Diagnostic | Notice, ...] = ()
+    """The warnings of the skills' resolution (W001: a name several installed skills have,
+    the skill packaged the first of them)."""
 
     @property
-    def warnings(self) -> tuple[Notice, ...]:
-        """One per field dropped or changed, naming the skill, the format and the field, and
-        one per file moved aside."""
+    def warnings(self) -> tuple[Diagnostic | Notice, ...]:
+        """The resolution's notices, one per field dropped or changed, naming the skill, the
+        format and the field, and one per file moved aside."""
         fields = [Notice(change.named(skill)) for skill, change in self.fields]
         moved = [
             Notice(f"{path} was not written by skillc: moved to {to}") for path, to in self.moved
         ]
-        return tuple(fields + moved)
+        return (*self.notices, *fields, *moved)
 
     def to_dict(self) -> PackageShape:
         return {
@@ -54,5 +57,8 @@ class PackageResult:
                 {"path": item.path, "sha256": item.sha256, "size": item.size} for item in self.files
             ],
             "fields": [{"skill": skill, **change.to_dict()} for skill, change in self.fields],
-            "warnings": [notice.text for notice in self.warnings],
+            "warnings": [
+                notice.text if isinstance(notice, Notice) else format_diagnostic(notice)
+                for notice in self.warnings
+            ],
         }
