@@ -462,3 +462,41 @@ def test_a_name_several_installed_skills_have_is_w001_listing_them(
     )
     assert done.stderr.startswith(warning)
     assert json.loads(done.stdout)["warnings"][0].startswith(warning)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "output"),
+    [
+        ("plugin", ".claude/skills"),  # skills/demo -> the runtime: into it
+        ("upload", ".claude/skills/demo"),  # the runtime itself
+        ("upload", ".skillc/runtime"),
+        ("upload", ".skillc/skills"),
+    ],
+)
+def test_an_output_that_leads_into_a_runtime_or_store_is_e100(
+    cli: Callable[..., Any],
+    layout: Layout,
+    project: Path,
+    write_skill: Callable[..., Path],
+    fmt: str,
+    output: str,
+) -> None:
+    """``-o .claude/skills/demo`` (or ``--to plugin -o .claude/skills``) wrote the package
+    through the deployment's symlink into the runtime, the folder Claude Code loads as the
+    skill (a zip, plugin.json and the source again under it), kept by the next build: the
+    check compared the output with the source only."""
+    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.package.make import package_skills
+
+    write_skill(project / ".skillc" / "skills" / "demo")
+    run = cli("skillc_index")
+    assert run("build", "demo").returncode == 0
+    runtime = project / ".skillc" / "runtime" / "demo"
+    assert (project / ".claude" / "skills" / "demo").resolve() == runtime.resolve()
+    before = tree(runtime)
+    done = run("package", "demo", "--to", fmt, "-o", output)
+    assert done.returncode == 1 and done.stderr.startswith("error[E100]"), done.stderr
+    assert "skillc's folder '.skillc/" in done.stderr
+    assert tree(runtime) == before
+    with pytest.raises(InvalidOption):  # the API as the command line
+        package_skills(["demo"], layout, fmt=fmt, output=project / output)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -290,6 +290,32 @@ def _check_output(output: Path) -> None:
     raise InvalidOption(f"the output '{output}' cannot be a folder: '{found}' is not one")
 
 
+def _check_place(
+    output: Path, files: dict[str, bytes], packed: Iterable[tuple[str, PackedSkill]], layout: Layout
+) -> None:
+    """E100 when the output folder, or what the package puts at its top, really (symlinks
+    followed) is in a skill it packages, or in a store or runtime folder of skillc: an agent
+    folder's entry leads into the runtime (``-o .claude/skills/demo``, ``--to plugin -o
+    .claude/skills``: the package was written into the folder agents load as the skill)."""
+    from skillc_index.files import inside
+
+    places = [(skill.source, f"the skill '{given}'") for given, skill in packed]
+    for scope in layout.scopes():
+        for folder in (layout.store(scope), layout.runtime_store(scope)):
+            places.append((os.path.realpath(folder), f"skillc's folder '{layout.display(folder)}'"))
+    real_output = os.path.realpath(output)
+    tops = {os.path.realpath(output / rel.split("/", 1)[0]) for rel in files}
+    for place, what in places:
+        if inside(real_output, place):
+            raise InvalidOption(
+                f"the output folder '{output}' is inside {what}: give one outside it"
+            )
+        if any(inside(top, place) for top in tops):  # `-o skills` of `skills/notes`
+            raise InvalidOption(
+                f"the package would be written into {what}: give a folder outside it"
+            )
+
+
 def package_skills(
     skills: Sequence[str],
     layout: Layout,
@@ -306,11 +332,11 @@ def package_skills(
 
     Every skill is read and checked before anything is written. E100 for an unknown format,
     no skill, two skills of one name, a plugin without a name for several skills, an
-    output folder inside a skill, or an output that is not a folder (or under a file);
+    output folder inside a skill or a store or runtime folder (:func:`_check_place`), or an
+    output that is not a folder (or under a file);
     :class:`~skillc_index.command_errors.CannotCreate` (E999) for a file or folder of it the
     system refuses."""
     from skillc_index.atomic import move_aside, write_files_atomic
-    from skillc_index.files import inside
 
     if fmt not in FORMATS:
         raise InvalidOption(f"unknown package format '{fmt}' (one of {', '.join(FORMATS)})")
@@ -344,17 +370,7 @@ def package_skills(
 
     check_project_write(output, layout)  # a checkout's `dist` symlink leading out: E012
     _check_output(output)
-    real_output = os.path.realpath(output)
-    tops = {os.path.realpath(output / rel.split("/", 1)[0]) for rel in files}
-    for given, skill in zip(skills, packed, strict=True):
-        if inside(real_output, skill.source):
-            raise InvalidOption(
-                f"the output folder '{output}' is inside the skill '{given}': give one outside it"
-            )
-        if any(inside(top, skill.source) for top in tops):  # `-o skills` of `skills/notes`
-            raise InvalidOption(
-                f"the package would be written into the skill '{given}': give a folder outside it"
-            )
+    _check_place(output, files, zip(skills, packed, strict=True), layout)
     made = _made_before(output)
     moved = []
     for path in _foreign(output, files, made):
