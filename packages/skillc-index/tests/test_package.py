@@ -500,3 +500,48 @@ def test_an_output_that_leads_into_a_runtime_or_store_is_e100(
     assert tree(runtime) == before
     with pytest.raises(InvalidOption):  # the API as the command line
         package_skills(["demo"], layout, fmt=fmt, output=project / output)
+
+
+def packaged_skill_md(out: Path, fmt: str, name: str) -> str:
+    """The SKILL.md of the skill ``name`` as the package ``fmt`` in ``out`` holds it."""
+    if fmt == "upload":
+        with zipfile.ZipFile(out / f"{name}.zip") as archive:
+            return archive.read(f"{name}/SKILL.md").decode("utf-8")
+    return (out / "office" / "skills" / name / "SKILL.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("fmt", ["upload", "claude-plugin"])
+def test_the_skill_md_is_what_readers_take_not_its_bytes(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, fmt: str
+) -> None:
+    """A SKILL.md that lint calls an error and the consumers reject was packaged byte for
+    byte: a UTF-8 BOM (skills-ref, quick_validate.py: no frontmatter), a key written twice
+    (skills-ref, the npm ``skills`` CLI: invalid YAML), ``compatibility: ''``
+    (quick_validate.py: cannot be empty). The BOM is dropped, the key written once with its
+    last value, the empty note dropped where the standard's fields are kept, each a warning."""
+    from skillc_index.markdown.frontmatter import parse_frontmatter
+
+    body = "# {0}\n\nText.\n"
+    head = "---\nname: {0}\ndescription: Does. Use when asked.\n"
+    write_skill(
+        project / "bom", skill_md="\ufeff" + head.format("bom") + "---\n" + body.format("bom")
+    )
+    write_skill(project / "dup", skill_md=head.format("dup") + "description: again\n---\n")
+    cmp = head.format("cmp") + "compatibility: ''\n---\n" + body.format("cmp")
+    write_skill(project / "cmp", skill_md=cmp)
+    given = [str(project / name) for name in ("bom", "dup", "cmp")]
+    out = tmp_path / "out"
+    result = package_skills(given, layout, fmt=fmt, output=out, name="office")
+    bom = packaged_skill_md(out, fmt, "bom")
+    assert bom.startswith("---\nname: bom\n") and bom.endswith(body.format("bom"))
+    dup = packaged_skill_md(out, fmt, "dup")
+    assert dup.count("description:") == 1 and not parse_frontmatter(dup).repeated
+    assert parse_frontmatter(dup).data == {"name": "dup", "description": "again"}
+    kept = parse_frontmatter(packaged_skill_md(out, fmt, "cmp")).data or {}
+    assert ("compatibility" in kept) is (fmt == "claude-plugin")  # Claude Code's: as written
+    warnings = [notice.text for notice in result.warnings]
+    assert any(
+        text.startswith("dup: ") and "'description' written twice (lines 3, 4)" in text
+        for text in warnings
+    )
+    assert any("'compatibility' dropped (empty" in text for text in warnings) is (fmt == "upload")

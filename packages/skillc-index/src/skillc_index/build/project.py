@@ -11,7 +11,8 @@
   values, move under ``metadata``, where they are the same note;
 - a list of ``allowed-tools`` becomes the specification's space-separated string, and
   ``metadata`` values that are not strings become strings;
-- a description (or compatibility note) over the limit is cut;
+- a description (or compatibility note) over the limit is cut; an empty compatibility note
+  is left out;
 - anything else the dialect does not read is left out.
 
 Every change is a :class:`FieldChange` naming the field and the agent; ``skc build`` reports
@@ -31,6 +32,7 @@ from skillc_index.dialect import (
     Dialect,
     fit_text,
     skill_name_problem,
+    text_fault,
 )
 from skillc_index.record import Record
 
@@ -192,7 +194,12 @@ def project(
         out["name"] = folder
         change("name", "converted", f"set to '{folder}', the name of its folder")
     if isinstance(out.get("compatibility"), str) and not superset:
-        _fit(out, "compatibility", COMPATIBILITY_LIMIT, change, "the specification's")
+        if text_fault(out["compatibility"], COMPATIBILITY_LIMIT) == "empty":
+            del out["compatibility"]  # a validator refuses the skill (quick_validate.py)
+            note = f"the specification's is 1 to {COMPATIBILITY_LIMIT:,} characters"
+            change("compatibility", "dropped", f"dropped (empty; {note})")
+        else:
+            _fit(out, "compatibility", COMPATIBILITY_LIMIT, change, "the specification's")
     side_files: dict[str, str] = {}
     # the skill's own side file goes with the stub, extended by the frontmatter's policy: a
     # deployment holds the stub alone, and Codex read no interface or policy of the author's

@@ -2,7 +2,8 @@
 
 A package holds a skill's source files (not the stub: who receives it has no skillc), its
 SKILL.md's frontmatter projected onto the format's dialect (:mod:`skillc_index.build.project`,
-:data:`skillc_index.dialect.PACKAGE_DIALECTS`), each change reported:
+:data:`skillc_index.dialect.PACKAGE_DIALECTS`), each change reported (a key written twice is
+written once, with its last value; a UTF-8 BOM is dropped):
 
 - ``upload``: ``<name>.zip`` for claude.ai and the Skills API, the skill's folder at the top
   (as Anthropic's ``package_skill.py`` lays it out); standard fields only; a name with a
@@ -32,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
     from skillc_index.markdown.frontmatter import parse_frontmatter
     from skillc_index.markdown.yaml12 import scalar_texts
+    from skillc_index.text import BOM
 
     dialect = PACKAGE_DIALECTS[fmt]
     resolved = resolve_skill(given, layout)  # W001 among its notices: the skill taken is said
@@ -132,19 +134,48 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         raise PackageRefused(meta.name, fmt, "; ".join(problems))
     texts = scalar_texts(front)  # 1.10 written as '1.10' where a string is due
     projection = project(front.data_12, dialect, fmt, side_sources(source), texts=texts)
-    if projection.changed:
+    twice = _written_once(front.repeated, projection.frontmatter, fmt, dialect.agent)
+    if projection.changed or front.repeated:  # what the readers take, written as the stub is
         skill_md = with_frontmatter(text, projection.frontmatter).encode("utf-8")
         contents[SKILL_FILE] = ArchiveEntry(SKILL_FILE, skill_md)
         for rel, body in projection.side_files.items():
             contents[rel] = ArchiveEntry(rel, body.encode("utf-8"))
+    elif text.startswith(BOM):  # some agents skip a SKILL.md that does not start with ---
+        data = contents[SKILL_FILE].data.removeprefix(BOM.encode("utf-8"))
+        contents[SKILL_FILE] = contents[SKILL_FILE]._replace(data=data)
     description = projection.frontmatter.get("description", meta.description)
     return PackedSkill(
         meta.name,
         " ".join(str(description).split()),
         tuple(contents[rel] for rel in sorted(contents)),
-        projection.changes,
+        (*twice, *projection.changes),
         os.path.realpath(source),
         resolved.notices,
+    )
+
+
+def _written_once(
+    repeated: Sequence[tuple[str, int, int]], kept: Mapping[str, object], fmt: str, agent: str
+) -> tuple[FieldChange, ...]:
+    """A change for each key of ``kept`` the source writes more than once (``repeated``,
+    :attr:`~skillc_index.markdown.frontmatter.Frontmatter.repeated`): YAML 1.2 forbids it and
+    strict readers refuse the file (skills-ref, the npm ``skills`` CLI); the package writes it
+    once, with its last value, as PyYAML and most readers take it."""
+    lines: dict[str, list[int]] = {}
+    for key, first, again in repeated:
+        lines.setdefault(key, [first]).append(again)
+    return tuple(
+        FieldChange(
+            fmt,
+            agent,
+            key,
+            "converted",
+            f"written {'twice' if len(at) == 2 else f'{len(at)} times'} (lines "
+            f"{', '.join(map(str, at))}): written once, with its last value, as YAML readers "
+            "take it",
+        )
+        for key, at in lines.items()
+        if key in kept
     )
 
 
