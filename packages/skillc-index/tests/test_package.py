@@ -20,7 +20,7 @@ import yaml
 from skillc_index import Layout
 from skillc_index.command_errors import PackageRefused
 from skillc_index.dialect import STANDARD_FIELDS
-from skillc_index.package.make import package_skills
+from skillc_index.package.make import FORMATS, package_skills
 
 #: The discovery index of the Agent Skills Discovery RFC v0.2.0 ("Discovery Index", "Index
 #: Format", "Integrity and Verification"), written here from its text.
@@ -545,3 +545,20 @@ def test_the_skill_md_is_what_readers_take_not_its_bytes(
         for text in warnings
     )
     assert any("'compatibility' dropped (empty" in text for text in warnings) is (fmt == "upload")
+
+
+@pytest.mark.parametrize("rel", ["x\\..\\..\\evil.txt", "C:evil.txt", "sub/D:x"])
+def test_a_file_name_windows_reads_as_a_path_is_refused(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, rel: str
+) -> None:
+    """A zip's separator is ``/`` alone (APPNOTE 4.4.17): ``x\\..\\..\\evil.txt`` went into
+    the zip as it was (an extractor on Windows writes it out of the folder; ``npx skills``
+    refused the whole well-known archive), as did a name with a drive letter. E070, as a
+    name that is not UTF-8, before anything is written."""
+    folder = write_skill(project / "s", files={rel: "evil\n"})
+    for fmt in FORMATS:
+        with pytest.raises(PackageRefused) as refused:
+            package_skills([str(folder)], layout, fmt=fmt, output=tmp_path / "out", name="s")
+        assert "a file name that no zip may hold" in refused.value.diagnostic.params["reason"]
+        assert rel in refused.value.diagnostic.params["reason"]
+    assert not (tmp_path / "out").exists()

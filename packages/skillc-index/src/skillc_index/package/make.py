@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -112,6 +113,11 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         if not is_utf8(rel):  # no zip entry, JSON record or package path can hold the name
             shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
             raise PackageRefused(given, fmt, f"a file name that is not UTF-8: {shown}")
+        if "\\" in rel or any(re.match(r"[A-Za-z]:", part) for part in rel.split("/")):
+            # a zip's separator is / alone (APPNOTE 4.4.17): an extractor on Windows reads
+            # x\..\..\evil as a path out of the folder, and npx skills refuses the archive
+            why = "a backslash or a drive letter such as C:, read as a path on Windows"
+            raise PackageRefused(given, fmt, f"a file name that no zip may hold ({why}): {rel}")
         if _skipped(rel):
             continue
         with open_in_root(source, rel) as handle:
@@ -288,8 +294,6 @@ def _manifest(plugin: str, version: str, description: str | None) -> dict[str, A
 def _layout_plugin(
     skills: Sequence[PackedSkill], fmt: str, plugin: str, version: str, author: str | None
 ) -> dict[str, bytes]:
-    import re
-
     if len(plugin) > 64 or not re.match(_PLUGIN_NAME, plugin):
         raise InvalidOption(f"not a plugin name: '{plugin}' (lowercase letters, digits, . and -)")
     description = skills[0].description if len(skills) == 1 else None
