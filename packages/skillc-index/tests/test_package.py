@@ -562,3 +562,18 @@ def test_a_file_name_windows_reads_as_a_path_is_refused(
         assert "a file name that no zip may hold" in refused.value.diagnostic.params["reason"]
         assert rel in refused.value.diagnostic.params["reason"]
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("written", ["'trail-space '", "' trail-space'", '"trail-space\\t"'])
+def test_a_name_with_white_space_around_it_is_refused_whatever_the_format(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, written: str
+) -> None:
+    """``name: 'trail-space '`` was packaged (folder ``trail-space/``, the file keeping the
+    space, which skillc-lint then rejected: SKL102, SKL104): the rule was applied to the
+    stripped name, not the one written."""
+    folder = write_skill(project / "trail-space", frontmatter=f"name: {written}\ndescription: D.\n")
+    for fmt in FORMATS:
+        with pytest.raises(PackageRefused) as refused:
+            package_skills([str(folder)], layout, fmt=fmt, output=tmp_path / "out")
+        assert refused.value.diagnostic.params["skill"].strip() == "trail-space"
+    assert not (tmp_path / "out").exists()

@@ -131,13 +131,15 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     front = parse_frontmatter(text)
     meta = read_skill_metadata(MarkdownDoc(front, (), (), 0))  # E011
     # the name is the skill's folder in the package: the name rule always (a name such as
-    # "../x" would write outside the output folder), a strict format's other rules too
-    problem = skill_name_problem(meta.name)
-    problems = name_refusals(meta.name, dialect) if dialect.strict else []
+    # "../x" would write outside the output folder), a strict format's other rules too, of
+    # the name as written ('trail-space ' is kept in the file; meta.name is stripped)
+    written = str(front.field_12("name"))
+    problem = skill_name_problem(written)
+    problems = name_refusals(written, dialect) if dialect.strict else []
     if problem is not None and problem not in problems:
         problems.insert(0, problem)
     if problems:
-        raise PackageRefused(meta.name, fmt, "; ".join(problems))
+        raise PackageRefused(written, fmt, "; ".join(problems))
     texts = scalar_texts(front)  # 1.10 written as '1.10' where a string is due
     projection = project(front.data_12, dialect, fmt, side_sources(source), texts=texts)
     twice = _written_once(front.repeated, projection.frontmatter, fmt, dialect.agent)
