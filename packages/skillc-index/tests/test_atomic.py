@@ -1,4 +1,4 @@
-"""Staging folders: the ones abandoned by killed processes are swept, no others."""
+"""Staging folders: the ones abandoned by killed processes are swept, no others; folder locks."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from skillc_index.atomic import staging_dir
 
@@ -54,3 +56,37 @@ def test_temporary_names_fit_in_a_file_name_and_are_found_again(tmp_path: Path) 
         left.unlink()
         write_file_atomic(tmp_path / name, b"data")
         assert (tmp_path / name).read_bytes() == b"data"
+
+
+def test_a_locked_folder_another_run_makes_at_once_is_locked_all_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two ``skc package`` runs into a folder not there yet: both saw it missing, one made
+    it, the other's ``mkdir`` failed (FileExistsError) and it went on unlocked, losing the
+    first's entry of the record. Here the folder appears between the check and the mkdir,
+    as when another run makes it; the lock is taken, and the folder (not this run's) kept."""
+    import fcntl
+
+    from skillc_index import atomic
+
+    folder = tmp_path / "out"
+    finds = atomic.nearest_existing
+
+    def made_by_another(path: Path) -> Path:
+        found = finds(path)
+        folder.mkdir()
+        return found
+
+    monkeypatch.setattr(atomic, "nearest_existing", made_by_another)
+    with atomic.locked_folder(folder, 0, make=True):
+        other = os.open(folder, os.O_RDONLY)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(other)
+    assert folder.is_dir()
+    monkeypatch.undo()
+    with atomic.locked_folder(tmp_path / "new" / "er", 0, make=True):  # made for it
+        assert (tmp_path / "new" / "er").is_dir()
+    assert not (tmp_path / "new").exists()  # nothing written: removed again

@@ -3,6 +3,7 @@ plugins, on real folders; the same input gives the same bytes."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import io
@@ -577,3 +578,46 @@ def test_a_name_with_white_space_around_it_is_refused_whatever_the_format(
             package_skills([str(folder)], layout, fmt=fmt, output=tmp_path / "out")
         assert refused.value.diagnostic.params["skill"].strip() == "trail-space"
     assert not (tmp_path / "out").exists()
+
+
+def test_two_runs_into_one_folder_at_once_both_record_their_files(
+    layout: Layout, skills: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two runs into one output folder at once read the record of what skc package wrote
+    there before either wrote it, and the last to write lost the other's entry (its zip then
+    E050 "skillc did not write it", and --force moved skillc's own file aside). Each run
+    here waits (bounded) after reading the record for the other to read it too: unlocked,
+    both read the empty record; locked, the second reads it once the first has written."""
+    import threading
+
+    from skillc_index.package import make
+
+    read = threading.Barrier(2)
+    reads_record = make._made_before
+
+    def slow(output: Path) -> dict[str, str]:
+        found = reads_record(output)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            read.wait(timeout=2)  # the other run cannot read the record until this one wrote
+        return found
+
+    monkeypatch.setattr(make, "_made_before", slow)
+    out = tmp_path / "dist"
+    errors: list[BaseException] = []
+
+    def run(skill: str) -> None:
+        try:
+            package_skills([str(skills / skill)], layout, fmt="upload", output=out)
+        except BaseException as exc:  # reported by the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(name,)) for name in ("notes", "pdf-tool")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not errors
+    recorded = json.loads((out / ".skillc-package.json").read_text())["files"]
+    assert sorted(recorded) == ["notes.zip", "pdf-tool.zip"]
+    monkeypatch.undo()
+    package_skills([str(skills / "notes")], layout, fmt="upload", output=out)  # no E050

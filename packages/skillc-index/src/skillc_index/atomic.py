@@ -16,14 +16,15 @@ a temporary name the system refused (``File name too long``).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
-from contextlib import suppress
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from pathlib import Path
 
 __all__ = [
     "FileLock",
     "abandoned",
     "ensure_dir",
+    "locked_folder",
     "move_aside",
     "staging_dir",
     "temporary_path",
@@ -277,3 +278,31 @@ class FileLock:
 
     def __exit__(self, *_exc: object) -> None:
         os.close(self.fd)  # releases the lock
+
+
+@contextmanager
+def locked_folder(folder: Path, wait_s: float, *, make: bool = False) -> Iterator[None]:
+    """A :class:`FileLock` on ``folder`` itself (nothing written in it), held for the
+    ``with`` block: two processes writing there take turns. With ``make``, a folder not there
+    yet is made first (its parents too), and removed again, with the parents made for it,
+    if still empty at the end (a run that wrote nothing leaves nothing). Unlocked, as
+    :class:`FileLock` is where there is no ``flock``, when the folder cannot be made or
+    opened: the block's own writes say why."""
+    made: list[Path] = []
+    lock: AbstractContextManager[None] = nullcontext()
+    try:
+        if make and not os.path.lexists(folder):
+            top = nearest_existing(folder)
+            with suppress(FileExistsError):  # made by another at once: locked all the same
+                folder.mkdir(parents=True)
+                made = [folder, *folder.parents[: len(folder.relative_to(top).parts) - 1]]
+        lock = FileLock(folder, wait_s, folder=True)
+    except OSError:
+        pass
+    try:
+        with lock:
+            yield
+    finally:
+        for path in made:  # deepest first
+            with suppress(OSError):
+                path.rmdir()

@@ -11,9 +11,8 @@ agent folder that cannot be written (E999), and an index file belonging to anoth
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -374,35 +373,19 @@ def _refresh_plans(
     return plans
 
 
-@contextlib.contextmanager
-def _build_lock(skill: ResolvedSkill, *, runtime: bool = False) -> Iterator[None]:
+def _build_lock(skill: ResolvedSkill, *, runtime: bool = False) -> AbstractContextManager[None]:
     """An exclusive lock on the folder of the skill as given (its store folder, or the
     folder a build imports; a ``flock`` on the folder itself: nothing is made), or with
     ``runtime`` on the runtime it is built into (made empty when there is none yet, and
     removed again if still empty: two sources of one name built ``--global`` from two
     projects share that runtime and nothing else), held while a build imports, compiles and
-    deploys it, so two builds of one skill at once take turns. Unlocked (as before) when
-    the folder cannot be opened; waited for at most :data:`BUILD_LOCK_WAIT_S`."""
-    from skillc_index.atomic import FileLock, nearest_existing
+    deploys it, so two builds of one skill at once take turns (:func:`~skillc_index.atomic.
+    locked_folder`). Unlocked (as before) when the folder cannot be opened; waited for at
+    most :data:`BUILD_LOCK_WAIT_S`."""
+    from skillc_index.atomic import locked_folder
 
     folder = skill.runtime if runtime else skill.source
-    made: list[Path] = []
-    lock: AbstractContextManager[None] = contextlib.nullcontext()
-    try:
-        if runtime and not os.path.lexists(folder):
-            top = nearest_existing(folder)
-            folder.mkdir(parents=True)
-            made = [folder, *folder.parents[: len(folder.relative_to(top).parts) - 1]]
-        lock = FileLock(folder, BUILD_LOCK_WAIT_S, folder=True)
-    except OSError:
-        pass
-    try:
-        with lock:
-            yield
-    finally:
-        for path in made:  # deepest first: what a build that wrote nothing leaves
-            with contextlib.suppress(OSError):
-                path.rmdir()
+    return locked_folder(folder, BUILD_LOCK_WAIT_S, make=runtime)
 
 
 def _projections(

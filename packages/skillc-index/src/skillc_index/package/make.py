@@ -57,6 +57,8 @@ PLUGIN_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
 WELL_KNOWN = ".well-known/agent-skills"
 #: In the output folder: what the last run wrote (``{"files": {path: sha256 hex}}``).
 MANIFEST = ".skillc-package.json"
+#: How long a run waits for another writing into the same output folder (then goes on).
+LOCK_WAIT_S = 60.0
 #: The most of a skill's files read into one package.
 MAX_SKILL_BYTES = 256 << 20
 _SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules"})
@@ -353,6 +355,46 @@ def _check_place(
             )
 
 
+def _write(
+    output: Path, files: dict[str, bytes], executables: set[str], *, force: bool
+) -> tuple[tuple[PackagedFile, ...], tuple[tuple[Path, Path], ...]]:
+    """Write ``files`` into ``output`` with the record of what skc package wrote there
+    (:data:`MANIFEST`), all or none, under a lock on the folder (made for it when it is not
+    there: :func:`~skillc_index.atomic.locked_folder`): two runs into one folder at once
+    each read the record the other wrote (without it, one's entry was lost and its file
+    then called foreign, E050). Returns the files written and those ``force`` moved aside."""
+    from skillc_index.atomic import locked_folder, move_aside, write_files_atomic
+
+    with locked_folder(output, LOCK_WAIT_S, make=True):
+        made = _made_before(output)
+        moved = []
+        for path in _foreign(output, files, made):
+            if not force:
+                from skillc_index.command_errors import ForeignFile
+
+                raise ForeignFile(
+                    str(path), "skillc did not write it, or it was edited since", "move it aside"
+                )
+            moved.append((path, move_aside(path)))
+        written = tuple(
+            PackagedFile(rel, hashlib.sha256(data).hexdigest(), len(data))
+            for rel, data in sorted(files.items())
+        )
+        made.update((f.path, f.sha256) for f in written)
+        record = _json({"files": dict(sorted(made.items()))})
+        try:  # all or none: a failure (no room, a name refused) leaves the output as it was
+            write_files_atomic(
+                [
+                    (output / rel, files[rel], 0o755 if rel in executables else None)
+                    for rel in sorted(files)
+                ]
+                + [(output / MANIFEST, record, None)]
+            )
+        except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
+            raise CannotCreate(str(exc.filename or output), exc.strerror or str(exc)) from exc
+    return written, tuple(moved)
+
+
 def package_skills(
     skills: Sequence[str],
     layout: Layout,
@@ -373,8 +415,6 @@ def package_skills(
     output that is not a folder (or under a file);
     :class:`~skillc_index.command_errors.CannotCreate` (E999) for a file or folder of it the
     system refuses."""
-    from skillc_index.atomic import move_aside, write_files_atomic
-
     if fmt not in FORMATS:
         raise InvalidOption(f"unknown package format '{fmt}' (one of {', '.join(FORMATS)})")
     if not skills:
@@ -408,32 +448,7 @@ def package_skills(
     check_project_write(output, layout)  # a checkout's `dist` symlink leading out: E012
     _check_output(output)
     _check_place(output, files, zip(skills, packed, strict=True), layout)
-    made = _made_before(output)
-    moved = []
-    for path in _foreign(output, files, made):
-        if not force:
-            from skillc_index.command_errors import ForeignFile
-
-            raise ForeignFile(
-                str(path), "skillc did not write it, or it was edited since", "move it aside"
-            )
-        moved.append((path, move_aside(path)))
-    written = [
-        PackagedFile(rel, hashlib.sha256(data).hexdigest(), len(data))
-        for rel, data in sorted(files.items())
-    ]
-    made.update((f.path, f.sha256) for f in written)
-    record = _json({"files": dict(sorted(made.items()))})
-    try:  # all or none: a failure (no room, a name refused) leaves the output as it was
-        write_files_atomic(
-            [
-                (output / rel, files[rel], 0o755 if rel in executables else None)
-                for rel in sorted(files)
-            ]
-            + [(output / MANIFEST, record, None)]
-        )
-    except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
-        raise CannotCreate(str(exc.filename or output), exc.strerror or str(exc)) from exc
+    written, moved = _write(output, files, executables, force=force)
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
     notices = tuple(notice for skill in packed for notice in skill.notices)
-    return PackageResult(fmt, output, tuple(names), tuple(written), changes, tuple(moved), notices)
+    return PackageResult(fmt, output, tuple(names), written, changes, moved, notices)
