@@ -392,6 +392,7 @@ def test_explain(lint: Run) -> None:
         "SKL501",
         "SKL502",
         "SKL503",
+        "SKL504",
     ]
     options = lint("--explain", "SKL201").stdout
     assert "  max-lines = 500" in options

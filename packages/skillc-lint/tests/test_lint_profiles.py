@@ -89,7 +89,7 @@ def test_rfc_only_registry_has_no_dialect_rule(skill: Writer) -> None:
     assert not [d for d in result.diagnostics if d.rule.startswith("SKL5")]
 
 
-# -- SKL501-503 agentskills --------------------------------------------------------------------
+# -- SKL501-504 agentskills --------------------------------------------------------------------
 
 
 def test_skl501_compatibility(skill: Writer) -> None:
@@ -121,6 +121,17 @@ def test_skl501_near_miss(skill: Writer) -> None:
     assert lint(front(skill, f"compatibility: {'x' * 500}\n"), "SKL501") == []
     # skillli (spec/004 layer 1) accepts a list of requirements
     assert lint(front(skill, "compatibility: [git, docker]\n"), "SKL501", "skillli") == []
+
+
+def test_skl504_license(skill: Writer) -> None:
+    """A license of another type than text linted clean, though ``skc package`` drops it (a
+    conformant client skips the skill): an error as SKL501 is for a compatibility so."""
+    for value, kind in (("[MIT]", "a list"), ("42", "a number"), ("{a: b}", "a mapping")):
+        assert lint(front(skill, f"license: {value}\n"), "SKL504") == [
+            f"license must be a string, not {kind}"
+        ]
+    for text in ("MIT", "'2024'", "2024-01-01", "Proprietary. LICENSE.txt has complete terms"):
+        assert lint(front(skill, f"license: {text}\n"), "SKL504") == [], text
 
 
 def test_skl502_metadata(skill: Writer) -> None:

@@ -75,6 +75,7 @@ def test_builtin_rules_are_the_rfc_table() -> None:
         "SKL501",
         "SKL502",
         "SKL503",
+        "SKL504",
         "SKL510",
         *[f"SKL5{i}" for i in range(20, 31)],  # the guidance rules (issue 39)
         *[f"SKL90{i}" for i in range(1, 9)],

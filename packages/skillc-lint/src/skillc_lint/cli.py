@@ -156,7 +156,7 @@ def lint_command(run: LintRun, call: Call[LintParams]) -> int:
     `SKL201 = { max-lines = 300 }`, `profiles = ["claude-code"]`).
 
     Profiles add the rules and known fields of a skill dialect: `agentskills` (the default:
-    the standard's compatibility, metadata and allowed-tools, SKL501-503, frontmatter
+    the standard's compatibility, metadata, allowed-tools and license, SKL501-504, frontmatter
     whitespace, SKL510, the security rules SKL901-908 and the budget rules SKL921-923),
     `claude-code` (SKL601-606, and the plugin and marketplace manifests of a plugin folder,
     SKL611-612), `skillli` (registry fields and quizzes, SKL701-726) and `gibberish`

@@ -10,7 +10,7 @@ and category, in the order the rules run. A dialect module also names the frontm
 
 - :mod:`.rfc0008`: the built-in rules of RFC-0008:C-REGISTRY (SKL001-SKL401), in every
   registry;
-- :mod:`.agentskills`: the Agent Skills standard's optional fields (SKL501-SKL503);
+- :mod:`.agentskills`: the Agent Skills standard's optional fields (SKL501-SKL504);
 - :mod:`.security` and :mod:`.budget`: the security rules (SKL901-SKL908, tag ``security``)
   and the budget rules (SKL921-SKL923, tag ``budget``), in the ``agentskills`` profile;
 - :mod:`.targets`: what the chosen agents and package formats drop, change or refuse

@@ -1,10 +1,11 @@
 """The ``agentskills`` profile (the default): what the Agent Skills standard says of its
-optional fields and RFC-0008 does not check (SKL501-SKL503), and the frontmatter's hygiene
+optional fields and RFC-0008 does not check (SKL501-SKL504), and the frontmatter's hygiene
 (SKL510: no trailing whitespace, which ``--fix`` removes).
 
 spec/004 layer 1: ``compatibility`` a string of 1-500 characters, ``metadata`` a map of string
-to string, ``allowed-tools`` a space-separated string. Dialects that accept more (Claude Code
-reads a YAML list of tools, skillli a list of requirements) widen the ``accept`` option.
+to string, ``allowed-tools`` a space-separated string, ``license`` a string. Dialects that
+accept more (Claude Code reads a YAML list of tools, skillli a list of requirements) widen the
+``accept`` option.
 """
 
 from __future__ import annotations
@@ -93,6 +94,20 @@ def metadata_format(skill: Skill, options: Options) -> Findings:
             yield Finding(
                 f"metadata value '{key}' must be a string, not {type_name(item)}{hint}", line=line
             )
+
+
+def license_format(skill: Skill, options: Options) -> Findings:
+    """SKL504: ``license`` is text (a license's name, or a file of the skill), as the
+    specification makes it; an unquoted date counts as text (YAML 1.2 reads it so, as for
+    SKL502). A list, a mapping, a number or a boolean is what ``skc package`` drops (a
+    conformant client skips a skill whose standard field has another type)."""
+    data = frontmatter(skill)
+    if "license" not in data:
+        return
+    value = data["license"]
+    if not isinstance(value, (str, date)):
+        line = field_line(skill, "license")
+        yield Finding(f"license must be a string, not {type_name(value)}", line=line)
 
 
 def _top_level_commas(text: str) -> bool:
@@ -184,6 +199,22 @@ RULES: tuple[Rule, ...] = (
         fix=(
             "Separate tools with spaces ('Read Grep Bash(git:*)') and close every parenthesis; the "
             "claude-code profile also accepts a YAML list."
+        ),
+    ),
+    Rule(
+        "SKL504",
+        "license-format",
+        "error",
+        license_format,
+        "license is a string.",
+        category="agentskills",
+        rationale=(
+            "The standard makes license text; a client skips a skill whose license is a list, "
+            "a mapping or a number, and skc package leaves such a license out."
+        ),
+        fix=(
+            "Write the license as one string: 'MIT', or 'Proprietary. LICENSE.txt has complete "
+            "terms'."
         ),
     ),
     Rule(
