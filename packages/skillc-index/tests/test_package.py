@@ -285,6 +285,10 @@ def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) 
     assert "invalid option: 'not a plugin name: 'Pdf_Tool' (lowercase" in bad.stderr
     empty = run("package", "skills/pdf-tool", "-o", "")
     assert empty.returncode == 1 and "output folder is empty" in empty.stderr
+    # an empty base made each url the artifact's path alone ("/pdf-tool.zip"), served nowhere
+    no_base = run("package", "skills/pdf-tool", "--to", "well-known", "--base-url", "", "-o", "s")
+    assert no_base.returncode == 1 and "the base URL is empty" in no_base.stderr
+    assert not (project / "s").exists()
 
 
 def test_the_error_of_one_skill_of_several_names_it(

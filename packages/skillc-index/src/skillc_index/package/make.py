@@ -23,7 +23,8 @@ a fixed layout, nothing dated. Files are written (atomically, all or none:
 (``.skillc-package.json`` in the output folder records each file's digest); a file there that
 skillc did not write, or that was edited since, is E050 before anything is written; with
 ``force`` it is moved aside (``atomic.move_aside``), never overwritten. Nothing is deleted.
-Left out of every package, as Anthropic's packager leaves them: hidden files, ``__pycache__``
+Left out of every package: hidden files and folders (what :func:`~skillc_index.files.walk_skill`
+skips: the skill's private names), and, as Anthropic's packager leaves them, ``__pycache__``
 and ``node_modules`` folders, ``*.pyc`` files, and ``evals/`` at the skill's root (the
 skill's tests, not the skill).
 """
@@ -424,6 +425,8 @@ def package_skills(
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         raise InvalidOption(f"the skill '{twice[0]}' is given twice (two skills of one name)")
+    if not base_url.strip():  # "" made each url the path alone ("/s/SKILL.md"), served nowhere
+        raise InvalidOption("the base URL is empty: give one, or leave it out")
     if not base_url.endswith("/"):  # each url is base_url + a path: no slash, no url
         base_url += "/"
     executables: set[str] = set()
