@@ -288,6 +288,28 @@ def test_within_compares_real_paths(tmp_path: Path) -> None:
     assert not within(tmp_path / "project-2", root)  # a prefix of the name is not inside
 
 
+def test_a_nul_byte_is_a_part_taken_as_written(tmp_path: Path) -> None:
+    """No file has a NUL byte in its path (``realpath`` raises ``ValueError``): the shared
+    helpers take it as a part that is not there, so no caller checks for it."""
+    from skillc_index.atomic import creation_start
+    from skillc_index.bounded_json import read_bounded
+    from skillc_index.command_errors import CannotCreate
+
+    root = tmp_path / "project"
+    root.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "link").symlink_to(outside, target_is_directory=True)
+    assert within(root / "a\0b" / "c", root)
+    assert not within(root / "link" / "a\0b", root)
+    assert not within(root / "a\0" / ".." / ".." / "outside", root)
+    with pytest.raises(OSError, match="a path cannot hold a NUL byte") as unread:
+        read_bounded(root / "x\0.json", 10)
+    assert unread.value.errno == errno.EINVAL and unread.value.filename.endswith("x\\0.json")
+    with pytest.raises(CannotCreate, match=r"x\\0': a path cannot hold a NUL byte"):
+        creation_start(root / "x\0")
+
+
 # -- open_in_root: regular files only, walked from the root's descriptor ---------------------
 
 

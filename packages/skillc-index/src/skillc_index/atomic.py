@@ -59,9 +59,14 @@ def creation_start(path: Path) -> Path:
     """:func:`nearest_existing` of a file or folder a command is to create (``package -o``, a
     build's agent folder): one that cannot be looked up (a name too long) is
     :class:`~skillc_index.command_errors.CannotCreate` (E999) naming ``path``, with the
-    system's reason, before anything is written."""
+    system's reason, before anything is written; so is one holding a NUL byte, which
+    :meth:`~pathlib.Path.exists` takes for one that is not there."""
     from skillc_index.command_errors import CannotCreate
 
+    if "\0" in str(path):
+        from skillc_index.text import NUL_REASON, nul_shown
+
+        raise CannotCreate(nul_shown(str(path)), NUL_REASON)
     try:
         return nearest_existing(path)
     except OSError as exc:

@@ -122,9 +122,15 @@ def read_bounded(path: str | os.PathLike[str], max_bytes: int) -> bytes:
     ``.gitignore``, a manifest), opened without blocking and checked before it is read, so a
     FIFO or a link to the reader's own stdin or stdout never hangs it. :class:`OSError`
     (``EINVAL``, "not a regular file") for anything else, :class:`FileNotFoundError` when
-    there is nothing."""
+    there is nothing; :class:`OSError` (``EINVAL``) too for a path holding a NUL byte, which
+    names no file."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
+    try:
+        fd = os.open(path, flags)
+    except ValueError:  # "embedded null byte"
+        from skillc_index.text import NUL_REASON, nul_shown
+
+        raise OSError(errno.EINVAL, NUL_REASON, nul_shown(os.fspath(path))) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))

@@ -25,7 +25,7 @@ from skillc_index.diagnostics import (
     UnreadableFile,
 )
 from skillc_index.record import Record
-from skillc_index.text import BOM
+from skillc_index.text import BOM, NUL_REASON, nul_shown
 
 __all__ = [
     "SkillFiles",
@@ -146,7 +146,19 @@ def within(path: Path | str, root: Path | str) -> bool:
     """Whether ``path`` is ``root`` or below it once both are real paths (symlinks followed,
     ``..`` resolved; the parts of ``path`` that do not exist yet are taken as written): where a
     write to ``path`` would really land."""
-    return inside(os.path.realpath(path), os.path.realpath(root))
+    return inside(real_path(path), real_path(root))
+
+
+def real_path(path: Path | str) -> str:
+    """``os.path.realpath(path)``, which takes the parts that do not exist as written: so is
+    a part holding a NUL byte (no file has one) and all after it, where ``realpath`` raises
+    ``ValueError``. A lookup of such a path then answers what is not there."""
+    text = os.fspath(path)
+    head, nul, rest = text.partition("\0")
+    if not nul:
+        return os.path.realpath(text)
+    parent, name = os.path.split(head)
+    return os.path.normpath(os.path.join(os.path.realpath(parent), name + nul + rest))  # noqa: PTH118
 
 
 def walk_skill(
@@ -297,7 +309,7 @@ def safe_join(
     it already: every check still runs against it, on every path and symlink met.
     """
     if "\0" in rel:
-        raise missing(rel.replace("\0", "\\0"), "a path cannot hold a NUL byte")
+        raise missing(nul_shown(rel), NUL_REASON)
     if _is_absolute(rel):
         raise PathEscapesRoot(rel)
     root_real = real_root or os.path.realpath(root)
@@ -400,7 +412,7 @@ def open_in_root(
     it already: every check still runs against it, on every path and symlink met.
     """
     if "\0" in rel:
-        raise missing(rel.replace("\0", "\\0"), "a path cannot hold a NUL byte")
+        raise missing(nul_shown(rel), NUL_REASON)
     if _is_absolute(rel):
         raise PathEscapesRoot(rel)
     root_real = real_root or os.path.realpath(root)

@@ -363,15 +363,11 @@ class Layout(Record):
         A target containing a path separator is a folder path (relative to the working
         directory). Otherwise it is looked up in ``[targets]`` from config, then in the built-in
         targets; relative paths there hang off the scope's base, ``~`` is the home folder.
-        A folder path holding a NUL byte (an MCP client's) is CannotCreate (E999), as one too
-        long for the file system is where a build looks it up.
         """
         if "/" in target or os.sep in target:
-            if "\0" in target:
-                from skillc_index.command_errors import CannotCreate
+            from skillc_index.files import real_path
 
-                raise CannotCreate(target.replace("\0", "\\0"), "a path cannot hold a NUL byte")
-            return (self.cwd / expand_user(target)).resolve()
+            return Path(real_path(self.cwd / expand_user(target)))
         known = agent_targets(configured)
         spec = known.get(target)
         if spec is None:

@@ -35,6 +35,7 @@ __all__ = [
     "iter_lines",
     "json_text",
     "normalize_newlines",
+    "nul_shown",
     "one_line",
     "printable",
     "shell_word",
@@ -46,6 +47,14 @@ __all__ = [
 BOM = "\ufeff"
 #: :data:`BOM` as a file's first bytes (UTF-8).
 BOM_BYTES = BOM.encode("utf-8")
+#: Why a path holding a NUL byte (an MCP client can send one) names no file.
+NUL_REASON = "a path cannot hold a NUL byte"
+
+
+def nul_shown(path: str) -> str:
+    """``path`` as a message writes it: each NUL byte as ``\\0`` (:data:`NUL_REASON`)."""
+    return path.replace("\0", "\\0")
+
 
 # -- lines -------------------------------------------------------------------------------------
 

@@ -435,15 +435,11 @@ def confine(
     (symlinks followed) in the project, the working folder (where the user started the
     server), the home folder, a folder of ``known`` (the inventory's) or a
     ``$SKILL_ROUTING_ROOTS`` folder: a model does not walk the disk (nor fill the user's
-    catalog with every skill on it), nor read a folder that is no skill of the user's. A path
-    holding a NUL byte leads nowhere (no file can have it; ``realpath`` refuses it): it is left
-    to the caller's own lookup, which answers it as what is not there (E001, E021, E022)."""
-    from skillc_index.files import within
+    catalog with every skill on it), nor read a folder that is no skill of the user's."""
+    from skillc_index.files import real_path, within
 
-    if "\0" in given:
-        return
     bases: list[Path | str] = [layout.cwd, layout.home, *known, *routing_roots()]
     if layout.project_root is not None:
         bases.append(layout.project_root)
     if not any(within(path, base) for base in bases):
-        raise PathNotSearched(given, os.path.realpath(path), command, option)
+        raise PathNotSearched(given, real_path(path), command, option)
