@@ -77,7 +77,7 @@ def test_a_target_s_warnings_name_their_skill_and_are_said_again_when_up_to_date
     single = index("build", "alpha", "-t", "codex")  # one skill: the name is the command's
     assert single.stderr.splitlines() == ["warning: codex (Codex): 'paths' dropped (not read)"]
     data = json.loads(index("build", "alpha", "beta", "-t", "codex", "--format", "json").stdout)
-    assert set(data["warnings"]) == expected
+    assert set(data["warnings"]) == {text.removeprefix("warning: ") for text in expected}
     assert data["results"][0]["warnings"] == ["codex (Codex): 'paths' dropped (not read)"]
 
 
@@ -101,7 +101,7 @@ def test_build_says_once_that_skc_is_not_installed(
     assert single.stderr.splitlines() == [warning]
     assert json.loads(single.stdout)["warnings"] == [warning.removeprefix("warning: ")]
     data = json.loads(index("build", "alpha", "beta", "--format", "json", env_extra=alone).stdout)
-    assert data["warnings"] == [warning]
+    assert data["warnings"] == [warning.removeprefix("warning: ")]  # as a single build's
     assert [r["warnings"] for r in data["results"]] == [[], []]  # the batch's, not a skill's
     (tmp_path / "skc").write_text("#!/bin/sh\n", encoding="utf-8")
     (tmp_path / "skc").chmod(0o755)

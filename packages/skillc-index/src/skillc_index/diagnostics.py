@@ -171,6 +171,12 @@ def format_diagnostic(diagnostic: Diagnostic | Notice, *, terminal: bool = False
     return text
 
 
+def warning_text(warning: Diagnostic | Notice) -> str:
+    """A warning as a ``--format json`` result lists it: a notice's text alone (stderr
+    prefixes its level), a diagnostic as :func:`format_diagnostic` writes it."""
+    return warning.text if isinstance(warning, Notice) else format_diagnostic(warning)
+
+
 def diagnostic_json(diagnostic: Diagnostic) -> dict[str, str]:
     """An error as the kit's JSON holds it: ``{"code", "message"}``, the message without the
     ``error[EXXX]:`` prefix, and ``"detail"`` (a hint, suggestions) when it has one. A batch

@@ -388,23 +388,20 @@ def build(session: Session, params: BuildParams) -> BuildResult | BatchResult:
 
     if session.check_targets is not None:
         session.check_targets(session.layout, params.target)
+    missing = skc_missing("the stub")
+    result: BuildResult | BatchResult | None = None
     if params.skill is None or params.skills or params.all_:  # the command line's forms
         from skillc_index.build.batch import NoSkillToBuild, build_batch, is_batch
 
         if is_batch(params, session):
-            batch = build_batch(session, params)
-            missing = skc_missing("the stub")
-            return batch if missing is None else batch._replace(notices=(missing,))
-        if not params.skills:
+            result = build_batch(session, params)
+        elif not params.skills:
             raise NoSkillToBuild
-        params = params._replace(skill=params.skills[0], skills=())
-    built = build_one(session, params)
-    missing = skc_missing("the stub")
-    if missing is None:
-        return built
-    from dataclasses import replace
-
-    return replace(built, notices=(*built.notices, missing))
+        else:
+            params = params._replace(skill=params.skills[0], skills=())
+    if result is None:
+        result = build_one(session, params)
+    return result if missing is None else result.with_notice(missing)
 
 
 def build_one(session: Session, params: BuildParams) -> BuildResult:

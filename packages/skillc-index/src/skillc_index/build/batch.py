@@ -34,7 +34,7 @@ from skillc_index.diagnostics import (
     SkillcError,
     WordedOption,
     diagnostic_json,
-    format_diagnostic,
+    warning_text,
 )
 from skillc_index.layout import (
     SKILL_FILE,
@@ -288,6 +288,10 @@ class BatchResult(Record):
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
         return (*(warning for item in self.items for warning in item.warnings), *self.notices)
 
+    def with_notice(self, notice: Notice) -> BatchResult:
+        """This result with ``notice`` said after its own notices, once for the batch."""
+        return self._replace(notices=(*self.notices, notice))
+
     def count(self, status: str) -> int:
         return sum(1 for item in self.items if item.status == status)
 
@@ -308,7 +312,7 @@ class BatchResult(Record):
         return {
             "results": [item.to_dict() for item in self.items],
             "summary": self.summary(),
-            "warnings": [format_diagnostic(warning) for warning in self.warnings],
+            "warnings": [warning_text(warning) for warning in self.warnings],
             "interrupted": self.interrupted,
         }
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,6 +46,7 @@ from skillc_index.diagnostics import (
     PathEscapesRoot,
     SkillcError,
     format_diagnostic,
+    warning_text,
 )
 from skillc_index.files import SkillFiles, walk_skill, within
 from skillc_index.index.freshness import refuse_collision
@@ -116,6 +117,10 @@ class BuildResult:
         skill = self.compiled.skill
         return (*self.notices, *(Notice(change.named(skill)) for change in self.fields))
 
+    def with_notice(self, notice: Notice) -> BuildResult:
+        """This result with ``notice`` said after its own notices."""
+        return replace(self, notices=(*self.notices, notice))
+
     def to_dict(self) -> BuildShape:
         """The ``--format json`` shape (documented in the README)."""
         compiled = self.compiled
@@ -144,10 +149,7 @@ class BuildResult:
             "deployments": [deployment.to_dict() for deployment in self.deployments],
             "gitignore": list(self.gitignore),
             "fields": [change.to_dict() for change in self.fields],
-            "warnings": [
-                notice.text if isinstance(notice, Notice) else format_diagnostic(notice)
-                for notice in self.warnings
-            ],
+            "warnings": [warning_text(notice) for notice in self.warnings],
         }
 
 

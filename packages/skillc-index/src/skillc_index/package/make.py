@@ -102,7 +102,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
     from skillc_index.markdown.frontmatter import parse_frontmatter
     from skillc_index.markdown.yaml12 import scalar_texts
-    from skillc_index.text import BOM
+    from skillc_index.text import BOM, BOM_BYTES
 
     dialect = PACKAGE_DIALECTS[fmt]
     resolved = resolve_skill(given, layout)  # W001 among its notices: the skill taken is said
@@ -152,7 +152,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         for rel, body in projection.side_files.items():
             contents[rel] = ArchiveEntry(rel, body.encode("utf-8"))
     elif text.startswith(BOM):  # some agents skip a SKILL.md that does not start with ---
-        data = contents[SKILL_FILE].data.removeprefix(BOM.encode("utf-8"))
+        data = contents[SKILL_FILE].data.removeprefix(BOM_BYTES)
         contents[SKILL_FILE] = contents[SKILL_FILE]._replace(data=data)
     description = projection.frontmatter.get("description", meta.description)
     return PackedSkill(

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skillc_index.diagnostics import Diagnostic, Notice, format_diagnostic
+from skillc_index.diagnostics import Diagnostic, Notice, warning_text
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -57,8 +57,5 @@ class PackageResult:
                 {"path": item.path, "sha256": item.sha256, "size": item.size} for item in self.files
             ],
             "fields": [{"skill": skill, **change.to_dict()} for skill, change in self.fields],
-            "warnings": [
-                notice.text if isinstance(notice, Notice) else format_diagnostic(notice)
-                for notice in self.warnings
-            ],
+            "warnings": [warning_text(notice) for notice in self.warnings],
         }
