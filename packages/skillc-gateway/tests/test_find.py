@@ -1115,6 +1115,27 @@ def test_another_ranker_version_rebuilds_the_catalog(
         assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
 
 
+def test_a_catalog_of_another_index_schema_version_is_indexed_again(
+    project: Path, home: Path, layout: Layout, write_skill: WriteSkill
+) -> None:
+    """The catalog keeps each skill's headings as skillc-index's parse gives them: one made
+    under another index schema version (an older parse) is indexed anew, with no version of
+    the catalog's own to bump by hand."""
+    from skillc_index.index.schema import SCHEMA_VERSION
+
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
+    Catalog._shared.clear()
+    path = home / ".skillc/catalog.db"
+    with sqlite3.connect(path) as older:  # as skillc with the parse of schema 5 made it
+        older.execute("UPDATE meta SET value = '5' WHERE key = 'index_schema_version'")
+        older.execute("DELETE FROM skills")
+    assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
+    with sqlite3.connect(path) as db:
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+    assert meta["index_schema_version"] == str(SCHEMA_VERSION)
+
+
 def test_a_catalog_missing_a_table_its_versions_promise_is_made_again(
     gateway: Run, project: Path, home: Path, write_skill: WriteSkill
 ) -> None:

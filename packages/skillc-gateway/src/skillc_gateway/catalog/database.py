@@ -33,6 +33,7 @@ from typing import NamedTuple
 from skillc_gateway.catalog import postings
 from skillc_gateway.catalog.tree_state import TreeState
 from skillc_index import Layout, Notice, use_wal
+from skillc_index.index import version as index_version
 from skillc_index.sqlite import connect
 
 __all__ = [
@@ -74,7 +75,8 @@ __all__ = [
 CATALOG_FILE = "catalog.db"
 #: ``PRAGMA application_id`` of a catalog: ``skcF``.
 APPLICATION_ID = 0x736B6346
-#: The catalog's own tables (``SCHEMA``); with :data:`postings.RANK_VERSION`, stored in ``meta``.
+#: The catalog's own tables (``SCHEMA``); with :data:`postings.RANK_VERSION` and the index
+#: schema version its headings were parsed under, stored in ``meta`` (:func:`_versions`).
 SCHEMA_VERSION = 4
 #: How long a process waits for another one's write, in milliseconds.
 BUSY_TIMEOUT_MS = 30_000
@@ -191,11 +193,7 @@ def prepare(db: sqlite3.Connection) -> None:
                 db.execute(statement)
             db.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",
-                [
-                    ("schema_version", str(SCHEMA_VERSION)),
-                    ("rank_version", str(postings.RANK_VERSION)),
-                    ("forgotten", "0"),
-                ],
+                [*_versions().items(), ("forgotten", "0")],
             )
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("COMMIT")
@@ -285,8 +283,18 @@ def _present(db: sqlite3.Connection) -> set[str]:
     return {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
 
 
+def _versions() -> dict[str, str]:
+    """The versions a catalog is made under, its ``meta`` rows: its tables', its ranker's and
+    skillc-index's parse (a skill's headings are kept as the index schema version reads them)."""
+    return {
+        "schema_version": str(SCHEMA_VERSION),
+        "rank_version": str(postings.RANK_VERSION),
+        "index_schema_version": str(index_version.SCHEMA_VERSION),
+    }
+
+
 def _current(db: sqlite3.Connection, present: set[str]) -> bool:
-    """Whether ``db`` is a catalog of this schema and rank version, its tables all
+    """Whether ``db`` is a catalog of these versions (:func:`_versions`), its tables all
     ``present``."""
     (application_id,) = db.execute("PRAGMA application_id").fetchone()
     if application_id != APPLICATION_ID:
@@ -295,8 +303,7 @@ def _current(db: sqlite3.Connection, present: set[str]) -> bool:
         versions = dict(db.execute("SELECT key, value FROM meta").fetchall())
     except sqlite3.OperationalError:
         return False
-    wanted = {"schema_version": str(SCHEMA_VERSION), "rank_version": str(postings.RANK_VERSION)}
-    if any(versions.get(key) != value for key, value in wanted.items()):
+    if any(versions.get(key) != value for key, value in _versions().items()):
         return False
     # versions that say current over tables that are not (a development build's catalog)
     return present >= _TABLES

@@ -70,9 +70,9 @@ __all__ = [
 ]
 
 #: Bumped when the tables, the tokenizer or what a skill's text is read as change (11: its
-#: headings as ``outline``'s; 10 was a development build's), skillc-index's parse included
-#: (a new index schema version is recorded with this one: tests/test_parse_versions.py): the
-#: catalog then indexes every skill anew.
+#: headings as ``outline``'s; 10 was a development build's): the catalog then indexes every
+#: skill anew. A change of skillc-index's parse does too: the catalog records the index schema
+#: version its headings were read under (``index_schema_version``).
 RANK_VERSION = 11
 
 TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"

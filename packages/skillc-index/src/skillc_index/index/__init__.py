@@ -1,7 +1,8 @@
 """The search and headings index (RFC-0004:C-INDEX): one SQLite database per skill source at
 ``<runtime>/.skillc-meta/search-<hash16>.db``. Nothing outside this subpackage opens the file.
 
-- :mod:`~skillc_index.index.schema`: the schema and its version, the rows, where an index
+- :mod:`~skillc_index.index.version`: the schema version (no imports: ``skc find`` reads it);
+- :mod:`~skillc_index.index.schema`: the schema, the rows, where an index
   lives (``hash16``, ``index_path``) and the file stats it records;
 - :mod:`~skillc_index.index.fts`: the tokenizer choice and the text preparation that build
   and search share (``fts_query``);

@@ -24,7 +24,9 @@ writes (:mod:`~skillc_index.index.cache`); and its ``files`` table keeps each fi
 (the source hash is made from the digests: :func:`~skillc_index.files.combine_digests`).
 Version 6 has version 5's tables; its rows are the parse that keeps the headings after a list
 nested past markdown-it's nesting limit (version 5 indexes made before that fix lost them).
-An index of another version is stale, so it is built again.
+An index of another version is stale, so it is built again; so is a find catalog made under
+another version (it keeps each skill's headings). The version lives in
+:mod:`~skillc_index.index.version`, which imports nothing.
 
 The FTS5 ``tokenize`` option is spliced into the DDL from the fixed table
 :data:`~skillc_index.index.fts.TOKENIZE_CLAUSES` (DDL cannot take parameters); every value
@@ -39,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from skillc_index.files import fs_bytes, sha256_hasher
+from skillc_index.index.version import SCHEMA_VERSION
 from skillc_index.layout import META_DIR
 from skillc_index.record import Record
 
@@ -63,7 +66,6 @@ __all__ = [
     "stat_files",
 ]
 
-SCHEMA_VERSION = 6
 #: Row numbers each indexed file has (since version 5): the ``n``-th file's rows are ``n *
 #: FILE_ROWS`` and up. A file has at most one row per line parsed (20,000) plus one.
 FILE_ROWS = 1 << 20
