@@ -576,11 +576,18 @@ def test_a_name_with_white_space_around_it_is_refused_whatever_the_format(
     """``name: 'trail-space '`` was packaged (folder ``trail-space/``, the file keeping the
     space, which skillc-lint then rejected: SKL102, SKL104): the rule was applied to the
     stripped name, not the one written."""
+    from skillc_index.dialect import skill_name_problem
+
     folder = write_skill(project / "trail-space", frontmatter=f"name: {written}\ndescription: D.\n")
+    name = yaml.safe_load(f"n: {written}")["n"]  # the white space kept
+    problem = skill_name_problem(name)
+    assert problem is not None
     for fmt in FORMATS:
         with pytest.raises(PackageRefused) as refused:
             package_skills([str(folder)], layout, fmt=fmt, output=tmp_path / "out")
-        assert refused.value.diagnostic.params["skill"].strip() == "trail-space"
+        params = refused.value.diagnostic.params
+        assert params["skill"] == name, fmt
+        assert params["reason"].split("; ")[0] == problem, fmt
     assert not (tmp_path / "out").exists()
 
 
