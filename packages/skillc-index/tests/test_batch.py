@@ -82,11 +82,11 @@ def test_a_target_s_warnings_name_their_skill_and_are_said_again_when_up_to_date
 
 
 def test_build_says_once_that_skc_is_not_installed(
-    index: Run, project: Path, tmp_path: Path, write_skill: WriteSkill, path_without_skc: str
+    index: Run, project: Path, write_skill: WriteSkill, path_without_skc: str
 ) -> None:
     """skillc-index installed alone: the stub a build deploys tells agents to run ``skc``,
     which is not there; one build or a batch says so once (stderr and the JSON's
-    ``warnings``), naming what to install; with ``skc`` on ``PATH`` nothing is said."""
+    ``warnings``), naming what to install."""
     store = project / ".skillc" / "skills"
     for name in ("alpha", "beta"):
         write_skill(store / name)
@@ -103,10 +103,16 @@ def test_build_says_once_that_skc_is_not_installed(
     data = json.loads(index("build", "alpha", "beta", "--format", "json", env_extra=alone).stdout)
     assert data["warnings"] == [warning.removeprefix("warning: ")]  # as a single build's
     assert [r["warnings"] for r in data["results"]] == [[], []]  # the batch's, not a skill's
-    (tmp_path / "skc").write_text("#!/bin/sh\n", encoding="utf-8")
-    (tmp_path / "skc").chmod(0o755)
-    installed = {"PATH": os.pathsep.join([str(tmp_path), path_without_skc])}
-    assert index("build", "alpha", "beta", env_extra=installed).stderr == ""
+
+
+@pytest.mark.usefixtures("skc_on_path")
+def test_a_build_with_skc_on_path_says_nothing_of_it(
+    index: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    store = project / ".skillc" / "skills"
+    for name in ("alpha", "beta"):
+        write_skill(store / name)
+    assert index("build", "alpha", "beta").stderr == ""
 
 
 def test_a_folder_of_skills_at_any_depth(
