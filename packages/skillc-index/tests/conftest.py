@@ -45,9 +45,13 @@ def layout(project: Path, env: dict[str, str]) -> Layout:
 @pytest.fixture
 def path_without_skc() -> str:
     """This process's ``PATH`` without the folders that hold an ``skc``: skillc-index
-    installed without the ``skillc`` distribution (``build`` and ``route install`` warn)."""
+    installed without the ``skillc`` distribution (``build`` and ``route install`` warn), as
+    :func:`~skillc_index.programs.on_path` looks ``skc`` up."""
+    from skillc_index.programs import on_path
+
     entries = os.environ.get("PATH", "").split(os.pathsep)
-    return os.pathsep.join(entry for entry in entries if entry and not Path(entry, "skc").exists())
+    kept = (entry for entry in entries if entry and on_path("skc", {"PATH": entry}) is None)
+    return os.pathsep.join(kept)
 
 
 @pytest.fixture
