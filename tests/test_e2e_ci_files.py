@@ -230,13 +230,17 @@ def test_the_release_check_wants_every_version_and_changelog(tmp_path: Path) -> 
     assert check.problems("v1.2.0", tmp_path) == ["c: CHANGELOG.md has no '## 1.2.0' section"]
 
 
-def test_every_package_is_at_one_version() -> None:
+def _projects() -> dict[Path, dict[str, Any]]:
+    """The ``[project]`` table of each package's pyproject (six packages), by file."""
     import tomllib
 
-    versions = {
-        tomllib.loads(p.read_text())["project"]["version"]
-        for p in ROOT.glob("packages/*/pyproject.toml")
-    }
+    pyprojects = sorted(ROOT.glob("packages/*/pyproject.toml"))
+    assert len(pyprojects) == 6
+    return {path: tomllib.loads(path.read_text(encoding="utf-8"))["project"] for path in pyprojects}
+
+
+def test_every_package_is_at_one_version() -> None:
+    versions = {project["version"] for project in _projects().values()}
     assert len(versions) == 1, versions
 
 
@@ -244,14 +248,9 @@ def test_every_package_ships_the_licence() -> None:
     """Each wheel and sdist carries the MIT notice (its ``License-Expression`` asks for it):
     each package's pyproject names its licence file, a copy of the repository's LICENSE (a
     build from the package's folder, or from its sdist, cannot reach the root)."""
-    import tomllib
-
     licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert licence.startswith("MIT License\n\nCopyright (c) 2026 the skillc contributors\n")
-    pyprojects = sorted(ROOT.glob("packages/*/pyproject.toml"))
-    assert len(pyprojects) == 6
-    for path in pyprojects:
-        project = tomllib.loads(path.read_text(encoding="utf-8"))["project"]
+    for path, project in _projects().items():
         assert (project["license"], project.get("license-files")) == ("MIT", ["LICENSE"]), path
         assert (path.parent / "LICENSE").read_text(encoding="utf-8") == licence, path
 
