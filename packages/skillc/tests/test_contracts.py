@@ -245,3 +245,20 @@ def test_the_index_facade_holds_what_the_other_packages_use_and_nothing_more() -
     exports, _ = lazy_table(index_src / "__init__.py")
     assert sorted(set(exports) - used) == [], "exported, but no other package uses it"
     assert sorted(used - set(exports)) == [], "used by another package, but not exported"
+
+
+def test_the_lint_readme_quotes_the_missing_lsp_extra_as_it_is_printed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """skillc-lint's README quotes E062 of ``skillc-lint server`` without the lsp extra as
+    the server prints it (it named pygls, the message lsprotocol)."""
+    readme = packages()["skillc_lint"] / "README.md"
+    from skillc_lint.cli import main
+
+    for module in ("pygls", "lsprotocol"):  # what an install without the extra has
+        monkeypatch.setitem(sys.modules, module, None)
+    monkeypatch.delitem(sys.modules, "skillc_lint.server.app", raising=False)
+    assert main(["server"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error[E062]: language server: needs the lsp extra (")
+    assert f"`{err}`" in " ".join(readme.read_text(encoding="utf-8").split())
