@@ -222,7 +222,8 @@ async def test_an_unknown_profile_of_the_initialization_options_is_logged(start:
     client = await start(options={"profiles": ["nope", "claude-code"]})
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT  # a safety net against a server that never logs
-    while not client.log_messages and loop.time() < deadline:
+    # another message may come first: wait for this one
+    while not any("profile" in m.message for m in client.log_messages) and loop.time() < deadline:
         await asyncio.sleep(0.02)
     [logged] = [m for m in client.log_messages if "profile" in m.message]
     assert logged.type == types.MessageType.Warning
