@@ -228,7 +228,7 @@ async def test_an_unknown_profile_of_the_initialization_options_is_logged(start:
     [logged] = [m for m in client.log_messages if "profile" in m.message]
     assert logged.type == types.MessageType.Warning
     assert logged.message.startswith(
-        'initialization options: unknown profile "nope" (known: agentskills, claude-code'
+        "initialization options: unknown profile 'nope' (known: agentskills, claude-code"
     )
 
 

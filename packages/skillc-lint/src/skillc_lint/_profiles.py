@@ -11,7 +11,8 @@ markdown-it-py's presets and plugins are. :func:`default_registry` and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -172,6 +173,22 @@ def default_registry(profiles: Sequence[str] | str | None = None) -> RuleRegistr
     return registry
 
 
+def known_profiles(names: Iterable[object]) -> tuple[list[str], list[str]]:
+    """The names in ``names`` that are profiles, in order, and one problem for each other
+    (:class:`~skillc_lint.UnknownProfile`'s text; a name that is not a string in JSON), for
+    the configuration's ``[lint] profiles`` and the language server's initialization
+    options, which skip them."""
+    from skillc_lint._errors import UnknownProfile
+
+    known = [name for name in names if isinstance(name, str) and name in PROFILES]
+    problems = [
+        UnknownProfile(name if isinstance(name, str) else json.dumps(name), PROFILES).reason
+        for name in names
+        if name not in known
+    ]
+    return known, problems
+
+
 def configured_registry(
     lint: Mapping[str, Any], profiles: Sequence[str] = ()
 ) -> tuple[RuleRegistry, list[str]]:
@@ -194,12 +211,7 @@ def configured_registry(
         if not isinstance(configured, list) or not all(isinstance(n, str) for n in configured):
             problems.append("profiles must be a list of names; ignored")
         else:
-            known = ", ".join(PROFILES)
-            for name in configured:
-                if name in PROFILES:
-                    names.append(name)
-                else:
-                    problems.append(f"unknown profile '{name}' (known: {known})")
+            names, problems = known_profiles(configured)
     registry = default_registry(profiles=tuple(dict.fromkeys(["agentskills", *names])))
     in_use = profiles_in(registry)
     idle = {

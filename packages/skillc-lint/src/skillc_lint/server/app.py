@@ -369,16 +369,12 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
         options = params.initialization_options
         chosen = options.get("profiles") if isinstance(options, dict) else None
         if isinstance(chosen, list):
-            from skillc_lint import PROFILES
+            from skillc_lint._profiles import known_profiles
 
-            names = [name for name in chosen if isinstance(name, str) and name in PROFILES]
+            names, unknown = known_profiles(chosen)
             ls.session.profiles = tuple(dict.fromkeys([*ls.session.profiles, *names]))
-            known = ", ".join(PROFILES)
             ls.session.problems += [  # as the config's: logged to the editor, then ignored
-                f"initialization options: unknown profile {json.dumps(name)} (known: {known}); "
-                "ignored"
-                for name in chosen
-                if name not in names
+                f"initialization options: {problem}; ignored" for problem in unknown
             ]
             ls.log_problems()
 
