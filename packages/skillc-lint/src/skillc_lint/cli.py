@@ -298,10 +298,13 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     if not streamed and not params.statistics and not quiet:
         for outcome in run.outcomes:
             show_findings(outcome)
+    # the SARIF log, built once: --sarif-file writes what --format sarif prints
+    wanted = params.sarif_file is not None or output_format == "sarif"
+    log = _sarif(run, quiet=quiet) if wanted else {}
     if params.sarif_file is not None:  # what --format sarif prints, whatever the format
-        _write_sarif(_sarif(run, quiet=quiet), params.sarif_file, cwd)
+        _write_sarif(log, params.sarif_file, cwd)
     if quiet and output_format != "text":  # no findings, but the run's own errors
-        _print_errors(run, output_format, cwd)
+        _print_errors(run, output_format, cwd, log)
     if params.add_suppressions:
         return _add_suppressions(run, output_format)
     if params.write_baseline is not None:
@@ -320,7 +323,7 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
             click.echo(f"{row['count']:>6}  {row['rule']}  {row['name']}  ({row['severity']})")
         click.echo(_output.total_line(run.results))
     elif output_format == "sarif":
-        print_json(_sarif(run, quiet=False))
+        print_json(log)
     elif output_format == "text":
         if len(run.linted) > 1:
             click.echo(_output.total_line(run.linted))
@@ -367,11 +370,12 @@ def _write_sarif(log: Mapping[str, Any], file: str, cwd: Path) -> None:
         ) from None
 
 
-def _print_errors(run: LintRun, output_format: str, cwd: Path) -> None:
+def _print_errors(run: LintRun, output_format: str, cwd: Path, log: Mapping[str, Any]) -> None:
     """What ``--write-baseline`` and ``--add-suppressions`` print in a machine format: no
     findings (they go to the baseline or the comments), but the targets that could not be
     linted, so that the output is never empty and never hides an error (DECISIONS): the JSON
-    list of them, a SARIF log with them as notifications, their GitHub annotations."""
+    list of them, ``log`` (the run's quiet SARIF log: them as notifications), their GitHub
+    annotations."""
     from skillc_index import printable
     from skillc_index.sarif import github_error
     from skillc_lint import _output
@@ -380,7 +384,7 @@ def _print_errors(run: LintRun, output_format: str, cwd: Path) -> None:
     if output_format == "json":
         print_json(_output.json_report(failed, cwd, single=False))
     elif output_format == "sarif":
-        print_json(_sarif(run, quiet=True))
+        print_json(log)
     else:
         for error in failed:
             click.echo(printable(github_error(error.diagnostic)))
