@@ -129,3 +129,22 @@ def test_folder_options_are_checked() -> None:
         "SKL923: option 'percent' must be a positive number, not 'lots'; ignored",
         "SKL923: option 'context-tokens' must be a positive integer, not 0; ignored",
     ]
+
+
+def test_a_folder_of_one_skill_prints_no_total(tmp_path: Path, clean_env: dict[str, str]) -> None:
+    """The folder's SKL923 result is no skill: a folder holding one skill prints the one
+    skill's findings and no ``1 skill: ...`` total, as the skill named alone does."""
+    _folder_of(tmp_path, 1, 700)
+    (tmp_path / ".skillc").mkdir()
+    (tmp_path / ".skillc" / "config.toml").write_text(
+        "[lint.SKL923]\npercent = 0.01\n", encoding="utf-8"
+    )  # a 20-token budget: the one entry is over it
+    command = [sys.executable, "-m", "skillc_lint", "--select", "budget", "skills"]
+    text = subprocess.run(
+        command, capture_output=True, text=True, env=clean_env, cwd=tmp_path, check=False
+    )
+    assert "SKL923 folder-listing-budget" in text.stderr
+    assert text.stdout.splitlines() == [  # each result's summary, no total
+        "skill-00: 0 errors, 0 warnings",
+        "skills: 0 errors, 1 warning",
+    ]

@@ -214,14 +214,12 @@ def summary_line(result: LintResult) -> str:
     return f"{leading(result.skill)}: {errors}, {warnings}"
 
 
-def total_line(results: Sequence[LintResult]) -> str:
-    """``3 skills: 2 errors, 1 warning`` over every linted skill (skipped ones not counted),
-    the findings of the folders of skills (their ``folder`` rules) among them, the folders
-    not counted as skills."""
-    linted = [r for r in results if not r.skipped]
+def total_line(linted: Sequence[LintResult], skills: int) -> str:
+    """``3 skills: 2 errors, 1 warning`` over the ``linted`` results (``LintRun.linted``),
+    the findings of the folders of skills (their ``folder`` rules) among them, ``skills``
+    (``LintRun.skills``: the folders not counted) the count."""
     errors = sum(r.errors for r in linted)
     warnings = sum(r.warnings for r in linted)
-    skills = sum(not r.folder for r in linted)
     return f"{_plural(skills, 'skill')}: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
 
 

@@ -96,8 +96,14 @@ class LintRun:
 
     @property
     def linted(self) -> list[LintResult]:
-        """The results of the skills linted (not skipped)."""
+        """The results linted (not skipped): the skills', and the folder rules' ones."""
         return [result for result in self.results if not result.skipped]
+
+    @property
+    def skills(self) -> int:
+        """How many skills were linted (:attr:`linted` without the results of the folder
+        rules, whose folders are not skills): the total line's count."""
+        return sum(not result.folder for result in self.linted)
 
     @property
     def failed(self) -> int:

@@ -321,12 +321,12 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     elif params.statistics:
         for row in _output.statistics(run.linted):
             click.echo(f"{row['count']:>6}  {row['rule']}  {row['name']}  ({row['severity']})")
-        click.echo(_output.total_line(run.results))
+        click.echo(_output.total_line(run.linted, run.skills))
     elif output_format == "sarif":
         print_json(log)
     elif output_format == "text":
-        if len(run.linted) > 1:
-            click.echo(_output.total_line(run.linted))
+        if run.skills > 1:
+            click.echo(_output.total_line(run.linted, run.skills))
         if run.failed and len(run.outcomes) > 1:
             click.echo(_output.failed_line(run.failed))
         summary, hint = _fix_lines(run, params)
