@@ -11,6 +11,7 @@ authoring rules (RFC-0008), with the configuration's ``[lint]`` table, logged.
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
@@ -296,9 +297,16 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
 
     layout = session.layout
     if given is not None:
-        file: Path | None = layout.cwd / given
-        if not (layout.cwd / given).is_file():
-            raise ConfigNotFound(given, _kind(layout.cwd / given))
+        path = layout.cwd / given
+        try:
+            mode = path.stat().st_mode  # one stat: what it is, or nothing there
+        except OSError:
+            raise ConfigNotFound(given) from None
+        if not stat.S_ISREG(mode):
+            from skillc_index.files import file_kind
+
+            raise ConfigNotFound(given, file_kind(mode))
+        file: Path | None = path
     else:
         file = None if start is None else find_config(start, layout)
     if file is None or file == layout.project_config:
@@ -307,17 +315,6 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
     session.warn(config.notices)
     root = file.parent.parent if file.parent.name == ".skillc" else file.parent
     return LintConfig(config, root)
-
-
-def _kind(path: Path) -> str | None:
-    """What ``path`` is when it is no regular file (``a folder``, ``a character device``...);
-    None when nothing is there."""
-    from skillc_index.files import file_kind
-
-    try:
-        return file_kind(path.stat().st_mode)
-    except OSError:
-        return None
 
 
 def rule_registry(
