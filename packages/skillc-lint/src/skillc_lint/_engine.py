@@ -164,7 +164,7 @@ class LintResult:
 
 def is_compiled(root: Path) -> bool:
     """RFC-0008:C-SCOPE: a skill is compiled when ``.skillc-meta/manifest.json`` exists."""
-    return manifest_path(root).is_file()
+    return is_file(manifest_path(root))
 
 
 def lint_skill(
@@ -211,7 +211,7 @@ def lint_with_texts(
         raise PathEscapesRoot(str(root / SKILL_FILE)) from None
     except SkillFileNotFound:  # a SKILL.md no file can be (a symlink loop): E010 below
         pass
-    if not (root / SKILL_FILE).is_file():
+    if not is_file(root / SKILL_FILE):
         raise NotASkill(str(path))
     if registry is None:
         from skillc_lint._profiles import default_registry
@@ -445,7 +445,9 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
                 "skills (skillc-lint skills/), or run 'skc init' to make a project"
             )
         store = layout.store("project")
-        found = find_skill_folders(store, linked_entries=True) if store.is_dir() else SkillFolders()
+        found = (
+            find_skill_folders(store, linked_entries=True) if is_folder(store) else SkillFolders()
+        )
         # the project's, as by name
         return [Target(None, tuple(found), True, store, cut_short=found.cut_short, named=True)]
     return [resolve_target(argument, layout) for argument in arguments]
@@ -466,7 +468,7 @@ def resolve_target(argument: str, layout: Layout) -> Target:
 
     given = layout.cwd / expand_user(argument)
     if is_file(given):  # a file of a skill (an editor or pre-commit passing file names)
-        owner = next((p for p in given.parents if (p / SKILL_FILE).is_file()), None)
+        owner = next((p for p in given.parents if is_file(p / SKILL_FILE)), None)
         if owner is None:
             raise NotASkill(argument)
         return Target(argument, (owner,), False)
@@ -475,13 +477,15 @@ def resolve_target(argument: str, layout: Layout) -> Target:
     try:
         resolved = resolve_skill(argument, layout)
     except NotASkill:
-        found = find_skill_folders(given, linked_entries=True) if given.is_dir() else SkillFolders()
+        found = (
+            find_skill_folders(given, linked_entries=True) if is_folder(given) else SkillFolders()
+        )
         if not found and not is_plugin(given):
             if found.cut_short:
                 raise NoSkillBeforeCut(argument, found.cut_short) from None
             raise
         return Target(argument, tuple(found), True, given, cut_short=found.cut_short)
-    named = not (given / SKILL_FILE).is_file()  # found by its name, not given as its folder
+    named = not is_file(given / SKILL_FILE)  # found by its name, not given as its folder
     folder = skill_folder(given, resolved)
     return Target(argument, (folder,), False, named=named, notices=resolved.notices)
 
@@ -494,7 +498,7 @@ def skill_folder(given: Path, skill: ResolvedSkill) -> Path:
     resolved one. An imported folder is linted itself, not its store copy: it is what is
     edited."""
     folder = skill.imported_from or skill.source
-    if os.path.realpath(given) == str(folder) or (given.is_dir() and is_compiled(given)):
+    if os.path.realpath(given) == str(folder) or (is_folder(given) and is_compiled(given)):
         return given
     return folder
 
@@ -540,4 +544,4 @@ def is_plugin(folder: Path) -> bool:
     """Whether ``folder`` is a Claude Code plugin or marketplace root (it holds
     ``.claude-plugin/plugin.json`` or ``.claude-plugin/marketplace.json``): linted as a
     target even when it holds no skill."""
-    return any((folder / ".claude-plugin" / name).is_file() for name in PLUGIN_MANIFESTS)
+    return any(is_file(folder / ".claude-plugin" / name) for name in PLUGIN_MANIFESTS)
