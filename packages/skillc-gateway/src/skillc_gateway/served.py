@@ -176,6 +176,7 @@ def frontmatter_problem(data: dict[str, Any], name: str) -> str | None:
     from skillc_index.dialect import (
         compatibility_problem,
         description_problem,
+        is_text,
         skill_name_problem,
     )
 
@@ -195,11 +196,11 @@ def frontmatter_problem(data: dict[str, Any], name: str) -> str | None:
     problem = description_problem(description)
     if problem:
         return problem
-    if "license" in data and not isinstance(data["license"], str):
+    if "license" in data and not is_text(data["license"]):
         return "a license that is not a string"
     compatibility = data.get("compatibility")
     if "compatibility" in data:
-        if not isinstance(compatibility, str):
+        if not is_text(compatibility):
             return "a compatibility that is not a string"
         problem = compatibility_problem(compatibility)
         if problem:

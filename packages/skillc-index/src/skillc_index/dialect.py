@@ -18,7 +18,7 @@ on every command).
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from skillc_index.record import Record
 
@@ -348,6 +348,14 @@ def text_length(value: str) -> int:
     server may not trim it). Codex folds runs of white space before it counts: a text within
     this count is within Codex's."""
     return len(value)
+
+
+def is_text(value: object) -> TypeGuard[str]:
+    """Whether a standard field's ``value`` (``license``, ``compatibility``) as YAML 1.2 reads
+    it (an unquoted date is a string there) is text, as the specification makes it: the one
+    verdict of lint's SKL504, of what ``skc package`` drops (a conformant client skips a skill
+    whose standard field has another type) and of what the gateway serves."""
+    return isinstance(value, str)
 
 
 def text_fault(value: str, limit: int) -> Literal["empty", "long"] | None:

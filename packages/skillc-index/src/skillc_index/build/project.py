@@ -31,6 +31,7 @@ from skillc_index.dialect import (
     COMPATIBILITY_LIMIT,
     Dialect,
     fit_text,
+    is_text,
     skill_name_problem,
     text_fault,
 )
@@ -162,7 +163,7 @@ def project(
             if key == "metadata" and isinstance(value, dict) and not superset:
                 metadata = dict(value)
                 continue
-            wrong = key == "metadata" or not isinstance(value, str)  # (a mapping: above)
+            wrong = key == "metadata" or not is_text(value)  # (a mapping: above)
             if not superset and key in _TEXT_FIELDS and wrong:
                 # a conformant client skips a skill whose standard field has another type
                 kind = "a mapping of strings" if key == "metadata" else "text"

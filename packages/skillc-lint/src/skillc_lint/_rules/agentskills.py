@@ -98,14 +98,17 @@ def metadata_format(skill: Skill, options: Options) -> Findings:
 
 def license_format(skill: Skill, options: Options) -> Findings:
     """SKL504: ``license`` is text (a license's name, or a file of the skill), as the
-    specification makes it; an unquoted date counts as text (YAML 1.2 reads it so, as for
-    SKL502). A list, a mapping, a number or a boolean is what ``skc package`` drops (a
-    conformant client skips a skill whose standard field has another type)."""
+    specification makes it (:func:`~skillc_index.dialect.is_text`); an unquoted date counts
+    as text (YAML 1.2 reads it so, as for SKL502). A list, a mapping, a number or a boolean
+    is what ``skc package`` drops (a conformant client skips a skill whose standard field has
+    another type)."""
+    from skillc_index.dialect import is_text
+
     data = frontmatter(skill)
     if "license" not in data:
         return
     value = data["license"]
-    if not isinstance(value, (str, date)):
+    if not is_text(value):
         line = field_line(skill, "license")
         yield Finding(f"license must be a string, not {type_name(value)}", line=line)
 
