@@ -187,6 +187,13 @@ def test_skl529_evals_format(skill: Writer) -> None:
         "evals[1] 'files' must be a list of paths",
         "evals[2] is not an object",
     ]
+    # a key skc eval does not know (a misspelled should_trigger): it leaves the eval out
+    typo = {"evals": [{"prompt": "p", "shouldTrigger": False}], "skill": "x"}
+    (folder / "evals" / "evals.json").write_text(json.dumps(typo), encoding="utf-8")
+    assert [m for _, _, m in found(folder, "SKL529")] == [
+        "evals.json has the unknown key 'skill'",
+        "evals[0] has the unknown key 'shouldTrigger': skc eval leaves it out",
+    ]
     (folder / "evals" / "evals.json").write_text("{not json", encoding="utf-8")
     assert found(folder, "SKL529")[0][2].startswith("evals.json is not JSON")
     assert stat.S_ISREG((folder / "evals" / "evals.json").stat().st_mode)

@@ -29,8 +29,9 @@ A key none of these shapes has is never read in silence: another tool's file (pr
 ``tests:``, skill-reach's ``expected_skill``) or a misspelled key (``should_trigge:``,
 ``"shouldTrigger": false``) may say what a case means, so it is never scored as if the key
 were not there. A ``triggers.yaml`` with a key besides its two lists is skipped; an entry
-with a key outside :data:`ENTRY_KEYS` is left out; an unknown key beside an ``evals`` list is
-ignored; each with a warning naming the key.
+with a key outside :data:`~skillc_index.evals.ENTRY_KEYS` is left out; an unknown key beside
+an ``evals`` list is ignored; each with a warning naming the key (lint's SKL529 reports
+them in ``evals/evals.json``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, unknown_keys
 from skillc_index.layout import CASE_FILES  # the files read, in this order
 
 __all__ = [
@@ -55,14 +57,7 @@ MAX_FILE_BYTES = 1 << 20
 MAX_DEPTH = 16
 MAX_CASES = 1000
 MAX_QUERY_CHARS = 4000
-#: The keys of an entry in the shapes read: Agent Skills' and skill-creator's evals,
-#: skill-creator's trigger sets.
-ENTRY_KEYS = (
-    "query", "prompt", "should_trigger", "id", "expected_output", "files", "assertions",
-    "expectations",
-)  # fmt: skip
-#: The keys of a JSON object holding an ``evals`` list, and of a ``triggers.yaml``.
-FILE_KEYS = ("skill_name", "evals")
+#: The keys of a ``triggers.yaml`` (an entry's and a JSON file's: skillc_index.evals).
 YAML_KEYS = ("should_trigger", "should_not_trigger")
 
 
@@ -125,21 +120,12 @@ def _yaml(data: bytes) -> Any:
     return {} if node is None else data  # nothing but comments: no case
 
 
-def _unknown(data: dict[Any, Any], known: tuple[str, ...]) -> str:
-    """``unknown key 'k'``: the keys of ``data`` not in ``known``, quoted for a warning (""
-    when none)."""
-    from skillc_index.text import cut, printable
-
-    keys = [repr(cut(printable(str(key)), 40)) for key in data if key not in known]
-    return f"unknown key{'s' if len(keys) > 1 else ''} {', '.join(keys)}" if keys else ""
-
-
 def _json_cases(data: Any, rel: str) -> list[Case | str]:
     """The cases of a JSON file (an Agent Skills eval is a task for the skill: it should
     trigger it), and why any is left out."""
     found: list[Case | str] = []
     if isinstance(data, dict) and isinstance(data.get("evals"), list):
-        unknown = _unknown(data, FILE_KEYS)
+        unknown = unknown_keys(data, FILE_KEYS)
         found += [f"{unknown} ignored"] if unknown else []
         entries = data["evals"]
     elif isinstance(data, list):
@@ -153,7 +139,7 @@ def _case(entry: Any, rel: str, default: bool) -> Case | str:
     """One case of a JSON file, or why it is left out."""
     if not isinstance(entry, dict):
         return "an entry is not an object"
-    unknown = _unknown(entry, ENTRY_KEYS)
+    unknown = unknown_keys(entry, ENTRY_KEYS)
     if unknown:  # it may say what the case means: never scored without it
         return f"an entry with the {unknown} is left out"
     query = entry.get("query", entry.get("prompt"))
@@ -173,7 +159,7 @@ def _case(entry: Any, rel: str, default: bool) -> Case | str:
 def _yaml_cases(data: Any, rel: str) -> list[Case | str]:
     if not isinstance(data, dict):
         raise ValueError("expected a mapping with should_trigger and should_not_trigger lists")
-    unknown = _unknown(data, YAML_KEYS)
+    unknown = unknown_keys(data, YAML_KEYS)
     if unknown:  # a misspelled list, or another tool's file: no case of it is read
         raise ValueError(f"{unknown} (it holds should_trigger and should_not_trigger lists)")
     found: list[Case | str] = []

@@ -316,7 +316,10 @@ def encoded_blobs(skill: Skill, options: Options) -> Findings:
 def evals_format(skill: Skill, options: Options) -> Findings:
     """SKL529: ``evals/evals.json``, when present, is JSON holding an object with an
     ``evals`` list, each eval an object with a non-empty ``prompt`` string (and, when
-    given, ``expected_output`` a string and ``files`` a list of strings)."""
+    given, ``expected_output`` a string and ``files`` a list of strings), and no key the
+    format does not know (:mod:`skillc_index.evals`: ``skc eval`` leaves such an eval out)."""
+    from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, unknown_keys
+
     rel = "evals/evals.json"
     if rel not in skill.files:
         return
@@ -330,6 +333,9 @@ def evals_format(skill: Skill, options: Options) -> Findings:
     if not isinstance(evals, list):
         yield Finding("evals.json must be an object with an 'evals' list", rel)
         return
+    unknown = unknown_keys(data, FILE_KEYS)
+    if unknown:
+        yield Finding(f"evals.json has the {unknown}", rel)
     for index, item in enumerate(evals):
         problem = None
         if not isinstance(item, dict):
@@ -342,6 +348,8 @@ def evals_format(skill: Skill, options: Options) -> Findings:
             isinstance(item["files"], list) and all(isinstance(f, str) for f in item["files"])
         ):
             problem = "'files' must be a list of paths"
+        elif unknown := unknown_keys(item, ENTRY_KEYS):
+            problem = f"has the {unknown}: skc eval leaves it out"
         if problem:
             yield Finding(f"evals[{index}] {problem}", rel)
 
