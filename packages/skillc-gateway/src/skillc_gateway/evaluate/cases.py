@@ -132,16 +132,20 @@ def _json_cases(data: Any, rel: str) -> list[Case | str]:
         entries = data
     else:
         raise ValueError("expected a list of cases or an object with an 'evals' list")
-    return found + [_case(entry, rel, True) for entry in entries]
+    for entry in entries:
+        unknown = unknown_keys(entry, ENTRY_KEYS) if isinstance(entry, dict) else ""
+        if unknown:  # it may say what the case means: never scored without it
+            found.append(f"an entry with the {unknown} is left out")
+        else:
+            found.append(_case(entry, rel, True))
+    return found
 
 
 def _case(entry: Any, rel: str, default: bool) -> Case | str:
-    """One case of a JSON file, or why it is left out."""
+    """One case (a JSON file's entry, its keys known; a ``triggers.yaml`` query), or why it
+    is left out."""
     if not isinstance(entry, dict):
         return "an entry is not an object"
-    unknown = unknown_keys(entry, ENTRY_KEYS)
-    if unknown:  # it may say what the case means: never scored without it
-        return f"an entry with the {unknown} is left out"
     query = entry.get("query", entry.get("prompt"))
     if not isinstance(query, str) or not query.strip():
         return "an entry has no 'query' or 'prompt' text"
