@@ -22,17 +22,10 @@ if TYPE_CHECKING:
     Spell = Callable[[str], str]
 
 
-def as_skc(name: str) -> str:
-    """``skc NAME``: the hints of an answer printed under ``skc``."""
-    return f"skc {name}"
-
-
 __all__ = ["plural", "print_answer", "render_text"]
 
 
-def print_answer(
-    layout: Layout, result: FindResult, output_format: str, spell: Spell = as_skc
-) -> None:
+def print_answer(layout: Layout, result: FindResult, output_format: str, spell: Spell) -> None:
     """Print ``result`` on stdout as ``skc find`` does (both paths): the JSON of
     ``--format json``, else the text form, one block per skill (its hints written by
     ``spell``)."""
@@ -56,7 +49,7 @@ def print_answer(
     out.flush()
 
 
-def render_text(layout: Layout, result: FindResult, spell: Spell = as_skc) -> str:
+def render_text(layout: Layout, result: FindResult, spell: Spell) -> str:
     """The text form of an answer: one block per skill (rank, name, score; folder;
     description; how to read its best section, a command line to paste as ``spell`` writes
     it: ``skillc-gateway show ...`` under the gateway's own script), each line one line: what
