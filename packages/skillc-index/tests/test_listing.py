@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from skillc_index import Layout, manifest_path
 from skillc_index.build.manifest import read_manifest
 from skillc_index.build.stub import STUB_FORMAT
@@ -146,6 +148,37 @@ def test_a_copy_of_an_older_build_is_stale(layout: Layout, write_skill: WriteSki
     build_skill("demo", layout)
     assert "- New" in (copy / "SKILL.md").read_text(encoding="utf-8")
     assert {e.name: e.status for e in list_skills(layout).skills} == {"demo": "normal"}
+
+
+def test_copies_are_looked_for_once_per_listing(
+    layout: Layout, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copies behind ``stale`` are looked for in the agent folders of a scope resolved
+    once for the whole listing, not once per skill, and a manifest is read only where a
+    folder holds an entry of the skill's name (a symlink to the runtime is none): the copy's,
+    then its runtime's, once each. It was every target per skill, and every runtime's
+    manifest a second time."""
+    from skillc_index.build import deploy
+    from skillc_index.build.skill import build_skill
+    from skillc_index.layout import agent_targets
+
+    for name in ("alpha", "beta", "gamma"):
+        write_skill(layout.store("project") / name)
+        build_skill(name, layout)
+    build_skill("beta", layout, targets="claude,codex", copy=True)
+    roots: list[str] = []
+    reads: list[Path] = []
+    target_root, read = Layout.target_root, deploy.read_manifest
+    monkeypatch.setattr(
+        Layout, "target_root", lambda self, *args: roots.append(args[0]) or target_root(self, *args)
+    )
+    monkeypatch.setattr(deploy, "read_manifest", lambda path: reads.append(path) or read(path))
+    statuses = {e.name: e.status for e in list_skills(layout).skills}
+    assert statuses == {"alpha": "normal", "beta": "normal", "gamma": "normal"}
+    assert sorted(roots) == sorted(agent_targets())
+    base = layout.base("project")
+    copies = [base / ".claude" / "skills" / "beta", base / ".agents" / "skills" / "beta"]
+    assert sorted(reads) == sorted([*copies, layout.runtime_store("project") / "beta"])
 
 
 def test_invalid_manifest_is_not_built(layout: Layout, write_skill: WriteSkill) -> None:

@@ -81,6 +81,7 @@ if TYPE_CHECKING:
     from skillc_index.build.shapes import DeploymentShape
 
 __all__ = [
+    "AgentFolders",
     "DeployPlan",
     "Deployment",
     "copy_deployments",
@@ -219,39 +220,97 @@ def _existing(path: Path, skill: str) -> Existing:
     return "other"
 
 
+class AgentFolders:
+    """The agent folders a scope deploys into (every built-in and ``configured`` target's,
+    :meth:`Layout.target_root`), resolved once: a listing asks for each skill of the scope.
+    With ``listed``, each folder's entries are read once (one listing), and a skill's
+    copy is looked for only where an entry holds its name; without, one ``lstat`` per folder
+    (a build asks for one skill)."""
+
+    def __init__(
+        self,
+        scope: Scope,
+        layout: Layout,
+        configured: Mapping[str, str] | None = None,
+        *,
+        listed: bool = False,
+    ) -> None:
+        from skillc_index.layout import agent_targets
+
+        self.roots: dict[str, Path] = {}
+        for target in agent_targets(configured):
+            try:
+                self.roots[target] = layout.target_root(target, scope, configured)
+            except ValueError:  # a project scope with no project
+                break
+        self._real: dict[str, str] = {}
+        self._names: dict[str, frozenset[str]] | None = None
+        if listed:
+            self._names = {target: _entries(root) for target, root in self.roots.items()}
+
+    def holding(self, name: str) -> dict[str, Path]:
+        """Target -> ``<folder>/<name>`` for the folders holding an entry ``name``, each real
+        folder under the first target that has it (``agents`` and ``codex`` share
+        ``.agents/skills``)."""
+        found: dict[str, Path] = {}
+        seen: set[str] = set()
+        for target, root in self.roots.items():
+            path = root / name
+            if self._names is not None:
+                if name not in self._names[target]:
+                    continue
+            elif not os.path.lexists(path):
+                continue
+            real = self._real.get(target)
+            if real is None:
+                real = self._real[target] = os.path.realpath(root)
+            if real not in seen:
+                seen.add(real)
+                found[target] = path
+        return found
+
+
+def _entries(folder: Path) -> frozenset[str]:
+    """The names in ``folder``; none when it cannot be read (no folder there)."""
+    try:
+        return frozenset(os.listdir(folder))  # noqa: PTH208
+    except OSError:
+        return frozenset()
+
+
+def _copies(skill: str, source: Path, folders: AgentFolders) -> dict[str, tuple[Path, Manifest]]:
+    """:func:`copy_deployments`, each copy with its manifest (read once)."""
+    found: dict[str, tuple[Path, Manifest]] = {}
+    real_source: str | None = None
+    for target, path in folders.holding(skill).items():
+        if path.is_symlink():  # a link to the runtime: its manifest is the runtime's
+            continue
+        manifest = read_manifest(path)
+        built_from = None if manifest is None else manifest.extra.get("source_path")
+        if manifest is None or not isinstance(built_from, str):
+            continue
+        real_source = os.path.realpath(source) if real_source is None else real_source
+        if os.path.realpath(built_from) == real_source and is_skillc_copy(path, skill, manifest):
+            found[target] = (path, manifest)
+    return found
+
+
 def copy_deployments(
     skill: str,
     scope: Scope,
     source: Path,
     layout: Layout,
     configured: Mapping[str, str] | None = None,
+    folders: AgentFolders | None = None,
 ) -> dict[str, Path]:
     """The copies of skillc's own of ``skill`` (:func:`is_skillc_copy`) built from ``source``
     (their manifest's ``source_path``: not another project's skill of that name) in the agent
-    folders its scope deploys into (every built-in and ``configured`` target's), target ->
-    path, each folder under the first target that has it (``agents`` and ``codex`` share
-    ``.agents/skills`` and read a skill alike). A copy in a folder given as a path is not
-    looked for: a build refreshes it when the path is given again."""
-    from skillc_index.layout import agent_targets
-
-    found: dict[str, Path] = {}
-    seen: set[str] = set()
-    for target in agent_targets(configured):
-        try:
-            path = layout.target_root(target, scope, configured) / skill
-        except ValueError:  # a project scope with no project
-            return found
-        real = os.path.realpath(path.parent)
-        if real in seen:
-            continue
-        seen.add(real)
-        if _existing(path, skill) != "skillc-copy":
-            continue
-        manifest = read_manifest(path)
-        built_from = None if manifest is None else manifest.extra.get("source_path")
-        if isinstance(built_from, str) and os.path.realpath(built_from) == os.path.realpath(source):
-            found[target] = path
-    return found
+    folders its scope deploys into (:class:`AgentFolders`; ``folders``: resolved already),
+    target -> path, each folder under the first target that has it (``agents`` and
+    ``codex`` share ``.agents/skills`` and read a skill alike). A copy in a folder given as a
+    path is not looked for: a build refreshes it when the path is given again."""
+    folders = AgentFolders(scope, layout, configured) if folders is None else folders
+    return {target: path for target, (path, _) in _copies(skill, source, folders).items()}
 
 
 def _same_build(here: Manifest | None, there: Manifest | None) -> bool:
@@ -261,22 +320,13 @@ def _same_build(here: Manifest | None, there: Manifest | None) -> bool:
     return (here.built_at, here.source_hash) == (there.built_at, there.source_hash)
 
 
-def stale_copies(
-    skill: str,
-    scope: Scope,
-    source: Path,
-    runtime: Path,
-    layout: Layout,
-    configured: Mapping[str, str] | None = None,
-) -> list[Path]:
-    """The copies of :func:`copy_deployments` that hold another build than ``runtime``'s
-    (made before its last build, by a build that did not refresh them)."""
-    built = read_manifest(runtime)
-    return [
-        path
-        for path in copy_deployments(skill, scope, source, layout, configured).values()
-        if not _same_build(read_manifest(path), built)
-    ]
+def stale_copies(skill: str, source: Path, runtime: Path, folders: AgentFolders) -> list[Path]:
+    """The copies of :func:`copy_deployments` (in ``folders``, a scope's agent folders) that
+    hold another build than ``runtime``'s (made before its last build, by a build that did
+    not refresh them). The runtime's manifest is read only when there is a copy."""
+    copies = _copies(skill, source, folders).values()
+    built = read_manifest(runtime) if copies else None
+    return [path for path, manifest in copies if not _same_build(manifest, built)]
 
 
 def _refuse_leaving_project(

@@ -20,6 +20,7 @@ from skillc_index.layout import SKILL_FILE, Layout, Scope
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+    from skillc_index.build.deploy import AgentFolders
     from skillc_index.inventory.entries import InstalledSkill, Location
     from skillc_index.inventory.folders import RootKind
     from skillc_index.listing.budget import FolderBudget
@@ -182,19 +183,14 @@ def skill_status(
     return "stale" if current_source_hash(runtime, source) is None else "indexed"
 
 
-def _copies_status(
-    store: Location, runtime: Path, layout: Layout, configured: Mapping[str, str] | None
-) -> Status:
+def _copies_status(store: Location, runtime: Path, folders: AgentFolders) -> Status:
     """``stale`` when a copy of a store skill built and current (``normal``) holds an older
     build than its runtime (:func:`~skillc_index.build.deploy.stale_copies`: what agents
-    load there is out of date; its next build refreshes it), else ``normal``."""
+    load there is out of date; its next build refreshes it), else ``normal``. ``folders``:
+    the agent folders of its scope, listed once for the whole listing."""
     from skillc_index.build.deploy import stale_copies
 
-    return (
-        "stale"
-        if stale_copies(store.name, store.scope, store.path, runtime, layout, configured)
-        else "normal"
-    )
+    return "stale" if stale_copies(store.name, store.path, runtime, folders) else "normal"
 
 
 def recover_stores(layout: Layout) -> None:
@@ -269,6 +265,7 @@ def list_skills(
     the listing is a notice (``store_notices_only``: only the stores', when the caller reports
     the agent folders' own, as ``list --budget`` does).
     """
+    from skillc_index.build.deploy import AgentFolders
     from skillc_index.inventory.entries import installed_skills
 
     wanted_statuses: set[str] = (
@@ -281,6 +278,7 @@ def list_skills(
     kinds: tuple[RootKind, ...] | None = ("store",) if store_notices_only else None
     notices: list[Notice] = list(inventory.notices(kinds))
     stores = {Path(os.path.realpath(layout.store(s))): s for s in layout.scopes()}
+    copy_folders: dict[Scope, AgentFolders] = {}  # each scope's, listed once
     found: list[SkillEntry] = []
     for skill in inventory.skills:
         store = skill.store
@@ -304,7 +302,11 @@ def list_skills(
         if wanted:
             entry_status = skill_status(skill, source, runtime, check_obsolete=check_obsolete)
             if entry_status == "normal" and store is not None:
-                entry_status = _copies_status(store, runtime, layout, configured)
+                if store.scope not in copy_folders:
+                    copy_folders[store.scope] = AgentFolders(
+                        store.scope, layout, configured, listed=True
+                    )
+                entry_status = _copies_status(store, runtime, copy_folders[store.scope])
         elif skill.store is not None:
             entry_status = "not-built" if read_manifest(runtime) is None else "normal"
         else:
