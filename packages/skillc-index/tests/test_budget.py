@@ -360,6 +360,36 @@ def test_the_listing_ranks_an_imported_skill_by_the_uses_stats_all_counts(
     assert priorities[str(folder)] == priorities[str(copy)]  # the folder is one of its places
 
 
+def test_the_budget_ranks_the_skills_the_listing_found(
+    layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``list --budget`` ranks by use the skills its listing found: the inventory (every
+    agent folder, plugin and store) is walked once, not a second time for the ranking. The
+    used skill keeps its description over budget, the one listed before it is cut."""
+    from skillc_index.accesslog import AccessRecord, insert, primary_log
+    from skillc_index.inventory import entries
+
+    folder = project / ".claude" / "skills"
+    agent_skill(folder, "alpha", "a" * 250)
+    zeta = agent_skill(folder, "zeta", "z" * 250)
+    runtime = layout.runtime_store("project") / "zeta"
+    insert(primary_log(runtime), [AccessRecord("show", "zeta", str(zeta), "/w")])
+    small_budget(layout)
+    walks: list[int] = []
+    real = entries.installed_skills
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        walks.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(entries, "installed_skills", counted)
+    session = Session(layout, AccessLog(lambda _: None))
+    (budget,) = LIST.run(session, ListParams(budget=True)).to_dict()["budget"]
+    listed = {entry["name"]: entry["listed"] for entry in budget["entries"]}
+    assert listed == {"alpha": "name-only", "zeta": "full"}
+    assert len(walks) == 1
+
+
 def test_read_entry_is_the_one_reader_of_a_listing_entry(
     tmp_path: Path, write_skill: WriteSkill
 ) -> None:

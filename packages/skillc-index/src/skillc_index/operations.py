@@ -258,8 +258,9 @@ def list_(session: Session, params: ListParams) -> SkillList:
     scopes: tuple[Scope, ...] = ("project", "global") if params.scope == "all" else (params.scope,)
     strict = params.apply is not None  # a file it may change must be read, not skipped
     found = claude_overrides(layout, strict=strict)
-    # priced up to three times with --apply: the skills' usage (every access log) read once
-    usage = skill_usage(layout, config) if params.apply is not None else None
+    # priced up to three times with --apply: the skills' usage (every access log) read once,
+    # of the skills the listing found (the inventory is not walked a second time)
+    usage = skill_usage(layout, config, listed.installed)
     budgets = listing_budgets(layout, config, scopes, found, params.agent, usage)
     plans = None
     applied: tuple[Notice, ...] = ()

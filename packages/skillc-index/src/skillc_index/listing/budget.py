@@ -63,6 +63,7 @@ from skillc_index.listing.agents import (
 from skillc_index.listing.precedence import Shadowed, agent_entries, personal_skills
 
 if TYPE_CHECKING:
+    from skillc_index.inventory.entries import InstalledSkill
     from skillc_index.inventory.folders import Root
     from skillc_index.listing.overrides import ClaudeOverrides
     from skillc_index.listing.shapes import (
@@ -645,14 +646,19 @@ def listing_budgets(
     )
 
 
-def skill_usage(layout: Layout, config: Config) -> Mapping[str, float]:
+def skill_usage(
+    layout: Layout, config: Config, installed: Sequence[InstalledSkill] | None = None
+) -> Mapping[str, float]:
     """Each installed skill's priority in a listing, by its folder: its recorded use
-    (:func:`skillc_index.listing.usage.recorded_priorities`, which opens every access log)."""
-    from skillc_index.inventory.entries import installed_skills
-    from skillc_index.inventory.folders import trusted_targets
+    (:func:`skillc_index.listing.usage.recorded_priorities`, which opens every access log).
+    ``installed``: the inventory when the caller has read it (``list``'s), else read here."""
     from skillc_index.listing.usage import recorded_priorities
 
-    installed = installed_skills(layout, trusted_targets(layout, config)).skills
+    if installed is None:
+        from skillc_index.inventory.entries import installed_skills
+        from skillc_index.inventory.folders import trusted_targets
+
+        installed = installed_skills(layout, trusted_targets(layout, config)).skills
     return recorded_priorities(installed, layout)
 
 

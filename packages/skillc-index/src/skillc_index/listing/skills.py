@@ -87,6 +87,9 @@ class SkillList:
     overrides: tuple[OverridePlan, ...] | None = None
     """With ``apply``: what was (or would be) set for each over-budget folder
     (:mod:`skillc_index.listing.overrides`)."""
+    installed: tuple[InstalledSkill, ...] = field(default=(), repr=False, compare=False)
+    """Every installed skill found, before any filter (the inventory the listing read): what
+    ``list --budget`` ranks by use (:func:`skillc_index.listing.budget.skill_usage`)."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
@@ -334,4 +337,10 @@ def list_skills(
         and (sees is None or sees(entry.locations))
     ]
     shown_entries: Sequence[SkillEntry] = matching if limit is None else matching[: max(limit, 0)]
-    return SkillList(tuple(shown_entries), len(found), len(matching), tuple(notices))
+    return SkillList(
+        tuple(shown_entries),
+        len(found),
+        len(matching),
+        tuple(notices),
+        installed=inventory.skills,
+    )
