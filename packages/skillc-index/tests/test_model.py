@@ -784,3 +784,36 @@ def test_a_file_over_the_read_limit_is_parsed_from_its_start_and_never_held_whol
     assert doc.line_count == MARKDOWN_READ_LIMIT // 9 + 4
     assert sum(sizes) == len(text.encode()) > max(sizes)
     assert max(sizes) <= MARKDOWN_READ_LIMIT
+
+
+def test_a_file_is_asked_for_its_size_not_the_read_limit(tmp_path: Path) -> None:
+    """``read_parsed`` asks a file for its size (its stat) and a byte, not for the read limit
+    (4 MiB: a buffer that size for each small file, 3.5 times the time of reading a corpus);
+    one that has grown since its stat is read on to the limit, whole as before."""
+    import io
+
+    from skillc_index.markdown.document import MARKDOWN_READ_LIMIT, read_parsed
+
+    path = tmp_path / "small.md"
+    path.write_bytes(b"# Small\n")
+    asked: list[int] = []
+
+    class Recorded(io.BufferedReader):
+        grow = b""
+
+        def read(self, size: int | None = -1) -> bytes:
+            asked.append(-1 if size is None else size)
+            if self.grow:
+                with path.open("ab") as more:
+                    more.write(self.grow)
+                self.grow = b""
+            return super().read(size)
+
+    with Recorded(io.FileIO(path)) as handle:
+        assert read_parsed(handle) == ("# Small\n", None)
+    assert asked == [len(b"# Small\n") + 1]
+    asked.clear()
+    with Recorded(io.FileIO(path)) as handle:
+        handle.grow = b"more\n" * 4  # after its stat, before its read
+        assert read_parsed(handle) == ("# Small\n" + "more\n" * 4, None)
+    assert asked == [9, MARKDOWN_READ_LIMIT - 9]
