@@ -16,7 +16,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -373,11 +373,12 @@ class Skill:
         return by_name, {*self.files, *self.folders} - {"."}
 
     def _pieces_of(self, source: str) -> set[str]:
-        """The whitespace-separated pieces of the Markdown file ``source``'s text, split
-        once (for :func:`_path_words` and :func:`_globbed`)."""
+        """The whitespace-separated pieces of the Markdown file ``source``'s text holding a
+        ``.`` or a ``/`` (:func:`_path_pieces`), split once (for :func:`_path_words` and
+        :func:`_globbed`)."""
         found = self._pieces.get(source)
         if found is None:
-            found = self._pieces[source] = set(self.texts.get(source, "").split())
+            found = self._pieces[source] = _path_pieces(self.texts.get(source, ""))
         return found
 
     def named_in_other_case(self, sources: Iterable[str]) -> dict[str, tuple[str, str]]:
@@ -430,15 +431,21 @@ class Skill:
         return name == self.name or bool(self._probe("skill", name))
 
 
+def _path_pieces(text: str) -> set[str]:
+    """The whitespace-separated pieces of ``text`` holding a ``.`` or a ``/``, each once:
+    where a path-like word (:func:`_path_words`) or a glob pattern (:func:`_globbed`) lies
+    (kept as they are split: a set of every piece cost a third more)."""
+    return {piece for piece in text.split() if "." in piece or "/" in piece}
+
+
 def _path_words(pieces: str | set[str]) -> set[str]:
-    """The words :data:`_PATHLIKE` finds in a text (or its whitespace-separated ``pieces``),
-    searched only in its pieces holding a ``.`` or a ``/`` (each piece once): a word of path
+    """The words :data:`_PATHLIKE` finds in a text (or its :func:`_path_pieces`), searched
+    only in its pieces holding a ``.`` or a ``/`` (each piece once): a word of path
     characters never holds a blank, so it lies in such a piece (a third of the time of
     searching the whole text)."""
     if isinstance(pieces, str):
-        pieces = set(pieces.split())
-    kept = [piece for piece in pieces if "." in piece or "/" in piece]
-    return set(_PATHLIKE.findall(" ".join(kept)))
+        pieces = _path_pieces(pieces)
+    return set(_PATHLIKE.findall(" ".join(pieces)))
 
 
 def _last_part(word: str) -> str:
@@ -552,18 +559,14 @@ def _clean_word(word: str, trailing: str = ".,:;") -> str:
 
 def _globbed(pieces: set[str], folder: str, known: set[str]) -> set[str]:
     """The files and folders of ``known`` the glob patterns of a text (a file in ``folder``;
-    its whitespace-separated ``pieces``) match: a word holding ``*`` or ``?`` and a ``/`` or
-    an extension (``shared/managed-agents-*.md``, ``*.md``; not ``claude-*`` or
+    its :func:`_path_pieces`) match: a word holding ``*`` or ``?`` and a ``/`` or an
+    extension (``shared/managed-agents-*.md``, ``*.md``; not ``claude-*`` or
     ``com.anthropic.*``), from the file's folder or the skill root as :func:`_named` reads a
     path. A ``*`` (or ``**``) stands for any characters but ``/``, ``?`` for one."""
-    wild = [
-        piece
-        for piece in pieces
-        if ("*" in piece or "?" in piece) and ("/" in piece or "." in piece)
-    ]
+    wild = [piece for piece in pieces if "*" in piece or "?" in piece]
     if not wild:
         return set()
-    patterns = []
+    found: set[str] = set()
     for word in set(_GLOB_WORD.findall(" ".join(wild))):
         word = _clean_word(word, ".,:;?")
         last = word.rpartition("/")[2]
@@ -573,17 +576,36 @@ def _globbed(pieces: set[str], folder: str, known: set[str]) -> set[str]:
         if "/" not in word and not any(char.isalnum() for char in extension):
             continue
         for path in {posixpath.normpath(posixpath.join(folder, word)), posixpath.normpath(word)}:
-            parts = _WILDCARD.split(path)
-            patterns.append(
-                "".join(
-                    "[^/]*" if part.startswith("*") else "[^/]" if part == "?" else re.escape(part)
-                    for part in parts
-                )
-            )
-    if not patterns:
-        return set()
-    matcher = re.compile("|".join(f"(?:{pattern})" for pattern in patterns))
-    return {rel for rel in known if matcher.fullmatch(rel)}
+            found.update(_glob_matches(path, known))
+    return found
+
+
+def _glob_matches(path: str, known: set[str]) -> list[str]:
+    """The paths of ``known`` the glob pattern ``path`` matches, its expression compiled
+    only for a path that may match (as many ``/``, its text before the first wildcard and
+    after the last): most patterns of a text match no file of the skill."""
+    parts = _WILDCARD.split(path)
+    head, tail, slashes = parts[0], parts[-1], path.count("/")
+    maybe = [
+        rel
+        for rel in known
+        if rel.count("/") == slashes and rel.startswith(head) and rel.endswith(tail)
+    ]
+    if not maybe:
+        return []
+    matcher = _glob_expression(path)
+    return [rel for rel in maybe if matcher.fullmatch(rel)]
+
+
+@lru_cache(maxsize=256)
+def _glob_expression(path: str) -> re.Pattern[str]:
+    """The regular expression of a glob pattern (see :func:`_globbed`)."""
+    return re.compile(
+        "".join(
+            "[^/]*" if part.startswith("*") else "[^/]" if part == "?" else re.escape(part)
+            for part in _WILDCARD.split(path)
+        )
+    )
 
 
 def _classify(
