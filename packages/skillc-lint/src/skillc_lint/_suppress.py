@@ -53,7 +53,8 @@ _COMMENT = re.compile(
     r"<!--\s*skillc-lint:\s*(disable|disable-line|disable-next-line)\s*=\s*(.*?)\s*-->",
     re.IGNORECASE,
 )
-#: What every such comment holds, in any case as the comment is read (a quick test of a text).
+#: What every such comment holds, in any case as the comment is read (a quick test of a text
+#: holding a ``<!--``: a search ignoring case over every text cost 0.13 s of the corpus's lint).
 _MARK = re.compile("skillc-lint:", re.IGNORECASE)
 #: Bounds of a per-file-ignores pattern: pathspec matches with a regular expression, which
 #: backtracks; a pattern of a checkout's config must not make a lint hang.
@@ -120,7 +121,7 @@ def inline_suppressions(text: str, code: Sequence[CodeBlock]) -> InlineSuppressi
     or indented, in a list item or a blockquote too: ``code``, the text's as the lint parsed
     it, :attr:`~skillc_index.MarkdownDoc.code_blocks`) and inside a code span (a backtick
     right before ``<!--``) are examples, not comments."""
-    if _MARK.search(text) is None:
+    if "<!--" not in text or _MARK.search(text) is None:
         return NO_SUPPRESSIONS
     from skillc_lint._rules.fields import in_code
 
