@@ -788,7 +788,7 @@ def test_a_file_over_the_read_limit_is_parsed_from_its_start_and_never_held_whol
 
 def test_a_file_is_asked_for_its_size_not_the_read_limit(tmp_path: Path) -> None:
     """``read_parsed`` asks a file for its size (its stat) and a byte, not for the read limit
-    (4 MiB: a buffer that size for each small file, 3.5 times the time of reading a corpus);
+    (4 MiB: a buffer that size for each small file, 3 times the time of reading a corpus);
     one that has grown since its stat is read on to the limit, whole as before."""
     import io
 

@@ -623,7 +623,7 @@ def read_parsed(handle: BinaryIO, *, count: bool = True) -> tuple[str, int | Non
     rest counted in chunks, never held: give it to :func:`parse_markdown`; not counted
     without ``count``, for a reader of the frontmatter alone), else None. A 400 MB file
     costs a few MB of memory, not 800. A file is asked for its size (its stat) and a byte,
-    not 4 MiB (a buffer that size for a small file: 3.5 times the time of reading a corpus);
+    not 4 MiB (a buffer that size for a small file: 3 times the time of reading a corpus);
     one grown since is read on to the limit."""
     import os
 
