@@ -128,6 +128,23 @@ def test_a_number_becoming_a_string_keeps_its_source_text(
     assert claude["metadata"] == {"version": 1.1, "beta": True}
 
 
+def test_a_metadata_left_empty_is_left_out_of_a_copy(
+    build: Callable[..., BuildResult], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``metadata: {nested: {a: b}}`` loses its one value in the specification's folder; the
+    copy then has no ``metadata`` (``metadata: {}`` is a flow mapping skills-ref refuses)."""
+    write_skill(
+        project / ".skillc" / "skills" / "mx",
+        frontmatter="name: mx\ndescription: Meta.\nmetadata:\n  nested:\n    a: b\n",
+    )
+    result = build("mx", targets=["codex", "claude"])
+    text = (project / ".agents" / "skills" / "mx" / "SKILL.md").read_text(encoding="utf-8")
+    assert "metadata" not in text
+    assert fields(result)[("codex", "metadata")] == "dropped"
+    claude = frontmatter(project / ".claude" / "skills" / "mx" / "SKILL.md")
+    assert claude["metadata"] == {"nested": {"a": "b"}}
+
+
 def test_each_change_is_reported_once_in_text_and_json(
     cli: Callable[..., Any], skill: Path, project: Path
 ) -> None:

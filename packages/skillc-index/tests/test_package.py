@@ -188,6 +188,29 @@ def test_a_number_in_metadata_is_written_as_its_source_writes_it(
     assert details["metadata.version"] == "written as the string '1.10'"
 
 
+@pytest.mark.parametrize("fmt", ["upload", "plugin", "well-known"])
+def test_a_metadata_left_empty_is_left_out(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, fmt: str
+) -> None:
+    """A ``metadata`` whose every value is dropped (a mapping is no string) is left out: it
+    was written ``metadata: {}``, a flow mapping skills-ref refuses."""
+    source = write_skill(
+        project / "mx",
+        frontmatter="name: mx\ndescription: Meta. Use when testing.\n"
+        "metadata:\n  nested:\n    a: b\n",
+    )
+    result = package_skills([str(source)], layout, fmt=fmt, output=tmp_path / "out", name="p")
+    skill_md = next((tmp_path / "out").rglob("SKILL.md"), None)
+    if skill_md is None:  # the upload: an archive
+        with zipfile.ZipFile(tmp_path / "out" / "mx.zip") as archive:
+            text = archive.read("mx/SKILL.md").decode()
+    else:
+        text = skill_md.read_text(encoding="utf-8")
+    assert "metadata" not in text
+    details = {change.field: change.detail for _skill, change in result.fields}
+    assert details["metadata"] == "dropped (nothing left in it)"
+
+
 def test_the_upload_refuses_a_reserved_word(
     layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
 ) -> None:

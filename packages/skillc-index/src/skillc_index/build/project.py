@@ -10,7 +10,8 @@
 - ``version``, ``author`` and (where the agent does not read it) ``compatibility``, plain
   values, move under ``metadata``, where they are the same note;
 - a list of ``allowed-tools`` becomes the specification's space-separated string, and
-  ``metadata`` values that are not strings become strings;
+  ``metadata`` values that are not strings become strings (a ``metadata`` left empty is left
+  out);
 - a description (or compatibility note) over the limit is cut; an empty compatibility note
   is left out;
 - anything else the dialect does not read is left out.
@@ -184,7 +185,11 @@ def project(
             change(key, "dropped", f"dropped ({why})")
     if metadata is not None or moved:
         inner = {path[1]: text for path, text in texts.items() if path[0] == "metadata"}
-        out["metadata"] = _metadata(metadata or {}, moved, change, inner)
+        kept = _metadata(metadata or {}, moved, change, inner)
+        if kept:
+            out["metadata"] = kept
+        else:  # written `metadata: {}`, a flow mapping skills-ref refuses
+            change("metadata", "dropped", "dropped (nothing left in it)")
     _fold_description(out, frontmatter, dialect, change)
     if (
         folder is not None
