@@ -561,6 +561,24 @@ def test_target_inside_the_runtime_is_refused(
     assert caught.value.target == ".skillc/runtime"
 
 
+def test_a_target_with_a_name_too_long_under_a_missing_folder_writes_nothing(
+    build: Callable[..., BuildResult], store: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    """``--target out/<300 a>/x`` with no ``out/``: looking it up stops at ``out``, and the
+    name too long was refused (a raw OSError, E999) once the runtime was built and ``out/``
+    made; every missing name is checked first, CannotCreate before anything is written."""
+    import errno
+
+    from skillc_index.command_errors import CannotCreate
+
+    write_skill(store / "demo")
+    with pytest.raises(CannotCreate) as refused:
+        build("demo", targets=[f"out/{'a' * 300}/x"])
+    assert refused.value.reason == os.strerror(errno.ENAMETOOLONG)
+    assert not (project / "out").exists()
+    assert not (project / ".skillc" / "runtime" / "demo" / "SKILL.md").exists()
+
+
 def test_parse_targets() -> None:
     assert parse_targets([]) == ["claude"]
     assert parse_targets(["claude, cursor", "claude", "codex"]) == ["claude", "cursor", "codex"]

@@ -15,6 +15,7 @@ a temporary name the system refused (``File name too long``).
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
@@ -68,9 +69,25 @@ def creation_start(path: Path) -> Path:
 
         raise CannotCreate(nul_shown(str(path)), NUL_REASON)
     try:
-        return nearest_existing(path)
+        found = nearest_existing(path)
+        _check_names(path, found)
     except OSError as exc:
         raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
+    return found
+
+
+def _check_names(path: Path, start: Path) -> None:
+    """OSError (``ENAMETOOLONG``) when a name of ``path`` below ``start``, the folder where its
+    creation begins (:func:`nearest_existing`), is longer than the file system there allows
+    (``os.pathconf``, else :data:`NAME_MAX` bytes): looking ``path`` up stops at the first
+    missing folder, so such a name was refused only once the folders above it were made."""
+    try:
+        longest = os.pathconf(start, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - pathconf is POSIX
+        longest = NAME_MAX
+    for part in path.relative_to(start).parts:
+        if len(os.fsencode(part)) > longest:
+            raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG), str(path))
 
 
 def _stem(prefix: str) -> str:
