@@ -226,6 +226,7 @@ def test_the_fast_path_reads_the_shapes_skills_use(block: str, value: object) ->
         "d: [a: b]\n",
         "d: {a: b}\n",
         "d:\n  a: b\n# comment\n  c: d\n",
+        "d:\n  a: b\n  a: c\n",  # a key written again: PyYAML's reading names it
     ],
 )
 def test_anything_else_goes_to_pyyaml(block: str) -> None:
@@ -241,6 +242,28 @@ def test_both_paths_give_the_same_frontmatter() -> None:
     assert fast.field_lines == {"name": 2, "description": 3}
     assert {k: slow.field_lines[k] for k in fast.field_lines} == fast.field_lines
     assert (fast.end_line, fast.body_start) == (4, 5)
+
+
+def test_a_key_written_again_is_found_in_every_mapping() -> None:
+    """YAML 1.2 forbids a key written twice in any mapping (skills-ref refuses the file):
+    ``repeated`` names each, nested ones by their path, in the order of the lines; a node an
+    alias shares is named once, where it is written; a merge key's pairs are no repetition."""
+    text = (
+        "---\nname: a\ndescription: d\nmetadata:\n  author: a\n  author: b\n"
+        "hooks:\n  Stop:\n  - {type: x, type: y}\nname: b\n"
+        "base: &b {k: 1, k: 2}\nalias: *b\nmerged:\n  <<: *b\n  k: 3\n---\n"
+    )
+    front = parse_frontmatter(text)
+    assert [(key.key, key.first, key.again) for key in front.repeated] == [
+        ("metadata.author", 5, 6),
+        ("hooks.Stop[0].type", 9, 9),
+        ("name", 2, 10),
+        ("base.k", 11, 11),
+    ]
+    assert front.repeated[1].path == ("hooks", "Stop", 0, "type")
+    assert front.data is not None and front.data["metadata"] == {"author": "b"}
+    assert front.data["merged"] == {"k": 3}
+    assert front.field_lines["name"] == 10 and "<<" not in front.field_lines
 
 
 #: Generated blocks: keys, values of each kind, and the lines that can come under them

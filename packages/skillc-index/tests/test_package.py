@@ -575,6 +575,34 @@ def test_the_skill_md_is_what_readers_take_not_its_bytes(
     assert any("'compatibility' dropped (empty" in text for text in warnings) is (fmt == "upload")
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_nested_key_written_twice_is_written_once(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, fmt: str
+) -> None:
+    """``metadata: {author: a, author: b}`` went out byte for byte, with no warning (skills-ref:
+    "Duplicate key"): a key written twice in any mapping is written once, with its last value
+    (its own text: '2.50', not the first's), a warning naming it by its path."""
+    from skillc_index.markdown.frontmatter import parse_frontmatter
+
+    write_skill(
+        project / "dup",
+        frontmatter="name: dup\ndescription: Does. Use when asked.\nmetadata:\n"
+        "  author: a\n  author: b\n  version: 1.10\n  version: 2.50\n",
+    )
+    out = tmp_path / "out"
+    result = package_skills([str(project / "dup")], layout, fmt=fmt, output=out, name="office")
+    if fmt == "well-known":
+        text = (out / ".well-known" / "agent-skills" / "dup" / "SKILL.md").read_text()
+    else:
+        text = packaged_skill_md(out, fmt, "dup")
+    front = parse_frontmatter(text)
+    assert not front.repeated and text.count("author:") == 1
+    version = "2.50" if fmt != "claude-plugin" else 2.5  # Claude Code's: as YAML 1.2 reads it
+    assert front.data_12["metadata"] == {"author": "b", "version": version}
+    warnings = [notice.text for notice in result.warnings]
+    assert any("'metadata.author' written twice (lines 5, 6)" in text for text in warnings)
+
+
 @pytest.mark.parametrize("rel", ["x\\..\\..\\evil.txt", "C:evil.txt", "sub/D:x"])
 def test_a_file_name_windows_reads_as_a_path_is_refused(
     layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, rel: str

@@ -144,6 +144,19 @@ def test_skl100_a_key_written_twice_is_an_error(skill: Writer, found: Found) -> 
     ]
 
 
+def test_skl100_a_nested_key_written_twice_is_an_error(skill: Writer, found: Found) -> None:
+    """YAML 1.2 forbids a repeated key in any mapping (skills-ref refuses the file): one under
+    ``metadata``, or in a list's mapping, is reported by its path."""
+    folder = skill(
+        frontmatter="name: my-skill\ndescription: x. Use when y.\nmetadata:\n  author: a\n"
+        "  author: b\nhooks:\n  Stop:\n  - {type: a, type: b}\n"
+    )
+    assert [(d.message, d.line) for d in found(folder, "SKL100")] == [
+        ("key 'metadata.author' written twice (lines 5 and 6): YAML forbids it", 6),
+        ("key 'hooks.Stop[0].type' written twice (lines 9 and 9): YAML forbids it", 9),
+    ]
+
+
 # -- SKL101 name-required ---------------------------------------------------------------------
 
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from skillc_index.record import Record
 from skillc_index.text import BOM
 
 FENCE = "---"
@@ -98,6 +99,20 @@ _NESTED_LEVELS = 3
 _BLOCK_HEADERS = ("|", "|-", ">", ">-")
 
 
+class RepeatedKey(Record):
+    """A key written again in a mapping of the block (YAML 1.2 forbids it; PyYAML keeps the
+    last value, as most readers): SKL100 reports it, ``skc package`` writes it once."""
+
+    path: tuple[str | int, ...]  # from the top (a list item: its index): ("metadata", "a")
+    first: int  # the file line of its first key
+    again: int  # the file line of the key written again
+
+    @property
+    def key(self) -> str:
+        """The path as messages write it: ``name``, ``metadata.author``, ``hooks.Stop[0].x``."""
+        return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in self.path)[1:]
+
+
 @dataclass(frozen=True)
 class Frontmatter:
     """The YAML block at the top of a file, and where things are in it."""
@@ -123,9 +138,8 @@ class Frontmatter:
     it again."""
     text: str = field(default="", compare=False, repr=False)
     """The block's text, when it was read (:func:`~.yaml12.scalar_texts` reads it again)."""
-    repeated: tuple[tuple[str, int, int], ...] = ()
-    """Each top-level key written again: ``(key, first line, line written again)``. YAML
-    1.2 forbids it; PyYAML, as most readers, keeps the last value (SKL100 reports it)."""
+    repeated: tuple[RepeatedKey, ...] = ()
+    """Each key written again, in any mapping of the block, in the order of the lines."""
 
     @functools.cached_property
     def data_12(self) -> dict[str, Any]:
@@ -252,20 +266,7 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
     if not isinstance(data, dict):
         message = f"{INVALID_YAML}expected a mapping, got {type_name(data)}"
         return Frontmatter(True, None, message, end_line, {}, body_start), close_end
-    import yaml
-
-    field_lines: dict[str, int] = {}
-    seen: dict[str, int] = {}  # the first line of each key
-    repeated: list[tuple[str, int, int]] = []
-    if isinstance(node, yaml.MappingNode):
-        for key, _value in node.value:
-            if isinstance(key, yaml.ScalarNode):
-                # Mark lines are 0-based within the block, which starts on file line 2.
-                name, line = str(key.value), key.start_mark.line + 2
-                if name in seen:
-                    repeated.append((name, seen[name], line))
-                seen.setdefault(name, line)
-                field_lines[name] = line
+    field_lines, repeated = _key_lines(node, source)
     front = Frontmatter(
         True,
         data,
@@ -275,9 +276,44 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
         body_start,
         yaml=source,
         text=source,
-        repeated=tuple(repeated),
+        repeated=repeated,
     )
     return front, close_end
+
+
+def _key_lines(root: Any, source: str) -> tuple[dict[str, int], tuple[RepeatedKey, ...]]:
+    """The line of each top-level key of the block ``source``, composed as ``root`` (the last
+    when written again), and each key written again in any of its mappings, in the order of
+    the lines; each node looked at once (aliases share nodes), a merge key ``<<`` passed over."""
+    import yaml
+
+    if "<<" in source:  # the mappings as written, not as the merge key flattened them
+        root = yaml.compose(source, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    field_lines: dict[str, int] = {}
+    found: list[RepeatedKey] = []
+    done: set[int] = set()
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), root)]
+    while stack:
+        path, node = stack.pop()
+        if id(node) in done:
+            continue
+        done.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack += reversed([((*path, at), item) for at, item in enumerate(node.value)])
+        elif isinstance(node, yaml.MappingNode):
+            lines: dict[str, int] = {}
+            below: list[tuple[tuple[str | int, ...], Any]] = []
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                    name, line = str(key.value), key.start_mark.line + 2  # the block's line 1: 2
+                    if not path:
+                        field_lines[name] = line
+                    if name in lines:
+                        found.append(RepeatedKey((*path, name), lines[name], line))
+                    lines.setdefault(name, line)
+                    below.append(((*path, name), value))
+            stack += reversed(below)  # in document order: an alias's node is named where written
+    return field_lines, tuple(sorted(found, key=lambda repeated: repeated.again))
 
 
 class YAMLProblem(ValueError):
@@ -528,7 +564,7 @@ def _nested(lines: list[str], level: int = 1) -> tuple[bool, Any]:
             ok, value = _nested(entries[index:under], level + 1)
         else:
             ok = False
-        if not ok:
+        if not ok or match.group(1) in mapping:  # a key written again: PyYAML's reading tells
             return False, None
         mapping[match.group(1)] = value
         index = under

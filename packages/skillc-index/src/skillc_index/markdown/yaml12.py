@@ -144,7 +144,7 @@ def scalar_texts(front: Frontmatter) -> dict[tuple[str, ...], str]:
             continue
         where = (*path, str(key.value))
         if isinstance(value, yaml.ScalarNode) and not value.style and where in wanted:
-            found[where] = str(value.value)
+            found.setdefault(where, str(value.value))  # the last pair first: a key written again
         elif isinstance(value, yaml.MappingNode) and not path:
             pairs += [(where, pair) for pair in value.value]
     return found

@@ -44,6 +44,7 @@ from skillc_index.command_errors import CannotCreate, NoSkillToPackage, PackageR
 from skillc_index.diagnostics import Diagnostic, InvalidOption, Notice, PathEscapesRoot, SkillcError
 from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals, skill_name_problem
 from skillc_index.layout import SKILL_FILE, Layout, shown
+from skillc_index.markdown.frontmatter import RepeatedKey
 from skillc_index.package.archive import ArchiveEntry, zip_bytes
 from skillc_index.package.result import PackagedFile, PackageResult
 from skillc_index.record import Record
@@ -166,28 +167,39 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
 
 
 def _written_once(
-    repeated: Sequence[tuple[str, int, int]], kept: Mapping[str, object], fmt: str, agent: str
+    repeated: Sequence[RepeatedKey], kept: Mapping[str, object], fmt: str, agent: str
 ) -> tuple[FieldChange, ...]:
-    """A change for each key of ``kept`` the source writes more than once (``repeated``,
-    :attr:`~skillc_index.markdown.frontmatter.Frontmatter.repeated`): YAML 1.2 forbids it and
-    strict readers refuse the file (skills-ref, the npm ``skills`` CLI); the package writes it
-    once, with its last value, as PyYAML and most readers take it."""
-    lines: dict[str, list[int]] = {}
-    for key, first, again in repeated:
-        lines.setdefault(key, [first]).append(again)
+    """A change for each key of ``kept``, at any level, the source writes more than once
+    (``repeated``, :attr:`~skillc_index.markdown.frontmatter.Frontmatter.repeated`): YAML 1.2
+    forbids it and strict readers refuse the file (skills-ref, the npm ``skills`` CLI); the
+    package writes it once, with its last value, as PyYAML and most readers take it."""
+    lines: dict[RepeatedKey, list[int]] = {}
+    for key in repeated:
+        lines.setdefault(key._replace(first=0, again=0), [key.first]).append(key.again)
     return tuple(
         FieldChange(
             fmt,
             agent,
-            key,
+            key.key,
             "converted",
             f"written {'twice' if len(at) == 2 else f'{len(at)} times'} (lines "
             f"{', '.join(map(str, at))}): written once, with its last value, as YAML readers "
             "take it",
         )
         for key, at in lines.items()
-        if key in kept
+        if _holds(kept, key.path)
     )
+
+
+def _holds(data: object, path: Sequence[str | int]) -> bool:
+    """Whether ``data`` (the frontmatter written) has a value at ``path`` (keys, and a list
+    item's index)."""
+    for part in path:
+        item = isinstance(data, list) and isinstance(part, int) and part < len(data)
+        if not (item or (isinstance(data, dict) and part in data)):
+            return False
+        data = data[part]  # type: ignore[index]
+    return True
 
 
 def _packed(given: str, layout: Layout, fmt: str, *, several: bool) -> PackedSkill:

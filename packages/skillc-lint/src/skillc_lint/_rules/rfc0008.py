@@ -69,14 +69,16 @@ def skip_compiled(skill: Skill, options: Options) -> Findings:
 
 def frontmatter_valid(skill: Skill, options: Options) -> Findings:
     """SKL100: delimiters present and YAML parseable, with the RFC's three messages; no BOM
-    before the opening ``---`` (agents have ignored such a skill), no key written twice."""
+    before the opening ``---`` (agents have ignored such a skill), no key written twice in
+    any of its mappings."""
     frontmatter = skill.skill_md.frontmatter
     if skill.starts_with_bom(SKILL_FILE):
         bom = "SKILL.md starts with a UTF-8 BOM, not ---: some agents skip the skill"
         yield Finding(bom, line=1)
-    for key, first, again in frontmatter.repeated:
-        message = f"key '{key}' written twice (lines {first} and {again}): YAML forbids it"
-        yield Finding(message, line=again)
+    for repeated in frontmatter.repeated:  # in any mapping: `metadata.author`
+        lines = f"lines {repeated.first} and {repeated.again}"
+        message = f"key '{repeated.key}' written twice ({lines}): YAML forbids it"
+        yield Finding(message, line=repeated.again)
     if frontmatter.error:
         fix = None
         if frontmatter.present and not frontmatter.end_line:  # no closing ---
