@@ -93,7 +93,7 @@ def test_build_says_once_that_skc_is_not_installed(
     alone = {"PATH": path_without_skc}
     warning = (
         "warning: 'skc' is not on PATH, and the stub tells agents to run it (when they have no "
-        "skillc MCP tools): install it with 'pip install skillc'"
+        "skillc MCP tools): install the skillc distribution, or put the folder holding skc on PATH"
     )
     batch = index("build", "alpha", "beta", env_extra=alone)
     assert batch.returncode == 0 and batch.stderr.splitlines() == [warning]

@@ -198,7 +198,8 @@ def test_install_says_once_that_skc_is_not_installed(
     alone = {"PATH": path_without_skc}
     warning = (
         "warning: 'skc' is not on PATH, and the router tells agents to run it (when they have "
-        "no skillc MCP tools): install it with 'pip install skillc'"
+        "no skillc MCP tools): install the skillc distribution, or put the folder holding skc "
+        "on PATH"
     )
     index = cli("skillc_index")
     assert index("route", "install", "-n", env_extra=alone).stderr.splitlines() == [warning]

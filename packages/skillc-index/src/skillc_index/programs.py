@@ -32,7 +32,8 @@ def on_path(program: str, env: Mapping[str, str] | None = None) -> str | None:
 def skc_missing(what: str) -> Notice | None:
     """The warning of a command that deploys ``what`` (the stub, the router), which tells
     agents to run ``skc`` when they have no skillc MCP tools, when ``skc`` is not on ``PATH``
-    (skillc-index installed without the ``skillc`` distribution); None when it is. Looked up
+    (skillc-index installed without the ``skillc`` distribution, or with it, its scripts'
+    folder not on ``PATH``: a virtual environment not activated); None when it is. Looked up
     once per command that writes (``build``, ``route install``), never on a reader's path."""
     if on_path("skc") is not None:
         return None
@@ -40,5 +41,5 @@ def skc_missing(what: str) -> Notice | None:
 
     return Notice(
         f"'skc' is not on PATH, and {what} tells agents to run it (when they have no skillc "
-        "MCP tools): install it with 'pip install skillc'"
+        "MCP tools): install the skillc distribution, or put the folder holding skc on PATH"
     )
