@@ -33,6 +33,14 @@ def test_staging_dir_sweeps_folders_of_dead_processes_only(tmp_path: Path) -> No
     assert alive.exists() and other_prefix.exists() and odd.exists()
 
 
+def test_temporary_pid_reads_the_names_temporary_path_makes(tmp_path: Path) -> None:
+    from skillc_index.atomic import temporary_path, temporary_pid
+
+    assert temporary_pid(temporary_path(tmp_path, "zarr-python.deploy").name) == os.getpid()
+    for name in ("zarr-python", ".x.12-abcd", ".x.12-0A1B2C3D", "..12-0a1b2c3d", ".x.²-0a1b2c3d"):
+        assert temporary_pid(name) is None
+
+
 def test_staging_dir_without_sweep_keeps_everything(tmp_path: Path) -> None:
     dead = tmp_path / f".demo.old.{_dead_pid()}-0a1b2c3d"
     (dead / "demo").mkdir(parents=True)

@@ -369,6 +369,32 @@ def test_skills_another_tool_installed_are_not_ignored(
 
 
 @needs_git
+def test_a_copy_another_build_is_writing_is_not_the_users(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """A batch's builds run at once: one looked at the agent folder while another's copy was
+    half written in its staging folder (``.<name>.deploy.<pid>-<hex>``, a SKILL.md and no
+    manifest yet), took it for a skill of the user's and added a line for its own
+    deployment beside the folder's (``/.agents/skills/zarr-python``, ``/.agents/skills/``).
+    skillc's temporary names are passed over; a folder of the user's, hidden or not, is not."""
+    from skillc_index.build.skill import build_skill
+
+    _git(tmp_path, "init", "-q")
+    init_skill("my-skill", Layout.discover(tmp_path, env))
+    layout = Layout.discover(tmp_path, env)
+    agents = tmp_path / ".agents" / "skills"
+    staging = agents / f".other.deploy.{os.getpid()}-0123abcd"
+    staging.mkdir(parents=True)
+    (staging / "SKILL.md").write_text("---\nname: other\n---\n", encoding="utf-8")
+    built = build_skill("my-skill", layout, targets=["codex"], copy=True)
+    assert built.gitignore == ("/.agents/skills/",)
+    (tmp_path / ".gitignore").write_text("", encoding="utf-8")
+    (agents / ".mine.deploy.1-xyz").mkdir()  # not a name skillc makes: the user's
+    built = build_skill("my-skill", layout, targets=["codex"], copy=True, force=True)
+    assert built.gitignore == ("/.agents/skills/my-skill",)
+
+
+@needs_git
 def test_a_line_already_there_is_kept_when_the_folder_gains_a_skill(
     tmp_path: Path, env: dict[str, str], write_skill: WriteSkill
 ) -> None:

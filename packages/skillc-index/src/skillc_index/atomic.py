@@ -29,6 +29,7 @@ __all__ = [
     "move_aside",
     "staging_dir",
     "temporary_path",
+    "temporary_pid",
     "write_file_atomic",
     "write_files_atomic",
 ]
@@ -110,6 +111,18 @@ def temporary_path(parent: Path, prefix: str) -> Path:
     return parent / f".{_stem(prefix)}.{os.getpid()}-{os.urandom(4).hex()}"
 
 
+def temporary_pid(name: str) -> int | None:
+    """The process id in ``name`` when it is one :func:`temporary_path` makes (``.<prefix>.
+    <pid>-<8 hex>``: a file or folder being written, or left by a process that was killed),
+    else None."""
+    head, _, tail = name.rpartition(".")
+    pid, dash, tag = tail.partition("-")
+    digits = dash and pid.isascii() and pid.isdigit()
+    if len(head) < 2 or not head.startswith(".") or not digits or len(tag) != 8:
+        return None
+    return int(pid) if all(char in "0123456789abcdef" for char in tag) else None
+
+
 def staging_dir(parent: Path, prefix: str, *, sweep: bool = True) -> Path:
     """A new empty hidden folder in ``parent`` (created if needed), to be renamed later.
 
@@ -148,8 +161,8 @@ def abandoned(parent: Path, prefix: str) -> list[Path]:
         return []
     found: list[Path] = []
     for name in sorted(names):
-        pid, dash, tag = name[len(start) :].partition("-")
-        if dash and pid.isdigit() and len(tag) == 8 and not _running(int(pid)):
+        pid = temporary_pid(name) if "." not in name[len(start) :] else None
+        if pid is not None and not _running(pid):
             found.append(parent / name)
     return found
 

@@ -233,9 +233,11 @@ def _folder_of(entry: str) -> str:
 def _only_deployments(folder: Path, layout: Layout) -> bool:
     """Whether the agent folder ``folder`` holds nothing but deployments skillc made (a link
     to a runtime, a copy of a stub: :func:`~skillc_index.inventory.deployed.deployed_source`)
-    and the router of ``skc route``, or is not there. Anything else (a skill folder, a link
-    to a skill another tool installed, a file) is the user's; so is a folder that cannot be
-    read."""
+    and the router of ``skc route``, or is not there. skillc's own temporary names
+    (:func:`~skillc_index.atomic.temporary_pid`: a copy another build is writing, staged
+    there) are passed over. Anything else (a skill folder, a link to a skill another tool
+    installed, a file) is the user's; so is a folder that cannot be read."""
+    from skillc_index.atomic import temporary_pid
     from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
 
     try:
@@ -247,6 +249,8 @@ def _only_deployments(folder: Path, layout: Layout) -> bool:
     for name in names:
         entry = folder / name
         if name == ROUTER_NAME and (entry / ROUTER_MARK).is_file():
+            continue
+        if temporary_pid(name) is not None:  # a batch's other build: a half-written copy
             continue
         if deployed_source(os.path.realpath(entry), layout, gone=True) is None:
             return False
