@@ -282,6 +282,43 @@ def test_the_claude_plugin_keeps_every_field_and_is_listed(
     assert market["owner"]["name"]
 
 
+def test_a_second_run_into_the_folder_keeps_the_first_runs_index_entries(
+    layout: Layout, skills: Path, tmp_path: Path
+) -> None:
+    """``--to well-known`` (or ``claude-plugin``) of one skill, then of another, into one
+    folder: the first's files stayed, but the index forgot them (and the marketplace took the
+    second's name). The earlier run's entries whose files skillc wrote and are still there
+    are kept, those of the skills packaged again replaced; a marketplace keeps its name and
+    owner unless given; an index edited since is not merged (E050 without --force)."""
+    site = tmp_path / "site"
+    for given in ("pdf-tool", "notes", "notes"):
+        package_skills([str(skills / given)], layout, fmt="well-known", output=site)
+    index = json.loads((site / ".well-known/agent-skills/index.json").read_text())
+    jsonschema.validate(index, DISCOVERY_SCHEMA)
+    assert [entry["name"] for entry in index["skills"]] == ["notes", "pdf-tool"]
+    (site / ".well-known/agent-skills/pdf-tool.zip").unlink()  # its file gone: its entry too
+    package_skills([str(skills / "notes")], layout, fmt="well-known", output=site)
+    index = json.loads((site / ".well-known/agent-skills/index.json").read_text())
+    assert [entry["name"] for entry in index["skills"]] == ["notes"]
+
+    market = tmp_path / "mk"
+    for given in ("pdf-tool", "notes"):
+        package_skills([str(skills / given)], layout, fmt="claude-plugin", output=market)
+    listed = json.loads((market / ".claude-plugin/marketplace.json").read_text())
+    assert (listed["name"], listed["owner"]) == ("pdf-tool", {"name": "pdf-tool"})
+    assert [entry["source"] for entry in listed["plugins"]] == ["./notes", "./pdf-tool"]
+    package_skills(
+        [str(skills / "notes")], layout, fmt="claude-plugin", output=market, name="kit", author="J"
+    )
+    listed = json.loads((market / ".claude-plugin/marketplace.json").read_text())
+    assert (listed["name"], listed["owner"]) == ("kit", {"name": "J"})
+    assert [entry["name"] for entry in listed["plugins"]] == ["kit", "notes", "pdf-tool"]
+    (market / ".claude-plugin/marketplace.json").write_text('{"plugins": []}\n')
+    package_skills([str(skills / "notes")], layout, fmt="claude-plugin", output=market, force=True)
+    listed = json.loads((market / ".claude-plugin/marketplace.json").read_text())
+    assert [entry["name"] for entry in listed["plugins"]] == ["notes"]
+
+
 def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) -> None:
     run = cli("skillc_index")
     done = run("package", "skills/pdf-tool", "--format", "json")

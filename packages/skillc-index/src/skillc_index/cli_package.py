@@ -22,7 +22,8 @@ def package_command(result: PackageResult, call: Call[PackageParams]) -> None:
 
     Each package holds the skill's source files (not the stub), its SKILL.md frontmatter
     written as the package's readers take it; every field dropped or changed is a warning.
-    Same skills, same bytes. Nothing is deleted in the output folder: files are written over.
+    Same skills, same bytes. Nothing is deleted in the output folder: files are written over,
+    and an index (index.json, marketplace.json) keeps the skills an earlier run listed there.
 
     \b
     Formats (--to):

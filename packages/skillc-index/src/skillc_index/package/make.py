@@ -22,7 +22,9 @@ a fixed layout, nothing dated. Files are written (atomically, all or none:
 :func:`~skillc_index.atomic.write_files_atomic`) over what a previous run wrote
 (``.skillc-package.json`` in the output folder records each file's digest); a file there that
 skillc did not write, or that was edited since, is E050 before anything is written; with
-``force`` it is moved aside (``atomic.move_aside``), never overwritten. Nothing is deleted.
+``force`` it is moved aside (``atomic.move_aside``), never overwritten. Nothing is deleted; an
+index (``index.json``, ``marketplace.json``) keeps the entries of the earlier run's whose files
+are still there (:func:`_merge_index`).
 Left out of every package: hidden files and folders (what :func:`~skillc_index.files.walk_skill`
 skips: the skill's private names), and, as Anthropic's packager leaves them, ``__pycache__``
 and ``node_modules`` folders, ``*.pyc`` files, and ``evals/`` at the skill's root (the
@@ -31,11 +33,12 @@ skill's tests, not the skill).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +62,7 @@ PLUGIN_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
 WELL_KNOWN = ".well-known/agent-skills"
 #: In the output folder: what the last run wrote (``{"files": {path: sha256 hex}}``).
 MANIFEST = ".skillc-package.json"
+MARKETPLACE = ".claude-plugin/marketplace.json"
 #: How long a run waits for another writing into the same output folder (then goes on).
 LOCK_WAIT_S = 60.0
 #: The most of a skill's files read into one package.
@@ -324,8 +328,70 @@ def _layout_plugin(
     out[f"{plugin}/.claude-plugin/plugin.json"] = _json(manifest)
     listing = {**_manifest(plugin, version, description), "source": f"./{plugin}"}
     marketplace = {"name": plugin, "owner": {"name": author or plugin}, "plugins": [listing]}
-    out[".claude-plugin/marketplace.json"] = _json(marketplace)
+    out[MARKETPLACE] = _json(marketplace)
     return out
+
+
+#: The index of each format that has one: what an earlier run's index listed is kept in it.
+_INDEXES = {"well-known": f"{WELL_KNOWN}/index.json", "claude-plugin": MARKETPLACE}
+
+
+def _earlier_index(output: Path, rel: str, made: Mapping[str, str]) -> dict[str, Any]:
+    """The index ``rel`` (JSON) an earlier run wrote into ``output``, as it wrote it (the
+    record's digest); ``{}`` when there is none, or it was edited since."""
+    from skillc_index.bounded_json import loads_bounded, read_bounded
+
+    try:
+        data = read_bounded(output / rel, 1 << 20)
+        if hashlib.sha256(data).hexdigest() != made.get(rel):
+            return {}
+        found = loads_bounded(data, max_bytes=1 << 20)
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _merge_index(
+    output: Path, files: dict[str, bytes], made: Mapping[str, str], fmt: str, *, own: set[str]
+) -> None:
+    """``files``' index (:data:`_INDEXES`) with the entries of the earlier run's index kept,
+    each whose files skillc wrote there (the record) and that are still there, but those of
+    the skills packaged now (replaced); a marketplace keeps its earlier ``name`` and
+    ``owner`` unless ``own`` (``{"name", "owner"}``) says this run gives them."""
+    rel = _INDEXES.get(fmt)
+    earlier = _earlier_index(output, rel, made) if rel is not None else {}
+    if rel is None or not earlier:
+        return
+    key, where = ("skills", _artifact) if fmt == "well-known" else ("plugins", _plugin_manifest)
+    index = json.loads(files[rel])
+    names = {entry["name"] for entry in index[key]}
+    kept = [
+        entry
+        for entry in earlier.get(key) or []
+        if isinstance(entry, dict)
+        and isinstance(entry.get("name"), str)
+        and entry["name"] not in names
+        and (path := where(entry)) in made
+        and (output / path).is_file()
+    ]
+    index[key] = sorted([*index[key], *kept], key=lambda entry: str(entry["name"]))
+    for field in ({"name", "owner"} - own) if fmt == "claude-plugin" else ():
+        if isinstance(earlier.get(field), type(index[field])):  # a str name, an owner mapping
+            index[field] = earlier[field]
+    files[rel] = _json(index)
+
+
+def _artifact(entry: Mapping[str, Any]) -> str:
+    """The file a discovery index entry stands for: ``<name>/SKILL.md`` or ``<name>.zip``."""
+    if entry.get("type") == "skill-md":
+        return f"{WELL_KNOWN}/{entry['name']}/{SKILL_FILE}"
+    return f"{WELL_KNOWN}/{entry['name']}.zip"
+
+
+def _plugin_manifest(entry: Mapping[str, Any]) -> str:
+    """The manifest of the plugin a marketplace entry lists (its ``source``, ``./<name>``)."""
+    source = entry.get("source")
+    return f"{source[2:]}/.claude-plugin/plugin.json" if isinstance(source, str) else ""
 
 
 def _check_output(output: Path) -> None:
@@ -369,17 +435,24 @@ def _check_place(
 
 
 def _write(
-    output: Path, files: dict[str, bytes], executables: set[str], *, force: bool
+    output: Path,
+    files: dict[str, bytes],
+    executables: set[str],
+    *,
+    force: bool,
+    merge: Callable[[dict[str, bytes], dict[str, str]], None],
 ) -> tuple[tuple[PackagedFile, ...], tuple[tuple[Path, Path], ...]]:
     """Write ``files`` into ``output`` with the record of what skc package wrote there
     (:data:`MANIFEST`), all or none, under a lock on the folder (made for it when it is not
     there: :func:`~skillc_index.atomic.locked_folder`): two runs into one folder at once
     each read the record the other wrote (without it, one's entry was lost and its file
-    then called foreign, E050). Returns the files written and those ``force`` moved aside."""
+    then called foreign, E050); ``merge`` (:func:`_merge_index`) is given the files and the
+    record there. Returns the files written and those ``force`` moved aside."""
     from skillc_index.atomic import locked_folder, move_aside, write_files_atomic
 
     with locked_folder(output, LOCK_WAIT_S, make=True):
         made = _made_before(output)
+        merge(files, made)
         moved = []
         for path in _foreign(output, files, made):
             if not force:
@@ -463,7 +536,9 @@ def package_skills(
     check_project_write(output, layout)  # a checkout's `dist` symlink leading out: E012
     _check_output(output)
     _check_place(output, files, zip(skills, packed, strict=True), layout)
-    written, moved = _write(output, files, executables, force=force)
+    own = {field for field, given in (("name", name), ("owner", author)) if given is not None}
+    merge = functools.partial(_merge_index, output, fmt=fmt, own=own)
+    written, moved = _write(output, files, executables, force=force, merge=merge)
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
     notices = tuple(notice for skill in packed for notice in skill.notices)
     return PackageResult(fmt, output, tuple(names), written, changes, moved, notices)
