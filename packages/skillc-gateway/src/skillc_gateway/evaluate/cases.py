@@ -114,7 +114,7 @@ def _yaml(data: bytes) -> Any:
         raise ValueError(f"YAML larger than {MAX_FRONTMATTER_BYTES >> 10} KiB")
     text = decoded(data)
     try:
-        data, node = load_bounded_yaml(text)
+        data, node, _lines = load_bounded_yaml(text)
     except YAMLProblem as exc:
         raise ValueError(str(exc)) from None
     return {} if node is None else data  # nothing but comments: no case

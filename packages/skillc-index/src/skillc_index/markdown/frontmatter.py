@@ -113,6 +113,10 @@ class RepeatedKey(Record):
         return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in self.path)[1:]
 
 
+# The file line of each top-level key, and each key written again (:func:`_key_lines`).
+KeyLines = tuple[dict[str, int], tuple[RepeatedKey, ...]]
+
+
 @dataclass(frozen=True)
 class Frontmatter:
     """The YAML block at the top of a file, and where things are in it."""
@@ -258,7 +262,7 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
         return front, close_end
 
     try:
-        data, node = load_bounded_yaml(source, first_line=2)
+        data, node, (field_lines, repeated) = load_bounded_yaml(source, first_line=2, keys=True)
     except YAMLProblem as problem:
         message, line = INVALID_YAML + str(problem), problem.line
         return Frontmatter(True, None, message, end_line, {}, body_start, line), close_end
@@ -266,7 +270,6 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
     if not isinstance(data, dict):
         message = f"{INVALID_YAML}expected a mapping, got {type_name(data)}"
         return Frontmatter(True, None, message, end_line, {}, body_start), close_end
-    field_lines, repeated = _key_lines(node, source)
     front = Frontmatter(
         True,
         data,
@@ -281,14 +284,13 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
     return front, close_end
 
 
-def _key_lines(root: Any, source: str) -> tuple[dict[str, int], tuple[RepeatedKey, ...]]:
-    """The line of each top-level key of the block ``source``, composed as ``root`` (the last
-    when written again), and each key written again in any of its mappings, in the order of
-    the lines; each node looked at once (aliases share nodes), a merge key ``<<`` passed over."""
+def _key_lines(root: Any, first_line: int) -> KeyLines:
+    """The file line of each top-level key of the composed node ``root`` (the last when
+    written again; the node's line 0 is ``first_line``), and each key written again in any of
+    its mappings, in the order of the lines; each node looked at once (aliases share nodes), a
+    merge key ``<<`` passed over. ``root`` is as written: before a merge key flattens it."""
     import yaml
 
-    if "<<" in source:  # the mappings as written, not as the merge key flattened them
-        root = yaml.compose(source, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     field_lines: dict[str, int] = {}
     found: list[RepeatedKey] = []
     done: set[int] = set()
@@ -305,7 +307,7 @@ def _key_lines(root: Any, source: str) -> tuple[dict[str, int], tuple[RepeatedKe
             below: list[tuple[tuple[str | int, ...], Any]] = []
             for key, value in node.value:
                 if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
-                    name, line = str(key.value), key.start_mark.line + 2  # the block's line 1: 2
+                    name, line = str(key.value), key.start_mark.line + first_line
                     if not path:
                         field_lines[name] = line
                     if name in lines:
@@ -325,11 +327,14 @@ class YAMLProblem(ValueError):
         self.line = line
 
 
-def load_bounded_yaml(source: str, *, first_line: int = 1) -> tuple[Any, Any]:
-    """The data of the one YAML document ``source`` and its composed node (both None when it
-    is empty), read with PyYAML's safe loader within this module's bounds (:data:`MAX_DEPTH`,
-    :data:`MAX_VALUES`, :data:`MAX_TEXT_CHARS`, no alias inside the node it names); the caller
-    bounds its size.
+def load_bounded_yaml(
+    source: str, *, first_line: int = 1, keys: bool = False
+) -> tuple[Any, Any, KeyLines]:
+    """The data of the one YAML document ``source``, its composed node (both None when it is
+    empty) and, with ``keys``, its key lines (:func:`_key_lines`, taken before a merge key
+    flattens the node; empty without), read with PyYAML's safe loader within this module's
+    bounds (:data:`MAX_DEPTH`, :data:`MAX_VALUES`, :data:`MAX_TEXT_CHARS`, no alias inside the
+    node it names); the caller bounds its size.
     ``first_line`` is the file line ``source`` starts on, for the lines of messages. Raises
     :class:`YAMLProblem`."""
     import yaml
@@ -343,6 +348,7 @@ def load_bounded_yaml(source: str, *, first_line: int = 1) -> tuple[Any, Any]:
     try:
         node = loader.get_single_node()
         problem = None if node is None or bounded else _shape_problem(node, first_line)
+        lines: KeyLines = _key_lines(node, first_line) if keys and not problem else ({}, ())
         data = None if node is None or problem else loader.construct_document(node)
     except RecursionError:  # the Python loader on deep nesting (the C one never sees it)
         raise YAMLProblem(f"nested more than {MAX_DEPTH} levels deep") from None
@@ -353,7 +359,7 @@ def load_bounded_yaml(source: str, *, first_line: int = 1) -> tuple[Any, Any]:
         loader.dispose()
     if problem is not None:
         raise YAMLProblem(*problem)
-    return data, node
+    return data, node, lines
 
 
 def _shape_problem(root: Any, first_line: int) -> tuple[str, int] | None:

@@ -131,7 +131,7 @@ def scalar_texts(front: Frontmatter) -> dict[tuple[str, ...], str]:
     import yaml
 
     try:
-        _data, root = load_bounded_yaml(front.text, first_line=2)
+        _data, root, _lines = load_bounded_yaml(front.text, first_line=2)
     except YAMLProblem:  # read once within the bounds; not again
         return {}
     found: dict[tuple[str, ...], str] = {}
