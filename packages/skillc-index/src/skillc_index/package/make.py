@@ -33,12 +33,11 @@ skill's tests, not the skill).
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -231,9 +230,12 @@ def _made_before(output: Path) -> dict[str, str]:
     return {k: v for k, v in files.items() if isinstance(k, str) and isinstance(v, str)}
 
 
-def _foreign(output: Path, files: dict[str, bytes], made: dict[str, str]) -> list[Path]:
+def _foreign(
+    output: Path, files: dict[str, bytes], made: dict[str, str], known: Mapping[str, str]
+) -> list[Path]:
     """The files at package paths that skc package did not write there (or that were edited
-    since): what ``force`` moves aside and nothing else may replace."""
+    since): what ``force`` moves aside and nothing else may replace; ``known`` holds the
+    digests of those already read (the earlier index: :func:`_merge_index`)."""
     from skillc_index.diagnostics import SkillcError
     from skillc_index.files import file_sha256
 
@@ -243,7 +245,7 @@ def _foreign(output: Path, files: dict[str, bytes], made: dict[str, str]) -> lis
         if not os.path.lexists(path):
             continue
         try:
-            current = file_sha256(str(path))
+            current = known[rel] if rel in known else file_sha256(str(path))
         except (OSError, SkillcError):
             current = ""  # a folder, a FIFO, unreadable: not a file skillc wrote
         if current != hashlib.sha256(data).hexdigest() and made.get(rel) != current:
@@ -273,7 +275,9 @@ def _layout_upload(skills: Sequence[PackedSkill], fmt: str) -> dict[str, bytes]:
     return out
 
 
-def _layout_well_known(skills: Sequence[PackedSkill], base_url: str) -> dict[str, bytes]:
+def _layout_well_known(
+    skills: Sequence[PackedSkill], base_url: str
+) -> tuple[dict[str, bytes], dict[str, Any]]:
     out: dict[str, bytes] = {}
     entries: list[dict[str, str]] = []
     for skill in sorted(skills, key=lambda item: item.name):
@@ -291,8 +295,9 @@ def _layout_well_known(skills: Sequence[PackedSkill], base_url: str) -> dict[str
                 "digest": _digest(data),
             }
         )
-    out[f"{WELL_KNOWN}/index.json"] = _json({"$schema": DISCOVERY_SCHEMA, "skills": entries})
-    return out
+    index = {"$schema": DISCOVERY_SCHEMA, "skills": entries}
+    out[f"{WELL_KNOWN}/index.json"] = _json(index)
+    return out, index
 
 
 def _plugin_path(plugin: str, skill: PackedSkill, entry: ArchiveEntry) -> str:
@@ -314,7 +319,8 @@ def _manifest(plugin: str, version: str, description: str | None) -> dict[str, A
 
 def _layout_plugin(
     skills: Sequence[PackedSkill], fmt: str, plugin: str, version: str, author: str | None
-) -> dict[str, bytes]:
+) -> tuple[dict[str, bytes], dict[str, Any] | None]:
+    """The plugin's files, and the marketplace listing it (``claude-plugin``; else None)."""
     if len(plugin) > 64 or not re.match(_PLUGIN_NAME, plugin):
         raise InvalidOption(f"not a plugin name: '{plugin}' (lowercase letters, digits, . and -)")
     description = skills[0].description if len(skills) == 1 else None
@@ -324,46 +330,64 @@ def _layout_plugin(
         manifest["author"] = {"name": author}
     if fmt == "plugin":
         out[f"{plugin}/plugin.json"] = _json({"$schema": PLUGIN_SCHEMA, **manifest})
-        return out
+        return out, None
     out[f"{plugin}/.claude-plugin/plugin.json"] = _json(manifest)
     listing = {**_manifest(plugin, version, description), "source": f"./{plugin}"}
     marketplace = {"name": plugin, "owner": {"name": author or plugin}, "plugins": [listing]}
     out[MARKETPLACE] = _json(marketplace)
-    return out
+    return out, marketplace
 
 
 #: The index of each format that has one: what an earlier run's index listed is kept in it.
 _INDEXES = {"well-known": f"{WELL_KNOWN}/index.json", "claude-plugin": MARKETPLACE}
 
 
-def _earlier_index(output: Path, rel: str, made: Mapping[str, str]) -> dict[str, Any]:
-    """The index ``rel`` (JSON) an earlier run wrote into ``output``, as it wrote it (the
+def _earlier_index(
+    output: Path, rel: str, made: Mapping[str, str]
+) -> tuple[str | None, dict[str, Any]]:
+    """The SHA-256 hex digest of the index ``rel`` in ``output`` (None when there is none, or
+    it cannot be read whole) and its data (JSON) when an earlier run wrote it as it is (the
     record's digest); ``{}`` when there is none, or it was edited since."""
     from skillc_index.bounded_json import loads_bounded, read_bounded
 
     try:
         data = read_bounded(output / rel, 1 << 20)
-        if hashlib.sha256(data).hexdigest() != made.get(rel):
-            return {}
-        found = loads_bounded(data, max_bytes=1 << 20)
     except (OSError, ValueError):
-        return {}
-    return found if isinstance(found, dict) else {}
+        return None, {}
+    if len(data) > 1 << 20:
+        return None, {}
+    digest = hashlib.sha256(data).hexdigest()
+    try:
+        found = loads_bounded(data, max_bytes=1 << 20) if digest == made.get(rel) else {}
+    except ValueError:
+        found = {}
+    return digest, found if isinstance(found, dict) else {}
 
 
 def _merge_index(
-    output: Path, files: dict[str, bytes], made: Mapping[str, str], fmt: str, *, own: set[str]
-) -> None:
-    """``files``' index (:data:`_INDEXES`) with the entries of the earlier run's index kept,
-    each whose files skillc wrote there (the record) and that are still there, but those of
-    the skills packaged now (replaced); a marketplace keeps its earlier ``name`` and
-    ``owner`` unless ``own`` (``{"name", "owner"}``) says this run gives them."""
+    output: Path,
+    files: dict[str, bytes],
+    made: Mapping[str, str],
+    fmt: str,
+    *,
+    own: set[str],
+    index: dict[str, Any] | None,
+) -> dict[str, str]:
+    """``files``' index (:data:`_INDEXES`; ``index`` as this run made it) with the entries
+    of the earlier run's index kept, each whose files skillc wrote there (the record) and that
+    are still there, but those of the skills packaged now (replaced); a marketplace keeps its
+    earlier ``name`` and ``owner`` unless ``own`` (``{"name", "owner"}``) says this run gives
+    them. Returns the digest of the index file there, when it was read (for :func:`_foreign`)."""
+    from skillc_index.files import is_file
+
     rel = _INDEXES.get(fmt)
-    earlier = _earlier_index(output, rel, made) if rel is not None else {}
-    if rel is None or not earlier:
-        return
+    if rel is None or index is None:
+        return {}
+    digest, earlier = _earlier_index(output, rel, made)
+    known = {rel: digest} if digest is not None else {}
+    if not earlier:
+        return known
     key, where = ("skills", _artifact) if fmt == "well-known" else ("plugins", _plugin_manifest)
-    index = json.loads(files[rel])
     names = {entry["name"] for entry in index[key]}
     kept = [
         entry
@@ -372,13 +396,14 @@ def _merge_index(
         and isinstance(entry.get("name"), str)
         and entry["name"] not in names
         and (path := where(entry)) in made
-        and (output / path).is_file()
+        and is_file(output / path)
     ]
     index[key] = sorted([*index[key], *kept], key=lambda entry: str(entry["name"]))
     for field in ({"name", "owner"} - own) if fmt == "claude-plugin" else ():
         if isinstance(earlier.get(field), type(index[field])):  # a str name, an owner mapping
             index[field] = earlier[field]
     files[rel] = _json(index)
+    return known
 
 
 def _artifact(entry: Mapping[str, Any]) -> str:
@@ -440,21 +465,24 @@ def _write(
     executables: set[str],
     *,
     force: bool,
-    merge: Callable[[dict[str, bytes], dict[str, str]], None],
+    fmt: str,
+    own: set[str],
+    index: dict[str, Any] | None,
 ) -> tuple[tuple[PackagedFile, ...], tuple[tuple[Path, Path], ...]]:
     """Write ``files`` into ``output`` with the record of what skc package wrote there
     (:data:`MANIFEST`), all or none, under a lock on the folder (made for it when it is not
     there: :func:`~skillc_index.atomic.locked_folder`): two runs into one folder at once
     each read the record the other wrote (without it, one's entry was lost and its file
-    then called foreign, E050); ``merge`` (:func:`_merge_index`) is given the files and the
-    record there. Returns the files written and those ``force`` moved aside."""
+    then called foreign, E050); the index is merged with the earlier run's there
+    (:func:`_merge_index`: ``fmt``, ``own``, ``index``). Returns the files written and those
+    ``force`` moved aside."""
     from skillc_index.atomic import locked_folder, move_aside, write_files_atomic
 
     with locked_folder(output, LOCK_WAIT_S, make=True):
         made = _made_before(output)
-        merge(files, made)
+        known = _merge_index(output, files, made, fmt, own=own, index=index)
         moved = []
-        for path in _foreign(output, files, made):
+        for path in _foreign(output, files, made, known):
             if not force:
                 from skillc_index.command_errors import ForeignFile
 
@@ -515,15 +543,16 @@ def package_skills(
     if not base_url.endswith("/"):  # each url is base_url + a path: no slash, no url
         base_url += "/"
     executables: set[str] = set()
+    index: dict[str, Any] | None = None  # the index this run writes (well-known, claude-plugin)
     if fmt == "upload":
         files = _layout_upload(packed, fmt)
     elif fmt == "well-known":
-        files = _layout_well_known(packed, base_url)
+        files, index = _layout_well_known(packed, base_url)
     else:
         if name is None and len(packed) > 1:
             raise InvalidOption("a plugin of several skills needs a name (--name)")
         plugin = name or packed[0].name
-        files = _layout_plugin(packed, fmt, plugin, version, author)
+        files, index = _layout_plugin(packed, fmt, plugin, version, author)
         # a folder installed by copying it: a script keeps its executable bit, as in a zip
         executables = {
             _plugin_path(plugin, skill, entry)
@@ -537,8 +566,7 @@ def package_skills(
     _check_output(output)
     _check_place(output, files, zip(skills, packed, strict=True), layout)
     own = {field for field, given in (("name", name), ("owner", author)) if given is not None}
-    merge = functools.partial(_merge_index, output, fmt=fmt, own=own)
-    written, moved = _write(output, files, executables, force=force, merge=merge)
+    written, moved = _write(output, files, executables, force=force, fmt=fmt, own=own, index=index)
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
     notices = tuple(notice for skill in packed for notice in skill.notices)
     return PackageResult(fmt, output, tuple(names), written, changes, moved, notices)
