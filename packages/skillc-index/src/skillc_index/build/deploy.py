@@ -301,16 +301,15 @@ def copy_deployments(
     source: Path,
     layout: Layout,
     configured: Mapping[str, str] | None = None,
-    folders: AgentFolders | None = None,
 ) -> dict[str, Path]:
     """The copies of skillc's own of ``skill`` (:func:`is_skillc_copy`) built from ``source``
     (their manifest's ``source_path``: not another project's skill of that name) in the agent
-    folders its scope deploys into (:class:`AgentFolders`; ``folders``: resolved already),
-    target -> path, each folder under the first target that has it (``agents`` and
-    ``codex`` share ``.agents/skills`` and read a skill alike). A copy in a folder given as a
-    path is not looked for: a build refreshes it when the path is given again."""
-    folders = AgentFolders(scope, layout, configured) if folders is None else folders
-    return {target: path for target, (path, _) in _copies(skill, source, folders).items()}
+    folders its scope deploys into (:class:`AgentFolders`), target -> path, each folder under
+    the first target that has it (``agents`` and ``codex`` share ``.agents/skills`` and read a
+    skill alike). A copy in a folder given as a path is not looked for: a build refreshes it
+    when the path is given again."""
+    copies = _copies(skill, source, AgentFolders(scope, layout, configured))
+    return {target: path for target, (path, _) in copies.items()}
 
 
 def _same_build(here: Manifest | None, there: Manifest | None) -> bool:
