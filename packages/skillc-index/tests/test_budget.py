@@ -390,6 +390,29 @@ def test_the_budget_ranks_the_skills_the_listing_found(
     assert len(walks) == 1
 
 
+def test_the_access_logs_are_read_only_when_a_folder_is_priced(
+    layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``list --budget`` with no agent folder to price opens no access log (the ranking by use
+    is read only for a listing it prices)."""
+    from skillc_index.listing import usage
+
+    reads: list[int] = []
+    real = usage.recorded_priorities
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(usage, "recorded_priorities", counted)
+    session = Session(layout, AccessLog(lambda _: None))
+    assert LIST.run(session, ListParams(budget=True)).to_dict()["budget"] == []
+    assert reads == []
+    agent_skill(project / ".claude" / "skills", "alpha", "a" * 50)
+    assert len(LIST.run(session, ListParams(budget=True)).to_dict()["budget"]) == 1
+    assert reads == [1]
+
+
 def test_read_entry_is_the_one_reader_of_a_listing_entry(
     tmp_path: Path, write_skill: WriteSkill
 ) -> None:

@@ -258,10 +258,11 @@ def list_(session: Session, params: ListParams) -> SkillList:
     scopes: tuple[Scope, ...] = ("project", "global") if params.scope == "all" else (params.scope,)
     strict = params.apply is not None  # a file it may change must be read, not skipped
     found = claude_overrides(layout, strict=strict)
-    # priced up to three times with --apply: the skills' usage (every access log) read once,
-    # of the skills the listing found (the inventory is not walked a second time)
-    usage = skill_usage(layout, config, listed.installed)
-    budgets = listing_budgets(layout, config, scopes, found, params.agent, usage)
+    # priced up to three times with --apply: the skills' usage (every access log) read once;
+    # each time of the skills the listing found (the inventory is not walked a second time)
+    installed = listed.installed
+    usage = skill_usage(layout, config, installed) if params.apply is not None else None
+    budgets = listing_budgets(layout, config, scopes, found, params.agent, usage, installed)
     plans = None
     applied: tuple[Notice, ...] = ()
     if params.reset:
@@ -270,12 +271,12 @@ def list_(session: Session, params: ListParams) -> SkillList:
         planning = budgets  # priced without skillc's own entries, which it may change
         if found.ours:
             planning = listing_budgets(
-                layout, config, scopes, found.planning(), params.agent, usage
+                layout, config, scopes, found.planning(), params.agent, usage, installed
             )
         plans, applied = apply_overrides(planning, layout, found, dry_run=params.dry_run)
     if plans is not None and any(plan.written for plan in plans):  # priced again as written
         found = claude_overrides(layout, strict=strict)
-        budgets = listing_budgets(layout, config, scopes, found, params.agent, usage)
+        budgets = listing_budgets(layout, config, scopes, found, params.agent, usage, installed)
     notices = listed.notices + found.notices + applied
     notices += tuple(notice for folder in budgets for notice in folder.notices)
     return replace(listed, budget=budgets, overrides=plans, notices=notices)

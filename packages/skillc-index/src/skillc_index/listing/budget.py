@@ -602,6 +602,7 @@ def listing_budgets(
     overrides: ClaudeOverrides | None = None,
     agent: str | None = None,
     usage: Mapping[str, float] | None = None,
+    installed: Sequence[InstalledSkill] | None = None,
 ) -> tuple[FolderBudget, ...]:
     """The listing of each agent against its one budget: every folder it reads that exists
     (:func:`skillc_index.inventory.folders.agent_folders` with the nested ones, and the
@@ -613,7 +614,9 @@ def listing_budgets(
     each folder's own agent's (the first name of its table row: ``agents`` for
     ``.agents/skills``, priced as Codex lists it, with Codex's folders up to the repository
     root; ``claude`` with its nested folders and plugins). ``usage``: the priorities
-    (:func:`skill_usage`) when the caller has them already (a listing priced again)."""
+    (:func:`skill_usage`) when the caller has them already (a listing priced again), else
+    read here when a folder is priced (of ``installed``, the inventory when the caller has
+    it: ``list``'s)."""
     from skillc_index.inventory.folders import (
         PARENT_AGENT,
         agent_folders,
@@ -639,7 +642,7 @@ def listing_budgets(
             groups.setdefault("agents" if name == PARENT_AGENT else name, []).append(root)
     groups = {name: found for name, found in groups.items() if found}
     if usage is None:
-        usage = skill_usage(layout, config) if groups else {}
+        usage = skill_usage(layout, config, installed) if groups else {}
     return tuple(
         _listing(name, found, config, usage, overrides if name == "claude" else None)
         for name, found in groups.items()
