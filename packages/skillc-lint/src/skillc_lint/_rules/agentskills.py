@@ -10,9 +10,7 @@ accept more (Claude Code reads a YAML list of tools, skillli a list of requireme
 
 from __future__ import annotations
 
-from datetime import date
-
-from skillc_index.dialect import text_fault, text_length
+from skillc_index.dialect import is_text, text_fault, text_length
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules import fixes
 from skillc_lint._rules.fields import (
@@ -89,7 +87,7 @@ def metadata_format(skill: Skill, options: Options) -> Findings:
     for key, item in value.items():
         if not isinstance(key, str):
             yield Finding(f"metadata key {key!r} must be a string", line=line)
-        elif not isinstance(item, (str, date)):  # an unquoted date is a string in YAML 1.2
+        elif not is_text(item):  # an unquoted date is a string in YAML 1.2
             hint = f' (quote it: "{item}")' if isinstance(item, (int, float)) else ""
             yield Finding(
                 f"metadata value '{key}' must be a string, not {type_name(item)}{hint}", line=line
