@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from skillc_index import Layout
-from skillc_index.command_errors import PackageRefused
+from skillc_index.command_errors import ForeignFile, PackageRefused
 from skillc_index.dialect import STANDARD_FIELDS
 from skillc_index.package.make import FORMATS, package_skills
 
@@ -288,8 +288,9 @@ def test_a_second_run_into_the_folder_keeps_the_first_runs_index_entries(
     """``--to well-known`` (or ``claude-plugin``) of one skill, then of another, into one
     folder: the first's files stayed, but the index forgot them (and the marketplace took the
     second's name). The earlier run's entries whose files skillc wrote and are still there
-    are kept, those of the skills packaged again replaced; a marketplace keeps its name and
-    owner unless given; an index edited since is not merged (E050 without --force)."""
+    are kept, those of the skills packaged again replaced (a plugin holding one: a skill
+    packaged again under another plugin name is listed once); a marketplace keeps its name
+    and owner unless given; an index edited since is not merged (E050 without --force)."""
     site = tmp_path / "site"
     for given in ("pdf-tool", "notes", "notes"):
         package_skills([str(skills / given)], layout, fmt="well-known", output=site)
@@ -312,8 +313,12 @@ def test_a_second_run_into_the_folder_keeps_the_first_runs_index_entries(
     )
     listed = json.loads((market / ".claude-plugin/marketplace.json").read_text())
     assert (listed["name"], listed["owner"]) == ("kit", {"name": "J"})
-    assert [entry["name"] for entry in listed["plugins"]] == ["kit", "notes", "pdf-tool"]
+    assert [entry["name"] for entry in listed["plugins"]] == ["kit", "pdf-tool"]
     (market / ".claude-plugin/marketplace.json").write_text('{"plugins": []}\n')
+    with pytest.raises(ForeignFile) as refused:  # E050: edited since, neither merged nor replaced
+        package_skills([str(skills / "notes")], layout, fmt="claude-plugin", output=market)
+    assert refused.value.path == str(market / ".claude-plugin/marketplace.json")
+    assert json.loads((market / ".claude-plugin/marketplace.json").read_text()) == {"plugins": []}
     package_skills([str(skills / "notes")], layout, fmt="claude-plugin", output=market, force=True)
     listed = json.loads((market / ".claude-plugin/marketplace.json").read_text())
     assert [entry["name"] for entry in listed["plugins"]] == ["notes"]
@@ -438,7 +443,6 @@ def test_a_file_skc_package_did_not_write_is_moved_aside_only_with_force(
     """Packaging again replaces what the last run wrote (the skill changed), but a file of
     someone else's at a package path, or one edited since, is E050 until force is given,
     and then moved aside, never overwritten; nothing is written before the check."""
-    from skillc_index.command_errors import ForeignFile
     from skillc_index.diagnostics import format_diagnostic
 
     out = tmp_path / "dist"

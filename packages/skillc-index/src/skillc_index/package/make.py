@@ -375,9 +375,11 @@ def _merge_index(
 ) -> dict[str, str]:
     """``files``' index (:data:`_INDEXES`; ``index`` as this run made it) with the entries
     of the earlier run's index kept, each whose files skillc wrote there (the record) and that
-    are still there, but those of the skills packaged now (replaced); a marketplace keeps its
-    earlier ``name`` and ``owner`` unless ``own`` (``{"name", "owner"}``) says this run gives
-    them. Returns the digest of the index file there, when it was read (for :func:`_foreign`)."""
+    are still there, but those of the skills packaged now (replaced: a marketplace's plugin
+    of that name, or holding one of them, :func:`_plugin_skills`, as the record has it: a skill
+    packaged again under another plugin name is listed once); a marketplace keeps its earlier
+    ``name`` and ``owner`` unless ``own`` (``{"name", "owner"}``) says this run gives them.
+    Returns the digest of the index file there, when it was read (for :func:`_foreign`)."""
     from skillc_index.files import is_file
 
     rel = _INDEXES.get(fmt)
@@ -389,12 +391,14 @@ def _merge_index(
         return known
     key, where = ("skills", _artifact) if fmt == "well-known" else ("plugins", _plugin_manifest)
     names = {entry["name"] for entry in index[key]}
+    now = {skill for entry in index[key] for skill in _plugin_skills(entry, files)}
     kept = [
         entry
         for entry in earlier.get(key) or []
         if isinstance(entry, dict)
         and isinstance(entry.get("name"), str)
         and entry["name"] not in names
+        and not _plugin_skills(entry, made) & now
         and (path := where(entry)) in made
         and is_file(output / path)
     ]
@@ -417,6 +421,16 @@ def _plugin_manifest(entry: Mapping[str, Any]) -> str:
     """The manifest of the plugin a marketplace entry lists (its ``source``, ``./<name>``)."""
     source = entry.get("source")
     return f"{source[2:]}/.claude-plugin/plugin.json" if isinstance(source, str) else ""
+
+
+def _plugin_skills(entry: Mapping[str, Any], paths: Iterable[str]) -> set[str]:
+    """The skills of the plugin a marketplace entry lists, by their files among ``paths``
+    (``<plugin>/skills/<skill>/...``); none for a discovery index entry (no ``source``)."""
+    source = entry.get("source")
+    if not isinstance(source, str):
+        return set()
+    prefix = f"{source[2:]}/skills/"
+    return {rel[len(prefix) :].split("/", 1)[0] for rel in paths if rel.startswith(prefix)}
 
 
 def _check_output(output: Path) -> None:
