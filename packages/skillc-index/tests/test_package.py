@@ -175,14 +175,9 @@ def test_a_number_in_metadata_is_written_as_its_source_writes_it(
         frontmatter="name: ver\ndescription: Versioned. Use when testing.\n"
         "version: 0o17\nmetadata:\n  version: 1.10\n  beta: True\n  rank: 3\n",
     )
-    result = package_skills([str(source)], layout, fmt=fmt, output=tmp_path / "out", name="p")
-    skill_md = next((tmp_path / "out").rglob("SKILL.md"), None)
-    if skill_md is None:  # the upload: an archive
-        with zipfile.ZipFile(tmp_path / "out" / "ver.zip") as archive:
-            text = archive.read("ver/SKILL.md").decode()
-    else:
-        text = skill_md.read_text(encoding="utf-8")
-    metadata = frontmatter(text)["metadata"]
+    out = tmp_path / "out"
+    result = package_skills([str(source)], layout, fmt=fmt, output=out, name="office")
+    metadata = frontmatter(packaged_skill_md(out, fmt, "ver"))["metadata"]
     assert metadata == {"version": "1.10", "beta": "True", "rank": "3"}
     details = {change.field: change.detail for _skill, change in result.fields}
     assert details["metadata.version"] == "written as the string '1.10'"
@@ -199,14 +194,9 @@ def test_a_metadata_left_empty_is_left_out(
         frontmatter="name: mx\ndescription: Meta. Use when testing.\n"
         "metadata:\n  nested:\n    a: b\n",
     )
-    result = package_skills([str(source)], layout, fmt=fmt, output=tmp_path / "out", name="p")
-    skill_md = next((tmp_path / "out").rglob("SKILL.md"), None)
-    if skill_md is None:  # the upload: an archive
-        with zipfile.ZipFile(tmp_path / "out" / "mx.zip") as archive:
-            text = archive.read("mx/SKILL.md").decode()
-    else:
-        text = skill_md.read_text(encoding="utf-8")
-    assert "metadata" not in text
+    out = tmp_path / "out"
+    result = package_skills([str(source)], layout, fmt=fmt, output=out, name="office")
+    assert "metadata" not in packaged_skill_md(out, fmt, "mx")
     details = {change.field: change.detail for _skill, change in result.fields}
     assert details["metadata"] == "dropped (nothing left in it)"
 
@@ -572,10 +562,13 @@ def test_an_output_that_leads_into_a_runtime_or_store_is_e100(
 
 
 def packaged_skill_md(out: Path, fmt: str, name: str) -> str:
-    """The SKILL.md of the skill ``name`` as the package ``fmt`` in ``out`` holds it."""
+    """The SKILL.md of the skill ``name`` (SKILL.md alone, for ``well-known``) as the package
+    ``fmt`` in ``out`` holds it (a plugin's named ``office``)."""
     if fmt == "upload":
         with zipfile.ZipFile(out / f"{name}.zip") as archive:
             return archive.read(f"{name}/SKILL.md").decode("utf-8")
+    if fmt == "well-known":
+        return (out / ".well-known" / "agent-skills" / name / "SKILL.md").read_text("utf-8")
     return (out / "office" / "skills" / name / "SKILL.md").read_text(encoding="utf-8")
 
 
@@ -632,10 +625,7 @@ def test_a_nested_key_written_twice_is_written_once(
     )
     out = tmp_path / "out"
     result = package_skills([str(project / "dup")], layout, fmt=fmt, output=out, name="office")
-    if fmt == "well-known":
-        text = (out / ".well-known" / "agent-skills" / "dup" / "SKILL.md").read_text()
-    else:
-        text = packaged_skill_md(out, fmt, "dup")
+    text = packaged_skill_md(out, fmt, "dup")
     front = parse_frontmatter(text)
     assert not front.repeated and text.count("author:") == 1
     version = "2.50" if fmt != "claude-plugin" else 2.5  # Claude Code's: as YAML 1.2 reads it
