@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -154,10 +155,10 @@ def test_copies_are_looked_for_once_per_listing(
     layout: Layout, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The copies behind ``stale`` are looked for in the agent folders of a scope resolved
-    once for the whole listing, not once per skill, and a manifest is read only where a
-    folder holds an entry of the skill's name (a symlink to the runtime is none): the copy's,
-    then its runtime's, once each. It was every target per skill, and every runtime's
-    manifest a second time."""
+    once for the whole listing, not once per skill, each real folder listed once, and a
+    manifest is read only where a folder holds an entry of the skill's name (a symlink to the
+    runtime is none): the copy's, then its runtime's, once each. It was every target per
+    skill, and every runtime's manifest a second time."""
     from skillc_index.build import deploy
     from skillc_index.build.skill import build_skill
     from skillc_index.layout import agent_targets
@@ -168,7 +169,9 @@ def test_copies_are_looked_for_once_per_listing(
     build_skill("beta", layout, targets="claude,codex", copy=True)
     roots: list[str] = []
     reads: list[Path] = []
-    target_root, read = Layout.target_root, deploy.read_manifest
+    listed: list[Path] = []
+    target_root, read, entries = Layout.target_root, deploy.read_manifest, deploy._entries
+    monkeypatch.setattr(deploy, "_entries", lambda folder: listed.append(folder) or entries(folder))
     monkeypatch.setattr(
         Layout, "target_root", lambda self, *args: roots.append(args[0]) or target_root(self, *args)
     )
@@ -177,6 +180,9 @@ def test_copies_are_looked_for_once_per_listing(
     assert statuses == {"alpha": "normal", "beta": "normal", "gamma": "normal"}
     assert sorted(roots) == sorted(agent_targets())
     base = layout.base("project")
+    real = [os.path.realpath(folder) for folder in listed]
+    assert len(real) == len(set(real)), "a folder listed twice"  # .agents/skills: agents, codex
+    assert os.path.realpath(base / ".agents" / "skills") in real
     copies = [base / ".claude" / "skills" / "beta", base / ".agents" / "skills" / "beta"]
     assert sorted(reads) == sorted([*copies, layout.runtime_store("project") / "beta"])
 

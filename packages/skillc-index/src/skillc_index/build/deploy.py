@@ -223,8 +223,9 @@ def _existing(path: Path, skill: str) -> Existing:
 class AgentFolders:
     """The agent folders a scope deploys into (every built-in and ``configured`` target's,
     :meth:`Layout.target_root`), resolved once: a listing asks for each skill of the scope.
-    With ``listed``, each folder's entries are read once (one listing), and a skill's
-    copy is looked for only where an entry holds its name; without, one ``lstat`` per folder
+    With ``listed``, each real folder's entries are read once (one listing: ``agents`` and
+    ``codex`` share ``.agents/skills``), and a skill's copy is looked for only where an entry
+    holds its name; without, one ``lstat`` per folder
     (a build asks for one skill)."""
 
     def __init__(
@@ -244,9 +245,20 @@ class AgentFolders:
             except ValueError:  # a project scope with no project
                 break
         self._real: dict[str, str] = {}
-        self._names: dict[str, frozenset[str]] | None = None
+        self._names: dict[str, frozenset[str]] | None = None  # by real folder
         if listed:
-            self._names = {target: _entries(root) for target, root in self.roots.items()}
+            self._names = {}
+            for target, root in self.roots.items():
+                real = self._real_root(target)
+                if real not in self._names:
+                    self._names[real] = _entries(root)
+
+    def _real_root(self, target: str) -> str:
+        """The real path of ``target``'s folder, resolved once."""
+        real = self._real.get(target)
+        if real is None:
+            real = self._real[target] = os.path.realpath(self.roots[target])
+        return real
 
     def holding(self, name: str) -> dict[str, Path]:
         """Target -> ``<folder>/<name>`` for the folders holding an entry ``name``, each real
@@ -257,13 +269,11 @@ class AgentFolders:
         for target, root in self.roots.items():
             path = root / name
             if self._names is not None:
-                if name not in self._names[target]:
+                if name not in self._names[self._real_root(target)]:
                     continue
             elif not os.path.lexists(path):
                 continue
-            real = self._real.get(target)
-            if real is None:
-                real = self._real[target] = os.path.realpath(root)
+            real = self._real_root(target)
             if real not in seen:
                 seen.add(real)
                 found[target] = path
