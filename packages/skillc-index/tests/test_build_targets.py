@@ -5,6 +5,9 @@ shared ``.agents/skills``, each change reported once; on real folders."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +18,7 @@ import yaml
 from skillc_index import Layout, load_config, manifest_path
 from skillc_index.build.project import project
 from skillc_index.build.skill import BuildResult, build_skill
-from skillc_index.command_errors import ForeignFolder
+from skillc_index.command_errors import FolderNotWritable, ForeignFolder
 from skillc_index.dialect import AGENT_SKILLS, CODEX, SHARED_FOLDER_FIELDS, STANDARD_FIELDS
 from skillc_index.markdown.frontmatter import parse_frontmatter
 
@@ -235,6 +238,50 @@ def test_a_build_refreshes_the_copies_made_before_in_other_targets(
     assert "- Run" in (refreshed / "SKILL.md").read_text(encoding="utf-8")
     assert "when_to_use" not in frontmatter(refreshed / "SKILL.md")
     assert (refreshed / "agents" / "openai.yaml").is_file()
+
+
+def forbid_changes(folder: Path) -> Callable[[], object]:
+    """Make ``folder``'s entries impossible to change (mode 500; root ignores modes, so the
+    immutable attribute then); returns the undo."""
+    if os.geteuid() != 0:
+        folder.chmod(0o500)
+        return lambda: folder.chmod(0o700)
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(folder)], check=False).returncode:
+        pytest.skip("running as root without a file system that supports chattr +i")
+    return lambda: subprocess.run([chattr, "-i", str(folder)], check=True)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX permissions")
+def test_a_copy_folder_that_cannot_be_written_is_found_before_anything_is_written(
+    build: Callable[..., BuildResult], skill: Path, project: Path
+) -> None:
+    """A copy that cannot be emptied (read-only, another owner's): refreshed, a warning and
+    the build goes on; named as a target, E999 before the runtime changes. It was a raw
+    PermissionError after the runtime and the other copies were written."""
+    build("deploy-app", targets=["claude", "codex"], copy=True)
+    codex = project / ".agents" / "skills" / "deploy-app"
+    text = (skill / "SKILL.md").read_text(encoding="utf-8")
+    (skill / "SKILL.md").write_text(text.replace("## Steps", "## Ship"), encoding="utf-8")
+    undo = forbid_changes(codex)
+    try:
+        refreshed = build("deploy-app", targets=["claude"])
+        (skill / "SKILL.md").write_text(text.replace("## Steps", "## Release"))
+        with pytest.raises(FolderNotWritable) as refused:  # named: before any write
+            build("deploy-app", targets=["codex"])
+    finally:
+        undo()
+    assert [d.target for d in refreshed.deployments] == ["claude"]
+    assert any(
+        getattr(notice, "text", "").startswith("copy .agents/skills/deploy-app not refreshed: ")
+        for notice in refreshed.notices
+    )
+    assert refused.value.path == ".agents/skills/deploy-app"
+    runtime = (refreshed.skill.runtime / "SKILL.md").read_text(encoding="utf-8")
+    assert "- Ship" in runtime and "Release" not in runtime
+    claude = project / ".claude" / "skills" / "deploy-app" / "SKILL.md"
+    assert "- Ship" in claude.read_text(encoding="utf-8")
+    assert "- Steps" in (codex / "SKILL.md").read_text(encoding="utf-8")
 
 
 def test_the_source_side_file_is_extended_not_replaced(

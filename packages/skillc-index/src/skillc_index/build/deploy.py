@@ -444,6 +444,8 @@ def plan_deployments(
         if as_copy or not (exact or keep):
             try:
                 check_writable(root, layout)
+                if existing == "skillc-copy" and not path.is_symlink():
+                    check_writable(path, layout)  # a copy is emptied when it is replaced
             except FolderNotWritable:
                 if as_copy or not linked:
                     raise

@@ -286,6 +286,7 @@ def _build_skill(
             if deploy_plan.target in projections
             for change in projections[deploy_plan.target].changes
         ]
+        named = len(plans)  # the plans after these refresh copies made before
         plans += _refresh_plans(copies, plans, target_skill, layout, config, projections, notices)
         if plan is not None and plan.action != "unchanged":
             refuse_collision(target_skill.runtime, target_skill.source)
@@ -315,12 +316,20 @@ def _build_skill(
         if shadow is not None:
             notices.append(shadow)
         deployments: list[Deployment] = []
-        for deploy_plan in plans:
+        for number, deploy_plan in enumerate(plans):
             projection = projections.get(deploy_plan.target)
             own = None
             if projection is not None and projection.changed:
                 own = _projected_files(compiled.stub, projection)
-            deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, files=own)
+            try:
+                deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, files=own)
+            except OSError as exc:
+                if number < named:
+                    raise
+                why = exc.strerror or str(exc)  # a refresh no one asked for: a warning
+                shown = layout.display(deploy_plan.path)
+                notices.append(Notice(f"copy {shown} not refreshed: {why}"))
+                continue
             deployments.append(deployment)
             notices.extend(deploy_notices)
         gitignore = _ignore_deployments(layout, deployments, notices)
