@@ -450,18 +450,31 @@ def _check_output(output: Path) -> None:
 def _check_place(
     output: Path, files: dict[str, bytes], packed: Iterable[tuple[str, PackedSkill]], layout: Layout
 ) -> None:
-    """E100 when the output folder, or what the package puts at its top, really (symlinks
-    followed) is in a skill it packages, or in a store or runtime folder of skillc: an agent
-    folder's entry leads into the runtime (``-o .claude/skills/demo``, ``--to plugin -o
-    .claude/skills``: the package was written into the folder agents load as the skill)."""
+    """E012 when a folder the package is written into leads out of the project through a
+    symlink (``dist/beta -> /elsewhere``, as ``-o`` leading out); E100 when the output
+    folder, or what the package puts at its top, really (symlinks followed) is in a skill it
+    packages, or in a store or runtime folder of skillc, or in a copy deployment of skillc's
+    (:func:`~skillc_index.build.deploy.is_skillc_copy`): an agent folder's entry is the skill
+    agents load (``-o .claude/skills/demo``, ``--to plugin -o .claude/skills``: the package
+    was written into it)."""
+    from skillc_index.build.deploy import is_skillc_copy
     from skillc_index.files import inside
+    from skillc_index.inventory.folders import check_project_write
+    from skillc_index.layout import META_DIR
 
+    for folder in sorted({(output / rel).parent for rel in files}):
+        check_project_write(folder, layout)  # each folder written into, links followed
     places = [(skill.source, f"the skill '{given}'") for given, skill in packed]
     for scope in layout.scopes():
         for folder in (layout.store(scope), layout.runtime_store(scope)):
             places.append((os.path.realpath(folder), f"skillc's folder '{layout.display(folder)}'"))
     real_output = os.path.realpath(output)
     tops = {os.path.realpath(output / rel.split("/", 1)[0]) for rel in files}
+    for real in {*tops, real_output}:
+        for folder in (Path(real), *Path(real).parents):
+            if (folder / META_DIR).is_dir() and is_skillc_copy(folder, folder.name):
+                copy = f"skillc's copy deployment '{layout.display(folder)}'"
+                places.append((str(folder), copy))
     for place, what in places:
         if inside(real_output, place):
             raise InvalidOption(

@@ -1,0 +1,68 @@
+"""Where ``skc package`` may write (audit s34): never out of the project through a symlink
+inside the output folder, never into a copy deployment of skillc's; on real folders."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("fmt", "output", "link"),
+    [
+        ("plugin", "dist", "dist/beta"),  # a checkout's dist/beta link
+        ("well-known", "site", "site/.well-known"),
+    ],
+)
+def test_a_symlink_inside_the_output_folder_leading_out_is_e012(
+    cli: Callable[..., Any],
+    project: Path,
+    write_skill: Callable[..., Path],
+    tmp_path: Path,
+    fmt: str,
+    output: str,
+    link: str,
+) -> None:
+    """The output folder was checked, not the folders in it: ``dist/beta -> /elsewhere`` had
+    the plugin written there. Each folder the package writes into is checked, nothing
+    written."""
+    write_skill(project / ".skillc" / "skills" / "beta")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / link).parent.mkdir(parents=True, exist_ok=True)
+    (project / link).symlink_to(elsewhere, target_is_directory=True)
+    done = cli("skillc_index")("package", "beta", "--to", fmt, "-o", output)
+    assert done.returncode == 1 and done.stderr.startswith("error[E012]"), done.stderr
+    assert "outside the project" in done.stderr
+    assert not any(elsewhere.iterdir())
+    assert sorted(p.name for p in (project / output).iterdir()) == [Path(link).name]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--to", "plugin", "--name", "alpha", "-o", ".claude/skills"),
+        ("-o", ".claude/skills/alpha"),
+        ("-o", ".claude/skills/alpha/sub"),
+    ],
+)
+def test_a_copy_deployment_is_skillcs_folder_e100(
+    cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path], args: tuple[str]
+) -> None:
+    """``build alpha --copy``, then a package into ``.claude/skills/alpha``: its files went
+    into the copy Claude Code loads as ``alpha``, and the next build was E050. A copy
+    deployment is skillc's, as a runtime is."""
+    for name in ("alpha", "beta"):
+        write_skill(project / ".skillc" / "skills" / name)
+    run = cli("skillc_index")
+    assert run("build", "alpha", "--copy").returncode == 0
+    copy = project / ".claude" / "skills" / "alpha"
+    before = sorted(p.relative_to(copy) for p in copy.rglob("*"))
+    done = run("package", "beta", *args)
+    assert done.returncode == 1 and done.stderr.startswith("error[E100]"), done.stderr
+    assert "skillc's copy deployment '.claude/skills/alpha'" in done.stderr
+    assert sorted(p.relative_to(copy) for p in copy.rglob("*")) == before
+    assert run("build", "alpha").returncode == 0
