@@ -3,11 +3,15 @@ inside the output folder, never into a copy deployment of skillc's; on real fold
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from skillc_index import Layout
+from skillc_index.package.make import package_skills
 
 
 @pytest.mark.parametrize(
@@ -66,3 +70,35 @@ def test_a_copy_deployment_is_skillcs_folder_e100(
     assert "skillc's copy deployment '.claude/skills/alpha'" in done.stderr
     assert sorted(p.relative_to(copy) for p in copy.rglob("*")) == before
     assert run("build", "alpha").returncode == 0
+
+
+def test_an_earlier_entry_is_kept_only_while_its_files_are_as_skillc_wrote_them(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """An index kept an earlier run's entry whose file was edited since (its digest no longer
+    the file's: a client checking digests refused it), and a marketplace a plugin whose
+    SKILL.md was gone. Such an entry is dropped now, a warning naming it."""
+    for name in ("alpha", "beta", "gamma"):
+        write_skill(project / name)
+    site = tmp_path / "site"
+    for name in ("alpha", "beta"):
+        package_skills([str(project / name)], layout, fmt="well-known", output=site)
+    served = site / ".well-known" / "agent-skills"
+    with (served / "alpha" / "SKILL.md").open("a", encoding="utf-8") as edited:
+        edited.write("edited by hand\n")
+    result = package_skills([str(project / "gamma")], layout, fmt="well-known", output=site)
+    index = json.loads((served / "index.json").read_text(encoding="utf-8"))
+    assert [entry["name"] for entry in index["skills"]] == ["beta", "gamma"]
+    assert [notice.text for notice in result.warnings if "dropped" in notice.text] == [
+        "'alpha' dropped from .well-known/agent-skills/index.json: its files changed or are "
+        "gone since"
+    ]
+
+    market = tmp_path / "mk"
+    for name in ("alpha", "beta"):
+        package_skills([str(project / name)], layout, fmt="claude-plugin", output=market)
+    (market / "alpha" / "skills" / "alpha" / "SKILL.md").unlink()
+    result = package_skills([str(project / "gamma")], layout, fmt="claude-plugin", output=market)
+    listed = json.loads((market / ".claude-plugin" / "marketplace.json").read_text())
+    assert [entry["name"] for entry in listed["plugins"]] == ["beta", "gamma"]
+    assert any("'alpha' dropped" in notice.text for notice in result.warnings)

@@ -372,15 +372,24 @@ def _merge_index(
     *,
     own: set[str],
     index: dict[str, Any] | None,
+    dropped: list[str],
 ) -> dict[str, str]:
     """``files``' index (:data:`_INDEXES`; ``index`` as this run made it) with the entries
-    of the earlier run's index kept, each whose files skillc wrote there (the record) and that
-    are still there, but those of the skills packaged now (replaced: a marketplace's plugin
-    of that name, or holding one of them, :func:`_plugin_skills`, as the record has it: a skill
-    packaged again under another plugin name is listed once); a marketplace keeps its earlier
-    ``name`` and ``owner`` unless ``own`` (``{"name", "owner"}``) says this run gives them.
-    Returns the digest of the index file there, when it was read (for :func:`_foreign`)."""
-    from skillc_index.files import is_file
+    of the earlier run's index kept, each whose files (its artifact; a plugin's manifest and
+    its skills' SKILL.md) are as skillc wrote them there (the record's digest), but those of
+    the skills packaged now (replaced: a marketplace's plugin of that name, or holding one of
+    them, :func:`_plugin_skills`, as the record has it: a skill packaged again under another
+    plugin name is listed once); the names of those whose files changed or are gone go to
+    ``dropped``. A marketplace keeps its earlier ``name`` and ``owner`` unless ``own``
+    (``{"name", "owner"}``) says this run gives them. Returns the digest of the index file
+    there, when it was read (for :func:`_foreign`)."""
+    from skillc_index.files import file_sha256
+
+    def as_written(rel: str) -> bool:
+        try:
+            return rel in made and file_sha256(str(output / rel)) == made[rel]
+        except (OSError, SkillcError):  # gone, a folder, a FIFO: not the file skillc wrote
+            return False
 
     rel = _INDEXES.get(fmt)
     if rel is None or index is None:
@@ -392,16 +401,21 @@ def _merge_index(
     key, where = ("skills", _artifact) if fmt == "well-known" else ("plugins", _plugin_manifest)
     names = {entry["name"] for entry in index[key]}
     now = {skill for entry in index[key] for skill in _plugin_skills(entry, files)}
-    kept = [
-        entry
-        for entry in earlier.get(key) or []
-        if isinstance(entry, dict)
-        and isinstance(entry.get("name"), str)
-        and entry["name"] not in names
-        and not _plugin_skills(entry, made) & now
-        and (path := where(entry)) in made
-        and is_file(output / path)
-    ]
+    kept = []
+    for entry in earlier.get(key) or []:
+        if not (isinstance(entry, dict) and isinstance(entry.get("name"), str)):
+            continue
+        skills = _plugin_skills(entry, made)
+        if entry["name"] in names or skills & now:
+            continue  # replaced by this run's
+        named = [where(entry)]
+        if skills:  # a plugin's skills' SKILL.md too, as the record lists them
+            folder = named[0].removesuffix("/.claude-plugin/plugin.json")
+            named += [f"{folder}/skills/{skill}/{SKILL_FILE}" for skill in sorted(skills)]
+        if all(as_written(path) for path in named):
+            kept.append(entry)
+        else:
+            dropped.append(entry["name"])
     index[key] = sorted([*index[key], *kept], key=lambda entry: str(entry["name"]))
     for field in ({"name", "owner"} - own) if fmt == "claude-plugin" else ():
         if isinstance(earlier.get(field), type(index[field])):  # a str name, an owner mapping
@@ -495,19 +509,20 @@ def _write(
     fmt: str,
     own: set[str],
     index: dict[str, Any] | None,
+    dropped: list[str],
 ) -> tuple[tuple[PackagedFile, ...], tuple[tuple[Path, Path], ...]]:
     """Write ``files`` into ``output`` with the record of what skc package wrote there
     (:data:`MANIFEST`), all or none, under a lock on the folder (made for it when it is not
     there: :func:`~skillc_index.atomic.locked_folder`): two runs into one folder at once
     each read the record the other wrote (without it, one's entry was lost and its file
     then called foreign, E050); the index is merged with the earlier run's there
-    (:func:`_merge_index`: ``fmt``, ``own``, ``index``). Returns the files written and those
-    ``force`` moved aside."""
+    (:func:`_merge_index`: ``fmt``, ``own``, ``index``, ``dropped``). Returns the files
+    written and those ``force`` moved aside."""
     from skillc_index.atomic import locked_folder, move_aside, write_files_atomic
 
     with locked_folder(output, LOCK_WAIT_S, make=True):
         made = _made_before(output)
-        known = _merge_index(output, files, made, fmt, own=own, index=index)
+        known = _merge_index(output, files, made, fmt, own=own, index=index, dropped=dropped)
         moved = []
         for path in _foreign(output, files, made, known):
             if not force:
@@ -593,7 +608,13 @@ def package_skills(
     _check_output(output)
     _check_place(output, files, zip(skills, packed, strict=True), layout)
     own = {field for field, given in (("name", name), ("owner", author)) if given is not None}
-    written, moved = _write(output, files, executables, force=force, fmt=fmt, own=own, index=index)
+    dropped: list[str] = []
+    written, moved = _write(
+        output, files, executables, force=force, fmt=fmt, own=own, index=index, dropped=dropped
+    )
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
-    notices = tuple(notice for skill in packed for notice in skill.notices)
+    notices = tuple(notice for skill in packed for notice in skill.notices) + tuple(
+        Notice(f"'{name}' dropped from {_INDEXES[fmt]}: its files changed or are gone since")
+        for name in dropped
+    )
     return PackageResult(fmt, output, tuple(names), written, changes, moved, notices)
