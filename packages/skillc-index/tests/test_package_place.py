@@ -1,5 +1,6 @@
-"""Where ``skc package`` may write (audit s34): never out of the project through a symlink
-inside the output folder, never into a copy deployment of skillc's; on real folders."""
+"""``skc package`` (audit s34): never out of the project through a symlink
+inside the output folder, never into a copy deployment of skillc's; an index entry kept only
+while its files are as written; a key written twice always named. On real folders."""
 
 from __future__ import annotations
 
@@ -102,3 +103,20 @@ def test_an_earlier_entry_is_kept_only_while_its_files_are_as_skillc_wrote_them(
     listed = json.loads((market / ".claude-plugin" / "marketplace.json").read_text())
     assert [entry["name"] for entry in listed["plugins"]] == ["beta", "gamma"]
     assert any("'alpha' dropped" in notice.text for notice in result.warnings)
+
+
+def test_a_key_written_twice_is_named_when_its_last_value_is_dropped(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``metadata: {a: x, a: [1]}``: the list is dropped (metadata values are strings), and
+    the user was never told the ``x`` written first was overridden; ``a: [1]`` then ``a: x``
+    had the warning. Both orders name the repetition now."""
+    for name, values in (("first", ("x", "[1]")), ("last", ("[1]", "x"))):
+        write_skill(
+            project / name,
+            frontmatter=f"name: {name}\ndescription: Does. Use when asked.\nmetadata:\n"
+            f"  a: {values[0]}\n  a: {values[1]}\n",
+        )
+        result = package_skills([str(project / name)], layout, fmt="plugin", output=tmp_path / name)
+        warnings = [notice.text for notice in result.warnings]
+        assert any("'metadata.a' written twice (lines 5, 6)" in text for text in warnings), warnings

@@ -172,10 +172,12 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
 def _written_once(
     repeated: Sequence[RepeatedKey], kept: Mapping[str, object], fmt: str, agent: str
 ) -> tuple[FieldChange, ...]:
-    """A change for each key of ``kept``, at any level, the source writes more than once
-    (``repeated``, :attr:`~skillc_index.markdown.frontmatter.Frontmatter.repeated`): YAML 1.2
-    forbids it and strict readers refuse the file (skills-ref, the npm ``skills`` CLI); the
-    package writes it once, with its last value, as PyYAML and most readers take it."""
+    """A change for each key, at any level, the source writes more than once (``repeated``,
+    :attr:`~skillc_index.markdown.frontmatter.Frontmatter.repeated`): YAML 1.2 forbids it and
+    strict readers refuse the file (skills-ref, the npm ``skills`` CLI); the package takes its
+    last value, as PyYAML and most readers do, and writes it once when ``kept`` holds it (a
+    value dropped then has its own change: the value it overrode is named here all the
+    same)."""
     lines: dict[RepeatedKey, list[int]] = {}
     for key in repeated:
         lines.setdefault(key._replace(first=0, again=0), [key.first]).append(key.again)
@@ -186,11 +188,15 @@ def _written_once(
             key.key,
             "converted",
             f"written {'twice' if len(at) == 2 else f'{len(at)} times'} (lines "
-            f"{', '.join(map(str, at))}): written once, with its last value, as YAML readers "
-            "take it",
+            f"{', '.join(map(str, at))}): "
+            + (
+                "written once, with its last value"
+                if _holds(kept, key.path)
+                else "its last value read"
+            )
+            + ", as YAML readers take it",
         )
         for key, at in lines.items()
-        if _holds(kept, key.path)
     )
 
 
