@@ -21,6 +21,16 @@ def test_help(gateway_process: Run) -> None:
     assert result.stdout.startswith("Usage: skillc-gateway")
 
 
+@pytest.mark.parametrize("command", ["find", "watch"])
+def test_a_help_page_names_no_skc(gateway_process: Run, command: str) -> None:
+    """skillc-gateway installed alone has no ``skc``: its examples were rewritten, but the
+    prose of find's and watch's pages still sent the user to ``skc watch --detach`` and
+    ``skc find``."""
+    result = gateway_process(command, "--help")
+    assert result.returncode == 0, result.stderr
+    assert "skc" not in result.stdout.replace("skillc", ""), result.stdout
+
+
 def test_version_matches_the_package(gateway_process: Run) -> None:
     assert (
         gateway_process("--version").stdout.strip()

@@ -37,7 +37,7 @@ def find_command(result: FindResult, call: Call[FindParams]) -> None:
     source. Each result names the skill's folder and the section to read first. The catalog
     (~/.skillc/catalog.db) is brought up to date from file stats before every answer.
 
-    When a find server runs for the skillc home (`skc watch --detach`), it answers instead:
+    When a find server runs for the skillc home (watch, with --detach), it answers instead:
     the same answer, without this process importing the catalog or looking at every folder
     again (it is told of changes as they happen). Without one, find answers itself; when
     it searched 1,000 skills or more, it then starts one in the background for the next

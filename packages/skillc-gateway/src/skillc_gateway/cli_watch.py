@@ -54,14 +54,14 @@ def watch_command(
     build: tuple[str, ...],
     output_format: str,
 ) -> int:
-    """Keep the catalog warm for skc find.
+    """Keep the catalog warm for find.
 
     Runs a find server for the skillc home ($SKILLC_HOME, else ~): one process that keeps
-    the catalog of `skc find` in memory, told of every change to the searched folders as it
-    happens (inotify), and answers `skc find` over a Unix socket (~/.skillc/find.sock,
+    the catalog of the find command in memory, told of every change to the searched folders
+    as it happens (inotify), and answers find over a Unix socket (~/.skillc/find.sock,
     yours only). A find then costs little more than starting Python: no catalog to load, no
     folders to look at again. The answers are the same as without it; when none runs, or
-    it does not answer, `skc find` answers itself. It runs in the foreground until Ctrl-C
+    it does not answer, find answers itself. It runs in the foreground until Ctrl-C
     (or SIGTERM); --detach starts it in the background (its log: ~/.skillc/find.log). CLI
     only; the MCP server keeps its own catalog warm.
 
