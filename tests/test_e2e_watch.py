@@ -47,4 +47,4 @@ def test_skc_find_through_skc_watch(skc_installed: Run, project: Path) -> None:
     finally:
         stopped = skc_installed("watch", "--stop")
     assert stopped.stdout == f"Stopped pid {int(started.stdout)}.\n"
-    assert "Keep the catalog warm for skc find." in skc_installed("--help").stdout
+    assert "Keep the catalog warm for find." in skc_installed("--help").stdout

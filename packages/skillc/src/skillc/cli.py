@@ -57,7 +57,7 @@ SUMMARIES: dict[str, str] = {
     "run": "Run a tool of a skill.",
     "exec": "Run a command in a skill's folder.",
     # Beyond RFC-0007: a find server that keeps the catalog warm (issue 15).
-    "watch": "Keep the catalog warm for skc find.",
+    "watch": "Keep the catalog warm for find.",
     # Beyond RFC-0007: skill routing (issue 15).
     "route": "Route an agent's skills through one skill.",
     # Beyond RFC-0007: packages for uploads, web sites and plugins (issue 37).
