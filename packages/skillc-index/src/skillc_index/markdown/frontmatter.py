@@ -3,14 +3,12 @@
 A file has frontmatter when its first line is ``---`` (a BOM before it and trailing blanks
 are tolerated); the block ends at the next ``---`` line and is read with PyYAML's safe loader.
 
-Most skills' frontmatter is a handful of keys whose values are strings, booleans, versions,
-``|`` or ``>`` text, ``[a, b]`` lists, or ``- item`` lists and ``key: value`` lines under a
-key, a level or two deep. Those are read here without PyYAML (:func:`_simple_mapping`; 98% of
-11,509 public ``SKILL.md`` blocks): importing PyYAML alone costs more than the rest of
-``skc list``. The fast path accepts only lines whose YAML meaning is unambiguous, the same to
-YAML 1.1 and 1.2 (but for a date), and hands anything else to PyYAML, so both paths give the
-same data; tests check that over the corpus and generated blocks, against both of PyYAML's
-loaders.
+Most skills' frontmatter is a few keys of strings, booleans, versions, ``|``/``>`` text and
+short lists or mappings, read here without PyYAML (:func:`_simple_mapping`; 98% of 11,509
+public ``SKILL.md`` blocks; importing PyYAML alone costs more than the rest of ``skc list``).
+The fast path accepts only lines whose YAML meaning is unambiguous, the same to YAML 1.1 and
+1.2 (but for a date), and hands anything else to PyYAML: both give the same data (tests check
+it over the corpus and generated blocks, against both of PyYAML's loaders).
 
 Frontmatter comes from strangers, so what reaches PyYAML is bounded (issue 13), each bound an
 SKL100 problem like any other invalid YAML:
@@ -100,8 +98,7 @@ _BLOCK_HEADERS = ("|", "|-", ">", ">-")
 
 
 class RepeatedKey(Record):
-    """A key written again in a mapping of the block (YAML 1.2 forbids it; PyYAML keeps the
-    last value, as most readers): SKL100 reports it, ``skc package`` writes it once."""
+    """A key written again in a mapping (YAML 1.2 forbids it; readers keep the last value)."""
 
     path: tuple[str | int, ...]  # from the top (a list item: its index): ("metadata", "a")
     first: int  # the file line of its first key
@@ -113,8 +110,7 @@ class RepeatedKey(Record):
         return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in self.path)[1:]
 
 
-# The file line of each top-level key, and each key written again (:func:`_key_lines`).
-KeyLines = tuple[dict[str, int], tuple[RepeatedKey, ...]]
+KeyLines = tuple[dict[str, int], tuple[RepeatedKey, ...]]  # what :func:`_key_lines` finds
 
 
 @dataclass(frozen=True)
@@ -285,10 +281,9 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
 
 
 def _key_lines(root: Any, first_line: int) -> KeyLines:
-    """The file line of each top-level key of the composed node ``root`` (the last when
-    written again; the node's line 0 is ``first_line``), and each key written again in any of
-    its mappings, in the order of the lines; each node looked at once (aliases share nodes), a
-    merge key ``<<`` passed over. ``root`` is as written: before a merge key flattens it."""
+    """The file line of each top-level key of ``root`` (composed, before a merge key flattens
+    it; its line 0 is ``first_line``) and each key written again in any mapping, in line
+    order; each node looked at once (aliases share nodes), ``<<`` passed over."""
     import yaml
 
     field_lines: dict[str, int] = {}
