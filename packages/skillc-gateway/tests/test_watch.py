@@ -1114,6 +1114,34 @@ def test_a_socket_that_is_not_private_is_not_used(
             assert queries(gateway) == 1
 
 
+def test_a_starting_server_waits_for_a_clients_instant_probe_of_the_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client asking whether a server is starting holds the home's lock shared for an
+    instant (``lifecycle._lock_holder``; ``watch --detach`` asks in a loop while its server
+    starts): the starting server waits for it, not E060 "a find server already runs" with
+    the pid an earlier, refused watch left in the file (seen once in CI)."""
+    import fcntl
+
+    from skillc_gateway.catalog import server as server_module
+
+    monkeypatch.setattr(server_module, "LOCK_TRIES_SECONDS", 60.0)  # whatever the load
+    lock = tmp_path / "find.lock"
+    lock.write_text("4242\n", encoding="utf-8")
+    probe = os.open(lock, os.O_RDONLY)
+    fcntl.flock(probe, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    releaser = threading.Timer(0.05, os.close, (probe,))
+    releaser.start()
+    try:
+        fd = server_module._take_lock(lock)
+    finally:
+        releaser.join()
+    try:
+        assert lock.read_text(encoding="utf-8") == f"{os.getpid()}\n"
+    finally:
+        os.close(fd)
+
+
 def test_a_file_in_the_sockets_place_is_left_alone(
     gateway_process: Run, home: Path, library: Path
 ) -> None:
