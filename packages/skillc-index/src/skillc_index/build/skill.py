@@ -11,8 +11,9 @@ agent folder that cannot be written (E999), and an index file belonging to anoth
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -267,19 +268,18 @@ def _build_skill(
             target_skill.name, target_skill.scope, target_skill.source, layout, config.targets
         )  # made before, each refreshed too (the targets given are planned first)
         projections = _projections([*target_names, *copies], resolved, config)
-        plans = plan_deployments(
-            target_names,
+        planned = functools.partial(  # a target's plan: the named ones', each copy's refresh
+            plan_deployments,
             skill=target_skill.name,
             scope=target_skill.scope,
             runtime=target_skill.runtime,
             source=target_skill.source,
             layout=layout,
             configured=config.targets,
-            force=force,
-            copy=copy,
             project_targets=config.project_targets,
             copy_targets=[name for name, projection in projections.items() if projection.changed],
         )
+        plans = planned(target_names, force=force, copy=copy)
         fields = [  # of the targets given (a copy refreshed was reported when it was made)
             change
             for deploy_plan in plans
@@ -287,7 +287,7 @@ def _build_skill(
             for change in projections[deploy_plan.target].changes
         ]
         named = len(plans)  # the plans after these refresh copies made before
-        plans += _refresh_plans(copies, plans, target_skill, layout, config, projections, notices)
+        plans += _refresh_plans(copies, plans, planned, layout, notices)
         if plan is not None and plan.action != "unchanged":
             refuse_collision(target_skill.runtime, target_skill.source)
             backup = perform_import(plan)
@@ -347,37 +347,23 @@ def _build_skill(
 
 def _refresh_plans(
     copies: Mapping[str, Path],
-    planned: Sequence[DeployPlan],
-    skill: ResolvedSkill,
+    named: Sequence[DeployPlan],
+    planned: Callable[[Sequence[str]], list[DeployPlan]],
     layout: Layout,
-    config: Config,
-    projections: Mapping[str, Projection],
     notices: list[Diagnostic | Notice],
 ) -> list[DeployPlan]:
     """The plans that refresh the copies of skillc's own made before (``copies``:
-    :func:`~skillc_index.build.deploy.copy_deployments`) at no destination ``planned``
-    already: each as a build naming its target would (never ``force``). A copy that may not
-    be refreshed (its folder cannot be written, the project's config leads it outside the
-    project) is a warning: the build was not asked to deploy there."""
-    done = {os.path.realpath(plan.path.parent) for plan in planned}
+    :func:`~skillc_index.build.deploy.copy_deployments`) at no destination of the ``named``
+    targets' plans: each as a build naming its target would (``planned``: never ``force``). A
+    copy that may not be refreshed (its folder cannot be written, the project's config leads
+    it outside the project) is a warning: the build was not asked to deploy there."""
+    done = {os.path.realpath(plan.path.parent) for plan in named}
     plans: list[DeployPlan] = []
     for target, path in copies.items():
         if os.path.realpath(path.parent) in done:
             continue
         try:
-            plans += plan_deployments(
-                [target],
-                skill=skill.name,
-                scope=skill.scope,
-                runtime=skill.runtime,
-                source=skill.source,
-                layout=layout,
-                configured=config.targets,
-                project_targets=config.project_targets,
-                copy_targets=[target]
-                if target in projections and projections[target].changed
-                else [],
-            )
+            plans += planned([target])
         except SkillcError as exc:
             why = format_diagnostic(exc.diagnostic).splitlines()[0]
             notices.append(Notice(f"copy {layout.display(path)} not refreshed: {why}"))
