@@ -279,6 +279,28 @@ def _no_find_server() -> Iterator[None]:
         os.environ["SKILLC_FIND_SERVER"] = saved
 
 
+def forbid_changes(folder: Path) -> Callable[[], object]:
+    """Make ``folder``'s entries impossible to add, remove or rename (mode 500; root ignores
+    modes, so the immutable attribute then, or a skip where the file system has none);
+    returns the undo."""
+    if os.name == "nt":
+        pytest.skip("POSIX permissions")
+    if os.geteuid() != 0:
+        folder.chmod(0o500)
+        return lambda: folder.chmod(0o700)
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(folder)], check=False).returncode:
+        pytest.skip("running as root without a file system that supports chattr +i")
+    return lambda: subprocess.run([chattr, "-i", str(folder)], check=True)
+
+
+@pytest.fixture(name="forbid_changes")
+def forbid_changes_fixture() -> Callable[[Path], Callable[[], object]]:
+    """:func:`forbid_changes`, for a package's tests (the root conftest is no module they
+    import)."""
+    return forbid_changes
+
+
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
     """``$SKILLC_HOME`` for this test: an empty folder."""

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -240,21 +238,12 @@ def test_a_build_refreshes_the_copies_made_before_in_other_targets(
     assert (refreshed / "agents" / "openai.yaml").is_file()
 
 
-def forbid_changes(folder: Path) -> Callable[[], object]:
-    """Make ``folder``'s entries impossible to change (mode 500; root ignores modes, so the
-    immutable attribute then); returns the undo."""
-    if os.geteuid() != 0:
-        folder.chmod(0o500)
-        return lambda: folder.chmod(0o700)
-    chattr = shutil.which("chattr")
-    if chattr is None or subprocess.run([chattr, "+i", str(folder)], check=False).returncode:
-        pytest.skip("running as root without a file system that supports chattr +i")
-    return lambda: subprocess.run([chattr, "-i", str(folder)], check=True)
-
-
 @pytest.mark.skipif(os.name == "nt", reason="POSIX permissions")
 def test_a_copy_folder_that_cannot_be_written_is_found_before_anything_is_written(
-    build: Callable[..., BuildResult], skill: Path, project: Path
+    build: Callable[..., BuildResult],
+    skill: Path,
+    project: Path,
+    forbid_changes: Callable[[Path], Callable[[], object]],
 ) -> None:
     """A copy that cannot be emptied (read-only, another owner's): refreshed, a warning and
     the build goes on; named as a target, E999 before the runtime changes. It was a raw

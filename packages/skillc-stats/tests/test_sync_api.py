@@ -4,7 +4,6 @@ crash safety, per-skill independence and E040-E042."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -312,22 +311,13 @@ def test_unwritable_destination_is_e041_and_keeps_the_fallback(
     assert synced.ok and synced.entries == 2 and not source.exists()
 
 
-def forbid_changes(folder: Path) -> Callable[[], object]:
-    """Make entries of ``folder`` impossible to remove (mode 500; root ignores modes, so the
-    immutable attribute then); returns the undo."""
-    if os.name == "nt":
-        pytest.skip("POSIX permissions")
-    if os.geteuid() != 0:
-        folder.chmod(0o500)
-        return lambda: folder.chmod(0o700)
-    chattr = shutil.which("chattr")
-    if chattr is None or subprocess.run([chattr, "+i", str(folder)], check=False).returncode:
-        pytest.skip("running as root without a file system that supports chattr +i")
-    return lambda: subprocess.run([chattr, "-i", str(folder)], check=True)
-
-
 def test_removal_failing_is_e999_and_loses_nothing(
-    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+    demo: ResolvedSkill,
+    project: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+    forbid_changes: Callable[[Path], Callable[[], object]],
 ) -> None:
     """The rows are committed before the removal starts; a removal that fails is reported
     (E999) and the next sync adds nothing twice."""
