@@ -1114,32 +1114,30 @@ def test_a_socket_that_is_not_private_is_not_used(
             assert queries(gateway) == 1
 
 
-def test_a_starting_server_waits_for_a_clients_instant_probe_of_the_lock(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_detached_server_is_started_holding_the_homes_lock(
+    home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A client asking whether a server is starting holds the home's lock shared for an
-    instant (``lifecycle._lock_holder``; ``watch --detach`` asks in a loop while its server
-    starts): the starting server waits for it, not E060 "a find server already runs" with
-    the pid an earlier, refused watch left in the file (seen once in CI)."""
-    import fcntl
+    """``watch --detach`` takes the home's lock and hands it to its server (as ``skc find``
+    does): from before the server starts, a client's probe finds it held, never free to be
+    held for an instant as the server takes it (the server then said E060 "a find server
+    already runs", with the pid an earlier, refused watch left in the file: seen once in
+    CI). The server is a stand-in that exits at once: nothing is left running."""
+    from skillc_gateway.catalog import lifecycle
+    from skillc_index import FindServerError
 
-    from skillc_gateway.catalog import server as server_module
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    seen: list[str | None] = []
+    spawn = lifecycle._spawn
 
-    monkeypatch.setattr(server_module, "LOCK_TRIES_SECONDS", 60.0)  # whatever the load
-    lock = tmp_path / "find.lock"
-    lock.write_text("4242\n", encoding="utf-8")
-    probe = os.open(lock, os.O_RDONLY)
-    fcntl.flock(probe, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    releaser = threading.Timer(0.05, os.close, (probe,))
-    releaser.start()
-    try:
-        fd = server_module._take_lock(lock)
-    finally:
-        releaser.join()
-    try:
-        assert lock.read_text(encoding="utf-8") == f"{os.getpid()}\n"
-    finally:
-        os.close(fd)
+    def probed(*args: Any, **kwargs: Any) -> Any:
+        seen.append(lifecycle._lock_holder(layout.global_dir / lifecycle.LOCK_NAME))
+        return spawn(*args, **kwargs)
+
+    monkeypatch.setattr(lifecycle, "_spawn", probed)
+    monkeypatch.setattr(sys, "executable", "/bin/false")  # the server: exits at once
+    with pytest.raises(FindServerError, match="did not start"):
+        lifecycle.start_detached(layout, idle=1.0, timeout=30.0)
+    assert seen and seen[0] is not None  # held (its content: the pid of the last holder)
 
 
 def test_a_file_in_the_sockets_place_is_left_alone(
@@ -1523,9 +1521,9 @@ def test_detach_losing_a_race_says_why(
     other_holds_the_lock: bool,
 ) -> None:
     """Another server (one ``skc find`` started) starts between ``--detach``'s check and its
-    server's: E060 says that one runs, not "did not start" with the last line of the shared
-    log (the other's ``ready`` line, or the child's own E060 quoted inside). A child failing
-    for a reason of its own is quoted from its own lines, never another server's."""
+    own: E060 says that one runs, and no server is started (``--detach`` takes the home's lock
+    before it starts one). A child failing for a reason of its own is quoted from its own lines
+    of the shared log, never another server's (its ``ready`` line)."""
     import fcntl
 
     from skillc_gateway.catalog import lifecycle
@@ -1541,22 +1539,22 @@ def test_detach_losing_a_race_says_why(
     log.write_text("2026-01-01T00:00:00Z skc watch[1]: stopped\n", encoding="utf-8")
     lock = os.open(layout.global_dir / "find.lock", os.O_RDWR | os.O_CREAT, 0o600)
     other = os.getpid()  # the other server: this process, holding the lock
+    if other_holds_the_lock:  # taken after --detach's check found no server
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        os.write(lock, f"{other}\n".encode())
+        monkeypatch.setattr(lifecycle, "server_status", lambda _layout: None)
+    spawned: list[object] = []
 
-    def spawn_after_another_started(*args: object) -> subprocess.Popen[bytes]:
+    def spawn_failing(*args: object) -> subprocess.Popen[bytes]:
+        spawned.append(args)
         child = subprocess.Popen([sys.executable, "-c", "raise SystemExit(1)"])
         child.wait()
-        if other_holds_the_lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            os.write(lock, f"{other}\n".encode())
-            own = f"error[E060]: find server: {already_runs(other)}"
-        else:
-            own = "error[E999]: find server: cannot listen: boom"
         ready = f"2026-01-01T00:00:01Z skc watch[{other}]: ready; stops after 3600 s"
         with log.open("a", encoding="utf-8") as handle:
-            handle.write(f"{own}\n{ready}\n")
+            handle.write(f"error[E999]: find server: cannot listen: boom\n{ready}\n")
         return child
 
-    monkeypatch.setattr(lifecycle, "_spawn", spawn_after_another_started)
+    monkeypatch.setattr(lifecycle, "_spawn", spawn_failing)
     try:
         with pytest.raises(FindServerError) as caught:
             lifecycle.start_detached(layout, 60)
@@ -1564,7 +1562,7 @@ def test_detach_losing_a_race_says_why(
         os.close(lock)
     if other_holds_the_lock:
         assert caught.value.diagnostic.message.endswith(already_runs(other))
-        assert "did not start" not in str(caught.value)
+        assert "did not start" not in str(caught.value) and not spawned
     else:
         assert caught.value.diagnostic.message.endswith(
             "the find server did not start: cannot listen: boom"

@@ -155,14 +155,16 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
         logged = log_path.stat().st_size  # what the child writes comes after
     except OSError:
         logged = 0
-    child = _spawn(layout, idle)
+    try:
+        child = _spawn_locked(layout, idle)
+    except BlockingIOError:  # another started first (a find's, a second --detach)
+        holder = _lock_holder(layout.global_dir / LOCK_NAME)
+        raise FindServerError(already_runs(holder or "?")) from None
+    except OSError as exc:
+        raise FindServerError(f"the find server did not start: {exc.strerror or exc}") from None
     deadline = time.monotonic() + timeout
     while True:
         if child.poll() is not None:
-            # another started first (a find's, a second --detach): it holds the lock
-            holder = _lock_holder(layout.global_dir / LOCK_NAME)
-            if holder is not None and holder != str(child.pid):
-                raise FindServerError(already_runs(holder))
             reason = _last_line(log_path, logged, child.pid)
             raise FindServerError(f"the find server did not start: {reason}")
         status = server_status(layout)
@@ -184,8 +186,6 @@ def start_for_later(layout: Layout, build: Sequence[str] = ()) -> int | None:
     large library itself (:data:`AUTO_START_SKILLS`), so that the next finds are answered
     warm; the server stops after :data:`DETACHED_IDLE_SECONDS` without a query. ``build``:
     the folders (absolute) the find searched, whose skills the server indexes first."""
-    import contextlib
-    import fcntl
     import sys
 
     home, sock = layout.global_dir, socket_path(layout)
@@ -201,24 +201,37 @@ def start_for_later(layout: Layout, build: Sequence[str] = ()) -> int | None:
     except OSError:
         return None
     try:
-        lock = os.open(home / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        child = _spawn(layout, DETACHED_IDLE_SECONDS, lock, build)
+        child = _spawn_locked(layout, DETACHED_IDLE_SECONDS, build)
     except OSError:  # held (BlockingIOError), or no process could be made
         return None
-    else:
-        # the server's pid in the lock at once (it writes it again when it opens): until
-        # then ``--stop`` and ``--status`` know it by its pid, as a server that is starting
+    child.returncode = 0  # it lives on on its own: no "still running" warning
+    return child.pid
+
+
+def _spawn_locked(
+    layout: Layout, idle: float, build: Sequence[str] = ()
+) -> subprocess.Popen[bytes]:
+    """:func:`_spawn` holding the home's find-server lock, taken here and handed over (``watch
+    --lock-fd``) with the server's pid written in it at once (the server writes it again when
+    it opens): from before the server starts, a client asking (``_lock_holder``, ``--stop``,
+    ``--status``) finds it held and knows the server by its pid, and no probe of a client
+    holds it at the instant the server would take it (one did: E060 "already runs", with the
+    pid an earlier server left in the file). BlockingIOError when it is held already (a
+    server runs or starts), OSError when it cannot be opened or no process made."""
+    import contextlib
+    import fcntl
+
+    layout.global_dir.mkdir(parents=True, exist_ok=True)
+    lock = os.open(layout.global_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        child = _spawn(layout, idle, lock, build)
         with contextlib.suppress(OSError):
             os.ftruncate(lock, 0)
             os.pwrite(lock, f"{child.pid}\n".encode(), 0)
     finally:
         os.close(lock)  # the server holds it now, through the same open file
-    child.returncode = 0  # it lives on on its own: no "still running" warning
-    return child.pid
+    return child
 
 
 def _spawn(

@@ -601,33 +601,21 @@ class FindServer:
         }
 
 
-#: How long a starting server tries again for the home's lock: a client asking whether a
-#: server is starting holds it shared for an instant (``lifecycle._lock_holder``), and
-#: ``skc watch --detach`` asks while its server starts; a running server holds it for good.
-LOCK_TRIES_SECONDS = 0.5
-
-
 def _take_lock(path: Path) -> int:
     """The home's find-server lock (held while the server runs); FindServerError when another
-    server holds it (still after :data:`LOCK_TRIES_SECONDS` of tries)."""
+    server holds it."""
     import fcntl
 
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     except OSError as exc:
         raise FindServerError(f"cannot open {path}: {exc.strerror or exc}") from None
-    deadline = time.monotonic() + LOCK_TRIES_SECONDS
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            break
-        except BlockingIOError:
-            if time.monotonic() < deadline:
-                time.sleep(0.01)
-                continue
-            holder = os.read(fd, 32).decode(errors="replace").strip()
-            os.close(fd)
-            raise FindServerError(already_runs(holder or "?")) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(fd, 32).decode(errors="replace").strip()
+        os.close(fd)
+        raise FindServerError(already_runs(holder or "?")) from None
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     return fd
