@@ -353,8 +353,8 @@ def text_length(value: str) -> int:
 def is_text(value: object) -> TypeGuard[str]:
     """Whether a standard field's ``value`` (``license``, ``compatibility``) as YAML 1.2 reads
     it (an unquoted date is a string there) is text, as the specification makes it: the one
-    verdict of lint's SKL504, of what ``skc package`` drops (a conformant client skips a skill
-    whose standard field has another type) and of what the gateway serves."""
+    verdict of lint's SKL502 and SKL504, of what ``skc package`` drops (a conformant client
+    skips a skill whose standard field has another type) and of what the gateway serves."""
     return isinstance(value, str)
 
 

@@ -327,8 +327,7 @@ def _build_skill(
                 if number < named:
                     raise
                 why = exc.strerror or str(exc)  # a refresh no one asked for: a warning
-                shown = layout.display(deploy_plan.path)
-                notices.append(Notice(f"copy {shown} not refreshed: {why}"))
+                notices.append(_not_refreshed(layout, deploy_plan.path, why))
                 continue
             deployments.append(deployment)
             notices.extend(deploy_notices)
@@ -366,8 +365,14 @@ def _refresh_plans(
             plans += planned([target])
         except SkillcError as exc:
             why = format_diagnostic(exc.diagnostic).splitlines()[0]
-            notices.append(Notice(f"copy {layout.display(path)} not refreshed: {why}"))
+            notices.append(_not_refreshed(layout, path, why))
     return plans
+
+
+def _not_refreshed(layout: Layout, path: Path, why: str) -> Notice:
+    """The warning of a copy made before that a build could not refresh (when it was planned,
+    or written): the build was not asked to deploy there, so it goes on."""
+    return Notice(f"copy {layout.display(path)} not refreshed: {why}")
 
 
 def _build_lock(skill: ResolvedSkill, *, runtime: bool = False) -> AbstractContextManager[None]:
