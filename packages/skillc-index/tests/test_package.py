@@ -651,6 +651,27 @@ def test_a_file_name_windows_reads_as_a_path_is_refused(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize(
+    "rel", ["evals/case\\win.json", "__pycache__/c:x.pyc", "sub/D:x.pyc", "evals/bad\udcffname"]
+)
+def test_a_file_left_out_of_the_package_never_refuses_it(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, rel: str
+) -> None:
+    """A stray ``evals/case\\win.json`` or ``__pycache__/c:x.pyc`` was E070 (a file name no
+    zip may hold) in every format, though ``evals/``, ``__pycache__`` and ``*.pyc`` are
+    never packaged: only the names of the files that go into the package are checked."""
+    folder = write_skill(project / "s")
+    path = folder / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"x")
+    for fmt in FORMATS:
+        out = tmp_path / fmt
+        package_skills([str(folder)], layout, fmt=fmt, output=out, name="s")
+        assert out.is_dir()
+    with zipfile.ZipFile(tmp_path / "upload" / "s.zip") as archive:
+        assert archive.namelist() == ["s/SKILL.md"]
+
+
 @pytest.mark.parametrize("written", ["'trail-space '", "' trail-space'", '"trail-space\\t"'])
 def test_a_name_with_white_space_around_it_is_refused_whatever_the_format(
     layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, written: str

@@ -117,6 +117,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     contents: dict[str, ArchiveEntry] = {}
     total = 0
     for rel in found.files:
+        if _skipped(rel):  # never packaged, so its name cannot make an entry unsafe
+            continue
         if not is_utf8(rel):  # no zip entry, JSON record or package path can hold the name
             shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
             raise PackageRefused(given, fmt, f"a file name that is not UTF-8: {shown}")
@@ -125,8 +127,6 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
             # x\..\..\evil as a path out of the folder, and npx skills refuses the archive
             why = "a backslash or a drive letter such as C:, read as a path on Windows"
             raise PackageRefused(given, fmt, f"a file name that no zip may hold ({why}): {rel}")
-        if _skipped(rel):
-            continue
         with open_in_root(source, rel) as handle:
             data = handle.read(MAX_SKILL_BYTES + 1 - total)
             executable = bool(os.fstat(handle.fileno()).st_mode & 0o111)
