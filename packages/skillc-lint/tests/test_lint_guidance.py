@@ -201,6 +201,35 @@ def test_skl529_evals_format(skill: Writer) -> None:
     assert stat.S_ISREG((folder / "evals" / "evals.json").stat().st_mode)
 
 
+def test_skl529_reports_the_keys_skc_eval_drops_in_the_trigger_files(skill: Writer) -> None:
+    """SKL529 read evals/evals.json alone: a ``"shouldTrigger"`` in ``triggers.json`` (skc eval
+    leaves the entry out) or a ``should_trigge:`` list in ``triggers.yaml`` (skc eval skips
+    the file) linted clean. Known keys, and a file eval cannot read, stay silent here."""
+    entries = [{"query": "sort it", "should_trigger": True}, {"query": "x", "shouldTrigger": 0}]
+    wrapped = {"evals": [{"prompt": "sort it", "expected": "y"}], "skill": "s"}
+    folder = skill(
+        files={
+            "evals/triggers.json": json.dumps(entries),
+            "evals/trigger-eval.json": json.dumps(wrapped),
+            "evals/triggers.yaml": "should_trigger:\n  - sort it\nshould_trigge:\n  - a csv\n",
+        }
+    )
+    drops, skips = "skc eval leaves it out", "skc eval skips the file"
+    assert sorted((f, m) for f, _, m in found(folder, "SKL529")) == [
+        ("evals/trigger-eval.json", f"evals[0] has the unknown key 'expected': {drops}"),
+        ("evals/trigger-eval.json", "trigger-eval.json has the unknown key 'skill'"),
+        ("evals/triggers.json", f"triggers.json[1] has the unknown key 'shouldTrigger': {drops}"),
+        ("evals/triggers.yaml", "triggers.yaml has the unknown key 'should_trigge': " + skips),
+    ]
+    (folder / "evals" / "triggers.json").write_text(json.dumps(entries[:1]), encoding="utf-8")
+    (folder / "evals" / "trigger-eval.json").write_text("{not json", encoding="utf-8")
+    yaml = "---\n# cases\nshould_trigger: [sort it]\nshould_not_trigger: []\n"
+    (folder / "evals" / "triggers.yaml").write_text(yaml, encoding="utf-8")
+    assert found(folder, "SKL529") == []
+    (folder / "evals" / "triggers.yaml").write_text("a: [\n", encoding="utf-8")  # not YAML
+    assert found(folder, "SKL529") == []
+
+
 def test_the_guidance_tag_selects_them(skill: Writer) -> None:
     from skillc_lint import default_registry
 

@@ -2,6 +2,7 @@
 :data:`~skillc_index.layout.CASE_FILES`), known to the two tools that read them: ``skc eval``
 (skillc-gateway's ``evaluate.cases``), which leaves out an entry holding a key it does not
 know (it may say what the case means), and skillc-lint's SKL529, which reports that key.
+A ``triggers.yaml`` is read by both with :func:`load_yaml`.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["ENTRY_KEYS", "FILE_KEYS", "unknown_keys"]
+__all__ = ["ENTRY_KEYS", "FILE_KEYS", "YAML_KEYS", "load_yaml", "unknown_keys"]
 
 #: The keys of an entry in the shapes read: Agent Skills' and skill-creator's evals,
 #: skill-creator's trigger sets.
@@ -19,6 +20,8 @@ ENTRY_KEYS = (
 )  # fmt: skip
 #: The keys of a JSON object holding an ``evals`` list.
 FILE_KEYS = ("skill_name", "evals")
+#: The keys of a ``triggers.yaml``: its two lists of queries.
+YAML_KEYS = ("should_trigger", "should_not_trigger")
 
 
 def unknown_keys(data: Iterable[Any], known: tuple[str, ...]) -> str:
@@ -31,3 +34,22 @@ def unknown_keys(data: Iterable[Any], known: tuple[str, ...]) -> str:
 
     quoted = ", ".join(repr(cut(printable(key), 40)) for key in keys)
     return f"unknown key{'s' if len(keys) > 1 else ''} {quoted}"
+
+
+def load_yaml(text: str) -> Any:
+    """The YAML document of a ``triggers.yaml``'s text, read with the frontmatter reader's
+    bounds (size, depth, aliases; PyYAML's safe loader): a ``---`` line starting it is the
+    document's marker; ``{}`` for nothing but comments. Raises :class:`ValueError`."""
+    from skillc_index.markdown.frontmatter import (
+        MAX_FRONTMATTER_BYTES,
+        YAMLProblem,
+        load_bounded_yaml,
+    )
+
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FRONTMATTER_BYTES:
+        raise ValueError(f"YAML larger than {MAX_FRONTMATTER_BYTES >> 10} KiB")
+    try:
+        data, node, _lines = load_bounded_yaml(text)
+    except YAMLProblem as exc:
+        raise ValueError(str(exc)) from None
+    return {} if node is None else data

@@ -31,7 +31,7 @@ A key none of these shapes has is never read in silence: another tool's file (pr
 were not there. A ``triggers.yaml`` with a key besides its two lists is skipped; an entry
 with a key outside :data:`~skillc_index.evals.ENTRY_KEYS` is left out; an unknown key beside
 an ``evals`` list is ignored; each with a warning naming the key (lint's SKL529 reports
-them in ``evals/evals.json``).
+them too).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, unknown_keys
+from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, YAML_KEYS, load_yaml, unknown_keys
 from skillc_index.layout import CASE_FILES  # the files read, in this order
 
 __all__ = [
@@ -57,8 +57,6 @@ MAX_FILE_BYTES = 1 << 20
 MAX_DEPTH = 16
 MAX_CASES = 1000
 MAX_QUERY_CHARS = 4000
-#: The keys of a ``triggers.yaml`` (an entry's and a JSON file's: skillc_index.evals).
-YAML_KEYS = ("should_trigger", "should_not_trigger")
 
 
 class Case(NamedTuple):
@@ -98,26 +96,6 @@ def _json(data: bytes) -> Any:
     from skillc_index.bounded_json import loads_bounded
 
     return loads_bounded(data, max_bytes=MAX_FILE_BYTES, max_depth=MAX_DEPTH)
-
-
-def _yaml(data: bytes) -> Any:
-    """The YAML document of ``data``, read with the frontmatter reader's bounds (size, depth,
-    aliases; PyYAML's safe loader): a ``---`` line starting it is the document's marker."""
-    from skillc_index.files import decoded
-    from skillc_index.markdown.frontmatter import (
-        MAX_FRONTMATTER_BYTES,
-        YAMLProblem,
-        load_bounded_yaml,
-    )
-
-    if len(data) > MAX_FRONTMATTER_BYTES:
-        raise ValueError(f"YAML larger than {MAX_FRONTMATTER_BYTES >> 10} KiB")
-    text = decoded(data)
-    try:
-        data, node, _lines = load_bounded_yaml(text)
-    except YAMLProblem as exc:
-        raise ValueError(str(exc)) from None
-    return {} if node is None else data  # nothing but comments: no case
 
 
 def _json_cases(data: Any, rel: str) -> list[Case | str]:
@@ -190,7 +168,9 @@ def read_cases(root: Path) -> SkillCases:
             if len(data) > MAX_FILE_BYTES:
                 raise ValueError(f"larger than {MAX_FILE_BYTES >> 20} MiB")
             if rel.endswith(".yaml"):
-                found = _yaml_cases(_yaml(data), rel)
+                from skillc_index.files import decoded
+
+                found = _yaml_cases(load_yaml(decoded(data)), rel)
             else:
                 found = _json_cases(_json(data), rel)
         except (OSError, ValueError) as exc:

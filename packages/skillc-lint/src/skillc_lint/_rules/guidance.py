@@ -310,17 +310,22 @@ def encoded_blobs(skill: Skill, options: Options) -> Findings:
                 )
 
 
-# -- SKL529 evals/evals.json follows its format ---------------------------------------------------
+# -- SKL529 the eval case files follow their format -----------------------------------------------
 
 
 def evals_format(skill: Skill, options: Options) -> Findings:
     """SKL529: ``evals/evals.json``, when present, is JSON holding an object with an
     ``evals`` list, each eval an object with a non-empty ``prompt`` string (and, when
     given, ``expected_output`` a string and ``files`` a list of strings), and no key the
-    format does not know (:mod:`skillc_index.evals`: ``skc eval`` leaves such an eval out)."""
+    format does not know (:mod:`skillc_index.evals`: ``skc eval`` leaves such an eval out);
+    nor does a trigger file ``skc eval`` reads (the other ``CASE_FILES``) hold such a key."""
     from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, unknown_keys
+    from skillc_index.layout import CASE_FILES
 
-    rel = "evals/evals.json"
+    for other in CASE_FILES[1:]:
+        if other in skill.files:
+            yield from _trigger_keys(skill.text(other), other)
+    rel = CASE_FILES[0]  # evals/evals.json
     if rel not in skill.files:
         return
     text = skill.text(rel)
@@ -352,6 +357,34 @@ def evals_format(skill: Skill, options: Options) -> Findings:
             problem = f"has the {unknown}: skc eval leaves it out"
         if problem:
             yield Finding(f"evals[{index}] {problem}", rel)
+
+
+def _trigger_keys(text: str | None, rel: str) -> Findings:
+    """The keys ``skc eval`` does not know in the trigger file ``rel`` (a ``triggers.yaml``'s
+    besides its two lists skip the file; an entry's leave it out). A file it cannot read as
+    one of its shapes is its own warning, not this rule's."""
+    from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, YAML_KEYS, load_yaml, unknown_keys
+
+    name = posixpath.basename(rel)
+    try:
+        data = load_yaml(text or "") if rel.endswith(".yaml") else json.loads(text or "")
+    except (ValueError, RecursionError):
+        return
+    if rel.endswith(".yaml"):
+        if isinstance(data, dict) and (unknown := unknown_keys(data, YAML_KEYS)):
+            yield Finding(f"{name} has the {unknown}: skc eval skips the file", rel)
+        return
+    if isinstance(data, dict) and isinstance(data.get("evals"), list):
+        if unknown := unknown_keys(data, FILE_KEYS):
+            yield Finding(f"{name} has the {unknown}", rel)
+        entries, label = data["evals"], "evals"
+    elif isinstance(data, list):
+        entries, label = data, name
+    else:
+        return
+    for index, item in enumerate(entries):
+        if isinstance(item, dict) and (unknown := unknown_keys(item, ENTRY_KEYS)):
+            yield Finding(f"{label}[{index}] has the {unknown}: skc eval leaves it out", rel)
 
 
 # -- SKL530 references are one level deep ------------------------------------------------------
@@ -503,10 +536,13 @@ RULES: tuple[Rule, ...] = (
         "SKL529",
         "evals-format",
         evals_format,
-        "evals/evals.json follows its format.",
+        "evals/evals.json follows its format; no trigger file holds a key skc eval does not know.",
         "Eval runners read evals/evals.json as an object with an 'evals' list of prompts; a "
-        "malformed file fails the runner or skips evals silently.",
-        'Write {"evals": [{"prompt": "...", "expected_output": "...", "files": []}]}.',
+        "malformed file fails the runner or skips evals silently, and skc eval leaves out a "
+        "case (or a triggers.yaml) with a key it does not know.",
+        'Write {"evals": [{"prompt": "...", "expected_output": "...", "files": []}]}; a '
+        'trigger set [{"query": "...", "should_trigger": true}] or should_trigger and '
+        "should_not_trigger lists in triggers.yaml.",
     ),
     guidance_rule(
         "SKL530",
