@@ -111,3 +111,20 @@ def test_a_personal_skill_shadows_the_project_skill_of_its_name(
 
     (codex,) = run_json(cli, "--agent", "codex")["budget"]
     assert ([e["name"] for e in codex["entries"]], codex["shadowed"]) == (["y", "y"], [])
+
+
+def test_only_claude_code_is_told_of_its_settings(
+    cli: Callable[..., Run], layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """Cursor's folder, priced as Claude Code lists it, over its budget: the suggestions are
+    the agent-neutral ones (they named Claude Code's skillOverrides and
+    skillListingBudgetFraction, which Cursor never reads); Claude Code's name its settings."""
+    assert layout.project_config is not None
+    layout.project_config.write_text("[budget]\ncontext_tokens = 1000\npercent = 2\n")
+    for folder in (".cursor", ".claude"):
+        for name in ("alpha", "beta", "gamma"):
+            write_skill(project / folder / "skills" / name, description=name * 20)
+    found = {f["agent"]: f["suggestions"] for f in run_json(cli)["budget"]}
+    assert "skillOverrides" not in " ".join(found["cursor"])
+    assert found["cursor"][-1] == "move the skills seldom used out of the folders cursor reads"
+    assert "skillOverrides" in found["claude"][-1]

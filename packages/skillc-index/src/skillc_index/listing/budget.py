@@ -680,16 +680,18 @@ def suggestions(folder: FolderBudget) -> tuple[str, ...]:
         + ", ".join(f"{entry.name} ({len(entry.description):,} characters)" for entry in longest),
         "serve these skills through one router skill, one entry in the listing: skc route",
     ]
-    if folder.model == "claude":
+    if folder.agent == "claude":  # its settings: the other agents priced as it lists have none
         found.append(
             'Claude Code settings: "skillOverrides" set to "name-only" (or '
             '"user-invocable-only") for skills seldom used leaves the budget to the others '
             "(skc list --budget --apply overrides sets name-only for those the listing "
             "drops); or raise skillListingBudgetFraction"
         )
-    else:
+    elif folder.model == "codex":
         found.append(
             "Codex omits skills it cannot fit: move those seldom used out of this folder, or "
             "route them"
         )
+    else:
+        found.append(f"move the skills seldom used out of the folders {folder.agent} reads")
     return tuple(found)
