@@ -206,12 +206,15 @@ def test_cli_text_is_a_table_per_agent(
     # after kappa, which does not fit, no description is kept: the home's one is dropped too
     assert lines[8].split() == ["mine", "5", "folder", "name", "only"]
     assert lines[9] == "2 descriptions dropped, the first dropped first: mine, kappa"
-    # suggestions, none applied: the longest descriptions, skc route, Claude Code's settings
+    # suggestions, none applied: the longest descriptions, route, Claude Code's settings, each
+    # command as this script spells it (skc's for eval, which skillc-index has not)
     assert (
         lines[10].startswith("suggestion: shorten the longest descriptions")
         and "kappa (200" in lines[10]
+        and "(skc eval's mutation check" in lines[10]
     )
-    assert lines[11].endswith("skc route") and "skillOverrides" in lines[12]
+    assert lines[11].endswith(": skillc-index route") and "skillOverrides" in lines[12]
+    assert "(skillc-index list --budget --apply overrides sets name-only" in lines[12]
     home_only = list_budget(cli, "--scope", "global").stdout.splitlines()
     assert home_only[0] == "claude (global) ~/.claude/skills: 1 skill, ~5 tokens of 100 (5%)"
 

@@ -340,7 +340,10 @@ def test_when_the_names_alone_do_not_fit_it_says_so(
     names = ", ".join(["kappa", "gamma"] + [f"extra-{n:02}" for n in range(24, 6, -1)])
     assert line.endswith(f": {names} and 10 more")  # 30 names, the last listed first
     assert "  listing ~869 -> ~79 tokens of 50 (still over the budget)" in text
-    assert any(line.startswith("  the names (and the descriptions") for line in text)
+    assert (
+        "  the names (and the descriptions the user keeps) do not fit: skillc-index route "
+        "install lists one router skill instead of every skill" in text
+    )
 
 
 def test_claude_codes_listing_settings_price_its_folders(

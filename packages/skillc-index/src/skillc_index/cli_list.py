@@ -246,9 +246,11 @@ def _echo_overrides(plans: Sequence[OverridePlan], layout: Layout) -> None:
             f"{plan.budget_tokens:,} ({'within' if fits else 'still over'} the budget)"
         )
         if not fits:
+            from skillc_index.helppage import program_command
+
             click.echo(
-                "  the names (and the descriptions the user keeps) do not fit: skc route "
-                "install lists one router skill instead of every skill"
+                "  the names (and the descriptions the user keeps) do not fit: "
+                f"{program_command('route install')} lists one router skill instead of every skill"
             )
         if plan.kept:
             click.echo("  left as the user set them: " + _some(plan.kept))

@@ -128,8 +128,7 @@ class ListingEntry(NamedTuple):
     scope: Scope = "project"
     """The scope of its agent folder (a plugin's: its install record's)."""
     plugin: bool = False
-    """Whether it is a Claude Code plugin's skill (``plugin:name``: ``skillOverrides`` does
-    not apply to it)."""
+    """A Claude Code plugin's skill (``plugin:name``: ``skillOverrides`` does not apply to it)."""
     line: int = 1
     """The ``SKILL.md`` line of its ``description`` (1 when there is none)."""
     omitted: bool = False
@@ -666,26 +665,29 @@ def skill_usage(
 
 
 def suggestions(folder: FolderBudget) -> tuple[str, ...]:
-    """What would bring an over-budget listing back within it (nothing is applied here:
-    ``--apply overrides`` applies the Claude Code one, :mod:`skillc_index.listing.overrides`)."""
+    """What would bring an over-budget listing back within it, its commands as the program
+    running spells them (none applied: :mod:`skillc_index.listing.overrides` applies Claude's)."""
     if not folder.over or not folder.entries:
         return ()
+    from skillc_index.helppage import program_command
+
     longest = sorted(
         (entry for entry in folder.entries if entry.described),
         key=lambda entry: (-len(entry.description), entry.name),
     )[:3]
     found = [
-        "shorten the longest descriptions, keeping the phrases users say (skc eval's mutation "
-        "check shows which ones the trigger cases need): "
+        "shorten the longest descriptions, keeping the phrases users say "
+        f"({program_command('eval')}'s mutation check shows which ones the trigger cases need): "
         + ", ".join(f"{entry.name} ({len(entry.description):,} characters)" for entry in longest),
-        "serve these skills through one router skill, one entry in the listing: skc route",
+        "serve these skills through one router skill, one entry in the listing: "
+        + program_command("route"),
     ]
     if folder.agent == "claude":  # its settings: the other agents priced as it lists have none
         found.append(
             'Claude Code settings: "skillOverrides" set to "name-only" (or '
             '"user-invocable-only") for skills seldom used leaves the budget to the others '
-            "(skc list --budget --apply overrides sets name-only for those the listing "
-            "drops); or raise skillListingBudgetFraction"
+            f"({program_command('list --budget --apply overrides')} sets name-only for those "
+            "the listing drops); or raise skillListingBudgetFraction"
         )
     elif folder.model == "codex":
         found.append(
