@@ -222,7 +222,7 @@ def test_a_build_refreshes_the_copies_made_before_in_other_targets(
     result = build("plain")
     assert {(d.target, d.method, d.action) for d in result.deployments} == {
         ("claude", "copy", "replaced"),
-        ("agents", "copy", "replaced"),  # (.agents/skills: the first target reading it)
+        ("codex", "copy", "replaced"),  # the target its manifest records
     }
     assert "- New Section" in (codex / "plain" / "SKILL.md").read_text(encoding="utf-8")
     assert "Old Section" in (other.parent.parent / "SKILL.md").read_text(encoding="utf-8")
@@ -236,6 +236,83 @@ def test_a_build_refreshes_the_copies_made_before_in_other_targets(
     assert "- Run" in (refreshed / "SKILL.md").read_text(encoding="utf-8")
     assert "when_to_use" not in frontmatter(refreshed / "SKILL.md")
     assert (refreshed / "agents" / "openai.yaml").is_file()
+
+
+def _edit(skill: Path, old: str, new: str) -> None:
+    text = (skill / "SKILL.md").read_text(encoding="utf-8")
+    (skill / "SKILL.md").write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _forget_target(copy: Path) -> None:
+    """The copy's manifest as a build wrote it before it recorded the copy's target."""
+    path = manifest_path(copy)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({k: v for k, v in data.items() if k != "target"}), encoding="utf-8")
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_a_copy_in_a_shared_folder_is_refreshed_for_the_target_it_was_made_for(
+    build: Callable[..., BuildResult], skill: Path, project: Path
+) -> None:
+    """``.claude/skills`` a symlink to ``.agents/skills`` (a common setup): a copy made by
+    ``-t claude --copy`` was refreshed by a later ``-t cursor`` build as ``agents``, the first
+    target of that folder, and Claude Code lost ``when_to_use``, ``paths``... without a
+    warning. The copy's manifest records its target, and a refresh keeps it; a ``-t codex``
+    copy stays Codex's."""
+    (project / ".agents" / "skills").mkdir(parents=True)
+    (project / ".claude").mkdir()
+    (project / ".claude" / "skills").symlink_to("../.agents/skills")
+    copy = project / ".claude" / "skills" / "deploy-app"
+    build("deploy-app", targets=["claude"], copy=True)
+    assert json.loads(manifest_path(copy).read_text(encoding="utf-8"))["target"] == "claude"
+    _edit(skill, "## Steps", "## Ship")
+    result = build("deploy-app", targets=["cursor"])
+    assert ("claude", "copy", "replaced") in {
+        (d.target, d.method, d.action) for d in result.deployments
+    }
+    front = frontmatter(copy / "SKILL.md")
+    assert front["paths"] == ["src/**", "deploy/*.yaml"] and "when_to_use" in front
+    assert "- Ship" in (copy / "SKILL.md").read_text(encoding="utf-8")
+    assert {change.target for change in result.fields} == {"cursor"}
+    build("deploy-app", targets=["codex"])  # named: the folder is Codex's now
+    _edit(skill, "## Ship", "## Release")
+    result = build("deploy-app", targets=["cursor"])
+    assert ("codex", "copy", "replaced") in {
+        (d.target, d.method, d.action) for d in result.deployments
+    }
+    assert json.loads(manifest_path(copy).read_text(encoding="utf-8"))["target"] == "codex"
+    assert "- Release" in (copy / "SKILL.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_an_older_copy_in_a_shared_folder_keeps_the_most_fields_and_says_what_it_drops(
+    build: Callable[..., BuildResult], skill: Path, project: Path
+) -> None:
+    """A copy whose manifest records no target (an older skillc's) in a folder several
+    targets share is refreshed as the one of them that keeps the most fields, Claude Code's
+    first; what that target drops is a warning, as for a target the build was given."""
+    (project / ".agents" / "skills").mkdir(parents=True)
+    (project / ".claude").mkdir()
+    (project / ".claude" / "skills").symlink_to("../.agents/skills")
+    copy = project / ".claude" / "skills" / "deploy-app"
+    build("deploy-app", targets=["claude"], copy=True)
+    _forget_target(copy)
+    _edit(skill, "## Steps", "## Ship")
+    result = build("deploy-app", targets=["cursor"])
+    assert ("claude", "copy", "replaced") in {
+        (d.target, d.method, d.action) for d in result.deployments
+    }
+    assert frontmatter(copy / "SKILL.md")["paths"] == ["src/**", "deploy/*.yaml"]
+    assert {change.target for change in result.fields} == {"cursor"}
+    (project / ".claude" / "skills").unlink()  # now .agents/skills is agents' and codex's
+    build("deploy-app", targets=["codex"])
+    _forget_target(project / ".agents" / "skills" / "deploy-app")
+    _edit(skill, "## Ship", "## Release")
+    result = build("deploy-app", targets=["claude"])
+    assert ("agents", "copy", "replaced") in {
+        (d.target, d.method, d.action) for d in result.deployments
+    }
+    assert fields(result)[("agents", "paths")] == "dropped"
 
 
 @pytest.mark.skipif(os.name == "nt", reason="POSIX permissions")

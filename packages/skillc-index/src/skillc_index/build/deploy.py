@@ -21,7 +21,9 @@ leaves it as it is where it may not be changed (git tracks it, the folder is rea
 is given, every copy of skillc's own of the skill in the agent folders of its scope (an
 earlier ``--copy``, or a target reading another dialect), so that no agent keeps loading an
 older build; it creates none, and ``list`` calls the skill ``stale`` while one of them holds
-another build than the runtime (:func:`stale_copies`).
+another build than the runtime (:func:`stale_copies`). A copy's manifest records the target it
+was written for (``target``), and a refresh writes it for that target again: a folder several
+targets share (``.agents/skills``, a ``.claude/skills`` linked to it) keeps its dialect.
 
 What may be replaced at a destination: a symlink (always, RFC-0001; only the link goes, never
 what it points to) and a copy made by an earlier ``--copy`` build of the same skill (nothing
@@ -260,23 +262,19 @@ class AgentFolders:
             real = self._real[target] = os.path.realpath(self.roots[target])
         return real
 
-    def holding(self, name: str) -> dict[str, Path]:
-        """Target -> ``<folder>/<name>`` for the folders holding an entry ``name``, each real
-        folder under the first target that has it (``agents`` and ``codex`` share
-        ``.agents/skills``)."""
-        found: dict[str, Path] = {}
-        seen: set[str] = set()
-        for target, root in self.roots.items():
-            path = root / name
-            if self._names is not None:
-                if name not in self._names[self._real_root(target)]:
-                    continue
-            elif not os.path.lexists(path):
-                continue
-            real = self._real_root(target)
-            if real not in seen:
-                seen.add(real)
-                found[target] = path
+    def holding(self, name: str) -> dict[Path, tuple[str, ...]]:
+        """``<folder>/<name>`` -> the targets whose folder that is, for the folders holding an
+        entry ``name``: each real folder once, under its first target's path, with every
+        target sharing it (``agents`` and ``codex`` share ``.agents/skills``, and so does
+        ``claude`` when ``.claude/skills`` is a symlink to it)."""
+        shared: dict[str, list[str]] = {}
+        for target in self.roots:
+            shared.setdefault(self._real_root(target), []).append(target)
+        found: dict[Path, tuple[str, ...]] = {}
+        for real, targets in shared.items():
+            path = self.roots[targets[0]] / name
+            if name in self._names[real] if self._names is not None else os.path.lexists(path):
+                found[path] = tuple(targets)
         return found
 
 
@@ -288,11 +286,13 @@ def _entries(folder: Path) -> frozenset[str]:
         return frozenset()
 
 
-def _copies(skill: str, source: Path, folders: AgentFolders) -> dict[str, tuple[Path, Manifest]]:
+def _copies(
+    skill: str, source: Path, folders: AgentFolders
+) -> dict[Path, tuple[tuple[str, ...], Manifest]]:
     """:func:`copy_deployments`, each copy with its manifest (read once)."""
-    found: dict[str, tuple[Path, Manifest]] = {}
+    found: dict[Path, tuple[tuple[str, ...], Manifest]] = {}
     real_source: str | None = None
-    for target, path in folders.holding(skill).items():
+    for path, targets in folders.holding(skill).items():
         if path.is_symlink():  # a link to the runtime: its manifest is the runtime's
             continue
         manifest = read_manifest(path)
@@ -301,7 +301,8 @@ def _copies(skill: str, source: Path, folders: AgentFolders) -> dict[str, tuple[
             continue
         real_source = os.path.realpath(source) if real_source is None else real_source
         if os.path.realpath(built_from) == real_source and is_skillc_copy(path, skill, manifest):
-            found[target] = (path, manifest)
+            recorded = manifest.extra.get("target")
+            found[path] = ((recorded,) if recorded in targets else targets, manifest)
     return found
 
 
@@ -311,15 +312,16 @@ def copy_deployments(
     source: Path,
     layout: Layout,
     configured: Mapping[str, str] | None = None,
-) -> dict[str, Path]:
+) -> dict[Path, tuple[str, ...]]:
     """The copies of skillc's own of ``skill`` (:func:`is_skillc_copy`) built from ``source``
     (their manifest's ``source_path``: not another project's skill of that name) in the agent
-    folders its scope deploys into (:class:`AgentFolders`), target -> path, each folder under
-    the first target that has it (``agents`` and ``codex`` share ``.agents/skills`` and read a
-    skill alike). A copy in a folder given as a path is not looked for: a build refreshes it
-    when the path is given again."""
+    folders its scope deploys into (:class:`AgentFolders`), path -> the targets it may be
+    refreshed as: the one its manifest records (``target``, the copy's since this was
+    written), else every target sharing its folder (one, unless a folder is shared: an older
+    copy). A copy in a folder given as a path is not looked for: a build refreshes it when
+    the path is given again."""
     copies = _copies(skill, source, AgentFolders(scope, layout, configured))
-    return {target: path for target, (path, _) in copies.items()}
+    return {path: targets for path, (targets, _) in copies.items()}
 
 
 def _same_build(here: Manifest | None, there: Manifest | None) -> bool:
@@ -333,9 +335,9 @@ def stale_copies(skill: str, source: Path, runtime: Path, folders: AgentFolders)
     """The copies of :func:`copy_deployments` (in ``folders``, a scope's agent folders) that
     hold another build than ``runtime``'s (made before its last build, by a build that did
     not refresh them). The runtime's manifest is read only when there is a copy."""
-    copies = _copies(skill, source, folders).values()
+    copies = _copies(skill, source, folders)
     built = read_manifest(runtime) if copies else None
-    return [path for path, manifest in copies if not _same_build(manifest, built)]
+    return [path for path, (_, manifest) in copies.items() if not _same_build(manifest, built)]
 
 
 def _refuse_leaving_project(
@@ -530,31 +532,30 @@ def _discard(path: Path, skill: str) -> None:
     raise ForeignFolder(skill, str(path))
 
 
-def _copy_into(
-    path: Path, runtime: Path, skill: str, files: Mapping[str, bytes] | None = None
-) -> None:
-    """A fresh copy folder at ``path`` (built beside it, then renamed in): the runtime's stub
-    and manifest, or ``files`` (a target's own stub and side files) with a manifest that
-    records them. What is there goes only as :func:`_discard` says."""
+def _copy_into(plan: DeployPlan, runtime: Path, files: Mapping[str, bytes] | None = None) -> None:
+    """A fresh copy folder at ``plan.path`` (built beside it, then renamed in): the runtime's
+    stub, or ``files`` (a target's own stub and side files), and the runtime's manifest
+    recording them and ``plan.target``. What is there goes only as :func:`_discard` says."""
     import shutil
 
+    path = plan.path
     staging = staging_dir(path.parent, f"{path.name}.deploy")
     try:
         if files is None:
             shutil.copyfile(runtime / SKILL_FILE, staging / SKILL_FILE)
-            (staging / META_DIR).mkdir()
-            shutil.copyfile(manifest_path(runtime), manifest_path(staging))
-        else:
-            _write_files(staging, runtime, files)
+        _write_files(staging, runtime, plan.target, files)
         if path.exists() or path.is_symlink():
-            _discard(path, skill)
+            _discard(path, plan.skill)
         staging.replace(path)  # a folder put there since: ENOTEMPTY, nothing replaced
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _write_files(folder: Path, runtime: Path, files: Mapping[str, bytes]) -> None:
-    """``files`` into ``folder``, and the runtime's manifest recording their hashes."""
+def _write_files(
+    folder: Path, runtime: Path, target: str, files: Mapping[str, bytes] | None
+) -> None:
+    """``files`` into ``folder``, and the runtime's manifest recording ``target`` and their
+    hashes (with ``files`` None, the runtime's stub copied there already: none)."""
     import dataclasses
     import hashlib
 
@@ -563,20 +564,26 @@ def _write_files(folder: Path, runtime: Path, files: Mapping[str, bytes]) -> Non
     manifest = load_manifest(runtime)
     if manifest is None:  # pragma: no cover - the build has just written it
         raise FileNotFoundError(manifest_path(runtime))
-    digests = {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
-    for rel, data in files.items():
-        ensure_dir((folder / rel).parent)
-        (folder / rel).write_bytes(data)
-    extra = {**manifest.extra, "stub_sha256": digests.pop(SKILL_FILE), "target_files": digests}
+    extra = {**manifest.extra, "target": target}
+    if files is not None:
+        digests = {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
+        for rel, data in files.items():
+            ensure_dir((folder / rel).parent)
+            (folder / rel).write_bytes(data)
+        extra |= {"stub_sha256": digests.pop(SKILL_FILE), "target_files": digests}
     write_manifest(folder, dataclasses.replace(manifest, extra=extra))
 
 
-def _holds(path: Path, runtime: Path, files: Mapping[str, bytes] | None = None) -> bool:
-    """Whether the copy at ``path`` holds ``files`` and the runtime's current build; with
-    ``files`` None, the runtime's stub as ``--copy`` writes it (:func:`_is_stub_copy`, not a
-    target's own stub and side files)."""
+def _holds(
+    path: Path, runtime: Path, target: str, files: Mapping[str, bytes] | None = None
+) -> bool:
+    """Whether the copy at ``path`` holds ``files`` and the runtime's current build, written
+    for ``target`` (or recording none: an older copy); with ``files`` None, the runtime's stub
+    as ``--copy`` writes it (:func:`_is_stub_copy`, not a target's own stub and side files)."""
     here = read_manifest(path)
-    if not _same_build(here, read_manifest(runtime)):
+    if here is None or not _same_build(here, read_manifest(runtime)):
+        return False
+    if here.extra.get("target", target) != target:
         return False
     if files is None:
         if not _is_stub_copy(here):
@@ -635,9 +642,9 @@ def deploy(
     ensure_dir(path.parent)
     action: DeployAction = "created" if existing == "nothing" else "replaced"
     if files is not None:
-        if existing == "skillc-copy" and _holds(path, runtime, files):
+        if existing == "skillc-copy" and _holds(path, runtime, plan.target, files):
             return Deployment(plan.target, path, "copy", "unchanged"), notices
-        _copy_into(path, runtime, plan.skill, files)
+        _copy_into(plan, runtime, files)
         return Deployment(plan.target, path, "copy", action, backup), notices
     if not plan.copy:
         text = link_text(path, runtime, plan.root)
@@ -655,7 +662,7 @@ def deploy(
             notices.append(
                 Notice(f"cannot create a symlink at {path} ({exc.strerror or exc}); copied instead")
             )
-    elif existing == "skillc-copy" and _holds(path, runtime):
+    elif existing == "skillc-copy" and _holds(path, runtime, plan.target):
         return Deployment(plan.target, path, "copy", "unchanged"), notices
-    _copy_into(path, runtime, plan.skill)
+    _copy_into(plan, runtime)
     return Deployment(plan.target, path, "copy", action, backup), notices

@@ -267,7 +267,9 @@ def _build_skill(
         copies = copy_deployments(
             target_skill.name, target_skill.scope, target_skill.source, layout, config.targets
         )  # made before, each refreshed too (the targets given are planned first)
-        projections = _projections([*target_names, *copies], resolved, config)
+        candidates = [target for targets in copies.values() for target in targets]
+        projections = _projections([*target_names, *candidates], resolved, config)
+        refresh = {_copy_target(targets, projections): path for path, targets in copies.items()}
         planned = functools.partial(  # a target's plan: the named ones', each copy's refresh
             plan_deployments,
             skill=target_skill.name,
@@ -280,14 +282,17 @@ def _build_skill(
             copy_targets=[name for name, projection in projections.items() if projection.changed],
         )
         plans = planned(target_names, force=force, copy=copy)
-        fields = [  # of the targets given (a copy refreshed was reported when it was made)
+        named = len(plans)  # the plans after these refresh copies made before
+        plans += _refresh_plans(refresh, plans, planned, layout, notices)
+        guessed = {target for target, path in refresh.items() if len(copies[path]) > 1}
+        fields = [  # of the targets given, and of a copy refreshed for a target chosen here (a
+            # copy refreshed for the target it records was reported when it was made)
             change
-            for deploy_plan in plans
+            for number, deploy_plan in enumerate(plans)
             if deploy_plan.target in projections
+            and (number < named or deploy_plan.target in guessed)
             for change in projections[deploy_plan.target].changes
         ]
-        named = len(plans)  # the plans after these refresh copies made before
-        plans += _refresh_plans(copies, plans, planned, layout, notices)
         if plan is not None and plan.action != "unchanged":
             refuse_collision(target_skill.runtime, target_skill.source)
             backup = perform_import(plan)
@@ -351,8 +356,8 @@ def _refresh_plans(
     layout: Layout,
     notices: list[Diagnostic | Notice],
 ) -> list[DeployPlan]:
-    """The plans that refresh the copies of skillc's own made before (``copies``:
-    :func:`~skillc_index.build.deploy.copy_deployments`) at no destination of the ``named``
+    """The plans that refresh the copies of skillc's own made before (``copies``: target ->
+    path, each copy's target chosen by :func:`_copy_target`) at no destination of the ``named``
     targets' plans: each as a build naming its target would (``planned``: never ``force``). A
     copy that may not be refreshed (its folder cannot be written, the project's config leads
     it outside the project) is a warning: the build was not asked to deploy there."""
@@ -367,6 +372,20 @@ def _refresh_plans(
             why = format_diagnostic(exc.diagnostic).splitlines()[0]
             notices.append(_not_refreshed(layout, path, why))
     return plans
+
+
+def _copy_target(targets: Sequence[str], projections: Mapping[str, Projection]) -> str:
+    """The target a copy made before is refreshed as, of its ``targets``
+    (:func:`~skillc_index.build.deploy.copy_deployments`): the one it records, else (an older
+    copy, in a folder several targets share) the one whose projection keeps the most fields:
+    the fewest dropped, then the fewest changed, Claude Code's first among equals."""
+
+    def lost(target: str) -> tuple[int, int, bool]:
+        changes = projections[target].changes if target in projections else ()
+        dropped = sum(change.action == "dropped" for change in changes)
+        return dropped, len(changes), target != "claude"
+
+    return min(targets, key=lost)
 
 
 def _not_refreshed(layout: Layout, path: Path, why: str) -> Notice:
