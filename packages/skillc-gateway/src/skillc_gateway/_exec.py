@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import signal
 import subprocess
 import threading
@@ -24,6 +23,7 @@ from skillc_index import (
     SkillFileNotFound,
     safe_join,
 )
+from skillc_index.dialect import SKILL_DIR_PLACEHOLDER
 from skillc_index.programs import on_path
 
 __all__ = [
@@ -38,13 +38,6 @@ __all__ = [
 
 #: The variable ``exec`` adds to the user's environment: the skill's source folder.
 EXEC_SKILL_DIR = "SKILL_DIR"
-#: What the commands a skill documents write for the skill's folder, as the agents that
-#: define them do: OpenClaw's ``{baseDir}``, Claude Code's ``${CLAUDE_SKILL_DIR}``, and
-#: ``$SKILL_DIR`` (the variable ``exec`` sets), each also as ``$NAME`` / ``${NAME}``. A bare
-#: ``$NAME`` ends where a name would (``$SKILL_DIRS`` is another variable).
-SKILL_DIR_PLACEHOLDER = re.compile(
-    r"\{baseDir\}|\$\{(?:CLAUDE_)?SKILL_DIR\}|\$(?:CLAUDE_)?SKILL_DIR(?![A-Za-z0-9_])"
-)
 #: Signals ``exec`` passes on to the command while it waits (SIGINT from a terminal already
 #: reaches the whole foreground process group, so skc only waits for the command's answer).
 _FORWARDED = ("SIGTERM", "SIGHUP", "SIGQUIT")

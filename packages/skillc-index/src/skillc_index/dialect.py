@@ -43,6 +43,7 @@ __all__ = [
     "PACKAGE_DIALECTS",
     "PLUGINS",
     "SHARED_FOLDER_FIELDS",
+    "SKILL_DIR_PLACEHOLDER",
     "STANDARD_FIELDS",
     "TRAE",
     "Dialect",
@@ -72,6 +73,14 @@ COMPATIBILITY_LIMIT = 500
 NAME_LIMIT = 64
 #: Codex's side file (developers.openai.com/codex/skills, "agents/openai.yaml").
 CODEX_SIDE_FILE = "agents/openai.yaml"
+#: What the commands a skill holds write for the skill's folder, as the agents that define
+#: them do: OpenClaw's ``{baseDir}``, Claude Code's ``${CLAUDE_SKILL_DIR}``, and
+#: ``$SKILL_DIR`` (the variable skillc-gateway's ``exec`` sets), each also as ``$NAME`` /
+#: ``${NAME}``. A bare ``$NAME`` ends where a name would (``$SKILL_DIRS`` is another
+#: variable). ``exec`` replaces them; a build deploys the files they name in hook commands.
+SKILL_DIR_PLACEHOLDER = re.compile(
+    r"\{baseDir\}|\$\{(?:CLAUDE_)?SKILL_DIR\}|\$(?:CLAUDE_)?SKILL_DIR(?![A-Za-z0-9_])"
+)
 #: What OpenAI's skill-creator validator (openai/skills ``quick_validate.py``) lets through:
 #: the standard fields but ``compatibility``.
 CODEX_FIELDS = STANDARD_FIELDS - {"compatibility"}

@@ -532,10 +532,16 @@ def _discard(path: Path, skill: str) -> None:
     raise ForeignFolder(skill, str(path))
 
 
-def _copy_into(plan: DeployPlan, runtime: Path, files: Mapping[str, bytes] | None = None) -> None:
+def _copy_into(
+    plan: DeployPlan,
+    runtime: Path,
+    files: Mapping[str, bytes] | None = None,
+    executable: Collection[str] = (),
+) -> None:
     """A fresh copy folder at ``plan.path`` (built beside it, then renamed in): the runtime's
-    stub, or ``files`` (a target's own stub and side files), and the runtime's manifest
-    recording them and ``plan.target``. What is there goes only as :func:`_discard` says."""
+    stub, or ``files`` (a target's own stub, side files and skill files; those of
+    ``executable`` made so), and the runtime's manifest recording them and ``plan.target``.
+    What is there goes only as :func:`_discard` says."""
     import shutil
 
     path = plan.path
@@ -543,7 +549,7 @@ def _copy_into(plan: DeployPlan, runtime: Path, files: Mapping[str, bytes] | Non
     try:
         if files is None:
             shutil.copyfile(runtime / SKILL_FILE, staging / SKILL_FILE)
-        _write_files(staging, runtime, plan.target, files)
+        _write_files(staging, runtime, plan.target, files, executable)
         if path.exists() or path.is_symlink():
             _discard(path, plan.skill)
         staging.replace(path)  # a folder put there since: ENOTEMPTY, nothing replaced
@@ -552,10 +558,15 @@ def _copy_into(plan: DeployPlan, runtime: Path, files: Mapping[str, bytes] | Non
 
 
 def _write_files(
-    folder: Path, runtime: Path, target: str, files: Mapping[str, bytes] | None
+    folder: Path,
+    runtime: Path,
+    target: str,
+    files: Mapping[str, bytes] | None,
+    executable: Collection[str] = (),
 ) -> None:
-    """``files`` into ``folder``, and the runtime's manifest recording ``target`` and their
-    hashes (with ``files`` None, the runtime's stub copied there already: none)."""
+    """``files`` into ``folder`` (those of ``executable`` executable where readable), and the
+    runtime's manifest recording ``target`` and their hashes (with ``files`` None, the
+    runtime's stub copied there already: none)."""
     import dataclasses
     import hashlib
 
@@ -570,16 +581,24 @@ def _write_files(
         for rel, data in files.items():
             ensure_dir((folder / rel).parent)
             (folder / rel).write_bytes(data)
+            if rel in executable:
+                mode = (folder / rel).stat().st_mode
+                (folder / rel).chmod(mode | (mode & 0o444) >> 2)
         extra |= {"stub_sha256": digests.pop(SKILL_FILE), "target_files": digests}
     write_manifest(folder, dataclasses.replace(manifest, extra=extra))
 
 
 def _holds(
-    path: Path, runtime: Path, target: str, files: Mapping[str, bytes] | None = None
+    path: Path,
+    runtime: Path,
+    target: str,
+    files: Mapping[str, bytes] | None = None,
+    executable: Collection[str] = (),
 ) -> bool:
-    """Whether the copy at ``path`` holds ``files`` and the runtime's current build, written
-    for ``target`` (or recording none: an older copy); with ``files`` None, the runtime's stub
-    as ``--copy`` writes it (:func:`_is_stub_copy`, not a target's own stub and side files)."""
+    """Whether the copy at ``path`` holds ``files`` (``executable`` executable) and the
+    runtime's current build, written for ``target`` (or recording none: an older copy); with
+    ``files`` None, the runtime's stub as ``--copy`` writes it (:func:`_is_stub_copy`, not a
+    target's own stub and side files)."""
     here = read_manifest(path)
     if here is None or not _same_build(here, read_manifest(runtime)):
         return False
@@ -590,7 +609,9 @@ def _holds(
             return False
         files = {SKILL_FILE: (runtime / SKILL_FILE).read_bytes()}
     try:
-        return all((path / rel).read_bytes() == data for rel, data in files.items())
+        return all((path / rel).read_bytes() == data for rel, data in files.items()) and all(
+            (path / rel).stat().st_mode & 0o100 for rel in executable
+        )
     except OSError:
         return False
 
@@ -617,13 +638,14 @@ def deploy(
     runtime: Path,
     *,
     files: Mapping[str, bytes] | None = None,
+    executable: Collection[str] = (),
 ) -> tuple[Deployment, list[Notice]]:
     """Carry out one planned deployment of ``runtime``; returns it and its warnings.
 
     ``plan.copy``: a copy of the stub, left ``unchanged`` when the copy there
     holds this build already. ``files``: what a target reading another dialect gets instead
-    of the runtime's stub (its own ``SKILL.md`` and side files, relative path -> bytes),
-    always as a copy.
+    of the runtime's stub (its own ``SKILL.md``, side files and the skill's files it holds,
+    relative path -> bytes; those of ``executable`` executable), always as a copy.
 
     What is at the destination is looked at again: something skillc did not make (there
     since the plan, or planned with ``force``) is moved aside with ``plan.force`` and refused
@@ -642,9 +664,9 @@ def deploy(
     ensure_dir(path.parent)
     action: DeployAction = "created" if existing == "nothing" else "replaced"
     if files is not None:
-        if existing == "skillc-copy" and _holds(path, runtime, plan.target, files):
+        if existing == "skillc-copy" and _holds(path, runtime, plan.target, files, executable):
             return Deployment(plan.target, path, "copy", "unchanged"), notices
-        _copy_into(plan, runtime, files)
+        _copy_into(plan, runtime, files, executable)
         return Deployment(plan.target, path, "copy", action, backup), notices
     if not plan.copy:
         text = link_text(path, runtime, plan.root)

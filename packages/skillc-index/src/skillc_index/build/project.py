@@ -16,6 +16,10 @@
   is left out;
 - anything else the dialect does not read is left out.
 
+For a build (``have``: the skill's files), a projection also names the skill's own files its
+deployment holds beside the stub (:func:`named_files`): those a hook command the dialect
+keeps runs from the deployed folder.
+
 Every change is a :class:`FieldChange` naming the field and the agent; ``skc build`` reports
 each once, and ``skc package`` and ``skillc-lint --target`` say the same thing from the same
 record.
@@ -23,13 +27,14 @@ record.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from skillc_index.dialect import (
     CODEX_SIDE_FILE,
     COMPATIBILITY_LIMIT,
+    SKILL_DIR_PLACEHOLDER,
     Dialect,
     fit_text,
     is_text,
@@ -42,8 +47,10 @@ if TYPE_CHECKING:
     from skillc_index.build.shapes import FieldChangeShape
 
 __all__ = [
+    "MAX_NAMED_FILES",
     "FieldChange",
     "Projection",
+    "named_files",
     "project",
     "project_frontmatter",
     "side_file_text",
@@ -87,16 +94,26 @@ class FieldChange(Record):
 
 
 class Projection(Record):
-    """What one target gets: its frontmatter, its side files (path -> text) and the changes."""
+    """What one target gets: its frontmatter, its side files (path -> text) and the changes;
+    for a build, the skill's files its deployment holds too (``files``) and a warning for each
+    file named that it cannot hold (``unheld``)."""
 
     frontmatter: dict[str, Any]
     side_files: dict[str, str]
     changes: tuple[FieldChange, ...]
+    files: tuple[str, ...] = ()
+    unheld: tuple[str, ...] = ()
 
     @property
     def changed(self) -> bool:
         """Whether the target gets anything but the source's frontmatter as it is."""
         return bool(self.changes or self.side_files)
+
+    @property
+    def own_folder(self) -> bool:
+        """Whether a deployment gets a folder of its own (a copy), not a link to the runtime
+        (which holds the stub alone): :attr:`changed`, or skill files to hold."""
+        return self.changed or bool(self.files)
 
 
 def _string(value: object, text: str | None = None) -> str | None:
@@ -124,6 +141,7 @@ def project(
     side_sources: Mapping[str, Mapping[str, Any]] | None = None,
     folder: str | None = None,
     texts: Mapping[tuple[str, ...], str] | None = None,
+    have: Collection[str] | None = None,
 ) -> Projection:
     """``frontmatter`` (a source's, as a YAML 1.2 reader loads it) as ``dialect`` reads it, for
     ``target`` (its name in the changes). ``side_sources``: the source's own side files
@@ -133,7 +151,7 @@ def project(
     differ, as the specification requires (a valid folder name only). ``texts``: the source's
     own text of its booleans and numbers (:func:`~skillc_index.markdown.yaml12.scalar_texts`),
     what one is written as when it becomes a string (``metadata: {version: 1.10}``: '1.10';
-    without it, '1.1')."""
+    without it, '1.1'). ``have``: the skill's files (a build's; :func:`named_files`)."""
     texts = texts or {}
     changes: list[FieldChange] = []
 
@@ -219,7 +237,10 @@ def project(
         if not base["policy"]:
             del base["policy"]
         side_files[CODEX_SIDE_FILE] = side_file_text(base)
-    return Projection(out, side_files, tuple(changes))
+    if have is None:
+        return Projection(out, side_files, tuple(changes))
+    files, unheld = named_files(out, have)
+    return Projection(out, side_files, tuple(changes), files, unheld)
 
 
 #: The name the package facade exports :func:`project` under (``skillc_index.project`` would
@@ -290,6 +311,68 @@ def _fold_description(
     if dialect.plain_description and ("<" in text or ">" in text):
         out["description"] = text.replace("<", "\u2039").replace(">", "\u203a")
         change("description", "converted", "< and > written as \u2039 and \u203a (read as tags)")
+
+
+#: The most files of the skill a deployment holds beside the stub (:func:`named_files`).
+MAX_NAMED_FILES = 64
+
+
+def named_files(
+    frontmatter: Mapping[str, Any], have: Collection[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The skill's own files (of ``have``, relative paths) that the agent runs or shows from
+    the deployed folder, which holds the stub alone: each word of a ``hooks`` command that is
+    a placeholder of the skill's folder and a path (``${CLAUDE_SKILL_DIR}/scripts/check.sh``:
+    Claude Code runs it there) or a relative path naming a file of the skill
+    (``./scripts/check.sh``); at most :data:`MAX_NAMED_FILES`, never SKILL.md. Also a warning
+    for each placeholder path it cannot hold: one the skill does not have, or that
+    leads out of the skill (``..``; a symlink that leads out is E012 when the build walks the
+    skill)."""
+    import posixpath
+
+    files: dict[str, None] = {}
+    unheld: dict[str, None] = {}
+    for where, written, path, certain in _hook_paths(frontmatter.get("hooks")):
+        rel = posixpath.normpath(path)
+        if rel in have and rel != "SKILL.md":
+            if len(files) < MAX_NAMED_FILES:
+                files[rel] = None
+        elif certain and (rel == ".." or rel.startswith(("../", "/"))):
+            unheld[f"{where} names {written}, which leads out of the skill: not deployed"] = None
+        elif certain and rel not in (".", "SKILL.md"):
+            unheld[f"{where} names {written}, which the skill does not have"] = None
+    return tuple(files), tuple(unheld)
+
+
+def _hook_paths(hooks: object) -> Iterator[tuple[str, str, str, bool]]:
+    """``(where, word, path, certain)`` for each word of a ``hooks`` command naming a path:
+    after a placeholder of the skill's folder (``certain``: the path is the skill's), or as
+    it is (``./x.sh``: a path of the skill only if the skill has it). ``where``:
+    ``hooks.PreToolUse[0].hooks[0]``. Malformed entries are skipped (lint's SKL605 says)."""
+    import shlex
+
+    if not isinstance(hooks, dict):
+        return
+    for event, groups in hooks.items():
+        for index, group in enumerate(groups if isinstance(groups, list) else ()):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for number, handler in enumerate(handlers if isinstance(handlers, list) else ()):
+                command = handler.get("command") if isinstance(handler, dict) else None
+                if not isinstance(command, str):
+                    continue
+                where = f"hooks.{event}[{index}].hooks[{number}]"
+                try:
+                    words = shlex.split(command)
+                except ValueError:  # an unclosed quote: its words as written
+                    words = command.split()
+                for word in words:
+                    found = list(SKILL_DIR_PLACEHOLDER.finditer(word))
+                    for match in found:
+                        path = word[match.end() :].split(":", 1)[0]
+                        if path.startswith("/"):
+                            yield where, word, path[1:] or ".", True
+                    if not found and not word.startswith("-"):
+                        yield where, word, word, False
 
 
 def side_file_text(data: Mapping[str, Any]) -> str:

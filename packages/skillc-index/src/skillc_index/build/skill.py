@@ -268,7 +268,7 @@ def _build_skill(
             target_skill.name, target_skill.scope, target_skill.source, layout, config.targets
         )  # made before, each refreshed too (the targets given are planned first)
         candidates = [target for targets in copies.values() for target in targets]
-        projections = _projections([*target_names, *candidates], resolved, config)
+        projections = _projections([*target_names, *candidates], resolved, config, files.files)
         refresh = {_copy_target(targets, projections): path for path, targets in copies.items()}
         planned = functools.partial(  # a target's plan: the named ones', each copy's refresh
             plan_deployments,
@@ -279,10 +279,12 @@ def _build_skill(
             layout=layout,
             configured=config.targets,
             project_targets=config.project_targets,
-            copy_targets=[name for name, projection in projections.items() if projection.changed],
+            copy_targets=[name for name, p in projections.items() if p.own_folder],
         )
         plans = planned(target_names, force=force, copy=copy)
         named = len(plans)  # the plans after these refresh copies made before
+        unheld = (text for projection in projections.values() for text in projection.unheld)
+        notices.extend(Notice(text) for text in dict.fromkeys(unheld))
         plans += _refresh_plans(refresh, plans, planned, layout, notices)
         guessed = {target for target, path in refresh.items() if len(copies[path]) > 1}
         fields = [  # of the targets given, and of a copy refreshed for a target chosen here (a
@@ -323,11 +325,13 @@ def _build_skill(
         deployments: list[Deployment] = []
         for number, deploy_plan in enumerate(plans):
             projection = projections.get(deploy_plan.target)
-            own = None
-            if projection is not None and projection.changed:
-                own = _projected_files(compiled.stub, projection)
+            own, executable = None, frozenset[str]()
+            if projection is not None and projection.own_folder:
+                own, executable = _projected_files(compiled.stub, projection, target_skill.source)
             try:
-                deployment, deploy_notices = deploy(deploy_plan, compiled.runtime, files=own)
+                deployment, deploy_notices = deploy(
+                    deploy_plan, compiled.runtime, files=own, executable=executable
+                )
             except OSError as exc:
                 if number < named:
                     raise
@@ -410,11 +414,12 @@ def _build_lock(skill: ResolvedSkill, *, runtime: bool = False) -> AbstractConte
 
 
 def _projections(
-    targets: Sequence[str], skill: ResolvedSkill, config: Config
+    targets: Sequence[str], skill: ResolvedSkill, config: Config, have: Sequence[str]
 ) -> dict[str, Projection]:
     """Each built-in target's view of the source's frontmatter (a target of the config or a
-    folder has no dialect: it gets the frontmatter as it is). Empty when the frontmatter
-    cannot be read: the compile reports that."""
+    folder has no dialect: it gets the frontmatter as it is), with the skill's files
+    (``have``) its deployment holds. Empty when the frontmatter cannot be read: the compile
+    reports that."""
     from skillc_index.layout import agent_targets
 
     known = agent_targets(config.targets)
@@ -431,12 +436,33 @@ def _projections(
     from skillc_index.build.project import project, side_sources
     from skillc_index.markdown.yaml12 import scalar_texts
 
-    sides, texts = side_sources(skill.source), scalar_texts(front)
+    sides, texts, files = side_sources(skill.source), scalar_texts(front), frozenset(have)
     return {
-        name: project(front.data_12, dialect, name, sides, skill.name, texts)
+        name: _held(project(front.data_12, dialect, name, sides, skill.name, texts, files), skill)
         for name, dialect in dialects.items()
         if dialect is not None
     }
+
+
+#: The largest file of the skill a deployment holds (:attr:`Projection.files`: a hook's
+#: script, an icon).
+MAX_HELD_FILE = 8 << 20
+
+
+def _held(projection: Projection, skill: ResolvedSkill) -> Projection:
+    """``projection`` without the skill's files over :data:`MAX_HELD_FILE` (each a warning)."""
+    kept: list[str] = []
+    unheld = list(projection.unheld)
+    for rel in projection.files:
+        try:
+            size = (skill.source / rel).stat().st_size
+        except OSError:
+            size = 0  # gone meanwhile: the read says so
+        if size > MAX_HELD_FILE:
+            unheld.append(f"{rel} not deployed: over {MAX_HELD_FILE:,} bytes")
+        else:
+            kept.append(rel)
+    return projection._replace(files=tuple(kept), unheld=tuple(unheld))
 
 
 def _source_frontmatter(source: Path) -> Frontmatter | None:
@@ -452,15 +478,28 @@ def _source_frontmatter(source: Path) -> Frontmatter | None:
     return None if front.data is None or front.error else front
 
 
-def _projected_files(stub: Path, projection: Projection) -> dict[str, bytes]:
-    """A target's own stub (the runtime's body under the projected frontmatter) and side
-    files."""
+def _projected_files(
+    stub: Path, projection: Projection, source: Path
+) -> tuple[dict[str, bytes], frozenset[str]]:
+    """A target's own stub (the runtime's body under the projected frontmatter), side files
+    and the skill's files it holds (read from ``source`` as regular files inside it: E012 for
+    a symlink that leads out; at most :data:`MAX_HELD_FILE` of each, :func:`_held` said so);
+    and those of them that are executable there (a hook's script is run as it is)."""
+    import stat
+
     from skillc_index.build.stub import with_frontmatter
+    from skillc_index.files import open_in_root
 
     text = with_frontmatter(stub.read_text(encoding="utf-8"), projection.frontmatter)
     files = {SKILL_FILE: text.encode("utf-8")}
+    executable: set[str] = set()
+    for rel in projection.files:
+        with open_in_root(source, rel) as handle:
+            files[rel] = handle.read(MAX_HELD_FILE)
+            if os.fstat(handle.fileno()).st_mode & stat.S_IXUSR:
+                executable.add(rel)
     files.update((rel, body.encode("utf-8")) for rel, body in projection.side_files.items())
-    return files
+    return files, frozenset(executable)
 
 
 def _ignore_deployments(

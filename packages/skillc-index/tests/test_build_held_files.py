@@ -1,0 +1,137 @@
+"""A deployment holds the skill's files that the agent runs or shows from the deployed folder
+(``Projection.files``): the scripts Claude Code's hooks run (``${CLAUDE_SKILL_DIR}/...``). The
+deployed folder held the stub alone, so a ``PreToolUse`` guard exited 127 there (a
+non-blocking error: the guard was off)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_index import Layout, load_config
+from skillc_index.build.skill import BuildResult, build_skill
+from skillc_index.command_errors import ForeignFolder
+from skillc_index.diagnostics import warning_text
+
+GUARD = """---
+name: guard
+description: Guards deploys. Use when deploying.
+hooks:
+  PreToolUse:
+    - matcher: Bash
+      hooks:
+        - type: command
+          command: "${CLAUDE_SKILL_DIR}/scripts/check.sh"
+---
+
+# Guard
+
+Deploy carefully.
+"""
+
+
+@pytest.fixture
+def build(layout: Layout) -> Callable[..., BuildResult]:
+    def run(skill: str, **options: object) -> BuildResult:
+        return build_skill(skill, layout, config=load_config(layout, env={}), **options)  # type: ignore[arg-type]
+
+    return run
+
+
+@pytest.fixture
+def guard(project: Path) -> Path:
+    folder = project / ".skillc" / "skills" / "guard"
+    (folder / "scripts").mkdir(parents=True)
+    (folder / "SKILL.md").write_text(GUARD, encoding="utf-8")
+    script = folder / "scripts" / "check.sh"
+    script.write_text("#!/bin/sh\necho blocked >&2; exit 2\n", encoding="utf-8")
+    script.chmod(0o755)
+    return folder
+
+
+def warnings(result: BuildResult) -> list[str]:
+    return [warning_text(notice) for notice in result.warnings]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX shell and modes")
+def test_a_hook_s_script_is_deployed_with_the_stub(
+    build: Callable[..., BuildResult], guard: Path, project: Path
+) -> None:
+    result = build("guard", targets=["claude"])
+    deployed = project / ".claude" / "skills" / "guard"
+    assert [(d.method, d.action) for d in result.deployments] == [("copy", "created")]
+    assert not deployed.is_symlink()
+    script = deployed / "scripts" / "check.sh"
+    assert script.read_bytes() == (guard / "scripts" / "check.sh").read_bytes()
+    run = subprocess.run(  # as Claude Code runs the hook
+        ["/bin/sh", "-c", '"$CLAUDE_SKILL_DIR/scripts/check.sh"'],
+        env={**os.environ, "CLAUDE_SKILL_DIR": str(deployed)},
+        capture_output=True,
+        check=False,
+    )
+    assert run.returncode == 2  # the guard blocks
+    assert warnings(result) == []
+
+    again = build("guard", targets=["claude"])
+    assert [d.action for d in again.deployments] == ["unchanged"]
+    (guard / "scripts" / "check.sh").write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    build("guard", targets=["claude"])  # refreshed with the build
+    assert script.read_text(encoding="utf-8") == "#!/bin/sh\nexit 0\n"
+    assert os.access(script, os.X_OK)
+
+    script.write_text("#!/bin/sh\nexit 0 # mine\n", encoding="utf-8")
+    with pytest.raises(ForeignFolder):  # a file skillc did not write is never overwritten
+        build("guard", targets=["claude"])
+    script.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+
+    (guard / "SKILL.md").write_text(GUARD.replace("${CLAUDE_SKILL_DIR}", "echo"), encoding="utf-8")
+    build("guard", targets=["claude"])  # no file named: a link to the runtime again
+    assert deployed.is_symlink()
+    assert not (deployed / "scripts").exists()
+
+
+def test_a_relative_path_of_the_skill_is_deployed_and_other_words_are_not(
+    build: Callable[..., BuildResult], guard: Path, project: Path
+) -> None:
+    command = "${CLAUDE_SKILL_DIR}/scripts/check.sh"
+    text = GUARD.replace(command, "python3 ./scripts/check.sh scripts/none.txt --x /bin/sh")
+    (guard / "SKILL.md").write_text(text, encoding="utf-8")
+    result = build("guard", targets=["claude"])
+    deployed = project / ".claude" / "skills" / "guard"
+    assert sorted(p.name for p in deployed.rglob("*") if p.is_file()) == [
+        "SKILL.md",
+        "check.sh",
+        "manifest.json",
+    ]
+    assert warnings(result) == []  # a relative path the skill lacks may be the project's
+
+
+def test_a_hook_naming_a_file_the_deployment_cannot_hold_is_a_warning(
+    build: Callable[..., BuildResult],
+    guard: Path,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    extra = (
+        '        - type: command\n          command: "python3 ${CLAUDE_SKILL_DIR}/scripts/x.py'
+        ' $CLAUDE_SKILL_DIR/../secret.txt {baseDir}/scripts/big.bin"\n'
+    )
+    text = GUARD.replace("---\n\n# Guard", extra + "---\n\n# Guard")
+    (guard / "SKILL.md").write_text(text, encoding="utf-8")
+    (guard / "scripts" / "big.bin").write_bytes(b"x" * 41)
+    monkeypatch.setattr("skillc_index.build.skill.MAX_HELD_FILE", 40)
+    result = build("guard", targets=["claude", "codex"])  # (codex drops hooks: no warning)
+    where = "hooks.PreToolUse[0].hooks[1]"
+    assert warnings(result)[:3] == [
+        f"{where} names ${{CLAUDE_SKILL_DIR}}/scripts/x.py, which the skill does not have",
+        f"{where} names $CLAUDE_SKILL_DIR/../secret.txt, which leads out of the skill: "
+        "not deployed",
+        "scripts/big.bin not deployed: over 40 bytes",
+    ]
+    deployed = project / ".claude" / "skills" / "guard"
+    assert (deployed / "scripts" / "check.sh").is_file()
+    assert not (deployed / "scripts" / "big.bin").exists()
