@@ -1,7 +1,7 @@
 """A deployment holds the skill's files that the agent runs or shows from the deployed folder
-(``Projection.files``): the scripts Claude Code's hooks run (``${CLAUDE_SKILL_DIR}/...``). The
-deployed folder held the stub alone, so a ``PreToolUse`` guard exited 127 there (a
-non-blocking error: the guard was off)."""
+(``Projection.files``): the scripts Claude Code's hooks run (``${CLAUDE_SKILL_DIR}/...``), and
+the icons Codex's ``agents/openai.yaml`` names. The deployed folder held the stub alone, so a
+``PreToolUse`` guard exited 127 there (a non-blocking error: the guard was off)."""
 
 from __future__ import annotations
 
@@ -135,3 +135,29 @@ def test_a_hook_naming_a_file_the_deployment_cannot_hold_is_a_warning(
     deployed = project / ".claude" / "skills" / "guard"
     assert (deployed / "scripts" / "check.sh").is_file()
     assert not (deployed / "scripts" / "big.bin").exists()
+
+
+def test_the_icons_codex_s_side_file_names_are_deployed_beside_it(
+    build: Callable[..., BuildResult], project: Path
+) -> None:
+    folder = project / ".skillc" / "skills" / "notes"
+    (folder / "agents").mkdir(parents=True)
+    (folder / "assets").mkdir()
+    (folder / "SKILL.md").write_text(
+        "---\nname: notes\ndescription: Makes release notes.\n---\n\n# Notes\n", encoding="utf-8"
+    )
+    (folder / "agents" / "openai.yaml").write_text(
+        "interface:\n  icon_small: ./assets/icon.svg\n  icon_large: assets/gone.png\n",
+        encoding="utf-8",
+    )
+    (folder / "assets" / "icon.svg").write_text("<svg/>", encoding="utf-8")
+    (folder / "assets" / "other.png").write_bytes(b"PNG")
+    result = build("notes", targets=["codex"])
+    deployed = project / ".agents" / "skills" / "notes"
+    assert (deployed / "assets" / "icon.svg").read_text(encoding="utf-8") == "<svg/>"
+    assert not (deployed / "assets" / "other.png").exists()  # only what the side file names
+    assert warnings(result) == [
+        "agents/openai.yaml interface.icon_large names assets/gone.png, which the skill does "
+        "not have"
+    ]
+    assert [d.action for d in build("notes", targets=["codex"]).deployments] == ["unchanged"]

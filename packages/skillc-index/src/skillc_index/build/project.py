@@ -18,7 +18,7 @@
 
 For a build (``have``: the skill's files), a projection also names the skill's own files its
 deployment holds beside the stub (:func:`named_files`): those a hook command the dialect
-keeps runs from the deployed folder.
+keeps runs and the icons the side file shows, from the deployed folder.
 
 Every change is a :class:`FieldChange` naming the field and the agent; ``skc build`` reports
 each once, and ``skc package`` and ``skillc-lint --target`` say the same thing from the same
@@ -239,7 +239,7 @@ def project(
         side_files[CODEX_SIDE_FILE] = side_file_text(base)
     if have is None:
         return Projection(out, side_files, tuple(changes))
-    files, unheld = named_files(out, have)
+    files, unheld = named_files(out, own if side_files else None, have)
     return Projection(out, side_files, tuple(changes), files, unheld)
 
 
@@ -315,24 +315,35 @@ def _fold_description(
 
 #: The most files of the skill a deployment holds beside the stub (:func:`named_files`).
 MAX_NAMED_FILES = 64
+#: The icons of Codex's side file: paths in the skill folder (developers.openai.com/codex/skills).
+_ICONS = ("icon_small", "icon_large")
 
 
 def named_files(
-    frontmatter: Mapping[str, Any], have: Collection[str]
+    frontmatter: Mapping[str, Any], side: Mapping[str, Any] | None, have: Collection[str]
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The skill's own files (of ``have``, relative paths) that the agent runs or shows from
     the deployed folder, which holds the stub alone: each word of a ``hooks`` command that is
     a placeholder of the skill's folder and a path (``${CLAUDE_SKILL_DIR}/scripts/check.sh``:
     Claude Code runs it there) or a relative path naming a file of the skill
-    (``./scripts/check.sh``); at most :data:`MAX_NAMED_FILES`, never SKILL.md. Also a warning
-    for each placeholder path it cannot hold: one the skill does not have, or that
+    (``./scripts/check.sh``), and the ``interface`` icons of the side file ``side``
+    (``./assets/icon.png``); at most :data:`MAX_NAMED_FILES`, never SKILL.md. Also a warning
+    for each placeholder path or icon it cannot hold: one the skill does not have, or that
     leads out of the skill (``..``; a symlink that leads out is E012 when the build walks the
     skill)."""
     import posixpath
 
     files: dict[str, None] = {}
     unheld: dict[str, None] = {}
-    for where, written, path, certain in _hook_paths(frontmatter.get("hooks")):
+    named = list(_hook_paths(frontmatter.get("hooks")))
+    interface = (side or {}).get("interface")
+    if isinstance(interface, dict):
+        named += [
+            (f"{CODEX_SIDE_FILE} interface.{key}", interface[key], interface[key], True)
+            for key in _ICONS
+            if isinstance(interface.get(key), str)
+        ]
+    for where, written, path, certain in named:
         rel = posixpath.normpath(path)
         if rel in have and rel != "SKILL.md":
             if len(files) < MAX_NAMED_FILES:
