@@ -30,18 +30,18 @@ from skillc_index.helppage import Command
 def exec_command(skill: str, command: tuple[str, ...]) -> None:
     """Run a command in a skill's folder.
 
-    Runs COMMAND with the source folder of SKILL as its working directory, so a command a
-    skill documents (`python scripts/fill.py form.pdf`) runs as documented from a deployed
-    skill, whose folder holds only the stub. No shell: COMMAND is the program (looked up on
-    PATH, or a path relative to the skill's folder: E012 when it leads out) and each ARG one
-    argument, as given,
-    nothing rewritten but the skill's folder where a word names it as agents write it:
-    {baseDir}, ${CLAUDE_SKILL_DIR} or $SKILL_DIR (quote the $ forms in a shell; a path
-    that leads out of the skill is E012). stdin, stdout and stderr are the terminal's; the
-    environment is yours plus SKILL_DIR (the skill's folder). The exit status is the
-    command's own (128+N when signal N ended it, 127 when it is not found, 126 when it
-    cannot be executed); 1 with an `error[EXXX]` line when skc cannot resolve SKILL. Every
-    exec is logged (command `exec`, the program and the skill files named) like any access.
+    Runs COMMAND with the source folder of SKILL as its working directory, so a command a skill
+    documents (`python scripts/fill.py`) runs as documented from a deployed skill, whose folder
+    holds only the stub. No shell: COMMAND is the program (looked up on PATH, or a path relative
+    to the skill's folder: E012 when it leads out) and each ARG one argument, as given, nothing
+    rewritten but the skill's folder where a word names it as agents write it: {baseDir},
+    ${CLAUDE_SKILL_DIR} or $SKILL_DIR (quote the $ forms in a shell; a path that leads out of
+    the skill is E012). A file of yours, input or output, is given by its absolute path
+    ("$PWD/form.pdf"): a relative one is the skill folder's. stdin, stdout and stderr are the
+    terminal's; the environment is yours plus SKILL_DIR (the skill's folder). The exit status is
+    the command's own (128+N when signal N ended it, 127 when it is not found, 126 when it
+    cannot be executed); 1 with an `error[EXXX]` line when skc cannot resolve SKILL. Every exec
+    is logged (command `exec`, the program and the skill files named) like any access.
 
     A bare name SKILL is looked up in the stores only, never a folder of the working
     directory (write `./name` for a folder). Everything after SKILL (or after `--`) is the
@@ -50,9 +50,9 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
 
     \b
     Examples:
-      skc exec pdf -- python scripts/check_fillable_fields.py form.pdf
+      skc exec pdf -- python scripts/check_fillable_fields.py "$PWD/form.pdf"
       skc exec my-skill -- ./scripts/setup.sh --dry-run
-      skc exec my-skill -- uv run {baseDir}/scripts/generate.py --out image.png
+      skc exec my-skill -- uv run {baseDir}/scripts/generate.py --out "$PWD/image.png"
       skc exec ./skills/tool -- ls
     """
     import sys

@@ -59,8 +59,10 @@ REFERENCES_LABEL = "References (query by title only)"
 #: and an entry the template would not read exactly gives its own command. 6: a heading whose
 #: text an earlier one has (``Examples`` under two H1s) gives its ``--nth``. 7: each command is
 #: computed by ``show``'s own matching (``## Part 2  APIs`` beside ``## Part 2 APIs`` is read by
-#: its text as written; a label that reaches its heading alone needs no command).
-STUB_FORMAT = 7
+#: its text as written; a label that reaches its heading alone needs no command). 8: the
+#: ``skc exec`` line says a file of the user's is given by its absolute path (``exec`` runs in
+#: the skill's folder: a relative output was written into the skill's source).
+STUB_FORMAT = 8
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
 # takes an int, not math.inf).
@@ -309,7 +311,8 @@ def _reference_entries(
 #: command examples quote it).
 SCRIPTS_LINE = (
     "Scripts and other files of this skill run from its folder: run each command it documents\n"
-    "as written, through `skc exec {skill} -- <command>`."
+    "through `skc exec {skill} -- <command>`, as written except that a file of the user's\n"
+    "(input or output) is given by its absolute path."
 )
 
 
