@@ -188,7 +188,7 @@ def test_eight_uploads_at_once_while_stats_reads(
         for upload in uploads:
             out, err = upload.communicate(timeout=TIMEOUT)
             assert upload.returncode == 0, err.decode()
-            assert out.decode().startswith(f"Uploaded {rows} entries from 1 logs")
+            assert out.decode().startswith(f"Uploaded {rows} entries from 1 log ")
     assert len(seen) > 2 and seen == sorted(seen)  # read during the uploads: never less
     assert seen[-1] == machines * rows
     total, keys, contents = team(

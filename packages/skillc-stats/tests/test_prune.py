@@ -107,7 +107,7 @@ def test_cli_prune(
     log = log_rows(*days(demo, 1, 4))
     result = stats_cli("stats", "prune", "--before", "2026-01-03", "--dry-run")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == "Would prune 2 rows older than 2026-01-03T00:00:00Z from 1 logs\n"
+    assert result.stdout == "Would prune 2 rows older than 2026-01-03T00:00:00Z from 1 log\n"
     assert count_rows(log) == 4
     result = stats_cli("stats", "prune", "--before", "2026-01-03", "--format", "json")
     answer = json.loads(result.stdout)
@@ -116,6 +116,6 @@ def test_cli_prune(
     upload_logs(postgres_url, layout)
     result = stats_cli("stats", "prune", "--before", "2026-01-04", "--from", postgres_url)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("Pruned 1 rows older than 2026-01-04T00:00:00Z from post")
+    assert result.stdout.startswith("Pruned 1 row older than 2026-01-04T00:00:00Z from post")
     result = stats_cli("stats", "prune", "--before", "soon")
     assert result.returncode == 1 and result.stderr.startswith("error[E031]")

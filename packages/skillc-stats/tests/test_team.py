@@ -220,7 +220,7 @@ def test_cli_sync_to_and_stats_from(
     url = postgres_url.replace("skillc@", "skillc:hunter2@")  # trust auth: any password
     uploaded = stats_cli("sync", "--to", url)
     assert uploaded.returncode == 0, uploaded.stderr
-    assert uploaded.stdout.startswith("Uploaded 7 entries from 1 logs to postgresql://skillc:***@")
+    assert uploaded.stdout.startswith("Uploaded 7 entries from 1 log to postgresql://skillc:***@")
     assert "hunter2" not in uploaded.stdout + uploaded.stderr
     again = stats_cli("sync", "--to", url, "--format", "json")
     assert json.loads(again.stdout)["added"] == 0

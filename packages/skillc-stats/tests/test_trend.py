@@ -73,7 +73,7 @@ def test_uses_by_period_locally_and_from_the_team_store(
 
 
 def test_cli_by_week_draws_a_chart(
-    demo: ResolvedSkill, log_rows: Callable[..., Path], stats_cli: Run
+    demo: ResolvedSkill, log_rows: Callable[..., Path], stats_cli: Run, tmp_path: Path
 ) -> None:
     log_rows(*rows(demo))
     result = stats_cli("stats", "demo", "--by", "week", "--until", "2026-02-28")
@@ -90,7 +90,11 @@ def test_cli_by_week_draws_a_chart(
         "2026-02-02       1       0  " + "#" * 13,
     ]
     result = stats_cli("stats", "--all", "--by", "week")  # every skill's: test_html.py
-    assert result.returncode == 0 and result.stdout.startswith("Usage of 1 skills by week (")
+    assert result.returncode == 0 and result.stdout.startswith("Usage of 1 skill by week (")
+    assert stats_cli("stats", "--all").stdout.startswith("Usage of 1 skill (")
+    page = tmp_path / "all.html"
+    assert stats_cli("stats", "--all", "--html", str(page)).returncode == 0
+    assert "<title>Usage of 1 skill</title>" in page.read_text(encoding="utf-8")
     months = query_stats(demo, group_by="summary")
     assert months["data"]["uses"] == 5
 

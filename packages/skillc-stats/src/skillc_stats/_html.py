@@ -248,7 +248,9 @@ def all_page(extra: Mapping[str, Any], store: str | None) -> str:
     entries = usage["data"]
     trend = extra["trend"]
     by = extra["by"]
-    title = f"Usage of {len(entries)} skills"
+    from skillc_stats._report import counted
+
+    title = f"Usage of {counted(len(entries), 'skill')}"
     body = _head(title, usage, store)
     unused = [entry for entry in entries if not entry["uses"]]
     body.append(

@@ -35,8 +35,9 @@ _EMPTY = {
 }
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}es"
+def counted(count: int, one: str, many: str | None = None) -> str:
+    """``1 skill``, ``2 skills`` (``many``: the plural when it is not ``one`` + ``s``)."""
+    return f"{count} {one if count == 1 else many or one + 's'}"
 
 
 def _cell(value: object) -> str:
@@ -106,7 +107,9 @@ def summary_lines(query: StatsQuery) -> list[str]:
         for rank, entry in enumerate(sections[:TOP_SECTIONS], start=1):
             where = _cell(entry["file"])
             label = _cell(entry["section"])
-            lines.append(f"{rank}. {label} ({where}, {_plural(entry['count'], 'access')})")
+            lines.append(
+                f"{rank}. {label} ({where}, {counted(entry['count'], 'access', 'accesses')})"
+            )
         if len(sections) > TOP_SECTIONS:
             more = len(sections) - TOP_SECTIONS
             lines.append(f"... ({more} more: --group-by sections)")
@@ -170,7 +173,7 @@ def all_trend_lines(response: dict[str, Any]) -> list[str]:
     the skills rising and falling between the last two periods."""
     data = response["data"]
     by = response["query"].removeprefix("all by ")
-    lines = _all_heading(response, f"Usage of {len(data['skills'])} skills by {by}")
+    lines = _all_heading(response, f"Usage of {counted(len(data['skills']), 'skill')} by {by}")
     lines += ["", *trend_lines(data["periods"])]
     periods = data["periods"]
     if len(periods) < 2:
@@ -192,7 +195,7 @@ def all_trend_lines(response: dict[str, Any]) -> list[str]:
 def all_lines(response: dict[str, Any]) -> list[str]:
     """``stats --all``: one line per skill, the ones to prune first."""
     data = response["data"]
-    lines = _all_heading(response, f"Usage of {len(data)} skills")
+    lines = _all_heading(response, f"Usage of {counted(len(data), 'skill')}")
     unused = sum(1 for entry in data if not entry["uses"])
     lines += [f"Never used: {unused}", ""]
     if not data:
@@ -244,22 +247,18 @@ def sync_line(result: SkillSync, dry_run: bool) -> str:
     return f"Synced {result.entries} entries for '{result.skill}' (local logs removed)"
 
 
-def _count(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else many or one + 's'}"
-
-
 def transcript_lines(result: TranscriptSync) -> list[str]:
     """``sync --from claude-code``: the files read, the rows imported per skill, and what was
     skipped (skill calls of skills not installed, malformed lines, unknown records)."""
     rewritten = f", {result.files_rewritten} rewritten" if result.files_rewritten else ""
     lines = [
-        f"Read {result.files_read} of {_count(result.files, 'transcript file')} "
+        f"Read {result.files_read} of {counted(result.files, 'transcript file')} "
         f"in {result.folder}{rewritten}"
     ]
     verb = "Would import" if result.dry_run else "Imported"
     for skill in result.skills:
         if skill.error is None and skill.added:
-            found = f"{_count(skill.activations, 'activation')}, {_count(skill.reads, 'read')}"
+            found = f"{counted(skill.activations, 'activation')}, {counted(skill.reads, 'read')}"
             lines.append(f"{verb} {skill.added} entries for '{skill.skill}' ({found} found)")
     if result.ok and not result.added:
         lines.append("No new skill usage")
@@ -268,14 +267,13 @@ def transcript_lines(result: TranscriptSync) -> list[str]:
         names = ", ".join(f"{_cell(name)} ({n})" for name, n in shown)
         if len(result.unknown_skills) > len(shown):
             names += f" and {len(result.unknown_skills) - len(shown)} more (see --format json)"
-        lines.append(
-            f"Skipped {_count(result.unknown_skill_calls, 'call')} of skills not installed: {names}"
-        )
+        calls = counted(result.unknown_skill_calls, "call")
+        lines.append(f"Skipped {calls} of skills not installed: {names}")
     skipped = [
-        _count(result.malformed_lines, "malformed line"),
-        _count(result.unknown_records, "record of an unknown kind", "records of unknown kinds"),
-        _count(result.long_lines, "line too long", "lines too long"),
-        _count(result.files_skipped, "file not read", "files not read"),
+        counted(result.malformed_lines, "malformed line"),
+        counted(result.unknown_records, "record of an unknown kind", "records of unknown kinds"),
+        counted(result.long_lines, "line too long", "lines too long"),
+        counted(result.files_skipped, "file not read", "files not read"),
     ]
     if any(not part.startswith("0 ") for part in skipped):
         lines.append("Skipped " + ", ".join(p for p in skipped if not p.startswith("0 ")))
@@ -286,19 +284,19 @@ def upload_lines(result: UploadReport) -> list[str]:
     """``sync --to``: what the team store received."""
     logs = sum(1 for log in result.logs if log.error is None)
     lines = [
-        f"Uploaded {result.added} entries from {logs} logs to {result.store} "
+        f"Uploaded {result.added} entries from {counted(logs, 'log')} to {result.store} "
         f"(user {result.user!r}, machine {result.machine!r})"
     ]
     copies = [log.path for log in result.logs if log.renewed]
     if copies:
         lines.append(
-            f"{_count(len(copies), 'log was a copy', 'logs were copies')} of another (a cloned "
+            f"{counted(len(copies), 'log was a copy', 'logs were copies')} of another (a cloned "
             "machine, a restored backup), now told apart: "
             + ", ".join(_cell(path) for path in copies)
         )
     if result.refused:
         lines.append(
-            f"{_count(result.refused, 'row was', 'rows were')} not stored: older than the "
+            f"{counted(result.refused, 'row was', 'rows were')} not stored: older than the "
             "store's retention horizon ('skc stats prune --from')"
         )
     return lines

@@ -38,9 +38,11 @@ def prune_command(result: PruneReport, call: Call[PruneParams]) -> None:
       skc stats prune --before 2026-01-01
       skc stats prune --before 2025-07-01 --from team
     """
+    from skillc_stats._report import counted
+
     verb = "Would prune" if result.dry_run else "Pruned"
-    where = result.store or f"{sum(1 for log in result.logs if not log.skipped)} logs"
-    click.echo(f"{verb} {result.rows} rows older than {result.before} from {where}")
+    where = result.store or counted(sum(1 for log in result.logs if not log.skipped), "log")
+    click.echo(f"{verb} {counted(result.rows, 'row')} older than {result.before} from {where}")
     for log in result.logs:
         if log.skipped:
             click.echo(printable(f"Skipped {log.path}: {log.skipped}"))
