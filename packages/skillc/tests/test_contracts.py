@@ -262,3 +262,18 @@ def test_the_lint_readme_quotes_the_missing_lsp_extra_as_it_is_printed(
     assert main(["server"]) == 1
     err = capsys.readouterr().err.strip()
     assert f"`{err}`" in " ".join(readme.read_text(encoding="utf-8").split())
+
+
+def test_the_skc_readme_quotes_entry_points_as_the_distributions_declare_them() -> None:
+    """skillc's README ("How `skc` finds its commands") shows each entry point as an installed
+    distribution declares it (it named ``skillc_index.cli:init_command``, which no module
+    has: a plugin author checking it against the installed package found it wrong)."""
+    from skillc.cli import discover_commands
+
+    readme = (packages()["skillc"] / "README.md").read_text(encoding="utf-8")
+    shown = re.findall(r'\[project\.entry-points\."([^"]+)"\]\n((?:[\w-]+ = "[^"]+"\n)+)', readme)
+    assert shown, "the README shows no entry-point table"
+    for group, table in shown:
+        installed = discover_commands(group)
+        for name, value in re.findall(r'([\w-]+) = "([^"]+)"', table):
+            assert installed.get(name) == value, (group, name, value)
