@@ -350,6 +350,16 @@ def test_a_nul_byte_in_a_path_is_no_internal_error(wire: WireClient) -> None:
         text = result["content"][0]["text"]
         assert result["isError"] and text.startswith(f"error[{code}"), (name, text)
         assert "embedded null byte" not in text, (name, text)
+    for name, arguments in [  # quoted as \0 with the reason, as skc_sources always did
+        ("skc_find", {"query": "q", "path": ["a\0"]}),
+        ("skc_eval", {"path": ["a\0"]}),
+        ("skc_sources", {"skill": "demo", "dir": "a\0"}),
+        ("skc_build", {"skill": "demo", "target": ["./x\0"]}),
+        ("skc_build", {"skill": "demo", "target": ["x\0y"]}),
+    ]:
+        text = wire.call(name, arguments)["content"][0]["text"]
+        assert "\0" not in text and "\\0" in text, (name, text)
+        assert text.endswith("\nhint: a path cannot hold a NUL byte"), (name, text)
     assert "Traceback" not in wire.stderr()
 
 

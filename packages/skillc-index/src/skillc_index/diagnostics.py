@@ -24,7 +24,7 @@ from typing import ClassVar, Literal, TypeVar
 
 from skillc_index.record import Record
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
-from skillc_index.text import printable
+from skillc_index.text import NUL_REASON, nul_shown, printable
 
 Severity = Literal["error", "warning"]
 NoticeLevel = Literal["error", "warning", "info"]
@@ -290,9 +290,13 @@ class SectionNotFound(SkillcError):
 
 class PathNotFound(SkillcError):
     """A path of a skill that names nothing usable: :class:`SkillFileNotFound` (a file, E021)
-    or :class:`SkillDirectoryNotFound` (a folder, E022)."""
+    or :class:`SkillDirectoryNotFound` (a folder, E022). A path holding a NUL byte (an MCP
+    client can send one) is quoted as ``text.nul_shown`` writes it, with ``text.NUL_REASON``
+    as the hint, whoever raises it."""
 
     def __init__(self, path: str, hint: str = "") -> None:
+        if "\0" in path:
+            path, hint = nul_shown(path), NUL_REASON
         super().__init__(Diagnostic(self.code, {"path": path}, _hint(hint)))
         self.path = path
 
@@ -400,8 +404,8 @@ class InvalidOption(SkillcError):
     #: click's ``Try '... --help' for help.`` line, as for the arguments click checks itself.
     usage: ClassVar[bool] = False
 
-    def __init__(self, message: str) -> None:
-        super().__init__(Diagnostic(self.code, {"message": message}))
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(Diagnostic(self.code, {"message": message}, _hint(hint)))
 
 
 class WordedOption(InvalidOption):
@@ -449,7 +453,10 @@ class UnknownTarget(InvalidOption):
     config nor a built-in agent (``known``: the names there are)."""
 
     def __init__(self, target: str, known: tuple[str, ...]) -> None:
-        super().__init__(f"unknown target '{target}' (known: {', '.join(known)})")
+        super().__init__(
+            f"unknown target '{nul_shown(target)}' (known: {', '.join(known)})",
+            NUL_REASON if "\0" in target else "",
+        )
         self.target = target
         self.known = known
 

@@ -25,7 +25,7 @@ from skillc_index.diagnostics import (
     UnreadableFile,
 )
 from skillc_index.record import Record
-from skillc_index.text import BOM, NUL_REASON, nul_shown
+from skillc_index.text import BOM
 
 __all__ = [
     "SkillFiles",
@@ -309,7 +309,7 @@ def safe_join(
     it already: every check still runs against it, on every path and symlink met.
     """
     if "\0" in rel:
-        raise missing(nul_shown(rel), NUL_REASON)
+        raise missing(rel)  # shown as \0, with text.NUL_REASON
     if _is_absolute(rel):
         raise PathEscapesRoot(rel)
     root_real = real_root or os.path.realpath(root)
@@ -412,7 +412,7 @@ def open_in_root(
     it already: every check still runs against it, on every path and symlink met.
     """
     if "\0" in rel:
-        raise missing(nul_shown(rel), NUL_REASON)
+        raise missing(rel)  # shown as \0, with text.NUL_REASON
     if _is_absolute(rel):
         raise PathEscapesRoot(rel)
     root_real = real_root or os.path.realpath(root)

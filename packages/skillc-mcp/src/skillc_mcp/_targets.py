@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from skillc_index import KNOWN_TARGETS, InvalidOption, load_config, parse_targets, within
+from skillc_index.text import NUL_REASON, nul_shown
 
 if TYPE_CHECKING:
     from skillc_index import Layout
@@ -25,9 +26,10 @@ class TargetNotAllowed(InvalidOption):
 
     def __init__(self, target: str, agents: Iterable[str]) -> None:
         super().__init__(
-            f"target '{target}' is not an agent folder this server may deploy to; name an "
-            f"agent ({', '.join(sorted(agents))}) or its folder (other folders need the "
-            "user's permission when the server starts)"
+            f"target '{nul_shown(target)}' is not an agent folder this server may deploy to; "
+            f"name an agent ({', '.join(sorted(agents))}) or its folder (other folders need "
+            "the user's permission when the server starts)",
+            NUL_REASON if "\0" in target else "",
         )
 
 
