@@ -59,7 +59,8 @@ DISCOVERY_SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
 #: ``plugin.json``'s ``$schema`` (agentplugins/agent-plugins-spec, schemas/1.0.0).
 PLUGIN_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
 WELL_KNOWN = ".well-known/agent-skills"
-#: In the output folder: what the last run wrote (``{"files": {path: sha256 hex}}``).
+#: In the output folder: what the last run wrote (``{"files": {path: sha256 hex}}``; a list of
+#: two, the earlier digest and the new one, while a run renames its files: :func:`_write`).
 MANIFEST = ".skillc-package.json"
 MARKETPLACE = ".claude-plugin/marketplace.json"
 #: How long a run waits for another writing into the same output folder (then goes on).
@@ -222,8 +223,9 @@ def _packed(given: str, layout: Layout, fmt: str, *, several: bool) -> PackedSki
         raise
 
 
-def _made_before(output: Path) -> dict[str, str]:
-    """What earlier runs wrote into ``output`` (path -> sha256 hex), from :data:`MANIFEST`."""
+def _made_before(output: Path) -> dict[str, tuple[str, ...]]:
+    """What earlier runs wrote into ``output`` (path -> the sha256 hex digests skillc wrote
+    there: two when a run was stopped while renaming its files), from :data:`MANIFEST`."""
     from skillc_index.bounded_json import read_json_bounded
 
     try:  # a regular file only, read without blocking (a FIFO there hung the run)
@@ -233,15 +235,26 @@ def _made_before(output: Path) -> dict[str, str]:
     files = data.get("files") if isinstance(data, dict) else None
     if not isinstance(files, dict):
         return {}
-    return {k: v for k, v in files.items() if isinstance(k, str) and isinstance(v, str)}
+    made = {}
+    for rel, given in files.items():
+        digests = [given] if isinstance(given, str) else given if isinstance(given, list) else []
+        kept = tuple(digest for digest in digests[:2] if isinstance(digest, str))
+        if isinstance(rel, str) and kept:
+            made[rel] = kept
+    return made
 
 
 def _foreign(
-    output: Path, files: dict[str, bytes], made: dict[str, str], known: Mapping[str, str]
+    output: Path,
+    files: dict[str, bytes],
+    made: Mapping[str, tuple[str, ...]],
+    known: Mapping[str, str],
+    there: dict[str, str],
 ) -> list[Path]:
     """The files at package paths that skc package did not write there (or that were edited
     since): what ``force`` moves aside and nothing else may replace; ``known`` holds the
-    digests of those already read (the earlier index: :func:`_merge_index`)."""
+    digests of those already read (the earlier index: :func:`_merge_index`); ``there`` gets
+    the digest of each of the others that is there."""
     from skillc_index.diagnostics import SkillcError
     from skillc_index.files import file_sha256
 
@@ -254,7 +267,9 @@ def _foreign(
             current = known[rel] if rel in known else file_sha256(str(path))
         except (OSError, SkillcError):
             current = ""  # a folder, a FIFO, unreadable: not a file skillc wrote
-        if current != hashlib.sha256(data).hexdigest() and made.get(rel) != current:
+        if current == hashlib.sha256(data).hexdigest() or current in made.get(rel, ()):
+            there[rel] = current
+        else:
             foreign.append(path)
     return foreign
 
@@ -349,7 +364,7 @@ _INDEXES = {"well-known": f"{WELL_KNOWN}/index.json", "claude-plugin": MARKETPLA
 
 
 def _earlier_index(
-    output: Path, rel: str, made: Mapping[str, str]
+    output: Path, rel: str, made: Mapping[str, tuple[str, ...]]
 ) -> tuple[str | None, dict[str, Any]]:
     """The SHA-256 hex digest of the index ``rel`` in ``output`` (None when there is none, or
     it cannot be read whole) and its data (JSON) when an earlier run wrote it as it is (the
@@ -364,7 +379,7 @@ def _earlier_index(
         return None, {}
     digest = hashlib.sha256(data).hexdigest()
     try:
-        found = loads_bounded(data, max_bytes=1 << 20) if digest == made.get(rel) else {}
+        found = loads_bounded(data, max_bytes=1 << 20) if digest in made.get(rel, ()) else {}
     except ValueError:
         found = {}
     return digest, found if isinstance(found, dict) else {}
@@ -373,7 +388,7 @@ def _earlier_index(
 def _merge_index(
     output: Path,
     files: dict[str, bytes],
-    made: Mapping[str, str],
+    made: Mapping[str, tuple[str, ...]],
     fmt: str,
     *,
     own: set[str],
@@ -393,7 +408,7 @@ def _merge_index(
 
     def as_written(rel: str) -> bool:
         try:
-            return rel in made and file_sha256(str(output / rel)) == made[rel]
+            return rel in made and file_sha256(str(output / rel)) in made[rel]
         except (OSError, SkillcError):  # gone, a folder, a FIFO: not the file skillc wrote
             return False
 
@@ -524,13 +539,14 @@ def _write(
     then called foreign, E050); the index is merged with the earlier run's there
     (:func:`_merge_index`: ``fmt``, ``own``, ``index``, ``dropped``). Returns the files
     written and those ``force`` moved aside."""
-    from skillc_index.atomic import locked_folder, move_aside, write_files_atomic
+    from skillc_index.atomic import locked_folder, move_aside, write_file_atomic, write_files_atomic
 
     with locked_folder(output, LOCK_WAIT_S, make=True):
         made = _made_before(output)
         known = _merge_index(output, files, made, fmt, own=own, index=index, dropped=dropped)
         moved = []
-        for path in _foreign(output, files, made, known):
+        there: dict[str, str] = {}
+        for path in _foreign(output, files, made, known, there):
             if not force:
                 from skillc_index.command_errors import ForeignFile
 
@@ -542,19 +558,36 @@ def _write(
             PackagedFile(rel, hashlib.sha256(data).hexdigest(), len(data))
             for rel, data in sorted(files.items())
         )
-        made.update((f.path, f.sha256) for f in written)
-        record = _json({"files": dict(sorted(made.items()))})
+        # the record first, holding the earlier digest and the new one of each file, then the
+        # files, then the record of the new ones alone: a run stopped between two renames
+        # (SIGKILL) leaves each file as one of the digests recorded, never one called foreign
+        renaming = {**made, **{f.path: _digests(there.get(f.path), f.sha256) for f in written}}
+        made.update((f.path, (f.sha256,)) for f in written)
         try:  # all or none: a failure (no room, a name refused) leaves the output as it was
             write_files_atomic(
-                [
+                [(output / MANIFEST, _record(renaming), None)]
+                + [
                     (output / rel, files[rel], 0o755 if rel in executables else None)
                     for rel in sorted(files)
                 ]
-                + [(output / MANIFEST, record, None)]
             )
+            write_file_atomic(output / MANIFEST, _record(made))
         except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
             raise CannotCreate(str(exc.filename or output), exc.strerror or str(exc)) from exc
     return written, tuple(moved)
+
+
+def _digests(earlier: str | None, new: str) -> tuple[str, ...]:
+    """The digests a file may have while a run renames it: ``earlier``'s (None: no file)
+    and ``new``."""
+    return (new,) if earlier is None or earlier == new else (earlier, new)
+
+
+def _record(made: Mapping[str, tuple[str, ...]]) -> bytes:
+    """:data:`MANIFEST`'s bytes: a path's digest, or a list of two while its file is renamed."""
+    return _json(
+        {"files": {rel: d[0] if len(d) == 1 else list(d) for rel, d in sorted(made.items())}}
+    )
 
 
 def package_skills(
