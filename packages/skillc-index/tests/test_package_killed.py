@@ -1,10 +1,14 @@
 """``skc package`` killed part way (SIGKILL, an OOM kill, a power cut: none of its clean-up
-runs): the next run recognises every file the killed run left as skillc's. On real folders; the
-kill is an exception no handler of the run catches, raised at a rename."""
+runs): the next run recognises every file the killed run left as skillc's, and removes its
+temporary files. On real folders; the kill is an exception no handler of the run catches,
+raised at a rename."""
 
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -75,3 +79,39 @@ def test_a_run_killed_between_its_renames_leaves_files_the_next_run_calls_skillc
     package_skills(given, layout, fmt="well-known", output=out)  # E050 before
     package_skills(given, layout, fmt="well-known", output=tmp_path / "fresh")
     assert published(out) == published(tmp_path / "fresh")  # the record too; nothing aside
+
+
+def test_the_temporary_files_a_killed_run_left_are_removed_by_the_next(
+    layout: Layout,
+    project: Path,
+    write_skill: Callable[..., Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run killed between writing its files under temporary names and renaming them left
+    ``.<name>.tmp.<pid>-<hex>`` files in the output for good (231 after 30 kills), in
+    ``.well-known/agent-skills/`` too, which a web server publishes. The next run removes
+    those of processes that no longer run, beside the files it writes, and nothing else: not
+    those of a running process, nor a name of that shape beside no file of the package."""
+    write_skill(project / "skills" / "notes", files={"more.md": "More.\n"})
+    given = [str(project / "skills" / "notes")]
+    out = tmp_path / "dist"
+    kill_at_rename(monkeypatch, 0)  # all three still to rename
+    with pytest.raises(Killed):
+        package_skills(given, layout, fmt="well-known", output=out)
+    monkeypatch.undo()
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()  # its pid: a process that no longer runs
+    left = sorted(path for path in out.rglob(".*.tmp.*"))
+    assert len(left) == 3  # the record's, the zip's, the index's
+    for path in left:
+        path.rename(path.with_name(path.name.replace(f".{os.getpid()}-", f".{child.pid}-")))
+    folder = out / ".well-known" / "agent-skills"
+    kept = [
+        folder / f".index.json.tmp.{os.getppid()}-0a1b2c3d",  # a running process's
+        folder / f".other.zip.tmp.{child.pid}-0a1b2c3d",  # beside no file of the package
+    ]
+    for path in kept:
+        path.write_bytes(b"x")
+    package_skills(given, layout, fmt="well-known", output=out)
+    assert sorted(out.rglob(".*.tmp.*")) == sorted(kept)

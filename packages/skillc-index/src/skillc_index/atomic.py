@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from pathlib import Path
@@ -151,20 +152,33 @@ def _remove_abandoned(parent: Path, prefix: str) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def abandoned(parent: Path, prefix: str) -> list[Path]:
-    """The ``parent/.<prefix>.<pid>-<hex>`` entries (made by :func:`staging_dir`) whose
-    process no longer runs."""
-    start = f".{_stem(prefix)}."
+def abandoned(parent: Path, prefix: str, *more: str) -> list[Path]:
+    """The ``parent/.<prefix>.<pid>-<hex>`` entries (made by :func:`staging_dir` or
+    :func:`temporary_path`), of ``prefix`` or any of ``more``, whose process no longer runs."""
+    starts = {f".{_stem(name)}." for name in (prefix, *more)}
     try:
-        names = [name for name in os.listdir(parent) if name.startswith(start)]  # noqa: PTH208
+        listed = os.listdir(parent)  # noqa: PTH208
     except OSError:
         return []
     found: list[Path] = []
-    for name in sorted(names):
-        pid = temporary_pid(name) if "." not in name[len(start) :] else None
+    for name in sorted(name for name in listed if name[: name.rfind(".") + 1] in starts):
+        pid = temporary_pid(name)
         if pid is not None and not _running(pid):
             found.append(parent / name)
     return found
+
+
+def _remove_abandoned_files(paths: Sequence[Path]) -> None:
+    """Remove the temporary files (:func:`_written`) of ``paths`` that processes no longer
+    running left beside them (killed between writing one and renaming it)."""
+    folders: dict[Path, list[str]] = {}
+    for path in paths:
+        folders.setdefault(path.parent, []).append(f"{path.name}.tmp")
+    for folder, prefixes in folders.items():
+        for left in abandoned(folder, *prefixes):
+            with suppress(OSError):  # a folder or a symlink of that name: not skillc's file
+                if stat.S_ISREG(left.lstat().st_mode):
+                    left.unlink()
 
 
 def _running(pid: int) -> bool:
@@ -226,11 +240,13 @@ def _written(path: Path, data: bytes, mode: int | None, *, sync: bool = False) -
 def write_files_atomic(files: Sequence[tuple[Path, bytes, int | None]]) -> None:
     """Write several files, ``(path, data, mode)`` (:func:`write_file_atomic`'s ``mode``), all
     or none: each is written under a temporary name beside it (its folders made as needed),
-    and only once all are written are they renamed into place, in order. A failure while
+    and only once all are written are they renamed into place, in order; first, the
+    temporary files of these paths that a killed process left are removed. A failure while
     writing (no room left, a name or folder the system refuses) removes the temporary files
     and the folders made for them, leaving every file as it was, and is an ``OSError`` naming
     the file (or folder) that failed, not its temporary name. (The renames, in folders
     already there, fail only when the file system does.)"""
+    _remove_abandoned_files([path for path, _data, _mode in files])
     made: list[Path] = []  # folders made, outermost first
     written: list[tuple[Path, Path]] = []
     try:

@@ -22,9 +22,10 @@ a fixed layout, nothing dated. Files are written (atomically, all or none:
 :func:`~skillc_index.atomic.write_files_atomic`) over what a previous run wrote
 (``.skillc-package.json`` in the output folder records each file's digest); a file there that
 skillc did not write, or that was edited since, is E050 before anything is written; with
-``force`` it is moved aside (``atomic.move_aside``), never overwritten. Nothing is deleted; an
-index (``index.json``, ``marketplace.json``) keeps the entries of the earlier run's whose files
-are still there (:func:`_merge_index`).
+``force`` it is moved aside (``atomic.move_aside``), never overwritten. Nothing is deleted but
+the temporary files a killed run left (of a process gone); an index (``index.json``,
+``marketplace.json``) keeps the entries of the earlier run's whose files are still there
+(:func:`_merge_index`).
 Left out of every package: hidden files and folders (what :func:`~skillc_index.files.walk_skill`
 skips: the skill's private names), and, as Anthropic's packager leaves them, ``__pycache__``
 and ``node_modules`` folders, ``*.pyc`` files, and ``evals/`` at the skill's root (the
