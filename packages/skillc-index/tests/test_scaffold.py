@@ -87,6 +87,36 @@ def test_existing_folder_without_skill_md_gets_one(layout: Layout) -> None:
     assert (folder / "notes.md").read_text(encoding="utf-8") == "keep me"
 
 
+@pytest.mark.parametrize("killed_at", ["scaffold.skill_template", "os.link"])
+def test_init_killed_while_writing_skill_md_leaves_none_and_the_next_run_makes_it(
+    layout: Layout, clean_env: dict[str, str], killed_at: str
+) -> None:
+    """``init`` created SKILL.md (``open("x")``) and then wrote it: a process killed between
+    the two (SIGKILL, an OOM kill) left an empty SKILL.md for good (``init`` E050, ``build``
+    E011). The file now appears whole or not at all: killed while the text is made, or once
+    it is written under a temporary name (right before its link), no SKILL.md; the next run
+    makes it, and removes the temporary file the killed one left."""
+    code = (
+        "import os, signal, sys\n"
+        "from pathlib import Path\n"
+        "from skillc_index import Layout\n"
+        "from skillc_index.build import scaffold\n"
+        "def killed(*args, **kwargs):\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        f"{killed_at} = killed\n"
+        "scaffold.init_skill('demo', Layout.discover(Path(sys.argv[1]), dict(os.environ)))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(layout.cwd)], env=clean_env, check=False, timeout=60
+    )
+    assert run.returncode == -9
+    folder = layout.store("project") / "demo"
+    assert not (folder / "SKILL.md").exists()  # was there, empty
+    init_skill("demo", layout)  # E050 before
+    assert os.listdir(folder) == ["SKILL.md"]  # noqa: PTH208
+    assert (folder / "SKILL.md").read_text(encoding="utf-8") == skill_template("demo")
+
+
 @pytest.mark.parametrize("name", ["Bad", "../escape", "a/b", "", "-x"])
 def test_invalid_names_create_nothing(layout: Layout, name: str) -> None:
     before = sorted(p for p in layout.cwd.rglob("*"))

@@ -201,21 +201,47 @@ def write_file_atomic(
     mode: int | None = None,
     sync: bool = False,
     before_rename: Callable[[], None] | None = None,
+    replace: bool = True,
 ) -> None:
     """Replace ``path`` with ``data`` in one rename (the folder must exist). ``mode``: the
     permission bits the file gets (default: 0o666 less the umask); ``sync``: fsync the data
     before the rename, so a crash leaves the old file or the new one, never an empty one.
     ``before_rename``: called once the data is written (and synced), right before the rename;
     what it raises stops the write, nothing replaced (a check that ``path`` is still as its
-    caller read it: the time it leaves another writer is the rename's, not the write's)."""
+    caller read it: the time it leaves another writer is the rename's, not the write's).
+    ``replace=False``: a new file, never one replacing what is there (``FileExistsError``, as
+    ``open(path, "x")``, which made it empty first: a kill then left it so), hard-linked into
+    place (a link fails when the name is taken) and the temporary name removed, the temporary
+    files a killed run left for it removed first; on a file system without hard links (FAT),
+    created exclusively and written."""
+    if not replace:
+        _remove_abandoned_files([path])
     temporary = _written(path, data, mode, sync=sync)
     try:
         if before_rename is not None:
             before_rename()
-        temporary.replace(path)
+        if replace:
+            temporary.replace(path)
+        else:
+            _link_new(temporary, path, data)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    if not replace:
+        temporary.unlink()  # the file stays, under its own name
+
+
+def _link_new(temporary: Path, path: Path, data: bytes) -> None:
+    """``temporary``'s file linked as ``path`` (``FileExistsError`` when the name is taken);
+    where the file system has no hard links, a new ``path`` written with ``data``."""
+    try:
+        os.link(temporary, path)
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS):
+            raise
+        with path.open("xb") as handle:
+            handle.write(data)
+        path.chmod(stat.S_IMODE(temporary.stat().st_mode))  # its mode, as a link has
 
 
 def _written(path: Path, data: bytes, mode: int | None, *, sync: bool = False) -> Path:

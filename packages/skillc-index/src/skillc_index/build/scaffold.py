@@ -403,11 +403,13 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
         raise SkillExists(name)
     if scope == "project" and new_project:
         check_gitignore(project)  # first: nothing is made when it cannot be written
+    from skillc_index.atomic import write_file_atomic
+
     try:
         folder.mkdir(parents=True, exist_ok=True)  # a file of that name: E999, not E050
-        # "x": never overwrite, even if another process created the file meanwhile.
-        with Path(skill_file).open("x", encoding="utf-8", newline="\n") as handle:
-            handle.write(skill_template(name))
+        # never overwrite, even if another process created the file meanwhile; whole or not
+        # at all (created, then written: a kill between the two left it empty for good)
+        write_file_atomic(skill_file, skill_template(name).encode("utf-8"), replace=False)
     except FileExistsError as exc:
         if not folder.is_dir():
             raise CannotCreate(str(folder), os.strerror(errno.EEXIST)) from exc
