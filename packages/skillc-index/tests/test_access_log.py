@@ -662,6 +662,7 @@ def test_the_sessions_of_one_access_are_counted_by_one_read(tmp_path: Path) -> N
     insert(source, [*sessions, record(timestamp=second, run_id="run-0")])
     insert(destination, [*sessions[:200], record(timestamp="2026-01-30T10:00:01Z")])
     with closing(connect(source)) as db:
+        db.execute("DELETE FROM log_identity")  # a log without one: its rows are compared
         copied = read_identities(db)
     with closing(connect(destination)) as db:
         reads: list[str] = []

@@ -91,8 +91,12 @@ def test_sync_removes_only_what_skillc_wrote(
 def test_dry_run_changes_nothing(
     demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
 ) -> None:
-    log_rows(*rows_for(demo, 3))
-    source = log_rows(*rows_for(demo, 5), to=fallback_of("demo"))  # 3 of them already synced
+    source = log_rows(*rows_for(demo, 3), to=fallback_of("demo"))
+    keep = source.read_bytes()
+    sync_logs(project=project, env=env)
+    source.parent.mkdir(parents=True)
+    source.write_bytes(keep)  # left behind by a sync cut short: 3 rows already synced
+    log_rows(*rows_for(demo, 2, start=3), to=source)
     report = sync_logs(project=project, dry_run=True, env=env)
     (synced,) = report.skills
     assert synced.entries == 2 and not synced.removed and synced.ok and report.dry_run
@@ -123,6 +127,29 @@ def test_identical_rows_stay_distinct_and_a_second_copy_adds_nothing(
     (again,) = sync_logs(project=project, env=env).skills
     assert again.entries == 0 and again.removed
     assert count_rows(primary_log(demo.runtime)) == 3
+
+
+def test_identical_rows_logged_into_a_new_fallback_after_a_sync_are_all_kept(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    """A session logging under one run id (``SKC_RUN_ID``, an MCP session's) while a periodic
+    ``sync`` runs: the rows of one second logged after a sync went to a new fallback, were
+    taken for the rows that sync had copied (the same content) and were deleted with it (93
+    of 120 rows kept). A new fallback is another log (its identity): all its rows are new."""
+    same = record(demo, "show", {"section": "Usage"})
+    log_rows(same, same, to=fallback_of("demo"))
+    assert sync_logs(project=project, env=env).skills[0].entries == 2
+    fallback = log_rows(same, same, same, to=fallback_of("demo"))  # the same second, again
+    keep = fallback.read_bytes()
+    assert sync_logs(project=project, dry_run=True, env=env).skills[0].entries == 3
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.ok and synced.removed and synced.entries == 3
+    assert count_rows(primary_log(demo.runtime)) == 5
+    fallback.parent.mkdir(parents=True)
+    fallback.write_bytes(keep)  # that fallback left behind, as after a crash: copied already
+    (again,) = sync_logs(project=project, env=env).skills
+    assert again.entries == 0 and again.removed
+    assert count_rows(primary_log(demo.runtime)) == 5
 
 
 CRASH = """

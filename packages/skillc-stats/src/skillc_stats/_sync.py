@@ -22,7 +22,11 @@ rows are safely there. Per skill:
    *skipped*: counted, reported, and left in the fallback log, and no runtime folder is
    ever created for them;
 3. the rows each destination lacks are added in one transaction per destination, then
-   committed. A row's identity is all its columns but ``id``; rows are counted, so two
+   committed, with the record of the fallback they came from (its identity, the highest
+   ``id`` copied: :mod:`skillc_index.accesslog.merge`): rows above it are new, even rows
+   identical to ones copied before (a session under one run id, logging again in the same
+   second into a new fallback). The others, and all rows of a fallback without an identity,
+   are compared: a row's identity is all its columns but ``id``; rows are counted, so two
    identical accesses in the same second stay two rows and a repeated copy adds nothing;
 4. only when every destination has committed is the fallback folder removed, or, when
    rows were skipped, the copied rows deleted from it (it keeps the skipped ones). A crash
@@ -279,7 +283,10 @@ def _destinations(known: _Known, rows: FallbackRows) -> _Plan:
             continue
         merged.add(skill_path)
         split.setdefault(primary_log(runtime), (runtime, []))[1].append((identity, count))
-    groups = {path: (runtime, FallbackRows(part)) for path, (runtime, part) in split.items()}
+    # each part keeps where its rows came from (their log's identity and ids)
+    groups = {
+        path: (runtime, rows._replace(identities=part)) for path, (runtime, part) in split.items()
+    }
     return _Plan(groups, skipped, frozenset(merged))
 
 

@@ -6,17 +6,27 @@ databases. Rows are counted, not just found: two identical accesses in the same 
 two rows, and copying the same rows twice adds nothing. A row's text goes back with the bytes
 it was read with (:func:`~.schema.text_param`): text that is not UTF-8 (a log another tool
 wrote) is moved as it is.
+
+Rows of a log with an identity (:mod:`.identity`: every fallback skillc makes) are told by
+where they came from first: the copy records in the destination, in the same transaction,
+the log's ``log_id`` and the highest ``id`` copied (``merged_logs``). Its rows above that
+``id`` (and above its ``previous_upto``: rows it held before it had an identity) are new and
+added as they are, never compared: identical rows of one second under one run id, logged
+into a new fallback after a ``sync`` took the first ones, are not the rows it took. Only the
+others (copied by a ``sync`` cut short before it removed the log) are counted against the
+destination, as every row of a log without an identity is.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from skillc_index.accesslog.identity import LogIdentity, read_identity
 from skillc_index.accesslog.schema import COLUMNS, COPY_ROW, connect, open_log, text_param
 from skillc_index.clock import is_utc_timestamp
 
@@ -36,10 +46,10 @@ __all__ = [
 Identity = tuple[Any, ...]
 
 
-_SELECT_IDENTITIES = (
-    f"SELECT {', '.join(COLUMNS)}, COUNT(*) FROM access_log "
-    f"GROUP BY {', '.join(COLUMNS)} ORDER BY MIN(id)"
-)
+_SELECT_ROWS = f"SELECT {', '.join(COLUMNS)}, id FROM access_log ORDER BY id"
+#: How many fallback logs a destination remembers (``merged_logs``): a record matters only
+#: until its log is removed, at the end of the same ``sync`` unless it was cut short.
+MERGED_LOGS_KEPT = 1000
 # The rows of one access (idx_access_log_stats's columns: read from the index; `IS` because
 # error may be NULL), with the two columns the index lacks. CAST: text_param's bytes as text.
 _ROWS_OF_ACCESS = (
@@ -59,6 +69,11 @@ class FallbackRows(NamedTuple):
     """The distinct rows of a fallback log, each with how many times it occurs, oldest first."""
 
     identities: list[tuple[Identity, int]]
+    origin: LogIdentity | None = None
+    """The identity of the log they were read from; None for a log without one (an older
+    version's, another implementation's) and for rows of no log (a transcript's)."""
+    ids: Mapping[Identity, list[int]] | None = None
+    """With :attr:`origin`: the ``id`` of each row in that log, by identity, ascending."""
 
     @property
     def total(self) -> int:
@@ -68,17 +83,22 @@ class FallbackRows(NamedTuple):
 def read_identities(db: sqlite3.Connection) -> FallbackRows:
     """All rows of a log as identities and counts; ``ValueError`` for a row that is not one
     skillc writes (a NULL where the schema wants text), which no destination would accept."""
-    found: list[tuple[Identity, int]] = []
-    for row in db.execute(_SELECT_IDENTITIES):
-        identity, count = tuple(row[:-1]), int(row[-1])
-        if any(not isinstance(value, str) for value in identity[:-1]) or not isinstance(
-            identity[-1], str | None
-        ):
-            raise ValueError(f"malformed row at {identity[0]!r}")
-        if not is_utc_timestamp(identity[0]):  # copied as it was, it broke every report
-            raise ValueError(f"a row whose timestamp is not RFC 3339 UTC: {identity[0][:40]!r}")
-        found.append((identity, count))
-    return FallbackRows(found)
+    found: dict[Identity, list[int]] = {}
+    for row in db.execute(_SELECT_ROWS):
+        identity = tuple(row[:-1])
+        ids = found.get(identity)
+        if ids is None:
+            if any(not isinstance(value, str) for value in identity[:-1]) or not isinstance(
+                identity[-1], str | None
+            ):
+                raise ValueError(f"malformed row at {identity[0]!r}")
+            if not is_utc_timestamp(identity[0]):  # copied as it was, it broke every report
+                raise ValueError(f"a row whose timestamp is not RFC 3339 UTC: {identity[0][:40]!r}")
+            ids = found[identity] = []
+        ids.append(row[-1])
+    origin = read_identity(db)
+    counted = [(identity, len(ids)) for identity, ids in found.items()]
+    return FallbackRows(counted, origin, found if origin is not None else None)
 
 
 def _missing(
@@ -111,6 +131,55 @@ def _missing(
             yield identity
 
 
+def _merged_upto(db: sqlite3.Connection, log_id: str) -> int:
+    """The highest ``id`` of the log ``log_id`` that a copy into ``db`` recorded (0: none;
+    a destination older than ``merged_logs``)."""
+    exists = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'merged_logs'"
+    ).fetchone()
+    if exists is None:
+        return 0
+    found = db.execute(
+        "SELECT MAX(upto) FROM merged_logs WHERE log_id = CAST(? AS TEXT)", (text_param(log_id),)
+    ).fetchone()[0]
+    return found if isinstance(found, int) else 0
+
+
+def _to_add(
+    db: sqlite3.Connection, rows: FallbackRows, sessions: bool
+) -> tuple[list[Identity], int]:
+    """The rows ``db`` lacks (see the module: by where they came from, then by counting),
+    and the highest ``id`` of their log to record as copied (0: a log without identity)."""
+    if rows.origin is None or rows.ids is None:
+        return list(_missing(db, rows.identities, sessions)), 0
+    merged = _merged_upto(db, rows.origin.log_id)
+    compared = max(merged, rows.origin.previous_upto)
+    older: list[tuple[Identity, int]] = []
+    new: list[Identity] = []
+    upto = merged
+    for identity, _ in rows.identities:
+        ids = rows.ids[identity]
+        before = sum(1 for row_id in ids if row_id <= compared)
+        if before:
+            older.append((identity, before))
+        new.extend([identity] * (len(ids) - before))
+        upto = max(upto, ids[-1])
+    return [*_missing(db, older, sessions), *new], upto
+
+
+def _record_merge(db: sqlite3.Connection, log_id: str, upto: int) -> None:
+    """Record (inside the copy's transaction) that the rows of the log ``log_id`` up to
+    ``id`` ``upto`` are in ``db``: the newest record, and only the newest
+    :data:`MERGED_LOGS_KEPT` kept."""
+    key = text_param(log_id)
+    db.execute("DELETE FROM merged_logs WHERE log_id = CAST(? AS TEXT)", (key,))
+    db.execute("INSERT INTO merged_logs (log_id, upto) VALUES (CAST(? AS TEXT), ?)", (key, upto))
+    db.execute(
+        "DELETE FROM merged_logs WHERE rowid <= (SELECT MAX(rowid) FROM merged_logs) - ?",
+        (MERGED_LOGS_KEPT,),
+    )
+
+
 def count_missing(destination: Path, rows: FallbackRows, *, sessions: bool = True) -> int:
     """How many rows a copy into ``destination`` would add (read only; a missing database
     would receive them all; :class:`~.schema.ForeignLog` for one that
@@ -118,19 +187,22 @@ def count_missing(destination: Path, rows: FallbackRows, *, sessions: bool = Tru
     if not destination.exists():
         return rows.total
     with closing(open_log(destination, own=True)) as db:
-        return sum(1 for _ in _missing(db, rows.identities, sessions))
+        return len(_to_add(db, rows, sessions)[0])
 
 
 def copy_missing(destination: Path, rows: FallbackRows, *, sessions: bool = True) -> int:
     """Add to ``destination`` (created, or migrated to the current schema, as needed) the rows
-    it does not hold yet, in one transaction; return how many were added. Without
-    ``sessions``, a row it holds under another ``run_id`` is held (a transcript's tool call
-    in a session file the agent copied)."""
+    it does not hold yet, in one transaction, with the record of the log they came from
+    (``merged_logs``, the newest :data:`MERGED_LOGS_KEPT`); return how many were added.
+    Without ``sessions``, a row it holds under another ``run_id`` is held (a transcript's
+    tool call in a session file the agent copied)."""
     with closing(connect(destination)) as db:
         db.execute("BEGIN IMMEDIATE")
         try:
-            added = list(_missing(db, rows.identities, sessions))
+            added, upto = _to_add(db, rows, sessions)
             db.executemany(COPY_ROW, ([text_param(value) for value in row] for row in added))
+            if rows.origin is not None and upto:
+                _record_merge(db, rows.origin.log_id, upto)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")

@@ -34,9 +34,10 @@ from skillc_index.sqlite import connect as sqlite_connect
 
 LOG_FILE = "logs.db"
 #: 1: the table and its timestamp index. 2, 3: the indexes ``skc stats`` reads (below). 4: the
-#: log's identity (:mod:`.identity`). An older database gains what it lacks the next time a
-#: command writes to it (``connect`` runs SCHEMA).
-SCHEMA_VERSION = 4
+#: log's identity (:mod:`.identity`). 5: the fallback logs ``sync`` copied from
+#: (:mod:`.merge`). An older database gains what it lacks the next time a command writes to
+#: it (``connect`` runs SCHEMA).
+SCHEMA_VERSION = 5
 STALE_AFTER_SECONDS = 3600
 #: How long a command waits for another writer of the primary log. Writers hold the lock for
 #: one short transaction (well under a millisecond); a lock held longer is someone else's long
@@ -80,6 +81,12 @@ SCHEMA = (
         log_id TEXT NOT NULL,
         previous_id TEXT,
         previous_upto INTEGER NOT NULL
+    )""",
+    # The fallback logs whose rows ``sync`` copied here (:mod:`.merge`): each one's identity
+    # and the highest ``id`` copied, written in the copy's transaction; the newest kept.
+    """CREATE TABLE IF NOT EXISTS merged_logs (
+        log_id TEXT NOT NULL,
+        upto INTEGER NOT NULL
     )""",
 )
 #: A log gains its identity with the schema (a new one: nothing before it; an older one: its
