@@ -44,7 +44,10 @@ class Call:
     """One request to the application: its body comes in ``chunks`` and then never more (or
     the client waits, as a stream's does); what the application sent is kept."""
 
-    def __init__(self, body: bytes | None, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, body: bytes | None, headers: dict[str, str] | None = None, method: str = "POST"
+    ) -> None:
+        self.method = method
         self.chunks = [] if body is None else [body]
         self.headers = {**HEADERS, **(headers or {})}
         self.sent: list[Message] = []
@@ -62,7 +65,7 @@ class Call:
     async def run(self, app: App) -> None:
         scope = {
             "type": "http",
-            "method": "POST",
+            "method": self.method,
             "path": "/mcp",
             "headers": [(k.encode(), v.encode()) for k, v in self.headers.items()],
         }
@@ -259,6 +262,50 @@ def test_a_session_of_revision_2025_03_26_takes_a_batch_over_http(app: App) -> N
         )
         await refused.run(app)
         assert refused.json()["error"]["code"] == -32600
+
+    asyncio.run(main())
+
+
+def test_an_invalid_or_unsupported_protocol_version_header_is_400(app: App) -> None:
+    """An ``MCP-Protocol-Version`` header was never read: ``1999-01-01`` or ``not-a-version``
+    on a session's request, or one that differs from a 2026-07-28 request's ``_meta``, was
+    served with 200 (the transport specification: 400 Bad Request). Near misses: a
+    supported header, none at all, and any on ``initialize`` (not agreed yet) are served."""
+    meta = {"protocolVersion": "2026-07-28", "clientCapabilities": {}}
+    modern = {"_meta": {f"io.modelcontextprotocol/{key}": value for key, value in meta.items()}}
+
+    async def main() -> None:
+        opened = Call(json.dumps(INIT).encode(), {"mcp-protocol-version": "2099-01-01"})
+        await opened.run(app)
+        assert opened.status == 200
+        session = {"mcp-session-id": opened.response_headers["mcp-session-id"]}
+        listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+        for version, params, status, code in [
+            ("1999-01-01", {}, 400, -32022),
+            ("not-a-version", {}, 400, -32022),
+            ("2025-06-18", {}, 200, None),
+            (None, {}, 200, None),
+            ("1999-01-01", modern, 400, -32020),
+            ("2025-06-18", modern, 400, -32020),
+            ("2026-07-28", modern, 200, None),
+            (None, modern, 200, None),
+        ]:
+            headers = dict(session if not params else {})
+            if version is not None:
+                headers["mcp-protocol-version"] = version
+            call = Call(json.dumps({**listing, "params": params}).encode(), headers)
+            await call.run(app)
+            assert call.status == status, (version, params)
+            answer = call.json()
+            assert answer["id"] == 2
+            assert answer.get("error", {}).get("code") == code, answer
+        for method in ("GET", "DELETE"):
+            refused = Call(None, {**session, "mcp-protocol-version": "x"}, method)
+            await refused.run(app)
+            assert refused.status == 400 and refused.json()["error"]["code"] == -32022
+        ended = Call(None, {**session, "mcp-protocol-version": "2025-06-18"}, "DELETE")
+        await ended.run(app)
+        assert ended.status == 204
 
     asyncio.run(main())
 

@@ -58,6 +58,8 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 UNSUPPORTED_PROTOCOL_VERSION = -32022
+HEADER_MISMATCH = -32020
+"""An HTTP header that disagrees with the request's body (2026-07-28; answered with 400)."""
 
 INSTRUCTIONS = (
     "skillc serves Agent Skills on demand. skc_find gives the installed skills that fit a "
