@@ -423,6 +423,64 @@ def test_listing_pages_with_stable_cursors(
         client.close()
 
 
+def test_a_page_of_skills_with_long_file_names_stays_within_its_size() -> None:
+    """A ``skills/list`` page counted 150 characters a file whatever its URI's length: 12
+    skills of 512 files with 2,000-character paths made one 12.8 MB page (the README says
+    about 1 MB). Each entry's JSON is measured: every page within the bound (a first entry
+    larger alone excepted), every skill once across the pages, in order; ``resources/list``
+    pages by its own (small) items."""
+    import bisect
+
+    from skillc_gateway.served import Entry, ServedFile
+    from skillc_mcp._skills import PAGE_CHARS, SkillsMethods
+
+    long = "d" * 1000 + "/" + "f" * 1000
+    entries = [
+        Entry(
+            path=f"s{index:02d}",
+            folder=f"/x/s{index:02d}",
+            frontmatter={"name": f"s{index:02d}", "description": "Long names."},
+            files=tuple(
+                ServedFile(path=f"{long}{file:03d}.md", size=2, digest="sha256:" + "0" * 64)
+                for file in range(200 if index < 11 else 600)  # the last one alone > bound
+            ),
+        )
+        for index in range(12)
+    ]
+
+    class Served:
+        last = None
+
+        def page(self, after: str | None, limit: int) -> tuple[list[Entry], str | None]:
+            keys = [entry.path for entry in entries]
+            start = 0 if after is None else bisect.bisect_right(keys, after)
+            chosen = entries[start : start + limit]
+            more = start + limit < len(entries)
+            return chosen, (chosen[-1].path if more else None)
+
+    methods = SkillsMethods(Served())  # type: ignore[arg-type]
+    for method, key in (("skills/list", "skills"), ("resources/list", "resources")):
+        listed: list[str] = []
+        sizes: list[int] = []
+        params: dict[str, Any] = {}
+        while True:
+            page = methods.call(method, params)
+            items = page[key]
+            assert items
+            sizes.append(len(json.dumps(items, ensure_ascii=False)))
+            if len(items) > 1:
+                assert sizes[-1] <= PAGE_CHARS, (method, len(listed), sizes)
+            listed += [item["uri"] for item in items]
+            if "nextCursor" not in page:
+                break
+            params = {"cursor": page["nextCursor"]}
+        assert listed == [entry.uri for entry in entries], method
+        if method == "skills/list":
+            assert len(sizes) > 3 and sizes[-1] > PAGE_CHARS  # the last skill alone
+        else:
+            assert len(sizes) == 1
+
+
 # -- the corpus -------------------------------------------------------------------------------
 
 

@@ -6,8 +6,8 @@
 Pages of ``skills/list`` and ``resources/list`` are in skill-path order; a cursor is the
 last skill path of the page before, base64url-encoded: it stays valid while skills come and
 go (a page goes on after that path, wherever it now is), and a listing started before a
-change never repeats an entry. A page holds at most :data:`PAGE_SKILLS` skills and stops
-once its JSON passes :data:`PAGE_CHARS` characters.
+change never repeats an entry. A page holds at most :data:`PAGE_SKILLS` skills and its
+entries' JSON at most :data:`PAGE_CHARS` characters (but for a first entry larger alone).
 """
 
 from __future__ import annotations
@@ -158,11 +158,11 @@ class SkillsMethods:
 
     def _call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "skills/list":
-            entries, more = self._page(params)
-            result: dict[str, Any] = {"skills": [entry.to_dict() for entry in entries]}
+            items, more = self._page(params, _skill)
+            result: dict[str, Any] = {"skills": items}
         elif method == "resources/list":
-            entries, more = self._page(params)
-            result = {"resources": [_skill_resource(entry) for entry in entries]}
+            items, more = self._page(params, _skill_resource)
+            result = {"resources": items}
         elif method == "skills/get":
             uri = _uri(params, method)
             entry = self.served.entry(uri)
@@ -191,17 +191,27 @@ class SkillsMethods:
             result["nextCursor"] = _cursor(more)
         return result
 
-    def _page(self, params: dict[str, Any]) -> tuple[list[Entry], str | None]:
+    def _page(
+        self, params: dict[str, Any], shape: Callable[[Entry], dict[str, Any]]
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of the served skills, each as ``shape`` makes it, and the path to go on
+        after: at most :data:`PAGE_SKILLS`, ending before the item whose JSON would take the
+        page past :data:`PAGE_CHARS` (measured as written, ``\\u`` escapes counted whole: at
+        least the UTF-8 bytes; a count of 150 characters a file made a page of long file
+        names 12.8 MB)."""
         entries, more = self.served.page(_after(params), PAGE_SKILLS)
+        items: list[dict[str, Any]] = []
         size = 0
-        for count, entry in enumerate(entries):
-            size += len(json.dumps(entry.frontmatter)) + 150 * len(entry.files)
+        for entry in entries:
+            item = shape(entry)
+            size += len(json.dumps(item, separators=(",", ":"))) + 1
             # the first entry is always taken (a page moves on): one entry is bounded, its
             # frontmatter by skillc-index's bounds (64 KiB, aliases expanded to at most
             # 262,144 characters and 100,000 values), its files by MAX_FILES
-            if size > PAGE_CHARS and count:
-                return entries[:count], entries[count - 1].path
-        return entries, more
+            if size > PAGE_CHARS and items:
+                return items, entries[len(items) - 1].path
+            items.append(item)
+        return items, more
 
     def _read(self, uri: str, on_read: Callable[[str, str, str], None] | None) -> dict[str, Any]:
         from skillc_gateway.served import mime_type
@@ -226,6 +236,10 @@ class SkillsMethods:
         else:
             content["text"] = text
         return {"contents": [content]}
+
+
+def _skill(entry: Entry) -> dict[str, Any]:
+    return entry.to_dict()
 
 
 def _skill_resource(entry: Entry) -> dict[str, Any]:
