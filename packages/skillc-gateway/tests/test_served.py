@@ -250,3 +250,57 @@ def test_the_digests_kept_are_those_of_the_files_there(
         assert kept() == ["alpha/SKILL.md", "alpha/day-2.txt", "alpha/notes.md"]
     finally:
         served.close()
+
+
+def test_an_empty_folder_of_a_skill_is_a_directory_with_no_children(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``resources/directory/read`` of a skill's empty folder, or of one holding hidden
+    files only (``templates/.keep``), was -32602, and its parent's listing left it out: the
+    directories were made from the served files alone. SEP-2640: every directory of a skill
+    is a directory resource, an empty one lists no children. Near misses: a hidden folder, a
+    file, a folder that is not there are no directory; a folder made while serving is one at
+    the next look; a skill of more folders than files allowed is refused, as for files."""
+    from skillc_gateway import served as served_module
+
+    home = tmp_path / "home"
+    skill = home / ".claude" / "skills" / "eps"
+    for folder in ("emptydir", "templates", "docs", ".git", "a/b"):
+        (skill / folder).mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: eps\ndescription: Empty folders.\n---\n# Eps\n", encoding="utf-8"
+    )
+    (skill / "templates" / ".keep").write_text("", encoding="utf-8")
+    (skill / ".git" / "config").write_text("[core]\n", encoding="utf-8")
+    (skill / "docs" / "a.md").write_text("# A\n", encoding="utf-8")
+    (tmp_path / "project").mkdir()
+    layout = Layout.discover(tmp_path / "project", {"SKILLC_HOME": str(home)})
+    served = ServedSkills(lambda: layout)
+
+    def names(uri: str) -> list[tuple[str, str]] | None:
+        children = served.directory(uri)
+        return None if children is None else [(c["name"], c["mimeType"]) for c in children]
+
+    try:
+        folder = "inode/directory"
+        assert names("skill://eps") == [
+            ("SKILL.md", "text/markdown"),
+            ("a", folder),
+            ("docs", folder),
+            ("emptydir", folder),
+            ("templates", folder),
+        ]
+        assert names("skill://eps/emptydir") == []
+        assert names("skill://eps/templates") == []
+        assert names("skill://eps/a") == [("b", folder)]
+        assert names("skill://eps/a/b") == []
+        assert names("skill://eps/docs") == [("a.md", "text/markdown")]
+        for uri in ("skill://eps/.git", "skill://eps/SKILL.md", "skill://eps/nope"):
+            assert served.directory(uri) is None, uri
+        (skill / "later").mkdir()
+        assert names("skill://eps/later") == []
+        monkeypatch.setattr(served_module, "MAX_FILES", 5)
+        (skill / "sixth").mkdir()
+        assert served.snapshot().refused == {"eps": "7 folders (at most 5)"}
+    finally:
+        served.close()

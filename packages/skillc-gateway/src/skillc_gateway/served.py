@@ -101,6 +101,9 @@ class Entry(Record):
     frontmatter: dict[str, Any]
     files: tuple[ServedFile, ...]
     """Bytewise path order (``SKILL.md`` among them)."""
+    dirs: tuple[str, ...] = ()
+    """Its folders, relative, bytewise order: each a directory resource (one empty, or
+    holding hidden files only, too)."""
 
     @property
     def uri(self) -> str:
@@ -436,7 +439,8 @@ class ServedSkills:
         from skillc_index import walk_skill
 
         folders: list[str] = []
-        files = walk_skill(Path(folder), folders).files
+        dirs: list[str] = []
+        files = walk_skill(Path(folder), folders, dirs=dirs).files
         known = self._digests.get(path, {})
         kept: dict[str, tuple[Stamp, str]] = {}
         self._digests[path] = kept  # this look's files only (the known ones reused)
@@ -445,7 +449,7 @@ class ServedSkills:
             return _Built((), ((path, "no SKILL.md"),), tuple(folders))
         entries: list[Entry] = []
         refused: list[tuple[str, str]] = []
-        top = self._entry(path, folder, "", files, name, (known, kept))
+        top = self._entry(path, folder, "", files, dirs, name, (known, kept))
         if isinstance(top, str):
             refused.append((path, top))
         else:
@@ -456,7 +460,13 @@ class ServedSkills:
                 continue
             base = relative[: -len(suffix)]
             nested = self._entry(
-                f"{path}/{base}", folder, base, files, base.rpartition("/")[2], (known, kept)
+                f"{path}/{base}",
+                folder,
+                base,
+                files,
+                dirs,
+                base.rpartition("/")[2],
+                (known, kept),
             )
             if isinstance(nested, str):
                 refused.append((f"{path}/{base}", nested))
@@ -465,10 +475,19 @@ class ServedSkills:
         return _Built(tuple(entries), tuple(refused), tuple(folders))
 
     def _entry(
-        self, path: str, folder: str, base: str, files: Iterable[str], name: str, digests: _Cache
+        self,
+        path: str,
+        folder: str,
+        base: str,
+        files: Iterable[str],
+        dirs: Iterable[str],
+        name: str,
+        digests: _Cache,
     ) -> Entry | str:
         """The entry of the skill at ``base`` in ``folder`` (the top-level skill's folder),
-        or why it is not served; ``digests``: :meth:`_digest`'s."""
+        or why it is not served; ``files`` and ``dirs``: the top-level skill's
+        (:func:`~skillc_index.walk_skill`); ``digests``: :meth:`_digest`'s."""
+        from skillc_index import fs_bytes
         from skillc_index.inventory.uris import MAX_URI_CHARS, file_uri, parse_uri
         from skillc_index.layout import shown
 
@@ -476,6 +495,11 @@ class ServedSkills:
         mine = [f[len(prefix) :] for f in files if f.startswith(prefix)]
         if len(mine) > MAX_FILES:
             return f"{len(mine)} files (at most {MAX_FILES})"
+        folders = [d[len(prefix) :] for d in dirs if d.startswith(prefix)]
+        if len(folders) > MAX_FILES:
+            return f"{len(folders)} folders (at most {MAX_FILES})"
+        # a folder no URI names (a backslash) holds no file (the skill would be refused)
+        folders = sorted((d for d in folders if parse_uri(file_uri(path, d))), key=fs_bytes)
         for relative in mine:  # a file listed must be one a read of its URI serves
             if parse_uri(file_uri(path, relative)) is None:
                 return (
@@ -503,7 +527,7 @@ class ServedSkills:
         problem = frontmatter_problem(front, name)
         if problem:
             return problem
-        return Entry(path, root, front, tuple(served))
+        return Entry(path, root, front, tuple(served), tuple(folders))
 
     # -- answering -----------------------------------------------------------------------------
 
@@ -562,36 +586,35 @@ class ServedSkills:
         return entry, served, data
 
     def directory(self, uri: str) -> list[dict[str, Any]] | None:
-        """The direct children of a directory of a served skill (its root or a folder
-        holding served files), as resources; None when ``uri`` names no such directory."""
+        """The direct children of a directory of a served skill (its root or one of its
+        folders, an empty one too), as resources in bytewise order; None when ``uri`` names
+        no such directory."""
+        from skillc_index import fs_bytes
         from skillc_index.inventory.uris import file_uri
 
         found = self.locate(uri)
         if found is None:
             return None
         entry, relative = found
+        if relative and relative not in entry.dirs:
+            return None
         prefix = f"{relative}/" if relative else ""
-        children: dict[str, dict[str, Any]] = {}
+        children: dict[str, dict[str, Any]] = {}  # by path, a folder's with a final "/"
         for served in entry.files:
-            if not served.path.startswith(prefix):
-                continue
-            head, slash, _ = served.path[len(prefix) :].partition("/")
-            child = f"{prefix}{head}"
-            if child in children:
-                continue
-            if slash:
-                children[child] = {
-                    "uri": file_uri(entry.path, child),
-                    "name": head,
-                    "mimeType": DIRECTORY_MIME,
-                }
-            else:
-                children[child] = {
-                    "uri": file_uri(entry.path, child),
-                    "name": head,
-                    "mimeType": mime_type(head),
+            name = served.path[len(prefix) :]
+            if served.path.startswith(prefix) and "/" not in name:
+                children[served.path] = {
+                    "uri": file_uri(entry.path, served.path),
+                    "name": name,
+                    "mimeType": mime_type(name),
                     "size": served.size,
                 }
-        if relative and not children:
-            return None
-        return list(children.values())
+        for folder in entry.dirs:
+            name = folder[len(prefix) :]
+            if folder.startswith(prefix) and "/" not in name:
+                children[f"{folder}/"] = {
+                    "uri": file_uri(entry.path, folder),
+                    "name": name,
+                    "mimeType": DIRECTORY_MIME,
+                }
+        return [children[key] for key in sorted(children, key=fs_bytes)]

@@ -162,7 +162,11 @@ def real_path(path: Path | str) -> str:
 
 
 def walk_skill(
-    root: Path, folders: list[str] | None = None, *, real_root: str | None = None
+    root: Path,
+    folders: list[str] | None = None,
+    *,
+    real_root: str | None = None,
+    dirs: list[str] | None = None,
 ) -> SkillFiles:
     """The regular files under ``root``, skipping every name that starts with ``.``.
 
@@ -174,8 +178,11 @@ def walk_skill(
     folder symlink that leads back to a folder already on the current walk path (a cycle) is
     not entered again. Other entries (sockets, FIFOs, devices) are ignored. ``folders``, when
     given, gets the real path of each folder listed (the root first): what a watcher of the
-    skill watches. ``real_root``: the root's real path (``os.path.realpath(root)``) when the
-    caller has it already (resolved once for many calls on one skill); resolved here otherwise.
+    skill watches. ``dirs``, when given, gets the relative path of each folder listed but
+    the root (one empty or holding hidden files only too: the skill's directories as it is
+    served), in walk order. ``real_root``: the root's real path (``os.path.realpath(root)``)
+    when the caller has it already (resolved once for many calls on one skill); resolved here
+    otherwise.
     """
     root_real = real_root or os.path.realpath(root)
     files: list[str] = []
@@ -190,6 +197,8 @@ def walk_skill(
             continue
         if folders is not None:
             folders.append(folder)
+        if dirs is not None and prefix:
+            dirs.append(prefix[:-1])
         with entries:
             for entry in entries:
                 name = entry.name
