@@ -478,6 +478,33 @@ def test_a_file_named_as_a_folder_is_not_opened(skill: Path, rel: str) -> None:
         read_in(skill, rel)
 
 
+@pytest.mark.parametrize(
+    "rel",
+    ["d/" * 400_000, "./" * 3_000 + "SKILL.md"],
+    ids=["many-parts", "dots-to-a-file"],
+)
+@pytest.mark.parametrize("reader", [safe_join, read_in], ids=["safe_join", "open_in_root"])
+def test_a_path_longer_than_path_max_is_refused_before_any_lookup(
+    skill: Path, monkeypatch: pytest.MonkeyPatch, rel: str, reader: Callable[[Path, str], object]
+) -> None:
+    """No file has a path longer than PATH_MAX (the system refuses it whole), and resolving
+    one of 400,000 parts took 36 s (realpath is quadratic in them): E021 at once."""
+    realpath = os.path.realpath
+    found = skill.resolve() / "SKILL.md"
+
+    def short_only(path: str | Path, **options: bool) -> str:
+        assert len(str(path)) < 8_192, "a path longer than PATH_MAX was resolved"
+        return realpath(path, **options)
+
+    monkeypatch.setattr(os.path, "realpath", short_only)
+    with pytest.raises(SkillFileNotFound) as caught:
+        reader(skill, rel)
+    assert caught.value.diagnostic.detail == f"hint: {os.strerror(errno.ENAMETOOLONG)}"
+    with pytest.raises(SkillDirectoryNotFound):
+        safe_join(skill, rel, SkillDirectoryNotFound)
+    assert safe_join(skill, "./" * 2_000 + "SKILL.md") == found  # shorter: as before
+
+
 @pytest.mark.parametrize("rel", ["nope.md", "SKILL.md/x", "a\0b", "x" * 300, "loop/x"])
 def test_open_in_root_missing_is_e021(skill: Path, rel: str) -> None:
     (skill / "loop").symlink_to("loop")

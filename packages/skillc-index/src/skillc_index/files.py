@@ -58,6 +58,8 @@ _CHUNK = 1 << 20
 _READ = 1 << 16
 #: Symbolic links followed while opening one path (Linux's own limit).
 _MAX_SYMLINKS = 40
+#: The shortest ``PATH_MAX`` POSIX allows (``_POSIX_PATH_MAX``): no shorter path is too long.
+_POSIX_PATH_MAX = 256
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
@@ -300,6 +302,28 @@ def source_hash(root: Path, files: Iterable[str] | None = None) -> str:
     return combine_digests(file_digests(root, names))
 
 
+def _checked_root(root: Path, rel: str, missing: type[PathNotFound], real_root: str | None) -> str:
+    """The real path of ``root`` once ``rel`` passed the checks that need no walk, which
+    :func:`safe_join` and :func:`open_in_root` both make first: a NUL byte, or a path longer
+    than the system's ``PATH_MAX`` (``os.pathconf``, else 4096), is ``missing`` (no file has
+    it: the system refuses it whole, ``File name too long``); an absolute one is E012.
+    Refused before any lookup: resolving a path of many parts (``d/d/d/...``, 800 KB) one
+    part at a time takes time quadratic in their number (``os.path.realpath``: 36 s)."""
+    if "\0" in rel:
+        raise missing(rel)  # shown as \0, with text.NUL_REASON
+    if _is_absolute(rel):
+        raise PathEscapesRoot(rel)
+    root_real = real_root or os.path.realpath(root)
+    if len(rel) > _POSIX_PATH_MAX:
+        try:
+            longest = os.pathconf(root_real, "PC_PATH_MAX")
+        except (OSError, ValueError, AttributeError):  # pragma: no cover - pathconf is POSIX
+            longest = 4096
+        if len(rel) > longest:
+            raise missing(rel, os.strerror(errno.ENAMETOOLONG))
+    return root_real
+
+
 def safe_join(
     root: Path,
     rel: str,
@@ -317,11 +341,7 @@ def safe_join(
     ``real_root``: the root's real path (``os.path.realpath(root)``), when the caller resolved
     it already: every check still runs against it, on every path and symlink met.
     """
-    if "\0" in rel:
-        raise missing(rel)  # shown as \0, with text.NUL_REASON
-    if _is_absolute(rel):
-        raise PathEscapesRoot(rel)
-    root_real = real_root or os.path.realpath(root)
+    root_real = _checked_root(root, rel, missing, real_root)
     resolved = os.path.realpath(_join(root_real, rel))
     if not inside(resolved, root_real):
         raise PathEscapesRoot(rel)
@@ -420,11 +440,7 @@ def open_in_root(
     ``real_root``: the root's real path (``os.path.realpath(root)``), when the caller resolved
     it already: every check still runs against it, on every path and symlink met.
     """
-    if "\0" in rel:
-        raise missing(rel)  # shown as \0, with text.NUL_REASON
-    if _is_absolute(rel):
-        raise PathEscapesRoot(rel)
-    root_real = real_root or os.path.realpath(root)
+    root_real = _checked_root(root, rel, missing, real_root)
     root_fd = os.open(root_real, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
     folders = [root_fd]  # descriptors from the root down to the current folder
     names: list[str] = []  # their names below the root (where the symlinks really lead)
