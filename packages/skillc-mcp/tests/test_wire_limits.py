@@ -437,6 +437,25 @@ def test_a_model_scores_no_library_outside_the_project_and_the_home(
         assert result["structuredContent"]["library"] == 1
 
 
+def test_skc_eval_takes_as_many_folders_as_skc_find(wire: WireClient) -> None:
+    """``skc_eval``'s ``path`` is bounded as ``skc_find``'s (16, the schemas' ``maxItems``),
+    before any folder is looked at: 20,000 were each confined and walked, 106 s of a held
+    server (the outside ``/`` here would be refused one by one)."""
+    wire.initialize()
+    tools = {tool["name"]: tool for tool in wire.request("tools/list")["result"]["tools"]}
+    for name in ("skc_find", "skc_eval"):
+        assert tools[name]["inputSchema"]["properties"]["path"]["maxItems"] == 16
+        given: dict[str, object] = {"query": "x"} if name == "skc_find" else {}
+        for count in (17, 150_000):
+            result = wire.call(name, {**given, "path": ["/"] * count})
+            text = result["content"][0]["text"]
+            assert result["isError"], text
+            assert text == (
+                f"error[E100]: invalid option: 'path holds {count:,} values; at most 16 are "
+                "allowed'"
+            )
+
+
 def test_a_model_reads_no_skill_folder_outside_the_project_and_the_home(
     wire: WireClient, project: Path, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

@@ -12,6 +12,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Annotated, Literal
 
+from skillc_gateway._limits import MAX_FIND_PATHS
 from skillc_index.operation import Operation, Param, Session
 from skillc_index.record import Record
 
@@ -45,6 +46,7 @@ class EvalParams(Record):
             "installed skill the agent lists].",
             metavar="DIR",
             path=True,
+            max_items=MAX_FIND_PATHS,  # find's folders: the same bound
         ),
     ] = ()
     library: Annotated[

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated
 
-from skillc_gateway._limits import DEFAULT_FIND_LIMIT, MAX_FIND_LIMIT, MAX_QUERY_CHARS
+from skillc_gateway._limits import (
+    DEFAULT_FIND_LIMIT,
+    MAX_FIND_LIMIT,
+    MAX_FIND_PATHS,
+    MAX_QUERY_CHARS,
+)
 from skillc_index.operation import Operation, Param, Session
 from skillc_index.record import Record
 
@@ -48,6 +53,7 @@ class FindParams(Record):
             help="Only the skills under this folder (repeatable) [default: "
             "$SKILL_ROUTING_ROOTS, else every installed skill].",
             metavar="DIR",
+            max_items=MAX_FIND_PATHS,
         ),
     ] = ()
 

@@ -10,6 +10,9 @@ MAX_QUERY_CHARS = 10_000
 MAX_FIND_LIMIT = 100
 #: ... and this many when not told.
 DEFAULT_FIND_LIMIT = 10
+#: At most this many folders in ``paths`` (``--path``, the MCP ``path`` a model chooses):
+#: ``find``'s and ``eval``'s (the library), whose schemas say so (``maxItems``).
+MAX_FIND_PATHS = 16
 
 
 def query_fits(query: object) -> TypeGuard[str]:

@@ -29,6 +29,7 @@ from skillc_index.diagnostics import (
     Notice,
     SkillcError,
     TextTooLong,
+    TooManyItems,
     format_diagnostic,
     one_of,
 )
@@ -253,8 +254,10 @@ def command(
     choice, ``int`` a range (at most :data:`MAX_COUNT`), a tuple a repeated option (or any
     number of arguments), a field without a default a required one, a text over its
     ``max_length`` :class:`~skillc_index.diagnostics.TextTooLong` (E100, as the MCP tool's
-    ``maxLength`` refuses it; nothing run or logged); then ``--format``
-    (``formats``) and ``-v/--verbose``. The command parses the command line into the record
+    ``maxLength`` refuses it; nothing run or logged), a repeated option given more than its
+    ``max_items`` times :class:`~skillc_index.diagnostics.TooManyItems` (``maxItems``); then
+    ``--format`` (``formats``) and ``-v/--verbose``. The command parses the command line into
+    the record
     by name (a field the tool requires and the command line lacks, a batch's ``skill`` beside
     its ``skills``, is None), runs the operation in a :func:`cli_session` (with a progress bar
     on a terminal: labelled ``progress``, or the :class:`DelayedProgress` that
@@ -275,13 +278,17 @@ def command(
         ]
         params += [format_parameter(*formats), verbose_parameter()]
         absent = {name: None for name in operation.mcp_only if name not in defaults}
-        bounded = [(name, meta.max_length) for name, _, meta in operation.cli_fields()]
+        bounded = [(name, meta) for name, _, meta in operation.cli_fields()]
 
         def callback(output_format: str, **values: Any) -> None:
-            for name, most in bounded:  # the MCP schema's maxLength: the same bound, one error
+            for name, meta in bounded:  # the MCP schema's maxLength, maxItems: the same bounds
                 value = values.get(name)
+                most = meta.max_length
                 if most is not None and isinstance(value, str) and len(value) > most:
                     raise TextTooLong(name, len(value), most)
+                most = meta.max_items
+                if most is not None and isinstance(value, tuple) and len(value) > most:
+                    raise TooManyItems(name, len(value), most)
             record = operation.params(**absent, **values)
             session = cli_session()
             try:

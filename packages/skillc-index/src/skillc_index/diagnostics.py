@@ -470,6 +470,17 @@ class TextTooLong(InvalidOption):
         self.length = length
 
 
+class TooManyItems(ParameterError):
+    """E100: an array parameter with more values than its bound (a tool call's ``maxItems``,
+    the command line's repeated option, ``find``'s folders): one wording wherever it is
+    refused (``path holds 17 values; at most 16 are allowed``, ``--path`` on the command
+    line), before any value is looked at."""
+
+    def __init__(self, name: str, count: int, maximum: int) -> None:
+        super().__init__(f"{{{name}}} holds {count:,} values; at most {maximum:,} are allowed")
+        self.count = count
+
+
 class TooManyQueryWords(InvalidOption):
     """E100: a search query with more different words than ``limit``."""
 

@@ -142,6 +142,7 @@ class Param(Record):
     item_min_length: int | None = None
     mcp_default: Any = None
     max_length: int | None = None
+    max_items: int | None = None
     help: str | None = None
     argument: bool = False
     flags: tuple[str, ...] = ()
@@ -157,6 +158,8 @@ class Param(Record):
             schema["minLength"] = self.min_length
         if self.max_length is not None:
             schema["maxLength"] = self.max_length
+        if self.max_items is not None:
+            schema["maxItems"] = self.max_items
         if self.minimum is not None:
             schema["minimum"] = self.minimum
         if self.maximum is not None:
@@ -267,7 +270,7 @@ _TYPE_NAMES = {"string": "a string", "integer": "an integer", "boolean": "a bool
 
 def _checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
     """``value`` checked against ``schema`` (the part of JSON Schema :func:`input_schema`
-    writes: type, enum, minimum, maximum, minLength, maxLength, items); integral floats
+    writes: type, enum, minimum, maximum, minLength, maxLength, maxItems, items); integral floats
     become ints where an integer is expected. Raises :class:`~skillc_index.InvalidOption`
     saying why."""
     if "enum" in schema:
@@ -279,6 +282,10 @@ def _checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
     if kind == "array":
         if not isinstance(value, list):
             raise _invalid(f"{name} must be an array, not {_described(value)}")
+        if len(value) > schema.get("maxItems", len(value)):  # before any item is looked at
+            from skillc_index.diagnostics import TooManyItems
+
+            raise TooManyItems(name, len(value), schema["maxItems"])
         items = schema.get("items", {})
         return [_checked(f"{name}[{i}]", item, items) for i, item in enumerate(value)]
     if kind == "integer":

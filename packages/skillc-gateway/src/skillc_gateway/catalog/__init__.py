@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from skillc_gateway._limits import (
     DEFAULT_FIND_LIMIT,
     MAX_FIND_LIMIT,
+    MAX_FIND_PATHS,
     MAX_QUERY_CHARS,
     limit_fits,
     query_fits,
@@ -53,7 +54,7 @@ from skillc_index import (
     SkillDirectoryNotFound,
     format_diagnostic,
 )
-from skillc_index.diagnostics import TextTooLong
+from skillc_index.diagnostics import TextTooLong, TooManyItems
 from skillc_index.inventory.folders import (
     PathNotSearched,
     Root,
@@ -83,8 +84,6 @@ __all__ = [
     "served_answer",
 ]
 
-#: At most this many folders in ``paths`` (``--path``, the MCP ``path`` a model chooses).
-MAX_FIND_PATHS = 16
 #: Reading changed skills stops after this many seconds; the answer is then ``partial``...
 BUDGET_SECONDS = 10.0
 #: ... unless the pace so far says the rest is read within this many budgets from the start:
@@ -306,8 +305,8 @@ def find_roots(
         return search_roots(layout, configured)
     from skillc_index import expand_user, is_folder
 
-    if len(paths) > MAX_FIND_PATHS:
-        raise InvalidOption(f"at most {MAX_FIND_PATHS} folders may be searched, not {len(paths)}")
+    if len(paths) > MAX_FIND_PATHS:  # as the operation's schema says (maxItems)
+        raise TooManyItems("path", len(paths), MAX_FIND_PATHS)
     known = {root.path: root for root in search_roots(layout, configured)}
     roots: list[Root] = []
     for given in paths:
