@@ -456,6 +456,20 @@ def test_skc_eval_takes_as_many_folders_as_skc_find(wire: WireClient) -> None:
             )
 
 
+def test_skc_eval_takes_at_most_1000_skills(wire: WireClient, tmp_path: Path) -> None:
+    """``skc_eval``'s ``skills`` is bounded (1,000, its schema's ``maxItems``) before any is
+    resolved: 20,000 names of one skill held the server 18 s."""
+    wire.initialize()
+    tools = {tool["name"]: tool for tool in wire.request("tools/list")["result"]["tools"]}
+    assert tools["skc_eval"]["inputSchema"]["properties"]["skills"]["maxItems"] == 1000
+    result = wire.call("skc_eval", {"skills": ["notes"] * 20_000})
+    text = result["content"][0]["text"]
+    assert result["isError"], text
+    assert text == (
+        "error[E100]: invalid option: 'skills holds 20,000 values; at most 1,000 are allowed'"
+    )
+
+
 def test_a_model_reads_no_skill_folder_outside_the_project_and_the_home(
     wire: WireClient, project: Path, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

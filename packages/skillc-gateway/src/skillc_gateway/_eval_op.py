@@ -12,7 +12,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from skillc_gateway._limits import MAX_FIND_PATHS
+from skillc_gateway._limits import MAX_EVAL_SKILLS, MAX_FIND_PATHS
 from skillc_index.operation import Operation, Param, Session
 from skillc_index.record import Record
 
@@ -34,6 +34,7 @@ class EvalParams(Record):
             argument=True,
             metavar="[SKILL]...",
             path=True,
+            max_items=MAX_EVAL_SKILLS,
         ),
     ] = ()
     path: Annotated[
