@@ -194,6 +194,20 @@ def _call(server: HttpServer, name: str, arguments: dict[str, Any]) -> dict[str,
     return result
 
 
+def test_a_stateless_clients_notification_needs_no_session(
+    start: Callable[..., HttpServer],
+) -> None:
+    """A 2026-07-28 client's notification (``notifications/cancelled``) carries no ``_meta``;
+    its ``MCP-Protocol-Version`` header says the revision. It was 400 'Mcp-Session-Id header
+    required', as a legacy client's request without a session still is."""
+    server = start()
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}
+    modern = {**HEADERS, "mcp-protocol-version": "2026-07-28"}
+    assert httpx.post(server.url, headers=modern, json=cancel).status_code == 202
+    legacy = {**HEADERS, "mcp-protocol-version": "2025-06-18"}
+    assert httpx.post(server.url, headers=legacy, json=cancel).status_code == 400
+
+
 def test_over_http_the_tools_read_unless_the_operator_allows_writes(
     start: Callable[..., HttpServer], project: Path, script_path: Callable[[str], Path]
 ) -> None:

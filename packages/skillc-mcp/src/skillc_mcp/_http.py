@@ -71,6 +71,7 @@ from skillc_mcp._http_streams import Hub, Stream, serve_stream
 from skillc_mcp._protocol import (
     HEADER_MISMATCH,
     INVALID_REQUEST,
+    MODERN_VERSIONS,
     PARSE_ERROR,
     SUPPORTED_VERSIONS,
     UNSUPPORTED_PROTOCOL_VERSION,
@@ -469,7 +470,11 @@ class App:
             if session is None:
                 return None, 404, "Session not found: initialize again", None
             return session.server, 200, "", None
-        if _is_modern(message) or not isinstance(message, dict):
+        if (  # a 2026-07-28 client's notification (notifications/cancelled) has no _meta
+            _is_modern(message)
+            or headers.get("mcp-protocol-version") in MODERN_VERSIONS
+            or not isinstance(message, dict)
+        ):
             return self._stateless_server(user), 200, "", None
         return None, 400, "Bad Request: Mcp-Session-Id header required (initialize first)", None
 
