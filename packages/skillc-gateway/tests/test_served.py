@@ -190,6 +190,34 @@ def test_a_targets_folder_added_to_the_config_while_serving_is_served(
         served.close()
 
 
+def test_a_plugin_turned_off_while_serving_is_no_longer_served(
+    tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """Claude Code's settings files are watched as the config is: a plugin turned off
+    (``enabledPlugins``: false) while the server runs leaves the listing at the next look,
+    and comes back when turned on again."""
+    import json
+
+    home = tmp_path / "home"
+    project = tmp_path / "project"
+    project.mkdir()
+    plugin = home / ".claude" / "plugins" / "cache" / "m" / "tooling" / "1.0"
+    write_skill(plugin / "skills" / "gamma")
+    records = {"plugins": {"tooling@m": [{"installPath": str(plugin)}]}}
+    (home / ".claude" / "plugins" / "installed_plugins.json").write_text(json.dumps(records))
+    served = ServedSkills(lambda: Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    try:
+        assert list(served.snapshot().entries) == ["tooling/gamma"]
+        settings = project / ".claude" / "settings.local.json"
+        settings.parent.mkdir()
+        settings.write_text('{"enabledPlugins": {"tooling@m": false}}', encoding="utf-8")
+        assert list(served.snapshot().entries) == []
+        settings.write_text('{"enabledPlugins": {"tooling@m": true}}', encoding="utf-8")
+        assert list(served.snapshot().entries) == ["tooling/gamma"]
+    finally:
+        served.close()
+
+
 @pytest.mark.parametrize("watch", [True, False])
 def test_the_digests_kept_are_those_of_the_files_there(
     tmp_path: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch, watch: bool

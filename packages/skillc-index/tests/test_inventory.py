@@ -72,6 +72,29 @@ def test_plugin_skill_folders(layout: Layout, project: Path, home: Path) -> None
     assert plugin_skill_folders(layout) == (plugin / "skills", home / "q/skills")
 
 
+def test_a_plugin_turned_off_in_claude_code_settings_is_left_out(
+    layout: Layout, project: Path, home: Path
+) -> None:
+    """Claude Code loads no plugin whose ``enabledPlugins`` value is false in the strongest
+    settings file that sets it (local, then project, then user): its skills are not the
+    agent's, so they are no inventory folder."""
+    records(
+        home,
+        {"plugins": {key: [{"installPath": f"/opt/{key[0]}"}] for key in ("p@m", "q@m", "r@m")}},
+    )
+    settings = {
+        home / ".claude/settings.json": {"enabledPlugins": {"p@m": False, "q@m": False}},
+        project / ".claude/settings.json": {"enabledPlugins": {"q@m": True, "r@m": False}},
+        project / ".claude/settings.local.json": {"enabledPlugins": {"r@m": True, "p@x": True}},
+    }
+    for path, value in settings.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(value), encoding="utf-8")
+    assert plugin_skill_folders(layout) == (Path("/opt/q/skills"), Path("/opt/r/skills"))
+    (project / ".claude/settings.local.json").write_text("{", encoding="utf-8")  # unreadable
+    assert plugin_skill_folders(layout) == (Path("/opt/q/skills"),)
+
+
 def test_plugin_records_version_1(layout: Layout, home: Path) -> None:
     records(home, {"version": 1, "plugins": {"p@m": {"version": "1", "installPath": "/opt/p"}}})
     assert plugin_skill_folders(layout) == (Path("/opt/p/skills"),)

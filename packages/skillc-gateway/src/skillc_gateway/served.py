@@ -30,7 +30,8 @@ at every skill again (file stats; a file is hashed again only when its stamp cha
 watches the inventory's folders, each skill's folders, the inventory folders' subfolders
 that are no skill yet (a skill installed folder first, its SKILL.md after), and the
 configuration files (the global and the project's ``config.toml``: a ``[targets]`` folder
-added is an inventory folder), each by its name in its folder.
+added is an inventory folder; Claude Code's settings files: a plugin turned off is not
+served), each by its name in its folder.
 """
 
 # Paths are str here, not pathlib: this runs over every file of every installed skill.
@@ -388,9 +389,11 @@ class ServedSkills:
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import trusted_targets
         from skillc_index.inventory.uris import skill_paths
+        from skillc_index.listing.overrides import settings_files
 
         layout = self._layout()
         configs = tuple(str(c) for c in (layout.global_config, layout.project_config) if c)
+        configs += tuple(str(path) for path in settings_files(layout))  # plugins turned off
         if self._watcher is not None:  # before they are read: a write meanwhile is an event
             for config in configs:  # their [targets] are inventory folders
                 self._watcher.watch_file(config)

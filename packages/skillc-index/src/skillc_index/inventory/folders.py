@@ -8,7 +8,8 @@
    then the ``.claude/skills`` folders Claude Code finds in the project's subfolders
    (:func:`nested_folders`);
 3. the home folder's agent skills folders;
-4. the ``skills`` folder of each installed Claude Code plugin (kind ``plugin``).
+4. the ``skills`` folder of each installed Claude Code plugin that its settings do not turn
+   off (kind ``plugin``).
 
 Each folder is a :class:`Root`. The skills of a store, an agent folder or a plugin are its
 entries (what the agent reads: ``<folder>/<name>/SKILL.md``); only a folder given to ``skc find
@@ -49,6 +50,7 @@ __all__ = [
     "nested_folders",
     "parent_folders",
     "plugin_folders",
+    "plugins_turned_off",
     "routing_roots",
     "search_roots",
     "trusted_targets",
@@ -323,11 +325,17 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
     leading out of it (a relative ``installPath``, a ``skills`` symlink to elsewhere). The
     other skill paths a plugin's ``plugin.json`` may declare are not read. A missing,
     unreadable, oversized (:data:`MAX_PLUGIN_RECORDS_BYTES`) or malformed file is no plugins.
+    A plugin that Claude Code's settings turn off (:func:`plugins_turned_off`) is left out:
+    the agent does not load it.
     """
     here = str(layout.project_root or layout.cwd)
     found: list[Root] = []
     seen: set[Path] = set()
-    for key, record in _plugin_records(layout.home / PLUGIN_RECORDS):
+    records = _plugin_records(layout.home / PLUGIN_RECORDS)
+    off = plugins_turned_off(layout) if records else frozenset()
+    for key, record in records:
+        if key in off:
+            continue
         scope = record.get("scope", "user")
         if scope in ("project", "local") and record.get("projectPath") != here:
             continue
@@ -350,6 +358,27 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
             name = key.partition("@")[0] or key
             found.append(Root(folder, "plugin", where, NESTED_AGENT, name))
     return tuple(found)
+
+
+def plugins_turned_off(layout: Layout) -> frozenset[str]:
+    """The plugins (``name@marketplace``) that Claude Code's settings turn off here: those
+    whose ``enabledPlugins`` value is ``false`` in the strongest of the settings files that
+    set it (:func:`skillc_index.listing.overrides.settings_files`: the project's
+    ``.claude/settings.local.json``, then its ``.claude/settings.json``, then the user's
+    ``~/.claude/settings.json``). A settings file that cannot be read sets nothing."""
+    from skillc_index.command_errors import InvalidSettings
+    from skillc_index.listing.overrides import read_settings, settings_files
+
+    enabled: dict[str, object] = {}
+    for path in settings_files(layout):  # the weakest first
+        try:
+            data = read_settings(path, layout) or {}
+        except InvalidSettings:
+            continue
+        value = data.get("enabledPlugins")
+        if isinstance(value, dict):
+            enabled.update(value)
+    return frozenset(key for key, value in enabled.items() if value is False)
 
 
 def _plugin_records(path: Path) -> list[tuple[str, dict[str, Any]]]:
