@@ -69,7 +69,7 @@ def test_plugin_skill_folders(layout: Layout, project: Path, home: Path) -> None
             },
         },
     )
-    assert plugin_skill_folders(layout) == (plugin / "skills", home / "q/skills")
+    assert plugin_skill_folders(layout) == (home / "q/skills", plugin / "skills")  # local first
 
 
 def test_a_plugin_turned_off_in_claude_code_settings_is_left_out(
@@ -132,7 +132,7 @@ def test_search_roots(layout: Layout, project: Path, home: Path) -> None:
     )
     assert Root(project / ".claude/skills", "agent", "project", "claude") in roots
     assert Root(home / ".agents/skills", "agent", "global", "agents") in roots
-    assert roots[-1] == Root(Path("/opt/p/skills"), "plugin", "global", "claude", "p")
+    assert roots[-1] == Root(Path("/opt/p/skills"), "plugin", "global", "claude", "p", "m")
     assert len({root.path for root in roots}) == len(roots)
 
 
@@ -319,6 +319,52 @@ def test_a_store_skill_resolves_without_the_agent_folders(
     assert looked == []
     assert resolve_skill("elsewhere", layout).source == home / ".claude/skills/elsewhere"
     assert looked == ["agent folders"]
+
+
+def test_one_plugin_name_installed_twice_has_a_name_and_a_uri_for_each(
+    layout: Layout, project: Path, home: Path
+) -> None:
+    """A plugin installed at user and project scope resolves to the project's, as ``list``
+    puts it first (Claude Code's settings precedence); two marketplaces' plugins of one
+    name are told apart as ``name@marketplace:skill`` (Claude Code's plugin id), which W001
+    offers, and each skill has its own ``skill://`` path. Near miss: W001 never offers a
+    name that picks another candidate than the one it is written beside."""
+    from skillc_index import resolve_skill
+    from skillc_index.diagnostics import format_diagnostic
+    from skillc_index.inventory.entries import installed_skills
+    from skillc_index.inventory.uris import skill_paths
+
+    cache = home / ".claude/plugins/cache"
+    for folder in ("a/kit/1.0", "a/kit/1.1", "b/kit/2.0"):
+        write(cache / folder / "skills/review", "review")
+    user, here = {"scope": "user"}, {"scope": "project", "projectPath": str(project)}
+    records(
+        home,
+        {
+            "version": 2,
+            "plugins": {
+                "kit@a": [
+                    {**user, "installPath": str(cache / "a/kit/1.0")},
+                    {**here, "installPath": str(cache / "a/kit/1.1")},
+                ],
+                "kit@b": [{**user, "installPath": str(cache / "b/kit/2.0")}],
+            },
+        },
+    )
+    found = resolve_skill("kit:review", layout)
+    assert found.source == cache / "a/kit/1.1/skills/review"
+    warning = format_diagnostic(found.notices[-1])
+    assert "kit@b:review (~/.claude/plugins/cache/b/kit/2.0/skills/review)" in warning
+    assert "~/.claude/plugins/cache/a/kit/1.0/skills/review (claude, global)" in warning
+    assert "kit:review (" not in warning and "kit@a:review (" not in warning
+    assert warning.endswith("or a plugin's skill as 'kit@b:review'")
+    assert resolve_skill("kit@b:review", layout).source == cache / "b/kit/2.0/skills/review"
+    paths = skill_paths(installed_skills(layout))
+    assert {path: skill.source for path, skill in paths.items()} == {
+        "kit/review": cache / "a/kit/1.1/skills/review",
+        "kit-2/review": cache / "a/kit/1.0/skills/review",
+        "kit@b/review": cache / "b/kit/2.0/skills/review",
+    }
 
 
 def test_a_name_with_a_nul_byte_names_no_installed_skill(layout: Layout, home: Path) -> None:

@@ -77,6 +77,8 @@ class Location(Record):
     """For a deployment skillc made: the store skill's folder (real path)."""
     plugin: str | None = None
     """The plugin it comes with (``plugin:<name>`` names it)."""
+    marketplace: str | None = None
+    """That plugin's marketplace (``plugin@marketplace:<name>`` names it)."""
 
     @property
     def name(self) -> str:
@@ -228,6 +230,7 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
         kind == "store" or source is not None,
         None if source is None else Path(source),
         root.plugin,
+        root.marketplace,
     )
 
 

@@ -74,6 +74,9 @@ class Root(Record):
     plugin: str | None = None
     """A plugin's name (``name`` of its ``name@marketplace`` record): ``name:skill`` names
     its skills."""
+    marketplace: str | None = None
+    """A plugin's marketplace (``marketplace`` of its record): ``name@marketplace:skill``
+    names its skills when another plugin has its name."""
 
     @property
     def nested(self) -> bool:
@@ -318,12 +321,15 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
     (``$SKILLC_HOME`` replaces the home folder): ``{"version": 2, "plugins": {"name@market":
     [{"scope": "user", "installPath": "...", "projectPath": "..."}]}}`` (version 1 holds one
     record per plugin instead of a list). Each record's ``installPath`` is the plugin's folder;
-    its skills are ``<installPath>/skills/<name>/SKILL.md``, named ``name:<skill>``. A
-    ``project`` or ``local`` record counts only for its own project (``projectPath`` is the
-    project root, else the working directory) and is of scope ``project``; a ``user`` record
-    is ``global``. Only what a record names is searched: its ``skills`` folder, never a path
-    leading out of it (a relative ``installPath``, a ``skills`` symlink to elsewhere). The
-    other skill paths a plugin's ``plugin.json`` may declare are not read. A missing,
+    its skills are ``<installPath>/skills/<name>/SKILL.md``, named ``name:<skill>`` (or
+    ``name@marketplace:<skill>``). A ``project`` or ``local`` record counts only for its own
+    project (``projectPath`` is the project root, else the working directory) and is of
+    scope ``project``; a ``user`` record is ``global``. The roots are in Claude Code's
+    settings precedence: ``local`` records first, then ``project``, then ``user`` ones (the
+    file's order within each): a plugin installed at two scopes resolves to its project's.
+    Only what a record names is searched: its ``skills`` folder, never a path leading out of
+    it (a relative ``installPath``, a ``skills`` symlink to elsewhere). The other skill
+    paths a plugin's ``plugin.json`` may declare are not read. A missing,
     unreadable, oversized (:data:`MAX_PLUGIN_RECORDS_BYTES`) or malformed file is no plugins.
     A plugin that Claude Code's settings turn off (:func:`plugins_turned_off`) is left out:
     the agent does not load it.
@@ -333,6 +339,8 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
     seen: set[Path] = set()
     records = _plugin_records(layout.home / PLUGIN_RECORDS)
     off = plugins_turned_off(layout) if records else frozenset()
+    precedence = {"local": 0, "project": 1}  # then user records: Claude Code's order
+    records.sort(key=lambda item: precedence.get(str(item[1].get("scope")), 2))
     for key, record in records:
         if key in off:
             continue
@@ -355,8 +363,9 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
         if folder not in seen:
             seen.add(folder)
             where: Scope = "project" if scope in ("project", "local") else "global"
-            name = key.partition("@")[0] or key
-            found.append(Root(folder, "plugin", where, NESTED_AGENT, name))
+            name, _, market = key.partition("@")
+            root = Root(folder, "plugin", where, NESTED_AGENT, name or key, market or None)
+            found.append(root)
     return tuple(found)
 
 

@@ -6,11 +6,14 @@ directory up, then its nested Claude Code folders), the home folder's agent fold
 installed Claude Code plugins' skills. A name found in a store never gets here: ``skc show``
 of a store skill looks at no agent folder.
 
-``plugin:skill`` names a plugin's skill (the plugins' only); when that plugin has no such
-skill (or there is no plugin of that name), it is a folder's name (``foo:bar``, looked for
-in every folder as any other name). A name that several distinct skills have (not a skill
+``plugin:skill`` names a plugin's skill (the plugins' only), ``plugin@marketplace:skill``
+that of the plugin of that marketplace (Claude Code's plugin id: two marketplaces may each
+have a plugin of one name); when that plugin has no such skill (or there is no plugin of
+that name), it is a folder's name (``foo:bar``, looked for in every folder as any other
+name). A name that several distinct skills have (not a skill
 and its deployments: one source is one skill) resolves to the first in that order, with
-W001 listing them and how to name another.
+W001 listing them and how to name another (a plugin's skill by the shortest of its names
+that no other candidate has, else by its path).
 """
 
 from __future__ import annotations
@@ -43,8 +46,10 @@ def _lookups(skill: str, layout: Layout) -> Iterator[tuple[str, list[Root]]]:
     that plugin's skill first; then the name as it is, a folder's (``foo:bar``, a folder
     name a plugin named ``foo`` does not have), in every agent folder and plugin."""
     plugin, colon, name = skill.partition(":")
-    if colon:
-        yield name, [root for root in plugin_folders(layout) if root.plugin == plugin]
+    if colon:  # plugin:skill, or plugin@marketplace:skill (Claude Code's plugin id)
+        plugin, _, market = plugin.partition("@")
+        plugins = plugin_folders(layout)
+        yield name, [r for r in plugins if r.plugin == plugin and market in ("", r.marketplace)]
     folders = agent_folders(layout, _configured(layout), nested=True)
     yield skill, [*folders, *plugin_folders(layout)]
 
@@ -86,17 +91,34 @@ def _ambiguous(skill: str, skills: tuple[InstalledSkill, ...], layout: Layout) -
     """W001: the skills of one name, the one used first."""
     from skillc_index.diagnostics import ambiguous_skill
 
+    firsts = [found.locations[0] for found in skills]
+    spellings = [_plugin_names(first) for first in firsts]
+    counts: dict[str, int] = {}
+    for names in spellings:
+        for spelled in names:
+            counts[spelled] = counts.get(spelled, 0) + 1
     candidates = []
     plugin = None
-    for found in skills:
-        first = found.locations[0]
+    for first, names in zip(firsts, spellings, strict=True):
         where = layout.display(first.path)
-        if first.plugin is not None:
-            plugin = f"{first.plugin}:{first.name}"
-            candidates.append(f"{plugin} ({where})")
+        unique = next((spelled for spelled in names if counts[spelled] == 1), None)
+        if unique is not None:  # the name that picks it: plugin:skill, else with @marketplace
+            plugin = unique
+            candidates.append(f"{unique} ({where})")
         else:
             candidates.append(f"{where} ({first.agent}, {first.scope})")
     return ambiguous_skill(skill, candidates, plugin)
+
+
+def _plugin_names(location: Location) -> tuple[str, ...]:
+    """How a plugin's skill can be named, shortest first (``plugin:skill``, then
+    ``plugin@marketplace:skill``); none for a skill of no plugin."""
+    if location.plugin is None:
+        return ()
+    short = f"{location.plugin}:{location.name}"
+    if location.marketplace is None:
+        return (short,)
+    return (short, f"{location.plugin}@{location.marketplace}:{location.name}")
 
 
 def installed_names(layout: Layout) -> set[str]:

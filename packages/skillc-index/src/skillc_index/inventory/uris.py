@@ -7,7 +7,10 @@ extension's rule: the frontmatter ``name``, which a conforming skill has as its 
 - the skill a bare name resolves to (the first of that name in resolution order:
   :mod:`.resolve`) is at its name: ``skill://pdf/SKILL.md``;
 - a Claude Code plugin's skill is under the plugin's name, as ``plugin:skill`` names it:
-  ``skill://superpowers/brainstorming/SKILL.md``;
+  ``skill://superpowers/brainstorming/SKILL.md``; when an earlier plugin of that name has
+  the skill, a plugin of another marketplace's is under ``plugin@marketplace``
+  (``skill://superpowers@other/brainstorming/...``), the same plugin's (installed at two
+  scopes) under ``plugin-2``, ``-3``...;
 - another skill of a name an earlier one has (one the bare name does not reach) is under
   where it is, ``<scope>-<agent>`` (``store`` for a store): ``skill://global-codex/pdf/...``,
   ``-2``, ``-3``... added should two be in the same kind of place;
@@ -78,14 +81,22 @@ def parse_uri(uri: str) -> tuple[str, ...] | None:
 
 def skill_paths(inventory: Inventory) -> dict[str, InstalledSkill]:
     """Skill path -> installed skill, for every skill of ``inventory`` (see the module), in
-    inventory order. A path two skills would share (a plugin named like another plugin's
-    prefix) goes to the first."""
+    inventory order, each at a path of its own."""
     paths: dict[str, InstalledSkill] = {}
     names: set[str] = set()
+    plugins: set[tuple[str, str | None, str]] = set()
     for skill in inventory.skills:
         first = skill.locations[0]
         if first.plugin is not None:
             path = f"{first.plugin}/{skill.name}"
+            plugin = (first.plugin, first.marketplace, skill.name)
+            if path in paths and first.marketplace is not None and plugin not in plugins:
+                path = f"{first.plugin}@{first.marketplace}/{skill.name}"  # another market's
+            plugins.add(plugin)
+            base, count = path.rpartition("/")[0], 1
+            while path in paths:  # the same plugin installed twice (user and project)
+                count += 1
+                path = f"{base}-{count}/{skill.name}"
         elif skill.name not in names:
             names.add(skill.name)
             path = skill.name
