@@ -5,11 +5,13 @@ checkout's conftest.py)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from skillc_index import Layout
+from skillc_index import Layout, load_config
+from skillc_index.build.skill import BuildResult, build_skill
 
 
 @pytest.fixture
@@ -67,3 +69,13 @@ def skc_on_path(tmp_path: Path, clean_env: dict[str, str], monkeypatch: pytest.M
     path = os.pathsep.join([str(folder), os.environ.get("PATH", "")])
     monkeypatch.setenv("PATH", path)
     clean_env["PATH"] = path
+
+
+@pytest.fixture
+def build(layout: Layout) -> Callable[..., BuildResult]:
+    """``build_skill`` in ``layout`` with its config read as a build reads it (no environment)."""
+
+    def run(skill: str, **options: object) -> BuildResult:
+        return build_skill(skill, layout, config=load_config(layout, env={}), **options)  # type: ignore[arg-type]
+
+    return run

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index import Layout, load_config
-from skillc_index.build.skill import BuildResult, build_skill
+from skillc_index.build.skill import BuildResult
 from skillc_index.command_errors import ForeignFolder
 from skillc_index.diagnostics import warning_text
 
@@ -32,14 +31,6 @@ hooks:
 
 Deploy carefully.
 """
-
-
-@pytest.fixture
-def build(layout: Layout) -> Callable[..., BuildResult]:
-    def run(skill: str, **options: object) -> BuildResult:
-        return build_skill(skill, layout, config=load_config(layout, env={}), **options)  # type: ignore[arg-type]
-
-    return run
 
 
 @pytest.fixture

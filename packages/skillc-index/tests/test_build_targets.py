@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 import yaml
 
-from skillc_index import Layout, load_config, manifest_path
+from skillc_index import manifest_path
 from skillc_index.build.project import project
-from skillc_index.build.skill import BuildResult, build_skill
+from skillc_index.build.skill import BuildResult
 from skillc_index.command_errors import FolderNotWritable, ForeignFolder
 from skillc_index.dialect import AGENT_SKILLS, CODEX, SHARED_FOLDER_FIELDS, STANDARD_FIELDS
 from skillc_index.markdown.frontmatter import parse_frontmatter
@@ -37,14 +37,6 @@ version: 1.2
 
 Run the deploy script.
 """
-
-
-@pytest.fixture
-def build(layout: Layout) -> Callable[..., BuildResult]:
-    def run(skill: str, **options: object) -> BuildResult:
-        return build_skill(skill, layout, config=load_config(layout, env={}), **options)  # type: ignore[arg-type]
-
-    return run
 
 
 @pytest.fixture
