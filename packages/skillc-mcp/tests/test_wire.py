@@ -453,6 +453,36 @@ def test_a_cwd_folder_shadowing_a_store_skill_is_logged_as_a_warning(
     assert wire.close() == 0
     [warning] = [line for line in wire.stderr().splitlines() if line.startswith("warning")]
     assert "./demo" in warning and ".skillc/skills/demo" in warning
+    assert result["warnings"] == [warning]  # and the model that named it is told too
+
+
+def test_an_ambiguous_name_is_w001_in_every_resolving_tools_result(
+    wire: WireClient, home: Path
+) -> None:
+    """A name two installed skills have: each tool that resolves it answers from the first
+    and says so in its ``warnings``, the candidates listed, as the command line prints them
+    (before, W001 went to the server's log only and the model never knew)."""
+    for agent in (".claude", ".copilot"):
+        folder = home / agent / "skills" / "review"
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: review\ndescription: Review ({agent}).\n---\n\n## Usage\n\nUse.\n",
+            encoding="utf-8",
+        )
+    wire.initialize()
+    calls = {
+        "skc_show": {"skill": "review", "section": "Usage"},
+        "skc_outline": {"skill": "review"},
+        "skc_search": {"skill": "review", "query": "use"},
+        "skc_lint": {"skill": "review"},
+        "skc_stats": {"skill": "review"},
+    }
+    for tool, arguments in calls.items():
+        result = wire.call(tool, arguments)
+        assert not result.get("isError"), result
+        [warning] = result["structuredContent"]["warnings"]
+        assert warning.startswith("warning[W001]: multiple matches for 'review'"), tool
+        assert "~/.claude/skills/review" in warning and "~/.copilot/skills/review" in warning
 
 
 def test_skc_open_refuses_fifos_and_hidden_files_and_keeps_serving(

@@ -405,7 +405,11 @@ class Session:
     would throw away (``find``: the find server of ``skc watch``); False (the MCP server, an
     embedder): the process serves many calls and keeps its own.
     Warnings that are not part of a result (configuration problems, a folder shadowing a
-    store skill, logging trouble) go to the access log's ``warn``.
+    store skill, logging trouble) go to the access log's ``warn``. ``notices_in_result``:
+    the notices of resolving the skill a call names (W001 for a name several installed
+    skills have, the shadowing folder: :meth:`warn_resolved`) are also kept in
+    :attr:`result_notices` for the result's ``warnings`` (the MCP server: the model that
+    named the skill learns which one it got, and which others there are).
     """
 
     def __init__(
@@ -419,6 +423,7 @@ class Session:
         configured_stores_only: bool = False,
         confined_paths: bool = False,
         one_shot: bool = False,
+        notices_in_result: bool = False,
     ) -> None:
         self.layout = layout
         self.log = log
@@ -428,9 +433,19 @@ class Session:
         self.configured_stores_only = configured_stores_only
         self.confined_paths = confined_paths
         self.one_shot = one_shot
+        self.notices_in_result = notices_in_result
+        self.result_notices: list[Diagnostic | Notice] = []
 
     def warn(self, diagnostics: Iterable[Diagnostic | Notice]) -> None:
         self.log.warn(diagnostics)
+
+    def warn_resolved(self, notices: Iterable[Diagnostic | Notice]) -> None:
+        """The notices of resolving a skill the call named: warned, and kept for the result
+        with ``notices_in_result`` (see the class)."""
+        notices = tuple(notices)
+        if self.notices_in_result:
+            self.result_notices.extend(notices)
+        self.warn(notices)
 
     def fit(
         self,
@@ -514,7 +529,9 @@ class Session:
         self, command: str, skill: str, args: Mapping[str, Any], *, stores_only: bool = False
     ) -> Iterator[ResolvedSkill]:
         """:meth:`AccessLog.logged <skillc_index.accesslog.AccessLog.logged>` here."""
-        with self.log.logged(self.layout, command, skill, args, stores_only=stores_only) as skill_:
+        with self.log.logged(
+            self.layout, command, skill, args, stores_only=stores_only, warn=self.warn_resolved
+        ) as skill_:
             yield skill_
 
 

@@ -445,7 +445,7 @@ def lint(
     if params.skill is None:
         raise TypeError("lint() lints one skill: params.skill names it")
     skill = resolve_skill(params.skill, session.layout)
-    session.warn(skill.notices)
+    session.warn_resolved(skill.notices)
     folder = skill_folder(cwd / expand_user(params.skill), skill)
     if registry is None or hidden is None:
         found = lint_config(session, folder, params.config)

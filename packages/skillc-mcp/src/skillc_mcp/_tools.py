@@ -120,12 +120,14 @@ class ToolRunner:
                 check_targets=self.check_targets,
                 configured_stores_only=True,
                 confined_paths=True,
+                notices_in_result=True,
             )
             params = operation.parse(arguments)
             self._check_allowed(name, operation.annotations, params)
             session.check_paths(operation.name, params)
             result = operation.run(session, params)
-            data = _with_warnings(result.to_dict(), result.warnings)
+            warnings = (*session.result_notices, *result.warnings)
+            data = _with_warnings(result.to_dict(), warnings)
         except Exception as exc:
             from skillc_index import MCP_SPELLING, SkillcError
 

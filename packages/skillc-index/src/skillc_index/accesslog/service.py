@@ -99,6 +99,7 @@ class AccessLog:
         args: Mapping[str, Any],
         *,
         stores_only: bool = False,
+        warn: Warn | None = None,
     ) -> Iterator[ResolvedSkill]:
         """Resolve ``skill`` and log ``command`` when the block ends.
 
@@ -106,14 +107,15 @@ class AccessLog:
         it passed, such as search's ``result_count``). A resolution failure (E001/E010)
         raises before anything is logged: there is no runtime to log to. An error inside the
         block is recorded in the row's ``error`` column and raised on. The resolution's
-        notices (a folder shadowing a store skill) are warned first. ``stores_only``: a bare
-        name is looked up in the stores only (commands that run a skill's code).
+        notices (W001 for a name several skills have, a folder shadowing a store skill) go
+        to ``warn`` first (default: this log's). ``stores_only``: a bare name is looked up in
+        the stores only (commands that run a skill's code).
         """
         from skillc_index.diagnostics import error_line
         from skillc_index.layout import resolve_skill
 
         resolved = resolve_skill(skill, layout, stores_only=stores_only)
-        self.warn(resolved.notices)
+        (self.warn if warn is None else warn)(resolved.notices)
         error: str | None = None
         try:
             yield resolved
