@@ -10,7 +10,7 @@ first (alone or tied). The skill ranked first instead took the request.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -63,9 +63,11 @@ def library_of(
 ) -> tuple[Library, list[Notice]]:
     """The library the cases are scored against: the skills under ``options.paths``, or
     every installed skill ``options.agent`` lists (and any it does not that is named); plus
-    ``extra`` folders; each as ``options.agent`` lists it within its budget, priced as ``skc
-    list --budget`` prices it (:func:`skillc_index.listing.budget.listing_settings`: Claude
-    Code's own listing settings where its settings files set them)."""
+    ``extra`` folders (the skills named: :func:`_named`, :func:`_given_folders`), each
+    standing for its skill when that is listed already; each as ``options.agent`` lists it
+    within its budget, priced as ``skc list --budget`` prices it
+    (:func:`skillc_index.listing.budget.listing_settings`: Claude Code's own listing
+    settings where its settings files set them)."""
     from skillc_index.listing.agents import ListingItem, fit_listing
     from skillc_index.listing.budget import listing_settings
     from skillc_index.listing.overrides import claude_overrides
@@ -134,19 +136,43 @@ def _edited(skill: InstalledSkill, layout: Layout) -> Path:
     return origin or skill.source
 
 
+def _named(
+    layout: Layout, options: EvalOptions
+) -> tuple[dict[str, Path], list[Diagnostic | Notice]]:
+    """The folder each name of ``options.skills`` stands for, resolved as every command
+    resolves it (:func:`skillc_index.resolve_skill`: the stores, the agent folders, the
+    plugins, ``plugin:skill``; E001 or E010 when it finds none), read where its description
+    is edited (:func:`.library.skill_of`), and the resolution's notices (W001 for a name
+    several installed skills have). Not a folder given (:func:`_given`), nor names under
+    ``--path``: those are names in its library (:func:`_targets`)."""
+    if options.paths:
+        return {}, []
+    from skillc_index import resolve_skill
+
+    folders: dict[str, Path] = {}
+    notices: list[Diagnostic | Notice] = []
+    for name in options.skills:
+        if name not in folders and _given(layout, name) is None:
+            resolved = resolve_skill(name, layout)
+            notices += resolved.notices
+            folders[name] = skill_of(resolved.source, layout)[0]
+    return folders, notices
+
+
 def _targets(
-    library: Library, layout: Layout, names: Sequence[str]
+    library: Library, layout: Layout, names: Sequence[str], named: Mapping[str, Path]
 ) -> tuple[list[int], list[Diagnostic]]:
-    """The library's ids of the skills named (a name, or a folder holding ``SKILL.md``), and
-    a W001 for each name several skills have, listing them (the first is the one taken: the
-    one the name resolves to, :func:`_resolution_order`)."""
+    """The library's ids of the skills named: a folder holding ``SKILL.md``, a name resolved
+    (``named``: :func:`_named`), or a name in a ``--path`` library, with a W001 for a name
+    several of its skills have, listing them (the first is the one taken: the one the name
+    resolves to, :func:`_resolution_order`)."""
     from skillc_index.diagnostics import SkillNotFound, ambiguous_skill
 
     by_path = {os.path.realpath(e.folder): i for i, e in enumerate(library.entries)}
     found: list[int] = []
     warnings: list[Diagnostic] = []
     for name in names:
-        folder = _given(layout, name)
+        folder = named.get(name) or _given(layout, name)
         if folder is not None and os.path.realpath(folder) in by_path:
             found.append(by_path[os.path.realpath(folder)])
             continue
@@ -161,7 +187,7 @@ def _targets(
                 raise NotASkill(shown(name))
             import difflib
 
-            names_ = [entry.name for entry in library.entries]
+            names_ = list(dict.fromkeys(entry.name for entry in library.entries))
             raise SkillNotFound(shown(name), tuple(difflib.get_close_matches(name, names_, 3)))
         if len(matches) > 1:
             matches = _resolution_order(library, layout, name, matches)
@@ -234,13 +260,13 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
     from skillc_gateway.evaluate.overlap import collisions, mutations
     from skillc_index import Notice
 
-    library, found_notices = library_of(
-        layout, config, options, _given_folders(layout, options.skills)
-    )
-    notices: list[Diagnostic | Notice] = list(found_notices)
+    named, notices = _named(layout, options)
+    given = _given_folders(layout, options.skills)
+    library, found_notices = library_of(layout, config, options, [*given, *named.values()])
+    notices += found_notices
     try:
         if options.skills:
-            targets, ambiguous = _targets(library, layout, options.skills)
+            targets, ambiguous = _targets(library, layout, options.skills, named)
             notices += ambiguous
         else:
             targets = list(range(len(library.entries)))
@@ -348,15 +374,16 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
 
     if not options.skills:
         raise InvalidOption("name the skills to write trigger cases for")
+    named_folders, notices = _named(layout, options)
     given = _given_folders(layout, options.skills)
-    library, found_notices = library_of(layout, config, options, given)
-    notices: list[Diagnostic | Notice] = list(found_notices)
+    library, found_notices = library_of(layout, config, options, [*given, *named_folders.values()])
+    notices += found_notices
     # skills found by name among the installed ones, or in folders the project's config names
     named = not options.paths or options.project_paths
     given_real = {os.path.realpath(folder) for folder in given}
     planned: list[tuple[Path, str]] = []
     try:  # every file checked before any is written: all of them or none
-        targets, ambiguous = _targets(library, layout, options.skills)
+        targets, ambiguous = _targets(library, layout, options.skills, named_folders)
         notices += ambiguous
         for skill in targets:
             entry = library.entries[skill]
