@@ -196,6 +196,22 @@ def test_a_name_under_path_suggests_each_near_name_once(
     assert "hint: did you mean 'review'?" in done.stderr, done.stderr
 
 
+def test_a_name_adds_the_skill_it_resolves_to_not_every_skill_of_that_name(
+    eval_json: Any, home: Path, write_skill: Any
+) -> None:
+    """``eval review`` (Claude Code's listing) added every skill named ``review`` to the
+    library, a copy only Copilot reads included, and reported its collision with Claude's,
+    which Claude can never see. The library is the folders the agent reads, plus the skill
+    the name resolves to."""
+    write_skill(home / ".claude" / "skills" / "review", description="Review code changes now.")
+    write_skill(home / ".copilot" / "skills" / "review", description="Review code changes now.")
+    code, data = eval_json("review")
+    assert code == 0 and data["library"] == 1, data
+    assert data["collisions"] == []
+    code, data = eval_json(str(home / ".copilot" / "skills" / "review"))  # named by its path
+    assert data["library"] == 2 and len(data["collisions"]) == 1, data
+
+
 def test_a_gate_breaks_on_a_skill_without_a_case_to_score(
     eval_json: Any, tmp_path: Path, write_skill: Any
 ) -> None:

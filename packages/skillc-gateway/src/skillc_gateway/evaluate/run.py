@@ -62,8 +62,8 @@ def library_of(
     layout: Layout, config: Config, options: EvalOptions, extra: Sequence[Path] = ()
 ) -> tuple[Library, list[Notice]]:
     """The library the cases are scored against: the skills under ``options.paths``, or
-    every installed skill ``options.agent`` lists (and any it does not that is named); plus
-    ``extra`` folders (the skills named: :func:`_named`, :func:`_given_folders`), each
+    every installed skill ``options.agent`` lists (the folders it reads); plus ``extra``
+    folders (the skills named: :func:`_named`, :func:`_given_folders`), each
     standing for its skill when that is listed already; each as ``options.agent`` lists it
     within its budget, priced as ``skc list --budget`` prices it
     (:func:`skillc_index.listing.budget.listing_settings`: Claude Code's own listing
@@ -88,14 +88,10 @@ def library_of(
         configured = trusted_targets(layout, config)
         inventory = installed_skills(layout, configured)
         notices += inventory.notices()
-        # the skills the agent lists (as `skc list --agent` sees them), and a skill named
-        # that it does not list, which joins it as a folder given does
+        # the skills the agent lists (as `skc list --agent` sees them); a skill named that
+        # it does not list joins them as one of the ``extra`` folders
         sees = seen_by(options.agent, layout, configured)
-        skills = [
-            skill
-            for skill in inventory.skills
-            if sees(skill.locations) or skill.name in options.skills
-        ]
+        skills = [skill for skill in inventory.skills if sees(skill.locations)]
         # (an inventory skill's source is the skill: deployments and imports are grouped),
         # an imported one read in the folder it was imported from, where its author edits it
         found = {os.path.realpath(skill.source): _edited(skill, layout) for skill in skills}
