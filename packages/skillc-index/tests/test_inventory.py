@@ -278,6 +278,34 @@ def test_a_deployment_whose_store_skill_is_gone_is_skipped(layout: Layout, proje
     assert skipped.path == project / ".claude/skills/gone" and "gone" in skipped.reason
 
 
+def test_a_link_whose_target_is_gone_is_skipped_and_named_by_e001(
+    layout: Layout, project: Path, tmp_path: Path
+) -> None:
+    """``.claude/skills/gone`` left linking to a skill removed from its store (``npx skills
+    remove``, a deleted checkout): ``skc list`` said nothing and ``skc show gone`` was a bare
+    E001. The listing skips it with a warning, and E001 for its name says what is there."""
+    from skillc_index import format_diagnostic, resolve_skill
+    from skillc_index.diagnostics import SkillNotFound
+    from skillc_index.inventory.entries import installed_skills
+
+    folder = project / ".claude/skills"
+    folder.mkdir(parents=True)
+    (folder / "gone").symlink_to(tmp_path / "store" / "gone")
+    (folder / "notes.md").write_text("x\n", encoding="utf-8")  # a file: nothing to say
+    inventory = installed_skills(layout)
+    (skipped,) = inventory.skipped
+    reason = f"a link to {tmp_path / 'store' / 'gone'}, which is gone"
+    assert (skipped.path, skipped.reason) == (folder / "gone", reason)
+    assert [notice.text for notice in inventory.notices()] == [
+        f"skipping 'gone' ({folder / 'gone'}): {reason}"
+    ]
+    with pytest.raises(SkillNotFound) as caught:
+        resolve_skill("gone", layout)
+    assert format_diagnostic(caught.value.diagnostic).splitlines()[1:] == [
+        f"hint: .claude/skills/gone is {reason}"
+    ]
+
+
 def test_a_folder_that_is_no_skill_yet_is_listed_as_such(layout: Layout, project: Path) -> None:
     """A root's folders without SKILL.md (a skill installed folder first, its files after)
     are no skill, and the listing names them (a watcher of the skills watches them); files

@@ -215,12 +215,14 @@ class SkillcError(Exception):
 
 
 class SkillNotFound(SkillcError):
-    """E001; ``suggestions`` are near skill names, given as a ``hint:`` line after it."""
+    """E001; ``suggestions`` are near skill names, given as a ``hint:`` line after it, after
+    ``gone`` (an entry of that name that is no skill, such as a link whose target is gone)."""
 
     code = "E001"
 
-    def __init__(self, skill: str, suggestions: tuple[str, ...] = ()) -> None:
-        hint = f"did you mean {one_of(suggestions)}?" if suggestions else ""
+    def __init__(self, skill: str, suggestions: tuple[str, ...] = (), gone: str = "") -> None:
+        near = f"did you mean {one_of(suggestions)}?" if suggestions else ""
+        hint = "; ".join(part for part in (gone, near) if part)
         super().__init__(Diagnostic(self.code, {"skill": skill}, _hint(hint)))
         self.skill = skill
         self.suggestions = suggestions

@@ -640,11 +640,13 @@ def resolve_skill(
         if installed is not None:
             return installed
     suggestions: tuple[str, ...] = ()
+    gone = ""
     if plain:  # the error path only: difflib and the inventory are imported there
-        from skillc_index.inventory.resolve import near_skill_names
+        from skillc_index.inventory.resolve import gone_links, near_skill_names
 
         suggestions = near_skill_names(skill, layout, installed=not stores_only)
-    raise SkillNotFound(shown(skill), suggestions)
+        gone = "" if stores_only else gone_links(skill, layout)
+    raise SkillNotFound(shown(skill), suggestions, gone)
 
 
 def _recovered(store_copy: Path) -> bool:

@@ -7,7 +7,9 @@ out by the walk rules (:func:`skillc_index.skips_folder`: version control, skill
 names...) nor the router of ``skc route`` (:data:`~.deployed.ROUTER_MARK`). Each such entry
 is a :class:`Location`. An entry skillc deployed (a link to a runtime, a ``--copy`` holding
 ``.skillc-meta/``) stands for its store skill (``source``); a deployment whose store skill
-is gone, or a copy whose manifest cannot be read, is no skill (:class:`Skipped`).
+is gone, or a copy whose manifest cannot be read, is no skill (:class:`Skipped`); nor is a
+link whose target is gone (:func:`gone_link`: a skill removed from the store it was linked
+from, ``npx skills remove``, a deleted checkout), which the listing says too.
 
 One skill is one source: the locations whose real path, or whose deployed source, is the same
 folder are one :class:`InstalledSkill` (a store skill and its deployments, a folder linked
@@ -48,6 +50,7 @@ __all__ = [
     "Location",
     "LocationKind",
     "Skipped",
+    "gone_link",
     "group",
     "imported_folders",
     "installed_skills",
@@ -234,6 +237,20 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
     )
 
 
+def gone_link(path: str) -> Skipped | None:
+    """``path`` as a link whose target is gone, skipped with where it led; None when it is
+    no link, or its target is there (a readlink, and a stat for a link)."""
+    try:
+        target = os.readlink(path)  # noqa: PTH115 (a str path: see the module)
+    except (OSError, ValueError):  # no link (EINVAL), no entry; ValueError: a NUL in it
+        return None
+    if os.path.exists(path):  # noqa: PTH110
+        return None
+    from skillc_index.layout import shown
+
+    return Skipped(Path(path), f"a link to {shown(target)}, which is gone")
+
+
 def root_listing(root: Root, layout: Layout) -> Listing:
     """The skills of one folder (its entries, at most :data:`MAX_ENTRIES`, in name order)."""
     from skillc_index.walk import skips_folder
@@ -255,6 +272,8 @@ def root_listing(root: Root, layout: Layout) -> Listing:
     others: list[Path] = []
     for name, folder in names:
         found = location_of(root, name, layout)
+        if found is None and not folder:  # (a dangling link is no folder)
+            found = gone_link(f"{root.path}/{name}")
         if isinstance(found, Location):
             locations.append(found)
         elif found is not None:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from skillc_index.diagnostics import Diagnostic
     from skillc_index.layout import Layout, ResolvedSkill
 
-__all__ = ["installed_names", "near_skill_names", "resolve_installed"]
+__all__ = ["gone_links", "installed_names", "near_skill_names", "resolve_installed"]
 
 
 def _configured(layout: Layout) -> dict[str, str]:
@@ -173,3 +173,18 @@ def near_skill_names(
             if len(found) == limit:
                 break
     return tuple(found)
+
+
+def gone_links(skill: str, layout: Layout) -> str:
+    """The links named ``skill`` in the folders it is looked for in whose target is gone,
+    said as E001's hint (:func:`~.entries.gone_link`; on the error path only)."""
+    from skillc_index.inventory.entries import gone_link
+
+    found = [
+        gone
+        for name, roots in _lookups(skill, layout)
+        if name and name not in (".", "..") and "/" not in name and os.sep not in name
+        for root in roots
+        if (gone := gone_link(f"{root.path}/{name}")) is not None
+    ]
+    return "; ".join(f"{layout.display(gone.path)} is {gone.reason}" for gone in found)
