@@ -1156,6 +1156,31 @@ def test_a_file_in_the_sockets_place_is_left_alone(
     assert "painter" in gateway_process("find", "paint", "--path", "library").stdout
 
 
+@pytest.mark.parametrize("name", ["find.lock", "find.log"])
+def test_a_symlink_at_the_lock_or_the_log_is_never_written_through(
+    gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path, tmp_path: Path,
+    name: str,
+) -> None:  # fmt: skip
+    """A symlink at the home's ``find.lock`` or ``find.log`` (to a file elsewhere) is E060,
+    named; the file it leads to is neither truncated nor written (it held the server's pid
+    afterwards, or had the server's log appended), and ``skc find`` starts no server."""
+    (home / ".skillc").mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    (home / ".skillc" / name).symlink_to(victim)
+    refused = (
+        f"error[E060]: find server: {home / '.skillc' / name} is a symlink, not a regular "
+        "file: remove it first\n"
+    )
+    detached = gateway_process("watch", "--detach", "--idle", "5")
+    assert (detached.returncode, detached.stderr) == (1, refused)
+    if name == "find.lock":  # the server in the foreground logs to its stderr
+        foreground = gateway_process("watch", "--idle", "1")
+        assert (foreground.returncode, foreground.stderr) == (1, refused)
+    assert start_for_later(Layout.discover(project, clean_env)) is None  # as skc find does
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+
+
 def test_the_server_removes_only_its_own_socket(
     gateway: Run, clean_env: dict[str, str], project: Path, home: Path
 ) -> None:

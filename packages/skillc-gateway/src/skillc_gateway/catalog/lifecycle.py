@@ -25,6 +25,7 @@ from skillc_gateway.catalog.protocol import (
     already_runs,
     code_id,
     fits,
+    open_home_file,
     socket_path,
     too_long,
 )
@@ -202,7 +203,7 @@ def start_for_later(layout: Layout, build: Sequence[str] = ()) -> int | None:
         return None
     try:
         child = _spawn_locked(layout, DETACHED_IDLE_SECONDS, build)
-    except OSError:  # held (BlockingIOError), or no process could be made
+    except (OSError, FindServerError):  # held (BlockingIOError), not a file of ours, no process
         return None
     child.returncode = 0  # it lives on on its own: no "still running" warning
     return child.pid
@@ -217,12 +218,13 @@ def _spawn_locked(
     ``--status``) finds it held and knows the server by its pid, and no probe of a client
     holds it at the instant the server would take it (one did: E060 "already runs", with the
     pid an earlier server left in the file). BlockingIOError when it is held already (a
-    server runs or starts), OSError when it cannot be opened or no process made."""
+    server runs or starts), OSError when it cannot be opened or no process made,
+    FindServerError when it or the log is not a regular file (:func:`.protocol.open_home_file`)."""
     import contextlib
     import fcntl
 
     layout.global_dir.mkdir(parents=True, exist_ok=True)
-    lock = os.open(layout.global_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    lock = open_home_file(layout.global_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         child = _spawn(layout, idle, lock, build)
@@ -241,14 +243,12 @@ def _spawn(
     from /dev/null, its output appended to ``find.log`` in the skillc home, working in
     ``/``: ``python -m`` puts its working directory first on the module path), handed the
     home's server ``lock`` when one was taken for it. OSError when the log cannot be opened
-    or the process not made."""
+    or the process not made, FindServerError when it is not a regular file."""
     import subprocess
     import sys
 
     layout.global_dir.mkdir(parents=True, exist_ok=True)
-    log = os.open(
-        layout.global_dir / LOG_NAME, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600
-    )
+    log = open_home_file(layout.global_dir / LOG_NAME, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     argv = [sys.executable, "-m", "skillc_gateway", "watch", "--idle", f"{idle:g}"]
     if lock is not None:
         argv += ["--lock-fd", str(lock)]

@@ -35,7 +35,7 @@ from skillc_gateway.find_socket import (
     peer,
     switched_off,
 )
-from skillc_index import Diagnostic, Layout, Notice
+from skillc_index import Diagnostic, FindServerError, Layout, Notice
 
 if TYPE_CHECKING:
     from skillc_index.inventory.folders import Root
@@ -57,6 +57,7 @@ __all__ = [
     "encode_result",
     "find_request",
     "fits",
+    "open_home_file",
     "peer",
     "read_find_request",
     "silent_record",
@@ -90,6 +91,37 @@ def silent_record(socket: str | os.PathLike[str]) -> str:
     """The record beside the socket ``socket`` that its server did not answer a client in
     time (:mod:`.client` writes it, the server removes it once answering again)."""
     return f"{os.fspath(socket)}.silent"
+
+
+def open_home_file(path: Path, flags: int) -> int:
+    """The find server's lock or log ``path`` in the skillc home, opened with ``flags`` (with
+    ``os.O_CREAT``: made 0600 when missing) only if it is a regular file: a symlink there is
+    not followed (nothing outside the home is truncated or written), a FIFO or a device is
+    not waited on (the open does not block; the descriptor blocks again once checked).
+    FindServerError (E060) naming it otherwise; OSError when it cannot be opened."""
+    import stat
+
+    try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+    except OSError:  # ELOOP: a symlink; ENXIO: a FIFO with no reader, opened to write
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if stat.S_ISREG(mode):
+            raise
+        fd = -1
+    else:
+        mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        from skillc_index.files import file_kind
+
+        if fd >= 0:
+            os.close(fd)
+        kind = "a symlink" if stat.S_ISLNK(mode) else file_kind(mode)
+        raise FindServerError(f"{path} is {kind}, not a regular file: remove it first")
+    os.set_blocking(fd, True)
+    return fd
 
 
 def too_long(path: str) -> str:

@@ -40,6 +40,7 @@ from skillc_gateway.catalog.protocol import (
     encode_message,
     encode_result,
     fits,
+    open_home_file,
     peer,
     read_find_request,
     silent_record,
@@ -603,11 +604,11 @@ class FindServer:
 
 def _take_lock(path: Path) -> int:
     """The home's find-server lock (held while the server runs); FindServerError when another
-    server holds it."""
+    server holds it or it is no regular file (a symlink is not followed)."""
     import fcntl
 
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = open_home_file(path, os.O_RDWR | os.O_CREAT)
     except OSError as exc:
         raise FindServerError(f"cannot open {path}: {exc.strerror or exc}") from None
     try:
@@ -628,7 +629,7 @@ def _adopt_lock(path: Path, fd: int) -> int:
     import fcntl
 
     try:
-        held, named = os.fstat(fd), path.stat()
+        held, named = os.fstat(fd), os.lstat(path)  # a symlink put there since is not it
         if (held.st_dev, held.st_ino) != (named.st_dev, named.st_ino):
             raise FindServerError(f"--lock-fd {fd} is not {path}")
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held already by this open file
