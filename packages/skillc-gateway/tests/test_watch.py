@@ -1181,6 +1181,20 @@ def test_a_symlink_at_the_lock_or_the_log_is_never_written_through(
     assert victim.read_text(encoding="utf-8") == "precious\n"
 
 
+def test_a_fifo_at_the_lock_is_never_waited_on(gateway_process: Run, home: Path) -> None:
+    """A FIFO at the home's ``find.lock``: ``--status``, ``--stop``, ``--detach`` and the
+    server itself are E060, named, at once (the first three waited for a writer for good,
+    the server failed with E999 ``Invalid argument``); the FIFO is left alone."""
+    (home / ".skillc").mkdir()
+    fifo = home / ".skillc" / "find.lock"
+    os.mkfifo(fifo)
+    refused = f"error[E060]: find server: {fifo} is a FIFO, not a regular file: remove it first\n"
+    for args in (("--status",), ("--stop",), ("--detach",), ("--idle", "1")):
+        done = gateway_process("watch", *args)
+        assert (done.returncode, done.stderr) == (1, refused), args
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
 def test_the_server_removes_only_its_own_socket(
     gateway: Run, clean_env: dict[str, str], project: Path, home: Path
 ) -> None:

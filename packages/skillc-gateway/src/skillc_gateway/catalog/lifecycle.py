@@ -271,11 +271,12 @@ def _spawn(
 
 
 def _lock_holder(path: Path) -> str | None:
-    """The pid written in the find-server lock ``path`` while a server holds it, else None."""
+    """The pid written in the find-server lock ``path`` while a server holds it, else None.
+    FindServerError when it is no regular file (a FIFO there is never waited on)."""
     import fcntl
 
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = open_home_file(path, os.O_RDONLY)
     except OSError:
         return None
     try:
