@@ -1528,6 +1528,33 @@ def test_a_server_whose_socket_is_gone_or_another_s_stops(monkeypatch: pytest.Mo
         shutil.rmtree(base, ignore_errors=True)
 
 
+def test_a_client_sending_its_request_slowly_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client of the user's that sends its request a byte at a time, each within the read
+    timeout, held the server (one request at a time) for as long as it went on: every find
+    meanwhile waited its 35 s. The whole request is now read within ``READ_SECONDS``: the
+    client is dropped, logged, and the next request answered."""
+    from skillc_gateway.catalog import server
+
+    base = Path(tempfile.mkdtemp(prefix="skf-", dir="/tmp")).resolve()  # a short socket path
+    monkeypatch.setenv("HOME", str(base))  # no installed skill of this machine's to warm up
+    monkeypatch.setattr(server, "READ_SECONDS", 0.5)
+    layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
+    lines: list[str] = []
+    try:
+        with in_thread(server.FindServer(layout, log=lines.append)):
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as slow:
+                slow.connect(str(base / "home" / ".skillc" / "find.sock"))
+                end = time.monotonic() + 10 * 0.5
+                with pytest.raises(OSError):  # the server closed it: EPIPE, ECONNRESET
+                    while time.monotonic() < end:
+                        slow.send(b" ")
+                        time.sleep(0.05)
+            assert raw_request(base / "home", b'{"version": 1, "op": "status"}')["ok"]
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    assert any(line.endswith(") went away: timed out") for line in lines), lines
+
+
 @contextmanager
 def in_thread(found: Any) -> Iterator[threading.Thread]:
     """The find server ``found`` opened and serving in a thread of this process; stopped and

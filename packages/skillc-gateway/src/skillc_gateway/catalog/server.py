@@ -64,7 +64,8 @@ __all__ = [
     "FindServer",
 ]
 
-#: A connection that sends nothing for this long is dropped.
+#: A connection that has not sent its whole request within this long is dropped (and one
+#: that does not take its reply within this long).
 READ_SECONDS = 5.0
 #: The root folders ``--status`` lists (the most recently asked about).
 STATUS_ROOTS = 100
@@ -442,10 +443,10 @@ class FindServer:
             if uid != os.getuid():
                 self.log(f"refused a connection from user {uid} (pid {pid})")
                 return
-            connection.settimeout(READ_SECONDS)
             reply = self._reply(_read(connection), connection)
             if reply is None:  # a prepare: its client reads no reply
                 return
+            connection.settimeout(READ_SECONDS)  # for the whole reply (sendall)
             connection.sendall(encode_message(reply))
         except OSError as exc:
             self.log(f"a client (pid {pid}) went away: {exc}")
@@ -657,10 +658,17 @@ def _answers(path: str) -> bool:
 
 
 def _read(connection: socket.socket) -> bytes | None:
-    """The request: everything up to the client's shutdown; None past the size limit."""
+    """The request: everything up to the client's shutdown; None past the size limit.
+    TimeoutError past :data:`READ_SECONDS` in all: a client sending a byte now and then
+    holds the server (it answers one at a time) no longer than one that sends nothing."""
+    deadline = time.monotonic() + READ_SECONDS
     chunks: list[bytes] = []
     size = 0
     while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("timed out")  # as the socket's own timeout says
+        connection.settimeout(left)
         chunk = connection.recv(1 << 16)
         if not chunk:
             return b"".join(chunks)
