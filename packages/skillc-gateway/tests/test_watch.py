@@ -709,6 +709,7 @@ def test_a_stopped_server_is_not_waited_for(
             assert data == {
                 "running": False, "home": str(home),
                 "socket": str(home / ".skillc" / "find.sock"), "silent_pid": running.pid,
+                "other_listener": False,
             }  # fmt: skip
             text = gateway_process("watch", "--status").stdout
             assert f"A find server (pid {running.pid}) holds this skillc home" in text
@@ -939,6 +940,7 @@ def test_a_killed_server_leaves_a_socket_the_next_one_replaces(
         "home": str(home),
         "socket": str(sock),
         "silent_pid": None,
+        "other_listener": False,
     }
     done = gateway_process("find", "paint", "--path", "library")
     assert done.returncode == 0 and "painter" in done.stdout  # answered in process
@@ -1193,6 +1195,36 @@ def test_a_fifo_at_the_lock_is_never_waited_on(gateway_process: Run, home: Path)
         done = gateway_process("watch", *args)
         assert (done.returncode, done.stderr) == (1, refused), args
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+def test_another_programs_socket_is_not_waited_for(
+    gateway: Run, home: Path, listening: Callable[[Path], socket.socket]
+) -> None:
+    """Another program's socket at ``find.sock`` (the user's, 0600, taking connections and
+    answering none) while nobody holds the home's lock, so no find server of this home runs:
+    ``--status``, ``--stop`` and ``--detach`` say so at once (they waited 35 s each,
+    ``--detach`` 70 s, and ``--status`` said no more than that no server runs)."""
+    (home / ".skillc").mkdir()
+    sock = home / ".skillc" / "find.sock"
+    other = listening(sock)
+    started = time.monotonic()
+    try:
+        assert status(gateway) == {
+            "running": False, "home": str(home), "socket": str(sock), "silent_pid": None,
+            "other_listener": True,
+        }  # fmt: skip
+        assert gateway("watch", "--status").stdout == (
+            f"No find server runs for this skillc home ({home}): another process answers on "
+            f"{sock}, and none can start until it stops.\n"
+        )
+        assert gateway("watch", "--stop").stdout == "No find server was running.\n"
+        detached = gateway("watch", "--detach")
+        refused = f"error[E060]: find server: another process answers on {sock}\n"
+        assert (detached.returncode, detached.stderr) == (1, refused)
+    finally:
+        other.close()
+    assert time.monotonic() - started < 30  # not one wait of 35 s
+    assert not (home / ".skillc" / "find.log").exists()  # no server was started
 
 
 def test_the_server_removes_only_its_own_socket(

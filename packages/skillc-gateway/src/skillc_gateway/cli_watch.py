@@ -148,6 +148,12 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
             f"'kill -CONT {pid}' resumes it; 'kill {pid}' ends it."
         )
         return
+    if not status["running"] and status.get("other_listener"):
+        click.echo(
+            f"No find server runs for this skillc home ({status['home']}): another process "
+            f"answers on {status['socket']}, and none can start until it stops."
+        )
+        return
     if not status["running"]:
         click.echo(f"No find server runs for this skillc home ({status['home']}).")
         return

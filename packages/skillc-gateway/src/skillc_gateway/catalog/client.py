@@ -42,6 +42,7 @@ __all__ = [
     "ANSWER_MARGIN_SECONDS",
     "CONNECT_SECONDS",
     "SILENT_SECONDS",
+    "answers",
     "ask",
     "declined",
     "other_code",
@@ -224,6 +225,22 @@ _silent: dict[tuple[str, tuple[int, int]], str] = {}  # and why (:func:`declined
 #: this process (``skc find``'s click command after its quick path), the answer is the same,
 #: and the server would walk the folders again, or index the rest of them in that request.
 _told: set[tuple[str, tuple[int, int], bytes]] = set()
+
+
+def answers(path: str) -> bool:
+    """Whether some process accepts connections on the socket ``path`` (within
+    :data:`CONNECT_SECONDS`), whoever it is."""
+    import _socket
+
+    probe = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        probe.settimeout(CONNECT_SECONDS)
+        probe.connect(path)
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
 
 
 def process_stopped(pid: int) -> bool:

@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_gateway.catalog import BUDGET_SECONDS, FINISH_WITHIN
-from skillc_gateway.catalog.client import ANSWER_MARGIN_SECONDS, process_stopped, request
+from skillc_gateway.catalog.client import (
+    ANSWER_MARGIN_SECONDS,
+    CONNECT_SECONDS,
+    answers,
+    process_stopped,
+    request,
+)
 from skillc_gateway.catalog.protocol import (
     LOCK_NAME,
     LOG_NAME,
@@ -84,12 +90,15 @@ def _ask(layout: Layout, message: dict[str, Any]) -> dict[str, Any] | None:
     server that is starting: one whose process holds the home's lock, is not stopped, and
     whose socket refused the request at once (not made yet, or a dead server's that it is
     about to replace). None when none answers: no server, or one that kept the request
-    waiting (stuck), or stopped."""
+    waiting (stuck), or stopped. While nobody holds the lock (a server holds it from before
+    it listens until it no longer does), what answers on the socket is no server of this
+    home: its reply is waited for :data:`~.client.CONNECT_SECONDS` only, not 35 s."""
     lock = layout.global_dir / LOCK_NAME
     deadline = time.monotonic() + START_SECONDS
     while True:
+        held = _lock_holder(lock) is not None
         asked = time.monotonic()
-        reply = request(layout, message, BUSY_SECONDS)
+        reply = request(layout, message, BUSY_SECONDS if held else CONNECT_SECONDS)
         if reply is not None:
             return reply
         holder = _lock_holder(lock)
@@ -103,13 +112,17 @@ def _ask(layout: Layout, message: dict[str, Any]) -> dict[str, Any] | None:
 
 def silent_status(layout: Layout) -> dict[str, Any]:
     """What ``skc watch --status`` shows when no find server answers: ``silent_pid`` is the
-    pid of one that holds the home's lock all the same (stopped, or stuck), else None."""
+    pid of one that holds the home's lock all the same (stopped, or stuck), else None;
+    ``other_listener``: whether, with nobody holding the lock, another process answers on
+    the socket (no find server of this home, and none can start while it does)."""
     holder = _lock_holder(layout.global_dir / LOCK_NAME)
+    sock = str(socket_path(layout))
     return {
         "running": False,
         "home": str(layout.home),
-        "socket": str(socket_path(layout)),
+        "socket": sock,
         "silent_pid": int(holder) if holder is not None and holder.isdigit() else None,
+        "other_listener": holder is None and answers(sock),
     }
 
 
@@ -142,7 +155,9 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
     from /dev/null, its output appended to ``find.log`` in the skillc home) and wait until it
     answers: its pid. A running server of other code (``serves`` false: it answers none of
     this code's finds) is stopped first, through its socket (as ``--stop``), and replaced.
-    FindServerError when one of this code runs already or it does not start."""
+    FindServerError when one of this code runs already, another process answers on the
+    socket with nobody holding the home's lock (the server would refuse it), or it does not
+    start."""
     path = str(socket_path(layout))
     if not fits(path):
         raise FindServerError(too_long(path))
@@ -151,6 +166,8 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
         raise FindServerError(already_runs(running.get("pid")))
     if running is not None:
         stop_server(layout)
+    elif _lock_holder(layout.global_dir / LOCK_NAME) is None and answers(path):
+        raise FindServerError(f"another process answers on {path}")
     log_path = layout.global_dir / LOG_NAME
     try:
         logged = log_path.stat().st_size  # what the child writes comes after

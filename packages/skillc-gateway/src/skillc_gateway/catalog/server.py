@@ -181,7 +181,9 @@ class FindServer:
         else:
             if not stat.S_ISSOCK(st.st_mode):
                 raise FindServerError(f"{path} exists and is not a socket: remove it first")
-            if _answers(path):
+            from skillc_gateway.catalog.client import answers
+
+            if answers(path):
                 raise FindServerError(f"another process answers on {path}")
             Path(path).unlink()  # left by a server that died: nobody answers on it
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -640,21 +642,6 @@ def _adopt_lock(path: Path, fd: int) -> int:
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     return fd
-
-
-def _answers(path: str) -> bool:
-    """Whether some process accepts connections on the socket ``path``."""
-    import socket
-
-    from skillc_gateway.catalog.client import CONNECT_SECONDS
-
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-        probe.settimeout(CONNECT_SECONDS)
-        try:
-            probe.connect(path)
-        except OSError:
-            return False
-    return True
 
 
 def _read(connection: socket.socket) -> bytes | None:
