@@ -1078,6 +1078,20 @@ def test_bad_options(gateway: Run) -> None:
         assert done.returncode == 1 and done.stderr.startswith("error[E100]"), args
 
 
+def test_a_relative_skillc_home_is_warned_about_by_every_mode(gateway: Run, home: Path) -> None:
+    """A relative ``$SKILLC_HOME`` is ignored (the home is ``~``): ``--status`` and ``--stop``
+    say so, as ``find`` and the foreground server do (they acted on the server of ``~`` in
+    silence: a user who meant a scratch home stopped the real one's)."""
+    warned = (
+        "warning: environment variable SKILLC_HOME='scratch' is not an absolute path; ignored\n"
+    )
+    for args in (("--status",), ("--stop",)):
+        done = gateway("watch", *args, env_extra={"SKILLC_HOME": "scratch", "HOME": str(home)})
+        assert (done.returncode, done.stderr) == (0, warned), args
+    assert str(home) in gateway("watch", "--status").stdout  # near miss: absolute, no warning
+    assert gateway("watch", "--status").stderr == ""
+
+
 def test_a_socket_path_too_long_is_an_error(
     gateway_process: Run, tmp_path: Path, home: Path
 ) -> None:

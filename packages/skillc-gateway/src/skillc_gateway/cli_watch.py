@@ -23,7 +23,7 @@ from skillc_index.console import (
 from skillc_index.helppage import Command, program_command
 
 if TYPE_CHECKING:
-    from skillc_index import Layout
+    from skillc_index.operation import Session
 
 
 @click.command("watch", cls=Command, context_settings=CONTEXT_SETTINGS)
@@ -83,7 +83,9 @@ def watch_command(
         raise click.UsageError("--idle goes with running a server, not --stop or --status")
     if (lock_fd is not None or build) and (detach or stop or status):
         raise click.UsageError("--lock-fd and --build go with running a server in the foreground")
-    layout = Layout.discover()
+    session = cli_session(Layout.discover())
+    session.config  # noqa: B018 - loaded for its warnings (a relative SKILLC_HOME: ignored)
+    layout = session.layout
     if status:
         _watch_status(
             lifecycle.server_status(layout) or lifecycle.silent_status(layout), output_format
@@ -102,12 +104,12 @@ def watch_command(
         else:
             click.echo(pid)
     else:
-        return _watch_foreground(layout, idle or 0, lock_fd, build)
+        return _watch_foreground(session, idle or 0, lock_fd, build)
     return 0
 
 
 def _watch_foreground(
-    layout: Layout, idle: int, lock_fd: int | None = None, build: tuple[str, ...] = ()
+    session: Session, idle: int, lock_fd: int | None = None, build: tuple[str, ...] = ()
 ) -> int:
     """The find server in this process, until stopped or idle (what --detach runs too): the
     exit status, 128 + the signal's number when SIGINT or SIGTERM stopped it (130, 143), as
@@ -121,7 +123,7 @@ def _watch_foreground(
     def log(line: str) -> None:
         click.echo(f"{utc_now()} skc watch[{os.getpid()}]: {line}", err=True)
 
-    session = cli_session(layout)
+    layout = session.layout
     targets = trusted_targets(layout, session.config)
     finder = FindServer(
         layout, idle=idle, configured=targets, log=log, lock_fd=lock_fd, build=build
