@@ -854,6 +854,25 @@ def test_a_request_whose_params_do_not_decode_errs_with_its_id(
     assert "result" in replies[4] and code == 0
 
 
+def test_a_request_of_an_unknown_or_no_method_errs_with_its_id(
+    clean_env: dict[str, str],
+) -> None:
+    """JSON-RPC: a request of an unknown method without params (they may be left out) errs
+    with MethodNotFound (-32601), one whose method is not a string with InvalidRequest
+    (-32600): pygls could not read either, answered nothing and showed the user an error."""
+    code, replies, _ = session(
+        clean_env,
+        INITIALIZE
+        + frame({"jsonrpc": "2.0", "id": 2, "method": "foo/bar"})
+        + frame({"jsonrpc": "2.0", "id": 3, "method": 5})
+        + frame({"jsonrpc": "2.0", "id": 4, "method": "foo/bar", "params": {}})
+        + GOODBYE,
+    )
+    assert replies[2]["error"]["code"] == replies[4]["error"]["code"] == -32601
+    assert replies[3]["error"]["code"] == -32600
+    assert replies[99]["result"] is None and code == 0
+
+
 @pytest.mark.parametrize("root", ["rootUri", "rootPath"])
 def test_the_root_of_a_client_without_workspace_folders_is_its_workspace(
     clean_env: dict[str, str], tmp_path: Path, write_skill: Callable[..., Path], root: str

@@ -34,8 +34,8 @@ from urllib.parse import unquote
 from lsprotocol import types
 from pygls.exceptions import (
     JsonRpcException,
-    JsonRpcInvalidParams,
     JsonRpcInvalidRequest,
+    JsonRpcMethodNotFound,
     JsonRpcParseError,
     JsonRpcServerNotInitialized,
 )
@@ -72,7 +72,8 @@ SETTLE = 0.05
 
 @dataclass
 class _Undecoded:
-    """A request whose params did not decode: what :class:`Lifecycle` answers for it."""
+    """A request pygls could not read (its params, its method): what :class:`Lifecycle`
+    answers for it."""
 
     id: int | str
     method: str
@@ -93,6 +94,8 @@ class Lifecycle(LanguageServerProtocol):
     * after ``shutdown``, a request (a second ``shutdown`` too) errs with InvalidRequest
       (-32600) ("Shutdown Request"); a notification other than ``exit`` is dropped;
     * a request whose params do not decode errs with InvalidParams (-32602), its id kept;
+      one whose method is not a string with InvalidRequest (-32600), one of a method the
+      server does not know without params with MethodNotFound (-32601), as with them;
     * a message that is not JSON gets a Parse error (-32700) with id null
       (:meth:`SkillServer.report_server_error`, where pygls's reader reports it).
     """
@@ -114,10 +117,16 @@ class Lifecycle(LanguageServerProtocol):
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)
-        except JsonRpcInvalidParams as exc:  # pygls has lost the id: keep it
-            if "id" not in data or not isinstance(data.get("method"), str) or "error" in data:
+        except JsonRpcException as exc:  # a request pygls could not read: its id kept
+            if "id" not in data or "method" not in data or "error" in data:
                 raise
-            return _Undecoded(data["id"], data["method"], exc)
+            method = data["method"]
+            error = exc
+            if not isinstance(method, str):
+                method, error = repr(method), JsonRpcInvalidRequest("method: not a string")
+            elif method not in self.fm.features and method not in self.fm.builtin_features:
+                error = JsonRpcMethodNotFound.of(method)  # pygls's own type needs params
+            return _Undecoded(data["id"], method, error)
 
     def handle_message(self, message: Any) -> None:
         method = getattr(message, "method", None)
