@@ -182,6 +182,32 @@ async def test_an_open_text_starting_with_a_bom_is_read_as_the_saved_file(
 
 
 @pytest.mark.asyncio
+async def test_a_fix_on_the_first_line_after_a_bom_edits_what_it_names(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """Positions on the first line of a client's text starting with a BOM count it: the
+    fix removing the space after ``---`` removed the third ``-`` (one unit too far left)."""
+    folder = write_skill(tmp_path / "my-skill")
+    client = await start()
+    skill_md = folder / "SKILL.md"
+    open_document(client, skill_md, "\ufeff" + SKILL.replace("---\n", "--- \n", 1))
+    found = await diagnostics_of(client, skill_md, lambda rules: "SKL510" in rules)
+    [trailing] = [d for d in found if d.code == "SKL510"]
+    assert span(trailing) == (0, 1, 0, 5)  # `--- ` after the BOM
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=document(skill_md),
+            range=trailing.range,
+            context=types.CodeActionContext(diagnostics=[trailing]),
+        )
+    )
+    [edit] = [
+        a.edit.changes[uri(skill_md)][0] for a in actions if a.diagnostics[0].code == "SKL510"
+    ]
+    assert (edit.range.start, edit.range.end, edit.new_text) == (position(0, 4), position(0, 5), "")
+
+
+@pytest.mark.asyncio
 async def test_quick_fixes_are_the_safe_fixes(
     start: Start, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

@@ -44,6 +44,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import MsgId, RPCRequest
 
 from skillc_index import printable
+from skillc_index.text import BOM
 from skillc_lint.server.fields import field_help, field_values
 from skillc_lint.server.session import (
     MAX_DOCUMENT_CHARS,
@@ -186,8 +187,16 @@ class SkillServer(LanguageServer):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def lines(self, text: str) -> Lines:
-        return Lines(text, self.workspace.position_codec.client_num_units)
+    def lines(self, text: str, path: Path | None = None) -> Lines:
+        """The lines of ``text``, the server's text of the file at ``path``: when the
+        client's text of it starts with a BOM (dropped from the server's, :meth:`.Session.open`),
+        its positions on the first line count it (a fix on that line edited a character too
+        far left)."""
+        document = (
+            None if path is None else self.workspace.text_documents.get(unquote(path.as_uri()))
+        )
+        lead = BOM if document is not None and document.source.startswith(BOM) else ""
+        return Lines(text, self.workspace.position_codec.client_num_units, lead)
 
     def place(self, uri: str) -> Place | None:
         path = path_of(uri)
@@ -229,7 +238,7 @@ class SkillServer(LanguageServer):
             where = types.Range(start=types.Position(0, 0), end=types.Position(0, 0))
             warning = types.DiagnosticSeverity.Warning
             return [types.Diagnostic(where, message, severity=warning, source=SOURCE)]
-        lines = self.lines(report.text)
+        lines = self.lines(report.text, report.path)
         return [self.diagnostic(lines, found) for found in report.diagnostics]
 
     def pulls(self) -> bool:
@@ -321,7 +330,7 @@ class SkillServer(LanguageServer):
         skill = None if place is None else self.session.skill(place.root)
         if place is None or text is None or skill is None:
             return None
-        return place.root, self.lines(text), links_of(skill, place.rel)
+        return place.root, self.lines(text, place.root / place.rel), links_of(skill, place.rel)
 
     def log_problems(self) -> None:
         for problem in self.session.problems:
@@ -489,7 +498,7 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
         if place is None or text is None or ls.session.too_large(place.root / place.rel):
             return []  # not linted as typed: the saved text's fixes would edit the wrong places
         result = ls.session.lint(place.root)
-        lines = ls.lines(text)
+        lines = ls.lines(text, place.root / place.rel)
         actions = []
         for found in result.diagnostics if result is not None else ():
             if found.file != place.rel or found.fix is None or not found.fix.safe:
@@ -515,7 +524,7 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
         place, text = ls.place(uri), ls.document_text(uri)
         if place is None or text is None or place.rel != "SKILL.md":
             return None
-        lines = ls.lines(text)
+        lines = ls.lines(text, place.root / place.rel)
         line, character = lines.from_client(params.position.line, params.position.character)
         key = key_on_line(lines, line)
         if key is None or not key[1] <= character <= key[2]:
@@ -543,7 +552,7 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
         line, character = lines.from_client(params.position.line, params.position.character)
         for link in links:
             if link.line == line and link.start <= character <= link.end:
-                target = ls.lines(ls.session.text(root, link.file))
+                target = ls.lines(ls.session.text(root, link.file), link.path)
                 where = ls.position(target, link.target_line, 0)
                 return [types.Location(link.path.as_uri(), types.Range(where, where))]
         return []
@@ -579,7 +588,7 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
             return []
         from skillc_lint.server.text import outline
 
-        return _symbols(ls, ls.lines(text), outline(text))
+        return _symbols(ls, ls.lines(text, path_of(params.text_document.uri)), outline(text))
 
     return server
 
@@ -592,7 +601,7 @@ def _completion(ls: SkillServer, params: types.CompletionParams) -> types.Comple
     empty = types.CompletionList(is_incomplete=False, items=[])
     if place is None or text is None or place.rel != "SKILL.md":
         return empty
-    lines = ls.lines(text)
+    lines = ls.lines(text, place.root / place.rel)
     line, character = lines.from_client(params.position.line, params.position.character)
     inside = frontmatter_lines(lines)
     if inside is None or line not in inside:

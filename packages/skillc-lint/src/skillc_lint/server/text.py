@@ -42,13 +42,16 @@ def _code_points(text: str) -> int:
 
 
 class Lines:
-    """The lines of a text (without their line breaks), and positions in client units."""
+    """The lines of a text (without their line breaks), and positions in client units.
+    ``lead`` is what the client's text has before ``text`` (a BOM the server dropped, as
+    the linter drops it from a file): counted in the client's positions on the first line."""
 
-    def __init__(self, text: str, units: Units = _code_points) -> None:
+    def __init__(self, text: str, units: Units = _code_points, lead: str = "") -> None:
         self.lines = [line.rstrip("\r\n") for line in split_lines(text)]
         if not self.lines or text.endswith(("\n", "\r")):
             self.lines.append("")  # the empty line after the last break is a position too
         self.units = units
+        self.lead = lead
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -59,14 +62,17 @@ class Lines:
     def to_client(self, line: int, character: int) -> tuple[int, int]:
         """A position in code points as the client counts it (clamped to the text)."""
         if line >= len(self.lines):
-            return len(self.lines) - 1, self.units(self.lines[-1])
+            line, character = len(self.lines) - 1, len(self.lines[-1])
         line = max(line, 0)
-        return line, self.units(self.lines[line][: max(character, 0)])
+        before = self.lead if line == 0 else ""
+        return line, self.units(before + self.lines[line][: max(character, 0)])
 
     def from_client(self, line: int, character: int) -> tuple[int, int]:
         """A client position in code points (clamped to the text)."""
         if line >= len(self.lines):
             return len(self.lines) - 1, len(self.lines[-1])
+        if line <= 0:
+            character -= self.units(self.lead)
         text, count = self.lines[max(line, 0)], 0
         for index, char in enumerate(text):
             if count >= character:
