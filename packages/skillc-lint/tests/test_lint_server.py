@@ -259,6 +259,32 @@ async def test_an_unknown_profile_of_the_initialization_options_is_logged(start:
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("pull", [False, True])
+async def test_a_configuration_problem_is_logged_at_the_first_lint(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path], pull: bool
+) -> None:
+    """The configuration's problems are logged when the lint that read it is published
+    (or pulled): they were logged before it, so only at the next edit."""
+    folder = write_skill(tmp_path / "ws" / "my-skill")
+    (tmp_path / "ws" / ".skillc").mkdir()
+    (tmp_path / "ws" / ".skillc" / "config.toml").write_text('[lint]\nSKL108 = "offf"\n')
+    client = await start([tmp_path / "ws"], pull=pull)
+    skill_md = folder / "SKILL.md"
+    open_document(client, skill_md, SKILL.replace("my-skill", "My_Skill"))
+    if pull:
+        await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=document(skill_md))
+        )
+    else:
+        await diagnostics_of(client, skill_md, lambda rules: "SKL102" in rules)
+        await fixes_at(client, skill_md, 0, 0)  # answered after what the lint sent
+    assert [m.message for m in client.log_messages if "SKL108" in m.message] == [
+        "config [lint]: SKL108: invalid severity 'offf' (expected one of off, on, error, "
+        "warning); ignored"
+    ]
+
+
+@pytest.mark.asyncio
 async def test_hover_says_what_a_field_does(
     start: Start, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

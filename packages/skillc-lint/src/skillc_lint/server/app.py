@@ -314,12 +314,13 @@ class SkillServer(LanguageServer):
                 self.flush()
 
     def flush(self) -> None:
-        """Publish the findings of the skills changed since the last flush."""
+        """Publish the findings of the skills changed since the last flush, then log the
+        problems their lint met (their configuration's: read by the lint)."""
         self.flushing = None
         roots, self.pending = self.pending, set()
-        self.log_problems()
         for root in roots:
             self.publish(root)
+        self.log_problems()
 
     def links(self, uri: str) -> tuple[Path, Lines, list[LinkTarget]] | None:
         """The skill root, lines and links (:func:`.navigation.links_of`) of an open
@@ -456,6 +457,7 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
             for report in ls.session.reports(place.root):
                 if report.rel == place.rel:
                     items = ls.diagnostics(report)
+        ls.log_problems()
         return types.RelatedFullDocumentDiagnosticReport(items=items)
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
