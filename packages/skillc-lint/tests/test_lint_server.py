@@ -796,6 +796,51 @@ def test_a_message_over_the_bound_ends_the_session_with_one_error_line(
     assert "MemoryError" not in err
 
 
+@pytest.mark.parametrize("shut_down", [False, True])
+def test_a_client_that_stops_reading_ends_the_session(
+    clean_env: dict[str, str], line_within: Callable[..., Any], shut_down: bool
+) -> None:
+    """A client that closes the server's output ends the session at its next write, its
+    input still open: exit 1 and one error line (after ``shutdown``: 0 and nothing). pygls
+    reported each failed write over that output again (6 MB of tracebacks), and ``exit``
+    failed to close it, so the server lived on."""
+    import subprocess
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "skillc_lint", "server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=clean_env,
+    )
+    symbols = {"textDocument": {"uri": "file:///nowhere/SKILL.md"}}
+    try:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write(INITIALIZE)
+        server.stdin.flush()
+        assert line_within(server).startswith(b"Content-Length: ")  # initialize's reply
+        server.stdout.close()
+        then = GOODBYE if shut_down else request(2, "textDocument/documentSymbol", symbols)
+        server.stdin.write(then)
+        server.stdin.flush()
+        code = server.wait(TIMEOUT)  # the input still open
+    finally:
+        server.kill()
+        assert server.stdin is not None and server.stderr is not None
+        server.stdin.close()
+        err = server.stderr.read().decode()
+        server.stderr.close()
+        server.wait()
+    if shut_down:
+        assert (code, err) == (0, "")
+    else:
+        assert (code, err) == (
+            1,
+            "error[E062]: language server: the client stopped reading the output: "
+            "the session ends\n",
+        )
+
+
 def test_whole_texts_and_only_the_documents_the_client_opened(
     clean_env: dict[str, str], tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

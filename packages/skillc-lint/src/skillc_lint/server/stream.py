@@ -1,12 +1,14 @@
 """The server's input as pygls reads it, bounded: LSP frames each message with a
 ``Content-Length`` header, and pygls reads the body it announces in one ``read``, so a client
-announcing 10^14 bytes made the server allocate them (MemoryError). Standard library only."""
+announcing 10^14 bytes made the server allocate them (MemoryError). Its output as pygls
+writes it, ending the session when the client no longer reads it. Standard library only."""
 
 from __future__ import annotations
 
-from typing import BinaryIO
+from collections.abc import Callable
+from typing import BinaryIO, NoReturn
 
-__all__ = ["MAX_HEADER_LINE", "MAX_MESSAGE_BYTES", "BoundedInput"]
+__all__ = ["MAX_HEADER_LINE", "MAX_MESSAGE_BYTES", "BoundedInput", "EndingOutput"]
 
 #: The largest message body read: a document over the lint bound (4 MiB) escaped as JSON,
 #: many times over; a larger one ends the session (:attr:`BoundedInput.refused`).
@@ -32,3 +34,33 @@ class BoundedInput:
             return self._raw.read(size)
         self.refused = size
         return b""
+
+
+class EndingOutput:
+    """``raw`` whose first failed write, flush or close (the client closed its end of the
+    pipe: ``BrokenPipeError``; the stream closed: ``ValueError``) calls ``end``, which ends
+    the process. pygls reported such a failure to the client over the same output, which
+    failed again: megabytes of chained tracebacks, and ``exit`` ignored (closing the output
+    failed before it exited)."""
+
+    def __init__(self, raw: BinaryIO, end: Callable[[], NoReturn]) -> None:
+        self._raw = raw
+        self._end = end
+
+    def write(self, data: bytes) -> int:
+        try:
+            return self._raw.write(data)
+        except (OSError, ValueError):
+            self._end()
+
+    def flush(self) -> None:
+        try:
+            self._raw.flush()
+        except (OSError, ValueError):
+            self._end()
+
+    def close(self) -> None:
+        try:
+            self._raw.close()
+        except (OSError, ValueError):
+            self._end()
