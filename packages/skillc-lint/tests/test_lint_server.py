@@ -676,6 +676,30 @@ def test_the_editor_reads_the_config_skillc_lint_finds_in_pyproject(
     assert session.problems == []
 
 
+def test_a_file_over_the_parse_limit_is_a_problem_told_when_it_appears(
+    tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The warning ``skillc-lint`` prints for a file over the parse limit (its links and
+    headings past line 20,000 unchecked) reaches the editor's log (it was dropped): once,
+    not again at each keystroke while it holds."""
+    from skillc_lint.server.session import Session
+
+    monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
+    long = "# Long\n" + "text\n" * 20_000 + "[broken](nope.md)\n"
+    root = write_skill(
+        tmp_path / "my-skill", body="[r](references/r.md)\n", files={"references/r.md": long}
+    )
+    session = Session()
+    session.open(root / "references" / "r.md", long)
+    session.lint(root)
+    [told] = session.problems
+    assert told.startswith(f"{root / 'references' / 'r.md'}: over the parse limit")
+    session.problems.clear()  # logged
+    session.open(root / "references" / "r.md", long + "more\n")  # a keystroke
+    session.lint(root)
+    assert session.problems == []
+
+
 def test_a_workspace_folder_walk_cut_short_is_a_problem_told_once(
     tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -114,7 +114,7 @@ class Session:
         self.documents: dict[Path, str] = {}
         self.problems: list[str] = []
         """Problems not told to the user yet (the server logs them): the configuration's, a
-        workspace folder's walk cut short (told once)."""
+        workspace folder's walk cut short (told once), a lint's notices (:meth:`lint`)."""
         self._cut_short: set[str] = set()
         self._registries: dict[str, tuple[object, tuple[RuleRegistry, PathIgnores | None]]] = {}
         self._linted: dict[Path, tuple[tuple[object, ...], LintResult | None]] = {}
@@ -246,6 +246,13 @@ class Session:
 
             kept = tuple(d for d in result.diagnostics if not ignores.hides(root / d.file, d))
             result = replace(result, diagnostics=kept)
+        # the run's warnings (a file over the parse limit), as skillc-lint prints them, are
+        # problems (logged): those the skill's last lint had not, not again at each keystroke
+        previous = cached[1] if cached is not None else None
+        told = set() if previous is None else {notice.text for notice in previous.notices}
+        for notice in result.notices if result is not None else ():
+            if notice.text not in told:
+                self.problems.append(notice.text)
         self._linted[root] = (key, result)
         return result
 
