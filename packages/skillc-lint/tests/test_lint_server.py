@@ -242,10 +242,20 @@ async def test_quick_fixes_are_the_safe_fixes(
 
 
 @pytest.mark.asyncio
-async def test_an_unknown_profile_of_the_initialization_options_is_logged(start: Start) -> None:
-    """A typo in ``{"profiles": [...]}`` (VS Code's ``skillcLint.profiles``) was dropped in
-    silence: it is logged to the editor, as the configuration's problems are."""
-    client = await start(options={"profiles": ["nope", "claude-code"]})
+@pytest.mark.parametrize(
+    ("profiles", "told"),
+    [
+        (["nope", "claude-code"], "unknown profile 'nope' (known: agentskills, claude-code"),
+        ("claude-code", "profiles must be a list of names; ignored"),
+    ],
+)
+async def test_an_unknown_profile_of_the_initialization_options_is_logged(
+    start: Start, profiles: Any, told: str
+) -> None:
+    """A typo in ``{"profiles": [...]}`` (VS Code's ``skillcLint.profiles``), or one name
+    that is no list, was dropped in silence: it is logged to the editor, as the
+    configuration's problems are."""
+    client = await start(options={"profiles": profiles})
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT  # a safety net against a server that never logs
     # another message may come first: wait for this one
@@ -253,9 +263,7 @@ async def test_an_unknown_profile_of_the_initialization_options_is_logged(start:
         await asyncio.sleep(0.02)
     [logged] = [m for m in client.log_messages if "profile" in m.message]
     assert logged.type == types.MessageType.Warning
-    assert logged.message.startswith(
-        "initialization options: unknown profile 'nope' (known: agentskills, claude-code"
-    )
+    assert logged.message.startswith(f"initialization options: {told}")
 
 
 @pytest.mark.asyncio

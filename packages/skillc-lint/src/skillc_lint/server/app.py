@@ -387,10 +387,14 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
             ls.workspace.add_folder(types.WorkspaceFolder(uri=root, name=name))
         options = params.initialization_options
         chosen = options.get("profiles") if isinstance(options, dict) else None
-        if isinstance(chosen, list):
+        if chosen is not None:
             from skillc_lint._profiles import known_profiles
 
-            names, unknown = known_profiles(chosen)
+            names, unknown = (
+                known_profiles(chosen)
+                if isinstance(chosen, list)
+                else ([], ["profiles must be a list of names"])  # "claude-code": as the config's
+            )
             ls.session.profiles = tuple(dict.fromkeys([*ls.session.profiles, *names]))
             ls.session.problems += [  # as the config's: logged to the editor, then ignored
                 f"initialization options: {problem}; ignored" for problem in unknown
