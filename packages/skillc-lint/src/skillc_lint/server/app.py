@@ -257,6 +257,8 @@ class SkillServer(LanguageServer):
                 types.PublishDiagnosticsParams(report.path.as_uri(), self.diagnostics(report))
             )
         for rel in before - now - {report.rel for report in reports}:
+            if self.session.owner(root, rel) != root:
+                continue  # a nested skill's file now: its lint sends it
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams((root / rel).as_uri(), [])
             )

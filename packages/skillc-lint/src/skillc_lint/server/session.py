@@ -6,10 +6,13 @@ A document is a Markdown file of a skill when a folder above it (at most
 hidden (what skillc-lint lints, RFC-0008:C-SCOPE). Its skill is linted by
 :func:`skillc_lint.lint_skill` with the text of every open document of the skill in place
 of the saved one (``texts``), so a finding about another file (an orphan, a link into it)
-follows the edit too. What a skill was linted with is kept while nothing it is made of
-changed: the unsaved texts, its files on disk (their listing, sizes and modification times)
-and its configuration files (their sizes and times), so a file saved, created or changed by
-another program, or a configuration edited, is seen at the next lint. The rules are those a
+follows the edit too. A skill nested in a skill owns the files under it (one set of
+findings per file, the innermost skill's, as ``skillc-lint FILE`` finds a file's skill); the
+outer skill's lint reads them, with their unsaved texts. What a skill was linted with is
+kept while nothing it is made of changed: the unsaved texts, its files on disk (their
+listing, sizes and modification times) and its configuration files (their sizes and times),
+so a file saved, created or changed by another program, or a configuration edited, is seen
+at the next lint. The rules are those a
 ``skillc-lint`` run in the skill's folder uses:
 the ``[lint]`` table of the configuration seen from there (its per-file ignores too, in a
 project), with the profiles given to the server (``--profile``, or ``profiles`` in the
@@ -26,7 +29,8 @@ at most :data:`MAX_WORKSPACE_SKILLS` skills, a file read to place findings at mo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import posixpath
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -119,6 +123,8 @@ class Session:
         self._registries: dict[str, tuple[object, tuple[RuleRegistry, PathIgnores | None]]] = {}
         self._linted: dict[Path, tuple[tuple[object, ...], LintResult | None]] = {}
         self._skills: dict[Path, tuple[tuple[object, ...], Skill]] = {}
+        self._files: dict[Path, frozenset[str]] = {}
+        """Per skill root, its files as its last lint listed them (:meth:`nested`)."""
         self.published: dict[Path, set[str]] = {}
         """Per skill root, the files the server published findings for (to clear them)."""
 
@@ -136,13 +142,32 @@ class Session:
         return len(self.documents.get(path, "")) > MAX_DOCUMENT_CHARS
 
     def opened(self, root: Path) -> dict[str, str]:
-        """The open documents of the skill at ``root``: path in the skill -> text."""
+        """The open documents the lint of the skill at ``root`` reads: path in the skill ->
+        text (those of a skill nested in it too, files of it for the lint)."""
         texts = {}
+        prefix = f"{root}/"
         for path, text in self.documents.items():
-            place = place_of(path)
-            if place is not None and place.root == root:
-                texts[place.rel] = text
+            if str(path).startswith(prefix):
+                rel = path.relative_to(root).as_posix()
+                if not is_hidden(rel):
+                    texts[rel] = text
         return texts
+
+    def owner(self, root: Path, rel: str) -> Path:
+        """The skill owning the file ``rel`` of the skill at ``root``: the innermost skill
+        holding it, ``root`` or one nested in it, as its last lint listed its files."""
+        folder = _holder(rel, self._files.get(root, frozenset()))
+        return root if folder is None else root / folder
+
+    def nested(self, root: Path) -> list[Path]:
+        """The skills nested in the skill at ``root`` (a folder of it holding SKILL.md) as
+        its last lint listed its files: each owns the files under it (:meth:`reports`)."""
+        suffix = f"/{SKILL_FILE}"
+        return [
+            root / rel.removesuffix(suffix)
+            for rel in self._files.get(root, ())
+            if rel.endswith(suffix)
+        ]
 
     def overlay(self, root: Path) -> dict[str, str]:
         """The unsaved texts the skill at ``root`` is linted with: its open documents',
@@ -224,7 +249,9 @@ class Session:
         """What the skill at ``root`` is linted with: a key that changes with any of it
         (its unsaved texts, its files on disk, its rules), and the unsaved texts."""
         texts = self.overlay(root)
-        return (tuple(sorted(texts.items())), _skill_stamp(root), self.registry(root)), texts
+        stamp = _skill_stamp(root)
+        self._files[root] = frozenset(stamp[2])
+        return (tuple(sorted(texts.items())), stamp, self.registry(root)), texts
 
     def lint(self, root: Path) -> LintResult | None:
         """The lint of the skill at ``root`` with its unsaved texts (kept until they, its
@@ -258,11 +285,16 @@ class Session:
 
     def reports(self, root: Path) -> list[FileReport]:
         """The findings of the skill at ``root`` by file: every file with findings, and
-        every open document of the skill (an empty report clears what was shown)."""
+        every open document of the skill (an empty report clears what was shown). A file of
+        a skill nested in it is left to that skill's reports (one owner per file, the
+        innermost skill, as ``skillc-lint FILE`` finds it: :func:`place_of`)."""
         result = self.lint(root)
-        by_file: dict[str, list[LintDiagnostic]] = {rel: [] for rel in self.opened(root)}
+        by_file: dict[str, list[LintDiagnostic]] = {
+            rel: [] for rel in self.opened(root) if self.owner(root, rel) == root
+        }
         for diagnostic in result.diagnostics if result is not None else ():
-            by_file.setdefault(diagnostic.file, []).append(diagnostic)
+            if self.owner(root, diagnostic.file) == root:
+                by_file.setdefault(diagnostic.file, []).append(diagnostic)
         return [
             FileReport(root / rel, rel, self.text(root, rel), tuple(found))
             for rel, found in by_file.items()
@@ -287,7 +319,8 @@ class Session:
 
     def workspace(self, folders: Iterable[Path]) -> Iterator[tuple[Path, list[FileReport]]]:
         """Each skill under ``folders`` (at most :data:`MAX_WORKSPACE_SKILLS` per folder,
-        as ``skillc-lint FOLDER`` finds them) and its reports. A walk stopped at its bound is
+        as ``skillc-lint FOLDER`` finds them, each followed by the skills nested in it: they
+        own their files, :meth:`reports`) and its reports. A walk stopped at its bound is
         a problem, as ``skillc-lint FOLDER`` warns (:func:`~skillc_index.cut_short`)."""
         from skillc_index import cut_short, find_skill_folders
 
@@ -302,10 +335,18 @@ class Session:
                 if told not in self._cut_short:
                     self._cut_short.add(told)
                     self.problems.append(told)
+            left = MAX_WORKSPACE_SKILLS
             for root in skills[:MAX_WORKSPACE_SKILLS]:
-                if root not in seen:
-                    seen.add(root)
-                    yield root, self.reports(root)
+                if root in seen or left <= 0:
+                    continue
+                seen.add(root)
+                left -= 1
+                yield root, self.reports(root)
+                for inner in self.nested(root)[:left]:  # each owns the files under it
+                    if inner not in seen:
+                        seen.add(inner)
+                        left -= 1
+                        yield inner, self.reports(inner)
 
     def known_fields(self, root: Path) -> tuple[str, ...]:
         """The frontmatter fields SKL109 knows for the skill at ``root`` (the standard's
@@ -321,6 +362,17 @@ class Session:
         return profiles_in(self.registry(root))
 
 
+def _holder(rel: str, files: Container[str]) -> str | None:
+    """The innermost folder above the file ``rel`` of a skill (not its root) holding a
+    SKILL.md of ``files`` (the skill's): the nested skill owning it; None for none."""
+    folder = posixpath.dirname(rel)
+    while folder:
+        if f"{folder}/{SKILL_FILE}" in files:
+            return folder
+        folder = posixpath.dirname(folder)
+    return None
+
+
 def _stamps(paths: Iterable[Path | None]) -> tuple[tuple[int, int] | None, ...]:
     """The size and modification time of each file (None: no such file)."""
     found: list[tuple[int, int] | None] = []
@@ -333,7 +385,9 @@ def _stamps(paths: Iterable[Path | None]) -> tuple[tuple[int, int] | None, ...]:
     return tuple(found)
 
 
-def _skill_stamp(root: Path) -> tuple[object, ...]:
+def _skill_stamp(
+    root: Path,
+) -> tuple[tuple[str, ...], tuple[tuple[int, int] | None, ...], tuple[str, ...]]:
     """The files of the skill at ``root`` as the linter lists them (skillc-index's
     ``walk_skill``), each one's size and modification time, and its symlinks out."""
     from skillc_index import walk_skill
