@@ -48,3 +48,57 @@ def test_a_file_of_a_nested_skill_is_reported_by_that_skill_alone(
     assert findings(session, outer) == {"SKILL.md": []}  # the anchor is in the unsaved text
     assert session.owner(outer, "inner/SKILL.md") == inner
     assert [root for root, _ in session.workspace([tmp_path])] == [outer, inner]
+
+
+def test_a_keystroke_reads_again_only_the_files_that_changed(
+    tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each lint as you type read every file of the skill again (a repository's skill
+    with a node_modules of 50,000 files: 6-9 s a keystroke). The texts read are kept with
+    their files' sizes and times, and read again only when those changed; at most
+    ``MAX_KEPT_CHARS`` of them."""
+    import os
+
+    import skillc_lint._skill
+    from skillc_lint.server import session as server_session
+
+    root = write_skill(
+        tmp_path / "my-skill",
+        skill_md=SKILL.format(name="my-skill")
+        + "\n# my-skill\n\nRun scripts/a.sh, scripts/b.sh.\n[g](references/guide.md)\n",
+        files={
+            "references/guide.md": "# Guide\n",
+            "scripts/a.sh": "cd /home/kim/x\n",
+            "scripts/b.sh": "echo hello!\n",
+        },
+    )
+    read: list[str] = []
+    for name in ("read_other", "read_parsed"):
+        original = getattr(skillc_lint._skill, name)
+
+        def counted(*args: object, _original: Callable[..., object] = original) -> object:
+            read.append(str(args[1] if len(args) > 1 and isinstance(args[1], str) else "md"))
+            return _original(*args)
+
+        monkeypatch.setattr(skillc_lint._skill, name, counted)
+    session = Session()
+    text = (root / "SKILL.md").read_text()
+    session.open(root / "SKILL.md", text)
+    assert findings(session, root)["scripts/a.sh"] == ["SKL523 1"]
+    assert sorted(read) == ["md", "scripts/a.sh", "scripts/b.sh"]
+    read.clear()
+    session.open(root / "SKILL.md", text + "\nMore.\n")  # a keystroke
+    assert findings(session, root)["scripts/a.sh"] == ["SKL523 1"]
+    assert read == []
+    b = root / "scripts" / "b.sh"
+    b.write_text("cd /home/jo\n")  # the same size: its time tells
+    os.utime(b, ns=(b.stat().st_atime_ns, b.stat().st_mtime_ns + 1_000_000))
+    session.open(root / "SKILL.md", text)
+    assert findings(session, root)["scripts/b.sh"] == ["SKL523 1"]
+    assert read == ["scripts/b.sh"]
+    monkeypatch.setattr(server_session, "MAX_KEPT_CHARS", 0)
+    read.clear()
+    for keystroke in ("\n", "\n\n"):  # the first keeps nothing, the second reads all
+        session.open(root / "SKILL.md", text + keystroke)
+        findings(session, root)
+    assert sorted(read) == ["md", "scripts/a.sh", "scripts/b.sh"]

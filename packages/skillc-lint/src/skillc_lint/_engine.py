@@ -35,7 +35,7 @@ from skillc_lint._registry import RuleRegistry, RuleState, Severity
 if TYPE_CHECKING:
     from skillc_index import ResolvedSkill
     from skillc_lint._cache import ResultCache
-    from skillc_lint._skill import Skill
+    from skillc_lint._skill import Known, Skill
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -196,9 +196,12 @@ def lint_with_texts(
     force: bool = False,
     texts: Mapping[str, str] | None = None,
     cache: ResultCache | None = None,
+    known: Known | None = None,
 ) -> tuple[LintResult, Mapping[str, str]]:
     """:func:`lint_skill`, and the text of each Markdown file the lint read (what the fixes
-    of its diagnostics were computed from; empty for a skipped compiled skill)."""
+    of its diagnostics were computed from; empty for a skipped compiled skill). ``known``:
+    what the caller has of the skill already (:class:`~skillc_lint._skill.Known`, the
+    language server's; no result cache then)."""
     from skillc_index import PathEscapesRoot, SkillFileNotFound, safe_join
     from skillc_lint._skill import Skill
 
@@ -229,9 +232,10 @@ def lint_with_texts(
         substitutions=substitutions_in(registry),
         texts=texts,
         real_root=real,
+        known=known,
     )
     key: str | None = None
-    if cache is not None and texts is None:
+    if cache is not None and texts is None and known is None:
         from skillc_lint._cache import result_key
 
         rules = cache.rules_key(registry, force=force)

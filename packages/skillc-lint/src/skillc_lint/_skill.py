@@ -35,10 +35,12 @@ from skillc_lint._probes import PROBES, TEXT_LIMIT, digest, read_other
 
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
+    from skillc_index.files import SkillFiles
 
 __all__ = [
     "NO_SUBSTITUTIONS",
     "TEXT_LIMIT",
+    "Known",
     "LinkKind",
     "LinkRef",
     "Skill",
@@ -112,6 +114,18 @@ class LinkRef:
     """The part after ``#`` (``""`` when there is none)."""
 
 
+@dataclass
+class Known:
+    """What a caller linting a skill again (the language server, at each keystroke) knows
+    of it, unchanged since it was read: its files as :func:`~skillc_index.walk_skill` listed
+    them, and the texts read of them by path (a Markdown file's as a parse reads it, whole
+    files only; any other's as :meth:`Skill.text` reads it). What the lint reads more is
+    added to ``texts``, for the next one."""
+
+    listing: SkillFiles
+    texts: dict[str, str | None]
+
+
 class Skill:
     """A skill folder as the rules see it.
 
@@ -121,7 +135,8 @@ class Skill:
     warnings of parsing them (a file over the parse limit, 1 MiB or 20,000 lines: its
     headings and links after the limit are not checked); ``texts`` the text of each
     Markdown file (what fixes edit), as far as a parse reads (:attr:`partial`). ``texts``
-    given to the constructor replace the files' own (fixes not written yet).
+    given to the constructor replace the files' own (fixes not written yet); ``known`` is
+    what the caller has of it already (:class:`Known`: not walked or read again).
     """
 
     def __init__(
@@ -132,6 +147,7 @@ class Skill:
         substitutions: Substitutions = NO_SUBSTITUTIONS,
         texts: Mapping[str, str] | None = None,
         real_root: str | None = None,
+        known: Known | None = None,
     ) -> None:
         self.root = root
         #: The root's real path, resolved once (``real_root`` given: the caller's): what the
@@ -140,7 +156,10 @@ class Skill:
         self.substitutions = substitutions
         self.name = Path(real).name  # root.resolve().name
         self.compiled = compiled
-        self.files, self.escapes = walk_skill(root, real_root=real)
+        listing = known.listing if known is not None else walk_skill(root, real_root=real)
+        self.files, self.escapes = listing
+        #: The texts read of files (:meth:`text`, :meth:`_read`), the caller's when known.
+        self._read_texts: dict[str, str | None] = known.texts if known is not None else {}
         # SKILL.md first (E012 before reading it, if it leads out), its text kept for the
         # tool model; then every other Markdown file, each read and parsed once.
         # Only regular files inside the root are opened (E012/E021, never a hang on a FIFO).
@@ -156,7 +175,6 @@ class Skill:
             rel: given[rel] if rel in given else self._read(rel) for rel in (SKILL_FILE, *markdown)
         }
         self.skill_md_text = self.texts[SKILL_FILE]
-        self._others: dict[str, str | None] = {}  # other files read by text()
         #: What the rules asked of the disk beyond :attr:`files` and :attr:`texts`: each
         #: question (``(kind, argument)``, a :data:`PROBES` kind) with its answer, so a
         #: cached result is reused only while every answer is still the same.
@@ -172,11 +190,16 @@ class Skill:
 
     def _read(self, rel: str) -> str:
         """A Markdown file's text as far as a parse reads (a longer one is :attr:`partial`)."""
+        kept = self._read_texts.get(rel)
+        if kept is not None:
+            return kept
         with open_in_root(self.root, rel, real_root=self.real_root) as handle:
             size = os.fstat(handle.fileno()).st_size
             text, lines = read_parsed(handle)  # the rest of a longer one counted, never held
         if lines is not None:
             self.partial[rel] = (lines, size)
+        else:
+            self._read_texts[rel] = text
         return text
 
     def size(self, rel: str) -> int:
@@ -247,10 +270,10 @@ class Skill:
         byte in what was read) or one that cannot be read. Read once, never executed."""
         if rel in self.texts:
             return self.texts[rel]
-        if rel in self._others:
-            return self._others[rel]
+        if rel in self._read_texts:
+            return self._read_texts[rel]
         text = read_other(self.root, rel, self.real_root)
-        self._others[rel] = text
+        self._read_texts[rel] = text
         self.probes["text", rel] = digest(text)
         return text
 

@@ -12,13 +12,14 @@ outer skill's lint reads them, with their unsaved texts. What a skill was linted
 kept while nothing it is made of changed: the unsaved texts, its files on disk (their
 listing, sizes and modification times) and its configuration files (their sizes and times),
 so a file saved, created or changed by another program, or a configuration edited, is seen
-at the next lint. The rules are those a
-``skillc-lint`` run in the skill's folder uses:
-the ``[lint]`` table of the configuration seen from there (its per-file ignores too, in a
-project), with the profiles given to the server (``--profile``, or ``profiles`` in the
-client's initialization options) instead of the table's when there are any, as
-``skillc-lint --profile`` (one function: :func:`~skillc_lint.configured_registry`). A
-baseline file is the command line's alone.
+at the next lint; the texts a lint read are kept with their files' sizes and times (at
+most :data:`MAX_KEPT_CHARS`), so a keystroke reads again only the files that changed. The
+rules are those a ``skillc-lint`` run in the skill's folder uses: the ``[lint]`` table of
+the configuration seen from there (its per-file ignores too, in a project), with the
+profiles given to the server (``--profile``, or ``profiles`` in the client's initialization
+options) instead of the table's when there are any, as ``skillc-lint --profile`` (one
+function: :func:`~skillc_lint.configured_registry`). A baseline file is the command line's
+alone.
 
 Bounds, as a skill's text comes from a stranger: a document over
 :data:`MAX_DOCUMENT_CHARS` is not linted (one warning says so), a folder of skills yields
@@ -29,6 +30,7 @@ at most :data:`MAX_WORKSPACE_SKILLS` skills, a file read to place findings at mo
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -42,10 +44,12 @@ from skillc_index.text import BOM
 
 if TYPE_CHECKING:
     from skillc_lint import LintDiagnostic, LintResult, RuleRegistry, Skill
+    from skillc_lint._skill import Known
     from skillc_lint._suppress import PathIgnores
 
 __all__ = [
     "MAX_DOCUMENT_CHARS",
+    "MAX_KEPT_CHARS",
     "MAX_PARENTS",
     "MAX_WORKSPACE_SKILLS",
     "FileReport",
@@ -62,6 +66,9 @@ MAX_DOCUMENT_CHARS = 4 * 1024 * 1024
 MAX_PARENTS = 64
 #: The most skills one workspace diagnostics request lints (per workspace folder).
 MAX_WORKSPACE_SKILLS = 2000
+#: The most text (characters) the session keeps of the files its lints read, for the next
+#: lint of their skill (:meth:`Session._keep`).
+MAX_KEPT_CHARS = 64 * 1024 * 1024
 
 
 def path_of(uri: str) -> Path | None:
@@ -124,6 +131,8 @@ class Session:
         self._linted: dict[Path, tuple[tuple[object, ...], LintResult | None]] = {}
         self._skills: dict[Path, tuple[tuple[object, ...], Skill]] = {}
         self._files: dict[Path, frozenset[str]] = {}
+        self._kept: dict[Path, tuple[int, dict[str, tuple[tuple[int, int], str | None]]]] = {}
+        """Per skill root, the texts its last lint read (:meth:`_keep`), and their size."""
         """Per skill root, its files as its last lint listed them (:meth:`nested`)."""
         self.published: dict[Path, set[str]] = {}
         """Per skill root, the files the server published findings for (to clear them)."""
@@ -245,29 +254,60 @@ class Session:
 
     # -- linting -------------------------------------------------------------------------
 
-    def _inputs(self, root: Path) -> tuple[tuple[object, ...], dict[str, str]]:
+    def _inputs(
+        self, root: Path
+    ) -> tuple[tuple[object, ...], dict[str, str], Known, dict[str, tuple[int, int] | None]]:
         """What the skill at ``root`` is linted with: a key that changes with any of it
-        (its unsaved texts, its files on disk, its rules), and the unsaved texts."""
+        (its unsaved texts, its files on disk, its rules), the unsaved texts, what is known
+        of its files (their listing, and the texts read of those whose size and time are the
+        same since: :meth:`_keep`), and each file's size and time."""
+        from skillc_index.files import SkillFiles
+        from skillc_lint._skill import Known
+
         texts = self.overlay(root)
-        stamp = _skill_stamp(root)
-        self._files[root] = frozenset(stamp[2])
-        return (tuple(sorted(texts.items())), stamp, self.registry(root)), texts
+        stamp = escapes, stats, files = _skill_stamp(root)
+        self._files[root] = frozenset(files)
+        now = dict(zip(files, stats, strict=True))
+        read = {
+            rel: text
+            for rel, (stat, text) in self._kept.get(root, (0, {}))[1].items()
+            if now.get(rel) == stat
+        }
+        known = Known(SkillFiles(files, escapes), read)
+        return (tuple(sorted(texts.items())), stamp, self.registry(root)), texts, known, now
+
+    def _keep(self, root: Path, known: Known, now: dict[str, tuple[int, int] | None]) -> None:
+        """Keep the texts a lint of the skill at ``root`` read (``known``'s), each with its
+        file's size and time before the lint (``now``), for the next lint: a keystroke
+        reads again only the files that changed. At most :data:`MAX_KEPT_CHARS` in all."""
+        self._kept.pop(root, None)
+        room = MAX_KEPT_CHARS - sum(size for size, _ in self._kept.values())
+        kept: dict[str, tuple[tuple[int, int], str | None]] = {}
+        size = 0
+        for rel, text in known.texts.items():
+            stat = now.get(rel)
+            if stat is not None and size + len(text or "") <= room:
+                size += len(text or "")
+                kept[rel] = (stat, text)
+        self._kept[root] = (size, kept)
 
     def lint(self, root: Path) -> LintResult | None:
         """The lint of the skill at ``root`` with its unsaved texts (kept until they, its
         files on disk or its configuration change); None when it is no skill any more or
         cannot be linted (its SKILL.md leads out of it)."""
-        from skillc_lint import lint_skill
+        from skillc_lint._engine import lint_with_texts
 
-        key, texts = self._inputs(root)
+        key, texts, known, now = self._inputs(root)
         cached = self._linted.get(root)
         if cached is not None and cached[0] == key:
             return cached[1]
         registry, ignores = self.rules(root)
         try:
-            result: LintResult | None = lint_skill(root, registry=registry, texts=texts)
+            result: LintResult | None
+            result, _ = lint_with_texts(root, registry=registry, texts=texts, known=known)
         except (SkillcError, OSError):
             result = None
+        self._keep(root, known, now)
         if result is not None and ignores:
             from dataclasses import replace
 
@@ -306,14 +346,16 @@ class Session:
         from skillc_lint import Skill
         from skillc_lint._profiles import substitutions_in
 
-        key, texts = self._inputs(root)
+        key, texts, known, now = self._inputs(root)
         cached = self._skills.get(root)
         if cached is not None and cached[0] == key:
             return cached[1]
+        substitutions = substitutions_in(self.registry(root))
         try:
-            skill = Skill(root, substitutions=substitutions_in(self.registry(root)), texts=texts)
+            skill = Skill(root, substitutions=substitutions, texts=texts, known=known)
         except (SkillcError, OSError):
             return None
+        self._keep(root, known, now)
         self._skills[root] = (key, skill)
         return skill
 
@@ -373,12 +415,12 @@ def _holder(rel: str, files: Container[str]) -> str | None:
     return None
 
 
-def _stamps(paths: Iterable[Path | None]) -> tuple[tuple[int, int] | None, ...]:
+def _stamps(paths: Iterable[Path | str | None]) -> tuple[tuple[int, int] | None, ...]:
     """The size and modification time of each file (None: no such file)."""
     found: list[tuple[int, int] | None] = []
     for path in paths:
         try:
-            st = path.stat() if path is not None else None
+            st = os.stat(path) if path is not None else None  # noqa: PTH116 (a str too)
         except OSError:
             st = None
         found.append(None if st is None else (st.st_size, st.st_mtime_ns))
@@ -393,4 +435,6 @@ def _skill_stamp(
     from skillc_index import walk_skill
 
     listed = walk_skill(root)
-    return listed.escapes, _stamps(root / rel for rel in listed.files), listed.files
+    top = str(root)  # strings joined: a Path made for each of 50,000 files took 0.2 s
+    paths = (os.path.join(top, rel) for rel in listed.files)  # noqa: PTH118
+    return listed.escapes, _stamps(paths), listed.files
