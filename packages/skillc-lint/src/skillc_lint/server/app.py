@@ -12,7 +12,8 @@ imports it, when the server starts.
   SKILL.md deleted) has its findings cleared. A file changed on disk
   (``workspace/didChangeWatchedFiles``, watched when the client lets the server register
   for it) or a configuration change (``workspace/didChangeConfiguration``) lints the skills
-  shown again (:class:`.session.Session` sees what changed on disk). ``workspace/diagnostic``
+  shown again, a file change those holding the file (:class:`.session.Session` sees what
+  changed on disk). ``workspace/diagnostic``
   lints every skill under the workspace folders, and reports empty a file it reported
   findings for before that has none now.
 - Code actions: the quick fixes of the findings in range whose fix is safe (what
@@ -51,6 +52,7 @@ from skillc_lint.server.session import (
     FileReport,
     Place,
     Session,
+    holding,
     path_of,
     place_of,
 )
@@ -284,10 +286,11 @@ class SkillServer(LanguageServer):
             self.session.open(path, document.source)
         self.relint(roots)
 
-    def refresh(self) -> None:
-        """Files changed on disk or the configuration did: lint again the skills shown (their
-        open documents' and those with findings published), or ask a client that pulls
-        diagnostics to pull them again (when it can be asked)."""
+    def refresh(self, changed: Sequence[Path] | None = None) -> None:
+        """Files changed on disk (``changed``) or the configuration did (None): lint again
+        the skills shown (their open documents' and those with findings published) that
+        hold a file changed, each once (:func:`.session.holding`), or ask a client that
+        pulls diagnostics to pull them again (when it can be asked)."""
         if self.pulls():
             workspace = self.client_capabilities.workspace
             diagnostics = workspace.diagnostics if workspace is not None else None
@@ -299,7 +302,7 @@ class SkillServer(LanguageServer):
             place = place_of(path)
             if place is not None:
                 roots.add(place.root)
-        self.relint(roots)
+        self.relint(roots if changed is None else holding(roots, changed))
 
     def relint(self, roots: set[Path]) -> None:
         """Publish the findings of the skills at ``roots`` (a client that pulls asks for
@@ -424,7 +427,8 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
     def did_change_watched_files(
         ls: SkillServer, params: types.DidChangeWatchedFilesParams
     ) -> None:
-        ls.refresh()
+        changed = [path_of(change.uri) for change in params.changes]
+        ls.refresh([path for path in changed if path is not None])
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def did_change_configuration(

@@ -55,6 +55,7 @@ __all__ = [
     "FileReport",
     "Place",
     "Session",
+    "holding",
     "path_of",
     "place_of",
 ]
@@ -402,6 +403,26 @@ class Session:
         from skillc_lint import profiles_in
 
         return profiles_in(self.registry(root))
+
+
+#: The names of the configuration files (``.skillc/config.toml``, ``pyproject.toml``): one
+#: changed may change the rules of any skill.
+CONFIG_NAMES = frozenset({"config.toml", "pyproject.toml"})
+
+
+def holding(roots: Iterable[Path], changed: Iterable[Path]) -> set[Path]:
+    """The skills of ``roots`` holding a file of ``changed`` (or that are one of them: a
+    folder moved), all of them when one is a configuration file (:data:`CONFIG_NAMES`).
+    Linear in both (a checkout changes thousands of files, an editor shows hundreds of
+    skills)."""
+    roots = set(roots)
+    above: set[Path] = set()
+    for path in changed:
+        if path.name in CONFIG_NAMES:
+            return roots
+        above.add(path)
+        above.update(path.parents)
+    return roots & above
 
 
 def _holder(rel: str, files: Container[str]) -> str | None:
