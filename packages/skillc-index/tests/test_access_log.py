@@ -494,6 +494,24 @@ def test_an_older_log_gains_an_identity_on_its_first_write(tmp_path: Path) -> No
     assert found is not None and (found.previous_id, found.previous_upto) == (None, 3)
 
 
+def test_a_log_identity_table_of_another_shape_is_no_identity(tmp_path: Path) -> None:
+    """Another implementation's log with its own ``log_identity (log_id TEXT)``: ``sync``
+    failed on it with E042 (``no such column: previous_id``) on every run. It is a log
+    without an identity now: its rows are read and compared like any such log's."""
+    from skillc_index.accesslog.merge import read_identities
+
+    path = tmp_path / "logs.db"
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(
+            OTHER_IMPLEMENTATION + "CREATE TABLE log_identity (log_id TEXT);"
+            "INSERT INTO log_identity VALUES ('other-tool-1');"
+        )
+    with closing(open_log(path)) as db:
+        assert read_identity(db) is None
+        read = read_identities(db)
+    assert read.total == 2 and read.origin is None
+
+
 def test_a_copy_is_renewed_once_and_settled(tmp_path: Path) -> None:
     path = tmp_path / "logs.db"
     insert(path, [record(), record()])

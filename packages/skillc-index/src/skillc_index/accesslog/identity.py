@@ -37,13 +37,15 @@ class LogIdentity(NamedTuple):
     """0: no earlier key to look at."""
 
 
+_COLUMNS = frozenset({"one", "log_id", "previous_id", "previous_upto"})
+
+
 def read_identity(db: sqlite3.Connection) -> LogIdentity | None:
     """The identity a log holds; None when it holds none (a log no skillc wrote to since
-    identities came, or one another implementation made)."""
-    exists = db.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'log_identity'"
-    ).fetchone()
-    if exists is None:
+    identities came, or one another implementation made, even with a ``log_identity`` table
+    of its own shape)."""
+    columns = {row[1].lower() for row in db.execute("PRAGMA table_info(log_identity)")}
+    if not columns >= _COLUMNS:
         return None
     row = db.execute(
         "SELECT log_id, previous_id, previous_upto FROM log_identity WHERE one = 1"
