@@ -101,6 +101,28 @@ def test_a_relative_path_of_the_skill_is_deployed_and_other_words_are_not(
     assert warnings(result) == []  # a relative path the skill lacks may be the project's
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "${CLAUDE_SKILL_DIR}/scripts/check.sh; exit 0",
+        "${CLAUDE_SKILL_DIR}/scripts/check.sh>/dev/null",
+        "sh -c '${CLAUDE_SKILL_DIR}/scripts/check.sh && echo done'",
+        "bash -ec 'cd /tmp|| exit; ./scripts/check.sh'",
+    ],
+)
+def test_a_hook_command_line_with_shell_punctuation_deploys_its_script(
+    build: Callable[..., BuildResult], guard: Path, project: Path, command: str
+) -> None:
+    """Operators glued to a path (``check.sh;``) and an ``sh -c`` string hid the script: the
+    deployment was the stub alone (the guard exited 127) and a warning said the skill did
+    not have ``check.sh;``."""
+    text = GUARD.replace('"${CLAUDE_SKILL_DIR}/scripts/check.sh"', f'"{command}"')
+    (guard / "SKILL.md").write_text(text, encoding="utf-8")
+    result = build("guard", targets=["claude"])
+    assert warnings(result) == []
+    assert (project / ".claude" / "skills" / "guard" / "scripts" / "check.sh").is_file()
+
+
 def test_a_hook_naming_a_file_the_deployment_cannot_hold_is_a_warning(
     build: Callable[..., BuildResult],
     guard: Path,

@@ -360,8 +360,6 @@ def _hook_paths(hooks: object) -> Iterator[tuple[str, str, str, bool]]:
     after a placeholder of the skill's folder (``certain``: the path is the skill's), or as
     it is (``./x.sh``: a path of the skill only if the skill has it). ``where``:
     ``hooks.PreToolUse[0].hooks[0]``. Malformed entries are skipped (lint's SKL605 says)."""
-    import shlex
-
     if not isinstance(hooks, dict):
         return
     for event, groups in hooks.items():
@@ -372,11 +370,7 @@ def _hook_paths(hooks: object) -> Iterator[tuple[str, str, str, bool]]:
                 if not isinstance(command, str):
                     continue
                 where = f"hooks.{event}[{index}].hooks[{number}]"
-                try:
-                    words = shlex.split(command)
-                except ValueError:  # an unclosed quote: its words as written
-                    words = command.split()
-                for word in words:
+                for word in _command_words(command):
                     found = list(SKILL_DIR_PLACEHOLDER.finditer(word))
                     for match in found:
                         path = word[match.end() :].split(":", 1)[0]
@@ -384,6 +378,28 @@ def _hook_paths(hooks: object) -> Iterator[tuple[str, str, str, bool]]:
                             yield where, word, path[1:] or ".", True
                     if not found and not word.startswith("-"):
                         yield where, word, word, False
+
+
+def _command_words(command: str, depth: int = 0) -> Iterator[str]:
+    """The words of a shell command line, as the shell splits them (quotes removed), with
+    its operators (``;``, ``&&``, ``|``, ``>``, ``(``) words of their own, and the words of
+    an ``sh -c '...'`` string (a few levels deep) in place of that string. Nothing is run."""
+    import re
+    import shlex
+
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split, lexer.commenters = True, ""
+    try:
+        words = list(lexer)
+    except ValueError:  # an unclosed quote: its words as written
+        words = [word for word in re.split(r"[\s;&|<>()]+", command) if word]
+    option = ""
+    for word in words:
+        if option[:1] == "-" and option[1:2] != "-" and option.endswith("c") and depth < 4:
+            yield from _command_words(word, depth + 1)  # `sh -c 'a.sh && b'`: a command line
+        else:
+            yield word
+        option = word
 
 
 def side_file_text(data: Mapping[str, Any]) -> str:
