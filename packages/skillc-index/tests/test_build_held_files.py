@@ -150,6 +150,31 @@ def test_a_hook_naming_a_file_the_deployment_cannot_hold_is_a_warning(
     assert not (deployed / "scripts" / "big.bin").exists()
 
 
+def test_files_past_the_most_a_deployment_holds_are_counted_in_a_warning(
+    build: Callable[..., BuildResult],
+    guard: Path,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hooks naming more than 64 files: the rest were left out without a word (their hooks
+    exited 127), and a file too large to hold took one of the 64 places."""
+    names = ["big.bin", "a.sh", "b.sh", "c.sh"]
+    command = "; ".join(f"${{CLAUDE_SKILL_DIR}}/scripts/{name}" for name in names)
+    text = GUARD.replace('"${CLAUDE_SKILL_DIR}/scripts/check.sh"', f'"{command}"')
+    (guard / "SKILL.md").write_text(text, encoding="utf-8")
+    for name in names:
+        (guard / "scripts" / name).write_bytes(b"x" * (41 if name == "big.bin" else 1))
+    monkeypatch.setattr("skillc_index.build.skill.MAX_HELD_FILE", 40)
+    monkeypatch.setattr("skillc_index.build.project.MAX_NAMED_FILES", 2)
+    result = build("guard", targets=["claude"])
+    assert warnings(result) == [
+        "scripts/big.bin not deployed: over 40 bytes",
+        "1 more file the skill's hooks or icons name not deployed: a deployment holds at most 2",
+    ]
+    deployed = project / ".claude" / "skills" / "guard" / "scripts"
+    assert sorted(path.name for path in deployed.iterdir()) == ["a.sh", "b.sh"]
+
+
 def test_the_icons_codex_s_side_file_names_are_deployed_beside_it(
     build: Callable[..., BuildResult], project: Path
 ) -> None:

@@ -327,7 +327,8 @@ def named_files(
     a placeholder of the skill's folder and a path (``${CLAUDE_SKILL_DIR}/scripts/check.sh``:
     Claude Code runs it there) or a relative path naming a file of the skill
     (``./scripts/check.sh``), and the ``interface`` icons of the side file ``side``
-    (``./assets/icon.png``); at most :data:`MAX_NAMED_FILES`, never SKILL.md. Also a warning
+    (``./assets/icon.png``); never SKILL.md (the build holds :data:`MAX_NAMED_FILES` of
+    them at most, and says how many it did not). Also a warning
     for each placeholder path or icon it cannot hold: one the skill does not have, or that
     leads out of the skill (``..``; a symlink that leads out is E012 when the build walks the
     skill)."""
@@ -346,8 +347,7 @@ def named_files(
     for where, written, path, certain in named:
         rel = posixpath.normpath(path)
         if rel in have and rel != "SKILL.md":
-            if len(files) < MAX_NAMED_FILES:
-                files[rel] = None
+            files[rel] = None
         elif certain and (rel == ".." or rel.startswith(("../", "/"))):
             unheld[f"{where} names {written}, which leads out of the skill: not deployed"] = None
         elif certain and rel not in (".", "SKILL.md"):

@@ -450,10 +450,20 @@ MAX_HELD_FILE = 8 << 20
 
 
 def _held(projection: Projection, skill: ResolvedSkill) -> Projection:
-    """``projection`` without the skill's files over :data:`MAX_HELD_FILE` (each a warning)."""
+    """``projection`` without the skill's files over :data:`MAX_HELD_FILE` (each a warning)
+    and those past the first :data:`~.project.MAX_NAMED_FILES` (one warning counting them)."""
+    from skillc_index.build.project import MAX_NAMED_FILES
+
     kept: list[str] = []
     unheld = list(projection.unheld)
-    for rel in projection.files:
+    for number, rel in enumerate(projection.files):
+        if len(kept) == MAX_NAMED_FILES:
+            more = len(projection.files) - number
+            unheld.append(
+                f"{more:,} more {'file' if more == 1 else 'files'} the skill's hooks or icons "
+                f"name not deployed: a deployment holds at most {MAX_NAMED_FILES}"
+            )
+            break
         try:
             size = (skill.source / rel).stat().st_size
         except OSError:
