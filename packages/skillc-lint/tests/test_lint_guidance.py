@@ -204,7 +204,7 @@ def test_skl529_evals_format(skill: Writer) -> None:
 def test_skl529_reports_the_keys_skc_eval_drops_in_the_trigger_files(skill: Writer) -> None:
     """SKL529 read evals/evals.json alone: a ``"shouldTrigger"`` in ``triggers.json`` (skc eval
     leaves the entry out) or a ``should_trigge:`` list in ``triggers.yaml`` (skc eval skips
-    the file) linted clean. Known keys, and a file eval cannot read, stay silent here."""
+    the file) linted clean. Known keys stay silent."""
     entries = [{"query": "sort it", "should_trigger": True}, {"query": "x", "shouldTrigger": 0}]
     wrapped = {"evals": [{"prompt": "sort it", "expected": "y"}], "skill": "s"}
     folder = skill(
@@ -222,12 +222,41 @@ def test_skl529_reports_the_keys_skc_eval_drops_in_the_trigger_files(skill: Writ
         ("evals/triggers.yaml", "triggers.yaml has the unknown key 'should_trigge': " + skips),
     ]
     (folder / "evals" / "triggers.json").write_text(json.dumps(entries[:1]), encoding="utf-8")
-    (folder / "evals" / "trigger-eval.json").write_text("{not json", encoding="utf-8")
+    (folder / "evals" / "trigger-eval.json").write_text(json.dumps(wrapped["evals"]), "utf-8")
     yaml = "---\n# cases\nshould_trigger: [sort it]\nshould_not_trigger: []\n"
     (folder / "evals" / "triggers.yaml").write_text(yaml, encoding="utf-8")
-    assert found(folder, "SKL529") == []
-    (folder / "evals" / "triggers.yaml").write_text("a: [\n", encoding="utf-8")  # not YAML
-    assert found(folder, "SKL529") == []
+    assert [m for _, _, m in found(folder, "SKL529")] == [
+        f"trigger-eval.json[0] has the unknown key 'expected': {drops}"
+    ]
+
+
+def test_skl529_reports_the_trigger_files_skc_eval_skips(skill: Writer) -> None:
+    """A trigger file skc eval cannot read as its format (it skips the whole file, no case
+    of it is scored) linted clean, while an unreadable evals.json was SKL529's: now each is
+    reported as evals.json is, read by eval's own readers (a JSON 17 levels deep too)."""
+    folder = skill(
+        files={
+            "evals/triggers.json": '[{"query": "sort it", "should_trigger": true},]',
+            "evals/trigger-eval.json": '{"evals": "sort it"}',
+            "evals/triggers.yaml": 'should_trigger:\n  - "unclosed\nshould_not_trigger: []\n',
+        }
+    )
+    assert sorted((f, m[:40]) for f, _, m in found(folder, "SKL529")) == [
+        ("evals/trigger-eval.json", "trigger-eval.json must be a list of case"),
+        ("evals/triggers.json", "triggers.json is not JSON: Expecting val"),
+        ("evals/triggers.yaml", "triggers.yaml is not YAML: while scannin"),
+    ]
+    (folder / "evals" / "triggers.json").write_text("[" * 17 + "]" * 17, encoding="utf-8")
+    (folder / "evals" / "trigger-eval.json").unlink()
+    (folder / "evals" / "triggers.yaml").write_text("should_trigger: sort it\n", "utf-8")
+    assert sorted(m for _, _, m in found(folder, "SKL529")) == [
+        "triggers.json is not JSON: nested deeper than 16 levels",
+        "triggers.yaml's 'should_trigger' must be a list: skc eval leaves it out",
+    ]
+    (folder / "evals" / "triggers.yaml").write_text("- sort it\n", encoding="utf-8")
+    assert found(folder, "SKL529")[-1][2] == (
+        "triggers.yaml must be a mapping with should_trigger and should_not_trigger lists"
+    )
 
 
 def test_the_guidance_tag_selects_them(skill: Writer) -> None:

@@ -2,7 +2,8 @@
 :data:`~skillc_index.layout.CASE_FILES`), known to the two tools that read them: ``skc eval``
 (skillc-gateway's ``evaluate.cases``), which leaves out an entry holding a key it does not
 know (it may say what the case means), and skillc-lint's SKL529, which reports that key.
-A ``triggers.yaml`` is read by both with :func:`load_yaml`.
+A ``triggers.yaml`` is read by both with :func:`load_yaml`, a JSON case file with
+:func:`load_json`.
 """
 
 from __future__ import annotations
@@ -10,7 +11,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["ENTRY_KEYS", "FILE_KEYS", "YAML_KEYS", "load_yaml", "unknown_keys"]
+__all__ = [
+    "ENTRY_KEYS",
+    "FILE_KEYS",
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "YAML_KEYS",
+    "load_json",
+    "load_yaml",
+    "unknown_keys",
+]
+
+#: The bounds of a case file: its size, and how deeply its JSON nests.
+MAX_FILE_BYTES = 1 << 20
+MAX_DEPTH = 16
 
 #: The keys of an entry in the shapes read: Agent Skills' and skill-creator's evals,
 #: skill-creator's trigger sets.
@@ -34,6 +48,14 @@ def unknown_keys(data: Iterable[Any], known: tuple[str, ...]) -> str:
 
     quoted = ", ".join(repr(cut(printable(key), 40)) for key in keys)
     return f"unknown key{'s' if len(keys) > 1 else ''} {quoted}"
+
+
+def load_json(data: bytes | str) -> Any:
+    """The JSON of a case file, within :data:`MAX_FILE_BYTES` and :data:`MAX_DEPTH`
+    (:func:`skillc_index.bounded_json.loads_bounded`). Raises :class:`ValueError`."""
+    from skillc_index.bounded_json import loads_bounded
+
+    return loads_bounded(data, max_bytes=MAX_FILE_BYTES, max_depth=MAX_DEPTH)
 
 
 def load_yaml(text: str) -> Any:

@@ -20,10 +20,10 @@ there:
 
 Every file comes from a stranger: it is read through :func:`skillc_index.files.open_in_root`
 (no symlink out of the skill, regular files only), at most :data:`MAX_FILE_BYTES`, JSON
-nested at most :data:`MAX_DEPTH` levels (:mod:`skillc_index.bounded_json`), YAML through
-the frontmatter reader's bounds; at most :data:`MAX_CASES` cases a skill, each query at most
-:data:`MAX_QUERY_CHARS` characters. A file that breaks a bound or is not in one of the
-shapes is skipped with a warning, never a failure.
+nested at most :data:`~skillc_index.evals.MAX_DEPTH` levels (:mod:`skillc_index.bounded_json`),
+YAML through the frontmatter reader's bounds; at most :data:`MAX_CASES` cases a skill, each
+query at most :data:`MAX_QUERY_CHARS` characters. A file that breaks a bound or is not in one
+of the shapes is skipped with a warning, never a failure (lint's SKL529 reports it too).
 
 A key none of these shapes has is never read in silence: another tool's file (promptfoo's
 ``tests:``, skill-reach's ``expected_skill``) or a misspelled key (``should_trigge:``,
@@ -41,7 +41,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, YAML_KEYS, load_yaml, unknown_keys
+from skillc_index.evals import (  # the bounds and readers lint's SKL529 shares
+    ENTRY_KEYS,
+    FILE_KEYS,
+    MAX_FILE_BYTES,
+    YAML_KEYS,
+    load_json,
+    load_yaml,
+    unknown_keys,
+)
 from skillc_index.layout import CASE_FILES  # the files read, in this order
 
 __all__ = [
@@ -53,8 +61,6 @@ __all__ = [
     "starter_text",
 ]
 
-MAX_FILE_BYTES = 1 << 20
-MAX_DEPTH = 16
 MAX_CASES = 1000
 MAX_QUERY_CHARS = 4000
 
@@ -90,12 +96,6 @@ def _read(root: Path, rel: str) -> bytes | None:
         return None
     except SkillcError as exc:  # E012: a path leading out of the skill
         raise ValueError(str(exc)) from None
-
-
-def _json(data: bytes) -> Any:
-    from skillc_index.bounded_json import loads_bounded
-
-    return loads_bounded(data, max_bytes=MAX_FILE_BYTES, max_depth=MAX_DEPTH)
 
 
 def _json_cases(data: Any, rel: str) -> list[Case | str]:
@@ -172,7 +172,7 @@ def read_cases(root: Path) -> SkillCases:
 
                 found = _yaml_cases(load_yaml(decoded(data)), rel)
             else:
-                found = _json_cases(_json(data), rel)
+                found = _json_cases(load_json(data), rel)
         except (OSError, ValueError) as exc:
             problems.append(f"{rel} skipped: {exc}")
             continue

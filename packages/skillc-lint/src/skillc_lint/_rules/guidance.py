@@ -9,7 +9,6 @@ other files their first 256 KiB, binary ones skipped; nothing is run.
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 
@@ -318,19 +317,20 @@ def evals_format(skill: Skill, options: Options) -> Findings:
     ``evals`` list, each eval an object with a non-empty ``prompt`` string (and, when
     given, ``expected_output`` a string and ``files`` a list of strings), and no key the
     format does not know (:mod:`skillc_index.evals`: ``skc eval`` leaves such an eval out);
-    nor does a trigger file ``skc eval`` reads (the other ``CASE_FILES``) hold such a key."""
-    from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, unknown_keys
+    nor does a trigger file ``skc eval`` reads (the other ``CASE_FILES``) hold such a key, or
+    fail to be read as its format (eval skips it)."""
+    from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, load_json, unknown_keys
     from skillc_index.layout import CASE_FILES
 
     for other in CASE_FILES[1:]:
         if other in skill.files:
-            yield from _trigger_keys(skill.text(other), other)
+            yield from _trigger_file(skill.text(other), other)
     rel = CASE_FILES[0]  # evals/evals.json
     if rel not in skill.files:
         return
     text = skill.text(rel)
     try:
-        data = json.loads(text or "")
+        data = load_json(text or "")
     except (ValueError, RecursionError) as exc:
         yield Finding(f"evals.json is not JSON: {str(exc)[:80]}", rel)
         return
@@ -359,20 +359,36 @@ def evals_format(skill: Skill, options: Options) -> Findings:
             yield Finding(f"evals[{index}] {problem}", rel)
 
 
-def _trigger_keys(text: str | None, rel: str) -> Findings:
-    """The keys ``skc eval`` does not know in the trigger file ``rel`` (a ``triggers.yaml``'s
-    besides its two lists skip the file; an entry's leave it out). A file it cannot read as
-    one of its shapes is its own warning, not this rule's."""
-    from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, YAML_KEYS, load_yaml, unknown_keys
+def _trigger_file(text: str | None, rel: str) -> Findings:
+    """What ``skc eval`` skips or leaves out of the trigger file ``rel``: the whole file when
+    it cannot read it (its own readers, :mod:`skillc_index.evals`) or it is in none of its
+    shapes, or when a ``triggers.yaml`` holds a key besides its two lists; an entry with a key
+    it does not know, a ``triggers.yaml`` list that is no list."""
+    from skillc_index.evals import (
+        ENTRY_KEYS,
+        FILE_KEYS,
+        YAML_KEYS,
+        load_json,
+        load_yaml,
+        unknown_keys,
+    )
 
     name = posixpath.basename(rel)
+    yaml = rel.endswith(".yaml")
     try:
-        data = load_yaml(text or "") if rel.endswith(".yaml") else json.loads(text or "")
-    except (ValueError, RecursionError):
+        data = load_yaml(text or "") if yaml else load_json(text or "")
+    except (ValueError, RecursionError) as exc:
+        yield Finding(f"{name} is not {'YAML' if yaml else 'JSON'}: {str(exc)[:80]}", rel)
         return
-    if rel.endswith(".yaml"):
-        if isinstance(data, dict) and (unknown := unknown_keys(data, YAML_KEYS)):
+    if yaml:
+        if not isinstance(data, dict):
+            yield Finding(f"{name} must be a mapping with {' and '.join(YAML_KEYS)} lists", rel)
+        elif unknown := unknown_keys(data, YAML_KEYS):
             yield Finding(f"{name} has the {unknown}: skc eval skips the file", rel)
+        else:
+            for key in YAML_KEYS:
+                if not isinstance(data.get(key) or [], list):
+                    yield Finding(f"{name}'s '{key}' must be a list: skc eval leaves it out", rel)
         return
     if isinstance(data, dict) and isinstance(data.get("evals"), list):
         if unknown := unknown_keys(data, FILE_KEYS):
@@ -381,6 +397,7 @@ def _trigger_keys(text: str | None, rel: str) -> Findings:
     elif isinstance(data, list):
         entries, label = data, name
     else:
+        yield Finding(f"{name} must be a list of cases or an object with an 'evals' list", rel)
         return
     for index, item in enumerate(entries):
         if isinstance(item, dict) and (unknown := unknown_keys(item, ENTRY_KEYS)):
