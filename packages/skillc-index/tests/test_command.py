@@ -13,7 +13,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from skillc_index import CLI_SPELLING, InvalidOption, Notice
+from skillc_index import CLI_SPELLING, MCP_SPELLING, InvalidOption, Notice
 from skillc_index.console import Call, command
 from skillc_index.diagnostics import TooManyItems
 from skillc_index.operation import Operation, Param, Session
@@ -178,6 +178,15 @@ def test_more_items_than_max_items_are_refused_before_any_is_looked_at() -> None
     assert isinstance(done.exception, TooManyItems) and done.stdout == ""  # nothing run
     assert "--tag holds 4 values;" in done.exception.spelled(CLI_SPELLING).params["message"]
     assert CliRunner().invoke(echo_command, ["x", *["-t", "a"] * 3]).exit_code == 0
+
+
+def test_too_many_skill_arguments_name_the_argument_not_an_option() -> None:
+    """``skc eval`` with 1,001 SKILL arguments said ``--skills holds 1,001 values``, an option
+    that does not exist: the command line names its positional argument as ``--help`` does."""
+    error = TooManyItems("skills", 1001, 1000)
+    message = "holds 1,001 values; at most 1,000 are allowed"
+    assert error.spelled(CLI_SPELLING).params["message"] == f"SKILL {message}"
+    assert error.spelled(MCP_SPELLING).params["message"] == f"skills {message}"
 
 
 def test_the_output_schema_is_the_shape_of_to_dict() -> None:

@@ -429,10 +429,10 @@ class ParameterError(WordedOption):
     """E100: parameters given together that do not go together, or one missing.
     ``template`` is the message with each parameter written ``{name}`` (``"use one of
     {from} and {to}"``): ``from`` for the Python API and MCP, ``--from`` on the command line,
-    where ``skill`` is its argument ``SKILL``."""
+    where ``skill`` and ``skills`` are its arguments ``SKILL`` (``[SKILL]...`` in ``--help``)."""
 
-    #: The parameters the command line takes as positional arguments (written in capitals).
-    ARGUMENTS = frozenset({"skill"})
+    #: The parameters the command line takes as positional arguments, as it names them.
+    ARGUMENTS: ClassVar[Mapping[str, str]] = MappingProxyType({"skill": "SKILL", "skills": "SKILL"})
 
     def __init__(self, template: str) -> None:
         self.template = template
@@ -446,7 +446,7 @@ class ParameterError(WordedOption):
 
     def _spelled(self, name: str, spelling: Spelling) -> str:
         if name in self.ARGUMENTS and spelling.option_prefix:
-            return name.upper()
+            return self.ARGUMENTS[name]
         return spelling.option(name)
 
 
