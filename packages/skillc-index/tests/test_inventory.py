@@ -395,6 +395,30 @@ def test_one_plugin_name_installed_twice_has_a_name_and_a_uri_for_each(
     }
 
 
+def test_w001_offers_only_plugin_names_that_resolve_back(layout: Layout, home: Path) -> None:
+    """Plugin keys ``my:tool@mk1`` and ``@mk3`` (a ``:`` in the name, an empty name): W001
+    offered ``my:tool:superp`` and ``@mk3:superp``, each then E001. A spelling is offered
+    only when it reads back as that plugin's skill, else the skill's path; each offered
+    name resolves to the skill it is written beside."""
+    from skillc_index import resolve_skill
+    from skillc_index.diagnostics import format_diagnostic
+
+    plugins = {}
+    for key, folder in (("tool@mk1", "a"), ("my:tool@mk1", "b"), ("@mk3", "c"), ("x@m:k", "d")):
+        write(home / "p" / folder / "skills/superp", "superp")
+        plugins[key] = [{"scope": "user", "installPath": str(home / "p" / folder)}]
+    records(home, {"version": 2, "plugins": plugins})
+    warning = format_diagnostic(resolve_skill("superp", layout).notices[-1])
+    assert "my:tool:" not in warning and "@mk3" not in warning and "@m:k" not in warning
+    for folder in "bc":
+        assert f"~/p/{folder}/skills/superp (claude, global)" in warning
+    # x@m:k:superp would not read back, x:superp does (no other plugin is named x)
+    assert "\n  tool:superp (~/p/a/skills/superp)" in warning
+    assert "\n  x:superp (~/p/d/skills/superp)" in warning
+    assert resolve_skill("tool:superp", layout).source == home / "p/a/skills/superp"
+    assert resolve_skill("x:superp", layout).source == home / "p/d/skills/superp"
+
+
 def test_a_name_with_a_nul_byte_names_no_installed_skill(layout: Layout, home: Path) -> None:
     """A model's argument may hold a NUL byte, which no path can: the name is not found
     (E001, with the near name), not an internal error (the folder's listing raised

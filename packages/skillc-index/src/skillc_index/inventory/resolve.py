@@ -45,13 +45,22 @@ def _lookups(skill: str, layout: Layout) -> Iterator[tuple[str, list[Root]]]:
     """The names to look for, each with the folders to look in, in order: for ``plugin:skill``
     that plugin's skill first; then the name as it is, a folder's (``foo:bar``, a folder
     name a plugin named ``foo`` does not have), in every agent folder and plugin."""
-    plugin, colon, name = skill.partition(":")
-    if colon:  # plugin:skill, or plugin@marketplace:skill (Claude Code's plugin id)
-        plugin, _, market = plugin.partition("@")
+    if parts := _plugin_parts(skill):
+        plugin, market, name = parts
         plugins = plugin_folders(layout)
         yield name, [r for r in plugins if r.plugin == plugin and market in ("", r.marketplace)]
     folders = agent_folders(layout, _configured(layout), nested=True)
     yield skill, [*folders, *plugin_folders(layout)]
+
+
+def _plugin_parts(skill: str) -> tuple[str, str, str] | None:
+    """``plugin:skill`` or ``plugin@marketplace:skill`` (Claude Code's plugin id) read as
+    (plugin, marketplace or "", skill); None for a name without ``:``."""
+    plugin, colon, name = skill.partition(":")
+    if not colon:
+        return None
+    plugin, _, market = plugin.partition("@")
+    return plugin, market, name
 
 
 def _found(name: str, roots: list[Root], layout: Layout) -> list[Location]:
@@ -112,13 +121,23 @@ def _ambiguous(skill: str, skills: tuple[InstalledSkill, ...], layout: Layout) -
 
 def _plugin_names(location: Location) -> tuple[str, ...]:
     """How a plugin's skill can be named, shortest first (``plugin:skill``, then
-    ``plugin@marketplace:skill``); none for a skill of no plugin."""
+    ``plugin@marketplace:skill``): only a spelling that reads back as its plugin, marketplace
+    and name (:func:`_plugin_parts`; not for a plugin named ``my:tool``, or the empty name of
+    a key ``@market``); none for a skill of no plugin."""
     if location.plugin is None:
         return ()
-    short = f"{location.plugin}:{location.name}"
-    if location.marketplace is None:
-        return (short,)
-    return (short, f"{location.plugin}@{location.marketplace}:{location.name}")
+    names = [f"{location.plugin}:{location.name}"]
+    if location.marketplace is not None:
+        names.append(f"{location.plugin}@{location.marketplace}:{location.name}")
+    markets = ("", location.marketplace)
+    return tuple(
+        spelled
+        for spelled in names
+        if (parts := _plugin_parts(spelled))
+        and parts[0] == location.plugin
+        and parts[1] in markets
+        and parts[2] == location.name
+    )
 
 
 def installed_names(layout: Layout) -> set[str]:
