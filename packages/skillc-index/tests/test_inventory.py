@@ -302,7 +302,29 @@ def test_a_link_whose_target_is_gone_is_skipped_and_named_by_e001(
     with pytest.raises(SkillNotFound) as caught:
         resolve_skill("gone", layout)
     assert format_diagnostic(caught.value.diagnostic).splitlines()[1:] == [
-        f"hint: .claude/skills/gone is {reason}"
+        f"hint: .claude/skills/gone: {reason}"
+    ]
+
+
+def test_a_link_that_loops_is_said_alike_by_the_listing_and_e001(
+    layout: Layout, project: Path
+) -> None:
+    """``.claude/skills/loop -> loop``: ``list`` said it cannot read it (Too many levels of
+    symbolic links), E001's hint that it is "a link to loop, which is gone". One reason,
+    from one helper, for both: the target is not gone, the link loops."""
+    from skillc_index import format_diagnostic, resolve_skill
+    from skillc_index.diagnostics import SkillNotFound
+    from skillc_index.inventory.entries import installed_skills
+
+    folder = project / ".claude/skills"
+    folder.mkdir(parents=True)
+    (folder / "loop").symlink_to("loop")
+    (skipped,) = installed_skills(layout).skipped
+    assert skipped.reason.startswith("cannot read it (") and "gone" not in skipped.reason
+    with pytest.raises(SkillNotFound) as caught:
+        resolve_skill("loop", layout)
+    assert format_diagnostic(caught.value.diagnostic).splitlines()[1:] == [
+        f"hint: .claude/skills/loop: {skipped.reason}"
     ]
 
 

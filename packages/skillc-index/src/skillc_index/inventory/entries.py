@@ -209,7 +209,7 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
     except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in it
         return None
     except OSError as exc:
-        return Skipped(root.path / name, f"cannot read it ({exc.strerror or exc})")
+        return _unreadable(root.path / name, exc)
     if not skill:
         return None
     real = os.path.realpath(full)
@@ -237,15 +237,26 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
     )
 
 
+def _unreadable(path: Path, exc: OSError) -> Skipped:
+    """``path`` skipped because it cannot be read: one wording for the listing and E001."""
+    return Skipped(path, f"cannot read it ({exc.strerror or exc})")
+
+
 def gone_link(path: str) -> Skipped | None:
-    """``path`` as a link whose target is gone, skipped with where it led; None when it is
-    no link, or its target is there (a readlink, and a stat for a link)."""
+    """``path`` as a link whose target is gone, skipped with where it led (or, when it
+    cannot be followed, a link that loops, as :func:`_unreadable`); None when it is no link,
+    or its target is there (a readlink, and a stat for a link)."""
     try:
         target = os.readlink(path)  # noqa: PTH115 (a str path: see the module)
     except (OSError, ValueError):  # no link (EINVAL), no entry; ValueError: a NUL in it
         return None
-    if os.path.exists(path):  # noqa: PTH110
+    try:
+        os.stat(path)  # noqa: PTH116
         return None
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    except OSError as exc:  # ELOOP: the target is not gone, it cannot be reached
+        return _unreadable(Path(path), exc)
     from skillc_index.layout import shown
 
     return Skipped(Path(path), f"a link to {shown(target)}, which is gone")

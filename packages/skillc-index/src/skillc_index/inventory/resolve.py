@@ -195,8 +195,9 @@ def near_skill_names(
 
 
 def gone_links(skill: str, layout: Layout) -> str:
-    """The links named ``skill`` in the folders it is looked for in whose target is gone,
-    said as E001's hint (:func:`~.entries.gone_link`; on the error path only)."""
+    """The links named ``skill`` in the folders it is looked for in whose target is gone (or
+    cannot be reached: a loop), said as E001's hint in the listing's words
+    (:func:`~.entries.gone_link`; on the error path only)."""
     from skillc_index.inventory.entries import gone_link
 
     found = [
@@ -206,4 +207,4 @@ def gone_links(skill: str, layout: Layout) -> str:
         for root in roots
         if (gone := gone_link(f"{root.path}/{name}")) is not None
     ]
-    return "; ".join(f"{layout.display(gone.path)} is {gone.reason}" for gone in found)
+    return "; ".join(f"{layout.display(gone.path)}: {gone.reason}" for gone in found)
