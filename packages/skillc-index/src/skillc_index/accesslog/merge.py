@@ -14,7 +14,8 @@ the log's ``log_id`` and the highest ``id`` copied (``merged_logs``). Its rows a
 added as they are, never compared: identical rows of one second under one run id, logged
 into a new fallback after a ``sync`` took the first ones, are not the rows it took. Only the
 others (copied by a ``sync`` cut short before it removed the log) are counted against the
-destination, as every row of a log without an identity is.
+destination, as every row of a log without an identity is, and of a log holding the
+destination's own identity (a copy of the destination: none of its rows is new).
 """
 
 from __future__ import annotations
@@ -151,6 +152,9 @@ def _to_add(
     """The rows ``db`` lacks (see the module: by where they came from, then by counting),
     and the highest ``id`` of their log to record as copied (0: a log without identity)."""
     if rows.origin is None or rows.ids is None:
+        return list(_missing(db, rows.identities, sessions)), 0
+    own = read_identity(db)
+    if own is not None and own.log_id == rows.origin.log_id:  # a copy of this very log
         return list(_missing(db, rows.identities, sessions)), 0
     merged = _merged_upto(db, rows.origin.log_id)
     compared = max(merged, rows.origin.previous_upto)
