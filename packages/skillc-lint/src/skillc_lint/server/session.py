@@ -132,9 +132,9 @@ class Session:
         self._linted: dict[Path, tuple[tuple[object, ...], LintResult | None]] = {}
         self._skills: dict[Path, tuple[tuple[object, ...], Skill]] = {}
         self._files: dict[Path, frozenset[str]] = {}
+        """Per skill root, its files as its last lint listed them (:meth:`nested`)."""
         self._kept: dict[Path, tuple[int, dict[str, tuple[tuple[int, int], str | None]]]] = {}
         """Per skill root, the texts its last lint read (:meth:`_keep`), and their size."""
-        """Per skill root, its files as its last lint listed them (:meth:`nested`)."""
         self.published: dict[Path, set[str]] = {}
         """Per skill root, the files the server published findings for (to clear them)."""
 
