@@ -63,9 +63,14 @@ def _plugin_parts(skill: str) -> tuple[str, str, str] | None:
     return plugin, market, name
 
 
+def _entry_name(name: str) -> bool:
+    """Whether ``name`` can be an entry of a folder (not empty, ``.``, ``..`` or a path)."""
+    return bool(name) and name not in (".", "..") and "/" not in name and os.sep not in name
+
+
 def _found(name: str, roots: list[Root], layout: Layout) -> list[Location]:
     """The skills named ``name`` in ``roots`` (each a folder's entry), in their order."""
-    if not name or name in (".", "..") or "/" in name or os.sep in name:
+    if not _entry_name(name):
         return []
     return [
         location
@@ -203,7 +208,7 @@ def gone_links(skill: str, layout: Layout) -> str:
     found = [
         gone
         for name, roots in _lookups(skill, layout)
-        if name and name not in (".", "..") and "/" not in name and os.sep not in name
+        if _entry_name(name)
         for root in roots
         if (gone := gone_link(f"{root.path}/{name}")) is not None
     ]
