@@ -93,6 +93,20 @@ def test_a_row_dated_on_no_day_of_the_calendar_is_in_no_period(
         assert sum(row["uses"] for row in periods) == 1  # (and stats' own runs, today)
 
 
+def test_a_page_is_written_when_the_earliest_row_is_on_no_day(
+    show_row: Path, stats_process: Run, project: Path
+) -> None:
+    """The page chose its periods by the earliest row's text (E999 ``ValueError: month must
+    be in 1..12`` for the skill, and for ``--all`` whatever skill held it)."""
+    for stamp in ("2025-13-01T00:00:00Z", "1 Mar 2026"):  # (each sorts before the good row)
+        odd_row(show_row, f"UPDATE access_log SET timestamp = '{stamp}' WHERE id = ?")
+        for args in (("demo",), ("--all",)):
+            result = stats_process("stats", *args, "--html", "page.html")
+            assert result.returncode == 0, result.stderr
+            page = (project / "page.html").read_text(encoding="utf-8")
+            assert ">2026-01" in page and "Uses by day" not in page  # (to today)
+
+
 def test_a_command_error_or_folder_that_is_not_text_is_counted(
     show_row: Path, stats_process: Run
 ) -> None:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -428,6 +428,10 @@ class StatsQuery:
             self._notes[by] = note
         return period_rows(kinds, first, last, by)
 
+    def days(self) -> list[str]:
+        """The days holding an access (a row on no day of the calendar is in none)."""
+        return list(kinds_by_period(self._log.day_counts(), "day"))
+
     def uses_by(self, key: str) -> list[dict[str, Any]]:
         """The uses per value of ``key`` (``cwd``; in a team store ``username`` or
         ``machine``), most first: ``[{"name", "uses"}]`` (the page of ``--html``)."""
@@ -510,15 +514,19 @@ def ranked_uses(rows: Iterable[Sequence[Any]]) -> list[dict[str, Any]]:
     return [{"name": name, "uses": uses} for name, uses in ranked]
 
 
-def page_period(first: str | None, last: str) -> str:
-    """The periods of a page's chart when none is asked: days over up to 62 days from
-    ``first`` (an RFC 3339 time, None: no access) to ``last`` (``YYYY-MM-DD``), weeks up to two
-    years, else months."""
+def page_period(first: str | None, last: str, days: Callable[[], Iterable[str]]) -> str:
+    """The periods of a page's chart when none is asked: days over up to 62 days from the
+    first access to ``last`` (``YYYY-MM-DD``), weeks up to two years, else months. ``first``:
+    the RFC 3339 time of the earliest row (None: no access); when it is on no day of the
+    calendar (:func:`period_of`), the earliest of the ``days`` in a period."""
     from datetime import date
 
-    if first is None:
+    start = None if first is None else period_of(str(first)[:10], "day")
+    if first is not None and start is None:  # (a stranger's row, in no period)
+        start = min(days(), default=None)
+    if start is None:
         return "day"
-    span = (date.fromisoformat(last) - date.fromisoformat(first[:10])).days
+    span = (date.fromisoformat(last) - date.fromisoformat(start)).days
     return "day" if span <= 62 else "week" if span <= 730 else "month"
 
 

@@ -209,7 +209,11 @@ def page_data(usage: Mapping[str, Any], counts: AllCounts, by: str | None) -> di
     from skillc_stats._stats import page_period
 
     end = end_day(counts.filters)
-    by = by or page_period(usage["period"]["start"], end)
+
+    def days() -> Iterator[str]:  # (read only when the earliest row is on no day)
+        return (str(row[0]) for row in counts.counts(("day",), "day", per_skill=False))
+
+    by = by or page_period(usage["period"]["start"], end, days)
     found: dict[str, Any] = {"usage": usage, "by": by, "trend": trends(counts, by, end)}
     found["projects"] = counts.uses_by("cwd")
     if counts.store is not None:

@@ -267,7 +267,8 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
             from skillc_stats._stats import page_period
             from skillc_stats._trends import end_day
 
-            by = params.by or page_period(response["period"]["start"], end_day(query.filters))
+            first, end = response["period"]["start"], end_day(query.filters)
+            by = params.by or page_period(first, end, query.days)
             html = skill_page(query, response, by, _shown(store))
             moved = _write(session, params.html, html, params.force)
         warnings = query.warnings() + moved  # (the page's periods left out too)
