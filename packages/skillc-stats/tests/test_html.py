@@ -160,6 +160,25 @@ def test_html_never_replaces_a_file_skillc_did_not_write(
     assert lone_force.returncode == 1 and "error[E100]" in lone_force.stderr
 
 
+def test_html_force_that_cannot_write_leaves_the_file(
+    demo: ResolvedSkill, stats_cli: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--force`` moved the file aside before writing the page: a page that could not be
+    written (no room left) left FILE gone, and no line named the backup."""
+    import skillc_index.atomic
+
+    def full(path: Path, *_args: Any, **_kwargs: Any) -> Path:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    mine = project / "notes.html"
+    mine.write_text("my notes")
+    monkeypatch.setattr(skillc_index.atomic, "_written", full)
+    forced = stats_cli("stats", "demo", "--html", "notes.html", "--force")
+    assert forced.returncode == 1
+    assert forced.stderr == f"error[E999]: cannot create '{mine}': {os.strerror(errno.ENOSPC)}\n"
+    assert mine.read_text() == "my notes" and not list(project.glob(".notes.html.*"))
+
+
 def installed(project: Path, home: Path, demo_skill: Callable[[Path], Path]) -> dict[str, Path]:
     return {
         "rising": demo_skill(project / ".skillc" / "skills" / "rising"),

@@ -287,25 +287,30 @@ def all_page(extra: Mapping[str, Any], store: str | None) -> str:
 def write_page(path: Path, page: str, force: bool) -> Path | None:
     """Write ``page`` to ``path`` in one rename. An existing file is replaced when
     skillc-stats wrote it (a regular file starting with :data:`MARK`); another one (a FIFO
-    too) is E050 naming it, or with ``force`` moved aside (never deleted:
-    :func:`~skillc_index.atomic.move_aside`), and its new path returned; a folder never."""
+    too) is E050 naming it, or with ``force`` moved aside once the page is written beside it
+    (never deleted: :func:`~skillc_index.atomic.move_aside`), and its new path returned; a
+    folder never."""
     from skillc_index import is_folder, write_file_atomic
     from skillc_index.atomic import move_aside
     from skillc_index.command_errors import CannotCreate, ForeignFile
 
     if is_folder(path):  # a path no file can have (a name too long) is CannotCreate below
         raise ForeignFile(str(path), "a folder, which a page never replaces")
-    backup = None
+    moved: list[Path] = []
+
+    def aside() -> None:  # once the page is written: a failed write leaves FILE as it was
+        moved.append(move_aside(path))
+
     try:
-        if (path.exists() or path.is_symlink()) and not _ours(path):
-            if not force:
-                hint = "it was not made by skillc"
-                raise ForeignFile(str(path), hint, "move it aside and write the page")
-            backup = move_aside(path)
-        write_file_atomic(path, page.encode("utf-8"))
+        foreign = (path.exists() or path.is_symlink()) and not _ours(path)
+        if foreign and not force:
+            hint = "it was not made by skillc"
+            raise ForeignFile(str(path), hint, "move it aside and write the page")
+        write_file_atomic(path, page.encode("utf-8"), before_rename=aside if foreign else None)
     except OSError as exc:
-        raise CannotCreate(str(path), exc.strerror or str(exc)) from None
-    return backup
+        reason = exc.strerror or str(exc)
+        raise CannotCreate(str(path), reason + "".join(f"; moved to {m}" for m in moved)) from None
+    return moved[0] if moved else None
 
 
 def _ours(path: Path) -> bool:
