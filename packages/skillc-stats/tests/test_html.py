@@ -179,6 +179,40 @@ def test_html_force_that_cannot_write_leaves_the_file(
     assert mine.read_text() == "my notes" and not list(project.glob(".notes.html.*"))
 
 
+@pytest.mark.parametrize("late", [False, True])
+def test_html_never_replaces_a_file_made_while_the_page_is_written(
+    demo: ResolvedSkill,
+    stats_cli: Run,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    late: bool,
+) -> None:
+    """FILE was checked, the page written, then renamed over FILE: a file made there in
+    between was replaced without a word. (``late``: made right before the rename.)"""
+    import skillc_index.atomic
+
+    mine = project / "notes.html"
+    written = skillc_index.atomic._written
+
+    def meanwhile(path: Path, *args: Any, **kwargs: Any) -> Path:
+        temporary = written(path, *args, **kwargs)
+        mine.write_text("my notes")
+        return temporary
+
+    def at_rename(temporary: Path, path: Path, *_args: Any) -> None:
+        mine.write_text("my notes")
+        os.link(temporary, path)
+
+    if late:  # after before_rename's check: the link finds the name taken
+        monkeypatch.setattr(skillc_index.atomic, "_link_new", at_rename)
+    else:
+        monkeypatch.setattr(skillc_index.atomic, "_written", meanwhile)
+    refused = stats_cli("stats", "demo", "--html", "notes.html")
+    assert refused.returncode == 1
+    assert refused.stderr.startswith(f"error[E050]: '{mine}' already exists\n")
+    assert mine.read_text() == "my notes" and not list(project.glob(".notes.html*"))
+
+
 def installed(project: Path, home: Path, demo_skill: Callable[[Path], Path]) -> dict[str, Path]:
     return {
         "rising": demo_skill(project / ".skillc" / "skills" / "rising"),

@@ -297,16 +297,26 @@ def write_page(path: Path, page: str, force: bool) -> Path | None:
     if is_folder(path):  # a path no file can have (a name too long) is CannotCreate below
         raise ForeignFile(str(path), "a folder, which a page never replaces")
     moved: list[Path] = []
+    refused = ForeignFile(
+        str(path), "it was not made by skillc", "" if force else "move it aside and write the page"
+    )
 
-    def aside() -> None:  # once the page is written: a failed write leaves FILE as it was
-        moved.append(move_aside(path))
+    def checked() -> None:  # once the page is written: a failed write leaves FILE as it was
+        if (path.exists() or path.is_symlink()) and not _ours(path):  # (made meanwhile too)
+            if not force:
+                raise refused
+            moved.append(move_aside(path))
 
     try:
-        foreign = (path.exists() or path.is_symlink()) and not _ours(path)
-        if foreign and not force:
-            hint = "it was not made by skillc"
-            raise ForeignFile(str(path), hint, "move it aside and write the page")
-        write_file_atomic(path, page.encode("utf-8"), before_rename=aside if foreign else None)
+        ours = (path.exists() or path.is_symlink()) and _ours(path)
+        if not ours and not force:
+            checked()  # E050 before anything is written
+        # a new name is linked, never replacing what another made there meanwhile
+        write_file_atomic(path, page.encode("utf-8"), before_rename=checked, replace=ours)
+    except FileExistsError:
+        if not moved:
+            raise refused from None
+        raise CannotCreate(str(path), f"made meanwhile; moved to {moved[0]}") from None
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise CannotCreate(str(path), reason + "".join(f"; moved to {m}" for m in moved)) from None
