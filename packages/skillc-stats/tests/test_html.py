@@ -213,6 +213,20 @@ def test_html_never_replaces_a_file_made_while_the_page_is_written(
     assert mine.read_text() == "my notes" and not list(project.glob(".notes.html*"))
 
 
+def test_html_cuts_every_value_it_shows(
+    demo: ResolvedSkill, stats_cli: Run, project: Path, log_rows: Callable[..., Path]
+) -> None:
+    """A folder's name went whole into its bar's tooltip, each ``"`` as ``&quot;``: 20 rows
+    of 2 MB folders made a page of 240 MB. A value is cut to 1,000 characters."""
+    folders = [f"/w/{n}" + '"' * 50_000 for n in range(5)]
+    log_rows(*(record(demo, "show", {"section": "Usage"}, cwd=f) for f in folders))
+    result = stats_cli("stats", "demo", "--html", "page.html")
+    assert result.returncode == 0, result.stderr
+    page = (project / "page.html").read_text(encoding="utf-8")
+    assert len(page) < 100_000
+    assert f"<title>/w/0{'&quot;' * 995}\u2026: 1</title>" in page
+
+
 def installed(project: Path, home: Path, demo_skill: Callable[[Path], Path]) -> dict[str, Path]:
     return {
         "rising": demo_skill(project / ".skillc" / "skills" / "rising"),

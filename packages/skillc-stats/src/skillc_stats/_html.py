@@ -4,7 +4,8 @@ The page stands alone: inline CSS and inline SVG charts, no script, nothing fetc
 Content-Security-Policy forbids any load but inline styles and ``data:`` images, so a page
 opened from a mail or a share shows what it holds and calls nowhere). Every name on it (skill,
 section, file, folder, user, machine) comes from logs and skills strangers wrote: each is
-escaped for HTML (:func:`_esc`), its control characters written as escapes first.
+escaped for HTML (:func:`_esc`), cut to :data:`SHOWN` characters and its control characters
+written as escapes first.
 
 A page carries :data:`MARK` at its start; :func:`write_page` replaces a file only when it
 carries it (a page skillc wrote); with ``force``, another file is moved aside, never deleted.
@@ -18,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillc_index import printable
+from skillc_index import cut, printable
 
 if TYPE_CHECKING:
     from skillc_stats._stats import StatsQuery
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 MARK = "<!-- skc stats --html: a usage report written by skillc-stats -->"
 #: The width a period's label takes under the columns (10 characters of 11 px text, and a gap).
 LABEL_WIDTH = 78
+#: The most characters of one value (a name, a folder) the page shows, a tooltip's too.
+SHOWN = 1000
 #: The bars of a ranking (top skills, sections, projects, users, machines).
 TOP = 20
 
@@ -45,8 +48,9 @@ svg text{font:11px system-ui,sans-serif;fill:#1d2733}.bar{fill:#3b82c4}.author{f
 
 
 def _esc(value: object) -> str:
-    """A value as HTML text (element content or an attribute's), control characters escaped."""
-    return html.escape(printable("-" if value is None else str(value)), quote=True)
+    """A value as HTML text (element content or an attribute's), control characters escaped,
+    cut to :data:`SHOWN` characters (a log's folder of 2 MB made a page of 240 MB)."""
+    return html.escape(printable(cut("-" if value is None else str(value), SHOWN)), quote=True)
 
 
 def _number(value: int) -> str:
