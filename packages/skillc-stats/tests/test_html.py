@@ -227,6 +227,18 @@ def test_html_cuts_every_value_it_shows(
     assert f"<title>/w/0{'&quot;' * 995}\u2026: 1</title>" in page
 
 
+def test_html_keeps_the_mode_of_the_page_it_replaces(
+    demo: ResolvedSkill, stats_cli: Run, project: Path
+) -> None:
+    """A page made private (0600) became 0644 at the next run."""
+    page = project / "private.html"
+    assert stats_cli("stats", "demo", "--html", "private.html").returncode == 0
+    page.chmod(0o600)
+    again = stats_cli("stats", "demo", "--html", "private.html")
+    assert again.returncode == 0, again.stderr
+    assert stat.S_IMODE(page.stat().st_mode) == 0o600
+
+
 def installed(project: Path, home: Path, demo_skill: Callable[[Path], Path]) -> dict[str, Path]:
     return {
         "rising": demo_skill(project / ".skillc" / "skills" / "rising"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import math
+import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -306,17 +307,19 @@ def write_page(path: Path, page: str, force: bool) -> Path | None:
     )
 
     def checked() -> None:  # once the page is written: a failed write leaves FILE as it was
-        if (path.exists() or path.is_symlink()) and not _ours(path):  # (made meanwhile too)
+        if (path.exists() or path.is_symlink()) and _ours(path) is None:  # (made meanwhile)
             if not force:
                 raise refused
             moved.append(move_aside(path))
 
     try:
-        ours = (path.exists() or path.is_symlink()) and _ours(path)
-        if not ours and not force:
+        mode = _ours(path) if path.exists() or path.is_symlink() else None
+        if mode is None and not force:
             checked()  # E050 before anything is written
-        # a new name is linked, never replacing what another made there meanwhile
-        write_file_atomic(path, page.encode("utf-8"), before_rename=checked, replace=ours)
+        # a new name is linked, never replacing what another made there meanwhile; a page
+        # replaced keeps its permissions (one made private stays so)
+        data = page.encode("utf-8")
+        write_file_atomic(path, data, mode=mode, before_rename=checked, replace=mode is not None)
     except FileExistsError:
         if not moved:
             raise refused from None
@@ -327,15 +330,18 @@ def write_page(path: Path, page: str, force: bool) -> Path | None:
     return moved[0] if moved else None
 
 
-def _ours(path: Path) -> bool:
-    """Whether ``path`` is a page skillc-stats wrote (a regular file starting with
-    :data:`MARK`; a symlink never is, nor a FIFO: read without blocking, never waited on)."""
+def _ours(path: Path) -> int | None:
+    """The permission bits of ``path`` when it is a page skillc-stats wrote (a regular file
+    starting with :data:`MARK`; a symlink never is, nor a FIFO: read without blocking, never
+    waited on), else None."""
     from skillc_index.bounded_json import read_bounded
 
     if path.is_symlink():
-        return False
+        return None
     head = f"<!DOCTYPE html>\n{MARK}\n".encode()
     try:
-        return read_bounded(path, len(head)).startswith(head)
+        if read_bounded(path, len(head)).startswith(head):
+            return stat.S_IMODE(path.stat().st_mode)
     except OSError:
-        return False
+        pass
+    return None
