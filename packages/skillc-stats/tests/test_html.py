@@ -423,10 +423,13 @@ def test_html_where_no_file_can_be_is_cannot_create(
     for given, reason in [
         (f"{'n' * 300}/x.html", os.strerror(errno.ENAMETOOLONG)),
         ("gone/x.html", os.strerror(errno.ENOENT)),
+        ("reports/", os.strerror(errno.ENOENT)),  # (a file 'reports' was written)
+        ("pyproject.toml/", os.strerror(errno.ENOTDIR)),
     ]:
+        (project / "pyproject.toml").touch()
         proc = stats_cli("stats", "demo", "--html", given)
         assert proc.returncode == 1
-        assert proc.stderr == f"error[E999]: cannot create '{project / given}': {reason}\n"
+        assert proc.stderr == f"error[E999]: cannot create '{project}/{given}': {reason}\n"
 
 
 def test_html_onto_a_fifo_is_e050_without_waiting(
