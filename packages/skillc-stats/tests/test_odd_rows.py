@@ -107,6 +107,24 @@ def test_a_page_is_written_when_the_earliest_row_is_on_no_day(
             assert ">2026-01" in page and "Uses by day" not in page  # (to today)
 
 
+def test_a_row_dated_after_today_is_in_no_period(
+    show_row: Path, stats_process: Run, project: Path
+) -> None:
+    """A wrong clock's row (2099) made one skill's periods run to it: the page chose days
+    and showed the last 1,000 of them, the 2099 column alone, no real use."""
+    from datetime import datetime, timezone
+
+    odd_row(show_row, "UPDATE access_log SET timestamp = '2099-01-01T00:00:00Z' WHERE id = ?")
+    result = stats_process("stats", "demo", "--by", "month", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    periods = json.loads(result.stdout)["data"]
+    assert periods[-1]["period"] == datetime.now(timezone.utc).strftime("%Y-%m")
+    assert sum(row["uses"] for row in periods) == 1  # (2026-01-26's; the 2099 one in none)
+    page = stats_process("stats", "demo", "--html", "page.html")
+    assert page.returncode == 0 and page.stderr == "", page.stderr
+    assert "<title>2099" not in (project / "page.html").read_text(encoding="utf-8")
+
+
 def test_a_command_error_or_folder_that_is_not_text_is_counted(
     show_row: Path, stats_process: Run
 ) -> None:

@@ -420,9 +420,13 @@ class StatsQuery:
     def trend(self, by: str) -> list[dict[str, Any]]:
         """Uses, author activity and every access per ``by`` period (``day``, ``week``: the
         ISO week, named by its Monday, or ``month``), from the first to the last period with
-        an access, the quiet ones included (zeros)."""
+        an access, up to today's at most as in ``--all`` (a row dated later, a wrong clock's,
+        is in none, unless every row is), the quiet ones included (zeros)."""
+        from skillc_stats._trends import end_day
+
         kinds = kinds_by_period(self._log.day_counts(), by)
         first, last = min(kinds, default=""), max(kinds, default="")
+        last = max(min(last, period_of(end_day(self.filters), by) or last), first)
         note = periods_note(first, last, by)
         if note is not None:
             self._notes[by] = note
