@@ -663,6 +663,33 @@ def test_a_read_only_skill_folder_is_left_by_the_dry_run_and_the_run(
     assert (claude / "beta" / "SKILL.md").is_file()
 
 
+def read_only(monkeypatch: pytest.MonkeyPatch, *folders: Path) -> None:
+    """``os.access`` says ``folders`` cannot be written, as it says to a user (root writes)."""
+    real_access = os.access
+
+    def access(path: Any, mode: int, **kwargs: Any) -> bool:
+        if os.fspath(path) in {str(folder) for folder in folders} and mode & os.W_OK:
+            return False
+        return real_access(path, mode, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+
+
+def test_a_read_only_agent_folder_is_refused_by_the_dry_run_and_the_run(
+    cli: Callable[..., Run], claude: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No skill can move out of it, nor the router in: the run said each would move, then
+    died (E999 PermissionError) with the manifest left "installing"."""
+    read_only(monkeypatch, claude)
+    with unchanged(project):
+        for run in (["--dry-run"], []):
+            result = route(cli, "install", *run)
+            assert (result.returncode, result.stdout) == (1, "")
+            assert result.stderr.splitlines() == [
+                "error[E999]: agent folder '.claude/skills' is not writable (permission denied)"
+            ]
+
+
 def test_uninstall_keeps_the_router_while_a_skill_is_behind_it(
     cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
 ) -> None:

@@ -195,6 +195,7 @@ def _install(
             "install", place.agent, place.scope, place.folder, place.store, place.manifest,
             None, 0, (), tuple(left), dry_run, tuple(notices),
         )  # fmt: skip
+    _check_writable(place, layout, plans, router_state)
     skills = [
         RoutedSkill(
             r.name, r.kind, place.folder / r.name, place.destination(r.name, r.kind), "routed"
@@ -325,6 +326,20 @@ def _install(
         "install", place.agent, place.scope, place.folder, place.store, place.manifest,
         place.router, len(final), tuple(skills), tuple(left), False, tuple(notices),
     )  # fmt: skip
+
+
+def _check_writable(
+    place: RoutePlace, layout: Layout, plans: Sequence[EntryPlan], router_state: str
+) -> None:
+    """FolderNotWritable (E999), by the dry run as by the run and before anything changes,
+    for a folder install must write: ``.skillc/router`` (the manifest), the agent folder (a
+    move out of it, the router) and the store (a skill folder moved in)."""
+    from skillc_index.build.deploy import check_writable
+
+    if plans or router_state == "absent":
+        check_writable(place.folder, layout)
+    if any(plan.kind == "folder" and plan.action == "moved" for plan in plans):
+        check_writable(place.store, layout, "store")
 
 
 def _ignore_route(
