@@ -690,6 +690,20 @@ def test_a_read_only_agent_folder_is_refused_by_the_dry_run_and_the_run(
             ]
 
 
+def test_a_read_only_skillc_folder_is_refused_naming_the_route_folder(
+    cli: Callable[..., Run], claude: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``.skillc/router`` (the manifest, the lock) cannot be made: E999 PermissionError."""
+    read_only(monkeypatch, project / ".skillc")
+    with unchanged(project):
+        for run in (["--dry-run"], []):
+            result = route(cli, "install", *run)
+            assert (result.returncode, result.stdout) == (1, "")
+            assert result.stderr.splitlines() == [
+                "error[E999]: route folder '.skillc/router' is not writable (permission denied)"
+            ]
+
+
 def test_uninstall_keeps_the_router_while_a_skill_is_behind_it(
     cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
 ) -> None:

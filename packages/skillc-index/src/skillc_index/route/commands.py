@@ -336,6 +336,7 @@ def _check_writable(
     move out of it, the router) and the store (a skill folder moved in)."""
     from skillc_index.build.deploy import check_writable
 
+    check_writable(place.routes, layout, "route folder")
     if plans or router_state == "absent":
         check_writable(place.folder, layout)
     if any(plan.kind == "folder" and plan.action == "moved" for plan in plans):
