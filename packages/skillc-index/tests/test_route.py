@@ -642,6 +642,28 @@ def test_a_skill_that_fails_to_compile_once_moved_is_put_back(
     assert snapshot(broken) == before
 
 
+def test_no_router_is_written_when_no_skill_could_be_routed(
+    cli: Callable[..., Run], project: Path, unreadable: Callable[[Path], None]
+) -> None:
+    """Every skill moved was put back: the router "for 0 skills" added a listing entry that
+    led nowhere; now nothing of the route is left (manifest, folders, .gitignore lines)."""
+    folder = project / ".claude" / "skills"
+    broken = agent_skill(folder, "gamma")
+    before = snapshot(project)
+    unreadable(broken / "references" / "guide.md")
+    data = route_json(cli, "install")
+    assert (data["router"], data["routed"], data["skills"]) == (None, 0, [])
+    assert [left["name"] for left in data["left"]] == ["gamma"]
+    assert names(folder) == ["gamma"]
+    text = route(cli, "install")
+    assert text.stdout.splitlines()[-1] == (
+        "claude (project) .claude/skills: no skill routed, so no router; 1 skill left in "
+        "place (cannot be read: 1)"
+    )
+    (broken / "references" / "guide.md").chmod(0o644)
+    assert snapshot(project) == before
+
+
 def test_a_read_only_skill_folder_is_left_by_the_dry_run_and_the_run(
     cli: Callable[..., Run], claude: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -23,8 +23,10 @@ from skillc_index.operations import (
 from skillc_index.text import printable
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from skillc_index.layout import Layout
-    from skillc_index.route.result import RouteResult
+    from skillc_index.route.result import RouteResult, SkillLeft
 
 #: The router skill's name (``route.router_skill.ROUTER_NAME``; not imported for --help).
 ROUTER_NAME = "skill-router"
@@ -140,6 +142,14 @@ def _where(result: RouteResult, layout: Layout) -> str:
     return f"{result.agent} ({result.scope}) {layout.display(result.folder)}"
 
 
+def _causes(left: Sequence[SkillLeft]) -> str:
+    """The skills left in place, counted by why: ``not moved: 2, tracked by git: 1``."""
+    from collections import Counter
+
+    causes = Counter(skill.cause for skill in left)
+    return ", ".join(f"{cause}: {n}" for cause, n in causes.items())
+
+
 def _echo_moves(result: RouteResult, layout: Layout) -> None:
     """``install``'s and ``uninstall``'s text: a line per skill that moves (or would), one
     per skill left in place, and a summary."""
@@ -158,7 +168,15 @@ def _echo_moves(result: RouteResult, layout: Layout) -> None:
         click.echo(printable(f"left: {show(left.path)}: {left.reason}"))
     count = f"{result.routed} skill{_s(result.routed)}"
     if result.command == "install" and result.router is None:
-        click.echo(f"{where}: no skills to route")
+        if not result.left:
+            click.echo(f"{where}: no skills to route")
+            return
+        n = len(result.left)
+        routed = "would be routed" if would else "routed"
+        click.echo(
+            f"{where}: no skill {routed}, so no router; {n} skill{_s(n)} left in place "
+            f"({_causes(result.left)})"
+        )
         return
     if result.command == "install":
         lists = "would list" if would else "lists"
@@ -171,14 +189,10 @@ def _echo_moves(result: RouteResult, layout: Layout) -> None:
         if not listed:
             click.echo(f"{where} {lists} one skill, {router}{also}")
             return
-        from collections import Counter
-
-        causes = Counter(skill.cause for skill in listed)
-        why = ", ".join(f"{cause}: {n}" for cause, n in causes.items())
         n = len(listed)
         click.echo(
             f"{where} {lists} {n + 1} skills: {router}, and {n} skill{_s(n)} left in place "
-            f"({why}){also}"
+            f"({_causes(listed)}){also}"
         )
         return
     back = sum(1 for skill in result.skills if skill.action == "restored")

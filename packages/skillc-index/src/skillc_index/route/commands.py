@@ -112,14 +112,16 @@ def route_install(
     stubs behind it) tell agents to run, is not on ``PATH``. See :mod:`skillc_index.route`."""
     layout, config = session.layout, session.config
     place = route_place(layout, config, agent, global_)
-    result = _install(session, place, dry_run=True)  # a refusal is raised before any change
+    result, _ = _install(session, place, dry_run=True)  # a refusal is raised before any change
     if result.router is None:
         return result
     if not dry_run:
         # skillc's folders not there yet (the lock makes .skillc): uninstall removes them again
         absent = [f for f in made_by_route(place, layout) if not lexists(f)]
         with route_lock(place, layout):
-            result = _install(session, place, dry_run=False, absent=absent)
+            result, gone = _install(session, place, dry_run=False, absent=absent)
+        if gone is not None:  # no skill could be routed: nothing of the route is left
+            _forget(place, layout, gone)
     missing = skc_missing("the router")
     return result if missing is None else result._replace(notices=(*result.notices, missing))
 
@@ -141,7 +143,9 @@ def _not_routed_as_another(place: RoutePlace) -> None:
 
 def _install(
     session: Session, place: RoutePlace, *, dry_run: bool, absent: Sequence[Path] = ()
-) -> RouteResult:
+) -> tuple[RouteResult, RouteManifest | None]:
+    """The install, and the manifest it removed when no skill could be routed after all
+    (every move failed, every skill moved was put back): then no router is written either."""
     layout, config = session.layout, session.config
     old = read_route_manifest(place.manifest)
     folder_rel = os.path.relpath(place.folder, place.base)
@@ -194,7 +198,7 @@ def _install(
         return RouteResult(
             "install", place.agent, place.scope, place.folder, place.store, place.manifest,
             None, 0, (), tuple(left), dry_run, tuple(notices),
-        )  # fmt: skip
+        ), None  # fmt: skip
     _check_writable(place, layout, plans, router_state)
     skills = [
         RoutedSkill(
@@ -213,7 +217,7 @@ def _install(
         return RouteResult(
             "install", place.agent, place.scope, place.folder, place.store, place.manifest,
             place.router, count, tuple(skills), tuple(left), True, tuple(notices),
-        )  # fmt: skip
+        ), None  # fmt: skip
 
     # 1. the manifest first: every move it may see is recorded before it happens, and every
     # runtime it will build where there is none (uninstall removes those)
@@ -289,6 +293,17 @@ def _install(
     final = [
         r for r in records if r.name not in failed and is_ours(r, place.destination(r.name, r.kind))
     ]
+    created = tuple(
+        name for name in created if lexists(runtime_of(place, layout, name)) and name not in failed
+    )
+    ignored = old.gitignore if old else ()
+    if not final and not created and not lexists(place.router):  # no router for no skill
+        place.manifest.unlink()
+        gone = RouteManifest(folder_rel, "installed", (), None, (), {}, made, ignored)
+        return RouteResult(
+            "install", place.agent, place.scope, place.folder, place.store, place.manifest,
+            None, 0, (), tuple(left), False, tuple(notices),
+        ), gone  # fmt: skip
     if router_state != "edited":
         text = router_text(len(final), place.agent, place.scope)
         router_sha = sha256_hex(text.encode("utf-8"))
@@ -302,11 +317,7 @@ def _install(
             else:  # a skill of that name could not be moved away
                 router_sha = old.router_sha256 if old else None
                 notices.append(Notice(f"the router is not written: {place.router} is taken"))
-    created = tuple(
-        name for name in created if lexists(runtime_of(place, layout, name)) and name not in failed
-    )
     held = {name: entries for name, entries in held.items() if name not in failed}
-    ignored = old.gitignore if old else ()
     if place.scope == "project":
         made, ignored = _ignore_route(place, layout, made, ignored, notices)
     write_route_manifest(
@@ -325,7 +336,7 @@ def _install(
     return RouteResult(
         "install", place.agent, place.scope, place.folder, place.store, place.manifest,
         place.router, len(final), tuple(skills), tuple(left), False, tuple(notices),
-    )  # fmt: skip
+    ), None  # fmt: skip
 
 
 def _check_writable(
@@ -396,12 +407,18 @@ def route_uninstall(
     with route_lock(place, layout):
         result, done = _uninstall(session, place, dry_run=False)
     if done is not None:  # nothing is routed any more
-        _remove_empty(place, layout, done.made)
-        if done.gitignore:
-            from skillc_index.build.scaffold import GITIGNORE, unignore_lines
-
-            unignore_lines(place.base, done.gitignore, remove_empty=GITIGNORE in done.made)
+        _forget(place, layout, done)
     return result
+
+
+def _forget(place: RoutePlace, layout: Layout, gone: RouteManifest) -> None:
+    """Once nothing is routed and the manifest ``gone`` is removed: take out what the route
+    made (:func:`_remove_empty`) and the lines it added to ``.gitignore``."""
+    _remove_empty(place, layout, gone.made)
+    if gone.gitignore:
+        from skillc_index.build.scaffold import GITIGNORE, unignore_lines
+
+        unignore_lines(place.base, gone.gitignore, remove_empty=GITIGNORE in gone.made)
 
 
 def _remove_empty(place: RoutePlace, layout: Layout, made: Collection[str]) -> None:
