@@ -134,7 +134,7 @@ def test_install_leaves_only_the_router(
     front = parse_frontmatter(text).data
     assert front is not None and front["name"] == ROUTER_NAME
     assert "among 4 skills" in front["description"] and len(front["description"]) <= 1024
-    assert "skc_find" in front["description"] and "skc find '<task>'" in front["description"]
+    assert "skc_find" in front["description"] and "skc find 'the task" in front["description"]
     assert "skc show" in front["description"]
     # placeholders quoted as the stubs quote them: single quotes, nothing pasted is expanded
     assert "`skc show <skill> --section '<heading>'`" in text and '"<' not in text

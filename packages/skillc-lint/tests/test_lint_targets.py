@@ -87,3 +87,21 @@ def test_the_command_line_option(lint: Run, skill: Writer) -> None:
     assert "SKL931" in text and "agents (Agent Skills (.agents/skills))" in text
     bad = lint(str(folder), "--target", "nope")
     assert bad.returncode == 1 and "unknown target 'nope'" in bad.stderr
+
+
+def test_the_router_route_installs_lints_clean_for_every_agent(tmp_path: Path) -> None:
+    """``skc route install``'s router: its description held ``'<task>'`` (a tag to uploads,
+    ``‹task›`` to Codex) and a trigger SKL108 did not know ("Use it FIRST, for any task")."""
+    from skillc_index.route.router_skill import ROUTER_NAME, router_text
+
+    for profiles in ((), ("claude-code",)):
+        registry, problems = configured_registry(
+            {"targets": ["claude", "codex", "agents", "upload"]}, profiles
+        )
+        assert problems == []
+        for count, agent, scope in ((1, "claude", "project"), (36, "codex", "global")):
+            folder = tmp_path / f"{agent}-{len(profiles)}" / ROUTER_NAME
+            folder.mkdir(parents=True)
+            (folder / "SKILL.md").write_text(router_text(count, agent, scope), encoding="utf-8")
+            found = lint_skill(folder, registry=registry).diagnostics
+            assert [f"{d.rule} {d.message}" for d in found] == []

@@ -32,15 +32,18 @@ __all__ = [
 
 def router_text(count: int, agent: str, scope: Scope) -> str:
     """The router's SKILL.md: its description (the one listing entry the agent pays for)
-    tells the agent to find the skill for any task first."""
+    tells the agent to find the skill for any task first. The description holds no ``<``
+    or ``>`` (a tag to uploads, written ``‹ ›`` to Codex) and says when in a phrasing
+    skillc-lint's SKL108 knows: it lints clean for every agent."""
     from skillc_index.build.stub import _yaml_string
 
     skills = f"{count} skill{'' if count == 1 else 's'}"
     description = (
         f"Finds the right skill for the task among {skills} installed for this agent but kept "
-        "out of this listing by skillc. Use it FIRST, for any task: call the MCP tool skc_find "
-        "(or run `skc find '<task>'`) with the task in words, then read the best skill with "
-        "skc_show / skc_open (`skc show <skill>`)."
+        "out of this listing by skillc. Use it whenever a task starts, before anything else: "
+        "call the MCP tool skc_find with the task in words (or run `skc find 'the task in "
+        "words'`), then read the best skill with skc_show / skc_open (or `skc show` and the "
+        "skill's name)."
     )
     undo = "skc route uninstall" + ("" if agent == "claude" else f" --target {agent}")
     undo += " --global" if scope == "global" else ""
