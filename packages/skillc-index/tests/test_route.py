@@ -664,6 +664,27 @@ def test_no_router_is_written_when_no_skill_could_be_routed(
     assert snapshot(project) == before
 
 
+def test_a_skill_put_back_because_its_runtime_cannot_be_written_names_the_folder(
+    cli: Callable[..., Run], layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only runtime folder: the skill, readable, was said to "cannot be read"."""
+    agent_skill(project / ".claude" / "skills", "gamma")
+    runtimes = layout.runtime_store("project")
+    runtimes.mkdir(parents=True, exist_ok=True)
+    real_mkdir = os.mkdir
+
+    def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
+        if Path(path).parent == runtimes:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        real_mkdir(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "mkdir", mkdir)
+    data = route_json(cli, "install")
+    assert [(left["name"], left["reason"]) for left in data["left"]] == [
+        ("gamma", "put back: cannot write .skillc/runtime: Permission denied")
+    ]
+
+
 def test_a_read_only_skill_folder_is_left_by_the_dry_run_and_the_run(
     cli: Callable[..., Run], claude: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -269,7 +269,8 @@ def _install(
             skill, built = _compile(place, layout, config, record.name)
         except (SkillcError, OSError) as exc:
             origin = place.folder / record.name
-            reason, cause = why_not_built(exc)
+            source = Path(os.path.realpath(place.store / record.name))
+            reason, cause = why_not_built(exc, source, layout)
             if record.name in new:
                 try:
                     _move(place.store / record.name, origin)

@@ -187,12 +187,27 @@ def _name_problem(name: str) -> str | None:
     return None
 
 
-def why_not_built(exc: SkillcError | OSError) -> tuple[str, str]:
-    """Why a skill is left (its reason, and the kind of it): it does not build, or one of its
-    files cannot be read (no permission, a FIFO...)."""
-    if isinstance(exc, OSError):
-        return f"cannot be read: {exc.strerror or exc}", "cannot be read"
-    return f"does not build: {_one_line(exc)}", "does not build"
+def why_not_built(
+    exc: SkillcError | OSError, source: Path | None = None, layout: Layout | None = None
+) -> tuple[str, str]:
+    """Why a skill is left (its reason, and the kind of it): it does not build, one of its
+    files cannot be read (no permission, a FIFO...), or, for a compile of the skill folder
+    ``source``, a path outside it cannot be written (the runtime folder): that path is
+    named, the folder a staging name was to be made in rather than the name."""
+    if not isinstance(exc, OSError):
+        return f"does not build: {_one_line(exc)}", "does not build"
+    why = exc.strerror or str(exc)
+    if source is not None and layout is not None and isinstance(exc.filename, str):
+        from skillc_index.atomic import temporary_pid
+        from skillc_index.files import inside
+
+        if not inside(exc.filename, str(source)):
+            path = Path(exc.filename)
+            staged = [p for p in (*reversed(path.parents), path) if temporary_pid(p.name)]
+            if staged:  # a staging folder's name says nothing: the folder it was made in
+                path = staged[0].parent
+            return f"cannot write {layout.display(path)}: {why}", "cannot write"
+    return f"cannot be read: {why}", "cannot be read"
 
 
 def _check_builds(source: Path, name: str) -> None:
