@@ -245,3 +245,25 @@ def test_what_route_generates_is_git_ignored_until_uninstall(
     assert gitignore.is_file()
     route_json(cli, "uninstall")
     assert not gitignore.exists()
+
+
+@needs_git
+def test_a_router_behind_a_linked_agent_folder_is_ignored_where_git_sees_it(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """``.claude/skills`` a link to ``.agents/skills``: git does not follow the link, and
+    ``/.claude/skills/skill-router/`` left the router untracked in ``.agents/skills``."""
+    git = project_git(project)
+    folder = project / ".agents" / "skills"
+    agent_skill(folder, "one")
+    (project / ".claude").mkdir()
+    (project / ".claude" / "skills").symlink_to("../.agents/skills")
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "one")
+    agent_skill(folder, "two")
+    route_json(cli, "install")
+    assert "/.agents/skills/skill-router/\n" in (project / ".gitignore").read_text()
+    untracked = git("status", "--porcelain", "-uall").splitlines()
+    assert [line for line in untracked if "skill-router" in line] == []
+    route_json(cli, "uninstall")

@@ -365,16 +365,18 @@ def _ignore_route(
     """Add to the project's ``.gitignore`` what route generates there, a line each, as
     ``init`` and ``build`` add theirs (:func:`~skillc_index.build.scaffold.ignore_folders`):
     ``/.skillc/router/`` (the manifest, with device and inode numbers, and the parked
-    deployments) and the router's folder. Returns ``made`` and ``ignored`` with what this
-    added (``.gitignore`` in ``made`` when it made the file); a file that cannot be written
-    is a warning."""
+    deployments) and the router's folder, each by its real path, which git sees (git does
+    not follow a ``.claude/skills`` that links to ``.agents/skills``). Returns ``made`` and
+    ``ignored`` with what this added (``.gitignore`` in ``made`` when it made the file); a
+    file that cannot be written is a warning."""
     from pathlib import PurePath
 
     from skillc_index.build.scaffold import GITIGNORE, ignore_folders
     from skillc_index.diagnostics import format_diagnostic
 
+    base = os.path.realpath(place.base)
     generated = [
-        PurePath(os.path.relpath(path, place.base)).as_posix()
+        PurePath(os.path.relpath(os.path.realpath(path), base)).as_posix()
         for path in (place.routes, place.router)
     ]
     existed = lexists(place.base / GITIGNORE)
