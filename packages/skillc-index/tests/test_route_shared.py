@@ -267,3 +267,22 @@ def test_a_router_behind_a_linked_agent_folder_is_ignored_where_git_sees_it(
     untracked = git("status", "--porcelain", "-uall").splitlines()
     assert [line for line in untracked if "skill-router" in line] == []
     route_json(cli, "uninstall")
+
+
+def test_a_gitignore_without_a_final_newline_comes_back_exactly(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """Install ends the last line before adding its own; uninstall kept that newline (a
+    tracked ``.gitignore`` showed as modified). Lines added after route's keep theirs."""
+    agent_skill(project / ".claude" / "skills", "one")
+    gitignore = project / ".gitignore"
+    gitignore.write_bytes(b"node_modules\n*.log")
+    route_json(cli, "install")
+    assert gitignore.read_bytes().startswith(b"node_modules\n*.log\n/.skillc/router/\n")
+    route_json(cli, "uninstall")
+    assert gitignore.read_bytes() == b"node_modules\n*.log"
+    route_json(cli, "install")
+    with gitignore.open("a") as handle:
+        handle.write("dist/\n")  # the user's line after route's: the newline stays
+    route_json(cli, "uninstall")
+    assert gitignore.read_bytes() == b"node_modules\n*.log\ndist/\n"

@@ -332,12 +332,16 @@ def _append_lines(path: Path, wanted: Sequence[str]) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def unignore_lines(root: Path, lines: Sequence[str], *, remove_empty: bool = False) -> None:
+def unignore_lines(
+    root: Path, lines: Sequence[str], *, remove_empty: bool = False, newline: bool = False
+) -> None:
     """Take out of ``<root>/.gitignore`` each line of ``lines``, once each: lines a command
     added and recorded (``route install``'s, taken out by ``route uninstall``); read and
-    written under the lock :func:`_append_lines` takes. The file goes when it is then empty
-    and ``remove_empty`` (the command made it). One that cannot be read or written (not a
-    regular file, a symlink leading out) is left as it is."""
+    written under the lock :func:`_append_lines` takes. With ``newline`` (the command ended
+    the file's last line before adding its own), that newline goes too when the lines taken
+    out were the file's last. The file goes when it is then empty and ``remove_empty`` (the
+    command made it). One that cannot be read or written (not a regular file, a symlink
+    leading out) is left as it is."""
     from skillc_index.diagnostics import SkillcError
 
     try:
@@ -345,12 +349,16 @@ def unignore_lines(root: Path, lines: Sequence[str], *, remove_empty: bool = Fal
         with path.open("r+", encoding="utf-8", errors="surrogateescape", newline="") as handle:
             _lock(handle.fileno())
             text = handle.read()
-            kept = text.splitlines(keepends=True)
+            original = text.splitlines(keepends=True)
+            removed: set[int] = set()
             for line in lines:
-                found = [i for i, have in enumerate(kept) if have.rstrip("\r\n") == line]
-                if found:
-                    del kept[found[0]]
-            if len(kept) < len(text.splitlines()):
+                found = [i for i, have in enumerate(original) if have.rstrip("\r\n") == line]
+                removed.update([i for i in found if i not in removed][:1])
+            kept = [have for i, have in enumerate(original) if i not in removed]
+            last = removed and all(i in removed for i in range(min(removed), len(original)))
+            if newline and last and kept:  # the lines were the last: the file ends as it did
+                kept[-1] = kept[-1].removesuffix("\n")
+            if removed:
                 handle.seek(0)
                 handle.truncate()
                 handle.write("".join(kept))

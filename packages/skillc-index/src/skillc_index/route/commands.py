@@ -298,9 +298,10 @@ def _install(
         name for name in created if lexists(runtime_of(place, layout, name)) and name not in failed
     )
     ignored = old.gitignore if old else ()
+    newline = old.gitignore_newline if old else False
     if not final and not created and not lexists(place.router):  # no router for no skill
         place.manifest.unlink()
-        gone = RouteManifest(folder_rel, "installed", (), None, (), {}, made, ignored)
+        gone = RouteManifest(folder_rel, "installed", (), None, (), {}, made, ignored, newline)
         return RouteResult(
             "install", place.agent, place.scope, place.folder, place.store, place.manifest,
             None, 0, (), tuple(left), False, tuple(notices),
@@ -319,15 +320,12 @@ def _install(
                 router_sha = old.router_sha256 if old else None
                 notices.append(Notice(f"the router is not written: {place.router} is taken"))
     held = {name: entries for name, entries in held.items() if name not in failed}
-    if place.scope == "project":
-        made, ignored = _ignore_route(place, layout, made, ignored, notices)
-    write_route_manifest(
-        place.manifest,
-        place.agent,
-        RouteManifest(
-            folder_rel, "installed", tuple(final), router_sha, created, held, made, ignored
-        ),
+    state = RouteManifest(
+        folder_rel, "installed", tuple(final), router_sha, created, held, made, ignored, newline
     )
+    if place.scope == "project":
+        state = _ignore_route(place, layout, state, notices)
+    write_route_manifest(place.manifest, place.agent, state)
     moved = {p.name: p for p in done}
     skills += [
         RoutedSkill(p.name, p.kind, place.folder / p.name, behind(place, p), p.action)
@@ -356,22 +354,24 @@ def _check_writable(
 
 
 def _ignore_route(
-    place: RoutePlace,
-    layout: Layout,
-    made: tuple[str, ...],
-    ignored: tuple[str, ...],
-    notices: list[Notice],
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    place: RoutePlace, layout: Layout, state: RouteManifest, notices: list[Notice]
+) -> RouteManifest:
     """Add to the project's ``.gitignore`` what route generates there, a line each, as
     ``init`` and ``build`` add theirs (:func:`~skillc_index.build.scaffold.ignore_folders`):
     ``/.skillc/router/`` (the manifest, with device and inode numbers, and the parked
     deployments) and the router's folder, each by its real path, which git sees (git does
-    not follow a ``.claude/skills`` that links to ``.agents/skills``). Returns ``made`` and
-    ``ignored`` with what this added (``.gitignore`` in ``made`` when it made the file); a
-    file that cannot be written is a warning."""
+    not follow a ``.claude/skills`` that links to ``.agents/skills``). Returns ``state``
+    with what this added (``.gitignore`` in ``made`` when it made the file; whether it ended
+    the file's last line first, which uninstall takes out again); a file that cannot be
+    written is a warning."""
     from pathlib import PurePath
 
-    from skillc_index.build.scaffold import GITIGNORE, ignore_folders
+    from skillc_index.build.scaffold import (
+        GITIGNORE,
+        _read_gitignore,
+        check_gitignore,
+        ignore_folders,
+    )
     from skillc_index.diagnostics import format_diagnostic
 
     base = os.path.realpath(place.base)
@@ -381,14 +381,19 @@ def _ignore_route(
     ]
     existed = lexists(place.base / GITIGNORE)
     try:
+        text = _read_gitignore(check_gitignore(place.base))
         added = ignore_folders(place.base, (), layout, generated=generated)
     except SkillcError as exc:
         why = format_diagnostic(exc.diagnostic).splitlines()[0]
         notices.append(Notice(f".gitignore not updated: {why}"))
-        return made, ignored
-    if added and not existed:
-        made = (*made, GITIGNORE)
-    return made, tuple(dict.fromkeys((*ignored, *added)))
+        return state
+    if not added:
+        return state
+    return state._replace(
+        made=state.made if existed else (*state.made, GITIGNORE),
+        gitignore=tuple(dict.fromkeys((*state.gitignore, *added))),
+        gitignore_newline=state.gitignore_newline or (bool(text) and text[-1] != "\n"),
+    )
 
 
 # -- uninstall ------------------------------------------------------------------------------
@@ -421,7 +426,12 @@ def _forget(place: RoutePlace, layout: Layout, gone: RouteManifest) -> None:
     if gone.gitignore:
         from skillc_index.build.scaffold import GITIGNORE, unignore_lines
 
-        unignore_lines(place.base, gone.gitignore, remove_empty=GITIGNORE in gone.made)
+        unignore_lines(
+            place.base,
+            gone.gitignore,
+            remove_empty=GITIGNORE in gone.made,
+            newline=gone.gitignore_newline,
+        )
 
 
 def _remove_empty(place: RoutePlace, layout: Layout, made: Collection[str]) -> None:
@@ -528,9 +538,9 @@ def _uninstall(
     gone: RouteManifest | None = None
     if not dry_run:
         if remaining or router is not None:
-            state = RouteManifest(
-                manifest.folder, "installed", tuple(remaining), router_sha, kept_runtimes,
-                kept_held, manifest.made, manifest.gitignore,
+            state = manifest._replace(
+                state="installed", records=tuple(remaining), router_sha256=router_sha,
+                runtimes=kept_runtimes, runtimes_held=kept_held,
             )  # fmt: skip
             write_route_manifest(place.manifest, place.agent, state)
         else:

@@ -76,6 +76,9 @@ class RouteManifest(NamedTuple):
     """The lines install added to the project's ``.gitignore`` (``/.skillc/router/``, the
     router's folder): uninstall takes them out once nothing is routed (``made`` holds
     ``.gitignore`` when install made the file)."""
+    gitignore_newline: bool = False
+    """Install ended the file's last line (it had no final newline) before adding its lines:
+    uninstall takes that newline out again when its lines were the last."""
 
 
 def read_route_manifest(path: Path) -> RouteManifest | None:
@@ -126,6 +129,9 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
         ignored = data.get("gitignore", [])  # none in manifests of earlier versions
         if not isinstance(ignored, list) or not all(isinstance(line, str) for line in ignored):
             raise ValueError("gitignore is not a list of lines")
+        newline = data.get("gitignore_newline", False)  # none in manifests of earlier versions
+        if not isinstance(newline, bool):
+            raise ValueError("gitignore_newline is not a boolean")
         return RouteManifest(
             data["folder"],
             "installed" if data.get("state") == "installed" else "installing",
@@ -135,6 +141,7 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
             {name: tuple(entries) for name, entries in held.items()},
             tuple(made),
             tuple(ignored),
+            newline,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise InternalError(f"the route manifest '{path}' is not valid ({exc})") from None
@@ -152,6 +159,7 @@ def write_route_manifest(path: Path, agent: str, manifest: RouteManifest) -> Non
         "runtimes_held": {name: list(held) for name, held in manifest.runtimes_held.items()},
         "made": list(manifest.made),
         "gitignore": list(manifest.gitignore),
+        "gitignore_newline": manifest.gitignore_newline,
     }
     ensure_dir(path.parent)
     write_file_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
