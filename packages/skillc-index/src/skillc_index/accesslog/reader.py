@@ -222,11 +222,6 @@ class LocalRows:
             self._db = None
 
 
-#: How many rows nearest the edge :meth:`StatsLog.period` looks through for a timestamp
-#: it can print, when the edge itself is none (another tool's row).
-EDGE_ROWS = 1000
-
-
 class StatsLog:
     """Read-only queries over one skill's rows (those whose ``column`` is ``value``, or one
     of its values: its ``skill_path`` in a local log, with the folders imported into it, its
@@ -248,20 +243,10 @@ class StatsLog:
 
     def period(self) -> tuple[str | None, str | None]:
         """First and last timestamp: two index lookups (a query holding one ``MIN`` or ``MAX``
-        and nothing else is the form SQLite answers from the index without a scan). Only an
-        RFC 3339 UTC one (DECISIONS): a row another tool logged as ``zzz``, ``2026-02-30...``
-        or with an offset is passed over, among the :data:`EDGE_ROWS` nearest the edge."""
-        return self._edge("MIN", "ASC"), self._edge("MAX", "DESC")
-
-    def _edge(self, function: str, order: str) -> str | None:
-        from skillc_index.clock import is_utc_timestamp
-
-        found = self._rows(f"SELECT {function}(timestamp)")
-        edge = found[0][0] if found else None
-        if edge is None or is_utc_timestamp(edge):
-            return edge
-        rows = self._rows("SELECT timestamp", f" ORDER BY timestamp {order} LIMIT {EDGE_ROWS}")
-        return next((row[0] for row in rows if is_utc_timestamp(row[0])), None)
+        and nothing else is the form SQLite answers from the index without a scan)."""
+        first = self._rows("SELECT MIN(timestamp)")
+        last = self._rows("SELECT MAX(timestamp)")
+        return (first[0][0] if first else None), (last[0][0] if last else None)
 
     def command_args_counts(self) -> list[Any]:
         """``(command, args, rows, failed rows)`` for all rows: one pass over the skill's rows
