@@ -747,6 +747,23 @@ def test_a_read_only_skillc_folder_is_refused_naming_the_route_folder(
             ]
 
 
+def test_a_read_only_route_folder_is_refused_by_uninstall_before_any_move(
+    cli: Callable[..., Run], claude: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Uninstall put every skill back, then died (E999 PermissionError) writing the manifest
+    in a read-only ``.skillc/router``: the manifest still said "installed". It is refused
+    first, the dry run too, nothing moved."""
+    route_json(cli, "install")
+    read_only(monkeypatch, project / ".skillc" / "router")
+    with unchanged(project):
+        for run in (["--dry-run"], []):
+            result = route(cli, "uninstall", *run)
+            assert (result.returncode, result.stdout) == (1, "")
+            assert result.stderr.splitlines() == [
+                "error[E999]: route folder '.skillc/router' is not writable (permission denied)"
+            ]
+
+
 def test_uninstall_keeps_the_router_while_a_skill_is_behind_it(
     cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
 ) -> None:

@@ -343,7 +343,8 @@ def _check_writable(
 ) -> None:
     """FolderNotWritable (E999), by the dry run as by the run and before anything changes,
     for a folder install must write: ``.skillc/router`` (the manifest), the agent folder (a
-    move out of it, the router) and the store (a skill folder moved in)."""
+    move out of it, the router) and the store (a skill folder moved in); uninstall, the
+    first two (``router_state`` "absent": the manifest and the moves back)."""
     from skillc_index.build.deploy import check_writable
 
     check_writable(place.routes, layout, "route folder")
@@ -461,6 +462,7 @@ def _uninstall(
     folder = place.base / manifest.folder  # where the skills were, whatever config says now
     check_agent_folder(place, layout, folder)
     place = place._replace(folder=folder)
+    _check_writable(place, layout, (), "absent")  # the manifest, the moves back: before any
     router_state = router_state_of(place.router, manifest.router_sha256)
     skills: list[RoutedSkill] = []
     left: list[SkillLeft] = []
