@@ -302,6 +302,25 @@ def forbid_changes_fixture() -> Callable[[Path], Callable[[], object]]:
 
 
 @pytest.fixture
+def count_calls(monkeypatch: pytest.MonkeyPatch) -> Callable[[object, str], list[tuple[Any, ...]]]:
+    """``count_calls(owner, name)``: ``owner.name`` replaced (for the test) by a wrapper that
+    records each call's arguments, then calls it as before; returns the list of calls."""
+
+    def wrap(owner: object, name: str) -> list[tuple[Any, ...]]:
+        calls: list[tuple[Any, ...]] = []
+        real = getattr(owner, name)
+
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            calls.append(args)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, recorded)
+        return calls
+
+    return wrap
+
+
+@pytest.fixture
 def home(tmp_path: Path) -> Path:
     """``$SKILLC_HOME`` for this test: an empty folder."""
     path = (tmp_path / "home").resolve()

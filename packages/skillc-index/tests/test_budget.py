@@ -364,7 +364,7 @@ def test_the_listing_ranks_an_imported_skill_by_the_uses_stats_all_counts(
 
 
 def test_the_budget_ranks_the_skills_the_listing_found(
-    layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
+    layout: Layout, project: Path, count_calls: Callable[[object, str], list[Any]]
 ) -> None:
     """``list --budget`` ranks by use the skills its listing found: the inventory (every
     agent folder, plugin and store) is walked once, not a second time for the ranking. The
@@ -378,14 +378,7 @@ def test_the_budget_ranks_the_skills_the_listing_found(
     runtime = layout.runtime_store("project") / "zeta"
     insert(primary_log(runtime), [AccessRecord("show", "zeta", str(zeta), "/w")])
     small_budget(layout)
-    walks: list[int] = []
-    real = entries.installed_skills
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        walks.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(entries, "installed_skills", counted)
+    walks = count_calls(entries, "installed_skills")
     session = Session(layout, AccessLog(lambda _: None))
     (budget,) = LIST.run(session, ListParams(budget=True)).to_dict()["budget"]
     listed = {entry["name"]: entry["listed"] for entry in budget["entries"]}
@@ -394,26 +387,19 @@ def test_the_budget_ranks_the_skills_the_listing_found(
 
 
 def test_the_access_logs_are_read_only_when_a_folder_is_priced(
-    layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
+    layout: Layout, project: Path, count_calls: Callable[[object, str], list[Any]]
 ) -> None:
     """``list --budget`` with no agent folder to price opens no access log (the ranking by use
     is read only for a listing it prices)."""
     from skillc_index.listing import usage
 
-    reads: list[int] = []
-    real = usage.recorded_priorities
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        reads.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(usage, "recorded_priorities", counted)
+    reads = count_calls(usage, "recorded_priorities")
     session = Session(layout, AccessLog(lambda _: None))
     assert LIST.run(session, ListParams(budget=True)).to_dict()["budget"] == []
     assert reads == []
     agent_skill(project / ".claude" / "skills", "alpha", "a" * 50)
     assert len(LIST.run(session, ListParams(budget=True)).to_dict()["budget"]) == 1
-    assert reads == [1]
+    assert len(reads) == 1
 
 
 def test_read_entry_is_the_one_reader_of_a_listing_entry(

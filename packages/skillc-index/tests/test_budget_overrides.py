@@ -543,20 +543,16 @@ def test_without_a_home_folder_the_settings_are_written_with_a_warning(
 
 
 def test_apply_reads_the_usage_once(
-    cli: Callable[..., Run], project: Path, over: Path, monkeypatch: pytest.MonkeyPatch
+    cli: Callable[..., Run],
+    project: Path,
+    over: Path,
+    count_calls: Callable[[object, str], list[Any]],
 ) -> None:
     """The listing is priced up to three times (as it is, without skillc's entries, as
     written): the skills' usage, which opens every access log, is read once for all."""
     from skillc_index.listing import usage
 
-    calls: list[int] = []
-    real = usage.recorded_priorities
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(usage, "recorded_priorities", counted)
+    calls = count_calls(usage, "recorded_priorities")
     write_json(local_settings(project), {"skillOverrides": {}})
     data = run_json(cli, "--apply", "overrides")
     assert data["overrides"][0]["written"]
