@@ -718,49 +718,37 @@ def read_only(monkeypatch: pytest.MonkeyPatch, *folders: Path) -> None:
     monkeypatch.setattr(os, "access", access)
 
 
-def test_a_read_only_agent_folder_is_refused_by_the_dry_run_and_the_run(
-    cli: Callable[..., Run], claude: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("command", "folder", "named"),
+    [
+        ("install", ".claude/skills", "agent folder '.claude/skills'"),
+        ("install", ".skillc", "route folder '.skillc/router'"),
+        ("uninstall", ".skillc/router", "route folder '.skillc/router'"),
+    ],
+)
+def test_a_folder_route_cannot_write_is_refused_before_anything_changes(
+    cli: Callable[..., Run],
+    claude: Path,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    folder: str,
+    named: str,
 ) -> None:
-    """No skill can move out of it, nor the router in: the run said each would move, then
-    died (E999 PermissionError) with the manifest left "installing"."""
-    read_only(monkeypatch, claude)
+    """A read-only agent folder (no skill can move out, nor the router in) or ``.skillc``
+    (``.skillc/router``, the manifest and the lock, cannot be made): install said each skill
+    would move, then died (E999 PermissionError) with the manifest left "installing"; with
+    a read-only ``.skillc/router``, uninstall put every skill back, then died writing the
+    manifest, left "installed". Each is refused first, by the dry run too."""
+    if command == "uninstall":
+        route_json(cli, "install")
+    read_only(monkeypatch, project / folder)
     with unchanged(project):
         for run in (["--dry-run"], []):
-            result = route(cli, "install", *run)
+            result = route(cli, command, *run)
             assert (result.returncode, result.stdout) == (1, "")
             assert result.stderr.splitlines() == [
-                "error[E999]: agent folder '.claude/skills' is not writable (permission denied)"
-            ]
-
-
-def test_a_read_only_skillc_folder_is_refused_naming_the_route_folder(
-    cli: Callable[..., Run], claude: Path, project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``.skillc/router`` (the manifest, the lock) cannot be made: E999 PermissionError."""
-    read_only(monkeypatch, project / ".skillc")
-    with unchanged(project):
-        for run in (["--dry-run"], []):
-            result = route(cli, "install", *run)
-            assert (result.returncode, result.stdout) == (1, "")
-            assert result.stderr.splitlines() == [
-                "error[E999]: route folder '.skillc/router' is not writable (permission denied)"
-            ]
-
-
-def test_a_read_only_route_folder_is_refused_by_uninstall_before_any_move(
-    cli: Callable[..., Run], claude: Path, project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Uninstall put every skill back, then died (E999 PermissionError) writing the manifest
-    in a read-only ``.skillc/router``: the manifest still said "installed". It is refused
-    first, the dry run too, nothing moved."""
-    route_json(cli, "install")
-    read_only(monkeypatch, project / ".skillc" / "router")
-    with unchanged(project):
-        for run in (["--dry-run"], []):
-            result = route(cli, "uninstall", *run)
-            assert (result.returncode, result.stdout) == (1, "")
-            assert result.stderr.splitlines() == [
-                "error[E999]: route folder '.skillc/router' is not writable (permission denied)"
+                f"error[E999]: {named} is not writable (permission denied)"
             ]
 
 
