@@ -267,15 +267,14 @@ class AgentFolders:
         entry ``name``: each real folder once, under its first target's path, with every
         target sharing it (``agents`` and ``codex`` share ``.agents/skills``, and so does
         ``claude`` when ``.claude/skills`` is a symlink to it)."""
-        shared: dict[str, list[str]] = {}
-        for target in self.roots:
-            shared.setdefault(self._real_root(target), []).append(target)
-        found: dict[Path, tuple[str, ...]] = {}
-        for real, targets in shared.items():
-            path = self.roots[targets[0]] / name
-            if name in self._names[real] if self._names is not None else os.path.lexists(path):
-                found[path] = tuple(targets)
-        return found
+        shared: dict[str, list[str]] = {}  # real folder -> the targets holding the entry
+        for target, root in self.roots.items():
+            if self._names is None and not os.path.lexists(root / name):
+                continue  # an entry looked at before a folder is resolved (a build's one skill)
+            real = self._real_root(target)
+            if self._names is None or name in self._names[real]:
+                shared.setdefault(real, []).append(target)
+        return {self.roots[targets[0]] / name: tuple(targets) for targets in shared.values()}
 
 
 def _entries(folder: Path) -> frozenset[str]:

@@ -203,7 +203,8 @@ def why_not_built(
 
         if not inside(exc.filename, str(source)):
             path = Path(exc.filename)
-            staged = [p for p in (*reversed(path.parents), path) if temporary_pid(p.name)]
+            chain = (*reversed(path.parents), path)
+            staged = [p for p in chain if temporary_pid(p.name) is not None]
             if staged:  # a staging folder's name says nothing: the folder it was made in
                 path = staged[0].parent
             return f"cannot write {layout.display(path)}: {why}", "cannot write"
