@@ -5,8 +5,10 @@ build``, each a process, alternated run by run.
     .venv/bin/python bench/hot_paths.py --base DIR [--runs 25] [--installed 300] [--corpus DIR]
 
 Each code gets a scratch project and home of its own (two versions may keep indexes or
-catalogs of different schemas): the largest corpus skill copied into the project as ``./big``
-and built, the first ``--installed`` corpus skills copied into the home's ``.claude/skills``.
+catalogs of different schemas): the largest corpus skill copied into the project and built
+(``show`` and ``search`` name it: the only skill of that name), the first ``--installed``
+other corpus skills copied into the home's ``.claude/skills``. A command that fails stops
+the run.
 ``--base DIR``: a checkout of another commit (``git worktree add --detach DIR REV``), run
 with its packages' sources first on ``PYTHONPATH`` (:func:`benchlib.codes`). Prints a
 markdown table of medians and their ratio.
@@ -33,15 +35,15 @@ def setup(root: Path, corpus: list[Path], big: Path, installed: int, env: dict[s
     (project / ".skillc").mkdir(parents=True)
     agents = home / ".claude" / "skills"
     agents.mkdir(parents=True)
-    for skill in corpus[:installed]:
+    for skill in [skill for skill in corpus if skill.name != big.name][:installed]:
         if not (agents / skill.name).exists():
             shutil.copytree(skill, agents / skill.name, symlinks=True)
-    shutil.copytree(big, project / "big", symlinks=True)
+    shutil.copytree(big, project / big.name, symlinks=True)  # the only skill of that name
     done = subprocess.run(
-        [str(find_skc()), "build", "./big"], cwd=project, env=env, capture_output=True, text=True
+        [str(find_skc()), "build", f"./{big.name}"], cwd=project, env=env, capture_output=True
     )
     if done.returncode:
-        sys.exit(f"error: the build of ./big failed: {done.stderr.strip()}")
+        sys.exit(f"error: the build of ./{big.name} failed: {done.stderr.decode().strip()}")
 
 
 def main() -> None:
@@ -58,7 +60,7 @@ def main() -> None:
         "show": ["show", big.name, "--section", heading.group(1) if heading else big.name],
         "search": ["search", big.name, "install"],
         "find": ["find", "create a pdf report from data"],
-        "build": ["build", "./big"],
+        "build": ["build", f"./{big.name}"],
     }
     skc = str(find_skc())
     scratch = Path(tempfile.mkdtemp(prefix="skillc-hot-"))
@@ -76,8 +78,10 @@ def main() -> None:
                 order = sessions if run % 2 == 0 else sessions[::-1]
                 for label, project, env in order:
                     start = time.perf_counter()
-                    subprocess.run([skc, *argv], cwd=project, env=env, capture_output=True)
+                    done = subprocess.run([skc, *argv], cwd=project, env=env, capture_output=True)
                     runs.setdefault((label, name), []).append(time.perf_counter() - start)
+                    if done.returncode:  # a failing command is not a time
+                        sys.exit(f"error: {label}: skc {name}: {done.stderr.decode().strip()}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     (base, _, _), (this, _, _) = sessions
