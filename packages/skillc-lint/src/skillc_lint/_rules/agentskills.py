@@ -100,7 +100,6 @@ def license_format(skill: Skill, options: Options) -> Findings:
     as text (YAML 1.2 reads it so, as for SKL502). A list, a mapping, a number or a boolean
     is what ``skc package`` drops (a conformant client skips a skill whose standard field has
     another type)."""
-    from skillc_index.dialect import is_text
 
     data = frontmatter(skill)
     if "license" not in data:
