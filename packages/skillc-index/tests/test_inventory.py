@@ -93,6 +93,9 @@ def test_a_plugin_turned_off_in_claude_code_settings_is_left_out(
     assert plugin_skill_folders(layout) == (Path("/opt/q/skills"), Path("/opt/r/skills"))
     (project / ".claude/settings.local.json").write_text("{", encoding="utf-8")  # unreadable
     assert plugin_skill_folders(layout) == (Path("/opt/q/skills"),)
+    odd = {"enabledPlugins": {"r@m": False}, "skillOverrides": []}  # list --apply refuses it
+    (project / ".claude/settings.json").write_text(json.dumps(odd), encoding="utf-8")
+    assert plugin_skill_folders(layout) == ()
 
 
 def test_plugin_records_version_1(layout: Layout, home: Path) -> None:

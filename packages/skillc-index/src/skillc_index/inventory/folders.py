@@ -374,17 +374,18 @@ def plugins_turned_off(layout: Layout) -> frozenset[str]:
     whose ``enabledPlugins`` value is ``false`` in the strongest of the settings files that
     set it (:func:`skillc_index.listing.overrides.settings_files`: the project's
     ``.claude/settings.local.json``, then its ``.claude/settings.json``, then the user's
-    ``~/.claude/settings.json``). A settings file that cannot be read sets nothing."""
-    from skillc_index.command_errors import InvalidSettings
-    from skillc_index.listing.overrides import read_settings, settings_files
+    ``~/.claude/settings.json``). A settings file that cannot be read sets nothing; one whose
+    other keys are odd (a ``skillOverrides`` that ``list --apply`` refuses) still does."""
+    from skillc_index.bounded_json import read_json_bounded
+    from skillc_index.listing.overrides import MAX_SETTINGS_BYTES, settings_files
 
     enabled: dict[str, object] = {}
     for path in settings_files(layout):  # the weakest first
         try:
-            data = read_settings(path, layout) or {}
-        except InvalidSettings:
+            data = read_json_bounded(path, max_bytes=MAX_SETTINGS_BYTES)
+        except (OSError, ValueError):
             continue
-        value = data.get("enabledPlugins")
+        value = data.get("enabledPlugins") if isinstance(data, dict) else None
         if isinstance(value, dict):
             enabled.update(value)
     return frozenset(key for key, value in enabled.items() if value is False)

@@ -45,12 +45,12 @@ def _lookups(skill: str, layout: Layout) -> Iterator[tuple[str, list[Root]]]:
     """The names to look for, each with the folders to look in, in order: for ``plugin:skill``
     that plugin's skill first; then the name as it is, a folder's (``foo:bar``, a folder
     name a plugin named ``foo`` does not have), in every agent folder and plugin."""
+    plugins = plugin_folders(layout)  # once: it reads the install records and settings
     if parts := _plugin_parts(skill):
         plugin, market, name = parts
-        plugins = plugin_folders(layout)
         yield name, [r for r in plugins if r.plugin == plugin and market in ("", r.marketplace)]
     folders = agent_folders(layout, _configured(layout), nested=True)
-    yield skill, [*folders, *plugin_folders(layout)]
+    yield skill, [*folders, *plugins]
 
 
 def _plugin_parts(skill: str) -> tuple[str, str, str] | None:
