@@ -259,6 +259,22 @@ def test_skl529_reports_the_trigger_files_skc_eval_skips(skill: Writer) -> None:
     )
 
 
+def test_skl529_reads_a_case_file_as_skc_eval_does(skill: Writer) -> None:
+    """SKL529 read case files through lint's text window (256 KiB): a valid 300 KB
+    ``triggers.json`` or ``evals.json``, which skc eval reads whole, was "not JSON". They are
+    read with eval's reader and bound (1 MiB); one over it cannot be read, as eval says."""
+    cases = [{"query": f"sort table {n} " + "x" * 200, "should_trigger": True} for n in range(5000)]
+    many = json.dumps(cases[:1400])  # over 300 KB
+    evals = json.dumps({"evals": [{"prompt": "p" * 200}] * 1500})
+    folder = skill(files={"evals/triggers.json": many, "evals/evals.json": evals})
+    assert len(many) > 300_000 and len(evals) > 300_000
+    assert found(folder, "SKL529") == []
+    (folder / "evals" / "triggers.json").write_text(json.dumps(cases), encoding="utf-8")
+    assert [m for _, _, m in found(folder, "SKL529")] == [
+        "triggers.json cannot be read: larger than 1 MiB"
+    ]
+
+
 def test_the_guidance_tag_selects_them(skill: Writer) -> None:
     from skillc_lint import default_registry
 

@@ -2,13 +2,14 @@
 :data:`~skillc_index.layout.CASE_FILES`), known to the two tools that read them: ``skc eval``
 (skillc-gateway's ``evaluate.cases``), which leaves out an entry holding a key it does not
 know (it may say what the case means), and skillc-lint's SKL529, which reports that key.
-A ``triggers.yaml`` is read by both with :func:`load_yaml`, a JSON case file with
-:func:`load_json`.
+Both read a case file with :func:`read_case_file`, a ``triggers.yaml`` with
+:func:`load_yaml`, a JSON case file with :func:`load_json`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "YAML_KEYS",
     "load_json",
     "load_yaml",
+    "read_case_file",
     "unknown_keys",
 ]
 
@@ -48,6 +50,28 @@ def unknown_keys(data: Iterable[Any], known: tuple[str, ...]) -> str:
 
     quoted = ", ".join(repr(cut(printable(key), 40)) for key in keys)
     return f"unknown key{'s' if len(keys) > 1 else ''} {quoted}"
+
+
+def read_case_file(root: Path, rel: str) -> bytes | None:
+    """The bytes of the case file ``rel`` of the skill at ``root``, as ``skc eval`` and lint's
+    SKL529 read it; None when it is not there. Raises :class:`ValueError` for a file over
+    :data:`MAX_FILE_BYTES` or that is no regular file of the skill (a symlink out of it, a
+    folder, a FIFO), :class:`OSError` when it cannot be read."""
+    from skillc_index.diagnostics import NotARegularFile, SkillcError, SkillFileNotFound
+    from skillc_index.files import open_in_root
+
+    try:
+        with open_in_root(root, rel) as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except NotARegularFile as exc:
+        raise ValueError(f"it is {exc.kind}") from None
+    except SkillFileNotFound:
+        return None
+    except SkillcError as exc:  # E012: a path leading out of the skill
+        raise ValueError(str(exc)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"larger than {MAX_FILE_BYTES >> 20} MiB")
+    return data
 
 
 def load_json(data: bytes | str) -> Any:

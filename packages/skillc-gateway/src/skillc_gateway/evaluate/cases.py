@@ -44,10 +44,10 @@ from typing import Any, NamedTuple
 from skillc_index.evals import (  # the bounds and readers lint's SKL529 shares
     ENTRY_KEYS,
     FILE_KEYS,
-    MAX_FILE_BYTES,
     YAML_KEYS,
     load_json,
     load_yaml,
+    read_case_file,
     unknown_keys,
 )
 from skillc_index.layout import CASE_FILES  # the files read, in this order
@@ -78,24 +78,6 @@ class SkillCases(NamedTuple):
     cases: tuple[Case, ...]
     problems: tuple[str, ...]
     """One line per file skipped or entry left out, and why."""
-
-
-def _read(root: Path, rel: str) -> bytes | None:
-    """The bytes of ``rel`` in the skill (at most one more than the bound), None when it is
-    not there. Raises :class:`OSError` or :class:`ValueError` when it cannot be read, or is
-    not a regular file of the skill (a symlink out of it, a folder, a FIFO)."""
-    from skillc_index.diagnostics import NotARegularFile, SkillcError, SkillFileNotFound
-    from skillc_index.files import open_in_root
-
-    try:
-        with open_in_root(root, rel) as handle:
-            return handle.read(MAX_FILE_BYTES + 1)
-    except NotARegularFile as exc:
-        raise ValueError(f"it is {exc.kind}") from None
-    except SkillFileNotFound:
-        return None
-    except SkillcError as exc:  # E012: a path leading out of the skill
-        raise ValueError(str(exc)) from None
 
 
 def _json_cases(data: Any, rel: str) -> list[Case | str]:
@@ -162,11 +144,9 @@ def read_cases(root: Path) -> SkillCases:
     problems: list[str] = []
     for rel in CASE_FILES:
         try:
-            data = _read(root, rel)
+            data = read_case_file(root, rel)
             if data is None:
                 continue
-            if len(data) > MAX_FILE_BYTES:
-                raise ValueError(f"larger than {MAX_FILE_BYTES >> 20} MiB")
             if rel.endswith(".yaml"):
                 from skillc_index.files import decoded
 

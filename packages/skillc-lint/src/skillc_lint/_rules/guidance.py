@@ -324,13 +324,17 @@ def evals_format(skill: Skill, options: Options) -> Findings:
 
     for other in CASE_FILES[1:]:
         if other in skill.files:
-            yield from _trigger_file(skill.text(other), other)
+            yield from _trigger_file(skill, other)
     rel = CASE_FILES[0]  # evals/evals.json
     if rel not in skill.files:
         return
-    text = skill.text(rel)
     try:
-        data = load_json(text or "")
+        text = _case_text(skill, rel)
+    except (OSError, ValueError) as exc:
+        yield Finding(f"evals.json cannot be read: {exc}", rel)
+        return
+    try:
+        data = load_json(text)
     except (ValueError, RecursionError) as exc:
         yield Finding(f"evals.json is not JSON: {str(exc)[:80]}", rel)
         return
@@ -359,7 +363,17 @@ def evals_format(skill: Skill, options: Options) -> Findings:
             yield Finding(f"evals[{index}] {problem}", rel)
 
 
-def _trigger_file(text: str | None, rel: str) -> Findings:
+def _case_text(skill: Skill, rel: str) -> str:
+    """The text of the case file ``rel`` as ``skc eval`` reads it (its reader and bound, not
+    lint's text window: a valid 300 KB file was cut, then "not JSON"); :class:`ValueError`
+    or :class:`OSError` when eval could not read it either."""
+    from skillc_index.evals import read_case_file
+    from skillc_index.files import decoded
+
+    return decoded(read_case_file(skill.root, rel) or b"")
+
+
+def _trigger_file(skill: Skill, rel: str) -> Findings:
     """What ``skc eval`` skips or leaves out of the trigger file ``rel``: the whole file when
     it cannot read it (its own readers, :mod:`skillc_index.evals`) or it is in none of its
     shapes, or when a ``triggers.yaml`` holds a key besides its two lists; an entry with a key
@@ -376,7 +390,12 @@ def _trigger_file(text: str | None, rel: str) -> Findings:
     name = posixpath.basename(rel)
     yaml = rel.endswith(".yaml")
     try:
-        data = load_yaml(text or "") if yaml else load_json(text or "")
+        text = _case_text(skill, rel)
+    except (OSError, ValueError) as exc:
+        yield Finding(f"{name} cannot be read: {exc}", rel)
+        return
+    try:
+        data = load_yaml(text) if yaml else load_json(text)
     except (ValueError, RecursionError) as exc:
         yield Finding(f"{name} is not {'YAML' if yaml else 'JSON'}: {str(exc)[:80]}", rel)
         return
