@@ -301,6 +301,8 @@ def test_an_empty_folder_of_a_skill_is_a_directory_with_no_children(
     (skill / "templates" / ".keep").write_text("", encoding="utf-8")
     (skill / ".git" / "config").write_text("[core]\n", encoding="utf-8")
     (skill / "docs" / "a.md").write_text("# A\n", encoding="utf-8")
+    for beside in ("a.md", "a-b.md"):  # bytewise by name: a, a-b.md, a.md ("a/" sorted last)
+        (skill / beside).write_text("# A\n", encoding="utf-8")
     (tmp_path / "project").mkdir()
     layout = Layout.discover(tmp_path / "project", {"SKILLC_HOME": str(home)})
     served = ServedSkills(lambda: layout)
@@ -314,6 +316,8 @@ def test_an_empty_folder_of_a_skill_is_a_directory_with_no_children(
         assert names("skill://eps") == [
             ("SKILL.md", "text/markdown"),
             ("a", folder),
+            ("a-b.md", "text/markdown"),
+            ("a.md", "text/markdown"),
             ("docs", folder),
             ("emptydir", folder),
             ("templates", folder),

@@ -602,7 +602,7 @@ class ServedSkills:
         if relative and relative not in entry.dirs:
             return None
         prefix = f"{relative}/" if relative else ""
-        children: dict[str, dict[str, Any]] = {}  # by path, a folder's with a final "/"
+        children: dict[str, dict[str, Any]] = {}  # by path (a path is a file or a folder)
         for served in entry.files:
             name = served.path[len(prefix) :]
             if served.path.startswith(prefix) and "/" not in name:
@@ -615,7 +615,7 @@ class ServedSkills:
         for folder in entry.dirs:
             name = folder[len(prefix) :]
             if folder.startswith(prefix) and "/" not in name:
-                children[f"{folder}/"] = {
+                children[folder] = {
                     "uri": file_uri(entry.path, folder),
                     "name": name,
                     "mimeType": DIRECTORY_MIME,
