@@ -30,7 +30,7 @@ EXTENSION_ID = "io.modelcontextprotocol/skills"
 EXTENSION_SETTINGS = {"directoryRead": True}
 #: Skills of one ``skills/list`` page, at most.
 PAGE_SKILLS = 500
-#: A page stops growing once its entries' JSON passes this many characters.
+#: A page's entries' JSON, at most this many characters (but for a first entry larger alone).
 PAGE_CHARS = 1_000_000
 #: The cache hint of skill results: none (the skills are the user's files, which change
 #: under the server; an entry read again is current).
@@ -158,7 +158,7 @@ class SkillsMethods:
 
     def _call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "skills/list":
-            items, more = self._page(params, _skill)
+            items, more = self._page(params, lambda entry: entry.to_dict())
             result: dict[str, Any] = {"skills": items}
         elif method == "resources/list":
             items, more = self._page(params, _skill_resource)
@@ -236,10 +236,6 @@ class SkillsMethods:
         else:
             content["text"] = text
         return {"contents": [content]}
-
-
-def _skill(entry: Entry) -> dict[str, Any]:
-    return entry.to_dict()
 
 
 def _skill_resource(entry: Entry) -> dict[str, Any]:

@@ -253,22 +253,19 @@ def _spawn_locked(
     return child
 
 
-def _spawn(
-    layout: Layout, idle: float, lock: int | None = None, build: Sequence[str] = ()
-) -> subprocess.Popen[bytes]:
-    """``skc watch --idle IDLE`` for ``layout``'s home, in a new session of its own (stdin
-    from /dev/null, its output appended to ``find.log`` in the skillc home, working in
-    ``/``: ``python -m`` puts its working directory first on the module path), handed the
-    home's server ``lock`` when one was taken for it. OSError when the log cannot be opened
-    or the process not made, FindServerError when it is not a regular file."""
+def _spawn(layout: Layout, idle: float, lock: int, build: Sequence[str]) -> subprocess.Popen[bytes]:
+    """``skc watch --idle IDLE`` for ``layout``'s home (its folder made by the caller), in a
+    new session of its own (stdin from /dev/null, its output appended to ``find.log`` in the
+    skillc home, working in ``/``: ``python -m`` puts its working directory first on the
+    module path), handed the home's server ``lock`` (:func:`_spawn_locked`). OSError when the
+    log cannot be opened or the process not made, FindServerError when it is not a regular
+    file."""
     import subprocess
     import sys
 
-    layout.global_dir.mkdir(parents=True, exist_ok=True)
     log = open_home_file(layout.global_dir / LOG_NAME, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     argv = [sys.executable, "-m", "skillc_gateway", "watch", "--idle", f"{idle:g}"]
-    if lock is not None:
-        argv += ["--lock-fd", str(lock)]
+    argv += ["--lock-fd", str(lock)]
     for folder in build:  # built first (it answered from their files)
         argv += ["--build", folder]
     try:
@@ -280,7 +277,7 @@ def _spawn(
             cwd="/",
             env={**os.environ, "SKILLC_HOME": str(layout.home), "PYTHONSAFEPATH": "1"},
             start_new_session=True,
-            pass_fds=() if lock is None else (lock,),
+            pass_fds=(lock,),
         )
     finally:
         os.close(log)
