@@ -186,12 +186,15 @@ def test_a_file_name_that_is_not_utf8_is_percent_encoded_as_its_bytes(tmp_path: 
             assert uris == {"s/%FF%FE.md"}
 
 
-def test_a_sarif_file_in_a_missing_folder_is_an_option_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("given", ["nodir/out.sarif", "reports/"])
+def test_a_sarif_file_in_a_missing_folder_is_an_option_error(tmp_path: Path, given: str) -> None:
+    """``reports/`` (a folder meant, none there) wrote a file named ``reports`` and exited 0
+    (``skillc_index.atomic.file_target``, as ``stats --html``)."""
     folder = tmp_path / "ok"
     folder.mkdir()
     (folder / "SKILL.md").write_text("---\nname: ok\ndescription: Does x. Use when y.\n---\n# Ok\n")
     proc = subprocess.run(
-        [sys.executable, "-m", "skillc_lint", "ok", "--sarif-file", "nodir/out.sarif"],
+        [sys.executable, "-m", "skillc_lint", "ok", "--sarif-file", given],
         cwd=tmp_path,
         env={**os.environ, "SKILLC_HOME": str(tmp_path / "home")},
         capture_output=True,
@@ -201,6 +204,6 @@ def test_a_sarif_file_in_a_missing_folder_is_an_option_error(tmp_path: Path) -> 
     assert proc.returncode == 1
     assert proc.stderr.splitlines()[-1] == (
         "error[E100]: invalid option: 'Invalid value for --sarif-file: cannot write "
-        "'nodir/out.sarif': No such file or directory'"
+        f"'{given}': No such file or directory'"
     )
-    assert not (tmp_path / "nodir").exists()
+    assert not (tmp_path / given.partition("/")[0]).exists()

@@ -26,6 +26,7 @@ __all__ = [
     "FileLock",
     "abandoned",
     "ensure_dir",
+    "file_target",
     "locked_folder",
     "move_aside",
     "staging_dir",
@@ -55,6 +56,20 @@ def nearest_existing(path: Path) -> Path:
     path that cannot be looked up (a name too long)."""
     while not path.exists() and path.parent != path:
         path = path.parent
+    return path
+
+
+def file_target(cwd: Path, given: str) -> Path:
+    """The file a command is told to write (``--html FILE``, ``--sarif-file FILE``), ``given``
+    relative to ``cwd``. :class:`OSError` (ENOENT, or ENOTDIR where a file has that name) for
+    one written as a folder (``reports/``) that is not one: ``Path`` drops the final slash,
+    and a file named ``reports`` was written."""
+    import errno
+
+    path = Path(cwd, given)
+    if given.endswith(("/", os.sep)) and not path.is_dir():
+        code = errno.ENOTDIR if path.exists() or path.is_symlink() else errno.ENOENT
+        raise OSError(code, os.strerror(code), given)
     return path
 
 

@@ -358,10 +358,11 @@ def _write_sarif(log: Mapping[str, Any], file: str, cwd: Path) -> None:
     """``--sarif-file``: a SARIF log (the run's, or its error's), written atomically (FILE
     relative to ``cwd``). Raises E100 when it cannot be written."""
     from skillc_index import write_file_atomic
+    from skillc_index.atomic import file_target
     from skillc_index.text import json_text
 
-    try:
-        write_file_atomic(cwd / file, (json_text(log) + "\n").encode("utf-8"))
+    try:  # reports/ with no such folder: E100 (a file named reports was written)
+        write_file_atomic(file_target(cwd, file), (json_text(log) + "\n").encode("utf-8"))
     except OSError as exc:  # a missing folder: E100, as --write-baseline's
         from skillc_lint._errors import ParameterError
 

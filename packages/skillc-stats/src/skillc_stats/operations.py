@@ -287,20 +287,18 @@ def _shown(store: str | None) -> str | None:
 def _write(session: Session, given: str, page: str, force: bool) -> tuple[Notice, ...]:
     """The page to ``given`` (relative to the working folder; :func:`~skillc_stats._html.
     write_page`), and a warning naming where a file that was there went (``force``)."""
-    import os
     from pathlib import Path
 
     from skillc_index import Notice
+    from skillc_index.atomic import file_target
     from skillc_stats._html import write_page
 
-    path = Path(session.layout.cwd, given)
-    if given.endswith(("/", os.sep)) and not path.is_dir():  # a folder meant: the slash went
-        import errno
-
+    try:
+        path = file_target(session.layout.cwd, given)
+    except OSError as exc:  # a folder meant (reports/), none there
         from skillc_index.command_errors import CannotCreate
 
-        there = path.exists() or path.is_symlink()
-        raise CannotCreate(f"{path}/", os.strerror(errno.ENOTDIR if there else errno.ENOENT))
+        raise CannotCreate(f"{Path(session.layout.cwd, given)}/", exc.strerror or "") from None
     backup = write_page(path, page, force)
     if backup is None:
         return ()
