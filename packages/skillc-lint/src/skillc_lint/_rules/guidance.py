@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import Any
 
 from skillc_index import SKILL_FILE
 from skillc_lint._registry import Finding, Rule
@@ -319,7 +320,7 @@ def evals_format(skill: Skill, options: Options) -> Findings:
     format does not know (:mod:`skillc_index.evals`: ``skc eval`` leaves such an eval out);
     nor does a trigger file ``skc eval`` reads (the other ``CASE_FILES``) hold such a key, or
     fail to be read as its format (eval skips it)."""
-    from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, load_json, unknown_keys
+    from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, unknown_keys
     from skillc_index.layout import CASE_FILES
 
     for other in CASE_FILES[1:]:
@@ -328,15 +329,9 @@ def evals_format(skill: Skill, options: Options) -> Findings:
     rel = CASE_FILES[0]  # evals/evals.json
     if rel not in skill.files:
         return
-    try:
-        text = _case_text(skill, rel)
-    except (OSError, ValueError) as exc:
-        yield Finding(f"evals.json cannot be read: {exc}", rel)
-        return
-    try:
-        data = load_json(text)
-    except (ValueError, RecursionError) as exc:
-        yield Finding(f"evals.json is not JSON: {str(exc)[:80]}", rel)
+    data, unread = _case_data(skill, rel)
+    if unread is not None:
+        yield unread
         return
     evals = data.get("evals") if isinstance(data, dict) else None
     if not isinstance(evals, list):
@@ -363,14 +358,24 @@ def evals_format(skill: Skill, options: Options) -> Findings:
             yield Finding(f"evals[{index}] {problem}", rel)
 
 
-def _case_text(skill: Skill, rel: str) -> str:
-    """The text of the case file ``rel`` as ``skc eval`` reads it (its reader and bound, not
-    lint's text window: a valid 300 KB file was cut, then "not JSON"); :class:`ValueError`
-    or :class:`OSError` when eval could not read it either."""
-    from skillc_index.evals import read_case_file
+def _case_data(skill: Skill, rel: str) -> tuple[Any, Finding | None]:
+    """The data of the case file ``rel`` read as ``skc eval`` reads it (its reader and bounds,
+    :mod:`skillc_index.evals`, not lint's text window: a valid 300 KB file was cut, then "not
+    JSON"), or the finding of a file eval cannot read or parse (it skips it)."""
+    from skillc_index.evals import load_json, load_yaml, read_case_file
     from skillc_index.files import decoded
 
-    return decoded(read_case_file(skill.root, rel) or b"")
+    name = posixpath.basename(rel)
+    yaml = rel.endswith(".yaml")
+    try:
+        text = decoded(read_case_file(skill.root, rel) or b"")
+    except (OSError, ValueError) as exc:
+        return None, Finding(f"{name} cannot be read: {exc}", rel)
+    try:
+        return (load_yaml(text) if yaml else load_json(text)), None
+    except (ValueError, RecursionError) as exc:
+        kind = "YAML" if yaml else "JSON"
+        return None, Finding(f"{name} is not {kind}: {str(exc)[:80]}", rel)
 
 
 def _trigger_file(skill: Skill, rel: str) -> Findings:
@@ -382,24 +387,15 @@ def _trigger_file(skill: Skill, rel: str) -> Findings:
         ENTRY_KEYS,
         FILE_KEYS,
         YAML_KEYS,
-        load_json,
-        load_yaml,
         unknown_keys,
     )
 
     name = posixpath.basename(rel)
-    yaml = rel.endswith(".yaml")
-    try:
-        text = _case_text(skill, rel)
-    except (OSError, ValueError) as exc:
-        yield Finding(f"{name} cannot be read: {exc}", rel)
+    data, unread = _case_data(skill, rel)
+    if unread is not None:
+        yield unread
         return
-    try:
-        data = load_yaml(text) if yaml else load_json(text)
-    except (ValueError, RecursionError) as exc:
-        yield Finding(f"{name} is not {'YAML' if yaml else 'JSON'}: {str(exc)[:80]}", rel)
-        return
-    if yaml:
+    if rel.endswith(".yaml"):
         if not isinstance(data, dict):
             yield Finding(f"{name} must be a mapping with {' and '.join(YAML_KEYS)} lists", rel)
         elif unknown := unknown_keys(data, YAML_KEYS):
