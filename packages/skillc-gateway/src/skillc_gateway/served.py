@@ -387,9 +387,8 @@ class ServedSkills:
     def _inventory(self) -> dict[str, InstalledSkill]:
         from skillc_index.config import load_config
         from skillc_index.inventory.entries import installed_skills
-        from skillc_index.inventory.folders import trusted_targets
+        from skillc_index.inventory.folders import settings_files, trusted_targets
         from skillc_index.inventory.uris import skill_paths
-        from skillc_index.listing.overrides import settings_files
 
         layout = self._layout()
         configs = tuple(str(c) for c in (layout.global_config, layout.project_config) if c)

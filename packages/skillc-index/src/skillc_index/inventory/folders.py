@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_PLUGIN_RECORDS_BYTES",
+    "MAX_SETTINGS_BYTES",
     "NESTED_AGENT",
     "NESTED_DEPTH",
     "NESTED_FOLDERS",
@@ -53,6 +54,7 @@ __all__ = [
     "plugins_turned_off",
     "routing_roots",
     "search_roots",
+    "settings_files",
     "trusted_targets",
     "write_places",
 ]
@@ -369,15 +371,30 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
     return tuple(found)
 
 
+#: The most of a Claude Code settings file read (skillc's bound for JSON others write).
+MAX_SETTINGS_BYTES = 1 << 20
+
+
+def settings_files(layout: Layout) -> tuple[Path, ...]:
+    """Claude Code's settings files that apply here, the weakest first: the user's, then the
+    project's shared and personal ones (none outside a project). Here, beside
+    :func:`plugins_turned_off` (a plugin skill's ``show`` reads them), not in
+    :mod:`skillc_index.listing.overrides`, which writes them."""
+    found = [layout.home / ".claude" / "settings.json"]
+    base = project_base(layout)
+    if base is not None:
+        found += [base / ".claude" / "settings.json", base / ".claude" / "settings.local.json"]
+    return tuple(found)
+
+
 def plugins_turned_off(layout: Layout) -> frozenset[str]:
     """The plugins (``name@marketplace``) that Claude Code's settings turn off here: those
     whose ``enabledPlugins`` value is ``false`` in the strongest of the settings files that
-    set it (:func:`skillc_index.listing.overrides.settings_files`: the project's
+    set it (:func:`settings_files`: the project's
     ``.claude/settings.local.json``, then its ``.claude/settings.json``, then the user's
     ``~/.claude/settings.json``). A settings file that cannot be read sets nothing; one whose
     other keys are odd (a ``skillOverrides`` that ``list --apply`` refuses) still does."""
     from skillc_index.bounded_json import read_json_bounded
-    from skillc_index.listing.overrides import MAX_SETTINGS_BYTES, settings_files
 
     enabled: dict[str, object] = {}
     for path in settings_files(layout):  # the weakest first

@@ -42,6 +42,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index.diagnostics import Notice
+from skillc_index.inventory.folders import MAX_SETTINGS_BYTES as MAX_SETTINGS_BYTES
+from skillc_index.inventory.folders import settings_files as settings_files
 from skillc_index.layout import Layout, Scope
 
 if TYPE_CHECKING:
@@ -79,24 +81,10 @@ _LISTING_SETTINGS: dict[str, Callable[[Any], bool]] = {
 #: skillc's record, in its global folder, of the ``name-only`` entries ``--apply`` wrote, by
 #: settings file: those it may change or remove later (never the user's own).
 WRITTEN = "listing-overrides.json"
-#: The most of a settings file read (skillc's bound for JSON others write).
-MAX_SETTINGS_BYTES = 1 << 20
 
 
 def _claude_dir(base: Path) -> Path:
     return base / ".claude"
-
-
-def settings_files(layout: Layout) -> tuple[Path, ...]:
-    """Claude Code's settings files that apply here, the weakest first: the user's, then the
-    project's shared and personal ones (none outside a project)."""
-    from skillc_index.inventory.folders import project_base
-
-    found = [_claude_dir(layout.home) / "settings.json"]
-    base = project_base(layout)
-    if base is not None:
-        found += [_claude_dir(base) / "settings.json", _claude_dir(base) / "settings.local.json"]
-    return tuple(found)
 
 
 def settings_target(layout: Layout, scope: Scope) -> Path | None:
