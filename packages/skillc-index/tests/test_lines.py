@@ -103,3 +103,16 @@ def test_cut_keeps_a_text_that_fits_and_ends_a_cut_one_with_an_ellipsis() -> Non
     assert cut("a longer text", 8) == "a longe\u2026"
     assert cut("two words here", 5) == "two\u2026"  # "two " cut: the space dropped
     assert all(len(cut("x y " * 50, limit)) <= limit for limit in range(1, 210))
+
+
+def test_counted_is_the_one_count_in_words() -> None:
+    """Every package's messages count with it (``1 skill``, ``2,320 skills``, an irregular
+    plural given), so a summary never says ``1 skills`` nor prints 2320 in one message and
+    2,320 in another."""
+    from skillc_index import counted
+
+    assert counted(1, "skill") == "1 skill"
+    assert counted(0, "skill") == "0 skills"
+    assert counted(2320, "skill") == "2,320 skills"
+    assert counted(1, "access", "accesses") == "1 access"
+    assert counted(3, "access", "accesses") == "3 accesses"

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import click
 
 from skillc_gateway._find_op import FIND, FindParams
-from skillc_gateway.find_output import plural, print_answer
+from skillc_gateway.find_output import print_answer
 from skillc_index.console import Call, TextCommand, command, is_verbose
 from skillc_index.helppage import program_command
 
@@ -53,6 +53,8 @@ def find_command(result: FindResult, call: Call[FindParams]) -> None:
       skc find "deploy to kubernetes" --path .skillc/skills  # the project store only
     """
     if is_verbose():
+        from skillc_index import counted
+
         where = f"the find server ({program_command('watch')})" if result.served else "this process"
         if not result.served:
             from skillc_gateway.catalog.client import declined
@@ -63,7 +65,7 @@ def find_command(result: FindResult, call: Call[FindParams]) -> None:
             where += ", from the skills' files"
         click.echo(f"find: answered by {where}; ranker: {result.ranker}", err=True)
         click.echo(
-            f"find: {plural(result.searched, 'skill')} searched; {result.skipped} skipped "
+            f"find: {counted(result.searched, 'skill')} searched; {result.skipped} skipped "
             "(unreadable or invalid skills, folders that could not be listed)",
             err=True,
         )

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     Spell = Callable[[str], str]
 
 
-__all__ = ["plural", "print_answer", "render_text"]
+__all__ = ["print_answer", "render_text"]
 
 
 def print_answer(layout: Layout, result: FindResult, output_format: str, spell: Spell) -> None:
@@ -55,10 +55,10 @@ def render_text(layout: Layout, result: FindResult, spell: Spell) -> str:
     it: ``skillc-gateway show ...`` under the gateway's own script), each line one line: what
     a skill says of itself shows its control characters as escapes, so it cannot make up a
     result."""
-    from skillc_index import cut, printable
+    from skillc_index import counted, cut, printable
 
     if not result.skills:
-        return f"No skill fits this query ({plural(result.searched, 'skill')} searched)."
+        return f"No skill fits this query ({counted(result.searched, 'skill')} searched)."
     blocks = []
     for rank, skill in enumerate(result.skills, 1):
         lines = [f"{rank}. {printable(skill.name)}  (score {skill.score:.2f})"]
@@ -105,11 +105,6 @@ def _shown_by_name(layout: Layout, source: Path) -> bool:
     except SkillcError:
         return False
     return resolved.source == source and index_path(resolved.runtime, source).is_file()
-
-
-def plural(number: int, noun: str) -> str:
-    """``1 skill``, ``2,320 skills``."""
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def _quoted(word: str, *, force: bool = False) -> str:

@@ -104,6 +104,7 @@ _EXPORTS: dict[str, str] = {
     "iter_line_bytes": "text",
     "split_lines": "text",
     "json_text": "text",
+    "counted": "text",
     "cut": "text",
     "printable": "text",
     "shell_word": "text",
@@ -281,6 +282,7 @@ if TYPE_CHECKING:
     from skillc_index.spelling import MCP_SPELLING as MCP_SPELLING
     from skillc_index.spelling import Spelling as Spelling
     from skillc_index.sqlite import use_wal as use_wal
+    from skillc_index.text import counted as counted
     from skillc_index.text import cut as cut
     from skillc_index.text import iter_line_bytes as iter_line_bytes
     from skillc_index.text import json_text as json_text

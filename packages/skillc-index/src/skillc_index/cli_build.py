@@ -21,7 +21,7 @@ from skillc_index.console import (
     print_json,
 )
 from skillc_index.operations import BUILD, BuildParams
-from skillc_index.text import printable
+from skillc_index.text import counted, printable
 
 if TYPE_CHECKING:
     from skillc_index.build.batch import BatchResult
@@ -105,7 +105,7 @@ def _echo_build(result: BuildResult, layout: Layout) -> None:
         state = "built; index up to date"
     else:
         count = index.counts.sections
-        state = f"built; index {index.action}: {count} section{_s(count)}"
+        state = f"built; index {index.action}: {counted(count, 'section')}"
     click.echo(f"Runtime: {layout.display(compiled.runtime)} ({state})")
     if is_verbose():
         click.echo(f"Index:   {layout.display(index.path)} ({index.tokenizer})")
@@ -156,7 +156,7 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
     done = "" if result.total is None else f"{summary['skills']} of "
     stopped = "; interrupted (the rest not built)" if result.interrupted else ""
     click.echo(
-        f"{done}{skills} skill{_s(skills)}: {summary['built']} built, "
+        f"{done}{counted(skills, 'skill')}: {summary['built']} built, "
         f"{summary['up_to_date']} up to date{again}, {summary['failed']} failed{stopped}"
     )
     added = [
@@ -164,7 +164,3 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
     ]
     if added:
         click.echo(printable(f"Added to .gitignore: {', '.join(dict.fromkeys(added))}"))
-
-
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"

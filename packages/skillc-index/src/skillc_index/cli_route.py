@@ -20,7 +20,7 @@ from skillc_index.operations import (
     RouteParams,
     RouteStatusParams,
 )
-from skillc_index.text import printable
+from skillc_index.text import counted, printable
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -111,9 +111,7 @@ def route_status_command(result: RouteResult, call: Call[RouteStatusParams]) -> 
     layout = call.session.layout
     show = layout.display
     router = "router installed" if result.router else "no router"
-    click.echo(
-        f"{_where(result, layout)}: {router}, {result.routed} skill{_s(result.routed)} behind it"
-    )
+    click.echo(f"{_where(result, layout)}: {router}, {counted(result.routed, 'skill')} behind it")
     rows = [[s.name, s.kind, s.action, show(s.destination)] for s in result.skills]
     if rows:
         echo_table(["SKILL", "KIND", "STATE", "WHERE"], rows)
@@ -166,7 +164,7 @@ def _echo_moves(result: RouteResult, layout: Layout) -> None:
         click.echo(printable(f"{action}: {show(one)} -> {show(other)}"))
     for left in result.left:
         click.echo(printable(f"left: {show(left.path)}: {left.reason}"))
-    count = f"{result.routed} skill{_s(result.routed)}"
+    count = counted(result.routed, "skill")
     if result.command == "install" and result.router is None:
         if not result.left:
             click.echo(f"{where}: no skills to route")
@@ -174,7 +172,7 @@ def _echo_moves(result: RouteResult, layout: Layout) -> None:
         n = len(result.left)
         routed = "would be routed" if would else "routed"
         click.echo(
-            f"{where}: no skill {routed}, so no router; {n} skill{_s(n)} left in place "
+            f"{where}: no skill {routed}, so no router; {counted(n, 'skill')} left in place "
             f"({_causes(result.left)})"
         )
         return
@@ -185,13 +183,14 @@ def _echo_moves(result: RouteResult, layout: Layout) -> None:
         # user-only ones, which the model is never shown (they stay for the user's /name)
         listed = [skill for skill in result.left if skill.cause != "user-only"]
         kept = len(result.left) - len(listed)
-        also = f"; {kept} user-only skill{_s(kept)} stay{'s' if kept == 1 else ''}" if kept else ""
+        stay = "stays" if kept == 1 else "stay"
+        also = f"; {counted(kept, 'user-only skill')} {stay}" if kept else ""
         if not listed:
             click.echo(f"{where} {lists} one skill, {router}{also}")
             return
         n = len(listed)
         click.echo(
-            f"{where} {lists} {n + 1} skills: {router}, and {n} skill{_s(n)} left in place "
+            f"{where} {lists} {n + 1} skills: {router}, and {counted(n, 'skill')} left in place "
             f"({_causes(listed)}){also}"
         )
         return
@@ -213,13 +212,9 @@ def _echo_moves(result: RouteResult, layout: Layout) -> None:
         router = f"{'the router would be kept' if would else 'router kept'}: {behind}"
     else:  # not the router skillc wrote (a warning says so)
         router = "the router stays"
-    text = f"{back} skill{_s(back)} {'would go' if would else 'put'} back; {router}"
+    text = f"{counted(back, 'skill')} {'would go' if would else 'put'} back; {router}"
     runtimes = len(result.runtimes_removed)
     if runtimes:
         verb = "would be removed" if would else "removed"
-        text += f"; {runtimes} runtime{_s(runtimes)} built by install {verb}"
+        text += f"; {counted(runtimes, 'runtime')} built by install {verb}"
     click.echo(f"{where}: {text}")
-
-
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"

@@ -249,6 +249,12 @@ def shell_word(text: str) -> str:
     return "$'" + "".join(escaped) + "'"
 
 
+def counted(count: int, one: str, many: str | None = None) -> str:
+    """``1 skill``, ``2,320 skills`` (``many``: the plural when it is not ``one`` + ``s``): the
+    one count in words of the kit's messages."""
+    return f"{count:,} {one if count == 1 else many or one + 's'}"
+
+
 #: What ends a text :func:`cut` short.
 ELLIPSIS = "\u2026"
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from skillc_index import Diagnostic, diagnostic_json, format_diagnostic, printable
+from skillc_index import Diagnostic, counted, diagnostic_json, format_diagnostic, printable
 from skillc_index.sarif import (
     artifact_location,
     error_notification,
@@ -89,10 +89,6 @@ Outcome = LintResult | RunError
 
 def _file_path(result: LintResult, diagnostic: LintDiagnostic, cwd: Path) -> str:
     return display_path(result.path / diagnostic.file, cwd)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 # -- text -------------------------------------------------------------------------------------
@@ -210,7 +206,7 @@ def explain_lines(doc: Mapping[str, Any]) -> list[str]:
 
 def summary_line(result: LintResult) -> str:
     """``my-skill: 2 errors, 1 warning`` (the name as :func:`leading` writes it)."""
-    errors, warnings = _plural(result.errors, "error"), _plural(result.warnings, "warning")
+    errors, warnings = counted(result.errors, "error"), counted(result.warnings, "warning")
     return f"{leading(result.skill)}: {errors}, {warnings}"
 
 
@@ -220,7 +216,7 @@ def total_line(linted: Sequence[LintResult], skills: int) -> str:
     (``LintRun.skills``: the folders not counted) the count."""
     errors = sum(r.errors for r in linted)
     warnings = sum(r.warnings for r in linted)
-    return f"{_plural(skills, 'skill')}: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
+    return f"{counted(skills, 'skill')}: {counted(errors, 'error')}, {counted(warnings, 'warning')}"
 
 
 def failed_line(failed: int) -> str:

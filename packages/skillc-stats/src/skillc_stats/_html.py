@@ -253,7 +253,7 @@ def all_page(extra: Mapping[str, Any], store: str | None) -> str:
     entries = usage["data"]
     trend = extra["trend"]
     by = extra["by"]
-    from skillc_stats._report import counted
+    from skillc_index import counted
 
     title = f"Usage of {counted(len(entries), 'skill')}"
     body = _head(title, usage, store)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from skillc_index import counted
 from skillc_index.accesslog.reader import command_kind
 from skillc_stats._filters import Filters
 from skillc_stats._stats import StatsQuery
@@ -33,11 +34,6 @@ _EMPTY = {
     "errors": "No errors.",
     "search": "No searches.",
 }
-
-
-def counted(count: int, one: str, many: str | None = None) -> str:
-    """``1 skill``, ``2 skills`` (``many``: the plural when it is not ``one`` + ``s``)."""
-    return f"{count} {one if count == 1 else many or one + 's'}"
 
 
 def _cell(value: object) -> str:

@@ -38,7 +38,7 @@ def prune_command(result: PruneReport, call: Call[PruneParams]) -> None:
       skc stats prune --before 2026-01-01
       skc stats prune --before 2025-07-01 --from team
     """
-    from skillc_stats._report import counted
+    from skillc_index import counted
 
     verb = "Would prune" if result.dry_run else "Pruned"
     where = result.store or counted(sum(1 for log in result.logs if not log.skipped), "log")
