@@ -9,6 +9,7 @@ import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -286,3 +287,30 @@ def test_a_gitignore_without_a_final_newline_comes_back_exactly(
         handle.write("dist/\n")  # the user's line after route's: the newline stays
     route_json(cli, "uninstall")
     assert gitignore.read_bytes() == b"node_modules\n*.log\ndist/\n"
+
+
+def test_an_install_killed_at_its_first_manifest_write_keeps_the_gitignore_record(
+    cli: Callable[..., Run], layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second install killed right after it wrote its "installing" manifest: that manifest
+    forgot the lines the first run added to ``.gitignore``, and uninstall left them."""
+    folder = project / ".claude" / "skills"
+    agent_skill(folder, "one")
+    gitignore = project / ".gitignore"
+    gitignore.write_text("node_modules\n")
+    route_json(cli, "install")
+    assert gitignore.read_text() != "node_modules\n"
+    agent_skill(folder, "two")
+    real = router_module.write_route_manifest
+
+    def killed(*args: Any, **kwargs: Any) -> None:
+        real(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(router_module, "write_route_manifest", killed)
+    with pytest.raises(KeyboardInterrupt):
+        router_module.route_install(session(layout))
+    monkeypatch.undo()
+    route_json(cli, "install")  # finishes the killed run
+    route_json(cli, "uninstall")
+    assert gitignore.read_text() == "node_modules\n"

@@ -234,11 +234,14 @@ def _install(
     held = runtimes_held(place, layout, moving, created, old.runtimes_held if old else {})
     made = (*(old.made if old else ()), *(os.path.relpath(f, place.base) for f in absent))
     made = tuple(dict.fromkeys(made))
-    write_route_manifest(
-        place.manifest,
-        place.agent,
-        RouteManifest(folder_rel, "installing", tuple(records), router_sha, created, held, made),
+    # the lines an earlier run added to .gitignore stay recorded (a run killed after this
+    # write forgot them, and uninstall left them)
+    ignored = old.gitignore if old else ()
+    newline = old.gitignore_newline if old else False
+    installing = RouteManifest(
+        folder_rel, "installing", tuple(records), router_sha, created, held, made, ignored, newline
     )
+    write_route_manifest(place.manifest, place.agent, installing)
 
     # 2. the moves, one rename each
     done: list[EntryPlan] = []
@@ -297,8 +300,6 @@ def _install(
     created = tuple(
         name for name in created if lexists(runtime_of(place, layout, name)) and name not in failed
     )
-    ignored = old.gitignore if old else ()
-    newline = old.gitignore_newline if old else False
     if not final and not created and not lexists(place.router):  # no router for no skill
         place.manifest.unlink()
         gone = RouteManifest(folder_rel, "installed", (), None, (), {}, made, ignored, newline)
