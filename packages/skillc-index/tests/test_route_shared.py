@@ -314,3 +314,47 @@ def test_an_install_killed_at_its_first_manifest_write_keeps_the_gitignore_recor
     route_json(cli, "install")  # finishes the killed run
     route_json(cli, "uninstall")
     assert gitignore.read_text() == "node_modules\n"
+
+
+def test_a_line_another_process_adds_while_install_decides_keeps_its_newline(
+    cli: Callable[..., Run], layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Install read ``.gitignore`` (no final newline) and decided to end its last line before
+    taking the lock; another build ended it meanwhile, adding its own line, and uninstall
+    took that line's newline (the next line appended was glued to it). The file is read once,
+    under the lock, which another writer waits for."""
+    import skillc_index.build.scaffold as scaffold
+
+    fcntl = pytest.importorskip("fcntl")  # the lock another process waits for
+
+    agent_skill(project / ".claude" / "skills", "one")
+    gitignore = project / ".gitignore"
+    gitignore.write_bytes(b"node_modules")
+    waited: list[bool] = []
+
+    def other_build(block: bool) -> bool:
+        """Another process's append of ``dist/``, under the lock; False when it would wait."""
+        with gitignore.open("a+b") as handle:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | (0 if block else fcntl.LOCK_NB))
+            except BlockingIOError:
+                return False
+            handle.seek(0)
+            text = handle.read()
+            handle.write((b"\n" if text and not text.endswith(b"\n") else b"") + b"dist/\n")
+        return True
+
+    real = scaffold.git_tracked
+
+    def tracked(*args: Any, **kwargs: Any) -> Any:
+        if not waited:
+            waited.append(not other_build(block=False))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scaffold, "git_tracked", tracked)
+    router_module.route_install(session(layout))
+    if waited == [True]:
+        other_build(block=True)  # its turn once install let go of the file
+    monkeypatch.undo()
+    route_json(cli, "uninstall")
+    assert gitignore.read_bytes() == b"node_modules\ndist/\n"

@@ -174,6 +174,39 @@ def test_a_gitignore_that_is_no_regular_file_is_refused_without_waiting(
     assert len(raised) == 1 and "not a regular file" in str(raised[0])
 
 
+def test_a_gitignore_that_may_only_be_read_holding_every_line_is_no_error(
+    tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file is opened to be read and written (under its lock): a read-only one (or file
+    system) that needs no line is read and left, as before; one that lacks a line is
+    CannotCreate, nothing written; ``unignore_lines`` leaves it."""
+    import errno
+
+    from skillc_index.build.scaffold import unignore_lines
+    from skillc_index.command_errors import CannotCreate
+
+    gitignore = tmp_path / ".gitignore"
+    real_open = os.open
+
+    def read_only(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if os.fspath(path) == str(gitignore) and flags & (os.O_RDWR | os.O_WRONLY):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    layout = Layout.discover(tmp_path, env)
+    gitignore.write_text("/.skillc/runtime/\n/.skillc/logs/\n", encoding="utf-8")
+    monkeypatch.setattr(os, "open", read_only)
+    assert ignore_generated(tmp_path, layout) == ()
+    unignore_lines(tmp_path, ["/.skillc/logs/"])
+    assert gitignore.read_text(encoding="utf-8") == "/.skillc/runtime/\n/.skillc/logs/\n"
+    monkeypatch.undo()
+    gitignore.write_text("/.skillc/runtime/\n", encoding="utf-8")
+    monkeypatch.setattr(os, "open", read_only)
+    with pytest.raises(CannotCreate, match="Permission denied"):
+        ignore_generated(tmp_path, layout)
+    assert gitignore.read_text(encoding="utf-8") == "/.skillc/runtime/\n"
+
+
 @needs_git
 def test_ignore_generated_asks_git_what_is_tracked(tmp_path: Path, env: dict[str, str]) -> None:
     _git(tmp_path, "init", "-q")

@@ -17,10 +17,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, BinaryIO, Literal, NamedTuple
 
 from skillc_index._git import ignored as git_ignored
 from skillc_index._git import tracked as git_tracked
@@ -146,7 +146,7 @@ def ignore_generated(root: Path, layout: Layout) -> tuple[str, ...]:
     default targets (:func:`default_agent_folders`, where builds put their symlinks) that
     hold nothing but skillc's deployments."""
     generated = tuple(f"{SKILLC_DIR}/{name}" for name in _GENERATED)
-    return ignore_folders(root, default_agent_folders(), layout, generated=generated)
+    return ignore_folders(root, default_agent_folders(), layout, generated=generated).lines
 
 
 def ignore_agent_folders(layout: Layout, deployed: Iterable[Path]) -> tuple[str, ...]:
@@ -171,7 +171,20 @@ def ignore_agent_folders(layout: Layout, deployed: Iterable[Path]) -> tuple[str,
         if rel not in folders:
             folders.append(rel)
         entries.append(f"{rel}/{path.name}")
-    return ignore_folders(project, folders, layout, deployed=entries) if folders else ()
+    if not folders:
+        return ()
+    return ignore_folders(project, folders, layout, deployed=entries).lines
+
+
+class Appended(NamedTuple):
+    """What :func:`ignore_folders` added to ``.gitignore``."""
+
+    lines: tuple[str, ...] = ()
+    """The lines added, in order (none: the file is as it was)."""
+    made: bool = False
+    """The file was made for them (it was not there)."""
+    newline: bool = False
+    """The file's last line had no newline: one was written before the lines."""
 
 
 def ignore_folders(
@@ -181,10 +194,10 @@ def ignore_folders(
     *,
     generated: Sequence[str] = (),
     deployed: Sequence[str] = (),
-) -> tuple[str, ...]:
+) -> Appended:
     """Add to ``<root>/.gitignore`` a line ``/<folder>/`` for each folder (relative to
     ``root``, ``/``-separated) not there already (``.skillc/logs``, ``/.skillc/logs`` and
-    ``.skillc/logs/`` are one line); returns the lines added.
+    ``.skillc/logs/`` are one line); returns what was added.
 
     ``generated`` (skillc's own folders) are added unless git tracks files in them;
     ``folders`` (agent folders, which may hold the user's skills) only in a git work tree
@@ -196,22 +209,41 @@ def ignore_folders(
     A line for what git's rules ignore already (``git check-ignore``: a ``.skillc/`` line
     ignores ``.skillc/runtime/``) is not added. Without git, or outside a work tree, agent
     folders are left out. A line already there (the folder's, which may be the user's) is
-    never removed nor repeated. Git runs only when
-    a line may be added. The file is only appended to, under a lock (concurrent builds add a
-    line once). CannotCreate (E999) when the file cannot be written, PathEscapesProject
-    (E100) when it is a symlink leading out of ``root``.
+    never removed nor repeated. Git runs only when a line may be added. The file is read
+    once, under an exclusive lock held until the lines are appended (concurrent builds add a
+    line once; what is decided, the newline before the lines included, is decided on the
+    text written to); only appended to. CannotCreate (E999) when the file cannot be written,
+    PathEscapesProject (E100) when it is a symlink leading out of ``root``.
     """
     path = check_gitignore(root)
-    text = _read_gitignore(path)
+    with _locked(path) as held:
+        if held is not None:
+            return _append(held, _to_add(root, held.text, folders, layout, generated, deployed))
+        lines = _to_add(root, "", folders, layout, generated, deployed)  # no file yet
+    if not lines:
+        return Appended()
+    with _locked(path, create=True) as made:  # made for the lines (unless made meanwhile)
+        assert made is not None  # create=True opens or raises
+        return _append(made, _missing(made.text, lines))
+
+
+def _to_add(
+    root: Path,
+    text: str,
+    folders: Sequence[str],
+    layout: Layout,
+    generated: Sequence[str],
+    deployed: Sequence[str],
+) -> list[str]:
+    """The lines :func:`ignore_folders` adds to a ``.gitignore`` holding ``text``."""
     missing = _missing(text, (*generated, *folders))
     whole = [f for f in missing if f in generated or _only_deployments(root / f, layout)]
     entries = [entry for entry in _missing(text, deployed) if _folder_of(entry) in missing]
     if not (whole or entries):
-        return ()
+        return []
     tracked = git_tracked(root, [*whole, *entries])
     if tracked is None:  # no work tree: what is the user's cannot be told
-        lines = [f"/{_ignore_key(folder)}/" for folder in missing if folder in generated]
-        return _append_lines(path, lines) if lines else ()
+        return [f"/{_ignore_key(folder)}/" for folder in missing if folder in generated]
     lines = []
     for folder in missing:
         if folder in whole and folder not in tracked:
@@ -222,7 +254,7 @@ def ignore_folders(
     if lines:  # what git ignores already (`.skillc/` holds `.skillc/runtime/`) gets no line
         ignored = git_ignored(root, [line[1:] for line in lines])
         lines = [line for line in lines if line[1:] not in ignored]
-    return _append_lines(path, lines) if lines else ()
+    return lines
 
 
 def _folder_of(entry: str) -> str:
@@ -285,21 +317,64 @@ def check_gitignore(root: Path) -> Path:
 MAX_GITIGNORE_BYTES = 16 << 20
 
 
-def _read_gitignore(path: Path) -> str:
-    """The text of ``.gitignore`` ("" when there is none). Only a regular file is read,
-    without blocking (a FIFO hung ``build`` and ``init`` for ever): anything else, or more
-    than :data:`MAX_GITIGNORE_BYTES`, is CannotCreate (nothing appended)."""
-    from skillc_index.bounded_json import read_bounded
+class _Held(NamedTuple):
+    """``.gitignore`` opened and locked by :func:`_locked`, and its text."""
 
+    path: Path
+    handle: BinaryIO
+    text: str
+    made: bool
+    refused: str | None
+    """Why the file cannot be written (it was opened to be read only), or None."""
+
+
+@contextlib.contextmanager
+def _locked(path: Path, *, create: bool = False) -> Iterator[_Held | None]:
+    """``path`` (a ``.gitignore``) opened for reading and writing under an exclusive lock
+    (:func:`_lock`, held until the block ends), and its text, read once: None when there is
+    no file, unless ``create`` (then it is made, and ``made`` says so). A file that may only
+    be read is read (``refused`` says why it cannot be written: nothing may need writing).
+    Only a regular file is opened, without blocking (a FIFO hung ``build`` and ``init`` for
+    ever): anything else, more than :data:`MAX_GITIGNORE_BYTES` or a failed open is
+    CannotCreate."""
+    import stat
+
+    flags = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    made, refused = False, None
     try:
-        data = read_bounded(path, MAX_GITIGNORE_BYTES)
+        if create:
+            try:
+                fd = os.open(path, os.O_RDWR | flags | os.O_CREAT | os.O_EXCL, 0o666)
+                made = True
+            except FileExistsError:
+                fd = os.open(path, os.O_RDWR | flags | os.O_CREAT, 0o666)
+        else:
+            try:
+                fd = os.open(path, os.O_RDWR | flags)
+            except OSError as exc:
+                if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                    raise
+                fd, refused = os.open(path, os.O_RDONLY | flags), exc.strerror or str(exc)
     except FileNotFoundError:
-        return ""
+        if create:
+            raise CannotCreate(str(path), os.strerror(errno.ENOENT)) from None
+        yield None
+        return
     except OSError as exc:
         raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
-    if len(data) > MAX_GITIGNORE_BYTES:
-        raise CannotCreate(str(path), f"larger than {MAX_GITIGNORE_BYTES >> 20} MiB")
-    return data.decode("utf-8", errors="surrogateescape")
+    with os.fdopen(fd, "rb" if refused else "r+b") as handle:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise CannotCreate(str(path), "not a regular file")
+            os.set_blocking(fd, True)
+            _lock(fd)
+            data = handle.read(MAX_GITIGNORE_BYTES + 1)
+        except OSError as exc:
+            raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
+        if len(data) > MAX_GITIGNORE_BYTES:
+            raise CannotCreate(str(path), f"larger than {MAX_GITIGNORE_BYTES >> 20} MiB")
+        text = data.decode("utf-8", errors="surrogateescape")
+        yield _Held(path, handle, text, made, refused)
 
 
 def _missing(text: str, folders: Sequence[str]) -> list[str]:
@@ -314,22 +389,25 @@ def _missing(text: str, folders: Sequence[str]) -> list[str]:
     return missing
 
 
-def _append_lines(path: Path, wanted: Sequence[str]) -> tuple[str, ...]:
-    """Append each line of ``wanted`` still missing, read again under an exclusive lock on
-    the file (another build adding the same line meanwhile adds it once)."""
+def _append(held: _Held, lines: Sequence[str]) -> Appended:
+    """Append ``lines`` to the file :func:`_locked` holds, after a newline ending its last
+    line when it has none."""
+    if not lines:
+        return Appended()
+    if held.refused:
+        raise CannotCreate(str(held.path), held.refused)
+    newline = bool(held.text) and not held.text.endswith("\n")
     try:
-        with path.open("a+", encoding="utf-8", errors="surrogateescape", newline="\n") as handle:
-            _lock(handle.fileno())
-            handle.seek(0)
-            text = handle.read()
-            lines = _missing(text, wanted)
-            if lines:
-                handle.write(
-                    ("" if not text or text.endswith("\n") else "\n") + "\n".join(lines) + "\n"
-                )
+        held.handle.seek(0, os.SEEK_END)
+        held.handle.write(
+            (("\n" if newline else "") + "\n".join(lines) + "\n").encode(
+                "utf-8", errors="surrogateescape"
+            )
+        )
+        held.handle.flush()
     except OSError as exc:
-        raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
-    return tuple(lines)
+        raise CannotCreate(str(held.path), exc.strerror or str(exc)) from exc
+    return Appended(tuple(lines), held.made, newline)
 
 
 def unignore_lines(
@@ -337,19 +415,19 @@ def unignore_lines(
 ) -> None:
     """Take out of ``<root>/.gitignore`` each line of ``lines``, once each: lines a command
     added and recorded (``route install``'s, taken out by ``route uninstall``); read and
-    written under the lock :func:`_append_lines` takes. With ``newline`` (the command ended
-    the file's last line before adding its own), that newline goes too when the lines taken
-    out were the file's last. The file goes when it is then empty and ``remove_empty`` (the
-    command made it). One that cannot be read or written (not a regular file, a symlink
-    leading out) is left as it is."""
+    written under the lock :func:`ignore_folders` takes (:func:`_locked`). With ``newline``
+    (the command ended the file's last line before adding its own), that newline goes too
+    when the lines taken out were the file's last. The file goes when it is then empty and
+    ``remove_empty`` (the command made it). One that cannot be read or written (not a
+    regular file, a symlink leading out) is left as it is."""
     from skillc_index.diagnostics import SkillcError
 
     try:
         path = check_gitignore(root)
-        with path.open("r+", encoding="utf-8", errors="surrogateescape", newline="") as handle:
-            _lock(handle.fileno())
-            text = handle.read()
-            original = text.splitlines(keepends=True)
+        with _locked(path) as held:
+            if held is None or held.refused:  # nothing there, or it cannot be written
+                return
+            original = held.text.splitlines(keepends=True)
             removed: set[int] = set()
             for line in lines:
                 found = [i for i, have in enumerate(original) if have.rstrip("\r\n") == line]
@@ -359,9 +437,9 @@ def unignore_lines(
             if newline and last and kept:  # the lines were the last: the file ends as it did
                 kept[-1] = kept[-1].removesuffix("\n")
             if removed:
-                handle.seek(0)
-                handle.truncate()
-                handle.write("".join(kept))
+                held.handle.seek(0)
+                held.handle.truncate()
+                held.handle.write("".join(kept).encode("utf-8", errors="surrogateescape"))
         if remove_empty and not kept:
             path.unlink()
     except (SkillcError, OSError):

@@ -368,12 +368,7 @@ def _ignore_route(
     written is a warning."""
     from pathlib import PurePath
 
-    from skillc_index.build.scaffold import (
-        GITIGNORE,
-        _read_gitignore,
-        check_gitignore,
-        ignore_folders,
-    )
+    from skillc_index.build.scaffold import GITIGNORE, ignore_folders
     from skillc_index.diagnostics import format_diagnostic
 
     base = os.path.realpath(place.base)
@@ -381,20 +376,18 @@ def _ignore_route(
         PurePath(os.path.relpath(os.path.realpath(path), base)).as_posix()
         for path in (place.routes, place.router)
     ]
-    existed = lexists(place.base / GITIGNORE)
     try:
-        text = _read_gitignore(check_gitignore(place.base))
         added = ignore_folders(place.base, (), layout, generated=generated)
     except SkillcError as exc:
         why = format_diagnostic(exc.diagnostic).splitlines()[0]
         notices.append(Notice(f".gitignore not updated: {why}"))
         return state
-    if not added:
+    if not added.lines:
         return state
     return state._replace(
-        made=state.made if existed else (*state.made, GITIGNORE),
-        gitignore=tuple(dict.fromkeys((*state.gitignore, *added))),
-        gitignore_newline=state.gitignore_newline or (bool(text) and text[-1] != "\n"),
+        made=(*state.made, GITIGNORE) if added.made else state.made,
+        gitignore=tuple(dict.fromkeys((*state.gitignore, *added.lines))),
+        gitignore_newline=state.gitignore_newline or added.newline,
     )
 
 
