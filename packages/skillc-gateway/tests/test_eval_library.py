@@ -412,3 +412,21 @@ def test_the_listing_is_priced_with_claude_codes_settings_as_list_budget_prices_
     settings.write_text(json.dumps({"skillListingMaxDescChars": 17}), encoding="utf-8")
     _, data = eval_json()
     assert [skill["recall"] for skill in data["skills"]] == [0.0, 0.0, 0.0]
+
+
+def test_each_skill_named_is_resolved_once(
+    eval_json: Any, project: Path, write_skill: Any, count_calls: Any
+) -> None:
+    """A folder given was resolved four times (to tell it from a name, to list the folders
+    given, to add it to the library, to find it there), a name three times: once each, the
+    result passed along (a name's folder read where its description is edited, a second)."""
+    import skillc_index
+
+    write_skill(project / "src" / "mine", description="Parse apache access logs.")
+    write_skill(project / ".claude" / "skills" / "other", description="Rotate nginx logs.")
+    calls = count_calls(skillc_index, "resolve_skill")
+    code, data = eval_json("src/mine", "other")
+    assert code == 0 and [s["name"] for s in data["skills"]] == ["mine", "other"], data
+    asked = [Path(call[0]) for call in calls]
+    names = sorted(path.relative_to(project) if path.is_absolute() else path for path in asked)
+    assert names == [Path(".claude/skills/other"), Path("other"), Path("src/mine")]

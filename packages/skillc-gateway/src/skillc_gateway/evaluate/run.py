@@ -59,11 +59,11 @@ class EvalOptions(NamedTuple):
 
 
 def library_of(
-    layout: Layout, config: Config, options: EvalOptions, extra: Sequence[Path] = ()
+    layout: Layout, config: Config, options: EvalOptions, extra: Mapping[str, Path] = {}
 ) -> tuple[Library, list[Notice]]:
     """The library the cases are scored against: the skills under ``options.paths``, or
     every installed skill ``options.agent`` lists (the folders it reads); plus ``extra``
-    folders (the skills named: :func:`_named`, :func:`_given_folders`), each
+    folders (the skills named, each by the skill it is: :func:`_named`), each
     standing for its skill when that is listed already; each as ``options.agent`` lists it
     within its budget, priced as ``skc list --budget`` prices it
     (:func:`skillc_index.listing.budget.listing_settings`: Claude Code's own listing
@@ -96,10 +96,8 @@ def library_of(
         # an imported one read in the folder it was imported from, where its author edits it
         found = {os.path.realpath(skill.source): _edited(skill, layout) for skill in skills}
         usage.update((str(read), usage[key]) for key, read in found.items() if key in usage)
-    # a skill given as a folder stands for its copy in the library (one skill), resolved
-    # once each (not every skill of the library again)
-    given = {skill_of(folder, layout)[1]: folder for folder in extra}
-    folders = [f for key, f in found.items() if key not in given] + list(given.values())
+    # a skill named stands for its copy in the library (one skill)
+    folders = [f for key, f in found.items() if key not in extra] + list(extra.values())
     entries: list[SkillEntry] = []
     for folder in folders:
         entry = read_skill(folder, options.agent, limit)
@@ -132,45 +130,59 @@ def _edited(skill: InstalledSkill, layout: Layout) -> Path:
     return origin or skill.source
 
 
+class Named(NamedTuple):
+    """A skill named on the command line (:func:`_named`)."""
+
+    folder: Path
+    """The folder read for it, where its description is edited (:func:`.library.skill_of`)."""
+    skill: str
+    """The skill it is: the real path of its folder (:func:`.library.skill_of`)."""
+    given: bool
+    """Named by a folder holding ``SKILL.md`` (:func:`_given`), not by its name."""
+
+
 def _named(
     layout: Layout, options: EvalOptions
-) -> tuple[dict[str, Path], list[Diagnostic | Notice]]:
-    """The folder each name of ``options.skills`` stands for, resolved as every command
-    resolves it (:func:`skillc_index.resolve_skill`: the stores, the agent folders, the
-    plugins, ``plugin:skill``; E001 or E010 when it finds none), read where its description
-    is edited (:func:`.library.skill_of`), and the resolution's notices (W001 for a name
-    several installed skills have). Not a folder given (:func:`_given`), nor names under
-    ``--path``: those are names in its library (:func:`_targets`)."""
-    if options.paths:
-        return {}, []
+) -> tuple[dict[str, Named], list[Diagnostic | Notice]]:
+    """Each name of ``options.skills``, resolved once: a folder holding ``SKILL.md``
+    (:func:`_given`), else a name resolved as every command resolves it
+    (:func:`skillc_index.resolve_skill`: the stores, the agent folders, the plugins,
+    ``plugin:skill``; E001 or E010 when it finds none), each read where its description is
+    edited (:func:`.library.skill_of`); and the resolution's notices (W001 for a name
+    several installed skills have). Names under ``--path`` are not resolved: those are names
+    in its library (:func:`_targets`)."""
     from skillc_index import resolve_skill
 
-    folders: dict[str, Path] = {}
+    named: dict[str, Named] = {}
     notices: list[Diagnostic | Notice] = []
     for name in options.skills:
-        if name not in folders and _given(layout, name) is None:
+        if name in named:
+            continue
+        given = _given(layout, name)
+        if given is not None:
+            named[name] = Named(*given, given=True)
+        elif not options.paths:
             resolved = resolve_skill(name, layout)
             notices += resolved.notices
-            folders[name] = skill_of(resolved.source, layout)[0]
-    return folders, notices
+            named[name] = Named(*skill_of(resolved.source, layout), given=False)
+    return named, notices
 
 
 def _targets(
-    library: Library, layout: Layout, names: Sequence[str], named: Mapping[str, Path]
+    library: Library, layout: Layout, names: Sequence[str], named: Mapping[str, Named]
 ) -> tuple[list[int], list[Diagnostic]]:
-    """The library's ids of the skills named: a folder holding ``SKILL.md``, a name resolved
-    (``named``: :func:`_named`), or a name in a ``--path`` library, with a W001 for a name
-    several of its skills have, listing them (the first is the one taken: the one the name
-    resolves to, :func:`_resolution_order`)."""
+    """The library's ids of the skills named: a folder holding ``SKILL.md`` or a name
+    resolved (``named``: :func:`_named`), or a name in a ``--path`` library, with a W001 for
+    a name several of its skills have, listing them (the first is the one taken: the one the
+    name resolves to, :func:`_resolution_order`)."""
     from skillc_index.diagnostics import SkillNotFound, ambiguous_skill
 
     by_path = {os.path.realpath(e.folder): i for i, e in enumerate(library.entries)}
     found: list[int] = []
     warnings: list[Diagnostic] = []
     for name in names:
-        folder = named.get(name) or _given(layout, name)
-        if folder is not None and os.path.realpath(folder) in by_path:
-            found.append(by_path[os.path.realpath(folder)])
+        if name in named and os.path.realpath(named[name].folder) in by_path:
+            found.append(by_path[os.path.realpath(named[name].folder)])
             continue
         matches = [i for i, e in enumerate(library.entries) if name in (e.name, e.folder.name)]
         if not matches:
@@ -207,17 +219,20 @@ def _resolution_order(library: Library, layout: Layout, name: str, matches: list
     return sorted(matches, key=lambda i: skill_of(library.entries[i].folder, layout)[1] != taken)
 
 
-def _given(layout: Layout, name: str) -> Path | None:
+def _given(layout: Layout, name: str) -> tuple[Path, str] | None:
     """The folder read for ``name`` given as a folder holding ``SKILL.md`` (the store skill
-    when skillc deployed it: :func:`.library.skill_of`), else None."""
+    when skillc deployed it) and the skill it is (:func:`.library.skill_of`), else None."""
     from skillc_index import is_file
 
     folder = layout.cwd / name
-    return skill_of(folder, layout)[0] if is_file(folder / "SKILL.md") else None
+    return skill_of(folder, layout) if is_file(folder / "SKILL.md") else None
 
 
-def _given_folders(layout: Layout, names: Sequence[str]) -> list[Path]:
-    return [folder for name in names if (folder := _given(layout, name)) is not None]
+def _extra(named: Mapping[str, Named]) -> dict[str, Path]:
+    """The folders of the skills named, by the skill each is (:func:`library_of`'s
+    ``extra``); of a skill named both by a folder and by its name, the name's folder."""
+    ordered = sorted(named.values(), key=lambda one: not one.given)
+    return {one.skill: one.folder for one in ordered}
 
 
 def _has_case_file(folder: Path) -> bool:
@@ -257,8 +272,7 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
     from skillc_index import Notice
 
     named, notices = _named(layout, options)
-    given = _given_folders(layout, options.skills)
-    library, found_notices = library_of(layout, config, options, [*given, *named.values()])
+    library, found_notices = library_of(layout, config, options, _extra(named))
     notices += found_notices
     try:
         if options.skills:
@@ -371,12 +385,11 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     if not options.skills:
         raise InvalidOption("name the skills to write trigger cases for")
     named_folders, notices = _named(layout, options)
-    given = _given_folders(layout, options.skills)
-    library, found_notices = library_of(layout, config, options, [*given, *named_folders.values()])
+    library, found_notices = library_of(layout, config, options, _extra(named_folders))
     notices += found_notices
     # skills found by name among the installed ones, or in folders the project's config names
     named = not options.paths or options.project_paths
-    given_real = {os.path.realpath(folder) for folder in given}
+    given_real = {os.path.realpath(one.folder) for one in named_folders.values() if one.given}
     planned: list[tuple[Path, str]] = []
     try:  # every file checked before any is written: all of them or none
         targets, ambiguous = _targets(library, layout, options.skills, named_folders)
