@@ -610,14 +610,13 @@ def explain(url: str, skill: str) -> str:
 
     from skillc_stats import _team_sql as sql
     from skillc_stats._filters import Filters
-    from skillc_stats._team_all import usage_statement
+    from skillc_stats._team_all import period_statement, usage_statement
 
     quarter = Filters("2026-04-01T12:00:00Z", "2026-06-30T12:00:00Z", users=("user7",))
     out: list[str] = []
     with psycopg.connect(url) as db:
         db.execute("SET search_path TO skillc")
         shapes = {
-            "period": sql.PERIOD,
             "commands and targets": sql.COMMAND_TARGETS,
             "targets of one command": sql.TARGETS_OF,
             "errors": sql.ERRORS,
@@ -635,6 +634,8 @@ def explain(url: str, skill: str) -> str:
                     extra = USE_COMMANDS
                 statement, values = sql.skill_statement(filters, skill, *shape, extra)
                 cases.append((f"{name} ({label})", statement, values))
+            statement, values = period_statement(filters, skill)
+            cases.append((f"period ({label})", statement, values))
             statement, values = usage_statement(filters)
             cases.append((f"--all ({label})", statement, values))
         for label, filters in (
@@ -644,6 +645,8 @@ def explain(url: str, skill: str) -> str:
                 Filters("2026-02-15T12:00:00Z", "2026-07-10T06:00:00Z"),
             ),
         ):
+            statement, values = period_statement(filters, skill)
+            cases.append((f"period ({label})", statement, values))
             statement, values = usage_statement(filters)
             cases.append((f"--all ({label})", statement, values))
         for title, statement, values in cases:

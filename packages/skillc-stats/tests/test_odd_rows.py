@@ -8,10 +8,11 @@ import sqlite3
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from skillc_index import ResolvedSkill
+from skillc_index import Layout, ResolvedSkill
 
 from .conftest import record
 
@@ -105,6 +106,39 @@ def test_a_page_is_written_when_the_earliest_row_is_on_no_day(
             assert result.returncode == 0, result.stderr
             page = (project / "page.html").read_text(encoding="utf-8")
             assert ">2026-01" in page and "Uses by day" not in page  # (to today)
+
+
+#: Times of rows no skillc wrote, none an instant: each sorts before or after the good rows.
+NO_INSTANTS = (
+    "zzz",
+    "2026-02-30T10:00:00Z",
+    "0000-01-01T00:00:00Z",
+    "2026-01-30T23:30:00-05:00",
+    "2026-01-30 09:00:00Z",
+    "2026-01-30T1\u0661:00:00Z",  # an Arabic-Indic digit
+    "CAST(X'32ff' AS TEXT)",  # not UTF-8
+    "X'32'",  # a BLOB
+)
+
+
+def test_first_and_last_times_are_instants(
+    show_row: Path, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A skill's period and ``--all``'s first and last use were the MIN and MAX of the text:
+    another tool's row dated ``zzz``, ``2026-02-30``, year 0000 or with an offset was printed
+    as logged. Only instants count (``is_utc_timestamp``), as in ``--by``'s periods."""
+    from skillc_stats import query_all, query_stats
+
+    log_rows(record(demo, "show", {"section": "Usage"}, timestamp="2026-01-30T11:00:00Z"))
+    for stamp in NO_INSTANTS:
+        value = stamp if stamp.startswith(("CAST", "X'")) else f"'{stamp}'"
+        odd_row(show_row, f"UPDATE access_log SET timestamp = {value} WHERE id = ?")
+    ranges: list[dict[str, Any]] = [{}, {"since": "2026-01-30"}, {"until": "2026-01-31"}]
+    for given in ranges:
+        period = query_stats(demo, layout, **given)["period"]
+        assert period == {"start": "2026-01-30T10:00:00Z", "end": "2026-01-30T11:00:00Z"}
+        (entry,) = query_all(layout, **given)["data"]
+        assert (entry["first_used"], entry["last_used"]) == tuple(period.values())
 
 
 def test_a_row_dated_after_today_is_in_no_period(

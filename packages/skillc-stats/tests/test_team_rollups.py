@@ -492,3 +492,42 @@ def test_a_version_9_store_moves_rows_not_utc_out_of_their_days(
     rollups_match_rows(old)
     assert upload_logs(old, layout, user="alice", machine="m1").added == 0
     _answers_as_the_local_log(old, demo, layout, stats_cli)
+
+
+#: Times no skillc wrote that are no instant (the rows' are counted, but none is a first or
+#: last time): on no day of the calendar, of year 0000, not of the form, with an offset (two
+#: within the cut hours of the range of DAY_RANGES that cuts both ends).
+NO_INSTANT = (
+    "zzz",
+    "2026-02-30T10:00:00Z",
+    "0000-01-01T00:00:00Z",
+    "2026-03-01 09:00:00Z",
+    "2026-03-01T06:00:00+02:00",
+    "2026-03-03T19:00:00-05:00",
+    "2026-03-04T01:00+05:00",
+)
+
+
+def test_first_and_last_times_are_instants_in_both_stores(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    stats_cli: Callable[..., Any],
+) -> None:
+    """A skill's period and ``--all``'s first and last use were the MIN and MAX of the times'
+    text, locally and in the store's rollups: another tool's row dated ``zzz``, ``2026-02-30``
+    or with an offset was printed as logged. Only instants count, the same in both stores,
+    from every rollup (all time, by day, the rows of the cut hours)."""
+    rows = [record(demo, c, {}, timestamp=t) for t in (*NO_INSTANT, *UTC) for c in ("show", "lint")]
+    log_rows(*rows)
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    period = query_stats(demo, layout, store=postgres_url)["period"]
+    assert period == {"start": "2026-03-01T10:00:00Z", "end": "2026-03-03T23:59:60Z"}
+    for given in ({}, {"users": ["alice"]}, {"since": "2026-03-01T05:00:00Z", "users": ["alice"]}):
+        (entry,) = query_all(layout, store=postgres_url, **given)["data"]
+        assert (entry["first_used"], entry["last_used"]) == tuple(period.values()), given
+    cut = {"since": "2026-03-01T05:00:00Z", "until": "2026-03-03T20:00:00Z"}
+    period = query_stats(demo, layout, store=postgres_url, **cut)["period"]
+    assert period == {"start": "2026-03-01T10:00:00Z", "end": "2026-03-03T08:00:00Z"}
+    _answers_as_the_local_log(postgres_url, demo, layout, stats_cli)

@@ -12,11 +12,12 @@ __all__ = ["as_utc_timestamp", "is_utc_timestamp", "utc_now"]
 
 def is_utc_timestamp(text: str) -> bool:
     """Whether ``text`` is a timestamp as skillc stores them (:func:`utc_now`'s form, a
-    fraction of a second allowed): a row of a log a checkout ships may hold anything."""
+    fraction of a second allowed; ASCII digits only, as the team store's SQL reads them): a
+    row of a log a checkout ships may hold anything."""
     import re
     from datetime import date
 
-    if not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z", text):
+    if not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z", text, re.ASCII):
         return False
     try:
         date.fromisoformat(text[:10])

@@ -452,7 +452,9 @@ class TeamStatsLog:
         return self._store(statement, values)
 
     def period(self) -> tuple[str | None, str | None]:
-        found = self._rows(sql.PERIOD)
+        from skillc_stats._team_all import period_statement
+
+        found = self._store(*period_statement(self._filters, self._skill))
         return (found[0][0], found[0][1]) if found else (None, None)
 
     def command_args_counts(self) -> list[Any]:

@@ -9,12 +9,15 @@ weeks from ``usage_weeks`` (a month's days 1-7, 8-14, 15-21, 22 to its end), sin
 from ``usage_daily``, each piece added, or subtracted where a month or a week minus its few
 days outside the range reads fewer rollup rows than the days inside it. Counts subtract;
 first and last uses do not: those come from the rows of the hours the range cuts and, for
-the whole days, from the first and the last day of ``usage_targets`` (by skill and day) with
-a use. With a user or machine filter, the rollups by day and all time that keep them.
+the whole days (all time too), from the first and the last day of ``usage_targets`` (by
+skill and day) with a use, of the calendar (:func:`edges`: only instants are first or last,
+as in a local log). With a user or machine filter, the rollups by day and all time that keep
+them. One skill's period is read the same way (:func:`period_statement`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -27,7 +30,8 @@ from skillc_index.accesslog.reader import (
 )
 from skillc_stats._filters import Filters
 from skillc_stats._team_days import (
-    NOT_UTC,
+    CALENDAR_DAY,
+    ROW_INSTANT,
     _days,
     _in_range,
     _month_after,
@@ -148,10 +152,12 @@ def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
     if filters.since is not None or filters.until is not None:
         return _by_pieces(filters)
     where, params = where_clause(filters)
+    (first, last), edge_params = edges(filters, "c.skill", commands=USE_COMMANDS)
     return (
-        "SELECT skill, SUM(uses), MIN(first_use), MAX(last_use), SUM(CASE WHEN uses > 0 "
-        f"THEN 1 ELSE 0 END), SUM(authored) FROM usage_folders{where} GROUP BY skill",
-        params,
+        f"SELECT skill, uses, {first}, {last}, projects, authored FROM (SELECT skill, "
+        "SUM(uses) AS uses, SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 END) AS projects, "
+        f"SUM(authored) AS authored FROM usage_folders{where} GROUP BY skill) AS c",
+        [*edge_params, *params],
     )
 
 
@@ -160,19 +166,23 @@ def plain_statement(filters: Filters) -> tuple[str, list[Any]]:
     ``usage_daily`` and the cut hours' rows (the answer :func:`_by_pieces` must equal)."""
     columns = ("skill", "command", "cwd", "accesses", "first", "last")
     union, values = rolled(filters, columns, "usage_daily", "usage_skills")
+    (edge_first, edge_last), edge_params = edges(filters, "c.skill", commands=USE_COMMANDS)
     # Summed by skill and folder first (a hash table of a few thousand groups: no sort of the
     # rollup rows by skill, which spilled to disk for a cut quarter at 12 M rows); a folder is
-    # a project of the skill when its uses are more than none (every sum holds a row or more).
+    # a project of the skill when its uses are more than none (every sum holds a row or more);
+    # the first and last use those of the cut hours' rows and the edges of the whole days.
     statement = (
-        "SELECT skill, SUM(uses), MIN(first), MAX(last), SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 "
-        "END), SUM(authored) FROM (SELECT skill, SUM(used * accesses) AS uses, "
+        f"SELECT skill, uses, LEAST(first, {edge_first}), GREATEST(last, {edge_last}), "
+        "projects, authored FROM (SELECT skill, SUM(uses) AS uses, MIN(first) AS first, "
+        "MAX(last) AS last, SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 END) AS projects, "
+        "SUM(authored) AS authored FROM (SELECT skill, SUM(used * accesses) AS uses, "
         "MIN(CASE WHEN used = 1 THEN first END) AS first, "
         "MAX(CASE WHEN used = 1 THEN last END) AS last, SUM(authored * accesses) AS authored "
         f"FROM (SELECT skill, cwd, accesses, first, last, {IS_USE} AS used, "
         f"{IS_AUTHOR} AS authored FROM ({union}) AS rolled) AS kinds "
-        "GROUP BY skill, cwd) AS folders GROUP BY skill"
+        "GROUP BY skill, cwd) AS folders GROUP BY skill) AS c"
     )
-    return statement, [*KIND_PARAMS, *values]
+    return statement, [*edge_params, *KIND_PARAMS, *values]
 
 
 #: A piece's rows as ``(skill, cwd, accesses, uses, authored, first, last)``: the rollups by
@@ -205,40 +215,24 @@ def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
         branch, values = _branch(Piece("usage_daily", doubt.day, doubt.day, -1), plain, params)
         branches.append((f"{branch} AND {doubt.check}", [*values, *doubt.params]))
     used = kind_sum("uses", "1")
+    time = f"CASE WHEN {used} = 1 AND {ROW_INSTANT} THEN timestamp END"  # a use's instant
     for part, check, check_params in _row_parts(days):
         cut, cut_params = cut_rows(filters, part)
         branches.append(
             (
                 f"SELECT skill, cwd, 1 AS accesses, {used} AS uses, "
-                f"{kind_sum('authored', '1')} AS authored, CASE WHEN {used} = 1 THEN "
-                f"timestamp END AS first, CASE WHEN {used} = 1 THEN timestamp END AS last "
+                f"{kind_sum('authored', '1')} AS authored, {time} AS first, {time} AS last "
                 f"FROM access_log{cut}{check}",
                 [*cut_params, *check_params],
             )
         )
     union = " UNION ALL ".join(branch for branch, _ in branches)
     values = [value for _, branch_params in branches for value in branch_params]
-    # the first (last) whole day with a use of the skill, and its first (last) use (of its
-    # rows of UTC form and the others, the day marked, alike)
-    uses = f"command IN ({', '.join('?' * len(USE_COMMANDS))})"
-    also = plain.replace(" WHERE ", " AND ", 1)
-    day_tests, day_params = _in_range("", "", [], "day", days.whole)
-    undoubted, undoubted_params = days.undoubted()
-    day_tests, day_params = day_tests + undoubted, day_params + undoubted_params
-    edges, edge_params = [], []
-    for func, column, order in (("MIN", "first", "ASC"), ("MAX", "last", "DESC")):
-        edges.append(
-            f"(SELECT {func}(t.{column}) FROM (SELECT left(d.day, 10) AS day FROM usage_targets "
-            f"AS d WHERE d.skill = c.skill AND {uses}{also}"
-            f"{day_tests.replace(' WHERE ', ' AND ', 1)} ORDER BY d.day {order} LIMIT 1) AS e "
-            f"JOIN usage_targets AS t ON t.skill = c.skill AND t.day IN (e.day, e.day || "
-            f"'{NOT_UTC}') WHERE {uses}{also})"
-        )
-        edge_params += [*USE_COMMANDS, *params, *day_params, *USE_COMMANDS, *params]
+    edge, edge_params = edges(filters, "c.skill", commands=USE_COMMANDS)
     # summed by skill and folder (a hash table), then by skill; a skill whose pieces sum to
     # no row (used only on days subtracted) is not listed
     statement = (
-        f"SELECT skill, uses, LEAST(first, {edges[0]}), GREATEST(last, {edges[1]}), projects, "
+        f"SELECT skill, uses, LEAST(first, {edge[0]}), GREATEST(last, {edge[1]}), projects, "
         "authored FROM (SELECT skill, SUM(uses) AS uses, MIN(first) AS first, "
         "MAX(last) AS last, SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 END) AS projects, "
         "SUM(authored) AS authored FROM (SELECT skill, SUM(uses) AS uses, MIN(first) AS first, "
@@ -247,3 +241,51 @@ def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
         "HAVING SUM(accesses) > 0) AS c"
     )
     return statement, [*edge_params, *values]
+
+
+def edges(
+    filters: Filters, skill: str, values: Sequence[str] = (), commands: Sequence[str] = ()
+) -> tuple[tuple[str, str], list[Any]]:
+    """The first and the last time of the rows of ``skill`` (SQL: ``c.skill``, an outer
+    query's, or ``?``, bound to ``values``), of ``commands`` only when given, that the rollups
+    count on the whole days of the range (:func:`._team_days._split_days`) within the
+    filters, as two scalar subqueries, and their parameters: those of the first (last) key of
+    ``usage_targets`` whose day is a day of the calendar (its rows' times are instants,
+    ``ROW_INSTANT``; a day marked ``NOT_UTC``, or none of the calendar, holds none), an index
+    read from that end. The rows of a day a bound cuts are the caller's to read."""
+    days = _split_days(filters.since, filters.until)
+    kind = f" AND command IN ({', '.join('?' * len(commands))})" if commands else ""
+    plain, params = where_clause(replace(filters, since=None, until=None))
+    also = kind + plain.replace(" WHERE ", " AND ", 1)
+    tests, day_params = _in_range("", "", [], "day", days.whole)
+    undoubted, undoubted_params = days.undoubted()
+    tests = f"{tests}{undoubted}".replace(" WHERE ", " AND ", 1)
+    calendar = CALENDAR_DAY.format(day="d.day")
+    found: list[str] = []
+    for func, column, order in (("MIN", "first", "ASC"), ("MAX", "last", "DESC")):
+        found.append(
+            f"(SELECT {func}(t.{column}) FROM (SELECT d.day FROM usage_targets AS d WHERE "
+            f"d.skill = {skill}{also}{tests} AND {calendar} ORDER BY d.day {order} LIMIT 1) "
+            f"AS e JOIN usage_targets AS t ON t.skill = {skill} AND t.day = e.day WHERE TRUE{also})"
+        )
+    one = [*values, *commands, *params, *day_params, *undoubted_params, *values, *commands, *params]
+    return (found[0], found[1]), [*one, *one]
+
+
+def period_statement(filters: Filters, skill: str) -> tuple[str, list[Any]]:
+    """The first and last time of the rows of ``skill`` the filters keep that are instants
+    (``ROW_INSTANT``; as :meth:`skillc_index.accesslog.reader.StatsLog.period` over a local
+    log): those of the whole days from the rollups (:func:`edges`), of the days a bound cuts
+    from the rows."""
+    (first, last), values = edges(filters, "?", [skill])
+    days = _split_days(filters.since, filters.until)
+    branches, cut_values = ["SELECT CAST(NULL AS TEXT) AS timestamp"], []
+    for part, check, extra in _row_parts(days):
+        cut, cut_params = cut_rows(filters, part, "skill", [skill])
+        branches.append(f"SELECT timestamp FROM access_log{cut}{check} AND {ROW_INSTANT}")
+        cut_values += [*cut_params, *extra]
+    return (
+        f"SELECT LEAST(MIN(timestamp), {first}), GREATEST(MAX(timestamp), {last}) "
+        f"FROM ({' UNION ALL '.join(branches)}) AS cut",
+        [*values, *cut_values],
+    )

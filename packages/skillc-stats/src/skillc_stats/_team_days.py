@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from skillc_index.accesslog.reader import UTC_DAY
+
 #: Whether the text ``{day}`` is a day of the calendar, ``YYYY-MM-DD`` from year 1 (as
 #: :func:`skillc_index.clock.is_utc_timestamp` reads a row's day): only then is it cast. (No
 #: ``%`` nor ``?``: the statements are run with ``?`` marks made ``%s``.)
@@ -18,6 +20,11 @@ CALENDAR_DAY = (
     "WHEN '04' THEN '30' WHEN '06' THEN '30' WHEN '09' THEN '30' WHEN '11' THEN '30' "
     "ELSE '31' END ELSE FALSE END"
 )
+#: Whether a row's time is an instant: of skillc's UTC form (``UTC_DAY``) on a day of the
+#: calendar, as :func:`skillc_index.clock.is_utc_timestamp` tells it in a local log. Only such
+#: a time is a first or last one (a rollup's, by day: of a key whose day is a calendar day,
+#: all its rows' are; :func:`._team_all.edges`).
+ROW_INSTANT = f"({UTC_DAY} IS NOT NULL AND {CALENDAR_DAY.format(day='substr(timestamp, 1, 10)')})"
 #: What marks the day of a row whose time is not of skillc's UTC form in the rollups by day:
 #: its first 10 characters and this (``2026-03-01T23:30:00-05:00``, March 2 in UTC, is of
 #: ``2026-03-01*``; schema 10), no day of the calendar, so in no ``--by`` period nor a view's

@@ -26,6 +26,7 @@ from skillc_stats._team_days import (
     DAY_TIME,
     NOT_UTC,
     PERIOD_OF,
+    ROW_INSTANT,
     ROW_TIME,
     Part,
     _in_range,
@@ -580,14 +581,12 @@ LAST_STORED = (
 )
 
 
-#: What a stored row holds for each column of a rollup's sums (its day as in the rollups).
-_ROW_VALUES = {
-    "day": ROLLUP_DAY,
-    "target": TARGET,
-    "accesses": "1",
-    "first": "timestamp",
-    "last": "timestamp",
-}
+#: What a stored row holds for each column of a rollup's sums (its day as in the rollups; its
+#: time as first and last only when it is an instant, :data:`ROW_INSTANT`), and a rollup's
+#: first and last (none: the edges of its days tell them, :func:`._team_all.edges`).
+_ROW_VALUES = {"day": ROLLUP_DAY, "target": TARGET, "accesses": "1"}
+_ROW_VALUES |= dict.fromkeys(("first", "last"), f"CASE WHEN {ROW_INSTANT} THEN timestamp END")
+_ROLLUP_VALUES = dict.fromkeys(("first", "last"), "CAST(NULL AS TEXT)")
 
 
 def rolled(
@@ -598,12 +597,13 @@ def rolled(
     skill: str | None = None,
 ) -> tuple[str, list[Any]]:
     """A subquery of ``columns`` (rollup columns, ``accesses``, ``first``, ``last``: sums of
-    rows) over the rows the filters keep (of ``skill`` only, when given), ``?`` marks, and its
-    parameters: with no time filter, from the all-time rollup ``total``; else the whole days
+    rows; ``first`` and ``last`` the instants of the rows read, NULL for a rollup's) over the
+    rows the filters keep (of ``skill`` only, when given), ``?`` marks, and its parameters:
+    with no time filter, from the all-time rollup ``total``; else the whole days
     from the rollup by day ``daily``, and the rows of the days the time filters cut (at most
     one at each end) from the log, as those of a whole day at an end that holds a row the
     bounds leave out (:func:`._team_days._split_days`)."""
-    select = ", ".join(columns)
+    select = ", ".join(f"{_ROLLUP_VALUES.get(column, column)} AS {column}" for column in columns)
     key: tuple[str | None, list[str]] = ("skill", [skill]) if skill is not None else (None, [])
     if filters.since is None and filters.until is None:
         where, params = where_clause(filters, *key)
@@ -634,7 +634,7 @@ def cut_rows(
 
 
 #: One skill's rows, summed: what the per-skill statements read (:func:`rolled`).
-_SKILL_COLUMNS = ("command", "target", "error", "cwd", "accesses", "first", "last")
+_SKILL_COLUMNS = ("command", "target", "error", "cwd", "accesses")
 _SUM = "CAST(SUM(accesses) AS BIGINT)"
 
 
@@ -678,8 +678,8 @@ def counts_statement(
 
 
 #: ``(select, tail)`` of each per-skill statement (:class:`~._team.TeamStatsLog`), the
-#: answers of :class:`skillc_index.accesslog.reader.StatsLog`'s from sums.
-PERIOD = ("MIN(first), MAX(last)", "")
+#: answers of :class:`skillc_index.accesslog.reader.StatsLog`'s from sums (its period:
+#: :func:`._team_all.period_statement`).
 COMMAND_TARGETS = (
     f"command, target, {_SUM}, CAST(SUM(CASE WHEN error IS NULL THEN 0 ELSE accesses END) "
     "AS BIGINT)",

@@ -27,9 +27,10 @@ import os
 import sqlite3
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard
 
 from skillc_index.accesslog.schema import COLUMNS, open_log
+from skillc_index.clock import is_utc_timestamp
 from skillc_index.diagnostics import UnreadableFile
 from skillc_index.text import valid_utf8
 
@@ -212,6 +213,7 @@ class LocalRows:
         try:
             if self._db is None:
                 self._db = open_log(self.path)
+                self._db.create_function("is_instant", 1, _instant_bytes, deterministic=True)
             return self._db.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise UnreadableFile(str(self.path), str(exc), "access log") from exc
@@ -241,12 +243,24 @@ class StatsLog:
     def _rows(self, select: str, tail: str = "", extra: Sequence[Any] = ()) -> list[Any]:
         return self._run(f"{select} FROM access_log{self._where}{tail}", [*self._params, *extra])
 
-    def period(self) -> tuple[str | None, str | None]:
-        """First and last timestamp: two index lookups (a query holding one ``MIN`` or ``MAX``
-        and nothing else is the form SQLite answers from the index without a scan)."""
-        first = self._rows("SELECT MIN(timestamp)")
-        last = self._rows("SELECT MAX(timestamp)")
-        return (first[0][0] if first else None), (last[0][0] if last else None)
+    def period(self, commands: Sequence[str] = ()) -> tuple[str | None, str | None]:
+        """First and last time among the rows (of ``commands`` only, when given) that is an
+        instant (:func:`~skillc_index.clock.is_utc_timestamp`: another tool's row dated
+        ``zzz``, ``2026-02-30T10:00:00Z`` or with an offset is in no period, as in ``--by``)."""
+        return self._edge("MIN", commands), self._edge("MAX", commands)
+
+    def _edge(self, func: str, commands: Sequence[str]) -> str | None:
+        """The ``MIN`` or ``MAX`` time that is an instant: an index lookup (a query holding one
+        ``MIN`` or ``MAX`` and nothing else is the form SQLite answers from the index without a
+        scan); when that time is none (rare: a foreign row's), the index read on from that end
+        to the first instant (:data:`INSTANT`)."""
+        tail, extra = (f" AND {_among(commands)}", list(commands)) if commands else ("", [])
+        found = self._rows(f"SELECT {func}(timestamp)", tail, extra)
+        time = found[0][0] if found else None
+        if time is None or _instant(time):
+            return time
+        found = self._rows(f"SELECT {func}(timestamp)", f"{tail} AND {INSTANT}", extra)
+        return found[0][0] if found else None
 
     def command_args_counts(self) -> list[Any]:
         """``(command, args, rows, failed rows)`` for all rows: one pass over the skill's rows
@@ -384,12 +398,34 @@ def usage_of(
             [*key_params, *USE_COMMANDS, *spread_params],
         ):
             folders.setdefault(name, []).append(cwd)
-    return [
-        SkillUsage(
-            key, int(uses), first, last, int(projects), int(authored), tuple(folders.get(key, ()))
-        )
-        for key, uses, first, last, projects, authored in found
-    ]
+    usage = []
+    for name, uses, first, last, projects, authored in found:
+        if not all(time is None or _instant(time) for time in (first, last)):  # (rare)
+            logged = values if values is not None else [*(same or {}), name]  # its folders
+            of_name = [value for value in logged if (same or {}).get(value, value) == name]
+            first, last = StatsLog(rows, column, of_name, filters).period(USE_COMMANDS)
+        times = (first, last, int(projects), int(authored), tuple(folders.get(name, ())))
+        usage.append(SkillUsage(name, int(uses), *times))
+    return usage
+
+
+def _instant(time: object) -> TypeGuard[str]:
+    """Whether a time read is an instant (:func:`~skillc_index.clock.is_utc_timestamp`): only
+    such a time is a first or last one (:meth:`StatsLog.period`, :func:`usage_of`)."""
+    return isinstance(time, str) and is_utc_timestamp(time)
+
+
+def _instant_bytes(data: object) -> bool:
+    """:func:`_instant` of a TEXT value given as its bytes (SQLite hands a function text that
+    is not UTF-8 as an error): the SQL function ``is_instant`` of :class:`LocalRows`."""
+    try:
+        return isinstance(data, bytes) and _instant(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return False
+
+
+#: SQL: whether a row's time is an instant (:func:`_instant`), on a :class:`LocalRows` log.
+INSTANT = "typeof(timestamp) = 'text' AND is_instant(CAST(timestamp AS BLOB))"
 
 
 def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict[str, str]]:
