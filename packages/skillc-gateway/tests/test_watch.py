@@ -31,9 +31,10 @@ import pytest
 
 from skillc_gateway import __version__, find_quick
 from skillc_gateway.catalog import FindResult, FoundSkill, SectionHit
-from skillc_gateway.catalog.client import ask, declined, other_code, request, usable
+from skillc_gateway.catalog.client import ask, declined, lock_holder, other_code, request, usable
 from skillc_gateway.catalog.lifecycle import AUTO_START_SKILLS, start_for_later
 from skillc_gateway.catalog.protocol import (
+    LOCK_NAME,
     MAX_REQUEST_BYTES,
     PROTOCOL,
     code_id,
@@ -646,25 +647,32 @@ def test_a_server_of_other_code_at_the_same_version_answers_no_find(
 def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(
     home: Path, monkeypatch: pytest.MonkeyPatch, stand_in: StandIn
 ) -> None:
-    """A server that accepts and never answers (stuck, running) keeps one ``skc find`` waiting
-    its whole time; the next processes do not ask it (each would wait as long) until the
-    record of it expires."""
+    """A server that accepts and never answers (stuck, running: it holds the home's lock)
+    keeps one ``skc find`` waiting its whole time; the next processes do not ask it (each
+    would wait as long) until the record of it expires."""
+    import fcntl
+
     import skillc_gateway.catalog.client as client_module
 
-    monkeypatch.setattr(client_module, "ANSWER_MARGIN_SECONDS", 0.3)
+    monkeypatch.setattr(client_module, "ANSWER_MARGIN_SECONDS", 0.6)
     layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
     path = socket_path(layout)
     path.parent.mkdir(parents=True)
     roots = (Root(home, "path"),)
-    with stand_in(path, hold=True) as held:
-        assert ask(layout, "paint", 10, roots, 0.0) is None  # after waiting its whole time
-        assert (path.parent / "find.sock.silent").is_file()
-        client_module._silent.clear()  # another process
-        assert not usable(layout)
-        assert ask(layout, "paint", 10, roots, 0.0) is None and len(held) == 1
-        monkeypatch.setattr(client_module, "SILENT_SECONDS", 0.0)  # the record expired
-        client_module._silent.clear()
-        assert usable(layout)
+    lock = os.open(path.parent / "find.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(lock, fcntl.LOCK_EX)  # the stuck server's
+    try:
+        with stand_in(path, hold=True) as held:
+            assert ask(layout, "paint", 10, roots, 0.0) is None  # after waiting its whole time
+            assert (path.parent / "find.sock.silent").is_file()
+            client_module._silent.clear()  # another process
+            assert not usable(layout)
+            assert ask(layout, "paint", 10, roots, 0.0) is None and len(held) == 1
+            monkeypatch.setattr(client_module, "SILENT_SECONDS", 0.0)  # the record expired
+            client_module._silent.clear()
+            assert usable(layout)
+    finally:
+        os.close(lock)
 
 
 def test_a_server_that_answers_removes_the_record_of_its_silence(
@@ -1146,7 +1154,7 @@ def test_a_detached_server_is_started_holding_the_homes_lock(
     spawn = lifecycle._spawn
 
     def probed(*args: Any, **kwargs: Any) -> Any:
-        seen.append(lifecycle._lock_holder(layout.global_dir / lifecycle.LOCK_NAME))
+        seen.append(lock_holder(layout.global_dir / LOCK_NAME))
         return spawn(*args, **kwargs)
 
     monkeypatch.setattr(lifecycle, "_spawn", probed)
@@ -1239,6 +1247,38 @@ def test_another_programs_socket_is_not_waited_for(
         other.close()
     assert time.monotonic() - started < 30  # not one wait of 35 s
     assert not (home / ".skillc" / "find.log").exists()  # no server was started
+
+
+def test_find_does_not_wait_for_another_programs_socket(
+    gateway_process: Run, home: Path, library: Path
+) -> None:
+    """Another program's socket at ``find.sock`` (the user's, 0600, held by a process of its
+    own that listens and never answers) while nobody holds the home's lock: ``skc find``
+    answers itself after waiting 0.5 s for it, as ``watch --status`` does (it waited 35 s,
+    the wait for a busy find server of this home)."""
+    sock = home / ".skillc" / "find.sock"
+    sock.parent.mkdir()
+    hold = (
+        "import os, socket, sys, time\n"
+        "os.umask(0o177)\n"
+        "s = socket.socket(socket.AF_UNIX)\n"
+        "s.bind(sys.argv[1])\n"
+        "s.listen()\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    argv = [sys.executable, "-c", hold, str(sock)]
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) as other:
+        try:
+            assert other.stdout is not None and other.stdout.readline() == "ready\n"
+            started = time.monotonic()
+            done = gateway_process("find", "paint", "--path", "library", "-v")
+            waited = time.monotonic() - started
+        finally:
+            other.kill()
+    assert done.returncode == 0 and "painter" in done.stdout, done.stderr
+    assert "answered by this process" in done.stderr
+    assert waited < 20  # not the 35 s a busy server of this home is waited for
 
 
 def test_the_server_removes_only_its_own_socket(

@@ -2,7 +2,8 @@
 ``skc watch --status`` and ``--stop`` send (:func:`request`).
 
 The client uses only a socket that is ours, 0600, and served by a process of ours
-(``SO_PEERCRED``). A server that does not answer a find of this process, or refuses it (a
+(``SO_PEERCRED``), and waits for its reply only while a process holds the home's lock
+(:func:`request`). A server that does not answer a find of this process, or refuses it (a
 server of other code: :func:`.protocol.code_id`), is not asked again by it; one that kept it
 waiting its whole time is not asked by other processes either for :data:`SILENT_SECONDS` (a
 record beside the socket). A server whose process is stopped
@@ -23,17 +24,19 @@ from typing import TYPE_CHECKING, Any
 
 from skillc_gateway.catalog import FINISH_WITHIN, Elsewhere, FindResult
 from skillc_gateway.catalog.protocol import (
+    LOCK_NAME,
     MAX_REPLY_BYTES,
     PROTOCOL,
     decode_result,
     encode_message,
     find_request,
+    open_home_file,
     peer,
     silent_record,
     socket_path,
 )
 from skillc_gateway.find_socket import socket_stamp
-from skillc_index import Layout, loads_bounded
+from skillc_index import FindServerError, Layout, loads_bounded
 
 if TYPE_CHECKING:
     from skillc_index.inventory.folders import Root
@@ -45,6 +48,7 @@ __all__ = [
     "answers",
     "ask",
     "declined",
+    "lock_holder",
     "other_code",
     "process_stopped",
     "request",
@@ -169,8 +173,13 @@ def _mark_silent(path: str, stamp: tuple[int, int]) -> None:
 
 def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str, Any] | None:
     """Send ``message`` to the find server of ``layout``'s home; its reply, or None (no
-    usable server, no reply of this protocol within ``timeout`` seconds, or a server whose
-    process is stopped)."""
+    usable server, no reply of this protocol within ``timeout`` seconds, a server whose
+    process is stopped, or no reply within :data:`POLL_SECONDS` while nobody holds the
+    home's lock). A server of this home holds the lock from before it listens until it no
+    longer does (and none can take a lock that is no regular file), so what keeps a request
+    waiting without it is another program's socket, not waited on for 35 s (``skc find``,
+    ``skc watch --status``, ``--stop``, ``--detach``); the lock is looked at only then, not
+    on the way of a reply that comes at once."""
     import _socket
 
     path = str(socket_path(layout))
@@ -198,7 +207,7 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
             try:
                 chunk = sock.recv(1 << 16)
             except TimeoutError:
-                if process_stopped(pid):
+                if process_stopped(pid) or not _held(layout):
                     return None
                 continue
             if not chunk:
@@ -241,6 +250,33 @@ def answers(path: str) -> bool:
     finally:
         probe.close()
     return True
+
+
+def lock_holder(path: Path) -> str | None:
+    """The pid written in the find-server lock ``path`` while a process holds it (``?`` when
+    none is written), else None. FindServerError when it is no regular file (a FIFO there is
+    never waited on: :func:`~.protocol.open_home_file`)."""
+    import fcntl
+
+    try:
+        fd = open_home_file(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return os.read(fd, 32).decode(errors="replace").strip() or "?"
+    finally:
+        os.close(fd)
+    return None
+
+
+def _held(layout: Layout) -> bool:
+    """Whether a process holds the find-server lock of ``layout``'s home (:func:`request`)."""
+    try:
+        return lock_holder(layout.global_dir / LOCK_NAME) is not None
+    except FindServerError:  # a FIFO or a link there: no server of this home could take it
+        return False
 
 
 def process_stopped(pid: int) -> bool:

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 from skillc_gateway.catalog import BUDGET_SECONDS, FINISH_WITHIN
 from skillc_gateway.catalog.client import (
     ANSWER_MARGIN_SECONDS,
-    CONNECT_SECONDS,
     answers,
+    lock_holder,
     process_stopped,
     request,
 )
@@ -90,18 +90,16 @@ def _ask(layout: Layout, message: dict[str, Any]) -> dict[str, Any] | None:
     server that is starting: one whose process holds the home's lock, is not stopped, and
     whose socket refused the request at once (not made yet, or a dead server's that it is
     about to replace). None when none answers: no server, or one that kept the request
-    waiting (stuck), or stopped. While nobody holds the lock (a server holds it from before
-    it listens until it no longer does), what answers on the socket is no server of this
-    home: its reply is waited for :data:`~.client.CONNECT_SECONDS` only, not 35 s."""
+    waiting (stuck), or stopped. While nobody holds the lock, what answers on the socket is
+    no server of this home: its reply is waited for 0.25 s only (:func:`.client.request`)."""
     lock = layout.global_dir / LOCK_NAME
     deadline = time.monotonic() + START_SECONDS
     while True:
-        held = _lock_holder(lock) is not None
         asked = time.monotonic()
-        reply = request(layout, message, BUSY_SECONDS if held else CONNECT_SECONDS)
+        reply = request(layout, message, BUSY_SECONDS)
         if reply is not None:
             return reply
-        holder = _lock_holder(lock)
+        holder = lock_holder(lock)
         now = time.monotonic()
         if holder is None or now >= deadline or now - asked >= BUSY_SECONDS:
             return None
@@ -115,7 +113,7 @@ def silent_status(layout: Layout) -> dict[str, Any]:
     pid of one that holds the home's lock all the same (stopped, or stuck), else None;
     ``other_listener``: whether, with nobody holding the lock, another process answers on
     the socket (no find server of this home, and none can start while it does)."""
-    holder = _lock_holder(layout.global_dir / LOCK_NAME)
+    holder = lock_holder(layout.global_dir / LOCK_NAME)
     sock = str(socket_path(layout))
     return {
         "running": False,
@@ -132,7 +130,7 @@ def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
     reply = _ask(layout, {"op": "stop"})
     lock = layout.global_dir / LOCK_NAME
     if reply is None or not reply.get("ok"):
-        holder = _lock_holder(lock)
+        holder = lock_holder(lock)
         if holder is not None and holder.isdigit() and process_stopped(int(holder)):
             raise FindServerError(
                 f"the find server (pid {holder}) is stopped: it stops once resumed "
@@ -142,7 +140,7 @@ def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
             raise FindServerError(f"the find server (pid {holder}) does not answer: kill it")
         return None
     deadline = time.monotonic() + timeout
-    while _lock_holder(lock) is not None:
+    while lock_holder(lock) is not None:
         if time.monotonic() > deadline:
             raise FindServerError(f"the find server (pid {reply.get('pid')}) did not stop in time")
         time.sleep(0.02)
@@ -166,7 +164,7 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
         raise FindServerError(already_runs(running.get("pid")))
     if running is not None:
         stop_server(layout)
-    elif _lock_holder(layout.global_dir / LOCK_NAME) is None and answers(path):
+    elif lock_holder(layout.global_dir / LOCK_NAME) is None and answers(path):
         raise FindServerError(f"another process answers on {path}")
     log_path = layout.global_dir / LOG_NAME
     try:
@@ -176,7 +174,7 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
     try:
         child = _spawn_locked(layout, idle)
     except BlockingIOError:  # another started first (a find's, a second --detach)
-        holder = _lock_holder(layout.global_dir / LOCK_NAME)
+        holder = lock_holder(layout.global_dir / LOCK_NAME)
         raise FindServerError(already_runs(holder or "?")) from None
     except OSError as exc:
         raise FindServerError(f"the find server did not start: {exc.strerror or exc}") from None
@@ -231,7 +229,7 @@ def _spawn_locked(
 ) -> subprocess.Popen[bytes]:
     """:func:`_spawn` holding the home's find-server lock, taken here and handed over (``watch
     --lock-fd``) with the server's pid written in it at once (the server writes it again when
-    it opens): from before the server starts, a client asking (``_lock_holder``, ``--stop``,
+    it opens): from before the server starts, a client asking (``lock_holder``, ``--stop``,
     ``--status``) finds it held and knows the server by its pid, and no probe of a client
     holds it at the instant the server would take it (one did: E060 "already runs", with the
     pid an earlier server left in the file). BlockingIOError when it is held already (a
@@ -282,24 +280,6 @@ def _spawn(layout: Layout, idle: float, lock: int, build: Sequence[str]) -> subp
     finally:
         os.close(log)
     return child
-
-
-def _lock_holder(path: Path) -> str | None:
-    """The pid written in the find-server lock ``path`` while a server holds it, else None.
-    FindServerError when it is no regular file (a FIFO there is never waited on)."""
-    import fcntl
-
-    try:
-        fd = open_home_file(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return os.read(fd, 32).decode(errors="replace").strip() or "?"
-    finally:
-        os.close(fd)
-    return None
 
 
 def _last_line(path: Path, start: int, pid: int) -> str:
