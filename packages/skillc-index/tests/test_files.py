@@ -548,3 +548,26 @@ def test_open_in_root_is_not_fooled_by_a_folder_swapped_for_an_escaping_symlink(
         swapper.join()
     assert b"outside" not in seen
     assert seen <= {b"inside", b"refused"}
+
+
+def test_regular_fd_opens_with_the_flags_it_is_given(tmp_path: Path) -> None:
+    """``regular_fd`` with ``flags`` (the find server's lock and log: ``open_home_file``)
+    makes a missing file 0600 with ``O_CREAT`` and opens it to write; a symlink or a FIFO
+    there is still refused, never followed nor waited on."""
+    from skillc_index.files import regular_fd
+
+    made = tmp_path / "find.lock"
+    fd = regular_fd(str(made), None, "find.lock", flags=os.O_RDWR | os.O_CREAT)
+    try:
+        os.write(fd, b"42\n")
+    finally:
+        os.close(fd)
+    assert made.read_bytes() == b"42\n" and made.stat().st_mode & 0o777 == 0o600
+    (tmp_path / "link").symlink_to(made)
+    with pytest.raises(OSError, match="Too many levels") as caught:
+        regular_fd(str(tmp_path / "link"), None, "link", flags=os.O_WRONLY | os.O_APPEND)
+    assert caught.value.errno == errno.ELOOP
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(NotARegularFile, match="a FIFO"):
+        regular_fd(str(tmp_path / "pipe"), None, "pipe", flags=os.O_RDONLY)
+    assert made.read_bytes() == b"42\n"

@@ -45,6 +45,7 @@ __all__ = [
     "path_to_db",
     "read_in_root",
     "read_text_in_root",
+    "regular_fd",
     "safe_join",
     "sha256_hasher",
     "source_hash",
@@ -386,13 +387,16 @@ def file_kind(mode: int) -> str:
     return "a special file"
 
 
-def _regular_fd(name: str, dir_fd: int | None, rel: str, *, follow: bool = False) -> int:
-    """Open ``name`` (relative to ``dir_fd``) for reading if it is a regular file, never
-    blocking on a FIFO or device: the open is non-blocking and the descriptor is checked with
-    ``fstat`` before it is used (:class:`NotARegularFile`, E021, otherwise). Unless
-    ``follow``, a symlink in the last component is not followed (``ELOOP``, for the caller)."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | _CLOEXEC | (0 if follow else os.O_NOFOLLOW)
-    fd = os.open(name, flags, dir_fd=dir_fd)
+def regular_fd(
+    name: str, dir_fd: int | None, rel: str, *, follow: bool = False, flags: int = os.O_RDONLY
+) -> int:
+    """Open ``name`` (relative to ``dir_fd``) with ``flags`` (for reading unless told; with
+    ``os.O_CREAT``, made 0600 when missing) if it is a regular file, never blocking on a FIFO
+    or device: the open is non-blocking and the descriptor is checked with ``fstat`` before
+    it is used (:class:`NotARegularFile`, E021, otherwise). Unless ``follow``, a symlink in
+    the last component is not followed (``ELOOP``, for the caller)."""
+    flags |= os.O_NONBLOCK | _CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    fd = os.open(name, flags, 0o600, dir_fd=dir_fd)
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
@@ -413,7 +417,7 @@ def open_regular(path: str) -> BinaryIO:
         mode = stat.S_IFREG  # let the open below say why
     if not stat.S_ISREG(mode):
         raise NotARegularFile(path, file_kind(mode))
-    return os.fdopen(_regular_fd(path, None, path, follow=True), "rb")
+    return os.fdopen(regular_fd(path, None, path, follow=True), "rb")
 
 
 def open_in_root(
@@ -500,7 +504,7 @@ def open_in_root(
                 real = "/".join([*names, name])
                 if not hidden and (refused := hidden_refusal(rel, real)) is not None:
                     raise refused
-                return os.fdopen(_regular_fd(name, folders[-1], rel), "rb")
+                return os.fdopen(regular_fd(name, folders[-1], rel), "rb")
             except OSError as exc:
                 swapped = exc.errno in (errno.ELOOP, errno.EMLINK, errno.EINVAL)
                 if swapped and links <= _MAX_SYMLINKS:
@@ -544,7 +548,7 @@ def read_in_root(
     plain = rel not in ("", ".", "..") and "/" not in rel and "\0" not in rel
     if plain and (hidden or not rel.startswith(".")):
         try:
-            fd = _regular_fd(f"{real_root or os.path.realpath(root)}/{rel}", None, rel)
+            fd = regular_fd(f"{real_root or os.path.realpath(root)}/{rel}", None, rel)
         except OSError:
             fd = -1  # missing, a symlink, a name too long...: the walk below says what
         if fd >= 0:

@@ -95,14 +95,20 @@ def silent_record(socket: str | os.PathLike[str]) -> str:
 
 def open_home_file(path: Path, flags: int) -> int:
     """The find server's lock or log ``path`` in the skillc home, opened with ``flags`` (with
-    ``os.O_CREAT``: made 0600 when missing) only if it is a regular file: a symlink there is
-    not followed (nothing outside the home is truncated or written), a FIFO or a device is
-    not waited on (the open does not block; the descriptor blocks again once checked).
-    FindServerError (E060) naming it otherwise; OSError when it cannot be opened."""
+    ``os.O_CREAT``: made 0600 when missing) only if it is a regular file
+    (:func:`skillc_index.files.regular_fd`): a symlink there is not followed (nothing outside
+    the home is truncated or written), a FIFO or a device is not waited on (the open does not
+    block; the descriptor blocks again once checked). FindServerError (E060) naming it
+    otherwise; OSError when it cannot be opened."""
     import stat
 
+    from skillc_index import NotARegularFile
+    from skillc_index.files import file_kind, regular_fd
+
     try:
-        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+        return regular_fd(str(path), None, str(path), flags=flags)
+    except NotARegularFile as exc:
+        kind = exc.kind
     except OSError:  # ELOOP: a symlink; ENXIO: a FIFO with no reader, opened to write
         try:
             mode = os.lstat(path).st_mode
@@ -110,18 +116,8 @@ def open_home_file(path: Path, flags: int) -> int:
             mode = stat.S_IFREG
         if stat.S_ISREG(mode):
             raise
-        fd = -1
-    else:
-        mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        from skillc_index.files import file_kind
-
-        if fd >= 0:
-            os.close(fd)
         kind = "a symlink" if stat.S_ISLNK(mode) else file_kind(mode)
-        raise FindServerError(f"{path} is {kind}, not a regular file: remove it first")
-    os.set_blocking(fd, True)
-    return fd
+    raise FindServerError(f"{path} is {kind}, not a regular file: remove it first")
 
 
 def too_long(path: str) -> str:
