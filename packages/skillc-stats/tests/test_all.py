@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import time
 from collections.abc import Callable
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -280,6 +282,101 @@ def test_nothing_installed_is_an_empty_answer(layout: Layout, stats_cli: Run) ->
     assert query_all(layout)["data"] == []
     result = stats_cli("stats", "--all")
     assert result.returncode == 0 and result.stdout.splitlines()[-1] == "No skills installed."
+
+
+def install_plugin(home: Path, *installs: tuple[str, str]) -> dict[str, Path]:
+    """Claude Code's record of the plugin ``kit@m`` installed at each ``(scope, version)``
+    (``user`` or ``project``), its ``review`` skill in each version's cache folder (made by
+    the caller): each version's skill folder."""
+    cache = home / ".claude/plugins/cache/m/kit"
+    records = []
+    for scope, version in installs:
+        record = {"scope": scope, "installPath": str(cache / version)}
+        if scope == "project":
+            record["projectPath"] = str(home.parent / "project")
+        records.append(record)
+    plugins = {"version": 2, "plugins": {"kit@m": records}}
+    (home / ".claude/plugins").mkdir(parents=True, exist_ok=True)
+    (home / ".claude/plugins/installed_plugins.json").write_text(json.dumps(plugins))
+    return {version: cache / version / "skills/review" for _, version in installs}
+
+
+def test_a_plugin_skills_uses_are_counted_across_its_versions(
+    project: Path,
+    home: Path,
+    layout: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    demo_skill: Callable[[Path], Path],
+) -> None:
+    """Claude Code keeps each version of a plugin in a cache folder of its own, the older
+    ones deleted some days after an update: the rows logged under any version's folder count
+    for the plugin's skill (``--all``, its trends, ``stats SKILL``), read as they were
+    logged; not another plugin's skill of the same name, nor a folder deeper in the cache.
+    The listing's usage priorities (``skc list --budget``) count them too."""
+    from skillc_index.listing.agents import usage_priority
+    from skillc_index.listing.usage import recorded_priorities
+    from skillc_stats import query_stats
+
+    old = demo_skill(install_plugin(home, ("user", "1.0"))["1.0"])
+    log(layout, "review", access(old, "/w/a", "2026-03-01T10:00:00Z"))
+    log(layout, "review", access(old, "/w/a", "2026-03-02T10:00:00Z", command="lint"))
+    new = demo_skill(install_plugin(home, ("user", "1.1"))["1.1"])
+    shutil.rmtree(old.parent.parent)  # (Claude Code deletes the old version's folder)
+    log(layout, "review", access(new, "/w/b", "2026-03-03T10:00:00Z"))
+    cache = new.parent.parent.parent.parent
+    insert(
+        primary_log(resolve_skill("kit:review", layout).runtime),
+        [
+            access(cache / "m/other/1.0/skills/review", "/w/z", "2026-03-04T10:00:00Z"),
+            access(cache / "m/kit-2/1.0/skills/review", "/w/z", "2026-03-04T10:00:00Z"),
+            access(cache / "m/kit/1.0/x/skills/review", "/w/z", "2026-03-04T10:00:00Z"),
+        ],
+    )
+    age(project)
+    layout.global_dir.mkdir()  # (where the cache of --all is kept)
+    for _ in range(2):  # read, then from that cache
+        [entry] = query_all(layout)["data"]
+        assert (entry["skill_path"], entry["uses"], entry["projects"]) == (str(new), 2, 2)
+        assert (entry["first_used"], entry["author_activity"]) == ("2026-03-01T10:00:00Z", 1)
+        monkeypatch.setattr(_usage, "LocalRows", None)
+    monkeypatch.undo()
+    listed = recorded_priorities(installed_skills(layout).skills, layout)
+    days = (datetime.now(timezone.utc) - datetime(2026, 3, 3, 10, tzinfo=timezone.utc)).days
+    assert listed[str(new)] == pytest.approx(usage_priority(2, days), rel=0.01)
+    [trend] = query_all(layout, by="day")["data"]["skills"]
+    assert (trend["uses"], trend["by_period"][:3]) == (2, [1, 0, 1])
+    summary = query_stats("kit:review", layout)
+    assert (summary["skill_path"], summary["data"]["uses"]) == (str(new), 2)
+    assert summary["data"]["total_accesses"] == 3
+
+
+def test_each_installed_version_of_a_plugin_keeps_its_own_rows(
+    project: Path, home: Path, layout: Layout, demo_skill: Callable[[Path], Path]
+) -> None:
+    """A plugin installed at two scopes, two versions: two skills, each with the rows of its
+    own folder (none counted twice); an older version's, no longer installed, go to the
+    first of them (the project's, as names resolve)."""
+    folders = install_plugin(home, ("project", "1.1"), ("user", "1.0"))
+    for folder in folders.values():
+        demo_skill(folder)
+    gone = folders["1.0"].parent.parent.parent / "0.9/skills/review"
+    runtime_log = primary_log(resolve_skill("kit:review", layout).runtime)
+    insert(
+        runtime_log,
+        [
+            access(folders["1.1"], "/w/a", "2026-03-01T10:00:00Z"),
+            access(folders["1.0"], "/w/b", "2026-03-02T10:00:00Z"),
+            access(folders["1.0"], "/w/b", "2026-03-03T10:00:00Z"),
+            access(gone, "/w/c", "2026-03-04T10:00:00Z"),
+        ],
+    )
+    table = {e["skill_path"]: e["uses"] for e in query_all(layout)["data"]}
+    assert table == {str(folders["1.1"]): 2, str(folders["1.0"]): 2}
+    from skillc_stats import query_stats
+
+    for name, folder in (("kit:review", folders["1.1"]), (str(folders["1.0"]), folders["1.0"])):
+        summary = query_stats(name, layout)
+        assert (summary["skill_path"], summary["data"]["uses"]) == (str(folder), 2)
 
 
 def age(folder: Path) -> None:

@@ -501,6 +501,29 @@ def test_all_reads_the_same_from_the_team_store(
     assert query_all(layout, store=postgres_url)["data"][0]["uses"] == 27
 
 
+def test_a_plugin_skill_over_its_versions_reads_the_same_from_the_team_store(
+    postgres_url: str, home: Path, layout: Layout, demo_skill: Callable[[Path], Path]
+) -> None:
+    """A Claude Code plugin's skill is counted over every version's cache folder, locally as
+    in the team store (where a skill is its name)."""
+    cache = home / ".claude/plugins/cache/m/kit"
+    (home / ".claude/plugins").mkdir(parents=True)
+    for version in ("1.0", "1.1"):
+        folder = demo_skill(cache / version / "skills/review")
+        record_ = {"scope": "user", "installPath": str(cache / version)}
+        plugins = {"version": 2, "plugins": {"kit@m": [record_]}}
+        (home / ".claude/plugins/installed_plugins.json").write_text(json.dumps(plugins))
+        skill = resolve_skill("kit:review", layout)
+        stamp = f"2026-01-{30 + (version == '1.1')}T10:00:00Z"
+        insert(primary_log(skill.runtime), [record(skill, "show", {}, timestamp=stamp)])
+    upload_logs(postgres_url, layout)
+    local = query_all(layout)["data"]
+    assert local[0]["skill_path"] == str(folder) and local[0]["uses"] == 2
+    assert query_all(layout, store=postgres_url)["data"] == local
+    for store in (None, postgres_url):
+        assert query_stats("kit:review", layout, store=store)["data"]["uses"] == 2
+
+
 def test_a_version_1_store_is_migrated(postgres_url: str, layout: Layout) -> None:
     """A store written by schema version 1 gains the daily rollup of its rows."""
     import psycopg

@@ -1,7 +1,8 @@
 """Usage analytics of one skill (RFC-0003): the query types over its access log.
 
 The log is ``<runtime>/.skillc-meta/logs.db`` of the resolved skill (RFC-0003:C-CLI), and
-only rows whose ``skill_path`` is the resolved source folder count: several source folders
+only rows whose ``skill_path`` is the resolved source folder count (and those of the folders
+it is also logged as: :func:`skillc_stats._usage.logged_folders`): several source folders
 with the same name share one runtime, and ``skill_path`` tells their rows apart
 (RFC-0007:C-RESOLUTION). Filters are applied in SQL, before anything is counted.
 

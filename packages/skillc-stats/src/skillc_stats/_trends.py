@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import Layout, UnreadableFile, valid_utf8
-from skillc_index.accesslog.reader import LocalRows, command_kind, grouped_counts
+from skillc_index.accesslog.reader import LocalRows, add_versions, command_kind, grouped_counts
 from skillc_stats._filters import Filters
 
 if TYPE_CHECKING:
@@ -45,7 +45,9 @@ class AllCounts:
         self.entries = entries
         self.imported = {valid_utf8(k): valid_utf8(v) for k, v in (imported or {}).items()}
         """Locally, each folder imported into a store -> its store copy: its rows count as
-        the store copy's (:attr:`~skillc_index.inventory.entries.InstalledSkill.logged_as`)."""
+        the store copy's (:attr:`~skillc_index.inventory.entries.InstalledSkill.logged_as`);
+        so do a plugin's other versions' as its skill's
+        (:func:`~skillc_index.accesslog.reader.add_versions`, when each log is read)."""
         self.layout = layout
         self.filters = filters
         self.store = store
@@ -92,18 +94,20 @@ class AllCounts:
         from skillc_index.accesslog import primary_log_finder
 
         log = primary_log_finder(self.layout)
-        by_log: dict[Path, list[str]] = defaultdict(list)
+        by_log: dict[Path, dict[str, str]] = defaultdict(dict)  # log -> folder -> source
         for entry in self.entries:
             if entry["skill_path"] is not None:
-                by_log[log(str(entry["skill_path"]))].append(valid_utf8(str(entry["skill_path"])))
-        for folder in self.imported:
-            by_log[log(folder)].append(folder)
+                folder = valid_utf8(str(entry["skill_path"]))
+                by_log[log(folder)][folder] = folder
+        for folder, source in self.imported.items():
+            by_log[log(folder)][folder] = source
         of_folder = ("skill_path",) if per_skill else ()
         for path, folders in by_log.items():
             rows = LocalRows(path)
             try:
+                add_versions(rows, folders)
                 found = grouped_counts(
-                    rows, self.filters, "skill_path", folders, (*of_folder, *keys)
+                    rows, self.filters, "skill_path", list(folders), (*of_folder, *keys)
                 )
             except UnreadableFile as exc:  # the others are counted, this one said
                 from skillc_stats._usage import unreadable_log
@@ -113,8 +117,8 @@ class AllCounts:
             finally:
                 rows.close()
             for row in found:
-                if per_skill and self.imported:  # (the periods sum them with the copy's)
-                    row = (self.imported.get(row[0], row[0]), *row[1:])
+                if per_skill:  # (the periods sum them with the skill's)
+                    row = (folders.get(row[0], row[0]), *row[1:])
                 yield tuple(row)
             del found  # (before the next log's are read)
 

@@ -8,11 +8,12 @@ Code plugins), each once: a skill deployed by skillc (a link to a runtime folder
 holding ``.skillc-meta/``) is its source skill.
 
 Locally, a skill's rows are in the log of its runtime (RFC-0007:C-RESOLUTION), under its
-source folder (``skill_path``): one statement per log reads the use of all its skills, from
-the index by ``skill_path``, time and working folder, and :class:`UsageCache` keeps the
-answer of each log until the log changes (opening 2,000 logs is most of the cost). In the
-team store, a skill is its name (folders differ between machines): one statement reads every
-skill's use.
+source folder (``skill_path``; a Claude Code plugin's skill, under any version's folder:
+:func:`skillc_index.accesslog.reader.add_versions`): one statement per log reads the use of
+all its skills, from the index by ``skill_path``, time and working folder, and
+:class:`UsageCache` keeps the answer of each log until the log changes (opening 2,000 logs
+is most of the cost). In the team store, a skill is its name (folders differ between
+machines): one statement reads every skill's use.
 
 Uses are agents' reads and activations; the author's own ``build``, ``lint`` and ``stats`` runs
 are counted apart (``author_activity``), never as uses, nor in ``projects``, ``first_used`` or
@@ -33,11 +34,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import Layout, UnreadableFile, valid_utf8
-from skillc_index.accesslog import primary_log_finder
 from skillc_index.accesslog.reader import (
     LocalRows,
     SkillUsage,
     add_usage,
+    add_versions,
     logs_of,
     several_logs,
     usage_of,
@@ -174,7 +175,10 @@ def local_usage(
     """One entry per installed skill, from the local runtime logs: one statement per log
     changed since the last ``--all`` with the same filters (:class:`UsageCache`). A skill's
     rows are those of every folder it is logged as (:attr:`InstalledSkill.logged_as`: a
-    folder imported into a store counts as its store copy), each row once."""
+    folder imported into a store counts as its store copy; a plugin's skill, its other
+    versions' folders, :func:`add_versions`), each row once."""
+    from skillc_index.inventory.folders import plugin_version_parts
+
     listed = list(skills)
     by_log = logs_of(listed, layout)  # log -> folder -> its skill's source
     several = several_logs(by_log)  # their projects: the union of their logs' (add_usage)
@@ -184,14 +188,18 @@ def local_usage(
     for log, folders in by_log.items():
         same = {folder: source for folder, source in folders.items() if folder != source}
         spread = sorted(several & set(folders.values()))
-        key = filters_key
-        if same or spread:
-            key = f"{filters_key} {json.dumps([sorted(same.items()), spread])}"
+        # (a plugin's: its other versions' folders are looked for when the log is read)
+        plugins = sorted(folder for folder in folders if plugin_version_parts(folder))
+        parts = [sorted(same.items()), spread, *([plugins] if plugins else [])]
+        key = f"{filters_key} {json.dumps(parts)}" if same or spread or plugins else filters_key
         stamp = _stamp(log)
         found = cache.get(log, stamp, key)
         if found is None:
             rows = LocalRows(log)
             try:
+                if plugins:
+                    add_versions(rows, folders)
+                    same = {folder: of for folder, of in folders.items() if folder != of}
                 uses = usage_of(rows, filters, "skill_path", same=same, spread=spread)
                 found = {use.key: use for use in uses}
             except UnreadableFile as exc:  # one log must not hide every other skill's use
@@ -213,24 +221,41 @@ def local_usage(
 
 
 def logged_folders(skill: ResolvedSkill, layout: Layout) -> tuple[str, ...]:
-    """The folders whose rows in the skill's own log are its rows: its source, and (a store
-    copy with an import record) the folders the inventory holds as the same skill
-    (:attr:`InstalledSkill.logged_as`) whose rows are in that log."""
+    """The folders whose rows in the skill's own log are its rows: its source, and, for a
+    store copy with an import record or a Claude Code plugin's skill, the other folders the
+    inventory holds as the same skill (:attr:`InstalledSkill.logged_as`) and the plugin's
+    other versions' (:func:`add_versions`) whose rows are in that log."""
+    from skillc_index.inventory.folders import plugin_folders, plugin_version_parts
     from skillc_index.layout import ImportRecord
 
-    own = (str(skill.source),)
-    if not skill.in_store or ImportRecord.read(skill.source) is None:
+    own, name = (str(skill.source),), skill.runtime.name
+    if plugin_version_parts(own[0]) is not None:  # every installed plugin's skill of its name
+        from skillc_index.inventory.entries import Location, group, location_of
+
+        found = [location_of(root, name, layout) for root in plugin_folders(layout)]
+        skills = group(place for place in found if isinstance(place, Location))
+    elif skill.in_store and ImportRecord.read(skill.source) is not None:
+        from skillc_index.config import load_config
+        from skillc_index.inventory.folders import trusted_targets
+
+        skills = installed_skills(layout, trusted_targets(layout, load_config(layout))).skills
+    else:
         return own  # (no inventory walk: a skill nothing was imported into is its folder)
     from skillc_index.accesslog import primary_log
-    from skillc_index.config import load_config
-    from skillc_index.inventory.folders import trusted_targets
 
-    log_of, log = primary_log_finder(layout), primary_log(skill.runtime)
-    targets = trusted_targets(layout, load_config(layout))
-    for installed in installed_skills(layout, targets).skills:
-        if installed.source == skill.source:
-            return tuple(folder for folder in installed.logged_as if log_of(folder) == log)
-    return own
+    log = primary_log(skill.runtime)
+    # the skills logged in its log: those with a folder of its name (every installed version)
+    named = [one for one in skills if any(Path(f).name == name for f in one.logged_as)]
+    folders = logs_of(named, layout).get(log, {})
+    rows = LocalRows(log)
+    try:
+        add_versions(rows, folders)
+    except UnreadableFile:
+        pass  # (reading it says so)
+    finally:
+        rows.close()
+    source = valid_utf8(own[0])
+    return tuple(folder for folder, of in folders.items() if of == source) or own
 
 
 def team_usage(

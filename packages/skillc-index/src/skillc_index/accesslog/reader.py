@@ -53,12 +53,14 @@ __all__ = [
     "SkillUsage",
     "StatsLog",
     "add_usage",
+    "add_versions",
     "command_kind",
     "first_row",
     "grouped_counts",
     "highest_id",
     "last_id",
     "logs_of",
+    "other_versions",
     "row_by_id",
     "rows_after",
     "several_logs",
@@ -433,8 +435,9 @@ def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict
     (:attr:`~skillc_index.inventory.entries.InstalledSkill.logged_as`: a folder imported
     into a store is its store copy, and its rows before the import may be in another log,
     the project's for a folder built ``--global``) -> its skill's source. Read each log with
-    :func:`usage_of` (``same``: the folders that are not their source) and sum a skill's
-    logs with :func:`add_usage` (``skc stats --all`` and the agent listing's ranking)."""
+    :func:`usage_of` (``same``: the folders that are not their source), once
+    :func:`add_versions` has added the other versions' folders of its plugin skills, and sum a
+    skill's logs with :func:`add_usage` (``skc stats --all`` and the agent listing's ranking)."""
     from skillc_index.accesslog.store import primary_log_finder
 
     log_of = primary_log_finder(layout)
@@ -444,6 +447,53 @@ def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict
         for folder in skill.logged_as:
             by_log.setdefault(log_of(folder), {})[valid_utf8(folder)] = source
     return by_log
+
+
+def add_versions(rows: Rows, folders: dict[str, str]) -> None:
+    """Add to ``folders`` (one log's, as :func:`logs_of` gives them: folder -> its skill's
+    source) the folders of the other versions of each Claude Code plugin skill among them that
+    the log's rows name (:func:`other_versions`), as that skill's: the rows logged before an
+    update count for the version installed now, read as they were logged. A folder already
+    there keeps its skill (a version installed too, at another scope: every installed skill of
+    a name is logged in the same log); an older one goes to the first installed version. The
+    log is not read when no folder is a plugin's."""
+    for folder, source in list(folders.items()):
+        for other in other_versions(rows, folder):
+            folders.setdefault(other, source)
+
+
+#: The most folders of a log :func:`other_versions` looks at (one index lookup each).
+MAX_VERSION_LOOKUPS = 1_000
+
+
+def other_versions(rows: Rows, folder: str) -> list[str]:
+    """The folders of the other versions of the Claude Code plugin skill at ``folder`` that
+    rows of the log ``rows`` name (:func:`~skillc_index.inventory.folders.plugin_version_parts`:
+    ``.../cache/<marketplace>/<plugin>/<version>/skills/<skill>``, any version): the rows an
+    agent made before the plugin was updated, whose folder may be gone. Read at any time, from
+    the rows as they were logged: one index lookup per folder of the plugin in the log (at
+    most :data:`MAX_VERSION_LOOKUPS`); none for any other folder."""
+    from skillc_index.inventory.folders import plugin_version_parts
+
+    parts = plugin_version_parts(folder)
+    if parts is None:
+        return []
+    head, tail = valid_utf8(parts[0]), valid_utf8(parts[1])
+    end = head[:-1] + chr(ord(head[-1]) + 1)  # every text that starts with head sorts before
+    own, low, found = valid_utf8(folder), head, []
+    for _ in range(MAX_VERSION_LOOKUPS):
+        got = rows(
+            "SELECT MIN(skill_path) FROM access_log WHERE skill_path > ? AND skill_path < ?",
+            [low, end],
+        )
+        if not got or got[0][0] is None:
+            break
+        low = str(got[0][0])
+        version = low[len(head) : len(low) - len(tail)]  # one folder's name
+        one = version not in ("", ".", "..") and os.sep not in version
+        if one and low.endswith(tail) and low != own:
+            found.append(low)
+    return found
 
 
 def several_logs(by_log: Mapping[Path, Mapping[str, str]]) -> frozenset[str]:

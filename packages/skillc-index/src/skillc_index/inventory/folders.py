@@ -51,6 +51,7 @@ __all__ = [
     "nested_folders",
     "parent_folders",
     "plugin_folders",
+    "plugin_version_parts",
     "plugins_turned_off",
     "routing_roots",
     "search_roots",
@@ -369,6 +370,22 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
             root = Root(folder, "plugin", where, NESTED_AGENT, name or key, market or None)
             found.append(root)
     return tuple(found)
+
+
+def plugin_version_parts(folder: str) -> tuple[str, str] | None:
+    """The text of a skill folder in Claude Code's plugin cache before and after its version:
+    ``(".../plugins/cache/<marketplace>/<plugin>/", "/skills/<skill>")`` for
+    ``.../plugins/cache/<marketplace>/<plugin>/<version>/skills/<skill>`` (each version of a
+    plugin is a folder of its own there, the older ones deleted some days after an update);
+    None for any other folder. A plugin skill's rows logged under any version count for it
+    (:func:`skillc_index.accesslog.reader.add_versions`)."""
+    parts = folder.split(os.sep)  # noqa: PTH206 (a logged folder's text, as it is)
+    if len(parts) < 8 or parts[-7:-5] != ["plugins", "cache"] or parts[-2] != "skills":
+        return None
+    if not all(parts[-5:]) or parts[-3] in (".", ".."):
+        return None
+    head, tail = os.sep.join(parts[:-3]), os.sep.join(parts[-2:])  # noqa: PTH118
+    return head + os.sep, os.sep + tail
 
 
 #: The most of a Claude Code settings file read (skillc's bound for JSON others write).

@@ -48,11 +48,14 @@ def recorded_priorities(skills: Iterable[InstalledSkill], layout: Layout) -> dic
     skills never used are left out (priority 0). Its uses are those ``skc stats --all``
     counts (:func:`~skillc_index.accesslog.reader.logs_of`: a folder imported into a store
     is its store copy, the reads logged under the folder before the import included, from
-    whichever log holds them). A log that cannot be read counts as empty."""
+    whichever log holds them; a plugin's skill, with its other versions' rows:
+    :func:`~skillc_index.accesslog.reader.add_versions`). A log that cannot be read counts as
+    empty."""
     from skillc_index.accesslog.reader import (
         LocalRows,
         SkillUsage,
         add_usage,
+        add_versions,
         logs_of,
         several_logs,
         usage_of,
@@ -67,9 +70,10 @@ def recorded_priorities(skills: Iterable[InstalledSkill], layout: Layout) -> dic
     by_log = logs_of(listed, layout)
     spread = several_logs(by_log)
     for log, folders in by_log.items():
-        same = {folder: source for folder, source in folders.items() if folder != source}
         rows = LocalRows(log)
         try:
+            add_versions(rows, folders)  # (a plugin's skill: its other versions' rows)
+            same = {folder: source for folder, source in folders.items() if folder != source}
             found = usage_of(rows, _AllRows(), "skill_path", list(folders), same, spread)
         except SkillcError:
             continue
