@@ -202,6 +202,26 @@ def test_show_serves_an_edited_skill_without_a_build(built: ResolvedSkill) -> No
     assert (manifest.read_bytes(), stub.read_bytes()) == written
 
 
+def test_show_serves_a_skill_updated_with_the_same_size_and_time(built: ResolvedSkill) -> None:
+    """A SKILL.md replaced by one of the same size and modification time (a skill updated by
+    unzipping a ``skc package`` zip, whose entries are all dated 1980-01-01) kept its old
+    index: ``show Usage`` printed the lines now under ``## Setup``, ``Setup`` was E020."""
+    skill_md = built.source / "SKILL.md"
+    assert show_section(built, "Usage").text.startswith("## Usage\n")
+    before = skill_md.stat()
+    new = built.source / "SKILL.md.new"
+    new.write_text(skill_md.read_text("utf-8").replace("## Usage", "## Setup"), "utf-8")
+    os.utime(new, ns=(before.st_atime_ns, before.st_mtime_ns))
+    new.replace(skill_md)  # as unzip does
+    assert (skill_md.stat().st_size, skill_md.stat().st_mtime_ns) == (
+        before.st_size,
+        before.st_mtime_ns,
+    )
+    assert show_section(built, "Setup").text == "## Setup\n\nUse it.\n"
+    with pytest.raises(SectionNotFound):
+        show_section(built, "Usage")
+
+
 @pytest.mark.parametrize(
     ("touch", "checks"),
     [
@@ -214,6 +234,7 @@ def test_show_checks_the_index_once(
     built: ResolvedSkill, monkeypatch: pytest.MonkeyPatch, touch: float | None, checks: int
 ) -> None:
     import skillc_gateway._show as show_module
+    from skillc_index.index.schema import RACY_WINDOW_NS
 
     calls: list[str] = []
     for name in ("ensure_index", "_holds_indexed_bytes"):
@@ -227,6 +248,8 @@ def test_show_checks_the_index_once(
     if touch is not None:
         when = time.time() + touch
         os.utime(built.source / "SKILL.md", (when, when))  # same content, another time
+        if touch < 0:  # its change time is now: trusted once older than the racy window
+            time.sleep(RACY_WINDOW_NS / 1e9)
     found = show_section(built, "Install")
     assert found.text.startswith("## Install\n")
     assert len(calls) == checks

@@ -106,7 +106,7 @@ def test_index_name_and_schema(skill: ResolvedSkill) -> None:
     assert "fts5(" in str(ddl["sections"]) and "porter unicode61" in str(ddl["sections"])
     assert "text COLLATE NOCASE" in str(ddl["idx_headings_text"])
     meta = dict(rows(db, "SELECT key, value FROM index_meta"))
-    assert meta["schema_version"] == "6"
+    assert meta["schema_version"] == "7"
     assert meta["skill_path"] == str(skill.source)
     assert meta["source_hash"] == result.source_hash == result.manifest.source_hash
     assert meta["tokenizer"] == "porter"
@@ -194,16 +194,43 @@ def test_files_changed_near_the_recording_are_hashed(skill: ResolvedSkill) -> No
     assert check_index(skill.runtime, skill.source, "ascii").status == "stale"
 
 
-def test_old_files_with_matching_stats_are_not_read(skill: ResolvedSkill) -> None:
-    """The common case costs stats only: an (undetectable) same-size edit that also restores
-    the time of a file written long before the build is not noticed, which shows that the
-    check did not read the file."""
+def test_old_files_with_matching_stats_are_not_read(
+    skill: ResolvedSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The common case costs stats only: files whose stats are those recorded are not read."""
+    from skillc_index.index import freshness
+
+    compile_skill(skill)
+
+    def read(*args: object) -> None:
+        raise AssertionError("a source file or the digests were read")
+
+    monkeypatch.setattr(freshness, "file_sha256", read)
+    monkeypatch.setattr(freshness, "read_digests", read)
+    assert index_is_fresh(skill.runtime, skill.source, "ascii")
+
+
+@pytest.mark.parametrize("how", ["rewritten", "replaced"])
+def test_a_file_of_the_same_size_and_time_is_a_change(skill: ResolvedSkill, how: str) -> None:
+    """A new version of a file with the old one's size and modification time (unzipped from
+    an archive whose entries have fixed dates, as ``skc package`` writes them; ``cp -p``;
+    ``tar x``) has another change time (and, replaced, another inode): it is hashed, so the
+    index is stale (its stats alone matched, and the readers served the old lines)."""
     compile_skill(skill)
     path = skill.source / "notes.txt"
     before = path.stat()
-    path.write_text("PLAIN text notes\n", encoding="utf-8")
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
-    assert index_is_fresh(skill.runtime, skill.source, "ascii")
+    if how == "rewritten":  # cp -p: written in place, its time set back
+        path.write_text("PLAIN text notes\n", encoding="utf-8")
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    else:  # unzip, tar x: a new file renamed over the old one
+        new = skill.source / "notes.new"
+        new.write_text("PLAIN text notes\n", encoding="utf-8")
+        os.utime(new, ns=(before.st_atime_ns, before.st_mtime_ns))
+        new.replace(path)
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    state = check_index(skill.runtime, skill.source, "ascii")
+    assert (state.status, state.reason) == ("stale", "sources changed")
 
 
 def test_touch_without_change_stays_fresh(skill: ResolvedSkill) -> None:
@@ -284,6 +311,25 @@ def test_older_schema_is_stale(skill: ResolvedSkill) -> None:
     compile_skill(skill)
     set_meta(index_path(skill.runtime, skill.source), "schema_version", "1")
     assert check_index(skill.runtime, skill.source, "ascii").status == "stale"
+
+
+def test_an_index_of_schema_6_is_stale_and_built_again(skill: ResolvedSkill) -> None:
+    """A version 6 index (its ``files`` table without ``ino`` and ``ctime_ns``) is stale, not
+    corrupt, and the readers build it again."""
+    from skillc_index.index.cache import ensure_index
+
+    compile_skill(skill)
+    db = index_path(skill.runtime, skill.source)
+    connection = sqlite3.connect(db)
+    with connection:
+        connection.execute("ALTER TABLE files DROP COLUMN ino")
+        connection.execute("ALTER TABLE files DROP COLUMN ctime_ns")
+        connection.execute("UPDATE index_meta SET value = '6' WHERE key = 'schema_version'")
+    connection.close()
+    state = check_index(skill.runtime, skill.source, "ascii")
+    assert (state.status, state.reason) == ("stale", "schema version 6, expected 7")
+    assert ensure_index(skill, "ascii").meta.schema_version == 7
+    assert check_index(skill.runtime, skill.source, "ascii").status == "current"
 
 
 def test_paths_with_uri_characters(tmp_path: Path, home: Path, write_skill: WriteSkill) -> None:
@@ -392,8 +438,9 @@ def test_a_new_index_file_is_read_again(skill: ResolvedSkill) -> None:
 
 
 def file_stat(path: Path, rel: str) -> FileStat:
-    st = path.stat()
-    return FileStat(rel, st.st_size, st.st_mtime_ns)
+    from skillc_index.index.schema import file_stat
+
+    return file_stat(rel, path.stat())
 
 
 def test_the_handle_describes_the_files_the_check_proved(skill: ResolvedSkill) -> None:
@@ -404,16 +451,19 @@ def test_the_handle_describes_the_files_the_check_proved(skill: ResolvedSkill) -
     assert index.verified == index.files
     notes.write_text("changed after the check\n", encoding="utf-8")
     assert not index.describes(file_stat(notes, "notes.txt"))
-    assert not index.describes(FileStat("missing.md", 1, 1))
+    assert not index.describes(FileStat("missing.md", 1, 1, 1, 1))
 
 
 def test_the_handle_describes_touched_files_once_hashed(skill: ResolvedSkill) -> None:
     """Touched (new time, same content) long enough before the check: the check hashed the
     sources, and the stats it saw before doing so describe the indexed file."""
+    from skillc_index.index.schema import RACY_WINDOW_NS
+
     compile_skill(skill)
     notes = skill.source / "notes.txt"
     past = time.time() - 5
     os.utime(notes, (past, past))
+    time.sleep(RACY_WINDOW_NS / 1e9)  # its change time is now: let it age past the window
     index = require_index(skill, "ascii")
     assert index.files["notes.txt"] != file_stat(notes, "notes.txt")
     assert index.describes(file_stat(notes, "notes.txt"))

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from skillc_gateway._open import read_lines
 from skillc_index import (
     Diagnostic,
-    FileStat,
     IndexedHeading,
     IndexHandle,
     IndexUnusable,
@@ -35,6 +34,7 @@ from skillc_index import (
 from skillc_index.files import hidden_refusal
 from skillc_index.index.cache import ATTEMPTS, ensure_index
 from skillc_index.index.queries import HeadingMatcher, heading_key
+from skillc_index.index.schema import file_stat
 from skillc_index.record import Record
 
 MAX_SUGGESTIONS = 5
@@ -169,7 +169,7 @@ def show_section(
                 text, total, shown = read_lines(
                     handle, found.start_line, found.end_line, max_lines, skip
                 )
-                seen = FileStat(found.file, before.st_size, before.st_mtime_ns)
+                seen = file_stat(found.file, before)
                 # Changed after the index was checked (or too close to it for its stats to
                 # tell): the lines read are the indexed ones only if the bytes of the file
                 # they were read from hash as the index recorded (not the sources as they are
@@ -186,7 +186,7 @@ def show_section(
         except OSError:
             reason = f"'{found.file}' vanished while it was read"
             continue
-        if FileStat(found.file, after.st_size, after.st_mtime_ns) != seen:
+        if file_stat(found.file, after) != seen:
             # Written to while it was read or checked: these may not be the indexed lines.
             reason = f"'{found.file}' changed while it was read"
             continue

@@ -400,7 +400,7 @@ def _compile(
     source, runtime = skill.source, skill.runtime
     stats = stat_files(source, found.files)  # before reading: a later edit shows as a change
     refuse_too_large(skill.name, indexed_files(found.files), stats)  # E002, nothing read
-    newest = max((stat.mtime_ns for stat in stats.values()), default=0)
+    newest = max((stat.changed_ns for stat in stats.values()), default=0)
     wait_ns = newest + RACY_WINDOW_NS - time.time_ns()
     if wait_ns > 0:
         # A file written this recently could change again within the file system's timestamp

@@ -247,7 +247,7 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
     indexed = indexed_files(found.files)
     stats = _stats(source, found.files)
     refuse_too_large(skill.name, indexed, stats)
-    newest = max((stat.mtime_ns for stat in stats.values()), default=0)
+    newest = max((stat.changed_ns for stat in stats.values()), default=0)
     wait_ns = newest + RACY_WINDOW_NS - time.time_ns()
     if wait_ns > 0:  # as the build does (compiler.compile_skill): readers then check stats only
         time.sleep(wait_ns / 1e9)

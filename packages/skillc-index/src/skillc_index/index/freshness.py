@@ -14,8 +14,9 @@
 
 Stale means the index no longer matches the sources as they are now (DECISIONS "Gateway and
 index"). The common case costs a folder walk and one ``stat`` per file; only when a file's
-size or time changed are files hashed: those whose stats moved (:func:`current_digests`;
-the index keeps every file's digest), and an edit that was undone stays ``current``.
+size, times or inode changed are files hashed: those whose stats moved
+(:func:`current_digests`; the index keeps every file's digest), and an edit that was undone
+stays ``current``.
 
 What the process read of each index file is kept in one cache (:data:`_snapshots`), valid
 while the file is unchanged (same device, inode, size and time: builds replace the file,
@@ -167,8 +168,8 @@ class IndexHandle(Record):
 
     def describes(self, stat: FileStat) -> bool:
         """Whether a source file with ``stat`` (taken while it was read) is one the check
-        proved to be indexed: same path, size and time. False means it changed after the
-        check (or too close to it to tell), and only hashing the sources can tell."""
+        proved to be indexed: same path, size, times and inode. False means it changed after
+        the check (or too close to it to tell), and only hashing the sources can tell."""
         return self.verified.get(stat.path) == stat
 
     def connect(self) -> sqlite3.Connection:
@@ -209,7 +210,14 @@ def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
                 missing = ", ".join(sorted(REQUIRED_TABLES - tables))
                 raise _Corrupt(f"missing table(s): {missing}")
             values = dict(connection.execute("SELECT key, value FROM index_meta").fetchall())
-            rows = connection.execute("SELECT path, size, mtime_ns FROM files").fetchall()
+            # An index of another version is stale whatever its files (its table may lack
+            # this version's columns): it is built again, not read as corrupt.
+            this_version = values.get("schema_version") == str(SCHEMA_VERSION)
+            rows = connection.execute(
+                "SELECT path, size, mtime_ns, ino, ctime_ns FROM files"
+                if this_version
+                else "SELECT path, 0, 0, 0, 0 FROM files"
+            ).fetchall()
     except (sqlite3.Error, OSError, ValueError) as exc:
         raise _Corrupt(str(exc) or type(exc).__name__) from exc
     if isinstance(values.get("skill_path"), bytes):  # a folder whose name is not UTF-8
@@ -222,8 +230,8 @@ def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
         stats_at = values.get("stats_at_ns")
         stats_at_ns = int(stats_at) if stats_at is not None else None
         files = {
-            path_from_db(p): FileStat(path_from_db(p), int(size), int(mtime))
-            for p, size, mtime in rows
+            path_from_db(p): FileStat(path_from_db(p), int(size), int(mtime), int(ino), int(ct))
+            for p, size, mtime, ino, ct in rows
         }
     except (TypeError, ValueError) as exc:
         raise _Corrupt(f"unparsable value: {exc}") from exc
@@ -305,9 +313,9 @@ def _current_stats(
     source: Path, canonical: str, recorded: Mapping[str, FileStat], stats_at_ns: int | None
 ) -> tuple[bool | None, dict[str, FileStat]]:
     """The source files' stats now, and whether they prove the files are those indexed: True
-    when they do (same paths, sizes and times, none changed too close to the recording),
-    False when the files certainly differ (added, removed, or escaping), None when only
-    reading them can tell."""
+    when they do (same paths, sizes, times and inodes, none changed too close to the
+    recording), False when the files certainly differ (added, removed, or escaping), None
+    when only reading them can tell."""
     found = walk_skill(source)  # a symlink leading out of the skill is no file of it
     if set(found.files) != set(recorded):
         return False, {}
@@ -317,7 +325,7 @@ def _current_stats(
         return None, {}
     limit = None if stats_at_ns is None else stats_at_ns - RACY_WINDOW_NS
     for rel, stat in now.items():
-        if stat != recorded[rel] or limit is None or stat.mtime_ns >= limit:
+        if stat != recorded[rel] or limit is None or stat.changed_ns >= limit:
             return None, now
     return True, now
 
@@ -355,7 +363,7 @@ def current_digests(
     digests: dict[str, str] = {}
     for rel, stat in now.items():
         known = recorded_digests.get(rel)
-        if known and limit is not None and stat.mtime_ns < limit and recorded.get(rel) == stat:
+        if known and limit is not None and stat.changed_ns < limit and recorded.get(rel) == stat:
             digests[rel] = known
         else:
             digests[rel] = file_sha256(os.path.join(canonical, rel))  # noqa: PTH118
@@ -396,7 +404,7 @@ def _check(
             # A file changed after its stat was taken would show a later time than one this
             # much older than the check; one changed closer to it could keep its stats.
             limit = started_ns - RACY_WINDOW_NS
-            verified = {rel: stat for rel, stat in now.items() if stat.mtime_ns < limit}
+            verified = {rel: stat for rel, stat in now.items() if stat.changed_ns < limit}
     if reason:
         return IndexState("stale", state.path, state.hash16, reason, meta), None, {}
     return state, snapshot, verified

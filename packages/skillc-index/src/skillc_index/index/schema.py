@@ -6,12 +6,12 @@ of any file bumps it, so that every index made before is stale and built again (
 made by older code would otherwise still be current and serve the old parse;
 ``test_index_fingerprint`` fails until the version is bumped).
 
-Schema (version 6): the RFC's ``sections`` FTS5 table, ``headings`` table with
+Schema (version 7): the RFC's ``sections`` FTS5 table, ``headings`` table with
 ``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
 ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
-size and modification time of every source file at build time, so a reader can tell that the
-sources are unchanged from file stats alone (DECISIONS "Gateway and index"), and, for a
-Markdown file over the parse limit, how many of its first lines were parsed
+size, modification time, inode and change time of every source file at build time, so a
+reader can tell that the sources are unchanged from file stats alone (DECISIONS "Gateway and
+index"), and, for a Markdown file over the parse limit, how many of its first lines were parsed
 (``parsed_lines``, NULL for every other file): with the headings, what ``outline`` and the
 stub need, so neither parses an unchanged skill again (version 3 added it). Version 4 has
 the same tables; its headings name an empty heading by its label
@@ -24,6 +24,10 @@ writes (:mod:`~skillc_index.index.cache`); and its ``files`` table keeps each fi
 (the source hash is made from the digests: :func:`~skillc_index.files.combine_digests`).
 Version 6 has version 5's tables; its rows are the parse that keeps the headings after a list
 nested past markdown-it's nesting limit (version 5 indexes made before that fix lost them).
+Version 7 has version 6's rows; its ``files`` table records each file's inode and change time
+(``ino``, ``ctime_ns``) as well: a file replaced by one of the same size and modification
+time (unzipped from an archive with fixed dates, ``cp -p``, ``tar x``) was taken for the
+indexed one, and the readers served the old lines.
 An index of another version is stale, so it is built again; so is a find catalog made under
 another version (it keeps each skill's headings). The version lives in
 :mod:`~skillc_index.index.version`, which imports nothing.
@@ -61,6 +65,7 @@ __all__ = [
     "StoredHeading",
     "canonical_hash16",
     "canonical_source",
+    "file_stat",
     "hash16",
     "index_path",
     "stat_files",
@@ -97,6 +102,8 @@ CREATE TABLE files (
     path TEXT PRIMARY KEY,
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
+    ino INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL,
     parsed_lines INTEGER,
     sha256 TEXT NOT NULL
 );
@@ -161,11 +168,22 @@ class IndexMeta(Record):
 
 
 class FileStat(Record):
-    """A source file as the ``files`` table records it."""
+    """A source file as the ``files`` table records it (since version 7: with its inode and
+    change time, what the find catalog's SKILL.md fingerprint holds too): a file replaced by
+    one of the same size and modification time (an archive's fixed dates, ``cp -p``) has
+    another change time, and often another inode, so it is never taken for the indexed one."""
 
     path: str
     size: int
     mtime_ns: int
+    ino: int
+    ctime_ns: int
+
+    @property
+    def changed_ns(self) -> int:
+        """When the file was last written or replaced: the later of its times (a restored
+        modification time is older than the change)."""
+        return max(self.mtime_ns, self.ctime_ns)
 
 
 #: Files changed this close (ns) to the moment their stats were recorded may have been changed
@@ -179,14 +197,19 @@ RACY_WINDOW_NS = 100_000_000
 def stat_files(
     source: Path, files: Iterable[str], *, canonical: str | None = None
 ) -> dict[str, FileStat]:
-    """Size and modification time of each file (symlinks followed), by relative path.
+    """The :func:`file_stat` of each file (symlinks followed), by relative path.
     ``canonical``: the source's :func:`canonical_source`, when the caller has it."""
     root = canonical_source(source) if canonical is None else canonical
     stats: dict[str, FileStat] = {}
     for rel in files:
         st = os.stat(os.path.join(root, rel))  # noqa: PTH116, PTH118 - a hot loop
-        stats[rel] = FileStat(rel, st.st_size, st.st_mtime_ns)
+        stats[rel] = file_stat(rel, st)
     return stats
+
+
+def file_stat(rel: str, st: os.stat_result) -> FileStat:
+    """The :class:`FileStat` of the source file ``rel`` whose ``stat`` is ``st``."""
+    return FileStat(rel, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
 def canonical_source(source: Path) -> str:

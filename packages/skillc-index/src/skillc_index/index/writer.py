@@ -191,9 +191,18 @@ def _write_files(
     parsed_lines: Mapping[str, int],
 ) -> None:
     connection.executemany(
-        "INSERT INTO files (path, size, mtime_ns, parsed_lines, sha256) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO files (path, size, mtime_ns, ino, ctime_ns, parsed_lines, sha256)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
-            (path_to_db(s.path), s.size, s.mtime_ns, parsed_lines.get(s.path), digests[s.path])
+            (
+                path_to_db(s.path),
+                s.size,
+                s.mtime_ns,
+                s.ino,
+                s.ctime_ns,
+                parsed_lines.get(s.path),
+                digests[s.path],
+            )
             for s in files.values()
         ],
     )
