@@ -374,6 +374,34 @@ def test_sources_limit_0_lists_everything(gateway: Run, demo: Path) -> None:
     assert data["tree"]["truncated"] == 0 and len(data["tree"]["children"]) == 302
 
 
+def test_sources_of_a_chain_of_folders_600_deep(gateway: Run, demo: Path) -> None:
+    """A file 600 folders down (``outline``, ``show`` and ``search`` read it) made ``sources``
+    E999 RecursionError, even with ``--depth 1``: each folder's file count is counted as the
+    tree is built, and a folder 50 levels down (``MAX_DEPTH``) is collapsed whatever
+    ``--depth`` says, so the listing and its JSON stay shallow enough to write and to parse."""
+    deep = demo.joinpath(*["a"] * 600)
+    deep.mkdir(parents=True)
+    (deep / "b.md").write_text("# B\n", encoding="utf-8")
+    top = gateway("sources", "demo", "--depth", "1")
+    assert top.returncode == 0, top.stderr
+    assert top.stdout.splitlines() == [
+        "demo/",
+        "├── SKILL.md",
+        "├── a/ (1 file)",
+        "└── references/ (2 files)",
+    ]
+    lines = gateway("sources", "demo", "--limit", "0").stdout.splitlines()
+    chain = [line for line in lines if line.rstrip().endswith(("a/", "a/ (1 file)"))]
+    assert len(chain) == 50 and chain[-1].endswith("└── a/ (1 file)")
+    result = gateway("sources", "demo", "--limit", "0", "--depth", "600", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    node, levels = json.loads(result.stdout)["tree"], 0
+    while "children" in node:
+        node, levels = node["children"][1 if levels == 0 else 0], levels + 1
+    assert levels == 50 and node["path"] == "/".join(["a"] * 50)
+    assert node["file_count"] == 1
+
+
 def test_sources_dir_errors(resolved: ResolvedSkill) -> None:
     with pytest.raises(PathEscapesRoot):
         source_tree(resolved, directory="../..")

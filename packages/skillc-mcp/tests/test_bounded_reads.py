@@ -190,6 +190,30 @@ def test_a_sources_reply_is_bounded_with_a_warning(
     assert seen["top"]["tree"]["truncated"] == 0
 
 
+def test_sources_of_a_chain_of_folders_600_deep(wire: WireClient, project: Path) -> None:
+    """``skc_sources`` of a skill with a file 600 folders down was E999 RecursionError: the
+    tree is collapsed 50 levels down, within what JSON parsers nest."""
+    skill = project / ".skillc" / "skills" / "demo"
+    deep = skill.joinpath(*["a"] * 600)
+    deep.mkdir(parents=True)
+    (deep / "b.md").write_text("# B\n", encoding="utf-8")
+    wire.initialize()
+    top = wire.call("skc_sources", {"skill": "demo", "depth": 1})
+    assert not top.get("isError"), top
+    assert top["structuredContent"]["tree"]["children"][1] == {
+        "name": "a",
+        "path": "a",
+        "type": "directory",
+        "file_count": 1,
+    }
+    every = wire.call("skc_sources", {"skill": "demo", "limit": 0})
+    assert not every.get("isError"), every
+    node, levels = every["structuredContent"]["tree"], 0
+    while "children" in node:
+        node, levels = node["children"][1 if levels == 0 else 0], levels + 1
+    assert levels == 50 and node["file_count"] == 1
+
+
 def test_lint_and_search_replies_are_bounded_with_a_warning(
     wire: WireClient, project: Path
 ) -> None:

@@ -3,8 +3,9 @@
 The skill's ``SKILL.md`` comes first (the RFC's example lists it first, and a listing cut by
 ``limit`` must still show it), then folders before files at each level, each group in bytewise
 order. ``depth`` shows that many levels; a folder at the last level is collapsed to
-``name/ (K files)``. ``limit`` caps the entries shown (the root line aside) and ends the
-listing with ``... (N more)``; 0 or None shows them all.
+``name/ (K files)``, and one :data:`MAX_DEPTH` levels down always is. ``limit`` caps the
+entries shown (the root line aside) and ends the listing with ``... (N more)``; 0 or None
+shows them all.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ if TYPE_CHECKING:
     from skillc_gateway.shapes import TreeNode, TreeRoot
 
 DEFAULT_LIMIT = 100
+#: The most levels shown, whatever ``depth`` says: a folder this deep is collapsed with its
+#: file count (the corpus's deepest file is 3 folders down). Each level nests the JSON
+#: listing twice: a chain of folders 500 deep went past what Python's recursion limit lets
+#: ``json`` write, and clients' parsers stop sooner (Rust's serde_json at 128 levels).
+MAX_DEPTH = 50
 
 
 @dataclass
@@ -36,11 +42,8 @@ class Node:
     path: str
     folder: bool
     children: dict[str, Node] = field(default_factory=dict)
-
-    def file_count(self) -> int:
-        if not self.folder:
-            return 1
-        return sum(child.file_count() for child in self.children.values())
+    file_count: int = 0
+    """Files anywhere under a folder, counted as the tree is built (0 for a file)."""
 
     def ordered(self) -> list[Node]:
         """Children: the skill's SKILL.md first, then folders, then files, each by bytewise
@@ -128,7 +131,7 @@ def _item(node: Node, expanded: bool) -> TreeNode:
         "type": "directory" if node.folder else "file",
     }
     if node.folder:
-        item["file_count"] = node.file_count()
+        item["file_count"] = node.file_count
         if expanded:
             item["children"] = []
     return item
@@ -144,20 +147,31 @@ def _label(entry: Entry) -> str:
     if not node.folder:
         return node.name
     if entry.collapsed:
-        count = node.file_count()
+        count = node.file_count
         return f"{node.name}/ ({count} {'file' if count == 1 else 'files'})"
     return f"{node.name}/"
 
 
 def _build(files: list[str], root_name: str, base: str) -> Node:
+    """The tree of ``files`` (relative to ``base``, its nodes' paths relative to the skill),
+    each folder counting the files under it: one pass, a step per level of each file (a
+    recursive count took two frames per level, E999 RecursionError on a deep chain)."""
     root = Node(root_name, base, True)
+    prefix = f"{base}/" if base else ""
     for relative in files:
         parts = relative.split("/")
         node = root
+        node.file_count += 1
+        end = -1
         for index, part in enumerate(parts):
-            path = "/".join(parts[: index + 1])
-            folder = index < len(parts) - 1
-            node = node.children.setdefault(part, Node(part, path, folder))
+            end += len(part) + 1
+            child = node.children.get(part)
+            if child is None:
+                path = prefix + relative[:end]
+                child = node.children[part] = Node(part, path, index < len(parts) - 1)
+            node = child
+            if node.folder:
+                node.file_count += 1
     return root
 
 
@@ -200,25 +214,17 @@ def source_tree(
         glob = Glob(pattern)  # gitignore rules, matched without backtracking
         files = [f for f in files if glob.match(f"{base}/{f}" if base else f)]
     root = _build(files, root_name, base)
-    if base:
-        _rebase(root, base)
-
+    deepest = MAX_DEPTH if depth is None else min(depth, MAX_DEPTH)
     entries: list[Entry] = []
 
-    def walk(node: Node, level: int, last: tuple[bool, ...]) -> None:
+    def walk(node: Node, level: int, last: tuple[bool, ...]) -> None:  # MAX_DEPTH frames
         children = node.ordered()
         for index, child in enumerate(children):
             marks = (*last, index == len(children) - 1)
-            collapsed = child.folder and depth is not None and level >= depth
+            collapsed = child.folder and level >= deepest
             entries.append(Entry(level, child, collapsed, marks))
             if child.folder and not collapsed:
                 walk(child, level + 1, marks)
 
     walk(root, 1, ())
     return SourceTree(root, tuple(entries), limit or None)
-
-
-def _rebase(node: Node, base: str) -> None:
-    for child in node.children.values():
-        child.path = f"{base}/{child.path}"
-        _rebase(child, base)
