@@ -437,6 +437,38 @@ def test_a_model_scores_no_library_outside_the_project_and_the_home(
         assert result["structuredContent"]["library"] == 1
 
 
+def test_a_projects_library_leads_a_model_nowhere_outside(
+    wire: WireClient, project: Path, tmp_path: Path
+) -> None:
+    """``skc_eval``'s ``library`` names folders of the configuration's ``[libraries]``; a
+    project's config (a checkout's choice) named one outside the project, or ``/``, and the
+    server read its skills and cases, or walked the disk, where the same folder as ``path``
+    was E100. Its folders are confined as ``path`` is, before any walk."""
+    outside = tmp_path / "elsewhere"
+    for folder in (outside, project / "library"):
+        (folder / "widgets").mkdir(parents=True)
+        (folder / "widgets" / "SKILL.md").write_text(
+            "---\nname: widgets\ndescription: Paint widgets blue.\n---\n\n# Paint\n",
+            encoding="utf-8",
+        )
+    (project / "linked").symlink_to(outside)
+    (project / ".skillc" / "config.toml").write_text(
+        f'[libraries]\nout = ["{outside}"]\nroot = ["/"]\nlinked = ["linked"]\n'
+        'inner = ["library"]\n',
+        encoding="utf-8",
+    )
+    wire.initialize()
+    for name, path in (("out", str(outside)), ("root", "/"), ("linked", str(project / "linked"))):
+        result = wire.call("skc_eval", {"library": name})
+        text = result["content"][0]["text"]
+        assert result["isError"], text
+        assert text.startswith(f"error[E100]: invalid option: 'path '{path}' "), text
+        assert f"'skc eval --library {name}'" in text, text
+    result = wire.call("skc_eval", {"library": "inner"})
+    assert not result["isError"], result["content"][0]["text"]
+    assert result["structuredContent"]["library"] == 1
+
+
 def test_skc_eval_takes_as_many_folders_as_skc_find(wire: WireClient) -> None:
     """``skc_eval``'s ``path`` is bounded as ``skc_find``'s (16, the schemas' ``maxItems``),
     before any folder is looked at: 20,000 were each confined and walked, 106 s of a held

@@ -171,7 +171,8 @@ def _goes_with(params: EvalParams) -> None:
 def evaluate(session: Session, params: EvalParams) -> EvalResult:
     """Not logged: it reads no skill for an agent (as ``find``). A session with
     ``confined_paths`` (the MCP server) has checked ``path`` and ``skills`` first
-    (:meth:`~skillc_index.operation.Session.check_paths`)."""
+    (:meth:`~skillc_index.operation.Session.check_paths`), and checks the folders of
+    ``library`` here, before any is walked."""
     from skillc_gateway.evaluate.run import EvalOptions, evaluate, init_cases
 
     _ratio("min_recall", params.min_recall)
@@ -220,6 +221,9 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
         layout = session.layout
         folders = session.config.library(params.library, layout.project_root, layout.home)
         paths = tuple(str(folder) for folder in folders)
+        # confined as ``path`` is (the MCP server): a project's [libraries] entry is a
+        # checkout's choice, and it named folders outside the project, or ``/``
+        session.confine("eval", f"--library {params.library}", paths)
     options = EvalOptions(
         project_paths=params.library is not None and session.config.project_library(params.library),
         skills=params.skills,

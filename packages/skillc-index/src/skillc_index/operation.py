@@ -498,22 +498,37 @@ class Session:
         (there), a ``skill://`` URI too (its resolution keeps to the inventory)."""
         if not self.confined_paths:
             return
-        from skillc_index.inventory.folders import confine, search_roots, trusted_targets
-        from skillc_index.layout import expand_user
-
-        known: list[Any] | None = None
         for name, _hint, meta in fields(type(params)):
             value = getattr(params, name)
             if not meta.path or value is None:
                 continue
-            if known is None:
-                configured = trusted_targets(self.layout, self.config)
-                known = [root.path for root in search_roots(self.layout, configured)]
             flag = (meta.flags or (f"--{property_name(name).replace('_', '-')}",))[0]
             option = f"{flag} {meta.metavar}" if meta.metavar and not meta.argument else "PATH"
-            for given in as_items(value):
-                path = self.layout.cwd / expand_user(given)
-                confine(self.layout, given, path, known, command, option)
+            self.confine(command, option, as_items(value))
+
+    def confine(self, command: str, option: str, values: Iterable[str]) -> None:
+        """With ``confined_paths``: E100 for a folder or file of ``values`` (paths from the
+        working folder, ``~`` expanded) that ``command`` would read (given as its
+        ``option``) and that does not really lie where a model may read (see
+        :meth:`check_paths`, which checks the ``path`` parameters with it; ``eval`` checks
+        the folders of the ``[libraries]`` entry a model names with it too)."""
+        if not self.confined_paths:
+            return
+        from skillc_index.inventory.folders import confine
+        from skillc_index.layout import expand_user
+
+        for given in values:
+            path = self.layout.cwd / expand_user(given)
+            confine(self.layout, given, path, self._known_roots, command, option)
+
+    @cached_property
+    def _known_roots(self) -> list[Any]:
+        """The folders of installed skills (:func:`~skillc_index.inventory.folders.
+        search_roots`), found once: where a model may read besides the project and home."""
+        from skillc_index.inventory.folders import search_roots, trusted_targets
+
+        configured = trusted_targets(self.layout, self.config)
+        return [root.path for root in search_roots(self.layout, configured)]
 
     @cached_property
     def config(self) -> Config:
