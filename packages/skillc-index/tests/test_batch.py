@@ -206,6 +206,42 @@ def test_symlinked_folders_below_the_folder_are_not_followed(
     ]
 
 
+def test_a_folder_the_user_may_not_search_is_skipped(
+    index: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    """A folder without search permission (mode 000) answers EACCES to a stat of its
+    SKILL.md as to a listing: the walk skips it as one it cannot list, and the skills beside
+    it are found (``eval --path``, ``lint`` and ``build`` of the library were E999
+    PermissionError). The kernel's answer is imitated: root is not refused."""
+    import errno
+
+    lib = project / "lib"
+    write_skill(lib / "ok")
+    locked = lib / "locked"
+    locked.mkdir()
+    stat, scandir = os.stat, os.scandir
+
+    def refuse(path: Any, *folders: Path) -> None:  # (a descriptor: not a path to refuse)
+        if not isinstance(path, int) and Path(os.fsdecode(path)) in folders:
+            raise PermissionError(errno.EACCES, "Permission denied", os.fsdecode(path))
+
+    def stat_(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        refuse(path, locked / "SKILL.md")  # what the walk asks first
+        return stat(path, *args, **kwargs)
+
+    def scandir_(path: Any = ".") -> Any:
+        refuse(path, locked)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "stat", stat_)
+    monkeypatch.setattr(os, "scandir", scandir_)
+    assert find_skill_folders(lib) == [lib / "ok"]
+    assert find_skill_folders(lib, linked_entries=True) == [lib / "ok"]
+    result = index("build", "lib/", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert [r["skill"] for r in json.loads(result.stdout)["results"]] == ["ok"]
+
+
 def test_the_search_is_bounded(
     project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:

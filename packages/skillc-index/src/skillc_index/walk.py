@@ -145,8 +145,9 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
     level (a skill near ``folder`` is found whatever a later sibling holds; past a bound the
     answer is ``cut_short``: the caller warns, :func:`cut_short`). With
     ``linked_entries`` (lint: it only reads), a symlinked entry of ``folder`` itself that is
-    a skill is found too (an agent folder's skills are links), never walked into."""
-    from skillc_index.files import fs_bytes
+    a skill is found too (an agent folder's skills are links), never walked into. A folder
+    that cannot be listed or searched (EACCES) is skipped."""
+    from skillc_index.files import fs_bytes, is_file
 
     found: list[tuple[bytes, Path]] = []
     # breadth first (level by level, each folder's entries in name order): a skill near the
@@ -163,7 +164,8 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
             break
         current, rel, depth = pending.popleft()
         walked += 1
-        if (current / SKILL_FILE).is_file():
+        # False for a folder that cannot be searched: the scandir below skips it
+        if is_file(current / SKILL_FILE):
             found.append((fs_bytes(rel.rstrip("/")), current))
             continue
         try:
