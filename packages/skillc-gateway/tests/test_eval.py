@@ -232,6 +232,33 @@ def test_mutation_reports_untested_phrases(eval_json: Any, library: Path) -> Non
     assert effects["Fill in PDF forms"] != "untested"
 
 
+def test_the_mutation_checks_of_a_run_are_bounded(
+    eval_json: Any, library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each skill's check ranks its cases again per phrase (1,000 cases and 32 phrases took
+    34 s), and nothing bounded a run of many skills: past ``MAX_MUTATION_RANKS`` ranked
+    requests a skill's check is left out with a problem that says so. The bound is one
+    skill's largest check, so a skill named alone is always checked."""
+    from skillc_gateway.evaluate import overlap
+    from skillc_gateway.evaluate.cases import MAX_CASES
+
+    assert overlap.MAX_MUTATION_RANKS == MAX_CASES * (overlap.MAX_PHRASES + 1)
+    _yaml(library / "pdf-forms", ["fill in this PDF form"])
+    _yaml(library / "pdf-tools", ["extract the tables of this PDF"])
+    checked = len(overlap.trigger_phrases(PDF)) + 1  # one case each: the ranks of a check
+    monkeypatch.setattr(overlap, "MAX_MUTATION_RANKS", checked + 1)
+    _, data = eval_json("--path", str(library), "--mutate")
+    forms, tools = _skill(data, "pdf-forms"), _skill(data, "pdf-tools")
+    assert forms["phrases"] and not forms["problems"]
+    assert tools["phrases"] == []
+    assert tools["problems"] == [
+        f"mutation check left out: this run's checks reached {checked + 1:,} ranked "
+        "requests (name the skill alone)"
+    ]
+    _, data = eval_json("pdf-tools", "--path", str(library), "--mutate")
+    assert _skill(data, "pdf-tools")["phrases"]
+
+
 # -- formats, --init ------------------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from skillc_gateway.evaluate.library import Library
 
 __all__ = [
+    "MAX_MUTATION_RANKS",
     "NEAR",
     "Collision",
     "PhraseCheck",
@@ -39,6 +40,10 @@ __all__ = [
 NEAR = 0.5  # skillc_index.listing.collisions.NEAR
 #: At most this many phrases of a description are checked.
 MAX_PHRASES = 32
+#: A run's mutation checks rank at most this many requests: one skill's largest check (its
+#: 1,000 cases, ``cases.MAX_CASES``, with the description whole and without each of
+#: :data:`MAX_PHRASES` phrases), so a skill named alone is always checked.
+MAX_MUTATION_RANKS = 33_000
 
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 _QUOTED = re.compile(r"[\"“‘']([^\"“”‘’']{3,120})[\"”’']")

@@ -268,7 +268,12 @@ def _outcome(
 def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult:
     """Run ``skc eval`` (see the module docstring)."""
     from skillc_gateway.evaluate.cases import read_cases
-    from skillc_gateway.evaluate.overlap import collisions, mutations
+    from skillc_gateway.evaluate.overlap import (
+        MAX_MUTATION_RANKS,
+        collisions,
+        mutations,
+        trigger_phrases,
+    )
     from skillc_index import Notice
 
     named, notices = _named(layout, options)
@@ -282,6 +287,7 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
             targets = list(range(len(library.entries)))
         reports: list[SkillReport] = []
         taken: dict[tuple[int, int], int] = {}
+        ranks_left = MAX_MUTATION_RANKS  # the mutation checks' bound, for the whole run
         for skill in targets:
             entry = library.entries[skill]
             cases, problems = read_cases(entry.folder)
@@ -302,9 +308,21 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
                 ]
             phrases: tuple[PhraseCheck, ...] = ()
             if options.mutate and cases:
-                phrases = tuple(
-                    mutations(library, skill, _outcome(library, skill, cases, options.top))
-                )
+                # each case ranked with the description whole, then without each phrase
+                # (an untriggerable skill is not checked)
+                checked = len(trigger_phrases(entry.shown)) + 1 if entry.triggerable else 0
+                ranks = len(cases) * checked
+                if ranks > ranks_left:
+                    problems = (
+                        *problems,
+                        f"mutation check left out: this run's checks reached "
+                        f"{MAX_MUTATION_RANKS:,} ranked requests (name the skill alone)",
+                    )
+                else:
+                    ranks_left -= ranks
+                    phrases = tuple(
+                        mutations(library, skill, _outcome(library, skill, cases, options.top))
+                    )
             reports.append(
                 SkillReport(
                     entry.name,
