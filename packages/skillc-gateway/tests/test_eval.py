@@ -528,6 +528,50 @@ def test_the_corpus_evaluates_without_a_crash(eval_json: Any) -> None:
     assert data["collisions"] and all(len(c["skills"]) == 2 for c in data["collisions"])
 
 
+def test_a_bounded_reply_keeps_every_summary_and_cuts_results_passed_first(
+    library: Path, project: Path, home: Path
+) -> None:
+    """The MCP tool's reply had no bound (20 skills of 1,000 cases made 43 MB): within a
+    session's ``reply_chars`` every skill's summary stays whole, and the cases' ``results``
+    are listed while they fit, the failed ones first, one of each skill's in turn, with a
+    warning; the command line (no bound) lists them all."""
+    from skillc_gateway._eval_op import EVAL, EvalParams
+    from skillc_index import Layout
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+
+    for name in ("pdf-forms", "docx"):
+        passing = [f"fill in PDF form {n}" if name == "pdf-forms" else f"edit Word doc {n}"
+                   for n in range(20)]  # fmt: skip
+        _yaml(library / name, passing + [f"bake sourdough bread {n}" for n in range(5)])
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    params = EvalParams(path=(str(library),))
+    whole = EVAL.run(Session(layout, AccessLog(print)), params)
+    assert whole.warnings == ()
+    full = whole.to_dict()
+    size = len(json.dumps(full, ensure_ascii=False))
+    bounded = EVAL.run(Session(layout, AccessLog(print), reply_chars=size // 2), params)
+    data = bounded.to_dict()
+    assert len(json.dumps(data, ensure_ascii=False)) <= size // 2
+    summary = ("name", "cases", "recall", "false_triggers", "problems", "phrases")
+    assert [{k: s[k] for k in summary} for s in data["skills"]] == [
+        {k: s[k] for k in summary} for s in full["skills"]
+    ]
+    assert data["collisions"] == full["collisions"]
+    shown = [r for s in data["skills"] for r in s["results"]]
+    assert 10 <= len(shown) < 50
+    for skill in data["skills"]:  # every failed case (5 a skill) first, then passed ones
+        assert [r["query"] for r in skill["results"] if not r["passed"]] == [
+            f"bake sourdough bread {n}" for n in range(5)
+        ]
+        assert len(skill["results"]) > 5
+    [warning] = bounded.warnings
+    assert warning.text.startswith(
+        f"eval cut at {len(shown)} of 50 case results (the reply's limit of "
+    )
+    assert "run `skc eval --format json` for every result" in warning.text
+
+
 # -- live mode -----------------------------------------------------------------------------
 
 FAKE_AGENT = """\

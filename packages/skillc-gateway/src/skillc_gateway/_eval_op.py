@@ -237,7 +237,45 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
     )
     if params.init:
         return init_cases(session.layout, session.config, options, params.force)
-    return evaluate(session.layout, session.config, options)
+    return _fitted(session, evaluate(session.layout, session.config, options))
+
+
+def _fitted(session: Session, result: EvalResult) -> EvalResult:
+    """``result`` within the reply's bound (:meth:`~skillc_index.operation.Session.fit`: the
+    MCP tool's; 20 skills of 1,000 cases made 43 MB): every skill's summary (its counts,
+    recall, phrases, problems) and the collisions stay; the cases' ``results`` are listed
+    while they fit, the failed ones first (what a reader acts on), one of each skill's in
+    turn (every skill shows some), each skill's in order."""
+    if session.reply_chars is None:  # (the command line: every result)
+        return result
+    turns: list[tuple[bool, int, int, int]] = []  # (passed, its turn, skill, case)
+    for skill, report in enumerate(result.skills):
+        taken = {False: 0, True: 0}
+        for case, scored in enumerate(report.cases):
+            turns.append((scored.passed, taken[scored.passed], skill, case))
+            taken[scored.passed] += 1
+    order = [(skill, case) for _, _, skill, case in sorted(turns)]
+    bare = result._replace(skills=tuple(report._replace(shown=()) for report in result.skills))
+    kept, cut = session.fit(
+        lambda: [result.skills[skill].cases[case].to_dict() for skill, case in order],
+        "eval",
+        "case results",
+        "every skill's counts are whole; name fewer skills, or run `skc eval --format json` "
+        "for every result",
+        beside=bare.to_dict(),
+    )
+    if not cut:
+        return result
+    shown = set(order[:kept])
+    skills = tuple(
+        report._replace(
+            shown=tuple(
+                scored for case, scored in enumerate(report.cases) if (skill, case) in shown
+            )
+        )
+        for skill, report in enumerate(result.skills)
+    )
+    return result._replace(skills=skills, warnings=(*result.warnings, *cut))
 
 
 _OUTPUT = {

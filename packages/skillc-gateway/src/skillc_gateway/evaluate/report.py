@@ -52,6 +52,9 @@ class SkillReport(NamedTuple):
     cases: tuple[CaseResult, ...]
     problems: tuple[str, ...] = ()
     phrases: tuple[PhraseCheck, ...] = ()
+    shown: tuple[CaseResult, ...] | None = None
+    """The cases whose results the JSON lists when not all (a reply's bound: the MCP tool's),
+    None: all. The counts are of every case."""
 
     @property
     def should(self) -> list[CaseResult]:
@@ -83,7 +86,9 @@ class SkillReport(NamedTuple):
             "cases": len(self.cases),
             "recall": None if self.recall is None else round(self.recall, 4),
             "false_triggers": self.false_triggers,
-            "results": [case.to_dict() for case in self.cases],
+            "results": [
+                case.to_dict() for case in (self.cases if self.shown is None else self.shown)
+            ],
             "problems": list(self.problems),
             "phrases": [check.to_dict() for check in self.phrases],
         }
