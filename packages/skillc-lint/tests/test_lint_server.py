@@ -182,28 +182,39 @@ async def test_an_open_text_starting_with_a_bom_is_read_as_the_saved_file(
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("host", ["", "localhost"])
 async def test_a_fix_on_the_first_line_after_a_bom_edits_what_it_names(
-    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path], host: str
 ) -> None:
     """Positions on the first line of a client's text starting with a BOM count it: the
-    fix removing the space after ``---`` removed the third ``-`` (one unit too far left)."""
+    fix removing the space after ``---`` removed the third ``-`` (one unit too far left),
+    also when the client spells the document's URI otherwise (``file://localhost/``: the
+    BOM was looked up by the server's spelling)."""
     folder = write_skill(tmp_path / "my-skill")
     client = await start()
     skill_md = folder / "SKILL.md"
-    open_document(client, skill_md, "\ufeff" + SKILL.replace("---\n", "--- \n", 1))
+    spelled = f"file://{host}{skill_md.as_posix()}"
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=spelled,
+                language_id="markdown",
+                version=1,
+                text="\ufeff" + SKILL.replace("---\n", "--- \n", 1),
+            )
+        )
+    )
     found = await diagnostics_of(client, skill_md, lambda rules: "SKL510" in rules)
     [trailing] = [d for d in found if d.code == "SKL510"]
     assert span(trailing) == (0, 1, 0, 5)  # `--- ` after the BOM
     actions = await client.text_document_code_action_async(
         types.CodeActionParams(
-            text_document=document(skill_md),
+            text_document=types.TextDocumentIdentifier(uri=spelled),
             range=trailing.range,
             context=types.CodeActionContext(diagnostics=[trailing]),
         )
     )
-    [edit] = [
-        a.edit.changes[uri(skill_md)][0] for a in actions if a.diagnostics[0].code == "SKL510"
-    ]
+    [edit] = [a.edit.changes[spelled][0] for a in actions if a.diagnostics[0].code == "SKL510"]
     assert (edit.range.start, edit.range.end, edit.new_text) == (position(0, 4), position(0, 5), "")
 
 

@@ -45,7 +45,6 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import MsgId, RPCRequest
 
 from skillc_index import printable
-from skillc_index.text import BOM
 from skillc_lint.server.fields import field_help, field_values
 from skillc_lint.server.session import (
     MAX_DOCUMENT_CHARS,
@@ -193,11 +192,8 @@ class SkillServer(LanguageServer):
         """The lines of ``text``, the server's text of the file at ``path``: when the
         client's text of it starts with a BOM (dropped from the server's, :meth:`.Session.open`),
         its positions on the first line count it (a fix on that line edited a character too
-        far left)."""
-        document = (
-            None if path is None else self.workspace.text_documents.get(unquote(path.as_uri()))
-        )
-        lead = BOM if document is not None and document.source.startswith(BOM) else ""
+        far left; kept with the session's text, whatever URI the client spelled it by)."""
+        lead = "" if path is None else self.session.lead(path)
         return Lines(text, self.workspace.position_codec.client_num_units, lead)
 
     def place(self, uri: str) -> Place | None:

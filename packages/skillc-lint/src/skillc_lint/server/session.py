@@ -124,6 +124,9 @@ class Session:
     def __init__(self, profiles: Sequence[str] = ()) -> None:
         self.profiles = tuple(profiles)
         self.documents: dict[Path, str] = {}
+        self.bom: set[Path] = set()
+        """The open documents whose client text starts with a BOM (dropped from
+        ``documents``'): positions on their first line count it (:meth:`lead`)."""
         self.problems: list[str] = []
         """Problems not told to the user yet (the server logs them): the configuration's, a
         workspace folder's walk cut short (told once), a lint's notices (:meth:`lint`)."""
@@ -142,11 +145,21 @@ class Session:
 
     def open(self, path: Path, text: str) -> None:
         """The client's text of the document at ``path``, read as the file's on disk is (a
-        leading BOM dropped)."""
+        leading BOM dropped, and remembered: :meth:`lead`)."""
         self.documents[path] = text.removeprefix(BOM)
+        if text.startswith(BOM):
+            self.bom.add(path)
+        else:
+            self.bom.discard(path)
 
     def close(self, path: Path) -> None:
         self.documents.pop(path, None)
+        self.bom.discard(path)
+
+    def lead(self, path: Path) -> str:
+        """What the client's text of the open document at ``path`` has before the server's:
+        a BOM, or nothing."""
+        return BOM if path in self.bom else ""
 
     def too_large(self, path: Path) -> bool:
         return len(self.documents.get(path, "")) > MAX_DOCUMENT_CHARS
