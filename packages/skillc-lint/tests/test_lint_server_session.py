@@ -109,7 +109,8 @@ def test_a_file_changed_on_disk_lints_again_only_the_skills_holding_it(
 ) -> None:
     """Any ``didChangeWatchedFiles`` event, a file outside every skill too, linted and sent
     again every skill shown (500 open documents: 12.6 s). Now the skills holding a file
-    changed, each once; all of them for a configuration file."""
+    changed, each once; those a configuration file may configure (the global one, one in a
+    folder above them), not for any file named ``config.toml`` or ``pyproject.toml``."""
     pytest.importorskip("pygls")
     from lsprotocol import types
 
@@ -135,4 +136,12 @@ def test_a_file_changed_on_disk_lints_again_only_the_skills_holding_it(
     assert event(tmp_path / "elsewhere.txt") == []
     one = (roots[0] / "SKILL.md").as_uri()
     assert event(roots[0] / "notes.md", roots[0] / "x" / "y.txt") == [one]
-    assert event(tmp_path / ".skillc" / "config.toml") == [one, (roots[1] / "SKILL.md").as_uri()]
+    both = [one, (roots[1] / "SKILL.md").as_uri()]
+    assert event(tmp_path / ".skillc" / "config.toml") == both  # a project's above both
+    assert event(tmp_path / "pyproject.toml") == both
+    assert event(tmp_path / "home" / ".skillc" / "config.toml") == both  # the global one
+    assert event(tmp_path / "home" / "pyproject.toml") == []  # none of the home's skills
+    # a file so named that is no configuration of theirs: another folder's, a package's
+    other = tmp_path / "other"
+    assert event(other / ".skillc" / "config.toml", other / "pyproject.toml") == []
+    assert event(tmp_path / "node_modules" / "x" / "config.toml") == []

@@ -298,7 +298,11 @@ class SkillServer(LanguageServer):
             place = place_of(path)
             if place is not None:
                 roots.add(place.root)
-        self.relint(roots if changed is None else holding(roots, changed))
+        if changed is not None:
+            from skillc_index.layout import home_dir
+
+            roots = holding(roots, changed, home_dir())
+        self.relint(roots)
 
     def relint(self, roots: set[Path]) -> None:
         """Publish the findings of the skills at ``roots`` (a client that pulls asks for

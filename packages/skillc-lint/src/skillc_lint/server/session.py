@@ -418,24 +418,46 @@ class Session:
         return profiles_in(self.registry(root))
 
 
-#: The names of the configuration files (``.skillc/config.toml``, ``pyproject.toml``): one
-#: changed may change the rules of any skill.
-CONFIG_NAMES = frozenset({"config.toml", "pyproject.toml"})
-
-
-def holding(roots: Iterable[Path], changed: Iterable[Path]) -> set[Path]:
+def holding(roots: Iterable[Path], changed: Iterable[Path], home: Path) -> set[Path]:
     """The skills of ``roots`` holding a file of ``changed`` (or that are one of them: a
-    folder moved), all of them when one is a configuration file (:data:`CONFIG_NAMES`).
+    folder moved), and those a configuration file of ``changed`` may configure (what
+    :func:`~skillc_index.find_config` looks for in a folder, :func:`_configures`: that
+    folder's skills; the global one of ``home``: all of them), not any file so named.
     Linear in both (a checkout changes thousands of files, an editor shows hundreds of
     skills)."""
+    from skillc_index.config import PYPROJECT
+
     roots = set(roots)
     above: set[Path] = set()
+    configured: set[Path] = set()
     for path in changed:
-        if path.name in CONFIG_NAMES:
-            return roots
         above.add(path)
         above.update(path.parents)
-    return roots & above
+        folder = _configures(path)
+        if folder == home and path.name != PYPROJECT:  # its .skillc: the global config
+            return roots
+        if folder is not None:
+            configured.add(folder)
+    found = roots & above
+    if configured:
+        found.update(
+            root for root in roots if root in configured or not configured.isdisjoint(root.parents)
+        )
+    return found
+
+
+def _configures(path: Path) -> Path | None:
+    """The folder whose configuration the file ``path`` is or may become, as
+    :func:`~skillc_index.find_config` walks up (``F/.skillc/config.toml``, ``F/.skillc``,
+    ``F/pyproject.toml``: ``F``); None for any other file."""
+    from skillc_index.config import PYPROJECT
+    from skillc_index.layout import SKILLC_DIR
+
+    if path.name in (PYPROJECT, SKILLC_DIR):
+        return path.parent
+    if path.name == "config.toml" and path.parent.name == SKILLC_DIR:
+        return path.parent.parent
+    return None
 
 
 def _holder(rel: str, files: Container[str]) -> str | None:
