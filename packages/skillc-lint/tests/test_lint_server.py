@@ -258,6 +258,7 @@ async def test_quick_fixes_are_the_safe_fixes(
     [
         (["nope", "claude-code"], "unknown profile 'nope' (known: agentskills, claude-code"),
         ("claude-code", "profiles must be a list of names; ignored"),
+        ([1, "claude-code"], "profiles must be a list of names; ignored"),  # as the config's
     ],
 )
 async def test_an_unknown_profile_of_the_initialization_options_is_logged(
@@ -265,7 +266,7 @@ async def test_an_unknown_profile_of_the_initialization_options_is_logged(
 ) -> None:
     """A typo in ``{"profiles": [...]}`` (VS Code's ``skillcLint.profiles``), or one name
     that is no list, was dropped in silence: it is logged to the editor, as the
-    configuration's problems are."""
+    configuration's problems are, in the same words (one check: ``known_profiles``)."""
     client = await start(options={"profiles": profiles})
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT  # a safety net against a server that never logs

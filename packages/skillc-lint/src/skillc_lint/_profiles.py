@@ -11,8 +11,7 @@ markdown-it-py's presets and plugins are. :func:`default_registry` and
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,19 +172,17 @@ def default_registry(profiles: Sequence[str] | str | None = None) -> RuleRegistr
     return registry
 
 
-def known_profiles(names: Iterable[object]) -> tuple[list[str], list[str]]:
-    """The names in ``names`` that are profiles, in order, and one problem for each other
-    (:class:`~skillc_lint.UnknownProfile`'s text; a name that is not a string in JSON), for
-    the configuration's ``[lint] profiles`` and the language server's initialization
-    options, which skip them."""
+def known_profiles(names: object) -> tuple[list[str], list[str]]:
+    """The names of the list ``names`` that are profiles, in order, and one problem for each
+    other (:class:`~skillc_lint.UnknownProfile`'s text), for the configuration's ``[lint]
+    profiles`` and the language server's initialization options, which skip them; none and
+    one problem when ``names`` is no list of names (``"claude-code"``: then ignored)."""
     from skillc_lint._errors import UnknownProfile
 
-    known = [name for name in names if isinstance(name, str) and name in PROFILES]
-    problems = [
-        UnknownProfile(name if isinstance(name, str) else json.dumps(name), PROFILES).reason
-        for name in names
-        if name not in known
-    ]
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        return [], ["profiles must be a list of names; ignored"]
+    known = [name for name in names if name in PROFILES]
+    problems = [UnknownProfile(name, PROFILES).reason for name in names if name not in known]
     return known, problems
 
 
@@ -208,10 +205,7 @@ def configured_registry(
     problems: list[str] = []
     names = list(profiles)
     if not names and configured is not None:
-        if not isinstance(configured, list) or not all(isinstance(n, str) for n in configured):
-            problems.append("profiles must be a list of names; ignored")
-        else:
-            names, problems = known_profiles(configured)
+        names, problems = known_profiles(configured)
     registry = default_registry(profiles=tuple(dict.fromkeys(["agentskills", *names])))
     in_use = profiles_in(registry)
     idle = {

@@ -395,14 +395,10 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
         if chosen is not None:
             from skillc_lint._profiles import known_profiles
 
-            names, unknown = (
-                known_profiles(chosen)
-                if isinstance(chosen, list)
-                else ([], ["profiles must be a list of names"])  # "claude-code": as the config's
-            )
+            names, unknown = known_profiles(chosen)
             ls.session.profiles = tuple(dict.fromkeys([*ls.session.profiles, *names]))
             ls.session.problems += [  # as the config's: logged to the editor, then ignored
-                f"initialization options: {problem}; ignored" for problem in unknown
+                f"initialization options: {problem}" for problem in unknown
             ]
             ls.log_problems()
 
