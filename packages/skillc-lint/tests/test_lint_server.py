@@ -42,18 +42,33 @@ def uri(path: Path) -> str:
 
 @pytest_asyncio.fixture
 async def start(clean_env: dict[str, str]) -> AsyncIterator[Start]:
-    """``await start(folders=(), pull=False, options=None)``: a client connected to a new
-    ``skillc-lint server`` process, initialized with VS Code's capabilities (and pull
-    diagnostics with ``pull``), ``folders`` as its workspace folders."""
+    """``await start(folders=(), pull=False, options=None, watch=False)``: a client
+    connected to a new ``skillc-lint server`` process, initialized with VS Code's
+    capabilities (and pull diagnostics with ``pull``), ``folders`` as its workspace folders;
+    with ``watch`` it accepts the server's registration to be told of files changed on disk
+    (VS Code does; pytest-lsp's client refuses it)."""
     clients: list[Any] = []
 
-    async def make(folders: Sequence[Path] = (), *, pull: bool = False, options: Any = None) -> Any:
+    async def make(
+        folders: Sequence[Path] = (),
+        *,
+        pull: bool = False,
+        options: Any = None,
+        watch: bool = False,
+    ) -> Any:
         config = pytest_lsp.ClientServerConfig(
             server_command=[sys.executable, "-m", "skillc_lint", "server"],
             server_env=clean_env,
         )
         client = await config.start()
         clients.append(client)
+        if watch:
+            client.registered = asyncio.Event()
+
+            @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+            def register(params: types.RegistrationParams) -> None:
+                client.registered.set()
+
         capabilities = pytest_lsp.client_capabilities("visual-studio-code")
         # VS Code 1.65's: no pull diagnostics (LSP 3.17), which ``pull`` adds
         if pull:
@@ -505,6 +520,27 @@ async def test_files_saved_created_or_configured_on_disk_are_seen(
     (tmp_path / "ws" / ".skillc").mkdir()
     (tmp_path / "ws" / ".skillc" / "config.toml").write_text('[lint]\nSKL301 = "off"\n')
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={}))
+    assert await diagnostics_of(client, skill_md, lambda rules: not rules) == []
+
+
+@pytest.mark.asyncio
+async def test_files_changed_on_disk_are_seen_when_the_client_reports_them(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A client that is told of files changed on disk (it accepted the registration): a
+    skill's listing is kept between keystrokes (a skill of 50,000 files was walked at each),
+    and a file the client reports created is seen at once."""
+    folder = write_skill(tmp_path / "ws" / "my-skill")
+    client = await start([tmp_path / "ws"], watch=True)
+    await asyncio.wait_for(client.registered.wait(), TIMEOUT)
+    skill_md = folder / "SKILL.md"
+    text = SKILL + "\n# My Skill\n\n[m](missing.md)\n"
+    open_document(client, skill_md, text)
+    (found,) = await diagnostics_of(client, skill_md, lambda rules: rules == ["SKL301"])
+    assert "missing.md" in found.message
+    (folder / "missing.md").write_text("# Missing\n")  # by another program
+    created = types.FileEvent(uri(folder / "missing.md"), types.FileChangeType.Created)
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams([created]))
     assert await diagnostics_of(client, skill_md, lambda rules: not rules) == []
 
 

@@ -145,3 +145,55 @@ def test_a_file_changed_on_disk_lints_again_only_the_skills_holding_it(
     other = tmp_path / "other"
     assert event(other / ".skillc" / "config.toml", other / "pyproject.toml") == []
     assert event(tmp_path / "node_modules" / "x" / "config.toml") == []
+
+
+def test_a_keystroke_does_not_walk_the_skill_while_the_client_reports_changes(
+    tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A keystroke in a skill of 50,000 files walked and stat-ed them all (0.3 s of 0.8).
+    When the client reports the files changed on disk (``watched``), a skill is walked
+    again when a file of it changed (or a folder holding it), or its last walk is
+    ``MAX_LISTING_AGE`` seconds old (a change the client does not report); else at each
+    lint, as before."""
+    import skillc_index
+    from skillc_lint.server import session as server_session
+
+    root = write_skill(tmp_path / "my-skill", skill_md=SKILL.format(name="my-skill"))
+    walked: list[Path] = []
+    original = skillc_index.walk_skill
+
+    def counted(folder: Path, *args: object, **kwargs: object) -> object:
+        walked.append(folder)
+        return original(folder, *args, **kwargs)
+
+    monkeypatch.setattr(skillc_index, "walk_skill", counted)
+    monkeypatch.setattr(server_session, "MAX_LISTING_AGE", 3600.0)  # a slow machine's too
+    session = Session()
+    text = (root / "SKILL.md").read_text()
+
+    def keystroke() -> dict[str, list[str]]:
+        nonlocal text
+        text += "\n"
+        session.open(root / "SKILL.md", text)
+        return findings(session, root)
+
+    keystroke()
+    keystroke()
+    assert len(walked) == 2  # the client reports nothing: each lint walks the skill
+    session.watched = True
+    walked.clear()
+    keystroke()
+    keystroke()
+    assert walked == []  # then the last listing is kept
+    (root / "notes.md").write_text("# Notes\n")
+    assert "notes.md" not in keystroke()  # a file the client did not report yet
+    session.changed_on_disk([tmp_path / "elsewhere.txt"])
+    assert "notes.md" not in keystroke()
+    session.changed_on_disk([root / "notes.md"])
+    assert keystroke()["notes.md"] == ["SKL401 None"]  # orphaned
+    (root / "notes.md").unlink()
+    session.changed_on_disk([tmp_path])  # a folder above the skill (moved, checked out)
+    assert "notes.md" not in keystroke()
+    (root / "notes.md").write_text("# Notes\n")
+    monkeypatch.setattr(server_session, "MAX_LISTING_AGE", 0.0)
+    assert keystroke()["notes.md"] == ["SKL401 None"]  # too old: walked again

@@ -286,7 +286,10 @@ class SkillServer(LanguageServer):
         """Files changed on disk (``changed``) or the configuration did (None): lint again
         the skills shown (their open documents' and those with findings published) that
         hold a file changed, each once (:func:`.session.holding`), or ask a client that
-        pulls diagnostics to pull them again (when it can be asked)."""
+        pulls diagnostics to pull them again (when it can be asked). The skills holding a
+        file changed are listed again at their next lint (:meth:`.Session.changed_on_disk`)."""
+        if changed is not None:
+            self.session.changed_on_disk(changed)
         if self.pulls():
             workspace = self.client_capabilities.workspace
             diagnostics = workspace.diagnostics if workspace is not None else None
@@ -298,11 +301,7 @@ class SkillServer(LanguageServer):
             place = place_of(path)
             if place is not None:
                 roots.add(place.root)
-        if changed is not None:
-            from skillc_index.layout import home_dir
-
-            roots = holding(roots, changed, home_dir())
-        self.relint(roots)
+        self.relint(roots if changed is None else holding(roots, changed))
 
     def relint(self, roots: set[Path]) -> None:
         """Publish the findings of the skills at ``roots`` (a client that pulls asks for
@@ -417,7 +416,12 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
             method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
             register_options=options,
         )
-        ls.client_register_capability(types.RegistrationParams([registration]))
+        future = ls.client_register_capability(types.RegistrationParams([registration]))
+
+        def registered(done: Any) -> None:  # the client reports changes: a listing is kept
+            ls.session.watched = not done.cancelled() and done.exception() is None
+
+        future.add_done_callback(registered)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(

@@ -13,7 +13,9 @@ kept while nothing it is made of changed: the unsaved texts, its files on disk (
 listing, sizes and modification times) and its configuration files (their sizes and times),
 so a file saved, created or changed by another program, or a configuration edited, is seen
 at the next lint; the texts a lint read are kept with their files' sizes and times (at
-most :data:`MAX_KEPT_CHARS`), so a keystroke reads again only the files that changed. The
+most :data:`MAX_KEPT_CHARS`), so a keystroke reads again only the files that changed; when
+the client reports files changed on disk (:attr:`Session.watched`) the listing is kept too,
+until it reports one of the skill's or for :data:`MAX_LISTING_AGE` seconds. The
 rules are those a ``skillc-lint`` run in the skill's folder uses: the ``[lint]`` table of
 the configuration seen from there (its per-file ignores too, in a project), with the
 profiles given to the server (``--profile``, or ``profiles`` in the client's initialization
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import time
 from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +53,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_DOCUMENT_CHARS",
     "MAX_KEPT_CHARS",
+    "MAX_LISTING_AGE",
     "MAX_PARENTS",
     "MAX_WORKSPACE_SKILLS",
     "FileReport",
@@ -70,6 +74,14 @@ MAX_WORKSPACE_SKILLS = 2000
 #: The most text (characters) the session keeps of the files its lints read, for the next
 #: lint of their skill (:meth:`Session._keep`).
 MAX_KEPT_CHARS = 64 * 1024 * 1024
+#: Seconds a skill's listing (its files, their sizes and times) is kept between its lints
+#: when the client reports the files changed on disk (:attr:`Session.watched`): a keystroke
+#: in a skill of 50,000 files walked and stat-ed them all; a change the client does not
+#: report (VS Code's ``files.watcherExclude``: ``node_modules``) counts within that.
+MAX_LISTING_AGE = 5.0
+
+Stamp = tuple[tuple[str, ...], tuple[tuple[int, int] | None, ...], tuple[str, ...]]
+"""A skill's symlinks out, its files' sizes and times, and its files (:func:`_skill_stamp`)."""
 
 
 def path_of(uri: str) -> Path | None:
@@ -140,6 +152,12 @@ class Session:
         """Per skill root, the texts its last lint read (:meth:`_keep`), and their size."""
         self.published: dict[Path, set[str]] = {}
         """Per skill root, the files the server published findings for (to clear them)."""
+        self.watched = False
+        """Whether the client reports the files changed on disk (:meth:`changed_on_disk`):
+        then a skill's listing is kept between its lints (at most :data:`MAX_LISTING_AGE`
+        seconds), else each lint walks the skill."""
+        self._listed: dict[Path, tuple[float, Stamp]] = {}
+        """Per skill root, its last listing (:func:`_skill_stamp`) and when it was taken."""
 
     # -- documents -----------------------------------------------------------------------
 
@@ -160,6 +178,15 @@ class Session:
         """What the client's text of the open document at ``path`` has before the server's:
         a BOM, or nothing."""
         return BOM if path in self.bom else ""
+
+    def changed_on_disk(self, changed: Iterable[Path]) -> None:
+        """The client reported files changed on disk: the skills holding one (or under a
+        folder of them) are listed again at their next lint (:attr:`watched`)."""
+        changed = set(changed)
+        for root in holding(self._listed, changed) | {
+            root for root in self._listed if not changed.isdisjoint(root.parents)
+        }:
+            del self._listed[root]
 
     def too_large(self, path: Path) -> bool:
         return len(self.documents.get(path, "")) > MAX_DOCUMENT_CHARS
@@ -279,7 +306,7 @@ class Session:
         from skillc_lint._skill import Known
 
         texts = self.overlay(root)
-        stamp = escapes, stats, files = _skill_stamp(root)
+        stamp = escapes, stats, files = self._listing(root)
         self._files[root] = frozenset(files)
         now = dict(zip(files, stats, strict=True))
         read = {
@@ -289,6 +316,18 @@ class Session:
         }
         known = Known(SkillFiles(files, escapes), read)
         return (tuple(sorted(texts.items())), stamp, self.registry(root)), texts, known, now
+
+    def _listing(self, root: Path) -> Stamp:
+        """The listing of the skill at ``root`` (:func:`_skill_stamp`): the last one while the
+        client reports changes on disk and none of the skill's came (:attr:`watched`), for
+        at most :data:`MAX_LISTING_AGE` seconds; else walked now."""
+        kept = self._listed.get(root)
+        now = time.monotonic()
+        if self.watched and kept is not None and now - kept[0] < MAX_LISTING_AGE:
+            return kept[1]
+        stamp = _skill_stamp(root)
+        self._listed[root] = (now, stamp)
+        return stamp
 
     def _keep(self, root: Path, known: Known, now: dict[str, tuple[int, int] | None]) -> None:
         """Keep the texts a lint of the skill at ``root`` read (``known``'s), each with its
@@ -418,15 +457,19 @@ class Session:
         return profiles_in(self.registry(root))
 
 
-def holding(roots: Iterable[Path], changed: Iterable[Path], home: Path) -> set[Path]:
+def holding(roots: Iterable[Path], changed: Iterable[Path], home: Path | None = None) -> set[Path]:
     """The skills of ``roots`` holding a file of ``changed`` (or that are one of them: a
     folder moved), and those a configuration file of ``changed`` may configure (what
     :func:`~skillc_index.find_config` looks for in a folder, :func:`_configures`: that
-    folder's skills; the global one of ``home``: all of them), not any file so named.
-    Linear in both (a checkout changes thousands of files, an editor shows hundreds of
-    skills)."""
+    folder's skills; the global one, of ``home`` (default: skillc's), all of them), not any
+    file so named. Linear in both (a checkout changes thousands of files, an editor shows
+    hundreds of skills)."""
     from skillc_index.config import PYPROJECT
 
+    if home is None:
+        from skillc_index.layout import home_dir
+
+        home = home_dir()
     roots = set(roots)
     above: set[Path] = set()
     configured: set[Path] = set()
@@ -483,9 +526,7 @@ def _stamps(paths: Iterable[Path | str | None]) -> tuple[tuple[int, int] | None,
     return tuple(found)
 
 
-def _skill_stamp(
-    root: Path,
-) -> tuple[tuple[str, ...], tuple[tuple[int, int] | None, ...], tuple[str, ...]]:
+def _skill_stamp(root: Path) -> Stamp:
     """The files of the skill at ``root`` as the linter lists them (skillc-index's
     ``walk_skill``), each one's size and modification time, and its symlinks out."""
     from skillc_index import walk_skill
