@@ -110,3 +110,55 @@ def test_init_names_the_path_that_leads_out_of_the_skill(
     assert done.returncode == 1, done.stderr
     assert f"{skill / 'evals' / 'triggers.yaml'} leads outside the skill" in done.stderr
     assert elsewhere.read_text("utf-8") == "should_trigger: [mine]\n"
+
+
+def test_a_request_counts_once_and_one_marked_both_ways_is_left_out(
+    tmp_path: Path, write_skill: Any
+) -> None:
+    """The same request was a case per copy (twice in ``evals.json``, again in a trigger set
+    and in ``triggers.yaml``): recall weighed by how often it was copied; and a request
+    marked both should and should not trigger was scored both ways, in silence."""
+    skill = write_skill(tmp_path / "tour", description="Create a CodeTour of a repository.")
+    tour = {"id": 1, "prompt": "create a tour of this repo", "assertions": ["a", "b"]}
+    _write(skill, "evals/evals.json", json.dumps({"skill_name": "tour", "evals": [tour] * 2}))
+    trigger_set = [
+        {"query": "Create a  tour of this repo", "should_trigger": True},
+        {"query": "plan a trip", "should_trigger": False},
+        {"query": "make a code tour", "should_trigger": True},
+        {"query": "make a code tour", "should_trigger": False},
+    ]
+    _write(skill, "evals/trigger-eval.json", json.dumps(trigger_set))
+    _write(
+        skill,
+        "evals/triggers.yaml",
+        "should_trigger:\n  - create a tour of this repo\n  - make a code tour\n"
+        "should_not_trigger:\n  - plan a trip\n",
+    )
+    cases, problems = read_cases(skill)
+    assert [(case.query, case.should_trigger, case.file) for case in cases] == [
+        ("create a tour of this repo", True, "evals/evals.json"),
+        ("plan a trip", False, "evals/trigger-eval.json"),
+    ]
+    assert problems == (
+        "'make a code tour' is marked should trigger (evals/trigger-eval.json) and should "
+        "not (evals/trigger-eval.json): left out",
+        "evals/evals.json: a query already in evals/evals.json is counted once",
+        "evals/trigger-eval.json: a query already in evals/evals.json is counted once",
+        "evals/triggers.yaml: a query already in evals/evals.json is counted once",
+        "evals/triggers.yaml: a query already in evals/trigger-eval.json is counted once",
+    )
+
+
+def test_requests_marked_both_ways_are_one_warning_for_two_files(
+    tmp_path: Path, write_skill: Any
+) -> None:
+    """A warning for each request marked both ways: a file of 1 MiB made thousands of lines."""
+    skill = write_skill(tmp_path / "tour", description="Create a CodeTour of a repository.")
+    both = [{"query": f"tour {i}", "should_trigger": should} for i in range(500)
+            for should in (True, False)]  # fmt: skip
+    _write(skill, "evals/trigger-eval.json", json.dumps(both))
+    assert read_cases(skill) == (
+        (),
+        ("'tour 0' is marked should trigger (evals/trigger-eval.json) and should not "
+         "(evals/trigger-eval.json): left out (and 499 other queries)",),
+    )  # fmt: skip

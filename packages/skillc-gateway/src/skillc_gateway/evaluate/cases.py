@@ -32,6 +32,10 @@ were not there. A ``triggers.yaml`` with a key besides its two lists is skipped;
 with a key outside :data:`~skillc_index.evals.ENTRY_KEYS` is left out; an unknown key beside
 an ``evals`` list is ignored; each with a warning naming the key (lint's SKL529 reports
 them too).
+
+Each request counts once for the skill (:func:`_distinct`): a copy of one, in the same file or
+another, is left out with a warning naming the two files, and a request marked both should
+and should not trigger is left out, every copy of it, with a warning naming both files.
 """
 
 from __future__ import annotations
@@ -139,8 +143,9 @@ def _yaml_cases(data: Any, rel: str) -> list[Case | str]:
 
 
 def read_cases(root: Path) -> SkillCases:
-    """Every case of the skill at ``root`` (see the module docstring)."""
-    cases: list[Case] = []
+    """Every case of the skill at ``root`` (see the module docstring), each request once
+    (:func:`_distinct`), at most :data:`MAX_CASES`."""
+    found_cases: list[Case] = []
     problems: list[str] = []
     for rel in CASE_FILES:
         try:
@@ -158,17 +163,62 @@ def read_cases(root: Path) -> SkillCases:
             continue
         # each reason once, with how many entries it left out
         left_out = Counter(item for item in found if isinstance(item, str))
-        problems += [
-            f"{rel}: {why}" + (f" ({n} times)" if n > 1 else "") for why, n in left_out.items()
-        ]
-        for item in found:
-            if isinstance(item, str):
-                continue
-            if len(cases) == MAX_CASES:
-                problems.append(f"{rel}: more than {MAX_CASES:,} cases, the rest left out")
-                break
-            cases.append(item)
+        problems += [f"{rel}: {why}" + _times(n) for why, n in left_out.items()]
+        found_cases += [item for item in found if not isinstance(item, str)]
+    cases, repeated = _distinct(found_cases)
+    problems += repeated
+    if len(cases) > MAX_CASES:
+        problems.append(
+            f"{cases[MAX_CASES].file}: more than {MAX_CASES:,} cases, the rest left out"
+        )
+        cases = cases[:MAX_CASES]
     return SkillCases(tuple(cases), tuple(problems))
+
+
+def _times(n: int) -> str:
+    return f" ({n:,} times)" if n > 1 else ""
+
+
+def _distinct(cases: list[Case]) -> tuple[list[Case], list[str]]:
+    """``cases``, each request (its words, case aside) with each expectation once, across
+    the skill's files: a copy (an ``evals.json`` and a trigger set drawn from the same
+    prompts) weighed the recall as often as it was copied. A request marked both should
+    and should not trigger is left out, every copy of it: neither can be scored. And a
+    problem line for each."""
+    from skillc_index.layout import shown
+    from skillc_index.text import counted
+
+    def key(case: Case) -> str:
+        return case.query.casefold()
+
+    first: dict[tuple[str, bool], Case] = {}
+    for case in cases:
+        first.setdefault((key(case), case.should_trigger), case)
+    kept: list[Case] = []
+    repeated: Counter[tuple[str, str]] = Counter()
+    both: dict[tuple[str, str], list[str]] = {}  # the files -> the queries marked both ways
+    for case in cases:
+        should, should_not = first.get((key(case), True)), first.get((key(case), False))
+        if should is not None and should_not is not None:
+            if case is should:
+                both.setdefault((should.file, should_not.file), []).append(case.query)
+        elif case is first[(key(case), case.should_trigger)]:
+            kept.append(case)
+        else:
+            repeated[(case.file, first[(key(case), case.should_trigger)].file)] += 1
+    problems: list[str] = []
+    for (yes, no), queries in both.items():  # a line for two files: a file may hold thousands
+        more = len(queries) - 1
+        others = f" (and {counted(more, 'other query', 'other queries')})" if more else ""
+        problems.append(
+            f"'{shown(queries[0])}' is marked should trigger ({yes}) and should not ({no}): "
+            f"left out{others}"
+        )
+    problems += [
+        f"{rel}: a query already in {earlier} is counted once" + _times(n)
+        for (rel, earlier), n in repeated.items()
+    ]
+    return kept, problems
 
 
 #: What a YAML stream may not hold raw (outside its printable set: DEL, the C1 controls, lone
