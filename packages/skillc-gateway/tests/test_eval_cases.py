@@ -162,3 +162,18 @@ def test_requests_marked_both_ways_are_one_warning_for_two_files(
         ("'tour 0' is marked should trigger (evals/trigger-eval.json) and should not "
          "(evals/trigger-eval.json): left out (and 499 other queries)",),
     )  # fmt: skip
+
+
+def test_the_case_cap_is_the_skills_and_names_the_cases_left_out(
+    tmp_path: Path, write_skill: Any
+) -> None:
+    """Past 1,000 cases across files, the warning named the file being read, as if that file
+    of 3 cases held more than 1,000."""
+    skill = write_skill(tmp_path / "pdf", description="Merge PDF files.")
+    many = [{"query": f"merge pdf {i}", "should_trigger": True} for i in range(999)]
+    _write(skill, "evals/triggers.json", json.dumps(many))
+    _write(skill, "evals/triggers.yaml", "should_trigger: [rotate, split, crop]\n")
+    cases, problems = read_cases(skill)
+    assert len(cases) == 1000 and cases[-1].query == "rotate"
+    assert problems == ("more than 1,000 cases for the skill: 2 cases of evals/triggers.yaml "
+                        "left out",)  # fmt: skip

@@ -167,9 +167,14 @@ def read_cases(root: Path) -> SkillCases:
         found_cases += [item for item in found if not isinstance(item, str)]
     cases, repeated = _distinct(found_cases)
     problems += repeated
-    if len(cases) > MAX_CASES:
+    if len(cases) > MAX_CASES:  # the skill's total: the files read last lose theirs
+        from skillc_index.text import counted
+
+        over = Counter(case.file for case in cases[MAX_CASES:])
         problems.append(
-            f"{cases[MAX_CASES].file}: more than {MAX_CASES:,} cases, the rest left out"
+            f"more than {MAX_CASES:,} cases for the skill: "
+            + ", ".join(f"{counted(n, 'case')} of {rel}" for rel, n in over.items())
+            + " left out"
         )
         cases = cases[:MAX_CASES]
     return SkillCases(tuple(cases), tuple(problems))
