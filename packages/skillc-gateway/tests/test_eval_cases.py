@@ -177,3 +177,21 @@ def test_the_case_cap_is_the_skills_and_names_the_cases_left_out(
     assert len(cases) == 1000 and cases[-1].query == "rotate"
     assert problems == ("more than 1,000 cases for the skill: 2 cases of evals/triggers.yaml "
                         "left out",)  # fmt: skip
+
+
+def test_each_case_of_the_json_says_how_many_checks_its_eval_has(
+    eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """The README said an eval's checks are counted, not run; no output showed the count."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "bread", description="Bake sourdough bread.")
+    skill = write_skill(lib / "docx", description="Edit Word documents.")
+    evals = [
+        {"id": 1, "prompt": "edit report.docx", "assertions": ["a", "b"]},
+        {"id": 2, "prompt": "fix the headings of my Word file", "expectations": ["c"]},
+        {"id": 3, "prompt": "bake a loaf", "should_trigger": False},
+    ]
+    _write(skill, "evals/evals.json", json.dumps({"skill_name": "docx", "evals": evals}))
+    _, data = eval_json("--path", str(lib), "docx")
+    (report,) = data["skills"]
+    assert [case["checks"] for case in report["results"]] == [2, 1, 0]

@@ -26,6 +26,8 @@ class CaseResult(NamedTuple):
     taken_by: str | None
     """The skill ranked first when it is not this one (for a miss: who took the request)."""
     live: LiveCase | None = None
+    checks: int = 0
+    """The eval's ``assertions`` (or ``expectations``): counted, not run."""
 
     def to_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -35,6 +37,7 @@ class CaseResult(NamedTuple):
             "place": self.place,
             "passed": self.passed,
             "taken_by": self.taken_by,
+            "checks": self.checks,
         }
         if self.live is not None:
             found["live"] = self.live.to_dict()
