@@ -430,3 +430,19 @@ def test_each_skill_named_is_resolved_once(
     asked = [Path(call[0]) for call in calls]
     names = sorted(path.relative_to(project) if path.is_absolute() else path for path in asked)
     assert names == [Path(".claude/skills/other"), Path("other"), Path("src/mine")]
+
+
+def test_a_recall_breach_shows_the_ratio_and_the_threshold_as_given(
+    gateway: Any, eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """2 of 3 cases passing under ``--min-recall 0.67`` said ``recall 0.67 < 0.67``, and under
+    0.667 the same, beside a JSON recall of 0.6667: two equal numbers for a breach."""
+    lib = tmp_path / "lib"
+    forms = write_skill(lib / "pdf-forms", description="Fill in PDF forms and extract fields.")
+    write_skill(lib / "pdf-tools", description="Merge PDF files and split PDF pages.")
+    _triggers(forms, "fill in the form in this PDF", "extract the form fields", "translate it")
+    for given in ("0.67", "0.667"):
+        code, data = eval_json("--path", str(lib), "--min-recall", given)
+        assert code == 1 and data["breaches"] == [f"pdf-forms: recall 2/3 < {given}"]
+    github = gateway("eval", "--path", str(lib), "--min-recall", "0.67", "--format", "github")
+    assert "title=eval-threshold::pdf-forms: threshold breached: recall 2/3 < 0.67" in github.stdout

@@ -123,7 +123,10 @@ class EvalResult(NamedTuple):
                 continue
             recall = skill.recall
             if self.min_recall is not None and recall is not None and recall < self.min_recall:
-                found.append((skill, f"recall {recall:.2f} < {self.min_recall:.2f}"))
+                # the ratio, and the threshold as given: never "0.67 < 0.67"
+                passed = sum(case.passed for case in skill.should)
+                text = f"recall {passed}/{len(skill.should)} < {self.min_recall:g}"
+                found.append((skill, text))
             if (
                 self.max_false_triggers is not None
                 and skill.false_triggers > self.max_false_triggers
