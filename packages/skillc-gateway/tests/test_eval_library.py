@@ -446,3 +446,19 @@ def test_a_recall_breach_shows_the_ratio_and_the_threshold_as_given(
         assert code == 1 and data["breaches"] == [f"pdf-forms: recall 2/3 < {given}"]
     github = gateway("eval", "--path", str(lib), "--min-recall", "0.67", "--format", "github")
     assert "title=eval-threshold::pdf-forms: threshold breached: recall 2/3 < 0.67" in github.stdout
+
+
+def test_an_annotation_names_its_file_relative_to_the_working_folder(
+    gateway: Any, project: Path, write_skill: Any
+) -> None:
+    """A skill named by its folder gave ``file=/abs/.../SKILL.md`` (not attached to the file
+    in a pull request), by its name ``file=lib/...``; SARIF and skillc-lint are relative."""
+    forms = write_skill(project / "lib" / "pdf-forms", description="Fill in PDF forms.")
+    write_skill(project / "lib" / "pdf-tools", description="Merge PDF files.")
+    _triggers(forms, "fill in the form in this PDF", "translate my letter")
+    for named in ("lib/pdf-forms", str(forms), "pdf-forms"):
+        done = gateway("eval", "--path", "lib", named, "--format", "github")
+        assert done.stdout == (
+            "::error file=lib/pdf-forms/SKILL.md,line=3,title=eval-miss::"
+            "pdf-forms: miss 'translate my letter'\n"
+        ), named

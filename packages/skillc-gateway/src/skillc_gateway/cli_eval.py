@@ -52,7 +52,7 @@ def _print(
         return
     from skillc_index.sarif import github_error
 
-    for line in github_lines(result) if result is not None else []:
+    for line in github_lines(result, base) if result is not None else []:
         click.echo(line)
     if error is not None:
         click.echo(github_error(error))

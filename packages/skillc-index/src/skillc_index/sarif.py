@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SRCROOT",
     "artifact_location",
+    "display_path",
     "error_notification",
     "github_data",
     "github_error",
@@ -31,15 +32,25 @@ __all__ = [
 SRCROOT = "%SRCROOT%"
 
 
-def artifact_location(path: Path, base: Path) -> dict[str, str]:
-    """The ``artifactLocation`` of ``path`` (relative to ``base``, or absolute) in a run
-    whose ``%SRCROOT%`` is ``base``: relative to it when inside it (lexically: symlinks
-    kept), else a ``file:`` URI."""
+def display_path(path: Path, base: Path) -> str:
+    """``path`` (relative to ``base``, or absolute) as a finding names its file: relative to
+    ``base`` (POSIX separators) when inside it (lexically: symlinks kept), else absolute.
+    What a GitHub annotation's ``file=`` holds (GitHub matches it against the repository's
+    paths) and skillc-lint's text shows; :func:`artifact_location` the same, as a URI."""
     absolute = Path(os.path.abspath(base / path))  # noqa: PTH100 - lexical, symlinks kept
     try:
-        shown = absolute.relative_to(base).as_posix() or "."
+        return absolute.relative_to(base).as_posix() or "."
     except ValueError:
-        return {"uri": absolute.as_uri()}
+        return absolute.as_posix()
+
+
+def artifact_location(path: Path, base: Path) -> dict[str, str]:
+    """The ``artifactLocation`` of ``path`` (relative to ``base``, or absolute) in a run
+    whose ``%SRCROOT%`` is ``base``: relative to it when inside it (:func:`display_path`),
+    else a ``file:`` URI."""
+    shown = display_path(path, base)
+    if Path(shown).is_absolute():
+        return {"uri": Path(shown).as_uri()}
     # the name's bytes percent-encoded: a name that is not UTF-8 too (surrogate escapes)
     return {"uri": quote(os.fsencode(shown), safe="/"), "uriBaseId": SRCROOT}
 

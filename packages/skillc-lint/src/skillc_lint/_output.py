@@ -7,14 +7,14 @@ when the file is inside it, absolute otherwise.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from skillc_index import Diagnostic, counted, diagnostic_json, format_diagnostic, printable
-from skillc_index.sarif import (
+from skillc_index.sarif import (  # display_path: how a finding names its file, as SARIF does
     artifact_location,
+    display_path,
     error_notification,
     github_data,
     github_property,
@@ -43,15 +43,6 @@ __all__ = [
 SARIF_SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
-
-
-def display_path(path: Path, cwd: Path) -> str:
-    """``path`` relative to ``cwd`` (POSIX separators) when inside it, else absolute."""
-    absolute = Path(os.path.abspath(cwd / path))  # noqa: PTH100 - lexical, symlinks kept
-    try:
-        return absolute.relative_to(cwd).as_posix() or "."
-    except ValueError:
-        return absolute.as_posix()
 
 
 def leading(text: str) -> str:

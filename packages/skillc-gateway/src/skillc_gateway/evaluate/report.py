@@ -362,14 +362,22 @@ def sarif_log(
     }
 
 
-def github_lines(result: EvalResult) -> list[str]:
-    """One ``::error``/``::warning``/``::notice`` workflow command per finding."""
-    from skillc_index.sarif import github_data, github_property
+def github_lines(result: EvalResult, base: str) -> list[str]:
+    """One ``::error``/``::warning``/``::notice`` workflow command per finding, its file
+    relative to ``base``, the working folder, when inside it, as SARIF and skillc-lint name
+    it (:func:`skillc_index.sarif.display_path`: GitHub matches ``file=`` against the
+    repository's paths)."""
+    from pathlib import Path
+
+    from skillc_index.sarif import display_path, github_data, github_property
     from skillc_index.text import printable
 
     levels = {"error": "error", "warning": "warning", "note": "notice"}
-    return [
-        f"::{levels[f.level]} file={github_property(printable(f.file))},line={f.line},"
-        f"title={github_property(f.rule)}::{github_data(f.message)}"
-        for f in _findings(result)
-    ]
+    lines = []
+    for f in _findings(result):
+        file = github_property(printable(display_path(Path(f.file), Path(base))))
+        lines.append(
+            f"::{levels[f.level]} file={file},line={f.line},"
+            f"title={github_property(f.rule)}::{github_data(f.message)}"
+        )
+    return lines
