@@ -195,3 +195,21 @@ def test_each_case_of_the_json_says_how_many_checks_its_eval_has(
     _, data = eval_json("--path", str(lib), "docx")
     (report,) = data["skills"]
     assert [case["checks"] for case in report["results"]] == [2, 1, 0]
+
+
+def test_a_phrase_that_draws_a_near_miss_toward_the_skill_hurts(
+    eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """``--mutate`` called a phrase ``helps`` when all its removal did was move a
+    should-NOT-trigger case away from the skill: a phrase worth keeping, by the report."""
+    lib = tmp_path / "lib"
+    x = write_skill(lib / "x", description="Fill in PDF forms, rotate scanned photos")
+    write_skill(lib / "y", description="Rotate photos and crop images")
+    write_skill(lib / "z", description="Merge PDF files")
+    _write(x, "evals/triggers.yaml", "should_trigger: [fill in this PDF form]\n"
+                                     "should_not_trigger: [rotate these photos]\n")  # fmt: skip
+    _, data = eval_json("--path", str(lib), "x", "--mutate")
+    (report,) = data["skills"]
+    assert [(case["place"], case["passed"]) for case in report["results"]] == [(1, True), (2, True)]
+    hurts = {"phrase": "rotate scanned photos", "effect": "hurts", "cases": 1}
+    assert report["phrases"][1] == hurts

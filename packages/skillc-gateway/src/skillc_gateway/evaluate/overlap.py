@@ -13,8 +13,9 @@
   address or a path is none) are
   removed one at a time and the skill's cases run again; a phrase whose removal makes a case
   fail is *needed*, one whose removal changes no case's place is *untested* (no case depends
-  on that wording), one whose removal only moves the skill down is *helps*, one whose
-  removal fixes a failing case *hurts*.
+  on that wording), one whose removal only moves the skill down for should-trigger cases is
+  *helps*, one whose removal fixes a failing case, or moves the skill down for a
+  should-not-trigger case (the phrase draws a near miss toward the skill), *hurts*.
 """
 
 from __future__ import annotations
@@ -174,7 +175,8 @@ class PhraseCheck(NamedTuple):
     phrase: str
     effect: Effect
     cases: int
-    """Cases whose outcome (needed, hurts) or place (helps) the phrase changes."""
+    """Cases whose outcome (needed, hurts) or place (helps: should-trigger cases; hurts:
+    should-not-trigger cases) the phrase changes."""
 
     def to_dict(self) -> dict[str, object]:
         return {"phrase": self.phrase, "effect": self.effect, "cases": self.cases}
@@ -184,10 +186,13 @@ def mutations(
     library: Library,
     skill: int,
     outcome: Callable[[], list[tuple[bool, int | None]]],
+    should: Sequence[bool],
 ) -> list[PhraseCheck]:
     """The mutation check of ``skill``: ``outcome()`` scores its cases against the library
-    as it is (each ``(passed, place)``); each phrase is removed in turn and they are scored
-    again. The library is left as it was."""
+    as it is (each ``(passed, place)``; ``should``: whether each should trigger it); each
+    phrase is removed in turn and they are scored again. A case the skill ranks lower without
+    the phrase is one it helps when the case should trigger the skill, one it hurts when not
+    (it pulls a near miss toward the skill). The library is left as it was."""
     entry = library.entries[skill]
     if not entry.triggerable:
         return []
@@ -197,21 +202,16 @@ def mutations(
         for phrase in trigger_phrases(entry.shown):
             library.reword(skill, without(entry.shown, phrase))
             after = outcome()
-            lost = sum(
-                1 for (was, _), (now, _) in zip(before, after, strict=True) if was and not now
-            )
-            won = sum(
-                1 for (was, _), (now, _) in zip(before, after, strict=True) if now and not was
-            )
-            moved = sum(
-                1
-                for (_, old), (_, new) in zip(before, after, strict=True)
-                if old != new and (new is None or (old is not None and new > old))
-            )
+            lost = hurt = moved = 0
+            for (was, old), (now, new), yes in zip(before, after, should, strict=True):
+                lower = old != new and (new is None or (old is not None and new > old))
+                lost += was and not now
+                hurt += (now and not was) or (lower and not yes)  # a near miss pulled closer
+                moved += lower and yes
             if lost:
                 checks.append(PhraseCheck(phrase, "needed", lost))
-            elif won:
-                checks.append(PhraseCheck(phrase, "hurts", won))
+            elif hurt:
+                checks.append(PhraseCheck(phrase, "hurts", hurt))
             elif moved:
                 checks.append(PhraseCheck(phrase, "helps", moved))
             else:

@@ -322,9 +322,9 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
                     )
                 else:
                     ranks_left -= ranks
-                    phrases = tuple(
-                        mutations(library, skill, _outcome(library, skill, cases, options.top))
-                    )
+                    outcome = _outcome(library, skill, cases, options.top)
+                    should = [case.should_trigger for case in cases]
+                    phrases = tuple(mutations(library, skill, outcome, should))
             reports.append(
                 SkillReport(
                     entry.name,
