@@ -462,3 +462,20 @@ def test_an_annotation_names_its_file_relative_to_the_working_folder(
             "::error file=lib/pdf-forms/SKILL.md,line=3,title=eval-miss::"
             "pdf-forms: miss 'translate my letter'\n"
         ), named
+
+
+def test_a_plugins_skill_is_named_plugin_skill_as_the_listing_names_it(
+    eval_json: Any, home: Path, write_skill: Any
+) -> None:
+    """A plugin's ``review`` and a personal ``review`` were two rows named ``review``, and a
+    miss said ``taken by review``: which one, only the JSON's ``skill_file`` told."""
+    mine = write_skill(home / ".claude" / "skills" / "review", description="Review essays.")
+    plugin = _plugin(home, write_skill, "review", "Review pull requests for security bugs.")
+    _triggers(plugin, "review this pull request for security bugs")
+    _triggers(mine, "review the security bugs of this pull request")
+    _, data = eval_json("--top", "1")
+    assert [(s["name"], s["skill_file"]) for s in data["skills"]] == [
+        ("review", str(mine / "SKILL.md")),
+        ("toolkit:review", str(plugin / "SKILL.md")),
+    ]
+    assert data["skills"][0]["results"][0]["taken_by"] == "toolkit:review"

@@ -57,13 +57,16 @@ class SkillEntry(NamedTuple):
         return self.state in ("full", "shortened") and bool(self.shown)
 
 
-def read_skill(folder: Path, agent: AgentName, limit: int) -> SkillEntry | None:
+def read_skill(
+    folder: Path, agent: AgentName, limit: int, plugin: str | None = None
+) -> SkillEntry | None:
     """The entry of the skill at ``folder`` for ``agent``, its description cut at ``limit``
     (:func:`skillc_index.listing.budget.read_entry`, what ``list --budget`` prices); None
     when it is no skill (no readable ``SKILL.md``). A skill the agent does not list at all
     (Claude Code's ``disable-model-invocation``, a description Codex refuses) is ``omitted``:
     its cases are scored as untriggerable (it was left out of the library, or named, not
-    found)."""
+    found). A skill of a Claude Code ``plugin`` is named ``plugin:skill``, as the agent and
+    ``list --budget`` list it."""
     from skillc_index.listing.budget import CannotRead, read_entry
 
     try:
@@ -72,9 +75,10 @@ def read_skill(folder: Path, agent: AgentName, limit: int) -> SkillEntry | None:
         return None
     if entry is None:
         return None
+    name = entry.name if plugin is None else f"{plugin}:{entry.name}"
     if entry.omitted:
-        return SkillEntry(entry.name, folder, "", entry.line, "", "omitted")
-    return SkillEntry(entry.name, folder, entry.description, entry.line, entry.description)
+        return SkillEntry(name, folder, "", entry.line, "", "omitted")
+    return SkillEntry(name, folder, entry.description, entry.line, entry.description)
 
 
 class Ranking(NamedTuple):

@@ -77,6 +77,7 @@ def library_of(
     notices += () if claude is None else claude.notices
     budget, limit = listing_settings(options.agent, config, claude)
     usage = dict(options.usage or {})
+    plugins: dict[str, str] = {}  # a plugin's skill (its key) -> its plugin
     if options.paths:
         # each skill's folder, by the skill
         found = skill_folders(options.paths, layout, notices.append)
@@ -88,6 +89,12 @@ def library_of(
         configured = trusted_targets(layout, config)
         inventory = installed_skills(layout, configured)
         notices += inventory.notices()
+        plugins = {
+            os.path.realpath(skill.source): location.plugin
+            for skill in inventory.skills
+            for location in skill.locations
+            if location.plugin is not None
+        }
         # the skills the agent lists (as `skc list --agent` sees them); a skill named that
         # it does not list joins them as one of the ``extra`` folders
         sees = seen_by(options.agent, layout, configured)
@@ -97,10 +104,10 @@ def library_of(
         found = {os.path.realpath(skill.source): _edited(skill, layout) for skill in skills}
         usage.update((str(read), usage[key]) for key, read in found.items() if key in usage)
     # a skill named stands for its copy in the library (one skill)
-    folders = [f for key, f in found.items() if key not in extra] + list(extra.values())
+    folders = [(key, f) for key, f in found.items() if key not in extra] + list(extra.items())
     entries: list[SkillEntry] = []
-    for folder in folders:
-        entry = read_skill(folder, options.agent, limit)
+    for key, folder in folders:
+        entry = read_skill(folder, options.agent, limit, plugins.get(key))
         if entry is not None:
             entries.append(entry)
     entries.sort(key=lambda entry: (entry.name, str(entry.folder)))
