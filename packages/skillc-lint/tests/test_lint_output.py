@@ -153,7 +153,7 @@ def test_add_suppressions_hides_what_its_own_comment_line_makes(cwd: Path) -> No
     lines = "".join(f"line {n}\n" for n in range(7, 501))
     put(cwd / "long", "---\nname: long\ndescription: Does x.\n---\n# long\n\n" + lines)
     proc = run(cwd, "long", "--add-suppressions")
-    assert proc.stdout == "added suppression comments for 2 findings in 1 files\n"
+    assert proc.stdout == "added suppression comments for 2 findings in 1 file\n"
     text = (cwd / "long" / "SKILL.md").read_text(encoding="utf-8")
     assert "<!-- skillc-lint: disable=SKL108,SKL201 -->\n# long\n" in text
     again = run(cwd, "long", "--add-suppressions")
@@ -176,7 +176,7 @@ def test_add_suppressions_writes_only_inside_the_folder_given(cwd: Path) -> None
     assert (outside / "SKILL.md").read_bytes() == before
     assert proc.returncode == 1
     assert "error[E999]: cannot fix 'skills/ext/SKILL.md': it is outside 'skills'" in proc.stderr
-    assert proc.stdout == "added suppression comments for 1 finding in 1 files\n"
+    assert proc.stdout == "added suppression comments for 1 finding in 1 file\n"
     assert "disable-line=SKL301" in (cwd / "proj" / "skills" / "own" / "SKILL.md").read_text()
 
 

@@ -397,9 +397,11 @@ def _add_suppressions(run: LintRun, output_format: str) -> int:
     machine format, whose stdout holds the run's errors."""
     changes = [c for r in run.reports if r.fixes is not None for c in r.fixes.changes]
     added = sum(change.fixes for change in changes)
-    noun = "finding" if added == 1 else "findings"
+    from skillc_index.text import counted
+
     click.echo(
-        f"added suppression comments for {added} {noun} in {len(changes)} files",
+        f"added suppression comments for {counted(added, 'finding')} in "
+        f"{counted(len(changes), 'file')}",
         err=output_format != "text",
     )
     left = run.uncommented

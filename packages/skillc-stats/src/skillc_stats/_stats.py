@@ -298,11 +298,12 @@ class StatsQuery:
         skipped = self.skipped_rows
         if not skipped:
             return notes
-        rows = "1 row" if skipped == 1 else f"{skipped:,} rows"
+        from skillc_index.text import counted
+
         return (
             Notice(
-                f"{rows} of the log skipped: args that are not JSON, larger than "
-                f"{MAX_JSON_BYTES >> 20} MiB or nested deeper than {MAX_JSON_DEPTH} levels "
+                f"{counted(skipped, 'row')} of the log skipped: args that are not JSON, larger "
+                f"than {MAX_JSON_BYTES >> 20} MiB or nested deeper than {MAX_JSON_DEPTH} levels "
                 "(counted as accesses, read for nothing else)"
             ),
             *notes,

@@ -159,15 +159,15 @@ def _percent(value: float | None) -> str:
 def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> None:
     """The text for people: a row per skill, then its misses (who took the request), its
     false triggers and phrases, then the worst ``limit`` collisions."""
-    from skillc_index.text import one_line
+    from skillc_index.text import counted, one_line
 
     if result.written:
         for path in result.written:
             echo(f"wrote {path}")
         return
     echo(
-        f"{result.agent} listing of {result.library} skills; a should-trigger case passes "
-        f"within the top {result.top}"
+        f"{result.agent} listing of {counted(result.library, 'skill')}; a should-trigger case "
+        f"passes within the top {result.top}"
     )
     if not result.skills:
         echo("No trigger cases found (evals/evals.json, evals/triggers.yaml...): "
