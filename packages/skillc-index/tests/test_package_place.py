@@ -47,6 +47,46 @@ def test_a_symlink_inside_the_output_folder_leading_out_is_e012(
 
 
 @pytest.mark.parametrize(
+    ("fmt", "link", "target"),
+    [
+        ("plugin", "out/kit/skills", ".skillc/skills/other"),  # into a store's skill
+        ("well-known", "out/.well-known/agent-skills", ".skillc/runtime"),  # skillc's runtime
+        ("plugin", "out/kit/skills", ".skillc/skills"),  # over the skill's own SKILL.md
+    ],
+)
+@pytest.mark.parametrize("force", [False, True])
+def test_a_symlink_below_the_output_folders_top_into_skillcs_folders_is_e100(
+    cli: Callable[..., Any],
+    project: Path,
+    write_skill: Callable[..., Path],
+    fmt: str,
+    link: str,
+    target: str,
+    force: bool,
+) -> None:
+    """Only the output's top entries were compared with the skills and skillc's folders:
+    ``out/kit/skills -> .skillc/skills/other`` had the plugin written into the skill
+    ``other``, ``.well-known/agent-skills -> .skillc/runtime`` the index into the runtime,
+    and ``--force`` replaced a source SKILL.md with the projected copy. Every folder written
+    into is compared, nothing written."""
+    write_skill(project / ".skillc" / "skills" / "other")
+    write_skill(
+        project / ".skillc" / "skills" / "third",
+        frontmatter="name: third\ndescription: Does. Use when asked.\nx-custom: 1\n",
+    )
+    (project / ".skillc" / "runtime").mkdir()
+    before = {p: p.read_bytes() for p in (project / ".skillc").rglob("*") if p.is_file()}
+    (project / link).parent.mkdir(parents=True)
+    (project / link).symlink_to(project / target, target_is_directory=True)
+    args = ("package", "third", "--to", fmt, "--name", "kit", "-o", "out")
+    done = cli("skillc_index")(*args, *(("--force",) if force else ()))
+    assert done.returncode == 1 and done.stderr.startswith("error[E100]"), done.stderr
+    assert "the package would be written into " in done.stderr
+    after = {p: p.read_bytes() for p in (project / ".skillc").rglob("*") if p.is_file()}
+    assert after == before
+
+
+@pytest.mark.parametrize(
     "args",
     [
         ("--to", "plugin", "--name", "alpha", "-o", ".claude/skills"),

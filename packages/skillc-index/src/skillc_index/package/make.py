@@ -488,35 +488,38 @@ def _check_place(
 ) -> None:
     """E012 when a folder the package is written into leads out of the project through a
     symlink (``dist/beta -> /elsewhere``, as ``-o`` leading out); E100 when the output
-    folder, or what the package puts at its top, really (symlinks followed) is in a skill it
-    packages, or in a store or runtime folder of skillc, or in a copy deployment of skillc's
-    (:func:`~skillc_index.build.deploy.is_skillc_copy`): an agent folder's entry is the skill
-    agents load (``-o .claude/skills/demo``, ``--to plugin -o .claude/skills``: the package
-    was written into it)."""
+    folder, or any folder the package is written into, really (symlinks followed) is in a
+    skill it packages, or in a store or runtime folder of skillc, or in a copy deployment of
+    skillc's (:func:`~skillc_index.build.deploy.is_skillc_copy`): an agent folder's entry is
+    the skill agents load (``-o .claude/skills/demo``, ``--to plugin -o .claude/skills``,
+    ``out/kit/skills -> .skillc/skills/other``: the package was written into it)."""
     from skillc_index.build.deploy import is_skillc_copy
-    from skillc_index.files import inside
+    from skillc_index.files import inside, real_path
     from skillc_index.inventory.folders import check_project_write
     from skillc_index.layout import META_DIR
 
-    for folder in sorted({(output / rel).parent for rel in files}):
+    folders = {(output / rel).parent for rel in files}
+    for folder in sorted(folders):
         check_project_write(folder, layout)  # each folder written into, links followed
     places = [(skill.source, f"the skill '{given}'") for given, skill in packed]
     for scope in layout.scopes():
         for folder in (layout.store(scope), layout.runtime_store(scope)):
-            places.append((os.path.realpath(folder), f"skillc's folder '{layout.display(folder)}'"))
-    real_output = os.path.realpath(output)
-    tops = {os.path.realpath(output / rel.split("/", 1)[0]) for rel in files}
-    for real in {*tops, real_output}:
-        for folder in (Path(real), *Path(real).parents):
-            if (folder / META_DIR).is_dir() and is_skillc_copy(folder, folder.name):
-                copy = f"skillc's copy deployment '{layout.display(folder)}'"
-                places.append((str(folder), copy))
+            places.append((real_path(folder), f"skillc's folder '{layout.display(folder)}'"))
+    real_output = real_path(output)
+    # where the package really lands: each top entry and each folder written into (a link
+    # below the top, out/kit/skills -> a store's skill, had the package written into it)
+    reals = {real_path(output / rel.split("/", 1)[0]) for rel in files}
+    reals.update(real_path(folder) for folder in folders)
+    above = {str(up) for real in {*reals, real_output} for up in (Path(real), *Path(real).parents)}
+    for folder in map(Path, sorted(above)):
+        if (folder / META_DIR).is_dir() and is_skillc_copy(folder, folder.name):
+            places.append((str(folder), f"skillc's copy deployment '{layout.display(folder)}'"))
     for place, what in places:
         if inside(real_output, place):
             raise InvalidOption(
                 f"the output folder '{output}' is inside {what}: give one outside it"
             )
-        if any(inside(top, place) for top in tops):  # `-o skills` of `skills/notes`
+        if any(inside(real, place) for real in reals):  # `-o skills` of `skills/notes`
             raise InvalidOption(
                 f"the package would be written into {what}: give a folder outside it"
             )
