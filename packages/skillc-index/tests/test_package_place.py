@@ -160,3 +160,32 @@ def test_a_key_written_twice_is_named_when_its_last_value_is_dropped(
         result = package_skills([str(project / name)], layout, fmt="plugin", output=tmp_path / name)
         warnings = [notice.text for notice in result.warnings]
         assert any("'metadata.a' written twice (lines 5, 6)" in text for text in warnings), warnings
+
+
+@pytest.mark.parametrize(
+    ("fmt", "output"),
+    [
+        ("plugin", ".agents/skills/pdf"),
+        ("upload", ".agents/skills/pdf/sub"),
+        ("plugin", "out"),  # out/notes -> pdf
+        ("plugin", "own"),  # own/notes/skills/notes -> pdf: the plugin's own skill folder
+        ("well-known", "site"),  # site/.well-known/agent-skills/notes -> pdf
+    ],
+)
+def test_an_output_inside_an_installed_skill_is_e100(
+    cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path], fmt: str, output: str
+) -> None:
+    """Only the skills packaged and skillc's folders were compared: ``-o .agents/skills/pdf``
+    put a plugin inside the installed skill ``pdf`` (``skc list`` lists it), where the README
+    said E100. Any folder holding a SKILL.md is a skill but the package's own, also through a
+    link (``out/notes -> .agents/skills/pdf``)."""
+    write_skill(project / ".skillc" / "skills" / "notes")
+    pdf = write_skill(project / ".agents" / "skills" / "pdf")
+    for link in ("out/notes", "own/notes/skills/notes", "site/.well-known/agent-skills/notes"):
+        (project / link).parent.mkdir(parents=True)
+        (project / link).symlink_to(pdf, target_is_directory=True)
+    before = sorted(pdf.rglob("*"))
+    done = cli("skillc_index")("package", "notes", "--to", fmt, "-o", output)
+    assert done.returncode == 1 and done.stderr.startswith("error[E100]"), done.stderr
+    assert "the skill folder '.agents/skills/pdf'" in done.stderr
+    assert sorted(pdf.rglob("*")) == before

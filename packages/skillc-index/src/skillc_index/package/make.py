@@ -489,12 +489,14 @@ def _check_place(
     """E012 when a folder the package is written into leads out of the project through a
     symlink (``dist/beta -> /elsewhere``, as ``-o`` leading out); E100 when the output
     folder, or any folder the package is written into, really (symlinks followed) is in a
-    skill it packages, or in a store or runtime folder of skillc, or in a copy deployment of
-    skillc's (:func:`~skillc_index.build.deploy.is_skillc_copy`): an agent folder's entry is
-    the skill agents load (``-o .claude/skills/demo``, ``--to plugin -o .claude/skills``,
-    ``out/kit/skills -> .skillc/skills/other``: the package was written into it)."""
+    skill it packages, in a folder holding a SKILL.md but the package's own (an installed
+    skill: ``-o .agents/skills/pdf``), in a store or runtime folder of skillc, or in a copy
+    deployment of skillc's (:func:`~skillc_index.build.deploy.is_skillc_copy`): an agent
+    folder's entry is the skill agents load (``-o .claude/skills/demo``, ``--to plugin -o
+    .claude/skills``, ``out/kit/skills -> .skillc/skills/other``: the package was written
+    into it)."""
     from skillc_index.build.deploy import is_skillc_copy
-    from skillc_index.files import inside, real_path
+    from skillc_index.files import inside, is_file, real_path
     from skillc_index.inventory.folders import check_project_write
     from skillc_index.layout import META_DIR
 
@@ -511,9 +513,14 @@ def _check_place(
     reals = {real_path(output / rel.split("/", 1)[0]) for rel in files}
     reals.update(real_path(folder) for folder in folders)
     above = {str(up) for real in {*reals, real_output} for up in (Path(real), *Path(real).parents)}
+    # the package's own skill folders (a plugin's skills/<name>, well-known's <name>/), where
+    # no link below the output leads elsewhere
+    own = {str(Path(real_output, rel).parent) for rel in files if rel.endswith(f"/{SKILL_FILE}")}
     for folder in map(Path, sorted(above)):
         if (folder / META_DIR).is_dir() and is_skillc_copy(folder, folder.name):
             places.append((str(folder), f"skillc's copy deployment '{layout.display(folder)}'"))
+        elif is_file(folder / SKILL_FILE) and str(folder) not in own:  # an installed skill
+            places.append((str(folder), f"the skill folder '{layout.display(folder)}'"))
     for place, what in places:
         if inside(real_output, place):
             raise InvalidOption(
