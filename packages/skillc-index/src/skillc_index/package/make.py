@@ -492,16 +492,15 @@ def _write(
     with locked_folder(output, LOCK_WAIT_S, make=True):
         made = _made_before(output)
         known = _merge_index(output, files, made, fmt, own=own, index=index, dropped=dropped)
-        moved = []
+        moved: list[tuple[Path, Path]] = []
         there: dict[str, str] = {}
-        for path in _foreign(output, files, made, known, there):
-            if not force:
-                from skillc_index.command_errors import ForeignFile
+        foreign = _foreign(output, files, made, known, there)
+        if foreign and not force:
+            from skillc_index.command_errors import ForeignFile
 
-                raise ForeignFile(
-                    str(path), "skillc did not write it, or it was edited since", "move it aside"
-                )
-            moved.append((path, move_aside(path)))
+            raise ForeignFile(
+                str(foreign[0]), "skillc did not write it, or it was edited since", "move it aside"
+            )
         written = tuple(
             PackagedFile(rel, hashlib.sha256(data).hexdigest(), len(data))
             for rel, data in sorted(files.items())
@@ -511,7 +510,9 @@ def _write(
         # (SIGKILL) leaves each file as one of the digests recorded, never one called foreign
         renaming = {**made, **{f.path: _digests(there.get(f.path), f.sha256) for f in written}}
         made.update((f.path, (f.sha256,)) for f in written)
-        try:  # all or none: a failure (no room, a name refused) leaves the output as it was
+        try:  # all or none: a failure (no room, a name refused) leaves the output as it was,
+            for path in foreign:  # what force moved aside put back
+                moved.append((path, move_aside(path)))
             write_files_atomic(
                 [(output / MANIFEST, _record(renaming), None)]
                 + [
@@ -521,8 +522,25 @@ def _write(
             )
             write_file_atomic(output / MANIFEST, _record(made))
         except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
-            raise CannotCreate(str(exc.filename or output), exc.strerror or str(exc)) from exc
+            reason = (exc.strerror or str(exc)) + _put_back(moved)
+            raise CannotCreate(str(exc.filename or output), reason) from exc
     return written, tuple(moved)
+
+
+def _put_back(moved: Sequence[tuple[Path, Path]]) -> str:
+    """Each file ``force`` moved aside renamed back, a write having failed, unless something
+    took its place (then it stays where it went, never replacing that): what the error says
+    of each (it was put back, or where it is)."""
+    said = []
+    for path, backup in reversed(moved):
+        try:
+            if os.path.lexists(path):  # a file of this run renamed into place
+                raise FileExistsError(path)
+            backup.rename(path)
+            said.append(f"; {path} put back where it was")
+        except OSError:
+            said.append(f"; {path} moved to {backup}")
+    return "".join(said)
 
 
 def _digests(earlier: str | None, new: str) -> tuple[str, ...]:
