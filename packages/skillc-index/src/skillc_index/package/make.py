@@ -38,7 +38,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -253,13 +253,15 @@ def _foreign(
     there: dict[str, str],
 ) -> list[Path]:
     """The files at package paths that skc package did not write there (or that were edited
-    since): what ``force`` moves aside and nothing else may replace; ``known`` holds the
-    digests of those already read (the earlier index: :func:`_merge_index`); ``there`` gets
-    the digest of each of the others that is there."""
+    since), after each file (or symlink) where the package needs a folder (skc package's
+    own too: a skill's file made a folder): what ``force`` moves aside and nothing else may
+    replace; ``known`` holds the digests of those already read (the earlier index:
+    :func:`_merge_index`); ``there`` gets the digest of each of the others that is there."""
     from skillc_index.diagnostics import SkillcError
-    from skillc_index.files import file_sha256
+    from skillc_index.files import file_sha256, is_folder
 
-    foreign = []
+    folders = {str(up) for rel in files for up in Path(rel).parents if str(up) != "."}
+    foreign = [output / up for up in sorted(folders) if _in_the_way(output / up, is_folder)]
     for rel, data in sorted(files.items()):
         path = output / rel
         if not os.path.lexists(path):
@@ -273,6 +275,12 @@ def _foreign(
         else:
             foreign.append(path)
     return foreign
+
+
+def _in_the_way(path: Path, is_folder: Callable[[Path], bool]) -> bool:
+    """Whether ``path``, where a folder is needed, is something else (a file, a FIFO, a
+    symlink to none): E999 ``File exists`` when its folders were made."""
+    return os.path.lexists(path) and not is_folder(path)
 
 
 def _json(data: object) -> bytes:
@@ -498,9 +506,10 @@ def _write(
         if foreign and not force:
             from skillc_index.command_errors import ForeignFile
 
-            raise ForeignFile(
-                str(foreign[0]), "skillc did not write it, or it was edited since", "move it aside"
-            )
+            file = foreign[0].relative_to(output).as_posix() in files
+            why = "skillc did not write it, or it was edited since"
+            why = why if file else "a file where the package needs a folder"
+            raise ForeignFile(str(foreign[0]), why, "move it aside")
         written = tuple(
             PackagedFile(rel, hashlib.sha256(data).hexdigest(), len(data))
             for rel, data in sorted(files.items())

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 
 __all__ = ["PackageResult", "PackagedFile"]
 
+#: Why a file was moved aside: at a package path, or where the package needs a folder.
+_WHY = {True: "was not written by skillc", False: "was where the package needs a folder"}
+
 
 class PackagedFile(Record):
     """One file written: its path under the output folder, SHA-256 (hex) and size."""
@@ -41,11 +44,10 @@ class PackageResult:
     @property
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
         """The resolution's notices, one per field dropped or changed, naming the skill, the
-        format and the field, and one per file moved aside."""
+        format and the field, and one per file moved aside (saying why)."""
         fields = [Notice(change.named(skill)) for skill, change in self.fields]
-        moved = [
-            Notice(f"{path} was not written by skillc: moved to {to}") for path, to in self.moved
-        ]
+        paths = {self.output / item.path for item in self.files}
+        moved = [Notice(f"{path} {_WHY[path in paths]}: moved to {to}") for path, to in self.moved]
         return (*self.notices, *fields, *moved)
 
     def to_dict(self) -> PackageShape:
