@@ -78,3 +78,4 @@ def test_a_file_where_the_package_needs_a_folder_is_e050_and_force_moves_it_asid
     assert [n.text for n in result.warnings] == [
         f"{docs} was where the package needs a folder: moved to {aside}"
     ]
+    assert result.to_dict()["moved"] == [{"path": str(docs), "backup": str(aside)}]

@@ -134,6 +134,7 @@ def test_an_earlier_entry_is_kept_only_while_its_files_are_as_skillc_wrote_them(
         "'alpha' dropped from .well-known/agent-skills/index.json: its files changed or are "
         "gone since"
     ]
+    assert result.to_dict()["dropped"] == ["alpha"]  # as data too, with --format json
 
     market = tmp_path / "mk"
     for name in ("alpha", "beta"):

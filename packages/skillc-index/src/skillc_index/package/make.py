@@ -634,4 +634,6 @@ def package_skills(
         Notice(f"'{name}' dropped from {_INDEXES[fmt]}: its files changed or are gone since")
         for name in dropped
     )
-    return PackageResult(fmt, output, tuple(names), written, changes, moved, notices)
+    return PackageResult(
+        fmt, output, tuple(names), written, changes, moved, notices, tuple(dropped)
+    )

@@ -39,7 +39,10 @@ class PackageResult:
     """Files skc package did not write that ``force`` moved aside: (path, where it went)."""
     notices: tuple[Diagnostic | Notice, ...] = ()
     """The warnings of the skills' resolution (W001: a name several installed skills have,
-    the skill packaged the first of them)."""
+    the skill packaged the first of them), and one per entry of ``dropped``."""
+    dropped: tuple[str, ...] = ()
+    """The names an earlier run's index listed, dropped from it (their files changed or are
+    gone since)."""
 
     @property
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
@@ -59,5 +62,7 @@ class PackageResult:
                 {"path": item.path, "sha256": item.sha256, "size": item.size} for item in self.files
             ],
             "fields": [{"skill": skill, **change.to_dict()} for skill, change in self.fields],
+            "moved": [{"path": str(path), "backup": str(to)} for path, to in self.moved],
+            "dropped": list(self.dropped),
             "warnings": [warning_text(notice) for notice in self.warnings],
         }

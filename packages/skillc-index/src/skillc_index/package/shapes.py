@@ -6,7 +6,7 @@ made (as :mod:`skillc_index.build.shapes` explains)."""
 
 from typing import Annotated, TypedDict
 
-__all__ = ["PackageFieldShape", "PackageFileShape", "PackageShape"]
+__all__ = ["PackageFieldShape", "PackageFileShape", "PackageMovedShape", "PackageShape"]
 
 
 class PackageFileShape(TypedDict):
@@ -24,10 +24,17 @@ class PackageFieldShape(TypedDict):
     detail: str
 
 
+class PackageMovedShape(TypedDict):
+    path: Annotated[str, "A file in the package's way, which --force moved aside."]
+    backup: Annotated[str, "Where it went: a hidden .NAME.skillc-backup-<time> beside it."]
+
+
 class PackageShape(TypedDict):
     format: str
     output: str
     skills: list[str]
     files: list[PackageFileShape]
     fields: list[PackageFieldShape]
+    moved: list[PackageMovedShape]
+    dropped: Annotated[list[str], "Names an earlier run's index listed, dropped from it."]
     warnings: list[str]
