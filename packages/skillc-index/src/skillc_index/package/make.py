@@ -86,7 +86,8 @@ class PackedSkill(Record):
     source: str
     """The real path of its source folder (no package is written into it)."""
     notices: tuple[Diagnostic | Notice, ...] = ()
-    """The warnings of its resolution (W001: a name several installed skills have)."""
+    """The warnings of its resolution (W001: a name several installed skills have), and one
+    per two of its paths that differ only in case or Unicode normalisation."""
 
 
 def _skipped(rel: str) -> bool:
@@ -161,14 +162,41 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         data = contents[SKILL_FILE].data.removeprefix(BOM_BYTES)
         contents[SKILL_FILE] = contents[SKILL_FILE]._replace(data=data)
     description = projection.frontmatter.get("description", meta.description)
+    clashes = tuple(
+        Notice(
+            f"{meta.name}: '{one}' and '{other}' differ only in case or Unicode normalisation: "
+            "one file on macOS and Windows, where one replaces the other once extracted"
+        )
+        for one, other in _clashing(contents)
+    )
     return PackedSkill(
         meta.name,
         " ".join(str(description).split()),
         tuple(contents[rel] for rel in sorted(contents)),
         (*twice, *projection.changes),
         os.path.realpath(source),
-        resolved.notices,
+        (*resolved.notices, *clashes),
     )
+
+
+def _clashing(paths: Iterable[str]) -> list[tuple[str, str]]:
+    """The pairs of ``paths`` that name one file where names match without case and Unicode
+    normalisation (canonical caseless matching: APFS, HFS+, NTFS as Windows reads them),
+    each as shown: escaped (``cafe\\u0301.md``) when not NFC, as the NFC one looks the same."""
+    import unicodedata
+
+    def shown(rel: str) -> str:
+        return rel if unicodedata.is_normalized("NFC", rel) else ascii(rel)[1:-1]
+
+    seen: dict[str, str] = {}
+    pairs = []
+    for rel in sorted(paths):
+        key = unicodedata.normalize("NFC", unicodedata.normalize("NFD", rel).casefold())
+        if key in seen:
+            pairs.append((shown(seen[key]), shown(rel)))
+        else:
+            seen[key] = rel
+    return pairs
 
 
 def _written_once(
