@@ -138,6 +138,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
             raise PackageRefused(given, fmt, f"its files are over {MAX_SKILL_BYTES >> 20} MiB")
         contents[rel] = ArchiveEntry(rel, data, executable)
     text = contents[SKILL_FILE].data.decode("utf-8", errors="replace")
+    utf8 = text.encode("utf-8") == contents[SKILL_FILE].data  # else bytes became U+FFFD
     front = parse_frontmatter(text)
     meta = read_skill_metadata(MarkdownDoc(front, (), (), 0))  # E011
     # the name is the skill's folder in the package: the name rule always (a name such as
@@ -153,7 +154,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     texts = scalar_texts(front)  # 1.10 written as '1.10' where a string is due
     projection = project(front.data_12, dialect, fmt, side_sources(source), texts=texts)
     twice = _written_once(front.repeated, projection.frontmatter, fmt, dialect.agent)
-    if projection.changed or front.repeated:  # what the readers take, written as the stub is
+    rewritten = projection.changed or bool(front.repeated)
+    if rewritten:  # what the readers take, written as the stub is
         skill_md = with_frontmatter(text, projection.frontmatter).encode("utf-8")
         contents[SKILL_FILE] = ArchiveEntry(SKILL_FILE, skill_md)
         for rel, body in projection.side_files.items():
@@ -169,6 +171,9 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         )
         for one, other in _clashing(contents)
     )
+    if not utf8:  # as the format writes it: the same source went out as different text
+        how = "rewritten, each byte UTF-8 cannot read as U+FFFD" if rewritten else "kept as it is"
+        clashes += (Notice(f"{meta.name}: SKILL.md is not UTF-8 ({how}): save it as UTF-8"),)
     return PackedSkill(
         meta.name,
         " ".join(str(description).split()),
