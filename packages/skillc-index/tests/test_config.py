@@ -129,7 +129,7 @@ def test_a_config_link_loop_is_warned_not_silently_no_config(layout: Layout) -> 
     assert config.files == ()
     assert texts(config) == [
         f"cannot read config file {layout.project_config}: Too many levels of symbolic links;"
-        " ignored"
+        " file ignored"
     ]
     layout.project_config.unlink()
     layout.project_config.symlink_to("nothing.toml")
@@ -223,7 +223,7 @@ def test_a_config_file_that_is_no_regular_file_is_warned_and_ignored(layout: Lay
     config = load_config(layout, env={})
     assert config.files == ()
     assert texts(config) == [
-        f"cannot read config file {layout.project_config}: not a regular file; ignored"
+        f"cannot read config file {layout.project_config}: not a regular file; file ignored"
     ]
     layout.project_config.unlink()
     (layout.project_root / "pyproject.toml").symlink_to("/dev/zero")
@@ -303,7 +303,6 @@ def test_find_config_takes_the_nearest_and_passes_over_other_pyprojects(
     repo = tmp_path / "repo"
     write(repo / ".skillc" / "config.toml", '[lint]\nSKL108 = "error"\n')
     write(repo / "sub" / "pyproject.toml", "[tool.black]\nline-length = 80\n")
-    write(repo / "sub" / "deeper" / "pyproject.toml", "not toml [")
     (repo / "sub" / "deeper" / "skill").mkdir(parents=True)
     assert find_config(repo / "sub" / "deeper" / "skill", layout) == (
         repo / ".skillc" / "config.toml"
@@ -313,6 +312,32 @@ def test_find_config_takes_the_nearest_and_passes_over_other_pyprojects(
         repo / "sub" / "pyproject.toml"
     )
     assert find_config(tmp_path, layout) in (None, layout.project_config)
+
+
+def test_a_pyproject_that_cannot_be_parsed_is_found_and_warned(
+    layout: Layout, tmp_path: Path
+) -> None:
+    """A ``pyproject.toml`` with a TOML error anywhere (a duplicate key in ``[tool.ruff]``)
+    was passed over without a word, its ``[tool.skillc.lint]`` dropped and a config above
+    used: it is the config found, reported and ignored as a broken ``.skillc/config.toml``
+    is. One that parses without ``[tool.skillc]`` is still passed over; named, it is
+    ignored, saying why (``Config.ignored``)."""
+    from skillc_index import find_config
+
+    repo = tmp_path / "repo"
+    write(repo / ".skillc" / "config.toml", '[lint]\nSKL108 = "off"\n')
+    broken = repo / "sub" / "pyproject.toml"
+    write(broken, '[tool.ruff]\nx = 1\nx = 2\n[tool.skillc.lint]\nSKL108 = "error"\n')
+    (repo / "sub" / "skill").mkdir(parents=True)
+    assert find_config(repo / "sub" / "skill", layout) == broken
+    config = load_config(layout, env={}, project_file=broken)
+    assert config.lint == {} and broken not in config.files
+    assert config.ignored[broken].startswith(f"invalid TOML in config file {broken}: ")
+    assert texts(config) == [f"{config.ignored[broken]}; file ignored"]
+    write(broken, "[tool.ruff]\nx = 1\n")
+    assert find_config(repo / "sub" / "skill", layout) == repo / ".skillc" / "config.toml"
+    named = load_config(layout, env={}, project_file=broken)
+    assert named.ignored == {broken: f"config file {broken} has no [tool.skillc] table"}
 
 
 def test_a_skillc_folder_that_cannot_be_opened_is_passed_over(

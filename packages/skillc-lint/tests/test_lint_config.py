@@ -119,6 +119,39 @@ def test_config_option_names_the_file(lint: Run, cwd: Path) -> None:
         assert f"the config file '{path}' is {kind}, not a regular file'" in other.stderr
 
 
+def test_a_pyproject_with_a_toml_error_is_warned_not_passed_over(lint: Run, cwd: Path) -> None:
+    """A duplicate key in another tool's table made the ``pyproject.toml`` silently no config:
+    the team's ``SKL108 = "error"`` was dropped and the run went green. It is warned about
+    and ignored, as a broken ``.skillc/config.toml`` is."""
+    repo = cwd / "repo"
+    write(
+        repo / "pyproject.toml",
+        '[tool.ruff]\nline-length = 1\nline-length = 2\n[tool.skillc.lint]\nSKL108 = "error"\n',
+    )
+    put(repo / "skills" / "tables")
+    proc = lint("repo/skills", "--format", "json")
+    assert f"warning: invalid TOML in config file {repo / 'pyproject.toml'}: " in proc.stderr
+    assert findings(proc) == {"tables": [("SKL108", "warning")]}
+
+
+def test_a_config_option_naming_an_unusable_file_is_e100(lint: Run, cwd: Path) -> None:
+    """``--config`` naming invalid TOML, or a ``pyproject.toml`` without ``[tool.skillc]``
+    (a typo ``[tool.skilc.lint]``), linted on the defaults and exited 0: it is E100, as a
+    missing file is, and nothing is linted."""
+    write(cwd / "ci" / "lint.toml", '[lint]\nSKL108 = "error"\nSKL108 = "off"\n')
+    write(cwd / "ci" / "pyproject.toml", '[tool.skilc.lint]\nSKL108 = "error"\n')
+    put(cwd / "skills" / "tables")
+    for name, why in (
+        ("lint.toml", "invalid TOML in config file"),
+        ("pyproject.toml", "has no [tool.skillc] table"),
+    ):
+        proc = lint("skills", "--config", f"ci/{name}")
+        assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+        assert proc.stderr.startswith("error[E100]: ")
+        assert f"the config file 'ci/{name}' cannot be used: " in proc.stderr
+        assert why in proc.stderr
+
+
 def test_the_tool_reads_the_config_nearest_the_skill(cwd: Path) -> None:
     from skillc_index import Layout
     from skillc_index.accesslog import AccessLog

@@ -7,10 +7,10 @@ own: walking up from the path, the first folder holding ``.skillc/config.toml`` 
 ``pyproject.toml`` with a ``[tool.skillc]`` table.
 
 Resolution is per key (RFC-0009:C-RESOLUTION): CLI > environment > project > global > default.
-A file that cannot be read or parsed is reported and ignored, unknown keys are reported and
-ignored, and nothing here ever fails a command: problems come back as :class:`Notice` values
-in :attr:`Config.notices` for the front end to print (at most
-:data:`~skillc_index.diagnostics.MAX_PROBLEMS`, then one for the rest).
+A file that cannot be read or parsed is reported and ignored (and listed in
+:attr:`Config.ignored`), unknown keys are reported and ignored, and nothing here ever fails a
+command: problems come back as :class:`Notice` values in :attr:`Config.notices` for the front
+end to print (at most :data:`~skillc_index.diagnostics.MAX_PROBLEMS`, then one for the rest).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from skillc_index.diagnostics import Notice, capped
+from skillc_index.diagnostics import Notice, NoticeLevel, capped
 from skillc_index.layout import (
     Layout,
     custom_home,
@@ -88,6 +88,10 @@ class Config(Record):
     """Where each set value came from: ``cli``, ``env``, ``project``, ``global`` or ``default``."""
     files: tuple[Path, ...] = ()
     """The config files that were read, lowest precedence first."""
+    ignored: Mapping[Path, str] = MappingProxyType({})
+    """The config files there that were ignored as a whole, each with why (``invalid TOML in
+    config file ...: ...``): also a notice. A file the user named (``skillc-lint --config``)
+    that is ignored is an error for the tool that reads it."""
     notices: tuple[Notice, ...] = ()
     """Problems found (unknown keys, bad values, unreadable files): to print, never fatal."""
 
@@ -163,40 +167,58 @@ def _skillc_table(raw: dict[str, Any]) -> dict[str, Any] | None:
     return table if isinstance(table, dict) else None
 
 
-def _read_file(path: Path, notices: list[Notice]) -> dict[str, Any] | None:
-    """One config file as flat ``{dotted key: value}``, or None when it is absent or ignored.
-    A ``pyproject.toml`` is read for its ``[tool.skillc]`` table alone. A file that cannot be
+class _Ignored(Exception):
+    """The config file is ignored as a whole: why (the notice is ``<why>; file ignored``)."""
+
+    def __init__(self, why: str, level: NoticeLevel = "warning") -> None:
+        super().__init__(why)
+        self.level: NoticeLevel = level
+
+
+def _read_file(
+    path: Path, notices: list[Notice], ignored: dict[Path, str]
+) -> dict[str, Any] | None:
+    """One config file as flat ``{dotted key: value}``, or None when it is absent or ignored
+    (why in ``ignored``, and a notice). A ``pyproject.toml`` is read for its ``[tool.skillc]``
+    table alone (one without is ignored: only a named one is read). A file that cannot be
     opened (a link to itself, or a loop of links) is a notice, not "no config"."""
     try:
-        raw = _load_toml(path)
-        if path.name == PYPROJECT:
-            raw = _skillc_table(raw) or {}
+        return _read_values(path, notices)
     except FileNotFoundError:
         return None
+    except _Ignored as exc:
+        why = str(exc)
+        ignored[path] = why
+        notices.append(Notice(f"{why}; file ignored", level=exc.level))
+        return None
+
+
+def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
+    """:func:`_read_file`'s values; :class:`_Ignored` when the file is no usable config."""
+    try:
+        raw = _load_toml(path)
+    except FileNotFoundError:
+        raise
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or exc.__class__.__name__
-        notices.append(Notice(f"cannot read config file {path}: {reason}; ignored"))
-        return None
+        raise _Ignored(f"cannot read config file {path}: {reason}") from None
     except ValueError as exc:  # tomllib.TOMLDecodeError is a ValueError
-        notices.append(Notice(f"invalid TOML in config file {path}: {exc}; file ignored"))
-        return None
+        raise _Ignored(f"invalid TOML in config file {path}: {exc}") from None
     except _TooLarge:
         kib = MAX_CONFIG_BYTES // 1024
-        notices.append(Notice(f"config file {path} is larger than {kib} KiB; file ignored"))
-        return None
+        raise _Ignored(f"config file {path} is larger than {kib} KiB") from None
     except RecursionError:  # tomllib recurses once per nested array or inline table
-        notices.append(Notice(f"config file {path} is nested too deeply; file ignored"))
-        return None
+        raise _Ignored(f"config file {path} is nested too deeply") from None
+    if path.name == PYPROJECT:
+        table = _skillc_table(raw)
+        if table is None:
+            raise _Ignored(f"config file {path} has no [tool.skillc] table")
+        raw = table
 
     version = raw.pop("version", SUPPORTED_VERSION)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        notices.append(  # RFC-0009:C-FILES: "MUST emit an error" (the command still runs)
-            Notice(
-                f"config file {path}: 'version' must be a positive integer; file ignored",
-                level="error",
-            )
-        )
-        return None
+        # RFC-0009:C-FILES: "MUST emit an error" (the command still runs)
+        raise _Ignored(f"config file {path}: 'version' must be a positive integer", "error")
     if version > SUPPORTED_VERSION:
         notices.append(
             Notice(
@@ -286,7 +308,8 @@ def find_config(
     """The config file nearest ``start`` (a file or folder): walking up from it, the first
     folder holding ``.skillc/config.toml`` (not the global one) or a ``pyproject.toml`` with
     a ``[tool.skillc]`` table; None when there is none. A ``pyproject.toml`` that cannot be
-    read or parsed is passed over (:func:`load_config` reports a named one). ``nearest``:
+    parsed is taken (:func:`load_config` reports it and ignores it, as a broken
+    ``.skillc/config.toml``); one that cannot be opened is passed over. ``nearest``:
     the answer for each folder walked, kept and reused by a caller asking for many paths
     (a lint of thousands of skills walks each folder above them once)."""
     folder = start.absolute()
@@ -323,19 +346,25 @@ def _config_in(here: Path, global_config: Path) -> Path | None:
         stat = pyproject.stat()
     except OSError:
         return None
-    if _has_skillc_table(str(pyproject), stat.st_mtime_ns, stat.st_size):
+    if _pyproject_is_config(str(pyproject), stat.st_mtime_ns, stat.st_size):
         return pyproject
     return None
 
 
 @functools.lru_cache(maxsize=256)
-def _has_skillc_table(path: str, mtime_ns: int, size: int) -> bool:
-    """Whether the ``pyproject.toml`` at ``path`` (as of ``mtime_ns`` and ``size``) has a
-    ``[tool.skillc]`` table: read once for all the skills under it."""
+def _pyproject_is_config(path: str, mtime_ns: int, size: int) -> bool:
+    """Whether the ``pyproject.toml`` at ``path`` (as of ``mtime_ns`` and ``size``) is a
+    config: it has a ``[tool.skillc]`` table, or it cannot be parsed (not TOML, not UTF-8,
+    too large or deep), so it may have one, and :func:`load_config` says why it is ignored
+    (a team's ``[tool.skillc.lint]`` was dropped without a word for a duplicate key in
+    ``[tool.ruff]``). Read once for all the skills under it; one that cannot be opened (a
+    FIFO, another user's) is passed over."""
     try:
         return _skillc_table(_load_toml(Path(path))) is not None
-    except (OSError, UnicodeDecodeError, ValueError, _TooLarge, RecursionError):
+    except OSError:
         return False
+    except (UnicodeDecodeError, ValueError, _TooLarge, RecursionError):
+        return True
 
 
 def load_config(
@@ -351,13 +380,15 @@ def load_config(
     values are ignored so callers can pass unset options straight through.
     ``project_file``: the project's config file to read instead of the layout's own (a
     ``--config PATH``, or what :func:`find_config` found); its keys have the project's
-    precedence and limits. A file named that does not exist is a notice.
+    precedence and limits. A file named that does not exist is a notice; one that cannot be
+    used (a ``pyproject.toml`` without ``[tool.skillc]`` too) is in :attr:`Config.ignored`.
     """
     env = os.environ if env is None else env
     notices: list[Notice] = []
     merged: dict[str, Any] = {}
     origins: dict[str, str] = {}
     files: list[Path] = []
+    ignored: dict[Path, str] = {}
 
     def apply(values: Mapping[str, Any], origin: str) -> None:
         for key, value in values.items():
@@ -374,7 +405,7 @@ def load_config(
     for path, origin in sources:
         if path is None:
             continue
-        values = _read_file(path, notices)
+        values = _read_file(path, notices, ignored)
         if values is not None and origin == "project":
             for key in PERSONAL_KEYS & values.keys():
                 del values[key]
@@ -423,5 +454,6 @@ def load_config(
         stats_url=str(merged["stats.url"]),
         origins=origins,
         files=tuple(files),
+        ignored=ignored,
         notices=tuple(capped(notices, lambda n: Notice(f"... and {n:,} more config problems"))),
     )

@@ -74,11 +74,15 @@ class InvalidBaseline(ParameterError):
 
 
 class ConfigNotFound(ParameterError):
-    """``--config PATH`` names no file (the run does not fall back to another config), or
-    one that is no regular file: ``kind`` says what it is (``a character device``)."""
+    """``--config PATH`` names no file (the run does not fall back to another config), one
+    that is no regular file: ``kind`` says what it is (``a character device``), or one that
+    gives no settings: ``reason`` says why (``invalid TOML in config file ...``)."""
 
-    def __init__(self, file: str, kind: str | None = None) -> None:
-        what = "is not found" if kind is None else f"is {kind}, not a regular file"
+    def __init__(self, file: str, kind: str | None = None, *, reason: str | None = None) -> None:
+        if reason is not None:
+            what = f"cannot be used: {reason}"
+        else:
+            what = "is not found" if kind is None else f"is {kind}, not a regular file"
         super().__init__("config", f"the config file '{file}' {what}")
 
 

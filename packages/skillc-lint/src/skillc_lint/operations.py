@@ -291,7 +291,9 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
     ``.skillc/config.toml``, or ``pyproject.toml`` with ``[tool.skillc]``, walking up); else
     the session's (the project's found from the working folder, and the global one).
     Raises :class:`~skillc_lint.ConfigNotFound` (E100) when ``given`` is no file (saying
-    what it is when it is there: a folder, a device...)."""
+    what it is when it is there: a folder, a device...), or a file that cannot be used (not
+    TOML, a ``pyproject.toml`` without ``[tool.skillc]``: :attr:`Config.ignored
+    <skillc_index.Config.ignored>`), rather than lint on other settings than those named."""
     from skillc_index import find_config, load_config
     from skillc_lint import ConfigNotFound
 
@@ -310,10 +312,14 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
     else:
         file = None if start is None else find_config(start, layout)
     if file is None or file == layout.project_config:
-        return LintConfig(session.config, layout.project_root or layout.cwd)
-    config = load_config(layout, project_file=file)
-    session.warn(config.notices)
-    root = file.parent.parent if file.parent.name == ".skillc" else file.parent
+        config, root = session.config, layout.project_root or layout.cwd
+    else:
+        config = load_config(layout, project_file=file)
+        root = file.parent.parent if file.parent.name == ".skillc" else file.parent
+    if given is not None and file is not None and file in config.ignored:
+        raise ConfigNotFound(given, reason=config.ignored[file])
+    if config is not session.config:
+        session.warn(config.notices)
     return LintConfig(config, root)
 
 
