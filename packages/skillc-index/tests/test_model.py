@@ -517,7 +517,25 @@ def test_links_in_tables() -> None:
 
 def test_link_type_fields() -> None:
     link = parse_markdown("[t](x.md)").links[0]
-    assert link == Link("x.md", 1, "t", False)
+    assert link == Link("x.md", 1, "t", False, "x.md")
+
+
+def test_a_link_keeps_its_destination_as_written() -> None:
+    """Only the decoded target was kept: skillc-lint could not find ``my%20guide.md`` on its
+    line (column 1) and quoted ``my guide.md``, which is not in the file."""
+    text = (
+        "Open [the guide](my%20guide.md), ![i]( <a b.png> 't') and [a\\_b](a\\_b.md#x).\n"
+        "[r][ref], [![img](p.png)](q.md), www.x.dev\n\n[ref]: r.md\n"
+    )
+    assert [(link.target, link.written) for link in parse_markdown(text).links] == [
+        ("my guide.md", "my%20guide.md"),
+        ("a b.png", "a b.png"),
+        ("a_b.md#x", "a\\_b.md#x"),
+        ("r.md", ""),  # its definition holds it, on another line
+        ("p.png", "p.png"),
+        ("q.md", "q.md"),
+        ("http://www.x.dev", "www.x.dev"),
+    ]
 
 
 # -- metadata -------------------------------------------------------------------------------

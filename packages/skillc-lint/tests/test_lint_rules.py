@@ -549,6 +549,27 @@ def test_skl301_missing_file(skill: Writer, found: Found) -> None:
     assert {(d.severity, d.line) for d in result} == {("error", 8)}
 
 
+def test_link_findings_point_at_their_own_destination_as_written(
+    skill: Writer, found: Found
+) -> None:
+    """The column was the first place the decoded target stood on the line: the link text
+    (``[gone.md](gone.md)``), an earlier link to the same file, or column 1 for
+    ``my%20guide.md``, whose message quoted ``my guide.md`` (not in the file)."""
+    folder = skill(
+        body="See [a](x.md) and [b](x.md).\n"
+        "Read [gone.md](gone.md) and [#top](#top).\n"
+        "Open [the guide](my%20guide.md).\n"
+    )
+    links = [*found(folder, "SKL301"), *found(folder, "SKL302")]
+    assert [(d.line, d.column, d.message) for d in links] == [
+        (8, 9, "link target not found: 'x.md'"),
+        (8, 23, "link target not found: 'x.md'"),
+        (9, 16, "link target not found: 'gone.md'"),
+        (10, 18, "link target not found: 'my%20guide.md'"),
+        (9, 36, "anchor not found: '#top'"),
+    ]
+
+
 def test_skl301_relative_to_the_linking_file(skill: Writer, found: Found) -> None:
     folder = skill(
         body="[a](docs/a.md)\n",

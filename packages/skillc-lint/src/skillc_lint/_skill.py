@@ -15,7 +15,7 @@ import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
@@ -36,6 +36,7 @@ from skillc_lint._probes import PROBES, TEXT_LIMIT, digest, read_other
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
     from skillc_index.files import SkillFiles
+    from skillc_index.markdown.links import Link
 
 __all__ = [
     "NO_SUBSTITUTIONS",
@@ -112,6 +113,12 @@ class LinkRef:
     else ``""``."""
     fragment: str
     """The part after ``#`` (``""`` when there is none)."""
+    written: str = ""
+    """The destination as the source writes it (``my%20guide.md``, what messages quote);
+    the decoded target when the link's own text does not hold it (a reference-style link)."""
+    nth: int = 0
+    """How many links before it on its line write the same destination (its column is
+    that many past the first: :meth:`Skill.column`)."""
 
 
 @dataclass
@@ -258,11 +265,18 @@ class Skill:
         return lines[line - 1] if 0 < line <= len(lines) else None
 
     def column(self, link: LinkRef) -> int | None:
-        """The column (1-based) where ``link``'s target is written on its line, if found
-        there (a percent-encoded or multi-line target is not: None)."""
-        text = self.line_text(link.source, link.line)
-        index = text.find(link.target) if text is not None and link.target else -1
-        return index + 1 if index >= 0 else None
+        """The column (1-based) where ``link``'s destination is written on its line: its
+        own (:attr:`LinkRef.written`, the :attr:`LinkRef.nth` one there), not the link text
+        (``[gone.md](gone.md)``) nor an earlier link's; None when it is not on that line (a
+        destination on the next line, a reference-style link)."""
+        text = self.line_text(link.source, link.line) or ""
+        index, start = -1, 0
+        for _ in range(link.nth + 1):
+            index = _destination_index(text, link.written, start)
+            if index < 0:
+                return None
+            start = index + len(link.written)
+        return index + 1
 
     def text(self, rel: str) -> str | None:
         """The text of the file ``rel`` of the skill (one of :attr:`files`): a Markdown file
@@ -429,14 +443,17 @@ class Skill:
         refs: list[LinkRef] = []
         for source, doc in self.docs.items():
             folder = posixpath.dirname(source)
+            seen: dict[tuple[int, str], int] = {}  # (line, written) -> links so far
             for link in doc.links:
-                ref = _classify(source, folder, link.line, link.target, self.substitutions)
+                written = link.written or link.target
+                nth = seen[link.line, written] = seen.get((link.line, written), -1) + 1
+                ref = _classify(source, folder, link, self.substitutions, nth)
                 if ref.kind == "path" and self.leaves(ref.path):
-                    ref = LinkRef(source, ref.line, ref.target, "escape", "", ref.fragment)
+                    ref = replace(ref, kind="escape", path="")
                 elif ref.kind == "escape":
                     other = self.sibling(posixpath.join(folder, ref.target.partition("#")[0]))
                     if other is not None:
-                        ref = LinkRef(source, ref.line, ref.target, "sibling", other, ref.fragment)
+                        ref = replace(ref, kind="sibling", path=other)
                 refs.append(ref)
         return tuple(refs)
 
@@ -631,10 +648,29 @@ def _glob_expression(path: str) -> re.Pattern[str]:
     )
 
 
+def _destination_index(text: str, written: str, start: int) -> int:
+    """Where ``written`` stands on the line ``text`` from ``start`` on as a destination (after
+    ``(`` or ``<`` and blanks: ``[gone.md](gone.md)``'s second), else where it is at all (a
+    bare URL); -1 when nowhere."""
+    index = text.find(written, start) if written else -1
+    first = index
+    while index >= 0:
+        if text[:index].rstrip(" \t").endswith(("(", "<")):
+            return index
+        index = text.find(written, index + 1)
+    return first
+
+
 def _classify(
-    source: str, folder: str, line: int, target: str, substitutions: Substitutions
+    source: str, folder: str, link: Link, substitutions: Substitutions, nth: int
 ) -> LinkRef:
-    """Resolve one link target written in ``source`` (whose folder is ``folder``)."""
+    """Resolve one link written in ``source`` (whose folder is ``folder``), the ``nth`` of
+    its line to write its destination so."""
+    target, line, written_as = link.target, link.line, link.written or link.target
+
+    def ref(kind: LinkKind, path: str, fragment: str) -> LinkRef:
+        return LinkRef(source, line, target, kind, path, fragment, written_as, nth)
+
     resolved = target
     for placeholder in substitutions.skill_dir:
         rest = target[len(placeholder) :] if target.startswith(placeholder) else None
@@ -642,17 +678,17 @@ def _classify(
             folder, resolved = "", rest.lstrip("/") or "."  # from the skill root
             break
     if substitutions.runtime and re.search(substitutions.runtime, resolved):
-        return LinkRef(source, line, target, "dynamic", "", "")
+        return ref("dynamic", "", "")
     if _SCHEME.match(resolved) or resolved.startswith("//"):
-        return LinkRef(source, line, target, "external", "", "")
+        return ref("external", "", "")
     if resolved.startswith(("/", "\\")):
-        return LinkRef(source, line, target, "absolute", "", "")
+        return ref("absolute", "", "")
     written, _, fragment = resolved.partition("#")
     written = written.partition("?")[0]
     if not written:
         kind: LinkKind = "anchor" if fragment else "empty"
-        return LinkRef(source, line, target, kind, source if fragment else "", fragment)
+        return ref(kind, source if fragment else "", fragment)
     path = posixpath.normpath(posixpath.join(folder, written))
     if path == ".." or path.startswith("../"):
-        return LinkRef(source, line, target, "escape", "", fragment)
-    return LinkRef(source, line, target, "path", path, fragment)
+        return ref("escape", "", fragment)
+    return ref("path", path, fragment)

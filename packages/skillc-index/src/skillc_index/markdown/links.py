@@ -4,7 +4,9 @@ hold one, and the links and plain text of one parsed inline token, each at its l
 markdown-it turns the line breaks of a paragraph into break tokens, except those a code
 span, raw HTML, an image or a link destination consumes: :func:`counting_newlines` wraps
 the inline rules so those are recorded (``meta[NEWLINES]``), and every line counted here (and
-by :mod:`skillc_index.markdown.document` for inline HTML) is exact.
+by :mod:`skillc_index.markdown.document` for inline HTML) is exact. It records each inline
+link's and image's destination as written too (``meta[DESTINATION]``), which the tokens
+only hold normalized.
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ _WWW_DOMAIN = re.compile(r"www\.[A-Za-z0-9_-]", re.IGNORECASE)
 
 # Token.meta key: newlines a token consumed that no softbreak/hardbreak token stands for.
 NEWLINES = "skillc_newlines"
+# A destination as written (CommonMark): in <>, or a run without space or control character.
+_ANGLED = re.compile(r"<((?:[^<>\n\\]|\\.)*)>")
+_PLAIN = re.compile(r"([^\x00-\x20\x7f]+)")
+# Token.meta key of a link_open or image token: its destination as written (Link.written).
+DESTINATION = "skillc_destination"
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,10 @@ class Link:
     """Plain text of the link (the alt text for an image)."""
     image: bool = False
     """``True`` for ``![alt](src)``."""
+    written: str = ""
+    """The destination as the source writes it (``my%20file.md``, backslash escapes kept,
+    without ``<>``) for an inline link or image and a bare URL; ``""`` when the link's own
+    text does not hold it (a reference-style link: its definition does; an autolink)."""
 
 
 def may_link(content: str, *, inline_only: bool = False) -> bool:
@@ -91,7 +102,9 @@ def counting_newlines(
     markdown-it turns the newlines of a paragraph into softbreak/hardbreak tokens, except
     inside a code span (they become spaces), raw inline HTML, an image (its alt text is parsed
     apart) and a link's destination and title. For those, the wrapped rule stores the missing
-    count in ``meta[NEWLINES]`` of the last token it pushed, so link lines stay exact.
+    count in ``meta[NEWLINES]`` of the last token it pushed, so link lines stay exact. The
+    destination of an inline link or image, as written, goes in ``meta[DESTINATION]`` of its
+    first token (:func:`_written_destination`).
     """
 
     def counted(state: StateInline, silent: bool) -> bool:
@@ -100,9 +113,15 @@ def counting_newlines(
         start, before = state.pos, len(state.tokens)
         if not rule(state, silent):
             return False
+        tokens = state.tokens
+        # the first token pushed may be the text pending before the link's own
+        for first in tokens[before : before + 2]:
+            if first.type in ("link_open", "image"):
+                image = first.type == "image"
+                first.meta[DESTINATION] = _written_destination(state, start, image)
+                break
         newlines = state.src.count("\n", start, state.pos)
         if newlines:
-            tokens = state.tokens
             seen = 0
             for index in range(before, len(tokens)):
                 token = tokens[index]
@@ -118,6 +137,26 @@ def counting_newlines(
     return counted
 
 
+def _written_destination(state: StateInline, start: int, image: bool) -> str:
+    """The destination of the inline link or image whose source runs from ``start`` (its
+    ``[`` or ``!``) to ``state.pos`` (after its ``)``), as written: the first run of
+    characters after the label's ``](`` and blanks (a destination holds no space nor
+    control character; a title follows it after blanks), or what ``<>`` enclose; ``""``
+    for a reference-style one. The label ends at the first ``](`` unless it holds a
+    character that may hide one (a bracket, a code span, HTML, an escape): then it is found
+    again as the rule found it (its tokens are cached)."""
+    src = state.src
+    opening = start + 1 if image else start
+    end = src.find("](", opening)
+    if end < 0 or any(char in src[opening + 1 : end] for char in "[]`<\\"):
+        end = state.md.helpers.parseLinkLabel(state, opening, not image)
+    if end < 0 or src[end + 1 : end + 2] != "(":
+        return ""
+    inner = src[end + 2 : state.pos - 1].lstrip(" \t\n")
+    found = (_ANGLED if inner.startswith("<") else _PLAIN).match(inner)
+    return "" if found is None else found.group(1)
+
+
 def bare_urls(text: str, line: int) -> list[Link]:
     """Bare ``http(s)://`` and ``www.`` URLs in one text token (GFM extended autolinks)."""
     links: list[Link] = []
@@ -131,7 +170,7 @@ def bare_urls(text: str, line: int) -> list[Link]:
         if url.endswith("://") or not ("://" in url or _WWW_DOMAIN.match(url)):
             continue  # "without the www. prefix": what trimming left ("www") is no URL
         target = "http://" + url if url.lower().startswith("www.") else url
-        links.append(Link(target, line, url, False))
+        links.append(Link(target, line, url, False, url))
     return links
 
 
@@ -145,23 +184,24 @@ def inline_links(inline: BlockToken, first_line: int) -> list[Link]:
     children = inline.children or []
     links: list[Link] = []
     line = first_line
-    open_link: tuple[str, int, int] | None = None  # (target, line, index of link_open)
+    open_link: tuple[str, int, int, str] | None = None  # (target, line, link_open, written)
     for index, token in enumerate(children):
         kind = token.type
         if kind in ("softbreak", "hardbreak"):
             line += 1
             continue
         if kind == "link_open":
-            open_link = (unquote(str(token.attrs.get("href", ""))), line, index)
+            href = unquote(str(token.attrs.get("href", "")))
+            open_link = (href, line, index, token.meta.get(DESTINATION, ""))
         elif kind == "link_close" and open_link is not None:
-            target, link_line, start = open_link
+            target, link_line, start, written = open_link
             text = plain_text(children[start + 1 : index]).strip()
-            links.append(Link(target, link_line, text, False))
+            links.append(Link(target, link_line, text, False, written))
             open_link = None
         elif kind == "image":
             src = unquote(str(token.attrs.get("src", "")))
             alt = plain_text(token.children or ()).strip()
-            links.append(Link(src, line, alt, True))
+            links.append(Link(src, line, alt, True, token.meta.get(DESTINATION, "")))
         elif kind == "text" and open_link is None:
             links.extend(bare_urls(token.content, line))
         if token.meta:

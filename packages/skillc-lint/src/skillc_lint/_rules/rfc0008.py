@@ -270,7 +270,7 @@ def link_file_exists(skill: Skill, options: Options) -> Findings:
     """SKL301: relative links and images point at files (or folders) that exist."""
     for link in skill.links:
         if link.kind == "path" and not skill.exists(link.path):
-            written = link.target.partition("#")[0]
+            written = link.written.partition("#")[0]
             yield Finding(
                 f"link target not found: '{written}'",
                 link.source,
@@ -294,7 +294,7 @@ def link_anchor_exists(skill: Skill, options: Options) -> Findings:
             continue
         if slug(link.fragment) not in skill.anchors(link.path):
             yield Finding(
-                f"anchor not found: '{link.target}'", link.source, link.line, skill.column(link)
+                f"anchor not found: '{link.written}'", link.source, link.line, skill.column(link)
             )
 
 
@@ -309,11 +309,11 @@ def link_no_escape(skill: Skill, options: Options) -> Findings:
     """
     for link in skill.links:
         if link.kind == "escape":
-            message = f"link escapes the skill root: '{link.target}'"
+            message = f"link escapes the skill root: '{link.written}'"
             yield Finding(message, link.source, link.line, skill.column(link))
         elif link.kind == "sibling":
             other = link.path.partition("/")[0]
-            message = f"link to sibling skill '{other}': '{link.target}'"
+            message = f"link to sibling skill '{other}': '{link.written}'"
             yield Finding(message, link.source, link.line, skill.column(link), warning=True)
     for rel in skill.escapes:
         yield Finding(f"symlink escapes the skill root: '{rel}'", rel)

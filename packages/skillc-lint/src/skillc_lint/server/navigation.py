@@ -53,28 +53,23 @@ def _inside(skill: Skill, rel: str) -> Path | None:
 
 def links_of(skill: Skill, rel: str) -> list[LinkTarget]:
     """The links of the Markdown file ``rel`` of ``skill`` that lead to a file or folder
-    of the skill, or to an anchor of a Markdown file of it, in the order written. A link
-    whose target is not written as such on its line (percent-encoded, over two lines) is
-    left out: there is no place to show it."""
+    of the skill, or to an anchor of a Markdown file of it, in the order written, each at
+    its destination as written (:meth:`~skillc_lint.Skill.column`, ``my%20guide.md``
+    included). A link whose destination is not on its line (over two lines) is left out:
+    there is no place to show it."""
     from skillc_lint import slug
-    from skillc_lint.server.text import Lines
 
-    text = skill.texts.get(rel)
-    if text is None:  # a file of the skill not saved yet: its links lead nowhere yet
+    if skill.texts.get(rel) is None:  # a file of the skill not saved yet: no links yet
         return []
-    lines = Lines(text).lines
-    taken: dict[int, int] = {}  # line -> where the next search starts (a target twice)
     found: list[LinkTarget] = []
     for link in skill.links:
         if link.source != rel or link.kind not in ("path", "anchor") or not link.target:
             continue
-        index = link.line - 1
-        text = lines[index] if 0 <= index < len(lines) else ""
-        start = text.find(link.target, taken.get(index, 0))
-        if start < 0:
+        column = skill.column(link)
+        if column is None:
             continue
-        end = start + len(link.target)
-        taken[index] = end
+        index, start = link.line - 1, column - 1
+        end = start + len(link.written)
         file = link.path
         if link.kind == "path" and not skill.exists(file):
             continue  # SKL301 reports it
