@@ -265,6 +265,21 @@ def test_configure_reports_bad_entries_and_keeps_going() -> None:
     assert states["SKL001"].enabled
 
 
+def test_a_rule_set_twice_is_reported_whatever_the_order() -> None:
+    """``SKL104 = "off"`` then ``name-match-dir = "error"`` (or in ``[lint.rules]``) exited 1,
+    the other order 0, without a word: a rule set twice to different values is a problem
+    naming both keys and the one used; the same value twice is no conflict."""
+    for settings, first, used in (
+        ({"SKL104": "off", "name-match-dir": "error"}, "SKL104", "name-match-dir"),
+        ({"name-match-dir": "error", "skl104": "off"}, "name-match-dir", "skl104"),
+        ({"SKL104": "off", "rules": {"name-match-dir": "error"}}, "SKL104", "name-match-dir"),
+    ):
+        assert default_registry().configure(settings) == [
+            f"SKL104 is set twice ('{first}' and '{used}'); '{used}' is used"
+        ]
+    assert default_registry().configure({"SKL104": "off", "rules": {"SKL104": "off"}}) == []
+
+
 def test_severity_override_changes_the_diagnostics(skill: Writer) -> None:
     folder = skill(frontmatter="name: my-skill\ndescription: Formats tables.\n")
     registry = default_registry()

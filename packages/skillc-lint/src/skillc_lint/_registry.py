@@ -250,18 +250,23 @@ class RuleRegistry:
                 raise (KeyError if key not in entry.rule.options else ValueError)(problem)
         entry.options.update(options)
 
-    def configure(self, settings: Mapping[str, Any]) -> list[str]:
+    def configure(
+        self, settings: Mapping[str, Any], _set: dict[str, tuple[str, Any]] | None = None
+    ) -> list[str]:
         """Apply settings in the ``[lint]`` shape (RFC-0008:C-EXTENSIONS) and return the
         problems found, one message each; a bad entry is skipped, never fatal.
 
         ``{"SKL107": "off", "SKL108": "error", "SKL201": {"max-lines": 300}}``: a rule (by id
         or name) maps to ``"off"``, ``"on"``, ``"error"``, ``"warning"``, or a table of its
-        options that may also hold ``severity``. A ``rules`` sub-table holds the same.
+        options that may also hold ``severity``. A ``rules`` sub-table holds the same. A rule
+        set twice to different values (by id and by name, in ``rules`` too) is a problem:
+        the last key wins, and the verdict should not hang on the order of the lines.
         """
         problems: list[str] = []
+        set_by = {} if _set is None else _set  # rule id -> the key that set it, and its value
         for key, value in settings.items():
             if key == "rules" and isinstance(value, Mapping):
-                problems += self.configure(value)
+                problems += self.configure(value, set_by)
                 continue
             try:
                 entry = self._entry(str(key))
@@ -272,6 +277,12 @@ class RuleRegistry:
             if rule.protected:
                 problems.append(f"{rule.id} cannot be configured (use the force option); ignored")
                 continue
+            earlier = set_by.get(rule.id)
+            set_by[rule.id] = (str(key), value)
+            if earlier is not None and earlier[1] != value:
+                problems.append(
+                    f"{rule.id} is set twice ('{earlier[0]}' and '{key}'); '{key}' is used"
+                )
             table: Mapping[str, Any]
             if isinstance(value, str):
                 table = {"severity": value}
