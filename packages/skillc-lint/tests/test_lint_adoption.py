@@ -263,6 +263,24 @@ def test_baseline_keeps_hiding_a_count_an_edit_changes(lint: Run, cwd: Path) -> 
     assert lint("skills", "--baseline", "b.json").returncode == 1
 
 
+def test_baseline_keeps_hiding_skl923_when_a_skill_is_added(lint: Run, cwd: Path) -> None:
+    """SKL923's message named the skills the agent lists by name alone, which change with
+    every skill added: the baselined finding came back as new. The names are shown but not
+    matched (``LintDiagnostic.detail``), nor written to the baseline."""
+    (cwd / ".skillc").mkdir()
+    (cwd / ".skillc" / "config.toml").write_text("[lint]\nSKL923 = { percent = 0.1 }\n")
+    for number in range(30):
+        put(cwd / "skills" / f"skill-{number:02d}", f"Does things {number}. Use when testing.")
+    assert lint("skills", "--select", "SKL923", "--write-baseline", "b.json").returncode == 0
+    written = json.loads((cwd / "b.json").read_text(encoding="utf-8"))["findings"]
+    assert [entry["message"].endswith("by name alone") for entry in written] == [True]
+    put(cwd / "skills" / "zz-new", "A new skill. Use when testing.")
+    shown = lint("skills", "--select", "SKL923", "--format", "json").stdout
+    assert "by name alone (zz-new, " in shown
+    proc = lint("skills", "--select", "SKL923", "--baseline", "b.json", "--max-warnings", "0")
+    assert (proc.returncode, proc.stderr) == (0, "baseline b.json: 1 hidden\n")
+
+
 def test_baseline_calls_stale_only_entries_of_the_skills_linted(lint: Run, cwd: Path) -> None:
     """Linting one skill of a repository (pre-commit, an editor) said the other skills'
     entries were "no longer found", and its hint would have dropped them."""

@@ -86,6 +86,14 @@ class LintDiagnostic:
     fingerprint); never in machine formats."""
     fix: Fix | None = None
     """The rule's fix for it (:class:`~skillc_lint.Fix`), if it has one."""
+    detail: str = field(default="", compare=False, repr=False)
+    """The end of :attr:`message` a baseline does not match (see :attr:`matched`)."""
+
+    @property
+    def matched(self) -> str:
+        """The message a baseline matches: without its :attr:`detail` (SKL923's skill names,
+        which change whenever a skill is added)."""
+        return self.message[: len(self.message) - len(self.detail)] if self.detail else self.message
 
     @property
     def diagnostic(self) -> Diagnostic:
@@ -287,6 +295,7 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
         message: str,
         fix: Fix | None = None,
         warning: bool = False,
+        detail: str = "",
     ) -> LintDiagnostic:
         source = line_text(file, line) if line and line_text else None
         if source is not None and column is None:
@@ -297,10 +306,11 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
             "warning" if warning else entry.severity,
             file,
             line,
-            message,
+            message + detail,
             column if source is not None else None,
             source,
             None if file in partial else fix,
+            detail,
         )
 
     scope = "skill" if line_text is not None else "folder"
@@ -332,6 +342,7 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
                         finding.message,
                         finding.fix,
                         finding.warning,
+                        finding.detail,
                     ),
                 )
             )

@@ -52,6 +52,10 @@ class Finding:
     warning: bool = False
     """A warning even when the rule is an error: a milder case of the rule (SKL303's link to
     an existing sibling skill, DECISIONS.md "Lint")."""
+    detail: str = ""
+    """Shown right after :attr:`message` but no part of what a baseline matches: names that
+    change with every skill added (SKL923's dropped skills), so a baselined finding stays
+    hidden (:attr:`LintDiagnostic.detail <skillc_lint.LintDiagnostic.detail>`)."""
 
 
 RuleCheck = Callable[[Any, Mapping[str, Any]], Iterable[Finding]]

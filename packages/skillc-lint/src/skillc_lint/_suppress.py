@@ -240,7 +240,7 @@ def _key(file: str, rule: str, message: str) -> tuple[str, str, str]:
 
 def finding_key(diagnostic: LintDiagnostic) -> tuple[str, str, str]:
     """:func:`_key` of a finding by its path in the skill."""
-    return _key(diagnostic.file, diagnostic.rule, diagnostic.message)
+    return _key(diagnostic.file, diagnostic.rule, diagnostic.matched)
 
 
 def _under(file: str, folder: str) -> bool:
@@ -308,16 +308,16 @@ class Baseline:
         groups: dict[tuple[str, str, str], list[LintDiagnostic]] = {}
         for d in result.diagnostics:
             file = self.relative(result.path / d.file)
-            groups.setdefault(_key(file, d.rule, d.message), []).append(d)
+            groups.setdefault(_key(file, d.rule, d.matched), []).append(d)
         hidden: set[int] = set()
         contexts: dict[int, str] = {}  # each finding's line hashed once
 
         def same_line(d: LintDiagnostic, e: dict[str, Any]) -> bool:
             if id(d) not in contexts:
                 contexts[id(d)] = _context(d.source)
-            return e["message"] == d.message and e.get("context") == contexts[id(d)]
+            return e["message"] == d.matched and e.get("context") == contexts[id(d)]
 
-        passes = (same_line, lambda d, e: e["message"] == d.message, lambda d, e: True)
+        passes = (same_line, lambda d, e: e["message"] == d.matched, lambda d, e: True)
         for key, found in groups.items():
             entries = self._pending.get(key, [])
             for same in passes:
@@ -360,7 +360,7 @@ class Baseline:
                         os.path.relpath(os.path.abspath(result.path / d.file), folder)  # noqa: PTH100
                     ).as_posix(),
                     "rule": d.rule,
-                    "message": d.message,
+                    "message": d.matched,
                     "line": d.line,
                     "context": _context(d.source),
                 }
