@@ -113,9 +113,13 @@ def _missing(
     second) are counted by one read, kept for the others: a lookup a row read every row of
     its access, so 4,000 sessions' rows of one second took 1.3 s, 40,000 minutes. Without
     ``sessions``, rows that differ by ``run_id`` alone are one row (a transcript's tool call,
-    whose id is in its ``args``, copied into another session's file by the agent).
+    whose id is in its ``args``, copied into another session's file by the agent), and so are
+    rows of a Claude Code plugin's skill under another version's folder (the call imported
+    before the plugin was updated: :func:`~.reader.other_versions`, the rule by which they
+    count for the installed version).
     """
     crowded: dict[tuple[Any, ...], Counter[Any]] = {}
+    versions: dict[Any, list[Any]] = {}
     for identity, count in rows:
         timestamp, run_id, command, skill, skill_path, cwd, args, error = identity
         access = (skill_path, command, args, timestamp, error, cwd)
@@ -123,13 +127,31 @@ def _missing(
         if access in crowded:
             present = crowded[access][session]
         else:
-            found = db.execute(_ROWS_OF_ACCESS, [text_param(value) for value in access]).fetchall()
+            found = []
+            for folder in [skill_path] if sessions else _versions(db, skill_path, versions):
+                values = [text_param(value) for value in (folder, *access[1:])]
+                found += db.execute(_ROWS_OF_ACCESS, values).fetchall()
             keys = found if sessions else [name for _, name in found]
             if len(keys) > 1:  # kept: the other sessions' rows of it are read from here
                 crowded[access] = Counter(keys)
             present = keys.count(session)
         for _ in range(count - present):
             yield identity
+
+
+def _versions(db: sqlite3.Connection, folder: Any, known: dict[Any, list[Any]]) -> list[Any]:
+    """``folder`` and the other versions' folders of its plugin skill that ``db``'s rows name
+    (:func:`~.reader.other_versions`; only ``folder`` for any other skill), kept in
+    ``known``."""
+    if folder not in known:
+        from skillc_index.accesslog.reader import other_versions
+
+        def rows(sql: str, params: Any) -> list[Any]:
+            return db.execute(sql, params).fetchall()
+
+        others = other_versions(rows, folder) if isinstance(folder, str) else []
+        known[folder] = [folder, *others]
+    return known[folder]
 
 
 def _merged_upto(db: sqlite3.Connection, log_id: str) -> int:
@@ -199,7 +221,8 @@ def copy_missing(destination: Path, rows: FallbackRows, *, sessions: bool = True
     it does not hold yet, in one transaction, with the record of the log they came from
     (``merged_logs``, the newest :data:`MERGED_LOGS_KEPT`); return how many were added.
     Without ``sessions``, a row it holds under another ``run_id`` is held (a transcript's
-    tool call in a session file the agent copied)."""
+    tool call in a session file the agent copied), and so is one under another version's
+    folder of its Claude Code plugin skill (the call imported before the plugin's update)."""
     with closing(connect(destination)) as db:
         db.execute("BEGIN IMMEDIATE")
         try:
