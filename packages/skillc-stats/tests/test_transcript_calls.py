@@ -10,7 +10,7 @@ from pathlib import Path
 from skillc_stats import _transcripts as transcripts
 
 from .conftest import all_rows
-from .test_transcripts import Setup, lines, setup, skill_call
+from .test_transcripts import Setup, lines, setup, skill_call, typed
 
 __all__ = ["setup"]  # the fixture, used by name
 
@@ -46,3 +46,25 @@ def test_a_call_imported_before_a_plugin_update_is_not_imported_again(
     assert s.sync(dry_run=True).added == 0
     assert s.sync().added == 0
     assert [row[4] for row in all_rows(result.skills[0].destination)] == [str(old)]
+
+
+def test_a_call_of_a_plugin_not_installed_is_no_use_of_another_plugin_skill(
+    setup: Setup, demo_skill: Callable[[Path], Path]
+) -> None:
+    """``plugin:skill`` names that plugin's skill: ``other:review`` (called or typed) was
+    credited to the installed ``tools:review``; ``tools@market:review`` is that skill."""
+    s = setup
+    skill = plugin_version(s, demo_skill, "1.0.0")
+    p = s.project
+    s.write(
+        lines(
+            skill_call(p, 1, "tools:review"),
+            skill_call(p, 2, "tools@market:review"),
+            skill_call(p, 3, "security-guidance:review"),
+            skill_call(p, 4, "tools@elsewhere:review"),
+            typed(p, 5, "pr-toolkit:review"),
+        )
+    )
+    result = s.sync()
+    assert [(item.skill_path, item.activations) for item in result.skills] == [(skill, 2)]
+    assert result.unknown_skills == {"security-guidance:review": 1, "tools@elsewhere:review": 1}

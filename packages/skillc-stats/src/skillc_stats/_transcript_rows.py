@@ -29,6 +29,7 @@ from skillc_index.accesslog.merge import Identity
 from skillc_index.files import inside, is_hidden
 from skillc_index.inventory.entries import InstalledSkill, Listing, Location, installed_skills
 from skillc_index.inventory.folders import trusted_targets
+from skillc_index.inventory.resolve import plugin_parts
 from skillc_stats._filters import parse_time
 
 #: The agent whose records are read.
@@ -124,27 +125,26 @@ class _Skills:
             key=lambda item: item[:2],
         )
         self.by_name: dict[str, InstalledSkill] = {}
-        self.by_plugin: dict[tuple[str, str], InstalledSkill] = {}
+        self.by_plugin: dict[tuple[str, str, str], InstalledSkill] = {}
         self.by_folder: dict[str, InstalledSkill] = {}
         self.real_of: dict[str, str] = {}  # a skill folder's real path, known from its location
         for _, _, location, skill in ranked:
             self.by_name.setdefault(location.name, skill)
             if location.plugin is not None:
-                self.by_plugin.setdefault((location.plugin, location.name), skill)
+                for market in ("", location.marketplace or ""):
+                    self.by_plugin.setdefault((location.plugin, market, location.name), skill)
             for folder in (str(location.path), str(location.real)):
                 self.by_folder.setdefault(folder, skill)
                 self.real_of.setdefault(folder, str(location.real))
 
     def named(self, name: str) -> InstalledSkill | None:
-        """The skill a ``Skill`` call names: ``plugin:skill`` among the plugins' skills (that
-        plugin's first, then any plugin's of that name), a bare name as Claude Code looks."""
-        plugin, _, bare = name.rpartition(":")
-        if plugin:
-            found = self.by_plugin.get((plugin, bare))
-            if found is None:
-                found = next((s for (_, n), s in self.by_plugin.items() if n == bare), None)
-            return found
-        return self.by_name.get(name)
+        """The skill a ``Skill`` call names, as ``skc show`` resolves it
+        (:func:`~skillc_index.inventory.resolve.plugin_parts`): ``plugin:skill`` (or
+        ``plugin@marketplace:skill``) among that plugin's skills only, else the name as a
+        folder's (``foo:bar``); a bare name as Claude Code looks."""
+        parts = plugin_parts(name)
+        found = None if parts is None else self.by_plugin.get(parts)
+        return found or self.by_name.get(name)
 
     def holding(self, path: str) -> tuple[InstalledSkill, str] | None:
         """The skill whose folder holds the file ``path`` (absolute), and the file relative

@@ -32,7 +32,13 @@ if TYPE_CHECKING:
     from skillc_index.diagnostics import Diagnostic
     from skillc_index.layout import Layout, ResolvedSkill
 
-__all__ = ["gone_links", "installed_names", "near_skill_names", "resolve_installed"]
+__all__ = [
+    "gone_links",
+    "installed_names",
+    "near_skill_names",
+    "plugin_parts",
+    "resolve_installed",
+]
 
 
 def _configured(layout: Layout) -> dict[str, str]:
@@ -46,14 +52,14 @@ def _lookups(skill: str, layout: Layout) -> Iterator[tuple[str, list[Root]]]:
     that plugin's skill first; then the name as it is, a folder's (``foo:bar``, a folder
     name a plugin named ``foo`` does not have), in every agent folder and plugin."""
     plugins = plugin_folders(layout)  # once: it reads the install records and settings
-    if parts := _plugin_parts(skill):
+    if parts := plugin_parts(skill):
         plugin, market, name = parts
         yield name, [r for r in plugins if r.plugin == plugin and market in ("", r.marketplace)]
     folders = agent_folders(layout, _configured(layout), nested=True)
     yield skill, [*folders, *plugins]
 
 
-def _plugin_parts(skill: str) -> tuple[str, str, str] | None:
+def plugin_parts(skill: str) -> tuple[str, str, str] | None:
     """``plugin:skill`` or ``plugin@marketplace:skill`` (Claude Code's plugin id) read as
     (plugin, marketplace or "", skill); None for a name without ``:``."""
     plugin, colon, name = skill.partition(":")
@@ -127,7 +133,7 @@ def _ambiguous(skill: str, skills: tuple[InstalledSkill, ...], layout: Layout) -
 def _plugin_names(location: Location) -> tuple[str, ...]:
     """How a plugin's skill can be named, shortest first (``plugin:skill``, then
     ``plugin@marketplace:skill``): only a spelling that reads back as its plugin, marketplace
-    and name (:func:`_plugin_parts`; not for a plugin named ``my:tool``, or the empty name of
+    and name (:func:`plugin_parts`; not for a plugin named ``my:tool``, or the empty name of
     a key ``@market``); none for a skill of no plugin."""
     if location.plugin is None:
         return ()
@@ -138,7 +144,7 @@ def _plugin_names(location: Location) -> tuple[str, ...]:
     return tuple(
         spelled
         for spelled in names
-        if (parts := _plugin_parts(spelled))
+        if (parts := plugin_parts(spelled))
         and parts[0] == location.plugin
         and parts[1] in markets
         and parts[2] == location.name
