@@ -68,3 +68,15 @@ def test_a_call_of_a_plugin_not_installed_is_no_use_of_another_plugin_skill(
     result = s.sync()
     assert [(item.skill_path, item.activations) for item in result.skills] == [(skill, 2)]
     assert result.unknown_skills == {"security-guidance:review": 1, "tools@elsewhere:review": 1}
+
+
+def test_a_copied_call_of_a_skill_not_installed_is_counted_once(setup: Setup) -> None:
+    """A resumed session's copy of a ``Skill frontend-design`` call is that call: it was
+    counted once per copy, where an installed skill's call is one row."""
+    s = setup
+    call = skill_call(s.project, 1, "frontend-design")
+    s.write(lines(call, skill_call(s.project, 2, "frontend-design")))
+    copied = s.transcript.with_name("resumed-session.jsonl")
+    s.write(lines({**call, "sessionId": "resumed-session"}), copied)
+    result = s.sync()
+    assert (result.unknown_skill_calls, result.unknown_skills) == (2, {"frontend-design": 2})

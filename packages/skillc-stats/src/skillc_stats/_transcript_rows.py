@@ -40,6 +40,8 @@ AGENT = "claude-code"
 MAX_VIEWS = 64
 #: Distinct unknown skill names kept for the report (the rest are only counted).
 MAX_UNKNOWN_NAMES = 1000
+#: Calls of unknown skills remembered by id, each counted once (beyond: each copy counts).
+MAX_UNKNOWN_CALLS = 100_000
 
 #: Record types seen in Claude Code transcripts (1.0.x to 2.1.x); they carry no skill use
 #: unless :mod:`skillc_stats._transcripts` lists them. Any other ``type`` is an unknown record.
@@ -88,6 +90,20 @@ class Counts:
     unknown_records: int = 0
     unknown_skills: Counter[str] = field(default_factory=Counter)
     unknown_skill_calls: int = 0
+    unknown_calls: set[tuple[str, str]] = field(default_factory=set)
+
+    def unknown(self, name: str, ident: str) -> None:
+        """A ``Skill`` call of a skill not installed, counted once per call (its id): a
+        copy of it in another session's file (a resumed session) is the same call, as the
+        rows of installed skills' calls are one row."""
+        if ident:
+            if (name, ident) in self.unknown_calls:
+                return
+            if len(self.unknown_calls) < MAX_UNKNOWN_CALLS:
+                self.unknown_calls.add((name, ident))
+        self.unknown_skill_calls += 1
+        if name in self.unknown_skills or len(self.unknown_skills) < MAX_UNKNOWN_NAMES:
+            self.unknown_skills[name] += 1
 
 
 # -- finding the skills ------------------------------------------------------------------------
@@ -267,11 +283,7 @@ class AccessRows:
                 entry = skills.named(target)
                 if entry is None:
                     if args["tool"] in ("Skill",):
-                        counts.unknown_skill_calls += 1
-                        if target in counts.unknown_skills or (
-                            len(counts.unknown_skills) < MAX_UNKNOWN_NAMES
-                        ):
-                            counts.unknown_skills[target] += 1
+                        counts.unknown(target, args["id"])
                     continue
             else:
                 path = target if os.path.isabs(target) else os.path.join(cwd, target)
