@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from skillc_stats import _transcripts as transcripts
 
 from .conftest import all_rows
-from .test_transcripts import Setup, lines, setup, skill_call, typed
+from .test_transcripts import Setup, lines, setup, skill_call, tool_use, typed, user
 
 __all__ = ["setup"]  # the fixture, used by name
 
@@ -80,3 +81,35 @@ def test_a_copied_call_of_a_skill_not_installed_is_counted_once(setup: Setup) ->
     s.write(lines({**call, "sessionId": "resumed-session"}), copied)
     result = s.sync()
     assert (result.unknown_skill_calls, result.unknown_skills) == (2, {"frontend-design": 2})
+
+
+def refused(cwd: Path, second: int, call: int, name: str) -> dict[str, Any]:
+    """Claude Code's answer to a ``Skill`` call it refused (the tool's error)."""
+    text = f"<tool_use_error>Unknown skill: {name}</tool_use_error>"
+    block = {"type": "tool_result", "tool_use_id": f"toolu_{call:04d}", "content": text}
+    return user(cwd, second, [{**block, "is_error": True}])
+
+
+def test_a_call_claude_code_refused_is_no_use(setup: Setup) -> None:
+    """A ``Skill`` call answered with an error (``is_error``: "Unknown skill", a permission
+    denied) loaded nothing: it was an activation chosen by the model; it counts with the
+    calls of skills not installed now (once, in a resumed session's copy too)."""
+    s = setup
+    p = s.project
+    answered = {"type": "tool_result", "tool_use_id": "toolu_0003", "content": "Launching"}
+    records = [
+        skill_call(p, 1, "demo"),
+        refused(p, 2, 1, "demo"),
+        skill_call(p, 3, "demo"),
+        user(p, 4, [answered]),
+        tool_use(p, 5, "SlashCommand", {"command": "/local now"}),
+        refused(p, 6, 5, "local"),
+    ]
+    s.write(lines(*records))
+    s.write(lines(*records), s.transcript.with_name("resumed-session.jsonl"))
+    result = s.sync()
+    assert [(item.skill, item.activations, item.added) for item in result.skills] == [
+        ("demo", 1, 1)
+    ]
+    assert [json.loads(row[6])["id"] for row in s.rows("demo")] == ["toolu_0003"]
+    assert (result.unknown_skill_calls, result.unknown_skills) == (1, {"demo": 1})

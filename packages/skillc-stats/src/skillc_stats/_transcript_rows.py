@@ -106,6 +106,43 @@ class Counts:
             self.unknown_skills[name] += 1
 
 
+class _Call(NamedTuple):
+    place: int
+    """Its row's index in :attr:`FileRows.rows`."""
+    name: str
+    tool: str
+
+
+class FileRows:
+    """The rows of the part of one transcript file read, as its lines are read, in order. A
+    ``Skill`` or ``SlashCommand`` call is told by its ``tool_result``: one Claude Code
+    refused (``is_error``: "Unknown skill", a permission denied) loaded nothing and is no
+    use (a ``Skill`` call of it counts with the calls of skills not installed). A call whose
+    result is not in the part read counts."""
+
+    def __init__(self, counts: Counts) -> None:
+        self.counts = counts
+        self.rows: list[Row | None] = []
+        self.waiting: dict[str, _Call] = {}
+
+    def add(self, row: Row, call: str, name: str, tool: str) -> None:
+        """A row, of the call ``call`` (its id; empty: of no call whose result tells)."""
+        if call:
+            self.waiting[call] = _Call(len(self.rows), name, tool)
+        self.rows.append(row)
+
+    def answered(self, ident: str, refused: bool) -> None:
+        call = self.waiting.pop(ident, None)
+        if call is not None and refused:
+            self.rows[call.place] = None
+            if call.tool == "Skill":
+                self.counts.unknown(call.name, ident)
+
+    def finish(self) -> list[Row]:
+        """The rows found, in the file's order, those of refused calls left out."""
+        return [row for row in self.rows if row is not None]
+
+
 # -- finding the skills ------------------------------------------------------------------------
 
 
@@ -246,39 +283,44 @@ class AccessRows:
             self._cwds[cwd] = os.path.realpath(cwd)
         return self._cwds[cwd]
 
-    def rows(self, line: bytes, fallback_session: str) -> list[Row]:
+    def read(self, line: bytes, fallback_session: str, found: FileRows) -> None:
+        """Add to ``found`` the rows of one line of a transcript file."""
         counts = self.counts
         try:
             record = _DECODER.decode(line.decode("utf-8"))
         except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
             counts.malformed_lines += 1
-            return []
+            return
         if not isinstance(record, dict):
             counts.malformed_lines += 1
-            return []
+            return
         kind = record.get("type")
         if not isinstance(kind, str) or kind not in KNOWN_TYPES:  # a list is no type (unhashable)
             counts.unknown_records += 1
-            return []
+            return
         if kind not in ("assistant", "user"):
-            return []
-        uses = list(self._uses(record))
+            return
+        uses = []
+        for use in self._uses(record):
+            if use[0] == "result":
+                found.answered(use[1], use[2]["refused"])
+            else:
+                uses.append(use)
         if not uses:
-            return []
+            return
         cwd, stamp = _text(record.get("cwd")), _text(record.get("timestamp"))
         moment = _timestamp(stamp)
-        reads = [target for command, target, _ in uses if command == "read"]
+        reads = [target for command, target, _, _ in uses if command == "read"]
         if cwd is None or not os.path.isabs(cwd) or moment is None or not _paths(cwd, *reads):
             counts.malformed_lines += 1
-            return []
+            return
         session = _text(record.get("sessionId")) or fallback_session
         try:
             skills = self.skills(cwd)
         except (OSError, RuntimeError):  # a folder not searchable, in a symlink loop (3.11)
             counts.malformed_lines += 1  # that line only: the file's other rows are imported
-            return []
-        rows = []
-        for command, target, args in uses:
+            return
+        for command, target, args, call in uses:
             if command == "activate":
                 entry = skills.named(target)
                 if entry is None:
@@ -293,25 +335,31 @@ class AccessRows:
                 entry, relative = held
                 args["path"] = relative
             row = self._row(skills.layout, entry, command, args, moment, session, cwd)
-            if row is not None:
-                rows.append(row)
-        return rows
+            if row is None:
+                continue
+            found.add(row, call, target, args["tool"])  # a call's result: did it load?
 
-    def _uses(self, record: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
-        """``(command, skill name or file path, args)`` of each skill use in a record."""
+    def _uses(self, record: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any], str]]:
+        """``(command, skill name or file path, args, call)`` of each skill use in a record
+        (``call``: the id of a ``Skill`` or ``SlashCommand`` call, whose result is awaited),
+        and ``("result", call, {"refused": ...}, "")`` of each tool result."""
         message = record.get("message")
         content = message.get("content") if isinstance(message, dict) else None
         if record.get("type") == "user":
+            blocks = content if isinstance(content, list) else [{"text": content}]
+            for block in blocks:
+                answer = _text(block.get("tool_use_id")) if isinstance(block, dict) else None
+                if answer and block.get("type") == "tool_result":
+                    yield "result", answer, {"refused": block.get("is_error") is True}, ""
             if record.get("isMeta"):
                 return  # the skill body Claude Code adds after an activation, not a use
-            blocks = content if isinstance(content, list) else [{"text": content}]
             texts = [block.get("text") for block in blocks if isinstance(block, dict)]
             for text in texts:
                 if isinstance(text, str) and "<command-name>" in text:
                     match = _COMMAND_NAME.search(text)
                     if match:
                         ident = _text(record.get("uuid")) or ""
-                        yield "activate", match.group(1), _args("typed", ident)
+                        yield "activate", match.group(1), _args("typed", ident), ""
             return
         if not isinstance(content, list):
             return
@@ -321,22 +369,23 @@ class AccessRows:
             tool, given = block.get("name"), block.get("input")
             if not isinstance(given, dict):
                 continue
-            ident = _text(block.get("id")) or _text(record.get("uuid")) or ""
+            call = _text(block.get("id")) or ""
+            ident = call or _text(record.get("uuid")) or ""
             if tool == "Skill":
                 name = _text(given.get("skill")) or _text(given.get("command"))
                 if name:
                     name = name.strip().lstrip("/")[:_MAX_NAME]
                     if name:
-                        yield "activate", name, _args(tool, ident)
+                        yield "activate", name, _args(tool, ident), call
             elif tool == "SlashCommand":
                 command = _text(given.get("command"))
                 words = command.strip().split() if command else []
                 if words and words[0].startswith("/"):
-                    yield "activate", words[0][1:_MAX_NAME], _args(tool, ident)
+                    yield "activate", words[0][1:_MAX_NAME], _args(tool, ident), call
             elif tool == "Read":
                 path = _text(given.get("file_path"))
                 if path:
-                    yield "read", path, _args(tool, ident)
+                    yield "read", path, _args(tool, ident), ""
 
     def _row(
         self,

@@ -7,7 +7,8 @@ records. :func:`sync_transcripts` reads them and records, as access rows in each
 primary runtime log (so ``skc stats`` counts them):
 
 - ``activate``: a ``Skill`` tool call (``{"skill": name}``; ``{"command": name}`` in 2.0.x),
-  a ``SlashCommand`` tool call (``{"command": "/name args"}``, 2.0.x), or a skill the user
+  a ``SlashCommand`` tool call (``{"command": "/name args"}``, 2.0.x), unless its
+  ``tool_result`` is an error (``is_error``: refused, nothing loaded), or a skill the user
   typed (a ``user`` record holding ``<command-name>/name</command-name>``);
 - ``read``: a ``Read`` tool call of a file inside a skill folder, not a hidden one
   (``args.path``: the file relative to the skill, as ``open`` logs it).
@@ -58,7 +59,7 @@ from skillc_index.accesslog.merge import (
     sessionless,
 )
 from skillc_stats._sync import _misplaced_destination, _why, error_json
-from skillc_stats._transcript_rows import AGENT, AccessRows, Counts, Row
+from skillc_stats._transcript_rows import AGENT, AccessRows, Counts, FileRows, Row
 
 if TYPE_CHECKING:
     from skillc_stats.shapes import SkillImportShape, TranscriptSyncShape
@@ -319,12 +320,13 @@ def _read_file(
             elif old is not None and old.offset > 0:
                 counts.files_rewritten += 1
             counts.files_read += 1
-            rows: list[Row] = []
+            found = FileRows(counts)
             end, session = start, path.stem
             for line, offset in _lines(handle, start, counts):
                 end = offset
                 counts.lines += 1
-                rows += access_rows.rows(line, session)
+                access_rows.read(line, session, found)
+            rows = found.finish()
             head = _head(handle, end)
     except (OSError, SkillcError):  # unreadable, gone meanwhile, not a regular file, outside
         counts.files_skipped += 1
