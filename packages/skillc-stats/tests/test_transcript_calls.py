@@ -113,3 +113,33 @@ def test_a_call_claude_code_refused_is_no_use(setup: Setup) -> None:
     ]
     assert [json.loads(row[6])["id"] for row in s.rows("demo")] == ["toolu_0003"]
     assert (result.unknown_skill_calls, result.unknown_skills) == (1, {"demo": 1})
+
+
+def test_project_skills_count_after_the_session_moved_to_a_subfolder(
+    setup: Setup, tmp_path: Path, demo_skill: Callable[[Path], Path]
+) -> None:
+    """A repository without ``.skillc/``: after the model ran ``cd packages/web``, the
+    records' ``cwd`` is that subfolder, where ``.claude/skills`` of the repository is not
+    seen; its skills were "not installed" (and reads of them dropped). Claude Code loaded
+    them when the session started, in the folder its transcripts are kept for."""
+    s = setup
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    skill = demo_skill(repo / ".claude" / "skills" / "pdf")
+    web = repo / "packages" / "web"
+    web.mkdir(parents=True)
+    key = "".join(c if c.isascii() and c.isalnum() else "-" for c in str(repo))
+    transcript = s.claude / "projects" / key / "session.jsonl"
+    transcript.parent.mkdir()
+    s.write(
+        lines(
+            skill_call(repo, 1, "pdf"),
+            skill_call(web, 2, "pdf"),
+            tool_use(web, 3, "Read", {"file_path": str(skill / "references" / "api.md")}),
+            skill_call(s.project, 4, "pdf"),  # elsewhere: not this session's project
+        ),
+        transcript,
+    )
+    result = s.sync()
+    assert [(i.skill_path, i.activations, i.reads) for i in result.skills] == [(skill, 2, 1)]
+    assert result.unknown_skills == {"pdf": 1}

@@ -12,10 +12,10 @@ import json
 import os
 import re
 from collections import Counter, OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from skillc_index import (
     Layout,
@@ -67,6 +67,8 @@ KNOWN_TYPES = frozenset(
 _DECODER = json.JSONDecoder()
 _COMMAND_NAME = re.compile(r"<command-name>/?([^<\s]{1,200})</command-name>")
 _MAX_NAME = 200
+_NOT_IN_PROJECT_KEY = re.compile(r"[^A-Za-z0-9]")
+_T = TypeVar("_T")
 
 
 class Row(NamedTuple):
@@ -120,8 +122,10 @@ class FileRows:
     use (a ``Skill`` call of it counts with the calls of skills not installed). A call whose
     result is not in the part read counts."""
 
-    def __init__(self, counts: Counts) -> None:
+    def __init__(self, counts: Counts, project: str) -> None:
         self.counts = counts
+        self.project = project
+        """The file's folder in ``projects`` (:meth:`AccessRows.folders`)."""
         self.rows: list[Row | None] = []
         self.waiting: dict[str, _Call] = {}
 
@@ -258,6 +262,7 @@ class AccessRows:
         self._skills: OrderedDict[Path, _Skills] = OrderedDict()
         self._folders: dict[Path, Listing] = {}
         self._cwds: dict[str, str] = {}
+        self._started: dict[tuple[str, str], str | None] = {}
         self._runtimes: dict[tuple[Path, Path], Path | None] = {}
 
     def skills(self, cwd: str) -> _Skills:
@@ -276,6 +281,18 @@ class AccessRows:
                     self._skills.popitem(last=False)
         self._skills.move_to_end(base)
         return found
+
+    def folders(self, cwd: str, project: str) -> list[str]:
+        """Where skills are seen from for a record of the file of ``project`` (its folder in
+        ``projects``): ``cwd``, then the folder the session started in when ``cwd`` is
+        below it (after a ``cd packages/web``): the one Claude Code keeps the session's
+        transcripts for (``project`` is its path, each character but ASCII letters and
+        digits a ``-``), whose project skills it loaded at the start and kept."""
+        key = (cwd, project)
+        if key not in self._started:
+            self._started[key] = _started(cwd, project)
+        started = self._started[key]
+        return [cwd] if started is None else [cwd, started]
 
     def canonical(self, cwd: str) -> str:
         """The working folder as access rows store it (symlinks resolved)."""
@@ -316,20 +333,21 @@ class AccessRows:
             return
         session = _text(record.get("sessionId")) or fallback_session
         try:
-            skills = self.skills(cwd)
+            views = [self.skills(folder) for folder in self.folders(cwd, found.project)]
+            views = views[:1] if views[-1] is views[0] else views
         except (OSError, RuntimeError):  # a folder not searchable, in a symlink loop (3.11)
             counts.malformed_lines += 1  # that line only: the file's other rows are imported
             return
         for command, target, args, call in uses:
             if command == "activate":
-                entry = skills.named(target)
+                entry, skills = _first(views, _Skills.named, target)
                 if entry is None:
                     if args["tool"] in ("Skill",):
                         counts.unknown(target, args["id"])
                     continue
             else:
                 path = target if os.path.isabs(target) else os.path.join(cwd, target)
-                held = skills.holding(path)
+                held, skills = _first(views, _Skills.holding, path)
                 if held is None:
                     continue
                 entry, relative = held
@@ -421,6 +439,31 @@ class AccessRows:
         except ValueError:
             return None
         return Row(primary_log(runtime), runtime, layout, entry.source.name, entry.source, identity)
+
+
+def _first(
+    views: list[_Skills], look: Callable[[_Skills, str], _T | None], key: str
+) -> tuple[_T | None, _Skills]:
+    """What the first view that has it finds for ``key``, and that view (none: the first)."""
+    for view in views:
+        got = look(view, key)
+        if got is not None:
+            return got, view
+    return None, views[0]
+
+
+def _started(cwd: str, project: str) -> str | None:
+    """The folder above ``cwd`` whose transcripts Claude Code keeps in ``projects/<project>``
+    (its path with each character but ASCII letters and digits a ``-``; as long), if any."""
+    folder = os.path.dirname(cwd)
+    while len(folder) >= len(project):
+        if len(folder) == len(project) and _NOT_IN_PROJECT_KEY.sub("-", folder) == project:
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return None
 
 
 def _args(tool: str, ident: str) -> dict[str, Any]:

@@ -13,7 +13,9 @@ primary runtime log (so ``skc stats`` counts them):
 - ``read``: a ``Read`` tool call of a file inside a skill folder, not a hidden one
   (``args.path``: the file relative to the skill, as ``open`` logs it).
 
-Only skills that are installed count: the inventory seen from the record's own ``cwd``
+Only skills that are installed count: the inventory seen from the record's own ``cwd``,
+then from the folder the session started in when ``cwd`` is below it (the one its
+transcripts are kept for: :meth:`~skillc_stats._transcript_rows.AccessRows.folders`)
 (:func:`skillc_index.inventory.entries.installed_skills`: the stores, every agent skills
 folder, project, nested and home, and the skills of installed Claude Code plugins); a
 deployed skillc skill counts as its source. ``Skill`` calls of other names are skipped and
@@ -320,7 +322,7 @@ def _read_file(
             elif old is not None and old.offset > 0:
                 counts.files_rewritten += 1
             counts.files_read += 1
-            found = FileRows(counts)
+            found = FileRows(counts, relative.partition("/")[0])
             end, session = start, path.stem
             for line, offset in _lines(handle, start, counts):
                 end = offset
