@@ -143,3 +143,28 @@ def test_project_skills_count_after_the_session_moved_to_a_subfolder(
     result = s.sync()
     assert [(i.skill_path, i.activations, i.reads) for i in result.skills] == [(skill, 2, 1)]
     assert result.unknown_skills == {"pdf": 1}
+
+
+def test_a_file_rewritten_in_place_with_the_same_first_bytes_is_read_from_the_start(
+    setup: Setup,
+) -> None:
+    """Truncated and rewritten in place (the same inode), the same first 4 KB, then other
+    records, longer: it was taken for grown and read from the old offset, mid-line (a
+    malformed line, the ``local`` call lost for good)."""
+    s = setup
+    p = s.project
+    padding = [user(p, second, "x" * 1500) for second in range(1, 4)]
+    s.write(lines(*padding, skill_call(p, 4, "demo")))
+    assert s.sync().added == 1
+    with s.transcript.open("r+", encoding="utf-8") as handle:  # the same inode
+        handle.truncate(0)
+        handle.write(lines(*padding, skill_call(p, 5, "local"), skill_call(p, 6, "helper")))
+    result = s.sync()
+    assert (result.files_rewritten, result.malformed_lines, result.added) == (1, 0, 2)
+    assert [len(s.rows(name)) for name in ("demo", "local", "helper")] == [1, 1, 1]
+    # a state saved before the hash of the bytes before the offset was kept still holds
+    state_file = transcripts.state_path(s.layout)
+    state = json.loads(state_file.read_text())
+    del state["files"][str(s.transcript)]["tail"]
+    state_file.write_text(json.dumps(state))
+    assert s.sync().files_read == 0

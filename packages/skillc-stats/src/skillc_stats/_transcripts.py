@@ -24,11 +24,12 @@ counted; so are malformed lines, records of kinds this version does not know, an
 
 Reading is incremental: ``<skillc home>/.skillc/imports/claude-code.json`` keeps, per
 transcript file, its device, inode, size, the offset read up to (complete lines only: a
-partial last line waits for the next run) and a hash of its first bytes. A file that grew
-is read from that offset; one whose inode changed, that shrank or whose first bytes changed
-was rewritten and is read from the start. Rows are identified by all their columns, and
-each carries the id of its tool call (or record), so reading a file again adds nothing:
-the state only saves work. A file's position is saved only once its rows are stored.
+partial last line waits for the next run) and hashes of its first bytes and of those just
+before that offset. A file that grew is read from that offset; one whose inode changed,
+that shrank or whose hashed bytes changed was rewritten and is read from the start. Rows
+are identified by all their columns, and each carries the id of its tool call (or record),
+so reading a file again adds nothing: the state only saves work. A file's position is
+saved only once its rows are stored.
 """
 
 # Folder paths are str here: read paths are matched against them by prefix, record by record.
@@ -234,17 +235,23 @@ class _FileState(NamedTuple):
     size: int
     offset: int
     head: str
+    tail: str = ""
+    """The hash of the bytes just before ``offset`` (:func:`_tail`); empty in a state saved
+    before it was kept (not compared then)."""
 
     @classmethod
     def load(cls, value: object) -> _FileState | None:
         if not isinstance(value, dict):
             return None
         try:
-            state = cls(*(value[key] for key in cls._fields))
+            kept = {key: value[key] for key in cls._fields[:5]}
+            state = cls(**kept, tail=value.get("tail", ""))
         except KeyError:
             return None
         numbers = state[:4]
-        if not all(type(n) is int and n >= 0 for n in numbers) or not isinstance(state.head, str):
+        if not all(type(n) is int and n >= 0 for n in numbers) or not all(
+            isinstance(text, str) for text in state[4:]
+        ):
             return None
         return state
 
@@ -252,6 +259,14 @@ class _FileState(NamedTuple):
 def _head(handle: IO[bytes], length: int) -> str:
     handle.seek(0)
     return hashlib.sha256(handle.read(min(length, HEAD_BYTES))).hexdigest()
+
+
+def _tail(handle: IO[bytes], offset: int) -> str:
+    """The hash of the :data:`HEAD_BYTES` before ``offset``: a file rewritten in place with
+    its first bytes unchanged (the same first records) differs there, and was read from
+    the old offset, mid-line (its records lost)."""
+    handle.seek(max(0, offset - HEAD_BYTES))
+    return hashlib.sha256(handle.read(min(offset, HEAD_BYTES))).hexdigest()
 
 
 # -- the state -----------------------------------------------------------------------------
@@ -315,6 +330,7 @@ def _read_file(
                 and (old.device, old.inode) == (st.st_dev, st.st_ino)
                 and st.st_size >= old.offset
                 and _head(handle, old.offset) == old.head
+                and old.tail in ("", _tail(handle, old.offset))
             ):
                 if st.st_size == old.size:
                     return None  # unchanged: nothing after what was read
@@ -329,11 +345,11 @@ def _read_file(
                 counts.lines += 1
                 access_rows.read(line, session, found)
             rows = found.finish()
-            head = _head(handle, end)
+            head, tail = _head(handle, end), _tail(handle, end)
     except (OSError, SkillcError):  # unreadable, gone meanwhile, not a regular file, outside
         counts.files_skipped += 1
         return None
-    return _FileState(st.st_dev, st.st_ino, st.st_size, end, head), rows
+    return _FileState(st.st_dev, st.st_ino, st.st_size, end, head, tail), rows
 
 
 def _store(rows: list[Row], dry_run: bool) -> tuple[list[SkillImport], set[Path]]:
