@@ -704,6 +704,42 @@ def test_the_import_record_names_the_folder_and_what_was_copied(
     assert record.source_hash == source_hash(store / "ext")  # the record is not a source file
 
 
+def test_a_project_folder_s_import_record_moves_with_the_project(
+    build: Callable[..., BuildResult],
+    config: Config,
+    env: dict[str, str],
+    project: Path,
+    store: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+) -> None:
+    """``skills/<name>/`` kept in the repository: the record names the folder relative to the
+    project root (it is committed), so a moved or cloned checkout builds its edits, and a
+    build there leaves the record as it was."""
+    folder = write_skill(project / "skills" / "pdf")
+    build("skills/pdf")
+    assert ImportRecord.read(store / "pdf") == ImportRecord("skills/pdf", source_hash(folder))
+    moved = tmp_path / "moved"
+    shutil.copytree(project, moved, symlinks=True)
+    there = Layout.discover(moved, env)
+    record = (moved / ".skillc/skills/pdf/.skillc-import.json").read_bytes()
+    assert build_skill("skills/pdf", there, config=config).import_action == "unchanged"
+    assert (moved / ".skillc/skills/pdf/.skillc-import.json").read_bytes() == record
+    with (moved / "skills/pdf/SKILL.md").open("a", encoding="utf-8") as handle:
+        handle.write("\n## Edited\n")
+    result = build_skill("skills/pdf", there, config=config)
+    assert result.import_action == "replace"
+    assert "## Edited" in (moved / ".skillc/skills/pdf/SKILL.md").read_text(encoding="utf-8")
+    assert "## Edited" not in (store / "pdf" / "SKILL.md").read_text(encoding="utf-8")
+    # an older record's absolute path is still read, and written relative at the next build
+    older = ImportRecord(str(folder), source_hash(folder))
+    (store / "pdf" / ".skillc-import.json").write_bytes(older.to_bytes())
+    assert build("skills/pdf").import_action == "unchanged"
+    assert ImportRecord.read(store / "pdf") == older._replace(origin="skills/pdf")
+    # a relative origin climbing out of the project names no folder
+    assert ImportRecord("../project/skills/pdf", "0").folder(store / "pdf") is None
+
+
 def test_a_copy_without_a_record_holding_the_same_files_is_adopted(
     build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:

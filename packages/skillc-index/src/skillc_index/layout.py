@@ -405,12 +405,41 @@ class ResolvedSkill(Record):
 
 class ImportRecord(Record):
     """What importing a folder into a store records in the store copy (:data:`IMPORT_RECORD`):
-    the canonical path it came from and the source hash of the files copied. With it, the
-    folder and its store copy are one skill: reads through the folder use the store copy, and
-    importing the folder again may replace a store copy that is unchanged since."""
+    the canonical path it came from (:meth:`recorded`) and the source hash of the files
+    copied. With it, the folder and its store copy are one skill: reads through the folder use
+    the store copy, and importing the folder again may replace a store copy that is unchanged
+    since."""
 
     origin: str
+    """As written: relative to the project root for a project store copy of a folder inside
+    the project (the same in every checkout: the record is a file of the project, committed
+    with it), else absolute. :meth:`folder` reads it."""
     source_hash: str
+
+    @staticmethod
+    def recorded(origin: Path, scope: Scope, layout: Layout) -> str:
+        """How the record of an import of the canonical folder ``origin`` into the ``scope``
+        store names it: relative to the project root when both are the project's, so the
+        project can move or be cloned; absolute otherwise."""
+        if scope == "project" and layout.project_root is not None:
+            try:
+                relative = origin.relative_to(os.path.realpath(layout.project_root))
+            except ValueError:
+                relative = None
+            if relative is not None and relative.parts:  # not the root itself
+                return relative.as_posix()
+        return str(origin)
+
+    def folder(self, store_copy: Path) -> Path | None:
+        """The folder the record names, absolute: a relative origin hangs off the folder the
+        store of ``store_copy`` hangs off (``<base>/.skillc/skills/<name>``: the project
+        root); None for one that is empty or climbs out of it (``..``)."""
+        origin = Path(self.origin)
+        if origin.is_absolute():
+            return origin
+        if not origin.parts or ".." in origin.parts:
+            return None
+        return Path(os.path.realpath(store_copy.parent.parent.parent)) / origin
 
     @classmethod
     def read(cls, store_copy: Path) -> ImportRecord | None:
@@ -447,7 +476,7 @@ def import_origin(copy: Path, scope: Scope, layout: Layout, *, bounded: bool = T
     from skillc_index.files import within
 
     record = ImportRecord.read(copy)
-    origin = None if record is None else Path(record.origin)
+    origin = None if record is None else record.folder(copy)
     bound = layout.project_root if scope == "project" and bounded else None
     if (
         origin is None
@@ -556,7 +585,7 @@ def _imported_copy(source: Path, layout: Layout, force_global: bool) -> Path | N
         record = ImportRecord.read(copy)
         if record is None and not copy.exists() and _recovered(copy):
             record = ImportRecord.read(copy)
-        if record is not None and record.origin == str(source) and (copy / SKILL_FILE).is_file():
+        if record is not None and record.folder(copy) == source and (copy / SKILL_FILE).is_file():
             return copy.resolve()
     return None
 

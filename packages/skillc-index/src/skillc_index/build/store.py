@@ -56,13 +56,17 @@ class ImportPlan:
 
     origin: Path
     """Canonical path of the folder given on the command line."""
+    recorded: str
+    """``origin`` as the import record writes it (:meth:`ImportRecord.recorded`)."""
     destination: Path
     """``<store>/<name>``."""
     action: ImportAction
     files: SkillFiles
     adopt_hash: str | None = None
     """For ``unchanged``: the source hash of a store copy whose record does not name this
-    folder yet (it holds the very same files, so the folder adopts it)."""
+    folder yet, or not as it is written now (an absolute path of a folder inside the project:
+    an older record), which the copy then records (it holds the very same files, so the
+    folder adopts it)."""
     keep_previous: bool = False
     """For ``replace`` with ``force``: what is there is not a copy skillc imported from this
     folder and nobody changed since, so it is moved aside
@@ -127,10 +131,11 @@ def plan_import(
     destination = layout.store(skill.scope) / skill.name
     recover_stranded(destination.parent, skill.name)
     origin = skill.source
+    recorded = ImportRecord.recorded(origin, skill.scope, layout)
     if not destination.exists() and not destination.is_symlink():
-        return ImportPlan(origin, destination, "copy", files)
+        return ImportPlan(origin, recorded, destination, "copy", files)
     if destination.is_symlink() and os.path.realpath(destination) == str(origin):
-        return ImportPlan(origin, destination, "unchanged", files)
+        return ImportPlan(origin, recorded, destination, "unchanged", files)
     why = "a different"
     if (
         destination.is_dir()
@@ -139,22 +144,24 @@ def plan_import(
     ):
         current = source_hash(destination)
         record = ImportRecord.read(destination)
-        ours = record is not None and record.origin == str(origin)
+        ours = record is not None and record.folder(destination) == origin
         if current == source_hash(origin, files.files):
-            adopt = None if ours and record and record.source_hash == current else current
-            return ImportPlan(origin, destination, "unchanged", files, adopt)
+            kept = ours and record == ImportRecord(recorded, current)
+            return ImportPlan(
+                origin, recorded, destination, "unchanged", files, None if kept else current
+            )
         if ours and record and record.source_hash == current:
-            return ImportPlan(origin, destination, "replace", files)
+            return ImportPlan(origin, recorded, destination, "replace", files)
         if ours:
             why = "an edited"
         elif record is not None:
-            why = f"a different (imported from {record.origin})"
+            why = f"a different (imported from {record.folder(destination) or record.origin})"
     if _is_empty_folder(destination):
-        return ImportPlan(origin, destination, "replace", files)
+        return ImportPlan(origin, recorded, destination, "replace", files)
     if not force:
         shown = layout.display(destination)
         raise StoreCopyDiffers(skill.name, skill.scope, why, shown, layout.display(origin))
-    return ImportPlan(origin, destination, "replace", files, keep_previous=True)
+    return ImportPlan(origin, recorded, destination, "replace", files, keep_previous=True)
 
 
 def perform_import(plan: ImportPlan) -> Path | None:
@@ -165,7 +172,7 @@ def perform_import(plan: ImportPlan) -> Path | None:
     went is returned."""
     if plan.action == "unchanged":
         if plan.adopt_hash is not None:
-            record = ImportRecord(str(plan.origin), plan.adopt_hash)
+            record = ImportRecord(plan.recorded, plan.adopt_hash)
             write_file_atomic(plan.destination / IMPORT_RECORD, record.to_bytes())
         return None
     import shutil
@@ -181,7 +188,7 @@ def perform_import(plan: ImportPlan) -> Path | None:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made.update((target.parent, *target.parent.parents))
             shutil.copy2(plan.origin / rel, target)  # keeps mtimes: as old as its source
-        record = ImportRecord(str(plan.origin), source_hash(staging, plan.files.files))
+        record = ImportRecord(plan.recorded, source_hash(staging, plan.files.files))
         (staging / IMPORT_RECORD).write_bytes(record.to_bytes())
         if plan.keep_previous and (plan.destination.exists() or plan.destination.is_symlink()):
             backup = move_aside(plan.destination)

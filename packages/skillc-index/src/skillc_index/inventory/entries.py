@@ -355,7 +355,7 @@ def imported_folders(copies: Iterable[str], folders: Iterable[str]) -> dict[str,
             if copy not in records:
                 records[copy] = ImportRecord.read(Path(copy))
             record = records[copy]
-            if record is not None and record.origin == real:
+            if record is not None and record.folder(Path(copy)) == Path(real):
                 found[real] = copy
                 break
     return found
