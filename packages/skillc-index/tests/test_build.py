@@ -740,6 +740,27 @@ def test_a_project_folder_s_import_record_moves_with_the_project(
     assert ImportRecord("../project/skills/pdf", "0").folder(store / "pdf") is None
 
 
+def test_a_store_skill_built_by_name_is_imported_again_from_its_folder(
+    build: Callable[..., BuildResult], project: Path, store: Path, write_skill: WriteSkill
+) -> None:
+    """``skc build NAME`` builds the edits of the folder the store skill was imported from,
+    as ``build --all`` and ``skc build <folder>`` do (it said "up to date")."""
+    folder = write_skill(project / "drafts" / "mine")
+    build("./drafts/mine")
+    with (folder / "SKILL.md").open("a", encoding="utf-8") as handle:
+        handle.write("\n## Edited\n")
+    result = build("mine")
+    assert (result.import_action, result.imported_from) == ("replace", folder)
+    assert not result.compiled.up_to_date
+    assert "## Edited" in (store / "mine" / "SKILL.md").read_text(encoding="utf-8")
+    assert build(str(store / "mine")).compiled.up_to_date
+    # the store copy edited in place, the folder not since: the store skill as it is, no E050
+    with (store / "mine" / "SKILL.md").open("a", encoding="utf-8") as handle:
+        handle.write("\n## In place\n")
+    assert build("mine").import_action is None
+    assert "## In place" in (store / "mine" / "SKILL.md").read_text(encoding="utf-8")
+
+
 def test_a_copy_without_a_record_holding_the_same_files_is_adopted(
     build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:

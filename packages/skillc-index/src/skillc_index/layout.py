@@ -473,10 +473,11 @@ def import_origin(copy: Path, scope: Scope, layout: Layout, *, bounded: bool = T
     counts: a record cannot make skillc copy (or write) a folder from elsewhere (not
     ``bounded``: the folder wherever it is, what the next import of it replaces the copy
     with)."""
-    from skillc_index.files import within
+    from skillc_index.files import real_path, within
 
     record = ImportRecord.read(copy)
-    origin = None if record is None else record.folder(copy)
+    folder = None if record is None else record.folder(copy)
+    origin = None if folder is None else Path(real_path(folder))
     bound = layout.project_root if scope == "project" and bounded else None
     if (
         origin is None

@@ -165,10 +165,7 @@ class BatchJob(Record):
 
 
 def _store_skills(layout: Layout) -> list[tuple[Path, Scope]]:
-    """Every skill of the project and global stores, with its store's scope; a store copy
-    imported from a folder that is still there stands for that folder (it is built,
-    re-imported, from there, into the same store; for the project store, a folder inside
-    the project only: :func:`~skillc_index.layout.import_origin`)."""
+    """Every skill of the project and global stores, with its store's scope."""
     skills: list[tuple[Path, Scope]] = []
     for scope in layout.scopes():
         store = layout.store(scope)
@@ -179,7 +176,7 @@ def _store_skills(layout: Layout) -> list[tuple[Path, Scope]]:
         for name in names:
             folder = store / name
             if (folder / SKILL_FILE).is_file():
-                skills.append((import_origin(folder, scope, layout) or folder, scope))
+                skills.append((folder, scope))
     return skills
 
 
@@ -228,8 +225,12 @@ def batch_jobs(
         else:
             add(argument, resolved.imported_from or resolved.source, argument)
     if all_skills:
-        for folder, scope in _store_skills(layout):
-            add(str(folder.resolve()), folder, global_=scope == "global")
+        for copy, scope in _store_skills(layout):
+            # built as the store skill, which build_skill imports again from the folder it
+            # was imported from when that is still there, as a build by name does; named
+            # after that folder, so that the folder named too is built once
+            origin = import_origin(copy, scope, layout) or copy
+            add(str(copy.resolve()), origin, global_=scope == "global")
     return jobs
 
 

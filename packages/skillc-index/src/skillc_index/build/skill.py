@@ -49,15 +49,17 @@ from skillc_index.diagnostics import (
     format_diagnostic,
     warning_text,
 )
-from skillc_index.files import SkillFiles, walk_skill, within
+from skillc_index.files import SkillFiles, source_hash, walk_skill, within
 from skillc_index.index.freshness import refuse_collision
 from skillc_index.layout import (
     META_DIR,
     SKILL_FILE,
+    ImportRecord,
     Layout,
     ResolvedSkill,
     Scope,
     SkillArgument,
+    import_origin,
     resolve_skill,
     runtime_for,
 )
@@ -193,6 +195,29 @@ def _refuse_writes_outside(layout: Layout, skill: ResolvedSkill, importing: bool
             raise PathEscapesProject(layout.display(folder), os.path.realpath(folder))
 
 
+def _from_origin(resolved: ResolvedSkill, layout: Layout, force_global: bool) -> ResolvedSkill:
+    """A store copy imported from a folder is built from that folder, imported again (so the
+    edits made there are built), however it was named: the folder itself, into the store a
+    build of the folder imports into (its copy may be the other one's); the store skill (by
+    name, by its path, ``--all``), into its own store when the folder is still there (for the
+    project store, a folder inside the project only: :func:`import_origin`) and changed
+    since it was imported (else the store skill is built as it is, edited in place say)."""
+    origin = resolved.imported_from
+    if origin is not None:
+        scope, runtime, _ = runtime_for(origin, layout, force_global=force_global)
+    elif resolved.in_store:
+        origin = import_origin(resolved.source, resolved.scope, layout)
+        record = ImportRecord.read(resolved.source)
+        if origin is not None and record is not None and source_hash(origin) == record.source_hash:
+            origin = None
+        scope, runtime = resolved.scope, resolved.runtime
+    if origin is None:
+        return resolved
+    return resolved._replace(
+        source=origin, scope=scope, runtime=runtime, in_store=False, imported_from=None
+    )
+
+
 def build_skill(
     skill: SkillArgument,
     layout: Layout,
@@ -237,14 +262,9 @@ def _build_skill(
 ) -> BuildResult:
     """:func:`build_skill`'s work."""
     target_names = parse_targets(targets)
-    resolved = resolve_skill(skill, layout, force_global=force_global)
-    if resolved.imported_from is not None:  # a folder imported before: import it again,
-        # into the store a build of the folder imports into (its copy may be the other one's)
-        origin = resolved.imported_from
-        scope, runtime, _ = runtime_for(origin, layout, force_global=force_global)
-        resolved = resolved._replace(
-            source=origin, scope=scope, runtime=runtime, in_store=False, imported_from=None
-        )
+    resolved = _from_origin(
+        resolve_skill(skill, layout, force_global=force_global), layout, force_global
+    )
     _check_source(resolved.source, os.fspath(skill))
     config = load_config(layout) if config is None else config
     files = walk_skill(resolved.source)
