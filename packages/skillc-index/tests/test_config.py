@@ -338,6 +338,12 @@ def test_a_pyproject_that_cannot_be_parsed_is_found_and_warned(
     assert find_config(repo / "sub" / "skill", layout) == repo / ".skillc" / "config.toml"
     named = load_config(layout, env={}, project_file=broken)
     assert named.ignored == {broken: f"config file {broken} has no [tool.skillc] table"}
+    # a vendored package's broken file naming no skillc table is not the project's config
+    # (it took the place of the .skillc/config.toml above: the team's rules dropped)
+    write(broken, "[project]\nname = 1\nname = 2\n")
+    assert find_config(repo / "sub" / "skill", layout) == repo / ".skillc" / "config.toml"
+    write(broken, "[project]\nname = 1\nname = 2\n[tool . 'skillc'.lint]\n")
+    assert find_config(repo / "sub" / "skill", layout) == broken
 
 
 def test_a_skillc_folder_that_cannot_be_opened_is_passed_over(

@@ -355,16 +355,27 @@ def _config_in(here: Path, global_config: Path) -> Path | None:
 def _pyproject_is_config(path: str, mtime_ns: int, size: int) -> bool:
     """Whether the ``pyproject.toml`` at ``path`` (as of ``mtime_ns`` and ``size``) is a
     config: it has a ``[tool.skillc]`` table, or it cannot be parsed (not TOML, not UTF-8,
-    too large or deep), so it may have one, and :func:`load_config` says why it is ignored
-    (a team's ``[tool.skillc.lint]`` was dropped without a word for a duplicate key in
-    ``[tool.ruff]``). Read once for all the skills under it; one that cannot be opened (a
-    FIFO, another user's) is passed over."""
+    too large or deep) and its text names ``tool.skillc``, so it may have one, and
+    :func:`load_config` says why it is ignored (a team's ``[tool.skillc.lint]`` was dropped
+    without a word for a duplicate key in ``[tool.ruff]``; a vendored package's broken file
+    that names no skillc table is passed over, not taken for the project's config). Read once
+    for all the skills under it; one that cannot be opened (a FIFO, another user's) is passed
+    over."""
     try:
         return _skillc_table(_load_toml(Path(path))) is not None
     except OSError:
         return False
     except (UnicodeDecodeError, ValueError, _TooLarge, RecursionError):
-        return True
+        pass
+    import re
+
+    from skillc_index.bounded_json import read_bounded
+
+    try:
+        data = read_bounded(Path(path), MAX_CONFIG_BYTES)
+    except OSError:
+        return False
+    return re.search(rb"tool\s*\.\s*[\"']?skillc\b", data) is not None
 
 
 def load_config(
