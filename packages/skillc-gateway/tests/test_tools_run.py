@@ -406,6 +406,35 @@ def test_programs_of_the_skill_and_missing_programs(
     )
 
 
+def test_the_script_an_interpreter_runs_is_a_file_of_the_skill(
+    run: Run, project: Path, kit: Callable[..., Path]
+) -> None:
+    """``python3 scripts/x.py`` runs the skill's script, never the checkout's file of that
+    name (the tool runs in the repository's root); one leading out of the skill is E012."""
+    x = "| x | string | yes | X |\n"
+    folder = kit(
+        tool("helper", f"{PYTHON} -u scripts/helper.py {{{{x}}}}", x),
+        tool("bare", f"{PYTHON} helper.py"),
+        tool("inline", f"{PYTHON} -c 'import sys; print(sys.argv[1])' scripts/helper.py"),
+        tool("outside", f"{PYTHON} ../../helper.py"),
+    )
+    (project / ".git").mkdir()
+    script(folder, "scripts/helper.py", "import sys\nprint('skill', sys.argv[1:])\n")
+    script(project, "scripts/helper.py", "print('project')\n")
+    script(project, "helper.py", "print('project, no folder written')\n")
+    proc = run("run", "kit", "helper", "x=1")
+    assert (proc.returncode, proc.stdout) == (0, "skill ['1']\n"), proc.stderr
+    plan = run("run", "kit", "helper", "x=1", "--dry-run").stdout
+    assert shlex.quote(str(folder.resolve() / "scripts" / "helper.py")) in plan
+    assert run("run", "kit", "bare").stdout == "project, no folder written\n"
+    assert run("run", "kit", "inline").stdout == "scripts/helper.py\n"
+    proc = run("run", "kit", "outside")
+    assert (proc.returncode, proc.stderr.strip()) == (
+        1,
+        "error[E012]: path escapes skill root: '../../helper.py'",
+    )
+
+
 # -- run: output and exit status -----------------------------------------------------------------
 
 

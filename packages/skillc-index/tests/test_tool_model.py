@@ -311,6 +311,24 @@ def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
     assert [(c.placeholder.name, c.kind, c.where) for c in template.code_values()] == found
 
 
+@pytest.mark.parametrize(
+    ("command", "scripts"),
+    [
+        ("python3 -u scripts/x.py {{a}}", {2: "scripts/x.py"}),
+        ("env A=1 bash ./run.sh", {3: "./run.sh"}),
+        ("deno run -A main.ts", {3: "main.ts"}),
+        ("python3 -c 'print(1)' scripts/x.py", {}),
+        ("sh -c 'echo' sh scripts/x.sh", {}),
+        ("python3 {{script}}", {}),
+        ("git log scripts/x.py", {}),
+    ],
+)
+def test_scripts_are_the_literal_words_an_interpreter_runs(
+    command: str, scripts: dict[int, str]
+) -> None:
+    assert parse_command(command, 1)[0].scripts() == scripts
+
+
 def test_render_semantics() -> None:
     template, _, _ = parse_command(
         "tool {{query}} --limit={{limit}} {{verbose:--verbose}} {{tags}} {{raw}}", 1

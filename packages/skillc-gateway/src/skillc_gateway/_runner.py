@@ -38,6 +38,7 @@ from skillc_index import (
 from skillc_index.diagnostics import WordedOption
 from skillc_index.layout import user_home
 from skillc_index.programs import on_path
+from skillc_index.tools.command import Text
 
 if TYPE_CHECKING:
     from skillc_gateway.shapes import EnvelopeShape, PlanShape
@@ -254,7 +255,9 @@ def plan_run(
     """Everything about a run, without running: the tool, its argv, folder and environment.
 
     A program written with a ``/`` and relative (``./scripts/x.sh``) is a file of the skill
-    (E012 if it leads outside); any other name is looked up on the tool's ``PATH``.
+    (E012 if it leads outside); any other name is looked up on the tool's ``PATH``. The script
+    an interpreter runs, written so (``python3 scripts/x.py``), is a file of the skill too:
+    the folder it runs in is the repository's, whose own ``scripts/x.py`` must not run.
     """
     environ = os.environ if environ is None else environ
     tool_skill = read_tool_skill(skill.source)
@@ -262,6 +265,11 @@ def plan_run(
     values = bind_arguments(tool, arguments)
     chosen = mode or ("Global" if "Global" in tool_skill.modes else tool_skill.modes[0])
     env = tool_environment(environ, tool_skill.name, skill.source, chosen)
+    words = list(command.words)
+    for index, script in command.scripts().items():
+        if "/" in script and not Path(script).is_absolute():
+            words[index] = (Text(str(safe_join(skill.source, script))),)
+    command = command._replace(words=tuple(words))
     argv = command.render(values, [p.name for p in tool.parameters if p.option])
     program = argv[0]
     if "/" not in program:

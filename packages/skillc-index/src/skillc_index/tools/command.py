@@ -140,6 +140,21 @@ class CommandTemplate(NamedTuple):
         ``{{flag:--x}}`` is the template's own text, never reported."""
         return _code_values(self.words)
 
+    def scripts(self) -> dict[int, str]:
+        """The literal words an interpreter runs as its script (``python3 scripts/x.py``,
+        ``bash ./run.sh``, ``deno run main.ts``), by index: the word :meth:`code_values`
+        reports when it holds a placeholder."""
+        found: dict[int, str] = {}
+        for index in _programs(self.words).programs:
+            literal = _literal(self.words[index]) if index < len(self.words) else None
+            if literal is not None and _program_name(literal) in _INTERPRETERS:
+                shown = literal.rsplit("/", 1)[-1]
+                script = _interpreter_values(self.words, index, shown, True)[2]
+                text = None if script is None else _literal(self.words[script])
+                if script is not None and text is not None:
+                    found[script] = text
+        return found
+
 
 def _checked(
     name: str,
@@ -418,10 +433,11 @@ def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[st
 
 def _interpreter_values(
     words: tuple[tuple[Fragment, ...], ...], index: int, shown: str, at_program: bool
-) -> tuple[list[CodeValue], int]:
+) -> tuple[list[CodeValue], int, int | None]:
     """The code values of the interpreter at ``words[index]``: after a code option, in a
     shell's first operand after ``-c``, and (when it is the program) in its first operand;
-    and the index of that operand (the words before it are the interpreter's options)."""
+    the index of that operand (the words before it are the interpreter's options); and that
+    index again when the operand is the script the interpreter runs, else None."""
     spec = _INTERPRETERS[_program_name(shown)]
     found: list[CodeValue] = []
     inline: str | None = None  # "sh -c": a shell's first operand is then its inline script
@@ -453,13 +469,15 @@ def _interpreter_values(
         elif fold in spec.takes_argument:
             position += 1
         position += 1
+    script = None
     if position < len(words):
         operand = words[position]
         if inline is not None:
             found += _values(operand, "inline", inline)
         elif at_program and not code_seen:
             found += _values(operand, "code", shown)
-    return found, position
+            script = position
+    return found, position, script
 
 
 def _wrapped_program(
@@ -551,7 +569,7 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
         # a program is read even there (`env -u perl -e python3 {{x}}`: env runs python3)
         if name in _INTERPRETERS and (index >= options_end or index in programs):
             shown = literal.rsplit("/", 1)[-1]
-            values, end = _interpreter_values(words, index, shown, index in programs)
+            values, end, _ = _interpreter_values(words, index, shown, index in programs)
             found += values
             options_end = max(options_end, end)
     unique: dict[tuple[str, str], CodeValue] = {}
