@@ -223,6 +223,24 @@ def test_a_bare_name_is_a_store_skill_only(tool: Path, project: Path, gateway_pr
     assert gateway_process("exec", "./mine", "--", "true").returncode == 0
 
 
+def test_a_project_skill_shadowing_a_global_one_is_said(
+    tool: Path, home: Path, gateway_process: Run
+) -> None:
+    """A checkout's ``.skillc/skills/demo`` runs in place of the user's global ``demo``:
+    warned, naming both (``build``'s warning, and ``run``'s)."""
+    (home / ".skillc" / "skills" / "demo").mkdir(parents=True)
+    (home / ".skillc" / "skills" / "demo" / "SKILL.md").write_text(
+        "---\nname: demo\ndescription: d\n---\n", encoding="utf-8"
+    )
+    done = gateway_process("exec", "demo", "--", "true")
+    assert done.returncode == 0
+    assert done.stderr == (
+        "warning: the project's 'demo' shadows the global 'demo' in this project "
+        "(.skillc/skills/demo): the project's runs here; give the global one's path to run "
+        f"it: {home}/.skillc/skills/demo\n"
+    )
+
+
 def test_usage_errors_run_and_log_nothing(tool: Path, project: Path, gateway_process: Run) -> None:
     for args in (("demo",), ("demo", "--")):
         done = gateway_process("exec", *args)

@@ -363,6 +363,24 @@ def test_a_cwd_folder_shadowing_a_store_skill_carries_a_warning(
     assert resolve_skill("gt", layout, stores_only=True).notices == ()
 
 
+def test_stores_only_warns_when_the_projects_store_skill_shadows_a_global_one(
+    layout: Layout, write_skill: WriteSkill
+) -> None:
+    """``run``/``exec`` in a checkout shipping ``.skillc/skills/gt`` run its code, not the
+    user's global ``gt``: said as ``build`` says the same shadowing, naming both."""
+    write_skill(layout.store("global") / "gt")
+    assert resolve_skill("gt", layout, stores_only=True).notices == ()
+    project = write_skill(layout.store("project") / "gt")
+    found = resolve_skill("gt", layout, stores_only=True)
+    assert found.source == project.resolve()
+    [notice] = found.notices
+    assert notice.text == (
+        "the project's 'gt' shadows the global 'gt' in this project (.skillc/skills/gt): the "
+        f"project's runs here; give the global one's path to run it: {layout.store('global')}/gt"
+    )
+    assert resolve_skill("gt", layout).notices == ()  # reads: RFC-0007's order, said by build
+
+
 def test_an_imported_folder_resolves_to_its_store_copy(
     layout: Layout, write_skill: WriteSkill
 ) -> None:

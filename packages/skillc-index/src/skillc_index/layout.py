@@ -656,7 +656,13 @@ def resolve_skill(
             if given:
                 return _from_folder(skill, source, layout, force_global, plain)
             scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
-            return ResolvedSkill(source.name, source, scope, runtime, in_store)
+            notices: tuple[Diagnostic | Notice, ...] = ()
+            if stores_only and scope == "project":  # a checkout's skill runs, not the user's
+                from skillc_index.build.store import shadow_notice
+
+                shadow = shadow_notice(source, layout, runs=True)
+                notices = () if shadow is None else (shadow,)
+            return ResolvedSkill(source.name, source, scope, runtime, in_store, None, notices)
         if first_folder is None:
             first_folder = where
     if first_folder is not None:

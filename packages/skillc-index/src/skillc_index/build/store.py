@@ -91,11 +91,14 @@ def in_a_store(source: Path, layout: Layout) -> bool:
     return store_scope(source, layout) is not None
 
 
-def shadow_notice(source: Path, layout: Layout) -> Notice | None:
+def shadow_notice(source: Path, layout: Layout, *, runs: bool = False) -> Notice | None:
     """A warning when the store skill at ``source`` shares its name with a skill of the other
     store (project vs global): in the project, the name resolves to the project's
     (RFC-0007:C-RESOLUTION), so the global skill's stub, whose commands name it, reads the
-    project's there. None outside a project, or when the other store has no such skill."""
+    project's there; with ``runs`` (``run``, ``exec``: a checkout's store skill would run
+    its code in place of the user's), the project's code runs there, and the warning names
+    the global skill's path. None outside a project, or when the other store has no such
+    skill."""
     own = store_scope(source, layout)
     if own is None or len(layout.scopes()) < 2:
         return None
@@ -103,10 +106,15 @@ def shadow_notice(source: Path, layout: Layout) -> Notice | None:
     if not (other / SKILL_FILE).is_file():
         return None
     name = f"'{source.name}'"
+    project, global_ = (other, source) if own == "global" else (source, other)
+    then = (
+        f"the project's runs here; give the global one's path to run it: {global_}"
+        if runs
+        else "the global stub's commands read the project's here"
+    )
     return Notice(
         f"the project's {name} shadows the global {name} in this project "
-        f"({layout.display(other if own == 'global' else source)}): the global stub's "
-        "commands read the project's here"
+        f"({layout.display(project)}): {then}"
     )
 
 
