@@ -360,7 +360,9 @@ def test_skc_exec_is_named_only_when_the_skill_has_other_files() -> None:
     assert "python" not in text  # no made-up example (`python scripts/x.py`: an audit)
     assert "/" not in text  # no path of any kind (RFC-0001:C-STUB: no file listings)
     # exec runs in the skill's folder: a user's relative out.json landed in the skill's source
-    assert "a file of the user's\n(input or output) is given by its absolute path." in text
+    assert "a file of the user's\n(input or output) is given by its absolute path," in text
+    # a shell empties an unquoted ${CLAUDE_SKILL_DIR} before skc exec could substitute it
+    assert "a word holding `${CLAUDE_SKILL_DIR}`\nor `$SKILL_DIR` is single-quoted" in text
     odd = render_stub(
         skill="-x y",
         frontmatter={"name": "n", "description": "d"},

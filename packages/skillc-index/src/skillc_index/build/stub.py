@@ -61,8 +61,9 @@ REFERENCES_LABEL = "References (query by title only)"
 #: computed by ``show``'s own matching (``## Part 2  APIs`` beside ``## Part 2 APIs`` is read by
 #: its text as written; a label that reaches its heading alone needs no command). 8: the
 #: ``skc exec`` line says a file of the user's is given by its absolute path (``exec`` runs in
-#: the skill's folder: a relative output was written into the skill's source).
-STUB_FORMAT = 8
+#: the skill's folder: a relative output was written into the skill's source). 9: and that a
+#: ``${CLAUDE_SKILL_DIR}``/``$SKILL_DIR`` word is single-quoted (a shell expanded it to nothing).
+STUB_FORMAT = 9
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
 # takes an int, not math.inf).
@@ -312,7 +313,8 @@ def _reference_entries(
 SCRIPTS_LINE = (
     "Scripts and other files of this skill run from its folder: run each command it documents\n"
     "through `skc exec {skill} -- <command>`, as written except that a file of the user's\n"
-    "(input or output) is given by its absolute path."
+    "(input or output) is given by its absolute path, and a word holding `${{CLAUDE_SKILL_DIR}}`\n"
+    "or `$SKILL_DIR` is single-quoted (your shell would empty it; `skc` fills it in)."
 )
 
 
