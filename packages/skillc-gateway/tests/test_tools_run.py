@@ -23,7 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from skillc_gateway._runner import bind_arguments, tool_environment, working_directory
+from skillc_gateway._runner import (
+    assignments,
+    bind_arguments,
+    tool_environment,
+    working_directory,
+)
 from skillc_index import ToolArgumentError, parse_tool_skill
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="tools run in process groups")
@@ -290,6 +295,20 @@ def test_bind_arguments_types_values() -> None:
         with pytest.raises(ToolArgumentError) as caught:
             bind_arguments(tool_, arguments)
         assert caught.value.parameter == parameter
+
+
+def test_assignments_collect_repeats_in_linear_time() -> None:
+    """``items=`` repeated (an array) is collected in place: 60,000 repeats, well under
+    ``ARG_MAX``, took seconds when each repeat copied the list."""
+    assert assignments(("a=1", "b=2", "a=3", "c=", "a=x=y")) == {
+        "a": ["1", "3", "x=y"],
+        "b": "2",
+        "c": "",
+    }
+    started = time.perf_counter()
+    found = assignments(("items=x",) * 60_000)
+    assert time.perf_counter() - started < 1.0
+    assert found == {"items": ["x"] * 60_000}
 
 
 # -- run: program, folder, environment -----------------------------------------------------------

@@ -190,17 +190,13 @@ class NotAnAssignment(WordedOption):
 def assignments(words: tuple[str, ...]) -> dict[str, object]:
     """``name=value`` words as ``{name: value}``; a name given twice collects a list
     (an array parameter). :class:`NotAnAssignment` for another word."""
-    values: dict[str, object] = {}
+    collected: dict[str, list[str]] = {}
     for word in words:
         name, equals, value = word.partition("=")
         if not equals or not name:
             raise NotAnAssignment(word)
-        if name in values:
-            earlier = values[name]
-            values[name] = [*earlier, value] if isinstance(earlier, list) else [earlier, value]
-        else:
-            values[name] = value
-    return values
+        collected.setdefault(name, []).append(value)  # in place: n repeats cost n, not n²
+    return {name: found[0] if len(found) == 1 else found for name, found in collected.items()}
 
 
 class RunPlan(NamedTuple):
