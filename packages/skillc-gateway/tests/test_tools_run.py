@@ -425,6 +425,19 @@ def test_programs_of_the_skill_and_missing_programs(
     )
 
 
+def test_a_script_whose_interpreter_is_missing_is_a_bad_interpreter(
+    run: Run, project: Path, kit: Callable[..., Path]
+) -> None:
+    """The script is there; its ``#!`` interpreter is not: said as ``exec`` says it (126),
+    not "Command not found" naming the script."""
+    folder = kit(tool("old", "./scripts/old.sh"))
+    script(folder, "scripts/old.sh", "#!/usr/bin/no-such-interpreter-skillc\necho hi\n")
+    data = envelope(proc := run("run", "kit", "old", "--format", "json"))
+    assert (proc.returncode, data["exit_code"]) == (126, 126)
+    shown = folder.resolve() / "scripts" / "old.sh"
+    assert data["error"] == f"Cannot execute {shown}: bad interpreter (#! line)"
+
+
 def test_the_script_an_interpreter_runs_is_a_file_of_the_skill(
     run: Run, project: Path, kit: Callable[..., Path]
 ) -> None:

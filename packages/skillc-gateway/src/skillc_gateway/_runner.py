@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from skillc_gateway.shapes import EnvelopeShape, PlanShape
 
 __all__ = [
+    "BAD_INTERPRETER",
     "HEAD_SIZE",
     "KILL_GRACE",
     "RUN_MARKER",
@@ -76,6 +77,9 @@ INHERITED = ("PATH", "HOME", "USER", "LANG", "TERM")
 BLOCKED_NAMES = ("GITHUB_TOKEN",)
 BLOCKED_SUFFIXES = ("_TOKEN", "_KEY", "_SECRET")
 BLOCKED_PREFIXES = ("AWS_", "OPENAI_", "ANTHROPIC_")
+#: Why a program file that is there could not start (ENOENT from ``execve``): its ``#!`` line
+#: names an interpreter that is not (``run`` and ``exec`` say it alike, exit status 126).
+BAD_INTERPRETER = "bad interpreter (#! line)"
 _TRUE = ("true", "yes", "1", "on")
 _FALSE = ("false", "no", "0", "off")
 
@@ -488,6 +492,8 @@ def run_tool(plan: RunPlan) -> RunResult:
     except PermissionError:
         return _failure(126, f"Permission denied: {plan.argv[0]}", started)
     except FileNotFoundError:
+        if Path(plan.argv[0]).is_file():  # the program is there: its interpreter is not
+            return _failure(126, f"Cannot execute {plan.argv[0]}: {BAD_INTERPRETER}", started)
         return _failure(127, f"Command not found: {plan.argv[0]}", started)
     except OSError as exc:
         return _failure(126, f"Cannot execute {plan.argv[0]}: {exc.strerror or exc}", started)
