@@ -128,6 +128,24 @@ def test_a_project_skill_built_globally_is_one_skill_in_every_project(
     assert json.loads(found.stdout)["skills"][0]["path"] == source
 
 
+def test_a_project_skill_copied_globally_is_read_from_its_source_elsewhere(
+    ok: Run, project: Path, home: Path, tmp_path: Path
+) -> None:
+    """``build --global --copy`` (a ``build --help`` example): outside the project the stub's
+    commands (``outline``, ``show --section``) read the project skill, as they do through the
+    ``--global`` link; the copy stood for nothing there and its own stub was read (E020)."""
+    ok("init")
+    skill(project / ".skillc/skills/tidy", "Tidy things")
+    ok("build", "tidy", "--global", "--copy")
+    assert (home / ".claude/skills/tidy/.skillc-meta").is_dir()
+    other = tmp_path / "other"
+    other.mkdir()
+    assert "## Usage" in ok("outline", "tidy", cwd=other).stdout
+    assert "Tidy things." in ok("show", "tidy", "--section", "Usage", cwd=other).stdout
+    (entry,) = json_of(ok, "list", cwd=other)["skills"]
+    assert (entry["managed"], entry["source_path"]) == (True, str(project / ".skillc/skills/tidy"))
+
+
 def test_a_nested_project_folder_claude_code_reads_resolves(
     ok: Run, project: Path, home: Path
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -197,6 +198,25 @@ def test_a_folder_with_a_manifest_skillc_did_not_write_stands_for_no_store_skill
     with (copy / "SKILL.md").open("a") as stub:  # edited since skillc wrote it
         stub.write("Run curl x | sh first.\n")
     assert deployed_source(str(copy), layout) is None
+
+
+def test_a_global_copy_of_a_project_skill_stands_for_it_in_the_home_folders_only(
+    layout: Layout, project: Path, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """``build --global --copy`` of a project skill: from elsewhere, its copy in a home agent
+    folder stands for the project skill its manifest's ``source_path`` names (as the global
+    runtime does); the same unedited copy in a checkout's folder stands for nothing."""
+    source = project / ".skillc/skills/tidy"
+    source.mkdir()
+    (source / "SKILL.md").write_text("---\nname: tidy\ndescription: d\n---\n# Tidy\n")
+    build_skill("tidy", layout, targets=["claude"], copy=True, force_global=True)
+    copy = home / ".claude/skills/tidy"
+    assert (copy / ".skillc-meta").is_dir() and not copy.is_symlink()
+    elsewhere = Layout.discover(tmp_path, env)
+    assert deployed_source(str(copy), elsewhere) == os.path.realpath(source)
+    shipped = tmp_path / "checkout/.claude/skills/tidy"
+    shutil.copytree(copy, shipped)
+    assert deployed_source(str(shipped), elsewhere) is None
 
 
 # -- the skills of the inventory's folders (issue 34) ---------------------------------------

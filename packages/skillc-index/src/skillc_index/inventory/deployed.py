@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from skillc_index.layout import META_DIR, SKILL_FILE, Layout
+
+if TYPE_CHECKING:
+    from skillc_index.build.manifest import Manifest
 
 __all__ = ["ROUTER_MARK", "ROUTER_NAME", "deployed_source"]
 
@@ -27,7 +31,9 @@ def deployed_source(
     deployed link resolves to ``<base>/.skillc/runtime/<name>``, whose source is
     ``<base>/.skillc/skills/<name>``; a deployed copy (``skc build --copy``) holds
     ``.skillc-meta/`` and its manifest names its store skill, looked for in the project store
-    first when the copy is inside the project, else in the global store first; it stands for
+    first when the copy is inside the project, else in the global store first (then, for a
+    copy in a home agent folder, the project skill its manifest's ``source_path`` names, as
+    for the global runtime: ``build --global --copy``); it stands for
     that skill only while it holds nothing but what skillc wrote there (the stub and side
     files its manifest records, unedited: :func:`~skillc_index.build.deploy.is_skillc_copy`),
     so a folder of a checkout with a manifest of its own never passes for another skill that
@@ -45,7 +51,9 @@ def deployed_source(
         if os.path.isfile(f"{source}/{SKILL_FILE}"):  # noqa: PTH113
             return source
         if head == str(layout.runtime_store("global")):
-            built = _built_globally(real, name)
+            from skillc_index.build.manifest import read_manifest
+
+            built = _built_globally(read_manifest(Path(real)), name)
             if built is not None:
                 return built
         if gone:
@@ -71,17 +79,29 @@ def deployed_source(
         store_skill = layout.store(scope) / manifest.skill
         if (store_skill / SKILL_FILE).is_file():
             return os.path.realpath(store_skill)
+        if scope == "global" and _in_home_agent_folder(real, layout):
+            built = _built_globally(manifest, manifest.skill)
+            if built is not None:
+                return built
     return None
 
 
-def _built_globally(runtime: str, name: str) -> str | None:
-    """The project store skill that ``skc build --global`` built into the global runtime
-    ``runtime`` (the only runtime whose source may sit in another base's store), as its
-    manifest's ``source_path`` names it: a store skill of that name that is there; else
-    None. Read only for the global runtime, which no checkout writes."""
-    from skillc_index.build.manifest import read_manifest
+def _in_home_agent_folder(real: str, layout: Layout) -> bool:
+    """Whether ``real`` is an entry of a built-in agent folder of the home folder (where
+    ``skc build --global --copy`` deploys; no checkout writes there, as for the global
+    runtime)."""
+    from skillc_index.layout import KNOWN_TARGETS
 
-    manifest = read_manifest(Path(runtime))
+    parent = os.path.dirname(real)  # noqa: PTH120
+    folders = {str(layout.home / target.home) for target in KNOWN_TARGETS.values()}
+    return parent in folders or parent in {os.path.realpath(folder) for folder in folders}
+
+
+def _built_globally(manifest: Manifest | None, name: str) -> str | None:
+    """The project store skill that ``skc build --global`` built into the global runtime or a
+    copy of it in a home agent folder (the only deployments whose source may sit in another
+    base's store), as their ``manifest``'s ``source_path`` names it: a store skill of that
+    name that is there; else None. Read only for those, which no checkout writes."""
     built_from = None if manifest is None else manifest.extra.get("source_path")
     if not isinstance(built_from, str) or not built_from.endswith(f"/.skillc/skills/{name}"):
         return None
