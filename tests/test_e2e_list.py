@@ -254,6 +254,28 @@ def test_runtime_without_manifest_is_not_built(list_json: ListJson, populated: P
     assert _statuses(list_json())["alpha"] == "not-built"
 
 
+@pytest.mark.parametrize("copy", [False, True], ids=["link", "copy"])
+def test_a_project_skill_built_globally_has_its_global_build_s_status(
+    ok: Run, list_json: ListJson, populated: Path, tmp_path: Path, copy: bool
+) -> None:
+    """``build --global`` of a project skill: in the project it was ``not-built`` (its
+    project runtime) and never ``stale``; elsewhere, a managed skill, it was ``indexed``."""
+    ok("build", "alpha", "--global", *(["--copy"] if copy else []))
+    other = tmp_path / "other"
+    other.mkdir()
+    assert _statuses(list_json())["alpha"] == "normal"
+    assert _statuses(list_json(cwd=other)) == {
+        "alpha": "normal",
+        "aardvark": "not-built",
+        "beta": "not-built",
+    }
+    with (populated / ".skillc/skills/alpha/SKILL.md").open("a") as source:
+        source.write("\n## Added later\n\ntext\n")
+    assert _statuses(list_json("--status", "stale"))["alpha"] == "stale"
+    ok("outline", "alpha", cwd=other)  # a read (an index made) leaves it stale
+    assert _statuses(list_json(cwd=other))["alpha"] == "stale"
+
+
 def test_check_obsolete(
     ok: Run,
     list_json: ListJson,

@@ -169,21 +169,52 @@ def build_status(source: Path, runtime: Path, *, check_obsolete: bool = False) -
 
 
 def skill_status(
-    skill: InstalledSkill, source: Path, runtime: Path, *, check_obsolete: bool = False
+    skill: InstalledSkill,
+    source: Path,
+    runtime: Path,
+    *,
+    check_obsolete: bool = False,
+    builds: Sequence[Path] = (),
 ) -> Status:
     """The STATUS of one installed skill (``source``: its folder as resolution names it, the
-    store's entry for a store skill): a store skill's :func:`build_status`; for any other,
-    the state of the search index reading it makes (the index is a cache, issue 34):
-    ``not-indexed`` without one, ``indexed`` when it is current (the stat-only check),
-    ``stale`` when its sources changed since."""
-    if skill.store is not None:
-        return build_status(source, runtime, check_obsolete=check_obsolete)
+    store's entry for a store skill): a store skill's :func:`build_status`, ``stale`` (or
+    ``obsolete``) too when one of its other ``builds`` (:func:`deployed_builds`: the global
+    runtime of a project skill built ``--global``) is; a skill skillc manages through
+    deployments only (a project skill built ``--global``, seen from elsewhere) has the status
+    of those builds; for any other, the state of the search index reading it makes (the
+    index is a cache, issue 34): ``not-indexed`` without one, ``indexed`` when it is current
+    (the stat-only check), ``stale`` when its sources changed since."""
+    if skill.store is not None or (skill.managed and builds):
+        own = [runtime] if skill.store is not None else []
+        found: Status = "not-built"
+        for built in dict.fromkeys((*own, *builds)):
+            status = build_status(source, built, check_obsolete=check_obsolete)
+            if status in ("stale", "obsolete"):
+                return status
+            if status == "normal":
+                found = status
+        return found
     from skillc_index.index.freshness import current_source_hash
     from skillc_index.index.schema import index_path
 
     if not index_path(runtime, source).is_file():
         return "not-indexed"
     return "stale" if current_source_hash(runtime, source) is None else "indexed"
+
+
+def deployed_builds(skill: InstalledSkill, layout: Layout) -> tuple[Path, ...]:
+    """The builds a skill's deployments were made from: the runtime a deployed link leads to,
+    the global runtime for a copy in a home agent folder (``skc build --global --copy``; a
+    copy in a project agent folder is its store runtime's, which the caller has)."""
+    builds: dict[Path, None] = {}
+    for location in skill.locations:
+        if not location.managed or location.kind == "store":
+            continue
+        if location.real.parent.parts[-2:] == (".skillc", "runtime"):
+            builds[location.real] = None
+        elif location.scope == "global" and location.source is not None:
+            builds[layout.runtime_store("global") / location.source.name] = None
+    return tuple(builds)
 
 
 def _copies_status(store: Location, runtime: Path, folders: AgentFolders) -> Status:
@@ -303,7 +334,10 @@ def list_skills(
         # Checking sources is the expensive part: only for skills that pass the cheap filters
         # (the others are counted in ``total``, never shown).
         if wanted:
-            entry_status = skill_status(skill, source, runtime, check_obsolete=check_obsolete)
+            builds = deployed_builds(skill, layout) if skill.managed else ()
+            entry_status = skill_status(
+                skill, source, runtime, check_obsolete=check_obsolete, builds=builds
+            )
             if entry_status == "normal" and store is not None:
                 if store.scope not in copy_folders:
                     copy_folders[store.scope] = AgentFolders(
