@@ -174,6 +174,23 @@ def test_a_gitignore_that_is_no_regular_file_is_refused_without_waiting(
     assert len(raised) == 1 and "not a regular file" in str(raised[0])
 
 
+@pytest.mark.parametrize("text", [b"node_modules/\r\n", b"node_modules/\r\n*.log"])
+def test_a_crlf_gitignore_gets_crlf_lines_and_loses_them_exactly(
+    tmp_path: Path, env: dict[str, str], text: bytes
+) -> None:
+    """Lines added to a ``.gitignore`` whose lines end in CRLF end so too (they ended in LF:
+    mixed line endings in the user's file); taken out, the file is as it was."""
+    from skillc_index.build.scaffold import ignore_folders, unignore_lines
+
+    gitignore = tmp_path / ".gitignore"
+    gitignore.write_bytes(text)
+    added = ignore_folders(tmp_path, [], Layout.discover(tmp_path, env), generated=["dist"])
+    assert added.lines == ("/dist/",)
+    assert gitignore.read_bytes() == text.removesuffix(b"\r\n") + b"\r\n/dist/\r\n"
+    unignore_lines(tmp_path, added.lines, newline=added.newline)
+    assert gitignore.read_bytes() == text
+
+
 def test_a_gitignore_that_may_only_be_read_holding_every_line_is_no_error(
     tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -391,16 +391,18 @@ def _missing(text: str, folders: Sequence[str]) -> list[str]:
 
 def _append(held: _Held, lines: Sequence[str]) -> Appended:
     """Append ``lines`` to the file :func:`_locked` holds, after a newline ending its last
-    line when it has none."""
+    line when it has none; each ends as the file's first line does (``\r\n`` or ``\n``)."""
     if not lines:
         return Appended()
     if held.refused:
         raise CannotCreate(str(held.path), held.refused)
     newline = bool(held.text) and not held.text.endswith("\n")
+    first = held.text.find("\n")
+    eol = "\r\n" if first > 0 and held.text[first - 1] == "\r" else "\n"
     try:
         held.handle.seek(0, os.SEEK_END)
         held.handle.write(
-            (("\n" if newline else "") + "\n".join(lines) + "\n").encode(
+            ((eol if newline else "") + eol.join(lines) + eol).encode(
                 "utf-8", errors="surrogateescape"
             )
         )
@@ -435,7 +437,8 @@ def unignore_lines(
             kept = [have for i, have in enumerate(original) if i not in removed]
             last = removed and all(i in removed for i in range(min(removed), len(original)))
             if newline and last and kept:  # the lines were the last: the file ends as it did
-                kept[-1] = kept[-1].removesuffix("\n")
+                eol = "\r\n" if original[-1].endswith("\r\n") else "\n"  # as it was added
+                kept[-1] = kept[-1].removesuffix(eol)
             if removed:
                 held.handle.seek(0)
                 held.handle.truncate()
