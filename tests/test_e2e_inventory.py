@@ -146,6 +146,27 @@ def test_a_project_skill_copied_globally_is_read_from_its_source_elsewhere(
     assert (entry["managed"], entry["source_path"]) == (True, str(project / ".skillc/skills/tidy"))
 
 
+def test_a_renamed_skill_s_deployments_say_how_to_remove_them(
+    ok: Run, skc: Run, project: Path
+) -> None:
+    """A skill renamed after its build leaves its link (and runtime), which agents still load:
+    the listing's warning, E001 for its name (what the stub says to run) and E100 for its
+    path named no remedy (E100 said to build the source that is gone)."""
+    ok("init")
+    skill(project / ".skillc/skills/old-name", "Tidy things")
+    ok("build", "old-name")
+    (project / ".skillc/skills/old-name").rename(project / ".skillc/skills/new-name")
+    link, runtime = project / ".claude/skills/old-name", project / ".skillc/runtime/old-name"
+    remove = f"to remove it: rm {link}, then rm -r {runtime}, its runtime"
+    assert remove in ok("list").stderr
+    outline = skc("outline", "old-name")
+    assert outline.returncode == 1 and "E001" in outline.stderr and remove in outline.stderr
+    build = skc("build", ".claude/skills/old-name")
+    assert build.returncode == 1 and "E100" in build.stderr and remove in build.stderr
+    assert "is gone: there is nothing to build" in build.stderr
+    assert link.is_symlink() and runtime.is_dir()  # nothing removed without consent
+
+
 def test_a_nested_project_folder_claude_code_reads_resolves(
     ok: Run, project: Path, home: Path
 ) -> None:

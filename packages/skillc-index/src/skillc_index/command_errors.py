@@ -306,10 +306,17 @@ class CompiledSkillGiven(InvalidOption):
     """E100: a compiled runtime (or an agent folder linking to one) given to build as a
     source."""
 
-    def __init__(self, given: str) -> None:
-        super().__init__(
-            f"the skill '{given}' is compiled (a skillc runtime): build its source instead"
-        )
+    def __init__(self, given: str, gone: str | None = None, hint: str = "") -> None:
+        if gone is None:
+            super().__init__(
+                f"the skill '{given}' is compiled (a skillc runtime): build its source instead"
+            )
+        else:  # its store skill was renamed or deleted: nothing to build
+            super().__init__(
+                f"the skill '{given}' is compiled (a skillc runtime) and its source {gone} "
+                "is gone: there is nothing to build",
+                hint,
+            )
         self.given = given
 
 

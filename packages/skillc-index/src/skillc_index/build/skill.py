@@ -156,10 +156,24 @@ class BuildResult:
         }
 
 
-def _check_source(source: Path, given: str) -> None:
-    """A compiled runtime (or an agent folder linking to one) is not a source."""
-    if (source / META_DIR / MANIFEST_FILE).is_file():
+def _check_source(source: Path, given: str, layout: Layout | None = None) -> None:
+    """A compiled runtime (or an agent folder linking to one) is not a source; when its store
+    skill is gone (renamed, deleted), E100 says so and how to remove it (with ``layout``:
+    the build's)."""
+    if not (source / META_DIR / MANIFEST_FILE).is_file():
+        return
+    if layout is None:
         raise CompiledSkillGiven(given)
+    from skillc_index.inventory.deployed import deployed_source
+
+    gone = deployed_source(str(source), layout, gone=True)
+    if gone is None or os.path.isfile(f"{gone}/{SKILL_FILE}"):  # noqa: PTH113
+        raise CompiledSkillGiven(given)
+    from skillc_index.inventory.entries import removal
+
+    entry = layout.cwd / given
+    link = str(entry) if entry.is_symlink() else None
+    raise CompiledSkillGiven(given, gone, removal(link, str(source)))
 
 
 def _check_import(source: Path, name: str, files: SkillFiles) -> None:
@@ -265,7 +279,7 @@ def _build_skill(
     resolved = _from_origin(
         resolve_skill(skill, layout, force_global=force_global), layout, force_global
     )
-    _check_source(resolved.source, os.fspath(skill))
+    _check_source(resolved.source, os.fspath(skill), layout)
     config = load_config(layout) if config is None else config
     files = walk_skill(resolved.source)
     if files.escapes:

@@ -55,6 +55,7 @@ __all__ = [
     "imported_folders",
     "installed_skills",
     "location_of",
+    "removal",
     "root_listing",
 ]
 
@@ -222,7 +223,8 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
     if source is not None:
         source = os.path.realpath(source)
         if not os.path.isfile(f"{source}/{SKILL_FILE}"):
-            return Skipped(root.path / name, f"a deployment of {source}, which is gone")
+            gone = f"a deployment of {source}, which is gone ({removal(full, real)})"
+            return Skipped(root.path / name, gone)
     kind: LocationKind = "config" if root.kind == "path" else root.kind  # a folder given
     return Location(
         root.path / name,
@@ -234,6 +236,24 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
         None if source is None else Path(source),
         root.plugin,
         root.marketplace,
+    )
+
+
+def removal(entry: str | None, runtime: str) -> str:
+    """How to remove a deployment skillc made whose store skill is gone (a renamed or deleted
+    skill, which agents still load): the agent folder's ``entry`` (a link; None: not known),
+    then the ``runtime`` it leads to, which holds the skill's usage logs and may be linked
+    from another agent folder too. Said by the listing's warning, E001 and E100."""
+    from shlex import quote
+
+    if entry is None:
+        return (
+            f"to remove it: rm -r {quote(runtime)}, with its usage logs, once no agent "
+            "folder links to it"
+        )
+    return (
+        f"to remove it: rm {quote(entry)}, then rm -r {quote(runtime)}, its runtime with "
+        "its usage logs, once no other agent folder links to it"
     )
 
 

@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skillc_index.inventory.entries import InstalledSkill, Location, group, location_of
+from skillc_index.inventory.entries import InstalledSkill, Location, Skipped, group, location_of
 from skillc_index.inventory.folders import Root, agent_folders, plugin_folders, trusted_targets
 from skillc_index.layout import SKILL_FILE
 
@@ -206,9 +206,10 @@ def near_skill_names(
 
 
 def gone_links(skill: str, layout: Layout) -> str:
-    """The links named ``skill`` in the folders it is looked for in whose target is gone (or
-    cannot be reached: a loop), said as E001's hint in the listing's words
-    (:func:`~.entries.gone_link`; on the error path only)."""
+    """The entries named ``skill`` in the folders it is looked for in that the listing skips:
+    a link whose target is gone (or cannot be reached: a loop), a deployment whose store
+    skill is gone (with how to remove it), said as E001's hint in the listing's words
+    (:func:`~.entries.location_of`, :func:`~.entries.gone_link`; on the error path only)."""
     from skillc_index.inventory.entries import gone_link
 
     found = [
@@ -216,6 +217,13 @@ def gone_links(skill: str, layout: Layout) -> str:
         for name, roots in _lookups(skill, layout)
         if _entry_name(name)
         for root in roots
-        if (gone := gone_link(f"{root.path}/{name}")) is not None
+        if (gone := _skipped(root, name, layout) or gone_link(f"{root.path}/{name}")) is not None
     ]
     return "; ".join(f"{layout.display(gone.path)}: {gone.reason}" for gone in found)
+
+
+def _skipped(root: Root, name: str, layout: Layout) -> Skipped | None:
+    """The entry ``name`` of ``root`` when the listing skips it (a deployment whose store
+    skill is gone, one that cannot be read), else None."""
+    found = location_of(root, name, layout)
+    return found if isinstance(found, Skipped) else None
