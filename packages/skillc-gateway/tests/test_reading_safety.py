@@ -250,7 +250,7 @@ PATHS = [
 def test_glob_agrees_with_gitignore_rules(pattern: str) -> None:
     """The matcher gives what pathspec's GitIgnoreSpec gives (its former implementation)."""
     pathspec = pytest.importorskip("pathspec")
-    from skillc_gateway._glob import Glob
+    from skillc_index.glob import Glob
 
     spec = pathspec.GitIgnoreSpec.from_lines([pattern])
     glob = Glob(pattern)
@@ -260,7 +260,7 @@ def test_glob_agrees_with_gitignore_rules(pattern: str) -> None:
 def test_glob_rules_pathspec_got_wrong_or_refused(resolved: ResolvedSkill) -> None:
     """A class never matches '/', as in git; a trailing lone backslash matches nothing
     (pathspec raised, an E999 with a traceback)."""
-    from skillc_gateway._glob import Glob
+    from skillc_index.glob import Glob
 
     assert not Glob("a[!x]b").match("a/b") and Glob("a[!x]b").match("acb")
     assert source_tree(resolved, pattern="x\\").entries == ()

@@ -3,8 +3,11 @@ folders."""
 
 from __future__ import annotations
 
+import json
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,3 +55,62 @@ def test_a_skill_md_that_is_not_utf8_is_a_warning(
     assert f"latin: SKILL.md is not UTF-8 ({said}): save it as UTF-8" in [
         notice.text for notice in result.warnings
     ]
+
+
+@pytest.mark.parametrize("fmt", ["upload", "well-known", "plugin", "claude-plugin"])
+def test_what_the_skills_gitignore_excludes_is_left_out_and_listed(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, fmt: str
+) -> None:
+    """``credentials.json``, ``*.key`` and ``local/`` of the skill's ``.gitignore`` were
+    published in every format (git never commits them). They are left out, each listed (a
+    folder once) with the ``.gitignore`` excluding it, a nested one's patterns below it;
+    SKILL.md is packaged all the same, with a warning."""
+    files = {
+        "credentials.json": "{}",
+        "deploy.key": "k",
+        "public.key": "p",
+        "local/notes.md": "n",
+        "local/keep.md": "k",
+        "refs/api.md": "a",
+        "refs/draft.md": "d",
+    }
+    folder = write_skill(project / "api", files=files)
+    (folder / ".gitignore").write_text(
+        "credentials.json\n*.key\n!public.key\nlocal/\n!local/keep.md\nSKILL.md\n"
+    )
+    (folder / "refs" / ".gitignore").write_text("draft.md\n")
+    out = tmp_path / "out"
+    result = package_skills([str(folder)], layout, fmt=fmt, output=out)
+    assert result.to_dict()["ignored"] == [
+        {"skill": "api", "path": "credentials.json", "by": ".gitignore"},
+        {"skill": "api", "path": "deploy.key", "by": ".gitignore"},
+        {"skill": "api", "path": "local/", "by": ".gitignore"},
+        {"skill": "api", "path": "refs/draft.md", "by": "refs/.gitignore"},
+    ]
+    said = "api: .gitignore excludes SKILL.md: packaged all the same (a skill needs it)"
+    assert said in result.to_dict()["warnings"]
+    packaged = set()
+    for path in out.rglob("*"):
+        if path.suffix == ".zip":
+            packaged |= {name.split("/")[-1] for name in zipfile.ZipFile(path).namelist()}
+        elif path.is_file() and path.parent.name not in (".claude-plugin", "out"):
+            packaged.add(path.name)
+    assert {"SKILL.md", "public.key", "api.md"} <= packaged
+    assert not packaged & {"credentials.json", "deploy.key", "notes.md", "keep.md", "draft.md"}
+    assert json.dumps(result.to_dict())  # the JSON holds it
+
+
+def test_the_command_line_lists_what_the_gitignore_left_out(
+    cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    folder = write_skill(project / "api", files={"credentials.json": "{}"})
+    (folder / ".gitignore").write_text("credentials.json\n")
+    (folder / "big").mkdir()
+    (folder / "big" / ".gitignore").write_bytes(b"#" * (1 << 20))
+    refused = cli("skillc_index")("package", "api")
+    assert refused.returncode == 1 and "error[E070]" in refused.stderr
+    assert "its big/.gitignore is over 64 KiB" in refused.stderr
+    (folder / "big" / ".gitignore").unlink()
+    done = cli("skillc_index")("package", "api")
+    assert done.returncode == 0, done.stderr
+    assert "left out  api/credentials.json  (.gitignore excludes it)" in done.stdout

@@ -209,7 +209,7 @@ def source_tree(
     if base:
         files = [f[len(base) + 1 :] for f in files if f.startswith(base + "/")]
     if pattern:
-        from skillc_gateway._glob import Glob
+        from skillc_index.glob import Glob
 
         glob = Glob(pattern)  # gitignore rules, matched without backtracking
         files = [f for f in files if glob.match(f"{base}/{f}" if base else f)]

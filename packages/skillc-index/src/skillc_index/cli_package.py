@@ -24,6 +24,7 @@ def package_command(result: PackageResult, call: Call[PackageParams]) -> None:
     written as the package's readers take it; every field dropped or changed is a warning.
     Same skills, same bytes. Nothing is deleted in the output folder: files are written over,
     and an index (index.json, marketplace.json) keeps the skills an earlier run listed there.
+    Hidden files are left out, and so is what the skill's .gitignore files exclude (listed).
 
     \b
     Formats (--to):
@@ -43,6 +44,8 @@ def package_command(result: PackageResult, call: Call[PackageParams]) -> None:
       skc package pdf --to claude-plugin --author "Jane Doe"
     """
     output = result.output
+    for left in result.ignored:
+        click.echo(f"left out  {printable(left.skill + '/' + left.path)}  ({left.by} excludes it)")
     for item in result.files:
         click.echo(f"wrote  {printable(str(output / item.path))}  sha256:{item.sha256}")
     count = len(result.skills)

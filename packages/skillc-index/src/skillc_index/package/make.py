@@ -27,9 +27,10 @@ the temporary files a killed run left (of a process gone); an index (``index.jso
 ``marketplace.json``) keeps the entries of the earlier run's whose files are still there
 (:func:`_merge_index`).
 Left out of every package: hidden files and folders (what :func:`~skillc_index.files.walk_skill`
-skips: the skill's private names), and, as Anthropic's packager leaves them, ``__pycache__``
-and ``node_modules`` folders, ``*.pyc`` files, and ``evals/`` at the skill's root (the
-skill's tests, not the skill).
+skips: the skill's private names), what the skill's ``.gitignore`` files exclude
+(:class:`~skillc_index.glob.IgnoreRules`; never SKILL.md: a warning), and, as Anthropic's
+packager leaves them, ``__pycache__`` and ``node_modules`` folders, ``*.pyc`` files, and
+``evals/`` at the skill's root (the skill's tests, not the skill).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals, skill_name_pro
 from skillc_index.layout import SKILL_FILE, Layout, shown
 from skillc_index.markdown.frontmatter import RepeatedKey
 from skillc_index.package.archive import ArchiveEntry, zip_bytes
-from skillc_index.package.result import PackagedFile, PackageResult
+from skillc_index.package.result import LeftOut, PackagedFile, PackageResult
 from skillc_index.record import Record
 
 __all__ = ["DISCOVERY_SCHEMA", "FORMATS", "PLUGIN_SCHEMA", "package_skills"]
@@ -88,6 +89,9 @@ class PackedSkill(Record):
     notices: tuple[Diagnostic | Notice, ...] = ()
     """The warnings of its resolution (W001: a name several installed skills have), and one
     per two of its paths that differ only in case or Unicode normalisation."""
+    ignored: tuple[tuple[str, str], ...] = ()
+    """What its ``.gitignore`` files exclude: (a file, or a folder ending in ``/``; the
+    ``.gitignore`` excluding it)."""
 
 
 def _skipped(rel: str) -> bool:
@@ -102,9 +106,11 @@ def _skipped(rel: str) -> bool:
 def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     """The skill ``given`` (a name or a folder) as format ``fmt`` holds it. E001/E010 when it
     cannot be found, E011 for a SKILL.md without name and description, E012 for a symlink
-    leading out of it, E070 for what the format refuses."""
+    leading out of it, E070 for what the format refuses and for ``.gitignore`` files over
+    their bounds (what they exclude unknown)."""
     from skillc_index.build.stub import with_frontmatter
     from skillc_index.files import is_utf8, open_in_root, walk_skill
+    from skillc_index.glob import IgnoreRules, IgnoreTooLarge
     from skillc_index.layout import resolve_skill
     from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
     from skillc_index.markdown.frontmatter import parse_frontmatter
@@ -114,14 +120,28 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     dialect = PACKAGE_DIALECTS[fmt]
     resolved = resolve_skill(given, layout)  # W001 among its notices: the skill taken is said
     source = resolved.source
-    found = walk_skill(source)
+    dirs: list[str] = []
+    found = walk_skill(source, dirs=dirs)
     if found.escapes:
         raise PathEscapesRoot(found.escapes[0])
+    try:  # what git leaves out of a commit never leaves the machine here either
+        rules, unread = IgnoreRules.read(source, dirs)
+    except IgnoreTooLarge as exc:
+        raise PackageRefused(given, fmt, str(exc)) from None
+    said = [f"{rel} is a symlink: not read, as git reads none" for rel in unread]
     contents: dict[str, ArchiveEntry] = {}
+    ignored: dict[str, str] = {}
     total = 0
     for rel in found.files:
         if _skipped(rel):  # never packaged, so its name cannot make an entry unsafe
             continue
+        if (excluded := rules.excluded(rel)) is not None:
+            if rel != SKILL_FILE:
+                ignored.setdefault(*excluded)
+                continue
+            said.append(
+                f"{excluded[1]} excludes SKILL.md: packaged all the same (a skill needs it)"
+            )
         if not is_utf8(rel):  # no zip entry, JSON record or package path can hold the name
             shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
             raise PackageRefused(given, fmt, f"a file name that is not UTF-8: {shown}")
@@ -180,7 +200,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         tuple(contents[rel] for rel in sorted(contents)),
         (*twice, *projection.changes),
         os.path.realpath(source),
-        (*resolved.notices, *clashes),
+        (*resolved.notices, *(Notice(f"{meta.name}: {text}") for text in said), *clashes),
+        tuple(ignored.items()),
     )
 
 
@@ -667,6 +688,7 @@ def package_skills(
         Notice(f"'{name}' dropped from {_INDEXES[fmt]}: its files changed or are gone since")
         for name in dropped
     )
+    ignored = tuple(LeftOut(skill.name, *item) for skill in packed for item in skill.ignored)
     return PackageResult(
-        fmt, output, tuple(names), written, changes, moved, notices, tuple(dropped)
+        fmt, output, tuple(names), written, changes, moved, notices, tuple(dropped), ignored
     )

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from skillc_index.build.project import FieldChange
     from skillc_index.package.shapes import PackageShape
 
-__all__ = ["PackageResult", "PackagedFile"]
+__all__ = ["LeftOut", "PackageResult", "PackagedFile"]
 
 #: Why a file was moved aside: at a package path, or where the package needs a folder.
 _WHY = {True: "was not written by skillc", False: "was where the package needs a folder"}
@@ -25,6 +25,16 @@ class PackagedFile(Record):
     path: str
     sha256: str
     size: int
+
+
+class LeftOut(Record):
+    """What a skill's ``.gitignore`` files exclude, left out of the package."""
+
+    skill: str
+    path: str
+    """Relative to the skill's folder: a file, or a folder (ending in ``/``) and all below it."""
+    by: str
+    """The ``.gitignore`` file excluding it, relative to the skill's folder."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +53,8 @@ class PackageResult:
     dropped: tuple[str, ...] = ()
     """The names an earlier run's index listed, dropped from it (their files changed or are
     gone since)."""
+    ignored: tuple[LeftOut, ...] = ()
+    """What the skills' ``.gitignore`` files exclude, left out."""
 
     @property
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
@@ -64,5 +76,8 @@ class PackageResult:
             "fields": [{"skill": skill, **change.to_dict()} for skill, change in self.fields],
             "moved": [{"path": str(path), "backup": str(to)} for path, to in self.moved],
             "dropped": list(self.dropped),
+            "ignored": [
+                {"skill": item.skill, "path": item.path, "by": item.by} for item in self.ignored
+            ],
             "warnings": [warning_text(notice) for notice in self.warnings],
         }

@@ -6,7 +6,13 @@ made (as :mod:`skillc_index.build.shapes` explains)."""
 
 from typing import Annotated, TypedDict
 
-__all__ = ["PackageFieldShape", "PackageFileShape", "PackageMovedShape", "PackageShape"]
+__all__ = [
+    "PackageFieldShape",
+    "PackageFileShape",
+    "PackageIgnoredShape",
+    "PackageMovedShape",
+    "PackageShape",
+]
 
 
 class PackageFileShape(TypedDict):
@@ -29,6 +35,12 @@ class PackageMovedShape(TypedDict):
     backup: Annotated[str, "Where it went: a hidden .NAME.skillc-backup-<time> beside it."]
 
 
+class PackageIgnoredShape(TypedDict):
+    skill: str
+    path: Annotated[str, "Left out, relative to the skill: a file, or a folder ending in /."]
+    by: Annotated[str, "The skill's .gitignore file excluding it."]
+
+
 class PackageShape(TypedDict):
     format: str
     output: str
@@ -37,4 +49,5 @@ class PackageShape(TypedDict):
     fields: list[PackageFieldShape]
     moved: list[PackageMovedShape]
     dropped: Annotated[list[str], "Names an earlier run's index listed, dropped from it."]
+    ignored: list[PackageIgnoredShape]
     warnings: list[str]

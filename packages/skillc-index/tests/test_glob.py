@@ -1,0 +1,155 @@
+"""``skillc_index.glob``: a skill's ``.gitignore`` files read as git reads them, bounded, and
+matched without backtracking (what ``skc package`` leaves out)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from skillc_index import glob
+from skillc_index.glob import MAX_IGNORE_BYTES, IgnoreRules, IgnoreTooLarge
+
+#: (folder of the .gitignore, its text), and the files of the skill.
+IGNORES = {
+    "": "credentials.json\n*.key\n!public.key\nlocal/\n!local/keep.md\nbuild/**\n"
+    "!build/dist/\n/top.md\n\\#literal\ntrailing.md   \nspace\\ \ndocs/**/draft.md\n",
+    "sub/": "*.md\n!keep.md\n/anchored.txt\n",
+    "sub/deep/": "!*.md\n",
+}
+FILES = [
+    "SKILL.md",
+    "credentials.json",
+    "a/credentials.json",
+    "deploy.key",
+    "public.key",
+    "keys/public.key",
+    "local/notes.md",
+    "local/keep.md",
+    "build/x.js",
+    "build/dist/y.js",
+    "top.md",
+    "a/top.md",
+    "#literal",
+    "trailing.md",
+    "space ",
+    "docs/draft.md",
+    "docs/a/b/draft.md",
+    "sub/a.md",
+    "sub/keep.md",
+    "sub/anchored.txt",
+    "sub/x/anchored.txt",
+    "sub/deep/b.md",
+    "sub/deep/c.txt",
+]
+
+
+def make(root: Path, ignores: dict[str, str], files: list[str]) -> IgnoreRules:
+    for rel in files:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x\n", encoding="utf-8")
+    for folder, text in ignores.items():
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        (root / folder / ".gitignore").write_text(text, encoding="utf-8")
+    folders = sorted({str(Path(rel).parent) for rel in files} - {"."})
+    folders = sorted({str(p) for f in folders for p in [Path(f), *Path(f).parents]} - {"."})
+    rules, unread = IgnoreRules.read(root, folders)
+    assert unread == []
+    return rules
+
+
+def test_negation_nesting_and_excluded_folders_as_git_says(tmp_path: Path) -> None:
+    """The last matching line decides, the deepest file first; a file below an excluded
+    folder is never re-included (``!local/keep.md``), each file's patterns are relative to
+    its folder; and git itself agrees on every file."""
+    rules = make(tmp_path, IGNORES, FILES)
+    excluded = {rel: rules.excluded(rel) for rel in FILES}
+    assert {rel for rel, hit in excluded.items() if hit} == {
+        "credentials.json",
+        "a/credentials.json",
+        "deploy.key",
+        "local/notes.md",
+        "local/keep.md",
+        "build/x.js",
+        "build/dist/y.js",  # '!build/dist/' keeps the folder, 'build/**' still takes y.js
+        "top.md",
+        "#literal",
+        "trailing.md",
+        "space ",
+        "docs/draft.md",
+        "docs/a/b/draft.md",
+        "sub/a.md",
+        "sub/anchored.txt",
+    }
+    assert excluded["local/keep.md"] == ("local/", ".gitignore")
+    assert excluded["sub/a.md"] == ("sub/a.md", "sub/.gitignore")
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("no git to compare with")
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run([git, "init", "-q", str(tmp_path)], check=True, env=env)
+    listed = subprocess.run(
+        [git, "-C", str(tmp_path), "ls-files", "-z", "-o", "-i", "--exclude-standard"],
+        check=True,
+        capture_output=True,
+        env=env,
+    ).stdout.decode()
+    assert {rel for rel in listed.split("\0") if rel} == {
+        rel for rel, hit in excluded.items() if hit
+    }
+
+
+def test_a_hostile_pattern_is_matched_in_bounded_steps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``a*a*…a*b`` of 25 stars against a 200-character name: a regular expression
+    backtracks exponentially; here each character comparison is counted, at most pattern
+    length x name length."""
+    pattern = "a*" * 25 + "b"
+    name = "a" * 200
+    steps = 0
+    compare = glob._token_matches
+
+    def counted(token: object, char: str) -> bool:
+        nonlocal steps
+        steps += 1
+        return compare(token, char)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(glob, "_token_matches", counted)
+    rules = IgnoreRules()
+    rules.add("", f"{pattern}\n!{pattern}x\n")
+    assert rules.excluded(f"dir/{name}") is None
+    assert 0 < steps <= 2 * len(pattern) * len(name)  # two patterns
+
+
+def test_a_huge_or_crowded_gitignore_is_refused_unread(tmp_path: Path) -> None:
+    """A 1 MiB ``.gitignore`` is read up to its bound, then refused (what it excludes is
+    unknown: no package leaves with its secrets); so are too many patterns."""
+    (tmp_path / ".gitignore").write_bytes(b"x\n" * (1 << 19))
+    with pytest.raises(IgnoreTooLarge, match=f"over {MAX_IGNORE_BYTES >> 10} KiB"):
+        IgnoreRules.read(tmp_path, [])
+    (tmp_path / ".gitignore").write_text("".join(f"f{n}\n" for n in range(5000)))
+    with pytest.raises(IgnoreTooLarge, match="over 1000 patterns"):
+        IgnoreRules.read(tmp_path, [])
+    (tmp_path / ".gitignore").write_text("a" * 513 + "\n")
+    with pytest.raises(IgnoreTooLarge, match="has a pattern over 512 characters"):
+        IgnoreRules.read(tmp_path, [])
+
+
+def test_a_symlinked_gitignore_is_not_read(tmp_path: Path) -> None:
+    """A ``.gitignore`` that is a symlink (out of the skill, or in it) is not read, as git
+    reads none: it is named; one in an excluded folder is not looked at."""
+    outside = tmp_path / "outside"
+    outside.write_text("*\n")
+    root = tmp_path / "skill"
+    (root / "sub").mkdir(parents=True)
+    (root / "gone").mkdir()
+    (root / ".gitignore").write_text("gone/\n")
+    (root / "sub" / ".gitignore").symlink_to(outside)
+    (root / "gone" / ".gitignore").symlink_to(outside)
+    rules, unread = IgnoreRules.read(root, ["gone", "sub"])
+    assert unread == ["sub/.gitignore"]
+    assert rules.excluded("sub/a.md") is None and rules.excluded("gone/a.md") is not None
