@@ -143,7 +143,6 @@ _EXPORTS: dict[str, str] = {
     "folder_budget": "listing.budget",
     # the search and headings index (RFC-0004:C-INDEX)
     "index_path": "index.schema",
-    "FileStat": "index.schema",
     "IndexedHeading": "index.schema",
     "IndexHandle": "index.freshness",
     "ensure_index": "index.cache",
@@ -253,7 +252,6 @@ if TYPE_CHECKING:
     from skillc_index.index.queries import read_headings as read_headings
     from skillc_index.index.queries import read_outline as read_outline
     from skillc_index.index.queries import search_sections as search_sections
-    from skillc_index.index.schema import FileStat as FileStat
     from skillc_index.index.schema import IndexedHeading as IndexedHeading
     from skillc_index.index.schema import index_path as index_path
     from skillc_index.layout import KNOWN_TARGETS as KNOWN_TARGETS
