@@ -713,6 +713,23 @@ def test_a_value_is_never_inline_code(
     assert not marker.exists()
 
 
+def test_a_value_is_never_a_file_perl_opens_as_a_command(
+    run: Run, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``perl -ne print {{file}}`` passed lint and ran: perl's ``<>`` opened ``touch X|`` as a
+    shell command and ``>file`` truncated the file. A tool definition error; nothing runs."""
+    marker, victim = tmp_path / "pwned", tmp_path / "victim"
+    victim.write_text("keep\n")
+    kit(tool("show", "perl -ne print {{file}}", "| file | string | yes | f |\n"))
+    for value in (f"touch {marker}|", f">{victim}"):
+        refused(
+            run("run", "kit", "show", f"file={value}"),
+            "tool 'show' cannot run: '{{file}}' is a file 'perl -ne' opens with perl's",
+        )
+    assert not marker.exists()
+    assert victim.read_text() == "keep\n"
+
+
 def test_a_command_of_too_many_words_stops_its_tool_only(
     run: Run, kit: Callable[..., Path]
 ) -> None:

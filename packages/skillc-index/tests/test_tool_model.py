@@ -304,6 +304,16 @@ def test_url_values_are_percent_encoded() -> None:
         ("perl -e{{v}}", [("v", "inline", "perl -e")]),  # said once, as code
         ("git log --format={{v}} -- {{v}}", []),
         ("java -Dkey={{v}} Main", []),
+        # perl's <> (-n, -p, -a, -F, or in its code) opens `cmd|` as a command, `>f` for writing
+        ("perl -ne print {{v}}", [("v", "open", "perl -ne")]),
+        ("perl -lane 'print $F[0]' a -- {{v}}", [("v", "open", "perl -lane")]),
+        ("perl -F: -e print {{v}}", [("v", "open", "perl -F:")]),
+        ("perl -n s.pl {{v}}", [("v", "open", "perl -n")]),
+        ("perl -e 'print while <>' {{v}}", [("v", "open", "perl -e")]),
+        ("env perl -pe 1 {{v}}", [("v", "open", "perl -pe")]),
+        ("perl -e 'print while <<>>' {{v}}", []),  # the three-argument open
+        ("perl -pi -e s/a/b/ {{v}}", []),  # -i opens the files plainly
+        ("perl -Mstrict s.pl {{v}}", []),
     ],
 )
 def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:

@@ -352,6 +352,8 @@ CODE_ROWS = "| value | string | yes | x |\n| n | integer | no | y |\n| loud | bo
         ("grep -c bash {{value}}", "'{{value}}' is the code 'bash' runs"),
         ("env PATH={{value}} git status", "'{{value}}' is in the variable PATH that 'env' sets"),
         ("python3 -u{{value}} x.py", "'{{value}}' is glued to the option text '-u'"),
+        # perl's <> runs a file name ending in '|' and truncates one starting with '>'
+        ("perl -ne print {{value}}", "'{{value}}' is a file 'perl -ne' opens with perl's"),
     ],
 )
 def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> None:
@@ -360,6 +362,7 @@ def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> Non
     assert message in d.message, d.message
     fixes = {"program": "write the program out", "variable": "write the value out"}
     fixes["glued"] = "write the option out"
+    fixes["perl's"] = "read the files with <<>>"
     fix = next((f for word, f in fixes.items() if word in message), "pass it as an argument")
     assert fix in d.message
 

@@ -135,8 +135,9 @@ class CommandTemplate(NamedTuple):
         script (``sh -c '...'``, ``python -c``, ``node -e``...), the script or code an
         interpreter runs (``bash {{x}}``, ``awk '{{x}}'``; after a program skc does not know,
         ``ionice -c3 python3 {{x}}``), the program a wrapper runs (``env {{x}}``), a variable a
-        wrapper sets (``env PATH={{x}}``), or the rest of an option's text (``python3 -u{{x}}``,
-        ``-{{x}}``, ``--{{x}}``; after an ``=`` it is the option's argument). A
+        wrapper sets (``env PATH={{x}}``), the rest of an option's text (``python3 -u{{x}}``,
+        ``-{{x}}``, ``--{{x}}``; after an ``=`` it is the option's argument), or a file name
+        perl opens with its two-argument ``open`` (``perl -ne print {{x}}``: ``cmd|`` runs). A
         ``{{flag:--x}}`` is the template's own text, never reported."""
         return _code_values(self.words)
 
@@ -305,8 +306,10 @@ class CodeValue(NamedTuple):
     (:meth:`CommandTemplate.code_values`)."""
 
     placeholder: Placeholder
-    kind: Literal["inline", "code", "program", "environment", "option"]
+    kind: Literal["inline", "code", "program", "environment", "option", "open"]
     """``inline``: in an inline script; ``code``: the script or code an interpreter runs;
+    ``open``: a file name perl opens with its two-argument ``open`` (``perl -ne``: a name
+    ``cmd|`` runs a command, ``>file`` truncates the file);
     ``program``: the program a wrapper runs; ``environment``: in a ``NAME=VALUE`` word a
     wrapper puts in the environment (``env PATH={{x}}``); ``option``: glued to an option's
     text, so it chooses the option (``-u{{x}}``, ``-{{x}}``, ``--{{x}}``)."""
@@ -325,6 +328,10 @@ class _Interpreter(NamedTuple):
     ignore_case: bool = False
     subcommands: tuple[str, ...] = ()
     """Words right after the program that run a script, its first operand (``deno run``)."""
+    magic_open: bool = False
+    """perl: ``-n``/``-p``/``-a``/``-F`` (``while (<>)``), or ``<>`` in its code, open each
+    operand with the two-argument ``open``: ``cmd|`` runs a command, ``>file`` truncates one
+    (:data:`_PERL_SWITCHES`); with ``-i`` they are opened as plain files."""
 
 
 _SHELL = _Interpreter(
@@ -351,7 +358,8 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     "nodejs": _Interpreter(_NODE_CODE),
     "bun": _Interpreter(_NODE_CODE, subcommands=("run",)),
     "deno": _Interpreter(("eval",), _DENO_ARGUMENT, subcommands=("run",)),
-    "perl": _Interpreter(("-e", "-E", "-M", "-m"), ("-I",)),  # -M's text is a `use` statement
+    # -M's text is a `use` statement
+    "perl": _Interpreter(("-e", "-E", "-M", "-m"), ("-I",), magic_open=True),
     "ruby": _Interpreter(("-e", "-r"), ("-I",)),
     "php": _Interpreter(("-r", "--run"), ("-d", "-c")),
     **dict.fromkeys(("lua", "luajit"), _Interpreter(("-e",), ("-l",))),
@@ -382,6 +390,12 @@ _SPLIT = ("-S", "--split-string")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _CLUSTER = re.compile(r"-[A-Za-z]{2,}\Z")
 _SHORT = re.compile(r"-[A-Za-z]+\Z")
+#: perl's switches in one word, up to one that takes the rest of it (``-Mstrict``, ``-i.bak``,
+#: ``-F:``, ``-e1``): ``n``, ``p``, ``a`` and ``F`` read the operands with ``<>``, ``i`` edits
+#: them in place (a plain open).
+_PERL_SWITCHES = re.compile(r"-([^-eEMmIixdDVCF]*[eEMmIixdDVCF]?)")
+#: ``<>`` or ``<ARGV>`` in perl code (not ``<<>>``, the three-argument open).
+_PERL_DIAMOND = re.compile(r"(?<!<)<(?:ARGV)?>(?!>)")
 
 
 def _program_name(text: str) -> str:
@@ -433,15 +447,19 @@ def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[st
 
 def _interpreter_values(
     words: tuple[tuple[Fragment, ...], ...], index: int, shown: str, at_program: bool
-) -> tuple[list[CodeValue], int, int | None]:
+) -> tuple[list[CodeValue], int, int | None, tuple[int, str] | None]:
     """The code values of the interpreter at ``words[index]``: after a code option, in a
     shell's first operand after ``-c``, and (when it is the program) in its first operand;
-    the index of that operand (the words before it are the interpreter's options); and that
-    index again when the operand is the script the interpreter runs, else None."""
+    the index of that operand (the words before it are the interpreter's options); that
+    index again when the operand is the script the interpreter runs, else None; and, when
+    it is the program and opens its operands with perl's magic ``open``, the index of the
+    first of them and what opens them (``perl -ne``), else None."""
     spec = _INTERPRETERS[_program_name(shown)]
     found: list[CodeValue] = []
     inline: str | None = None  # "sh -c": a shell's first operand is then its inline script
     code_seen = False
+    opens: str | None = None  # `perl -n`: what reads the operands with the two-argument open
+    in_place = False  # `perl -i`: it opens them as plain files
     position = index + 1
     if position < len(words) and _literal(words[position]) in spec.subcommands:
         position += 1  # `deno run`: the script is the first operand after its options
@@ -455,10 +473,17 @@ def _interpreter_values(
         is_option = len(head) > 1 and (head[0] == "-" or (spec.shell and head[0] == "+"))
         if not is_option and fold not in spec.code:
             break
+        if spec.magic_open and (switches := _PERL_SWITCHES.match(head)):
+            letters = switches.group(1)
+            opens = f"{shown} {head}" if opens is None and set(letters) & set("npaF") else opens
+            in_place = in_place or "i" in letters
         option = _code_option(spec, head, literal)
         if option is not None:
             written, attached = option
             code_seen = True
+            code = word if attached else words[position + 1] if position + 1 < len(words) else ()
+            if spec.magic_open and opens is None and _PERL_DIAMOND.search(_head(code)):
+                opens = f"{shown} {written}"
             if attached:
                 found += _values(word, "inline", f"{shown} {written}")
             elif position + 1 < len(words):
@@ -477,7 +502,9 @@ def _interpreter_values(
         elif at_program and not code_seen:
             found += _values(operand, "code", shown)
             script = position
-    return found, position, script
+    if at_program and opens is not None and not in_place:
+        return found, position, script, (position if code_seen else position + 1, opens)
+    return found, position, script, None
 
 
 def _wrapped_program(
@@ -552,9 +579,12 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
     found: list[CodeValue] = []
     programs, environment = _programs(words)
     options_end = 0  # the words up to here are an interpreter's options, read already
+    opened: tuple[int, str] | None = None  # perl's operands from here on, and what opens them
     for index, word in enumerate(words):
         literal = _literal(word)
         head = _head(word)
+        if opened is not None and index >= opened[0]:
+            found += _values(word, "open", opened[1])
         if index in environment:
             where = f"{environment[index]} {head.partition('=')[0]}"
             found += _values(word, "environment", where)
@@ -569,8 +599,9 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
         # a program is read even there (`env -u perl -e python3 {{x}}`: env runs python3)
         if name in _INTERPRETERS and (index >= options_end or index in programs):
             shown = literal.rsplit("/", 1)[-1]
-            values, end, _ = _interpreter_values(words, index, shown, index in programs)
+            values, end, _, opens = _interpreter_values(words, index, shown, index in programs)
             found += values
+            opened = opened or opens
             options_end = max(options_end, end)
     unique: dict[tuple[str, str], CodeValue] = {}
     for value in found:

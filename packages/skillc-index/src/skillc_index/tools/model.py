@@ -380,6 +380,12 @@ def _check_placeholders(tool: Tool, issues: list[ToolIssue]) -> None:
                 f"'{value.where} {{{{{value.placeholder.name}}}}}', or after '=': "
                 f"'--name={{{{{value.placeholder.name}}}}}')"
             )
+        elif value.kind == "open":
+            message = (
+                f"{shown} is a file '{value.where}' opens with perl's two-argument open (<>): "
+                "a value there runs a command ('cmd|') or truncates a file ('>file') (read "
+                "the files with <<>>: perl -e 'while (<<>>) { print }' ...)"
+            )
         else:
             where = (
                 f"is in the inline code of '{value.where}'"

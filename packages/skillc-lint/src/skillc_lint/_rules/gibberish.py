@@ -289,8 +289,9 @@ RULES: tuple[Rule, ...] = (
         "command-no-code-values",
         "command-code",
         "No {{placeholder}} is code: an interpreter's inline script (sh -c, python -c, "
-        "node -e...), the script or code it runs, the program a wrapper runs, a variable it "
-        "sets (env PATH={{x}}), or an option's text (-u{{x}}, --{{x}}).",
+        "node -e...), the script or code it runs, a file perl opens with <> (perl -ne, "
+        "where 'cmd|' runs), the program a wrapper runs, a variable it sets (env PATH={{x}}), "
+        "or an option's text (-u{{x}}, --{{x}}).",
         rationale=(
             "A placeholder that becomes code (sh -c {{x}}, python -c {{x}}) lets the model's "
             "argument run as a program: command injection."
