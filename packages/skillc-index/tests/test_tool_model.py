@@ -314,6 +314,12 @@ def test_url_values_are_percent_encoded() -> None:
         ("perl -e 'print while <<>>' {{v}}", []),  # the three-argument open
         ("perl -pi -e s/a/b/ {{v}}", []),  # -i opens the files plainly
         ("perl -Mstrict s.pl {{v}}", []),
+        # php's per-line code (-B, -R, -E, -F: like perl -n -e), lua's module (like node -r)
+        ("php -R 'echo {{v}};'", [("v", "inline", "php -R")]),
+        ("php -B '$n=0;' --process-end 'echo {{v}};'", [("v", "inline", "php --process-end")]),
+        ("php -F {{v}}", [("v", "inline", "php -F")]),
+        ("lua -l {{v}} x.lua", [("v", "inline", "lua -l")]),
+        ("php -R 'echo $argn;' {{v}}", []),
     ],
 )
 def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:

@@ -346,6 +346,9 @@ _PWSH = _Interpreter(
 )
 _NODE_CODE: tuple[str, ...] = ("-e", "--eval", "-p", "--print", "-r", "--require", "--import")
 _NODE_CODE += ("--loader", "--experimental-loader", "--preload")
+#: php's code, its -B/-R/-E code for before/each/after the input lines, and its -F file
+_PHP_CODE: tuple[str, ...] = ("-r", "--run", "-B", "--process-begin", "-R", "--process-code", "-E")
+_PHP_CODE += ("--process-end", "-F", "--process-file")
 _DENO_ARGUMENT = ("-c", "--config", "--import-map", "--location", "--seed", "--cert", "--lock")
 #: Programs that run code they are given; their names without a version (``python3.12``).
 _INTERPRETERS: dict[str, _Interpreter] = {
@@ -361,8 +364,9 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     # -M's text is a `use` statement
     "perl": _Interpreter(("-e", "-E", "-M", "-m"), ("-I",), magic_open=True),
     "ruby": _Interpreter(("-e", "-r"), ("-I",)),
-    "php": _Interpreter(("-r", "--run"), ("-d", "-c")),
-    **dict.fromkeys(("lua", "luajit"), _Interpreter(("-e",), ("-l",))),
+    "php": _Interpreter(_PHP_CODE, ("-d", "-c")),
+    # lua -l requires a module by name, from ./?.lua too
+    **dict.fromkeys(("lua", "luajit"), _Interpreter(("-e", "-l"))),
     **dict.fromkeys(("r", "rscript"), _Interpreter(("-e",))),
     "julia": _Interpreter(("-e", "-E", "--eval", "--print")),
     "osascript": _Interpreter(("-e",), ("-l",)),
