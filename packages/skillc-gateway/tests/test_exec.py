@@ -134,6 +134,9 @@ def test_a_relative_path_entry_is_skc_s_folder_not_the_skill_s(
         path = f"{entry}:{tmp_path / 'bin'}:{clean_env['PATH']}"
         done = gateway_process("exec", "demo", "--", "whoran", env_extra={"PATH": path})
         assert (done.returncode, done.stdout) == (0, "the PATH program\n"), done.stderr
+        # nor for a program that looks the name up itself: the entry is not passed on
+        done = gateway_process("exec", "demo", "--", "env", "whoran", env_extra={"PATH": path})
+        assert (done.returncode, done.stdout) == (0, "the PATH program\n"), done.stderr
     (tmp_path / "bin" / "whoran").unlink()
     done = gateway_process(
         "exec", "demo", "--", "whoran", env_extra={"PATH": f".:{clean_env['PATH']}"}
@@ -256,6 +259,8 @@ def test_skill_dir_is_the_only_change_to_the_environment(tool: Path) -> None:
     environ = {"PATH": "/bin", "AWS_SECRET": "s", "HOME": "/h"}
     assert exec_environment(environ, tool) == {**environ, "SKILL_DIR": str(tool)}
     assert "SKILL_DIR" not in environ
+    # and PATH's empty or relative entries (the skill's folder, where the command starts)
+    assert exec_environment({"PATH": ":/bin:.:x"}, tool)["PATH"] == "/bin"
 
 
 def test_the_api_with_no_command_is_e100_and_a_string_is_the_program(

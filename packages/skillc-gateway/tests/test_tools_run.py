@@ -360,6 +360,24 @@ def test_cwd_is_the_git_root_else_home(
     assert working_directory(project / "sub", user_home) == project
 
 
+def test_an_empty_or_relative_path_entry_never_reaches_the_tool(
+    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``env whoran`` with ``PATH=:...`` (``PATH=$X:$PATH``, X unset) ran the checkout's
+    ``./whoran``: skc looked its program up on the absolute entries, the tool got them all."""
+    (project / ".git").mkdir()
+    script(project, "whoran", "#!/bin/sh\necho the checkout file\n")
+    script(tmp_path / "bin", "whoran", "#!/bin/sh\necho the PATH program\n")
+    kit(tool("who", "env whoran"))
+    path = f"{tmp_path / 'bin'}:{os.environ['PATH']}"
+    for entry in ("", ".", "bin"):
+        proc = run("run", "kit", "who", env={"PATH": f"{entry}:{path}"})
+        assert (proc.returncode, proc.stdout) == (0, "the PATH program\n"), proc.stderr
+    env = tool_environment({"PATH": ":/usr/bin:.:b:/bin"}, "s", Path("/s"), "Global")
+    assert env["PATH"] == "/usr/bin:/bin"
+    assert tool_environment({"PATH": ".:"}, "s", Path("/s"), "Global")["PATH"] == os.defpath
+
+
 def test_environment_is_sanitised(run: Run, project: Path, kit: Callable[..., Path]) -> None:
     folder = kit(tool("show_env", "env"), extra="modes: [Dev]\n")
     secrets = {

@@ -24,7 +24,7 @@ from skillc_index import (
     safe_join,
 )
 from skillc_index.dialect import SKILL_DIR_PLACEHOLDER
-from skillc_index.programs import on_path
+from skillc_index.programs import on_path, started_environment
 
 __all__ = [
     "EXEC_SKILL_DIR",
@@ -56,10 +56,12 @@ class ExecResult(NamedTuple):
 
 
 def exec_environment(environ: Mapping[str, str], skill_dir: Path) -> dict[str, str]:
-    """The command's environment: the user's, unchanged, plus :data:`EXEC_SKILL_DIR`. Not
-    filtered as ``run``'s is: the command is one the user (or their agent) typed, which
-    their shell would run with that same environment; skc only changes the folder."""
-    return {**environ, EXEC_SKILL_DIR: str(skill_dir)}
+    """The command's environment: the user's plus :data:`EXEC_SKILL_DIR`, its ``PATH`` with
+    absolute entries only (:func:`~skillc_index.programs.started_environment`: an empty or
+    ``.`` entry would name the skill's folder). Not filtered as ``run``'s is: the command is
+    one the user (or their agent) typed, which their shell would run with that same
+    environment; skc only changes the folder."""
+    return started_environment({**environ, EXEC_SKILL_DIR: str(skill_dir)})
 
 
 @contextlib.contextmanager

@@ -37,7 +37,7 @@ from skillc_index import (
 )
 from skillc_index.diagnostics import WordedOption
 from skillc_index.layout import user_home
-from skillc_index.programs import on_path
+from skillc_index.programs import on_path, started_environment
 from skillc_index.tools.command import Text
 
 if TYPE_CHECKING:
@@ -96,7 +96,8 @@ def _blocked(name: str) -> bool:
 def tool_environment(
     environ: Mapping[str, str], skill: str, skill_dir: Path, mode: str
 ) -> dict[str, str]:
-    """§5.2: the inherited variables that are not blocked, and the three injected ones."""
+    """§5.2: the inherited variables that are not blocked (``PATH``'s absolute entries only:
+    :func:`~skillc_index.programs.started_environment`), and the three injected ones."""
     env = {
         name: value
         for name, value in environ.items()
@@ -105,7 +106,7 @@ def tool_environment(
     env["GIBBERISH_SKILL_NAME"] = skill
     env["GIBBERISH_SKILL_DIR"] = str(skill_dir)
     env["GIBBERISH_MODE"] = mode
-    return env
+    return started_environment(env)
 
 
 def working_directory(start: Path, home: Path) -> Path:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from skillc_index.diagnostics import Notice
 
-__all__ = ["on_path", "skc_missing"]
+__all__ = ["on_path", "skc_missing", "started_environment"]
 
 
 def on_path(program: str, env: Mapping[str, str] | None = None) -> str | None:
@@ -24,9 +24,25 @@ def on_path(program: str, env: Mapping[str, str] | None = None) -> str | None:
     import shutil
 
     env = os.environ if env is None else env
-    entries = env.get("PATH", os.defpath).split(os.pathsep)
-    absolute = os.pathsep.join(entry for entry in entries if Path(entry).is_absolute())
+    absolute = _absolute(env.get("PATH", os.defpath))
     return shutil.which(program, path=absolute) if absolute else None
+
+
+def _absolute(path: str) -> str:
+    """``path`` (a ``PATH``) with its absolute entries only, in order."""
+    return os.pathsep.join(entry for entry in path.split(os.pathsep) if Path(entry).is_absolute())
+
+
+def started_environment(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` for a program skillc starts (``run``'s tool, ``exec``'s command): its ``PATH``
+    holds only the entries :func:`on_path` searches, so a program that looks a name up
+    itself (``env git``, ``xargs``, ``make``, a shell) does not run the working folder's
+    file either (the checkout's ``./git``, the skill's ``./python3``); when none is left,
+    :data:`os.defpath` (an empty ``PATH`` names the working folder too). No ``PATH``: none."""
+    started = dict(env)
+    if "PATH" in started:
+        started["PATH"] = _absolute(started["PATH"]) or os.defpath
+    return started
 
 
 def skc_missing(what: str) -> Notice | None:
