@@ -347,8 +347,19 @@ def test_a_placeholder_never_leads_out_of_the_skill(
     assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{word}'"
 
 
+#: ``./`` 520 times: over 1,024 characters, a word was not checked at all
+PADDED = "./" * 520
+
+
 @pytest.mark.parametrize(
-    "program", ["./scripts/run.sh", "scripts/run.sh", "./out/run.sh", "../outside.sh"]
+    "program",
+    [
+        "./scripts/run.sh",
+        "scripts/run.sh",
+        "./out/run.sh",
+        "../outside.sh",
+        pytest.param(f"{PADDED}out/run.sh", id="padded"),
+    ],
 )
 def test_a_program_path_never_leads_out_of_the_skill(
     tool: Path, project: Path, gateway_process: Run, tmp_path: Path, program: str
@@ -385,7 +396,16 @@ def test_a_program_path_inside_the_skill_runs(
     assert gateway_process("exec", "demo", "--", "true").returncode == 0
 
 
-@pytest.mark.parametrize("word", ["scripts/link.py", "./notes", "out/run.sh", ".."])
+@pytest.mark.parametrize(
+    "word",
+    [
+        "scripts/link.py",
+        "./notes",
+        "out/run.sh",
+        "..",
+        pytest.param(f"{PADDED}out/run.sh", id="padded"),
+    ],
+)
 def test_an_argument_naming_a_path_of_the_skill_never_leads_out_of_it(
     tool: Path, project: Path, gateway_process: Run, tmp_path: Path, word: str
 ) -> None:

@@ -41,8 +41,8 @@ EXEC_SKILL_DIR = "SKILL_DIR"
 #: Signals ``exec`` passes on to the command while it waits (SIGINT from a terminal already
 #: reaches the whole foreground process group, so skc only waits for the command's answer).
 _FORWARDED = ("SIGTERM", "SIGHUP", "SIGQUIT")
-#: The longest argument looked at as a path of the skill (a longer one is no path: neither
-#: logged by :func:`skill_files` nor checked by :func:`_check_paths`).
+#: The longest argument :func:`skill_files` logs as a file of the skill (a longer one is not
+#: logged; :func:`_check_paths` checks every word, within ``PATH_MAX`` as ``safe_join`` does).
 MAX_PATH_WORD = 1024
 
 
@@ -178,7 +178,7 @@ def _check_paths(source: Path, argv: Sequence[str]) -> None:
     there (``s/../../g``, an option) is no path of the skill."""
     real = os.path.realpath(source)
     for index, word in enumerate(argv):
-        if not word or os.path.isabs(word) or len(word) > MAX_PATH_WORD:  # noqa: PTH117
+        if not word or os.path.isabs(word):  # noqa: PTH117
             continue
         if index == 0:
             if "/" not in word:
