@@ -404,6 +404,10 @@ def test_a_program_path_inside_the_skill_runs(
         "out/run.sh",
         "..",
         pytest.param(f"{PADDED}out/run.sh", id="padded"),
+        "out/new.txt",  # to be created: its folder leads out
+        "out/new/deeper.txt",
+        "../new.txt",
+        "scripts/../../new.txt",
     ],
 )
 def test_an_argument_naming_a_path_of_the_skill_never_leads_out_of_it(
@@ -424,14 +428,32 @@ def test_an_argument_naming_a_path_of_the_skill_never_leads_out_of_it(
     assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{word}'"
 
 
+def test_a_file_to_be_created_through_a_link_out_is_e012(
+    tool: Path, gateway_process: Run, tmp_path: Path
+) -> None:
+    """``cp SKILL.md out/new.txt``, ``out`` the skill's symlink to a folder elsewhere, wrote
+    there (only a path that existed was checked): a word is checked by its existing parts."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (tool / "out").symlink_to(outside)
+    done = gateway_process("exec", "demo", "--", "cp", "SKILL.md", "out/new.txt")
+    assert (done.returncode, done.stderr) == (
+        1,
+        "error[E012]: path escapes skill root: 'out/new.txt'\n",
+    )
+    assert list(outside.iterdir()) == []
+    assert gateway_process("exec", "demo", "--", "cp", "SKILL.md", "new.txt").returncode == 0
+    assert (tool / "new.txt").is_file()
+
+
 def test_an_argument_naming_no_path_of_the_skill_is_passed_as_given(
     tool: Path, gateway_process: Run
 ) -> None:
     """Near miss: words that name nothing in the skill's folder (a sed script with ``..``, a
-    missing file), options, and a symlink staying inside are passed as written."""
+    file to be created inside), options, and a symlink staying inside are passed as written."""
     (tool / "scripts" / "alias.py").symlink_to("show.py")
     for argv in (
-        ["echo", "s/../../g", "../missing", "--out=../x", "scripts/alias.py", "."],
+        ["echo", "s/../../g", "missing/../../x", "--out=../x", "scripts/alias.py", ".", "./n/x"],
         ["cat", "scripts/alias.py"],
     ):
         done = gateway_process("exec", "demo", "--", *argv)

@@ -173,9 +173,11 @@ def skill_files(source: Path, words: Sequence[str], limit: int = 8) -> list[str]
 def _check_paths(source: Path, argv: Sequence[str]) -> None:
     """E012 (:class:`PathEscapesRoot`) for a relative word that leads out of the skill's
     folder, by ``..`` or a symlink: the program when it is a path (``./scripts/x.sh``), and
-    each argument that names something in the folder (``scripts/x.py``, a link of the skill
-    to ``~/.ssh``), which the command would read or run there; an argument naming nothing
-    there (``s/../../g``, an option) is no path of the skill."""
+    each argument whose first part names something in the folder (``scripts/x.py``, a link
+    of the skill to ``~/.ssh``, ``..``), which the command would read, run or create there:
+    its existing parts resolved, a file to be created is checked by its folder (``out/new``
+    where ``out`` leads out); an argument naming nothing there (``s/../../g``, an option) is
+    no path of the skill."""
     real = os.path.realpath(source)
     for index, word in enumerate(argv):
         if not word or os.path.isabs(word):  # noqa: PTH117
@@ -183,7 +185,9 @@ def _check_paths(source: Path, argv: Sequence[str]) -> None:
         if index == 0:
             if "/" not in word:
                 continue  # a program name, looked up on PATH
-        elif word.startswith("-") or not os.path.lexists(os.path.join(source, word)):  # noqa: PTH118
+        elif word.startswith("-") or not os.path.lexists(
+            os.path.join(source, word.split("/", 1)[0])  # noqa: PTH118
+        ):
             continue
         with contextlib.suppress(SkillFileNotFound):  # no file has that path: said below
             safe_join(source, word, real_root=real)
