@@ -132,6 +132,27 @@ def test_unchanged_rebuild_writes_nothing(
     assert {p: p.stat().st_mtime_ns for p in first.compiled.runtime.rglob("*")} == mtimes
 
 
+def test_a_folder_that_cannot_be_searched_is_not_built_and_named(
+    build: Callable[..., BuildResult],
+    store: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A folder of the skill the user may list but not search (mode 600) stopped the build at
+    ``error[E999]: PermissionError``; now its files are left out, and every build says so,
+    an up-to-date one too (the permission faked: test_files runs the real one)."""
+    folder = write_skill(store / "demo", files={"refs/locked/f.md": "# F\n"})
+    locked = folder / "refs" / "locked"
+    real, access = os.path.realpath(locked), os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: path != real and access(path, mode))
+    warning = Notice(
+        f"{locked}: folder cannot be read (Permission denied): its files are not built"
+    )
+    first = build("demo")
+    assert first.compiled.files == 1 and warning in first.notices
+    assert build("demo").compiled.up_to_date and warning in build("demo").notices
+
+
 def test_tampered_stub_is_rewritten(
     build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:

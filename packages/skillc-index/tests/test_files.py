@@ -6,6 +6,9 @@ import errno
 import hashlib
 import itertools
 import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
@@ -26,6 +29,7 @@ from skillc_index.files import (
     read_in_root,
     read_text_in_root,
     safe_join,
+    skipped_notices,
     source_hash,
     walk_skill,
     within,
@@ -98,6 +102,56 @@ def test_walk_ignores_special_files(tmp_path: Path) -> None:
     make(tmp_path, {"a.md": ""})
     os.mkfifo(tmp_path / "pipe")
     assert walk_skill(tmp_path).files == ("a.md",)
+
+
+#: Runs a command as root without its override of file permissions (a user's view).
+UNPRIVILEGED = (
+    "setpriv",
+    "--inh-caps=-dac_override,-dac_read_search,-fowner",
+    "--bounding-set=-dac_override,-dac_read_search,-fowner",
+)
+
+
+def test_walk_skips_a_folder_that_can_be_listed_but_not_searched(skill: Path) -> None:
+    """A folder of mode 600: its names can be listed, but none of its files opened or
+    stat'ed. Its files were listed, and ``skc build``, ``lint`` and ``package`` stopped at
+    ``error[E999]: PermissionError``; now it is skipped as a folder of mode 000 is, and both
+    are in ``skipped`` (what those commands warn of). Run as a user would (root without its
+    override of permissions, under setpriv)."""
+    make(skill, {"references/locked/f.md": "# F\n", "references/locked/sub/g.md": "# G\n"})
+    locked = skill / "references" / "locked"
+    prefix = UNPRIVILEGED if os.geteuid() == 0 and shutil.which("setpriv") else ()
+    (skill / "closed").mkdir()
+    code = (
+        "import sys; from pathlib import Path; from skillc_index.files import walk_skill, "
+        "source_hash; root = Path(sys.argv[1]); found = walk_skill(root); "
+        "print(found.files, found.skipped); source_hash(root)"
+    )
+    probe = "import os, sys; os.stat(sys.argv[1])"
+    locked.chmod(0o600)
+    (skill / "closed").chmod(0o000)
+    try:
+        denied = subprocess.run(
+            [*prefix, sys.executable, "-c", probe, str(locked / "f.md")], capture_output=True
+        )
+        if denied.returncode == 0:
+            pytest.skip("permissions do not apply here")
+        done = subprocess.run(
+            [*prefix, sys.executable, "-c", code, str(skill)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        locked.chmod(0o755)
+        (skill / "closed").chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    files = ("SKILL.md", "references/guide.md", "scripts/run.py")
+    assert done.stdout == f"{files!r} {('closed', 'references/locked')!r}\n"
+    assert [n.text for n in skipped_notices(skill, ["references/locked"], "built")] == [
+        f"{locked}: folder cannot be read (Permission denied): its files are not built"
+    ]
 
 
 def test_escaping_symlinks_are_reported_not_followed(tmp_path: Path) -> None:

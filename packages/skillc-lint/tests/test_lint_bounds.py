@@ -218,3 +218,23 @@ def test_skill_tokens_of_a_skill_md_longer_than_a_parse_reads_come_from_its_size
     [found] = [d for d in lint_skill(folder).diagnostics if d.rule == "SKL921"]
     assert sizes[0] == 4096 and max(sizes) < size
     assert found.message.startswith(f"SKILL.md is about {-(-size // 4):,} tokens")
+
+
+def test_a_folder_that_cannot_be_searched_is_skipped_and_named(
+    skill: Writer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder of the skill the user may list but not search (mode 600): ``skc lint``
+    stopped at ``error[E999]: PermissionError`` opening a file listed in it. Its files are
+    not linted now, and a warning names the folder (the permission faked here: the
+    setpriv run of skillc-index's test_files is the real one)."""
+    import os
+
+    folder = skill(files={"references/locked/f.md": "# F\n", "references/open.md": "# O\n"})
+    locked = folder / "references" / "locked"
+    real, access = os.path.realpath(locked), os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: path != real and access(path, mode))
+    result = lint_skill(folder)
+    assert [n.text for n in result.notices] == [
+        f"{locked}: folder cannot be read (Permission denied): its files are not linted"
+    ]
+    assert all(d.file != "references/locked/f.md" for d in result.diagnostics)

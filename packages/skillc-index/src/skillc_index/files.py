@@ -19,6 +19,7 @@ from typing import Any, BinaryIO
 from skillc_index.diagnostics import (
     HiddenPath,
     NotARegularFile,
+    Notice,
     PathEscapesRoot,
     PathNotFound,
     SkillFileNotFound,
@@ -48,6 +49,7 @@ __all__ = [
     "regular_fd",
     "safe_join",
     "sha256_hasher",
+    "skipped_notices",
     "source_hash",
     "typed_os_errors",
     "walk_skill",
@@ -73,6 +75,9 @@ class SkillFiles(Record):
     escapes: tuple[str, ...]
     """Relative paths of symlinks whose target resolves outside the root (not in ``files``),
     sorted bytewise."""
+    skipped: tuple[str, ...] = ()
+    """Relative paths of the folders the user may not list or search (mode 000, or 600),
+    skipped with all they hold, sorted bytewise (:func:`skipped_notices` warns of them)."""
 
 
 def fs_bytes(path: str) -> bytes:
@@ -179,7 +184,9 @@ def walk_skill(
     outside is reported in ``escapes`` and never followed (even when that target does not
     exist: it still points out of the skill); a broken one pointing inside is skipped. A
     folder symlink that leads back to a folder already on the current walk path (a cycle) is
-    not entered again. Other entries (sockets, FIFOs, devices) are ignored. ``folders``, when
+    not entered again. Other entries (sockets, FIFOs, devices) are ignored. A folder the user
+    may not list or search (mode 000, or 600: its files cannot be opened) is skipped and
+    reported in ``skipped`` (the root is not: its SKILL.md cannot be read). ``folders``, when
     given, gets the real path of each folder listed (the root first): what a watcher of the
     skill watches. ``dirs``, when given, gets the relative path of each folder listed but
     the root (one empty or holding hidden files only too: the skill's directories as it is
@@ -190,13 +197,21 @@ def walk_skill(
     root_real = real_root or os.path.realpath(root)
     files: list[str] = []
     escapes: list[str] = []
+    skipped: list[str] = []
     # (real folder path, relative prefix, real paths of the folders on the walk path to it)
     stack: list[tuple[str, str, frozenset[str]]] = [(root_real, "", frozenset((root_real,)))]
     while stack:
         folder, prefix, ancestors = stack.pop()
         try:
             entries = os.scandir(folder)
-        except OSError:
+            # one the user may list but not search (mode 600) is skipped as one that cannot
+            # be listed: its names are there, but none of its files can be opened or stat'ed
+            if not os.access(folder, os.X_OK):
+                entries.close()
+                raise PermissionError(errno.EACCES, "Permission denied", folder)
+        except OSError as exc:  # a vanished folder is no longer one of the skill's
+            if isinstance(exc, PermissionError) and prefix:
+                skipped.append(prefix[:-1])
             continue
         if folders is not None:
             folders.append(folder)
@@ -231,7 +246,20 @@ def walk_skill(
                     stack.append((target, rel + "/", ancestors | {target}))
     files.sort(key=fs_bytes)
     escapes.sort(key=fs_bytes)
-    return SkillFiles(tuple(files), tuple(escapes))
+    skipped.sort(key=fs_bytes)
+    return SkillFiles(tuple(files), tuple(escapes), tuple(skipped))
+
+
+def skipped_notices(root: Path, skipped: Iterable[str], outcome: str) -> tuple[Notice, ...]:
+    """The warning of each folder :func:`walk_skill` skipped (:attr:`SkillFiles.skipped`):
+    ``<root>/<folder>: folder cannot be read (Permission denied): its files are not
+    <outcome>`` (``linted``, ``built``)."""
+    return tuple(
+        Notice(
+            f"{root / rel}: folder cannot be read (Permission denied): its files are not {outcome}"
+        )
+        for rel in skipped
+    )
 
 
 _sha256: Callable[..., Any] | None = None

@@ -164,7 +164,8 @@ class Skill:
         self.name = Path(real).name  # root.resolve().name
         self.compiled = compiled
         listing = known.listing if known is not None else walk_skill(root, real_root=real)
-        self.files, self.escapes = listing
+        # skipped: the folders the walk could not list or search (notices names them)
+        self.files, self.escapes, self.skipped = listing.files, listing.escapes, listing.skipped
         #: The texts read of files (:meth:`text`, :meth:`_read`), the caller's when known.
         self._read_texts: dict[str, str | None] = known.texts if known is not None else {}
         # SKILL.md first (E012 before reading it, if it leads out), its text kept for the
@@ -223,8 +224,11 @@ class Skill:
 
     @cached_property
     def notices(self) -> tuple[Notice, ...]:
-        """The warnings of parsing the Markdown files (a file over the parse limit)."""
-        return tuple(
+        """The warnings of the folders skipped (no permission: their files are not linted),
+        then of parsing the Markdown files (a file over the parse limit)."""
+        from skillc_index.files import skipped_notices
+
+        return skipped_notices(self.root, self.skipped, "linted") + tuple(
             notice
             for rel, doc in self.docs.items()
             if (notice := limit_notice(str(self.root / rel), doc)) is not None

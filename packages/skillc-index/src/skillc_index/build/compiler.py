@@ -56,6 +56,7 @@ from skillc_index.files import (
     decoded,
     file_digests,
     open_in_root,
+    skipped_notices,
     walk_skill,
 )
 from skillc_index.index.cache import (
@@ -453,7 +454,7 @@ def _compile(
         manifest=manifest,
         index=report,
         files=len(found.files),
-        notices=notices,
+        notices=(*skipped_notices(source, found.skipped, "built"), *notices),
     )
 
 

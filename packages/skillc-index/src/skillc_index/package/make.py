@@ -109,7 +109,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     leading out of it, E070 for what the format refuses and for ``.gitignore`` files over
     their bounds (what they exclude unknown)."""
     from skillc_index.build.stub import with_frontmatter
-    from skillc_index.files import is_utf8, open_in_root, walk_skill
+    from skillc_index.files import is_utf8, open_in_root, skipped_notices, walk_skill
     from skillc_index.glob import IgnoreRules, IgnoreTooLarge
     from skillc_index.layout import resolve_skill
     from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
@@ -200,7 +200,12 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         tuple(contents[rel] for rel in sorted(contents)),
         (*twice, *projection.changes),
         os.path.realpath(source),
-        (*resolved.notices, *(Notice(f"{meta.name}: {text}") for text in said), *clashes),
+        (
+            *resolved.notices,
+            *(Notice(f"{meta.name}: {text}") for text in said),
+            *skipped_notices(source, found.skipped, "packaged"),
+            *clashes,
+        ),
         tuple(ignored.items()),
     )
 
