@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from skillc_index import (
-    FileStat,
     IndexUnusable,
     Layout,
     ResolvedSkill,
@@ -28,7 +27,7 @@ from skillc_index.build.compiler import compile_skill
 from skillc_index.diagnostics import IndexCollision
 from skillc_index.index.freshness import check_index, index_is_fresh, require_index
 from skillc_index.index.rows import markdown_documents
-from skillc_index.index.schema import hash16
+from skillc_index.index.schema import FileStat, hash16
 
 WriteSkill = Callable[..., Path]
 
