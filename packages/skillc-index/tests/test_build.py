@@ -153,6 +153,33 @@ def test_a_folder_that_cannot_be_searched_is_not_built_and_named(
     assert build("demo").compiled.up_to_date and warning in build("demo").notices
 
 
+def test_a_file_that_cannot_be_read_stops_build_and_package_naming_it(
+    cli: Callable[..., Callable[..., object]],
+    project: Path,
+    write_skill: WriteSkill,
+    unreadable: Callable[[Path], None],
+) -> None:
+    """A file of the skill its user may not read (mode 000) stopped ``skc build`` and ``skc
+    package`` at ``error[E999]: PermissionError: [Errno 13] ...``; each is now the typed
+    ``cannot read '<file>'`` of the file, exit 1, the earlier build left as it was and no
+    package written."""
+    source = write_skill(project / ".skillc" / "skills" / "demo", files={"references/s.md": ""})
+    run = cli("skillc_index")
+    assert run("build", "demo").returncode == 0  # type: ignore[attr-defined]
+    runtime = project / ".skillc" / "runtime" / "demo"
+    before = snapshot(runtime)
+    (source / "references" / "guide.md").write_text("# G\n", encoding="utf-8")
+    unreadable(source / "references" / "s.md")
+    said = "error[E999]: cannot read 'references/s.md': Permission denied\n"
+    for command in ("build", "package"):
+        done = run(command, "demo")
+        assert (done.returncode, done.stderr) == (1, said), command  # type: ignore[attr-defined]
+    assert {k: v for k, v in snapshot(runtime).items() if "logs.db" not in k} == {
+        k: v for k, v in before.items() if "logs.db" not in k
+    }
+    assert not (project / "dist").exists()
+
+
 def test_tampered_stub_is_rewritten(
     build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:

@@ -154,6 +154,46 @@ def test_walk_skips_a_folder_that_can_be_listed_but_not_searched(skill: Path) ->
     ]
 
 
+def test_a_file_that_cannot_be_read_is_unreadable_file_naming_it(skill: Path) -> None:
+    """A file of the skill its user may not read (mode 000): the source hash and the reads
+    inside the skill raised a bare ``PermissionError``, which ``skc build``, ``lint`` and
+    ``package`` printed as ``error[E999]: PermissionError: [Errno 13] ...``; each is now
+    :class:`UnreadableFile` naming the file as the skill has it. Run as a user would (root
+    without its override of permissions, under setpriv)."""
+    make(skill, {"references/secret.md": "# S\n"})
+    secret = skill / "references" / "secret.md"
+    prefix = UNPRIVILEGED if os.geteuid() == 0 and shutil.which("setpriv") else ()
+    code = (
+        "import sys; from pathlib import Path; from skillc_index.diagnostics import "
+        "UnreadableFile; from skillc_index.files import open_in_root, read_in_root, "
+        "source_hash\nroot, rel = Path(sys.argv[1]), 'references/secret.md'\n"
+        "for read in (lambda: source_hash(root), lambda: open_in_root(root, rel), "
+        "lambda: read_in_root(root, rel, 10)):\n"
+        "    try: read()\n"
+        "    except UnreadableFile as exc: print(exc.path, exc.reason)\n"
+        "    except Exception as exc: print(type(exc).__name__)"
+    )
+    secret.chmod(0o000)
+    try:
+        denied = subprocess.run(
+            [*prefix, sys.executable, "-c", "import sys; open(sys.argv[1])", str(secret)],
+            capture_output=True,
+        )
+        if denied.returncode == 0:
+            pytest.skip("permissions do not apply here")
+        done = subprocess.run(
+            [*prefix, sys.executable, "-c", code, str(skill)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        secret.chmod(0o644)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "references/secret.md Permission denied\n" * 3
+
+
 def test_escaping_symlinks_are_reported_not_followed(tmp_path: Path) -> None:
     outside = make(tmp_path / "outside", {"secret.md": "s", "dir/inner.md": "i"})
     root = make(tmp_path / "skill", {"SKILL.md": "x"})

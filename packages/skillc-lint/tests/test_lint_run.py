@@ -183,6 +183,27 @@ def test_a_bad_skill_in_a_folder_does_not_stop_the_folder(
     assert data[1]["error"]["code"] == "E012"
 
 
+def test_a_skill_with_a_file_that_cannot_be_read_does_not_stop_the_folder(
+    lint: Run, cwd: Path, unreadable: Callable[[Path], None]
+) -> None:
+    """A Markdown file its user may not read (mode 000): the run stopped at ``error[E999]:
+    PermissionError: [Errno 13] Permission denied: 'secret.md'``, the other skills unlinted.
+    That skill is now a target that could not be linted, its file named, and the rest are."""
+    put(cwd / "skills" / "a")
+    put(cwd / "skills" / "b")
+    (cwd / "skills" / "b" / "references").mkdir()
+    (cwd / "skills" / "b" / "references" / "secret.md").write_text("# S\n", encoding="utf-8")
+    put(cwd / "skills" / "c")
+    unreadable(cwd / "skills" / "b" / "references" / "secret.md")
+    said = {"code": "E999", "message": "cannot read 'references/secret.md': Permission denied"}
+    done = lint("skills", "--format", "json", "-j", "1")
+    data = json.loads(done.stdout)
+    assert [item.get("skill") or item["target"] for item in data] == ["a", "skills/b", "c"]
+    assert (done.returncode, data[1]["error"]) == (1, said)
+    text = lint("skills", "-j", "1")
+    assert f"error[E999]: {said['message']}\n" in text.stderr and "a: 0 errors" in text.stdout
+
+
 # -- the run's own errors in every format ------------------------------------------------------
 
 

@@ -55,8 +55,9 @@ def unknown_keys(data: Iterable[Any], known: tuple[str, ...]) -> str:
 def read_case_file(root: Path, rel: str) -> bytes | None:
     """The bytes of the case file ``rel`` of the skill at ``root``, as ``skc eval`` and lint's
     SKL529 read it; None when it is not there. Raises :class:`ValueError` for a file over
-    :data:`MAX_FILE_BYTES` or that is no regular file of the skill (a symlink out of it, a
-    folder, a FIFO), :class:`OSError` when it cannot be read."""
+    :data:`MAX_FILE_BYTES`, that is no regular file of the skill (a symlink out of it, a
+    folder, a FIFO) or that cannot be opened (no permission); :class:`OSError` when a read
+    fails."""
     from skillc_index.diagnostics import NotARegularFile, SkillcError, SkillFileNotFound
     from skillc_index.files import open_in_root
 

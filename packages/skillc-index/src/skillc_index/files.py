@@ -304,9 +304,16 @@ def _checked_names(files: Iterable[str]) -> list[str]:
 def file_digests(root: Path, files: Iterable[str]) -> dict[str, str]:
     """The :func:`file_sha256` of each of ``files`` (relative paths without ``..``, else
     :class:`PathEscapesRoot`), in bytewise order: what :func:`combine_digests` takes. The
-    index keeps them (``files.sha256``), so that a changed file is all that is hashed again."""
+    index keeps them (``files.sha256``), so that a changed file is all that is hashed again.
+    One that cannot be read (no permission: mode 000) is :class:`UnreadableFile` naming it."""
     root_real = os.path.realpath(root)
-    return {rel: file_sha256(_join(root_real, rel)) for rel in _checked_names(files)}
+    digests: dict[str, str] = {}
+    for rel in _checked_names(files):
+        try:
+            digests[rel] = file_sha256(_join(root_real, rel))
+        except OSError as exc:
+            raise UnreadableFile(rel, exc.strerror or str(exc)) from exc
+    return digests
 
 
 def combine_digests(digests: Mapping[str, str]) -> str:
@@ -468,7 +475,8 @@ def open_in_root(
     FIFO, socket or device is E021 (:class:`NotARegularFile`), without blocking. Symlinks
     that stay inside the root are followed. ``hidden=False`` refuses a path with a hidden
     component (:class:`HiddenPath`, E021). No such file, a NUL byte, a name too long or too
-    many symlinks: ``missing`` (E021). Other ``OSError`` (permissions) propagate.
+    many symlinks: ``missing`` (E021). A file or folder that cannot be opened (no permission:
+    mode 000) is :class:`UnreadableFile` (E999) naming ``rel``, never a bare ``OSError``.
     ``real_root``: the root's real path (``os.path.realpath(root)``), when the caller resolved
     it already: every check still runs against it, on every path and symlink met.
     """
@@ -545,7 +553,7 @@ def open_in_root(
                     raise missing(rel) from None
                 if swapped or exc.errno == errno.ENAMETOOLONG:
                     raise missing(rel, exc.strerror or str(exc)) from None
-                raise
+                raise UnreadableFile(rel, exc.strerror or str(exc)) from exc
     finally:
         for fd in folders:
             os.close(fd)

@@ -12,7 +12,7 @@ import stat
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from skillc_index.diagnostics import Notice, SkillcError
+from skillc_index.diagnostics import Notice, SkillcError, UnreadableFile
 from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, Layout
 from skillc_index.route.manifest import MoveRecord, identity_of, lexists, plain_name
 from skillc_index.route.place import RoutePlace, linked_from
@@ -194,6 +194,8 @@ def why_not_built(
     files cannot be read (no permission, a FIFO...), or, for a compile of the skill folder
     ``source``, a path outside it cannot be written (the runtime folder): that path is
     named, the folder a staging name was to be made in rather than the name."""
+    if isinstance(exc, UnreadableFile):  # a file of the skill (open_in_root, the source hash)
+        return f"cannot be read: {exc.reason}", "cannot be read"
     if not isinstance(exc, OSError):
         return f"does not build: {_one_line(exc)}", "does not build"
     why = exc.strerror or str(exc)
