@@ -190,3 +190,68 @@ def test_a_bounded_find_cuts_folders_then_skills(project: Path, home: Path, tmp_
     [warning] = data["warnings"]
     assert "the other folders of 6 skills (`duplicates`, `deployed_to`) cut to 10" in warning
     assert f"{6 - len(data['skills'])} skills left out (ask for fewer with `limit`)" in warning
+
+
+def test_a_bounded_find_cuts_long_names_and_headings(
+    project: Path, home: Path, tmp_path: Path
+) -> None:
+    """A skill whose heading (or name) is longer than the whole reply emptied it: the loop
+    stopped at it and dropped every skill after, and the hint said to ask for fewer even at
+    limit 1. Names and headings are cut to 200 characters, like descriptions, and the rest
+    keep their rank."""
+    from skillc_gateway.operations import FIND, FindParams
+
+    library = tmp_path / "library"
+    heading = "walrus " + "x" * 110_000
+    name = "walrus-" + "y" * 20_000
+    for folder, text in (
+        (
+            "walrus-heading",
+            f"name: walrus-heading\ndescription: Walrus tusk.\n---\n# W\n\n## {heading}",
+        ),
+        ("walrus-name", f"name: {name}\ndescription: Walrus tusk walrus.\n---\n# Walrus\n"),
+        *(
+            (f"gadget-{n}", f"name: gadget-{n}\ndescription: Walrus gadget {n}.\n---\n# Use\n")
+            for n in range(4)
+        ),
+    ):
+        (library / folder).mkdir(parents=True)
+        (library / folder / "SKILL.md").write_text(f"---\n{text}\n", encoding="utf-8")
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    run = Session(layout, AccessLog(print), reply_chars=100_000)
+    whole = FIND.run(
+        Session(layout, AccessLog(print)), FindParams("walrus tusk", 6, (str(library),))
+    )
+    names = [skill.name for skill in whole.skills]
+    assert len(names) == 6 and {names[0], names[1]} == {"walrus-heading", name}
+    data = FIND.run(run, FindParams("walrus tusk", 6, (str(library),))).to_dict()
+    assert len(json.dumps(data, ensure_ascii=False)) <= 100_000
+    assert [s["name"] for s in data["skills"]] == [n if n != name else n[:200] + "…" for n in names]
+    by_name = {s["name"]: s for s in data["skills"]}
+    assert by_name["walrus-heading"]["sections"][0]["heading"] == heading[:200] + "…"
+    assert by_name["gadget-0"]["description"] == "Walrus gadget 0."  # short: whole
+    [warning] = data["warnings"]
+    assert "the names or section headings of 2 skills cut to 200 characters" in warning
+    assert "left out" not in warning and "descriptions" not in warning
+    for top in (1, 2):
+        data = FIND.run(run, FindParams("walrus tusk", top, (str(library),))).to_dict()
+        assert len(data["skills"]) == top and "ask for fewer" not in data["warnings"][0]
+
+
+def test_a_skill_too_long_alone_is_left_out_not_the_rest() -> None:
+    """A skill that cannot fit even alone (a path past the limit) is left out, the ones after
+    it kept, and the warning does not ask for fewer skills: fewer would not help."""
+    from skillc_gateway._find_reply import fit_answer
+    from skillc_gateway.catalog import FindResult, FoundSkill
+
+    def skill(name: str, path: str) -> FoundSkill:
+        return FoundSkill(name, "A skill.", path, (), 1.0, (), ())
+
+    found = FindResult(
+        "q", (skill("huge", "/" + "p" * 5_000), skill("a", "/a"), skill("b", "/b")), 3, 0, False
+    )
+    data = fit_answer(found, 4_000).to_dict()
+    assert [s["name"] for s in data["skills"]] == ["a", "b"]
+    [warning] = data["warnings"]
+    assert "1 skills left out: each alone is longer than the limit" in warning
+    assert "ask for fewer" not in warning

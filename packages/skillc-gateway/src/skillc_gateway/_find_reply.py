@@ -3,11 +3,14 @@ JSON, ``Session.reply_chars``): ``skc_find`` replies had none, and 40 skills wit
 descriptions made 4.8 MB (a description is whatever a SKILL.md's frontmatter holds, up to
 its first MiB).
 
-What goes first is what costs most and says least: the longest descriptions are cut, all to
-one length, the most that lets the answer fit (short ones stay whole), each ending with
-:data:`MARKER`; then, if paths alone are too many, the lists of other folders
-(``duplicates``, ``deployed_to``) are cut to :data:`MAX_FOLDERS`; then the last skills go.
-A warning says what was cut.
+What goes first is what costs most and says least: names and section headings longer than
+:data:`FIELD_CHARS` are cut to it (the catalog keeps them at any length: one 110,000-character
+heading left no room for any skill); then the longest descriptions are cut, all to one length,
+the most that lets the answer fit but never under :data:`FIELD_CHARS` (shorter ones stay
+whole); each cut field ends with :data:`MARKER`. Then, if paths alone are too many, the lists
+of other folders (``duplicates``, ``deployed_to``) are cut to :data:`MAX_FOLDERS`; then the
+skills that no longer fit are left out, the others kept in rank order. A warning says what
+was cut.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ from skillc_index import Notice
 if TYPE_CHECKING:
     from skillc_gateway.catalog import FindResult, FoundSkill
 
-__all__ = ["MARKER", "MAX_FOLDERS", "fit_answer"]
+__all__ = ["FIELD_CHARS", "MARKER", "MAX_FOLDERS", "fit_answer"]
 
-#: Ends a cut description.
+#: Ends a cut field (a name, a heading, a description).
 MARKER = "…"
+#: The length names and headings are cut to, and the least a description is cut to.
+FIELD_CHARS = 200
 #: The folders listed per skill (``duplicates``, ``deployed_to``) when paths must be cut too.
 MAX_FOLDERS = 10
 #: Characters kept for the warning this adds.
@@ -40,15 +45,23 @@ def fit_answer(result: FindResult, chars: int) -> FindResult:
         return result
     budget = chars - _WARNING_ROOM
     notes: list[str] = []
-    skills = list(result.skills)
-    cap = _description_cap(result, budget)
-    if cap is not None:
-        cut = [skill for skill in skills if len(skill.description) > cap]
-        skills = [_cut_description(skill, cap) for skill in skills]
+    skills = [_cut_fields(skill) for skill in result.skills]
+    long_fields = sum(new is not old for new, old in zip(skills, result.skills, strict=True))
+    if long_fields:
         notes.append(
-            f"the descriptions of {len(cut):,} skills cut to {cap:,} characters (`{MARKER}` "
-            "ends them): each skill's SKILL.md has its whole description"
+            f"the names or section headings of {long_fields:,} skills cut to {FIELD_CHARS} "
+            f"characters (`{MARKER}` ends them)"
         )
+    cap = _description_cap(result._replace(skills=tuple(skills)), budget)
+    if cap is not None:  # never under FIELD_CHARS: past that, skills are left out instead
+        cap = max(cap, FIELD_CHARS)
+        cut = [skill for skill in skills if len(skill.description) > cap]
+        if cut:
+            skills = [s._replace(description=_cut(s.description, cap)) for s in skills]
+            notes.append(
+                f"the descriptions of {len(cut):,} skills cut to {cap:,} characters "
+                f"(`{MARKER}` ends them): each skill's SKILL.md has its whole description"
+            )
     if _size(result._replace(skills=tuple(skills)).to_dict()) > budget:
         long = [s for s in skills if max(len(s.duplicates), len(s.deployed_to)) > MAX_FOLDERS]
         if long:
@@ -58,23 +71,28 @@ def fit_answer(result: FindResult, chars: int) -> FindResult:
                 f"to {MAX_FOLDERS}"
             )
     fixed = _size(result._replace(skills=()).to_dict())
-    used, kept = fixed, 0
-    for skill in skills:
-        used += _size(skill.to_dict()) + 2
-        if used > budget:
-            break
-        kept += 1
-    if kept < len(skills):
-        notes.append(f"{len(skills) - kept:,} skills left out (ask for fewer with `limit`)")
-        skills = skills[:kept]
+    used, kept, no_room, too_long = fixed, [], 0, 0
+    for skill in skills:  # in rank order: a skill that does not fit is left out, not the rest
+        size = _size(skill.to_dict()) + 2
+        if used + size <= budget:
+            used += size
+            kept.append(skill)
+        elif fixed + size <= budget:
+            no_room += 1
+        else:
+            too_long += 1
+    if no_room:  # some skill was kept: fewer would leave room for the best ones
+        notes.append(f"{no_room:,} skills left out (ask for fewer with `limit`)")
+    if too_long:
+        notes.append(f"{too_long:,} skills left out: each alone is longer than the limit")
     warning = Notice(f"find's reply cut to its limit of {chars:,} characters: {'; '.join(notes)}")
-    return result._replace(skills=tuple(skills), warnings=(*result.warnings, warning))
+    return result._replace(skills=tuple(kept), warnings=(*result.warnings, warning))
 
 
 def _description_cap(result: FindResult, budget: int) -> int | None:
     """The longest description length that lets the answer fit (its other parts as they
     are), each longer one cut to it with the marker; None when no cut is needed. 0 when
-    even that does not fit (the paths are cut next)."""
+    even that does not fit (:func:`fit_answer` cuts to :data:`FIELD_CHARS` at least)."""
     lengths = [len(skill.description) for skill in result.skills]
     others = _size(
         result._replace(skills=tuple(s._replace(description="") for s in result.skills)).to_dict()
@@ -102,10 +120,19 @@ def _description_cap(result: FindResult, budget: int) -> int | None:
     return low
 
 
-def _cut_description(skill: FoundSkill, cap: int) -> FoundSkill:
-    if len(skill.description) <= cap:
+def _cut(text: str, cap: int) -> str:
+    """``text``, or its first ``cap`` characters and :data:`MARKER` when it is longer."""
+    return text if len(text) <= cap else text[:cap].rstrip() + MARKER
+
+
+def _cut_fields(skill: FoundSkill) -> FoundSkill:
+    """``skill`` with its name and section headings cut to :data:`FIELD_CHARS`."""
+    if len(skill.name) <= FIELD_CHARS and all(
+        len(s.heading) <= FIELD_CHARS for s in skill.sections
+    ):
         return skill
-    return skill._replace(description=skill.description[:cap].rstrip() + MARKER)
+    sections = tuple(s._replace(heading=_cut(s.heading, FIELD_CHARS)) for s in skill.sections)
+    return skill._replace(name=_cut(skill.name, FIELD_CHARS), sections=sections)
 
 
 def _few_folders(skill: FoundSkill) -> FoundSkill:
