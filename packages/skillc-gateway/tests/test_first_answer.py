@@ -764,3 +764,42 @@ def test_skills_moved_from_a_state_saved_before_they_were_indexed_keep_their_row
         if rows[str(store / f"plot-{n:02d}")] == ids[str(agent / f"plot-{n:02d}")]
     ]
     assert kept == list(range(1, count))  # all but the edited one: indexed anew
+
+
+def test_when_no_find_server_can_start_each_find_builds_a_share(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file that is not a socket at ``find.sock`` (or a socket path too long): no find server
+    can start, and nobody built the catalog: every find answered from the files again, for
+    good. Each answer from the files is now followed by indexing in the process for as long as
+    it took, so the finds that follow build the catalog, and then it answers, the same."""
+    from skillc_gateway.catalog import find_skills
+    from skillc_gateway.catalog.lifecycle import can_serve, start_for_later
+    from skillc_gateway.catalog.protocol import fits
+
+    monkeypatch.delenv("SKILLC_FIND_SERVER", raising=False)
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
+    lib = tmp_path / "lib"
+    old = time.time() - 3600  # settled files: none is read again as racy
+    for n in range(60):
+        skill(lib / f"bed-{n:02d}", f"name: bed-{n:02d}\ndescription: Weed bed {n}.", "# Hoe\n")
+        os.utime(lib / f"bed-{n:02d}" / "SKILL.md", (old, old))
+    home = tmp_path / "home"
+    (home / ".skillc").mkdir(parents=True)
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    socket_path(layout).write_text("not a socket\n", encoding="utf-8")
+    assert fits(str(socket_path(layout)))  # the file is why, not the path's length
+    assert not can_serve(layout) and start_for_later(layout) is None
+    answers: list[FindResult] = []
+    try:
+        while len(answers) < 40 and not (answers and not answers[-1].first):
+            answers.append(
+                find_skills(layout, "weed bed", paths=[str(lib)], configured={}, builds=True)
+            )
+    finally:
+        Catalog.shared(layout).close()
+    assert answers[0].first and not answers[-1].first and not answers[-1].partial
+    assert len({tuple(s.name for s in found.skills) for found in answers}) == 1
+    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+        assert db.execute("SELECT count(*) FROM skills").fetchone()[0] == 60
+    assert socket_path(layout).read_text(encoding="utf-8") == "not a socket\n"

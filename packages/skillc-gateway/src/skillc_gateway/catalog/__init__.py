@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -225,7 +226,10 @@ def find_skills(
     the find operation), it answers from the skills' files when the catalog lacks many of
     them (:mod:`.first_answer`: ``first`` set), for the find server to build the catalog
     (unless ``$SKILLC_FIND_SERVER`` turns it off, or not on Linux); else it indexes them
-    here, within ``budget``."""
+    here, within ``budget``. When no find server can start (:func:`.lifecycle.can_serve`:
+    the socket path too long or a file, the home not writable), an answer from the files is
+    followed by indexing here for as long as it took (stretched at most to what keeps the
+    find within ``budget``): each find builds a share, until the catalog answers."""
     from skillc_index.operation import as_items
 
     paths = as_items(paths)
@@ -259,7 +263,18 @@ def find_skills(
     # no find server answered: one will build the catalog, if one may start
     first = (server or builds) and sys.platform.startswith("linux")
     first = first and not switched_off("SKILLC_FIND_SERVER")
-    return Catalog.shared(layout).find(query, roots, limit, budget=budget, first=first, told=told)
+    catalog = Catalog.shared(layout)
+    started = time.monotonic()
+    found = catalog.find(query, roots, limit, budget=budget, first=first, told=told)
+    if found.first and catalog.database.path is not None:
+        from skillc_gateway.catalog.lifecycle import can_serve
+
+        if not can_serve(layout):  # no server will build it: a share at each find, here
+            took = time.monotonic() - started
+            seconds = min(took, (budget - took) / FINISH_WITHIN)  # stretched, within budget
+            if seconds > 0:
+                catalog.build(roots, seconds)
+    return found
 
 
 def served_answer(

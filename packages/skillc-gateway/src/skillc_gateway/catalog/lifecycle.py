@@ -44,6 +44,7 @@ __all__ = [
     "AUTO_START_SKILLS",
     "DETACHED_IDLE_SECONDS",
     "START_SECONDS",
+    "can_serve",
     "server_status",
     "silent_status",
     "start_detached",
@@ -202,19 +203,7 @@ def start_for_later(layout: Layout, build: Sequence[str] = ()) -> int | None:
     large library itself (:data:`AUTO_START_SKILLS`), so that the next finds are answered
     warm; the server stops after :data:`DETACHED_IDLE_SECONDS` without a query. ``build``:
     the folders (absolute) the find searched, whose skills the server indexes first."""
-    import sys
-
-    home, sock = layout.global_dir, socket_path(layout)
-    if not sys.platform.startswith("linux") or not os.access(home, os.W_OK | os.X_OK):
-        return None
-    if not fits(str(sock)):
-        return None
-    try:
-        if not stat.S_ISSOCK(os.lstat(sock).st_mode):
-            return None  # a file in its place: the server would refuse it
-    except FileNotFoundError:
-        pass
-    except OSError:
+    if not can_serve(layout):
         return None
     try:
         child = _spawn_locked(layout, DETACHED_IDLE_SECONDS, build)
@@ -222,6 +211,26 @@ def start_for_later(layout: Layout, build: Sequence[str] = ()) -> int | None:
         return None
     child.returncode = 0  # it lives on on its own: no "still running" warning
     return child.pid
+
+
+def can_serve(layout: Layout) -> bool:
+    """Whether a find server can start, or runs, for ``layout``'s home: Linux, a skillc home
+    that can be written, a socket path that fits and is free or a socket (a file in its place:
+    a server would refuse it). When not, nobody but the process that finds builds the catalog
+    (:func:`~skillc_gateway.catalog.find_skills`)."""
+    import sys
+
+    home, sock = layout.global_dir, socket_path(layout)
+    if not sys.platform.startswith("linux") or not os.access(home, os.W_OK | os.X_OK):
+        return False
+    if not fits(str(sock)):
+        return False
+    try:
+        return stat.S_ISSOCK(os.lstat(sock).st_mode)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
 
 
 def _spawn_locked(
