@@ -466,3 +466,28 @@ def test_a_nul_in_a_checkout_s_targets_fails_no_command(
     assert missing.returncode == 1
     assert "error[E001]: skill 'nosuch' not found" in missing.stderr, missing.stderr
     assert "E999" not in missing.stderr
+
+
+def test_find_config_stops_at_the_project_root_and_the_home(
+    layout: Layout, tmp_path: Path, home: Path
+) -> None:
+    """``skc lint`` took its ``[lint]`` from a parent's ``.skillc/config.toml`` above the
+    project (whose ``.skillc/`` had none), where ``skc search`` read no project config, and
+    a global skill's from a ``pyproject.toml`` above ``$SKILLC_HOME``: the walk ends at the
+    project's root (or a repository's top), that folder included, and before the home."""
+    from skillc_index import find_config
+
+    write(tmp_path / "parent" / ".skillc" / "config.toml", '[lint]\nSKL108 = "error"\n')
+    proj = tmp_path / "parent" / "proj"
+    (proj / ".skillc" / "skills" / "demo").mkdir(parents=True)
+    assert find_config(proj / ".skillc" / "skills" / "demo", layout) is None
+    write(proj / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "off"\n')
+    assert find_config(proj / ".skillc" / "skills" / "demo", layout) == proj / "pyproject.toml"
+    repo = tmp_path / "parent" / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "skills" / "a").mkdir(parents=True)
+    assert find_config(repo / "skills" / "a", layout) is None
+    write(tmp_path / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "off"\n')
+    (home / ".skillc" / "skills" / "gs").mkdir(parents=True)
+    assert find_config(home / ".skillc" / "skills" / "gs", layout) is None
+    assert find_config(tmp_path / "loose", layout) == tmp_path / "pyproject.toml"

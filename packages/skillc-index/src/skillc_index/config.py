@@ -4,7 +4,8 @@ A project's settings may also live in ``pyproject.toml`` as ``[tool.skillc]`` (i
 ``[tool.skillc.lint]`` is the ``[lint]`` table), and a tool may name the file to read
 (``--config PATH``) or find the one nearest a path (:func:`find_config`), as ruff finds its
 own: walking up from the path, the first folder holding ``.skillc/config.toml`` or a
-``pyproject.toml`` with a ``[tool.skillc]`` table.
+``pyproject.toml`` with a ``[tool.skillc]`` table, never past the project's root (the folder
+holding its ``.skillc/``, or a repository's top) nor into the skillc home.
 
 Resolution is per key (RFC-0009:C-RESOLUTION): CLI > environment > project > global > default.
 A file that cannot be read or parsed is reported and ignored (and listed in
@@ -25,7 +26,9 @@ from typing import Any
 
 from skillc_index.diagnostics import Notice, NoticeLevel, capped
 from skillc_index.layout import (
+    SKILLC_DIR,
     Layout,
+    _is_project_marker,
     custom_home,
     home_relative,
     shown,
@@ -307,7 +310,13 @@ def find_config(
 ) -> Path | None:
     """The config file nearest ``start`` (a file or folder): walking up from it, the first
     folder holding ``.skillc/config.toml`` (not the global one) or a ``pyproject.toml`` with
-    a ``[tool.skillc]`` table; None when there is none. A ``pyproject.toml`` that cannot be
+    a ``[tool.skillc]`` table; None when there is none. The walk ends at the project's root
+    (a folder holding a ``.skillc/`` directory, as :class:`~skillc_index.layout.Layout` finds
+    it, or a repository's top, holding ``.git``), that folder included, and before the skillc
+    home: a file above them (a parent's ``.skillc/config.toml``, a ``pyproject.toml`` in
+    ``/tmp`` above ``$SKILLC_HOME``) is no one's in the project and configures none of its
+    skills, nor a global skill (DECISIONS: the home never counts as a project). A
+    ``pyproject.toml`` that cannot be
     parsed is taken (:func:`load_config` reports it and ignores it, as a broken
     ``.skillc/config.toml``); one that cannot be opened is passed over. ``nearest``:
     the answer for each folder walked, kept and reused by a caller asking for many paths
@@ -322,13 +331,22 @@ def find_config(
         if nearest is not None and here in nearest:
             found = nearest[here]
             break
+        if here == layout.home:
+            break  # its config is the global one, read anyway
         walked.append(here)
         found = _config_in(here, global_config)
-        if found is not None:
+        if found is not None or _is_top(here):
             break
     if nearest is not None:
         nearest.update(dict.fromkeys(walked, found))
     return found
+
+
+def _is_top(here: Path) -> bool:
+    """Whether ``here`` is the top a walk for a config ends at: a project's root (a
+    ``.skillc/`` folder as :class:`~skillc_index.layout.Layout` counts one) or a
+    repository's (``.git``, a folder or a file: worktrees and submodules)."""
+    return _is_project_marker(here / SKILLC_DIR) or os.path.lexists(here / ".git")
 
 
 def _config_in(here: Path, global_config: Path) -> Path | None:
