@@ -295,6 +295,35 @@ def test_pyproject_tool_skillc_is_a_project_config(layout: Layout, tmp_path: Pat
     assert not any("unknown key" in text for text in texts(config))  # [project], [tool.ruff]
 
 
+def test_the_project_roots_pyproject_is_its_config_for_every_command(layout: Layout) -> None:
+    """``[tool.skillc.search]`` and ``[tool.skillc.targets]`` in the project's
+    ``pyproject.toml`` were read by ``skc lint`` alone (``search`` indexed with ``ascii``,
+    ``build --target mine`` was E100, without a word): without a ``.skillc/config.toml``,
+    the root's ``pyproject.toml`` is the project's config for every command."""
+    from skillc_index import find_config
+    from skillc_index.config import project_config_file
+
+    assert layout.project_root is not None and layout.project_config is not None
+    pyproject = layout.project_root / "pyproject.toml"
+    write(
+        pyproject,
+        '[project]\nname = "x"\n[tool.skillc.search]\ntokenizer = "cjk"\n'
+        '[tool.skillc.targets]\nmine = "agents/mine"\n[tool.skillc.lint]\nSKL108 = "error"\n',
+    )
+    config = load_config(layout, env={})
+    assert (config.tokenizer, dict(config.targets)) == ("cjk", {"mine": "agents/mine"})
+    assert config.project_targets == {"mine"} and config.files == (pyproject,)
+    assert project_config_file(layout) == find_config(layout.project_root, layout) == pyproject
+    write(layout.project_config, "[lint]\n")  # the .skillc/config.toml comes first
+    config = load_config(layout, env={})
+    assert (config.tokenizer, config.targets, config.files) == (
+        "ascii",
+        {},
+        (layout.project_config,),
+    )
+    assert project_config_file(layout) == layout.project_config
+
+
 def test_find_config_takes_the_nearest_and_passes_over_other_pyprojects(
     layout: Layout, tmp_path: Path
 ) -> None:

@@ -134,6 +134,20 @@ def test_a_pyproject_with_a_toml_error_is_warned_not_passed_over(lint: Run, cwd:
     assert findings(proc) == {"tables": [("SKL108", "warning")]}
 
 
+def test_the_projects_pyproject_is_read_once(lint: Run, cwd: Path) -> None:
+    """The project's ``pyproject.toml`` is its config for every command (and the session's):
+    the lint uses it as the session's, its problems warned once."""
+    (cwd / ".skillc" / "skills").mkdir(parents=True)
+    write(
+        cwd / "pyproject.toml",
+        '[tool.skillc.lint]\nSKL108 = "error"\n[tool.skillc.search]\nx = 1\n',
+    )
+    put(cwd / ".skillc" / "skills" / "tables")
+    proc = lint(".skillc/skills/tables", "--format", "json")
+    assert findings(proc) == {"tables": [("SKL108", "error")]}
+    assert proc.stderr.count("unknown key 'search.x'") == 1, proc.stderr
+
+
 def test_a_config_option_naming_an_unusable_file_is_e100(lint: Run, cwd: Path) -> None:
     """``--config`` naming invalid TOML, or a ``pyproject.toml`` without ``[tool.skillc]``
     (a typo ``[tool.skilc.lint]``), linted on the defaults and exited 0: it is E100, as a

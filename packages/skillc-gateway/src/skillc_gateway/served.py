@@ -29,7 +29,8 @@ a listing costs the JSON of the entries; without one, each listing from its firs
 at every skill again (file stats; a file is hashed again only when its stamp changed). It
 watches the inventory's folders, each skill's folders, the inventory folders' subfolders
 that are no skill yet (a skill installed folder first, its SKILL.md after), and the
-configuration files (the global and the project's ``config.toml``: a ``[targets]`` folder
+configuration files (the global and the project's ``config.toml``, and the project's
+``pyproject.toml``: a ``[targets]`` folder
 added is an inventory folder; Claude Code's settings files: a plugin turned off is not
 served), each by its name in its folder.
 """
@@ -385,13 +386,17 @@ class ServedSkills:
                     del self._owner[folder]
 
     def _inventory(self) -> dict[str, InstalledSkill]:
-        from skillc_index.config import load_config
+        from skillc_index.config import PYPROJECT, load_config
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import settings_files, trusted_targets
         from skillc_index.inventory.uris import skill_paths
 
         layout = self._layout()
-        configs = tuple(str(c) for c in (layout.global_config, layout.project_config) if c)
+        top = layout.project_root
+        pyproject = None if top is None else top / PYPROJECT  # [tool.skillc.targets]
+        configs = tuple(
+            str(c) for c in (layout.global_config, layout.project_config, pyproject) if c
+        )
         configs += tuple(str(path) for path in settings_files(layout))  # plugins turned off
         if self._watcher is not None:  # before they are read: a write meanwhile is an event
             for config in configs:  # their [targets] are inventory folders

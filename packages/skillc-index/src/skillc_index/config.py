@@ -1,7 +1,9 @@
 """Configuration (RFC-0009): global and project ``config.toml``, environment and CLI overrides.
 
 A project's settings may also live in ``pyproject.toml`` as ``[tool.skillc]`` (its
-``[tool.skillc.lint]`` is the ``[lint]`` table), and a tool may name the file to read
+``[tool.skillc.lint]`` is the ``[lint]`` table, ``[tool.skillc.search]`` the ``[search]``
+one...): at the project's root, when it has no ``.skillc/config.toml``, every command reads
+it (:func:`project_config_file`). A tool may name the file to read
 (``--config PATH``) or find the one nearest a path (:func:`find_config`), as ruff finds its
 own: walking up from the path, the first folder holding ``.skillc/config.toml`` or a
 ``pyproject.toml`` with a ``[tool.skillc]`` table, never past the project's root (the folder
@@ -396,6 +398,18 @@ def _pyproject_is_config(path: str, mtime_ns: int, size: int) -> bool:
     return re.search(rb"tool\s*\.\s*[\"']?skillc\b", data) is not None
 
 
+def project_config_file(layout: Layout) -> Path | None:
+    """The project's config file, which :func:`load_config` reads for every command and
+    :func:`find_config` finds at the project's root: its ``.skillc/config.toml``, or, when it
+    has none, the root's ``pyproject.toml`` with a ``[tool.skillc]`` table (whose
+    ``[tool.skillc.search]`` and ``[tool.skillc.targets]`` count for ``search`` and ``build``
+    as its ``[tool.skillc.lint]`` does for ``lint``); None outside a project."""
+    root = layout.project_root
+    if root is None:
+        return None
+    return _config_in(root, layout.global_config) or layout.project_config
+
+
 def load_config(
     layout: Layout,
     *,
@@ -407,7 +421,8 @@ def load_config(
 
     ``overrides`` are CLI flags as dotted keys (``{"search.tokenizer": "cjk"}``); ``None``
     values are ignored so callers can pass unset options straight through.
-    ``project_file``: the project's config file to read instead of the layout's own (a
+    ``project_file``: the project's config file to read instead of the layout's own
+    (:func:`project_config_file`; a
     ``--config PATH``, or what :func:`find_config` found); its keys have the project's
     precedence and limits. A file named that does not exist is a notice; one that cannot be
     used (a ``pyproject.toml`` without ``[tool.skillc]`` too) is in :attr:`Config.ignored`.
@@ -429,7 +444,7 @@ def load_config(
         notices.append(Notice(f"config file {project_file} not found; ignored"))
     sources: list[tuple[Path | None, str]] = [
         (layout.global_config, "global"),
-        (layout.project_config if project_file is None else project_file, "project"),
+        (project_config_file(layout) if project_file is None else project_file, "project"),
     ]
     for path, origin in sources:
         if path is None:

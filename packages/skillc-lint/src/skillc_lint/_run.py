@@ -217,9 +217,11 @@ class _Configured:
         self.params = params
         self._built: dict[Path | None, tuple[RuleRegistry, Suppressions]] = {}
         self._nearest: dict[Path, Path | None] = {}  # each folder's config, walked once
+        self._project: Path | None = None  # the session's project config file, when asked
 
     def __call__(self, start: Path) -> tuple[RuleRegistry, Suppressions]:
         from skillc_index import find_config
+        from skillc_index.config import project_config_file
         from skillc_lint.operations import lint_config, rule_registry, suppressions
 
         session, params = self.session, self.params
@@ -228,7 +230,9 @@ class _Configured:
             key: Path | None = layout.cwd / params.config
         else:
             key = find_config(start, layout, self._nearest)
-        if key == layout.project_config:
+        if key is not None and self._project is None:
+            self._project = project_config_file(layout)
+        if key == self._project:
             key = None  # the session's own
         built = self._built.get(key)
         if built is None:

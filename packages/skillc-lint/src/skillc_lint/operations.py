@@ -295,6 +295,7 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
     TOML, a ``pyproject.toml`` without ``[tool.skillc]``: :attr:`Config.ignored
     <skillc_index.Config.ignored>`), rather than lint on other settings than those named."""
     from skillc_index import find_config, load_config
+    from skillc_index.config import project_config_file
     from skillc_lint import ConfigNotFound
 
     layout = session.layout
@@ -311,7 +312,7 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
         file: Path | None = path
     else:
         file = None if start is None else find_config(start, layout)
-    if file is None or file == layout.project_config:
+    if file is None or file == project_config_file(layout):
         config, root = session.config, layout.project_root or layout.cwd
     else:
         config = load_config(layout, project_file=file)

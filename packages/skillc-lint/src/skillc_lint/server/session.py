@@ -256,14 +256,17 @@ class Session:
         belongs to no folder: their patterns are relative to it); one pair per config, read
         again when one of its files changed (:func:`_stamps`)."""
         from skillc_index import Layout, find_config, load_config
+        from skillc_index.config import project_config_file
         from skillc_lint import configured_registry
 
         layout = Layout.discover(root)
         file = find_config(root, layout)
-        if file == layout.project_config:
+        project = project_config_file(layout)
+        if file == project:
             file = None  # the project's own, as Layout found it
         key = str(file or layout.project_root or "")
-        stamp = _stamps([layout.global_config, file or layout.project_config])
+        # the project's: its config.toml too, made later in place of its pyproject.toml
+        stamp = _stamps([layout.global_config, file or layout.project_config, file or project])
         kept = self._registries.get(key)
         if kept is not None and kept[0] == stamp:
             return kept[1]
