@@ -81,6 +81,27 @@ def test_unknown_keys_are_warned_and_ignored(layout: Layout) -> None:
     assert all(notice.level == "warning" for notice in config.notices)
 
 
+def test_a_known_table_written_as_a_value_says_it_must_be_a_table(
+    layout: Layout, tmp_path: Path
+) -> None:
+    """``search = "cjk"`` for ``[search] tokenizer = "cjk"`` was an "unknown key 'search'",
+    sending the user to look for a typo in the name: it says the key must be a table."""
+    write(layout.global_config, 'search = "cjk"\ntargets = "x"\nlint = 5\nlibraries = ["a"]\n')
+    path = layout.global_config
+    assert texts(load_config(layout, env={})) == [
+        f"config file {path}: 'search' must be a table ([search] ...), not a string; ignored",
+        f"config file {path}: 'targets' must be a table ([targets] ...), not a string; ignored",
+        f"config file {path}: 'lint' must be a table ([lint] ...), not an integer; ignored",
+        f"config file {path}: 'libraries' must be a table ([libraries] ...), not an array; ignored",
+    ]
+    pyproject = tmp_path / "pyproject.toml"
+    write(pyproject, "[tool.skillc]\nbudget = true\n")
+    assert texts(load_config(layout, env={}, project_file=pyproject))[-1] == (
+        f"config file {pyproject}: 'budget' must be a table ([tool.skillc.budget] ...), "
+        "not a boolean; ignored"
+    )
+
+
 def test_bad_value_is_ignored_for_that_key_only(layout: Layout) -> None:
     write(layout.global_config, '[search]\ntokenizer = "klingon"\n[targets]\nx = 3\ny = "ok"\n')
     config = load_config(layout, env={})

@@ -259,9 +259,29 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
                     )
                     continue
                 flat[f"{section}.{key}"] = value
+        elif section in FIXED_TABLES or section in OPEN_TABLES:  # search = "cjk"
+            header = f"tool.skillc.{section}" if path.name == PYPROJECT else section
+            notices.append(
+                Notice(
+                    f"config file {path}: '{section}' must be a table ([{header}] ...), "
+                    f"not {_toml_kind(body)}; ignored"
+                )
+            )
         else:
             notices.append(Notice(f"config file {path}: unknown key '{section}' ignored"))
     return flat
+
+
+def _toml_kind(value: Any) -> str:
+    """What a TOML value is, for a message (``a string``, ``an array``...)."""
+    kinds = (
+        (bool, "a boolean"),
+        (int, "an integer"),
+        (float, "a float"),
+        (str, "a string"),
+        (list, "an array"),
+    )
+    return next((kind for cls, kind in kinds if isinstance(value, cls)), "a date or time")
 
 
 def _entry_problem(section: str, key: str, value: Any) -> str | None:
