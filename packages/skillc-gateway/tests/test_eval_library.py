@@ -479,3 +479,21 @@ def test_a_plugins_skill_is_named_plugin_skill_as_the_listing_names_it(
         ("toolkit:review", str(plugin / "SKILL.md")),
     ]
     assert data["skills"][0]["results"][0]["taken_by"] == "toolkit:review"
+
+
+def test_codexs_listing_is_priced_with_the_skill_file_each_entry_shows(
+    eval_json: Any, project: Path, write_skill: Any
+) -> None:
+    """Codex writes each entry as ``- name: description (file: /abs/.../SKILL.md)``; eval
+    priced ``- name: description``, so a listing Codex shortens was scored in full."""
+    agents = project / ".agents" / "skills"
+    description = "Reads the inputs and writes a short report for the team." * 5
+    for name in ("alpha", "beta"):
+        write_skill(agents / name, description=description)
+        _triggers(agents / name, f"{name} report")
+    chars = sum(len(f"- {name}: {description} (file: )\n") for name in ("alpha", "beta"))
+    (project / ".skillc" / "config.toml").write_text(
+        f"[budget]\ncontext_tokens = {-(-(chars + 20) * 25 // 2)}\n", encoding="utf-8"
+    )  # Codex's 2% of it: that listing with paths shorter than 10 characters
+    _, data = eval_json("--agent", "codex")
+    assert [skill["listed"] for skill in data["skills"]] == ["shortened", "shortened"]

@@ -25,16 +25,27 @@ def _budget(layout: Layout, context: int) -> None:
     layout.project_config.write_text(f"[budget]\ncontext_tokens = {context}\n", encoding="utf-8")
 
 
+def _codex_budget(layout: Layout, chars: int) -> None:
+    """A window of which Codex's 2% is ``chars`` characters (x 4 characters a token)."""
+    _budget(layout, -(-chars * 25 // 2))
+
+
+def _bare(folder: Path, *names: str) -> int:
+    """The characters of Codex's entries of ``names`` without their descriptions."""
+    return sum(len(f"- {n}: (file: {(folder / n).resolve()}/SKILL.md)\n") for n in names)
+
+
 def test_codex_shortens_then_omits(layout: Layout, project: Path, cli: Callable[..., Run]) -> None:
     agents = project / ".agents" / "skills"
     for name in ("alpha", "beta", "gamma"):
         _skill(agents, name, f"{name} " * 60)  # 360 characters each
     _skill(agents, "huge", "h" * 1025)  # refused by Codex: not listed
-    _budget(layout, 5000)  # 2%: 400 characters
+    bare = _bare(agents, "alpha", "beta", "gamma")
+    _codex_budget(layout, bare + 300)
     (folder,) = listing_budgets(layout, load_config(layout, env={}))
     assert (folder.agent, folder.model, folder.not_listed) == ("agents", "codex", 1)
     assert [folder.state(i) for i in range(3)] == ["shortened"] * 3
-    _budget(layout, 2000)  # 160 characters: not even three 60-character descriptions
+    _codex_budget(layout, bare + 3 * 61 - 10)  # not even three 60-character descriptions
     (folder,) = listing_budgets(layout, load_config(layout, env={}))
     assert folder.named("omitted") == ("gamma",)
     assert folder.dropped == ("gamma",)
@@ -50,6 +61,19 @@ def test_codex_shortens_then_omits(layout: Layout, project: Path, cli: Callable[
     assert text[0].endswith(", as Codex lists it")
     assert "1 skill not listed at all: gamma" in text
     assert "2 skills with a shortened description: beta, alpha" in text
+
+
+def test_codex_prices_the_skill_file_each_entry_shows(layout: Layout, project: Path) -> None:
+    # within budget as "- name: description", over it with Codex's "(file: /abs/SKILL.md)"
+    agents = project / ".agents" / "skills"
+    description = "Reads the inputs and writes a short report for the team." * 5
+    for name in ("alpha", "beta"):
+        _skill(agents, name, description)
+    _codex_budget(layout, sum(len(f"- {n}: {description}\n") for n in ("alpha", "beta")))
+    (folder,) = listing_budgets(layout, load_config(layout, env={}))
+    assert folder.over
+    assert [folder.state(i) for i in range(2)] == ["shortened", "shortened"]
+    assert folder.entries[0].name_chars == _bare(agents, "alpha")
 
 
 def test_an_unconfigured_window_is_each_agents_own_default(layout: Layout, project: Path) -> None:

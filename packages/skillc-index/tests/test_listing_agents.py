@@ -5,6 +5,7 @@ from __future__ import annotations
 from skillc_index.listing.agents import (
     CODEX_MIN_DESCRIPTION,
     ListingItem,
+    entry_chars,
     entry_description,
     fit_listing,
     listing_budget,
@@ -42,12 +43,21 @@ def test_claude_drops_the_least_used_descriptions_first() -> None:
     assert fit_listing("claude", items, 10_000)[0].state == "full"
 
 
+def test_codex_entry_carries_the_skill_file() -> None:
+    # codex-rs/core-skills/src/render.rs: "- {name}: {description} (file: {path})", and
+    # "- {name}: (file: {path})" without a description
+    path = "/p/.agents/skills/a/SKILL.md"
+    assert entry_chars("codex", "a", "Does x.", path) == len(f"- a: Does x. (file: {path})\n")
+    assert entry_chars("codex", "a", "", path) == len(f"- a: (file: {path})\n")
+    assert entry_chars("claude", "a", "Does x.") == len("- a: Does x.\n")
+
+
 def test_codex_shortens_then_omits() -> None:
-    items = [ListingItem(name, "w " * 200) for name in ("a", "b", "c")]
-    full = sum(len(f"- {item.name}: {item.description}\n") for item in items)
+    items = [ListingItem(name, "w " * 200, path=f"/p/{name}/SKILL.md") for name in "abc"]
+    full = sum(entry_chars("codex", item.name, item.description, item.path) for item in items)
     shown = fit_listing("codex", items, full - 300)
     assert {view.state for view in shown} == {"shortened"}
-    assert sum(view.chars for view in shown) <= full - 300
-    tiny = 2 * len(f"- a: {'w ' * (CODEX_MIN_DESCRIPTION // 2)}\n")
+    cut = "w " * (CODEX_MIN_DESCRIPTION // 2)
+    tiny = 2 * entry_chars("codex", "a", cut, "/p/a/SKILL.md")
     shown = fit_listing("codex", items, tiny)
     assert [view.state for view in shown] == ["shortened", "shortened", "omitted"]

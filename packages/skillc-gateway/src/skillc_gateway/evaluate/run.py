@@ -68,7 +68,7 @@ def library_of(
     within its budget, priced as ``skc list --budget`` prices it
     (:func:`skillc_index.listing.budget.listing_settings`: Claude Code's own listing
     settings where its settings files set them)."""
-    from skillc_index.listing.agents import ListingItem, fit_listing
+    from skillc_index.listing.agents import ListingItem, fit_listing, listed_file
     from skillc_index.listing.budget import listing_settings
     from skillc_index.listing.overrides import claude_overrides
 
@@ -113,7 +113,12 @@ def library_of(
     entries.sort(key=lambda entry: (entry.name, str(entry.folder)))
     listed = [i for i, entry in enumerate(entries) if entry.state != "omitted"]  # by the agent
     items = [
-        ListingItem(entries[i].name, entries[i].description, usage.get(str(entries[i].folder), 0.0))
+        ListingItem(
+            entries[i].name,
+            entries[i].description,
+            usage.get(str(entries[i].folder), 0.0),
+            listed_file(entries[i].folder, options.agent),
+        )
         for i in listed
     ]
     for i, view in zip(listed, fit_listing(options.agent, items, budget), strict=True):

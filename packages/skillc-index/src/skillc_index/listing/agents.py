@@ -12,16 +12,18 @@ The model of each agent, from its documentation and the behaviour reported in it
   name stays and the descriptions are granted by priority, most-used first (``uses x
   max(0.5^(days since last use / 7), 0.1)``, second-hand from the shipped binary), ties in
   listing order, until one does not fit: the rest are listed by **name only**.
-- **codex** (OpenAI Codex): an entry is ``- name: description`` (the standard field only); a
-  description over 1,024 characters is refused, the skill **not listed**, as is one whose
-  frontmatter cannot be parsed or has no description (its loader rejects it; it folds the
-  description's white space before it counts) and one its
-  ``agents/openai.yaml`` keeps from implicit use (``policy.allow_implicit_invocation:
-  false``). The listing may take about 2% of the context window (8,000 characters when the
-  window is unknown). Over it Codex first **shortens** the descriptions, then leaves skills
-  out (**omitted**), the least used first. How far it shortens is not documented: skillc
-  cuts every description to the longest common length that fits, no shorter than
-  :data:`CODEX_MIN_DESCRIPTION`, and then omits skills.
+- **codex** (OpenAI Codex, ``codex-rs/core-skills/src/render.rs``): an entry is ``- name:
+  description (file: /abs/path/SKILL.md)`` (the standard field only; the path with its
+  symlinks resolved), ``- name: (file: ...)`` without a description; a description over
+  1,024 characters is refused, the skill **not listed**, as is one whose frontmatter cannot
+  be parsed or has no description (its loader rejects it; it folds the description's white
+  space before it counts) and one its ``agents/openai.yaml`` keeps from implicit use
+  (``policy.allow_implicit_invocation: false``). The listing may take about 2% of the
+  context window (8,000 characters when the window is unknown). Over it Codex first
+  **shortens** the descriptions, then leaves skills out (**omitted**), the least used
+  first. How far it shortens is not documented: skillc cuts every description to the
+  longest common length that fits, no shorter than :data:`CODEX_MIN_DESCRIPTION`, and then
+  omits skills.
 
 What is not known of the agents is said where it is assumed; the estimate is skillc's, not
 the agent's own count.
@@ -30,7 +32,9 @@ the agent's own count.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from skillc_index.dialect import description_problem
@@ -44,10 +48,14 @@ __all__ = [
     "ListingItem",
     "Shown",
     "ShownState",
+    "entry_chars",
     "entry_description",
     "fit_listing",
     "implicit",
+    "listed_file",
     "listing_budget",
+    "listing_order",
+    "side_file",
     "usage_priority",
     "user_only",
 ]
@@ -85,6 +93,24 @@ def implicit(side: Mapping[str, Any] | None) -> bool:
     ``disable-model-invocation: true`` to Codex)."""
     policy = (side or {}).get("policy")
     return not (isinstance(policy, Mapping) and policy.get("allow_implicit_invocation") is False)
+
+
+def side_file(folder: Path, model: AgentName) -> dict[str, Any] | None:
+    """What ``model`` reads beside the SKILL.md of the skill at ``folder``: Codex its
+    ``agents/openai.yaml``, loaded (None when there is none, or for Claude Code)."""
+    if model != "codex":
+        return None
+    from skillc_index.build.project import side_sources
+    from skillc_index.dialect import CODEX_SIDE_FILE
+
+    return side_sources(folder).get(CODEX_SIDE_FILE)
+
+
+def listed_file(folder: str | Path, agent: AgentName) -> str:
+    """The ``SKILL.md`` path ``agent`` writes in the entry of the skill at ``folder``:
+    Codex's, absolute with its symlinks resolved (its loader canonicalizes it); "" for Claude
+    Code, which writes none."""
+    return os.path.realpath(Path(folder, "SKILL.md")) if agent == "codex" else ""
 
 
 def entry_description(
@@ -142,6 +168,8 @@ class ListingItem(NamedTuple):
     """What :func:`entry_description` gives."""
     priority: float = 0.0
     """:func:`usage_priority`: the higher, the later its description is dropped."""
+    path: str = ""
+    """Its ``SKILL.md``, absolute and resolved (Codex lists it)."""
 
 
 class Shown(NamedTuple):
@@ -152,19 +180,18 @@ class Shown(NamedTuple):
     """The description as shown ("" by name only or omitted)."""
     state: ShownState
 
-    @property
-    def chars(self) -> int:
-        """The characters of the entry: ``- name: description`` and its line break."""
-        if self.state == "omitted":
-            return 0
-        return _chars(self.name, self.description)
 
-
-def _chars(name: str, description: str) -> int:
+def entry_chars(agent: AgentName, name: str, description: str, path: str = "") -> int:
+    """The characters of one entry of ``agent``'s listing with its line break: Claude Code's
+    ``- name: description`` (``- name`` without one), Codex's ``- name: description (file:
+    path)`` (``- name: (file: path)``), ``path`` the skill's ``SKILL.md``."""
+    if agent == "codex":
+        shown = f"{description} " if description else ""
+        return len(f"- {name}: {shown}(file: {path})\n")
     return len(f"- {name}: {description}\n") if description else len(f"- {name}\n")
 
 
-def _order(items: Sequence[ListingItem]) -> list[int]:
+def listing_order(agent: AgentName, items: Sequence[ListingItem]) -> list[int]:
     """Indexes of ``items``, the first to keep its description first: highest priority,
     then listing order."""
     return sorted(range(len(items)), key=lambda i: (-items[i].priority, i))
@@ -174,21 +201,20 @@ def fit_listing(agent: AgentName, items: Sequence[ListingItem], budget: int) -> 
     """What ``agent``'s listing shows of each of ``items`` (same order) within ``budget``
     characters (see the module docstring)."""
     full = [Shown(item.name, item.description, "full") for item in items]
-    if sum(shown.chars for shown in full) <= budget:
+    if sum(entry_chars(agent, i.name, i.description, i.path) for i in items) <= budget:
         return full
-    if agent == "claude":
-        return _claude(items, budget)
-    return _codex(items, budget)
+    over = _codex if agent == "codex" else _claude
+    return over(items, listing_order(agent, items), budget)
 
 
-def _claude(items: Sequence[ListingItem], budget: int) -> list[Shown]:
+def _claude(items: Sequence[ListingItem], order: list[int], budget: int) -> list[Shown]:
     shown = [Shown(item.name, "", "name-only" if item.description else "full") for item in items]
-    room = budget - sum(entry.chars for entry in shown)
-    for index in _order(items):
+    room = budget - sum(entry_chars("claude", entry.name, "") for entry in shown)
+    for index in order:
         item = items[index]
         if not item.description:
             continue
-        extra = _chars(item.name, item.description) - _chars(item.name, "")
+        extra = len(item.description) + 2  # ": " and the description
         if extra > room:
             break
         room -= extra
@@ -208,21 +234,29 @@ def _cut(items: Sequence[ListingItem], cap: int, kept: set[int]) -> list[Shown]:
     return shown
 
 
-def _codex(items: Sequence[ListingItem], budget: int) -> list[Shown]:
+def _cost(items: Sequence[ListingItem], shown: list[Shown]) -> int:
+    return sum(
+        entry_chars("codex", view.name, view.description, item.path)
+        for item, view in zip(items, shown, strict=True)
+        if view.state != "omitted"
+    )
+
+
+def _codex(items: Sequence[ListingItem], order: list[int], budget: int) -> list[Shown]:
     everyone = set(range(len(items)))
     longest = max((len(item.description) for item in items), default=0)
     low, high = CODEX_MIN_DESCRIPTION, longest
-    if sum(entry.chars for entry in _cut(items, low, everyone)) <= budget:
+    if _cost(items, _cut(items, low, everyone)) <= budget:
         while low < high:  # the longest common cut that fits
             middle = (low + high + 1) // 2
-            if sum(entry.chars for entry in _cut(items, middle, everyone)) <= budget:
+            if _cost(items, _cut(items, middle, everyone)) <= budget:
                 low = middle
             else:
                 high = middle - 1
         return _cut(items, low, everyone)
     kept = set(everyone)
-    for index in reversed(_order(items)):  # the least used first, the last listed first
+    for index in reversed(order):  # the least used first, the last listed first
         kept.discard(index)
-        if sum(entry.chars for entry in _cut(items, low, kept)) <= budget:
+        if _cost(items, _cut(items, low, kept)) <= budget:
             break
     return _cut(items, low, kept)

@@ -55,9 +55,13 @@ from skillc_index.listing.agents import (
     AgentName,
     ListingItem,
     ShownState,
+    entry_chars,
     entry_description,
     fit_listing,
+    listed_file,
     listing_budget,
+    listing_order,
+    side_file,
     user_only,
 )
 from skillc_index.listing.precedence import Shadowed, agent_entries, personal_skills
@@ -87,7 +91,6 @@ __all__ = [
     "listing_budgets",
     "listing_settings",
     "read_entry",
-    "side_file",
     "user_only_entry",
 ]
 
@@ -115,9 +118,10 @@ class ListingEntry(NamedTuple):
     """``folder``, ``symlink`` (to a folder skillc did not make) or ``skillc`` (a stub skillc
     deployed: a symlink to a runtime, or a copy holding ``.skillc-meta``)."""
     chars: int
-    """Characters of the full entry: ``- name: description`` and its line break."""
+    """Characters of the full entry as the agent writes it, with its line break
+    (:func:`~skillc_index.listing.agents.entry_chars`)."""
     name_chars: int
-    """Characters of the entry without its description: ``- name`` and its line break."""
+    """Characters of the entry without its description."""
     description: str = ""
     """The description the agent lists (before any budget)."""
     path: str = ""
@@ -382,17 +386,6 @@ def user_only_entry(path: Path) -> bool:
     return text is not None and user_only(_frontmatter(text)[0] or {})
 
 
-def side_file(folder: Path, model: AgentName) -> dict[str, Any] | None:
-    """What ``model`` reads beside the SKILL.md of the skill at ``folder``: Codex its
-    ``agents/openai.yaml``, loaded (None when there is none, or for Claude Code)."""
-    if model != "codex":
-        return None
-    from skillc_index.build.project import side_sources
-    from skillc_index.dialect import CODEX_SIDE_FILE
-
-    return side_sources(folder).get(CODEX_SIDE_FILE)
-
-
 def _frontmatter(text: str) -> tuple[dict[str, Any] | None, Frontmatter]:
     """The SKILL.md frontmatter mapping, None when invalid (Claude Code then lists the skill
     by its folder name, without a description; Codex does not list it), and the parse (its
@@ -434,8 +427,9 @@ def read_entry(
     data, front = _frontmatter(text)
     description = entry_description(model, data, side_file(path, model), limit)
     name = _text((data or {}).get("name")) or path.name
-    name_chars = len(f"- {name}\n")
-    chars = len(f"- {name}: {description}\n") if description else name_chars
+    shown = listed_file(path, model)
+    name_chars = entry_chars(model, name, "", shown)
+    chars = entry_chars(model, name, description, shown) if description else name_chars
     line = front.field_lines.get("description", 1)
     entry = ListingEntry(name, path.name, _kind(path), chars, name_chars, description or "")
     return entry._replace(path=str(path), line=line, omitted=description is None)
@@ -549,13 +543,16 @@ def _listing(
         parts.append(part)
     listed = tuple(entries)
     priorities = usage or {}
-    items = [ListingItem(e.name, e.description, priorities.get(e.path, 0.0)) for e in listed]
+    items = [
+        ListingItem(e.name, e.description, priorities.get(e.path, 0.0), listed_file(e.path, model))
+        for e in listed
+    ]
     fitted = fit_listing(model, items, budget)
     states: tuple[ShownState, ...] = tuple(
         "name-only" if e.override == NAME_ONLY else view.state
         for e, view in zip(listed, fitted, strict=True)
     )
-    order = tuple(sorted(range(len(items)), key=lambda i: (-items[i].priority, i)))
+    order = tuple(listing_order(model, items))
     kept = sum(1 for e, s in zip(listed, states, strict=True) if e.described and s == "full")
     first = parts[0]
     errors = [part.error for part in parts if part.error is not None]
