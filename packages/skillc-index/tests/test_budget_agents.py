@@ -41,26 +41,27 @@ def test_codex_shortens_then_omits(layout: Layout, project: Path, cli: Callable[
         _skill(agents, name, f"{name} " * 60)  # 360 characters each
     _skill(agents, "huge", "h" * 1025)  # refused by Codex: not listed
     bare = _bare(agents, "alpha", "beta", "gamma")
-    _codex_budget(layout, bare + 300)
+    _codex_budget(layout, bare + 3 * 11)  # 10 characters of each description, and a space
     (folder,) = listing_budgets(layout, load_config(layout, env={}))
     assert (folder.agent, folder.model, folder.not_listed) == ("agents", "codex", 1)
     assert [folder.state(i) for i in range(3)] == ["shortened"] * 3
-    _codex_budget(layout, bare + 3 * 61 - 10)  # not even three 60-character descriptions
+    _codex_budget(layout, bare - 1)  # not even every name: the last omitted
     (folder,) = listing_budgets(layout, load_config(layout, env={}))
     assert folder.named("omitted") == ("gamma",)
-    assert folder.dropped == ("gamma",)
+    assert folder.dropped == ("gamma", "beta", "alpha")
     done = cli("skillc_index")("list", "--budget", "--format", "json")
     (budget,) = json.loads(done.stdout)["budget"]
-    assert (budget["model"], budget["omitted"], budget["shortened"]) == (
+    assert (budget["model"], budget["omitted"], budget["name_only"], budget["shortened"]) == (
         "codex",
         ["gamma"],
         ["beta", "alpha"],
+        [],
     )
-    assert any("Codex omits" in line for line in budget["suggestions"])
+    assert any("not by use" in line for line in budget["suggestions"])
     text = cli("skillc_index")("list", "--budget").stdout.splitlines()
     assert text[0].endswith(", as Codex lists it")
     assert "1 skill not listed at all: gamma" in text
-    assert "2 skills with a shortened description: beta, alpha" in text
+    assert "2 descriptions dropped, the first dropped first: beta, alpha" in text
 
 
 def test_codex_prices_the_skill_file_each_entry_shows(layout: Layout, project: Path) -> None:
@@ -74,6 +75,20 @@ def test_codex_prices_the_skill_file_each_entry_shows(layout: Layout, project: P
     assert folder.over
     assert [folder.state(i) for i in range(2)] == ["shortened", "shortened"]
     assert folder.entries[0].name_chars == _bare(agents, "alpha")
+
+
+def test_codex_omits_the_home_folders_skills_first_whatever_their_use(
+    layout: Layout, project: Path
+) -> None:
+    agents = project / ".agents" / "skills"
+    home = layout.home / ".agents" / "skills"
+    for folder, name in ((agents, "zeta"), (agents, "omega"), (home, "alpha")):
+        _skill(folder, name, "Does one thing well.")
+    _codex_budget(layout, _bare(agents, "zeta", "omega"))  # the project's names alone
+    used = {str(home / "alpha"): 50.0}  # used the most: Codex does not look
+    (folder,) = listing_budgets(layout, load_config(layout, env={}), agent="codex", usage=used)
+    states = {entry.name: folder.state(i) for i, entry in enumerate(folder.entries)}
+    assert states == {"alpha": "omitted", "omega": "name-only", "zeta": "name-only"}
 
 
 def test_an_unconfigured_window_is_each_agents_own_default(layout: Layout, project: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from skillc_index.listing.agents import (
-    CODEX_MIN_DESCRIPTION,
     ListingItem,
     entry_chars,
     entry_description,
@@ -52,12 +51,34 @@ def test_codex_entry_carries_the_skill_file() -> None:
     assert entry_chars("claude", "a", "Does x.") == len("- a: Does x.\n")
 
 
-def test_codex_shortens_then_omits() -> None:
-    items = [ListingItem(name, "w " * 200, path=f"/p/{name}/SKILL.md") for name in "abc"]
-    full = sum(entry_chars("codex", item.name, item.description, item.path) for item in items)
-    shown = fit_listing("codex", items, full - 300)
-    assert {view.state for view in shown} == {"shortened"}
-    cut = "w " * (CODEX_MIN_DESCRIPTION // 2)
-    tiny = 2 * entry_chars("codex", "a", cut, "/p/a/SKILL.md")
-    shown = fit_listing("codex", items, tiny)
-    assert [view.state for view in shown] == ["shortened", "shortened", "omitted"]
+def _codex(items: list[ListingItem], room: int) -> list[tuple[str, str]]:
+    """What Codex shows of ``items`` with ``room`` characters over their bare entries."""
+    bare = sum(entry_chars("codex", item.name, "", item.path) for item in items)
+    return [(view.description, view.state) for view in fit_listing("codex", items, bare + room)]
+
+
+def test_codex_shares_the_room_one_character_at_a_time() -> None:
+    # render.rs's own cases: two descriptions cut evenly; a short one's unused share goes
+    # to the longer (in name order); each description costs its characters and a space
+    alpha = ListingItem("alpha-skill", "abcdef", path="/t/alpha/SKILL.md")
+    beta = ListingItem("beta-skill", "uvwxyz", path="/t/beta/SKILL.md")
+    assert _codex([beta, alpha], 6) == [("uv", "shortened"), ("ab", "shortened")]
+    short = ListingItem("short-skill", "x", path="/t/short/SKILL.md")
+    long = ListingItem("long-skill", "abcdefghi", path="/t/long/SKILL.md")
+    assert _codex([short, long], 11) == [("x", "full"), ("abcdefgh", "shortened")]
+    # down to no description at all before any skill is left out
+    assert _codex([beta, alpha], 1) == [("", "name-only"), ("", "name-only")]
+    # 3: alpha takes "a" (and its space), then the 1 left buys its "b", not beta's first
+    assert _codex([beta, alpha], 3) == [("", "name-only"), ("ab", "shortened")]
+
+
+def test_codex_omits_by_scope_then_name_whatever_the_usage() -> None:
+    used = ListingItem("a-used", "d", 9.0, "/h/a-used/SKILL.md", "global")
+    repo = [ListingItem(name, "d", 0.0, f"/p/{name}/SKILL.md") for name in ("z", "y")]
+    items = [used, *repo]
+    two = sum(entry_chars("codex", item.name, "", item.path) for item in repo)
+    shown = fit_listing("codex", items, two)
+    assert [view.state for view in shown] == ["omitted", "name-only", "name-only"]
+    # it keeps scanning: a later entry that still fits is listed
+    shown = fit_listing("codex", items, two - 1)
+    assert [view.state for view in shown] == ["omitted", "omitted", "name-only"]

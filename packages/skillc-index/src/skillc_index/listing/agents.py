@@ -19,11 +19,13 @@ The model of each agent, from its documentation and the behaviour reported in it
   be parsed or has no description (its loader rejects it; it folds the description's white
   space before it counts) and one its ``agents/openai.yaml`` keeps from implicit use
   (``policy.allow_implicit_invocation: false``). The listing may take about 2% of the
-  context window (8,000 characters when the window is unknown). Over it Codex first
-  **shortens** the descriptions, then leaves skills out (**omitted**), the least used
-  first. How far it shortens is not documented: skillc cuts every description to the
-  longest common length that fits, no shorter than :data:`CODEX_MIN_DESCRIPTION`, and then
-  omits skills.
+  context window (8,000 characters when the window is unknown). Codex ranks the skills by
+  scope (the repository's before the user's) then name, and keeps no usage. Over the budget
+  it **shortens** every description, sharing what the entries without one leave one
+  character at a time in that order, down to none (**name only**); when even those entries
+  do not fit, it takes them in that order while they fit and leaves the rest out
+  (**omitted**). Newer versions may write the paths against a table of the skill roots
+  when that fits more; skillc prices the absolute paths.
 
 What is not known of the agents is said where it is assumed; the estimate is skillc's, not
 the agent's own count.
@@ -41,7 +43,6 @@ from skillc_index.dialect import description_problem
 
 __all__ = [
     "AGENTS",
-    "CODEX_MIN_DESCRIPTION",
     "CODEX_UNKNOWN_WINDOW_CHARS",
     "MAX_ENTRY_DESCRIPTION",
     "AgentName",
@@ -68,9 +69,9 @@ MAX_ENTRY_DESCRIPTION = 1536
 CODEX_UNKNOWN_WINDOW_CHARS = 8000
 #: Codex's share of the context window, in percent.
 CODEX_PERCENT = 2.0
-#: skillc's assumption: Codex shortens descriptions to no fewer characters than this before
-#: it omits skills.
-CODEX_MIN_DESCRIPTION = 60
+#: Codex's rank of a skill's scope in its listing: the repository's (``Repo``) before the
+#: user's (``User``).
+_CODEX_SCOPE_RANK = {"project": 2, "global": 3}
 #: The agents' estimate of a token, in characters.
 CHARS_PER_TOKEN = 4
 
@@ -167,9 +168,12 @@ class ListingItem(NamedTuple):
     description: str
     """What :func:`entry_description` gives."""
     priority: float = 0.0
-    """:func:`usage_priority`: the higher, the later its description is dropped."""
+    """:func:`usage_priority`: the higher, the later its description is dropped (Claude
+    Code's)."""
     path: str = ""
     """Its ``SKILL.md``, absolute and resolved (Codex lists it)."""
+    scope: str = "project"
+    """The scope of its folder, ``project`` or ``global`` (Codex ranks by it)."""
 
 
 class Shown(NamedTuple):
@@ -192,8 +196,15 @@ def entry_chars(agent: AgentName, name: str, description: str, path: str = "") -
 
 
 def listing_order(agent: AgentName, items: Sequence[ListingItem]) -> list[int]:
-    """Indexes of ``items``, the first to keep its description first: highest priority,
-    then listing order."""
+    """Indexes of ``items``, the first to keep its description (and its place) first:
+    Claude Code's by usage (highest priority, then listing order), Codex's by scope (the
+    project's first) then name and path, whatever the usage."""
+    if agent == "codex":
+        rank = _CODEX_SCOPE_RANK
+        return sorted(
+            range(len(items)),
+            key=lambda i: (rank.get(items[i].scope, 3), items[i].name, items[i].path),
+        )
     return sorted(range(len(items)), key=lambda i: (-items[i].priority, i))
 
 
@@ -222,41 +233,42 @@ def _claude(items: Sequence[ListingItem], order: list[int], budget: int) -> list
     return shown
 
 
-def _cut(items: Sequence[ListingItem], cap: int, kept: set[int]) -> list[Shown]:
-    shown: list[Shown] = []
-    for index, item in enumerate(items):
-        if index not in kept:
-            shown.append(Shown(item.name, "", "omitted"))
-        elif len(item.description) > cap:
-            shown.append(Shown(item.name, item.description[:cap].rstrip(), "shortened"))
-        else:
-            shown.append(Shown(item.name, item.description, "full"))
-    return shown
-
-
-def _cost(items: Sequence[ListingItem], shown: list[Shown]) -> int:
-    return sum(
-        entry_chars("codex", view.name, view.description, item.path)
-        for item, view in zip(items, shown, strict=True)
-        if view.state != "omitted"
-    )
-
-
 def _codex(items: Sequence[ListingItem], order: list[int], budget: int) -> list[Shown]:
-    everyone = set(range(len(items)))
-    longest = max((len(item.description) for item in items), default=0)
-    low, high = CODEX_MIN_DESCRIPTION, longest
-    if _cost(items, _cut(items, low, everyone)) <= budget:
-        while low < high:  # the longest common cut that fits
-            middle = (low + high + 1) // 2
-            if _cost(items, _cut(items, middle, everyone)) <= budget:
-                low = middle
-            else:
-                high = middle - 1
-        return _cut(items, low, everyone)
-    kept = set(everyone)
-    for index in reversed(order):  # the least used first, the last listed first
-        kept.discard(index)
-        if _cost(items, _cut(items, low, kept)) <= budget:
-            break
-    return _cut(items, low, kept)
+    bare = [entry_chars("codex", item.name, "", item.path) for item in items]
+    room = budget - sum(bare)
+    if room < 0:  # not even every name: in order, each that still fits, the rest omitted
+        shown = [Shown(item.name, "", "omitted") for item in items]
+        room = budget
+        for index in order:
+            if bare[index] <= room:
+                room -= bare[index]
+                shown[index] = Shown(
+                    items[index].name, "", _state(0, len(items[index].description))
+                )
+        return shown
+    sizes = [len(item.description) for item in items]
+
+    def cost(cut: int) -> int:  # every description cut at ``cut``: " " and its characters
+        return sum(min(size, cut) + 1 for size in sizes if size and cut)
+
+    low, high = 0, max(sizes, default=0)
+    while low < high:  # the longest common cut that fits
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if cost(middle) <= room else (low, middle - 1)
+    cuts = [min(size, low) for size in sizes]
+    room -= cost(low)
+    granted = True
+    while granted:  # what is left, one more character each in order while it fits
+        granted = False
+        for index in order:
+            step = 2 if cuts[index] == 0 else 1
+            if cuts[index] < sizes[index] and step <= room:
+                cuts[index], room, granted = cuts[index] + 1, room - step, True
+    return [
+        Shown(item.name, item.description[:cut], _state(cut, len(item.description)))
+        for item, cut in zip(items, cuts, strict=True)
+    ]
+
+
+def _state(cut: int, size: int) -> ShownState:
+    return "full" if cut == size else "shortened" if cut else "name-only"

@@ -2,10 +2,11 @@
 
 Each folder is priced as its agent lists it (:mod:`skillc_index.listing.agents`): a
 ``claude`` folder as Claude Code does (below), the cross-agent ``agents`` folder (and
-``codex``) as Codex does (about 2% of the window: descriptions shortened, then skills
-omitted, the least used first), any other as Claude Code does (an estimate). The priority of a
-skill is its recorded use (:mod:`skillc_index.listing.usage`: the access logs, with the uses
-imported from transcripts); skills never used come in listing order.
+``codex``) as Codex does (about 2% of the window: descriptions shortened, down to none, then
+skills omitted, the user's then the project's, by name), any other as Claude Code does (an
+estimate). Claude Code's priority of a skill is its recorded use
+(:mod:`skillc_index.listing.usage`: the access logs, with the uses imported from
+transcripts); skills never used come in listing order.
 
 An agent puts the name and description of every skill it can use into its context, every
 session. Claude Code, the agent this estimate follows (its skills documentation, "Skill
@@ -231,7 +232,7 @@ class FolderBudget(NamedTuple):
     states: tuple[ShownState, ...] = ()
     """How the agent lists each entry (empty: every one in full)."""
     order: tuple[int, ...] = ()
-    """Indexes of the entries, the last to lose its description first (by priority)."""
+    """Indexes of the entries, the last to lose its description first (``listing_order``)."""
     overrides: tuple[tuple[str, str], ...] = ()
     """The ``skillOverrides`` that apply to its skills, ``(name, value)`` by name: the
     ``name-only`` entries, and the skills ``off`` or ``user-invocable-only`` keeps out of
@@ -299,7 +300,7 @@ class FolderBudget(NamedTuple):
     @property
     def dropped_entries(self) -> tuple[ListingEntry, ...]:
         """The entries whose description the agent leaves out (listed by name only, or not at
-        all), the first dropped first (the least used, the last in listing order)."""
+        all), the first dropped first (``listing_order`` reversed)."""
         return tuple(
             self.entries[i]
             for i in reversed(self.order)
@@ -544,7 +545,9 @@ def _listing(
     listed = tuple(entries)
     priorities = usage or {}
     items = [
-        ListingItem(e.name, e.description, priorities.get(e.path, 0.0), listed_file(e.path, model))
+        ListingItem(
+            e.name, e.description, priorities.get(e.path, 0.0), listed_file(e.path, model), e.scope
+        )
         for e in listed
     ]
     fitted = fit_listing(model, items, budget)
@@ -688,8 +691,8 @@ def suggestions(folder: FolderBudget) -> tuple[str, ...]:
         )
     elif folder.model == "codex":
         found.append(
-            "Codex omits skills it cannot fit: move those seldom used out of this folder, or "
-            "route them"
+            "Codex drops every description before it omits a skill, then omits by scope and "
+            "name, not by use: move the skills seldom used out of its folders, or route them"
         )
     else:
         found.append(f"move the skills seldom used out of the folders {folder.agent} reads")
