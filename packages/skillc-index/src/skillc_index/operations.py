@@ -251,8 +251,9 @@ def list_(session: Session, params: ListParams) -> SkillList:
     if not params.budget:
         return listed
 
-    from skillc_index.listing.budget import listing_budgets, skill_usage
+    from skillc_index.listing.budget import listing_budgets
     from skillc_index.listing.overrides import apply_overrides, claude_overrides, reset_overrides
+    from skillc_index.listing.usage import skill_usage
 
     layout, config = session.layout, session.config
     scopes: tuple[Scope, ...] = ("project", "global") if params.scope == "all" else (params.scope,)

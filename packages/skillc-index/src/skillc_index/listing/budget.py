@@ -613,9 +613,9 @@ def listing_budgets(
     each folder's own agent's (the first name of its table row: ``agents`` for
     ``.agents/skills``, priced as Codex lists it, with Codex's folders up to the repository
     root; ``claude`` with its nested folders and plugins). ``usage``: the priorities
-    (:func:`skill_usage`) when the caller has them already (a listing priced again), else
-    read here when a folder is priced (of ``installed``, the inventory when the caller has
-    it: ``list``'s)."""
+    (:func:`~skillc_index.listing.usage.skill_usage`) when the caller has them already (a
+    listing priced again), else read here when a folder is priced (of ``installed``, the
+    inventory when the caller has it: ``list``'s)."""
     from skillc_index.inventory.folders import (
         PARENT_AGENT,
         agent_folders,
@@ -641,27 +641,13 @@ def listing_budgets(
             groups.setdefault("agents" if name == PARENT_AGENT else name, []).append(root)
     groups = {name: found for name, found in groups.items() if found}
     if usage is None:
+        from skillc_index.listing.usage import skill_usage
+
         usage = skill_usage(layout, config, installed) if groups else {}
     return tuple(
         _listing(name, found, config, usage, overrides if name == "claude" else None)
         for name, found in groups.items()
     )
-
-
-def skill_usage(
-    layout: Layout, config: Config, installed: Sequence[InstalledSkill] | None = None
-) -> Mapping[str, float]:
-    """Each installed skill's priority in a listing, by its folder: its recorded use
-    (:func:`skillc_index.listing.usage.recorded_priorities`, which opens every access log).
-    ``installed``: the inventory when the caller has read it (``list``'s), else read here."""
-    from skillc_index.listing.usage import recorded_priorities
-
-    if installed is None:
-        from skillc_index.inventory.entries import installed_skills
-        from skillc_index.inventory.folders import trusted_targets
-
-        installed = installed_skills(layout, trusted_targets(layout, config)).skills
-    return recorded_priorities(installed, layout)
 
 
 def suggestions(folder: FolderBudget) -> tuple[str, ...]:

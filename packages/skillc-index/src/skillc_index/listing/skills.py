@@ -89,7 +89,7 @@ class SkillList:
     (:mod:`skillc_index.listing.overrides`)."""
     installed: tuple[InstalledSkill, ...] = field(default=(), repr=False, compare=False)
     """Every installed skill found, before any filter (the inventory the listing read): what
-    ``list --budget`` ranks by use (:func:`skillc_index.listing.budget.skill_usage`)."""
+    ``list --budget`` ranks by use (:func:`skillc_index.listing.usage.skill_usage`)."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:

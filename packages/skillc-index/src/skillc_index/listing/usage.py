@@ -7,15 +7,16 @@ skillc records in the access logs (the commands an agent runs on a skill, and th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from skillc_index.config import Config
     from skillc_index.inventory.entries import InstalledSkill
     from skillc_index.layout import Layout
 
-__all__ = ["recorded_priorities"]
+__all__ = ["recorded_priorities", "skill_usage"]
 
 
 class _AllRows(NamedTuple):
@@ -92,3 +93,17 @@ def recorded_priorities(skills: Iterable[InstalledSkill], layout: Layout) -> dic
             for location in skill.locations:
                 priorities[str(location.path)] = priority
     return priorities
+
+
+def skill_usage(
+    layout: Layout, config: Config, installed: Sequence[InstalledSkill] | None = None
+) -> Mapping[str, float]:
+    """Each installed skill's priority in a listing, by its folder: its recorded use
+    (:func:`recorded_priorities`, which opens every access log). ``installed``: the
+    inventory when the caller has read it (``list``'s), else read here."""
+    if installed is None:
+        from skillc_index.inventory.entries import installed_skills
+        from skillc_index.inventory.folders import trusted_targets
+
+        installed = installed_skills(layout, trusted_targets(layout, config)).skills
+    return recorded_priorities(installed, layout)
