@@ -62,6 +62,24 @@ def test_the_default_budget_is_one_percent_of_200k(layout: Layout, claude: Path)
     assert not folder.over and folder.dropped == ()
 
 
+def test_tokens_and_budget_tokens_round_alike(layout: Layout, project: Path) -> None:
+    """A budget of 4,001 characters and a listing of exactly 4,001: within the budget, so
+    never more tokens than the budget (it said 1,001 of 1,000); one more character is over."""
+    assert layout.project_config is not None
+    layout.project_config.write_text(
+        "[budget]\ncontext_tokens = 100025\npercent = 1\n", encoding="utf-8"
+    )
+    folder = project / ".claude" / "skills"
+    for name, size in (("a", 1328), ("b", 1328), ("c", 1327)):  # "- a: ...\n": 6 more each
+        agent_skill(folder, name, "x" * size)
+    (budget,) = listing_budgets(layout, load_config(layout, env={}))
+    assert (budget.chars, budget.budget_chars, budget.over) == (4001, 4001, False)
+    assert budget.tokens <= budget.budget_tokens == 1001
+    agent_skill(folder, "d", "")  # "- d\n": 4 more characters
+    (budget,) = listing_budgets(layout, load_config(layout, env={}))
+    assert budget.over and budget.tokens >= budget.budget_tokens
+
+
 def test_over_budget_the_descriptions_after_the_cut_are_dropped(
     layout: Layout, claude: Path
 ) -> None:

@@ -291,7 +291,8 @@ class FolderBudget(NamedTuple):
 
     @property
     def budget_tokens(self) -> int:
-        return self.budget_chars // CHARS_PER_TOKEN
+        """The budget in tokens, rounded up as :attr:`tokens` is (within it, never more)."""
+        return estimate_tokens(self.budget_chars)
 
     @property
     def over(self) -> bool:
