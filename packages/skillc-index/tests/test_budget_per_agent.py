@@ -128,3 +128,23 @@ def test_only_claude_code_is_told_of_its_settings(
     assert "skillOverrides" not in " ".join(found["cursor"])
     assert found["cursor"][-1] == "move the skills seldom used out of the folders cursor reads"
     assert "skillOverrides" in found["claude"][-1]
+
+
+def test_each_agent_is_priced_with_the_fields_it_reads(
+    cli: Callable[..., Run], layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """Gemini CLI reads the standard fields alone: its listing has the user-only skill of
+    Claude Code (``disable-model-invocation``, which it counted as hidden) and no
+    ``when_to_use``; Cursor hides the user-only skill but adds no ``when_to_use`` either."""
+    extra = "when_to_use: When asked.\n"
+    for folder in (".gemini", ".cursor", ".claude"):
+        skills = project / folder / "skills"
+        manual = "name: deploy\ndescription: Ship.\ndisable-model-invocation: true\n"
+        write_skill(skills / "deploy", frontmatter=manual)
+        write_skill(skills / "lint", frontmatter=f"name: lint\ndescription: Lint.\n{extra}")
+    found = {f["agent"]: f for f in run_json(cli)["budget"]}
+    listed = {agent: [e["name"] for e in found[agent]["entries"]] for agent in found}
+    assert listed == {"claude": ["lint"], "cursor": ["lint"], "gemini": ["deploy", "lint"]}
+    tokens = {agent: found[agent]["tokens"] for agent in found}
+    # "- lint: Lint. When asked.\n" (26) / "- lint: Lint.\n" (14) and "- deploy: Ship.\n" (16)
+    assert tokens == {"claude": 7, "cursor": 4, "gemini": 8}

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from skillc_index.dialect import description_problem
+from skillc_index.dialect import CLAUDE_CODE, description_problem
 
 __all__ = [
     "AGENTS",
@@ -51,6 +51,7 @@ __all__ = [
     "ShownState",
     "entry_chars",
     "entry_description",
+    "fields_of",
     "fit_listing",
     "implicit",
     "listed_file",
@@ -119,17 +120,21 @@ def entry_description(
     frontmatter: Mapping[str, Any] | None,
     side: Mapping[str, Any] | None = None,
     limit: int = MAX_ENTRY_DESCRIPTION,
+    reads: frozenset[str] = CLAUDE_CODE.reads,
 ) -> str | None:
     """The description ``agent`` lists for a skill of this frontmatter, cut as it cuts one
     entry (before any budget); None when the agent does not list the skill. ``frontmatter``
     None: it cannot be parsed (Claude Code lists the skill by its folder name alone, Codex's
     loader rejects it); ``side``: its ``agents/openai.yaml``, loaded (Codex's alone);
-    ``limit``: Claude Code's cut (``skillListingMaxDescChars``)."""
+    ``limit``: Claude Code's cut (``skillListingMaxDescChars``); ``reads``: the fields the
+    agent priced as Claude Code lists reads (its dialect's: only one that reads
+    ``disable-model-invocation`` hides a skill, only one that reads ``when_to_use`` adds it)."""
     description = _text((frontmatter or {}).get("description"))
     if agent == "claude":
-        if frontmatter is not None and user_only(frontmatter):
+        hides = "disable-model-invocation" in reads
+        if frontmatter is not None and hides and user_only(frontmatter):
             return None
-        when = _text((frontmatter or {}).get("when_to_use"))
+        when = _text((frontmatter or {}).get("when_to_use")) if "when_to_use" in reads else ""
         if when:
             description = f"{description} {when}".strip()
         return description[:limit]
@@ -138,6 +143,15 @@ def entry_description(
     # Codex counts the description with its white space folded (the text it lists) against
     # the specification's limit: over it, or empty, the skill is refused
     return None if description_problem(description) else description
+
+
+def fields_of(agent: str) -> frozenset[str]:
+    """The frontmatter fields the agent of target ``agent`` reads (its dialect: Gemini CLI's
+    the standard alone); Claude Code's for a name without one (``[targets]``, priced as it)."""
+    from skillc_index.layout import KNOWN_TARGETS
+
+    dialect = KNOWN_TARGETS[agent].dialect if agent in KNOWN_TARGETS else None
+    return CLAUDE_CODE.reads if dialect is None else dialect.reads
 
 
 def listing_budget(agent: AgentName, context_tokens: int | None, percent: float) -> int:

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from skillc_index.config import Config
 from skillc_index.diagnostics import Notice
+from skillc_index.dialect import CLAUDE_CODE
 from skillc_index.layout import SKILL_FILE, Layout, Scope
 from skillc_index.listing.agents import (
     MAX_ENTRY_DESCRIPTION,
@@ -58,6 +59,7 @@ from skillc_index.listing.agents import (
     ShownState,
     entry_chars,
     entry_description,
+    fields_of,
     fit_listing,
     listed_file,
     listing_budget,
@@ -415,10 +417,15 @@ def _kind(path: Path) -> EntryKind:
 
 
 def read_entry(
-    path: Path, model: AgentName = "claude", limit: int = MAX_ENTRY_DESCRIPTION
+    path: Path,
+    model: AgentName = "claude",
+    limit: int = MAX_ENTRY_DESCRIPTION,
+    reads: frozenset[str] = CLAUDE_CODE.reads,
 ) -> ListingEntry | None:
     """The listing entry of the skill folder (or agent folder entry) ``path`` as ``model``
-    lists it, read from the first MiB of its SKILL.md; None when it is not a skill,
+    lists it (``reads``: its agent's fields,
+    :func:`~skillc_index.listing.agents.fields_of`), read from the first MiB of
+    its SKILL.md; None when it is not a skill,
     ``omitted`` for a skill the agent does not list (``disable-model-invocation: true``; for
     Codex, ``policy.allow_implicit_invocation: false`` in ``agents/openai.yaml``, frontmatter
     it cannot parse, a description it refuses). Raises :class:`CannotRead` when its SKILL.md
@@ -427,7 +434,7 @@ def read_entry(
     if text is None:
         return None
     data, front = _frontmatter(text)
-    description = entry_description(model, data, side_file(path, model), limit)
+    description = entry_description(model, data, side_file(path, model), limit, reads)
     name = _text((data or {}).get("name")) or path.name
     shown = listed_file(path, model)
     name_chars = entry_chars(model, name, "", shown)
@@ -467,12 +474,14 @@ def _read_folder(
     root: Root,
     model: AgentName,
     limit: int,
+    reads: frozenset[str],
     chosen: Mapping[str, str],
     applied: dict[str, str],
     personal: Mapping[str, Path],
     shadowed: list[Shadowed],
 ) -> tuple[list[ListingEntry], FolderPart]:
-    """The entries of one agent folder as ``model`` lists them, ``chosen`` the
+    """The entries of one agent folder as ``model`` lists them (``reads``: the agent's
+    fields), ``chosen`` the
     ``skillOverrides`` by name (those that apply are added to ``applied``), and its part; a
     project skill named as one of ``personal`` is added to ``shadowed`` instead."""
     from skillc_index.listing.overrides import HIDDEN, NAME_ONLY
@@ -492,7 +501,7 @@ def _read_folder(
             shadowed.append(Shadowed(name, root.path / name, winner))
             continue
         try:
-            entry = read_entry(root.path / name, model, limit)
+            entry = read_entry(root.path / name, model, limit, reads)
         except CannotRead as exc:
             unreadable.append(Unreadable(name, str(exc)))
             continue
@@ -531,7 +540,7 @@ def _listing(
     """The one listing ``agent`` makes of the skills of ``roots``, against its budget."""
     from skillc_index.listing.overrides import NAME_ONLY
 
-    model = model_of(agent)
+    model, reads = model_of(agent), fields_of(agent)
     budget, limit = listing_settings(model, config, overrides)
     chosen = {} if overrides is None else overrides.values
     applied: dict[str, str] = {}
@@ -540,7 +549,7 @@ def _listing(
     personal = personal_skills(roots) if agent == "claude" else {}
     shadowed: list[Shadowed] = []
     for root in roots:
-        found, part = _read_folder(root, model, limit, chosen, applied, personal, shadowed)
+        found, part = _read_folder(root, model, limit, reads, chosen, applied, personal, shadowed)
         entries += found
         parts.append(part)
     listed = tuple(entries)
