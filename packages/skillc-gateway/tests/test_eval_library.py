@@ -335,14 +335,14 @@ def test_the_library_reads_a_skill_as_list_budget_does(
     the agent does not list keeps its name and description line, and a SKILL.md that
     cannot be read is no skill."""
     from skillc_gateway.evaluate.library import SkillEntry, read_skill
-    from skillc_index.listing import budget
+    from skillc_index.listing import budget, entryfile
 
     folder = write_skill(tmp_path / "logs", description="Parses apache access logs.")
     cut = budget.MAX_ENTRY_DESCRIPTION
     assert read_skill(folder, "claude", cut) == SkillEntry(
         "logs", folder, "Parses apache access logs.", 3, "Parses apache access logs."
     )
-    monkeypatch.setattr(budget, "_READ_LIMIT", 20)  # the reader's bound: the name line alone
+    monkeypatch.setattr(entryfile, "READ_LIMIT", 20)  # the reader's bound: the name line alone
     assert read_skill(folder, "claude", cut) == SkillEntry("logs", folder, "", 1, "")
     monkeypatch.undo()
     front = "name: hidden\ndescription: d\ndisable-model-invocation: true\n"

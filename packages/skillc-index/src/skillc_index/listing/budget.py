@@ -46,7 +46,7 @@ import os
 import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from skillc_index.config import Config
 from skillc_index.diagnostics import Notice
@@ -65,7 +65,17 @@ from skillc_index.listing.agents import (
     listing_budget,
     listing_order,
     side_file,
-    user_only,
+)
+from skillc_index.listing.entryfile import (
+    CannotRead,
+    EntryKind,
+    Unreadable,
+    entry_kind,
+    reason_of,
+    skill_frontmatter,
+    skill_text,
+    unreadable_notice,
+    user_only_entry,
 )
 from skillc_index.listing.precedence import Shadowed, agent_entries, personal_skills
 
@@ -77,9 +87,7 @@ if TYPE_CHECKING:
         BudgetEntryShape,
         FolderBudgetShape,
         FolderPartShape,
-        UnreadableShape,
     )
-    from skillc_index.markdown.frontmatter import Frontmatter
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -98,10 +106,6 @@ __all__ = [
 ]
 
 CHARS_PER_TOKEN = 4
-#: The most of a SKILL.md read for its frontmatter.
-_READ_LIMIT = 1 << 20
-
-EntryKind = Literal["folder", "symlink", "skillc"]
 
 
 def estimate_tokens(chars: int) -> int:
@@ -158,17 +162,6 @@ class ListingEntry(NamedTuple):
             "listed": listed,
             "path": self.path,
         }
-
-
-class Unreadable(NamedTuple):
-    """An entry of an agent folder skipped because it cannot be read."""
-
-    folder: str
-    """The entry's name in the agent folder."""
-    reason: str
-
-    def to_dict(self) -> UnreadableShape:
-        return {"folder": self.folder, "reason": self.reason}
 
 
 class FolderPart(NamedTuple):
@@ -343,77 +336,8 @@ class FolderBudget(NamedTuple):
         }
 
 
-def unreadable_notice(folder: Path, skipped: list[str]) -> Notice:
-    """The warning for the entries of an agent folder skipped because they cannot be read,
-    each ``name (why)``: the same for ``skc list --budget`` and ``skc route``."""
-    n = len(skipped)
-    what = ", ".join(skipped)
-    return Notice(f"{n} entr{'y' if n == 1 else 'ies'} of {folder} skipped, cannot be read: {what}")
-
-
-class CannotRead(Exception):
-    """The entry holds a SKILL.md that cannot be read; the message says why."""
-
-
-def _why(exc: OSError) -> str:
-    return exc.strerror or str(exc)
-
-
-def _skill_text(skill_file: Path) -> str | None:
-    """The start of ``skill_file``; None when there is none (the entry is not a skill).
-    Raises :class:`CannotRead` when it is there but cannot be read: no permission (on it or
-    its folder), not a regular file (a FIFO never blocks), a broken symlink."""
-    from skillc_index.diagnostics import NotARegularFile
-    from skillc_index.files import open_regular
-
-    try:
-        with open_regular(str(skill_file)) as handle:
-            return handle.read(_READ_LIMIT).decode("utf-8", errors="replace")
-    except NotARegularFile as exc:
-        raise CannotRead(f"{SKILL_FILE} is {exc.kind}") from None
-    except (FileNotFoundError, NotADirectoryError):
-        if os.path.lexists(skill_file):
-            raise CannotRead(f"{SKILL_FILE} is a broken symlink") from None
-        return None
-    except OSError as exc:
-        raise CannotRead(_why(exc)) from None
-
-
-def user_only_entry(path: Path) -> bool:
-    """Whether the agent folder entry ``path`` is a user-only skill
-    (:func:`~skillc_index.listing.agents.user_only`); False when its SKILL.md cannot be read
-    (what reads it next says why)."""
-    try:
-        text = _skill_text(path / SKILL_FILE)
-    except CannotRead:
-        return False
-    return text is not None and user_only(_frontmatter(text)[0] or {})
-
-
-def _frontmatter(text: str) -> tuple[dict[str, Any] | None, Frontmatter]:
-    """The SKILL.md frontmatter mapping, None when invalid (Claude Code then lists the skill
-    by its folder name, without a description; Codex does not list it), and the parse (its
-    fields' lines)."""
-    from skillc_index.markdown.frontmatter import parse_frontmatter
-
-    front = parse_frontmatter(text)
-    return (front.data if isinstance(front.data, dict) else None), front
-
-
 def _text(value: object) -> str:
     return " ".join(value.split()) if isinstance(value, str) else ""
-
-
-def _kind(path: Path) -> EntryKind:
-    from skillc_index.layout import META_DIR
-
-    if path.is_symlink():
-        target = os.path.realpath(path)
-        is_runtime = Path(target).parent.name == "runtime" and Path(target).parent.parent.name == (
-            ".skillc"
-        )
-        return "skillc" if is_runtime else "symlink"
-    return "skillc" if (path / META_DIR).is_dir() else "folder"
 
 
 def read_entry(
@@ -430,17 +354,17 @@ def read_entry(
     Codex, ``policy.allow_implicit_invocation: false`` in ``agents/openai.yaml``, frontmatter
     it cannot parse, a description it refuses). Raises :class:`CannotRead` when its SKILL.md
     cannot be read. The one reader of a listing entry: ``list --budget``'s and ``eval``'s."""
-    text = _skill_text(path / SKILL_FILE)
+    text = skill_text(path / SKILL_FILE)
     if text is None:
         return None
-    data, front = _frontmatter(text)
+    data, front = skill_frontmatter(text)
     description = entry_description(model, data, side_file(path, model), limit, reads)
     name = _text((data or {}).get("name")) or path.name
     shown = listed_file(path, model)
     name_chars = entry_chars(model, name, "", shown)
     chars = entry_chars(model, name, description, shown) if description else name_chars
     line = front.field_lines.get("description", 1)
-    entry = ListingEntry(name, path.name, _kind(path), chars, name_chars, description or "")
+    entry = ListingEntry(name, path.name, entry_kind(path), chars, name_chars, description or "")
     return entry._replace(path=str(path), line=line, omitted=description is None)
 
 
@@ -494,7 +418,7 @@ def _read_folder(
     try:
         names = agent_entries(root.path)
     except OSError as exc:
-        names, error = [], _why(exc)
+        names, error = [], reason_of(exc)
     for name in names:
         winner = personal.get(name) if scope == "project" and root.plugin is None else None
         if winner is not None and os.path.lexists(root.path / name / SKILL_FILE):

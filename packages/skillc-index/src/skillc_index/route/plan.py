@@ -101,7 +101,7 @@ def classify(
 ) -> EntryPlan | SkillLeft | None:
     """What install does with the entry ``name`` of the agent folder: a plan, a reason to
     leave it, or None for what is not a skill (a file, a folder without SKILL.md)."""
-    from skillc_index.listing.budget import user_only_entry
+    from skillc_index.listing.entryfile import user_only_entry
 
     path = place.folder / name
     identity = identity_of(path)
@@ -287,7 +287,7 @@ class Scan(NamedTuple):
         """The notices, and one for the entries skipped because they cannot be read."""
         if not self.unreadable:
             return self.notices
-        from skillc_index.listing.budget import unreadable_notice
+        from skillc_index.listing.entryfile import unreadable_notice
 
         return [*self.notices, unreadable_notice(place.folder, self.unreadable)]
 
