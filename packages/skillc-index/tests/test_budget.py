@@ -231,7 +231,9 @@ def test_cli_text_is_a_table_per_agent(
         and "kappa (200" in lines[10]
         and "(skc eval's mutation check" in lines[10]
     )
-    assert lines[11].endswith(": skillc-index route") and "skillOverrides" in lines[12]
+    # each folder's own route (a bare "route install" routes the project's .claude/skills)
+    routes = "skillc-index route install -t claude; skillc-index route install -t claude --global"
+    assert lines[11].endswith(f": {routes}") and "skillOverrides" in lines[12]
     assert "(skillc-index list --budget --apply overrides sets name-only" in lines[12]
     home_only = list_budget(cli, "--scope", "global").stdout.splitlines()
     assert home_only[0] == "claude (global) ~/.claude/skills: 1 skill, ~5 tokens of 100 (5%)"

@@ -284,6 +284,7 @@ def test_codex_has_no_such_setting_and_nothing_is_applied(
     codex = next(plan for plan in data["overrides"] if plan["agent"] == "agents")
     assert (codex["settings"], codex["name_only"], codex["written"]) == (None, [], False)
     assert codex["reason"].startswith("Codex has no setting that lists a skill by name only")
+    assert codex["reason"].endswith("or route them (skillc-index route install -t agents)")
     text = cli("skillc_index")("list", "--budget", "--apply", "overrides", "-n").stdout
     assert "agents (project) .agents/skills: nothing applied: Codex has no setting" in text
     assert not (project / ".agents" / "settings.json").exists()
@@ -342,8 +343,13 @@ def test_when_the_names_alone_do_not_fit_it_says_so(
     assert "  listing ~869 -> ~79 tokens of 50 (still over the budget)" in text
     assert (
         "  the names (and the descriptions the user keeps) do not fit: skillc-index route "
-        "install lists one router skill instead of every skill" in text
+        "install -t claude lists one router skill instead of every skill" in text
     )
+    home = cli("skillc_index")  # the home folder's is routed with --global (it was not)
+    (layout.home / ".claude").mkdir(exist_ok=True)
+    (project / ".claude" / "skills").rename(layout.home / ".claude" / "skills")
+    text = home("list", "--budget", "--scope", "global", "--apply", "overrides", "-n").stdout
+    assert "do not fit: skillc-index route install -t claude --global lists one" in text
 
 
 def test_claude_codes_listing_settings_price_its_folders(

@@ -130,6 +130,30 @@ def test_only_claude_code_is_told_of_its_settings(
     assert "skillOverrides" in found["claude"][-1]
 
 
+def test_the_route_advice_names_the_folder_over_its_budget(
+    cli: Callable[..., Run], layout: Layout, home: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    """Cursor's and the home ``.agents/skills`` over their budget: each is told the route of
+    its own folder (a bare ``skc route`` led to ``route install``, which routes the project's
+    ``.claude/skills``, here within its budget); an agent reading several folders is told
+    one command a folder, and a plugin's folder (route cannot take it) none."""
+    assert layout.project_config is not None
+    layout.project_config.write_text("[budget]\ncontext_tokens = 1000\npercent = 2\n")
+    write_skill(project / ".claude" / "skills" / "small", description="Small.")
+    for folder in (project / ".cursor", home / ".agents"):
+        for name in ("alpha", "beta", "gamma"):
+            write_skill(folder / "skills" / name, description=name * 20)
+    lead = "serve these skills through one router skill, one entry in the listing: "
+    found = {f["agent"]: f["suggestions"] for f in run_json(cli)["budget"]}
+    assert found["claude"] == []  # within its budget
+    assert lead + "skillc-index route install -t cursor" in found["cursor"]
+    assert lead + "skillc-index route install -t agents --global" in found["agents"]
+    (cursor,) = run_json(cli, "--agent", "cursor")["budget"]
+    routes = ["-t claude", "-t cursor", "-t agents --global"]  # the folders with skills
+    commands = "; ".join(f"skillc-index route install {route}" for route in routes)
+    assert lead + commands in cursor["suggestions"]
+
+
 def test_each_agent_is_priced_with_the_fields_it_reads(
     cli: Callable[..., Run], layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:

@@ -245,12 +245,13 @@ def _echo_overrides(plans: Sequence[OverridePlan], layout: Layout) -> None:
             f"  listing ~{plan.tokens:,} -> ~{plan.tokens_after:,} tokens of "
             f"{plan.budget_tokens:,} ({'within' if fits else 'still over'} the budget)"
         )
-        if not fits:
-            from skillc_index.helppage import program_command
+        if not fits:  # the folder's own route: a home one's is --global
+            from skillc_index.route.place import install_command
 
             click.echo(
                 "  the names (and the descriptions the user keeps) do not fit: "
-                f"{program_command('route install')} lists one router skill instead of every skill"
+                f"{install_command(plan.agent, plan.scope)} lists one router skill instead of "
+                "every skill"
             )
         if plan.kept:
             click.echo("  left as the user set them: " + _some(plan.kept))

@@ -176,6 +176,8 @@ class FolderPart(NamedTuple):
     not_listed: int = 0
     unreadable: tuple[Unreadable, ...] = ()
     error: str | None = None
+    target: str | None = None
+    """The target ``skc route install -t`` routes it as (None: a plugin's, nested one's)."""
 
     @property
     def notices(self) -> tuple[Notice, ...]:
@@ -306,6 +308,14 @@ class FolderBudget(NamedTuple):
     @property
     def dropped(self) -> tuple[str, ...]:
         return tuple(entry.name for entry in self.dropped_entries)
+
+    @property
+    def routes(self) -> tuple[str, ...]:
+        """The ``skc route install`` of each of its folders with skills that route takes."""
+        from skillc_index.route.place import install_command
+
+        found = (install_command(p.target, p.scope) for p in self.folders if p.target and p.skills)
+        return tuple(command for command in found if command)
 
     def to_dict(self) -> FolderBudgetShape:
         return {
@@ -460,8 +470,10 @@ def _listing(
     config: Config,
     usage: Mapping[str, float] | None,
     overrides: ClaudeOverrides | None,
+    targets: Mapping[Path, str] | None = None,
 ) -> FolderBudget:
-    """The one listing ``agent`` makes of the skills of ``roots``, against its budget."""
+    """The one listing ``agent`` makes of the skills of ``roots``, against its budget;
+    ``targets``: the target ``skc route`` routes each folder it takes as."""
     from skillc_index.listing.overrides import NAME_ONLY
 
     model, reads = model_of(agent), fields_of(agent)
@@ -475,7 +487,7 @@ def _listing(
     for root in roots:
         found, part = _read_folder(root, model, limit, reads, chosen, applied, personal, shadowed)
         entries += found
-        parts.append(part)
+        parts.append(part._replace(target=(targets or {}).get(root.path)))
     listed = tuple(entries)
     priorities = usage or {}
     items = [
@@ -574,12 +586,13 @@ def listing_budgets(
             name = root.agent or root.kind
             groups.setdefault("agents" if name == PARENT_AGENT else name, []).append(root)
     groups = {name: found for name, found in groups.items() if found}
+    targets = {root.path: str(root.agent) for root in agent_folders(layout, configured)}
     if usage is None:
         from skillc_index.listing.usage import skill_usage
 
         usage = skill_usage(layout, config, installed) if groups else {}
     return tuple(
-        _listing(name, found, config, usage, overrides if name == "claude" else None)
+        _listing(name, found, config, usage, overrides if name == "claude" else None, targets)
         for name, found in groups.items()
     )
 
@@ -599,9 +612,12 @@ def suggestions(folder: FolderBudget) -> tuple[str, ...]:
         "shorten the longest descriptions, keeping the phrases users say "
         f"({program_command('eval')}'s mutation check shows which ones the trigger cases need): "
         + ", ".join(f"{entry.name} ({len(entry.description):,} characters)" for entry in longest),
-        "serve these skills through one router skill, one entry in the listing: "
-        + program_command("route"),
     ]
+    if folder.routes:  # one command a folder: a bare "skc route install" routes .claude/skills
+        found.append(
+            "serve these skills through one router skill, one entry in the listing: "
+            + "; ".join(folder.routes)
+        )
     if folder.agent == "claude":  # its settings: the other agents priced as it lists have none
         found.append(
             'Claude Code settings: "skillOverrides" set to "name-only" (or '

@@ -262,9 +262,10 @@ class OverridePlan(NamedTuple):
 
 def _no_setting(folder: FolderBudget) -> str:
     if folder.model == "codex":
+        routes = f" ({'; '.join(folder.routes)})" if folder.routes else ""
         return (
             "Codex has no setting that lists a skill by name only: move the skills seldom used "
-            "out of the folder, or route them (skc route install)"
+            f"out of the folder, or route them{routes}"
         )
     return f"{folder.agent} has no skillOverrides setting: only Claude Code's own folders have one"
 

@@ -31,6 +31,7 @@ __all__ = [
     "RoutePlace",
     "check_agent_folder",
     "check_inside",
+    "install_command",
     "linked_from",
     "made_by_route",
     "route_lock",
@@ -43,6 +44,18 @@ ROUTES_DIR = "router"
 
 #: A name an agent of ``[targets]`` may have to be routed (it names the manifest file).
 AGENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+
+
+def install_command(agent: str, scope: Scope) -> str | None:
+    """``skc route install`` of the folder of target ``agent`` in ``scope`` (``-t cursor``,
+    ``--global`` for the home folder's), as the program running spells it: what a listing
+    over its budget is told to run; None for a ``[targets]`` name route does not take."""
+    if not AGENT_NAME.match(agent):
+        return None
+    from skillc_index.helppage import program_command
+
+    scoped = " --global" if scope == "global" else ""
+    return program_command(f"route install -t {agent}{scoped}")
 
 
 class RoutePlace(NamedTuple):
