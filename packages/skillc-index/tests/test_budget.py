@@ -116,11 +116,12 @@ def test_what_the_agent_lists(layout: Layout, project: Path, write_skill: WriteS
     assert entries["long"].chars == len("- long: \n") + 1536
     assert entries["when"].chars == len("- when: Does it. When asked.\n")
     assert (entries["bare"].name, entries["bare"].chars) == ("bare", len("- bare\n"))
-    stub = entries["stubbed"]
-    assert (stub.name, stub.kind, stub.chars) == (
+    stub = entries["stubbed"]  # listed under its folder's name, Claude Code's command name
+    assert (stub.name, stub.key, stub.kind, stub.chars) == (
+        "stubbed",
         "stub-name",
         "skillc",
-        len("- stub-name: Stub.\n"),
+        len("- stubbed: Stub.\n"),
     )
     assert entries["long"].kind == "folder"
     assert budget.not_listed == 1

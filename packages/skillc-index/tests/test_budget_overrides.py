@@ -110,6 +110,22 @@ def test_apply_sets_the_dropped_skills_name_only_and_the_listing_fits(
     assert again == after
 
 
+def test_apply_keys_the_setting_by_the_frontmatter_name(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill, over: Path
+) -> None:
+    """kappa's folder holds the skill labelled ``kappa-label``: Claude Code lists it as
+    ``kappa`` (its folder), and its ``skillOverrides`` entry is keyed by the label."""
+    write_skill(over / "kappa", "kappa-label", description="k" * 200)
+    data = run_json(cli, "--apply", "overrides")
+    (plan,) = data["overrides"]
+    assert plan["name_only"] == ["kappa-label", "gamma"]
+    settings = json.loads(local_settings(project).read_text(encoding="utf-8"))
+    assert settings["skillOverrides"] == {"kappa-label": "name-only", "gamma": "name-only"}
+    (folder,) = run_json(cli)["budget"]
+    assert folder["name_only"] == [] and not folder["over_budget"]
+    assert "kappa" in [entry["name"] for entry in folder["entries"]]
+
+
 def test_the_text_says_what_is_set_and_the_tokens(
     cli: Callable[..., Run], project: Path, over: Path
 ) -> None:

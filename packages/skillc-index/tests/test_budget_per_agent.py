@@ -172,3 +172,26 @@ def test_each_agent_is_priced_with_the_fields_it_reads(
     tokens = {agent: found[agent]["tokens"] for agent in found}
     # "- lint: Lint. When asked.\n" (26) / "- lint: Lint.\n" (14) and "- deploy: Ship.\n" (16)
     assert tokens == {"claude": 7, "cursor": 4, "gemini": 8}
+
+
+def test_claude_code_lists_its_command_names(
+    cli: Callable[..., Run], layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """Claude Code lists a skill under its folder's name (the frontmatter ``name`` is a
+    label: a long one on a short folder was counted), and a nested folder's skill whose name
+    another has under ``<subfolder>:<name>``; ``skillOverrides`` stays keyed by the label."""
+    long = "qdrant-monitoring-debugging-of-cluster-nodes"
+    skills = project / ".claude" / "skills"
+    write_skill(skills / "debugging", frontmatter=f"name: {long}\ndescription: Debug.\n")
+    write_skill(skills / "deploy", description="Deploy.")
+    write_skill(project / "apps" / "web" / ".claude" / "skills" / "deploy", description="Web.")
+    write_skill(project / "apps" / "api" / ".claude" / "skills" / "lint", description="Lint.")
+    settings = project / ".claude" / "settings.json"
+    settings.write_text(json.dumps({"skillOverrides": {long: "name-only"}}), encoding="utf-8")
+    (claude,) = run_json(cli, "--agent", "claude")["budget"]
+    names = [entry["name"] for entry in claude["entries"]]
+    assert names == ["debugging", "deploy", "lint", "apps/web:deploy"]
+    assert claude["name_only"] == [] and claude["overrides"] == {long: "name-only"}
+    # "- debugging\n" (12), "- deploy: Deploy.\n" (18), "- lint: Lint.\n" (14),
+    # "- apps/web:deploy: Web.\n" (24): 68 characters
+    assert claude["tokens"] == 17

@@ -30,10 +30,11 @@ for this budget. Skills with ``disable-model-invocation: true`` are not in the l
 Claude Code's ``skillOverrides`` setting is honoured for its own folders
 (:mod:`skillc_index.listing.overrides`): a skill set to ``name-only`` costs its name alone, one
 set to ``off`` or ``user-invocable-only`` is not listed. A project skill that a personal one of
-its name shadows is not listed (:mod:`skillc_index.listing.precedence`).
+its name shadows is not listed, and each is named by its command name, its folder's
+(:mod:`skillc_index.listing.precedence`).
 
 A skill is a folder (or a symlink to one: what the agent reads through it counts, so a stub
-deployed by skillc counts with the stub's name and description) holding ``SKILL.md``, whose
+deployed by skillc counts with the stub's description) holding ``SKILL.md``, whose
 name does not start with ``.``. What cannot be read is skipped and counted, never a failure:
 an entry whose ``SKILL.md`` cannot be read (no permission, a FIFO, a broken symlink), and a
 folder that cannot be listed (reported as such, not as an empty folder).
@@ -77,7 +78,13 @@ from skillc_index.listing.entryfile import (
     unreadable_notice,
     user_only_entry,
 )
-from skillc_index.listing.precedence import Shadowed, agent_entries, personal_skills
+from skillc_index.listing.precedence import (
+    Shadowed,
+    agent_entries,
+    command_names,
+    part_of,
+    personal_skills,
+)
 
 if TYPE_CHECKING:
     from skillc_index.inventory.entries import InstalledSkill
@@ -118,7 +125,8 @@ class ListingEntry(NamedTuple):
     """One skill of an agent folder as the agent lists it."""
 
     name: str
-    """The name the listing shows: the frontmatter's ``name``, else the folder's name."""
+    """The name the listing shows: the frontmatter's ``name``, else the folder's name (Claude
+    Code's: its command name, :func:`~skillc_index.listing.precedence.command_names`)."""
     folder: str
     """The entry's name in the agent folder."""
     kind: EntryKind
@@ -145,6 +153,13 @@ class ListingEntry(NamedTuple):
     omitted: bool = False
     """The agent does not list it at all (:func:`read_entry`'s answer; a folder's listing
     holds none such)."""
+    key: str = ""
+    """Its frontmatter ``name``, else its folder's: its ``skillOverrides`` key."""
+
+    def renamed(self, name: str) -> ListingEntry:
+        """The entry listed under ``name`` (its characters counted again)."""
+        more = len(name) - len(self.name)
+        return self._replace(name=name, chars=self.chars + more, name_chars=self.name_chars + more)
 
     @property
     def described(self) -> bool:
@@ -375,7 +390,7 @@ def read_entry(
     chars = entry_chars(model, name, description, shown) if description else name_chars
     line = front.field_lines.get("description", 1)
     entry = ListingEntry(name, path.name, entry_kind(path), chars, name_chars, description or "")
-    return entry._replace(path=str(path), line=line, omitted=description is None)
+    return entry._replace(path=str(path), line=line, omitted=description is None, key=name)
 
 
 def model_of(agent: str) -> AgentName:
@@ -444,19 +459,14 @@ def _read_folder(
             continue
         entry = entry._replace(scope=scope)
         if root.plugin is not None:  # plugin:skill, which skillOverrides leaves alone
-            entry = entry._replace(
-                name=f"{root.plugin}:{entry.name}",
-                chars=entry.chars + len(root.plugin) + 1,
-                name_chars=entry.name_chars + len(root.plugin) + 1,
-                plugin=True,
-            )
-        override = None if entry.plugin else chosen.get(entry.name)
+            entry = entry.renamed(f"{root.plugin}:{entry.name}")._replace(plugin=True)
+        override = None if entry.plugin else chosen.get(entry.key)
         if override in HIDDEN:
-            applied[entry.name] = str(override)
+            applied[entry.key] = str(override)
             not_listed += 1
             continue
         if override == NAME_ONLY and entry.described:
-            applied[entry.name] = NAME_ONLY
+            applied[entry.key] = NAME_ONLY
             entry = entry._replace(chars=entry.name_chars, description="", override=NAME_ONLY)
         entries.append(entry)
     chars = sum(entry.chars for entry in entries)
@@ -471,9 +481,11 @@ def _listing(
     usage: Mapping[str, float] | None,
     overrides: ClaudeOverrides | None,
     targets: Mapping[Path, str] | None = None,
+    base: Path | None = None,
 ) -> FolderBudget:
     """The one listing ``agent`` makes of the skills of ``roots``, against its budget;
-    ``targets``: the target ``skc route`` routes each folder it takes as."""
+    ``targets``: the target ``skc route`` routes each folder it takes as; ``base``: the
+    project folder, whose other ``.claude/skills`` are nested ones (Claude Code's)."""
     from skillc_index.listing.overrides import NAME_ONLY
 
     model, reads = model_of(agent), fields_of(agent)
@@ -488,6 +500,13 @@ def _listing(
         found, part = _read_folder(root, model, limit, reads, chosen, applied, personal, shadowed)
         entries += found
         parts.append(part._replace(target=(targets or {}).get(root.path)))
+    if agent == "claude":  # its command names; a nested folder's prefixed with its subfolder
+        nested = {
+            root.path: root.path.parent.parent.relative_to(base).as_posix()
+            for root in roots
+            if base is not None and part_of(root, base) and root.path not in (targets or {})
+        }
+        entries = command_names(entries, nested)
     listed = tuple(entries)
     priorities = usage or {}
     items = [
@@ -567,6 +586,7 @@ def listing_budgets(
         agent_folders,
         folders_of_agent,
         plugin_folders,
+        project_base,
         trusted_targets,
     )
 
@@ -587,12 +607,13 @@ def listing_budgets(
             groups.setdefault("agents" if name == PARENT_AGENT else name, []).append(root)
     groups = {name: found for name, found in groups.items() if found}
     targets = {root.path: str(root.agent) for root in agent_folders(layout, configured)}
+    base = project_base(layout)
     if usage is None:
         from skillc_index.listing.usage import skill_usage
 
         usage = skill_usage(layout, config, installed) if groups else {}
     return tuple(
-        _listing(name, found, config, usage, overrides if name == "claude" else None, targets)
+        _listing(name, found, config, usage, overrides if name == "claude" else None, targets, base)
         for name, found in groups.items()
     )
 

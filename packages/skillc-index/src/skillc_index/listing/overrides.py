@@ -311,11 +311,11 @@ def _plan(
         if place >= len(dropped) and folder.chars - saved <= folder.budget_chars:
             break
         target = None if entry.plugin else settings_target(layout, entry.scope)
-        if entry.name in found.named:
-            kept.append(entry.name)
-        elif target is not None and entry.name not in names and _keyable(entry.name):
-            names.add(entry.name)
-            targets.setdefault(target, []).append(entry.name)
+        if entry.key in found.named:  # keyed by the frontmatter name, not the listed one
+            kept.append(entry.key)
+        elif target is not None and entry.key not in names and _keyable(entry.key):
+            names.add(entry.key)
+            targets.setdefault(target, []).append(entry.key)
             scopes[target] = entry.scope
             saved += entry.chars - entry.name_chars
     after = estimate_tokens(folder.chars - saved)

@@ -14,7 +14,8 @@ are counted as found.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -22,9 +23,10 @@ from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:
     from skillc_index.inventory.folders import Root
+    from skillc_index.listing.budget import ListingEntry
     from skillc_index.listing.shapes import ShadowedShape
 
-__all__ = ["Shadowed", "agent_entries", "personal_skills"]
+__all__ = ["Shadowed", "agent_entries", "command_names", "part_of", "personal_skills"]
 
 
 class Shadowed(NamedTuple):
@@ -61,3 +63,27 @@ def personal_skills(roots: Sequence[Root]) -> dict[str, Path]:
             if os.path.lexists(root.path / name / SKILL_FILE):
                 found.setdefault(name, root.path / name)
     return found
+
+
+def part_of(root: Root, base: Path) -> bool:
+    """Whether ``root`` is a project folder of ``base`` (not a plugin's, not the home's)."""
+    return root.scope == "project" and root.plugin is None and root.path.is_relative_to(base)
+
+
+def command_names(
+    entries: Sequence[ListingEntry], nested: Mapping[Path, str]
+) -> list[ListingEntry]:
+    """``entries`` under the names Claude Code lists (its skills documentation, "Command
+    name source"): a personal or project skill's folder name, prefixed ``<subfolder>:`` for
+    a skill of a nested folder (``nested``: its subfolder of the project, by folder path)
+    whose name another skill of the listing has (``apps/web:deploy``); a plugin's as it is.
+    Each keeps its frontmatter name as its ``skillOverrides`` key."""
+    taken = Counter(entry.folder for entry in entries if not entry.plugin)
+    named: list[ListingEntry] = []
+    for entry in entries:
+        name = entry.name if entry.plugin else entry.folder
+        prefix = None if entry.plugin else nested.get(Path(entry.path).parent)
+        if prefix is not None and taken[name] > 1:
+            name = f"{prefix}:{name}"
+        named.append(entry.renamed(name))
+    return named
