@@ -107,6 +107,31 @@ def test_config_toml_is_not_needed_and_home_is_never_a_project(
     assert Layout.discover(home, env).scopes() == ("global",)
 
 
+def test_the_users_own_home_is_no_project_while_skillc_home_replaces_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``SKILLC_HOME`` set, a checkout under ``~`` without ``.skillc/`` took the real
+    home's global store for its project: built into ``~/.skillc/runtime``, deployed where
+    ``~/.skillc/config.toml`` said, linted by its ``[lint]``."""
+    from skillc_index import find_config
+    from skillc_index.layout import find_project_root
+
+    real = (tmp_path / "realhome").resolve()
+    (real / ".skillc" / "skills" / "mine").mkdir(parents=True)
+    (real / ".skillc" / "config.toml").write_text('[lint]\nSKL108 = "off"\n', encoding="utf-8")
+    checkout = real / "code" / "checkout"
+    checkout.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(real))
+    env = {"HOME": str(real), "SKILLC_HOME": str(tmp_path / "isolated")}
+    layout = Layout.discover(checkout, env)
+    assert layout.project_root is None
+    assert layout.scopes() == ("global",)
+    assert find_project_root(checkout, layout.home) is None
+    assert find_config(checkout, layout) is None
+    (checkout / ".skillc").mkdir()  # its own project still is one
+    assert Layout.discover(checkout, env).project_root == checkout
+
+
 def test_a_log_fallback_folder_is_not_a_project(tmp_path: Path, env: dict[str, str]) -> None:
     outer = tmp_path / "outer"
     (outer / ".skillc" / "skills").mkdir(parents=True)

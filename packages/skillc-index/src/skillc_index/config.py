@@ -30,12 +30,12 @@ from skillc_index.diagnostics import Notice, NoticeLevel, capped
 from skillc_index.layout import (
     SKILLC_DIR,
     Layout,
-    _is_project_marker,
     custom_home,
     home_relative,
     shown,
     target_name_problem,
 )
+from skillc_index.project import is_project_marker, may_hold_project
 from skillc_index.record import Record
 
 SUPPORTED_VERSION = 1
@@ -346,7 +346,6 @@ def find_config(
     folder = start.absolute()
     if not folder.is_dir():
         folder = folder.parent
-    global_config = layout.global_config
     walked: list[Path] = []
     found: Path | None = None
     for here in (folder, *folder.parents):
@@ -356,7 +355,7 @@ def find_config(
         if here == layout.home:
             break  # its config is the global one, read anyway
         walked.append(here)
-        found = _config_in(here, global_config)
+        found = _config_in(here, layout.home)
         if found is not None or _is_top(here):
             break
     if nearest is not None:
@@ -368,16 +367,18 @@ def _is_top(here: Path) -> bool:
     """Whether ``here`` is the top a walk for a config ends at: a project's root (a
     ``.skillc/`` folder as :class:`~skillc_index.layout.Layout` counts one) or a
     repository's (``.git``, a folder or a file: worktrees and submodules)."""
-    return _is_project_marker(here / SKILLC_DIR) or os.path.lexists(here / ".git")
+    return is_project_marker(here / SKILLC_DIR) or os.path.lexists(here / ".git")
 
 
-def _config_in(here: Path, global_config: Path) -> Path | None:
+def _config_in(here: Path, home: Path) -> Path | None:
     """The config file of the folder ``here`` itself (see :func:`find_config`), or None. A
     folder that cannot be looked into (another user's ``.skillc/``, a working folder of mode
-    000: ``is_file`` raises on ``EACCES``) has none: passed over like an unreadable file."""
+    000: ``is_file`` raises on ``EACCES``) has none: passed over like an unreadable file; so
+    has a ``.skillc/`` that is no project's (a global store:
+    :func:`~skillc_index.project.may_hold_project`)."""
     project = here / ".skillc" / "config.toml"
     try:
-        if project.is_file() and project != global_config:
+        if project.is_file() and may_hold_project(here, home):
             return project
     except OSError:
         return None
@@ -427,7 +428,7 @@ def project_config_file(layout: Layout) -> Path | None:
     root = layout.project_root
     if root is None:
         return None
-    return _config_in(root, layout.global_config) or layout.project_config
+    return _config_in(root, layout.home) or layout.project_config
 
 
 def load_config(

@@ -197,29 +197,12 @@ def find_project_root(start: Path, home: Path) -> Path | None:
     """Walk up from ``start`` to the first folder holding a ``.skillc/`` directory (one that
     holds more than the log fallback's ``logs/``).
 
-    The home folder (``$SKILLC_HOME`` when set) never counts: its ``.skillc/`` is the global
-    store, not a project.
+    The home folder (``$SKILLC_HOME`` when set) never counts, nor the user's own home folder:
+    their ``.skillc/`` is a global store, not a project (:mod:`skillc_index.project`).
     """
-    return _project_root_of(start.resolve(), home)
+    from skillc_index.project import project_root_of
 
-
-def _project_root_of(current: Path, home: Path) -> Path | None:
-    """:func:`find_project_root` from ``current``, a resolved path."""
-    for folder in (current, *current.parents):
-        if folder != home and _is_project_marker(folder / SKILLC_DIR):
-            return folder
-    return None
-
-
-def _is_project_marker(skillc_dir: Path) -> bool:
-    """A ``.skillc/`` folder, unless all it holds is ``logs/``: the access-log fallback
-    (RFC-0007:C-LOGGING) creates ``<cwd>/.skillc/logs/`` wherever a command ran, and that must
-    not turn the working directory into a project."""
-    try:
-        names = [entry.name for entry in skillc_dir.iterdir()]
-    except OSError:
-        return False
-    return names != ["logs"]
+    return project_root_of(start.resolve(), (home, user_home()))
 
 
 #: The longest a message quotes what it was given (a 1 MB name from a model is not echoed).
@@ -269,9 +252,12 @@ class Layout(Record):
             except FileNotFoundError:
                 where = os.environ.get("PWD") or "."
                 raise SkillDirectoryNotFound(where, "the working directory was removed") from None
+        from skillc_index.project import project_root_of
+
         here = Path(cwd).resolve()
         home = home_dir(env)
-        return cls(cwd=here, home=home, project_root=_project_root_of(here, home))
+        root = project_root_of(here, (home, user_home(env)))
+        return cls(cwd=here, home=home, project_root=root)
 
     # -- global ------------------------------------------------------------------------------
     @property
