@@ -132,6 +132,39 @@ def test_the_users_own_home_is_no_project_while_skillc_home_replaces_it(
     assert Layout.discover(checkout, env).project_root == checkout
 
 
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
+def test_another_users_skillc_folder_is_passed_over_with_a_warning(
+    tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``.skillc/`` another user made in a shared parent (``/tmp/.skillc``) became the
+    project of everyone working below it without their own: skills imported into that
+    user's store, deployed where its config said, linted by its ``[lint]``. As git's
+    ``safe.directory``, only the current user's or root's counts."""
+    from skillc_index import find_config, load_config
+
+    shared = (tmp_path / "shared").resolve()
+    (shared / ".skillc" / "skills").mkdir(parents=True)
+    (shared / ".skillc" / "config.toml").write_text('[lint]\nSKL108 = "off"\n', encoding="utf-8")
+    work = shared / "mywork"
+    work.mkdir()
+    os.chown(shared / ".skillc", 65534, 65534)  # nobody's
+    layout = Layout.discover(work, env)
+    assert layout.project_root is None
+    assert layout.foreign == (shared / ".skillc",)
+    assert find_config(work, layout) is None
+    assert [notice.text for notice in load_config(layout).notices] == [
+        f"{shared / '.skillc'} is owned by another user, so it is not taken as the project: a "
+        ".skillc/ counts only when the current user or root owns it (chown it if it is yours)"
+    ]
+    (work / ".skillc").mkdir()  # the user's own below it is the project, without a word
+    assert Layout.discover(work, env) == Layout(work, layout.home, work, foreign=())
+    os.chown(shared / ".skillc", 0, 0)  # root's counts for every user
+    monkeypatch.setattr(os, "geteuid", lambda: 65533)
+    assert Layout.discover(shared, env).project_root == shared
+    os.chown(shared / ".skillc", 65533, 65533)  # and one's own
+    assert Layout.discover(shared, env).project_root == shared
+
+
 def test_a_log_fallback_folder_is_not_a_project(tmp_path: Path, env: dict[str, str]) -> None:
     outer = tmp_path / "outer"
     (outer / ".skillc" / "skills").mkdir(parents=True)

@@ -35,7 +35,7 @@ from skillc_index.layout import (
     shown,
     target_name_problem,
 )
-from skillc_index.project import is_project_marker, may_hold_project
+from skillc_index.project import foreign_notice, is_project_marker, may_hold_project
 from skillc_index.record import Record
 
 SUPPORTED_VERSION = 1
@@ -365,7 +365,8 @@ def find_config(
 
 def _is_top(here: Path) -> bool:
     """Whether ``here`` is the top a walk for a config ends at: a project's root (a
-    ``.skillc/`` folder as :class:`~skillc_index.layout.Layout` counts one) or a
+    ``.skillc/`` folder as :class:`~skillc_index.layout.Layout` counts one, or another
+    user's, whose config is passed over: nothing above it is taken either) or a
     repository's (``.git``, a folder or a file: worktrees and submodules)."""
     return is_project_marker(here / SKILLC_DIR) or os.path.lexists(here / ".git")
 
@@ -374,7 +375,7 @@ def _config_in(here: Path, home: Path) -> Path | None:
     """The config file of the folder ``here`` itself (see :func:`find_config`), or None. A
     folder that cannot be looked into (another user's ``.skillc/``, a working folder of mode
     000: ``is_file`` raises on ``EACCES``) has none: passed over like an unreadable file; so
-    has a ``.skillc/`` that is no project's (a global store:
+    has a ``.skillc/`` that is no project's (a global store, another user's:
     :func:`~skillc_index.project.may_hold_project`)."""
     project = here / ".skillc" / "config.toml"
     try:
@@ -502,6 +503,7 @@ def load_config(
         notices.append(
             Notice(f"environment variable SKILLC_HOME={home!r} is not an absolute path; ignored")
         )
+    notices.extend(Notice(foreign_notice(skillc_dir)) for skillc_dir in layout.foreign)
     apply({k: v for k, v in (overrides or {}).items() if v is not None}, "cli")
 
     def table(name: str) -> dict[str, Any]:

@@ -195,14 +195,14 @@ def user_home(env: Mapping[str, str] | None = None) -> Path:
 
 def find_project_root(start: Path, home: Path) -> Path | None:
     """Walk up from ``start`` to the first folder holding a ``.skillc/`` directory (one that
-    holds more than the log fallback's ``logs/``).
+    holds more than the log fallback's ``logs/``) that the current user or root owns.
 
     The home folder (``$SKILLC_HOME`` when set) never counts, nor the user's own home folder:
     their ``.skillc/`` is a global store, not a project (:mod:`skillc_index.project`).
     """
     from skillc_index.project import project_root_of
 
-    return project_root_of(start.resolve(), (home, user_home()))
+    return project_root_of(start.resolve(), (home, user_home()))[0]
 
 
 #: The longest a message quotes what it was given (a 1 MB name from a model is not echoed).
@@ -239,6 +239,8 @@ class Layout(Record):
     cwd: Path
     home: Path
     project_root: Path | None
+    foreign: tuple[Path, ...] = ()
+    """``.skillc/`` folders above ``cwd`` passed over as another user's (``load_config`` warns)."""
 
     @classmethod
     def discover(
@@ -256,8 +258,8 @@ class Layout(Record):
 
         here = Path(cwd).resolve()
         home = home_dir(env)
-        root = project_root_of(here, (home, user_home(env)))
-        return cls(cwd=here, home=home, project_root=root)
+        root, foreign = project_root_of(here, (home, user_home(env)))
+        return cls(cwd=here, home=home, project_root=root, foreign=foreign)
 
     # -- global ------------------------------------------------------------------------------
     @property

@@ -1,5 +1,6 @@
 """Where the project is: the walk up from a folder to the first ``.skillc/`` that makes its
-folder a project root (DECISIONS "Paths and resolution"), passing over a global store's.
+folder a project root (DECISIONS "Paths and resolution"), and the ``.skillc/`` folders it
+passes over: a global store's, and one another user owns (as git's ``safe.directory``).
 
 :class:`~skillc_index.layout.Layout` and :func:`~skillc_index.layout.find_project_root` walk
 with :func:`project_root_of`; :func:`~skillc_index.config.find_config` asks
@@ -8,20 +9,26 @@ with :func:`project_root_of`; :func:`~skillc_index.config.find_config` asks
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from skillc_index.layout import SKILLC_DIR, user_home
 
 
-def project_root_of(current: Path, homes: tuple[Path, ...]) -> Path | None:
+def project_root_of(current: Path, homes: tuple[Path, ...]) -> tuple[Path | None, tuple[Path, ...]]:
     """The first folder from ``current`` (a resolved path) up holding a ``.skillc/`` that is
     a project's (:func:`is_project_marker`), passing over the folders ``homes`` (the home
-    folder and the user's own: their ``.skillc/`` is a global store); None when there is
-    none."""
+    folder and the user's own: their ``.skillc/`` is a global store) and a ``.skillc/`` of
+    another user's (:func:`foreign`); None when there is none. Also the ``.skillc/``
+    folders passed over as another user's, for a warning."""
+    passed: list[Path] = []
     for folder in (current, *current.parents):
-        if folder not in homes and is_project_marker(folder / SKILLC_DIR):
-            return folder
-    return None
+        if folder in homes or not is_project_marker(folder / SKILLC_DIR):
+            continue
+        if not foreign(folder / SKILLC_DIR):
+            return folder, tuple(passed)
+        passed.append(folder / SKILLC_DIR)
+    return None, tuple(passed)
 
 
 def is_project_marker(skillc_dir: Path) -> bool:
@@ -35,8 +42,30 @@ def is_project_marker(skillc_dir: Path) -> bool:
     return names != ["logs"]
 
 
+def foreign(path: Path) -> bool:
+    """Whether ``path`` belongs to another user than the current one or root (never where
+    files have no owner, Windows, nor when it cannot be looked at): anyone may make
+    ``/tmp/.skillc``; root's is trusted, as root may write the user's files anyway. As git's
+    ``safe.directory`` (CVE-2022-24765)."""
+    if not hasattr(os, "geteuid"):
+        return False
+    try:
+        return path.stat().st_uid not in (os.geteuid(), 0)
+    except OSError:
+        return False
+
+
 def may_hold_project(folder: Path, home: Path) -> bool:
     """Whether the ``.skillc/`` of ``folder`` (its ``config.toml`` included) may be a
     project's, as :func:`project_root_of` decides: not the home folder's (``home``) nor the
-    user's own home folder's (the default global store, while ``$SKILLC_HOME`` replaces it)."""
-    return folder not in (home, user_home())
+    user's own home folder's (the default global store, while ``$SKILLC_HOME`` replaces it),
+    and not another user's."""
+    return folder not in (home, user_home()) and not foreign(folder / SKILLC_DIR)
+
+
+def foreign_notice(skillc_dir: Path) -> str:
+    """The warning for a ``.skillc/`` :func:`project_root_of` passed over as another user's."""
+    return (
+        f"{skillc_dir} is owned by another user, so it is not taken as the project: a "
+        ".skillc/ counts only when the current user or root owns it (chown it if it is yours)"
+    )
