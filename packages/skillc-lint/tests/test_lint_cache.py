@@ -348,6 +348,31 @@ def test_clean_of_a_cache_folder_that_is_a_file_has_nothing_to_remove(
     assert cache.read_text(encoding="utf-8") == "mine\n"
 
 
+def test_a_relative_cache_dir_is_warned_about_and_ignored(
+    lint: Run, skill: Writer, home: Path, clean_env: dict[str, str]
+) -> None:
+    """``SKILLC_CACHE_DIR=lintcache`` was taken against each working folder: a lint run in a
+    skill folder wrote ``lintcache/lint-cache.db`` into the skill (which ``package`` then
+    shipped). As a relative ``SKILLC_HOME``: warned about and ignored."""
+    folder = skill()
+    clean_env["SKILLC_CACHE_DIR"] = "lintcache"
+    warning = (
+        "warning: environment variable SKILLC_CACHE_DIR='lintcache' is not an absolute path;"
+        " ignored"
+    )
+    done = lint(".", "-j", "1", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count(warning) == 1
+    assert sorted(path.name for path in folder.iterdir()) == ["SKILL.md"]
+    default = home / ".cache" / "skillc" / "lint"  # where it goes with SKILLC_HOME set
+    assert (default / CACHE_FILE).is_file()
+    assert cache_dir(clean_env) == default
+    done = lint("clean", cwd=folder)
+    assert (done.returncode, done.stderr.strip()) == (0, warning)
+    assert done.stdout == f"removed {default / CACHE_FILE}\n"
+    assert cache_dir({**clean_env, "SKILLC_CACHE_DIR": str(home / "lc")}) == home / "lc"
+
+
 def test_clean_json_lists_what_it_removed(lint: Run, skill: Writer, cache: Path) -> None:
     lint(str(skill()), "-j", "1")
     done = lint("clean", "--format", "json", script=True)

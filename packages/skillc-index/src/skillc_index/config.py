@@ -30,7 +30,7 @@ from skillc_index.diagnostics import Notice, NoticeLevel, capped
 from skillc_index.layout import (
     SKILLC_DIR,
     Layout,
-    custom_home,
+    env_folder,
     home_relative,
     shown,
     target_name_problem,
@@ -60,6 +60,10 @@ ENVIRONMENT: dict[str, str] = {
     "SKILLC_TOKENIZER": "search.tokenizer",
     "SKILLC_STATS_URL": "stats.url",
 }
+#: Environment variables naming a folder, read by :func:`~skillc_index.layout.env_folder`: an
+#: absolute path only; a relative one is warned about and ignored (``SKILLC_CACHE_DIR=rel``
+#: put skillc-lint's cache into each skill folder linted, where ``package`` shipped it).
+FOLDER_VARIABLES = ("SKILLC_HOME", "SKILLC_CACHE_DIR")
 #: Keys only the global config and the environment may set: a project's ``config.toml`` comes
 #: with a checkout, and must not send the user's usage rows to a server of its choosing.
 PERSONAL_KEYS = frozenset({"stats.url"})
@@ -432,6 +436,16 @@ def project_config_file(layout: Layout) -> Path | None:
     return _config_in(root, layout.home) or layout.project_config
 
 
+def folder_variable_notices(env: Mapping[str, str]) -> list[Notice]:
+    """A warning for each of :data:`FOLDER_VARIABLES` set to a path that is not absolute
+    (those reading it ignore it)."""
+    return [
+        Notice(f"environment variable {variable}={value!r} is not an absolute path; ignored")
+        for variable in FOLDER_VARIABLES
+        if (value := env.get(variable)) and env_folder(env, variable) is None
+    ]
+
+
 def load_config(
     layout: Layout,
     *,
@@ -498,11 +512,7 @@ def load_config(
                 )
             )
 
-    home = env.get("SKILLC_HOME")
-    if home and custom_home(env) is None:  # home_dir ignores it
-        notices.append(
-            Notice(f"environment variable SKILLC_HOME={home!r} is not an absolute path; ignored")
-        )
+    notices.extend(folder_variable_notices(env))
     notices.extend(Notice(foreign_notice(skillc_dir)) for skillc_dir in layout.foreign)
     apply({k: v for k, v in (overrides or {}).items() if v is not None}, "cli")
 

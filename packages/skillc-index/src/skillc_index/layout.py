@@ -170,10 +170,16 @@ def home_dir(env: Mapping[str, str] | None = None) -> Path:
 
 
 def custom_home(env: Mapping[str, str]) -> Path | None:
-    """``$SKILLC_HOME`` with ``~`` expanded when it is an absolute path then, else None (not
-    set, empty, or relative: ignored)."""
-    custom = expand_user(env.get("SKILLC_HOME") or ".")
-    return custom if custom.is_absolute() else None
+    """``$SKILLC_HOME`` as :func:`env_folder` reads it."""
+    return env_folder(env, "SKILLC_HOME")
+
+
+def env_folder(env: Mapping[str, str], variable: str) -> Path | None:
+    """The folder the environment variable ``variable`` names, with ``~`` expanded, when it
+    is an absolute path then, else None (not set, empty, or relative: ignored, and
+    ``load_config`` warns: a relative one gave each working folder its own)."""
+    folder = expand_user(env.get(variable) or ".")
+    return folder if folder.is_absolute() else None
 
 
 def user_home(env: Mapping[str, str] | None = None) -> Path:

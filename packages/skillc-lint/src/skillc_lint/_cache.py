@@ -75,18 +75,20 @@ _SCHEMA = (
 
 
 def cache_dir(env: Mapping[str, str] | None = None) -> Path:
-    """Where the results are kept: ``$SKILLC_CACHE_DIR`` when set, else skillc's user cache
+    """Where the results are kept: ``$SKILLC_CACHE_DIR`` when set to an absolute path (``~``
+    expanded; a relative one, which put the cache into each skill folder linted, is ignored:
+    :func:`~skillc_index.config.load_config` warns), else skillc's user cache
     folder (platformdirs: ``~/.cache/skillc`` on Linux, ``~/Library/Caches/skillc`` on macOS,
     ``%LOCALAPPDATA%\\skillc\\Cache`` on Windows) with ``lint`` under it; with
     ``$SKILLC_HOME`` set, which replaces the home folder for every path of skillc's,
     ``$SKILLC_HOME/.cache/skillc/lint``; the same under :func:`~skillc_index.layout.home_dir`
     when platformdirs finds no home (``$HOME`` empty or relative: it raised)."""
     env = os.environ if env is None else env
-    given = env.get(CACHE_ENV)
-    if given:
-        from skillc_index import expand_user
+    from skillc_index.layout import env_folder, home_dir
 
-        return expand_user(given)
+    given = env_folder(env, CACHE_ENV)
+    if given is not None:
+        return given
     if not env.get("SKILLC_HOME"):
         import platformdirs
 
@@ -94,8 +96,6 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
             return Path(platformdirs.user_cache_dir("skillc", appauthor=False)) / "lint"
         except RuntimeError:  # no absolute $HOME: under the home folder skillc uses (or has none)
             pass
-    from skillc_index.layout import home_dir
-
     return home_dir(env) / ".cache" / "skillc" / "lint"
 
 

@@ -485,9 +485,14 @@ def clean_command(output_format: str) -> None:
       skillc-lint clean
       SKILLC_CACHE_DIR=/tmp/lint-cache skillc-lint clean --format json
     """
-    from skillc_index import InternalError, printable
+    import os
+
+    from skillc_index import InternalError, format_diagnostic, printable
+    from skillc_index.config import folder_variable_notices
     from skillc_lint._cache import cache_dir, clean
 
+    for notice in folder_variable_notices(os.environ):  # a relative SKILLC_CACHE_DIR: not used
+        click.echo(format_diagnostic(notice, terminal=True), err=True)
     folder = cache_dir()
     try:
         removed = clean(folder)
