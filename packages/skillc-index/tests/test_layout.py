@@ -139,7 +139,7 @@ def test_another_users_skillc_folder_is_passed_over_with_a_warning(
     """A ``.skillc/`` another user made in a shared parent (``/tmp/.skillc``) became the
     project of everyone working below it without their own: skills imported into that
     user's store, deployed where its config said, linted by its ``[lint]``. As git's
-    ``safe.directory``, only the current user's or root's counts."""
+    ``safe.directory``, only the current user's, root's or its folder owner's counts."""
     from skillc_index import find_config, load_config
 
     shared = (tmp_path / "shared").resolve()
@@ -154,7 +154,8 @@ def test_another_users_skillc_folder_is_passed_over_with_a_warning(
     assert find_config(work, layout) is None
     assert [notice.text for notice in load_config(layout).notices] == [
         f"{shared / '.skillc'} is owned by another user, so it is not taken as the project: a "
-        ".skillc/ counts only when the current user or root owns it (chown it if it is yours)"
+        ".skillc/ counts only when the current user, root or the owner of its folder owns it "
+        "(chown it if it is yours)"
     ]
     (work / ".skillc").mkdir()  # the user's own below it is the project, without a word
     assert Layout.discover(work, env) == Layout(work, layout.home, work, foreign=())
@@ -163,6 +164,12 @@ def test_another_users_skillc_folder_is_passed_over_with_a_warning(
     assert Layout.discover(shared, env).project_root == shared
     os.chown(shared / ".skillc", 65533, 65533)  # and one's own
     assert Layout.discover(shared, env).project_root == shared
+    # a checkout's .skillc/ is its owner's, whoever runs there (CI: root over uid 1001's)
+    monkeypatch.undo()
+    (work / ".skillc").rmdir()
+    os.chown(shared, 65532, 65532)
+    os.chown(shared / ".skillc", 65532, 65532)
+    assert Layout.discover(work, env).project_root == shared
 
 
 def test_a_log_fallback_folder_is_not_a_project(tmp_path: Path, env: dict[str, str]) -> None:

@@ -43,14 +43,18 @@ def is_project_marker(skillc_dir: Path) -> bool:
 
 
 def foreign(path: Path) -> bool:
-    """Whether ``path`` belongs to another user than the current one or root (never where
-    files have no owner, Windows, nor when it cannot be looked at): anyone may make
-    ``/tmp/.skillc``; root's is trusted, as root may write the user's files anyway. As git's
-    ``safe.directory`` (CVE-2022-24765)."""
+    """Whether ``path`` belongs to another user than the current one, root, or the owner of
+    the folder holding it (never where files have no owner, Windows, nor when it cannot be
+    looked at): anyone may make ``/tmp/.skillc`` in a folder they do not own; root's is
+    trusted, as root may write the user's files anyway; and the ``.skillc/`` of a checkout
+    is its owner's, whoever runs there (a CI container running as root over a checkout of
+    uid 1001 keeps its project). As git's ``safe.directory`` (CVE-2022-24765), for the
+    folder an attacker could plant it in."""
     if not hasattr(os, "geteuid"):
         return False
     try:
-        return path.stat().st_uid not in (os.geteuid(), 0)
+        owner = path.stat().st_uid
+        return owner not in (os.geteuid(), 0) and owner != path.parent.stat().st_uid
     except OSError:
         return False
 
@@ -67,5 +71,6 @@ def foreign_notice(skillc_dir: Path) -> str:
     """The warning for a ``.skillc/`` :func:`project_root_of` passed over as another user's."""
     return (
         f"{skillc_dir} is owned by another user, so it is not taken as the project: a "
-        ".skillc/ counts only when the current user or root owns it (chown it if it is yours)"
+        ".skillc/ counts only when the current user, root or the owner of its folder owns it "
+        "(chown it if it is yours)"
     )
