@@ -10,6 +10,7 @@ import shutil
 import stat
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -807,6 +808,32 @@ def test_a_store_skill_built_by_name_is_imported_again_from_its_folder(
         handle.write("\n## In place\n")
     assert build("mine").import_action is None
     assert "## In place" in (store / "mine" / "SKILL.md").read_text(encoding="utf-8")
+
+
+def test_a_store_skill_imported_again_reads_and_hashes_its_folder_once(
+    build: Callable[..., BuildResult],
+    project: Path,
+    store: Path,
+    write_skill: WriteSkill,
+    count_calls: Callable[[object, str], list[tuple[Any, ...]]],
+) -> None:
+    """Building the store skill by name walks and hashes the folder it was imported from once,
+    and reads its import record once (it did three reads and two walks and hashes)."""
+    import skillc_index.build.skill
+    import skillc_index.files
+
+    folder = write_skill(project / "drafts" / "mine")
+    build("./drafts/mine")
+    with (folder / "SKILL.md").open("a", encoding="utf-8") as handle:
+        handle.write("\n## Edited\n")
+    reads = count_calls(ImportRecord, "read")
+    hashed = count_calls(skillc_index.files, "file_digests")
+    walks = count_calls(skillc_index.build.skill, "walk_skill")
+    walked = count_calls(skillc_index.files, "walk_skill")  # source_hash's own walk
+    assert build("mine").import_action == "replace"
+    assert reads == [(store / "mine",)]
+    assert [call[0] for call in hashed].count(folder) == 1
+    assert [call[0] for call in walks + walked].count(folder) == 1
 
 
 def test_a_copy_without_a_record_holding_the_same_files_is_adopted(

@@ -459,17 +459,25 @@ class ImportRecord(Record):
         return (json.dumps(self._asdict(), indent=2) + "\n").encode("ascii")
 
 
-def import_origin(copy: Path, scope: Scope, layout: Layout, *, bounded: bool = True) -> Path | None:
+def import_origin(
+    copy: Path,
+    scope: Scope,
+    layout: Layout,
+    *,
+    bounded: bool = True,
+    record: ImportRecord | None = None,
+) -> Path | None:
     """The folder the store skill ``copy`` (of the ``scope`` store) was imported from, when
     it is still there (of the same name, holding ``SKILL.md``): where its author edits it,
     and what ``build --all`` imports again. A project store copy's import record is a file
     of the project (a checkout may ship one), so there only a folder inside the project
     counts: a record cannot make skillc copy (or write) a folder from elsewhere (not
     ``bounded``: the folder wherever it is, what the next import of it replaces the copy
-    with)."""
+    with). ``record``: the copy's record, when the caller has read it already (else read
+    here)."""
     from skillc_index.files import real_path, within
 
-    record = ImportRecord.read(copy)
+    record = ImportRecord.read(copy) if record is None else record
     folder = None if record is None else record.folder(copy)
     origin = None if folder is None else Path(real_path(folder))
     bound = layout.project_root if scope == "project" and bounded else None

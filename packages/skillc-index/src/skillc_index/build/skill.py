@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from skillc_index.build.compiler import CompileResult, Progress, compile_skill
 from skillc_index.build.deploy import (
@@ -209,27 +209,47 @@ def _refuse_writes_outside(layout: Layout, skill: ResolvedSkill, importing: bool
             raise PathEscapesProject(layout.display(folder), os.path.realpath(folder))
 
 
-def _from_origin(resolved: ResolvedSkill, layout: Layout, force_global: bool) -> ResolvedSkill:
+class _Origin(NamedTuple):
+    """What :func:`_from_origin` learnt of the folder a store copy was imported from, which the
+    import plan then takes rather than reading and hashing it again."""
+
+    files: SkillFiles
+    digest: str
+    """Its source hash (of ``files``)."""
+    record: ImportRecord
+    """The store copy's import record."""
+
+
+def _from_origin(
+    resolved: ResolvedSkill, layout: Layout, force_global: bool
+) -> tuple[ResolvedSkill, _Origin | None]:
     """A store copy imported from a folder is built from that folder, imported again (so the
     edits made there are built), however it was named: the folder itself, into the store a
     build of the folder imports into (its copy may be the other one's); the store skill (by
     name, by its path, ``--all``), into its own store when the folder is still there (for the
     project store, a folder inside the project only: :func:`import_origin`) and changed
-    since it was imported (else the store skill is built as it is, edited in place say)."""
+    since it was imported (else the store skill is built as it is, edited in place say): the
+    folder's files, hash and the copy's record are then handed back with it."""
     origin = resolved.imported_from
+    known = None
     if origin is not None:
         scope, runtime, _ = runtime_for(origin, layout, force_global=force_global)
     elif resolved.in_store:
-        origin = import_origin(resolved.source, resolved.scope, layout)
         record = ImportRecord.read(resolved.source)
-        if origin is not None and record is not None and source_hash(origin) == record.source_hash:
-            origin = None
+        if record is not None:
+            origin = import_origin(resolved.source, resolved.scope, layout, record=record)
+        if origin is not None and record is not None:
+            files = walk_skill(origin)
+            known = _Origin(files, source_hash(origin, files.files), record)
+            if known.digest == record.source_hash:
+                origin = None
         scope, runtime = resolved.scope, resolved.runtime
     if origin is None:
-        return resolved
-    return resolved._replace(
+        return resolved, None
+    built = resolved._replace(
         source=origin, scope=scope, runtime=runtime, in_store=False, imported_from=None
     )
+    return built, known
 
 
 def build_skill(
@@ -276,19 +296,23 @@ def _build_skill(
 ) -> BuildResult:
     """:func:`build_skill`'s work."""
     target_names = parse_targets(targets)
-    resolved = _from_origin(
+    resolved, known = _from_origin(
         resolve_skill(skill, layout, force_global=force_global), layout, force_global
     )
     _check_source(resolved.source, os.fspath(skill), layout)
     config = load_config(layout) if config is None else config
-    files = walk_skill(resolved.source)
+    files = walk_skill(resolved.source) if known is None else known.files
     if files.escapes:
         raise PathEscapesRoot(files.escapes[0])
 
     notices: list[Diagnostic | Notice] = list(resolved.notices)
     plan: ImportPlan | None = None
     if not in_a_store(resolved.source, layout):
-        plan = plan_import(resolved, layout, files, force=force)
+        plan = plan_import(
+            resolved, layout, files, force=force,
+            origin_hash=None if known is None else known.digest,
+            record=None if known is None else known.record,
+        )  # fmt: skip
         if plan.action != "unchanged":
             _check_import(resolved.source, resolved.name, files)
     target_skill = resolved if plan is None else plan.imported(resolved)

@@ -126,9 +126,17 @@ def _is_empty_folder(path: Path) -> bool:
 
 
 def plan_import(
-    skill: ResolvedSkill, layout: Layout, files: SkillFiles, *, force: bool
+    skill: ResolvedSkill,
+    layout: Layout,
+    files: SkillFiles,
+    *,
+    force: bool,
+    origin_hash: str | None = None,
+    record: ImportRecord | None = None,
 ) -> ImportPlan:
     """Decide how ``skill`` (found by path, outside the stores) goes into its scope's store.
+    ``origin_hash`` (the source hash of ``files``) and ``record`` (the store copy's import
+    record), when the caller has them already: not hashed or read again.
 
     Raises :class:`~skillc_index.layout.InvalidSkillName` (E100) when the folder's name is
     not a valid skill name, and :class:`StoreCopyDiffers` (E050) when the store already holds a
@@ -151,9 +159,9 @@ def plan_import(
         and (destination / SKILL_FILE).is_file()
     ):
         current = source_hash(destination)
-        record = ImportRecord.read(destination)
+        record = ImportRecord.read(destination) if record is None else record
         ours = record is not None and record.folder(destination) == origin
-        if current == source_hash(origin, files.files):
+        if current == (origin_hash or source_hash(origin, files.files)):
             kept = ours and record == ImportRecord(recorded, current)
             return ImportPlan(
                 origin, recorded, destination, "unchanged", files, None if kept else current
