@@ -174,6 +174,27 @@ def test_a_gitignore_that_is_no_regular_file_is_refused_without_waiting(
     assert len(raised) == 1 and "not a regular file" in str(raised[0])
 
 
+def test_a_gitignore_made_is_the_users_own_and_one_linked_inside_is_followed(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """A ``.gitignore`` skillc makes has the mode any file of the user's has (0666 less the
+    umask, not 0600); one that is a symlink to a file inside the project gets the lines."""
+    layout = Layout.discover(tmp_path, env)
+    umask = os.umask(0o022)
+    try:
+        assert ignore_generated(tmp_path, layout)
+    finally:
+        os.umask(umask)
+    gitignore = tmp_path / ".gitignore"
+    assert gitignore.stat().st_mode & 0o777 == 0o644
+    kept = tmp_path / "kept.gitignore"
+    gitignore.rename(kept)
+    kept.write_text("*.log\n", encoding="utf-8")
+    gitignore.symlink_to("kept.gitignore")
+    assert ignore_generated(tmp_path, layout)
+    assert gitignore.is_symlink() and kept.read_text(encoding="utf-8").startswith("*.log\n/")
+
+
 @pytest.mark.parametrize("text", [b"node_modules/\r\n", b"node_modules/\r\n*.log"])
 def test_a_crlf_gitignore_gets_crlf_lines_and_loses_them_exactly(
     tmp_path: Path, env: dict[str, str], text: bytes

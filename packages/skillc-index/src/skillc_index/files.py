@@ -423,19 +423,26 @@ def file_kind(mode: int) -> str:
 
 
 def regular_fd(
-    name: str, dir_fd: int | None, rel: str, *, follow: bool = False, flags: int = os.O_RDONLY
+    name: str,
+    dir_fd: int | None,
+    rel: str,
+    *,
+    follow: bool = False,
+    flags: int = os.O_RDONLY,
+    mode: int = 0o600,
 ) -> int:
     """Open ``name`` (relative to ``dir_fd``) with ``flags`` (for reading unless told; with
-    ``os.O_CREAT``, made 0600 when missing) if it is a regular file, never blocking on a FIFO
-    or device: the open is non-blocking and the descriptor is checked with ``fstat`` before
-    it is used (:class:`NotARegularFile`, E021, otherwise). Unless ``follow``, a symlink in
-    the last component is not followed (``ELOOP``, for the caller)."""
+    ``os.O_CREAT``, made with ``mode``, 0600 unless told, when missing) if it is a regular
+    file, never blocking on a FIFO or device: the open is non-blocking and the descriptor is
+    checked with ``fstat`` before it is used (:class:`NotARegularFile`, E021, otherwise).
+    Unless ``follow``, a symlink in the last component is not followed (``ELOOP``, for the
+    caller)."""
     flags |= os.O_NONBLOCK | _CLOEXEC | (0 if follow else os.O_NOFOLLOW)
-    fd = os.open(name, flags, 0o600, dir_fd=dir_fd)
+    fd = os.open(name, flags, mode, dir_fd=dir_fd)
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotARegularFile(rel, file_kind(mode))
+        found = os.fstat(fd).st_mode
+        if not stat.S_ISREG(found):
+            raise NotARegularFile(rel, file_kind(found))
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -29,8 +30,8 @@ from skillc_index.command_errors import (
     PathEscapesProject,
     SkillExists,
 )
-from skillc_index.diagnostics import Notice, WordedOption
-from skillc_index.files import inside, within
+from skillc_index.diagnostics import NotARegularFile, Notice, WordedOption
+from skillc_index.files import inside, regular_fd, within
 from skillc_index.layout import (
     KNOWN_TARGETS,
     SKILL_FILE,
@@ -334,45 +335,43 @@ def _locked(path: Path, *, create: bool = False) -> Iterator[_Held | None]:
     (:func:`_lock`, held until the block ends), and its text, read once: None when there is
     no file, unless ``create`` (then it is made, and ``made`` says so). A file that may only
     be read is read (``refused`` says why it cannot be written: nothing may need writing).
-    Only a regular file is opened, without blocking (a FIFO hung ``build`` and ``init`` for
-    ever): anything else, more than :data:`MAX_GITIGNORE_BYTES` or a failed open is
-    CannotCreate."""
-    import stat
-
-    flags = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    Only a regular file is opened (:func:`~skillc_index.files.regular_fd`, a symlink
+    followed), without blocking (a FIFO hung ``build`` and ``init`` for ever): anything else,
+    more than :data:`MAX_GITIGNORE_BYTES` or a failed open is CannotCreate."""
+    name = str(path)
+    opened = functools.partial(regular_fd, name, None, name, follow=True, mode=0o666)
     made, refused = False, None
     try:
         if create:
             try:
-                fd = os.open(path, os.O_RDWR | flags | os.O_CREAT | os.O_EXCL, 0o666)
+                fd = opened(flags=os.O_RDWR | os.O_CREAT | os.O_EXCL)
                 made = True
             except FileExistsError:
-                fd = os.open(path, os.O_RDWR | flags | os.O_CREAT, 0o666)
+                fd = opened(flags=os.O_RDWR | os.O_CREAT)
         else:
             try:
-                fd = os.open(path, os.O_RDWR | flags)
+                fd = opened(flags=os.O_RDWR)
             except OSError as exc:
                 if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
                     raise
-                fd, refused = os.open(path, os.O_RDONLY | flags), exc.strerror or str(exc)
+                fd, refused = opened(), exc.strerror or str(exc)
     except FileNotFoundError:
         if create:
-            raise CannotCreate(str(path), os.strerror(errno.ENOENT)) from None
+            raise CannotCreate(name, os.strerror(errno.ENOENT)) from None
         yield None
         return
+    except NotARegularFile:
+        raise CannotCreate(name, "not a regular file") from None
     except OSError as exc:
-        raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
+        raise CannotCreate(name, exc.strerror or str(exc)) from exc
     with os.fdopen(fd, "rb" if refused else "r+b") as handle:
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise CannotCreate(str(path), "not a regular file")
-            os.set_blocking(fd, True)
             _lock(fd)
             data = handle.read(MAX_GITIGNORE_BYTES + 1)
         except OSError as exc:
-            raise CannotCreate(str(path), exc.strerror or str(exc)) from exc
+            raise CannotCreate(name, exc.strerror or str(exc)) from exc
         if len(data) > MAX_GITIGNORE_BYTES:
-            raise CannotCreate(str(path), f"larger than {MAX_GITIGNORE_BYTES >> 20} MiB")
+            raise CannotCreate(name, f"larger than {MAX_GITIGNORE_BYTES >> 20} MiB")
         text = data.decode("utf-8", errors="surrogateescape")
         yield _Held(path, handle, text, made, refused)
 
