@@ -7,6 +7,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -185,6 +186,29 @@ def test_copies_are_looked_for_once_per_listing(
     assert os.path.realpath(base / ".agents" / "skills") in real
     copies = [base / ".claude" / "skills" / "beta", base / ".agents" / "skills" / "beta"]
     assert sorted(reads) == sorted([*copies, layout.runtime_store("project") / "beta"])
+
+
+def test_a_skill_built_twice_has_its_sources_hashed_once(
+    layout: Layout,
+    write_skill: WriteSkill,
+    count_calls: Callable[[object, str], list[tuple[Any, ...]]],
+) -> None:
+    """A project skill built in the project and ``--global`` has two builds to compare with
+    its sources: they are hashed once for both (``--check-obsolete`` hashed them per build)."""
+    import skillc_index.files
+    from skillc_index.build.skill import build_skill
+
+    source = write_skill(layout.store("project") / "alpha")
+    build_skill("alpha", layout)
+    build_skill("alpha", layout, force_global=True)
+    hashed = count_calls(skillc_index.files, "source_hash")
+    statuses = {e.name: e.status for e in list_skills(layout, check_obsolete=True).skills}
+    assert statuses == {"alpha": "normal"}
+    assert [call[0] for call in hashed] == [source]
+    (source / "more.md").write_text("# changed\n", encoding="utf-8")
+    hashed.clear()
+    assert {e.name: e.status for e in list_skills(layout).skills} == {"alpha": "stale"}
+    assert [call[0] for call in hashed] == [source]
 
 
 def test_invalid_manifest_is_not_built(layout: Layout, write_skill: WriteSkill) -> None:

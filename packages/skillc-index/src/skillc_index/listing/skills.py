@@ -13,7 +13,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from skillc_index.build.manifest import read_manifest
+from skillc_index.build.manifest import Manifest, read_manifest
 from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.layout import SKILL_FILE, Layout, Scope
 
@@ -132,40 +132,46 @@ def _frontmatter_problem(skill_file: Path) -> str | None:
     return None
 
 
-def build_status(source: Path, runtime: Path, *, check_obsolete: bool = False) -> Status:
-    """A store skill's build status (RFC-0007:C-LIST; issue 34): ``not-built`` without a
-    valid manifest; ``stale`` when the sources changed since the build (the manifest's
-    source hash) or its stub is of an older format than a build writes now (the manifest's
-    ``stub_format``, below :data:`~skillc_index.build.stub.STUB_FORMAT`: written by an older
-    skillc, the next build rewrites it), else ``normal``.
-
-    Cheap in the common case: the skill's index tells the sources' hash now from file stats
+def _current_hash(source: Path, builds: Sequence[Path], *, check_obsolete: bool) -> str | None:
+    """The source hash of ``source`` as it is now, found once for all its ``builds``. Cheap in
+    the common case: a build's index tells it from file stats
     (:func:`~skillc_index.index.freshness.current_source_hash`; an index rebuilt on demand
-    since the build counts too); the sources are hashed only when there is no current index.
-    With ``check_obsolete`` (RFC-0007's slow mode) every file is hashed, whatever the index
-    says, and a changed skill is ``obsolete``, the RFC's name for it."""
-    manifest = read_manifest(runtime)
-    if manifest is None:
-        return "not-built"
-    from skillc_index.build.stub import STUB_FORMAT
+    since the build counts too); the sources are hashed only when no build has a current
+    index, and None when a file cannot be read (not the build's sources). With
+    ``check_obsolete`` (RFC-0007's slow mode) every file is hashed, whatever the indexes
+    say."""
     from skillc_index.files import source_hash
 
-    if check_obsolete and source_hash(source) != manifest.source_hash:
+    if check_obsolete:
+        return source_hash(source)
+    from skillc_index.index.freshness import current_source_hash
+
+    for runtime in builds:
+        current = current_source_hash(runtime, source)
+        if current is not None:
+            return current
+    try:
+        return source_hash(source)
+    except (OSError, SkillcError):
+        return None
+
+
+def _status_of(manifest: Manifest, current: str | None, *, check_obsolete: bool) -> Status:
+    """A store skill's build status (RFC-0007:C-LIST; issue 34), from its build's manifest and
+    the source hash now (:func:`_current_hash`): ``stale`` when the sources changed since the
+    build (the manifest's source hash) or its stub is of an older format than a build writes
+    now (the manifest's ``stub_format``, below :data:`~skillc_index.build.stub.STUB_FORMAT`:
+    written by an older skillc, the next build rewrites it), else ``normal``. With
+    ``check_obsolete`` a changed skill is ``obsolete``, the RFC's name for it."""
+    from skillc_index.build.stub import STUB_FORMAT
+
+    changed = current != manifest.source_hash
+    if check_obsolete and changed:
         return "obsolete"  # (changed sources first: the README's "a changed skill is obsolete")
     stub_format = manifest.extra.get("stub_format")
     if not isinstance(stub_format, int) or stub_format < STUB_FORMAT:
         return "stale"  # a stub an older skillc wrote: the next build rewrites it
-    if check_obsolete:
-        return "normal"
-    from skillc_index.index.freshness import current_source_hash
-
-    current = current_source_hash(runtime, source)
-    if current is None:
-        try:
-            current = source_hash(source)
-        except (OSError, SkillcError):  # a file that cannot be read: not the build's sources
-            return "stale"
-    return "normal" if current == manifest.source_hash else "stale"
+    return "stale" if changed else "normal"
 
 
 def skill_status(
@@ -177,23 +183,30 @@ def skill_status(
     builds: Sequence[Path] = (),
 ) -> Status:
     """The STATUS of one installed skill (``source``: its folder as resolution names it, the
-    store's entry for a store skill): a store skill's :func:`build_status`, ``stale`` (or
-    ``obsolete``) too when one of its other ``builds`` (:func:`deployed_builds`: the global
-    runtime of a project skill built ``--global``) is; a skill skillc manages through
-    deployments only (a project skill built ``--global``, seen from elsewhere) has the status
-    of those builds; for any other, the state of the search index reading it makes (the
-    index is a cache, issue 34): ``not-indexed`` without one, ``indexed`` when it is current
-    (the stat-only check), ``stale`` when its sources changed since."""
+    store's entry for a store skill): a store skill's build status (:func:`_status_of`;
+    ``not-built`` without a valid manifest), ``stale`` (or ``obsolete``) too when one of its
+    other ``builds`` (:func:`deployed_builds`: the global runtime of a project skill built
+    ``--global``) is, its sources hashed once for all (:func:`_current_hash`); a skill
+    skillc manages through deployments only (a project skill built ``--global``, seen from
+    elsewhere) has the status of those builds; for any other, the state of the search index
+    reading it makes (the index is a cache, issue 34): ``not-indexed`` without one,
+    ``indexed`` when it is current (the stat-only check), ``stale`` when its sources changed
+    since."""
     if skill.store is not None or (skill.managed and builds):
         own = [runtime] if skill.store is not None else []
-        found: Status = "not-built"
-        for built in dict.fromkeys((*own, *builds)):
-            status = build_status(source, built, check_obsolete=check_obsolete)
-            if status in ("stale", "obsolete"):
+        manifests = {
+            built: manifest
+            for built in dict.fromkeys((*own, *builds))
+            if (manifest := read_manifest(built)) is not None
+        }
+        if not manifests:
+            return "not-built"
+        current = _current_hash(source, list(manifests), check_obsolete=check_obsolete)
+        for manifest in manifests.values():
+            status = _status_of(manifest, current, check_obsolete=check_obsolete)
+            if status != "normal":
                 return status
-            if status == "normal":
-                found = status
-        return found
+        return "normal"
     from skillc_index.index.freshness import current_source_hash
     from skillc_index.index.schema import index_path
 
