@@ -9,8 +9,10 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -693,3 +695,25 @@ def test_the_sessions_of_one_access_are_counted_by_one_read(tmp_path: Path) -> N
     assert copy_missing(destination, copied) == 101
     assert copy_missing(destination, copied) == 0
     assert len(rows(destination)) == 302
+
+
+def test_add_versions_gives_the_folders_read_as_another_s() -> None:
+    """``add_versions`` adds an older version's folder of a plugin skill the log names, and
+    returns what ``usage_of`` takes as ``same``: every folder that is not its skill's source
+    (``same_folders``; ``skc list`` and ``skc stats`` each built it again)."""
+    from skillc_index.accesslog.reader import add_versions, same_folders
+
+    cache = "/h/.claude/plugins/cache/market/plug"
+    now, old = f"{cache}/2.0/skills/tidy", f"{cache}/1.0/skills/tidy"
+    logged = sorted([old, now, "/p/drafts/mine"])
+
+    def rows(sql: str, params: Sequence[Any]) -> list[Any]:
+        low, end = params
+        hits = [path for path in logged if low < path < end]
+        return [(min(hits) if hits else None,)]
+
+    store = "/p/.skillc/skills/mine"
+    folders = {now: now, "/p/drafts/mine": store, store: store}
+    same = add_versions(rows, folders)
+    assert same == {old: now, "/p/drafts/mine": store}
+    assert same == same_folders(folders) and old in folders

@@ -40,6 +40,7 @@ from skillc_index.accesslog.reader import (
     add_usage,
     add_versions,
     logs_of,
+    same_folders,
     several_logs,
     usage_of,
 )
@@ -186,7 +187,7 @@ def local_usage(
     filters_key = json.dumps(filters.to_dict(), sort_keys=True)
     usage: dict[str, SkillUsage] = {}
     for log, folders in by_log.items():
-        same = {folder: source for folder, source in folders.items() if folder != source}
+        same = same_folders(folders)
         spread = sorted(several & set(folders.values()))
         # (a plugin's: its other versions' folders are looked for when the log is read)
         plugins = sorted(folder for folder in folders if plugin_version_parts(folder))
@@ -198,8 +199,7 @@ def local_usage(
             rows = LocalRows(log)
             try:
                 if plugins:
-                    add_versions(rows, folders)
-                    same = {folder: of for folder, of in folders.items() if folder != of}
+                    same = add_versions(rows, folders)
                 uses = usage_of(rows, filters, "skill_path", same=same, spread=spread)
                 found = {use.key: use for use in uses}
             except UnreadableFile as exc:  # one log must not hide every other skill's use

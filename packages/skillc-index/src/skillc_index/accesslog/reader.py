@@ -63,6 +63,7 @@ __all__ = [
     "other_versions",
     "row_by_id",
     "rows_after",
+    "same_folders",
     "several_logs",
     "usage_of",
     "where_clause",
@@ -435,9 +436,10 @@ def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict
     (:attr:`~skillc_index.inventory.entries.InstalledSkill.logged_as`: a folder imported
     into a store is its store copy, and its rows before the import may be in another log,
     the project's for a folder built ``--global``) -> its skill's source. Read each log with
-    :func:`usage_of` (``same``: the folders that are not their source), once
-    :func:`add_versions` has added the other versions' folders of its plugin skills, and sum a
-    skill's logs with :func:`add_usage` (``skc stats --all`` and the agent listing's ranking)."""
+    :func:`usage_of` once :func:`add_versions` has added the other versions' folders of its
+    plugin skills (``same``: the folders that are not their source, :func:`same_folders`,
+    which it returns), and sum a skill's logs with :func:`add_usage` (``skc stats --all`` and
+    the agent listing's ranking)."""
     from skillc_index.accesslog.store import primary_log_finder
 
     log_of = primary_log_finder(layout)
@@ -449,17 +451,26 @@ def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict
     return by_log
 
 
-def add_versions(rows: Rows, folders: dict[str, str]) -> None:
+def add_versions(rows: Rows, folders: dict[str, str]) -> dict[str, str]:
     """Add to ``folders`` (one log's, as :func:`logs_of` gives them: folder -> its skill's
     source) the folders of the other versions of each Claude Code plugin skill among them that
     the log's rows name (:func:`other_versions`), as that skill's: the rows logged before an
     update count for the version installed now, read as they were logged. A folder already
     there keeps its skill (a version installed too, at another scope: every installed skill of
     a name is logged in the same log); an older one goes to the first installed version. The
-    log is not read when no folder is a plugin's."""
+    log is not read when no folder is a plugin's. Returns :func:`same_folders` of them all:
+    :func:`usage_of`'s ``same``."""
     for folder, source in list(folders.items()):
         for other in other_versions(rows, folder):
             folders.setdefault(other, source)
+    return same_folders(folders)
+
+
+def same_folders(folders: Mapping[str, str]) -> dict[str, str]:
+    """The folders of ``folders`` (:func:`logs_of`'s, one log's) that are not their skill's
+    source, each -> that source: :func:`usage_of`'s ``same`` (their rows count as the
+    source's)."""
+    return {folder: source for folder, source in folders.items() if folder != source}
 
 
 #: The most folders of a log :func:`other_versions` looks at (one index lookup each).

@@ -73,8 +73,7 @@ def recorded_priorities(skills: Iterable[InstalledSkill], layout: Layout) -> dic
     for log, folders in by_log.items():
         rows = LocalRows(log)
         try:
-            add_versions(rows, folders)  # (a plugin's skill: its other versions' rows)
-            same = {folder: source for folder, source in folders.items() if folder != source}
+            same = add_versions(rows, folders)  # (a plugin's skill: its other versions' rows)
             found = usage_of(rows, _AllRows(), "skill_path", list(folders), same, spread)
         except SkillcError:
             continue
