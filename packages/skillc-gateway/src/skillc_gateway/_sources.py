@@ -17,6 +17,7 @@ from skillc_index import (
     SKILL_FILE,
     ResolvedSkill,
     SkillDirectoryNotFound,
+    counted,
     fs_bytes,
     safe_join,
     walk_skill,
@@ -148,7 +149,7 @@ def _label(entry: Entry) -> str:
         return node.name
     if entry.collapsed:
         count = node.file_count
-        return f"{node.name}/ ({count} {'file' if count == 1 else 'files'})"
+        return f"{node.name}/ ({counted(count, 'file')})"
     return f"{node.name}/"
 
 

@@ -13,7 +13,7 @@ import click
 
 from skillc_index.console import Call, command, is_verbose
 from skillc_index.operations import LIST, ListParams
-from skillc_index.text import printable
+from skillc_index.text import counted, printable
 
 if TYPE_CHECKING:
     from skillc_index.layout import Layout
@@ -82,7 +82,8 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
         if result.total == 0:
             click.echo("No skills found.")
         elif result.filtered:  # --limit 0: they match, none is shown
-            some = "1 skill matches" if result.filtered == 1 else f"{result.filtered} skills match"
+            verb = "matches" if result.filtered == 1 else "match"
+            some = f"{counted(result.filtered, 'skill')} {verb}"
             click.echo(f"{some}; --limit 0 shows none of them.")
         else:
             click.echo("No skills match.")
@@ -154,7 +155,7 @@ def _echo_budgets(
         if len(parts) > 1:  # one listing of every folder the agent reads
             where = f"{folder.agent}, {len(parts)} folders"
         click.echo(
-            f"{where}: {count} skill{'' if count == 1 else 's'}, ~{folder.tokens:,} tokens of "
+            f"{where}: {counted(count, 'skill')}, ~{folder.tokens:,} tokens of "
             f"{folder.budget_tokens:,} ({share}%)"
             + ("" if folder.model == "claude" else f", as {_MODELS[folder.model]} lists it")
         )
@@ -162,8 +163,7 @@ def _echo_budgets(
             what = (
                 f"cannot be listed ({part.error})"
                 if part.error is not None
-                else f"{part.skills:,} skill{'' if part.skills == 1 else 's'}, "
-                f"~{estimate_tokens(part.chars):,} tokens"
+                else f"{counted(part.skills, 'skill')}, ~{estimate_tokens(part.chars):,} tokens"
             )
             click.echo(f"  ({part.scope}) {layout.display(part.path)}: {what}")
         rows = [
@@ -183,16 +183,14 @@ def _echo_budgets(
         if name_only:  # listed by name only (omitted ones: below)
             n = len(name_only)
             click.echo(
-                f"{n} description{'' if n == 1 else 's'} dropped, the first dropped first: "
+                f"{counted(n, 'description')} dropped, the first dropped first: "
                 + printable(", ".join(name_only))
             )
         for state, what in _LISTED:
             names = folder.named(state)
             if names:
                 n = len(names)
-                click.echo(
-                    f"{n} skill{'' if n == 1 else 's'} {what}: " + printable(", ".join(names))
-                )
+                click.echo(f"{counted(n, 'skill')} {what}: " + printable(", ".join(names)))
         for suggestion in suggestions(folder):
             click.echo(f"suggestion: {printable(suggestion)}")
 
@@ -235,7 +233,7 @@ def _echo_overrides(plans: Sequence[OverridePlan], layout: Layout) -> None:
         verb = "would set" if plan.dry_run else "set"
         click.echo(
             printable(
-                f"{where}: {verb} {n:,} skill{'' if n == 1 else 's'} to name-only in "
+                f"{where}: {verb} {counted(n, 'skill')} to name-only in "
                 f"{layout.display(plan.settings)} (skillOverrides), the least used first: "
             )
             + _some(plan.names)

@@ -10,7 +10,7 @@ import click
 
 from skillc_index.console import Call, command
 from skillc_index.operations import PACKAGE, PackageParams
-from skillc_index.text import printable
+from skillc_index.text import counted, printable
 
 if TYPE_CHECKING:
     from skillc_index.package.result import PackageResult
@@ -49,4 +49,4 @@ def package_command(result: PackageResult, call: Call[PackageParams]) -> None:
     for item in result.files:
         click.echo(f"wrote  {printable(str(output / item.path))}  sha256:{item.sha256}")
     count = len(result.skills)
-    click.echo(f"{count} skill{'' if count == 1 else 's'} packaged as {result.format}")
+    click.echo(f"{counted(count, 'skill')} packaged as {result.format}")

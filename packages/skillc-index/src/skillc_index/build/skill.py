@@ -63,6 +63,7 @@ from skillc_index.layout import (
     resolve_skill,
     runtime_for,
 )
+from skillc_index.text import counted
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -518,7 +519,7 @@ def _held(projection: Projection, skill: ResolvedSkill) -> Projection:
         if len(kept) == MAX_NAMED_FILES:
             more = len(projection.files) - number
             unheld.append(
-                f"{more:,} more {'file' if more == 1 else 'files'} the skill's hooks or icons "
+                f"{counted(more, 'more file', 'more files')} the skill's hooks or icons "
                 f"name not deployed: a deployment holds at most {MAX_NAMED_FILES}"
             )
             break

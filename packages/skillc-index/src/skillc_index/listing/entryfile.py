@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from skillc_index.diagnostics import Notice
 from skillc_index.layout import SKILL_FILE
 from skillc_index.listing.agents import user_only
+from skillc_index.text import counted
 
 if TYPE_CHECKING:
     from skillc_index.listing.shapes import UnreadableShape
@@ -51,7 +52,7 @@ def unreadable_notice(folder: Path, skipped: list[str]) -> Notice:
     each ``name (why)``: the same for ``skc list --budget`` and ``skc route``."""
     n = len(skipped)
     what = ", ".join(skipped)
-    return Notice(f"{n} entr{'y' if n == 1 else 'ies'} of {folder} skipped, cannot be read: {what}")
+    return Notice(f"{counted(n, 'entry', 'entries')} of {folder} skipped, cannot be read: {what}")
 
 
 class CannotRead(Exception):
