@@ -379,6 +379,34 @@ def test_each_installed_version_of_a_plugin_keeps_its_own_rows(
         assert (summary["skill_path"], summary["data"]["uses"]) == (str(folder), 2)
 
 
+def test_a_plugin_skills_stats_open_its_log_once(
+    home: Path,
+    layout: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    demo_skill: Callable[[Path], Path],
+) -> None:
+    """``stats SKILL`` of a plugin's skill looks its other versions' folders up in the rows
+    it reads: the log is opened once (it was opened and closed once more to find them)."""
+    from skillc_index.accesslog import reader
+    from skillc_stats import query_stats
+
+    old = demo_skill(install_plugin(home, ("user", "1.0"))["1.0"])
+    log(layout, "review", access(old, "/w/a", "2026-03-01T10:00:00Z"))
+    new = demo_skill(install_plugin(home, ("user", "1.1"))["1.1"])
+    log(layout, "review", access(new, "/w/b", "2026-03-03T10:00:00Z"))
+    opened: list[Path] = []
+    real = reader.open_log
+
+    def counting(path: Path) -> Any:
+        opened.append(path)
+        return real(path)
+
+    monkeypatch.setattr(reader, "open_log", counting)
+    summary = query_stats("kit:review", layout)
+    assert (summary["skill_path"], summary["data"]["uses"]) == (str(new), 2)
+    assert opened == [primary_log(resolve_skill("kit:review", layout).runtime)]
+
+
 def age(folder: Path) -> None:
     """Every log under ``folder`` last changed a minute ago (out of the racy window)."""
     past = time.time() - 60

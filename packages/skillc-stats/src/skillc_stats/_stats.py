@@ -195,19 +195,17 @@ def activation_source(args: Mapping[str, Any]) -> str:
 
 class StatsQuery:
     """The RFC-0003 queries for one resolved skill and one set of filters, over its local
-    log (the rows of its source and of the ``folders`` it is logged as too), or over the
-    rows of every skill of its name in a team ``store`` (which this query then owns and
-    closes).
-
-    Each result is computed once; the text summary of ``skc stats`` uses several of them.
-    """
+    log (the rows of its source and of those of ``folders``, :func:`~._usage.logged_folders`,
+    that are its: :func:`~._usage.own_folders`), or over the rows of every skill of its name
+    in a team ``store`` (which this query then owns and closes). Each result is computed
+    once; the text summary of ``skc stats`` uses several of them."""
 
     def __init__(
         self,
         skill: ResolvedSkill,
         filters: Filters,
         store: TeamStore | None = None,
-        folders: Sequence[str] = (),
+        folders: Mapping[str, str] = MappingProxyType({}),
     ) -> None:
         self.skill = skill
         self.filters = filters
@@ -216,8 +214,14 @@ class StatsQuery:
         self._source: LocalRows | TeamStore
         self._log: StatsLog | TeamStatsLog
         if store is None:
+            from skillc_stats._usage import own_folders
+
             self._source = LocalRows(primary_log(skill.runtime))
-            paths = folders or (str(skill.source),)
+            try:  # (a plugin's skill: its other versions' folders, from these rows)
+                paths = own_folders(self._source, folders, str(skill.source))
+            except BaseException:  # (UnreadableFile: E999, the log closed)
+                self._source.close()
+                raise
             self._log = StatsLog(self._source, "skill_path", paths, filters)
         else:
             self._source = store

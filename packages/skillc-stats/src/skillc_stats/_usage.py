@@ -220,16 +220,17 @@ def local_usage(
     return entries
 
 
-def logged_folders(skill: ResolvedSkill, layout: Layout) -> tuple[str, ...]:
-    """The folders whose rows in the skill's own log are its rows: its source, and, for a
-    store copy with an import record or a Claude Code plugin's skill, the other folders the
-    inventory holds as the same skill (:attr:`InstalledSkill.logged_as`) and the plugin's
-    other versions' (:func:`add_versions`) whose rows are in that log."""
+def logged_folders(skill: ResolvedSkill, layout: Layout) -> dict[str, str]:
+    """For a store copy with an import record or a Claude Code plugin's skill: each folder
+    logged in the skill's own log by a skill the inventory holds as one of that name
+    (:attr:`InstalledSkill.logged_as`; every installed version), mapped to that skill's
+    source; empty for any other skill (its rows are its source's). The log is not read:
+    :func:`own_folders` picks the skill's folders from the rows the query opens."""
     from skillc_index.inventory.folders import plugin_folders, plugin_version_parts
     from skillc_index.layout import ImportRecord
 
-    own, name = (str(skill.source),), skill.runtime.name
-    if plugin_version_parts(own[0]) is not None:  # every installed plugin's skill of its name
+    name = skill.runtime.name
+    if plugin_version_parts(str(skill.source)) is not None:  # every installed plugin's skill
         from skillc_index.inventory.entries import Location, group, location_of
 
         found = [location_of(root, name, layout) for root in plugin_folders(layout)]
@@ -240,22 +241,25 @@ def logged_folders(skill: ResolvedSkill, layout: Layout) -> tuple[str, ...]:
 
         skills = installed_skills(layout, trusted_targets(layout, load_config(layout))).skills
     else:
-        return own  # (no inventory walk: a skill nothing was imported into is its folder)
+        return {}  # (no inventory walk: a skill nothing was imported into is its folder)
     from skillc_index.accesslog import primary_log
 
-    log = primary_log(skill.runtime)
     # the skills logged in its log: those with a folder of its name (every installed version)
     named = [one for one in skills if any(Path(f).name == name for f in one.logged_as)]
-    folders = logs_of(named, layout).get(log, {})
-    rows = LocalRows(log)
-    try:
-        add_versions(rows, folders)
-    except UnreadableFile:
-        pass  # (reading it says so)
-    finally:
-        rows.close()
-    source = valid_utf8(own[0])
-    return tuple(folder for folder, of in folders.items() if of == source) or own
+    return logs_of(named, layout).get(primary_log(skill.runtime), {})
+
+
+def own_folders(rows: LocalRows, folders: Mapping[str, str], source: str) -> tuple[str, ...]:
+    """The folders of ``folders`` (:func:`logged_folders`) that are the skill at ``source``'s,
+    with the other versions' of a plugin's skill that its log's ``rows`` name
+    (:func:`add_versions`: an older one goes to the first installed version); ``source``
+    alone when there are none."""
+    if not folders:
+        return (source,)
+    found = dict(folders)
+    add_versions(rows, found)
+    mine = valid_utf8(source)
+    return tuple(folder for folder, of in found.items() if of == mine) or (source,)
 
 
 def team_usage(
