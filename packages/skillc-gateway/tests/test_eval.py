@@ -572,6 +572,39 @@ def test_a_bounded_reply_keeps_every_summary_and_cuts_results_passed_first(
     assert "run `skc eval --format json` for every result" in warning.text
 
 
+def test_a_bounded_reply_cuts_summaries_collisions_and_breaches_too(
+    library: Path, project: Path, home: Path
+) -> None:
+    """The summaries and collisions were never cut (562 skills: 172,566 characters against
+    a bound of 100,000, every case result left out): when they alone are over the bound,
+    the last-ranked of the longest list go first (a skill breaching a threshold or failing
+    a case is ranked first), the breaches too, and the warning says so; the reply keeps to
+    the bound."""
+    from skillc_gateway._eval_op import EVAL, EvalParams
+    from skillc_index import Layout
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+
+    _yaml(library / "pdf-forms", ["fill in a PDF form"])
+    _yaml(library / "docx", ["edit a Word document"])
+    _yaml(library / "git-review", ["bake sourdough bread"])  # fails: breaches min_recall
+    _yaml(library / "pdf-tools", ["extract tables from a PDF"])
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    params = EvalParams(path=(str(library),), min_recall=1.0)
+    full = EVAL.run(Session(layout, AccessLog(print)), params).to_dict()
+    assert len(full["skills"]) == 4 and full["breaches"] and full["collisions"]
+    bound = len(json.dumps(full, ensure_ascii=False)) * 2 // 5
+    bounded = EVAL.run(Session(layout, AccessLog(print), reply_chars=bound), params)
+    data = bounded.to_dict()
+    assert len(json.dumps(data, ensure_ascii=False)) <= bound
+    names = [skill["name"] for skill in data["skills"]]
+    assert "git-review" in names and len(names) < 4
+    assert all(skill["results"] == [] for skill in data["skills"])
+    text = bounded.warnings[0].text
+    assert text.startswith(f"eval cut at {len(names)} of 4 skills")
+    assert "run `skc eval --format json` for every skill" in text
+
+
 # -- live mode -----------------------------------------------------------------------------
 
 FAKE_AGENT = """\

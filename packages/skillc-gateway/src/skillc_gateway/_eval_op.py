@@ -241,32 +241,66 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
 
 
 def _fitted(session: Session, result: EvalResult) -> EvalResult:
-    """``result`` within the reply's bound (:meth:`~skillc_index.operation.Session.fit`: the
-    MCP tool's; 20 skills of 1,000 cases made 43 MB): every skill's summary (its counts,
-    recall, phrases, problems) and the collisions stay; the cases' ``results`` are listed
-    while they fit, the failed ones first (what a reader acts on), one of each skill's in
-    turn (every skill shows some), each skill's in order."""
+    """``result`` within the reply's bound (:meth:`~skillc_index.operation.Session.
+    fit_parts`: the MCP tool's; 20 skills of 1,000 cases made 43 MB). The skills' summaries
+    (their counts, recall, phrases, problems; those breaching a threshold first, then those
+    failing a case), the collisions (worst first) and the breaches are fitted first, whole
+    when they fit; then the cases' ``results`` of the skills listed, while they fit, the
+    failed ones first (what a reader acts on), one of each skill's in turn (every skill shows
+    some), each skill's in order."""
     if session.reply_chars is None:  # (the command line: every result)
         return result
+    from skillc_index.operation import Part
+
+    breaching = {id(report) for report, _ in result.breached()}
+    ranked = sorted(
+        range(len(result.skills)),
+        key=lambda i: (
+            id(result.skills[i]) not in breaching,
+            all(case.passed for case in result.skills[i].cases),
+            i,
+        ),
+    )
+    bare = result._replace(skills=tuple(report._replace(shown=()) for report in result.skills))
+    breaches = result.breaches()
+    kept, cut = session.fit_parts(
+        lambda: [
+            Part("skills", [bare.skills[index].to_dict() for index in ranked]),
+            Part("collisions", [collision.to_dict() for collision in result.collisions]),
+            Part("breaches", breaches),
+        ],
+        "eval",
+        "name fewer skills, or run `skc eval --format json` for every skill",
+        beside=bare._replace(skills=(), collisions=(), listed_breaches=0).to_dict(),
+    )
+    if cut:
+        listed = tuple(sorted(ranked[: kept[0]]))
+        result = result._replace(
+            listed=listed,
+            collisions=result.collisions[: kept[1]],
+            listed_breaches=kept[2],
+            warnings=(*result.warnings, *cut),
+        )
+        bare = bare._replace(listed=listed, collisions=result.collisions, listed_breaches=kept[2])
     turns: list[tuple[bool, int, int, int]] = []  # (passed, its turn, skill, case)
-    for skill, report in enumerate(result.skills):
+    for skill in result.listed if result.listed is not None else range(len(result.skills)):
         taken = {False: 0, True: 0}
-        for case, scored in enumerate(report.cases):
+        for case, scored in enumerate(result.skills[skill].cases):
             turns.append((scored.passed, taken[scored.passed], skill, case))
             taken[scored.passed] += 1
     order = [(skill, case) for _, _, skill, case in sorted(turns)]
-    bare = result._replace(skills=tuple(report._replace(shown=()) for report in result.skills))
-    kept, cut = session.fit(
+    whole = "every skill's counts are whole; " if result.listed is None else ""
+    kept_cases, cut = session.fit(
         lambda: [result.skills[skill].cases[case].to_dict() for skill, case in order],
         "eval",
         "case results",
-        "every skill's counts are whole; name fewer skills, or run `skc eval --format json` "
-        "for every result",
+        f"{whole}name fewer skills, or run `skc eval --format json` for every result",
+        total=sum(len(report.cases) for report in result.skills),
         beside=bare.to_dict(),
     )
     if not cut:
         return result
-    shown = set(order[:kept])
+    shown = set(order[:kept_cases])
     skills = tuple(
         report._replace(
             shown=tuple(

@@ -63,6 +63,7 @@ __all__ = [
     "WARNING_LINES",
     "Operation",
     "Param",
+    "Part",
     "Session",
     "as_items",
     "fields",
@@ -382,6 +383,16 @@ P = TypeVar("P")
 R = TypeVar("R", bound="Result")
 
 
+class Part(Record):
+    """A list of a reply that :meth:`Session.fit_parts` may cut: its ``items`` (JSON values,
+    best first), what they are (``noun``), and how many the result has (``total``: when it
+    counts more than ``items``)."""
+
+    noun: str
+    items: Sequence[object]
+    total: int | None = None
+
+
 class Session:
     """What operations run in: the layout (working folder, project, home), the access log,
     and the front end's limits and hooks.
@@ -458,36 +469,53 @@ class Session:
         beside: object = None,
     ) -> tuple[int, tuple[Notice, ...]]:
         """How many of ``items()`` (a result's list, as JSON values) one reply holds, and the
-        warning when that is not all of them (the count is the caller's only then): the
-        first whose JSON fits in ``reply_chars``, the others left out whole. ``items`` is
-        called only when the reply is bounded (an MCP session): the command line makes no
-        JSON for it. ``beside``: what the reply holds besides them (an outline's files, fitted
-        first themselves), counted first. The warning reads ``<what> cut at K of N <noun>
-        (the reply's limit of C characters): <advice>`` (``total``: N, when the result counts
-        more than ``items``)."""
+        warning when that is not all of them: :meth:`fit_parts` of that one list."""
+        kept, cut = self.fit_parts(lambda: [Part(noun, items(), total)], what, advice, beside)
+        return (kept[0] if kept else 0), cut
+
+    def fit_parts(
+        self, parts: Callable[[], Sequence[Part]], what: str, advice: str, beside: object = None
+    ) -> tuple[tuple[int, ...], tuple[Notice, ...]]:
+        """How many items of each of ``parts()`` (a result's lists as JSON values, each best
+        first) one reply holds, and the warning when that is not all of them (the counts are
+        the caller's only then): while the reply's JSON is over ``reply_chars``, the last item
+        of the longest part (in characters) is left out. ``parts`` is called only when the
+        reply is bounded (an MCP session): the command line makes no JSON for it. ``beside``:
+        the rest of the reply (kept whole), counted first. The warning reads ``<what> cut at
+        K of N <noun>[, K of N <noun>...] (the reply's limit of C characters): <advice>``
+        (N: a part's ``total``, when the result counts more than its ``items``)."""
         if self.reply_chars is None:
-            return 0, ()
+            return (), ()
+        import heapq
         import json
 
-        listed = items()
-        kept = len(listed)
-        used = 0 if beside is None else len(json.dumps(beside, ensure_ascii=False))
-        for count, item in enumerate(listed):
-            used += len(json.dumps(item, ensure_ascii=False)) + 2
-            if used > self.reply_chars:
-                kept = count
-                break
-        if kept == len(listed):
-            return kept, ()
+        listed = parts()
+        dumps = json.JSONEncoder(ensure_ascii=False).encode
+        sizes = [[len(dumps(item)) + 2 for item in part.items] for part in listed]
+        kept = [len(part) for part in sizes]
+        used = sum(map(sum, sizes))
+        used += 0 if beside is None else len(dumps(beside))
+        longest = [(-sum(part), index) for index, part in enumerate(sizes) if part]  # a heap
+        heapq.heapify(longest)
+        while used > self.reply_chars and longest:
+            chars, index = heapq.heappop(longest)
+            kept[index] -= 1
+            size = sizes[index][kept[index]]
+            used -= size
+            if kept[index]:
+                heapq.heappush(longest, (chars + size, index))
+        cut = [
+            f"{n:,} of {len(p.items) if p.total is None else p.total:,} {p.noun}"
+            for p, n in zip(listed, kept, strict=True)
+            if n < len(p.items)
+        ]
+        if not cut:
+            return tuple(kept), ()
         from skillc_index.diagnostics import Notice
 
-        total = len(listed) if total is None else total
-        return kept, (
-            Notice(
-                f"{what} cut at {kept:,} of {total:,} {noun} (the reply's limit of "
-                f"{self.reply_chars:,} characters): {advice}"
-            ),
-        )
+        shown = ", ".join(cut[:-1]) + " and " + cut[-1] if len(cut) > 1 else cut[0]
+        limit = f"the reply's limit of {self.reply_chars:,} characters"
+        return tuple(kept), (Notice(f"{what} cut at {shown} ({limit}): {advice}"),)
 
     def check_paths(self, command: str, params: Any) -> None:
         """With ``confined_paths``: E100 (:class:`~skillc_index.inventory.folders.

@@ -109,6 +109,11 @@ class EvalResult(NamedTuple):
     warnings: tuple[Diagnostic | Notice, ...] = ()
     written: tuple[str, ...] = ()
     """``--init``: the files written."""
+    listed: tuple[int, ...] | None = None
+    """The indexes of the skills whose summaries the JSON lists when not all (a reply's
+    bound: the MCP tool's), None: all. :meth:`breaches` are of every skill."""
+    listed_breaches: int | None = None
+    """How many of :meth:`breaches` the JSON lists (a reply's bound), None: all."""
 
     def breached(self) -> list[tuple[SkillReport, str]]:
         """What breaks the thresholds, each with the skill that breaks it (none: the run
@@ -145,9 +150,13 @@ class EvalResult(NamedTuple):
             "agent": self.agent,
             "top": self.top,
             "library": self.library,
-            "skills": [skill.to_dict() for skill in self.skills],
+            "skills": [
+                skill.to_dict()
+                for index, skill in enumerate(self.skills)
+                if self.listed is None or index in self.listed
+            ],
             "collisions": [collision.to_dict() for collision in self.collisions],
-            "breaches": self.breaches(),
+            "breaches": self.breaches()[: self.listed_breaches],
             "written": list(self.written),
         }
 
