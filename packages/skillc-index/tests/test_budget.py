@@ -148,6 +148,29 @@ def test_from_the_home_folder_its_agent_folders_are_global(home: Path) -> None:
     assert [f.agent for f in listing_budgets(at_home, config, ("global",))] == ["claude"]
 
 
+def test_a_bounded_reply_fits_the_budget_too(layout: Layout, claude: Path) -> None:
+    """The budget was added after the skills were fitted (562 skills: 231,172 characters
+    against a bound of 100,000): its lists count and are cut with the skills, the last of the
+    longest list first, the warning naming each list cut."""
+    params = ListParams(scope="project", budget=True)
+    whole = LIST.run(Session(layout, AccessLog(lambda _: None)), params).to_dict()
+    bound = len(json.dumps(whole)) // 3  # (the skills 2,615 characters, the entries 761)
+    bounded = LIST.run(Session(layout, AccessLog(lambda _: None), reply_chars=bound), params)
+    data = bounded.to_dict()
+    assert len(json.dumps(data)) <= bound
+    (folder,) = data["budget"]
+    entries = whole["budget"][0]["entries"]
+    assert folder["skills"] == 4 and folder["entries"] == entries[: len(folder["entries"])]
+    assert data["skills"] == whole["skills"][: len(data["skills"])]
+    [warning] = bounded.warnings
+    assert len(folder["entries"]) < 4 and len(data["skills"]) < 4
+    assert (
+        f" of 4 skills and {len(folder['entries'])} of 4 entries of the claude budget of {claude}"
+        in warning.text
+    )
+    assert "run `skc list --budget --format json` for all of it" in warning.text
+
+
 def test_the_operation_adds_the_budget_only_when_asked(layout: Layout, claude: Path) -> None:
     session = Session(layout, AccessLog(lambda _: None))
     assert "budget" not in LIST.run(session, ListParams()).to_dict()

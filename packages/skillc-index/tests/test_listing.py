@@ -275,7 +275,8 @@ def test_a_reply_limit_cuts_the_list_with_a_warning(
         write_skill(layout.store("project") / f"skill-{number:02}")
     whole = LIST.run(Session(layout, AccessLog(lambda _: None)), ListParams())
     one = len(json.dumps(whole.skills[0].to_dict())) + 2
-    session = Session(layout, AccessLog(lambda _: None), reply_chars=one * 10 + 1)
+    rest = len(json.dumps({**whole.to_dict(), "skills": []}))  # counted too
+    session = Session(layout, AccessLog(lambda _: None), reply_chars=one * 10 + rest)
     cut = LIST.run(session, ListParams())
     assert [e.name for e in cut.skills] == [e.name for e in whole.skills[:10]]
     assert (cut.total, cut.filtered, len(whole.skills), whole.warnings) == (30, 30, 30, ())

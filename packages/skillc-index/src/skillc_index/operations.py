@@ -237,19 +237,9 @@ def list_(session: Session, params: ListParams) -> SkillList:
         configured=trusted_targets(session.layout, session.config),
         store_notices_only=params.budget,  # the budgets report the agent folders' problems
     )
-    from dataclasses import replace
-
-    kept, cut = session.fit(
-        lambda: [entry.to_dict() for entry in listed.skills],
-        "list",
-        "skills",
-        "narrow it with `pattern`, `scope` or `status`",
-        total=listed.filtered,
-    )
-    if cut:
-        listed = replace(listed, skills=listed.skills[:kept], notices=(*listed.notices, *cut))
     if not params.budget:
-        return listed
+        return listed.fitted(session)
+    from dataclasses import replace
 
     from skillc_index.listing.budget import listing_budgets
     from skillc_index.listing.overrides import apply_overrides, claude_overrides, reset_overrides
@@ -280,7 +270,8 @@ def list_(session: Session, params: ListParams) -> SkillList:
         budgets = listing_budgets(layout, config, scopes, found, params.agent, usage, installed)
     notices = listed.notices + found.notices + applied
     notices += tuple(notice for folder in budgets for notice in folder.notices)
-    return replace(listed, budget=budgets, overrides=plans, notices=notices)
+    # fitted with its budgets (they were left out of the reply's bound: 562 skills, 231 K)
+    return replace(listed, budget=budgets, overrides=plans, notices=notices).fitted(session)
 
 
 LIST: Operation[ListParams, SkillList] = Operation(

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from skillc_index.build.manifest import Manifest, read_manifest
 from skillc_index.diagnostics import Notice, SkillcError
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from skillc_index.listing.budget import FolderBudget
     from skillc_index.listing.overrides import OverridePlan
     from skillc_index.listing.shapes import ListShape, SkillEntryShape
+    from skillc_index.operation import Session
 
 Status = Literal["normal", "stale", "not-built", "obsolete", "indexed", "not-indexed"]
 #: The statuses: a store skill's build status (RFC-0007:C-LIST, and ``stale``); a skill skillc
@@ -90,6 +91,9 @@ class SkillList:
     installed: tuple[InstalledSkill, ...] = field(default=(), repr=False, compare=False)
     """Every installed skill found, before any filter (the inventory the listing read): what
     ``list --budget`` ranks by use (:func:`skillc_index.listing.usage.skill_usage`)."""
+    budget_shown: tuple[Mapping[str, int], ...] = ()
+    """Per folder of :attr:`budget`, how many items of its lists (``entries``, ``dropped``...)
+    the JSON holds when not all (a reply's bound: :meth:`fitted`)."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
@@ -103,9 +107,49 @@ class SkillList:
         }
         if self.budget is not None:
             data["budget"] = [folder.to_dict() for folder in self.budget]
+            for folder, shown in zip(data["budget"], self.budget_shown, strict=False):
+                lists: dict[str, Any] = folder  # type: ignore[assignment]
+                lists.update((key, lists[key][:count]) for key, count in shown.items())
         if self.overrides is not None:
             data["overrides"] = [plan.to_dict() for plan in self.overrides]
         return data
+
+    def fitted(self, session: Session) -> SkillList:
+        """This listing within the reply's bound (:meth:`~skillc_index.operation.Session.
+        fit_parts`: the MCP tool's; 562 skills with ``budget`` made 231,172 characters): the
+        skills, and each budget's lists (``entries``, ``dropped``, ``name_only``...), the last
+        of the longest list left out first."""
+        if session.reply_chars is None:  # (the command line: all of it)
+            return self
+        from dataclasses import replace
+
+        from skillc_index.operation import Part
+
+        data = self.to_dict()
+        folders: list[dict[str, Any]] = data.get("budget", [])  # type: ignore[assignment]
+        lists = [(i, key) for i, f in enumerate(folders) for key in f if isinstance(f[key], list)]
+        parts = [Part("skills", data["skills"], self.filtered)]
+        for i, key in lists:
+            where = f"the {folders[i]['agent']} budget of {folders[i]['path']}"
+            parts.append(Part(f"{key} of {where}", folders[i][key]))
+        rest = [{k: [] if isinstance(v, list) else v for k, v in f.items()} for f in folders]
+        advice = "narrow it with `pattern`, `scope` or `status`"
+        beside: dict[str, Any] = {**data, "skills": []}
+        if self.budget is not None:
+            advice += ", or run `skc list --budget --format json` for all of it"
+            beside["budget"] = rest
+        kept, cut = session.fit_parts(lambda: parts, "list", advice, beside)
+        if not cut:
+            return self
+        shown: list[dict[str, int]] = [{} for _ in folders]
+        for (i, key), count in zip(lists, kept[1:], strict=True):
+            shown[i][key] = count
+        return replace(
+            self,
+            skills=self.skills[: kept[0]],
+            budget_shown=tuple(shown),
+            notices=(*self.notices, *cut),
+        )
 
 
 def _frontmatter_problem(skill_file: Path) -> str | None:
