@@ -117,6 +117,29 @@ def test_stats_without_skill_or_all(stats_cli: Run, session: Session) -> None:
     assert STATS.run(session, StatsParams()).to_dict()["query"] == "all"
 
 
+def test_a_bounded_reply_fits_the_rows(
+    demo: ResolvedSkill, log_rows: Callable[..., Path], layout: Layout, session: Session
+) -> None:
+    """The tool's rows had no bound (400 searches of one skill: 412,925 characters; 562
+    skills: 107,812): the first rows that fit, with a warning; the command line has them
+    all."""
+    from skillc_index.accesslog import AccessLog
+
+    query = "word " * 50
+    log_rows(*(record(demo, "search", {"query": f"q{n} {query}"}) for n in range(40)))
+    params = StatsParams(skill="demo", group_by="search")
+    whole = STATS.run(session, params).to_dict()
+    assert len(whole["data"]) == 40
+    bound = len(json.dumps(whole, ensure_ascii=False)) // 2
+    bounded = STATS.run(Session(layout, AccessLog(lambda _: None), reply_chars=bound), params)
+    data = bounded.to_dict()
+    assert len(json.dumps(data, ensure_ascii=False)) <= bound
+    rows = data["data"]
+    assert 0 < len(rows) < 40 and rows == whole["data"][: len(rows)]
+    [warning] = bounded.warnings
+    assert warning.text.startswith(f"stats cut at {len(rows)} of 40 rows (the reply's limit")
+
+
 def test_json_is_the_shape(
     demo: ResolvedSkill,
     log_rows: Callable[..., Path],
