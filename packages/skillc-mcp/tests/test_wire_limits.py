@@ -502,6 +502,22 @@ def test_skc_eval_takes_at_most_1000_skills(wire: WireClient, tmp_path: Path) ->
     )
 
 
+def test_skc_stats_takes_at_most_64_projects_users_and_machines(wire: WireClient) -> None:
+    """``skc_stats``'s ``project`` (and ``user``, ``machine``) had no ``maxItems``: 20,000
+    folders, each made canonical and de-duplicated against a list, held the server 20 s.
+    They are bounded (64) before any is looked at."""
+    wire.initialize()
+    tools = {tool["name"]: tool for tool in wire.request("tools/list")["result"]["tools"]}
+    for name in ("project", "user", "machine"):
+        assert tools["skc_stats"]["inputSchema"]["properties"][name]["maxItems"] == 64
+    result = wire.call("skc_stats", {"project": [f"/p{n}" for n in range(20_000)]})
+    text = result["content"][0]["text"]
+    assert result["isError"], text
+    assert text == (
+        "error[E100]: invalid option: 'project holds 20,000 values; at most 64 are allowed'"
+    )
+
+
 def test_a_model_reads_no_skill_folder_outside_the_project_and_the_home(
     wire: WireClient, project: Path, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

@@ -164,18 +164,14 @@ def parse_filters(
     upper = None if until is None else parse_time(until, "until", upper=True, now=now)
     if lower is not None and upper is not None and lower > upper:
         raise EmptyTimeRange(lower, upper)
-    folders: list[str] = []
-    for project in as_items(projects):
-        folder = canonical_project(os.fspath(project), cwd)
-        if folder not in folders:
-            folders.append(folder)
+    # (a dict: de-duplicated in order, in linear time: a list's `in` took 20,000 folders 20 s)
+    folders = dict.fromkeys(canonical_project(os.fspath(p), cwd) for p in as_items(projects))
     names: dict[str, tuple[str, ...]] = {}
     for option, values in (("user", users), ("machine", machines)):
-        kept: list[str] = []
+        kept: dict[str, None] = {}
         for value in as_items(values):
             if not value.strip() or "\0" in value:
                 raise MalformedFilter(option, value, f"is not a {option} name")
-            if value not in kept:
-                kept.append(value)
+            kept[value] = None
         names[option] = tuple(kept)
     return Filters(lower, upper, tuple(folders), names["user"], names["machine"])

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from skillc_stats.shapes import StatsShape, SyncShape
 
 __all__ = [
+    "MAX_FILTER_VALUES",
     "OPERATIONS",
     "PRUNE",
     "STATS",
@@ -42,6 +43,11 @@ __all__ = [
     "stats",
     "sync",
 ]
+
+#: At most this many values of each of ``project``, ``user`` and ``machine`` (the tool's
+#: ``maxItems``, the command line's repeated option): 20,000 project folders in one tool call
+#: held the MCP server 20 s.
+MAX_FILTER_VALUES = 64
 
 GroupBy = Literal["summary", "sections", "files", "commands", "projects", "errors", "search"]
 """The query types of RFC-0003:C-QUERIES, in the RFC's order; the first is the default."""
@@ -117,6 +123,7 @@ class StatsParams(Record):
             help="Only accesses made in PATH or a folder below it. Repeat for several (any "
             "matches).",
             metavar="PATH",
+            max_items=MAX_FILTER_VALUES,
         ),
     ] = ()
     from_: Annotated[
@@ -134,6 +141,7 @@ class StatsParams(Record):
         Param(
             "Team store only: only accesses of these users.",
             item_min_length=1,
+            max_items=MAX_FILTER_VALUES,
             help="With --from: only accesses of user NAME. Repeat for several.",
             metavar="NAME",
         ),
@@ -143,6 +151,7 @@ class StatsParams(Record):
         Param(
             "Team store only: only accesses from these machines.",
             item_min_length=1,
+            max_items=MAX_FILTER_VALUES,
             help="With --from: only accesses from machine NAME (its host name). Repeat for "
             "several.",
             metavar="NAME",
