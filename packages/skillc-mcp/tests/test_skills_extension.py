@@ -249,6 +249,23 @@ def test_nothing_outside_a_skill_is_served(
         client.close()
 
 
+def test_a_resource_not_found_is_answered_in_the_request_s_era(
+    server_command: list[str], project: Path, skills_home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """``resources/read`` of a URI not served was -32602 in a 2025-11-25 session too, whose
+    revision says -32002 ("Resource not found"); 2026-07-28 (SEP-2164) says -32602."""
+    client = WireClient(server_command, project, env, tmp_path / "server.log")
+    try:
+        client.initialize("2025-11-25")
+        params = {"uri": "skill://nope/SKILL.md"}
+        legacy = client.request("resources/read", params)["error"]
+        modern = client.request("resources/read", {**params, "_meta": MODERN_META})["error"]
+        assert (legacy["code"], modern["code"]) == (-32002, -32602)
+        assert legacy["message"] == modern["message"] == "Resource not found: skill://nope/SKILL.md"
+    finally:
+        client.close()
+
+
 def test_a_skill_whose_frontmatter_aliases_expand_to_megabytes_is_not_served(
     server_command: list[str], project: Path, home: Path, env: dict[str, str], tmp_path: Path
 ) -> None:

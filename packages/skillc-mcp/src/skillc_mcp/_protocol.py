@@ -56,6 +56,9 @@ PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
+RESOURCE_NOT_FOUND = -32002
+"""``resources/read`` of a URI not served, in a legacy session (2025-11-25 and before: "Resource
+not found: -32002"); 2026-07-28 answers -32602 (SEP-2164)."""
 INTERNAL_ERROR = -32603
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 HEADER_MISMATCH = -32020
@@ -316,7 +319,7 @@ class Server:
                 "(2026-07-28)",
             )
         if method in SKILL_METHODS:
-            return self._skills_method(method, params)
+            return self._skills_method(method, params, RESOURCE_NOT_FOUND)
         if method in ("resources/subscribe", "resources/unsubscribe"):
             return self._subscribe(method, params)
         return self._tools_method(method, params)
@@ -397,7 +400,7 @@ class Server:
         elif method in SKILL_METHODS:
             from skillc_mcp._skills import CACHE_SCOPE, CACHEABLE, TTL_MS
 
-            result = self._skills_method(method, params)
+            result = self._skills_method(method, params, INVALID_PARAMS)
             if method in CACHEABLE:
                 result.update(ttlMs=TTL_MS, cacheScope=CACHE_SCOPE)
         else:
@@ -408,11 +411,12 @@ class Server:
         result["_meta"] = {SERVER_INFO_KEY: self.info}
         return result
 
-    def _skills_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def _skills_method(self, method: str, params: dict[str, Any], not_found: int) -> dict[str, Any]:
         """A method of the Skills extension; a file it reads (``resources/read``: the only
         method that tells ``on_read``) is logged as a use of its skill, in this connection's
-        access log (:meth:`~skillc_mcp._tools.ToolRunner.record_read`)."""
-        return self.skills.call(method, params, self.tools.record_read)
+        access log (:meth:`~skillc_mcp._tools.ToolRunner.record_read`). ``not_found``: the
+        code of a ``resources/read`` of a URI not served, the request's era's."""
+        return self.skills.call(method, params, self.tools.record_read, not_found)
 
     def _tools_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "tools/list":
