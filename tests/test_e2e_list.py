@@ -276,6 +276,23 @@ def test_a_project_skill_built_globally_has_its_global_build_s_status(
     assert _statuses(list_json(cwd=other))["alpha"] == "stale"
 
 
+@pytest.mark.parametrize("copy", [False, True], ids=["link", "copy"])
+def test_a_project_skill_built_globally_has_the_global_runtime_from_another_project(
+    ok: Run, list_json: ListJson, populated: Path, home: Path, tmp_path: Path, copy: bool
+) -> None:
+    """Listed from another project, a project skill built ``--global`` had that project's
+    runtime as ``runtime_path``, a folder never made: it has the global runtime its build
+    made, where its link leads."""
+    ok("build", "alpha", "--global", *(["--copy"] if copy else []))
+    other = tmp_path / "other"
+    other.mkdir()
+    ok("init", cwd=other)
+    (alpha,) = [s for s in list_json(cwd=other)["skills"] if s["name"] == "alpha"]
+    runtime = Path(alpha["runtime_path"])
+    assert (runtime / ".skillc-meta" / "manifest.json").is_file(), alpha
+    assert not runtime.is_relative_to(other) and runtime.name == "alpha"
+
+
 def test_check_obsolete(
     ok: Run,
     list_json: ListJson,

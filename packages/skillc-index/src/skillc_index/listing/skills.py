@@ -306,9 +306,16 @@ def recover_stores(layout: Layout) -> None:
                 recover_stranded(store, name)
 
 
-def _runtime(skill: InstalledSkill, layout: Layout, stores: Mapping[Path, Scope]) -> Path:
-    """Where a skill's runtime is (RFC-0007:C-RESOLUTION; DECISIONS: a skill outside the
-    stores has its runtime in the project's runtime, else the global one)."""
+def _runtime(
+    skill: InstalledSkill, layout: Layout, stores: Mapping[Path, Scope], builds: Sequence[Path]
+) -> Path:
+    """Where a skill's runtime is: the first of its deployed ``builds`` (a project skill
+    built ``--global``, listed from another project: the global runtime its links lead to,
+    not one of this project that was never made), else by RFC-0007:C-RESOLUTION (DECISIONS:
+    a skill outside the stores has its runtime in the project's runtime, else the global
+    one)."""
+    if builds:
+        return builds[0]
     scope = stores.get(skill.source.parent)
     if scope is None:
         scope = "project" if layout.project_root is not None else "global"
@@ -381,7 +388,8 @@ def list_skills(
                 notices.append(Notice(f"skipping skill '{skill.name}' ({where}): {problem}"))
                 continue
         else:
-            source, runtime = skill.source, _runtime(skill, layout, stores)
+            builds = deployed_builds(skill, layout) if skill.managed else ()
+            source, runtime = skill.source, _runtime(skill, layout, stores, builds)
         wanted = (
             scope in ("all", skill.scope)
             and (pattern is None or fnmatchcase(skill.name, pattern))
