@@ -164,6 +164,16 @@ def test_another_users_skillc_folder_is_passed_over_with_a_warning(
     assert Layout.discover(shared, env).project_root == shared
     os.chown(shared / ".skillc", 65533, 65533)  # and one's own
     assert Layout.discover(shared, env).project_root == shared
+    # another user's link to a folder root owns is theirs (/tmp/.skillc -> /tmp was trusted)
+    target = (tmp_path / "roots").resolve()
+    (target / "skills").mkdir(parents=True)
+    os.chown(shared / ".skillc", 0, 0)
+    (shared / ".skillc").rename(tmp_path / "aside")
+    (shared / ".skillc").symlink_to(target, target_is_directory=True)
+    os.lchown(shared / ".skillc", 65534, 65534)
+    assert Layout.discover(shared, env).project_root is None
+    (shared / ".skillc").unlink()
+    (tmp_path / "aside").rename(shared / ".skillc")
     # a checkout's .skillc/ is its owner's, whoever runs there (CI: root over uid 1001's)
     monkeypatch.undo()
     (work / ".skillc").rmdir()

@@ -48,13 +48,15 @@ def foreign(path: Path) -> bool:
     looked at): anyone may make ``/tmp/.skillc`` in a folder they do not own; root's is
     trusted, as root may write the user's files anyway; and the ``.skillc/`` of a checkout
     is its owner's, whoever runs there (a CI container running as root over a checkout of
-    uid 1001 keeps its project). As git's ``safe.directory`` (CVE-2022-24765), for the
-    folder an attacker could plant it in."""
+    uid 1001 keeps its project). A symlink there must pass both as itself and as what it
+    leads to (another user's link to root's ``/tmp`` is theirs). As git's ``safe.directory``
+    (CVE-2022-24765), for the folder an attacker could plant it in."""
     if not hasattr(os, "geteuid"):
         return False
-    try:
-        owner = path.stat().st_uid
-        return owner not in (os.geteuid(), 0) and owner != path.parent.stat().st_uid
+    try:  # a link is judged by its own owner, then by its target's (/tmp/.skillc -> /tmp)
+        owners = {path.lstat().st_uid, path.stat().st_uid}
+        trusted = {os.geteuid(), 0, path.parent.stat().st_uid}
+        return not owners <= trusted
     except OSError:
         return False
 
