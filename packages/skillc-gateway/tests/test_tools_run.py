@@ -459,30 +459,40 @@ def test_a_script_whose_interpreter_is_missing_is_a_bad_interpreter(
 def test_the_script_an_interpreter_runs_is_a_file_of_the_skill(
     run: Run, project: Path, kit: Callable[..., Path]
 ) -> None:
-    """``python3 scripts/x.py`` runs the skill's script, never the checkout's file of that
-    name (the tool runs in the repository's root); one leading out of the skill is E012."""
+    """``python3 scripts/x.py`` and ``python3 helper.py`` (the skill holds it) run the skill's
+    script, never the checkout's file of that name (the tool runs in the repository's root);
+    one leading out of the skill (``..``, a symlink) is E012; a bare name the skill does not
+    hold is the interpreter's to find."""
     x = "| x | string | yes | X |\n"
     folder = kit(
         tool("helper", f"{PYTHON} -u scripts/helper.py {{{{x}}}}", x),
         tool("bare", f"{PYTHON} helper.py"),
+        tool("theirs", f"{PYTHON} theirs.py"),
         tool("inline", f"{PYTHON} -c 'import sys; print(sys.argv[1])' scripts/helper.py"),
         tool("outside", f"{PYTHON} ../../helper.py"),
+        tool("linked", f"{PYTHON} linked.py"),
     )
     (project / ".git").mkdir()
     script(folder, "scripts/helper.py", "import sys\nprint('skill', sys.argv[1:])\n")
+    script(folder, "helper.py", "print('skill, no folder written')\n")
     script(project, "scripts/helper.py", "print('project')\n")
     script(project, "helper.py", "print('project, no folder written')\n")
+    script(project, "theirs.py", "print('project: the skill has none')\n")
+    (folder / "linked.py").symlink_to(project / "helper.py")
     proc = run("run", "kit", "helper", "x=1")
     assert (proc.returncode, proc.stdout) == (0, "skill ['1']\n"), proc.stderr
     plan = run("run", "kit", "helper", "x=1", "--dry-run").stdout
     assert shlex.quote(str(folder.resolve() / "scripts" / "helper.py")) in plan
-    assert run("run", "kit", "bare").stdout == "project, no folder written\n"
+    proc = run("run", "kit", "bare")
+    assert (proc.returncode, proc.stdout) == (0, "skill, no folder written\n"), proc.stderr
+    assert run("run", "kit", "theirs").stdout == "project: the skill has none\n"
     assert run("run", "kit", "inline").stdout == "scripts/helper.py\n"
-    proc = run("run", "kit", "outside")
-    assert (proc.returncode, proc.stderr.strip()) == (
-        1,
-        "error[E012]: path escapes skill root: '../../helper.py'",
-    )
+    for name, word in (("outside", "../../helper.py"), ("linked", "linked.py")):
+        proc = run("run", "kit", name)
+        assert (proc.returncode, proc.stderr.strip()) == (
+            1,
+            f"error[E012]: path escapes skill root: '{word}'",
+        )
 
 
 # -- run: output and exit status -----------------------------------------------------------------

@@ -244,6 +244,20 @@ def _find_tool(skill: ToolSkill, name: str) -> tuple[Tool, CommandTemplate]:
     return tool, tool.command
 
 
+def _skill_path(source: Path, word: str) -> str:
+    """What ``word``, the script an interpreter runs or a program written with a ``/`` (a
+    bare program name is looked up on ``PATH``), names: a file of the skill when it is
+    relative and written with a ``/`` (``./scripts/x.sh``) or names a file the skill's folder
+    holds (``helper.py``), its path through :func:`~skillc_index.safe_join` (E012 when it
+    leads out of the folder, by ``..`` or a symlink); else ``word`` as it is (an absolute
+    path; a name for the interpreter to find, in the working folder)."""
+    if os.path.isabs(word):  # noqa: PTH117 - a str is at hand
+        return word
+    if "/" in word or os.path.lexists(source / word):
+        return str(safe_join(source, word))
+    return word
+
+
 def plan_run(
     skill: ResolvedSkill,
     tool_name: str,
@@ -257,8 +271,9 @@ def plan_run(
 
     A program written with a ``/`` and relative (``./scripts/x.sh``) is a file of the skill
     (E012 if it leads outside); any other name is looked up on the tool's ``PATH``. The script
-    an interpreter runs, written so (``python3 scripts/x.py``), is a file of the skill too:
-    the folder it runs in is the repository's, whose own ``scripts/x.py`` must not run.
+    an interpreter runs (``python3 scripts/x.py``, ``python3 helper.py``) is a file of the
+    skill too, when written so or when the skill holds it (:func:`_skill_path`): the folder
+    it runs in is the repository's, whose own ``scripts/x.py`` or ``helper.py`` must not run.
     """
     environ = os.environ if environ is None else environ
     tool_skill = read_tool_skill(skill.source)
@@ -268,15 +283,11 @@ def plan_run(
     env = tool_environment(environ, tool_skill.name, skill.source, chosen)
     words = list(command.words)
     for index, script in command.scripts().items():
-        if "/" in script and not Path(script).is_absolute():
-            words[index] = (Text(str(safe_join(skill.source, script))),)
+        words[index] = (Text(_skill_path(skill.source, script)),)
     command = command._replace(words=tuple(words))
     argv = command.render(values, [p.name for p in tool.parameters if p.option])
     program = argv[0]
-    if "/" not in program:
-        found = on_path(program, env)
-    else:
-        found = program if Path(program).is_absolute() else str(safe_join(skill.source, program))
+    found = _skill_path(skill.source, program) if "/" in program else on_path(program, env)
     exists = found is not None and Path(found).is_file()
     home = user_home(environ)
     cwd = working_directory(start or Path.cwd(), home)
