@@ -277,15 +277,23 @@ def test_the_api_with_no_command_is_e100_and_a_string_is_the_program(
 
 
 def test_a_script_whose_interpreter_is_missing_is_126_not_127(
-    gateway_process: Run, project: Path, demo: Path
+    gateway_process: Run, project: Path, demo: Path, tmp_path: Path, clean_env: dict[str, str]
 ) -> None:
-    script = demo / "scripts" / "old.sh"
-    script.parent.mkdir(exist_ok=True)
-    script.write_text("#!/usr/bin/env-does-not-exist python4\nprint(1)\n")
-    script.chmod(0o755)
+    """The skill's script or a program found on PATH (it said "command not found" of one
+    it had found), as ``run`` says it (:func:`skillc_gateway._runner.not_started`)."""
+    for script in (demo / "scripts" / "old.sh", tmp_path / "bin" / "oldtool"):
+        script.parent.mkdir(exist_ok=True)
+        script.write_text("#!/usr/bin/env-does-not-exist python4\nprint(1)\n")
+        script.chmod(0o755)
     result = gateway_process("exec", "demo", "--", "scripts/old.sh")
     assert result.returncode == 126, result.stderr
     assert "bad interpreter" in result.stderr
+    path = f"{tmp_path / 'bin'}:{clean_env['PATH']}"
+    result = gateway_process("exec", "demo", "--", "oldtool", env_extra={"PATH": path})
+    assert (result.returncode, result.stderr) == (
+        126,
+        "warning: exec: cannot execute oldtool: bad interpreter (#! line)\n",
+    )
 
 
 def test_the_placeholders_of_the_skill_folder_are_substituted(

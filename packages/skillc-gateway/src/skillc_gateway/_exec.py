@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from skillc_gateway._runner import BAD_INTERPRETER, exit_status
+from skillc_gateway._runner import exit_status, not_started
 from skillc_index import (
     InvalidOption,
     PathEscapesRoot,
@@ -232,10 +232,7 @@ def exec_in_skill(
         except FileNotFoundError:
             if not skill.source.is_dir():
                 return failure(127, f"the skill's folder is gone: {skill.source}")
-            if "/" in argv[0] and (skill.source / argv[0]).is_file():
-                # the program is there: its interpreter (#!) is what is missing
-                return failure(126, f"cannot execute {argv[0]}: {BAD_INTERPRETER}")
-            return failure(127, f"command not found: {argv[0]}")
+            return failure(*not_started(program or skill.source / argv[0], argv[0]))
         except PermissionError:
             return failure(126, f"permission denied: {argv[0]}")
         except (OSError, ValueError) as exc:  # ValueError: a NUL character in an argument

@@ -56,6 +56,7 @@ __all__ = [
     "assignments",
     "bind_arguments",
     "exit_status",
+    "not_started",
     "plan_run",
     "run_in_group",
     "run_tool",
@@ -413,6 +414,17 @@ def exit_status(returncode: int) -> int:
     return 128 - returncode if returncode < 0 else returncode
 
 
+def not_started(path: str | Path, shown: str | None = None) -> tuple[int, str]:
+    """Why the program at ``path`` did not start when ``execve`` said ENOENT, as ``run`` and
+    ``exec`` say it: its exit status and message (``shown``: the program as written, else
+    ``path``). The file is there: what is missing is its ``#!`` interpreter, 126
+    (:data:`BAD_INTERPRETER`); else 127, not found."""
+    shown = str(path) if shown is None else shown
+    if Path(path).is_file():
+        return 126, f"cannot execute {shown}: {BAD_INTERPRETER}"
+    return 127, f"command not found: {shown}"
+
+
 def _failure(code: int, message: str, started: float) -> RunResult:
     duration = int((time.monotonic() - started) * 1000)
     return RunResult(False, code, "", False, duration, message)
@@ -504,9 +516,8 @@ def run_tool(plan: RunPlan) -> RunResult:
     except PermissionError:
         return _failure(126, f"Permission denied: {plan.argv[0]}", started)
     except FileNotFoundError:
-        if Path(plan.argv[0]).is_file():  # the program is there: its interpreter is not
-            return _failure(126, f"Cannot execute {plan.argv[0]}: {BAD_INTERPRETER}", started)
-        return _failure(127, f"Command not found: {plan.argv[0]}", started)
+        code, message = not_started(plan.argv[0])
+        return _failure(code, message[:1].upper() + message[1:], started)
     except OSError as exc:
         return _failure(126, f"Cannot execute {plan.argv[0]}: {exc.strerror or exc}", started)
     duration = int((time.monotonic() - started) * 1000)
