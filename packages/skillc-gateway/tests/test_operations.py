@@ -255,3 +255,27 @@ def test_a_skill_too_long_alone_is_left_out_not_the_rest() -> None:
     [warning] = data["warnings"]
     assert "1 skills left out: each alone is longer than the limit" in warning
     assert "ask for fewer" not in warning
+
+
+def test_a_name_that_fits_with_the_ellipsis_is_whole() -> None:
+    """Names, headings and descriptions are cut as the kit cuts text
+    (:func:`skillc_index.text.cut`): to 200 characters and the ellipsis, so a name of 201 is
+    whole and not counted as cut (it was cut to 200 and the ellipsis, as long)."""
+    from skillc_gateway._find_reply import fit_answer
+    from skillc_gateway.catalog import FindResult, FoundSkill
+
+    edge, long = "e" * 201, "l" * 5_000
+    found = FindResult(
+        "q",
+        tuple(
+            FoundSkill(name, "A skill.", f"/{n}", (), 1.0, (), ())
+            for n, name in enumerate((edge, long))
+        ),
+        2,
+        0,
+        False,
+    )
+    data = fit_answer(found, 4_000).to_dict()
+    assert [s["name"] for s in data["skills"]] == [edge, "l" * 200 + "…"]
+    [warning] = data["warnings"]
+    assert "the names or section headings of 1 skills cut to 200 characters (`…`" in warning

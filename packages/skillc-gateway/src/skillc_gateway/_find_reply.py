@@ -7,10 +7,10 @@ What goes first is what costs most and says least: names and section headings lo
 :data:`FIELD_CHARS` are cut to it (the catalog keeps them at any length: one 110,000-character
 heading left no room for any skill); then the longest descriptions are cut, all to one length,
 the most that lets the answer fit but never under :data:`FIELD_CHARS` (shorter ones stay
-whole); each cut field ends with :data:`MARKER`. Then, if paths alone are too many, the lists
-of other folders (``duplicates``, ``deployed_to``) are cut to :data:`MAX_FOLDERS`; then the
-skills that no longer fit are left out, the others kept in rank order. A warning says what
-was cut.
+whole); each cut field ends with the ellipsis (:func:`skillc_index.text.cut`, the one cut of
+the kit). Then, if paths alone are too many, the lists of other folders (``duplicates``,
+``deployed_to``) are cut to :data:`MAX_FOLDERS`; then the skills that no longer fit are left
+out, the others kept in rank order. A warning says what was cut.
 """
 
 from __future__ import annotations
@@ -19,14 +19,13 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import Notice
+from skillc_index.text import ELLIPSIS, cut
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog import FindResult, FoundSkill
 
-__all__ = ["FIELD_CHARS", "MARKER", "MAX_FOLDERS", "fit_answer"]
+__all__ = ["FIELD_CHARS", "MAX_FOLDERS", "fit_answer"]
 
-#: Ends a cut field (a name, a heading, a description).
-MARKER = "…"
 #: The length names and headings are cut to, and the least a description is cut to.
 FIELD_CHARS = 200
 #: The folders listed per skill (``duplicates``, ``deployed_to``) when paths must be cut too.
@@ -50,17 +49,18 @@ def fit_answer(result: FindResult, chars: int) -> FindResult:
     if long_fields:
         notes.append(
             f"the names or section headings of {long_fields:,} skills cut to {FIELD_CHARS} "
-            f"characters (`{MARKER}` ends them)"
+            f"characters (`{ELLIPSIS}` ends them)"
         )
     cap = _description_cap(result._replace(skills=tuple(skills)), budget)
     if cap is not None:  # never under FIELD_CHARS: past that, skills are left out instead
         cap = max(cap, FIELD_CHARS)
-        cut = [skill for skill in skills if len(skill.description) > cap]
-        if cut:
-            skills = [s._replace(description=_cut(s.description, cap)) for s in skills]
+        limit = cap + len(ELLIPSIS)
+        cut_down = [skill for skill in skills if len(skill.description) > limit]
+        if cut_down:
+            skills = [s._replace(description=cut(s.description, limit)) for s in skills]
             notes.append(
-                f"the descriptions of {len(cut):,} skills cut to {cap:,} characters "
-                f"(`{MARKER}` ends them): each skill's SKILL.md has its whole description"
+                f"the descriptions of {len(cut_down):,} skills cut to {cap:,} characters "
+                f"(`{ELLIPSIS}` ends them): each skill's SKILL.md has its whole description"
             )
     if _size(result._replace(skills=tuple(skills)).to_dict()) > budget:
         long = [s for s in skills if max(len(s.duplicates), len(s.deployed_to)) > MAX_FOLDERS]
@@ -91,7 +91,7 @@ def fit_answer(result: FindResult, chars: int) -> FindResult:
 
 def _description_cap(result: FindResult, budget: int) -> int | None:
     """The longest description length that lets the answer fit (its other parts as they
-    are), each longer one cut to it with the marker; None when no cut is needed. 0 when
+    are), each longer one cut to it with the ellipsis; None when no cut is needed. 0 when
     even that does not fit (:func:`fit_answer` cuts to :data:`FIELD_CHARS` at least)."""
     lengths = [len(skill.description) for skill in result.skills]
     others = _size(
@@ -104,7 +104,7 @@ def _description_cap(result: FindResult, budget: int) -> int | None:
 
     def cost(cap: int) -> float:
         return sum(
-            min(length, cap + len(MARKER)) * ratio
+            min(length, cap + len(ELLIPSIS)) * ratio
             for length, ratio in zip(lengths, escaped, strict=True)
         )
 
@@ -120,19 +120,14 @@ def _description_cap(result: FindResult, budget: int) -> int | None:
     return low
 
 
-def _cut(text: str, cap: int) -> str:
-    """``text``, or its first ``cap`` characters and :data:`MARKER` when it is longer."""
-    return text if len(text) <= cap else text[:cap].rstrip() + MARKER
-
-
 def _cut_fields(skill: FoundSkill) -> FoundSkill:
-    """``skill`` with its name and section headings cut to :data:`FIELD_CHARS`."""
-    if len(skill.name) <= FIELD_CHARS and all(
-        len(s.heading) <= FIELD_CHARS for s in skill.sections
-    ):
+    """``skill`` with its name and section headings cut to :data:`FIELD_CHARS` and the
+    ellipsis (one that fits in those is whole)."""
+    limit = FIELD_CHARS + len(ELLIPSIS)
+    if len(skill.name) <= limit and all(len(s.heading) <= limit for s in skill.sections):
         return skill
-    sections = tuple(s._replace(heading=_cut(s.heading, FIELD_CHARS)) for s in skill.sections)
-    return skill._replace(name=_cut(skill.name, FIELD_CHARS), sections=sections)
+    sections = tuple(s._replace(heading=cut(s.heading, limit)) for s in skill.sections)
+    return skill._replace(name=cut(skill.name, limit), sections=sections)
 
 
 def _few_folders(skill: FoundSkill) -> FoundSkill:
