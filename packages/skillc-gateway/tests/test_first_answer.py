@@ -803,3 +803,53 @@ def test_when_no_find_server_can_start_each_find_builds_a_share(
     with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
         assert db.execute("SELECT count(*) FROM skills").fetchone()[0] == 60
     assert socket_path(layout).read_text(encoding="utf-8") == "not a socket\n"
+
+
+@pytest.mark.parametrize("why", ["not Linux", "a file at the socket"])
+def test_a_find_asks_once_whether_a_server_can_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, why: str
+) -> None:
+    """The find operation asks :func:`.lifecycle.can_serve` once a find (it asked twice: before
+    building a share here, and before starting a server), and takes its answer for the rule:
+    elsewhere than Linux, where no find server starts, an answer from the files is followed
+    by a share of the build here, as where the socket is a file (it indexed within its whole
+    budget before answering: a separate rule of its own)."""
+    from skillc_gateway.catalog import lifecycle
+    from skillc_gateway.operations import FIND, FindParams
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+
+    monkeypatch.delenv("SKILLC_FIND_SERVER", raising=False)
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
+    lib = tmp_path / "lib"
+    for n in range(30):
+        skill(lib / f"bed-{n:02d}", f"name: bed-{n:02d}\ndescription: Weed bed {n}.", "# Hoe\n")
+    home = tmp_path / "home"
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    assert lifecycle.can_serve(layout)  # a home a first find is to make: asked before it
+    (home / ".skillc").mkdir(parents=True)
+    if why == "not Linux":
+        monkeypatch.setattr(sys, "platform", "darwin")
+    else:
+        socket_path(layout).write_text("not a socket\n", encoding="utf-8")
+    asked: list[Layout] = []
+    can_serve = lifecycle.can_serve
+
+    def counted(at: Layout) -> bool:
+        asked.append(at)
+        return can_serve(at)
+
+    monkeypatch.setattr(lifecycle, "can_serve", counted)
+    session = Session(layout, AccessLog(lambda _: None))
+    answers: list[FindResult] = []
+    each: list[int] = []  # can_serve's calls, a find
+    try:
+        while len(answers) < 40 and not (answers and not answers[-1].first):
+            answers.append(FIND.run(session, FindParams("weed bed", 10, (str(lib),))))
+            each.append(len(asked))
+            asked.clear()
+    finally:
+        Catalog.shared(layout).close()
+    assert each == [1] * len(answers)
+    assert answers[0].first and not answers[-1].first and not answers[-1].partial
+    assert not (home / ".skillc" / "find.lock").exists()  # no server was started

@@ -67,10 +67,13 @@ def find(session: Session, params: FindParams) -> FindResult:
     this process loading the catalog). Any session (``skc find``, the MCP server) answers a
     library its catalog lacks from the skills' files, and starts a find server to build the
     catalog and compute the semantic step's vectors (:func:`_start_server`); a one-shot
-    session also when it answered a large library itself, for the next finds."""
-    from skillc_gateway.catalog import find_skills
+    session also when it answered a large library itself, for the next finds. Whether a
+    find server can start is asked once (:func:`~.catalog.lifecycle.can_serve`): when not,
+    the find that answered from the files builds a share of the catalog itself."""
+    from skillc_gateway.catalog import find_skills, lifecycle
     from skillc_index.inventory.folders import trusted_targets
 
+    serves = lifecycle.can_serve(session.layout)
     found = find_skills(
         session.layout,
         params.query,
@@ -79,10 +82,11 @@ def find(session: Session, params: FindParams) -> FindResult:
         configured=trusted_targets(session.layout, session.config),
         server=session.one_shot,
         builds=True,
+        serves=serves,
         confined=session.confined_paths,
     )
-    if not (found.served or found.partial or found.warnings):
-        _start_server(session, params, found)  # before the answer: its reader may stop early
+    if not (found.served or found.partial or found.warnings):  # before the answer: its
+        _start_server(session, params, found, serves)  # reader may stop early
     if session.reply_chars is None:
         return found
     from skillc_gateway._find_reply import fit_answer
@@ -90,7 +94,7 @@ def find(session: Session, params: FindParams) -> FindResult:
     return fit_answer(found, session.reply_chars)
 
 
-def _start_server(session: Session, params: FindParams, found: FindResult) -> None:
+def _start_server(session: Session, params: FindParams, found: FindResult, serves: bool) -> None:
     """After answering from the skills' files (the catalog not built yet: ``found.first``),
     or by the words alone while the semantic step waits for its vectors, start a find server
     in the background (it builds the catalog and computes the vectors, the model loaded in
@@ -98,11 +102,11 @@ def _start_server(session: Session, params: FindParams, found: FindResult) -> No
     what the session warns is no part of the answer). A one-shot session also after
     answering a large library itself (``lifecycle.AUTO_START_SKILLS``): the next ``skc
     find`` is answered warm; a session that serves many calls (the MCP server) keeps its
-    own catalog warm."""
+    own catalog warm. ``serves``: whether one can start (:func:`find` asked)."""
     from skillc_gateway.catalog import embedding, lifecycle
     from skillc_gateway.find_socket import switched_off
 
-    if switched_off("SKILLC_FIND_SERVER"):
+    if not serves or switched_off("SKILLC_FIND_SERVER"):
         return
     waiting = found.ranker != "lexical+semantic" and embedding.available()
     large = session.one_shot and found.searched >= lifecycle.AUTO_START_SKILLS
@@ -113,7 +117,7 @@ def _start_server(session: Session, params: FindParams, found: FindResult) -> No
         from skillc_gateway.catalog import find_roots
 
         build = [str(root.path) for root in find_roots(session.layout, params.path)]
-    pid = lifecycle.start_for_later(session.layout, build)
+    pid = lifecycle.start_for_later(session.layout, build, serves=serves)
     if pid is not None:
         from skillc_index import Notice
         from skillc_index.helppage import program_command

@@ -31,7 +31,6 @@ machinery is imported when a query runs. The modules, by job:
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -205,6 +204,7 @@ def find_skills(
     budget: float = BUDGET_SECONDS,
     server: bool = False,
     builds: bool = False,
+    serves: bool = False,
     confined: bool = False,
 ) -> FindResult:
     """Rank the installed skills for ``query`` (a task in words), best first.
@@ -225,11 +225,13 @@ def find_skills(
     With ``server`` or ``builds`` (the caller starts a find server after such an answer:
     the find operation), it answers from the skills' files when the catalog lacks many of
     them (:mod:`.first_answer`: ``first`` set), for the find server to build the catalog
-    (unless ``$SKILLC_FIND_SERVER`` turns it off, or not on Linux); else it indexes them
-    here, within ``budget``. When no find server can start (:func:`.lifecycle.can_serve`:
-    the socket path too long or a file, the home not writable), an answer from the files is
-    followed by indexing here for as long as it took (stretched at most to what keeps the
-    find within ``budget``): each find builds a share, until the catalog answers."""
+    (unless ``$SKILLC_FIND_SERVER`` turns it off: then it indexes them here, within
+    ``budget``, as without either). ``serves``: a find server can start to build it, as the
+    caller found once for this find (:func:`.lifecycle.can_serve`; the find operation then
+    starts one). When not (not Linux, the socket path too long or a file, the home not
+    writable), an answer from the files is followed by indexing here for as long as it took
+    (stretched at most to what keeps the find within ``budget``): each find builds a share,
+    until the catalog answers."""
     from skillc_index.operation import as_items
 
     paths = as_items(paths)
@@ -260,20 +262,17 @@ def find_skills(
     roots = find_roots(layout, paths or routing_roots(), configured, confined=confined)
     from skillc_gateway.catalog.engine import Catalog
 
-    # no find server answered: one will build the catalog, if one may start
-    first = (server or builds) and sys.platform.startswith("linux")
-    first = first and not switched_off("SKILLC_FIND_SERVER")
+    # no find server answered: after an answer from the files, the one the caller starts
+    # builds the catalog, or (none can start) this find builds a share of it
+    first = (server or builds) and not switched_off("SKILLC_FIND_SERVER")
     catalog = Catalog.shared(layout)
     started = time.monotonic()
     found = catalog.find(query, roots, limit, budget=budget, first=first, told=told)
-    if found.first and catalog.database.path is not None:
-        from skillc_gateway.catalog.lifecycle import can_serve
-
-        if not can_serve(layout):  # no server will build it: a share at each find, here
-            took = time.monotonic() - started
-            seconds = min(took, (budget - took) / FINISH_WITHIN)  # stretched, within budget
-            if seconds > 0:
-                catalog.build(roots, seconds)
+    if found.first and not serves and catalog.database.path is not None:
+        took = time.monotonic() - started
+        seconds = min(took, (budget - took) / FINISH_WITHIN)  # stretched, within budget
+        if seconds > 0:
+            catalog.build(roots, seconds)
     return found
 
 

@@ -193,7 +193,9 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
         time.sleep(0.05)
 
 
-def start_for_later(layout: Layout, build: Sequence[str] = ()) -> int | None:
+def start_for_later(
+    layout: Layout, build: Sequence[str] = (), *, serves: bool | None = None
+) -> int | None:
     """Start a find server for ``layout``'s home in the background, without waiting for it,
     when one can start: Linux, a skillc home that can be written, a socket path that fits
     and is free or a socket, and the home's server lock taken here (not held by a running
@@ -202,8 +204,10 @@ def start_for_later(layout: Layout, build: Sequence[str] = ()) -> int | None:
     one. Its pid, or None when none was started. ``skc find`` calls it after answering a
     large library itself (:data:`AUTO_START_SKILLS`), so that the next finds are answered
     warm; the server stops after :data:`DETACHED_IDLE_SECONDS` without a query. ``build``:
-    the folders (absolute) the find searched, whose skills the server indexes first."""
-    if not can_serve(layout):
+    the folders (absolute) the find searched, whose skills the server indexes first.
+    ``serves``: what :func:`can_serve` said of the home, when the caller asked it already
+    (the find operation, once a find); else it is asked here."""
+    if not (can_serve(layout) if serves is None else serves):
         return None
     try:
         child = _spawn_locked(layout, DETACHED_IDLE_SECONDS, build)
@@ -215,13 +219,15 @@ def start_for_later(layout: Layout, build: Sequence[str] = ()) -> int | None:
 
 def can_serve(layout: Layout) -> bool:
     """Whether a find server can start, or runs, for ``layout``'s home: Linux, a skillc home
-    that can be written, a socket path that fits and is free or a socket (a file in its place:
-    a server would refuse it). When not, nobody but the process that finds builds the catalog
+    that can be written (or made: a first find asks before it makes it), a socket path that
+    fits and is free or a socket (a file in its place: a server would refuse it). When not,
+    nobody but the process that finds builds the catalog
     (:func:`~skillc_gateway.catalog.find_skills`)."""
     import sys
 
     home, sock = layout.global_dir, socket_path(layout)
-    if not sys.platform.startswith("linux") or not os.access(home, os.W_OK | os.X_OK):
+    made = next((folder for folder in (home, *home.parents) if os.path.lexists(folder)), home)
+    if not sys.platform.startswith("linux") or not os.access(made, os.W_OK | os.X_OK):
         return False
     if not fits(str(sock)):
         return False
