@@ -259,6 +259,27 @@ def test_the_mutation_checks_of_a_run_are_bounded(
     assert _skill(data, "pdf-tools")["phrases"]
 
 
+def test_a_skill_s_phrases_are_found_once_for_its_mutation_check(
+    eval_json: Any, library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bound of the mutation checks and the check itself each found the phrases of the
+    description (``trigger_phrases``); found once, the check is given them."""
+    from skillc_gateway.evaluate import overlap
+
+    _yaml(library / "pdf-forms", ["fill in this PDF form"])
+    found: list[str] = []
+    trigger_phrases = overlap.trigger_phrases
+
+    def counted(description: str) -> list[str]:
+        found.append(description)
+        return trigger_phrases(description)
+
+    monkeypatch.setattr(overlap, "trigger_phrases", counted)
+    _, data = eval_json("pdf-forms", "--path", str(library), "--mutate")
+    assert _skill(data, "pdf-forms")["phrases"]
+    assert found == [PDF]
+
+
 # -- formats, --init ------------------------------------------------------------------------
 
 

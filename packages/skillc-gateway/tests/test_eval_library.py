@@ -9,6 +9,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 
 def _triggers(folder: Path, *queries: str) -> None:
     (folder / "evals").mkdir(exist_ok=True)
@@ -181,6 +183,37 @@ def test_a_name_resolves_as_every_command_resolves_it_plugin_skill_included(
     missing = gateway("eval", "reviews")
     assert missing.returncode == 1
     assert missing.stderr.count("'review'") == 1, missing.stderr  # no name said twice
+
+
+def test_each_installed_skill_s_real_path_is_found_once(
+    eval_json: Any, home: Path, write_skill: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The library of the installed skills found a plugin's skill's real path twice (for its
+    plugin, then for the folder read); once now, and it is still ``toolkit:review``."""
+    from skillc_gateway.evaluate import run
+
+    write_skill(home / ".claude" / "skills" / "lint", description="Lint the code (personal).")
+    _triggers(_plugin(home, write_skill, "review", "Review pull requests (plugin)."), "review")
+    found: list[str] = []
+
+    class Path_:  # os.path, counting realpath
+        def __getattr__(self, name: str) -> Any:
+            return getattr(os.path, name)
+
+        def realpath(self, path: str | os.PathLike[str]) -> str:
+            found.append(os.fspath(path))
+            return os.path.realpath(path)
+
+    class Os:  # the module os as run.py sees it
+        path = Path_()
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(os, name)
+
+    monkeypatch.setattr(run, "os", Os())
+    code, data = eval_json()
+    assert code == 0 and [s["name"] for s in data["skills"]] == ["toolkit:review"], data
+    assert len(found) == len(set(found)) == 2, found
 
 
 def test_a_name_under_path_suggests_each_near_name_once(

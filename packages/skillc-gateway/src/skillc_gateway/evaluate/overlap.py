@@ -187,19 +187,22 @@ def mutations(
     skill: int,
     outcome: Callable[[], list[tuple[bool, int | None]]],
     should: Sequence[bool],
+    phrases: Sequence[str],
 ) -> list[PhraseCheck]:
     """The mutation check of ``skill``: ``outcome()`` scores its cases against the library
     as it is (each ``(passed, place)``; ``should``: whether each should trigger it); each
-    phrase is removed in turn and they are scored again. A case the skill ranks lower without
-    the phrase is one it helps when the case should trigger the skill, one it hurts when not
-    (it pulls a near miss toward the skill). The library is left as it was."""
+    phrase (``phrases``: :func:`trigger_phrases` of its description as shown, which the
+    caller bounds the check by) is removed in turn and they are scored again. A case the
+    skill ranks lower without the phrase is one it helps when the case should trigger the
+    skill, one it hurts when not (it pulls a near miss toward the skill). The library is left
+    as it was."""
     entry = library.entries[skill]
     if not entry.triggerable:
         return []
     before = outcome()
     checks: list[PhraseCheck] = []
     try:
-        for phrase in trigger_phrases(entry.shown):
+        for phrase in phrases:
             library.reword(skill, without(entry.shown, phrase))
             after = outcome()
             lost = hurt = moved = 0

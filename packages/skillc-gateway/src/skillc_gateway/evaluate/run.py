@@ -89,19 +89,19 @@ def library_of(
         configured = trusted_targets(layout, config)
         inventory = installed_skills(layout, configured)
         notices += inventory.notices()
-        plugins = {
-            os.path.realpath(skill.source): location.plugin
-            for skill in inventory.skills
-            for location in skill.locations
-            if location.plugin is not None
-        }
         # the skills the agent lists (as `skc list --agent` sees them); a skill named that
         # it does not list joins them as one of the ``extra`` folders
         sees = seen_by(options.agent, layout, configured)
-        skills = [skill for skill in inventory.skills if sees(skill.locations)]
         # (an inventory skill's source is the skill: deployments and imports are grouped),
         # an imported one read in the folder it was imported from, where its author edits it
-        found = {os.path.realpath(skill.source): _edited(skill, layout) for skill in skills}
+        found = {}
+        for skill in inventory.skills:  # each skill's real path, once
+            key = os.path.realpath(skill.source)
+            for location in skill.locations:
+                if location.plugin is not None:
+                    plugins[key] = location.plugin
+            if sees(skill.locations):
+                found[key] = _edited(skill, layout)
         usage.update((str(read), usage[key]) for key, read in found.items() if key in usage)
     # a skill named stands for its copy in the library (one skill)
     folders = [(key, f) for key, f in found.items() if key not in extra] + list(extra.items())
@@ -324,8 +324,8 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
             if options.mutate and cases:
                 # each case ranked with the description whole, then without each phrase
                 # (an untriggerable skill is not checked)
-                checked = len(trigger_phrases(entry.shown)) + 1 if entry.triggerable else 0
-                ranks = len(cases) * checked
+                said = trigger_phrases(entry.shown) if entry.triggerable else []
+                ranks = len(cases) * (len(said) + 1) if entry.triggerable else 0
                 if ranks > ranks_left:
                     problems = (
                         *problems,
@@ -336,7 +336,7 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
                     ranks_left -= ranks
                     outcome = _outcome(library, skill, cases, options.top)
                     should = [case.should_trigger for case in cases]
-                    phrases = tuple(mutations(library, skill, outcome, should))
+                    phrases = tuple(mutations(library, skill, outcome, should, said))
             reports.append(
                 SkillReport(
                     entry.name,
