@@ -367,6 +367,7 @@ def test_an_empty_or_relative_path_entry_never_reaches_the_tool(
     ``./whoran``: skc looked its program up on the absolute entries, the tool got them all."""
     (project / ".git").mkdir()
     script(project, "whoran", "#!/bin/sh\necho the checkout file\n")
+    script(project, "bin/whoran", "#!/bin/sh\necho the checkout bin file\n")  # for "bin"
     script(tmp_path / "bin", "whoran", "#!/bin/sh\necho the PATH program\n")
     kit(tool("who", "env whoran"))
     path = f"{tmp_path / 'bin'}:{os.environ['PATH']}"

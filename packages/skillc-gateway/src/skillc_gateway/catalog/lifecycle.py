@@ -92,7 +92,8 @@ def _ask(layout: Layout, message: dict[str, Any]) -> dict[str, Any] | None:
     whose socket refused the request at once (not made yet, or a dead server's that it is
     about to replace). None when none answers: no server, or one that kept the request
     waiting (stuck), or stopped. While nobody holds the lock, what answers on the socket is
-    no server of this home: its reply is waited for 0.25 s only (:func:`.client.request`)."""
+    no server of this home: its reply is waited for :data:`.client.POLL_SECONDS` only
+    (:func:`.client.request`)."""
     lock = layout.global_dir / LOCK_NAME
     deadline = time.monotonic() + START_SECONDS
     while True:
