@@ -116,9 +116,8 @@ class LinkRef:
     written: str = ""
     """The destination as the source writes it (``my%20guide.md``, what messages quote);
     the decoded target when the link's own text does not hold it (a reference-style link)."""
-    nth: int = 0
-    """How many links before it on its line write the same destination (its column is
-    that many past the first: :meth:`Skill.column`)."""
+    column: int | None = None
+    """Where its destination is written on its line (:meth:`Skill.column`)."""
 
 
 @dataclass
@@ -269,18 +268,10 @@ class Skill:
         return lines[line - 1] if 0 < line <= len(lines) else None
 
     def column(self, link: LinkRef) -> int | None:
-        """The column (1-based) where ``link``'s destination is written on its line: its
-        own (:attr:`LinkRef.written`, the :attr:`LinkRef.nth` one there), not the link text
-        (``[gone.md](gone.md)``) nor an earlier link's; None when it is not on that line (a
-        destination on the next line, a reference-style link)."""
-        text = self.line_text(link.source, link.line) or ""
-        index, start = -1, 0
-        for _ in range(link.nth + 1):
-            index = _destination_index(text, link.written, start)
-            if index < 0:
-                return None
-            start = index + len(link.written)
-        return index + 1
+        """The column (1-based) where ``link``'s destination is written on its line, its own
+        (not the text of ``[gone.md](gone.md)`` nor an earlier link's: ``_destination_index``);
+        None when it is not on that line (on the next line, a reference-style link)."""
+        return link.column
 
     def text(self, rel: str) -> str | None:
         """The text of the file ``rel`` of the skill (one of :attr:`files`): a Markdown file
@@ -447,11 +438,12 @@ class Skill:
         refs: list[LinkRef] = []
         for source, doc in self.docs.items():
             folder = posixpath.dirname(source)
-            seen: dict[tuple[int, str], int] = {}  # (line, written) -> links so far
+            places: dict[tuple[int, str], list[int]] = {}  # (line, written) -> _destination_index
             for link in doc.links:
                 written = link.written or link.target
-                nth = seen[link.line, written] = seen.get((link.line, written), -1) + 1
-                ref = _classify(source, folder, link, self.substitutions, nth)
+                place = places.setdefault((link.line, written), [0, -2])
+                index = _destination_index(self.line_text(source, link.line) or "", written, place)
+                ref = _classify(source, folder, link, self.substitutions, index + 1 or None)
                 if ref.kind == "path" and self.leaves(ref.path):
                     ref = replace(ref, kind="escape", path="")
                 elif ref.kind == "escape":
@@ -652,28 +644,37 @@ def _glob_expression(path: str) -> re.Pattern[str]:
     )
 
 
-def _destination_index(text: str, written: str, start: int) -> int:
-    """Where ``written`` stands on the line ``text`` from ``start`` on as a destination (after
-    ``(`` or ``<`` and blanks: ``[gone.md](gone.md)``'s second), else where it is at all (a
-    bare URL); -1 when nowhere."""
-    index = text.find(written, start) if written else -1
-    first = index
-    while index >= 0:
-        if text[:index].rstrip(" \t").endswith(("(", "<")):
-            return index
-        index = text.find(written, index + 1)
-    return first
+def _destination_index(text: str, written: str, place: list[int]) -> int:
+    """Where the next link of the line ``text`` writing ``written`` writes it: from
+    ``place[0]`` on, the first place it stands as a destination (after ``(`` or ``<`` and
+    blanks: ``[gone.md](gone.md)``'s second), else its first place (a bare URL); -1: none.
+    ``place``, kept for the links of the line writing it, left to right: where to look from
+    and the next destination found (-1: none to the end, -2: not looked for yet)."""
+    start, ahead = place
+    if written and ahead != -1 and ahead < start:
+        ahead = text.find(written, start)
+        while ahead >= 0 and not _after_opening(text, ahead):
+            ahead = text.find(written, ahead + 1)
+    index = ahead if ahead >= 0 else text.find(written, start) if written else -1
+    place[:] = [index + len(written) if index >= 0 else len(text) + 1, ahead]
+    return index
+
+
+def _after_opening(text: str, index: int) -> bool:
+    """Whether ``index`` of ``text`` follows a ``(`` or a ``<`` and blanks (stepped over)."""
+    while index and text[index - 1] in " \t":
+        index -= 1
+    return index > 0 and text[index - 1] in "(<"
 
 
 def _classify(
-    source: str, folder: str, link: Link, substitutions: Substitutions, nth: int
+    source: str, folder: str, link: Link, substitutions: Substitutions, column: int | None
 ) -> LinkRef:
-    """Resolve one link written in ``source`` (whose folder is ``folder``), the ``nth`` of
-    its line to write its destination so."""
+    """Resolve one link written in ``source`` (in ``folder``), its destination at ``column``."""
     target, line, written_as = link.target, link.line, link.written or link.target
 
     def ref(kind: LinkKind, path: str, fragment: str) -> LinkRef:
-        return LinkRef(source, line, target, kind, path, fragment, written_as, nth)
+        return LinkRef(source, line, target, kind, path, fragment, written_as, column)
 
     resolved = target
     for placeholder in substitutions.skill_dir:
