@@ -83,6 +83,29 @@ def test_each_linted_path_uses_its_nearest_config(lint: Run, cwd: Path) -> None:
         }
 
 
+def test_a_rule_is_set_twice_only_within_one_config_file(lint: Run, cwd: Path, home: Path) -> None:
+    """The global config's ``SKL108 = "off"`` and the project's ``description-triggers =
+    "error"`` warned ``SKL108 is set twice`` on every run (the files were merged, then
+    checked): each file's keys are checked alone, the project's after the global config's.
+    Set twice in one file, it is warned, and that file's last line is used (the merged
+    table had the key the global config also sets first)."""
+    put(cwd / "skills" / "tables")
+    write(cwd / ".skillc" / "config.toml", '[lint]\ndescription-triggers = "error"\n')
+    for global_value in ("off", "warning"):
+        write(home / ".skillc" / "config.toml", f'[lint]\nSKL108 = "{global_value}"\n')
+        proc = lint("skills/tables", "--format", "json")
+        assert (proc.stderr, findings(proc)) == ("", {"tables": [("SKL108", "error")]})
+    write(
+        cwd / ".skillc" / "config.toml", '[lint]\ndescription-triggers = "error"\nSKL108 = "off"\n'
+    )
+    proc = lint("skills/tables", "--format", "json")
+    assert findings(proc) == {"tables": []}
+    assert proc.stderr == (
+        "warning: config [lint]: SKL108 is set twice ('description-triggers' and 'SKL108'); "
+        "'SKL108' is used\n"
+    )
+
+
 def test_tool_skillc_per_file_ignores_are_relative_to_the_pyproject(lint: Run, cwd: Path) -> None:
     repo = cwd / "repo"
     write(

@@ -69,6 +69,8 @@ FOLDER_VARIABLES = ("SKILLC_HOME", "SKILLC_CACHE_DIR")
 PERSONAL_KEYS = frozenset({"stats.url"})
 #: Tables whose keys are free-form and merged key by key.
 OPEN_TABLES = ("lint", "targets", "libraries")
+#: Where a value may come from (:attr:`Config.origins`), lowest precedence first.
+ORIGINS = ("default", "global", "project", "env", "cli")
 
 
 class Config(Record):
@@ -94,7 +96,8 @@ class Config(Record):
     """``[stats].url`` (or ``$SKILLC_STATS_URL``): the team store, a ``postgresql://`` URL
     (``""``: none). Never read from a project's config."""
     origins: Mapping[str, str] = MappingProxyType({})
-    """Where each set value came from: ``cli``, ``env``, ``project``, ``global`` or ``default``."""
+    """Where each set value came from: ``cli``, ``env``, ``project``, ``global`` or
+    ``default`` (:data:`ORIGINS`)."""
     files: tuple[Path, ...] = ()
     """The config files that were read, lowest precedence first."""
     ignored: Mapping[Path, str] = MappingProxyType({})
@@ -472,6 +475,7 @@ def load_config(
 
     def apply(values: Mapping[str, Any], origin: str) -> None:
         for key, value in values.items():
+            merged.pop(key, None)  # in the order of its file: in [lint], the last key wins
             merged[key] = value
             origins[key] = origin
 

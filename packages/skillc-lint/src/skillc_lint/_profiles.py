@@ -187,7 +187,7 @@ def known_profiles(names: object) -> tuple[list[str], list[str]]:
 
 
 def configured_registry(
-    lint: Mapping[str, Any], profiles: Sequence[str] = ()
+    lint: Mapping[str, Any], profiles: Sequence[str] = (), origins: Mapping[str, str] | None = None
 ) -> tuple[RuleRegistry, list[str]]:
     """The registry a run uses, from the ``[lint]`` table of the configuration (RFC-0009),
     and the problems found in that table, one message each (callers print them as
@@ -197,7 +197,13 @@ def configured_registry(
     The profiles are ``profiles`` when given (UnknownProfile, E100, for one that is not), else
     ``[lint] profiles`` (unknown names skipped with a problem), always on top of
     ``agentskills``. Settings of rules from profiles not in use are left out without a
-    problem: a config may tune a dialect's rules for the runs that select it."""
+    problem: a config may tune a dialect's rules for the runs that select it.
+
+    ``origins``: where each key came from (:attr:`skillc_index.Config.origins`, by
+    ``lint.<key>``): the keys of each file are applied in turn, the global config's before
+    the project's, so a rule the project sets under another name than the global config
+    (``name-match-dir`` for ``SKL104``) is the project's, and only a rule set twice in one
+    file is a problem."""
     settings = dict(lint)
     configured = settings.pop("profiles", None)
     settings.pop("per-file-ignores", None)  # no rule: the run reads it (operations.suppressions)
@@ -215,7 +221,14 @@ def configured_registry(
         for rule in profile.rules
         for key in (rule.id.lower(), rule.name)
     }
-    problems += registry.configure(_without(settings, idle))
+    from skillc_index.config import ORIGINS
+
+    files: dict[int, dict[str, Any]] = {}  # the keys by where they came from, in precedence
+    for key, value in _without(settings, idle).items():
+        origin = (origins or {}).get(f"lint.{key}", "")
+        files.setdefault(ORIGINS.index(origin) if origin in ORIGINS else 0, {})[key] = value
+    for _, keys in sorted(files.items()):
+        problems += registry.configure(keys)
     if chosen is not None:
         if not isinstance(chosen, list) or not all(isinstance(n, str) for n in chosen):
             problems.append("targets must be a list of names; ignored")

@@ -341,7 +341,7 @@ def rule_registry(
     from skillc_lint import configured_registry
 
     config = session.config if config is None else config
-    registry, problems = configured_registry(config.lint, tuple(_names(profile)))
+    registry, problems = configured_registry(config.lint, tuple(_names(profile)), config.origins)
     session.warn(Notice(f"config [lint]: {problem}") for problem in problems)
     targets = _names(target)
     if targets:

@@ -276,7 +276,7 @@ class Session:
                 base = layout.project_root
             else:
                 base = file.parent.parent if file.parent.name == ".skillc" else file.parent
-            registry, problems = configured_registry(config.lint, self.profiles)
+            registry, problems = configured_registry(config.lint, self.profiles, config.origins)
             ignores = None
             table = config.lint.get("per-file-ignores")
             if table is not None and base is not None:
