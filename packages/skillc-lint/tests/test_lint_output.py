@@ -85,7 +85,7 @@ def test_add_suppressions_hides_every_current_finding(cwd: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     count = len(before) - 1  # SKL907 of scripts/x.sh takes no comment
     assert proc.stdout == f"added suppression comments for {count} findings in 2 files\n"
-    assert "1 findings in files that take no comment" in proc.stderr
+    assert "1 finding in files that take no comment" in proc.stderr  # not "1 findings"
     assert [d.rule for d in lint_skill(folder).diagnostics] == ["SKL907"]
     text = (folder / "SKILL.md").read_text(encoding="utf-8")
     assert text.startswith("---\nname: Bad_Name\n")  # the frontmatter untouched

@@ -227,7 +227,7 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     """Print a lint run in the chosen format as it lints: each skill's notices, errors and
     findings as soon as it is ready (unless the run prints counts, writes a baseline or shows
     a diff first), then what the run sums up; the exit status."""
-    from skillc_index import Notice, format_diagnostic, printable
+    from skillc_index import Notice, counted, format_diagnostic, printable
     from skillc_index.sarif import github_error
     from skillc_lint import _output
 
@@ -235,11 +235,10 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     terminal = sys.stderr.isatty()
     colour = _colour(terminal)
     for where, count in run.collections:
-        noun = "skill" if count == 1 else "skills"
         if not count:
             click.echo(f"no skills in {where}", err=True)
         elif terminal:  # a progress note for people: never in CI logs or pipes
-            click.echo(f"linting {count} {noun} in {where}", err=True)
+            click.echo(f"linting {counted(count, 'skill')} in {where}", err=True)
     if params.add_suppressions and (params.fix_mode or params.write_baseline is not None):
         raise click.BadParameter(
             "writes comments for the findings as they are: not with --fix, --unsafe-fixes, "
@@ -308,8 +307,8 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     if params.add_suppressions:
         return _add_suppressions(run, output_format)
     if params.write_baseline is not None:
-        noun = "finding" if run.written == 1 else "findings"
-        click.echo(f"wrote {run.written} {noun} to {params.write_baseline}", err=True)
+        wrote = counted(run.written or 0, "finding")
+        click.echo(f"wrote {wrote} to {params.write_baseline}", err=True)
         return 0 if run.ok else 1
     baseline = run.hidden.baseline if run.hidden is not None else None
     if baseline is not None:
@@ -407,7 +406,7 @@ def _add_suppressions(run: LintRun, output_format: str) -> int:
     left = run.uncommented
     if left:
         click.echo(
-            f"{left} findings in files that take no comment (scripts, manifests): use "
+            f"{counted(left, 'finding')} in files that take no comment (scripts, manifests): use "
             "[lint] per-file-ignores or --write-baseline",
             err=True,
         )
@@ -428,13 +427,10 @@ def _colour(terminal: bool) -> bool:
     return terminal
 
 
-def _fixes(count: int) -> str:
-    return f"{count} fix" if count == 1 else f"{count} fixes"
-
-
 def _fix_lines(run: LintRun, params: LintParams) -> tuple[str, str]:
     """The summary of a run's fixes (stdout; empty when not fixing) and the hint of those it
     left (stderr; empty when there are none)."""
+    from skillc_index.text import counted
     from skillc_lint._fixes import fixable
 
     reports, mode = run.reports, params.fix_mode
@@ -443,18 +439,18 @@ def _fix_lines(run: LintRun, params: LintParams) -> tuple[str, str]:
     if mode is not None:
         applied = sum(r.fixes.applied for r in reports if r.fixes)
         files = sum(len(r.fixes.changes) for r in reports if r.fixes)
-        where = f"in {files} file{'' if files == 1 else 's'}"
+        fixes, where = counted(applied, "fix", "fixes"), f"in {counted(files, 'file')}"
         if not applied:
             summary = "no fixes to apply"
         elif params.diff:
-            summary = f"{_fixes(applied)} would be applied {where} (--diff: nothing written)"
+            summary = f"{fixes} would be applied {where} (--diff: nothing written)"
         else:
-            summary = f"applied {_fixes(applied)} {where}"
+            summary = f"applied {fixes} {where}"
     hints = []
     if safe and mode is None:
-        hints.append(f"{_fixes(safe)} available with --fix")
+        hints.append(f"{counted(safe, 'fix', 'fixes')} available with --fix")
     if unsafe and mode != "unsafe":
-        hints.append(f"{_fixes(unsafe)} available with --unsafe-fixes")
+        hints.append(f"{counted(unsafe, 'fix', 'fixes')} available with --unsafe-fixes")
     return summary, "; ".join(hints)
 
 
