@@ -529,7 +529,9 @@ async def test_files_changed_on_disk_are_seen_when_the_client_reports_them(
 ) -> None:
     """A client that is told of files changed on disk (it accepted the registration): a
     skill's listing is kept between keystrokes (a skill of 50,000 files was walked at each),
-    and a file the client reports created is seen at once."""
+    so a file another program creates is not listed at the next keystroke (within
+    ``MAX_LISTING_AGE``, 5 s) until the client reports it, and then at once. (A link's
+    target is looked for on the disk: ``missing.md`` created is found either way.)"""
     folder = write_skill(tmp_path / "ws" / "my-skill")
     client = await start([tmp_path / "ws"], watch=True)
     await asyncio.wait_for(client.registered.wait(), TIMEOUT)
@@ -538,10 +540,36 @@ async def test_files_changed_on_disk_are_seen_when_the_client_reports_them(
     open_document(client, skill_md, text)
     (found,) = await diagnostics_of(client, skill_md, lambda rules: rules == ["SKL301"])
     assert "missing.md" in found.message
-    (folder / "missing.md").write_text("# Missing\n")  # by another program
-    created = types.FileEvent(uri(folder / "missing.md"), types.FileChangeType.Created)
-    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams([created]))
+
+    async def keystroke(version: int, text: str, links: int) -> None:
+        """Type ``text``, and wait for its findings: ``links`` SKL301 of SKILL.md, and
+        those of the other files published with them (a request after them)."""
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=uri(skill_md), version=version
+                ),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+        await diagnostics_of(client, skill_md, lambda rules: rules == ["SKL301"] * links)
+        await fixes_at(client, skill_md, 0, 0)
+
+    # the registration answered: this keystroke's lint keeps the listing
+    await keystroke(2, text + "[n](nope.md)\n", 2)
+    notes = folder / "notes.md"
+    notes.write_text("# Notes\n")  # by another program, not reported: an orphan unseen
+    await keystroke(3, text, 1)
+    assert uri(notes) not in client.diagnostics
+    (folder / "missing.md").write_text("# Missing\n")
+    events = [
+        types.FileEvent(uri(folder / name), types.FileChangeType.Created)
+        for name in ("notes.md", "missing.md")
+    ]
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(events))
     assert await diagnostics_of(client, skill_md, lambda rules: not rules) == []
+    found = await diagnostics_of(client, notes, lambda rules: rules == ["SKL401"])
+    assert [d.code for d in found] == ["SKL401"]
 
 
 @pytest.mark.asyncio
