@@ -182,9 +182,10 @@ def test_a_keystroke_does_not_walk_the_skill_while_the_client_reports_changes(
     assert len(walked) == 2  # the client reports nothing: each lint walks the skill
     session.watched = True
     walked.clear()
+    keystroke()  # walked: a listing of before the client reported changes is not kept
     keystroke()
     keystroke()
-    assert walked == []  # then the last listing is kept
+    assert walked == [root]  # then the last listing is kept
     (root / "notes.md").write_text("# Notes\n")
     assert "notes.md" not in keystroke()  # a file the client did not report yet
     session.changed_on_disk([tmp_path / "elsewhere.txt"])
@@ -197,3 +198,33 @@ def test_a_keystroke_does_not_walk_the_skill_while_the_client_reports_changes(
     (root / "notes.md").write_text("# Notes\n")
     monkeypatch.setattr(server_session, "MAX_LISTING_AGE", 0.0)
     assert keystroke()["notes.md"] == ["SKL401 None"]  # too old: walked again
+
+
+def test_a_listing_is_kept_while_watched_and_a_document_of_its_skill_is_open(
+    tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each lint kept its skill's listing, the client reporting changes on disk or not (then
+    it is never read), and none was dropped: one for every skill linted, for the session's
+    life. A listing is kept while the client reports changes and a document of its skill is
+    open; the last one closed drops it."""
+    from skillc_lint.server import session as server_session
+
+    monkeypatch.setattr(server_session, "MAX_LISTING_AGE", 3600.0)
+    one = write_skill(tmp_path / "one", skill_md=SKILL.format(name="one"), files={"a.md": "# A\n"})
+    two = write_skill(tmp_path / "two", skill_md=SKILL.format(name="two"))
+    session = Session()
+    session.open(one / "SKILL.md", SKILL.format(name="one") + "\n# one\n\n[a](a.md)\n")
+    session.open(one / "a.md", "# A\n")
+    findings(session, one)
+    assert session._listed == {}  # the client reports nothing: never read, not kept
+    session.watched = True
+    findings(session, one)
+    findings(session, two)  # linted with no document of it open (workspace diagnostics)
+    assert list(session._listed) == [one]
+    session.close(one / "a.md")
+    findings(session, one)
+    assert list(session._listed) == [one]  # SKILL.md is still open
+    session.close(one / "SKILL.md")
+    assert session._listed == {}
+    findings(session, one)  # what the server does at a close: the saved text's findings
+    assert session._listed == {}

@@ -14,8 +14,9 @@ listing, sizes and modification times) and its configuration files (their sizes 
 so a file saved, created or changed by another program, or a configuration edited, is seen
 at the next lint; the texts a lint read are kept with their files' sizes and times (at
 most :data:`MAX_KEPT_CHARS`), so a keystroke reads again only the files that changed; when
-the client reports files changed on disk (:attr:`Session.watched`) the listing is kept too,
-until it reports one of the skill's or for :data:`MAX_LISTING_AGE` seconds. The
+the client reports files changed on disk (:attr:`Session.watched`) the listing is kept too
+while a document of the skill is open, until the client reports one of the skill's files or
+for :data:`MAX_LISTING_AGE` seconds. The
 rules are those a ``skillc-lint`` run in the skill's folder uses: the ``[lint]`` table of
 the configuration seen from there (its per-file ignores too, in a project), with the
 profiles given to the server (``--profile``, or ``profiles`` in the client's initialization
@@ -171,8 +172,13 @@ class Session:
             self.bom.discard(path)
 
     def close(self, path: Path) -> None:
+        """The document at ``path`` closed: the listing kept of a skill with no other
+        document open is dropped (:meth:`_listing`)."""
         self.documents.pop(path, None)
         self.bom.discard(path)
+        for root in [root for root in self._listed if path.is_relative_to(root)]:
+            if not self.opened(root):
+                del self._listed[root]
 
     def lead(self, path: Path) -> str:
         """What the client's text of the open document at ``path`` has before the server's:
@@ -323,13 +329,17 @@ class Session:
     def _listing(self, root: Path) -> Stamp:
         """The listing of the skill at ``root`` (:func:`_skill_stamp`): the last one while the
         client reports changes on disk and none of the skill's came (:attr:`watched`), for
-        at most :data:`MAX_LISTING_AGE` seconds; else walked now."""
+        at most :data:`MAX_LISTING_AGE` seconds; else walked now. Kept only then, and while
+        a document of the skill is open (:meth:`close`)."""
         kept = self._listed.get(root)
         now = time.monotonic()
         if self.watched and kept is not None and now - kept[0] < MAX_LISTING_AGE:
             return kept[1]
         stamp = _skill_stamp(root)
-        self._listed[root] = (now, stamp)
+        if self.watched and self.opened(root):
+            self._listed[root] = (now, stamp)
+        else:
+            self._listed.pop(root, None)
         return stamp
 
     def _keep(self, root: Path, known: Known, now: dict[str, tuple[int, int] | None]) -> None:
