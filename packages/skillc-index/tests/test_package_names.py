@@ -114,3 +114,44 @@ def test_the_command_line_lists_what_the_gitignore_left_out(
     done = cli("skillc_index")("package", "api")
     assert done.returncode == 0, done.stderr
     assert "left out  api/credentials.json  (.gitignore excludes it)" in done.stdout
+
+
+def test_a_symlink_to_what_the_gitignore_excludes_is_left_out_and_listed(
+    layout: Layout,
+    project: Path,
+    write_skill: Callable[..., Path],
+    tmp_path: Path,
+    cli: Callable[..., Any],
+) -> None:
+    """``creds-link.json -> credentials.json`` and ``pub -> local`` (both excluded) put the
+    secrets in the package under the link's name: git commits the link, never the content.
+    Each link is left out and listed with the excluded path it leads to; a link to a file
+    kept, and a real folder holding a link to an excluded file, are judged one by one."""
+    files = {"credentials.json": "TOPSECRET", "local/key.txt": "LOCALSECRET", "refs/a.md": "a"}
+    folder = write_skill(project / "api", files=files)
+    (folder / ".gitignore").write_text("credentials.json\nlocal/\n")
+    (folder / "creds-link.json").symlink_to("credentials.json")
+    (folder / "pub").symlink_to("local")
+    (folder / "refs" / "key.txt").symlink_to("../local/key.txt")
+    (folder / "refs" / "b.md").symlink_to("a.md")
+    out = tmp_path / "out"
+    result = package_skills([str(folder)], layout, fmt="upload", output=out)
+    assert result.to_dict()["ignored"] == [
+        {"skill": "api", "path": "credentials.json", "by": ".gitignore"},
+        {
+            "skill": "api",
+            "path": "creds-link.json",
+            "by": ".gitignore",
+            "target": "credentials.json",
+        },
+        {"skill": "api", "path": "local/", "by": ".gitignore"},
+        {"skill": "api", "path": "pub/", "by": ".gitignore", "target": "local/"},
+        {"skill": "api", "path": "refs/key.txt", "by": ".gitignore", "target": "local/"},
+    ]
+    archive = zipfile.ZipFile(out / "api.zip")
+    assert sorted(archive.namelist()) == ["api/SKILL.md", "api/refs/a.md", "api/refs/b.md"]
+    assert not any(b"SECRET" in archive.read(name) for name in archive.namelist())
+    done = cli("skillc_index")("package", "api", "-o", str(tmp_path / "cli"))
+    assert done.returncode == 0, done.stderr
+    said = "left out  api/pub/  (a link to local/, which .gitignore excludes)"
+    assert said in done.stdout

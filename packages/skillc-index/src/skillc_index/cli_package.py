@@ -45,7 +45,10 @@ def package_command(result: PackageResult, call: Call[PackageParams]) -> None:
     """
     output = result.output
     for left in result.ignored:
-        click.echo(f"left out  {printable(left.skill + '/' + left.path)}  ({left.by} excludes it)")
+        why = f"{left.by} excludes it"
+        if left.target is not None:  # a symlink: git commits the link, not what it leads to
+            why = f"a link to {printable(left.target)}, which {left.by} excludes"
+        click.echo(f"left out  {printable(left.skill + '/' + left.path)}  ({why})")
     for item in result.files:
         click.echo(f"wrote  {printable(str(output / item.path))}  sha256:{item.sha256}")
     count = len(result.skills)

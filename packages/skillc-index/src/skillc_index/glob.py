@@ -273,6 +273,26 @@ class IgnoreRules:
         by = self._verdict(rel, False)
         return None if by is None else (rel, by)
 
+    def excluded_link(self, real_root: str, rel: str) -> tuple[str, str, str] | None:
+        """Whether the file ``rel`` of the skill at ``real_root`` is reached through a symlink
+        (staying inside it) to a path :meth:`excluded` excludes, as ``creds.json ->
+        credentials.json`` or ``pub -> local`` (git commits the link, never the content it
+        leads to): (the link, a folder's with a trailing ``/``; the ``.gitignore`` excluding
+        its target; the excluded target), or None."""
+        if not self.files:  # no .gitignore: nothing to resolve
+            return None
+        real = os.path.realpath(f"{real_root}/{rel}")
+        target = real[len(real_root) + 1 :]
+        if target == rel or not real.startswith(real_root + "/"):
+            return None
+        if (excluded := self.excluded(target)) is None:
+            return None
+        below = target[len(excluded[0]) :]  # the file's path below an excluded folder
+        link = rel[: len(rel) - len(below)].rstrip("/")  # the folder link, when it is one
+        if below and rel.endswith("/" + below) and os.path.islink(f"{real_root}/{link}"):  # noqa: PTH114
+            return link + "/", excluded[1], excluded[0]
+        return rel, excluded[1], excluded[0]
+
     @classmethod
     def read(
         cls, root: Path, folders: Iterable[str], *, real_root: str | None = None

@@ -89,9 +89,9 @@ class PackedSkill(Record):
     notices: tuple[Diagnostic | Notice, ...] = ()
     """The warnings of its resolution (W001: a name several installed skills have), and one
     per two of its paths that differ only in case or Unicode normalisation."""
-    ignored: tuple[tuple[str, str], ...] = ()
+    ignored: tuple[tuple[str, ...], ...] = ()
     """What its ``.gitignore`` files exclude: (a file, or a folder ending in ``/``; the
-    ``.gitignore`` excluding it)."""
+    ``.gitignore`` excluding it; for a symlink, the excluded path it leads to)."""
 
 
 def _skipped(rel: str) -> bool:
@@ -130,14 +130,14 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         raise PackageRefused(given, fmt, str(exc)) from None
     said = [f"{rel} is a symlink: not read, as git reads none" for rel in unread]
     contents: dict[str, ArchiveEntry] = {}
-    ignored: dict[str, str] = {}
-    total = 0
+    ignored: dict[str, tuple[str, ...]] = {}
+    total, real_root = 0, os.path.realpath(source)
     for rel in found.files:
         if _skipped(rel):  # never packaged, so its name cannot make an entry unsafe
             continue
-        if (excluded := rules.excluded(rel)) is not None:
+        if excluded := rules.excluded(rel) or rules.excluded_link(real_root, rel):
             if rel != SKILL_FILE:
-                ignored.setdefault(*excluded)
+                ignored.setdefault(excluded[0], excluded[1:])
                 continue
             said.append(
                 f"{excluded[1]} excludes SKILL.md: packaged all the same (a skill needs it)"
@@ -206,7 +206,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
             *skipped_notices(source, found.skipped, "packaged"),
             *clashes,
         ),
-        tuple(ignored.items()),
+        tuple((path, *why) for path, why in ignored.items()),
     )
 
 

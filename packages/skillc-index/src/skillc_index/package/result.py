@@ -11,7 +11,7 @@ from skillc_index.record import Record
 
 if TYPE_CHECKING:
     from skillc_index.build.project import FieldChange
-    from skillc_index.package.shapes import PackageShape
+    from skillc_index.package.shapes import PackageIgnoredShape, PackageShape
 
 __all__ = ["LeftOut", "PackageResult", "PackagedFile"]
 
@@ -35,6 +35,14 @@ class LeftOut(Record):
     """Relative to the skill's folder: a file, or a folder (ending in ``/``) and all below it."""
     by: str
     """The ``.gitignore`` file excluding it, relative to the skill's folder."""
+    target: str | None = None
+    """For a symlink: the excluded path it leads to (the link itself is not excluded)."""
+
+    def to_dict(self) -> PackageIgnoredShape:
+        shape: PackageIgnoredShape = {"skill": self.skill, "path": self.path, "by": self.by}
+        if self.target is not None:
+            shape["target"] = self.target
+        return shape
 
 
 @dataclass(frozen=True)
@@ -76,8 +84,6 @@ class PackageResult:
             "fields": [{"skill": skill, **change.to_dict()} for skill, change in self.fields],
             "moved": [{"path": str(path), "backup": str(to)} for path, to in self.moved],
             "dropped": list(self.dropped),
-            "ignored": [
-                {"skill": item.skill, "path": item.path, "by": item.by} for item in self.ignored
-            ],
+            "ignored": [item.to_dict() for item in self.ignored],
             "warnings": [warning_text(notice) for notice in self.warnings],
         }

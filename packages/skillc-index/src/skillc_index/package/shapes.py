@@ -35,10 +35,14 @@ class PackageMovedShape(TypedDict):
     backup: Annotated[str, "Where it went: a hidden .NAME.skillc-backup-<time> beside it."]
 
 
-class PackageIgnoredShape(TypedDict):
+class _PackageIgnoredShape(TypedDict):
     skill: str
     path: Annotated[str, "Left out, relative to the skill: a file, or a folder ending in /."]
-    by: Annotated[str, "The skill's .gitignore file excluding it."]
+    by: Annotated[str, "The skill's .gitignore file excluding it (or the symlink's target)."]
+
+
+class PackageIgnoredShape(_PackageIgnoredShape, total=False):
+    target: Annotated[str, "For a symlink: the excluded path it leads to."]
 
 
 class PackageShape(TypedDict):
