@@ -4,6 +4,9 @@ folders."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -155,3 +158,44 @@ def test_a_symlink_to_what_the_gitignore_excludes_is_left_out_and_listed(
     assert done.returncode == 0, done.stderr
     said = "left out  api/pub/  (a link to local/, which .gitignore excludes)"
     assert said in done.stdout
+
+
+def test_a_store_copy_keeps_the_skills_gitignore_for_package_and_git(
+    cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``skc build skills/demo`` copied ``credentials.json`` and ``deploy.key`` into the store
+    copy but not the ``.gitignore`` excluding them (a hidden name): ``skc package demo``
+    then zipped both secrets and git offered them. The import carries the skill's
+    ``.gitignore`` files; a copy whose ones differ (edited in the folder, or imported before)
+    is imported again, by path and by name."""
+    files = {"credentials.json": "TOPSECRET", "deploy.key": "KEYSECRET", "refs/a.md": "a"}
+    folder = write_skill(project / "skills" / "demo", files=files)
+    (folder / ".gitignore").write_text("credentials.json\n")
+    (folder / "refs" / ".gitignore").write_text("draft.md\n")
+    skc = cli("skillc_index")
+    assert skc("build", "skills/demo").returncode == 0
+    copy = project / ".skillc" / "skills" / "demo"
+    assert (copy / ".gitignore").read_text() == "credentials.json\n"
+    assert (copy / "refs" / ".gitignore").read_text() == "draft.md\n"
+    (folder / ".gitignore").write_text("credentials.json\n*.key\n")  # the rules alone edited
+    assert skc("build", "skills/demo").returncode == 0
+    assert (copy / ".gitignore").read_text() == "credentials.json\n*.key\n"
+    (copy / ".gitignore").unlink()  # a copy imported before: none
+    assert skc("build", "demo").returncode == 0
+    assert (copy / ".gitignore").read_text() == "credentials.json\n*.key\n"
+    done = skc("package", "demo", "-o", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert "left out  demo/deploy.key  (.gitignore excludes it)" in done.stdout
+    archive = zipfile.ZipFile(tmp_path / "out" / "demo.zip")
+    assert sorted(archive.namelist()) == ["demo/SKILL.md", "demo/refs/a.md"]
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("no git to ask")
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run([git, "init", "-q", str(project)], check=True, env=env)
+    status = subprocess.run(
+        [git, "-C", str(copy), "status", "--porcelain", "--untracked-files=all", "."],
+        check=True, env=env, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert "SKILL.md" in status
+    assert "credentials.json" not in status and "deploy.key" not in status

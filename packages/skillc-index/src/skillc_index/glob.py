@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["Glob", "IgnoreRules", "IgnoreTooLarge"]
+__all__ = ["Glob", "IgnoreRules", "IgnoreTooLarge", "ignore_files"]
 
 #: The most bytes of one ``.gitignore`` file read.
 MAX_IGNORE_BYTES = 64 << 10
@@ -308,19 +308,13 @@ class IgnoreRules:
 
         real_root = real_root or os.path.realpath(root)
         rules, symlinks = cls(), []
-        for folder in ("", *(f"{name}/" for name in folders)):  # a folder after its parent
-            rel = folder + IGNORE_FILE
+        for rel, link in ignore_files(real_root, folders):
+            folder = rel.removesuffix(IGNORE_FILE)
             if (excluded := rules.excluded(rel)) is not None and excluded[0] != rel:
                 continue  # in an excluded folder: git reads none there either
-            try:
-                mode = os.lstat(f"{real_root}/{rel}").st_mode
-            except OSError:
-                continue  # none there (most folders)
-            if stat.S_ISLNK(mode):
+            if link:
                 symlinks.append(rel)
                 continue
-            if not stat.S_ISREG(mode):
-                continue  # a folder named .gitignore: git reads none either
             try:
                 data = read_in_root(root, rel, MAX_IGNORE_BYTES + 1, real_root=real_root)
             except (OSError, SkillcError) as exc:
@@ -329,3 +323,17 @@ class IgnoreRules:
                 raise IgnoreTooLarge(f"its {rel} is over {MAX_IGNORE_BYTES >> 10} KiB")
             rules.add(folder, data.decode("utf-8", "surrogateescape"))
         return rules, symlinks
+
+
+def ignore_files(real_root: str, folders: Iterable[str]) -> Iterator[tuple[str, bool]]:
+    """The ``.gitignore`` files of the skill at ``real_root`` and of its ``folders``
+    (relative, each after its parent): (its relative path, whether it is a symlink), in that
+    order. A folder or another entry of that name is none (git reads none)."""
+    for folder in ("", *(f"{name}/" for name in folders)):
+        rel = folder + IGNORE_FILE
+        try:
+            mode = os.lstat(f"{real_root}/{rel}").st_mode
+        except OSError:
+            continue  # none there (most folders)
+        if stat.S_ISLNK(mode) or stat.S_ISREG(mode):
+            yield rel, stat.S_ISLNK(mode)

@@ -35,6 +35,7 @@ from skillc_index.build.store import (
     perform_import,
     plan_import,
     shadow_notice,
+    skill_ignores,
 )
 from skillc_index.command_errors import (
     CompiledSkillGiven,
@@ -242,7 +243,9 @@ def _from_origin(
         if origin is not None and record is not None:
             files = walk_skill(origin)
             known = _Origin(files, source_hash(origin, files.files), record)
-            if known.digest == record.source_hash:
+            if known.digest == record.source_hash and skill_ignores(
+                resolved.source, files.files
+            ) == skill_ignores(origin, files.files):  # its .gitignore files too
                 origin = None
         scope, runtime = resolved.scope, resolved.runtime
     if origin is None:

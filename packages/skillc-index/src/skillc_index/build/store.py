@@ -4,6 +4,8 @@
 inside a project, else the global store; the global store with ``--global``) and builds that
 copy. The copy holds the skill's files as :func:`~skillc_index.files.walk_skill` sees them:
 hidden names are left out and symlinks (which stay inside the skill) become regular files.
+The skill's own ``.gitignore`` files come too (:func:`skill_ignores`): in the copy, which the
+project's git tracks, git and ``skc package`` leave out what they leave out of the folder.
 
 The folder's name becomes the skill's name, so it must follow ``skc init``'s rule (E100
 otherwise). An existing store copy is never replaced without ``force``, unless it already
@@ -19,14 +21,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from skillc_index.atomic import abandoned, move_aside, staging_dir, write_file_atomic
 from skillc_index.command_errors import (
     StoreCopyDiffers,
 )
 from skillc_index.diagnostics import Notice
-from skillc_index.files import SkillFiles, source_hash
+from skillc_index.files import SkillFiles, file_digests, source_hash
 from skillc_index.layout import (
     IMPORT_RECORD,
     SKILL_FILE,
@@ -37,6 +39,9 @@ from skillc_index.layout import (
     require_skill_name,
 )
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 __all__ = [
     "ImportPlan",
     "in_a_store",
@@ -44,6 +49,7 @@ __all__ = [
     "plan_import",
     "recover_stranded",
     "shadow_notice",
+    "skill_ignores",
     "store_scope",
 ]
 
@@ -118,6 +124,18 @@ def shadow_notice(source: Path, layout: Layout, *, runs: bool = False) -> Notice
     )
 
 
+def skill_ignores(root: Path, files: Iterable[str]) -> dict[str, str]:
+    """The skill's own ``.gitignore`` files (:func:`~skillc_index.glob.ignore_files`, regular
+    ones, of its root and of the folders holding ``files``) by their SHA-256: hidden, so not
+    among its files nor in its source hash, yet an import carries them, and a copy whose
+    ones differ from the folder's is imported again."""
+    from skillc_index.glob import ignore_files
+
+    real = os.path.realpath(root)
+    folders = sorted({rel[:at] for rel in files for at, char in enumerate(rel) if char == "/"})
+    return file_digests(root, [rel for rel, link in ignore_files(real, folders) if not link])
+
+
 def _is_empty_folder(path: Path) -> bool:
     try:
         return path.is_dir() and not path.is_symlink() and not any(path.iterdir())
@@ -161,7 +179,9 @@ def plan_import(
         current = source_hash(destination)
         record = ImportRecord.read(destination) if record is None else record
         ours = record is not None and record.folder(destination) == origin
-        if current == (origin_hash or source_hash(origin, files.files)):
+        if current == (origin_hash or source_hash(origin, files.files)) and skill_ignores(
+            destination, files.files
+        ) == skill_ignores(origin, files.files):
             kept = ours and record == ImportRecord(recorded, current)
             return ImportPlan(
                 origin, recorded, destination, "unchanged", files, None if kept else current
@@ -204,6 +224,8 @@ def perform_import(plan: ImportPlan) -> Path | None:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made.update((target.parent, *target.parent.parents))
             shutil.copy2(plan.origin / rel, target)  # keeps mtimes: as old as its source
+        for rel in skill_ignores(plan.origin, plan.files.files):  # what git and package omit
+            shutil.copy2(plan.origin / rel, staging / rel)
         record = ImportRecord(plan.recorded, source_hash(staging, plan.files.files))
         (staging / IMPORT_RECORD).write_bytes(record.to_bytes())
         if plan.keep_previous and (plan.destination.exists() or plan.destination.is_symlink()):
