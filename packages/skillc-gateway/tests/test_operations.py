@@ -19,7 +19,7 @@ from skillc_gateway.operations import (
     SearchParams,
     ShowParams,
 )
-from skillc_index import Layout, ResolvedSkill
+from skillc_index import Layout, ResolvedSkill, counted
 from skillc_index.accesslog import AccessLog
 from skillc_index.build.skill import build_skill
 from skillc_index.operation import Session
@@ -189,7 +189,8 @@ def test_a_bounded_find_cuts_folders_then_skills(project: Path, home: Path, tmp_
     ]
     [warning] = data["warnings"]
     assert "the other folders of 6 skills (`duplicates`, `deployed_to`) cut to 10" in warning
-    assert f"{6 - len(data['skills'])} skills left out (ask for fewer with `limit`)" in warning
+    left = counted(6 - len(data["skills"]), "skill")
+    assert f"{left} left out (ask for fewer with `limit`)" in warning
 
 
 def test_a_bounded_find_cuts_long_names_and_headings(
@@ -253,7 +254,7 @@ def test_a_skill_too_long_alone_is_left_out_not_the_rest() -> None:
     data = fit_answer(found, 4_000).to_dict()
     assert [s["name"] for s in data["skills"]] == ["a", "b"]
     [warning] = data["warnings"]
-    assert "1 skills left out: each alone is longer than the limit" in warning
+    assert "1 skill left out: each alone is longer than the limit" in warning
     assert "ask for fewer" not in warning
 
 

@@ -19,7 +19,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import Notice
-from skillc_index.text import ELLIPSIS, cut
+from skillc_index.text import ELLIPSIS, counted, cut
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog import FindResult, FoundSkill
@@ -82,9 +82,9 @@ def fit_answer(result: FindResult, chars: int) -> FindResult:
         else:
             too_long += 1
     if no_room:  # some skill was kept: fewer would leave room for the best ones
-        notes.append(f"{no_room:,} skills left out (ask for fewer with `limit`)")
+        notes.append(f"{counted(no_room, 'skill')} left out (ask for fewer with `limit`)")
     if too_long:
-        notes.append(f"{too_long:,} skills left out: each alone is longer than the limit")
+        notes.append(f"{counted(too_long, 'skill')} left out: each alone is longer than the limit")
     warning = Notice(f"find's reply cut to its limit of {chars:,} characters: {'; '.join(notes)}")
     return result._replace(skills=tuple(kept), warnings=(*result.warnings, warning))
 
