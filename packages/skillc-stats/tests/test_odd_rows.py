@@ -325,3 +325,26 @@ def test_days_before_the_year_1_are_e031(demo: ResolvedSkill, stats_cli: Run) ->
         assert result.stderr == (
             f"error[E031]: invalid filter: '{option} {value!r} is before the year 1'\n"
         )
+
+
+def test_a_skill_used_at_no_instant_is_ranked_and_shown_as_used(
+    show_row: Path, stats_process: Run, layout: Layout
+) -> None:
+    """Another tool's rows logged with an offset (``+00:00``, Python's ``isoformat()``) are no
+    first or last use: the listing ranked such a skill, used 3 times, with the unused ones
+    (priority 0) and ``--all`` said ``LAST USED never`` next to its uses."""
+    from skillc_index.inventory.entries import installed_skills
+    from skillc_index.listing.usage import recorded_priorities
+
+    for _ in range(2):
+        odd_row(show_row, "SELECT ?")
+    db = sqlite3.connect(show_row)
+    with db:
+        db.execute("UPDATE access_log SET timestamp = '2026-01-30T10:00:00+00:00'")
+    db.close()
+    skills = installed_skills(layout).skills
+    assert set(recorded_priorities(skills, layout).values()) == {3.0}
+    result = stats_process("stats", "--all")
+    assert result.returncode == 0, result.stderr
+    row = result.stdout.splitlines()[-1].split()
+    assert row[:3] == ["3", "1", "unknown"], result.stdout

@@ -200,7 +200,7 @@ def all_lines(response: dict[str, Any]) -> list[str]:
         [
             e["uses"],
             e["projects"],
-            e["last_used"] or "never",
+            e["last_used"] or ("unknown" if e["uses"] else "never"),  # (no use an instant)
             e["author_activity"],
             e["skill"],
             e["skill_path"],

@@ -168,9 +168,13 @@ def listing_budget(agent: AgentName, context_tokens: int | None, percent: float)
 
 def usage_priority(uses: int, days_since_last: float | None) -> float:
     """Claude Code's priority of a skill for the listing: ``uses x max(0.5^(days / 7),
-    0.1)``; 0 for a skill never used."""
-    if uses <= 0 or days_since_last is None:
+    0.1)``; 0 for a skill never used. A used skill whose last use has no known time
+    (``days_since_last`` None: another tool's rows, logged with an offset) ranks by its uses
+    alone, never as unused."""
+    if uses <= 0:
         return 0.0
+    if days_since_last is None:
+        return float(uses)
     decay: float = 0.5 ** (max(days_since_last, 0.0) / 7)
     return uses * max(decay, 0.1)
 
