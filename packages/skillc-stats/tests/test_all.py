@@ -372,6 +372,10 @@ def test_each_installed_version_of_a_plugin_keeps_its_own_rows(
     )
     table = {e["skill_path"]: e["uses"] for e in query_all(layout)["data"]}
     assert table == {str(folders["1.1"]): 2, str(folders["1.0"]): 2}
+    # the trends (--all --by, the --html page) gave the old version's row to the first in
+    # prune order (1.0, last used earlier), not the first installed as --all does
+    trend = query_all(layout, by="day")["data"]["skills"]
+    assert {s["skill_path"]: s["uses"] for s in trend} == table
     from skillc_stats import query_stats
 
     for name, folder in (("kit:review", folders["1.1"]), (str(folders["1.0"]), folders["1.0"])):

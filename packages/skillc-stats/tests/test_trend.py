@@ -231,15 +231,19 @@ def test_every_skills_trend_holds_one_logs_days_at_a_time(
     (skill, day, command) held at once took 224 MB for three years of 300 skills)."""
     import tracemalloc
 
+    from skillc_index.accesslog.reader import logs_of
+    from skillc_index.inventory.entries import installed_skills
     from skillc_stats import query_all
     from skillc_stats._filters import Filters
     from skillc_stats._trends import AllCounts, trends
 
     spread_logs(demo_skill, project, layout, 12)
     entries = query_all(layout)["data"]
+    skills = {str(skill.source): skill for skill in installed_skills(layout).skills}
 
     def peak(entries: list[dict[str, Any]]) -> int:
-        counts = AllCounts(entries, layout, Filters())
+        logs = logs_of([skills[entry["skill_path"]] for entry in entries], layout)
+        counts = AllCounts(entries, layout, Filters(), logs=logs)
         trends(counts, "month", "2026-02-04")  # (imports and caches made before measuring)
         tracemalloc.start()
         try:

@@ -40,14 +40,16 @@ class AllCounts:
         layout: Layout,
         filters: Filters,
         store: TeamStore | None = None,
-        imported: Mapping[str, str] | None = None,
+        logs: Mapping[Path, Mapping[str, str]] | None = None,
     ) -> None:
         self.entries = entries
-        self.imported = {valid_utf8(k): valid_utf8(v) for k, v in (imported or {}).items()}
-        """Locally, each folder imported into a store -> its store copy: its rows count as
-        the store copy's (:attr:`~skillc_index.inventory.entries.InstalledSkill.logged_as`);
-        so do a plugin's other versions' as its skill's
-        (:func:`~skillc_index.accesslog.reader.add_versions`, when each log is read)."""
+        self.logs = logs or {}
+        """Locally, where the installed skills' rows are (:func:`~skillc_index.accesslog.
+        reader.logs_of`, in inventory order, the map ``--all`` counted with): each log ->
+        each folder its rows name -> its skill's source (a folder imported into a store: its
+        store copy); a plugin's other versions' folders are added when each log is read
+        (:func:`~skillc_index.accesslog.reader.add_versions`: an older one goes to the first
+        installed version, as in ``--all``)."""
         self.layout = layout
         self.filters = filters
         self.store = store
@@ -91,18 +93,9 @@ class AllCounts:
             statement = counts_statement(self.filters, (*of_skill, *keys), by=by)
             yield from (tuple(row) for row in self.store(*statement))
             return
-        from skillc_index.accesslog import primary_log_finder
-
-        log = primary_log_finder(self.layout)
-        by_log: dict[Path, dict[str, str]] = defaultdict(dict)  # log -> folder -> source
-        for entry in self.entries:
-            if entry["skill_path"] is not None:
-                folder = valid_utf8(str(entry["skill_path"]))
-                by_log[log(folder)][folder] = folder
-        for folder, source in self.imported.items():
-            by_log[log(folder)][folder] = source
         of_folder = ("skill_path",) if per_skill else ()
-        for path, folders in by_log.items():
+        for path, logged in self.logs.items():
+            folders = dict(logged)  # (add_versions adds to it)
             rows = LocalRows(path)
             try:
                 add_versions(rows, folders)

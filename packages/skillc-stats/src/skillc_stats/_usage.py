@@ -172,21 +172,24 @@ def local_usage(
     layout: Layout,
     filters: Filters,
     notes: dict[str, Notice] | None = None,
+    logs: Mapping[Path, Mapping[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
     """One entry per installed skill, from the local runtime logs: one statement per log
     changed since the last ``--all`` with the same filters (:class:`UsageCache`). A skill's
     rows are those of every folder it is logged as (:attr:`InstalledSkill.logged_as`: a
     folder imported into a store counts as its store copy; a plugin's skill, its other
-    versions' folders, :func:`add_versions`), each row once."""
+    versions' folders, :func:`add_versions`), each row once. ``logs``: :func:`logs_of` the
+    skills when the caller has it (the trends count with the same map)."""
     from skillc_index.inventory.folders import plugin_version_parts
 
     listed = list(skills)
-    by_log = logs_of(listed, layout)  # log -> folder -> its skill's source
+    by_log = logs_of(listed, layout) if logs is None else logs  # log -> folder -> source
     several = several_logs(by_log)  # their projects: the union of their logs' (add_usage)
     cache = UsageCache(layout.global_dir / CACHE_FILE)
     filters_key = json.dumps(filters.to_dict(), sort_keys=True)
     usage: dict[str, SkillUsage] = {}
-    for log, folders in by_log.items():
+    for log, logged in by_log.items():
+        folders = dict(logged)  # (add_versions adds to it)
         same = same_folders(folders)
         spread = sorted(several & set(folders.values()))
         # (a plugin's: its other versions' folders are looked for when the log is read)
@@ -338,9 +341,9 @@ def all_answers(
 
     if store is None:
         notes: dict[str, Notice] = {}
-        usage = usage_response(local_usage(skills, layout, filters, notes), filters)
-        imported = {folder: str(s.source) for s in skills for folder in s.logged_as[1:]}
-        counts = AllCounts(usage["data"], layout, filters, imported=imported)
+        logs = logs_of(skills, layout)  # (in inventory order: one map for both answers)
+        usage = usage_response(local_usage(skills, layout, filters, notes, logs), filters)
+        counts = AllCounts(usage["data"], layout, filters, logs=logs)
         counts.notes.update(notes)
         return answer(usage, counts)
     from skillc_stats._team import TeamStore
