@@ -127,15 +127,19 @@ def test_an_imported_folder_and_its_store_copy_are_one_row(
     assert table == [("imported", str(store_copy), 1)]
 
 
+@pytest.mark.parametrize("parent", [".github/skills", "drafts"])
 def test_the_uses_of_a_folder_before_its_import_are_its_store_copys(
-    project: Path, layout: Layout, demo_skill: Callable[[Path], Path]
+    project: Path, layout: Layout, demo_skill: Callable[[Path], Path], parent: str
 ) -> None:
     """Reads logged under the folder before ``skc build <folder>`` imported it count as the
-    store copy's, for ``--all`` (its trends too) and for the skill alone, each row once."""
+    store copy's, for ``--all`` (its trends too), the listing's priority and for the skill
+    alone, each row once; a folder in no agent folder too (its reads were counted nowhere:
+    the import record names it)."""
     from skillc_index.build.skill import build_skill
+    from skillc_index.listing.usage import recorded_priorities
     from skillc_stats import query_stats
 
-    folder = demo_skill(project / ".github" / "skills" / "imported").resolve()
+    folder = demo_skill(project / parent / "imported").resolve()
     log(layout, "imported", access(folder, "/w/a", "2026-03-01T10:00:00Z"))  # before
     build_skill(str(folder), layout, targets=["claude"])
     store_copy = resolve_skill(str(folder), layout).source
@@ -154,6 +158,8 @@ def test_the_uses_of_a_folder_before_its_import_are_its_store_copys(
     )
     [trend] = query_all(layout, by="day")["data"]["skills"]
     assert (trend["uses"], trend["by_period"][:3]) == (3, [1, 1, 1])
+    priorities = recorded_priorities(installed_skills(layout).skills, layout)
+    assert priorities[str(store_copy)] == pytest.approx(3 * 0.1)  # (long ago: the floor)
     for name in ("imported", str(folder)):
         summary = query_stats(name, layout)
         assert (summary["skill_path"], summary["data"]["uses"]) == (str(store_copy), 3)

@@ -176,7 +176,7 @@ def local_usage(
 ) -> list[dict[str, Any]]:
     """One entry per installed skill, from the local runtime logs: one statement per log
     changed since the last ``--all`` with the same filters (:class:`UsageCache`). A skill's
-    rows are those of every folder it is logged as (:attr:`InstalledSkill.logged_as`: a
+    rows are those of every folder it is logged as (:meth:`InstalledSkill.logged_as`: a
     folder imported into a store counts as its store copy; a plugin's skill, its other
     versions' folders, :func:`add_versions`), each row once. ``logs``: :func:`logs_of` the
     skills when the caller has it (the trends count with the same map)."""
@@ -226,7 +226,7 @@ def local_usage(
 def logged_folders(skill: ResolvedSkill, layout: Layout) -> dict[str, str]:
     """For a store copy with an import record or a Claude Code plugin's skill: each folder
     logged in the skill's own log by a skill the inventory holds as one of that name
-    (:attr:`InstalledSkill.logged_as`; every installed version), mapped to that skill's
+    (:meth:`InstalledSkill.logged_as`; every installed version), mapped to that skill's
     source; empty for any other skill (its rows are its source's). The log is not read:
     :func:`own_folders` picks the skill's folders from the rows the query opens."""
     from skillc_index.inventory.folders import plugin_folders, plugin_version_parts
@@ -248,7 +248,7 @@ def logged_folders(skill: ResolvedSkill, layout: Layout) -> dict[str, str]:
     from skillc_index.accesslog import primary_log
 
     # the skills logged in its log: those with a folder of its name (every installed version)
-    named = [one for one in skills if any(Path(f).name == name for f in one.logged_as)]
+    named = [one for one in skills if any(Path(f).name == name for f in one.logged_as(layout))]
     return logs_of(named, layout).get(primary_log(skill.runtime), {})
 
 

@@ -433,7 +433,7 @@ INSTANT = "typeof(timestamp) = 'text' AND is_instant(CAST(timestamp AS BLOB))"
 
 def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict[str, str]]:
     """Where the local rows of ``skills`` are: each primary log -> each folder its rows name
-    (:attr:`~skillc_index.inventory.entries.InstalledSkill.logged_as`: a folder imported
+    (:meth:`~skillc_index.inventory.entries.InstalledSkill.logged_as`: a folder imported
     into a store is its store copy, and its rows before the import may be in another log,
     the project's for a folder built ``--global``) -> its skill's source. Read each log with
     :func:`usage_of` once :func:`add_versions` has added the other versions' folders of its
@@ -446,7 +446,7 @@ def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict
     by_log: dict[Path, dict[str, str]] = {}
     for skill in skills:
         source = valid_utf8(str(skill.source))
-        for folder in skill.logged_as:
+        for folder in skill.logged_as(layout):
             by_log.setdefault(log_of(folder), {})[valid_utf8(folder)] = source
     return by_log
 

@@ -36,7 +36,7 @@ from skillc_index.diagnostics import Notice
 from skillc_index.files import is_utf8
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
 from skillc_index.inventory.folders import Root, RootKind, search_roots
-from skillc_index.layout import META_DIR, SKILL_FILE, ImportRecord, Layout, Scope
+from skillc_index.layout import META_DIR, SKILL_FILE, ImportRecord, Layout, Scope, import_origin
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -119,12 +119,18 @@ class InstalledSkill(Record):
     the real path of its folder."""
     locations: tuple[Location, ...]
 
-    @property
-    def logged_as(self) -> tuple[str, ...]:
+    def logged_as(self, layout: Layout) -> tuple[str, ...]:
         """The folders its rows in the access logs name (``skill_path``): its source first,
-        then each folder imported into it (:func:`group`), whose reads before the import
-        are its uses too. One folder but for an imported one."""
-        keys = (str(location.source or location.real) for location in self.locations)
+        then each folder imported into it (:func:`group`) and, for a store copy, the folder
+        its import record names (:func:`~skillc_index.layout.import_origin`: still there,
+        and inside the project for a project store's; one small file read), installed in an
+        agent folder or not: the reads of those folders before the import are its uses too.
+        One folder but for an imported one."""
+        keys = [str(location.source or location.real) for location in self.locations]
+        store = self.store
+        origin = None if store is None else import_origin(store.real, store.scope, layout)
+        if origin is not None:
+            keys.append(str(origin))
         return tuple(dict.fromkeys((str(self.source), *keys)))
 
     @property
