@@ -552,3 +552,27 @@ def test_first_and_last_times_are_instants_in_both_stores(
     period = query_stats(demo, layout, store=postgres_url, **cut)["period"]
     assert period == {"start": "2026-03-01T10:00:00Z", "end": "2026-03-03T08:00:00Z"}
     _answers_as_the_local_log(postgres_url, demo, layout, stats_cli)
+
+
+def test_a_time_with_a_fraction_is_within_the_bounds_as_the_time_it_is(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """``--until 10:00:00Z`` counted a use at ``10:00:00.500Z`` and ``--since 10:00:00Z``
+    left it out (as text ``.`` sorts before ``Z``), locally and in the store; and the store
+    counted a whole day ending ``23:59:59Z`` with a use half a second later."""
+    times = ("2026-03-02T10:00:00Z", "2026-03-02T10:00:00.500Z", "2026-03-02T23:59:59.500Z")
+    times += ("2026-03-03T00:00:00.250Z", "2026-03-01T23:59:59.750Z")
+    log_rows(*(record(demo, "show", {}, timestamp=stamp) for stamp in times))
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    expected = [
+        ({"until": "2026-03-02T10:00:00Z"}, 2),
+        ({"since": "2026-03-02T10:00:00Z"}, 4),
+        ({"since": "2026-03-02", "until": "2026-03-02T23:59:59Z"}, 2),
+        ({"since": "2026-03-02T10:00:00Z", "until": "2026-03-02T23:59:59Z"}, 2),
+        ({"since": "2026-03-03"}, 1),
+    ]
+    for given, uses in expected:
+        for store in (None, postgres_url):
+            (entry,) = query_all(layout, store=store, **given)["data"]
+            assert entry["uses"] == uses, (given, store)
+            assert query_stats(demo, layout, store=store, **given)["data"]["uses"] == uses

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from skillc_index.accesslog.reader import UTC_DAY
+from skillc_index.accesslog.reader import UTC_DAY, second_floor
 
 #: Whether the text ``{day}`` is a day of the calendar, ``YYYY-MM-DD`` from year 1 (as
 #: :func:`skillc_index.clock.is_utc_timestamp` reads a row's day): only then is it cast. (No
@@ -154,15 +154,16 @@ def _part(day: str, since: str | None, until: str | None) -> Part:
 
 def _doubt(day: str, since: str | None, until: str | None) -> Doubt:
     """The whole ``day`` at an end of the range, and the test of a row of its text outside:
-    before ``since`` (``T00:00:00Z``) or after ``until`` (``T23:59:59Z``), through the index
-    of the time."""
+    before ``since`` (``T00:00:00Z``) or after ``until`` (``T23:59:59Z``, a fraction of that
+    second too: :func:`~skillc_index.accesslog.reader.second_floor`, as ``where_clause``
+    compares), through the index of the time."""
     tests, params = [], []
     if since is not None and since[:10] == day:
         tests.append("(o.timestamp >= ? AND o.timestamp < ?)")
-        params += [day, since]
+        params += [day, second_floor(since)]
     if until is not None and until[:10] == day:
-        tests.append("(o.timestamp > ? AND o.timestamp < ?)")
-        params += [until, _next_day(day)]
+        tests.append("(o.timestamp > ? AND o.timestamp < ? AND o.timestamp <> ?)")
+        params += [second_floor(until), _next_day(day), until]
     check = f"EXISTS (SELECT 1 FROM access_log AS o WHERE {' OR '.join(tests)})"
     return Doubt(day, _part(day, since, until), check, params)
 

@@ -64,6 +64,7 @@ __all__ = [
     "row_by_id",
     "rows_after",
     "same_folders",
+    "second_floor",
     "several_logs",
     "usage_of",
     "where_clause",
@@ -167,7 +168,8 @@ def where_clause(
     ``machines`` exist in the team store only).
 
     A project matches its own folder and every folder below it: ``cwd`` equal to it, or
-    starting with it plus a separator (so ``/a/web`` does not match ``/a/webapp``).
+    starting with it plus a separator (so ``/a/web`` does not match ``/a/webapp``). A time
+    with a fraction of a second is compared as the time it is (:func:`second_floor`).
     """
     tests: list[str] = []
     params: list[Any] = []
@@ -178,10 +180,13 @@ def where_clause(
         params += values
     if filters.since is not None:
         tests.append("timestamp >= ?")
-        params.append(filters.since)
+        params.append(second_floor(filters.since))
     if filters.until is not None:
         tests.append("timestamp <= ?")
         params.append(filters.until)
+        if second_floor(filters.until) != filters.until:  # not its second's fractions
+            tests.append("NOT (timestamp > ? AND timestamp < ?)")
+            params += [second_floor(filters.until), filters.until]
     if filters.projects:
         matches = []
         for project in filters.projects:
@@ -197,6 +202,17 @@ def where_clause(
     # as the log stored them: text that was not UTF-8 has U+FFFD (skillc_index.text)
     params = [valid_utf8(v) if isinstance(v, str) else v for v in params]
     return (" WHERE " + " AND ".join(tests) if tests else ""), params
+
+
+def second_floor(bound: str) -> str:
+    """The text below every time of the second of ``bound`` (a bound of skillc's form,
+    ``2026-12-01T10:00:00Z``): ``2026-12-01T10:00:00.``, which sorts after every earlier
+    second and before that second's times, ``...00Z`` and its fractions ``...00.500Z``;
+    ``bound`` itself for any other text (a day). As text a fraction sorts before its whole
+    second (``.`` before ``Z``) though it is later: a lower bound keeps the rows from this
+    text, an upper bound keeps those up to it but the fractions between this text and it
+    (:func:`where_clause`; the team store's days, ``skillc_stats._team_days``, alike)."""
+    return bound[:19] + "." if len(bound) == 20 and bound.endswith("Z") else bound
 
 
 class LocalRows:
