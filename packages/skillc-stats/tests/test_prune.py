@@ -97,6 +97,21 @@ def test_no_upload_adds_rows_older_than_the_stores_horizon(
     assert upload_logs(postgres_url, layout).added == 5  # January 6 to 10
 
 
+def test_a_row_within_the_second_of_the_bound_is_not_older(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """``--before 2026-01-02T10:00:00Z`` deleted a row at ``...10:00:00.500Z`` (as text a
+    fraction sorts before its whole second), locally and in the store, and the store's
+    horizon then refused that row from a later upload."""
+    show = {"section": "Installation", "file": None, "max_lines": None}
+    times = ["2026-01-02T09:59:59.900Z", "2026-01-02T10:00:00.500Z", "2026-01-02T10:00:01Z"]
+    log = log_rows(*(record(demo, "show", show, timestamp=time) for time in times))
+    assert upload_logs(postgres_url, layout).added == 3
+    assert prune_logs(layout, "2026-01-02T10:00:00Z").rows == 1
+    assert count_rows(log) == 2
+    assert prune_store(postgres_url, "2026-01-02T10:00:00Z", dry_run=True).rows == 1
+
+
 def test_cli_prune(
     postgres_url: str,
     demo: ResolvedSkill,

@@ -110,18 +110,20 @@ def prune_logs(layout: Layout, before: str, *, dry_run: bool = False) -> PruneRe
 def prune_store(url: str, before: str, *, dry_run: bool = False) -> PruneReport:
     """Delete the rows older than ``before`` from the team store at ``url`` (the last row of
     each log kept), and record ``before`` as the horizon of uploads."""
+    from skillc_index.accesslog.reader import second_floor
     from skillc_stats import _team_sql as sql
     from skillc_stats._team import TeamStore
 
+    bound = second_floor(before)  # as a local log's prune_rows: a fraction is not older
     with TeamStore(url, write=not dry_run) as store:
         try:
             if dry_run:
-                row = store.db.execute(sql.COUNT_PRUNED, (before,)).fetchone()
+                row = store.db.execute(sql.COUNT_PRUNED, (bound,)).fetchone()
                 rows = int(row[0]) if row else 0
             else:
                 with store.db.transaction():
-                    rows = store.db.execute(sql.PRUNE, (before,)).rowcount
-                    store.db.execute(sql.SET_HORIZON, (before,))
+                    rows = store.db.execute(sql.PRUNE, (bound,)).rowcount
+                    store.db.execute(sql.SET_HORIZON, (bound,))
         except store.driver_error as exc:
             raise store.failure(exc) from None
     return PruneReport(before, dry_run, store.shown, rows)

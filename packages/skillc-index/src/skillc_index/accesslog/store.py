@@ -135,8 +135,10 @@ def prune_rows(path: Path, before: str, *, dry_run: bool = False) -> int:
     written). The log keeps its identity and ``AUTOINCREMENT`` never gives a deleted id
     again, so an upload to a team store sends none of the rows left twice. Raises
     :class:`~.schema.ForeignLog` for a log that is not skillc's (never written)."""
+    from skillc_index.accesslog.reader import second_floor
     from skillc_index.accesslog.schema import open_log
 
+    before = second_floor(before)  # a row at ``...10:00:00.500Z`` is not older than 10:00:00
     if dry_run:
         db = open_log(path)
         try:
