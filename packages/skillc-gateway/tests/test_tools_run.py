@@ -759,6 +759,35 @@ def test_a_value_is_never_a_file_perl_opens_as_a_command(
     assert victim.read_text() == "keep\n"
 
 
+def test_a_value_perl_opens_through_readline_or_a_script_never_runs_a_command(
+    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``readline``, ``readline ARGV``, a script's ``while (<>)`` and a ``#!/usr/bin/perl -n``
+    script open their operands as ``<>`` does, unseen by SKL820: ``touch X|`` ran. Every
+    operand of perl (or of a script whose ``#!`` is perl) is refused such a value (E100)."""
+    if shutil.which("perl") is None:
+        pytest.skip("perl is not installed")
+    marker, victim = tmp_path / "pwned", tmp_path / "victim"
+    victim.write_text("keep\n")
+    file = "| file | string | yes | f |\n"
+    forms = {
+        "rl": "perl -e 'print readline' {{file}}",
+        "argv": "perl -e 'print while readline ARGV' {{file}}",
+        "script": "perl scripts/cat.pl {{file}}",
+        "shebang": "./scripts/catn.pl {{file}}",
+    }
+    folder = kit(*(tool(name, command, file) for name, command in forms.items()))
+    script(folder, "scripts/cat.pl", "while (<>) { print }\n")
+    script(folder, "scripts/catn.pl", "#!/usr/bin/perl -n\nprint;\n")
+    for name in forms:
+        for value in (f"touch {marker}|", f">{victim}"):
+            refused(run("run", "kit", name, f"file={value}"), "two-argument open", "'file'")
+        proc = run("run", "kit", name, f"file={victim}")
+        assert (proc.returncode, proc.stdout) == (0, "keep\n"), proc.stderr
+    assert not marker.exists()
+    assert victim.read_text() == "keep\n"
+
+
 def test_a_command_of_too_many_words_stops_its_tool_only(
     run: Run, kit: Callable[..., Path]
 ) -> None:

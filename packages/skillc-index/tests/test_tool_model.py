@@ -255,6 +255,41 @@ def test_url_values_are_percent_encoded() -> None:
 
 
 @pytest.mark.parametrize(
+    "command",
+    [
+        "perl -e 'print readline' {{file}}",  # readline, eof(), a script: no telling from code
+        "perl -e 'print while readline ARGV' {{file}}",
+        "perl scripts/cat.pl {{file}}",
+        "perl -w -I lib scripts/cat.pl -- {{file}}",
+        "timeout 5 perl -e 1 a {{file}}",
+    ],
+)
+def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
+    """perl's two-argument open reads `cmd|` as a command, `>f` as truncating f: every operand
+    of perl is refused a value that makes one (an audit: `readline` and scripts ran it)."""
+    template, _, _ = parse_command(command, 1)
+    for value in ("touch x|", "cmd | ", ">f", "<f", "+<f", "|cmd", "&STDIN", " f", "f\n"):
+        with pytest.raises(ToolArgumentError, match="two-argument open") as caught:
+            template.render({"file": value})
+        assert caught.value.parameter == "file"
+    with pytest.raises(ToolArgumentError, match="two-argument open"):
+        template.render({"file": "-"}, options=["file"])
+    assert template.render({"file": "a b|c.txt"})[-1].endswith("a b|c.txt")
+    template, _, _ = parse_command("perl -ne print ./{{file}}", 1)  # the argument is checked
+    with pytest.raises(ToolArgumentError, match=r"makes the argument '\./cmd\|'"):
+        template.render({"file": "cmd|"})
+    # a script whose #! line is perl reads its operands so too; -i opens them plainly
+    template, _, _ = parse_command("./cat.pl {{file}}", 1)
+    assert template.render({"file": "x|"}) == ["./cat.pl", "x|"]
+    for shebang in ("/usr/bin/perl -n", "/usr/bin/env perl"):
+        with pytest.raises(ToolArgumentError, match="two-argument open"):
+            template.render({"file": "x|"}, shebang=shebang)
+    assert template.render({"file": "x|"}, shebang="/usr/bin/perl -pi")[-1] == "x|"
+    template, _, _ = parse_command("perl -i -pe s/a/b/ {{file}}", 1)
+    assert template.render({"file": "x|"})[-1] == "x|"
+
+
+@pytest.mark.parametrize(
     ("command", "found"),
     [
         ("sh -c 'echo {{v}}'", [("v", "inline", "sh -c")]),

@@ -37,7 +37,7 @@ from skillc_index import (
 )
 from skillc_index.diagnostics import WordedOption
 from skillc_index.layout import user_home
-from skillc_index.programs import on_path, started_environment
+from skillc_index.programs import interpreter_line, on_path, started_environment
 from skillc_index.tools.command import Text
 
 if TYPE_CHECKING:
@@ -286,10 +286,12 @@ def plan_run(
     for index, script in command.scripts().items():
         words[index] = (Text(_skill_path(skill.source, script)),)
     command = command._replace(words=tuple(words))
-    argv = command.render(values, [p.name for p in tool.parameters if p.option])
-    program = argv[0]
+    program = command.program  # written out (a placeholder there is SKL818)
     found = _skill_path(skill.source, program) if "/" in program else on_path(program, env)
     exists = found is not None and Path(found).is_file()
+    # a script runs as its #! line says: `#!/usr/bin/perl -n` opens its operands as perl does
+    shebang = interpreter_line(found) if found is not None and exists else ""
+    argv = command.render(values, [p.name for p in tool.parameters if p.option], shebang)
     home = user_home(environ)
     cwd = working_directory(start or Path.cwd(), home)
     argv[0] = found if found is not None and exists else program

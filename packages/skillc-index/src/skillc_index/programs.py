@@ -12,7 +12,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from skillc_index.diagnostics import Notice
 
-__all__ = ["on_path", "skc_missing", "started_environment"]
+__all__ = ["interpreter_line", "on_path", "skc_missing", "started_environment"]
+
+#: The most of a script's ``#!`` line the kernel reads (Linux's ``BINPRM_BUF_SIZE``).
+_SHEBANG_SIZE = 256
 
 
 def on_path(program: str, env: Mapping[str, str] | None = None) -> str | None:
@@ -26,6 +29,23 @@ def on_path(program: str, env: Mapping[str, str] | None = None) -> str | None:
     env = os.environ if env is None else env
     absolute = _absolute(env.get("PATH", os.defpath))
     return shutil.which(program, path=absolute) if absolute else None
+
+
+def interpreter_line(program: str) -> str:
+    """The ``#!`` line of the file ``program`` runs (``/usr/bin/perl -n``, what follows the
+    ``#!``), or ``""``: not a script, not a regular file (a FIFO is not waited on), unreadable.
+    Its first 256 bytes are read, as the kernel reads them."""
+    from skillc_index.diagnostics import SkillcError
+    from skillc_index.files import open_regular
+
+    try:
+        with open_regular(program) as handle:
+            head = handle.read(_SHEBANG_SIZE)
+    except (OSError, SkillcError):
+        return ""
+    if not head.startswith(b"#!"):
+        return ""
+    return head[2:].split(b"\n", 1)[0].decode("utf-8", "surrogateescape").strip()
 
 
 def _absolute(path: str) -> str:

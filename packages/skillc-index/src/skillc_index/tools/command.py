@@ -11,7 +11,8 @@ is reported, so the linter can say why it will not.
 Rendering also keeps a value from changing what kind of argument it fills: a value may not
 start an argument with ``-`` (the program would read an option; :class:`OptionLikeValue`)
 unless the parameter is declared an option or the word follows a literal ``--``, may not
-hold a NUL character, and is percent-encoded inside a URL. :meth:`CommandTemplate.code_values`
+hold a NUL character, is percent-encoded inside a URL, and may not make an argument perl reads
+with its two-argument ``open`` more than a file name (``cmd|``). :meth:`CommandTemplate.code_values`
 finds the placeholders whose value would be code (an interpreter's inline script, its script,
 a wrapper's program) or choose how a program runs (its environment, an option's name): the
 tool model reports them and ``skc run`` refuses such a tool.
@@ -84,7 +85,9 @@ class CommandTemplate(NamedTuple):
     def placeholders(self) -> tuple[Placeholder, ...]:
         return tuple(f for word in self.words for f in word if isinstance(f, Placeholder))
 
-    def render(self, values: Mapping[str, Any], options: Collection[str] = ()) -> list[str]:
+    def render(
+        self, values: Mapping[str, Any], options: Collection[str] = (), shebang: str = ""
+    ) -> list[str]:
         """The argv for ``values`` (typed: str, int, float, bool, list of str).
 
         §3.4: each word is one argument, whatever its value holds (spaces, quotes, ``;``...).
@@ -100,10 +103,18 @@ class CommandTemplate(NamedTuple):
         program skc does not know runs (``ionice -c3 -- git log {{x}}``, ``uv run --``), so
         that ``--`` is not the value's program's. A value holding a NUL is E100 too. After
         ``scheme://`` in the same word a value is percent-encoded (§3.4).
+
+        An argument holding a value that perl reads as a file name with its two-argument
+        ``open`` (``<>``, ``readline``, ``eof()``, ``-n``/``-p``: any operand of perl, its code
+        cannot tell; not under ``-i``, a plain open) must be a plain name: ``cmd|`` would run
+        a command, ``>f`` truncate ``f`` (:data:`_PERL_MAGIC`; E100). ``shebang`` is the
+        program's ``#!`` line when it is a script (``/usr/bin/perl -n``), run as the kernel
+        runs it: ``/usr/bin/perl -n PROGRAM ARGS``.
         """
         argv: list[str] = []
         operands = False  # after a literal "--": the program's options have ended
         programs = _programs(self.words).programs
+        opened = _perl_operands(self.words, shebang)
         program = self.program
         for index, word in enumerate(self.words):
             if index in programs:  # a wrapper's program: its own options start here
@@ -112,6 +123,7 @@ class CommandTemplate(NamedTuple):
                 operands, program = False, ""  # maybe a program run by the --'s program
             parts: list[str] = []
             literal = ""  # the word's own text so far
+            name = ""  # the last parameter whose value is in the word
             for fragment in word:
                 if isinstance(fragment, Text):
                     text: str | None = fragment.text
@@ -119,14 +131,16 @@ class CommandTemplate(NamedTuple):
                 else:
                     text = _value_text(values.get(fragment.name), fragment.modifier)
                     if text is not None and fragment.modifier is None:
-                        text = _checked(
-                            fragment.name, text, literal, parts, operands, options, program
-                        )
+                        name = fragment.name
+                        text = _checked(name, text, literal, parts, operands, options, program)
                 if text is None:
                     break
                 parts.append(text)
             else:
-                argv.append("".join(parts))
+                argument = "".join(parts)
+                if name and opened is not None and index >= opened:
+                    _perl_file_name(name, argument)
+                argv.append(argument)
                 operands = operands or word == (Text("--"),)
         return argv
 
@@ -181,6 +195,19 @@ def _checked(
             "yes, or when the command puts '--' right before it)"
         )
     return text
+
+
+def _perl_file_name(name: str, argument: str) -> None:
+    """E100 when perl's two-argument ``open`` would read ``argument``, which holds the value
+    of ``name``, as more than a file name."""
+    if _PERL_MAGIC.search(argument):
+        raise ToolArgumentError(
+            f"the value of parameter '{name}' makes the argument '{argument}', which perl "
+            "opens with its two-argument open (<>, readline): a name with spaces around it, "
+            "starting with '<', '>', '+', '&' or '|', ending with '|', or '-' is not a file "
+            "name there ('cmd|' runs cmd, '>f' truncates f); pass a plain file name",
+            parameter=name,
+        )
 
 
 def _percent_encoded(text: str) -> str:
@@ -400,6 +427,10 @@ _SHORT = re.compile(r"-[A-Za-z]+\Z")
 _PERL_SWITCHES = re.compile(r"-([^-eEMmIixdDVCF]*[eEMmIixdDVCF]?)")
 #: ``<>`` or ``<ARGV>`` in perl code (not ``<<>>``, the three-argument open).
 _PERL_DIAMOND = re.compile(r"(?<!<)<(?:ARGV)?>(?!>)")
+#: A name perl's two-argument ``open`` reads as more than a file name (perlfunc open): spaces
+#: around it (stripped), a mode or a pipe first (``<``, ``>``, ``+<``, ``|cmd``, ``&`` of a
+#: handle), a pipe last (``cmd|``), ``-`` (standard input).
+_PERL_MAGIC = re.compile(r"\A[\s<>+&|]|[\s|]\Z|\A-\Z")
 
 
 def _program_name(text: str) -> str:
@@ -456,8 +487,9 @@ def _interpreter_values(
     shell's first operand after ``-c``, and (when it is the program) in its first operand;
     the index of that operand (the words before it are the interpreter's options); that
     index again when the operand is the script the interpreter runs, else None; and, when
-    it is the program and opens its operands with perl's magic ``open``, the index of the
-    first of them and what opens them (``perl -ne``), else None."""
+    it is perl, the program, not under ``-i``, the index of the first operand it may open with
+    its two-argument ``open`` and what does (``perl -ne``; ``""`` when nothing seen does, as
+    ``readline`` in a script may), else None."""
     spec = _INTERPRETERS[_program_name(shown)]
     found: list[CodeValue] = []
     inline: str | None = None  # "sh -c": a shell's first operand is then its inline script
@@ -506,9 +538,23 @@ def _interpreter_values(
         elif at_program and not code_seen:
             found += _values(operand, "code", shown)
             script = position
-    if at_program and opens is not None and not in_place:
-        return found, position, script, (position if code_seen else position + 1, opens)
+    if at_program and spec.magic_open and not in_place:
+        return found, position, script, (position if code_seen else position + 1, opens or "")
     return found, position, script, None
+
+
+def _perl_operands(words: tuple[tuple[Fragment, ...], ...], shebang: str) -> int | None:
+    """The index of the first word a perl program of ``words`` may read as a file name with
+    its two-argument ``open`` (after its code or script; None when no perl does, or under
+    ``-i``). ``shebang``, the program's ``#!`` line, runs it, as the kernel does."""
+    before = parse_command(shebang, 0)[0].words if shebang else ()
+    words = before + words
+    for index in _programs(words).programs:
+        literal = _literal(words[index]) if index < len(words) else None
+        if literal is not None and _program_name(literal) == "perl":
+            opened = _interpreter_values(words, index, "perl", True)[3]
+            return None if opened is None else max(opened[0] - len(before), 1)
+    return None
 
 
 def _wrapped_program(
@@ -605,7 +651,7 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
             shown = literal.rsplit("/", 1)[-1]
             values, end, _, opens = _interpreter_values(words, index, shown, index in programs)
             found += values
-            opened = opened or opens
+            opened = opened or (opens if opens and opens[1] else None)
             options_end = max(options_end, end)
     unique: dict[tuple[str, str], CodeValue] = {}
     for value in found:
