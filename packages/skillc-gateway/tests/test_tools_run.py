@@ -496,6 +496,31 @@ def test_the_script_an_interpreter_runs_is_a_file_of_the_skill(
         )
 
 
+def test_the_script_after_a_preloaded_module_is_a_file_of_the_skill(
+    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``node -r fs scripts/x.js`` (``ruby -r json``, ``lua -l``): the word after the module
+    was taken as the script, so the checkout's ``scripts/x.js`` ran, and ``node -r fs
+    {{file}}`` ran the value's script. The module is the option's argument."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    marker = tmp_path / "pwned"
+    folder = kit(
+        tool("preloaded", "node -r fs scripts/x.js"),
+        tool("preload", "node -r fs {{file}}", "| file | string | yes | f |\n"),
+    )
+    (project / ".git").mkdir()  # the tool runs in the repository's root
+    script(folder, "scripts/x.js", "console.log('skill')\n")
+    script(project, "scripts/x.js", "console.log('project')\n")
+    proc = run("run", "kit", "preloaded")
+    assert (proc.returncode, proc.stdout) == (0, "skill\n"), proc.stderr
+    evil = tmp_path / "evil.js"
+    evil.write_text(f"require('fs').writeFileSync({json.dumps(str(marker))}, 'x')\n")
+    proc = run("run", "kit", "preload", f"file={evil}")
+    refused(proc, "tool 'preload' cannot run: '{{file}}' is the code 'node' runs")
+    assert not marker.exists()
+
+
 # -- run: output and exit status -----------------------------------------------------------------
 
 

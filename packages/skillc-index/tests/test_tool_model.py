@@ -308,6 +308,13 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("node --require={{v}} -e 1", [("v", "inline", "node --require")]),
         ("node -r {{v}} x.js", [("v", "inline", "node -r")]),
         ("ruby -r{{v}} x.rb", [("v", "inline", "ruby -r")]),
+        # a module loaded first (written apart) is no script: the one after it is
+        ("node -r fs {{v}}", [("v", "code", "node")]),
+        ("node --require fs --import tsx -C dev --title t {{v}}", [("v", "code", "node")]),
+        ("ruby -r json -C dir {{v}}", [("v", "code", "ruby")]),
+        ("ruby -wr json {{v}}", [("v", "code", "ruby")]),
+        ("lua -l socket {{v}}", [("v", "code", "lua")]),
+        ("node -e 1 -r fs {{v}}", []),  # after inline code, arguments
         ("stdbuf -oL grep x {{v}}", []),
         # a subcommand that runs a script: its first operand is the code
         ("deno run {{v}}", [("v", "code", "deno")]),
@@ -369,6 +376,9 @@ def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
         ("env A=1 bash ./run.sh", {3: "./run.sh"}),
         ("deno run -A main.ts", {3: "main.ts"}),
         ("python3 -c 'print(1)' scripts/x.py", {}),
+        ("node -r fs scripts/x.js", {3: "scripts/x.js"}),
+        ("lua -l socket -e 1 scripts/x.lua", {}),
+        ("ruby -r json scripts/x.rb", {3: "scripts/x.rb"}),
         ("sh -c 'echo' sh scripts/x.sh", {}),
         ("python3 {{script}}", {}),
         ("git log scripts/x.py", {}),

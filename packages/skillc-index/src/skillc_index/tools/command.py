@@ -359,6 +359,10 @@ class _Interpreter(NamedTuple):
     """perl: ``-n``/``-p``/``-a``/``-F`` (``while (<>)``), or ``<>`` in its code, open each
     operand with the two-argument ``open``: ``cmd|`` runs a command, ``>file`` truncates one
     (:data:`_PERL_SWITCHES`); with ``-i`` they are opened as plain files."""
+    preload: tuple[str, ...] = ()
+    """Options whose argument is code too, a module loaded first (``node -r``, ``ruby -r``,
+    ``lua -l``): unlike ``code``'s, the script operand still runs after them (perl's ``-M``
+    takes its module attached only: ``perl -M strict`` is an error)."""
 
 
 _SHELL = _Interpreter(
@@ -371,8 +375,9 @@ _PWSH = _Interpreter(
     ("-executionpolicy", "-ex", "-workingdirectory", "-wd", "-outputformat", "-of"),
     ignore_case=True,
 )
-_NODE_CODE: tuple[str, ...] = ("-e", "--eval", "-p", "--print", "-r", "--require", "--import")
-_NODE_CODE += ("--loader", "--experimental-loader", "--preload")
+_NODE_CODE = ("-e", "--eval", "-p", "--print")
+_NODE_PRELOAD = ("-r", "--require", "--import", "--loader", "--experimental-loader", "--preload")
+_NODE_ARGUMENT = ("-C", "--conditions", "--env-file", "--input-type", "--title")
 #: php's code, its -B/-R/-E code for before/each/after the input lines, and its -F file
 _PHP_CODE: tuple[str, ...] = ("-r", "--run", "-B", "--process-begin", "-R", "--process-code", "-E")
 _PHP_CODE += ("--process-end", "-F", "--process-file")
@@ -384,16 +389,17 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     ),
     **dict.fromkeys(("python", "pypy"), _Interpreter(("-c", "-m"), ("-W", "-X"))),
     # a module node loads first is code too (--require, --import, --loader)
-    "node": _Interpreter(_NODE_CODE),
-    "nodejs": _Interpreter(_NODE_CODE),
-    "bun": _Interpreter(_NODE_CODE, subcommands=("run",)),
+    **dict.fromkeys(
+        ("node", "nodejs"), _Interpreter(_NODE_CODE, _NODE_ARGUMENT, preload=_NODE_PRELOAD)
+    ),
+    "bun": _Interpreter(_NODE_CODE, subcommands=("run",), preload=_NODE_PRELOAD),
     "deno": _Interpreter(("eval",), _DENO_ARGUMENT, subcommands=("run",)),
     # -M's text is a `use` statement
     "perl": _Interpreter(("-e", "-E", "-M", "-m"), ("-I",), magic_open=True),
-    "ruby": _Interpreter(("-e", "-r"), ("-I",)),
+    "ruby": _Interpreter(("-e",), ("-I", "-C", "-E"), preload=("-r",)),
     "php": _Interpreter(_PHP_CODE, ("-d", "-c")),
     # lua -l requires a module by name, from ./?.lua too
-    **dict.fromkeys(("lua", "luajit"), _Interpreter(("-e", "-l"))),
+    **dict.fromkeys(("lua", "luajit"), _Interpreter(("-e",), preload=("-l",))),
     **dict.fromkeys(("r", "rscript"), _Interpreter(("-e",))),
     "julia": _Interpreter(("-e", "-E", "--eval", "--print")),
     "osascript": _Interpreter(("-e",), ("-l",)),
@@ -463,11 +469,13 @@ def _values(word: tuple[Fragment, ...], kind: Any, where: str) -> list[CodeValue
 def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[str, bool] | None:
     """(the option as written, whether its code is attached to it) when the word starting
     with ``head`` is one of ``spec``'s code options: ``-e``, ``-ne`` (the last letter of a
-    cluster), ``-e{{x}}`` / ``-cprint(1)`` (attached), ``--eval={{x}}``."""
+    cluster), ``-e{{x}}`` / ``-cprint(1)`` (attached), ``--eval={{x}}``; its ``preload``
+    options too."""
     fold = head.lower() if spec.ignore_case else head
-    if literal is not None and fold in spec.code:
+    options = spec.code + spec.preload
+    if literal is not None and fold in options:
         return head, False
-    for option in spec.code:
+    for option in options:
         if option.startswith("--"):
             if fold.startswith(option + "="):
                 return option, True
@@ -516,7 +524,9 @@ def _interpreter_values(
         option = _code_option(spec, head, literal)
         if option is not None:
             written, attached = option
-            code_seen = True
+            # a preload's script still runs (`node -r fs x.js`, `ruby -wr json x.rb`)
+            short = written if written.startswith("--") else f"-{written[-1]}"
+            code_seen = code_seen or short not in spec.preload
             code = word if attached else words[position + 1] if position + 1 < len(words) else ()
             if spec.magic_open and opens is None and _PERL_DIAMOND.search(_head(code)):
                 opens = f"{shown} {written}"
