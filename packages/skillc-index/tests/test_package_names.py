@@ -199,3 +199,58 @@ def test_a_store_copy_keeps_the_skills_gitignore_for_package_and_git(
     ).stdout  # fmt: skip
     assert "SKILL.md" in status
     assert "credentials.json" not in status and "deploy.key" not in status
+
+
+def test_a_store_copy_keeps_a_link_to_what_the_gitignore_excludes_as_a_link(
+    cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``skc build skills/demo`` copied ``creds-link.json -> credentials.json`` and ``pub ->
+    local`` (both excluded) into the store copy as a regular file and folder holding the
+    secrets, so ``skc package demo`` zipped them and git offered them under the links' names.
+    The copy keeps such links as relative links (git commits the link, package leaves it
+    out); its source hash is the folder's, so a rebuild is up to date; a copy holding the
+    content (imported before) is imported again."""
+    files = {"credentials.json": "TOPSECRET", "local/key.txt": "KEYSECRET", "refs/a.md": "a"}
+    folder = write_skill(project / "skills" / "demo", files=files)
+    (folder / ".gitignore").write_text("credentials.json\nlocal/\n")
+    (folder / "creds-link.json").symlink_to("credentials.json")
+    (folder / "pub").symlink_to("local")
+    (folder / "refs" / "key.txt").symlink_to(folder / "local" / "key.txt")  # absolute
+    skc = cli("skillc_index")
+    assert skc("build", "skills/demo").returncode == 0
+    copy = project / ".skillc" / "skills" / "demo"
+    links = {
+        rel: str((copy / rel).readlink()) for rel in ("creds-link.json", "pub", "refs/key.txt")
+    }
+    assert links == {
+        "creds-link.json": "credentials.json",
+        "pub": "local",
+        "refs/key.txt": "../local/key.txt",
+    }
+    for given in ("skills/demo", "demo"):
+        done = skc("build", given)
+        assert done.returncode == 0, done.stderr
+        assert "(up to date)" in done.stdout
+    (copy / "pub").unlink()  # a copy imported before: the content under the link's name
+    shutil.copytree(folder / "local", copy / "pub")
+    assert skc("build", "demo").returncode == 0
+    assert str((copy / "pub").readlink()) == "local"
+    done = skc("package", "demo", "-o", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    archive = zipfile.ZipFile(tmp_path / "out" / "demo.zip")
+    assert sorted(archive.namelist()) == ["demo/SKILL.md", "demo/refs/a.md"]
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("no git to ask")
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run([git, "init", "-q", str(project)], check=True, env=env)
+    subprocess.run([git, "-C", str(copy), "add", "-A", "."], check=True, env=env)
+    staged = subprocess.run(
+        [git, "-C", str(copy), "ls-files", "-s", "."],
+        check=True, env=env, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert "120000" in staged and "pub\n" in staged and "pub/key.txt" not in staged
+    found = subprocess.run(
+        [git, "-C", str(copy), "grep", "--cached", "-l", "SECRET"], env=env, capture_output=True
+    )
+    assert found.returncode == 1 and not found.stdout  # no staged file holds a secret

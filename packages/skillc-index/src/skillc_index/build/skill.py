@@ -34,8 +34,8 @@ from skillc_index.build.store import (
     in_a_store,
     perform_import,
     plan_import,
+    same_for_git,
     shadow_notice,
-    skill_ignores,
 )
 from skillc_index.command_errors import (
     CompiledSkillGiven,
@@ -243,9 +243,9 @@ def _from_origin(
         if origin is not None and record is not None:
             files = walk_skill(origin)
             known = _Origin(files, source_hash(origin, files.files), record)
-            if known.digest == record.source_hash and skill_ignores(
-                resolved.source, files.files
-            ) == skill_ignores(origin, files.files):  # its .gitignore files too
+            if known.digest == record.source_hash and same_for_git(
+                resolved.source, origin, files.files
+            ):  # its .gitignore files and the links to what they exclude too
                 origin = None
         scope, runtime = resolved.scope, resolved.runtime
     if origin is None:

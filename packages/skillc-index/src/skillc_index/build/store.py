@@ -3,9 +3,11 @@
 ``skc build ./somewhere/my-skill`` copies the folder to ``<store>/my-skill`` (the project store
 inside a project, else the global store; the global store with ``--global``) and builds that
 copy. The copy holds the skill's files as :func:`~skillc_index.files.walk_skill` sees them:
-hidden names are left out and symlinks (which stay inside the skill) become regular files.
-The skill's own ``.gitignore`` files come too (:func:`skill_ignores`): in the copy, which the
-project's git tracks, git and ``skc package`` leave out what they leave out of the folder.
+hidden names are left out and symlinks (which stay inside the skill) become regular files,
+but for one leading to what the skill's ``.gitignore`` files exclude, which stays a relative
+symlink (:func:`excluded_links`). The skill's own ``.gitignore`` files come too
+(:func:`skill_ignores`): in the copy, which the project's git tracks, git and ``skc package``
+leave out what they leave out of the folder (:func:`same_for_git`).
 
 The folder's name becomes the skill's name, so it must follow ``skc init``'s rule (E100
 otherwise). An existing store copy is never replaced without ``force``, unless it already
@@ -44,10 +46,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ImportPlan",
+    "excluded_links",
     "in_a_store",
     "perform_import",
     "plan_import",
     "recover_stranded",
+    "same_for_git",
     "shadow_notice",
     "skill_ignores",
     "store_scope",
@@ -132,8 +136,48 @@ def skill_ignores(root: Path, files: Iterable[str]) -> dict[str, str]:
     from skillc_index.glob import ignore_files
 
     real = os.path.realpath(root)
-    folders = sorted({rel[:at] for rel in files for at, char in enumerate(rel) if char == "/"})
-    return file_digests(root, [rel for rel, link in ignore_files(real, folders) if not link])
+    return file_digests(
+        root, [rel for rel, link in ignore_files(real, _folders(files)) if not link]
+    )
+
+
+def _folders(files: Iterable[str]) -> list[str]:
+    """The folders holding ``files``, each after its parent."""
+    return sorted({rel[:at] for rel in files for at, char in enumerate(rel) if char == "/"})
+
+
+def excluded_links(root: Path, files: Iterable[str]) -> dict[str, str]:
+    """The symlinks of the skill at ``root`` that ``files`` are reached through and that lead
+    to what its ``.gitignore`` files exclude (:meth:`~skillc_index.glob.IgnoreRules.excluded_link`:
+    ``creds-link.json -> credentials.json``, ``pub -> local``): each link's path -> the path
+    it leads to, both relative to the root. An import keeps them as links, as git commits
+    them (a copy of the content would put it in git and in ``skc package NAME`` under the
+    link's name). Empty when the ``.gitignore`` files cannot be read (over their bounds:
+    ``skc package`` refuses such a skill)."""
+    from skillc_index.glob import IgnoreRules, IgnoreTooLarge
+
+    real = os.path.realpath(root)
+    names = list(files)
+    try:
+        rules, _ = IgnoreRules.read(root, _folders(names), real_root=real)
+    except IgnoreTooLarge:
+        return {}
+    links: dict[str, str] = {}
+    for rel in names:
+        if (found := rules.excluded_link(real, rel)) is not None:
+            link = found[0].rstrip("/")
+            links.setdefault(link, os.path.realpath(f"{real}/{link}")[len(real) + 1 :])
+    return links
+
+
+def same_for_git(copy: Path, origin: Path, files: Iterable[str]) -> bool:
+    """Whether the store ``copy`` of the folder ``origin`` (whose files are ``files``) shows
+    git and ``skc package`` what the folder does: the same ``.gitignore`` files, the same
+    links to what they exclude. A copy that does not is imported again."""
+    names = list(files)
+    return skill_ignores(copy, names) == skill_ignores(origin, names) and excluded_links(
+        copy, names
+    ) == excluded_links(origin, names)
 
 
 def _is_empty_folder(path: Path) -> bool:
@@ -179,9 +223,9 @@ def plan_import(
         current = source_hash(destination)
         record = ImportRecord.read(destination) if record is None else record
         ours = record is not None and record.folder(destination) == origin
-        if current == (origin_hash or source_hash(origin, files.files)) and skill_ignores(
-            destination, files.files
-        ) == skill_ignores(origin, files.files):
+        if current == (origin_hash or source_hash(origin, files.files)) and same_for_git(
+            destination, origin, files.files
+        ):
             kept = ours and record == ImportRecord(recorded, current)
             return ImportPlan(
                 origin, recorded, destination, "unchanged", files, None if kept else current
@@ -218,12 +262,18 @@ def perform_import(plan: ImportPlan) -> Path | None:
     staging = staging_dir(store, f"{name}.import")
     try:
         made = {staging}
-        for rel in plan.files.files:
+        links = excluded_links(plan.origin, plan.files.files)
+        for rel in (*(rel for rel in plan.files.files if rel not in links), *links):
+            if any(rel[:at] in links for at, char in enumerate(rel) if char == "/"):
+                continue  # below a link kept: what it leads to is copied on its own path
             target = staging / rel
             if target.parent not in made:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made.update((target.parent, *target.parent.parents))
-            shutil.copy2(plan.origin / rel, target)  # keeps mtimes: as old as its source
+            if rel in links:  # git commits the link, never what it leads to
+                target.symlink_to(os.path.relpath(staging / links[rel], target.parent))
+            else:
+                shutil.copy2(plan.origin / rel, target)  # keeps mtimes: as old as its source
         for rel in skill_ignores(plan.origin, plan.files.files):  # what git and package omit
             shutil.copy2(plan.origin / rel, staging / rel)
         record = ImportRecord(plan.recorded, source_hash(staging, plan.files.files))
