@@ -9,7 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -112,6 +112,17 @@ UNPRIVILEGED = (
 )
 
 
+def as_user(probe: Sequence[str], code: Sequence[str]) -> subprocess.CompletedProcess[str]:
+    """``python -c *code`` as a user would run it (root without its override of file
+    permissions, under setpriv); the test is skipped when ``python -c *probe``, which must be
+    refused, is not (permissions do not apply here)."""
+    prefix = UNPRIVILEGED if os.geteuid() == 0 and shutil.which("setpriv") else ()
+    if subprocess.run([*prefix, sys.executable, "-c", *probe], capture_output=True).returncode == 0:
+        pytest.skip("permissions do not apply here")
+    run = [*prefix, sys.executable, "-c", *code]
+    return subprocess.run(run, capture_output=True, text=True, timeout=120, check=False)
+
+
 def test_walk_skips_a_folder_that_can_be_listed_but_not_searched(skill: Path) -> None:
     """A folder of mode 600: its names can be listed, but none of its files opened or
     stat'ed. Its files were listed, and ``skc build``, ``lint`` and ``package`` stopped at
@@ -120,7 +131,6 @@ def test_walk_skips_a_folder_that_can_be_listed_but_not_searched(skill: Path) ->
     override of permissions, under setpriv)."""
     make(skill, {"references/locked/f.md": "# F\n", "references/locked/sub/g.md": "# G\n"})
     locked = skill / "references" / "locked"
-    prefix = UNPRIVILEGED if os.geteuid() == 0 and shutil.which("setpriv") else ()
     (skill / "closed").mkdir()
     code = (
         "import sys; from pathlib import Path; from skillc_index.files import walk_skill, "
@@ -131,18 +141,7 @@ def test_walk_skips_a_folder_that_can_be_listed_but_not_searched(skill: Path) ->
     locked.chmod(0o600)
     (skill / "closed").chmod(0o000)
     try:
-        denied = subprocess.run(
-            [*prefix, sys.executable, "-c", probe, str(locked / "f.md")], capture_output=True
-        )
-        if denied.returncode == 0:
-            pytest.skip("permissions do not apply here")
-        done = subprocess.run(
-            [*prefix, sys.executable, "-c", code, str(skill)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        done = as_user([probe, str(locked / "f.md")], [code, str(skill)])
     finally:
         locked.chmod(0o755)
         (skill / "closed").chmod(0o755)
@@ -162,7 +161,6 @@ def test_a_file_that_cannot_be_read_is_unreadable_file_naming_it(skill: Path) ->
     without its override of permissions, under setpriv)."""
     make(skill, {"references/secret.md": "# S\n"})
     secret = skill / "references" / "secret.md"
-    prefix = UNPRIVILEGED if os.geteuid() == 0 and shutil.which("setpriv") else ()
     code = (
         "import sys; from pathlib import Path; from skillc_index.diagnostics import "
         "UnreadableFile; from skillc_index.files import open_in_root, read_in_root, "
@@ -175,19 +173,7 @@ def test_a_file_that_cannot_be_read_is_unreadable_file_naming_it(skill: Path) ->
     )
     secret.chmod(0o000)
     try:
-        denied = subprocess.run(
-            [*prefix, sys.executable, "-c", "import sys; open(sys.argv[1])", str(secret)],
-            capture_output=True,
-        )
-        if denied.returncode == 0:
-            pytest.skip("permissions do not apply here")
-        done = subprocess.run(
-            [*prefix, sys.executable, "-c", code, str(skill)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        done = as_user(["import sys; open(sys.argv[1])", str(secret)], [code, str(skill)])
     finally:
         secret.chmod(0o644)
     assert done.returncode == 0, done.stderr
