@@ -102,13 +102,15 @@ def test_a_row_within_the_second_of_the_bound_is_not_older(
 ) -> None:
     """``--before 2026-01-02T10:00:00Z`` deleted a row at ``...10:00:00.500Z`` (as text a
     fraction sorts before its whole second), locally and in the store, and the store's
-    horizon then refused that row from a later upload."""
+    horizon then refused that row from a later upload; and another tool's row at
+    ``09:30:00-02:00`` (11:30 UTC, newer): its age is not told by its text, so it is kept."""
     show = {"section": "Installation", "file": None, "max_lines": None}
     times = ["2026-01-02T09:59:59.900Z", "2026-01-02T10:00:00.500Z", "2026-01-02T10:00:01Z"]
+    times.append("2026-01-02T09:30:00-02:00")
     log = log_rows(*(record(demo, "show", show, timestamp=time) for time in times))
-    assert upload_logs(postgres_url, layout).added == 3
+    assert upload_logs(postgres_url, layout).added == 4
     assert prune_logs(layout, "2026-01-02T10:00:00Z").rows == 1
-    assert count_rows(log) == 2
+    assert count_rows(log) == 3
     assert prune_store(postgres_url, "2026-01-02T10:00:00Z", dry_run=True).rows == 1
 
 

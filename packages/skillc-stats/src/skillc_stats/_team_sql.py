@@ -538,10 +538,12 @@ INSERT_NEW = _INSERT_UPLOADED.replace("{unless}", "")
 INSERT_NOT_STORED_BEFORE = _INSERT_UPLOADED.replace("{unless}", f" AND NOT {_STORED_BEFORE}")
 
 #: ``skc stats prune --from``: the rows older than ``%s`` but the last of each log (it tells
-#: the next upload of that log where to start), counted or deleted; the horizon recorded,
+#: the next upload of that log where to start) and those whose time is no instant of
+#: skillc's form (``ROW_INSTANT``: another tool's offset; their age is not told by text),
+#: counted or deleted; the horizon recorded,
 #: below which no upload adds a row (a row pruned is never taken, nor counted, again).
 _PRUNED = (
-    "FROM access_log AS a WHERE a.timestamp < %s AND a.source_id < "
+    f"FROM access_log AS a WHERE a.timestamp < %s AND {ROW_INSTANT} AND a.source_id < "
     "(SELECT MAX(b.source_id) FROM access_log AS b WHERE b.log_key = a.log_key)"
 )
 COUNT_PRUNED = f"SELECT COUNT(*) {_PRUNED}"

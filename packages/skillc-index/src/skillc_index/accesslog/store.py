@@ -131,32 +131,31 @@ def insert(path: Path, records: list[AccessRecord], busy_timeout_ms: int = BUSY_
 
 def prune_rows(path: Path, before: str, *, dry_run: bool = False) -> int:
     """Delete the rows of the log at ``path`` older than ``before`` (RFC 3339 UTC, as rows
-    store times) in one transaction; return how many (``dry_run``: would be, nothing
-    written). The log keeps its identity and ``AUTOINCREMENT`` never gives a deleted id
-    again, so an upload to a team store sends none of the rows left twice. Raises
+    store times; a row of another form, another tool's ``09:30:00-02:00``, is kept: its age
+    cannot be told by its text, and nothing is deleted by a guess) in one transaction; return
+    how many (``dry_run``: would be, nothing written). The log keeps its identity and
+    ``AUTOINCREMENT`` never gives a deleted id again, so an upload to a team store sends none
+    of the rows left twice. Raises
     :class:`~.schema.ForeignLog` for a log that is not skillc's (never written)."""
-    from skillc_index.accesslog.reader import second_floor
+    from skillc_index.accesslog.reader import UTC_DAY, second_floor
     from skillc_index.accesslog.schema import open_log
 
     before = second_floor(before)  # a row at ``...10:00:00.500Z`` is not older than 10:00:00
+    older = f"FROM access_log WHERE timestamp < ? AND {UTC_DAY} IS NOT NULL"
     if dry_run:
         db = open_log(path)
         try:
-            return int(db.execute(_COUNT_BEFORE, (before,)).fetchone()[0])
+            return int(db.execute(f"SELECT COUNT(*) {older}", (before,)).fetchone()[0])
         finally:
             db.close()
     db = connect(path)
     try:
         db.execute("BEGIN IMMEDIATE")
-        deleted = db.execute(_DELETE_BEFORE, (before,)).rowcount
+        deleted = db.execute(f"DELETE {older}", (before,)).rowcount
         db.execute("COMMIT")
     finally:
         db.close()  # rolls back what was not committed
     return int(deleted)
-
-
-_COUNT_BEFORE = "SELECT COUNT(*) FROM access_log WHERE timestamp < ?"
-_DELETE_BEFORE = "DELETE FROM access_log WHERE timestamp < ?"
 
 
 class FallbackLocked(TimeoutError):
