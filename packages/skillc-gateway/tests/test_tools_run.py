@@ -521,6 +521,40 @@ def test_the_script_after_a_preloaded_module_is_a_file_of_the_skill(
     assert not marker.exists()
 
 
+def test_a_preloaded_module_written_as_a_path_is_a_file_of_the_skill(
+    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``node -r ./setup.js scripts/x.js`` loaded the checkout's ``./setup.js`` (the tool runs
+    in the repository's root): the module is the skill's file, by the script's rule (written
+    with a ``/``, or held by the skill; E012 outside it); a module name stays a name."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    marker = tmp_path / "pwned"
+    folder = kit(
+        tool("slash", "node -r ./setup.js scripts/x.js"),
+        tool("held", "node --require=setup.js scripts/x.js"),
+        tool("name", "node -r fs scripts/x.js"),
+        tool("outside", "node -r ../../setup.js scripts/x.js"),
+    )
+    (project / ".git").mkdir()
+    script(folder, "scripts/x.js", "console.log('skill')\n")
+    script(folder, "setup.js", "console.log('skill setup')\n")
+    planted = f"require('fs').writeFileSync({json.dumps(str(marker))}, 'x')\n"
+    script(project, "setup.js", planted)
+    for name in ("slash", "held"):
+        proc = run("run", "kit", name)
+        assert (proc.returncode, proc.stdout) == (0, "skill setup\nskill\n"), proc.stderr
+    assert str(folder.resolve() / "setup.js") in run("run", "kit", "slash", "--dry-run").stdout
+    proc = run("run", "kit", "name")
+    assert (proc.returncode, proc.stdout) == (0, "skill\n"), proc.stderr
+    proc = run("run", "kit", "outside")
+    assert (proc.returncode, proc.stderr.strip()) == (
+        1,
+        "error[E012]: path escapes skill root: '../../setup.js'",
+    )
+    assert not marker.exists()
+
+
 # -- run: output and exit status -----------------------------------------------------------------
 
 

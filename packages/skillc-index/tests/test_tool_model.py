@@ -390,6 +390,27 @@ def test_scripts_are_the_literal_words_an_interpreter_runs(
     assert parse_command(command, 1)[0].scripts() == scripts
 
 
+@pytest.mark.parametrize(
+    ("command", "preloads"),
+    [
+        ("node -r ./setup.js scripts/x.js", {2: ("", "./setup.js")}),
+        (
+            "node --require=./a.js --import ./b.mjs x.js",
+            {1: ("--require=", "./a.js"), 3: ("", "./b.mjs")},
+        ),
+        ("ruby -r./x -wr json x.rb", {1: ("-r", "./x"), 3: ("", "json")}),
+        ("env A=1 lua -l socket x.lua", {4: ("", "socket")}),
+        ("node -r {{m}} x.js", {}),
+        ("perl -Mstrict x.pl", {}),
+        ("git -r ./x", {}),
+    ],
+)
+def test_preloads_are_the_literal_modules_an_interpreter_loads_first(
+    command: str, preloads: dict[int, tuple[str, str]]
+) -> None:
+    assert parse_command(command, 1)[0].preloads() == preloads
+
+
 def test_render_semantics() -> None:
     template, _, _ = parse_command(
         "tool {{query}} --limit={{limit}} {{verbose:--verbose}} {{tags}} {{raw}}", 1

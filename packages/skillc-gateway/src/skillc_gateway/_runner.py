@@ -275,6 +275,8 @@ def plan_run(
     an interpreter runs (``python3 scripts/x.py``, ``python3 helper.py``) is a file of the
     skill too, when written so or when the skill holds it (:func:`_skill_path`): the folder
     it runs in is the repository's, whose own ``scripts/x.py`` or ``helper.py`` must not run.
+    So is a module an interpreter loads first, by the same rule (``node -r ./setup.js``,
+    ``ruby -r./x``); a module name (``node -r fs``) stays a name.
     """
     environ = os.environ if environ is None else environ
     tool_skill = read_tool_skill(skill.source)
@@ -285,6 +287,8 @@ def plan_run(
     words = list(command.words)
     for index, script in command.scripts().items():
         words[index] = (Text(_skill_path(skill.source, script)),)
+    for index, (option, module) in command.preloads().items():  # node -r ./setup.js
+        words[index] = (Text(option + _skill_path(skill.source, module)),)
     command = command._replace(words=tuple(words))
     program = command.program  # written out (a placeholder there is SKL818)
     found = _skill_path(skill.source, program) if "/" in program else on_path(program, env)

@@ -170,6 +170,21 @@ class CommandTemplate(NamedTuple):
                     found[script] = text
         return found
 
+    def preloads(self) -> dict[int, tuple[str, str]]:
+        """The literal modules an interpreter loads before its script (``node -r ./setup.js``,
+        ``--import=./x.mjs``, ``ruby -r./x``), by index: (the option text before the module in
+        its word, ``""`` when it is a word of its own; the module as written)."""
+        found: dict[int, tuple[str, str]] = {}
+        for index in _programs(self.words).programs:
+            literal = _literal(self.words[index]) if index < len(self.words) else None
+            if literal is not None and _program_name(literal) in _INTERPRETERS:
+                shown = literal.rsplit("/", 1)[-1]
+                for at, prefix in _interpreter_values(self.words, index, shown, True)[4].items():
+                    text = _literal(self.words[at])
+                    if text is not None:
+                        found[at] = (prefix, text[len(prefix) :])
+        return found
+
 
 def _checked(
     name: str,
@@ -490,20 +505,22 @@ def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[st
 
 def _interpreter_values(
     words: tuple[tuple[Fragment, ...], ...], index: int, shown: str, at_program: bool
-) -> tuple[list[CodeValue], int, int | None, tuple[int, str] | None]:
+) -> tuple[list[CodeValue], int, int | None, tuple[int, str] | None, dict[int, str]]:
     """The code values of the interpreter at ``words[index]``: after a code option, in a
     shell's first operand after ``-c``, and (when it is the program) in its first operand;
     the index of that operand (the words before it are the interpreter's options); that
     index again when the operand is the script the interpreter runs, else None; and, when
     it is perl, the program, not under ``-i``, the index of the first operand it may open with
     its two-argument ``open`` and what does (``perl -ne``; ``""`` when nothing seen does, as
-    ``readline`` in a script may), else None."""
+    ``readline`` in a script may), else None; the words holding a preload option's module,
+    each with the option's text before it there (``--require=``; ``""``: a word of its own)."""
     spec = _INTERPRETERS[_program_name(shown)]
     found: list[CodeValue] = []
     inline: str | None = None  # "sh -c": a shell's first operand is then its inline script
     code_seen = False
     opens: str | None = None  # `perl -n`: what reads the operands with the two-argument open
     in_place = False  # `perl -i`: it opens them as plain files
+    preloads: dict[int, str] = {}
     position = index + 1
     if position < len(words) and _literal(words[position]) in spec.subcommands:
         position += 1  # `deno run`: the script is the first operand after its options
@@ -530,6 +547,9 @@ def _interpreter_values(
             code = word if attached else words[position + 1] if position + 1 < len(words) else ()
             if spec.magic_open and opens is None and _PERL_DIAMOND.search(_head(code)):
                 opens = f"{shown} {written}"
+            if short in spec.preload and (attached or position + 1 < len(words)):
+                glued = written + "=" if written.startswith("--") else written
+                preloads[position if attached else position + 1] = glued if attached else ""
             if attached:
                 found += _values(word, "inline", f"{shown} {written}")
             elif position + 1 < len(words):
@@ -549,8 +569,9 @@ def _interpreter_values(
             found += _values(operand, "code", shown)
             script = position
     if at_program and spec.magic_open and not in_place:
-        return found, position, script, (position if code_seen else position + 1, opens or "")
-    return found, position, script, None
+        opened = (position if code_seen else position + 1, opens or "")
+        return found, position, script, opened, preloads
+    return found, position, script, None, preloads
 
 
 def _perl_operands(words: tuple[tuple[Fragment, ...], ...], shebang: str) -> int | None:
@@ -659,7 +680,7 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
         # a program is read even there (`env -u perl -e python3 {{x}}`: env runs python3)
         if name in _INTERPRETERS and (index >= options_end or index in programs):
             shown = literal.rsplit("/", 1)[-1]
-            values, end, _, opens = _interpreter_values(words, index, shown, index in programs)
+            values, end, _, opens, _ = _interpreter_values(words, index, shown, index in programs)
             found += values
             opened = opened or (opens if opens and opens[1] else None)
             options_end = max(options_end, end)
