@@ -281,7 +281,7 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
     # a script whose #! line is perl reads its operands so too; -i opens them plainly
     template, _, _ = parse_command("./cat.pl {{file}}", 1)
     assert template.render({"file": "x|"}) == ["./cat.pl", "x|"]
-    for shebang in ("/usr/bin/perl -n", "/usr/bin/env perl"):
+    for shebang in ("/usr/bin/perl -n", "/usr/bin/env perl", "/usr/bin/perl5.36-x86_64-linux-gnu"):
         with pytest.raises(ToolArgumentError, match="two-argument open"):
             template.render({"file": "x|"}, shebang=shebang)
     assert template.render({"file": "x|"}, shebang="/usr/bin/perl -pi")[-1] == "x|"
@@ -388,6 +388,29 @@ def test_scripts_are_the_literal_words_an_interpreter_runs(
     command: str, scripts: dict[int, str]
 ) -> None:
     assert parse_command(command, 1)[0].scripts() == scripts
+
+
+@pytest.mark.parametrize(
+    ("program", "interpreter"),
+    [
+        ("/usr/bin/perl5.36-x86_64-linux-gnu", True),
+        ("perl5.36.0", True),
+        ("python3.12-aarch64-linux-gnu", True),
+        ("ruby3.2", True),
+        ("perlbrew", False),
+        ("pythonista", False),
+        ("python3-config", False),
+    ],
+)
+def test_an_interpreter_is_known_by_its_name_with_a_version_and_architecture(
+    program: str, interpreter: bool
+) -> None:
+    """Debian installs perl as ``perl5.36-x86_64-linux-gnu`` too: as a program or a ``#!``,
+    it is perl (an audit: its operands' ``cmd|`` ran); other names stay theirs."""
+    assert parse_command(f"{program} x", 1)[0].scripts() == ({1: "x"} if interpreter else {})
+    if program.startswith("/usr/bin/perl"):
+        with pytest.raises(ToolArgumentError, match="two-argument open"):
+            parse_command("./cat {{file}}", 1)[0].render({"file": "x|"}, shebang=program)
 
 
 @pytest.mark.parametrize(

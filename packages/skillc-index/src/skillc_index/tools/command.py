@@ -454,10 +454,16 @@ _PERL_DIAMOND = re.compile(r"(?<!<)<(?:ARGV)?>(?!>)")
 _PERL_MAGIC = re.compile(r"\A[\s<>+&|]|[\s|]\Z|\A-\Z")
 
 
+#: A version at the end of a program's name (``python3.12``), with the architecture Debian
+#: names some interpreters by after it (``perl5.36-x86_64-linux-gnu``); not ``python3-config``.
+_VERSION = re.compile(r"(?<=[a-z])[0-9][0-9.]*(?:-[a-z0-9_]+){2,}\Z|[0-9.]+\Z")
+
+
 def _program_name(text: str) -> str:
-    """A program's name as the tables know it: no folder, no version, no ``.exe``, lowercase."""
+    """A program's name as the tables know it: no folder, no version (nor the architecture
+    after one), no ``.exe``, lowercase."""
     name = text.rsplit("/", 1)[-1].lower().removesuffix(".exe")
-    return re.sub(r"[0-9.]+\Z", "", name) or name
+    return _VERSION.sub("", name) or name
 
 
 def _head(word: tuple[Fragment, ...]) -> str:
