@@ -3,7 +3,7 @@ every skill's uses, first and last use, distinct projects and author activity, f
 rollups of :mod:`._team_sql`.
 
 Without a user or machine filter, all time is read from ``usage_folders`` (the rows counted
-by skill and folder: their uses and author runs), and a time range's whole
+by skill and folder: their uses, author runs, first and last use), and a time range's whole
 days as a sum of signed pieces (:func:`plan`): whole months from ``usage_months``, whole
 weeks from ``usage_weeks`` (a month's days 1-7, 8-14, 15-21, 22 to its end), single days
 from ``usage_daily``, each piece added, or subtracted where a month or a week minus its few

@@ -125,8 +125,7 @@ WEEK_STARTS = ("01", "08", "15", "22")
 #: ``--all`` reports: every row, the uses and the author's runs (:func:`kind_sum`). Each
 #: table's period column and that column of a row's ``day``: ``usage_months`` by month
 #: (``YYYY-MM``), ``usage_weeks`` by week (its first day, ``_WEEK_OF``), ``usage_folders`` all
-#: time (no period). Its ``first_use`` and ``last_use`` columns are unused and left NULL (the
-#: first and last use come from :func:`._team_all.edges`): kept for older readers' schema.
+#: time (no period; with the first and the last use, which a time range cannot subtract).
 KIND_ROLLUPS: dict[str, tuple[str, str] | None] = {
     "usage_months": ("month", "substr(day, 1, 7)"),
     "usage_weeks": ("week", _WEEK_OF.format(day="day")),
@@ -159,13 +158,18 @@ def _kind_key(table: str) -> str:
 
 def roll_up_kinds(table: str, source: str, *, upsert: bool) -> str:
     """``INSERT`` into ``table`` of :data:`KIND_ROLLUPS` the sums of ``source`` (a subquery
-    holding ``day``, ``skill``, ``command``, ``cwd`` and ``accesses``), as :func:`roll_up`."""
+    holding ``day``, ``skill``, ``command``, ``cwd``, ``accesses``, ``first`` and ``last``),
+    as :func:`roll_up`."""
     period = KIND_ROLLUPS[table]
     names = [period[0]] if period else []
     values = [period[1]] if period else []
     sums = ["accesses", "uses", "authored"]
     values += ["skill", "cwd", "SUM(accesses)", f"SUM({kind_sum('uses')})"]
     values.append(f"SUM({kind_sum('authored')})")
+    if period is None:  # the first and last use (NULL: none; LEAST and GREATEST skip it)
+        sums += ["first_use", "last_use"]
+        uses = _commands_in(USE_COMMANDS)
+        values += [f"MIN(CASE WHEN {uses} THEN first END)", f"MAX(CASE WHEN {uses} THEN last END)"]
     keys = len(names) + 2
     statement = (
         f"INSERT INTO {table} ({', '.join([*names, 'skill', 'cwd', *sums])}) "
@@ -177,14 +181,19 @@ def roll_up_kinds(table: str, source: str, *, upsert: bool) -> str:
     statement += f" ORDER BY {', '.join([*(str(n) for n in range(1, keys)), 'md5(cwd)'])}"
     if not upsert:
         return statement
-    added = [f"{name} = {table}.{name} + EXCLUDED.{name}" for name in sums]
+    added = [f"{name} = {table}.{name} + EXCLUDED.{name}" for name in sums[:3]]
+    if period is None:
+        added += [
+            f"first_use = LEAST({table}.first_use, EXCLUDED.first_use)",
+            f"last_use = GREATEST({table}.last_use, EXCLUDED.last_use)",
+        ]
     return f"{statement} ON CONFLICT ({_kind_key(table)}) DO UPDATE SET {', '.join(added)}"
 
 
 def _create_kind_rollup(table: str) -> tuple[str, ...]:
     period = KIND_ROLLUPS[table]
     first = f"{period[0]} {_TEXT} NOT NULL, " if period else ""
-    times = "" if period else f", first_use {_TEXT}, last_use {_TEXT}"  # unused, NULL
+    times = "" if period else f", first_use {_TEXT}, last_use {_TEXT}"
     return (
         f"CREATE TABLE {table} ({first}skill {_TEXT} NOT NULL, cwd {_TEXT} NOT NULL, "
         f"accesses BIGINT NOT NULL, uses BIGINT NOT NULL, authored BIGINT NOT NULL{times})",
@@ -192,7 +201,7 @@ def _create_kind_rollup(table: str) -> tuple[str, ...]:
     )
 
 
-_DAILY_KINDS = "SELECT day, skill, command, cwd, accesses FROM {}"
+_DAILY_KINDS = "SELECT day, skill, command, cwd, accesses, first, last FROM {}"
 
 
 def _key(columns: tuple[str, ...]) -> str:
