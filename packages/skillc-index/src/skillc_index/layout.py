@@ -446,12 +446,9 @@ class ImportRecord(Record):
             value = read_json_bounded(store_copy / IMPORT_RECORD, max_bytes=MAX_IMPORT_RECORD_BYTES)
         except (OSError, ValueError):
             return None
-        if not isinstance(value, dict):
-            return None
-        origin, digest = value.get("origin"), value.get("source_hash")
-        if not isinstance(origin, str) or not isinstance(digest, str):
-            return None
-        return cls(origin, digest)
+        got = value if isinstance(value, dict) else {}
+        origin, digest = got.get("origin"), got.get("source_hash")
+        return cls(origin, digest) if isinstance(origin, str) and isinstance(digest, str) else None
 
     def to_bytes(self) -> bytes:
         import json
@@ -473,8 +470,7 @@ def import_origin(
     of the project (a checkout may ship one), so there only a folder inside the project
     counts: a record cannot make skillc copy (or write) a folder from elsewhere (not
     ``bounded``: the folder wherever it is, what the next import of it replaces the copy
-    with). ``record``: the copy's record, when the caller has read it already (else read
-    here)."""
+    with). ``record``: the copy's record, when the caller has read it already."""
     from skillc_index.files import real_path, within
 
     record = ImportRecord.read(copy) if record is None else record
