@@ -236,7 +236,9 @@ def test_a_bounded_find_cuts_long_names_and_headings(
     assert "left out" not in warning and "descriptions" not in warning
     for top in (1, 2):
         data = FIND.run(run, FindParams("walrus tusk", top, (str(library),))).to_dict()
-        assert len(data["skills"]) == top and "ask for fewer" not in data["warnings"][0]
+        # (the two walrus skills tie: at limit 1 the one of a 20,000-character name fits whole)
+        assert len(data["skills"]) == top
+        assert not any("ask for fewer" in warning for warning in data["warnings"])
 
 
 def test_a_skill_too_long_alone_is_left_out_not_the_rest() -> None:
