@@ -160,6 +160,22 @@ def test_a_symlink_to_what_the_gitignore_excludes_is_left_out_and_listed(
     assert said in done.stdout
 
 
+def git_in(project: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``git -C FOLDER ARGS...`` in a repository made at ``project`` (no user or system
+    config); the test is skipped without git."""
+    found = shutil.which("git")
+    if found is None:
+        pytest.skip("no git to ask")
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+
+    def git(folder: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        run = [found, "-C", str(folder), *args]
+        return subprocess.run(run, check=check, env=env, capture_output=True, text=True)
+
+    git(project, "init", "-q")
+    return git
+
+
 def test_a_store_copy_keeps_the_skills_gitignore_for_package_and_git(
     cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path], tmp_path: Path
 ) -> None:
@@ -188,15 +204,8 @@ def test_a_store_copy_keeps_the_skills_gitignore_for_package_and_git(
     assert "left out  demo/deploy.key  (.gitignore excludes it)" in done.stdout
     archive = zipfile.ZipFile(tmp_path / "out" / "demo.zip")
     assert sorted(archive.namelist()) == ["demo/SKILL.md", "demo/refs/a.md"]
-    git = shutil.which("git")
-    if git is None:
-        pytest.skip("no git to ask")
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
-    subprocess.run([git, "init", "-q", str(project)], check=True, env=env)
-    status = subprocess.run(
-        [git, "-C", str(copy), "status", "--porcelain", "--untracked-files=all", "."],
-        check=True, env=env, capture_output=True, text=True,
-    ).stdout  # fmt: skip
+    git = git_in(project)
+    status = git(copy, "status", "--porcelain", "--untracked-files=all", ".").stdout
     assert "SKILL.md" in status
     assert "credentials.json" not in status and "deploy.key" not in status
 
@@ -239,18 +248,9 @@ def test_a_store_copy_keeps_a_link_to_what_the_gitignore_excludes_as_a_link(
     assert done.returncode == 0, done.stderr
     archive = zipfile.ZipFile(tmp_path / "out" / "demo.zip")
     assert sorted(archive.namelist()) == ["demo/SKILL.md", "demo/refs/a.md"]
-    git = shutil.which("git")
-    if git is None:
-        pytest.skip("no git to ask")
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
-    subprocess.run([git, "init", "-q", str(project)], check=True, env=env)
-    subprocess.run([git, "-C", str(copy), "add", "-A", "."], check=True, env=env)
-    staged = subprocess.run(
-        [git, "-C", str(copy), "ls-files", "-s", "."],
-        check=True, env=env, capture_output=True, text=True,
-    ).stdout  # fmt: skip
+    git = git_in(project)
+    git(copy, "add", "-A", ".")
+    staged = git(copy, "ls-files", "-s", ".").stdout
     assert "120000" in staged and "pub\n" in staged and "pub/key.txt" not in staged
-    found = subprocess.run(
-        [git, "-C", str(copy), "grep", "--cached", "-l", "SECRET"], env=env, capture_output=True
-    )
+    found = git(copy, "grep", "--cached", "-l", "SECRET", check=False)
     assert found.returncode == 1 and not found.stdout  # no staged file holds a secret
