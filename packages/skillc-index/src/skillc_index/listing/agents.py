@@ -243,7 +243,8 @@ def _claude(items: Sequence[ListingItem], order: list[int], budget: int) -> list
         item = items[index]
         if not item.description:
             continue
-        extra = len(item.description) + 2  # ": " and the description
+        extra = entry_chars("claude", item.name, item.description)
+        extra -= entry_chars("claude", item.name, "")  # (the entry's text is entry_chars')
         if extra > room:
             break
         room -= extra

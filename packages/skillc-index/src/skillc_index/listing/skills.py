@@ -399,7 +399,8 @@ def list_skills(
         # Checking sources is the expensive part: only for skills that pass the cheap filters
         # (the others are counted in ``total``, never shown).
         if wanted:
-            builds = deployed_builds(skill, layout) if skill.managed else ()
+            if store is not None:  # (a skill outside the stores has its builds already)
+                builds = deployed_builds(skill, layout) if skill.managed else ()
             entry_status = skill_status(
                 skill, source, runtime, check_obsolete=check_obsolete, builds=builds
             )
