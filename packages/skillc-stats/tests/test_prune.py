@@ -112,6 +112,10 @@ def test_a_row_within_the_second_of_the_bound_is_not_older(
     assert prune_logs(layout, "2026-01-02T10:00:00Z").rows == 1
     assert count_rows(log) == 3
     assert prune_store(postgres_url, "2026-01-02T10:00:00Z", dry_run=True).rows == 1
+    assert prune_store(postgres_url, "2026-01-02T10:00:00Z").rows == 1
+    # the horizon does not refuse another tool's offset row by its text either (kept for good)
+    log_rows(record(demo, "show", show, timestamp="2026-01-02T09:00:00-02:00"))
+    assert upload_logs(postgres_url, layout).added == 1
 
 
 def test_cli_prune(

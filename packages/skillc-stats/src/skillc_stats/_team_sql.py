@@ -518,13 +518,18 @@ _FINEST = ", ".join(ROLLUPS["usage_targets"])
 # CONFLICT; the unique key of (log_key, source_id) would still refuse a row stored twice).
 _MAX_STORED = "(SELECT COALESCE(MAX(a.source_id), 0) FROM access_log AS a WHERE a.log_key = %s)"
 _HORIZON = "(SELECT COALESCE(MAX(pruned_before), '') FROM retention)"  # the rows refused: counted
+#: A row's time is of skillc's UTC form, so its text tells its age: only such a row is pruned,
+#: or refused by the horizon (another tool's ``09:30:00-02:00`` is neither; as a local log's
+#: ``prune_rows``).
+_DATED = f"{UTC_DAY} IS NOT NULL"
 _INSERT_UPLOADED = (
     "WITH added AS ("
     f"INSERT INTO access_log (log_key, machine, username, {', '.join(_UPLOAD_COLUMNS)}, "
     "call_id) "
     f"SELECT %s, %s, {ROW_USER}, {', '.join(f'u.{column}' for column in _UPLOAD_COLUMNS)}, "
     f"{CALL_ID.replace('args', 'u.args')} "
-    f"FROM upload AS u WHERE u.source_id > {_MAX_STORED} AND u.timestamp >= {_HORIZON}{{unless}} "
+    f"FROM upload AS u WHERE u.source_id > {_MAX_STORED} "
+    f"AND (u.timestamp >= {_HORIZON} OR NOT {_DATED}){{unless}} "
     "RETURNING timestamp, skill, command, username, machine, cwd, args, error), "
     # summed once at the finest grain, then each rollup from those sums
     f"fine AS (SELECT {_FINEST}, COUNT(*) AS accesses, MIN(first) AS first, MAX(last) AS last "
@@ -539,20 +544,19 @@ _INSERT_UPLOADED = (
         ]
     )
     + f" SELECT COUNT(*), (SELECT COUNT(*) FROM upload AS u WHERE u.source_id > {_MAX_STORED} "
-    f"AND u.timestamp < {_HORIZON}) FROM added"
+    f"AND u.timestamp < {_HORIZON} AND {_DATED}) FROM added"
 )
 #: Without, and with the rows already stored under an earlier key left out (only while there
 #: is one: the test costs about as much as the insert).
 INSERT_NEW = _INSERT_UPLOADED.replace("{unless}", "")
 INSERT_NOT_STORED_BEFORE = _INSERT_UPLOADED.replace("{unless}", f" AND NOT {_STORED_BEFORE}")
 
-#: ``skc stats prune --from``: the rows older than ``%s`` but the last of each log (it tells
-#: the next upload of that log where to start) and those whose time is no instant of
-#: skillc's form (``ROW_INSTANT``: another tool's offset; their age is not told by text),
-#: counted or deleted; the horizon recorded,
-#: below which no upload adds a row (a row pruned is never taken, nor counted, again).
+#: ``skc stats prune --from``: the rows older than ``%s`` and of skillc's form (``_DATED``),
+#: but the last of each log (it tells the next upload of that log where to start), counted or
+#: deleted; the horizon recorded, below which no upload adds a row of that form (a row
+#: pruned is never taken, nor counted, again).
 _PRUNED = (
-    f"FROM access_log AS a WHERE a.timestamp < %s AND {ROW_INSTANT} AND a.source_id < "
+    f"FROM access_log AS a WHERE a.timestamp < %s AND {_DATED} AND a.source_id < "
     "(SELECT MAX(b.source_id) FROM access_log AS b WHERE b.log_key = a.log_key)"
 )
 COUNT_PRUNED = f"SELECT COUNT(*) {_PRUNED}"
