@@ -18,6 +18,8 @@ from skillc_index.operation import Operation, Param, Session
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from skillc_gateway.catalog import FindResult
 
 __all__ = ["FIND", "FindParams"]
@@ -68,12 +70,15 @@ def find(session: Session, params: FindParams) -> FindResult:
     library its catalog lacks from the skills' files, and starts a find server to build the
     catalog and compute the semantic step's vectors (:func:`_start_server`); a one-shot
     session also when it answered a large library itself, for the next finds. Whether a
-    find server can start is asked once (:func:`~.catalog.lifecycle.can_serve`): when not,
-    the find that answered from the files builds a share of the catalog itself."""
+    find server can start is asked once, and only when an answer needs it (a warm find never
+    asks: :func:`~.catalog.lifecycle.can_serve`): when not, the find that answered from the
+    files builds a share of the catalog itself."""
+    import functools
+
     from skillc_gateway.catalog import find_skills, lifecycle
     from skillc_index.inventory.folders import trusted_targets
 
-    serves = lifecycle.can_serve(session.layout)
+    serves = functools.cache(functools.partial(lifecycle.can_serve, session.layout))
     found = find_skills(
         session.layout,
         params.query,
@@ -94,7 +99,9 @@ def find(session: Session, params: FindParams) -> FindResult:
     return fit_answer(found, session.reply_chars)
 
 
-def _start_server(session: Session, params: FindParams, found: FindResult, serves: bool) -> None:
+def _start_server(
+    session: Session, params: FindParams, found: FindResult, serves: Callable[[], bool]
+) -> None:
     """After answering from the skills' files (the catalog not built yet: ``found.first``),
     or by the words alone while the semantic step waits for its vectors, start a find server
     in the background (it builds the catalog and computes the vectors, the model loaded in
@@ -102,22 +109,22 @@ def _start_server(session: Session, params: FindParams, found: FindResult, serve
     what the session warns is no part of the answer). A one-shot session also after
     answering a large library itself (``lifecycle.AUTO_START_SKILLS``): the next ``skc
     find`` is answered warm; a session that serves many calls (the MCP server) keeps its
-    own catalog warm. ``serves``: whether one can start (:func:`find` asked)."""
+    own catalog warm. ``serves``: whether one can start (:func:`find`'s, asked once)."""
     from skillc_gateway.catalog import embedding, lifecycle
     from skillc_gateway.find_socket import switched_off
 
-    if not serves or switched_off("SKILLC_FIND_SERVER"):
+    if switched_off("SKILLC_FIND_SERVER"):
         return
     waiting = found.ranker != "lexical+semantic" and embedding.available()
     large = session.one_shot and found.searched >= lifecycle.AUTO_START_SKILLS
-    if not (large or waiting or found.first):
+    if not (large or waiting or found.first) or not serves():
         return
     build: list[str] = []
     if params.path:  # the folders searched, absolute: the server indexes them first
         from skillc_gateway.catalog import find_roots
 
         build = [str(root.path) for root in find_roots(session.layout, params.path)]
-    pid = lifecycle.start_for_later(session.layout, build, serves=serves)
+    pid = lifecycle.start_for_later(session.layout, build, serves=True)
     if pid is not None:
         from skillc_index import Notice
         from skillc_index.helppage import program_command

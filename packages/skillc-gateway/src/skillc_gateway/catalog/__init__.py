@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -204,7 +204,7 @@ def find_skills(
     budget: float = BUDGET_SECONDS,
     server: bool = False,
     builds: bool = False,
-    serves: bool = False,
+    serves: Callable[[], bool] | None = None,
     confined: bool = False,
 ) -> FindResult:
     """Rank the installed skills for ``query`` (a task in words), best first.
@@ -226,9 +226,9 @@ def find_skills(
     the find operation), it answers from the skills' files when the catalog lacks many of
     them (:mod:`.first_answer`: ``first`` set), for the find server to build the catalog
     (unless ``$SKILLC_FIND_SERVER`` turns it off: then it indexes them here, within
-    ``budget``, as without either). ``serves``: a find server can start to build it, as the
-    caller found once for this find (:func:`.lifecycle.can_serve`; the find operation then
-    starts one). When not (not Linux, the socket path too long or a file, the home not
+    ``budget``, as without either). ``serves``: asked (only then) whether a find server can
+    start to build it (:func:`.lifecycle.can_serve`, cached by the find operation, which
+    then starts one). When not (not Linux, the socket path too long or a file, the home not
     writable), an answer from the files is followed by indexing here for as long as it took
     (stretched at most to what keeps the find within ``budget``): each find builds a share,
     until the catalog answers."""
@@ -268,7 +268,7 @@ def find_skills(
     catalog = Catalog.shared(layout)
     started = time.monotonic()
     found = catalog.find(query, roots, limit, budget=budget, first=first, told=told)
-    if found.first and not serves and catalog.database.path is not None:
+    if found.first and not (serves and serves()) and catalog.database.path is not None:
         took = time.monotonic() - started
         seconds = min(took, (budget - took) / FINISH_WITHIN)  # stretched, within budget
         if seconds > 0:
