@@ -140,6 +140,29 @@ def test_a_bounded_reply_fits_the_rows(
     assert warning.text.startswith(f"stats cut at {len(rows)} of 40 rows (the reply's limit")
 
 
+def test_a_bounded_trend_keeps_the_newest_periods(
+    demo: ResolvedSkill, log_rows: Callable[..., Path], layout: Layout, session: Session
+) -> None:
+    """``--all --by day`` cut to the reply's bound dropped the last items of ``periods``
+    (oldest first): the newest, which ``last`` and ``change`` describe, went, and each
+    skill's ``by_period`` kept every value. The newest periods stay, each series cut to them."""
+    from skillc_index.accesslog import AccessLog
+
+    show = {"section": "Usage", "file": None, "max_lines": None}
+    days = [f"2026-03-{day:02d}T10:00:00Z" for day in range(1, 31)]
+    log_rows(*(record(demo, "show", show, timestamp=time) for time in days))
+    params = StatsParams(by="day", until="2026-03-30")
+    whole = STATS.run(session, params).to_dict()
+    periods = whole["data"]["periods"]
+    assert len(periods) == 30
+    bound = len(json.dumps(whole, ensure_ascii=False)) * 2 // 3
+    bounded = STATS.run(Session(layout, AccessLog(lambda _: None), reply_chars=bound), params)
+    data = bounded.to_dict()["data"]
+    kept = data["periods"]
+    assert 0 < len(kept) < 30 and kept == periods[-len(kept) :]
+    assert all(len(skill["by_period"]) == len(kept) for skill in data["skills"])
+
+
 def test_json_is_the_shape(
     demo: ResolvedSkill,
     log_rows: Callable[..., Path],

@@ -299,8 +299,11 @@ def _fitted(session: Session, report: StatsReport) -> StatsReport:
     if isinstance(data, dict):
         lists = {key: value for key, value in data.items() if isinstance(value, list)}
     rest = [] if isinstance(data, list) else {**data, **dict.fromkeys(lists, ())}
+    # ``--all --by``'s periods run oldest first: the newest (what ``last`` and ``change``
+    # describe) are kept, and each kept skill's ``by_period`` cut to the same ones
+    newest = {key: items[::-1] if key == "periods" else items for key, items in lists.items()}
     kept, cut = session.fit_parts(
-        lambda: [Part(noun, items) for noun, items in lists.items()],
+        lambda: [Part(noun, items) for noun, items in newest.items()],
         "stats",
         f"narrow it with since, until or project{' (or name a skill)' if everyone else ''}, "
         "or run `skc stats --format json` with the same options for every row",
@@ -308,9 +311,23 @@ def _fitted(session: Session, report: StatsReport) -> StatsReport:
     )
     if not cut:
         return report
-    shown = {key: items[:count] for (key, items), count in zip(lists.items(), kept, strict=True)}
+    shown = {key: items[:count] for (key, items), count in zip(newest.items(), kept, strict=True)}
+    if "periods" in shown:
+        periods = shown["periods"] = shown["periods"][::-1]
+        shown = {
+            key: [_last_periods(item, len(periods)) for item in items] if key == "skills" else items
+            for key, items in shown.items()
+        }
     data = shown["rows"] if isinstance(data, list) else {**data, **shown}
     return report._replace(response={**response, "data": data}, warnings=(*report.warnings, *cut))
+
+
+def _last_periods(skill: object, count: int) -> object:
+    """A skill of ``--all --by`` with its ``by_period`` series cut to its last ``count``
+    values (the periods a fitted reply keeps)."""
+    if not isinstance(skill, dict) or not isinstance(skill.get("by_period"), list):
+        return skill
+    return {**skill, "by_period": skill["by_period"][-count:] if count else []}
 
 
 def _shown(store: str | None) -> str | None:
