@@ -21,7 +21,7 @@ tool model reports them and ``skc run`` refuses such a tool.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any, Literal, NamedTuple
 
 from skillc_index.command_errors import (
@@ -159,31 +159,16 @@ class CommandTemplate(NamedTuple):
         """The literal words an interpreter runs as its script (``python3 scripts/x.py``,
         ``bash ./run.sh``, ``deno run main.ts``), by index: the word :meth:`code_values`
         reports when it holds a placeholder."""
-        found: dict[int, str] = {}
-        for index in _programs(self.words).programs:
-            literal = _literal(self.words[index]) if index < len(self.words) else None
-            if literal is not None and _program_name(literal) in _INTERPRETERS:
-                shown = literal.rsplit("/", 1)[-1]
-                script = _interpreter_values(self.words, index, shown, True)[2]
-                text = None if script is None else _literal(self.words[script])
-                if script is not None and text is not None:
-                    found[script] = text
-        return found
+        at = [values[2] for _name, values in _interpreted(self.words) if values[2] is not None]
+        return {i: text for i in at if (text := _literal(self.words[i])) is not None}
 
     def preloads(self) -> dict[int, tuple[str, str]]:
         """The literal modules an interpreter loads before its script (``node -r ./setup.js``,
         ``--import=./x.mjs``, ``ruby -r./x``), by index: (the option text before the module in
         its word, ``""`` when it is a word of its own; the module as written)."""
-        found: dict[int, tuple[str, str]] = {}
-        for index in _programs(self.words).programs:
-            literal = _literal(self.words[index]) if index < len(self.words) else None
-            if literal is not None and _program_name(literal) in _INTERPRETERS:
-                shown = literal.rsplit("/", 1)[-1]
-                for at, prefix in _interpreter_values(self.words, index, shown, True)[4].items():
-                    text = _literal(self.words[at])
-                    if text is not None:
-                        found[at] = (prefix, text[len(prefix) :])
-        return found
+        at = [item for _name, values in _interpreted(self.words) for item in values[4].items()]
+        words = [(i, prefix, _literal(self.words[i])) for i, prefix in at]
+        return {i: (prefix, text[len(prefix) :]) for i, prefix, text in words if text is not None}
 
 
 def _checked(
@@ -509,9 +494,12 @@ def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[st
     return None
 
 
+_Interpreted = tuple[list[CodeValue], int, int | None, tuple[int, str] | None, dict[int, str]]
+
+
 def _interpreter_values(
     words: tuple[tuple[Fragment, ...], ...], index: int, shown: str, at_program: bool
-) -> tuple[list[CodeValue], int, int | None, tuple[int, str] | None, dict[int, str]]:
+) -> _Interpreted:
     """The code values of the interpreter at ``words[index]``: after a code option, in a
     shell's first operand after ``-c``, and (when it is the program) in its first operand;
     the index of that operand (the words before it are the interpreter's options); that
@@ -585,13 +573,21 @@ def _perl_operands(words: tuple[tuple[Fragment, ...], ...], shebang: str) -> int
     its two-argument ``open`` (after its code or script; None when no perl does, or under
     ``-i``). ``shebang``, the program's ``#!`` line, runs it, as the kernel does."""
     before = parse_command(shebang, 0)[0].words if shebang else ()
-    words = before + words
+    for name, values in _interpreted(before + words):
+        if name == "perl":
+            return None if values[3] is None else max(values[3][0] - len(before), 1)
+    return None
+
+
+def _interpreted(words: tuple[tuple[Fragment, ...], ...]) -> Iterator[tuple[str, _Interpreted]]:
+    """Each program of ``words`` that is a known interpreter, run as the program: its name
+    and what :func:`_interpreter_values` reads of it (the one walk :meth:`CommandTemplate.
+    scripts`, :meth:`~CommandTemplate.preloads` and the perl check share)."""
     for index in _programs(words).programs:
         literal = _literal(words[index]) if index < len(words) else None
-        if literal is not None and _program_name(literal) == "perl":
-            opened = _interpreter_values(words, index, "perl", True)[3]
-            return None if opened is None else max(opened[0] - len(before), 1)
-    return None
+        if literal is not None and _program_name(literal) in _INTERPRETERS:
+            shown = literal.rsplit("/", 1)[-1]
+            yield _program_name(literal), _interpreter_values(words, index, shown, True)
 
 
 def _wrapped_program(
