@@ -530,3 +530,25 @@ def test_codexs_listing_is_priced_with_the_skill_file_each_entry_shows(
     )  # Codex's 2% of it: that listing with paths shorter than 10 characters
     _, data = eval_json("--agent", "codex")
     assert [skill["listed"] for skill in data["skills"]] == ["shortened", "shortened"]
+
+
+def test_codexs_listing_in_eval_omits_the_home_skills_first_as_list_budget(
+    eval_json: Any, project: Path, home: Path, write_skill: Any
+) -> None:
+    """Codex keeps the project's skills before the home's when even the bare entries do not
+    fit; eval gave every skill the project's scope, so it kept the home's ``alpha`` (first
+    by name) and omitted the project's ``zeta``: the reverse of Codex and of ``list
+    --budget``."""
+    agents, homes = project / ".agents" / "skills", home / ".agents" / "skills"
+    for folder, name in ((agents, "zeta"), (homes, "alpha")):
+        write_skill(folder / name, description="Does one thing well.")
+        _triggers(folder / name, f"{name} thing")
+    bare = len(f"- zeta: (file: {(agents / 'zeta').resolve()}/SKILL.md)\n")
+    (project / ".skillc" / "config.toml").write_text(
+        f"[budget]\ncontext_tokens = {-(-bare * 25 // 2)}\n", encoding="utf-8"
+    )  # Codex's 2% of it: the project's bare entry alone
+    _, data = eval_json("--agent", "codex")
+    assert {skill["name"]: skill["listed"] for skill in data["skills"]} == {
+        "alpha": "omitted",
+        "zeta": "name-only",
+    }

@@ -78,6 +78,7 @@ def library_of(
     budget, limit = listing_settings(options.agent, config, claude)
     usage = dict(options.usage or {})
     plugins: dict[str, str] = {}  # a plugin's skill (its key) -> its plugin
+    scopes: dict[str, str] = {}  # an installed skill (its key) -> where the agent reads it
     if options.paths:
         # each skill's folder, by the skill
         found = skill_folders(options.paths, layout, notices.append)
@@ -100,16 +101,21 @@ def library_of(
             for location in skill.locations:
                 if location.plugin is not None:
                     plugins[key] = location.plugin
+            # Codex ranks a project's skills before the home's (as `list --budget` prices it)
+            project = any(location.scope == "project" for location in skill.locations)
+            scopes[key] = "project" if project else "global"
             if sees(skill.locations):
                 found[key] = _edited(skill, layout)
         usage.update((str(read), usage[key]) for key, read in found.items() if key in usage)
     # a skill named stands for its copy in the library (one skill)
     folders = [(key, f) for key, f in found.items() if key not in extra] + list(extra.items())
     entries: list[SkillEntry] = []
+    scope_of: dict[str, str] = {}  # an entry's folder -> its scope
     for key, folder in folders:
         entry = read_skill(folder, options.agent, limit, plugins.get(key))
         if entry is not None:
             entries.append(entry)
+            scope_of[str(entry.folder)] = scopes.get(key, "project")
     entries.sort(key=lambda entry: (entry.name, str(entry.folder)))
     listed = [i for i, entry in enumerate(entries) if entry.state != "omitted"]  # by the agent
     items = [
@@ -118,6 +124,7 @@ def library_of(
             entries[i].description,
             usage.get(str(entries[i].folder), 0.0),
             listed_file(entries[i].folder, options.agent),
+            scope_of[str(entries[i].folder)],
         )
         for i in listed
     ]
