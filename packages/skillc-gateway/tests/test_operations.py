@@ -282,3 +282,25 @@ def test_a_name_that_fits_with_the_ellipsis_is_whole() -> None:
     assert [s["name"] for s in data["skills"]] == [edge, "l" * 200 + "…"]
     [warning] = data["warnings"]
     assert "the names or section headings of 1 skills cut to 200 characters (`…`" in warning
+
+
+def test_an_item_too_long_alone_leaves_out_only_itself(project: Path, home: Path) -> None:
+    """A 110,000-character heading first in a skill emptied ``skc_outline`` and
+    ``skc_search`` (the reply's bound kept the items before it, none): it alone is left out,
+    the headings and results after it kept, and the warning says how many were left out."""
+    from skillc_gateway.operations import OUTLINE, OutlineParams
+
+    root = project / ".skillc" / "skills" / "big"
+    root.mkdir(parents=True)
+    body = "".join(f"## walrus {h}\n\nwalrus text\n\n" for h in ("x" * 110_000, "one", "two"))
+    (root / "SKILL.md").write_text(f"---\nname: big\ndescription: Big.\n---\n{body}", "utf-8")
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    run = Session(layout, AccessLog(print), reply_chars=100_000)
+    outline = OUTLINE.run(run, OutlineParams("big"))
+    assert [h["text"] for h in outline.to_dict()["headings"]] == ["walrus one", "walrus two"]
+    [warning] = outline.warnings
+    assert "outline cut at 2 of 3 headings" in str(warning) and "1 too long alone" in str(warning)
+    found = SEARCH.run(run, SearchParams("big", "walrus", limit=3))
+    assert {r["section"] for r in found.to_dict()["results"]} == {"walrus one", "walrus two"}
+    [warning] = found.warnings
+    assert "search cut at 2 of 3 results" in str(warning) and "1 too long alone" in str(warning)

@@ -298,3 +298,28 @@ def test_route_install_status_and_uninstall_are_operations(
     for result in (plan, done, status, back):
         jsonschema.validate(result.to_dict(), ROUTE_STATUS.output_schema())
     assert all(op.no_tool for op in (ROUTE_INSTALL, ROUTE_UNINSTALL, ROUTE_STATUS))
+
+
+def test_fit_parts_leaves_out_an_item_too_long_alone_not_the_ones_after_it(
+    tmp_path: Path, home: Path
+) -> None:
+    """The reply's fitter kept a prefix of each list: one item longer alone than the reply
+    (first, here) left out every item after it. It is left out alone (a mask), the others
+    still fitted, the last of the longest part first, and the warning counts what is kept."""
+    from skillc_index.operation import Part
+
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    run = Session(layout, AccessLog(print), reply_chars=100)
+    huge, small = "h" * 200, "s" * 8  # 202 and 12 characters of JSON (each with its ", ")
+    kept, cut = run.fit_parts(
+        lambda: [Part("a", [huge, small, small, huge, small]), Part("b", [small] * 6)], "x", "y"
+    )
+    # 36 + 72 over 100: the last of the longer part left out
+    assert kept == ((False, True, True, False, True), (True,) * 5 + (False,))
+    [warning] = cut
+    limit = "the reply's limit of 100 characters; 2 too long alone"
+    assert warning.text == f"x cut at 3 of 5 a and 5 of 6 b ({limit}): y"
+    kept, cut = Session(layout, AccessLog(print), reply_chars=50).fit(
+        lambda: [huge, *[small] * 6], "x", "n", "y"
+    )
+    assert kept == (False, True, True, True, True, False, False) and "4 of 7 n" in cut[0].text

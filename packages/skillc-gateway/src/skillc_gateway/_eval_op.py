@@ -250,6 +250,8 @@ def _fitted(session: Session, result: EvalResult) -> EvalResult:
     some), each skill's in order."""
     if session.reply_chars is None:  # (the command line: every result)
         return result
+    from itertools import compress
+
     from skillc_index.operation import Part
 
     breaching = {id(report) for report, _ in result.breached()}
@@ -271,13 +273,13 @@ def _fitted(session: Session, result: EvalResult) -> EvalResult:
         ],
         "eval",
         "name fewer skills, or run `skc eval --format json` for every skill",
-        beside=bare._replace(skills=(), collisions=(), listed_breaches=0).to_dict(),
+        beside=bare._replace(skills=(), collisions=(), listed_breaches=()).to_dict(),
     )
     if cut:
-        listed = tuple(sorted(ranked[: kept[0]]))
+        listed = tuple(sorted(compress(ranked, kept[0])))
         result = result._replace(
             listed=listed,
-            collisions=result.collisions[: kept[1]],
+            collisions=tuple(compress(result.collisions, kept[1])),
             listed_breaches=kept[2],
             warnings=(*result.warnings, *cut),
         )
@@ -300,7 +302,7 @@ def _fitted(session: Session, result: EvalResult) -> EvalResult:
     )
     if not cut:
         return result
-    shown = set(order[:kept_cases])
+    shown = set(compress(order, kept_cases))
     skills = tuple(
         report._replace(
             shown=tuple(

@@ -211,7 +211,9 @@ def search(session: Session, params: SearchParams) -> SearchResults:
         "ask for fewer with `limit`, or add words to the query",
     )
     if cut:
-        found = found._replace(results=found.results[:kept])
+        from itertools import compress
+
+        found = found._replace(results=tuple(compress(found.results, kept)))
     return SearchResults(skill.name, found, cut)
 
 

@@ -109,6 +109,8 @@ class OutlineResult(Record):
 
 
 def outline(session: Session, params: OutlineParams) -> OutlineResult:
+    from itertools import compress
+
     from skillc_gateway._outline import outline as read_outline
 
     with session.logged("outline", params.skill, params.log_args()) as skill:
@@ -121,7 +123,8 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
         "list them with skc_sources (narrow it with `dir` or `pattern`)",
     )
     if files_cut:
-        found = found._replace(files=found.files[:files], warnings=(*found.warnings, *files_cut))
+        kept_files = tuple(compress(found.files, files))
+        found = found._replace(files=kept_files, warnings=(*found.warnings, *files_cut))
     fewer = "ask for the top levels only with `level` (1 or 2), or " if params.level != 1 else ""
     kept, cut = session.fit(
         lambda: [heading.to_dict() for heading in found.headings],
@@ -131,7 +134,8 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
         beside=found.files,
     )
     if cut:
-        found = found._replace(headings=found.headings[:kept], warnings=(*found.warnings, *cut))
+        headings = tuple(compress(found.headings, kept))
+        found = found._replace(headings=headings, warnings=(*found.warnings, *cut))
     return OutlineResult(skill.name, found)
 
 
@@ -316,8 +320,8 @@ def sources(session: Session, params: SourcesParams) -> SourcesResult:
         "narrow it with `dir`, `depth` or `pattern`",
         total=len(tree.entries),
     )
-    if warnings:
-        tree = tree.cut(kept)
+    if warnings:  # (no entry is longer alone than a reply: what is kept comes first)
+        tree = tree.cut(sum(kept))
     return SourcesResult(skill.name, tree, warnings)
 
 

@@ -467,23 +467,23 @@ class Session:
         *,
         total: int | None = None,
         beside: object = None,
-    ) -> tuple[int, tuple[Notice, ...]]:
-        """How many of ``items()`` (a result's list, as JSON values) one reply holds, and the
-        warning when that is not all of them: :meth:`fit_parts` of that one list."""
+    ) -> tuple[tuple[bool, ...], tuple[Notice, ...]]:
+        """:meth:`fit_parts` of one list, ``items()`` (JSON values): its mask, the warning."""
         kept, cut = self.fit_parts(lambda: [Part(noun, items(), total)], what, advice, beside)
-        return (kept[0] if kept else 0), cut
+        return (kept[0] if kept else ()), cut
 
     def fit_parts(
         self, parts: Callable[[], Sequence[Part]], what: str, advice: str, beside: object = None
-    ) -> tuple[tuple[int, ...], tuple[Notice, ...]]:
-        """How many items of each of ``parts()`` (a result's lists as JSON values, each best
-        first) one reply holds, and the warning when that is not all of them (the counts are
-        the caller's only then): while the reply's JSON is over ``reply_chars``, the last item
-        of the longest part (in characters) is left out. ``parts`` is called only when the
-        reply is bounded (an MCP session): the command line makes no JSON for it. ``beside``:
-        the rest of the reply (kept whole), counted first. The warning reads ``<what> cut at
-        K of N <noun>[, K of N <noun>...] (the reply's limit of C characters): <advice>``
-        (N: a part's ``total``, when the result counts more than its ``items``)."""
+    ) -> tuple[tuple[tuple[bool, ...], ...], tuple[Notice, ...]]:
+        """Which items of each of ``parts()`` (a result's lists as JSON values, each best
+        first) one reply holds, a mask of each part (for :func:`itertools.compress`), and the
+        warning when that is not all of them (the masks are the caller's only then): an item
+        too long alone is left out, not the ones after it; then, while the reply's JSON is
+        over ``reply_chars``, the last item kept of the longest part (in characters).
+        ``parts`` is called only when the reply is bounded (an MCP session). ``beside``: the
+        rest of the reply (kept whole), counted first. The warning reads ``<what> cut at K of
+        N <noun>[, K of N <noun>...] (the reply's limit of C characters[; M too long
+        alone]): <advice>`` (N: a part's ``total``, when the result counts more)."""
         if self.reply_chars is None:
             return (), ()
         import heapq
@@ -492,30 +492,36 @@ class Session:
         listed = parts()
         dumps = json.JSONEncoder(ensure_ascii=False).encode
         sizes = [[len(dumps(item)) + 2 for item in part.items] for part in listed]
-        kept = [len(part) for part in sizes]
-        used = sum(map(sum, sizes))
-        used += 0 if beside is None else len(dumps(beside))
-        longest = [(-sum(part), index) for index, part in enumerate(sizes) if part]  # a heap
+        used = 0 if beside is None else len(dumps(beside))
+        room = self.reply_chars - used  # for one item alone
+        keep = [[i for i, size in enumerate(part) if size <= room] for part in sizes]
+        too_long = sum(map(len, sizes)) - sum(map(len, keep))
+        chars = [sum(part[i] for i in k) for part, k in zip(sizes, keep, strict=True)]
+        used += sum(chars)
+        longest = [(-n, index) for index, n in enumerate(chars) if n]  # a heap
         heapq.heapify(longest)
         while used > self.reply_chars and longest:
-            chars, index = heapq.heappop(longest)
-            kept[index] -= 1
-            size = sizes[index][kept[index]]
+            negative, index = heapq.heappop(longest)
+            size = sizes[index][keep[index].pop()]
             used -= size
-            if kept[index]:
-                heapq.heappush(longest, (chars + size, index))
+            if keep[index]:
+                heapq.heappush(longest, (negative + size, index))
         cut = [
-            f"{n:,} of {len(p.items) if p.total is None else p.total:,} {p.noun}"
-            for p, n in zip(listed, kept, strict=True)
-            if n < len(p.items)
+            f"{len(k):,} of {len(p.items) if p.total is None else p.total:,} {p.noun}"
+            for p, k in zip(listed, keep, strict=True)
+            if len(k) < len(p.items)
         ]
+        masks = tuple(
+            tuple(map(set(k).__contains__, range(len(p)))) for p, k in zip(sizes, keep, strict=True)
+        )
         if not cut:
-            return tuple(kept), ()
+            return masks, ()
         from skillc_index.diagnostics import Notice
 
         shown = ", ".join(cut[:-1]) + " and " + cut[-1] if len(cut) > 1 else cut[0]
         limit = f"the reply's limit of {self.reply_chars:,} characters"
-        return tuple(kept), (Notice(f"{what} cut at {shown} ({limit}): {advice}"),)
+        limit += f"; {too_long:,} too long alone" if too_long else ""
+        return masks, (Notice(f"{what} cut at {shown} ({limit}): {advice}"),)
 
     def check_paths(self, command: str, params: Any) -> None:
         """With ``confined_paths``: E100 (:class:`~skillc_index.inventory.folders.

@@ -251,9 +251,9 @@ class LintReport(NamedTuple):
     cwd: Path
     fixes: FixOutcome | None = None
     """What fixing did, when the lint fixed (the command line's ``--fix``)."""
-    shown: int | None = None
-    """How many diagnostics the reply holds, when the reply's size bound (the tool's) left
-    the others out (None: all); ``cut`` is the warning that says so."""
+    shown: tuple[bool, ...] | None = None
+    """Which diagnostics the reply holds (a mask of them), when the reply's size bound (the
+    tool's) left the others out (None: all); ``cut`` is the warning that says so."""
     cut: tuple[Notice, ...] = ()
 
     @property
@@ -267,7 +267,9 @@ class LintReport(NamedTuple):
 
         data: LintShape = json_report([self.result], self.cwd, single=True)
         if self.shown is not None:
-            data["diagnostics"] = data["diagnostics"][: self.shown]
+            from itertools import compress
+
+            data["diagnostics"] = list(compress(data["diagnostics"], self.shown))
         return data
 
 

@@ -291,6 +291,8 @@ def _fitted(session: Session, report: StatsReport) -> StatsReport:
     ``skills``), the last of the longest first; its other keys stay whole."""
     if session.reply_chars is None:  # (the command line: every row)
         return report
+    from itertools import compress
+
     from skillc_index.operation import Part
 
     response, everyone = report.response, report.query is None
@@ -311,23 +313,27 @@ def _fitted(session: Session, report: StatsReport) -> StatsReport:
     )
     if not cut:
         return report
-    shown = {key: items[:count] for (key, items), count in zip(newest.items(), kept, strict=True)}
+    masks = dict(zip(newest, kept, strict=True))
+    shown = {key: list(compress(items, masks[key])) for key, items in newest.items()}
     if "periods" in shown:
-        periods = shown["periods"] = shown["periods"][::-1]
+        shown["periods"] = shown["periods"][::-1]
+        periods = masks["periods"][::-1]
         shown = {
-            key: [_last_periods(item, len(periods)) for item in items] if key == "skills" else items
+            key: [_kept_periods(item, periods) for item in items] if key == "skills" else items
             for key, items in shown.items()
         }
     data = shown["rows"] if isinstance(data, list) else {**data, **shown}
     return report._replace(response={**response, "data": data}, warnings=(*report.warnings, *cut))
 
 
-def _last_periods(skill: object, count: int) -> object:
-    """A skill of ``--all --by`` with its ``by_period`` series cut to its last ``count``
-    values (the periods a fitted reply keeps)."""
+def _kept_periods(skill: object, periods: tuple[bool, ...]) -> object:
+    """A skill of ``--all --by`` with its ``by_period`` series cut to the values of the
+    periods a fitted reply keeps (``periods``: a mask of them, oldest first)."""
     if not isinstance(skill, dict) or not isinstance(skill.get("by_period"), list):
         return skill
-    return {**skill, "by_period": skill["by_period"][-count:] if count else []}
+    from itertools import compress
+
+    return {**skill, "by_period": list(compress(skill["by_period"], periods))}
 
 
 def _shown(store: str | None) -> str | None:

@@ -5,6 +5,7 @@ skill's ``SKILL.md``, where the fix goes), and the thresholds' verdict."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -112,8 +113,8 @@ class EvalResult(NamedTuple):
     listed: tuple[int, ...] | None = None
     """The indexes of the skills whose summaries the JSON lists when not all (a reply's
     bound: the MCP tool's), None: all. :meth:`breaches` are of every skill."""
-    listed_breaches: int | None = None
-    """How many of :meth:`breaches` the JSON lists (a reply's bound), None: all."""
+    listed_breaches: tuple[bool, ...] | None = None
+    """Which of :meth:`breaches` the JSON lists (a mask of them: a reply's bound), None: all."""
 
     def breached(self) -> list[tuple[SkillReport, str]]:
         """What breaks the thresholds, each with the skill that breaks it (none: the run
@@ -156,7 +157,9 @@ class EvalResult(NamedTuple):
                 if self.listed is None or index in self.listed
             ],
             "collisions": [collision.to_dict() for collision in self.collisions],
-            "breaches": self.breaches()[: self.listed_breaches],
+            "breaches": self.breaches()
+            if self.listed_breaches is None
+            else list(compress(self.breaches(), self.listed_breaches)),
             "written": list(self.written),
         }
 

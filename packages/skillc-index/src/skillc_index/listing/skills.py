@@ -91,9 +91,9 @@ class SkillList:
     installed: tuple[InstalledSkill, ...] = field(default=(), repr=False, compare=False)
     """Every installed skill found, before any filter (the inventory the listing read): what
     ``list --budget`` ranks by use (:func:`skillc_index.listing.usage.skill_usage`)."""
-    budget_shown: tuple[Mapping[str, int], ...] = ()
-    """Per folder of :attr:`budget`, how many items of its lists (``entries``, ``dropped``...)
-    the JSON holds when not all (a reply's bound: :meth:`fitted`)."""
+    budget_shown: tuple[Mapping[str, tuple[bool, ...]], ...] = ()
+    """Per folder of :attr:`budget`, which items of its lists (``entries``, ``dropped``...)
+    the JSON holds when not all (a mask of each: a reply's bound, :meth:`fitted`)."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
@@ -107,9 +107,11 @@ class SkillList:
         }
         if self.budget is not None:
             data["budget"] = [folder.to_dict() for folder in self.budget]
+            from itertools import compress
+
             for folder, shown in zip(data["budget"], self.budget_shown, strict=False):
                 lists: dict[str, Any] = folder  # type: ignore[assignment]
-                lists.update((key, lists[key][:count]) for key, count in shown.items())
+                lists.update((key, list(compress(lists[key], mask))) for key, mask in shown.items())
         if self.overrides is not None:
             data["overrides"] = [plan.to_dict() for plan in self.overrides]
         return data
@@ -122,6 +124,7 @@ class SkillList:
         if session.reply_chars is None:  # (the command line: all of it)
             return self
         from dataclasses import replace
+        from itertools import compress
 
         from skillc_index.operation import Part
 
@@ -141,12 +144,12 @@ class SkillList:
         kept, cut = session.fit_parts(lambda: parts, "list", advice, beside)
         if not cut:
             return self
-        shown: list[dict[str, int]] = [{} for _ in folders]
-        for (i, key), count in zip(lists, kept[1:], strict=True):
-            shown[i][key] = count
+        shown: list[dict[str, tuple[bool, ...]]] = [{} for _ in folders]
+        for (i, key), mask in zip(lists, kept[1:], strict=True):
+            shown[i][key] = mask
         return replace(
             self,
-            skills=self.skills[: kept[0]],
+            skills=tuple(compress(self.skills, kept[0])),
             budget_shown=tuple(shown),
             notices=(*self.notices, *cut),
         )
