@@ -70,7 +70,6 @@ from skillc_mcp._http_guard import (
 from skillc_mcp._http_streams import Hub, Stream, serve_stream
 from skillc_mcp._protocol import (
     HEADER_MISMATCH,
-    INVALID_PARAMS,
     INVALID_REQUEST,
     MODERN_VERSIONS,
     PARSE_ERROR,
@@ -143,11 +142,10 @@ class _LockedSkills:
         method: str,
         params: dict[str, Any],
         on_read: Callable[[str, str, str], None] | None = None,
-        not_found: int = INVALID_PARAMS,
     ) -> dict[str, Any]:
         with self._lock:
             try:
-                return self.methods.call(method, params, on_read, not_found)
+                return self.methods.call(method, params, on_read)
             finally:
                 shown = self.methods.shown()
                 if shown is not None and shown is not self._shown:

@@ -132,6 +132,15 @@ class ProtocolError(Exception):
         return error
 
 
+class ResourceNotFound(ProtocolError):
+    """``resources/read`` of a URI not served: -32602 (2026-07-28, SEP-2164), which a
+    legacy request answers with :data:`RESOURCE_NOT_FOUND` instead (:meth:`Server._dispatch`:
+    where the request's era is known)."""
+
+    def __init__(self, message: str, data: object = None) -> None:
+        super().__init__(INVALID_PARAMS, message, data)
+
+
 #: What :meth:`Server.handle` answers: a response, none (a notification), or a batch's list.
 Response = dict[str, Any] | list[dict[str, Any]] | None
 
@@ -319,7 +328,10 @@ class Server:
                 "(2026-07-28)",
             )
         if method in SKILL_METHODS:
-            return self._skills_method(method, params, RESOURCE_NOT_FOUND)
+            try:
+                return self._skills_method(method, params)
+            except ResourceNotFound as error:  # the legacy revisions' code
+                raise ProtocolError(RESOURCE_NOT_FOUND, error.message, error.data) from None
         if method in ("resources/subscribe", "resources/unsubscribe"):
             return self._subscribe(method, params)
         return self._tools_method(method, params)
@@ -400,7 +412,7 @@ class Server:
         elif method in SKILL_METHODS:
             from skillc_mcp._skills import CACHE_SCOPE, CACHEABLE, TTL_MS
 
-            result = self._skills_method(method, params, INVALID_PARAMS)
+            result = self._skills_method(method, params)
             if method in CACHEABLE:
                 result.update(ttlMs=TTL_MS, cacheScope=CACHE_SCOPE)
         else:
@@ -411,12 +423,11 @@ class Server:
         result["_meta"] = {SERVER_INFO_KEY: self.info}
         return result
 
-    def _skills_method(self, method: str, params: dict[str, Any], not_found: int) -> dict[str, Any]:
+    def _skills_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """A method of the Skills extension; a file it reads (``resources/read``: the only
         method that tells ``on_read``) is logged as a use of its skill, in this connection's
-        access log (:meth:`~skillc_mcp._tools.ToolRunner.record_read`). ``not_found``: the
-        code of a ``resources/read`` of a URI not served, the request's era's."""
-        return self.skills.call(method, params, self.tools.record_read, not_found)
+        access log (:meth:`~skillc_mcp._tools.ToolRunner.record_read`)."""
+        return self.skills.call(method, params, self.tools.record_read)
 
     def _tools_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "tools/list":

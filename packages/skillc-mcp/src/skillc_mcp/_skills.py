@@ -17,7 +17,7 @@ import binascii
 import json
 from typing import TYPE_CHECKING, Any
 
-from skillc_mcp._protocol import INVALID_PARAMS, ProtocolError
+from skillc_mcp._protocol import INVALID_PARAMS, ProtocolError, ResourceNotFound
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -141,18 +141,17 @@ class SkillsMethods:
         method: str,
         params: dict[str, Any],
         on_read: Callable[[str, str, str], None] | None = None,
-        not_found: int = INVALID_PARAMS,
     ) -> dict[str, Any]:
         """The result of ``method``. ``on_read`` is told of each file a ``resources/read``
         served: the skill's folder, the file's path in it and the URI read
         (:meth:`skillc_mcp._tools.ToolRunner.record_read` logs it as a use). The other
         methods are no use of a skill: listings, an entry's metadata (``skills/get``: a host
-        loads the skill by reading its ``SKILL.md`` next), a directory's children.
-        ``not_found``: the error code of a ``resources/read`` of a URI not served (-32602 in
-        2026-07-28, SEP-2164; a legacy session's revision says -32002)."""
+        loads the skill by reading its ``SKILL.md`` next), a directory's children. A
+        ``resources/read`` of a URI not served raises :class:`~skillc_mcp._protocol.
+        ResourceNotFound` (its code is the request's era's)."""
         try:
             if method == "resources/read":
-                return self._read(_uri(params, method), on_read, not_found)
+                return self._read(_uri(params, method), on_read)
             return self._call(method, params)
         finally:
             last = None if self._served is None else self._served.last
@@ -216,9 +215,7 @@ class SkillsMethods:
             items.append(item)
         return items, more
 
-    def _read(
-        self, uri: str, on_read: Callable[[str, str, str], None] | None, not_found: int
-    ) -> dict[str, Any]:
+    def _read(self, uri: str, on_read: Callable[[str, str, str], None] | None) -> dict[str, Any]:
         from skillc_gateway.served import mime_type
         from skillc_index import SkillcError
 
@@ -227,7 +224,7 @@ class SkillsMethods:
         except (SkillcError, OSError):
             found = None  # hidden, out of the skill, gone: not a file this server serves
         if found is None:
-            raise ProtocolError(not_found, f"Resource not found: {_shown(uri)}", {"uri": uri})
+            raise ResourceNotFound(f"Resource not found: {_shown(uri)}", {"uri": uri})
         entry, served, data = found
         if on_read is not None:
             on_read(entry.folder, served.path, uri)
