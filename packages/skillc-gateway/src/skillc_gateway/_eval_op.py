@@ -254,11 +254,11 @@ def _fitted(session: Session, result: EvalResult) -> EvalResult:
 
     from skillc_index.operation import Part
 
-    breaching = {id(report) for report, _ in result.breached()}
+    breaching = {index for index, _ in result.breached}
     ranked = sorted(
         range(len(result.skills)),
         key=lambda i: (
-            id(result.skills[i]) not in breaching,
+            i not in breaching,
             all(case.passed for case in result.skills[i].cases),
             i,
         ),
@@ -273,7 +273,7 @@ def _fitted(session: Session, result: EvalResult) -> EvalResult:
         ],
         "eval",
         "name fewer skills, or run `skc eval --format json` for every skill",
-        beside=bare._replace(skills=(), collisions=(), listed_breaches=()).to_dict(),
+        beside=bare._replace(skills=(), collisions=(), breached=()).to_dict(),
     )
     if cut:
         listed = tuple(sorted(compress(ranked, kept[0])))

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def _status(result: EvalResult) -> int:
-    return 1 if result.breaches() else 0
+    return 1 if result.breached else 0
 
 
 class EvalCommand(FormatCommand):

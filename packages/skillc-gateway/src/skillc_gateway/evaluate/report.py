@@ -4,7 +4,7 @@ skill's ``SKILL.md``, where the fix goes), and the thresholds' verdict."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -105,8 +105,9 @@ class EvalResult(NamedTuple):
     """Skills in the library."""
     skills: tuple[SkillReport, ...]
     collisions: tuple[Collision, ...]
-    min_recall: float | None = None
-    max_false_triggers: int | None = None
+    breached: tuple[tuple[int, str], ...] = ()
+    """What breaks the thresholds (:func:`breaches_of`), each with the index of the skill that
+    breaks it (none: the run passes): found once, when the skills are scored."""
     warnings: tuple[Diagnostic | Notice, ...] = ()
     written: tuple[str, ...] = ()
     """``--init``: the files written."""
@@ -116,35 +117,9 @@ class EvalResult(NamedTuple):
     listed_breaches: tuple[bool, ...] | None = None
     """Which of :meth:`breaches` the JSON lists (a mask of them: a reply's bound), None: all."""
 
-    def breached(self) -> list[tuple[SkillReport, str]]:
-        """What breaks the thresholds, each with the skill that breaks it (none: the run
-        passes). Under a threshold, a skill reported without a case to score breaks it: one
-        named, or one whose case files hold none that can be read (a skill of the library
-        without any case file is not reported)."""
-        found: list[tuple[SkillReport, str]] = []
-        gated = self.min_recall is not None or self.max_false_triggers is not None
-        for skill in self.skills:
-            if gated and not skill.cases:
-                found.append((skill, "no trigger case to score"))
-                continue
-            recall = skill.recall
-            if self.min_recall is not None and recall is not None and recall < self.min_recall:
-                # the ratio, and the threshold as given: never "0.67 < 0.67"
-                passed = sum(case.passed for case in skill.should)
-                text = f"recall {passed}/{len(skill.should)} < {self.min_recall:g}"
-                found.append((skill, text))
-            if (
-                self.max_false_triggers is not None
-                and skill.false_triggers > self.max_false_triggers
-            ):
-                found.append(
-                    (skill, f"{skill.false_triggers} false triggers > {self.max_false_triggers}")
-                )
-        return found
-
     def breaches(self) -> list[str]:
-        """:meth:`breached`, a line each (``name: what``)."""
-        return [f"{skill.name}: {text}" for skill, text in self.breached()]
+        """:attr:`breached`, a line each (``name: what``)."""
+        return [f"{self.skills[index].name}: {text}" for index, text in self.breached]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -162,6 +137,29 @@ class EvalResult(NamedTuple):
             else list(compress(self.breaches(), self.listed_breaches)),
             "written": list(self.written),
         }
+
+
+def breaches_of(
+    skills: Sequence[SkillReport], min_recall: float | None, max_false_triggers: int | None
+) -> tuple[tuple[int, str], ...]:
+    """What breaks the thresholds, each with the index of the skill in ``skills`` that breaks
+    it (none: the run passes). Under a threshold, a skill reported without a case to score
+    breaks it: one named, or one whose case files hold none that can be read (a skill of the
+    library without any case file is not reported)."""
+    found: list[tuple[int, str]] = []
+    gated = min_recall is not None or max_false_triggers is not None
+    for index, skill in enumerate(skills):
+        if gated and not skill.cases:
+            found.append((index, "no trigger case to score"))
+            continue
+        recall = skill.recall
+        if min_recall is not None and recall is not None and recall < min_recall:
+            # the ratio, and the threshold as given: never "0.67 < 0.67"
+            passed = sum(case.passed for case in skill.should)
+            found.append((index, f"recall {passed}/{len(skill.should)} < {min_recall:g}"))
+        if max_false_triggers is not None and skill.false_triggers > max_false_triggers:
+            found.append((index, f"{skill.false_triggers} false triggers > {max_false_triggers}"))
+    return tuple(found)
 
 
 def _percent(value: float | None) -> str:
@@ -280,9 +278,9 @@ def _findings(result: EvalResult) -> list[_Finding]:
 
     found: list[_Finding] = []
     breaches: dict[int, list[str]] = {}
-    for breaker, text in result.breached():
-        breaches.setdefault(id(breaker), []).append(text)
-    for skill in result.skills:
+    for index, text in result.breached:
+        breaches.setdefault(index, []).append(text)
+    for index, skill in enumerate(result.skills):
 
         def add(rule: str, level: str, text: str, skill: SkillReport = skill) -> None:
             message = f"{printable(skill.name)}: {text}"
@@ -301,7 +299,7 @@ def _findings(result: EvalResult) -> list[_Finding]:
         for check in skill.phrases:
             if check.effect == "untested":
                 add("eval-untested-phrase", "note", f"no case depends on {check.phrase!r}")
-        for text in breaches.get(id(skill), ()):
+        for text in breaches.get(index, ()):
             add("eval-threshold", "error", f"threshold breached: {text}")
     for collision in result.collisions:
         for (file, line), other in (

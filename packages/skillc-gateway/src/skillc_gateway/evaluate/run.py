@@ -21,7 +21,7 @@ from skillc_gateway.evaluate.library import (
     skill_folders,
     skill_of,
 )
-from skillc_gateway.evaluate.report import CaseResult, EvalResult, SkillReport
+from skillc_gateway.evaluate.report import CaseResult, EvalResult, SkillReport, breaches_of
 
 if TYPE_CHECKING:
     from skillc_gateway.evaluate.cases import Case
@@ -381,8 +381,7 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
             len(library.entries),
             tuple(reports),
             tuple(found),
-            options.min_recall,
-            options.max_false_triggers,
+            breaches_of(reports, options.min_recall, options.max_false_triggers),
             warnings,
         )
     finally:
