@@ -254,3 +254,29 @@ def test_a_store_copy_keeps_a_link_to_what_the_gitignore_excludes_as_a_link(
     assert "120000" in staged and "pub\n" in staged and "pub/key.txt" not in staged
     found = git(copy, "grep", "--cached", "-l", "SECRET", check=False)
     assert found.returncode == 1 and not found.stdout  # no staged file holds a secret
+
+
+@pytest.mark.parametrize("store", [(), ("--global",)])
+def test_a_folder_imported_into_a_store_is_packaged_as_it_is_now(
+    cli: Callable[..., Any],
+    project: Path,
+    write_skill: Callable[..., Path],
+    tmp_path: Path,
+    store: tuple[str, ...],
+) -> None:
+    """``skc package skills/demo`` of a folder built earlier (``skc build skills/demo``, into
+    the project or the global store) packaged its store copy: the edits made in the folder
+    since the build were left out. A path names the folder, packaged as it is; the bare name
+    names the installed skill, the store copy."""
+    folder = write_skill(project / "skills" / "demo", files={"refs/a.md": "a"})
+    skc = cli("skillc_index")
+    assert skc("build", "skills/demo", *store).returncode == 0
+    (folder / "refs" / "b.md").write_text("added after the build\n")
+    for given, names in [
+        ("skills/demo", ["demo/SKILL.md", "demo/refs/a.md", "demo/refs/b.md"]),
+        ("demo", ["demo/SKILL.md", "demo/refs/a.md"]),
+    ]:
+        output = tmp_path / given.replace("/", "-")
+        done = skc("package", given, "-o", str(output))
+        assert done.returncode == 0, done.stderr
+        assert sorted(zipfile.ZipFile(output / "demo.zip").namelist()) == names

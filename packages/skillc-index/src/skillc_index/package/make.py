@@ -119,7 +119,9 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
 
     dialect = PACKAGE_DIALECTS[fmt]
     resolved = resolve_skill(given, layout)  # W001 among its notices: the skill taken is said
-    source = resolved.source
+    # a folder imported into a store is packaged as it is now (as build imports it again and
+    # lint checks it), not as its store copy holds it since the import
+    source = resolved.imported_from or resolved.source
     dirs: list[str] = []
     found = walk_skill(source, dirs=dirs)
     if found.escapes:
