@@ -280,3 +280,36 @@ def test_a_folder_imported_into_a_store_is_packaged_as_it_is_now(
         done = skc("package", given, "-o", str(output))
         assert done.returncode == 0, done.stderr
         assert sorted(zipfile.ZipFile(output / "demo.zip").namelist()) == names
+
+
+def test_an_import_reads_the_folders_gitignore_files_once(
+    cli: Callable[..., Any],
+    project: Path,
+    write_skill: Callable[..., Path],
+    count_calls: Callable[[object, str], list[Any]],
+) -> None:
+    """An import read the folder's ``.gitignore`` files up to three times to parse them and
+    three to hash them (the build by name, the plan, the copy): now once each. The folders
+    are the walk's, so a folder holding hidden files only brings its ``.gitignore`` too, and
+    the copy is then up to date."""
+    from skillc_index import files as files_module
+
+    folder = write_skill(project / "skills" / "demo", files={"refs/a.md": "a"})
+    (folder / ".gitignore").write_text("credentials.json\n")
+    (folder / "refs" / ".gitignore").write_text("draft.md\n")
+    (folder / "quiet").mkdir()
+    (folder / "quiet" / ".gitignore").write_text("*.tmp\n")
+    skc = cli("skillc_index")
+    assert skc("build", "skills/demo").returncode == 0
+    copy = project / ".skillc" / "skills" / "demo"
+    assert (copy / "quiet" / ".gitignore").read_text() == "*.tmp\n"
+    assert "(up to date)" in skc("build", "demo").stdout
+    (folder / ".gitignore").write_text("credentials.json\n*.key\n")  # the rules alone edited
+    parsed = count_calls(files_module, "read_in_root")
+    hashed = count_calls(files_module, "file_sha256")
+    done = skc("build", "demo")
+    assert done.returncode == 0, done.stderr
+    assert (copy / ".gitignore").read_text() == "credentials.json\n*.key\n"
+    rules = str(folder.resolve() / ".gitignore")
+    assert sum(str(call[0] / call[1]) == rules for call in parsed) == 1
+    assert sum(call[0] == rules for call in hashed) == 1

@@ -29,8 +29,10 @@ from skillc_index.build.deploy import (
 )
 from skillc_index.build.manifest import MANIFEST_FILE
 from skillc_index.build.store import (
+    GitView,
     ImportAction,
     ImportPlan,
+    git_view,
     in_a_store,
     perform_import,
     plan_import,
@@ -220,6 +222,8 @@ class _Origin(NamedTuple):
     """Its source hash (of ``files``)."""
     record: ImportRecord
     """The store copy's import record."""
+    view: GitView
+    """Its :class:`~skillc_index.build.store.GitView`."""
 
 
 def _from_origin(
@@ -241,10 +245,12 @@ def _from_origin(
         if record is not None:
             origin = import_origin(resolved.source, resolved.scope, layout, record=record)
         if origin is not None and record is not None:
-            files = walk_skill(origin)
-            known = _Origin(files, source_hash(origin, files.files), record)
+            dirs: list[str] = []
+            files = walk_skill(origin, dirs=dirs)
+            view = git_view(origin, files.files, dirs)
+            known = _Origin(files, source_hash(origin, files.files), record, view)
             if known.digest == record.source_hash and same_for_git(
-                resolved.source, origin, files.files
+                resolved.source, files.files, view
             ):  # its .gitignore files and the links to what they exclude too
                 origin = None
         scope, runtime = resolved.scope, resolved.runtime
@@ -305,15 +311,17 @@ def _build_skill(
     )
     _check_source(resolved.source, os.fspath(skill), layout)
     config = load_config(layout) if config is None else config
-    files = walk_skill(resolved.source) if known is None else known.files
+    dirs: list[str] = []
+    files = walk_skill(resolved.source, dirs=dirs) if known is None else known.files
     if files.escapes:
         raise PathEscapesRoot(files.escapes[0])
 
     notices: list[Diagnostic | Notice] = list(resolved.notices)
     plan: ImportPlan | None = None
     if not in_a_store(resolved.source, layout):
+        view = git_view(resolved.source, files.files, dirs) if known is None else known.view
         plan = plan_import(
-            resolved, layout, files, force=force,
+            resolved, layout, files, view, force=force,
             origin_hash=None if known is None else known.digest,
             record=None if known is None else known.record,
         )  # fmt: skip

@@ -5,9 +5,9 @@ inside a project, else the global store; the global store with ``--global``) and
 copy. The copy holds the skill's files as :func:`~skillc_index.files.walk_skill` sees them:
 hidden names are left out and symlinks (which stay inside the skill) become regular files,
 but for one leading to what the skill's ``.gitignore`` files exclude, which stays a relative
-symlink (:func:`excluded_links`). The skill's own ``.gitignore`` files come too
-(:func:`skill_ignores`): in the copy, which the project's git tracks, git and ``skc package``
-leave out what they leave out of the folder (:func:`same_for_git`).
+symlink. The skill's own ``.gitignore`` files come too: in the copy, which the project's git
+tracks, git and ``skc package`` leave out what they leave out of the folder
+(:func:`same_for_git`). Both are the folder's :class:`GitView`, read once per import.
 
 The folder's name becomes the skill's name, so it must follow ``skc init``'s rule (E100
 otherwise). An existing store copy is never replaced without ``force``, unless it already
@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from skillc_index.atomic import abandoned, move_aside, staging_dir, write_file_atomic
 from skillc_index.command_errors import (
@@ -45,15 +45,15 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 __all__ = [
+    "GitView",
     "ImportPlan",
-    "excluded_links",
+    "git_view",
     "in_a_store",
     "perform_import",
     "plan_import",
     "recover_stranded",
     "same_for_git",
     "shadow_notice",
-    "skill_ignores",
     "store_scope",
 ]
 
@@ -72,6 +72,8 @@ class ImportPlan:
     """``<store>/<name>``."""
     action: ImportAction
     files: SkillFiles
+    view: GitView
+    """The folder's :class:`GitView`, read once for the plan and the copy."""
     adopt_hash: str | None = None
     """For ``unchanged``: the source hash of a store copy whose record does not name this
     folder yet, or not as it is written now (an absolute path of a folder inside the project:
@@ -128,56 +130,51 @@ def shadow_notice(source: Path, layout: Layout, *, runs: bool = False) -> Notice
     )
 
 
-def skill_ignores(root: Path, files: Iterable[str]) -> dict[str, str]:
+class GitView(NamedTuple):
+    """What git and ``skc package`` see of a skill folder besides its files (:func:`git_view`)."""
+
+    folders: tuple[str, ...]
+    """The folders looked in (:func:`~skillc_index.files.walk_skill`'s ``dirs``)."""
+    ignores: dict[str, str]
     """The skill's own ``.gitignore`` files (:func:`~skillc_index.glob.ignore_files`, regular
-    ones, of its root and of the folders holding ``files``) by their SHA-256: hidden, so not
-    among its files nor in its source hash, yet an import carries them, and a copy whose
-    ones differ from the folder's is imported again."""
-    from skillc_index.glob import ignore_files
+    ones) by their SHA-256: hidden, so not among its files nor in its source hash, yet an
+    import carries them."""
+    links: dict[str, str]
+    """The symlinks its files are reached through that lead to what those files exclude
+    (:meth:`~skillc_index.glob.IgnoreRules.excluded_link`: ``creds-link.json ->
+    credentials.json``, ``pub -> local``): each link's path -> the path it leads to, both
+    relative to the root. An import keeps them as links, as git commits them (a copy of the
+    content would put it in git and in ``skc package NAME`` under the link's name). Empty
+    when the ``.gitignore`` files cannot be read (over their bounds: ``skc package`` refuses
+    such a skill)."""
+
+
+def git_view(root: Path, files: Iterable[str], folders: Iterable[str]) -> GitView:
+    """The :class:`GitView` of the skill at ``root`` whose files are ``files`` and folders
+    ``folders`` (relative, each after its parent): its ``.gitignore`` files read once, for an
+    import to compare and copy."""
+    from skillc_index.glob import IgnoreRules, IgnoreTooLarge, ignore_files
 
     real = os.path.realpath(root)
-    return file_digests(
-        root, [rel for rel, link in ignore_files(real, _folders(files)) if not link]
-    )
-
-
-def _folders(files: Iterable[str]) -> list[str]:
-    """The folders holding ``files``, each after its parent."""
-    return sorted({rel[:at] for rel in files for at, char in enumerate(rel) if char == "/"})
-
-
-def excluded_links(root: Path, files: Iterable[str]) -> dict[str, str]:
-    """The symlinks of the skill at ``root`` that ``files`` are reached through and that lead
-    to what its ``.gitignore`` files exclude (:meth:`~skillc_index.glob.IgnoreRules.excluded_link`:
-    ``creds-link.json -> credentials.json``, ``pub -> local``): each link's path -> the path
-    it leads to, both relative to the root. An import keeps them as links, as git commits
-    them (a copy of the content would put it in git and in ``skc package NAME`` under the
-    link's name). Empty when the ``.gitignore`` files cannot be read (over their bounds:
-    ``skc package`` refuses such a skill)."""
-    from skillc_index.glob import IgnoreRules, IgnoreTooLarge
-
-    real = os.path.realpath(root)
-    names = list(files)
+    looked = tuple(folders)
+    ignores = file_digests(root, [rel for rel, link in ignore_files(real, looked) if not link])
     try:
-        rules, _ = IgnoreRules.read(root, _folders(names), real_root=real)
+        rules, _ = IgnoreRules.read(root, looked, real_root=real)
     except IgnoreTooLarge:
-        return {}
+        return GitView(looked, ignores, {})
     links: dict[str, str] = {}
-    for rel in names:
+    for rel in files:
         if (found := rules.excluded_link(real, rel)) is not None:
             link = found[0].rstrip("/")
             links.setdefault(link, os.path.realpath(f"{real}/{link}")[len(real) + 1 :])
-    return links
+    return GitView(looked, ignores, links)
 
 
-def same_for_git(copy: Path, origin: Path, files: Iterable[str]) -> bool:
-    """Whether the store ``copy`` of the folder ``origin`` (whose files are ``files``) shows
-    git and ``skc package`` what the folder does: the same ``.gitignore`` files, the same
-    links to what they exclude. A copy that does not is imported again."""
-    names = list(files)
-    return skill_ignores(copy, names) == skill_ignores(origin, names) and excluded_links(
-        copy, names
-    ) == excluded_links(origin, names)
+def same_for_git(copy: Path, files: Iterable[str], origin: GitView) -> bool:
+    """Whether the store ``copy`` of a folder whose files are ``files`` and whose view is
+    ``origin`` shows git and ``skc package`` what the folder does: the same ``.gitignore``
+    files, the same links to what they exclude. A copy that does not is imported again."""
+    return git_view(copy, files, origin.folders) == origin
 
 
 def _is_empty_folder(path: Path) -> bool:
@@ -191,14 +188,16 @@ def plan_import(
     skill: ResolvedSkill,
     layout: Layout,
     files: SkillFiles,
+    view: GitView,
     *,
     force: bool,
     origin_hash: str | None = None,
     record: ImportRecord | None = None,
 ) -> ImportPlan:
-    """Decide how ``skill`` (found by path, outside the stores) goes into its scope's store.
-    ``origin_hash`` (the source hash of ``files``) and ``record`` (the store copy's import
-    record), when the caller has them already: not hashed or read again.
+    """Decide how ``skill`` (found by path, outside the stores) goes into its scope's store;
+    ``view`` is the folder's :class:`GitView` (:func:`git_view`). ``origin_hash`` (the source
+    hash of ``files``) and ``record`` (the store copy's import record), when the caller has
+    them already: not hashed or read again.
 
     Raises :class:`~skillc_index.layout.InvalidSkillName` (E100) when the folder's name is
     not a valid skill name, and :class:`StoreCopyDiffers` (E050) when the store already holds a
@@ -211,9 +210,9 @@ def plan_import(
     origin = skill.source
     recorded = ImportRecord.recorded(origin, skill.scope, layout)
     if not destination.exists() and not destination.is_symlink():
-        return ImportPlan(origin, recorded, destination, "copy", files)
+        return ImportPlan(origin, recorded, destination, "copy", files, view)
     if destination.is_symlink() and os.path.realpath(destination) == str(origin):
-        return ImportPlan(origin, recorded, destination, "unchanged", files)
+        return ImportPlan(origin, recorded, destination, "unchanged", files, view)
     why = "a different"
     if (
         destination.is_dir()
@@ -224,24 +223,24 @@ def plan_import(
         record = ImportRecord.read(destination) if record is None else record
         ours = record is not None and record.folder(destination) == origin
         if current == (origin_hash or source_hash(origin, files.files)) and same_for_git(
-            destination, origin, files.files
+            destination, files.files, view
         ):
             kept = ours and record == ImportRecord(recorded, current)
             return ImportPlan(
-                origin, recorded, destination, "unchanged", files, None if kept else current
+                origin, recorded, destination, "unchanged", files, view, None if kept else current
             )
         if ours and record and record.source_hash == current:
-            return ImportPlan(origin, recorded, destination, "replace", files)
+            return ImportPlan(origin, recorded, destination, "replace", files, view)
         if ours:
             why = "an edited"
         elif record is not None:
             why = f"a different (imported from {record.folder(destination) or record.origin})"
     if _is_empty_folder(destination):
-        return ImportPlan(origin, recorded, destination, "replace", files)
+        return ImportPlan(origin, recorded, destination, "replace", files, view)
     if not force:
         shown = layout.display(destination)
         raise StoreCopyDiffers(skill.name, skill.scope, why, shown, layout.display(origin))
-    return ImportPlan(origin, recorded, destination, "replace", files, keep_previous=True)
+    return ImportPlan(origin, recorded, destination, "replace", files, view, keep_previous=True)
 
 
 def perform_import(plan: ImportPlan) -> Path | None:
@@ -262,7 +261,7 @@ def perform_import(plan: ImportPlan) -> Path | None:
     staging = staging_dir(store, f"{name}.import")
     try:
         made = {staging}
-        links = excluded_links(plan.origin, plan.files.files)
+        links = plan.view.links
         for rel in (*(rel for rel in plan.files.files if rel not in links), *links):
             if any(rel[:at] in links for at, char in enumerate(rel) if char == "/"):
                 continue  # below a link kept: what it leads to is copied on its own path
@@ -274,8 +273,11 @@ def perform_import(plan: ImportPlan) -> Path | None:
                 target.symlink_to(os.path.relpath(staging / links[rel], target.parent))
             else:
                 shutil.copy2(plan.origin / rel, target)  # keeps mtimes: as old as its source
-        for rel in skill_ignores(plan.origin, plan.files.files):  # what git and package omit
-            shutil.copy2(plan.origin / rel, staging / rel)
+        for rel in plan.view.ignores:  # what git and package omit
+            target = staging / rel
+            if target.parent not in made:  # a folder of hidden files only, this one among them
+                target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(plan.origin / rel, target)
         record = ImportRecord(plan.recorded, source_hash(staging, plan.files.files))
         (staging / IMPORT_RECORD).write_bytes(record.to_bytes())
         if plan.keep_previous and (plan.destination.exists() or plan.destination.is_symlink()):
