@@ -313,3 +313,32 @@ def test_an_import_reads_the_folders_gitignore_files_once(
     rules = str(folder.resolve() / ".gitignore")
     assert sum(str(call[0] / call[1]) == rules for call in parsed) == 1
     assert sum(call[0] == rules for call in hashed) == 1
+
+
+def test_an_import_refuses_gitignore_files_over_their_bounds_as_package_does(
+    cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``skc package skills/demo`` refused a folder whose ``.gitignore`` files are over their
+    bounds (E070), but ``skc build skills/demo`` imported it with ``creds-link.json ->
+    credentials.json`` copied as a regular file holding the secret (which links to keep was
+    unknown). The import is E070 too, by path and by name, and nothing is copied."""
+    folder = write_skill(project / "skills" / "demo", files={"credentials.json": "TOPSECRET"})
+    (folder / "creds-link.json").symlink_to("credentials.json")
+    too_many = "credentials.json\n" + "".join(f"pattern{n}\n" for n in range(1000))
+    (folder / ".gitignore").write_text(too_many)
+    skc = cli("skillc_index")
+    copy = project / ".skillc" / "skills" / "demo"
+    said = "error[E070]: cannot import 'skills/demo': its .gitignore files hold over 1000 patterns"
+    refused = skc("build", "skills/demo")
+    assert refused.returncode == 1
+    assert said in refused.stderr and "Traceback" not in refused.stderr
+    assert not copy.exists()
+    assert "error[E070]" in skc("package", "skills/demo", "-o", str(tmp_path / "out")).stderr
+    (folder / ".gitignore").write_text("credentials.json\n")
+    assert skc("build", "skills/demo").returncode == 0
+    assert str((copy / "creds-link.json").readlink()) == "credentials.json"
+    (folder / ".gitignore").write_text(too_many)
+    refused = skc("build", "demo")  # the store copy, whose folder is imported again
+    assert refused.returncode == 1 and said in refused.stderr
+    assert (copy / ".gitignore").read_text() == "credentials.json\n"
+    assert str((copy / "creds-link.json").readlink()) == "credentials.json"

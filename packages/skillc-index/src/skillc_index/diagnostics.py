@@ -69,10 +69,12 @@ TEMPLATES: dict[str, str] = {
 }
 
 #: skillc's other wording of a code, where the RFC's does not fit: E050 for a file that is no
-#: skill (the page of ``skc stats --html FILE``), named by its path. A diagnostic reads so
+#: skill (the page of ``skc stats --html FILE``), named by its path; E070 for an import
+#: (``skc build <folder>``) refused for what ``skc package`` refuses. A diagnostic reads so
 #: when its ``params`` fill this form's placeholders and not the RFC template's.
 OTHER_FORMS: dict[str, str] = {
     "E050": "'<path>' already exists",
+    "E070": "cannot import '<path>': <reason>",
 }
 
 # Patterns here and in the modules on the show/search path are compiled on first use (re keeps

@@ -3,7 +3,8 @@
 Every check that can refuse the build runs before anything is written: skill resolution
 (E001/E010), targets (E100, a target the project leads outside itself included), symlinks
 escaping the skill (E012), a project store or runtime folder that a symlink leads out of the
-project (E012), frontmatter (E011), an import that would replace a different skill or a
+project (E012), ``.gitignore`` files over their bounds in a folder to import (E070),
+frontmatter (E011), an import that would replace a different skill or a
 deployment that would replace a folder skillc did not make (E050 without ``--force``), an
 agent folder that cannot be written (E999), and an index file belonging to another source
 (E003).
@@ -32,8 +33,8 @@ from skillc_index.build.store import (
     GitView,
     ImportAction,
     ImportPlan,
-    git_view,
     in_a_store,
+    origin_view,
     perform_import,
     plan_import,
     same_for_git,
@@ -247,7 +248,7 @@ def _from_origin(
         if origin is not None and record is not None:
             dirs: list[str] = []
             files = walk_skill(origin, dirs=dirs)
-            view = git_view(origin, files.files, dirs)
+            view = origin_view(origin, files.files, dirs, layout.display(origin))
             known = _Origin(files, source_hash(origin, files.files), record, view)
             if known.digest == record.source_hash and same_for_git(
                 resolved.source, files.files, view
@@ -319,7 +320,11 @@ def _build_skill(
     notices: list[Diagnostic | Notice] = list(resolved.notices)
     plan: ImportPlan | None = None
     if not in_a_store(resolved.source, layout):
-        view = git_view(resolved.source, files.files, dirs) if known is None else known.view
+        view = (  # E070 for .gitignore files over their bounds, as package refuses them
+            origin_view(resolved.source, files.files, dirs, layout.display(resolved.source))
+            if known is None
+            else known.view
+        )
         plan = plan_import(
             resolved, layout, files, view, force=force,
             origin_hash=None if known is None else known.digest,

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from skillc_index.atomic import abandoned, move_aside, staging_dir, write_file_atomic
 from skillc_index.command_errors import (
+    ImportRefused,
     StoreCopyDiffers,
 )
 from skillc_index.diagnostics import Notice
@@ -49,6 +50,7 @@ __all__ = [
     "ImportPlan",
     "git_view",
     "in_a_store",
+    "origin_view",
     "perform_import",
     "plan_import",
     "recover_stranded",
@@ -144,24 +146,21 @@ class GitView(NamedTuple):
     (:meth:`~skillc_index.glob.IgnoreRules.excluded_link`: ``creds-link.json ->
     credentials.json``, ``pub -> local``): each link's path -> the path it leads to, both
     relative to the root. An import keeps them as links, as git commits them (a copy of the
-    content would put it in git and in ``skc package NAME`` under the link's name). Empty
-    when the ``.gitignore`` files cannot be read (over their bounds: ``skc package`` refuses
-    such a skill)."""
+    content would put it in git and in ``skc package NAME`` under the link's name)."""
 
 
 def git_view(root: Path, files: Iterable[str], folders: Iterable[str]) -> GitView:
     """The :class:`GitView` of the skill at ``root`` whose files are ``files`` and folders
     ``folders`` (relative, each after its parent): its ``.gitignore`` files read once, for an
-    import to compare and copy."""
-    from skillc_index.glob import IgnoreRules, IgnoreTooLarge, ignore_files
+    import to compare and copy. :class:`~skillc_index.glob.IgnoreTooLarge` when they are over
+    their bounds: what they exclude, so which links to keep, is unknown (``skc package``
+    refuses such a skill; an import too, :func:`origin_view`)."""
+    from skillc_index.glob import IgnoreRules, ignore_files
 
     real = os.path.realpath(root)
     looked = tuple(folders)
     ignores = file_digests(root, [rel for rel, link in ignore_files(real, looked) if not link])
-    try:
-        rules, _ = IgnoreRules.read(root, looked, real_root=real)
-    except IgnoreTooLarge:
-        return GitView(looked, ignores, {})
+    rules, _ = IgnoreRules.read(root, looked, real_root=real)
     links: dict[str, str] = {}
     for rel in files:
         if (found := rules.excluded_link(real, rel)) is not None:
@@ -173,8 +172,27 @@ def git_view(root: Path, files: Iterable[str], folders: Iterable[str]) -> GitVie
 def same_for_git(copy: Path, files: Iterable[str], origin: GitView) -> bool:
     """Whether the store ``copy`` of a folder whose files are ``files`` and whose view is
     ``origin`` shows git and ``skc package`` what the folder does: the same ``.gitignore``
-    files, the same links to what they exclude. A copy that does not is imported again."""
-    return git_view(copy, files, origin.folders) == origin
+    files, the same links to what they exclude. A copy that does not (or whose ``.gitignore``
+    files are over their bounds) is imported again."""
+    from skillc_index.glob import IgnoreTooLarge
+
+    try:
+        return git_view(copy, files, origin.folders) == origin
+    except IgnoreTooLarge:
+        return False
+
+
+def origin_view(origin: Path, files: Iterable[str], folders: Iterable[str], shown: str) -> GitView:
+    """The :func:`git_view` of a folder to import (``shown`` as the error names it);
+    :class:`~skillc_index.command_errors.ImportRefused` (E070) when its ``.gitignore`` files
+    are over their bounds, as ``skc package`` refuses it: a link to what they exclude would
+    be copied as the content, which git then commits."""
+    from skillc_index.glob import IgnoreTooLarge
+
+    try:
+        return git_view(origin, files, folders)
+    except IgnoreTooLarge as exc:
+        raise ImportRefused(shown, str(exc)) from None
 
 
 def _is_empty_folder(path: Path) -> bool:
