@@ -119,9 +119,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
 
     dialect = PACKAGE_DIALECTS[fmt]
     resolved = resolve_skill(given, layout)  # W001 among its notices: the skill taken is said
-    # a folder imported into a store is packaged as it is now (as build imports it again and
-    # lint checks it), not as its store copy holds it since the import
-    source = resolved.imported_from or resolved.source
+    source = resolved.imported_from or resolved.source  # a path: the folder as it is now
     dirs: list[str] = []
     found = walk_skill(source, dirs=dirs)
     if found.escapes:
