@@ -106,6 +106,28 @@ def test_a_rule_is_set_twice_only_within_one_config_file(lint: Run, cwd: Path, h
     )
 
 
+def test_a_projects_lint_rules_table_merges_rule_by_rule(lint: Run, cwd: Path, home: Path) -> None:
+    """RFC-0009:C-RESOLUTION is per key: a project's ``[lint.rules]`` turning one rule off
+    replaced the global config's whole ``[lint.rules]`` (its ``SKL108 = "error"`` was lost);
+    each rule of the table is now its own key, the project's over the global config's."""
+    put(cwd / "skills" / "tables")
+    put(cwd / "skills" / "huge", NO_TRIGGER + "line\n" * 20)
+    write(
+        home / ".skillc" / "config.toml",
+        '[lint.rules]\nSKL108 = "error"\nSKL201 = { max-lines = 5 }\n',
+    )
+    write(cwd / ".skillc" / "config.toml", "[lint.rules]\nSKL201 = { max-lines = 50 }\n")
+    proc = lint("skills", "--format", "json")
+    assert (proc.stderr, findings(proc)) == (
+        "",
+        {"huge": [("SKL108", "error")], "tables": [("SKL108", "error")]},
+    )
+    # a rule the global table sets under another name is the project's, without a warning
+    write(cwd / ".skillc" / "config.toml", '[lint.rules]\ndescription-triggers = "off"\n')
+    proc = lint("skills/tables", "--format", "json")
+    assert (proc.stderr, findings(proc)) == ("", {"tables": [("SKL201", "warning")]})
+
+
 def test_tool_skillc_per_file_ignores_are_relative_to_the_pyproject(lint: Run, cwd: Path) -> None:
     repo = cwd / "repo"
     write(

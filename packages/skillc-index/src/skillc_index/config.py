@@ -69,6 +69,9 @@ FOLDER_VARIABLES = ("SKILLC_HOME", "SKILLC_CACHE_DIR")
 PERSONAL_KEYS = frozenset({"stats.url"})
 #: Tables whose keys are free-form and merged key by key.
 OPEN_TABLES = ("lint", "targets", "libraries")
+#: How a key of ``[lint.rules]`` is kept (``lint.rules.SKL108``): merged rule by rule, as
+#: ``[lint]``'s own keys are, and given back as the ``rules`` table of :attr:`Config.lint`.
+RULES_PREFIX = "lint.rules."
 #: Where a value may come from (:attr:`Config.origins`), lowest precedence first.
 ORIGINS = ("default", "global", "project", "env", "cli")
 
@@ -265,6 +268,11 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
                         Notice(f"config file {path}: {what} '{shown(key)}' {problem}; ignored")
                     )
                     continue
+                if section == "lint" and key == "rules" and isinstance(value, dict):
+                    # RFC-0009's [lint.rules]: each rule a key, so a project's table merges
+                    # into the global one rule by rule (it replaced the whole table)
+                    flat.update({f"{RULES_PREFIX}{rule}": v for rule, v in value.items()})
+                    continue
                 flat[f"{section}.{key}"] = value
         elif section in FIXED_TABLES or section in OPEN_TABLES:  # search = "cjk"
             header = f"tool.skillc.{section}" if path.name == PYPROJECT else section
@@ -277,6 +285,18 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
         else:
             notices.append(Notice(f"config file {path}: unknown key '{section}' ignored"))
     return flat
+
+
+def _nested_rules(lint: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``[lint]`` table with its ``rules.<rule>`` keys put back in a ``rules`` table (in
+    the place of the first of them, keys in merged order)."""
+    table: dict[str, Any] = {}
+    for key, value in lint.items():
+        if key.startswith("rules."):
+            table.setdefault("rules", {})[key[len("rules.") :]] = value
+        else:
+            table[key] = value
+    return table
 
 
 def _toml_kind(value: Any) -> str:
@@ -527,7 +547,7 @@ def load_config(
     context = merged["budget.context_tokens"]
     return Config(
         tokenizer=str(merged["search.tokenizer"]),
-        lint=table("lint"),
+        lint=_nested_rules(table("lint")),
         targets={k: str(v) for k, v in table("targets").items()},
         libraries={k: tuple(v) for k, v in table("libraries").items()},
         budget_context_tokens=None if context is None else int(context),

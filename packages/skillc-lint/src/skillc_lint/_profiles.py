@@ -200,10 +200,10 @@ def configured_registry(
     problem: a config may tune a dialect's rules for the runs that select it.
 
     ``origins``: where each key came from (:attr:`skillc_index.Config.origins`, by
-    ``lint.<key>``): the keys of each file are applied in turn, the global config's before
-    the project's, so a rule the project sets under another name than the global config
-    (``name-match-dir`` for ``SKL104``) is the project's, and only a rule set twice in one
-    file is a problem."""
+    ``lint.<key>``, and ``lint.rules.<rule>`` for each rule of ``rules``): the keys of each
+    file are applied in turn, the global config's before the project's, so a rule the
+    project sets under another name than the global config (``name-match-dir`` for
+    ``SKL104``) is the project's, and only a rule set twice in one file is a problem."""
     settings = dict(lint)
     configured = settings.pop("profiles", None)
     settings.pop("per-file-ignores", None)  # no rule: the run reads it (operations.suppressions)
@@ -221,12 +221,20 @@ def configured_registry(
         for rule in profile.rules
         for key in (rule.id.lower(), rule.name)
     }
-    from skillc_index.config import ORIGINS
+    from skillc_index.config import ORIGINS, RULES_PREFIX
 
     files: dict[int, dict[str, Any]] = {}  # the keys by where they came from, in precedence
+
+    def keys_of(dotted: str) -> dict[str, Any]:
+        origin = (origins or {}).get(dotted, "")
+        return files.setdefault(ORIGINS.index(origin) if origin in ORIGINS else 0, {})
+
     for key, value in _without(settings, idle).items():
-        origin = (origins or {}).get(f"lint.{key}", "")
-        files.setdefault(ORIGINS.index(origin) if origin in ORIGINS else 0, {})[key] = value
+        if key == "rules" and isinstance(value, Mapping):  # [lint.rules]: each rule's own
+            for rule, setting in value.items():
+                keys_of(f"{RULES_PREFIX}{rule}").setdefault("rules", {})[rule] = setting
+        else:
+            keys_of(f"lint.{key}")[key] = value
     for _, keys in sorted(files.items()):
         problems += registry.configure(keys)
     if chosen is not None:
