@@ -101,13 +101,15 @@ def test_the_user_environment_is_kept(tool: Path, gateway_process: Run) -> None:
 @pytest.mark.parametrize(
     ("program", "code", "message"),
     [
-        ("no-such-program-x", 127, "warning: exec: command not found: no-such-program-x\n"),
-        ("scripts/show.py", 126, "warning: exec: permission denied: scripts/show.py\n"),
+        ("no-such-program-x", 127, "warning: exec: Command not found: no-such-program-x\n"),
+        ("scripts/show.py", 126, "warning: exec: Permission denied: scripts/show.py\n"),
     ],
 )
 def test_a_command_that_cannot_start(
     tool: Path, project: Path, gateway_process: Run, program: str, code: int, message: str
 ) -> None:
+    """In ``run``'s words (spec/003 §9.3, ``Command not found``): ``exec`` said ``command
+    not found`` of the same program, from the same helper."""
     done = gateway_process("exec", "demo", "--", program)
     assert (done.returncode, done.stdout, done.stderr) == (code, "", message)
     assert rows(project)[0][1]["exit_code"] == code
@@ -142,7 +144,7 @@ def test_a_relative_path_entry_is_skc_s_folder_not_the_skill_s(
         "exec", "demo", "--", "whoran", env_extra={"PATH": f".:{clean_env['PATH']}"}
     )
     assert (done.returncode, done.stdout) == (127, "")
-    assert done.stderr == "warning: exec: command not found: whoran\n"
+    assert done.stderr == "warning: exec: Command not found: whoran\n"
 
 
 def test_a_signal_ends_the_command_and_gives_128_plus_n(
@@ -292,7 +294,7 @@ def test_a_script_whose_interpreter_is_missing_is_126_not_127(
     result = gateway_process("exec", "demo", "--", "oldtool", env_extra={"PATH": path})
     assert (result.returncode, result.stderr) == (
         126,
-        "warning: exec: cannot execute oldtool: bad interpreter (#! line)\n",
+        "warning: exec: Cannot execute oldtool: bad interpreter (#! line)\n",
     )
 
 

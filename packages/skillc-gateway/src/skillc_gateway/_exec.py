@@ -222,22 +222,17 @@ def exec_in_skill(
     env = exec_environment(environ, skill.source)
     program = None if "/" in argv[0] else on_path(argv[0], env)
     if program is None and "/" not in argv[0]:
-        return failure(127, f"command not found: {argv[0]}")
+        return failure(*not_started(argv[0]))
     with _signals_to() as started_command:
         try:
             process = subprocess.Popen(
                 list(argv), executable=program, shell=False, cwd=skill.source, env=env,
                 close_fds=True,
             )  # fmt: skip
-        except FileNotFoundError:
-            if not skill.source.is_dir():
-                return failure(127, f"the skill's folder is gone: {skill.source}")
-            return failure(*not_started(program or skill.source / argv[0], argv[0]))
-        except PermissionError:
-            return failure(126, f"permission denied: {argv[0]}")
         except (OSError, ValueError) as exc:  # ValueError: a NUL character in an argument
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            return failure(126, f"cannot execute {argv[0]}: {reason}")
+            if isinstance(exc, FileNotFoundError) and not skill.source.is_dir():
+                return failure(127, f"the skill's folder is gone: {skill.source}")
+            return failure(*not_started(program or skill.source / argv[0], argv[0], exc))
         started_command(process)
         returncode = process.wait()
     return ExecResult(exit_status(returncode), int((time.monotonic() - started) * 1000))

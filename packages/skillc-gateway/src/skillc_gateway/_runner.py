@@ -420,15 +420,23 @@ def exit_status(returncode: int) -> int:
     return 128 - returncode if returncode < 0 else returncode
 
 
-def not_started(path: str | Path, shown: str | None = None) -> tuple[int, str]:
-    """Why the program at ``path`` did not start when ``execve`` said ENOENT, as ``run`` and
-    ``exec`` say it: its exit status and message (``shown``: the program as written, else
-    ``path``). The file is there: what is missing is its ``#!`` interpreter, 126
-    (:data:`BAD_INTERPRETER`); else 127, not found."""
+def not_started(
+    path: str | Path, shown: str | None = None, raised: Exception | None = None
+) -> tuple[int, str]:
+    """Why the program at ``path`` did not start, as ``run`` and ``exec`` both say it, in
+    spec/003 §9.3's words (``Command not found``, ``Permission denied``): its exit status and
+    message (``shown``: the program as written, else ``path``). ``raised``: what starting it
+    raised; None when it was not found on ``PATH``. ENOENT for a file that is there is its
+    ``#!`` interpreter missing, 126 (:data:`BAD_INTERPRETER`); else 127, not found."""
     shown = str(path) if shown is None else shown
-    if Path(path).is_file():
-        return 126, f"cannot execute {shown}: {BAD_INTERPRETER}"
-    return 127, f"command not found: {shown}"
+    if isinstance(raised, PermissionError):
+        return 126, f"Permission denied: {shown}"
+    if raised is not None and not isinstance(raised, FileNotFoundError):
+        reason = getattr(raised, "strerror", None) or str(raised)  # ValueError: a NUL
+        return 126, f"Cannot execute {shown}: {reason}"
+    if raised is not None and Path(path).is_file():
+        return 126, f"Cannot execute {shown}: {BAD_INTERPRETER}"
+    return 127, f"Command not found: {shown}"
 
 
 def _failure(code: int, message: str, started: float) -> RunResult:
@@ -513,19 +521,14 @@ def run_tool(plan: RunPlan) -> RunResult:
         raise UnsupportedPlatform("running tools needs a POSIX system (process groups)")
     started = time.monotonic()
     if not plan.found:
-        return _failure(127, f"Command not found: {plan.argv[0]}", started)
+        return _failure(*not_started(plan.argv[0]), started)
     captured = HeadTail()
     try:
         code, timed_out = run_in_group(
             plan.argv, (captured,), env=plan.env, timeout=plan.timeout, cwd=plan.cwd
         )
-    except PermissionError:
-        return _failure(126, f"Permission denied: {plan.argv[0]}", started)
-    except FileNotFoundError:
-        code, message = not_started(plan.argv[0])
-        return _failure(code, message[:1].upper() + message[1:], started)
     except OSError as exc:
-        return _failure(126, f"Cannot execute {plan.argv[0]}: {exc.strerror or exc}", started)
+        return _failure(*not_started(plan.argv[0], raised=exc), started)
     duration = int((time.monotonic() - started) * 1000)
     output, truncated = captured.text()
     parsed = None
