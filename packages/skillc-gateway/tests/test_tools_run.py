@@ -24,12 +24,14 @@ from pathlib import Path
 import pytest
 
 from skillc_gateway._runner import (
+    LUA_INIT,
     assignments,
     bind_arguments,
     tool_environment,
     working_directory,
 )
 from skillc_index import ToolArgumentError, parse_tool_skill
+from skillc_index.tools.command import parse_command
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="tools run in process groups")
 
@@ -400,6 +402,7 @@ def test_environment_is_sanitised(run: Run, project: Path, kit: Callable[..., Pa
         "GIBBERISH_SKILL_DIR",
         "GIBBERISH_MODE",
         "SKILLC_RUN_ID",  # the run's marker: its processes are found by it
+        "LUA_INIT",  # lua's modules are the skill's
     }
     assert len(env["SKILLC_RUN_ID"]) == 24
     assert (env["GIBBERISH_SKILL_NAME"], env["GIBBERISH_MODE"]) == ("kit", "Dev")
@@ -412,6 +415,7 @@ def test_environment_is_sanitised(run: Run, project: Path, kit: Callable[..., Pa
         "GIBBERISH_SKILL_NAME": "s",
         "GIBBERISH_SKILL_DIR": "/s",
         "GIBBERISH_MODE": "Meeting",
+        "LUA_INIT": LUA_INIT,
     }
 
 
@@ -552,6 +556,46 @@ def test_a_preloaded_module_written_as_a_path_is_a_file_of_the_skill(
         1,
         "error[E012]: path escapes skill root: '../../setup.js'",
     )
+    assert not marker.exists()
+
+
+def test_a_lua_module_is_the_skills_not_the_working_folders(
+    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``lua -l helper main.lua`` loaded the checkout's ``./helper.lua`` (lua's search holds
+    ``./?.lua`` and the tool runs in the repository's root), and so did the script's own
+    ``require``: the search starts in the skill and keeps absolute entries only
+    (:data:`LUA_INIT`); ``-l mylib`` with the skill's ``mylib/init.lua`` stays a name."""
+    env = tool_environment({}, "s", Path("/s"), "Global")
+    assert env["LUA_INIT"] == LUA_INIT
+    assert parse_command("lua -l helper main.lua", 1)[0].preloads() == {}
+    lua = shutil.which("lua") or shutil.which("luajit")
+    if lua is None:
+        pytest.skip("lua is not installed")
+    marker = tmp_path / "pwned"
+    folder = kit(
+        tool("preloaded", "lua -l helper main.lua"),
+        tool("folder", "lua -lmylib main.lua"),
+        tool("required", "lua main.lua"),
+        tool("absent", "lua -l absent main.lua"),
+    )
+    (project / ".git").mkdir()  # the tool runs in the repository's root
+    script(folder, "main.lua", 'print("main")\n')
+    script(folder, "helper.lua", 'print("skill helper")\n')
+    script(folder, "mylib/init.lua", 'print("skill mylib")\n')
+    planted = f"io.open({json.dumps(str(marker))}, 'w'):close()\n"
+    for name in ("helper.lua", "mylib/init.lua", "absent.lua", "absent.so"):
+        script(project, name, planted)
+    expected = {"preloaded": "skill helper\nmain\n", "folder": "skill mylib\nmain\n"}
+    for name, out in expected.items():
+        proc = run("run", "kit", name)
+        assert (proc.returncode, proc.stdout) == (0, out), proc.stderr
+    script(folder, "main.lua", 'require "helper"\nprint("main")\n')
+    proc = run("run", "kit", "required")
+    assert (proc.returncode, proc.stdout) == (0, "skill helper\nmain\n"), proc.stderr
+    proc = run("run", "kit", "absent")  # in neither the skill nor the system: not found
+    assert proc.returncode == 1
+    assert "module 'absent' not found" in proc.stdout
     assert not marker.exists()
 
 

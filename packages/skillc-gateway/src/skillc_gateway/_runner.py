@@ -81,6 +81,22 @@ BLOCKED_PREFIXES = ("AWS_", "OPENAI_", "ANTHROPIC_")
 #: Why a program file that is there could not start (ENOENT from ``execve``): its ``#!`` line
 #: names an interpreter that is not (``run`` and ``exec`` say it alike, exit status 126).
 BAD_INTERPRETER = "bad interpreter (#! line)"
+#: Lua run first by every ``lua`` the tool starts (before its ``-l`` modules and script): the
+#: module search starts in the skill's folder and keeps absolute entries only, as ``PATH``
+#: does, so ``lua -l helper main.lua`` and ``require "helper"`` load the skill's
+#: ``helper.lua`` (or ``helper/init.lua``, ``helper.so``), never the working folder's
+#: (``./?.lua`` named the checkout's file).
+LUA_INIT = " ".join(  # one line: a tool that prints its environment prints it as one
+    (
+        'local d = os.getenv("GIBBERISH_SKILL_DIR") or ""',
+        'local ok = d:sub(1, 1) == "/" and not d:find("[;?]")',
+        "local function kept(mine, path) local t = {}",
+        'for e in (ok and mine .. ";" .. path or path):gmatch("[^;]+") do',
+        'if e:sub(1, 1) == "/" then t[#t + 1] = e end end return table.concat(t, ";") end',
+        'package.path = kept(d .. "/?.lua;" .. d .. "/?/init.lua", package.path)',
+        'package.cpath = kept(d .. "/?.so", package.cpath)',
+    )
+)
 _TRUE = ("true", "yes", "1", "on")
 _FALSE = ("false", "no", "0", "off")
 
@@ -98,7 +114,8 @@ def tool_environment(
     environ: Mapping[str, str], skill: str, skill_dir: Path, mode: str
 ) -> dict[str, str]:
     """§5.2: the inherited variables that are not blocked (``PATH``'s absolute entries only:
-    :func:`~skillc_index.programs.started_environment`), and the three injected ones."""
+    :func:`~skillc_index.programs.started_environment`), the three injected ones, and
+    :data:`LUA_INIT` (lua's modules are the skill's, not the working folder's)."""
     env = {
         name: value
         for name, value in environ.items()
@@ -107,6 +124,7 @@ def tool_environment(
     env["GIBBERISH_SKILL_NAME"] = skill
     env["GIBBERISH_SKILL_DIR"] = str(skill_dir)
     env["GIBBERISH_MODE"] = mode
+    env["LUA_INIT"] = LUA_INIT
     return started_environment(env)
 
 

@@ -363,6 +363,7 @@ class _Interpreter(NamedTuple):
     """Options whose argument is code too, a module loaded first (``node -r``, ``ruby -r``,
     ``lua -l``): unlike ``code``'s, the script operand still runs after them (perl's ``-M``
     takes its module attached only: ``perl -M strict`` is an error)."""
+    by_name: bool = False  # lua -l: a module name its search finds, no file (not in preloads)
 
 
 _SHELL = _Interpreter(
@@ -398,8 +399,8 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     "perl": _Interpreter(("-e", "-E", "-M", "-m"), ("-I",), magic_open=True),
     "ruby": _Interpreter(("-e",), ("-I", "-C", "-E"), preload=("-r",)),
     "php": _Interpreter(_PHP_CODE, ("-d", "-c")),
-    # lua -l requires a module by name, from ./?.lua too
-    **dict.fromkeys(("lua", "luajit"), _Interpreter(("-e",), preload=("-l",))),
+    # lua -l requires a module by name (run's LUA_INIT starts its search in the skill)
+    **dict.fromkeys(("lua", "luajit"), _Interpreter(("-e",), preload=("-l",), by_name=True)),
     **dict.fromkeys(("r", "rscript"), _Interpreter(("-e",))),
     "julia": _Interpreter(("-e", "-E", "--eval", "--print")),
     "osascript": _Interpreter(("-e",), ("-l",)),
@@ -541,7 +542,8 @@ def _interpreter_values(
             code = word if attached else words[position + 1] if position + 1 < len(words) else ()
             if spec.magic_open and opens is None and _PERL_DIAMOND.search(_head(code)):
                 opens = f"{shown} {written}"
-            if short in spec.preload and (attached or position + 1 < len(words)):
+            as_file = short in spec.preload and not spec.by_name
+            if as_file and (attached or position + 1 < len(words)):
                 glued = written + "=" if written.startswith("--") else written
                 preloads[position if attached else position + 1] = glued if attached else ""
             if attached:
