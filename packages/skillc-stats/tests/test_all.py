@@ -19,6 +19,7 @@ from skillc_index import Layout, resolve_skill
 from skillc_index.accesslog import AccessRecord, insert, primary_log
 from skillc_index.inventory.entries import installed_skills
 from skillc_stats import _usage, query_all
+from skillc_stats._filters import Filters
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -415,6 +416,37 @@ def test_a_plugin_skills_stats_open_its_log_once(
     summary = query_stats("kit:review", layout)
     assert (summary["skill_path"], summary["data"]["uses"]) == (str(new), 2)
     assert opened == [primary_log(resolve_skill("kit:review", layout).runtime)]
+
+
+def test_all_by_looks_a_plugins_other_versions_up_once_per_log(
+    home: Path,
+    layout: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    demo_skill: Callable[[Path], Path],
+) -> None:
+    """``--all --by`` (and its page) looked a plugin skill's other versions up in its log
+    for the uses, then again for each count of the trends: now once per log."""
+    from skillc_index.accesslog import reader
+
+    old = demo_skill(install_plugin(home, ("user", "1.0"))["1.0"])
+    log(layout, "review", access(old, "/w/a", "2026-03-01T10:00:00Z"))
+    new = demo_skill(install_plugin(home, ("user", "1.1"))["1.1"])
+    log(layout, "review", access(new, "/w/b", "2026-03-03T10:00:00Z"))
+    looked: list[str] = []
+    real = reader.other_versions
+
+    def counting(rows: Any, folder: str) -> list[str]:
+        looked.append(folder)
+        return real(rows, folder)
+
+    monkeypatch.setattr(reader, "other_versions", counting)
+    [trend] = query_all(layout, by="day")["data"]["skills"]
+    assert (trend["skill_path"], trend["uses"]) == (str(new), 2)
+    assert looked == [str(new)]
+    looked.clear()
+    page = _usage.all_answers(layout, Filters(), None, None, "day", page=True)[1]
+    assert page is not None and page["projects"]
+    assert looked == [str(new)]
 
 
 def age(folder: Path) -> None:

@@ -41,6 +41,7 @@ class AllCounts:
         filters: Filters,
         store: TeamStore | None = None,
         logs: Mapping[Path, Mapping[str, str]] | None = None,
+        versioned: dict[Path, dict[str, str]] | None = None,
     ) -> None:
         self.entries = entries
         self.logs = logs or {}
@@ -50,6 +51,9 @@ class AllCounts:
         store copy); a plugin's other versions' folders are added when each log is read
         (:func:`~skillc_index.accesslog.reader.add_versions`: an older one goes to the first
         installed version, as in ``--all``)."""
+        self.versioned = {} if versioned is None else versioned
+        """The logs whose folders have had those versions added, each with them: looked up
+        once per log for every answer (``--all`` fills it with the logs it read)."""
         self.layout = layout
         self.filters = filters
         self.store = store
@@ -95,10 +99,13 @@ class AllCounts:
             return
         of_folder = ("skill_path",) if per_skill else ()
         for path, logged in self.logs.items():
-            folders = dict(logged)  # (add_versions adds to it)
+            folders = self.versioned.get(path)
             rows = LocalRows(path)
             try:
-                add_versions(rows, folders)
+                if folders is None:
+                    folders = dict(logged)  # (add_versions adds to it)
+                    add_versions(rows, folders)
+                    self.versioned[path] = folders
                 found = grouped_counts(
                     rows, self.filters, "skill_path", list(folders), (*of_folder, *keys)
                 )

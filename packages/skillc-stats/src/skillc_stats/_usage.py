@@ -173,13 +173,16 @@ def local_usage(
     filters: Filters,
     notes: dict[str, Notice] | None = None,
     logs: Mapping[Path, Mapping[str, str]] | None = None,
+    versioned: dict[Path, dict[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
     """One entry per installed skill, from the local runtime logs: one statement per log
     changed since the last ``--all`` with the same filters (:class:`UsageCache`). A skill's
     rows are those of every folder it is logged as (:meth:`InstalledSkill.logged_as`: a
     folder imported into a store counts as its store copy; a plugin's skill, its other
     versions' folders, :func:`add_versions`), each row once. ``logs``: :func:`logs_of` the
-    skills when the caller has it (the trends count with the same map)."""
+    skills when the caller has it (the trends count with the same map); ``versioned`` gets
+    each log read with its folders as :func:`add_versions` left them (the trends' own
+    :attr:`~skillc_stats._trends.AllCounts.versioned`: looked up once per log)."""
     from skillc_index.inventory.folders import plugin_version_parts
 
     listed = list(skills)
@@ -203,6 +206,8 @@ def local_usage(
             try:
                 if plugins:
                     same = add_versions(rows, folders)
+                if versioned is not None:
+                    versioned[log] = folders
                 uses = usage_of(rows, filters, "skill_path", same=same, spread=spread)
                 found = {use.key: use for use in uses}
             except UnreadableFile as exc:  # one log must not hide every other skill's use
@@ -342,8 +347,10 @@ def all_answers(
     if store is None:
         notes: dict[str, Notice] = {}
         logs = logs_of(skills, layout)  # (in inventory order: one map for both answers)
-        usage = usage_response(local_usage(skills, layout, filters, notes, logs), filters)
-        counts = AllCounts(usage["data"], layout, filters, logs=logs)
+        versioned: dict[Path, dict[str, str]] = {}  # (a plugin's versions looked up once)
+        entries = local_usage(skills, layout, filters, notes, logs, versioned)
+        usage = usage_response(entries, filters)
+        counts = AllCounts(usage["data"], layout, filters, logs=logs, versioned=versioned)
         counts.notes.update(notes)
         return answer(usage, counts)
     from skillc_stats._team import TeamStore
