@@ -578,15 +578,20 @@ def test_a_lua_module_is_the_skills_not_the_working_folders(
         tool("folder", "lua -lmylib main.lua"),
         tool("required", "lua main.lua"),
         tool("absent", "lua -l absent main.lua"),
+        tool("after_code", "lua -e 'x=1' main.lua"),  # lua runs the script after -e's code
     )
     (project / ".git").mkdir()  # the tool runs in the repository's root
     script(folder, "main.lua", 'print("main")\n')
     script(folder, "helper.lua", 'print("skill helper")\n')
     script(folder, "mylib/init.lua", 'print("skill mylib")\n')
     planted = f"io.open({json.dumps(str(marker))}, 'w'):close()\n"
-    for name in ("helper.lua", "mylib/init.lua", "absent.lua", "absent.so"):
+    for name in ("helper.lua", "mylib/init.lua", "absent.lua", "absent.so", "main.lua"):
         script(project, name, planted)
-    expected = {"preloaded": "skill helper\nmain\n", "folder": "skill mylib\nmain\n"}
+    expected = {
+        "preloaded": "skill helper\nmain\n",
+        "folder": "skill mylib\nmain\n",
+        "after_code": "main\n",
+    }
     for name, out in expected.items():
         proc = run("run", "kit", name)
         assert (proc.returncode, proc.stdout) == (0, out), proc.stderr

@@ -377,7 +377,7 @@ def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
         ("deno run -A main.ts", {3: "main.ts"}),
         ("python3 -c 'print(1)' scripts/x.py", {}),
         ("node -r fs scripts/x.js", {3: "scripts/x.js"}),
-        ("lua -l socket -e 1 scripts/x.lua", {}),
+        ("lua -l socket -e 1 scripts/x.lua", {5: "scripts/x.lua"}),  # lua runs it after -e
         ("ruby -r json scripts/x.rb", {3: "scripts/x.rb"}),
         ("sh -c 'echo' sh scripts/x.sh", {}),
         ("python3 {{script}}", {}),

@@ -399,8 +399,9 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     "perl": _Interpreter(("-e", "-E", "-M", "-m"), ("-I",), magic_open=True),
     "ruby": _Interpreter(("-e",), ("-I", "-C", "-E"), preload=("-r",)),
     "php": _Interpreter(_PHP_CODE, ("-d", "-c")),
-    # lua -l requires a module by name (run's LUA_INIT starts its search in the skill)
-    **dict.fromkeys(("lua", "luajit"), _Interpreter(("-e",), preload=("-l",), by_name=True)),
+    # lua -l requires a module by name (run's LUA_INIT starts its search in the skill); after
+    # -e's code lua still runs its script (`lua -e 1 x.lua`), as after a preload
+    **dict.fromkeys(("lua", "luajit"), _Interpreter(preload=("-l", "-e"), by_name=True)),
     **dict.fromkeys(("r", "rscript"), _Interpreter(("-e",))),
     "julia": _Interpreter(("-e", "-E", "--eval", "--print")),
     "osascript": _Interpreter(("-e",), ("-l",)),
