@@ -306,6 +306,53 @@ def test_uninstall_takes_the_place_of_a_deployment_made_while_routed(
     assert not (layout.store("project") / "alpha").exists()
 
 
+def _as_an_older_build(copy: Path) -> None:
+    """Make the copy skillc wrote at ``copy`` one an older skillc wrote: another stub text,
+    an older stub format and build time, its manifest recording them (still skillc's own)."""
+    stub = copy / "SKILL.md"
+    text = stub.read_text(encoding="utf-8") + "An older stub.\n"
+    stub.write_text(text, encoding="utf-8")
+    path = copy / ".skillc-meta" / "manifest.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data |= {"stub_format": 8, "built_at": "2020-01-01T00:00:00Z"}
+    data["stub_sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_a_copy_parked_behind_the_router_is_refreshed_where_it_is(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    """A --copy stub parked by route install from an older skillc: list calls the skill
+    stale; route install and a build of the skill refresh it in its place (the route's
+    record of it holds), so that uninstall puts back the runtime's stub. A parked copy the
+    user edited is not skillc's: left as it is."""
+    from skillc_index.listing.skills import list_skills
+
+    route_json(cli, "install")
+    parked = project / ".skillc" / "router" / "claude" / "copied"
+    runtime = layout.runtime_store("project") / "copied"
+    inode = parked.stat().st_ino
+
+    def status() -> str:
+        return {e.name: e.status for e in list_skills(layout).skills}["copied"]
+
+    # (the build deploys the routed skill again, a link: the next install removes it)
+    for refresh in (lambda: build_skill("copied", layout), lambda: route_json(cli, "install")):
+        _as_an_older_build(parked)
+        assert status() == "stale"
+        refresh()
+        assert (parked / "SKILL.md").read_bytes() == (runtime / "SKILL.md").read_bytes()
+        assert parked.stat().st_ino == inode and status() == "normal"
+    (parked / "SKILL.md").write_text("mine\n", encoding="utf-8")  # the user's file now
+    route_json(cli, "install")
+    assert (parked / "SKILL.md").read_text(encoding="utf-8") == "mine\n"
+    (parked / "SKILL.md").write_bytes((runtime / "SKILL.md").read_bytes())  # skillc's again
+    data = route_json(cli, "uninstall")
+    assert {s["name"]: s["action"] for s in data["skills"]}["copied"] == "restored"
+    back = claude / "copied" / "SKILL.md"
+    assert back.read_bytes() == (runtime / "SKILL.md").read_bytes()
+
+
 def test_a_parked_relative_link_is_read_from_the_agent_folder(
     cli: Callable[..., Run], layout: Layout, claude: Path
 ) -> None:

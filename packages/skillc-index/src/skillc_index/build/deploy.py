@@ -228,7 +228,8 @@ class AgentFolders:
     With ``listed``, each real folder's entries are read once (one listing: ``agents`` and
     ``codex`` share ``.agents/skills``), and a skill's copy is looked for only where an entry
     holds its name; without, one ``lstat`` per folder
-    (a build asks for one skill)."""
+    (a build asks for one skill). With ``parked``, the parking folders of the scope's routes
+    instead (``.skillc/router/<agent>/``: a deployment behind a router, by its agent)."""
 
     def __init__(
         self,
@@ -237,15 +238,20 @@ class AgentFolders:
         configured: Mapping[str, str] | None = None,
         *,
         listed: bool = False,
+        parked: bool = False,
     ) -> None:
         from skillc_index.layout import agent_targets
 
         self.roots: dict[str, Path] = {}
-        for target in agent_targets(configured):
+        for target in () if parked else agent_targets(configured):
             try:
                 self.roots[target] = layout.target_root(target, scope, configured)
             except ValueError:  # a project scope with no project
                 break
+        if parked and scope in layout.scopes():
+            from skillc_index.route.place import parking_folders
+
+            self.roots = {agent: folder for folder, _, agent in parking_folders(layout, [scope])}
         self._real: dict[str, str] = {}
         self._names: dict[str, frozenset[str]] | None = None  # by real folder
         if listed:

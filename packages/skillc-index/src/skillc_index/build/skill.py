@@ -415,6 +415,12 @@ def _build_skill(
                 continue
             deployments.append(deployment)
             notices.extend(deploy_notices)
+        from skillc_index.route.parked import refresh_parked
+
+        for path, why in refresh_parked(  # the copies behind a router (no agent loads them now)
+            target_skill.name, target_skill.scope, target_skill.source, compiled.runtime, layout
+        ):
+            notices.append(_not_refreshed(layout, path, why))
         gitignore = _ignore_deployments(layout, deployments, notices)
         return BuildResult(
             compiled=compiled,

@@ -277,14 +277,16 @@ def deployed_builds(skill: InstalledSkill, layout: Layout) -> tuple[Path, ...]:
     return tuple(builds)
 
 
-def _copies_status(store: Location, runtime: Path, folders: AgentFolders) -> Status:
+def _copies_status(store: Location, runtime: Path, folders: Sequence[AgentFolders]) -> Status:
     """``stale`` when a copy of a store skill built and current (``normal``) holds an older
     build than its runtime (:func:`~skillc_index.build.deploy.stale_copies`: what agents
-    load there is out of date; its next build refreshes it), else ``normal``. ``folders``:
-    the agent folders of its scope, listed once for the whole listing."""
+    load there is out of date, or get back from ``route uninstall`` for a copy parked behind
+    a router; its next build refreshes it), else ``normal``. ``folders``: the agent folders
+    of its scope and its routes' parking folders, listed once for the whole listing."""
     from skillc_index.build.deploy import stale_copies
 
-    return "stale" if stale_copies(store.name, store.path, runtime, folders) else "normal"
+    stale = any(stale_copies(store.name, store.path, runtime, found) for found in folders)
+    return "stale" if stale else "normal"
 
 
 def recover_stores(layout: Layout) -> None:
@@ -379,7 +381,7 @@ def list_skills(
     kinds: tuple[RootKind, ...] | None = ("store",) if store_notices_only else None
     notices: list[Notice] = list(inventory.notices(kinds))
     stores = {Path(os.path.realpath(layout.store(s))): s for s in layout.scopes()}
-    copy_folders: dict[Scope, AgentFolders] = {}  # each scope's, listed once
+    copy_folders: dict[Scope, tuple[AgentFolders, ...]] = {}  # each scope's, listed once
     found: list[SkillEntry] = []
     for skill in inventory.skills:
         store = skill.store
@@ -409,8 +411,9 @@ def list_skills(
             )
             if entry_status == "normal" and store is not None:
                 if store.scope not in copy_folders:
-                    copy_folders[store.scope] = AgentFolders(
-                        store.scope, layout, configured, listed=True
+                    copy_folders[store.scope] = tuple(
+                        AgentFolders(store.scope, layout, configured, listed=True, parked=parked)
+                        for parked in (False, True)
                     )
                 entry_status = _copies_status(store, runtime, copy_folders[store.scope])
         elif skill.store is not None:

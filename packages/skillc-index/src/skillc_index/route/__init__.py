@@ -42,6 +42,8 @@ The modules, in the order they build on each other:
 - :mod:`~skillc_index.route.router_skill`: the router skill, its text and its place;
 - :mod:`~skillc_index.route.place`: the folders a route concerns, their checks, the lock;
 - :mod:`~skillc_index.route.plan`: what install does with each entry of the agent folder;
+- :mod:`~skillc_index.route.parked`: the ``--copy`` stubs parked, refreshed where they are
+  (by a build of the skill, and by install);
 - :mod:`~skillc_index.route.runtimes`: the runtimes install builds, which uninstall removes
   (only those install created; from one there before, what install added);
 - :mod:`~skillc_index.route.commands`: ``route_install``, ``route_uninstall``,

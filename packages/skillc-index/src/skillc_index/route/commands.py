@@ -293,10 +293,16 @@ def _install(
             args = {"global": place.scope == "global", "target": [], "copy": False, "force": False}
             session.log.record(layout, skill, "build", args)
 
-    # 4. the router, counting what is behind it
+    # 4. the router, counting what is behind it; the copies parked hold their runtime's build
     final = [
         r for r in records if r.name not in failed and is_ours(r, place.destination(r.name, r.kind))
     ]
+    from skillc_index.build.skill import _not_refreshed
+    from skillc_index.route.parked import refresh_route
+
+    parked = [r.name for r in final if r.kind == "deployment"]
+    for path, why in refresh_route(place.parking, place.scope, parked, layout):
+        notices.append(_not_refreshed(layout, path, why))
     created = tuple(
         name for name in created if lexists(runtime_of(place, layout, name)) and name not in failed
     )

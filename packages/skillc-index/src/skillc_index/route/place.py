@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -34,9 +34,11 @@ __all__ = [
     "install_command",
     "linked_from",
     "made_by_route",
+    "parking_folders",
     "route_lock",
     "route_place",
     "routed_as",
+    "routes_lock",
 ]
 
 #: ``<base>/.skillc/router/``: the manifests (``<agent>.json``) and parked deployments.
@@ -144,23 +146,29 @@ def check_agent_folder(place: RoutePlace, layout: Layout, folder: Path) -> None:
         raise RouteOutside("agent folder", layout.display(folder), "is inside skillc's own folder")
 
 
-@contextlib.contextmanager
-def route_lock(place: RoutePlace, layout: Layout) -> Iterator[None]:
+def route_lock(place: RoutePlace, layout: Layout) -> contextlib.AbstractContextManager[None]:
     """Hold an exclusive ``flock`` on the route folder while the command changes things
-    (another route command of this scope gets :class:`RouteBusy`); unlocked where there is
-    no ``flock``."""
+    (another route command of this scope gets :class:`RouteBusy`): :func:`routes_lock`."""
+    return routes_lock(place.routes, layout)
+
+
+@contextlib.contextmanager
+def routes_lock(routes: Path, layout: Layout) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on the route folder ``routes`` (``<base>/.skillc/router``)
+    while it changes (a route command, a build refreshing a parked copy): another holder
+    gets :class:`RouteBusy`; unlocked where there is no ``flock``."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows
         yield
         return
-    ensure_dir(place.routes)
-    fd = os.open(place.routes, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    ensure_dir(routes)
+    fd = os.open(routes, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise RouteBusy(layout.display(place.routes)) from None
+            raise RouteBusy(layout.display(routes)) from None
         except OSError:  # a file system without flock: run unlocked
             pass
         yield
@@ -200,7 +208,7 @@ def linked_from(layout: Layout, path: Path) -> str | None:
     found: list[tuple[Path, Path | None]] = [
         (root.path / path.name, None) for root in agent_folders(layout, None, nested=False)
     ]
-    found += [(parking / path.name, folder) for parking, folder in _parking_folders(layout)]
+    found += [(parking / path.name, folder) for parking, folder, _ in parking_folders(layout)]
     for entry, folder in found:
         with contextlib.suppress(OSError):  # a folder that cannot be read holds no link known
             if entry.is_symlink() and link_target(entry, folder) == real:
@@ -208,12 +216,15 @@ def linked_from(layout: Layout, path: Path) -> str | None:
     return None
 
 
-def _parking_folders(layout: Layout) -> Iterator[tuple[Path, Path]]:
-    """Each agent's parking folder of each scope, with the agent folder its manifest names
-    (one that cannot be read is left out: it holds nothing that can be read back)."""
+def parking_folders(
+    layout: Layout, scopes: Sequence[Scope] | None = None
+) -> Iterator[tuple[Path, Path, str]]:
+    """Each agent's parking folder of each scope (``scopes``: default all), with the agent
+    folder its manifest names and the agent (one that cannot be read is left out: it holds
+    nothing that can be read back)."""
     from skillc_index.diagnostics import SkillcError
 
-    for scope in layout.scopes():
+    for scope in layout.scopes() if scopes is None else scopes:
         base = layout.base(scope)
         routes = base / SKILLC_DIR / ROUTES_DIR
         try:
@@ -229,7 +240,7 @@ def _parking_folders(layout: Layout) -> Iterator[tuple[Path, Path]]:
             except SkillcError:
                 continue
             if recorded is not None:
-                yield routes / agent, base / recorded.folder
+                yield routes / agent, base / recorded.folder, agent
 
 
 def made_by_route(place: RoutePlace, layout: Layout) -> tuple[Path, ...]:
