@@ -393,6 +393,32 @@ def test_repository_skills_rebuild_after_an_edit(
     assert "Newest text." in copy.read_text()
 
 
+def test_all_writes_an_older_absolute_import_record_relative(
+    index: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """An import record an older skillc wrote (the folder's absolute path) is written
+    relative to the project root by one `build --all`, as by a build of the folder: the
+    store copy goes through the import again (unchanged, nothing copied)."""
+    from skillc_index.layout import ImportRecord
+
+    for name in ("one", "two"):
+        write_skill(project / "skills" / name)
+    assert index("build", "skills/").returncode == 0
+    store = project / ".skillc" / "skills"
+    for name in ("one", "two"):
+        record = ImportRecord.read(store / name)
+        assert record is not None and record.origin == f"skills/{name}"
+        older = record._replace(origin=str((project / "skills" / name).resolve()))
+        (store / name / ".skillc-import.json").write_bytes(older.to_bytes())
+    result = index("build", "--all", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    imports = {r["skill"]: r["import"] for r in json.loads(result.stdout)["results"]}
+    assert imports == {"one": "unchanged", "two": "unchanged"}
+    for name in ("one", "two"):
+        record = ImportRecord.read(store / name)
+        assert record is not None and record.origin == f"skills/{name}"
+
+
 def test_all_follows_no_import_record_out_of_the_project(
     index: Run, project: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:

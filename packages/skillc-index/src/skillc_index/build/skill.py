@@ -235,7 +235,8 @@ def _from_origin(
     build of the folder imports into (its copy may be the other one's); the store skill (by
     name, by its path, ``--all``), into its own store when the folder is still there (for the
     project store, a folder inside the project only: :func:`import_origin`) and changed
-    since it was imported (else the store skill is built as it is, edited in place say): the
+    since it was imported, or its record is of an older form (absolute, which the import
+    writes relative again) (else the store skill is built as it is, edited in place say): the
     folder's files, hash and the copy's record are then handed back with it."""
     origin = resolved.imported_from
     known = None
@@ -250,8 +251,10 @@ def _from_origin(
             files = walk_skill(origin, dirs=dirs)
             view = origin_view(origin, files.files, dirs, layout.display(origin))
             known = _Origin(files, source_hash(origin, files.files), record, view)
-            if known.digest == record.source_hash and same_for_git(
-                resolved.source, files.files, view
+            if (
+                known.digest == record.source_hash
+                and same_for_git(resolved.source, files.files, view)
+                and record.origin == ImportRecord.recorded(origin, resolved.scope, layout)
             ):  # its .gitignore files and the links to what they exclude too
                 origin = None
         scope, runtime = resolved.scope, resolved.runtime
