@@ -8,6 +8,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from skillc_index import Layout, load_config
 from skillc_index.listing.budget import listing_budgets
 
@@ -75,6 +77,31 @@ def test_codex_prices_the_skill_file_each_entry_shows(layout: Layout, project: P
     assert folder.over
     assert [folder.state(i) for i in range(2)] == ["shortened", "shortened"]
     assert folder.entries[0].name_chars == _bare(agents, "alpha")
+
+
+def test_codex_resolves_each_entry_s_skill_file_once(
+    layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The SKILL.md path a Codex entry shows is resolved once, for its price, and the same
+    path is what the listing fits (it was resolved again there)."""
+    import skillc_index.listing.budget as budget_module
+    from skillc_index.listing.agents import AgentName, listed_file
+
+    agents = project / ".agents" / "skills"
+    for name in ("alpha", "beta"):
+        _skill(agents, name, f"About {name}.")
+    asked: list[str] = []
+
+    def counted(folder: str | Path, agent: AgentName) -> str:
+        asked.append(str(folder))
+        return listed_file(folder, agent)
+
+    monkeypatch.setattr(budget_module, "listed_file", counted)
+    (folder,) = listing_budgets(layout, load_config(layout, env={}))
+    assert sorted(asked) == [str(agents / "alpha"), str(agents / "beta")]
+    assert [entry.file for entry in folder.entries] == [
+        str((agents / name / "SKILL.md").resolve()) for name in ("alpha", "beta")
+    ]
 
 
 def test_codex_omits_the_home_folders_skills_first_whatever_their_use(

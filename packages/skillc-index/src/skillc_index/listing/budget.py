@@ -155,6 +155,9 @@ class ListingEntry(NamedTuple):
     holds none such)."""
     key: str = ""
     """Its frontmatter ``name``, else its folder's: its ``skillOverrides`` key."""
+    file: str = ""
+    """The ``SKILL.md`` path the agent writes in the entry (Codex's, resolved once:
+    :func:`~skillc_index.listing.agents.listed_file`; "" for Claude Code)."""
 
     def renamed(self, name: str) -> ListingEntry:
         """The entry listed under ``name`` (its characters counted again)."""
@@ -390,7 +393,9 @@ def read_entry(
     chars = entry_chars(model, name, description, shown) if description else name_chars
     line = front.field_lines.get("description", 1)
     entry = ListingEntry(name, path.name, entry_kind(path), chars, name_chars, description or "")
-    return entry._replace(path=str(path), line=line, omitted=description is None, key=name)
+    return entry._replace(
+        path=str(path), line=line, omitted=description is None, key=name, file=shown
+    )
 
 
 def model_of(agent: str) -> AgentName:
@@ -510,9 +515,7 @@ def _listing(
     listed = tuple(entries)
     priorities = usage or {}
     items = [
-        ListingItem(
-            e.name, e.description, priorities.get(e.path, 0.0), listed_file(e.path, model), e.scope
-        )
+        ListingItem(e.name, e.description, priorities.get(e.path, 0.0), e.file, e.scope)
         for e in listed
     ]
     fitted = fit_listing(model, items, budget)
