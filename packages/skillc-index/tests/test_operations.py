@@ -180,6 +180,24 @@ def test_a_failed_build_is_logged_with_its_error(
     assert failed[2] is not None and failed[2].startswith("error[E100]")
 
 
+@pytest.mark.parametrize("global_", [False, True])
+def test_a_failed_build_of_a_folder_in_no_store_logs_nothing_anywhere(
+    layout: Layout, project: Path, home: Path, tmp_path: Path, global_: bool
+) -> None:
+    """Nothing was imported: no runtime folder in the project or the home for a skill no store
+    has, and no fallback row under the draft's path that sync could never move (as lint of
+    such a folder; DECISIONS.md)."""
+    draft = tmp_path / "drafts" / "notes"
+    draft.mkdir(parents=True)
+    (draft / "SKILL.md").write_text("no frontmatter\n", encoding="utf-8")
+    run, _ = session(layout)
+    with pytest.raises(SkillcError):
+        BUILD.run(run, BuildParams(str(draft), global_=global_))
+    assert not (project / ".skillc" / "logs").exists()
+    assert [*project.rglob("notes"), *home.rglob("notes")] == []
+    assert not layout.runtime_store("global").joinpath("notes").exists()
+
+
 def test_check_targets_refuses_before_anything_is_written(
     layout: Layout, project: Path, write_skill: WriteSkill
 ) -> None:

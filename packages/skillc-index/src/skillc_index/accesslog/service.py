@@ -4,7 +4,8 @@ Every front end (the CLI, the MCP server, an embedder) logs through an :class:`A
 :meth:`AccessLog.logged` resolves the skill and writes one row when the block ends, with the
 error when one escapes; :meth:`AccessLog.record` writes a row for a skill resolved elsewhere
 (a build, a lint run); :meth:`AccessLog.record_failure` writes the row of a command that
-failed before it had its skill (a build that raised), when the skill resolves.
+failed before it had its skill (a build that raised), when the skill resolves to one of a
+store (a folder in no store gets no row: nothing was imported).
 
 Rows are written at once (the CLI: one process, one command) or queued (``queued=True``, the
 MCP server): a background thread writes them when the calls pause (:data:`QUIET_SECONDS`),
@@ -154,13 +155,18 @@ class AccessLog:
         force_global: bool = False,
     ) -> None:
         """Log a command that failed with ``exc`` before it had its skill (a build), in the
-        log of ``skill`` when it resolves; nothing when it does not (no runtime to log to)."""
+        log of ``skill`` when it resolves to a skill of a store (or imported into one);
+        nothing when it does not resolve (no runtime to log to) or is a folder in no store
+        (nothing was imported: no runtime folder is made for it, as ``lint`` of such a folder;
+        DECISIONS.md)."""
         from skillc_index.diagnostics import SkillcError, error_line
         from skillc_index.layout import resolve_skill
 
         try:
             resolved = resolve_skill(skill, layout, force_global=force_global)
         except SkillcError:
+            return
+        if not (resolved.in_store or resolved.imported_from):
             return
         self.record(layout, resolved, command, args, error_line(exc, self._spelling))
 
