@@ -717,3 +717,33 @@ def test_add_versions_gives_the_folders_read_as_another_s() -> None:
     same = add_versions(rows, folders)
     assert same == {old: now, "/p/drafts/mine": store}
     assert same == same_folders(folders) and old in folders
+
+
+def test_a_log_the_disk_could_not_take_is_removed_and_an_empty_one_reads_as_no_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk: ``connect`` made ``logs.db``, then its schema failed (``SQLITE_FULL``), and
+    the 0-byte file stayed; ``skc stats`` read it as "no such table: access_log" (E999, on
+    every run in a read-only runtime). The log it made is removed again (one it did not make
+    is kept), and a 0-byte log reads as an empty one ("No data")."""
+    from skillc_index.accesslog import LocalRows, schema
+
+    def full(db: sqlite3.Connection, timeout_ms: int) -> None:
+        exc = sqlite3.OperationalError("database or disk is full")
+        exc.sqlite_errorcode = 13  # type: ignore[attr-defined]
+        exc.sqlite_errorname = "SQLITE_FULL"  # type: ignore[attr-defined]
+        raise exc
+
+    path = tmp_path / "runtime" / ".skillc-meta" / "logs.db"
+    with monkeypatch.context() as patch:
+        patch.setattr(schema, "use_wal", full)
+        with pytest.raises(sqlite3.OperationalError, match="full"):
+            connect(path)
+        assert list(path.parent.iterdir()) == []
+        path.write_bytes(b"")  # left by an older skillc: not this call's to remove
+        with pytest.raises(sqlite3.OperationalError, match="full"):
+            connect(path)
+    assert path.stat().st_size == 0
+    assert LocalRows(path)("SELECT command FROM access_log", []) == []
+    insert(path, [record()])  # the next write gives it its schema
+    assert [row["command"] for row in rows(path)] == ["show"]

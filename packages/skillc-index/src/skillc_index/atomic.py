@@ -25,6 +25,7 @@ from pathlib import Path
 __all__ = [
     "FileLock",
     "abandoned",
+    "disk_failure",
     "ensure_dir",
     "file_target",
     "locked_folder",
@@ -57,6 +58,39 @@ def nearest_existing(path: Path) -> Path:
     while not path.exists() and path.parent != path:
         path = path.parent
     return path
+
+
+#: SQLite's primary result codes of a failing disk: ``SQLITE_IOERR``, ``SQLITE_FULL``.
+_DISK_CODES = frozenset({10, 13})
+#: The ``OSError`` numbers of a failing disk: no room left, over quota, an I/O error.
+_DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO})
+#: Free space under which a disk failure's reason says how much is left (a full disk).
+_LOW_SPACE = 1 << 20
+
+
+def disk_failure(exc: BaseException, path: Path) -> str | None:
+    """The reason, when ``exc`` is the disk failing (no room left, over quota, an I/O error;
+    SQLite's ``SQLITE_FULL``/``SQLITE_IOERR``) while ``path`` was read or written, with the
+    free space of its device when it is almost none (SQLite's "disk I/O error" does not say
+    the disk is full: the device does); ``None`` for any other failure."""
+    code = getattr(exc, "sqlite_errorcode", None)  # only sqlite3.Error has it
+    if code is not None:
+        if code & 0xFF not in _DISK_CODES:
+            return None
+        name = getattr(exc, "sqlite_errorname", None)
+        reason = f"{exc} ({name})" if name else str(exc)
+    elif isinstance(exc, OSError) and exc.errno in _DISK_ERRNOS:
+        reason = exc.strerror or str(exc)
+    else:
+        return None
+    try:
+        device = os.statvfs(nearest_existing(path))
+        free = device.f_bavail * device.f_frsize
+    except OSError:
+        free = _LOW_SPACE
+    if free < _LOW_SPACE:
+        reason += f"; {free:,} bytes free on its device"
+    return reason
 
 
 def file_target(cwd: Path, given: str) -> Path:

@@ -56,7 +56,6 @@ hidden folder, never synced again.
 
 from __future__ import annotations
 
-import errno
 import os
 import shutil
 import sqlite3
@@ -83,6 +82,7 @@ from skillc_index import (
 from skillc_index.accesslog import (
     LOG_FILE,
     FallbackLocked,
+    empty_log,
     fallback_lock,
     misplaced,
     open_log,
@@ -98,6 +98,7 @@ from skillc_index.accesslog.merge import (
     drop_merged,
     read_identities,
 )
+from skillc_index.atomic import disk_failure
 
 _SKILL_PATH = 4  # position of skill_path in an Identity
 
@@ -307,51 +308,15 @@ def _source_problem(layout: Layout, fallback: _Fallback) -> SkillcError | None:
     return SyncSourceNotReadable(layout.display(fallback.path), f"it lies outside {where}")
 
 
-def _empty_file(path: Path) -> bool:
-    """Whether ``path`` is a regular file of no byte (a log whose first row was never
-    written: no row to merge, nothing that is not skillc's)."""
-    import stat
-
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return False
-    return stat.S_ISREG(info.st_mode) and info.st_size == 0
-
-
-#: SQLite's primary result codes of a failing disk: ``SQLITE_IOERR``, ``SQLITE_FULL``.
-_DISK_CODES = frozenset({10, 13})
-#: The ``OSError`` numbers of a failing disk: no room left, over quota, an I/O error.
-_DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO})
-
-
-#: Free space under which a disk failure's reason says how much is left (a full disk).
-_LOW_SPACE = 1 << 20
-
-
 def _disk_failure(layout: Layout, path: Path, exc: Exception) -> SkillcError | None:
     """E999 with the reason when ``exc`` is the disk failing (no room left, an I/O error)
-    while ``path`` was read or written: not the log's fault, so neither E042 nor E041
-    (RFC-0005: IO errors are E999). On a full disk even reading the fallback fails (SQLite
-    grows its ``-shm`` file: ``disk I/O error``), and that was E042 "not readable" without a
-    reason. None for any other failure."""
-    if isinstance(exc, sqlite3.Error):
-        code = getattr(exc, "sqlite_errorcode", None)
-        if code is None or code & 0xFF not in _DISK_CODES:
-            return None
-        name = getattr(exc, "sqlite_errorname", None)
-        reason = f"{exc} ({name})" if name else str(exc)
-    elif isinstance(exc, OSError) and exc.errno in _DISK_ERRNOS:
-        reason = exc.strerror or str(exc)
-    else:
+    while ``path`` was read or written (:func:`skillc_index.atomic.disk_failure`): not the
+    log's fault, so neither E042 nor E041 (RFC-0005: IO errors are E999). On a full disk even
+    reading the fallback fails (SQLite grows its ``-shm`` file: ``disk I/O error``), and that
+    was E042 "not readable" without a reason. None for any other failure."""
+    reason = disk_failure(exc, path)
+    if reason is None:
         return None
-    try:  # SQLite's "disk I/O error" does not say the disk is full: the device does
-        device = os.statvfs(_nearest_folder(path))
-        free = device.f_bavail * device.f_frsize
-    except OSError:
-        free = _LOW_SPACE
-    if free < _LOW_SPACE:
-        reason += f"; {free:,} bytes free on its device"
     return InternalError(f"cannot sync '{layout.display(path)}': {reason}")
 
 
@@ -506,7 +471,7 @@ def _sync_locked(known: _Known, fallback: _Fallback) -> SkillSync:
     skill, source = fallback.skill, fallback.path
     if not os.path.lexists(source):  # another sync merged it while this one waited
         return SkillSync(skill, source, 0, (), True)
-    if _empty_file(source):  # made, never given its table (a logger out of descriptors)
+    if empty_log(source):  # made, never given its table (a logger out of descriptors)
         try:
             _remove(fallback)
         except OSError as exc:

@@ -7,7 +7,7 @@ database, and the row shapes analytics read.
   skillc did not make is never touched): ``AccessRecord``, ``log_access``, ``insert``,
   ``hold_log``, ``fallback_lock``, ``primary_log``, ``fallback_log``, ``new_run_id``...
 - ``schema``: the database (``connect``, ``open_log``, ``COLUMNS``, ``RFC_COLUMNS``,
-  ``INSERT_ROW``, ``ForeignLog``, ``check_log``, ``check_schema``, ``LOG_FILE``).
+  ``INSERT_ROW``, ``ForeignLog``, ``check_log``, ``check_schema``, ``LOG_FILE``, ``empty_log``).
 - ``identity``: the log's own identity, which a team store keys its rows by
   (``LogIdentity``, ``read_identity``, ``renew_identity``, ``settle_identity``).
 - ``reader``: every statement that reads rows: the RFC-0003 queries (``StatsLog`` for one
@@ -65,6 +65,7 @@ _EXPORTS: dict[str, str] = {
     "check_log": "schema",
     "check_schema": "schema",
     "connect": "schema",
+    "empty_log": "schema",
     "open_log": "schema",
     "AUTHOR_COMMANDS": "reader",
     "USE_COMMANDS": "reader",
@@ -126,6 +127,7 @@ __all__ = [
     "copy_missing",
     "count_missing",
     "drop_merged",
+    "empty_log",
     "fallback_lock",
     "fallback_log",
     "first_row",
@@ -200,6 +202,7 @@ if TYPE_CHECKING:
         check_log,
         check_schema,
         connect,
+        empty_log,
         open_log,
     )
     from skillc_index.accesslog.service import AccessLog, Warn

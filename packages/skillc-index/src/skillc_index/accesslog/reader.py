@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard
 
-from skillc_index.accesslog.schema import COLUMNS, open_log
+from skillc_index.accesslog.schema import COLUMNS, empty_log, open_log
 from skillc_index.clock import is_utc_timestamp
 from skillc_index.diagnostics import UnreadableFile
 from skillc_index.text import valid_utf8
@@ -217,14 +217,15 @@ def second_floor(bound: str) -> str:
 
 class LocalRows:
     """:data:`Rows` over one local log database, opened read-only on first use. A missing
-    database is an empty log (RFC-0003:C-CLI "No data"), never created here; one that cannot
+    database, or one of no byte (:func:`~.schema.empty_log`: made, its schema never written),
+    is an empty log (RFC-0003:C-CLI "No data"), never created here; one that cannot
     be read (corrupt, not a log, locked away) is E999 with the reason, never a traceback.
     Text that is not UTF-8 reads with lone surrogates (:func:`~.schema.log_text`)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._db: sqlite3.Connection | None = None
-        self._missing = not path.exists()
+        self._missing = not path.exists() or empty_log(path)
 
     def __call__(self, sql: str, params: Sequence[Any]) -> list[Any]:
         if self._missing:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from contextlib import suppress
 from pathlib import Path
 
 from skillc_index.sqlite import Mode, use_wal
@@ -208,10 +209,25 @@ def new_log_id() -> str:
     return os.urandom(16).hex()
 
 
+def empty_log(path: Path) -> bool:
+    """Whether ``path`` is a regular file of no byte: a log whose first row was never written
+    (SQLite reads it as an empty database; no row, nothing that is not skillc's)."""
+    import stat
+
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size == 0
+
+
 def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     """Open (creating if needed) a log database with the settings concurrent writers need;
-    :class:`ForeignLog` if it is not skillc's (checked before anything is written)."""
+    :class:`ForeignLog` if it is not skillc's (checked before anything is written). A log
+    it created whose schema the disk failed to take (full, an I/O error) is removed again:
+    nothing half-written is left behind (an empty ``logs.db``, its ``-wal`` and ``-shm``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    created = not os.path.lexists(path)
     db = sqlite_connect(path, mode="rwc", timeout_ms=busy_timeout_ms)
     db.text_factory = log_text
     try:
@@ -230,10 +246,24 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
             db.execute(ADD_IDENTITY, (new_log_id(),))
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.execute("COMMIT")
-    except BaseException:
+    except BaseException as exc:
         db.close()
+        if created:
+            _remove_new_log(path, exc)
         raise
     return db
+
+
+def _remove_new_log(path: Path, exc: BaseException) -> None:
+    """Remove the log :func:`connect` created at ``path`` when ``exc`` is the disk failing:
+    no schema was committed, and no other writer can have committed one on that disk."""
+    from skillc_index.atomic import disk_failure
+
+    if disk_failure(exc, path) is None:
+        return
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with suppress(OSError):
+            path.with_name(path.name + suffix).unlink()
 
 
 def open_log(path: Path, *, write: bool = False, own: bool = False) -> sqlite3.Connection:
