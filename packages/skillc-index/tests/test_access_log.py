@@ -719,6 +719,14 @@ def test_add_versions_gives_the_folders_read_as_another_s() -> None:
     assert same == same_folders(folders) and old in folders
 
 
+def disk_error(message: str, code: int, name: str) -> sqlite3.OperationalError:
+    """The error SQLite gives when the disk fails (``SQLITE_FULL``: 13, ``SQLITE_IOERR``: 10)."""
+    exc = sqlite3.OperationalError(message)
+    exc.sqlite_errorcode = code  # type: ignore[attr-defined]
+    exc.sqlite_errorname = name  # type: ignore[attr-defined]
+    return exc
+
+
 def test_a_log_the_disk_could_not_take_is_removed_and_an_empty_one_reads_as_no_rows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -729,10 +737,7 @@ def test_a_log_the_disk_could_not_take_is_removed_and_an_empty_one_reads_as_no_r
     from skillc_index.accesslog import LocalRows, schema
 
     def full(db: sqlite3.Connection, timeout_ms: int) -> None:
-        exc = sqlite3.OperationalError("database or disk is full")
-        exc.sqlite_errorcode = 13  # type: ignore[attr-defined]
-        exc.sqlite_errorname = "SQLITE_FULL"  # type: ignore[attr-defined]
-        raise exc
+        raise disk_error("database or disk is full", 13, "SQLITE_FULL")
 
     path = tmp_path / "runtime" / ".skillc-meta" / "logs.db"
     with monkeypatch.context() as patch:
@@ -747,3 +752,30 @@ def test_a_log_the_disk_could_not_take_is_removed_and_an_empty_one_reads_as_no_r
     assert LocalRows(path)("SELECT command FROM access_log", []) == []
     insert(path, [record()])  # the next write gives it its schema
     assert [row["command"] for row in rows(path)] == ["show"]
+
+
+def test_a_log_on_a_full_disk_is_still_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a full disk SQLite cannot make the ``-shm`` file a read of a WAL log needs: ``skc
+    stats`` was E999 "disk I/O error" while show and search answered. Such a log is read as
+    immutable, as in a read-only folder; when rows still wait in its ``-wal`` (which that
+    read would not see), the error says why."""
+    from skillc_index import UnreadableFile
+    from skillc_index.accesslog import LocalRows, schema
+
+    path = tmp_path / "logs.db"
+    insert(path, [record()])
+    assert not path.with_name("logs.db-wal").exists()  # checkpointed when closed
+    real = schema._open_log
+
+    def full_disk(log: Path, mode: Any, own: bool) -> sqlite3.Connection:
+        if mode != "immutable":
+            raise disk_error("disk I/O error", 4874, "SQLITE_IOERR_SHMSIZE")
+        return real(log, mode, own)
+
+    monkeypatch.setattr(schema, "_open_log", full_disk)
+    assert LocalRows(path)("SELECT command FROM access_log", []) == [("show",)]
+    path.with_name("logs.db-wal").write_bytes(b"rows")
+    with pytest.raises(UnreadableFile, match=r"disk I/O error \(SQLITE_IOERR_SHMSIZE\)"):
+        LocalRows(path)("SELECT command FROM access_log", [])

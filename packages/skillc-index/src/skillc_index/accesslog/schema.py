@@ -30,6 +30,7 @@ import sqlite3
 from contextlib import suppress
 from pathlib import Path
 
+from skillc_index.atomic import disk_failure
 from skillc_index.sqlite import Mode, use_wal
 from skillc_index.sqlite import connect as sqlite_connect
 
@@ -257,8 +258,6 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
 def _remove_new_log(path: Path, exc: BaseException) -> None:
     """Remove the log :func:`connect` created at ``path`` when ``exc`` is the disk failing:
     no schema was committed, and no other writer can have committed one on that disk."""
-    from skillc_index.atomic import disk_failure
-
     if disk_failure(exc, path) is None:
         return
     for suffix in ("", "-wal", "-shm", "-journal"):
@@ -271,16 +270,28 @@ def open_log(path: Path, *, write: bool = False, own: bool = False) -> sqlite3.C
     file, not a database, no ``access_log`` table; :class:`ForeignLog` when it cannot be read
     as one, :func:`check_log`), for reading or, with ``write``, writing (deleting rows). With
     ``own``, only a log with skillc's own schema (:func:`check_schema`: one ``connect``
-    would write to)."""
+    would write to). A read in a folder this process cannot write, or on a full disk
+    (:func:`~skillc_index.atomic.disk_failure`), opens the log as immutable."""
     try:
         return _open_log(path, "rw" if write else "ro", own)
-    except sqlite3.OperationalError:
-        if write or os.access(path.parent, os.W_OK):
+    except sqlite3.OperationalError as exc:
+        writable = os.access(path.parent, os.W_OK)
+        # on a full disk too, unless rows wait in the log's -wal (an immutable read would not
+        # see them): then the error, which says the disk is full
+        if write or (writable and (disk_failure(exc, path) is None or _wal_holds_rows(path))):
             raise
         # a log in WAL mode in a folder this process cannot write (a read-only runtime, a
-        # sandbox): SQLite cannot make the shared-memory file a read needs ("attempt to
-        # write a readonly database"), and no process can write the log there either
+        # sandbox) or on a full disk: SQLite cannot make the shared-memory file a read needs
+        # ("attempt to write a readonly database", "disk I/O error"), and no process can
+        # write the log there either
         return _open_log(path, "immutable", own)
+
+
+def _wal_holds_rows(path: Path) -> bool:
+    try:
+        return path.with_name(f"{path.name}-wal").stat().st_size > 0
+    except OSError:
+        return False
 
 
 def _open_log(path: Path, mode: Mode, own: bool) -> sqlite3.Connection:
