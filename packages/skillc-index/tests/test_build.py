@@ -301,6 +301,52 @@ def test_failed_build_leaves_the_previous_runtime_intact(
     assert sorted(p.name for p in runtime.parent.iterdir()) == ["demo"]
 
 
+def test_a_full_disk_names_the_store_copy_and_the_runtime_not_a_staging_folder(
+    build: Callable[..., BuildResult],
+    store: Path,
+    write_skill: WriteSkill,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A build on a full disk was E999 ``OperationalError: database or disk is full`` (which
+    database?) or ``OSError: [Errno 28] ...: '<src>/SKILL.md' -> '<store>/.demo.import.<pid>-
+    <hex>/SKILL.md'`` (skillc's staging folder); it is ``cannot create '<store copy or
+    runtime>': <reason>``, as init and package say it, and nothing is half-written."""
+    import errno
+    import sqlite3
+
+    from skillc_index.build import compiler
+    from skillc_index.command_errors import CannotCreate
+
+    folder = write_skill(tmp_path / "drafts" / "demo")
+
+    def no_space(source: Any, target: Any, **_: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(source), str(target))
+
+    with monkeypatch.context() as patch:
+        patch.setattr(shutil, "copy2", no_space)
+        with pytest.raises(CannotCreate) as failed:
+            build(str(folder))
+    message = str(failed.value)
+    assert message.startswith(f"error[E999]: cannot create '{store / 'demo'}': No space left")
+    assert ".import." not in message and sorted(store.iterdir()) == []
+
+    def full(*_: Any, **__: Any) -> None:
+        exc = sqlite3.OperationalError("database or disk is full")
+        exc.sqlite_errorcode = 13  # type: ignore[attr-defined]
+        exc.sqlite_errorname = "SQLITE_FULL"  # type: ignore[attr-defined]
+        raise exc
+
+    monkeypatch.setattr(compiler, "write_index", full)
+    with pytest.raises(CannotCreate) as failed:
+        build(str(folder))
+    runtime = store.parent / "runtime" / "demo"
+    assert str(failed.value).startswith(
+        f"error[E999]: cannot create '{runtime}': database or disk is full (SQLITE_FULL)"
+    )
+    assert not runtime.exists() and ".build." not in str(failed.value)
+
+
 def test_rebuild_keeps_logs_and_other_indexes(
     build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:

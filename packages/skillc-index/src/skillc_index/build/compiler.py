@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal
 
-from skillc_index.atomic import ensure_dir, staging_dir
+from skillc_index.atomic import disk_failure, ensure_dir, staging_dir
 from skillc_index.build.manifest import (
     MANIFEST_VERSION,
     Manifest,
@@ -41,6 +41,7 @@ from skillc_index.build.manifest import (
 )
 from skillc_index.clock import utc_now
 from skillc_index.command_errors import (
+    CannotCreate,
     RuntimeNotAFolder,
 )
 from skillc_index.diagnostics import (
@@ -354,6 +355,11 @@ def _install(
         (staging / SKILL_FILE).replace(runtime / SKILL_FILE)
         manifest_path(staging).replace(manifest_path(runtime))
         return counts, manifest
+    except Exception as exc:  # the disk full: said so, naming the runtime, not the staging
+        reason = disk_failure(exc, runtime)
+        if reason is None:
+            raise
+        raise CannotCreate(str(runtime), reason) from exc
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

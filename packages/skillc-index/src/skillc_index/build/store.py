@@ -25,8 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from skillc_index.atomic import abandoned, move_aside, staging_dir, write_file_atomic
+from skillc_index.atomic import (
+    abandoned,
+    disk_failure,
+    move_aside,
+    staging_dir,
+    write_file_atomic,
+)
 from skillc_index.command_errors import (
+    CannotCreate,
     ImportRefused,
     StoreCopyDiffers,
 )
@@ -315,6 +322,11 @@ def perform_import(plan: ImportPlan) -> Path | None:
             raise
         shutil.rmtree(old, ignore_errors=True)
         return None
+    except Exception as exc:  # the disk full: said so, naming the store copy, not the staging
+        reason = disk_failure(exc, plan.destination)
+        if reason is None:
+            raise
+        raise CannotCreate(str(plan.destination), reason) from exc
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
