@@ -6,6 +6,11 @@ answer (codes, shapes, era rules) cheaply, and the argument checking of every to
 
 from __future__ import annotations
 
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -194,9 +199,6 @@ def test_handshake_and_tool_list_import_no_library() -> None:
     kit's libraries, SQLite or the Markdown parser (they load on the first tool call): only
     the operation tables the tools are generated from, the results' shapes their output
     schemas are made from, and the access-log service."""
-    import subprocess
-    import sys
-
     code = (
         "import sys\n"
         "from skillc_mcp import Server\n"
@@ -241,3 +243,32 @@ def test_integer_arguments_are_bounded() -> None:
         check_arguments(schema, {"limit": 10**20})
     with pytest.raises(ArgumentError, match=f"limit must be at most {MAX_COUNT}, not more"):
         check_arguments(schema, {"limit": 10**4000})
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        "call(server, 1); call(server, 2); call(server, 3)",  # close() skipped
+        "call(server, 1); server.close(); call(server, 2); call(server, 3)",  # calls after it
+        "with server: call(server, 1); call(server, 2); call(server, 3)",
+    ],
+    ids=["no-close", "after-close", "with"],
+)
+def test_an_embedded_server_logs_every_call_by_the_interpreter_s_exit(
+    project: Path, env: dict[str, str], calls: str
+) -> None:
+    """An embedder's :class:`Server` queues its access-log rows: they are all written by the
+    time the interpreter exits, whether ``close()`` was skipped (an exception, an early
+    return), calls came after it, or a ``with`` block closed it."""
+    code = (
+        "from skillc_mcp import Server\n"
+        "def call(server, i):\n"
+        "    r = server.handle({'jsonrpc': '2.0', 'id': i, 'method': 'tools/call', 'params':"
+        f" {{'name': 'skc_outline', 'arguments': {{'skill': 'demo'}}, '_meta': {META!r}}}}})\n"
+        "    assert r['result']['isError'] is False, r\n"
+        f"server = Server()\n{calls}\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=project, env=env, timeout=60, check=True)
+    log = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(log)) as db:
+        assert db.execute("SELECT count(*) FROM access_log").fetchone() == (3,)

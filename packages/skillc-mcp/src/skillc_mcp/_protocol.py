@@ -204,11 +204,18 @@ class Server:
         return self._tools
 
     def close(self) -> None:
-        """End of the connection: write what the tools still have to log."""
+        """End of the connection: write what the tools still have to log (so does leaving a
+        ``with Server() as server:`` block, and the interpreter's exit if neither ran)."""
         if self._tools is not None:
             self._tools.close()
         if self._skills is not None:
             self._skills.close()
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def watch_fd(self) -> int | None:
         """A descriptor that becomes readable when the served skills may have changed, once

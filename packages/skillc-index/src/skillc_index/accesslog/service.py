@@ -11,9 +11,10 @@ Rows are written at once (the CLI: one process, one command) or queued (``queued
 MCP server): a background thread writes them when the calls pause (:data:`QUIET_SECONDS`),
 all the rows queued by then in one transaction per log, or during calls that do not pause
 every :data:`MAX_DELAY_SECONDS` (or :data:`MAX_ROWS` rows); :meth:`flush` writes them at once
-and waits, :meth:`close` writes them and stops the thread. A row written while the next call
-runs took the time of half a ``skc_show`` from it (issue 32); a process killed before a pause
-loses its queued rows. Problems with logging never fail a command: they go to ``warn`` as
+and waits, :meth:`close` writes them and stops the thread (and so does the interpreter's exit
+when close() was skipped); after close() rows are written at once. A row written while the next
+call runs took the time of half a ``skc_show`` from it (issue 32); a process killed before a
+pause loses its queued rows. Problems with logging never fail a command: they go to ``warn`` as
 W002 each time and W003 once per :class:`AccessLog`.
 """
 
@@ -78,6 +79,7 @@ class AccessLog:
 
             self._queue = Queue()
         self._thread: threading.Thread | None = None
+        self._closed = False
         self._lock = threading.Lock()
 
     @property
@@ -139,9 +141,7 @@ class AccessLog:
 
         run_id = self.run_id if (self._queued or self._run_id) else ""
         record = AccessRecord.for_skill(layout, skill, command, args, error, run_id)
-        if self._queued:
-            self._submit((layout, skill.runtime, record))
-        else:
+        if not (self._queued and self._submit((layout, skill.runtime, record))):
             self._write(layout, skill.runtime, record)
 
     def record_failure(
@@ -194,15 +194,24 @@ class AccessLog:
 
         self.warn(log_access(layout, runtime, record, *more).diagnostics)
 
-    def _submit(self, job: _Job) -> None:
+    def _submit(self, job: _Job) -> bool:
+        """Queue ``job`` for the writer thread, started on first use (with :meth:`close`
+        registered to run at the interpreter's exit if nothing calls it first); False once
+        closed: the caller writes the row itself."""
         with self._lock:
+            if self._closed:
+                return False
             if self._thread is None:
+                import atexit
+
                 self._thread = threading.Thread(
                     target=self._drain, name="skillc-access-log", daemon=True
                 )
                 self._thread.start()
-        assert self._queue is not None  # queued
-        self._queue.put(job)
+                atexit.register(self.close)
+            assert self._queue is not None  # queued
+            self._queue.put(job)  # under the lock: never behind close()'s None
+        return True
 
     def _drain(self) -> None:
         """The writer thread: the rows in order, when the calls pause (see the module
@@ -257,15 +266,20 @@ class AccessLog:
         """Write every row logged so far now, and wait until they are written."""
         if self._queue is not None:
             with self._lock:
-                running = self._thread is not None
-            if running:
-                self._queue.put(_FLUSH)
+                if self._thread is not None:
+                    self._queue.put(_FLUSH)
             self._queue.join()
 
     def close(self) -> None:
-        """Write what is queued, then stop the writer thread (if one runs)."""
+        """Write what is queued, then stop the writer thread (if one runs); the rows logged
+        after this are written at once."""
         with self._lock:
+            self._closed = True
             thread, self._thread = self._thread, None
-        if thread is not None and self._queue is not None:
-            self._queue.put(None)
+            if thread is not None and self._queue is not None:
+                self._queue.put(None)
+        if thread is not None:
+            import atexit
+
+            atexit.unregister(self.close)
             thread.join()
