@@ -255,6 +255,52 @@ def test_every_package_ships_the_licence() -> None:
         assert (path.parent / "LICENSE").read_text(encoding="utf-8") == licence, path
 
 
+#: Distributions imported under another name.
+_IMPORT_NAMES = {"yaml": "pyyaml", "markdown_it": "markdown-it-py"}
+#: Imported, and declared through the distribution whose API they are: pygls's types.
+_CAME_WITH = {"lsprotocol": "pygls"}
+
+
+def _imported(package: Path) -> dict[str, str]:
+    """The distributions a package's code imports (not the standard library's, not skillc's),
+    each with one file that does."""
+    import ast
+    import sys
+
+    stdlib = {*sys.stdlib_module_names, "tomllib"}  # tomllib: 3.11+, tomli before
+    found: dict[str, str] = {}
+    for path in sorted((package / "src").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top in stdlib or top.startswith(("_", "skillc")):
+                    continue
+                top = _CAME_WITH.get(top, top)
+                dist = _IMPORT_NAMES.get(top, top.replace("_", "-"))
+                found.setdefault(dist, str(path.relative_to(ROOT)))
+    return found
+
+
+def test_every_package_declares_what_it_imports() -> None:
+    """A distribution a package imports is in its dependencies or the extra that uses it, not
+    only a sibling's dependency (skillc-lint imported yaml and markdown_it, skillc-mcp's
+    ``http`` code h11, none of them declared)."""
+    for path, project in _projects().items():
+        requirements = [
+            *project.get("dependencies", []),
+            *(r for extra in project.get("optional-dependencies", {}).values() for r in extra),
+        ]
+        declared = {re.split(r"[ <>=~!;\[]", r, maxsplit=1)[0].lower() for r in requirements}
+        undeclared = {d: f for d, f in _imported(path.parent).items() if d not in declared}
+        assert not undeclared, (path, undeclared)
+
+
 @pytest.mark.parametrize("workflow", ["release.yml", "ci.yml"])
 def test_workflows_parse(workflow: str) -> None:
     loaded = yaml.safe_load((ROOT / ".github" / "workflows" / workflow).read_text())
