@@ -886,6 +886,34 @@ def test_a_budget_that_is_no_number_of_seconds_is_refused(
             find_skills(layout, "owls", paths=["lib"], budget=budget)
 
 
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"limit": "ten"}, "limit must be an integer from 1 to 100, not 'ten'"),
+        ({"limit": 2.5}, "limit must be an integer from 1 to 100, not 2.5"),
+        ({"limit": True}, "limit must be an integer from 1 to 100, not True"),
+        ({"budget": "5"}, "budget must be a number of seconds, 0 or more, not '5'"),
+        ({"budget": True}, "budget must be a number of seconds, 0 or more, not True"),
+    ],
+)
+def test_a_limit_or_budget_of_another_type_is_e100_before_any_walk(
+    layout: Layout, monkeypatch: pytest.MonkeyPatch, given: dict[str, Any], message: str
+) -> None:
+    """The Python API's ``limit`` and ``budget`` are checked by type as well as range, first:
+    ``'ten'`` and ``'5'`` were a bare TypeError, ``2.5`` one after the whole walk and
+    ranking, ``True`` a limit of 1."""
+    import skillc_gateway.catalog as catalog
+
+    def walked(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("walked")
+
+    monkeypatch.setattr(catalog, "find_roots", walked)
+    with pytest.raises(InvalidOption) as raised:
+        find_skills(layout, "owls", paths=["lib"], **given)
+    assert raised.value.code == "E100"
+    assert message in str(raised.value)
+
+
 def test_a_budget_goes_on_only_when_the_pace_says_the_rest_fits_in_three_budgets() -> None:
     from skillc_gateway.catalog import BUDGET_SECONDS, FINISH_WITHIN
     from skillc_gateway.catalog.engine import finishes

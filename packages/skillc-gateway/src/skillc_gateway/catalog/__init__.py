@@ -214,10 +214,11 @@ def find_skills(
     is installed (the stores, every agent folder, ``configured`` being the config's
     ``[targets]``: by default those ``skc find`` takes from the layout's config, ``{}`` for
     none; and the skills of installed Claude Code plugins). Raises EmptyQuery (E004) for a
-    blank query, :class:`QueryTooLong` (E100), InvalidOption (E100) for a limit outside
-    1-100, and SkillDirectoryNotFound (E022) for a path that is not a folder; ``confined``
-    (the caller is a model: the MCP server), :class:`PathNotSearched` (E100) for one outside
-    the project, the home folder and the folders of installed skills (:func:`find_roots`).
+    blank query, :class:`QueryTooLong` (E100), InvalidOption (E100) for a limit that is no
+    integer from 1 to 100 or a budget that is no number of seconds (checked first), and
+    SkillDirectoryNotFound (E022) for a path that is not a folder; ``confined`` (the caller
+    is a model: the MCP server), :class:`PathNotSearched` (E100) for one outside the
+    project, the home folder and the folders of installed skills (:func:`find_roots`).
 
     ``server``: ask the home's find server (``skc watch``, :mod:`.client`) first, and
     answer here only when none answers; the answer is the same either way. Worth it for a
@@ -234,9 +235,15 @@ def find_skills(
     until the catalog answers."""
     from skillc_index.operation import as_items
 
+    if not limit_fits(limit):  # before any work: 2.5 failed after the whole walk
+        raise InvalidOption(f"limit must be an integer from 1 to {MAX_FIND_LIMIT}, not {limit!r}")
+    if (
+        isinstance(budget, bool)
+        or not isinstance(budget, int | float)
+        or not 0 <= budget < float("inf")  # NaN too: no deadline would ever be reached
+    ):
+        raise InvalidOption(f"budget must be a number of seconds, 0 or more, not {budget!r}")
     paths = as_items(paths)
-    if not 0 <= budget < float("inf"):  # NaN too: no deadline would ever be reached
-        raise InvalidOption(f"budget must be a number of seconds, 0 or more, not {budget}")
     if configured is None:  # as `skc find` reads them (it answered more skills than this)
         from skillc_index.config import load_config
         from skillc_index.inventory.folders import trusted_targets
@@ -257,8 +264,6 @@ def find_skills(
         raise QueryTooLong(len(query))
     if not query.strip():
         raise EmptyQuery()
-    if not 1 <= limit <= MAX_FIND_LIMIT:
-        raise InvalidOption(f"limit must be 1 to {MAX_FIND_LIMIT}, not {limit}")
     roots = find_roots(layout, paths or routing_roots(), configured, confined=confined)
     from skillc_gateway.catalog.engine import Catalog
 
