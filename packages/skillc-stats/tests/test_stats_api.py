@@ -3,6 +3,7 @@ order and tie-breaks, the filters (applied before counting), the response schema
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
@@ -327,6 +328,37 @@ def test_time_filters_are_inclusive(demo: ResolvedSkill, layout: Layout, log_row
         "projects": [],
     }
     assert response["period"] == {"start": "2026-01-30T00:00:00Z", "end": "2026-01-30T12:00:00Z"}
+
+
+def test_a_date_or_an_aware_datetime_is_a_time_bound_and_anything_else_e031(
+    demo: ResolvedSkill, layout: Layout, log_rows: Log
+) -> None:
+    """An embedder's ``datetime``, ``date`` or number (or a user that is no name) was an
+    AttributeError (``.strip``): a ``date`` or an aware ``datetime`` is read as its ISO text,
+    the rest is E031 naming the filter."""
+    from datetime import date, datetime, timedelta, timezone
+
+    from skillc_stats import query_all
+
+    log_rows(*(show(demo, "Usage", timestamp=f"2026-01-{day}T12:00:00Z") for day in (29, 30)))
+    two = timezone(timedelta(hours=2))
+    since = datetime(2026, 1, 30, 14, 0, 0, 500_000, tzinfo=two)  # 12:00:00.5Z: rounded up
+    assert query_stats(demo, layout, since=since)["filters"]["since"] == "2026-01-30T12:00:01Z"
+    assert (
+        query_stats(demo, layout, since=since.replace(microsecond=0))["data"]["total_accesses"] == 1
+    )
+    assert query_all(layout, until=date(2026, 1, 30))["filters"]["until"] == (
+        "2026-01-30T00:00:00Z"
+    )
+    for value, reason in [
+        (datetime(2026, 1, 30), "has no time zone (tzinfo)"),
+        (7, "is not a time (int): use "),
+    ]:
+        with pytest.raises(MalformedFilter, match=re.escape(reason)) as caught:
+            query_stats(demo, layout, since=value)  # type: ignore[arg-type]
+        assert caught.value.option == "since"
+    with pytest.raises(MalformedFilter, match=re.escape("'5' is not a user name (int)")):
+        query_stats(demo, layout, store="postgresql://u@127.0.0.1:1/x", users=[5])  # type: ignore[list-item]
 
 
 def test_a_leap_second_bound_falls_between_its_neighbours(

@@ -11,7 +11,7 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,9 @@ from skillc_index import EmptyTimeRange, MalformedFilter
 Folders = Iterable[str | os.PathLike[str]] | str | os.PathLike[str]
 #: The ``users`` and ``machines`` filters: names, or one name as a ``str``.
 Names = Iterable[str] | str
+#: A ``since`` or ``until`` bound as the API takes it: text (:data:`TIME_FORMS`), a ``date``
+#: (the start of that day, UTC) or a ``datetime`` that has its time zone.
+Time = str | date
 
 # RFC 3339 (date-time), or a bare date: "T", "t" or a space between date and time (RFC 3339
 # section 5.6 allows all three), optional fraction, "Z"/"z" or a numeric offset.
@@ -68,7 +71,7 @@ def format_utc(moment: datetime) -> str:
     )
 
 
-def parse_time(text: str, option: str, *, upper: bool, now: datetime | None = None) -> str:
+def parse_time(text: Time, option: str, *, upper: bool, now: datetime | None = None) -> str:
     """One time bound (the filter ``option``: ``since`` or ``until``) as stored timestamps
     are written, so that string comparison works.
 
@@ -78,8 +81,17 @@ def parse_time(text: str, option: str, *, upper: bool, now: datetime | None = No
     rounds up to the next second, an upper bound rounds down. Second 60, a leap second (RFC
     3339 section 5.7), is the last instant of its minute (``23:59:59.999...``), rounded the
     same way: ``2016-12-31T23:59:60Z`` is ``2017-01-01T00:00:00Z`` as a lower bound and
-    ``2016-12-31T23:59:59Z`` as an upper one. Anything else is E031.
+    ``2016-12-31T23:59:59Z`` as an upper one. A ``date`` or an aware ``datetime`` is read
+    as its ISO text. Anything else (a naive ``datetime``, a number) is E031.
     """
+    if isinstance(text, date):  # a datetime too
+        if isinstance(text, datetime) and text.utcoffset() is None:
+            raise MalformedFilter(option, text.isoformat(), "has no time zone (tzinfo)")
+        text = text.isoformat()
+    elif not isinstance(text, str):
+        raise MalformedFilter(
+            option, repr(text), f"is not a time ({type(text).__name__}): use {TIME_FORMS}"
+        )
     value = text.strip()
     days = _DAYS.fullmatch(value)
     if days:
@@ -141,8 +153,8 @@ def canonical_project(text: str, cwd: Path) -> str:
 
 
 def parse_filters(
-    since: str | None = None,
-    until: str | None = None,
+    since: Time | None = None,
+    until: Time | None = None,
     projects: Folders = (),
     *,
     cwd: Path,
@@ -170,6 +182,10 @@ def parse_filters(
     for option, values in (("user", users), ("machine", machines)):
         kept: dict[str, None] = {}
         for value in as_items(values):
+            if not isinstance(value, str):
+                raise MalformedFilter(
+                    option, repr(value), f"is not a {option} name ({type(value).__name__})"
+                )
             if not value.strip() or "\0" in value:
                 raise MalformedFilter(option, value, f"is not a {option} name")
             kept[value] = None

@@ -62,7 +62,7 @@ from skillc_index import (
 )
 from skillc_index.accesslog import primary_log
 from skillc_index.accesslog.reader import CommandCount, LocalRows, StatsLog, command_kind
-from skillc_stats._filters import Filters, Folders, Names, parse_filters
+from skillc_stats._filters import Filters, Folders, Names, Time, parse_filters
 from skillc_stats.operations import GroupBy
 
 if TYPE_CHECKING:
@@ -604,8 +604,8 @@ def prepare(
     skill: ResolvedSkill | SkillArgument,
     layout: Layout | None,
     group_by: str,
-    since: str | None,
-    until: str | None,
+    since: Time | None,
+    until: Time | None,
     projects: Folders,
     *,
     store: str | None = None,
@@ -630,8 +630,8 @@ def prepare(
 
 def team_filters(
     layout: Layout,
-    since: str | None,
-    until: str | None,
+    since: Time | None,
+    until: Time | None,
     projects: Folders,
     store: str | None,
     users: Names,
@@ -651,8 +651,8 @@ def query_stats(
     layout: Layout | None = None,
     *,
     group_by: str = "summary",
-    since: str | None = None,
-    until: str | None = None,
+    since: Time | None = None,
+    until: Time | None = None,
     projects: Folders = (),
     store: str | None = None,
     users: Names = (),
@@ -663,11 +663,11 @@ def query_stats(
     ``skill`` is a resolved skill or a name/path resolved from ``layout`` (default: the
     current directory and ``$SKILLC_HOME``). ``group_by`` is one of :data:`QUERY_TYPES`
     (E030 otherwise); ``since``/``until`` are inclusive bounds (RFC 3339, ``YYYY-MM-DD`` or
-    ``Nd``), ``projects`` folders whose accesses count (E031 when malformed). Relative
-    project paths are relative to ``layout.cwd``. With ``store`` (a ``postgresql://`` URL)
-    the rows are the team store's rows of every skill of that name, of ``users`` and
-    ``machines`` only when given (E043/E044 when the store cannot be used). Does not log an
-    access itself.
+    ``Nd``; a ``date``, or a ``datetime`` with its time zone), ``projects`` folders whose
+    accesses count (E031 when malformed). Relative project paths are relative to
+    ``layout.cwd``. With ``store`` (a ``postgresql://`` URL) the rows are the team store's
+    rows of every skill of that name, of ``users`` and ``machines`` only when given
+    (E043/E044 when the store cannot be used). Does not log an access itself.
     """
     with prepare(
         skill,
@@ -687,8 +687,8 @@ def unused_sections(
     skill: ResolvedSkill | SkillArgument,
     layout: Layout | None = None,
     *,
-    since: str | None = None,
-    until: str | None = None,
+    since: Time | None = None,
+    until: Time | None = None,
     projects: Folders = (),
 ) -> list[dict[str, str]]:
     """``{"section", "file"}`` for each current heading of the skill that no successful

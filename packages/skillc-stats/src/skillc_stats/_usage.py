@@ -45,7 +45,7 @@ from skillc_index.accesslog.reader import (
     usage_of,
 )
 from skillc_index.inventory.entries import InstalledSkill, installed_skills
-from skillc_stats._filters import Filters, Folders, Names
+from skillc_stats._filters import Filters, Folders, Names, Time
 
 if TYPE_CHECKING:
     from skillc_index import Notice, ResolvedSkill
@@ -301,8 +301,8 @@ def usage_response(entries: list[dict[str, Any]], filters: Filters) -> dict[str,
 def query_all(
     layout: Layout | None = None,
     *,
-    since: str | None = None,
-    until: str | None = None,
+    since: Time | None = None,
+    until: Time | None = None,
     projects: Folders = (),
     store: str | None = None,
     users: Names = (),
