@@ -878,6 +878,23 @@ def test_missing_skill_md_is_e010(tmp_path: Path) -> None:
     assert caught.value.diagnostic.code == "E010"
 
 
+def test_a_path_with_nothing_there_is_e001_as_on_the_command_line(tmp_path: Path) -> None:
+    """DECISIONS: E010 when something is found without a SKILL.md (a folder, a file: the
+    CLI's E010 too), E001 when nothing is: ``lint_skill`` of a missing path (a typo, a
+    dangling link) said E010 where ``skillc-lint`` says E001."""
+    from skillc_index import NotASkill
+    from skillc_index.diagnostics import SkillNotFound
+
+    (tmp_path / "afile.txt").write_text("x", encoding="utf-8")
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone")
+    for missing in ("no-such-folder", "dangling", "afile.txt/x"):
+        with pytest.raises(SkillNotFound) as caught:
+            lint_skill(tmp_path / missing)
+        assert str(caught.value) == f"error[E001]: skill '{tmp_path / missing}' not found"
+    with pytest.raises(NotASkill):
+        lint_skill(tmp_path / "afile.txt")
+
+
 @pytest.mark.parametrize("target", ["absolute", "relative", "dangling"])
 def test_skill_md_symlink_leaving_the_skill_is_e012_and_never_read(
     tmp_path: Path, target: str

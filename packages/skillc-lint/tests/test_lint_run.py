@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from skillc_index import NotASkill, PathEscapesRoot
+from skillc_index import PathEscapesRoot
+from skillc_index.diagnostics import SkillNotFound
 from skillc_lint import LintResult, default_registry, lint_folders, lint_skill, lint_targets
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
@@ -371,7 +372,7 @@ def test_lint_folders_in_order_with_errors_rebuilt(many: Path) -> None:
     pooled = list(lint_folders(folders, registry, jobs=2))
     assert len(pooled) == len(folders) == 25
     assert [type(item) for item in pooled] == [type(item) for item in serial]
-    assert isinstance(pooled[3], NotASkill) and pooled[3].path == str(many / "not-there")
+    assert isinstance(pooled[3], SkillNotFound) and pooled[3].skill == str(many / "not-there")
     escaped = pooled[folders.index(many / "s07")]
     assert isinstance(escaped, PathEscapesRoot)
     assert str(escaped) == str(serial[folders.index(many / "s07")])

@@ -187,7 +187,9 @@ def lint_skill(
 
     A compiled skill is skipped (``skipped="compiled"``) unless ``force``, and then SKL001
     warns that results may not be meaningful. Raises :class:`~skillc_index.NotASkill` (E010)
-    when the folder has no SKILL.md and :class:`~skillc_index.PathEscapesRoot` (E012), without
+    when the folder (or file) at ``path`` has no SKILL.md,
+    :class:`~skillc_index.diagnostics.SkillNotFound` (E001) when nothing is there (as the
+    command line: DECISIONS), and :class:`~skillc_index.PathEscapesRoot` (E012), without
     reading it, when SKILL.md is a symlink resolving outside the folder. ``texts`` maps
     files of the skill (relative paths) to the text to lint instead of theirs (fixes not
     written yet). ``cache``: where a result of the same skill, rules and linter may be
@@ -211,6 +213,7 @@ def lint_with_texts(
     what the caller has of the skill already (:class:`~skillc_lint._skill.Known`, the
     language server's; no result cache then)."""
     from skillc_index import PathEscapesRoot, SkillFileNotFound, safe_join
+    from skillc_index.diagnostics import SkillNotFound
     from skillc_lint._skill import Skill
 
     root = Path(path)
@@ -223,6 +226,8 @@ def lint_with_texts(
     except SkillFileNotFound:  # a SKILL.md no file can be (a symlink loop): E010 below
         pass
     if not is_file(root / SKILL_FILE):
+        if not (is_folder(root) or is_file(root)):  # nothing there: E001, as the CLI says
+            raise SkillNotFound(str(path))
         raise NotASkill(str(path))
     if registry is None:
         from skillc_lint._profiles import default_registry
