@@ -39,6 +39,20 @@ def test_nothing_to_sync(project: Path, env: dict[str, str]) -> None:
         sync_logs("demo", project=project, env=env)
 
 
+def test_a_project_that_is_no_folder_is_e100(project: Path, env: dict[str, str]) -> None:
+    """A typo in ``project`` was "nothing to sync", ``ok``, where the CLI refused it: both
+    refuse, in :func:`sync_logs`."""
+    from skillc_index.command_errors import NoSyncFolder
+
+    (project / "afile").write_text("x", encoding="utf-8")
+    for given in (project / "typo", project / "afile"):
+        with pytest.raises(NoSyncFolder) as caught:
+            sync_logs(project=given, env=env)
+        assert (
+            str(caught.value) == f"error[E100]: invalid option: 'project '{given}' is not a folder'"
+        )
+
+
 def test_sync_moves_rows_and_removes_the_fallback(
     demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
 ) -> None:

@@ -511,8 +511,29 @@ def test_a_symlink_out_of_the_projects_folder_is_not_read(setup: Setup, tmp_path
 
 
 def test_no_transcripts_is_an_empty_import(setup: Setup) -> None:
-    result = sync_transcripts(claude_folder=setup.claude / "missing", env=setup.env)
+    (setup.claude / "empty").mkdir()
+    result = sync_transcripts(claude_folder=setup.claude / "empty", env=setup.env)
     assert (result.files, result.skills, result.ok) == (0, (), True)
+    home = {**setup.env, "CLAUDE_CONFIG_DIR": str(setup.claude / "missing")}
+    assert sync_transcripts(env=home).ok  # the default folder: none, nothing to import
+
+
+def test_a_claude_folder_given_that_is_no_folder_is_e100(setup: Setup) -> None:
+    """A typo in ``claude_folder`` was an empty import, ``ok``, where the CLI refused it:
+    both refuse, in :func:`sync_transcripts`, naming the parameter as each front end does."""
+    from skillc_index import CLI_SPELLING
+    from skillc_index.command_errors import NoSyncFolder
+
+    typo = setup.claude / "typo"
+    with pytest.raises(NoSyncFolder) as caught:
+        sync_transcripts(claude_folder=typo, env=setup.env)
+    assert (
+        str(caught.value)
+        == f"error[E100]: invalid option: 'claude_folder '{typo}' is not a folder'"
+    )
+    assert caught.value.spelled(CLI_SPELLING).params == {
+        "message": f"--claude-dir '{typo}' is not a folder"
+    }
 
 
 def test_the_default_folder_is_claude_config_dir(setup: Setup) -> None:
@@ -641,7 +662,7 @@ def test_cli_missing_claude_dir_is_e100(setup: Setup, sync_cli: Callable[..., An
     result = sync_cli("--from", "claude-code", "--claude-dir", str(setup.claude / "nope"))
     assert result.returncode == 1
     assert result.stderr.startswith("error[E100]: invalid option: ")
-    assert "does not exist" in result.stderr
+    assert f"--claude-dir '{setup.claude / 'nope'}' is not a folder" in result.stderr
 
 
 def test_cli_e041_exit_1(setup: Setup, sync_cli: Callable[..., Any], tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ __all__ = [
     "NoLocalLogs",
     "NoSkillBeforeCut",
     "NoSkillGiven",
+    "NoSyncFolder",
     "PackageRefused",
     "PathEscapesProject",
     "RuntimeNotAFolder",
@@ -132,6 +133,22 @@ class NoLocalLogs(SkillcError):
 
     def __init__(self) -> None:
         super().__init__(Diagnostic(self.code))
+
+
+class NoSyncFolder(WordedOption):
+    """E100: a folder ``sync`` was told to read (``project``, Claude Code's folder) that is no
+    folder: a typo is refused, not taken for nothing to sync. ``parameter`` is the Python
+    API's name, ``option`` the command line's (``claude_dir``: ``--claude-dir``)."""
+
+    def __init__(self, parameter: str, path: str, option: str | None = None) -> None:
+        self.parameter = parameter
+        self.path = path
+        self.option = option or parameter
+        super().__init__()
+
+    def worded(self, spelling: Spelling) -> str:
+        name = spelling.option(self.option) if spelling.option_prefix else self.parameter
+        return f"{name} '{self.path}' is not a folder"
 
 
 class SyncDestinationNotWritable(SkillcError):

@@ -76,6 +76,7 @@ from skillc_index import (
     SyncDestinationNotWritable,
     SyncSourceNotReadable,
     diagnostic_json,
+    is_folder,
     runtime_for,
     skill_name_problem,
 )
@@ -534,12 +535,17 @@ def sync_logs(
     (RFC-0007:C-SYNC); only ``skill``'s when given.
 
     ``env`` stands in for ``os.environ`` (``SKILLC_HOME``). ``dry_run`` writes and removes
-    nothing and reports how many rows would be added. Raises :class:`NoLocalLogs` (E040)
-    when ``skill`` is given and has no fallback log; with no ``skill`` and no fallback logs
+    nothing and reports how many rows would be added. Raises ``NoSyncFolder`` (E100) when
+    ``project`` is no folder, :class:`NoLocalLogs` (E040) when ``skill`` is given and has
+    no fallback log; with no ``skill`` and no fallback logs
     the report is simply empty. Per-skill failures are in each :class:`SkillSync`'s
     ``error``; they never stop the other skills. Rows of unknown skills are counted in
     ``skipped`` and stay in their fallback log.
     """
+    if project is not None and not is_folder(Path(project)):
+        from skillc_index.command_errors import NoSyncFolder
+
+        raise NoSyncFolder("project", os.fspath(project))
     layout = sync_layout(None if project is None else Path(project), env)
     found = fallback_logs(layout)
     if skill is not None:

@@ -52,6 +52,7 @@ from skillc_index import (
     SkillcError,
     SyncDestinationNotWritable,
     expand_user,
+    is_folder,
     open_in_root,
 )
 from skillc_index.accesslog.merge import (
@@ -410,12 +411,17 @@ def sync_transcripts(
     """Import skill activations and skill-file reads from Claude Code's transcripts into the
     skills' access logs (``skc sync --from claude-code``); see the module docstring.
 
-    ``claude_folder`` is Claude Code's data folder (default: :func:`claude_dir`); its
-    ``projects`` folder is read (none: nothing to import). ``env`` stands in for
+    ``claude_folder`` is Claude Code's data folder (default: :func:`claude_dir`; one given
+    that is no folder is ``NoSyncFolder``, E100); its ``projects`` folder is read (none:
+    nothing to import). ``env`` stands in for
     ``os.environ`` (``SKILLC_HOME``, ``CLAUDE_CONFIG_DIR``). ``dry_run`` writes nothing and
     reports the rows that would be added. A log that cannot be written is E041 in that
     skill's :class:`SkillImport` (the files holding its rows are read again next time).
     """
+    if claude_folder is not None and not is_folder(expand_user(claude_folder)):
+        from skillc_index.command_errors import NoSyncFolder
+
+        raise NoSyncFolder("claude_folder", os.fspath(claude_folder), "claude_dir")
     home_layout = Layout.discover(None, env)
     base = Path(claude_folder) if claude_folder is not None else claude_dir(env, home_layout)
     projects = Path(os.path.abspath(expand_user(base))) / "projects"

@@ -427,8 +427,7 @@ class SyncParams(Record):
         str | None,
         Param(
             "Sync the fallback logs of PATH (PATH/.skillc/logs/) instead of the current folder.",
-            metavar="PATH",
-            folder=True,
+            metavar="PATH",  # a folder: checked by sync_logs (E100), for the API too
         ),
     ] = None
     dry_run: Annotated[bool, Param("Show what would be synced; change nothing.")] = False
@@ -444,8 +443,7 @@ class SyncParams(Record):
         Param(
             "Claude Code's data folder for --from claude-code (default: $CLAUDE_CONFIG_DIR, "
             "else ~/.claude).",
-            metavar="PATH",
-            folder=True,
+            metavar="PATH",  # a folder: checked by sync_transcripts (E100), for the API too
         ),
     ] = None
     to: Annotated[
