@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -133,6 +134,31 @@ def test_a_machine_format_carries_the_error_the_console_prints(
     assert handle_exception(exc, []) == 1
     assert capsys.readouterr().err == "error[E999]: cannot open 'x'\n"
     assert error_of(exc).message == "cannot open 'x'"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("list",), ("list", "--format", "json"), ("--version",)])
+def test_an_output_that_cannot_be_written_is_one_error_and_exit_1(
+    tmp_path: Path, home: Path, args: tuple[str, ...]
+) -> None:
+    """stdout on a full disk (``> /dev/full``): the E999 once and exit 1, not a second
+    failure at Python's exit (``Exception ignored ...``, exit 120)."""
+    assert skillc_index("init", cwd=tmp_path, home=home).returncode == 0
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "skillc_index", *args],
+            cwd=tmp_path,
+            env={**os.environ, "SKILLC_HOME": str(home)},
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert (result.returncode, result.stderr) == (
+        1,
+        "error[E999]: OSError: [Errno 28] No space left on device\n",
+    )
 
 
 def test_exit_codes_pass_through() -> None:

@@ -549,6 +549,7 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
 
         traceback.print_exception(exc)
     report(error_of(exc))
+    release_streams()  # stdout on a full disk: its flush at exit fails again (exit 120)
     return 1
 
 
@@ -604,6 +605,16 @@ def closed_pipe() -> int:
     here: :func:`handle_exception`, the final flush of :func:`run` and ``skc``'s ``main``,
     and the ``invoke`` of each script's top command (:class:`CommandGroup`), before click's
     ``main``, which makes it an exit 1 of its own, sees it."""
+    release_streams()
+    return PIPE_CLOSED
+
+
+def release_streams() -> None:
+    """Point each standard stream that cannot be flushed any more (its reader gone, its disk
+    full: ``> /dev/full``, an I/O error) at the null device, so that neither what the process
+    still writes there nor Python's flush at exit fails or prints (``Exception ignored ...``,
+    exit 120): an error that stops a command is its one diagnostic and exit 1, and a closed
+    pipe is :func:`closed_pipe`'s quiet 141."""
     import os
 
     for stream in (sys.stdout, sys.stderr):
@@ -617,7 +628,6 @@ def closed_pipe() -> int:
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, fd)
             os.close(null)
-    return PIPE_CLOSED
 
 
 def buffer_stdout() -> None:
