@@ -362,6 +362,22 @@ def test_cwd_is_the_git_root_else_home(
     assert working_directory(project / "sub", user_home) == project
 
 
+def test_a_missing_home_outside_a_repository_is_e022_not_the_script(
+    run: Run, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``HOME=/nonexistent`` (Debian's ``nobody``) outside a git repository: the folder the
+    tool would run in is named (E022, exit 1), not the script's ``#!`` line (exit 126)."""
+    script(kit(tool("hello", "./hello.sh")), "hello.sh", "#!/bin/sh\necho hi\n")
+    missing = tmp_path / "nonexistent"
+    for extra in ((), ("--format", "json"), ("--dry-run",)):
+        proc = run("run", "kit", "hello", *extra, env={"HOME": str(missing)})
+        assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+        assert proc.stderr == (
+            f"error[E022]: directory not found: '{missing}'\n"
+            "hint: outside a git repository, a tool runs in the home folder ($HOME)\n"
+        )
+
+
 def test_an_empty_or_relative_path_entry_never_reaches_the_tool(
     run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
 ) -> None:

@@ -25,6 +25,7 @@ from skillc_index import (
     BrokenTool,
     CommandTemplate,
     ResolvedSkill,
+    SkillDirectoryNotFound,
     Spelling,
     Tool,
     ToolArgumentError,
@@ -130,11 +131,16 @@ def tool_environment(
 
 def working_directory(start: Path, home: Path) -> Path:
     """§5.1: the root of the git repository holding ``start`` (a folder with ``.git``, a
-    folder or a worktree's file), else ``home``."""
+    folder or a worktree's file), else ``home``: E022 when that is no folder (Debian's
+    ``nobody`` has ``HOME=/nonexistent``), where starting the tool there was reported as its
+    ``#!`` interpreter missing."""
     current = start.resolve()
     for folder in (current, *current.parents):
         if (folder / ".git").exists():
             return folder
+    if not home.is_dir():
+        hint = "outside a git repository, a tool runs in the home folder ($HOME)"
+        raise SkillDirectoryNotFound(str(home), hint)
     return home
 
 
