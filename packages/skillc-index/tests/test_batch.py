@@ -356,6 +356,31 @@ def test_one_failure_does_not_stop_the_others(
     }
 
 
+def test_a_folder_whose_name_is_not_utf8_is_refused_before_any_work(
+    index: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """``list`` skips a store folder named in Latin-1 (``lat\\xe9``); ``build`` of it, by path
+    or ``--all``, stopped at the manifest with ``UnicodeEncodeError`` (E999). Both refuse it
+    now with list's reason, and the other skills build."""
+    store = project / ".skillc" / "skills"
+    latin = os.fsdecode(b"lat\xe9")
+    write_skill(store / latin, name="latin")
+    write_skill(store / "good")
+    single = index("build", f".skillc/skills/{latin}")
+    assert (single.returncode, single.stdout) == (1, "")
+    assert single.stderr == (
+        "error[E100]: invalid option: '.skillc/skills/lat\ufffd: a path that is not UTF-8; "
+        "rename the folder'\n"
+    )
+    assert not (project / ".skillc" / "runtime" / latin / ".skillc-meta" / "manifest.json").exists()
+    every = index("build", "--all")
+    assert every.returncode == 1
+    assert statuses(every.stdout) == {"lat\ufffd": "failed", "good": "built"}
+    (line,) = every.stderr.splitlines()
+    assert line.startswith("error[E100]: .skillc/skills/lat\ufffd: invalid option: '")
+    assert line.endswith("lat\ufffd: a path that is not UTF-8; rename the folder'")
+
+
 @pytest.mark.usefixtures("skc_on_path")
 def test_a_failed_skill_fails_the_batch_in_json_too(
     index: Run, project: Path, write_skill: WriteSkill

@@ -19,6 +19,7 @@ from skillc_index.console import (
     command,
     is_verbose,
     print_json,
+    report,
 )
 from skillc_index.operations import BUILD, BuildParams
 from skillc_index.text import counted, printable
@@ -127,11 +128,9 @@ _STATUS = {"built": "built", "up-to-date": "up to date", "failed": "failed"}
 def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None:
     """Several skills: each failure an error line naming the skill (stderr), then the JSON,
     or one line per skill and the summary."""
-    from skillc_index.diagnostics import format_diagnostic
-
     for item in result.items:
         if item.error is not None:
-            click.echo(format_diagnostic(item.error._replace(subject=item.job.label)), err=True)
+            report(item.error._replace(subject=item.job.label))
     if output_format == "json":
         print_json(result.to_dict())
         return

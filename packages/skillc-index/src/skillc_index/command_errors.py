@@ -338,6 +338,18 @@ class CompiledSkillGiven(InvalidOption):
         self.given = given
 
 
+class FolderNotUtf8(InvalidOption):
+    """E100: a skill folder whose path is not UTF-8 given to ``build`` (or ``route``): its
+    manifest, index and log cannot hold the path, and ``list`` skips it, so it is refused
+    before anything is written."""
+
+    def __init__(self, given: str) -> None:
+        from skillc_index.files import NOT_UTF8
+
+        super().__init__(f"{given}: {NOT_UTF8}; rename the folder")
+        self.given = given
+
+
 class NoSkillGiven(InvalidOption):
     """E100: a command that defaults to the project's skills, run without a skill outside
     any project."""

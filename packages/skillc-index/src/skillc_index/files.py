@@ -112,6 +112,10 @@ def _is_absolute(rel: str) -> bool:
     return rel.startswith(("/", os.sep)) or Path(rel).is_absolute()
 
 
+#: Why a path that is not UTF-8 is left out (``list``) or refused (``build``): one wording.
+NOT_UTF8 = "a path that is not UTF-8"
+
+
 def is_utf8(path: str) -> bool:
     """Whether ``path`` is UTF-8 (a name of other bytes is read with lone surrogates, which
     SQLite, JSON and zip entries cannot hold)."""

@@ -42,6 +42,7 @@ from skillc_index.build.store import (
 )
 from skillc_index.command_errors import (
     CompiledSkillGiven,
+    FolderNotUtf8,
     PathEscapesProject,
 )
 from skillc_index.config import Config, load_config
@@ -53,7 +54,7 @@ from skillc_index.diagnostics import (
     format_diagnostic,
     warning_text,
 )
-from skillc_index.files import SkillFiles, source_hash, walk_skill, within
+from skillc_index.files import SkillFiles, is_utf8, source_hash, walk_skill, within
 from skillc_index.index.freshness import refuse_collision
 from skillc_index.layout import (
     META_DIR,
@@ -164,7 +165,10 @@ class BuildResult:
 def _check_source(source: Path, given: str, layout: Layout | None = None) -> None:
     """A compiled runtime (or an agent folder linking to one) is not a source; when its store
     skill is gone (renamed, deleted), E100 says so and how to remove it (with ``layout``:
-    the build's)."""
+    the build's). A folder whose path is not UTF-8 is E100 too (:class:`FolderNotUtf8`): the
+    manifest could not hold it, and ``list`` skips it."""
+    if not is_utf8(os.fspath(source)):
+        raise FolderNotUtf8(given)
     if not (source / META_DIR / MANIFEST_FILE).is_file():
         return
     if layout is None:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index.diagnostics import Notice
-from skillc_index.files import is_utf8
+from skillc_index.files import NOT_UTF8, is_utf8
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
 from skillc_index.inventory.folders import Root, RootKind, search_roots
 from skillc_index.layout import META_DIR, SKILL_FILE, ImportRecord, Layout, Scope, import_origin
@@ -202,7 +202,7 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
     regular ``SKILL.md``, the router)."""
     full = f"{root.path}/{name}"
     if not is_utf8(full):  # the catalog's SQLite cannot hold it: find skips it too
-        return Skipped(root.path / name, "a path that is not UTF-8")
+        return Skipped(root.path / name, NOT_UTF8)
     skill = meta = False
     try:
         with os.scandir(full) as entries:
