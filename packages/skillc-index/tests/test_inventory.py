@@ -351,6 +351,30 @@ def test_a_link_that_loops_is_said_alike_by_the_listing_and_e001(
     ]
 
 
+def test_a_name_that_is_not_utf8_gets_one_hint_not_one_per_agent_folder(
+    layout: Layout, project: Path
+) -> None:
+    """``skc outline caf\\xe9`` typed in a Latin-1 terminal: E001's hint named all 16 agent
+    folders as "a path that is not UTF-8", none of which held the name. Only an entry that
+    is there is skipped for it; the hint says once that the name is not UTF-8."""
+    from skillc_index import format_diagnostic, resolve_skill
+    from skillc_index.diagnostics import SkillNotFound
+
+    name = os.fsdecode(b"caf\xe9")
+    hint = "hint: the name given is not UTF-8 (is the terminal's encoding UTF-8?)"
+    with pytest.raises(SkillNotFound) as caught:
+        resolve_skill(name, layout)
+    assert format_diagnostic(caught.value.diagnostic).splitlines()[1:] == [hint]
+    (project / ".claude/skills" / name).mkdir(parents=True)
+    (project / ".claude/skills" / name / "SKILL.md").write_text("---\n---\n", encoding="utf-8")
+    with pytest.raises(SkillNotFound) as caught:
+        resolve_skill(name, layout)
+    said = hint.removeprefix("hint: ")
+    assert format_diagnostic(caught.value.diagnostic).splitlines()[1:] == [
+        f"hint: .claude/skills/{name}: a path that is not UTF-8; {said}"
+    ]
+
+
 def test_a_folder_that_is_no_skill_yet_is_listed_as_such(layout: Layout, project: Path) -> None:
     """A root's folders without SKILL.md (a skill installed folder first, its files after)
     are no skill, and the listing names them (a watcher of the skills watches them); files

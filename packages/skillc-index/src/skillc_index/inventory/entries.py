@@ -201,8 +201,6 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
     :class:`Skipped` entry, or None when the entry is no skill folder (missing, a file, no
     regular ``SKILL.md``, the router)."""
     full = f"{root.path}/{name}"
-    if not is_utf8(full):  # the catalog's SQLite cannot hold it: find skips it too
-        return Skipped(root.path / name, NOT_UTF8)
     skill = meta = False
     try:
         with os.scandir(full) as entries:
@@ -219,6 +217,8 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
         return _unreadable(root.path / name, exc)
     if not skill:
         return None
+    if not is_utf8(full):  # the catalog's SQLite cannot hold it: find skips it too
+        return Skipped(root.path / name, NOT_UTF8)  # (an entry that is there: E001's hint)
     real = os.path.realpath(full)
     if not is_utf8(real):
         return Skipped(root.path / name, "a link to a path that is not UTF-8")

@@ -209,7 +209,9 @@ def gone_links(skill: str, layout: Layout) -> str:
     """The entries named ``skill`` in the folders it is looked for in that the listing skips:
     a link whose target is gone (or cannot be reached: a loop), a deployment whose store
     skill is gone (with how to remove it), said as E001's hint in the listing's words
-    (:func:`~.entries.location_of`, :func:`~.entries.gone_link`; on the error path only)."""
+    (:func:`~.entries.location_of`, :func:`~.entries.gone_link`; on the error path only);
+    then, once, that ``skill`` itself is not UTF-8 (typed in a Latin-1 terminal, say)."""
+    from skillc_index.files import is_utf8
     from skillc_index.inventory.entries import gone_link
 
     found = [
@@ -219,7 +221,10 @@ def gone_links(skill: str, layout: Layout) -> str:
         for root in roots
         if (gone := _skipped(root, name, layout) or gone_link(f"{root.path}/{name}")) is not None
     ]
-    return "; ".join(f"{layout.display(gone.path)}: {gone.reason}" for gone in found)
+    said = [f"{layout.display(gone.path)}: {gone.reason}" for gone in found]
+    if not is_utf8(skill):
+        said.append("the name given is not UTF-8 (is the terminal's encoding UTF-8?)")
+    return "; ".join(said)
 
 
 def _skipped(root: Root, name: str, layout: Layout) -> Skipped | None:
