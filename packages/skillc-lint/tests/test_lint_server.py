@@ -862,6 +862,25 @@ def test_the_exit_code_says_whether_the_client_shut_the_server_down(
     assert session(clean_env, INITIALIZE)[0] == 1  # the editor died: the input ends
 
 
+def test_a_closed_stdin_is_an_input_that_ended(clean_env: dict[str, str]) -> None:
+    """Started with stdin closed (``<&-``, a supervisor's): as with ``</dev/null``, a session
+    that ended without ``shutdown`` (exit 1, nothing said); it was ``error[E999]:
+    AttributeError: 'NoneType' object has no attribute 'buffer'``."""
+    import os
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "skillc_lint", "server"],
+        stdin=subprocess.DEVNULL,
+        preexec_fn=lambda: os.close(0),  # the child's own stdin, closed
+        capture_output=True,
+        env=clean_env,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (1, b"", b"")
+
+
 def test_ctrl_c_ends_the_server_with_130(
     clean_env: dict[str, str], line_within: Callable[..., Any]
 ) -> None:

@@ -577,9 +577,14 @@ def open_closed_streams() -> None:
     """Give ``sys.stdout``/``sys.stderr`` the null device when the process started with that
     descriptor closed (``2>&-``: Python makes it None): the command does its work and says
     nothing there, where ``None.isatty()`` made ``build`` and ``lint`` fail unseen and ``exec``
-    run nothing."""
+    run nothing. A closed stdin (``<&-``) is an input that has ended, as ``</dev/null`` is,
+    descriptor 0 included (the MCP server reads it; a program started inherits it): the stdio
+    servers ended with ``AttributeError`` or ``Bad file descriptor`` (E999)."""
     import os
 
+    if sys.stdin is None:
+        null = os.open(os.devnull, os.O_RDONLY)  # the lowest free descriptor: 0
+        sys.stdin = open(null, encoding="utf-8", closefd=null != 0)  # noqa: SIM115
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
@@ -665,7 +670,7 @@ def run(
     ``python -m`` exit with it, so tests can call ``main([...])`` in-process."""
     if args is None:
         utf8_process()
-    if sys.stdout is None or sys.stderr is None:
+    if sys.stdin is None or sys.stdout is None or sys.stderr is None:
         open_closed_streams()
     buffer_stdout()
     argv = list(sys.argv[1:] if args is None else args)

@@ -38,6 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         utf8_process()
     args = list(sys.argv[1:] if argv is None else argv)
+    if sys.stdin is None or sys.stdout is None or sys.stderr is None:  # `<&-`, `>&-`...
+        from skillc_index.console import open_closed_streams
+
+        open_closed_streams()
     parsed = parse(args)
     if parsed is None:
         from skillc_mcp.cli import main as click_main

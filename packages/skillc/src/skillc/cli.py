@@ -176,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         utf8_process()
     args = list(sys.argv[1:] if argv is None else argv)
-    if sys.stdout is None or sys.stderr is None:  # started with `>&-` or `2>&-`
+    if sys.stdin is None or sys.stdout is None or sys.stderr is None:  # `<&-`, `>&-`...
         from skillc_index.console import open_closed_streams
 
         open_closed_streams()
