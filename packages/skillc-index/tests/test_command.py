@@ -234,7 +234,6 @@ def test_shapes_optional_nullable_and_recursive() -> None:
 
 class CountParams(Record):
     kind: Annotated[Literal["a", "b"], Param("Kind.", choice=False)] = "a"
-    where: Annotated[str | None, Param("A folder.", folder=True)] = None
 
 
 class CountShape(TypedDict):
@@ -283,13 +282,6 @@ def test_status_is_the_exit_status_in_every_format() -> None:
     kind = COUNT.input_schema()["properties"]["kind"]
     assert kind["type"] == "string" and "enum" not in kind
     assert kind["description"].endswith("One of: a, b.")
-
-
-def test_a_folder_option_takes_an_existing_folder(tmp_path: Path) -> None:
-    assert CliRunner().invoke(count_command, ["--where", str(tmp_path)]).exit_code == 0
-    for given in (tmp_path / "nowhere", Path(__file__)):
-        done = CliRunner().invoke(count_command, ["--where", str(given)])
-        assert done.exit_code == 2 and "--where" in done.stderr
 
 
 class BatchParams(Record):

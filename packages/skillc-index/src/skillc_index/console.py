@@ -401,8 +401,6 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
         kind = count_range(low, MAX_COUNT if meta.maximum is None else meta.maximum)
     elif hint is float:
         kind = click.FLOAT
-    elif meta.folder:
-        kind = click.Path(exists=True, file_okay=False)
     required = name not in defaults
     default = defaults.get(name)
     # Click >= 8.3 reads what it is given: an explicit ``default=None`` counts as a value

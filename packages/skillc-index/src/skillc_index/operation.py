@@ -130,8 +130,7 @@ class Param(Record):
     ``show_default``: ``--help`` shows the default (always for a choice); ``choice``: a
     ``Literal`` field is a choice on the command line (a value outside it a usage error,
     E100), or with False plain text that the operation checks (stats' ``--group-by`` is
-    E030, RFC-0005's code for an unknown query type); ``folder``: the command line takes
-    only a folder that exists (a usage error otherwise); ``path``: the value (each item)
+    E030, RFC-0005's code for an unknown query type); ``path``: the value (each item)
     may name a folder or a file from the working directory (a skill's path, a baseline
     file), which a session with ``confined_paths`` takes only where a model may read
     (:meth:`Session.check_paths`)."""
@@ -150,7 +149,6 @@ class Param(Record):
     metavar: str | None = None
     show_default: bool = False
     choice: bool = True
-    folder: bool = False
     path: bool = False
 
     def schema(self) -> dict[str, Any]:
