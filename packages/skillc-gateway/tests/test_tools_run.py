@@ -582,11 +582,9 @@ def test_a_lua_module_is_the_skills_not_the_working_folders(
     ``./?.lua`` and the tool runs in the repository's root), and so did the script's own
     ``require``: the search starts in the skill and keeps absolute entries only
     (:data:`LUA_INIT`); ``-l mylib`` with the skill's ``mylib/init.lua`` stays a name."""
-    env = tool_environment({}, "s", Path("/s"), "Global")
-    assert env["LUA_INIT"] == LUA_INIT
+    assert "LUA_INIT" in tool_environment({}, "s", Path("/s"), "Global")
     assert parse_command("lua -l helper main.lua", 1)[0].preloads() == {}
-    lua = shutil.which("lua") or shutil.which("luajit")
-    if lua is None:
+    if shutil.which("lua") is None:  # the tools run `lua`
         pytest.skip("lua is not installed")
     marker = tmp_path / "pwned"
     folder = kit(
