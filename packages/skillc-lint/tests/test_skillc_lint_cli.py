@@ -588,6 +588,18 @@ def test_list_rules_shows_configuration(lint: Run, cwd: Path) -> None:
     assert text[1].split()[:4] == ["SKL100", "frontmatter-valid", "error", "safe"]
 
 
+@pytest.mark.parametrize("option", [("--list-rules",), ("--explain", "SKL301")])
+@pytest.mark.parametrize("output_format", ["sarif", "github"])
+def test_rule_pages_refuse_formats_they_cannot_print(
+    lint: Run, option: tuple[str, ...], output_format: str
+) -> None:
+    # the text table in a .sarif file, exit 0, was no SARIF log: E100, as for --statistics
+    proc = lint(*option, "--format", output_format)
+    assert proc.returncode == 1
+    assert f"{option[0]}: works with --format text or json" in proc.stderr
+    assert "SKL301" not in proc.stdout
+
+
 def test_a_file_stands_for_its_skill(lint: Run, cwd: Path) -> None:
     put(cwd / "skills" / "one", VALID, **{"notes.md": "# Notes\n"})
     (cwd / "loose.md").write_text("# Loose\n", encoding="utf-8")

@@ -192,6 +192,9 @@ def lint_command(run: LintRun, call: Call[LintParams]) -> int:
     from skillc_lint import _output
 
     output_format, params = call.output_format, call.params
+    for shown, option in ((run.docs, "--explain"), (run.rules, "--list-rules")):
+        if shown is not None and output_format not in ("text", "json"):
+            raise click.BadParameter("works with --format text or json", param_hint=option)
     if run.docs is not None:  # --explain
         if output_format == "json":
             print_json(run.to_dict())
