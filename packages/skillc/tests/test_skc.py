@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,43 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 def skc(cli: Callable[..., Run]) -> Run:
     """``python -m skillc *args`` in a subprocess (the shared ``cli`` fixture)."""
     return cli("skillc", process=True)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("skillc", "--help"),
+        ("skillc", "--version"),
+        ("skillc_index", "--version"),
+        ("skillc_lint", "--help"),
+        ("skillc_mcp", "--version"),
+        ("skillc", "list", "--help"),
+    ],
+)
+def test_help_and_version_to_a_reader_gone_end_quietly(
+    clean_env: dict[str, str], project: Path, command: tuple[str, ...]
+) -> None:
+    # the top command's eager options ran before its invoke: click's main made the closed
+    # pipe an exit 1, where `skc list | head -1` is 141
+    import os
+
+    module, *args = command
+    reader, writer = os.pipe()
+    os.close(reader)  # the reader has gone before a word is written
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", module, *args],
+            cwd=project,
+            env=clean_env,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert (proc.returncode, proc.stderr) == (141, "")
 
 
 def test_entry_point_section_parsing() -> None:

@@ -41,10 +41,20 @@ _HEADER = r"^( +)\S.*:$"
 
 class Command(click.Command):
     """A command of the kit: its help page is rendered for the program showing it
-    (:func:`for_program`)."""
+    (:func:`for_program`). A closed pipe while the command line is parsed (``--help`` or
+    ``--version`` printed to a reader that has gone) is the quiet end of
+    :func:`~skillc_index.console.closed_pipe`, not click's exit 1."""
 
     def get_help(self, ctx: click.Context) -> str:
         return for_program(ctx, super().get_help(ctx))
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except BrokenPipeError:  # an eager option's page (--help, --version), its reader gone
+            from skillc_index.console import closed_pipe
+
+            raise click.exceptions.Exit(closed_pipe()) from None
 
 
 class FormatCommand(Command):

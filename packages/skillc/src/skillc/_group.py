@@ -50,6 +50,16 @@ class CommandsFromEntryPoints(click.Group):
             check_command_name(ctx, args[0], self.list_commands(ctx))
         return super().resolve_command(ctx, args)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Parse the command line; ``--help`` or ``--version`` printed to a reader that has
+        gone ends quietly (``console.closed_pipe``), before click's ``main`` makes it exit 1."""
+        try:
+            return super().parse_args(ctx, args)
+        except BrokenPipeError:
+            from skillc_index.console import closed_pipe  # only on this path
+
+            raise click.exceptions.Exit(closed_pipe()) from None
+
     def invoke(self, ctx: click.Context) -> object:
         """Run the command, stdout buffered (``console.buffer_stdout``), a closed pipe its
         quiet status (``console.closed_pipe``) before click's ``main`` makes it an exit 1."""
