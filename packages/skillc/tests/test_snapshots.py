@@ -58,6 +58,15 @@ def test_help_is_its_snapshot(command: str, monkeypatch: pytest.MonkeyPatch) -> 
     _check(command.replace(" ", "-") + ".txt", _helps()[command])
 
 
+def test_every_example_under_skc_runs_skc() -> None:
+    # the texts are written for skc, a package script rewrites them (skillc_index.helppage):
+    # `skc lint --help` showed 17 of its examples as `skillc-lint ...`
+    for command, text in _helps().items():
+        for block in text.split("Examples:\n")[1:]:
+            for line in block.split("\n\n")[0].splitlines():
+                assert " skc " in f" {line.strip()}", f"{command}: {line.strip()}"
+
+
 def test_every_snapshot_is_of_a_command() -> None:
     if UPDATE:
         pytest.skip("writing the snapshots")

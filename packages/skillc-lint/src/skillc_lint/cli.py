@@ -171,23 +171,23 @@ def lint_command(run: LintRun, call: Call[LintParams]) -> int:
     Examples:
       skc lint my-skill
       skc lint                                   # every skill of the project
-      skillc-lint skills/                        # every skill under skills/ (CI)
-      skillc-lint skills/ --jobs 1               # in this process only
-      skillc-lint skills/ --format sarif > lint.sarif
-      skillc-lint skills/ --format github        # annotations in GitHub Actions
-      skillc-lint my-skill --ignore SKL108,SKL4 --format json
-      skillc-lint skills/ --select security      # the security rules alone (CI)
-      skillc-lint my-plugin/ --profile claude-code   # a plugin: its skills and manifest
-      skillc-lint .claude/skills --profile claude-code
-      skillc-lint skills/git --profile gibberish
-      skillc-lint --list-rules --profile skillli
-      skillc-lint --explain SKL301               # why the rule exists, how to fix it
-      skillc-lint skills/ --write-baseline lint-baseline.json
-      skillc-lint skills/ --baseline lint-baseline.json --max-warnings 0
-      skillc-lint skills/ --statistics           # findings per rule
-      skillc-lint skills/ --fix --diff           # what --fix would change
-      skillc-lint skills/ --fix                  # apply the safe fixes
-      skillc-lint my-skill --unsafe-fixes        # and the others
+      skc lint skills/                           # every skill under skills/ (CI)
+      skc lint skills/ --jobs 1                  # in this process only
+      skc lint skills/ --format sarif > lint.sarif
+      skc lint skills/ --format github           # annotations in GitHub Actions
+      skc lint my-skill --ignore SKL108,SKL4 --format json
+      skc lint skills/ --select security         # the security rules alone (CI)
+      skc lint my-plugin/ --profile claude-code  # a plugin: its skills and manifest
+      skc lint .claude/skills --profile claude-code
+      skc lint skills/git --profile gibberish
+      skc lint --list-rules --profile skillli
+      skc lint --explain SKL301                  # why the rule exists, how to fix it
+      skc lint skills/ --write-baseline lint-baseline.json
+      skc lint skills/ --baseline lint-baseline.json --max-warnings 0
+      skc lint skills/ --statistics              # findings per rule
+      skc lint skills/ --fix --diff              # what --fix would change
+      skc lint skills/ --fix                     # apply the safe fixes
+      skc lint my-skill --unsafe-fixes           # and the others
     """
     from skillc_lint import _output
 
