@@ -339,10 +339,10 @@ def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) 
     bad = run("package", "skills/pdf-tool", "--to", "plugin", "--name", "Pdf_Tool")
     assert "invalid option: 'not a plugin name: 'Pdf_Tool' (lowercase" in bad.stderr
     empty = run("package", "skills/pdf-tool", "-o", "")
-    assert empty.returncode == 1 and "output folder is empty" in empty.stderr
+    assert empty.returncode == 1 and '"--output": must not be empty' in empty.stderr
     # an empty base made each url the artifact's path alone ("/pdf-tool.zip"), served nowhere
     no_base = run("package", "skills/pdf-tool", "--to", "well-known", "--base-url", "", "-o", "s")
-    assert no_base.returncode == 1 and "the base URL is empty" in no_base.stderr
+    assert no_base.returncode == 1 and '"--base-url": must not be empty' in no_base.stderr
     assert not (project / "s").exists()
 
 

@@ -57,6 +57,31 @@ def test_help_and_version_to_a_reader_gone_end_quietly(
     assert (proc.returncode, proc.stderr) == (141, "")
 
 
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("lint", "x", "--select", ""), "--select"),
+        (("lint", "x", "--target", "SKL1", "--target", ""), "--target"),
+        (("lint", "x", "--baseline", ""), "--baseline"),
+        (("lint", "x", "--write-baseline", ""), "--write-baseline"),
+        (("lint", "x", "--format", "sarif", "--profile", ""), "--profile"),
+        (("stats", "x", "--html", ""), "--html"),
+        (("show", "x", "--section", "s", "--file", ""), "--file"),
+        (("build", "x", "--target", ""), "--target"),
+        (("package", "x", "-o", ""), "--output"),
+        (("init", ""), "[NAME]"),
+    ],
+)
+def test_an_empty_text_is_refused_naming_its_option(
+    cli: Callable[..., Run], args: tuple[str, ...], option: str
+) -> None:
+    # `lint --select ''` linted with no selection, `stats --html ''` blamed the working
+    # folder: each empty text the MCP schema refuses (minLength) is E100 before any work
+    proc = cli("skc")(*args)
+    assert proc.returncode == 1
+    assert f'"{option}": must not be empty' in proc.stderr.splitlines()[0]
+
+
 def test_entry_point_section_parsing() -> None:
     text = (
         "[console_scripts]\nskc = skillc.cli:main\n\n[skillc.commands]\n"

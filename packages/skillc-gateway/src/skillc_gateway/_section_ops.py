@@ -82,6 +82,7 @@ class ShowParams(Record):
         Param(
             "Only look in this file (relative to the skill root).",
             help="Only look in this file.",
+            min_length=1,
             metavar="PATH",
         ),
     ] = None

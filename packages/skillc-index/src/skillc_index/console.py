@@ -252,7 +252,8 @@ def command(
     Each field of the record (but the operation's ``mcp_only``) becomes an argument or an
     option as its :class:`~skillc_index.operation.Param` says: ``bool`` a flag, ``Literal`` a
     choice, ``int`` a range (at most :data:`MAX_COUNT`), a tuple a repeated option (or any
-    number of arguments), a field without a default a required one, a text over its
+    number of arguments), a field without a default a required one, an empty text (or item)
+    of a field with ``min_length`` (``item_min_length``) a usage error, a text over its
     ``max_length`` :class:`~skillc_index.diagnostics.TextTooLong` (E100, as the MCP tool's
     ``maxLength`` refuses it; nothing run or logged), a repeated option given more than its
     ``max_items`` times :class:`~skillc_index.diagnostics.TooManyItems` (``maxItems``); then
@@ -408,6 +409,8 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
     # and an explicit ``is_flag=False`` makes the option's value optional (`skc list
     # --pattern` ran with None). So each is passed only when it says something.
     given: dict[str, Any] = {} if multiple or default is None else {"default": default}
+    if meta.min_length or meta.item_min_length:  # the MCP schema's minLength: the same bound
+        given["callback"] = _non_empty
     if meta.argument:
         return click.Argument(
             [name],
@@ -430,6 +433,16 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
         help=meta.help or meta.description,
         **given,
     )
+
+
+def _non_empty(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A text parameter's value (each of a repeated one's), refused when empty as a usage
+    error (E100) naming the option: ``--html ''`` was the working folder, ``--select ''``
+    no selection at all."""
+    values = value if isinstance(value, tuple) else (value,)
+    if "" in values:
+        raise click.BadParameter("must not be empty", ctx, param)
+    return value
 
 
 def check_command_name(ctx: click.Context, name: str, names: Sequence[str]) -> None:

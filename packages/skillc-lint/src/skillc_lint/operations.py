@@ -152,6 +152,7 @@ class LintParams(NamedTuple):
         Param(
             "Write every finding of this run to FILE (JSON) and exit 0: adopt the linter on a "
             "repository as it is, then lint with --baseline FILE.",
+            min_length=1,
             metavar="FILE",
         ),
     ] = None
