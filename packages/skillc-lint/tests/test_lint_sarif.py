@@ -186,24 +186,53 @@ def test_a_file_name_that_is_not_utf8_is_percent_encoded_as_its_bytes(tmp_path: 
             assert uris == {"s/%FF%FE.md"}
 
 
-@pytest.mark.parametrize("given", ["nodir/out.sarif", "reports/"])
-def test_a_sarif_file_in_a_missing_folder_is_an_option_error(tmp_path: Path, given: str) -> None:
+@pytest.mark.parametrize(
+    ("option", "given", "reason"),
+    [
+        ("--sarif-file", "reports/", "No such file or directory"),
+        ("--sarif-file", "ok/SKILL.md/x.sarif", "Not a directory"),
+        ("--write-baseline", "ok/SKILL.md/b.json", "Not a directory"),
+    ],
+)
+def test_an_output_file_that_cannot_be_is_an_option_error_before_the_lint(
+    tmp_path: Path, option: str, given: str, reason: str
+) -> None:
     """``reports/`` (a folder meant, none there) wrote a file named ``reports`` and exited 0
-    (``skillc_index.atomic.file_target``, as ``stats --html``)."""
+    (``skillc_index.atomic.file_target``, as ``stats --html``); a file in the way was found
+    only once every skill was linted and printed."""
     folder = tmp_path / "ok"
     folder.mkdir()
     (folder / "SKILL.md").write_text("---\nname: ok\ndescription: Does x. Use when y.\n---\n# Ok\n")
     proc = subprocess.run(
-        [sys.executable, "-m", "skillc_lint", "ok", "--sarif-file", given],
+        [sys.executable, "-m", "skillc_lint", "ok", option, given],
         cwd=tmp_path,
         env={**os.environ, "SKILLC_HOME": str(tmp_path / "home")},
         capture_output=True,
         text=True,
         check=False,
     )
-    assert proc.returncode == 1
+    assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr.splitlines()[-1] == (
-        "error[E100]: invalid option: 'Invalid value for --sarif-file: cannot write "
-        f"'{given}': No such file or directory'"
+        f"error[E100]: invalid option: 'Invalid value for {option}: cannot write "
+        f"'{given}': {reason}'"
     )
-    assert not (tmp_path / given.partition("/")[0]).exists()
+    assert not (tmp_path / given.partition("/")[0]).is_file()
+
+
+@pytest.mark.parametrize("option", ["--sarif-file", "--write-baseline"])
+def test_an_output_file_in_a_missing_folder_is_written_there(tmp_path: Path, option: str) -> None:
+    """A missing folder was E100 (E999 for ``stats --html``): it is made, as ``package -o``
+    makes its output folder."""
+    folder = tmp_path / "ok"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: ok\ndescription: Does x. Use when y.\n---\n# Ok\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "skillc_lint", "ok", option, "out/deeper/x.json"],
+        cwd=tmp_path,
+        env={**os.environ, "SKILLC_HOME": str(tmp_path / "home")},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((tmp_path / "out" / "deeper" / "x.json").read_text())

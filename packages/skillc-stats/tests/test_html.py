@@ -415,21 +415,31 @@ def test_period_labels_never_overlap() -> None:
         assert all(b - a >= LABEL_WIDTH for a, b in itertools.pairwise(xs)), count
 
 
-def test_html_where_no_file_can_be_is_cannot_create(
+def test_html_where_no_file_can_be_is_refused(
     demo: ResolvedSkill, stats_cli: Run, project: Path
 ) -> None:
     """A page path with a name too long for the file system was a raw E999 ``OSError``: it is
-    ``cannot create``, as a missing folder above the page is."""
+    ``cannot create``, as for ``package -o``. A missing folder above the page was E999 too:
+    it is made, as ``package -o`` makes its own; a page that cannot be anywhere (a file in
+    the way, ``reports/`` naming no folder) is E100 for ``--html``, before the report."""
+    long = "n" * 300
+    proc = stats_cli("stats", "demo", "--html", f"{long}/x.html")
+    assert proc.returncode == 1
+    reason = os.strerror(errno.ENAMETOOLONG)
+    assert proc.stderr == f"error[E999]: cannot create '{project}/{long}': {reason}\n"
+    (project / "pyproject.toml").touch()
     for given, reason in [
-        (f"{'n' * 300}/x.html", os.strerror(errno.ENAMETOOLONG)),
-        ("gone/x.html", os.strerror(errno.ENOENT)),
         ("reports/", os.strerror(errno.ENOENT)),  # (a file 'reports' was written)
         ("pyproject.toml/", os.strerror(errno.ENOTDIR)),
+        ("pyproject.toml/x.html", os.strerror(errno.ENOTDIR)),
     ]:
-        (project / "pyproject.toml").touch()
         proc = stats_cli("stats", "demo", "--html", given)
-        assert proc.returncode == 1
-        assert proc.stderr == f"error[E999]: cannot create '{project}/{given}': {reason}\n"
+        assert (proc.returncode, proc.stdout) == (1, "")
+        assert proc.stderr == (
+            f"error[E100]: invalid option: 'cannot write --html '{given}': {reason}'\n"
+        )
+    assert stats_cli("stats", "demo", "--html", "gone/deeper/x.html").returncode == 0
+    assert (project / "gone" / "deeper" / "x.html").read_text().startswith("<!DOCTYPE html>")
 
 
 def test_html_onto_a_fifo_is_e050_without_waiting(

@@ -94,16 +94,22 @@ def disk_failure(exc: BaseException, path: Path) -> str | None:
 
 
 def file_target(cwd: Path, given: str) -> Path:
-    """The file a command is told to write (``--html FILE``, ``--sarif-file FILE``), ``given``
-    relative to ``cwd``. :class:`OSError` (ENOENT, or ENOTDIR where a file has that name) for
-    one written as a folder (``reports/``) that is not one: ``Path`` drops the final slash,
-    and a file named ``reports`` was written."""
+    """The file a command is told to write (``--html FILE``, ``--sarif-file FILE``,
+    ``--write-baseline FILE``), ``given`` relative to ``cwd``, checked before the command's
+    work: its folder may be missing (``write_file_atomic(..., parents=True)`` makes it, as
+    ``package -o`` makes its output folder), but what is there above it must be a folder
+    (:func:`creation_start`, whose ``CannotCreate`` a name too long is). :class:`OSError`
+    (ENOTDIR) where a file stands in the way, and (ENOENT, or ENOTDIR) for one written as a
+    folder (``reports/``) that is not one: ``Path`` drops the final slash, and a file named
+    ``reports`` was written."""
     import errno
 
     path = Path(cwd, given)
     if given.endswith(("/", os.sep)) and not path.is_dir():
         code = errno.ENOTDIR if path.exists() or path.is_symlink() else errno.ENOENT
         raise OSError(code, os.strerror(code), given)
+    if not creation_start(path.parent).is_dir():
+        raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), given)
     return path
 
 
@@ -251,8 +257,10 @@ def write_file_atomic(
     sync: bool = False,
     before_rename: Callable[[], None] | None = None,
     replace: bool = True,
+    parents: bool = False,
 ) -> None:
-    """Replace ``path`` with ``data`` in one rename (the folder must exist). ``mode``: the
+    """Replace ``path`` with ``data`` in one rename (the folder must exist; with ``parents``
+    it and its missing parents are made first: :func:`ensure_dir`). ``mode``: the
     permission bits the file gets (default: 0o666 less the umask); ``sync``: fsync the data
     before the rename, so a crash leaves the old file or the new one, never an empty one.
     ``before_rename``: called once the data is written (and synced), right before the rename;
@@ -263,6 +271,8 @@ def write_file_atomic(
     place (a link fails when the name is taken) and the temporary name removed, the temporary
     files a killed run left for it removed first; on a file system without hard links (FAT),
     created exclusively and written."""
+    if parents:
+        ensure_dir(path.parent)
     if not replace:
         _remove_abandoned_files([path])
     temporary = _written(path, data, mode, sync=sync)

@@ -196,6 +196,7 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
         from skillc_lint import ConflictingParameters
 
         raise ConflictingParameters("baseline", "write_baseline")
+    _check_outputs(params, cwd)
     rules = _Configured(session, params)
     registry, hidden = rules(cwd)
     if params.list_rules:
@@ -460,6 +461,26 @@ def _commented(
         )
     run.uncommented += left
     return done._replace(fixes=outcome)
+
+
+def _check_outputs(params: LintParams, cwd: Path) -> None:
+    """The files ``--sarif-file`` and ``--write-baseline`` name, checked before anything is
+    linted (:func:`~skillc_index.atomic.file_target`; a missing folder is made as the file
+    is written): E100 where one cannot be written (a file in the way, ``reports/``)."""
+    from skillc_index.atomic import file_target
+    from skillc_lint._errors import BaselineNotWritten, ParameterError
+
+    if params.sarif_file is not None:
+        try:
+            file_target(cwd, params.sarif_file)
+        except OSError as exc:
+            reason = f"cannot write '{params.sarif_file}': {exc.strerror}"
+            raise ParameterError("sarif_file", reason) from None
+    if params.write_baseline is not None:
+        try:
+            file_target(cwd, params.write_baseline)
+        except OSError as exc:
+            raise BaselineNotWritten(params.write_baseline, str(exc.strerror)) from None
 
 
 def _write_baseline(run: LintRun, outcomes: Sequence[Outcome]) -> None:

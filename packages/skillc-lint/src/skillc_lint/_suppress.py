@@ -371,7 +371,7 @@ class Baseline:
         )
         document = {"version": BASELINE_VERSION, "tool": "skillc-lint", "findings": entries}
         text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-        write_file_atomic(Path(path), text.encode("utf-8"))
+        write_file_atomic(Path(path), text.encode("utf-8"), parents=True)
         return len(entries)
 
 

@@ -364,7 +364,8 @@ def _write_sarif(log: Mapping[str, Any], file: str, cwd: Path) -> None:
     from skillc_index.text import json_text
 
     try:  # reports/ with no such folder: E100 (a file named reports was written)
-        write_file_atomic(file_target(cwd, file), (json_text(log) + "\n").encode("utf-8"))
+        data = (json_text(log) + "\n").encode("utf-8")
+        write_file_atomic(file_target(cwd, file), data, parents=True)
     except OSError as exc:  # a missing folder: E100, as --write-baseline's
         from skillc_lint._errors import ParameterError
 

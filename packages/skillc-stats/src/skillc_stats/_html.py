@@ -319,7 +319,9 @@ def write_page(path: Path, page: str, force: bool) -> Path | None:
         # a new name is linked, never replacing what another made there meanwhile; a page
         # replaced keeps its permissions (one made private stays so)
         data = page.encode("utf-8")
-        write_file_atomic(path, data, mode=mode, before_rename=checked, replace=mode is not None)
+        write_file_atomic(
+            path, data, mode=mode, before_rename=checked, replace=mode is not None, parents=True
+        )
     except FileExistsError:
         if not moved:
             raise refused from None

@@ -19,6 +19,8 @@ from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from skillc_index import Diagnostic, Notice, SkillcError
     from skillc_stats._prune import PruneReport
     from skillc_stats._stats import StatsQuery
@@ -247,12 +249,13 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
         from skillc_index.diagnostics import ParameterError
 
         raise ParameterError("{force} goes with {html}")
+    target = None if params.html is None else _html_target(session, params.html)
     if params.skill is None:
         response, page, notes = _all(session, params, store)
-        if page is not None and params.html is not None:
+        if page is not None and params.html is not None and target is not None:
             from skillc_stats._html import all_page
 
-            written = _write(session, params.html, all_page(page, _shown(store)), params.force)
+            written = _write(params.html, target, all_page(page, _shown(store)), params.force)
             return _fitted(session, StatsReport(None, response, notes + written, params.html))
         return _fitted(session, StatsReport(None, response, notes))
     with (
@@ -271,7 +274,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
     ):
         response = query.response(params.group_by, params.by)
         moved: tuple[Notice, ...] = ()
-        if params.html is not None:
+        if params.html is not None and target is not None:
             from skillc_stats._html import skill_page
             from skillc_stats._stats import page_period
             from skillc_stats._trends import end_day
@@ -279,7 +282,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
             first, end = response["period"]["start"], end_day(query.filters)
             by = params.by or page_period(first, end, query.days)
             html = skill_page(query, response, by, _shown(store))
-            moved = _write(session, params.html, html, params.force)
+            moved = _write(params.html, target, html, params.force)
         warnings = query.warnings() + moved  # (the page's periods left out too)
     return _fitted(session, StatsReport(query, response, warnings, params.html))
 
@@ -345,21 +348,27 @@ def _shown(store: str | None) -> str | None:
     return masked(store)
 
 
-def _write(session: Session, given: str, page: str, force: bool) -> tuple[Notice, ...]:
-    """The page to ``given`` (relative to the working folder; :func:`~skillc_stats._html.
-    write_page`), and a warning naming where a file that was there went (``force``)."""
-    from pathlib import Path
-
-    from skillc_index import Notice
+def _html_target(session: Session, given: str) -> Path:
+    """The file ``--html`` names (relative to the working folder), checked before the report
+    is made (:func:`~skillc_index.atomic.file_target`: a missing folder is made as the page
+    is written); E100 where it cannot be (a file in the way, ``reports/`` naming no folder)."""
     from skillc_index.atomic import file_target
-    from skillc_stats._html import write_page
 
     try:
-        path = file_target(session.layout.cwd, given)
-    except OSError as exc:  # a folder meant (reports/), none there
-        from skillc_index.command_errors import CannotCreate
+        return file_target(session.layout.cwd, given)
+    except OSError as exc:
+        from skillc_index.diagnostics import ParameterError
 
-        raise CannotCreate(f"{Path(session.layout.cwd, given)}/", exc.strerror or "") from None
+        reason = f"'{given}': {exc.strerror or exc}".replace("{", "{{").replace("}", "}}")
+        raise ParameterError("cannot write {html} " + reason) from None
+
+
+def _write(given: str, path: Path, page: str, force: bool) -> tuple[Notice, ...]:
+    """The page to ``path`` (``given``; :func:`~skillc_stats._html.write_page`), and a
+    warning naming where a file that was there went (``force``)."""
+    from skillc_index import Notice
+    from skillc_stats._html import write_page
+
     backup = write_page(path, page, force)
     if backup is None:
         return ()
