@@ -346,6 +346,30 @@ def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) 
     assert not (project / "s").exists()
 
 
+@pytest.mark.parametrize(
+    ("to", "option", "formats"),
+    [
+        ("upload", ("--name", "office"), "plugin or claude-plugin"),
+        ("well-known", ("--version", "9.9.9"), "plugin or claude-plugin"),
+        ("upload", ("--author", "x"), "plugin or claude-plugin"),
+        ("plugin", ("--base-url", "https://e.x/"), "well-known"),
+    ],
+)
+def test_an_option_of_another_format_is_refused(
+    cli: Callable[..., Any],
+    skills: Path,
+    project: Path,
+    to: str,
+    option: tuple[str, str],
+    formats: str,
+) -> None:
+    # `--to upload --name office` wrote the zip, the plugin's name dropped in silence
+    done = cli("skillc_index")("package", "skills/pdf-tool", "--to", to, *option)
+    assert done.returncode == 1
+    assert done.stderr == f"error[E100]: invalid option: '{option[0]} goes with --to {formats}'\n"
+    assert not (project / "dist").exists()
+
+
 def test_the_error_of_one_skill_of_several_names_it(
     cli: Callable[..., Any], skills: Path, project: Path, write_skill: Callable[..., Path]
 ) -> None:

@@ -600,6 +600,24 @@ def test_rule_pages_refuse_formats_they_cannot_print(
     assert "SKL301" not in proc.stdout
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--list-rules", "--explain", "SKL301"), "use one of --explain and --list-rules"),
+        (("one", "--explain", "SKL301"), "use one of --explain and SKILL"),
+        (("one", "--list-rules"), "use one of --list-rules and SKILL"),
+    ],
+)
+def test_explain_list_rules_and_skills_exclude_each_other(
+    lint: Run, cwd: Path, args: tuple[str, ...], message: str
+) -> None:
+    # --explain won, and --list-rules or the skills were dropped in silence (exit 0)
+    put(cwd / "one", VALID)
+    proc = lint(*args)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == f"error[E100]: invalid option: '{message}'\n"
+
+
 def test_a_file_stands_for_its_skill(lint: Run, cwd: Path) -> None:
     put(cwd / "skills" / "one", VALID, **{"notes.md": "# Notes\n"})
     (cwd / "loose.md").write_text("# Loose\n", encoding="utf-8")

@@ -524,6 +524,7 @@ def package(session: Session, params: PackageParams) -> PackageResult:
         from skillc_index.diagnostics import InvalidOption
 
         raise InvalidOption("the output folder is empty: name one")
+    _check_format_options(params)
     output = expand_user(params.output)
     if not output.is_absolute():
         output = session.layout.cwd / output
@@ -538,6 +539,22 @@ def package(session: Session, params: PackageParams) -> PackageResult:
         base_url=params.base_url,
         force=params.force,
     )
+
+
+def _check_format_options(params: PackageParams) -> None:
+    """E100 for an option the chosen format has no use for (``--to upload --name x``: the
+    plugin's name, version and author, ``--base-url`` of well-known), as other commands
+    refuse an option without the one it goes with; a value equal to the default is taken
+    as not given."""
+    from skillc_index.diagnostics import ParameterError
+
+    defaults = PackageParams._field_defaults
+    plugin = params.to in ("plugin", "claude-plugin")
+    for field in ("name", "version", "author", "base_url"):
+        wanted = params.to == "well-known" if field == "base_url" else plugin
+        if not wanted and getattr(params, field) != defaults[field]:
+            formats = "well-known" if field == "base_url" else "plugin or claude-plugin"
+            raise ParameterError(f"{{{field}}} goes with {{to}} {formats}")
 
 
 PACKAGE: Operation[PackageParams, PackageResult] = Operation(

@@ -188,6 +188,12 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
         run.reports.append(report._replace(shown=kept, cut=cut) if cut else report)
         run.outcomes.append(run.reports[0].result)
         return run
+    modes = [("explain", params.explain is not None), ("list_rules", params.list_rules)]
+    given = [name for name, on in [*modes, ("skills", bool(params.skills))] if on]
+    if len(given) > 1:  # --explain won, the others were dropped in silence
+        from skillc_lint import ConflictingParameters
+
+        raise ConflictingParameters(*given[:2])
     if params.explain is not None:
         run = LintRun(params, cwd)
         run.docs = _docs(params.explain)
