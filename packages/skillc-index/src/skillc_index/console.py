@@ -614,13 +614,11 @@ INTERRUPTED = 130
 
 
 def closed_pipe() -> int:
-    """The end of a command whose output's reader has gone: each standard stream that cannot
-    be flushed any more is pointed at the null device, so neither what the process still
-    writes there nor Python's flush at exit fails or prints (``Exception ignored ...``, exit
-    120); returns :data:`PIPE_CLOSED`. Every way a closed pipe reaches a console script ends
-    here: :func:`handle_exception`, the final flush of :func:`run` and ``skc``'s ``main``,
-    and the ``invoke`` of each script's top command (:class:`CommandGroup`), before click's
-    ``main``, which makes it an exit 1 of its own, sees it."""
+    """The end of a command whose output's reader has gone (:func:`release_streams`):
+    :data:`PIPE_CLOSED`. Every way a closed pipe reaches a console script ends here:
+    :func:`handle_exception`, the final flush of :func:`run` and ``skc``'s ``main``, the
+    ``invoke`` of each script's top command (:class:`CommandGroup`) before click's ``main``
+    makes it an exit 1 of its own, and the eager ``--help``/``--version`` (``parse_args``)."""
     release_streams()
     return PIPE_CLOSED
 
