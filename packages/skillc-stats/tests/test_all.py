@@ -492,6 +492,24 @@ def test_unchanged_logs_are_not_read_again(
     assert len(opened) == 4
 
 
+def test_the_cache_is_kept_when_the_skillc_home_has_no_folder_yet(
+    project: Path,
+    layout: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    demo_skill: Callable[[Path], Path],
+) -> None:
+    """A project-only user has no ``~/.skillc``: the cache's save made no folder, failed in
+    silence, and every ``--all`` read every log again."""
+    used = demo_skill(project / ".skillc" / "skills" / "used")
+    log(layout, "used", access(used, "/w/a", "2026-03-01T10:00:00Z"))
+    age(project)
+    assert not layout.global_dir.exists()
+    first = query_all(layout)
+    assert (layout.global_dir / _usage.CACHE_FILE).is_file()
+    monkeypatch.setattr(_usage, "LocalRows", None)  # the second answer: from the cache
+    assert query_all(layout) == first
+
+
 @pytest.mark.parametrize("kind", ["garbage", "fifo"])
 def test_a_log_that_cannot_be_read_is_skipped_and_said(
     demo_skill: Callable[[Path], Path], project: Path, layout: Layout, stats_cli: Run, kind: str
