@@ -547,3 +547,20 @@ def test_a_cache_that_cannot_be_written_is_no_error(tmp_path: Path) -> None:
     cache.changed = True
     cache.save()  # no error, nothing written
     assert (tmp_path / "home").read_text() == "not a folder\n"
+
+
+def test_the_cache_forgets_the_logs_that_are_gone(tmp_path: Path) -> None:
+    """Each deleted project's logs stayed in ``stats-usage.json`` for good (the file only grew,
+    until over its cap it was never written again): a log that is gone and that this run did
+    not ask for is dropped when the cache is written; another project's log is kept, and so
+    is a missing log this run asked for (an unused skill's)."""
+    kept, gone, unused = (tmp_path / name / "logs.db" for name in ("kept", "gone", "unused"))
+    kept.parent.mkdir()
+    kept.write_bytes(b"")
+    path = tmp_path / "home" / _usage.CACHE_FILE
+    cache = _usage.UsageCache(path)
+    cache.logs = {str(kept): {}, str(gone): {}}
+    assert cache.get(unused, [-1, -1, -1, -1], "{}") is None
+    cache.put(unused, [-1, -1, -1, -1], "{}", {})
+    cache.save()
+    assert sorted(json.loads(path.read_text())["logs"]) == sorted([str(kept), str(unused)])

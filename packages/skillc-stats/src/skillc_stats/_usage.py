@@ -105,12 +105,15 @@ class UsageCache:
     """What ``--all`` last read from each log, under the stamp the log had and the filters
     asked (:data:`CACHE_FILE` in the skillc home): an unchanged log is not opened again. A
     log changed within :data:`RACY_NS` of the reading is not kept (a second write within the
-    clock's granularity could keep its stamp). Missing, unreadable or foreign: empty."""
+    clock's granularity could keep its stamp). Missing, unreadable or foreign: empty. When it
+    is written, the entries of logs that are gone (a deleted project's) and that this run did
+    not ask for are dropped."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.logs: dict[str, Any] = {}
         self.changed = False
+        self.asked: set[str] = set()  # the logs of this run (a missing log's entry is kept)
         from skillc_index import read_json_bounded
 
         try:
@@ -122,6 +125,7 @@ class UsageCache:
             self.logs = logs if isinstance(logs, dict) else {}
 
     def get(self, log: Path, stamp: list[int], key: str) -> dict[str, SkillUsage] | None:
+        self.asked.add(str(log))
         entry = self.logs.get(str(log))
         if not isinstance(entry, dict) or entry.get("stamp") != stamp or entry.get("key") != key:
             return None
@@ -145,6 +149,9 @@ class UsageCache:
         """Replace the file in one rename; a cache that cannot be written is no error."""
         if not self.changed:
             return
+        for log in [log for log in self.logs if log not in self.asked]:
+            if not os.path.lexists(log):  # its project deleted: it would stay for good
+                del self.logs[log]
         data = json.dumps({"version": CACHE_VERSION, "logs": self.logs}).encode()
         if len(data) > MAX_CACHE_BYTES:
             return
