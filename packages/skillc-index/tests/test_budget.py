@@ -476,3 +476,19 @@ def test_read_entry_is_the_one_reader_of_a_listing_entry(
     os.mkfifo(tmp_path / "fifo" / "SKILL.md")
     with pytest.raises(CannotRead, match=r"SKILL\.md is"):
         read_entry(tmp_path / "fifo", "claude")
+
+
+def test_cli_text_names_some_dropped_skills_and_counts_the_rest(
+    cli: Callable[..., Run], layout: Layout, project: Path
+) -> None:
+    """1,000 dropped descriptions were named on one line of 19,051 characters, under the
+    table that has each skill's LISTED state: at most 20 names, then ``and N more``."""
+    for i in range(30):
+        agent_skill(project / ".claude" / "skills", f"s{i:02d}", "d" * 100)
+    small_budget(layout)
+    result = list_budget(cli)
+    [line] = [line for line in result.stdout.splitlines() if "dropped" in line]
+    shown = ", ".join(f"s{i:02d}" for i in range(29, 9, -1))
+    assert line == f"28 descriptions dropped, the first dropped first: {shown} and 8 more"
+    names = json.loads(list_budget(cli, "--format", "json").stdout)["budget"][0]["dropped"]
+    assert len(names) == 28  # (the JSON has them all; two descriptions fit)

@@ -182,20 +182,18 @@ def _echo_budgets(
         name_only = folder.named("name-only")
         if name_only:  # listed by name only (omitted ones: below)
             n = len(name_only)
-            click.echo(
-                f"{counted(n, 'description')} dropped, the first dropped first: "
-                + printable(", ".join(name_only))
-            )
+            said = f"{counted(n, 'description')} dropped, the first dropped first: "
+            click.echo(said + _some(name_only))
         for state, what in _LISTED:
             names = folder.named(state)
             if names:
-                n = len(names)
-                click.echo(f"{counted(n, 'skill')} {what}: " + printable(", ".join(names)))
+                click.echo(f"{counted(len(names), 'skill')} {what}: " + _some(names))
         for suggestion in suggestions(folder):
             click.echo(f"suggestion: {printable(suggestion)}")
 
 
-#: The most skill names a line of ``--apply``'s text names (the JSON has them all).
+#: The most skill names a line of ``--budget``'s or ``--apply``'s text names (the table has
+#: each skill's ``LISTED`` state, the JSON has them all).
 _NAMED = 20
 
 
