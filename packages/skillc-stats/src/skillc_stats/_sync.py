@@ -19,8 +19,8 @@ rows are safely there. Per skill:
    of :mod:`skillc_index.inventory`; outside the stores, under a name that passes the name
    rule), or its runtime folder already exists (it was built or logged before). A fallback
    log is a file in a checkout, and anyone can write one; rows for other paths are
-   *skipped*: counted, reported, and left in the fallback log, and no runtime folder is
-   ever created for them;
+   *skipped*: counted (by the index, per ``skill_path``: never read), reported, and left in
+   the fallback log, and no runtime folder is ever created for them;
 3. the rows each destination lacks are added in one transaction per destination, then
    committed, with the record of the fallback they came from (its identity, the highest
    ``id`` copied: :mod:`skillc_index.accesslog.merge`): rows above it are new, even rows
@@ -268,28 +268,29 @@ class _Plan(NamedTuple):
     merged_paths: frozenset[str]
 
 
-def _destinations(known: _Known, rows: FallbackRows) -> _Plan:
-    """The rows split by the primary log each belongs in, and the rows that belong in none
-    (``ValueError``: a row without an absolute ``skill_path`` is not one skillc writes)."""
+def _destinations(known: _Known, db: sqlite3.Connection, begin: bool = False) -> _Plan:
+    """The rows of the fallback log ``db`` split by the primary log each belongs in, and how
+    many belong in none: those are counted, never read (:func:`read_identities`); ``begin``:
+    with the log's write lock (:func:`begin_merge`). ``ValueError``: a row without an
+    absolute ``skill_path`` is not one skillc writes."""
+    runtimes: dict[str, Path] = {}  # (the known folders' only: a log can name any number)
+
+    def known_folder(skill_path: str) -> bool:
+        runtime = known.runtime(skill_path)
+        if runtime is not None:
+            runtimes[skill_path] = runtime
+        return runtime is not None
+
+    rows = (begin_merge if begin else read_identities)(db, known_folder)
     split: dict[Path, tuple[Path, list[tuple[Identity, int]]]] = {}
-    runtimes: dict[str, Path | None] = {}
-    skipped = 0
-    merged: set[str] = set()
     for identity, count in rows.identities:
-        skill_path = identity[_SKILL_PATH]
-        if skill_path not in runtimes:
-            runtimes[skill_path] = known.runtime(skill_path)
-        runtime = runtimes[skill_path]
-        if runtime is None:
-            skipped += count
-            continue
-        merged.add(skill_path)
+        runtime = runtimes[identity[_SKILL_PATH]]
         split.setdefault(primary_log(runtime), (runtime, []))[1].append((identity, count))
     # each part keeps where its rows came from (their log's identity and ids)
     groups = {
         path: (runtime, rows._replace(identities=part)) for path, (runtime, part) in split.items()
     }
-    return _Plan(groups, skipped, frozenset(merged))
+    return _Plan(groups, rows.skipped, frozenset(runtimes))
 
 
 def _misplaced_destination(layout: Layout, destination: Path, runtime: Path) -> SkillcError | None:
@@ -425,8 +426,7 @@ def _dry_run(known: _Known, fallback: _Fallback) -> SkillSync:
         return SkillSync(skill, source, 0, (), False, problem)
     try:
         with closing(open_log(source)) as db:
-            rows = read_identities(db)
-        plan = _destinations(known, rows)
+            plan = _destinations(known, db)
     except (sqlite3.Error, OSError, ValueError) as exc:
         return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
     entries = 0
@@ -484,8 +484,7 @@ def _sync_locked(known: _Known, fallback: _Fallback) -> SkillSync:
         return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
     try:
         try:
-            rows = begin_merge(db)  # the write lock: see the module docstring
-            plan = _destinations(known, rows)
+            plan = _destinations(known, db, begin=True)  # the write lock: see the module docstring
         except (sqlite3.Error, OSError, ValueError) as exc:
             return SkillSync(skill, source, 0, (), False, _unreadable(layout, source, exc))
         entries = 0

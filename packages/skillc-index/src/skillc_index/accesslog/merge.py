@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -48,6 +48,12 @@ Identity = tuple[Any, ...]
 
 
 _SELECT_ROWS = f"SELECT {', '.join(COLUMNS)}, id FROM access_log ORDER BY id"
+# One source folder's rows (CAST: text_param's bytes as text), and the rows of each folder.
+_SELECT_ROWS_OF = (
+    f"SELECT {', '.join(COLUMNS)}, id FROM access_log WHERE skill_path = CAST(? AS TEXT) "
+    "ORDER BY id"
+)
+_COUNT_BY_FOLDER = "SELECT skill_path, COUNT(*) FROM access_log GROUP BY skill_path"
 #: How many fallback logs a destination remembers (``merged_logs``): a record matters only
 #: until its log is removed, at the end of the same ``sync`` unless it was cut short.
 MERGED_LOGS_KEPT = 1000
@@ -75,17 +81,38 @@ class FallbackRows(NamedTuple):
     version's, another implementation's) and for rows of no log (a transcript's)."""
     ids: Mapping[Identity, list[int]] | None = None
     """With :attr:`origin`: the ``id`` of each row in that log, by identity, ascending."""
+    skipped: int = 0
+    """The rows of the folders :func:`read_identities` was told to leave: counted, not read."""
 
     @property
     def total(self) -> int:
         return sum(count for _, count in self.identities)
 
 
-def read_identities(db: sqlite3.Connection) -> FallbackRows:
+def read_identities(
+    db: sqlite3.Connection, wanted: Callable[[Any], bool] | None = None
+) -> FallbackRows:
     """All rows of a log as identities and counts; ``ValueError`` for a row that is not one
-    skillc writes (a NULL where the schema wants text), which no destination would accept."""
+    skillc writes (a NULL where the schema wants text), which no destination would accept.
+    ``wanted``: asked once per source folder (``skill_path``) the log names; the rows of the
+    folders it refuses are only counted (:attr:`FallbackRows.skipped`, by the index), never
+    read, so memory follows the rows taken, not the log (a checkout can ship any log)."""
+    if wanted is None:
+        rows: Iterable[Any] = db.execute(_SELECT_ROWS)
+        skipped = 0
+    else:
+        folders, skipped = [], 0
+        for folder, count in db.execute(_COUNT_BY_FOLDER):
+            if not isinstance(folder, str):  # (NULL: no row skillc writes)
+                raise ValueError(f"malformed row: its skill_path is {folder!r}")
+            if wanted(folder):
+                folders.append(folder)
+            else:
+                skipped += count
+        of = (db.execute(_SELECT_ROWS_OF, (text_param(folder),)) for folder in folders)
+        rows = (row for cursor in of for row in cursor)
     found: dict[Identity, list[int]] = {}
-    for row in db.execute(_SELECT_ROWS):
+    for row in rows:
         identity = tuple(row[:-1])
         ids = found.get(identity)
         if ids is None:
@@ -98,8 +125,10 @@ def read_identities(db: sqlite3.Connection) -> FallbackRows:
             ids = found[identity] = []
         ids.append(row[-1])
     origin = read_identity(db)
+    if wanted is not None:  # read folder by folder: oldest first again
+        found = dict(sorted(found.items(), key=lambda item: item[1][0]))
     counted = [(identity, len(ids)) for identity, ids in found.items()]
-    return FallbackRows(counted, origin, found if origin is not None else None)
+    return FallbackRows(counted, origin, found if origin is not None else None, skipped)
 
 
 def _missing(
@@ -246,12 +275,15 @@ def _delete_rows_of(db: sqlite3.Connection, skill_paths: Iterable[str]) -> None:
     )
 
 
-def begin_merge(db: sqlite3.Connection) -> FallbackRows:
+def begin_merge(
+    db: sqlite3.Connection, wanted: Callable[[Any], bool] | None = None
+) -> FallbackRows:
     """Take the write lock of the log ``db`` whose rows are being merged elsewhere (no other
-    writer adds to it meanwhile) and read them (:func:`read_identities`). The transaction
-    stays open: :func:`drop_merged` ends it (closing ``db`` without it rolls back)."""
+    writer adds to it meanwhile) and read them (:func:`read_identities`, ``wanted`` as there).
+    The transaction stays open: :func:`drop_merged` ends it (closing ``db`` without it rolls
+    back)."""
     db.execute("BEGIN IMMEDIATE")
-    return read_identities(db)
+    return read_identities(db, wanted)
 
 
 def drop_merged(db: sqlite3.Connection, skill_paths: Iterable[str]) -> None:
