@@ -213,6 +213,30 @@ def test_the_upload_refuses_a_reserved_word(
     assert not (tmp_path / "out").exists()
 
 
+def test_the_upload_stops_as_soon_as_its_archive_passes_the_limit(
+    layout: Layout,
+    project: Path,
+    write_skill: Callable[..., Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The whole skill was deflated into memory (and copied) before the size was checked:
+    420 MB and 4 s for a 196 MB skill, to refuse it. The archive stops past the limit."""
+    from skillc_index.package import make
+
+    files = {f"data/f{i:02d}.bin": os.urandom(1000).hex() for i in range(40)}  # 80,000 bytes
+    write_skill(project / "big", files=files)
+    upload = make.PACKAGE_DIALECTS["upload"]._replace(size_limit=10_000)
+    monkeypatch.setitem(make.PACKAGE_DIALECTS, "upload", upload)
+    with pytest.raises(PackageRefused) as refused:
+        package_skills([str(project / "big")], layout, fmt="upload", output=tmp_path / "out")
+    reason = refused.value.diagnostic.params["reason"]
+    assert reason.startswith("the archive has over 10,000 bytes (")
+    stopped = int(reason.split("(")[1].split()[0].replace(",", ""))
+    assert 10_000 < stopped < 20_000  # (the whole archive: over 40,000)
+    assert not (tmp_path / "out").exists()
+
+
 def test_the_discovery_index_validates_and_its_digests_verify(
     layout: Layout, skills: Path, tmp_path: Path
 ) -> None:

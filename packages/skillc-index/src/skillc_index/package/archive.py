@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ArchiveEntry", "zip_bytes"]
+__all__ = ["ArchiveEntry", "ArchiveTooLarge", "zip_bytes"]
 
 from skillc_index.record import Record
 
@@ -27,8 +27,18 @@ class ArchiveEntry(Record):
     executable: bool = False
 
 
-def zip_bytes(entries: Iterable[ArchiveEntry]) -> bytes:
-    """A zip archive of ``entries``, the same bytes whenever the entries are the same."""
+class ArchiveTooLarge(Exception):
+    """The archive passed :func:`zip_bytes`'s ``limit``: ``size`` bytes when it stopped."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.size = size
+
+
+def zip_bytes(entries: Iterable[ArchiveEntry], limit: int | None = None) -> bytes:
+    """A zip archive of ``entries``, the same bytes whenever the entries are the same.
+    :class:`ArchiveTooLarge` as soon as it passes ``limit`` bytes (the entries after that
+    one are not compressed)."""
     import io
     import zipfile
 
@@ -41,4 +51,8 @@ def zip_bytes(entries: Iterable[ArchiveEntry]) -> bytes:
             mode = 0o755 if entry.executable else 0o644
             info.external_attr = (0o100000 | mode) << 16
             archive.writestr(info, entry.data, compresslevel=9)
+            if limit is not None and buffer.tell() > limit:
+                raise ArchiveTooLarge(buffer.tell())
+    if limit is not None and buffer.tell() > limit:  # (with its central directory)
+        raise ArchiveTooLarge(buffer.tell())
     return buffer.getvalue()

@@ -49,7 +49,7 @@ from skillc_index.diagnostics import Diagnostic, InvalidOption, Notice, PathEsca
 from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals, skill_name_problem
 from skillc_index.layout import SKILL_FILE, Layout, shown
 from skillc_index.markdown.frontmatter import RepeatedKey
-from skillc_index.package.archive import ArchiveEntry, zip_bytes
+from skillc_index.package.archive import ArchiveEntry, ArchiveTooLarge, zip_bytes
 from skillc_index.package.result import LeftOut, PackagedFile, PackageResult
 from skillc_index.record import Record
 
@@ -355,11 +355,11 @@ def _layout_upload(skills: Sequence[PackedSkill], fmt: str) -> dict[str, bytes]:
     limit = PACKAGE_DIALECTS[fmt].size_limit
     for skill in skills:
         entries = [entry._replace(path=f"{skill.name}/{entry.path}") for entry in skill.files]
-        data = zip_bytes(entries)
-        if limit is not None and len(data) > limit:
-            raise PackageRefused(
-                skill.name, fmt, f"the archive has {len(data):,} bytes, over {limit:,}"
-            )
+        try:
+            data = zip_bytes(entries, limit)
+        except ArchiveTooLarge as over:  # (stopped there: the rest is never compressed)
+            why = f"the archive has over {limit:,} bytes ({over.size:,} when it stopped)"
+            raise PackageRefused(skill.name, fmt, why) from None
         out[f"{skill.name}.zip"] = data
     return out
 
