@@ -530,6 +530,24 @@ def test_rows_with_args_too_deep_or_too_large_are_skipped_and_counted(
     assert "Total accesses: 6" in stats_cli("stats", "demo").stdout  # 4 + the 2 stats runs
 
 
+def test_the_summary_keeps_no_search_in_memory(
+    demo: ResolvedSkill, layout: Layout, log_rows: Log
+) -> None:
+    """Every distinct ``(command, args)`` group was held (300,000 distinct searches: 125 MB)
+    for counts: the groups are read one at a time, and only those whose ``args`` the
+    summary reads (successful shows, opens and reads, activations) are kept."""
+    from skillc_stats._stats import prepare
+
+    searches = [record(demo, "search", {"query": f"q {n}"}) for n in range(50)]
+    failed = [record(demo, "show", {"section": f"S{n}"}, error="E001") for n in range(20)]
+    log_rows(show(demo, "Usage"), *searches, *failed)
+    insert_raw(primary_log(demo.runtime), demo, "search", DEEP_ARGS, None)
+    with prepare(demo, layout, "summary", None, None, ()) as query:
+        data = query.summary()
+        assert (data["total_accesses"], data["error_count"], query.skipped_rows) == (72, 20, 1)
+        assert [(command, count) for command, _, count, _ in query._by_args[1]] == [("show", 1)]
+
+
 def test_unknown_query_type_is_e030(demo: ResolvedSkill, layout: Layout) -> None:
     with pytest.raises(InvalidQueryType) as caught:
         query_stats(demo, layout, group_by="searches")

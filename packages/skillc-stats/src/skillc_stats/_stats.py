@@ -243,30 +243,32 @@ class StatsQuery:
 
     @cached_property
     def _commands(self) -> list[CommandCount]:
-        """Rows and failed rows per command, from :attr:`_by_args` (one pass, one snapshot
-        for the summary's totals, targets and commands)."""
-        totals: dict[str, tuple[int, int]] = {}
-        for command, _args, count, failed in self._by_args:
-            rows, errors = totals.get(command, (0, 0))
-            totals[command] = (rows + count, errors + failed)
-        return [CommandCount(command, *counts) for command, counts in totals.items()]
+        """Rows and failed rows per command (:attr:`_by_args`)."""
+        return [CommandCount(command, *counts) for command, counts in self._by_args[0].items()]
 
     @cached_property
-    def _by_args(self) -> list[Any]:
-        """``(command, args, rows, failed rows)``: one pass for the summary's totals and
-        targets."""
-        return [(_label(c), *rest) for c, *rest in self._log.command_args_counts()]
+    def _by_args(self) -> tuple[dict[str, tuple[int, int]], list[Any], int]:
+        """One pass (one snapshot) over the ``(command, args)`` groups: rows and failed rows
+        per command, the groups whose ``args`` the summary reads (no other is kept: distinct
+        searches are unbounded), and the :attr:`skipped_rows`."""
+        totals: dict[str, tuple[int, int]] = {}
+        kept, skipped = [], 0
+        for raw_command, raw, count, failed in self._log.command_args_counts():
+            command = _label(raw_command)
+            rows, errors = totals.get(command, (0, 0))
+            totals[command] = (rows + count, errors + failed)
+            if (command in ("show", "open", "read") and count > failed) or command == "activate":
+                kept.append((command, raw, count, failed))
+            skipped += count if _load_args(raw) is _UNREADABLE else 0
+        return totals, kept, skipped
 
     @cached_property
     def _targets(self) -> tuple[Counter[Section], Counter[str]]:
         """Successful ``show`` rows by section, and ``show``/``open``/``read`` rows by file."""
         sections: Counter[Section] = Counter()
         files: Counter[str] = Counter()
-        rows = [
-            (command, raw, count - failed)
-            for command, raw, count, failed in self._by_args
-            if command in ("show", "open", "read") and count > failed
-        ]
+        kept = self._by_args[1]
+        rows = [(c, raw, count - failed) for c, raw, count, failed in kept if c != "activate"]
         headings = self.headings if any(command == "show" for command, _, _ in rows) else None
         for command, raw, count in rows:
             args = _load_args(raw)
@@ -293,7 +295,7 @@ class StatsQuery:
     def skipped_rows(self) -> int:
         """Rows (within the filters) whose ``args`` could not be read (:func:`_load_args`):
         they count as accesses, but no section, file, query or target comes from them."""
-        return sum(count for _, raw, count, _ in self._by_args if _load_args(raw) is _UNREADABLE)
+        return self._by_args[2]
 
     def warnings(self) -> tuple[Notice, ...]:
         """A notice of the :attr:`skipped_rows`, when there are any, and of the periods the
@@ -329,7 +331,7 @@ class StatsQuery:
         """Imported activations by who chose the skill, as the transcript says
         (:func:`activation_source`)."""
         found: Counter[str] = Counter()
-        for command, raw, count, _failed in self._by_args:
+        for command, raw, count, _failed in self._by_args[1]:
             if command == "activate":
                 found[activation_source(_load_args(raw))] += count
         return found

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard
 
@@ -229,13 +229,17 @@ class LocalRows:
         self._missing = not path.exists() or empty_log(path)
 
     def __call__(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        return list(self.each(sql, params))
+
+    def each(self, sql: str, params: Sequence[Any]) -> Iterator[Any]:
+        """The rows one at a time (a statement of many rows: never all held at once)."""
         if self._missing:
-            return []
+            return
         try:
             if self._db is None:
                 self._db = open_log(self.path)
                 self._db.create_function("is_instant", 1, _instant_bytes, deterministic=True)
-            return self._db.execute(sql, params).fetchall()
+            yield from self._db.execute(sql, params)
         except sqlite3.Error as exc:
             reason = disk_failure(exc, self.path) or str(exc)
             raise UnreadableFile(str(self.path), reason, "access log") from exc
@@ -284,11 +288,16 @@ class StatsLog:
         found = self._rows(f"SELECT {func}(timestamp)", f"{tail} AND {INSTANT}", extra)
         return found[0][0] if found else None
 
-    def command_args_counts(self) -> list[Any]:
+    def command_args_counts(self) -> Iterable[Any]:
         """``(command, args, rows, failed rows)`` for all rows: one pass over the skill's rows
         from which both the totals per command and the successful rows per target come (the
-        summary needs both; two passes cost twice the rows)."""
-        return self._rows("SELECT command, args, COUNT(*), COUNT(error)", " GROUP BY command, args")
+        summary needs both; two passes cost twice the rows). From a local log, one group at a
+        time (as the index holds them: a skill's distinct searches are unbounded)."""
+        select = "SELECT command, args, COUNT(*), COUNT(error)"
+        if isinstance(self._run, LocalRows):
+            statement = f"{select} FROM access_log{self._where} GROUP BY command, args"
+            return self._run.each(statement, self._params)
+        return self._rows(select, " GROUP BY command, args")
 
     def args_counts(self, command: str) -> list[Any]:
         """``(args, count)`` for the rows of one command (a search's query, say)."""
