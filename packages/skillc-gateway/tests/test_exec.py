@@ -278,6 +278,24 @@ def test_the_api_with_no_command_is_e100_and_a_string_is_the_program(
     assert capfd.readouterr().out == f"{resolved.source}\n"
 
 
+def test_a_skill_folder_gone_when_the_command_starts_is_e022(resolved: ResolvedSkill) -> None:
+    """The folder removed after the skill was resolved: E022 naming it (the OSError of
+    starting the command names the folder, not the program: not_started's rule, as ``run``)."""
+    import shutil
+
+    from skillc_gateway import exec_in_skill
+    from skillc_gateway._exec import EXEC_FOLDER
+    from skillc_index import SkillDirectoryNotFound
+
+    shutil.rmtree(resolved.source)
+    with pytest.raises(SkillDirectoryNotFound) as raised:
+        exec_in_skill(resolved, ["pwd"])
+    assert str(raised.value) == (
+        f"error[E022]: directory not found: '{resolved.source}'\n"
+        f"hint: cannot enter it (No such file or directory); {EXEC_FOLDER}"
+    )
+
+
 def test_a_script_whose_interpreter_is_missing_is_126_not_127(
     gateway_process: Run, project: Path, demo: Path, tmp_path: Path, clean_env: dict[str, str]
 ) -> None:

@@ -25,12 +25,15 @@ import pytest
 
 from skillc_gateway._runner import (
     LUA_INIT,
+    RUN_FOLDER,
+    RunPlan,
     assignments,
     bind_arguments,
+    run_tool,
     tool_environment,
     working_directory,
 )
-from skillc_index import ToolArgumentError, parse_tool_skill
+from skillc_index import SkillDirectoryNotFound, ToolArgumentError, parse_tool_skill
 from skillc_index.tools.command import parse_command
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="tools run in process groups")
@@ -372,9 +375,29 @@ def test_a_missing_home_outside_a_repository_is_e022_not_the_script(
     for extra in ((), ("--format", "json"), ("--dry-run",)):
         proc = run("run", "kit", "hello", *extra, env={"HOME": str(missing)})
         assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+        entered = "" if extra == ("--dry-run",) else "cannot enter it (No such file or directory); "
         assert proc.stderr == (
-            f"error[E022]: directory not found: '{missing}'\n"
-            "hint: outside a git repository, a tool runs in the home folder ($HOME)\n"
+            f"error[E022]: directory not found: '{missing}'\nhint: {entered}{RUN_FOLDER}\n"
+        )
+
+
+def test_a_working_folder_gone_when_the_tool_starts_is_e022_not_the_script(
+    tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """A folder removed between plan and start, or a file there: starting the tool fails on
+    the folder (the OSError names it), which is E022 naming it, not the script (it said
+    ``Cannot execute ./hello.sh: bad interpreter (#! line)``, 126; ``Not a directory``)."""
+    folder = kit(tool("hello", "./hello.sh"))
+    script(folder, "hello.sh", "#!/bin/sh\necho hi\n")
+    gone, a_file = tmp_path / "gone", tmp_path / "a-file"
+    a_file.write_text("x", encoding="utf-8")
+    for cwd, reason in ((gone, "No such file or directory"), (a_file, "Not a directory")):
+        plan = RunPlan("kit", "hello", (str(folder / "hello.sh"),), cwd, {}, 5, "Global", True)
+        with pytest.raises(SkillDirectoryNotFound) as raised:
+            run_tool(plan)
+        assert str(raised.value) == (
+            f"error[E022]: directory not found: '{cwd}'\n"
+            f"hint: cannot enter it ({reason}); {RUN_FOLDER}"
         )
 
 

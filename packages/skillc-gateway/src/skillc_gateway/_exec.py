@@ -44,6 +44,8 @@ _FORWARDED = ("SIGTERM", "SIGHUP", "SIGQUIT")
 #: The longest argument :func:`skill_files` logs as a file of the skill (a longer one is not
 #: logged; :func:`_check_paths` checks every word, within ``PATH_MAX`` as ``safe_join`` does).
 MAX_PATH_WORD = 1024
+#: Which folder the command runs in: E022's hint when it cannot be entered.
+EXEC_FOLDER = "exec runs the command in the skill's source folder"
 
 
 class ExecResult(NamedTuple):
@@ -205,7 +207,8 @@ def exec_in_skill(
     that leads out of it); an argument naming a file of the folder that leads out of it is
     E012 too (:func:`_check_paths`); all checked before anything runs. stdin, stdout and stderr are
     this process's. The environment is :func:`exec_environment`'s. An empty ``argv`` is
-    :class:`~skillc_index.InvalidOption` (E100); one ``str`` is the program alone."""
+    :class:`~skillc_index.InvalidOption` (E100); one ``str`` is the program alone. A skill
+    folder that cannot be entered when the command starts (removed meanwhile) is E022."""
     from skillc_index.operation import as_items
 
     argv = as_items(argv)
@@ -230,9 +233,8 @@ def exec_in_skill(
                 close_fds=True,
             )  # fmt: skip
         except (OSError, ValueError) as exc:  # ValueError: a NUL character in an argument
-            if isinstance(exc, FileNotFoundError) and not skill.source.is_dir():
-                return failure(127, f"the skill's folder is gone: {skill.source}")
-            return failure(*not_started(program or skill.source / argv[0], argv[0], exc))
+            path = program or skill.source / argv[0]
+            return failure(*not_started(path, argv[0], exc, skill.source, EXEC_FOLDER))
         started_command(process)
         returncode = process.wait()
     return ExecResult(exit_status(returncode), int((time.monotonic() - started) * 1000))

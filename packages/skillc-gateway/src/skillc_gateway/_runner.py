@@ -48,6 +48,7 @@ __all__ = [
     "BAD_INTERPRETER",
     "HEAD_SIZE",
     "KILL_GRACE",
+    "RUN_FOLDER",
     "RUN_MARKER",
     "TAIL_SIZE",
     "HeadTail",
@@ -57,6 +58,7 @@ __all__ = [
     "assignments",
     "bind_arguments",
     "exit_status",
+    "folder_error",
     "not_started",
     "plan_run",
     "run_in_group",
@@ -82,6 +84,11 @@ BLOCKED_PREFIXES = ("AWS_", "OPENAI_", "ANTHROPIC_")
 #: Why a program file that is there could not start (ENOENT from ``execve``): its ``#!`` line
 #: names an interpreter that is not (``run`` and ``exec`` say it alike, exit status 126).
 BAD_INTERPRETER = "bad interpreter (#! line)"
+#: Which folder a tool runs in (§5.1): E022's hint when it cannot be entered.
+RUN_FOLDER = (
+    "a tool runs in the root of the git repository holding the current folder, else in the "
+    "home folder ($HOME)"
+)
 #: Lua run first by every ``lua`` the tool starts (before its ``-l`` modules and script): the
 #: module search starts in the skill's folder and keeps absolute entries only, as ``PATH``
 #: does, so ``lua -l helper main.lua`` and ``require "helper"`` load the skill's
@@ -131,17 +138,21 @@ def tool_environment(
 
 def working_directory(start: Path, home: Path) -> Path:
     """§5.1: the root of the git repository holding ``start`` (a folder with ``.git``, a
-    folder or a worktree's file), else ``home``: E022 when that is no folder (Debian's
-    ``nobody`` has ``HOME=/nonexistent``), where starting the tool there was reported as its
-    ``#!`` interpreter missing."""
+    folder or a worktree's file), else ``home``, even when that is no folder (Debian's
+    ``nobody`` has ``HOME=/nonexistent``): starting there is E022 (:func:`not_started`)."""
     current = start.resolve()
     for folder in (current, *current.parents):
         if (folder / ".git").exists():
             return folder
-    if not home.is_dir():
-        hint = "outside a git repository, a tool runs in the home folder ($HOME)"
-        raise SkillDirectoryNotFound(str(home), hint)
     return home
+
+
+def folder_error(cwd: Path, where: str = RUN_FOLDER, reason: str = "") -> SkillDirectoryNotFound:
+    """E022 naming ``cwd``, the folder a program was to run in (``where`` says which it is),
+    that could not be entered (``reason``, the system's)."""
+    return SkillDirectoryNotFound(
+        str(cwd), f"cannot enter it ({reason}); {where}" if reason else where
+    )
 
 
 def _convert(kind: str, value: Any) -> Any:
@@ -445,13 +456,24 @@ def exit_status(returncode: int) -> int:
 
 
 def not_started(
-    path: str | Path, shown: str | None = None, raised: Exception | None = None
+    path: str | Path,
+    shown: str | None = None,
+    raised: Exception | None = None,
+    cwd: Path | None = None,
+    where: str = RUN_FOLDER,
 ) -> tuple[int, str]:
     """Why the program at ``path`` did not start, as ``run`` and ``exec`` both say it, in
     spec/003 §9.3's words (``Command not found``, ``Permission denied``): its exit status and
     message (``shown``: the program as written, else ``path``). ``raised``: what starting it
     raised; None when it was not found on ``PATH``. ENOENT for a file that is there is its
-    ``#!`` interpreter missing, 126 (:data:`BAD_INTERPRETER`); else 127, not found."""
+    ``#!`` interpreter missing, 126 (:data:`BAD_INTERPRETER`); else 127, not found.
+
+    ``raised`` about ``cwd``, the folder it was to run in (gone, a file, not enterable), is
+    not the program's: :func:`folder_error` (E022) is raised, ``where`` its hint."""
+    filename = getattr(raised, "filename", None)
+    # (a program that is the folder itself, `skc exec s -- /its/folder`, is the program's)
+    if cwd is not None and filename is not None and str(filename) == str(cwd) != str(path):
+        raise folder_error(cwd, where, getattr(raised, "strerror", None) or str(raised))
     shown = str(path) if shown is None else shown
     if isinstance(raised, PermissionError):
         return 126, f"Permission denied: {shown}"
@@ -540,7 +562,8 @@ def run_in_group(
 
 def run_tool(plan: RunPlan) -> RunResult:
     """Run ``plan`` (spec/003 §4-§5) and wait for it, at most its timeout, in its own process
-    group (:func:`run_in_group`: neither it nor its children outlive the run)."""
+    group (:func:`run_in_group`: neither it nor its children outlive the run). E022 when its
+    folder cannot be entered (:func:`not_started`)."""
     if os.name != "posix":
         raise UnsupportedPlatform("running tools needs a POSIX system (process groups)")
     started = time.monotonic()
@@ -552,7 +575,7 @@ def run_tool(plan: RunPlan) -> RunResult:
             plan.argv, (captured,), env=plan.env, timeout=plan.timeout, cwd=plan.cwd
         )
     except OSError as exc:
-        return _failure(*not_started(plan.argv[0], raised=exc), started)
+        return _failure(*not_started(plan.argv[0], raised=exc, cwd=plan.cwd), started)
     duration = int((time.monotonic() - started) * 1000)
     output, truncated = captured.text()
     parsed = None

@@ -121,14 +121,16 @@ def run(session: Session, params: RunParams) -> RunOutcome:
     """Run ``params.tool`` of ``params.skill`` (a bare name: the stores only), never through
     a shell; with ``dry_run``, only plan it. The tool's failures are the outcome's (its exit
     status, ``error``); E100 when it cannot start (an unknown tool or parameter, a bad value,
-    a broken definition)."""
-    from skillc_gateway._runner import assignments, plan_run, run_tool
+    a broken definition), E022 when its working folder cannot be entered."""
+    from skillc_gateway._runner import assignments, folder_error, plan_run, run_tool
 
     values = assignments(params.arguments)
     args = params.log_args()
     with session.logged("run", params.skill, args, stores_only=True) as skill:
         plan = plan_run(skill, params.tool, values, mode=params.mode, start=session.layout.cwd)
         if params.dry_run:
+            if not plan.cwd.is_dir():  # what starting it would say (E022), as a preview
+                raise folder_error(plan.cwd)
             return RunOutcome(plan, None)
         finished = run_tool(plan)
         args.update(exit_code=finished.exit_code, duration_ms=finished.duration_ms)
