@@ -569,6 +569,22 @@ def test_malformed_filter_is_e031(demo: ResolvedSkill, layout: Layout) -> None:
         query_stats(demo, layout, since="2026-02-01", until="2026-01-01")
 
 
+def test_a_filter_of_the_wrong_type_is_e031_not_a_type_error(layout: Layout) -> None:
+    """``users=5`` (no list) and ``projects=[5]`` (no path) were bare TypeErrors."""
+    from skillc_stats import query_all
+
+    for filters, option, shown in [
+        ({"users": 5}, "user", "'5' is neither a user name nor a list (int)"),
+        ({"users": None}, "user", "'None' is neither a user name nor a list (NoneType)"),
+        ({"projects": 5}, "project", "'5' is neither a path nor a list (int)"),
+        ({"projects": [5]}, "project", "'5' is not a path (int)"),
+        ({"machines": ["ci", 5]}, "machine", "'5' is not a machine name (int)"),
+    ]:
+        with pytest.raises(MalformedFilter, match=re.escape(shown)) as caught:
+            query_all(layout, store="postgresql://u@127.0.0.1:1/x", **filters)
+        assert caught.value.option == option
+
+
 def test_unreadable_log_is_e999(demo: ResolvedSkill, layout: Layout) -> None:
     path = primary_log(demo.runtime)
     path.parent.mkdir(parents=True)

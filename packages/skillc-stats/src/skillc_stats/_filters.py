@@ -152,6 +152,26 @@ def canonical_project(text: str, cwd: Path) -> str:
     return str(path)
 
 
+def _items(value: Any, option: str, kinds: type | tuple[type, ...], what: str) -> tuple[Any, ...]:
+    """The items of the filter ``option``'s ``value``
+    (:func:`skillc_index.operation.as_items`: one ``str`` or path is one item, not its
+    characters), each an instance of ``kinds`` (``what``: one, as the message names it): E031
+    for a value that cannot be iterated or an item of another type, not a bare ``TypeError``."""
+    from skillc_index.operation import as_items
+
+    try:
+        items = as_items(value)
+    except TypeError:
+        kind = type(value).__name__
+        raise MalformedFilter(
+            option, repr(value), f"is neither a {what} nor a list ({kind})"
+        ) from None
+    for item in items:
+        if not isinstance(item, kinds):
+            raise MalformedFilter(option, repr(item), f"is not a {what} ({type(item).__name__})")
+    return items
+
+
 def parse_filters(
     since: Time | None = None,
     until: Time | None = None,
@@ -169,23 +189,20 @@ def parse_filters(
     cannot match anything and is always a mistake. Projects keep their given order, without
     duplicates; so do ``users`` and ``machines`` (an empty one is E031). One ``str`` (or
     path) is one item of each, not its characters (:func:`skillc_index.operation.as_items`).
+    A value that is not a list (``users=5``, ``None``) or an item of another type
+    (``projects=[5]``) is E031 too (:func:`_items`).
     """
-    from skillc_index.operation import as_items
-
     lower = None if since is None else parse_time(since, "since", upper=False, now=now)
     upper = None if until is None else parse_time(until, "until", upper=True, now=now)
     if lower is not None and upper is not None and lower > upper:
         raise EmptyTimeRange(lower, upper)
+    paths = _items(projects, "project", (str, os.PathLike), "path")
     # (a dict: de-duplicated in order, in linear time: a list's `in` took 20,000 folders 20 s)
-    folders = dict.fromkeys(canonical_project(os.fspath(p), cwd) for p in as_items(projects))
+    folders = dict.fromkeys(canonical_project(os.fspath(p), cwd) for p in paths)
     names: dict[str, tuple[str, ...]] = {}
     for option, values in (("user", users), ("machine", machines)):
         kept: dict[str, None] = {}
-        for value in as_items(values):
-            if not isinstance(value, str):
-                raise MalformedFilter(
-                    option, repr(value), f"is not a {option} name ({type(value).__name__})"
-                )
+        for value in _items(values, option, str, f"{option} name"):
             if not value.strip() or "\0" in value:
                 raise MalformedFilter(option, value, f"is not a {option} name")
             kept[value] = None

@@ -640,12 +640,10 @@ def team_filters(
     machines: Names,
 ) -> Filters:
     """The filters, checked; ``users`` and ``machines`` only with a team store (E100)."""
-    from skillc_index.operation import as_items
-
-    users, machines = as_items(users), as_items(machines)  # one str: one name
-    if store is None and (users or machines):
+    filters = parse_filters(since, until, projects, cwd=layout.cwd, users=users, machines=machines)
+    if store is None and (filters.users or filters.machines):
         raise InvalidOption("the user and machine filters need a team store (--from)")
-    return parse_filters(since, until, projects, cwd=layout.cwd, users=users, machines=machines)
+    return filters
 
 
 def query_stats(
