@@ -914,6 +914,21 @@ def test_a_limit_or_budget_of_another_type_is_e100_before_any_walk(
     assert message in str(raised.value)
 
 
+def test_the_find_server_refuses_a_budget_that_is_no_number_of_seconds(layout: Layout) -> None:
+    """The server's request check and ``find_skills`` share ``budget_fits``: ``True`` was a
+    budget of 1 second to the server (a ``bool`` is an ``int``), refused by ``find_skills``."""
+    from skillc_gateway.catalog.protocol import BadRequest, find_request, read_find_request
+
+    def budget(value: object) -> float:
+        request = find_request(layout, "owls", 10, (), value)  # type: ignore[arg-type]
+        return read_find_request(request, layout.home)[3]
+
+    assert (budget(1), budget(2.5)) == (1.0, 2.5)
+    for value in (True, False, float("nan"), float("inf"), 0, -1, 10.5, "5"):
+        with pytest.raises(BadRequest, match="bad budget"):
+            budget(value)
+
+
 def test_a_budget_goes_on_only_when_the_pace_says_the_rest_fits_in_three_budgets() -> None:
     from skillc_gateway.catalog import BUDGET_SECONDS, FINISH_WITHIN
     from skillc_gateway.catalog.engine import finishes

@@ -2,6 +2,7 @@
 find server, the catalog and the operation's schema all check them, and the client imports
 nothing else of the gateway to do so."""
 
+import math
 from typing import TypeGuard
 
 #: A longer query is refused (E100).
@@ -26,3 +27,15 @@ def query_fits(query: object) -> TypeGuard[str]:
 def limit_fits(limit: object) -> TypeGuard[int]:
     """Whether ``limit`` is a number of skills ``find`` answers with (1 to the maximum)."""
     return isinstance(limit, int) and not isinstance(limit, bool) and 1 <= limit <= MAX_FIND_LIMIT
+
+
+def budget_fits(budget: object) -> TypeGuard[float]:
+    """Whether ``budget`` is a number of seconds ``find`` may take: an ``int`` or ``float``
+    (not a ``bool``: ``True`` is no 1 second), finite (a NaN deadline is never reached), 0
+    or more. The find server keeps its own upper bound too."""
+    return (
+        isinstance(budget, int | float)
+        and not isinstance(budget, bool)
+        and math.isfinite(budget)
+        and budget >= 0
+    )

@@ -41,6 +41,7 @@ from skillc_gateway._limits import (
     MAX_FIND_LIMIT,
     MAX_FIND_PATHS,
     MAX_QUERY_CHARS,
+    budget_fits,
     limit_fits,
     query_fits,
 )
@@ -237,11 +238,7 @@ def find_skills(
 
     if not limit_fits(limit):  # before any work: 2.5 failed after the whole walk
         raise InvalidOption(f"limit must be an integer from 1 to {MAX_FIND_LIMIT}, not {limit!r}")
-    if (
-        isinstance(budget, bool)
-        or not isinstance(budget, int | float)
-        or not 0 <= budget < float("inf")  # NaN too: no deadline would ever be reached
-    ):
+    if not budget_fits(budget):
         raise InvalidOption(f"budget must be a number of seconds, 0 or more, not {budget!r}")
     paths = as_items(paths)
     if configured is None:  # as `skc find` reads them (it answered more skills than this)

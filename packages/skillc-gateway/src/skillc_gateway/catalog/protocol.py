@@ -216,7 +216,7 @@ def read_find_request(
     home, a bound not kept). A tuple, not a record: the client imports this module, and a
     record class costs every ``skc find`` its making."""
     from skillc_gateway import __version__
-    from skillc_gateway._limits import limit_fits, query_fits
+    from skillc_gateway._limits import budget_fits, limit_fits, query_fits
     from skillc_index.inventory.folders import Root
 
     if message.get("code") != code_id():  # the server runs what was installed when it started
@@ -228,7 +228,7 @@ def read_find_request(
         raise BadRequest("bad query")
     if not limit_fits(limit):
         raise BadRequest("bad limit")
-    if not isinstance(budget, int | float) or not 0 < budget <= BUDGET_SECONDS:
+    if not budget_fits(budget) or not 0 < budget <= BUDGET_SECONDS:
         raise BadRequest("bad budget")
     semantic = message.get("semantic")
     if not isinstance(semantic, bool):
