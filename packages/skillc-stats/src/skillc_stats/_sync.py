@@ -99,7 +99,7 @@ from skillc_index.accesslog.merge import (
     drop_merged,
     read_identities,
 )
-from skillc_index.atomic import disk_failure
+from skillc_index.atomic import disk_failure, nearest_existing
 
 _SKILL_PATH = 4  # position of skill_path in an Identity
 
@@ -344,20 +344,12 @@ def _reason(exc: Exception) -> str:
     return (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
 
 
-def _nearest_folder(path: Path) -> Path:
-    """The folder ``path`` is in, or the nearest one above it that exists."""
-    folder = path.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    return folder
-
-
 def _writable(path: Path) -> bool:
     """Whether ``path`` (a database, maybe not there yet) could be written: the dry run's
     stand-in for trying."""
     if path.exists():
         return path.is_file() and os.access(path, os.W_OK)
-    folder = _nearest_folder(path)
+    folder = nearest_existing(path.parent)
     return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
