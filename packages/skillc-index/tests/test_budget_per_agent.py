@@ -195,3 +195,27 @@ def test_claude_code_lists_its_command_names(
     # "- debugging\n" (12), "- deploy: Deploy.\n" (18), "- lint: Lint.\n" (14),
     # "- apps/web:deploy: Web.\n" (24): 68 characters
     assert claude["tokens"] == 17
+
+
+def test_one_skill_reached_through_two_folders_is_priced_once(
+    cli: Callable[..., Run], home: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    """``npx skills add`` leaves one folder in ``.agents/skills`` and a link to it in
+    ``.claude/skills``: an agent reading both lists that ``SKILL.md`` once (it was priced
+    twice, ``folder`` and ``symlink``). OpenCode keeps one skill a name, so the home copy of
+    ``web`` is not listed either; Copilot lists its own copy, another file, as well."""
+    write_skill(project / ".agents" / "skills" / "web", description="Review web designs.")
+    (project / ".claude" / "skills").mkdir(parents=True)
+    (project / ".claude" / "skills" / "web").symlink_to("../../.agents/skills/web")
+    write_skill(home / ".config" / "opencode" / "skills" / "web", description="A copy.")
+    write_skill(project / ".github" / "skills" / "web", description="A copy.")
+
+    def listed(agent: str) -> list[tuple[str, str]]:
+        (found,) = run_json(cli, "--agent", agent)["budget"]
+        assert sum(part["skills"] for part in found["folders"]) == len(found["entries"])
+        return [(entry["name"], entry["kind"]) for entry in found["entries"]]
+
+    assert listed("opencode") == [("web", "folder")]
+    assert listed("cursor") == [("web", "folder")]
+    assert listed("copilot") == [("web", "folder"), ("web", "folder")]
+    assert listed("claude") == [("web", "symlink")]

@@ -113,6 +113,13 @@ __all__ = [
 ]
 
 CHARS_PER_TOKEN = 4
+#: The agents that keep one skill a name, the first folder's in the order the listing reads
+#: them (project folders before the home's): OpenCode (anomalyco/opencode
+#: ``packages/opencode/src/skill/skill.ts``: ``skills[name] = ...``, the project's loaded
+#: after the home's, replacing it). The others list each ``SKILL.md`` once (Codex:
+#: ``core-skills/src/loader.rs`` keeps one skill a canonical path; Claude Code since
+#: anthropics/claude-code#10115), however many of their folders reach it.
+NAME_KEYED = frozenset({"opencode"})
 
 
 def estimate_tokens(chars: int) -> int:
@@ -433,11 +440,17 @@ def _read_folder(
     applied: dict[str, str],
     personal: Mapping[str, Path],
     shadowed: list[Shadowed],
+    counted: set[str],
+    keyed: set[str] | None,
 ) -> tuple[list[ListingEntry], FolderPart]:
     """The entries of one agent folder as ``model`` lists them (``reads``: the agent's
     fields), ``chosen`` the
     ``skillOverrides`` by name (those that apply are added to ``applied``), and its part; a
-    project skill named as one of ``personal`` is added to ``shadowed`` instead."""
+    project skill named as one of ``personal`` is added to ``shadowed`` instead. A skill
+    whose real ``SKILL.md`` is in ``counted`` (an earlier folder's: one ``npx skills`` install
+    reached through a link in another folder the agent reads) is left out, and so, with
+    ``keyed`` (an agent that keeps one skill a name, :data:`NAME_KEYED`), is one whose name
+    an earlier folder's skill has; each skill kept is added to both."""
     from skillc_index.listing.overrides import HIDDEN, NAME_ONLY
 
     scope: Scope = root.scope or "project"
@@ -454,11 +467,20 @@ def _read_folder(
         if winner is not None and os.path.lexists(root.path / name / SKILL_FILE):
             shadowed.append(Shadowed(name, root.path / name, winner))
             continue
+        real = os.path.realpath(root.path / name / SKILL_FILE)
+        if real in counted:  # the agent lists one SKILL.md once, whatever the folder
+            continue
         try:
             entry = read_entry(root.path / name, model, limit, reads)
         except CannotRead as exc:
             unreadable.append(Unreadable(name, str(exc)))
             continue
+        if entry is not None and keyed is not None:
+            if entry.key in keyed:
+                continue
+            keyed.add(entry.key)
+        if entry is not None:
+            counted.add(real)
         if entry is None or entry.omitted:
             not_listed += entry is not None  # a skill kept out of the listing
             continue
@@ -501,8 +523,12 @@ def _listing(
     parts: list[FolderPart] = []
     personal = personal_skills(roots) if agent == "claude" else {}
     shadowed: list[Shadowed] = []
+    counted: set[str] = set()
+    keyed: set[str] | None = set() if agent in NAME_KEYED else None
     for root in roots:
-        found, part = _read_folder(root, model, limit, reads, chosen, applied, personal, shadowed)
+        found, part = _read_folder(
+            root, model, limit, reads, chosen, applied, personal, shadowed, counted, keyed
+        )
         entries += found
         parts.append(part._replace(target=(targets or {}).get(root.path)))
     if agent == "claude":  # its command names; a nested folder's prefixed with its subfolder
