@@ -588,3 +588,27 @@ def test_trusted_targets_look_at_each_value_whatever_the_key(
     }
     home_config = config._replace(origins={f"targets.{name}": "global" for name in entries})
     assert trusted_targets(layout, home_config) == entries  # the user's own: trusted
+
+
+def test_list_names_a_plugins_skill_as_the_read_commands_take_it(
+    layout: Layout, home: Path
+) -> None:
+    """A plugin's skill is listed as ``plugin:skill`` (W001's naming), and ``--pattern``
+    matches that name: listed bare, it read as the other folder's ``pdf-tools``, and
+    ``devkit:*`` matched nothing."""
+    from skillc_index import resolve_skill
+    from skillc_index.listing.skills import list_skills
+
+    write(home / ".agents/skills/pdf-tools", "pdf-tools")
+    plugin = home / ".claude/plugins/cache/acme/devkit/1.2.0"
+    write(plugin / "skills/pdf-tools", "pdf-tools")
+    records(home, {"version": 2, "plugins": {"devkit@acme": [{"installPath": str(plugin)}]}})
+    listed = {entry.name: entry.source_path for entry in list_skills(layout).skills}
+    assert listed == {
+        "devkit:pdf-tools": plugin / "skills/pdf-tools",
+        "pdf-tools": home / ".agents/skills/pdf-tools",
+    }
+    for name, source in listed.items():
+        assert resolve_skill(name, layout).source == source
+    (only,) = list_skills(layout, pattern="devkit:*").skills
+    assert only.source_path == plugin / "skills/pdf-tools"

@@ -344,6 +344,7 @@ def test_a_plugin_skills_uses_are_counted_across_its_versions(
     for _ in range(2):  # read, then from that cache
         [entry] = query_all(layout)["data"]
         assert (entry["skill_path"], entry["uses"], entry["projects"]) == (str(new), 2, 2)
+        assert entry["skill"] == "kit:review"  # the name that reads it, as list names it
         assert (entry["first_used"], entry["author_activity"]) == ("2026-03-01T10:00:00Z", 1)
         monkeypatch.setattr(_usage, "LocalRows", None)
     monkeypatch.undo()

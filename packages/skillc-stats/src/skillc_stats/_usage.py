@@ -229,10 +229,12 @@ def local_usage(
                 rows.close()
         add_usage(usage, found, set(folders.values()))
     cache.save()
+    from skillc_index.inventory.resolve import skill_names
+
     entries: list[dict[str, Any]] = []
-    for skill in listed:
+    for skill, name in zip(listed, skill_names(listed), strict=True):  # plugin:skill, as list
         path = str(skill.source)
-        entries.append(_entry(skill.name, path, usage.get(valid_utf8(path))))
+        entries.append(_entry(name, path, usage.get(valid_utf8(path))))
     return entries
 
 
@@ -281,13 +283,19 @@ def own_folders(rows: LocalRows, folders: Mapping[str, str], source: str) -> tup
 def team_usage(
     skills: Iterable[InstalledSkill], store: TeamStore, filters: Filters
 ) -> list[dict[str, Any]]:
-    """One entry per skill name the team store holds rows of, or installed here."""
+    """One entry per skill name the team store holds rows of, or installed here (shown as
+    the installed skill of that name is: ``plugin:skill`` for a plugin's, as locally)."""
+    from skillc_index.inventory.resolve import skill_names
+
+    listed = list(skills)
     local: dict[str, str] = {}
-    for skill in skills:
-        local.setdefault(skill.name, str(skill.source))
+    shown: dict[str, str] = {}
+    for skill, name in zip(listed, skill_names(listed), strict=True):
+        if skill.name not in local:
+            local[skill.name], shown[skill.name] = str(skill.source), name
     found = {use.key: use for use in store.usage(filters)}
     names = sorted(set(local) | set(found))
-    return [_entry(name, local.get(name), found.get(name)) for name in names]
+    return [_entry(shown.get(name, name), local.get(name), found.get(name)) for name in names]
 
 
 def usage_response(entries: list[dict[str, Any]], filters: Filters) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from skillc_index.inventory.folders import Root, agent_folders, plugin_folders, 
 from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from skillc_index.diagnostics import Diagnostic
     from skillc_index.layout import Layout, ResolvedSkill
@@ -37,7 +37,9 @@ __all__ = [
     "installed_names",
     "near_skill_names",
     "plugin_parts",
+    "plugin_skill_names",
     "resolve_installed",
+    "skill_names",
 ]
 
 
@@ -112,22 +114,41 @@ def _ambiguous(skill: str, skills: tuple[InstalledSkill, ...], layout: Layout) -
     from skillc_index.diagnostics import ambiguous_skill
 
     firsts = [found.locations[0] for found in skills]
-    spellings = [_plugin_names(first) for first in firsts]
-    counts: dict[str, int] = {}
-    for names in spellings:
-        for spelled in names:
-            counts[spelled] = counts.get(spelled, 0) + 1
     candidates = []
     plugin = None
-    for first, names in zip(firsts, spellings, strict=True):
+    for first, unique in zip(firsts, plugin_skill_names(firsts), strict=True):
         where = layout.display(first.path)
-        unique = next((spelled for spelled in names if counts[spelled] == 1), None)
         if unique is not None:  # the name that picks it: plugin:skill, else with @marketplace
             plugin = unique
             candidates.append(f"{unique} ({where})")
         else:
             candidates.append(f"{where} ({first.agent}, {first.scope})")
     return ambiguous_skill(skill, candidates, plugin)
+
+
+def plugin_skill_names(firsts: Sequence[Location]) -> list[str | None]:
+    """The name that reads each skill (given by its first location) among ``firsts``, when
+    it is a plugin's: the shortest of its names (``plugin:skill``, then
+    ``plugin@marketplace:skill``) that no other of ``firsts`` has; None for a skill of no
+    plugin, or one no such name tells apart. The one naming of a plugin's skill: W001's
+    candidates, ``skc list``'s and ``skc stats --all``'s rows."""
+    spellings = [_plugin_names(first) for first in firsts]
+    counts: dict[str, int] = {}
+    for names in spellings:
+        for spelled in names:
+            counts[spelled] = counts.get(spelled, 0) + 1
+    return [
+        next((spelled for spelled in names if counts[spelled] == 1), None) for names in spellings
+    ]
+
+
+def skill_names(skills: Sequence[InstalledSkill]) -> list[str]:
+    """Each skill's name as the read commands take it: a plugin's skill (its first location
+    is a plugin's) as :func:`plugin_skill_names` names it among ``skills`` (``devkit:pdf-tools``,
+    not the ``pdf-tools`` of another folder), any other by its name."""
+    firsts = [skill.locations[0] for skill in skills]
+    found = plugin_skill_names(firsts)
+    return [named or skill.name for skill, named in zip(skills, found, strict=True)]
 
 
 def _plugin_names(location: Location) -> tuple[str, ...]:

@@ -370,6 +370,7 @@ def list_skills(
     """
     from skillc_index.build.deploy import AgentFolders
     from skillc_index.inventory.entries import installed_skills
+    from skillc_index.inventory.resolve import skill_names
 
     wanted_statuses: set[str] = (
         {"stale", "obsolete"} if status in ("stale", "obsolete") else {status}
@@ -383,7 +384,8 @@ def list_skills(
     stores = {Path(os.path.realpath(layout.store(s))): s for s in layout.scopes()}
     copy_folders: dict[Scope, tuple[AgentFolders, ...]] = {}  # each scope's, listed once
     found: list[SkillEntry] = []
-    for skill in inventory.skills:
+    names = skill_names(inventory.skills)  # a plugin's skill as plugin:skill, which reads it
+    for skill, name in zip(inventory.skills, names, strict=True):
         store = skill.store
         if store is not None:
             source, runtime = store.path, layout.runtime_store(store.scope) / store.name
@@ -397,7 +399,7 @@ def list_skills(
             source, runtime = skill.source, _runtime(skill, layout, stores, builds)
         wanted = (
             scope in ("all", skill.scope)
-            and (pattern is None or fnmatchcase(skill.name, pattern))
+            and (pattern is None or fnmatchcase(name, pattern))
             and (not managed or skill.managed)
             and (sees is None or sees(skill.locations))
         )
@@ -422,7 +424,7 @@ def list_skills(
             entry_status = "not-indexed"
         found.append(
             SkillEntry(
-                skill.name,
+                name,
                 skill.scope,
                 entry_status,
                 source,
