@@ -506,18 +506,21 @@ def test_codex_reads_agents_skills_up_to_the_repository_root(
     tmp_path: Path, home: Path, skillc_project: bool
 ) -> None:
     """Codex reads ``.agents/skills`` in the working directory and each folder above it up to
-    the repository root: from ``services/pay``, both the root's skill and the service's are
-    installed and resolve (with a skillc project at the root, or none); a folder above the
-    repository root is not read."""
+    the repository root, and Claude Code its ``.claude/skills`` alike: from ``services/pay``,
+    the root's skills and the service's are installed and resolve (with a skillc project at
+    the root, or none: then the root's ``.claude/skills`` skill was missing, E001); a folder
+    above the repository root is not read."""
     from skillc_index import resolve_skill
     from skillc_index.inventory.entries import installed_skills
     from skillc_index.listing.skills import list_skills
 
     outer = tmp_path / "outer"
     write(outer / ".agents/skills/above")  # above the repository: not Codex's
+    write(outer / ".claude/skills/claudeabove")  # nor Claude Code's
     repo = outer / "repo"
     (repo / ".git").mkdir(parents=True)
     root_skill = write(repo / ".agents/skills/rootskill")
+    claude_skill = write(repo / ".claude/skills/claudeskill")
     pay = repo / "services/pay"
     pay_skill = write(pay / ".agents/skills/payskill")
     if skillc_project:
@@ -525,7 +528,11 @@ def test_codex_reads_agents_skills_up_to_the_repository_root(
     layout = Layout.discover(pay, {"SKILLC_HOME": str(home)})
     assert layout.project_root == (repo if skillc_project else None)
     found = {s.name: s for s in installed_skills(layout).skills}
-    assert sorted(found) == ["payskill", "rootskill"]
+    assert sorted(found) == ["claudeskill", "payskill", "rootskill"]
+    assert found["claudeskill"].agents == ("claude",)
+    assert resolve_skill("claudeskill", layout).source == claude_skill
+    (entry,) = list_skills(layout, agent="claude").skills
+    assert entry.name == "claudeskill"
     # the project's (else the working folder's) `.agents/skills` is the `agents` target's,
     # which Codex reads too; the other is read for Codex alone
     assert {found["rootskill"].agents, found["payskill"].agents} == {("agents",), ("codex",)}
@@ -535,7 +542,8 @@ def test_codex_reads_agents_skills_up_to_the_repository_root(
     assert sorted(entry.name for entry in listed) == ["payskill", "rootskill"]
     (repo / ".git").rmdir()  # no repository: the working directory's folder only
     names = {s.name for s in installed_skills(layout).skills}
-    assert names == ({"payskill", "rootskill"} if skillc_project else {"payskill"})
+    every = {"claudeskill", "payskill", "rootskill"}
+    assert names == (every if skillc_project else {"payskill"})
 
 
 def test_a_project_relative_target_is_no_folder_of_the_home(

@@ -3,8 +3,9 @@
 1. the source stores (kind ``store``): the project's, then the global one;
 2. the project's agent skills folders (kind ``agent``, or ``config`` for a ``[targets]`` name of
    the config that is no built-in agent): each agent's folder under the project root (the
-   working directory outside projects), then the ``.agents/skills`` folders Codex reads from
-   the working directory up to the repository or project root (:func:`parent_folders`),
+   working directory outside projects), then the ``.agents/skills`` and ``.claude/skills``
+   folders Codex and Claude Code read from the working directory up to the repository or
+   project root (:func:`parent_folders`),
    then the ``.claude/skills`` folders Claude Code finds in the project's subfolders
    (:func:`nested_folders`);
 3. the home folder's agent skills folders;
@@ -39,6 +40,7 @@ __all__ = [
     "NESTED_DEPTH",
     "NESTED_FOLDERS",
     "PARENT_AGENT",
+    "PARENT_AGENTS",
     "PLUGIN_RECORDS",
     "ROUTING_ROOTS_VARIABLE",
     "PathNotSearched",
@@ -161,8 +163,9 @@ def agent_folders(
 ) -> tuple[Root, ...]:
     """Every known agent skills folder (:data:`KNOWN_TARGETS`), project ones first, each
     path once (under the first name that has it: ``agents`` and ``codex`` share one); with
-    ``nested``, after the project's own, the folders agents find around it: Codex's between
-    the working directory and the repository or project root (:func:`parent_folders`), then
+    ``nested``, after the project's own, the folders agents find around it: Codex's and
+    Claude Code's between the working directory and the repository or project root
+    (:func:`parent_folders`), then
     the nested Claude Code folders (:func:`nested_folders`; in a project only: a skillc
     project's root or a repository's top).
 
@@ -284,18 +287,24 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
 #: it up to the repository root (Codex's skills documentation, "REPO" scope:
 #: ``$CWD/.agents/skills``, ``$CWD/../.agents/skills``, ``$REPO_ROOT/.agents/skills``).
 PARENT_AGENT = "codex"
+#: The agents that read their project folder in the working directory and in each folder
+#: above it up to the repository root: Codex, and Claude Code (its skills documentation,
+#: "Automatic discovery from parent and nested directories": ``.claude/skills/`` "in your
+#: starting directory and in every parent directory up to the repository root", quoted in
+#: anthropics/claude-code#62237).
+PARENT_AGENTS = (PARENT_AGENT, NESTED_AGENT)
 
 
 def parent_folders(layout: Layout) -> tuple[Root, ...]:
-    """The ``.agents/skills`` folders Codex reads from the working directory up, nearest
-    first, as roots of the ``codex`` agent, scope ``project`` (whether they exist or not):
+    """The folders :data:`PARENT_AGENTS` read from the working directory up
+    (``.agents/skills`` for Codex, ``.claude/skills`` for Claude Code), nearest first, as
+    roots of their agent, scope ``project`` (whether they exist or not):
     the working directory's and each folder's above it up to the skillc project root or the
     repository root (the nearest folder holding ``.git``, a folder or a file), whichever comes
     first, that one included. Outside both, only the working directory's. The walk never
     reaches the home folder or a folder holding it (the home's folders are the global ones).
     No file is read: an ``lstat`` of ``.git`` a level, none at the project root (``find``
     runs this on every query)."""
-    relative = KNOWN_TARGETS[PARENT_AGENT].project or ".agents/skills"
     folders: list[Path] = []
     folder = layout.cwd
     while folder != folder.parent and not layout.home.is_relative_to(folder):
@@ -305,7 +314,12 @@ def parent_folders(layout: Layout) -> tuple[Root, ...]:
         folder = folder.parent
     else:  # neither a project nor a repository below the home: the working directory only
         folders = folders[:1]
-    return tuple(Root(path / relative, "agent", "project", PARENT_AGENT) for path in folders)
+    return tuple(
+        Root(path / relative, "agent", "project", agent)
+        for path in folders
+        for agent in PARENT_AGENTS
+        if (relative := KNOWN_TARGETS[agent].project) is not None
+    )
 
 
 # -- installed Claude Code plugins ---------------------------------------------------------

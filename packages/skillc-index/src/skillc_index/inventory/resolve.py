@@ -1,9 +1,9 @@
 """A skill's name resolved past the stores (RFC-0007:C-RESOLUTION continued, DECISIONS
 "Paths and resolution"): :func:`skillc_index.resolve_skill` looks at a path, the project
 store and the global store, and only when none holds the name asks :func:`resolve_installed`,
-which looks in the project's agent folders (its own, then Codex's from the working
-directory up, then its nested Claude Code folders), the home folder's agent folders, then the
-installed Claude Code plugins' skills. A name found in a store never gets here: ``skc show``
+which looks in the project's agent folders (its own, then Codex's and Claude Code's from the
+working directory up, then its nested Claude Code folders), the home folder's agent folders,
+then the installed Claude Code plugins' skills. A name found in a store never gets here: ``skc show``
 of a store skill looks at no agent folder.
 
 ``plugin:skill`` names a plugin's skill (the plugins' only), ``plugin@marketplace:skill``
