@@ -46,6 +46,19 @@ def test_precedence_is_per_key(layout: Layout) -> None:
     assert config.files == (layout.global_config, layout.project_config)
 
 
+def test_a_rules_table_replaces_a_rules_value_set_before_it(layout: Layout) -> None:
+    """A global ``[lint] rules = "strict"`` (no table) and a project's ``[lint.rules]`` (or a
+    quoted ``"rules.SKL001"`` key after ``rules = "x"``) ended every command reading the config
+    with error[E999] TypeError: the later, higher-precedence rule keys win."""
+    assert layout.project_config is not None
+    write(layout.global_config, '[lint]\nrules = "strict"\n')
+    write(layout.project_config, '[lint.rules]\nSKL108 = "off"\n')
+    assert load_config(layout, env={}).lint == {"rules": {"SKL108": "off"}}
+    write(layout.global_config, '[lint]\nrules = "x"\n"rules.SKL401" = "error"\n')
+    layout.project_config.unlink()
+    assert load_config(layout, env={}).lint == {"rules": {"SKL401": "error"}}
+
+
 def test_project_beats_global_env_beats_project_cli_beats_env(layout: Layout) -> None:
     assert layout.project_config is not None
     write(layout.global_config, '[search]\ntokenizer = "ascii"\n')

@@ -289,11 +289,15 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
 
 def _nested_rules(lint: Mapping[str, Any]) -> dict[str, Any]:
     """The ``[lint]`` table with its ``rules.<rule>`` keys put back in a ``rules`` table (in
-    the place of the first of them, keys in merged order)."""
+    the place of the first of them, keys in merged order). A ``rules`` key that is no table
+    (``rules = "strict"`` in the global config) gives way to a later ``rules.<rule>`` one."""
+    prefix = RULES_PREFIX.removeprefix("lint.")
     table: dict[str, Any] = {}
     for key, value in lint.items():
-        if key.startswith("rules."):
-            table.setdefault("rules", {})[key[len("rules.") :]] = value
+        if key.startswith(prefix):
+            if not isinstance(table.get("rules"), dict):
+                table["rules"] = {}
+            table["rules"][key[len(prefix) :]] = value
         else:
             table[key] = value
     return table
