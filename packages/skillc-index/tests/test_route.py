@@ -353,6 +353,42 @@ def test_a_copy_parked_behind_the_router_is_refreshed_where_it_is(
     assert back.read_bytes() == (runtime / "SKILL.md").read_bytes()
 
 
+def test_a_parked_copy_a_full_disk_stops_refreshing_is_left_as_it_was(
+    cli: Callable[..., Run],
+    layout: Layout,
+    claude: Path,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A refresh of a parked copy that the disk refused after its stub was written left the
+    new stub beside the old manifest: the copy was no longer skillc's (never refreshed again,
+    list called the skill normal, uninstall put back a folder a build then refused, E050).
+    The stub and the manifest are written together: either both or neither."""
+    import errno
+
+    import skillc_index.atomic as atomic
+
+    route_json(cli, "install")
+    parked = project / ".skillc" / "router" / "claude" / "copied"
+    _as_an_older_build(parked)
+    before = snapshot(parked)
+    written = atomic._written
+
+    def full(path: Path, data: bytes, mode: int | None, **kwargs: Any) -> Path:
+        if path.name == "manifest.json" and path.parent.parent == parked:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return written(path, data, mode, **kwargs)
+
+    monkeypatch.setattr(atomic, "_written", full)
+    result = build_skill("copied", layout)
+    assert any("not refreshed" in notice.text for notice in result.notices)
+    assert snapshot(parked) == before
+    monkeypatch.undo()
+    build_skill("copied", layout)  # skillc's copy still: refreshed once there is room
+    runtime = layout.runtime_store("project") / "copied"
+    assert (parked / "SKILL.md").read_bytes() == (runtime / "SKILL.md").read_bytes()
+
+
 def test_a_parked_relative_link_is_read_from_the_agent_folder(
     cli: Callable[..., Run], layout: Layout, claude: Path
 ) -> None:

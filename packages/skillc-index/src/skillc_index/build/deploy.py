@@ -55,15 +55,9 @@ import os
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from skillc_index.atomic import (
-    creation_start,
-    ensure_dir,
-    move_aside,
-    staging_dir,
-    temporary_path,
-)
+from skillc_index.atomic import creation_start, ensure_dir, move_aside, staging_dir, temporary_path
 from skillc_index.build.manifest import MANIFEST_FILE, Manifest, manifest_path, read_manifest
 from skillc_index.command_errors import (
     EmptyTargetName,
@@ -73,9 +67,7 @@ from skillc_index.command_errors import (
     TargetOutsideProject,
     TrackedDestination,
 )
-from skillc_index.diagnostics import (
-    Notice,
-)
+from skillc_index.diagnostics import Notice
 from skillc_index.files import file_sha256, inside, within
 from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope, expand_user
 
@@ -572,15 +564,11 @@ def _write_files(
     """``files`` into ``folder`` (those of ``executable`` executable where readable), and the
     runtime's manifest recording ``target`` and their hashes (with ``files`` None, the
     runtime's stub copied there already: none)."""
-    import dataclasses
     import hashlib
 
-    from skillc_index.build.manifest import load_manifest, write_manifest
+    from skillc_index.build.manifest import write_manifest
 
-    manifest = load_manifest(runtime)
-    if manifest is None:  # pragma: no cover - the build has just written it
-        raise FileNotFoundError(manifest_path(runtime))
-    extra = {**manifest.extra, "target": target}
+    extra: dict[str, Any] = {}
     if files is not None:
         digests = {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
         for rel, data in files.items():
@@ -589,8 +577,20 @@ def _write_files(
             if rel in executable:
                 mode = (folder / rel).stat().st_mode
                 (folder / rel).chmod(mode | (mode & 0o444) >> 2)
-        extra |= {"stub_sha256": digests.pop(SKILL_FILE), "target_files": digests}
-    write_manifest(folder, dataclasses.replace(manifest, extra=extra))
+        extra = {"stub_sha256": digests.pop(SKILL_FILE), "target_files": digests}
+    write_manifest(folder, copy_manifest(runtime, target, extra))
+
+
+def copy_manifest(runtime: Path, target: str, extra: Mapping[str, Any]) -> Manifest:
+    """The runtime's manifest as a copy written for ``target`` records it (and ``extra``)."""
+    import dataclasses
+
+    from skillc_index.build.manifest import load_manifest
+
+    manifest = load_manifest(runtime)
+    if manifest is None:  # pragma: no cover - the build has just written it
+        raise FileNotFoundError(manifest_path(runtime))
+    return dataclasses.replace(manifest, extra={**manifest.extra, "target": target, **extra})
 
 
 def _holds(

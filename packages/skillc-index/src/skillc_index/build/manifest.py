@@ -43,17 +43,21 @@ class Manifest:
         return cast("ManifestShape", {**known, **extra})  # more keys than the shape's
 
 
+def manifest_bytes(manifest: Manifest) -> bytes:
+    """What ``manifest.json`` holds for ``manifest``."""
+    import json
+
+    return (json.dumps(manifest.to_dict(), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
 def write_manifest(runtime: Path, manifest: Manifest) -> Path:
     """Write ``<runtime>/.skillc-meta/manifest.json`` atomically (a temporary file renamed
     over the old one), creating the folders; returns its path."""
-    import json
-
     from skillc_index.atomic import ensure_dir, write_file_atomic
 
     path = manifest_path(runtime)
     ensure_dir(path.parent)
-    text = json.dumps(manifest.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    write_file_atomic(path, text.encode("utf-8"))
+    write_file_atomic(path, manifest_bytes(manifest))
     return path
 
 

@@ -34,14 +34,14 @@ def refresh_parked(
     folders: AgentFolders | None = None,
 ) -> list[tuple[Path, str]]:
     """Refresh, where it is, each copy of ``skill`` (built from ``source``) parked behind a
-    router of ``scope`` that holds another build than ``runtime``: the runtime's stub, then
-    its manifest, each written atomically into the folder, which stays (the route's manifest
-    knows it by its device and inode). Under the route folder's lock (``locked``: the caller
-    holds it), and only a copy of skillc's own as ``--copy`` writes it, looked at again under
-    the lock (:func:`~skillc_index.build.deploy.is_skillc_copy`: never a file of the user's).
-    ``folders``: the scope's parking folders, when the caller has them. Returns the copies not
-    refreshed, each with why (a target's own copy, for another dialect: the build after
-    ``route uninstall`` refreshes it)."""
+    router of ``scope`` that holds another build than ``runtime``: the runtime's stub and
+    its manifest, written into the folder together (both or neither), which stays (the
+    route's manifest knows it by its device and inode). Under the route folder's lock
+    (``locked``: the caller holds it), and only a copy of skillc's own as ``--copy`` writes
+    it, looked at again under the lock (:func:`~skillc_index.build.deploy.is_skillc_copy`:
+    never a file of the user's). ``folders``: the scope's parking folders, when the caller
+    has them. Returns the copies not refreshed, each with why (a target's own copy, for
+    another dialect: the build after ``route uninstall`` refreshes it)."""
     from skillc_index.build.deploy import AgentFolders, stale_copies
     from skillc_index.diagnostics import format_diagnostic
     from skillc_index.route.place import routes_lock
@@ -89,9 +89,9 @@ def _rewrite(path: Path, skill: str, runtime: Path, agent: str) -> str | None:
     """Write the runtime's stub and manifest into the parked copy ``path`` (for the target
     its manifest records, else ``agent``'s); None when done or nothing is to be done (it
     holds the build, or it is not skillc's copy any more), else why not."""
-    from skillc_index.atomic import write_file_atomic
-    from skillc_index.build.deploy import _holds, _is_stub_copy, _write_files, is_skillc_copy
-    from skillc_index.build.manifest import read_manifest
+    from skillc_index.atomic import write_files_atomic
+    from skillc_index.build.deploy import _holds, _is_stub_copy, copy_manifest, is_skillc_copy
+    from skillc_index.build.manifest import manifest_bytes, manifest_path, read_manifest
 
     manifest = read_manifest(path)
     if manifest is None or not is_skillc_copy(path, skill, manifest):
@@ -102,6 +102,8 @@ def _rewrite(path: Path, skill: str, runtime: Path, agent: str) -> str | None:
     target = recorded if isinstance(recorded, str) else agent
     if _holds(path, runtime, target):
         return None
-    write_file_atomic(path / SKILL_FILE, (runtime / SKILL_FILE).read_bytes())
-    _write_files(path, runtime, target, None)
+    stub = (runtime / SKILL_FILE).read_bytes()
+    built = manifest_bytes(copy_manifest(runtime, target, {}))
+    # both or neither: a new stub beside the old manifest is no copy of skillc's any more
+    write_files_atomic([(path / SKILL_FILE, stub, None), (manifest_path(path), built, None)])
     return None
