@@ -754,6 +754,32 @@ def test_a_log_the_disk_could_not_take_is_removed_and_an_empty_one_reads_as_no_r
     assert [row["command"] for row in rows(path)] == ["show"]
 
 
+def test_a_log_another_writer_made_meanwhile_is_kept_when_the_disk_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two commands starting at once each found no ``logs.db``, so each took it for its own:
+    the one the disk then failed (an I/O error) removed the log, ``-wal`` and ``-shm`` the
+    other had just written its row to. A log is removed only while it holds nothing."""
+    from skillc_index.accesslog import schema
+
+    path = tmp_path / "runtime" / ".skillc-meta" / "logs.db"
+    use_wal = schema.use_wal
+    failed: list[bool] = []
+
+    def racing(db: sqlite3.Connection, timeout_ms: int) -> None:
+        if failed:  # the other writer
+            return use_wal(db, timeout_ms)
+        failed.append(True)
+        insert(path, [record()])  # it made the log and wrote its row meanwhile
+        raise disk_error("disk I/O error", 10, "SQLITE_IOERR")
+
+    monkeypatch.setattr(schema, "use_wal", racing)
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+        connect(path)
+    monkeypatch.undo()
+    assert [row["command"] for row in rows(path)] == ["show"]
+
+
 def test_a_log_on_a_full_disk_is_still_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -35,6 +35,8 @@ from skillc_index.sqlite import Mode, use_wal
 from skillc_index.sqlite import connect as sqlite_connect
 
 LOG_FILE = "logs.db"
+#: The files of a log, by their suffix: the database, its WAL, shared-memory and journal.
+DB_FILES = ("", "-wal", "-shm", "-journal")
 #: 1: the table and its timestamp index. 2, 3: the indexes ``skc stats`` reads (below). 4: the
 #: log's identity (:mod:`.identity`). 5: the fallback logs ``sync`` copied from
 #: (:mod:`.merge`). An older database gains what it lacks the next time a command writes to
@@ -256,11 +258,12 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
 
 
 def _remove_new_log(path: Path, exc: BaseException) -> None:
-    """Remove the log :func:`connect` created at ``path`` when ``exc`` is the disk failing:
-    no schema was committed, and no other writer can have committed one on that disk."""
-    if disk_failure(exc, path) is None:
+    """Remove the log :func:`connect` created at ``path`` when ``exc`` is the disk failing,
+    while it still holds nothing (:func:`empty_log`, no row in its ``-wal``): another writer
+    that found no log either may have made it too, and committed rows to it since."""
+    if disk_failure(exc, path) is None or not empty_log(path) or _wal_holds_rows(path):
         return
-    for suffix in ("", "-wal", "-shm", "-journal"):
+    for suffix in DB_FILES:
         with suppress(OSError):
             path.with_name(path.name + suffix).unlink()
 

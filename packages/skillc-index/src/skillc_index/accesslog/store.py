@@ -40,6 +40,7 @@ from typing import Any
 
 from skillc_index.accesslog.schema import (
     BUSY_TIMEOUT_MS,
+    DB_FILES,
     INSERT_ROW,
     LOG_FILE,
     PRIMARY_BUSY_TIMEOUT_MS,
@@ -247,9 +248,6 @@ def runtime_base(layout: Layout, runtime: Path) -> Path:
     return runtime
 
 
-_DB_FILES = ("", "-wal", "-shm", "-journal")
-
-
 def misplaced(path: Path, base: Path) -> bool:
     """Whether writing the log ``path`` would land outside ``base``: its folder's real path
     is not inside ``base``'s, or the database (or its WAL, shared-memory or journal file) is
@@ -258,7 +256,7 @@ def misplaced(path: Path, base: Path) -> bool:
 
     if not within(path.parent, base):
         return True
-    return any(path.with_name(path.name + suffix).is_symlink() for suffix in _DB_FILES)
+    return any(path.with_name(path.name + suffix).is_symlink() for suffix in DB_FILES)
 
 
 def _outside(layout: Layout, base: Path) -> str:
