@@ -160,7 +160,7 @@ def test_copies_are_looked_for_once_per_listing(
     manifest is read only where a folder holds an entry of the skill's name (a symlink to the
     runtime is none): the copy's, then its runtime's, once each. It was every target per
     skill, and every runtime's manifest a second time."""
-    from skillc_index.build import deploy
+    from skillc_index.build import agent_folders, deploy
     from skillc_index.build.skill import build_skill
     from skillc_index.layout import agent_targets
 
@@ -171,8 +171,10 @@ def test_copies_are_looked_for_once_per_listing(
     roots: list[str] = []
     reads: list[Path] = []
     listed: list[Path] = []
-    target_root, read, entries = Layout.target_root, deploy.read_manifest, deploy._entries
-    monkeypatch.setattr(deploy, "_entries", lambda folder: listed.append(folder) or entries(folder))
+    target_root, read, entries = Layout.target_root, deploy.read_manifest, agent_folders._entries
+    monkeypatch.setattr(
+        agent_folders, "_entries", lambda folder: listed.append(folder) or entries(folder)
+    )
     monkeypatch.setattr(
         Layout, "target_root", lambda self, *args: roots.append(args[0]) or target_root(self, *args)
     )

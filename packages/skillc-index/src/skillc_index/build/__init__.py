@@ -9,6 +9,7 @@
 - :mod:`~skillc_index.build.stub`: the stub ``SKILL.md`` agents read;
 - :mod:`~skillc_index.build.manifest`: ``<runtime>/.skillc-meta/manifest.json``;
 - :mod:`~skillc_index.build.deploy`: the runtime into agent folders (symlink or copy);
+- :mod:`~skillc_index.build.agent_folders`: the agent folders a skill's copies are looked for in;
 - :mod:`~skillc_index.build.scaffold`: ``skc init``, a project and a new skill.
 
 This ``__init__`` imports nothing: each command loads only the modules it runs.

@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from skillc_index.atomic import creation_start, ensure_dir, move_aside, staging_dir, temporary_path
+from skillc_index.build.agent_folders import AgentFolders
 from skillc_index.build.manifest import MANIFEST_FILE, Manifest, manifest_path, read_manifest
 from skillc_index.command_errors import (
     EmptyTargetName,
@@ -75,7 +76,6 @@ if TYPE_CHECKING:
     from skillc_index.build.shapes import DeploymentShape
 
 __all__ = [
-    "AgentFolders",
     "DeployPlan",
     "Deployment",
     "copy_deployments",
@@ -212,75 +212,6 @@ def _existing(path: Path, skill: str) -> Existing:
     if path.is_dir() and is_skillc_copy(path, skill):
         return "skillc-copy"
     return "other"
-
-
-class AgentFolders:
-    """The agent folders a scope deploys into (every built-in and ``configured`` target's,
-    :meth:`Layout.target_root`), resolved once: a listing asks for each skill of the scope.
-    With ``listed``, each real folder's entries are read once (one listing: ``agents`` and
-    ``codex`` share ``.agents/skills``), and a skill's copy is looked for only where an entry
-    holds its name; without, one ``lstat`` per folder
-    (a build asks for one skill). With ``parked``, the parking folders of the scope's routes
-    instead (``.skillc/router/<agent>/``: a deployment behind a router, by its agent)."""
-
-    def __init__(
-        self,
-        scope: Scope,
-        layout: Layout,
-        configured: Mapping[str, str] | None = None,
-        *,
-        listed: bool = False,
-        parked: bool = False,
-    ) -> None:
-        from skillc_index.layout import agent_targets
-
-        self.roots: dict[str, Path] = {}
-        for target in () if parked else agent_targets(configured):
-            try:
-                self.roots[target] = layout.target_root(target, scope, configured)
-            except ValueError:  # a project scope with no project
-                break
-        if parked and scope in layout.scopes():
-            from skillc_index.route.place import parking_folders
-
-            self.roots = {agent: folder for folder, _, agent in parking_folders(layout, [scope])}
-        self._real: dict[str, str] = {}
-        self._names: dict[str, frozenset[str]] | None = None  # by real folder
-        if listed:
-            self._names = {}
-            for target, root in self.roots.items():
-                real = self._real_root(target)
-                if real not in self._names:
-                    self._names[real] = _entries(root)
-
-    def _real_root(self, target: str) -> str:
-        """The real path of ``target``'s folder, resolved once."""
-        real = self._real.get(target)
-        if real is None:
-            real = self._real[target] = os.path.realpath(self.roots[target])
-        return real
-
-    def holding(self, name: str) -> dict[Path, tuple[str, ...]]:
-        """``<folder>/<name>`` -> the targets whose folder that is, for the folders holding an
-        entry ``name``: each real folder once, under its first target's path, with every
-        target sharing it (``agents`` and ``codex`` share ``.agents/skills``, and so does
-        ``claude`` when ``.claude/skills`` is a symlink to it)."""
-        shared: dict[str, list[str]] = {}  # real folder -> the targets holding the entry
-        for target, root in self.roots.items():
-            if self._names is None and not os.path.lexists(root / name):
-                continue  # an entry looked at before a folder is resolved (a build's one skill)
-            real = self._real_root(target)
-            if self._names is None or name in self._names[real]:
-                shared.setdefault(real, []).append(target)
-        return {self.roots[targets[0]] / name: tuple(targets) for targets in shared.values()}
-
-
-def _entries(folder: Path) -> frozenset[str]:
-    """The names in ``folder``; none when it cannot be read (no folder there)."""
-    try:
-        return frozenset(os.listdir(folder))  # noqa: PTH208
-    except OSError:
-        return frozenset()
 
 
 def _copies(

@@ -20,7 +20,7 @@ from skillc_index.layout import SKILL_FILE, Layout, Scope
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from skillc_index.build.deploy import AgentFolders
+    from skillc_index.build.agent_folders import AgentFolders
     from skillc_index.inventory.entries import InstalledSkill, Location
     from skillc_index.inventory.folders import RootKind
     from skillc_index.listing.budget import FolderBudget
@@ -368,7 +368,7 @@ def list_skills(
     the listing is a notice (``store_notices_only``: only the stores', when the caller reports
     the agent folders' own, as ``list --budget`` does).
     """
-    from skillc_index.build.deploy import AgentFolders
+    from skillc_index.build.agent_folders import AgentFolders
     from skillc_index.inventory.entries import installed_skills
     from skillc_index.inventory.resolve import skill_names
 
@@ -413,9 +413,11 @@ def list_skills(
             )
             if entry_status == "normal" and store is not None:
                 if store.scope not in copy_folders:
-                    copy_folders[store.scope] = tuple(
-                        AgentFolders(store.scope, layout, configured, listed=True, parked=parked)
-                        for parked in (False, True)
+                    from skillc_index.route.place import parking_roots
+
+                    copy_folders[store.scope] = (
+                        AgentFolders(store.scope, layout, configured, listed=True),
+                        AgentFolders.of_roots(parking_roots(layout, store.scope), listed=True),
                     )
                 entry_status = _copies_status(store, runtime, copy_folders[store.scope])
         elif skill.store is not None:

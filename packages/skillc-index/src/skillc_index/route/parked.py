@@ -17,7 +17,7 @@ from skillc_index.diagnostics import SkillcError
 from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:
-    from skillc_index.build.deploy import AgentFolders
+    from skillc_index.build.agent_folders import AgentFolders
     from skillc_index.layout import Layout, Scope
 
 __all__ = ["refresh_parked", "refresh_route"]
@@ -42,11 +42,13 @@ def refresh_parked(
     never a file of the user's). ``folders``: the scope's parking folders, when the caller
     has them. Returns the copies not refreshed, each with why (a target's own copy, for
     another dialect: the build after ``route uninstall`` refreshes it)."""
-    from skillc_index.build.deploy import AgentFolders, stale_copies
+    from skillc_index.build.agent_folders import AgentFolders
+    from skillc_index.build.deploy import stale_copies
     from skillc_index.diagnostics import format_diagnostic
-    from skillc_index.route.place import routes_lock
+    from skillc_index.route.place import parking_roots, routes_lock
 
-    folders = AgentFolders(scope, layout, parked=True) if folders is None else folders
+    if folders is None:
+        folders = AgentFolders.of_roots(parking_roots(layout, scope))
     failed: list[tuple[Path, str]] = []
     for path in stale_copies(skill, source, runtime, folders):
         lock = contextlib.nullcontext() if locked else routes_lock(path.parent.parent, layout)
@@ -68,10 +70,11 @@ def refresh_route(
     """``route install``'s :func:`refresh_parked` (the caller holds the lock) of the copies
     parked in ``parking`` under ``names``, each against the runtime of the build it is a
     copy of: the one of ``scope`` (a build deploys into its own scope's agent folders)."""
-    from skillc_index.build.deploy import AgentFolders
+    from skillc_index.build.agent_folders import AgentFolders
     from skillc_index.build.manifest import read_manifest
+    from skillc_index.route.place import parking_roots
 
-    folders = AgentFolders(scope, layout, parked=True)  # read once for all
+    folders = AgentFolders.of_roots(parking_roots(layout, scope))  # read once for all
     failed: list[tuple[Path, str]] = []
     for name in names:
         path = parking / name

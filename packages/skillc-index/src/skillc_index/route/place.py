@@ -35,6 +35,7 @@ __all__ = [
     "linked_from",
     "made_by_route",
     "parking_folders",
+    "parking_roots",
     "route_lock",
     "route_place",
     "routed_as",
@@ -241,6 +242,13 @@ def parking_folders(
                 continue
             if recorded is not None:
                 yield routes / agent, base / recorded.folder, agent
+
+
+def parking_roots(layout: Layout, scope: Scope) -> dict[str, Path]:
+    """The parking folders of ``scope``'s routes (:func:`parking_folders`), by agent: none
+    for a scope ``layout`` has not (a project scope outside any project)."""
+    scopes = [scope] if scope in layout.scopes() else []
+    return {agent: folder for folder, _, agent in parking_folders(layout, scopes)}
 
 
 def made_by_route(place: RoutePlace, layout: Layout) -> tuple[Path, ...]:
