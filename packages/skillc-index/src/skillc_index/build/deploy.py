@@ -215,9 +215,10 @@ def _existing(path: Path, skill: str) -> Existing:
 
 
 def _copies(
-    skill: str, source: Path, folders: AgentFolders
+    skill: str, source: Path | None, folders: AgentFolders
 ) -> dict[Path, tuple[tuple[str, ...], Manifest]]:
-    """:func:`copy_deployments`, each copy with its manifest (read once)."""
+    """:func:`copy_deployments`, each copy with its manifest (read once); ``source`` None:
+    whatever source each copy records."""
     found: dict[Path, tuple[tuple[str, ...], Manifest]] = {}
     real_source: str | None = None
     for path, targets in folders.holding(skill).items():
@@ -227,8 +228,11 @@ def _copies(
         built_from = None if manifest is None else manifest.extra.get("source_path")
         if manifest is None or not isinstance(built_from, str):
             continue
-        real_source = os.path.realpath(source) if real_source is None else real_source
-        if os.path.realpath(built_from) == real_source and is_skillc_copy(path, skill, manifest):
+        if source is not None:
+            real_source = os.path.realpath(source) if real_source is None else real_source
+            if os.path.realpath(built_from) != real_source:
+                continue
+        if is_skillc_copy(path, skill, manifest):
             recorded = manifest.extra.get("target")
             found[path] = ((recorded,) if recorded in targets else targets, manifest)
     return found
@@ -259,13 +263,16 @@ def _same_build(here: Manifest | None, there: Manifest | None) -> bool:
     return (here.built_at, here.source_hash) == (there.built_at, there.source_hash)
 
 
-def stale_copies(skill: str, source: Path, runtime: Path, folders: AgentFolders) -> list[Path]:
-    """The copies of :func:`copy_deployments` (in ``folders``, a scope's agent folders) that
-    hold another build than ``runtime``'s (made before its last build, by a build that did
-    not refresh them). The runtime's manifest is read only when there is a copy."""
+def stale_copies(
+    skill: str, source: Path | None, runtime: Path, folders: AgentFolders
+) -> dict[Path, Manifest]:
+    """The copies of :func:`copy_deployments` (in ``folders``, a scope's agent folders; of
+    any source with ``source`` None) that hold another build than ``runtime``'s (made before
+    its last build, by a build that did not refresh them), each with its manifest. The
+    runtime's manifest is read only when there is a copy."""
     copies = _copies(skill, source, folders)
     built = read_manifest(runtime) if copies else None
-    return [path for path, (_, manifest) in copies.items() if not _same_build(manifest, built)]
+    return {path: here for path, (_, here) in copies.items() if not _same_build(here, built)}
 
 
 def _refuse_leaving_project(

@@ -301,7 +301,7 @@ def _install(
     from skillc_index.route.parked import refresh_route
 
     parked = [r.name for r in final if r.kind == "deployment"]
-    for path, why in refresh_route(place.parking, place.scope, parked, layout):
+    for path, why in refresh_route(place.scope, parked, layout):
         notices.append(_not_refreshed(layout, path, why))
     created = tuple(
         name for name in created if lexists(runtime_of(place, layout, name)) and name not in failed

@@ -8,8 +8,7 @@ the skill ``stale`` while one holds another build
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +17,7 @@ from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:
     from skillc_index.build.agent_folders import AgentFolders
+    from skillc_index.build.manifest import Manifest
     from skillc_index.layout import Layout, Scope
 
 __all__ = ["refresh_parked", "refresh_route"]
@@ -26,22 +26,23 @@ __all__ = ["refresh_parked", "refresh_route"]
 def refresh_parked(
     skill: str,
     scope: Scope,
-    source: Path,
+    source: Path | None,
     runtime: Path,
     layout: Layout,
     *,
     locked: bool = False,
     folders: AgentFolders | None = None,
 ) -> list[tuple[Path, str]]:
-    """Refresh, where it is, each copy of ``skill`` (built from ``source``) parked behind a
-    router of ``scope`` that holds another build than ``runtime``: the runtime's stub and
-    its manifest, written into the folder together (both or neither), which stays (the
-    route's manifest knows it by its device and inode). Under the route folder's lock
-    (``locked``: the caller holds it), and only a copy of skillc's own as ``--copy`` writes
-    it, looked at again under the lock (:func:`~skillc_index.build.deploy.is_skillc_copy`:
-    never a file of the user's). ``folders``: the scope's parking folders, when the caller
-    has them. Returns the copies not refreshed, each with why (a target's own copy, for
-    another dialect: the build after ``route uninstall`` refreshes it)."""
+    """Refresh, where it is, each copy of ``skill`` (built from ``source``; None: from any)
+    parked behind a router of ``scope`` that holds another build than ``runtime``: the
+    runtime's stub and its manifest, written into the folder together (both or neither),
+    which stays (the route's manifest knows it by its device and inode). Under the route
+    folder's lock (``locked``: the caller holds it; else taken once, when a copy is stale),
+    and only a copy of skillc's own as ``--copy`` writes it, looked at under the lock
+    (:func:`~skillc_index.build.deploy.is_skillc_copy`: never a file of the user's).
+    ``folders``: the scope's parking folders, when the caller has them. Returns the copies not
+    refreshed, each with why (a target's own copy, for another dialect: the build after
+    ``route uninstall`` refreshes it)."""
     from skillc_index.build.agent_folders import AgentFolders
     from skillc_index.build.deploy import stale_copies
     from skillc_index.diagnostics import format_diagnostic
@@ -49,62 +50,60 @@ def refresh_parked(
 
     if folders is None:
         folders = AgentFolders.of_roots(parking_roots(layout, scope))
-    failed: list[tuple[Path, str]] = []
-    for path in stale_copies(skill, source, runtime, folders):
-        lock = contextlib.nullcontext() if locked else routes_lock(path.parent.parent, layout)
-        try:
-            with lock:
-                why = _rewrite(path, skill, runtime, path.parent.name)
-        except OSError as exc:
-            why = exc.strerror or str(exc)
-        except SkillcError as exc:  # a route command holds the lock
-            why = format_diagnostic(exc.diagnostic).splitlines()[0]
-        if why is not None:
-            failed.append((path, why))
-    return failed
+    stale = stale_copies(skill, source, runtime, folders)
+    if locked or not stale:
+        return _rewrite_all(stale, runtime)
+    try:
+        with routes_lock(next(iter(stale)).parent.parent, layout):
+            return _rewrite_all(stale_copies(skill, source, runtime, folders), runtime)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+    except SkillcError as exc:  # a route command holds the lock
+        why = format_diagnostic(exc.diagnostic).splitlines()[0]
+    return [(path, why) for path in stale]
 
 
-def refresh_route(
-    parking: Path, scope: Scope, names: Collection[str], layout: Layout
-) -> list[tuple[Path, str]]:
+def refresh_route(scope: Scope, names: Collection[str], layout: Layout) -> list[tuple[Path, str]]:
     """``route install``'s :func:`refresh_parked` (the caller holds the lock) of the copies
-    parked in ``parking`` under ``names``, each against the runtime of the build it is a
-    copy of: the one of ``scope`` (a build deploys into its own scope's agent folders)."""
+    parked under ``names``, each against the runtime of its name in ``scope`` (a build
+    deploys into its own scope's agent folders)."""
     from skillc_index.build.agent_folders import AgentFolders
-    from skillc_index.build.manifest import read_manifest
     from skillc_index.route.place import parking_roots
 
     folders = AgentFolders.of_roots(parking_roots(layout, scope))  # read once for all
     failed: list[tuple[Path, str]] = []
     for name in names:
-        path = parking / name
-        manifest = None if path.is_symlink() else read_manifest(path)
-        source = None if manifest is None else manifest.extra.get("source_path")
-        if manifest is not None and isinstance(source, str):
-            runtime = layout.runtime_store(scope) / manifest.skill
-            failed += refresh_parked(
-                manifest.skill, scope, Path(source), runtime, layout, locked=True, folders=folders
-            )
+        runtime = layout.runtime_store(scope) / name
+        failed += refresh_parked(name, scope, None, runtime, layout, locked=True, folders=folders)
     return failed
 
 
-def _rewrite(path: Path, skill: str, runtime: Path, agent: str) -> str | None:
-    """Write the runtime's stub and manifest into the parked copy ``path`` (for the target
-    its manifest records, else ``agent``'s); None when done or nothing is to be done (it
-    holds the build, or it is not skillc's copy any more), else why not."""
-    from skillc_index.atomic import write_files_atomic
-    from skillc_index.build.deploy import _holds, _is_stub_copy, copy_manifest, is_skillc_copy
-    from skillc_index.build.manifest import manifest_bytes, manifest_path, read_manifest
+def _rewrite_all(stale: Mapping[Path, Manifest], runtime: Path) -> list[tuple[Path, str]]:
+    """:func:`_rewrite` each copy of ``stale`` (path -> its manifest); the copies not
+    refreshed, with why."""
+    failed: list[tuple[Path, str]] = []
+    for path, manifest in stale.items():
+        try:
+            why = _rewrite(path, manifest, runtime, path.parent.name)
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+        if why is not None:
+            failed.append((path, why))
+    return failed
 
-    manifest = read_manifest(path)
-    if manifest is None or not is_skillc_copy(path, skill, manifest):
-        return None  # moved back, or changed since: not skillc's to write
+
+def _rewrite(path: Path, manifest: Manifest, runtime: Path, agent: str) -> str | None:
+    """Write the runtime's stub and manifest into the parked copy ``path`` of skillc's own,
+    whose manifest is ``manifest`` (for the target it records, else ``agent``'s); None when
+    done, else why not."""
+    from skillc_index.atomic import write_files_atomic
+    from skillc_index.build.deploy import _is_stub_copy, copy_manifest
+    from skillc_index.build.manifest import manifest_bytes, manifest_path
+
     if not _is_stub_copy(manifest):
         return "a copy for another dialect is refreshed once `skc route uninstall` puts it back"
     recorded = manifest.extra.get("target")
     target = recorded if isinstance(recorded, str) else agent
-    if _holds(path, runtime, target):
-        return None
     stub = (runtime / SKILL_FILE).read_bytes()
     built = manifest_bytes(copy_manifest(runtime, target, {}))
     # both or neither: a new stub beside the old manifest is no copy of skillc's any more
