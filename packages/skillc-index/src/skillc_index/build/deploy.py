@@ -83,6 +83,7 @@ __all__ = [
     "is_skillc_copy",
     "link_target",
     "link_text",
+    "not_refreshed",
     "parse_targets",
     "plan_deployments",
     "stale_copies",
@@ -273,6 +274,13 @@ def stale_copies(
     copies = _copies(skill, source, folders)
     built = read_manifest(runtime) if copies else None
     return {path: here for path, (_, here) in copies.items() if not _same_build(here, built)}
+
+
+def not_refreshed(layout: Layout, path: Path, why: str) -> Notice:
+    """The warning of a copy made before that a build could not refresh (when it was planned,
+    or written; one parked behind a router): the build was not asked to deploy there, so it
+    goes on."""
+    return Notice(f"copy {layout.display(path)} not refreshed: {why}")
 
 
 def _refuse_leaving_project(

@@ -25,6 +25,7 @@ from skillc_index.build.deploy import (
     DeployPlan,
     copy_deployments,
     deploy,
+    not_refreshed,
     parse_targets,
     plan_deployments,
 )
@@ -418,16 +419,15 @@ def _build_skill(
                 if number < named:
                     raise
                 why = exc.strerror or str(exc)  # a refresh no one asked for: a warning
-                notices.append(_not_refreshed(layout, deploy_plan.path, why))
+                notices.append(not_refreshed(layout, deploy_plan.path, why))
                 continue
             deployments.append(deployment)
             notices.extend(deploy_notices)
         from skillc_index.route.parked import refresh_parked
 
-        for path, why in refresh_parked(  # the copies behind a router (no agent loads them now)
+        notices += refresh_parked(  # the copies behind a router (no agent loads them now)
             target_skill.name, target_skill.scope, target_skill.source, compiled.runtime, layout
-        ):
-            notices.append(_not_refreshed(layout, path, why))
+        )
         gitignore = _ignore_deployments(layout, deployments, notices)
         return BuildResult(
             compiled=compiled,
@@ -462,7 +462,7 @@ def _refresh_plans(
             plans += planned([target])
         except SkillcError as exc:
             why = format_diagnostic(exc.diagnostic).splitlines()[0]
-            notices.append(_not_refreshed(layout, path, why))
+            notices.append(not_refreshed(layout, path, why))
     return plans
 
 
@@ -478,12 +478,6 @@ def _copy_target(targets: Sequence[str], projections: Mapping[str, Projection]) 
         return dropped, len(changes), target != "claude"
 
     return min(targets, key=lost)
-
-
-def _not_refreshed(layout: Layout, path: Path, why: str) -> Notice:
-    """The warning of a copy made before that a build could not refresh (when it was planned,
-    or written): the build was not asked to deploy there, so it goes on."""
-    return Notice(f"copy {layout.display(path)} not refreshed: {why}")
 
 
 def _build_lock(skill: ResolvedSkill, *, runtime: bool = False) -> AbstractContextManager[None]:

@@ -297,12 +297,9 @@ def _install(
     final = [
         r for r in records if r.name not in failed and is_ours(r, place.destination(r.name, r.kind))
     ]
-    from skillc_index.build.skill import _not_refreshed
     from skillc_index.route.parked import refresh_route
 
-    parked = [r.name for r in final if r.kind == "deployment"]
-    for path, why in refresh_route(place.scope, parked, layout):
-        notices.append(_not_refreshed(layout, path, why))
+    notices += refresh_route(place.scope, [r.name for r in final if r.kind == "deployment"], layout)
     created = tuple(
         name for name in created if lexists(runtime_of(place, layout, name)) and name not in failed
     )

@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skillc_index.diagnostics import SkillcError
+from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def refresh_parked(
     *,
     locked: bool = False,
     folders: AgentFolders | None = None,
-) -> list[tuple[Path, str]]:
+) -> list[Notice]:
     """Refresh, where it is, each copy of ``skill`` (built from ``source``; None: from any)
     parked behind a router of ``scope`` that holds another build than ``runtime``: the
     runtime's stub and its manifest, written into the folder together (both or neither),
@@ -40,11 +40,11 @@ def refresh_parked(
     folder's lock (``locked``: the caller holds it; else taken once, when a copy is stale),
     and only a copy of skillc's own as ``--copy`` writes it, looked at under the lock
     (:func:`~skillc_index.build.deploy.is_skillc_copy`: never a file of the user's).
-    ``folders``: the scope's parking folders, when the caller has them. Returns the copies not
-    refreshed, each with why (a target's own copy, for another dialect: the build after
-    ``route uninstall`` refreshes it)."""
+    ``folders``: the scope's parking folders, when the caller has them. Returns a warning for
+    each copy not refreshed, saying why (a target's own copy, for another dialect: the build
+    after ``route uninstall`` refreshes it)."""
     from skillc_index.build.agent_folders import AgentFolders
-    from skillc_index.build.deploy import stale_copies
+    from skillc_index.build.deploy import not_refreshed, stale_copies
     from skillc_index.diagnostics import format_diagnostic
     from skillc_index.route.place import parking_roots, routes_lock
 
@@ -52,18 +52,18 @@ def refresh_parked(
         folders = AgentFolders.of_roots(parking_roots(layout, scope))
     stale = stale_copies(skill, source, runtime, folders)
     if locked or not stale:
-        return _rewrite_all(stale, runtime)
+        return _rewrite_all(stale, runtime, layout)
     try:
         with routes_lock(next(iter(stale)).parent.parent, layout):
-            return _rewrite_all(stale_copies(skill, source, runtime, folders), runtime)
+            return _rewrite_all(stale_copies(skill, source, runtime, folders), runtime, layout)
     except OSError as exc:
         why = exc.strerror or str(exc)
     except SkillcError as exc:  # a route command holds the lock
         why = format_diagnostic(exc.diagnostic).splitlines()[0]
-    return [(path, why) for path in stale]
+    return [not_refreshed(layout, path, why) for path in stale]
 
 
-def refresh_route(scope: Scope, names: Collection[str], layout: Layout) -> list[tuple[Path, str]]:
+def refresh_route(scope: Scope, names: Collection[str], layout: Layout) -> list[Notice]:
     """``route install``'s :func:`refresh_parked` (the caller holds the lock) of the copies
     parked under ``names``, each against the runtime of its name in ``scope`` (a build
     deploys into its own scope's agent folders)."""
@@ -71,25 +71,27 @@ def refresh_route(scope: Scope, names: Collection[str], layout: Layout) -> list[
     from skillc_index.route.place import parking_roots
 
     folders = AgentFolders.of_roots(parking_roots(layout, scope))  # read once for all
-    failed: list[tuple[Path, str]] = []
+    notices: list[Notice] = []
     for name in names:
         runtime = layout.runtime_store(scope) / name
-        failed += refresh_parked(name, scope, None, runtime, layout, locked=True, folders=folders)
-    return failed
+        notices += refresh_parked(name, scope, None, runtime, layout, locked=True, folders=folders)
+    return notices
 
 
-def _rewrite_all(stale: Mapping[Path, Manifest], runtime: Path) -> list[tuple[Path, str]]:
-    """:func:`_rewrite` each copy of ``stale`` (path -> its manifest); the copies not
-    refreshed, with why."""
-    failed: list[tuple[Path, str]] = []
+def _rewrite_all(stale: Mapping[Path, Manifest], runtime: Path, layout: Layout) -> list[Notice]:
+    """:func:`_rewrite` each copy of ``stale`` (path -> its manifest); a warning for each
+    copy not refreshed."""
+    from skillc_index.build.deploy import not_refreshed
+
+    notices: list[Notice] = []
     for path, manifest in stale.items():
         try:
             why = _rewrite(path, manifest, runtime, path.parent.name)
         except OSError as exc:
             why = exc.strerror or str(exc)
         if why is not None:
-            failed.append((path, why))
-    return failed
+            notices.append(not_refreshed(layout, path, why))
+    return notices
 
 
 def _rewrite(path: Path, manifest: Manifest, runtime: Path, agent: str) -> str | None:
