@@ -93,6 +93,23 @@ def disk_failure(exc: BaseException, path: Path) -> str | None:
     return reason
 
 
+@contextmanager
+def creating(path: Path) -> Iterator[None]:
+    """Run the block that creates ``path`` (through a staging folder beside it, as a build's
+    runtime and an import's store copy are): the disk failing in it (:func:`disk_failure`) is
+    :class:`~skillc_index.command_errors.CannotCreate` (E999) naming ``path``, not the
+    staging folder, with the reason; any other failure goes through as it is."""
+    try:
+        yield
+    except Exception as exc:
+        reason = disk_failure(exc, path)
+        if reason is None:
+            raise
+        from skillc_index.command_errors import CannotCreate
+
+        raise CannotCreate(str(path), reason) from exc
+
+
 def file_target(cwd: Path, given: str) -> Path:
     """The file a command is told to write (``--html FILE``, ``--sarif-file FILE``,
     ``--write-baseline FILE``), ``given`` relative to ``cwd``, checked before the command's

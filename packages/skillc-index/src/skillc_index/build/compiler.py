@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal
 
-from skillc_index.atomic import disk_failure, ensure_dir, staging_dir
+from skillc_index.atomic import creating, ensure_dir, staging_dir
 from skillc_index.build.manifest import (
     MANIFEST_VERSION,
     Manifest,
@@ -40,10 +40,7 @@ from skillc_index.build.manifest import (
     write_manifest,
 )
 from skillc_index.clock import utc_now
-from skillc_index.command_errors import (
-    CannotCreate,
-    RuntimeNotAFolder,
-)
+from skillc_index.command_errors import RuntimeNotAFolder
 from skillc_index.diagnostics import (
     IndexCollision,
     IndexUnusable,
@@ -335,31 +332,27 @@ def _install(
     _check_runtime_folder(runtime)
     staging = staging_dir(runtime.parent, f"{runtime.name}.build")
     try:
-        meta = staging / META_DIR
-        meta.mkdir()
-        counts = None if new_index is None else new_index(meta / index_file)
-        index = runtime / META_DIR / index_file if counts is None else meta / index_file
-        stub, manifest = contents(index)
-        (staging / SKILL_FILE).write_bytes(stub)
-        write_manifest(staging, manifest)
-        _check_runtime_folder(runtime)
-        if not runtime.exists():
-            try:
-                staging.rename(runtime)
-                return counts, manifest
-            except OSError:  # created meanwhile by another process: move file by file
-                pass
-        ensure_dir(runtime / META_DIR)
-        if counts is not None:
-            (meta / index_file).replace(runtime / META_DIR / index_file)
-        (staging / SKILL_FILE).replace(runtime / SKILL_FILE)
-        manifest_path(staging).replace(manifest_path(runtime))
-        return counts, manifest
-    except Exception as exc:  # the disk full: said so, naming the runtime, not the staging
-        reason = disk_failure(exc, runtime)
-        if reason is None:
-            raise
-        raise CannotCreate(str(runtime), reason) from exc
+        with creating(runtime):  # the disk full: said so, naming the runtime, not the staging
+            meta = staging / META_DIR
+            meta.mkdir()
+            counts = None if new_index is None else new_index(meta / index_file)
+            index = runtime / META_DIR / index_file if counts is None else meta / index_file
+            stub, manifest = contents(index)
+            (staging / SKILL_FILE).write_bytes(stub)
+            write_manifest(staging, manifest)
+            _check_runtime_folder(runtime)
+            if not runtime.exists():
+                try:
+                    staging.rename(runtime)
+                    return counts, manifest
+                except OSError:  # created meanwhile by another process: move file by file
+                    pass
+            ensure_dir(runtime / META_DIR)
+            if counts is not None:
+                (meta / index_file).replace(runtime / META_DIR / index_file)
+            (staging / SKILL_FILE).replace(runtime / SKILL_FILE)
+            manifest_path(staging).replace(manifest_path(runtime))
+            return counts, manifest
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

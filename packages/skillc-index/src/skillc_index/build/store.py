@@ -27,13 +27,12 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from skillc_index.atomic import (
     abandoned,
-    disk_failure,
+    creating,
     move_aside,
     staging_dir,
     write_file_atomic,
 )
 from skillc_index.command_errors import (
-    CannotCreate,
     ImportRefused,
     StoreCopyDiffers,
 )
@@ -285,48 +284,44 @@ def perform_import(plan: ImportPlan) -> Path | None:
     name = plan.destination.name
     staging = staging_dir(store, f"{name}.import")
     try:
-        made = {staging}
-        links = plan.view.links
-        for rel in (*(rel for rel in plan.files.files if rel not in links), *links):
-            if any(rel[:at] in links for at, char in enumerate(rel) if char == "/"):
-                continue  # below a link kept: what it leads to is copied on its own path
-            target = staging / rel
-            if target.parent not in made:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                made.update((target.parent, *target.parent.parents))
-            if rel in links:  # git commits the link, never what it leads to
-                target.symlink_to(os.path.relpath(staging / links[rel], target.parent))
-            else:
-                shutil.copy2(plan.origin / rel, target)  # keeps mtimes: as old as its source
-        for rel in plan.view.ignores:  # what git and package omit
-            target = staging / rel
-            if target.parent not in made:  # a folder of hidden files only, this one among them
-                target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(plan.origin / rel, target)
-        record = ImportRecord(plan.recorded, source_hash(staging, plan.files.files))
-        (staging / IMPORT_RECORD).write_bytes(record.to_bytes())
-        if plan.keep_previous and (plan.destination.exists() or plan.destination.is_symlink()):
-            backup = move_aside(plan.destination)
-            staging.replace(plan.destination)
-            return backup
-        if not plan.destination.is_dir():
-            staging.replace(plan.destination)
+        with creating(plan.destination):  # the disk full: named, not the staging
+            made = {staging}
+            links = plan.view.links
+            for rel in (*(rel for rel in plan.files.files if rel not in links), *links):
+                if any(rel[:at] in links for at, char in enumerate(rel) if char == "/"):
+                    continue  # below a link kept: what it leads to is copied on its own path
+                target = staging / rel
+                if target.parent not in made:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    made.update((target.parent, *target.parent.parents))
+                if rel in links:  # git commits the link, never what it leads to
+                    target.symlink_to(os.path.relpath(staging / links[rel], target.parent))
+                else:
+                    shutil.copy2(plan.origin / rel, target)  # keeps mtimes: as old as its source
+            for rel in plan.view.ignores:  # what git and package omit
+                target = staging / rel
+                if target.parent not in made:  # a folder of hidden files only, this one among them
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(plan.origin / rel, target)
+            record = ImportRecord(plan.recorded, source_hash(staging, plan.files.files))
+            (staging / IMPORT_RECORD).write_bytes(record.to_bytes())
+            if plan.keep_previous and (plan.destination.exists() or plan.destination.is_symlink()):
+                backup = move_aside(plan.destination)
+                staging.replace(plan.destination)
+                return backup
+            if not plan.destination.is_dir():
+                staging.replace(plan.destination)
+                return None
+            old = staging_dir(store, f"{name}.old", sweep=False)  # may hold the only copy
+            plan.destination.replace(old / name)
+            try:
+                staging.replace(plan.destination)
+            except OSError:
+                (old / name).replace(plan.destination)  # put the previous copy back
+                old.rmdir()
+                raise
+            shutil.rmtree(old, ignore_errors=True)
             return None
-        old = staging_dir(store, f"{name}.old", sweep=False)  # may hold the only copy
-        plan.destination.replace(old / name)
-        try:
-            staging.replace(plan.destination)
-        except OSError:
-            (old / name).replace(plan.destination)  # put the previous copy back
-            old.rmdir()
-            raise
-        shutil.rmtree(old, ignore_errors=True)
-        return None
-    except Exception as exc:  # the disk full: said so, naming the store copy, not the staging
-        reason = disk_failure(exc, plan.destination)
-        if reason is None:
-            raise
-        raise CannotCreate(str(plan.destination), reason) from exc
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
