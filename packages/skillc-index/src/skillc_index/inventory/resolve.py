@@ -3,8 +3,8 @@
 store and the global store, and only when none holds the name asks :func:`resolve_installed`,
 which looks in the project's agent folders (its own, then Codex's and Claude Code's from the
 working directory up, then its nested Claude Code folders), the home folder's agent folders,
-then the installed Claude Code plugins' skills. A name found in a store never gets here: ``skc show``
-of a store skill looks at no agent folder.
+then the installed Claude Code plugins' skills. A name found in a store never gets here:
+``skc show`` of a store skill looks at no agent folder.
 
 ``plugin:skill`` names a plugin's skill (the plugins' only), ``plugin@marketplace:skill``
 that of the plugin of that marketplace (Claude Code's plugin id: two marketplaces may each
