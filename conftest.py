@@ -348,14 +348,15 @@ def project(tmp_path: Path) -> Path:
 @pytest.fixture
 def clean_env(home: Path) -> dict[str, str]:
     """The environment of a command: this one without ``SKILLC_*``/``SKC_*``, the terminal
-    size (help text wraps the same everywhere) and the colour switches (``NO_COLOR``,
-    ``FORCE_COLOR``: lint output is compared as plain text), with the private
+    size (help text wraps the same everywhere), the colour switches (``NO_COLOR``,
+    ``FORCE_COLOR``: lint output is compared as plain text) and ``CODEX_HOME`` (Codex's
+    skills are read from the private home's ``.codex``), with the private
     ``SKILLC_HOME`` and a cache folder in it (``SKILLC_CACHE_DIR``)."""
     env = {
         key: value
         for key, value in os.environ.items()
         if not key.startswith(("SKILLC_", "SKC_"))
-        and key not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR")
+        and key not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "CODEX_HOME")
     }
     env["SKILLC_HOME"] = str(home)
     env["SKILLC_CACHE_DIR"] = str(home / "cache")  # skillc-lint's results: not the user's

@@ -620,3 +620,24 @@ def test_list_names_a_plugins_skill_as_the_read_commands_take_it(
         assert resolve_skill(name, layout).source == source
     (only,) = list_skills(layout, pattern="devkit:*").skills
     assert only.source_path == plugin / "skills/pdf-tools"
+
+
+def test_codexs_own_folders_are_read_and_no_targets(
+    layout: Layout, project: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex reads ``.codex/skills``, ``$CODEX_HOME/skills`` and its ``.system`` beside
+    ``.agents/skills``: they are in the inventory (``nested``), as the ``codex`` agent's,
+    never among the targets' folders (where builds and routes write)."""
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    own = {
+        project / ".codex/skills": "project",
+        home / ".codex/skills": "global",
+        home / ".codex/skills/.system": "global",
+    }
+    read = {root.path: root for root in agent_folders(layout, nested=True)}
+    assert {path: read[path].scope for path in own} == own
+    assert {read[path].agent for path in own} == {"codex"}
+    assert not own.keys() & {root.path for root in agent_folders(layout)}
+    monkeypatch.setenv("CODEX_HOME", str(home / "elsewhere"))
+    read = {root.path: root for root in agent_folders(layout, nested=True)}
+    assert home / "elsewhere/skills/.system" in read and home / ".codex/skills" not in read

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Callable
@@ -211,3 +212,69 @@ def test_suggesting_a_command_imports_no_command_module() -> None:
         "No such command 'shwo'. Did you mean 'show'?",
         "[]",
     ], result.stderr
+
+
+def _tree(folder: Path) -> list[tuple[str, str]]:
+    """Every path under ``folder`` with its kind and, for a file, its text."""
+    return sorted(
+        (str(path.relative_to(folder)), path.read_text() if path.is_file() else "dir")
+        for path in folder.rglob("*")
+    )
+
+
+def test_codexs_own_folders_are_read_never_deployed_to(
+    cli: Callable[..., Run], project: Path, home: Path, write_skill: Callable[..., Path]
+) -> None:
+    # `npx skills add -g -a codex` installs into ~/.codex/skills, which Codex still reads, as
+    # its bundled ~/.codex/skills/.system and the project's .codex/skills: such a skill was
+    # missing from list, E001 by name, never found and not priced for Codex
+    (project / ".skillc/skills").mkdir(parents=True)
+    (project / ".git").mkdir()
+    write_skill(home / ".codex/skills/codex-helper", description="Tune the sandbox settings.")
+    write_skill(home / ".codex/skills/.system/skill-creator", description="Create a skill.")
+    write_skill(project / ".codex/skills/proj-codex", description="Project helper.")
+    write_skill(project / "sub/.codex/skills/sub-codex", description="Subfolder helper.")
+    write_skill(project / ".skillc/skills/mine", description="Mine.")
+    (project / "sub/deep").mkdir()
+    folders = (home / ".codex", project / ".codex", project / "sub/.codex")
+    codex = [_tree(folder) for folder in folders]
+    skc = cli("skc")
+    listed = skc("list", "--agent", "codex", "--format", "json", cwd=project / "sub/deep")
+    assert listed.returncode == 0, listed.stderr
+    found = {entry["name"]: entry["scope"] for entry in json.loads(listed.stdout)["skills"]}
+    assert found == {
+        "codex-helper": "global",
+        "skill-creator": "global",
+        "proj-codex": "project",
+        "sub-codex": "project",
+    }
+    outline = skc("outline", "codex-helper")
+    assert outline.returncode == 0, outline.stderr
+    assert "# codex-helper" in outline.stdout
+    find = skc("find", "sandbox settings", "--limit", "1", "--format", "json")
+    assert find.returncode == 0, find.stderr
+    (first,) = json.loads(find.stdout)["skills"]
+    assert first["path"] == str(home / ".codex/skills/codex-helper")
+    budget = skc("list", "--budget", "--agent", "codex", "--format", "json")
+    assert budget.returncode == 0, budget.stderr
+    (listing,) = json.loads(budget.stdout)["budget"]
+    priced = {entry["name"] for entry in listing["entries"]}
+    assert priced == {"codex-helper", "skill-creator", "proj-codex"}
+    # $CODEX_HOME replaces ~/.codex, as Codex reads it
+    write_skill(project / "elsewhere/skills/alt", description="Another home's.")
+    moved = skc(
+        "list", "--agent", "codex", "--format", "json", env_extra={"CODEX_HOME": "elsewhere"}
+    )
+    assert {entry["name"] for entry in json.loads(moved.stdout)["skills"]} == {"alt", "proj-codex"}
+    # never a deploy target: builds and routes for codex write .agents/skills
+    for args in (
+        ("build", "mine", "--target", "codex"),
+        ("build", "codex-helper", "--target", "codex"),
+        ("route", "install", "--target", "codex"),
+        ("route", "install", "--global", "--target", "codex"),
+    ):
+        done = skc(*args)
+        assert done.returncode == 0, (args, done.stderr)
+    assert (project / ".skillc/router/codex/mine").is_symlink()  # built there, then parked
+    assert (project / ".agents/skills/skill-router/SKILL.md").is_file()
+    assert [_tree(folder) for folder in folders] == codex

@@ -8,7 +8,8 @@
    project root (:func:`parent_folders`),
    then the ``.claude/skills`` folders Claude Code finds in the project's subfolders
    (:func:`nested_folders`);
-3. the home folder's agent skills folders;
+3. the home folder's agent skills folders, then Codex's ``$CODEX_HOME/skills`` and its
+   ``.system`` (:func:`codex_home_folders`);
 4. the ``skills`` folder of each installed Claude Code plugin that its settings do not turn
    off (kind ``plugin``).
 
@@ -16,7 +17,10 @@ Each folder is a :class:`Root`. The skills of a store, an agent folder or a plug
 entries (what the agent reads: ``<folder>/<name>/SKILL.md``); only a folder given to ``skc find
 --path`` (kind ``path``) is searched at every depth. One table (:data:`KNOWN_TARGETS`: each
 agent's project and home folder) serves deploy targets, the inventory and ``skc list
---budget``. Standard library only.
+--budget``. Codex's own folders (:data:`CODEX_FOLDER`, :func:`codex_home_folders`) are read,
+never deployed to: no target names them, so they are in the inventory and ``list --budget``
+(``agent_folders(nested=True)``) and never where a build or a route writes
+(``agent_folders(nested=False)``, the targets). Standard library only.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ if TYPE_CHECKING:
     from skillc_index.config import Config
 
 __all__ = [
+    "CODEX_FOLDER",
+    "CODEX_HOME_VARIABLE",
     "MAX_PLUGIN_RECORDS_BYTES",
     "MAX_SETTINGS_BYTES",
     "NESTED_AGENT",
@@ -48,6 +54,8 @@ __all__ = [
     "RootKind",
     "agent_folders",
     "check_write_place",
+    "codex_home",
+    "codex_home_folders",
     "confine",
     "folders_of_agent",
     "nested_folders",
@@ -163,11 +171,14 @@ def agent_folders(
 ) -> tuple[Root, ...]:
     """Every known agent skills folder (:data:`KNOWN_TARGETS`), project ones first, each
     path once (under the first name that has it: ``agents`` and ``codex`` share one); with
-    ``nested``, after the project's own, the folders agents find around it: Codex's and
+    ``nested``, the folders agents read that are no target's too: after the project's own,
+    the folders agents find around it: Codex's and
     Claude Code's between the working directory and the repository or project root
     (:func:`parent_folders`), then
     the nested Claude Code folders (:func:`nested_folders`; in a project only: a skillc
-    project's root or a repository's top).
+    project's root or a repository's top); after the home's, Codex's own
+    (:func:`codex_home_folders`). Without ``nested``, the targets' folders alone: where
+    builds and routes write.
 
     ``configured`` is the config's ``[targets]`` table: names there override or add to the
     built-in ones (ADR-0002; an added name's folders are of kind ``config``); a value
@@ -185,14 +196,17 @@ def agent_folders(
                 seen.add(path)
                 kind: RootKind = "agent" if agent in KNOWN_TARGETS else "config"
                 folders.append(Root(path, kind, scope, agent))
+        around: tuple[Root, ...] = ()
         if scope == "project" and nested and base is not None:
             around = parent_folders(layout)
             if _walkable(base, layout):
                 around += nested_folders(base)
-            for root in around:
-                if root.path not in seen:
-                    seen.add(root.path)
-                    folders.append(root)
+        elif scope == "global" and nested:
+            around = codex_home_folders(layout)
+        for root in around:
+            if root.path not in seen:
+                seen.add(root.path)
+                folders.append(root)
     return tuple(folders)
 
 
@@ -293,12 +307,19 @@ PARENT_AGENT = "codex"
 #: starting directory and in every parent directory up to the repository root", quoted in
 #: anthropics/claude-code#62237).
 PARENT_AGENTS = (PARENT_AGENT, NESTED_AGENT)
+#: Codex's own project folder, read, never deployed to (no target names it: ``codex``
+#: deploys into ``.agents/skills``): Codex reads the ``skills`` folder of each ``.codex``
+#: folder from the repository root to the working directory, its project config layers
+#: (openai/codex ``codex-rs/core-skills/src/loader.rs``, ``skill_roots_from_layer_stack_inner``:
+#: ``ConfigLayerSource::Project``, ``config_folder.join("skills")``, untrusted layers too).
+CODEX_FOLDER = ".codex/skills"
 
 
 def parent_folders(layout: Layout) -> tuple[Root, ...]:
     """The folders :data:`PARENT_AGENTS` read from the working directory up
-    (``.agents/skills`` for Codex, ``.claude/skills`` for Claude Code), nearest first, as
-    roots of their agent, scope ``project`` (whether they exist or not):
+    (``.agents/skills`` and :data:`CODEX_FOLDER` for Codex, ``.claude/skills`` for Claude
+    Code), nearest first, as roots of their agent, scope ``project`` (whether they exist or
+    not):
     the working directory's and each folder's above it up to the skillc project root or the
     repository root (the nearest folder holding ``.git``, a folder or a file), whichever comes
     first, that one included. Outside both, only the working directory's. The walk never
@@ -314,11 +335,45 @@ def parent_folders(layout: Layout) -> tuple[Root, ...]:
         folder = folder.parent
     else:  # neither a project nor a repository below the home: the working directory only
         folders = folders[:1]
+    read = [(agent, KNOWN_TARGETS[agent].project) for agent in PARENT_AGENTS]
+    read.insert(1, (PARENT_AGENT, CODEX_FOLDER))
     return tuple(
         Root(path / relative, "agent", "project", agent)
         for path in folders
-        for agent in PARENT_AGENTS
-        if (relative := KNOWN_TARGETS[agent].project) is not None
+        for agent, relative in read
+        if relative is not None
+    )
+
+
+# -- Codex's home folder -------------------------------------------------------------------
+
+#: The environment variable naming Codex's home folder (openai/codex
+#: ``codex-rs/utils/home-dir``, ``find_codex_home``: when set and not empty; else ``~/.codex``).
+CODEX_HOME_VARIABLE = "CODEX_HOME"
+
+
+def codex_home(layout: Layout, env: Mapping[str, str] | None = None) -> Path:
+    """Codex's home folder: ``$CODEX_HOME`` when set and not empty (a relative one from the
+    working directory, as Codex takes it), else ``.codex`` in the home folder
+    (``$SKILLC_HOME`` when set, as for every agent folder)."""
+    value = (os.environ if env is None else env).get(CODEX_HOME_VARIABLE)
+    return layout.cwd / value if value else layout.home / ".codex"
+
+
+def codex_home_folders(layout: Layout) -> tuple[Root, ...]:
+    """Codex's own folders of its home (:func:`codex_home`), read, never deployed to (no
+    target names them: builds and ``route install -t codex`` write ``~/.agents/skills``), as
+    roots of the ``codex`` agent, scope ``global``: ``$CODEX_HOME/skills``, where ``npx skills
+    add -g -a codex`` installs (vercel-labs/skills ``src/agents.ts``), which Codex still reads
+    ("Deprecated user skills location (`$CODEX_HOME/skills`), kept for backward
+    compatibility"), then ``$CODEX_HOME/skills/.system``, the system skills Codex bundles
+    and lists to the model like the others (openai/codex ``core-skills/src/loader.rs``,
+    ``skill_roots_from_layer_stack_inner``; ``render.rs`` lists every scope). Its
+    ``.``-named entries are no skills of the first (Codex skips them too)."""
+    skills = codex_home(layout) / "skills"
+    return (
+        Root(skills, "agent", "global", PARENT_AGENT),
+        Root(skills / ".system", "agent", "global", PARENT_AGENT),
     )
 
 

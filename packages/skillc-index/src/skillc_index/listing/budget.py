@@ -606,7 +606,8 @@ def listing_budgets(
     ``agent``: that agent's listing alone (a target name; E100 for an unknown one); else
     each folder's own agent's (the first name of its table row: ``agents`` for
     ``.agents/skills``, priced as Codex lists it, with Codex's folders up to the repository
-    root; ``claude`` with its nested folders and plugins). ``usage``: the priorities
+    root and its own, ``.codex/skills`` and ``$CODEX_HOME/skills``; ``claude`` with its
+    nested folders and plugins). ``usage``: the priorities
     (:func:`~skillc_index.listing.usage.skill_usage`) when the caller has them already (a
     listing priced again), else read here when a folder is priced (of ``installed``, the
     inventory when the caller has it: ``list``'s)."""
