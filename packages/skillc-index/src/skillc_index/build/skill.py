@@ -166,9 +166,10 @@ class BuildResult:
 def _check_source(source: Path, given: str, layout: Layout | None = None) -> None:
     """A compiled runtime (or an agent folder linking to one) is not a source; when its store
     skill is gone (renamed, deleted), E100 says so and how to remove it (with ``layout``:
-    the build's). A folder whose path is not UTF-8 is E100 too (:class:`FolderNotUtf8`): the
-    manifest could not hold it, and ``list`` skips it."""
-    if not is_utf8(os.fspath(source)):
+    the build's). A folder whose name is not UTF-8 is E100 too (:class:`FolderNotUtf8`): the
+    manifest could not hold it, and ``list`` skips it (a project folder's name may be any
+    bytes, as before)."""
+    if not is_utf8(source.name):
         raise FolderNotUtf8(given)
     if not (source / META_DIR / MANIFEST_FILE).is_file():
         return
