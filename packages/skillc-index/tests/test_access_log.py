@@ -649,6 +649,27 @@ def test_a_log_that_is_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
     open_log(regular).close()
 
 
+def test_a_read_leaves_no_wal_or_shm_beside_the_log(tmp_path: Path) -> None:
+    """``skc stats --all`` left ``logs.db-wal`` and ``logs.db-shm`` beside every log it read
+    (until a later command wrote that log): a read-only (``ro``) connection makes them and
+    leaves them as it closes. A log in a folder this process may write is read ``rw``,
+    refusing writes (``query_only``), and its close, the last, removes them."""
+    from skillc_index.accesslog import LocalRows
+
+    path = tmp_path / "logs.db"
+    insert(path, [record()])
+    side = [path.with_name(f"logs.db-{suffix}") for suffix in ("wal", "shm")]
+    assert not any(file.exists() for file in side)  # the writer's close removed them
+    reader = LocalRows(path)
+    assert reader("SELECT command FROM access_log", []) == [("show",)]
+    assert all(file.exists() for file in side)  # (a WAL read needs them while it is open)
+    reader.close()
+    assert not any(file.exists() for file in side)
+    with closing(open_log(path)) as db, pytest.raises(sqlite3.OperationalError, match="readonly"):
+        db.execute("DELETE FROM access_log")  # a read never writes
+    assert len(rows(path)) == 1
+
+
 def test_a_fallback_row_whose_timestamp_is_not_rfc_3339_is_not_merged(tmp_path: Path) -> None:
     """``sync`` copied a stranger's row dated ``zzz`` into the user's own log, and every
     ``--by`` report of that skill failed from then on. A row that is not as skillc writes

@@ -273,12 +273,15 @@ def open_log(path: Path, *, write: bool = False, own: bool = False) -> sqlite3.C
     file, not a database, no ``access_log`` table; :class:`ForeignLog` when it cannot be read
     as one, :func:`check_log`), for reading or, with ``write``, writing (deleting rows). With
     ``own``, only a log with skillc's own schema (:func:`check_schema`: one ``connect``
-    would write to). A read in a folder this process cannot write, or on a full disk
+    would write to). A read in a folder this process can write opens the log ``rw`` refusing
+    writes (``query_only``): the last connection to close checkpoints and removes the
+    ``-wal`` and ``-shm`` that a read-only (``ro``) one leaves beside the log. A read in a
+    folder this process cannot write, or on a full disk
     (:func:`~skillc_index.atomic.disk_failure`), opens the log as immutable."""
+    writable = os.access(path.parent, os.W_OK)
     try:
-        return _open_log(path, "rw" if write else "ro", own)
+        db = _open_log(path, "rw" if write or writable else "ro", own)
     except sqlite3.OperationalError as exc:
-        writable = os.access(path.parent, os.W_OK)
         # on a full disk too, unless rows wait in the log's -wal (an immutable read would not
         # see them): then the error, which says the disk is full
         if write or (writable and (disk_failure(exc, path) is None or _wal_holds_rows(path))):
@@ -287,7 +290,14 @@ def open_log(path: Path, *, write: bool = False, own: bool = False) -> sqlite3.C
         # sandbox) or on a full disk: SQLite cannot make the shared-memory file a read needs
         # ("attempt to write a readonly database", "disk I/O error"), and no process can
         # write the log there either
-        return _open_log(path, "immutable", own)
+        db = _open_log(path, "immutable", own)
+    if not write:
+        try:
+            db.execute("PRAGMA query_only = 1")
+        except BaseException:
+            db.close()
+            raise
+    return db
 
 
 def _wal_holds_rows(path: Path) -> bool:
