@@ -272,3 +272,46 @@ def test_an_embedded_server_logs_every_call_by_the_interpreter_s_exit(
     log = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
     with closing(sqlite3.connect(log)) as db:
         assert db.execute("SELECT count(*) FROM access_log").fetchone() == (3,)
+
+
+def test_a_server_closes_the_find_catalog_it_opened_and_only_that(
+    project: Path, env: dict[str, str]
+) -> None:
+    """A server's close ends the find catalog its ``skc_find`` opened (it stayed open, its
+    ``-wal`` and ``-shm`` beside it once the process ended). In process, the catalog is
+    shared: a second server that used it opens it again at its next find, and one the
+    embedder opened itself stays open."""
+    code = (
+        "import os\n"
+        "from skillc_gateway.catalog.engine import Catalog\n"
+        "from skillc_index import Layout\n"
+        "from skillc_mcp import Server\n"
+        "def find(server, i):\n"
+        "    r = server.handle({'jsonrpc': '2.0', 'id': i, 'method': 'tools/call', 'params':"
+        f" {{'name': 'skc_find', 'arguments': {{'query': 'widgets'}}, '_meta': {META!r}}}}})\n"
+        "    assert r['result']['isError'] is False, r\n"
+        "def shared():\n"
+        "    return list(Catalog._shared.values())\n"
+        "first, second = Server(), Server()\n"
+        "find(first, 1)\n"
+        "[opened] = shared()\n"
+        "find(second, 2)\n"
+        "assert shared() == [opened]\n"
+        "first.close()\n"
+        "assert shared() == [], 'the first server opened it: closed'\n"
+        "find(second, 3)\n"
+        "[again] = shared()\n"
+        "assert again is not opened\n"
+        "second.close()\n"
+        "catalog = Layout.discover().global_dir / 'catalog.db'\n"
+        "assert shared() == [] and catalog.is_file()\n"
+        "assert not os.path.exists(f'{catalog}-wal') and not os.path.exists(f'{catalog}-shm')\n"
+        "mine = Catalog.shared(Layout.discover())\n"
+        "third = Server()\n"
+        "find(third, 4)\n"
+        "third.close()\n"
+        "assert shared() == [mine], 'the embedder opened it: still open'\n"
+        "mine.db.execute('SELECT 1')\n"
+        "mine.close()\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=project, env=env, timeout=60, check=True)

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -270,6 +271,27 @@ def test_exits_0_at_end_of_input_and_logs_on_stderr(wire: WireClient) -> None:
     assert time.monotonic() - started < TIMEOUT
     assert "skillc-mcp" in wire.stderr()
     assert "serving MCP on stdio" in wire.stderr()
+
+
+def test_a_find_leaves_no_wal_or_shm_beside_the_catalog(
+    script_path: Callable[[str], Path], project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """``skc mcp`` never closed the find catalog ``skc_find`` opened: after a normal end,
+    ``catalog.db-wal`` (megabytes of committed pages) and ``catalog.db-shm`` stayed in the
+    skillc home (``skc``'s frozen garbage collector never collects the connection at the
+    exit). The server's end closes it, and the close checkpoints and removes them."""
+    command = [str(script_path("skc")), "mcp"]
+    wire = WireClient(command, project, env, tmp_path / "server.log")
+    wire.initialize()
+    found = wire.call("skc_find", {"query": "widgets"})
+    assert not found["isError"], found
+    assert [skill["name"] for skill in found["structuredContent"]["skills"]] == ["demo"]
+    catalog = Path(env["SKILLC_HOME"]) / ".skillc" / "catalog.db"
+    assert catalog.with_name("catalog.db-wal").exists()  # (open while the server runs)
+    assert wire.close() == 0, wire.stderr()
+    assert catalog.is_file()
+    assert not catalog.with_name("catalog.db-wal").exists()
+    assert not catalog.with_name("catalog.db-shm").exists()
 
 
 def test_unicode_survives_the_wire(wire: WireClient, project: Path) -> None:

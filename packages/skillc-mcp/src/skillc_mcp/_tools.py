@@ -87,14 +87,24 @@ class ToolRunner:
         self._hidden = hidden
         self._operations = operations()
         self.access = AccessLog(self._print, run_id=run_id, queued=True, spelling=MCP_SPELLING)
+        self._catalogs: set[Any] = set()
+        """The find catalogs this runner's calls opened (``skc_find``), closed by :meth:`close`."""
 
     def flush(self) -> None:
         """Wait until the access-log rows of the calls so far are written."""
         self.access.flush()
 
     def close(self) -> None:
-        """Write the pending access-log rows and stop the writer thread."""
-        self.access.close()
+        """Write the pending access-log rows and stop the writer thread; close the find
+        catalogs this runner's calls opened (the last connection's close checkpoints the
+        catalog's ``-wal`` into it and removes it and the ``-shm``). A catalog another caller
+        in the process opened stays open; one of this runner's that another caller used
+        since is opened again by that caller's next find."""
+        try:
+            self.access.close()
+        finally:
+            while self._catalogs:
+                self._catalogs.pop().close()
 
     @property
     def run_id(self) -> str:
@@ -106,6 +116,13 @@ class ToolRunner:
 
     def call(self, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Run tool ``name``; the ``CallToolResult``. Raises :class:`UnknownTool`."""
+        before = _thread_catalogs()
+        try:
+            return self._call(name, arguments)
+        finally:
+            self._catalogs.update(_thread_catalogs() - before)  # this call's (close)
+
+    def _call(self, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         operation = self._operations.get(name)
         if operation is None:
             raise UnknownTool(name)
@@ -201,6 +218,13 @@ class ToolRunner:
         print(f"skillc-mcp: {tool} failed:", file=log)
         traceback.print_exception(exc, file=log)
         return InternalError.unexpected(exc).diagnostic
+
+
+def _thread_catalogs() -> set[Any]:
+    """The shared find catalogs of this thread (``Catalog.of_this_thread``); none while no
+    find loaded the catalog's module (a call that finds nothing does not import it)."""
+    engine = sys.modules.get("skillc_gateway.catalog.engine")
+    return set() if engine is None else set(engine.Catalog.of_this_thread())
 
 
 def error_result(diagnostic: Diagnostic) -> dict[str, Any]:

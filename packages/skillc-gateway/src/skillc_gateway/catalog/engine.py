@@ -98,6 +98,16 @@ class Catalog:
         catalog.layout = layout
         return catalog
 
+    @classmethod
+    def of_this_thread(cls) -> list[Catalog]:
+        """The shared catalogs of this thread (:meth:`shared`; one per skillc home): a caller
+        that runs finds on it and ends before the process (the MCP server's tools) closes
+        those its finds opened."""
+        from _thread import get_ident
+
+        thread = get_ident()
+        return [catalog for key, catalog in list(cls._shared.items()) if key[1] == thread]
+
     @property
     def db(self) -> sqlite3.Connection:
         return self.database.db
