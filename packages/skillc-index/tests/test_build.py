@@ -772,6 +772,31 @@ def test_a_claude_code_skill_deploys_with_every_field(
     assert str(project) not in deployed and str(source) not in deployed
 
 
+def test_one_skill_s_build_lines_show_a_folder_s_control_characters_as_escapes(
+    cli: Callable[..., Callable[..., Any]], project: Path, tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """``skc build SKILL`` (one skill) printed its Import/Source/Runtime/Index/Deploy paths
+    raw: a store folder named with an escape sequence cleared the screen and retitled the
+    terminal once per line, and a newline in a folder name made up lines. Each line now goes
+    through ``printable``, as a batch build's do."""
+    run = cli("skillc_index")
+    evil = "clr\x1b]0;PWNED\x07"
+    write_skill(project / ".skillc" / "skills" / evil, name="clr")
+    write_skill(project / ".skillc" / "skills" / "nl\nfake", name="nl")
+    write_skill(tmp_path / "dl\x1b]0;T\x07" / "imp")
+    shown = "clr\\x1b]0;PWNED\\x07"
+    heads = ("Import:  ", "Source:  ", "Runtime: ", "Index:   ", "         reason: ", "Deploy:  ")
+    for args in ((evil, "-v"), ("nl\nfake",), (str(tmp_path / "dl\x1b]0;T\x07" / "imp"),)):
+        done = run("build", *args)
+        assert done.returncode == 0, done.stderr
+        assert "\x1b" not in done.stdout and "\x07" not in done.stdout, done.stdout
+        assert all(line.startswith(heads) for line in done.stdout.splitlines()), done.stdout
+    done = run("build", evil)
+    assert f"Source:  .skillc/skills/{shown} (project)\n" in done.stdout
+    assert f"Deploy:  claude -> .claude/skills/{shown} (symlink, unchanged)\n" in done.stdout
+    assert "Source:  .skillc/skills/nl\\nfake (project)\n" in run("build", "nl\nfake").stdout
+
+
 # -- imports: names, records, and a kill between the two renames (issue 13) ------------------
 
 

@@ -90,16 +90,19 @@ def build_command(result: BuildResult | BatchResult, call: Call[BuildParams]) ->
 
 
 def _echo_build(result: BuildResult, layout: Layout) -> None:
-    """One skill: where it came from, its runtime and its deployments."""
+    """One skill: where it came from, its runtime and its deployments, each line through
+    :func:`printable` (a folder name may hold an escape sequence or a newline)."""
     compiled = result.compiled
     index = compiled.index
     if result.imported_from is not None:
         action = {"copy": "imported", "replace": "replaced", "unchanged": "already imported"}
         click.echo(
-            f"Import:  {layout.display(result.imported_from)} -> "
-            f"{layout.display(compiled.source)} ({action[result.import_action or 'copy']})"
+            printable(
+                f"Import:  {layout.display(result.imported_from)} -> "
+                f"{layout.display(compiled.source)} ({action[result.import_action or 'copy']})"
+            )
         )
-    click.echo(f"Source:  {layout.display(compiled.source)} ({result.scope})")
+    click.echo(printable(f"Source:  {layout.display(compiled.source)} ({result.scope})"))
     if compiled.up_to_date:
         state = "up to date"
     elif index.counts is None:
@@ -107,16 +110,18 @@ def _echo_build(result: BuildResult, layout: Layout) -> None:
     else:
         count = index.counts.sections
         state = f"built; index {index.action}: {counted(count, 'section')}"
-    click.echo(f"Runtime: {layout.display(compiled.runtime)} ({state})")
+    click.echo(printable(f"Runtime: {layout.display(compiled.runtime)} ({state})"))
     if is_verbose():
-        click.echo(f"Index:   {layout.display(index.path)} ({index.tokenizer})")
+        click.echo(printable(f"Index:   {layout.display(index.path)} ({index.tokenizer})"))
         if index.reason:
-            click.echo(f"         reason: {index.reason}")
+            click.echo(printable(f"         reason: {index.reason}"))
     for deployment in result.deployments:
         unchanged = ", unchanged" if deployment.action == "unchanged" else ""
         click.echo(
-            f"Deploy:  {deployment.target} -> {layout.display(deployment.path)} "
-            f"({deployment.method}{unchanged})"
+            printable(
+                f"Deploy:  {deployment.target} -> {layout.display(deployment.path)} "
+                f"({deployment.method}{unchanged})"
+            )
         )
     if result.gitignore:
         click.echo(printable(f"Added to .gitignore: {', '.join(result.gitignore)}"))
