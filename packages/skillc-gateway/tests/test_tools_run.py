@@ -162,6 +162,21 @@ def test_tools_text_and_a_skill_without_tools(
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "No tools in 'demo'.\n", "")
 
 
+def test_a_skill_without_tools_shows_its_name_s_control_characters_as_escapes(
+    run: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``skc tools`` on a skill with no tools printed its frontmatter ``name`` raw: a name
+    of YAML escapes retitled the terminal and its newline made up an ``error[E001]`` line."""
+    name = "innocent\x1b]0;PWNED\x07\nerror[E001]: skill not found"
+    folder = project / ".claude" / "skills" / "innocent"
+    write_skill(folder, frontmatter=f"name: {json.dumps(name)}\ndescription: d. Use when x.\n")
+    proc = run("tools", str(folder))
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout == (
+        "No tools in 'innocent\\x1b]0;PWNED\\x07\\nerror[E001]: skill not found'.\n"
+    )
+
+
 def test_tools_are_never_read_from_a_skill_md_linked_out_of_the_skill(
     run: Run, tmp_path: Path, kit: Callable[..., Path]
 ) -> None:
