@@ -276,6 +276,32 @@ def test_a_skill_too_large_to_index_is_e002_before_any_read(
     assert not (store.parent / "runtime" / "demo").exists()
 
 
+def test_a_skill_md_too_large_to_index_is_e002_before_its_frontmatter_is_read(
+    build: Callable[..., BuildResult],
+    store: Path,
+    write_skill: WriteSkill,
+    read_sizes: Callable[..., list[int]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``skc build`` read a huge SKILL.md whole (bytes, then text) for the deployments'
+    frontmatter before the compile's E002 refused it (a 400 MB SKILL.md held 805 MB, a
+    MemoryError under a memory limit); E002 now comes from the stats first, and that
+    frontmatter is read from as much of SKILL.md as a parse reads."""
+    import skillc_index.files
+    from skillc_index.index import cache
+    from skillc_index.markdown.document import MARKDOWN_READ_LIMIT
+
+    folder = write_skill(store / "demo", body="word\n" * (MARKDOWN_READ_LIMIT // 4))
+    sizes = read_sizes(skillc_index.files, "open_in_root", path="SKILL.md")
+    assert build("demo").deployments  # the projections' read: a parse's, not the whole file
+    assert 0 < max(sizes) <= MARKDOWN_READ_LIMIT < (folder / "SKILL.md").stat().st_size
+    sizes.clear()
+    monkeypatch.setattr(cache, "MAX_INDEXED_BYTES", 4096)
+    with pytest.raises(IndexUnusable):
+        build("demo", force=True)
+    assert sizes == []
+
+
 @pytest.mark.parametrize("broken", ["no-description", "escaping-symlink"])
 def test_failed_build_leaves_the_previous_runtime_intact(
     build: Callable[..., BuildResult],

@@ -187,19 +187,25 @@ def _check_source(source: Path, given: str, layout: Layout | None = None) -> Non
     raise CompiledSkillGiven(given, gone, removal(link, str(source)))
 
 
-def _check_import(source: Path, name: str, files: SkillFiles) -> None:
-    """What the compile would refuse, before an import copies anything into a store: E002
-    for a skill larger than an index may be (from its files' stats, nothing read), then E011
-    (the frontmatter alone is read, from as much of SKILL.md as a parse reads: the compiler
-    parses the whole file later)."""
-    from skillc_index.files import open_regular
+def _refuse_too_large(name: str, source: Path, files: SkillFiles) -> None:
+    """E002 for a skill larger than an index may be, from its files' stats, before any file
+    of it is read (an import's hash or copy, the projections' frontmatter): the compile
+    checks again when it indexes."""
     from skillc_index.index.cache import refuse_too_large
     from skillc_index.index.rows import indexed_files
     from skillc_index.index.schema import stat_files
+
+    refuse_too_large(name, indexed_files(files.files), stat_files(source, files.files))
+
+
+def _check_import(source: Path) -> None:
+    """What the compile would refuse, before an import copies anything into a store (E002
+    came first, :func:`_refuse_too_large`): E011 (the frontmatter alone is read, from as much
+    of SKILL.md as a parse reads: the compiler parses the whole file later)."""
+    from skillc_index.files import open_regular
     from skillc_index.markdown.document import MarkdownDoc, read_parsed, read_skill_metadata
     from skillc_index.markdown.frontmatter import parse_frontmatter
 
-    refuse_too_large(name, indexed_files(files.files), stat_files(source, files.files))
     with open_regular(str(source / SKILL_FILE)) as handle:  # a FIFO is E021, not a hang
         text, _ = read_parsed(handle, count=False)
     read_skill_metadata(MarkdownDoc(parse_frontmatter(text), (), (), 0))
@@ -325,6 +331,7 @@ def _build_skill(
     files = walk_skill(resolved.source, dirs=dirs) if known is None else known.files
     if files.escapes:
         raise PathEscapesRoot(files.escapes[0])
+    _refuse_too_large(resolved.name, resolved.source, files)
 
     notices: list[Diagnostic | Notice] = list(resolved.notices)
     plan: ImportPlan | None = None
@@ -340,7 +347,7 @@ def _build_skill(
             record=None if known is None else known.record,
         )  # fmt: skip
         if plan.action != "unchanged":
-            _check_import(resolved.source, resolved.name, files)
+            _check_import(resolved.source)
     target_skill = resolved if plan is None else plan.imported(resolved)
     _refuse_writes_outside(
         layout, target_skill, importing=plan is not None and plan.action != "unchanged"
@@ -560,12 +567,16 @@ def _held(projection: Projection, skill: ResolvedSkill) -> Projection:
 
 def _source_frontmatter(source: Path) -> Frontmatter | None:
     """SKILL.md's frontmatter (its ``data_12``: as an agent, a YAML 1.2 reader, loads it, as
-    the stub holds it); None when it cannot be read."""
-    from skillc_index.files import read_text_in_root
+    the stub holds it), from as much of SKILL.md as a parse reads (``read_parsed``: a few MiB
+    of a file of any size); None when it cannot be read."""
+    from skillc_index.files import open_in_root
+    from skillc_index.markdown.document import read_parsed
     from skillc_index.markdown.frontmatter import parse_frontmatter
 
     try:
-        front = parse_frontmatter(read_text_in_root(source, SKILL_FILE))
+        with open_in_root(source, SKILL_FILE) as handle:
+            text, _ = read_parsed(handle, count=False)
+        front = parse_frontmatter(text)
     except (OSError, ValueError, SkillcError):
         return None
     return None if front.data is None or front.error else front

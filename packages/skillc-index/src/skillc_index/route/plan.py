@@ -218,7 +218,7 @@ def _check_builds(source: Path, name: str) -> None:
     (a compiled runtime given as a source, a symlink leading out, E002 for a skill larger than
     an index may be, E011 for the frontmatter):
     a skill that fails here is left in place, by a dry run and a real run alike."""
-    from skillc_index.build.skill import _check_import, _check_source
+    from skillc_index.build.skill import _check_import, _check_source, _refuse_too_large
     from skillc_index.diagnostics import PathEscapesRoot
     from skillc_index.files import walk_skill
 
@@ -226,7 +226,8 @@ def _check_builds(source: Path, name: str) -> None:
     found = walk_skill(source)
     if found.escapes:
         raise PathEscapesRoot(found.escapes[0])
-    _check_import(source, name, found)
+    _refuse_too_large(name, source, found)
+    _check_import(source)
 
 
 def _one_line(exc: SkillcError) -> str:
