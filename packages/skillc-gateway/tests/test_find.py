@@ -1516,6 +1516,33 @@ def test_the_show_hint_names_a_skill_its_name_resolves_to(
     assert gateway(*hint.split()[1:]).stdout.startswith("## Painting stripes with acrylic")
 
 
+def test_a_hint_naming_a_control_character_is_a_command_that_reads_it(
+    gateway: Run, project: Path, layout: Layout, write_skill: WriteSkill
+) -> None:
+    """A skill folder holding an escape sequence gave the hint ``open ".claude/skills/clr\\x1b[2J"
+    ...``, whose double quotes keep ``\\x1b`` as four characters: pasted, it was E001. Each
+    word holding a control character is ``shell_word``'s ``$'...'``, which a shell reads back
+    as the folder (or heading) itself."""
+    write_skill(project / ".claude/skills/clr\x1b[2J", "clr", "Clears.", "## Clearing\n\nOk.\n")
+    body = "## Wiping \x1b[31mred\n\nWipe.\n"
+    write_skill(project / ".skillc/skills/wipe", "wipe", "Wipes.", body)
+    build_skill("wipe", layout)
+    hints = {}
+    for query, opened in (("clearing", "## Clearing"), ("wiping", "## Wiping ")):
+        hint = gateway("find", query, "--limit", "1").stdout.splitlines()[3]
+        assert hint.isprintable(), hint
+        hints[query] = hint
+        pasted = subprocess.run(
+            ["bash", "-c", f"printf '%s\\0' {hint}"], capture_output=True, check=True
+        )
+        words = pasted.stdout.decode().split("\0")[1:-1]
+        assert gateway(*words).stdout.startswith(opened), hint
+    assert hints == {
+        "clearing": "   skillc-gateway open $'.claude/skills/clr\\x1b[2J' SKILL.md --offset 7",
+        "wiping": "   skillc-gateway show wipe --section $'Wiping \\x1b[31mred'",
+    }
+
+
 def test_json_shape(gateway: Run, project: Path, write_skill: WriteSkill) -> None:
     write_skill(project / ".skillc/skills/brew", "brew", "Brew coffee.", "## Beans\n\nCoffee.\n")
     for other in ("tea", "juice", "soup"):

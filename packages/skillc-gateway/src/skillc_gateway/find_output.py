@@ -66,8 +66,8 @@ def render_text(layout: Layout, result: FindResult, spell: Spell) -> str:
         if skill.description:
             one_line = " ".join(skill.description.split())
             lines.append(f"   {printable(cut(one_line, 160))}")
-        if skill.sections:
-            lines.append(f"   {printable(_read_hint(layout, skill, spell))}")
+        if skill.sections:  # its words are shell words: control characters escaped too
+            lines.append(f"   {_read_hint(layout, skill, spell)}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -109,7 +109,13 @@ def _shown_by_name(layout: Layout, source: Path) -> bool:
 
 def _quoted(word: str, *, force: bool = False) -> str:
     """``word`` as a shell word: in double quotes (always with ``force``) when that is
-    enough, else in single quotes."""
+    enough, else in single quotes; one holding a control character (an escape sequence, a
+    newline) as :func:`~skillc_index.shell_word` writes it (``$'...'`` with escapes), which
+    a shell reads back as the folder or heading it names."""
+    if not word.isprintable():
+        from skillc_index import shell_word
+
+        return shell_word(word)
     if not force and word and all(c.isalnum() or c in "-_./~" for c in word):
         return word
     if not any(c in word for c in '"\\$`!'):
