@@ -92,6 +92,28 @@ def test_printable_text_always_encodes() -> None:
     assert printable("\ud800x").encode("utf-8") == "\ufffdx".encode()
 
 
+def test_printable_shows_the_characters_that_show_as_nothing() -> None:
+    """Format characters (Unicode's Cf) as escapes: ``demo\\u200b``, ``de\\u00admo`` and
+    ``demo\\u2060`` were four skills ``skc list`` and ``find`` all showed as ``demo``. A
+    joiner joining an emoji or a script that needs one stays as it is."""
+    import sys
+    import unicodedata
+
+    from skillc_index.text import printable
+
+    assert printable("demo\u200b") == "demo\\u200b"
+    assert printable("de\u00admo") == "de\\u00admo"
+    assert printable("demo\u2060\ufeff") == "demo\\u2060\\ufeff"
+    assert printable("x\U000e0041\U000e007f") == "x\\U000e0041\\U000e007f"  # tags
+    assert printable("demo\u200d a\u200cb \u200d") == "demo\\u200d a\\u200cb \\u200d"
+    assert printable("\U0001f9d1\u200d\U0001f4bb dev") == "\U0001f9d1\u200d\U0001f4bb dev"
+    assert printable("\u0645\u06cc\u200c\u062e") == "\u0645\u06cc\u200c\u062e"  # Persian
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        if unicodedata.category(char) == "Cf" and char not in "\u200c\u200d":
+            assert printable(f"a{char}").isascii(), hex(code)
+
+
 def test_cut_keeps_a_text_that_fits_and_ends_a_cut_one_with_an_ellipsis() -> None:
     """The one cut (design audit, item 8) of the stub's descriptions, a projection's
     description and compatibility note and ``skc find``'s lines: at most ``limit``

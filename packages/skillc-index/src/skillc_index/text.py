@@ -201,27 +201,48 @@ def json_text(data: Any) -> str:
     return valid_utf8(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+#: The format characters (Unicode 15's category Cf) but the two joiners
+#: (:data:`_LONE_JOINER`'s).
+_FORMATS = (
+    0xAD, *range(0x600, 0x606), 0x61C, 0x6DD, 0x70F, 0x890, 0x891, 0x8E2, 0x180E,
+    0x200B, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2060, 0x2065),
+    *range(0x2066, 0x2070), 0xFEFF, *range(0xFFF9, 0xFFFC), 0x110BD, 0x110CD,
+    *range(0x13430, 0x13440), *range(0x1BCA0, 0x1BCA4), *range(0x1D173, 0x1D17B),
+    0xE0001, *range(0xE0020, 0xE0080),
+)  # fmt: skip
 #: What :func:`printable` shows as an escape: the C0 and C1 control characters but the tab,
-#: and the bidirectional controls (they reorder what a terminal shows: "Trojan Source").
+#: and the format characters: the bidirectional controls, which reorder what a terminal
+#: shows ("Trojan Source"), and those that show as nothing (a zero-width space, a soft
+#: hyphen, a word joiner, a BOM, tag characters), which make ``demo\u200b`` read as another
+#: skill's ``demo``.
 _CONTROLS = {
     code: ("\\n" if code == 10 else "\\r" if code == 13 else f"\\x{code:02x}")
     for code in (*range(0x20), *range(0x7F, 0xA0))
     if code != 9
-} | {
-    code: f"\\u{code:04x}"
-    for code in (0x61C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
-}
+} | {code: f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}" for code in _FORMATS}
+
+#: A zero-width (non-)joiner that joins no character of a script that needs one (an emoji
+#: sequence, Persian, Devanagari): one after an ASCII character or at the start (skillc-lint's
+#: SKL901 leaves a joiner inside an emoji or such a script alone too). The character before
+#: it alone decides, so the start of a text shows as that start alone does (a caret under it).
+_LONE_JOINER = re.compile("(?<![^\\x00-\\x7f])[\u200c\u200d]")
 
 
 def printable(text: str) -> str:
     """``text`` as a line of text output may show it: control characters (an escape
-    sequence, a newline in a file name, a bidirectional override) written as escapes
-    (``\\x1b``, ``\\n``, ``\\u202e``), so that a skill's headings, names and file names
-    never drive the terminal nor make up lines of their own, and lone surrogates as U+FFFD
-    (as :func:`valid_utf8`: a JSON string in a log may hold one, and no output encodes it).
+    sequence, a newline in a file name, a bidirectional override) and characters that show
+    as nothing (a zero-width space) written as escapes (``\\x1b``, ``\\n``, ``\\u202e``,
+    ``\\u200b``), so that a skill's headings, names and file names never drive the terminal,
+    make up lines of their own nor read as another's, and lone surrogates as U+FFFD (as
+    :func:`valid_utf8`: a JSON string in a log may hold one, and no output encodes it).
     ``show`` and ``open`` print a file's text as it is; the names that lead to it go through
     here."""
-    return text if text.isprintable() else valid_utf8(text).translate(_CONTROLS)
+    if text.isprintable():
+        return text
+    text = valid_utf8(text).translate(_CONTROLS)
+    if "\u200c" in text or "\u200d" in text:
+        text = _LONE_JOINER.sub(lambda joiner: f"\\u{ord(joiner.group()):04x}", text)
+    return text
 
 
 def shell_word(text: str) -> str:
