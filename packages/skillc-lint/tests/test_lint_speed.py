@@ -22,7 +22,13 @@ from skillc_lint._rules.fields import (
     lines_holding,
 )
 from skillc_lint._rules.guidance import _MAY_RUN, _USERS
-from skillc_lint._rules.invisible import _HIDDEN_CHAR, _MAY_HIDE, _MAY_HIDE_UTF8
+from skillc_lint._rules.invisible import (
+    _CONTROL,
+    _HIDDEN_CHAR,
+    _MAY_HIDE,
+    _MAY_HIDE_UTF8,
+    _has_control,
+)
 from skillc_lint._rules.security import (
     _FETCH_HINTS,
     _FETCH_SEARCHED,
@@ -123,6 +129,18 @@ def test_the_quick_test_of_hidden_characters_misses_none(text: str) -> None:
     """SKL901 searches a text only when one class of characters is in it: never when the
     full pattern would match."""
     assert _MAY_HIDE.search(text) or not _HIDDEN_CHAR.search(text)
+
+
+@given(
+    st.text(
+        st.sampled_from("a\t\n\r\x0b\x0c\x1b\x1f\x7f\x80\x9f\xa0\u0100\u2028\ud800"), max_size=20
+    )
+)
+def test_the_quick_test_of_terminal_controls_finds_the_same_characters(text: str) -> None:
+    """SKL901 looks for the C0 controls in a text's bytes (all others deleted) and for the
+    C1 ones in its UTF-8: it finds one exactly when the class in the text would."""
+    utf8 = b"" if text.isascii() else text.encode("utf-8", "surrogatepass")
+    assert _has_control(text, utf8) == bool(_CONTROL.search(text))
 
 
 def test_the_utf8_search_of_hidden_characters_finds_the_same_characters() -> None:

@@ -1,6 +1,6 @@
-"""SKL901 (tag ``security``): characters a reader cannot see, bidirectional controls and
-invisible ones, in any text file of the skill (:mod:`skillc_lint._rules.security` registers
-the rule with the other security rules)."""
+"""SKL901 (tag ``security``): characters a reader cannot see, bidirectional controls,
+invisible ones and terminal controls, in any text file of the skill
+(:mod:`skillc_lint._rules.security` registers the rule with the other security rules)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,22 @@ _MAY_HIDE_UTF8 = re.compile(
     rb"|\xf3\xa0(?:[\x80\x81\x84-\x86][\x80-\xbf]|\x87[\x80-\xaf])"
 )
 
+#: The terminal controls: the C0 control characters but tab, line feed, form feed and carriage
+#: return (a line break), DEL and the C1 controls. ``cat`` in a terminal runs what they start:
+#: ``ESC[8m`` conceals the text after it, ``ESC[2K`` erases the line.
+_CONTROLS = "\x00-\x08\x0b\x0e-\x1f\x7f-\x9f"
+_CONTROL = re.compile(f"[{_CONTROLS}]")
+#: Every byte but the C0 controls of :data:`_CONTROLS` and DEL: what is left of a text's
+#: bytes once these are deleted is empty when it has none (a C0 byte is never part of
+#: another character's UTF-8). A fifth of the time of :data:`_CONTROL` searched in the text.
+_NOT_C0 = bytes(byte for byte in range(256) if not _CONTROL.match(chr(byte)) or byte > 0x7F)
+#: The C1 controls in UTF-8.
+_C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
+#: What a finding names: a character of :data:`_HIDDEN_CHAR`, or a control with the escape
+#: sequence it starts (CSI ``ESC[...m``, OSC ``ESC]...BEL``, ``ESC c``, or ESC alone).
+_SEQUENCE = "\x1b(?:\\[[0-?]{0,32}[ -/]{0,8}[@-~]?|\\][^\x07\x1b\n]{0,32}\x07?|[0-~])?"
+_FOUND = re.compile(f"(?P<hidden>{_HIDDEN_CHAR.pattern})|{_SEQUENCE}|[{_CONTROLS}]")
+
 #: An emoji subdivision flag (England: U+1F3F4 and tag characters): the one legitimate use of
 #: tag characters.
 _TAG_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
@@ -44,25 +60,46 @@ def _char_name(char: str) -> str:
 
 
 def hidden_characters(skill: Skill, options: Options) -> Findings:
-    """SKL901: no bidirectional controls or invisible characters in any text file (a joiner
-    between two ASCII characters counts; one inside an emoji or a script that needs it does
-    not). One finding per line: the search goes on at the next line (linear in the text)."""
+    """SKL901: no bidirectional controls, invisible characters or terminal controls in any
+    text file (a joiner between two ASCII characters counts; one inside an emoji or a script
+    that needs it does not). One finding per line: the search goes on at the next line
+    (linear in the text)."""
     for rel, text in text_files(skill):
         utf8 = b"" if text.isascii() else text.encode("utf-8", "surrogatepass")
-        if not _MAY_HIDE_UTF8.search(utf8) or not _HIDDEN_CHAR.search(text):
+        hidden = _MAY_HIDE_UTF8.search(utf8) and _HIDDEN_CHAR.search(text)
+        if not hidden and not _has_control(text, utf8):
             continue
         if "\U0001f3f4" in text:  # the flags blanked: same offsets, same lines
             text = _TAG_FLAG.sub(lambda flag: " " * len(flag.group()), text)
         ends = line_ends(skill, rel, text)
-        match = _HIDDEN_CHAR.search(text)
+        match = _FOUND.search(text)
         while match is not None:
             line = line_of(skill, rel, text, match.start())
-            char = match.group()
-            kind = "bidirectional control" if _BIDI_CHAR.match(char) else "invisible character"
             yield Finding(
-                f"{kind} U+{ord(char):04X} {_char_name(char)}: the text a reader sees is not "
-                "the text the agent reads",
+                f"{_found(match)}: the text a reader sees is not the text the agent reads",
                 file=rel,
                 line=line,
             )
-            match = _HIDDEN_CHAR.search(text, ends[line - 1])
+            match = _FOUND.search(text, ends[line - 1])
+
+
+def _has_control(text: str, utf8: bytes) -> bool:
+    """Whether ``text`` (``utf8``: its UTF-8, empty for an ASCII text) holds a character of
+    :data:`_CONTROL`."""
+    if (utf8 or text.encode("ascii")).translate(None, _NOT_C0):
+        return True
+    return bool(utf8) and _C1_UTF8.search(utf8) is not None
+
+
+def _found(match: re.Match[str]) -> str:
+    """What :data:`_FOUND` matched, named: ``bidirectional control U+202E RIGHT-TO-LEFT
+    OVERRIDE``, ``terminal escape sequence \\x1b[8m``, ``control character U+0007``."""
+    char = match.group()
+    if match.group("hidden") is not None:
+        kind = "bidirectional control" if _BIDI_CHAR.match(char) else "invisible character"
+        return f"{kind} U+{ord(char):04X} {_char_name(char)}"
+    if char[0] == "\x1b":
+        from skillc_index import printable
+
+        return f"terminal escape sequence {printable(char)}"
+    return f"control character U+{ord(char):04X}"

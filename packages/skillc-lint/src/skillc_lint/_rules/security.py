@@ -530,15 +530,19 @@ RULES: tuple[Rule, ...] = (
         "hidden-characters",
         "error",
         hidden_characters,
-        "No bidirectional controls or invisible characters in the skill's files.",
+        "No bidirectional controls, invisible characters or terminal controls in the skill's "
+        "files.",
         category="agentskills",
         tags=TAGS,
-        rationale="Bidirectional controls reorder what an editor shows (Trojan Source) and "
-        "zero-width or tag characters carry text no reviewer sees; the agent reads every one "
-        "of them, so a skill can say one thing to its reviewer and another to the agent.",
+        rationale="Bidirectional controls reorder what an editor shows (Trojan Source), "
+        "zero-width or tag characters carry text no reviewer sees, and a terminal escape "
+        "sequence conceals or erases text when the file is shown with `cat`; the agent reads "
+        "every one of them, so a skill can say one thing to its reviewer and another to the "
+        "agent.",
         fix="Delete the character (the message names it and its line; `grep -nP "
-        "'[\\x{200B}\\x{202A}-\\x{202E}\\x{2066}-\\x{2069}]'` finds them). If the "
-        "text needs right-to-left words, write them without embedding controls.",
+        "'[\\x{200B}\\x{202A}-\\x{202E}\\x{2066}-\\x{2069}\\x00-\\x08\\x0B\\x0E-\\x1F\\x7F]'` "
+        "finds them). If the text needs right-to-left words, write them without embedding "
+        "controls.",
     ),
     Rule(
         "SKL902",
