@@ -691,7 +691,7 @@ def test_the_limit_counts_from_the_start_of_the_file() -> None:
 
 
 def test_limit_notice_names_the_file() -> None:
-    from skillc_index.markdown.document import limit_notice
+    from skillc_index.markdown.document import MARKDOWN_LIMIT, limit_notice
 
     text, _parsed = _over_the_limit()
     doc = parse_markdown(text)
@@ -701,6 +701,12 @@ def test_limit_notice_names_the_file() -> None:
     assert notice.text.startswith("refs/big.md: over the parse limit (1 MiB or 20,000 lines);")
     assert f"lines 1-{doc.parsed_lines}" in notice.text
     assert limit_notice("SKILL.md", parse_markdown("# Small\n")) is None
+    # a first line over the limit: no line is parsed, and the notice says so (not "1-0")
+    first = limit_notice("long.md", parse_markdown("x" * (MARKDOWN_LIMIT + 1) + "\n# Later\n"))
+    assert first is not None and first.text == (
+        "long.md: over the parse limit (1 MiB or 20,000 lines); no heading or link of it is "
+        "read: its first line is over 1 MiB"
+    )
 
 
 def test_a_file_of_many_short_lines_is_parsed_up_to_the_line_limit() -> None:

@@ -609,11 +609,11 @@ def limit_notice(file: str, doc: MarkdownDoc) -> Notice | None:
 def over_limit_notice(file: str, parsed_lines: int) -> Notice:
     """The warning for a file of which only the first ``parsed_lines`` lines were parsed
     (:attr:`MarkdownDoc.parsed_lines`, as the index stores it too)."""
-    return Notice(
-        f"{file}: over the parse limit (1 MiB or 20,000 lines); headings and links are read "
-        f"from lines 1-{parsed_lines} only (the rest of the file belongs to the section "
-        "before it)"
-    )
+    limit = f"{file}: over the parse limit (1 MiB or 20,000 lines); "
+    if parsed_lines == 0:  # its first line alone is over the limit
+        return Notice(limit + "no heading or link of it is read: its first line is over 1 MiB")
+    rest = "only (the rest of the file belongs to the section before it)"
+    return Notice(f"{limit}headings and links are read from lines 1-{parsed_lines} {rest}")
 
 
 def read_parsed(handle: BinaryIO, *, count: bool = True) -> tuple[str, int | None]:
