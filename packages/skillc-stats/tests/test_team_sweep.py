@@ -369,12 +369,16 @@ def test_a_day_a_bound_names_holds_the_rows_its_text_comparison_keeps(
     leap second (``23:59:60Z``) or a lowercase ``t`` sorts after ``23:59:59Z``, a space before
     ``T00:00:00Z``. A whole day at an end came from the rollups, which counted them all; a day
     a bound cuts from the rows of ``T00:00:00Z`` to ``T23:59:59Z`` only, which left them out.
+    A row dated on no day of the calendar, ``2026-02-30``, sorts between February 28 and
+    March 1: the whole days ended at ``2026-02-28*`` and a cut March 1 began at its text, so
+    ``--until 2026-03-01T10:00:00Z`` left it out (and ``--all``'s days of a month's end).
     The team store answers as the local log (one skill, its uses by day, and ``--all``)."""
     from skillc_stats import query_stats
 
     from .conftest import record
 
     odd = ("2016-12-31T23:59:60Z", "2026-03-01t10:00:00z", "2026-03-01 10:00:00Z")
+    odd += ("2026-02-30T10:00:00Z",)
     plain = ("2016-12-31T10:00:00Z", "2026-02-28T10:00:00Z", "2026-03-01T10:00:00Z")
     log_rows(*(record(demo, "show", {}, timestamp=t) for t in (*odd, *plain)))
     upload_logs(postgres_url, layout, user="alice", machine="m1")
@@ -388,6 +392,9 @@ def test_a_day_a_bound_names_holds_the_rows_its_text_comparison_keeps(
         ("2026-02-01", "2026-03-01T23:59:59Z"),
         ("2026-03-01", "2026-03-02T12:00:00Z"),
         ("2026-02-27T12:00:00Z", "2026-03-01T12:00:00Z"),  # cut: its space row is in
+        (None, "2026-03-01T10:00:00Z"),  # cut: the whole days end below March 1, 02-30 in
+        ("2026-02-27T12:00:00Z", None),  # --all's last day of February: 02-30 in
+        (None, "2026-02-28T23:59:59Z"),  # whole: 02-30 out, as locally
     ]
     for since, until in ranges:
         given = {"since": since, "until": until}

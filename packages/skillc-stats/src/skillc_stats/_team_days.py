@@ -29,9 +29,9 @@ ROW_INSTANT = f"({UTC_DAY} IS NOT NULL AND {CALENDAR_DAY.format(day='substr(time
 #: its first 10 characters and this (``2026-03-01T23:30:00-05:00``, March 2 in UTC, is of
 #: ``2026-03-01*``; schema 10), no day of the calendar, so in no ``--by`` period nor a view's
 #: day, as locally, but between its day and the next in text order, so that a range of whole
-#: days keeps it as the local log's text comparison does (up to the last day's ``day <=
-#: last || NOT_UTC``). Below every digit and ``-``: a shorter text marked still sorts before
-#: the days it is the start of, as it did unmarked.
+#: days keeps it as the local log's text comparison does (:func:`_in_range`). Below every
+#: digit and ``-``: a shorter text marked still sorts before the days it is the start of, as
+#: it did unmarked.
 NOT_UTC = "*"
 #: The ``--by`` period of a ``day`` (SQL text) as :func:`~skillc_stats._stats.period_of`
 #: makes it: the day, the Monday of its ISO week, the month (``YYYY-MM``); NULL for a text
@@ -82,10 +82,10 @@ class Days(NamedTuple):
 
     def undoubted(self) -> tuple[str, list[str]]:
         """The SQL (`` AND NOT (...)`` each, ``""`` when none) that leaves out of a rollup by
-        day each of :attr:`doubts` whose rows are read instead (the day and the day marked
-        :data:`NOT_UTC`), and its parameters."""
-        sql = "".join(f" AND NOT (day IN (?, ?) AND {doubt.check})" for doubt in self.doubts)
-        return sql, [value for d in self.doubts for value in (d.day, d.day + NOT_UTC, *d.params)]
+        day each of :attr:`doubts` whose rows are read instead (the day's texts, as
+        :func:`_in_range` has them), and its parameters."""
+        sql = "".join(f" AND NOT (day >= ? AND day < ? AND {d.check})" for d in self.doubts)
+        return sql, [v for d in self.doubts for v in (d.day, _next_day(d.day), *d.params)]
 
 
 def _split_days(since: str | None, until: str | None) -> Days:
@@ -110,7 +110,7 @@ def _split_days(since: str | None, until: str | None) -> Days:
     parts = [_part(day, since, until) for day in days if day in cut]
     doubts = [_doubt(day, since, until) for day in days if day not in cut]
     if first and last and first > last:  # no whole day: rows only
-        return Days(("9999-12-31", "0000-01-01"), parts, [])
+        return Days(("9999-12-31", "0001-01-01"), parts, [])
     return Days((first, last), parts, doubts)
 
 
@@ -125,11 +125,15 @@ def _in_range(
     select: str, where: str, params: list[Any], column: str, bounds: tuple[str, str]
 ) -> tuple[str, list[Any]]:
     """``select`` and its ``where`` clause (``""`` or ``" WHERE ..."`` of ``params``) with
-    ``column`` kept within ``bounds`` (inclusive; ``""``: open; of the ``day``, the last day
-    marked :data:`NOT_UTC` too), and its parameters."""
+    ``column`` kept within ``bounds`` (inclusive; ``""``: open), and its parameters. Of the
+    ``day``, the last day's texts run to the next day of the calendar: the day marked
+    :data:`NOT_UTC`, and a day on none (``2026-02-30``, after ``2026-02-28``), as the text
+    comparison of the local log keeps them below ``2026-03-01T...`` (and a month or a week of
+    ``--all``'s rollups by its first characters)."""
+    upper = "<="
     if column == "day" and bounds[1]:
-        bounds = (bounds[0], bounds[1] + NOT_UTC)
-    tests = [f"{column} {op} ?" for op, bound in zip((">=", "<="), bounds, strict=True) if bound]
+        bounds, upper = (bounds[0], _next_day(bounds[1])), "<"
+    tests = [f"{column} {op} ?" for op, bound in zip((">=", upper), bounds, strict=True) if bound]
     joined = " AND ".join(tests)
     if joined:
         where = f"{where} AND {joined}" if where else f" WHERE {joined}"
