@@ -149,6 +149,36 @@ def test_two_copies_of_one_log_in_one_upload_lose_no_row(
     rollups_match_rows(postgres_url)
 
 
+def test_a_batch_ends_at_its_rows_or_their_text_whichever_comes_first(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch was ``BATCH_ROWS`` rows however large each one (251 rows of 1 MB ``args``, a
+    log another tool wrote, took 291 MB): it also ends once its rows' text reaches
+    ``BATCH_CHARS``, and rows of the usual size still go ``BATCH_ROWS`` at a time."""
+    from .conftest import record
+
+    monkeypatch.setattr(_team, "BATCH_ROWS", 20)
+    monkeypatch.setattr(_team, "BATCH_CHARS", 10_000)
+    large = [record(demo, "search", {"query": "q" * 4_000}, run_id=f"r{n}") for n in range(9)]
+    log_rows(*large, *numbered(demo, 0, 40))
+    sizes: list[int] = []
+    copy = _team.TeamStore._copy
+
+    def spy(store: _team.TeamStore, batch: list[Any]) -> None:
+        sizes.append(len(batch))
+        copy(store, batch)
+
+    monkeypatch.setattr(_team.TeamStore, "_copy", spy)
+    assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 49
+    assert sizes == [3, 3, 3, 20, 20]  # 3 rows of 4,000 characters reach 10,000
+    assert team_count(postgres_url) == 49
+    rollups_match_rows(postgres_url)
+
+
 def test_a_role_allowed_one_connection_uploads_one_log_at_a_time(
     postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
 ) -> None:

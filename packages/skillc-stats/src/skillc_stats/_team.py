@@ -86,8 +86,10 @@ if TYPE_CHECKING:
 #: ``$SKILLC_STATS_URL``).
 CONFIGURED = "team"
 SCHEMES = ("postgresql://", "postgres://")
-#: Rows per upload transaction.
+#: Rows per upload transaction, and the characters their text may reach (about 16 MB: rows
+#: of any size, another tool's, make smaller batches): a batch ends at either.
 BATCH_ROWS = 20_000
+BATCH_CHARS = 16 * 2**20
 #: Connections an upload sends its logs through at once (:func:`_upload_each`).
 UPLOAD_CONNECTIONS = 2
 #: How long the server lets a writer's transaction sit idle (an uploader stalled mid-batch: a
@@ -375,8 +377,8 @@ class TeamStore:
                 found = self._last(key.key)
                 start = 0 if found is None else found[0]
                 previous = key.previous if key.previous_upto > start else None
-                rows = rows_after(local, start)
-                batch = rows.fetchmany(BATCH_ROWS)
+                rows = rows_after(local, start, BATCH_ROWS, BATCH_CHARS)
+                batch = next(rows, [])
                 with self.db.transaction():
                     self._copy(batch)
                     self.db.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
@@ -389,7 +391,7 @@ class TeamStore:
                     if batch:
                         added, refused = self._insert(batch, key, previous, machine, user)
                 break
-            while batch := rows.fetchmany(BATCH_ROWS):
+            while batch := next(rows, []):
                 with self.db.transaction():
                     more, less = self._send(batch, key, previous, machine, user)
                 added, refused = added + more, refused + less

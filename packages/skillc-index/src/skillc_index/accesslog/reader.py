@@ -609,10 +609,21 @@ def row_by_id(db: sqlite3.Connection, row_id: int) -> tuple[Any, ...] | None:
     return None if row is None else tuple(row)
 
 
-def rows_after(db: sqlite3.Connection, row_id: int) -> sqlite3.Cursor:
-    """``id`` and the :data:`~.schema.COLUMNS` of the rows after ``row_id``, by ``id``
-    (a cursor: fetch them in batches)."""
-    return db.execute(_ROWS_AFTER, (row_id,))
+def rows_after(db: sqlite3.Connection, row_id: int, rows: int, chars: int) -> Iterator[list[Any]]:
+    """``id`` and the :data:`~.schema.COLUMNS` of the rows after ``row_id``, by ``id``, in
+    batches of ``rows`` rows, or fewer whose text (and BLOBs) reached ``chars`` characters:
+    a log another tool wrote or a checkout shipped may hold rows of any size. Each batch is
+    read when the one before has been taken."""
+    batch: list[Any] = []
+    size = 0
+    for row in db.execute(_ROWS_AFTER, (row_id,)):
+        batch.append(row)
+        size += sum(len(value) for value in row if isinstance(value, (str, bytes)))
+        if len(batch) >= rows or size >= chars:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
 
 
 _ROW_BY_ID = f"SELECT {', '.join(COLUMNS)} FROM access_log WHERE id = ?"
