@@ -58,7 +58,9 @@ def session(layout: Layout, home: Path, project: Path, monkeypatch: pytest.Monke
     return cli_session(layout)
 
 
-def test_the_parameters_are_named_as_each_front_end_spells_them(session: Session) -> None:
+def test_the_parameters_are_named_as_each_front_end_spells_them(
+    session: Session, demo: ResolvedSkill
+) -> None:
     for operation, params, api, cli in [
         (
             SYNC,
@@ -96,6 +98,15 @@ def test_the_parameters_are_named_as_each_front_end_spells_them(session: Session
                 StatsParams("demo", by="day", group_by="files"),
                 StatsParams(by="week", group_by="sections"),
             )
+        ),
+        *(  # the MCP tool was told of --from, the command line's option
+            (
+                STATS,
+                params,
+                "the user and machine filters need a team store (from)",
+                "the user and machine filters need a team store (--from)",
+            )
+            for params in (StatsParams("demo", user=("alice",)), StatsParams(machine=("m1",)))
         ),
     ]:
         with pytest.raises(InvalidOption) as caught:

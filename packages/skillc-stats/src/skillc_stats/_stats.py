@@ -47,7 +47,6 @@ from skillc_index import (
     MAX_JSON_DEPTH,
     HeadingMatcher,
     IndexedHeading,
-    InvalidOption,
     InvalidQueryType,
     Layout,
     Notice,
@@ -642,7 +641,9 @@ def team_filters(
     """The filters, checked; ``users`` and ``machines`` only with a team store (E100)."""
     filters = parse_filters(since, until, projects, cwd=layout.cwd, users=users, machines=machines)
     if store is None and (filters.users or filters.machines):
-        raise InvalidOption("the user and machine filters need a team store (--from)")
+        from skillc_index.diagnostics import ParameterError
+
+        raise ParameterError("the user and machine filters need a team store ({from})")
     return filters
 
 
