@@ -622,6 +622,49 @@ def test_list_names_a_plugins_skill_as_the_read_commands_take_it(
     assert only.source_path == plugin / "skills/pdf-tools"
 
 
+def test_list_names_a_plugin_installed_at_two_scopes_as_the_plugins_skill(
+    layout: Layout, project: Path, home: Path
+) -> None:
+    """The same plugin at user and project scope: both copies have every plugin name, and
+    they were listed by their folder (``pdf-tools``, the project store's skill). Each is
+    named as the plugin's skill, which reads the project's copy; with another marketplace's
+    plugin of that name, as ``plugin@marketplace:skill``."""
+    from skillc_index import resolve_skill
+    from skillc_index.listing.skills import list_skills
+
+    write(project / ".skillc/skills/pdf-tools", "pdf-tools")
+    cache = home / ".claude/plugins/cache"
+    for version in ("mkt/devkit/1.0", "mkt/devkit/1.1", "other/devkit/2.0"):
+        write(cache / version / "skills/pdf-tools", "pdf-tools")
+    here = {"scope": "project", "projectPath": str(project)}
+    plugins = {
+        "devkit@mkt": [
+            {"scope": "user", "installPath": str(cache / "mkt/devkit/1.0")},
+            {**here, "installPath": str(cache / "mkt/devkit/1.1")},
+        ]
+    }
+    records(home, {"version": 2, "plugins": plugins})
+    names = [entry.name for entry in list_skills(layout).skills]
+    assert sorted(names) == ["devkit:pdf-tools", "devkit:pdf-tools", "pdf-tools"]
+    assert (
+        resolve_skill("devkit:pdf-tools", layout).source
+        == cache / "mkt/devkit/1.1/skills/pdf-tools"
+    )
+    assert len(list_skills(layout, pattern="devkit:*").skills) == 2
+    plugins["devkit@other"] = [{"scope": "user", "installPath": str(cache / "other/devkit/2.0")}]
+    records(home, {"version": 2, "plugins": plugins})
+    names = [entry.name for entry in list_skills(layout).skills]
+    assert sorted(names) == [
+        "devkit@mkt:pdf-tools",
+        "devkit@mkt:pdf-tools",
+        "devkit@other:pdf-tools",
+        "pdf-tools",
+    ]
+    for name in set(names) - {"pdf-tools"}:
+        market = name.split("@")[1].split(":")[0]
+        assert f"/{market}/" in str(resolve_skill(name, layout).source)
+
+
 def test_codexs_own_folders_are_read_and_no_targets(
     layout: Layout, project: Path, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

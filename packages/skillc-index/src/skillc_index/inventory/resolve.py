@@ -145,10 +145,21 @@ def plugin_skill_names(firsts: Sequence[Location]) -> list[str | None]:
 def skill_names(skills: Sequence[InstalledSkill]) -> list[str]:
     """Each skill's name as the read commands take it: a plugin's skill (its first location
     is a plugin's) as :func:`plugin_skill_names` names it among ``skills`` (``devkit:pdf-tools``,
-    not the ``pdf-tools`` of another folder), any other by its name."""
+    not the ``pdf-tools`` of another folder), any other by its name. A plugin installed at
+    two scopes counts once: each copy is named as the plugin's skill, which reads the copy
+    Claude Code loads (the project's, with W001), never by the bare name of another skill."""
     firsts = [skill.locations[0] for skill in skills]
-    found = plugin_skill_names(firsts)
-    return [named or skill.name for skill, named in zip(skills, found, strict=True)]
+    ones = {_plugin_skill(first): first for first in firsts if first.plugin is not None}
+    named = dict(zip(ones, plugin_skill_names(list(ones.values())), strict=True))
+    return [
+        named.get(_plugin_skill(first)) or skill.name
+        for skill, first in zip(skills, firsts, strict=True)
+    ]
+
+
+def _plugin_skill(location: Location) -> tuple[str | None, str | None, str]:
+    """Which plugin's skill ``location`` is (its copies at two scopes are one)."""
+    return location.plugin, location.marketplace, location.name
 
 
 def _plugin_names(location: Location) -> tuple[str, ...]:
