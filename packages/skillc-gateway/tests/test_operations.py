@@ -304,3 +304,31 @@ def test_an_item_too_long_alone_leaves_out_only_itself(project: Path, home: Path
     assert {r["section"] for r in found.to_dict()["results"]} == {"walrus one", "walrus two"}
     [warning] = found.warnings
     assert "search cut at 2 of 3 results" in str(warning) and "1 too long alone" in str(warning)
+
+
+def test_a_plugins_skill_is_named_in_each_reply_by_the_name_that_reads_it(
+    session: tuple[Session, list[str]], demo: Path, home: Path
+) -> None:
+    """``outline devkit:demo`` (show, search, open, sources: the MCP tools' replies too)
+    said ``"skill": "demo"``, the name of the store skill: an agent chaining the reply's
+    name read another skill. It is ``devkit:demo``, as ``skc list`` names it."""
+    from skillc_gateway.operations import OUTLINE, SOURCES, OutlineParams, SourcesParams
+
+    run, _ = session
+    plugin = home / ".claude/plugins/cache/mkt/devkit/1.0"
+    (plugin / "skills/demo").mkdir(parents=True)
+    (plugin / "skills/demo/SKILL.md").write_text((demo / "SKILL.md").read_text(), "utf-8")
+    records = home / ".claude/plugins/installed_plugins.json"
+    records.write_text(
+        json.dumps({"version": 2, "plugins": {"devkit@mkt": [{"installPath": str(plugin)}]}}),
+        encoding="utf-8",
+    )
+    for name in ("devkit:demo", "demo"):
+        replies = [
+            OUTLINE.run(run, OutlineParams(name)),
+            SHOW.run(run, ShowParams(name, "Install")),
+            SEARCH.run(run, SearchParams(name, "install")),
+            OPEN.run(run, OpenParams(name, "SKILL.md")),
+            SOURCES.run(run, SourcesParams(name)),
+        ]
+        assert {reply.to_dict()["skill"] for reply in replies} == {name}

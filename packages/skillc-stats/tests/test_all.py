@@ -356,6 +356,13 @@ def test_a_plugin_skills_uses_are_counted_across_its_versions(
     summary = query_stats("kit:review", layout)
     assert (summary["skill_path"], summary["data"]["uses"]) == (str(new), 2)
     assert summary["data"]["total_accesses"] == 3
+    # named as --all names it (it said "review", the name of another skill), text too
+    assert summary["skill"] == "kit:review"
+    from skillc_stats._report import _heading
+    from skillc_stats._stats import StatsQuery
+
+    query = StatsQuery(resolve_skill("kit:review", layout), Filters())
+    assert _heading(query, "summary")[0] == "kit:review usage statistics (all time)"
 
 
 def test_each_installed_version_of_a_plugin_keeps_its_own_rows(

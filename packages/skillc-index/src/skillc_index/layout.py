@@ -164,8 +164,7 @@ def home_dir(env: Mapping[str, str] | None = None) -> Path:
     """``$SKILLC_HOME`` if set to an absolute path, ``~`` expanded (RFC-0009:C-ENV-OVERRIDE;
     a relative one, which gave each working folder its own, is ignored: ``load_config``
     warns), else :func:`user_home`."""
-    env = os.environ if env is None else env
-    custom = custom_home(env)
+    custom = custom_home(os.environ if env is None else env)
     return custom.resolve() if custom is not None else user_home(env)
 
 
@@ -391,6 +390,8 @@ class ResolvedSkill(Record):
     notices: tuple[Diagnostic | Notice, ...] = ()
     """Warnings of the resolution (a folder of the working directory shadowing a store
     skill, W001 for a name several installed skills have); front ends print them."""
+    called: str | None = None
+    """The name that reads it again when not ``name``: ``plugin:skill`` for a plugin's."""
 
     @property
     def skill_file(self) -> Path:
@@ -510,7 +511,6 @@ def runtime_for(
     both stores uses the project runtime when there is a project, else the global one.
     ``force_global`` (``--global``) always picks the global runtime.
     """
-    name = source.name
     in_project = (
         layout.project_root is not None and source.parent == layout.store("project").resolve()
     )
@@ -524,7 +524,7 @@ def runtime_for(
     else:
         scope = "project" if layout.project_root is not None else "global"
     in_store = in_project if scope == "project" else in_global
-    return scope, layout.runtime_store(scope) / name, in_store
+    return scope, layout.runtime_store(scope) / source.name, in_store
 
 
 def _as_path(layout: Layout, path: Path) -> str:

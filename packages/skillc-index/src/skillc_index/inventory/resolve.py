@@ -104,6 +104,8 @@ def resolve_installed(
         return None
     skills = group(found)
     resolved = _from_folder(name, skills[0].locations[0].real, layout, force_global, False)
+    if skills[0].locations[0].plugin is not None:  # replies name it as list does
+        resolved = resolved._replace(called=skill_names(skills)[0])
     if len(skills) > 1:
         resolved = resolved._replace(notices=(*resolved.notices, _ambiguous(skill, skills, layout)))
     return resolved
