@@ -552,3 +552,25 @@ def test_codexs_listing_in_eval_omits_the_home_skills_first_as_list_budget(
         "alpha": "omitted",
         "zeta": "name-only",
     }
+
+
+def test_a_skill_folder_whose_path_is_not_utf8_is_refused_or_skipped_as_build_and_list_do(
+    gateway: Any, eval_json: Any, project: Path, write_skill: Any
+) -> None:
+    """``eval src/caf\\xe9`` and ``eval --path src`` over it were error[E999]
+    UnicodeEncodeError (the library's database cannot hold the path). Named, it is refused
+    as ``build`` refuses it (E100); under ``--path``, left out with list's warning."""
+    latin = os.fsdecode(b"caf\xe9")
+    write_skill(project / "src" / latin, name="cafe", description="Brew coffee for the team.")
+    write_skill(project / "src" / "tea", description="Brew tea for the team.")
+    named = gateway("eval", f"src/{latin}")
+    assert (named.returncode, named.stdout) == (1, "")
+    assert named.stderr == (
+        "error[E100]: invalid option: 'src/caf\ufffd: a path that is not UTF-8; "
+        "rename the folder'\n"
+    )
+    walked = gateway("eval", "--path", "src", "--format", "json")
+    assert walked.returncode == 0 and json.loads(walked.stdout)["library"] == 1
+    assert walked.stderr == (
+        "warning: skipping 'caf\ufffd' (src/caf\ufffd): a path that is not UTF-8\n"
+    )

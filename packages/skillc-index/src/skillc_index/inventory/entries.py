@@ -107,6 +107,10 @@ class Skipped(Record):
     path: Path
     reason: str
 
+    def notice(self) -> Notice:
+        """The listing's warning for it (``skc eval --path`` skips such a folder too)."""
+        return Notice(f"skipping '{self.path.name}' ({self.path}): {self.reason}")
+
 
 class InstalledSkill(Record):
     """One installed skill and every place it is at (the first in resolution order first)."""
@@ -186,10 +190,7 @@ class Inventory(Record):
         for root, listing in self.folders:
             if wanted is not None and root.kind not in wanted:
                 continue
-            for entry in listing.skipped:
-                notices.append(
-                    Notice(f"skipping '{entry.path.name}' ({entry.path}): {entry.reason}")
-                )
+            notices += (entry.notice() for entry in listing.skipped)
             if listing.error is not None:
                 kind = f"the {root.scope} store" if root.kind == "store" else f"{root.kind} folder"
                 notices.append(Notice(f"cannot list {kind} {root.path} ({listing.error})"))
