@@ -41,11 +41,12 @@ def test_nothing_to_sync(project: Path, env: dict[str, str]) -> None:
 
 def test_a_project_that_is_no_folder_is_e100(project: Path, env: dict[str, str]) -> None:
     """A typo in ``project`` was "nothing to sync", ``ok``, where the CLI refused it: both
-    refuse, in :func:`sync_logs`."""
+    refuse, in :func:`sync_logs`; and ``""`` (an unset variable), which synced the working
+    folder as ``Path("")``."""
     from skillc_index.command_errors import NoSyncFolder
 
     (project / "afile").write_text("x", encoding="utf-8")
-    for given in (project / "typo", project / "afile"):
+    for given in (project / "typo", project / "afile", ""):
         with pytest.raises(NoSyncFolder) as caught:
             sync_logs(project=given, env=env)
         assert (

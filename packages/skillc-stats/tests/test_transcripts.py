@@ -534,6 +534,8 @@ def test_a_claude_folder_given_that_is_no_folder_is_e100(setup: Setup) -> None:
     assert caught.value.spelled(CLI_SPELLING).params == {
         "message": f"--claude-dir '{typo}' is not a folder"
     }
+    with pytest.raises(NoSyncFolder, match="'claude_folder '' is not a folder'"):
+        sync_transcripts(claude_folder="", env=setup.env)  # was ./projects, read
 
 
 def test_the_default_folder_is_claude_config_dir(setup: Setup) -> None:

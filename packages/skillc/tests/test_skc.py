@@ -71,6 +71,10 @@ def test_help_and_version_to_a_reader_gone_end_quietly(
         (("build", "x", "--target", ""), "--target"),
         (("package", "x", "-o", ""), "--output"),
         (("init", ""), "[NAME]"),
+        (("sync", "--project", ""), "--project"),
+        (("sync", "--from", "claude-code", "--claude-dir", ""), "--claude-dir"),
+        (("mcp", "--allow-target", ""), "--allow-target"),
+        (("mcp", "--allow-target="), "--allow-target"),
     ],
 )
 def test_an_empty_text_is_refused_naming_its_option(

@@ -410,7 +410,7 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
     # --pattern` ran with None). So each is passed only when it says something.
     given: dict[str, Any] = {} if multiple or default is None else {"default": default}
     if meta.min_length or meta.item_min_length:  # the MCP schema's minLength: the same bound
-        given["callback"] = _non_empty
+        given["callback"] = non_empty
     if meta.argument:
         return click.Argument(
             [name],
@@ -435,10 +435,10 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
     )
 
 
-def _non_empty(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+def non_empty(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     """A text parameter's value (each of a repeated one's), refused when empty as a usage
     error (E100) naming the option: ``--html ''`` was the working folder, ``--select ''``
-    no selection at all."""
+    no selection at all (a plain click option's callback too: ``skc mcp --allow-target``)."""
     values = value if isinstance(value, tuple) else (value,)
     if "" in values:
         raise click.BadParameter("must not be empty", ctx, param)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import click
 
-from skillc_index.console import CONTEXT_SETTINGS, verbose_option
+from skillc_index.console import CONTEXT_SETTINGS, non_empty, verbose_option
 from skillc_index.helppage import Command
 
 
@@ -32,6 +32,7 @@ from skillc_index.helppage import Command
     metavar="DIR",
     multiple=True,
     type=click.Path(file_okay=False),
+    callback=non_empty,  # '' (an unset variable) would be the working folder
     help="Let skc_build deploy to this folder or below it, besides the agent folders (repeatable).",
 )
 @click.option(

@@ -533,7 +533,7 @@ def sync_logs(
     ``error``; they never stop the other skills. Rows of unknown skills are counted in
     ``skipped`` and stay in their fallback log.
     """
-    if project is not None and not is_folder(Path(project)):
+    if project is not None and (project == "" or not is_folder(Path(project))):  # '': not "."
         from skillc_index.command_errors import NoSyncFolder
 
         raise NoSyncFolder("project", os.fspath(project))

@@ -418,7 +418,9 @@ def sync_transcripts(
     reports the rows that would be added. A log that cannot be written is E041 in that
     skill's :class:`SkillImport` (the files holding its rows are read again next time).
     """
-    if claude_folder is not None and not is_folder(expand_user(claude_folder)):
+    if claude_folder is not None and (
+        claude_folder == "" or not is_folder(expand_user(claude_folder))
+    ):
         from skillc_index.command_errors import NoSyncFolder
 
         raise NoSyncFolder("claude_folder", os.fspath(claude_folder), "claude_dir")

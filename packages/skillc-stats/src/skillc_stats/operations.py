@@ -437,6 +437,7 @@ class SyncParams(Record):
         Param(
             "Sync the fallback logs of PATH (PATH/.skillc/logs/) instead of the current folder.",
             metavar="PATH",  # a folder: checked by sync_logs (E100), for the API too
+            min_length=1,
         ),
     ] = None
     dry_run: Annotated[bool, Param("Show what would be synced; change nothing.")] = False
@@ -453,6 +454,7 @@ class SyncParams(Record):
             "Claude Code's data folder for --from claude-code (default: $CLAUDE_CONFIG_DIR, "
             "else ~/.claude).",
             metavar="PATH",  # a folder: checked by sync_transcripts (E100), for the API too
+            min_length=1,
         ),
     ] = None
     to: Annotated[
