@@ -606,6 +606,12 @@ def test_rule_pages_refuse_formats_they_cannot_print(
         (("--list-rules", "--explain", "SKL301"), "use one of --explain and --list-rules"),
         (("one", "--explain", "SKL301"), "use one of --explain and SKILL"),
         (("one", "--list-rules"), "use one of --list-rules and SKILL"),
+        # a lint run's options were dropped too: exit 0, no SARIF, no baseline written
+        (("--explain", "SKL301", "--sarif-file", "o.sarif"), "--sarif-file goes with a lint run"),
+        (("--list-rules", "--write-baseline", "b.json"), "--write-baseline goes with a lint run"),
+        (("--list-rules", "--fix"), "--fix goes with a lint run"),
+        (("--list-rules", "--max-warnings", "0"), "--max-warnings goes with a lint run"),
+        (("--explain", "SKL301", "--select", "SKL1"), "--select goes with a lint run"),
     ],
 )
 def test_explain_list_rules_and_skills_exclude_each_other(
@@ -615,7 +621,17 @@ def test_explain_list_rules_and_skills_exclude_each_other(
     put(cwd / "one", VALID)
     proc = lint(*args)
     assert (proc.returncode, proc.stdout) == (1, "")
+    mode = "--explain" if "--explain" in args else "--list-rules"
+    message += "" if message.startswith("use one") else f", not {mode}"
     assert proc.stderr == f"error[E100]: invalid option: '{message}'\n"
+    assert not (cwd / "b.json").exists()
+
+
+def test_list_rules_takes_the_options_that_choose_the_rules(lint: Run, cwd: Path) -> None:
+    proc = lint("--list-rules", "--select", "SKL1", "--ignore", "SKL101", "-j", "2")
+    states = {line.split()[0]: line.split()[2] for line in proc.stdout.splitlines()}
+    assert proc.returncode == 0
+    assert (states["SKL102"], states["SKL101"], states["SKL301"]) == ("error", "off", "off")
 
 
 def test_a_file_stands_for_its_skill(lint: Run, cwd: Path) -> None:

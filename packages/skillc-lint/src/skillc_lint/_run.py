@@ -194,6 +194,8 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
         from skillc_lint import ConflictingParameters
 
         raise ConflictingParameters(*given[:2])
+    if given and given[0] != "skills":
+        _check_page_options(params, given[0])
     if params.explain is not None:
         run = LintRun(params, cwd)
         run.docs = _docs(params.explain)
@@ -467,6 +469,38 @@ def _commented(
         )
     run.uncommented += left
     return done._replace(fixes=outcome)
+
+
+#: The options only a lint run uses: with ``--explain`` or ``--list-rules`` they are E100.
+_RUN_ONLY = (
+    "fix",
+    "unsafe_fixes",
+    "diff",
+    "baseline",
+    "write_baseline",
+    "statistics",
+    "max_warnings",
+    "add_suppressions",
+    "show_fixes",
+    "sarif_file",
+)
+#: The options that choose the rules: ``--list-rules`` shows their result, ``--explain`` not.
+_RULE_CHOICE = ("select", "ignore", "profile", "target", "config")
+
+
+def _check_page_options(params: LintParams, mode: str) -> None:
+    """E100 for an option ``mode`` (``explain``, ``list_rules``) has no use for, which it
+    dropped in silence (``--list-rules --sarif-file x``: exit 0, no file for CI to upload),
+    as other commands refuse an option without the one it goes with; a value equal to the
+    default is taken as not given."""
+    from skillc_index.diagnostics import ParameterError
+    from skillc_lint.operations import LintParams
+
+    defaults = LintParams._field_defaults
+    fields = (*_RUN_ONLY, *(_RULE_CHOICE if mode == "explain" else ()))
+    for field in fields:
+        if getattr(params, field) != defaults[field]:
+            raise ParameterError(f"{{{field}}} goes with a lint run, not {{{mode}}}")
 
 
 def _check_outputs(params: LintParams, cwd: Path) -> None:
