@@ -59,6 +59,22 @@ def test_a_rules_table_replaces_a_rules_value_set_before_it(layout: Layout) -> N
     assert load_config(layout, env={}).lint == {"rules": {"SKL401": "error"}}
 
 
+def test_a_rules_value_that_is_no_table_is_ignored_and_replaces_nothing(layout: Layout) -> None:
+    """A project's ``[lint] rules = "x"``, warned about as an unknown rule 'rules', still
+    replaced the global ``[lint.rules]``: the global SKL108 = "error" was lost. It is
+    warned about as what it is and ignored."""
+    assert layout.project_config is not None
+    write(layout.global_config, '[lint.rules]\nSKL108 = "error"\n')
+    write(layout.project_config, '[lint]\nrules = "x"\nprofiles = ["claude-code"]\n')
+    config = load_config(layout, env={})
+    assert config.lint == {"rules": {"SKL108": "error"}, "profiles": ["claude-code"]}
+    (notice,) = (n.text for n in config.notices if "rules" in n.text)
+    assert notice == (
+        f"config file {layout.project_config}: 'lint.rules' must be a table "
+        "([lint.rules] ...), not a string; ignored"
+    )
+
+
 def test_project_beats_global_env_beats_project_cli_beats_env(layout: Layout) -> None:
     assert layout.project_config is not None
     write(layout.global_config, '[search]\ntokenizer = "ascii"\n')

@@ -268,7 +268,16 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
                         Notice(f"config file {path}: {what} '{shown(key)}' {problem}; ignored")
                     )
                     continue
-                if section == "lint" and key == "rules" and isinstance(value, dict):
+                if section == "lint" and key == "rules":
+                    if not isinstance(value, dict):  # it replaced the global [lint.rules]
+                        header = f"tool.skillc.{section}" if path.name == PYPROJECT else section
+                        notices.append(
+                            Notice(
+                                f"config file {path}: 'lint.rules' must be a table "
+                                f"([{header}.rules] ...), not {_toml_kind(value)}; ignored"
+                            )
+                        )
+                        continue
                     # RFC-0009's [lint.rules]: each rule a key, so a project's table merges
                     # into the global one rule by rule (it replaced the whole table)
                     flat.update({f"{RULES_PREFIX}{rule}": v for rule, v in value.items()})
@@ -289,15 +298,13 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
 
 def _nested_rules(lint: Mapping[str, Any]) -> dict[str, Any]:
     """The ``[lint]`` table with its ``rules.<rule>`` keys put back in a ``rules`` table (in
-    the place of the first of them, keys in merged order). A ``rules`` key that is no table
-    (``rules = "strict"`` in the global config) gives way to a later ``rules.<rule>`` one."""
+    the place of the first of them, keys in merged order). A ``rules`` value that is no table
+    never gets here (:func:`_read_values` warns and ignores it)."""
     prefix = RULES_PREFIX.removeprefix("lint.")
     table: dict[str, Any] = {}
     for key, value in lint.items():
         if key.startswith(prefix):
-            if not isinstance(table.get("rules"), dict):
-                table["rules"] = {}
-            table["rules"][key[len(prefix) :]] = value
+            table.setdefault("rules", {})[key[len(prefix) :]] = value
         else:
             table[key] = value
     return table
