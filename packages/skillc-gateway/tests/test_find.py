@@ -894,6 +894,10 @@ def test_a_budget_that_is_no_number_of_seconds_is_refused(
         ({"limit": True}, "limit must be an integer from 1 to 100, not True"),
         ({"budget": "5"}, "budget must be a number of seconds, 0 or more, not '5'"),
         ({"budget": True}, "budget must be a number of seconds, 0 or more, not True"),
+        # len(5) and Path(5) were bare TypeErrors
+        ({"query": 5}, "query must be a str, not int"),
+        ({"paths": [5]}, "paths must be folder paths (str), not int"),
+        ({"paths": 5}, "paths must be folder paths (str), not int"),
     ],
 )
 def test_a_limit_or_budget_of_another_type_is_e100_before_any_walk(
@@ -909,7 +913,7 @@ def test_a_limit_or_budget_of_another_type_is_e100_before_any_walk(
 
     monkeypatch.setattr(catalog, "find_roots", walked)
     with pytest.raises(InvalidOption) as raised:
-        find_skills(layout, "owls", paths=["lib"], **given)
+        find_skills(layout, **{"query": "owls", "paths": ["lib"], **given})
     assert raised.value.code == "E100"
     assert message in str(raised.value)
 

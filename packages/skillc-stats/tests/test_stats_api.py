@@ -585,6 +585,31 @@ def test_a_filter_of_the_wrong_type_is_e031_not_a_type_error(layout: Layout) -> 
         assert caught.value.option == option
 
 
+def test_the_other_arguments_of_the_wrong_type_are_typed_errors(
+    demo: ResolvedSkill, layout: Layout
+) -> None:
+    """``by="year"`` was taken (grouped by day), ``group_by=5``, ``targets=5``,
+    ``project=5`` and ``claude_folder=5`` were bare TypeErrors or AttributeErrors."""
+    from skillc_index import InvalidOption
+    from skillc_index.command_errors import NoSyncFolder
+    from skillc_stats import query_all, sync_logs, sync_transcripts
+
+    for by, shown in [("year", "'year'"), (5, "int")]:
+        with pytest.raises(InvalidOption, match=f"by must be day, week or month, not {shown}"):
+            query_all(layout, by=by)
+    for targets in (5, {"x": 5}):
+        with pytest.raises(InvalidOption, match="targets must map target names to folders"):
+            query_all(layout, targets=targets)
+    with pytest.raises(InvalidQueryType, match=r"invalid query type: '5'"):
+        query_stats(demo, layout, group_by=5)
+    with pytest.raises(InvalidOption, match="skill must be a name or a path, not int"):
+        query_stats(5, layout)
+    with pytest.raises(NoSyncFolder, match="project '5' is not a folder"):
+        sync_logs(project=5)
+    with pytest.raises(NoSyncFolder, match="claude_folder '5' is not a folder"):
+        sync_transcripts(claude_folder=5)
+
+
 def test_unreadable_log_is_e999(demo: ResolvedSkill, layout: Layout) -> None:
     path = primary_log(demo.runtime)
     path.parent.mkdir(parents=True)

@@ -596,8 +596,8 @@ def periods_note(first: str, last: str, by: str) -> Notice | None:
 def check_query(group_by: str) -> str:
     """``group_by`` if it is a query type of RFC-0003:C-QUERIES, else E030 (a plain string is
     checked here, not by click, so the CLI reports E030 rather than a usage error)."""
-    if group_by not in QUERY_TYPES:
-        raise InvalidQueryType(group_by, QUERY_TYPES)
+    if not isinstance(group_by, str) or group_by not in QUERY_TYPES:  # 5: a bare TypeError
+        raise InvalidQueryType(str(group_by), QUERY_TYPES)
     return group_by
 
 
@@ -616,6 +616,8 @@ def prepare(
     """Check the query type and the filters, resolve the skill, open the team ``store``
     (a ``postgresql://`` URL) if one is given: a ready :class:`StatsQuery`."""
     check_query(group_by)
+    if not isinstance(skill, ResolvedSkill | str | os.PathLike):  # 5: a bare TypeError
+        raise InvalidOption(f"skill must be a name or a path, not {type(skill).__name__}")
     if layout is None:
         layout = Layout.discover()
     filters = team_filters(layout, since, until, projects, store, users, machines)

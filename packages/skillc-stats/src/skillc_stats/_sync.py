@@ -533,10 +533,12 @@ def sync_logs(
     ``error``; they never stop the other skills. Rows of unknown skills are counted in
     ``skipped`` and stay in their fallback log.
     """
-    if project is not None and (project == "" or not is_folder(Path(project))):  # '': not "."
+    if project is not None and not (  # '' (Path: the working folder) and 5 (TypeError) too
+        isinstance(project, str | os.PathLike) and project != "" and is_folder(Path(project))
+    ):
         from skillc_index.command_errors import NoSyncFolder
 
-        raise NoSyncFolder("project", os.fspath(project))
+        raise NoSyncFolder("project", str(project))
     layout = sync_layout(None if project is None else Path(project), env)
     found = fallback_logs(layout)
     if skill is not None:

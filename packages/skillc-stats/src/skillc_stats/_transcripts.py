@@ -418,12 +418,14 @@ def sync_transcripts(
     reports the rows that would be added. A log that cannot be written is E041 in that
     skill's :class:`SkillImport` (the files holding its rows are read again next time).
     """
-    if claude_folder is not None and (
-        claude_folder == "" or not is_folder(expand_user(claude_folder))
+    if claude_folder is not None and not (  # '' (./projects) and 5 (TypeError) too
+        isinstance(claude_folder, str | os.PathLike)
+        and claude_folder != ""
+        and is_folder(expand_user(claude_folder))
     ):
         from skillc_index.command_errors import NoSyncFolder
 
-        raise NoSyncFolder("claude_folder", os.fspath(claude_folder), "claude_dir")
+        raise NoSyncFolder("claude_folder", str(claude_folder), "claude_dir")
     home_layout = Layout.discover(None, env)
     base = Path(claude_folder) if claude_folder is not None else claude_dir(env, home_layout)
     projects = Path(os.path.abspath(expand_user(base))) / "projects"

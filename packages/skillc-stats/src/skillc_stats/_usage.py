@@ -330,9 +330,20 @@ def query_all(
     logs, or from the team ``store`` (a ``postgresql://`` URL; ``users`` and ``machines``
     filter it). ``targets``: the config's ``[targets]``. Filters as :func:`query_stats`.
     ``by`` (``day``, ``week``, ``month``): their uses over time instead
-    (:func:`skillc_stats._trends.trends`)."""
+    (:func:`skillc_stats._trends.trends`). Another ``by``, or ``targets`` that map no names
+    to folders, is E100 (as ``--by`` on the command line), checked first."""
+    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.layout import shown
     from skillc_stats._stats import team_filters
 
+    if by is not None and (not isinstance(by, str) or by not in ("day", "week", "month")):
+        given = f"'{shown(by)}'" if isinstance(by, str) else type(by).__name__
+        raise InvalidOption(f"by must be day, week or month, not {given}")
+    if targets is not None and not (
+        isinstance(targets, Mapping)
+        and all(isinstance(item, str) for pair in targets.items() for item in pair)
+    ):
+        raise InvalidOption("targets must map target names to folders, each a str")
     layout = layout or Layout.discover()
     filters = team_filters(layout, since, until, projects, store, users, machines)
     return all_answers(layout, filters, store, targets, by)[0]

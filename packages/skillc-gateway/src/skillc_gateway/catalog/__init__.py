@@ -215,8 +215,9 @@ def find_skills(
     is installed (the stores, every agent folder, ``configured`` being the config's
     ``[targets]``: by default those ``skc find`` takes from the layout's config, ``{}`` for
     none; and the skills of installed Claude Code plugins). Raises EmptyQuery (E004) for a
-    blank query, :class:`QueryTooLong` (E100), InvalidOption (E100) for a limit that is no
-    integer from 1 to 100 or a budget that is no number of seconds (checked first), and
+    blank query, :class:`QueryTooLong` (E100), InvalidOption (E100) for a query that is no
+    ``str``, a limit that is no integer from 1 to 100, a budget that is no number of seconds
+    or a path that is no ``str`` or ``os.PathLike`` (checked first), and
     SkillDirectoryNotFound (E022) for a path that is not a folder; ``confined`` (the caller
     is a model: the MCP server), :class:`PathNotSearched` (E100) for one outside the
     project, the home folder and the folders of installed skills (:func:`find_roots`).
@@ -240,7 +241,17 @@ def find_skills(
         raise InvalidOption(f"limit must be an integer from 1 to {MAX_FIND_LIMIT}, not {limit!r}")
     if not budget_fits(budget):
         raise InvalidOption(f"budget must be a number of seconds, 0 or more, not {budget!r}")
-    paths = as_items(paths)
+    if not isinstance(query, str):  # len(5): a bare TypeError
+        raise InvalidOption(f"query must be a str, not {type(query).__name__}")
+    items: tuple[object, ...]
+    try:
+        items = as_items(paths)
+    except TypeError:  # paths=5: one path, refused below
+        items = (paths,)
+    for path in items:
+        if not isinstance(path, str | os.PathLike):
+            raise InvalidOption(f"paths must be folder paths (str), not {type(path).__name__}")
+    paths = cast("tuple[str, ...]", items)  # each checked: iterated once (a generator)
     if configured is None:  # as `skc find` reads them (it answered more skills than this)
         from skillc_index.config import load_config
         from skillc_index.inventory.folders import trusted_targets
