@@ -14,15 +14,13 @@ that name their keys (:mod:`skillc_index.accesslog`: ``ShowArgs``, ``OpenArgs``,
   *current* headings by ``show``'s own rule (``skillc_index.matching_headings``,
   RFC-0002:C-SHOW: trimmed, leading ``#`` marks dropped, the query as given then the part
   before `` — ``, Unicode case folding; the ``nth`` match, first by default, in file then
-  line order, only in ``file`` when given). The entry carries the
-  heading's own text and its file. A heading that no longer exists keeps the query as the
-  section, and ``file`` when the row gave one (else null);
+  line order, only in ``file`` when given). The entry carries the heading's own text and its
+  file; a heading no longer there keeps the query, and ``file`` when the row gave one;
 - ``open`` (``{"path"}``): a file; so is ``read``, a file an agent read with its own tool
   (imported by ``sync --from claude-code``, with the ``path`` ``open`` logs);
 - ``search`` (``{"query", "result_count", "limit"}``): a search query.
 
-Sections and files count successful rows only: a failed ``show`` read nothing, and is
-counted under ``errors`` instead.
+Sections and files count successful rows only (a failed ``show``: under ``errors``).
 
 **Uses and author activity** (DECISIONS, "Logging and analytics"): the summary's ``uses``
 are the rows of agents' reads and activations (:data:`~skillc_index.accesslog.USE_COMMANDS`),
@@ -47,6 +45,7 @@ from skillc_index import (
     MAX_JSON_DEPTH,
     HeadingMatcher,
     IndexedHeading,
+    InvalidOption,
     InvalidQueryType,
     Layout,
     Notice,
@@ -616,7 +615,7 @@ def prepare(
     """Check the query type and the filters, resolve the skill, open the team ``store``
     (a ``postgresql://`` URL) if one is given: a ready :class:`StatsQuery`."""
     check_query(group_by)
-    if not isinstance(skill, ResolvedSkill | str | os.PathLike):  # 5: a bare TypeError
+    if not isinstance(skill, ResolvedSkill | str | os.PathLike):  # 5: not a bare TypeError
         raise InvalidOption(f"skill must be a name or a path, not {type(skill).__name__}")
     if layout is None:
         layout = Layout.discover()
