@@ -372,14 +372,22 @@ def test_a_day_a_bound_names_holds_the_rows_its_text_comparison_keeps(
     A row dated on no day of the calendar, ``2026-02-30``, sorts between February 28 and
     March 1: the whole days ended at ``2026-02-28*`` and a cut March 1 began at its text, so
     ``--until 2026-03-01T10:00:00Z`` left it out (and ``--all``'s days of a month's end).
-    The team store answers as the local log (one skill, its uses by day, and ``--all``)."""
+    A bound on the calendar's last day (first) asked for the day after it (before it):
+    ``--until 9999-12-31T23:59:59Z`` or ``--since 9999-12-31T10:00:00Z`` was E999
+    OverflowError, and ``--all --since 9999-12-05T10:00:00Z`` counted every row (the month
+    after 9999-12 was ``10000-01``, as text below it). The team store answers as the local
+    log (one skill, its uses by day, and ``--all``, by day, week and month too)."""
     from skillc_stats import query_stats
 
     from .conftest import record
 
     odd = ("2016-12-31T23:59:60Z", "2026-03-01t10:00:00z", "2026-03-01 10:00:00Z")
     odd += ("2026-02-30T10:00:00Z",)
+    odd += ("0000-06-01T10:00:00Z", "0001-01-01 10:00:00Z", "9999-12-31 10:00:00Z")
+    odd += ("9999-12-31T23:59:60Z", "9999-12-32T10:00:00Z", "9999-13-01T10:00:00Z", "zzz")
     plain = ("2016-12-31T10:00:00Z", "2026-02-28T10:00:00Z", "2026-03-01T10:00:00Z")
+    plain += ("0001-01-01T05:00:00Z", "0001-01-01T20:00:00Z", "0001-01-05T10:00:00Z")
+    plain += ("9999-12-05T10:00:00Z", "9999-12-31T05:00:00Z", "9999-12-31T20:00:00Z")
     log_rows(*(record(demo, "show", {}, timestamp=t) for t in (*odd, *plain)))
     upload_logs(postgres_url, layout, user="alice", machine="m1")
     ranges = [
@@ -395,13 +403,26 @@ def test_a_day_a_bound_names_holds_the_rows_its_text_comparison_keeps(
         (None, "2026-03-01T10:00:00Z"),  # cut: the whole days end below March 1, 02-30 in
         ("2026-02-27T12:00:00Z", None),  # --all's last day of February: 02-30 in
         (None, "2026-02-28T23:59:59Z"),  # whole: 02-30 out, as locally
+        (None, "9999-12-31T23:59:59Z"),  # the calendar's last day, whole
+        (None, "9999-12-31T10:00:00Z"),
+        ("9999-12-31T10:00:00Z", None),  # cut: no whole day after it
+        ("9999-12-31", None),
+        ("9999-12-05T10:00:00Z", None),  # --all: the months after 9999-12
+        ("2026-01-01", "9999-12-30T23:59:59Z"),
+        (None, "0001-01-01T10:00:00Z"),  # cut: no whole day before it
+        ("0001-01-01T10:00:00Z", "0001-01-01T12:00:00Z"),
+        ("0001-01-01", "9999-12-31T23:59:59Z"),
+        (None, "0001-01-01T23:59:59Z"),
+        ("0001-01-01T10:00:00Z", None),
     ]
     for since, until in ranges:
         given = {"since": since, "until": until}
         local = query_stats(demo, layout, **given)
         assert query_stats(demo, layout, store=postgres_url, **given) == local, given
-        mine = query_all(layout, **given)["data"]
-        assert query_all(layout, store=postgres_url, **given)["data"] == mine, given
+        for by in (None, "day", "week", "month"):
+            mine = query_all(layout, by=by, **given)["data"]
+            team = query_all(layout, store=postgres_url, by=by, **given)["data"]
+            assert team == mine, (given, by)
     leap = query_stats(demo, layout, store=postgres_url, since=ranges[0][0], until=ranges[0][1])
     assert leap["data"]["total_accesses"] == 1  # 10:00, not 23:59:60
     rollups_match_rows(postgres_url)

@@ -33,6 +33,10 @@ ROW_INSTANT = f"({UTC_DAY} IS NOT NULL AND {CALENDAR_DAY.format(day='substr(time
 #: digit and ``-``: a shorter text marked still sorts before the days it is the start of, as
 #: it did unmarked.
 NOT_UTC = "*"
+#: The calendar's first and last days, and the text above every text of its last month: the
+#: day (and the month) after its last as a bound of text (:func:`_next_day`,
+#: :func:`_month_after`), as ``2027-01-01`` is above every text of ``2026-12``.
+FIRST_DAY, LAST_DAY, AFTER_LAST = "0001-01-01", "9999-12-31", "9999-13"
 #: The ``--by`` period of a ``day`` (SQL text) as :func:`~skillc_stats._stats.period_of`
 #: makes it: the day, the Monday of its ISO week, the month (``YYYY-MM``); NULL for a text
 #: that is no day (a teammate's row may hold anything: counted, in no period).
@@ -99,7 +103,10 @@ def _split_days(since: str | None, until: str | None) -> Days:
     second ``23:59:60Z`` or a lowercase ``t`` sorts after ``23:59:59Z``, a space or a bare
     date before ``T00:00:00Z``. So a cut day's rows are all the rows of its day's text within
     the range, and a whole day at an end is read from the rows when it holds one outside (a
-    cheap test: rarely true)."""
+    cheap test: rarely true). A bound that cuts the calendar's last day (first), which has no
+    whole day after it (before it), leaves the whole range to the rows: a few at most."""
+    if _cuts(LAST_DAY, since, None) or _cuts(FIRST_DAY, None, until):
+        return Days((LAST_DAY, FIRST_DAY), [(since or "", until, None)], [])
     days = sorted({bound[:10] for bound in (since, until) if bound is not None})
     cut = {day for day in days if _cuts(day, since, until)}
     first = last = ""
@@ -110,7 +117,7 @@ def _split_days(since: str | None, until: str | None) -> Days:
     parts = [_part(day, since, until) for day in days if day in cut]
     doubts = [_doubt(day, since, until) for day in days if day not in cut]
     if first and last and first > last:  # no whole day: rows only
-        return Days(("9999-12-31", "0001-01-01"), parts, [])
+        return Days((LAST_DAY, FIRST_DAY), parts, [])
     return Days((first, last), parts, doubts)
 
 
@@ -173,8 +180,10 @@ def _doubt(day: str, since: str | None, until: str | None) -> Doubt:
 
 
 def _month_after(month: str, step: int = 1) -> str:
+    """The month ``step`` months after ``month`` (``YYYY-MM``); past the calendar's last,
+    :data:`AFTER_LAST`."""
     index = int(month[:4]) * 12 + int(month[5:7]) - 1 + step
-    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+    return f"{index // 12:04d}-{index % 12 + 1:02d}" if index < 120000 else AFTER_LAST
 
 
 def _month_days(month: str) -> str:
@@ -185,8 +194,12 @@ def _month_days(month: str) -> str:
 
 
 def _next_day(day: str, step: int = 1) -> str:
+    """The day ``step`` days after ``day``; past the calendar's last, :data:`AFTER_LAST` (a
+    bound of text only: :func:`_split_days` never asks for a day before its first)."""
     from datetime import date, timedelta
 
+    if day == LAST_DAY and step > 0:
+        return AFTER_LAST
     return (date.fromisoformat(day) + timedelta(days=step)).isoformat()
 
 
