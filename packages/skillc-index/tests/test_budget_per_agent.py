@@ -197,13 +197,40 @@ def test_claude_code_lists_its_command_names(
     assert claude["tokens"] == 17
 
 
+def test_opencode_prices_the_last_skill_of_a_name_it_scans(
+    cli: Callable[..., Run], home: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    """OpenCode scans ``.claude`` and ``.agents`` (the home's, then the project's), then its
+    own folders (``~/.config/opencode``, then the project's ``.opencode``), a skill replacing
+    the one of its name scanned before: the copy it lists is priced (the first folder's
+    was, a copy OpenCode never shows), in the folder that has it."""
+    write_skill(project / ".claude" / "skills" / "dup", description="Short.")
+    write_skill(project / ".opencode" / "skills" / "dup", description="The OpenCode copy.")
+    write_skill(home / ".config" / "opencode" / "skills" / "cfg", description="Global copy.")
+    write_skill(project / ".claude" / "skills" / "cfg", description="Project copy.")
+    write_skill(home / ".claude" / "skills" / "mine", description="Home copy.")
+    write_skill(project / ".agents" / "skills" / "mine", description="Project copy.")
+
+    (opencode,) = run_json(cli, "--agent", "opencode")["budget"]
+    paths = sorted(entry["path"] for entry in opencode["entries"])
+    assert paths == [
+        str(home / ".config" / "opencode" / "skills" / "cfg"),
+        str(project / ".agents" / "skills" / "mine"),
+        str(project / ".opencode" / "skills" / "dup"),
+    ]
+    counts = {part["path"]: part["skills"] for part in opencode["folders"]}
+    assert counts[str(project / ".claude" / "skills")] == 0
+    assert counts[str(project / ".opencode" / "skills")] == 1
+
+
 def test_one_skill_reached_through_two_folders_is_priced_once(
     cli: Callable[..., Run], home: Path, project: Path, write_skill: WriteSkill
 ) -> None:
     """``npx skills add`` leaves one folder in ``.agents/skills`` and a link to it in
     ``.claude/skills``: an agent reading both lists that ``SKILL.md`` once (it was priced
-    twice, ``folder`` and ``symlink``). OpenCode keeps one skill a name, so the home copy of
-    ``web`` is not listed either; Copilot lists its own copy, another file, as well."""
+    twice, ``folder`` and ``symlink``). OpenCode keeps one skill a name, the last it scans:
+    the home ``~/.config/opencode`` copy of ``web``; Copilot lists its own copy, another file,
+    as well."""
     write_skill(project / ".agents" / "skills" / "web", description="Review web designs.")
     (project / ".claude" / "skills").mkdir(parents=True)
     (project / ".claude" / "skills" / "web").symlink_to("../../.agents/skills/web")
@@ -216,6 +243,8 @@ def test_one_skill_reached_through_two_folders_is_priced_once(
         return [(entry["name"], entry["kind"]) for entry in found["entries"]]
 
     assert listed("opencode") == [("web", "folder")]
+    (opencode,) = run_json(cli, "--agent", "opencode")["budget"]
+    assert opencode["entries"][0]["path"] == str(home / ".config" / "opencode" / "skills" / "web")
     assert listed("cursor") == [("web", "folder")]
     assert listed("copilot") == [("web", "folder"), ("web", "folder")]
     assert listed("claude") == [("web", "symlink")]

@@ -79,9 +79,11 @@ from skillc_index.listing.entryfile import (
     user_only_entry,
 )
 from skillc_index.listing.precedence import (
+    NAME_KEYED,
     Shadowed,
     agent_entries,
     command_names,
+    keyed_order,
     part_of,
     personal_skills,
 )
@@ -113,13 +115,6 @@ __all__ = [
 ]
 
 CHARS_PER_TOKEN = 4
-#: The agents that keep one skill a name, the first folder's in the order the listing reads
-#: them (project folders before the home's): OpenCode (anomalyco/opencode
-#: ``packages/opencode/src/skill/skill.ts``: ``skills[name] = ...``, the project's loaded
-#: after the home's, replacing it). The others list each ``SKILL.md`` once (Codex:
-#: ``core-skills/src/loader.rs`` keeps one skill a canonical path; Claude Code since
-#: anthropics/claude-code#10115), however many of their folders reach it.
-NAME_KEYED = frozenset({"opencode"})
 
 
 def estimate_tokens(chars: int) -> int:
@@ -449,8 +444,10 @@ def _read_folder(
     project skill named as one of ``personal`` is added to ``shadowed`` instead. A skill
     whose real ``SKILL.md`` is in ``counted`` (an earlier folder's: one ``npx skills`` install
     reached through a link in another folder the agent reads) is left out, and so, with
-    ``keyed`` (an agent that keeps one skill a name, :data:`NAME_KEYED`), is one whose name
-    an earlier folder's skill has; each skill kept is added to both."""
+    ``keyed`` (an agent that keeps one skill a name,
+    :data:`~skillc_index.listing.precedence.NAME_KEYED`), is one whose name an earlier
+    folder's skill has (its folders read in :func:`keyed_order`); each skill kept is added
+    to both."""
     from skillc_index.listing.overrides import HIDDEN, NAME_ONLY
 
     scope: Scope = root.scope or "project"
@@ -525,10 +522,14 @@ def _listing(
     shadowed: list[Shadowed] = []
     counted: set[str] = set()
     keyed: set[str] | None = set() if agent in NAME_KEYED else None
-    for root in roots:
-        found, part = _read_folder(
-            root, model, limit, reads, chosen, applied, personal, shadowed, counted, keyed
+    read = {  # the folder whose skill the agent keeps read first; listed in folder order
+        index: _read_folder(
+            roots[index], model, limit, reads, chosen, applied, personal, shadowed, counted, keyed
         )
+        for index in (range(len(roots)) if keyed is None else keyed_order(agent, roots))
+    }
+    for index, root in enumerate(roots):
+        found, part = read[index]
         entries += found
         parts.append(part._replace(target=(targets or {}).get(root.path)))
     if agent == "claude":  # its command names; a nested folder's prefixed with its subfolder

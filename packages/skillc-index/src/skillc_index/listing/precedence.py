@@ -7,8 +7,8 @@ higher-priority location wins, enterprise > personal > project; plugin skills us
 is the skill's folder name (its command name; the frontmatter ``name`` is a label). skillc
 sees no enterprise folder, so a personal skill (``~/.claude/skills/<name>``) shadows the
 project skills of its name (``.claude/skills/<name>``, the nested folders' too), which Claude
-Code does not list. Codex's and Copilot's documentation state no such order: their folders
-are counted as found.
+Code does not list. OpenCode keeps the last skill of a name it scans (:data:`NAME_KEYED`).
+Codex's and Copilot's documentation state no such order: their folders are counted as found.
 """
 
 from __future__ import annotations
@@ -26,7 +26,23 @@ if TYPE_CHECKING:
     from skillc_index.listing.budget import ListingEntry
     from skillc_index.listing.shapes import ShadowedShape
 
-__all__ = ["Shadowed", "agent_entries", "command_names", "part_of", "personal_skills"]
+__all__ = [
+    "NAME_KEYED",
+    "Shadowed",
+    "agent_entries",
+    "command_names",
+    "keyed_order",
+    "part_of",
+    "personal_skills",
+]
+
+#: The agents that list one skill a frontmatter name, the last one they scan: OpenCode
+#: (anomalyco/opencode ``packages/opencode/src/skill``: ``skills[name] = ...`` replaces the
+#: skill of that name scanned before), in the order :func:`keyed_order` gives. The others
+#: list each ``SKILL.md`` once (Codex: ``core-skills/src/loader.rs`` keeps one skill a
+#: canonical path; Claude Code since anthropics/claude-code#10115), however many of their
+#: folders reach it.
+NAME_KEYED = frozenset({"opencode"})
 
 
 class Shadowed(NamedTuple):
@@ -87,3 +103,22 @@ def command_names(
             name = f"{prefix}:{name}"
         named.append(entry.renamed(name))
     return named
+
+
+def keyed_order(agent: str, roots: Sequence[Root]) -> list[int]:
+    """The indexes of ``roots`` in the order ``agent`` (of :data:`NAME_KEYED`) keeps a skill
+    whose name several of them have, the folder that wins first: OpenCode's scan reversed.
+    It scans the folders of the agents it reads too (``AgentTarget.reads``: ``.claude``, then
+    ``.agents``), the home's then the project's, then its own (``~/.config/opencode``, then
+    the project's ``.opencode``)."""
+    from skillc_index.layout import KNOWN_TARGETS
+
+    reads = KNOWN_TARGETS[agent].reads
+
+    def scanned(index: int) -> tuple[bool, bool, int]:
+        root = roots[index]
+        other = root.agent != agent and root.agent in reads
+        rank = reads.index(root.agent) if other and root.agent is not None else 0
+        return not other, root.scope == "project", rank
+
+    return sorted(range(len(roots)), key=scanned, reverse=True)
