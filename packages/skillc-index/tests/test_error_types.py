@@ -3,6 +3,7 @@ of its code's, and no library message names a command-line flag (the CLI spells 
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -187,3 +188,28 @@ def test_a_store_that_cannot_hold_a_skill_is_cannot_create(
     with pytest.raises(CannotCreate) as caught:
         init_project(layout)
     assert caught.value.path == str(where / ".skillc" / "skills")
+
+
+def test_the_readme_names_each_error_class_where_it_is_defined() -> None:
+    """The README's ``diagnostics`` row names the error class of each code, those of the codes
+    its note gives to ``command_errors`` defined there and the others in ``diagnostics``: it
+    named ``ImportRefused``, ``PackageRefused`` (E070) and ``InvalidSettings`` (E080) as
+    ``diagnostics`` names, which ``from skillc_index.diagnostics import`` does not find."""
+    from skillc_index import command_errors, diagnostics
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `diagnostics` ("))
+    note = re.search(r"the error classes of (.+?) are in `command_errors`", row)
+    assert note is not None
+    codes: set[str] = set()
+    for first, last in re.findall(r"E(\d{3})(?:-E(\d{3}))?", note.group(1)):
+        codes.update(f"E{n:03d}" for n in range(int(first), int(last or first) + 1))
+    named = 0
+    for name in re.findall(r"`([A-Z]\w+)`", row):
+        found = getattr(diagnostics, name, None) or getattr(command_errors, name, None)
+        if not isinstance(found, type) or not issubclass(found, SkillcError):
+            continue
+        home = command_errors if found.code in codes else diagnostics
+        assert found.__module__ == home.__name__, (name, found.code)
+        named += 1
+    assert named > 20  # the row was found and read
