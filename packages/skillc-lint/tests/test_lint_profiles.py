@@ -145,6 +145,19 @@ def test_skl502_metadata(skill: Writer) -> None:
     ]
 
 
+def test_skl502_quotes_the_number_as_written(skill: Writer) -> None:
+    """The hint quoted the number's reading (``1.10``: "1.1"), not what the author wrote."""
+    written = ("1.10", "1e3", "0x10", "007")
+    folder = front(skill, "metadata:\n" + "".join(f"  k{n}: {w}\n" for n, w in enumerate(written)))
+    assert lint(folder, "SKL502") == [
+        f"metadata value 'k{n}' must be a string, not a number (quote it: \"{w}\")"
+        for n, w in enumerate(written)
+    ]
+    assert lint(front(skill, "metadata: {version: 1.10, build: 1_000}\n"), "SKL502") == [
+        "metadata value 'version' must be a string, not a number (quote it: \"1.10\")"
+    ]  # 1_000 is text to YAML 1.2
+
+
 def test_skl502_near_miss(skill: Writer) -> None:
     assert lint(front(skill, 'metadata:\n  version: "1.0"\n  author: me\n'), "SKL502") == []
 

@@ -80,6 +80,19 @@ def test_the_safe_fix_moves_version_under_metadata(lint: Run, skill: Writer) -> 
     assert done.returncode == 0, done.stderr
 
 
+def test_the_safe_fix_writes_the_version_as_written(lint: Run, skill: Writer) -> None:
+    """``version: 1.10`` was moved as ``"1.1"`` (the number's reading): a different version.
+    The fix writes what ``skc build`` writes, the scalar's own characters."""
+    for number, written in enumerate(("1.10", "1e3", "0x10", "1_000", "007", "true")):
+        name = f"v{number}"
+        base = f"name: {name}\ndescription: Formats tables. Use when a table is ragged.\n"
+        folder = skill(name=name, frontmatter=f"{base}version: {written}\n")
+        done = lint(str(folder), "--target", "codex", "--fix", "--select", "SKL931")
+        assert done.returncode == 0, done.stderr
+        text = (folder / "SKILL.md").read_text()
+        assert f'metadata:\n  version: "{written}"\n' in text, (written, text)
+
+
 def test_the_command_line_option(lint: Run, skill: Writer) -> None:
     folder = skill(frontmatter=CLAUDE_FIELDS)
     done = lint(str(folder), "--target", "codex,agents", "--format", "json")

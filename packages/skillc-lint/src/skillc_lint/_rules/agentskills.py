@@ -84,11 +84,17 @@ def metadata_format(skill: Skill, options: Options) -> Findings:
     if not isinstance(value, dict):
         yield Finding(f"metadata must be a mapping of strings, not {type_name(value)}", line=line)
         return
+    texts: dict[tuple[str, ...], str] = {}
+    if any(isinstance(item, (int, float)) for item in value.values()):
+        from skillc_index.markdown.yaml12 import scalar_texts
+
+        texts = scalar_texts(skill.skill_md.frontmatter)  # as written: '1.10', not 1.1
     for key, item in value.items():
         if not isinstance(key, str):
             yield Finding(f"metadata key {key!r} must be a string", line=line)
         elif not is_text(item):  # an unquoted date is a string in YAML 1.2
-            hint = f' (quote it: "{item}")' if isinstance(item, (int, float)) else ""
+            text = texts.get(("metadata", key)) if isinstance(item, (int, float)) else None
+            hint = f' (quote it: "{text}")' if text is not None else ""
             yield Finding(
                 f"metadata value '{key}' must be a string, not {type_name(item)}{hint}", line=line
             )

@@ -50,14 +50,15 @@ def _targets(options: Options) -> list[tuple[str, Dialect]]:
     return [(name, known[name]) for name in options[TARGETS_OPTION] if name in known]
 
 
-def _move_to_metadata(skill: Skill, key: str) -> Fix | None:
-    """``key: value`` (one line) -> ``metadata:`` / ``  key: "value"``, when the frontmatter
-    has no ``metadata`` and then reads with ``metadata.key`` holding the value's text."""
+def _move_to_metadata(skill: Skill, key: str, text: object) -> Fix | None:
+    """``key: value`` (one line) -> ``metadata:`` / ``  key: "text"``, when the frontmatter
+    has no ``metadata`` and then reads with ``metadata.key`` holding ``text``: what the
+    build writes there (a number as the source writes it, ``1.10``, not ``1.1``)."""
     from skillc_index import parse_frontmatter
     from skillc_lint._fixes import apply_edits
 
     data = frontmatter(skill)
-    if "metadata" in data or key not in data:
+    if "metadata" in data or key not in data or not isinstance(text, str):
         return None
     number = field_line(skill, key)
     lines = skill.lines(SKILL_FILE)
@@ -65,8 +66,6 @@ def _move_to_metadata(skill: Skill, key: str) -> Fix | None:
     match = _ONE_LINE.fullmatch(content)
     if match is None or match.group(1) != key:
         return None
-    value = data[key]
-    text = str(value).lower() if isinstance(value, bool) else str(value)
     quoted = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     edit = TextEdit(number, 1, number, len(content) + 1, f"metadata:\n  {key}: {quoted}")
     new = apply_edits(skill.skill_md_text, (edit,))
@@ -85,10 +84,12 @@ def target_fields(skill: Skill, options: Options) -> Findings:
 
     texts = scalar_texts(skill.skill_md.frontmatter)  # what build writes: '1.10', not '1.1'
     for name, dialect in _targets(options):
-        for change in project_frontmatter(data, dialect, name, texts=texts).changes:
+        projection = project_frontmatter(data, dialect, name, texts=texts)
+        for change in projection.changes:
             top = change.field.split(".", 1)[0]
             movable = change.action == "moved" and top in _MOVABLE
-            fix = _move_to_metadata(skill, top) if movable else None
+            moved = projection.frontmatter.get("metadata", {}).get(top) if movable else None
+            fix = _move_to_metadata(skill, top, moved) if movable else None
             yield Finding(change.text, line=field_line(skill, top), fix=fix)
 
 
