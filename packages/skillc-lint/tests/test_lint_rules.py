@@ -406,6 +406,22 @@ def test_skl108_trigger_in_the_body_does_not_count(skill: Writer, found: Found) 
     assert len(found(folder, "SKL108")) == 1
 
 
+def test_skl108_claude_code_reads_when_to_use_with_the_description(
+    skill: Writer, found: Found
+) -> None:
+    """Claude Code lists ``when_to_use`` with the description: under its profile a trigger
+    there counts (it did not); without the profile, which no other agent reads, it does not."""
+    folder = skill(
+        frontmatter="name: my-skill\ndescription: Formats tables.\n"
+        "when_to_use: Use when the user asks to align a Markdown table.\n"
+    )
+    claude = default_registry(profiles=("claude-code",))
+    assert found(folder, "SKL108", registry=claude) == []
+    assert len(found(folder, "SKL108")) == 1
+    bare = skill(name="bare", frontmatter="name: bare\ndescription: Formats tables.\n")
+    assert len(found(bare, "SKL108", registry=claude)) == 1  # near miss: no when_to_use
+
+
 # -- SKL109 frontmatter-known -----------------------------------------------------------------
 
 

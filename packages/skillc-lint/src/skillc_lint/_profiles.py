@@ -87,8 +87,12 @@ PROFILES: dict[str, Profile] = {
             claude_code.RULES + claude_guidance.RULES + plugins.RULES,
             claude_code.FIELDS,
             extends="agentskills",
-            # Claude Code reads allowed-tools as a YAML list or a comma-separated string too.
-            settings={"SKL503": {"accept": ["string", "list", "commas"]}},
+            # Claude Code reads allowed-tools as a YAML list or a comma-separated string too,
+            # and lists when_to_use with the description (where SKL108 looks for a trigger).
+            settings={
+                "SKL503": {"accept": ["string", "list", "commas"]},
+                "SKL108": {"fields": ["description", "when_to_use"]},
+            },
             substitutions=claude_code.SUBSTITUTIONS,
         ),
         Profile(

@@ -507,7 +507,7 @@ RULES: tuple[Rule, ...] = (
         "warning",
         description_triggers,
         "description says when to use the skill ('Use when ...').",
-        options={"patterns": [*TRIGGER_PATTERNS, *TRIGGER_PHRASINGS]},
+        options={"patterns": [*TRIGGER_PATTERNS, *TRIGGER_PHRASINGS], "fields": ["description"]},
         category="frontmatter",
         rationale=(
             "Agents pick skills by matching the task to the description; one that says what the "
@@ -515,7 +515,8 @@ RULES: tuple[Rule, ...] = (
         ),
         fix=(
             "Add a trigger sentence such as 'Use when ...'; the phrases accepted are the patterns "
-            "option."
+            "option, the fields read with the description the fields option (the claude-code "
+            "profile adds when_to_use, which Claude Code lists with it)."
         ),
     ),
     Rule(

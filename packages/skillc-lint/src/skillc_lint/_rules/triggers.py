@@ -59,11 +59,16 @@ def _holds(text: str, pattern: str) -> bool:
 
 def description_triggers(skill: Skill, options: Options) -> Findings:
     """SKL108: the description says when to use the skill (one of ``patterns``, as whole
-    words)."""
-    description = frontmatter(skill).get("description")
+    words), in it or in the other ``fields`` its agent lists with it (Claude Code's
+    ``when_to_use``, with the ``claude-code`` profile)."""
+    data = frontmatter(skill)
+    description = data.get("description")
     if not isinstance(description, str) or not description.strip():
         return
-    text = " ".join(description.lower().split())
+    more = (data.get(key) for key in options["fields"] if key != "description")
+    text = " ".join(
+        " ".join([description, *(v for v in more if isinstance(v, str))]).lower().split()
+    )
     if not any(_holds(text, " ".join(p.lower().split())) for p in options["patterns"]):
         yield Finding(
             "missing activation trigger (say when to use the skill, e.g. 'Use when ...')",
