@@ -56,6 +56,24 @@ def test_claude_reads_them_all(skill: Writer) -> None:
     assert _hits(skill(frontmatter=CLAUDE_FIELDS), ["claude"]) == []
 
 
+def test_a_field_a_chosen_target_reads_is_known(skill: Writer) -> None:
+    """SKL109 called Copilot's ``argument-hint`` unknown under ``--target copilot`` (and
+    Claude Code's under ``--target claude``), where SKL931 rightly said nothing."""
+    folder = skill(frontmatter=CLAUDE_FIELDS)
+
+    def unknown(targets: list[str]) -> list[str]:
+        registry, _problems = configured_registry({"targets": targets})
+        found = lint_skill(folder, registry=registry).diagnostics
+        return sorted(d.message.split("'")[1] for d in found if d.rule == "SKL109")
+
+    everything = ["argument-hint", "disable-model-invocation", "version", "when_to_use"]
+    assert unknown([]) == everything
+    assert unknown(["copilot"]) == ["version", "when_to_use"]
+    assert unknown(["claude"]) == ["version"]
+    assert unknown(["upload"]) == everything  # near miss: an upload reads none of them
+    assert unknown(["upload", "copilot"]) == ["version", "when_to_use"]  # known to one
+
+
 def test_an_upload_refuses_a_reserved_word(skill: Writer) -> None:
     folder = skill(name="claude-tables")
     hits = _hits(folder, ["upload", "codex"])

@@ -194,11 +194,16 @@ def description_length(skill: Skill, options: Options) -> Findings:
 
 
 def frontmatter_known(skill: Skill, options: Options) -> Findings:
-    """SKL109: every frontmatter key is a known field (``known-fields``)."""
+    """SKL109: every frontmatter key is a known field (``known-fields``, and those the
+    chosen ``targets`` read)."""
     data = skill.frontmatter
     if not data:
         return
     known = list(options["known-fields"])
+    if options["targets"]:
+        from skillc_lint._rules.targets import read_by_targets
+
+        known += sorted(read_by_targets(options) - set(known))
     for key in data:
         if key in known:
             continue
@@ -525,7 +530,7 @@ RULES: tuple[Rule, ...] = (
         "warning",
         frontmatter_known,
         "Frontmatter fields are known Agent Skills fields.",
-        options={"known-fields": list(KNOWN_FIELDS)},
+        options={"known-fields": list(KNOWN_FIELDS), "targets": []},
         category="frontmatter",
         rationale=(
             "A field no agent knows is ignored silently; it is often a typo of a real field "
@@ -533,7 +538,8 @@ RULES: tuple[Rule, ...] = (
         ),
         fix=(
             "Fix the spelling, move custom data under metadata, or lint with the dialect's "
-            "--profile (claude-code, skillli, gibberish); the known-fields option lists more."
+            "--profile (claude-code, skillli, gibberish) or the agent's --target (a field it "
+            "reads is known); the known-fields option lists more."
         ),
     ),
     Rule(

@@ -35,7 +35,7 @@ from skillc_lint._registry import Finding, Rule, RuleRegistry
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter
 from skillc_lint._skill import Skill
 
-__all__ = ["RULES", "RULE_IDS", "TARGETS_OPTION", "use_targets"]
+__all__ = ["RULES", "RULE_IDS", "TARGETS_OPTION", "read_by_targets", "use_targets"]
 
 #: The rule option (and the ``[lint]`` key) that names the targets.
 TARGETS_OPTION = "targets"
@@ -48,6 +48,12 @@ _ONE_LINE = re.compile(r"([a-z]+):[ \t]+([^\s\"'#|>&*!%@`{\[][^#]*?|\"[^\"\\]*\"
 def _targets(options: Options) -> list[tuple[str, Dialect]]:
     known = target_dialects()
     return [(name, known[name]) for name in options[TARGETS_OPTION] if name in known]
+
+
+def read_by_targets(options: Options) -> frozenset[str]:
+    """The fields the chosen targets read, or keep for the other agents of their folder
+    (Copilot's ``argument-hint`` in ``.agents/skills``): SKL109 knows them."""
+    return frozenset().union(*(dialect.reads | dialect.shared for _, dialect in _targets(options)))
 
 
 def _move_to_metadata(skill: Skill, key: str, text: object) -> Fix | None:
@@ -139,8 +145,8 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-#: The rules that take the targets.
-RULE_IDS = tuple(rule.id for rule in RULES)
+#: The rules that take the targets: these, and SKL109 (a field a target reads is known).
+RULE_IDS = (*(rule.id for rule in RULES), "SKL109")
 
 
 def use_targets(registry: RuleRegistry, names: Sequence[str]) -> list[str]:
