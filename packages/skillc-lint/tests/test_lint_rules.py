@@ -586,6 +586,17 @@ def test_link_findings_point_at_their_own_destination_as_written(
     ]
 
 
+def test_a_reference_style_link_has_no_column_in_its_prose(skill: Writer, found: Found) -> None:
+    """``gone.md is in [the guide][g]`` pointed at the prose's ``gone.md`` (column 10): the
+    link's text does not hold its destination, its definition does (two lines below)."""
+    body = "The file gone.md is in [the guide][g] and [x.md].\n\n[g]: gone.md\n[x.md]: <x.md>\n"
+    folder = skill(body=body)
+    # no column: the line's start (as for a finding of the line)
+    assert [(d.line, d.column) for d in found(folder, "SKL301")] == [(8, 1), (8, 1)]
+    inline = skill(name="inline", body="The file gone.md is in [the guide](gone.md).\n")
+    assert [(d.line, d.column) for d in found(inline, "SKL301")] == [(8, 36)]  # near miss
+
+
 def test_skl301_relative_to_the_linking_file(skill: Writer, found: Found) -> None:
     folder = skill(
         body="[a](docs/a.md)\n",

@@ -270,7 +270,7 @@ class Skill:
     def column(self, link: LinkRef) -> int | None:
         """The column (1-based) where ``link``'s destination is written on its line, its own
         (not the text of ``[gone.md](gone.md)`` nor an earlier link's: ``_destination_index``);
-        None when it is not on that line (on the next line, a reference-style link)."""
+        None when it is not on that line (on the next line, a reference-style link's: not prose)."""
         return link.column
 
     def text(self, rel: str) -> str | None:
@@ -440,7 +440,7 @@ class Skill:
             folder = posixpath.dirname(source)
             places: dict[tuple[int, str], list[int]] = {}  # (line, written) -> _destination_index
             for link in doc.links:
-                written = link.written or link.target
+                written = link.written  # "": the link's text does not hold it (reference-style)
                 place = places.setdefault((link.line, written), [0, -2])
                 index = _destination_index(self.line_text(source, link.line) or "", written, place)
                 ref = _classify(source, folder, link, self.substitutions, index + 1 or None)
