@@ -13,7 +13,7 @@ from skillc_index.markdown.frontmatter import (
     as_yaml_12,
     parse_frontmatter,
 )
-from skillc_index.markdown.yaml12 import _core_loader
+from skillc_index.markdown.yaml12 import _core_loader, key_lines
 
 # Values whose YAML meaning is not a plain string, or that are not plain at all: the fast
 # path must either agree with PyYAML or hand them over.
@@ -375,3 +375,20 @@ def test_fast_path_matches_pyyaml_over_the_corpus(corpus: Path) -> None:
             assert fast[0] == yaml_view(block), path
             assert agrees_with_yaml_12(block), path
     assert taken > 100  # the fast path is the common case, not a curiosity
+
+
+def test_key_lines_of_the_top_level_and_the_mapping_under_it() -> None:
+    """The file line of ``metadata.version`` (SKL502 reports it there), the last one when a
+    key is written again; flow mappings on their one line; deeper keys are not listed."""
+    from skillc_index import parse_frontmatter
+
+    text = "---\nname: x\nmetadata:\n  a: 1\n  deep: {b: 2}\n  a: 3\nflow: {c: d}\n---\n"
+    assert key_lines(parse_frontmatter(text)) == {
+        ("name",): 2,
+        ("metadata",): 3,
+        ("metadata", "a"): 6,
+        ("metadata", "deep"): 5,
+        ("flow",): 7,
+        ("flow", "c"): 7,
+    }
+    assert key_lines(parse_frontmatter("---\nname: [x\n---\n")) == {}  # does not read

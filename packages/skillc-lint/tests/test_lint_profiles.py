@@ -158,6 +158,19 @@ def test_skl502_quotes_the_number_as_written(skill: Writer) -> None:
     ]  # 1_000 is text to YAML 1.2
 
 
+def test_skl502_and_skl701_point_at_the_nested_key(skill: Writer) -> None:
+    """A finding about ``metadata.<key>`` was reported on the ``metadata:`` line, whatever
+    key it was about; a key a merge brings in has no line of its own: the parent's."""
+    folder = front(skill, "metadata:\n  author: me\n  tags:\n    - a\n  version: 1.10\n")
+    registry = default_registry(profiles=("skillli",))
+    found = lint_skill(folder, registry=registry).diagnostics
+    lines = sorted((d.rule, d.line) for d in found if d.rule in ("SKL502", "SKL701"))
+    assert lines == [("SKL502", 6), ("SKL502", 8), ("SKL701", 8)]
+    merged = front(skill, "base: &b {build: 7}\nmetadata:\n  <<: *b\n  n: 2\n", name="merged")
+    found = lint_skill(merged, registry=registry).diagnostics
+    assert sorted(d.line for d in found if d.rule == "SKL502") == [5, 7]  # near miss
+
+
 def test_skl502_near_miss(skill: Writer) -> None:
     assert lint(front(skill, 'metadata:\n  version: "1.0"\n  author: me\n'), "SKL502") == []
 

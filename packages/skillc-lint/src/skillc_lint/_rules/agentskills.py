@@ -96,7 +96,8 @@ def metadata_format(skill: Skill, options: Options) -> Findings:
             text = texts.get(("metadata", key)) if isinstance(item, (int, float)) else None
             hint = f' (quote it: "{text}")' if text is not None else ""
             yield Finding(
-                f"metadata value '{key}' must be a string, not {type_name(item)}{hint}", line=line
+                f"metadata value '{key}' must be a string, not {type_name(item)}{hint}",
+                line=field_line(skill, "metadata", key),
             )
 
 

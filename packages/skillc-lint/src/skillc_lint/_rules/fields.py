@@ -48,9 +48,19 @@ def frontmatter(skill: Skill) -> dict[str, Any]:
     return skill.frontmatter or {}
 
 
-def field_line(skill: Skill, key: str) -> int:
-    """Line of a top-level frontmatter key, or 1 when it is absent."""
-    return skill.skill_md.frontmatter.field_lines.get(key, 1)
+def field_line(skill: Skill, key: str, inner: str | None = None) -> int:
+    """Line of a top-level frontmatter key, or 1 when it is absent; with ``inner``, of that
+    key in the mapping under it (``metadata``'s ``version``), else of ``key``: the block is
+    read again for it (:func:`~skillc_index.markdown.yaml12.key_lines`), once a skill."""
+    line = skill.skill_md.frontmatter.field_lines.get(key, 1)
+    if inner is None:
+        return line
+    lines = skill.shared.get(("key lines", SKILL_FILE))
+    if lines is None:
+        from skillc_index.markdown.yaml12 import key_lines
+
+        lines = skill.shared["key lines", SKILL_FILE] = key_lines(skill.skill_md.frontmatter)
+    return int(lines.get((key, inner), line))
 
 
 def white_space_note(value: str, limit: int) -> str:

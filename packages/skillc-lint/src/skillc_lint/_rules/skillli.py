@@ -1,7 +1,7 @@
 """The ``skillli`` profile, layer 3: the registry fields of spec/004 (SKL701-SKL705).
 
 Each field may be written at the top level or inside ``metadata``; the top level wins, as in
-skillli. Findings point at the line of the field, or of ``metadata`` when it is in there.
+skillli. Findings point at the line of the field, in ``metadata`` too (else ``metadata``'s).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def registry_field(skill: Skill, key: str) -> tuple[Any, int, str]:
         return data[key], field_line(skill, key), key
     metadata = data.get("metadata")
     if isinstance(metadata, dict) and key in metadata:
-        return metadata[key], field_line(skill, "metadata"), f"metadata.{key}"
+        return metadata[key], field_line(skill, "metadata", key), f"metadata.{key}"
     return _MISSING, 1, key
 
 
