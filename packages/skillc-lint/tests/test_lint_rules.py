@@ -372,6 +372,14 @@ def test_skl108_near_miss_each_rfc_pattern(skill: Writer, found: Found, descript
         "Reference for tables. TRIGGER — read it first — whenever: a table is asked for.",
         "Use this skill any time a table is asked for.",
         "You MUST use this before any table work.",
+        # the corpus's other explicit triggers (an adverb between; "trigger on", "phrases")
+        "Makes posters. Use this skill ONLY when the user asks for PowerPoint.",
+        "Table helper. Load this skill first when connecting an agent to a table.",
+        "Lists tables. Use only for aggregated views.",
+        "Audits tables. Trigger on 'table audit' or 'grid check'.",
+        "Fixes tables. Trigger phrases: 'fix this table', 'align columns'.",
+        "When the user asks which table to pick, this helps choose one.",
+        "Whenever a table is ragged, align it.",
     ],
 )
 def test_skl108_accepts_the_usual_phrasings_of_a_trigger(
@@ -383,7 +391,12 @@ def test_skl108_accepts_the_usual_phrasings_of_a_trigger(
 
 @pytest.mark.parametrize(
     "description",
-    ["Formats tables because when rendered they look nice.", "Reuse formats; misuse for fun."],
+    [
+        "Formats tables because when rendered they look nice.",
+        "Reuse formats; misuse for fun.",
+        "Formats tables. When rendered, they align.",  # "^when": the description's start only
+        "Whenevery formats tables.",
+    ],
 )
 def test_skl108_a_pattern_counts_as_whole_words(
     skill: Writer, found: Found, description: str

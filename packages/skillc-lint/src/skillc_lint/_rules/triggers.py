@@ -20,8 +20,9 @@ TRIGGER_PATTERNS = (
 #: The RFC's "use when" and "use for" with the skill named in between, its other verbs and its
 #: passive: how Anthropic's skills and its skill-creator guide say it ("Use this skill when
 #: ...", "This skill should be used when ...") and how the corpus does ("Activate this skill
-#: when", "Load this skill when", "Use this any time", "Trigger for: ..."). Accepted by
-#: default with the RFC's patterns.
+#: when", "Load this skill when", "Use this any time", "Trigger for: ...", "Use this skill ONLY
+#: when", "Trigger on ...", "Trigger phrases: ...", "When the user asks ..."). Accepted by
+#: default with the RFC's patterns; ``^`` anchors a pattern at the description's start.
 TRIGGER_PHRASINGS = (
     *(
         f"{verb} {what} {when}"
@@ -29,12 +30,25 @@ TRIGGER_PHRASINGS = (
         for what in ("this skill", "this", "it")
         for when in ("when", "whenever", "any time", "anytime", "before", "for")
     ),
+    # an adverb before "when" or "for": "Use this skill ONLY when", "Load this skill first when"
+    *(
+        f"{verb}{what}{adverb} {when}"
+        for verb in ("use", "activate", "load", "invoke")
+        for what in (" this skill", " this", " it", "")
+        for adverb in (" only", " first")
+        for when in ("when", "for")
+    ),
     "use whenever",
     "should be used when",
     "trigger for",
     "trigger when",
+    "trigger on",
+    "trigger phrases",
     "trigger:",
     "trigger —",
+    # a description that starts by saying when: "When the user asks which role to assign, ..."
+    "^when",
+    "^whenever",
 )
 
 
@@ -45,7 +59,12 @@ def _word(char: str) -> bool:
 def _holds(text: str, pattern: str) -> bool:
     """Whether ``text`` holds ``pattern`` as whole words: ``use when`` is not in ``because
     when`` (a ``str.find`` and a look at the characters around each place found: a regular
-    expression of word boundaries took 20 times longer over the corpus)."""
+    expression of word boundaries took 20 times longer over the corpus); ``^when`` only at
+    its start."""
+    if pattern.startswith("^"):
+        pattern = pattern[1:]
+        end = len(pattern)
+        return text.startswith(pattern) and not (end < len(text) and _word(text[end]))
     at = text.find(pattern)
     while at >= 0:
         end = at + len(pattern)
