@@ -515,9 +515,23 @@ def test_skl203_h1_without_the_name(skill: Writer, found: Found) -> None:
     [d] = found(skill(skill_md=text), "SKL203")
     assert d.message == "first H1 'Table Tools' does not contain the skill name 'my-skill'"
     assert (d.severity, d.line) == ("warning", 6)
+    for title in ("My Tools: Skill", "Skill My"):  # the letters in another order
+        text = f"---\nname: my-skill\ndescription: x. {TRIGGER}\n---\n\n# {title}\n"
+        assert len(found(skill(skill_md=text), "SKL203")) == 1
 
 
-@pytest.mark.parametrize("title", ["My Skill Guide", "my-skill", "The MY SKILL handbook"])
+@pytest.mark.parametrize(
+    "title",
+    [
+        "My Skill Guide",
+        "my-skill",
+        "The MY SKILL handbook",
+        # the name with punctuation or joined words (the corpus: 17 such H1s were reported)
+        "My: Skill",
+        "My.Skill Tools",
+        "MySkill",
+    ],
+)
 def test_skl203_near_miss_name_in_heading(skill: Writer, found: Found, title: str) -> None:
     text = f"---\nname: my-skill\ndescription: x. {TRIGGER}\n---\n\n# {title}\n"
     assert found(skill(skill_md=text), "SKL203") == []
