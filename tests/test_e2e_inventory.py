@@ -250,8 +250,8 @@ def test_list_stats_and_find_count_the_same_skills(ok: Run, installed: dict[str,
     listed = json_of(ok, "list")
     names = sorted(entry["name"] for entry in listed["skills"])
     # beta twice (two copies); alpha once (one folder linked into two agents); stored once
-    # (a store skill and its deployments)
-    assert names == ["alpha", "beta", "beta", "delta", "gamma", "local", "stored"]
+    # (a store skill and its deployments); the plugin's skill named as the read commands take it
+    assert names == ["alpha", "beta", "beta", "gamma", "local", "pl:delta", "stored"]
     assert listed["total"] == 7
     every = json_of(ok, "stats", "--all")
     assert len(every["data"]) == 7
@@ -280,7 +280,7 @@ def test_list_columns_filters_and_json(ok: Run, installed: dict[str, Path], home
     assert sorted(names("--agent", "copilot")) == ["alpha", "gamma", "local", "stored"]
     assert names("--agent", "kiro") == ["beta"]
     assert names("--scope", "project") == ["local"]
-    assert names("--scope", "global", "--agent", "claude") == ["alpha", "delta", "stored"]
+    assert names("--scope", "global", "--agent", "claude") == ["alpha", "pl:delta", "stored"]
     (alpha,) = [e for e in json_of(ok, "list")["skills"] if e["name"] == "alpha"]
     assert {(loc["agent"], loc["real"]) for loc in alpha["locations"]} == {
         ("claude", str(home / ".claude/skills/alpha")),
