@@ -21,6 +21,7 @@ from skillc_index.inventory.folders import (
     MAX_PLUGIN_RECORDS_BYTES,
     Root,
     agent_folders,
+    installed_folders,
     plugin_folders,
     routing_roots,
     search_roots,
@@ -136,7 +137,8 @@ def test_search_roots(layout: Layout, project: Path, home: Path) -> None:
     )
     assert Root(project / ".claude/skills", "agent", "project", "claude") in roots
     assert Root(home / ".agents/skills", "agent", "global", "agents") in roots
-    assert roots[-1] == Root(Path("/opt/p/skills"), "plugin", "global", "claude", "p", "m")
+    assert roots[-2] == Root(Path("/opt/p/skills"), "plugin", "global", "claude", "p", "m")
+    assert roots[-1] == Root(home / ".codex/skills/.system", "agent", "global", "codex")
     assert len({root.path for root in roots}) == len(roots)
 
 
@@ -411,7 +413,6 @@ def test_a_store_skill_resolves_without_the_agent_folders(
 
     real_agent_folders = folders.agent_folders
     monkeypatch.setattr(folders, "agent_folders", agent_folders_spy)
-    monkeypatch.setattr("skillc_index.inventory.resolve.agent_folders", agent_folders_spy)
     assert resolve_skill("stored", layout).source.name == "stored"
     assert looked == []
     assert resolve_skill("elsewhere", layout).source == home / ".claude/skills/elsewhere"
@@ -669,18 +670,46 @@ def test_codexs_own_folders_are_read_and_no_targets(
     layout: Layout, project: Path, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Codex reads ``.codex/skills``, ``$CODEX_HOME/skills`` and its ``.system`` beside
-    ``.agents/skills``: they are in the inventory (``nested``), as the ``codex`` agent's,
-    never among the targets' folders (where builds and routes write)."""
+    ``.agents/skills``: they are in the inventory (``installed_folders``), as the ``codex``
+    agent's, never among the targets' folders (where builds and routes write)."""
     monkeypatch.delenv("CODEX_HOME", raising=False)
     own = {
         project / ".codex/skills": "project",
         home / ".codex/skills": "global",
         home / ".codex/skills/.system": "global",
     }
-    read = {root.path: root for root in agent_folders(layout, nested=True)}
+    read = {root.path: root for root in installed_folders(layout)}
     assert {path: read[path].scope for path in own} == own
     assert {read[path].agent for path in own} == {"codex"}
     assert not own.keys() & {root.path for root in agent_folders(layout)}
     monkeypatch.setenv("CODEX_HOME", str(home / "elsewhere"))
-    read = {root.path: root for root in agent_folders(layout, nested=True)}
+    read = {root.path: root for root in installed_folders(layout)}
     assert home / "elsewhere/skills/.system" in read and home / ".codex/skills" not in read
+
+
+def test_codexs_system_skills_rank_after_the_plugins(
+    layout: Layout, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex bundles ``skill-creator`` in ``$CODEX_HOME/skills/.system``, which it ranks after
+    the user's skills: a plugin's ``skill-creator`` read as Codex's copy once skillc read that
+    folder (with W001, and stats as if its history restarted). The plugin's is used, W001
+    lists Codex's copy and says how to read it (by its path: the plugin's name is the one
+    used); a skill in ``$CODEX_HOME/skills`` still comes before the plugins."""
+    from skillc_index import resolve_skill
+    from skillc_index.diagnostics import format_diagnostic
+
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    plugin = home / ".claude/plugins/cache/mkt/devkit/1.0.0"
+    write(home / ".codex/skills/.system/skill-creator")
+    write(plugin / "skills/skill-creator")
+    write(plugin / "skills/mine")
+    write(home / ".codex/skills/mine")
+    records(home, {"version": 2, "plugins": {"devkit@mkt": [{"installPath": str(plugin)}]}})
+    found = resolve_skill("skill-creator", layout)
+    assert found.source == plugin / "skills/skill-creator"
+    assert found.called == "devkit:skill-creator"
+    warning = format_diagnostic(found.notices[-1])
+    assert warning.startswith("warning[W001]")
+    assert "~/.codex/skills/.system/skill-creator (codex, global)" in warning
+    assert warning.endswith("to read another, give its path")
+    assert resolve_skill("mine", layout).source == home / ".codex/skills/mine"

@@ -8,19 +8,22 @@
    project root (:func:`parent_folders`),
    then the ``.claude/skills`` folders Claude Code finds in the project's subfolders
    (:func:`nested_folders`);
-3. the home folder's agent skills folders, then Codex's ``$CODEX_HOME/skills`` and its
-   ``.system`` (:func:`codex_home_folders`);
+3. the home folder's agent skills folders, then Codex's ``$CODEX_HOME/skills``
+   (:func:`codex_home_folders`);
 4. the ``skills`` folder of each installed Claude Code plugin that its settings do not turn
-   off (kind ``plugin``).
+   off (kind ``plugin``);
+5. last, the system skills Codex bundles, ``$CODEX_HOME/skills/.system``
+   (:func:`codex_system_folder`): Codex ranks them after the user's, so a bundled copy never
+   takes a name over from a skill the user installed.
 
 Each folder is a :class:`Root`. The skills of a store, an agent folder or a plugin are its
 entries (what the agent reads: ``<folder>/<name>/SKILL.md``); only a folder given to ``skc find
 --path`` (kind ``path``) is searched at every depth. One table (:data:`KNOWN_TARGETS`: each
 agent's project and home folder) serves deploy targets, the inventory and ``skc list
---budget``. Codex's own folders (:data:`CODEX_FOLDER`, :func:`codex_home_folders`) are read,
-never deployed to: no target names them, so they are in the inventory and ``list --budget``
-(``agent_folders(nested=True)``) and never where a build or a route writes
-(``agent_folders(nested=False)``, the targets). Standard library only.
+--budget``. Codex's own folders (:data:`CODEX_FOLDER`, :func:`codex_home_folders`,
+:func:`codex_system_folder`) are read, never deployed to: no target names them, so they are in
+the inventory and ``list --budget`` (:func:`installed_folders`) and never where a build or a
+route writes (``agent_folders(nested=False)``, the targets). Standard library only.
 """
 
 from __future__ import annotations
@@ -56,8 +59,10 @@ __all__ = [
     "check_write_place",
     "codex_home",
     "codex_home_folders",
+    "codex_system_folder",
     "confine",
     "folders_of_agent",
+    "installed_folders",
     "nested_folders",
     "parent_folders",
     "plugin_folders",
@@ -177,7 +182,8 @@ def agent_folders(
     (:func:`parent_folders`), then
     the nested Claude Code folders (:func:`nested_folders`; in a project only: a skillc
     project's root or a repository's top); after the home's, Codex's own
-    (:func:`codex_home_folders`). Without ``nested``, the targets' folders alone: where
+    (:func:`codex_home_folders`; its system skills come after the plugins,
+    :func:`installed_folders`). Without ``nested``, the targets' folders alone: where
     builds and routes write.
 
     ``configured`` is the config's ``[targets]`` table: names there override or add to the
@@ -361,20 +367,24 @@ def codex_home(layout: Layout, env: Mapping[str, str] | None = None) -> Path:
 
 
 def codex_home_folders(layout: Layout) -> tuple[Root, ...]:
-    """Codex's own folders of its home (:func:`codex_home`), read, never deployed to (no
-    target names them: builds and ``route install -t codex`` write ``~/.agents/skills``), as
-    roots of the ``codex`` agent, scope ``global``: ``$CODEX_HOME/skills``, where ``npx skills
+    """Codex's own user folder of its home (:func:`codex_home`), read, never deployed to (no
+    target names it: builds and ``route install -t codex`` write ``~/.agents/skills``), as a
+    root of the ``codex`` agent, scope ``global``: ``$CODEX_HOME/skills``, where ``npx skills
     add -g -a codex`` installs (vercel-labs/skills ``src/agents.ts``), which Codex still reads
     ("Deprecated user skills location (`$CODEX_HOME/skills`), kept for backward
-    compatibility"), then ``$CODEX_HOME/skills/.system``, the system skills Codex bundles
-    and lists to the model like the others (openai/codex ``core-skills/src/loader.rs``,
-    ``skill_roots_from_layer_stack_inner``; ``render.rs`` lists every scope). Its
-    ``.``-named entries are no skills of the first (Codex skips them too)."""
-    skills = codex_home(layout) / "skills"
-    return (
-        Root(skills, "agent", "global", PARENT_AGENT),
-        Root(skills / ".system", "agent", "global", PARENT_AGENT),
-    )
+    compatibility"). Its ``.``-named entries are no skills of it (Codex skips them too):
+    ``.system`` is :func:`codex_system_folder`."""
+    return (Root(codex_home(layout) / "skills", "agent", "global", PARENT_AGENT),)
+
+
+def codex_system_folder(layout: Layout) -> Root:
+    """``$CODEX_HOME/skills/.system``, the system skills Codex bundles and lists to the model
+    like the others (openai/codex ``core-skills/src/loader.rs``,
+    ``skill_roots_from_layer_stack_inner``; ``render.rs`` lists every scope), as a root of the
+    ``codex`` agent, scope ``global``, read, never deployed to. Codex ranks it after the
+    user's skills, so it is the last folder of :func:`installed_folders`: a bare name a
+    plugin's skill has too (Codex bundles ``skill-creator``) resolves to the plugin's."""
+    return Root(codex_home(layout) / "skills" / ".system", "agent", "global", PARENT_AGENT)
 
 
 # -- installed Claude Code plugins ---------------------------------------------------------
@@ -521,14 +531,27 @@ def _plugin_records(path: Path) -> list[tuple[str, dict[str, Any]]]:
 ROUTING_ROOTS_VARIABLE = "SKILL_ROUTING_ROOTS"
 
 
+def installed_folders(
+    layout: Layout,
+    configured: Mapping[str, str] | None = None,
+    plugins: Sequence[Root] | None = None,
+) -> tuple[Root, ...]:
+    """The folders of installed skills past the stores, in the order names resolve (the
+    module's list, 2 to 5): the agent folders (the project's, its nested Claude Code folders,
+    the home's; ``configured`` being the config's ``[targets]``), the skills folders of the
+    installed Claude Code plugins (``plugins`` when the caller has them already), then
+    Codex's system skills (:func:`codex_system_folder`)."""
+    plugins = plugin_folders(layout) if plugins is None else plugins
+    folders = (*agent_folders(layout, configured, nested=True), *plugins)
+    system = codex_system_folder(layout)
+    return folders if any(root.path == system.path for root in folders) else (*folders, system)
+
+
 def search_roots(layout: Layout, configured: Mapping[str, str] | None = None) -> tuple[Root, ...]:
     """Every folder of installed skills, in the order names resolve (the module's list): the
-    project and global stores, the agent folders (the project's, its nested Claude Code
-    folders, the home's; ``configured`` being the config's ``[targets]``), then the skills
-    folders of the installed Claude Code plugins; each path once."""
+    project and global stores, then :func:`installed_folders`; each path once."""
     roots = [Root(layout.store(scope), "store", scope) for scope in layout.scopes()]
-    roots += agent_folders(layout, configured, nested=True)
-    roots += plugin_folders(layout)
+    roots += installed_folders(layout, configured)
     seen: set[Path] = set()
     unique: list[Root] = []
     for root in roots:

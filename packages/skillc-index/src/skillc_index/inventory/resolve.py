@@ -3,8 +3,8 @@
 store and the global store, and only when none holds the name asks :func:`resolve_installed`,
 which looks in the project's agent folders (its own, then Codex's and Claude Code's from the
 working directory up, then its nested Claude Code folders), the home folder's agent folders,
-then the installed Claude Code plugins' skills. A name found in a store never gets here:
-``skc show`` of a store skill looks at no agent folder.
+the installed Claude Code plugins' skills, then Codex's bundled system skills. A name found
+in a store never gets here: ``skc show`` of a store skill looks at no agent folder.
 
 ``plugin:skill`` names a plugin's skill (the plugins' only), ``plugin@marketplace:skill``
 that of the plugin of that marketplace (Claude Code's plugin id: two marketplaces may each
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillc_index.inventory.entries import InstalledSkill, Location, Skipped, group, location_of
-from skillc_index.inventory.folders import Root, agent_folders, plugin_folders, trusted_targets
+from skillc_index.inventory.folders import Root, installed_folders, plugin_folders, trusted_targets
 from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:
@@ -57,8 +57,7 @@ def _lookups(skill: str, layout: Layout) -> Iterator[tuple[str, list[Root]]]:
     if parts := plugin_parts(skill):
         plugin, market, name = parts
         yield name, [r for r in plugins if r.plugin == plugin and market in ("", r.marketplace)]
-    folders = agent_folders(layout, _configured(layout), nested=True)
-    yield skill, [*folders, *plugins]
+    yield skill, list(installed_folders(layout, _configured(layout), plugins))
 
 
 def plugin_parts(skill: str) -> tuple[str, str, str] | None:
@@ -118,10 +117,10 @@ def _ambiguous(skill: str, skills: tuple[InstalledSkill, ...], layout: Layout) -
     firsts = [found.locations[0] for found in skills]
     candidates = []
     plugin = None
-    for first, unique in zip(firsts, plugin_skill_names(firsts), strict=True):
+    for index, (first, unique) in enumerate(zip(firsts, plugin_skill_names(firsts), strict=True)):
         where = layout.display(first.path)
         if unique is not None:  # the name that picks it: plugin:skill, else with @marketplace
-            plugin = unique
+            plugin = unique if index else plugin  # the hint names another than the one used
             candidates.append(f"{unique} ({where})")
         else:
             candidates.append(f"{where} ({first.agent}, {first.scope})")
@@ -189,8 +188,7 @@ def installed_names(layout: Layout) -> set[str]:
     """The names of the entries of every agent folder and plugin (E001's "did you mean":
     on the error path only, so it lists each folder)."""
     names: set[str] = set()
-    roots = [*agent_folders(layout, _configured(layout), nested=True), *plugin_folders(layout)]
-    for root in roots:
+    for root in installed_folders(layout, _configured(layout)):
         try:
             with os.scandir(root.path) as entries:
                 names.update(entry.name for entry in entries if not entry.name.startswith("."))

@@ -599,8 +599,9 @@ def listing_budgets(
     installed: Sequence[InstalledSkill] | None = None,
 ) -> tuple[FolderBudget, ...]:
     """The listing of each agent against its one budget: every folder it reads that exists
-    (:func:`skillc_index.inventory.folders.agent_folders` with the nested ones, and the
-    installed Claude Code plugins': what ``skc list --agent`` lists), of the given scopes,
+    (:func:`skillc_index.inventory.folders.installed_folders`: the agent folders with the
+    nested ones, the installed Claude Code plugins' and Codex's system skills: what ``skc list
+    --agent`` lists), of the given scopes,
     project ones first, each skill's priority its recorded use
     (:func:`skillc_index.listing.usage.recorded_priorities`); ``overrides`` (Claude Code's
     settings: its ``skillOverrides`` and listing settings) price the ``claude`` listing.
@@ -616,7 +617,7 @@ def listing_budgets(
         PARENT_AGENT,
         agent_folders,
         folders_of_agent,
-        plugin_folders,
+        installed_folders,
         project_base,
         trusted_targets,
     )
@@ -625,7 +626,7 @@ def listing_budgets(
     configured = trusted_targets(layout, config)
     roots = [
         root
-        for root in (*agent_folders(layout, configured, nested=True), *plugin_folders(layout))
+        for root in installed_folders(layout, configured)
         if root.scope in wanted and _may_exist(root.path)
     ]
     groups: dict[str, list[Root]] = {}
