@@ -71,6 +71,34 @@ def test_a_call_of_a_plugin_not_installed_is_no_use_of_another_plugin_skill(
     assert result.unknown_skills == {"security-guidance:review": 1, "tools@elsewhere:review": 1}
 
 
+def test_two_plugins_skills_of_one_name_are_reported_as_the_read_commands_name_them(
+    setup: Setup, demo_skill: Callable[[Path], Path]
+) -> None:
+    """``devkit:review`` and ``other:review`` (one log, ``runtime/review``) were each reported
+    as ``Imported 1 entries for 'review'``, where ``list`` and ``stats --all`` say
+    ``devkit:review`` and ``other:review``: the report names them alike."""
+    from skillc_stats._report import transcript_lines
+
+    s = setup
+    cache = s.home / ".claude" / "plugins" / "cache" / "mkt"
+    records = {}
+    for plugin in ("devkit", "other"):
+        demo_skill(cache / plugin / "1.0.0" / "skills" / "review")
+        install = {"scope": "user", "installPath": str(cache / plugin / "1.0.0")}
+        records[f"{plugin}@mkt"] = [install]
+    plugins = s.home / ".claude" / "plugins" / "installed_plugins.json"
+    plugins.write_text(json.dumps({"version": 2, "plugins": records}))
+    s.write(
+        lines(skill_call(s.project, 1, "devkit:review"), skill_call(s.project, 2, "other:review"))
+    )
+    result = s.sync()
+    assert [item.skill for item in result.skills] == ["devkit:review", "other:review"]
+    assert transcript_lines(result)[1:] == [
+        "Imported 1 entries for 'devkit:review' (1 activation, 0 reads found)",
+        "Imported 1 entries for 'other:review' (1 activation, 0 reads found)",
+    ]
+
+
 def test_a_copied_call_of_a_skill_not_installed_is_counted_once(setup: Setup) -> None:
     """A resumed session's copy of a ``Skill frontend-design`` call is that call: it was
     counted once per copy, where an installed skill's call is one row."""

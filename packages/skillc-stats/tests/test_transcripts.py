@@ -453,7 +453,8 @@ def test_skills_of_one_name_are_reported_each_on_its_own(
     setup: Setup, demo_skill: Callable[[Path], Path]
 ) -> None:
     """The home's ``helper`` and the plugin's ``tools:helper`` share one runtime and one log:
-    each gets its own report, with its own counts (one entry held both, under the first)."""
+    each gets its own report, with its own counts (one entry held both, under the first),
+    named as ``stats --all`` names it (both were ``helper``)."""
     s = setup
     plugin = plugin_skill(s, demo_skill, "helper")
     p = s.project
@@ -467,7 +468,7 @@ def test_skills_of_one_name_are_reported_each_on_its_own(
     for dry_run in (True, False):
         result = s.sync(dry_run=dry_run)
         reports = [(i.skill, i.skill_path, i.activations, i.reads, i.added) for i in result.skills]
-        assert reports == [("helper", plugin, 1, 1, 2), ("helper", s.helper, 1, 0, 1)]
+        assert reports == [("helper", s.helper, 1, 0, 1), ("tools:helper", plugin, 1, 1, 2)]
         assert len({item.destination for item in result.skills}) == 1
     assert sorted((r[4], r[2]) for r in s.rows("helper")) == [
         (str(plugin), "activate"),

@@ -29,7 +29,7 @@ from skillc_index.accesslog.merge import Identity
 from skillc_index.files import inside, is_hidden
 from skillc_index.inventory.entries import InstalledSkill, Listing, Location, installed_skills
 from skillc_index.inventory.folders import trusted_targets
-from skillc_index.inventory.resolve import plugin_parts
+from skillc_index.inventory.resolve import plugin_parts, skill_names
 from skillc_stats._filters import parse_time
 
 #: The agent whose records are read.
@@ -164,7 +164,9 @@ class _Skills:
     """The installed skills seen from one project (or, outside projects, one working
     folder): the inventory (:func:`skillc_index.inventory.entries.installed_skills`, each
     folder listed once per run, shared by every view), by the name Claude Code calls them
-    and by the folders reads are matched against."""
+    and by the folders reads are matched against; each skill's name as the read commands and
+    ``stats --all`` take it (:func:`~skillc_index.inventory.resolve.skill_names`:
+    ``devkit:review``), which the report gives."""
 
     def __init__(self, layout: Layout, listed: dict[Path, Listing]) -> None:
         self.layout = layout
@@ -181,6 +183,8 @@ class _Skills:
             ),
             key=lambda item: item[:2],
         )
+        names = skill_names(skills)
+        self.called = {skill.source: name for skill, name in zip(skills, names, strict=True)}
         self.by_name: dict[str, InstalledSkill] = {}
         self.by_plugin: dict[tuple[str, str, str], InstalledSkill] = {}
         self.by_folder: dict[str, InstalledSkill] = {}
@@ -352,7 +356,7 @@ class AccessRows:
                     continue
                 entry, relative = held
                 args["path"] = relative
-            row = self._row(skills.layout, entry, command, args, moment, session, cwd)
+            row = self._row(skills, entry, command, args, moment, session, cwd)
             if row is None:
                 continue
             found.add(row, call, target, args["tool"])  # a call's result: did it load?
@@ -407,7 +411,7 @@ class AccessRows:
 
     def _row(
         self,
-        layout: Layout,
+        skills: _Skills,
         entry: InstalledSkill,
         command: str,
         args: dict[str, Any],
@@ -415,6 +419,7 @@ class AccessRows:
         session: str,
         cwd: str,
     ) -> Row | None:
+        layout = skills.layout
         key = (entry.source, layout.project_root or layout.cwd)  # what runtime_for reads
         if key not in self._runtimes:
             try:
@@ -438,7 +443,8 @@ class AccessRows:
             identity = record.values()
         except ValueError:
             return None
-        return Row(primary_log(runtime), runtime, layout, entry.source.name, entry.source, identity)
+        called = skills.called.get(entry.source, entry.source.name)
+        return Row(primary_log(runtime), runtime, layout, called, entry.source, identity)
 
 
 def _first(
