@@ -339,8 +339,8 @@ class CompiledSkillGiven(InvalidOption):
 
 
 class FolderNotUtf8(InvalidOption):
-    """E100: a skill folder whose path is not UTF-8 given to ``build`` (``route``, ``eval``): its
-    manifest, index and log cannot hold the path, and ``list`` skips it, so it is refused
+    """E100: a skill folder whose name is not UTF-8 given to ``build`` (``route``, ``eval``): its
+    manifest, index and log cannot hold the name, and ``list`` skips it, so it is refused
     before anything is written."""
 
     def __init__(self, given: str) -> None:
