@@ -405,6 +405,42 @@ def test_only_the_best_skills_are_reranked_by_their_sections(
     assert scores[2] == dict(rank.rank(db, "owl hawk", 5))[2] < scores[1]
 
 
+def test_the_lines_a_find_read_are_read_again_after_another_process_wrote(
+    tmp_path: Path,
+) -> None:
+    """What passage_scores found of a skill's words serves best_sections while nothing
+    wrote to the database: a write by another connection (data_version), by this one (the
+    first answer's lines of each request) or a skill indexed again makes both read the
+    lists again."""
+    path = tmp_path / "catalog.db"
+    mine, other = _connect(path), _connect(path)
+    _add(mine, {1: _text("birds", "birds", "owls hunt at night", ("Owls", "Hawks"))})
+    _add(mine, {2: _text("nests", "nests", "an owl, an owl, owls", ("Owls",))})
+    terms = rank.stems(mine, ["owl"])
+    before = rank.passage_scores(mine, terms, [1, 2, 3])
+    kept = rank._LINES
+    assert kept is not None and set(kept[2]) == {1, 2, 3}
+    assert rank.best_sections(mine, "owl", [1]) == {
+        1: [rank.Section("SKILL.md", "Owls", 1), rank.Section("SKILL.md", "Hawks", 2)]
+    }
+    assert rank._LINES is kept  # the same state: what passage_scores found
+    # another process's write (no skill indexed in this one): skill 1 gets skill 2's list
+    other.execute(
+        "UPDATE rank_section_terms SET terms = (SELECT terms FROM rank_section_terms "
+        "WHERE skill = 2) WHERE skill = 1"
+    )
+    assert rank.passage_scores(mine, terms, [1]) == {1: before[2]} != {1: before[1]}
+    # this connection's own write, no skill indexed (the first answer's lines of a request)
+    mine.execute("DELETE FROM rank_section_terms WHERE skill = 1")
+    assert rank.passage_scores(mine, terms, [1, 2]) == {2: before[2]}
+    mine.execute("UPDATE rank_section_terms SET skill = 3 WHERE skill = 2")
+    assert rank.passage_scores(mine, terms, [1, 2, 3]) == {3: before[2]}
+    _add(mine, {1: _text("birds", "birds", "hawks only", ("Hawks",))})  # this process
+    assert rank.best_sections(mine, "owl", [1]) == {}
+    mine.close()
+    other.close()
+
+
 def test_the_name_and_description_are_a_passage_too(db: sqlite3.Connection) -> None:
     # Skill 2 has no sections: its description is its passage, and it beats a section.
     skills = {

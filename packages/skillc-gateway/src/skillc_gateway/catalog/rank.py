@@ -34,8 +34,8 @@ What was tried and what each step gained is in
 the gateway README ("How find ranks").
 
 The best sections of the skills shown are one read of their lists of words
-(``rank_section_terms``) and a ``str.find`` per query word: no section is cut into words
-again when a query runs.
+(``rank_section_terms``) and a ``str.find`` per query word, those of the passages' step kept
+for them (:func:`_word_lines`): no section is cut into words again when a query runs.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ from skillc_gateway.catalog.postings import (
     items,
     passages,
     scratch,
+    state,
 )
 
 if TYPE_CHECKING:
@@ -347,23 +348,13 @@ def passage_scores(db: sqlite3.Connection, terms: list[str], skills: list[int]) 
     if not known or not row:
         return {}
     idf = {term: max(math.log((row[0] - df + 0.5) / (df + 0.5)), 1e-6) for term, df in known}
-    needles = [f"\n{term} " for term in idf]
     found: dict[int, float] = {}
-    for skill, index in db.execute(
-        "SELECT skill, terms FROM rank_section_terms "
-        f"WHERE skill IN ({','.join('?' * len(skills))})",
-        skills,
-    ):
-        # the lines of the query's words (one a word), in the list's order: the sums below
-        # add in that order (a regular expression of the words, compiled anew for each
-        # request, cost more than the search: 1.9-4.1 against 1.4-3.4 ms a request)
-        starts = sorted(start for start in map(index.find, needles) if start >= 0)
-        if not starts:
+    for skill, (header, lines) in _word_lines(db, list(idf), skills).items():
+        if not lines:
             continue
-        lengths = index[: index.index("\n")].split(" ")
+        lengths = header.split(" ")
         scores: dict[int, float] = {}
-        for start in starts:
-            line = index[start + 1 : index.index("\n", start + 1)]
+        for line in lines:  # in the list's order: the sums below add in that order
             weight = idf[line[: line.index(" ")]]
             for passage, tf in passages(line).items():
                 length = int(lengths[passage + 1])
@@ -372,6 +363,83 @@ def passage_scores(db: sqlite3.Connection, terms: list[str], skills: list[int]) 
         if scores:
             found[skill] = max(scores.values())
     return {skill: score for skill, score in found.items() if score > 0}
+
+
+def _word_lines(
+    db: sqlite3.Connection, terms: list[str], skills: Collection[int]
+) -> dict[int, tuple[str, list[str]]]:
+    """For each of ``skills`` that has a list of words (``rank_section_terms``), by id: the
+    list's first line (each passage's length) and the lines of those of ``terms`` it holds,
+    in the list's order. A word's line is found with ``str.find`` (a regular expression of
+    the words, compiled anew for each request, cost more than the search: 1.9-4.1 against
+    1.4-3.4 ms a request); what was found is kept for the next call on this connection while
+    nothing wrote to the database (:func:`.postings.state` for the other connections, the
+    connection's ``total_changes`` for its own writes: the first answer's catalog in memory
+    writes each request's lines anew, :mod:`.first_answer`): a find's
+    :func:`passage_scores`, then :func:`best_sections` for the same words of mostly the same
+    skills (the search was 0.8 ms of each at 20,335 skills)."""
+    global _LINES
+    now = (*state(db, vectors=False), db.total_changes)
+    kept = _LINES
+    if kept is None or kept[0] is not db or kept[1] != now or len(kept[2]) > _KEPT_SKILLS:
+        kept = _LINES = (db, now, {})
+    known = kept[2]
+    wanted = sorted({skill for skill in skills if _lacks(known, skill, terms)})
+    if wanted:
+        rows = dict(
+            db.execute(
+                "SELECT skill, terms FROM rank_section_terms "
+                f"WHERE skill IN ({','.join('?' * len(wanted))})",
+                wanted,
+            ).fetchall()
+        )
+        for skill in wanted:
+            index = rows.get(skill)
+            if index is None:
+                known[skill] = None
+                continue
+            header, lines = known.get(skill) or (index[: index.index("\n")], {})
+            for term in terms:
+                if term in lines:
+                    continue
+                start = index.find(f"\n{term} ")
+                end = index.find("\n", start + 1)
+                lines[term] = (start, index[start + 1 : end]) if start >= 0 else None
+            known[skill] = (header, lines)
+    found: dict[int, tuple[str, list[str]]] = {}
+    for skill in sorted(set(skills)):
+        entry = known.get(skill)
+        if entry is not None:
+            held = sorted(line for term in terms if (line := entry[1][term]) is not None)
+            found[skill] = (entry[0], [text for _, text in held])
+    return found
+
+
+def _lacks(
+    known: dict[int, tuple[str, dict[str, tuple[int, str] | None]] | None],
+    skill: int,
+    terms: list[str],
+) -> bool:
+    """Whether :func:`_word_lines` has yet to look for some of ``terms`` in ``skill``'s list."""
+    if skill not in known:
+        return True
+    entry = known[skill]
+    return entry is not None and any(term not in entry[1] for term in terms)
+
+
+#: What :func:`_word_lines` found: the connection, the database's state, and for each skill
+#: looked at, its list's first line and each word's place and line (None: not held), or None
+#: when it has no list.
+_LINES: (
+    tuple[
+        sqlite3.Connection,
+        tuple[int, int, int],
+        dict[int, tuple[str, dict[str, tuple[int, str] | None]] | None],
+    ]
+    | None
+) = None
+#: Skills kept by :func:`_word_lines`, at most (a find asks for about twenty).
+_KEPT_SKILLS = 64
 
 
 def best_sections(
@@ -386,22 +454,15 @@ def best_sections(
     words = query_terms(query)
     if not words or limit <= 0 or not skill_ids:
         return {}
-    needles = [f"\n{term} " for term in stems(db, words)]
-    if not needles:
+    terms = stems(db, words)
+    if not terms:
         return {}
-    ids = list(skill_ids)
     best: list[int] = []
-    for skill_id, index in db.execute(
-        f"SELECT skill, terms FROM rank_section_terms WHERE skill IN ({','.join('?' * len(ids))})",
-        ids,
-    ):
+    for skill_id, (_, lines) in _word_lines(db, terms, skill_ids).items():
         headings: dict[int, int] = {}  # section -> query words in its heading
         texts: dict[int, tuple[int, int]] = {}  # section -> query words in its text, hits
-        for needle in needles:
-            start = index.find(needle)
-            if start < 0:
-                continue
-            for place, section, count in items(index[start + 1 : index.index("\n", start + 1)]):
+        for line in lines:
+            for place, section, count in items(line):
                 if place == "h":
                     headings[section] = headings.get(section, 0) + 1
                 elif place == "t":  # not "m": the name and description are not a section
