@@ -607,6 +607,37 @@ def test_the_words_summed_from_memory_are_those_summed_by_sqlite(
     assert memory.rows and memory.size == sum(len(skills) for skills, _ in memory.rows.values())
 
 
+@pytest.mark.semantic
+@pytest.mark.parametrize("spread", [1, 10**9])
+def test_the_words_summed_from_memory_keep_the_ties_at_the_limit(spread: int) -> None:
+    """Rows.summed's first ``limit``: the skills of the best sums, each word's rows added in
+    the words' order, ties by id, when many skills tie at the limit (copies of one skill in
+    a library), whether the ids are counted in an array (dense) or sorted (far apart)."""
+    np = pytest.importorskip("numpy")
+    chance = random.Random(5)
+    memory = heads.Rows(sqlite3.connect(":memory:"), np)
+    weights = [(f"w{n}", chance.choice([0.1, 0.7, 1.3, 0.35])) for n in range(6)]
+    for term, _ in weights:  # 12 skills, each with its 7 copies (ids 12 apart)
+        held = {base: chance.choice([0.5, 1.1, 2.0]) for base in chance.sample(range(12), 8)}
+        rows = [
+            (w, (base + 1 + 12 * copy) * spread) for base, w in held.items() for copy in range(7)
+        ]
+        memory.rows[(1, term)] = (
+            np.array([skill for _, skill in rows], dtype=np.int64),
+            np.array([w for w, _ in rows], dtype=np.float64),
+        )
+    expected: dict[int, float] = {}
+    for term, idf in weights:
+        skills, w = memory.rows[(1, term)]
+        for skill, value in zip(skills.tolist(), w.tolist(), strict=True):
+            expected[skill] = expected.get(skill, 0.0) + value * idf
+    ranked = sorted(expected.items(), key=lambda item: (-item[1], item[0]))
+    assert len({score for _, score in ranked}) < len(ranked) / 2  # ties, many
+    for limit in (1, 5, 17, 40, len(ranked), len(ranked) + 3, None):
+        found = memory.summed(1, weights, rank.DEPTH, limit)
+        assert found == ranked[:limit]
+
+
 def test_the_stored_heads_stay_the_best_rows_whatever_is_written(
     db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -53,6 +53,9 @@ ROWS = 1_000_000
 MIN_ROWS = 32
 #: Heads computed and stored in one write transaction by :func:`fill`.
 FILL_BATCH = 256
+#: :meth:`Rows.summed` sums by id in an array as long as the highest id is at most this many
+#: times the rows summed.
+_DENSE = 16
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rank_heads (
@@ -106,8 +109,23 @@ class Rows:
         if not len(skills):
             return []
         w = np.concatenate([w * idf for (_, w), (_, idf) in zip(parts, weights, strict=True)])
-        ids, where = np.unique(skills, return_inverse=True)
-        sums = np.bincount(where, weights=w, minlength=len(ids))
+        # each skill's rows summed in their order (bincount adds them as they come): by the
+        # ids themselves while they are few enough to count in an array, else by the
+        # position of each in the sorted distinct ids (np.unique: a sort, 0.25 ms a document
+        # at 20,335 skills)
+        top = int(skills.max()) + 1
+        if top <= _DENSE * len(skills):
+            ids = np.flatnonzero(np.bincount(skills, minlength=top))
+            sums = np.bincount(skills, weights=w, minlength=top)[ids]
+        else:
+            ids, where = np.unique(skills, return_inverse=True)
+            sums = np.bincount(where, weights=w, minlength=len(ids))
+        if limit is not None and limit < len(sums):
+            # only the skills whose sum is at least the limit-th best can be among the first
+            # `limit`: the others are left out before the sort
+            floor = np.partition(sums, len(sums) - limit)[len(sums) - limit]
+            kept = np.flatnonzero(sums >= floor)
+            ids, sums = ids[kept], sums[kept]
         order = np.lexsort((ids, -sums))  # best first, then by id: the SQL's ORDER BY 2 DESC, 1
         if limit is not None:
             order = order[:limit]
