@@ -5,7 +5,7 @@ sessions of ``--calls`` ``skc_find`` calls after 10 warm-up calls, the semantic 
 the words' alone (``SKILLC_FIND_SEMANTIC=0``) alternated for ``--rounds`` rounds.
 
     .venv/bin/python bench/warm_mcp.py [--skills 20000] [--calls 110] [--rounds 2]
-        [--library DIR] [--home DIR] [--base DIR]
+        [--library DIR] [--home DIR] [--base DIR] [--words-only]
 
 Requests: the dev set's, in order (none asked twice in a session of up to 120 calls), each
 ``path`` the library, ``limit`` 10; p50 / p95 from writing a request to reading its answer,
@@ -14,7 +14,9 @@ kept (a filled catalog is reused: the build is timed only when it starts from no
 find server is stopped before the sessions, so that nothing else runs. ``--base DIR``: a
 checkout of another commit (``git worktree add --detach DIR REV``) whose packages' sources
 are put first on ``PYTHONPATH`` for a session of each ranker before this checkout's, so that
-the two are compared in one run. Prints markdown.
+the two are compared in one run. ``--words-only``: the sessions of the words alone only (no
+vector is computed: a home whose catalog has none stays so, and is built without them).
+Prints markdown.
 """
 
 from __future__ import annotations
@@ -32,9 +34,12 @@ from find_scale import dev_queries, make_library, percentile
 from mcp_latency import Session
 
 
-def fill(skc: str, library: str, env: dict[str, str], catalog: Path) -> dict[str, float]:
+def fill(
+    skc: str, library: str, env: dict[str, str], catalog: Path, words_only: bool = False
+) -> dict[str, float]:
     """Start the find server with a find, then wait until every vector is in: the seconds
-    until the words of every skill, every name's vector and every body's."""
+    until the words of every skill, every name's vector and every body's (``words_only``:
+    until the words only)."""
     start = time.perf_counter()
     subprocess.run([skc, "find", "--path", library, "--format", "json", "warm up"],
                    env=env, capture_output=True, check=True)  # fmt: skip
@@ -49,6 +54,8 @@ def fill(skc: str, library: str, env: dict[str, str], catalog: Path) -> dict[str
         now = time.perf_counter() - start
         if skills and skills == listed and "words" not in marks:
             marks["words"] = now  # two looks with the same count: the build is over
+            if words_only:
+                return marks
         listed = skills
         if "words" in marks and not names and "names" not in marks:
             marks["names"] = now
@@ -86,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--home", type=Path, default=Path("/tmp/skillc-warm-home"))
     parser.add_argument("--corpus", type=Path, default=None)
     parser.add_argument("--base", type=Path, default=None, help="a checkout to compare with")
+    parser.add_argument("--words-only", action="store_true", help="no session with the extra")
     args = parser.parse_args(argv)
     skc = str(find_skc())
     count = make_library(corpus_root(args.corpus), args.library, args.skills)
@@ -95,15 +103,25 @@ def main(argv: list[str] | None = None) -> int:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: with the bytecode cache
     env.update(SKILLC_HOME=str(home), HOME=str(home))
+    words = {"SKILLC_FIND_SEMANTIC": "0"}
+    rankers = [("lexical+semantic", {}), ("lexical", words)]
+    if args.words_only:
+        env.update(words)
+        rankers = rankers[1:]
     catalog = home / ".skillc" / "catalog.db"
     print(f"## Warm MCP `skc_find` ({cpu_model()}, {os.cpu_count()} cores), {count} skills")
     print()
     if not catalog.exists():
-        marks = fill(skc, library, env, catalog)
+        marks = fill(skc, library, env, catalog, args.words_only)
+        vectors = (
+            f", every name's vector at {marks['names']:.0f} s, every body's at "
+            f"{marks['bodies']:.0f} s"
+            if "bodies" in marks
+            else ""
+        )
         print(
-            f"The find server built the catalog from nothing: the words of every skill at "
-            f"{marks['words']:.0f} s, every name's vector at {marks['names']:.0f} s, every "
-            f"body's at {marks['bodies']:.0f} s."
+            "The find server built the catalog from nothing: the words of every skill at "
+            f"{marks['words']:.0f} s{vectors}."
         )
         print()
     subprocess.run([skc, "watch", "--stop"], env=env, capture_output=True, check=False)
@@ -112,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| round | code | ranker | p50 (ms) | p95 (ms) | MCP process CPU a call (ms) | load |")
     print("|---|---|---|---|---|---|---|")
     for n in range(args.rounds):
-        for ranker, extra in (("lexical+semantic", {}), ("lexical", {"SKILLC_FIND_SEMANTIC": "0"})):
+        for ranker, extra in rankers:
             for code, path in runs:
                 p50, p95, cpu = session(skc, library, {**env, **extra, **path}, queries, args.calls)
                 load = os.getloadavg()[0]
