@@ -826,3 +826,34 @@ def test_a_log_on_a_full_disk_is_still_read(
     path.with_name("logs.db-wal").write_bytes(b"rows")
     with pytest.raises(UnreadableFile, match=r"disk I/O error \(SQLITE_IOERR_SHMSIZE\)"):
         LocalRows(path)("SELECT command FROM access_log", [])
+
+
+def test_command_args_counts_streams_from_any_runner_with_each(tmp_path: Path) -> None:
+    """``StatsLog.command_args_counts`` reads the groups one at a time from a runner that has
+    ``each`` (a local log's :class:`LocalRows`, or any wrapper of it), all at once from one
+    that has not (a team store's), with the same statement and the same rows either way."""
+    from types import SimpleNamespace
+
+    from skillc_index.accesslog import LocalRows, StatsLog
+
+    path = tmp_path / "logs.db"
+    insert(path, [record(), record(), record(command="search", args={"query": "x"})])
+    local = LocalRows(path)
+    calls: list[str] = []
+
+    class Streaming:  # a runner that is not a LocalRows but has ``each``
+        def __call__(self, sql: str, params: Sequence[Any]) -> list[Any]:
+            calls.append("call")
+            return local(sql, params)
+
+        def each(self, sql: str, params: Sequence[Any]) -> Any:
+            calls.append("each")
+            return local.each(sql, params)
+
+    filters = SimpleNamespace(since=None, until=None, projects=(), users=(), machines=())
+    streamed = StatsLog(Streaming(), "skill_path", "/src/rust", filters).command_args_counts()
+    assert not isinstance(streamed, list) and calls == ["each"]
+    whole = StatsLog(lambda sql, params: local(sql, params), "skill_path", "/src/rust", filters)
+    expected = [("search", '{"query": "x"}', 1, 0), ("show", '{"section": "Install"}', 2, 0)]
+    assert sorted(streamed) == sorted(whole.command_args_counts()) == expected
+    local.close()

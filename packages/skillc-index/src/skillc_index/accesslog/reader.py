@@ -27,7 +27,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard, overload
 
 from skillc_index.accesslog.schema import COLUMNS, empty_log, open_log
 from skillc_index.atomic import disk_failure
@@ -266,8 +266,20 @@ class StatsLog:
         self._run = rows
         self._where, self._params = where_clause(filters, column, as_items(value))
 
-    def _rows(self, select: str, tail: str = "", extra: Sequence[Any] = ()) -> list[Any]:
-        return self._run(f"{select} FROM access_log{self._where}{tail}", [*self._params, *extra])
+    @overload
+    def _rows(self, select: str, tail: str = "", extra: Sequence[Any] = ()) -> list[Any]: ...
+    @overload
+    def _rows(
+        self, select: str, tail: str = "", extra: Sequence[Any] = (), *, stream: bool
+    ) -> Iterable[Any]: ...
+    def _rows(
+        self, select: str, tail: str = "", extra: Sequence[Any] = (), *, stream: bool = False
+    ) -> Iterable[Any]:
+        """The rows of ``select`` over the skill's rows, then ``tail``; with ``stream``, one at
+        a time from a runner that has ``each`` (:meth:`LocalRows.each`), all at once from any
+        other."""
+        run = (getattr(self._run, "each", None) if stream else None) or self._run
+        return run(f"{select} FROM access_log{self._where}{tail}", [*self._params, *extra])
 
     def period(self, commands: Sequence[str] = ()) -> tuple[str | None, str | None]:
         """First and last time among the rows (of ``commands`` only, when given) that is an
@@ -293,11 +305,9 @@ class StatsLog:
         from which both the totals per command and the successful rows per target come (the
         summary needs both; two passes cost twice the rows). From a local log, one group at a
         time (as the index holds them: a skill's distinct searches are unbounded)."""
-        select = "SELECT command, args, COUNT(*), COUNT(error)"
-        if isinstance(self._run, LocalRows):
-            statement = f"{select} FROM access_log{self._where} GROUP BY command, args"
-            return self._run.each(statement, self._params)
-        return self._rows(select, " GROUP BY command, args")
+        return self._rows(
+            "SELECT command, args, COUNT(*), COUNT(error)", " GROUP BY command, args", stream=True
+        )
 
     def args_counts(self, command: str) -> list[Any]:
         """``(args, count)`` for the rows of one command (a search's query, say)."""
