@@ -341,3 +341,19 @@ def test_fit_parts_leaves_out_an_item_too_long_alone_not_the_ones_after_it(
         lambda: [huge, *[small] * 6], "x", "n", "y"
     )
     assert kept == (False, True, True, True, True, False, False) and "4 of 7 n" in cut[0].text
+
+
+def test_given_names_the_first_parameter_off_its_default() -> None:
+    """``given``: the one test of "``--x`` goes with ``--y``" (``package``, ``lint``, ``eval``
+    alike): the first of the names whose value is not its field's default, a value equal to
+    the default taken as not given (``--to upload --version 1.0.0``), None when none is."""
+    from skillc_index.operation import given
+    from skillc_index.operations import PackageParams
+
+    upload = PackageParams(("a",), to="upload", output="dist")
+    assert given(upload, ("name", "version", "base_url")) is None
+    assert given(upload._replace(version="1.0.0"), ("name", "version")) is None  # the default
+    assert given(upload._replace(version="2.0.0"), ("name", "version")) == "version"
+    wrong = upload._replace(base_url="https://x", author="me")
+    assert given(wrong, ("name", "version", "author", "base_url")) == "author"
+    assert given(wrong, ("base_url", "author")) == "base_url"

@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from skillc_gateway._limits import MAX_EVAL_SKILLS, MAX_FIND_PATHS
-from skillc_index.operation import Operation, Param, Session
+from skillc_index.operation import Operation, Param, Session, given
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -155,17 +155,14 @@ def _goes_with(params: EvalParams) -> None:
     and did nothing."""
     from skillc_index.diagnostics import ParameterError
 
-    if params.force and not params.init:
+    if not params.init and given(params, ("force",)):
         raise ParameterError("{force} goes with {init}")
-    if params.init:
-        for name in _NOT_WITH_INIT:
-            value = getattr(params, name)
-            if value is not None and value is not False:  # (0 is given: not False)
-                raise ParameterError(f"{{{name}}} does not go with {{init}}")
-    if params.live is None:
-        for name in _LIVE_ONLY_PARAMS:
-            if getattr(params, name) is not None:
-                raise ParameterError(f"{{{name}}} goes with {{live}}")
+    name = given(params, _NOT_WITH_INIT) if params.init else None
+    if name is not None:
+        raise ParameterError(f"{{{name}}} does not go with {{init}}")
+    name = given(params, _LIVE_ONLY_PARAMS) if params.live is None else None
+    if name is not None:
+        raise ParameterError(f"{{{name}}} goes with {{live}}")
 
 
 def evaluate(session: Session, params: EvalParams) -> EvalResult:

@@ -67,6 +67,7 @@ __all__ = [
     "Session",
     "as_items",
     "fields",
+    "given",
     "input_schema",
     "property_name",
 ]
@@ -237,14 +238,16 @@ def input_schema(params: type[Any], leave_out: Iterable[str] = ()) -> dict[str, 
         elif default is not None and default != ():
             schema["default"] = default
         properties[property_name(name)] = schema
-    result: dict[str, Any] = {
-        "type": "object",
-        "properties": properties,
-        "additionalProperties": False,
-    }
+    result = {"type": "object", "properties": properties, "additionalProperties": False}
     if required:
         result["required"] = required
     return result
+
+
+def given(params: Any, names: Iterable[str]) -> str | None:
+    """The first of ``names`` not at its default in ``params`` (one equal to it is not given)."""
+    defaults = params._field_defaults
+    return next((name for name in names if getattr(params, name) != defaults[name]), None)
 
 
 # -- checking a tool call's arguments against the input schema ------------------------------
@@ -348,9 +351,7 @@ def as_items(value: Any) -> tuple[Any, ...]:
     ``profiles``...), given to the Python API as one ``str`` or ``os.PathLike``: that one
     item, not the characters of a string (``targets="claude"`` was the targets ``c``, ``l``...;
     ``projects="/w"`` the folders ``/`` and ``w``). Anything else is iterated."""
-    if isinstance(value, (str, os.PathLike)):
-        return (value,)
-    return tuple(value)
+    return (value,) if isinstance(value, (str, os.PathLike)) else tuple(value)
 
 
 def _invalid(message: str) -> Exception:

@@ -20,6 +20,7 @@ from skillc_index.operation import (
     Operation,
     Param,
     Session,
+    given,
 )
 from skillc_index.record import Record
 
@@ -548,13 +549,11 @@ def _check_format_options(params: PackageParams) -> None:
     as not given."""
     from skillc_index.diagnostics import ParameterError
 
-    defaults = PackageParams._field_defaults
-    plugin = params.to in ("plugin", "claude-plugin")
-    for field in ("name", "version", "author", "base_url"):
-        wanted = params.to == "well-known" if field == "base_url" else plugin
-        if not wanted and getattr(params, field) != defaults[field]:
-            formats = "well-known" if field == "base_url" else "plugin or claude-plugin"
-            raise ParameterError(f"{{{field}}} goes with {{to}} {formats}")
+    plugin = () if params.to in ("plugin", "claude-plugin") else ("name", "version", "author")
+    field = given(params, (*plugin, *(() if params.to == "well-known" else ("base_url",))))
+    if field is not None:
+        formats = "well-known" if field == "base_url" else "plugin or claude-plugin"
+        raise ParameterError(f"{{{field}}} goes with {{to}} {formats}")
 
 
 PACKAGE: Operation[PackageParams, PackageResult] = Operation(

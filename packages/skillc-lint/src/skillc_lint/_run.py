@@ -494,13 +494,11 @@ def _check_page_options(params: LintParams, mode: str) -> None:
     as other commands refuse an option without the one it goes with; a value equal to the
     default is taken as not given."""
     from skillc_index.diagnostics import ParameterError
-    from skillc_lint.operations import LintParams
+    from skillc_index.operation import given
 
-    defaults = LintParams._field_defaults
-    fields = (*_RUN_ONLY, *(_RULE_CHOICE if mode == "explain" else ()))
-    for field in fields:
-        if getattr(params, field) != defaults[field]:
-            raise ParameterError(f"{{{field}}} goes with a lint run, not {{{mode}}}")
+    field = given(params, (*_RUN_ONLY, *(_RULE_CHOICE if mode == "explain" else ())))
+    if field is not None:
+        raise ParameterError(f"{{{field}}} goes with a lint run, not {{{mode}}}")
 
 
 def _check_outputs(params: LintParams, cwd: Path) -> None:
