@@ -131,6 +131,25 @@ def test_a_known_table_written_as_a_value_says_it_must_be_a_table(
     )
 
 
+def test_a_section_and_lint_rules_that_are_no_table_say_so_alike(tmp_path: Path) -> None:
+    """``search = "cjk"`` and ``[lint] rules = "x"`` get the one notice (``_not_a_table``),
+    its header as the file spells it: ``[tool.skillc.lint.rules]`` in pyproject.toml."""
+    from skillc_index.config import _not_a_table
+
+    pyproject, toml = tmp_path / "pyproject.toml", tmp_path / "skillc.toml"
+    assert _not_a_table(pyproject, "lint.rules", "x").text == (
+        f"config file {pyproject}: 'lint.rules' must be a table "
+        "([tool.skillc.lint.rules] ...), not a string; ignored"
+    )
+    assert _not_a_table(toml, "search", 5).text == (
+        f"config file {toml}: 'search' must be a table ([search] ...), not an integer; ignored"
+    )
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "home")})
+    write(pyproject, '[tool.skillc.lint]\nrules = "x"\n')
+    config = load_config(layout, env={}, project_file=pyproject)
+    assert texts(config) == [_not_a_table(pyproject, "lint.rules", "x").text]
+
+
 def test_bad_value_is_ignored_for_that_key_only(layout: Layout) -> None:
     write(layout.global_config, '[search]\ntokenizer = "klingon"\n[targets]\nx = 3\ny = "ok"\n')
     config = load_config(layout, env={})

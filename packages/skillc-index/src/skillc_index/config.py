@@ -270,13 +270,7 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
                     continue
                 if section == "lint" and key == "rules":
                     if not isinstance(value, dict):  # it replaced the global [lint.rules]
-                        header = f"tool.skillc.{section}" if path.name == PYPROJECT else section
-                        notices.append(
-                            Notice(
-                                f"config file {path}: 'lint.rules' must be a table "
-                                f"([{header}.rules] ...), not {_toml_kind(value)}; ignored"
-                            )
-                        )
+                        notices.append(_not_a_table(path, "lint.rules", value))
                         continue
                     # RFC-0009's [lint.rules]: each rule a key, so a project's table merges
                     # into the global one rule by rule (it replaced the whole table)
@@ -284,13 +278,7 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
                     continue
                 flat[f"{section}.{key}"] = value
         elif section in FIXED_TABLES or section in OPEN_TABLES:  # search = "cjk"
-            header = f"tool.skillc.{section}" if path.name == PYPROJECT else section
-            notices.append(
-                Notice(
-                    f"config file {path}: '{section}' must be a table ([{header}] ...), "
-                    f"not {_toml_kind(body)}; ignored"
-                )
-            )
+            notices.append(_not_a_table(path, section, body))
         else:
             notices.append(Notice(f"config file {path}: unknown key '{section}' ignored"))
     return flat
@@ -308,6 +296,16 @@ def _nested_rules(lint: Mapping[str, Any]) -> dict[str, Any]:
         else:
             table[key] = value
     return table
+
+
+def _not_a_table(path: Path, table: str, value: Any) -> Notice:
+    """The notice for ``table`` (``search``, ``lint.rules``) given a value that is no table,
+    ignored: its header as ``path`` spells it (``[tool.skillc.search]`` in pyproject.toml)."""
+    header = f"tool.skillc.{table}" if path.name == PYPROJECT else table
+    return Notice(
+        f"config file {path}: '{table}' must be a table ([{header}] ...), "
+        f"not {_toml_kind(value)}; ignored"
+    )
 
 
 def _toml_kind(value: Any) -> str:
