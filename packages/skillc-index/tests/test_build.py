@@ -243,6 +243,37 @@ def test_a_stub_only_rebuild_reads_a_references_start(
     assert 0 < sum(sizes) <= MARKDOWN_READ_LIMIT
 
 
+def test_a_store_skill_s_files_are_stat_once_a_build(
+    build: Callable[..., BuildResult],
+    store: Path,
+    project: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The stats ``build`` takes for E002 before anything is read are the compile's too (a
+    store skill: its source is the one compiled); an imported folder's copy is stat on its
+    own (the copy's files are others)."""
+    from skillc_index.build import compiler
+    from skillc_index.index import schema
+
+    stat_files, stat = schema.stat_files, []
+
+    def counted(source: Path, files: Any, **options: Any) -> Any:
+        stat.append(os.path.realpath(source))
+        return stat_files(source, files, **options)
+
+    monkeypatch.setattr(schema, "stat_files", counted)
+    monkeypatch.setattr(compiler, "stat_files", counted)
+    monkeypatch.setattr(compiler, "RACY_WINDOW_NS", -(10**18))  # no wait, no second stat
+    folder = write_skill(store / "demo")
+    build("demo")
+    assert stat == [os.path.realpath(folder)]
+    stat.clear()
+    outside = write_skill(project / "other")
+    build("./other")
+    assert stat == [os.path.realpath(outside), os.path.realpath(store / "other")]
+
+
 def test_a_skill_too_large_to_index_is_e002_before_any_read(
     build: Callable[..., BuildResult],
     store: Path,

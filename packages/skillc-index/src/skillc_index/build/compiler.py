@@ -362,6 +362,7 @@ def compile_skill(
     *,
     tokenizer_setting: str = "ascii",
     files: SkillFiles | None = None,
+    stats: Mapping[str, FileStat] | None = None,
     progress: Progress | None = None,
     force: bool = False,
 ) -> CompileResult:
@@ -373,6 +374,9 @@ def compile_skill(
     :class:`IndexUnusable` (E002) when the skill is larger than an index may be (by its files'
     stats, before any is read: :func:`~skillc_index.index.cache.refuse_too_large`); in each
     case nothing is written. ``force`` rebuilds stub, manifest and index even when they are current.
+    ``stats``: the :func:`~skillc_index.index.schema.stat_files` of ``files`` in
+    ``skill.source``, taken before any was read (``build``'s, for E002 before an import), the
+    first attempt's instead of its own.
     A source written while it was indexed makes the build start again (module docstring);
     E002 when that happens :data:`~skillc_index.index.cache.ATTEMPTS` times.
     """
@@ -382,9 +386,10 @@ def compile_skill(
     reason = ""
     for _attempt in range(ATTEMPTS):
         try:
-            return _compile(skill, found, tokenizer_setting, progress, force)
+            return _compile(skill, found, tokenizer_setting, progress, force, stats)
         except SourcesChanged as exc:
             reason = str(exc)
+            stats = None  # a source changed since: the next attempt stats them again
     raise kept_changing(skill.name, reason)
 
 
@@ -394,11 +399,13 @@ def _compile(
     tokenizer_setting: str,
     progress: Progress | None,
     force: bool,
+    stats: Mapping[str, FileStat] | None,
 ) -> CompileResult:
     """One attempt of :func:`compile_skill` (:class:`SourcesChanged` when a source changed
     between its hash and its parse)."""
     source, runtime = skill.source, skill.runtime
-    stats = stat_files(source, found.files)  # before reading: a later edit shows as a change
+    if stats is None:  # before reading: a later edit shows as a change
+        stats = stat_files(source, found.files)
     refuse_too_large(skill.name, indexed_files(found.files), stats)  # E002, nothing read
     newest = max((stat.changed_ns for stat in stats.values()), default=0)
     wait_ns = newest + RACY_WINDOW_NS - time.time_ns()

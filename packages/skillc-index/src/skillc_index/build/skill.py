@@ -76,6 +76,7 @@ if TYPE_CHECKING:
 
     from skillc_index.build.project import FieldChange, Projection
     from skillc_index.build.shapes import BuildShape
+    from skillc_index.index.schema import FileStat
     from skillc_index.markdown.frontmatter import Frontmatter
 
 __all__ = ["BUILD_LOCK_WAIT_S", "BuildResult", "build_skill"]
@@ -187,15 +188,17 @@ def _check_source(source: Path, given: str, layout: Layout | None = None) -> Non
     raise CompiledSkillGiven(given, gone, removal(link, str(source)))
 
 
-def _refuse_too_large(name: str, source: Path, files: SkillFiles) -> None:
+def _refuse_too_large(name: str, source: Path, files: SkillFiles) -> dict[str, FileStat]:
     """E002 for a skill larger than an index may be, from its files' stats, before any file
-    of it is read (an import's hash or copy, the projections' frontmatter): the compile
-    checks again when it indexes."""
+    of it is read (an import's hash or copy, the projections' frontmatter); the stats, which
+    the compile of this same source takes as its first attempt's (it checks them again)."""
     from skillc_index.index.cache import refuse_too_large
     from skillc_index.index.rows import indexed_files
     from skillc_index.index.schema import stat_files
 
-    refuse_too_large(name, indexed_files(files.files), stat_files(source, files.files))
+    stats = stat_files(source, files.files)
+    refuse_too_large(name, indexed_files(files.files), stats)
+    return stats
 
 
 def _check_import(source: Path) -> None:
@@ -331,7 +334,7 @@ def _build_skill(
     files = walk_skill(resolved.source, dirs=dirs) if known is None else known.files
     if files.escapes:
         raise PathEscapesRoot(files.escapes[0])
-    _refuse_too_large(resolved.name, resolved.source, files)
+    stats = _refuse_too_large(resolved.name, resolved.source, files)
 
     notices: list[Diagnostic | Notice] = list(resolved.notices)
     plan: ImportPlan | None = None
@@ -406,6 +409,7 @@ def _build_skill(
             target_skill,
             tokenizer_setting=config.tokenizer,
             files=files,
+            stats=stats if plan is None else None,  # an import's copy: stats of its own
             progress=progress,
             force=force,
         )
