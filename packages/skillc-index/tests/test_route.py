@@ -353,6 +353,46 @@ def test_a_copy_parked_behind_the_router_is_refreshed_where_it_is(
     assert back.read_bytes() == (runtime / "SKILL.md").read_bytes()
 
 
+def test_the_runtime_manifest_is_read_once_for_every_parked_copy(
+    cli: Callable[..., Run],
+    layout: Layout,
+    claude: Path,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A refresh of the copies parked behind routers read the runtime's manifest once to
+    find them stale, then once again for each copy it wrote. It is read once to find them
+    (and once more under the routes' lock, to look again), each copy written from that."""
+    from skillc_index.build import manifest as manifests
+    from skillc_index.build.agent_folders import AgentFolders
+    from skillc_index.route.parked import refresh_parked
+
+    route_json(cli, "install")
+    router = project / ".skillc" / "router"
+    shutil.copytree(router / "claude" / "copied", router / "codex" / "copied", symlinks=True)
+    parked = [router / agent / "copied" for agent in ("claude", "codex")]
+    folders = AgentFolders.of_roots({agent: router / agent for agent in ("claude", "codex")})
+    runtime = layout.runtime_store("project") / "copied"
+    load, reads = manifests.load_manifest, []
+
+    def counted(folder: Path) -> Any:
+        reads.extend([folder] if folder == runtime else [])
+        return load(folder)
+
+    monkeypatch.setattr(manifests, "load_manifest", counted)
+    for locked, times in ((False, 2), (True, 1)):
+        for copy in parked:
+            _as_an_older_build(copy)
+        reads.clear()
+        notices = refresh_parked("copied", "project", None, runtime, layout, locked=locked,
+                                 folders=folders)  # fmt: skip
+        assert (notices, len(reads)) == ([], times)
+        for copy in parked:
+            assert (copy / "SKILL.md").read_bytes() == (runtime / "SKILL.md").read_bytes()
+            here, there = read_manifest(copy), read_manifest(runtime)
+            assert here is not None and there is not None and here.built_at == there.built_at
+
+
 def test_a_parked_copy_a_full_disk_stops_refreshing_is_left_as_it_was(
     cli: Callable[..., Run],
     layout: Layout,

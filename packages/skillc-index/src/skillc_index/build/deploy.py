@@ -266,14 +266,16 @@ def _same_build(here: Manifest | None, there: Manifest | None) -> bool:
 
 def stale_copies(
     skill: str, source: Path | None, runtime: Path, folders: AgentFolders
-) -> dict[Path, Manifest]:
+) -> tuple[dict[Path, Manifest], Manifest | None]:
     """The copies of :func:`copy_deployments` (in ``folders``, a scope's agent folders; of
     any source with ``source`` None) that hold another build than ``runtime``'s (made before
-    its last build, by a build that did not refresh them), each with its manifest. The
-    runtime's manifest is read only when there is a copy."""
+    its last build, by a build that did not refresh them), each with its manifest; and the
+    runtime's manifest, read only when there is a copy (None when not read, or it cannot be),
+    which a refresh of them all writes from (:func:`copy_manifest`)."""
     copies = _copies(skill, source, folders)
     built = read_manifest(runtime) if copies else None
-    return {path: here for path, (_, here) in copies.items() if not _same_build(here, built)}
+    stale = {path: here for path, (_, here) in copies.items() if not _same_build(here, built)}
+    return stale, built
 
 
 def not_refreshed(layout: Layout, path: Path, why: str) -> Notice:
@@ -512,7 +514,7 @@ def _write_files(
     runtime's stub copied there already: none)."""
     import hashlib
 
-    from skillc_index.build.manifest import write_manifest
+    from skillc_index.build.manifest import load_manifest, write_manifest
 
     extra: dict[str, Any] = {}
     if files is not None:
@@ -524,18 +526,16 @@ def _write_files(
                 mode = (folder / rel).stat().st_mode
                 (folder / rel).chmod(mode | (mode & 0o444) >> 2)
         extra = {"stub_sha256": digests.pop(SKILL_FILE), "target_files": digests}
-    write_manifest(folder, copy_manifest(runtime, target, extra))
-
-
-def copy_manifest(runtime: Path, target: str, extra: Mapping[str, Any]) -> Manifest:
-    """The runtime's manifest as a copy written for ``target`` records it (and ``extra``)."""
-    import dataclasses
-
-    from skillc_index.build.manifest import load_manifest
-
     manifest = load_manifest(runtime)
     if manifest is None:  # pragma: no cover - the build has just written it
         raise FileNotFoundError(manifest_path(runtime))
+    write_manifest(folder, copy_manifest(manifest, target, extra))
+
+
+def copy_manifest(manifest: Manifest, target: str, extra: Mapping[str, Any]) -> Manifest:
+    """The runtime's ``manifest`` as a copy written for ``target`` records it (and ``extra``)."""
+    import dataclasses
+
     return dataclasses.replace(manifest, extra={**manifest.extra, "target": target, **extra})
 
 

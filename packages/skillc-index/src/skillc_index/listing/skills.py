@@ -285,7 +285,7 @@ def _copies_status(store: Location, runtime: Path, folders: Sequence[AgentFolder
     of its scope and its routes' parking folders, listed once for the whole listing."""
     from skillc_index.build.deploy import stale_copies
 
-    stale = any(stale_copies(store.name, store.path, runtime, found) for found in folders)
+    stale = any(stale_copies(store.name, store.path, runtime, found)[0] for found in folders)
     return "stale" if stale else "normal"
 
 

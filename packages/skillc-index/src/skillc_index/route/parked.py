@@ -50,12 +50,12 @@ def refresh_parked(
 
     if folders is None:
         folders = AgentFolders.of_roots(parking_roots(layout, scope))
-    stale = stale_copies(skill, source, runtime, folders)
+    stale, built = stale_copies(skill, source, runtime, folders)
     if locked or not stale:
-        return _rewrite_all(stale, runtime, layout)
+        return _rewrite_all(stale, built, runtime, layout)
     try:
-        with routes_lock(next(iter(stale)).parent.parent, layout):
-            return _rewrite_all(stale_copies(skill, source, runtime, folders), runtime, layout)
+        with routes_lock(next(iter(stale)).parent.parent, layout):  # looked at again in it
+            return _rewrite_all(*stale_copies(skill, source, runtime, folders), runtime, layout)
     except OSError as exc:
         why = exc.strerror or str(exc)
     except SkillcError as exc:  # a route command holds the lock
@@ -78,15 +78,17 @@ def refresh_route(scope: Scope, names: Collection[str], layout: Layout) -> list[
     return notices
 
 
-def _rewrite_all(stale: Mapping[Path, Manifest], runtime: Path, layout: Layout) -> list[Notice]:
-    """:func:`_rewrite` each copy of ``stale`` (path -> its manifest); a warning for each
-    copy not refreshed."""
+def _rewrite_all(
+    stale: Mapping[Path, Manifest], built: Manifest | None, runtime: Path, layout: Layout
+) -> list[Notice]:
+    """:func:`_rewrite` each copy of ``stale`` (path -> its manifest) from the runtime's
+    manifest ``built``, read once for all; a warning for each copy not refreshed."""
     from skillc_index.build.deploy import not_refreshed
 
     notices: list[Notice] = []
     for path, manifest in stale.items():
         try:
-            why = _rewrite(path, manifest, runtime, path.parent.name)
+            why = _rewrite(path, manifest, built, runtime, path.parent.name)
         except OSError as exc:
             why = exc.strerror or str(exc)
         if why is not None:
@@ -94,20 +96,24 @@ def _rewrite_all(stale: Mapping[Path, Manifest], runtime: Path, layout: Layout) 
     return notices
 
 
-def _rewrite(path: Path, manifest: Manifest, runtime: Path, agent: str) -> str | None:
-    """Write the runtime's stub and manifest into the parked copy ``path`` of skillc's own,
-    whose manifest is ``manifest`` (for the target it records, else ``agent``'s); None when
-    done, else why not."""
+def _rewrite(
+    path: Path, manifest: Manifest, built: Manifest | None, runtime: Path, agent: str
+) -> str | None:
+    """Write the runtime's stub and manifest (``built``) into the parked copy ``path`` of
+    skillc's own, whose manifest is ``manifest`` (for the target it records, else
+    ``agent``'s); None when done, else why not."""
     from skillc_index.atomic import write_files_atomic
     from skillc_index.build.deploy import _is_stub_copy, copy_manifest
     from skillc_index.build.manifest import manifest_bytes, manifest_path
 
     if not _is_stub_copy(manifest):
         return "a copy for another dialect is refreshed once `skc route uninstall` puts it back"
+    if built is None:  # none to write from (none read, or not one): as a missing file
+        raise FileNotFoundError(manifest_path(runtime))
     recorded = manifest.extra.get("target")
     target = recorded if isinstance(recorded, str) else agent
     stub = (runtime / SKILL_FILE).read_bytes()
-    built = manifest_bytes(copy_manifest(runtime, target, {}))
+    data = manifest_bytes(copy_manifest(built, target, {}))
     # both or neither: a new stub beside the old manifest is no copy of skillc's any more
-    write_files_atomic([(path / SKILL_FILE, stub, None), (manifest_path(path), built, None)])
+    write_files_atomic([(path / SKILL_FILE, stub, None), (manifest_path(path), data, None)])
     return None
