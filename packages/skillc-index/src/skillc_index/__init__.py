@@ -125,7 +125,7 @@ _EXPORTS: dict[str, str] = {
     "MarkdownDoc": "markdown.document",
     "parse_markdown": "markdown.document",
     "read_markdown": "markdown.document",
-    "read_parsed": "markdown.document",
+    "read_parsed": "markdown.reading",
     "limit_notice": "markdown.document",
     "over_limit_notice": "markdown.document",
     # build: where the manifest is, the deployment targets
@@ -273,9 +273,9 @@ if TYPE_CHECKING:
     from skillc_index.markdown.document import over_limit_notice as over_limit_notice
     from skillc_index.markdown.document import parse_markdown as parse_markdown
     from skillc_index.markdown.document import read_markdown as read_markdown
-    from skillc_index.markdown.document import read_parsed as read_parsed
     from skillc_index.markdown.frontmatter import parse_frontmatter as parse_frontmatter
     from skillc_index.markdown.frontmatter import type_name as type_name
+    from skillc_index.markdown.reading import read_parsed as read_parsed
     from skillc_index.spelling import CLI_SPELLING as CLI_SPELLING
     from skillc_index.spelling import MCP_SPELLING as MCP_SPELLING
     from skillc_index.spelling import Spelling as Spelling

@@ -574,8 +574,8 @@ def _source_frontmatter(source: Path) -> Frontmatter | None:
     the stub holds it), from as much of SKILL.md as a parse reads (``read_parsed``: a few MiB
     of a file of any size); None when it cannot be read."""
     from skillc_index.files import open_in_root
-    from skillc_index.markdown.document import read_parsed
     from skillc_index.markdown.frontmatter import parse_frontmatter
+    from skillc_index.markdown.reading import read_parsed  # not the parser's modules
 
     try:
         with open_in_root(source, SKILL_FILE) as handle:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, cast
+from typing import TYPE_CHECKING, cast
 
 from skillc_index.command_errors import (
     MissingFrontmatterField,
@@ -51,6 +51,12 @@ from skillc_index.markdown.links import (
     inline_links,
     may_link,
     plain_text,
+)
+from skillc_index.markdown.reading import (  # the parse limits, re-exported
+    MARKDOWN_LIMIT,
+    MARKDOWN_LINE_LIMIT,
+    MARKDOWN_READ_LIMIT,
+    read_parsed,
 )
 from skillc_index.text import BOM, count_lines, normalize_newlines
 
@@ -85,19 +91,6 @@ __all__ = [
     "read_skill_metadata",
     "title_of",
 ]
-
-MARKDOWN_LIMIT = 1 << 20
-"""Characters of a Markdown file that are parsed for headings and links (1 MiB; a file of at
-most 1 MiB on disk is never cut). The largest ``.md`` file of the 581 corpus skills has
-294 KB."""
-MARKDOWN_LINE_LIMIT = 20_000
-"""Lines of a Markdown file that are parsed, whatever their length: markdown-it-py's cost
-follows lines more than bytes for short ones (1 MiB of ``x|y`` rows took 15 s, 20,000 such
-lines take about 1.5 s). The longest ``.md`` file of the corpus has 2,738 lines."""
-MARKDOWN_READ_LIMIT = 4 * MARKDOWN_LIMIT + 4
-"""Bytes of a Markdown file that are read to parse it (:func:`read_parsed`): more than
-:data:`MARKDOWN_LIMIT` characters of at most 4 bytes each, so a longer file is cut by the
-parse limit anyway."""
 
 
 # markdown-it env key: the parse wants headings only (no inline pass outside headings).
@@ -614,32 +607,6 @@ def over_limit_notice(file: str, parsed_lines: int) -> Notice:
         return Notice(limit + "no heading or link of it is read: its first line is over 1 MiB")
     rest = "only (the rest of the file belongs to the section before it)"
     return Notice(f"{limit}headings and links are read from lines 1-{parsed_lines} {rest}")
-
-
-def read_parsed(handle: BinaryIO, *, count: bool = True) -> tuple[str, int | None]:
-    """The text of a Markdown file opened in binary mode (:func:`~skillc_index.files.decoded`)
-    as far as :func:`parse_markdown` parses it: whole, or its first
-    :data:`MARKDOWN_READ_LIMIT` bytes when it is longer; and then the file's line count (the
-    rest counted in chunks, never held: give it to :func:`parse_markdown`; not counted
-    without ``count``, for a reader of the frontmatter alone), else None. A 400 MB file
-    costs a few MB of memory, not 800. A file is asked for its size (its stat) and a byte,
-    not 4 MiB (a buffer that size for a small file: 3 times the time of reading a corpus);
-    one grown since is read on to the limit."""
-    import os
-
-    from skillc_index.files import decoded
-    from skillc_index.text import count_line_bytes
-
-    try:
-        wanted = min(os.fstat(handle.fileno()).st_size + 1, MARKDOWN_READ_LIMIT)
-    except (OSError, ValueError):  # no file behind it (io.UnsupportedOperation is both)
-        wanted = MARKDOWN_READ_LIMIT
-    data = handle.read(wanted)
-    if len(data) == wanted < MARKDOWN_READ_LIMIT:  # more than its stat said
-        data += handle.read(MARKDOWN_READ_LIMIT - wanted)
-    cut = count and len(data) == MARKDOWN_READ_LIMIT
-    lines = count_line_bytes(data, handle) if cut else None
-    return decoded(data), lines
 
 
 def read_markdown(path: Path) -> MarkdownDoc:

@@ -49,5 +49,8 @@ The modules, in the order they build on each other:
 - :mod:`~skillc_index.route.commands`: ``route_install``, ``route_uninstall``,
   ``route_status``.
 
-This ``__init__`` imports nothing.
+This ``__init__`` imports nothing (it holds :data:`ROUTES_DIR`, which a build asks about).
 """
+
+#: ``<base>/.skillc/router/``: the manifests (``<agent>.json``) and parked deployments.
+ROUTES_DIR = "router"

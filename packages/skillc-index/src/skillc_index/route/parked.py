@@ -43,6 +43,13 @@ def refresh_parked(
     ``folders``: the scope's parking folders, when the caller has them. Returns a warning for
     each copy not refreshed, saying why (a target's own copy, for another dialect: the build
     after ``route uninstall`` refreshes it)."""
+    from skillc_index.layout import SKILLC_DIR
+    from skillc_index.route import ROUTES_DIR
+
+    if folders is None and (
+        scope not in layout.scopes() or not (layout.base(scope) / SKILLC_DIR / ROUTES_DIR).is_dir()
+    ):
+        return []  # no route in the scope: nothing parked (a build imports no route module)
     from skillc_index.build.agent_folders import AgentFolders
     from skillc_index.build.deploy import not_refreshed, stale_copies
     from skillc_index.diagnostics import format_diagnostic

@@ -18,6 +18,7 @@ from skillc_index.atomic import ensure_dir
 from skillc_index.diagnostics import UnknownTarget
 from skillc_index.files import inside
 from skillc_index.layout import SKILLC_DIR, Layout, Scope, agent_targets
+from skillc_index.route import ROUTES_DIR
 from skillc_index.route.manifest import read_route_manifest
 from skillc_index.route.result import Kind, NoProjectToRoute, RouteBusy, RouteOutside
 from skillc_index.route.router_skill import ROUTER_NAME
@@ -41,9 +42,6 @@ __all__ = [
     "routed_as",
     "routes_lock",
 ]
-
-#: ``<base>/.skillc/router/``: the manifests (``<agent>.json``) and parked deployments.
-ROUTES_DIR = "router"
 
 #: A name an agent of ``[targets]`` may have to be routed (it names the manifest file).
 AGENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
