@@ -435,6 +435,18 @@ def test_skl108_claude_code_reads_when_to_use_with_the_description(
     assert len(found(bare, "SKL108", registry=claude)) == 1  # near miss: no when_to_use
 
 
+def test_skl108_when_anchors_at_the_start_of_when_to_use(skill: Writer, found: Found) -> None:
+    """``^when`` anchors at the start of each field read: a ``when_to_use`` starting "When"
+    is a trigger under the claude-code profile (it was joined after the description, and
+    warned); "When" later in the field is not."""
+    claude = default_registry(profiles=("claude-code",))
+    front = "name: my-skill\ndescription: Formats tables.\nwhen_to_use: {}\n"
+    folder = skill(frontmatter=front.format("When the user asks to demo something"))
+    assert found(folder, "SKL108", registry=claude) == []
+    later = skill(name="later", frontmatter=front.format("Tables. When rendered, they align."))
+    assert len(found(later, "SKL108", registry=claude)) == 1
+
+
 # -- SKL109 frontmatter-known -----------------------------------------------------------------
 
 

@@ -22,7 +22,8 @@ TRIGGER_PATTERNS = (
 #: ...", "This skill should be used when ...") and how the corpus does ("Activate this skill
 #: when", "Load this skill when", "Use this any time", "Trigger for: ...", "Use this skill ONLY
 #: when", "Trigger on ...", "Trigger phrases: ...", "When the user asks ..."). Accepted by
-#: default with the RFC's patterns; ``^`` anchors a pattern at the description's start.
+#: default with the RFC's patterns; ``^`` anchors a pattern at the start of the description (and of
+#: each other field SKL108 reads).
 TRIGGER_PHRASINGS = (
     *(
         f"{verb} {what} {when}"
@@ -85,10 +86,10 @@ def description_triggers(skill: Skill, options: Options) -> Findings:
     if not isinstance(description, str) or not description.strip():
         return
     more = (data.get(key) for key in options["fields"] if key != "description")
-    text = " ".join(
-        " ".join([description, *(v for v in more if isinstance(v, str))]).lower().split()
-    )
-    if not any(_holds(text, " ".join(p.lower().split())) for p in options["patterns"]):
+    # each field on its own, so that ``^when`` anchors at the start of every one of them
+    texts = [" ".join(v.lower().split()) for v in (description, *more) if isinstance(v, str)]
+    patterns = [" ".join(p.lower().split()) for p in options["patterns"]]
+    if not any(_holds(text, p) for text in texts for p in patterns):
         yield Finding(
             "missing activation trigger (say when to use the skill, e.g. 'Use when ...')",
             line=field_line(skill, "description"),
