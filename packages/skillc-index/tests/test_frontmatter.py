@@ -11,9 +11,10 @@ import yaml
 from skillc_index.markdown.frontmatter import (
     _simple_mapping,
     as_yaml_12,
+    load_bounded_yaml,
     parse_frontmatter,
 )
-from skillc_index.markdown.yaml12 import _core_loader, key_lines
+from skillc_index.markdown.yaml12 import _core_loader
 
 # Values whose YAML meaning is not a plain string, or that are not plain at all: the fast
 # path must either agree with PyYAML or hand them over.
@@ -115,6 +116,12 @@ TRICKY_KEYS = ["name", "true", "On", "no", "null", "Y", "allowed-tools", "_x", "
 PYYAML_LOADERS = [yaml.SafeLoader, *([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])]
 
 
+def pyyaml_lines(block: str) -> object:
+    """The key lines PyYAML's reading of ``block`` gives (as ``split_frontmatter`` takes them),
+    which the fast path's must equal."""
+    return load_bounded_yaml(block, first_line=2, keys=True)[2][0]
+
+
 def yaml_view(block: str) -> object:
     """What both PyYAML loaders read (``<error>``, ``<differ>``)."""
     views = []
@@ -191,6 +198,7 @@ def test_the_fast_path_reads_the_shapes_skills_use(block: str, value: object) ->
     if value is not None:
         assert fast[0]["d"] == value
     assert fast[1]["name"] == block.count("\n") + 2
+    assert fast[1] == pyyaml_lines(block + "name: x\n")
 
 
 @pytest.mark.parametrize(
@@ -351,8 +359,7 @@ def test_fast_path_matches_pyyaml_on_generated_blocks() -> None:
                 data = loader.construct_document(node)
             except (yaml.YAMLError, ValueError, TypeError) as error:
                 pytest.fail(f"{block!r}: {loader_class.__name__} refuses it ({error})")
-            lines = {str(key.value): key.start_mark.line + 2 for key, _ in node.value}
-            assert fast == (data, lines), block
+            assert fast == (data, pyyaml_lines(block)), block
         assert agrees_with_yaml_12(block), block
         taken.add(block)
     kinds = [": |\n", ": >\n", ":\n  - ", ":\n- ", ":\n  k: ", ": [a, b]", "\n  more text", 'ends"']
@@ -373,22 +380,38 @@ def test_fast_path_matches_pyyaml_over_the_corpus(corpus: Path) -> None:
         if fast is not None:
             taken += 1
             assert fast[0] == yaml_view(block), path
+            assert fast[1] == pyyaml_lines(block), path
             assert agrees_with_yaml_12(block), path
     assert taken > 100  # the fast path is the common case, not a curiosity
 
 
-def test_key_lines_of_the_top_level_and_the_mapping_under_it() -> None:
-    """The file line of ``metadata.version`` (SKL502 reports it there), the last one when a
-    key is written again; flow mappings on their one line; deeper keys are not listed."""
-    from skillc_index import parse_frontmatter
-
+def test_field_lines_of_the_top_level_and_the_mapping_under_it() -> None:
+    """The file line of ``metadata.version`` (SKL502 reports it there), from the one reading
+    (PyYAML's here, a key written again), the last one when a key is written again; flow
+    mappings on their one line; deeper keys are not listed."""
     text = "---\nname: x\nmetadata:\n  a: 1\n  deep: {b: 2}\n  a: 3\nflow: {c: d}\n---\n"
-    assert key_lines(parse_frontmatter(text)) == {
-        ("name",): 2,
-        ("metadata",): 3,
+    assert parse_frontmatter(text).field_lines == {
+        "name": 2,
+        "metadata": 3,
         ("metadata", "a"): 6,
         ("metadata", "deep"): 5,
-        ("flow",): 7,
+        "flow": 7,
         ("flow", "c"): 7,
     }
-    assert key_lines(parse_frontmatter("---\nname: [x\n---\n")) == {}  # does not read
+    assert parse_frontmatter("---\nname: [x\n---\n").field_lines == {}  # does not read
+
+
+def test_field_lines_of_the_fast_path_under_a_top_level_key() -> None:
+    """The fast path gives the nested keys' lines too (PyYAML is not loaded for them):
+    comments, blank lines and deeper keys between them."""
+    block = "metadata:\n  # c\n  author: me\n\n  deep:\n    k: v\n  version: 1.10\n"
+    text = f"---\nname: x\n{block}---\n"
+    front = parse_frontmatter(text)
+    assert not front.yaml  # the fast path read it
+    assert front.field_lines == {
+        "name": 2,
+        "metadata": 3,
+        ("metadata", "author"): 5,
+        ("metadata", "deep"): 7,
+        ("metadata", "version"): 9,
+    }

@@ -214,7 +214,13 @@ def test_invalid_utf8_never_raises(tmp_path: Path) -> None:
 def test_key_lines_with_nested_values() -> None:
     text = "---\nname: x\nmetadata:\n  author: me\n  version: 1\n\ndescription: |\n  a\n  b\n---\n"
     front = parse_markdown(text).frontmatter
-    assert front.field_lines == {"name": 2, "metadata": 3, "description": 7}
+    assert front.field_lines == {
+        "name": 2,
+        "metadata": 3,
+        ("metadata", "author"): 4,
+        ("metadata", "version"): 5,
+        "description": 7,
+    }
     assert front.data is not None
     assert front.data["metadata"] == {"author": "me", "version": 1}
 

@@ -8,6 +8,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from skillc_index import parse_frontmatter
 from skillc_lint import LintDiagnostic, configured_registry, default_registry, lint_skill
 
@@ -109,6 +111,24 @@ def test_the_safe_fix_writes_the_version_as_written(lint: Run, skill: Writer) ->
         assert done.returncode == 0, done.stderr
         text = (folder / "SKILL.md").read_text()
         assert f'metadata:\n  version: "{written}"\n' in text, (written, text)
+
+
+def test_skl502_and_skl931_read_the_source_texts_once(
+    skill: Writer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SKL502 and SKL931 both quote a number as written (``1.10``): the block is read again
+    for it once a skill, not once a rule."""
+    from skillc_index.markdown import yaml12
+
+    calls: list[object] = []
+    read = yaml12.scalar_texts
+    monkeypatch.setattr(yaml12, "scalar_texts", lambda front: calls.append(front) or read(front))
+    base = "name: my-skill\ndescription: Formats tables. Use when a table is ragged.\n"
+    folder = skill(frontmatter=base + "version: 1.10\nmetadata:\n  build: 1.20\n")
+    registry, _problems = configured_registry({"targets": ["codex"]})
+    found = {d.rule: d.message for d in lint_skill(folder, registry=registry).diagnostics}
+    assert '(quote it: "1.20")' in found["SKL502"] and "SKL931" in found
+    assert len(calls) == 1
 
 
 def test_the_command_line_option(lint: Run, skill: Writer) -> None:

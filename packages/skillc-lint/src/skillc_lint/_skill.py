@@ -192,7 +192,7 @@ class Skill:
         self._split: dict[str, list[str]] = {}
         self._pieces: dict[str, set[str]] = {}
         #: What rules compute once from a file's text and share, by kind and file
-        #: (:func:`skillc_lint._rules.fields.lowered_text`).
+        #: (:func:`skillc_lint._rules.fields.lowered_text`, ``scalar_texts``).
         self.shared: dict[tuple[str, str], Any] = {}
 
     def _read(self, rel: str) -> str:

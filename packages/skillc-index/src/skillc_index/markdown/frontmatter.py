@@ -68,14 +68,8 @@ _NOT_STRINGS = frozenset({"yes", "no", "y", "n", "true", "false", "on", "off", "
 # Characters a plain scalar may start with and still be a string for certain.
 _PLAIN_START_EXTRA = frozenset("_/($")
 #: Plain words YAML 1.1 and 1.2 both read as these booleans.
-_BOOLEANS = {
-    "true": True,
-    "True": True,
-    "TRUE": True,
-    "false": False,
-    "False": False,
-    "FALSE": False,
-}
+_BOOLEANS = {"true": True, "True": True, "TRUE": True}
+_BOOLEANS |= {"false": False, "False": False, "FALSE": False}
 #: A version of three numbers or more (``1.0.0``): a string to YAML 1.1 and 1.2 alike (no
 #: number, date or sexagesimal has two dots).
 _VERSION = re.compile(r"[0-9]+(?:\.[0-9]+){2,}\Z")
@@ -110,7 +104,8 @@ class RepeatedKey(Record):
         return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in self.path)[1:]
 
 
-KeyLines = tuple[dict[str, int], tuple[RepeatedKey, ...]]  # what :func:`_key_lines` finds
+FieldLines = dict[str | tuple[str, str], int]  # ``"metadata"``, ``("metadata", "version")``
+KeyLines = tuple[FieldLines, tuple[RepeatedKey, ...]]  # what :func:`_key_lines` finds
 
 
 @dataclass(frozen=True)
@@ -126,8 +121,9 @@ class Frontmatter:
     """The SKL100 message when ``data`` is ``None``, else ``None``."""
     end_line: int
     """Line of the closing ``---``; 0 when there is none."""
-    field_lines: dict[str, int] = field(default_factory=dict)
-    """Line of each top-level key (the last one when a key is repeated, as YAML keeps it)."""
+    field_lines: FieldLines = field(default_factory=dict)
+    """Line of each top-level key (``"metadata"``) and of each key of a mapping under one
+    (``("metadata", "version")``), the last one when a key is repeated, as YAML keeps it."""
     body_start: int = 1
     """First line after the frontmatter; 1 when there is no (closed) frontmatter."""
     error_line: int = 1
@@ -281,12 +277,12 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
 
 
 def _key_lines(root: Any, first_line: int) -> KeyLines:
-    """The file line of each top-level key of ``root`` (composed, before a merge key flattens
-    it; its line 0 is ``first_line``) and each key written again in any mapping, in line
-    order; each node looked at once (aliases share nodes), ``<<`` passed over."""
+    """The file line of each key of ``root`` and of a mapping under it (composed, before a
+    merge key flattens it; its line 0 is ``first_line``) and each key written again in any
+    mapping, in line order; each node looked at once (aliases share nodes), ``<<`` skipped."""
     import yaml
 
-    field_lines: dict[str, int] = {}
+    field_lines: FieldLines = {}
     found: list[RepeatedKey] = []
     done: set[int] = set()
     stack: list[tuple[tuple[str | int, ...], Any]] = [((), root)]
@@ -305,6 +301,8 @@ def _key_lines(root: Any, first_line: int) -> KeyLines:
                     name, line = str(key.value), key.start_mark.line + first_line
                     if not path:
                         field_lines[name] = line
+                    elif len(path) == 1:
+                        field_lines[str(path[0]), name] = line
                     if name in lines:
                         found.append(RepeatedKey((*path, name), lines[name], line))
                     lines.setdefault(name, line)
@@ -394,14 +392,10 @@ def _shape_problem(root: Any, first_line: int) -> tuple[str, int] | None:
             if depth > MAX_DEPTH:
                 return f"nested more than {MAX_DEPTH} levels deep (line {line})", line
             if size > MAX_VALUES:
-                message = f"aliases expand to more than {MAX_VALUES:,} values (line {line})"
-                return message, line
+                return f"aliases expand to more than {MAX_VALUES:,} values (line {line})", line
             if text > MAX_TEXT_CHARS:
-                message = (
-                    f"aliases expand to more than {MAX_TEXT_CHARS:,} characters of text"
-                    f" (line {line})"
-                )
-                return message, line
+                chars = f"{MAX_TEXT_CHARS:,} characters of text"
+                return f"aliases expand to more than {chars} (line {line})", line
             sizes[key], texts[key], depths[key] = size, text, depth
         elif key not in sizes:
             if key in on_path:
@@ -623,7 +617,7 @@ def _quoted(first: str, lines: list[str]) -> str | None:
     return _fold(texts, end)
 
 
-def _simple_mapping(source: str) -> tuple[dict[str, Any], dict[str, int]] | None:
+def _simple_mapping(source: str) -> tuple[dict[str, Any], FieldLines] | None:
     """The block as data and key lines when it is a mapping of the shapes most skills use
     (below); ``None`` when PyYAML must decide. Every line is blank, a comment, or a
     ``key: value`` at column 0 whose value is
@@ -641,7 +635,7 @@ def _simple_mapping(source: str) -> tuple[dict[str, Any], dict[str, int]] | None
     keeps its text for :func:`as_yaml_12`); tests compare this with PyYAML's loaders and the 1.2
     reader over the corpus and generated blocks."""
     data: dict[str, Any] = {}
-    keys: dict[str, int] = {}
+    keys: FieldLines = {}
     lines = source.split("\n")
     if "\r" in source:
         lines = [line.rstrip("\r") for line in lines]
@@ -668,6 +662,12 @@ def _simple_mapping(source: str) -> tuple[dict[str, Any], dict[str, int]] | None
             ok = value is not None
         elif not raw:
             ok, value = _nested(block)
+            if isinstance(value, dict):  # its keys' lines: at the indent of its first key
+                width = _indent(next(t for t in block if t.lstrip(" ")[:1] not in ("", "#")))
+                for at, text in enumerate(block):
+                    inner = _SIMPLE_LINE.match(text, width) if _indent(text) == width else None
+                    if inner is not None:
+                        keys[match.group(1), inner.group(1)] = number + 1 + at
         elif not any(text.strip(" ") for text in block):
             ok, value = _simple_item(raw)
         elif _simple_value(raw) == (True, raw):  # plain text going on under its key

@@ -24,7 +24,7 @@ from skillc_index.markdown.frontmatter import (
     load_bounded_yaml,
 )
 
-__all__ = ["CORE_NOT_STRING", "key_lines", "read_12", "scalar_texts"]
+__all__ = ["CORE_NOT_STRING", "read_12", "scalar_texts"]
 
 _CORE_RESOLVERS: tuple[tuple[str, str, str], ...] = (
     ("tag:yaml.org,2002:bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
@@ -131,22 +131,14 @@ def scalar_texts(front: Frontmatter) -> dict[tuple[str, ...], str]:
     import yaml
 
     found: dict[tuple[str, ...], str] = {}
-    for where, _key, value in reversed(_pairs(front)):  # the last first: a key written again
+    for where, value in reversed(_pairs(front)):  # the last first: a key written again
         if isinstance(value, yaml.ScalarNode) and not value.style and where in wanted:
             found.setdefault(where, str(value.value))
     return found
 
 
-def key_lines(front: Frontmatter) -> dict[tuple[str, ...], int]:
-    """The file line of each key at the top level (``("metadata",)``) and in a mapping under
-    it (``("metadata", "version")``; the last one when a key is written again), read again
-    from the block's text: for a finding about a nested key (SKL502). Empty when the block
-    does not read (or was not read)."""
-    return {where: key.start_mark.line + 2 for where, key, _value in _pairs(front)}
-
-
-def _pairs(front: Frontmatter) -> list[tuple[tuple[str, ...], Any, Any]]:
-    """``(path, key node, value node)`` of each scalar key at the top level and in a mapping
+def _pairs(front: Frontmatter) -> list[tuple[tuple[str, ...], Any]]:
+    """``(path, value node)`` of each scalar key at the top level and in a mapping
     under it, in the order written, the block composed again within the bounds (it starts
     on file line 2); empty when it does not read."""
     import yaml
@@ -157,7 +149,7 @@ def _pairs(front: Frontmatter) -> list[tuple[tuple[str, ...], Any, Any]]:
         _data, root, _lines = load_bounded_yaml(front.text, first_line=2)
     except YAMLProblem:  # read once within the bounds; not again
         return []
-    found: list[tuple[tuple[str, ...], Any, Any]] = []
+    found: list[tuple[tuple[str, ...], Any]] = []
     pairs: list[tuple[tuple[str, ...], Any]] = []
     if isinstance(root, yaml.MappingNode):
         pairs = [((), pair) for pair in reversed(root.value)]
@@ -166,7 +158,7 @@ def _pairs(front: Frontmatter) -> list[tuple[tuple[str, ...], Any, Any]]:
         if not isinstance(key, yaml.ScalarNode):
             continue
         where = (*path, str(key.value))
-        found.append((where, key, value))
+        found.append((where, value))
         if isinstance(value, yaml.MappingNode) and not path:
             pairs += [(where, pair) for pair in reversed(value.value)]
     return found

@@ -18,6 +18,7 @@ from skillc_lint._rules.fields import (
     Options,
     field_line,
     frontmatter,
+    scalar_texts,
     type_name,
     white_space_note,
 )
@@ -86,9 +87,7 @@ def metadata_format(skill: Skill, options: Options) -> Findings:
         return
     texts: dict[tuple[str, ...], str] = {}
     if any(isinstance(item, (int, float)) for item in value.values()):
-        from skillc_index.markdown.yaml12 import scalar_texts
-
-        texts = scalar_texts(skill.skill_md.frontmatter)  # as written: '1.10', not 1.1
+        texts = scalar_texts(skill)  # as written: '1.10', not 1.1
     for key, item in value.items():
         if not isinstance(key, str):
             yield Finding(f"metadata key {key!r} must be a string", line=line)

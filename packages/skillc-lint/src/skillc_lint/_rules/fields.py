@@ -28,6 +28,7 @@ __all__ = [
     "line_of",
     "lines_holding",
     "lowered_text",
+    "scalar_texts",
     "text_files",
     "type_name",
     "white_space_note",
@@ -50,17 +51,24 @@ def frontmatter(skill: Skill) -> dict[str, Any]:
 
 def field_line(skill: Skill, key: str, inner: str | None = None) -> int:
     """Line of a top-level frontmatter key, or 1 when it is absent; with ``inner``, of that
-    key in the mapping under it (``metadata``'s ``version``), else of ``key``: the block is
-    read again for it (:func:`~skillc_index.markdown.yaml12.key_lines`), once a skill."""
-    line = skill.skill_md.frontmatter.field_lines.get(key, 1)
-    if inner is None:
-        return line
-    lines = skill.shared.get(("key lines", SKILL_FILE))
-    if lines is None:
-        from skillc_index.markdown.yaml12 import key_lines
+    key in the mapping under it (``metadata``'s ``version``), else (a key a merge brings in)
+    of ``key``: from the block's one reading (``Frontmatter.field_lines``)."""
+    lines = skill.skill_md.frontmatter.field_lines
+    line = lines.get(key, 1)
+    return line if inner is None else lines.get((key, inner), line)
 
-        lines = skill.shared["key lines", SKILL_FILE] = key_lines(skill.skill_md.frontmatter)
-    return int(lines.get((key, inner), line))
+
+def scalar_texts(skill: Skill) -> dict[tuple[str, ...], str]:
+    """The source's own text of SKILL.md's booleans and numbers, at the top level and in a
+    mapping under it (``1.10``, not 1.1: :func:`~skillc_index.markdown.yaml12.scalar_texts`,
+    which reads the block again when there is one), read once a skill for the rules that
+    quote them (SKL502, SKL931)."""
+    found = skill.shared.get(("scalar texts", SKILL_FILE))
+    if found is None:
+        from skillc_index.markdown.yaml12 import scalar_texts as read
+
+        found = skill.shared["scalar texts", SKILL_FILE] = read(skill.skill_md.frontmatter)
+    return found
 
 
 def white_space_note(value: str, limit: int) -> str:

@@ -32,7 +32,7 @@ from skillc_index import (
 )
 from skillc_lint._fixes import Fix, TextEdit
 from skillc_lint._registry import Finding, Rule, RuleRegistry
-from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter
+from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, scalar_texts
 from skillc_lint._skill import Skill
 
 __all__ = ["RULES", "RULE_IDS", "TARGETS_OPTION", "read_by_targets", "use_targets"]
@@ -86,9 +86,7 @@ def target_fields(skill: Skill, options: Options) -> Findings:
     data = frontmatter(skill)
     if not data:
         return
-    from skillc_index.markdown.yaml12 import scalar_texts
-
-    texts = scalar_texts(skill.skill_md.frontmatter)  # what build writes: '1.10', not '1.1'
+    texts = scalar_texts(skill)  # what build writes: '1.10', not '1.1'
     for name, dialect in _targets(options):
         projection = project_frontmatter(data, dialect, name, texts=texts)
         for change in projection.changes:
