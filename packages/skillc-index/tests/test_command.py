@@ -414,3 +414,23 @@ def test_a_hint_names_the_command_as_the_program_run_writes_it(
     result = CliRunner().invoke(root, args, prog_name=program, catch_exceptions=False)
     assert result.exit_code == 0 and heard == [said]
     assert program_command("show") == "skc show"
+
+
+def test_a_parameter_of_several_items_is_read_and_checked_in_one_place() -> None:
+    """``as_items``: one ``str`` or path is one item, not its characters; ``checked_items``
+    raises the caller's error for a value that is no list (``listed`` False) or its first
+    item of another type (True), never a bare ``TypeError``; a generator is read once."""
+    from skillc_index.items import as_items, checked_items
+
+    assert as_items("claude") == ("claude",)
+    assert as_items(Path("/w")) == (Path("/w"),)
+
+    def wrong(bad: object, listed: bool) -> InvalidOption:
+        return InvalidOption(f"{bad!r} {listed}")
+
+    assert checked_items((name for name in ("a", "b")), str, wrong) == ("a", "b")
+    assert checked_items("a", str, wrong) == ("a",)
+    with pytest.raises(InvalidOption, match="5 False"):
+        checked_items(5, str, wrong)
+    with pytest.raises(InvalidOption, match="5 True"):
+        checked_items(["a", 5, None], str, wrong)

@@ -209,7 +209,7 @@ def exec_in_skill(
     this process's. The environment is :func:`exec_environment`'s. An empty ``argv`` is
     :class:`~skillc_index.InvalidOption` (E100); one ``str`` is the program alone. A skill
     folder that cannot be entered when the command starts (removed meanwhile) is E022."""
-    from skillc_index.operation import as_items
+    from skillc_index.items import as_items
 
     argv = as_items(argv)
     if not argv:

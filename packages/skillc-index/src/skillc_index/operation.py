@@ -24,7 +24,6 @@ twentieth of that.
 from __future__ import annotations
 
 import math
-import os
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -65,7 +64,6 @@ __all__ = [
     "Param",
     "Part",
     "Session",
-    "as_items",
     "fields",
     "given",
     "input_schema",
@@ -335,25 +333,6 @@ def _encodable(text: str) -> str:
     return text
 
 
-T = TypeVar("T")
-
-
-@typing.overload
-def as_items(value: str) -> tuple[str, ...]: ...
-@typing.overload
-def as_items(value: os.PathLike[str]) -> tuple[os.PathLike[str], ...]: ...
-@typing.overload
-def as_items(value: Iterable[T]) -> tuple[T, ...]: ...
-
-
-def as_items(value: Any) -> tuple[Any, ...]:
-    """A parameter that takes several items (``targets``, ``paths``, ``projects``,
-    ``profiles``...), given to the Python API as one ``str`` or ``os.PathLike``: that one
-    item, not the characters of a string (``targets="claude"`` was the targets ``c``, ``l``...;
-    ``projects="/w"`` the folders ``/`` and ``w``). Anything else is iterated."""
-    return (value,) if isinstance(value, (str, os.PathLike)) else tuple(value)
-
-
 def _invalid(message: str) -> Exception:
     from skillc_index.diagnostics import InvalidOption
 
@@ -531,6 +510,8 @@ class Session:
         (there), a ``skill://`` URI too (its resolution keeps to the inventory)."""
         if not self.confined_paths:
             return
+        from skillc_index.items import as_items
+
         for name, _hint, meta in fields(type(params)):
             value = getattr(params, name)
             if not meta.path or value is None:

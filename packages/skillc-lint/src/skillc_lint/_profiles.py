@@ -168,7 +168,7 @@ def default_registry(profiles: Sequence[str] | str | None = None) -> RuleRegistr
     """A new registry holding the built-in rules, then the rules of each profile in
     ``profiles`` (default: ``agentskills``; ``()`` for RFC-0008 alone; one name as a ``str``
     is that profile). :class:`~skillc_lint.UnknownProfile` (E100) for an unknown profile."""
-    from skillc_index.operation import as_items
+    from skillc_index.items import as_items
 
     registry = RuleRegistry(BUILTIN_RULES)
     for name in DEFAULT_PROFILES if profiles is None else as_items(profiles):

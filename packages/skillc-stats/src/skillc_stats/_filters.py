@@ -154,22 +154,16 @@ def canonical_project(text: str, cwd: Path) -> str:
 
 def _items(value: Any, option: str, kinds: type | tuple[type, ...], what: str) -> tuple[Any, ...]:
     """The items of the filter ``option``'s ``value``
-    (:func:`skillc_index.operation.as_items`: one ``str`` or path is one item, not its
+    (:func:`skillc_index.items.checked_items`: one ``str`` or path is one item, not its
     characters), each an instance of ``kinds`` (``what``: one, as the message names it): E031
     for a value that cannot be iterated or an item of another type, not a bare ``TypeError``."""
-    from skillc_index.operation import as_items
+    from skillc_index.items import checked_items
 
-    try:
-        items = as_items(value)
-    except TypeError:
-        kind = type(value).__name__
-        raise MalformedFilter(
-            option, repr(value), f"is neither a {what} nor a list ({kind})"
-        ) from None
-    for item in items:
-        if not isinstance(item, kinds):
-            raise MalformedFilter(option, repr(item), f"is not a {what} ({type(item).__name__})")
-    return items
+    def wrong(bad: object, listed: bool) -> MalformedFilter:
+        reason = f"is not a {what}" if listed else f"is neither a {what} nor a list"
+        return MalformedFilter(option, repr(bad), f"{reason} ({type(bad).__name__})")
+
+    return checked_items(value, kinds, wrong)
 
 
 def parse_filters(
@@ -188,7 +182,7 @@ def parse_filters(
     (:class:`~skillc_index.EmptyTimeRange`): such a range
     cannot match anything and is always a mistake. Projects keep their given order, without
     duplicates; so do ``users`` and ``machines`` (an empty one is E031). One ``str`` (or
-    path) is one item of each, not its characters (:func:`skillc_index.operation.as_items`).
+    path) is one item of each, not its characters (:func:`skillc_index.items.as_items`).
     A value that is not a list (``users=5``, ``None``) or an item of another type
     (``projects=[5]``) is E031 too (:func:`_items`).
     """

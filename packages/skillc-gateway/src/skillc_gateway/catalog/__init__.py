@@ -235,7 +235,7 @@ def find_skills(
     writable), an answer from the files is followed by indexing here for as long as it took
     (stretched at most to what keeps the find within ``budget``): each find builds a share,
     until the catalog answers."""
-    from skillc_index.operation import as_items
+    from skillc_index.items import checked_items
 
     if not limit_fits(limit):  # before any work: 2.5 failed after the whole walk
         raise InvalidOption(f"limit must be an integer from 1 to {MAX_FIND_LIMIT}, not {limit!r}")
@@ -243,15 +243,11 @@ def find_skills(
         raise InvalidOption(f"budget must be a number of seconds, 0 or more, not {budget!r}")
     if not isinstance(query, str):  # len(5): a bare TypeError
         raise InvalidOption(f"query must be a str, not {type(query).__name__}")
-    items: tuple[object, ...]
-    try:
-        items = as_items(paths)
-    except TypeError:  # paths=5: one path, refused below
-        items = (paths,)
-    for path in items:
-        if not isinstance(path, str | os.PathLike):
-            raise InvalidOption(f"paths must be folder paths (str), not {type(path).__name__}")
-    paths = cast("tuple[str, ...]", items)  # each checked: iterated once (a generator)
+
+    def wrong(path: object, _listed: bool) -> InvalidOption:  # paths=5, paths=[5]
+        return InvalidOption(f"paths must be folder paths (str), not {type(path).__name__}")
+
+    paths = checked_items(paths, (str, os.PathLike), wrong)  # iterated once (a generator)
     if configured is None:  # as `skc find` reads them (it answered more skills than this)
         from skillc_index.config import load_config
         from skillc_index.inventory.folders import trusted_targets

@@ -261,7 +261,7 @@ class StatsLog:
     def __init__(
         self, rows: Rows, column: str, value: str | Sequence[str], filters: RowFilters
     ) -> None:
-        from skillc_index.operation import as_items
+        from skillc_index.items import as_items
 
         self._run = rows
         self._where, self._params = where_clause(filters, column, as_items(value))

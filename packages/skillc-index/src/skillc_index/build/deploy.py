@@ -140,7 +140,7 @@ def parse_targets(values: Sequence[str] | str) -> list[str]:
     """``["claude,cursor", "codex"]`` -> ``["claude", "cursor", "codex"]`` (duplicates
     dropped; one ``str`` is one value: ``"claude,cursor"`` the same two); ``["claude"]`` when
     nothing is given. E100 for an empty name."""
-    from skillc_index.operation import as_items
+    from skillc_index.items import as_items
 
     targets: list[str] = []
     for value in as_items(values):
