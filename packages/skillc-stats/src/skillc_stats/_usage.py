@@ -157,12 +157,12 @@ class UsageCache:
             return
         import contextlib
 
-        from skillc_index.atomic import ensure_dir, write_file_atomic
+        from skillc_index.atomic import write_file_atomic
 
-        # its folder a file (~/.skillc), not writable, no space: no cache this time
+        # its folder a file (~/.skillc), not writable, no space: no cache this time; its
+        # folder made first (the user's skillc home: a project-only user has none)
         with contextlib.suppress(OSError):
-            ensure_dir(self.path.parent)  # the user's skillc home (a project-only user has none)
-            write_file_atomic(self.path, data)
+            write_file_atomic(self.path, data, parents=True)
 
 
 def unreadable_log(error: UnreadableFile) -> Notice:
