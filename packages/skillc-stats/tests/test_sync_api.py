@@ -54,6 +54,15 @@ def test_a_project_that_is_no_folder_is_e100(project: Path, env: dict[str, str])
         )
 
 
+def test_a_project_given_with_a_tilde_is_expanded(
+    project: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``~/...`` was E100 "is not a folder" (looked for under the working folder), where
+    ``claude_folder`` expanded it: both are read with ``sync_folder``, ``~`` expanded."""
+    monkeypatch.setenv("HOME", str(project.parent))
+    assert sync_logs(project=f"~/{project.name}", env=env).root == project
+
+
 def test_sync_moves_rows_and_removes_the_fallback(
     demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
 ) -> None:

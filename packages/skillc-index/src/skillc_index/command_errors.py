@@ -12,6 +12,9 @@ much to define as a record (bench/RESULTS.md, issue 32). Import them from here, 
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 from skillc_index.diagnostics import (
     Diagnostic,
     InternalError,
@@ -22,6 +25,9 @@ from skillc_index.diagnostics import (
     _hint,
 )
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "BrokenTool",
@@ -56,6 +62,7 @@ __all__ = [
     "TrackedDestination",
     "UnknownSkillTool",
     "UnsupportedPlatform",
+    "sync_folder",
 ]
 
 
@@ -149,6 +156,20 @@ class NoSyncFolder(WordedOption):
     def worded(self, spelling: Spelling) -> str:
         name = spelling.option(self.option) if spelling.option_prefix else self.parameter
         return f"{name} '{self.path}' is not a folder"
+
+
+def sync_folder(value: object, parameter: str, option: str | None = None) -> Path:
+    """``value``, a folder ``sync`` was told to read, ``~`` expanded; :class:`NoSyncFolder`
+    when it is none: ``''`` (which a ``Path`` reads as the working folder) and a value of
+    another type (``5``, a TypeError further on) too."""
+    from skillc_index.files import is_folder
+    from skillc_index.layout import expand_user
+
+    if isinstance(value, str | os.PathLike) and value != "":
+        path = expand_user(value)
+        if is_folder(path):
+            return path
+    raise NoSyncFolder(parameter, str(value), option)
 
 
 class SyncDestinationNotWritable(SkillcError):

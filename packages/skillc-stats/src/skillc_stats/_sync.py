@@ -76,7 +76,6 @@ from skillc_index import (
     SyncDestinationNotWritable,
     SyncSourceNotReadable,
     diagnostic_json,
-    is_folder,
     runtime_for,
     skill_name_problem,
 )
@@ -533,13 +532,9 @@ def sync_logs(
     ``error``; they never stop the other skills. Rows of unknown skills are counted in
     ``skipped`` and stay in their fallback log.
     """
-    if project is not None and not (  # '' (Path: the working folder) and 5 (TypeError) too
-        isinstance(project, str | os.PathLike) and project != "" and is_folder(Path(project))
-    ):
-        from skillc_index.command_errors import NoSyncFolder
+    from skillc_index.command_errors import sync_folder
 
-        raise NoSyncFolder("project", str(project))
-    layout = sync_layout(None if project is None else Path(project), env)
+    layout = sync_layout(None if project is None else sync_folder(project, "project"), env)
     found = fallback_logs(layout)
     if skill is not None:
         found = [fallback for fallback in found if fallback.skill == skill]

@@ -52,7 +52,6 @@ from skillc_index import (
     SkillcError,
     SyncDestinationNotWritable,
     expand_user,
-    is_folder,
     open_in_root,
 )
 from skillc_index.accesslog.merge import (
@@ -418,16 +417,13 @@ def sync_transcripts(
     reports the rows that would be added. A log that cannot be written is E041 in that
     skill's :class:`SkillImport` (the files holding its rows are read again next time).
     """
-    if claude_folder is not None and not (  # '' (./projects) and 5 (TypeError) too
-        isinstance(claude_folder, str | os.PathLike)
-        and claude_folder != ""
-        and is_folder(expand_user(claude_folder))
-    ):
-        from skillc_index.command_errors import NoSyncFolder
+    from skillc_index.command_errors import sync_folder
 
-        raise NoSyncFolder("claude_folder", str(claude_folder), "claude_dir")
+    given = None
+    if claude_folder is not None:  # checked first: '' (./projects) and 5 too
+        given = sync_folder(claude_folder, "claude_folder", "claude_dir")
     home_layout = Layout.discover(None, env)
-    base = Path(claude_folder) if claude_folder is not None else claude_dir(env, home_layout)
+    base = given if given is not None else claude_dir(env, home_layout)
     projects = Path(os.path.abspath(expand_user(base))) / "projects"
     counts = Counts()
     state_file = state_path(home_layout)
