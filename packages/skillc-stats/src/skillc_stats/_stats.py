@@ -247,17 +247,17 @@ class StatsQuery:
     @cached_property
     def _by_args(self) -> tuple[dict[str, tuple[int, int]], list[Any], int]:
         """One pass (one snapshot) over the ``(command, args)`` groups: rows and failed rows
-        per command, the groups whose ``args`` the summary reads (no other is kept: distinct
-        searches are unbounded), and the :attr:`skipped_rows`."""
+        per command, the groups whose ``args`` the summary reads, with ``args`` read (no other
+        is kept: distinct searches are unbounded), and the :attr:`skipped_rows`."""
         totals: dict[str, tuple[int, int]] = {}
         kept, skipped = [], 0
         for raw_command, raw, count, failed in self._log.command_args_counts():
-            command = _label(raw_command)
+            command, args = _label(raw_command), _load_args(raw)
             rows, errors = totals.get(command, (0, 0))
             totals[command] = (rows + count, errors + failed)
             if (command in ("show", "open", "read") and count > failed) or command == "activate":
-                kept.append((command, raw, count, failed))
-            skipped += count if _load_args(raw) is _UNREADABLE else 0
+                kept.append((command, args, count, failed))
+            skipped += count if args is _UNREADABLE else 0
         return totals, kept, skipped
 
     @cached_property
@@ -266,10 +266,9 @@ class StatsQuery:
         sections: Counter[Section] = Counter()
         files: Counter[str] = Counter()
         kept = self._by_args[1]
-        rows = [(c, raw, count - failed) for c, raw, count, failed in kept if c != "activate"]
+        rows = [(c, args, count - failed) for c, args, count, failed in kept if c != "activate"]
         headings = self.headings if any(command == "show" for command, _, _ in rows) else None
-        for command, raw, count in rows:
-            args = _load_args(raw)
+        for command, args, count in rows:
             if command in ("open", "read"):  # read: an agent's own (sync --from, MCP)
                 path = _text(cast("OpenArgs", args).get("path"))
                 if path:
@@ -329,9 +328,9 @@ class StatsQuery:
         """Imported activations by who chose the skill, as the transcript says
         (:func:`activation_source`)."""
         found: Counter[str] = Counter()
-        for command, raw, count, _failed in self._by_args[1]:
+        for command, args, count, _failed in self._by_args[1]:
             if command == "activate":
-                found[activation_source(_load_args(raw))] += count
+                found[activation_source(args)] += count
         return found
 
     def summary(self) -> dict[str, int]:

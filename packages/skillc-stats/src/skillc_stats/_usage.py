@@ -332,13 +332,17 @@ def query_all(
     ``by`` (``day``, ``week``, ``month``): their uses over time instead
     (:func:`skillc_stats._trends.trends`). Another ``by``, or ``targets`` that map no names
     to folders, is E100 (as ``--by`` on the command line), checked first."""
+    from typing import get_args
+
     from skillc_index.diagnostics import InvalidOption
     from skillc_index.layout import shown
     from skillc_stats._stats import team_filters
+    from skillc_stats.operations import Period
 
-    if by is not None and (not isinstance(by, str) or by not in ("day", "week", "month")):
+    periods: tuple[str, ...] = get_args(Period)
+    if by is not None and (not isinstance(by, str) or by not in periods):
         given = f"'{shown(by)}'" if isinstance(by, str) else type(by).__name__
-        raise InvalidOption(f"by must be day, week or month, not {given}")
+        raise InvalidOption(f"by must be {', '.join(periods[:-1])} or {periods[-1]}, not {given}")
     if targets is not None and not (
         isinstance(targets, Mapping)
         and all(isinstance(item, str) for pair in targets.items() for item in pair)

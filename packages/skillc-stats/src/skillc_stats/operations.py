@@ -36,6 +36,7 @@ __all__ = [
     "STATS",
     "SYNC",
     "GroupBy",
+    "Period",
     "PruneParams",
     "StatsParams",
     "StatsReport",
@@ -53,6 +54,9 @@ MAX_FILTER_VALUES = 64
 
 GroupBy = Literal["summary", "sections", "files", "commands", "projects", "errors", "search"]
 """The query types of RFC-0003:C-QUERIES, in the RFC's order; the first is the default."""
+
+Period = Literal["day", "week", "month"]
+"""The periods of ``--by`` (the uses over time), the one list of them."""
 
 
 # -- stats (RFC-0003) ---------------------------------------------------------------------
@@ -89,7 +93,7 @@ class StatsParams(Record):
         ),
     ] = "summary"
     by: Annotated[
-        Literal["day", "week", "month"] | None,
+        Period | None,
         Param(
             "Instead of a query type: the skill's uses over time, one entry per day, week "
             "(ISO, named by its Monday) or month: period, uses, author_activity, "
