@@ -642,3 +642,45 @@ def test_a_log_that_is_not_skillcs_is_e999_naming_it(
     assert str(caught.value) == (
         f"error[E999]: cannot read access log '{path}': unsafe to read ({what})"
     )
+
+
+@pytest.mark.parametrize("link", ["logs.db", ".skillc-meta"])
+def test_a_log_symlinked_out_of_the_project_is_read_without_writing_there(
+    demo: ResolvedSkill, layout: Layout, log_rows: Log, tmp_path: Path, link: str
+) -> None:
+    """A checkout shipping ``logs.db`` (or its ``.skillc-meta``) as a symlink to a database
+    outside had it rewritten by ``skc stats``: the read opened it read-write, and its close
+    checkpointed the database and deleted its ``-wal`` and ``-shm``. Such a log (the one
+    writes refuse) is read read-only: the database outside is left byte for byte."""
+    import subprocess
+    import sys
+
+    path = log_rows(show(demo, "Usage"))
+    outside = tmp_path / "outside" / ".skillc-meta"
+    outside.mkdir(parents=True)
+    victim = outside / "logs.db"
+    victim.write_bytes(path.read_bytes())
+    # its writer killed: a committed row left in its -wal
+    script = (
+        "import os, sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+        "c.execute('PRAGMA journal_mode=WAL'); c.execute('PRAGMA wal_autocheckpoint=0'); "
+        "c.execute('CREATE TABLE note(x)'); c.execute(\"INSERT INTO note VALUES ('wal')\"); "
+        "os._exit(0)"
+    )
+    subprocess.run([sys.executable, "-c", script, str(victim)], check=True)
+
+    def files() -> dict[str, bytes]:  # (a read-only open may touch -shm, as it always did)
+        return {f.name: f.read_bytes() for f in outside.iterdir() if f.name != "logs.db-shm"}
+
+    before = files()
+    assert "logs.db-wal" in before
+    if link == "logs.db":
+        path.unlink()
+        path.symlink_to(victim)
+    else:
+        for file in path.parent.iterdir():
+            file.unlink()
+        path.parent.rmdir()
+        path.parent.symlink_to(outside)
+    assert query_stats(demo, layout)["data"]["total_accesses"] == 1
+    assert files() == before

@@ -268,6 +268,21 @@ def _remove_new_log(path: Path, exc: BaseException) -> None:
             path.with_name(path.name + suffix).unlink()
 
 
+def misplaced(path: Path, base: Path | None = None) -> bool:
+    """Whether writing the log ``path`` would land outside ``base``: its folder's real path
+    is not inside ``base``'s (with no ``base``: is not the folder as written, a symlink on
+    the way), or the database (or its WAL, shared-memory or journal file) is a symlink.
+    skillc never makes either; a checkout can ship both."""
+    from skillc_index.files import real_path, within
+
+    if base is None:
+        if real_path(path.parent) != os.path.abspath(path.parent):  # noqa: PTH100
+            return True
+    elif not within(path.parent, base):
+        return True
+    return any(path.with_name(path.name + suffix).is_symlink() for suffix in DB_FILES)
+
+
 def open_log(path: Path, *, write: bool = False, own: bool = False) -> sqlite3.Connection:
     """Open an existing log without creating anything (``sqlite3.Error`` when it cannot: no
     file, not a database, no ``access_log`` table; :class:`ForeignLog` when it cannot be read
@@ -275,12 +290,15 @@ def open_log(path: Path, *, write: bool = False, own: bool = False) -> sqlite3.C
     ``own``, only a log with skillc's own schema (:func:`check_schema`: one ``connect``
     would write to). A read in a folder this process can write opens the log ``rw`` refusing
     writes (``query_only``): the last connection to close checkpoints and removes the
-    ``-wal`` and ``-shm`` that a read-only (``ro``) one leaves beside the log. A read in a
+    ``-wal`` and ``-shm`` that a read-only (``ro``) one leaves beside the log. Not a log that
+    is :func:`misplaced` (a symlink, or in a folder reached through one): SQLite would
+    checkpoint the database it leads to, outside the project; it is read ``ro``. A read in a
     folder this process cannot write, or on a full disk
     (:func:`~skillc_index.atomic.disk_failure`), opens the log as immutable."""
     writable = os.access(path.parent, os.W_OK)
+    rw = write or (writable and not misplaced(path))
     try:
-        db = _open_log(path, "rw" if write or writable else "ro", own)
+        db = _open_log(path, "rw" if rw else "ro", own)
     except sqlite3.OperationalError as exc:
         # on a full disk too, unless rows wait in the log's -wal (an immutable read would not
         # see them): then the error, which says the disk is full

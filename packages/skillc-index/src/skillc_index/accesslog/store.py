@@ -40,13 +40,13 @@ from typing import Any
 
 from skillc_index.accesslog.schema import (
     BUSY_TIMEOUT_MS,
-    DB_FILES,
     INSERT_ROW,
     LOG_FILE,
     PRIMARY_BUSY_TIMEOUT_MS,
     STALE_AFTER_SECONDS,
     ForeignLog,
     connect,
+    misplaced,
 )
 from skillc_index.clock import utc_now
 from skillc_index.diagnostics import Diagnostic, Notice, logging_disabled, stale_local_logs
@@ -246,17 +246,6 @@ def runtime_base(layout: Layout, runtime: Path) -> Path:
         if runtime.parent == layout.runtime_store(scope):
             return layout.base(scope)
     return runtime
-
-
-def misplaced(path: Path, base: Path) -> bool:
-    """Whether writing the log ``path`` would land outside ``base``: its folder's real path
-    is not inside ``base``'s, or the database (or its WAL, shared-memory or journal file) is
-    a symlink. skillc never makes either; a checkout can ship both."""
-    from skillc_index.files import within
-
-    if not within(path.parent, base):
-        return True
-    return any(path.with_name(path.name + suffix).is_symlink() for suffix in DB_FILES)
 
 
 def _outside(layout: Layout, base: Path) -> str:
