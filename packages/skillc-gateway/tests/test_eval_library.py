@@ -574,3 +574,23 @@ def test_a_skill_folder_whose_path_is_not_utf8_is_refused_or_skipped_as_build_an
     assert walked.stderr == (
         "warning: skipping 'caf\ufffd' (src/caf\ufffd): a path that is not UTF-8\n"
     )
+
+
+def test_a_skill_below_a_folder_whose_name_is_not_utf8_is_evaluated(
+    gateway: Any, eval_json: Any, project: Path, write_skill: Any
+) -> None:
+    """``eval src/caf\\xe9/pdfx`` (and ``eval --path src``) refused (skipped) a skill whose
+    own folder name is UTF-8, because a folder above it is not: the library holds the skill
+    folder's own name only, as ``build`` checks only that one."""
+    latin = os.fsdecode(b"caf\xe9")
+    folder = write_skill(project / "src" / latin / "pdfx", description="Read PDF files.")
+    (folder / "evals").mkdir()
+    (folder / "evals" / "evals.json").write_text(
+        json.dumps({"evals": [{"id": 1, "prompt": "read pdf files", "should_trigger": True}]})
+    )
+    for args in ([f"src/{latin}/pdfx"], ["--path", "src"]):
+        status, report = eval_json(*args)
+        assert status == 0
+        assert [(s["name"], s["cases"], s["recall"]) for s in report["skills"]] == [
+            ("pdfx", 1, 1.0)
+        ]

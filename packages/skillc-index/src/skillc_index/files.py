@@ -126,6 +126,13 @@ def is_utf8(path: str) -> bool:
     return True
 
 
+def utf8_name(folder: Path) -> bool:
+    """Whether the skill folder ``folder``'s own name is UTF-8, the check ``build`` and
+    ``eval`` make: the name is what a manifest, an index or eval's library holds; the folders
+    above it (a project's) may have any bytes."""
+    return is_utf8(folder.name)
+
+
 def inside(path: str, root: str) -> bool:
     """Whether ``path`` is ``root`` or below it, comparing the paths as written (give
     canonical ones, e.g. from ``os.path.realpath``, to compare where they really lead)."""

@@ -192,10 +192,11 @@ def skill_folders(
     skill. A skill skillc deployed (a link to its runtime, a copy) stands for its store
     skill, whose ``evals/`` the build leaves out, as in ``find``, and a folder imported into
     its store and its store copy are one (:func:`skill_of`). A walk stopped at its bound
-    (:func:`~skillc_index.walk.cut_short`) is told to ``warn``, and so is a skill whose path
-    is not UTF-8, left out as ``list`` leaves it out (the library's database cannot hold it)."""
+    (:func:`~skillc_index.walk.cut_short`) is told to ``warn``, and so is a skill folder
+    whose own name is not UTF-8, left out (the library's database cannot hold it; the
+    folders above it may have any bytes, as ``build`` takes them)."""
     from skillc_index import SkillDirectoryNotFound, is_folder
-    from skillc_index.files import NOT_UTF8, is_utf8
+    from skillc_index.files import NOT_UTF8, utf8_name
     from skillc_index.inventory.entries import Skipped
     from skillc_index.walk import SkillFolders, cut_short, find_skill_folders
 
@@ -213,7 +214,7 @@ def skill_folders(
             warn(cut_short(path, "skills past them are not evaluated", candidates.cut_short))
         for candidate in candidates:
             read, key = skill_of(candidate, layout)
-            if not (is_utf8(os.fspath(read)) and is_utf8(key)):
+            if not utf8_name(read):
                 if warn is not None:
                     warn(Skipped(candidate, NOT_UTF8).notice())
                 continue

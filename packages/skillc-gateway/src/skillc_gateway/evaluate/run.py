@@ -169,11 +169,12 @@ def _named(
     ``plugin:skill``; E001 or E010 when it finds none), each read where its description is
     edited (:func:`.library.skill_of`); and the resolution's notices (W001 for a name
     several installed skills have). Names under ``--path`` are not resolved: those are names
-    in its library (:func:`_targets`). A folder whose path is not UTF-8 is refused as
-    ``build`` refuses it (E100, :class:`~skillc_index.command_errors.FolderNotUtf8`)."""
+    in its library (:func:`_targets`). A skill folder whose own name is not UTF-8 is refused
+    as ``build`` refuses it (E100, :class:`~skillc_index.command_errors.FolderNotUtf8`): the
+    folders above it may have any bytes."""
     from skillc_index import resolve_skill
     from skillc_index.command_errors import FolderNotUtf8
-    from skillc_index.files import is_utf8
+    from skillc_index.files import utf8_name
 
     named: dict[str, Named] = {}
     notices: list[Diagnostic | Notice] = []
@@ -187,7 +188,7 @@ def _named(
             resolved = resolve_skill(name, layout)
             notices += resolved.notices
             named[name] = Named(*skill_of(resolved.source, layout), given=False)
-        if name in named and not is_utf8(f"{named[name].folder}{named[name].skill}"):
+        if name in named and not utf8_name(named[name].folder):
             raise FolderNotUtf8(name)
     return named, notices
 

@@ -55,7 +55,7 @@ from skillc_index.diagnostics import (
     format_diagnostic,
     warning_text,
 )
-from skillc_index.files import SkillFiles, is_utf8, source_hash, walk_skill, within
+from skillc_index.files import SkillFiles, source_hash, utf8_name, walk_skill, within
 from skillc_index.index.freshness import refuse_collision
 from skillc_index.layout import (
     META_DIR,
@@ -170,7 +170,7 @@ def _check_source(source: Path, given: str, layout: Layout | None = None) -> Non
     the build's). A folder whose name is not UTF-8 is E100 too (:class:`FolderNotUtf8`): the
     manifest could not hold it, and ``list`` skips it (a project folder's name may be any
     bytes, as before)."""
-    if not is_utf8(source.name):
+    if not utf8_name(source):
         raise FolderNotUtf8(given)
     if not (source / META_DIR / MANIFEST_FILE).is_file():
         return
