@@ -323,12 +323,15 @@ def test_a_plugins_skill_is_named_in_each_reply_by_the_name_that_reads_it(
         json.dumps({"version": 2, "plugins": {"devkit@mkt": [{"installPath": str(plugin)}]}}),
         encoding="utf-8",
     )
-    for name in ("devkit:demo", "demo"):
+    named = {"devkit:demo": "devkit:demo", "demo": "demo"}
+    # by its path (find's hint reads it so) or its skill:// URI too: the name reads it again
+    named |= {str(plugin / "skills/demo"): "devkit:demo", "skill://devkit/demo": "devkit:demo"}
+    for given, name in named.items():
         replies = [
-            OUTLINE.run(run, OutlineParams(name)),
-            SHOW.run(run, ShowParams(name, "Install")),
-            SEARCH.run(run, SearchParams(name, "install")),
-            OPEN.run(run, OpenParams(name, "SKILL.md")),
-            SOURCES.run(run, SourcesParams(name)),
+            OUTLINE.run(run, OutlineParams(given)),
+            SHOW.run(run, ShowParams(given, "Install")),
+            SEARCH.run(run, SearchParams(given, "install")),
+            OPEN.run(run, OpenParams(given, "SKILL.md")),
+            SOURCES.run(run, SourcesParams(given)),
         ]
         assert {reply.to_dict()["skill"] for reply in replies} == {name}

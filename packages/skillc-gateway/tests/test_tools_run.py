@@ -162,6 +162,37 @@ def test_tools_text_and_a_skill_without_tools(
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "No tools in 'demo'.\n", "")
 
 
+def test_a_plugins_skill_is_listed_and_run_by_its_plugin_name(
+    run: Run, project: Path, home: Path, kit: Callable[..., Path]
+) -> None:
+    """``skc tools devkit:pdf-kit`` named the plugin's skill ``pdf-kit``, the project's own
+    skill, whose tool ``skc run pdf-kit`` then ran, and ``skc run devkit:pdf-kit`` was E001
+    suggesting ``pdf-kit``: the reply names it ``devkit:pdf-kit``, which ``run`` runs (a
+    plugin the user installed), and a ``plugin:skill`` name not found suggests no store
+    skill's name (it would run another skill's code)."""
+    own = kit(tool("say", "echo project"), name="pdf-kit")
+    plugin = home / ".claude/plugins/cache/mkt/devkit/1.0"
+    folder = plugin / "skills" / "pdf-kit"
+    shutil.copytree(own, folder)
+    text = (folder / "SKILL.md").read_text("utf-8")
+    (folder / "SKILL.md").write_text(text.replace("echo project", "echo plugin"), "utf-8")
+    (home / ".claude/plugins/installed_plugins.json").write_text(
+        json.dumps({"version": 2, "plugins": {"devkit@mkt": [{"installPath": str(plugin)}]}})
+    )
+    for given in ("devkit:pdf-kit", str(folder)):
+        listed = envelope(run("tools", given, "--format", "json"))
+        assert listed["skill"] == "devkit:pdf-kit"
+    assert run("run", "devkit:pdf-kit", "say").stdout == "plugin\n"
+    assert run("run", "pdf-kit", "say").stdout == "project\n"
+    dry = run("run", "devkit:pdf-kit", "say", "--dry-run", "--format", "json")
+    assert envelope(dry)["skill"] == "devkit:pdf-kit"
+    missing = run("run", "devkit:pdf-kits", "say")
+    assert (missing.returncode, missing.stderr) == (
+        1,
+        "error[E001]: skill 'devkit:pdf-kits' not found\n",
+    )
+
+
 def test_a_skill_without_tools_shows_its_name_s_control_characters_as_escapes(
     run: Run, project: Path, write_skill: Callable[..., Path]
 ) -> None:

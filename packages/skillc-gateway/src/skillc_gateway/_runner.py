@@ -266,12 +266,13 @@ class RunPlan(NamedTuple):
         }
 
 
-def _find_tool(skill: ToolSkill, name: str) -> tuple[Tool, CommandTemplate]:
-    """The tool and its command; E100 for an unknown tool or one whose definition has an
-    error (the linter's SKL8xx errors: nothing half-defined ever runs)."""
+def _find_tool(skill: ToolSkill, name: str, called: str) -> tuple[Tool, CommandTemplate]:
+    """The tool and its command; E100 for an unknown tool (of the skill ``called``) or one
+    whose definition has an error (the linter's SKL8xx errors: nothing half-defined ever
+    runs)."""
     tool = skill.tool(name)
     if tool is None:
-        raise UnknownSkillTool(skill.name, name, tuple(t.name for t in skill.tools))
+        raise UnknownSkillTool(called, name, tuple(t.name for t in skill.tools))
     problems = skill.problems(name)
     if problems or tool.command is None or not tool.command.words:
         if problems:
@@ -315,7 +316,8 @@ def plan_run(
     """
     environ = os.environ if environ is None else environ
     tool_skill = read_tool_skill(skill.source)
-    tool, command = _find_tool(tool_skill, tool_name)
+    called = skill.called or tool_skill.name  # devkit:pdf-tools, a plugin's, as tools names it
+    tool, command = _find_tool(tool_skill, tool_name, called)
     values = bind_arguments(tool, arguments)
     chosen = mode or ("Global" if "Global" in tool_skill.modes else tool_skill.modes[0])
     env = tool_environment(environ, tool_skill.name, skill.source, chosen)
@@ -334,9 +336,7 @@ def plan_run(
     home = user_home(environ)
     cwd = working_directory(start or Path.cwd(), home)
     argv[0] = found if found is not None and exists else program
-    return RunPlan(
-        tool_skill.name, tool.name, tuple(argv), cwd, env, tool_skill.timeout, chosen, exists
-    )
+    return RunPlan(called, tool.name, tuple(argv), cwd, env, tool_skill.timeout, chosen, exists)
 
 
 class RunResult(NamedTuple):

@@ -71,8 +71,8 @@ class RunParams(Record):
         str,
         Param(
             "Skill name, looked up in the project store, then the global store (never a "
-            "folder of the working directory: write './name' for one), or a path to a folder "
-            "holding SKILL.md.",
+            "folder of the working directory: write './name' for one), an installed plugin's "
+            "skill as plugin:skill, or a path to a folder holding SKILL.md.",
             argument=True,
         ),
     ]

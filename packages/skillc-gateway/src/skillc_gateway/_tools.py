@@ -19,9 +19,16 @@ __all__ = ["ToolList", "list_tools"]
 
 
 class ToolList(NamedTuple):
-    """A skill's tools and what is wrong with their definitions."""
+    """A skill's tools and what is wrong with their definitions; ``called``: the name that
+    reads the skill again when it is not its own (``devkit:pdf-tools``, a plugin's)."""
 
     skill: ToolSkill
+    called: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The skill's name in the reply: ``called``, else the skill's own."""
+        return self.called or self.skill.name
 
     @property
     def issues(self) -> tuple[ToolIssue, ...]:
@@ -51,7 +58,7 @@ class ToolList(NamedTuple):
             "openWorldHint": skill.network,
         }
         return {
-            "skill": skill.name,
+            "skill": self.name,
             "version": skill.version,
             "modes": list(skill.modes),
             "timeout": skill.timeout,
@@ -71,4 +78,4 @@ class ToolList(NamedTuple):
 
 def list_tools(skill: ResolvedSkill) -> ToolList:
     """The tools of ``skill`` (none for a skill that is not a tool-defining one)."""
-    return ToolList(read_tool_skill(skill.source))
+    return ToolList(read_tool_skill(skill.source), skill.called)

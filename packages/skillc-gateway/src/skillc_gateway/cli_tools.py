@@ -34,7 +34,7 @@ def tools_command(result: ToolList, call: Call[ToolsParams]) -> None:
       skc tools ./skills/git --format json
     """
     if not result.skill.tools:
-        click.echo(printable(f"No tools in '{result.skill.name}'."))
+        click.echo(printable(f"No tools in '{result.name}'."))
     for tool in result.skill.tools:
         click.echo(printable(f"{tool.name}  {tool.description}".rstrip()))
         for p in tool.parameters:

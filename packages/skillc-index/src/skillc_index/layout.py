@@ -571,7 +571,10 @@ def _from_folder(
                         ),
                     )
                 break
-    return ResolvedSkill(source.name, source, scope, runtime, in_store, None, notices)
+    from skillc_index.inventory.resolve import plugin_called  # a plugin's: devkit:pdf-tools
+
+    called = plugin_called(source, Path(skill).name, layout)
+    return ResolvedSkill(source.name, source, scope, runtime, in_store, None, notices, called)
 
 
 def _imported_copy(source: Path, layout: Layout, force_global: bool) -> Path | None:
@@ -609,9 +612,9 @@ def resolve_skill(
     be; not with ``stores_only``.
 
     With ``stores_only`` (commands that execute a skill's code: ``run``), a bare word (no
-    path separator, not ``.`` or ``..``) is a name in the stores only (steps 2 and 3), never
-    a folder of the working directory nor another installed skill: a folder is taken when
-    written as a path (``./gt``, ``gt/``, absolute).
+    path separator, not ``.`` or ``..``) is a name in the stores only (steps 2 and 3), or a
+    plugin's skill named ``plugin:skill``, never a folder of the working directory nor another
+    installed skill: a folder is taken when written as a path (``./gt``, ``gt/``, absolute).
 
     A folder that was imported into a store (:class:`ImportRecord`; the project store, then
     the global one, as ``build --global`` imports) resolves to the store copy, with
@@ -667,20 +670,11 @@ def resolve_skill(
         raise NotASkill(shown(first_folder))
     if stores_only and plain and is_file(layout.cwd / skill / SKILL_FILE):
         raise SkillNotInStores(shown(skill), f"./{shown(skill)}")
-    if plain and not stores_only:
-        from skillc_index.inventory.resolve import resolve_installed
+    if plain:  # step 4, else E001 (its hints from the inventory)
+        from skillc_index.inventory.resolve import installed_or_not_found
 
-        installed = resolve_installed(skill, layout, force_global=force_global)
-        if installed is not None:
-            return installed
-    suggestions: tuple[str, ...] = ()
-    gone = ""
-    if plain:  # the error path only: difflib and the inventory are imported there
-        from skillc_index.inventory.resolve import gone_links, near_skill_names
-
-        suggestions = near_skill_names(skill, layout, installed=not stores_only)
-        gone = "" if stores_only else gone_links(skill, layout)
-    raise SkillNotFound(shown(skill), suggestions, gone)
+        return installed_or_not_found(skill, layout, force_global, stores_only)
+    raise SkillNotFound(shown(skill), ())
 
 
 def _recovered(store_copy: Path) -> bool:

@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 __all__ = [
     "gone_links",
     "installed_names",
+    "installed_or_not_found",
     "near_skill_names",
+    "plugin_called",
     "plugin_parts",
     "plugin_skill_names",
     "resolve_installed",
@@ -49,14 +51,19 @@ def _configured(layout: Layout) -> dict[str, str]:
     return trusted_targets(layout, load_config(layout))
 
 
-def _lookups(skill: str, layout: Layout) -> Iterator[tuple[str, list[Root]]]:
+def _lookups(
+    skill: str, layout: Layout, plugins_only: bool = False
+) -> Iterator[tuple[str, list[Root]]]:
     """The names to look for, each with the folders to look in, in order: for ``plugin:skill``
-    that plugin's skill first; then the name as it is, a folder's (``foo:bar``, a folder
-    name a plugin named ``foo`` does not have), in every agent folder and plugin."""
+    that plugin's skill first; then (not ``plugins_only``) the name as it is, a folder's
+    (``foo:bar``, a folder name a plugin named ``foo`` does not have), in every agent folder
+    and plugin."""
     plugins = plugin_folders(layout)  # once: it reads the install records and settings
     if parts := plugin_parts(skill):
         plugin, market, name = parts
         yield name, [r for r in plugins if r.plugin == plugin and market in ("", r.marketplace)]
+    if plugins_only:
+        return
     yield skill, list(installed_folders(layout, _configured(layout), plugins))
 
 
@@ -86,16 +93,43 @@ def _found(name: str, roots: list[Root], layout: Layout) -> list[Location]:
     ]
 
 
+def installed_or_not_found(
+    skill: str, layout: Layout, force_global: bool, stores_only: bool
+) -> ResolvedSkill:
+    """:func:`~skillc_index.resolve_skill`'s step 4 for a name no store holds: the installed
+    skill :func:`resolve_installed` finds; with ``stores_only`` (``run``), only a plugin's
+    skill named ``plugin:skill`` (one the user installed, never a folder's). Else E001, with
+    the near names (the stores' only with ``stores_only``, and none for a ``plugin:skill``
+    name there: a near store name runs another skill's code) and the entries the listing
+    skips."""
+    from skillc_index.diagnostics import SkillNotFound
+    from skillc_index.layout import shown
+
+    plugin = plugin_parts(skill) is not None
+    if plugin or not stores_only:
+        installed = resolve_installed(
+            skill, layout, force_global=force_global, plugins_only=stores_only
+        )
+        if installed is not None:
+            return installed
+    suggestions = (
+        () if plugin and stores_only else near_skill_names(skill, layout, installed=not stores_only)
+    )
+    gone = "" if stores_only else gone_links(skill, layout)
+    raise SkillNotFound(shown(skill), suggestions, gone)
+
+
 def resolve_installed(
-    skill: str, layout: Layout, *, force_global: bool = False
+    skill: str, layout: Layout, *, force_global: bool = False, plugins_only: bool = False
 ) -> ResolvedSkill | None:
     """The installed skill named ``skill`` beyond the stores (see the module), resolved as
     its folder's path would be (:func:`skillc_index.resolve_skill`: a deployment stands for
     its store skill, its runtime is the project's runtime, else the global one); None when
-    no agent folder or plugin holds it."""
+    no agent folder or plugin holds it. With ``plugins_only``, a ``plugin:skill`` name's
+    plugin skill only."""
     from skillc_index.layout import _from_folder
 
-    for name, roots in _lookups(skill, layout):
+    for name, roots in _lookups(skill, layout, plugins_only):
         found = _found(name, roots, layout)
         if found:
             break
@@ -103,11 +137,27 @@ def resolve_installed(
         return None
     skills = group(found)
     resolved = _from_folder(name, skills[0].locations[0].real, layout, force_global, False)
-    if skills[0].locations[0].plugin is not None:  # replies name it as list does
-        resolved = resolved._replace(called=skill_names(skills)[0])
     if len(skills) > 1:
         resolved = resolved._replace(notices=(*resolved.notices, _ambiguous(skill, skills, layout)))
     return resolved
+
+
+def plugin_called(source: Path, entry: str, layout: Layout) -> str | None:
+    """The name that reads the folder ``source`` again when it is an installed plugin's skill
+    (``entry`` in a plugin's ``skills``, or ``source``'s own name): ``devkit:pdf-tools``, as
+    :func:`skill_names` names it among the plugins' skills of its name, ``skc list`` too;
+    None for a folder of no plugin. :func:`~skillc_index.resolve_skill` gives it to every
+    folder it reads, by name, path or ``skill://`` URI: a reply's ``skill`` reads it again."""
+    plugins = plugin_folders(layout)  # () at once when no plugin is installed
+    if not plugins:
+        return None
+    real = os.path.realpath(source)
+    for name in dict.fromkeys((entry, source.name)):
+        skills = group(_found(name, list(plugins), layout))
+        for found, called in zip(skills, skill_names(skills), strict=True):
+            if str(found.source) == real:
+                return called
+    return None
 
 
 def _ambiguous(skill: str, skills: tuple[InstalledSkill, ...], layout: Layout) -> Diagnostic:
