@@ -114,6 +114,34 @@ def test_printable_shows_the_characters_that_show_as_nothing() -> None:
             assert printable(f"a{char}").isascii(), hex(code)
 
 
+def test_printable_shows_the_printable_characters_that_show_as_nothing() -> None:
+    """``demo-tool`` with U+E0101 (a variation selector supplement: SKL901's "emoji
+    smuggling"), U+034F or U+3164 after it printed as ``demo-tool``, as did ``caf\u00e9``
+    with a joiner after it (any character but ASCII kept one): another skill's name. They
+    are escapes; a joiner between two characters it joins (an emoji sequence, Devanagari,
+    Persian) and a variation selector of an emoji, a CJK character or a keycap stay."""
+    from skillc_index.text import printable
+
+    hidden = ("\U000e0101", "\u034f", "\u115f", "\u1160", "\u3164", "\uffa0", "\ufe0f")
+    for char in hidden:
+        assert printable(f"demo-tool{char}").isascii(), ascii(char)
+    assert printable("caf\u00e9\u200d") == "caf\u00e9\\u200d"
+    assert printable("\U0001f600\u200d x") == "\U0001f600\\u200d x"  # joins nothing
+    assert printable("\u845b\U000e0100") == "\u845b\\U000e0100"  # SKL901 counts it too
+    assert printable("1\ufe0f") == "1\\ufe0f"
+    kept = (
+        "\u2764\ufe0f\u200d\U0001f525 fire",  # heart on fire
+        "\U0001f469\U0001f3fd\u200d\U0001f4bb",  # woman technologist, a skin tone
+        "\u0915\u094d\u200d\u0937",  # Devanagari half form
+        "\u0645\u06cc\u200c\u062e",  # Persian
+        "#\ufe0f\u20e3 keycap",
+        "\u2269\ufe00",
+        "Caf\u00e9 \u2014 \u4f7f\u7528\u65b9\u6cd5",
+    )
+    for text in kept:
+        assert printable(text) == text, ascii(text)
+
+
 def test_cut_keeps_a_text_that_fits_and_ends_a_cut_one_with_an_ellipsis() -> None:
     """The one cut (design audit, item 8) of the stub's descriptions, a projection's
     description and compatibility note and ``skc find``'s lines: at most ``limit``

@@ -420,6 +420,17 @@ def test_code_frame_caret_stays_under_its_character_after_control_characters() -
     assert text[caret.index("^") : caret.index("^") + 12] == "[a](gone.md)"
 
 
+def test_code_frame_caret_after_a_joiner_the_next_character_keeps() -> None:
+    """A joiner ends the text before the column escaped (it joins nothing there) but shows
+    as itself in the line (it joins two emoji): the caret stays under its character."""
+    source = "\U0001f469\u200d\U0001f4bb \u200db [a](gone.md)"
+    for column, wanted in ((3, "\U0001f4bb"), (5, "\\u200d"), (8, "[a](gone.md)")):
+        frame = LintDiagnostic("SKL301", "n", "error", "SKILL.md", 3, "m", column, source)
+        _, text, caret = code_frame(frame)
+        assert text == "3 | \U0001f469\u200d\U0001f4bb \\u200db [a](gone.md)"
+        assert text[caret.index("^") :].startswith(wanted), column
+
+
 # -- explain ----------------------------------------------------------------------------------
 
 

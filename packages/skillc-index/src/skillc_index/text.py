@@ -202,7 +202,7 @@ def json_text(data: Any) -> str:
 
 
 #: The format characters (Unicode 15's category Cf) but the two joiners
-#: (:data:`_LONE_JOINER`'s).
+#: (:data:`_CONTEXTUAL`'s).
 _FORMATS = (
     0xAD, *range(0x600, 0x606), 0x61C, 0x6DD, 0x70F, 0x890, 0x891, 0x8E2, 0x180E,
     0x200B, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2060, 0x2065),
@@ -210,38 +210,63 @@ _FORMATS = (
     *range(0x13430, 0x13440), *range(0x1BCA0, 0x1BCA4), *range(0x1D173, 0x1D17B),
     0xE0001, *range(0xE0020, 0xE0080),
 )  # fmt: skip
+#: Characters that show as nothing though Unicode calls them printable (not Cf): the
+#: combining grapheme joiner, the Hangul fillers and the variation selectors supplement
+#: (SKL901's "emoji smuggling"), always escaped; and the variation selectors U+FE00-U+FE0F,
+#: escaped where they select no variant (:data:`_CONTEXTUAL`).
+_BLANKS = (0x34F, 0x115F, 0x1160, 0x3164, 0xFFA0, *range(0xE0100, 0xE01F0))
+#: A quick first test of a text :meth:`str.isprintable` passes: whether it may hold one.
+_MAY_BLANK = re.compile("[\u034f\u115f\u1160\u3164\uffa0\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 #: What :func:`printable` shows as an escape: the C0 and C1 control characters but the tab,
-#: and the format characters: the bidirectional controls, which reorder what a terminal
+#: the format characters: the bidirectional controls, which reorder what a terminal
 #: shows ("Trojan Source"), and those that show as nothing (a zero-width space, a soft
 #: hyphen, a word joiner, a BOM, tag characters), which make ``demo\u200b`` read as another
-#: skill's ``demo``.
+#: skill's ``demo``; and :data:`_BLANKS`.
 _CONTROLS = {
     code: ("\\n" if code == 10 else "\\r" if code == 13 else f"\\x{code:02x}")
     for code in (*range(0x20), *range(0x7F, 0xA0))
     if code != 9
-} | {code: f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}" for code in _FORMATS}
+} | {
+    code: f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}" for code in (*_FORMATS, *_BLANKS)
+}
 
-#: A zero-width (non-)joiner that joins no character of a script that needs one (an emoji
-#: sequence, Persian, Devanagari): one after an ASCII character or at the start (skillc-lint's
-#: SKL901 leaves a joiner inside an emoji or such a script alone too). The character before
-#: it alone decides, so the start of a text shows as that start alone does (a caret under it).
-_LONE_JOINER = re.compile("(?<![^\\x00-\\x7f])[\u200c\u200d]")
+#: The characters a zero-width (non-)joiner joins: emoji (and the emoji presentation
+#: selector U+FE0F of a sequence) and the scripts that need one (Arabic to Sinhala, Persian's
+#: and Devanagari's, Tibetan, Myanmar, Khmer, Mongolian, the other Brahmic scripts).
+_JOINS = (
+    "\u0600-\u0dff\u0f00-\u109f\u1780-\u18af\u1900-\u1aaf\u1b00-\u1c4f\ua800-\ua8ff"
+    "\ua980-\uaa7f\uabc0-\uabff\ufb50-\ufdff\ufe70-\ufefe\U00010a00-\U00010a5f"
+    "\U00011000-\U00011fff\u2190-\u2bff\u3030\u303d\u3297\u3299\ufe0f\U0001f000-\U0001faff"
+)
+#: The characters a variation selector U+FE00-U+FE0F selects a variant of: emoji, symbols
+#: and CJK (the copyright and registered signs, U+2000 on) and Myanmar; after an ASCII digit,
+#: ``#`` or ``*`` only in a keycap (before U+20E3).
+_VARIES = "\u00a9\u00ae\u1000-\u109f\u2000-\U0010ffff"
+#: A joiner that is not between two characters it joins (SKL901 counts one between two ASCII
+#: characters), and a variation selector after a character it selects no variant of: each
+#: shows as nothing, so ``cafe\u200d`` and ``demo\ufe0f`` would read as ``cafe`` and ``demo``.
+_CONTEXTUAL = re.compile(  # (the character first: a lookbehind at every place is slow)
+    f"[\u200c\u200d](?:(?<![{_JOINS}][\u200c\u200d])|(?![{_JOINS}]))"
+    f"|[\ufe00-\ufe0f](?:(?<![{_VARIES}0-9#*][\ufe00-\ufe0f])"
+    f"|(?<=[0-9#*][\ufe00-\ufe0f])(?!\u20e3))"
+)
 
 
 def printable(text: str) -> str:
     """``text`` as a line of text output may show it: control characters (an escape
     sequence, a newline in a file name, a bidirectional override) and characters that show
-    as nothing (a zero-width space) written as escapes (``\\x1b``, ``\\n``, ``\\u202e``,
+    as nothing (a zero-width space, a Hangul filler, a variation selector of no variant, a
+    joiner joining nothing) written as escapes (``\\x1b``, ``\\n``, ``\\u202e``,
     ``\\u200b``), so that a skill's headings, names and file names never drive the terminal,
     make up lines of their own nor read as another's, and lone surrogates as U+FFFD (as
     :func:`valid_utf8`: a JSON string in a log may hold one, and no output encodes it).
     ``show`` and ``open`` print a file's text as it is; the names that lead to it go through
-    here."""
-    if text.isprintable():
+    here. A text with none of them is returned as it is (an ASCII one at once)."""
+    if text.isprintable() and (text.isascii() or not _MAY_BLANK.search(text)):
         return text
     text = valid_utf8(text).translate(_CONTROLS)
-    if "\u200c" in text or "\u200d" in text:
-        text = _LONE_JOINER.sub(lambda joiner: f"\\u{ord(joiner.group()):04x}", text)
+    if not text.isascii():
+        text = _CONTEXTUAL.sub(lambda char: f"\\u{ord(char.group()):04x}", text)
     return text
 
 

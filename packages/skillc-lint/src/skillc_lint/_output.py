@@ -104,7 +104,9 @@ def code_frame(diagnostic: LintDiagnostic) -> list[str]:
         return []
     source = diagnostic.source.replace("\t", " ")
     column = (diagnostic.column or 1) - 1
-    text, caret = printable(source), len(printable(source[:column]))
+    text, head = printable(source), printable(source[:column])
+    # a joiner (variation selector) ending the head shows as itself before what it joins
+    caret = len(head) if text.startswith(head) else len(printable(source[: column - 1])) + 1
     start = max(0, min(caret - FRAME_WIDTH // 2, len(text) - FRAME_WIDTH))
     shown = text[start : start + FRAME_WIDTH]
     if start:
