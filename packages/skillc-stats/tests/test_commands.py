@@ -14,7 +14,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from skillc_index import CLI_SPELLING, InvalidOption, Layout, ResolvedSkill
+from skillc_index import CLI_SPELLING, MCP_SPELLING, InvalidOption, Layout, ResolvedSkill
 from skillc_index.console import cli_session
 from skillc_index.operation import Operation, Session, fields
 from skillc_stats.cli_stats import stats_command
@@ -99,11 +99,12 @@ def test_the_parameters_are_named_as_each_front_end_spells_them(
                 StatsParams(by="week", group_by="sections"),
             )
         ),
-        *(  # the MCP tool was told of --from, the command line's option
+        *(  # the MCP tool was told of --from, the command line's option (its own: from,
+            # below), the Python API of from, its tool's name (its own: store)
             (
                 STATS,
                 params,
-                "the user and machine filters need a team store (from)",
+                "the user and machine filters need a team store (store)",
                 "the user and machine filters need a team store (--from)",
             )
             for params in (StatsParams("demo", user=("alice",)), StatsParams(machine=("m1",)))
@@ -114,6 +115,11 @@ def test_the_parameters_are_named_as_each_front_end_spells_them(
         assert caught.value.diagnostic.params["message"] == api
         if cli is not None:
             assert caught.value.spelled(CLI_SPELLING).params["message"] == cli
+    with pytest.raises(InvalidOption) as caught:
+        STATS.run(session, StatsParams("demo", user=("alice",)))
+    assert caught.value.spelled(MCP_SPELLING).params["message"] == (
+        "the user and machine filters need a team store (from)"
+    )
 
 
 def test_stats_without_skill_or_all(stats_cli: Run, session: Session) -> None:

@@ -610,6 +610,29 @@ def test_the_other_arguments_of_the_wrong_type_are_typed_errors(
         sync_transcripts(claude_folder=5)
 
 
+def test_a_team_store_or_upload_argument_that_is_no_str_is_e100_named_as_the_api_names_it(
+    demo: ResolvedSkill, layout: Layout
+) -> None:
+    """``store=5`` and ``upload_logs(5)`` were a bare AttributeError, ``user=5`` a TypeError;
+    and the API said the user filter needs a team store ``(from)``, the tool's name of its
+    ``store``."""
+    from skillc_index import InvalidOption
+    from skillc_stats import query_all, upload_logs
+
+    url = "must be a postgresql:// URL, not int"
+    with pytest.raises(InvalidOption, match=f"store {url}"):
+        query_stats(demo, layout, store=5)
+    with pytest.raises(InvalidOption, match=f"store {url}"):
+        query_all(layout, by="day", store=5)
+    with pytest.raises(InvalidOption, match=f"url {url}"):
+        upload_logs(5, layout)
+    for name in ("user", "machine"):
+        with pytest.raises(InvalidOption, match=f"{name} must be a name, not int"):
+            upload_logs("postgresql://127.0.0.1:1/x", layout, **{name: 5})
+    with pytest.raises(InvalidOption, match=r"need a team store \(store\)'$"):
+        query_all(layout, users="bob")
+
+
 def test_unreadable_log_is_e999(demo: ResolvedSkill, layout: Layout) -> None:
     path = primary_log(demo.runtime)
     path.parent.mkdir(parents=True)

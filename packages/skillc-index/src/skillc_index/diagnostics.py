@@ -431,13 +431,16 @@ class ParameterError(WordedOption):
     """E100: parameters given together that do not go together, or one missing.
     ``template`` is the message with each parameter written ``{name}`` (``"use one of
     {from} and {to}"``): ``from`` for the Python API and MCP, ``--from`` on the command line,
-    where ``skill`` and ``skills`` are its arguments ``SKILL`` (``[SKILL]...`` in ``--help``)."""
+    where ``skill`` and ``skills`` are its arguments ``SKILL`` (``[SKILL]...`` in ``--help``).
+    ``python``: a Python function's own names where they differ (``{"from": "store"}``:
+    ``query_all``'s ``store`` is the tool's ``from``), for its message (:data:`PARAMETER_NAMES`)."""
 
     #: The parameters the command line takes as positional arguments, as it names them.
     ARGUMENTS: ClassVar[Mapping[str, str]] = MappingProxyType({"skill": "SKILL", "skills": "SKILL"})
 
-    def __init__(self, template: str) -> None:
+    def __init__(self, template: str, python: Mapping[str, str] | None = None) -> None:
         self.template = template
+        self.python = python or {}
         super().__init__()
 
     def worded(self, spelling: Spelling) -> str:
@@ -449,6 +452,8 @@ class ParameterError(WordedOption):
     def _spelled(self, name: str, spelling: Spelling) -> str:
         if name in self.ARGUMENTS and spelling.option_prefix:
             return self.ARGUMENTS[name]
+        if spelling == PARAMETER_NAMES and name in self.python:  # not MCP's: the function's
+            return self.python[name]
         return spelling.option(name)
 
 

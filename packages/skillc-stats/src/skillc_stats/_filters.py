@@ -13,9 +13,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from skillc_index import EmptyTimeRange, MalformedFilter
+from skillc_index import EmptyTimeRange, InvalidOption, MalformedFilter
+
+if TYPE_CHECKING:
+    from skillc_index import Layout
 
 #: The ``projects`` filter as the API takes it: folders, or one folder as a ``str`` or path.
 Folders = Iterable[str | os.PathLike[str]] | str | os.PathLike[str]
@@ -202,3 +205,34 @@ def parse_filters(
             kept[value] = None
         names[option] = tuple(kept)
     return Filters(lower, upper, tuple(folders), names["user"], names["machine"])
+
+
+def team_filters(
+    layout: Layout,
+    since: Time | None,
+    until: Time | None,
+    projects: Folders,
+    store: str | None,
+    users: Names,
+    machines: Names,
+) -> Filters:
+    """The filters, checked; ``users`` and ``machines`` only with a team store (E100), and a
+    ``store`` (the Python API's: the tool's ``from``) only a ``str`` (:func:`checked_text`)."""
+    if store is not None:
+        checked_text(store, "store", "a postgresql:// URL")
+    filters = parse_filters(since, until, projects, cwd=layout.cwd, users=users, machines=machines)
+    if store is None and (filters.users or filters.machines):
+        from skillc_index.diagnostics import ParameterError
+
+        template = "the user and machine filters need a team store ({from})"
+        raise ParameterError(template, python={"from": "store"})
+    return filters
+
+
+def checked_text(value: object, name: str, what: str) -> str:
+    """``value``, an argument of the Python API that must be a ``str`` (``what``: what it
+    names); E100 ``store must be a postgresql:// URL, not int`` for anything else (a bare
+    ``AttributeError`` or ``TypeError`` further on), before any work."""
+    if not isinstance(value, str):
+        raise InvalidOption(f"{name} must be {what}, not {type(value).__name__}")
+    return value

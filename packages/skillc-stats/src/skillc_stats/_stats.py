@@ -60,7 +60,7 @@ from skillc_index import (
 )
 from skillc_index.accesslog import primary_log
 from skillc_index.accesslog.reader import CommandCount, LocalRows, StatsLog, command_kind
-from skillc_stats._filters import Filters, Folders, Names, Time, parse_filters
+from skillc_stats._filters import Filters, Folders, Names, Time, team_filters
 from skillc_stats.operations import GroupBy
 
 if TYPE_CHECKING:
@@ -627,24 +627,6 @@ def prepare(
     from skillc_stats._team import TeamStore
 
     return StatsQuery(resolved, filters, TeamStore(store, write=False))
-
-
-def team_filters(
-    layout: Layout,
-    since: Time | None,
-    until: Time | None,
-    projects: Folders,
-    store: str | None,
-    users: Names,
-    machines: Names,
-) -> Filters:
-    """The filters, checked; ``users`` and ``machines`` only with a team store (E100)."""
-    filters = parse_filters(since, until, projects, cwd=layout.cwd, users=users, machines=machines)
-    if store is None and (filters.users or filters.machines):
-        from skillc_index.diagnostics import ParameterError
-
-        raise ParameterError("the user and machine filters need a team store ({from})")
-    return filters
 
 
 def query_stats(

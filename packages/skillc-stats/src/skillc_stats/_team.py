@@ -74,7 +74,7 @@ from skillc_index.accesslog.reader import (
     rows_after,
 )
 from skillc_stats import _team_sql as sql
-from skillc_stats._filters import Filters
+from skillc_stats._filters import Filters, checked_text
 from skillc_stats._log_keys import LogKey, key_of, log_key, renewed_key, settle
 
 if TYPE_CHECKING:
@@ -612,13 +612,13 @@ def upload_logs(
     ``url`` (see the module: each row once, whatever is repeated or interrupted), recorded
     under ``user`` (default: the login name) and ``machine`` (default: the host name).
 
-    Raises :class:`~skillc_index.DriverMissing` (E044) without psycopg and
-    :class:`~skillc_index.TeamStoreUnavailable` (E043) when the store cannot be used; a log
-    that cannot be read is reported in its :class:`LogUpload` and the others go on.
-    """
+    Raises E100 for an argument that is no ``str``, :class:`~skillc_index.DriverMissing` (E044)
+    without psycopg and :class:`~skillc_index.TeamStoreUnavailable` (E043) when the store cannot
+    be used; a log that cannot be read is reported in its :class:`LogUpload`, the others go on."""
+    url = checked_text(url, "url", "a postgresql:// URL")
+    user = _bounded(checked_text(user or current_user(), "user", "a name"))
+    machine = _bounded(checked_text(machine or socket.gethostname(), "machine", "a name"))
     layout = layout or Layout.discover()
-    user = _bounded(user or current_user())
-    machine = _bounded(machine or socket.gethostname())
     paths = local_logs(layout)
     with TeamStore(url) as store:  # creates or migrates the schema, once
         stores = [store]

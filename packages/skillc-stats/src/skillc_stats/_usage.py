@@ -336,7 +336,7 @@ def query_all(
 
     from skillc_index.diagnostics import InvalidOption
     from skillc_index.layout import shown
-    from skillc_stats._stats import team_filters
+    from skillc_stats._filters import team_filters
     from skillc_stats.operations import Period
 
     periods: tuple[str, ...] = get_args(Period)

@@ -383,7 +383,7 @@ def _all(
     session: Session, params: StatsParams, store: str | None
 ) -> tuple[dict[str, Any], dict[str, Any] | None, tuple[Notice, ...]]:
     from skillc_index.inventory.folders import trusted_targets
-    from skillc_stats._stats import team_filters
+    from skillc_stats._filters import team_filters
     from skillc_stats._usage import all_answers
 
     if params.group_by != "summary":
