@@ -356,6 +356,7 @@ def test_one_failure_does_not_stop_the_others(
     }
 
 
+@pytest.mark.usefixtures("skc_on_path")  # no warning beside the one error line
 def test_a_folder_whose_name_is_not_utf8_is_refused_before_any_work(
     index: Run, project: Path, write_skill: WriteSkill
 ) -> None:

@@ -210,9 +210,9 @@ def test_a_markdown_file_longer_than_a_parse_reads_is_read_that_far_and_never_fi
     start alone)."""
     import skillc_index.files
     import skillc_lint._skill
-    from skillc_index.markdown import document
+    from skillc_index.markdown import reading
 
-    monkeypatch.setattr(document, "MARKDOWN_READ_LIMIT", 4096)
+    monkeypatch.setattr(reading, "MARKDOWN_READ_LIMIT", 4096)
     big = "# Big\n\nSee [the API](API.md).\n" + "word\n" * 2000  # 10 KB, 2,003 lines
     folder = skill(
         body="See [big](references/big.md).\n",
@@ -236,9 +236,9 @@ def test_skill_tokens_of_a_skill_md_longer_than_a_parse_reads_come_from_its_size
     """SKL921 of a SKILL.md read in part counts its bytes (its stat), not the start read."""
     import skillc_index.files
     import skillc_lint._skill
-    from skillc_index.markdown import document
+    from skillc_index.markdown import reading
 
-    monkeypatch.setattr(document, "MARKDOWN_READ_LIMIT", 4096)
+    monkeypatch.setattr(reading, "MARKDOWN_READ_LIMIT", 4096)
     folder = skill(body="word " * 8000 + "\n")
     size = (folder / "SKILL.md").stat().st_size
     sizes = read_sizes(skillc_index.files, "open_in_root", skillc_lint._skill, path="SKILL.md")

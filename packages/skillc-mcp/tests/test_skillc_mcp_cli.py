@@ -135,14 +135,12 @@ def test_a_removed_working_directory_is_e022(clean_env: dict[str, str], tmp_path
     )
 
 
-@pytest.mark.parametrize("command", [["skillc_mcp"], ["skillc", "mcp"]])
-def test_a_closed_stdin_is_an_input_that_ended(
-    clean_env: dict[str, str], tmp_path: Path, command: list[str]
-) -> None:
-    """``skc mcp <&-`` (a supervisor that closes descriptor 0): served as ``</dev/null`` is,
-    exit 0; it said it served, then ``error[E999]: OSError: [Errno 9] Bad file descriptor``."""
+def test_a_closed_stdin_is_an_input_that_ended(clean_env: dict[str, str], tmp_path: Path) -> None:
+    """``skillc-mcp <&-`` (a supervisor that closes descriptor 0): served as ``</dev/null`` is,
+    exit 0; it said it served, then ``error[E999]: OSError: [Errno 9] Bad file descriptor``
+    (``skc mcp <&-``: the umbrella's test_skc)."""
     done = subprocess.run(
-        [sys.executable, "-m", *command], cwd=tmp_path, env=clean_env,
+        [sys.executable, "-m", "skillc_mcp"], cwd=tmp_path, env=clean_env,
         stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(0),
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip

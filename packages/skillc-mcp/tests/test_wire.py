@@ -280,7 +280,7 @@ def test_a_find_leaves_no_wal_or_shm_beside_the_catalog(
     ``catalog.db-wal`` (megabytes of committed pages) and ``catalog.db-shm`` stayed in the
     skillc home (``skc``'s frozen garbage collector never collects the connection at the
     exit). The server's end closes it, and the close checkpoints and removes them."""
-    command = [str(script_path("skc")), "mcp"]
+    command = [str(script_path("skillc-mcp"))]
     wire = WireClient(command, project, env, tmp_path / "server.log")
     wire.initialize()
     found = wire.call("skc_find", {"query": "widgets"})

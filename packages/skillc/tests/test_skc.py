@@ -58,6 +58,26 @@ def test_help_and_version_to_a_reader_gone_end_quietly(
     assert (proc.returncode, proc.stderr) == (141, "")
 
 
+def test_skc_mcp_with_a_closed_stdin_ends_as_its_input_ended(
+    clean_env: dict[str, str], tmp_path: Path
+) -> None:
+    """``skc mcp <&-`` (a supervisor that closes descriptor 0): served as ``</dev/null`` is,
+    exit 0; it said it served, then ``error[E999]: OSError: [Errno 9] Bad file descriptor``."""
+    import os
+
+    import skillc_mcp
+
+    done = subprocess.run(
+        [sys.executable, "-m", "skillc", "mcp"], cwd=tmp_path, env=clean_env,
+        stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(0),
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, ""), done.stderr
+    assert done.stderr == (
+        f"skillc-mcp {skillc_mcp.__version__}: serving MCP on stdio in {tmp_path}\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("args", "option"),
     [
