@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from skillc_index.diagnostics import (
     Diagnostic,
@@ -36,6 +36,9 @@ from skillc_index.dialect import (
 )
 from skillc_index.record import Record
 from skillc_index.text import cut, printable
+
+if TYPE_CHECKING:
+    from skillc_index.inventory.folders import Root
 
 Scope = Literal["project", "global"]
 #: A skill as the API takes it: a name or a path, as a ``str`` or a ``pathlib.Path`` (any
@@ -534,13 +537,14 @@ def _as_path(layout: Layout, path: Path) -> str:
 
 
 def _from_folder(
-    skill: str, source: Path, layout: Layout, force_global: bool, plain: bool
-) -> ResolvedSkill:
+    skill: str, source: Path, layout: Layout, force_global: bool, plain: bool,
+    plugins: tuple[Root, ...] | None = None,
+) -> ResolvedSkill:  # fmt: skip
     """A skill found as a folder (step 1): the store skill when the folder is one that skillc
     deployed (a runtime, or a ``--copy`` deployment: its source is what is read, not the
     stub); the store copy when the folder was imported into a store (:func:`_imported_copy`);
     otherwise the folder, with a warning when a bare name that names it also names a store
-    skill that was not imported from it."""
+    skill that was not imported from it. ``plugins``: the plugins' roots, when read already."""
     from skillc_index.inventory.deployed import deployed_source
 
     scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
@@ -573,7 +577,7 @@ def _from_folder(
                 break
     from skillc_index.inventory.resolve import plugin_called  # a plugin's: devkit:pdf-tools
 
-    called = plugin_called(source, Path(skill).name, layout)
+    called = plugin_called(source, Path(skill).name, layout, plugins)
     return ResolvedSkill(source.name, source, scope, runtime, in_store, None, notices, called)
 
 

@@ -52,13 +52,13 @@ def _configured(layout: Layout) -> dict[str, str]:
 
 
 def _lookups(
-    skill: str, layout: Layout, plugins_only: bool = False
+    skill: str, layout: Layout, plugins_only: bool = False, plugins: tuple[Root, ...] = ()
 ) -> Iterator[tuple[str, list[Root]]]:
     """The names to look for, each with the folders to look in, in order: for ``plugin:skill``
     that plugin's skill first; then (not ``plugins_only``) the name as it is, a folder's
     (``foo:bar``, a folder name a plugin named ``foo`` does not have), in every agent folder
-    and plugin."""
-    plugins = plugin_folders(layout)  # once: it reads the install records and settings
+    and plugin (``plugins``: their roots, when the caller read them)."""
+    plugins = plugins or plugin_folders(layout)  # once: it reads the install records, settings
     if parts := plugin_parts(skill):
         plugin, market, name = parts
         yield name, [r for r in plugins if r.plugin == plugin and market in ("", r.marketplace)]
@@ -129,26 +129,32 @@ def resolve_installed(
     plugin skill only."""
     from skillc_index.layout import _from_folder
 
-    for name, roots in _lookups(skill, layout, plugins_only):
+    plugins = plugin_folders(layout)  # read once, for the lookups and the name alike
+    for name, roots in _lookups(skill, layout, plugins_only, plugins):
         found = _found(name, roots, layout)
         if found:
             break
     else:
         return None
     skills = group(found)
-    resolved = _from_folder(name, skills[0].locations[0].real, layout, force_global, False)
+    real = skills[0].locations[0].real
+    resolved = _from_folder(name, real, layout, force_global, False, plugins)
     if len(skills) > 1:
         resolved = resolved._replace(notices=(*resolved.notices, _ambiguous(skill, skills, layout)))
     return resolved
 
 
-def plugin_called(source: Path, entry: str, layout: Layout) -> str | None:
+def plugin_called(
+    source: Path, entry: str, layout: Layout, plugins: tuple[Root, ...] | None = None
+) -> str | None:
     """The name that reads the folder ``source`` again when it is an installed plugin's skill
     (``entry`` in a plugin's ``skills``, or ``source``'s own name): ``devkit:pdf-tools``, as
     :func:`skill_names` names it among the plugins' skills of its name, ``skc list`` too;
     None for a folder of no plugin. :func:`~skillc_index.resolve_skill` gives it to every
-    folder it reads, by name, path or ``skill://`` URI: a reply's ``skill`` reads it again."""
-    plugins = plugin_folders(layout)  # () at once when no plugin is installed
+    folder it reads, by name, path or ``skill://`` URI: a reply's ``skill`` reads it again
+    (``plugins``: the plugins' roots, when the caller read them)."""
+    if plugins is None:
+        plugins = plugin_folders(layout)  # () at once when no plugin is installed
     if not plugins:
         return None
     real = os.path.realpath(source)
