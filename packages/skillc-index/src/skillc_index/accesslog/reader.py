@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard, overload
 
 from skillc_index.accesslog.schema import COLUMNS, empty_log, open_log
-from skillc_index.atomic import disk_failure
 from skillc_index.clock import is_utc_timestamp
 from skillc_index.diagnostics import UnreadableFile
 from skillc_index.text import valid_utf8
@@ -241,6 +240,8 @@ class LocalRows:
                 self._db.create_function("is_instant", 1, _instant_bytes, deterministic=True)
             yield from self._db.execute(sql, params)
         except sqlite3.Error as exc:
+            from skillc_index.atomic import disk_failure
+
             reason = disk_failure(exc, self.path) or str(exc)
             raise UnreadableFile(str(self.path), reason, "access log") from exc
 

@@ -30,7 +30,6 @@ import sqlite3
 from contextlib import suppress
 from pathlib import Path
 
-from skillc_index.atomic import disk_failure
 from skillc_index.sqlite import Mode, use_wal
 from skillc_index.sqlite import connect as sqlite_connect
 
@@ -261,6 +260,8 @@ def _remove_new_log(path: Path, exc: BaseException) -> None:
     """Remove the log :func:`connect` created at ``path`` when ``exc`` is the disk failing,
     while it still holds nothing (:func:`empty_log`, no row in its ``-wal``): another writer
     that found no log either may have made it too, and committed rows to it since."""
+    from skillc_index.atomic import disk_failure  # on a failure only: not on a log's path
+
     if disk_failure(exc, path) is None or not empty_log(path) or _wal_holds_rows(path):
         return
     for suffix in DB_FILES:
@@ -300,6 +301,8 @@ def open_log(path: Path, *, write: bool = False, own: bool = False) -> sqlite3.C
     try:
         db = _open_log(path, "rw" if rw else "ro", own)
     except sqlite3.OperationalError as exc:
+        from skillc_index.atomic import disk_failure
+
         # on a full disk too, unless rows wait in the log's -wal (an immutable read would not
         # see them): then the error, which says the disk is full
         if write or (writable and (disk_failure(exc, path) is None or _wal_holds_rows(path))):
