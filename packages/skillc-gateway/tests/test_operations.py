@@ -281,7 +281,7 @@ def test_a_name_that_fits_with_the_ellipsis_is_whole() -> None:
     data = fit_answer(found, 4_000).to_dict()
     assert [s["name"] for s in data["skills"]] == [edge, "l" * 200 + "…"]
     [warning] = data["warnings"]
-    assert "the names or section headings of 1 skills cut to 200 characters (`…`" in warning
+    assert "the names or section headings of 1 skill cut to 200 characters (`…`" in warning
 
 
 def test_an_item_too_long_alone_leaves_out_only_itself(project: Path, home: Path) -> None:

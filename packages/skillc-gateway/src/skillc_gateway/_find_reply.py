@@ -48,8 +48,8 @@ def fit_answer(result: FindResult, chars: int) -> FindResult:
     long_fields = sum(new is not old for new, old in zip(skills, result.skills, strict=True))
     if long_fields:
         notes.append(
-            f"the names or section headings of {long_fields:,} skills cut to {FIELD_CHARS} "
-            f"characters (`{ELLIPSIS}` ends them)"
+            f"the names or section headings of {counted(long_fields, 'skill')} cut to "
+            f"{FIELD_CHARS} characters (`{ELLIPSIS}` ends them)"
         )
     cap = _description_cap(result._replace(skills=tuple(skills)), budget)
     if cap is not None:  # never under FIELD_CHARS: past that, skills are left out instead
@@ -59,7 +59,7 @@ def fit_answer(result: FindResult, chars: int) -> FindResult:
         if cut_down:
             skills = [s._replace(description=cut(s.description, limit)) for s in skills]
             notes.append(
-                f"the descriptions of {len(cut_down):,} skills cut to {cap:,} characters "
+                f"the descriptions of {counted(len(cut_down), 'skill')} cut to {cap:,} characters "
                 f"(`{ELLIPSIS}` ends them): each skill's SKILL.md has its whole description"
             )
     if _size(result._replace(skills=tuple(skills)).to_dict()) > budget:
@@ -67,8 +67,8 @@ def fit_answer(result: FindResult, chars: int) -> FindResult:
         if long:
             skills = [_few_folders(skill) for skill in skills]
             notes.append(
-                f"the other folders of {len(long):,} skills (`duplicates`, `deployed_to`) cut "
-                f"to {MAX_FOLDERS}"
+                f"the other folders of {counted(len(long), 'skill')} (`duplicates`, "
+                f"`deployed_to`) cut to {MAX_FOLDERS}"
             )
     fixed = _size(result._replace(skills=()).to_dict())
     used, kept, no_room, too_long = fixed, [], 0, 0
