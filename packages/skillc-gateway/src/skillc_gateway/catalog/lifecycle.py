@@ -226,8 +226,13 @@ def can_serve(layout: Layout) -> bool:
     (:func:`~skillc_gateway.catalog.find_skills`)."""
     import sys
 
+    from skillc_index.atomic import nearest_existing
+
     home, sock = layout.global_dir, socket_path(layout)
-    made = next((folder for folder in (home, *home.parents) if os.path.lexists(folder)), home)
+    try:
+        made = nearest_existing(home)  # where the home's folders would be made
+    except OSError:
+        return False
     if not sys.platform.startswith("linux") or not os.access(made, os.W_OK | os.X_OK):
         return False
     if not fits(str(sock)):
