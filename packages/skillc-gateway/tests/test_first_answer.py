@@ -805,6 +805,34 @@ def test_when_no_find_server_can_start_each_find_builds_a_share(
     assert socket_path(layout).read_text(encoding="utf-8") == "not a socket\n"
 
 
+def test_serves_is_the_documented_bool_or_a_function(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``find_skills(..., builds=True, serves=True)`` as the README writes it raised
+    ``TypeError: 'bool' object is not callable`` (the find operation passes a function): a
+    bool says it, a function is asked; either way the answer from the files builds nothing."""
+    from skillc_gateway.catalog import find_skills
+
+    monkeypatch.delenv("SKILLC_FIND_SERVER", raising=False)
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
+    lib = tmp_path / "lib"
+    for n in range(30):
+        skill(lib / f"bed-{n:02d}", f"name: bed-{n:02d}\ndescription: Weed bed {n}.", "# Hoe\n")
+    home = tmp_path / "home"
+    (home / ".skillc").mkdir(parents=True)
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    asked: list[bool] = []
+    try:
+        for serves in (True, lambda: asked.append(True) or True):
+            found = find_skills(
+                layout, "weed bed", paths=[str(lib)], configured={}, builds=True, serves=serves
+            )
+            assert found.first and len(found.skills) == 10
+    finally:
+        Catalog.shared(layout).close()
+    assert asked == [True]
+
+
 @pytest.mark.parametrize("why", ["not Linux", "a file at the socket"])
 def test_a_find_asks_once_whether_a_server_can_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, why: str

@@ -205,7 +205,7 @@ def find_skills(
     budget: float = BUDGET_SECONDS,
     server: bool = False,
     builds: bool = False,
-    serves: Callable[[], bool] | None = None,
+    serves: bool | Callable[[], bool] | None = None,
     confined: bool = False,
 ) -> FindResult:
     """Rank the installed skills for ``query`` (a task in words), best first.
@@ -229,12 +229,12 @@ def find_skills(
     the find operation), it answers from the skills' files when the catalog lacks many of
     them (:mod:`.first_answer`: ``first`` set), for the find server to build the catalog
     (unless ``$SKILLC_FIND_SERVER`` turns it off: then it indexes them here, within
-    ``budget``, as without either). ``serves``: asked (only then) whether a find server can
-    start to build it (:func:`.lifecycle.can_serve`, cached by the find operation, which
-    then starts one). When not (not Linux, the socket path too long or a file, the home not
-    writable), an answer from the files is followed by indexing here for as long as it took
-    (stretched at most to what keeps the find within ``budget``): each find builds a share,
-    until the catalog answers."""
+    ``budget``, as without either). ``serves``: whether a find server can start to build it
+    (:func:`.lifecycle.can_serve`), or a function asked only then (the find operation's,
+    cached, which then starts one). When not (not Linux, the socket path too long or a file,
+    the home not writable), an answer from the files is followed by indexing here for as
+    long as it took (stretched at most to what keeps the find within ``budget``): each find
+    builds a share, until the catalog answers."""
     from skillc_index.items import checked_items
 
     if not limit_fits(limit):  # before any work: 2.5 failed after the whole walk
@@ -277,7 +277,7 @@ def find_skills(
     catalog = Catalog.shared(layout)
     started = time.monotonic()
     found = catalog.find(query, roots, limit, budget=budget, first=first, told=told)
-    if found.first and not (serves and serves()) and catalog.database.path is not None:
+    if found.first and not _asked(serves) and catalog.database.path is not None:
         took = time.monotonic() - started
         seconds = min(took, (budget - took) / FINISH_WITHIN)  # stretched, within budget
         if seconds > 0:
@@ -342,3 +342,9 @@ def find_roots(
         if all(root.path != absolute for root in roots):
             roots.append(known.get(absolute, Root(absolute, "path")))
     return tuple(roots)
+
+
+def _asked(serves: bool | Callable[[], bool] | None) -> bool:
+    """``serves`` said (a bool, as the README writes it) or asked (the find operation's cached
+    function: only when an answer needs it)."""
+    return serves() if callable(serves) else bool(serves)
