@@ -98,6 +98,7 @@ from skillc_index.accesslog.merge import (
     drop_merged,
     read_identities,
 )
+from skillc_index.accesslog.schema import DB_FILES
 from skillc_index.atomic import disk_failure, nearest_existing
 
 _SKILL_PATH = 4  # position of skill_path in an Identity
@@ -352,10 +353,6 @@ def _writable(path: Path) -> bool:
     return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
-#: What SQLite makes of the fallback log beside it: the files a removal may take with it.
-_LOG_SUFFIXES = ("", "-wal", "-shm", "-journal")
-
-
 def _remove(fallback: _Fallback) -> None:
     """Remove ``<base>/.skillc/logs/<skill>/``, then ``logs/`` and ``.skillc/`` if that left
     them empty (so the fallback leaves no trace that would make the folder look like a
@@ -372,7 +369,7 @@ def _remove(fallback: _Fallback) -> None:
         else:
             shutil.rmtree(doomed, ignore_errors=True)  # hidden names are never synced again
     else:
-        for suffix in _LOG_SUFFIXES:
+        for suffix in DB_FILES:
             Path(f"{fallback.path}{suffix}").unlink(missing_ok=True)
         for empty in (fallback.path.parent, folder):
             try:
@@ -389,7 +386,7 @@ def _remove(fallback: _Fallback) -> None:
 def _only_the_log(folder: Path, log: Path) -> bool:
     """Whether ``folder`` is a real folder holding nothing but the fallback ``log`` (and
     SQLite's files beside it) in its ``.skillc-meta``."""
-    names = {log.name + suffix for suffix in _LOG_SUFFIXES}
+    names = {log.name + suffix for suffix in DB_FILES}
     try:
         if folder.is_symlink() or os.listdir(folder) != [log.parent.name]:  # noqa: PTH208
             return False

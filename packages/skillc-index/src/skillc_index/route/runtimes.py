@@ -110,7 +110,9 @@ def _entries(runtime: Path) -> Iterator[tuple[str, bool]]:
 
 
 def _log_files(log: Path) -> set[str]:
-    return {log.name, f"{log.name}-wal", f"{log.name}-shm"}
+    from skillc_index.accesslog.schema import DB_FILES
+
+    return {log.name + suffix for suffix in DB_FILES}
 
 
 def _used(log: Path) -> bool:
