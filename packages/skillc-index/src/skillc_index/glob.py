@@ -281,9 +281,11 @@ class IgnoreRules:
         its target; the excluded target), or None."""
         if not self.files:  # no .gitignore: nothing to resolve
             return None
-        real = os.path.realpath(f"{real_root}/{rel}")
+        from skillc_index.files import inside, real_path
+
+        real = real_path(f"{real_root}/{rel}")
         target = real[len(real_root) + 1 :]
-        if target == rel or not real.startswith(real_root + "/"):
+        if not target or target == rel or not inside(real, real_root):
             return None
         if (excluded := self.excluded(target)) is None:
             return None
