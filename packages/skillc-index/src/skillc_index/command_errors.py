@@ -493,19 +493,19 @@ class PackageRefused(SkillcError):
         super().__init__(Diagnostic(self.code, {"skill": skill, "format": fmt, "reason": reason}))
 
 
-class ImportRefused(PackageRefused):
+class ImportRefused(SkillcError):
     """E070 of an import (``skc build <folder>``), worded ``cannot import '<path>': <reason>``
     (``OTHER_FORMS``): the folder's ``.gitignore`` files are over their bounds, so what they
     exclude is unknown, and with it what the store copy, which the project's git tracks,
     would show git; ``skc package`` refuses the folder for the same reason."""
+
+    code = "E070"
 
     def __init__(self, path: str, reason: str) -> None:
         hint = (
             "what they exclude is unknown, so the store copy could put it in git under a "
             "link's name; package refuses the folder too"
         )
-        SkillcError.__init__(
-            self, Diagnostic(self.code, {"path": path, "reason": reason}, _hint(hint))
-        )
+        super().__init__(Diagnostic(self.code, {"path": path, "reason": reason}, _hint(hint)))
         self.path = path
         self.reason = reason
