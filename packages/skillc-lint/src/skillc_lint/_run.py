@@ -226,7 +226,6 @@ class _Configured:
         self.params = params
         self._built: dict[Path | None, tuple[RuleRegistry, Suppressions]] = {}
         self._nearest: dict[Path, Path | None] = {}  # each folder's config, walked once
-        self._project: Path | None = None  # the session's project config file, when asked
 
     def __call__(self, start: Path) -> tuple[RuleRegistry, Suppressions]:
         from skillc_index import find_config
@@ -239,11 +238,10 @@ class _Configured:
             key: Path | None = layout.cwd / params.config
         else:
             key = find_config(start, layout, self._nearest)
-        if key is not None and self._project is None:
-            self._project = project_config_file(layout)
-        if key == self._project:
-            key = None  # the session's own
         built = self._built.get(key)
+        if built is None and key is not None and key == project_config_file(layout):
+            key = None  # the session's own
+            built = self._built.get(key)
         if built is None:
             found = lint_config(session, start if key is not None else None, params.config)
             registry = rule_registry(session, **params.rules(), config=found.config)
