@@ -504,14 +504,13 @@ def _check_outputs(params: LintParams, cwd: Path) -> None:
     linted (:func:`~skillc_index.atomic.file_target`; a missing folder is made as the file
     is written): E100 where one cannot be written (a file in the way, ``reports/``)."""
     from skillc_index.atomic import file_target
-    from skillc_lint._errors import BaselineNotWritten, ParameterError
+    from skillc_lint._errors import BaselineNotWritten
 
     if params.sarif_file is not None:
         try:
             file_target(cwd, params.sarif_file)
         except OSError as exc:
-            reason = f"cannot write '{params.sarif_file}': {exc.strerror}"
-            raise ParameterError("sarif_file", reason) from None
+            raise sarif_not_written(params.sarif_file, exc) from None
     if params.write_baseline is not None:
         try:
             file_target(cwd, params.write_baseline)
@@ -519,7 +518,16 @@ def _check_outputs(params: LintParams, cwd: Path) -> None:
             raise BaselineNotWritten(params.write_baseline, str(exc.strerror)) from None
 
 
+def sarif_not_written(file: str, exc: OSError) -> SkillcError:
+    """E100 for a ``--sarif-file`` that cannot be written (checked before the run, and again
+    as it is written)."""
+    from skillc_lint._errors import ParameterError
+
+    return ParameterError("sarif_file", f"cannot write '{file}': {exc.strerror or exc}")
+
+
 def _write_baseline(run: LintRun, outcomes: Sequence[Outcome]) -> None:
+    from skillc_index.atomic import file_target
     from skillc_lint import BaselineNotWritten
     from skillc_lint._suppress import Baseline
 
@@ -527,7 +535,7 @@ def _write_baseline(run: LintRun, outcomes: Sequence[Outcome]) -> None:
     assert file is not None
     results = [outcome for outcome in outcomes if not isinstance(outcome, RunError)]
     try:
-        run.written = Baseline.write(run.cwd / file, results)
+        run.written = Baseline.write(file_target(run.cwd, file), results)
     except OSError as exc:
         raise BaselineNotWritten(file, exc.strerror or str(exc)) from None
 

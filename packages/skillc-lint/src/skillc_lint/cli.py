@@ -363,15 +363,13 @@ def _write_sarif(log: Mapping[str, Any], file: str, cwd: Path) -> None:
     from skillc_index.atomic import file_target
     from skillc_index.text import json_text
 
-    try:  # reports/ with no such folder: E100 (a file named reports was written)
+    try:  # checked first by _run._check_outputs
         data = (json_text(log) + "\n").encode("utf-8")
         write_file_atomic(file_target(cwd, file), data, parents=True)
-    except OSError as exc:  # a missing folder: E100, as --write-baseline's
-        from skillc_lint._errors import ParameterError
+    except OSError as exc:
+        from skillc_lint._run import sarif_not_written
 
-        raise ParameterError(
-            "sarif_file", f"cannot write '{file}': {exc.strerror or exc}"
-        ) from None
+        raise sarif_not_written(file, exc) from None
 
 
 def _print_errors(run: LintRun, output_format: str, cwd: Path, log: Mapping[str, Any]) -> None:
