@@ -272,7 +272,8 @@ class Session:
             file = None  # the project's own, as Layout found it
         key = str(file or layout.project_root or "")
         # the project's: its config.toml too, made later in place of its pyproject.toml
-        stamp = _stamps([layout.global_config, file or layout.project_config, file or project])
+        files = [layout.global_config, file or layout.project_config, file or project]
+        stamp = _stamps(dict.fromkeys(files))  # each file stat'd once
         kept = self._registries.get(key)
         if kept is not None and kept[0] == stamp:
             return kept[1]
