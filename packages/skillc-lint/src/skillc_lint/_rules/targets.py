@@ -35,7 +35,7 @@ from skillc_lint._registry import Finding, Rule, RuleRegistry
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, scalar_texts
 from skillc_lint._skill import Skill
 
-__all__ = ["RULES", "RULE_IDS", "TARGETS_OPTION", "read_by_targets", "use_targets"]
+__all__ = ["RULES", "TARGETS_OPTION", "read_by_targets", "use_targets"]
 
 #: The rule option (and the ``[lint]`` key) that names the targets.
 TARGETS_OPTION = "targets"
@@ -143,16 +143,14 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-#: The rules that take the targets: these, and SKL109 (a field a target reads is known).
-RULE_IDS = (*(rule.id for rule in RULES), "SKL109")
-
 
 def use_targets(registry: RuleRegistry, names: Sequence[str]) -> list[str]:
-    """Set the targets of :data:`RULE_IDS` in ``registry``; returns the names no target has
-    (left out)."""
+    """Set the targets of every rule in ``registry`` whose options declare
+    :data:`TARGETS_OPTION` (these, and SKL109: a field a target reads is known); returns the
+    names no target has (left out)."""
     known = target_dialects()
     chosen = [name for name in dict.fromkeys(names) if name in known]
-    for rule_id in RULE_IDS:
-        if rule_id in registry:
-            registry.set_options(rule_id, **{TARGETS_OPTION: chosen})
+    for rule in registry:
+        if TARGETS_OPTION in rule.options:
+            registry.set_options(rule.id, **{TARGETS_OPTION: chosen})
     return [name for name in names if name not in known]
