@@ -151,7 +151,7 @@ def test_the_columns_of_a_line_of_links_cost_linear_steps(skill: Writer) -> None
         checked = Skill(folder)
         assert checked.docs  # parsed first: what is counted is the columns
         columns: list[int | None] = []
-        calls = _calls(lambda: columns.extend(checked.column(link) for link in checked.links))
+        calls = _calls(lambda: columns.extend(link.column for link in checked.links))
         return columns, calls, folder
 
     (_, few, _), (columns, many, folder) = cost(1000), cost(4000)

@@ -117,7 +117,9 @@ class LinkRef:
     """The destination as the source writes it (``my%20guide.md``, what messages quote);
     the decoded target when the link's own text does not hold it (a reference-style link)."""
     column: int | None = None
-    """Where its destination is written on its line (:meth:`Skill.column`)."""
+    """The column (1-based) where its destination is written on its line, its own (not the
+    text of ``[gone.md](gone.md)`` nor an earlier link's: ``_destination_index``); None when
+    it is not on that line (on the next line, a reference-style link's: not prose)."""
 
 
 @dataclass
@@ -266,12 +268,6 @@ class Skill:
                 text_line.rstrip("\r\n") for text_line in split_lines(self.text(rel) or "")
             ]
         return lines[line - 1] if 0 < line <= len(lines) else None
-
-    def column(self, link: LinkRef) -> int | None:
-        """The column (1-based) where ``link``'s destination is written on its line, its own
-        (not the text of ``[gone.md](gone.md)`` nor an earlier link's: ``_destination_index``);
-        None when it is not on that line (on the next line, a reference-style link's: not prose)."""
-        return link.column
 
     def text(self, rel: str) -> str | None:
         """The text of the file ``rel`` of the skill (one of :attr:`files`): a Markdown file

@@ -281,7 +281,7 @@ def link_file_exists(skill: Skill, options: Options) -> Findings:
                 f"link target not found: '{written}'",
                 link.source,
                 link.line,
-                skill.column(link),
+                link.column,
                 fixes.link_case(skill, link),
             )
 
@@ -300,7 +300,7 @@ def link_anchor_exists(skill: Skill, options: Options) -> Findings:
             continue
         if slug(link.fragment) not in skill.anchors(link.path):
             yield Finding(
-                f"anchor not found: '{link.written}'", link.source, link.line, skill.column(link)
+                f"anchor not found: '{link.written}'", link.source, link.line, link.column
             )
 
 
@@ -316,11 +316,11 @@ def link_no_escape(skill: Skill, options: Options) -> Findings:
     for link in skill.links:
         if link.kind == "escape":
             message = f"link escapes the skill root: '{link.written}'"
-            yield Finding(message, link.source, link.line, skill.column(link))
+            yield Finding(message, link.source, link.line, link.column)
         elif link.kind == "sibling":
             other = link.path.partition("/")[0]
             message = f"link to sibling skill '{other}': '{link.written}'"
-            yield Finding(message, link.source, link.line, skill.column(link), warning=True)
+            yield Finding(message, link.source, link.line, link.column, warning=True)
     for rel in skill.escapes:
         yield Finding(f"symlink escapes the skill root: '{rel}'", rel)
 

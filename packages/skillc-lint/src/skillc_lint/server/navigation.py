@@ -54,7 +54,7 @@ def _inside(skill: Skill, rel: str) -> Path | None:
 def links_of(skill: Skill, rel: str) -> list[LinkTarget]:
     """The links of the Markdown file ``rel`` of ``skill`` that lead to a file or folder
     of the skill, or to an anchor of a Markdown file of it, in the order written, each at
-    its destination as written (:meth:`~skillc_lint.Skill.column`, ``my%20guide.md``
+    its destination as written (:attr:`~skillc_lint.LinkRef.column`, ``my%20guide.md``
     included). A link whose destination is not on its line (over two lines) is left out:
     there is no place to show it."""
     from skillc_lint import slug
@@ -65,7 +65,7 @@ def links_of(skill: Skill, rel: str) -> list[LinkTarget]:
     for link in skill.links:
         if link.source != rel or link.kind not in ("path", "anchor") or not link.target:
             continue
-        column = skill.column(link)
+        column = link.column
         if column is None:
             continue
         index, start = link.line - 1, column - 1
