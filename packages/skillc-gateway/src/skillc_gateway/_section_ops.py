@@ -151,7 +151,7 @@ def show(session: Session, params: ShowParams) -> SectionResult:
     shown = page(
         found.text, found.shown_lines, found.total_lines, params.offset, session.reply_chars
     )
-    return SectionResult(skill.called or skill.name, found, shown)
+    return SectionResult(skill.shown, found, shown)
 
 
 SHOW: Operation[ShowParams, SectionResult] = Operation(
@@ -215,7 +215,7 @@ def search(session: Session, params: SearchParams) -> SearchResults:
         from itertools import compress
 
         found = found._replace(results=tuple(compress(found.results, kept)))
-    return SearchResults(skill.called or skill.name, found, cut)
+    return SearchResults(skill.shown, found, cut)
 
 
 SEARCH: Operation[SearchParams, SearchResults] = Operation(

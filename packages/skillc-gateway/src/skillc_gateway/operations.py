@@ -136,7 +136,7 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
     if cut:
         headings = tuple(compress(found.headings, kept))
         found = found._replace(headings=headings, warnings=(*found.warnings, *cut))
-    return OutlineResult(skill.called or skill.name, found)
+    return OutlineResult(skill.shown, found)
 
 
 OUTLINE: Operation[OutlineParams, OutlineResult] = Operation(
@@ -226,11 +226,11 @@ def open_(session: Session, params: OpenParams) -> FileResult:
             stream=limit is None,  # the command line: its bytes written as they are read
         )
     if isinstance(found, FileBytes):
-        return FileResult(skill.called or skill.name, found.path, None, binary=found)
+        return FileResult(skill.shown, found.path, None, binary=found)
     shown = page(
         found.text, found.shown_lines, found.total_lines, params.offset, session.reply_chars
     )
-    return FileResult(skill.called or skill.name, found.path, shown)
+    return FileResult(skill.shown, found.path, shown)
 
 
 OPEN: Operation[OpenParams, FileResult] = Operation(
@@ -322,7 +322,7 @@ def sources(session: Session, params: SourcesParams) -> SourcesResult:
     )
     if warnings:  # (no entry is longer alone than a reply: what is kept comes first)
         tree = tree.cut(sum(kept))
-    return SourcesResult(skill.called or skill.name, tree, warnings)
+    return SourcesResult(skill.shown, tree, warnings)
 
 
 SOURCES: Operation[SourcesParams, SourcesResult] = Operation(

@@ -391,14 +391,17 @@ class ResolvedSkill(Record):
     """The folder that was named when it resolved to the store copy imported from it
     (``source`` is then that store copy): what ``build`` imports again and ``lint`` checks."""
     notices: tuple[Diagnostic | Notice, ...] = ()
-    """Warnings of the resolution (a folder of the working directory shadowing a store
-    skill, W001 for a name several installed skills have); front ends print them."""
+    """The resolution's warnings (a folder shadowing a store skill, W001): front ends print."""
     called: str | None = None
     """The name that reads it again when not ``name``: ``plugin:skill`` for a plugin's."""
 
     @property
     def skill_file(self) -> Path:
         return self.source / SKILL_FILE
+
+    @property
+    def shown(self) -> str:  # what a reply names it: :attr:`called`, else :attr:`name`
+        return self.called or self.name
 
 
 class ImportRecord(Record):
@@ -540,11 +543,10 @@ def _from_folder(
     skill: str, source: Path, layout: Layout, force_global: bool, plain: bool,
     plugins: tuple[Root, ...] | None = None,
 ) -> ResolvedSkill:  # fmt: skip
-    """A skill found as a folder (step 1): the store skill when the folder is one that skillc
-    deployed (a runtime, or a ``--copy`` deployment: its source is what is read, not the
-    stub); the store copy when the folder was imported into a store (:func:`_imported_copy`);
-    otherwise the folder, with a warning when a bare name that names it also names a store
-    skill that was not imported from it. ``plugins``: the plugins' roots, when read already."""
+    """A skill found as a folder (step 1): the store skill of a folder skillc deployed (a
+    runtime, a ``--copy`` stub); the store copy of one imported (:func:`_imported_copy`); else
+    the folder, warned of when a bare name of it names a store skill not imported from it.
+    ``plugins``: the plugins' roots, when read already (to name a plugin's: ``called``)."""
     from skillc_index.inventory.deployed import deployed_source
 
     scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)

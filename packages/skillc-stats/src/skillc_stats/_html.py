@@ -188,7 +188,7 @@ def skill_page(query: StatsQuery, response: Mapping[str, Any], by: str, store: s
     """One skill's page: totals, uses over time, sections read and never read, files,
     projects, and with a team store its users and machines."""
     summary = query.summary()
-    title = f"{query.skill.called or query.skill.name}: usage"
+    title = f"{query.skill.shown}: usage"
     body = _head(title, response, store)
     body.append(f'<p class="meta">Skill path: {_esc(query.skill.source)}</p>')
     body.append(

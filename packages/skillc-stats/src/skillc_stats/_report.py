@@ -67,9 +67,7 @@ def _scope(filters: Filters) -> str:
 
 def _heading(query: StatsQuery, group_by: str) -> list[str]:
     what = "" if group_by == "summary" else f": {group_by}"
-    lines = [
-        f"{query.skill.called or query.skill.name} usage statistics{what} ({_scope(query.filters)})"
-    ]
+    lines = [f"{query.skill.shown} usage statistics{what} ({_scope(query.filters)})"]
     lines.append(f"Skill path: {_cell(query.skill.source)}")  # JSON skill_path (RFC-0003:C-CLI)
     if query.filters.projects:
         lines.append("Projects: " + ", ".join(query.filters.projects))

@@ -451,7 +451,7 @@ class StatsQuery:
         over time (``query``: ``by day``, ``by week`` or ``by month``)."""
         data = self.data(query) if by is None else self.trend(by)
         return {
-            "skill": self.skill.called or self.skill.name,
+            "skill": self.skill.shown,
             "skill_path": str(self.skill.source),
             "query": query if by is None else f"by {by}",
             "filters": self.filters.to_dict(),
