@@ -82,23 +82,25 @@ def test_codex_prices_the_skill_file_each_entry_shows(layout: Layout, project: P
 def test_codex_resolves_each_entry_s_skill_file_once(
     layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The SKILL.md path a Codex entry shows is resolved once, for its price, and the same
-    path is what the listing fits (it was resolved again there)."""
-    import skillc_index.listing.budget as budget_module
-    from skillc_index.listing.agents import AgentName, listed_file
+    """The SKILL.md path a Codex entry shows is resolved once, by the folder's reader (which
+    counts each real SKILL.md once), and is what the listing fits and shows."""
+    import os
 
     agents = project / ".agents" / "skills"
     for name in ("alpha", "beta"):
         _skill(agents, name, f"About {name}.")
     asked: list[str] = []
+    realpath = os.path.realpath
 
-    def counted(folder: str | Path, agent: AgentName) -> str:
-        asked.append(str(folder))
-        return listed_file(folder, agent)
+    def counted(path: str | Path, *args: object, **kwargs: object) -> str:
+        if str(path).endswith("SKILL.md"):
+            asked.append(str(path))
+        return realpath(path, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(budget_module, "listed_file", counted)
+    monkeypatch.setattr(os.path, "realpath", counted)
     (folder,) = listing_budgets(layout, load_config(layout, env={}))
-    assert sorted(asked) == [str(agents / "alpha"), str(agents / "beta")]
+    monkeypatch.undo()
+    assert sorted(asked) == [str(agents / name / "SKILL.md") for name in ("alpha", "beta")]
     assert [entry.file for entry in folder.entries] == [
         str((agents / name / "SKILL.md").resolve()) for name in ("alpha", "beta")
     ]

@@ -375,6 +375,7 @@ def read_entry(
     model: AgentName = "claude",
     limit: int = MAX_ENTRY_DESCRIPTION,
     reads: frozenset[str] = CLAUDE_CODE.reads,
+    file: str | None = None,
 ) -> ListingEntry | None:
     """The listing entry of the skill folder (or agent folder entry) ``path`` as ``model``
     lists it (``reads``: its agent's fields,
@@ -383,14 +384,16 @@ def read_entry(
     ``omitted`` for a skill the agent does not list (``disable-model-invocation: true``; for
     Codex, ``policy.allow_implicit_invocation: false`` in ``agents/openai.yaml``, frontmatter
     it cannot parse, a description it refuses). Raises :class:`CannotRead` when its SKILL.md
-    cannot be read. The one reader of a listing entry: ``list --budget``'s and ``eval``'s."""
+    cannot be read. ``file``: the path the entry shows when the caller resolved it already
+    (:func:`~skillc_index.listing.agents.listed_file`). The one reader of a listing entry:
+    ``list --budget``'s and ``eval``'s."""
     text = skill_text(path / SKILL_FILE)
     if text is None:
         return None
     data, front = skill_frontmatter(text)
     description = entry_description(model, data, side_file(path, model), limit, reads)
     name = _text((data or {}).get("name")) or path.name
-    shown = listed_file(path, model)
+    shown = listed_file(path, model) if file is None else file
     name_chars = entry_chars(model, name, "", shown)
     chars = entry_chars(model, name, description, shown) if description else name_chars
     line = front.field_lines.get("description", 1)
@@ -468,7 +471,8 @@ def _read_folder(
         if real in counted:  # the agent lists one SKILL.md once, whatever the folder
             continue
         try:
-            entry = read_entry(root.path / name, model, limit, reads)
+            shown = real if model == "codex" else ""  # listed_file's, resolved once
+            entry = read_entry(root.path / name, model, limit, reads, shown)
         except CannotRead as exc:
             unreadable.append(Unreadable(name, str(exc)))
             continue
