@@ -158,7 +158,8 @@ def test_copies_are_looked_for_once_per_listing(
     """The copies behind ``stale`` are looked for in the agent folders of a scope resolved
     once for the whole listing, not once per skill, each real folder listed once, and a
     manifest is read only where a folder holds an entry of the skill's name (a symlink to the
-    runtime is none): the copy's, then its runtime's, once each. It was every target per
+    runtime is none): the copy's, then its runtime's, once each; the parking folders of the
+    scope's routes with the agent folders, in one look a skill. It was every target per
     skill, and every runtime's manifest a second time."""
     from skillc_index.build import agent_folders, deploy
     from skillc_index.build.skill import build_skill
@@ -179,8 +180,16 @@ def test_copies_are_looked_for_once_per_listing(
         Layout, "target_root", lambda self, *args: roots.append(args[0]) or target_root(self, *args)
     )
     monkeypatch.setattr(deploy, "read_manifest", lambda path: reads.append(path) or read(path))
+    looks: list[str] = []
+    stale_copies = deploy.stale_copies
+    monkeypatch.setattr(
+        deploy,
+        "stale_copies",
+        lambda skill, *args: looks.append(skill) or stale_copies(skill, *args),
+    )
     statuses = {e.name: e.status for e in list_skills(layout).skills}
     assert statuses == {"alpha": "normal", "beta": "normal", "gamma": "normal"}
+    assert sorted(looks) == ["alpha", "beta", "gamma"]  # it was once more, for parking folders
     assert sorted(roots) == sorted(agent_targets())
     base = layout.base("project")
     real = [os.path.realpath(folder) for folder in listed]

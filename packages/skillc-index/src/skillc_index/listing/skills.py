@@ -277,16 +277,15 @@ def deployed_builds(skill: InstalledSkill, layout: Layout) -> tuple[Path, ...]:
     return tuple(builds)
 
 
-def _copies_status(store: Location, runtime: Path, folders: Sequence[AgentFolders]) -> Status:
+def _copies_status(store: Location, runtime: Path, folders: AgentFolders) -> Status:
     """``stale`` when a copy of a store skill built and current (``normal``) holds an older
     build than its runtime (:func:`~skillc_index.build.deploy.stale_copies`: what agents
     load there is out of date, or get back from ``route uninstall`` for a copy parked behind
     a router; its next build refreshes it), else ``normal``. ``folders``: the agent folders
-    of its scope and its routes' parking folders, listed once for the whole listing."""
+    of its scope with its routes' parking folders, listed once for the whole listing."""
     from skillc_index.build.deploy import stale_copies
 
-    stale = any(stale_copies(store.name, store.path, runtime, found)[0] for found in folders)
-    return "stale" if stale else "normal"
+    return "stale" if stale_copies(store.name, store.path, runtime, folders)[0] else "normal"
 
 
 def recover_stores(layout: Layout) -> None:
@@ -382,7 +381,7 @@ def list_skills(
     kinds: tuple[RootKind, ...] | None = ("store",) if store_notices_only else None
     notices: list[Notice] = list(inventory.notices(kinds))
     stores = {Path(os.path.realpath(layout.store(s))): s for s in layout.scopes()}
-    copy_folders: dict[Scope, tuple[AgentFolders, ...]] = {}  # each scope's, listed once
+    copy_folders: dict[Scope, AgentFolders] = {}  # each scope's, listed once
     found: list[SkillEntry] = []
     names = skill_names(inventory.skills)  # a plugin's skill as plugin:skill, which reads it
     for skill, name in zip(inventory.skills, names, strict=True):
@@ -415,9 +414,13 @@ def list_skills(
                 if store.scope not in copy_folders:
                     from skillc_index.route.place import parking_roots
 
-                    copy_folders[store.scope] = (
-                        AgentFolders(store.scope, layout, configured, listed=True),
-                        AgentFolders.of_roots(parking_roots(layout, store.scope), listed=True),
+                    agents = AgentFolders(store.scope, layout, configured).roots
+                    parked = {
+                        f"parked:{agent}": folder  # kept apart from the targets' own keys
+                        for agent, folder in parking_roots(layout, store.scope).items()
+                    }
+                    copy_folders[store.scope] = AgentFolders.of_roots(
+                        {**agents, **parked}, listed=True
                     )
                 entry_status = _copies_status(store, runtime, copy_folders[store.scope])
         elif skill.store is not None:
