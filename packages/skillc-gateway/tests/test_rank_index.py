@@ -405,37 +405,36 @@ def test_only_the_best_skills_are_reranked_by_their_sections(
     assert scores[2] == dict(rank.rank(db, "owl hawk", 5))[2] < scores[1]
 
 
-def test_the_lines_a_find_read_are_read_again_after_another_process_wrote(
+def test_a_request_reads_each_skills_lines_once_and_keeps_nothing_after_it(
     tmp_path: Path,
 ) -> None:
-    """What passage_scores found of a skill's words serves best_sections while nothing
-    wrote to the database: a write by another connection (data_version), by this one (the
-    first answer's lines of each request) or a skill indexed again makes both read the
-    lists again."""
+    """What passage_scores found of a skill's words serves the same request's best_sections
+    (the request's own ``lines``); the next request reads the lists again, whoever wrote."""
     path = tmp_path / "catalog.db"
     mine, other = _connect(path), _connect(path)
     _add(mine, {1: _text("birds", "birds", "owls hunt at night", ("Owls", "Hawks"))})
     _add(mine, {2: _text("nests", "nests", "an owl, an owl, owls", ("Owls",))})
     terms = rank.stems(mine, ["owl"])
-    before = rank.passage_scores(mine, terms, [1, 2, 3])
-    kept = rank._LINES
-    assert kept is not None and set(kept[2]) == {1, 2, 3}
-    assert rank.best_sections(mine, "owl", [1]) == {
+    lines: rank.Lines = {}
+    before = rank.passage_scores(mine, terms, [1, 2, 3], lines)
+    assert set(lines) == {1, 2, 3}
+    reads: list[str] = []
+    mine.set_trace_callback(reads.append)
+    assert rank.best_sections(mine, "owl", [1], lines=lines) == {
         1: [rank.Section("SKILL.md", "Owls", 1), rank.Section("SKILL.md", "Hawks", 2)]
     }
-    assert rank._LINES is kept  # the same state: what passage_scores found
-    # another process's write (no skill indexed in this one): skill 1 gets skill 2's list
+    mine.set_trace_callback(None)
+    assert not [sql for sql in reads if "rank_section_terms" in sql]  # read once a request
+    assert not hasattr(rank, "_LINES")  # nothing kept between requests
+    # another process's write: the next request reads skill 2's list for skill 1
     other.execute(
         "UPDATE rank_section_terms SET terms = (SELECT terms FROM rank_section_terms "
         "WHERE skill = 2) WHERE skill = 1"
     )
     assert rank.passage_scores(mine, terms, [1]) == {1: before[2]} != {1: before[1]}
-    # this connection's own write, no skill indexed (the first answer's lines of a request)
     mine.execute("DELETE FROM rank_section_terms WHERE skill = 1")
     assert rank.passage_scores(mine, terms, [1, 2]) == {2: before[2]}
-    mine.execute("UPDATE rank_section_terms SET skill = 3 WHERE skill = 2")
-    assert rank.passage_scores(mine, terms, [1, 2, 3]) == {3: before[2]}
-    _add(mine, {1: _text("birds", "birds", "hawks only", ("Hawks",))})  # this process
+    _add(mine, {1: _text("birds", "birds", "hawks only", ("Hawks",))})
     assert rank.best_sections(mine, "owl", [1]) == {}
     mine.close()
     other.close()

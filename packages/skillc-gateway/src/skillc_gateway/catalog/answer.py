@@ -112,8 +112,9 @@ def answer(
     candidates = seen.priorities
     named = _named(db, query, candidates)
     want = limit * 2 + 10
+    lines: rank.Lines = {}  # the request's word lines: read once, for its ranks and sections
     while True:
-        ranked = rank.rank(db, query, want, candidates, named, semantic)
+        ranked = rank.rank(db, query, want, candidates, named, semantic, lines)
         groups = _groups(db, ranked)
         if len(groups) >= limit or len(ranked) < want:
             break
@@ -130,7 +131,7 @@ def answer(
         members = by_digest[digest]
         members.sort(key=lambda member: (candidates[member[0]], member[1]))
         shown.append((members[0][0], score, members))
-    sections = rank.best_sections(db, query, [skill_id for skill_id, _, _ in shown])
+    sections = rank.best_sections(db, query, [skill_id for skill_id, _, _ in shown], lines=lines)
     found: list[FoundSkill] = []
     for skill_id, score, members in shown:
         _, path, name, description = members[0]

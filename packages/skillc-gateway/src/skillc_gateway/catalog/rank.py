@@ -61,7 +61,6 @@ from skillc_gateway.catalog.postings import (
     items,
     passages,
     scratch,
-    state,
 )
 
 if TYPE_CHECKING:
@@ -89,6 +88,11 @@ DEPTH = 300
 MAX_TERMS = 128
 #: Candidates read from each document's ranking before fusion (more when a filter drops them).
 POOL = 200
+#: One request's word lines (:func:`_word_lines`), made by its caller (:func:`.answer.answer`)
+#: and shared by the request's :func:`passage_scores` and :func:`best_sections`: for each skill
+#: looked at, its list's first line and each word's place and line (None: not held), or None
+#: when it has no list.
+Lines = dict[int, tuple[str, dict[str, tuple[int, str] | None]] | None]
 
 _WORD = re.compile(r"[^\W_]+")
 _MARKS: re.Pattern[str] | None = None
@@ -256,13 +260,15 @@ def rank(
     candidates: Collection[int] | None = None,
     named: Collection[int] = (),
     semantic: bool | None = None,
+    lines: Lines | None = None,
 ) -> list[tuple[int, float]]:
     """The skills that fit ``query``, best first, with their scores (at most ``limit``;
     only ids in ``candidates`` when given; empty when no word of the query matches).
     ``named``: the skills whose name the query is; they come first, a point above the best
     score of the others. ``semantic``: whether the semantic step ranks too, when the model
-    is there (None: as this process's environment says)."""
-    ranked = _ranked(db, query, limit, candidates, semantic)
+    is there (None: as this process's environment says). ``lines``: the request's word
+    lines (:data:`Lines`), shared with its :func:`best_sections`."""
+    ranked = _ranked(db, query, limit, candidates, semantic, {} if lines is None else lines)
     if not named:
         return ranked
     best = round(1.0 + max([score for _, score in ranked[:1]] + [0.0]), 4)
@@ -276,6 +282,7 @@ def _ranked(
     limit: int,
     candidates: Collection[int] | None,
     semantic: bool | None,
+    lines: Lines,
 ) -> list[tuple[int, float]]:
     words = query_terms(query)
     if not words or limit <= 0:
@@ -309,7 +316,7 @@ def _ranked(
         for skill, score in scores.items():
             total[skill] = total.get(skill, 0.0) + document.weight * score / scale
     ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
-    passages = passage_scores(db, terms, [skill for skill, _ in ranked[:RERANK]])
+    passages = passage_scores(db, terms, [skill for skill, _ in ranked[:RERANK]], lines)
     if passages:
         # Only the first RERANK gain: each keeps its place above the rest.
         best = max(passages.values())
@@ -333,7 +340,9 @@ def _ranked(
     return [(skill, round(score, 4)) for skill, score in ranked[:limit]]
 
 
-def passage_scores(db: sqlite3.Connection, terms: list[str], skills: list[int]) -> dict[int, float]:
+def passage_scores(
+    db: sqlite3.Connection, terms: list[str], skills: list[int], lines: Lines | None = None
+) -> dict[int, float]:
     """The BM25 score of the best passage of each of ``skills`` (IDF over passages), from
     their lists of words (:func:`.postings.add`); none for the skills whose passages hold no
     term."""
@@ -349,12 +358,13 @@ def passage_scores(db: sqlite3.Connection, terms: list[str], skills: list[int]) 
         return {}
     idf = {term: max(math.log((row[0] - df + 0.5) / (df + 0.5)), 1e-6) for term, df in known}
     found: dict[int, float] = {}
-    for skill, (header, lines) in _word_lines(db, list(idf), skills).items():
-        if not lines:
+    mine: Lines = {} if lines is None else lines
+    for skill, (header, held) in _word_lines(db, list(idf), skills, mine).items():
+        if not held:
             continue
         lengths = header.split(" ")
         scores: dict[int, float] = {}
-        for line in lines:  # in the list's order: the sums below add in that order
+        for line in held:  # in the list's order: the sums below add in that order
             weight = idf[line[: line.index(" ")]]
             for passage, tf in passages(line).items():
                 length = int(lengths[passage + 1])
@@ -366,24 +376,15 @@ def passage_scores(db: sqlite3.Connection, terms: list[str], skills: list[int]) 
 
 
 def _word_lines(
-    db: sqlite3.Connection, terms: list[str], skills: Collection[int]
+    db: sqlite3.Connection, terms: list[str], skills: Collection[int], known: Lines
 ) -> dict[int, tuple[str, list[str]]]:
     """For each of ``skills`` that has a list of words (``rank_section_terms``), by id: the
     list's first line (each passage's length) and the lines of those of ``terms`` it holds,
     in the list's order. A word's line is found with ``str.find`` (a regular expression of
     the words, compiled anew for each request, cost more than the search: 1.9-4.1 against
-    1.4-3.4 ms a request); what was found is kept for the next call on this connection while
-    nothing wrote to the database (:func:`.postings.state` for the other connections, the
-    connection's ``total_changes`` for its own writes: the first answer's catalog in memory
-    writes each request's lines anew, :mod:`.first_answer`): a find's
-    :func:`passage_scores`, then :func:`best_sections` for the same words of mostly the same
-    skills (the search was 0.8 ms of each at 20,335 skills)."""
-    global _LINES
-    now = (*state(db, vectors=False), db.total_changes)
-    kept = _LINES
-    if kept is None or kept[0] is not db or kept[1] != now or len(kept[2]) > _KEPT_SKILLS:
-        kept = _LINES = (db, now, {})
-    known = kept[2]
+    1.4-3.4 ms a request); what was found is kept in ``known``, the request's own
+    (:data:`Lines`): a find's :func:`passage_scores`, then :func:`best_sections` for the same
+    words of mostly the same skills (the search was 0.8 ms of each at 20,335 skills)."""
     wanted = sorted({skill for skill in skills if _lacks(known, skill, terms)})
     if wanted:
         rows = dict(
@@ -427,23 +428,12 @@ def _lacks(
     return entry is not None and any(term not in entry[1] for term in terms)
 
 
-#: What :func:`_word_lines` found: the connection, the database's state, and for each skill
-#: looked at, its list's first line and each word's place and line (None: not held), or None
-#: when it has no list.
-_LINES: (
-    tuple[
-        sqlite3.Connection,
-        tuple[int, int, int],
-        dict[int, tuple[str, dict[str, tuple[int, str] | None]] | None],
-    ]
-    | None
-) = None
-#: Skills kept by :func:`_word_lines`, at most (a find asks for about twenty).
-_KEPT_SKILLS = 64
-
-
 def best_sections(
-    db: sqlite3.Connection, query: str, skill_ids: Collection[int], limit: int = 3
+    db: sqlite3.Connection,
+    query: str,
+    skill_ids: Collection[int],
+    limit: int = 3,
+    lines: Lines | None = None,
 ) -> dict[int, list[Section]]:
     """The sections of each of ``skill_ids`` that match ``query`` best (skills with none are
     left out): by the number of different query words in the heading (counting double) and
@@ -458,10 +448,11 @@ def best_sections(
     if not terms:
         return {}
     best: list[int] = []
-    for skill_id, (_, lines) in _word_lines(db, terms, skill_ids).items():
+    mine: Lines = {} if lines is None else lines
+    for skill_id, (_, held) in _word_lines(db, terms, skill_ids, mine).items():
         headings: dict[int, int] = {}  # section -> query words in its heading
         texts: dict[int, tuple[int, int]] = {}  # section -> query words in its text, hits
-        for line in lines:
+        for line in held:
             for place, section, count in items(line):
                 if place == "h":
                     headings[section] = headings.get(section, 0) + 1
