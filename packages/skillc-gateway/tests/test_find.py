@@ -1364,6 +1364,23 @@ def test_a_path_that_is_not_a_folder(gateway: Run, project: Path, layout: Layout
         find_skills(layout, " ")
 
 
+@pytest.mark.parametrize("query", [" ", "x" * 100_000, 5], ids=["blank", "long", "int"])
+def test_a_bad_query_is_refused_before_the_config_is_read(
+    layout: Layout, monkeypatch: pytest.MonkeyPatch, query: object
+) -> None:
+    import skillc_gateway.catalog as found
+    import skillc_index.config
+
+    def read(*_args: object) -> None:
+        raise AssertionError("the config was read")
+
+    monkeypatch.setattr(skillc_index.config, "load_config", read)
+    monkeypatch.setattr(found, "served_answer", read)
+    error = EmptyQuery if query == " " else InvalidOption
+    with pytest.raises(error):
+        find_skills(layout, query, server=True)  # type: ignore[arg-type]
+
+
 def test_unreadable_and_invalid_skills_are_skipped_and_counted(
     gateway: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:

@@ -241,8 +241,12 @@ def find_skills(
         raise InvalidOption(f"limit must be an integer from 1 to {MAX_FIND_LIMIT}, not {limit!r}")
     if not budget_fits(budget):
         raise InvalidOption(f"budget must be a number of seconds, 0 or more, not {budget!r}")
-    if not isinstance(query, str):  # len(5): a bare TypeError
-        raise InvalidOption(f"query must be a str, not {type(query).__name__}")
+    if not query_fits(query):  # before the config and the find server: all three up front
+        if not isinstance(query, str):  # len(5): a bare TypeError
+            raise InvalidOption(f"query must be a str, not {type(query).__name__}")
+        from skillc_index import EmptyQuery
+
+        raise QueryTooLong(len(query)) if len(query) > MAX_QUERY_CHARS else EmptyQuery()
 
     def wrong(path: object, _listed: bool) -> InvalidOption:  # paths=5, paths=[5]
         return InvalidOption(f"paths must be folder paths (str), not {type(path).__name__}")
@@ -262,12 +266,6 @@ def find_skills(
         else:
             if answer is not None:
                 return answer
-    from skillc_index import EmptyQuery
-
-    if len(query) > MAX_QUERY_CHARS:
-        raise QueryTooLong(len(query))
-    if not query.strip():
-        raise EmptyQuery()
     roots = find_roots(layout, paths or routing_roots(), configured, confined=confined)
     from skillc_gateway.catalog.engine import Catalog
 
