@@ -154,6 +154,27 @@ def test_a_skill_with_a_file_no_uri_names_is_not_served(tmp_path: Path) -> None:
         served.close()
 
 
+def test_a_targets_folder_added_to_the_projects_pyproject_while_serving_is_served(
+    tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """A project without ``.skillc/config.toml`` is configured by its root's
+    ``pyproject.toml`` (``[tool.skillc.targets]``): the served skills watch that file too."""
+    home = tmp_path / "home"
+    home.mkdir()
+    project = tmp_path / "project"
+    write_skill(project / ".skillc" / "skills" / "alpha")
+    served = ServedSkills(lambda: Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    try:
+        assert list(served.snapshot().entries) == ["alpha"]
+        write_skill(project / ".mine" / "skills" / "mineskill")
+        (project / "pyproject.toml").write_text(
+            '[tool.skillc.targets]\nmine = ".mine/skills"\n', encoding="utf-8"
+        )
+        assert list(served.snapshot().entries) == ["alpha", "mineskill"]
+    finally:
+        served.close()
+
+
 def test_a_targets_folder_added_to_the_config_while_serving_is_served(
     tmp_path: Path, write_skill: WriteSkill
 ) -> None:
