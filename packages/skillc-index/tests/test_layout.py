@@ -132,6 +132,25 @@ def test_the_users_own_home_is_no_project_while_skillc_home_replaces_it(
     assert Layout.discover(checkout, env).project_root == checkout
 
 
+def test_find_config_passes_over_the_home_of_the_env_the_layout_was_discovered_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With an ``env`` whose ``HOME`` is not the process's, ``find_config`` took that home's
+    ``.skillc/config.toml`` for a project's config, where the layout refused its folder."""
+    from skillc_index import find_config
+
+    given = (tmp_path / "givenhome").resolve()
+    (given / ".skillc").mkdir(parents=True)
+    (given / ".skillc" / "config.toml").write_text('[lint]\nSKL108 = "off"\n', encoding="utf-8")
+    skill = given / "code" / "skill"
+    skill.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(tmp_path / "processhome"))
+    env = {"HOME": str(given), "SKILLC_HOME": str(tmp_path / "isolated")}
+    layout = Layout.discover(skill, env)
+    assert layout.project_root is None
+    assert find_config(skill, layout) is None
+
+
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
 def test_another_users_skillc_folder_is_passed_over_with_a_warning(
     tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
@@ -158,7 +177,7 @@ def test_another_users_skillc_folder_is_passed_over_with_a_warning(
         "(chown it if it is yours)"
     ]
     (work / ".skillc").mkdir()  # the user's own below it is the project, without a word
-    assert Layout.discover(work, env) == Layout(work, layout.home, work, foreign=())
+    assert Layout.discover(work, env)[:4] == (work, layout.home, work, ())
     os.chown(shared / ".skillc", 0, 0)  # root's counts for every user
     monkeypatch.setattr(os, "geteuid", lambda: 65533)
     assert Layout.discover(shared, env).project_root == shared

@@ -391,7 +391,7 @@ def find_config(
         if here == layout.home:
             break  # its config is the global one, read anyway
         walked.append(here)
-        found = _config_in(here, layout.home)
+        found = _config_in(here, layout)
         if found is not None or _is_top(here):
             break
     if nearest is not None:
@@ -407,7 +407,7 @@ def _is_top(here: Path) -> bool:
     return is_project_marker(here / SKILLC_DIR) or os.path.lexists(here / ".git")
 
 
-def _config_in(here: Path, home: Path) -> Path | None:
+def _config_in(here: Path, layout: Layout) -> Path | None:
     """The config file of the folder ``here`` itself (see :func:`find_config`), or None. A
     folder that cannot be looked into (another user's ``.skillc/``, a working folder of mode
     000: ``is_file`` raises on ``EACCES``) has none: passed over like an unreadable file; so
@@ -415,7 +415,7 @@ def _config_in(here: Path, home: Path) -> Path | None:
     :func:`~skillc_index.project.may_hold_project`)."""
     project = here / ".skillc" / "config.toml"
     try:
-        if project.is_file() and may_hold_project(here, home):
+        if project.is_file() and may_hold_project(here, layout):
             return project
     except OSError:
         return None
@@ -465,7 +465,7 @@ def project_config_file(layout: Layout) -> Path | None:
     root = layout.project_root
     if root is None:
         return None
-    return _config_in(root, layout.home) or layout.project_config
+    return _config_in(root, layout) or layout.project_config
 
 
 def folder_variable_notices(env: Mapping[str, str]) -> list[Notice]:

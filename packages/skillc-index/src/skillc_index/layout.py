@@ -203,11 +203,9 @@ def user_home(env: Mapping[str, str] | None = None) -> Path:
 
 def find_project_root(start: Path, home: Path) -> Path | None:
     """Walk up from ``start`` to the first folder holding a ``.skillc/`` directory (one that
-    holds more than the log fallback's ``logs/``) that the current user or root owns.
-
-    The home folder (``$SKILLC_HOME`` when set) never counts, nor the user's own home folder:
-    their ``.skillc/`` is a global store, not a project (:mod:`skillc_index.project`).
-    """
+    holds more than the log fallback's ``logs/``) that the current user or root owns. The home
+    folder (``$SKILLC_HOME`` when set) never counts, nor the user's own home folder: their
+    ``.skillc/`` is a global store, not a project (:mod:`skillc_index.project`)."""
     from skillc_index.project import project_root_of
 
     return project_root_of(start.resolve(), (home, user_home()))[0]
@@ -249,6 +247,7 @@ class Layout(Record):
     project_root: Path | None
     foreign: tuple[Path, ...] = ()
     """``.skillc/`` folders above ``cwd`` passed over as another user's (``load_config`` warns)."""
+    own_home: Path | None = None  # the user's home as discover read it (None: the process's)
 
     @classmethod
     def discover(
@@ -266,8 +265,9 @@ class Layout(Record):
 
         here = Path(cwd).resolve()
         home = home_dir(env)
-        root, foreign = project_root_of(here, (home, user_home(env)))
-        return cls(cwd=here, home=home, project_root=root, foreign=foreign)
+        own = user_home(env)
+        root, foreign = project_root_of(here, (home, own))
+        return cls(cwd=here, home=home, project_root=root, foreign=foreign, own_home=own)
 
     # -- global ------------------------------------------------------------------------------
     @property

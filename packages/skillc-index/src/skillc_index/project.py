@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from skillc_index.layout import SKILLC_DIR, user_home
+
+if TYPE_CHECKING:
+    from skillc_index.layout import Layout
 
 
 def project_root_of(current: Path, homes: tuple[Path, ...]) -> tuple[Path | None, tuple[Path, ...]]:
@@ -61,12 +65,13 @@ def foreign(path: Path) -> bool:
         return False
 
 
-def may_hold_project(folder: Path, home: Path) -> bool:
+def may_hold_project(folder: Path, layout: Layout) -> bool:
     """Whether the ``.skillc/`` of ``folder`` (its ``config.toml`` included) may be a
-    project's, as :func:`project_root_of` decides: not the home folder's (``home``) nor the
-    user's own home folder's (the default global store, while ``$SKILLC_HOME`` replaces it),
-    and not another user's."""
-    return folder not in (home, user_home()) and not foreign(folder / SKILLC_DIR)
+    project's, as :func:`project_root_of` decides for ``layout``: not the home folder's nor
+    the user's own home folder's (the default global store, while ``$SKILLC_HOME`` replaces
+    it; the one ``layout`` was discovered with), and not another user's."""
+    own = user_home() if layout.own_home is None else layout.own_home
+    return folder not in (layout.home, own) and not foreign(folder / SKILLC_DIR)
 
 
 def foreign_notice(skillc_dir: Path) -> str:
