@@ -27,6 +27,10 @@ CHILD = r"""
 import json, sys, time
 from pathlib import Path
 from skillc_index.markdown import frontmatter
+try:  # its own module since 2026-12-06
+    from skillc_index.markdown.simple_yaml import simple_mapping
+except ImportError:
+    simple_mapping = frontmatter._simple_mapping
 
 texts = []
 for path in sorted(Path(sys.argv[1]).rglob("SKILL.md")):
@@ -42,7 +46,7 @@ for text in texts:
     if front.end_line:
         blocks += 1
         source = "\n".join(text.split("\n")[1 : front.end_line - 1]) + "\n"
-        fast += frontmatter._simple_mapping(source) is not None
+        fast += simple_mapping(source) is not None
 print(json.dumps({"cpu": cpu, "files": len(texts), "blocks": blocks, "fast": fast}))
 """
 

@@ -9,11 +9,11 @@ import pytest
 import yaml
 
 from skillc_index.markdown.frontmatter import (
-    _simple_mapping,
     as_yaml_12,
     load_bounded_yaml,
     parse_frontmatter,
 )
+from skillc_index.markdown.simple_yaml import simple_mapping
 from skillc_index.markdown.yaml12 import _core_loader
 
 # Values whose YAML meaning is not a plain string, or that are not plain at all: the fast
@@ -143,7 +143,7 @@ def agrees_with_yaml_12(block: str) -> bool:
 @pytest.mark.parametrize("value", TRICKY_VALUES)
 def test_values_agree_with_pyyaml_or_defer(value: str) -> None:
     block = f"name: demo\ndescription: {value}\n"
-    fast = _simple_mapping(block)
+    fast = simple_mapping(block)
     if fast is not None:
         assert fast[0] == yaml_view(block)
 
@@ -151,7 +151,7 @@ def test_values_agree_with_pyyaml_or_defer(value: str) -> None:
 @pytest.mark.parametrize("key", TRICKY_KEYS)
 def test_keys_agree_with_pyyaml_or_defer(key: str) -> None:
     block = f"{key}: value\n"
-    fast = _simple_mapping(block)
+    fast = simple_mapping(block)
     if fast is not None:
         assert fast[0] == yaml_view(block)
 
@@ -161,7 +161,7 @@ def test_fast_path_takes_the_common_shape() -> None:
         '# a comment\nname: my-skill\ndescription: "TODO: Add skill description"\n\n'
         "license: MIT\nversion:\n"
     )
-    data, lines = _simple_mapping(block) or ({}, {})
+    data, lines = simple_mapping(block) or ({}, {})
     assert data == {
         "name": "my-skill",
         "description": "TODO: Add skill description",
@@ -192,7 +192,7 @@ def test_fast_path_takes_the_common_shape() -> None:
     ],
 )
 def test_the_fast_path_reads_the_shapes_skills_use(block: str, value: object) -> None:
-    fast = _simple_mapping(block + "name: x\n")
+    fast = simple_mapping(block + "name: x\n")
     assert fast is not None
     assert fast[0] == yaml_view(block + "name: x\n")
     if value is not None:
@@ -225,7 +225,7 @@ def test_the_fast_path_reads_the_shapes_skills_use(block: str, value: object) ->
         "d:\n  a: b\n   c: d\n",
         "d:\n  a: b\n bc: d\n",  # less indented: not the key "c"
         "d:\n  a: b\n  - c\n",
-        "d:\n  a:\n    b:\n      c:\n        e: f\n",  # deeper than _NESTED_LEVELS
+        "d:\n  a:\n    b:\n      c:\n        e: f\n",  # deeper than NESTED_LEVELS
         "d:\n  - a: b\n",
         "d:\n  some text\n",
         "d: [a,]\n",
@@ -238,7 +238,7 @@ def test_the_fast_path_reads_the_shapes_skills_use(block: str, value: object) ->
     ],
 )
 def test_anything_else_goes_to_pyyaml(block: str) -> None:
-    assert _simple_mapping(block) is None
+    assert simple_mapping(block) is None
 
 
 def test_both_paths_give_the_same_frontmatter() -> None:
@@ -349,7 +349,7 @@ def test_fast_path_matches_pyyaml_on_generated_blocks() -> None:
     taken: set[str] = set()
     for _ in range(6000):
         block = _generated_block(rng)
-        fast = _simple_mapping(block)
+        fast = simple_mapping(block)
         if fast is None:
             continue
         for loader_class in PYYAML_LOADERS:
@@ -376,7 +376,7 @@ def test_fast_path_matches_pyyaml_over_the_corpus(corpus: Path) -> None:
         if not text.startswith("---"):
             continue
         block = text.split("\n", 1)[1].split("\n---", 1)[0] + "\n"
-        fast = _simple_mapping(block)
+        fast = simple_mapping(block)
         if fast is not None:
             taken += 1
             assert fast[0] == yaml_view(block), path
