@@ -22,12 +22,11 @@ import click
 from skillc_index.console import (
     CONTEXT_SETTINGS,
     CommandGroup,
-    buffer_stdout,
     handle_exception,
     run,
-    utf8_process,
     verbose_option,
 )
+from skillc_index.streams import buffer_stdout, utf8_process
 
 #: The commands, each loaded when named: ``skc show`` or ``skillc-gateway find`` loads its
 #: own command's module only (the find client none of the others).

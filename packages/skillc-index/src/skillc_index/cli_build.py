@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 import click
 
 from skillc_index.console import (
-    INTERRUPTED,
     Call,
     DelayedProgress,
     command,
@@ -22,6 +21,7 @@ from skillc_index.console import (
     report,
 )
 from skillc_index.operations import BUILD, BuildParams
+from skillc_index.streams import INTERRUPTED
 from skillc_index.text import counted, printable
 
 if TYPE_CHECKING:

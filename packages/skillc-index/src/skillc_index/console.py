@@ -5,7 +5,8 @@
 - library errors (:class:`~skillc_index.SkillcError`) print their diagnostic, with the
   parameters it names written as options (``--force``: :data:`CLI_SPELLING`), and exit 1;
 - anything unexpected is ``error[E999]: <message>`` on one line (a traceback only with ``-v``);
-- Ctrl-C (SIGINT) ends any command quietly with exit status 130 (:data:`INTERRUPTED`);
+- Ctrl-C (SIGINT) ends any command quietly with exit status 130
+  (:data:`~skillc_index.streams.INTERRUPTED`);
 - ``-v/--verbose`` and ``--format`` mean the same thing in every command;
 - a help page's examples name the program showing it (:mod:`skillc_index.helppage`).
 
@@ -36,6 +37,15 @@ from skillc_index.diagnostics import (
 from skillc_index.helppage import Command
 from skillc_index.operation import MAX_COUNT
 from skillc_index.spelling import CLI_SPELLING
+from skillc_index.streams import (
+    INTERRUPTED,
+    buffer_stdout,
+    closed_pipe,
+    flush_output,
+    open_closed_streams,
+    release_streams,
+    utf8_process,
+)
 
 if TYPE_CHECKING:
     from skillc_index.layout import Layout
@@ -564,111 +574,6 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
     return 1
 
 
-def utf8_process() -> None:
-    """Run this process's own command line again in Python's UTF-8 mode (``-X utf8``) when it
-    decodes file names and arguments otherwise (POSIX: ``PYTHONUTF8=0`` in the C locale gives
-    ASCII, a Latin-1 locale Latin-1): skills, their folders' names and every database of the
-    kit are UTF-8, and a folder ``déjà`` decoded as ASCII (with surrogates) was skipped by ``find``,
-    made ``show`` and ``search`` fail with E003, and printed as ``d??j??``. Nothing has been
-    read yet (stdin included); when the program cannot be run again the command goes on as it
-    is."""
-    import os
-
-    if os.name != "posix" or sys.flags.utf8_mode or sys.getfilesystemencoding() == "utf-8":
-        return
-    if not sys.executable or len(sys.orig_argv) < 2:
-        return
-    try:
-        os.execv(sys.executable, [sys.executable, "-X", "utf8", *sys.orig_argv[1:]])
-    except OSError:
-        return
-
-
-def open_closed_streams() -> None:
-    """Give ``sys.stdout``/``sys.stderr`` the null device when the process started with that
-    descriptor closed (``2>&-``: Python makes it None): the command does its work and says
-    nothing there, where ``None.isatty()`` made ``build`` and ``lint`` fail unseen and ``exec``
-    run nothing. A closed stdin (``<&-``) is an input that has ended, as ``</dev/null`` is,
-    descriptor 0 included (the MCP server reads it; a program started inherits it): the stdio
-    servers ended with ``AttributeError`` or ``Bad file descriptor`` (E999)."""
-    import os
-
-    if sys.stdin is None:
-        null = os.open(os.devnull, os.O_RDONLY)  # the lowest free descriptor: 0
-        sys.stdin = open(null, encoding="utf-8", closefd=null != 0)  # noqa: SIM115
-    for name in ("stdout", "stderr"):
-        if getattr(sys, name) is None:
-            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
-
-
-#: The exit status of a command whose reader left before it printed everything (``skc list |
-#: head -1``): a shell's for a process SIGPIPE ended (128 + 13), as ``cat`` or ``grep`` give,
-#: so a ``set -o pipefail`` script reads it as it reads theirs. Nothing is printed about it.
-PIPE_CLOSED = 141
-
-
-#: The exit status of a command Ctrl-C stopped (SIGINT: a ``KeyboardInterrupt``): a shell's
-#: for a process SIGINT ended (128 + 2), which scripts and CI read as "stopped by the user".
-#: Nothing is printed about it (RFC-0005 has no code for it): no ``Aborted.``, no traceback.
-INTERRUPTED = 130
-
-
-def closed_pipe() -> int:
-    """The end of a command whose output's reader has gone (:func:`release_streams`):
-    :data:`PIPE_CLOSED`. Every way a closed pipe reaches a console script ends here:
-    :func:`handle_exception`, the final flush of :func:`run` and ``skc``'s ``main``, the
-    ``invoke`` of each script's top command (:class:`CommandGroup`) before click's ``main``
-    makes it an exit 1 of its own, and the eager ``--help``/``--version`` (``parse_args``)."""
-    release_streams()
-    return PIPE_CLOSED
-
-
-def release_streams() -> None:
-    """Point each standard stream that cannot be flushed any more (its reader gone, its disk
-    full: ``> /dev/full``, an I/O error) at the null device, so that neither what the process
-    still writes there nor Python's flush at exit fails or prints (``Exception ignored ...``,
-    exit 120): an error that stops a command is its one diagnostic and exit 1, and a closed
-    pipe is :func:`closed_pipe`'s quiet 141."""
-    import os
-
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            try:
-                fd = stream.fileno()
-            except (OSError, ValueError):  # a stream of text only (an embedder's)
-                continue
-            null = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(null, fd)
-            os.close(null)
-
-
-def buffer_stdout() -> None:
-    """Give ``sys.stdout`` a buffer when Python runs unbuffered (``PYTHONUNBUFFERED``, ``-u``):
-    its text layer then writes to the file directly and drops what a short write left, so
-    ``skc show`` of a long section piped to ``head -c1`` lost the rest without an error and
-    exited 0. Buffered, the cut is a ``BrokenPipeError`` (:func:`closed_pipe`); lines still go
-    out as they are printed (line buffering). Only the process's own stdout
-    (``sys.__stdout__``): one a caller put in its place (a test's capture, an embedder's) is
-    theirs, and a second wrapper of its file would close it when collected."""
-    import io
-
-    stream = sys.stdout
-    raw = getattr(stream, "buffer", None)
-    if (
-        stream is sys.__stdout__
-        and isinstance(raw, io.FileIO)
-        and isinstance(stream, io.TextIOWrapper)
-    ):
-        sys.stdout = io.TextIOWrapper(
-            io.BufferedWriter(raw),
-            encoding=stream.encoding,
-            errors=stream.errors,
-            line_buffering=True,
-        )
-
-
 def run(
     command: click.Command, args: Sequence[str] | None = None, prog_name: str | None = None
 ) -> int:
@@ -689,11 +594,3 @@ def run(
     except BaseException as exc:  # every escape route becomes a diagnostic and an exit code
         code = handle_exception(exc, argv)
     return code if isinstance(code, int) else 0
-
-
-def flush_output() -> None:
-    """A command's last flush of its output: a reader that has gone shows here (a
-    ``BrokenPipeError``: :func:`closed_pipe`), not at exit. A stdout the command closed itself
-    (the language server's, at the client's ``exit``) has nothing left to flush."""
-    if not sys.stdout.closed:
-        sys.stdout.flush()

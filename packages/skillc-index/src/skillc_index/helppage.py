@@ -43,7 +43,7 @@ class Command(click.Command):
     """A command of the kit: its help page is rendered for the program showing it
     (:func:`for_program`). A closed pipe while the command line is parsed (``--help`` or
     ``--version`` printed to a reader that has gone) is the quiet end of
-    :func:`~skillc_index.console.closed_pipe`, not click's exit 1."""
+    :func:`~skillc_index.streams.closed_pipe`, not click's exit 1."""
 
     def get_help(self, ctx: click.Context) -> str:
         return for_program(ctx, super().get_help(ctx))
@@ -52,7 +52,7 @@ class Command(click.Command):
         try:
             return super().parse_args(ctx, args)
         except BrokenPipeError:  # an eager option's page (--help, --version), its reader gone
-            from skillc_index.console import closed_pipe
+            from skillc_index.streams import closed_pipe
 
             raise click.exceptions.Exit(closed_pipe()) from None
 
@@ -63,7 +63,7 @@ class FormatCommand(Command):
     one of the run's own, such as a skill not found) is also printed by :meth:`print_error`
     in the format the command line asks for, then reported as usual (stderr, exit 1); so
     ``--format sarif`` never leaves an empty file. A closed pipe is the end of the command
-    (:func:`~skillc_index.console.closed_pipe`): nothing more is printed to it."""
+    (:func:`~skillc_index.streams.closed_pipe`): nothing more is printed to it."""
 
     def print_error(self, exc: Exception, output_format: str) -> None:
         """Print ``exc`` on stdout when ``output_format`` is a machine format that carries it
@@ -92,7 +92,7 @@ class FormatCommand(Command):
         except click.exceptions.Exit:
             raise
         except BrokenPipeError:  # a script's own top command: as CommandGroup does
-            from skillc_index.console import closed_pipe
+            from skillc_index.streams import closed_pipe
 
             raise click.exceptions.Exit(closed_pipe()) from None
         except Exception as exc:  # in the chosen format too, then as usual

@@ -24,9 +24,9 @@ from skillc_index.console import (
     print_json,
     report,
     run,
-    utf8_process,
 )
 from skillc_index.helppage import Command, FormatCommand
+from skillc_index.streams import utf8_process
 from skillc_lint.operations import LINT, LintParams
 
 if TYPE_CHECKING:

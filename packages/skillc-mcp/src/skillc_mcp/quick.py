@@ -34,12 +34,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point: ``skillc-mcp`` (the same command as ``skc mcp``);
     ``argv`` defaults to ``sys.argv[1:]``. Returns the exit code (the script exits with it)."""
     if argv is None and not sys.flags.utf8_mode and sys.getfilesystemencoding() != "utf-8":
-        from skillc_index.console import utf8_process  # the C locale with PYTHONUTF8=0...
+        from skillc_index.streams import utf8_process  # the C locale with PYTHONUTF8=0...
 
         utf8_process()
     args = list(sys.argv[1:] if argv is None else argv)
     if sys.stdin is None or sys.stdout is None or sys.stderr is None:  # `<&-`, `>&-`...
-        from skillc_index.console import open_closed_streams
+        from skillc_index.streams import open_closed_streams
 
         open_closed_streams()
     parsed = parse(args)

@@ -56,14 +56,14 @@ class CommandsFromEntryPoints(click.Group):
         try:
             return super().parse_args(ctx, args)
         except BrokenPipeError:
-            from skillc_index.console import closed_pipe  # only on this path
+            from skillc_index.streams import closed_pipe  # only on this path
 
             raise click.exceptions.Exit(closed_pipe()) from None
 
     def invoke(self, ctx: click.Context) -> object:
         """Run the command, stdout buffered (``console.buffer_stdout``), a closed pipe its
         quiet status (``console.closed_pipe``) before click's ``main`` makes it an exit 1."""
-        from skillc_index.console import buffer_stdout, closed_pipe  # each command imports it
+        from skillc_index.streams import buffer_stdout, closed_pipe  # each command imports it
 
         buffer_stdout()
         try:

@@ -172,12 +172,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     own_process = argv is None
     if own_process and not sys.flags.utf8_mode and sys.getfilesystemencoding() != "utf-8":
-        from skillc_index.console import utf8_process  # the C locale with PYTHONUTF8=0...
+        from skillc_index.streams import utf8_process  # the C locale with PYTHONUTF8=0...
 
         utf8_process()
     args = list(sys.argv[1:] if argv is None else argv)
     if sys.stdin is None or sys.stdout is None or sys.stderr is None:  # `<&-`, `>&-`...
-        from skillc_index.console import open_closed_streams
+        from skillc_index.streams import open_closed_streams
 
         open_closed_streams()
     if own_process:
@@ -192,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = cli.main(args, prog_name="skc", standalone_mode=False)
         elif own_process:
             gc.freeze()  # a quick path answered: Python's exit walks nothing it loaded
-        if not sys.stdout.closed:  # console.flush_output, without importing the console
+        if not sys.stdout.closed:  # streams.flush_output, inlined: nothing more imported here
             sys.stdout.flush()  # a reader that has gone shows here (closed_pipe), not at exit
     except BaseException as exc:
         from skillc_index.console import handle_exception

@@ -15,8 +15,9 @@ from types import FrameType
 
 import click
 
-from skillc_index.console import INTERRUPTED, run
+from skillc_index.console import run
 from skillc_index.helppage import Command
+from skillc_index.streams import INTERRUPTED
 
 
 @click.command(name="server", cls=Command, context_settings={"help_option_names": ["-h", "--help"]})
@@ -62,7 +63,7 @@ def server_command(profiles: tuple[str, ...], stdio: bool) -> int:
 
 
 def _end_interrupted(_signum: int, _frame: FrameType | None) -> None:
-    """Ctrl-C (SIGINT): the server ends at once with :data:`~skillc_index.console.INTERRUPTED`
+    """Ctrl-C (SIGINT): the server ends at once with :data:`~skillc_index.streams.INTERRUPTED`
     (130), its streams flushed. Not by a ``KeyboardInterrupt``: pygls takes one for the end
     of the session and joins its thread reading stdin, which waits for the client's next
     message for ever (and, the interpreter ending around it, aborted with exit 134: "Fatal

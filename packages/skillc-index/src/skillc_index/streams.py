@@ -1,0 +1,126 @@
+"""The process's standard streams, as every console script of the kit sets them up and ends
+them: UTF-8 mode (:func:`utf8_process`), closed descriptors (:func:`open_closed_streams`),
+stdout buffered even under ``-u`` (:func:`buffer_stdout`), a reader gone or a disk full
+(:func:`release_streams`, :func:`closed_pipe`, :func:`flush_output`), and the exit statuses a
+shell gives a process a signal ended (:data:`PIPE_CLOSED`, :data:`INTERRUPTED`).
+
+Imports nothing but :mod:`sys` at module level: ``skc``'s fastest paths use it without
+:mod:`skillc_index.console` (click and the diagnostics registry).
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def utf8_process() -> None:
+    """Run this process's own command line again in Python's UTF-8 mode (``-X utf8``) when it
+    decodes file names and arguments otherwise (POSIX: ``PYTHONUTF8=0`` in the C locale gives
+    ASCII, a Latin-1 locale Latin-1): skills, their folders' names and every database of the
+    kit are UTF-8, and a folder ``déjà`` decoded as ASCII (with surrogates) was skipped by ``find``,
+    made ``show`` and ``search`` fail with E003, and printed as ``d??j??``. Nothing has been
+    read yet (stdin included); when the program cannot be run again the command goes on as it
+    is."""
+    import os
+
+    if os.name != "posix" or sys.flags.utf8_mode or sys.getfilesystemencoding() == "utf-8":
+        return
+    if not sys.executable or len(sys.orig_argv) < 2:
+        return
+    try:
+        os.execv(sys.executable, [sys.executable, "-X", "utf8", *sys.orig_argv[1:]])
+    except OSError:
+        return
+
+
+def open_closed_streams() -> None:
+    """Give ``sys.stdout``/``sys.stderr`` the null device when the process started with that
+    descriptor closed (``2>&-``: Python makes it None): the command does its work and says
+    nothing there, where ``None.isatty()`` made ``build`` and ``lint`` fail unseen and ``exec``
+    run nothing. A closed stdin (``<&-``) is an input that has ended, as ``</dev/null`` is,
+    descriptor 0 included (the MCP server reads it; a program started inherits it): the stdio
+    servers ended with ``AttributeError`` or ``Bad file descriptor`` (E999)."""
+    import os
+
+    if sys.stdin is None:
+        null = os.open(os.devnull, os.O_RDONLY)  # the lowest free descriptor: 0
+        sys.stdin = open(null, encoding="utf-8", closefd=null != 0)  # noqa: SIM115
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+
+
+#: The exit status of a command whose reader left before it printed everything (``skc list |
+#: head -1``): a shell's for a process SIGPIPE ended (128 + 13), as ``cat`` or ``grep`` give,
+#: so a ``set -o pipefail`` script reads it as it reads theirs. Nothing is printed about it.
+PIPE_CLOSED = 141
+
+
+#: The exit status of a command Ctrl-C stopped (SIGINT: a ``KeyboardInterrupt``): a shell's
+#: for a process SIGINT ended (128 + 2), which scripts and CI read as "stopped by the user".
+#: Nothing is printed about it (RFC-0005 has no code for it): no ``Aborted.``, no traceback.
+INTERRUPTED = 130
+
+
+def closed_pipe() -> int:
+    """The end of a command whose output's reader has gone (:func:`release_streams`):
+    :data:`PIPE_CLOSED`. Every way a closed pipe reaches a console script ends here:
+    :func:`handle_exception`, the final flush of :func:`run` and ``skc``'s ``main``, the
+    ``invoke`` of each script's top command (:class:`CommandGroup`) before click's ``main``
+    makes it an exit 1 of its own, and the eager ``--help``/``--version`` (``parse_args``)."""
+    release_streams()
+    return PIPE_CLOSED
+
+
+def release_streams() -> None:
+    """Point each standard stream that cannot be flushed any more (its reader gone, its disk
+    full: ``> /dev/full``, an I/O error) at the null device, so that neither what the process
+    still writes there nor Python's flush at exit fails or prints (``Exception ignored ...``,
+    exit 120): an error that stops a command is its one diagnostic and exit 1, and a closed
+    pipe is :func:`closed_pipe`'s quiet 141."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            try:
+                fd = stream.fileno()
+            except (OSError, ValueError):  # a stream of text only (an embedder's)
+                continue
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, fd)
+            os.close(null)
+
+
+def buffer_stdout() -> None:
+    """Give ``sys.stdout`` a buffer when Python runs unbuffered (``PYTHONUNBUFFERED``, ``-u``):
+    its text layer then writes to the file directly and drops what a short write left, so
+    ``skc show`` of a long section piped to ``head -c1`` lost the rest without an error and
+    exited 0. Buffered, the cut is a ``BrokenPipeError`` (:func:`closed_pipe`); lines still go
+    out as they are printed (line buffering). Only the process's own stdout
+    (``sys.__stdout__``): one a caller put in its place (a test's capture, an embedder's) is
+    theirs, and a second wrapper of its file would close it when collected."""
+    import io
+
+    stream = sys.stdout
+    raw = getattr(stream, "buffer", None)
+    if (
+        stream is sys.__stdout__
+        and isinstance(raw, io.FileIO)
+        and isinstance(stream, io.TextIOWrapper)
+    ):
+        sys.stdout = io.TextIOWrapper(
+            io.BufferedWriter(raw),
+            encoding=stream.encoding,
+            errors=stream.errors,
+            line_buffering=True,
+        )
+
+
+def flush_output() -> None:
+    """A command's last flush of its output: a reader that has gone shows here (a
+    ``BrokenPipeError``: :func:`closed_pipe`), not at exit. A stdout the command closed itself
+    (the language server's, at the client's ``exit``) has nothing left to flush."""
+    if not sys.stdout.closed:
+        sys.stdout.flush()
