@@ -49,7 +49,7 @@ from skillc_index.diagnostics import Diagnostic, InvalidOption, Notice, PathEsca
 from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals, skill_name_problem
 from skillc_index.layout import SKILL_FILE, Layout, shown
 from skillc_index.markdown.frontmatter import RepeatedKey
-from skillc_index.package.archive import ArchiveEntry, ArchiveTooLarge, zip_bytes
+from skillc_index.package.archive import ArchiveEntry
 from skillc_index.package.result import LeftOut, PackagedFile, PackageResult
 from skillc_index.record import Record
 
@@ -71,8 +71,6 @@ LOCK_WAIT_S = 60.0
 MAX_SKILL_BYTES = 256 << 20
 _SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules"})
 _SKIPPED_AT_ROOT = frozenset({"evals"})
-# Agent Plugins' plugin name: lowercase letters and digits, inner dots and hyphens, no "--"/"..".
-_PLUGIN_NAME = r"(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z"
 
 
 class PackedSkill(Record):
@@ -346,87 +344,6 @@ def _json(data: object) -> bytes:
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _digest(data: bytes) -> str:
-    return "sha256:" + hashlib.sha256(data).hexdigest()
-
-
-def _layout_upload(skills: Sequence[PackedSkill], fmt: str) -> dict[str, bytes]:
-    out: dict[str, bytes] = {}
-    limit = PACKAGE_DIALECTS[fmt].size_limit
-    for skill in skills:
-        entries = [entry._replace(path=f"{skill.name}/{entry.path}") for entry in skill.files]
-        try:
-            data = zip_bytes(entries, limit)
-        except ArchiveTooLarge as over:  # (stopped there: the rest is never compressed)
-            why = f"the archive has over {limit:,} bytes ({over.size:,} when it stopped)"
-            raise PackageRefused(skill.name, fmt, why) from None
-        out[f"{skill.name}.zip"] = data
-    return out
-
-
-def _layout_well_known(
-    skills: Sequence[PackedSkill], base_url: str
-) -> tuple[dict[str, bytes], dict[str, Any]]:
-    out: dict[str, bytes] = {}
-    entries: list[dict[str, str]] = []
-    for skill in sorted(skills, key=lambda item: item.name):
-        if [entry.path for entry in skill.files] == [SKILL_FILE]:
-            rel, kind, data = f"{skill.name}/{SKILL_FILE}", "skill-md", skill.files[0].data
-        else:
-            rel, kind, data = f"{skill.name}.zip", "archive", zip_bytes(skill.files)
-        out[f"{WELL_KNOWN}/{rel}"] = data
-        entries.append(
-            {
-                "name": skill.name,
-                "type": kind,
-                "description": skill.description,
-                "url": f"{base_url}{rel}",
-                "digest": _digest(data),
-            }
-        )
-    index = {"$schema": DISCOVERY_SCHEMA, "skills": entries}
-    out[f"{WELL_KNOWN}/index.json"] = _json(index)
-    return out, index
-
-
-def _plugin_path(plugin: str, skill: PackedSkill, entry: ArchiveEntry) -> str:
-    return f"{plugin}/skills/{skill.name}/{entry.path}"
-
-
-def _plugin_files(plugin: str, skills: Sequence[PackedSkill]) -> dict[str, bytes]:
-    return {
-        _plugin_path(plugin, skill, entry): entry.data for skill in skills for entry in skill.files
-    }
-
-
-def _manifest(plugin: str, version: str, description: str | None) -> dict[str, Any]:
-    manifest: dict[str, Any] = {"name": plugin, "version": version}
-    if description:
-        manifest["description"] = description
-    return manifest
-
-
-def _layout_plugin(
-    skills: Sequence[PackedSkill], fmt: str, plugin: str, version: str, author: str | None
-) -> tuple[dict[str, bytes], dict[str, Any] | None]:
-    """The plugin's files, and the marketplace listing it (``claude-plugin``; else None)."""
-    if len(plugin) > 64 or not re.match(_PLUGIN_NAME, plugin):
-        raise InvalidOption(f"not a plugin name: '{plugin}' (lowercase letters, digits, . and -)")
-    description = skills[0].description if len(skills) == 1 else None
-    out = _plugin_files(plugin, skills)
-    manifest = _manifest(plugin, version, description)
-    if author:
-        manifest["author"] = {"name": author}
-    if fmt == "plugin":
-        out[f"{plugin}/plugin.json"] = _json({"$schema": PLUGIN_SCHEMA, **manifest})
-        return out, None
-    out[f"{plugin}/.claude-plugin/plugin.json"] = _json(manifest)
-    listing = {**_manifest(plugin, version, description), "source": f"./{plugin}"}
-    marketplace = {"name": plugin, "owner": {"name": author or plugin}, "plugins": [listing]}
-    out[MARKETPLACE] = _json(marketplace)
-    return out, marketplace
-
-
 #: The index of each format that has one: what an earlier run's index listed is kept in it.
 _INDEXES = {"well-known": f"{WELL_KNOWN}/index.json", "claude-plugin": MARKETPLACE}
 
@@ -658,20 +575,27 @@ def package_skills(
         raise InvalidOption("the base URL is empty: give one, or leave it out")
     if not base_url.endswith("/"):  # each url is base_url + a path: no slash, no url
         base_url += "/"
+    from skillc_index.package.formats import (
+        layout_plugin,
+        layout_upload,
+        layout_well_known,
+        plugin_path,
+    )
+
     executables: set[str] = set()
     index: dict[str, Any] | None = None  # the index this run writes (well-known, claude-plugin)
     if fmt == "upload":
-        files = _layout_upload(packed, fmt)
+        files = layout_upload(packed, fmt)
     elif fmt == "well-known":
-        files, index = _layout_well_known(packed, base_url)
+        files, index = layout_well_known(packed, base_url)
     else:
         if name is None and len(packed) > 1:
             raise InvalidOption("a plugin of several skills needs a name (--name)")
         plugin = name or packed[0].name
-        files, index = _layout_plugin(packed, fmt, plugin, version, author)
+        files, index = layout_plugin(packed, fmt, plugin, version, author)
         # a folder installed by copying it: a script keeps its executable bit, as in a zip
         executables = {
-            _plugin_path(plugin, skill, entry)
+            plugin_path(plugin, skill, entry)
             for skill in packed
             for entry in skill.files
             if entry.executable

@@ -1,0 +1,109 @@
+"""The files of each format of ``skc package`` (:func:`skillc_index.package.make.package_skills`):
+an upload's zip, a discovery index and its artifacts, a plugin's folder (and marketplace)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from skillc_index.command_errors import PackageRefused
+from skillc_index.diagnostics import InvalidOption
+from skillc_index.dialect import PACKAGE_DIALECTS
+from skillc_index.layout import SKILL_FILE
+from skillc_index.package.archive import ArchiveEntry, ArchiveTooLarge, zip_bytes
+from skillc_index.package.make import (
+    DISCOVERY_SCHEMA,
+    MARKETPLACE,
+    PLUGIN_SCHEMA,
+    WELL_KNOWN,
+    PackedSkill,
+    _json,
+)
+
+__all__ = ["layout_plugin", "layout_upload", "layout_well_known", "plugin_path"]
+
+# Agent Plugins' plugin name: lowercase letters and digits, inner dots and hyphens, no "--"/"..".
+_PLUGIN_NAME = r"(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z"
+
+
+def _digest(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def layout_upload(skills: Sequence[PackedSkill], fmt: str) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    limit = PACKAGE_DIALECTS[fmt].size_limit
+    for skill in skills:
+        entries = [entry._replace(path=f"{skill.name}/{entry.path}") for entry in skill.files]
+        try:
+            data = zip_bytes(entries, limit)
+        except ArchiveTooLarge as over:  # (stopped there: the rest is never compressed)
+            why = f"the archive has over {limit:,} bytes ({over.size:,} when it stopped)"
+            raise PackageRefused(skill.name, fmt, why) from None
+        out[f"{skill.name}.zip"] = data
+    return out
+
+
+def layout_well_known(
+    skills: Sequence[PackedSkill], base_url: str
+) -> tuple[dict[str, bytes], dict[str, Any]]:
+    out: dict[str, bytes] = {}
+    entries: list[dict[str, str]] = []
+    for skill in sorted(skills, key=lambda item: item.name):
+        if [entry.path for entry in skill.files] == [SKILL_FILE]:
+            rel, kind, data = f"{skill.name}/{SKILL_FILE}", "skill-md", skill.files[0].data
+        else:
+            rel, kind, data = f"{skill.name}.zip", "archive", zip_bytes(skill.files)
+        out[f"{WELL_KNOWN}/{rel}"] = data
+        entries.append(
+            {
+                "name": skill.name,
+                "type": kind,
+                "description": skill.description,
+                "url": f"{base_url}{rel}",
+                "digest": _digest(data),
+            }
+        )
+    index = {"$schema": DISCOVERY_SCHEMA, "skills": entries}
+    out[f"{WELL_KNOWN}/index.json"] = _json(index)
+    return out, index
+
+
+def plugin_path(plugin: str, skill: PackedSkill, entry: ArchiveEntry) -> str:
+    return f"{plugin}/skills/{skill.name}/{entry.path}"
+
+
+def _plugin_files(plugin: str, skills: Sequence[PackedSkill]) -> dict[str, bytes]:
+    return {
+        plugin_path(plugin, skill, entry): entry.data for skill in skills for entry in skill.files
+    }
+
+
+def _manifest(plugin: str, version: str, description: str | None) -> dict[str, Any]:
+    manifest: dict[str, Any] = {"name": plugin, "version": version}
+    if description:
+        manifest["description"] = description
+    return manifest
+
+
+def layout_plugin(
+    skills: Sequence[PackedSkill], fmt: str, plugin: str, version: str, author: str | None
+) -> tuple[dict[str, bytes], dict[str, Any] | None]:
+    """The plugin's files, and the marketplace listing it (``claude-plugin``; else None)."""
+    if len(plugin) > 64 or not re.match(_PLUGIN_NAME, plugin):
+        raise InvalidOption(f"not a plugin name: '{plugin}' (lowercase letters, digits, . and -)")
+    description = skills[0].description if len(skills) == 1 else None
+    out = _plugin_files(plugin, skills)
+    manifest = _manifest(plugin, version, description)
+    if author:
+        manifest["author"] = {"name": author}
+    if fmt == "plugin":
+        out[f"{plugin}/plugin.json"] = _json({"$schema": PLUGIN_SCHEMA, **manifest})
+        return out, None
+    out[f"{plugin}/.claude-plugin/plugin.json"] = _json(manifest)
+    listing = {**_manifest(plugin, version, description), "source": f"./{plugin}"}
+    marketplace = {"name": plugin, "owner": {"name": author or plugin}, "plugins": [listing]}
+    out[MARKETPLACE] = _json(marketplace)
+    return out, marketplace
