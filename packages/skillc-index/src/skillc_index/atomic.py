@@ -21,6 +21,10 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import IO
 
 __all__ = [
     "FileLock",
@@ -320,14 +324,20 @@ def _link_new(temporary: Path, path: Path, data: bytes) -> None:
         path.chmod(stat.S_IMODE(temporary.stat().st_mode))  # its mode, as a link has
 
 
-def _written(path: Path, data: bytes, mode: int | None, *, sync: bool = False) -> Path:
+def _written(
+    path: Path, data: bytes | Callable[[IO[bytes]], object], mode: int | None, *, sync: bool = False
+) -> Path:
     """``data`` written to a new temporary file beside ``path`` (:func:`write_file_atomic`'s
-    ``mode`` and ``sync``), whose path is returned; nothing left on failure."""
+    ``mode`` and ``sync``), whose path is returned; nothing left on failure. ``data`` may be
+    a function writing into the file (a copy in pieces: nothing held whole in memory)."""
     temporary = temporary_path(path.parent, path.name + ".tmp")
     try:  # the open inside: a Ctrl-C right after it left the temporary file behind
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                data(handle)
             if mode is not None:
                 os.fchmod(handle.fileno(), mode)
             if sync:
@@ -339,9 +349,12 @@ def _written(path: Path, data: bytes, mode: int | None, *, sync: bool = False) -
     return temporary
 
 
-def write_files_atomic(files: Sequence[tuple[Path, bytes, int | None]]) -> None:
-    """Write several files, ``(path, data, mode)`` (:func:`write_file_atomic`'s ``mode``), all
-    or none: each is written under a temporary name beside it (its folders made as needed),
+def write_files_atomic(
+    files: Sequence[tuple[Path, bytes | Callable[[IO[bytes]], object], int | None]],
+) -> None:
+    """Write several files, ``(path, data, mode)`` (:func:`write_file_atomic`'s ``mode``;
+    ``data``: bytes, or a function writing them into the file it is given), all or none: each
+    is written under a temporary name beside it (its folders made as needed),
     and only once all are written are they renamed into place, in order; first, the
     temporary files of these paths that a killed process left are removed. A failure while
     writing (no room left, a name or folder the system refuses) removes the temporary files

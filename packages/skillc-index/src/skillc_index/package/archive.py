@@ -1,58 +1,198 @@
-"""Archives with the same bytes for the same files (``skc package``, issue 37).
+"""Archives with the same bytes for the same files (``skc package``, issue 37), and the bytes
+of a package's files that stay on disk until they are written (:class:`Blob`).
 
-A zip entry carries a time, permissions and the host system; :func:`zip_bytes` fixes them
+A zip entry carries a time, permissions and the host system; :func:`zip_blob` fixes them
 all: every entry dated 1980-01-01 00:00 (the earliest a zip can hold), ``0644`` or ``0755``
 (executable), made on Unix, deflated at level 9, in the order of the paths (bytewise). The
 same files give the same archive, so a package can be rebuilt and compared, and its digest
-published.
+published. No file is held whole in memory: each is read, hashed, archived and copied in
+:data:`CHUNK`-byte pieces, an archive built in a temporary file (in memory while it is
+smaller than a piece).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import errno
+import hashlib
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from typing import IO
 
-__all__ = ["ArchiveEntry", "ArchiveTooLarge", "zip_bytes"]
+__all__ = [
+    "CHUNK",
+    "ArchiveEntry",
+    "ArchiveTooLarge",
+    "Blob",
+    "Content",
+    "sha256_of",
+    "size_of",
+    "write_content",
+    "zip_blob",
+]
 
 from skillc_index.record import Record
 
 #: The earliest time a zip entry can hold.
 _EPOCH = (1980, 1, 1, 0, 0, 0)
+#: How much of a file is read at once (hashed, archived, copied).
+CHUNK = 1 << 20
+
+
+class Blob:
+    """Bytes that stay on disk until they are written (a skill's file, an archive in a
+    temporary file), read in :data:`CHUNK`-byte pieces from what ``opened()`` opens; ``size``
+    and ``sha256`` (hex) are those read when it was made, which :meth:`copy_to` checks."""
+
+    __slots__ = ("__weakref__", "_opened", "name", "sha256", "size")
+
+    def __init__(
+        self,
+        opened: Callable[[], AbstractContextManager[IO[bytes]]],
+        name: str,
+        size: int,
+        sha256: str,
+    ) -> None:
+        self._opened, self.name, self.size, self.sha256 = opened, name, size, sha256
+
+    @classmethod
+    def in_skill(cls, handle: IO[bytes], root: str, rel: str, limit: int) -> Blob:
+        """The skill's file ``rel`` (``handle``: open, at its start), hashed (its first
+        ``limit`` bytes at most), reopened by :func:`~skillc_index.files.open_in_root`'s rules
+        (no symlink out of ``root``, a regular file) when it is written."""
+        from pathlib import Path
+
+        from skillc_index.files import open_in_root
+
+        size, digest = _hashed(handle, limit)
+        return cls(lambda: open_in_root(Path(root), rel, real_root=root), rel, size, digest)
+
+    @classmethod
+    def spooled(cls, file: IO[bytes], name: str) -> Blob:
+        """The bytes of the temporary ``file``, closed once the blob is gone."""
+        import weakref
+        from contextlib import nullcontext
+
+        def rewound() -> AbstractContextManager[IO[bytes]]:
+            file.seek(0)
+            return nullcontext(file)
+
+        with rewound():
+            size, digest = _hashed(file, None)
+        blob = cls(rewound, name, size, digest)
+        weakref.finalize(blob, file.close)
+        return blob
+
+    def copy_to(self, out: IO[bytes]) -> None:
+        """Its bytes written into ``out``; ``OSError`` when they are not those it was made of
+        (the file changed, grew, was removed or made a symlink since: the caller's output,
+        written under a temporary name, is dropped)."""
+        from skillc_index.diagnostics import PathEscapesRoot, PathNotFound, UnreadableFile
+
+        digest, left = hashlib.sha256(), self.size + 1  # one byte more: a file grown since
+        try:
+            with self._opened() as handle:
+                while left and (chunk := handle.read(min(CHUNK, left))):
+                    digest.update(chunk)
+                    out.write(chunk)
+                    left -= len(chunk)
+        except (PathEscapesRoot, PathNotFound):  # gone, a symlink out, not a file now
+            raise self._changed() from None
+        except UnreadableFile as exc:  # no permission now, too many files open
+            number = getattr(exc.__cause__, "errno", None)
+            raise OSError(number, f"cannot read {self.name}: {exc.reason}") from exc
+        if left != 1 or digest.hexdigest() != self.sha256:
+            raise self._changed()
+
+    def _changed(self) -> OSError:
+        return OSError(errno.EAGAIN, f"{self.name} changed since it was read: package it again")
+
+
+#: What a package file holds: its bytes, or a :class:`Blob` of them on disk.
+Content = bytes | Blob
+
+
+def sha256_of(content: Content) -> str:
+    """The SHA-256 hex digest of ``content``'s bytes."""
+    return content.sha256 if isinstance(content, Blob) else hashlib.sha256(content).hexdigest()
+
+
+def size_of(content: Content) -> int:
+    return content.size if isinstance(content, Blob) else len(content)
+
+
+def write_content(content: Content, out: IO[bytes]) -> None:
+    """``content``'s bytes written into ``out`` (:meth:`Blob.copy_to`'s ``OSError``)."""
+    if isinstance(content, Blob):
+        content.copy_to(out)
+    else:
+        out.write(content)
+
+
+def _hashed(handle: IO[bytes], limit: int | None) -> tuple[int, str]:
+    """The size and SHA-256 hex digest of what is left of ``handle`` (``limit`` bytes at
+    most), read in :data:`CHUNK`-byte pieces."""
+    digest, size = hashlib.sha256(), 0
+    while (limit is None or size < limit) and (
+        chunk := handle.read(CHUNK if limit is None else min(CHUNK, limit - size))
+    ):
+        digest.update(chunk)
+        size += len(chunk)
+    return size, digest.hexdigest()
 
 
 class ArchiveEntry(Record):
     """One file of an archive: its path inside, its bytes, whether it is executable."""
 
     path: str
-    data: bytes
+    data: Content
     executable: bool = False
 
 
 class ArchiveTooLarge(Exception):
-    """The archive passed :func:`zip_bytes`'s ``limit``: ``size`` bytes when it stopped."""
+    """The archive passed :func:`zip_blob`'s ``limit``: ``size`` bytes when it stopped."""
 
     def __init__(self, size: int) -> None:
         super().__init__(size)
         self.size = size
 
 
-def zip_bytes(entries: Iterable[ArchiveEntry], limit: int | None = None) -> bytes:
-    """A zip archive of ``entries``, the same bytes whenever the entries are the same.
-    :class:`ArchiveTooLarge` as soon as it passes ``limit`` bytes (the entries after that
-    one are not compressed)."""
-    import io
+def zip_blob(entries: Iterable[ArchiveEntry], name: str, limit: int | None = None) -> Blob:
+    """A zip archive of ``entries`` (``name``: its path, for errors) in a temporary file, the
+    same bytes whenever the entries are the same. :class:`ArchiveTooLarge` as soon as it
+    passes ``limit`` bytes (the entries after that one are not compressed);
+    :class:`~skillc_index.command_errors.CannotCreate` (E999) when it cannot be written (no
+    room left) or an entry's file changed since it was read."""
+    import sys
+    import tempfile
     import zipfile
 
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for entry in sorted(entries, key=lambda item: item.path.encode("utf-8", "surrogateescape")):
-            info = zipfile.ZipInfo(entry.path, date_time=_EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.create_system = 3  # Unix: the permissions below are read
-            mode = 0o755 if entry.executable else 0o644
-            info.external_attr = (0o100000 | mode) << 16
-            archive.writestr(info, entry.data, compresslevel=9)
-            if limit is not None and buffer.tell() > limit:
-                raise ArchiveTooLarge(buffer.tell())
-    if limit is not None and buffer.tell() > limit:  # (with its central directory)
-        raise ArchiveTooLarge(buffer.tell())
-    return buffer.getvalue()
+    from skillc_index.command_errors import CannotCreate
+
+    # writestr's compresslevel, which ZipFile.open(info, "w") takes from the entry
+    level = "compress_level" if sys.version_info >= (3, 13) else "_compresslevel"
+    # in memory up to a piece, else on disk (a file of its own, open: not one per small zip)
+    file = tempfile.SpooledTemporaryFile(CHUNK)  # noqa: SIM115 - the blob closes it, or below
+    try:
+        with zipfile.ZipFile(file, "w") as archive:
+            for entry in sorted(
+                entries, key=lambda item: item.path.encode("utf-8", "surrogateescape")
+            ):
+                info = zipfile.ZipInfo(entry.path, date_time=_EPOCH)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                setattr(info, level, 9)
+                info.create_system = 3  # Unix: the permissions below are read
+                mode = 0o755 if entry.executable else 0o644
+                info.external_attr = (0o100000 | mode) << 16
+                with archive.open(info, "w") as into:
+                    write_content(entry.data, into)
+                if limit is not None and file.tell() > limit:
+                    raise ArchiveTooLarge(file.tell())
+        if limit is not None and file.tell() > limit:  # (with its central directory)
+            raise ArchiveTooLarge(file.tell())
+        return Blob.spooled(file, name)
+    except OSError as exc:
+        file.close()
+        raise CannotCreate(name, exc.strerror or str(exc)) from exc
+    except BaseException:
+        file.close()
+        raise

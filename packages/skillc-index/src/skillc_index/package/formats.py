@@ -3,7 +3,6 @@ an upload's zip, a discovery index and its artifacts, a plugin's folder (and mar
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -12,7 +11,7 @@ from skillc_index.command_errors import PackageRefused
 from skillc_index.diagnostics import InvalidOption
 from skillc_index.dialect import PACKAGE_DIALECTS
 from skillc_index.layout import SKILL_FILE
-from skillc_index.package.archive import ArchiveEntry, ArchiveTooLarge, zip_bytes
+from skillc_index.package.archive import ArchiveEntry, ArchiveTooLarge, Content, sha256_of, zip_blob
 from skillc_index.package.make import (
     DISCOVERY_SCHEMA,
     MARKETPLACE,
@@ -28,17 +27,17 @@ __all__ = ["layout_plugin", "layout_upload", "layout_well_known", "plugin_path"]
 _PLUGIN_NAME = r"(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z"
 
 
-def _digest(data: bytes) -> str:
-    return "sha256:" + hashlib.sha256(data).hexdigest()
+def _digest(data: Content) -> str:
+    return "sha256:" + sha256_of(data)
 
 
-def layout_upload(skills: Sequence[PackedSkill], fmt: str) -> dict[str, bytes]:
-    out: dict[str, bytes] = {}
+def layout_upload(skills: Sequence[PackedSkill], fmt: str) -> dict[str, Content]:
+    out: dict[str, Content] = {}
     limit = PACKAGE_DIALECTS[fmt].size_limit
     for skill in skills:
         entries = [entry._replace(path=f"{skill.name}/{entry.path}") for entry in skill.files]
         try:
-            data = zip_bytes(entries, limit)
+            data = zip_blob(entries, f"{skill.name}.zip", limit)
         except ArchiveTooLarge as over:  # (stopped there: the rest is never compressed)
             why = f"the archive has over {limit:,} bytes ({over.size:,} when it stopped)"
             raise PackageRefused(skill.name, fmt, why) from None
@@ -48,14 +47,15 @@ def layout_upload(skills: Sequence[PackedSkill], fmt: str) -> dict[str, bytes]:
 
 def layout_well_known(
     skills: Sequence[PackedSkill], base_url: str
-) -> tuple[dict[str, bytes], dict[str, Any]]:
-    out: dict[str, bytes] = {}
+) -> tuple[dict[str, Content], dict[str, Any]]:
+    out: dict[str, Content] = {}
     entries: list[dict[str, str]] = []
     for skill in sorted(skills, key=lambda item: item.name):
         if [entry.path for entry in skill.files] == [SKILL_FILE]:
             rel, kind, data = f"{skill.name}/{SKILL_FILE}", "skill-md", skill.files[0].data
         else:
-            rel, kind, data = f"{skill.name}.zip", "archive", zip_bytes(skill.files)
+            rel, kind = f"{skill.name}.zip", "archive"
+            data = zip_blob(skill.files, rel)
         out[f"{WELL_KNOWN}/{rel}"] = data
         entries.append(
             {
@@ -75,7 +75,7 @@ def plugin_path(plugin: str, skill: PackedSkill, entry: ArchiveEntry) -> str:
     return f"{plugin}/skills/{skill.name}/{entry.path}"
 
 
-def _plugin_files(plugin: str, skills: Sequence[PackedSkill]) -> dict[str, bytes]:
+def _plugin_files(plugin: str, skills: Sequence[PackedSkill]) -> dict[str, Content]:
     return {
         plugin_path(plugin, skill, entry): entry.data for skill in skills for entry in skill.files
     }
@@ -90,7 +90,7 @@ def _manifest(plugin: str, version: str, description: str | None) -> dict[str, A
 
 def layout_plugin(
     skills: Sequence[PackedSkill], fmt: str, plugin: str, version: str, author: str | None
-) -> tuple[dict[str, bytes], dict[str, Any] | None]:
+) -> tuple[dict[str, Content], dict[str, Any] | None]:
     """The plugin's files, and the marketplace listing it (``claude-plugin``; else None)."""
     if len(plugin) > 64 or not re.match(_PLUGIN_NAME, plugin):
         raise InvalidOption(f"not a plugin name: '{plugin}' (lowercase letters, digits, . and -)")

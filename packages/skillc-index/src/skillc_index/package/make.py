@@ -17,7 +17,7 @@ written once, with its last value; a UTF-8 BOM is dropped):
 - ``claude-plugin``: a Claude Code plugin (``.claude-plugin/plugin.json``, ``skills/<name>/``,
   the frontmatter as written) and a marketplace (``.claude-plugin/marketplace.json``) listing it.
 
-Same input, same bytes: archives by :func:`~skillc_index.package.archive.zip_bytes`, JSON with
+Same input, same bytes: archives by :func:`~skillc_index.package.archive.zip_blob`, JSON with
 a fixed layout, nothing dated. Files are written (atomically, all or none:
 :func:`~skillc_index.atomic.write_files_atomic`) over what a previous run wrote
 (``.skillc-package.json`` in the output folder records each file's digest); a file there that
@@ -35,7 +35,6 @@ packager leaves them, ``__pycache__`` and ``node_modules`` folders, ``*.pyc`` fi
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -49,7 +48,14 @@ from skillc_index.diagnostics import Diagnostic, InvalidOption, Notice, PathEsca
 from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals, skill_name_problem
 from skillc_index.layout import SKILL_FILE, Layout, shown
 from skillc_index.markdown.frontmatter import RepeatedKey
-from skillc_index.package.archive import ArchiveEntry
+from skillc_index.package.archive import (
+    ArchiveEntry,
+    Blob,
+    Content,
+    sha256_of,
+    size_of,
+    write_content,
+)
 from skillc_index.package.result import LeftOut, PackagedFile, PackageResult
 from skillc_index.record import Record
 
@@ -129,7 +135,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     said = [f"{rel} is a symlink: not read, as git reads none" for rel in unread]
     contents: dict[str, ArchiveEntry] = {}
     ignored: dict[str, tuple[str, ...]] = {}
-    total, real_root = 0, os.path.realpath(source)
+    total, real_root, skill_md = 0, os.path.realpath(source), b""
     for rel in found.files:
         if _skipped(rel):  # never packaged, so its name cannot make an entry unsafe
             continue
@@ -149,14 +155,18 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
             why = "a backslash or a drive letter such as C:, read as a path on Windows"
             raise PackageRefused(given, fmt, f"a file name that no zip may hold ({why}): {rel}")
         with open_in_root(source, rel) as handle:
-            data = handle.read(MAX_SKILL_BYTES + 1 - total)
             executable = bool(os.fstat(handle.fileno()).st_mode & 0o111)
-        total += len(data)
+            left = MAX_SKILL_BYTES + 1 - total
+            if rel != SKILL_FILE:  # hashed, left on disk; SKILL.md read whole (its frontmatter)
+                data: Content = Blob.in_skill(handle, real_root, rel, left)
+            else:
+                data = skill_md = handle.read(left)
+        total += size_of(data)
         if total > MAX_SKILL_BYTES:
             raise PackageRefused(given, fmt, f"its files are over {MAX_SKILL_BYTES >> 20} MiB")
         contents[rel] = ArchiveEntry(rel, data, executable)
-    text = contents[SKILL_FILE].data.decode("utf-8", errors="replace")
-    utf8 = text.encode("utf-8") == contents[SKILL_FILE].data  # else bytes became U+FFFD
+    text = skill_md.decode("utf-8", errors="replace")
+    utf8 = text.encode("utf-8") == skill_md  # else bytes became U+FFFD
     front = parse_frontmatter(text)
     meta = read_skill_metadata(MarkdownDoc(front, (), (), 0))  # E011
     # the name is the skill's folder in the package: the name rule always (a name such as
@@ -179,8 +189,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         for rel, body in projection.side_files.items():
             contents[rel] = ArchiveEntry(rel, body.encode("utf-8"))
     elif text.startswith(BOM):  # some agents skip a SKILL.md that does not start with ---
-        data = contents[SKILL_FILE].data.removeprefix(BOM_BYTES)
-        contents[SKILL_FILE] = contents[SKILL_FILE]._replace(data=data)
+        contents[SKILL_FILE] = contents[SKILL_FILE]._replace(data=skill_md.removeprefix(BOM_BYTES))
     description = projection.frontmatter.get("description", meta.description)
     clashes = tuple(
         Notice(
@@ -304,7 +313,7 @@ def _made_before(output: Path) -> dict[str, tuple[str, ...]]:
 
 def _foreign(
     output: Path,
-    files: dict[str, bytes],
+    files: dict[str, Content],
     made: Mapping[str, tuple[str, ...]],
     known: Mapping[str, str],
     there: dict[str, str],
@@ -327,7 +336,7 @@ def _foreign(
             current = known[rel] if rel in known else file_sha256(str(path))
         except (OSError, SkillcError):
             current = ""  # a folder, a FIFO, unreadable: not a file skillc wrote
-        if current == hashlib.sha256(data).hexdigest() or current in made.get(rel, ()):
+        if current == sha256_of(data) or current in made.get(rel, ()):
             there[rel] = current
         else:
             foreign.append(path)
@@ -362,7 +371,7 @@ def _earlier_index(
         return None, {}
     if len(data) > 1 << 20:
         return None, {}
-    digest = hashlib.sha256(data).hexdigest()
+    digest = sha256_of(data)
     try:
         found = loads_bounded(data, max_bytes=1 << 20) if digest in made.get(rel, ()) else {}
     except ValueError:
@@ -372,7 +381,7 @@ def _earlier_index(
 
 def _merge_index(
     output: Path,
-    files: dict[str, bytes],
+    files: dict[str, Content],
     made: Mapping[str, tuple[str, ...]],
     fmt: str,
     *,
@@ -455,7 +464,7 @@ def _plugin_skills(entry: Mapping[str, Any], paths: Iterable[str]) -> set[str]:
 
 def _write(
     output: Path,
-    files: dict[str, bytes],
+    files: dict[str, Content],
     executables: set[str],
     *,
     force: bool,
@@ -471,6 +480,8 @@ def _write(
     then called foreign, E050); the index is merged with the earlier run's there
     (:func:`_merge_index`: ``fmt``, ``own``, ``index``, ``dropped``). Returns the files
     written and those ``force`` moved aside."""
+    from functools import partial
+
     from skillc_index.atomic import locked_folder, move_aside, write_file_atomic, write_files_atomic
 
     with locked_folder(output, LOCK_WAIT_S, make=True):
@@ -487,8 +498,7 @@ def _write(
             why = why if file else "a file where the package needs a folder"
             raise ForeignFile(str(foreign[0]), why, "move it aside")
         written = tuple(
-            PackagedFile(rel, hashlib.sha256(data).hexdigest(), len(data))
-            for rel, data in sorted(files.items())
+            PackagedFile(rel, sha256_of(data), size_of(data)) for rel, data in sorted(files.items())
         )
         # the record first, holding the earlier digest and the new one of each file, then the
         # files, then the record of the new ones alone: a run stopped between two renames
@@ -501,8 +511,12 @@ def _write(
             write_files_atomic(
                 [(output / MANIFEST, _record(renaming), None)]
                 + [
-                    (output / rel, files[rel], 0o755 if rel in executables else None)
-                    for rel in sorted(files)
+                    (
+                        output / rel,
+                        partial(write_content, data),
+                        0o755 if rel in executables else None,
+                    )
+                    for rel, data in sorted(files.items())
                 ]
             )
             write_file_atomic(output / MANIFEST, _record(made))

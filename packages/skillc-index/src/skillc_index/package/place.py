@@ -31,7 +31,7 @@ def check_output(output: Path) -> None:
 
 
 def check_place(
-    output: Path, files: dict[str, bytes], packed: Iterable[tuple[str, PackedSkill]], layout: Layout
+    output: Path, files: Iterable[str], packed: Iterable[tuple[str, PackedSkill]], layout: Layout
 ) -> None:
     """E012 when a folder the package is written into leads out of the project through a
     symlink (``dist/beta -> /elsewhere``, as ``-o`` leading out); E100 when the output

@@ -1,0 +1,160 @@
+"""``skc package`` (audit s38): a skill's files are read, archived and copied in pieces of
+:data:`~skillc_index.package.archive.CHUNK` bytes, never whole (196 MB of files took 227 MB
+of memory as a plugin, 483 MB as a discovery index's zip); the package is the same bytes as
+before, and a file that changed since it was read leaves no package. On real folders."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import Layout
+from skillc_index.command_errors import CannotCreate
+from skillc_index.package import make
+from skillc_index.package.archive import CHUNK
+from skillc_index.package.make import package_skills
+
+#: Files of more than one piece each (and one of several pieces and a bit).
+BIG = {
+    "data/random.bin": os.urandom(CHUNK + 12345),
+    "data/text.txt": b"a line that compresses well\n" * (CHUNK // 10),
+    "scripts/run.sh": b"#!/bin/sh\necho hi\n",
+}
+
+
+@pytest.fixture
+def big(project: Path, write_skill: Callable[..., Path]) -> Path:
+    folder = write_skill(project / "skills" / "big", files=BIG)
+    (folder / "scripts" / "run.sh").chmod(0o755)
+    return folder
+
+
+def former_zip(folder: Path, top: str) -> bytes:
+    """The archive the former ``zip_bytes`` made of ``folder``'s files (each held whole,
+    ``writestr``), under ``top`` (``big/``, or ``""``)."""
+    buffer = io.BytesIO()
+    rels = sorted(["SKILL.md", *BIG], key=lambda rel: (top + rel).encode())
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for rel in rels:
+            info = zipfile.ZipInfo(top + rel, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3
+            mode = 0o755 if rel.endswith(".sh") else 0o644
+            info.external_attr = (0o100000 | mode) << 16
+            archive.writestr(info, (folder / rel).read_bytes(), compresslevel=9)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("fmt", ["upload", "well-known", "plugin"])
+def test_files_larger_than_a_piece_are_read_in_pieces_into_the_same_bytes(
+    layout: Layout, big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """Each of the skill's files (but SKILL.md, whose frontmatter is read) was read whole
+    into memory, its archive too: every read is of at most a piece now, and the package is
+    byte for byte what it was (the zip ``writestr`` made of the files held whole)."""
+    from skillc_index import files
+
+    reads: list[tuple[str, int]] = []
+    opened = files.open_in_root
+
+    class Spied(io.BufferedReader):
+        rel = ""
+
+        def read(self, size: int | None = -1) -> bytes:
+            reads.append((self.rel, -1 if size is None else size))
+            return super().read(size)
+
+    def spied(root: Path, rel: str, **kwargs: Any) -> Any:
+        handle = opened(root, rel, **kwargs)
+        if rel not in BIG:
+            return handle
+        spy = Spied(io.FileIO(os.dup(handle.fileno()), "rb"))
+        spy.rel = rel
+        handle.close()
+        return spy
+
+    monkeypatch.setattr(files, "open_in_root", spied)
+    out = tmp_path / "out"
+    package_skills([str(big)], layout, fmt=fmt, output=out)
+    assert {rel for rel, _size in reads} == set(BIG)
+    assert all(0 < size <= CHUNK for _rel, size in reads), reads
+    if fmt == "plugin":
+        folder = out / "big" / "skills" / "big"
+        assert {rel: (folder / rel).read_bytes() for rel in BIG} == BIG
+        assert (folder / "scripts" / "run.sh").stat().st_mode & 0o111
+    elif fmt == "upload":
+        assert (out / "big.zip").read_bytes() == former_zip(big, "big/")
+    else:
+        zipped = out / ".well-known" / "agent-skills" / "big.zip"
+        index = json.loads((zipped.parent / "index.json").read_text())
+        digest = "sha256:" + hashlib.sha256(zipped.read_bytes()).hexdigest()
+        assert index["skills"][0]["digest"] == digest
+        assert zipped.read_bytes() == former_zip(big, "")
+
+
+@pytest.mark.parametrize("fmt", ["upload", "well-known", "plugin"])
+@pytest.mark.parametrize("change", ["edited", "grown", "a symlink out"])
+def test_a_file_changed_since_it_was_read_leaves_no_package(
+    layout: Layout,
+    big: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    fmt: str,
+    change: str,
+) -> None:
+    """A file is read twice now (hashed when the skill is read, copied when the package is
+    written): one that changed in between (the same size, grown, or made a symlink out of
+    the skill to a file of the same bytes) is E999 naming it, and nothing is written."""
+    packed = make.pack_skill
+    target = big / "data" / "random.bin"
+
+    def then_changed(*args: Any) -> make.PackedSkill:
+        skill = packed(*args)
+        data = target.read_bytes()
+        if change == "edited":
+            target.write_bytes(bytes([data[0] ^ 1]) + data[1:])
+        elif change == "grown":
+            target.write_bytes(data + b"!")
+        else:
+            (tmp_path / "elsewhere").write_bytes(data)
+            target.unlink()
+            target.symlink_to(tmp_path / "elsewhere")
+        return skill
+
+    monkeypatch.setattr(make, "pack_skill", then_changed)
+    out = tmp_path / "out"
+    with pytest.raises(CannotCreate) as refused:
+        package_skills([str(big)], layout, fmt=fmt, output=out)
+    assert refused.value.reason == "data/random.bin changed since it was read: package it again"
+    assert not out.exists()
+    assert not [path for path in tmp_path.rglob(".*") if ".tmp." in path.name]
+
+
+def test_a_small_archive_is_built_in_memory_taking_no_open_file(
+    layout: Layout,
+    project: Path,
+    write_skill: Callable[..., Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each archive was built in a temporary file kept open until the package was written:
+    120 skills as a discovery index under ``ulimit -n 64`` were E999. An archive of less
+    than a piece is built in memory, as it was; a larger one alone takes a file."""
+    import tempfile
+
+    def no_more(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", no_more)
+    given = [str(write_skill(project / f"s{n}", files={"more.md": "x\n"})) for n in range(3)]
+    out = tmp_path / "out"
+    package_skills(given, layout, fmt="well-known", output=out)
+    assert len(list((out / ".well-known" / "agent-skills").glob("*.zip"))) == 3
