@@ -426,3 +426,37 @@ def test_a_day_a_bound_names_holds_the_rows_its_text_comparison_keeps(
     leap = query_stats(demo, layout, store=postgres_url, since=ranges[0][0], until=ranges[0][1])
     assert leap["data"]["total_accesses"] == 1  # 10:00, not 23:59:60
     rollups_match_rows(postgres_url)
+
+
+def test_a_day_no_month_holds_is_counted_where_its_text_sorts(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """``--all`` over a range reads whole months and weeks from rollups that file a day by its
+    first characters: another tool's row of ``2026-13-01`` was in a month ``2026-13``, which
+    no range of months holds, though as text it sorts between December and January; one of
+    ``2026-12-00`` was in December, though it sorts before December 1. So ``--until
+    2026-12-31T23:59:59Z`` counted one use fewer than the local log (the day December 31,
+    taken out of December's sums when it held a row outside the range, took ``2026-13-01``
+    with it), and ``--since 2026-12-15`` left ``2026-13-01`` out. Now every range answers as
+    the local log (with ``--by`` and a project filter too)."""
+    import itertools
+
+    from .conftest import record
+
+    odd = ("2026-13-01T10:00:00Z", "2026-12-00T10:00:00Z", "2027-01-00T10:00:00Z")
+    odd += ("2026-12-32T10:00:00Z", "2027-00-01T10:00:00Z", "2026-12x", "2026-12-")
+    plain = ("2026-11-15T10:00:00Z", "2026-12-03T10:00:00Z", "2026-12-20T10:00:00Z")
+    plain += ("2026-12-31T10:00:00Z", "2027-01-05T10:00:00Z")
+    log_rows(*(record(demo, "show", {}, timestamp=t) for t in (*odd, *plain)))
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    days = ("2026-12-01", "2026-12-15", "2026-12-22", "2026-12-31", "2027-01-01")
+    starts = [None, *(f"{day}T00:00:00Z" for day in days), "2026-12-31T12:00:00Z"]
+    ends = [None, *(f"{day}T23:59:59Z" for day in days), "2027-01-01T06:00:00Z"]
+    for since, until in itertools.product(starts, ends):
+        if since is not None and until is not None and since > until:
+            continue
+        for by, projects in ((None, []), (None, ["/work/app"]), ("month", [])):
+            given = {"since": since, "until": until, "projects": projects}
+            mine = query_all(layout, by=by, **given)["data"]
+            assert query_all(layout, store=postgres_url, by=by, **given)["data"] == mine, given
+    rollups_match_rows(postgres_url)

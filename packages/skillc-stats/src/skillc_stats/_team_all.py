@@ -7,7 +7,9 @@ by skill and folder: their uses, author runs, first and last use), and a time ra
 days as a sum of signed pieces (:func:`plan`): whole months from ``usage_months``, whole
 weeks from ``usage_weeks`` (a month's days 1-7, 8-14, 15-21, 22 to its end), single days
 from ``usage_daily``, each piece added, or subtracted where a month or a week minus its few
-days outside the range reads fewer rollup rows than the days inside it. Counts subtract;
+days outside the range reads fewer rollup rows than the days inside it; a day filed in a
+month or week other than the one its text sorts in (another tool's ``2026-13-01``) is added or
+taken out at the ends of a run of them (:func:`_strays`). Counts subtract;
 first and last uses do not: those come from the rows of the hours the range cuts and, for
 the whole days (all time too), from the first and the last day of ``usage_targets`` (by
 skill and day) with a use, of the calendar (:func:`edges`: only instants are first or last,
@@ -30,6 +32,7 @@ from skillc_index.accesslog.reader import (
 )
 from skillc_stats._filters import Filters
 from skillc_stats._team_days import (
+    AFTER_LAST,
     CALENDAR_DAY,
     ROW_INSTANT,
     _days,
@@ -205,12 +208,45 @@ def _branch(piece: Piece, where: str, params: list[Any]) -> tuple[str, list[Any]
     return _in_range(select, where, params, _PERIOD[piece.table], (piece.first, piece.last))
 
 
+def _strays(piece: Piece) -> list[tuple[str, str, int]]:
+    """The days of ``usage_daily`` (``low <= day < high``, each added with ``sign``) that make
+    ``piece`` count the days whose text lies within its days, as the local log's text
+    comparison does. A rollup by month or week files a day by its first characters, so a day
+    of the calendar in its own period, but another tool's ``2026-13-01`` in a month
+    ``2026-13`` (between December and January as text: counted by neither) and ``2026-12-00``
+    in December (before December 1 as text): those at the ends of a run of months, or of weeks
+    that start or end a month, are taken out or added here."""
+    if piece.table == "usage_daily":
+        return []
+    months = piece.table == "usage_months"
+    found = []
+    if piece.first and (months or piece.first.endswith("-01")):  # filed in it, before it
+        prefix = piece.first if months else piece.first[:8]
+        found.append((prefix, _month_start(piece.first[:7]), -piece.sign))
+    if piece.last and (months or piece.last.endswith("-22")):  # after its label, within it
+        prefix = piece.last if months else piece.last[:8]
+        after = prefix[:-1] + chr(ord(prefix[-1]) + 1)  # above every text of that prefix
+        found.append((after, _month_start(_month_after(piece.last[:7])), piece.sign))
+    return [(low, high, sign) for low, high, sign in found if low < high]
+
+
+def _month_start(month: str) -> str:
+    """The first day of ``month`` as a bound of text (:data:`AFTER_LAST` for itself)."""
+    return month if month == AFTER_LAST else f"{month}-01"
+
+
 def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
     """:func:`usage_statement` over a time range (no user or machine filter): the whole days
     as the pieces of :func:`plan`, the hours the range cuts from the rows."""
     days = _split_days(filters.since, filters.until)
     plain, params = where_clause(replace(filters, since=None, until=None))
-    branches = [_branch(piece, plain, params) for piece in plan(*days.whole)]
+    branches = []
+    for piece in plan(*days.whole):
+        branches.append(_branch(piece, plain, params))
+        for low, high, sign in _strays(piece):
+            branch, values = _branch(Piece("usage_daily", "", "", sign), plain, params)
+            joint = " AND" if plain else " WHERE"
+            branches.append((f"{branch}{joint} day >= ? AND day < ?", [*values, low, high]))
     for doubt in days.doubts:  # a day read from the rows instead: its sums taken out again
         branch, values = _branch(Piece("usage_daily", doubt.day, doubt.day, -1), plain, params)
         branches.append((f"{branch} AND {doubt.check}", [*values, *doubt.params]))
