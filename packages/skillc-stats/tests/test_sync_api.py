@@ -462,6 +462,65 @@ def test_rows_of_unknown_skills_are_counted_never_read(
     assert count_rows(primary_log(demo.runtime)) == 2 and count_rows(source) == 2
 
 
+def test_w003_is_quiet_for_rows_sync_looked_at_and_skipped(
+    demo: ResolvedSkill,
+    project: Path,
+    tmp_path: Path,
+    env: dict[str, str],
+    layout: Layout,
+    log_rows: Log,
+    fallback_of: Fallback,
+) -> None:
+    """W003 ("stale local logs; run 'skc sync'") keyed on the fallback's age alone, so rows
+    ``sync`` keeps skipping (a skill not installed and never built, an older version's) made
+    it show on every use, for ever, though ``sync`` said they were skipped. A ``sync`` that
+    keeps only such rows marks the log; W003 is quiet while it is unchanged, back once a new
+    row comes, and the mark goes with the folder once the rows can move."""
+    import os
+    import time
+
+    from skillc_index import Diagnostic
+    from skillc_index.accesslog import log_access
+
+    def age(*paths: Path) -> None:  # an hour and more goes by
+        old = time.time() - 2 * 3600
+        for path in paths:
+            os.utime(path, (old, old))
+
+    def warned() -> list[str]:
+        outcome = log_access(layout, demo.runtime, record(demo, "show", {}))
+        return [d.code for d in outcome.diagnostics if isinstance(d, Diagnostic)]
+
+    ghost = record(demo, "show", {}, skill_path=str(tmp_path / "ghost"))
+    source = log_rows(*rows_for(demo, 2), ghost, to=fallback_of("demo"))
+    age(source)
+    assert warned() == ["W003"]
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert (synced.entries, synced.skipped, synced.removed) == (2, 1, False)
+    age(*source.parent.iterdir())  # the log and what sync wrote beside it
+    assert warned() == [] and warned() == []
+    assert source.with_name("skipped").stat().st_size == 0  # the mark: an empty file
+    log_rows(*rows_for(demo, 1, start=5), to=source)  # a row sync can move
+    age(source)
+    assert warned() == ["W003"]
+    (project / ".skillc" / "runtime" / "ghost").mkdir()  # built: the row has a home now
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert (synced.entries, synced.skipped, synced.removed) == (2, 0, True)
+    assert not (project / ".skillc" / "logs").exists()
+    # a folder of the mark's name is no mark: left alone (W003 then goes on)
+    other = record(demo, "show", {}, skill_path=str(tmp_path / "other"))
+    source = log_rows(*rows_for(demo, 1, start=9), other, to=fallback_of("demo"))
+    (source.with_name("skipped") / "mine").mkdir(parents=True)
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.ok and (synced.entries, synced.skipped, synced.removed) == (1, 1, False)
+    age(*source.parent.iterdir())
+    assert warned() == ["W003"] and (source.with_name("skipped") / "mine").is_dir()
+    (project / ".skillc" / "runtime" / "other").mkdir()
+    (synced,) = sync_logs(project=project, env=env).skills
+    assert synced.ok and (synced.entries, synced.skipped, synced.removed) == (1, 0, True)
+    assert (source.with_name("skipped") / "mine").is_dir() and not source.exists()
+
+
 def test_rows_of_every_installed_skill_are_moved_to_its_runtime(
     demo: ResolvedSkill,
     project: Path,

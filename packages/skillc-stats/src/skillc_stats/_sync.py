@@ -29,7 +29,8 @@ rows are safely there. Per skill:
    are compared: a row's identity is all its columns but ``id``; rows are counted, so two
    identical accesses in the same second stay two rows and a repeated copy adds nothing;
 4. only when every destination has committed is the fallback folder removed, or, when
-   rows were skipped, the copied rows deleted from it (it keeps the skipped ones). A crash
+   rows were skipped, the copied rows deleted from it (it keeps the skipped ones, and is
+   marked so: :func:`skillc_index.accesslog.mark_skipped`, W003 then quiet). A crash
    or an error before that leaves it in place; the next ``sync`` copies only what is missing.
 
 Nothing outside the synced project (or the skillc home, for global runtimes) is read,
@@ -61,7 +62,7 @@ import shutil
 import sqlite3
 import time
 from collections.abc import Mapping
-from contextlib import closing
+from contextlib import closing, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
@@ -84,6 +85,7 @@ from skillc_index.accesslog import (
     FallbackLocked,
     empty_log,
     fallback_lock,
+    mark_skipped,
     misplaced,
     open_log,
     primary_log,
@@ -99,6 +101,7 @@ from skillc_index.accesslog.merge import (
     read_identities,
 )
 from skillc_index.accesslog.schema import DB_FILES
+from skillc_index.accesslog.store import SKIPPED_FILE, skipped_mark
 from skillc_index.atomic import disk_failure, nearest_existing
 
 _SKILL_PATH = 4  # position of skill_path in an Identity
@@ -371,6 +374,8 @@ def _remove(fallback: _Fallback) -> None:
     else:
         for suffix in DB_FILES:
             Path(f"{fallback.path}{suffix}").unlink(missing_ok=True)
+        if skipped_mark(fallback.path) is not None:
+            fallback.path.with_name(SKIPPED_FILE).unlink(missing_ok=True)
         for empty in (fallback.path.parent, folder):
             try:
                 empty.rmdir()
@@ -387,6 +392,8 @@ def _only_the_log(folder: Path, log: Path) -> bool:
     """Whether ``folder`` is a real folder holding nothing but the fallback ``log`` (and
     SQLite's files beside it) in its ``.skillc-meta``."""
     names = {log.name + suffix for suffix in DB_FILES}
+    if skipped_mark(log) is not None:  # sync's own (a folder or a symlink of its name is kept)
+        names.add(SKIPPED_FILE)
     try:
         if folder.is_symlink() or os.listdir(folder) != [log.parent.name]:  # noqa: PTH208
             return False
@@ -493,6 +500,9 @@ def _sync_locked(known: _Known, fallback: _Fallback) -> SkillSync:
             except sqlite3.Error as exc:
                 error = InternalError(f"cannot update local logs '{layout.display(source)}': {exc}")
                 return SkillSync(skill, source, entries, targets, False, error, plan.skipped)
+            db.close()  # (its last changes are in the file: the time marked is final)
+            with suppress(OSError):  # unmarked: W003 goes on saying to sync
+                mark_skipped(source)
             return SkillSync(skill, source, entries, targets, False, None, plan.skipped)
         try:
             _remove(fallback)

@@ -5,7 +5,8 @@ database, and the row shapes analytics read.
   way every front end logs.
 - ``store``: where a row goes and how it is written (primary log, else the fallback; a log
   skillc did not make is never touched): ``AccessRecord``, ``log_access``, ``insert``,
-  ``hold_log``, ``fallback_lock``, ``primary_log``, ``fallback_log``, ``new_run_id``...
+  ``hold_log``, ``fallback_lock``, ``primary_log``, ``fallback_log``, ``mark_skipped``,
+  ``new_run_id``...
 - ``schema``: the database (``connect``, ``open_log``, ``COLUMNS``, ``RFC_COLUMNS``,
   ``INSERT_ROW``, ``ForeignLog``, ``check_log``, ``check_schema``, ``LOG_FILE``, ``empty_log``).
 - ``identity``: the log's own identity, which a team store keys its rows by
@@ -51,6 +52,7 @@ _EXPORTS: dict[str, str] = {
     "insert": "store",
     "prune_rows": "store",
     "log_access": "store",
+    "mark_skipped": "store",
     "new_run_id": "store",
     "primary_log": "store",
     "primary_log_finder": "store",
@@ -136,6 +138,7 @@ __all__ = [
     "insert",
     "last_id",
     "log_access",
+    "mark_skipped",
     "misplaced",
     "new_log_id",
     "new_run_id",
@@ -216,6 +219,7 @@ if TYPE_CHECKING:
         hold_log,
         insert,
         log_access,
+        mark_skipped,
         new_run_id,
         primary_log,
         primary_log_finder,

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
@@ -239,6 +240,55 @@ def fallback_log(layout: Layout, skill: str) -> Path:
     return layout.fallback_log_dir(skill) / LOG_FILE
 
 
+#: Beside a fallback log, the mark of a ``sync`` that kept in it only rows it could not move
+#: (skipped: a skill not installed and never built): an empty file whose time is the log's.
+SKIPPED_FILE = "skipped"
+
+
+def mark_skipped(log: Path) -> None:
+    """Mark the fallback ``log`` as ``sync`` leaves it holding only rows it skipped (under the
+    exclusive :func:`fallback_lock`, the log closed): the log's time set two seconds back (no
+    later write, which sets it to its own time, can leave it there) and :data:`SKIPPED_FILE`
+    given the same time, so that W003 stays quiet until the log changes
+    (:func:`stale_fallback`). A symlink, a FIFO or a folder of that name is left as it is
+    (then W003 still shows). ``OSError`` when it cannot be done."""
+    seen = log.stat().st_mtime_ns - 2_000_000_000
+    mark = log.with_name(SKIPPED_FILE)
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(mark, flags, 0o644)
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.utime(log, ns=(seen, seen))
+            os.utime(fd if os.utime in os.supports_fd else mark, ns=(seen, seen))
+    finally:
+        os.close(fd)
+
+
+def stale_fallback(log: Path) -> bool:
+    """Whether the fallback ``log`` is stale (W003): it was last written over an hour ago, and
+    not as the last ``sync`` that looked at it left it holding only rows it skipped
+    (:func:`mark_skipped`: ``sync`` already says those are skipped; running it again would not
+    move them). A new row changes the log's time: W003 is back an hour later."""
+    try:
+        written = log.stat().st_mtime_ns
+    except OSError:
+        return False
+    if time.time() - written / 1e9 <= STALE_AFTER_SECONDS:
+        return False
+    mark = skipped_mark(log)
+    return mark is None or mark.st_mtime_ns != written
+
+
+def skipped_mark(log: Path) -> os.stat_result | None:
+    """The status of :data:`SKIPPED_FILE` beside the fallback ``log`` when it is a mark (a
+    regular file, not a symlink), else None."""
+    try:
+        mark = log.with_name(SKIPPED_FILE).lstat()
+    except OSError:
+        return None
+    return mark if stat.S_ISREG(mark.st_mode) else None
+
+
 def runtime_base(layout: Layout, runtime: Path) -> Path:
     """The folder a runtime's log must stay in: the project root for a project runtime, the
     skillc home for a global one, the runtime itself for one the caller made up."""
@@ -300,17 +350,14 @@ def log_access(
     :data:`PRIMARY_BUSY_TIMEOUT_MS`), the row goes to ``<project root or cwd>/.skillc/logs/<skill>/
     .skillc-meta/logs.db``. A log that lies outside its base or is not skillc's
     (:class:`ForeignLog`) is not touched, and a warning says so. W002 when both fail; W003
-    when fallback logs for this skill are over an hour old. A log in a removed project
+    when fallback logs for this skill are stale (:func:`stale_fallback`). A log in a removed project
     (:func:`project_removed`) is not made: the row goes nowhere, with no W002 (there is
     nothing to sync). Never raises.
     """
     diagnostics: list[Diagnostic | Notice] = []
     fallback = fallback_log(layout, record.skill)
-    try:
-        if time.time() - fallback.stat().st_mtime > STALE_AFTER_SECONDS:
-            diagnostics.append(stale_local_logs(record.skill))
-    except OSError:
-        pass
+    if stale_fallback(fallback):
+        diagnostics.append(stale_local_logs(record.skill))
     refused: list[str] = []
     removed = False
     for path, base, wait_ms in (
