@@ -17,6 +17,9 @@ database, and the row shapes analytics read.
   an agent's use; ``AUTHOR_COMMANDS``: the author's own runs; ``command_kind``), and what
   an upload reads (``first_row``, ``highest_id``, ``last_id``, ``row_by_id``,
   ``rows_after``).
+- ``moves``: the folders ``route`` moved a log's skill between, recorded beside its rows
+  (``record_move``) and read as aliases of the folder it is at now (``moves_of``,
+  ``folder_key``).
 - ``merge``: one log's rows into another, each row once (``sync``): ``FallbackRows``,
   ``read_identities``, ``count_missing``, ``copy_missing``, ``begin_merge``, ``drop_merged``.
 - ``ShowArgs``, ``OpenArgs``, ``SearchArgs``, ``SourcesArgs`` (``args``): the keys of the

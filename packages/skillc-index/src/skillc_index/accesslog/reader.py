@@ -29,6 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard, overload
 
+from skillc_index.accesslog.moves import Move, folder_key
 from skillc_index.accesslog.schema import COLUMNS, empty_log, open_log
 from skillc_index.clock import is_utc_timestamp
 from skillc_index.diagnostics import UnreadableFile
@@ -204,6 +205,21 @@ def where_clause(
     return (" WHERE " + " AND ".join(tests) if tests else ""), params
 
 
+def _moved_where(
+    filters: RowFilters, column: str, values: Sequence[str], moves: Sequence[Move]
+) -> tuple[str, list[Any]]:
+    """:func:`where_clause` of the rows now at one of ``values``: their own, and those that
+    ``moves`` (:func:`~.moves.moves_of`) took there, not those they took away (the folders
+    are looked up in the index by ``column``, then each row's folder now tested)."""
+    moved = [move[0] for move in moves if move[0] not in values]
+    where, params = where_clause(filters, column, [*values, *dict.fromkeys(moved)])
+    if moves:
+        key, key_params = folder_key(column, None, moves)
+        where += f" AND {key} IN ({', '.join('?' * len(values))})"
+        params += [*key_params, *(valid_utf8(value) for value in values)]
+    return where, params
+
+
 def second_floor(bound: str) -> str:
     """The text below every time of the second of ``bound`` (a bound of skillc's form,
     ``2026-12-01T10:00:00Z``): ``2026-12-01T10:00:00.``, which sorts after every earlier
@@ -254,18 +270,25 @@ class LocalRows:
 class StatsLog:
     """Read-only queries over one skill's rows (those whose ``column`` is ``value``, or one
     of its values: its ``skill_path`` in a local log, with the folders imported into it, its
-    name in the team store) within the filters.
+    name in the team store) within the filters. ``moves`` (a local log's,
+    :func:`~.moves.moves_of`): the rows a move took to one of the values are the skill's too,
+    those it took away are not.
 
     The same statements run over SQLite and PostgreSQL: they use only what both have.
     """
 
     def __init__(
-        self, rows: Rows, column: str, value: str | Sequence[str], filters: RowFilters
+        self,
+        rows: Rows,
+        column: str,
+        value: str | Sequence[str],
+        filters: RowFilters,
+        moves: Sequence[Move] = (),
     ) -> None:
         from skillc_index.items import as_items
 
         self._run = rows
-        self._where, self._params = where_clause(filters, column, as_items(value))
+        self._where, self._params = _moved_where(filters, column, as_items(value), moves)
 
     @overload
     def _rows(self, select: str, tail: str = "", extra: Sequence[Any] = ()) -> list[Any]: ...
@@ -377,23 +400,31 @@ GROUPS = {
 }
 
 
-def _grouping(keys: Sequence[str]) -> tuple[str, str]:
-    """The ``SELECT`` list of ``keys`` (fixed SQL of :data:`GROUPS`, never a value) and the
-    ``GROUP BY`` of them and the command."""
-    select = ", ".join(GROUPS[key] for key in keys)
+def _grouping(keys: Sequence[str], sql: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """The ``SELECT`` list of ``keys`` (fixed SQL of :data:`GROUPS`, never a value, or of
+    ``sql``) and the ``GROUP BY`` of them and the command."""
+    select = ", ".join((sql or {}).get(key) or GROUPS[key] for key in keys)
     return select, ", ".join(str(n) for n in range(1, len(keys) + 2))
 
 
 def grouped_counts(
-    rows: Rows, filters: RowFilters, column: str, values: Sequence[str], keys: Sequence[str]
+    rows: Rows,
+    filters: RowFilters,
+    column: str,
+    values: Sequence[str],
+    keys: Sequence[str],
+    moves: Sequence[Move] = (),
 ) -> list[Any]:
     """``(*keys, command, rows)`` of the rows whose ``column`` is one of ``values`` (a local
     log: its skills' source folders) within the filters: the trends and pictures of every
-    skill at once (``skc stats --all --by``, ``--html``)."""
-    select, group = _grouping(keys)
-    where, params = where_clause(filters, column, values)
+    skill at once (``skc stats --all --by``, ``--html``). ``moves`` (:func:`~.moves.moves_of`):
+    the rows of a moved folder are read too, and a ``column`` key is the folder a move took
+    them to."""
+    key, key_params = folder_key(column, None, moves)
+    select, group = _grouping(keys, {column: key})
+    where, params = _moved_where(filters, column, values, moves)
     statement = f"SELECT {select}, command, COUNT(*) FROM access_log{where} GROUP BY {group}"
-    return rows(statement, params)
+    return rows(statement, [*(key_params if column in keys else []), *params])
 
 
 def usage_of(
@@ -403,6 +434,7 @@ def usage_of(
     values: Sequence[str] | None = None,
     same: Mapping[str, str] | None = None,
     spread: Collection[str] = (),
+    moves: Sequence[Move] = (),
 ) -> list[SkillUsage]:
     """Uses, first and last use, distinct projects (of the uses) and author activity per
     ``column`` value within the filters: of ``values`` only (a local log: its skills' source
@@ -411,12 +443,13 @@ def usage_of(
     answered from an index by ``column`` and command (the kind of each row is its command's,
     :func:`command_kind`). The keys of ``spread`` (skills whose rows are in several logs,
     :func:`several_logs`) get their working folders too (:attr:`SkillUsage.folders`, one more
-    statement)."""
+    statement). The rows ``moves`` took to a folder (:func:`~.moves.moves_of`) count as
+    that folder's."""
+    moved = list(dict.fromkeys(move[0] for move in moves))
+    if values is not None:
+        values = [*values, *(folder for folder in moved if folder not in values)]
     sql, params = where_clause(filters, column if values is not None else None, values or ())
-    key, key_params = column, []
-    if same:
-        key = f"CASE {column}{' WHEN ? THEN ?' * len(same)} ELSE {column} END"
-        key_params = [valid_utf8(text) for pair in same.items() for text in pair]
+    key, key_params = folder_key(column, same, moves)
     statement = (
         f"SELECT key, SUM(used), MIN(CASE WHEN used = 1 THEN timestamp END), "
         "MAX(CASE WHEN used = 1 THEN timestamp END), "
@@ -429,8 +462,10 @@ def usage_of(
     wanted = set(spread)
     spread_values = [
         valid_utf8(value)
-        for value in dict.fromkeys(values if values is not None else [*(same or {}), *spread])
-        if (same or {}).get(value, value) in wanted
+        for value in dict.fromkeys(
+            values if values is not None else [*(same or {}), *spread, *moved]
+        )
+        if (same or {}).get(value, value) in wanted or (wanted and value in moved)
     ]
     if spread_values:  # only the rows of those skills: not every row a second time
         spread_sql, spread_params = where_clause(filters, column, spread_values)
@@ -445,7 +480,7 @@ def usage_of(
         if not all(time is None or _instant(time) for time in (first, last)):  # (rare)
             logged = values if values is not None else [*(same or {}), name]  # its folders
             of_name = [value for value in logged if (same or {}).get(value, value) == name]
-            first, last = StatsLog(rows, column, of_name, filters).period(USE_COMMANDS)
+            first, last = StatsLog(rows, column, of_name, filters, moves).period(USE_COMMANDS)
         times = (first, last, int(projects), int(authored), tuple(folders.get(name, ())))
         usage.append(SkillUsage(name, int(uses), *times))
     return usage

@@ -38,9 +38,9 @@ LOG_FILE = "logs.db"
 DB_FILES = ("", "-wal", "-shm", "-journal")
 #: 1: the table and its timestamp index. 2, 3: the indexes ``skc stats`` reads (below). 4: the
 #: log's identity (:mod:`.identity`). 5: the fallback logs ``sync`` copied from
-#: (:mod:`.merge`). An older database gains what it lacks the next time a command writes to
-#: it (``connect`` runs SCHEMA).
-SCHEMA_VERSION = 5
+#: (:mod:`.merge`). 6: the folders its skill was moved between (:mod:`.moves`). An older
+#: database gains what it lacks the next time a command writes to it (``connect`` runs SCHEMA).
+SCHEMA_VERSION = 6
 STALE_AFTER_SECONDS = 3600
 #: How long a command waits for another writer of the primary log. Writers hold the lock for
 #: one short transaction (well under a millisecond); a lock held longer is someone else's long
@@ -89,6 +89,16 @@ SCHEMA = (
     # and the highest ``id`` copied, written in the copy's transaction; the newest kept.
     """CREATE TABLE IF NOT EXISTS merged_logs (
         log_id TEXT NOT NULL,
+        upto INTEGER NOT NULL
+    )""",
+    # The folders ``route install`` and ``uninstall`` moved the log's skill between
+    # (:mod:`.moves`): the rows of ``from_path`` up to ``upto`` are the skill's at ``to_path``.
+    # Appended only: no row of access_log is ever edited (a team store compares them).
+    """CREATE TABLE IF NOT EXISTS moved_folders (
+        id INTEGER PRIMARY KEY,
+        timestamp TEXT NOT NULL,
+        from_path TEXT NOT NULL,
+        to_path TEXT NOT NULL,
         upto INTEGER NOT NULL
     )""",
 )

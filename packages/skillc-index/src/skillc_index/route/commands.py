@@ -103,6 +103,21 @@ def _move(origin: Path, destination: Path) -> None:
     origin.rename(destination)
 
 
+def _log_move(
+    place: RoutePlace, layout: Layout, name: str, old: Path, new: Path, notices: list[Notice]
+) -> None:
+    """Record in the access log of the skill ``name`` that its folder moved from ``old``
+    (gone now) to ``new``, as its rows name them (real paths): the uses logged under the old
+    folder count as the new one's (:mod:`skillc_index.accesslog.moves`); no row is changed."""
+    from skillc_index.accesslog.moves import record_move
+
+    before = Path(os.path.realpath(old.parent)) / old.name
+    after = Path(os.path.realpath(new))
+    notice = record_move(layout, runtime_of(place, layout, name), before, after)
+    if notice is not None:
+        notices.append(notice)
+
+
 def route_install(
     session: Session, agent: str = "claude", *, global_: bool = False, dry_run: bool = False
 ) -> RouteResult:
@@ -256,6 +271,8 @@ def _install(
                 _remove(origin)  # a symlink, or a copy of skillc's own (checked above)
             else:
                 _move(origin, place.destination(plan.name, plan.kind))
+                if plan.kind == "folder":
+                    _log_move(place, layout, plan.name, origin, place.store / plan.name, notices)
         except OSError as exc:
             why = "on another file system" if exc.errno == errno.EXDEV else exc.strerror or str(exc)
             left.append(SkillLeft(plan.name, origin, f"not moved ({why})", "not moved"))
@@ -280,6 +297,9 @@ def _install(
                 except OSError:
                     pass
                 else:
+                    _log_move(
+                        place, layout, record.name, place.store / record.name, origin, notices
+                    )
                     failed.add(record.name)
                     left.append(SkillLeft(record.name, origin, f"put back: {reason}", cause))
                     if record.name in created:  # what the failed build left of its runtime
@@ -464,6 +484,7 @@ def _uninstall(
     skills: list[RoutedSkill] = []
     left: list[SkillLeft] = []
     remaining: list[MoveRecord] = []
+    notices: list[Notice] = []
 
     def put_back(record: MoveRecord) -> None:
         origin = folder / record.name
@@ -500,6 +521,8 @@ def _uninstall(
                 left.append(SkillLeft(record.name, destination, why, "not moved back"))
                 remaining.append(record)
                 return
+            if record.kind == "folder":
+                _log_move(place, layout, record.name, destination, origin, notices)
         skills.append(here)
 
     # a routed skill named like the router goes back only once the router is gone
@@ -519,7 +542,6 @@ def _uninstall(
             left.append(SkillLeft(record.name, place.destination(record.name, record.kind), why,
                                   "its place is the router's"))  # fmt: skip
             remaining.append(record)
-    notices: list[Notice] = []
     if router_state in ("edited", "other"):
         notices.append(
             Notice(f"{place.router} is not the router skillc wrote (edited since?); left as it is")

@@ -1,0 +1,153 @@
+"""The folders a skill was moved between (``route install`` puts an agent folder's skill in
+the store, ``uninstall`` puts it back): its uses stay its own wherever they were logged.
+
+A row names the folder the skill was read from (``skill_path``), and no row is ever edited
+(a team store compares a log's rows with the ones it holds: :mod:`.identity`). So the move is
+recorded beside them, in the log of the skill's runtime, which stays the same across the
+move: :func:`record_move` appends ``(from_path, to_path, upto)`` to ``moved_folders``,
+``upto`` the highest row ``id`` then. The readers (``skc stats``, ``stats --all``, the
+listing's ranking) read the moves with :func:`moves_of` and count a row of ``from_path``
+whose ``id`` is at most ``upto`` as ``to_path``'s (:func:`folder_key`); rows of
+``from_path`` written after the move stay that folder's (another skill may live there now).
+Moves chain: a skill routed and put back again counts every row as its folder's.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from skillc_index.text import valid_utf8
+
+if TYPE_CHECKING:
+    from skillc_index.accesslog.reader import Rows
+    from skillc_index.diagnostics import Notice
+    from skillc_index.layout import Layout
+
+__all__ = ["MAX_MOVES", "Move", "folder_key", "moves_of", "record_move"]
+
+#: The most moves of a log read, the latest (a log is one skill's: two per install and
+#: uninstall).
+MAX_MOVES = 1_000
+
+#: ``(folder, upto, now)``: the rows of ``folder`` whose ``id`` is at most ``upto`` (and
+#: above the ``upto`` of the folder's move before, if any) are the skill's now at ``now``.
+Move = tuple[str, int, str]
+
+_INSERT = (
+    "INSERT INTO moved_folders (timestamp, from_path, to_path, upto) "
+    "VALUES (?, ?, ?, (SELECT COALESCE(MAX(id), 0) FROM access_log))"
+)
+
+
+def record_move(layout: Layout, runtime: Path, old: Path, new: Path) -> Notice | None:
+    """Record in ``runtime``'s primary log that its skill moved from the folder ``old`` to
+    ``new`` (both as rows name them: real paths), in one transaction; no row changes. A log
+    that is not there (never made, or of no byte) holds no row to carry: nothing is made. A
+    log that cannot be written (misplaced, not skillc's, locked, a full disk) is a notice:
+    the uses before the move then stay the old folder's."""
+    from skillc_index.accesslog.schema import connect, empty_log, misplaced
+    from skillc_index.accesslog.store import primary_log, runtime_base
+    from skillc_index.clock import utc_now
+
+    path = primary_log(runtime)
+    if not os.path.lexists(path) or empty_log(path):
+        return None
+    try:
+        if misplaced(path, runtime_base(layout, runtime)):
+            raise OSError("it lies outside its runtime's base")
+        db = connect(path)
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(_INSERT, (utc_now(), valid_utf8(str(old)), valid_utf8(str(new))))
+            db.execute("COMMIT")
+        finally:
+            db.close()  # rolls back what was not committed
+    except (OSError, sqlite3.Error) as exc:
+        from skillc_index.diagnostics import Notice
+
+        return Notice(
+            f"the access log '{layout.display(path)}' does not record the move of "
+            f"'{layout.display(old)}' to '{layout.display(new)}' ({exc}): the uses before it "
+            "stay the old folder's"
+        )
+    return None
+
+
+def moves_of(rows: Rows) -> tuple[Move, ...]:
+    """The moves the log ``rows`` records (the latest :data:`MAX_MOVES`), as :data:`Move`
+    rules in the order :func:`folder_key` tests them: each folder's by ``upto``. None in a
+    log without ``moved_folders`` (older, or another tool's) or whose table of that name
+    cannot be read as skillc's."""
+    from skillc_index.diagnostics import UnreadableFile
+
+    exists = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'moved_folders'"
+    if not rows(exists, []):
+        return ()
+    try:
+        found = rows(
+            "SELECT from_path, to_path, upto FROM moved_folders ORDER BY id DESC LIMIT ?",
+            [MAX_MOVES],
+        )
+    except UnreadableFile:  # another tool's table of that name
+        return ()
+    moves = [
+        (old, new, upto)
+        for old, new, upto in reversed(found)
+        if isinstance(old, str) and isinstance(new, str) and type(upto) is int
+    ]
+    return _rules(moves)
+
+
+def _rules(moves: Sequence[tuple[str, str, int]]) -> tuple[Move, ...]:
+    """Each moved folder's ids cut into spans by the moves, in order: a move takes the spans
+    now at its ``from_path`` up to its ``upto`` to its ``to_path``. A folder's last span (the
+    ids after its last move) is its own: no rule, the row's own folder."""
+    spans: dict[str, list[tuple[int | None, str]]] = {}  # folder -> [(last id or None, now)]
+    for old, new, upto in moves:
+        spans.setdefault(old, [(None, old)])
+        for folder, parts in spans.items():
+            cut: list[tuple[int | None, str]] = []
+            low: int | None = None
+            for high, now in parts:
+                if now != old or (low is not None and low >= upto):
+                    cut.append((high, now))
+                elif high is not None and high <= upto:
+                    cut.append((high, new))
+                else:
+                    cut += [(upto, new), (high, now)]
+                low = high
+            merged: list[tuple[int | None, str]] = []
+            for high, now in cut:  # neighbours at the same folder are one span
+                if merged and merged[-1][1] == now:
+                    merged.pop()
+                merged.append((high, now))
+            spans[folder] = merged
+    return tuple(
+        (folder, high, now)
+        for folder, parts in spans.items()
+        for high, now in parts
+        if high is not None
+    )
+
+
+def folder_key(
+    column: str, same: Mapping[str, str] | None = None, moves: Sequence[Move] = ()
+) -> tuple[str, list[Any]]:
+    """SQL of the folder a row counts for, and its parameters: the folder a move took its
+    rows to (``moves``, :func:`moves_of`), then the one a folder of ``same`` counts as (a
+    folder imported into a store: its store copy), else the row's own ``column``."""
+    if not same and not moves:
+        return column, []
+    same = same or {}
+    tests = [f"WHEN {column} = ? AND id <= ? THEN ?"] * len(moves)
+    tests += [f"WHEN {column} = ? THEN ?"] * len(same)
+    params: list[Any] = [
+        value for folder, upto, now in moves for value in (folder, upto, same.get(now, now))
+    ]
+    params += [text for pair in same.items() for text in pair]
+    params = [valid_utf8(value) if isinstance(value, str) else value for value in params]
+    return f"CASE {' '.join(tests)} ELSE {column} END", params

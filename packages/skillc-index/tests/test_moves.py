@@ -1,0 +1,92 @@
+"""The folders a skill was moved between (``route install`` and ``uninstall``), recorded in
+its log beside the rows (:mod:`skillc_index.accesslog.moves`): what every reader counts."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from contextlib import closing
+from pathlib import Path
+from typing import NamedTuple
+
+from skillc_index import Layout
+from skillc_index.accesslog import AccessRecord, insert, primary_log
+from skillc_index.accesslog.moves import moves_of, record_move
+from skillc_index.accesslog.reader import LocalRows, StatsLog, grouped_counts, usage_of
+
+
+class AllRows(NamedTuple):
+    since: str | None = None
+    until: str | None = None
+    projects: Sequence[str] = ()
+    users: Sequence[str] = ()
+    machines: Sequence[str] = ()
+
+
+def test_a_move_takes_the_rows_logged_before_it(layout: Layout, project: Path) -> None:
+    """The rows of the old folder up to the move are the new folder's, in every reader (a
+    skill's stats, ``--all``, the trends, the listing's ranking); the ones logged there after
+    the move stay the old folder's (another skill may be there now). Put back, every row is
+    the old folder's again. No row is edited."""
+    runtime = layout.runtime_store("project") / "s"
+    log = primary_log(runtime)
+    old, new = project / ".cursor" / "skills" / "s", project / ".skillc" / "skills" / "s"
+
+    def use(folder: Path) -> None:
+        insert(log, [AccessRecord("show", "s", str(folder), str(project))])
+
+    def rows() -> list[tuple[object, ...]]:
+        with closing(sqlite3.connect(log)) as db:
+            return db.execute("SELECT * FROM access_log ORDER BY id").fetchall()
+
+    def counts() -> dict[str, tuple[int, ...]]:
+        """Each folder's uses: ``usage_of`` of every row, of the folders (the listing),
+        ``StatsLog`` (``stats NAME``), ``grouped_counts`` (the trends)."""
+        found: dict[str, tuple[int, ...]] = {}
+        local = LocalRows(log)
+        try:
+            moves = moves_of(local)
+            every = {
+                use.key: use.uses for use in usage_of(local, AllRows(), "skill_path", moves=moves)
+            }
+            for folder in (str(old), str(new)):
+                listed = usage_of(local, AllRows(), "skill_path", [folder], moves=moves)
+                one = StatsLog(local, "skill_path", folder, AllRows(), moves).cwd_counts()
+                grouped = grouped_counts(
+                    local, AllRows(), "skill_path", [folder], ("skill_path",), moves
+                )
+                found[folder] = (
+                    every.get(folder, 0),
+                    sum(use.uses for use in listed if use.key == folder),
+                    sum(count for _, count in one),
+                    sum(count for key, _, count in grouped if key == folder),
+                )
+        finally:
+            local.close()
+        return found
+
+    assert record_move(layout, runtime, old, new) is None  # no log: nothing to carry
+    assert not log.exists()
+    use(old)
+    before = rows()
+    assert record_move(layout, runtime, old, new) is None
+    use(old)  # after the move: not the moved skill's
+    use(new)
+    assert counts() == {str(old): (1, 1, 1, 1), str(new): (2, 2, 2, 2)}
+    assert record_move(layout, runtime, new, old) is None  # put back
+    assert counts() == {str(old): (3, 3, 3, 3), str(new): (0, 0, 0, 0)}
+    assert rows()[:1] == before
+
+
+def test_a_move_the_log_cannot_take_is_said(layout: Layout, project: Path) -> None:
+    """A log that is not skillc's is never written: the move is a notice, not an error."""
+    runtime = layout.runtime_store("project") / "s"
+    log = primary_log(runtime)
+    log.parent.mkdir(parents=True)
+    with closing(sqlite3.connect(log)) as db:
+        db.execute("CREATE TABLE access_log (id INTEGER PRIMARY KEY, extra)")
+    notice = record_move(layout, runtime, project / "a" / "s", project / "b" / "s")
+    assert notice is not None and "does not record the move" in str(notice)
+    with closing(sqlite3.connect(log)) as db:
+        tables = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    assert tables == [("access_log",)]
