@@ -298,3 +298,53 @@ def test_skc_examples_stay_skc(skc: Run) -> None:
     page = skc("mcp", "--help").stdout
     assert '{"command": "skc", "args": ["mcp"]}' in page
     assert "claude mcp add skillc -- skc mcp" in page
+
+
+#: Every option naming a file a command writes, after the arguments it needs.
+OUTPUT_FILE_OPTIONS = (
+    ("lint", "demo", "--sarif-file"),
+    ("lint", "demo", "--write-baseline"),
+    ("stats", "--all", "--html"),
+)
+
+
+@pytest.mark.parametrize("command", OUTPUT_FILE_OPTIONS, ids=lambda c: c[-1])
+def test_every_output_file_that_cannot_be_written_is_one_e100_before_the_work(
+    cli: Callable[..., Run],
+    project: Path,
+    write_skill: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+    command: tuple[str, ...],
+) -> None:
+    """``--sarif-file`` said ``Invalid value for --sarif-file: cannot write ...`` and
+    ``--html`` ``cannot write --html ...`` (a name too long E999 ``cannot create``); a folder
+    there, or one this process cannot write, was found once the skills were linted (or the
+    report made): every output file is one E100 ``cannot write 'FILE': reason``
+    (``skillc_index.atomic.file_target``), exit 1, nothing printed, nothing written."""
+    import errno
+    import os
+
+    write_skill(project / "demo", "demo", "Does x. Use when y.")
+    (project / "afile").write_text("in the way\n")
+    (project / "folder").mkdir()
+    (project / "locked").mkdir()
+    real_access = os.access
+    monkeypatch.setattr(  # as without the permission (the tests may run as root)
+        os, "access", lambda p, mode, **kw: Path(p).name != "locked" and real_access(p, mode)
+    )
+    long = "n" * 300
+    before = sorted(project.rglob("*"))
+    run = cli("skc")
+    for given, code in [
+        ("afile/x.out", errno.ENOTDIR),
+        ("afile/", errno.ENOTDIR),
+        ("reports/", errno.ENOENT),
+        ("folder", errno.EISDIR),
+        (f"{long}/x.out", errno.ENAMETOOLONG),
+        ("locked/x.out", errno.EACCES),
+    ]:
+        proc = run(*command, given)
+        assert (proc.returncode, proc.stdout) == (1, ""), (given, proc)
+        line = f"error[E100]: invalid option: 'cannot write '{given}': {os.strerror(code)}'\n"
+        assert proc.stderr == line, given
+    assert sorted(project.rglob("*")) == before

@@ -418,26 +418,22 @@ def test_period_labels_never_overlap() -> None:
 def test_html_where_no_file_can_be_is_refused(
     demo: ResolvedSkill, stats_cli: Run, project: Path
 ) -> None:
-    """A page path with a name too long for the file system was a raw E999 ``OSError``: it is
-    ``cannot create``, as for ``package -o``. A missing folder above the page was E999 too:
-    it is made, as ``package -o`` makes its own; a page that cannot be anywhere (a file in
-    the way, ``reports/`` naming no folder) is E100 for ``--html``, before the report."""
+    """A page path with a name too long for the file system was a raw E999 ``OSError``, then
+    E999 ``cannot create``. A missing folder above the page was E999 too: it is made, as
+    ``package -o`` makes its own; a page that cannot be anywhere (a name too long, a file in
+    the way, ``reports/`` naming no folder) is E100 ``cannot write``, before the report, as
+    every command's output file."""
     long = "n" * 300
-    proc = stats_cli("stats", "demo", "--html", f"{long}/x.html")
-    assert proc.returncode == 1
-    reason = os.strerror(errno.ENAMETOOLONG)
-    assert proc.stderr == f"error[E999]: cannot create '{project}/{long}': {reason}\n"
     (project / "pyproject.toml").touch()
     for given, reason in [
+        (f"{long}/x.html", os.strerror(errno.ENAMETOOLONG)),
         ("reports/", os.strerror(errno.ENOENT)),  # (a file 'reports' was written)
         ("pyproject.toml/", os.strerror(errno.ENOTDIR)),
         ("pyproject.toml/x.html", os.strerror(errno.ENOTDIR)),
     ]:
         proc = stats_cli("stats", "demo", "--html", given)
         assert (proc.returncode, proc.stdout) == (1, "")
-        assert proc.stderr == (
-            f"error[E100]: invalid option: 'cannot write --html '{given}': {reason}'\n"
-        )
+        assert proc.stderr == f"error[E100]: invalid option: 'cannot write '{given}': {reason}'\n"
     assert stats_cli("stats", "demo", "--html", "gone/deeper/x.html").returncode == 0
     assert (project / "gone" / "deeper" / "x.html").read_text().startswith("<!DOCTYPE html>")
 

@@ -34,6 +34,7 @@ __all__ = [
     "file_target",
     "locked_folder",
     "move_aside",
+    "not_writable",
     "staging_dir",
     "temporary_path",
     "temporary_pid",
@@ -118,20 +119,43 @@ def file_target(cwd: Path, given: str) -> Path:
     """The file a command is told to write (``--html FILE``, ``--sarif-file FILE``,
     ``--write-baseline FILE``), ``given`` relative to ``cwd``, checked before the command's
     work: its folder may be missing (``write_file_atomic(..., parents=True)`` makes it, as
-    ``package -o`` makes its output folder), but what is there above it must be a folder
-    (:func:`creation_start`, whose ``CannotCreate`` a name too long is). :class:`OSError`
-    (ENOTDIR) where a file stands in the way, and (ENOENT, or ENOTDIR) for one written as a
-    folder (``reports/``) that is not one: ``Path`` drops the final slash, and a file named
-    ``reports`` was written."""
-    import errno
+    ``package -o`` makes its output folder). Every option's one refusal is
+    :class:`~skillc_index.command_errors.CannotWrite` (E100, ``cannot write 'GIVEN':
+    reason``): a name that cannot be (too long: :func:`creation_start`), a folder there, a
+    file in the way above it, one written as a folder (``reports/``: ``Path`` drops the final
+    slash, and a file named ``reports`` was written) that is not one, a folder it would be
+    made in that this process cannot write (:func:`not_writable`)."""
+    from skillc_index.command_errors import CannotCreate, CannotWrite
 
     path = Path(cwd, given)
-    if given.endswith(("/", os.sep)) and not path.is_dir():
-        code = errno.ENOTDIR if path.exists() or path.is_symlink() else errno.ENOENT
-        raise OSError(code, os.strerror(code), given)
-    if not creation_start(path.parent).is_dir():
-        raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), given)
-    return path
+    try:
+        start = creation_start(path)
+    except CannotCreate as exc:
+        raise CannotWrite(given, exc.reason) from None
+    if path.is_dir():
+        code = errno.EISDIR
+    elif given.endswith(("/", os.sep)):  # a folder meant, none there
+        code = errno.ENOTDIR if start == path or path.is_symlink() else errno.ENOENT
+    elif not (folder := path.parent if start == path else start).is_dir():
+        code = errno.ENOTDIR
+    else:
+        reason = not_writable(folder)
+        if reason is None:
+            return path
+        raise CannotWrite(given, reason)
+    raise CannotWrite(given, os.strerror(code))
+
+
+def not_writable(folder: Path) -> str | None:
+    """Why this process cannot create a file in the existing ``folder`` (the system's words:
+    a read-only file system, or no permission), or None when it can."""
+    if os.access(folder, os.W_OK | os.X_OK):
+        return None
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # pragma: no cover - statvfs is POSIX
+        read_only = False
+    return os.strerror(errno.EROFS if read_only else errno.EACCES)
 
 
 def creation_start(path: Path) -> Path:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BrokenTool",
     "CannotCreate",
+    "CannotWrite",
     "CompiledSkillGiven",
     "DriverMissing",
     "EmptyTargetName",
@@ -406,6 +407,19 @@ class CannotCreate(InternalError):
 
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(f"cannot create '{path}': {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class CannotWrite(InvalidOption):
+    """E100: the file an option names (``--html``, ``--sarif-file``, ``--write-baseline``)
+    that cannot be written there (``reason``: why), as :func:`~skillc_index.atomic.file_target`
+    finds before the command's work; ``path`` as given."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        from skillc_index.text import nul_shown
+
+        super().__init__(f"cannot write '{nul_shown(path)}': {reason}")
         self.path = path
         self.reason = reason
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from skillc_index import Diagnostic, InternalError, InvalidOption, Spelling
+from skillc_index.command_errors import CannotWrite
 from skillc_index.diagnostics import ParameterError as SharedParameterError
 
 __all__ = [
@@ -86,12 +87,9 @@ class ConfigNotFound(ParameterError):
         super().__init__("config", f"the config file '{file}' {what}")
 
 
-class BaselineNotWritten(ParameterError):
-    """The baseline file to write (``write_baseline``) could not be written."""
-
-    def __init__(self, file: str, reason: str) -> None:
-        self.file = file
-        super().__init__("write_baseline", f"cannot write '{file}': {reason}")
+#: A file to write (``write_baseline``, ``sarif_file``) that cannot be written: the kit's E100
+#: ``cannot write 'FILE': reason`` of every command's output file.
+BaselineNotWritten = CannotWrite
 
 
 class UnknownRule(_NotFound):

@@ -501,34 +501,18 @@ def _check_page_options(params: LintParams, mode: str) -> None:
 
 def _check_outputs(params: LintParams, cwd: Path) -> None:
     """The files ``--sarif-file`` and ``--write-baseline`` name, checked before anything is
-    linted (:func:`~skillc_index.atomic.file_target`; a missing folder is made as the file
-    is written): E100 where one cannot be written (a file in the way, ``reports/``)."""
+    linted (:func:`~skillc_index.atomic.file_target`, E100 ``cannot write`` where one cannot
+    be written; a missing folder is made as the file is written)."""
     from skillc_index.atomic import file_target
-    from skillc_lint._errors import BaselineNotWritten
 
-    if params.sarif_file is not None:
-        try:
-            file_target(cwd, params.sarif_file)
-        except OSError as exc:
-            raise sarif_not_written(params.sarif_file, exc) from None
-    if params.write_baseline is not None:
-        try:
-            file_target(cwd, params.write_baseline)
-        except OSError as exc:
-            raise BaselineNotWritten(params.write_baseline, str(exc.strerror)) from None
-
-
-def sarif_not_written(file: str, exc: OSError) -> SkillcError:
-    """E100 for a ``--sarif-file`` that cannot be written (checked before the run, and again
-    as it is written)."""
-    from skillc_lint._errors import ParameterError
-
-    return ParameterError("sarif_file", f"cannot write '{file}': {exc.strerror or exc}")
+    for file in (params.sarif_file, params.write_baseline):
+        if file is not None:
+            file_target(cwd, file)
 
 
 def _write_baseline(run: LintRun, outcomes: Sequence[Outcome]) -> None:
     from skillc_index.atomic import file_target
-    from skillc_lint import BaselineNotWritten
+    from skillc_index.command_errors import CannotWrite
     from skillc_lint._suppress import Baseline
 
     file = run.params.write_baseline
@@ -537,7 +521,7 @@ def _write_baseline(run: LintRun, outcomes: Sequence[Outcome]) -> None:
     try:
         run.written = Baseline.write(file_target(run.cwd, file), results)
     except OSError as exc:
-        raise BaselineNotWritten(file, exc.strerror or str(exc)) from None
+        raise CannotWrite(file, exc.strerror or str(exc)) from None
 
 
 def _computed(

@@ -67,9 +67,9 @@ def _print_run_error(exc: Exception, output_format: str, sarif_file: str | None)
     if sarif_file is not None:
         import contextlib
 
-        from skillc_lint._errors import ParameterError
+        from skillc_index.command_errors import CannotWrite
 
-        with contextlib.suppress(ParameterError):
+        with contextlib.suppress(CannotWrite):
             _write_sarif(log, sarif_file, Path.cwd())
     if output_format == "json":
         print_json(error.to_dict())
@@ -367,9 +367,9 @@ def _write_sarif(log: Mapping[str, Any], file: str, cwd: Path) -> None:
         data = (json_text(log) + "\n").encode("utf-8")
         write_file_atomic(file_target(cwd, file), data, parents=True)
     except OSError as exc:
-        from skillc_lint._run import sarif_not_written
+        from skillc_index.command_errors import CannotWrite
 
-        raise sarif_not_written(file, exc) from None
+        raise CannotWrite(file, exc.strerror or str(exc)) from None
 
 
 def _print_errors(run: LintRun, output_format: str, cwd: Path, log: Mapping[str, Any]) -> None:

@@ -253,7 +253,11 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
         from skillc_index.diagnostics import ParameterError
 
         raise ParameterError("{force} goes with {html}")
-    target = None if params.html is None else _html_target(session, params.html)
+    target = None
+    if params.html is not None:  # checked before the report is made (E100 cannot write)
+        from skillc_index.atomic import file_target
+
+        target = file_target(layout.cwd, params.html)
     if params.skill is None:
         response, page, notes = _all(session, params, store)
         if page is not None and params.html is not None and target is not None:
@@ -350,21 +354,6 @@ def _shown(store: str | None) -> str | None:
     from skillc_stats._team import masked
 
     return masked(store)
-
-
-def _html_target(session: Session, given: str) -> Path:
-    """The file ``--html`` names (relative to the working folder), checked before the report
-    is made (:func:`~skillc_index.atomic.file_target`: a missing folder is made as the page
-    is written); E100 where it cannot be (a file in the way, ``reports/`` naming no folder)."""
-    from skillc_index.atomic import file_target
-
-    try:
-        return file_target(session.layout.cwd, given)
-    except OSError as exc:
-        from skillc_index.diagnostics import ParameterError
-
-        reason = f"'{given}': {exc.strerror or exc}".replace("{", "{{").replace("}", "}}")
-        raise ParameterError("cannot write {html} " + reason) from None
 
 
 def _write(given: str, path: Path, page: str, force: bool) -> tuple[Notice, ...]:

@@ -57,7 +57,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from skillc_index.atomic import creation_start, ensure_dir, move_aside, staging_dir, temporary_path
+from skillc_index.atomic import (
+    creation_start,
+    ensure_dir,
+    move_aside,
+    not_writable,
+    staging_dir,
+    temporary_path,
+)
 from skillc_index.build.agent_folders import AgentFolders
 from skillc_index.build.manifest import MANIFEST_FILE, Manifest, manifest_path, read_manifest
 from skillc_index.command_errors import (
@@ -313,14 +320,9 @@ def check_writable(root: Path, layout: Layout, what: str = "agent folder") -> No
     if not folder.is_dir():  # a file where the folder (or one above it) would be
         reason = os.strerror(errno.ENOTDIR).lower()
         raise FolderNotWritable(what, layout.display(root), f"{folder.name}: {reason}")
-    if os.access(folder, os.W_OK | os.X_OK):
-        return
-    try:
-        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
-    except (OSError, AttributeError):  # pragma: no cover - statvfs is POSIX
-        read_only = False
-    reason = os.strerror(errno.EROFS if read_only else errno.EACCES).lower()
-    raise FolderNotWritable(what, layout.display(root), reason)
+    why = not_writable(folder)
+    if why is not None:
+        raise FolderNotWritable(what, layout.display(root), why.lower())
 
 
 def plan_deployments(
