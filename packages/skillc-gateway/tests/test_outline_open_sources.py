@@ -236,53 +236,87 @@ def test_open_streams_a_large_binary_file_and_json_refuses_it(
     assert json.loads(result.stdout)["size"] == cap
 
 
+def _read_offset(pid: int, path: Path) -> int | None:
+    """The offset of process ``pid`` in the file ``path`` it has open (Linux's
+    ``/proc/<pid>/fdinfo``), or None while it has it not open (or has ended)."""
+    try:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            if fd.readlink() == path:
+                info = Path(f"/proc/{pid}/fdinfo/{fd.name}").read_text()
+                return int(info.split("pos:", 1)[1].split()[0])
+    except (OSError, IndexError, ValueError):
+        pass
+    return None
+
+
+def _stopped(pid: int) -> None:
+    """Wait until process ``pid``, sent SIGSTOP, has stopped (or ended)."""
+    import time
+
+    while True:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        except (OSError, IndexError):
+            return
+        if state in ("T", "t", "Z", "X"):
+            return
+        time.sleep(0.001)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fdinfo").is_dir(), reason="reads /proc/<pid>/fdinfo")
 def test_open_of_a_file_written_to_meanwhile_ends(
     demo: Path, project: Path, clean_env: dict[str, str]
 ) -> None:
     """``skc open --max-lines 1`` of a log appended to faster than it is read ends: it counts
     the lines the file had when it was opened (it counted to an end that kept moving, and
-    never finished while the writer wrote)."""
+    never finished while the writer wrote). Told by events, not by time (an 8 s bound failed
+    on a loaded machine): the reader is stopped in the middle of the log, a megabyte of lines
+    is appended, and it goes on; it must count the lines it had, never the appended ones
+    (read to the end that moved, it counts them, and reads past where the log ended)."""
+    import signal
     import time
 
     log = demo / "app.log"
-    log.write_bytes(b"start\n")
     command = ["open", "demo", "app.log", "--max-lines", "1", "--format", "json"]
-
-    def reading(pid: int) -> bool:
-        """Whether the process has the log open (its 8 s start then, however slow its start)."""
-        try:
-            return any(fd.readlink() == log.resolve() for fd in Path(f"/proc/{pid}/fd").iterdir())
-        except OSError:
-            return False
-
-    deadline = time.monotonic() + 120  # until it opens the log
-    with (
-        log.open("ab") as writer,
-        subprocess.Popen(
+    lines = 4_000_000  # 8 MB: the reader is in its middle for a good part of a second
+    for _ in range(3):  # a larger log when the reader was not caught in its middle
+        log.write_bytes(b"start\n" + b"x\n" * lines)
+        size = log.stat().st_size
+        caught = False
+        with subprocess.Popen(
             [sys.executable, "-m", "skillc_gateway", *command],
             cwd=project,
             env=clean_env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-        ) as process,
-    ):
-        while process.poll() is None and time.monotonic() < deadline:
-            if deadline - time.monotonic() > 8 and reading(process.pid):
-                deadline = time.monotonic() + 8
-            if deadline - time.monotonic() <= 8 or writer.tell() < 64_000_000:
-                writer.write(b"x\n" * 500_000)  # 50 MB/s, more than lines are counted
-                writer.flush()
-            time.sleep(0.02)
-        ended = process.poll() is not None
-        if not ended:
-            process.kill()
-        stdout, stderr = process.communicate()
-        written = log.stat().st_size
-    assert ended, "still reading the log after 8 s"
+        ) as process:
+            while process.poll() is None and not caught:
+                offset = _read_offset(process.pid, log.resolve())
+                if offset:  # it has read the log's start: its size was taken before
+                    os.kill(process.pid, signal.SIGSTOP)
+                    try:
+                        _stopped(process.pid)
+                        offset = _read_offset(process.pid, log.resolve())
+                        if offset is not None and offset < size:
+                            with log.open("ab") as writer:
+                                writer.write(b"y\n" * 500_000)
+                            caught = True
+                    finally:
+                        os.kill(process.pid, signal.SIGCONT)
+                time.sleep(0.002)
+            try:  # a safety bound for a hang, far above any load: the check is the count
+                stdout, stderr = process.communicate(timeout=240)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                pytest.fail("still reading the log after 240 s")
+        if caught:
+            break
+        lines *= 2
+    assert caught, "the reader was never caught in the middle of the log"
     assert process.returncode == 0, stderr
     data = json.loads(stdout)
     assert (data["content"], data["shown_lines"]) == ("start\n", 1)
-    assert 1 <= data["total_lines"] <= (written - 6) // 2 + 1
+    assert data["total_lines"] == lines + 1  # the appended lines not counted
 
 
 def test_open_refuses_a_binary_file_over_the_reply_bound(resolved: ResolvedSkill) -> None:
