@@ -857,3 +857,47 @@ def test_command_args_counts_streams_from_any_runner_with_each(tmp_path: Path) -
     expected = [("search", '{"query": "x"}', 1, 0), ("show", '{"section": "Install"}', 2, 0)]
     assert sorted(streamed) == sorted(whole.command_args_counts()) == expected
     local.close()
+
+
+def test_the_rows_of_many_folders_are_read_in_bounded_batches(tmp_path: Path) -> None:
+    """``sync``'s read of a fallback log ran one query a source folder (a log of 1,200
+    folders: 1,200 queries); the folders it wants are read :data:`FOLDERS_A_QUERY` a query,
+    under SQLite's oldest limit of variables, with the same rows, ids, order and skipped
+    count as one read of the whole log."""
+    import random
+
+    from skillc_index.accesslog.merge import read_identities
+    from skillc_index.accesslog.schema import COPY_ROW
+
+    shuffle = random.Random(7)
+    rows = [
+        (f"2026-01-30T10:{n % 60:02d}:00Z", "run", "show", f"s{f}", f"/src/s{f}", "/w", "[]", None)
+        for f in range(1_200)
+        for n in range(3)
+    ]
+    rows += rows[::5]  # rows twice: counted
+    shuffle.shuffle(rows)
+    path = tmp_path / "logs.db"
+    with closing(connect(path)) as db:
+        db.executemany(COPY_ROW, rows)
+        db.commit()
+
+    def wanted(folder: str) -> bool:
+        return not folder.endswith("7")
+
+    with closing(open_log(path)) as db:
+        if hasattr(db, "setlimit"):  # (Python 3.11) as an SQLite before 3.32: 999 variables
+            db.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 999)
+        whole = read_identities(db)
+        queries: list[str] = []
+        db.set_trace_callback(queries.append)
+        read = read_identities(db, wanted)
+        db.set_trace_callback(None)
+    kept = [(i, count) for i, count in whole.identities if wanted(i[4])]
+    assert read.identities == kept and len(kept) == 1_080 * 3
+    assert read.ids is not None and whole.ids is not None
+    assert read.ids == {i: whole.ids[i] for i, _ in kept}
+    assert read.skipped == whole.total - read.total == 120 * 3  # the folders *7
+    assert read.origin == whole.origin is not None
+    reads = [sql for sql in queries if "FROM access_log WHERE skill_path" in sql]
+    assert len(reads) == 3  # 1,080 folders wanted (was 1,080 queries)

@@ -48,11 +48,9 @@ Identity = tuple[Any, ...]
 
 
 _SELECT_ROWS = f"SELECT {', '.join(COLUMNS)}, id FROM access_log ORDER BY id"
-# One source folder's rows (CAST: text_param's bytes as text), and the rows of each folder.
-_SELECT_ROWS_OF = (
-    f"SELECT {', '.join(COLUMNS)}, id FROM access_log WHERE skill_path = CAST(? AS TEXT) "
-    "ORDER BY id"
-)
+#: How many source folders' rows one query reads (:func:`_rows_of`): well under the
+#: 999 variables of a statement of SQLite before 3.32.
+FOLDERS_A_QUERY = 500
 _COUNT_BY_FOLDER = "SELECT skill_path, COUNT(*) FROM access_log GROUP BY skill_path"
 #: How many fallback logs a destination remembers (``merged_logs``): a record matters only
 #: until its log is removed, at the end of the same ``sync`` unless it was cut short.
@@ -109,8 +107,7 @@ def read_identities(
                 folders.append(folder)
             else:
                 skipped += count
-        of = (db.execute(_SELECT_ROWS_OF, (text_param(folder),)) for folder in folders)
-        rows = (row for cursor in of for row in cursor)
+        rows = _rows_of(db, folders)
     found: dict[Identity, list[int]] = {}
     for row in rows:
         identity = tuple(row[:-1])
@@ -125,10 +122,22 @@ def read_identities(
             ids = found[identity] = []
         ids.append(row[-1])
     origin = read_identity(db)
-    if wanted is not None:  # read folder by folder: oldest first again
+    if wanted is not None:  # read by batches of folders: oldest first again
         found = dict(sorted(found.items(), key=lambda item: item[1][0]))
     counted = [(identity, len(ids)) for identity, ids in found.items()]
     return FallbackRows(counted, origin, found if origin is not None else None, skipped)
+
+
+def _rows_of(db: sqlite3.Connection, folders: list[str]) -> Iterator[Any]:
+    """The rows of these source folders, :data:`FOLDERS_A_QUERY` folders a query (one query
+    a folder cost more than the rows of a log of many folders with few rows each), each
+    batch's by ``id`` (a folder's rows are all in one batch). CAST: text_param's bytes as
+    text."""
+    for start in range(0, len(folders), FOLDERS_A_QUERY):
+        batch = folders[start : start + FOLDERS_A_QUERY]
+        marks = ", ".join(["CAST(? AS TEXT)"] * len(batch))
+        sql = f"SELECT {', '.join(COLUMNS)}, id FROM access_log WHERE skill_path IN ({marks})"
+        yield from db.execute(f"{sql} ORDER BY id", [text_param(folder) for folder in batch])
 
 
 def _missing(
