@@ -713,3 +713,42 @@ def test_codexs_system_skills_rank_after_the_plugins(
     assert "~/.codex/skills/.system/skill-creator (codex, global)" in warning
     assert warning.endswith("to read another, give its path")
     assert resolve_skill("mine", layout).source == home / ".codex/skills/mine"
+
+
+def test_a_skill_given_by_path_reads_the_plugin_records_only_in_the_plugins_folder(
+    layout: Layout, project: Path, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A skill given by its path is named ``plugin:skill`` when it is an installed plugin's
+    (its path, a link to it, a ``~/.claude`` that is a link elsewhere); the plugins' records
+    and settings were read to name any folder (0.4 ms more for ``skc show ./skill``): they
+    are read only for a folder in Claude Code's plugins folder."""
+    from skillc_index import resolve_skill
+    from skillc_index.inventory import resolve
+
+    real_claude = tmp_path / "dotfiles/claude"  # ~/.claude linked to a dotfiles checkout
+    plugin = real_claude / "plugins/cache/mkt/devkit/1.0.0"
+    write(plugin / "skills/pdf-tools")
+    (home / ".claude").symlink_to(real_claude)
+    records(home, {"version": 2, "plugins": {"devkit@mkt": [{"installPath": str(plugin)}]}})
+    write(project / "skills/mine")
+    (project / "linked").symlink_to(plugin / "skills/pdf-tools")
+    reads: list[Layout] = []
+    counted = resolve.plugin_folders
+
+    def plugin_folders(layout: Layout) -> tuple[object, ...]:
+        reads.append(layout)
+        return counted(layout)
+
+    monkeypatch.setattr(resolve, "plugin_folders", plugin_folders)
+    for given in (
+        str(home / ".claude/plugins/cache/mkt/devkit/1.0.0/skills/pdf-tools"),
+        str(plugin / "skills/pdf-tools"),
+        "./linked",
+        "devkit:pdf-tools",
+    ):
+        assert resolve_skill(given, layout).called == "devkit:pdf-tools", given
+    assert len(reads) == 4
+    reads.clear()
+    assert resolve_skill("./skills/mine", layout).called is None
+    assert resolve_skill(str(project / "skills/mine"), layout).called is None
+    assert reads == []

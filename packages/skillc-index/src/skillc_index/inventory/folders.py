@@ -62,6 +62,7 @@ __all__ = [
     "codex_system_folder",
     "confine",
     "folders_of_agent",
+    "in_plugins_folder",
     "installed_folders",
     "nested_folders",
     "parent_folders",
@@ -449,6 +450,18 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
             root = Root(folder, "plugin", where, NESTED_AGENT, name or key, market or None)
             found.append(root)
     return tuple(found)
+
+
+def in_plugins_folder(path: str, layout: Layout) -> bool:
+    """Whether the real path ``path`` is in Claude Code's plugins folder (``~/.claude/plugins``,
+    beside :data:`PLUGIN_RECORDS`: where it installs every plugin, ``cache/`` and, before,
+    ``marketplaces/``), as written or as it really leads: a test of a few system calls, where
+    :func:`plugin_folders` reads the records and the settings (about 0.4 ms with a few
+    plugins)."""
+    from skillc_index.files import inside
+
+    folder = (layout.home / PLUGIN_RECORDS).parent
+    return inside(path, str(folder)) or inside(path, os.path.realpath(folder))
 
 
 def plugin_version_parts(folder: str) -> tuple[str, str] | None:

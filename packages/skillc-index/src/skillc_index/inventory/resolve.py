@@ -23,7 +23,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillc_index.inventory.entries import InstalledSkill, Location, Skipped, group, location_of
-from skillc_index.inventory.folders import Root, installed_folders, plugin_folders, trusted_targets
+from skillc_index.inventory.folders import (
+    Root,
+    in_plugins_folder,
+    installed_folders,
+    plugin_folders,
+    trusted_targets,
+)
 from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:
@@ -152,12 +158,16 @@ def plugin_called(
     :func:`skill_names` names it among the plugins' skills of its name, ``skc list`` too;
     None for a folder of no plugin. :func:`~skillc_index.resolve_skill` gives it to every
     folder it reads, by name, path or ``skill://`` URI: a reply's ``skill`` reads it again
-    (``plugins``: the plugins' roots, when the caller read them)."""
+    (``plugins``: the plugins' roots, when the caller read them; else read only for a folder
+    in Claude Code's plugins folder, :func:`~.folders.in_plugins_folder`: a skill given by
+    its path elsewhere costs no reading of the plugins' records)."""
+    real = os.path.realpath(source)
     if plugins is None:
+        if not in_plugins_folder(real, layout):
+            return None
         plugins = plugin_folders(layout)  # () at once when no plugin is installed
     if not plugins:
         return None
-    real = os.path.realpath(source)
     for name in dict.fromkeys((entry, source.name)):
         skills = group(_found(name, list(plugins), layout))
         for found, called in zip(skills, skill_names(skills), strict=True):
