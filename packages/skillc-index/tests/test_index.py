@@ -490,6 +490,39 @@ def test_the_handle_reads_only_the_index_it_checked(skill: ResolvedSkill) -> Non
     assert read_digests(index.path)  # by its path: whatever index is there now
 
 
+@pytest.mark.parametrize("ahead", ["mtime", "clock set back"])
+@pytest.mark.parametrize("reader", [False, True])
+def test_a_file_dated_in_the_future_is_not_waited_for_but_hashed(
+    skill: ResolvedSkill, monkeypatch: pytest.MonkeyPatch, ahead: str, reader: bool
+) -> None:
+    """A source dated an hour ahead (unpacked from a machine whose clock is ahead; or, once
+    the clock is set back, every file's change time): the build, and a reader's index made
+    on demand, slept until that date. They wait :data:`RACY_WINDOW_NS` at most; the file
+    stays too recent to trust, so an edit keeping its size and times is still seen."""
+    from skillc_index import find_headings
+    from skillc_index.index.cache import ensure_index
+    from skillc_index.index.schema import RACY_WINDOW_NS
+
+    slept: list[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)
+    skill_md = skill.source / "SKILL.md"
+    if ahead == "mtime":
+        later = time.time() + 3600
+        os.utime(skill_md, (later, later))
+    else:
+        real = time.time_ns
+        monkeypatch.setattr(time, "time_ns", lambda: real() - 3600 * 10**9)
+    if reader:
+        ensure_index(skill, "ascii")
+    else:
+        compile_skill(skill)
+    assert max(slept, default=0) <= RACY_WINDOW_NS / 1e9
+    times = skill_md.stat()
+    skill_md.write_text(skill_md.read_text("utf-8").replace("Usage", "Usagf"), "utf-8")
+    os.utime(skill_md, ns=(times.st_atime_ns, times.st_mtime_ns))
+    assert [h.text for h in find_headings(ensure_index(skill, "ascii"), "usagf")] == ["Usagf"]
+
+
 def test_files_touched_just_before_the_check_are_not_described(skill: ResolvedSkill) -> None:
     """A file changed within the timestamp granularity of the check could change again
     without its stats showing it: its stats describe nothing."""

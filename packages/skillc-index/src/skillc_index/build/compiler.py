@@ -67,7 +67,7 @@ from skillc_index.index.cache import (
 from skillc_index.index.freshness import IndexHandle, IndexState, fresh_index, inspect_index
 from skillc_index.index.fts import index_tokenizer
 from skillc_index.index.rows import file_rows, indexed_files
-from skillc_index.index.schema import RACY_WINDOW_NS, FileStat, IndexedHeading, stat_files
+from skillc_index.index.schema import FileStat, IndexedHeading, settle, stat_files
 from skillc_index.index.writer import IndexCounts, ParsedFile, write_index
 from skillc_index.layout import META_DIR, SKILL_FILE, ResolvedSkill
 from skillc_index.text import valid_utf8
@@ -407,14 +407,11 @@ def _compile(
     if stats is None:  # before reading: a later edit shows as a change
         stats = stat_files(source, found.files)
     refuse_too_large(skill.name, indexed_files(found.files), stats)  # E002, nothing read
-    newest = max((stat.changed_ns for stat in stats.values()), default=0)
-    wait_ns = newest + RACY_WINDOW_NS - time.time_ns()
-    if wait_ns > 0:
+    if settle(stats):
         # A file written this recently could change again within the file system's timestamp
         # granularity without its stats showing it; readers would then have to hash every
-        # source on every call. Let the clock move past it (at most RACY_WINDOW_NS), then
-        # take the stats that go into the index.
-        time.sleep(wait_ns / 1e9)
+        # source on every call. The clock has moved past it (at most RACY_WINDOW_NS): take
+        # the stats that go into the index.
         stats = stat_files(source, found.files)
     stats_at_ns = time.time_ns()
     digests = file_digests(source, found.files)

@@ -30,8 +30,9 @@ readers (``show``, ``search``, ``outline``) a current index of any skill, built 
 
 Like the build, the stats that go into an index are taken once the newest source file is
 older than the file system's timestamp granularity (:data:`~skillc_index.index.schema.
-RACY_WINDOW_NS`, waiting out the rest of it when a file was written a moment ago), so the
-readers after it check stats alone.
+RACY_WINDOW_NS`, waiting out the rest of it when a file was written a moment ago, never
+longer: :func:`~skillc_index.index.schema.settle`), so the readers after it check stats
+alone; a file dated in the future is not waited for, and the readers hash it.
 """
 
 from __future__ import annotations
@@ -240,17 +241,14 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
     from skillc_index.files import combine_digests, walk_skill
     from skillc_index.index.fts import index_tokenizer
     from skillc_index.index.rows import indexed_files
-    from skillc_index.index.schema import RACY_WINDOW_NS, hash16
+    from skillc_index.index.schema import hash16, settle
 
     source = skill.source
     found = walk_skill(source)
     indexed = indexed_files(found.files)
     stats = _stats(source, found.files)
     refuse_too_large(skill.name, indexed, stats)
-    newest = max((stat.changed_ns for stat in stats.values()), default=0)
-    wait_ns = newest + RACY_WINDOW_NS - time.time_ns()
-    if wait_ns > 0:  # as the build does (compiler.compile_skill): readers then check stats only
-        time.sleep(wait_ns / 1e9)
+    if settle(stats):  # as the build does (compiler.compile_skill): readers check stats only
         stats = _stats(source, found.files)
     stats_at_ns = time.time_ns()
     tokenizer = index_tokenizer(tokenizer_setting)

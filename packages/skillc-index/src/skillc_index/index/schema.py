@@ -40,7 +40,7 @@ goes through ``?`` parameters.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +68,7 @@ __all__ = [
     "file_stat",
     "hash16",
     "index_path",
+    "settle",
     "stat_files",
 ]
 
@@ -192,6 +193,23 @@ class FileStat(Record):
 #: in nanoseconds; 100 ms covers both with room. (A build right after a copy, as an import
 #: does, would otherwise leave every file "racy" and every reader hashing the sources.)
 RACY_WINDOW_NS = 100_000_000
+
+
+def settle(stats: Mapping[str, FileStat]) -> bool:
+    """Let the clock move past the newest of ``stats`` by :data:`RACY_WINDOW_NS` before they
+    are recorded (readers then check stats alone): sleep the rest of it, never longer, when a
+    file was changed a moment ago; True when it slept (stat the files again). A file dated
+    in the future (a clock ahead, or set back since) is not waited for: it stays changed too
+    recently to trust, and readers hash it."""
+    import time
+
+    now = time.time_ns()
+    newest = max((s.changed_ns for s in stats.values() if s.changed_ns <= now), default=0)
+    wait_ns = min(newest + RACY_WINDOW_NS - now, RACY_WINDOW_NS)
+    if wait_ns <= 0:
+        return False
+    time.sleep(wait_ns / 1e9)
+    return True
 
 
 def stat_files(
