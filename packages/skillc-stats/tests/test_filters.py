@@ -86,6 +86,41 @@ def test_since_after_until_is_e031(tmp_path: Path) -> None:
     assert same == Filters("2026-02-01T00:00:00Z", "2026-02-01T00:00:00Z", ())
 
 
+@pytest.mark.parametrize(
+    ("since", "until", "expected"),
+    [
+        ("2026-03-01T10:00:00.2Z", "2026-03-01T10:00:00.8Z", ("10:00:01Z", "10:00:00Z")),
+        ("2026-03-01T10:00:00.5Z", "2026-03-01T10:00:00.50Z", ("10:00:01Z", "10:00:00Z")),
+        ("2016-12-31T23:59:60Z", "2016-12-31T23:59:60Z", ("00:00:00Z", "23:59:59Z")),
+        ("2016-12-31T18:59:60-05:00", "2016-12-31T23:59:60.5Z", ("00:00:00Z", "23:59:59Z")),
+    ],
+)
+def test_bounds_in_order_within_one_second_are_no_e031(
+    tmp_path: Path, since: str, until: str, expected: tuple[str, str]
+) -> None:
+    """Ordered (or equal) bounds inside one second were E031 once rounded to whole seconds
+    (the lower one up, the upper one down): they are compared as given, and the range, which
+    holds no whole second, matches no logged row."""
+    filters = parse_filters(since, until, cwd=tmp_path)
+    assert filters.since and filters.until
+    assert (filters.since[11:], filters.until[11:]) == expected
+
+
+@pytest.mark.parametrize(
+    ("since", "until"),
+    [
+        ("2026-03-01T10:00:00.8Z", "2026-03-01T10:00:00.25Z"),
+        ("2016-12-31T23:59:60Z", "2016-12-31T23:59:59.999Z"),
+    ],
+)
+def test_bounds_out_of_order_within_one_second_are_e031_as_given(
+    tmp_path: Path, since: str, until: str
+) -> None:
+    with pytest.raises(EmptyTimeRange) as caught:
+        parse_filters(since, until, cwd=tmp_path)
+    assert (caught.value.since, caught.value.until) == (since, until)
+
+
 def test_projects_are_canonical(tmp_path: Path) -> None:
     real = tmp_path / "real" / "app"
     real.mkdir(parents=True)

@@ -568,6 +568,8 @@ def test_a_time_with_a_fraction_is_within_the_bounds_as_the_time_it_is(
         ({"since": "2026-03-02", "until": "2026-03-02T23:59:59Z"}, 2),
         ({"since": "2026-03-02T10:00:00Z", "until": "2026-03-02T23:59:59Z"}, 2),
         ({"since": "2026-03-03"}, 1),
+        # within one second, in order: no whole second (E031 once rounded), no row
+        ({"since": "2026-03-02T10:00:00.2Z", "until": "2026-03-02T10:00:00.8Z"}, 0),
     ]
     for given, uses in expected:
         for store in (None, postgres_url):

@@ -87,6 +87,36 @@ def parse_time(text: Time, option: str, *, upper: bool, now: datetime | None = N
     ``2016-12-31T23:59:59Z`` as an upper one. A ``date`` or an aware ``datetime`` is read
     as its ISO text. Anything else (a naive ``datetime``, a number) is E031.
     """
+    return _rounded(_instant(text, option, now), text, option, upper=upper)
+
+
+#: An exact time (:func:`_instant`): its whole second (UTC), and how far past it: ``(0, "")``
+#: none, ``(0, digits)`` a fraction's digits without trailing zeros (as text they compare as
+#: the numbers do), ``(1, "")`` a leap second, past every fraction of its minute's second 59.
+Instant = tuple[datetime, tuple[int, str]]
+
+
+def _rounded(instant: Instant, text: Time, option: str, *, upper: bool) -> str:
+    """:func:`parse_time`'s bound of the exact time ``instant`` read from ``text``."""
+    moment, past = instant
+    try:
+        if not upper and past != (0, ""):
+            moment += timedelta(seconds=1)
+    except OverflowError:  # 9999-12-31T23:59:59.5Z
+        given = text.isoformat() if isinstance(text, date) else text
+        raise MalformedFilter(option, given, "is not a valid date or time") from None
+    return format_utc(moment)
+
+
+def _exact(instant: Instant) -> str:
+    """The exact time ``instant`` in UTC, as written (``10:00:00.25Z``, ``23:59:60Z``)."""
+    moment, (leap, digits) = instant
+    whole = format_utc(moment)
+    return f"{whole[:17]}60Z" if leap else f"{whole[:19]}.{digits}Z" if digits else whole
+
+
+def _instant(text: Time, option: str, now: datetime | None) -> Instant:
+    """The time :func:`parse_time` reads, exactly (:data:`Instant`)."""
     if isinstance(text, date):  # a datetime too
         if isinstance(text, datetime) and text.utcoffset() is None:
             raise MalformedFilter(option, text.isoformat(), "has no time zone (tzinfo)")
@@ -102,14 +132,14 @@ def parse_time(text: Time, option: str, *, upper: bool, now: datetime | None = N
             moment = (now or datetime.now(timezone.utc)) - timedelta(days=int(days.group(1)))
         except OverflowError:  # before 0001-01-01 (999999d, 740000d)
             raise MalformedFilter(option, text, "is before the year 1") from None
-        return format_utc(moment.replace(microsecond=0))
+        return moment.replace(microsecond=0), (0, "")
     match = _TIMESTAMP.fullmatch(value)
     if match is None:
         raise MalformedFilter(option, text, f"is not a time: use {TIME_FORMS}")
     year, month, day, hour, minute, second, fraction, zone = match.groups()
     try:
         if hour is None:
-            return format_utc(datetime(int(year), int(month), int(day), tzinfo=timezone.utc))
+            return datetime(int(year), int(month), int(day), tzinfo=timezone.utc), (0, "")
         offset = timedelta(0)
         if zone not in ("Z", "z"):
             sign = -1 if zone[0] == "-" else 1
@@ -126,9 +156,8 @@ def parse_time(text: Time, option: str, *, upper: bool, now: datetime | None = N
             59 if leap else int(second),
             tzinfo=timezone(offset),
         )
-        if not upper and (leap or (fraction and int(fraction[1:]) > 0)):
-            moment += timedelta(seconds=1)
-        return format_utc(moment)
+        moment = moment.astimezone(timezone.utc)  # OverflowError: outside the years 1 to 9999
+        return moment, (1, "") if leap else (0, (fraction or ".")[1:].rstrip("0"))
     except (ValueError, OverflowError):
         raise MalformedFilter(option, text, "is not a valid date or time") from None
 
@@ -181,18 +210,25 @@ def parse_filters(
 ) -> Filters:
     """Check and normalise the filters of RFC-0003:C-FILTERS (E031 when one is malformed).
 
-    Both bounds are inclusive. ``since`` later than ``until`` is E031
-    (:class:`~skillc_index.EmptyTimeRange`): such a range
+    Both bounds are inclusive. ``since`` later than ``until`` as given (not as rounded to
+    whole seconds) is E031 (:class:`~skillc_index.EmptyTimeRange`): such a range
     cannot match anything and is always a mistake. Projects keep their given order, without
     duplicates; so do ``users`` and ``machines`` (an empty one is E031). One ``str`` (or
     path) is one item of each, not its characters (:func:`skillc_index.items.as_items`).
     A value that is not a list (``users=5``, ``None``) or an item of another type
     (``projects=[5]``) is E031 too (:func:`_items`).
     """
-    lower = None if since is None else parse_time(since, "since", upper=False, now=now)
-    upper = None if until is None else parse_time(until, "until", upper=True, now=now)
-    if lower is not None and upper is not None and lower > upper:
-        raise EmptyTimeRange(lower, upper)
+    lower = upper = None
+    if since is not None:
+        first = _instant(since, "since", now)
+        lower = _rounded(first, since, "since", upper=False)
+    if until is not None:
+        last = _instant(until, "until", now)
+        upper = _rounded(last, until, "until", upper=True)
+    # compared as given, not as rounded: within one second, a lower bound rounds up past an
+    # upper one (a range holding no whole second: empty, but no mistake)
+    if lower is not None and upper is not None and first > last:
+        raise EmptyTimeRange(_exact(first), _exact(last))
     paths = _items(projects, "project", (str, os.PathLike), "path")
     # (a dict: de-duplicated in order, in linear time: a list's `in` took 20,000 folders 20 s)
     folders = dict.fromkeys(canonical_project(os.fspath(p), cwd) for p in paths)
