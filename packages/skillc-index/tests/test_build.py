@@ -404,6 +404,51 @@ def test_a_full_disk_names_the_store_copy_and_the_runtime_not_a_staging_folder(
     assert not runtime.exists() and ".build." not in str(failed.value)
 
 
+def test_a_runtime_or_store_that_cannot_be_written_is_named_and_nothing_moved(
+    build: Callable[..., BuildResult],
+    store: Path,
+    write_skill: WriteSkill,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A build into a runtime folder (or an import into a store) the user may not write was
+    E999 ``PermissionError: ... '<runtime>/.demo.build.<pid>-<hex>'`` (skillc's staging
+    folder); a runtime folder itself read-only got the new index and kept its old stub and
+    manifest. Each is now ``cannot create '<runtime or store copy>': Permission denied``,
+    before anything is moved (the permissions faked: root writes through them)."""
+    from skillc_index.command_errors import CannotCreate
+
+    write_skill(store / "demo")
+    runtime = build("demo").compiled.runtime
+    (store / "demo" / "more.md").write_text("# More\n", encoding="utf-8")
+    before = snapshot(runtime)
+    real_mkdir, real_access = os.mkdir, os.access
+    refused: set[str] = set()
+
+    def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
+        if str(Path(path).parent) in refused:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        real_mkdir(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "mkdir", mkdir)
+    monkeypatch.setattr(
+        os, "access", lambda p, m: os.fspath(p) not in refused and real_access(p, m)
+    )
+    for folder, named in ((runtime.parent, runtime), (runtime, runtime)):
+        refused.add(str(folder))
+        with pytest.raises(CannotCreate) as failed:
+            build("demo")
+        refused.clear()
+        assert str(failed.value) == f"error[E999]: cannot create '{named}': Permission denied"
+        assert snapshot(runtime) == before
+        assert sorted(p.name for p in runtime.parent.iterdir()) == ["demo"]
+    refused.add(str(store))
+    with pytest.raises(CannotCreate) as failed:
+        build(str(write_skill(tmp_path / "drafts" / "other")))
+    assert str(failed.value) == f"error[E999]: cannot create '{store / 'other'}': Permission denied"
+    assert sorted(p.name for p in store.iterdir()) == ["demo"]
+
+
 def test_rebuild_keeps_logs_and_other_indexes(
     build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:

@@ -804,7 +804,7 @@ def test_a_skill_put_back_because_its_runtime_cannot_be_written_names_the_folder
     monkeypatch.setattr(os, "mkdir", mkdir)
     data = route_json(cli, "install")
     assert [(left["name"], left["reason"]) for left in data["left"]] == [
-        ("gamma", "put back: cannot write .skillc/runtime: Permission denied")
+        ("gamma", "put back: cannot write .skillc/runtime/gamma: Permission denied")
     ]
 
 

@@ -98,16 +98,36 @@ def disk_failure(exc: BaseException, path: Path) -> str | None:
     return reason
 
 
+#: The ``OSError`` numbers of a folder that may not be written: no permission, a read-only
+#: file system.
+_DENIED_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+
+
+def _denied(exc: BaseException, path: Path) -> str | None:
+    """The reason, when ``exc`` is a write refused (no permission, a read-only file system)
+    in the folder of ``path`` or below it; None for any other failure (a source that
+    cannot be read is not the destination's fault)."""
+    if not isinstance(exc, OSError) or exc.errno not in _DENIED_ERRNOS:
+        return None
+    below = f"{path.parent}{os.sep}"
+    names = (exc.filename, exc.filename2)
+    if not any(isinstance(name, str) and name.startswith(below) for name in names):
+        return None
+    return exc.strerror or str(exc)
+
+
 @contextmanager
 def creating(path: Path) -> Iterator[None]:
     """Run the block that creates ``path`` (through a staging folder beside it, as a build's
-    runtime and an import's store copy are): the disk failing in it (:func:`disk_failure`) is
+    runtime and an import's store copy are; the staging folder made inside the block): the
+    disk failing in it (:func:`disk_failure`), or a write refused in ``path``'s folder (no
+    permission, a read-only file system), is
     :class:`~skillc_index.command_errors.CannotCreate` (E999) naming ``path``, not the
     staging folder, with the reason; any other failure goes through as it is."""
     try:
         yield
     except Exception as exc:
-        reason = disk_failure(exc, path)
+        reason = disk_failure(exc, path) or _denied(exc, path)
         if reason is None:
             raise
         from skillc_index.command_errors import CannotCreate

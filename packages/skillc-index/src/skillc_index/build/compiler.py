@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal
 
-from skillc_index.atomic import creating, ensure_dir, staging_dir
+from skillc_index.atomic import creating, ensure_dir, not_writable, staging_dir
 from skillc_index.build.manifest import (
     MANIFEST_VERSION,
     Manifest,
@@ -40,7 +40,7 @@ from skillc_index.build.manifest import (
     write_manifest,
 )
 from skillc_index.clock import utc_now
-from skillc_index.command_errors import RuntimeNotAFolder
+from skillc_index.command_errors import CannotCreate, RuntimeNotAFolder
 from skillc_index.diagnostics import (
     IndexCollision,
     IndexUnusable,
@@ -175,8 +175,15 @@ def _read_bytes(root: Path, rel: str) -> bytes:
 
 
 def _check_runtime_folder(runtime: Path) -> None:
+    """RuntimeNotAFolder (E999) for a file or symlink where the runtime goes; CannotCreate
+    (E999) naming the runtime when it, or its ``.skillc-meta``, is there but cannot be
+    written: found before anything is moved into it (its new index beside an old stub)."""
     if runtime.is_symlink() or (runtime.exists() and not runtime.is_dir()):
         raise RuntimeNotAFolder(str(runtime))
+    for folder in (runtime, runtime / META_DIR):
+        reason = not_writable(folder) if folder.is_dir() else None
+        if reason is not None:
+            raise CannotCreate(str(runtime), reason)
 
 
 class _Sources:
@@ -330,9 +337,10 @@ def _install(
     import shutil
 
     _check_runtime_folder(runtime)
-    staging = staging_dir(runtime.parent, f"{runtime.name}.build")
+    staging: Path | None = None
     try:
-        with creating(runtime):  # the disk full: said so, naming the runtime, not the staging
+        with creating(runtime):  # disk full, no permission: naming the runtime, not the staging
+            staging = staging_dir(runtime.parent, f"{runtime.name}.build")
             meta = staging / META_DIR
             meta.mkdir()
             counts = None if new_index is None else new_index(meta / index_file)
@@ -354,7 +362,8 @@ def _install(
             manifest_path(staging).replace(manifest_path(runtime))
             return counts, manifest
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 def compile_skill(

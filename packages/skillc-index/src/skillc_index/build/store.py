@@ -282,9 +282,10 @@ def perform_import(plan: ImportPlan) -> Path | None:
 
     store = plan.destination.parent
     name = plan.destination.name
-    staging = staging_dir(store, f"{name}.import")
+    staging: Path | None = None
     try:
-        with creating(plan.destination):  # the disk full: named, not the staging
+        with creating(plan.destination):  # the disk full, no permission: named, not the staging
+            staging = staging_dir(store, f"{name}.import")
             made = {staging}
             links = plan.view.links
             for rel in (*(rel for rel in plan.files.files if rel not in links), *links):
@@ -323,7 +324,8 @@ def perform_import(plan: ImportPlan) -> Path | None:
             shutil.rmtree(old, ignore_errors=True)
             return None
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 def recover_stranded(store: Path, name: str) -> None:

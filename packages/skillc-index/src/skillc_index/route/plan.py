@@ -194,8 +194,12 @@ def why_not_built(
     files cannot be read (no permission, a FIFO...), or, for a compile of the skill folder
     ``source``, a path outside it cannot be written (the runtime folder): that path is
     named, the folder a staging name was to be made in rather than the name."""
+    from skillc_index.command_errors import CannotCreate
+
     if isinstance(exc, UnreadableFile):  # a file of the skill (open_in_root, the source hash)
         return f"cannot be read: {exc.reason}", "cannot be read"
+    if isinstance(exc, CannotCreate) and layout is not None:  # its runtime, which it names
+        return f"cannot write {layout.display(Path(exc.path))}: {exc.reason}", "cannot write"
     if not isinstance(exc, OSError):
         return f"does not build: {_one_line(exc)}", "does not build"
     why = exc.strerror or str(exc)
