@@ -286,6 +286,23 @@ def test_e010_for_folder_without_skill_md(layout: Layout) -> None:
         resolve_skill("plain", layout)
 
 
+def test_a_skill_folder_that_cannot_be_searched_is_unreadable_naming_it(
+    layout: Layout, write_skill: WriteSkill, unreadable: Callable[[Path], None]
+) -> None:
+    """A store skill's folder without search permission (mode 644 or 000): every command
+    naming it (``show``, ``build``, ``lint``, the MCP tools) was ``error[E999]:
+    PermissionError: [Errno 13] ...`` (pathlib's ``is_file`` raises on ``EACCES``); it is
+    ``cannot read '<folder>': Permission denied``, by name and by path."""
+    from skillc_index.diagnostics import UnreadableFile
+
+    folder = write_skill(layout.store("project") / "locked")
+    unreadable(folder)
+    for given in ("locked", str(folder)):
+        with pytest.raises(UnreadableFile) as caught:
+            resolve_skill(given, layout)
+        assert str(caught.value) == f"error[E999]: cannot read '{folder}': Permission denied"
+
+
 def test_folder_without_skill_md_does_not_hide_a_store_skill(
     layout: Layout, write_skill: WriteSkill
 ) -> None:

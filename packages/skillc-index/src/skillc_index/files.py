@@ -151,13 +151,18 @@ def is_folder(path: Path) -> bool:
         return False
 
 
-def is_file(path: Path) -> bool:
+def is_file(path: Path, *, denied: bool = False) -> bool:
     """Whether ``path`` is a regular file (symlinks followed); False, not an error, for a path
     no file can have (a name too long, a component that is a file): a skill named by an
-    argument of any length is looked for, and not found (E001), never E999."""
+    argument of any length is looked for, and not found (E001), never E999. With ``denied``
+    (a skill's ``SKILL.md`` where a skill argument resolves), a folder this process may not
+    search (mode 644 or 000) is :class:`UnreadableFile` naming the folder, not False: the
+    skill is there, and cannot be read."""
     try:
         return path.is_file()
-    except OSError:
+    except OSError as exc:
+        if denied and exc.errno in (errno.EACCES, errno.EPERM):
+            raise UnreadableFile(str(path.parent), exc.strerror or str(exc)) from None
         return False
 
 

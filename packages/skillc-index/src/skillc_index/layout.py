@@ -658,7 +658,7 @@ def resolve_skill(
                     skill, layout, force_global=force_global, stores_only=stores_only
                 )
             continue
-        if (folder / SKILL_FILE).is_file():
+        if is_file(folder / SKILL_FILE, denied=True):
             source = folder.resolve()
             if given:
                 return _from_folder(skill, source, layout, force_global, plain)
