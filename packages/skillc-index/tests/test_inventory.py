@@ -303,6 +303,24 @@ def test_a_deployment_whose_store_skill_is_gone_is_skipped(layout: Layout, proje
     assert skipped.path == project / ".claude/skills/gone" and "gone" in skipped.reason
 
 
+def test_a_deployment_whose_store_skill_cannot_be_read_is_not_called_gone(
+    layout: Layout, project: Path, unreadable: Callable[[Path], None]
+) -> None:
+    """A store skill whose folder the user may not search (mode 644 or 000): ``skc list``
+    called its deployment "a deployment of <source>, which is gone" and told the user to
+    ``rm -r`` its runtime "with its usage logs"; it is skipped as one that cannot be read,
+    with no removal advised."""
+    from skillc_index.inventory.entries import installed_skills
+
+    write(project / ".skillc/skills/locked")
+    build_skill("locked", layout, targets=["claude"])
+    source = project / ".skillc/skills/locked"
+    unreadable(source)
+    reasons = {s.path: s.reason for s in installed_skills(layout).skipped}
+    said = f"a deployment of {os.path.realpath(source)}, which cannot be read (Permission denied)"
+    assert reasons[project / ".claude/skills/locked"] == said
+
+
 def test_a_link_whose_target_is_gone_is_skipped_and_named_by_e001(
     layout: Layout, project: Path, tmp_path: Path
 ) -> None:

@@ -23,11 +23,12 @@ record of a store skill named as another installed folder).
 """
 
 # Paths are str here, not pathlib: this runs over every entry of every skills folder.
-# ruff: noqa: PTH113
+# ruff: noqa: PTH116
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -229,7 +230,14 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
         return Skipped(root.path / name, "a deployment whose manifest cannot be read")
     if source is not None:
         source = os.path.realpath(source)
-        if not os.path.isfile(f"{source}/{SKILL_FILE}"):
+        try:  # only a SKILL.md not there is gone: one that cannot be read is no reason to delete
+            there = stat.S_ISREG(os.stat(f"{source}/{SKILL_FILE}").st_mode)
+        except (FileNotFoundError, NotADirectoryError, ValueError):
+            there = False
+        except OSError as exc:
+            why = f"a deployment of {source}, which cannot be read ({exc.strerror or exc})"
+            return Skipped(root.path / name, why)
+        if not there:
             gone = f"a deployment of {source}, which is gone ({removal(full, real)})"
             return Skipped(root.path / name, gone)
     kind: LocationKind = "config" if root.kind == "path" else root.kind  # a folder given
@@ -278,7 +286,7 @@ def gone_link(path: str) -> Skipped | None:
     except (OSError, ValueError):  # no link (EINVAL), no entry; ValueError: a NUL in it
         return None
     try:
-        os.stat(path)  # noqa: PTH116
+        os.stat(path)
         return None
     except (FileNotFoundError, NotADirectoryError):
         pass
