@@ -109,6 +109,48 @@ def test_read_only_runtime_falls_back_to_cwd(layout: Layout, tmp_path: Path) -> 
     assert len(rows(outcome.path)) == 1
 
 
+def test_a_log_that_cannot_be_written_gets_no_wal_and_shm_beside_it(
+    layout: Layout, tmp_path: Path
+) -> None:
+    """A command that could not write ``logs.db`` (made read-only, or another user's in a
+    shared home) had SQLite open it read-only and leave ``logs.db-wal`` and ``logs.db-shm``
+    of its own, with the log's mode, beside it: the log's owner then could not write it
+    again (rows to the fallback in silence, ``sync`` E041) until they were removed by hand.
+    Now it writes to the fallback and reads the log without leaving anything, and once the
+    log may be written again the next row is the log's. Run as a user would (root without
+    its override of file permissions, under setpriv)."""
+    import shutil
+
+    runtime = tmp_path / "runtime" / "rust"
+    log_access(layout, runtime, record())
+    log = primary_log(runtime)
+    code = (
+        "import sys; from pathlib import Path; from skillc_index import Layout; "
+        "from skillc_index.accesslog import AccessRecord, log_access, open_log\n"
+        "runtime, cwd, home = map(Path, sys.argv[1:4])\n"
+        "layout = Layout(cwd=cwd, home=home, project_root=None)\n"
+        "row = AccessRecord('show', 'rust', '/src/rust', '/work', {})\n"
+        "print(log_access(layout, runtime, row).path)\n"
+        "open_log(runtime / '.skillc-meta' / 'logs.db').close()"
+    )
+    root = os.geteuid() == 0
+    prefix = ("setpriv", "--inh-caps=-dac_override", "--bounding-set=-dac_override")
+    if root and not shutil.which("setpriv"):
+        pytest.skip("no setpriv to run without root's override of permissions")
+    run = [*(prefix if root else ()), sys.executable, "-c", code]
+    run += [str(runtime), str(layout.cwd), str(layout.home)]
+    log.chmod(0o444)
+    try:
+        done = subprocess.run(run, capture_output=True, text=True, timeout=120, check=False)
+    finally:
+        log.chmod(0o644)
+    assert (done.returncode, done.stdout) == (0, f"{fallback_log(layout, 'rust')}\n"), done.stderr
+    assert [path.name for path in log.parent.iterdir()] == ["logs.db"]
+    done = subprocess.run(run, capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout) == (0, f"{log}\n"), done.stderr
+    assert len(rows(log)) == 2
+
+
 def test_unwritable_primary_falls_back_to_cwd(layout: Layout, tmp_path: Path) -> None:
     # A file where the runtime folder should be: the primary cannot be created, even as root.
     blocker = tmp_path / "runtime"

@@ -237,9 +237,16 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
     """Open (creating if needed) a log database with the settings concurrent writers need;
     :class:`ForeignLog` if it is not skillc's (checked before anything is written). A log
     it created whose schema the disk failed to take (full, an I/O error) is removed again:
-    nothing half-written is left behind (an empty ``logs.db``, its ``-wal`` and ``-shm``)."""
+    nothing half-written is left behind (an empty ``logs.db``, its ``-wal`` and ``-shm``).
+    ``PermissionError`` when the log, or its ``-wal`` or ``-shm``, is there and this process
+    may not write it (:func:`unwritable_file`), before SQLite opens anything."""
     path.parent.mkdir(parents=True, exist_ok=True)
     created = not os.path.lexists(path)
+    denied = None if created else unwritable_file(path)
+    if denied is not None:
+        import errno
+
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(denied))
     db = sqlite_connect(path, mode="rwc", timeout_ms=busy_timeout_ms)
     db.text_factory = log_text
     try:
@@ -264,6 +271,20 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
             _remove_new_log(path, exc)
         raise
     return db
+
+
+def unwritable_file(path: Path) -> Path | None:
+    """The first of the log ``path``, its ``-wal`` and its ``-shm`` that is there and that
+    this process may not write (another user's log, a log made read-only, a read-only file
+    system); None when there is none. SQLite opens such a log read-only all the same, in a
+    folder it can write, and makes a ``-wal`` and ``-shm`` of this process's own, with the
+    log's mode, beside it: its owner then could no longer write it (its rows went to the
+    fallback, ``sync`` was E041) until someone removed them by hand."""
+    for suffix in DB_FILES[:3]:
+        name = path.with_name(path.name + suffix)
+        if not os.access(name, os.W_OK) and os.path.lexists(name):
+            return name
+    return None
 
 
 def _remove_new_log(path: Path, exc: BaseException) -> None:
@@ -305,11 +326,17 @@ def open_log(path: Path, *, write: bool = False, own: bool = False) -> sqlite3.C
     is :func:`misplaced` (a symlink, or in a folder reached through one): SQLite would
     checkpoint the database it leads to, outside the project; it is read ``ro``. A read in a
     folder this process cannot write, or on a full disk
-    (:func:`~skillc_index.atomic.disk_failure`), opens the log as immutable."""
+    (:func:`~skillc_index.atomic.disk_failure`), opens the log as immutable; so does a read
+    of a log this process may not write (:func:`unwritable_file`: another user's, in a folder
+    they share) with no rows waiting in its ``-wal``, which leaves nothing beside it."""
     writable = os.access(path.parent, os.W_OK)
-    rw = write or (writable and not misplaced(path))
+    denied = not write and writable and unwritable_file(path) is not None
+    rw = write or (writable and not misplaced(path) and not denied)
+    mode: Mode = "rw" if rw else "ro"
+    if denied and not _wal_holds_rows(path):
+        mode = "immutable"
     try:
-        db = _open_log(path, "rw" if rw else "ro", own)
+        db = _open_log(path, mode, own)
     except sqlite3.OperationalError as exc:
         from skillc_index.atomic import disk_failure
 
