@@ -245,6 +245,41 @@ def test_a_gitignore_that_may_only_be_read_holding_every_line_is_no_error(
     assert gitignore.read_text(encoding="utf-8") == "/.skillc/runtime/\n"
 
 
+def test_init_with_a_gitignore_that_may_only_be_read_makes_nothing(
+    tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``skc init`` (and ``init NAME`` making a project) with a read-only ``.gitignore`` made
+    ``.skillc/skills/`` (the folder a project now), then failed with exit 1: it is
+    CannotCreate before anything is made. One holding every line init adds is no error."""
+    import errno
+
+    from skillc_index.command_errors import CannotCreate
+
+    folder = tmp_path / "checkout"
+    folder.mkdir()
+    gitignore = folder / ".gitignore"
+    gitignore.write_text("node_modules/\n", encoding="utf-8")
+    real_open = os.open
+
+    def read_only(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if os.fspath(path) == str(gitignore) and flags & (os.O_RDWR | os.O_WRONLY):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", read_only)
+    layout = Layout.discover(folder, env)
+    said = f"error[E999]: cannot create '{gitignore}': Permission denied"
+    for init in (lambda: init_project(layout), lambda: init_skill("demo", layout)):
+        with pytest.raises(CannotCreate) as failed:
+            init()
+        assert str(failed.value) == said
+        assert [path.name for path in folder.iterdir()] == [".gitignore"]
+    monkeypatch.undo()
+    gitignore.write_text("/.skillc/runtime/\n/.skillc/logs/\n", encoding="utf-8")
+    monkeypatch.setattr(os, "open", read_only)
+    assert init_project(layout).created
+
+
 @needs_git
 def test_ignore_generated_asks_git_what_is_tracked(tmp_path: Path, env: dict[str, str]) -> None:
     _git(tmp_path, "init", "-q")

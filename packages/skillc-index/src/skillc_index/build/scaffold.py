@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 GITIGNORE = ".gitignore"
 #: What skillc writes inside ``.skillc/``, ignored one by one when git tracks files there
 #: (skill sources kept in ``.skillc/skills/``).
-_GENERATED = ("runtime", "logs")
+_GENERATED = tuple(f"{SKILLC_DIR}/{name}" for name in ("runtime", "logs"))
 
 
 class NameNeeded(WordedOption):
@@ -117,7 +117,7 @@ def init_project(layout: Layout) -> InitResult:
         return InitResult(kind="global", path=skills, created=not existed, scope="global")
     if not within(skills, layout.cwd):  # a checkout's .skillc symlink leads out: E012
         raise PathEscapesProject(layout.display(skills), os.path.realpath(skills))
-    check_gitignore(layout.cwd)  # first: nothing is made when it cannot be written
+    check_gitignore(layout.cwd, generated=True)  # first: nothing made if it cannot be written
     try:
         skills.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -146,8 +146,7 @@ def ignore_generated(root: Path, layout: Layout) -> tuple[str, ...]:
     generated ``runtime/`` and ``logs/`` are, and in a git work tree the agent folders of the
     default targets (:func:`default_agent_folders`, where builds put their symlinks) that
     hold nothing but skillc's deployments."""
-    generated = tuple(f"{SKILLC_DIR}/{name}" for name in _GENERATED)
-    return ignore_folders(root, default_agent_folders(), layout, generated=generated).lines
+    return ignore_folders(root, default_agent_folders(), layout, generated=_GENERATED).lines
 
 
 def ignore_agent_folders(layout: Layout, deployed: Iterable[Path]) -> tuple[str, ...]:
@@ -290,12 +289,15 @@ def _only_deployments(folder: Path, layout: Layout) -> bool:
     return True
 
 
-def check_gitignore(root: Path) -> Path:
+def check_gitignore(root: Path, *, generated: bool = False) -> Path:
     """``<root>/.gitignore``, once it is known that it can be added to, or the error that
     writing it would meet: PathEscapesProject (E012) for a symlink leading out of ``root``,
     CannotCreate (E999) for what is not a regular file (a folder, a FIFO) or is too large.
     Looked at, not read: ``init`` asks first, so that nothing is made when the file cannot
-    be written, and the write reads it."""
+    be written, and the write reads it. With ``generated`` (``init``), also CannotCreate
+    for a file this process may not write that lacks a line :func:`ignore_generated` adds
+    for ``.skillc/``'s generated folders (read, as that write reads it: one holding them all
+    needs no write)."""
     import stat
 
     path = root / GITIGNORE
@@ -311,6 +313,10 @@ def check_gitignore(root: Path) -> Path:
         raise CannotCreate(str(path), "not a regular file")
     if found.st_size > MAX_GITIGNORE_BYTES:
         raise CannotCreate(str(path), f"larger than {MAX_GITIGNORE_BYTES >> 20} MiB")
+    if generated:
+        with _locked(path) as held:
+            if held is not None and held.refused and _missing(held.text, _GENERATED):
+                raise CannotCreate(str(path), held.refused)
     return path
 
 
@@ -490,7 +496,7 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     if skill_file.exists():
         raise SkillExists(name)
     if scope == "project" and new_project:
-        check_gitignore(project)  # first: nothing is made when it cannot be written
+        check_gitignore(project, generated=True)  # first: nothing made if it cannot be written
     from skillc_index.atomic import write_file_atomic
 
     try:
