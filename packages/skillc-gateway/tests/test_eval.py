@@ -479,6 +479,27 @@ def test_init_of_several_skills_checks_them_all_before_writing_any(
     assert "should_trigger: [mine]" not in existing.read_text("utf-8")
 
 
+def test_init_into_a_skill_folder_that_cannot_be_written_is_cannot_create(
+    gateway: Any, library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--init`` of a skill whose folder is read-only (mode 555) was ``error[E999]:
+    PermissionError: [Errno 13] ...: '<skill>/evals'``; it is ``cannot create
+    '<skill>/evals/triggers.yaml': Permission denied``, found for every skill before any file
+    is written (the permission faked for root, who writes through it)."""
+    import os
+
+    locked = library / "pdf-tools"
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda path, mode: os.fspath(path) != str(locked) and real_access(path, mode)
+    )
+    done = gateway("eval", "--init", "docx", "pdf-tools", "--path", str(library))
+    target = locked / "evals" / "triggers.yaml"
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"error[E999]: cannot create '{target}': Permission denied\n"
+    assert not (library / "docx" / "evals").exists() and not target.parent.exists()
+
+
 def test_init_never_writes_through_an_evals_symlink_out_of_the_skill(
     gateway: Any, library: Path, tmp_path: Path
 ) -> None:

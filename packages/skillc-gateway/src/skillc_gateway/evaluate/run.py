@@ -420,8 +420,8 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     written: a refusal writes none."""
     from skillc_gateway.evaluate.cases import starter_text
     from skillc_gateway.evaluate.overlap import trigger_phrases
-    from skillc_index.atomic import write_file_atomic
-    from skillc_index.command_errors import ForeignFile
+    from skillc_index.atomic import creation_start, write_denied, write_file_atomic
+    from skillc_index.command_errors import CannotCreate, ForeignFile
     from skillc_index.diagnostics import InvalidOption
     from skillc_index.files import within
     from skillc_index.inventory.folders import check_write_place
@@ -455,6 +455,9 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
                 raise InvalidOption(f"{target.parent} is not a folder")
             if os.path.lexists(target) and not force:  # E050 names the file, as stats does
                 raise ForeignFile(layout.display(target), "", force_does="replace it")
+            denied = write_denied(creation_start(target.parent))  # a read-only skill folder
+            if denied is not None:
+                raise CannotCreate(str(target), denied)
             rivals = [
                 library.entries[other].name
                 for other in library.rank(entry.description).skills
@@ -465,8 +468,10 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     finally:
         library.close()
     for target, text in planned:
-        target.parent.mkdir(exist_ok=True)
-        write_file_atomic(target, text.encode())
+        try:
+            write_file_atomic(target, text.encode(), parents=True)
+        except OSError as exc:
+            raise CannotCreate(str(target), exc.strerror or str(exc)) from exc
     written = [str(target) for target, _ in planned]
     return EvalResult(
         options.agent, options.top, len(library.entries), (), (), warnings=tuple(notices),
