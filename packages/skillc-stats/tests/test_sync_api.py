@@ -389,6 +389,32 @@ def test_removal_failing_is_e999_and_loses_nothing(
         assert count_rows(primary_log(demo.runtime)) == 2
 
 
+def test_a_fallback_that_can_be_read_but_not_removed_is_e999_by_the_dry_run_too(
+    demo: ResolvedSkill,
+    project: Path,
+    env: dict[str, str],
+    log_rows: Log,
+    fallback_of: Fallback,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fallback whose folder the user may not modify (mode 555; its log readable): the dry
+    run said it would sync, and ``sync`` was E042 "sync source not readable" with SQLite's
+    "attempt to write a readonly database". Both are E999 ``cannot remove local logs``,
+    before anything is copied (the permission faked: root writes through it)."""
+    import os
+
+    source = log_rows(*rows_for(demo, 2), to=fallback_of("demo"))
+    locked, real_access = str(source.parent), os.access
+    monkeypatch.setattr(os, "access", lambda p, m: os.fspath(p) != locked and real_access(p, m))
+    for dry_run in (True, False):
+        (synced,) = sync_logs(project=project, dry_run=dry_run, env=env).skills
+        assert str(synced.error) == (
+            "error[E999]: cannot remove local logs '.skillc/logs/demo': Permission denied"
+        )
+        assert (synced.entries, synced.removed, count_rows(source)) == (0, False, 2)
+    assert not primary_log(demo.runtime).exists()
+
+
 def test_damaged_destination_log_is_e041_with_a_hint(
     demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
 ) -> None:

@@ -57,6 +57,7 @@ hidden folder, never synced again.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sqlite3
@@ -100,9 +101,9 @@ from skillc_index.accesslog.merge import (
     drop_merged,
     read_identities,
 )
-from skillc_index.accesslog.schema import DB_FILES
+from skillc_index.accesslog.schema import DB_FILES, unwritable_file
 from skillc_index.accesslog.store import SKIPPED_FILE, skipped_mark
-from skillc_index.atomic import disk_failure, nearest_existing
+from skillc_index.atomic import disk_failure, nearest_existing, not_writable
 
 _SKILL_PATH = 4  # position of skill_path in an Identity
 
@@ -313,6 +314,24 @@ def _source_problem(layout: Layout, fallback: _Fallback) -> SkillcError | None:
     return SyncSourceNotReadable(layout.display(fallback.path), f"it lies outside {where}")
 
 
+def _fixed_source(layout: Layout, fallback: _Fallback) -> SkillcError | None:
+    """E999 ``cannot remove local logs '<folder>': <why>`` when the fallback log can be
+    read but not updated or emptied (its folder, its ``.skillc-meta`` or its files
+    read-only, another user's): found before anything is copied, by ``--dry-run`` too. It
+    was E042 "not readable" with SQLite's "attempt to write a readonly database", which
+    ``--dry-run`` never saw."""
+    folder = fallback.logs_root / fallback.skill
+    denied = None
+    for path in (folder, fallback.path.parent):  # .skillc/logs read-only: E999 once copied
+        if denied is None and path.is_dir():
+            denied = not_writable(path)
+    if denied is None and unwritable_file(fallback.path) is not None:
+        denied = os.strerror(errno.EACCES)
+    if denied is None:
+        return None
+    return InternalError(f"cannot remove local logs '{layout.display(folder)}': {denied}")
+
+
 def _disk_failure(layout: Layout, path: Path, exc: Exception) -> SkillcError | None:
     """E999 with the reason when ``exc`` is the disk failing (no room left, an I/O error)
     while ``path`` was read or written (:func:`skillc_index.atomic.disk_failure`): not the
@@ -416,7 +435,7 @@ def _why(exc: Exception) -> str:
 def _dry_run(known: _Known, fallback: _Fallback) -> SkillSync:
     layout = known.layout
     skill, source = fallback.skill, fallback.path
-    problem = _source_problem(layout, fallback)
+    problem = _source_problem(layout, fallback) or _fixed_source(layout, fallback)
     if problem is not None:
         return SkillSync(skill, source, 0, (), False, problem)
     try:
@@ -447,7 +466,7 @@ SYNC_LOCK_TIMEOUT_MS = 30_000
 def _sync(known: _Known, fallback: _Fallback) -> SkillSync:
     layout = known.layout
     skill, source = fallback.skill, fallback.path
-    problem = _source_problem(layout, fallback)
+    problem = _source_problem(layout, fallback) or _fixed_source(layout, fallback)
     if problem is not None:
         return SkillSync(skill, source, 0, (), False, problem)
     # Exclusive: no command appends to it meanwhile (see the module docstring). Each holds
