@@ -420,7 +420,7 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     written: a refusal writes none."""
     from skillc_gateway.evaluate.cases import starter_text
     from skillc_gateway.evaluate.overlap import trigger_phrases
-    from skillc_index.atomic import creation_start, write_denied, write_file_atomic
+    from skillc_index.atomic import creation_start, not_writable, write_file_atomic
     from skillc_index.command_errors import CannotCreate, ForeignFile
     from skillc_index.diagnostics import InvalidOption
     from skillc_index.files import within
@@ -455,7 +455,7 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
                 raise InvalidOption(f"{target.parent} is not a folder")
             if os.path.lexists(target) and not force:  # E050 names the file, as stats does
                 raise ForeignFile(layout.display(target), "", force_does="replace it")
-            denied = write_denied(creation_start(target.parent))  # a read-only skill folder
+            denied = not_writable(creation_start(target.parent))  # a read-only skill folder
             if denied is not None:
                 raise CannotCreate(str(target), denied)
             rivals = [
