@@ -100,10 +100,11 @@ def test_init_writes_in_a_store_copy_whose_record_names_another_skill(
     cli: Any, project: Path, tmp_path: Path, write_skill: Any
 ) -> None:
     """A store copy whose import record names a folder of another name is not that folder's
-    copy (no import of it replaces this one: :func:`skillc_index.layout.import_origin`):
+    copy (no import of it replaces this one: :func:`skillc_index.import_record.import_origin`):
     ``eval --init`` writes its cases in the copy, where the E100 of a copy imported from
     elsewhere refused them."""
-    from skillc_index.layout import IMPORT_RECORD, ImportRecord
+    from skillc_index.import_record import ImportRecord
+    from skillc_index.layout import IMPORT_RECORD
 
     write_skill(tmp_path / "drafts" / "other", description="Knit wool scarves.")
     copy = write_skill(project / ".skillc" / "skills" / "knit", description="Knit wool hats.")

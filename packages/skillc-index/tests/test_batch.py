@@ -425,7 +425,7 @@ def test_all_writes_an_older_absolute_import_record_relative(
     """An import record an older skillc wrote (the folder's absolute path) is written
     relative to the project root by one `build --all`, as by a build of the folder: the
     store copy goes through the import again (unchanged, nothing copied)."""
-    from skillc_index.layout import ImportRecord
+    from skillc_index.import_record import ImportRecord
 
     for name in ("one", "two"):
         write_skill(project / "skills" / name)

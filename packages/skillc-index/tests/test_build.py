@@ -37,7 +37,7 @@ from skillc_index.command_errors import (
 )
 from skillc_index.diagnostics import IndexUnusable, Notice
 from skillc_index.files import source_hash
-from skillc_index.layout import ImportRecord
+from skillc_index.import_record import ImportRecord
 
 WriteSkill = Callable[..., Path]
 

@@ -17,14 +17,8 @@ from skillc_index import (
     skill_name_problem,
 )
 from skillc_index.diagnostics import SkillNotFound, UnknownTarget
-from skillc_index.layout import (
-    IMPORT_RECORD,
-    MAX_SHOWN,
-    ImportRecord,
-    home_dir,
-    require_skill_name,
-    shown,
-)
+from skillc_index.import_record import ImportRecord
+from skillc_index.layout import IMPORT_RECORD, MAX_SHOWN, home_dir, require_skill_name, shown
 
 WriteSkill = Callable[..., Path]
 

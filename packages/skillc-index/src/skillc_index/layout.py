@@ -49,10 +49,9 @@ SKILLC_DIR = ".skillc"
 SKILL_FILE = "SKILL.md"
 META_DIR = ".skillc-meta"
 #: In a store copy made by importing a folder: where from, and the source hash of what was
-#: copied (:class:`ImportRecord`). Hidden, so it is not one of the skill's files.
+#: copied (:class:`~skillc_index.import_record.ImportRecord`). Hidden, so it is not one of
+#: the skill's files.
 IMPORT_RECORD = ".skillc-import.json"
-#: The most of an import record read (a path and a hash: well under 8 KiB).
-MAX_IMPORT_RECORD_BYTES = 64 << 10
 #: A skill's trigger cases: the files of its ``evals/`` folder that ``skc eval`` reads, in this
 #: order (skillc-gateway's ``evaluate.cases``); skillc-lint's SKL521 asks no Markdown to name
 #: them.
@@ -404,96 +403,6 @@ class ResolvedSkill(Record):
         return self.called or self.name
 
 
-class ImportRecord(Record):
-    """What importing a folder into a store records in the store copy (:data:`IMPORT_RECORD`):
-    the canonical path it came from (:meth:`recorded`) and the source hash of the files
-    copied. With it, the folder and its store copy are one skill: reads through the folder use
-    the store copy, and importing the folder again may replace a store copy that is unchanged
-    since."""
-
-    origin: str
-    """As written: relative to the project root for a project store copy of a folder inside
-    the project (the same in every checkout: the record is a file of the project, committed
-    with it), else absolute. :meth:`folder` reads it."""
-    source_hash: str
-
-    @staticmethod
-    def recorded(origin: Path, scope: Scope, layout: Layout) -> str:
-        """How the record of an import of the canonical folder ``origin`` into the ``scope``
-        store names it: relative to the project root when both are the project's, so the
-        project can move or be cloned; absolute otherwise."""
-        if scope == "project" and layout.project_root is not None:
-            try:
-                relative = origin.relative_to(os.path.realpath(layout.project_root))
-            except ValueError:
-                relative = None
-            if relative is not None and relative.parts:  # not the root itself
-                return relative.as_posix()
-        return str(origin)
-
-    def folder(self, store_copy: Path) -> Path | None:
-        """The folder the record names, absolute: a relative origin hangs off the folder the
-        store of ``store_copy`` hangs off (``<base>/.skillc/skills/<name>``: the project
-        root); None for one that is empty or climbs out of it (``..``)."""
-        origin = Path(self.origin)
-        if origin.is_absolute():
-            return origin
-        if not origin.parts or ".." in origin.parts:
-            return None
-        return Path(os.path.realpath(store_copy.parent.parent.parent)) / origin
-
-    @classmethod
-    def read(cls, store_copy: Path) -> ImportRecord | None:
-        """The record of a store copy; None when there is none or it is unreadable, too large
-        or too deep (a checkout may ship one:
-        :func:`~skillc_index.bounded_json.read_json_bounded`)."""
-        from skillc_index.bounded_json import read_json_bounded
-
-        try:
-            value = read_json_bounded(store_copy / IMPORT_RECORD, max_bytes=MAX_IMPORT_RECORD_BYTES)
-        except (OSError, ValueError):
-            return None
-        got = value if isinstance(value, dict) else {}
-        origin, digest = got.get("origin"), got.get("source_hash")
-        return cls(origin, digest) if isinstance(origin, str) and isinstance(digest, str) else None
-
-    def to_bytes(self) -> bytes:
-        import json
-
-        return (json.dumps(self._asdict(), indent=2) + "\n").encode("ascii")
-
-
-def import_origin(
-    copy: Path,
-    scope: Scope,
-    layout: Layout,
-    *,
-    bounded: bool = True,
-    record: ImportRecord | None = None,
-) -> Path | None:
-    """The folder the store skill ``copy`` (of the ``scope`` store) was imported from, when
-    it is still there (of the same name, holding ``SKILL.md``): where its author edits it,
-    and what ``build --all`` imports again. A project store copy's import record is a file
-    of the project (a checkout may ship one), so there only a folder inside the project
-    counts: a record cannot make skillc copy (or write) a folder from elsewhere (not
-    ``bounded``: the folder wherever it is, what the next import of it replaces the copy
-    with). ``record``: the copy's record, when the caller has read it already."""
-    from skillc_index.files import real_path, within
-
-    record = ImportRecord.read(copy) if record is None else record
-    folder = None if record is None else record.folder(copy)
-    origin = None if folder is None else Path(real_path(folder))
-    bound = layout.project_root if scope == "project" and bounded else None
-    if (
-        origin is None
-        or origin.name != copy.name
-        or (bound is not None and not within(origin, bound))
-        or not (origin / SKILL_FILE).is_file()
-    ):
-        return None
-    return origin
-
-
 class SkillNotInStores(SkillNotFound):
     """E001 for a bare name that only a folder of the working directory matches, where names
     are looked up in the stores only (``run``): the hint says how to name the folder."""
@@ -588,6 +497,8 @@ def _imported_copy(source: Path, layout: Layout, force_global: bool) -> Path | N
     origin, in the stores ``source`` may have been imported into: the project store, then
     the global one (``skc build <folder> --global`` imports there); with ``force_global``
     the global one only. None when neither holds one."""
+    from skillc_index.import_record import ImportRecord
+
     for scope in ("global",) if force_global else layout.scopes():
         copy = layout.store(scope) / source.name
         record = ImportRecord.read(copy)
@@ -622,8 +533,9 @@ def resolve_skill(
     plugin's skill named ``plugin:skill``, never a folder of the working directory nor another
     installed skill: a folder is taken when written as a path (``./gt``, ``gt/``, absolute).
 
-    A folder that was imported into a store (:class:`ImportRecord`; the project store, then
-    the global one, as ``build --global`` imports) resolves to the store copy, with
+    A folder that was imported into a store (its
+    :class:`~skillc_index.import_record.ImportRecord`; the project store, then the global
+    one, as ``build --global`` imports) resolves to the store copy, with
     :attr:`ResolvedSkill.imported_from` set. A bare name that finds a folder of
     the working directory while a store holds another skill of that name carries a warning
     (:attr:`ResolvedSkill.notices`). A store copy stranded by an import that was killed is

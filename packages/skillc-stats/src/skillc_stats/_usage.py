@@ -246,8 +246,8 @@ def logged_folders(skill: ResolvedSkill, layout: Layout) -> dict[str, str]:
     (:meth:`InstalledSkill.logged_as`; every installed version), mapped to that skill's
     source; empty for any other skill (its rows are its source's). The log is not read:
     :func:`own_folders` picks the skill's folders from the rows the query opens."""
+    from skillc_index.import_record import ImportRecord
     from skillc_index.inventory.folders import plugin_folders, plugin_version_parts
-    from skillc_index.layout import ImportRecord
 
     name = skill.runtime.name
     if plugin_version_parts(str(skill.source)) is not None:  # every installed plugin's skill

@@ -228,9 +228,9 @@ def skill_of(folder: Path, layout: Layout) -> tuple[Path, str]:
     given): a folder skillc deployed (a link to its runtime, a copy) is its store skill, read
     there; a folder imported into its store is its store copy (DECISIONS: one skill), read
     in the folder, where its description is edited (so is that store copy, or a deployment
-    of it, given: :func:`skillc_index.layout.import_origin`); any other folder is itself."""
+    of it, given: :func:`skillc_index.import_record.import_origin`); any other folder is itself."""
     from skillc_index import SkillcError, resolve_skill
-    from skillc_index.layout import import_origin
+    from skillc_index.import_record import import_origin
 
     try:
         resolved = resolve_skill(str(layout.cwd / folder), layout)

@@ -140,9 +140,9 @@ def library_of(
 
 def _edited(skill: InstalledSkill, layout: Layout) -> Path:
     """The folder an installed skill is read in: a store copy imported from a folder that
-    is still there, that folder (:func:`skillc_index.layout.import_origin`: what the next
+    is still there, that folder (:func:`skillc_index.import_record.import_origin`: what the next
     import copies over the store copy), else its source."""
-    from skillc_index.layout import import_origin
+    from skillc_index.import_record import import_origin
 
     store = skill.store
     origin = None if store is None else import_origin(store.real, store.scope, layout)
@@ -397,10 +397,11 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
 def _check_not_imported(entry: SkillEntry, layout: Layout) -> None:
     """E100 for a store copy read in place though imported from a folder still there (one
     that :func:`_edited` does not read: a project store copy of a folder outside the
-    project, :func:`skillc_index.layout.import_origin`'s bound): the next import replaces
+    project, :func:`skillc_index.import_record.import_origin`'s bound): the next import replaces
     the copy, and the cases written into it with it."""
     from skillc_index.diagnostics import InvalidOption
-    from skillc_index.layout import import_origin, runtime_for
+    from skillc_index.import_record import import_origin
+    from skillc_index.layout import runtime_for
 
     scope = runtime_for(Path(os.path.realpath(entry.folder)), layout)[0]
     origin = import_origin(entry.folder, scope, layout, bounded=False)

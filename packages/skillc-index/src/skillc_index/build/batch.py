@@ -36,14 +36,8 @@ from skillc_index.diagnostics import (
     diagnostic_json,
     warning_text,
 )
-from skillc_index.layout import (
-    SKILL_FILE,
-    Layout,
-    Scope,
-    expand_user,
-    import_origin,
-    resolve_skill,
-)
+from skillc_index.import_record import import_origin
+from skillc_index.layout import SKILL_FILE, Layout, Scope, expand_user, resolve_skill
 from skillc_index.record import Record
 from skillc_index.spelling import CLI_SPELLING, PARAMETER_NAMES, Spelling
 from skillc_index.walk import SkillFolders, cut_short, find_skill_folders

@@ -56,16 +56,15 @@ from skillc_index.diagnostics import (
     warning_text,
 )
 from skillc_index.files import SkillFiles, source_hash, utf8_name, walk_skill, within
+from skillc_index.import_record import ImportRecord, import_origin
 from skillc_index.index.freshness import refuse_collision
 from skillc_index.layout import (
     META_DIR,
     SKILL_FILE,
-    ImportRecord,
     Layout,
     ResolvedSkill,
     Scope,
     SkillArgument,
-    import_origin,
     resolve_skill,
     runtime_for,
 )

@@ -38,10 +38,10 @@ from skillc_index.command_errors import (
 )
 from skillc_index.diagnostics import Notice
 from skillc_index.files import SkillFiles, file_digests, source_hash
+from skillc_index.import_record import ImportRecord
 from skillc_index.layout import (
     IMPORT_RECORD,
     SKILL_FILE,
-    ImportRecord,
     Layout,
     ResolvedSkill,
     Scope,

@@ -35,9 +35,10 @@ from typing import TYPE_CHECKING, Literal
 
 from skillc_index.diagnostics import Notice
 from skillc_index.files import NOT_UTF8, is_utf8
+from skillc_index.import_record import ImportRecord, import_origin
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
 from skillc_index.inventory.folders import Root, RootKind, search_roots
-from skillc_index.layout import META_DIR, SKILL_FILE, ImportRecord, Layout, Scope, import_origin
+from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -127,7 +128,7 @@ class InstalledSkill(Record):
     def logged_as(self, layout: Layout) -> tuple[str, ...]:
         """The folders its rows in the access logs name (``skill_path``): its source first,
         then each folder imported into it (:func:`group`) and, for a store copy, the folder
-        its import record names (:func:`~skillc_index.layout.import_origin`: still there,
+        its import record names (:func:`~skillc_index.import_record.import_origin`: still there,
         and inside the project for a project store's; one small file read), installed in an
         agent folder or not: the reads of those folders before the import are its uses too.
         One folder but for an imported one."""
@@ -374,7 +375,7 @@ def _imported(locations: list[Location]) -> dict[str, str]:
 def imported_folders(copies: Iterable[str], folders: Iterable[str]) -> dict[str, str]:
     """Which of ``folders`` (real paths) were imported into one of the store skills
     ``copies`` (real paths): each one -> its store copy, whose
-    :class:`~skillc_index.layout.ImportRecord` names it as its origin (DECISIONS: a folder
+    :class:`~skillc_index.import_record.ImportRecord` names it as its origin (DECISIONS: a folder
     imported into a store and its store copy are one skill). An import keeps the folder's
     name, so only a store copy named as one of ``folders`` is read (one small file). The one
     rule of ``list``, ``stats --all`` and ``find`` (:mod:`skillc_gateway.catalog.answer`)."""

@@ -1,0 +1,109 @@
+"""The import record: what importing a folder into a store writes in the store copy
+(:data:`~skillc_index.layout.IMPORT_RECORD`), so that the folder and its store copy are one
+skill (reads through the folder use the store copy; ``build --all`` imports the folder again).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from skillc_index.layout import IMPORT_RECORD, SKILL_FILE
+from skillc_index.record import Record
+
+if TYPE_CHECKING:
+    from skillc_index.layout import Layout, Scope
+
+#: The most of an import record read (a path and a hash: well under 8 KiB).
+MAX_IMPORT_RECORD_BYTES = 64 << 10
+
+
+class ImportRecord(Record):
+    """What importing a folder into a store records in the store copy (:data:`IMPORT_RECORD`):
+    the canonical path it came from (:meth:`recorded`) and the source hash of the files
+    copied. With it, the folder and its store copy are one skill: reads through the folder use
+    the store copy, and importing the folder again may replace a store copy that is unchanged
+    since."""
+
+    origin: str
+    """As written: relative to the project root for a project store copy of a folder inside
+    the project (the same in every checkout: the record is a file of the project, committed
+    with it), else absolute. :meth:`folder` reads it."""
+    source_hash: str
+
+    @staticmethod
+    def recorded(origin: Path, scope: Scope, layout: Layout) -> str:
+        """How the record of an import of the canonical folder ``origin`` into the ``scope``
+        store names it: relative to the project root when both are the project's, so the
+        project can move or be cloned; absolute otherwise."""
+        if scope == "project" and layout.project_root is not None:
+            try:
+                relative = origin.relative_to(os.path.realpath(layout.project_root))
+            except ValueError:
+                relative = None
+            if relative is not None and relative.parts:  # not the root itself
+                return relative.as_posix()
+        return str(origin)
+
+    def folder(self, store_copy: Path) -> Path | None:
+        """The folder the record names, absolute: a relative origin hangs off the folder the
+        store of ``store_copy`` hangs off (``<base>/.skillc/skills/<name>``: the project
+        root); None for one that is empty or climbs out of it (``..``)."""
+        origin = Path(self.origin)
+        if origin.is_absolute():
+            return origin
+        if not origin.parts or ".." in origin.parts:
+            return None
+        return Path(os.path.realpath(store_copy.parent.parent.parent)) / origin
+
+    @classmethod
+    def read(cls, store_copy: Path) -> ImportRecord | None:
+        """The record of a store copy; None when there is none or it is unreadable, too large
+        or too deep (a checkout may ship one:
+        :func:`~skillc_index.bounded_json.read_json_bounded`)."""
+        from skillc_index.bounded_json import read_json_bounded
+
+        try:
+            value = read_json_bounded(store_copy / IMPORT_RECORD, max_bytes=MAX_IMPORT_RECORD_BYTES)
+        except (OSError, ValueError):
+            return None
+        got = value if isinstance(value, dict) else {}
+        origin, digest = got.get("origin"), got.get("source_hash")
+        return cls(origin, digest) if isinstance(origin, str) and isinstance(digest, str) else None
+
+    def to_bytes(self) -> bytes:
+        import json
+
+        return (json.dumps(self._asdict(), indent=2) + "\n").encode("ascii")
+
+
+def import_origin(
+    copy: Path,
+    scope: Scope,
+    layout: Layout,
+    *,
+    bounded: bool = True,
+    record: ImportRecord | None = None,
+) -> Path | None:
+    """The folder the store skill ``copy`` (of the ``scope`` store) was imported from, when
+    it is still there (of the same name, holding ``SKILL.md``): where its author edits it,
+    and what ``build --all`` imports again. A project store copy's import record is a file
+    of the project (a checkout may ship one), so there only a folder inside the project
+    counts: a record cannot make skillc copy (or write) a folder from elsewhere (not
+    ``bounded``: the folder wherever it is, what the next import of it replaces the copy
+    with). ``record``: the copy's record, when the caller has read it already."""
+    from skillc_index.files import real_path, within
+
+    record = ImportRecord.read(copy) if record is None else record
+    folder = None if record is None else record.folder(copy)
+    origin = None if folder is None else Path(real_path(folder))
+    bound = layout.project_root if scope == "project" and bounded else None
+    if (
+        origin is None
+        or origin.name != copy.name
+        or (bound is not None and not within(origin, bound))
+        or not (origin / SKILL_FILE).is_file()
+    ):
+        return None
+    return origin
