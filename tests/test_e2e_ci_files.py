@@ -326,3 +326,21 @@ def test_the_repository_passes_its_own_release_check() -> None:
         for p in ROOT.glob("packages/*/pyproject.toml")
     }
     assert _release_check().problems(f"v{version}") == []
+
+
+def test_no_merge_conflict_marker_is_left_in_the_repository() -> None:
+    """A merge's unresolved ``<<<<<<<``/``>>>>>>>`` lines in a README, CHANGELOG or source file
+    (one reached a CHANGELOG once) fail here rather than in a release's notes."""
+    import re
+
+    marker = re.compile(r"^(<{7} |>{7} |={7}$)", re.MULTILINE)
+    found = []
+    for pattern in ("*.md", "*.py", "*.toml", "*.yaml", "*.yml", "*.ini"):
+        for path in ROOT.rglob(pattern):
+            parts = path.relative_to(ROOT).parts
+            if any(part.startswith(".") or part in ("build", "dist") for part in parts):
+                continue  # .git, .venv, .tox, .ci/venv: not the repository's own text
+            text = path.read_text(encoding="utf-8", errors="replace")
+            found += [f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}"
+                      for m in marker.finditer(text)]  # fmt: skip
+    assert found == []
