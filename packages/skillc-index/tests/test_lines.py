@@ -155,6 +155,41 @@ def test_cut_keeps_a_text_that_fits_and_ends_a_cut_one_with_an_ellipsis() -> Non
     assert all(len(cut("x y " * 50, limit)) <= limit for limit in range(1, 210))
 
 
+def test_cut_never_splits_a_grapheme() -> None:
+    """A cut moves back to where no grapheme splits (audit unicode, item 3): no emoji cut at
+    its joiner (which ``printable`` then showed as ``\\u200d``), no lone flag letter, no Thai
+    consonant without its tone mark, no Devanagari letter without its vowel sign or conjunct."""
+    from skillc_index import cut, grapheme_boundary
+
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert cut("x" * 10 + family + " end", 12) == "x" * 10 + "\u2026"
+    assert cut("x" * 10 + "\U0001f1ef\U0001f1f5\U0001f1eb\U0001f1f7", 13) == (
+        "x" * 10 + "\U0001f1ef\U0001f1f5\u2026"
+    )
+    assert cut("x" * 10 + "\U0001f1ef\U0001f1f5!", 12) == "x" * 10 + "\u2026"
+    assert cut("\u0e01\u0e01\u0e15\u0e49\u0e21", 4) == "\u0e01\u0e01\u2026"  # ต้ kept whole
+    assert cut("\u0e01\u0e33\u0e01", 2) == "\u2026"  # SARA AM goes with its consonant
+    assert cut("\u0915\u094d\u0937\u093e x", 4) == "\u2026"  # क्षा: virama, vowel sign
+    assert cut("\U0001f44d\U0001f3fd ok", 2) == "\u2026"  # a skin tone
+    assert cut("\U0001f44d\u2764\ufe0f ok", 3) == "\U0001f44d\u2026"  # a variation selector
+    assert cut("cafe\u0301 au lait", 5) == "caf\u2026"  # the accent goes with its e
+    text = "ab" + family + "cd"
+    assert [grapheme_boundary(text, i) for i in range(len(text) + 1)] == [
+        0,
+        1,
+        2,
+        2,
+        2,
+        2,
+        2,
+        7,
+        8,
+        9,
+    ]
+    assert [grapheme_boundary(text, i, forward=True) for i in range(3, 7)] == [7, 7, 7, 7]
+    assert grapheme_boundary("a\r\nb", 2) == 1
+
+
 def test_counted_is_the_one_count_in_words() -> None:
     """Every package's messages count with it (``1 skill``, ``2,320 skills``, an irregular
     plural given), so a summary never says ``1 skills`` nor prints 2320 in one message and

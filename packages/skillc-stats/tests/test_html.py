@@ -415,6 +415,19 @@ def test_period_labels_never_overlap() -> None:
         assert all(b - a >= LABEL_WIDTH for a, b in itertools.pairwise(xs)), count
 
 
+def test_bar_labels_are_cut_where_no_grapheme_splits() -> None:
+    """A long label keeps its start and its end, cut by the kit's one grapheme test (audit
+    unicode, item 3): the family emoji at the cut is dropped whole, not left as its man."""
+    from skillc_stats._html import bar_chart
+
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    start = "x" * 21 + family + " family section heading"
+    end = "a long heading ending in " + "\U0001f1ef\U0001f1f5" + "z" * 24
+    chart = bar_chart([(start + " for the chart", 2), ("y" * 30 + end, 1)], "sections", "none")
+    labels = re.findall(r'<text class="label"[^>]*>([^<]*)</text>', chart)
+    assert labels == ["x" * 21 + "\u2026ion heading for the chart", "y" * 22 + "\u2026" + "z" * 24]
+
+
 def test_html_where_no_file_can_be_is_refused(
     demo: ResolvedSkill, stats_cli: Run, project: Path
 ) -> None:

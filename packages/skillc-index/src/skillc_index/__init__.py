@@ -106,6 +106,7 @@ _EXPORTS: dict[str, str] = {
     "json_text": "text",
     "counted": "text",
     "cut": "text",
+    "grapheme_boundary": "text",
     "printable": "text",
     "shell_word": "text",
     "valid_utf8": "text",
@@ -282,6 +283,7 @@ if TYPE_CHECKING:
     from skillc_index.sqlite import use_wal as use_wal
     from skillc_index.text import counted as counted
     from skillc_index.text import cut as cut
+    from skillc_index.text import grapheme_boundary as grapheme_boundary
     from skillc_index.text import iter_line_bytes as iter_line_bytes
     from skillc_index.text import json_text as json_text
     from skillc_index.text import printable as printable

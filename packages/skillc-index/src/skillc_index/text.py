@@ -31,6 +31,7 @@ __all__ = [
     "count_line_bytes",
     "count_lines",
     "cut",
+    "grapheme_boundary",
     "iter_line_bytes",
     "iter_lines",
     "json_text",
@@ -305,15 +306,57 @@ def counted(count: int, one: str, many: str | None = None) -> str:
 ELLIPSIS = "\u2026"
 
 
+#: What a character never starts a grapheme of its own with, though it is no combining mark:
+#: Thai and Lao SARA AM (spacing marks), the joiner, emoji skin tones and tag characters.
+_ATTACHED = re.compile("[\u0e33\u0eb3\u200d\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]")
+_REGIONAL = range(0x1F1E6, 0x1F200)
+
+
+def _within(text: str, index: int) -> bool:
+    """Whether ``text[index]`` belongs to the grapheme (the character a reader sees) of
+    ``text[index - 1]``: a combining mark (an accent, a Thai tone mark, a Devanagari vowel
+    sign, a variation selector), what :data:`_ATTACHED` holds, the character after a joiner or
+    a virama, a line feed after a carriage return, the second of a pair of flag letters."""
+    char, before = text[index], text[index - 1]
+    if before == "\u200d" or (before == "\r" and char == "\n"):
+        return True
+    if ord(char) < 0x300:
+        return False
+    import unicodedata
+
+    if unicodedata.category(char)[0] == "M" or _ATTACHED.match(char):
+        return True
+    if unicodedata.combining(before) == 9 and char.isalpha():  # a virama joins a conjunct
+        return True
+    if ord(char) in _REGIONAL and ord(before) in _REGIONAL:
+        first = index - 1  # a flag is a pair: the letters before it since the last non-letter
+        while first > 0 and ord(text[first - 1]) in _REGIONAL:
+            first -= 1
+        return (index - first) % 2 == 1
+    return False
+
+
+def grapheme_boundary(text: str, index: int, *, forward: bool = False) -> int:
+    """``index`` moved back (``forward``: on) to the nearest place in ``text`` that does not
+    split a grapheme: a cut there never leaves an accent, a tone mark or a vowel sign without
+    its letter, half an emoji sequence, a dangling joiner nor a lone flag letter. The one test
+    every shortening of the kit cuts at (:func:`cut`, the labels of ``stats --html``, the keys
+    of the team store)."""
+    index = max(0, min(index, len(text)))
+    while 0 < index < len(text) and _within(text, index):
+        index += 1 if forward else -1
+    return index
+
+
 def cut(text: str, limit: int) -> str:
-    """``text`` in at most ``limit`` characters: as it is when it fits, else its start, without
-    the white space the cut leaves at its end, and :data:`ELLIPSIS` (counted in ``limit``). The
-    one cut of the kit: a stub's descriptions, a projection's description and compatibility
-    note, ``skc find``'s lines, what a message quotes
-    (:func:`~skillc_index.layout.shown`)."""
+    """``text`` in at most ``limit`` characters: as it is when it fits, else its start, cut
+    where no grapheme splits (:func:`grapheme_boundary`), without the white space the cut
+    leaves at its end, and :data:`ELLIPSIS` (counted in ``limit``). The one cut of the kit: a
+    stub's descriptions, a projection's description and compatibility note, ``skc find``'s
+    lines, what a message quotes (:func:`~skillc_index.layout.shown`)."""
     if len(text) <= limit:
         return text
-    return text[: limit - 1].rstrip() + ELLIPSIS
+    return text[: grapheme_boundary(text, limit - 1)].rstrip() + ELLIPSIS
 
 
 #: What :func:`one_line` makes a space: the control characters and the Unicode line breaks.

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillc_index import cut, printable
+from skillc_index import cut, grapheme_boundary, printable
 
 if TYPE_CHECKING:
     from skillc_stats._stats import StatsQuery
@@ -115,7 +115,10 @@ def bar_chart(rows: Sequence[tuple[str, int]], label: str, empty: str) -> str:
     ]
     for n, (name, count) in enumerate(shown):
         y = n * row_h + 2
-        shortened = name if len(name) <= 48 else name[:22] + "…" + name[-25:]
+        shortened = name
+        if len(name) > 48:  # its start and its end, cut where no grapheme splits
+            end = grapheme_boundary(name, len(name) - 25, forward=True)
+            shortened = name[: grapheme_boundary(name, 22)] + "…" + name[end:]
         width = max(bar_w * count / top, 1)
         parts.append(
             f"<g><title>{_esc(name)}: {_number(count)}</title>"
