@@ -221,6 +221,32 @@ def test_symlink_loops_terminate(tmp_path: Path) -> None:
     assert result.escapes == ()
 
 
+def test_a_path_typed_composed_finds_the_one_written_decomposed(tmp_path: Path) -> None:
+    """A folder copied from a Mac names its files decomposed (NFD); a path typed composed
+    (NFC: a keyboard, an agent) finds the one entry that differs from it only so, by
+    ``open_in_root``, ``read_in_root`` and ``safe_join`` alike (audit unicode, item 2), never
+    past the root (a symlink so named still escapes) nor when two entries could be meant."""
+    from skillc_index.files import entry_named
+
+    nfd, nfc = "re\u0301sume\u0301", "r\u00e9sum\u00e9"
+    outside = make(tmp_path / "outside", {"secret.md": "s"})
+    root = make(tmp_path / "skill", {"SKILL.md": "x", f"{nfd}/{nfd}.md": "cv"})
+    (root / "de\u0301.md").symlink_to(outside / "secret.md")
+    make(root, {"e\u0323\u0302.md": "1", "\u1eb9\u0302.md": "2"})  # two forms of U+1EC7
+    with open_in_root(root, f"{nfc}/{nfc}.md") as handle:
+        assert handle.read() == b"cv"
+    assert read_in_root(root, f"./{nfc}/{nfc}.md", 10) == b"cv"
+    assert safe_join(root, f"{nfc}/{nfc}.md") == root / nfd / f"{nfd}.md"
+    assert entry_named(root, f"{nfc}") == nfd and entry_named(root, "SKILL.md") == "SKILL.md"
+    with pytest.raises(PathEscapesRoot):
+        open_in_root(root, "d\u00e9.md")
+    with pytest.raises(PathEscapesRoot):
+        safe_join(root, "d\u00e9.md")
+    with pytest.raises(SkillFileNotFound):
+        open_in_root(root, "\u1ec7.md")
+    assert entry_named(root, "\u1ec7.md") == "\u1ec7.md"
+
+
 def test_symlinked_root(tmp_path: Path) -> None:
     real = make(tmp_path / "real", {"SKILL.md": "x"})
     link = tmp_path / "link"

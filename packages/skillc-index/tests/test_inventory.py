@@ -437,6 +437,20 @@ def test_a_store_skill_resolves_without_the_agent_folders(
     assert looked == ["agent folders"]
 
 
+def test_a_name_typed_composed_resolves_the_folder_written_decomposed(
+    layout: Layout, project: Path, home: Path
+) -> None:
+    """A store or agent folder copied from a Mac is named decomposed (NFD); the name typed
+    composed (NFC) resolves it (it was E001 ``skill 'café-notes' not found`` with the hint
+    ``did you mean 'café-notes'?``)."""
+    from skillc_index import resolve_skill
+
+    stored = write(project / ".skillc/skills/ne\u0301-skill")
+    agent = write(home / ".claude/skills/cafe\u0301-notes")
+    assert resolve_skill("n\u00e9-skill", layout).source == stored
+    assert resolve_skill("caf\u00e9-notes", layout).source == agent
+
+
 def test_one_plugin_name_installed_twice_has_a_name_and_a_uri_for_each(
     layout: Layout, project: Path, home: Path
 ) -> None:

@@ -269,6 +269,16 @@ def test_skl104_near_miss_same_name(skill: Writer, found: Found) -> None:
     assert found(skill("foo"), "SKL104") == []
 
 
+def test_skl104_a_folder_composed_otherwise_is_the_name(skill: Writer, found: Found) -> None:
+    """A folder copied from a Mac is decomposed (NFD) where the name was typed composed
+    (NFC): the same name, as skills-ref compares them (it said ``name 'café-notes' does not
+    match directory 'café-notes'``)."""
+    folder = skill(
+        "cafe\u0301-notes", frontmatter=f"name: caf\u00e9-notes\ndescription: x. {TRIGGER}\n"
+    )
+    assert found(folder, "SKL104") == []
+
+
 # -- SKL105 description-required / SKL106 description-nonempty --------------------------------
 
 
@@ -602,6 +612,20 @@ def test_skl301_missing_file(skill: Writer, found: Found) -> None:
         "link target not found: 'img/logo.png'",
     ]
     assert {(d.severity, d.line) for d in result} == {("error", 8)}
+
+
+def test_skl301_names_the_file_composed_otherwise(skill: Writer, found: Found) -> None:
+    """A link typed composed (NFC) to a file written decomposed (NFD, copied from a Mac) is
+    broken where names are bytes (Linux): the message names that file, escaped, instead of
+    leaving two identical-looking names to compare."""
+    folder = skill(
+        body="See [cv](references/r\u00e9sum\u00e9.md).\n",
+        files={"references/re\u0301sume\u0301.md": "# CV\n"},
+    )
+    assert messages(found(folder, "SKL301")) == [
+        "link target not found: 'references/r\u00e9sum\u00e9.md' "
+        "('references/re\\u0301sume\\u0301.md' differs only in Unicode normalisation)"
+    ]
 
 
 def test_link_findings_point_at_their_own_destination_as_written(

@@ -106,6 +106,9 @@ _EXPORTS: dict[str, str] = {
     "json_text": "text",
     "counted": "text",
     "cut": "text",
+    "composed": "text",
+    "composed_match": "text",
+    "composed_shown": "text",
     "grapheme_boundary": "text",
     "printable": "text",
     "shell_word": "text",
@@ -281,6 +284,9 @@ if TYPE_CHECKING:
     from skillc_index.spelling import MCP_SPELLING as MCP_SPELLING
     from skillc_index.spelling import Spelling as Spelling
     from skillc_index.sqlite import use_wal as use_wal
+    from skillc_index.text import composed as composed
+    from skillc_index.text import composed_match as composed_match
+    from skillc_index.text import composed_shown as composed_shown
     from skillc_index.text import counted as counted
     from skillc_index.text import cut as cut
     from skillc_index.text import grapheme_boundary as grapheme_boundary

@@ -26,12 +26,13 @@ from skillc_index.diagnostics import (
     UnreadableFile,
 )
 from skillc_index.record import Record
-from skillc_index.text import BOM
+from skillc_index.text import BOM, composed_match
 
 __all__ = [
     "SkillFiles",
     "combine_digests",
     "decoded",
+    "entry_named",
     "file_digests",
     "file_kind",
     "file_sha256",
@@ -387,14 +388,21 @@ def safe_join(
 
     Raises :class:`PathEscapesRoot` for an absolute ``rel`` and for any path whose canonical
     form is not ``root`` or below it (``../x``, ``a/../../x``, a symlink pointing outside).
-    The result need not exist, but it must be able to: a path no file can have (a NUL byte, a
-    name or path too long for the file system, a symlink loop) raises ``missing`` (E021 by
-    default; E022 for callers that want a folder), never ``ValueError`` or ``OSError``.
+    A name typed composed (NFC) for one written decomposed on disk (NFD: copied from a Mac)
+    is that one (:func:`entry_named`). The result need not exist, but it must be able to: a
+    path no file can have (a NUL byte, a name or path too long for the file system, a symlink
+    loop) raises ``missing`` (E021 by default; E022 for callers that want a folder), never
+    ``ValueError`` or ``OSError``.
     ``real_root``: the root's real path (``os.path.realpath(root)``), when the caller resolved
     it already: every check still runs against it, on every path and symlink met.
     """
     root_real = _checked_root(root, rel, missing, real_root)
     resolved = os.path.realpath(_join(root_real, rel))
+    if not resolved.isascii() and inside(resolved, root_real) and not os.path.lexists(resolved):
+        found = root_real  # each name composed otherwise on disk (NFD) as it is there
+        for part in filter(None, resolved[len(root_real) :].split("/")):
+            found = os.path.join(found, entry_named(found, part))  # noqa: PTH118
+        resolved = os.path.realpath(found)
     if not inside(resolved, root_real):
         raise PathEscapesRoot(rel)
     try:
@@ -478,6 +486,29 @@ def open_regular(path: str) -> BinaryIO:
     return os.fdopen(regular_fd(path, None, path, follow=True), "rb")
 
 
+def entry_named(folder: str | os.PathLike[str] | int, name: str) -> str:
+    """``name``, or, when ``folder`` (a path, or a descriptor of it) holds no entry of that
+    name, its one entry that is ``name`` composed otherwise
+    (:func:`~skillc_index.text.composed_match`: ``café`` typed for a folder copied from a
+    Mac, ``cafe`` and U+0301). An ASCII name as it is, without a look at the folder."""
+    if name.isascii():
+        return name
+    try:
+        if isinstance(folder, int):
+            os.stat(name, dir_fd=folder, follow_symlinks=False)
+        else:
+            os.lstat(os.path.join(folder, name))  # noqa: PTH118
+        return name
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError):  # ValueError: a NUL in it
+        return name
+    try:
+        return composed_match(name, os.listdir(folder)) or name  # noqa: PTH208
+    except (OSError, ValueError):
+        return name
+
+
 def open_in_root(
     root: Path,
     rel: str,
@@ -498,7 +529,9 @@ def open_in_root(
     FIFO, socket or device is E021 (:class:`NotARegularFile`), without blocking. Symlinks
     that stay inside the root are followed. ``hidden=False`` refuses a path with a hidden
     component (:class:`HiddenPath`, E021). No such file, a NUL byte, a name too long or too
-    many symlinks: ``missing`` (E021). A file or folder that cannot be opened (no permission:
+    many symlinks: ``missing`` (E021). A name typed composed (NFC) for an entry written
+    decomposed (a file copied from a Mac) opens that entry, when it is the only one
+    (:func:`entry_named`). A file or folder that cannot be opened (no permission:
     mode 000) is :class:`UnreadableFile` (E999) naming ``rel``, never a bare ``OSError``.
     ``real_root``: the root's real path (``os.path.realpath(root)``), when the caller resolved
     it already: every check still runs against it, on every path and symlink met.
@@ -572,6 +605,12 @@ def open_in_root(
                     links += 1
                     pending.append(name)
                     continue
+                if exc.errno == errno.ENOENT and links <= _MAX_SYMLINKS:
+                    other = entry_named(folders[-1], name)
+                    if other != name:  # the name composed otherwise (counted: a bound)
+                        links += 1
+                        pending.append(other)
+                        continue
                 if exc.errno in (errno.ENOENT, errno.ENOTDIR):
                     raise missing(rel) from None
                 if swapped or exc.errno == errno.ENAMETOOLONG:

@@ -544,7 +544,7 @@ def resolve_skill(
     Raises :class:`NotASkill` (E010) when a folder was found at some step but has no
     ``SKILL.md``, :class:`SkillNotFound` (E001) when nothing was found.
     """
-    from skillc_index.files import is_file, is_folder
+    from skillc_index.files import entry_named, is_file, is_folder
 
     skill = os.fspath(skill)
     if skill[:8].lower() == "skill://" and not stores_only:
@@ -561,7 +561,7 @@ def resolve_skill(
         candidates.append((layout.cwd / expand_user(skill), skill, True))
     if plain:
         for scope in layout.scopes():
-            folder = layout.store(scope) / skill
+            folder = layout.store(scope) / entry_named(layout.store(scope), skill)
             candidates.append((folder, str(folder), False))
     for folder, where, given in candidates:
         if not is_folder(folder):

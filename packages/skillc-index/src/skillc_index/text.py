@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 __all__ = [
     "BOM",
     "BOM_BYTES",
     "ELLIPSIS",
+    "composed",
+    "composed_match",
+    "composed_shown",
     "count_line_bytes",
     "count_lines",
     "cut",
@@ -357,6 +360,37 @@ def cut(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     return text[: grapheme_boundary(text, limit - 1)].rstrip() + ELLIPSIS
+
+
+def composed(text: str) -> str:
+    """``text`` composed (NFC: ``e`` and U+0301 as ``é``), the form a keyboard, Linux and a
+    language model write: what names and paths are compared by when their bytes differ (a
+    folder copied from a Mac is decomposed, NFD). An ASCII text as it is, at once."""
+    if text.isascii():
+        return text
+    import unicodedata  # a C module
+
+    return unicodedata.normalize("NFC", text)
+
+
+def composed_match(name: str, names: Iterable[str]) -> str | None:
+    """The one of ``names`` (a folder's entries, a skill's paths) that is ``name`` written
+    composed otherwise, ``résumé.md`` typed for the ``re\u0301sume\u0301.md`` on disk: the
+    one home of that comparison (:func:`~skillc_index.files.entry_named`, ``open``, lint's
+    SKL104 and SKL301). None when none is, or several are (which one is meant is unknown),
+    and at once for an ASCII ``name``: only a text with an accent has another composition."""
+    if name.isascii():
+        return None
+    key = composed(name)
+    found = [other for other in names if other != name and composed(other) == key]
+    return found[0] if len(found) == 1 else None
+
+
+def composed_shown(text: str) -> str:
+    """``text`` as a message quotes it next to its composed twin: escaped (``re\u0301sume``)
+    when it is not composed, since the two look the same (as ``package`` names the pairs of
+    paths that one file system would take for one)."""
+    return text if composed(text) == text else ascii(text)[1:-1]
 
 
 #: What :func:`one_line` makes a space: the control characters and the Unicode line breaks.

@@ -22,7 +22,7 @@ from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.fts import TOKENIZE_CLAUSES, restore_fts_text
 from skillc_index.index.schema import IndexedHeading, StoredHeading
 from skillc_index.record import Record
-from skillc_index.text import one_line, printable
+from skillc_index.text import composed, one_line, printable
 
 __all__ = [
     "HEADINGS_CACHE_MAX",
@@ -244,12 +244,7 @@ def heading_key(text: object) -> str:
     or a query written decomposed, ``Crème`` as e and U+0300, is the precomposed one), then
     case folded. The one key of every lookup of a section (:func:`find_headings`, the
     gateway's hidden files and its suggestions)."""
-    text = str(text)
-    if not text.isascii():
-        import unicodedata  # a C module
-
-        text = unicodedata.normalize("NFC", text)
-    return text.casefold()
+    return composed(str(text)).casefold()
 
 
 def _matching_rows(index: IndexHandle, fold: str) -> list[StoredHeading]:

@@ -92,10 +92,12 @@ def _found(name: str, roots: list[Root], layout: Layout) -> list[Location]:
     """The skills named ``name`` in ``roots`` (each a folder's entry), in their order."""
     if not _entry_name(name):
         return []
+    from skillc_index.files import entry_named
+
     return [
         location
         for root in roots
-        if isinstance(location := location_of(root, name, layout), Location)
+        if isinstance(location := location_of(root, entry_named(root.path, name), layout), Location)
     ]
 
 

@@ -223,8 +223,7 @@ def _clashing(paths: Iterable[str]) -> list[tuple[str, str]]:
     each as shown: escaped (``cafe\\u0301.md``) when not NFC, as the NFC one looks the same."""
     import unicodedata
 
-    def shown(rel: str) -> str:
-        return rel if unicodedata.is_normalized("NFC", rel) else ascii(rel)[1:-1]
+    from skillc_index.text import composed_shown as shown
 
     seen: dict[str, str] = {}
     pairs = []

@@ -7,7 +7,7 @@ SKL100 found invalid stay silent, so one mistake gives one diagnostic.
 
 from __future__ import annotations
 
-from skillc_index import SKILL_FILE
+from skillc_index import SKILL_FILE, composed, composed_match, composed_shown
 from skillc_index.dialect import (
     NAME_LIMIT,
     description_problem,
@@ -145,9 +145,10 @@ def name_length(skill: Skill, options: Options) -> Findings:
 
 
 def name_match_dir(skill: Skill, options: Options) -> Findings:
-    """SKL104: ``name`` is the skill folder's name."""
+    """SKL104: ``name`` is the skill folder's name, composed alike (a folder copied from a Mac
+    is decomposed, NFD: the reference validator ``skills-ref`` compares normalised forms too)."""
     name = _name(skill)
-    if name is not None and name != skill.name:
+    if name is not None and composed(name) != composed(skill.name):
         fix = None
         if skill_name_problem(skill.name) is None:
             description = f"rename the skill to '{skill.name}', its folder's name"
@@ -273,12 +274,20 @@ def heading_hierarchy(skill: Skill, options: Options) -> Findings:
 
 
 def link_file_exists(skill: Skill, options: Options) -> Findings:
-    """SKL301: relative links and images point at files (or folders) that exist."""
+    """SKL301: relative links and images point at files (or folders) that exist; one that
+    exists composed otherwise (a link typed composed, NFC, to a file copied from a Mac,
+    NFD) is named, escaped, as the one it differs from in Unicode normalisation only."""
     for link in skill.links:
         if link.kind == "path" and not skill.exists(link.path):
             written = link.written.partition("#")[0]
+            twin = composed_match(link.path, sorted({*skill.files, *skill.folders}))
+            differs = (
+                ""
+                if twin is None
+                else f" ('{composed_shown(twin)}' differs only in Unicode normalisation)"
+            )
             yield Finding(
-                f"link target not found: '{written}'",
+                f"link target not found: '{written}'{differs}",
                 link.source,
                 link.line,
                 link.column,
