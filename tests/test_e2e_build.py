@@ -624,7 +624,7 @@ def test_index_schema_and_contents(
 
     sql = dict(query(db, "SELECT name, sql FROM sqlite_master"))
     assert re.search(r"USING fts5\(\s*file,\s*section,\s*content,", sql["sections"])
-    assert "tokenize='porter unicode61'" in sql["sections"]
+    assert "tokenize='porter unicode61 tokenchars '" in sql["sections"]  # + Indic, Thai marks
     assert [row[1:3] for row in query(db, "PRAGMA table_info(headings)")] == [
         ("id", "INTEGER"),
         ("file", "TEXT"),
@@ -795,7 +795,7 @@ def test_cjk_word_inside_a_sentence_is_found(
     assert data["index"]["tokenizer"] == "cjk"
     db = index_of(project, skills, "zh")
     assert dict(query(db, "SELECT key, value FROM index_meta"))["tokenizer"] == "cjk"
-    assert "tokenize='unicode61'" in query(db, "SELECT sql FROM sqlite_master")[0][0]
+    assert "tokenize='unicode61 tokenchars '" in query(db, "SELECT sql FROM sqlite_master")[0][0]
 
     def sections_matching(words: str) -> list[str]:
         rows = query(

@@ -392,12 +392,14 @@ def test_cjk_runs_are_cut_into_pairs_and_other_text_is_left_as_it_is() -> None:
 def test_the_cjk_check_leaves_alone_the_text_it_left_alone_before() -> None:
     """``cjk_pairs`` looks for the first bytes of CJK characters with a ``memchr`` a byte,
     where it used a pattern: for every character of the Basic Multilingual Plane and one of
-    97 past it, alone and twice between letters, the same text as with the pattern."""
+    97 past it, alone and twice between letters, the same text as with the pattern (but the
+    Thai, Lao, Myanmar and Khmer ones, cut by graphemes since: the test below)."""
     import re
 
-    from skillc_index.index.fts import CJK_CHARS
+    from skillc_index.index.scripts import CJK_CHARS, SCRIPT_MARKS, SPACELESS_CHARS
 
-    lead, run = re.compile(rb"[\xe1\xe3-\xed]"), re.compile(f"{CJK_CHARS}+")
+    lead, run = re.compile(rb"[\xe1\xe3-\xed]"), re.compile(f"({CJK_CHARS}+)")
+    spaceless = re.compile(f"{SPACELESS_CHARS}|{SCRIPT_MARKS}")
 
     def before(text: str) -> str:
         if text.isascii() or not lead.search(text.encode("utf-8", "surrogatepass")):
@@ -405,9 +407,53 @@ def test_the_cjk_check_leaves_alone_the_text_it_left_alone_before() -> None:
         return run.sub(postings._pairs, text)
 
     points = [*range(0x80, 0x10000), *range(0x10000, 0x110000, 97)]
+    points = [point for point in points if not spaceless.match(chr(point))]
     for point in points:
         for text in (chr(point), f"a{chr(point)}{chr(point)}b"):
             assert postings.cjk_pairs(text) == before(text), hex(point)
+
+
+def test_thai_runs_are_cut_into_pairs_of_graphemes_and_indic_words_keep_their_marks() -> None:
+    """Thai, Lao, Myanmar and Khmer are written without spaces, and spell with marks: a run
+    is cut into pairs of graphemes (a letter and its tone mark or vowel stay together), as
+    a request is; the marks of Devanagari stay in its words, for the documents (the
+    tokenizer) and the request alike (``कोमा`` was ``क`` and ``म``, as ``काम`` was)."""
+    from skillc_gateway.catalog.rank import query_terms
+
+    assert postings.cjk_pairs("\u0e15\u0e49\u0e21\u0e22\u0e33") == (
+        " \u0e15\u0e49\u0e21 \u0e21\u0e22 \u0e22\u0e33 "
+    )  # ต้ม มย ยำ
+    assert postings.cjk_pairs("\u0e01 x") == " \u0e01  x"  # a run of one stays one
+    assert postings.cjk_pairs("\u0915\u094b\u092e\u093e") == "\u0915\u094b\u092e\u093e"  # कोमा
+    assert query_terms("\u0915\u094b\u092e\u093e \u0915\u093e\u092e") == [
+        "\u0915\u094b\u092e\u093e",
+        "\u0915\u093e\u092e",
+    ]
+    assert query_terms("\u0e15\u0e49\u0e21\u0e22\u0e33") == [
+        "\u0e15\u0e49\u0e21",
+        "\u0e21\u0e22",
+        "\u0e22\u0e33",
+    ]
+
+
+def test_a_request_in_thai_or_hindi_meets_the_skills_that_hold_its_words(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """A Thai request found nothing by its words (a run was one word, split at each tone
+    mark), and a Hindi one matched the words of the same consonants (audit unicode, item 1)."""
+    folder = project / ".claude/skills"
+    write_skill(folder / "thai-cook", "thai-cook", "ช่วยทำอาหารไทยและเขียนสูตรอาหาร")
+    write_skill(folder / "thai-translate", "thai-translate", "ช่วยแปลเอกสารจากภาษาอังกฤษเป็นภาษาไทย")
+    write_skill(folder / "thai-travel", "thai-travel", "วางแผนการเดินทางและจองโรงแรมในประเทศไทย")
+    write_skill(folder / "hindi-coma", "hindi-coma", "कोमा के रोगी की देखभाल")
+    write_skill(folder / "hindi-work", "hindi-work", "काम की सूची बनाना")
+    write_skill(folder / "release", "release", "Publish a release of the package.", "Tag it.\n")
+    lexical = {"SKILLC_FIND_SEMANTIC": "0"}
+    assert names(find(gateway, "แปลเอกสาร", env=lexical))[0] == "thai-translate"
+    assert names(find(gateway, "จองโรงแรม", env=lexical))[0] == "thai-travel"
+    assert names(find(gateway, "ทำอาหารไทย", env=lexical))[0] == "thai-cook"
+    assert names(find(gateway, "काम", env=lexical)) == ["hindi-work"]
+    assert names(find(gateway, "publish a release", env=lexical))[0] == "release"
 
 
 def test_decomposed_words_and_a_dotted_capital_i_are_found(

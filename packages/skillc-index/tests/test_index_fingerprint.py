@@ -29,6 +29,7 @@ WriteSkill = Callable[..., Path]
 FINGERPRINTS = {
     6: "69f1be2a71221c576f7056460d8d64162aa14746959f4f48a3f24648c5f6278c",
     7: "69f1be2a71221c576f7056460d8d64162aa14746959f4f48a3f24648c5f6278c",  # the files' stats
+    8: "69f1be2a71221c576f7056460d8d64162aa14746959f4f48a3f24648c5f6278c",  # the tokenizer
 }
 
 

@@ -22,7 +22,7 @@ def test_tokenizer_preference() -> None:
     # This Python's SQLite has porter (the fallback is for builds without it).
     assert index_tokenizer("ascii") == "porter"
     assert index_tokenizer("cjk") == "cjk"
-    assert TOKENIZE_CLAUSES["cjk"] == "unicode61"  # no stemming for cjk
+    assert TOKENIZE_CLAUSES["cjk"].startswith("unicode61 tokenchars")  # no stemming for cjk
 
 
 @pytest.mark.parametrize(
@@ -128,3 +128,39 @@ def test_snippets_restore_to_the_source_text() -> None:
         (fts_query("中文", "cjk"),),
     ).fetchone()
     assert restore_fts_text(row[0]) == "我们使用[MATCH]中文[/MATCH]进行测试"
+
+
+@pytest.mark.parametrize("tokenizer", ["porter", "unicode61", "cjk"])
+def test_indic_words_keep_their_marks(tokenizer: str) -> None:
+    """The vowel signs and viramas of Devanagari are parts of words: ``unicode61`` made them
+    separators, so ``काम`` (work) found ``कोमा`` (coma), both ``क`` and ``म`` (audit unicode,
+    item 1)."""
+    connection = _table(tokenizer, "वह कोमा में है।")
+    assert _hits(connection, "कोमा", tokenizer) == 1
+    assert _hits(connection, "काम", tokenizer) == 0
+    assert _hits(connection, "है", tokenizer) == 1
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("เอกสาร", True),  # a word inside a run written without spaces
+        ("ตะไคร้", True),  # its last letter with its tone mark
+        ("ตะไคร", False),  # without it: another syllable
+        ("แปลเอกสาร", True),
+        ("เอกแปล", False),
+    ],
+)
+def test_thai_grapheme_level_matching(query: str, found: bool) -> None:
+    """With ``cjk``, Thai (Lao, Myanmar, Khmer) is matched grapheme by grapheme, as CJK is
+    character by character: a letter and its marks are one token, so a hit never splits
+    them (``ใส่[MATCH]ตะไคร[/MATCH]้``)."""
+    text = "ช่วยแปลเอกสาร ใส่ตะไคร้และใบมะกรูด"
+    connection = _table("cjk", text)
+    assert _hits(connection, query, "cjk") == (1 if found else 0)
+    assert restore_fts_text(prepare_fts_text(text, "cjk")) == text
+    row = connection.execute(
+        "SELECT snippet(t, 0, '[', ']', '...', 32) FROM t WHERE t MATCH ?",
+        (fts_query("ตะไคร้", "cjk"),),
+    ).fetchone()
+    assert restore_fts_text(row[0]) == "ช่วยแปลเอกสาร ใส่[ตะไคร้]และใบมะกรูด"

@@ -33,6 +33,8 @@ import sqlite3
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from skillc_index.index.scripts import TOKEN_MARKS
+
 __all__ = [
     "DIACRITICS",
     "DOCUMENTS",
@@ -69,13 +71,16 @@ __all__ = [
     "weight_sql",
 ]
 
-#: Bumped when the tables, the tokenizer or what a skill's text is read as change (11: its
-#: headings as ``outline``'s; 10 was a development build's): the catalog then indexes every
-#: skill anew. A change of skillc-index's parse does too: the catalog records the index schema
-#: version its headings were read under (``index_schema_version``).
-RANK_VERSION = 11
+#: Bumped when the tables, the tokenizer or what a skill's text is read as change (12: the
+#: marks of Indic, Thai, Lao, Myanmar and Khmer words kept in them, runs of the last four cut
+#: in pairs; 11: its headings as ``outline``'s; 10 was a development build's): the catalog then
+#: indexes every skill anew. A change of skillc-index's parse does too: the catalog records
+#: the index schema version its headings were read under (``index_schema_version``).
+RANK_VERSION = 12
 
-TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2'"
+#: The catalog's tokenizer: words stemmed, diacritics removed, and the marks of Indic and
+#: Southeast Asian scripts kept in words (skillc-index's ``TOKEN_MARKS``).
+TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2" + TOKEN_MARKS + "'"
 #: The combining marks :data:`TOKENIZER` takes out of a word (the rest split words, as any
 #: character that is no letter or digit does): a word written decomposed (NFD ``crème``: ``e``
 #: and U+0300) is one word, ``creme``, as it is precomposed (:func:`.rank.query_terms`).
@@ -247,7 +252,9 @@ def cjk_pairs(text: str) -> str:
     """``text`` as the catalog cuts it into words: each run of characters of a script written
     without spaces between words (Han, Kana, Hangul...: skillc-index's ``CJK_CHARS``) as its
     overlapping pairs of characters, a word each (``作成する`` -> ``作成 成す する``; a run of
-    one character stays one), the rest as it is. The tokenizer keeps such a run as one word,
+    one character stays one), a run of Thai, Lao, Myanmar or Khmer (``SPACELESS_CHARS``) as
+    its overlapping pairs of graphemes (a letter with its marks: ``ต้มยำ`` -> ``ต้ม มย ยำ``),
+    the rest as it is. The tokenizer keeps such a run as one word,
     so a request matched only the skills holding that very run; the pairs are what CJK
     search without a dictionary matches on. Every document, passage and request goes
     through it (:func:`documents`, :func:`_section_terms`, the first answer's passages,
@@ -259,24 +266,35 @@ def cjk_pairs(text: str) -> str:
     if not any(lead in data for lead in _CJK_LEADS):
         return text  # most texts: a memchr a byte over their bytes (a pattern was 5x slower)
     if _CJK_RUN is None:
-        from skillc_index.index.fts import CJK_CHARS
+        global _GRAPHEME
+        from skillc_index.index.scripts import CJK_CHARS, SCRIPT_MARKS, SPACELESS_CHARS
 
-        _CJK_RUN = re.compile(f"{CJK_CHARS}+")
+        _CJK_RUN = re.compile(f"({CJK_CHARS}+)|(?:{SPACELESS_CHARS}{SCRIPT_MARKS}*)+")
+        _GRAPHEME = re.compile(f".{SCRIPT_MARKS}*")
     return _CJK_RUN.sub(_pairs, text)
 
 
 def _pairs(run: re.Match[str]) -> str:
     found = run.group()
+    if run.group(1) is None:  # Thai, Lao, Myanmar, Khmer: by graphemes
+        assert _GRAPHEME is not None
+        graphemes = _GRAPHEME.findall(found)
+        return f" {' '.join(map(str.__add__, graphemes, graphemes[1:])) or found} "
     return f" {' '.join(map(str.__add__, found, found[1:])) or found} "
 
 
 _CJK_RUN: re.Pattern[str] | None = None
+_GRAPHEME: re.Pattern[str] | None = None
 #: The first byte of the UTF-8 of every character of ``CJK_CHARS`` from U+1000 to U+EFFF but
 #: CJK radicals (U+2E80-U+2FDF: E2 is the first byte of most punctuation too; EF that of the
-#: emoji's variation selector), E1 and E3 to ED: a text holding none is left as it is, so a
-#: text (or request) whose only such characters are radicals, half-width or compatibility
-#: forms, or past U+FFFF keeps them as runs, as before.
-_CJK_LEADS = tuple(bytes([lead]) for lead in (0xE1, *range(0xE3, 0xEE)))
+#: emoji's variation selector), E1 and E3 to ED (Myanmar and Khmer are E1 too), and the first
+#: two of Thai and Lao (E0 B8 to E0 BB): a text holding none is left as it is, so a text (or
+#: request) whose only such characters are radicals, half-width or compatibility forms, or
+#: past U+FFFF keeps them as runs, as before.
+_CJK_LEADS = (
+    *(bytes([lead]) for lead in (0xE1, *range(0xE3, 0xEE))),
+    *(bytes([0xE0, second]) for second in range(0xB8, 0xBC)),
+)
 
 
 def weight_sql(count: str, length: str, reference: str) -> str:

@@ -95,6 +95,9 @@ POOL = 200
 Lines = dict[int, tuple[str, dict[str, tuple[int, str] | None]] | None]
 
 _WORD = re.compile(r"[^\W_]+")
+#: A word of a request that is not ASCII: the marks the catalog's tokenizer keeps in words
+#: (Devanagari vowel signs, Thai tone marks: skillc-index's ``SCRIPT_MARKS``) are in it.
+_SCRIPT_WORD: re.Pattern[str] | None = None
 _MARKS: re.Pattern[str] | None = None
 _STOPWORDS = """a an and are as at be but by for if in into is it no not of on or such that the
 their then there these they this to was will with i me my we our you your he she him her its do
@@ -119,18 +122,26 @@ def query_terms(query: str) -> list[str]:
     first composed (NFC: a decomposed ``crème`` is the precomposed one), and the combining
     marks the tokenizer takes out of words (:data:`~.postings.DIACRITICS`) are taken out
     after lowercasing (``İ`` lowercases to ``i`` and U+0307): else they split the word
-    (``['cre', 'me']``, ``stanbul``) where the tokenizer cut the skills' text into one."""
+    (``['cre', 'me']``, ``stanbul``) where the tokenizer cut the skills' text into one. The
+    marks of Indic and Southeast Asian words stay in them, as the tokenizer keeps them (``कोमा``
+    is one word, not ``क`` and ``म``), and Thai, Lao, Myanmar and Khmer runs are their pairs
+    of graphemes, as in the documents."""
     text = query.lower()  # ASCII: cjk_pairs leaves it as it is
+    words = _WORD
     if not query.isascii():
-        global _MARKS
+        global _MARKS, _SCRIPT_WORD
         import unicodedata  # a C module
 
-        if _MARKS is None:
+        if _MARKS is None or _SCRIPT_WORD is None:
+            from skillc_index.index.scripts import SCRIPT_MARKS
+
             _MARKS = re.compile(f"[{DIACRITICS}]+")
+            _SCRIPT_WORD = re.compile(f"(?:[^\\W_]|{SCRIPT_MARKS})+")
         text = _MARKS.sub("", cjk_pairs(unicodedata.normalize("NFC", query)).lower())
+        words = _SCRIPT_WORD
     terms: list[str] = []
     seen: set[str] = set()
-    for word in _WORD.findall(text):
+    for word in words.findall(text):
         if len(word) > 1 and word not in STOPWORDS and word not in seen:
             seen.add(word)
             terms.append(word)

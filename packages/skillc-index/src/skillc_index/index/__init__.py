@@ -4,6 +4,9 @@
 - :mod:`~skillc_index.index.version`: the schema version (no imports: ``skc find`` reads it);
 - :mod:`~skillc_index.index.schema`: the schema, the rows, where an index
   lives (``hash16``, ``index_path``) and the file stats it records;
+- :mod:`~skillc_index.index.scripts`: which characters make words (the scripts written
+  without spaces, the marks kept in words), for the index and the find catalog alike (only
+  ``re``: ``skc find`` reads it);
 - :mod:`~skillc_index.index.fts`: the tokenizer choice and the text preparation that build
   and search share (``fts_query``);
 - :mod:`~skillc_index.index.writer`: ``write_index``, the one writer;

@@ -9,7 +9,10 @@
   one token, and a CJK query word becomes an FTS5 phrase of its characters: ``中文`` finds
   ``...使用中文进行...`` and not ``...中...文...``. A zero-width separator (rather than a space)
   keeps stored text and snippets looking like the source; :func:`restore_fts_text` removes
-  it exactly.
+  it exactly. Thai, Lao, Myanmar and Khmer, also written without spaces, are set apart so by
+  grapheme (a letter with its marks).
+- Every tokenizer keeps the marks of the Indic and Southeast Asian scripts in words
+  (:data:`~skillc_index.index.scripts.TOKEN_MARKS`): ``unicode61`` splits words at them.
 
 The ``tokenizer`` value recorded in ``index_meta`` is ``porter`` or ``unicode61`` for the
 ``ascii`` setting (RFC-0004) and ``cjk`` for the ``cjk`` setting (always on ``unicode61``,
@@ -21,6 +24,7 @@ from __future__ import annotations
 import re
 
 from skillc_index.diagnostics import EmptyQuery, InternalError, TooManyQueryWords
+from skillc_index.index.scripts import CJK_CHARS, SCRIPT_MARKS, SPACELESS_CHARS, TOKEN_MARKS
 from skillc_index.text import valid_utf8
 
 __all__ = [
@@ -35,38 +39,15 @@ __all__ = [
 
 #: index_meta ``tokenizer`` value -> the FTS5 ``tokenize`` option it is built with.
 TOKENIZE_CLAUSES: dict[str, str] = {
-    "porter": "porter unicode61",
-    "unicode61": "unicode61",
-    "cjk": "unicode61",
+    "porter": "porter unicode61" + TOKEN_MARKS,
+    "unicode61": "unicode61" + TOKEN_MARKS,
+    "cjk": "unicode61" + TOKEN_MARKS,
 }
 
 ZWSP = "\u200b"
 #: Different words a search query may have (RFC-0004:C-QUERY-SYNTAX sets no limit; see
 #: :func:`fts_query`).
 MAX_QUERY_WORDS = 1000
-
-#: Scripts written without spaces between words (Han, Kana, Hangul, Bopomofo, Yi and their
-#: compatibility, extension and half-width blocks; 々 〆 〇 included): a character class.
-CJK_CHARS = (
-    "["
-    "\u1100-\u11ff"  # Hangul Jamo
-    "\u2e80-\u2fdf"  # CJK radicals, Kangxi radicals
-    "\u3005-\u3007"  # 々 〆 〇
-    "\u3021-\u3029\u3031-\u3035\u3038-\u303c"  # Hangzhou numerals, kana repeat marks
-    "\u3040-\u30ff"  # Hiragana, Katakana
-    "\u3100-\u31ff"  # Bopomofo, Hangul compatibility Jamo, Kanbun, Katakana extensions
-    "\u3400-\u4dbf"  # CJK extension A
-    "\u4e00-\u9fff"  # CJK unified ideographs
-    "\ua000-\ua4cf"  # Yi
-    "\ua960-\ua97f"  # Hangul Jamo extended A
-    "\uac00-\ud7ff"  # Hangul syllables, Jamo extended B
-    "\uf900-\ufaff"  # CJK compatibility ideographs
-    "\uff66-\uffdc"  # half-width Katakana and Hangul
-    "\U00016fe0-\U00016fff"  # ideographic symbols
-    "\U0001b000-\U0001b2ff"  # Kana supplement and extensions
-    "\U00020000-\U0003134f"  # CJK extensions B to G, compatibility supplement
-    "]"
-)
 
 # RFC-0004:C-QUERY-SYNTAX: split on ASCII whitespace only.
 _ASCII_SPACE = "[ \t\n\r]+"  # compiled on first use (as diagnostics explains)
@@ -117,14 +98,16 @@ def index_tokenizer(setting: str) -> str:
 def prepare_fts_text(text: str, tokenizer: str) -> str:
     """Text as it goes into the ``sections`` table (and query words into MATCH).
 
-    Unchanged for ``porter``/``unicode61``; for ``cjk``, every CJK character is wrapped in
-    U+200B so that it is a token of its own.
+    Unchanged for ``porter``/``unicode61``; for ``cjk``, every CJK character, and every
+    grapheme of Thai, Lao, Myanmar and Khmer (a letter with its marks:
+    :data:`SPACELESS_CHARS`), is wrapped in U+200B so that it is a token of its own (a hit
+    then never splits a letter from its tone mark).
     """
     global _cjk_char
     if tokenizer != "cjk":
         return text
     if _cjk_char is None:  # compiled on first use: most indexes never need it
-        _cjk_char = re.compile(CJK_CHARS)
+        _cjk_char = re.compile(f"{CJK_CHARS}|{SPACELESS_CHARS}{SCRIPT_MARKS}*")
     return _cjk_char.sub(ZWSP + r"\g<0>" + ZWSP, text)
 
 

@@ -6,7 +6,7 @@ of any file bumps it, so that every index made before is stale and built again (
 made by older code would otherwise still be current and serve the old parse;
 ``test_index_fingerprint`` fails until the version is bumped).
 
-Schema (version 7): the RFC's ``sections`` FTS5 table, ``headings`` table with
+Schema (version 8): the RFC's ``sections`` FTS5 table, ``headings`` table with
 ``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
 ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
 size, modification time, inode and change time of every source file at build time, so a
@@ -28,13 +28,18 @@ Version 7 has version 6's rows; its ``files`` table records each file's inode an
 (``ino``, ``ctime_ns``) as well: a file replaced by one of the same size and modification
 time (unzipped from an archive with fixed dates, ``cp -p``, ``tar x``) was taken for the
 indexed one, and the readers served the old lines.
+Version 8 has version 7's tables and rows; its FTS5 tokenizer keeps the marks of the Indic and
+Southeast Asian scripts in words (``tokenchars``: :data:`~skillc_index.index.scripts.TOKEN_MARKS`)
+and the ``cjk`` setting sets each Thai, Lao, Myanmar and Khmer grapheme apart: version 7 split
+``कोमा`` into ``क`` and ``म`` (so ``काम`` found it) and kept a Thai run as one word.
 An index of another version is stale, so it is built again; so is a find catalog made under
 another version (it keeps each skill's headings). The version lives in
 :mod:`~skillc_index.index.version`, which imports nothing.
 
 The FTS5 ``tokenize`` option is spliced into the DDL from the fixed table
 :data:`~skillc_index.index.fts.TOKENIZE_CLAUSES` (DDL cannot take parameters); every value
-goes through ``?`` parameters.
+goes through ``?`` parameters. It is the RFC's ``porter unicode61`` (or ``unicode61``) with a
+``tokenchars`` list: the marks above, which the RFC's tokenizer made word separators.
 """
 
 from __future__ import annotations
