@@ -190,6 +190,31 @@ def test_cut_never_splits_a_grapheme() -> None:
     assert grapheme_boundary("a\r\nb", 2) == 1
 
 
+def test_shell_word_writes_an_emoji_sequence_as_sh_reads_it() -> None:
+    """A joiner :func:`printable` keeps (in 👩‍💻) is text, written in ``shlex.quote``'s quotes:
+    bash's ``$'...'`` is another word to ``sh`` (``$👩\\u200d💻``, audit unicode, item 9); a
+    joiner joining nothing, a tab, a no-break space or a line separator is still escaped."""
+    import shlex
+    import subprocess
+
+    from skillc_index import shell_word
+
+    heading = "\U0001f469\u200d\U0001f4bb Developers"
+    assert shell_word(heading) == f"'{heading}'"
+    echoed = subprocess.run(
+        ["sh", "-c", f"printf %s {shell_word(heading)}"], capture_output=True, check=True
+    )
+    assert echoed.stdout.decode("utf-8") == heading
+    for text, word in [
+        ("cafe\u200d", "$'cafe\\u200d'"),
+        ("No\u00a0break", "$'No\\u00a0break'"),
+        ("Tab\there", "$'Tab\\x09here'"),
+        ("a\u2028b", "$'a\\u2028b'"),
+        ("plain words", shlex.quote("plain words")),
+    ]:
+        assert shell_word(text) == word, ascii(text)
+
+
 def test_counted_is_the_one_count_in_words() -> None:
     """Every package's messages count with it (``1 skill``, ``2,320 skills``, an irregular
     plural given), so a summary never says ``1 skills`` nor prints 2320 in one message and

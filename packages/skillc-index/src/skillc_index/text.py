@@ -276,11 +276,15 @@ def printable(text: str) -> str:
 
 def shell_word(text: str) -> str:
     """``text`` as one shell word that pastes as printed: ``shlex.quote`` when it is
-    printable, else bash's ``$'...'`` with escapes (``\\x1b``, ``\\n``, ``\\u202e``), so a
-    control character never drives the terminal nor a line break splits the line, and a
-    backquote never ends a Markdown code span around the command (the stub's commands,
+    printable (a joiner that :func:`printable` keeps, inside an emoji sequence such as 👩‍💻,
+    included: ``$'...'`` is bash's, which ``sh`` reads as other text), else bash's ``$'...'``
+    with escapes (``\\x1b``, ``\\n``, ``\\u202e``, a tab, a no-break space), so a control
+    character never drives the terminal nor a line break splits the line, and a backquote
+    never ends a Markdown code span around the command (the stub's commands,
     ``run --dry-run``'s preview: :func:`shlex.join`, escaped)."""
-    if text.isprintable() and "`" not in text:
+    if "`" not in text and (
+        text.isprintable() or (text.translate(_JOINERS).isprintable() and printable(text) == text)
+    ):
         import shlex
 
         return shlex.quote(text)
@@ -297,6 +301,10 @@ def shell_word(text: str) -> str:
         else:
             escaped.append(f"\\U{ord(char):08x}")
     return "$'" + "".join(escaped) + "'"
+
+
+#: The joiners :func:`shell_word` writes as they are where :func:`printable` keeps them.
+_JOINERS = dict.fromkeys((0x200C, 0x200D))
 
 
 def counted(count: int, one: str, many: str | None = None) -> str:
