@@ -186,6 +186,9 @@ def test_skl101_near_miss_name_present(skill: Writer, found: Found) -> None:
         ("skill-", "ends with a hyphen"),
         ("my--skill", "contains consecutive hyphens"),
         ("café", "contains invalid characters 'é'"),
+        # a combining mark by its code point: quoted, it stacked on the quote mark
+        ("i\u0307stanbul", "contains invalid characters U+0307 COMBINING DOT ABOVE"),
+        ("a\u0301_b", "contains invalid characters '_' and U+0301 COMBINING ACUTE ACCENT"),
     ],
 )
 def test_skl102_bad_names(skill: Writer, found: Found, name: str, problem: str) -> None:
@@ -193,6 +196,20 @@ def test_skl102_bad_names(skill: Writer, found: Found, name: str, problem: str) 
     [d] = found(folder, "SKL102")
     assert d.message == f"name '{name}' {problem}"
     assert (d.severity, d.line) == ("error", 2)
+
+
+def test_an_unsafe_name_fix_keeps_the_letters_without_their_accents() -> None:
+    """The name SKL102's unsafe fix makes: ``café`` was ``caf``, ``größe-prüfen``
+    ``gr-e-pr-fen`` (every letter outside a-z a hyphen); nothing when no letter is Latin."""
+    from skillc_lint._rules.fixes import name_from
+
+    assert name_from("café") == "cafe"
+    assert name_from("Größe-Prüfen") == "grosse-prufen"
+    assert name_from("re\u0301sume\u0301 tips") == "resume-tips"
+    assert name_from("i\u0307stanbul") == "istanbul"
+    assert name_from("ＰＤＦ_tools") == "pdf-tools"
+    assert name_from("日本語") == ""
+    assert name_from("My_Skill") == "my-skill"
 
 
 def test_skl102_rfc_example_message(skill: Writer, found: Found) -> None:

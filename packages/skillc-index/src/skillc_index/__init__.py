@@ -106,6 +106,7 @@ _EXPORTS: dict[str, str] = {
     "json_text": "text",
     "counted": "text",
     "cut": "text",
+    "char_name": "text",
     "composed": "text",
     "composed_match": "text",
     "composed_shown": "text",
@@ -284,6 +285,7 @@ if TYPE_CHECKING:
     from skillc_index.spelling import MCP_SPELLING as MCP_SPELLING
     from skillc_index.spelling import Spelling as Spelling
     from skillc_index.sqlite import use_wal as use_wal
+    from skillc_index.text import char_name as char_name
     from skillc_index.text import composed as composed
     from skillc_index.text import composed_match as composed_match
     from skillc_index.text import composed_shown as composed_shown

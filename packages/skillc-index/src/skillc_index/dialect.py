@@ -424,6 +424,21 @@ class NameFaults(Record):
     characters``, ``starts with a hyphen``); empty when nothing is."""
 
 
+def _shown_chars(chars: list[str]) -> str:
+    """Characters a message names: the visible ones quoted (``'é_'``), a combining mark or an
+    invisible one by its code point and name (``U+0307 COMBINING DOT ABOVE``: quoted, it
+    would stack on the quote mark or show as nothing)."""
+    if all(char.isascii() for char in chars):
+        return repr("".join(chars))
+    import unicodedata
+
+    from skillc_index.text import char_name
+
+    plain = [c for c in chars if c.isprintable() and not unicodedata.category(c).startswith("M")]
+    named = [char_name(c) for c in chars if c not in plain]
+    return " and ".join([repr("".join(plain))] * bool(plain) + named)
+
+
 def name_faults(name: str) -> NameFaults:
     """Every way ``name`` breaks the Agent Skills name rule (lowercase ASCII letters, digits
     and single hyphens, none first or last; 1 to 64 characters): the one rule, which
@@ -433,7 +448,7 @@ def name_faults(name: str) -> NameFaults:
         form.append("contains uppercase characters")
     invalid = sorted(set(re.findall(r"[^a-z0-9-]", name.lower())))
     if invalid:
-        form.append(f"contains invalid characters {''.join(invalid)!r}")
+        form.append(f"contains invalid characters {_shown_chars(invalid)}")
     if name.startswith("-"):
         form.append("starts with a hyphen")
     if name.endswith("-") and len(name) > 1:

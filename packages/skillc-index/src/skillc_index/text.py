@@ -28,6 +28,7 @@ __all__ = [
     "BOM",
     "BOM_BYTES",
     "ELLIPSIS",
+    "char_name",
     "composed",
     "composed_match",
     "composed_shown",
@@ -399,6 +400,14 @@ def composed_shown(text: str) -> str:
     when it is not composed, since the two look the same (as ``package`` names the pairs of
     paths that one file system would take for one)."""
     return text if composed(text) == text else ascii(text)[1:-1]
+
+
+def char_name(char: str) -> str:
+    """A character as a message names one it cannot show (a combining mark would stack on
+    the quote, an invisible one shows as nothing): ``U+0307 COMBINING DOT ABOVE``."""
+    import unicodedata  # a C module
+
+    return f"U+{ord(char):04X} {unicodedata.name(char, '') or '(unnamed)'}"
 
 
 #: What :func:`one_line` makes a space: the control characters and the Unicode line breaks.

@@ -63,9 +63,23 @@ def _parsed(text: str, edits: tuple[TextEdit, ...]) -> dict[str, Any] | None:
 
 
 def name_from(value: str) -> str:
-    """A valid name made of ``value``: lower case, each run of other characters one hyphen,
-    at most 64 characters (``""`` when nothing is left)."""
-    return _NAME_INVALID.sub("-", value.lower()).strip("-")[:64].rstrip("-")
+    """A valid name made of ``value``: lower case, its letters without their accents
+    (``café`` -> ``cafe``, ``größe`` -> ``grosse``: decomposed, NFKD, the marks dropped;
+    ``ß`` as ``ss``), each run of other characters one hyphen, at most 64 characters (``""``
+    when nothing is left: ``日本語``)."""
+    value = value.lower()
+    if not value.isascii():
+        import unicodedata
+
+        decomposed = unicodedata.normalize("NFKD", value.translate(_SPELLED))
+        value = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
+    return _NAME_INVALID.sub("-", value).strip("-")[:64].rstrip("-")
+
+
+#: The Latin letters NFKD leaves whole, as they are spelled in ASCII.
+_SPELLED = str.maketrans(
+    {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"}
+)
 
 
 def rename(skill: Skill, new: str, description: str, *, safe: bool) -> Fix | None:

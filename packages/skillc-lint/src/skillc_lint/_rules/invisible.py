@@ -53,12 +53,6 @@ _FOUND = re.compile(f"(?P<hidden>{_HIDDEN_CHAR.pattern})|{_SEQUENCE}|[{_CONTROLS
 _TAG_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 
 
-def _char_name(char: str) -> str:
-    import unicodedata
-
-    return unicodedata.name(char, "") or "(unnamed)"
-
-
 def hidden_characters(skill: Skill, options: Options) -> Findings:
     """SKL901: no bidirectional controls, invisible characters or terminal controls in any
     text file (a joiner between two ASCII characters counts; one inside an emoji or a script
@@ -97,7 +91,9 @@ def _found(match: re.Match[str]) -> str:
     char = match.group()
     if match.group("hidden") is not None:
         kind = "bidirectional control" if _BIDI_CHAR.match(char) else "invisible character"
-        return f"{kind} U+{ord(char):04X} {_char_name(char)}"
+        from skillc_index import char_name
+
+        return f"{kind} {char_name(char)}"
     if char[0] == "\x1b":
         from skillc_index import printable
 
