@@ -170,6 +170,23 @@ def test_a_section_is_found_however_its_accents_are_composed(
         assert show_section(built, normalize("NFC", "café olé")).text.endswith("Milk.\n")
 
 
+def test_a_turkish_heading_is_found_whichever_i_the_query_writes(
+    built: ResolvedSkill, project: Path
+) -> None:
+    """``İ`` case folds to i and U+0307, and ``ı`` to itself: ``istanbul rehberi`` and
+    ``ISTANBUL REHBERI`` were E020 for ``## İstanbul Rehberi``, ``ışık ayarları`` (Turkish
+    lower case) for ``## Işık Ayarları``, while ``search`` and ``find`` found them (audit
+    unicode, item 4). Both lookups: SQLite's (the first) and the snapshot's (the next)."""
+    text = "# İstanbul Rehberi\n\nGezi.\n\n# Işık Ayarları\n\nIşık.\n"
+    (built.source / "tr.md").write_text(text, "utf-8")
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(project.parent / "home")}))
+    for _ in range(2):
+        for query in ("istanbul rehberi", "ISTANBUL REHBERI", "İSTANBUL REHBERİ"):
+            assert show_section(built, query).heading == "İstanbul Rehberi"
+        for query in ("ışık ayarları", "IŞIK AYARLARI", "işik ayarlari"):
+            assert show_section(built, query).heading == "Işık Ayarları"
+
+
 def test_show_errors(built: ResolvedSkill) -> None:
     with pytest.raises(SectionNotFound) as caught:
         show_section(built, "Instal")

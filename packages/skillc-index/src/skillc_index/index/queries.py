@@ -242,9 +242,14 @@ _MATCHING_SQL = (
 def heading_key(text: object) -> str:
     """What a heading's text and a ``show`` query are compared by: composed (NFC: a heading
     or a query written decomposed, ``Crème`` as e and U+0300, is the precomposed one), then
-    case folded. The one key of every lookup of a section (:func:`find_headings`, the
-    gateway's hidden files and its suggestions)."""
-    return composed(str(text)).casefold()
+    case folded, the Turkish i's alike (``İ`` folds to i and U+0307, which is dropped; a
+    dotless ``ı`` is i: ``istanbul`` and ``ISTANBUL`` find ``İstanbul``, ``ışık`` ``Işık``, as
+    ``search`` and ``find`` do). The one key of every lookup of a section
+    (:func:`find_headings`, the gateway's hidden files and its suggestions)."""
+    key = composed(str(text)).casefold()
+    if key.isascii():
+        return key
+    return key.replace("i\u0307", "i").replace("\u0131", "i")
 
 
 def _matching_rows(index: IndexHandle, fold: str) -> list[StoredHeading]:
