@@ -393,7 +393,8 @@ def test_the_cjk_check_leaves_alone_the_text_it_left_alone_before() -> None:
     """``cjk_pairs`` looks for the first bytes of CJK characters with a ``memchr`` a byte,
     where it used a pattern: for every character of the Basic Multilingual Plane and one of
     97 past it, alone and twice between letters, the same text as with the pattern (but the
-    Thai, Lao, Myanmar and Khmer ones, cut by graphemes since: the test below)."""
+    Thai, Lao, Myanmar and Khmer ones, cut by graphemes since, and the full-width forms of
+    ASCII, read as ASCII since: the tests below)."""
     import re
 
     from skillc_index.index.scripts import CJK_CHARS, SCRIPT_MARKS, SPACELESS_CHARS
@@ -407,7 +408,7 @@ def test_the_cjk_check_leaves_alone_the_text_it_left_alone_before() -> None:
         return run.sub(postings._pairs, text)
 
     points = [*range(0x80, 0x10000), *range(0x10000, 0x110000, 97)]
-    points = [point for point in points if not spaceless.match(chr(point))]
+    points = [p for p in points if not spaceless.match(chr(p)) and not 0xFF01 <= p <= 0xFF5E]
     for point in points:
         for text in (chr(point), f"a{chr(point)}{chr(point)}b"):
             assert postings.cjk_pairs(text) == before(text), hex(point)
@@ -454,6 +455,21 @@ def test_a_request_in_thai_or_hindi_meets_the_skills_that_hold_its_words(
     assert names(find(gateway, "ทำอาหารไทย", env=lexical))[0] == "thai-cook"
     assert names(find(gateway, "काम", env=lexical)) == ["hindi-work"]
     assert names(find(gateway, "publish a release", env=lexical))[0] == "release"
+
+
+def test_full_width_letters_are_the_ascii_words(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """Japanese and Chinese input methods type ``ＰＤＦ``, ``ＣＳＶ``: the same word as ``PDF``
+    and ``CSV``, in a request and in a skill alike (it found nothing; audit unicode, item 5)."""
+    folder = project / ".claude/skills"
+    write_skill(folder / "pdf-tools", "pdf-tools", "PDFファイルを結合・分割する。")
+    write_skill(folder / "table-convert", "table-convert", "ＣＳＶファイルを変換する。")
+    write_skill(folder / "release", "release", "Publish a release of the package.", "Tag it.\n")
+    lexical = {"SKILLC_FIND_SEMANTIC": "0"}
+    assert names(find(gateway, "ＰＤＦ", env=lexical)) == ["pdf-tools"]
+    assert names(find(gateway, "convert a csv file", env=lexical))[0] == "table-convert"
+    assert postings.cjk_pairs("ＣＳＶ　ｔｏ") == "CSV to"
 
 
 def test_decomposed_words_and_a_dotted_capital_i_are_found(

@@ -187,6 +187,19 @@ def test_a_turkish_heading_is_found_whichever_i_the_query_writes(
             assert show_section(built, query).heading == "Işık Ayarları"
 
 
+def test_a_heading_is_found_whatever_the_width_of_its_letters(
+    built: ResolvedSkill, project: Path
+) -> None:
+    """``ＰＤＦ ｍｅｒｇｅ`` (typed by a Japanese input method) finds ``## PDF merge``, and the
+    other way round (it was E020; audit unicode, item 5)."""
+    text = "# PDF merge\n\nqpdf.\n\n# ＣＳＶ変換\n\nRead.\n"
+    (built.source / "fw.md").write_text(text, "utf-8")
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(project.parent / "home")}))
+    for _ in range(2):
+        assert show_section(built, "ＰＤＦ　ｍｅｒｇｅ").heading == "PDF merge"
+        assert show_section(built, "csv変換").heading == "ＣＳＶ変換"
+
+
 def test_show_errors(built: ResolvedSkill) -> None:
     with pytest.raises(SectionNotFound) as caught:
         show_section(built, "Instal")

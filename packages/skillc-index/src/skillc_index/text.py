@@ -39,6 +39,7 @@ __all__ = [
     "iter_line_bytes",
     "iter_lines",
     "json_text",
+    "narrow",
     "normalize_newlines",
     "nul_shown",
     "one_line",
@@ -380,6 +381,17 @@ def composed(text: str) -> str:
     import unicodedata  # a C module
 
     return unicodedata.normalize("NFC", text)
+
+
+#: :func:`narrow`'s table: U+FF01-U+FF5E as U+0021-U+007E, U+3000 as a space.
+_NARROW = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def narrow(text: str) -> str:
+    """``text`` with the full-width forms of ASCII (``ＰＤＦ``, ``ＣＳＶ``: what Japanese and
+    Chinese input methods type) as ASCII and the ideographic space as a space: the same word
+    in another width is the same word to ``show --section`` and ``find``."""
+    return text.translate(_NARROW)
 
 
 def composed_match(name: str, names: Iterable[str]) -> str | None:

@@ -71,12 +71,13 @@ __all__ = [
     "weight_sql",
 ]
 
-#: Bumped when the tables, the tokenizer or what a skill's text is read as change (12: the
-#: marks of Indic, Thai, Lao, Myanmar and Khmer words kept in them, runs of the last four cut
-#: in pairs; 11: its headings as ``outline``'s; 10 was a development build's): the catalog then
-#: indexes every skill anew. A change of skillc-index's parse does too: the catalog records
-#: the index schema version its headings were read under (``index_schema_version``).
-RANK_VERSION = 12
+#: Bumped when the tables, the tokenizer or what a skill's text is read as change (13:
+#: full-width ASCII read as ASCII; 12: the marks of Indic, Thai, Lao, Myanmar and Khmer words
+#: kept in them, runs of the last four cut in pairs; 11: its headings as ``outline``'s; 10 was
+#: a development build's): the catalog then indexes every skill anew. A change of
+#: skillc-index's parse does too: the catalog records the index schema version its headings
+#: were read under (``index_schema_version``).
+RANK_VERSION = 13
 
 #: The catalog's tokenizer: words stemmed, diacritics removed, and the marks of Indic and
 #: Southeast Asian scripts kept in words (skillc-index's ``TOKEN_MARKS``).
@@ -254,6 +255,7 @@ def cjk_pairs(text: str) -> str:
     overlapping pairs of characters, a word each (``作成する`` -> ``作成 成す する``; a run of
     one character stays one), a run of Thai, Lao, Myanmar or Khmer (``SPACELESS_CHARS``) as
     its overlapping pairs of graphemes (a letter with its marks: ``ต้มยำ`` -> ``ต้ม มย ยำ``),
+    the full-width forms of ASCII as ASCII (skillc-index's ``narrow``: ``ＰＤＦ`` is ``PDF``),
     the rest as it is. The tokenizer keeps such a run as one word,
     so a request matched only the skills holding that very run; the pairs are what CJK
     search without a dictionary matches on. Every document, passage and request goes
@@ -263,6 +265,10 @@ def cjk_pairs(text: str) -> str:
     if text.isascii():
         return text
     data = text.encode("utf-8", "surrogatepass")
+    if b"\xef\xbc" in data or b"\xef\xbd" in data:  # U+FF00-U+FF7F: full-width ASCII is there
+        from skillc_index.text import narrow
+
+        text = narrow(text)
     if not any(lead in data for lead in _CJK_LEADS):
         return text  # most texts: a memchr a byte over their bytes (a pattern was 5x slower)
     if _CJK_RUN is None:
