@@ -341,6 +341,24 @@ def test_a_shared_value_is_written_out_without_anchors() -> None:
     assert split(text)[0] == {"name": "demo", "description": "d", "x": {"a": 1}, "y": {"a": 1}}
 
 
+def test_emoji_and_cjk_extension_b_are_written_as_they_are() -> None:
+    """libyaml escaped every character past U+FFFF (``"Writes \\U0001F680"``), and a joiner
+    (👩‍💻) forced double quotes, where PyYAML escapes them too: the frontmatter reads as the
+    source's, line by line (audit unicode, item 7). A control character is still escaped."""
+    frontmatter = {
+        "name": "demo",
+        "description": "Release notes for the \U0001f469\u200d\U0001f4bb team with \U0001f680.",
+        "metadata": {"author": "\U00020bb7\u91ce"},
+        "x": "a\u202eb\tc",
+    }
+    text = render(frontmatter)
+    block = text.split("\n---\n")[0]
+    assert f"description: {frontmatter['description']}\n" in block
+    assert "author: \U00020bb7\u91ce\n" in block
+    assert "\\U" not in block and 'x: "' in block
+    assert split(text)[0] == frontmatter
+
+
 def test_the_body_stays_within_the_cap_whatever_the_frontmatter() -> None:
     headings = [(level, f"H {n}") for n in range(500) for level in (1, 2, 3)]
     references = [Reference(f"r{n}.md", f"R {n}", "d" * 500) for n in range(500)]

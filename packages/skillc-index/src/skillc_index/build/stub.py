@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from skillc_index.index.schema import IndexedHeading
 from skillc_index.layout import SKILL_FILE
-from skillc_index.text import cut, one_line, shell_word
+from skillc_index.text import cut, one_line, printable, shell_word
 
 if TYPE_CHECKING:
     from skillc_index.index.queries import HeadingMatcher
@@ -63,7 +63,10 @@ REFERENCES_LABEL = "References (query by title only)"
 #: ``skc exec`` line says a file of the user's is given by its absolute path (``exec`` runs in
 #: the skill's folder: a relative output was written into the skill's source). 9: and that a
 #: ``${CLAUDE_SKILL_DIR}``/``$SKILL_DIR`` word is single-quoted (a shell expanded it to nothing).
-STUB_FORMAT = 9
+#: 10: emoji and other characters past U+FFFF written as they are in the frontmatter (not
+#: ``\\U0001F680``), a joiner no reason to quote; descriptions cut where no grapheme splits;
+#: a heading holding an emoji sequence quoted as ``sh`` reads it (not bash's ``$'...'``).
+STUB_FORMAT = 10
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
 # takes an int, not math.inf).
@@ -95,25 +98,29 @@ def _yaml_string(value: str) -> str:
 
 
 def _represent_str(dumper: Any, value: str) -> Any:
-    """A string with a line break or another control character is double-quoted, on one
-    line with escapes; one that a YAML 1.2 reader would take for a number, a boolean or null
-    when plain (``0o17``) is single-quoted; any other string is left to PyYAML (plain, or
-    quoted when YAML 1.1 would read it otherwise: ``'no'``)."""
+    """A string with a line break or another control character (one that text output
+    escapes, :func:`~skillc_index.text.printable`: a bidirectional control, a zero-width
+    space) is double-quoted, on one line with escapes; one that a YAML 1.2 reader would take
+    for a number, a boolean or null when plain (``0o17``) is single-quoted; any other string
+    is left to PyYAML (plain, or quoted when YAML 1.1 would read it otherwise: ``'no'``), a
+    joiner in an emoji sequence (👩‍💻) included."""
     from skillc_index.markdown.yaml12 import CORE_NOT_STRING
 
-    style = '"' if _LINE_BREAKING.search(value) or not value.isprintable() else None
+    style = '"' if _LINE_BREAKING.search(value) or printable(value) != value else None
     if style is None and CORE_NOT_STRING.fullmatch(value):
         style = "'"
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
 @functools.cache
-def _dumper() -> type:
-    """PyYAML's safe dumper (the C one when built), with :func:`_represent_str` and without
-    anchors: a value the source shared through an alias is written out again."""
+def _dumper(astral: bool = False) -> type:
+    """PyYAML's safe dumper (the C one when built; the Python one for a text holding a
+    character past U+FFFF, an emoji or a CJK extension B character, which libyaml writes as a
+    ``\\U0001F680`` escape), with :func:`_represent_str` and without anchors: a value the
+    source shared through an alias is written out again."""
     import yaml
 
-    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    base = yaml.SafeDumper if astral else getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
     class StubDumper(base):  # type: ignore[misc,valid-type]
         def ignore_aliases(self, data: object) -> bool:
@@ -132,14 +139,17 @@ def _frontmatter_yaml(frontmatter: Mapping[str, Any]) -> str:
     string with a line break is one double-quoted line."""
     import yaml
 
-    dumped: str = yaml.dump(
-        dict(frontmatter),
-        Dumper=_dumper(),
-        sort_keys=False,
-        allow_unicode=True,
-        width=_NO_WRAP,
-        default_flow_style=False,
-    )
+    for astral in (False, True):
+        dumped: str = yaml.dump(
+            dict(frontmatter),
+            Dumper=_dumper(astral),
+            sort_keys=False,
+            allow_unicode=True,
+            width=_NO_WRAP,
+            default_flow_style=False,
+        )
+        if "\\U" not in dumped:  # no character escaped that the Python emitter writes as is
+            break
     return dumped
 
 
