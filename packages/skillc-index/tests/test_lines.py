@@ -215,6 +215,39 @@ def test_shell_word_writes_an_emoji_sequence_as_sh_reads_it() -> None:
         assert shell_word(text) == word, ascii(text)
 
 
+def test_tables_line_up_as_a_terminal_shows_them() -> None:
+    """Cells were padded by code points: a CJK name (two columns a character), an emoji
+    sequence or a decomposed accent pushed the next column off (audit unicode, item 6)."""
+    from skillc_index import display_width, table_lines
+
+    assert [
+        display_width(t) for t in ("abc", "日本語", "\U0001f469\u200d\U0001f4bb", "e\u0301")
+    ] == [
+        3,
+        6,
+        2,
+        1,
+    ]
+    assert display_width("\u26a0\ufe0f ok") == 5 and display_width("ＰＤＦ") == 6
+    rows = [
+        ["NAME", "SCOPE", "WHERE"],
+        ["日本語レビュー", "project", "x"],
+        ["re\u0301sume\u0301", "global", "y"],
+    ]
+    lines = table_lines(rows)
+    assert lines == [
+        "NAME            SCOPE    WHERE",
+        "日本語レビュー  project  x",
+        "re\u0301sume\u0301          global   y",
+    ]
+    assert table_lines(
+        [["COUNT", "SECTION", "FILE"], ["1", "👩\u200d💻 Dev", "SKILL.md"]], right=1
+    ) == [
+        "COUNT  SECTION  FILE",
+        "    1  👩\u200d💻 Dev   SKILL.md",
+    ]
+
+
 def test_counted_is_the_one_count_in_words() -> None:
     """Every package's messages count with it (``1 skill``, ``2,320 skills``, an irregular
     plural given), so a summary never says ``1 skills`` nor prints 2320 in one message and

@@ -106,6 +106,8 @@ _EXPORTS: dict[str, str] = {
     "json_text": "text",
     "counted": "text",
     "cut": "text",
+    "display_width": "text",
+    "table_lines": "text",
     "narrow": "text",
     "char_name": "text",
     "composed": "text",
@@ -292,6 +294,7 @@ if TYPE_CHECKING:
     from skillc_index.text import composed_shown as composed_shown
     from skillc_index.text import counted as counted
     from skillc_index.text import cut as cut
+    from skillc_index.text import display_width as display_width
     from skillc_index.text import grapheme_boundary as grapheme_boundary
     from skillc_index.text import iter_line_bytes as iter_line_bytes
     from skillc_index.text import json_text as json_text
@@ -299,6 +302,7 @@ if TYPE_CHECKING:
     from skillc_index.text import printable as printable
     from skillc_index.text import shell_word as shell_word
     from skillc_index.text import split_lines as split_lines
+    from skillc_index.text import table_lines as table_lines
     from skillc_index.text import valid_utf8 as valid_utf8
     from skillc_index.tools.command import CommandTemplate as CommandTemplate
     from skillc_index.tools.model import MAX_TIMEOUT as MAX_TIMEOUT

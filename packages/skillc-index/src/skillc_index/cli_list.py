@@ -13,7 +13,7 @@ import click
 
 from skillc_index.console import Call, command, is_verbose
 from skillc_index.operations import LIST, ListParams
-from skillc_index.text import counted, printable
+from skillc_index.text import counted, printable, table_lines
 
 if TYPE_CHECKING:
     from skillc_index.layout import Layout
@@ -113,13 +113,11 @@ def _where(entry: SkillEntry, layout: Layout) -> str:
 
 
 def echo_table(header: list[str], rows: Sequence[list[str]]) -> None:
-    """Columns padded to their widest cell (the last one is not padded); a name's control
-    characters shown as escapes."""
-    rows = [[printable(cell) for cell in row] for row in rows]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
-    for row in [header, *rows]:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)] + [row[-1]]
-        click.echo("  ".join(cells).rstrip())
+    """Columns padded to their widest cell as a terminal shows it (the last one is not
+    padded: :func:`~skillc_index.text.table_lines`); a name's control characters shown as
+    escapes."""
+    for line in table_lines([header, *[[printable(cell) for cell in row] for row in rows]]):
+        click.echo(line)
 
 
 _MODELS = {"claude": "Claude Code", "codex": "Codex"}

@@ -43,16 +43,12 @@ def _cell(value: object) -> str:
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
-    """``COUNT`` right-aligned first, the other columns left-aligned, two spaces apart."""
+    """``COUNT`` right-aligned first, the other columns left-aligned, two spaces apart, each
+    as wide as a terminal shows its widest cell (skillc-index's ``table_lines``)."""
+    from skillc_index import table_lines
+
     cells = [list(headers)] + [[_cell(value) for value in row] for row in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    lines = []
-    for row in cells:
-        parts = [row[0].rjust(widths[0])]
-        parts += [cell.ljust(width) for cell, width in zip(row[1:-1], widths[1:-1], strict=True)]
-        parts += row[-1:] if len(row) > 1 else []
-        lines.append("  ".join(parts).rstrip())
-    return lines
+    return table_lines(cells, right=1)
 
 
 def _scope(filters: Filters) -> str:

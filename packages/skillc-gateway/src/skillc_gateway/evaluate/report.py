@@ -188,14 +188,11 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
             [one_line(skill.name), str(len(skill.cases)), _percent(skill.recall),
              str(skill.false_triggers), skill.listed]
         )  # fmt: skip
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     if result.skills:
-        for row in rows:
-            echo(
-                "  ".join(
-                    cell.ljust(width) for cell, width in zip(row, widths, strict=True)
-                ).rstrip()
-            )
+        from skillc_index import table_lines
+
+        for line in table_lines(rows):
+            echo(line)
     for skill in result.skills:
         notes = [
             f"  miss: {one_line(case.query)!r} -> "
