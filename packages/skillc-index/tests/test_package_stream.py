@@ -158,3 +158,37 @@ def test_a_small_archive_is_built_in_memory_taking_no_open_file(
     out = tmp_path / "out"
     package_skills(given, layout, fmt="well-known", output=out)
     assert len(list((out / ".well-known" / "agent-skills").glob("*.zip"))) == 3
+
+
+def test_a_package_is_hashed_by_the_kits_one_hasher(
+    layout: Layout, big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Archives and the files in them were hashed by a loop of their own with hashlib's
+    SHA-256 (a copy of ``file_sha256``'s): they are hashed by ``files.handle_sha256``, with
+    ``sha256_hasher`` (the built-in module, no OpenSSL loaded), the digests the same."""
+    from skillc_index import files
+
+    hashed: list[int] = []
+    real = files.sha256_hasher()
+
+    class Counted:
+        def __init__(self, data: bytes = b"") -> None:
+            self.inner = real(data)
+            hashed.append(len(data))
+
+        def update(self, data: bytes) -> None:
+            hashed.append(len(data))
+            self.inner.update(data)
+
+        def hexdigest(self) -> str:
+            return str(self.inner.hexdigest())
+
+    monkeypatch.setattr(files, "_sha256", Counted)
+    out = tmp_path / "out"
+    package_skills([str(big)], layout, fmt="well-known", output=out)
+    # each file hashed when read, then when copied into the zip; the zip when made
+    assert sum(hashed) > 2 * sum(len(data) for data in BIG.values())
+    zipped = out / ".well-known" / "agent-skills" / "big.zip"
+    index = json.loads((zipped.parent / "index.json").read_text())
+    digest = hashlib.sha256(zipped.read_bytes()).hexdigest()
+    assert index["skills"][0]["digest"] == f"sha256:{digest}"

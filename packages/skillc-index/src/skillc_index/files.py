@@ -14,7 +14,7 @@ import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 from skillc_index.diagnostics import (
     HiddenPath,
@@ -29,6 +29,7 @@ from skillc_index.record import Record
 from skillc_index.text import BOM, composed_match
 
 __all__ = [
+    "CHUNK",
     "SkillFiles",
     "combine_digests",
     "decoded",
@@ -37,6 +38,7 @@ __all__ = [
     "file_kind",
     "file_sha256",
     "fs_bytes",
+    "handle_sha256",
     "hidden_refusal",
     "is_folder",
     "is_hidden",
@@ -57,7 +59,8 @@ __all__ = [
     "within",
 ]
 
-_CHUNK = 1 << 20
+#: How much of a file is read at once (hashed, archived, copied).
+CHUNK = 1 << 20
 #: Bytes :func:`read_in_root` asks for at a time (a SKILL.md is a few KB: one read, then EOF).
 _READ = 1 << 16
 #: Symbolic links followed while opening one path (Linux's own limit).
@@ -300,14 +303,27 @@ def sha256_hasher() -> Callable[..., Any]:
     return _sha256
 
 
+def handle_sha256(
+    handle: IO[bytes], limit: int | None = None, into: Callable[[bytes], object] | None = None
+) -> tuple[int, str]:
+    """The size and SHA-256 hex digest of what is left of ``handle`` (``limit`` bytes at
+    most), read in :data:`CHUNK`-byte pieces, each passed to ``into`` too when given."""
+    digest, size = sha256_hasher()(), 0
+    while (limit is None or size < limit) and (
+        chunk := handle.read(CHUNK if limit is None else min(CHUNK, limit - size))
+    ):
+        digest.update(chunk)
+        if into is not None:
+            into(chunk)
+        size += len(chunk)
+    return size, str(digest.hexdigest())
+
+
 def file_sha256(path: str) -> str:
     """The SHA-256 hex digest of a regular file's bytes (E021 for anything else: a FIFO
     never blocks; ``OSError`` when it cannot be read)."""
-    digest = sha256_hasher()()
     with open_regular(path) as handle:
-        while chunk := handle.read(_CHUNK):
-            digest.update(chunk)
-    return str(digest.hexdigest())
+        return handle_sha256(handle)[1]
 
 
 def _checked_names(files: Iterable[str]) -> list[str]:

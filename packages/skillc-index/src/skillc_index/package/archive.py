@@ -13,7 +13,6 @@ smaller than a piece).
 from __future__ import annotations
 
 import errno
-import hashlib
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from typing import IO
@@ -30,12 +29,11 @@ __all__ = [
     "zip_blob",
 ]
 
+from skillc_index.files import CHUNK, handle_sha256, open_in_root, sha256_hasher
 from skillc_index.record import Record
 
 #: The earliest time a zip entry can hold.
 _EPOCH = (1980, 1, 1, 0, 0, 0)
-#: How much of a file is read at once (hashed, archived, copied).
-CHUNK = 1 << 20
 
 
 class Blob:
@@ -61,9 +59,7 @@ class Blob:
         (no symlink out of ``root``, a regular file) when it is written."""
         from pathlib import Path
 
-        from skillc_index.files import open_in_root
-
-        size, digest = _hashed(handle, limit)
+        size, digest = handle_sha256(handle, limit)
         return cls(lambda: open_in_root(Path(root), rel, real_root=root), rel, size, digest)
 
     @classmethod
@@ -77,7 +73,7 @@ class Blob:
             return nullcontext(file)
 
         with rewound():
-            size, digest = _hashed(file, None)
+            size, digest = handle_sha256(file)
         blob = cls(rewound, name, size, digest)
         weakref.finalize(blob, file.close)
         return blob
@@ -88,19 +84,15 @@ class Blob:
         written under a temporary name, is dropped)."""
         from skillc_index.diagnostics import PathEscapesRoot, PathNotFound, UnreadableFile
 
-        digest, left = hashlib.sha256(), self.size + 1  # one byte more: a file grown since
         try:
-            with self._opened() as handle:
-                while left and (chunk := handle.read(min(CHUNK, left))):
-                    digest.update(chunk)
-                    out.write(chunk)
-                    left -= len(chunk)
+            with self._opened() as handle:  # one byte more: a file grown since
+                size, digest = handle_sha256(handle, self.size + 1, out.write)
         except (PathEscapesRoot, PathNotFound):  # gone, a symlink out, not a file now
             raise self._changed() from None
         except UnreadableFile as exc:  # no permission now, too many files open
             number = getattr(exc.__cause__, "errno", None)
             raise OSError(number, f"cannot read {self.name}: {exc.reason}") from exc
-        if left != 1 or digest.hexdigest() != self.sha256:
+        if size != self.size or digest != self.sha256:
             raise self._changed()
 
     def _changed(self) -> OSError:
@@ -113,7 +105,9 @@ Content = bytes | Blob
 
 def sha256_of(content: Content) -> str:
     """The SHA-256 hex digest of ``content``'s bytes."""
-    return content.sha256 if isinstance(content, Blob) else hashlib.sha256(content).hexdigest()
+    if isinstance(content, Blob):
+        return content.sha256
+    return str(sha256_hasher()(content).hexdigest())
 
 
 def size_of(content: Content) -> int:
@@ -126,18 +120,6 @@ def write_content(content: Content, out: IO[bytes]) -> None:
         content.copy_to(out)
     else:
         out.write(content)
-
-
-def _hashed(handle: IO[bytes], limit: int | None) -> tuple[int, str]:
-    """The size and SHA-256 hex digest of what is left of ``handle`` (``limit`` bytes at
-    most), read in :data:`CHUNK`-byte pieces."""
-    digest, size = hashlib.sha256(), 0
-    while (limit is None or size < limit) and (
-        chunk := handle.read(CHUNK if limit is None else min(CHUNK, limit - size))
-    ):
-        digest.update(chunk)
-        size += len(chunk)
-    return size, digest.hexdigest()
 
 
 class ArchiveEntry(Record):
