@@ -9,6 +9,8 @@ import hashlib
 import io
 import json
 import os
+import subprocess
+import sys
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -192,3 +194,50 @@ def test_a_package_is_hashed_by_the_kits_one_hasher(
     index = json.loads((zipped.parent / "index.json").read_text())
     digest = hashlib.sha256(zipped.read_bytes()).hexdigest()
     assert index["skills"][0]["digest"] == f"sha256:{digest}"
+
+
+#: ``skc package`` of every skill under ``<project>/skills`` (argv: project, format, home),
+#: each archive over a piece (of 64 bytes here), with 48 files open at most.
+_MANY_ARCHIVES = """
+import resource, sys
+from pathlib import Path
+from skillc_index import Layout
+from skillc_index.package import archive
+from skillc_index.package.make import package_skills
+
+archive.CHUNK = 64
+project, fmt = Path(sys.argv[1]), sys.argv[2]
+layout = Layout.discover(project, {"SKILLC_HOME": sys.argv[3]})
+skills = sorted(str(path) for path in (project / "skills").iterdir())
+resource.setrlimit(resource.RLIMIT_NOFILE, (48, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+package_skills(skills, layout, fmt=fmt, output=project / "out")
+"""
+
+
+@pytest.mark.parametrize("fmt", ["upload", "well-known"])
+def test_archives_over_a_piece_hold_no_file_open_till_written(
+    project: Path, home: Path, write_skill: Callable[..., Path], tmp_path: Path, fmt: str
+) -> None:
+    """Each archive over a piece was a temporary file kept open until the whole package was
+    written: 40 skills of a 1 MiB file each under ``ulimit -n 40`` were E999 ``Too many open
+    files``. Each is a file of one temporary folder, closed once hashed and reopened when
+    written; the folder is gone once the package is written."""
+    pytest.importorskip("resource")
+    for n in range(80):
+        write_skill(project / "skills" / f"s{n}", files={"data.bin": os.urandom(1000)})
+    spool = tmp_path / "tmp"
+    spool.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", _MANY_ARCHIVES, str(project), fmt, str(home)],
+        env={**os.environ, "TMPDIR": str(spool)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    zips = sorted((project / "out").rglob("*.zip"))
+    assert len(zips) == 80
+    with zipfile.ZipFile(zips[0]) as opened:
+        assert opened.testzip() is None
+    assert not list(spool.iterdir())

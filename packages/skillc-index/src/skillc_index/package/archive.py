@@ -6,8 +6,8 @@ all: every entry dated 1980-01-01 00:00 (the earliest a zip can hold), ``0644`` 
 (executable), made on Unix, deflated at level 9, in the order of the paths (bytewise). The
 same files give the same archive, so a package can be rebuilt and compared, and its digest
 published. No file is held whole in memory: each is read, hashed, archived and copied in
-:data:`CHUNK`-byte pieces, an archive built in a temporary file (in memory while it is
-smaller than a piece).
+:data:`CHUNK`-byte pieces, an archive of files over a piece built in a file of the run's
+:class:`Spool` (in memory otherwise), closed once hashed.
 """
 
 from __future__ import annotations
@@ -15,7 +15,10 @@ from __future__ import annotations
 import errno
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from typing import IO
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tempfile import TemporaryDirectory
 
 __all__ = [
     "CHUNK",
@@ -23,6 +26,7 @@ __all__ = [
     "ArchiveTooLarge",
     "Blob",
     "Content",
+    "Spool",
     "sha256_of",
     "size_of",
     "write_content",
@@ -41,7 +45,7 @@ class Blob:
     temporary file), read in :data:`CHUNK`-byte pieces from what ``opened()`` opens; ``size``
     and ``sha256`` (hex) are those read when it was made, which :meth:`copy_to` checks."""
 
-    __slots__ = ("__weakref__", "_opened", "name", "sha256", "size")
+    __slots__ = ("_opened", "name", "sha256", "size")
 
     def __init__(
         self,
@@ -63,20 +67,13 @@ class Blob:
         return cls(lambda: open_in_root(Path(root), rel, real_root=root), rel, size, digest)
 
     @classmethod
-    def spooled(cls, file: IO[bytes], name: str) -> Blob:
-        """The bytes of the temporary ``file``, closed once the blob is gone."""
-        import weakref
-        from contextlib import nullcontext
-
-        def rewound() -> AbstractContextManager[IO[bytes]]:
+    def spooled(cls, file: IO[bytes], path: str, name: str) -> Blob:
+        """The bytes of the temporary ``file`` (a :class:`Spool`'s, at ``path``), hashed and
+        closed: reopened by its path when written, so it holds no file open till then."""
+        with file:
             file.seek(0)
-            return nullcontext(file)
-
-        with rewound():
             size, digest = handle_sha256(file)
-        blob = cls(rewound, name, size, digest)
-        weakref.finalize(blob, file.close)
-        return blob
+        return cls(lambda: open(path, "rb"), name, size, digest)
 
     def copy_to(self, out: IO[bytes]) -> None:
         """Its bytes written into ``out``; ``OSError`` when they are not those it was made of
@@ -122,6 +119,32 @@ def write_content(content: Content, out: IO[bytes]) -> None:
         out.write(content)
 
 
+class Spool:
+    """The temporary folder of one run's archives over a piece (:func:`zip_blob`), made for
+    the first of them and removed with all it holds when the run ends (``with``): each is a
+    file of its own there, closed once hashed, so a package of many holds one open at most."""
+
+    def __init__(self) -> None:
+        self._folder: TemporaryDirectory[str] | None = None
+
+    def __enter__(self) -> Spool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._folder is not None:
+            self._folder.cleanup()
+
+    def new_file(self) -> tuple[str, IO[bytes]]:
+        """The path of a new empty file in the folder, and the file open to write and read."""
+        import os
+        import tempfile
+
+        if self._folder is None:
+            self._folder = tempfile.TemporaryDirectory(prefix="skc-package-")
+        fd, path = tempfile.mkstemp(".zip", dir=self._folder.name)
+        return path, os.fdopen(fd, "w+b")
+
+
 class ArchiveEntry(Record):
     """One file of an archive: its path inside, its bytes, whether it is executable."""
 
@@ -138,43 +161,46 @@ class ArchiveTooLarge(Exception):
         self.size = size
 
 
-def zip_blob(entries: Iterable[ArchiveEntry], name: str, limit: int | None = None) -> Blob:
-    """A zip archive of ``entries`` (``name``: its path, for errors) in a temporary file, the
-    same bytes whenever the entries are the same. :class:`ArchiveTooLarge` as soon as it
-    passes ``limit`` bytes (the entries after that one are not compressed);
+def zip_blob(
+    entries: Iterable[ArchiveEntry], name: str, spool: Spool, limit: int | None = None
+) -> Content:
+    """A zip archive of ``entries`` (``name``: its path, for errors), the same bytes whenever
+    the entries are the same: its bytes when the files hold a piece or less, else a
+    :class:`Blob` of a file of ``spool``. :class:`ArchiveTooLarge` as soon as it passes
+    ``limit`` bytes (the entries after that one are not compressed);
     :class:`~skillc_index.command_errors.CannotCreate` (E999) when it cannot be written (no
-    room left) or an entry's file changed since it was read."""
+    room left, no file left to open) or an entry's file changed since it was read."""
+    import io
     import sys
-    import tempfile
     import zipfile
 
     from skillc_index.command_errors import CannotCreate
 
     # writestr's compresslevel, which ZipFile.open(info, "w") takes from the entry
     level = "compress_level" if sys.version_info >= (3, 13) else "_compresslevel"
-    # in memory up to a piece, else on disk (a file of its own, open: not one per small zip)
-    file = tempfile.SpooledTemporaryFile(CHUNK)  # noqa: SIM115 - the blob closes it, or below
+    ordered = sorted(entries, key=lambda item: item.path.encode("utf-8", "surrogateescape"))
+    memory = io.BytesIO()
     try:
-        with zipfile.ZipFile(file, "w") as archive:
-            for entry in sorted(
-                entries, key=lambda item: item.path.encode("utf-8", "surrogateescape")
-            ):
-                info = zipfile.ZipInfo(entry.path, date_time=_EPOCH)
-                info.compress_type = zipfile.ZIP_DEFLATED
-                setattr(info, level, 9)
-                info.create_system = 3  # Unix: the permissions below are read
-                mode = 0o755 if entry.executable else 0o644
-                info.external_attr = (0o100000 | mode) << 16
-                with archive.open(info, "w") as into:
-                    write_content(entry.data, into)
-                if limit is not None and file.tell() > limit:
-                    raise ArchiveTooLarge(file.tell())
-        if limit is not None and file.tell() > limit:  # (with its central directory)
-            raise ArchiveTooLarge(file.tell())
-        return Blob.spooled(file, name)
+        # a piece or less in memory, else in a file of its own (closed once hashed)
+        large = sum(size_of(entry.data) for entry in ordered) > CHUNK
+        path, file = spool.new_file() if large else ("", memory)
+        with file:
+            with zipfile.ZipFile(file, "w") as archive:
+                for entry in ordered:
+                    info = zipfile.ZipInfo(entry.path, date_time=_EPOCH)
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    setattr(info, level, 9)
+                    info.create_system = 3  # Unix: the permissions below are read
+                    mode = 0o755 if entry.executable else 0o644
+                    info.external_attr = (0o100000 | mode) << 16
+                    with archive.open(info, "w") as into:
+                        write_content(entry.data, into)
+                    if limit is not None and file.tell() > limit:
+                        raise ArchiveTooLarge(file.tell())
+            if limit is not None and file.tell() > limit:  # (with its central directory)
+                raise ArchiveTooLarge(file.tell())
+            if not path:
+                return memory.getvalue()
+            return Blob.spooled(file, path, name)
     except OSError as exc:
-        file.close()
         raise CannotCreate(name, exc.strerror or str(exc)) from exc
-    except BaseException:
-        file.close()
-        raise

@@ -11,7 +11,14 @@ from skillc_index.command_errors import PackageRefused
 from skillc_index.diagnostics import InvalidOption
 from skillc_index.dialect import PACKAGE_DIALECTS
 from skillc_index.layout import SKILL_FILE
-from skillc_index.package.archive import ArchiveEntry, ArchiveTooLarge, Content, sha256_of, zip_blob
+from skillc_index.package.archive import (
+    ArchiveEntry,
+    ArchiveTooLarge,
+    Content,
+    Spool,
+    sha256_of,
+    zip_blob,
+)
 from skillc_index.package.make import (
     DISCOVERY_SCHEMA,
     MARKETPLACE,
@@ -31,13 +38,13 @@ def _digest(data: Content) -> str:
     return "sha256:" + sha256_of(data)
 
 
-def layout_upload(skills: Sequence[PackedSkill], fmt: str) -> dict[str, Content]:
+def layout_upload(skills: Sequence[PackedSkill], fmt: str, spool: Spool) -> dict[str, Content]:
     out: dict[str, Content] = {}
     limit = PACKAGE_DIALECTS[fmt].size_limit
     for skill in skills:
         entries = [entry._replace(path=f"{skill.name}/{entry.path}") for entry in skill.files]
         try:
-            data = zip_blob(entries, f"{skill.name}.zip", limit)
+            data = zip_blob(entries, f"{skill.name}.zip", spool, limit)
         except ArchiveTooLarge as over:  # (stopped there: the rest is never compressed)
             why = f"the archive has over {limit:,} bytes ({over.size:,} when it stopped)"
             raise PackageRefused(skill.name, fmt, why) from None
@@ -46,7 +53,7 @@ def layout_upload(skills: Sequence[PackedSkill], fmt: str) -> dict[str, Content]
 
 
 def layout_well_known(
-    skills: Sequence[PackedSkill], base_url: str
+    skills: Sequence[PackedSkill], base_url: str, spool: Spool
 ) -> tuple[dict[str, Content], dict[str, Any]]:
     out: dict[str, Content] = {}
     entries: list[dict[str, str]] = []
@@ -55,7 +62,7 @@ def layout_well_known(
             rel, kind, data = f"{skill.name}/{SKILL_FILE}", "skill-md", skill.files[0].data
         else:
             rel, kind = f"{skill.name}.zip", "archive"
-            data = zip_blob(skill.files, rel)
+            data = zip_blob(skill.files, rel, spool)
         out[f"{WELL_KNOWN}/{rel}"] = data
         entries.append(
             {

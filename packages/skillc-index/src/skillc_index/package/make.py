@@ -52,6 +52,7 @@ from skillc_index.package.archive import (
     ArchiveEntry,
     Blob,
     Content,
+    Spool,
     sha256_of,
     size_of,
     write_content,
@@ -595,36 +596,38 @@ def package_skills(
         plugin_path,
     )
 
-    executables: set[str] = set()
-    index: dict[str, Any] | None = None  # the index this run writes (well-known, claude-plugin)
-    if fmt == "upload":
-        files = layout_upload(packed, fmt)
-    elif fmt == "well-known":
-        files, index = layout_well_known(packed, base_url)
-    else:
-        if name is None and len(packed) > 1:
-            raise InvalidOption("a plugin of several skills needs a name (--name)")
-        plugin = name or packed[0].name
-        files, index = layout_plugin(packed, fmt, plugin, version, author)
-        # a folder installed by copying it: a script keeps its executable bit, as in a zip
-        executables = {
-            plugin_path(plugin, skill, entry)
-            for skill in packed
-            for entry in skill.files
-            if entry.executable
-        }
-    from skillc_index.inventory.folders import check_project_write
+    # the archives over a piece are files of a temporary folder until they are written
+    with Spool() as spool:
+        executables: set[str] = set()
+        index: dict[str, Any] | None = None  # the index this run writes (well-known, claude-plugin)
+        if fmt == "upload":
+            files = layout_upload(packed, fmt, spool)
+        elif fmt == "well-known":
+            files, index = layout_well_known(packed, base_url, spool)
+        else:
+            if name is None and len(packed) > 1:
+                raise InvalidOption("a plugin of several skills needs a name (--name)")
+            plugin = name or packed[0].name
+            files, index = layout_plugin(packed, fmt, plugin, version, author)
+            # a folder installed by copying it: a script keeps its executable bit, as in a zip
+            executables = {
+                plugin_path(plugin, skill, entry)
+                for skill in packed
+                for entry in skill.files
+                if entry.executable
+            }
+        from skillc_index.inventory.folders import check_project_write
 
-    check_project_write(output, layout)  # a checkout's `dist` symlink leading out: E012
-    from skillc_index.package.place import check_output, check_place
+        check_project_write(output, layout)  # a checkout's `dist` symlink leading out: E012
+        from skillc_index.package.place import check_output, check_place
 
-    check_output(output)
-    check_place(output, files, zip(skills, packed, strict=True), layout)
-    own = {field for field, given in (("name", name), ("owner", author)) if given is not None}
-    dropped: list[str] = []
-    written, moved = _write(
-        output, files, executables, force=force, fmt=fmt, own=own, index=index, dropped=dropped
-    )
+        check_output(output)
+        check_place(output, files, zip(skills, packed, strict=True), layout)
+        own = {field for field, given in (("name", name), ("owner", author)) if given is not None}
+        dropped: list[str] = []
+        written, moved = _write(
+            output, files, executables, force=force, fmt=fmt, own=own, index=index, dropped=dropped
+        )
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
     notices = tuple(notice for skill in packed for notice in skill.notices) + tuple(
         Notice(f"'{name}' dropped from {_INDEXES[fmt]}: its files changed or are gone since")
