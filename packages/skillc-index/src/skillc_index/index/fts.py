@@ -11,8 +11,9 @@
   keeps stored text and snippets looking like the source; :func:`restore_fts_text` removes
   it exactly. Thai, Lao, Myanmar and Khmer, also written without spaces, are set apart so by
   grapheme (a letter with its marks).
-- Every tokenizer keeps the marks of the Indic and Southeast Asian scripts in words
-  (:data:`~skillc_index.index.scripts.TOKEN_MARKS`): ``unicode61`` splits words at them.
+- The ``cjk`` setting also keeps the marks of the Indic and Southeast Asian scripts in words
+  (:data:`~skillc_index.index.scripts.TOKEN_MARKS`), where ``unicode61`` splits words at
+  them; the ``ascii`` setting keeps RFC-0004's tokenizer clause exactly.
 
 The ``tokenizer`` value recorded in ``index_meta`` is ``porter`` or ``unicode61`` for the
 ``ascii`` setting (RFC-0004) and ``cjk`` for the ``cjk`` setting (always on ``unicode61``,
@@ -39,8 +40,8 @@ __all__ = [
 
 #: index_meta ``tokenizer`` value -> the FTS5 ``tokenize`` option it is built with.
 TOKENIZE_CLAUSES: dict[str, str] = {
-    "porter": "porter unicode61" + TOKEN_MARKS,
-    "unicode61": "unicode61" + TOKEN_MARKS,
+    "porter": "porter unicode61",  # exactly RFC-0004:C-INDEX's clause
+    "unicode61": "unicode61",
     "cjk": "unicode61" + TOKEN_MARKS,
 }
 
