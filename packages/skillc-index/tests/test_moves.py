@@ -7,7 +7,9 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+import pytest
 
 from skillc_index import Layout
 from skillc_index.accesslog import AccessRecord, insert, primary_log
@@ -90,3 +92,30 @@ def test_a_move_the_log_cannot_take_is_said(layout: Layout, project: Path) -> No
     with closing(sqlite3.connect(log)) as db:
         tables = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
     assert tables == [("access_log",)]
+
+
+def test_a_move_is_written_as_rows_are(
+    layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move goes through the store's one writer of a log (``write_log``: its checks,
+    its transaction), as a row logged by ``log_access`` does: never a second copy of it."""
+    from skillc_index.accesslog import log_access, store
+
+    runtime = layout.runtime_store("project") / "s"
+    written: list[str] = []
+    write_log = store.write_log
+
+    def recorded(path: Path, statement: str, *args: Any) -> None:
+        written.append(statement.split("(")[0].strip())
+        write_log(path, statement, *args)
+
+    monkeypatch.setattr(store, "write_log", recorded)
+    folder = project / "a" / "s"
+    assert log_access(layout, runtime, AccessRecord("show", "s", str(folder), str(project))).path
+    assert record_move(layout, runtime, folder, project / "b" / "s") is None
+    assert written == ["INSERT INTO access_log", "INSERT INTO moved_folders"]
+    local = LocalRows(primary_log(runtime))
+    try:
+        assert moves_of(local) == ((str(folder), 1, str(project / "b" / "s")),)
+    finally:
+        local.close()

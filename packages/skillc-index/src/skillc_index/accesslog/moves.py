@@ -49,23 +49,18 @@ def record_move(layout: Layout, runtime: Path, old: Path, new: Path) -> Notice |
     that is not there (never made, or of no byte) holds no row to carry: nothing is made. A
     log that cannot be written (misplaced, not skillc's, locked, a full disk) is a notice:
     the uses before the move then stay the old folder's."""
-    from skillc_index.accesslog.schema import connect, empty_log, misplaced
-    from skillc_index.accesslog.store import primary_log, runtime_base
+    from skillc_index.accesslog.schema import empty_log
+    from skillc_index.accesslog.store import primary_log, writable_primary, write_log
     from skillc_index.clock import utc_now
 
     path = primary_log(runtime)
     if not os.path.lexists(path) or empty_log(path):
         return None
     try:
-        if misplaced(path, runtime_base(layout, runtime)):
+        if writable_primary(layout, runtime) is None:
             raise OSError("it lies outside its runtime's base")
-        db = connect(path)
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            db.execute(_INSERT, (utc_now(), valid_utf8(str(old)), valid_utf8(str(new))))
-            db.execute("COMMIT")
-        finally:
-            db.close()  # rolls back what was not committed
+        # the default busy timeout, not the primary's short one: a move has no fallback log
+        write_log(path, _INSERT, [(utc_now(), valid_utf8(str(old)), valid_utf8(str(new)))])
     except (OSError, sqlite3.Error) as exc:
         from skillc_index.diagnostics import Notice
 

@@ -33,7 +33,7 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from types import MappingProxyType
@@ -121,11 +121,19 @@ class AccessRecord(Record):
 
 def insert(path: Path, records: list[AccessRecord], busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
     """Append rows in one short transaction (a fallback log under :func:`fallback_lock`)."""
-    values = [record.values() for record in records]
+    write_log(path, INSERT_ROW, [record.values() for record in records], busy_timeout_ms)
+
+
+def write_log(
+    path: Path, statement: str, values: list[Sequence[Any]], busy_timeout_ms: int = BUSY_TIMEOUT_MS
+) -> None:
+    """Run ``statement`` once for each of ``values`` on the log at ``path`` (made when
+    missing; :class:`ForeignLog` when not skillc's) in one short transaction: how rows and
+    moves (:func:`~.moves.record_move`) are written."""
     db = connect(path, busy_timeout_ms)
     try:
         db.execute("BEGIN IMMEDIATE")
-        db.executemany(INSERT_ROW, values)
+        db.executemany(statement, values)
         db.execute("COMMIT")
     finally:
         db.close()  # rolls back what was not committed
@@ -317,13 +325,20 @@ def project_removed(layout: Layout, base: Path) -> bool:
     return base == layout.project_root and store is not None and not store.is_dir()
 
 
+def writable_primary(layout: Layout, runtime: Path) -> Path | None:
+    """``runtime``'s primary log when skillc may write it: None when it is :func:`misplaced`
+    (it leaves its base) or its project was removed (:func:`project_removed`)."""
+    path = primary_log(runtime)
+    base = runtime_base(layout, runtime)
+    return None if misplaced(path, base) or project_removed(layout, base) else path
+
+
 def hold_log(layout: Layout, runtime: Path) -> sqlite3.Connection | None:
     """A connection to ``runtime``'s primary log for a long-lived writer to keep open, or
     ``None`` when it cannot be had (misplaced, foreign, not writable, its project removed:
     ``log_access`` then falls back on its own)."""
-    path = primary_log(runtime)
-    base = runtime_base(layout, runtime)
-    if misplaced(path, base) or project_removed(layout, base):
+    path = writable_primary(layout, runtime)
+    if path is None:
         return None
     try:
         return connect(path, PRIMARY_BUSY_TIMEOUT_MS)
