@@ -4,7 +4,7 @@ its log beside the rows (:mod:`skillc_index.accesslog.moves`): what every reader
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -23,6 +23,16 @@ class AllRows(NamedTuple):
     projects: Sequence[str] = ()
     users: Sequence[str] = ()
     machines: Sequence[str] = ()
+
+
+class Counted(LocalRows):
+    """A local log that counts its reads of ``moved_folders``."""
+
+    moves_read = 0
+
+    def each(self, sql: str, params: Sequence[Any]) -> Iterator[Any]:
+        self.moves_read += "FROM moved_folders" in sql
+        return super().each(sql, params)
 
 
 def test_a_move_takes_the_rows_logged_before_it(layout: Layout, project: Path) -> None:
@@ -45,18 +55,13 @@ def test_a_move_takes_the_rows_logged_before_it(layout: Layout, project: Path) -
         """Each folder's uses: ``usage_of`` of every row, of the folders (the listing),
         ``StatsLog`` (``stats NAME``), ``grouped_counts`` (the trends)."""
         found: dict[str, tuple[int, ...]] = {}
-        local = LocalRows(log)
+        local = Counted(log)  # (its moves read by every reader unasked, once)
         try:
-            moves = moves_of(local)
-            every = {
-                use.key: use.uses for use in usage_of(local, AllRows(), "skill_path", moves=moves)
-            }
+            every = {use.key: use.uses for use in usage_of(local, AllRows(), "skill_path")}
             for folder in (str(old), str(new)):
-                listed = usage_of(local, AllRows(), "skill_path", [folder], moves=moves)
-                one = StatsLog(local, "skill_path", folder, AllRows(), moves).cwd_counts()
-                grouped = grouped_counts(
-                    local, AllRows(), "skill_path", [folder], ("skill_path",), moves
-                )
+                listed = usage_of(local, AllRows(), "skill_path", [folder])
+                one = StatsLog(local, "skill_path", folder, AllRows()).cwd_counts()
+                grouped = grouped_counts(local, AllRows(), "skill_path", [folder], ("skill_path",))
                 found[folder] = (
                     every.get(folder, 0),
                     sum(use.uses for use in listed if use.key == folder),
@@ -65,6 +70,7 @@ def test_a_move_takes_the_rows_logged_before_it(layout: Layout, project: Path) -
                 )
         finally:
             local.close()
+        assert local.moves_read == 1
         return found
 
     assert record_move(layout, runtime, old, new) is None  # no log: nothing to carry

@@ -212,17 +212,15 @@ class StatsQuery:
         self._source: LocalRows | TeamStore
         self._log: StatsLog | TeamStatsLog
         if store is None:
-            from skillc_index.accesslog.moves import moves_of
             from skillc_stats._usage import own_folders
 
             self._source = LocalRows(primary_log(skill.runtime))
             try:  # (a plugin's skill: its other versions' folders, from these rows)
                 paths = own_folders(self._source, folders, str(skill.source))
-                moves = moves_of(self._source)  # (the rows route moved to or from its folder)
+                self._log = StatsLog(self._source, "skill_path", paths, filters)  # (its moves)
             except BaseException:  # (UnreadableFile: E999, the log closed)
                 self._source.close()
                 raise
-            self._log = StatsLog(self._source, "skill_path", paths, filters, moves)
         else:
             self._source = store
             self._log = store.stats_log(skill.name, filters)

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import Layout, UnreadableFile, valid_utf8
-from skillc_index.accesslog.moves import moves_of
 from skillc_index.accesslog.reader import LocalRows, add_versions, command_kind, grouped_counts
 from skillc_stats._filters import Filters
 
@@ -107,9 +106,8 @@ class AllCounts:
                     folders = dict(logged)  # (add_versions adds to it)
                     add_versions(rows, folders)
                     self.versioned[path] = folders
-                moves = moves_of(rows)  # (route install and uninstall: the rows they moved)
                 found = grouped_counts(
-                    rows, self.filters, "skill_path", list(folders), (*of_folder, *keys), moves
+                    rows, self.filters, "skill_path", list(folders), (*of_folder, *keys)
                 )
             except UnreadableFile as exc:  # the others are counted, this one said
                 from skillc_stats._usage import unreadable_log

@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import Layout, UnreadableFile, valid_utf8
-from skillc_index.accesslog.moves import moves_of
 from skillc_index.accesslog.reader import (
     LocalRows,
     SkillUsage,
@@ -217,8 +216,7 @@ def local_usage(
                     same = add_versions(rows, folders)
                 if versioned is not None:
                     versioned[log] = folders
-                moves = moves_of(rows)  # (route install and uninstall: the rows they moved)
-                uses = usage_of(rows, filters, "skill_path", same=same, spread=spread, moves=moves)
+                uses = usage_of(rows, filters, "skill_path", same=same, spread=spread)
                 found = {use.key: use for use in uses}
             except UnreadableFile as exc:  # one log must not hide every other skill's use
                 found = {}

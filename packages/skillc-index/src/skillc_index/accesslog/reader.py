@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard, overload
 
-from skillc_index.accesslog.moves import Move, folder_key
+from skillc_index.accesslog.moves import Move, folder_key, moves_of
 from skillc_index.accesslog.schema import COLUMNS, empty_log, open_log
 from skillc_index.clock import is_utc_timestamp
 from skillc_index.diagnostics import UnreadableFile
@@ -220,6 +220,12 @@ def _moved_where(
     return where, params
 
 
+def _moves(rows: Rows) -> Sequence[Move]:
+    """The moves of the log ``rows`` reads (:attr:`LocalRows.moves`, or a wrapper's): none
+    for any other runner (a team store's rows are counted by the skill's name)."""
+    return getattr(rows, "moves", ())
+
+
 def second_floor(bound: str) -> str:
     """The text below every time of the second of ``bound`` (a bound of skillc's form,
     ``2026-12-01T10:00:00Z``): ``2026-12-01T10:00:00.``, which sorts after every earlier
@@ -242,6 +248,16 @@ class LocalRows:
         self.path = path
         self._db: sqlite3.Connection | None = None
         self._missing = not path.exists() or empty_log(path)
+        self._moves: tuple[Move, ...] | None = None
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The moves the log records (:func:`~.moves.moves_of`), read once: what every reader
+        of its rows (:class:`StatsLog`, :func:`usage_of`, :func:`grouped_counts`) counts the
+        rows of a moved folder by, unasked."""
+        if self._moves is None:
+            self._moves = moves_of(self)
+        return self._moves
 
     def __call__(self, sql: str, params: Sequence[Any]) -> list[Any]:
         return list(self.each(sql, params))
@@ -270,9 +286,8 @@ class LocalRows:
 class StatsLog:
     """Read-only queries over one skill's rows (those whose ``column`` is ``value``, or one
     of its values: its ``skill_path`` in a local log, with the folders imported into it, its
-    name in the team store) within the filters. ``moves`` (a local log's,
-    :func:`~.moves.moves_of`): the rows a move took to one of the values are the skill's too,
-    those it took away are not.
+    name in the team store) within the filters. In a local log, the rows a move took to one
+    of the values are the skill's too, those it took away are not (:func:`_moves`).
 
     The same statements run over SQLite and PostgreSQL: they use only what both have.
     """
@@ -283,12 +298,11 @@ class StatsLog:
         column: str,
         value: str | Sequence[str],
         filters: RowFilters,
-        moves: Sequence[Move] = (),
     ) -> None:
         from skillc_index.items import as_items
 
         self._run = rows
-        self._where, self._params = _moved_where(filters, column, as_items(value), moves)
+        self._where, self._params = _moved_where(filters, column, as_items(value), _moves(rows))
 
     @overload
     def _rows(self, select: str, tail: str = "", extra: Sequence[Any] = ()) -> list[Any]: ...
@@ -413,13 +427,13 @@ def grouped_counts(
     column: str,
     values: Sequence[str],
     keys: Sequence[str],
-    moves: Sequence[Move] = (),
 ) -> list[Any]:
     """``(*keys, command, rows)`` of the rows whose ``column`` is one of ``values`` (a local
     log: its skills' source folders) within the filters: the trends and pictures of every
-    skill at once (``skc stats --all --by``, ``--html``). ``moves`` (:func:`~.moves.moves_of`):
+    skill at once (``skc stats --all --by``, ``--html``). In a local log (:func:`_moves`),
     the rows of a moved folder are read too, and a ``column`` key is the folder a move took
     them to."""
+    moves = _moves(rows)
     key, key_params = folder_key(column, None, moves)
     select, group = _grouping(keys, {column: key})
     where, params = _moved_where(filters, column, values, moves)
@@ -434,7 +448,6 @@ def usage_of(
     values: Sequence[str] | None = None,
     same: Mapping[str, str] | None = None,
     spread: Collection[str] = (),
-    moves: Sequence[Move] = (),
 ) -> list[SkillUsage]:
     """Uses, first and last use, distinct projects (of the uses) and author activity per
     ``column`` value within the filters: of ``values`` only (a local log: its skills' source
@@ -443,8 +456,9 @@ def usage_of(
     answered from an index by ``column`` and command (the kind of each row is its command's,
     :func:`command_kind`). The keys of ``spread`` (skills whose rows are in several logs,
     :func:`several_logs`) get their working folders too (:attr:`SkillUsage.folders`, one more
-    statement). The rows ``moves`` took to a folder (:func:`~.moves.moves_of`) count as
-    that folder's."""
+    statement). In a local log, the rows a move took to a folder count as that folder's
+    (:func:`_moves`)."""
+    moves = _moves(rows)
     moved = list(dict.fromkeys(move[0] for move in moves))
     if values is not None:
         values = [*values, *(folder for folder in moved if folder not in values)]
@@ -480,7 +494,7 @@ def usage_of(
         if not all(time is None or _instant(time) for time in (first, last)):  # (rare)
             logged = values if values is not None else [*(same or {}), name]  # its folders
             of_name = [value for value in logged if (same or {}).get(value, value) == name]
-            first, last = StatsLog(rows, column, of_name, filters, moves).period(USE_COMMANDS)
+            first, last = StatsLog(rows, column, of_name, filters).period(USE_COMMANDS)
         times = (first, last, int(projects), int(authored), tuple(folders.get(name, ())))
         usage.append(SkillUsage(name, int(uses), *times))
     return usage

@@ -52,7 +52,6 @@ def recorded_priorities(skills: Iterable[InstalledSkill], layout: Layout) -> dic
     whichever log holds them; a plugin's skill, with its other versions' rows:
     :func:`~skillc_index.accesslog.reader.add_versions`). A log that cannot be read counts as
     empty."""
-    from skillc_index.accesslog.moves import moves_of
     from skillc_index.accesslog.reader import (
         LocalRows,
         SkillUsage,
@@ -75,8 +74,7 @@ def recorded_priorities(skills: Iterable[InstalledSkill], layout: Layout) -> dic
         rows = LocalRows(log)
         try:
             same = add_versions(rows, folders)  # (a plugin's skill: its other versions' rows)
-            moves = moves_of(rows)  # (route install and uninstall: the rows they moved)
-            found = usage_of(rows, _AllRows(), "skill_path", list(folders), same, spread, moves)
+            found = usage_of(rows, _AllRows(), "skill_path", list(folders), same, spread)
         except SkillcError:
             continue
         finally:
