@@ -125,3 +125,61 @@ def test_a_move_is_written_as_rows_are(
         assert moves_of(local) == ((str(folder), 1, str(project / "b" / "s")),)
     finally:
         local.close()
+
+
+class Recorded(Counted):
+    """A local log that keeps the statements run on it and their parameters."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.run: list[tuple[str, list[Any]]] = []
+
+    def each(self, sql: str, params: Sequence[Any]) -> Iterator[Any]:
+        self.run.append((sql, list(params)))
+        return super().each(sql, params)
+
+
+def test_only_the_moves_that_concern_the_folders_asked_for_are_read(
+    layout: Layout, project: Path
+) -> None:
+    """A folder moved twice (to ``b``, then to ``c``) keeps both moves wherever one of its
+    rows counts (``c``'s rows are not ``b``'s); a folder no move leads to or from is read
+    with no test of the moves, and the working folders of a skill in several logs
+    (``spread``) are read from its own folders and those moved to it, no other."""
+    runtime = layout.runtime_store("project") / "s"
+    log = primary_log(runtime)
+    a, b, c, d = (str(project / name / "s") for name in "abcd")
+    other, elsewhere = str(project / "o" / "s"), str(project / "e" / "s")
+
+    def use(folder: str) -> None:
+        insert(log, [AccessRecord("show", "s", folder, str(project))])
+
+    use(a)
+    assert record_move(layout, runtime, Path(a), Path(b)) is None
+    use(a)
+    assert record_move(layout, runtime, Path(a), Path(c)) is None
+    use(a)
+    use(d)
+    use(other)
+    assert record_move(layout, runtime, Path(other), Path(elsewhere)) is None
+    local = Recorded(log)
+    try:
+        for folder in (a, b, c):
+            listed = usage_of(local, AllRows(), "skill_path", [folder])
+            assert [(use.key, use.uses) for use in listed if use.key == folder] == [(folder, 1)]
+            grouped = grouped_counts(local, AllRows(), "skill_path", [folder], ("skill_path",))
+            assert [(key, count) for key, _, count in grouped if key == folder] == [(folder, 1)]
+            assert sum(n for _, n in StatsLog(local, "skill_path", folder, AllRows()).cwd_counts())
+        local.run.clear()
+        assert [use.uses for use in usage_of(local, AllRows(), "skill_path", [d])] == [1]
+        grouped_counts(local, AllRows(), "skill_path", [d], ("skill_path",))
+        StatsLog(local, "skill_path", d, AllRows()).cwd_counts()
+        assert local.run and not any("CASE WHEN skill_path" in sql for sql, _ in local.run)
+        local.run.clear()
+        spread = usage_of(local, AllRows(), "skill_path", spread={c})
+        assert {use.key: use.folders for use in spread}[c] == (str(project),)
+        ((sql, params),) = [run for run in local.run if "DISTINCT key, cwd" in run[0]]
+        read = params[len(params) - sql.split("FROM access_log")[1].count("?") :]  # its WHERE
+        assert a in read and c in read and other not in read
+    finally:
+        local.close()

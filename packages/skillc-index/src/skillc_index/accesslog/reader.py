@@ -207,17 +207,26 @@ def where_clause(
 
 def _moved_where(
     filters: RowFilters, column: str, values: Sequence[str], moves: Sequence[Move]
-) -> tuple[str, list[Any]]:
+) -> tuple[str, list[Any], str, list[Any]]:
     """:func:`where_clause` of the rows now at one of ``values``: their own, and those that
     ``moves`` (:func:`~.moves.moves_of`) took there, not those they took away (the folders
-    are looked up in the index by ``column``, then each row's folder now tested)."""
+    are looked up in the index by ``column``, then each row's folder now tested, when a
+    move concerns them: :func:`_concerning`); then the :func:`~.moves.folder_key` of it."""
+    moves = _concerning(moves, values)
     moved = [move[0] for move in moves if move[0] not in values]
     where, params = where_clause(filters, column, [*values, *dict.fromkeys(moved)])
+    key, key_params = folder_key(column, None, moves)
     if moves:
-        key, key_params = folder_key(column, None, moves)
         where += f" AND {key} IN ({', '.join('?' * len(values))})"
         params += [*key_params, *(valid_utf8(value) for value in values)]
-    return where, params
+    return where, params, key, key_params
+
+
+def _concerning(moves: Sequence[Move], values: Collection[str]) -> Sequence[Move]:
+    """The moves of each folder that a move takes rows from or to one of ``values``, every
+    one of that folder's (they are tested in order); none of any other folder."""
+    folders = {folder for folder, _, now in moves if folder in values or now in values}
+    return [move for move in moves if move[0] in folders]
 
 
 def _moves(rows: Rows) -> Sequence[Move]:
@@ -302,7 +311,7 @@ class StatsLog:
         from skillc_index.items import as_items
 
         self._run = rows
-        self._where, self._params = _moved_where(filters, column, as_items(value), _moves(rows))
+        self._where, self._params, *_ = _moved_where(filters, column, as_items(value), _moves(rows))
 
     @overload
     def _rows(self, select: str, tail: str = "", extra: Sequence[Any] = ()) -> list[Any]: ...
@@ -433,10 +442,8 @@ def grouped_counts(
     skill at once (``skc stats --all --by``, ``--html``). In a local log (:func:`_moves`),
     the rows of a moved folder are read too, and a ``column`` key is the folder a move took
     them to."""
-    moves = _moves(rows)
-    key, key_params = folder_key(column, None, moves)
+    where, params, key, key_params = _moved_where(filters, column, values, _moves(rows))
     select, group = _grouping(keys, {column: key})
-    where, params = _moved_where(filters, column, values, moves)
     statement = f"SELECT {select}, command, COUNT(*) FROM access_log{where} GROUP BY {group}"
     return rows(statement, [*(key_params if column in keys else []), *params])
 
@@ -458,7 +465,8 @@ def usage_of(
     :func:`several_logs`) get their working folders too (:attr:`SkillUsage.folders`, one more
     statement). In a local log, the rows a move took to a folder count as that folder's
     (:func:`_moves`)."""
-    moves = _moves(rows)
+    same = same or {}
+    moves = _moves(rows) if values is None else _concerning(_moves(rows), values)
     moved = list(dict.fromkeys(move[0] for move in moves))
     if values is not None:
         values = [*values, *(folder for folder in moved if folder not in values)]
@@ -474,12 +482,11 @@ def usage_of(
     found = rows(statement, [*key_params, *KIND_PARAMS, *params])
     folders: dict[str, list[str]] = {}
     wanted = set(spread)
+    leading = {folder for folder, _, now in moves if same.get(now, now) in wanted}  # to them
     spread_values = [
         valid_utf8(value)
-        for value in dict.fromkeys(
-            values if values is not None else [*(same or {}), *spread, *moved]
-        )
-        if (same or {}).get(value, value) in wanted or (wanted and value in moved)
+        for value in dict.fromkeys(values if values is not None else [*same, *spread, *moved])
+        if same.get(value, value) in wanted or value in leading
     ]
     if spread_values:  # only the rows of those skills: not every row a second time
         spread_sql, spread_params = where_clause(filters, column, spread_values)
@@ -492,8 +499,8 @@ def usage_of(
     usage = []
     for name, uses, first, last, projects, authored in found:
         if not all(time is None or _instant(time) for time in (first, last)):  # (rare)
-            logged = values if values is not None else [*(same or {}), name]  # its folders
-            of_name = [value for value in logged if (same or {}).get(value, value) == name]
+            logged = values if values is not None else [*same, name]  # its folders
+            of_name = [value for value in logged if same.get(value, value) == name]
             first, last = StatsLog(rows, column, of_name, filters).period(USE_COMMANDS)
         times = (first, last, int(projects), int(authored), tuple(folders.get(name, ())))
         usage.append(SkillUsage(name, int(uses), *times))
