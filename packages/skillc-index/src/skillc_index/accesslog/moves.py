@@ -6,9 +6,10 @@ A row names the folder the skill was read from (``skill_path``), and no row is e
 recorded beside them, in the log of the skill's runtime, which stays the same across the
 move: :func:`record_move` appends ``(from_path, to_path, upto)`` to ``moved_folders``,
 ``upto`` the highest row ``id`` then. The readers (``skc stats``, ``stats --all``, the
-listing's ranking) read the moves with :func:`moves_of` and count a row of ``from_path``
-whose ``id`` is at most ``upto`` as ``to_path``'s (:func:`folder_key`); rows of
-``from_path`` written after the move stay that folder's (another skill may live there now).
+listing's ranking) read the moves with :func:`moves_of`, once per log
+(:attr:`~.reader.LocalRows.moves`, which they take unasked), and count a row of
+``from_path`` whose ``id`` is at most ``upto`` as ``to_path``'s (:func:`folder_key`); rows
+of ``from_path`` written after the move stay that folder's (another may live there now).
 Moves chain: a skill routed and put back again counts every row as its folder's.
 """
 
