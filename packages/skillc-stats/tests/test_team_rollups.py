@@ -576,3 +576,37 @@ def test_a_time_with_a_fraction_is_within_the_bounds_as_the_time_it_is(
             (entry,) = query_all(layout, store=store, **given)["data"]
             assert entry["uses"] == uses, (given, store)
             assert query_stats(demo, layout, store=store, **given)["data"]["uses"] == uses
+
+
+#: Ranges given in order that hold no whole second: within one second across midnight, and
+#: twice the leap second (since rounds up past until).
+NO_SECOND = [
+    {"since": "2026-03-02T23:59:59.5Z", "until": "2026-03-02T23:59:59.7Z"},
+    {"since": "2026-03-02T23:59:60Z", "until": "2026-03-02T23:59:60Z"},
+]
+
+
+@pytest.mark.parametrize("given", NO_SECOND)
+def test_a_range_holding_no_whole_second_is_empty_in_both_stores(
+    given: dict[str, str],
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+) -> None:
+    """A range across midnight holding no whole second was E043 'syntax error' from the team
+    store (a statement of no piece, ``FROM ()``); it is empty in both stores, answered before
+    either is read."""
+    times = ("2026-03-02T23:59:59Z", "2026-03-02T23:59:59.600Z", "2026-03-03T00:00:00Z")
+    log_rows(*(record(demo, "show", {}, timestamp=stamp) for stamp in times))
+    upload_logs(postgres_url, layout, user="alice", machine="m1")
+    nowhere = "postgresql://skillc@/none?host=/nonexistent"  # never connected to
+    for store in (None, postgres_url, nowhere):
+        (entry,) = query_all(layout, store=store, **given)["data"]
+        assert (entry["uses"], entry["first_used"]) == (0, None), (given, store)
+        for by in ("day", "week", "month"):
+            trend = query_all(layout, store=store, by=by, **given)["data"]
+            assert trend["periods"] == [], (by, store)
+        for group_by in QUERY_TYPES:
+            response = query_stats(demo, layout, group_by=group_by, store=store, **given)
+            assert response["period"] == {"start": None, "end": None}, (group_by, store)
