@@ -281,6 +281,43 @@ def test_init_with_a_gitignore_that_may_only_be_read_makes_nothing(
 
 
 @needs_git
+def test_init_in_git_asks_of_a_read_only_gitignore_what_it_would_add(
+    tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a git work tree ``init`` adds the default agent folder's line too: a read-only
+    ``.gitignore`` holding both ``.skillc`` lines passed the check, ``.skillc/skills/`` was
+    made, then the write failed (E999). The check asks what the write would add: that file is
+    refused before anything is made, and one whose ``.skillc/`` line git honours (nothing to
+    add) is no error."""
+    import errno
+
+    from skillc_index.command_errors import CannotCreate
+
+    folder = tmp_path / "checkout"
+    folder.mkdir()
+    _git(folder, "init", "-q")
+    gitignore = folder / ".gitignore"
+    real_open = os.open
+
+    def read_only(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if os.fspath(path) == str(gitignore) and flags & (os.O_RDWR | os.O_WRONLY):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    layout = Layout.discover(folder, env)
+    gitignore.write_text("/.skillc/runtime/\n/.skillc/logs/\n", encoding="utf-8")
+    monkeypatch.setattr(os, "open", read_only)
+    with pytest.raises(CannotCreate, match="Permission denied"):
+        init_project(layout)
+    assert sorted(path.name for path in folder.iterdir()) == [".git", ".gitignore"]
+    monkeypatch.undo()
+    gitignore.write_text(".skillc/\n/.claude/skills/\n", encoding="utf-8")
+    monkeypatch.setattr(os, "open", read_only)
+    assert init_project(layout).gitignore == ()
+    assert (folder / ".skillc" / "skills").is_dir()
+
+
+@needs_git
 def test_ignore_generated_asks_git_what_is_tracked(tmp_path: Path, env: dict[str, str]) -> None:
     _git(tmp_path, "init", "-q")
     assert default_agent_folders() == (".claude/skills",)

@@ -117,7 +117,7 @@ def init_project(layout: Layout) -> InitResult:
         return InitResult(kind="global", path=skills, created=not existed, scope="global")
     if not within(skills, layout.cwd):  # a checkout's .skillc symlink leads out: E012
         raise PathEscapesProject(layout.display(skills), os.path.realpath(skills))
-    check_gitignore(layout.cwd, generated=True)  # first: nothing made if it cannot be written
+    check_gitignore(layout.cwd, layout)  # first: nothing made if it cannot be written
     try:
         skills.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -147,6 +147,11 @@ def ignore_generated(root: Path, layout: Layout) -> tuple[str, ...]:
     default targets (:func:`default_agent_folders`, where builds put their symlinks) that
     hold nothing but skillc's deployments."""
     return ignore_folders(root, default_agent_folders(), layout, generated=_GENERATED).lines
+
+
+def _generated_lines(root: Path, text: str, layout: Layout) -> list[str]:
+    """The lines :func:`ignore_generated` adds to a ``.gitignore`` holding ``text``."""
+    return _to_add(root, text, default_agent_folders(), layout, _GENERATED, ())
 
 
 def ignore_agent_folders(layout: Layout, deployed: Iterable[Path]) -> tuple[str, ...]:
@@ -289,15 +294,15 @@ def _only_deployments(folder: Path, layout: Layout) -> bool:
     return True
 
 
-def check_gitignore(root: Path, *, generated: bool = False) -> Path:
+def check_gitignore(root: Path, layout: Layout | None = None) -> Path:
     """``<root>/.gitignore``, once it is known that it can be added to, or the error that
     writing it would meet: PathEscapesProject (E012) for a symlink leading out of ``root``,
     CannotCreate (E999) for what is not a regular file (a folder, a FIFO) or is too large.
     Looked at, not read: ``init`` asks first, so that nothing is made when the file cannot
-    be written, and the write reads it. With ``generated`` (``init``), also CannotCreate
-    for a file this process may not write that lacks a line :func:`ignore_generated` adds
-    for ``.skillc/``'s generated folders (read, as that write reads it: one holding them all
-    needs no write)."""
+    be written, and the write reads it. With ``layout`` (``init``), also CannotCreate for a
+    file this process may not write when :func:`ignore_generated` would add a line to it
+    (read, and decided as that write decides: the agent folders of a git work tree too; a
+    file whose lines, or git's rules, ignore them all needs no write)."""
     import stat
 
     path = root / GITIGNORE
@@ -313,9 +318,9 @@ def check_gitignore(root: Path, *, generated: bool = False) -> Path:
         raise CannotCreate(str(path), "not a regular file")
     if found.st_size > MAX_GITIGNORE_BYTES:
         raise CannotCreate(str(path), f"larger than {MAX_GITIGNORE_BYTES >> 20} MiB")
-    if generated:
+    if layout is not None:
         with _locked(path) as held:
-            if held is not None and held.refused and _missing(held.text, _GENERATED):
+            if held is not None and held.refused and _generated_lines(root, held.text, layout):
                 raise CannotCreate(str(path), held.refused)
     return path
 
@@ -496,7 +501,7 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     if skill_file.exists():
         raise SkillExists(name)
     if scope == "project" and new_project:
-        check_gitignore(project, generated=True)  # first: nothing made if it cannot be written
+        check_gitignore(project, layout)  # first: nothing made if it cannot be written
     from skillc_index.atomic import write_file_atomic
 
     try:
