@@ -379,8 +379,11 @@ def _remove(fallback: _Fallback) -> None:
     """Remove ``<base>/.skillc/logs/<skill>/``, then ``logs/`` and ``.skillc/`` if that left
     them empty (so the fallback leaves no trace that would make the folder look like a
     project). Only what skillc wrote goes: a folder that holds anything else (a file put
-    there by hand), or that is a symlink, loses only the log's own files."""
+    there by hand), or that is a symlink, loses only the log's own files and ``sync``'s mark
+    (:func:`~skillc_index.accesslog.mark_skipped`)."""
     folder = fallback.logs_root / fallback.skill
+    if skipped_mark(fallback.path) is not None:  # sync's mark (a folder of its name is kept)
+        fallback.path.with_name(SKIPPED_FILE).unlink(missing_ok=True)
     if _only_the_log(folder, fallback.path):
         # Renamed first: a removal cut short leaves a hidden folder, never half a log.
         doomed = folder.with_name(f".{folder.name}.removed-{os.getpid()}-{time.monotonic_ns()}")
@@ -393,8 +396,6 @@ def _remove(fallback: _Fallback) -> None:
     else:
         for suffix in DB_FILES:
             Path(f"{fallback.path}{suffix}").unlink(missing_ok=True)
-        if skipped_mark(fallback.path) is not None:
-            fallback.path.with_name(SKIPPED_FILE).unlink(missing_ok=True)
         for empty in (fallback.path.parent, folder):
             try:
                 empty.rmdir()
@@ -411,8 +412,6 @@ def _only_the_log(folder: Path, log: Path) -> bool:
     """Whether ``folder`` is a real folder holding nothing but the fallback ``log`` (and
     SQLite's files beside it) in its ``.skillc-meta``."""
     names = {log.name + suffix for suffix in DB_FILES}
-    if skipped_mark(log) is not None:  # sync's own (a folder or a symlink of its name is kept)
-        names.add(SKIPPED_FILE)
     try:
         if folder.is_symlink() or os.listdir(folder) != [log.parent.name]:  # noqa: PTH208
             return False
