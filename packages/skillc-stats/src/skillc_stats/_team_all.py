@@ -42,6 +42,7 @@ from skillc_stats._team_days import (
     _next_day,
     _row_parts,
     _split_days,
+    also,
 )
 from skillc_stats._team_sql import WEEK_STARTS, cut_rows, kind_sum, rolled
 
@@ -244,9 +245,10 @@ def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
     for piece in plan(*days.whole):
         branches.append(_branch(piece, plain, params))
         for low, high, sign in _strays(piece):
-            branch, values = _branch(Piece("usage_daily", "", "", sign), plain, params)
-            joint = " AND" if plain else " WHERE"
-            branches.append((f"{branch}{joint} day >= ? AND day < ?", [*values, low, high]))
+            days_of = also(plain, "day >= ? AND day < ?")  # the stray days' rollup rows
+            branches.append(
+                _branch(Piece("usage_daily", "", "", sign), days_of, [*params, low, high])
+            )
     for doubt in days.doubts:  # a day read from the rows instead: its sums taken out again
         branch, values = _branch(Piece("usage_daily", doubt.day, doubt.day, -1), plain, params)
         branches.append((f"{branch} AND {doubt.check}", [*values, *doubt.params]))

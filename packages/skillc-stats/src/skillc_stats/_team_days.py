@@ -143,8 +143,13 @@ def _in_range(
     tests = [f"{column} {op} ?" for op, bound in zip((">=", upper), bounds, strict=True) if bound]
     joined = " AND ".join(tests)
     if joined:
-        where = f"{where} AND {joined}" if where else f" WHERE {joined}"
+        where = also(where, joined)
     return select + where, [*params, *(bound for bound in bounds if bound)]
+
+
+def also(where: str, test: str) -> str:
+    """The clause ``where`` (``""`` or ``" WHERE ..."``) with the SQL ``test`` required too."""
+    return f"{where} AND {test}" if where else f" WHERE {test}"
 
 
 def _cuts(day: str, since: str | None, until: str | None) -> bool:
