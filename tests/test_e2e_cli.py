@@ -315,12 +315,14 @@ def test_every_output_file_that_cannot_be_written_is_one_e100_before_the_work(
     write_skill: Callable[..., Path],
     monkeypatch: pytest.MonkeyPatch,
     command: tuple[str, ...],
+    clean_env: dict[str, str],
 ) -> None:
     """``--sarif-file`` said ``Invalid value for --sarif-file: cannot write ...`` and
     ``--html`` ``cannot write --html ...`` (a name too long E999 ``cannot create``); a folder
     there, or one this process cannot write, was found once the skills were linted (or the
     report made): every output file is one E100 ``cannot write 'FILE': reason``
-    (``skillc_index.atomic.file_target``), exit 1, nothing printed, nothing written."""
+    (``skillc_index.atomic.file_target``), exit 1, nothing printed, nothing written, no skill
+    linted (a lint writes its cache: ``SKILLC_CACHE_DIR`` stays unmade)."""
     import errno
     import os
 
@@ -348,3 +350,4 @@ def test_every_output_file_that_cannot_be_written_is_one_e100_before_the_work(
         line = f"error[E100]: invalid option: 'cannot write '{given}': {os.strerror(code)}'\n"
         assert proc.stderr == line, given
     assert sorted(project.rglob("*")) == before
+    assert not Path(clean_env["SKILLC_CACHE_DIR"]).exists()
