@@ -105,13 +105,14 @@ _DENIED_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
 
 def _denied(exc: BaseException, path: Path) -> str | None:
     """The reason, when ``exc`` is a write refused (no permission, a read-only file system)
-    in the folder of ``path`` or below it; None for any other failure (a source that
-    cannot be read is not the destination's fault)."""
+    in the folder of ``path`` or below it (:func:`~skillc_index.files.inside`); None for any
+    other failure (a source that cannot be read is not the destination's fault)."""
     if not isinstance(exc, OSError) or exc.errno not in _DENIED_ERRNOS:
         return None
-    below = f"{path.parent}{os.sep}"
+    from skillc_index.files import inside
+
     names = (exc.filename, exc.filename2)
-    if not any(isinstance(name, str) and name.startswith(below) for name in names):
+    if not any(isinstance(name, str) and inside(name, str(path.parent)) for name in names):
         return None
     return exc.strerror or str(exc)
 
