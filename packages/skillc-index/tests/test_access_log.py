@@ -760,6 +760,38 @@ def test_the_sessions_of_one_access_are_counted_by_one_read(tmp_path: Path) -> N
     assert len(rows(destination)) == 302
 
 
+def test_a_ctrl_c_after_the_copy_committed_stays_a_ctrl_c(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C that lands on return from the copy's ``COMMIT`` (a slow, fsyncing one) is
+    raised as it is: its ROLLBACK raised "cannot rollback - no transaction is active",
+    which ``skc sync`` reported as E041 "not writable" and went on with the next skill.
+    The rows are in."""
+    from skillc_index.accesslog import merge
+
+    class CtrlCAfterCommit:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.db, name)
+
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+            cursor = self.db.execute(sql, *args)
+            if sql == "COMMIT":
+                raise KeyboardInterrupt
+            return cursor
+
+    source, destination = tmp_path / "fallback.db", tmp_path / "logs.db"
+    insert(source, [record(run_id="run-1"), record(run_id="run-2")])
+    with closing(connect(source)) as db:
+        copied = merge.read_identities(db)
+    monkeypatch.setattr(merge, "connect", lambda path: CtrlCAfterCommit(connect(path)))
+    with pytest.raises(KeyboardInterrupt):
+        merge.copy_missing(destination, copied)
+    assert [row["run_id"] for row in rows(destination)] == ["run-1", "run-2"]
+
+
 def test_add_versions_gives_the_folders_read_as_another_s() -> None:
     """``add_versions`` adds an older version's folder of a plugin skill the log names, and
     returns what ``usage_of`` takes as ``same``: every folder that is not its skill's source

@@ -5,18 +5,21 @@ Every database is opened through a URI (:func:`sqlite_uri`), so a path holding `
 (``rwc``), only written (``rw``) or only read (``ro``). Connections are in autocommit mode
 (``isolation_level=None``: transactions are begun explicitly) and wait ``timeout_ms`` for a
 lock held by another process. :func:`use_wal` switches a database to WAL, waiting as long.
+:func:`writing` is the one way a write transaction is begun, committed and rolled back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import stat
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
-__all__ = ["Mode", "connect", "sqlite_uri", "use_wal"]
+__all__ = ["Mode", "connect", "sqlite_uri", "use_wal", "writing"]
 
 #: ``ro``: read only; ``rw``: read and write an existing database; ``rwc``: create it if needed.
 Mode = Literal["ro", "rw", "rwc", "immutable"]
@@ -76,3 +79,20 @@ def use_wal(db: sqlite3.Connection, timeout_ms: int) -> None:
             if "locked" not in str(exc) or time.monotonic() >= deadline:
                 raise
             time.sleep(0.005)
+
+
+@contextlib.contextmanager
+def writing(db: sqlite3.Connection) -> Iterator[None]:
+    """A write transaction (``BEGIN IMMEDIATE``: concurrent writers wait for each other),
+    committed at the end, rolled back when the body raises. Only while it is still open: a
+    Ctrl-C raised on return from a slow ``COMMIT`` comes after the commit, and a ``ROLLBACK``
+    then replaced the ``KeyboardInterrupt`` with "cannot rollback - no transaction is
+    active" (``skc sync`` went on with the next skill and reported an ``E041``)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise

@@ -359,18 +359,15 @@ class ResultCache:
         """Store the results :meth:`put` keeps, in one transaction."""
         import sqlite3
 
+        from skillc_index.sqlite import writing
+
         pending, self._pending = self._pending, []
         db = self._connection() if pending else None
         if db is None:
             return
-        try:
-            db.execute("BEGIN IMMEDIATE")
+        # (the cache is a cache: results not stored are made again)
+        with contextlib.suppress(sqlite3.Error), writing(db):
             db.executemany(_INSERT, pending)
-            db.execute("COMMIT")
-        except sqlite3.Error:  # (the cache is a cache: results not stored are made again)
-            with contextlib.suppress(sqlite3.Error):
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
 
     def _write(self, statement: str, values: tuple[object, ...]) -> None:
         import sqlite3

@@ -34,7 +34,7 @@ from skillc_gateway.catalog import postings
 from skillc_gateway.catalog.tree_state import TreeState
 from skillc_index import Layout, Notice, use_wal
 from skillc_index.index import version as index_version
-from skillc_index.sqlite import connect
+from skillc_index.sqlite import connect, writing
 
 __all__ = [
     "APPLICATION_ID",
@@ -185,8 +185,7 @@ def prepare(db: sqlite3.Connection) -> None:
         if not present >= _INDEXES:
             _add_indexes(db)
         return
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with writing(db):
         if not _current(db, _present(db)):
             _drop_everything(db)
             for statement in statements(SCHEMA + postings.SCHEMA):
@@ -196,27 +195,16 @@ def prepare(db: sqlite3.Connection) -> None:
                 [*_versions().items(), ("forgotten", "0")],
             )
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
 
 
 def _add_indexes(db: sqlite3.Connection) -> None:
     """Create the indexes of the schema that a current catalog lacks (added since it was
     made: nothing is indexed anew). They only make queries faster: a catalog that cannot be
     written now (busy past the wait, read-only) is used without them."""
-    try:
-        db.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError:
-        return
-    try:
+    with contextlib.suppress(sqlite3.OperationalError), writing(db):
         for statement in statements(SCHEMA + postings.SCHEMA):
             if statement.startswith("CREATE INDEX"):
                 db.execute(statement)
-        db.execute("COMMIT")
-    except sqlite3.OperationalError:
-        db.execute("ROLLBACK")
 
 
 def forgotten(db: sqlite3.Connection) -> int:
@@ -459,20 +447,6 @@ def data_version(db: sqlite3.Connection) -> int:
     """``PRAGMA data_version``: it changes when another connection commits a write."""
     (version,) = db.execute("PRAGMA data_version").fetchone()
     return int(version)
-
-
-@contextlib.contextmanager
-def writing(db: sqlite3.Connection) -> Iterator[None]:
-    """A write transaction (``BEGIN IMMEDIATE``: concurrent writers wait for each other),
-    committed at the end, rolled back when the body raises."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
 
 
 def skills_of_digests(

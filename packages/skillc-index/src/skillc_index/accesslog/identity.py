@@ -24,6 +24,7 @@ import sqlite3
 from typing import NamedTuple
 
 from skillc_index.accesslog.schema import new_log_id
+from skillc_index.sqlite import writing
 
 __all__ = ["LogIdentity", "new_log_id", "read_identity", "renew_identity", "settle_identity"]
 
@@ -62,8 +63,7 @@ def renew_identity(db: sqlite3.Connection, old: str) -> LogIdentity | None:
     a copy of another log that kept ``old`` (the rows it has so far may be in a store under
     ``old``). Nothing when its id is not ``old`` any more (another process renewed it: that
     identity is returned). Its own transaction."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with writing(db):
         found = read_identity(db)
         if found is not None and found.log_id == old:
             upto = db.execute("SELECT COALESCE(MAX(id), 0) FROM access_log").fetchone()[0]
@@ -73,10 +73,6 @@ def renew_identity(db: sqlite3.Connection, old: str) -> LogIdentity | None:
                 "WHERE one = 1",
                 found,
             )
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
     return found
 
 

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 from skillc_index.accesslog.identity import LogIdentity, read_identity
 from skillc_index.accesslog.schema import COLUMNS, COPY_ROW, connect, open_log, text_param
 from skillc_index.clock import is_utc_timestamp
+from skillc_index.sqlite import writing
 
 __all__ = [
     "FallbackRows",
@@ -261,17 +262,11 @@ def copy_missing(destination: Path, rows: FallbackRows, *, sessions: bool = True
     Without ``sessions``, a row it holds under another ``run_id`` is held (a transcript's
     tool call in a session file the agent copied), and so is one under another version's
     folder of its Claude Code plugin skill (the call imported before the plugin's update)."""
-    with closing(connect(destination)) as db:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            added, upto = _to_add(db, rows, sessions)
-            db.executemany(COPY_ROW, ([text_param(value) for value in row] for row in added))
-            if rows.origin is not None and upto:
-                _record_merge(db, rows.origin.log_id, upto)
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+    with closing(connect(destination)) as db, writing(db):
+        added, upto = _to_add(db, rows, sessions)
+        db.executemany(COPY_ROW, ([text_param(value) for value in row] for row in added))
+        if rows.origin is not None and upto:
+            _record_merge(db, rows.origin.log_id, upto)
     return len(added)
 
 
