@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
+from unittest.mock import Mock
 
 import pytest
 
@@ -730,6 +731,33 @@ def test_a_fallback_row_whose_timestamp_is_not_rfc_3339_is_not_merged(tmp_path: 
         db.execute("UPDATE access_log SET timestamp = 'zzz'")
         with pytest.raises(ValueError, match="not RFC 3339"):
             read_identities(db)
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "malformed row"])
+def test_a_read_cut_short_leaves_no_pending_query(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: str
+) -> None:
+    """A read of a fallback's rows by folder stopped in its loop (a Ctrl-C in ``skc sync``,
+    or a malformed row) left its query pending: finalised after the caller closed the log,
+    it printed "Exception ignored in: <generator object _rows_of>" and a traceback."""
+    import gc
+
+    from skillc_index.accesslog import merge
+
+    log = tmp_path / "logs.db"
+    insert(log, [record(skill_path=f"/src/{n % 3}", run_id=f"run-{n}") for n in range(9)])
+    if stop == "ctrl-c":
+        monkeypatch.setattr(merge, "is_utc_timestamp", Mock(side_effect=KeyboardInterrupt))
+    else:
+        with closing(connect(log)) as db:
+            db.execute("UPDATE access_log SET timestamp = 'zzz' WHERE id = 2")
+    unraisable: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    with pytest.raises((KeyboardInterrupt, ValueError)) as stopped, closing(connect(log)) as db:
+        merge.read_identities(db, lambda folder: True)
+    del stopped  # its traceback held the reading frame
+    gc.collect()
+    assert unraisable == []
 
 
 def test_the_sessions_of_one_access_are_counted_by_one_read(tmp_path: Path) -> None:

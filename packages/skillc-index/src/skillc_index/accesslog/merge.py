@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -97,7 +97,7 @@ def read_identities(
     folders it refuses are only counted (:attr:`FallbackRows.skipped`, by the index), never
     read, so memory follows the rows taken, not the log (a checkout can ship any log)."""
     if wanted is None:
-        rows: Iterable[Any] = db.execute(_SELECT_ROWS)
+        rows: sqlite3.Cursor | Generator[Any, None, None] = db.execute(_SELECT_ROWS)
         skipped = 0
     else:
         folders, skipped = [], 0
@@ -110,18 +110,22 @@ def read_identities(
                 skipped += count
         rows = _rows_of(db, folders)
     found: dict[Identity, list[int]] = {}
-    for row in rows:
-        identity = tuple(row[:-1])
-        ids = found.get(identity)
-        if ids is None:
-            if any(not isinstance(value, str) for value in identity[:-1]) or not isinstance(
-                identity[-1], str | None
-            ):
-                raise ValueError(f"malformed row at {identity[0]!r}")
-            if not is_utc_timestamp(identity[0]):  # copied as it was, it broke every report
-                raise ValueError(f"a row whose timestamp is not RFC 3339 UTC: {identity[0][:40]!r}")
-            ids = found[identity] = []
-        ids.append(row[-1])
+    # closed while db is open: a loop cut short (a Ctrl-C, a malformed row) left the generator
+    # to its finaliser, after the caller closed db ("Exception ignored ... closed database")
+    with closing(rows):
+        for row in rows:
+            identity = tuple(row[:-1])
+            ids = found.get(identity)
+            if ids is None:
+                if any(not isinstance(value, str) for value in identity[:-1]) or not isinstance(
+                    identity[-1], str | None
+                ):
+                    raise ValueError(f"malformed row at {identity[0]!r}")
+                if not is_utc_timestamp(identity[0]):  # copied as it was, it broke reports
+                    timestamp = identity[0][:40]
+                    raise ValueError(f"a row whose timestamp is not RFC 3339 UTC: {timestamp!r}")
+                ids = found[identity] = []
+            ids.append(row[-1])
     origin = read_identity(db)
     if wanted is not None:  # read by batches of folders: oldest first again
         found = dict(sorted(found.items(), key=lambda item: item[1][0]))
@@ -129,7 +133,7 @@ def read_identities(
     return FallbackRows(counted, origin, found if origin is not None else None, skipped)
 
 
-def _rows_of(db: sqlite3.Connection, folders: list[str]) -> Iterator[Any]:
+def _rows_of(db: sqlite3.Connection, folders: list[str]) -> Generator[Any, None, None]:
     """The rows of these source folders, :data:`FOLDERS_A_QUERY` folders a query (one query
     a folder cost more than the rows of a log of many folders with few rows each), each
     batch's by ``id`` (a folder's rows are all in one batch). CAST: text_param's bytes as
