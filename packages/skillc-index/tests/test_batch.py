@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -831,6 +832,68 @@ def test_ctrl_c_lets_the_running_builds_finish_and_starts_no_other(
         f"{len(built)} of {len(names)} skills: {len(built)} built, 0 up to date, 0 failed; "
         "interrupted (the rest not built)"
     )
+
+
+def test_a_second_ctrl_c_kills_the_running_builds_and_prints_no_traceback(
+    clean_env: dict[str, str],
+    project: Path,
+    write_skill: WriteSkill,
+    line_within: Callable[..., Any],
+) -> None:
+    """A second Ctrl-C while the batch waits for the running builds (here: builds that
+    never end) kills them; the command ends with 130 and prints nothing. It was raised in
+    the pool's join of its thread, which took the thread for ended (CPython before 3.13):
+    the pool closed its pipes under the running thread, which printed "Exception in thread
+    ... OSError: handle is closed" when a build's result came in then (`timeout -s INT`,
+    which sends SIGINT twice)."""
+    for number in range(4):
+        write_skill(project / "skills" / f"s{number}")
+    code = (
+        "import sys, threading, time\n"
+        "import skillc_index.build.batch as batch\n"
+        "import skillc_index.build.compiler as compiler\n"
+        "from skillc_index.cli import main\n"
+        "def never_ends(folder, manifest):\n"
+        "    print('building', flush=True)\n"
+        "    while not batch._worker['stop'].is_set():\n"
+        "        time.sleep(0.01)\n"
+        "    print('stopping', flush=True)\n"
+        "    time.sleep(3600)\n"
+        "compiler.write_manifest = never_ends\n"
+        "batch.usable_cores = lambda: 2\n"
+        "join = threading.Thread.join\n"
+        "def join_told(thread, *args):\n"
+        "    try:\n"
+        "        return join(thread, *args)\n"
+        "    except KeyboardInterrupt:\n"
+        "        print('join interrupted', file=sys.stderr, flush=True)\n"
+        "        raise\n"
+        "threading.Thread.join = join_told\n"
+        "raise SystemExit(main(['build', 'skills/']))\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        cwd=project,
+        env=clean_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert line_within(process) == "building\n"
+        os.killpg(process.pid, signal.SIGINT)
+        while line_within(process) != "stopping\n":  # the batch is waiting for its builds
+            pass
+        time.sleep(0.2)
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.returncode is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130, err
+    assert err.strip() == "", err
 
 
 def test_ctrl_c_in_a_batch_built_in_this_process_says_what_was_built_in_json(

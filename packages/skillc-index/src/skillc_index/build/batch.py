@@ -437,6 +437,8 @@ def build_skills(
             raise interrupted() from None
     else:
         import multiprocessing
+        import signal
+        import threading
         from concurrent.futures import Future, ProcessPoolExecutor, as_completed
         from importlib import import_module
 
@@ -447,16 +449,20 @@ def build_skills(
             min(workers, len(groups)), initializer=_start_pool_worker, initargs=(options, stop)
         )
 
-        def end_workers() -> None:
-            # No build starts any more and the workers are ended (SIGKILL: a SIGTERM handler
-            # of the embedder's, inherited by the fork, could keep one alive; a build stopped
-            # so leaves a staging folder the next one removes) before the error is told; the
-            # pool's own exit joined workers waiting for work that never came, for ever.
-            # They are joined after the pool's thread has joined them (two threads waiting
-            # for one process at once could leave it listed as running)
+        def kill_workers() -> set[multiprocessing.process.BaseProcess]:
+            # SIGKILL: a SIGTERM handler of the embedder's, inherited by the fork, could keep
+            # one alive; a build stopped so leaves a staging folder the next one removes
             started = set(multiprocessing.active_children()) - others
             for worker in started:
                 worker.kill()
+            return started
+
+        def end_workers() -> None:
+            # No build starts any more and the workers are ended before the error is told;
+            # the pool's own exit joined workers waiting for work that never came, for ever.
+            # They are joined after the pool's thread has joined them (two threads waiting
+            # for one process at once could leave it listed as running)
+            started = kill_workers()
             pool.shutdown(wait=True, cancel_futures=True)
             for worker in started:
                 worker.join()
@@ -473,13 +479,22 @@ def build_skills(
             # Ctrl-C: no build starts any more (those not begun are cancelled, those a worker
             # already took skipped: ``stop``) and the running ones finish (the workers ignore
             # SIGINT), so none is left half-written (a staging folder, a store copy moved
-            # aside); a second Ctrl-C ends them at once
+            # aside); a second Ctrl-C kills them at once. It raises nothing meanwhile: a
+            # KeyboardInterrupt in the pool's join of its thread took that thread for ended
+            # (CPython before 3.13), and the pool closed its pipes under it (tracebacks of
+            # "OSError: handle is closed" from its thread)
             stop.set()
+            main = threading.current_thread() is threading.main_thread()
+            previous = signal.signal(signal.SIGINT, lambda *_: kill_workers()) if main else None
             try:
                 pool.shutdown(wait=True, cancel_futures=True)
             except BaseException:
                 end_workers()
                 raise
+            finally:
+                if main:  # (None: a handler set outside Python)
+                    default = signal.default_int_handler
+                    signal.signal(signal.SIGINT, default if previous is None else previous)
             for future, positions in futures.items():  # the builds done, not yet collected
                 if (
                     positions[0] not in items
