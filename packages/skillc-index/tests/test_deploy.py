@@ -279,3 +279,35 @@ def test_a_folder_put_in_place_after_the_last_look_is_never_deleted(
     assert not dest.is_symlink()
     assert (dest / "SKILL.md").read_text(encoding="utf-8") == "mine\n"
     assert [p.name for p in dest.parent.iterdir()] == ["demo"]
+
+
+@pytest.mark.parametrize("copy", [True, False])
+def test_a_copy_replaced_is_removed_once_its_replacement_is_in(
+    layout: Layout,
+    project: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+    copy: bool,
+) -> None:
+    """A copy deployment replaced (by a new copy, or by a link) is set aside and removed
+    after the new deployment is renamed in: it was removed first, and a build killed then
+    left the skill missing from the agent folder until the next build."""
+    import skillc_index.build.deploy as deploy_module
+
+    write_skill(project / ".skillc" / "skills" / "demo", description="First.")
+    build_skill("demo", layout, copy=True)
+    deployed = project / ".claude" / "skills" / "demo"
+    assert deployed.is_dir() and not deployed.is_symlink()
+    write_skill(project / ".skillc" / "skills" / "demo", description="Second.")
+    remove, seen = deploy_module._remove, []
+
+    def remove_seeing(path: Path) -> None:
+        seen.append((path.name, (deployed / "SKILL.md").read_text(encoding="utf-8")))
+        remove(path)
+
+    monkeypatch.setattr(deploy_module, "_remove", remove_seeing)
+    (deployment,) = build_skill("demo", layout, copy=copy).deployments
+    assert deployment.action == "replaced"
+    ((name, text),) = seen
+    assert name.startswith(".demo.skillc-backup-") and "Second." in text
+    assert [path.name for path in deployed.parent.iterdir()] == ["demo"]

@@ -461,17 +461,18 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path)
 
 
-def _discard(path: Path, skill: str) -> None:
-    """Remove what is at ``path`` if it is a symlink or a copy of skillc's own of ``skill``,
-    decided at that moment, not from an earlier look: it is first renamed aside (one rename,
-    :func:`move_aside`), then looked at. Anything else (a user's folder ``route uninstall``
-    put back since the plan) is renamed back and refused (:class:`ForeignFolder`, E050); it
-    stays at the hidden backup name (the error names it) when its place was taken meanwhile.
-    Never deleted."""
+def _discard(path: Path, skill: str) -> Path:
+    """Take away what is at ``path`` if it is a symlink or a copy of skillc's own of
+    ``skill``, decided at that moment, not from an earlier look: it is renamed aside (one
+    rename, :func:`move_aside`), then looked at, and where it is now is returned, for the
+    caller to remove (:func:`_remove`) once the new deployment is renamed in: the skill is
+    missing from the agent folder between two renames only (it was for the old copy's
+    deletion too). Anything else (a user's folder ``route uninstall`` put back since the
+    plan) is renamed back and refused (:class:`ForeignFolder`, E050); it stays at the hidden
+    backup name (the error names it) when its place was taken meanwhile. Never deleted."""
     aside = move_aside(path)
     if aside.is_symlink() or (aside.is_dir() and is_skillc_copy(aside, skill)):
-        _remove(aside)
-        return
+        return aside
     try:
         aside.rename(path)
     except OSError:
@@ -497,9 +498,12 @@ def _copy_into(
         if files is None:
             shutil.copyfile(runtime / SKILL_FILE, staging / SKILL_FILE)
         _write_files(staging, runtime, plan.target, files, executable)
-        if path.exists() or path.is_symlink():
-            _discard(path, plan.skill)
-        staging.replace(path)  # a folder put there since: ENOTEMPTY, nothing replaced
+        old = _discard(path, plan.skill) if path.exists() or path.is_symlink() else None
+        try:
+            staging.replace(path)  # a folder put there since: ENOTEMPTY, nothing replaced
+        finally:
+            if old is not None:
+                _remove(old)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -575,12 +579,14 @@ def _link(path: Path, text: str, skill: str) -> None:
     temporary = temporary_path(path.parent, f"{path.name}.link")
     temporary.symlink_to(text, target_is_directory=True)
     try:
-        if path.is_dir() and not path.is_symlink():
-            _discard(path, skill)
+        old = _discard(path, skill) if path.is_dir() and not path.is_symlink() else None
         try:
             temporary.replace(path)
         except IsADirectoryError:  # a folder put there since: the rename replaced nothing
             raise ForeignFolder(skill, str(path)) from None
+        finally:
+            if old is not None:
+                _remove(old)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
