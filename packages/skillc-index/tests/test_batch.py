@@ -451,7 +451,7 @@ def test_all_follows_no_import_record_out_of_the_project(
 ) -> None:
     """A checkout may ship a project store copy whose import record names a folder outside
     it (a private one): --all builds the store copy as it is, it copies nothing in."""
-    from skillc_index.files import source_hash
+    from skillc_index.digests import source_hash
 
     private = tmp_path / "private" / "secret"
     write_skill(private, body="Private.\n")

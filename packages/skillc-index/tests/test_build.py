@@ -36,7 +36,7 @@ from skillc_index.command_errors import (
     TargetInsideSkill,
 )
 from skillc_index.diagnostics import IndexUnusable, Notice
-from skillc_index.files import source_hash
+from skillc_index.digests import source_hash
 from skillc_index.import_record import ImportRecord
 
 WriteSkill = Callable[..., Path]

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index.files import source_hash, walk_skill
+from skillc_index.digests import source_hash
+from skillc_index.files import walk_skill
 from skillc_index.markdown.document import MarkdownDoc, read_markdown
 
 # One xdist worker runs the module: the corpus is parsed once for all its tests.

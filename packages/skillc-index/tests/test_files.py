@@ -22,6 +22,7 @@ from skillc_index.diagnostics import (
     SkillDirectoryNotFound,
     SkillFileNotFound,
 )
+from skillc_index.digests import source_hash
 from skillc_index.files import (
     SkillFiles,
     is_hidden,
@@ -30,7 +31,6 @@ from skillc_index.files import (
     read_text_in_root,
     safe_join,
     skipped_notices,
-    source_hash,
     walk_skill,
     within,
 )
@@ -133,8 +133,9 @@ def test_walk_skips_a_folder_that_can_be_listed_but_not_searched(skill: Path) ->
     locked = skill / "references" / "locked"
     (skill / "closed").mkdir()
     code = (
-        "import sys; from pathlib import Path; from skillc_index.files import walk_skill, "
-        "source_hash; root = Path(sys.argv[1]); found = walk_skill(root); "
+        "import sys; from pathlib import Path; from skillc_index.files import walk_skill; "
+        "from skillc_index.digests import source_hash; root = Path(sys.argv[1]); "
+        "found = walk_skill(root); "
         "print(found.files, found.skipped); source_hash(root)"
     )
     probe = "import os, sys; os.stat(sys.argv[1])"
@@ -163,8 +164,9 @@ def test_a_file_that_cannot_be_read_is_unreadable_file_naming_it(skill: Path) ->
     secret = skill / "references" / "secret.md"
     code = (
         "import sys; from pathlib import Path; from skillc_index.diagnostics import "
-        "UnreadableFile; from skillc_index.files import open_in_root, read_in_root, "
-        "source_hash\nroot, rel = Path(sys.argv[1]), 'references/secret.md'\n"
+        "UnreadableFile; from skillc_index.files import open_in_root, read_in_root; "
+        "from skillc_index.digests import source_hash\n"
+        "root, rel = Path(sys.argv[1]), 'references/secret.md'\n"
         "for read in (lambda: source_hash(root), lambda: open_in_root(root, rel), "
         "lambda: read_in_root(root, rel, 10)):\n"
         "    try: read()\n"

@@ -14,7 +14,7 @@ import pytest
 from skillc_index import Layout, manifest_path
 from skillc_index.build.manifest import read_manifest
 from skillc_index.build.stub import STUB_FORMAT
-from skillc_index.files import source_hash
+from skillc_index.digests import source_hash
 from skillc_index.listing.skills import list_skills
 
 WriteSkill = Callable[..., Path]
@@ -206,13 +206,13 @@ def test_a_skill_built_twice_has_its_sources_hashed_once(
 ) -> None:
     """A project skill built in the project and ``--global`` has two builds to compare with
     its sources: they are hashed once for both (``--check-obsolete`` hashed them per build)."""
-    import skillc_index.files
+    import skillc_index.digests
     from skillc_index.build.skill import build_skill
 
     source = write_skill(layout.store("project") / "alpha")
     build_skill("alpha", layout)
     build_skill("alpha", layout, force_global=True)
-    hashed = count_calls(skillc_index.files, "source_hash")
+    hashed = count_calls(skillc_index.digests, "source_hash")
     statuses = {e.name: e.status for e in list_skills(layout, check_obsolete=True).skills}
     assert statuses == {"alpha": "normal"}
     assert [call[0] for call in hashed] == [source]

@@ -166,12 +166,12 @@ def test_a_package_is_hashed_by_the_kits_one_hasher(
     layout: Layout, big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Archives and the files in them were hashed by a loop of their own with hashlib's
-    SHA-256 (a copy of ``file_sha256``'s): they are hashed by ``files.handle_sha256``, with
+    SHA-256 (a copy of ``file_sha256``'s): they are hashed by ``digests.handle_sha256``, with
     ``sha256_hasher`` (the built-in module, no OpenSSL loaded), the digests the same."""
-    from skillc_index import files
+    from skillc_index import digests
 
     hashed: list[int] = []
-    real = files.sha256_hasher()
+    real = digests.sha256_hasher()
 
     class Counted:
         def __init__(self, data: bytes = b"") -> None:
@@ -185,7 +185,7 @@ def test_a_package_is_hashed_by_the_kits_one_hasher(
         def hexdigest(self) -> str:
             return str(self.inner.hexdigest())
 
-    monkeypatch.setattr(files, "_sha256", Counted)
+    monkeypatch.setattr(digests, "_sha256", Counted)
     out = tmp_path / "out"
     package_skills([str(big)], layout, fmt="well-known", output=out)
     # each file hashed when read, then when copied into the zip; the zip when made

@@ -271,7 +271,7 @@ def _section_text(
 def _holds_indexed_bytes(handle: BinaryIO, index: IndexHandle, rel: str) -> bool:
     """Whether the open file ``handle`` (of ``rel``) holds the bytes the index recorded for
     it: its SHA-256, hashed through the same descriptor the lines were read from."""
-    from skillc_index.files import sha256_hasher
+    from skillc_index.digests import sha256_hasher
     from skillc_index.index.freshness import read_digests
 
     try:

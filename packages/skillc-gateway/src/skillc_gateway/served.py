@@ -240,7 +240,8 @@ def _digest(full: str, digests: _Cache, *, want: bool) -> tuple[str, int, bytes 
     """``sha256:<hex>``, size, and (``want``) the bytes of a regular file. ``digests``: the
     skill's digests by stamp known from its last look, and this look's, which it adds to
     (not a file that changed within :data:`RACY_NS`)."""
-    from skillc_index.files import open_regular, sha256_hasher
+    from skillc_index.digests import sha256_hasher
+    from skillc_index.files import open_regular
 
     known, kept = digests
     st = os.stat(full)

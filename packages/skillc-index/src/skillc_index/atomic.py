@@ -220,7 +220,7 @@ def _stem(prefix: str) -> str:
     raw = os.fsencode(prefix)
     if len(raw) + _ADDED <= NAME_MAX:
         return prefix
-    from skillc_index.files import sha256_hasher
+    from skillc_index.digests import sha256_hasher
 
     tag = sha256_hasher()(raw).hexdigest()[:8]
     return f"{os.fsdecode(raw[: NAME_MAX - _ADDED - 9])}~{tag}"

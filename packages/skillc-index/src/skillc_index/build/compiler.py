@@ -48,15 +48,8 @@ from skillc_index.diagnostics import (
     PathEscapesRoot,
     UnreadableFile,
 )
-from skillc_index.files import (
-    SkillFiles,
-    combine_digests,
-    decoded,
-    file_digests,
-    open_in_root,
-    skipped_notices,
-    walk_skill,
-)
+from skillc_index.digests import combine_digests, file_digests
+from skillc_index.files import SkillFiles, decoded, open_in_root, skipped_notices, walk_skill
 from skillc_index.index.cache import (
     ATTEMPTS,
     SourcesChanged,

@@ -76,7 +76,8 @@ from skillc_index.command_errors import (
     TrackedDestination,
 )
 from skillc_index.diagnostics import Notice
-from skillc_index.files import file_sha256, inside, within
+from skillc_index.digests import file_sha256
+from skillc_index.files import inside, within
 from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope, expand_user
 
 if TYPE_CHECKING:

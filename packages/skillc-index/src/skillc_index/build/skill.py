@@ -55,7 +55,8 @@ from skillc_index.diagnostics import (
     format_diagnostic,
     warning_text,
 )
-from skillc_index.files import SkillFiles, source_hash, utf8_name, walk_skill, within
+from skillc_index.digests import source_hash
+from skillc_index.files import SkillFiles, utf8_name, walk_skill, within
 from skillc_index.import_record import ImportRecord, import_origin
 from skillc_index.index.freshness import refuse_collision
 from skillc_index.layout import (

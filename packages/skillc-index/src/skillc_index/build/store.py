@@ -37,7 +37,8 @@ from skillc_index.command_errors import (
     StoreCopyDiffers,
 )
 from skillc_index.diagnostics import Notice
-from skillc_index.files import SkillFiles, file_digests, source_hash
+from skillc_index.digests import file_digests, source_hash
+from skillc_index.files import SkillFiles
 from skillc_index.import_record import ImportRecord
 from skillc_index.layout import (
     IMPORT_RECORD,

@@ -102,7 +102,7 @@ def hashed_bytes(rel: str, data: bytes, digest: str | None) -> bytes:
     between the two reads (of the same size and time stamp as the one hashed, within the file
     system's clock tick) would give the index the lines of one version under the digest of
     the other, which the readers trust (``show`` and ``search`` would serve wrong lines)."""
-    from skillc_index.files import sha256_hasher
+    from skillc_index.digests import sha256_hasher
 
     if sha256_hasher()(data).hexdigest() != digest:
         raise SourcesChanged(f"'{rel}' changed while it was indexed")
@@ -238,7 +238,8 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
     import time
 
     from skillc_index.atomic import abandoned, temporary_path
-    from skillc_index.files import combine_digests, walk_skill
+    from skillc_index.digests import combine_digests
+    from skillc_index.files import walk_skill
     from skillc_index.index.fts import index_tokenizer
     from skillc_index.index.rows import indexed_files
     from skillc_index.index.schema import hash16, settle
@@ -351,7 +352,7 @@ class _Rows:
     def digests(self, stats: Mapping[str, FileStat], base: _Base | None) -> dict[str, str]:
         """Every file's SHA-256: as ``base`` recorded it for a file whose stats prove it
         unchanged since, else hashed now."""
-        from skillc_index.files import file_sha256
+        from skillc_index.digests import file_sha256
         from skillc_index.index.freshness import current_digests
         from skillc_index.index.schema import canonical_source
 

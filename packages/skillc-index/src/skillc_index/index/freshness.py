@@ -36,13 +36,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index.diagnostics import IndexCollision, IndexUnusable, SkillcError
-from skillc_index.files import (
-    combine_digests,
-    file_sha256,
-    path_from_db,
-    source_hash,
-    walk_skill,
-)
+from skillc_index.digests import combine_digests, file_sha256, source_hash
+from skillc_index.files import path_from_db, walk_skill
 from skillc_index.index.fts import index_tokenizer
 from skillc_index.index.schema import (
     RACY_WINDOW_NS,

@@ -21,7 +21,7 @@ Version 5 numbers the rows by file: the ``sections`` rowids and ``headings`` ids
 changed file can be replaced where they are and the index is then the one a whole build
 writes (:mod:`~skillc_index.index.cache`); and its ``files`` table keeps each file's SHA-256
 (``sha256``), so that when stats differ only the files whose stats moved are hashed again
-(the source hash is made from the digests: :func:`~skillc_index.files.combine_digests`).
+(the source hash is made from the digests: :func:`~skillc_index.digests.combine_digests`).
 Version 6 has version 5's tables; its rows are the parse that keeps the headings after a list
 nested past markdown-it's nesting limit (version 5 indexes made before that fix lost them).
 Version 7 has version 6's rows; its ``files`` table records each file's inode and change time
@@ -49,7 +49,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from skillc_index.files import fs_bytes, sha256_hasher
+from skillc_index.digests import sha256_hasher
+from skillc_index.files import fs_bytes
 from skillc_index.index.version import SCHEMA_VERSION
 from skillc_index.layout import META_DIR
 from skillc_index.record import Record
@@ -257,5 +258,5 @@ def index_path(runtime: Path, source: Path) -> Path:
 
 def _sha256_hex(data: bytes) -> str:
     """SHA-256 of a few bytes. ``show``/``search`` hash one path per call: the built-in
-    module (:func:`~skillc_index.files.sha256_hasher`) spares them loading OpenSSL."""
+    module (:func:`~skillc_index.digests.sha256_hasher`) spares them loading OpenSSL."""
     return str(sha256_hasher()(data).hexdigest())

@@ -75,7 +75,7 @@ def write_index(
     start_line, end_line)`` rows for ``headings`` and, for a file over the parse limit, the
     lines parsed (``files.parsed_lines``); each file's rows are written before the next file
     is read, so memory does not grow with the number of files. ``files`` and ``digests``
-    (:func:`~skillc_index.files.file_digests`, whose combination is ``current_hash``) give
+    (:func:`~skillc_index.digests.file_digests`, whose combination is ``current_hash``) give
     every source file's stats and SHA-256. Callers write to a temporary path and
     rename it into place, so readers never see a partial file.
 

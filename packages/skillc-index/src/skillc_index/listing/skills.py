@@ -187,7 +187,7 @@ def _current_hash(source: Path, builds: Sequence[Path], *, check_obsolete: bool)
     index, and None when a file cannot be read (not the build's sources). With
     ``check_obsolete`` (RFC-0007's slow mode) every file is hashed, whatever the indexes
     say."""
-    from skillc_index.files import source_hash
+    from skillc_index.digests import source_hash
 
     if check_obsolete:
         return source_hash(source)

@@ -33,7 +33,8 @@ __all__ = [
     "zip_blob",
 ]
 
-from skillc_index.files import CHUNK, handle_sha256, open_in_root, sha256_hasher
+from skillc_index.digests import handle_sha256, sha256_hasher
+from skillc_index.files import CHUNK, open_in_root
 from skillc_index.record import Record
 
 #: The earliest time a zip entry can hold.

@@ -324,7 +324,8 @@ def _foreign(
     replace; ``known`` holds the digests of those already read (the earlier index:
     :func:`_merge_index`); ``there`` gets the digest of each of the others that is there."""
     from skillc_index.diagnostics import SkillcError
-    from skillc_index.files import file_sha256, is_folder
+    from skillc_index.digests import file_sha256
+    from skillc_index.files import is_folder
 
     folders = {str(up) for rel in files for up in Path(rel).parents if str(up) != "."}
     foreign = [output / up for up in sorted(folders) if _in_the_way(output / up, is_folder)]
@@ -398,7 +399,7 @@ def _merge_index(
     ``dropped``. A marketplace keeps its earlier ``name`` and ``owner`` unless ``own``
     (``{"name", "owner"}``) says this run gives them. Returns the digest of the index file
     there, when it was read (for :func:`_foreign`)."""
-    from skillc_index.files import file_sha256
+    from skillc_index.digests import file_sha256
 
     def as_written(rel: str) -> bool:
         try:
