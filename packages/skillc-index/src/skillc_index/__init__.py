@@ -106,7 +106,6 @@ _EXPORTS: dict[str, str] = {
     "json_text": "text",
     "counted": "text",
     "cut": "text",
-    "display_width": "text",
     "table_lines": "text",
     "narrow": "text",
     "char_name": "text",
@@ -294,7 +293,6 @@ if TYPE_CHECKING:
     from skillc_index.text import composed_shown as composed_shown
     from skillc_index.text import counted as counted
     from skillc_index.text import cut as cut
-    from skillc_index.text import display_width as display_width
     from skillc_index.text import grapheme_boundary as grapheme_boundary
     from skillc_index.text import iter_line_bytes as iter_line_bytes
     from skillc_index.text import json_text as json_text

@@ -266,7 +266,7 @@ def cjk_pairs(text: str) -> str:
         return text
     data = text.encode("utf-8", "surrogatepass")
     if b"\xef\xbc" in data or b"\xef\xbd" in data:  # U+FF00-U+FF7F: full-width ASCII is there
-        from skillc_index.text import narrow
+        from skillc_index import narrow
 
         text = narrow(text)
     if not any(lead in data for lead in _CJK_LEADS):
