@@ -198,7 +198,7 @@ def test_status_normal_with_a_manifest(
     home: Path,
     write_manifest: Callable[..., Path],
 ) -> None:
-    from skillc_index.files import source_hash
+    from skillc_index.digests import source_hash
 
     alpha = source_hash(populated / ".skillc" / "skills" / "alpha")
     beta = source_hash(home / ".skillc" / "skills" / "beta")
@@ -300,7 +300,7 @@ def test_check_obsolete(
     home: Path,
     write_manifest: Callable[..., Path],
 ) -> None:
-    from skillc_index.files import source_hash
+    from skillc_index.digests import source_hash
 
     store = populated / ".skillc" / "skills"
     runtime = populated / ".skillc" / "runtime"
@@ -345,7 +345,7 @@ def test_check_obsolete(
 def test_status_filters(
     list_json: ListJson, populated: Path, write_manifest: Callable[..., Path]
 ) -> None:
-    from skillc_index.files import source_hash
+    from skillc_index.digests import source_hash
 
     store = populated / ".skillc" / "skills"
     runtime = populated / ".skillc" / "runtime"
