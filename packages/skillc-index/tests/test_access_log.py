@@ -1003,3 +1003,26 @@ def test_the_rows_of_many_folders_are_read_in_bounded_batches(tmp_path: Path) ->
     assert read.origin == whole.origin is not None
     reads = [sql for sql in queries if "FROM access_log WHERE skill_path" in sql]
     assert len(reads) == 3  # 1,080 folders wanted (was 1,080 queries)
+
+
+def test_a_wal_another_writer_makes_meanwhile_is_not_taken_for_a_refusal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``unwritable_file`` asked ``os.access`` (False for a file not there) and then whether
+    the file was there: a ``-wal`` another writer made between the two read as a file this
+    process may not write, and the row went to the fallback, or was given up (W002: the
+    sync race test failed one run in three). A file there is asked again by opening it."""
+    from skillc_index.accesslog import schema
+
+    log = tmp_path / "logs.db"
+    log.write_bytes(b"")
+    wal = tmp_path / "logs.db-wal"
+    real = os.path.lexists
+
+    def made_meanwhile(name: object) -> bool:
+        if str(name) == str(wal):
+            wal.write_bytes(b"")  # another writer's, between the two looks
+        return real(name)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(schema.os.path, "lexists", made_meanwhile)
+    assert schema.unwritable_file(log) is None
