@@ -103,8 +103,8 @@ def prune_logs(layout: Layout, before: str, *, dry_run: bool = False) -> PruneRe
                 continue
             found.append(PrunedLog(shown, prune_rows(path, before, dry_run=dry_run)))
         except (sqlite3.Error, OSError) as exc:  # a read-only runtime or log: its reason
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            found.append(PrunedLog(shown, 0, f"cannot prune it: {reason}", failed=True))
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            found.append(PrunedLog(shown, 0, f"cannot prune it: {why}", failed=True))
     return PruneReport(before, dry_run, None, sum(log.rows for log in found), tuple(found))
 
 
