@@ -616,6 +616,52 @@ def test_a_queued_log_writes_when_the_calls_pause(
     assert written == list(range(7))
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc/self/fd")
+def test_a_queued_log_holds_a_bounded_set_of_logs_open(
+    project_layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The MCP server's writer thread kept an idle connection open to every log it had
+    written (about 4 descriptors each): 250 skills read under ``ulimit -n 1024`` and the
+    server died of ``Too many open files``. It holds the :data:`HELD_LOGS` written last; the
+    others are closed once their rows are written (their WAL checkpointed away), no row lost.
+    Near miss: a log written again is the last written, not closed."""
+    from skillc_index import ResolvedSkill
+    from skillc_index.accesslog import AccessLog, service
+
+    def open_logs() -> set[str]:
+        names = set()
+        for fd in Path("/proc/self/fd").iterdir():
+            try:
+                names.add(str(fd.readlink()))
+            except OSError:  # closed since listed
+                continue
+        return {name for name in names if name.endswith("logs.db")}
+
+    monkeypatch.setattr(service, "HELD_LOGS", 4, raising=False)
+    store = project_layout.runtime_store("project")
+    skills = [
+        ResolvedSkill(f"s{i}", Path(f"/src/s{i}"), "project", store / f"s{i}", True)
+        for i in range(12)
+    ]
+    log = AccessLog(lambda _diagnostics: None, queued=True)
+    try:
+        for skill in skills:
+            log.record(project_layout, skill, "show", {})
+            log.flush()  # one transaction per log, as calls that pause
+        log.record(project_layout, skills[8], "show", {})  # the oldest held: the last now
+        log.flush()
+        log.record(project_layout, skills[0], "show", {})
+        log.flush()
+        held = open_logs() & {str(primary_log(skill.runtime)) for skill in skills}
+        assert held == {str(primary_log(skills[i].runtime)) for i in (8, 10, 11, 0)}
+        assert not primary_log(skills[1].runtime).with_name("logs.db-wal").exists()
+    finally:
+        log.close()
+    assert [len(rows(primary_log(skill.runtime))) for skill in skills] == [2] + [1] * 7 + [2] + [
+        1
+    ] * 3
+
+
 def test_a_queued_row_does_not_make_a_removed_project_again(
     project_layout: Layout, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -46,6 +46,8 @@ QUIET_SECONDS = 0.05
 MAX_DELAY_SECONDS = 1.0
 #: ... or once this many rows wait.
 MAX_ROWS = 256
+#: The writer thread keeps an idle connection open to this many logs, the last written.
+HELD_LOGS = 16
 
 _FLUSH = object()
 """Queued by :meth:`AccessLog.flush`: write what waits now."""
@@ -216,11 +218,15 @@ class AccessLog:
     def _drain(self) -> None:
         """The writer thread: the rows in order, when the calls pause (see the module
         docstring), each run of rows for one log in one transaction on its own connection
-        (the identity checks against ``sync`` need it), plus one idle connection per log for
-        the session, so a row's connection is never the last to close and SQLite does not
-        checkpoint the WAL after every write (about 1.5 ms each)."""
+        (the identity checks against ``sync`` need it), plus one idle connection for each of
+        the :data:`HELD_LOGS` logs written last, so a row's connection is never the last to
+        close and SQLite does not checkpoint the WAL after every write (about 1.5 ms each);
+        the least recently written one is closed, between transactions, when one more would
+        be held (a connection per log ever written took 4 descriptors each, until the server
+        ran out of them)."""
         import sys
         import time
+        from collections import OrderedDict
         from itertools import groupby
         from queue import Empty
 
@@ -228,7 +234,7 @@ class AccessLog:
 
         queue = self._queue
         assert queue is not None  # queued
-        held: dict[Path, sqlite3.Connection | None] = {}
+        held: OrderedDict[Path, sqlite3.Connection | None] = OrderedDict()  # oldest first
         try:
             while True:
                 jobs: list[object] = [queue.get()]
@@ -246,9 +252,15 @@ class AccessLog:
                     for (layout, runtime), run in groupby(rows, key=lambda job: job[:2]):
                         records = [record for _layout, _runtime, record in run]
                         try:
-                            if runtime not in held:  # None when it cannot be had: fallback
+                            if runtime in held:
+                                held.move_to_end(runtime)
+                            else:  # None when it cannot be had: fallback
                                 held[runtime] = hold_log(layout, runtime)
                             self._write(layout, runtime, *records)
+                            while len(held) > HELD_LOGS:  # its rows are written: no row lost
+                                _runtime, oldest = held.popitem(last=False)
+                                if oldest is not None:
+                                    oldest.close()
                         except Exception as exc:  # logging never fails a call, nor the writer
                             message = f"skillc: access log: {type(exc).__name__}: {exc}"
                             print(message, file=sys.stderr, flush=True)
