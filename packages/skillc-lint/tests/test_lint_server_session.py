@@ -228,3 +228,40 @@ def test_a_listing_is_kept_while_watched_and_a_document_of_its_skill_is_open(
     assert session._listed == {}
     findings(session, one)  # what the server does at a close: the saved text's findings
     assert session._listed == {}
+
+
+def test_what_is_kept_of_a_skill_goes_once_no_document_of_it_is_open(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """Each skill opened and closed in the editor kept its lint, the texts it read and its
+    files for the server's life (579 skills opened and closed one after another: 45 to
+    99 MB). A close drops what is kept of the skills with no document open. Near misses: a
+    skill with a document open keeps it, the skill just closed until the next close (the
+    server lints its saved text then), and the skills of the last workspace pull until the
+    next pull (which then lints none of them again)."""
+    one, two, three = (write_skill(tmp_path / "pulled" / name) for name in ("one", "two", "three"))
+    other = write_skill(tmp_path / "other")
+    session = Session()
+
+    def kept() -> set[Path]:
+        per_root = (session._linted, session._skills, session._files, session._kept)
+        return set().union(*per_root)
+
+    session.open(three / "SKILL.md", (three / "SKILL.md").read_text())
+    findings(session, three)
+    for root in (one, two):
+        session.open(root / "SKILL.md", (root / "SKILL.md").read_text() + "\nMore.\n")
+        findings(session, root)
+        session.skill(root)  # a link followed
+        session.close(root / "SKILL.md")
+        findings(session, root)  # what the server does at a close: the saved text's findings
+    assert kept() == {two, three}
+    assert [root for root, _ in session.workspace([tmp_path / "pulled"])] == [one, three, two]
+    session.open(other / "SKILL.md", (other / "SKILL.md").read_text())
+    findings(session, other)
+    session.close(other / "SKILL.md")
+    session.close(three / "SKILL.md")
+    assert kept() == {one, two, three}
+    list(session.workspace([tmp_path / "other"]))
+    session.close(other / "SKILL.md")
+    assert kept() == {other}

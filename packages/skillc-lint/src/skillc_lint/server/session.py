@@ -9,20 +9,21 @@ of the saved one (``texts``), so a finding about another file (an orphan, a link
 follows the edit too. A skill nested in a skill owns the files under it (one set of
 findings per file, the innermost skill's, as ``skillc-lint FILE`` finds a file's skill); the
 outer skill's lint reads them, with their unsaved texts. What a skill was linted with is
-kept while nothing it is made of changed: the unsaved texts, its files on disk (their
-listing, sizes and modification times) and its configuration files (their sizes and times),
-so a file saved, created or changed by another program, or a configuration edited, is seen
-at the next lint; the texts a lint read are kept with their files' sizes and times (at
-most :data:`MAX_KEPT_CHARS`), so a keystroke reads again only the files that changed; when
-the client reports files changed on disk (:attr:`Session.watched`) the listing is kept too
-while a document of the skill is open, until the client reports one of the skill's files or
-for :data:`MAX_LISTING_AGE` seconds. The
-rules are those a ``skillc-lint`` run in the skill's folder uses: the ``[lint]`` table of
-the configuration seen from there (its per-file ignores too, in a project), with the
-profiles given to the server (``--profile``, or ``profiles`` in the client's initialization
-options) instead of the table's when there are any, as ``skillc-lint --profile`` (one
-function: :func:`~skillc_lint.configured_registry`). A baseline file is the command line's
-alone.
+kept while a document of it is open or the last workspace pull linted it (else until the
+next document closes: :meth:`Session.close`), and while nothing it is made of changed: the
+unsaved texts, its files on disk (their listing, sizes and modification times) and its
+configuration files (their sizes and times), so a file saved, created or changed by
+another program, or a configuration edited, is seen at the next lint; the texts a lint
+read are kept with their files' sizes and times (at most :data:`MAX_KEPT_CHARS`), so a
+keystroke reads again only the files that changed; when the client reports files changed
+on disk (:attr:`Session.watched`) the listing is kept too while a document of the skill is
+open, until the client reports one of the skill's files or for :data:`MAX_LISTING_AGE`
+seconds. The rules are those a ``skillc-lint`` run in the skill's folder uses: the
+``[lint]`` table of the configuration seen from there (its per-file ignores too, in a
+project), with the profiles given to the server (``--profile``, or ``profiles`` in the
+client's initialization options) instead of the table's when there are any, as
+``skillc-lint --profile`` (one function: :func:`~skillc_lint.configured_registry`). A
+baseline file is the command line's alone.
 
 Bounds, as a skill's text comes from a stranger: a document over
 :data:`MAX_DOCUMENT_CHARS` is not linted (one warning says so), a folder of skills yields
@@ -159,6 +160,8 @@ class Session:
         seconds), else each lint walks the skill."""
         self._listed: dict[Path, tuple[float, Stamp]] = {}
         """Per skill root, its last listing (:func:`_skill_stamp`) and when it was taken."""
+        self._pulled: set[Path] = set()
+        """The skills the last workspace pull linted (:meth:`workspace`): kept for the next."""
 
     # -- documents -----------------------------------------------------------------------
 
@@ -173,12 +176,20 @@ class Session:
 
     def close(self, path: Path) -> None:
         """The document at ``path`` closed: the listing kept of a skill with no other
-        document open is dropped (:meth:`_listing`)."""
+        document open is dropped (:meth:`_listing`), and so is what is kept of every skill
+        with no document open that the last workspace pull did not lint (its lint, the
+        texts read, its files): a skill closed is linted again from its files (the saved
+        text's findings) and kept until the next close."""
         self.documents.pop(path, None)
         self.bom.discard(path)
         for root in [root for root in self._listed if path.is_relative_to(root)]:
             if not self.opened(root):
                 del self._listed[root]
+        kept = self._linted.keys() | self._skills.keys() | self._files.keys() | self._kept.keys()
+        for root in kept - self._pulled:
+            if not self.opened(root):
+                for per_root in (self._linted, self._skills, self._files, self._kept):
+                    per_root.pop(root, None)
 
     def lead(self, path: Path) -> str:
         """What the client's text of the open document at ``path`` has before the server's:
@@ -433,7 +444,7 @@ class Session:
         a problem, as ``skillc-lint FOLDER`` warns (:func:`~skillc_index.cut_short`)."""
         from skillc_index import cut_short, find_skill_folders
 
-        seen: set[Path] = set()
+        self._pulled = seen = set()
         for folder in folders:
             try:
                 skills = find_skill_folders(folder, linked_entries=True)
