@@ -709,6 +709,25 @@ def test_a_queued_row_does_not_make_a_removed_project_again(
     assert outcome.diagnostics == ()
 
 
+def test_a_log_held_open_keeps_a_small_wal(tmp_path: Path) -> None:
+    """While ``skc mcp`` ran, each log it held a connection to (so that closing a row's was
+    not the last close, which checkpoints) had its ``logs.db-wal`` grow to 4 MB, 27 KB a
+    row, until the server ended: SQLite checkpoints at 1,000 pages and keeps the file's
+    size. A log's WAL is checkpointed at ``WAL_PAGES`` and cut back, no row lost."""
+    from skillc_index.accesslog.schema import WAL_PAGES
+
+    path = tmp_path / "logs.db"
+    insert(path, [record()])
+    held = connect(path)
+    try:
+        for i in range(300):
+            insert(path, [record(args={"i": i})])
+        assert path.with_name("logs.db-wal").stat().st_size <= 4 * WAL_PAGES * 4096
+    finally:
+        held.close()
+    assert len(rows(path)) == 301
+
+
 def test_a_log_that_is_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
     """A ``logs.db`` a checkout ships may be a FIFO: SQLite's read-only open of one blocks
     until something writes to it (``skc stats`` and ``skc sync --dry-run`` waited for ever).

@@ -49,6 +49,9 @@ STALE_AFTER_SECONDS = 3600
 PRIMARY_BUSY_TIMEOUT_MS = 500
 #: Everywhere else (the fallback, which ``sync`` locks while it copies; ``sync``; readers).
 BUSY_TIMEOUT_MS = 10_000
+#: A log's WAL is checkpointed once it holds this many pages (SQLite's default: 1,000, 4 MB;
+#: a row takes about 7) and its file cut back to as many 4 KB pages (``journal_size_limit``).
+WAL_PAGES = 64
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS access_log (
@@ -255,6 +258,10 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
         # cost more than the rest of a small build. Only an OS crash or power cut could lose
         # the latest rows (RFC-0007 asks logging never to slow the command noticeably).
         db.execute("PRAGMA synchronous = OFF")
+        # A WAL no bigger than WAL_PAGES: a connection held open (the MCP server's) keeps the
+        # last close from removing it, and SQLite's default let it grow to 4 MB for good
+        db.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
+        db.execute(f"PRAGMA journal_size_limit = {WAL_PAGES * 4096}")
         check_schema(db)
         if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
             use_wal(db, busy_timeout_ms)
