@@ -294,7 +294,7 @@ def edges(
     days = _split_days(filters.since, filters.until)
     kind = f" AND command IN ({', '.join('?' * len(commands))})" if commands else ""
     plain, params = where_clause(replace(filters, since=None, until=None))
-    also = kind + plain.replace(" WHERE ", " AND ", 1)
+    extra = kind + plain.replace(" WHERE ", " AND ", 1)  # the filters, each an AND
     tests, day_params = _in_range("", "", [], "day", days.whole)
     undoubted, undoubted_params = days.undoubted()
     tests = f"{tests}{undoubted}".replace(" WHERE ", " AND ", 1)
@@ -303,8 +303,9 @@ def edges(
     for func, column, order in (("MIN", "first", "ASC"), ("MAX", "last", "DESC")):
         found.append(
             f"(SELECT {func}(t.{column}) FROM (SELECT d.day FROM usage_targets AS d WHERE "
-            f"d.skill = {skill}{also}{tests} AND {calendar} ORDER BY d.day {order} LIMIT 1) "
-            f"AS e JOIN usage_targets AS t ON t.skill = {skill} AND t.day = e.day WHERE TRUE{also})"
+            f"d.skill = {skill}{extra}{tests} AND {calendar} ORDER BY d.day {order} LIMIT 1) "
+            f"AS e JOIN usage_targets AS t ON t.skill = {skill} AND t.day = e.day "
+            f"WHERE TRUE{extra})"
         )
     one = [*values, *commands, *params, *day_params, *undoubted_params, *values, *commands, *params]
     return (found[0], found[1]), [*one, *one]

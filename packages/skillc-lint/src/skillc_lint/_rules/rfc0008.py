@@ -277,10 +277,14 @@ def link_file_exists(skill: Skill, options: Options) -> Findings:
     """SKL301: relative links and images point at files (or folders) that exist; one that
     exists composed otherwise (a link typed composed, NFC, to a file copied from a Mac,
     NFD) is named, escaped, as the one it differs from in Unicode normalisation only."""
+    entries: tuple[str, ...] = ()  # the skill's files and folders, once a link needs them
     for link in skill.links:
         if link.kind == "path" and not skill.exists(link.path):
             written = link.written.partition("#")[0]
-            twin = composed_match(link.path, sorted({*skill.files, *skill.folders}))
+            twin = None  # an ASCII path has no other normalisation
+            if not link.path.isascii():
+                entries = entries or (*skill.files, *skill.folders)
+                twin = composed_match(link.path, entries)
             differs = (
                 ""
                 if twin is None
