@@ -59,7 +59,7 @@ def record_move(layout: Layout, runtime: Path, old: Path, new: Path) -> Notice |
         return None
     try:
         if writable_primary(layout, runtime) is None:
-            raise OSError("it lies outside its runtime's base")
+            raise OSError("it lies outside its runtime's base, or its project was removed")
         # the default busy timeout, not the primary's short one: a move has no fallback log
         write_log(path, _INSERT, [(utc_now(), valid_utf8(str(old)), valid_utf8(str(new)))])
     except (OSError, sqlite3.Error) as exc:

@@ -230,9 +230,9 @@ def _concerning(moves: Sequence[Move], values: Collection[str]) -> Sequence[Move
 
 
 def _moves(rows: Rows) -> Sequence[Move]:
-    """The moves of the log ``rows`` reads (:attr:`LocalRows.moves`, or a wrapper's): none
-    for any other runner (a team store's rows are counted by the skill's name)."""
-    return getattr(rows, "moves", ())
+    """The moves of the log ``rows`` reads (:attr:`LocalRows.moves`): none for any other
+    runner (a team store's rows are counted by the skill's name)."""
+    return rows.moves if isinstance(rows, LocalRows) else ()
 
 
 def second_floor(bound: str) -> str:

@@ -25,7 +25,6 @@ with :func:`text_param` into ``CAST(? AS TEXT)``: the same bytes.
 
 from __future__ import annotations
 
-import errno
 import os
 import sqlite3
 from contextlib import suppress
@@ -248,6 +247,8 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
     created = not os.path.lexists(path)
     denied = None if created else unwritable_file(path)
     if denied is not None:
+        import errno
+
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(denied))
     db = sqlite_connect(path, mode="rwc", timeout_ms=busy_timeout_ms)
     db.text_factory = log_text
@@ -288,16 +289,13 @@ def unwritable_file(path: Path) -> Path | None:
     fallback, ``sync`` was E041) until someone removed them by hand."""
     for suffix in DB_FILES[:3]:
         name = path.with_name(path.name + suffix)
-        if os.access(name, os.W_OK) or not os.path.lexists(name):
-            continue
-        # Asked again by opening it (nothing is created or truncated): another writer may
-        # have made it, or ``sync`` removed it, since the look above (a file absent then is
-        # not writable to ``os.access``); only a refusal of the file itself counts.
-        try:
-            os.close(os.open(name, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC))
-        except OSError as exc:
-            if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-                return name
+        # ``os.access`` is False for a file not there: one another writer made after it
+        # looked is asked again (never opened: closing a descriptor of a log drops the
+        # POSIX locks this process's other connections hold on it); one removed meanwhile
+        # sends a row to the fallback, where nothing is lost.
+        there = not os.access(name, os.W_OK) and os.path.lexists(name)
+        if there and not os.access(name, os.W_OK):
+            return name
     return None
 
 

@@ -255,12 +255,12 @@ class AccessLog:
                             if runtime in held:
                                 held.move_to_end(runtime)
                             else:  # None when it cannot be had: fallback
+                                while len(held) >= HELD_LOGS:  # idle: their rows are written
+                                    _runtime, oldest = held.popitem(last=False)
+                                    if oldest is not None:
+                                        oldest.close()
                                 held[runtime] = hold_log(layout, runtime)
                             self._write(layout, runtime, *records)
-                            while len(held) > HELD_LOGS:  # its rows are written: no row lost
-                                _runtime, oldest = held.popitem(last=False)
-                                if oldest is not None:
-                                    oldest.close()
                         except Exception as exc:  # logging never fails a call, nor the writer
                             message = f"skillc: access log: {type(exc).__name__}: {exc}"
                             print(message, file=sys.stderr, flush=True)

@@ -34,7 +34,7 @@ import sqlite3
 import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import closing, contextmanager, nullcontext
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -53,6 +53,7 @@ from skillc_index.clock import utc_now
 from skillc_index.diagnostics import Diagnostic, Notice, logging_disabled, stale_local_logs
 from skillc_index.layout import META_DIR, Layout, ResolvedSkill
 from skillc_index.record import Record
+from skillc_index.sqlite import writing
 from skillc_index.text import valid_utf8
 
 
@@ -130,13 +131,8 @@ def write_log(
     """Run ``statement`` once for each of ``values`` on the log at ``path`` (made when
     missing; :class:`ForeignLog` when not skillc's) in one short transaction: how rows and
     moves (:func:`~.moves.record_move`) are written."""
-    db = connect(path, busy_timeout_ms)
-    try:
-        db.execute("BEGIN IMMEDIATE")
+    with closing(connect(path, busy_timeout_ms)) as db, writing(db):
         db.executemany(statement, values)
-        db.execute("COMMIT")
-    finally:
-        db.close()  # rolls back what was not committed
 
 
 def prune_rows(path: Path, before: str, *, dry_run: bool = False) -> int:
@@ -158,13 +154,8 @@ def prune_rows(path: Path, before: str, *, dry_run: bool = False) -> int:
             return int(db.execute(f"SELECT COUNT(*) {older}", (before,)).fetchone()[0])
         finally:
             db.close()
-    db = connect(path)
-    try:
-        db.execute("BEGIN IMMEDIATE")
+    with closing(connect(path)) as db, writing(db):
         deleted = db.execute(f"DELETE {older}", (before,)).rowcount
-        db.execute("COMMIT")
-    finally:
-        db.close()  # rolls back what was not committed
     return int(deleted)
 
 
