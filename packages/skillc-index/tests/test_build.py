@@ -993,16 +993,16 @@ def test_a_store_skill_imported_again_reads_and_hashes_its_folder_once(
     """Building the store skill by name walks and hashes the folder it was imported from once,
     and reads its import record once (it did three reads and two walks and hashes)."""
     import skillc_index.build.skill
-    import skillc_index.files
+    import skillc_index.digests
 
     folder = write_skill(project / "drafts" / "mine")
     build("./drafts/mine")
     with (folder / "SKILL.md").open("a", encoding="utf-8") as handle:
         handle.write("\n## Edited\n")
     reads = count_calls(ImportRecord, "read")
-    hashed = count_calls(skillc_index.files, "file_digests")
+    hashed = count_calls(skillc_index.digests, "file_digests")
     walks = count_calls(skillc_index.build.skill, "walk_skill")
-    walked = count_calls(skillc_index.files, "walk_skill")  # source_hash's own walk
+    walked = count_calls(skillc_index.digests, "walk_skill")  # source_hash's own walk
     assert build("mine").import_action == "replace"
     assert reads == [(store / "mine",)]
     assert [call[0] for call in hashed].count(folder) == 1

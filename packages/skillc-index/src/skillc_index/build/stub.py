@@ -139,17 +139,18 @@ def _frontmatter_yaml(frontmatter: Mapping[str, Any]) -> str:
     string with a line break is one double-quoted line."""
     import yaml
 
-    for astral in (False, True):
-        dumped: str = yaml.dump(
-            dict(frontmatter),
-            Dumper=_dumper(astral),
-            sort_keys=False,
-            allow_unicode=True,
-            width=_NO_WRAP,
-            default_flow_style=False,
-        )
-        if "\\U" not in dumped:  # no character escaped that the Python emitter writes as is
-            break
+    data = dict(frontmatter)
+    # libyaml escapes every character past U+FFFF; the Python emitter writes the printable
+    # ones as they are (``repr`` shows those, and escapes the others, which both escape)
+    astral = any(ord(char) > 0xFFFF for char in repr(data))
+    dumped: str = yaml.dump(
+        data,
+        Dumper=_dumper(astral),
+        sort_keys=False,
+        allow_unicode=True,
+        width=_NO_WRAP,
+        default_flow_style=False,
+    )
     return dumped
 
 
