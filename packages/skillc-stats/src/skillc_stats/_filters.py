@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -51,13 +51,6 @@ class Filters:
     users: tuple[str, ...] = ()
     machines: tuple[str, ...] = ()
 
-    @property
-    def empty(self) -> bool:
-        """Whether the time range holds no whole second (``since`` and ``until`` given in order
-        within one second: rounded, ``since`` is after ``until``): no row is within it, so
-        every query answers none without reading a log or a store (:class:`NoRows`)."""
-        return self.since is not None and self.until is not None and self.since > self.until
-
     def to_dict(self) -> dict[str, Any]:
         """The ``filters`` field of RFC-0003:C-SCHEMA (``users`` and ``machines`` added when
         set: they exist in the team store only)."""
@@ -70,35 +63,6 @@ class Filters:
             if getattr(self, name):
                 applied[name] = list(getattr(self, name))
         return applied
-
-
-class NoRows:
-    """The rows of an empty time range (:attr:`Filters.empty`) as a skill's query reads them
-    (:class:`~skillc_index.accesslog.reader.StatsLog`): none, and no log nor store opened."""
-
-    def close(self) -> None:
-        """Nothing was opened."""
-
-    def period(self) -> tuple[str | None, str | None]:
-        return None, None
-
-    def command_args_counts(self) -> list[Any]:
-        return []
-
-    def args_counts(self, command: str) -> list[Any]:
-        return []
-
-    def error_counts(self) -> list[Any]:
-        return []
-
-    def cwd_counts(self) -> list[Any]:
-        return []
-
-    def day_counts(self) -> list[Any]:
-        return []
-
-    def counts(self, keys: Sequence[str]) -> list[Any]:
-        return []
 
 
 def format_utc(moment: datetime) -> str:

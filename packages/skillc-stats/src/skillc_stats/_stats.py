@@ -60,7 +60,7 @@ from skillc_index import (
 )
 from skillc_index.accesslog import primary_log
 from skillc_index.accesslog.reader import CommandCount, LocalRows, StatsLog, command_kind
-from skillc_stats._filters import Filters, Folders, Names, NoRows, Time, team_filters
+from skillc_stats._filters import Filters, Folders, Names, Time, team_filters
 from skillc_stats.operations import GroupBy
 
 if TYPE_CHECKING:
@@ -209,11 +209,9 @@ class StatsQuery:
         self.filters = filters
         self._notes: dict[str, Notice] = {}
         """The periods :meth:`trend` left out, by period kind (:func:`periods_note`)."""
-        self._source: LocalRows | TeamStore | NoRows
-        self._log: StatsLog | TeamStatsLog | NoRows
-        if filters.empty:  # no row is within: none read (a store given still closed)
-            self._source, self._log = store or NoRows(), NoRows()
-        elif store is None:
+        self._source: LocalRows | TeamStore
+        self._log: StatsLog | TeamStatsLog
+        if store is None:
             from skillc_stats._usage import own_folders
 
             self._source = LocalRows(primary_log(skill.runtime))
@@ -622,8 +620,6 @@ def prepare(
         layout = Layout.discover()
     filters = team_filters(layout, since, until, projects, store, users, machines)
     resolved = skill if isinstance(skill, ResolvedSkill) else resolve_skill(skill, layout)
-    if filters.empty:  # no row is within (Filters.empty): no log nor store is opened
-        return StatsQuery(resolved, filters)
     if store is None:
         from skillc_stats._usage import logged_folders
 

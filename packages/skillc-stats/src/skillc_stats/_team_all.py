@@ -193,6 +193,11 @@ def plain_statement(filters: Filters) -> tuple[str, list[Any]]:
 #: period hold the sums of each kind; the daily one and the rows are classified here.
 _PERIOD = {"usage_months": "month", "usage_weeks": "week", "usage_daily": "day"}
 _NO_TIMES = "CAST(NULL AS TEXT) AS first, CAST(NULL AS TEXT) AS last"
+#: The columns of :func:`_branch`, in no row (the union of no piece: :func:`_by_pieces`).
+_NO_ROW = (
+    "SELECT CAST(NULL AS TEXT) AS skill, CAST(NULL AS TEXT) AS cwd, 0 AS accesses, 0 AS uses, "
+    f"0 AS authored, {_NO_TIMES} WHERE FALSE"
+)
 
 
 def _branch(piece: Piece, where: str, params: list[Any]) -> tuple[str, list[Any]]:
@@ -264,7 +269,9 @@ def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
                 [*cut_params, *check_params],
             )
         )
-    union = " UNION ALL ".join(branch for branch, _ in branches)
+    # (a range holding no whole second and no row's instant, since after until once rounded,
+    # has no branch: a select of their columns that returns no row)
+    union = " UNION ALL ".join(branch for branch, _ in branches) or _NO_ROW
     values = [value for _, branch_params in branches for value in branch_params]
     edge, edge_params = edges(filters, "c.skill", commands=USE_COMMANDS)
     # summed by skill and folder (a hash table), then by skill; a skill whose pieces sum to

@@ -375,10 +375,9 @@ def all_answers(
             found = all_response(usage, trend, by)
         return found, extra, tuple(counts.notes.values())
 
-    if store is None or filters.empty:  # (no row is within: no log nor store is read)
+    if store is None:
         notes: dict[str, Notice] = {}
-        # (in inventory order: one map for both answers)
-        logs = {} if filters.empty else logs_of(skills, layout)
+        logs = logs_of(skills, layout)  # (in inventory order: one map for both answers)
         versioned: dict[Path, dict[str, str]] = {}  # (a plugin's versions looked up once)
         entries = local_usage(skills, layout, filters, notes, logs, versioned)
         usage = usage_response(entries, filters)
