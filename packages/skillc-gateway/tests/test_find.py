@@ -422,8 +422,8 @@ def test_thai_runs_are_cut_into_pairs_of_graphemes_and_indic_words_keep_their_ma
     from skillc_gateway.catalog.rank import query_terms
 
     assert postings.cjk_pairs("\u0e15\u0e49\u0e21\u0e22\u0e33") == (
-        " \u0e15\u0e49\u0e21 \u0e21\u0e22 \u0e22\u0e33 "
-    )  # ต้ม มย ยำ
+        " \u0e15\u0e49\u0e21 \u0e21\u0e22\u0e33 "
+    )  # ต้ม มยำ (ยำ one grapheme: SARA AM stays with its letter)
     assert postings.cjk_pairs("\u0e01 x") == " \u0e01  x"  # a run of one stays one
     assert postings.cjk_pairs("\u0915\u094b\u092e\u093e") == "\u0915\u094b\u092e\u093e"  # कोमा
     assert query_terms("\u0915\u094b\u092e\u093e \u0915\u093e\u092e") == [
@@ -432,8 +432,24 @@ def test_thai_runs_are_cut_into_pairs_of_graphemes_and_indic_words_keep_their_ma
     ]
     assert query_terms("\u0e15\u0e49\u0e21\u0e22\u0e33") == [
         "\u0e15\u0e49\u0e21",
-        "\u0e21\u0e22",
-        "\u0e22\u0e33",
+        "\u0e21\u0e22\u0e33",
+    ]
+
+
+def test_thai_and_lao_sara_am_stays_in_the_grapheme_of_its_letter() -> None:
+    """SARA AM (Thai U+0E33, Lao U+0EB3) is a letter, not a combining mark, yet part of the
+    grapheme before it (``กำ``): the catalog's pairs were ``กำ ำลั ลัง`` (a pair made of ``ก``
+    and ``ำ``, then one starting with ``ำ``), where the index and the text cuts keep ``กำ``
+    together (one pattern for all: skillc-index's ``GRAPHEME``)."""
+    from skillc_gateway.catalog.rank import query_terms
+
+    assert postings.cjk_pairs("\u0e01\u0e33\u0e25\u0e31\u0e07") == (
+        " \u0e01\u0e33\u0e25\u0e31 \u0e25\u0e31\u0e07 "
+    )  # กำลั ลัง
+    assert postings.cjk_pairs("\u0e84\u0eb3") == " \u0e84\u0eb3 "  # ຄຳ: one grapheme
+    assert query_terms("\u0e01\u0e33\u0e25\u0e31\u0e07") == [
+        "\u0e01\u0e33\u0e25\u0e31",
+        "\u0e25\u0e31\u0e07",
     ]
 
 

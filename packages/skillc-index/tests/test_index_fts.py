@@ -12,6 +12,7 @@ from skillc_index.diagnostics import TooManyQueryWords
 from skillc_index.index.fts import (
     MAX_QUERY_WORDS,
     TOKENIZE_CLAUSES,
+    ZWSP,
     index_tokenizer,
     prepare_fts_text,
     restore_fts_text,
@@ -170,3 +171,17 @@ def test_thai_grapheme_level_matching(query: str, found: bool) -> None:
         (fts_query("ตะไคร้", "cjk"),),
     ).fetchone()
     assert restore_fts_text(row[0]) == "ช่วยแปลเอกสาร ใส่[ตะไคร้]และใบมะกรูด"
+
+
+@pytest.mark.parametrize("text", ["กำลังต้มยำกุ้ง", "ຄຳນາມ"])
+def test_a_thai_or_lao_grapheme_is_the_same_to_the_index_and_the_cuts(text: str) -> None:
+    """Under ``cjk`` each grapheme of a Thai or Lao run is a token, cut where the text cuts
+    of the kit cut (:func:`skillc_index.text.grapheme_boundary`): SARA AM (U+0E33, U+0EB3),
+    a letter that is no combining mark, stays with the letter before it (``ก`` and ``ำ``
+    of ``กำลัง`` were two tokens)."""
+    from skillc_index.text import grapheme_boundary
+
+    tokens = [token for token in prepare_fts_text(text, "cjk").split(ZWSP) if token]
+    starts = [sum(map(len, tokens[:n])) for n in range(len(tokens) + 1)]
+    assert starts == [i for i in range(len(text) + 1) if grapheme_boundary(text, i) == i]
+    assert prepare_fts_text("กำลัง", "cjk") == f"{ZWSP}กำ{ZWSP}{ZWSP}ลั{ZWSP}{ZWSP}ง{ZWSP}"

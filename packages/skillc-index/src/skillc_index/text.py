@@ -322,8 +322,10 @@ ELLIPSIS = "\u2026"
 
 
 #: What a character never starts a grapheme of its own with, though it is no combining mark:
-#: Thai and Lao SARA AM (spacing marks), the joiner, emoji skin tones and tag characters.
-_ATTACHED = re.compile("[\u0e33\u0eb3\u200d\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]")
+#: Thai and Lao SARA AM (:data:`~skillc_index.index.scripts.ATTACHED_LETTERS`, the list the
+#: index's graphemes take too), the joiner, emoji skin tones and tag characters (compiled on
+#: first use).
+_ATTACHED: re.Pattern[str] | None = None
 _REGIONAL = range(0x1F1E6, 0x1F200)
 
 
@@ -337,8 +339,15 @@ def _within(text: str, index: int) -> bool:
         return True
     if ord(char) < 0x300:
         return False
+    global _ATTACHED
     import unicodedata
 
+    if _ATTACHED is None:
+        from skillc_index.index.scripts import ATTACHED_LETTERS
+
+        _ATTACHED = re.compile(
+            f"[{ATTACHED_LETTERS}\u200d\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]"
+        )
     if unicodedata.category(char)[0] == "M" or _ATTACHED.match(char):
         return True
     if unicodedata.combining(before) == 9 and char.isalpha():  # a virama joins a conjunct

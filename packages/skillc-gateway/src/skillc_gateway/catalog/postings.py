@@ -71,13 +71,14 @@ __all__ = [
     "weight_sql",
 ]
 
-#: Bumped when the tables, the tokenizer or what a skill's text is read as change (13:
+#: Bumped when the tables, the tokenizer or what a skill's text is read as change (14:
+#: Thai and Lao SARA AM kept with the letter before it in a run's graphemes; 13:
 #: full-width ASCII read as ASCII; 12: the marks of Indic, Thai, Lao, Myanmar and Khmer words
 #: kept in them, runs of the last four cut in pairs; 11: its headings as ``outline``'s; 10 was
 #: a development build's): the catalog then indexes every skill anew. A change of
 #: skillc-index's parse does too: the catalog records the index schema version its headings
 #: were read under (``index_schema_version``).
-RANK_VERSION = 13
+RANK_VERSION = 14
 
 #: The catalog's tokenizer: words stemmed, diacritics removed, and the marks of Indic and
 #: Southeast Asian scripts kept in words (skillc-index's ``TOKEN_MARKS``).
@@ -254,7 +255,8 @@ def cjk_pairs(text: str) -> str:
     without spaces between words (Han, Kana, Hangul...: skillc-index's ``CJK_CHARS``) as its
     overlapping pairs of characters, a word each (``作成する`` -> ``作成 成す する``; a run of
     one character stays one), a run of Thai, Lao, Myanmar or Khmer (``SPACELESS_CHARS``) as
-    its overlapping pairs of graphemes (a letter with its marks: ``ต้มยำ`` -> ``ต้ม มย ยำ``),
+    its overlapping pairs of graphemes (a letter with its marks, skillc-index's ``GRAPHEME``:
+    ``ต้มยำ`` -> ``ต้ม มยำ``),
     the full-width forms of ASCII as ASCII (skillc-index's ``narrow``: ``ＰＤＦ`` is ``PDF``),
     the rest as it is. The tokenizer keeps such a run as one word,
     so a request matched only the skills holding that very run; the pairs are what CJK
@@ -273,10 +275,10 @@ def cjk_pairs(text: str) -> str:
         return text  # most texts: a memchr a byte over their bytes (a pattern was 5x slower)
     if _CJK_RUN is None:
         global _GRAPHEME
-        from skillc_index.index.scripts import CJK_CHARS, SCRIPT_MARKS, SPACELESS_CHARS
+        from skillc_index.index.scripts import CJK_CHARS, GRAPHEME
 
-        _CJK_RUN = re.compile(f"({CJK_CHARS}+)|(?:{SPACELESS_CHARS}{SCRIPT_MARKS}*)+")
-        _GRAPHEME = re.compile(f".{SCRIPT_MARKS}*")
+        _CJK_RUN = re.compile(f"({CJK_CHARS}+)|(?:{GRAPHEME})+")
+        _GRAPHEME = re.compile(GRAPHEME)
     return _CJK_RUN.sub(_pairs, text)
 
 

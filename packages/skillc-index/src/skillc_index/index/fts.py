@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from skillc_index.diagnostics import EmptyQuery, InternalError, TooManyQueryWords
-from skillc_index.index.scripts import CJK_CHARS, SCRIPT_MARKS, SPACELESS_CHARS, TOKEN_MARKS
+from skillc_index.index.scripts import CJK_CHARS, GRAPHEME, TOKEN_MARKS
 from skillc_index.text import valid_utf8
 
 __all__ = [
@@ -100,15 +100,15 @@ def prepare_fts_text(text: str, tokenizer: str) -> str:
     """Text as it goes into the ``sections`` table (and query words into MATCH).
 
     Unchanged for ``porter``/``unicode61``; for ``cjk``, every CJK character, and every
-    grapheme of Thai, Lao, Myanmar and Khmer (a letter with its marks:
-    :data:`SPACELESS_CHARS`), is wrapped in U+200B so that it is a token of its own (a hit
-    then never splits a letter from its tone mark).
+    grapheme of Thai, Lao, Myanmar and Khmer (a letter with its marks, SARA AM too:
+    :data:`~skillc_index.index.scripts.GRAPHEME`), is wrapped in U+200B so that it is a token
+    of its own (a hit then never splits a letter from its tone mark).
     """
     global _cjk_char
     if tokenizer != "cjk":
         return text
     if _cjk_char is None:  # compiled on first use: most indexes never need it
-        _cjk_char = re.compile(f"{CJK_CHARS}|{SPACELESS_CHARS}{SCRIPT_MARKS}*")
+        _cjk_char = re.compile(f"{CJK_CHARS}|{GRAPHEME}")
     return _cjk_char.sub(ZWSP + r"\g<0>" + ZWSP, text)
 
 

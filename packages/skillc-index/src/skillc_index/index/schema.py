@@ -6,7 +6,7 @@ of any file bumps it, so that every index made before is stale and built again (
 made by older code would otherwise still be current and serve the old parse;
 ``test_index_fingerprint`` fails until the version is bumped).
 
-Schema (version 8): the RFC's ``sections`` FTS5 table, ``headings`` table with
+Schema (version 9): the RFC's ``sections`` FTS5 table, ``headings`` table with
 ``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
 ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
 size, modification time, inode and change time of every source file at build time, so a
@@ -32,6 +32,9 @@ Version 8 has version 7's tables and rows; its FTS5 tokenizer keeps the marks of
 Southeast Asian scripts in words (``tokenchars``: :data:`~skillc_index.index.scripts.TOKEN_MARKS`)
 and the ``cjk`` setting sets each Thai, Lao, Myanmar and Khmer grapheme apart: version 7 split
 ``कोमा`` into ``क`` and ``म`` (so ``काम`` found it) and kept a Thai run as one word.
+Version 9 has version 8's tables; under ``cjk`` a Thai or Lao SARA AM (U+0E33, U+0EB3) stays
+in the grapheme of the letter before it (:data:`~skillc_index.index.scripts.GRAPHEME`):
+version 8 set ``ก`` and ``ำ`` of ``กำลัง`` apart.
 An index of another version is stale, so it is built again; so is a find catalog made under
 another version (it keeps each skill's headings). The version lives in
 :mod:`~skillc_index.index.version`, which imports nothing.

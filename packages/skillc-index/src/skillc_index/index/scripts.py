@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CJK_CHARS", "SCRIPT_MARKS", "SPACELESS_CHARS", "TOKEN_MARKS"]
+__all__ = [
+    "ATTACHED_LETTERS",
+    "CJK_CHARS",
+    "GRAPHEME",
+    "SCRIPT_MARKS",
+    "SPACELESS_CHARS",
+    "TOKEN_MARKS",
+]
 
 #: Scripts written without spaces between words (Han, Kana, Hangul, Bopomofo, Yi and their
 #: compatibility, extension and half-width blocks; 々 〆 〇 included): a character class.
@@ -66,6 +73,15 @@ SPACELESS_CHARS = (
     "\u1780-\u17d3\u17dd"  # Khmer
     "]"
 )
+#: Letters that belong to the grapheme of the letter before them though they are no
+#: combining mark (category Lo): Thai and Lao SARA AM (U+0E33, U+0EB3: ``กำ`` is one
+#: grapheme). The characters, for a character class (:data:`GRAPHEME`, and
+#: :func:`skillc_index.text.grapheme_boundary`'s).
+ATTACHED_LETTERS = "\u0e33\u0eb3"
+#: A grapheme of a run of :data:`SPACELESS_CHARS`: a letter with the marks that follow it
+#: (:data:`SCRIPT_MARKS`, :data:`ATTACHED_LETTERS`). The one pattern the ``cjk`` setting of
+#: the index and the find catalog cut such a run by.
+GRAPHEME = f"{SPACELESS_CHARS}[{SCRIPT_MARKS[1:-1]}{ATTACHED_LETTERS}]*"
 
 
 def _members(chars: str) -> str:
