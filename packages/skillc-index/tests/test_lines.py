@@ -218,7 +218,7 @@ def test_shell_word_writes_an_emoji_sequence_as_sh_reads_it() -> None:
 def test_tables_line_up_as_a_terminal_shows_them() -> None:
     """Cells were padded by code points: a CJK name (two columns a character), an emoji
     sequence or a decomposed accent pushed the next column off (audit unicode, item 6)."""
-    from skillc_index import display_width, table_lines
+    from skillc_index.text import display_width, table_lines
 
     assert [
         display_width(t) for t in ("abc", "日本語", "\U0001f469\u200d\U0001f4bb", "e\u0301")
