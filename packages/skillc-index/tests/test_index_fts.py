@@ -185,3 +185,15 @@ def test_a_thai_or_lao_grapheme_is_the_same_to_the_index_and_the_cuts(text: str)
     starts = [sum(map(len, tokens[:n])) for n in range(len(tokens) + 1)]
     assert starts == [i for i in range(len(text) + 1) if grapheme_boundary(text, i) == i]
     assert prepare_fts_text("กำลัง", "cjk") == f"{ZWSP}กำ{ZWSP}{ZWSP}ลั{ZWSP}{ZWSP}ง{ZWSP}"
+
+
+def test_the_marks_written_out_are_every_character_of_their_class() -> None:
+    """``scripts._MARK_CHARS`` (what ``tokenchars`` lists) is :data:`SCRIPT_MARKS` written
+    out, so that importing the index's text preparation expands no class."""
+    import re
+
+    from skillc_index.index import scripts
+
+    ranges = re.findall("(.)(?:-(.))?", scripts.SCRIPT_MARKS[1:-1])
+    every = "".join(chr(c) for a, b in ranges for c in range(ord(a), ord(b or a) + 1))
+    assert every == scripts._MARK_CHARS

@@ -28,9 +28,10 @@ Version 7 has version 6's rows; its ``files`` table records each file's inode an
 (``ino``, ``ctime_ns``) as well: a file replaced by one of the same size and modification
 time (unzipped from an archive with fixed dates, ``cp -p``, ``tar x``) was taken for the
 indexed one, and the readers served the old lines.
-Version 8 has version 7's tables and rows; its FTS5 tokenizer keeps the marks of the Indic and
-Southeast Asian scripts in words (``tokenchars``: :data:`~skillc_index.index.scripts.TOKEN_MARKS`)
-and the ``cjk`` setting sets each Thai, Lao, Myanmar and Khmer grapheme apart: version 7 split
+Version 8 has version 7's tables and rows; under the ``cjk`` setting its FTS5 tokenizer keeps
+the marks of the Indic and Southeast Asian scripts in words (``tokenchars``:
+:data:`~skillc_index.index.scripts.TOKEN_MARKS`) and sets each Thai, Lao, Myanmar and Khmer
+grapheme apart (the ``ascii`` setting keeps RFC-0004's clause exactly): version 7 split
 ``कोमा`` into ``क`` and ``म`` (so ``काम`` found it) and kept a Thai run as one word.
 Version 9 has version 8's tables; under ``cjk`` a Thai or Lao SARA AM (U+0E33, U+0EB3) stays
 in the grapheme of the letter before it (:data:`~skillc_index.index.scripts.GRAPHEME`):
@@ -41,8 +42,9 @@ another version (it keeps each skill's headings). The version lives in
 
 The FTS5 ``tokenize`` option is spliced into the DDL from the fixed table
 :data:`~skillc_index.index.fts.TOKENIZE_CLAUSES` (DDL cannot take parameters); every value
-goes through ``?`` parameters. It is the RFC's ``porter unicode61`` (or ``unicode61``) with a
-``tokenchars`` list: the marks above, which the RFC's tokenizer made word separators.
+goes through ``?`` parameters. It is the RFC's ``porter unicode61`` (or ``unicode61``) as
+written, and for ``cjk`` ``unicode61`` with a ``tokenchars`` list: the marks above, which the
+RFC's tokenizer makes word separators.
 """
 
 from __future__ import annotations
