@@ -292,6 +292,7 @@ def test_an_import_reads_the_folders_gitignore_files_once(
     three to hash them (the build by name, the plan, the copy): now once each. The folders
     are the walk's, so a folder holding hidden files only brings its ``.gitignore`` too, and
     the copy is then up to date."""
+    from skillc_index import digests
     from skillc_index import files as files_module
 
     folder = write_skill(project / "skills" / "demo", files={"refs/a.md": "a"})
@@ -306,7 +307,7 @@ def test_an_import_reads_the_folders_gitignore_files_once(
     assert "(up to date)" in skc("build", "demo").stdout
     (folder / ".gitignore").write_text("credentials.json\n*.key\n")  # the rules alone edited
     parsed = count_calls(files_module, "read_in_root")
-    hashed = count_calls(files_module, "file_sha256")
+    hashed = count_calls(digests, "file_sha256")
     done = skc("build", "demo")
     assert done.returncode == 0, done.stderr
     assert (copy / ".gitignore").read_text() == "credentials.json\n*.key\n"
