@@ -836,6 +836,7 @@ def test_ctrl_c_lets_the_running_builds_finish_and_starts_no_other(
 
 def test_a_second_ctrl_c_kills_the_running_builds_and_prints_no_traceback(
     clean_env: dict[str, str],
+    skc_on_path: None,  # else the build warns that skc is not on PATH (this env lacks it)
     project: Path,
     write_skill: WriteSkill,
     line_within: Callable[..., Any],

@@ -289,12 +289,14 @@ def unwritable_file(path: Path) -> Path | None:
     fallback, ``sync`` was E041) until someone removed them by hand."""
     for suffix in DB_FILES[:3]:
         name = path.with_name(path.name + suffix)
-        # ``os.access`` is False for a file not there: one another writer made after it
-        # looked is asked again (never opened: closing a descriptor of a log drops the
-        # POSIX locks this process's other connections hold on it); one removed meanwhile
-        # sends a row to the fallback, where nothing is lost.
-        there = not os.access(name, os.W_OK) and os.path.lexists(name)
-        if there and not os.access(name, os.W_OK):
+        # ``os.access`` is False for a file not there, and other writers make and remove a
+        # ``-wal`` and ``-shm`` all the time: only a file there and refused three times in a
+        # row counts (never opened to ask: closing a descriptor of a log drops the POSIX
+        # locks this process's other connections hold on it).
+        for _look in range(3):
+            if os.access(name, os.W_OK) or not os.path.lexists(name):
+                break
+        else:
             return name
     return None
 

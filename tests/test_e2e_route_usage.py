@@ -1,6 +1,7 @@
 """A skill's uses across ``route install`` and ``uninstall``: rows name the folder the skill
 was read from, which the route moves (the agent folder, then the store, then the agent
-folder again); the moves recorded in the log keep every use the skill's own."""
+folder again); the moves recorded in the log keep every use the skill's own. End to end: it
+takes ``route`` (skillc-index), ``outline`` (skillc-gateway) and ``stats`` (skillc-stats)."""
 
 from __future__ import annotations
 
@@ -22,13 +23,15 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def test_uses_stay_the_skills_across_route_install_and_uninstall(
-    cli: Callable[..., Run], project: Path, layout: Layout, write_skill: Callable[..., Path]
+    cli: Callable[..., Run], project: Path, home: Path, write_skill: Callable[..., Path]
 ) -> None:
     """Used once in ``.cursor/skills``, once while routed (read from the store), once put
     back: ``stats NAME`` counted 1, 1, 1 (each folder's own) where it is 1, 2, 3, and
     ``stats --all``, its trends and the listing's ranking (``skc list``) alike. No row of
     the log is edited (a team store compares them): the move is recorded beside them."""
     skc = cli("skc")
+    (project / ".skillc" / "skills").mkdir(parents=True, exist_ok=True)
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
     write_skill(project / ".cursor" / "skills" / "cursor-own", "cursor-own")
     log = layout.runtime_store("project") / "cursor-own" / ".skillc-meta" / "logs.db"
 
