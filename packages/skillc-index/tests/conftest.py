@@ -5,8 +5,10 @@ checkout's conftest.py)."""
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,3 +81,26 @@ def build(layout: Layout) -> Callable[..., BuildResult]:
         return build_skill(skill, layout, config=load_config(layout, env={}), **options)  # type: ignore[arg-type]
 
     return run
+
+
+class CtrlCAfterCommit:
+    """A connection on which a Ctrl-C lands on return from ``COMMIT``: after the commit (a
+    slow, fsyncing one), where a ROLLBACK finds no transaction any more."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        cursor = self.db.execute(sql, *args)
+        if sql == "COMMIT":
+            raise KeyboardInterrupt
+        return cursor
+
+
+@pytest.fixture
+def ctrl_c_after_commit() -> type[CtrlCAfterCommit]:
+    """:class:`CtrlCAfterCommit`, the connection a Ctrl-C interrupts after its commit."""
+    return CtrlCAfterCommit

@@ -9,7 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -854,7 +854,9 @@ def test_the_sessions_of_one_access_are_counted_by_one_read(tmp_path: Path) -> N
 
 
 def test_a_ctrl_c_after_the_copy_committed_stays_a_ctrl_c(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    ctrl_c_after_commit: Callable[[sqlite3.Connection], Any],
 ) -> None:
     """A Ctrl-C that lands on return from the copy's ``COMMIT`` (a slow, fsyncing one) is
     raised as it is: its ROLLBACK raised "cannot rollback - no transaction is active",
@@ -862,24 +864,11 @@ def test_a_ctrl_c_after_the_copy_committed_stays_a_ctrl_c(
     The rows are in."""
     from skillc_index.accesslog import merge
 
-    class CtrlCAfterCommit:
-        def __init__(self, db: sqlite3.Connection) -> None:
-            self.db = db
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(self.db, name)
-
-        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
-            cursor = self.db.execute(sql, *args)
-            if sql == "COMMIT":
-                raise KeyboardInterrupt
-            return cursor
-
     source, destination = tmp_path / "fallback.db", tmp_path / "logs.db"
     insert(source, [record(run_id="run-1"), record(run_id="run-2")])
     with closing(connect(source)) as db:
         copied = merge.read_identities(db)
-    monkeypatch.setattr(merge, "connect", lambda path: CtrlCAfterCommit(connect(path)))
+    monkeypatch.setattr(merge, "connect", lambda path: ctrl_c_after_commit(connect(path)))
     with pytest.raises(KeyboardInterrupt):
         merge.copy_missing(destination, copied)
     assert [row["run_id"] for row in rows(destination)] == ["run-1", "run-2"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,30 +52,16 @@ def test_a_connection_for_other_threads(tmp_path: Path, mode: Mode) -> None:
         own.close()
 
 
-class _CtrlCAfterCommit:
-    """A connection on which a Ctrl-C lands on return from ``COMMIT``: after the commit."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self.db, name)
-
-    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
-        cursor = self.db.execute(sql, *args)
-        if sql == "COMMIT":
-            raise KeyboardInterrupt
-        return cursor
-
-
-def test_writing_keeps_an_interrupt_that_comes_after_the_commit(tmp_path: Path) -> None:
+def test_writing_keeps_an_interrupt_that_comes_after_the_commit(
+    tmp_path: Path, ctrl_c_after_commit: Callable[[sqlite3.Connection], Any]
+) -> None:
     """``writing`` rolls back what the body began, and only that: a Ctrl-C on return from
     a slow ``COMMIT`` was replaced by ROLLBACK's "no transaction is active" (``skc sync``
     reported E041 and went on with the next skill)."""
     db = connect(tmp_path / "a.db", mode="rwc", timeout_ms=1)
     try:
         db.execute("CREATE TABLE t (x)")
-        with pytest.raises(KeyboardInterrupt), writing(_CtrlCAfterCommit(db)):  # type: ignore[arg-type]
+        with pytest.raises(KeyboardInterrupt), writing(ctrl_c_after_commit(db)):  # type: ignore[arg-type]
             db.execute("INSERT INTO t VALUES (1)")
         with pytest.raises(ZeroDivisionError), writing(db):
             db.execute("INSERT INTO t VALUES (2)")
