@@ -98,3 +98,25 @@ def test_a_locked_folder_another_run_makes_at_once_is_locked_all_the_same(
     with atomic.locked_folder(tmp_path / "new" / "er", 0, make=True):  # made for it
         assert (tmp_path / "new" / "er").is_dir()
     assert not (tmp_path / "new").exists()  # nothing written: removed again
+
+
+def test_a_replacing_write_removes_what_a_killed_write_of_it_left(tmp_path: Path) -> None:
+    """``skillc-lint --fix`` killed between writing a SKILL.md's new text and renaming it
+    left ``.SKILL.md.tmp.<pid>-<hex>`` in the skill folder, and no later run removed it: the
+    next write of that file does (another file's, a live process's and a folder stay)."""
+    from skillc_index.atomic import write_file_atomic
+
+    target = tmp_path / "SKILL.md"
+    target.write_text("old")
+    left = tmp_path / f".SKILL.md.tmp.{_dead_pid()}-0a1b2c3d"
+    left.write_text("new, never renamed")
+    live = tmp_path / f".SKILL.md.tmp.{os.getpid()}-0a1b2c3d"
+    live.write_text("being written")
+    other = tmp_path / f".README.md.tmp.{_dead_pid()}-0a1b2c3d"
+    other.write_text("another file's")
+    folder = tmp_path / f".SKILL.md.tmp.{_dead_pid()}-1a1b2c3d"
+    folder.mkdir()
+    write_file_atomic(target, b"fixed")
+    assert target.read_text() == "fixed"
+    assert not left.exists()
+    assert live.exists() and other.exists() and folder.is_dir()

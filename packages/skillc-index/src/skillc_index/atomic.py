@@ -334,13 +334,13 @@ def write_file_atomic(
     caller read it: the time it leaves another writer is the rename's, not the write's).
     ``replace=False``: a new file, never one replacing what is there (``FileExistsError``, as
     ``open(path, "x")``, which made it empty first: a kill then left it so), hard-linked into
-    place (a link fails when the name is taken) and the temporary name removed, the temporary
-    files a killed run left for it removed first; on a file system without hard links (FAT),
-    created exclusively and written."""
+    place (a link fails when the name is taken) and the temporary name removed; on a file
+    system without hard links (FAT), created exclusively and written. Either way the
+    temporary files a killed run left for ``path`` are removed first (a listing of its folder:
+    ``skillc-lint --fix`` killed in its fsync left a hidden copy of SKILL.md in the skill)."""
     if parents:
         ensure_dir(path.parent)
-    if not replace:
-        _remove_abandoned_files([path])
+    _remove_abandoned_files([path])
     temporary = _written(path, data, mode, sync=sync)
     try:
         if before_rename is not None:
