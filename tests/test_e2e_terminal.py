@@ -210,3 +210,35 @@ def test_a_reader_that_leaves_early_gets_the_sigpipe_status_and_no_word(
             process.stdout.close()  # the reader leaves: the rest cannot be written
             code = process.wait(timeout=120)
         assert (args[0], code, errors.read_text()) == (args[0], 141, "")
+
+
+_INTERRUPTING_CLICK = """\
+import importlib, os, sys
+if not os.environ.get("INTERRUPTED_ONCE"):
+    os.environ["INTERRUPTED_ONCE"] = "1"
+    raise KeyboardInterrupt
+here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
+del sys.modules["click"]
+sys.modules["click"] = importlib.import_module("click")
+"""
+
+
+@pytest.mark.parametrize(
+    "name", ["skc", "skillc-index", "skillc-lint", "skillc-gateway", "skillc-stats", "skillc-mcp"]
+)
+def test_a_ctrl_c_while_a_script_loads_exits_130_printing_nothing(
+    script: Callable[[str], Run], tmp_path: Path, name: str
+) -> None:
+    """A Ctrl-C while ``skillc-lint`` imported click (a few hundred milliseconds on a busy
+    machine, before ``main`` could catch anything) printed a ``KeyboardInterrupt`` traceback.
+    Here the interrupt is made to land there: a ``click`` first on ``PYTHONPATH`` raises it as
+    it is first imported (once, as a Ctrl-C lands; an import after it gets the real one). Each
+    script exits 130 and prints nothing, as a Ctrl-C does later on."""
+    fake = tmp_path / "interrupting" / "click"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text(_INTERRUPTING_CLICK)
+    done = script(name)("--version", env_extra={"PYTHONPATH": str(fake.parent)})
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == ""
+    assert done.stdout == ""

@@ -124,3 +124,18 @@ def flush_output() -> None:
     (the language server's, at the client's ``exit``) has nothing left to flush."""
     if not sys.stdout.closed:
         sys.stdout.flush()
+
+
+def script(module: str, *args: object) -> int:
+    """A console script: ``module``'s ``main(*args)``, the kit's command line there, run and
+    its exit status returned. Its module imports click and the kit before ``main`` can catch
+    anything, so a Ctrl-C while it loads (a few hundred milliseconds on a busy machine) is
+    caught here: :data:`INTERRUPTED`, printing nothing, where Python printed a traceback."""
+    try:
+        from importlib import import_module
+
+        main = import_module(module).main
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    code: int = main(*args)
+    return code

@@ -43,10 +43,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         open_closed_streams()
     parsed = parse(args)
-    if parsed is None:
-        from skillc_mcp.cli import main as click_main
+    if parsed is None:  # click's command, a Ctrl-C while it loads quiet (streams.script)
+        from skillc_index.streams import script
 
-        return click_main(args)
+        return script("skillc_mcp.cli", args)
     cwd, allowed_targets, log_requests = parsed
     try:
         return serve(cwd, log_requests=log_requests, allowed_targets=allowed_targets)
