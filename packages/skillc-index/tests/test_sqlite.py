@@ -70,3 +70,30 @@ def test_writing_keeps_an_interrupt_that_comes_after_the_commit(
         assert db.execute("SELECT x FROM t").fetchall() == [(1,)]
     finally:
         db.close()
+
+
+@pytest.mark.parametrize("umask", [0o002, 0o022, 0o077])
+def test_a_database_made_gets_the_mode_the_umask_gives(tmp_path: Path, umask: int) -> None:
+    """SQLite made every database 0o644 whatever the umask: a group sharing a project under
+    ``umask 002`` could not write its ``logs.db``. Its ``-wal`` and ``-shm`` take the file's;
+    a database there already keeps its mode."""
+    import os
+    import stat
+
+    from skillc_index.sqlite import use_wal
+
+    path = tmp_path / "logs.db"
+    old = os.umask(umask)
+    try:
+        db = connect(path, mode="rwc", timeout_ms=1000)
+        use_wal(db, 1000)
+        with writing(db):
+            db.execute("CREATE TABLE t (x)")
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+        db.close()
+        path.chmod(0o600)
+        connect(path, mode="rwc", timeout_ms=1000).close()
+    finally:
+        os.umask(old)
+    assert modes == dict.fromkeys(("logs.db", "logs.db-wal", "logs.db-shm"), 0o666 & ~umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600

@@ -44,11 +44,19 @@ def connect(
     opened (for ``ro``/``rw``: when there is no file), and when ``path`` is there but is no
     regular file: a FIFO (a stranger's ``logs.db``) blocked a read-only open for ever.
     ``check_same_thread=False``: the connection may be used by other threads than its
-    opener's (the caller serializes them: the find catalog, its ranker's background)."""
+    opener's (the caller serializes them: the find catalog, its ranker's background). A
+    database ``rwc`` creates gets the mode any new file gets (0o666 less the umask), where
+    SQLite's own is 0o644 whatever the umask: under ``umask 002`` a project's ``logs.db``
+    was not writable by the group sharing it (its ``-wal`` and ``-shm`` take the file's)."""
     try:
         mode_bits = Path(path).stat().st_mode
+    except FileNotFoundError:
+        if mode == "rwc":
+            with contextlib.suppress(OSError):  # SQLite says what it says
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666))
+        mode_bits = stat.S_IFREG
     except (OSError, ValueError):
-        mode_bits = stat.S_IFREG  # nothing there (or no such name): SQLite says what it says
+        mode_bits = stat.S_IFREG  # no such name (a NUL): SQLite says what it says
     if not stat.S_ISREG(mode_bits):
         raise sqlite3.OperationalError("not a regular file")
     db = sqlite3.connect(
