@@ -241,3 +241,30 @@ def test_archives_over_a_piece_hold_no_file_open_till_written(
     with zipfile.ZipFile(zips[0]) as opened:
         assert opened.testzip() is None
     assert not list(spool.iterdir())
+
+
+def test_the_spool_a_killed_run_left_is_removed_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``skc package`` killed (SIGKILL: no clean-up) left its ``skc-package-*`` folder of
+    archives in ``$TMPDIR`` for good. The folder is named for its process, and the next
+    run's removes those of processes gone; a running process's and other names stay."""
+    import tempfile
+
+    from skillc_index.package.archive import Spool
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    left = tmp_path / f".skc-package.{child.pid}-0a1b2c3d"
+    running = tmp_path / f".skc-package.{os.getpid()}-0a1b2c3d"
+    other = tmp_path / f".other.{child.pid}-0a1b2c3d"
+    for folder in (left, running, other):
+        folder.mkdir()
+        (folder / "tmp1.zip").write_bytes(b"archive")
+    with Spool() as spool:
+        path, handle = spool.new_file()
+        handle.close()
+        assert Path(path).parent.parent == tmp_path
+        assert not left.exists()
+    assert sorted(tmp_path.iterdir()) == sorted([running, other])

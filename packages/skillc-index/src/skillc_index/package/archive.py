@@ -18,7 +18,7 @@ from contextlib import AbstractContextManager
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tempfile import TemporaryDirectory
+    from pathlib import Path
 
 __all__ = [
     "CHUNK",
@@ -123,17 +123,21 @@ def write_content(content: Content, out: IO[bytes]) -> None:
 class Spool:
     """The temporary folder of one run's archives over a piece (:func:`zip_blob`), made for
     the first of them and removed with all it holds when the run ends (``with``): each is a
-    file of its own there, closed once hashed, so a package of many holds one open at most."""
+    file of its own there, closed once hashed, so a package of many holds one open at most.
+    The folder is ``$TMPDIR/.skc-package.<pid>-<hex>`` (:func:`~skillc_index.atomic.staging_dir`):
+    one a killed run left (SIGKILL reaches no clean-up) is removed by the next run's."""
 
     def __init__(self) -> None:
-        self._folder: TemporaryDirectory[str] | None = None
+        self._folder: Path | None = None
 
     def __enter__(self) -> Spool:
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._folder is not None:
-            self._folder.cleanup()
+            import shutil
+
+            shutil.rmtree(self._folder, ignore_errors=True)
 
     def new_file(self) -> tuple[str, IO[bytes]]:
         """The path of a new empty file in the folder, and the file open to write and read."""
@@ -141,8 +145,12 @@ class Spool:
         import tempfile
 
         if self._folder is None:
-            self._folder = tempfile.TemporaryDirectory(prefix="skc-package-")
-        fd, path = tempfile.mkstemp(".zip", dir=self._folder.name)
+            from pathlib import Path
+
+            from skillc_index.atomic import staging_dir
+
+            self._folder = staging_dir(Path(tempfile.gettempdir()), "skc-package")
+        fd, path = tempfile.mkstemp(".zip", dir=self._folder)
         return path, os.fdopen(fd, "w+b")
 
 
