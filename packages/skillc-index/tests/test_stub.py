@@ -359,6 +359,22 @@ def test_emoji_and_cjk_extension_b_are_written_as_they_are() -> None:
     assert split(text)[0] == frontmatter
 
 
+def test_bidirectional_controls_and_blank_characters_are_escaped_in_the_frontmatter() -> None:
+    """PyYAML wrote a right-to-left override, a zero-width space or a word joiner as it is
+    inside double quotes: a stub an agent loads read otherwise than the data it holds
+    (``evil\u202egnp.exe``). Each is its escape; the data loads back the same."""
+    frontmatter = {
+        "name": "demo",
+        "description": "Opens invoice\u202egnp.exe files and a\u200bb with \u2066isolate\u2069.",
+        "metadata": {"tag\u200f": ["x\u2060y", "plain"]},
+    }
+    text = render(frontmatter)
+    block = text.split("\n---\n")[0]
+    assert block.isascii()
+    assert '"Opens invoice\\u202egnp.exe files and a\\u200bb with \\u2066isolate\\u2069."' in block
+    assert split(text)[0] == frontmatter
+
+
 def test_the_body_stays_within_the_cap_whatever_the_frontmatter() -> None:
     headings = [(level, f"H {n}") for n in range(500) for level in (1, 2, 3)]
     references = [Reference(f"r{n}.md", f"R {n}", "d" * 500) for n in range(500)]

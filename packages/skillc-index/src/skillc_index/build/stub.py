@@ -66,7 +66,9 @@ REFERENCES_LABEL = "References (query by title only)"
 #: 10: emoji and other characters past U+FFFF written as they are in the frontmatter (not
 #: ``\\U0001F680``), a joiner no reason to quote; descriptions cut where no grapheme splits;
 #: a heading holding an emoji sequence quoted as ``sh`` reads it (not bash's ``$'...'``).
-STUB_FORMAT = 10
+#: 11: a bidirectional control or a character that shows as nothing escaped in the
+#: frontmatter (``\\u202e``, not the character inside double quotes).
+STUB_FORMAT = 11
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
 # takes an int, not math.inf).
@@ -136,7 +138,10 @@ def _frontmatter_yaml(frontmatter: Mapping[str, Any]) -> str:
     What PyYAML writes loads back to the same data, and it cannot end the block early: a top
     level key is a plain or quoted scalar on its line, every other line of a value is
     indented (or a ``- `` item), a string that reads as ``---``/``...`` is quoted, and a
-    string with a line break is one double-quoted line."""
+    string with a line break is one double-quoted line. A bidirectional control or a
+    character that shows as nothing, which PyYAML writes as it is inside double quotes, is
+    written as its escape (:func:`~skillc_index.text.printable`, line by line: each such string
+    is double-quoted, :func:`_represent_str`), so the stub reads as the data it holds."""
     import yaml
 
     data = dict(frontmatter)
@@ -151,7 +156,7 @@ def _frontmatter_yaml(frontmatter: Mapping[str, Any]) -> str:
         width=_NO_WRAP,
         default_flow_style=False,
     )
-    return dumped
+    return "\n".join(printable(line) for line in dumped.split("\n"))
 
 
 #: What the show command line says of the entries listed with their own command.
