@@ -149,7 +149,7 @@ def test_a_closed_stdout_or_stderr_costs_no_command_its_work(
 def test_find_writes_utf8_whatever_the_streams_encoding(
     skc_path: Path, clean_env: dict[str, str], project: Path
 ) -> None:
-    """As click writes every other command's output: ``PYTHONIOENCODING=ascii`` made a find
+    """As every command's JSON is written: ``PYTHONIOENCODING=ascii`` made a find
     over a skill described in French an E999 UnicodeEncodeError."""
     write(
         project / ".skillc/skills/cafe/SKILL.md",

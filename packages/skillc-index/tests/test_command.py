@@ -4,6 +4,7 @@ its result's shape."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -122,6 +123,15 @@ def test_json_is_the_results_dict_and_warnings_go_to_stderr() -> None:
     assert done.exit_code == 0
     assert done.stdout.strip() == '{\n  "skill": "x",\n  "said": [\n    "a"\n  ]\n}'
     assert "said it" in done.stderr
+
+
+def test_json_is_utf8_whatever_the_streams_encoding() -> None:
+    """``PYTHONIOENCODING=latin-1`` (a redirected stdout's Windows code page): a heading
+    ``Café ☕`` made ``--format json`` (and lint's sarif) an E999 ``UnicodeEncodeError``;
+    the JSON is UTF-8 bytes, as ``skc find`` writes its answer (``streams.write_stdout``)."""
+    done = CliRunner(charset="latin-1").invoke(echo_command, ["x", "Café ☕", "--format", "json"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout_bytes.decode("utf-8")) == {"skill": "x", "said": ["Café ☕"]}
 
 
 def test_a_value_out_of_range_is_a_usage_error() -> None:

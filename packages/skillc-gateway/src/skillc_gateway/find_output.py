@@ -7,7 +7,6 @@ Imported by the quick path: the standard library only at module level.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,18 +34,9 @@ def print_answer(layout: Layout, result: FindResult, output_format: str, spell: 
         text = json_text(result.to_dict())
     else:
         text = render_text(layout, result, spell)
-    out = getattr(sys.stdout, "buffer", None)
-    if out is None:  # a stream of text only (an embedder's)
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-        return
-    # UTF-8, as click writes the other commands' output, whatever the stream's encoding
-    # (PYTHONIOENCODING=ascii made a skill named in Japanese an E999 UnicodeEncodeError)
-    sys.stdout.flush()  # what was written as text first stays first
-    rest = memoryview((text + "\n").encode("utf-8", "replace"))
-    while rest:  # an unbuffered stdout (PYTHONUNBUFFERED) may take a part: the rest, or an error
-        rest = rest[out.write(rest) or len(rest) :]
-    out.flush()
+    from skillc_index.streams import write_stdout  # UTF-8 whatever the stream's encoding
+
+    write_stdout(text + "\n")
 
 
 def render_text(layout: Layout, result: FindResult, spell: Spell) -> str:

@@ -45,6 +45,7 @@ from skillc_index.streams import (
     open_closed_streams,
     release_streams,
     utf8_process,
+    write_stdout,
 )
 
 if TYPE_CHECKING:
@@ -141,10 +142,11 @@ def report_all(diagnostics: Iterable[Diagnostic | Notice]) -> None:
 
 def print_json(data: Any) -> None:
     """Machine output on stdout: :func:`~skillc_index.json_text` (a file name that is not
-    UTF-8 has U+FFFD there; text output prints it as the file system has it, like ``ls``)."""
+    UTF-8 has U+FFFD there; text output prints it as the file system has it, like ``ls``),
+    written as UTF-8 whatever the stream's encoding (:func:`~.streams.write_stdout`)."""
     from skillc_index.text import json_text
 
-    click.echo(json_text(data))
+    write_stdout(json_text(data) + "\n")
 
 
 def dumb_terminal() -> bool:

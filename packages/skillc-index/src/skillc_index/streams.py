@@ -1,7 +1,8 @@
 """The process's standard streams, as every console script of the kit sets them up and ends
 them: UTF-8 mode (:func:`utf8_process`), closed descriptors (:func:`open_closed_streams`),
 stdout buffered even under ``-u`` (:func:`buffer_stdout`), a reader gone or a disk full
-(:func:`release_streams`, :func:`closed_pipe`, :func:`flush_output`), and the exit statuses a
+(:func:`release_streams`, :func:`closed_pipe`, :func:`flush_output`), output as UTF-8
+whatever the stream's encoding (:func:`write_stdout`), and the exit statuses a
 shell gives a process a signal ended (:data:`PIPE_CLOSED`, :data:`INTERRUPTED`).
 
 Imports nothing but :mod:`sys` at module level: ``skc``'s fastest paths use it without
@@ -124,6 +125,27 @@ def flush_output() -> None:
     (the language server's, at the client's ``exit``) has nothing left to flush."""
     if not sys.stdout.closed:
         sys.stdout.flush()
+
+
+def write_stdout(text: str) -> None:
+    """Write ``text`` on stdout as UTF-8 whatever the stream's encoding says
+    (``PYTHONIOENCODING=latin-1``, a redirected stdout's Windows code page), then flush: every
+    machine output (:func:`~skillc_index.console.print_json`) and ``skc find``'s answer. Through
+    the text layer, a heading ``Café ☕`` made ``--format json`` an E999
+    ``UnicodeEncodeError`` (click encodes as UTF-8 only for an ASCII-named encoding). A reader
+    gone is a ``BrokenPipeError`` (:func:`closed_pipe`). A stream of text only (an embedder's,
+    no ``buffer``) gets the text as it is."""
+    stream = sys.stdout
+    out = getattr(stream, "buffer", None)
+    if out is None:
+        stream.write(text)
+        stream.flush()
+        return
+    stream.flush()  # what was written as text first stays first
+    rest = memoryview(text.encode("utf-8", "replace"))
+    while rest:  # an unbuffered stdout (PYTHONUNBUFFERED) may take a part: the rest, or an error
+        rest = rest[out.write(rest) or len(rest) :]
+    out.flush()
 
 
 def script(module: str, *args: object) -> int:
