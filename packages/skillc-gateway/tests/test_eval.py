@@ -317,12 +317,13 @@ def test_sarif_points_at_the_description_line(gateway: Any, library: Path) -> No
     assert log["version"] == "2.1.0"
 
 
-def test_a_failed_run_is_carried_by_sarif_and_github_as_lint_does(
+def test_a_failed_run_is_carried_by_every_machine_format_as_lint_does(
     gateway: Any, library: Path, tmp_path: Path
 ) -> None:
     """A run that stops (a skill not found, a folder missing, a bad option) still prints a
     document in the machine format asked for (DECISIONS: never an empty file): SARIF with
-    the error as a notification of an unsuccessful invocation, an ``::error`` annotation;
+    the error as a notification of an unsuccessful invocation, an ``::error`` annotation,
+    JSON ``{"error": {"code", "message"}}`` (it printed nothing);
     the error line on stderr and exit 1 as for any command. A successful run's invocation
     is successful."""
     runs = [
@@ -343,13 +344,17 @@ def test_a_failed_run_is_carried_by_sarif_and_github_as_lint_does(
         done = gateway("eval", *args, "--format", "github")
         assert done.returncode == 1
         assert done.stdout.startswith(f"::error title={code}::{message}"), done.stdout
+        done = gateway("eval", *args, "--format", "json")  # printed nothing: an empty file
+        assert done.returncode == 1
+        (error,) = json.loads(done.stdout).values()  # {"error": ...}, lint's whole-run error
+        assert error["code"] == code and error["message"].startswith(message), error
     done = gateway("eval", "--path", str(library), "--format", "sarif")
     assert json.loads(done.stdout)["runs"][0]["invocations"] == [
         {"executionSuccessful": True, "toolExecutionNotifications": []}
     ]
 
 
-def test_a_usage_error_is_carried_by_sarif_and_github_as_lint_does(gateway: Any) -> None:
+def test_a_usage_error_is_carried_by_every_machine_format_as_lint_does(gateway: Any) -> None:
     """A command line click refuses (an unknown option, a value out of range) is E100 in the
     machine format the command line asks for too, as skillc-lint's (the same command
     class): not only on stderr, with stdout empty."""
@@ -363,6 +368,9 @@ def test_a_usage_error_is_carried_by_sarif_and_github_as_lint_does(gateway: Any)
         done = gateway("eval", "x", *bad, "--format=github")
         assert done.returncode == 1
         assert done.stdout.startswith("::error title=E100::invalid option: "), done.stdout
+        done = gateway("eval", "x", "--format", "json", *bad)
+        assert done.returncode == 1
+        assert json.loads(done.stdout)["error"]["code"] == "E100", done.stdout
 
 
 def test_sarif_file_uris_are_uris_as_lint_writes_them(

@@ -24,17 +24,25 @@ def _status(result: EvalResult) -> int:
 
 class EvalCommand(FormatCommand):
     """An error that stops the run (a skill not found, a bad option) is also printed in the
-    ``sarif`` or ``github`` format asked for, as skillc-lint prints its own
+    ``json``, ``sarif`` or ``github`` format asked for, as skillc-lint prints its own
     (:class:`~skillc_index.helppage.FormatCommand`; DECISIONS: a machine format is never an
-    empty file): a CI upload says why the run failed."""
+    empty file): a CI upload says why the run failed. JSON is ``{"error": {"code",
+    "message"[, "detail"]}}``, skillc-lint's error of a whole run."""
 
     def print_error(self, exc: Exception, output_format: str) -> None:
-        if output_format in ("sarif", "github"):
-            from pathlib import Path
+        if output_format not in ("json", "sarif", "github"):
+            return
+        from skillc_index.console import error_of, print_json
 
-            from skillc_index.console import error_of
+        error = error_of(exc)
+        if output_format == "json":
+            from skillc_index import diagnostic_json
 
-            _print(None, output_format, str(Path.cwd()), error_of(exc))
+            print_json({"error": diagnostic_json(error)})
+            return
+        from pathlib import Path
+
+        _print(None, output_format, str(Path.cwd()), error)
 
 
 def _print(
