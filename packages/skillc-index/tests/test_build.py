@@ -119,6 +119,30 @@ def test_manifest(build: Callable[..., BuildResult], store: Path, write_skill: W
     assert data["source_path"] == str(folder.resolve())
 
 
+def test_the_results_manifest_leaves_out_the_index_stat(
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
+) -> None:
+    """``index_stat`` (the index file's ``[size, mtime_ns]``, a freshness key of the file) was
+    in ``skc build --format json`` and MCP ``skc_build``'s ``manifest``: a nanosecond time
+    above 2**53, which a JSON reader of doubles (JavaScript) rounds. Only the file holds it;
+    every number of the result is exact as a double."""
+    write_skill(store / "demo")
+    result = build("demo")
+    data = json.loads((result.compiled.runtime / ".skillc-meta/manifest.json").read_text())
+    assert len(data.pop("index_stat")) == 2  # the file keeps it, for the next build
+    shown = result.to_dict()
+    assert shown["manifest"] == data
+
+    def numbers(value: Any) -> list[int]:
+        if isinstance(value, dict):
+            return [n for item in value.values() for n in numbers(item)]
+        if isinstance(value, list):
+            return [n for item in value for n in numbers(item)]
+        return [value] if isinstance(value, int) else []
+
+    assert all(abs(n) <= 2**53 for n in numbers(shown))
+
+
 def test_unchanged_rebuild_writes_nothing(
     build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:

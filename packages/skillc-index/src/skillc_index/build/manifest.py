@@ -15,6 +15,10 @@ MANIFEST_FILE = "manifest.json"
 MANIFEST_VERSION = 1
 #: The most of a manifest read (skillc writes well under 4 KiB).
 MAX_MANIFEST_BYTES = 1 << 20
+#: The fields only the file holds, left out of a build's result (``--format json``, MCP
+#: ``skc_build``): ``index_stat``, the index file's ``[size, mtime_ns]`` a build compares for
+#: freshness, whose nanosecond time is above 2**53, which a JSON reader of doubles rounds.
+FILE_ONLY = frozenset({"index_stat"})
 
 
 def manifest_path(runtime: Path) -> Path:
@@ -41,6 +45,12 @@ class Manifest:
         }
         extra = {k: v for k, v in self.extra.items() if k not in known}
         return cast("ManifestShape", {**known, **extra})  # more keys than the shape's
+
+    def result_dict(self) -> ManifestShape:
+        """The manifest as a build's result shows it: :meth:`to_dict` without
+        :data:`FILE_ONLY`."""
+        data = self.to_dict()
+        return cast("ManifestShape", {k: v for k, v in data.items() if k not in FILE_ONLY})
 
 
 def manifest_bytes(manifest: Manifest) -> bytes:

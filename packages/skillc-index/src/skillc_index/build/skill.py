@@ -148,7 +148,7 @@ class BuildResult:
             "source_hash": compiled.source_hash,
             "files": compiled.files,
             "stub": str(compiled.stub),
-            "manifest": compiled.manifest.to_dict(),
+            "manifest": compiled.manifest.result_dict(),
             "index": {
                 "path": str(index.path),
                 "action": index.action,
