@@ -168,6 +168,30 @@ def test_find_writes_utf8_whatever_the_streams_encoding(
 
 
 @pytest.mark.parametrize("unbuffered", [False, True])
+def test_text_output_escapes_what_the_streams_encoding_cannot_hold(
+    skc_path: Path, clean_env: dict[str, str], project: Path, unbuffered: bool
+) -> None:
+    """Text output went through the stream's encoding: under ``PYTHONIOENCODING=latin-1``
+    ``skc outline`` of a heading ``Café ☕`` printed half its lines, then E999
+    ``UnicodeEncodeError``. The character the encoding lacks is an escape; the rest is the
+    encoding's own (``é`` one Latin-1 byte)."""
+    write(
+        project / ".skillc/skills/cafe/SKILL.md",
+        "---\nname: cafe\ndescription: Coffee. Use when coffee.\n---\n# Café \u2615\n\ntext\n",
+    )
+    env = {**clean_env, "PYTHONIOENCODING": "latin-1"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    for args in (["build", "cafe"], ["outline", "cafe"]):
+        done = subprocess.run(
+            [str(skc_path), *args], cwd=project, env=env, capture_output=True, timeout=120,
+            check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    assert "# Caf\xe9 \\u2615" in done.stdout.decode("latin-1")
+
+
+@pytest.mark.parametrize("unbuffered", [False, True])
 def test_a_reader_that_leaves_early_gets_the_sigpipe_status_and_no_word(
     skc_path: Path,
     clean_env: dict[str, str],

@@ -99,24 +99,27 @@ def buffer_stdout() -> None:
     its text layer then writes to the file directly and drops what a short write left, so
     ``skc show`` of a long section piped to ``head -c1`` lost the rest without an error and
     exited 0. Buffered, the cut is a ``BrokenPipeError`` (:func:`closed_pipe`); lines still go
-    out as they are printed (line buffering). Only the process's own stdout
+    out as they are printed (line buffering). A stdout whose encoding is not UTF-8
+    (``PYTHONIOENCODING=latin-1``) writes a character it cannot hold as an escape (``\\u2615``)
+    where text output stopped half-printed with E999 ``UnicodeEncodeError`` (machine output is
+    UTF-8 whatever the encoding: :func:`write_stdout`). Only the process's own stdout
     (``sys.__stdout__``): one a caller put in its place (a test's capture, an embedder's) is
     theirs, and a second wrapper of its file would close it when collected."""
     import io
 
     stream = sys.stdout
+    if stream is not sys.__stdout__ or not isinstance(stream, io.TextIOWrapper):
+        return
+    errors = stream.errors
+    if errors == "strict" and not stream.encoding.lower().replace("-", "").startswith("utf"):
+        errors = "backslashreplace"
     raw = getattr(stream, "buffer", None)
-    if (
-        stream is sys.__stdout__
-        and isinstance(raw, io.FileIO)
-        and isinstance(stream, io.TextIOWrapper)
-    ):
+    if isinstance(raw, io.FileIO):
         sys.stdout = io.TextIOWrapper(
-            io.BufferedWriter(raw),
-            encoding=stream.encoding,
-            errors=stream.errors,
-            line_buffering=True,
+            io.BufferedWriter(raw), encoding=stream.encoding, errors=errors, line_buffering=True
         )
+    elif errors != stream.errors:
+        stream.reconfigure(errors=errors)
 
 
 def flush_output() -> None:
