@@ -128,6 +128,15 @@ def test_defaults_for_frontmatter() -> None:
     assert parse_tool_skill(GIT.replace("timeout: 10", "timeout: '5'")).timeout == 30
 
 
+@pytest.mark.parametrize("brk", ["\r\n", "\r"])
+def test_crlf_and_lone_cr_keep_the_frontmatter(brk: str) -> None:
+    """A SKILL.md saved with lone-CR breaks lost its frontmatter (``timeout`` back to 30,
+    no version, not read-only); it reads as its LF twin, tools on the same lines."""
+    skill, twin = parse_tool_skill(GIT.replace("\n", brk)), parse_tool_skill(GIT)
+    assert (skill.version, skill.timeout, skill.read_only) == ("1.0.0", 10, True)
+    assert skill.tools == twin.tools and skill.issues == twin.issues
+
+
 def test_input_schema_is_json_schema() -> None:
     tool = parse_tool_skill(GIT).tool("git_log")
     assert tool is not None

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from skillc_index.markdown.frontmatter import split_frontmatter
-from skillc_index.text import BOM
+from skillc_index.text import BOM, normalize_newlines
 from skillc_index.tools.command import (
     PARAMETER_NAME,
     CommandTemplate,
@@ -480,7 +480,7 @@ def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
     Markdown file (:func:`skillc_index.markdown.document.parsed_end`: 1 MiB, 20,000 lines)."""
     from skillc_index.markdown.document import parsed_end
 
-    text = text.removeprefix(BOM)
+    text = normalize_newlines(text.removeprefix(BOM))  # as parse_markdown reads it
     frontmatter, body_offset = split_frontmatter(text)
     data: Mapping[str, Any] = frontmatter.data or {}
     offset = frontmatter.end_line if body_offset else 0
