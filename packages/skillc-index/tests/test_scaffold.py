@@ -212,6 +212,26 @@ def test_a_crlf_gitignore_gets_crlf_lines_and_loses_them_exactly(
     assert gitignore.read_bytes() == text
 
 
+def test_a_lone_cr_gitignore_gets_the_lines_git_does_not_read_there(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """Git ends a ``.gitignore`` line at ``\\n`` only: an old-Mac file (lone ``\\r``) is one
+    pattern to it, but ``init`` read its ``/dist/`` as there and added nothing (the runtime
+    showed up untracked). The lines are added; taken out, the file is as it was, the
+    author's ``/dist/`` kept."""
+    from skillc_index.build.scaffold import ignore_folders, unignore_lines
+
+    text = b"node_modules/\r/dist/\r\f/out/\n"
+    gitignore = tmp_path / ".gitignore"
+    gitignore.write_bytes(text)
+    layout = Layout.discover(tmp_path, env)
+    added = ignore_folders(tmp_path, [], layout, generated=["dist", "out"])
+    assert added.lines == ("/dist/", "/out/")
+    assert gitignore.read_bytes() == text + b"/dist/\n/out/\n"
+    unignore_lines(tmp_path, added.lines, newline=added.newline)
+    assert gitignore.read_bytes() == text
+
+
 def test_a_gitignore_that_may_only_be_read_holding_every_line_is_no_error(
     tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

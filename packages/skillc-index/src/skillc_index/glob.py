@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["Glob", "IgnoreRules", "IgnoreTooLarge", "ignore_files"]
+__all__ = ["Glob", "IgnoreRules", "IgnoreTooLarge", "ignore_files", "ignore_lines"]
 
 #: The most bytes of one ``.gitignore`` file read.
 MAX_IGNORE_BYTES = 64 << 10
@@ -46,6 +46,16 @@ IGNORE_FILE = ".gitignore"
 
 T = TypeVar("T")
 P = TypeVar("P")
+
+
+def ignore_lines(text: str) -> list[str]:
+    """The lines of a ``.gitignore`` file's ``text`` as git reads them, each with its break
+    (the last may have none): only ``\\n`` ends a line (a ``\\r`` before it is part of the
+    break; a lone ``\\r``, a form feed or U+2028 ends none, where ``str.splitlines`` splits)."""
+    lines = [line + "\n" for line in text.split("\n")]
+    last = lines.pop()[:-1]
+    return [*lines, last] if last else lines
+
 
 # A token of a segment: "*", "?", or ("char", c) / ("class", negated, chars).
 _Token = tuple[str, ...] | str
@@ -229,8 +239,8 @@ class IgnoreRules:
     def add(self, folder: str, text: str) -> None:
         """The lines of the ``.gitignore`` file of ``folder`` (``""`` or ``"sub/"``)."""
         rules = self.files.setdefault(folder, [])
-        for line in text.removeprefix("\ufeff").split("\n"):
-            line = line.removesuffix("\r")
+        for line in ignore_lines(text.removeprefix("\ufeff")):
+            line = line.removesuffix("\n").removesuffix("\r")
             kept = line.rstrip(" ")
             if kept.endswith("\\") and kept != line:  # 'x\ ': an escaped space is kept
                 kept += " "

@@ -388,8 +388,11 @@ def _locked(path: Path, *, create: bool = False) -> Iterator[_Held | None]:
 
 
 def _missing(text: str, folders: Sequence[str]) -> list[str]:
-    """The folders of ``folders`` that no line of ``text`` names, each once."""
-    present = {_ignore_key(line) for line in text.splitlines()}
+    """The folders of ``folders`` that no line of ``text`` names, each once (its lines as git
+    reads them: a lone ``\\r`` ends none)."""
+    from skillc_index.glob import ignore_lines
+
+    present = {_ignore_key(line) for line in ignore_lines(text)}
     missing: list[str] = []
     for folder in folders:
         key = _ignore_key(folder)
@@ -433,13 +436,14 @@ def unignore_lines(
     ``remove_empty`` (the command made it). One that cannot be read or written (not a
     regular file, a symlink leading out) is left as it is."""
     from skillc_index.diagnostics import SkillcError
+    from skillc_index.glob import ignore_lines
 
     try:
         path = check_gitignore(root)
         with _locked(path) as held:
             if held is None or held.refused:  # nothing there, or it cannot be written
                 return
-            original = held.text.splitlines(keepends=True)
+            original = ignore_lines(held.text)  # as git reads them: the ones _append wrote
             removed: set[int] = set()
             for line in lines:
                 found = [i for i, have in enumerate(original) if have.rstrip("\r\n") == line]
