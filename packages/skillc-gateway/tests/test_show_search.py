@@ -63,6 +63,24 @@ def test_show_includes_subsections_and_cuts_lines(built: ResolvedSkill) -> None:
     assert cut.shown_lines == 2 and cut.more_lines == cut.total_lines - 2
 
 
+def test_a_files_bom_is_no_part_of_its_first_section(
+    resolved: ResolvedSkill, project: Path, home: Path
+) -> None:
+    """A reference saved "UTF-8 with BOM": its first section began with U+FEFF (the index,
+    outline and search drop it); a hidden file's too. ``open`` keeps the file's bytes."""
+    from skillc_gateway import open_file
+
+    text = "\ufeff# Guide\n\nFirst.\n"
+    (resolved.source / "references" / "bom.md").write_text(text, "utf-8")
+    (resolved.source / ".bom.md").write_text(text, "utf-8")
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    assert show_section(resolved, "Guide").text == "# Guide\n\nFirst.\n"
+    hidden = show_section(resolved, "Guide", file=".bom.md", hidden=True)
+    assert hidden.text == "# Guide\n\nFirst.\n"
+    assert show_section(resolved, "Guide", skip=1).text == "\nFirst.\n"
+    assert open_file(resolved, "references/bom.md").text == text
+
+
 def test_headings_with_an_em_dash_can_be_shown(built: ResolvedSkill, project: Path) -> None:
     (built.source / "c.md").write_text(
         "# Step 1 — Checks\n\nfirst\n\n# Step 2\n\nsecond\n", "utf-8"

@@ -36,6 +36,7 @@ from skillc_index.index.cache import ATTEMPTS, ensure_index
 from skillc_index.index.queries import HeadingMatcher, heading_key
 from skillc_index.index.schema import file_stat
 from skillc_index.record import Record
+from skillc_index.text import BOM
 
 MAX_SUGGESTIONS = 5
 
@@ -190,7 +191,7 @@ def show_section(
             # Written to while it was read or checked: these may not be the indexed lines.
             reason = f"'{found.file}' changed while it was read"
             continue
-        return _section_text(query, matches, found, text, total, shown, nth)
+        return _section_text(query, matches, found, text, total, shown, nth, skip)
     raise IndexUnusable(skill.name, reason or "its index failed to read after it was built")
 
 
@@ -229,7 +230,7 @@ def _hidden_section(
             )
     except OSError as exc:
         raise UnreadableFile(file, exc.strerror or str(exc)) from exc
-    return _section_text(query, matches, found, text, total, shown, nth)
+    return _section_text(query, matches, found, text, total, shown, nth, skip)
 
 
 def _chosen(query: str, matches: list[IndexedHeading], nth: int | None) -> IndexedHeading:
@@ -249,9 +250,13 @@ def _section_text(
     total: int,
     shown: int,
     nth: int | None,
+    skip: int,
 ) -> SectionText:
     """``found``, one of the headings ``query`` matched, with its lines (W001 when there
-    were several and the first was taken: ``nth`` not given)."""
+    were several and the first was taken: ``nth`` not given). The file's BOM is no part of
+    its first line's text (the index and every reader drop it; ``open`` keeps the bytes)."""
+    if found.start_line == 1 and not skip:
+        text = text.removeprefix(BOM)
     several = nth is None and len(matches) > 1
     warnings = (multiple_matches(query),) if several else ()
     return SectionText(
