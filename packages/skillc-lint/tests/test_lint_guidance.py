@@ -178,6 +178,20 @@ def test_skl528_numbers_lines_as_the_parse_does(skill: Writer) -> None:
     assert not holds_line_of("a\r\n" + "b" * 399, 401)
 
 
+def test_skl522_skl523_skl527_number_lines_as_the_parse_does(skill: Writer) -> None:
+    """A form feed or U+2028 ends no line: each one before a runner, a home folder or a
+    prompt put its finding one line further down (``str.splitlines``)."""
+    folder = skill(
+        body="Page one.\x0cPage two.\u2028\n\nRun `uvx ruff check .` in /home/carol/data.\n",
+        files={"scripts/ask.sh": "#!/bin/sh\n# one\x0c\n# two\x0c\nread -p 'Name? ' n\n"},
+    )
+    lines = (folder / "SKILL.md").read_text("utf-8").split("\n")
+    line = next(n for n, text in enumerate(lines, 1) if text.startswith("Run "))
+    assert [line for _, line, _ in found(folder, "SKL522")] == [line]
+    assert [line for _, line, _ in found(folder, "SKL523")] == [line]
+    assert [(f, line) for f, line, _ in found(folder, "SKL527")] == [("scripts/ask.sh", 4)]
+
+
 def test_skl529_evals_format(skill: Writer) -> None:
     good = {"skill_name": "x", "evals": [{"id": 1, "prompt": "Do it", "files": ["a.csv"]}]}
     folder = skill(files={"evals/evals.json": json.dumps(good)})

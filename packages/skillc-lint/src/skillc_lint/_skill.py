@@ -259,14 +259,18 @@ class Skill:
             found.setdefault(rel.lower(), []).append(rel)
         return found
 
-    def line_text(self, rel: str, line: int) -> str | None:
-        """Line ``line`` (1-based) of a file of the skill, for a code frame: from the text
-        read by :meth:`text`; None when there is no such line or it cannot be read."""
+    def text_lines(self, rel: str) -> list[str]:
+        """The lines of :meth:`text`, breaks left out: the lines findings number (never split
+        at a form feed or U+2028, as ``str.splitlines`` does); none when it cannot be read."""
         lines = self._lines.get(rel)
         if lines is None:
-            lines = self._lines[rel] = [
-                text_line.rstrip("\r\n") for text_line in split_lines(self.text(rel) or "")
-            ]
+            text = self.text(rel) or ""
+            lines = self._lines[rel] = [line.rstrip("\r\n") for line in split_lines(text)]
+        return lines
+
+    def line_text(self, rel: str, line: int) -> str | None:
+        """Line ``line`` (1-based) of :meth:`text_lines`, for a code frame (None: no such line)."""
+        lines = self.text_lines(rel)
         return lines[line - 1] if 0 < line <= len(lines) else None
 
     def text(self, rel: str) -> str | None:

@@ -128,7 +128,7 @@ def unpinned_runner(skill: Skill, options: Options) -> Findings:
         text = skill.text(rel)
         if not text or not _MAY_RUN.search(text):
             continue
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(skill.text_lines(rel), 1):
             for match in _RUNNER.finditer(line):
                 tool, args = " ".join(match["tool"].split()), match["args"] or ""
                 if tool == "npx" and not re.search(r"(?:^|\s)(?:-y|--yes)\b", args):
@@ -170,7 +170,7 @@ def home_paths(skill: Skill, options: Options) -> Findings:
         text = skill.text(rel)
         if not text or ("/home/" not in text and not _USERS.search(text)):
             continue
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(skill.text_lines(rel), 1):
             for match in _HOME.finditer(line):
                 user = match["user"].lower()
                 if user in _ANYONE or any(part in user for part in _PLACEHOLDER_PARTS):
@@ -277,7 +277,7 @@ def interactive_scripts(skill: Skill, options: Options) -> Findings:
         text = skill.text(rel) if pattern else None
         if not text or pattern is None:
             continue
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(skill.text_lines(rel), 1):
             if not line.lstrip().startswith(("#", "//")) and pattern.search(line):
                 yield Finding(
                     "script waits for input: an agent cannot answer it (take arguments or "
