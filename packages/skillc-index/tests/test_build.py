@@ -178,6 +178,37 @@ def test_a_folder_that_cannot_be_searched_is_not_built_and_named(
     assert build("demo").compiled.up_to_date and warning in build("demo").notices
 
 
+def test_a_skill_md_that_is_not_utf8_is_said(
+    build: Callable[..., BuildResult], store: Path
+) -> None:
+    """A cp1252 SKILL.md was built without a word, its stub deploying U+FFFD for the
+    author's letters (only package warned): the build says it, as package does. A UTF-16 one
+    was E011 with "does not start with ---", which in its author's editor it does."""
+    from skillc_index.files import encoding_problem
+
+    folder = store / "cafe"
+    folder.mkdir()
+    text = "---\nname: cafe\ndescription: Orders café. Use when asked.\n---\n\n# cafe\n"
+    (folder / "SKILL.md").write_bytes(text.encode("cp1252"))
+    notice = Notice(
+        "cafe: SKILL.md is not UTF-8 (the stub has U+FFFD for each byte UTF-8 cannot read): "
+        "save it as UTF-8"
+    )
+    assert notice in build("cafe").notices
+    (folder / "SKILL.md").write_bytes(text.encode("utf-8"))
+    assert notice not in build("cafe").notices
+    (folder / "SKILL.md").write_bytes(text.encode("utf-16"))
+    with pytest.raises(MissingFrontmatterField) as caught:
+        build("cafe")
+    assert caught.value.cause == "SKILL.md is UTF-16 (BOM FF FE): save it as UTF-8"
+    assert encoding_problem("x".encode("utf-32")) == "is UTF-32 (BOM FF FE 00 00)"
+    assert encoding_problem(b"\xfe\xff\x00x") == "is UTF-16 (BOM FE FF)"
+    assert encoding_problem("\ufeffé".encode()) is None
+    assert encoding_problem("é".encode()[:1]) == "is not UTF-8"
+    assert encoding_problem("é".encode()[:1], cut=True) is None  # the start of a longer file
+    assert encoding_problem(b"\xe9 " + "é".encode()[:1], cut=True) == "is not UTF-8"
+
+
 def test_a_file_that_cannot_be_read_stops_build_and_package_naming_it(
     cli: Callable[..., Callable[..., object]],
     project: Path,

@@ -131,6 +131,31 @@ def test_skl100_a_bom_before_the_opening_is_an_error(skill: Writer, found: Found
     assert found(folder, "SKL101") == []
 
 
+def test_a_markdown_file_that_is_not_utf8_is_one_finding(skill: Writer, found: Found) -> None:
+    """A UTF-16 SKILL.md was SKL100 "does not start with ---" (it does, in its author's
+    editor) and an SKL901 NUL in every line; a UTF-16 or cp1252 reference an SKL901 per line
+    or nothing (its letters U+FFFD for every reader). One finding each, naming the cause:
+    SKL100 for SKILL.md, SKL901 for another Markdown file."""
+    text = "---\nname: my-skill\ndescription: Café. Use when y.\n---\n# my-skill\n"
+    folder = skill(skill_md=text, files={"a.md": "# A\n", "b.md": "# B\n"})
+    (folder / "a.md").write_bytes("# A\n\nOne.\n\nTwo.\n".encode("utf-16"))
+    (folder / "b.md").write_bytes("# Café\n".encode("cp1252"))
+    assert found(folder, "SKL100") == []
+    assert [(d.file, d.line, d.message) for d in found(folder, "SKL901")] == [
+        ("a.md", 1, "a.md is UTF-16 (BOM FF FE): save it as UTF-8"),
+        ("b.md", 1, "b.md is not UTF-8: save it as UTF-8"),
+    ]
+    (folder / "SKILL.md").write_bytes(text.encode("utf-16"))
+    assert [(d.line, d.message) for d in found(folder, "SKL100")] == [
+        (1, "SKILL.md is UTF-16 (BOM FF FE): save it as UTF-8")
+    ]
+    assert [d.file for d in found(folder, "SKL901")] == ["a.md", "b.md"]
+    (folder / "SKILL.md").write_bytes(text.encode("cp1252"))
+    assert [d.message for d in found(folder, "SKL100")] == [
+        "SKILL.md is not UTF-8: save it as UTF-8"
+    ]
+
+
 def test_skl100_a_key_written_twice_is_an_error(skill: Writer, found: Found) -> None:
     """YAML 1.2 forbids a repeated key; readers keep one value (the last, here and in
     PyYAML), the reference validator refuses the file. An empty second description is

@@ -32,6 +32,7 @@ __all__ = [
     "CHUNK",
     "SkillFiles",
     "decoded",
+    "encoding_problem",
     "entry_named",
     "file_kind",
     "fs_bytes",
@@ -612,6 +613,34 @@ def typed_os_errors(path: str, missing: type[PathNotFound] = SkillFileNotFound) 
 def decoded(data: bytes) -> str:
     """A file's bytes as text: UTF-8 with undecodable bytes replaced, a leading BOM dropped."""
     return data.decode("utf-8", errors="replace").removeprefix(BOM)
+
+
+#: What :func:`encoding_problem` says of bytes that are not UTF-8 and start with no BOM.
+NOT_UTF8 = "is not UTF-8"
+#: The BOMs of the encodings a reader of UTF-8 cannot read (UTF-32LE's first: it starts with
+#: UTF-16LE's). Windows PowerShell 5.1 writes UTF-16LE with its BOM through ``>``.
+_OTHER_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
+
+
+def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
+    """What is wrong with a text file's bytes for every reader, which reads UTF-8
+    (:func:`decoded`), said after the file's name (``SKILL.md is UTF-16 (BOM FF FE)``): a BOM
+    of UTF-16 or UTF-32, or bytes UTF-8 cannot read (:data:`NOT_UTF8`); None for UTF-8.
+    ``cut``: ``data`` is the file's start, so a character it cuts in two is no problem."""
+    for bom, name in _OTHER_BOMS:
+        if data.startswith(bom):
+            return f"is {name} (BOM {bom.hex(' ').upper()})"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if not (cut and exc.reason == "unexpected end of data"):
+            return NOT_UTF8
+    return None
 
 
 #: The content hashes moved to :mod:`skillc_index.digests` (2026-12); 0.1.0 documented

@@ -58,6 +58,21 @@ def _bom(root: Path, rel: str) -> bool:
         return False
 
 
+def _encoding(root: Path, rel: str) -> str | None:
+    """:func:`~skillc_index.files.encoding_problem` of a Markdown file's bytes, as far as the
+    rules read it (``MARKDOWN_READ_LIMIT``); None when it cannot be read."""
+    from skillc_index.files import encoding_problem
+    from skillc_index.markdown.reading import MARKDOWN_READ_LIMIT
+
+    try:
+        with open_in_root(root, rel) as handle:
+            data = handle.read(MARKDOWN_READ_LIMIT)
+            cut = bool(handle.read(1))
+    except (OSError, SkillcError):
+        return None
+    return encoding_problem(data, cut=cut)
+
+
 def _executable(root: Path, rel: str) -> bool:
     try:
         return bool(safe_join(root, rel).stat().st_mode & 0o111)
@@ -116,6 +131,7 @@ def _store_skill(root: Path, name: str) -> bool:
 PROBES: dict[str, Callable[[Path, str], object]] = {
     "text": lambda root, rel: digest(read_other(root, rel)),
     "bom": _bom,
+    "encoding": _encoding,
     "executable": _executable,
     "exists": _exists,
     "leaves": _leaves,

@@ -49,7 +49,14 @@ from skillc_index.diagnostics import (
     UnreadableFile,
 )
 from skillc_index.digests import combine_digests, file_digests
-from skillc_index.files import SkillFiles, decoded, open_in_root, skipped_notices, walk_skill
+from skillc_index.files import (
+    SkillFiles,
+    decoded,
+    encoding_problem,
+    open_in_root,
+    skipped_notices,
+    walk_skill,
+)
 from skillc_index.index.cache import (
     ATTEMPTS,
     SourcesChanged,
@@ -205,15 +212,22 @@ class _Sources:
         self.skill, self.progress, self.digests = skill, progress, digests
         self.indexed = indexed_files(files.files)
         self.has_files = any(not rel.endswith(".md") for rel in files.files)
-        self.text = self._hashed_text(SKILL_FILE)
+        data = self._hashed_bytes(SKILL_FILE)
+        self.text = decoded(data)
         # SKILL.md: its frontmatter only until parsed() parses the whole file
         self.doc = MarkdownDoc(parse_frontmatter(self.text), (), (), 0)
         self.notices: list[Notice] = []
-        metadata = read_skill_metadata(self.doc)  # E011
+        encoding = encoding_problem(data)
+        metadata = read_skill_metadata(self.doc, encoding)  # E011
         # as an agent reads it (YAML 1.2), as E011 read it: has name and description
         self.frontmatter = as_yaml_12(self.doc.frontmatter)
         raw_name = self.frontmatter.get("name")
         self.name: str = raw_name if isinstance(raw_name, str) else metadata.name
+        if encoding:  # as package says it: what agents load has U+FFFD for the author's bytes
+            how = "the stub has U+FFFD for each byte UTF-8 cannot read"
+            self.notices.append(
+                Notice(f"{self.name}: SKILL.md {encoding} ({how}): save it as UTF-8")
+            )
         self.headings: list[tuple[int, str]] = []
         """SKILL.md's headings, ``(level, text)``: the stub's section listing."""
         self.references: list[Reference] = []
@@ -222,10 +236,9 @@ class _Sources:
         matching over them."""
         self._done = False
 
-    def _hashed_text(self, rel: str) -> str:
-        """The text of ``rel``, from bytes that hash as the digest the index records."""
-        data = _read_bytes(self.skill.source, rel)
-        return decoded(hashed_bytes(rel, data, self.digests.get(rel)))
+    def _hashed_bytes(self, rel: str) -> bytes:
+        """The bytes of ``rel``, which hash as the digest the index records."""
+        return hashed_bytes(rel, _read_bytes(self.skill.source, rel), self.digests.get(rel))
 
     def _check_limit(self, rel: str, doc: MarkdownDoc) -> None:
         from skillc_index.markdown.document import limit_notice
@@ -241,7 +254,7 @@ class _Sources:
         from skillc_index.markdown.document import parse_markdown, title_of
 
         for done, rel in enumerate(self.indexed, start=1):
-            text = self.text if rel == SKILL_FILE else self._hashed_text(rel)
+            text = self.text if rel == SKILL_FILE else decoded(self._hashed_bytes(rel))
             if rel.endswith(".txt"):
                 yield file_rows(rel, text, None)
             else:
@@ -291,7 +304,7 @@ class _Sources:
                 description = MarkdownDoc(front, (), (), 0).description
                 references.append(Reference(rel, titles.get(rel), description))
         limited = sorted(outline.parse_limited, key=lambda row: row[0] != SKILL_FILE)
-        self.notices = [over_limit_notice(str(self.skill.source / rel), n) for rel, n in limited]
+        self.notices += [over_limit_notice(str(self.skill.source / rel), n) for rel, n in limited]
         self.headings, self.references, self._done = headings, references, True
 
     def stub(self) -> str:

@@ -114,7 +114,13 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     leading out of it, E070 for what the format refuses and for ``.gitignore`` files over
     their bounds (what they exclude unknown)."""
     from skillc_index.build.stub import with_frontmatter
-    from skillc_index.files import is_utf8, open_in_root, skipped_notices, walk_skill
+    from skillc_index.files import (
+        encoding_problem,
+        is_utf8,
+        open_in_root,
+        skipped_notices,
+        walk_skill,
+    )
     from skillc_index.glob import IgnoreRules, IgnoreTooLarge
     from skillc_index.layout import resolve_skill
     from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
@@ -167,9 +173,9 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
             raise PackageRefused(given, fmt, f"its files are over {MAX_SKILL_BYTES >> 20} MiB")
         contents[rel] = ArchiveEntry(rel, data, executable)
     text = skill_md.decode("utf-8", errors="replace")
-    utf8 = text.encode("utf-8") == skill_md  # else bytes became U+FFFD
+    encoding = encoding_problem(skill_md)  # not None: some bytes became U+FFFD
     front = parse_frontmatter(text)
-    meta = read_skill_metadata(MarkdownDoc(front, (), (), 0))  # E011
+    meta = read_skill_metadata(MarkdownDoc(front, (), (), 0), encoding)  # E011
     # the name is the skill's folder in the package: the name rule always (a name such as
     # "../x" would write outside the output folder), a strict format's other rules too, of
     # the name as written ('trail-space ' is kept in the file; meta.name is stripped)
@@ -199,9 +205,9 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         )
         for one, other in _clashing(contents)
     )
-    if not utf8:  # as the format writes it: the same source went out as different text
+    if encoding:  # as the format writes it: the same source went out as different text
         how = "rewritten, each byte UTF-8 cannot read as U+FFFD" if rewritten else "kept as it is"
-        clashes += (Notice(f"{meta.name}: SKILL.md is not UTF-8 ({how}): save it as UTF-8"),)
+        clashes += (Notice(f"{meta.name}: SKILL.md {encoding} ({how}): save it as UTF-8"),)
     return PackedSkill(
         meta.name,
         " ".join(str(description).split()),

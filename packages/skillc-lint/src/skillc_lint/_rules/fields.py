@@ -20,6 +20,7 @@ __all__ = [
     "Words",
     "any_of",
     "code_blocks",
+    "encoding_of",
     "field_line",
     "frontmatter",
     "holds_line_of",
@@ -255,3 +256,15 @@ def text_files(skill: Skill) -> Iterator[tuple[str, str]]:
         text = skill.text(rel)
         if text is not None:
             yield rel, text
+
+
+def encoding_of(skill: Skill, rel: str) -> str | None:
+    """What is wrong with the bytes of the Markdown file ``rel`` for every reader, which reads
+    UTF-8, said after its name (``is UTF-16 (BOM FF FE): save it as UTF-8``); None for UTF-8
+    (:func:`~skillc_index.files.encoding_problem`). The disk is asked only when its text holds
+    U+FFFD, which the bytes UTF-8 cannot read became (and those of another encoding's BOM)."""
+    text = skill.texts.get(rel)
+    if not text or "\ufffd" not in text:
+        return None
+    problem = skill._probe("encoding", rel)
+    return f"{problem}: save it as UTF-8" if problem else None

@@ -6,8 +6,16 @@ from __future__ import annotations
 
 import re
 
+from skillc_index import SKILL_FILE
 from skillc_lint._registry import Finding
-from skillc_lint._rules.fields import Findings, Options, line_ends, line_of, text_files
+from skillc_lint._rules.fields import (
+    Findings,
+    Options,
+    encoding_of,
+    line_ends,
+    line_of,
+    text_files,
+)
 from skillc_lint._skill import Skill
 
 __all__ = ["hidden_characters"]
@@ -57,8 +65,14 @@ def hidden_characters(skill: Skill, options: Options) -> Findings:
     """SKL901: no bidirectional controls, invisible characters or terminal controls in any
     text file (a joiner between two ASCII characters counts; one inside an emoji or a script
     that needs it does not). One finding per line: the search goes on at the next line
-    (linear in the text)."""
+    (linear in the text). A Markdown file that is not UTF-8 (UTF-16: a NUL in every line) is
+    one finding, that (SKILL.md's is SKL100's)."""
     for rel, text in text_files(skill):
+        encoding = encoding_of(skill, rel)
+        if encoding:
+            if rel != SKILL_FILE:
+                yield Finding(f"{rel} {encoding}", file=rel, line=1)
+            continue
         utf8 = b"" if text.isascii() else text.encode("utf-8", "surrogatepass")
         hidden = _MAY_HIDE_UTF8.search(utf8) and _HIDDEN_CHAR.search(text)
         if not hidden and not _has_control(text, utf8):

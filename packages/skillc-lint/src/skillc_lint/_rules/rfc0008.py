@@ -7,7 +7,7 @@ SKL100 found invalid stay silent, so one mistake gives one diagnostic.
 
 from __future__ import annotations
 
-from skillc_index import SKILL_FILE, composed, composed_match, composed_shown
+from skillc_index import SKILL_FILE, composed, composed_match, composed_shown, type_name
 from skillc_index.dialect import (
     NAME_LIMIT,
     description_problem,
@@ -18,13 +18,7 @@ from skillc_index.dialect import (
 from skillc_lint._fixes import Fix
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules import fixes
-from skillc_lint._rules.fields import (
-    Findings,
-    Options,
-    field_line,
-    type_name,
-    white_space_note,
-)
+from skillc_lint._rules.fields import Findings, Options, encoding_of, field_line, white_space_note
 from skillc_lint._rules.triggers import TRIGGER_PATTERNS, TRIGGER_PHRASINGS, description_triggers
 from skillc_lint._skill import Skill, slug
 
@@ -68,18 +62,18 @@ def skip_compiled(skill: Skill, options: Options) -> Findings:
 
 
 def frontmatter_valid(skill: Skill, options: Options) -> Findings:
-    """SKL100: delimiters present and YAML parseable, with the RFC's three messages; no BOM
-    before the opening ``---`` (agents have ignored such a skill), no key written twice in
-    any of its mappings."""
-    frontmatter = skill.skill_md.frontmatter
-    if skill.starts_with_bom(SKILL_FILE):
-        bom = "SKILL.md starts with a UTF-8 BOM, not ---: some agents skip the skill"
-        yield Finding(bom, line=1)
+    """SKL100: delimiters present and YAML parseable, with the RFC's three messages; UTF-8
+    (no ``---`` of UTF-16 is read), no BOM before the opening ``---`` (agents have ignored
+    such a skill), no key written twice in any of its mappings."""
+    frontmatter, encoding = skill.skill_md.frontmatter, encoding_of(skill, SKILL_FILE)
+    if encoding or skill.starts_with_bom(SKILL_FILE):
+        bom = "starts with a UTF-8 BOM, not ---: some agents skip the skill"
+        yield Finding(f"SKILL.md {encoding or bom}", line=1)
     for repeated in frontmatter.repeated:  # in any mapping: `metadata.author`
         lines = f"lines {repeated.first} and {repeated.again}"
         message = f"key '{repeated.key}' written twice ({lines}): YAML forbids it"
         yield Finding(message, line=repeated.again)
-    if frontmatter.error:
+    if frontmatter.error and (frontmatter.present or not encoding):  # its encoding first
         fix = None
         if frontmatter.present and not frontmatter.end_line:  # no closing ---
             fix = fixes.close_frontmatter(skill)
