@@ -319,6 +319,16 @@ def test_empty_project_store_says_so(lint: Run, cwd: Path) -> None:
     assert (proc.returncode, proc.stderr, proc.stdout) == (0, "no skills in .skillc/skills\n", "")
 
 
+def test_a_folder_named_with_controls_is_escaped_in_no_skills_in(lint: Run, cwd: Path) -> None:
+    """A plugin folder named with an escape sequence and a line break: ``no skills in X``
+    neither drives the terminal nor forges a line of its own (a diagnostic)."""
+    name = "plug\x1b[2Jin\nerror[E999]: forged"
+    (cwd / name / ".claude-plugin").mkdir(parents=True)
+    (cwd / name / ".claude-plugin" / "plugin.json").write_text('{"name": "p"}', encoding="utf-8")
+    proc = lint(name)
+    assert proc.stderr == "no skills in plug\\x1b[2Jin\\nerror[E999]: forged\n", proc.stderr
+
+
 def test_names_resolve_in_project_then_global_store(lint: Run, cwd: Path, home: Path) -> None:
     put(cwd / ".skillc" / "skills" / "local", VALID)
     put(home / ".skillc" / "skills" / "shared", INVALID)

@@ -237,11 +237,11 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     output_format, params, cwd = call.output_format, call.params, run.cwd
     terminal = sys.stderr.isatty()
     colour = _colour(terminal)
-    for where, count in run.collections:
+    for where, count in run.collections:  # a folder's name: never a line of its own
         if not count:
-            click.echo(f"no skills in {where}", err=True)
+            click.echo(f"no skills in {printable(where)}", err=True)
         elif terminal:  # a progress note for people: never in CI logs or pipes
-            click.echo(f"linting {counted(count, 'skill')} in {where}", err=True)
+            click.echo(f"linting {counted(count, 'skill')} in {printable(where)}", err=True)
     if params.add_suppressions and (params.fix_mode or params.write_baseline is not None):
         raise click.BadParameter(
             "writes comments for the findings as they are: not with --fix, --unsafe-fixes, "
