@@ -54,6 +54,8 @@ def test_colour_only_when_forced_or_on_a_terminal_and_never_with_no_color(cwd: P
     assert "\033[1;31merror\033[0m[E300]" in forced.stderr
     assert "\033[1;33mwarning\033[0m[W300]" in forced.stderr
     assert "\033[" not in run(cwd, "bad", FORCE_COLOR="1", NO_COLOR="1").stderr
+    # no-color.org: NO_COLOR "present and not an empty string"; an empty one is as unset
+    assert "\033[1;31m" in run(cwd, "bad", FORCE_COLOR="1", NO_COLOR="").stderr
     assert "\033[" not in run(cwd, "bad", FORCE_COLOR="0").stderr
     assert forced.stdout == piped.stdout  # the summary on stdout stays plain
 

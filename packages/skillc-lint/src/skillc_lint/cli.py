@@ -416,7 +416,7 @@ def _add_suppressions(run: LintRun, output_format: str) -> int:
 
 
 def _colour(terminal: bool) -> bool:
-    """Colour the text output: on a terminal, unless ``NO_COLOR`` is set (no-color.org) or
+    """Colour the text output: on a terminal, unless ``NO_COLOR`` is not empty (no-color.org) or
     ``TERM`` is ``dumb``; ``FORCE_COLOR`` (not ``0``) colours a pipe too (CI logs that show
     colours)."""
     import os
