@@ -348,3 +348,23 @@ def test_a_skill_used_at_no_instant_is_ranked_and_shown_as_used(
     assert result.returncode == 0, result.stderr
     row = result.stdout.splitlines()[-1].split()
     assert row[:3] == ["3", "1", "unknown"], result.stdout
+
+
+def test_a_cell_holding_an_escape_sequence_is_sized_as_printed(
+    demo: ResolvedSkill, log_rows: Callable[..., Path], stats_cli: Run
+) -> None:
+    """A logged section name holding an escape sequence is printed escaped (``\\x1b``), and
+    the columns after it are sized for the escaped text: every row's FILE starts at the
+    header's column."""
+    args = {"file": None, "max_lines": None}
+    log_rows(
+        record(demo, "show", {"section": "Usage", **args}),
+        record(demo, "show", {"section": "q\x1b[2Jz", **args}),
+    )
+    result = stats_cli("stats", "demo", "--group-by", "sections")
+    assert result.returncode == 0, result.stderr
+    table = result.stdout.split("\n\n", 1)[1].splitlines()
+    assert any("q\\x1b[2Jz" in line for line in table), table
+    column = table[0].index("FILE")
+    assert [line[column - 2 : column] for line in table] == ["  "] * len(table), table
+    assert all(line[column] != " " for line in table), table

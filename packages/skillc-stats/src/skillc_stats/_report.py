@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from skillc_index import counted
+from skillc_index import counted, printable
 from skillc_index.accesslog.reader import command_kind
 from skillc_stats._filters import Filters
 from skillc_stats._stats import StatsQuery
@@ -37,9 +37,11 @@ _EMPTY = {
 
 
 def _cell(value: object) -> str:
-    """One table cell on one line (a logged query may hold a newline or a tab)."""
+    """One table cell on one line, as printed (a logged query may hold a newline, a tab or an
+    escape sequence): :func:`~skillc_index.printable`, the tab escaped too, before the table
+    sizes its columns."""
     text = "-" if value is None else str(value)
-    return text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")
+    return printable(text).replace("\t", "\\t")
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
