@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from skillc_index.text import display_width
 from skillc_lint import PROFILES, LintDiagnostic, default_registry, lint_skill
 from skillc_lint._output import code_frame
 
@@ -422,13 +423,33 @@ def test_code_frame_caret_stays_under_its_character_after_control_characters() -
 
 def test_code_frame_caret_after_a_joiner_the_next_character_keeps() -> None:
     """A joiner ends the text before the column escaped (it joins nothing there) but shows
-    as itself in the line (it joins two emoji): the caret stays under its character."""
+    as itself in the line (it joins two emoji): the caret stays under its character (the
+    second emoji of a sequence: under the one glyph they show as, two columns wide)."""
     source = "\U0001f469\u200d\U0001f4bb \u200db [a](gone.md)"
-    for column, wanted in ((3, "\U0001f4bb"), (5, "\\u200d"), (8, "[a](gone.md)")):
+    for column, wanted in ((3, "\U0001f469"), (5, "\\u200d"), (8, "[a](gone.md)")):
         frame = LintDiagnostic("SKL301", "n", "error", "SKILL.md", 3, "m", column, source)
         _, text, caret = code_frame(frame)
         assert text == "3 | \U0001f469\u200d\U0001f4bb \\u200db [a](gone.md)"
-        assert text[caret.index("^") :].startswith(wanted), column
+        assert caret.index("^") == display_width(text[: text.index(wanted)]), column
+
+
+def test_code_frame_caret_counts_terminal_columns_and_cuts_between_graphemes() -> None:
+    """A CJK character or an emoji takes two columns of a terminal: the caret is under the
+    character its column names; a long line is cut where no emoji sequence splits."""
+    source = "日本語の文章です。詳しくは [参照](references/missing.md) を見てください。"
+    frame = LintDiagnostic("SKL301", "n", "error", "SKILL.md", 8, "m", 20, source)
+    _, text, caret = code_frame(frame)
+    assert caret.index("^") == display_width(text[: text.index("references/")])
+    zwj = "\U0001f469\u200d\U0001f4bb"  # one glyph of three characters
+    source = ("x" + zwj) * 60 + " [l](references/nope.md) " + ("y" + zwj) * 60
+    column = source.index("references/") + 1
+    frame = LintDiagnostic("SKL301", "n", "error", "SKILL.md", 8, "m", column, source)
+    _, text, caret = code_frame(frame)
+    shown = text.removeprefix("8 | ...").removesuffix("...")
+    assert text.startswith("8 | ...") and text.endswith("...")
+    assert not shown.startswith(("\u200d", "\U0001f4bb")), ascii(shown[:4])  # no half glyph
+    assert not shown.endswith(("\U0001f469", "\u200d")), ascii(shown[-4:])
+    assert caret.index("^") == display_width(text[: text.index("references/")])
 
 
 # -- explain ----------------------------------------------------------------------------------

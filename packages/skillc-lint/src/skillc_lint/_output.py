@@ -20,6 +20,7 @@ from skillc_index.sarif import (  # display_path: how a finding names its file, 
     github_property,
     uri_base_ids,
 )
+from skillc_index.text import display_width, grapheme_boundary
 from skillc_lint._engine import LintDiagnostic, LintResult
 from skillc_lint._fixes import Fix
 from skillc_lint._registry import Rule, RuleRegistry
@@ -97,21 +98,25 @@ def code_frame(diagnostic: LintDiagnostic) -> list[str]:
           | ^
 
     Tabs show as one space and other control characters as their escapes (:func:`printable`:
-    ``\x1b``), the caret under the character either way; a long line is cut to
-    :data:`FRAME_WIDTH` characters around the caret (``...`` where it was cut). No frame
-    for a whole-file diagnostic."""
+    ``\x1b``), the caret under the character either way, in the terminal's columns (a CJK
+    character or an emoji takes two: :func:`~skillc_index.text.display_width`); a long line
+    is cut to at most :data:`FRAME_WIDTH` characters around the caret, where no grapheme
+    splits (``...`` where it was cut). No frame for a whole-file diagnostic."""
     if diagnostic.line is None or diagnostic.source is None:
         return []
     source = diagnostic.source.replace("\t", " ")
     column = (diagnostic.column or 1) - 1
     text, head = printable(source), printable(source[:column])
     # a joiner (variation selector) ending the head shows as itself before what it joins
-    caret = len(head) if text.startswith(head) else len(printable(source[: column - 1])) + 1
-    start = max(0, min(caret - FRAME_WIDTH // 2, len(text) - FRAME_WIDTH))
-    shown = text[start : start + FRAME_WIDTH]
+    at = len(head) if text.startswith(head) else len(printable(source[: column - 1])) + 1
+    start = max(0, min(at - FRAME_WIDTH // 2, len(text) - FRAME_WIDTH))
+    start = grapheme_boundary(text, start)
+    end = grapheme_boundary(text, start + FRAME_WIDTH)
+    shown = text[start:end]
+    caret = display_width(text[start : grapheme_boundary(text, at)])  # under its glyph
     if start:
-        shown, caret = "..." + shown, caret - start + 3
-    if start + FRAME_WIDTH < len(text):
+        shown, caret = "..." + shown, caret + 3
+    if end < len(text):
         shown += "..."
     gutter = " " * len(str(diagnostic.line))
     return [f"{gutter} |", f"{diagnostic.line} | {shown}".rstrip(), f"{gutter} | {' ' * caret}^"]
