@@ -14,7 +14,7 @@ import pytest
 
 from skillc_index.text import display_width
 from skillc_lint import PROFILES, LintDiagnostic, default_registry, lint_skill
-from skillc_lint._output import code_frame
+from skillc_lint._output import code_frame, explain_lines, rule_doc
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -460,6 +460,21 @@ def test_every_rule_has_a_rationale_and_a_fix() -> None:
     assert len(rules) > 50
     missing = [rule.id for rule in rules if not (rule.rationale.strip() and rule.fix.strip())]
     assert missing == []
+
+
+def test_explain_wraps_between_words_never_in_a_name_or_a_code_span() -> None:
+    """A line of ``--explain`` never ends at a hyphen of a word (``claude-code``,
+    ``space-separated``) nor inside a code span: a command a reader pastes stays whole."""
+    lines = [
+        line
+        for rule in default_registry(profiles=tuple(PROFILES))
+        for line in explain_lines(rule_doc(rule, None))
+    ]
+    broken = [line for line in lines if line.endswith("-") and line[-2:-1].isalnum()]
+    assert broken == []
+    assert [line for line in lines if line.count("`") % 2 and "``" not in line] == []
+    grep = "`grep -nP '[\\x{200B}\\x{202A}-\\x{202E}\\x{2066}-\\x{2069}\\x00-\\x08"
+    assert any(grep in line for line in lines)
 
 
 def test_explain(lint: Run) -> None:

@@ -188,14 +188,30 @@ def rule_doc(rule: Rule, profile: str | None) -> dict[str, Any]:
     }
 
 
+#: A Markdown code span of a rule's documentation (a command, an option, a path).
+_CODE_SPAN = r"`[^`]+`"
+
+
 def explain_lines(doc: Mapping[str, Any]) -> list[str]:
-    """A :func:`rule_doc` as text, wrapped at 88 columns."""
+    """A :func:`rule_doc` as text, wrapped at 88 columns between words only: never at a
+    hyphen (``claude-code``, ``--max-warnings``), inside a long word or inside a code span
+    (a command to paste, ``grep -nP '...'``: longer lines rather)."""
+    import re
     import textwrap
 
     where = f"profile {doc['profile']}" if doc["profile"] else doc["category"]
     lines = [f"{doc['id']} {doc['name']} ({doc['severity']}; {where})", "", doc["summary"], ""]
     for label, key in (("Why", "rationale"), ("Fix", "fix")):
-        lines += textwrap.wrap(f"{label}: {doc[key]}", 88, subsequent_indent="  ")
+        # the spaces of a code span as NULs (no white space to textwrap) while it wraps
+        text = re.sub(_CODE_SPAN, lambda span: span.group().replace(" ", "\0"), doc[key])
+        wrapped = textwrap.wrap(
+            f"{label}: {text}",
+            88,
+            subsequent_indent="  ",
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
+        lines += [line.replace("\0", " ") for line in wrapped]
     if doc["options"]:
         lines.append("Options (set in the [lint] table of config.toml):")
         lines += [f"  {key} = {value!r}" for key, value in doc["options"].items()]
