@@ -425,10 +425,18 @@ def test_one_skill_starts_no_pool(cwd: Path, clean_env: dict[str, str]) -> None:
 # -- the progress bar ----------------------------------------------------------------------------
 
 
-def run_with_tty_stderr(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[str, str]:
-    """Run ``python -m skillc_lint`` with stderr on a pseudo-terminal and stdout on a pipe;
-    return (stdout, what the terminal received)."""
+def run_with_tty_stderr(
+    args: list[str], cwd: Path, env: dict[str, str], columns: int = 0
+) -> tuple[str, str]:
+    """Run ``python -m skillc_lint`` with stderr on a pseudo-terminal (``columns`` wide; 0:
+    of no size) and stdout on a pipe; return (stdout, what the terminal received)."""
     master, slave = pty.openpty()
+    if columns:
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     proc = subprocess.Popen(
         [sys.executable, "-m", "skillc_lint", *args],
         cwd=str(cwd),
@@ -467,6 +475,22 @@ def test_progress_bar_on_a_terminal_only(
     assert "linting [" not in terminal
     _, terminal = run_with_tty_stderr(["skills/s01"], cwd, clean_env)
     assert "linting [" not in terminal
+
+
+def test_progress_bar_fits_a_narrow_terminal_or_is_not_drawn(
+    many: Path, cwd: Path, clean_env: dict[str, str]
+) -> None:
+    """A line as wide as the terminal wraps, and each redraw (``\\r``) leaves its first row
+    behind: the bar narrows to stay below the terminal's width, and is not drawn at all
+    where it cannot fit (``COLUMNS`` of a parent shell is not the terminal's)."""
+    env = {**clean_env, "COLUMNS": "200"}
+    for columns in (40, 30):
+        _, terminal = run_with_tty_stderr(["skills"], cwd, env, columns)
+        drawn = [part for part in terminal.split("\r") if part.startswith("linting [")]
+        assert len(drawn) == 23, columns
+        assert max(len(part) for part in drawn) < columns, drawn
+    _, terminal = run_with_tty_stderr(["skills"], cwd, env, 20)
+    assert "linting [" not in terminal and "linting 24 skills in skills" in terminal
 
 
 def test_a_terminal_gets_colour_and_the_linting_note_a_pipe_neither(

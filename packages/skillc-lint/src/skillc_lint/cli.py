@@ -82,9 +82,13 @@ def _print_run_error(exc: Exception, output_format: str, sarif_file: str | None)
 class _Progress:
     """``linting [######........] 120/564`` on stderr, redrawn after each skill and cleared
     before anything else is printed; drawn only when ``enabled`` (a terminal, text output,
-    several skills), so pipes and CI logs never see it."""
+    several skills), so pipes and CI logs never see it. The line stays on one row of the
+    terminal: the bar narrows to fit its width (as it is at each redraw), and is not drawn
+    when even :data:`MIN_WIDTH` cells do not fit (a line that wraps leaves a row behind at
+    each redraw)."""
 
     WIDTH = 30
+    MIN_WIDTH = 10
 
     def __init__(self, total: int, *, enabled: bool) -> None:
         self.total = total
@@ -103,9 +107,15 @@ class _Progress:
         if not self.enabled or self.done >= self.total:
             self.clear()
             return
-        filled = self.WIDTH * self.done // self.total
-        bar = "#" * filled + "." * (self.WIDTH - filled)
-        sys.stderr.write(f"\rlinting [{bar}] {self.done}/{self.total}")
+        count = f"{self.done}/{self.total}"
+        # below the last column: a line that fills it wraps on some terminals
+        width = min(self.WIDTH, _columns() - len(f"linting [] {count}") - 1)
+        if width < self.MIN_WIDTH:
+            self.clear()
+            return
+        filled = width * self.done // self.total
+        bar = "#" * filled + "." * (width - filled)
+        sys.stderr.write(f"\rlinting [{bar}] {count}")
         sys.stderr.flush()
         self.drawn = True
 
@@ -114,6 +124,19 @@ class _Progress:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
             self.drawn = False
+
+
+def _columns() -> int:
+    """The width of the terminal on stderr (where the progress bar goes); when it tells none
+    (0), ``COLUMNS`` or stdout's, else 80 (:func:`shutil.get_terminal_size`)."""
+    import os
+    import shutil
+
+    try:
+        columns = os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError):
+        columns = 0
+    return columns or shutil.get_terminal_size().columns
 
 
 @command(LINT, formats=FORMATS, cls=LintCommand, render_json=True)
