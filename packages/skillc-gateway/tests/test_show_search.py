@@ -418,6 +418,16 @@ def test_search_errors(built: ResolvedSkill) -> None:
     assert [hit.section for hit in search_skill(built, "installer").results] == ["Install", "Demo"]
 
 
+def test_cli_show_prints_the_sections_escape_sequences_in_a_pipe(gateway: Run, demo: Path) -> None:
+    """click strips CSI sequences when stdout is not a terminal, unless told: the section is
+    the file's text (RFC-0002:C-SHOW), so a link target ``r\\x1b[1mx.md`` never reads as
+    ``rx.md``."""
+    line = "See [ref](references/r\x1b[1mx.md) and \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\.\n"
+    (demo / "esc.md").write_text(f"# Esc\n\n{line}", encoding="utf-8")
+    shown = gateway("show", "demo", "--section", "Esc")
+    assert (shown.returncode, shown.stdout) == (0, f"# Esc\n\n{line}")
+
+
 def test_cli_show_and_search(gateway: Run, built: ResolvedSkill, project: Path) -> None:
     shown = gateway("show", "demo", "--section", "Usage")
     assert (shown.returncode, shown.stdout) == (0, "## Usage\n\nUse it.\n")

@@ -708,6 +708,19 @@ def test_exit_status_mirrors_the_tool(run: Run, project: Path, kit: Callable[...
     assert text.stderr == "warning: tool 'fail': Command failed with exit code 3\n"
 
 
+def test_text_output_keeps_the_tools_escape_sequences_in_a_pipe(
+    run: Run, project: Path, kit: Callable[..., Path]
+) -> None:
+    """The text output is the tool's output, as ``output`` in the JSON: click stripped CSI
+    sequences when stdout was not a terminal (``> run.txt`` held ``hello``)."""
+    kit(tool("red", "printf '\\033[31m%s\\033[0m\\n' hello"))
+    assert envelope(run("run", "kit", "red", "--format", "json"))["output"] == (
+        "\x1b[31mhello\x1b[0m\n"
+    )
+    text = run("run", "kit", "red")
+    assert (text.returncode, text.stdout) == (0, "\x1b[31mhello\x1b[0m\n")
+
+
 def test_stderr_is_merged_and_json_is_parsed(
     run: Run, project: Path, kit: Callable[..., Path]
 ) -> None:

@@ -70,8 +70,9 @@ def search_command(result: SearchResults, call: Call[SearchParams]) -> None:
 def echo_text(text: str, more_lines: int, *, as_is: bool = False) -> None:
     """``text``, ended by a newline unless ``as_is`` (``open``: the file's bytes, RFC-0002:C-OPEN),
     then the cut marker when lines were left out (a cut text ends with its last line's ending).
-    ``as_is`` also keeps escape sequences, which click strips when stdout is not a terminal."""
-    click.echo(text, nl=False, color=True if as_is else None)
+    Escape sequences are kept whatever stdout is (click strips them off a terminal): a file's
+    or a tool's text is data, not the kit's styling (RFC-0002:C-SHOW, C-OPEN)."""
+    click.echo(text, nl=False, color=True)
     if text and not text.endswith("\n") and (not as_is or more_lines):
         click.echo()
     if more_lines:
