@@ -444,3 +444,30 @@ def test_a_parameter_of_several_items_is_read_and_checked_in_one_place() -> None
         checked_items(5, str, wrong)
     with pytest.raises(InvalidOption, match="5 True"):
         checked_items(["a", 5, None], str, wrong)
+
+
+def test_a_help_page_is_wrapped_at_spaces_only() -> None:
+    """``helppage.Command``'s page never breaks an option, a path or inline code at a hyphen
+    (click's own did: ``--write-`` / ``baseline``), nor a word longer than the line; the
+    rest is laid out as click lays it out (paragraphs, ``\\b`` blocks, the option list)."""
+    from skillc_index.helppage import Command
+
+    long_path = "~/.skillc/" + "x" * 60 + "-overrides.json"
+    text = (
+        "Reads the access log (`.skillc-meta/logs.db`) written by --write-baseline and "
+        f"mcp-style tools, then {long_path} too.\n\n"
+        "\b\nExamples:\n  skc demo --max-false-triggers 2   # a comment kept as it is\n\n"
+        "A last paragraph of plain words that wraps as it always did."
+    )
+    option = click.Option(["--max-false-triggers"], help="Exit 1 beyond --max-false-triggers.")
+    page = Command("demo", help=text, params=[option], context_settings={"terminal_width": 40})
+    result = CliRunner().invoke(page, ["--help"], prog_name="skc")
+    words = result.output.split()
+    for word in ("(`.skillc-meta/logs.db`)", "--write-baseline", "mcp-style", long_path):
+        assert word in words, result.output
+    assert "--max-false-triggers." in words
+    assert "    skc demo --max-false-triggers 2   # a comment kept as it is\n" in result.output
+    plain = Command("plain", help=text.rpartition("\n\n")[2], params=[click.Option(["--x"])])
+    ours = plain.get_help(plain.make_context("plain", [], resilient_parsing=True))
+    clicks = plain.get_help(click.Context(plain, info_name="plain"))
+    assert ours == clicks

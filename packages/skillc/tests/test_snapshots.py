@@ -26,19 +26,24 @@ def _helps() -> dict[str, str]:
     """``skc --help`` and the help of every command (a group's subcommands too)."""
     from skillc._group import cli
 
-    parent = click.Context(cli, info_name="skc", **cli.context_settings)
+    # each in its command's own context_class, as click's make_context makes it: the kit's
+    # (skillc_index.helppage.Context) wraps the page at spaces only
+    parent = cli.context_class(cli, info_name="skc", **cli.context_settings)
     texts = {"skc": cli.get_help(parent) + "\n"}
     for name in discover_commands():
         command = cli.get_command(parent, name)
         assert command is not None
-        context = click.Context(command, info_name=name, parent=parent, **command.context_settings)
+        settings = command.context_settings
+        context = command.context_class(command, info_name=name, parent=parent, **settings)
         texts[f"skc {name}"] = command.get_help(context) + "\n"
         if isinstance(command, click.Group):
             for sub in command.list_commands(context):
                 subcommand = command.get_command(context, sub)
                 assert subcommand is not None
                 settings = subcommand.context_settings
-                inner = click.Context(subcommand, info_name=sub, parent=context, **settings)
+                inner = subcommand.context_class(
+                    subcommand, info_name=sub, parent=context, **settings
+                )
                 texts[f"skc {name} {sub}"] = subcommand.get_help(inner) + "\n"
     return texts
 

@@ -27,9 +27,17 @@ import click
 
 if TYPE_CHECKING:
     import re
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
-__all__ = ["Command", "FormatCommand", "for_program", "program_command", "program_commands"]
+__all__ = [
+    "Command",
+    "Context",
+    "FormatCommand",
+    "HelpFormatter",
+    "for_program",
+    "program_command",
+    "program_commands",
+]
 
 #: ``skc`` as a word, then the command it runs.
 _SKC = r"(?<![\w./-])skc (\S+)"
@@ -39,11 +47,86 @@ _SKC = r"(?<![\w./-])skc (\S+)"
 _HEADER = r"^( +)\S.*:$"
 
 
+class HelpFormatter(click.HelpFormatter):
+    """click's, its text and definition lists wrapped at spaces only: never at a hyphen inside
+    an option, a path or inline code (``--write-baseline``, ``.skillc-meta/logs.db``), nor
+    inside a word longer than the line (it overflows the line instead), so what a reader
+    copies from a page is whole."""
+
+    def write_text(self, text: str) -> None:
+        indent = " " * self.current_indent
+        self.write(_wrap(text, self.width, indent))
+        self.write("\n")
+
+    def write_dl(
+        self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2
+    ) -> None:
+        """click's definition list (``Options:``, ``Commands:``), its second column wrapped
+        as :meth:`write_text` wraps."""
+        rows = list(rows)
+        first_col = min(max((len(first) for first, _ in rows), default=0), col_max)
+        first_col += col_spacing
+        for first, second in rows:
+            self.write(f"{'':>{self.current_indent}}{first}")
+            if not second:
+                self.write("\n")
+                continue
+            if len(first) <= first_col - col_spacing:
+                self.write(" " * (first_col - len(first)))
+            else:
+                self.write("\n" + " " * (first_col + self.current_indent))
+            lines = _wrap(second, max(self.width - first_col - 2, 10)).splitlines() or [""]
+            self.write(f"{lines[0]}\n")
+            for line in lines[1:]:
+                self.write(f"{'':>{first_col + self.current_indent}}{line}\n")
+
+
+def _wrap(text: str, width: int, indent: str = "") -> str:
+    """click's ``wrap_text(text, width, indent, indent, preserve_paragraphs=True)``
+    (paragraphs apart, a ``\\b`` paragraph kept as it is, each at its first line's indent),
+    breaking lines at spaces only (:class:`HelpFormatter`)."""
+    from click._textwrap import TextWrapper
+
+    wrapper = TextWrapper(
+        width,
+        initial_indent=indent,
+        subsequent_indent=indent,
+        replace_whitespace=False,
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
+    blocks: list[list[str]] = [[]]
+    for line in text.expandtabs().splitlines():
+        if line:
+            blocks[-1].append(line)
+        elif blocks[-1]:  # an empty line ends a paragraph
+            blocks.append([])
+    paragraphs: list[str] = []
+    for lines in filter(None, blocks):
+        deeper = " " * (len(lines[0]) - len(lines[0].lstrip()))
+        with wrapper.extra_indent(deeper):
+            if lines[0].strip() == "\b":
+                paragraphs.append(wrapper.indent_only("\n".join(lines[1:])))
+            else:
+                paragraphs.append(wrapper.fill(" ".join([lines[0].lstrip(), *lines[1:]])))
+    return "\n\n".join(paragraphs)
+
+
+class Context(click.Context):
+    """The context of the kit's commands: their help pages are written by
+    :class:`HelpFormatter`."""
+
+    formatter_class = HelpFormatter
+
+
 class Command(click.Command):
     """A command of the kit: its help page is rendered for the program showing it
-    (:func:`for_program`). A closed pipe while the command line is parsed (``--help`` or
-    ``--version`` printed to a reader that has gone) is the quiet end of
-    :func:`~skillc_index.streams.closed_pipe`, not click's exit 1."""
+    (:func:`for_program`), wrapped at spaces only (:class:`HelpFormatter`). A closed pipe
+    while the command line is parsed (``--help`` or ``--version`` printed to a reader that
+    has gone) is the quiet end of :func:`~skillc_index.streams.closed_pipe`, not click's
+    exit 1."""
+
+    context_class = Context
 
     def get_help(self, ctx: click.Context) -> str:
         return for_program(ctx, super().get_help(ctx))
