@@ -5,6 +5,8 @@ pseudo-terminal as stderr."""
 from __future__ import annotations
 
 import os
+import re
+import struct
 import subprocess
 import sys
 
@@ -23,8 +25,9 @@ print("done")
 pty = pytest.importorskip("pty")
 
 
-def run(delay: float, *, terminal: bool) -> tuple[str, str]:
-    """(stdout, stderr) of the script, its stderr a pseudo-terminal or a pipe."""
+def run(delay: float, *, terminal: bool, columns: int = 0) -> tuple[str, str]:
+    """(stdout, stderr) of the script, its stderr a pseudo-terminal (``columns`` wide when
+    given) or a pipe."""
     if not terminal:
         proc = subprocess.run(
             [sys.executable, "-c", SCRIPT, str(delay)],
@@ -35,6 +38,11 @@ def run(delay: float, *, terminal: bool) -> tuple[str, str]:
         )
         return proc.stdout, proc.stderr
     leader, follower = pty.openpty()
+    if columns:
+        import fcntl
+        import termios
+
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     try:
         proc = subprocess.run(
             [sys.executable, "-c", SCRIPT, str(delay)],
@@ -84,3 +92,15 @@ def test_no_bar_when_stderr_is_not_a_terminal() -> None:
     stdout, stderr = run(0.0, terminal=False)
     assert stdout == "done\n"
     assert stderr == "after the work\n"
+
+
+@pytest.mark.parametrize(("columns", "drawn"), [(40, True), (30, False), (200, True)])
+def test_the_bar_fits_the_terminal_or_is_not_drawn(columns: int, drawn: bool) -> None:
+    """click's bar was 36 cells whatever the width: on a 40-column terminal its line wrapped,
+    and each redraw (``\\r``, back to the start of the last row) left a row behind."""
+    _, stderr = run(0.0, terminal=True, columns=columns)
+    lines = re.split(r"[\r\n]+", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", stderr))
+    bars = [line.rstrip() for line in lines if line.startswith("Indexing")]
+    assert bool(bars) == drawn, repr(stderr)
+    assert all(len(line) < columns for line in bars), bars
+    assert "after the work" in lines

@@ -158,10 +158,32 @@ def dumb_terminal() -> bool:
     return os.environ.get("TERM") == "dumb"
 
 
+def stderr_columns() -> int:
+    """The width of the terminal stderr shows on (a progress line's: stdout may be a pipe),
+    else :func:`shutil.get_terminal_size`'s (``COLUMNS``, stdout's terminal, 80)."""
+    import os
+    import shutil
+
+    try:
+        columns = os.get_terminal_size(sys.stderr.fileno()).columns
+    except (AttributeError, OSError, ValueError):  # no descriptor, not a terminal, closed
+        columns = 0
+    return columns or shutil.get_terminal_size().columns
+
+
+#: What click's bar line holds besides its label and its cells: ``"  ["``, ``"]  "``, the
+#: percentage (``100%``) and the ETA with its two spaces (``"  00:00:02"``, a day's ``"  1d
+#: 00:00:02"``), and a spare column (a line as wide as the terminal may wrap on some).
+_BAR_CLUTTER = 24
+#: The fewest cells a bar is drawn with; the widest, click's default.
+_BAR_CELLS = (5, 36)
+
+
 class DelayedProgress:
     """A progress bar on stderr that appears only on a terminal (not ``TERM=dumb``), and only
     once the work has taken longer than ``delay`` seconds (short runs and piped output stay
-    quiet).
+    quiet). Its line fits the terminal's width (:func:`stderr_columns`), or it is not drawn:
+    a line that wraps leaves a row behind at each redraw (``\r`` goes back one row only).
 
     Call it as ``progress(done, total)``; the bar closes when ``done`` reaches ``total`` (what
     the command prints next starts on a line of its own) or, at the latest, when the context
@@ -185,7 +207,13 @@ class DelayedProgress:
         if self._bar is None:
             if done >= total or self._clock() - self._start < self._delay:
                 return
-            self._bar = click.progressbar(length=total, label=self._label, file=sys.stderr)
+            cells = stderr_columns() - len(self._label) - _BAR_CLUTTER
+            if cells < _BAR_CELLS[0]:
+                self._enabled = False
+                return
+            self._bar = click.progressbar(
+                length=total, label=self._label, file=sys.stderr, width=min(cells, _BAR_CELLS[1])
+            )
             self._bar.__enter__()
         self._bar.update(done - self._shown)
         self._shown = done
