@@ -319,6 +319,34 @@ def test_a_breach_line_shows_a_skills_name_without_its_control_characters(
     assert "threshold breached: a [2Jx: no trigger case to score" in done.stdout
 
 
+def test_the_table_shows_a_names_bidi_and_zero_width_characters_as_escapes(
+    gateway: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """A name holding U+202E (right-to-left override: the rest of the row shown reversed)
+    and U+200B (``demo\\u200b`` reads as ``demo``) was printed raw in the row and the notes'
+    header, its column sized on the raw text; ``find`` and ``lint`` show them as escapes."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "b", description="Deploy to Kubernetes.")
+    (lib / "a" / "evals").mkdir(parents=True)
+    (lib / "a" / "SKILL.md").write_text(
+        '---\nname: "bidi\\u202eevil\\u200b"\ndescription: Rotate PDF pages. Use when the user'
+        " asks to rotate a PDF.\n---\n# A\n",
+        encoding="utf-8",
+    )
+    (lib / "a" / "evals" / "triggers.yaml").write_text(
+        'should_trigger:\n  - "rotate my pdf"\n  - "make a poster"\n', encoding="utf-8"
+    )
+    done = gateway("eval", str(lib / "a"), "--path", str(lib))
+    assert done.returncode == 0, done.stderr
+    assert "\u202e" not in done.stdout and "\u200b" not in done.stdout
+    lines = done.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("SKILL "))
+    row = next(line for line in lines if line.startswith("bidi"))
+    assert row.startswith("bidi\\u202eevil\\u200b  ")
+    assert row.index("  2 ") == header.index("CASES") - 2  # the column sized on the escapes
+    assert "bidi\\u202eevil\\u200b:" in lines
+
+
 def test_init_never_writes_where_the_projects_config_points(
     gateway: Any, project: Path, home: Path, tmp_path: Path, write_skill: Any
 ) -> None:

@@ -169,7 +169,12 @@ def _percent(value: float | None) -> str:
 def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> None:
     """The text for people: a row per skill, then its misses (who took the request), its
     false triggers and phrases, then the worst ``limit`` collisions."""
-    from skillc_index.text import counted, one_line
+    from skillc_index.text import counted, one_line, printable
+
+    def label(text: str) -> str:
+        """A name, a phrase or a message on one line, its bidirectional and zero-width
+        characters as escapes (``\\u202e``): a query is shown by ``repr``, which escapes them."""
+        return printable(one_line(text))
 
     if result.written:
         for path in result.written:
@@ -185,7 +190,7 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
     rows = [["SKILL", "CASES", f"RECALL@{result.top}", "FALSE", "LISTED"]]
     for skill in result.skills:
         rows.append(
-            [one_line(skill.name), str(len(skill.cases)), _percent(skill.recall),
+            [label(skill.name), str(len(skill.cases)), _percent(skill.recall),
              str(skill.false_triggers), skill.listed]
         )  # fmt: skip
     if result.skills:
@@ -196,7 +201,7 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
     for skill in result.skills:
         notes = [
             f"  miss: {one_line(case.query)!r} -> "
-            + (f"taken by {one_line(case.taken_by)}" if case.taken_by else "no skill ranks it")
+            + (f"taken by {label(case.taken_by)}" if case.taken_by else "no skill ranks it")
             + ("" if case.place is None else f" (place {case.place})")
             for case in skill.cases
             if case.should_trigger and not case.passed
@@ -209,7 +214,7 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
         if skill.untriggerable:
             notes.append(f"  listed {skill.listed}: its cases cannot trigger it by description")
         notes += [f"  phrase {check.effect}: {one_line(check.phrase)!r}" for check in skill.phrases]
-        notes += [f"  {one_line(problem)}" for problem in skill.problems]
+        notes += [f"  {label(problem)}" for problem in skill.problems]
         live = [case for case in skill.cases if case.live is not None]
         if live:
             agreed = sum(1 for case in live if case.live and case.live.passed == case.passed)
@@ -221,32 +226,32 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
                     f"; {len(case.live.errors)} runs failed" if case.live.errors else ""
                 )
                 if not case.live.runs:
-                    how = "live not run: " + one_line("; ".join(case.live.errors))
+                    how = "live not run: " + label("; ".join(case.live.errors))
                 notes.append(
                     f"    {one_line(case.query)!r}: offline {'pass' if case.passed else 'FAIL'}, "
                     + how
                 )
         if notes:
-            echo(f"{one_line(skill.name)}:")
+            echo(f"{label(skill.name)}:")
             for note in notes:
                 echo(note)
     if result.collisions:
         echo("collisions (worst first):")
         for collision in result.collisions[:limit]:
             how = f"similarity {collision.similarity:.2f}"
-            first, second = one_line(collision.first), one_line(collision.second)
+            first, second = label(collision.first), label(collision.second)
             for taker, count, loser in (
                 (second, collision.first_lost, first),
                 (first, collision.second_lost, second),
             ):
                 if count:
                     how += f", {taker} takes {count} of {loser}'s cases"
-            phrases = "; ".join(one_line(phrase) for phrase in collision.phrases[:3])
+            phrases = "; ".join(label(phrase) for phrase in collision.phrases[:3])
             echo(f"  {first} <-> {second}: {how}" + (f" ({phrases})" if phrases else ""))
         if len(result.collisions) > limit:
             echo(f"  ... ({len(result.collisions) - limit} more: --format json lists them all)")
     for line in result.breaches():
-        echo(f"threshold breached: {one_line(line)}")
+        echo(f"threshold breached: {label(line)}")
 
 
 class _Finding(NamedTuple):
