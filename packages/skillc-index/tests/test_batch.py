@@ -58,6 +58,25 @@ def test_several_skills_and_the_summary(index: Run, project: Path, write_skill: 
     assert all(r["up_to_date"] and r["deployments"] for r in data["results"])
 
 
+def test_the_lines_are_aligned_as_a_terminal_shows_them(
+    index: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """The name column was padded by ``len``: a CJK name (two columns a character) pushed
+    its row's WHERE column 6 columns right of the others'."""
+    from skillc_index.text import display_width
+
+    store = project / ".skillc" / "skills"
+    names = ("日本語スキル", "my-skill", "canvas-design")
+    for name in names:
+        write_skill(store / name)
+    done = index("build", *names)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()[:-1]
+    assert statuses(done.stdout) == dict.fromkeys(names, "built")
+    starts = {display_width(line[: line.index(".skillc/")]) for line in lines}
+    assert starts == {len("built       canvas-design  ")}, lines
+
+
 @pytest.mark.usefixtures("skc_on_path")
 def test_a_target_s_warnings_name_their_skill_and_are_said_again_when_up_to_date(
     index: Run, project: Path, write_skill: WriteSkill

@@ -22,7 +22,7 @@ from skillc_index.console import (
 )
 from skillc_index.operations import BUILD, BuildParams
 from skillc_index.streams import INTERRUPTED
-from skillc_index.text import counted, printable
+from skillc_index.text import counted, printable, table_lines
 
 if TYPE_CHECKING:
     from skillc_index.build.batch import BatchResult
@@ -139,7 +139,7 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
     if output_format == "json":
         print_json(result.to_dict())
         return
-    width = max((len(item.job.name) for item in result.items), default=0)
+    rows = []
     for item in result.items:
         where = (
             layout.display(item.result.compiled.runtime)
@@ -152,7 +152,9 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
         )
         if deployed:
             where += f"; deployed: {deployed}"
-        click.echo(printable(f"{_STATUS[item.status]:<10}  {item.job.name:<{width}}  {where}"))
+        rows.append([f"{_STATUS[item.status]:<10}", printable(item.job.name), printable(where)])
+    for line in table_lines(rows):  # the names padded as a terminal shows them (CJK: 2 columns)
+        click.echo(line)
     summary = result.summary()
     redeployed = sum(1 for item in result.items if item.redeployed)
     again = f" ({redeployed} redeployed)" if redeployed else ""
