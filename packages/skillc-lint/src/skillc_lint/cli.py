@@ -24,6 +24,7 @@ from skillc_index.console import (
     print_json,
     report,
     run,
+    stderr_columns,
 )
 from skillc_index.helppage import Command, FormatCommand
 from skillc_index.streams import utf8_process
@@ -109,7 +110,7 @@ class _Progress:
             return
         count = f"{self.done}/{self.total}"
         # below the last column: a line that fills it wraps on some terminals
-        width = min(self.WIDTH, _columns() - len(f"linting [] {count}") - 1)
+        width = min(self.WIDTH, stderr_columns() - len(f"linting [] {count}") - 1)
         if width < self.MIN_WIDTH:
             self.clear()
             return
@@ -124,19 +125,6 @@ class _Progress:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
             self.drawn = False
-
-
-def _columns() -> int:
-    """The width of the terminal on stderr (where the progress bar goes); when it tells none
-    (0), ``COLUMNS`` or stdout's, else 80 (:func:`shutil.get_terminal_size`)."""
-    import os
-    import shutil
-
-    try:
-        columns = os.get_terminal_size(sys.stderr.fileno()).columns
-    except (OSError, ValueError):
-        columns = 0
-    return columns or shutil.get_terminal_size().columns
 
 
 @command(LINT, formats=FORMATS, cls=LintCommand, render_json=True)
