@@ -1,8 +1,9 @@
 """Check a release tag against the packages (the release workflow's first step).
 
 ``python .ci/release_check.py v0.2.0`` exits 0 when every distribution under packages/ is at
-version 0.2.0 and its CHANGELOG.md has a ``## 0.2.0`` section; otherwise it prints what is
-wrong, one line each, and exits 1.
+version 0.2.0 and its CHANGELOG.md has a ``## 0.2.0`` section and nothing under
+``## Unreleased`` (a release moves those entries into its own section); otherwise it prints
+what is wrong, one line each, and exits 1.
 """
 
 from __future__ import annotations
@@ -14,6 +15,12 @@ from pathlib import Path
 import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def unreleased(changelog: str) -> str:
+    """The entries under a CHANGELOG's ``## Unreleased`` heading ("" when none)."""
+    found = re.search(r"^## Unreleased[ \t]*\n(.*?)(?=^## |\Z)", changelog, re.M | re.S)
+    return found.group(1).strip() if found else ""
 
 
 def problems(tag: str, root: Path = ROOT) -> list[str]:
@@ -28,6 +35,11 @@ def problems(tag: str, root: Path = ROOT) -> list[str]:
         changelog = (pyproject.parent / "CHANGELOG.md").read_text(encoding="utf-8")
         if not re.search(rf"^## {re.escape(version)}\b", changelog, re.MULTILINE):
             found.append(f"{project['name']}: CHANGELOG.md has no '## {version}' section")
+        if unreleased(changelog):
+            found.append(
+                f"{project['name']}: CHANGELOG.md has entries under '## Unreleased':"
+                f" move them to '## {version}'"
+            )
     return found
 
 

@@ -226,8 +226,22 @@ def test_the_release_check_wants_every_version_and_changelog(tmp_path: Path) -> 
         "b is at 1.2.0, the tag says 1.3.0",
         "b: CHANGELOG.md has no '## 1.3.0' section",
     ]
-    _package(tmp_path, "c", "1.2.0", "# c\n\n## Unreleased\n- z\n## 1.2.00\n")
+    _package(tmp_path, "c", "1.2.0", "# c\n\n## Unreleased\n\n## 1.2.00\n")
     assert check.problems("v1.2.0", tmp_path) == ["c: CHANGELOG.md has no '## 1.2.0' section"]
+
+
+def test_the_release_check_refuses_a_tag_while_a_changelog_has_unreleased_entries(
+    tmp_path: Path,
+) -> None:
+    """A change still under ``## Unreleased`` above the tag's dated section (main after 0.1.0:
+    the tag v0.1.0 passed and would have published today's code as 0.1.0) is refused."""
+    check = _release_check()
+    _package(tmp_path, "a", "1.2.0", "# a\n\n## Unreleased\n\n- x\n\n## 1.2.0 (2026-11-24)\n- y\n")
+    _package(tmp_path, "b", "1.2.0", "# b\n\n## Unreleased\n\n## 1.2.0\n- y\n")
+    assert check.problems("v1.2.0", tmp_path) == [
+        "a: CHANGELOG.md has entries under '## Unreleased': move them to '## 1.2.0'"
+    ]
+    assert check.unreleased("## Unreleased\n- z\n") == "- z"
 
 
 def _projects() -> dict[Path, dict[str, Any]]:
@@ -240,8 +254,43 @@ def _projects() -> dict[Path, dict[str, Any]]:
 
 
 def test_every_package_is_at_one_version() -> None:
+    """One version in every pyproject and every ``__version__`` (``--version``, SARIF's tool,
+    the MCP server's ``serverInfo``)."""
     versions = {project["version"] for project in _projects().values()}
     assert len(versions) == 1, versions
+    for init in ROOT.glob("packages/*/src/*/__init__.py"):
+        stated = re.findall(r'^__version__ = "(.*)"$', init.read_text(encoding="utf-8"), re.M)
+        assert stated == list(versions), (init, stated)
+
+
+def test_unreleased_changes_never_carry_a_released_version() -> None:
+    """Code with entries under its CHANGELOG's ``## Unreleased`` is at a version newer than
+    every released section, and each sibling it requires at that version or newer, never at
+    a released one before it: main after 0.1.0 still said 0.1.0 (``skillc-index ~= 0.1.0``),
+    so ``pip install -U`` kept the release, and today's skillc-lint took the released
+    skillc-index and crashed on an import."""
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    check = _release_check()
+    projects = _projects()
+    (current,) = {Version(project["version"]) for project in projects.values()}
+    released: set[Version] = set()
+    for path in projects:
+        changelog = (path.parent / "CHANGELOG.md").read_text(encoding="utf-8")
+        versions = {Version(v) for v in re.findall(r"^## (\d+\.\d+\.\d+\S*)", changelog, re.M)}
+        if check.unreleased(changelog):
+            assert all(version < current for version in versions), (path, current, versions)
+        released |= versions
+    older = [version for version in released if version < current]
+    for path, project in projects.items():
+        extras = project.get("optional-dependencies", {}).values()
+        for text in [*project.get("dependencies", []), *(r for extra in extras for r in extra)]:
+            requirement = Requirement(text)
+            if requirement.name.startswith("skillc"):
+                allowed = requirement.specifier
+                assert allowed.contains(current, prereleases=True), (path, text)
+                assert not any(allowed.contains(v, prereleases=True) for v in older), (path, text)
 
 
 def test_every_package_ships_the_licence() -> None:
@@ -317,15 +366,17 @@ def test_workflows_parse(workflow: str) -> None:
 
 
 def test_the_repository_passes_its_own_release_check() -> None:
-    """Every package is at one version whose CHANGELOG section exists: the tag v<version>
-    (which the README's pre-commit `rev:` and the action's `@` name) releases."""
-    import tomllib
+    """At a release, every package is at one version whose CHANGELOG section exists: the tag
+    v<version> (which the README's pre-commit `rev:` and the action's `@` name) releases.
+    Between two releases (X.Y.Z.devN) the tag vX.Y.Z is refused until the release commit."""
+    from packaging.version import Version
 
-    (version,) = {
-        tomllib.loads(p.read_text())["project"]["version"]
-        for p in ROOT.glob("packages/*/pyproject.toml")
-    }
-    assert _release_check().problems(f"v{version}") == []
+    (version,) = {Version(project["version"]) for project in _projects().values()}
+    if version.is_devrelease:
+        wrong = _release_check().problems(f"v{version.base_version}")
+        assert any(f"is at {version}, the tag says" in line for line in wrong), wrong
+    else:
+        assert _release_check().problems(f"v{version}") == []
 
 
 def test_no_merge_conflict_marker_is_left_in_the_repository() -> None:

@@ -124,8 +124,10 @@ def test_version_lists_every_distribution(skc: Run, venv_python: Path) -> None:
         timeout=120,
     )
     versions = json.loads(installed.stdout)
+    pyproject = (Path(__file__).parent.parent / "packages/skillc/pyproject.toml").read_text()
+    (version,) = re.findall(r'^version = "(.+)"$', pyproject, re.MULTILINE)
     for dist in DISTRIBUTIONS:
-        assert versions[dist] == "0.1.0", versions
+        assert versions[dist] == version, versions
         assert f"{dist} {versions[dist]}" in lines, proc.stdout
     assert len(lines) == len(DISTRIBUTIONS), proc.stdout
 

@@ -595,7 +595,7 @@ def test_a_server_of_other_code_at_the_same_version_answers_no_find(
     gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
     library: Path, tmp_path: Path,
 ) -> None:  # fmt: skip
-    """A server started before an upgrade runs the old code at the same version number (0.1.0
+    """A server started before an upgrade runs the old code at the same version number (one
     until a release): it answers no find of the code installed since, which answers itself.
     Here the server runs a copy of skillc-gateway's and skillc-index's modules: as they are,
     it answers; one module edited, it refuses."""

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 import pytest
 
+from skillc_index import __version__
 from skillc_index.console import handle_exception
 
 
@@ -102,7 +103,7 @@ def test_the_group_loads_the_module_of_the_command_named_only(tmp_path: Path, ho
 
 def test_version(tmp_path: Path, home: Path) -> None:
     result = skillc_index("--version", cwd=tmp_path, home=home)
-    assert result.stdout.strip() == "skillc-index 0.1.0"
+    assert result.stdout.strip() == f"skillc-index {__version__}"
 
 
 def test_unexpected_errors_are_one_line_e999(capsys: pytest.CaptureFixture[str]) -> None:

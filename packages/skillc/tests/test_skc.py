@@ -197,8 +197,12 @@ def test_help_lists_installed_commands_in_rfc_order(skc: Run) -> None:
 
 
 def test_version_lists_each_distribution(skc: Run) -> None:
+    import skillc
+    import skillc_index
+
     lines = skc("--version").stdout.splitlines()
-    assert "skillc 0.1.0" in lines and "skillc-index 0.1.0" in lines
+    assert f"skillc {skillc.__version__}" in lines
+    assert f"skillc-index {skillc_index.__version__}" in lines
     assert len(lines) == 6
 
 

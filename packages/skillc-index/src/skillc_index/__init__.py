@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from skillc_index._lazy import lazy_exports as _lazy_exports
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 # public name -> the module that defines it
 _EXPORTS: dict[str, str] = {

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from skillc_index import lazy_exports
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 # public name -> private module that defines it
 _EXPORTS: dict[str, str] = {

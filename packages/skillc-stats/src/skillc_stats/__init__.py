@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from skillc_index import lazy_exports
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 _EXPORTS: dict[str, str] = {
     "QUERY_TYPES": "_stats",

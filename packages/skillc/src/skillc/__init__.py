@@ -6,6 +6,6 @@ the ``skillc.commands`` entry-point group, and ``skc`` loads only the one that r
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 __all__ = ["__version__"]

@@ -145,7 +145,7 @@ def code_id() -> str:
     """The code that answers a find in this process, which a find server answers only the
     finds of: skillc-gateway's version, :data:`FIND_FORMAT`, and the count, total size and
     summed modification times of skillc-gateway's and skillc-index's modules (``.py``), so a
-    server started before an upgrade (every build is 0.1.0 until a release), a reinstall or an
+    server started before an upgrade (one version number until a release), a reinstall or an
     edit of a checkout answers none of the code installed since. Computed once a process, the
     server's when it starts (:meth:`.server.FindServer.open`); about 150 stats, 0.5 ms."""
     global _code_id
