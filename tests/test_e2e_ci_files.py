@@ -304,6 +304,40 @@ def test_every_package_ships_the_licence() -> None:
         assert (path.parent / "LICENSE").read_text(encoding="utf-8") == licence, path
 
 
+def test_each_readme_says_it_is_not_on_pypi_and_installs_from_the_checkout() -> None:
+    """No distribution is on PyPI yet (``pip install skillc-stats`` found nothing, and anyone
+    may claim the names): each package README says so (drop this check after the first
+    upload) and gives ``pip install ./packages/...``, whose folders name every sibling the
+    package requires (pip would look for a missing one on PyPI)."""
+    projects = {path.parent.name: project for path, project in _projects().items()}
+
+    def needs(name: str) -> set[str]:
+        project = projects[name]
+        found = {name}
+        for text in project.get("dependencies", []):
+            sibling = re.split(r"[ <>=~!;\[]", text, maxsplit=1)[0]
+            if sibling in projects:
+                found |= needs(sibling)
+        return found
+
+    for name in projects:
+        readme = (ROOT / "packages" / name / "README.md").read_text(encoding="utf-8")
+        assert "not on PyPI yet" in readme.replace("Not on", "not on"), name
+        lines = re.findall(r"^pip install (\./packages/.*)$", readme, re.MULTILINE)
+        assert lines, name
+        installs: set[frozenset[str]] = set()
+        for line in lines:
+            words = line.split("#")[0].split()
+            folders = {re.sub(r"\[.*\]$", "", w.strip("'\"")).rstrip("/") for w in words}
+            named = set(projects) if "./packages/*" in folders else set()
+            named |= {f.removeprefix("./packages/") for f in folders - {"./packages/*"}}
+            assert named <= set(projects), (name, line)
+            installs.add(frozenset(named))
+            for folder in named:
+                assert needs(folder) <= named, (name, line, needs(folder) - named)
+        assert any(name in install for install in installs), name
+
+
 #: Distributions imported under another name.
 _IMPORT_NAMES = {"yaml": "pyyaml", "markdown_it": "markdown-it-py"}
 #: Imported, and declared through the distribution whose API they are: pygls's types.
