@@ -297,11 +297,18 @@ def test_every_package_ships_the_licence() -> None:
     """Each wheel and sdist carries the MIT notice (its ``License-Expression`` asks for it):
     each package's pyproject names its licence file, a copy of the repository's LICENSE (a
     build from the package's folder, or from its sdist, cannot reach the root)."""
+    import tomllib
+
     licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert licence.startswith("MIT License\n\nCopyright (c) 2026 the skillc contributors\n")
     for path, project in _projects().items():
         assert (project["license"], project.get("license-files")) == ("MIT", ["LICENSE"]), path
         assert (path.parent / "LICENSE").read_text(encoding="utf-8") == licence, path
+        # PEP 639's License-Expression and License-File: hatchling 1.27 (1.26.3 wrote neither)
+        build = tomllib.loads(path.read_text(encoding="utf-8"))["build-system"]
+        assert build["requires"] == ["hatchling>=1.27"], path
+    tox = (ROOT / "tox.ini").read_text(encoding="utf-8")
+    assert "[testenv:wheels]" in tox and "\ndeps = hatchling>=1.27\n" in tox
 
 
 def test_each_readme_says_it_is_not_on_pypi_and_installs_from_the_checkout() -> None:
