@@ -1,12 +1,14 @@
-"""The Grafana dashboard of the team store (issue 40, ``grafana/skillc-team.json``): its
-shape checked by a JSON schema, and every query of its panels and variables run, Grafana's
-macros expanded, against a real team store filled by uploads (no Grafana here)."""
+"""The Grafana dashboard of the team store (issue 40, ``skillc_stats/grafana/skillc-team.json``,
+package data: the installed package's, which pip users copy): its shape checked by a JSON
+schema, and every query of its panels and variables run, Grafana's macros expanded, against a
+real team store filled by uploads (no Grafana here)."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,7 @@ from skillc_stats._team_sql import _VIEWS
 
 from .conftest import record
 
-DASHBOARD = Path(__file__).parents[1] / "grafana" / "skillc-team.json"
+DASHBOARD = resources.files("skillc_stats") / "grafana" / "skillc-team.json"
 
 _SQL_TARGET = {
     "type": "object",
