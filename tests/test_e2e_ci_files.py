@@ -311,6 +311,24 @@ def test_every_package_ships_the_licence() -> None:
     assert "[testenv:wheels]" in tox and "\ndeps = hatchling>=1.27\n" in tox
 
 
+def test_each_sdist_holds_what_its_build_needs_and_nothing_else() -> None:
+    """An sdist names its files (``only-include``): the sources, README, CHANGELOG, LICENSE and
+    pyproject, so that a build from it has everything the wheel takes, and never the tests (they
+    need the checkout's root conftest.py and pytest settings: 16 of skillc-stats' 23 test files
+    failed to import from its sdist) nor untracked files of a working tree (``.coverage``,
+    ``htmlcov/``, an ignored ``.skillc/`` skill reached through ``.claude/skills``)."""
+    import tomllib
+
+    for path, project in _projects().items():
+        hatch = tomllib.loads(path.read_text(encoding="utf-8"))["tool"]["hatch"]["build"]
+        shipped = hatch["targets"]["sdist"]["only-include"]
+        assert shipped == ["src", "README.md", "CHANGELOG.md", "LICENSE", "pyproject.toml"], path
+        needed = [*hatch["targets"]["wheel"]["packages"], project["readme"]]
+        needed += project["license-files"]
+        for name in needed:
+            assert name.split("/")[0] in shipped and (path.parent / name).exists(), (path, name)
+
+
 def test_each_readme_says_it_is_not_on_pypi_and_installs_from_the_checkout() -> None:
     """No distribution is on PyPI yet (``pip install skillc-stats`` found nothing, and anyone
     may claim the names): each package README says so (drop this check after the first
