@@ -202,6 +202,54 @@ def test_a_role_allowed_one_connection_uploads_one_log_at_a_time(
     assert team_count(postgres_url) == 22
 
 
+def test_a_ctrl_c_during_an_upload_through_two_connections_takes_no_more_logs(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Ctrl-C while two threads upload (the main thread waits for them): each thread ends
+    the log it is sending and takes no other (they went on to the last log before exit 130);
+    no row is stored twice, and the next upload sends the rest."""
+    import signal
+    import time
+
+    for n in range(6):  # six logs, six keys
+        log_rows(*numbered(demo, 0, 3 + n), to=primary_log(demo.runtime.parent / f"s{n}"))
+    interrupted, both, sent = threading.Event(), threading.Barrier(2, timeout=60), []
+    upload_one = _team._upload_one
+
+    def ctrl_c(*args: Any) -> None:
+        interrupted.set()
+        raise KeyboardInterrupt
+
+    def first_interrupted(*args: Any) -> Any:
+        sent.append(args[1])
+        if len(sent) <= 2:  # each thread's first log: a Ctrl-C once both are sending
+            if both.wait() == 0:
+                time.sleep(0.3)  # the main thread waits for the threads
+                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+            assert interrupted.wait(60)
+            time.sleep(0.3)  # the main thread runs its `finally`
+        return upload_one(*args)
+
+    monkeypatch.setattr(_team, "_upload_one", first_interrupted)
+    previous = signal.signal(signal.SIGINT, ctrl_c)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            upload_logs(postgres_url, layout, user="alice", machine="m1")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert len(sent) == 2  # the log each thread was sending, no other
+    stored = team_count(postgres_url)
+    monkeypatch.setattr(_team, "_upload_one", upload_one)
+    report = upload_logs(postgres_url, layout, user="alice", machine="m1")
+    assert report.added == team_count(postgres_url) - stored
+    assert team_count(postgres_url) == sum(3 + n for n in range(6))
+    rollups_match_rows(postgres_url)
+
+
 def other_runtime(layout: Layout, demo: ResolvedSkill) -> Path:
     """The runtime store other than ``demo``'s (the global one): a second log of the skill."""
     return next(

@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote, unquote_plus
 
 from skillc_index import (
+    META_DIR,
     DriverMissing,
     InvalidOption,
     Layout,
@@ -129,8 +130,7 @@ def _secret_spans(url: str) -> list[tuple[int, int]]:
     ends at the last ``@`` before the first ``/`` (libpq's reading, which takes a ``?`` as part
     of a password), or at the last ``@`` before the first ``?`` (a password holding an
     unencoded ``/``); the query starts at the first ``?``, its parameters split at each ``&``
-    or ``?``. Reading too much as secret only
-    hides more of the URL.
+    or ``?``. Reading too much as secret only hides more of the URL.
 
     Without ``://`` (a mistyped scheme, ``postgresql//u:p@h`` or ``postgresql:/u:p@h``, or a
     libpq ``key=value`` string) the user info is read from the start (the scheme's colon
@@ -578,8 +578,6 @@ class UploadReport(NamedTuple):
 def local_logs(layout: Layout) -> list[Path]:
     """The primary runtime logs of this working folder's stores (project, then global):
     ``<runtime store>/<skill>/.skillc-meta/logs.db``."""
-    from skillc_index import META_DIR
-
     found: list[Path] = []
     for scope in layout.scopes():
         store = layout.runtime_store(scope)
@@ -645,7 +643,7 @@ def _upload_each(
     earlier stored and is told apart (:meth:`TeamStore.upload`). Logs of different keys never
     meet in ``access_log``; their rollup sums may (two logs of one skill), which uploads of
     many machines at once already share (each batch updates its keys in one order). The
-    first store error stops taking logs and is raised."""
+    first store error or a Ctrl-C ends each thread after its log, and is raised."""
     from concurrent.futures import ThreadPoolExecutor
     from threading import Event, Lock
 
@@ -662,27 +660,29 @@ def _upload_each(
         else:
             same_key.setdefault(key.key, []).append((index, path, key))
     pending = iter(same_key.values())
-    taking, failed = Lock(), Event()
+    taking, stop = Lock(), Event()
 
     def work(store: TeamStore) -> None:
-        while not failed.is_set():
-            with taking:
-                logs = next(pending, None)
-            if logs is None:
-                return
-            try:
+        try:
+            while not stop.is_set():
+                with taking:
+                    logs = next(pending, None)
+                if logs is None:
+                    return
                 for index, path, key in logs:
                     done[index] = _upload_one(store, path, key, machine, user)
-            except BaseException:
-                failed.set()
-                raise
+        finally:  # done, or an error: the other threads take no more logs
+            stop.set()
 
     if len(stores) == 1:
         work(stores[0])
     else:
         with ThreadPoolExecutor(len(stores)) as pool:
-            for future in [pool.submit(work, store) for store in stores]:
-                future.result()
+            try:
+                for future in [pool.submit(work, store) for store in stores]:
+                    future.result()
+            finally:  # a Ctrl-C here too: the threads end their logs and take no more
+                stop.set()
     return [done[index] for index in sorted(done)]
 
 
