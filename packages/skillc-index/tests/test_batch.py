@@ -734,6 +734,31 @@ def test_a_batch_that_fails_ends_its_workers_whatever_sigterm_does_there(
     assert (process.returncode, out) == (0, "ended: [Errno 24] Too many open files\n"), err
 
 
+def test_a_batch_killed_leaves_no_worker(
+    project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """``skc build --all`` killed (SIGKILL; SIGTERM ends it the same way): its pool's workers,
+    idle, stayed alive for ever, reparented to init. They end with it."""
+    from .test_cores import workers_left
+
+    for name in ("k1", "k2", "k3", "k4"):
+        write_skill(project / ".skillc" / "skills" / name)
+    code = (
+        "import multiprocessing, time\n"
+        "from pathlib import Path\n"
+        "from skillc_index import Layout\n"
+        "from skillc_index.build.batch import batch_jobs, build_skills\n"
+        f"layout = Layout.discover(Path({str(project)!r}), {{'SKILLC_HOME': {str(home)!r}}})\n"
+        "def progress(done, total):\n"
+        "    if done:  # one built: the workers' pids, then the parent waits to be killed\n"
+        "        print(*(p.pid for p in multiprocessing.active_children()), flush=True)\n"
+        "        time.sleep(120)\n"
+        "jobs = batch_jobs([], layout, all_skills=True)\n"
+        "build_skills(jobs, layout, workers=2, progress=progress)\n"
+    )
+    assert workers_left(code) == []
+
+
 def test_a_skill_moved_away_while_it_is_built_fails_as_a_missing_skill(
     project: Path, home: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
 ) -> None:

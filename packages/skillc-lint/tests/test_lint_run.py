@@ -386,6 +386,20 @@ def test_lint_folders_in_order_with_errors_rebuilt(many: Path) -> None:
             )
 
 
+def test_a_pool_worker_ends_with_the_process_that_started_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``skc lint DIR`` killed (SIGTERM, SIGKILL) left its pool's workers alive for ever: each
+    worker's start asks to end with its parent (skillc-index's ``test_cores`` kills one)."""
+    from skillc_lint import _pool
+
+    calls: list[str] = []
+    monkeypatch.setattr(_pool, "_worker", {})
+    monkeypatch.setattr(_pool, "end_with_parent", lambda: calls.append("asked"))
+    _pool._start_worker((default_registry(),), False, None)
+    assert calls == ["asked"]
+
+
 def test_lint_targets_with_jobs(many: Path, cwd: Path) -> None:
     from skillc_index import Layout
     from skillc_lint import resolve_targets

@@ -1,11 +1,17 @@
 """The CPUs this process may run on: the one answer for every pool of workers in the kit
-(``build``'s processes, ``skillc-lint``'s, the gateway's threads that compute vectors)."""
+(``build``'s processes, ``skillc-lint``'s, the gateway's threads that compute vectors), and
+the end of a pool's worker process with its parent (:func:`end_with_parent`)."""
 
 from __future__ import annotations
 
 import os
+import sys
+from typing import TYPE_CHECKING
 
-__all__ = ["usable_cores"]
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
+
+__all__ = ["end_with_parent", "usable_cores"]
 
 
 def usable_cores() -> int:
@@ -14,3 +20,46 @@ def usable_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # macOS, Windows
         return os.cpu_count() or 1
+
+
+def end_with_parent() -> None:
+    """In a worker process of a pool (its initializer, first): end it when the process that
+    started the pool ends, however that ended. A parent killed (SIGTERM, SIGKILL) never tells
+    its pool, and a worker, holding the write end of its queue's pipe, waited for work for
+    ever, idle, its files open. A worker the parent forked (or spawned) itself is killed by
+    the kernel on Linux (``PR_SET_PDEATHSIG`` through ctypes, no thread; a parent gone before
+    that ends it at once: its parent pid changed). Elsewhere, and for a forkserver's workers
+    (their parent is the forkserver, which the workers keep alive), a daemon thread waits for
+    the end of the parent (the sentinel :mod:`multiprocessing` gives the worker). Nothing
+    outside a :mod:`multiprocessing` child."""
+    import multiprocessing
+
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    if os.getppid() == parent.pid and _killed_with_parent():
+        if os.getppid() != parent.pid:
+            os._exit(1)
+        return
+    import threading
+
+    threading.Thread(target=_exit_after, args=(parent,), daemon=True).start()
+
+
+def _killed_with_parent() -> bool:
+    """Whether the kernel now sends this process SIGKILL when its parent ends (Linux)."""
+    if sys.platform != "linux":
+        return False
+    import ctypes
+    import signal
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        return bool(prctl(1, signal.SIGKILL, 0, 0, 0) == 0)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # no C library found, or no prctl in it
+        return False
+
+
+def _exit_after(parent: BaseProcess) -> None:
+    parent.join()
+    os._exit(1)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index import SkillcError
-from skillc_index.cores import usable_cores
+from skillc_index.cores import end_with_parent, usable_cores
 from skillc_lint._cache import BATCH, ResultCache
 from skillc_lint._engine import LintResult, lint_skill
 from skillc_lint._registry import RuleRegistry
@@ -67,6 +67,7 @@ _worker: dict[str, Any] = {}  # in a worker process: the registries and force of
 
 
 def _start_worker(registries: tuple[RuleRegistry, ...], force: bool, cache: Path | None) -> None:
+    end_with_parent()  # a parent killed (SIGTERM, SIGKILL) leaves no worker waiting for ever
     _worker.update(registries=registries, force=force, cache=_opened(cache))
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 from weakref import WeakKeyDictionary
 
 from skillc_index.command_errors import NoSkillBeforeCut
-from skillc_index.cores import usable_cores
+from skillc_index.cores import end_with_parent, usable_cores
 from skillc_index.diagnostics import (
     Diagnostic,
     InternalError,
@@ -513,9 +513,11 @@ def build_skills(
 def _start_pool_worker(options: _Options, stop: Event) -> None:
     """A worker of the pool: Ctrl-C (SIGINT to the terminal's whole process group) is the
     parent's to handle (a worker it reached died holding the pool's queue lock); once the
-    parent sets ``stop`` (Ctrl-C), the worker starts no build."""
+    parent sets ``stop`` (Ctrl-C), the worker starts no build. A parent killed otherwise
+    (SIGTERM, SIGKILL) ends it too (:func:`~skillc_index.cores.end_with_parent`)."""
     import signal
 
+    end_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _start_worker(options)
     _worker["stop"] = stop

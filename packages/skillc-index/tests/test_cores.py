@@ -1,0 +1,81 @@
+"""A pool's worker processes end with the process that started them
+(:func:`skillc_index.cores.end_with_parent`): a parent killed (SIGTERM, SIGKILL: a supervisor,
+an editor, ``Popen.terminate()``) left its idle workers running for ever."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+
+
+def workers_left(code: str, cwd: Path | None = None, seconds: float = 10) -> list[int]:
+    """Run ``code`` (it prints its pool workers' pids on one line, then waits), SIGKILL it
+    alone (not its group), and return the workers still running ``seconds`` later. Every
+    process it left is killed at the end (its own session)."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        workers = [int(pid) for pid in line.split()]
+        assert workers, process.communicate(timeout=60)[1]
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and any(_running(pid) for pid in workers):
+            time.sleep(0.05)
+        return [pid for pid in workers if _running(pid)]
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, ended but not yet reaped by init, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+POOL = (
+    "import multiprocessing, time\n"
+    "from concurrent.futures import ProcessPoolExecutor\n"
+    "import skillc_index.cores as cores\n"
+    "{before}"
+    "pool = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context({method!r}),\n"
+    "                           initializer=cores.end_with_parent)\n"
+    "list(pool.map(abs, range(4)))\n"
+    "print(*(p.pid for p in multiprocessing.active_children()), flush=True)\n"
+    "time.sleep(120)\n"
+)
+
+
+@pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
+def test_a_killed_parent_leaves_no_worker(method: str) -> None:
+    """On Linux the kernel kills the workers (PR_SET_PDEATHSIG), whatever the start method
+    (a forkserver's workers: once the forkserver ends with the parent)."""
+    assert workers_left(POOL.format(before="", method=method)) == []
+
+
+def test_without_the_kernel_s_help_a_thread_ends_the_worker() -> None:
+    """Where there is no prctl (macOS, Windows) a daemon thread waits for the parent's end."""
+    before = "cores._killed_with_parent = lambda: False  # inherited by the fork\n"
+    assert workers_left(POOL.format(before=before, method="fork")) == []
