@@ -117,6 +117,29 @@ def test_init_killed_while_writing_skill_md_leaves_none_and_the_next_run_makes_i
     assert (folder / "SKILL.md").read_text(encoding="utf-8") == skill_template("demo")
 
 
+def test_init_stopped_while_git_is_asked_leaves_no_skill_and_the_next_run_makes_both(
+    tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``init NAME`` in a new project wrote SKILL.md, then asked git which lines its
+    ``.gitignore`` needs (the slow part): a Ctrl-C there left the skill without the lines,
+    and every later run said E050 (the project no longer new). The lines come first now: the
+    skill is not made, and the next run makes both."""
+    from skillc_index.build import scaffold
+
+    def ctrl_c(*args: Any) -> Any:
+        raise KeyboardInterrupt
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    monkeypatch.setattr(scaffold, "ignore_generated", ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        init_skill("demo", Layout.discover(tmp_path, env))
+    assert not (tmp_path / ".skillc" / "skills" / "demo" / "SKILL.md").exists()
+    monkeypatch.undo()
+    result = init_skill("demo", Layout.discover(tmp_path, env))
+    assert "/.skillc/runtime/" in result.gitignore
+    assert "/.skillc/runtime/" in (tmp_path / ".gitignore").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("name", ["Bad", "../escape", "a/b", "", "-x"])
 def test_invalid_names_create_nothing(layout: Layout, name: str) -> None:
     before = sorted(p for p in layout.cwd.rglob("*"))

@@ -504,8 +504,12 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     skill_file = folder / SKILL_FILE
     if skill_file.exists():
         raise SkillExists(name)
+    added: tuple[str, ...] = ()
     if scope == "project" and new_project:
         check_gitignore(project, layout)  # first: nothing made if it cannot be written
+        # before the skill: once it exists the project is no longer new, and a run stopped
+        # between the two (Ctrl-C while git is asked) left the .gitignore without its lines
+        added = ignore_generated(project, layout)
     from skillc_index.atomic import write_file_atomic
 
     try:
@@ -519,7 +523,6 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
         raise SkillExists(name) from exc
     except OSError as exc:
         raise CannotCreate(str(skill_file), exc.strerror or str(exc)) from exc
-    added = ignore_generated(project, layout) if scope == "project" and new_project else ()
     return InitResult(
         kind="skill", path=folder, created=True, scope=scope, name=name, gitignore=added
     )
