@@ -487,6 +487,39 @@ def test_init_of_several_skills_checks_them_all_before_writing_any(
     assert "should_trigger: [mine]" not in existing.read_text("utf-8")
 
 
+def test_init_stopped_part_way_is_finished_by_the_same_command(
+    gateway: Any, library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--init A B C`` stopped after A's file (Ctrl-C during the writes): the same command
+    refused A's file as existing (E050) and wrote none of the rest. A file holding the very
+    starter text is done: the rerun writes the others; one the user changed is still E050."""
+    import skillc_index.atomic
+
+    write, calls = skillc_index.atomic.write_file_atomic, []
+
+    def stopped(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        return write(*args, **kwargs)
+
+    names = ("docx", "pdf-tools", "git-review")
+    monkeypatch.setattr(skillc_index.atomic, "write_file_atomic", stopped)
+    assert gateway("eval", "--init", *names, "--path", str(library)).returncode == 130
+    monkeypatch.undo()
+    files = [library / name / "evals" / "triggers.yaml" for name in names]
+    assert [file.exists() for file in files] == [True, False, False]
+    first = files[0].read_text("utf-8")
+    done = gateway("eval", "--init", *names, "--path", str(library))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("wrote ") == 3 and all(file.exists() for file in files)
+    assert files[0].read_text("utf-8") == first
+    files[1].write_text(files[1].read_text("utf-8") + "# mine\n", "utf-8")
+    again = gateway("eval", "--init", *names, "--path", str(library))
+    assert again.returncode == 1 and "error[E050]" in again.stderr
+    assert files[1].read_text("utf-8").endswith("# mine\n")
+
+
 def test_init_into_a_skill_folder_that_cannot_be_written_is_cannot_create(
     gateway: Any, library: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -416,9 +416,10 @@ def _check_not_imported(entry: SkillEntry, layout: Layout) -> None:
 def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool) -> EvalResult:
     """``--init``: an ``evals/triggers.yaml`` for each skill named (a folder, or a name of
     the library), started from its description (:func:`.cases.starter_text`). An existing
-    file is replaced only with ``force`` (E050 names it); the file is never written outside
-    the skill (an ``evals`` symlink out of it is refused). Every file is checked before any is
-    written: a refusal writes none."""
+    file is replaced only with ``force`` (E050 names it), or when it holds the very text
+    written (:func:`_holds`); the file is never written outside the skill (an ``evals``
+    symlink out of it is refused). Every file is checked before any is written: a refusal
+    writes none."""
     from skillc_gateway.evaluate.cases import starter_text
     from skillc_gateway.evaluate.overlap import trigger_phrases
     from skillc_index.atomic import creation_start, not_writable, write_file_atomic
@@ -454,17 +455,19 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
             _check_not_imported(entry, layout)
             if os.path.lexists(target.parent) and not target.parent.is_dir():
                 raise InvalidOption(f"{target.parent} is not a folder")
-            if os.path.lexists(target) and not force:  # E050 names the file, as stats does
-                raise ForeignFile(layout.display(target), "", force_does="replace it")
-            denied = not_writable(creation_start(target.parent))  # a read-only skill folder
-            if denied is not None:
-                raise CannotCreate(str(target), denied)
             rivals = [
                 library.entries[other].name
                 for other in library.rank(entry.description).skills
                 if other != skill
             ][:3]
             text = starter_text(entry.name, trigger_phrases(entry.description)[:8], rivals)
+            # E050 names the file, as stats does; one holding this very text is done (a run
+            # stopped part way wrote it: the rerun finishes)
+            if os.path.lexists(target) and not force and not _holds(target, text.encode()):
+                raise ForeignFile(layout.display(target), "", force_does="replace it")
+            denied = not_writable(creation_start(target.parent))  # a read-only skill folder
+            if denied is not None:
+                raise CannotCreate(str(target), denied)
             planned.append((target, text))
     finally:
         library.close()
@@ -478,3 +481,16 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
         options.agent, options.top, len(library.entries), (), (), warnings=tuple(notices),
         written=tuple(written),
     )  # fmt: skip
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a regular file, not a symlink, holding exactly ``data`` (read to
+    one byte past it; a FIFO never blocks): the starter file a stopped ``--init`` wrote."""
+    from skillc_index import SkillcError
+    from skillc_index.files import regular_fd
+
+    try:
+        with os.fdopen(regular_fd(str(path), None, str(path)), "rb") as handle:
+            return handle.read(len(data) + 1) == data
+    except (OSError, SkillcError):
+        return False
