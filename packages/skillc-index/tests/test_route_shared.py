@@ -358,3 +358,27 @@ def test_a_line_another_process_adds_while_install_decides_keeps_its_newline(
     monkeypatch.undo()
     route_json(cli, "uninstall")
     assert gitignore.read_bytes() == b"node_modules\ndist/\n"
+
+
+@pytest.mark.parametrize("global_", [False, True])
+def test_an_install_stopped_before_its_manifest_leaves_no_folder_it_made(
+    layout: Layout, project: Path, home: Path, monkeypatch: pytest.MonkeyPatch, global_: bool
+) -> None:
+    """Ctrl-C after the lock made ``.skillc/router/`` (and, with ``--global``, the home's
+    ``.skillc/`` itself), before the manifest was written: both stayed, empty, and uninstall
+    (nothing routed) never removed them. They go with the install that made them; what was
+    there before it stays."""
+    from skillc_index.route.commands import route_install
+
+    base = home if global_ else project
+    agent_skill(base / ".agents" / "skills", "mine")
+    before = sorted(path for path in base.rglob("*"))
+
+    def stopped(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(router_module, "write_route_manifest", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        route_install(session(layout), "codex", global_=global_)
+    assert sorted(path for path in base.rglob("*")) == before
+    assert (project / ".skillc" / "skills").is_dir()  # the project's, there before

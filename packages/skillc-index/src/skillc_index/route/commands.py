@@ -134,7 +134,13 @@ def route_install(
         # skillc's folders not there yet (the lock makes .skillc): uninstall removes them again
         absent = [f for f in made_by_route(place, layout) if not lexists(f)]
         with route_lock(place, layout):
-            result, gone = _install(session, place, dry_run=False, absent=absent)
+            try:
+                result, gone = _install(session, place, dry_run=False, absent=absent)
+            except BaseException:  # stopped (Ctrl-C, an error) before its manifest: no
+                if not lexists(place.manifest):  # route, nor the empty folders it made
+                    made = [os.path.relpath(folder, place.base) for folder in absent]
+                    _remove_empty(place, layout, made)
+                raise
         if gone is not None:  # no skill could be routed: nothing of the route is left
             _forget(place, layout, gone)
     missing = skc_missing("the router")
