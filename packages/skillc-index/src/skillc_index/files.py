@@ -616,7 +616,7 @@ def decoded(data: bytes) -> str:
 
 
 #: What :func:`encoding_problem` says of bytes that are not UTF-8 and start with no BOM.
-NOT_UTF8 = "is not UTF-8"
+TEXT_NOT_UTF8 = "is not UTF-8"
 #: The BOMs of the encodings a reader of UTF-8 cannot read (UTF-32LE's first: it starts with
 #: UTF-16LE's). Windows PowerShell 5.1 writes UTF-16LE with its BOM through ``>``.
 _OTHER_BOMS = (
@@ -630,7 +630,7 @@ _OTHER_BOMS = (
 def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
     """What is wrong with a text file's bytes for every reader, which reads UTF-8
     (:func:`decoded`), said after the file's name (``SKILL.md is UTF-16 (BOM FF FE)``): a BOM
-    of UTF-16 or UTF-32, or bytes UTF-8 cannot read (:data:`NOT_UTF8`); None for UTF-8.
+    of UTF-16 or UTF-32, or bytes UTF-8 cannot read (:data:`TEXT_NOT_UTF8`); None for UTF-8.
     ``cut``: ``data`` is the file's start, so a character it cuts in two is no problem."""
     for bom, name in _OTHER_BOMS:
         if data.startswith(bom):
@@ -639,7 +639,7 @@ def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if not (cut and exc.reason == "unexpected end of data"):
-            return NOT_UTF8
+            return TEXT_NOT_UTF8
     return None
 
 

@@ -638,9 +638,9 @@ def read_skill_metadata(doc: MarkdownDoc, encoding: str | None = None) -> SkillM
     """
     front = doc.frontmatter
     if encoding is not None and not front.present:
-        from skillc_index.files import NOT_UTF8
+        from skillc_index.files import TEXT_NOT_UTF8
 
-        if encoding != NOT_UTF8:  # the BOM of another encoding
+        if encoding != TEXT_NOT_UTF8:  # the BOM of another encoding
             raise MissingFrontmatterField("name", f"SKILL.md {encoding}: save it as UTF-8")
     name = front.field_12("name")
     if not isinstance(name, str) or not name.strip():
