@@ -606,6 +606,39 @@ def test_a_forced_import_keeps_a_skill_written_in_the_store(
     assert (elsewhere / "SKILL.md").is_file()
 
 
+def test_a_store_copy_holding_hidden_files_written_by_hand_is_an_edited_copy(
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """A `.env` or a `.git/` written into a store copy by hand is no file of the skill (its
+    source hash skips hidden names), yet replacing the copy would delete it: the folder's
+    next import is refused (E050), and `--force` moves the copy aside with them."""
+    outside = write_skill(tmp_path / "drafts" / "ext")
+    (outside / ".gitignore").write_text("credentials.json\n", encoding="utf-8")
+    (outside / "credentials.json").write_text("{}\n", encoding="utf-8")
+    (outside / "creds.json").symlink_to("credentials.json")
+    (outside / "sub").mkdir()  # a folder of hidden files only: its .gitignore is copied
+    (outside / "sub" / ".gitignore").write_text("*.log\n", encoding="utf-8")
+    build(str(outside))
+    copy = store / "ext"
+    # what the import wrote (.gitignore files, a link kept, the record) is no edit
+    (outside / "SKILL.md").write_text("---\nname: ext\ndescription: New.\n---\n", encoding="utf-8")
+    assert build(str(outside)).import_action == "replace"
+    assert (copy / "sub" / ".gitignore").is_file() and (copy / "creds.json").is_symlink()
+
+    (copy / ".env").write_text("API_KEY=by-hand\n", encoding="utf-8")
+    (copy / ".git").mkdir()
+    (copy / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    before = snapshot(copy)
+    (outside / "SKILL.md").write_text("---\nname: ext\ndescription: v3.\n---\n", encoding="utf-8")
+    with pytest.raises(StoreCopyDiffers) as caught:
+        build(str(outside))
+    assert "an edited 'ext'" in caught.value.diagnostic.detail
+    assert snapshot(copy) == before
+    build(str(outside), force=True)
+    (backup,) = [p for p in store.iterdir() if p.name.startswith(".ext.skillc-backup-")]
+    assert snapshot(backup) == before
+
+
 def test_import_of_a_broken_skill_copies_nothing(
     build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:

@@ -38,7 +38,8 @@ from skillc_index.command_errors import (
 )
 from skillc_index.diagnostics import Notice
 from skillc_index.digests import file_digests, source_hash
-from skillc_index.files import SkillFiles
+from skillc_index.files import SkillFiles, walk_skill
+from skillc_index.glob import IGNORE_FILE
 from skillc_index.import_record import ImportRecord
 from skillc_index.layout import (
     IMPORT_RECORD,
@@ -202,6 +203,31 @@ def origin_view(origin: Path, files: Iterable[str], folders: Iterable[str], show
         raise ImportRefused(shown, str(exc)) from None
 
 
+def _by_hand(copy: Path, held: Iterable[str]) -> bool:
+    """Whether the store ``copy``, whose files are ``held`` (:func:`walk_skill`'s), holds an
+    entry no import writes, which its source hash does not cover: anything but those files
+    (and the links they are reached through), folders, ``.gitignore`` files and the import
+    record (a ``.env``, a ``.git/`` repository written there by hand). Replacing it would
+    delete that entry: it is an edited copy."""
+    import stat
+
+    known = {IMPORT_RECORD, *held}
+    known.update(rel[:at] for rel in list(known) for at, c in enumerate(rel) if c == "/")
+    for folder, subfolders, names in os.walk(copy):
+        prefix = "" if folder == str(copy) else os.path.relpath(folder, copy) + "/"
+        for name in (*subfolders, *names):
+            if prefix + name in known:
+                continue  # a file of the skill, or a folder or link it is reached through
+            try:
+                mode = os.lstat(f"{folder}/{name}").st_mode
+            except OSError:
+                continue  # gone since it was listed
+            wanted = stat.S_ISREG if name == IGNORE_FILE else stat.S_ISDIR
+            if name.startswith(".") != (name == IGNORE_FILE) or not wanted(mode):
+                return True  # a folder's entries are looked at in turn
+    return False
+
+
 def _is_empty_folder(path: Path) -> bool:
     try:
         return path.is_dir() and not path.is_symlink() and not any(path.iterdir())
@@ -244,7 +270,8 @@ def plan_import(
         and not destination.is_symlink()
         and (destination / SKILL_FILE).is_file()
     ):
-        current = source_hash(destination)
+        held = walk_skill(destination).files
+        current = source_hash(destination, held)
         record = ImportRecord.read(destination) if record is None else record
         ours = record is not None and record.folder(destination) == origin
         if current == (origin_hash or source_hash(origin, files.files)) and same_for_git(
@@ -254,7 +281,7 @@ def plan_import(
             return ImportPlan(
                 origin, recorded, destination, "unchanged", files, view, None if kept else current
             )
-        if ours and record and record.source_hash == current:
+        if ours and record and record.source_hash == current and not _by_hand(destination, held):
             return ImportPlan(origin, recorded, destination, "replace", files, view)
         if ours:
             why = "an edited"
