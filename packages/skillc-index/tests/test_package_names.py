@@ -256,6 +256,43 @@ def test_a_store_copy_keeps_a_link_to_what_the_gitignore_excludes_as_a_link(
     assert found.returncode == 1 and not found.stdout  # no staged file holds a secret
 
 
+def test_a_store_copy_leaves_out_what_git_ignores_in_the_folder_by_rules_above_it(
+    cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``skc build skills/demo`` copied what the project's ``.gitignore`` (``skills/*/private/``)
+    and ``.git/info/exclude`` keep out of git into the store copy, where no rule ignores it
+    and ``git add -A`` commits it. Such files, and a link's content they are, are left out of
+    the copy; a tracked file stays, as do the files the skill's own ``.gitignore`` excludes
+    (copied with it); the next build is up to date."""
+    git = git_in(project)
+    files = {
+        "private/token.txt": "TOKEN=SECRET1",
+        "deploy.key": "SECRET2",
+        "kept.key": "committed all the same",
+        "credentials.json": "own rule",
+        "refs/a.md": "a",
+    }
+    folder = write_skill(project / "skills" / "demo", files=files)
+    (folder / ".gitignore").write_text("credentials.json\n")
+    (folder / "alias.txt").symlink_to("private/token.txt")
+    with (project / ".gitignore").open("a") as rules:
+        rules.write("skills/*/private/\n")
+    with (project / ".git" / "info" / "exclude").open("a") as exclude:
+        exclude.write("*.key\n")
+    git(project, "add", "-f", "skills/demo/kept.key")
+    skc = cli("skillc_index")
+    assert skc("build", "skills/demo").returncode == 0
+    copy = project / ".skillc" / "skills" / "demo"
+    held = sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file())
+    assert held == [
+        ".gitignore", ".skillc-import.json", "SKILL.md", "credentials.json", "kept.key",
+        "refs/a.md",
+    ]  # fmt: skip
+    status = git(project, "status", "--porcelain", "--untracked-files=all", str(copy)).stdout
+    assert b"SECRET" not in b"".join((project / p[3:]).read_bytes() for p in status.splitlines())
+    assert "(up to date)" in skc("build", "skills/demo").stdout
+
+
 @pytest.mark.parametrize("store", [(), ("--global",)])
 def test_a_folder_imported_into_a_store_is_packaged_as_it_is_now(
     cli: Callable[..., Any],

@@ -1,7 +1,8 @@
-"""What git tracks (``git ls-files``) and ignores already (``git check-ignore``), run
+"""What git tracks (``git ls-files``) and ignores (``git check-ignore``), run
 without a shell: the one place skillc runs git. ``skc init`` keeps tracked folders out of
 ``.gitignore`` and adds no line for what it ignores already; a deployment never replaces a
-tracked file, folder or symlink."""
+tracked file, folder or symlink; an import leaves out of a store copy what git ignores in the
+folder."""
 
 from __future__ import annotations
 
@@ -32,6 +33,18 @@ def ignored(root: Path, paths: Sequence[str]) -> set[str]:
     (``.skillc/`` ignores ``.skillc/runtime/``): none when ``root`` is in no work tree or git
     cannot be run. The paths are read from stdin, NUL-separated (``--stdin -z``)."""
     found = _git(root, ["check-ignore", "-z", "--stdin", "--no-index"], "\0".join(paths))
+    return set(found or ()) & set(paths)
+
+
+def ignored_below(root: Path, paths: Sequence[str]) -> set[str]:
+    """Which of ``paths`` (relative to the folder ``root``, none through a symlink) a commit
+    of the work tree holding ``root`` leaves out: by all of git's ignore rules (the
+    ``.gitignore`` files above ``root`` and in it, ``.git/info/exclude``,
+    ``core.excludesFile``), a tracked file never. None when ``root`` itself is ignored (so is
+    all it holds, which says nothing of each), in no work tree, or git cannot answer."""
+    if not paths or _git(root, ["check-ignore", "-z", "--stdin"], f"../{root.name}/"):
+        return set()
+    found = _git(root, ["check-ignore", "-z", "--stdin"], "\0".join(paths))
     return set(found or ()) & set(paths)
 
 

@@ -263,8 +263,9 @@ def _from_origin(
             origin = import_origin(resolved.source, resolved.scope, layout, record=record)
         if origin is not None and record is not None:
             dirs: list[str] = []
-            files = walk_skill(origin, dirs=dirs)
-            view = origin_view(origin, files.files, dirs, layout.display(origin))
+            files, view = origin_view(
+                origin, walk_skill(origin, dirs=dirs), dirs, layout.display(origin)
+            )
             known = _Origin(files, source_hash(origin, files.files), record, view)
             if (
                 known.digest == record.source_hash
@@ -339,10 +340,10 @@ def _build_skill(
     notices: list[Diagnostic | Notice] = list(resolved.notices)
     plan: ImportPlan | None = None
     if not in_a_store(resolved.source, layout):
-        view = (  # E070 for .gitignore files over their bounds, as package refuses them
-            origin_view(resolved.source, files.files, dirs, layout.display(resolved.source))
+        files, view = (  # E070 for .gitignore files over their bounds, as package refuses them
+            origin_view(resolved.source, files, dirs, layout.display(resolved.source))
             if known is None
-            else known.view
+            else (files, known.view)
         )
         plan = plan_import(
             resolved, layout, files, view, force=force,

@@ -7,7 +7,9 @@ hidden names are left out and symlinks (which stay inside the skill) become regu
 but for one leading to what the skill's ``.gitignore`` files exclude, which stays a relative
 symlink. The skill's own ``.gitignore`` files come too: in the copy, which the project's git
 tracks, git and ``skc package`` leave out what they leave out of the folder
-(:func:`same_for_git`). Both are the folder's :class:`GitView`, read once per import.
+(:func:`same_for_git`). Both are the folder's :class:`GitView`, read once per import. What
+git ignores in the folder by other rules (the project's ``.gitignore`` above it) is left out
+(:func:`origin_view`): those rules do not follow the copy.
 
 The folder's name becomes the skill's name, so it must follow ``skc init``'s rule (E100
 otherwise). An existing store copy is never replaced without ``force``, unless it already
@@ -52,6 +54,8 @@ from skillc_index.layout import (
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+    from skillc_index.glob import IgnoreRules
 
 __all__ = [
     "GitView",
@@ -163,6 +167,13 @@ def git_view(root: Path, files: Iterable[str], folders: Iterable[str]) -> GitVie
     import to compare and copy. :class:`~skillc_index.glob.IgnoreTooLarge` when they are over
     their bounds: what they exclude, so which links to keep, is unknown (``skc package``
     refuses such a skill; an import too, :func:`origin_view`)."""
+    return _view_and_rules(root, files, folders)[0]
+
+
+def _view_and_rules(
+    root: Path, files: Iterable[str], folders: Iterable[str]
+) -> tuple[GitView, IgnoreRules]:
+    """:func:`git_view`, with the rules of the ``.gitignore`` files it read."""
     from skillc_index.glob import IgnoreRules, ignore_files
 
     real = os.path.realpath(root)
@@ -174,7 +185,7 @@ def git_view(root: Path, files: Iterable[str], folders: Iterable[str]) -> GitVie
         if (found := rules.excluded_link(real, rel)) is not None:
             link = found[0].rstrip("/")
             links.setdefault(link, os.path.realpath(f"{real}/{link}")[len(real) + 1 :])
-    return GitView(looked, ignores, links)
+    return GitView(looked, ignores, links), rules
 
 
 def same_for_git(copy: Path, files: Iterable[str], origin: GitView) -> bool:
@@ -190,17 +201,45 @@ def same_for_git(copy: Path, files: Iterable[str], origin: GitView) -> bool:
         return False
 
 
-def origin_view(origin: Path, files: Iterable[str], folders: Iterable[str], shown: str) -> GitView:
-    """The :func:`git_view` of a folder to import (``shown`` as the error names it);
-    :class:`~skillc_index.command_errors.ImportRefused` (E070) when its ``.gitignore`` files
-    are over their bounds, as ``skc package`` refuses it: a link to what they exclude would
-    be copied as the content, which git then commits."""
+def origin_view(
+    origin: Path, found: SkillFiles, folders: Iterable[str], shown: str
+) -> tuple[SkillFiles, GitView]:
+    """The files (``found``, :func:`walk_skill`'s) and :func:`git_view` of a folder to import
+    (``shown`` as the error names it), without what git ignores there by rules its store
+    copy would not carry (:func:`_ignored_outside`). :class:`~skillc_index.command_errors.
+    ImportRefused` (E070) when its ``.gitignore`` files are over their bounds, as ``skc
+    package`` refuses it: a link to what they exclude would be copied as the content, which
+    git then commits."""
     from skillc_index.glob import IgnoreTooLarge
 
     try:
-        return git_view(origin, files, folders)
+        view, rules = _view_and_rules(origin, found.files, folders)
     except IgnoreTooLarge as exc:
         raise ImportRefused(shown, str(exc)) from None
+    left = _ignored_outside(origin, (*found.files, *view.ignores), rules)
+    if not left:
+        return found, view
+    ignores = {rel: digest for rel, digest in view.ignores.items() if rel not in left}
+    files = tuple(rel for rel in found.files if rel not in left)
+    return found._replace(files=files), view._replace(ignores=ignores)
+
+
+def _ignored_outside(origin: Path, paths: Iterable[str], rules: IgnoreRules) -> set[str]:
+    """Which of ``paths`` (relative to the folder ``origin``) git ignores there, or what they
+    lead to (a symlink's content), by rules other than the folder's own ``.gitignore`` files
+    (the project's ``.gitignore`` above it, ``.git/info/exclude``: :func:`~skillc_index._git.
+    ignored_below`), which do not follow a copy to the store, where git would commit them.
+    What the folder's own files exclude is copied with them (git ignores it in the copy too),
+    and SKILL.md always (a skill needs it)."""
+    from skillc_index._git import ignored_below
+
+    real = os.path.realpath(origin)
+    asked: dict[str, list[str]] = {}  # what git is asked about (a link's target) -> paths
+    for rel in paths:
+        target = os.path.realpath(f"{real}/{rel}")[len(real) + 1 :]
+        if rel != SKILL_FILE and not (rules.excluded(rel) or rules.excluded(target)):
+            asked.setdefault(target, []).append(rel)
+    return {rel for target in ignored_below(origin, list(asked)) for rel in asked[target]}
 
 
 def _by_hand(copy: Path, held: Iterable[str]) -> bool:
