@@ -196,6 +196,35 @@ def test_escaping_symlinks_are_reported_not_followed(tmp_path: Path) -> None:
     assert result.escapes == ("dangling.md", "leak.md", "leakdir", "sub/up")
 
 
+def test_a_link_out_in_a_folder_no_walk_enters_or_git_ignores_is_no_escape(
+    tmp_path: Path,
+) -> None:
+    """``venv/bin/python -> /usr/bin/python3``, ``node_modules/lib -> ../../lib`` and
+    ``local/host`` under a git-ignored ``local/`` made build, package and lint refuse the
+    skill (E012), though git and the package leave them out: the walk skips the folders no
+    walk enters (their files too) and reports no link the skill's ``.gitignore`` excludes.
+    One git would commit is still an escape."""
+    outside = make(tmp_path / "outside", {"secret.md": "s"})
+    root = make(
+        tmp_path / "skill",
+        {"SKILL.md": "x", "venv/pyvenv.cfg": "v", "node_modules/pkg/index.js": "j"},
+    )
+    (root / "venv" / "bin").mkdir()
+    (root / "venv" / "bin" / "python").symlink_to(outside / "secret.md")
+    (root / "node_modules" / "lib").symlink_to(outside, target_is_directory=True)
+    (root / "scripts" / "__pycache__").mkdir(parents=True)
+    (root / "scripts" / "__pycache__" / "run.pyc").write_bytes(b"\0")
+    (root / "local").mkdir()
+    (root / "local" / "host").symlink_to(outside / "secret.md")
+    (root / "leak.md").symlink_to(outside / "secret.md")
+    (root / ".gitignore").write_text("local/\n")
+    result = walk_skill(root)
+    assert result.files == ("SKILL.md",)
+    assert result.escapes == ("leak.md",)
+    (root / ".gitignore").write_text("local/\nleak.md\n")
+    assert walk_skill(root).escapes == ()
+
+
 def test_inner_symlinks_are_followed(tmp_path: Path) -> None:
     root = make(tmp_path / "skill", {"SKILL.md": "x", "docs/a.md": "a"})
     (root / "alias.md").symlink_to("docs/a.md")

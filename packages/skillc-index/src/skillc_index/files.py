@@ -194,10 +194,14 @@ def walk_skill(
     """The regular files under ``root``, skipping every name that starts with ``.``.
 
     Hidden files and folders (``.git``, ``.skillc-meta``, ``.github``...) are skipped at any
-    depth, and so is a symlink that leads to one. A symlink whose target is inside the root
-    counts as what it points to (a file, or a folder that is walked); one whose target is
-    outside is reported in ``escapes`` and never followed (even when that target does not
-    exist: it still points out of the skill); a broken one pointing inside is skipped. A
+    depth, and so is a symlink that leads to one; so are the folders no walk enters
+    (:data:`~skillc_index.walk.SKIPPED_FOLDERS`: ``venv``, ``node_modules``,
+    ``__pycache__``...). A symlink whose target is inside the root counts as what it points
+    to (a file, or a folder that is walked); one whose target is outside is reported in
+    ``escapes`` and never followed (even when that target does not exist: it still points
+    out of the skill), unless the skill's ``.gitignore`` files exclude it
+    (:func:`~skillc_index.glob.committed_links`: git commits it not, nor does ``skc package``
+    pack it); a broken one pointing inside is skipped. A
     folder symlink that leads back to a folder already on the current walk path (a cycle) is
     not entered again. Other entries (sockets, FIFOs, devices) are ignored. A folder the user
     may not list or search (mode 000, or 600: its files cannot be opened) is skipped and
@@ -209,6 +213,8 @@ def walk_skill(
     when the caller has it already (resolved once for many calls on one skill); resolved here
     otherwise.
     """
+    from skillc_index.walk import SKIPPED_FOLDERS
+
     root_real = real_root or os.path.realpath(root)
     files: list[str] = []
     escapes: list[str] = []
@@ -239,6 +245,8 @@ def walk_skill(
                     continue
                 rel = prefix + name
                 try:
+                    if name in SKIPPED_FOLDERS and not entry.is_file():
+                        continue
                     if not entry.is_symlink():
                         if entry.is_file(follow_symlinks=False):
                             files.append(rel)
@@ -259,6 +267,10 @@ def walk_skill(
                     files.append(rel)
                 elif stat.S_ISDIR(mode) and target not in ancestors:
                     stack.append((target, rel + "/", ancestors | {target}))
+    if escapes:  # rare: the .gitignore files are read only then
+        from skillc_index.glob import committed_links
+
+        escapes = committed_links(root, root_real, escapes)
     files.sort(key=fs_bytes)
     escapes.sort(key=fs_bytes)
     skipped.sort(key=fs_bytes)

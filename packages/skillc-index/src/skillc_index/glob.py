@@ -35,7 +35,14 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["Glob", "IgnoreRules", "IgnoreTooLarge", "ignore_files", "ignore_lines"]
+__all__ = [
+    "Glob",
+    "IgnoreRules",
+    "IgnoreTooLarge",
+    "committed_links",
+    "ignore_files",
+    "ignore_lines",
+]
 
 #: The most bytes of one ``.gitignore`` file read.
 MAX_IGNORE_BYTES = 64 << 10
@@ -349,3 +356,17 @@ def ignore_files(real_root: str, folders: Iterable[str]) -> Iterator[tuple[str, 
             continue  # none there (most folders)
         if stat.S_ISLNK(mode) or stat.S_ISREG(mode):
             yield rel, stat.S_ISLNK(mode)
+
+
+def committed_links(root: Path, real_root: str, links: list[str]) -> list[str]:
+    """Of ``links`` (relative paths of symlinks of the skill at ``root``), those its
+    ``.gitignore`` files do not exclude (:meth:`IgnoreRules.excluded`, as git matches a
+    symlink: a file), which git commits and ``skc package`` packs; all of them when the
+    files are over their bounds (what they exclude is unknown). Only the ``.gitignore`` files
+    of the folders holding them are read."""
+    folders = sorted({rel[:at] for rel in links for at, char in enumerate(rel) if char == "/"})
+    try:
+        rules, _ = IgnoreRules.read(root, folders, real_root=real_root)
+    except IgnoreTooLarge:
+        return links
+    return [rel for rel in links if rules.excluded(rel) is None]

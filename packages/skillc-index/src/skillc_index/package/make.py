@@ -26,10 +26,11 @@ skillc did not write, or that was edited since, is E050 before anything is writt
 the temporary files a killed run left (of a process gone); an index (``index.json``,
 ``marketplace.json``) keeps the entries of the earlier run's whose files are still there
 (:func:`_merge_index`).
-Left out of every package: hidden files and folders (what :func:`~skillc_index.files.walk_skill`
-skips: the skill's private names), what the skill's ``.gitignore`` files exclude
-(:class:`~skillc_index.glob.IgnoreRules`; never SKILL.md: a warning), and, as Anthropic's
-packager leaves them, ``__pycache__`` and ``node_modules`` folders, ``*.pyc`` files, and
+Left out of every package: hidden files and folders and the folders no walk enters (what
+:func:`~skillc_index.files.walk_skill` skips: the skill's private names, ``venv``,
+``__pycache__`` and ``node_modules`` folders, as Anthropic's packager leaves the last two),
+what the skill's ``.gitignore`` files exclude (:class:`~skillc_index.glob.IgnoreRules`;
+never SKILL.md: a warning), and, as Anthropic's packager leaves them, ``*.pyc`` files and
 ``evals/`` at the skill's root (the skill's tests, not the skill).
 """
 
@@ -76,7 +77,6 @@ MARKETPLACE = ".claude-plugin/marketplace.json"
 LOCK_WAIT_S = 60.0
 #: The most of a skill's files read into one package.
 MAX_SKILL_BYTES = 256 << 20
-_SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules"})
 _SKIPPED_AT_ROOT = frozenset({"evals"})
 
 
@@ -101,11 +101,7 @@ class PackedSkill(Record):
 
 def _skipped(rel: str) -> bool:
     parts = rel.split("/")
-    return (
-        any(part in _SKIPPED_FOLDERS for part in parts[:-1])
-        or (len(parts) > 1 and parts[0] in _SKIPPED_AT_ROOT)
-        or rel.endswith(".pyc")
-    )
+    return (len(parts) > 1 and parts[0] in _SKIPPED_AT_ROOT) or rel.endswith(".pyc")
 
 
 def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
