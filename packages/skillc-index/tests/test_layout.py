@@ -16,7 +16,7 @@ from skillc_index import (
     resolve_skill,
     skill_name_problem,
 )
-from skillc_index.diagnostics import SkillNotFound, UnknownTarget
+from skillc_index.diagnostics import PathEscapesRoot, SkillNotFound, UnknownTarget
 from skillc_index.import_record import ImportRecord
 from skillc_index.layout import IMPORT_RECORD, MAX_SHOWN, home_dir, require_skill_name, shown
 
@@ -500,6 +500,29 @@ def test_an_imported_folder_resolves_to_its_store_copy(
     (copy / IMPORT_RECORD).write_bytes(ImportRecord("/elsewhere/mine", "0" * 64).to_bytes())
     found = resolve_skill("mine", layout)
     assert (found.source, found.imported_from, len(found.notices)) == (folder, None, 1)
+
+
+def test_a_skill_md_leading_out_of_its_folder_is_e012_by_path_and_by_name(
+    layout: Layout, write_skill: WriteSkill, tmp_path: Path
+) -> None:
+    """``skills/demo/SKILL.md -> ../../../outside/SKILL.md`` resolved, so ``sources``,
+    ``outline`` and ``search`` answered an empty skill (rc 0) and ``show`` E020, where the
+    commands that walk its files said E012: resolving it is E012. A link inside stays one."""
+    outside = write_skill(tmp_path / "outside" / "demo")
+    for folder in (layout.cwd / "skills" / "demo", layout.store("project") / "demo"):
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").symlink_to(os.path.relpath(outside / "SKILL.md", folder))
+    for given, folder in [
+        ("skills/demo", layout.cwd / "skills" / "demo"),
+        ("demo", layout.store("project") / "demo"),
+    ]:
+        with pytest.raises(PathEscapesRoot) as caught:
+            resolve_skill(given, layout)
+        assert caught.value.path == str(folder / "SKILL.md")  # as lint names it
+    inner = write_skill(layout.cwd / "inner")
+    (inner / "SKILL.md").rename(inner / "real.md")
+    (inner / "SKILL.md").symlink_to("real.md")
+    assert resolve_skill("./inner", layout).source == inner.resolve()
 
 
 @pytest.mark.parametrize("data", [b"", b"[]", b"{", b'{"origin": 1}', b"\xff"])

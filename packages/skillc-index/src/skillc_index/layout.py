@@ -16,6 +16,7 @@ from skillc_index.diagnostics import (
     InvalidOption,
     NotASkill,
     Notice,
+    PathEscapesRoot,
     SkillcError,
     SkillDirectoryNotFound,
     SkillNotFound,
@@ -542,9 +543,11 @@ def resolve_skill(
     put back first (:func:`~skillc_index.build.store.recover_stranded`).
 
     Raises :class:`NotASkill` (E010) when a folder was found at some step but has no
-    ``SKILL.md``, :class:`SkillNotFound` (E001) when nothing was found.
+    ``SKILL.md``, :class:`SkillNotFound` (E001) when nothing was found, and
+    :class:`PathEscapesRoot` (E012) when the ``SKILL.md`` found is a symlink leading out of
+    its folder (every command refuses it, not only those that walk its files).
     """
-    from skillc_index.files import entry_named, is_file, is_folder
+    from skillc_index.files import entry_named, inside, is_file, is_folder
 
     skill = os.fspath(skill)
     if skill[:8].lower() == "skill://" and not stores_only:
@@ -572,6 +575,8 @@ def resolve_skill(
             continue
         if is_file(folder / SKILL_FILE, denied=True):
             source = folder.resolve()
+            if not inside(os.path.realpath(source / SKILL_FILE), str(source)):
+                raise PathEscapesRoot(str(folder / SKILL_FILE))  # as lint names it
             if given:
                 return _from_folder(skill, source, layout, force_global, plain)
             scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
