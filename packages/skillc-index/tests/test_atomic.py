@@ -120,3 +120,24 @@ def test_a_replacing_write_removes_what_a_killed_write_of_it_left(tmp_path: Path
     assert target.read_text() == "fixed"
     assert not left.exists()
     assert live.exists() and other.exists() and folder.is_dir()
+
+
+def test_a_folder_is_listed_for_leftovers_once_a_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sweep of a replacing write listed the folder on every write (a user's working
+    folder, ``-o`` into it, may hold thousands of entries): once a process for each file."""
+    from skillc_index import atomic
+
+    listed: list[Path] = []
+    real = atomic.abandoned
+
+    def counted(parent: Path, prefix: str, *more: str) -> list[Path]:
+        listed.append(parent)
+        return real(parent, prefix, *more)
+
+    monkeypatch.setattr(atomic, "abandoned", counted)
+    for n in range(3):
+        atomic.write_file_atomic(tmp_path / "report.json", b"%d" % n)
+    atomic.write_file_atomic(tmp_path / "other.json", b"x")
+    assert listed == [tmp_path, tmp_path]
