@@ -937,6 +937,52 @@ def test_a_log_the_disk_could_not_take_is_removed_and_an_empty_one_reads_as_no_r
     assert [row["command"] for row in rows(path)] == ["show"]
 
 
+def one_page_log(path: Path, pragma: str = "journal_mode = WAL") -> Path:
+    """A database of one page and no table: what SQLite writes when ``connect`` turns a new
+    log to WAL, the disk failing before the schema."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(path)) as db:
+        db.execute(f"PRAGMA {pragma}")
+    return path
+
+
+def test_a_log_whose_schema_the_disk_failed_after_its_first_page_is_removed_and_reads_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A nearly full disk took the first page SQLite writes when it turns the new log to WAL,
+    not the schema: the 4096-byte log, with no table, stayed; ``skc stats`` was E999 "no such
+    table: access_log" until some command wrote, ``skc sync`` E042 for ever on a fallback
+    one. The log made is removed; one left by an older skillc reads as an empty log, and
+    the next write gives it its schema. A database with a table, or a ``user_version``, is
+    not an empty log."""
+    from skillc_index.accesslog import LocalRows, schema
+    from skillc_index.accesslog.schema import empty_log
+
+    use_wal = schema.use_wal
+
+    def full(db: sqlite3.Connection, timeout_ms: int) -> None:
+        use_wal(db, timeout_ms)
+        raise disk_error("database or disk is full", 13, "SQLITE_FULL")
+
+    path = tmp_path / "runtime" / ".skillc-meta" / "logs.db"
+    with monkeypatch.context() as patch:
+        patch.setattr(schema, "use_wal", full)
+        with pytest.raises(sqlite3.OperationalError, match="full"):
+            connect(path)
+    assert list(path.parent.iterdir()) == []
+    one_page_log(path)
+    assert path.stat().st_size == 4096 and empty_log(path)
+    assert LocalRows(path)("SELECT command FROM access_log", []) == []
+    assert sorted(p.name for p in path.parent.iterdir()) == ["logs.db"]  # nothing made
+    insert(path, [record()])
+    assert [row["command"] for row in rows(path)] == ["show"] and not empty_log(path)
+    assert not empty_log(one_page_log(tmp_path / "versioned.db", "user_version = 7"))
+    other = one_page_log(tmp_path / "other.db")
+    with closing(sqlite3.connect(other)) as db:
+        db.execute("CREATE TABLE notes (x)")
+    assert not empty_log(other)
+
+
 def test_a_log_another_writer_made_meanwhile_is_kept_when_the_disk_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

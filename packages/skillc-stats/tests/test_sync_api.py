@@ -846,14 +846,21 @@ def test_a_fallback_another_sync_merged_while_this_one_waited_is_no_error(
     assert report.ok and synced.entries == 0 and synced.error is None
 
 
+@pytest.mark.parametrize("left", ["no byte", "one page"])
 def test_an_empty_fallback_log_is_removed_not_e042_for_ever(
-    demo: ResolvedSkill, project: Path, env: dict[str, str], fallback_of: Fallback
+    demo: ResolvedSkill, project: Path, env: dict[str, str], fallback_of: Fallback, left: str
 ) -> None:
     """A fallback log a logger made and never gave its table (it ran out of file
-    descriptors) held no row; every ``sync`` after it said E042 and merged nothing more."""
+    descriptors: no byte; the disk filled after SQLite wrote its first page, the switch to
+    WAL: one page) held no row; every ``sync`` after it said E042 and merged nothing more."""
     source = fallback_of("demo")
     source.parent.mkdir(parents=True)
     source.write_bytes(b"")
+    if left == "one page":
+        with closing(sqlite3.connect(source)) as db:
+            db.execute("PRAGMA journal_mode = WAL")
+    dry = sync_logs(project=project, env=env, dry_run=True)
+    assert dry.ok and dry.skills[0].entries == 0 and source.exists()
     report = sync_logs(project=project, env=env)
     (synced,) = report.skills
     assert report.ok and synced.removed and synced.entries == 0

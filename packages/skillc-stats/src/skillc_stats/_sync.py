@@ -437,6 +437,8 @@ def _dry_run(known: _Known, fallback: _Fallback) -> SkillSync:
     problem = _source_problem(layout, fallback) or _fixed_source(layout, fallback)
     if problem is not None:
         return SkillSync(skill, source, 0, (), False, problem)
+    if empty_log(source):  # no table (its schema never written): nothing to sync
+        return SkillSync(skill, source, 0, (), False)
     try:
         with closing(open_log(source)) as db:
             plan = _destinations(known, db)
@@ -485,7 +487,7 @@ def _sync_locked(known: _Known, fallback: _Fallback) -> SkillSync:
     skill, source = fallback.skill, fallback.path
     if not os.path.lexists(source):  # another sync merged it while this one waited
         return SkillSync(skill, source, 0, (), True)
-    if empty_log(source):  # made, never given its table (a logger out of descriptors)
+    if empty_log(source):  # made, never given its table (out of descriptors, a full disk)
         try:
             _remove(fallback)
         except OSError as exc:

@@ -225,15 +225,37 @@ def new_log_id() -> str:
 
 
 def empty_log(path: Path) -> bool:
-    """Whether ``path`` is a regular file of no byte: a log whose first row was never written
-    (SQLite reads it as an empty database; no row, nothing that is not skillc's)."""
+    """Whether ``path`` is a regular file holding no table, with nothing in its ``-wal``: a log
+    whose schema was never written (:func:`connect` ran out of descriptors or disk first).
+    Either of no byte, or a database of one page (what SQLite writes when it turns a new
+    database to WAL) with no row in ``sqlite_master``, no ``user_version`` and no
+    ``application_id``, read as immutable (nothing made beside it; closing it keeps the locks
+    this process's other connections hold). It holds no row and nothing that is not skillc's:
+    readers count it as an empty log, ``sync`` removes a fallback one, writers give it the
+    schema."""
     import stat
 
     try:
         info = os.lstat(path)
     except OSError:
         return False
-    return stat.S_ISREG(info.st_mode) and info.st_size == 0
+    size = info.st_size
+    if not stat.S_ISREG(info.st_mode) or size > 65536 or size & (size - 1) or _wal_holds_rows(path):
+        return False  # a page is a power of two, 512 to 65536 bytes
+    if size == 0:
+        return True
+    query = (
+        "SELECT (SELECT count(*) FROM sqlite_master), (SELECT * FROM pragma_user_version), "
+        "(SELECT * FROM pragma_application_id)"
+    )
+    try:
+        db = sqlite_connect(path, mode="immutable", timeout_ms=0)
+        try:
+            return tuple(db.execute(query).fetchone()) == (0, 0, 0)
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return False
 
 
 def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
@@ -303,11 +325,12 @@ def unwritable_file(path: Path) -> Path | None:
 
 def _remove_new_log(path: Path, exc: BaseException) -> None:
     """Remove the log :func:`connect` created at ``path`` when ``exc`` is the disk failing,
-    while it still holds nothing (:func:`empty_log`, no row in its ``-wal``): another writer
+    while it still holds nothing (:func:`empty_log`: no table, no row in its ``-wal``; SQLite
+    writes the first page before the schema): another writer
     that found no log either may have made it too, and committed rows to it since."""
     from skillc_index.atomic import disk_failure  # on a failure only: not on a log's path
 
-    if disk_failure(exc, path) is None or not empty_log(path) or _wal_holds_rows(path):
+    if disk_failure(exc, path) is None or not empty_log(path):
         return
     for suffix in DB_FILES:
         with suppress(OSError):
