@@ -141,3 +141,26 @@ def test_a_folder_is_listed_for_leftovers_once_a_process(
         atomic.write_file_atomic(tmp_path / "report.json", b"%d" % n)
     atomic.write_file_atomic(tmp_path / "other.json", b"x")
     assert listed == [tmp_path, tmp_path]
+
+
+def test_a_write_the_disk_refuses_at_the_close_names_the_file(tmp_path: Path) -> None:
+    """A full disk failed the flush at the close of a small file (the write itself was
+    buffered): the ``OSError`` named no file, so ``route install`` said ``error[E999]: OSError:
+    [Errno 28] No space left on device``. It names the file, and nothing is left."""
+    code = (
+        "import resource, signal, sys\n"
+        "from pathlib import Path\n"
+        "from skillc_index.atomic import write_file_atomic\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (0, hard))\n"  # no byte: as a full disk
+        "try:\n    write_file_atomic(Path(sys.argv[1]), b'{}')\n"
+        "except OSError as exc:\n    print(exc.filename)\n"
+    )
+    path = tmp_path / "claude.json"
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert (run.returncode, run.stdout) == (0, f"{path}\n"), run.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -429,6 +429,29 @@ def test_a_parked_copy_a_full_disk_stops_refreshing_is_left_as_it_was(
     assert (parked / "SKILL.md").read_bytes() == (runtime / "SKILL.md").read_bytes()
 
 
+def test_install_on_a_full_disk_says_which_file_it_cannot_create(
+    cli: Callable[..., Run], claude: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``route install`` on a full disk said ``error[E999]: OSError: [Errno 28] No space left
+    on device``, naming no file (its manifest, written first): it says which, and moves
+    nothing."""
+    import errno
+
+    import skillc_index.atomic as atomic
+
+    before = snapshot(claude)
+
+    def full(path: Path, data: bytes, mode: int | None, **kwargs: Any) -> Path:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(atomic, "_written", full)
+    result = route(cli, "install")
+    manifest = project.resolve() / ".skillc" / "router" / "claude.json"
+    assert result.returncode == 1
+    assert f"error[E999]: cannot create '{manifest}': No space left on device" in result.stderr
+    assert snapshot(claude) == before
+
+
 def test_a_parked_relative_link_is_read_from_the_agent_folder(
     cli: Callable[..., Run], layout: Layout, claude: Path
 ) -> None:

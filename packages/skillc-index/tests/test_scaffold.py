@@ -507,6 +507,51 @@ def test_ignore_agent_folders_needs_git_and_a_project(tmp_path: Path, env: dict[
     assert ignore_agent_folders(outside, [tmp_path / ".cursor" / "skills" / "x"]) == ()
 
 
+#: Python run with files limited to ``sys.argv[2]`` bytes (``RLIMIT_FSIZE``): a write past it
+#: fails (EFBIG) as on a full disk, part of it written first, and again when the file closes.
+_LIMITED = (
+    "import os, resource, signal, sys\n"
+    "from pathlib import Path\n"
+    "from skillc_index import Layout, format_diagnostic\n"
+    "from skillc_index.diagnostics import SkillcError\n"
+    "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+    "hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]\n"
+    "resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[2]), hard))\n"
+    "layout = Layout.discover(Path(sys.argv[1]), dict(os.environ))\n"
+)
+
+
+@pytest.mark.parametrize("before", [None, "node_modules/\n"])
+def test_a_gitignore_the_disk_refuses_is_named_and_left_as_it_was(
+    tmp_path: Path, env: dict[str, str], before: str | None
+) -> None:
+    """``init`` on a full disk said ``error[E999]: OSError: [Errno 28] No space left on
+    device`` (the write failed again, unnamed, when the file closed) and left an empty
+    ``.gitignore`` it had made (``build --target`` too, failing after its deployment). The
+    error names the file; a file made for the lines is removed, one there is cut back to
+    what it held (nothing of a line written part way)."""
+    gitignore = tmp_path / ".gitignore"
+    if before is not None:
+        gitignore.write_text(before, encoding="utf-8")
+    code = _LIMITED + (
+        "from skillc_index.build.scaffold import init_project\n"
+        "try:\n    init_project(layout)\n"
+        "except SkillcError as exc:\n    print(format_diagnostic(exc.diagnostic))\n"
+    )
+    limit = str(len(before or "") + 4)
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path), limit],
+        capture_output=True, text=True, env={**os.environ, **env}, check=False, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    named = f"error[E999]: cannot create '{tmp_path.resolve() / '.gitignore'}'"
+    assert run.stdout.startswith(named)
+    if before is None:
+        assert not gitignore.exists()
+    else:
+        assert gitignore.read_text(encoding="utf-8") == before
+
+
 @needs_git
 def test_builds_at_once_add_a_line_once(tmp_path: Path, env: dict[str, str]) -> None:
     """Concurrent appenders (a batch build's processes) read the file again under a lock."""

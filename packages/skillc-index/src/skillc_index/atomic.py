@@ -387,8 +387,11 @@ def _written(
     path: Path, data: bytes | Callable[[IO[bytes]], object], mode: int | None, *, sync: bool = False
 ) -> Path:
     """``data`` written to a new temporary file beside ``path`` (:func:`write_file_atomic`'s
-    ``mode`` and ``sync``), whose path is returned; nothing left on failure. ``data`` may be
-    a function writing into the file (a copy in pieces: nothing held whole in memory)."""
+    ``mode`` and ``sync``), whose path is returned; nothing left on failure, and an
+    ``OSError`` names ``path``, not its temporary name nor none (a write, or the flush at the
+    close, which a full disk fails again: ``error[E999]: OSError: [Errno 28]`` named no
+    file). ``data`` may be a function writing into the file (a copy in pieces: nothing held
+    whole in memory)."""
     temporary = temporary_path(path.parent, path.name + ".tmp")
     try:  # the open inside: a Ctrl-C right after it left the temporary file behind
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -402,8 +405,10 @@ def _written(
             if sync:
                 handle.flush()
                 os.fsync(handle.fileno())
-    except BaseException:
+    except BaseException as exc:
         temporary.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.errno is not None:
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
     return temporary
 
@@ -430,11 +435,7 @@ def write_files_atomic(
                 path.parent.mkdir(parents=True, exist_ok=True)
                 below = path.parent.relative_to(top).parts
                 made.extend(top.joinpath(*below[:n]) for n in range(1, len(below) + 1))
-            try:
-                temporary = _written(path, data, mode)
-            except OSError as exc:  # of the temporary name, or none (a write): the file's
-                raise OSError(exc.errno, exc.strerror, str(path)) from exc
-            written.append((temporary, path))
+            written.append((_written(path, data, mode), path))  # an OSError names path
     except BaseException:
         for temporary, _path in written:
             temporary.unlink(missing_ok=True)

@@ -375,10 +375,16 @@ def _locked(path: Path, *, create: bool = False) -> Iterator[_Held | None]:
         raise CannotCreate(name, "not a regular file") from None
     except OSError as exc:
         raise CannotCreate(name, exc.strerror or str(exc)) from exc
-    with os.fdopen(fd, "rb" if refused else "r+b") as handle:
+    # unbuffered: a write that failed (a full disk) is not tried again, bare, at the close
+    with os.fdopen(fd, "rb" if refused else "r+b", buffering=0) as handle:
         try:
             _lock(fd)
-            data = handle.read(MAX_GITIGNORE_BYTES + 1)
+            data = b""
+            while len(data) <= MAX_GITIGNORE_BYTES:
+                more = handle.read(MAX_GITIGNORE_BYTES + 1 - len(data))
+                if not more:
+                    break
+                data += more
         except OSError as exc:
             raise CannotCreate(name, exc.strerror or str(exc)) from exc
         if len(data) > MAX_GITIGNORE_BYTES:
@@ -404,7 +410,9 @@ def _missing(text: str, folders: Sequence[str]) -> list[str]:
 
 def _append(held: _Held, lines: Sequence[str]) -> Appended:
     """Append ``lines`` to the file :func:`_locked` holds, after a newline ending its last
-    line when it has none; each ends as the file's first line does (``\r\n`` or ``\n``)."""
+    line when it has none; each ends as the file's first line does (``\r\n`` or ``\n``).
+    All or nothing: a write that fails (a full disk) is cut off the file again, and a file
+    made for the lines is removed (CannotCreate)."""
     if not lines:
         return Appended()
     if held.refused:
@@ -412,17 +420,29 @@ def _append(held: _Held, lines: Sequence[str]) -> Appended:
     newline = bool(held.text) and not held.text.endswith("\n")
     first = held.text.find("\n")
     eol = "\r\n" if first > 0 and held.text[first - 1] == "\r" else "\n"
+    data = ((eol if newline else "") + eol.join(lines) + eol).encode("utf-8", "surrogateescape")
+    end = 0
     try:
-        held.handle.seek(0, os.SEEK_END)
-        held.handle.write(
-            ((eol if newline else "") + eol.join(lines) + eol).encode(
-                "utf-8", errors="surrogateescape"
-            )
-        )
-        held.handle.flush()
+        end = held.handle.seek(0, os.SEEK_END)
+        _write_all(held.handle, data)
     except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.ftruncate(held.handle.fileno(), end)
+            if held.made and end == 0:
+                held.path.unlink()
         raise CannotCreate(str(held.path), exc.strerror or str(exc)) from exc
     return Appended(tuple(lines), held.made, newline)
+
+
+def _write_all(handle: BinaryIO, data: bytes) -> None:
+    """``data`` written whole where the unbuffered ``handle`` (:func:`_locked`'s) stands: a
+    write the system cut short goes on (OSError when the disk refuses the rest)."""
+    view = memoryview(data)
+    while view:
+        count = handle.write(view)
+        if not count:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        view = view[count:]
 
 
 def unignore_lines(
@@ -456,7 +476,7 @@ def unignore_lines(
             if removed:
                 held.handle.seek(0)
                 held.handle.truncate()
-                held.handle.write("".join(kept).encode("utf-8", errors="surrogateescape"))
+                _write_all(held.handle, "".join(kept).encode("utf-8", errors="surrogateescape"))
         if remove_empty and not kept:
             path.unlink()
     except (SkillcError, OSError):

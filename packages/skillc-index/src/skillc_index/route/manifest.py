@@ -161,8 +161,13 @@ def write_route_manifest(path: Path, agent: str, manifest: RouteManifest) -> Non
         "gitignore": list(manifest.gitignore),
         "gitignore_newline": manifest.gitignore_newline,
     }
-    ensure_dir(path.parent)
-    write_file_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+    try:
+        ensure_dir(path.parent)
+        write_file_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+    except OSError as exc:  # a full disk: "cannot create '<manifest>'", not a bare OSError
+        from skillc_index.command_errors import CannotCreate
+
+        raise CannotCreate(str(exc.filename or path), exc.strerror or str(exc)) from exc
 
 
 def plain_name(name: str) -> bool:
