@@ -1036,6 +1036,44 @@ def test_a_log_on_a_full_disk_is_still_read(
         LocalRows(path)("SELECT command FROM access_log", [])
 
 
+def test_a_log_on_a_disk_with_no_inode_left_is_still_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no inode left SQLite cannot make the ``-shm`` file a read needs and says "unable
+    to open database file" (``SQLITE_CANTOPEN``), which did not count as the disk failing:
+    ``skc stats`` was E999 and ``stats --all`` gave the skill 0 uses. It is read as
+    immutable, as on a full disk; the same error with inodes and bytes free (a permission)
+    is no disk failure; rows waiting in the ``-wal`` make it an error saying why."""
+    from types import SimpleNamespace
+
+    from skillc_index import UnreadableFile
+    from skillc_index.accesslog import LocalRows, schema
+    from skillc_index.atomic import disk_failure
+
+    path = tmp_path / "logs.db"
+    insert(path, [record()])
+    real = schema._open_log
+    cantopen = disk_error("unable to open database file", 14, "SQLITE_CANTOPEN")
+
+    def no_inode(log: Path, mode: Any, own: bool) -> sqlite3.Connection:
+        if mode != "immutable":
+            raise cantopen
+        return real(log, mode, own)
+
+    device = SimpleNamespace(f_bavail=1000, f_frsize=4096, f_files=400, f_favail=400)
+    monkeypatch.setattr(os, "statvfs", lambda _path: device)
+    assert disk_failure(cantopen, path) is None
+    device.f_favail = 0
+    assert disk_failure(cantopen, path) == (
+        "unable to open database file (SQLITE_CANTOPEN); no inode free on its device"
+    )
+    monkeypatch.setattr(schema, "_open_log", no_inode)
+    assert LocalRows(path)("SELECT command FROM access_log", []) == [("show",)]
+    path.with_name("logs.db-wal").write_bytes(b"rows")
+    with pytest.raises(UnreadableFile, match=r"\(SQLITE_CANTOPEN\); no inode free"):
+        LocalRows(path)("SELECT command FROM access_log", [])
+
+
 def test_command_args_counts_streams_from_any_runner_with_each(tmp_path: Path) -> None:
     """``StatsLog.command_args_counts`` reads the groups one at a time from a runner that has
     ``each`` (a local log's :class:`LocalRows`, or any wrapper of it), all at once from one

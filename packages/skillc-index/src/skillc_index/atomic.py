@@ -67,6 +67,9 @@ def nearest_existing(path: Path) -> Path:
 
 #: SQLite's primary result codes of a failing disk: ``SQLITE_IOERR``, ``SQLITE_FULL``.
 _DISK_CODES = frozenset({10, 13})
+#: ``SQLITE_CANTOPEN``: a file SQLite could not make (a log's ``-shm``). A disk failure only
+#: when its device is full: no inode left, or no byte (else: a permission, a missing folder).
+_CANTOPEN = 14
 #: The ``OSError`` numbers of a failing disk: no room left, over quota, an I/O error.
 _DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO})
 #: Free space under which a disk failure's reason says how much is left (a full disk).
@@ -75,12 +78,19 @@ _LOW_SPACE = 1 << 20
 
 def disk_failure(exc: BaseException, path: Path) -> str | None:
     """The reason, when ``exc`` is the disk failing (no room left, over quota, an I/O error;
-    SQLite's ``SQLITE_FULL``/``SQLITE_IOERR``) while ``path`` was read or written, with the
-    free space of its device when it is almost none (SQLite's "disk I/O error" does not say
-    the disk is full: the device does); ``None`` for any other failure."""
+    SQLite's ``SQLITE_FULL``/``SQLITE_IOERR``, and ``SQLITE_CANTOPEN`` on a device with no
+    inode or no byte left) while ``path`` was read or written, with the free space of its
+    device when it is almost none, and that no inode is left when none is (SQLite's "disk
+    I/O error" and "unable to open database file" do not say the disk is full: the device
+    does); ``None`` for any other failure."""
     code = getattr(exc, "sqlite_errorcode", None)  # only sqlite3.Error has it
+    space = None
     if code is not None:
-        if code & 0xFF not in _DISK_CODES:
+        if code & 0xFF == _CANTOPEN:
+            space = _free_space(path)
+            if space[0] and space[1] != 0:
+                return None
+        elif code & 0xFF not in _DISK_CODES:
             return None
         name = getattr(exc, "sqlite_errorname", None)
         reason = f"{exc} ({name})" if name else str(exc)
@@ -88,14 +98,22 @@ def disk_failure(exc: BaseException, path: Path) -> str | None:
         reason = exc.strerror or str(exc)
     else:
         return None
-    try:
-        device = os.statvfs(nearest_existing(path))
-        free = device.f_bavail * device.f_frsize
-    except OSError:
-        free = _LOW_SPACE
+    free, inodes = space or _free_space(path)
     if free < _LOW_SPACE:
         reason += f"; {free:,} bytes free on its device"
+    if inodes == 0:
+        reason += "; no inode free on its device"
     return reason
+
+
+def _free_space(path: Path) -> tuple[int, int | None]:
+    """The bytes and the inodes free on ``path``'s device (inodes None where the file system
+    does not count them, btrfs; :data:`_LOW_SPACE` bytes when it cannot be asked)."""
+    try:
+        device = os.statvfs(nearest_existing(path))
+    except OSError:
+        return _LOW_SPACE, None
+    return device.f_bavail * device.f_frsize, device.f_favail if device.f_files else None
 
 
 #: The ``OSError`` numbers of a folder that may not be written: no permission, a read-only
