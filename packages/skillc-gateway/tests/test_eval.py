@@ -490,21 +490,21 @@ def test_init_of_several_skills_checks_them_all_before_writing_any(
 def test_init_stopped_part_way_is_finished_by_the_same_command(
     gateway: Any, library: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``--init A B C`` stopped after A's file (Ctrl-C during the writes): the same command
-    refused A's file as existing (E050) and wrote none of the rest. A file holding the very
-    starter text is done: the rerun writes the others; one the user changed is still E050."""
-    import skillc_index.atomic
+    """``--init A B C`` stopped after A's file (Ctrl-C during the renames that put the files
+    in place, all written): the same command refused A's file as existing (E050) and wrote
+    none of the rest. A file holding the very starter text is done: the rerun writes the
+    others; one the user changed is still E050."""
+    replace, calls = Path.replace, []
 
-    write, calls = skillc_index.atomic.write_file_atomic, []
-
-    def stopped(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        if len(calls) > 1:
-            raise KeyboardInterrupt
-        return write(*args, **kwargs)
+    def stopped(self: Path, target: Any) -> Any:
+        if Path(target).name == "triggers.yaml":
+            calls.append(1)
+            if len(calls) > 1:
+                raise KeyboardInterrupt
+        return replace(self, target)
 
     names = ("docx", "pdf-tools", "git-review")
-    monkeypatch.setattr(skillc_index.atomic, "write_file_atomic", stopped)
+    monkeypatch.setattr(Path, "replace", stopped)
     assert gateway("eval", "--init", *names, "--path", str(library)).returncode == 130
     monkeypatch.undo()
     files = [library / name / "evals" / "triggers.yaml" for name in names]
@@ -518,6 +518,34 @@ def test_init_stopped_part_way_is_finished_by_the_same_command(
     again = gateway("eval", "--init", *names, "--path", str(library))
     assert again.returncode == 1 and "error[E050]" in again.stderr
     assert files[1].read_text("utf-8").endswith("# mine\n")
+
+
+def test_init_on_a_full_disk_writes_none_and_leaves_no_evals_folder(
+    gateway: Any, library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--init`` on a full disk said ``cannot create '<skill>/evals/triggers.yaml'`` and
+    left the ``evals`` folder it made, empty, in the skill (which git and ``skc package`` then
+    see); with several skills, those written before it stayed. None is written, and no
+    folder made for them is left."""
+    import errno
+    import os
+
+    import skillc_index.atomic
+
+    written, calls = skillc_index.atomic._written, []
+
+    def full(path: Path, *args: Any, **kwargs: Any) -> Path:
+        calls.append(path)
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))  # as it names
+        return written(path, *args, **kwargs)
+
+    monkeypatch.setattr(skillc_index.atomic, "_written", full)
+    done = gateway("eval", "--init", "docx", "pdf-tools", "--path", str(library))
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"error[E999]: cannot create '{calls[1]}': No space left on device\n"
+    assert not (library / "docx" / "evals").exists()
+    assert not (library / "pdf-tools" / "evals").exists()
 
 
 def test_init_into_a_skill_folder_that_cannot_be_written_is_cannot_create(

@@ -140,6 +140,45 @@ def test_init_stopped_while_git_is_asked_leaves_no_skill_and_the_next_run_makes_
     assert "/.skillc/runtime/" in (tmp_path / ".gitignore").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("new_project", [False, True])
+def test_init_on_a_full_disk_leaves_no_folder_it_made(
+    tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch, new_project: bool
+) -> None:
+    """``init NAME`` on a full disk said ``cannot create '<store>/NAME/SKILL.md'`` and left
+    the skill's folder, empty (``init`` of a project whose ``.gitignore`` the disk refused:
+    ``.skillc/skills/``). The folders the run made are removed; those there before stay."""
+    import errno
+
+    import skillc_index.atomic as atomic
+    from skillc_index.command_errors import CannotCreate
+
+    if not new_project:
+        (tmp_path / ".skillc" / "skills").mkdir(parents=True)
+    written = atomic._written
+
+    def full(path: Path, *args: Any, **kwargs: Any) -> Path:
+        if path.name in ("SKILL.md", ".gitignore"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        return written(path, *args, **kwargs)
+
+    monkeypatch.setattr(atomic, "_written", full)
+    with pytest.raises(CannotCreate, match=r"SKILL\.md': No space left on device"):
+        init_skill("demo", Layout.discover(tmp_path, env))
+    assert (tmp_path / ".skillc").exists() == (not new_project)
+    if new_project:
+        (tmp_path / ".gitignore").unlink()  # the lines come first: written, not the skill
+    else:
+        assert os.listdir(tmp_path / ".skillc" / "skills") == []  # noqa: PTH208
+
+    def refused(*args: Any) -> Any:
+        raise CannotCreate(str(tmp_path / ".gitignore"), os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("skillc_index.build.scaffold.ignore_generated", refused)
+    with pytest.raises(CannotCreate, match="gitignore"):
+        init_project(Layout.discover(tmp_path, env))
+    assert (tmp_path / ".skillc").exists() == (not new_project)
+
+
 @pytest.mark.parametrize("name", ["Bad", "../escape", "a/b", "", "-x"])
 def test_invalid_names_create_nothing(layout: Layout, name: str) -> None:
     before = sorted(p for p in layout.cwd.rglob("*"))

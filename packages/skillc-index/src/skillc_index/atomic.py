@@ -19,7 +19,7 @@ import errno
 import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,7 @@ __all__ = [
     "disk_failure",
     "ensure_dir",
     "file_target",
+    "folders_made",
     "locked_folder",
     "move_aside",
     "not_writable",
@@ -444,25 +445,37 @@ def write_files_atomic(
     the file (or folder) that failed, not its temporary name. (The renames, in folders
     already there, fail only when the file system does.)"""
     _remove_abandoned_files([path for path, _data, _mode in files])
-    made: list[Path] = []  # folders made, outermost first
     written: list[tuple[Path, Path]] = []
-    try:
-        for path, data, mode in files:
-            if not path.parent.is_dir():  # an error names the folder
-                top = nearest_existing(path.parent)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                below = path.parent.relative_to(top).parts
-                made.extend(top.joinpath(*below[:n]) for n in range(1, len(below) + 1))
-            written.append((_written(path, data, mode), path))  # an OSError names path
-    except BaseException:
-        for temporary, _path in written:
-            temporary.unlink(missing_ok=True)
-        for folder in reversed(made):
-            with suppress(OSError):
-                folder.rmdir()
-        raise
+    with ExitStack() as made:  # the folders made for the files, removed again on a failure
+        try:
+            for path, data, mode in files:
+                if not path.parent.is_dir():  # an error names the folder
+                    made.enter_context(folders_made(path.parent))
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                written.append((_written(path, data, mode), path))  # an OSError names path
+        except BaseException:
+            for temporary, _path in written:
+                temporary.unlink(missing_ok=True)
+            raise
     for temporary, path in written:
         temporary.replace(path)
+
+
+@contextmanager
+def folders_made(folder: Path) -> Iterator[None]:
+    """Run the block that makes ``folder`` and its missing parents, and writes in it: when
+    the block fails (an error, a Ctrl-C), the folders that were missing are removed again,
+    the innermost first, each only while empty (what another process put there stays): a
+    command that failed leaves no empty folder it made (``init NAME``, ``eval --init``)."""
+    top = nearest_existing(folder)
+    try:
+        yield
+    except BaseException:
+        below = folder.relative_to(top).parts
+        for count in range(len(below), 0, -1):
+            with suppress(OSError):
+                top.joinpath(*below[:count]).rmdir()
+        raise
 
 
 def move_aside(path: Path) -> Path:

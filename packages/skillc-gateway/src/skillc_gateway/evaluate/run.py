@@ -419,10 +419,11 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     file is replaced only with ``force`` (E050 names it), or when it holds the very text
     written (:func:`_holds`); the file is never written outside the skill (an ``evals``
     symlink out of it is refused). Every file is checked before any is written: a refusal
-    writes none."""
+    writes none; and they are written all or none (a full disk: no ``evals`` folder made for
+    them is left)."""
     from skillc_gateway.evaluate.cases import starter_text
     from skillc_gateway.evaluate.overlap import trigger_phrases
-    from skillc_index.atomic import creation_start, not_writable, write_file_atomic
+    from skillc_index.atomic import creation_start, not_writable, write_files_atomic
     from skillc_index.command_errors import CannotCreate, ForeignFile
     from skillc_index.diagnostics import InvalidOption
     from skillc_index.files import within
@@ -471,11 +472,11 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
             planned.append((target, text))
     finally:
         library.close()
-    for target, text in planned:
-        try:
-            write_file_atomic(target, text.encode(), parents=True)
-        except OSError as exc:
-            raise CannotCreate(str(target), exc.strerror or str(exc)) from exc
+    try:  # all or none, and no folder made for them left (evals/ in the skill)
+        write_files_atomic([(target, text.encode(), None) for target, text in planned])
+    except OSError as exc:
+        failed = exc.filename or planned[0][0]
+        raise CannotCreate(str(failed), exc.strerror or str(exc)) from exc
     written = [str(target) for target, _ in planned]
     return EvalResult(
         options.agent, options.top, len(library.entries), (), (), warnings=tuple(notices),

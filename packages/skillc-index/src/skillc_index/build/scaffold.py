@@ -118,11 +118,14 @@ def init_project(layout: Layout) -> InitResult:
     if not within(skills, layout.cwd):  # a checkout's .skillc symlink leads out: E012
         raise PathEscapesProject(layout.display(skills), os.path.realpath(skills))
     check_gitignore(layout.cwd, layout)  # first: nothing made if it cannot be written
-    try:
-        skills.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
-    added = ignore_generated(layout.cwd, layout)
+    from skillc_index.atomic import folders_made
+
+    with folders_made(skills):  # the lines cannot be written (a full disk): none left
+        try:
+            skills.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
+        added = ignore_generated(layout.cwd, layout)
     return InitResult(kind="project", path=skills, created=not existed, gitignore=added)
 
 
@@ -530,13 +533,14 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
         # before the skill: once it exists the project is no longer new, and a run stopped
         # between the two (Ctrl-C while git is asked) left the .gitignore without its lines
         added = ignore_generated(project, layout)
-    from skillc_index.atomic import write_file_atomic
+    from skillc_index.atomic import folders_made, write_file_atomic
 
     try:
-        folder.mkdir(parents=True, exist_ok=True)  # a file of that name: E999, not E050
-        # never overwrite, even if another process created the file meanwhile; whole or not
-        # at all (created, then written: a kill between the two left it empty for good)
-        write_file_atomic(skill_file, skill_template(name).encode("utf-8"), replace=False)
+        with folders_made(folder):  # SKILL.md cannot be written (a full disk): none left
+            folder.mkdir(parents=True, exist_ok=True)  # a file of that name: E999, not E050
+            # never overwrite, even if another process created the file meanwhile; whole or
+            # not at all (created, then written: a kill between the two left it empty)
+            write_file_atomic(skill_file, skill_template(name).encode("utf-8"), replace=False)
     except FileExistsError as exc:
         if not folder.is_dir():
             raise CannotCreate(str(folder), os.strerror(errno.EEXIST)) from exc
