@@ -392,6 +392,32 @@ def test_a_read_only_file_is_an_error_not_a_crash(lint: Run, cwd: Path) -> None:
     assert skill_md(folder) == before
     assert skill_md(other).splitlines()[1] == "name: other"  # the other skill is fixed
     assert sorted(p.name for p in folder.iterdir()) == ["SKILL.md"]
+    last = "applied 1 fix in 1 file; 1 file could not be fixed (see the errors)"
+    assert proc.stdout.splitlines()[-1] == last
+
+
+def test_fixes_a_full_disk_refuses_are_not_called_none_to_apply(
+    lint: Run, cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a full disk stderr said ``cannot fix 'tables/SKILL.md': No space left on device``
+    and stdout's summary ``no fixes to apply``, which is false (a CI log shows both). The
+    summary says none was applied and how many files could not be fixed."""
+    import errno
+
+    import skillc_index.atomic
+
+    def full(path: Path, *args: object, **kwargs: object) -> Path:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    folder = make(cwd, "tables", f"---\nname: Tables   \n{GOOD}---\n\n# tables\n")
+    before = skill_md(folder)
+    monkeypatch.setattr(skillc_index.atomic, "_written", full)
+    proc = lint("tables", "--fix")
+    assert proc.returncode == 1
+    assert "error[E999]: cannot fix 'tables/SKILL.md': No space left on device" in proc.stderr
+    last = "no fixes applied; 1 file could not be fixed (see the errors)"
+    assert proc.stdout.splitlines()[-1] == last
+    assert skill_md(folder) == before
 
 
 def test_a_file_that_is_not_utf8_is_not_rewritten(lint: Run, cwd: Path) -> None:
@@ -571,7 +597,8 @@ def test_diff_shows_no_change_it_would_not_write(lint: Run, cwd: Path) -> None:
     (cwd / "skills").mkdir()
     (cwd / "skills/tables").symlink_to(outside)
     proc = lint("skills", "--diff")
-    assert proc.stdout.splitlines()[-1] == "no fixes to apply"
+    last = "no fixes would be applied; 1 file could not be fixed (see the errors)"
+    assert proc.stdout.splitlines()[-1] == last
     assert "+++" not in proc.stdout
     assert "cannot fix 'skills/tables/SKILL.md': it is outside 'skills'" in proc.stderr
 

@@ -441,8 +441,9 @@ def _colour(terminal: bool) -> bool:
 
 
 def _fix_lines(run: LintRun, params: LintParams) -> tuple[str, str]:
-    """The summary of a run's fixes (stdout; empty when not fixing) and the hint of those it
-    left (stderr; empty when there are none)."""
+    """The summary of a run's fixes (stdout; empty when not fixing), ending with how many
+    files could not be fixed (their errors are on stderr), and the hint of those it left
+    (stderr; empty when there are none)."""
     from skillc_index.text import counted
     from skillc_lint._fixes import fixable
 
@@ -452,13 +453,18 @@ def _fix_lines(run: LintRun, params: LintParams) -> tuple[str, str]:
     if mode is not None:
         applied = sum(r.fixes.applied for r in reports if r.fixes)
         files = sum(len(r.fixes.changes) for r in reports if r.fixes)
+        left = sum(len(r.result.not_fixed) for r in reports)
         fixes, where = counted(applied, "fix", "fixes"), f"in {counted(files, 'file')}"
-        if not applied:
-            summary = "no fixes to apply"
-        elif params.diff:
+        if applied and params.diff:
             summary = f"{fixes} would be applied {where} (--diff: nothing written)"
-        else:
+        elif applied:
             summary = f"applied {fixes} {where}"
+        elif left:  # "no fixes to apply" said so of fixes a full disk refused
+            summary = "no fixes would be applied" if params.diff else "no fixes applied"
+        else:
+            summary = "no fixes to apply"
+        if left:
+            summary += f"; {counted(left, 'file')} could not be fixed (see the errors)"
     hints = []
     if safe and mode is None:
         hints.append(f"{counted(safe, 'fix', 'fixes')} available with --fix")
