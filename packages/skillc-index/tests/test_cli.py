@@ -128,13 +128,15 @@ def test_a_machine_format_carries_the_error_the_console_prints(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """``error_of`` (what lint's and eval's SARIF carry) is ``handle_exception``'s one
-    mapping: a click error that is no usage error is its own message, not its type's name."""
-    from skillc_index.console import error_of
+    mapping: a click error that is no usage error is its own message, not its type's name.
+    ``error_json`` is its JSON, the one object lint's and eval's ``--format json`` print."""
+    from skillc_index.console import error_json, error_of
 
     exc = click.ClickException("cannot open 'x'")
     assert handle_exception(exc, []) == 1
     assert capsys.readouterr().err == "error[E999]: cannot open 'x'\n"
     assert error_of(exc).message == "cannot open 'x'"
+    assert error_json(exc) == {"error": {"code": "E999", "message": "cannot open 'x'"}}
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")

@@ -32,17 +32,14 @@ class EvalCommand(FormatCommand):
     def print_error(self, exc: Exception, output_format: str) -> None:
         if output_format not in ("json", "sarif", "github"):
             return
-        from skillc_index.console import error_of, print_json
+        from skillc_index.console import error_json, error_of, print_json
 
-        error = error_of(exc)
         if output_format == "json":
-            from skillc_index import diagnostic_json
-
-            print_json({"error": diagnostic_json(error)})
+            print_json(error_json(exc))
             return
         from pathlib import Path
 
-        _print(None, output_format, str(Path.cwd()), error)
+        _print(None, output_format, str(Path.cwd()), error_of(exc))
 
 
 def _print(

@@ -31,6 +31,7 @@ from skillc_index.diagnostics import (
     SkillcError,
     TextTooLong,
     TooManyItems,
+    diagnostic_json,
     format_diagnostic,
     one_of,
 )
@@ -558,6 +559,12 @@ def error_of(exc: BaseException) -> Diagnostic:
     if isinstance(exc, click.ClickException):
         return InternalError(exc.format_message()).diagnostic
     return InternalError.unexpected(exc).diagnostic
+
+
+def error_json(exc: BaseException) -> dict[str, Any]:
+    """``{"error": {"code", "message"[, "detail"]}}``: an error that stops a whole run
+    (:func:`error_of`) as ``--format json`` prints it (lint's, eval's)."""
+    return {"error": diagnostic_json(error_of(exc))}
 
 
 def _argv_verbose(args: Sequence[str]) -> bool:

@@ -58,7 +58,7 @@ def _print_run_error(exc: Exception, output_format: str, sarif_file: str | None)
         return
     from pathlib import Path
 
-    from skillc_index.console import error_of
+    from skillc_index.console import error_json, error_of
     from skillc_index.sarif import github_error
     from skillc_lint import __version__
     from skillc_lint._output import RunError, sarif_log
@@ -73,7 +73,7 @@ def _print_run_error(exc: Exception, output_format: str, sarif_file: str | None)
         with contextlib.suppress(CannotWrite):
             _write_sarif(log, sarif_file, Path.cwd())
     if output_format == "json":
-        print_json(error.to_dict())
+        print_json(error_json(exc))
     elif output_format == "sarif":
         print_json(log)
     elif output_format == "github":
