@@ -104,3 +104,15 @@ def test_the_bar_fits_the_terminal_or_is_not_drawn(columns: int, drawn: bool) ->
     assert bool(bars) == drawn, repr(stderr)
     assert all(len(line) < columns for line in bars), bars
     assert "after the work" in lines
+
+
+def test_one_rule_sizes_every_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bar_cells``, the rule of build's bar and lint's: as many cells as fit below the
+    terminal's last column, at most ``most``, none below ``least`` (it was written twice)."""
+    from skillc_index import console
+
+    monkeypatch.setattr(console, "stderr_columns", lambda: 40)
+    assert console.bar_cells(20, 5, 36) == 19  # 20 + 19 cells: one column spare
+    assert console.bar_cells(0, 5, 30) == 30
+    assert console.bar_cells(30, 10, 30) is None  # 9 cells fit: fewer than 10
+    assert console.bar_cells(29, 10, 30) == 10

@@ -172,10 +172,20 @@ def stderr_columns() -> int:
     return columns or shutil.get_terminal_size().columns
 
 
+def bar_cells(taken: int, least: int, most: int) -> int | None:
+    """The cells of a progress bar whose line on stderr holds ``taken`` columns besides them:
+    as many as fit below the last column of its terminal (:func:`stderr_columns`; a line as
+    wide as the terminal wraps on some, and each redraw, ``\\r``, then leaves a row behind),
+    at most ``most``; None, no bar drawn, when fewer than ``least`` fit (the bars of
+    :class:`DelayedProgress` and of lint)."""
+    cells = min(most, stderr_columns() - taken - 1)
+    return cells if cells >= least else None
+
+
 #: What click's bar line holds besides its label and its cells: ``"  ["``, ``"]  "``, the
 #: percentage (``100%``) and the ETA with its two spaces (``"  00:00:02"``, a day's ``"  1d
-#: 00:00:02"``), and a spare column (a line as wide as the terminal may wrap on some).
-_BAR_CLUTTER = 24
+#: 00:00:02"``).
+_BAR_CLUTTER = 23
 #: The fewest cells a bar is drawn with; the widest, click's default.
 _BAR_CELLS = (5, 36)
 
@@ -183,8 +193,7 @@ _BAR_CELLS = (5, 36)
 class DelayedProgress:
     """A progress bar on stderr that appears only on a terminal (not ``TERM=dumb``), and only
     once the work has taken longer than ``delay`` seconds (short runs and piped output stay
-    quiet). Its line fits the terminal's width (:func:`stderr_columns`), or it is not drawn:
-    a line that wraps leaves a row behind at each redraw (``\r`` goes back one row only).
+    quiet). Its line fits the terminal's width, or it is not drawn (:func:`bar_cells`).
 
     Call it as ``progress(done, total)``; the bar closes when ``done`` reaches ``total`` (what
     the command prints next starts on a line of its own) or, at the latest, when the context
@@ -208,12 +217,12 @@ class DelayedProgress:
         if self._bar is None:
             if done >= total or self._clock() - self._start < self._delay:
                 return
-            cells = stderr_columns() - len(self._label) - _BAR_CLUTTER
-            if cells < _BAR_CELLS[0]:
+            cells = bar_cells(len(self._label) + _BAR_CLUTTER, *_BAR_CELLS)
+            if cells is None:
                 self._enabled = False
                 return
             self._bar = click.progressbar(
-                length=total, label=self._label, file=sys.stderr, width=min(cells, _BAR_CELLS[1])
+                length=total, label=self._label, file=sys.stderr, width=cells
             )
             self._bar.__enter__()
         self._bar.update(done - self._shown)

@@ -19,12 +19,12 @@ import click
 
 from skillc_index.console import (
     Call,
+    bar_cells,
     command,
     dumb_terminal,
     print_json,
     report,
     run,
-    stderr_columns,
 )
 from skillc_index.helppage import Command, FormatCommand
 from skillc_index.streams import utf8_process
@@ -84,9 +84,8 @@ class _Progress:
     """``linting [######........] 120/564`` on stderr, redrawn after each skill and cleared
     before anything else is printed; drawn only when ``enabled`` (a terminal, text output,
     several skills), so pipes and CI logs never see it. The line stays on one row of the
-    terminal: the bar narrows to fit its width (as it is at each redraw), and is not drawn
-    when even :data:`MIN_WIDTH` cells do not fit (a line that wraps leaves a row behind at
-    each redraw)."""
+    terminal, as it is at each redraw: the bar narrows to fit, and is not drawn when even
+    :data:`MIN_WIDTH` cells do not (:func:`~skillc_index.console.bar_cells`)."""
 
     WIDTH = 30
     MIN_WIDTH = 10
@@ -109,9 +108,8 @@ class _Progress:
             self.clear()
             return
         count = f"{self.done}/{self.total}"
-        # below the last column: a line that fills it wraps on some terminals
-        width = min(self.WIDTH, stderr_columns() - len(f"linting [] {count}") - 1)
-        if width < self.MIN_WIDTH:
+        width = bar_cells(len(f"linting [] {count}"), self.MIN_WIDTH, self.WIDTH)
+        if width is None:
             self.clear()
             return
         filled = width * self.done // self.total
