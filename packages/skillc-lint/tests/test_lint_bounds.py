@@ -231,6 +231,30 @@ def test_a_markdown_file_longer_than_a_parse_reads_is_read_that_far_and_never_fi
     assert (folder / "references" / "big.md").read_text(encoding="utf-8") == big
 
 
+def test_the_encoding_of_a_markdown_file_is_judged_as_far_as_a_parse_reads(
+    skill: Writer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Skill.encoding_problem`` (what SKL100 and SKL901 say, a probe the cache asks again)
+    reads a Markdown file as far as a parse reads (``MARKDOWN_READ_LIMIT``; made small here):
+    a character that limit cuts in two, or a byte past it, is no problem."""
+    from skillc_index.markdown import reading
+
+    monkeypatch.setattr(reading, "MARKDOWN_READ_LIMIT", 4096)
+    folder = skill(files=dict.fromkeys(("a.md", "b.md", "c.md", "d.md"), "# x\n"))
+    (folder / "a.md").write_bytes("# A\n".encode("utf-16"))
+    (folder / "b.md").write_bytes(b"x" * 4095 + "\u00e9\n".encode())  # cut at 4096
+    (folder / "c.md").write_bytes(b"x" * 4096 + b"\xff\n")  # past the limit
+    (folder / "d.md").write_bytes(b"x" * 4095 + b"\xff\n")
+    checked = Skill(folder)
+    assert [checked.encoding_problem(rel) for rel in ("a.md", "b.md", "c.md", "d.md")] == [
+        "is UTF-16 (BOM FF FE)",
+        None,
+        None,
+        "is not UTF-8",
+    ]
+    assert checked.probes["encoding", "a.md"] == "is UTF-16 (BOM FF FE)"
+
+
 def test_skill_tokens_of_a_skill_md_longer_than_a_parse_reads_come_from_its_size(
     skill: Writer, monkeypatch: pytest.MonkeyPatch, read_sizes: Callable[..., list[int]]
 ) -> None:

@@ -61,16 +61,15 @@ def _bom(root: Path, rel: str) -> bool:
 def _encoding(root: Path, rel: str) -> str | None:
     """:func:`~skillc_index.files.encoding_problem` of a Markdown file's bytes, as far as the
     rules read it (``MARKDOWN_READ_LIMIT``); None when it cannot be read."""
-    from skillc_index.files import encoding_problem
+    from skillc_index.files import encoding_problem, read_in_root
     from skillc_index.markdown.reading import MARKDOWN_READ_LIMIT
 
     try:
-        with open_in_root(root, rel) as handle:
-            data = handle.read(MARKDOWN_READ_LIMIT)
-            cut = bool(handle.read(1))
+        data = read_in_root(root, rel, MARKDOWN_READ_LIMIT + 1)
     except (OSError, SkillcError):
         return None
-    return encoding_problem(data, cut=cut)
+    cut = len(data) > MARKDOWN_READ_LIMIT
+    return encoding_problem(data[:MARKDOWN_READ_LIMIT], cut=cut)
 
 
 def _executable(root: Path, rel: str) -> bool:

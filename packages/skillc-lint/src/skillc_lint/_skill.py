@@ -188,7 +188,6 @@ class Skill:
         #: question (``(kind, argument)``, a :data:`PROBES` kind) with its answer, so a
         #: cached result is reused only while every answer is still the same.
         self.probes: dict[tuple[str, str], object] = {}
-        self._exists: dict[str, bool] = {}
         self._lines: dict[str, list[str]] = {}
         self._anchors: dict[str, frozenset[str]] = {}
         self._split: dict[str, list[str]] = {}
@@ -291,6 +290,11 @@ class Skill:
         reader of skillc reads it, has none)."""
         return bool(self._probe("bom", rel))
 
+    def encoding_problem(self, rel: str) -> str | None:
+        """What is wrong with the Markdown file ``rel``'s bytes (None: UTF-8, or unread)."""
+        problem: str | None = self._probe("encoding", rel)
+        return problem
+
     def executable(self, rel: str) -> bool:
         """Whether the file ``rel`` of the skill has an execute permission bit."""
         return bool(self._probe("executable", rel))
@@ -328,11 +332,7 @@ class Skill:
     def exists(self, rel: str) -> bool:
         """Whether a normalized relative path names a file or folder of the skill. Paths
         outside the scope (a hidden file, say) are looked up on disk."""
-        known = self._exists.get(rel)
-        if known is None:
-            known = rel in self.folders or rel in self.files or bool(self._probe("exists", rel))
-            self._exists[rel] = known
-        return known
+        return rel in self.folders or rel in self.files or bool(self._probe("exists", rel))
 
     def leaves(self, rel: str) -> bool:
         """Whether a normalized relative path without ``..`` still resolves outside the skill

@@ -266,5 +266,5 @@ def encoding_of(skill: Skill, rel: str) -> str | None:
     text = skill.texts.get(rel)
     if not text or "\ufffd" not in text:
         return None
-    problem = skill._probe("encoding", rel)
+    problem = skill.encoding_problem(rel)
     return f"{problem}: save it as UTF-8" if problem else None
