@@ -137,6 +137,26 @@ def test_hidden_characters_cost_one_search_per_line_not_per_character(skill: Wri
     assert cost(200) == (lines, few)
 
 
+def test_a_markdown_file_is_split_into_lines_once(
+    skill: Writer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Skill.text_lines`` (code frames, links' columns) of a Markdown file strips the lines
+    ``Skill.lines`` split (fixes, SKL612): it split the whole text again. Another file's
+    lines are split from its text; a break is left out, a form feed ends no line."""
+    import skillc_lint._skill
+
+    folder = skill(body="One\r\nTwo\x0cthree\n", files={"scripts/run.sh": "a\r\nb\n"})
+    checked = Skill(folder)
+    split, calls = skillc_lint._skill.split_lines, []
+    monkeypatch.setattr(
+        skillc_lint._skill, "split_lines", lambda text: calls.append(1) or split(text)
+    )
+    assert checked.lines("SKILL.md")[-2:] == ["One\r\n", "Two\x0cthree\n"]
+    assert checked.text_lines("SKILL.md")[-2:] == ["One", "Two\x0cthree"]
+    assert checked.text_lines("scripts/run.sh") == ["a", "b"]
+    assert len(calls) == 2  # SKILL.md's once, run.sh's
+
+
 def test_the_columns_of_a_line_of_links_cost_linear_steps(skill: Writer) -> None:
     """Each link's column (SKL301/302/303, the language server's document links) is found
     once, left to right along its line: the calls grow with the links, not their square.

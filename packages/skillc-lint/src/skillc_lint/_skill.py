@@ -259,12 +259,12 @@ class Skill:
         return found
 
     def text_lines(self, rel: str) -> list[str]:
-        """The lines of :meth:`text`, breaks left out: the lines findings number (never split
-        at a form feed or U+2028, as ``str.splitlines`` does); none when it cannot be read."""
+        """The lines of :meth:`text` (a Markdown file's :meth:`lines`), breaks left out: those
+        findings number (none split at a form feed or U+2028); none when it cannot be read."""
         lines = self._lines.get(rel)
         if lines is None:
-            text = self.text(rel) or ""
-            lines = self._lines[rel] = [line.rstrip("\r\n") for line in split_lines(text)]
+            split = self.lines(rel) if rel in self.texts else split_lines(self.text(rel) or "")
+            lines = self._lines[rel] = [line.rstrip("\r\n") for line in split]
         return lines
 
     def line_text(self, rel: str, line: int) -> str | None:
