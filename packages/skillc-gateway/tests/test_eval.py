@@ -493,7 +493,8 @@ def test_init_stopped_part_way_is_finished_by_the_same_command(
     """``--init A B C`` stopped after A's file (Ctrl-C during the renames that put the files
     in place, all written): the same command refused A's file as existing (E050) and wrote
     none of the rest. A file holding the very starter text is done: the rerun writes the
-    others; one the user changed is still E050."""
+    others and keeps it (it was written again, its mtime changed, listed as "wrote"); one
+    the user changed is still E050."""
     replace, calls = Path.replace, []
 
     def stopped(self: Path, target: Any) -> Any:
@@ -509,11 +510,15 @@ def test_init_stopped_part_way_is_finished_by_the_same_command(
     monkeypatch.undo()
     files = [library / name / "evals" / "triggers.yaml" for name in names]
     assert [file.exists() for file in files] == [True, False, False]
-    first = files[0].read_text("utf-8")
+    first, stat = files[0].read_text("utf-8"), files[0].stat()
     done = gateway("eval", "--init", *names, "--path", str(library))
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count("wrote ") == 3 and all(file.exists() for file in files)
+    assert done.stdout.count("wrote ") == 2 and all(file.exists() for file in files)
+    assert f"kept {files[0]}: it holds the starter text already\n" in done.stdout
     assert files[0].read_text("utf-8") == first
+    assert (files[0].stat().st_mtime_ns, files[0].stat().st_ino) == (stat.st_mtime_ns, stat.st_ino)
+    again = gateway("eval", "--init", *names, "--path", str(library), "--format", "json")
+    assert json.loads(again.stdout)["kept"] == [str(file) for file in files]
     files[1].write_text(files[1].read_text("utf-8") + "# mine\n", "utf-8")
     again = gateway("eval", "--init", *names, "--path", str(library))
     assert again.returncode == 1 and "error[E050]" in again.stderr

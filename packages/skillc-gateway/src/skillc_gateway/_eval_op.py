@@ -330,8 +330,9 @@ _OUTPUT = {
         },
         "breaches": {"type": "array", "items": {"type": "string"}},
         "written": {"type": "array", "items": {"type": "string"}},
+        "kept": {"type": "array", "items": {"type": "string"}},
     },
-    "required": ["agent", "top", "library", "skills", "collisions", "breaches", "written"],
+    "required": ["agent", "top", "library", "skills", "collisions", "breaches", "written", "kept"],
 }
 
 EVAL: Operation[EvalParams, EvalResult] = Operation(

@@ -111,6 +111,8 @@ class EvalResult(NamedTuple):
     warnings: tuple[Diagnostic | Notice, ...] = ()
     written: tuple[str, ...] = ()
     """``--init``: the files written."""
+    kept: tuple[str, ...] = ()
+    """``--init``: the files that held the very starter text already, left as they are."""
     listed: tuple[int, ...] | None = None
     """The indexes of the skills whose summaries the JSON lists when not all (a reply's
     bound: the MCP tool's), None: all. :meth:`breaches` are of every skill."""
@@ -136,6 +138,7 @@ class EvalResult(NamedTuple):
             if self.listed_breaches is None
             else list(compress(self.breaches(), self.listed_breaches)),
             "written": list(self.written),
+            "kept": list(self.kept),
         }
 
 
@@ -176,9 +179,11 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
         characters as escapes (``\\u202e``): a query is shown by ``repr``, which escapes them."""
         return printable(one_line(text))
 
-    if result.written:
+    if result.written or result.kept:
         for path in result.written:
             echo(f"wrote {path}")
+        for path in result.kept:
+            echo(f"kept {path}: it holds the starter text already")
         return
     echo(
         f"{result.agent} listing of {counted(result.library, 'skill')}; a should-trigger case "

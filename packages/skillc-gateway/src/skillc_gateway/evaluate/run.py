@@ -416,11 +416,11 @@ def _check_not_imported(entry: SkillEntry, layout: Layout) -> None:
 def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool) -> EvalResult:
     """``--init``: an ``evals/triggers.yaml`` for each skill named (a folder, or a name of
     the library), started from its description (:func:`.cases.starter_text`). An existing
-    file is replaced only with ``force`` (E050 names it), or when it holds the very text
-    written (:func:`_holds`); the file is never written outside the skill (an ``evals``
-    symlink out of it is refused). Every file is checked before any is written: a refusal
-    writes none; and they are written all or none (a full disk: no ``evals`` folder made for
-    them is left)."""
+    file is replaced only with ``force`` (E050 names it); one holding the very text it would
+    write (:func:`_holds`) is kept as it is. The file is never written outside the skill (an
+    ``evals`` symlink out of it is refused). Every file is checked before any is written: a
+    refusal writes none; and they are written all or none (a full disk: no ``evals`` folder
+    made for them is left)."""
     from skillc_gateway.evaluate.cases import starter_text
     from skillc_gateway.evaluate.overlap import trigger_phrases
     from skillc_index.atomic import creation_start, not_writable, write_files_atomic
@@ -438,6 +438,7 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     named = not options.paths or options.project_paths
     given_real = {os.path.realpath(one.folder) for one in named_folders.values() if one.given}
     planned: list[tuple[Path, str]] = []
+    kept: list[str] = []  # the files holding the very text: a run stopped part way wrote them
     try:  # every file checked before any is written: all of them or none
         targets, ambiguous = _targets(library, layout, options.skills, named_folders)
         notices += ambiguous
@@ -462,9 +463,10 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
                 if other != skill
             ][:3]
             text = starter_text(entry.name, trigger_phrases(entry.description)[:8], rivals)
-            # E050 names the file, as stats does; one holding this very text is done (a run
-            # stopped part way wrote it: the rerun finishes)
-            if os.path.lexists(target) and not force and not _holds(target, text.encode()):
+            if _holds(target, text.encode()):  # done: not written again
+                kept.append(str(target))
+                continue
+            if os.path.lexists(target) and not force:  # E050 names the file, as stats does
                 raise ForeignFile(layout.display(target), "", force_does="replace it")
             denied = not_writable(creation_start(target.parent))  # a read-only skill folder
             if denied is not None:
@@ -480,7 +482,7 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     written = [str(target) for target, _ in planned]
     return EvalResult(
         options.agent, options.top, len(library.entries), (), (), warnings=tuple(notices),
-        written=tuple(written),
+        written=tuple(written), kept=tuple(kept),
     )  # fmt: skip
 
 
