@@ -13,7 +13,6 @@ from skillc_index.markdown.frontmatter import (
     as_yaml_12,
     load_bounded_yaml,
     parse_frontmatter,
-    split_frontmatter,
 )
 from skillc_index.markdown.simple_yaml import simple_mapping
 from skillc_index.markdown.yaml12 import _core_loader
@@ -420,20 +419,14 @@ def test_field_lines_of_the_fast_path_under_a_top_level_key() -> None:
 
 
 @pytest.mark.parametrize("brk", ["\r\n", "\r", "mixed"])
-def test_split_frontmatter_reads_crlf_and_lone_cr_itself(brk: str) -> None:
-    """A caller that did not normalize the line breaks (``skc tools`` did not: a lone-CR
-    SKILL.md lost its ``timeout``) gets the frontmatter of the LF twin, and the body's offset
-    in the text it gave."""
+def test_parse_frontmatter_reads_crlf_and_lone_cr(brk: str) -> None:
+    """A file saved with ``\\r\\n`` or lone-CR breaks (or both) has the frontmatter of its
+    LF twin: :func:`parse_frontmatter` normalizes them before :func:`split_frontmatter`."""
     lines = ["---", "name: x", "timeout: 2", "---", "", "# X", ""]
-    twin = "\n".join(lines)
     mixed = "---\nname: x\r\ntimeout: 2\r---\r\n\n# X\n"
     text = mixed if brk == "mixed" else brk.join(lines)
-    want, want_end = split_frontmatter(twin)
-    front, end = split_frontmatter(text)
+    front = parse_frontmatter(text)
     seen = (front.data, front.end_line, front.body_start, front.field_lines)
-    assert seen == (want.data, want.end_line, want.body_start, want.field_lines)
     assert seen == ({"name": "x", "timeout": 2}, 4, 5, {"name": 2, "timeout": 3})
-    assert text[end:].replace("\r\n", "\n").replace("\r", "\n") == twin[want_end:]
-    assert split_frontmatter(text.removesuffix("\n"), parse_yaml=False)[0].end_line == 4
     unclosed = "---" + text[3:].replace("---", "-- -")
-    assert split_frontmatter(unclosed)[0].error == NO_CLOSING
+    assert parse_frontmatter(unclosed).error == NO_CLOSING

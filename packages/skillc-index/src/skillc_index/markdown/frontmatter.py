@@ -31,7 +31,7 @@ from typing import Any
 
 from skillc_index.markdown.simple_yaml import FieldLines, simple_mapping
 from skillc_index.record import Record
-from skillc_index.text import BOM, normalize_newlines, split_lines
+from skillc_index.text import BOM
 
 FENCE = "---"
 
@@ -192,13 +192,12 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
     that need nothing else (``list``). Without ``parse_yaml`` the block is not read at all (its
     ``data`` and ``error`` are None): where it ends is all the index needs.
 
-    A line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r`` (:mod:`skillc_index.text`), whether
-    or not the caller normalized them; the offset is counted in ``text`` as given.
+    ``text`` must have its line breaks normalized (:func:`~skillc_index.text.normalize_newlines`:
+    ``\\r\\n`` and a lone ``\\r`` made ``\\n``), as every reader of a file does first
+    (:func:`parse_frontmatter`, ``parse_markdown``): a ``\\r`` is not read as a line break here.
     """
     first_end = text.find("\n")
     first = text if first_end < 0 else text[:first_end]
-    if "\r" in first:
-        return _split_breaks(text, parse_yaml)
     if not _is_fence(first):
         return Frontmatter(False, None, NO_OPENING, 0), 0
     start = first_end + 1
@@ -211,12 +210,8 @@ def split_frontmatter(text: str, *, parse_yaml: bool = True) -> tuple[Frontmatte
             break
         fence = text.find("\n---", fence + 1)
     if fence < 0:
-        if "\r" in text:  # a closing line that ends with a \r, or follows one
-            return _split_breaks(text, parse_yaml)
         return Frontmatter(True, None, NO_CLOSING, 0), 0
     close_start, close_end = fence + 1, (len(text) if newline < 0 else newline + 1)
-    if "\r" in text[:close_end]:
-        return _split_breaks(text, parse_yaml)
     end_line = text.count("\n", 0, close_start) + 1
     body_start = end_line + 1
     if not parse_yaml:
@@ -388,20 +383,13 @@ def _shape_problem(root: Any, first_line: int) -> tuple[str, int] | None:
     return None
 
 
-def _split_breaks(text: str, parse_yaml: bool) -> tuple[Frontmatter, int]:
-    """:func:`split_frontmatter` of a ``text`` with ``\\r\\n`` or lone ``\\r`` breaks: that of
-    its normalized twin (the same lines), the body's offset counted again in ``text``."""
-    front, end = split_frontmatter(normalize_newlines(text), parse_yaml=parse_yaml)
-    if end:  # the first end_line lines; each break at most one character longer than "\n"
-        end = sum(map(len, split_lines(text[: end + front.end_line])[: front.end_line]))
-    return front, end
-
-
 def parse_frontmatter(text: str) -> Frontmatter:
     """Only the frontmatter of a file's text (RFC-0008:C-REGISTRY SKL100), without parsing
     the Markdown body: for callers such as ``list`` that need nothing else. A leading BOM is
     ignored; line numbers are the same as :func:`parse_markdown` gives."""
-    return split_frontmatter(text.removeprefix(BOM))[0]
+    from skillc_index.text import normalize_newlines
+
+    return split_frontmatter(normalize_newlines(text.removeprefix(BOM)))[0]
 
 
 def as_yaml_12(front: Frontmatter) -> dict[str, Any]:
