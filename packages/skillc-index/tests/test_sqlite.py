@@ -97,3 +97,28 @@ def test_a_database_made_gets_the_mode_the_umask_gives(tmp_path: Path, umask: in
         os.umask(old)
     assert modes == dict.fromkeys(("logs.db", "logs.db-wal", "logs.db-shm"), 0o666 & ~umask)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_database_made_gets_new_mode(tmp_path: Path) -> None:
+    """``new_mode`` is the mode a database ``rwc`` creates gets (the find catalog's 0o600),
+    its ``-wal`` the file's; one there already keeps its own."""
+    import os
+    import stat
+
+    from skillc_index.sqlite import use_wal
+
+    path = tmp_path / "catalog.db"
+    old = os.umask(0o022)
+    try:
+        db = connect(path, mode="rwc", timeout_ms=1000, new_mode=0o600)
+        use_wal(db, 1000)
+        with writing(db):
+            db.execute("CREATE TABLE t (x)")
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+        db.close()
+        path.chmod(0o640)
+        connect(path, mode="rwc", timeout_ms=1000, new_mode=0o600).close()
+    finally:
+        os.umask(old)
+    assert modes == dict.fromkeys(("catalog.db", "catalog.db-wal", "catalog.db-shm"), 0o600)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640

@@ -37,7 +37,12 @@ def sqlite_uri(path: Path, mode: Mode) -> str:
 
 
 def connect(
-    path: Path, *, mode: Mode, timeout_ms: int, check_same_thread: bool = True
+    path: Path,
+    *,
+    mode: Mode,
+    timeout_ms: int,
+    check_same_thread: bool = True,
+    new_mode: int = 0o666,
 ) -> sqlite3.Connection:
     """``path`` opened in ``mode``, in autocommit mode, waiting up to ``timeout_ms`` for
     another connection's lock (``PRAGMA busy_timeout``). ``sqlite3.Error`` when it cannot be
@@ -45,15 +50,17 @@ def connect(
     regular file: a FIFO (a stranger's ``logs.db``) blocked a read-only open for ever.
     ``check_same_thread=False``: the connection may be used by other threads than its
     opener's (the caller serializes them: the find catalog, its ranker's background). A
-    database ``rwc`` creates gets the mode any new file gets (0o666 less the umask), where
-    SQLite's own is 0o644 whatever the umask: under ``umask 002`` a project's ``logs.db``
-    was not writable by the group sharing it (its ``-wal`` and ``-shm`` take the file's)."""
+    database ``rwc`` creates gets ``new_mode`` less the umask (0o666: the mode any new file
+    gets; the find catalog's is 0o600), where SQLite's own is 0o644 whatever the umask: under
+    ``umask 002`` a project's ``logs.db`` was not writable by the group sharing it (its
+    ``-wal`` and ``-shm`` take the file's)."""
     try:
         mode_bits = Path(path).stat().st_mode
     except FileNotFoundError:
         if mode == "rwc":
             with contextlib.suppress(OSError):  # SQLite says what it says
-                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666))
+                flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+                os.close(os.open(path, flags, new_mode))
         mode_bits = stat.S_IFREG
     except (OSError, ValueError):
         mode_bits = stat.S_IFREG  # no such name (a NUL): SQLite says what it says

@@ -156,7 +156,13 @@ def open_database(layout: Layout) -> CatalogDatabase:
             if path.exists() and not os.access(path, os.R_OK | os.W_OK):
                 raise PermissionError("not writable")
             _private(path)
-            db = connect(path, mode="rwc", timeout_ms=BUSY_TIMEOUT_MS, check_same_thread=False)
+            db = connect(
+                path,
+                mode="rwc",
+                timeout_ms=BUSY_TIMEOUT_MS,
+                check_same_thread=False,
+                new_mode=0o600,
+            )
         except (OSError, sqlite3.Error) as exc:
             return _in_memory(f"cannot write the catalog {path} ({_why(exc)})")
         try:
@@ -324,22 +330,16 @@ def statements(script: str) -> list[str]:
     return statements
 
 
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-
-
 def _private(path: Path) -> None:
-    """The catalog's file, made (or kept) readable by its owner only: it holds the text of
-    skills that may sit in private folders (SQLite gives its WAL and shared-memory files the
-    same permissions). Never opened when it exists: closing a file this process has open
-    drops SQLite's locks on it (:data:`_OPEN`)."""
+    """The catalog's file, when it exists, made readable by its owner only (one an earlier
+    version made with the umask's 0644): it holds the text of skills that may sit in private
+    folders (SQLite gives its WAL and shared-memory files the same permissions). A new one
+    is made 0o600 by :func:`~skillc_index.sqlite.connect` (``new_mode``)."""
     try:
         if path.stat().st_mode & 0o077:
             path.chmod(0o600)
-    except FileNotFoundError:
-        with contextlib.suppress(OSError):  # made by another process meanwhile: it chmods
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600))
     except OSError:
-        pass  # sqlite3.connect says why, if it matters
+        pass  # none yet (connect makes it), or sqlite3.connect says why, if it matters
 
 
 def _owner(path: Path) -> str:
