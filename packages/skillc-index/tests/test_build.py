@@ -209,6 +209,27 @@ def test_a_skill_md_that_is_not_utf8_is_said(
     assert encoding_problem(b"\xe9 " + "é".encode()[:1], cut=True) == "is not UTF-8"
 
 
+def test_the_encoding_of_a_utf8_skill_md_is_not_checked_again(
+    build: Callable[..., BuildResult], store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``build`` decoded every SKILL.md a second time to find what is not UTF-8: only a text
+    holding U+FFFD (what those bytes, and another encoding's BOM, become) is asked about."""
+    import skillc_index.build.compiler as compiler
+
+    def checked(data: bytes, *, cut: bool = False) -> str | None:
+        raise AssertionError("checked again")
+
+    monkeypatch.setattr(compiler, "encoding_problem", checked)
+    folder = store / "cafe"
+    folder.mkdir()
+    text = "---\nname: cafe\ndescription: Orders café \ufffd. Use when asked.\n---\n\n# cafe\n"
+    (folder / "SKILL.md").write_bytes(text.replace(" \ufffd", "").encode())
+    assert build("cafe").notices == ()
+    (folder / "SKILL.md").write_bytes(text.encode())
+    with pytest.raises(AssertionError, match="checked again"):
+        build("cafe")
+
+
 def test_a_file_that_cannot_be_read_stops_build_and_package_naming_it(
     cli: Callable[..., Callable[..., object]],
     project: Path,

@@ -32,6 +32,7 @@ __all__ = [
     "CHUNK",
     "SkillFiles",
     "decoded",
+    "encoding_notice",
     "encoding_problem",
     "entry_named",
     "file_kind",
@@ -653,6 +654,13 @@ def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
         if not (cut and exc.reason == "unexpected end of data"):
             return TEXT_NOT_UTF8
     return None
+
+
+def encoding_notice(name: str, problem: str, how: str) -> Notice:
+    """The warning of the skill ``name`` whose SKILL.md has :func:`encoding_problem`'s
+    ``problem``, ``how`` saying what became of its text (``build``'s stub, ``package``'s
+    archive): ``x: SKILL.md is not UTF-8 (kept as it is): save it as UTF-8``."""
+    return Notice(f"{name}: SKILL.md {problem} ({how}): save it as UTF-8")
 
 
 #: The content hashes moved to :mod:`skillc_index.digests` (2026-12); 0.1.0 documented

@@ -52,6 +52,7 @@ from skillc_index.digests import combine_digests, file_digests
 from skillc_index.files import (
     SkillFiles,
     decoded,
+    encoding_notice,
     encoding_problem,
     open_in_root,
     skipped_notices,
@@ -217,7 +218,8 @@ class _Sources:
         # SKILL.md: its frontmatter only until parsed() parses the whole file
         self.doc = MarkdownDoc(parse_frontmatter(self.text), (), (), 0)
         self.notices: list[Notice] = []
-        encoding = encoding_problem(data)
+        # the bytes UTF-8 cannot read (and another encoding's BOM) became U+FFFD
+        encoding = encoding_problem(data) if "\ufffd" in self.text else None
         metadata = read_skill_metadata(self.doc, encoding)  # E011
         # as an agent reads it (YAML 1.2), as E011 read it: has name and description
         self.frontmatter = as_yaml_12(self.doc.frontmatter)
@@ -225,9 +227,7 @@ class _Sources:
         self.name: str = raw_name if isinstance(raw_name, str) else metadata.name
         if encoding:  # as package says it: what agents load has U+FFFD for the author's bytes
             how = "the stub has U+FFFD for each byte UTF-8 cannot read"
-            self.notices.append(
-                Notice(f"{self.name}: SKILL.md {encoding} ({how}): save it as UTF-8")
-            )
+            self.notices.append(encoding_notice(self.name, encoding, how))
         self.headings: list[tuple[int, str]] = []
         """SKILL.md's headings, ``(level, text)``: the stub's section listing."""
         self.references: list[Reference] = []

@@ -111,6 +111,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     their bounds (what they exclude unknown)."""
     from skillc_index.build.stub import with_frontmatter
     from skillc_index.files import (
+        encoding_notice,
         encoding_problem,
         is_utf8,
         open_in_root,
@@ -169,7 +170,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
             raise PackageRefused(given, fmt, f"its files are over {MAX_SKILL_BYTES >> 20} MiB")
         contents[rel] = ArchiveEntry(rel, data, executable)
     text = skill_md.decode("utf-8", errors="replace")
-    encoding = encoding_problem(skill_md)  # not None: some bytes became U+FFFD
+    # the bytes UTF-8 cannot read (and another encoding's BOM) became U+FFFD
+    encoding = encoding_problem(skill_md) if "\ufffd" in text else None
     front = parse_frontmatter(text)
     meta = read_skill_metadata(MarkdownDoc(front, (), (), 0), encoding)  # E011
     # the name is the skill's folder in the package: the name rule always (a name such as
@@ -203,7 +205,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     )
     if encoding:  # as the format writes it: the same source went out as different text
         how = "rewritten, each byte UTF-8 cannot read as U+FFFD" if rewritten else "kept as it is"
-        clashes += (Notice(f"{meta.name}: SKILL.md {encoding} ({how}): save it as UTF-8"),)
+        clashes += (encoding_notice(meta.name, encoding, how),)
     return PackedSkill(
         meta.name,
         " ".join(str(description).split()),
