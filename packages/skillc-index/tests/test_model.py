@@ -601,6 +601,27 @@ def test_e011_names_why_the_frontmatter_could_not_be_read(text: str, hint: str |
     assert str(caught.value).splitlines()[1:] == ([] if hint is None else [f"hint: {hint}"])
 
 
+def test_e011_says_another_encodings_bom_only() -> None:
+    """A UTF-16 or UTF-32 SKILL.md (its BOM, :func:`other_bom`) starts with ``---`` in its
+    author's editor: E011's hint says its encoding; bytes that are merely not UTF-8, or a
+    frontmatter that is there, keep the usual reason."""
+    from skillc_index.files import other_bom
+
+    bom = other_bom("---\n".encode("utf-16"))
+    assert bom == "is UTF-16 (BOM FF FE)"
+    assert other_bom(b"---\n\xe9\n") is None and other_bom("\ufeff---".encode()) is None
+    doc = parse_markdown("\ufffd\ufffd-\x00-\x00-\x00\n\x00")
+    with pytest.raises(MissingFrontmatterField) as caught:
+        read_skill_metadata(doc, bom=bom)
+    assert caught.value.cause == "SKILL.md is UTF-16 (BOM FF FE): save it as UTF-8"
+    with pytest.raises(MissingFrontmatterField) as caught:
+        read_skill_metadata(doc)
+    assert caught.value.cause == "missing frontmatter: file does not start with ---"
+    with pytest.raises(MissingFrontmatterField) as caught:
+        read_skill_metadata(parse_markdown("---\nname: x\n---\n"), bom=bom)
+    assert caught.value.field == "description" and caught.value.cause is None
+
+
 def test_description_property() -> None:
     assert parse_markdown("---\ndescription: 42\n---\n").description is None
     assert parse_markdown("---\ndescription: ''\n---\n").description is None

@@ -43,6 +43,7 @@ __all__ = [
     "is_utf8",
     "open_in_root",
     "open_regular",
+    "other_bom",
     "path_from_db",
     "path_to_db",
     "read_in_root",
@@ -640,14 +641,24 @@ _OTHER_BOMS = (
 )
 
 
-def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
-    """What is wrong with a text file's bytes for every reader, which reads UTF-8
-    (:func:`decoded`), said after the file's name (``SKILL.md is UTF-16 (BOM FF FE)``): a BOM
-    of UTF-16 or UTF-32, or bytes UTF-8 cannot read (:data:`TEXT_NOT_UTF8`); None for UTF-8.
-    ``cut``: ``data`` is the file's start, so a character it cuts in two is no problem."""
+def other_bom(data: bytes) -> str | None:
+    """The BOM of UTF-16 or UTF-32 a text file's bytes start with, said after the file's
+    name (``SKILL.md is UTF-16 (BOM FF FE)``); None when there is none."""
     for bom, name in _OTHER_BOMS:
         if data.startswith(bom):
             return f"is {name} (BOM {bom.hex(' ').upper()})"
+    return None
+
+
+def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
+    """What is wrong with a text file's bytes for every reader, which reads UTF-8
+    (:func:`decoded`), said after the file's name (``SKILL.md is UTF-16 (BOM FF FE)``): a BOM
+    of UTF-16 or UTF-32 (:func:`other_bom`), or bytes UTF-8 cannot read
+    (:data:`TEXT_NOT_UTF8`); None for UTF-8.
+    ``cut``: ``data`` is the file's start, so a character it cuts in two is no problem."""
+    bom = other_bom(data)
+    if bom is not None:
+        return bom
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:

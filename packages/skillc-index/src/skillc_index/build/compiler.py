@@ -55,6 +55,7 @@ from skillc_index.files import (
     encoding_notice,
     encoding_problem,
     open_in_root,
+    other_bom,
     skipped_notices,
     walk_skill,
 )
@@ -220,7 +221,7 @@ class _Sources:
         self.notices: list[Notice] = []
         # the bytes UTF-8 cannot read (and another encoding's BOM) became U+FFFD
         encoding = encoding_problem(data) if "\ufffd" in self.text else None
-        metadata = read_skill_metadata(self.doc, encoding)  # E011
+        metadata = read_skill_metadata(self.doc, bom=other_bom(data))  # E011
         # as an agent reads it (YAML 1.2), as E011 read it: has name and description
         self.frontmatter = as_yaml_12(self.doc.frontmatter)
         raw_name = self.frontmatter.get("name")

@@ -624,24 +624,21 @@ def read_markdown(path: Path) -> MarkdownDoc:
     return parse_markdown(text, line_count=lines)
 
 
-def read_skill_metadata(doc: MarkdownDoc, encoding: str | None = None) -> SkillMetadata:
+def read_skill_metadata(doc: MarkdownDoc, *, bom: str | None = None) -> SkillMetadata:
     """``name`` and ``description`` of a parsed SKILL.md (RFC-0001:C-INPUT).
 
     Raises :class:`MissingFrontmatterField` (E011) for ``name``, then ``description``, when
     the frontmatter is absent or invalid (its error, the YAML's say, is the hint; for no
-    frontmatter in a UTF-16 or UTF-32 file, ``encoding`` is, what
-    :func:`~skillc_index.files.encoding_problem` said of its bytes: in its author's editor the
+    frontmatter in a UTF-16 or UTF-32 file, ``bom`` is, what
+    :func:`~skillc_index.files.other_bom` said of its bytes: in its author's editor the
     file does start with ``---``), or the
     field is not a non-empty string, as YAML 1.2 reads it (``name: yes`` is the text "yes",
     as agents and the stub read it). The name is stripped; the description has its
     whitespace collapsed (YAML folded scalars end in a newline).
     """
     front = doc.frontmatter
-    if encoding is not None and not front.present:
-        from skillc_index.files import TEXT_NOT_UTF8
-
-        if encoding != TEXT_NOT_UTF8:  # the BOM of another encoding
-            raise MissingFrontmatterField("name", f"SKILL.md {encoding}: save it as UTF-8")
+    if bom is not None and not front.present:
+        raise MissingFrontmatterField("name", f"SKILL.md {bom}: save it as UTF-8")
     name = front.field_12("name")
     if not isinstance(name, str) or not name.strip():
         raise MissingFrontmatterField("name", front.error or not_text(front.data_12, "name"))

@@ -115,6 +115,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         encoding_problem,
         is_utf8,
         open_in_root,
+        other_bom,
         skipped_notices,
         walk_skill,
     )
@@ -173,7 +174,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     # the bytes UTF-8 cannot read (and another encoding's BOM) became U+FFFD
     encoding = encoding_problem(skill_md) if "\ufffd" in text else None
     front = parse_frontmatter(text)
-    meta = read_skill_metadata(MarkdownDoc(front, (), (), 0), encoding)  # E011
+    meta = read_skill_metadata(MarkdownDoc(front, (), (), 0), bom=other_bom(skill_md))  # E011
     # the name is the skill's folder in the package: the name rule always (a name such as
     # "../x" would write outside the output folder), a strict format's other rules too, of
     # the name as written ('trail-space ' is kept in the file; meta.name is stripped)
