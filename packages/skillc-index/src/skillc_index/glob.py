@@ -246,8 +246,8 @@ class IgnoreRules:
     def add(self, folder: str, text: str) -> None:
         """The lines of the ``.gitignore`` file of ``folder`` (``""`` or ``"sub/"``)."""
         rules = self.files.setdefault(folder, [])
-        for line in ignore_lines(text.removeprefix("\ufeff")):
-            line = line.removesuffix("\n").removesuffix("\r")
+        for line in text.removeprefix("\ufeff").split("\n"):
+            line = line.removesuffix("\r")
             kept = line.rstrip(" ")
             if kept.endswith("\\") and kept != line:  # 'x\ ': an escaped space is kept
                 kept += " "
