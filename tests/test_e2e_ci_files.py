@@ -427,13 +427,26 @@ def test_workflows_parse(workflow: str) -> None:
 def test_the_repository_passes_its_own_release_check() -> None:
     """At a release, every package is at one version whose CHANGELOG section exists: the tag
     v<version> (which the README's pre-commit `rev:` and the action's `@` name) releases.
-    Between two releases (X.Y.Z.devN) the tag vX.Y.Z is refused until the release commit."""
+    Between two releases (X.Y.Z.devN) the tag vX.Y.Z is refused until the release commit,
+    for what that commit changes alone: each package's version, its ``## X.Y.Z`` section and
+    the entries it moves there from ``## Unreleased`` (a package may have none)."""
     from packaging.version import Version
 
-    (version,) = {Version(project["version"]) for project in _projects().values()}
+    projects = _projects().values()
+    (version,) = {Version(project["version"]) for project in projects}
     if version.is_devrelease:
-        wrong = _release_check().problems(f"v{version.base_version}")
+        base = version.base_version
+        expected = set()
+        for project in projects:
+            name = project["name"]
+            expected |= {
+                f"{name} is at {project['version']}, the tag says {base}",
+                f"{name}: CHANGELOG.md has no '## {base}' section",
+                f"{name}: CHANGELOG.md has entries under '## Unreleased': move them to '## {base}'",
+            }
+        wrong = _release_check().problems(f"v{base}")
         assert any(f"is at {version}, the tag says" in line for line in wrong), wrong
+        assert [line for line in wrong if line not in expected] == []
     else:
         assert _release_check().problems(f"v{version}") == []
 
