@@ -660,6 +660,31 @@ def test_a_store_copy_holding_hidden_files_written_by_hand_is_an_edited_copy(
     assert snapshot(backup) == before
 
 
+def test_a_cache_folder_in_a_store_copy_is_no_edit(
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """A script run in the store copy (``skc exec demo -- python scripts/x.py``) writes its
+    ``__pycache__`` there, and the folder's next import was E050: a cache folder of
+    ``walk.CACHE_FOLDERS`` is no edit; ``node_modules/`` with files in it still is."""
+    outside = write_skill(tmp_path / "drafts" / "ext")
+    (outside / "scripts").mkdir()
+    (outside / "scripts" / "x.py").write_text("print(1)\n", encoding="utf-8")
+    build(str(outside))
+    copy = store / "ext"
+    for cache in ("scripts/__pycache__", ".pytest_cache/v", ".cache", ".hypothesis"):
+        (copy / cache).mkdir(parents=True)
+    (copy / "scripts" / "__pycache__" / "x.cpython-312.pyc").write_bytes(b"\0")
+    (copy / ".pytest_cache" / "v" / "lastfailed").write_text("{}", encoding="utf-8")
+    (outside / "SKILL.md").write_text("---\nname: ext\ndescription: v2.\n---\n", encoding="utf-8")
+    assert build(str(outside)).import_action == "replace"
+
+    (copy / "node_modules").mkdir()
+    (copy / "node_modules" / "x.js").write_text("", encoding="utf-8")
+    (outside / "SKILL.md").write_text("---\nname: ext\ndescription: v3.\n---\n", encoding="utf-8")
+    with pytest.raises(StoreCopyDiffers):
+        build(str(outside))
+
+
 def test_import_of_a_broken_skill_copies_nothing(
     build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:

@@ -32,6 +32,7 @@ from skillc_index.diagnostics import Notice
 from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR
 
 __all__ = [
+    "CACHE_FOLDERS",
     "DEPTH_BOUND",
     "FOLDER_BOUND",
     "MAX_DEPTH",
@@ -44,6 +45,11 @@ __all__ = [
     "skips_folder",
 ]
 
+#: The caches Python and its tools make in the folder they run in (a skill's script run there
+#: by ``skc exec``): no walk enters them, and one in a store copy leaves it unedited.
+CACHE_FOLDERS = frozenset(
+    {"__pycache__", ".cache", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis"}
+)
 #: Folders no walk for skills enters, whatever their parent: version control, virtual
 #: environments and installed packages, caches, and skillc's runtime metadata.
 SKIPPED_FOLDERS = frozenset(
@@ -64,13 +70,7 @@ SKIPPED_FOLDERS = frozenset(
         "__pypackages__",
         "node_modules",
         "bower_components",
-        # caches
-        "__pycache__",
-        ".cache",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".hypothesis",
+        *CACHE_FOLDERS,
         # skillc's own
         META_DIR,
     }

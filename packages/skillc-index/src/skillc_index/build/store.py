@@ -247,8 +247,12 @@ def _by_hand(copy: Path, held: Iterable[str]) -> bool:
     entry no import writes, which its source hash does not cover: anything but those files
     (and the links they are reached through), folders, ``.gitignore`` files and the import
     record (a ``.env``, a ``.git/`` repository written there by hand). Replacing it would
-    delete that entry: it is an edited copy."""
+    delete that entry: it is an edited copy. A cache folder is no edit
+    (:data:`~skillc_index.walk.CACHE_FOLDERS`: the ``__pycache__`` that a script run in the
+    copy by ``skc exec`` writes)."""
     import stat
+
+    from skillc_index.walk import CACHE_FOLDERS
 
     known = {IMPORT_RECORD, *held}
     known.update(rel[:at] for rel in list(known) for at, c in enumerate(rel) if c == "/")
@@ -261,6 +265,9 @@ def _by_hand(copy: Path, held: Iterable[str]) -> bool:
                 mode = os.lstat(f"{folder}/{name}").st_mode
             except OSError:
                 continue  # gone since it was listed
+            if name in CACHE_FOLDERS and stat.S_ISDIR(mode) and name in subfolders:
+                subfolders.remove(name)  # what is in it is no edit either
+                continue
             wanted = stat.S_ISREG if name == IGNORE_FILE else stat.S_ISDIR
             if name.startswith(".") != (name == IGNORE_FILE) or not wanted(mode):
                 return True  # a folder's entries are looked at in turn
