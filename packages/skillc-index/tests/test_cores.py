@@ -70,8 +70,9 @@ POOL = (
 
 @pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
 def test_a_killed_parent_leaves_no_worker(method: str) -> None:
-    """On Linux the kernel kills the workers (PR_SET_PDEATHSIG), whatever the start method
-    (a forkserver's workers: once the forkserver ends with the parent)."""
+    """Whatever the start method: on Linux the kernel kills a worker the parent forked or
+    spawned itself (PR_SET_PDEATHSIG); a forkserver's workers (their parent the forkserver,
+    which they keep alive) end by the thread waiting for the parent's end."""
     assert workers_left(POOL.format(before="", method=method)) == []
 
 
