@@ -52,13 +52,13 @@ def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str]
     """The NUL-separated names ``git -C root ARGS`` prints (exit 1 counts as none: what
     ``check-ignore`` says when nothing matches); None when ``root`` is in no work tree, git
     cannot be run or fails."""
-    import subprocess
-
     from skillc_index.programs import on_path
 
     git = on_path("git") if _maybe_in_work_tree(root) else None
     if git is None:
-        return None
+        return None  # outside git: not even subprocess imported (3.6 ms of every build)
+    import subprocess
+
     data = None if stdin is None else stdin.encode("utf-8", "surrogateescape")
     try:
         done = subprocess.run(
