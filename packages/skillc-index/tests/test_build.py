@@ -685,6 +685,48 @@ def test_a_cache_folder_in_a_store_copy_is_no_edit(
         build(str(outside))
 
 
+def test_a_store_copy_skillc_0_1_imported_with_skipped_folders_is_replaced(
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """skillc 0.1's import copied ``venv/``, ``node_modules/`` and ``__pycache__/`` (its walk
+    skipped hidden names only) and its record's hash covered them; after the upgrade the
+    folder's next import was E050 "an edited" copy. What that hash covers is skillc's to
+    replace; a file changed there, or a hidden one added, is still an edit."""
+    outside = write_skill(tmp_path / "drafts" / "ext")
+    old = ("node_modules/dep/index.js", "scripts/__pycache__/x.cpython-312.pyc", "venv/bin/py")
+    for rel in old:
+        (outside / rel).parent.mkdir(parents=True, exist_ok=True)
+        (outside / rel).write_text(rel, encoding="utf-8")
+
+    def import_as_0_1() -> Path:  # the copy and record skillc 0.1's import wrote
+        copy = store / "ext"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(outside, copy)
+        held = sorted(["SKILL.md", *old])
+        record = ImportRecord(os.path.realpath(outside), source_hash(copy, held))
+        (copy / ".skillc-import.json").write_bytes(record.to_bytes())
+        return copy
+
+    copy = import_as_0_1()
+    assert build(str(outside)).import_action == "replace"  # unchanged: the copy made today's
+    assert sorted(p.name for p in copy.iterdir()) == [".skillc-import.json", "SKILL.md"]
+    import_as_0_1()
+    (outside / "SKILL.md").write_text("---\nname: ext\ndescription: v2.\n---\n", encoding="utf-8")
+    assert build(str(outside)).import_action == "replace"
+    (outside / "SKILL.md").write_text("---\nname: ext\ndescription: v3.\n---\n", encoding="utf-8")
+    assert build(str(outside)).import_action == "replace"  # and after it
+
+    for edit in ("node_modules/dep/index.js", ".env"):
+        copy = import_as_0_1()
+        (copy / edit).write_text("by hand", encoding="utf-8")
+        (outside / "SKILL.md").write_text(
+            f"---\nname: ext\ndescription: {edit}.\n---\n", encoding="utf-8"
+        )
+        with pytest.raises(StoreCopyDiffers) as caught:
+            build(str(outside))
+        assert "an edited 'ext'" in caught.value.diagnostic.detail
+
+
 def test_import_of_a_broken_skill_copies_nothing(
     build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:

@@ -192,6 +192,7 @@ def walk_skill(
     *,
     real_root: str | None = None,
     dirs: list[str] | None = None,
+    every_folder: bool = False,
 ) -> SkillFiles:
     """The regular files under ``root``, skipping every name that starts with ``.``.
 
@@ -213,7 +214,9 @@ def walk_skill(
     the root (one empty or holding hidden files only too: the skill's directories as it is
     served), in walk order. ``real_root``: the root's real path (``os.path.realpath(root)``)
     when the caller has it already (resolved once for many calls on one skill); resolved here
-    otherwise.
+    otherwise. ``every_folder``: the folders of ``SKIPPED_FOLDERS`` are walked too (not the
+    hidden ones), as skillc 0.1 walked a skill: the files an import of 0.1 copied, which
+    its record's source hash covers (:func:`~skillc_index.build.store.plan_import`).
     """
     from skillc_index.walk import SKIPPED_FOLDERS
 
@@ -247,7 +250,7 @@ def walk_skill(
                     continue
                 rel = prefix + name
                 try:
-                    if name in SKIPPED_FOLDERS and not entry.is_file():
+                    if name in SKIPPED_FOLDERS and not (every_folder or entry.is_file()):
                         continue
                     if not entry.is_symlink():
                         if entry.is_file(follow_symlinks=False):

@@ -320,6 +320,12 @@ def plan_import(
         current = source_hash(destination, held)
         record = ImportRecord.read(destination) if record is None else record
         ours = record is not None and record.folder(destination) == origin
+        if ours and record and record.source_hash != current:
+            # skillc 0.1's import copied (and hashed) venv/, node_modules/, __pycache__/: they
+            # are its own, and its copy is replaced, never "unchanged" (an import leaves them out)
+            every = walk_skill(destination, every_folder=True).files
+            if every != held and source_hash(destination, every) == record.source_hash:
+                held, current = every, record.source_hash
         if current == (origin_hash or source_hash(origin, files.files)) and same_for_git(
             destination, files.files, view
         ):
