@@ -315,3 +315,62 @@ def test_a_server_closes_the_find_catalog_it_opened_and_only_that(
         "mine.close()\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=project, env=env, timeout=60, check=True)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="descriptors: POSIX")
+def test_a_call_without_descriptors_left_is_an_error_result_and_the_server_goes_on(
+    project: Path, env: dict[str, str]
+) -> None:
+    """A tool call that runs out of file descriptors is E999 ``Too many open files`` for that
+    call, and the next call, with descriptors back, is served: the error path imported
+    ``traceback`` only then, which failed for lack of descriptors too and ended the server.
+    So for a request that fails outside a tool (-32603), before any tool loaded it."""
+    code = f"""
+import os
+import resource
+from skillc_mcp import Server
+
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+def starved(request):
+    held = []
+    try:
+        while True:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+    except OSError:
+        pass
+    try:
+        return request()
+    finally:
+        for fd in held:
+            os.close(fd)
+
+def ask(server, i, method, params):
+    params = {{**params, '_meta': {META!r}}}
+    return server.handle({{'jsonrpc': '2.0', 'id': i, 'method': method, 'params': params}})
+
+def outline(server, i):
+    arguments = {{'skill': 'demo'}}
+    return ask(server, i, 'tools/call', {{'name': 'skc_outline', 'arguments': arguments}})
+
+server = Server()
+error = starved(lambda: ask(server, 1, 'resources/list', {{}}))['error']
+assert error['code'] == -32603 and 'Too many open files' in error['message'], error
+assert outline(server, 2)['result']['isError'] is False
+result = starved(lambda: outline(server, 3))['result']
+assert result['isError'] is True, result
+print(result['content'][0]['text'])
+assert outline(server, 4)['result']['isError'] is False
+server.close()
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("error[E999]: "), result.stdout
+    assert "Too many open files" in result.stdout

@@ -149,6 +149,18 @@ def error_response(request_id: object, error: ProtocolError) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": error.to_dict()}
 
 
+def print_exception(exc: BaseException) -> None:
+    """``exc`` and its traceback on stderr; its one line alone when the ``traceback`` module
+    cannot be loaded (no descriptor left to open it), so that logging a failure never fails
+    too and ends the server."""
+    try:
+        import traceback
+    except Exception:
+        print(f"{type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        return
+    traceback.print_exception(exc, file=sys.stderr)
+
+
 def valid_id(value: object) -> str | int | None:
     """``value`` if it can be a request id (MCP: a string or an integer, never null)."""
     if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
@@ -278,9 +290,7 @@ class Server:
         except ProtocolError as error:
             return error_response(request_id, error)
         except Exception as exc:  # a bug: say so, keep serving
-            import traceback
-
-            traceback.print_exception(exc, file=sys.stderr)
+            print_exception(exc)
             bug = ProtocolError(INTERNAL_ERROR, f"Internal error: {type(exc).__name__}: {exc}")
             return error_response(request_id, bug)
         return {"jsonrpc": "2.0", "id": request_id, "result": result}

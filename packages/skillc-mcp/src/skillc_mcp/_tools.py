@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import traceback
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -209,9 +210,9 @@ class ToolRunner:
             print(format_diagnostic(diagnostic), file=self._log or sys.stderr, flush=True)
 
     def internal_error(self, tool: str, exc: Exception) -> Diagnostic:
-        """E999 for a failure nobody planned for; the traceback goes to the server log."""
-        import traceback
-
+        """E999 for a failure nobody planned for; the traceback goes to the server log.
+        (``traceback`` is imported with this module: a failure for lack of descriptors could
+        not open its source here, and took the whole server down.)"""
         from skillc_index import InternalError
 
         log = self._log or sys.stderr
