@@ -46,8 +46,24 @@ QUIET_SECONDS = 0.05
 MAX_DELAY_SECONDS = 1.0
 #: ... or once this many rows wait.
 MAX_ROWS = 256
-#: The writer thread keeps an idle connection open to this many logs, the last written.
+#: The writer thread keeps an idle connection open to this many logs, the last written
+#: (fewer under a low descriptor limit: :func:`held_logs`).
 HELD_LOGS = 16
+
+
+def held_logs() -> int:
+    """How many logs the writer thread holds open: :data:`HELD_LOGS`, or an eighth of the
+    process's soft descriptor limit when that is fewer (a held log takes about 4: at most
+    half of them), and at least 1; under ``ulimit -n 64`` 16 held logs took them all."""
+    try:
+        import resource
+    except (ImportError, OSError):  # not on Windows; no descriptor left to load it
+        return HELD_LOGS
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return HELD_LOGS
+    return max(1, min(HELD_LOGS, soft // 8))
+
 
 _FLUSH = object()
 """Queued by :meth:`AccessLog.flush`: write what waits now."""
@@ -219,7 +235,7 @@ class AccessLog:
         """The writer thread: the rows in order, when the calls pause (see the module
         docstring), each run of rows for one log in one transaction on its own connection
         (the identity checks against ``sync`` need it), plus one idle connection for each of
-        the :data:`HELD_LOGS` logs written last, so a row's connection is never the last to
+        the :func:`held_logs` logs written last, so a row's connection is never the last to
         close and SQLite does not checkpoint the WAL after every write (about 1.5 ms each);
         the least recently written one is closed, between transactions, when one more would
         be held (a connection per log ever written took 4 descriptors each, until the server
@@ -235,6 +251,7 @@ class AccessLog:
         queue = self._queue
         assert queue is not None  # queued
         held: OrderedDict[Path, sqlite3.Connection | None] = OrderedDict()  # oldest first
+        most = held_logs()
         try:
             while True:
                 jobs: list[object] = [queue.get()]
@@ -255,7 +272,7 @@ class AccessLog:
                             if runtime in held:
                                 held.move_to_end(runtime)
                             else:  # None when it cannot be had: fallback
-                                while len(held) >= HELD_LOGS:  # idle: their rows are written
+                                while len(held) >= most:  # idle: their rows are written
                                     _runtime, oldest = held.popitem(last=False)
                                     if oldest is not None:
                                         oldest.close()
