@@ -1208,6 +1208,36 @@ def test_an_unwritable_home_gives_a_catalog_in_memory(
     assert not (home / ".skillc/catalog.db").exists()
 
 
+@pytest.mark.parametrize("first", [True, False], ids=["first", "no-find-server"])
+def test_a_catalog_its_disk_cannot_take_answers_from_the_files(
+    project: Path,
+    layout: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    write_skill: WriteSkill,
+    first: bool,
+) -> None:
+    """A catalog made while the disk still took its schema, but not its skills (112-160 KiB
+    free in the home): ``skc find`` answered ``No skill fits`` (partial, "busy or not
+    writable") for a skill that fits. The skills' files answer, whole, and a warning says
+    why; a find that may not answer from the files (``$SKILLC_FIND_SERVER=0``) is partial and
+    says why too (the disk, not "busy")."""
+    write_skill(project / ".skillc/skills/zebra", "zebra", "Use when asked about zebra unicorns.")
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    if first:
+        monkeypatch.delenv("SKILLC_FIND_SERVER", raising=False)
+    db = Catalog.shared(layout).db  # made, then the disk full: no page more
+    (pages,) = db.execute("PRAGMA page_count").fetchone()
+    db.execute(f"PRAGMA max_page_count = {pages}")
+    found = find_skills(layout, "zebra unicorn", builds=True, serves=True)
+    full = f"cannot write the catalog {layout.global_dir / 'catalog.db'} (database or disk is full)"
+    if first:
+        assert ([s.name for s in found.skills], found.partial) == (["zebra"], False)
+        assert [w.text for w in found.warnings] == [f"{full}: answered from the skills' files"]
+    else:
+        assert found.partial
+        assert [w.text for w in found.warnings] == [f"{full}: the answer is partial"]
+
+
 def test_a_home_that_is_a_file_gives_a_catalog_in_memory(
     gateway: Run, project: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:

@@ -168,8 +168,9 @@ class FindResult(NamedTuple):
     skipped: int
     """Skills (and folders) that could not be read or are invalid."""
     partial: bool
-    """Some changed skills were not indexed again before answering (time budget, a busy or
-    unwritable catalog): the answer may miss or misplace them."""
+    """Some changed skills were not indexed again before answering (time budget, a busy
+    catalog; an unwritable one without an answer from the files): the answer may miss or
+    misplace them."""
     warnings: tuple[Diagnostic | Notice, ...] = ()
     ranker: str = "lexical"
     """``lexical``, or ``lexical+semantic`` when the semantic extra ranked too

@@ -351,6 +351,9 @@ class Catalog:
         them (:mod:`.first_answer`; the skills found are then of its own catalog), or
         :class:`~skillc_gateway.catalog.Elsewhere` raised when ``elsewhere``; with ``told``,
         the answer from their files whatever the catalog holds (the find server said so).
+        So when the catalog cannot be written (its disk full or failing, read-only): the
+        answer is whole, not what the catalog held before (without ``first``, a build or
+        ``$SKILLC_FIND_SERVER=0``, it is partial and a warning says why).
 
         From a process's second query on, a :class:`~.watch.Watcher` watches the folders
         walked: while it saw nothing, no other process wrote the catalog and each root is
@@ -415,15 +418,30 @@ class Catalog:
             if result.truncated:
                 warnings.append(cut_short(root.path, "the answer is partial"))
         truncated = any(result.truncated for _, _, result in walks)
-        if first is not None and (told or first_answer.worth_it(self.db, walks)):
+        from_files = first is not None and (told or first_answer.worth_it(self.db, walks))
+        left: int | None = None
+        unwritable = ""  # why the catalog could not be written, when it could not
+        if not from_files:
+            try:
+                left = self._apply(
+                    [(str(root.path), result) for root, _, result in walks],
+                    budget,
+                    watcher is not None,
+                )
+            except sqlite3.OperationalError as exc:
+                if not _unwritable(exc):
+                    raise
+                unwritable = f"cannot write the catalog {self.database.path} ({exc})"
+                from_files = first is not None  # the skills' files answer, whole
+        if from_files:
             if elsewhere:
                 raise Elsewhere()
+            if unwritable:
+                warnings.append(Notice(f"{unwritable}: answered from the skills' files"))
+            assert first is not None
             skills, seen = first_answer.first_answer(self, walks, *first)
             self._states.clear()  # the walks' states hold the ids of the answer's catalog
             return seen, truncated, skills
-        left = self._apply(
-            [(str(root.path), result) for root, _, result in walks], budget, watcher is not None
-        )
         if left == 0:  # this catalog holds them all: no more answers from their files
             first_answer.release(self, walks)
         self.left = left or 0
@@ -431,7 +449,7 @@ class Catalog:
         self._passes += 1
         if left is None:
             self._states.clear()  # what was not saved is not kept either
-            warnings.append(Notice("the catalog is busy or not writable: the answer is partial"))
+            warnings.append(Notice(f"{unwritable or 'the catalog is busy'}: the answer is partial"))
         else:
             for root, _priority, result in walks:
                 self._states[str(root.path)] = result.state
@@ -554,7 +572,8 @@ class Catalog:
     def _apply(self, walks: list[tuple[str, Walk]], budget: float, watching: bool) -> int | None:
         """Index the pending skills and drop the removed ones, saving each changed state, in
         transactions of :data:`BATCH_SECONDS`. The number of skills left when the budget ran
-        out (0: all done), None when the catalog could not be written (busy, read-only, full).
+        out (0: all done), None when the catalog was busy; it raises the SQLite error when the
+        catalog cannot be written (read-only, its disk full or failing: the files answer).
         The budget stretches to :data:`FINISH_WITHIN` budgets when, as it runs out, the pace
         so far says the rest fits in them (:func:`finishes`).
 
@@ -635,9 +654,11 @@ class Catalog:
                         continue
                     return left
         except sqlite3.OperationalError as exc:
-            if _busy(exc) or _unwritable(exc):
-                return 0 if filling else None
-            raise
+            if filling and (_busy(exc) or _unwritable(exc)):
+                return 0
+            if _busy(exc):
+                return None
+            raise  # read-only, the disk full or failing: the caller answers from the files
 
 
 #: The ``meta`` key where the find server says why the installed model did not load.
