@@ -566,6 +566,63 @@ def test_a_model_that_does_not_load_is_a_warning_here_and_from_the_find_server(
     assert len(long) < 160 and long.endswith("IR version: 10")
 
 
+def test_a_model_that_runs_out_of_memory_leaves_find_lexical_or_works_in_one_thread(
+    tmp_path: Path, model: embedding.Model, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a memory limit (``ulimit -v`` 400-550 MB) ``skc find`` failed with E999 where
+    350 MB ranked by the words: the load's failure was described by importing
+    ``importlib.metadata``, which could not map one more module (``ImportError``), and the
+    model's threads could not start (``RuntimeError: can't start new thread``). A load that
+    fails so is the words alone with the warning, nothing imported to say it; a thread that
+    cannot start has its work done in the caller's thread: the same vectors, the same answer."""
+    import threading
+
+    from skillc_gateway.catalog import Catalog, find_roots
+    from skillc_index import Layout, cores
+
+    def find(home: Path) -> tuple[str, list[str], list[str]]:
+        layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+        roots = find_roots(layout, [str(lib)])
+        result = Catalog.shared(layout).find(QUERY, roots, 10)
+        warnings = [warning.text for warning in result.warnings]  # type: ignore[union-attr]
+        return result.ranker, warnings, [skill.name for skill in result.skills]
+
+    lib = library(tmp_path / "lib")
+    texts = [(0, f"{name}: {text}") for name, text in SKILLS.items()]
+    alone = [model.part_vector(part, text) for part, text in texts]
+    ranked = find(tmp_path / "home")
+    assert ranked[:2] == ("lexical+semantic", [])
+    # no thread can start: the same vectors and answer, computed here
+    start = threading.Thread.start
+
+    def no_thread(thread: threading.Thread) -> None:
+        if thread.name.startswith(("skillc-fill", "skillc-embed", "skillc-closeness")):
+            raise RuntimeError("can't start new thread")
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", no_thread)
+    monkeypatch.setattr(cores, "usable_cores", lambda: 2)
+    monkeypatch.setattr(semantic, "SPLIT_SKILLS", 1)  # the product's thread too
+    semantic._half_thread.cache_clear()
+    assert model.part_vectors(texts) == alone
+    assert model.later(model.vector, QUERY).result() == model.vector(QUERY)
+    embedding._load.cache_clear()
+    assert find(tmp_path / "home-2") == ranked
+    semantic._half_thread.cache_clear()
+
+    # the load out of memory, and no module left to import
+    def out_of_memory(_files: object) -> embedding.Model:
+        raise MemoryError("std::bad_alloc")
+
+    monkeypatch.setattr(embedding, "Model", out_of_memory)
+    monkeypatch.setitem(sys.modules, "importlib.metadata", None)
+    embedding._load.cache_clear()
+    ranker, warnings, _names = find(tmp_path / "home-3")
+    assert ranker == "lexical" and len(warnings) == 1, warnings
+    assert "its model did not load (onnxruntime " in warnings[0]
+    assert ": std::bad_alloc); ranked by the words alone" in warnings[0]
+
+
 # A request that holds no word of any skill of library(), stems included.
 UNWORDED = "my sedan shrieks whenever I slow down"
 

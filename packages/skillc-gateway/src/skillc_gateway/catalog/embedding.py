@@ -20,6 +20,7 @@ cosine of their vectors.
 from __future__ import annotations
 
 import hashlib
+import threading
 from array import array
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -139,7 +140,14 @@ class Model:
         (onnxruntime, numpy and SQLite leave the GIL: :func:`request_later`)."""
         if self._worker is None:
             self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skillc-embed")
-        return self._worker.submit(work, text)
+        try:
+            return self._worker.submit(work, text)
+        except RuntimeError as exc:
+            if not no_thread(exc):
+                raise
+            self._worker.shutdown(wait=False, cancel_futures=True)
+            self._worker = None  # the next call tries a thread again
+        return _Deferred(work, text)
 
     def vector(self, text: str, tokens: int = MAX_TOKENS) -> bytes:
         """:meth:`embed` as the catalog stores it (float32, native order)."""
@@ -160,7 +168,14 @@ class Model:
             return [self.part_vector(part, text) for part, text in texts]
         if self._fillers is None:
             self._fillers = ThreadPoolExecutor(workers, thread_name_prefix="skillc-fill")
-        return list(self._fillers.map(lambda item: self.part_vector(*item), texts))
+        try:
+            return list(self._fillers.map(lambda item: self.part_vector(*item), texts))
+        except RuntimeError as exc:
+            if not no_thread(exc):
+                raise
+            self._fillers.shutdown(wait=False, cancel_futures=True)
+            self._fillers = None  # the next call tries threads again; these, one at a time
+        return [self.part_vector(part, text) for part, text in texts]
 
     def cosines(self, wanted: array[float], vectors: Sequence[bytes]) -> list[float]:
         """The cosine of a request's vector (:meth:`embed`) with each stored one (all
@@ -169,6 +184,34 @@ class Model:
         return rows_cosines(
             np, wanted, [np.frombuffer(vector, dtype=np.float32) for vector in vectors]
         )
+
+
+def no_thread(exc: RuntimeError) -> bool:
+    """Whether ``exc`` says a thread could not start (little memory, ``ulimit -v``): the
+    model's work is then done in a thread that is there (it was E999 ``can't start new
+    thread``), the same vectors."""
+    return "can't start new thread" in str(exc)
+
+
+class _Deferred(Future[_T]):
+    """:meth:`Model.later`'s future when no thread could start for it: the work is done by
+    the first thread that asks for the result, not by the caller of ``later``, which may
+    hold a lock that the work takes (:func:`.semantic.request_later` does)."""
+
+    def __init__(self, work: Callable[[str], _T], text: str) -> None:
+        super().__init__()
+        self._work: tuple[Callable[[str], _T], str] | None = (work, text)
+        self._lock = threading.Lock()
+
+    def result(self, timeout: float | None = None) -> _T:
+        with self._lock:
+            if self._work is not None:
+                (work, text), self._work = self._work, None
+                try:
+                    self.set_result(work(text))
+                except Exception as exc:  # as a thread's future holds it
+                    self.set_exception(exc)
+        return super().result(timeout)
 
 
 def _verified(path: Path, file: File) -> bytes:
@@ -242,12 +285,14 @@ def load_error() -> str | None:
 
 
 def _described(exc: Exception) -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    """``exc`` with the onnxruntime release, read from the module the load imported (none
+    when it could not be): nothing imported here, for a load that failed for lack of memory
+    leaves too little to map one more module (``importlib.metadata`` took ``_socket``: E999
+    ``ImportError`` instead of the words alone)."""
+    import sys
 
-    try:
-        runtime = f"onnxruntime {version('onnxruntime')}"
-    except PackageNotFoundError:
-        runtime = "onnxruntime"
+    release = getattr(sys.modules.get("onnxruntime"), "__version__", None)
+    runtime = f"onnxruntime {release}" if isinstance(release, str) else "onnxruntime"
     text = " ".join(str(exc).split()) or type(exc).__name__
     if len(text) > 120:  # onnxruntime's messages name the source file first, the cause last
         text = "..." + text[-117:]
