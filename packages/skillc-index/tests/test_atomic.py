@@ -122,27 +122,6 @@ def test_a_replacing_write_removes_what_a_killed_write_of_it_left(tmp_path: Path
     assert live.exists() and other.exists() and folder.is_dir()
 
 
-def test_a_folder_is_listed_for_leftovers_once_a_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The sweep of a replacing write listed the folder on every write (a user's working
-    folder, ``-o`` into it, may hold thousands of entries): once a process for each file."""
-    from skillc_index import atomic
-
-    listed: list[Path] = []
-    real = atomic.abandoned
-
-    def counted(parent: Path, prefix: str, *more: str) -> list[Path]:
-        listed.append(parent)
-        return real(parent, prefix, *more)
-
-    monkeypatch.setattr(atomic, "abandoned", counted)
-    for n in range(3):
-        atomic.write_file_atomic(tmp_path / "report.json", b"%d" % n)
-    atomic.write_file_atomic(tmp_path / "other.json", b"x")
-    assert listed == [tmp_path, tmp_path]
-
-
 def test_a_write_the_disk_refuses_at_the_close_names_the_file(tmp_path: Path) -> None:
     """A full disk failed the flush at the close of a small file (the write itself was
     buffered): the ``OSError`` named no file, so ``route install`` said ``error[E999]: OSError:

@@ -308,24 +308,11 @@ def abandoned(parent: Path, prefix: str, *more: str) -> list[Path]:
     return found
 
 
-#: The files whose abandoned temporary files this process removed already
-#: (:func:`_remove_abandoned_files`): their folder is listed once a process, not on each write
-#: (a user's folder may be large); forgotten past :data:`_SWEPT_KEPT`.
-_SWEPT: set[Path] = set()
-_SWEPT_KEPT = 4096
-
-
 def _remove_abandoned_files(paths: Sequence[Path]) -> None:
     """Remove the temporary files (:func:`_written`) of ``paths`` that processes no longer
-    running left beside them (killed between writing one and renaming it), once a process
-    for each path."""
+    running left beside them (killed between writing one and renaming it)."""
     folders: dict[Path, list[str]] = {}
     for path in paths:
-        if path in _SWEPT:
-            continue
-        if len(_SWEPT) >= _SWEPT_KEPT:
-            _SWEPT.clear()
-        _SWEPT.add(path)
         folders.setdefault(path.parent, []).append(f"{path.name}.tmp")
     for folder, prefixes in folders.items():
         for left in abandoned(folder, *prefixes):
@@ -368,9 +355,8 @@ def write_file_atomic(
     ``open(path, "x")``, which made it empty first: a kill then left it so), hard-linked into
     place (a link fails when the name is taken) and the temporary name removed; on a file
     system without hard links (FAT), created exclusively and written. Either way the
-    temporary files a killed run left for ``path`` are removed first (a listing of its folder,
-    once a process: ``skillc-lint --fix`` killed in its fsync left a hidden copy of SKILL.md in
-    the skill)."""
+    temporary files a killed run left for ``path`` are removed first (a listing of its folder:
+    ``skillc-lint --fix`` killed in its fsync left a hidden copy of SKILL.md in the skill)."""
     if parents:
         ensure_dir(path.parent)
     _remove_abandoned_files([path])
