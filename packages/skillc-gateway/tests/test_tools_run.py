@@ -1265,3 +1265,36 @@ def test_the_run_operation_runs_logs_and_types_its_errors(
     assert [args["parameters"] for args in logged] == [["tags", "value"], ["value"]]
     assert (logged[0]["exit_code"], logged[1]["dry_run"]) == (0, True)
     assert "secret" not in json.dumps(logged)  # the bad command line logged nothing
+
+
+def test_a_refused_value_is_shown_to_the_user_but_never_logged(
+    run: Run, project: Path, home: Path, kit: Callable[..., Path]
+) -> None:
+    """A value ``run`` refused (one starting with ``-``, one of the wrong type, one perl's
+    two-argument open reads as more than a file name) was stored in the access log's ``error``
+    column, and ``sync --to`` uploaded it: the row keeps the code, the parameter and why."""
+    import sqlite3
+
+    from skillc_index import resolve_skill
+    from skillc_index.layout import Layout
+
+    perl = tool("show", "perl -e 'print readline' {{file}}", "| file | string | yes | f |\n")
+    kit(ECHO_ARGS, perl)
+    given = [
+        ("echo_args", "value=-Xk9_SecretOne"),
+        ("echo_args", "value=x", "count=ghp_SecretTwo"),
+        ("show", "file=SecretThree|"),
+    ]
+    for args in given:
+        proc = run("run", "kit", *args)
+        assert proc.returncode == 1 and "Secret" in proc.stderr, proc.stderr  # shown
+    runtime = resolve_skill("kit", Layout.discover(project, {"SKILLC_HOME": str(home)})).runtime
+    with sqlite3.connect(runtime / ".skillc-meta" / "logs.db") as db:
+        errors = [error for (error,) in db.execute("SELECT error FROM access_log ORDER BY id")]
+    assert errors == [
+        "error[E100]: invalid option: 'the value of parameter 'value' starts with '-', so "
+        f"{Path(sys.executable).name} would read it as an option'",
+        "error[E100]: invalid option: 'parameter 'count' of tool 'echo_args' needs an integer'",
+        "error[E100]: invalid option: 'the value of parameter 'file' makes an argument that "
+        "perl's two-argument open reads as no file name'",
+    ]

@@ -185,10 +185,9 @@ def _coerce(tool: Tool, name: str, kind: str, raw: Any) -> Any:
     converted = _convert(kind, values[0])
     if converted is None:
         article = "an" if kind[:1] in ("a", "i") else "a"
-        message = (
-            f"parameter '{name}' of tool '{tool.name}' needs {article} {kind}, not {values[0]!r}"
-        )
-        raise ToolArgumentError(message, parameter=name, tool=tool.name)
+        message = f"parameter '{name}' of tool '{tool.name}' needs {article} {kind}"
+        shown = f"{message}, not {values[0]!r}"  # the log keeps the message: no value
+        raise ToolArgumentError(shown, parameter=name, tool=tool.name, logged=message)
     return converted
 
 

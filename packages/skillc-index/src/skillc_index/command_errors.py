@@ -309,10 +309,11 @@ class BrokenTool(_Worded, InvalidOption):
 
 class ToolArgumentError(InvalidOption):
     """E100: an argument a tool's ``parameter`` cannot take: an unknown parameter, a value
-    of the wrong type, several values for one, a required one missing, a NUL character."""
+    of the wrong type, several values for one, a required one missing, a NUL character.
+    ``logged``: the message without the value it quotes (the access log's)."""
 
-    def __init__(self, message: str, *, parameter: str, tool: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, parameter: str, tool: str = "", logged: str = "") -> None:
+        super().__init__(message, logged=logged)
         self.parameter = parameter
         self.tool = tool
 

@@ -204,6 +204,9 @@ class SkillcError(Exception):
     """Base of every error skillc raises on purpose; carries its :class:`Diagnostic`."""
 
     code: ClassVar[str] = "E999"
+    #: What an access log stores instead of :attr:`diagnostic` when that quotes a value the
+    #: user gave, which may be a secret (:func:`error_line`); None: the diagnostic itself.
+    logged: Diagnostic | None = None
 
     def __init__(self, diagnostic: Diagnostic) -> None:
         super().__init__(format_diagnostic(diagnostic))
@@ -408,8 +411,11 @@ class InvalidOption(SkillcError):
     #: click's ``Try '... --help' for help.`` line, as for the arguments click checks itself.
     usage: ClassVar[bool] = False
 
-    def __init__(self, message: str, hint: str = "") -> None:
+    def __init__(self, message: str, hint: str = "", *, logged: str = "") -> None:
+        """``logged``: the message without the value it quotes, for the access log."""
         super().__init__(Diagnostic(self.code, {"message": message}, _hint(hint)))
+        if logged:
+            self.logged = Diagnostic(self.code, {"message": logged}, _hint(hint))
 
 
 class WordedOption(InvalidOption):
@@ -538,9 +544,11 @@ class BinaryFile(InternalError):
 def error_line(exc: BaseException, spelling: Spelling | None = None) -> str:
     """The one-line diagnostic of a failure, as an access-log row records it: with
     ``spelling``, its parameters named as that front end names them (the command line's
-    ``--since``, as the user was told), else as the API and MCP do."""
+    ``--since``, as the user was told), else as the API and MCP do; without the value the
+    user gave when the message quotes one (:attr:`SkillcError.logged`: a tool's argument)."""
     error = exc if isinstance(exc, SkillcError) else InternalError.unexpected(exc)
     diagnostic = error.diagnostic if spelling is None else error.spelled(spelling)
+    diagnostic = diagnostic if error.logged is None else error.logged
     return format_diagnostic(diagnostic).splitlines()[0]
 
 

@@ -24,12 +24,8 @@ import re
 from collections.abc import Collection, Iterator, Mapping
 from typing import Any, Literal, NamedTuple
 
-from skillc_index.command_errors import (
-    ToolArgumentError,
-)
-from skillc_index.diagnostics import (
-    InvalidOption,
-)
+from skillc_index.command_errors import ToolArgumentError
+from skillc_index.diagnostics import InvalidOption
 
 __all__ = [
     "CodeValue",
@@ -189,10 +185,11 @@ def _checked(
         return _percent_encoded(text)
     if text.startswith("-") and not any(before) and not operands and name not in options:
         shown = program.rsplit("/", 1)[-1] or "the program"
+        why = f"the value of parameter '{name}' starts with '-', so {shown} would read it"
         raise OptionLikeValue(
-            f"the value of parameter '{name}' starts with '-', so {shown} would read it "
-            f"as an option: '{text}' (a parameter may take options when its Option column says "
-            "yes, or when the command puts '--' right before it)"
+            f"{why} as an option: '{text}' (a parameter may take options when its Option "
+            "column says yes, or when the command puts '--' right before it)",
+            logged=f"{why} as an option",
         )
     return text
 
@@ -201,12 +198,14 @@ def _perl_file_name(name: str, argument: str) -> None:
     """E100 when perl's two-argument ``open`` would read ``argument``, which holds the value
     of ``name``, as more than a file name."""
     if _PERL_MAGIC.search(argument):
+        value = f"the value of parameter '{name}' makes"
         raise ToolArgumentError(
-            f"the value of parameter '{name}' makes the argument '{argument}', which perl "
-            "opens with its two-argument open (<>, readline): a name with spaces around it, "
-            "starting with '<', '>', '+', '&' or '|', ending with '|', or '-' is not a file "
-            "name there ('cmd|' runs cmd, '>f' truncates f); pass a plain file name",
+            f"{value} the argument '{argument}', which perl opens with its two-argument open "
+            "(<>, readline): a name with spaces around it, starting with '<', '>', '+', '&' or "
+            "'|', ending with '|', or '-' is not a file name there ('cmd|' runs cmd, '>f' "
+            "truncates f); pass a plain file name",
             parameter=name,
+            logged=f"{value} an argument that perl's two-argument open reads as no file name",
         )
 
 
