@@ -304,6 +304,23 @@ def test_an_aws_secret_key_is_found_in_any_case(skill: Writer, found: Found) -> 
     assert all("AWS secret access key" in d.message for d in hits)
 
 
+def test_a_key_is_masked_in_the_code_frame_and_the_cache(
+    skill: Writer, lint: Callable[..., subprocess.CompletedProcess[str]], home: Path
+) -> None:
+    """SKL904 masked the key in its message, but the text output's code frame under it
+    printed the line whole, and the lint cache kept it: the frame shows each key of the
+    line masked (the other finding's too), from the cache as at first."""
+    folder = skill(body=f"Token: {GITHUB_TOKEN} and {AWS_KEY} `AKIAIOSFODNN7EXAMPLE`\n")
+    for _ in range(2):  # linted, then read from the cache
+        proc = lint(str(folder))
+        assert proc.returncode == 1, proc.stdout
+        frames = [line for line in proc.stderr.splitlines() if line.startswith("8 | ")]
+        assert frames == ["8 | Token: ghp_R8…gV and AKIAQ3…BN `AKIAIOSFODNN7EXAMPLE`"] * 2
+    cached = b"".join(path.read_bytes() for path in (home / "cache").rglob("*") if path.is_file())
+    assert cached and b"FODNN7EXAMPLE" in cached  # the line is there, not its keys
+    assert GITHUB_TOKEN.encode() not in cached and AWS_KEY.encode() not in cached
+
+
 def test_placeholders_are_not_secrets(skill: Writer, found: Found) -> None:
     """Near misses: AWS's documented example key, x-ed out and <your-key> tokens, a private
     key block with its body elided, an ``sk-`` slug that is not a key."""

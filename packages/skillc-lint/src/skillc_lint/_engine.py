@@ -283,8 +283,9 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
     the diagnostics with the rule's place in the run, at most :data:`MAX_FINDINGS` of one
     rule in one file, then one saying how many more there were, and at most
     :data:`MAX_FINDINGS` of one rule in the subject, then one saying how many more there were
-    in the skill (or folder). A skill's diagnostics carry
-    their line's text (the code frame) and a column, and no fix in a file read in part
+    in the skill (or folder). A skill's diagnostics carry their line's text (the code frame,
+    as the rule's ``frame`` shows it: SKL904's keys masked) and a column, and no fix in a file
+    read in part
     (:attr:`~skillc_lint._skill.Skill.partial`: the fix would be made for its start alone)."""
     from skillc_lint._skill import Skill
 
@@ -303,6 +304,8 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
         detail: str = "",
     ) -> LintDiagnostic:
         source = line_text(file, line) if line and line_text else None
+        if source is not None and entry.rule.frame is not None:
+            source = entry.rule.frame(source)  # SKL904's keys masked
         if source is not None and column is None:
             column = len(source) - len(source.lstrip()) + 1
         return LintDiagnostic(

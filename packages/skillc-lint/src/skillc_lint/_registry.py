@@ -92,6 +92,9 @@ class Rule:
     rationale: str = ""
     fix: str = ""
     fixable: Fixable | None = None
+    frame: Callable[[str], str] | None = None
+    """What its findings' code frames show of their line (SKL904: the line, its keys masked
+    as the message masks them; the lint cache keeps that); None: the line as it is."""
 
 
 @dataclass(frozen=True)

@@ -303,30 +303,48 @@ def _masked(token: str) -> str:
     return f"{token[:6]}…{token[-2:]}" if len(token) > 10 else "…"
 
 
+def _keys(text: str) -> Iterator[tuple[str, re.Match[str]]]:
+    """The keys SKL904 reports in ``text``: (kind, match), the key the match's last group
+    (or the whole match)."""
+    held: dict[str | re.Pattern[str], bool] = {}  # each literal searched once in the text
+    for kind, hint, pattern in _SECRETS:
+        found = held.get(hint)
+        if found is None:
+            found = held[hint] = hint in text if isinstance(hint, str) else bool(hint.search(text))
+        if not found:
+            continue
+        for match in pattern.finditer(text):
+            token = match.group(match.lastindex or 0)
+            start = match.start()
+            if not (start > 0 and text[start - 1].isalnum()) and not _placeholder(token):
+                yield kind, match
+
+
+def masked_line(line: str) -> str:
+    """``line`` with each key SKL904 reports in it masked as its message masks it: what the
+    code frame of its finding shows (and the lint cache keeps)."""
+    spans = sorted(match.span(match.lastindex or 0) for _kind, match in _keys(line))
+    shown, end = [], 0
+    for start, stop in spans:
+        if stop <= end:  # within a key already masked (two shapes of one key)
+            continue
+        start = max(start, end)
+        shown += [line[end:start], _masked(line[start:stop])]
+        end = stop
+    return "".join(shown) + line[end:]
+
+
 def embedded_secrets(skill: Skill, options: Options) -> Findings:
     """SKL904: no API keys, tokens or private keys in the skill's files (placeholders such as
     ``AKIAIOSFODNN7EXAMPLE`` or ``sk-...xxxx`` are not reported)."""
     for rel, text in text_files(skill):
-        held: dict[str | re.Pattern[str], bool] = {}  # each literal searched once in the text
-        for kind, hint, pattern in _SECRETS:
-            found = held.get(hint)
-            if found is None:
-                found = held[hint] = (
-                    hint in text if isinstance(hint, str) else bool(hint.search(text))
-                )
-            if not found:
-                continue
-            for match in pattern.finditer(text):
-                token = match.group(match.lastindex or 0)
-                start = match.start()
-                glued = start > 0 and text[start - 1].isalnum()
-                if not glued and not _placeholder(token):
-                    yield Finding(
-                        f"{kind} in the skill ({_masked(token)}): anyone who installs the "
-                        "skill can read it",
-                        file=rel,
-                        line=line_of(skill, rel, text, match.start()),
-                    )
+        for kind, match in _keys(text):
+            yield Finding(
+                f"{kind} in the skill ({_masked(match.group(match.lastindex or 0))}): anyone "
+                "who installs the skill can read it",
+                file=rel,
+                line=line_of(skill, rel, text, match.start()),
+            )
         if "PRIVATE KEY" not in text:
             continue
         for match in _PRIVATE_KEY.finditer(text):
@@ -586,6 +604,7 @@ RULES: tuple[Rule, ...] = (
         "private key blocks are recognised; placeholders (EXAMPLE, xxxx, <your-key>) are not.",
         fix="Revoke the key at its provider, delete it from the skill (and its history), "
         "and have the skill read it from an environment variable.",
+        frame=masked_line,
     ),
     Rule(
         "SKL905",
