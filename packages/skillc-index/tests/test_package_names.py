@@ -380,3 +380,29 @@ def test_an_import_refuses_gitignore_files_over_their_bounds_as_package_does(
     assert refused.returncode == 1 and said in refused.stderr
     assert (copy / ".gitignore").read_text() == "credentials.json\n"
     assert str((copy / "creds-link.json").readlink()) == "credentials.json"
+
+
+def test_a_file_holding_a_key_is_warned_of_masked(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """A private key and a token file (what skillc-lint's SKL904 reports) went into a
+    publishable package without a word: each file holding one is a warning, the key masked
+    as SKL904 masks it; a placeholder, a binary file and a left-out file are not."""
+    token = "ghp_" + "iK2ZWeqhFWCEPyYngFb51yBMWXaSCrUZoL8g"  # assembled: no key in this file
+    body = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW"
+    files = {
+        "id_ed25519": f"-----BEGIN OPENSSH PRIVATE KEY-----\n{body}\n-----END OPENSSH ...\n",
+        "config.json": f'{{"token": "{token}"}}\n',
+        "sample.env": "KEY=AKIAIOSFODNN7EXAMPLE\n",  # a placeholder
+        "blob.bin": f"\0{token}",  # binary
+        "evals/keys.txt": token,  # never packaged
+    }
+    folder = write_skill(project / "deployer", files=files)
+    result = package_skills([str(folder)], layout, fmt="upload", output=tmp_path / "out")
+    assert [n.text for n in result.warnings] == [
+        "deployer: config.json holds a GitHub token (ghp_iK…8g): packaged all the same; "
+        "anyone who installs the skill can read it (SKL904)",
+        "deployer: id_ed25519 holds a private key block: packaged all the same; anyone who "
+        "installs the skill can read it (SKL904)",
+    ]
+    assert token not in json.dumps(result.to_dict())

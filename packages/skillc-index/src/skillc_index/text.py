@@ -28,6 +28,7 @@ __all__ = [
     "BOM",
     "BOM_BYTES",
     "ELLIPSIS",
+    "any_of",
     "char_name",
     "composed",
     "composed_match",
@@ -490,3 +491,16 @@ def one_line(text: str) -> str:
     of white space as one space, none at either end (how a stub lists a heading; ``show``
     finds a heading by it too)."""
     return " ".join(text.translate(_BREAKS).split())
+
+
+def any_of(words: tuple[str, ...], key: str) -> re.Pattern[str]:
+    """A pattern matching where one of ``words`` is (each holding the character ``key``):
+    at the word's first ``key``, the rest of the word around it checked there. One search
+    of a text for it costs about one ``str.find`` (the regular expression engine looks for
+    a literal first character fast), not one for each word."""
+    parts = []
+    for word in words:
+        at = word.index(key)
+        before = f"(?<={re.escape(word[: at + 1])})" if at else ""
+        parts.append(before + re.escape(word[at + 1 :]))
+    return re.compile(f"{re.escape(key)}(?:{'|'.join(parts)})")

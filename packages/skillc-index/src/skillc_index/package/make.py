@@ -31,7 +31,8 @@ Left out of every package: hidden files and folders and the folders no walk ente
 ``__pycache__`` and ``node_modules`` folders, as Anthropic's packager leaves the last two),
 what the skill's ``.gitignore`` files exclude (:class:`~skillc_index.glob.IgnoreRules`;
 never SKILL.md: a warning), and, as Anthropic's packager leaves them, ``*.pyc`` files and
-``evals/`` at the skill's root (the skill's tests, not the skill).
+``evals/`` at the skill's root (the skill's tests, not the skill). A file holding a key
+(what skillc-lint's SKL904 reports) is packaged with a warning naming it, the key masked.
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ MARKETPLACE = ".claude-plugin/marketplace.json"
 LOCK_WAIT_S = 60.0
 #: The most of a skill's files read into one package.
 MAX_SKILL_BYTES = 256 << 20
+#: How much of a file other than SKILL.md is looked through for keys (as skillc-lint reads).
+SCANNED_BYTES = 256 << 10
 _SKIPPED_AT_ROOT = frozenset({"evals"})
 
 
@@ -97,6 +100,23 @@ class PackedSkill(Record):
     ignored: tuple[tuple[str, ...], ...] = ()
     """What its ``.gitignore`` files exclude: (a file, or a folder ending in ``/``; the
     ``.gitignore`` excluding it; for a symlink, the excluded path it leads to)."""
+
+
+def _key_held(rel: str, head: bytes) -> list[str]:
+    """The warning of a file whose first bytes (``head``; none for a binary file) hold a key
+    (:func:`~skillc_index.secrets.secrets_in`: what skillc-lint's SKL904 reports), masked."""
+    from skillc_index.files import decoded
+    from skillc_index.secrets import secrets_in
+
+    secret = None if b"\0" in head else next(secrets_in(decoded(head)), None)
+    if secret is None:
+        return []
+    shown = f" ({secret.masked})" if secret.masked else ""
+    article = "an" if secret.kind[0] in "AEIOU" else "a"  # an AWS..., a private key block
+    return [
+        f"{rel} holds {article} {secret.kind}{shown}: packaged all the same; anyone who "
+        "installs the skill can read it (SKL904)"
+    ]
 
 
 def _skipped(rel: str) -> bool:
@@ -163,9 +183,12 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
             executable = bool(os.fstat(handle.fileno()).st_mode & 0o111)
             left = MAX_SKILL_BYTES + 1 - total
             if rel != SKILL_FILE:  # hashed, left on disk; SKILL.md read whole (its frontmatter)
+                head = handle.read(SCANNED_BYTES)
+                handle.seek(0)
                 data: Content = Blob.in_skill(handle, real_root, rel, left)
             else:
-                data = skill_md = handle.read(left)
+                data = head = skill_md = handle.read(left)
+        said += _key_held(rel, head)
         total += size_of(data)
         if total > MAX_SKILL_BYTES:
             raise PackageRefused(given, fmt, f"its files are over {MAX_SKILL_BYTES >> 20} MiB")

@@ -10,6 +10,7 @@ from typing import Any, TypeAlias
 
 from skillc_index import SKILL_FILE, CodeBlock, split_lines, type_name
 from skillc_index.dialect import text_length
+from skillc_index.text import any_of
 from skillc_lint._registry import Finding
 from skillc_lint._skill import Skill
 
@@ -126,19 +127,6 @@ def line_of(skill: Skill, rel: str, text: str, offset: int) -> int:
 
 #: What :func:`lines_holding` looks for: words, or patterns of :func:`any_of`.
 Words: TypeAlias = Sequence[str | re.Pattern[str]]
-
-
-def any_of(words: tuple[str, ...], key: str) -> re.Pattern[str]:
-    """A pattern matching where one of ``words`` is (each holding the character ``key``):
-    at the word's first ``key``, the rest of the word around it checked there. One search
-    of a text for it costs about one ``str.find`` (the regular expression engine looks for
-    a literal first character fast), not one for each word."""
-    parts = []
-    for word in words:
-        at = word.index(key)
-        before = f"(?<={re.escape(word[: at + 1])})" if at else ""
-        parts.append(before + re.escape(word[at + 1 :]))
-    return re.compile(f"{re.escape(key)}(?:{'|'.join(parts)})")
 
 
 def _find(searched: str, word: str | re.Pattern[str], start: int) -> int:

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from skillc_index.secrets import masked_line, secrets_in
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import (
     Findings,
@@ -252,108 +253,19 @@ def hidden_instructions(skill: Skill, options: Options) -> Findings:
 
 # -- SKL904 secrets ---------------------------------------------------------------------------
 
-#: Each key shape with a literal every match holds (searched first: a regular expression
-#: starting with a word boundary is slow on a large corpus) and its pattern; the character
-#: before a match must not be a letter or digit (checked in code, for the same reason).
-#: The ``sk-`` shapes share theirs (one search); ``github_pat_`` and ``k_live_`` are looked for
-#: in one search, ``xox`` by its ``x`` (:func:`any_of`, faster than ``str.find``).
-_UNDERSCORED = any_of(("github_pat_", "k_live_"), "_")
-_SECRETS: tuple[tuple[str, str | re.Pattern[str], re.Pattern[str]], ...] = tuple(
-    (kind, hint, re.compile(pattern))
-    for kind, hint, pattern in (
-        ("AWS access key id", "A", r"A(?:KIA|SIA|BIA|CCA)[0-9A-Z]{16}\b"),
-        (
-            "AWS secret access key",
-            re.compile("ecret", re.IGNORECASE),  # the pattern ignores case: so does its hint
-            r"(?i:aws_?secret_?access_?key)[\"']?\s*[=:]\s*[\"']?([A-Za-z0-9/+=]{40})\b",
-        ),
-        ("GitHub token", "gh", r"gh[pousr]_[A-Za-z0-9]{36,255}\b"),
-        ("GitHub token", _UNDERSCORED, r"github_pat_[A-Za-z0-9_]{40,255}\b"),
-        ("Anthropic API key", "sk-", r"sk-ant-[a-z]{3,9}\d{2}-[A-Za-z0-9_-]{32,}"),
-        ("OpenAI API key", "sk-", r"sk-(?:proj-|svcacct-|admin-)?(?!ant-)[A-Za-z0-9_-]{32,}"),
-        ("OpenAI API key", "sk-", r"sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"),
-        ("Slack token", any_of(("xox",), "x"), r"xox[abposr]-(?:[0-9]+-){1,3}[A-Za-z0-9]{16,}"),
-        (
-            "Slack webhook",
-            "hooks.slack.com",
-            r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}",
-        ),
-        ("Stripe live key", _UNDERSCORED, r"[sr]k_live_[0-9A-Za-z]{20,}"),
-        ("Google API key", "AIza", r"AIza[0-9A-Za-z_-]{35}\b"),
-    )
-)
-_PRIVATE_KEY = re.compile(
-    r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----"
-    r"\s*\n(?:[A-Za-z0-9-]+: [^\n]*\n)*\s*([A-Za-z0-9+/=]{40,})"
-)
-_PLACEHOLDER = re.compile(
-    r"example|sample|dummy|fake|test|your|xxxx|\.\.\.|<|>|\*|0123456789|abcdef|(.)\1{5}",
-    re.IGNORECASE,
-)
-
-
-def _placeholder(token: str) -> bool:
-    """Whether a key-shaped string is an obvious stand-in (``AKIAIOSFODNN7EXAMPLE``,
-    ``sk-xxxxxxxx``, ``ghp_your_token``) or too regular to be a key (few distinct
-    characters)."""
-    return bool(_PLACEHOLDER.search(token)) or len(set(token)) < 12
-
-
-def _masked(token: str) -> str:
-    return f"{token[:6]}…{token[-2:]}" if len(token) > 10 else "…"
-
-
-def _keys(text: str) -> Iterator[tuple[str, re.Match[str]]]:
-    """The keys SKL904 reports in ``text``: (kind, match), the key the match's last group
-    (or the whole match)."""
-    held: dict[str | re.Pattern[str], bool] = {}  # each literal searched once in the text
-    for kind, hint, pattern in _SECRETS:
-        found = held.get(hint)
-        if found is None:
-            found = held[hint] = hint in text if isinstance(hint, str) else bool(hint.search(text))
-        if not found:
-            continue
-        for match in pattern.finditer(text):
-            token = match.group(match.lastindex or 0)
-            start = match.start()
-            if not (start > 0 and text[start - 1].isalnum()) and not _placeholder(token):
-                yield kind, match
-
-
-def masked_line(line: str) -> str:
-    """``line`` with each key SKL904 reports in it masked as its message masks it: what the
-    code frame of its finding shows (and the lint cache keeps)."""
-    spans = sorted(match.span(match.lastindex or 0) for _kind, match in _keys(line))
-    shown, end = [], 0
-    for start, stop in spans:
-        if stop <= end:  # within a key already masked (two shapes of one key)
-            continue
-        start = max(start, end)
-        shown += [line[end:start], _masked(line[start:stop])]
-        end = stop
-    return "".join(shown) + line[end:]
-
 
 def embedded_secrets(skill: Skill, options: Options) -> Findings:
     """SKL904: no API keys, tokens or private keys in the skill's files (placeholders such as
-    ``AKIAIOSFODNN7EXAMPLE`` or ``sk-...xxxx`` are not reported)."""
+    ``AKIAIOSFODNN7EXAMPLE`` or ``sk-...xxxx`` are not reported): the keys of
+    :func:`skillc_index.secrets.secrets_in`, which ``skc package`` warns of too."""
     for rel, text in text_files(skill):
-        for kind, match in _keys(text):
+        for secret in secrets_in(text):
+            shown = f" ({secret.masked})" if secret.masked else ""
             yield Finding(
-                f"{kind} in the skill ({_masked(match.group(match.lastindex or 0))}): anyone "
-                "who installs the skill can read it",
+                f"{secret.kind} in the skill{shown}: anyone who installs the skill can read it",
                 file=rel,
-                line=line_of(skill, rel, text, match.start()),
+                line=line_of(skill, rel, text, secret.offset),
             )
-        if "PRIVATE KEY" not in text:
-            continue
-        for match in _PRIVATE_KEY.finditer(text):
-            if not re.search(r"example|x{6}|X{6}", match.group(1)):
-                yield Finding(
-                    "private key block in the skill: anyone who installs the skill can read it",
-                    file=rel,
-                    line=line_of(skill, rel, text, match.start()),
-                )
 
 
 # -- SKL905 remote code -----------------------------------------------------------------------
@@ -604,7 +516,7 @@ RULES: tuple[Rule, ...] = (
         "private key blocks are recognised; placeholders (EXAMPLE, xxxx, <your-key>) are not.",
         fix="Revoke the key at its provider, delete it from the skill (and its history), "
         "and have the skill read it from an environment variable.",
-        frame=masked_line,
+        frame=masked_line,  # skillc_index.secrets's
     ),
     Rule(
         "SKL905",
