@@ -596,9 +596,11 @@ def test_a_queued_log_writes_when_the_calls_pause(
     batches: list[int] = []
     real_insert = store.insert
 
-    def insert(path: Path, records: list[AccessRecord], busy_timeout_ms: int = 0) -> None:
+    def insert(
+        path: Path, records: list[AccessRecord], busy_timeout_ms: int = 0, *, private: bool
+    ) -> None:
         batches.append(len(records))
-        real_insert(path, records, busy_timeout_ms)
+        real_insert(path, records, busy_timeout_ms, private=private)
 
     monkeypatch.setattr(store, "insert", insert)
     # no pause, however slow this machine is, until the flush
@@ -1178,3 +1180,27 @@ def test_a_wal_another_writer_makes_meanwhile_is_not_taken_for_a_refusal(
 
     monkeypatch.setattr(schema.os.path, "lexists", made_meanwhile)
     assert schema.unwritable_file(log) is None
+
+
+def test_the_skillc_homes_logs_are_their_owners_alone(project_layout: Layout) -> None:
+    """Under ``umask 022`` the log of a skill of the skillc home (its queries word for word,
+    the folders worked in) was made 0o644: made 0o600, by a write or a held connection, as
+    the find catalog is; a project's log keeps 0o666 less the umask (a group shares it)."""
+    import stat
+
+    layout = project_layout
+    global_runtime, held_runtime = (layout.runtime_store("global") / n for n in ("rust", "go"))
+    old = os.umask(0o022)
+    try:
+        assert log_access(layout, global_runtime, record()).path == primary_log(global_runtime)
+        held = hold_log(layout, held_runtime)
+        assert held is not None
+        held.close()
+        log_access(layout, project_runtime(layout), record())
+    finally:
+        os.umask(old)
+    modes = [
+        stat.S_IMODE(primary_log(runtime).stat().st_mode)
+        for runtime in (global_runtime, held_runtime, project_runtime(layout))
+    ]
+    assert modes == [0o600, 0o600, 0o644]

@@ -111,9 +111,9 @@ def test_a_move_is_written_as_rows_are(
     written: list[str] = []
     write_log = store.write_log
 
-    def recorded(path: Path, statement: str, *args: Any) -> None:
+    def recorded(path: Path, statement: str, *args: Any, **kwargs: Any) -> None:
         written.append(statement.split("(")[0].strip())
-        write_log(path, statement, *args)
+        write_log(path, statement, *args, **kwargs)
 
     monkeypatch.setattr(store, "write_log", recorded)
     folder = project / "a" / "s"

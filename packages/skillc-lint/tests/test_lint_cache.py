@@ -391,3 +391,16 @@ def test_clean_help_shows_an_example(lint: Run) -> None:
     assert done.returncode == 0
     assert "skillc-lint clean --format json" in done.stdout
     assert "SKILLC_CACHE_DIR" in done.stdout
+
+
+def test_the_cache_is_its_owners_alone(lint: Run, skill: Writer, cache: Path) -> None:
+    """Under ``umask 022`` the cache, which keeps the lines of the user's skills, was made
+    0o644, readable by every user of the machine: it is made 0o600."""
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        lint(str(skill(body="Plain text.\n")))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((cache / CACHE_FILE).stat().st_mode) == 0o600

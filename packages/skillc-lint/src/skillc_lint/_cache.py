@@ -279,7 +279,8 @@ class ResultCache:
 
             try:
                 self.folder.mkdir(parents=True, exist_ok=True)
-                db = sqlite_connect(self.folder / CACHE_FILE, mode="rwc", timeout_ms=TIMEOUT_MS)
+                path = self.folder / CACHE_FILE  # lines of the user's skills: theirs alone
+                db = sqlite_connect(path, mode="rwc", timeout_ms=TIMEOUT_MS, new_mode=0o600)
                 try:
                     use_wal(db, TIMEOUT_MS)
                     db.execute("PRAGMA synchronous = NORMAL")

@@ -258,9 +258,13 @@ def empty_log(path: Path) -> bool:
         return False
 
 
-def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
+def connect(
+    path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, private: bool = False
+) -> sqlite3.Connection:
     """Open (creating if needed) a log database with the settings concurrent writers need;
     :class:`ForeignLog` if it is not skillc's (checked before anything is written). A log
+    made is 0o666 less the umask (a group may share a project's), its owner's alone (0o600)
+    when ``private``: one under the skillc home, which holds one user's queries. A log
     it created whose schema the disk failed to take (full, an I/O error) is removed again:
     nothing half-written is left behind (an empty ``logs.db``, its ``-wal`` and ``-shm``).
     ``PermissionError`` when the log, or its ``-wal`` or ``-shm``, is there and this process
@@ -272,7 +276,8 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
         import errno
 
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(denied))
-    db = sqlite_connect(path, mode="rwc", timeout_ms=busy_timeout_ms)
+    new_mode = 0o600 if private else 0o666
+    db = sqlite_connect(path, mode="rwc", timeout_ms=busy_timeout_ms, new_mode=new_mode)
     db.text_factory = log_text
     try:
         # No fsync: WAL keeps concurrent writers and a killed process safe (rows are in the OS

@@ -120,18 +120,31 @@ class AccessRecord(Record):
         return tuple(None if v is None else valid_utf8(v) for v in row)
 
 
-def insert(path: Path, records: list[AccessRecord], busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+def insert(
+    path: Path,
+    records: list[AccessRecord],
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    *,
+    private: bool = False,
+) -> None:
     """Append rows in one short transaction (a fallback log under :func:`fallback_lock`)."""
-    write_log(path, INSERT_ROW, [record.values() for record in records], busy_timeout_ms)
+    rows: list[Sequence[Any]] = [record.values() for record in records]
+    write_log(path, INSERT_ROW, rows, busy_timeout_ms, private=private)
 
 
 def write_log(
-    path: Path, statement: str, values: list[Sequence[Any]], busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    path: Path,
+    statement: str,
+    values: list[Sequence[Any]],
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    *,
+    private: bool = False,
 ) -> None:
     """Run ``statement`` once for each of ``values`` on the log at ``path`` (made when
-    missing; :class:`ForeignLog` when not skillc's) in one short transaction: how rows and
-    moves (:func:`~.moves.record_move`) are written."""
-    with closing(connect(path, busy_timeout_ms)) as db, writing(db):
+    missing, ``private``: 0o600, :func:`~.schema.connect`; :class:`ForeignLog` when not
+    skillc's) in one short transaction: how rows and moves (:func:`~.moves.record_move`) are
+    written."""
+    with closing(connect(path, busy_timeout_ms, private=private)) as db, writing(db):
         db.executemany(statement, values)
 
 
@@ -297,6 +310,12 @@ def runtime_base(layout: Layout, runtime: Path) -> Path:
     return runtime
 
 
+def _private(layout: Layout, base: Path) -> bool:
+    """Whether a log of ``base`` is made its owner's alone (0o600): the skillc home's hold one
+    user's queries and folders; a project's follow the umask (a group shares them)."""
+    return base == layout.home
+
+
 def _outside(layout: Layout, base: Path) -> str:
     if base == layout.project_root:
         return "the project"
@@ -331,8 +350,9 @@ def hold_log(layout: Layout, runtime: Path) -> sqlite3.Connection | None:
     path = writable_primary(layout, runtime)
     if path is None:
         return None
+    private = _private(layout, runtime_base(layout, runtime))
     try:
-        return connect(path, PRIMARY_BUSY_TIMEOUT_MS)
+        return connect(path, PRIMARY_BUSY_TIMEOUT_MS, private=private)
     except (OSError, sqlite3.Error):
         return None
 
@@ -380,7 +400,7 @@ def log_access(
         try:
             # sync removes fallback logs: written only under its lock
             with fallback_lock(base, timeout_ms=wait_ms) if path == fallback else nullcontext():
-                insert(path, [record, *more], wait_ms)
+                insert(path, [record, *more], wait_ms, private=_private(layout, base))
         except ForeignLog as exc:
             refused.append(f"access log '{shown}' is not skillc's ({exc.what})")
             continue
