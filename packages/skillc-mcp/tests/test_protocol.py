@@ -374,3 +374,21 @@ server.close()
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("error[E999]: "), result.stdout
     assert "Too many open files" in result.stdout
+
+
+def test_a_change_look_that_fails_without_traceback_is_one_line_and_no_notification(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The served skills' look failing when ``traceback`` cannot be loaded (no descriptor
+    left to open it) is its one line on stderr and no notification: the except path imported
+    ``traceback`` itself, so the failure to log escaped and ended the watcher's thread."""
+
+    class Failing:
+        def changed(self) -> Any:
+            raise OSError(24, "Too many open files")
+
+    server = Server(skills=Failing())  # type: ignore[arg-type]
+    server.notifies = True
+    monkeypatch.setitem(sys.modules, "traceback", None)  # its import fails as without fds
+    assert server.notifications() == []
+    assert capsys.readouterr().err == "OSError: [Errno 24] Too many open files\n"

@@ -25,6 +25,8 @@ import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
+from skillc_mcp._protocol import print_exception
+
 if TYPE_CHECKING:
     from skillc_gateway.served import Entry
     from skillc_mcp._listen import Changes
@@ -155,9 +157,7 @@ class Hub:
                 try:
                     entries = await self._run(self._entries)
                 except Exception as exc:  # a bug, or a layout that cannot be read: said
-                    import traceback
-
-                    traceback.print_exception(exc, file=sys.stderr)
+                    print_exception(exc)
                     break
                 changes = compare(self._seen or {}, entries)
                 self._seen = entries

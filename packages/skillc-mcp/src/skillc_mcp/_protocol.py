@@ -27,7 +27,7 @@ answered with its acknowledgement, its response coming when the transport ends t
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -149,16 +149,17 @@ def error_response(request_id: object, error: ProtocolError) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": error.to_dict()}
 
 
-def print_exception(exc: BaseException) -> None:
-    """``exc`` and its traceback on stderr; its one line alone when the ``traceback`` module
-    cannot be loaded (no descriptor left to open it), so that logging a failure never fails
-    too and ends the server."""
+def print_exception(exc: BaseException, file: TextIO | None = None) -> None:
+    """``exc`` and its traceback on ``file`` (stderr by default); its one line alone when the
+    ``traceback`` module cannot be loaded (no descriptor left to open it), so that logging a
+    failure never fails too and ends the server."""
+    out = sys.stderr if file is None else file
     try:
         import traceback
     except Exception:
-        print(f"{type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        print(f"{type(exc).__name__}: {exc}", file=out, flush=True)
         return
-    traceback.print_exception(exc, file=sys.stderr)
+    traceback.print_exception(exc, file=out)
 
 
 def valid_id(value: object) -> str | int | None:
@@ -245,9 +246,7 @@ class Server:
         try:
             changes = self._skills.changed()
         except Exception as exc:  # a bug, or a layout that cannot be read: said, not sent
-            import traceback
-
-            traceback.print_exception(exc, file=sys.stderr)
+            print_exception(exc)
             return []
         if not changes.listed:
             return []

@@ -28,11 +28,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-import traceback
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from skillc_mcp._catalog import operations, tools
+from skillc_mcp._protocol import print_exception
 
 if TYPE_CHECKING:
     from skillc_index import Diagnostic, Layout, Notice
@@ -210,14 +210,14 @@ class ToolRunner:
             print(format_diagnostic(diagnostic), file=self._log or sys.stderr, flush=True)
 
     def internal_error(self, tool: str, exc: Exception) -> Diagnostic:
-        """E999 for a failure nobody planned for; the traceback goes to the server log.
-        (``traceback`` is imported with this module: a failure for lack of descriptors could
-        not open its source here, and took the whole server down.)"""
+        """E999 for a failure nobody planned for; the traceback goes to the server log
+        (:func:`~skillc_mcp._protocol.print_exception`: its one line when a failure for lack
+        of descriptors cannot load ``traceback``, rather than taking the whole server down)."""
         from skillc_index import InternalError
 
         log = self._log or sys.stderr
         print(f"skillc-mcp: {tool} failed:", file=log)
-        traceback.print_exception(exc, file=log)
+        print_exception(exc, file=log)
         return InternalError.unexpected(exc).diagnostic
 
 
