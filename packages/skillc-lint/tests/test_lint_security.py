@@ -309,13 +309,19 @@ def test_a_key_is_masked_in_the_code_frame_and_the_cache(
 ) -> None:
     """SKL904 masked the key in its message, but the text output's code frame under it
     printed the line whole, and the lint cache kept it: the frame shows each key of the
-    line masked (the other finding's too), from the cache as at first."""
-    folder = skill(body=f"Token: {GITHUB_TOKEN} and {AWS_KEY} `AKIAIOSFODNN7EXAMPLE`\n")
+    line masked (the other finding's too), from the cache as at first. Each key is masked to
+    its own length: the masked line, shorter, ended GitHub's underline (``endColumn``) mid-line."""
+    line = f"Token: {GITHUB_TOKEN} and {AWS_KEY} `AKIAIOSFODNN7EXAMPLE`"
+    folder = skill(body=line + "\n")
+    shown = f"Token: ghp_R8{'…' * 32}gV and AKIAQ3{'…' * 12}BN `AKIAIOSFODNN7EXAMPLE`"
+    assert len(shown) == len(line)
     for _ in range(2):  # linted, then read from the cache
         proc = lint(str(folder))
         assert proc.returncode == 1, proc.stdout
         frames = [line for line in proc.stderr.splitlines() if line.startswith("8 | ")]
-        assert frames == ["8 | Token: ghp_R8…gV and AKIAQ3…BN `AKIAIOSFODNN7EXAMPLE`"] * 2
+        assert frames == [f"8 | {shown}"] * 2
+    github = lint(str(folder), "--format", "github").stdout.splitlines()
+    assert [a.split(",endColumn=")[1].split(",")[0] for a in github] == [str(len(line))] * 2
     cached = b"".join(path.read_bytes() for path in (home / "cache").rglob("*") if path.is_file())
     assert cached and b"FODNN7EXAMPLE" in cached  # the line is there, not its keys
     assert GITHUB_TOKEN.encode() not in cached and AWS_KEY.encode() not in cached

@@ -73,9 +73,12 @@ def _placeholder(token: str) -> bool:
     return bool(_PLACEHOLDER.search(token)) or len(set(token)) < 12
 
 
-def masked(token: str) -> str:
-    """``token`` as a message shows it: its first six characters and last two."""
-    return f"{token[:6]}…{token[-2:]}" if len(token) > 10 else "…"
+def masked(token: str, *, keep_length: bool = False) -> str:
+    """``token`` as a message shows it: its first six characters and last two; with
+    ``keep_length``, as long as ``token`` (one ``…`` for each character hidden)."""
+    if len(token) <= 10:
+        return "…" * len(token) if keep_length else "…"
+    return token[:6] + "…" * (len(token) - 8 if keep_length else 1) + token[-2:]
 
 
 def _keys(text: str) -> Iterator[tuple[str, re.Match[str]]]:
@@ -107,14 +110,15 @@ def secrets_in(text: str) -> Iterator[Secret]:
 
 
 def masked_line(line: str) -> str:
-    """``line`` with each key of it masked as a message masks it: what the code frame of
-    SKL904's finding shows (and the lint cache keeps)."""
+    """``line`` with each key of it masked as a message masks it, but each as long as the
+    key, so that the line keeps its length and columns: what the code frame of SKL904's
+    finding shows (and the lint cache keeps)."""
     spans = sorted(match.span(match.lastindex or 0) for _kind, match in _keys(line))
     shown, end = [], 0
     for start, stop in spans:
         if stop <= end:  # within a key already masked (two shapes of one key)
             continue
         start = max(start, end)
-        shown += [line[end:start], masked(line[start:stop])]
+        shown += [line[end:start], masked(line[start:stop], keep_length=True)]
         end = stop
     return "".join(shown) + line[end:]
