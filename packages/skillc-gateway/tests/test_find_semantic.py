@@ -600,8 +600,24 @@ def test_a_model_that_runs_out_of_memory_leaves_find_lexical_or_works_in_one_thr
             raise RuntimeError("can't start new thread")
         start(thread)
 
-    monkeypatch.setattr(threading.Thread, "start", no_thread)
     monkeypatch.setattr(cores, "usable_cores", lambda: 2)
+    # one filler thread starts, the next cannot: the texts the first was given are its
+    started: list[threading.Thread] = []
+
+    def one_filler(thread: threading.Thread) -> None:
+        if thread.name.startswith("skillc-fill"):
+            if started:
+                raise RuntimeError("can't start new thread")
+            started.append(thread)
+        start(thread)
+
+    if model._fillers is not None:
+        model._fillers.shutdown()
+        model._fillers = None
+    monkeypatch.setattr(threading.Thread, "start", one_filler)
+    assert model.part_vectors(texts) == alone
+    assert len(started) == 1 and model._fillers is None
+    monkeypatch.setattr(threading.Thread, "start", no_thread)
     monkeypatch.setattr(semantic, "SPLIT_SKILLS", 1)  # the product's thread too
     semantic._half_thread.cache_clear()
     assert model.part_vectors(texts) == alone

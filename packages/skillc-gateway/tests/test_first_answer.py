@@ -328,6 +328,34 @@ def test_the_documents_are_cut_by_a_thread_of_their_own_as_the_skills_are_read(
     assert cutters() == []
 
 
+def test_a_cutting_thread_that_cannot_start_leaves_the_cut_to_the_caller(
+    catalogs: tuple[Catalog, Catalog], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Little memory: the documents' thread cannot start (``can't start new thread``, which
+    was E999); the caller cuts them once they are all read, as on one core, the same answer."""
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
+    monkeypatch.setattr(cores_module, "usable_cores", lambda: 2)
+    numbered(tmp_path / "lib", "hive", 14, "## Comb\n\nWax.\n")
+    start = threading.Thread.start
+
+    def no_thread(thread: threading.Thread) -> None:
+        if thread.name == "skillc-first-docs":
+            raise RuntimeError("can't start new thread")
+        start(thread)
+
+    ran: list[str] = []
+    run = first_answer._Documents._run
+
+    def recorded(self: first_answer._Documents, statement: str, args: list[str | int]) -> None:
+        ran.append(threading.current_thread().name)
+        run(self, statement, args)
+
+    monkeypatch.setattr(threading.Thread, "start", no_thread)
+    monkeypatch.setattr(first_answer._Documents, "_run", recorded)
+    compare(catalogs, tmp_path / "lib", ["hive comb", "wax"])
+    assert ran and set(ran) == {threading.current_thread().name}
+
+
 def test_a_first_answer_over_other_folders_gives_up_the_one_kept(
     catalogs: tuple[Catalog, Catalog], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -140,13 +140,10 @@ class Model:
         (onnxruntime, numpy and SQLite leave the GIL: :func:`request_later`)."""
         if self._worker is None:
             self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skillc-embed")
-        try:
-            return self._worker.submit(work, text)
-        except RuntimeError as exc:
-            if not no_thread(exc):
-                raise
-            self._worker.shutdown(wait=False, cancel_futures=True)
-            self._worker = None  # the next call tries a thread again
+        future = submit_or_none(self._worker, work, text)
+        if future is not None:
+            return future
+        self._worker = None  # the next call tries a thread again
         return _Deferred(work, text)
 
     def vector(self, text: str, tokens: int = MAX_TOKENS) -> bytes:
@@ -160,7 +157,8 @@ class Model:
 
     def part_vectors(self, texts: Sequence[tuple[int, str]]) -> list[bytes]:
         """:meth:`part_vector` of each ``(part, text)``, in order, :data:`_FILL_WORKERS` at a
-        time (the same vectors, bit for bit, as one at a time)."""
+        time (the same vectors, bit for bit, as one at a time). When a thread cannot start,
+        the texts given to none that ran are done here."""
         from skillc_index.cores import usable_cores
 
         workers = min(_FILL_WORKERS, usable_cores())
@@ -168,14 +166,19 @@ class Model:
             return [self.part_vector(part, text) for part, text in texts]
         if self._fillers is None:
             self._fillers = ThreadPoolExecutor(workers, thread_name_prefix="skillc-fill")
-        try:
-            return list(self._fillers.map(lambda item: self.part_vector(*item), texts))
-        except RuntimeError as exc:
-            if not no_thread(exc):
-                raise
-            self._fillers.shutdown(wait=False, cancel_futures=True)
-            self._fillers = None  # the next call tries threads again; these, one at a time
-        return [self.part_vector(part, text) for part, text in texts]
+        futures: list[Future[bytes]] = []
+        for part, text in texts:
+            future = submit_or_none(self._fillers, self.part_vector, part, text)
+            if future is None:
+                self._fillers = None  # the next call tries threads again
+                break
+            futures.append(future)
+        vectors = [None if f.cancelled() else f.result() for f in futures]  # cancelled: queued
+        vectors += [None] * (len(texts) - len(vectors))
+        return [
+            self.part_vector(part, text) if vector is None else vector
+            for vector, (part, text) in zip(vectors, texts, strict=True)
+        ]
 
     def cosines(self, wanted: array[float], vectors: Sequence[bytes]) -> list[float]:
         """The cosine of a request's vector (:meth:`embed`) with each stored one (all
@@ -184,6 +187,21 @@ class Model:
         return rows_cosines(
             np, wanted, [np.frombuffer(vector, dtype=np.float32) for vector in vectors]
         )
+
+
+def submit_or_none(
+    pool: ThreadPoolExecutor, fn: Callable[..., _T], *args: Any
+) -> Future[_T] | None:
+    """``pool.submit(fn, *args)``, or None when its thread could not start (:func:`no_thread`):
+    the pool is then shut down, the work it had not begun cancelled, and the caller does the
+    work itself."""
+    try:
+        return pool.submit(fn, *args)
+    except RuntimeError as exc:
+        if not no_thread(exc):
+            raise
+        pool.shutdown(wait=False, cancel_futures=True)
+        return None
 
 
 def no_thread(exc: RuntimeError) -> bool:

@@ -332,8 +332,16 @@ class _Documents:
         self._stopped = False  # finished or closed
         self._thread: threading.Thread | None = None  # None: cut by finish()
         if usable_cores() > 1:
-            self._thread = threading.Thread(target=self._cut, name="skillc-first-docs", daemon=True)
-            self._thread.start()
+            thread = threading.Thread(target=self._cut, name="skillc-first-docs", daemon=True)
+            try:
+                thread.start()
+            except RuntimeError as exc:  # little memory: finish() cuts them, as on one core
+                from skillc_gateway.catalog.embedding import no_thread
+
+                if not no_thread(exc):
+                    raise
+            else:
+                self._thread = thread
 
     def add(self, skill_id: int, text: SkillText) -> None:
         """Queue the documents of skill ``skill_id`` (``text``)."""

@@ -23,7 +23,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from skillc_gateway.catalog.embedding import Model, model, no_thread, rows_cosines
+from skillc_gateway.catalog.embedding import Model, model, rows_cosines, submit_or_none
 
 if TYPE_CHECKING:
     import sqlite3
@@ -299,13 +299,9 @@ def _closeness(np: Any, found: _Vectors, wanted: array[float]) -> Closeness:
     if helper is None:
         return Closeness(found, -_products(np, matrix, query))
     half = len(matrix) // 2
-    try:
-        other = helper.submit(_products, np, matrix[half:], query)
-    except RuntimeError as exc:  # its thread cannot start (little memory): all of it here
-        if not no_thread(exc):
-            raise
+    other = submit_or_none(helper, _products, np, matrix[half:], query)
+    if other is None:  # its thread cannot start (little memory): all of it here
         _half_thread.cache_clear()
-        helper.shutdown(wait=False, cancel_futures=True)
         return Closeness(found, -_products(np, matrix, query))
     first = _products(np, matrix[:half], query)
     return Closeness(found, -np.concatenate((first, other.result())))
