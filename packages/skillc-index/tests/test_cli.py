@@ -131,12 +131,17 @@ def test_a_machine_format_carries_the_error_the_console_prints(
     mapping: a click error that is no usage error is its own message, not its type's name.
     ``error_json`` is its JSON, the one object lint's and eval's ``--format json`` print."""
     from skillc_index.console import error_json, error_of
+    from skillc_index.diagnostics import InvalidOption
 
     exc = click.ClickException("cannot open 'x'")
     assert handle_exception(exc, []) == 1
     assert capsys.readouterr().err == "error[E999]: cannot open 'x'\n"
     assert error_of(exc).message == "cannot open 'x'"
-    assert error_json(exc) == {"error": {"code": "E999", "message": "cannot open 'x'"}}
+    assert error_json(error_of(exc)) == {"error": {"code": "E999", "message": "cannot open 'x'"}}
+    # the diagnostic a command has already made, not made again from the exception
+    usage = InvalidOption("bad --x")
+    message = "invalid option: 'bad --x'"
+    assert error_json(usage.diagnostic) == {"error": {"code": "E100", "message": message}}
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")

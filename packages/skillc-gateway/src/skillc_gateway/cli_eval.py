@@ -34,12 +34,13 @@ class EvalCommand(FormatCommand):
             return
         from skillc_index.console import error_json, error_of, print_json
 
+        error = error_of(exc)
         if output_format == "json":
-            print_json(error_json(exc))
+            print_json(error_json(error))
             return
         from pathlib import Path
 
-        _print(None, output_format, str(Path.cwd()), error_of(exc))
+        _print(None, output_format, str(Path.cwd()), error)
 
 
 def _print(

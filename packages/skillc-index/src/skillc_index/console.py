@@ -570,10 +570,11 @@ def error_of(exc: BaseException) -> Diagnostic:
     return InternalError.unexpected(exc).diagnostic
 
 
-def error_json(exc: BaseException) -> dict[str, Any]:
-    """``{"error": {"code", "message"[, "detail"]}}``: an error that stops a whole run
-    (:func:`error_of`) as ``--format json`` prints it (lint's, eval's)."""
-    return {"error": diagnostic_json(error_of(exc))}
+def error_json(diagnostic: Diagnostic) -> dict[str, Any]:
+    """``{"error": {"code", "message"[, "detail"]}}``: an error that stops a whole run (its
+    diagnostic, :func:`error_of` of the exception) as ``--format json`` prints it (lint's,
+    eval's)."""
+    return {"error": diagnostic_json(diagnostic)}
 
 
 def _argv_verbose(args: Sequence[str]) -> bool:

@@ -73,7 +73,7 @@ def _print_run_error(exc: Exception, output_format: str, sarif_file: str | None)
         with contextlib.suppress(CannotWrite):
             _write_sarif(log, sarif_file, Path.cwd())
     if output_format == "json":
-        print_json(error_json(exc))
+        print_json(error_json(error.diagnostic))
     elif output_format == "sarif":
         print_json(log)
     elif output_format == "github":
