@@ -596,11 +596,9 @@ def test_a_queued_log_writes_when_the_calls_pause(
     batches: list[int] = []
     real_insert = store.insert
 
-    def insert(
-        path: Path, records: list[AccessRecord], busy_timeout_ms: int = 0, *, private: bool
-    ) -> None:
+    def insert(path: Path, records: list[AccessRecord], busy_timeout_ms: int = 0) -> None:
         batches.append(len(records))
-        real_insert(path, records, busy_timeout_ms, private=private)
+        real_insert(path, records, busy_timeout_ms)
 
     monkeypatch.setattr(store, "insert", insert)
     # no pause, however slow this machine is, until the flush
@@ -1182,13 +1180,16 @@ def test_a_wal_another_writer_makes_meanwhile_is_not_taken_for_a_refusal(
     assert schema.unwritable_file(log) is None
 
 
-def test_the_skillc_homes_logs_are_their_owners_alone(project_layout: Layout) -> None:
+def test_the_skillc_homes_logs_are_their_owners_alone(
+    project_layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Under ``umask 022`` the log of a skill of the skillc home (its queries word for word,
     the folders worked in) was made 0o644: made 0o600, by a write or a held connection, as
     the find catalog is; a project's log keeps 0o666 less the umask (a group shares it)."""
     import stat
 
     layout = project_layout
+    monkeypatch.setenv("SKILLC_HOME", str(layout.home))
     global_runtime, held_runtime = (layout.runtime_store("global") / n for n in ("rust", "go"))
     old = os.umask(0o022)
     try:
@@ -1204,3 +1205,27 @@ def test_the_skillc_homes_logs_are_their_owners_alone(project_layout: Layout) ->
         for runtime in (global_runtime, held_runtime, project_runtime(layout))
     ]
     assert modes == [0o600, 0o600, 0o644]
+
+
+def test_a_home_log_made_by_a_copy_is_its_owners_alone(
+    project_layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``skc sync`` and the transcript import make a missing log of a home skill by
+    ``copy_missing``: it was 0o644 under ``umask 022``, now 0o600 as any home log is."""
+    import stat
+
+    from skillc_index.accesslog import copy_missing, read_identities
+
+    layout = project_layout
+    monkeypatch.setenv("SKILLC_HOME", str(layout.home))
+    source = root_fallback(layout)
+    insert(source, [record()])
+    with closing(connect(source)) as db:
+        copied = read_identities(db)
+    destination = primary_log(layout.runtime_store("global") / "rust")
+    old = os.umask(0o022)
+    try:
+        assert copy_missing(destination, copied) == 1
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(destination.stat().st_mode) == 0o600

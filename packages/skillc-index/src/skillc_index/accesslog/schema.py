@@ -258,13 +258,20 @@ def empty_log(path: Path) -> bool:
         return False
 
 
-def connect(
-    path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, private: bool = False
-) -> sqlite3.Connection:
+def _in_global_runtime(path: Path) -> bool:
+    """Whether ``path`` lies in the skillc home's runtime store (not anywhere under the home
+    folder, which holds projects)."""
+    from skillc_index.layout import SKILLC_DIR, home_dir
+
+    return path.is_relative_to(home_dir() / SKILLC_DIR / "runtime")
+
+
+def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     """Open (creating if needed) a log database with the settings concurrent writers need;
     :class:`ForeignLog` if it is not skillc's (checked before anything is written). A log
     made is 0o666 less the umask (a group may share a project's), its owner's alone (0o600)
-    when ``private``: one under the skillc home, which holds one user's queries. A log
+    under the global runtime store (``$SKILLC_HOME/.skillc/runtime``), which holds one
+    user's queries and folders: however it is made (a command, ``skc sync``). A log
     it created whose schema the disk failed to take (full, an I/O error) is removed again:
     nothing half-written is left behind (an empty ``logs.db``, its ``-wal`` and ``-shm``).
     ``PermissionError`` when the log, or its ``-wal`` or ``-shm``, is there and this process
@@ -276,7 +283,7 @@ def connect(
         import errno
 
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(denied))
-    new_mode = 0o600 if private else 0o666
+    new_mode = 0o600 if _in_global_runtime(path) else 0o666
     db = sqlite_connect(path, mode="rwc", timeout_ms=busy_timeout_ms, new_mode=new_mode)
     db.text_factory = log_text
     try:

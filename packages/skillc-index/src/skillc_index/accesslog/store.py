@@ -124,12 +124,10 @@ def insert(
     path: Path,
     records: list[AccessRecord],
     busy_timeout_ms: int = BUSY_TIMEOUT_MS,
-    *,
-    private: bool = False,
 ) -> None:
     """Append rows in one short transaction (a fallback log under :func:`fallback_lock`)."""
     rows: list[Sequence[Any]] = [record.values() for record in records]
-    write_log(path, INSERT_ROW, rows, busy_timeout_ms, private=private)
+    write_log(path, INSERT_ROW, rows, busy_timeout_ms)
 
 
 def write_log(
@@ -137,14 +135,12 @@ def write_log(
     statement: str,
     values: list[Sequence[Any]],
     busy_timeout_ms: int = BUSY_TIMEOUT_MS,
-    *,
-    private: bool = False,
 ) -> None:
     """Run ``statement`` once for each of ``values`` on the log at ``path`` (made when
-    missing, ``private``: 0o600, :func:`~.schema.connect`; :class:`ForeignLog` when not
+    missing, :func:`~.schema.connect`; :class:`ForeignLog` when not
     skillc's) in one short transaction: how rows and moves (:func:`~.moves.record_move`) are
     written."""
-    with closing(connect(path, busy_timeout_ms, private=private)) as db, writing(db):
+    with closing(connect(path, busy_timeout_ms)) as db, writing(db):
         db.executemany(statement, values)
 
 
@@ -310,12 +306,6 @@ def runtime_base(layout: Layout, runtime: Path) -> Path:
     return runtime
 
 
-def _private(layout: Layout, base: Path) -> bool:
-    """Whether a log of ``base`` is made its owner's alone (0o600): the skillc home's hold one
-    user's queries and folders; a project's follow the umask (a group shares them)."""
-    return base == layout.home
-
-
 def _outside(layout: Layout, base: Path) -> str:
     if base == layout.project_root:
         return "the project"
@@ -350,9 +340,8 @@ def hold_log(layout: Layout, runtime: Path) -> sqlite3.Connection | None:
     path = writable_primary(layout, runtime)
     if path is None:
         return None
-    private = _private(layout, runtime_base(layout, runtime))
     try:
-        return connect(path, PRIMARY_BUSY_TIMEOUT_MS, private=private)
+        return connect(path, PRIMARY_BUSY_TIMEOUT_MS)
     except (OSError, sqlite3.Error):
         return None
 
@@ -400,7 +389,7 @@ def log_access(
         try:
             # sync removes fallback logs: written only under its lock
             with fallback_lock(base, timeout_ms=wait_ms) if path == fallback else nullcontext():
-                insert(path, [record, *more], wait_ms, private=_private(layout, base))
+                insert(path, [record, *more], wait_ms)
         except ForeignLog as exc:
             refused.append(f"access log '{shown}' is not skillc's ({exc.what})")
             continue
