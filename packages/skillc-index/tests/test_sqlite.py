@@ -101,7 +101,8 @@ def test_a_database_made_gets_the_mode_the_umask_gives(tmp_path: Path, umask: in
 
 def test_a_database_made_gets_new_mode(tmp_path: Path) -> None:
     """``new_mode`` is the mode a database ``rwc`` creates gets (the find catalog's 0o600),
-    its ``-wal`` the file's; one there already keeps its own."""
+    its ``-wal`` the file's; one of this user's there already that others may read (an
+    earlier version's 0o644, kept so before) is made 0o600 too, and keeps its own else."""
     import os
     import stat
 
@@ -116,9 +117,11 @@ def test_a_database_made_gets_new_mode(tmp_path: Path) -> None:
             db.execute("CREATE TABLE t (x)")
         modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
         db.close()
-        path.chmod(0o640)
+        path.chmod(0o644)
+        connect(path, mode="rwc", timeout_ms=1000).close()
+        kept = stat.S_IMODE(path.stat().st_mode)
         connect(path, mode="rwc", timeout_ms=1000, new_mode=0o600).close()
     finally:
         os.umask(old)
     assert modes == dict.fromkeys(("catalog.db", "catalog.db-wal", "catalog.db-shm"), 0o600)
-    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert (kept, stat.S_IMODE(path.stat().st_mode)) == (0o644, 0o600)

@@ -53,9 +53,14 @@ def connect(
     database ``rwc`` creates gets ``new_mode`` less the umask (0o666: the mode any new file
     gets; the find catalog's is 0o600), where SQLite's own is 0o644 whatever the umask: under
     ``umask 002`` a project's ``logs.db`` was not writable by the group sharing it (its
-    ``-wal`` and ``-shm`` take the file's)."""
+    ``-wal`` and ``-shm`` take the file's). With ``new_mode`` 0o600, a file of this user's
+    that others may read (made 0o644 by an earlier version) is made 0o600 too."""
     try:
-        mode_bits = Path(path).stat().st_mode
+        found = Path(path).stat()
+        mode_bits = found.st_mode
+        if new_mode == 0o600 and mode_bits & 0o077 and found.st_uid == os.getuid():
+            with contextlib.suppress(OSError):  # SQLite says what it says
+                Path(path).chmod(0o600)
     except FileNotFoundError:
         if mode == "rwc":
             with contextlib.suppress(OSError):  # SQLite says what it says

@@ -155,7 +155,6 @@ def open_database(layout: Layout) -> CatalogDatabase:
             path.parent.mkdir(parents=True, exist_ok=True)
             if path.exists() and not os.access(path, os.R_OK | os.W_OK):
                 raise PermissionError("not writable")
-            _private(path)
             db = connect(
                 path,
                 mode="rwc",
@@ -328,18 +327,6 @@ def statements(script: str) -> list[str]:
     if pending.strip():
         statements.append(pending.strip())
     return statements
-
-
-def _private(path: Path) -> None:
-    """The catalog's file, when it exists, made readable by its owner only (one an earlier
-    version made with the umask's 0644): it holds the text of skills that may sit in private
-    folders (SQLite gives its WAL and shared-memory files the same permissions). A new one
-    is made 0o600 by :func:`~skillc_index.sqlite.connect` (``new_mode``)."""
-    try:
-        if path.stat().st_mode & 0o077:
-            path.chmod(0o600)
-    except OSError:
-        pass  # none yet (connect makes it), or sqlite3.connect says why, if it matters
 
 
 def _owner(path: Path) -> str:
