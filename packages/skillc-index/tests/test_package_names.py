@@ -293,6 +293,39 @@ def test_a_store_copy_leaves_out_what_git_ignores_in_the_folder_by_rules_above_i
     assert "(up to date)" in skc("build", "skills/demo").stdout
 
 
+def test_git_is_asked_of_a_folders_files_only_where_it_can_be_and_links_resolved_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every ``skc build FOLDER`` resolved each file of the folder (17-30 ms for 500 files),
+    even outside git: outside git nothing is looked at; in git only what is reached through
+    a link is resolved (a folder link's files, the link's target asked of git)."""
+    from skillc_index.build import store
+    from skillc_index.glob import IgnoreRules
+
+    folder = tmp_path / "demo"
+    (folder / "refs").mkdir(parents=True)
+    for rel in ("SKILL.md", "a.md", "refs/b.md"):
+        (folder / rel).write_text("x")
+    (folder / "linked").symlink_to("refs")
+    paths = ["SKILL.md", "a.md", "refs/b.md", "linked/b.md"]
+    resolved: list[str] = []
+    realpath = os.path.realpath
+
+    def counted(path: str, *args: Any, **kwargs: Any) -> str:
+        resolved.append(os.fspath(path))
+        return realpath(path, *args, **kwargs)
+
+    monkeypatch.setattr(store.os.path, "realpath", counted)
+    assert store._ignored_outside(folder, paths, IgnoreRules()) == set()
+    outside = list(resolved)
+    git_in(folder)(folder, "config", "core.excludesFile", "")
+    (folder / ".git" / "info" / "exclude").write_text("refs/b.md\n")
+    resolved.clear()
+    ignored = store._ignored_outside(folder, paths, IgnoreRules())
+    assert (outside, ignored) == ([], {"refs/b.md", "linked/b.md"})
+    assert [Path(p).name for p in resolved] == ["demo", "b.md"]
+
+
 @pytest.mark.parametrize("store", [(), ("--global",)])
 def test_a_folder_imported_into_a_store_is_packaged_as_it_is_now(
     cli: Callable[..., Any],

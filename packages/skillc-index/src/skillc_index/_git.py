@@ -54,7 +54,7 @@ def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str]
     cannot be run or fails."""
     from skillc_index.programs import on_path
 
-    git = on_path("git") if _maybe_in_work_tree(root) else None
+    git = on_path("git") if maybe_in_work_tree(root) else None
     if git is None:
         return None  # outside git: not even subprocess imported (3.6 ms of every build)
     import subprocess
@@ -76,7 +76,7 @@ def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str]
     return [name for name in done.stdout.decode("utf-8", "surrogateescape").split("\0") if name]
 
 
-def _maybe_in_work_tree(root: Path) -> bool:
+def maybe_in_work_tree(root: Path) -> bool:
     """Whether ``root`` may be in a git work tree: ``GIT_DIR`` is set, or ``root`` or a folder
     above it holds a ``.git`` (a folder, or a file: worktrees and submodules)."""
     import os

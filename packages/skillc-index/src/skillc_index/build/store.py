@@ -230,16 +230,31 @@ def _ignored_outside(origin: Path, paths: Iterable[str], rules: IgnoreRules) -> 
     (the project's ``.gitignore`` above it, ``.git/info/exclude``: :func:`~skillc_index._git.
     ignored_below`), which do not follow a copy to the store, where git would commit them.
     What the folder's own files exclude is copied with them (git ignores it in the copy too),
-    and SKILL.md always (a skill needs it)."""
-    from skillc_index._git import ignored_below
+    and SKILL.md always (a skill needs it). Outside git nothing is looked at; a path is
+    resolved only when reached through a symlink (:func:`_through_link`)."""
+    from skillc_index._git import ignored_below, maybe_in_work_tree
 
+    if not maybe_in_work_tree(origin):
+        return set()
     real = os.path.realpath(origin)
+    links: dict[str, bool] = {}
     asked: dict[str, list[str]] = {}  # what git is asked about (a link's target) -> paths
     for rel in paths:
-        target = os.path.realpath(f"{real}/{rel}")[len(real) + 1 :]
+        target = rel
+        if _through_link(real, rel, links):
+            target = os.path.realpath(f"{real}/{rel}")[len(real) + 1 :]
         if rel != SKILL_FILE and not (rules.excluded(rel) or rules.excluded(target)):
             asked.setdefault(target, []).append(rel)
     return {rel for target in ignored_below(origin, list(asked)) for rel in asked[target]}
+
+
+def _through_link(real: str, rel: str, links: dict[str, bool]) -> bool:
+    """Whether ``rel``, below the real folder ``real``, is a symlink or lies in a folder
+    reached through one; ``links`` keeps each folder's answer, so each is looked at once."""
+    parent = rel.rpartition("/")[0]
+    if parent and parent not in links:
+        links[parent] = _through_link(real, parent, links)
+    return bool(parent and links[parent]) or os.path.islink(f"{real}/{rel}")  # noqa: PTH114
 
 
 def _by_hand(copy: Path, held: Iterable[str]) -> bool:
