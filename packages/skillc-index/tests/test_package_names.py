@@ -326,6 +326,35 @@ def test_git_is_asked_of_a_folders_files_only_where_it_can_be_and_links_resolved
     assert [Path(p).name for p in resolved] == ["demo", "b.md"]
 
 
+def test_git_is_started_once_for_a_folder_it_ignores_nothing_of(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ignored_below`` started git twice on every import (is the folder itself ignored,
+    then its files): the files first, and the folder only when some file is ignored (all a
+    folder git ignores whole holds is, which says nothing of each: none is left out)."""
+    from skillc_index import _git
+
+    git_in(tmp_path)
+    folder = tmp_path / "skills" / "demo"
+    folder.mkdir(parents=True)
+    (folder / "a.md").write_text("a")
+    started: list[object] = []
+    real = _git._git
+
+    def counted(*args: Any) -> list[str] | None:
+        started.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(_git, "_git", counted)
+    assert (_git.ignored_below(folder, ["a.md"]), len(started)) == (set(), 1)
+    (tmp_path / ".gitignore").write_text("*.md\n")
+    assert _git.ignored_below(folder, ["a.md"]) == {"a.md"}
+    (tmp_path / ".gitignore").write_text("skills/\n")
+    assert _git.ignored_below(folder, ["a.md"]) == set()
+    # at the top of the work tree (asking of ``../top/`` fails there): the files' answer
+    assert _git.ignored_below(tmp_path, ["skills/demo/a.md"]) == {"skills/demo/a.md"}
+
+
 @pytest.mark.parametrize("store", [(), ("--global",)])
 def test_a_folder_imported_into_a_store_is_packaged_as_it_is_now(
     cli: Callable[..., Any],

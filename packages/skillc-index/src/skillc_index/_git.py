@@ -40,12 +40,18 @@ def ignored_below(root: Path, paths: Sequence[str]) -> set[str]:
     """Which of ``paths`` (relative to the folder ``root``, none through a symlink) a commit
     of the work tree holding ``root`` leaves out: by all of git's ignore rules (the
     ``.gitignore`` files above ``root`` and in it, ``.git/info/exclude``,
-    ``core.excludesFile``), a tracked file never. None when ``root`` itself is ignored (so is
-    all it holds, which says nothing of each), in no work tree, or git cannot answer."""
-    if not paths or _git(root, ["check-ignore", "-z", "--stdin"], f"../{root.name}/"):
+    ``core.excludesFile``), a tracked file never. An empty set when ``root`` itself is
+    ignored (so is all it holds, which says nothing of each), in no work tree, or git cannot
+    answer. Git is asked about ``root`` itself (apart: a path above the top of the work tree
+    fails the whole call) only when some path is ignored: one process for a folder in git
+    that ignores none of it."""
+    if not paths:
         return set()
-    found = _git(root, ["check-ignore", "-z", "--stdin"], "\0".join(paths))
-    return set(found or ()) & set(paths)
+    found = set(_git(root, ["check-ignore", "-z", "--stdin"], "\0".join(paths)) or ())
+    found &= set(paths)
+    if found and _git(root, ["check-ignore", "-z", "--stdin"], f"../{root.name}/"):
+        return set()
+    return found
 
 
 def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str] | None:
