@@ -468,3 +468,23 @@ def test_a_file_holding_a_key_is_warned_of_masked(
         "installs the skill can read it (SKL904)",
     ]
     assert token not in json.dumps(result.to_dict())
+
+
+def test_a_markdown_file_is_looked_through_for_keys_as_far_as_the_linter_reads_it(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """A key past the first 256 KiB of a Markdown file, which skillc-lint's SKL904 reads
+    whole, went into the package without a word (``skc package`` read 256 KiB of every file):
+    a Markdown file is looked through as the linter reads it; a script still its first 256
+    KiB (the linter's ``TEXT_LIMIT``)."""
+    from skillc_index.secrets import TEXT_LIMIT
+
+    token = "ghp_" + "iK2ZWeqhFWCEPyYngFb51yBMWXaSCrUZoL8g"  # assembled: no key in this file
+    padding = ("word " * 15 + "four\n") * (TEXT_LIMIT // 80 + 1)  # over TEXT_LIMIT
+    files = {"refs/setup.md": f"{padding}token: {token}\n", "run.sh": f"{padding}T={token}\n"}
+    folder = write_skill(project / "deployer", files=files)
+    result = package_skills([str(folder)], layout, fmt="upload", output=tmp_path / "out")
+    assert [n.text for n in result.warnings] == [
+        "deployer: refs/setup.md holds a GitHub token (ghp_iK…8g): packaged all the same; "
+        "anyone who installs the skill can read it (SKL904)",
+    ]

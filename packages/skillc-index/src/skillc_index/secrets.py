@@ -2,7 +2,9 @@
 of the same): AWS, GitHub, OpenAI, Anthropic, Slack, Stripe and Google key shapes and private
 key blocks with a body; placeholders (``AKIAIOSFODNN7EXAMPLE``, ``sk-xxxx``, ``<your-key>``) are
 not keys. A key is only ever shown masked (:func:`masked`: ``ghp_iK…8g``), a private key's body
-never; :func:`masked_line` masks every key of a line (SKL904's code frame).
+never; :func:`masked_line` masks every key of a line (SKL904's code frame). What is scanned of
+a file other than a Markdown one (read as far as a parse reads, ``MARKDOWN_READ_LIMIT``): its
+first :data:`TEXT_LIMIT` bytes, as :func:`scanned_text` reads them.
 """
 
 from __future__ import annotations
@@ -13,7 +15,12 @@ from typing import NamedTuple
 
 from skillc_index.text import any_of
 
-__all__ = ["Secret", "masked", "masked_line", "secrets_in"]
+__all__ = ["TEXT_LIMIT", "Secret", "masked", "masked_line", "scanned_text", "secrets_in"]
+
+#: The most of a file other than a Markdown one the text scans read (keys, remote code,
+#: hidden characters: skillc-lint's, ``skc package``'s): a skill's script or data file past
+#: it is scanned in its first 256 KiB only.
+TEXT_LIMIT = 256 * 1024
 
 
 class Secret(NamedTuple):
@@ -71,6 +78,16 @@ def _placeholder(token: str) -> bool:
     ``sk-xxxxxxxx``, ``ghp_your_token``) or too regular to be a key (few distinct
     characters)."""
     return bool(_PLACEHOLDER.search(token)) or len(set(token)) < 12
+
+
+def scanned_text(data: bytes) -> str | None:
+    """The text scanned of a file other than a Markdown one whose first :data:`TEXT_LIMIT`
+    bytes are ``data``: None for a binary file (a NUL byte in them)."""
+    if b"\0" in data:
+        return None
+    from skillc_index.files import decoded
+
+    return decoded(data)
 
 
 def masked(token: str, *, keep_length: bool = False) -> str:

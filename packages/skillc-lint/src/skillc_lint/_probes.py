@@ -18,27 +18,22 @@ from skillc_index import (
     open_in_root,
     safe_join,
 )
-from skillc_index.files import decoded
+from skillc_index.secrets import TEXT_LIMIT, scanned_text
 from skillc_index.text import BOM_BYTES
 
 __all__ = ["PROBES", "TEXT_LIMIT", "digest", "read_other"]
 
-#: The most of a file the text scans read (secrets, remote code, hidden characters): a
-#: skill's script or data file past it is scanned in its first 256 KiB only.
-TEXT_LIMIT = 256 * 1024
-
 
 def read_other(root: Path, rel: str, real_root: str | None = None) -> str | None:
     """The first :data:`TEXT_LIMIT` bytes of the file ``rel`` of ``root`` as text; None for
-    a binary file (a NUL byte in them) or one that cannot be read."""
+    a binary file (a NUL byte in them, :func:`~skillc_index.secrets.scanned_text`) or one
+    that cannot be read."""
     try:
         with open_in_root(root, rel, real_root=real_root) as handle:
             data = handle.read(TEXT_LIMIT)
     except (OSError, SkillcError):
         return None
-    if b"\0" in data:
-        return None
-    return decoded(data)
+    return scanned_text(data)
 
 
 def digest(text: str | None) -> str | None:

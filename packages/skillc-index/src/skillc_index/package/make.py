@@ -78,8 +78,6 @@ MARKETPLACE = ".claude-plugin/marketplace.json"
 LOCK_WAIT_S = 60.0
 #: The most of a skill's files read into one package.
 MAX_SKILL_BYTES = 256 << 20
-#: How much of a file other than SKILL.md is looked through for keys (as skillc-lint reads).
-SCANNED_BYTES = 256 << 10
 _SKIPPED_AT_ROOT = frozenset({"evals"})
 
 
@@ -102,13 +100,24 @@ class PackedSkill(Record):
     ``.gitignore`` excluding it; for a symlink, the excluded path it leads to)."""
 
 
-def _key_held(rel: str, head: bytes) -> list[str]:
-    """The warning of a file whose first bytes (``head``; none for a binary file) hold a key
-    (:func:`~skillc_index.secrets.secrets_in`: what skillc-lint's SKL904 reports), masked."""
-    from skillc_index.files import decoded
-    from skillc_index.secrets import secrets_in
+def _scanned_bytes(rel: str) -> int:
+    """How much of the file ``rel`` is looked through for keys, as skillc-lint reads it: a
+    Markdown file as far as a parse reads, any other its first ``TEXT_LIMIT`` bytes."""
+    from skillc_index.markdown.reading import MARKDOWN_READ_LIMIT
+    from skillc_index.secrets import TEXT_LIMIT
 
-    secret = None if b"\0" in head else next(secrets_in(decoded(head)), None)
+    return MARKDOWN_READ_LIMIT if rel.lower().endswith(".md") else TEXT_LIMIT
+
+
+def _key_held(rel: str, head: bytes) -> list[str]:
+    """The warning of a file whose first bytes (``head``, :func:`_scanned_bytes`; a binary
+    file other than a Markdown one has none) hold a key (:func:`~skillc_index.secrets.
+    secrets_in`: what skillc-lint's SKL904 reports), masked."""
+    from skillc_index.files import decoded
+    from skillc_index.secrets import scanned_text, secrets_in
+
+    text = decoded(head) if rel.lower().endswith(".md") else scanned_text(head)
+    secret = None if text is None else next(secrets_in(text), None)
     if secret is None:
         return []
     shown = f" ({secret.masked})" if secret.masked else ""
@@ -183,7 +192,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
             executable = bool(os.fstat(handle.fileno()).st_mode & 0o111)
             left = MAX_SKILL_BYTES + 1 - total
             if rel != SKILL_FILE:  # hashed, left on disk; SKILL.md read whole (its frontmatter)
-                head = handle.read(SCANNED_BYTES)
+                head = handle.read(_scanned_bytes(rel))
                 handle.seek(0)
                 data: Content = Blob.in_skill(handle, real_root, rel, left)
             else:
