@@ -153,3 +153,10 @@ def test_a_symlinked_gitignore_is_not_read(tmp_path: Path) -> None:
     rules, unread = IgnoreRules.read(root, ["gone", "sub"])
     assert unread == ["sub/.gitignore"]
     assert rules.excluded("sub/a.md") is None and rules.excluded("gone/a.md") is not None
+
+
+def test_the_folders_a_path_lies_in_are_told_once_for_all_their_readers() -> None:
+    """The folders of a relative path (a ``.gitignore`` verdict's bases, the folders of
+    links whose rules are read, an import's copy) were computed four times in place."""
+    assert glob.parent_folders("a/b/c.md") == ["a", "a/b"]
+    assert glob.parent_folders("SKILL.md") == []

@@ -55,6 +55,12 @@ T = TypeVar("T")
 P = TypeVar("P")
 
 
+def parent_folders(rel: str) -> list[str]:
+    """The folders the relative ``/``-separated path ``rel`` lies in, outermost first:
+    ``a``, ``a/b`` for ``a/b/c.md``; none for a name at the root."""
+    return [rel[:at] for at, char in enumerate(rel) if char == "/"]
+
+
 def ignore_lines(text: str) -> list[str]:
     """The lines of a ``.gitignore`` file's ``text`` as git reads them, each with its break
     (the last may have none): only ``\\n`` ends a line (a ``\\r`` before it is part of the
@@ -270,7 +276,7 @@ class IgnoreRules:
     def _verdict(self, path: str, folder: bool) -> str | None:
         """The ``.gitignore`` file excluding ``path`` itself (a folder when ``folder``), by the
         last of its lines matching it, the deepest file first; None when none excludes it."""
-        bases = ["", *(path[: at + 1] for at, char in enumerate(path) if char == "/")]
+        bases = ["", *(f"{folder}/" for folder in parent_folders(path))]
         for base in reversed(bases):
             for glob, negated in reversed(self.files.get(base, ())):
                 if glob.fits(path[len(base) :], folder=folder):
@@ -364,7 +370,7 @@ def committed_links(root: Path, real_root: str, links: list[str]) -> list[str]:
     symlink: a file), which git commits and ``skc package`` packs; all of them when the
     files are over their bounds (what they exclude is unknown). Only the ``.gitignore`` files
     of the folders holding them are read."""
-    folders = sorted({rel[:at] for rel in links for at, char in enumerate(rel) if char == "/"})
+    folders = sorted({folder for rel in links for folder in parent_folders(rel)})
     try:
         rules, _ = IgnoreRules.read(root, folders, real_root=real_root)
     except IgnoreTooLarge:

@@ -41,7 +41,7 @@ from skillc_index.command_errors import (
 from skillc_index.diagnostics import Notice
 from skillc_index.digests import file_digests, source_hash
 from skillc_index.files import SkillFiles, walk_skill
-from skillc_index.glob import IGNORE_FILE
+from skillc_index.glob import IGNORE_FILE, parent_folders
 from skillc_index.import_record import ImportRecord
 from skillc_index.layout import (
     IMPORT_RECORD,
@@ -270,7 +270,7 @@ def _by_hand(copy: Path, held: Iterable[str]) -> bool:
     from skillc_index.walk import CACHE_FOLDERS
 
     known = {IMPORT_RECORD, *held}
-    known.update(rel[:at] for rel in list(known) for at, c in enumerate(rel) if c == "/")
+    known.update(folder for rel in list(known) for folder in parent_folders(rel))
     for folder, subfolders, names in os.walk(copy):
         prefix = "" if folder == str(copy) else os.path.relpath(folder, copy) + "/"
         for name in (*subfolders, *names):
@@ -384,7 +384,7 @@ def perform_import(plan: ImportPlan) -> Path | None:
             made = {staging}
             links = plan.view.links
             for rel in (*(rel for rel in plan.files.files if rel not in links), *links):
-                if any(rel[:at] in links for at, char in enumerate(rel) if char == "/"):
+                if any(folder in links for folder in parent_folders(rel)):
                     continue  # below a link kept: what it leads to is copied on its own path
                 target = staging / rel
                 if target.parent not in made:
