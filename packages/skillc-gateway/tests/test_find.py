@@ -1221,8 +1221,12 @@ def test_a_catalog_its_disk_cannot_take_answers_from_the_files(
     writable") for a skill that fits. The skills' files answer, whole, and a warning says
     why; a find that may not answer from the files (``$SKILLC_FIND_SERVER=0``) is partial and
     says why too (the disk, not "busy")."""
-    write_skill(project / ".skillc/skills/zebra", "zebra", "Use when asked about zebra unicorns.")
-    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    # bodies of many words: their rows need pages the catalog's made tables do not hold,
+    # with or without the semantic extra (whose vectors alone needed some)
+    words = " ".join(f"word{n}" for n in range(3000))
+    zebra = "Use when asked about zebra unicorns."
+    write_skill(project / ".skillc/skills/zebra", "zebra", zebra, f"# Zebra\n\n{words}\n")
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.", f"# Fish\n\n{words}\n")
     if first:
         monkeypatch.delenv("SKILLC_FIND_SERVER", raising=False)
     db = Catalog.shared(layout).db  # made, then the disk full: no page more
