@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import sys
 
+TYPE_CHECKING = False  # typing itself not imported: this module imports only sys
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 
 def utf8_process() -> None:
     """Run this process's own command line again in Python's UTF-8 mode (``-X utf8``) when it
@@ -145,10 +149,23 @@ def write_stdout(text: str) -> None:
         stream.flush()
         return
     stream.flush()  # what was written as text first stays first
-    rest = memoryview(text.encode("utf-8", "replace"))
-    while rest:  # an unbuffered stdout (PYTHONUNBUFFERED) may take a part: the rest, or an error
-        rest = rest[out.write(rest) or len(rest) :]
+    write_all(out, text.encode("utf-8", "replace"))  # unbuffered (-u) it may take a part
     out.flush()
+
+
+def write_all(handle: BinaryIO, data: bytes) -> None:
+    """``data`` written whole to ``handle``: a write the system cut short (an unbuffered
+    stdout, a ``.gitignore`` opened unbuffered) goes on with the rest; one that takes
+    nothing is ``OSError`` (EIO)."""
+    view = memoryview(data)
+    while view:
+        count = handle.write(view)
+        if not count:
+            import errno
+            import os
+
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        view = view[count:]
 
 
 def script(module: str, *args: object) -> int:

@@ -41,6 +41,7 @@ from skillc_index.layout import (
     require_skill_name,
 )
 from skillc_index.spelling import Spelling
+from skillc_index.streams import write_all
 
 if TYPE_CHECKING:
     from skillc_index.build.shapes import InitShape
@@ -427,7 +428,7 @@ def _append(held: _Held, lines: Sequence[str]) -> Appended:
     end = 0
     try:
         end = held.handle.seek(0, os.SEEK_END)
-        _write_all(held.handle, data)
+        write_all(held.handle, data)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.ftruncate(held.handle.fileno(), end)
@@ -435,17 +436,6 @@ def _append(held: _Held, lines: Sequence[str]) -> Appended:
                 held.path.unlink()
         raise CannotCreate(str(held.path), exc.strerror or str(exc)) from exc
     return Appended(tuple(lines), held.made, newline)
-
-
-def _write_all(handle: BinaryIO, data: bytes) -> None:
-    """``data`` written whole where the unbuffered ``handle`` (:func:`_locked`'s) stands: a
-    write the system cut short goes on (OSError when the disk refuses the rest)."""
-    view = memoryview(data)
-    while view:
-        count = handle.write(view)
-        if not count:
-            raise OSError(errno.EIO, os.strerror(errno.EIO))
-        view = view[count:]
 
 
 def unignore_lines(
@@ -479,7 +469,7 @@ def unignore_lines(
             if removed:
                 held.handle.seek(0)
                 held.handle.truncate()
-                _write_all(held.handle, "".join(kept).encode("utf-8", errors="surrogateescape"))
+                write_all(held.handle, "".join(kept).encode("utf-8", errors="surrogateescape"))
         if remove_empty and not kept:
             path.unlink()
     except (SkillcError, OSError):
