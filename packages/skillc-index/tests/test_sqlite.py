@@ -72,56 +72,57 @@ def test_writing_keeps_an_interrupt_that_comes_after_the_commit(
         db.close()
 
 
-@pytest.mark.parametrize("umask", [0o002, 0o022, 0o077])
-def test_a_database_made_gets_the_mode_the_umask_gives(tmp_path: Path, umask: int) -> None:
-    """SQLite made every database 0o644 whatever the umask: a group sharing a project under
-    ``umask 002`` could not write its ``logs.db``. Its ``-wal`` and ``-shm`` take the file's;
-    a database there already keeps its mode."""
+def _made(path: Path, umask: int, **new: int) -> dict[str, int]:
+    """The modes of ``path``, its ``-wal`` and ``-shm``, made by ``connect(..., "rwc")``
+    under ``umask`` (``new``: its ``new_mode``), then turned to WAL and written."""
     import os
     import stat
 
     from skillc_index.sqlite import use_wal
 
-    path = tmp_path / "logs.db"
     old = os.umask(umask)
     try:
-        db = connect(path, mode="rwc", timeout_ms=1000)
-        use_wal(db, 1000)
-        with writing(db):
-            db.execute("CREATE TABLE t (x)")
-        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
-        db.close()
-        path.chmod(0o600)
-        connect(path, mode="rwc", timeout_ms=1000).close()
+        db = connect(path, mode="rwc", timeout_ms=1000, **new)
+        try:
+            use_wal(db, 1000)
+            with writing(db):
+                db.execute("CREATE TABLE t (x)")
+            return {p.name: stat.S_IMODE(p.stat().st_mode) for p in path.parent.iterdir()}
+        finally:
+            db.close()
     finally:
         os.umask(old)
+
+
+def _mode(path: Path) -> int:
+    import stat
+
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+# 0o022 and 0o077 are controls: SQLite's own 0o644 gives the same under them
+@pytest.mark.parametrize("umask", [0o002, 0o022, 0o077])
+def test_a_database_made_gets_the_mode_the_umask_gives(tmp_path: Path, umask: int) -> None:
+    """SQLite made every database 0o644 whatever the umask: a group sharing a project under
+    ``umask 002`` could not write its ``logs.db``. Its ``-wal`` and ``-shm`` take the file's;
+    a database there already keeps its mode."""
+    path = tmp_path / "logs.db"
+    modes = _made(path, umask)
     assert modes == dict.fromkeys(("logs.db", "logs.db-wal", "logs.db-shm"), 0o666 & ~umask)
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.chmod(0o600)
+    connect(path, mode="rwc", timeout_ms=1000).close()
+    assert _mode(path) == 0o600
 
 
 def test_a_database_made_gets_new_mode(tmp_path: Path) -> None:
     """``new_mode`` is the mode a database ``rwc`` creates gets (the find catalog's 0o600),
     its ``-wal`` the file's; one of this user's there already that others may read (an
     earlier version's 0o644, kept so before) is made 0o600 too, and keeps its own else."""
-    import os
-    import stat
-
-    from skillc_index.sqlite import use_wal
-
     path = tmp_path / "catalog.db"
-    old = os.umask(0o022)
-    try:
-        db = connect(path, mode="rwc", timeout_ms=1000, new_mode=0o600)
-        use_wal(db, 1000)
-        with writing(db):
-            db.execute("CREATE TABLE t (x)")
-        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
-        db.close()
-        path.chmod(0o644)
-        connect(path, mode="rwc", timeout_ms=1000).close()
-        kept = stat.S_IMODE(path.stat().st_mode)
-        connect(path, mode="rwc", timeout_ms=1000, new_mode=0o600).close()
-    finally:
-        os.umask(old)
+    modes = _made(path, 0o022, new_mode=0o600)
     assert modes == dict.fromkeys(("catalog.db", "catalog.db-wal", "catalog.db-shm"), 0o600)
-    assert (kept, stat.S_IMODE(path.stat().st_mode)) == (0o644, 0o600)
+    path.chmod(0o644)
+    connect(path, mode="rwc", timeout_ms=1000).close()
+    kept = _mode(path)
+    connect(path, mode="rwc", timeout_ms=1000, new_mode=0o600).close()
+    assert (kept, _mode(path)) == (0o644, 0o600)
