@@ -457,11 +457,17 @@ def folders_made(folder: Path) -> Iterator[None]:
     try:
         yield
     except BaseException:
-        below = folder.relative_to(top).parts
-        for count in range(len(below), 0, -1):
-            with suppress(OSError):
-                top.joinpath(*below[:count]).rmdir()
+        _remove_empty(top, folder)
         raise
+
+
+def _remove_empty(top: Path, folder: Path) -> None:
+    """Remove ``folder`` and its parents below ``top`` (the folders a run made for it), the
+    innermost first, each only while empty."""
+    below = folder.relative_to(top).parts
+    for count in range(len(below), 0, -1):
+        with suppress(OSError):
+            top.joinpath(*below[:count]).rmdir()
 
 
 def move_aside(path: Path) -> Path:
@@ -531,14 +537,14 @@ def locked_folder(folder: Path, wait_s: float, *, make: bool = False) -> Iterato
     if still empty at the end (a run that wrote nothing leaves nothing). Unlocked, as
     :class:`FileLock` is where there is no ``flock``, when the folder cannot be made or
     opened: the block's own writes say why."""
-    made: list[Path] = []
+    made: Path | None = None  # the folder above those this run made
     lock: AbstractContextManager[None] = nullcontext()
     try:
         if make and not os.path.lexists(folder):
             top = nearest_existing(folder)
             with suppress(FileExistsError):  # made by another at once: locked all the same
                 folder.mkdir(parents=True)
-                made = [folder, *folder.parents[: len(folder.relative_to(top).parts) - 1]]
+                made = top
         lock = FileLock(folder, wait_s, folder=True)
     except OSError:
         pass
@@ -546,6 +552,5 @@ def locked_folder(folder: Path, wait_s: float, *, make: bool = False) -> Iterato
         with lock:
             yield
     finally:
-        for path in made:  # deepest first
-            with suppress(OSError):
-                path.rmdir()
+        if made is not None:
+            _remove_empty(made, folder)
