@@ -81,6 +81,35 @@ def test_a_files_bom_is_no_part_of_its_first_section(
     assert open_file(resolved, "references/bom.md").text == text
 
 
+def test_a_utf16_reference_is_read_as_its_text(
+    resolved: ResolvedSkill, project: Path, home: Path
+) -> None:
+    """A reference saved as UTF-16 with its BOM (Windows PowerShell 5.1's ``>``) had no
+    headings in ``outline``, E020 in ``show``, no words in ``search``, and ``open`` served it
+    as binary base64: each reads its text, as UTF-8, the BOM dropped (``files.decoded`` and
+    ``text.as_utf8``, the lines the index numbers). A file whose text holds NULs is binary."""
+    from skillc_gateway import FileBytes, FileText, open_file, outline
+
+    text = "# Guide\r\n\r\n## Install\r\n\r\nInstall gizmo widgets.\r\n\r\n## Last\r\n\r\nEnd.\r\n"
+    refs = resolved.source / "references"
+    (refs / "le.md").write_bytes(text.encode("utf-16"))  # FF FE, little-endian
+    (refs / "be.md").write_bytes(b"\xfe\xff" + text.replace("Guide", "Tome").encode("utf-16-be"))
+    (refs / "nul.md").write_bytes("\0\0\0# Not text\n".encode("utf-16"))
+    build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    found = [(h.file, h.text) for h in outline(resolved).headings if "/" in h.file]
+    for file in ("references/be.md", "references/le.md"):
+        assert [heading for name, heading in found if name == file][1:] == ["Install", "Last"]
+    install = show_section(resolved, "Install", file="references/le.md")
+    assert install.text == "## Install\r\n\r\nInstall gizmo widgets.\r\n\r\n"
+    assert show_section(resolved, "Tome").text == text.replace("Guide", "Tome")
+    hits = {(hit.file, hit.section) for hit in search_skill(resolved, "gizmo").results}
+    assert {("references/le.md", "Install"), ("references/be.md", "Install")} <= hits
+    opened = open_file(resolved, "references/be.md", skip=2, max_lines=1)
+    assert isinstance(opened, FileText)
+    assert (opened.text, opened.total_lines) == ("## Install\r\n", 9)
+    assert isinstance(open_file(resolved, "references/nul.md"), FileBytes)
+
+
 def test_headings_with_an_em_dash_can_be_shown(built: ResolvedSkill, project: Path) -> None:
     (built.source / "c.md").write_text(
         "# Step 1 — Checks\n\nfirst\n\n# Step 2\n\nsecond\n", "utf-8"

@@ -259,3 +259,27 @@ def test_counted_is_the_one_count_in_words() -> None:
     assert counted(2320, "skill") == "2,320 skills"
     assert counted(1, "access", "accesses") == "1 access"
     assert counted(3, "access", "accesses") == "3 accesses"
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_file_with_a_utf16_or_utf32_bom_is_read_as_its_text(
+    codec: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A text file in UTF-16 or UTF-32 with its BOM (Windows PowerShell 5.1's ``>``) was read
+    as UTF-8: a NUL in every line, no heading, no word. Every reader reads its text: whole
+    (``files.decoded``) or by lines (``iter_line_bytes``, 7-byte chunks: a character cut
+    between two), the BOM dropped; a file without one is read as before."""
+    from skillc_index.files import decoded
+    from skillc_index.text import as_utf8, count_line_bytes
+
+    monkeypatch.setattr(_lines, "_CHUNK", 7)
+    text = "# Gizmo é😀\r\n\r\nline two\rthree\n"
+    data = (b"\xfe\xff" if codec == "utf-16-be" else b"") + text.encode(codec)
+    assert decoded(data) == text
+    assert list(iter_lines(io.BytesIO(data))) == split_lines(text)
+    assert list(iter_line_bytes(io.BytesIO(data), 3)) == [b"line two\r", b"three\n"]
+    assert count_line_bytes(data[:5], io.BytesIO(data[5:])) == 4
+    assert b"".join(as_utf8([data[:3], data[3:]])) == text.encode()
+    for plain in (text.encode(), b"\xef\xbb\xbf" + text.encode(), b"\xff\xfe"[:1] + b"x\0y"):
+        assert b"".join(as_utf8([plain[:2], plain[2:]])) == plain  # no BOM of UTF-16: as it is
+    assert decoded(b"\xef\xbb\xbfx") == "x" and decoded(b"\xff\xfex\x00\x00") == "x\ufffd"

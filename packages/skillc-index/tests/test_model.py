@@ -603,8 +603,9 @@ def test_e011_names_why_the_frontmatter_could_not_be_read(text: str, hint: str |
 
 def test_e011_says_another_encodings_bom_only() -> None:
     """A UTF-16 or UTF-32 SKILL.md (its BOM, :func:`other_bom`) starts with ``---`` in its
-    author's editor: E011's hint says its encoding; bytes that are merely not UTF-8, or a
-    frontmatter that is there, keep the usual reason."""
+    author's editor: E011's hint says its encoding, also when skillc, which reads its text
+    (``files.decoded``), finds the frontmatter (agents do not); bytes that are merely not
+    UTF-8 keep the usual reason."""
     from skillc_index.files import other_bom
 
     bom = other_bom("---\n".encode("utf-16"))
@@ -618,8 +619,8 @@ def test_e011_says_another_encodings_bom_only() -> None:
         read_skill_metadata(doc)
     assert caught.value.cause == "missing frontmatter: file does not start with ---"
     with pytest.raises(MissingFrontmatterField) as caught:
-        read_skill_metadata(parse_markdown("---\nname: x\n---\n"), bom=bom)
-    assert caught.value.field == "description" and caught.value.cause is None
+        read_skill_metadata(parse_markdown("---\nname: x\ndescription: y\n---\n"), bom=bom)
+    assert caught.value.cause == "SKILL.md is UTF-16 (BOM FF FE): save it as UTF-8"
 
 
 def test_description_property() -> None:

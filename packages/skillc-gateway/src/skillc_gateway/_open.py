@@ -15,6 +15,7 @@ from skillc_index import (
     UnreadableFile,
     open_in_root,
 )
+from skillc_index.files import decoded
 from skillc_index.record import Record
 
 #: Bytes looked at to tell text from binary content.
@@ -58,8 +59,8 @@ class FileText(Record):
 
 
 class FileBytes(Record):
-    """A binary file (NUL bytes in its first :data:`SNIFF` bytes), whole: lines mean nothing
-    in it, so it is never cut (RFC-0002:C-OPEN serves any file type)."""
+    """A binary file (NUL bytes in its first :data:`SNIFF` bytes, as text too), whole: lines
+    mean nothing in it, so it is never cut (RFC-0002:C-OPEN serves any file type)."""
 
     path: str
     data: bytes
@@ -146,7 +147,8 @@ def read_lines(
     size: int | None = None,
 ) -> tuple[str, int, int]:
     """Lines ``first`` to ``end - 1`` (1-based; ``end`` None: to the end of the file) of a file
-    opened in binary mode, as UTF-8 (bad bytes as U+FFFD, line endings kept), the first
+    opened in binary mode, as UTF-8 (bad bytes as U+FFFD, line endings kept; a file in UTF-16
+    or UTF-32 with its BOM as its text: :func:`skillc_index.text.as_utf8`), the first
     ``skip`` of them left out (counted, never kept: paging through a large file holds one
     page), cut to the next ``max_lines``: (shown text, lines in the range, lines shown).
     ``size``: read no further than that many bytes (the file's size when it was opened: a
@@ -187,7 +189,8 @@ def open_file(
 ) -> FileText | FileBytes:
     """The content of ``path`` inside the skill (any file type, not only ``.md``): a text
     file's lines, its first ``skip`` left out (:func:`read_lines`); a binary file (one
-    holding NUL bytes in its first :data:`SNIFF` bytes) as :class:`FileBytes`, whole
+    holding NUL bytes in its first :data:`SNIFF` bytes, and NUL characters once they are
+    read as text: a UTF-16 file's bytes hold NULs, its text none) as :class:`FileBytes`, whole
     (``max_lines`` and ``skip`` do not apply), or E023 (:class:`FileTooLarge`) when it has
     more than ``max_bytes`` bytes (None: no limit; a text file is paged, never refused).
     With ``stream`` (and no ``max_bytes``), a binary file's bytes past its first ones are
@@ -214,7 +217,7 @@ def open_file(
     try:
         size = os.fstat(handle.fileno()).st_size  # what is read, should it grow meanwhile
         head = handle.read(SNIFF)
-        if b"\0" in head:
+        if b"\0" in head and "\0" in decoded(head):  # a BOM's UTF-16 is text
             found = _binary(skill, path, head, handle, size, max_bytes, stream)
             kept = found.rest is not None
             return found

@@ -26,7 +26,7 @@ from skillc_index.diagnostics import (
     UnreadableFile,
 )
 from skillc_index.record import Record
-from skillc_index.text import BOM, composed_match
+from skillc_index.text import BOM, OTHER_BOMS, composed_match, text_codec
 
 __all__ = [
     "CHUNK",
@@ -603,8 +603,7 @@ def read_in_root(
 
 def read_text_in_root(root: Path, rel: str, *, real_root: str | None = None) -> str:
     """The text of the regular file ``rel`` of the skill at ``root`` (:func:`open_in_root`,
-    ``real_root`` passed on), as UTF-8 with undecodable bytes replaced (never an error) and a
-    leading BOM dropped."""
+    ``real_root`` passed on), as :func:`decoded` reads it (never an error)."""
     with open_in_root(root, rel, real_root=real_root) as handle:
         return decoded(handle.read())
 
@@ -628,36 +627,29 @@ def typed_os_errors(path: str, missing: type[PathNotFound] = SkillFileNotFound) 
 
 
 def decoded(data: bytes) -> str:
-    """A file's bytes as text: UTF-8 with undecodable bytes replaced, a leading BOM dropped."""
-    return data.decode("utf-8", errors="replace").removeprefix(BOM)
+    """A file's bytes as text: UTF-8 with undecodable bytes replaced, a leading BOM dropped;
+    UTF-16 or UTF-32 when they start with its BOM (:func:`~skillc_index.text.text_codec`)."""
+    return data.decode(text_codec(data), errors="replace").removeprefix(BOM)
 
 
 #: What :func:`encoding_problem` says of bytes that are not UTF-8 and start with no BOM.
 TEXT_NOT_UTF8 = "is not UTF-8"
-#: The BOMs of the encodings a reader of UTF-8 cannot read (UTF-32LE's first: it starts with
-#: UTF-16LE's). Windows PowerShell 5.1 writes UTF-16LE with its BOM through ``>``.
-_OTHER_BOMS = (
-    (b"\xff\xfe\x00\x00", "UTF-32"),
-    (b"\x00\x00\xfe\xff", "UTF-32"),
-    (b"\xff\xfe", "UTF-16"),
-    (b"\xfe\xff", "UTF-16"),
-)
 
 
 def other_bom(data: bytes) -> str | None:
     """The BOM of UTF-16 or UTF-32 a text file's bytes start with, said after the file's
     name (``SKILL.md is UTF-16 (BOM FF FE)``); None when there is none."""
-    for bom, name in _OTHER_BOMS:
+    for bom, name in OTHER_BOMS:
         if data.startswith(bom):
             return f"is {name} (BOM {bom.hex(' ').upper()})"
     return None
 
 
 def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
-    """What is wrong with a text file's bytes for every reader, which reads UTF-8
-    (:func:`decoded`), said after the file's name (``SKILL.md is UTF-16 (BOM FF FE)``): a BOM
-    of UTF-16 or UTF-32 (:func:`other_bom`), or bytes UTF-8 cannot read
-    (:data:`TEXT_NOT_UTF8`); None for UTF-8.
+    """What is wrong with a text file's bytes for a reader of UTF-8 (an agent; skillc's own
+    readers, :func:`decoded`, read a BOM's UTF-16 too), said after the file's name
+    (``SKILL.md is UTF-16 (BOM FF FE)``): a BOM of UTF-16 or UTF-32 (:func:`other_bom`), or
+    bytes UTF-8 cannot read (:data:`TEXT_NOT_UTF8`); None for UTF-8.
     ``cut``: ``data`` is the file's start, so a character it cuts in two is no problem."""
     bom = other_bom(data)
     if bom is not None:

@@ -28,7 +28,9 @@ __all__ = [
     "BOM",
     "BOM_BYTES",
     "ELLIPSIS",
+    "OTHER_BOMS",
     "any_of",
+    "as_utf8",
     "char_name",
     "composed",
     "composed_match",
@@ -49,6 +51,7 @@ __all__ = [
     "shell_word",
     "split_lines",
     "table_lines",
+    "text_codec",
     "valid_utf8",
 ]
 
@@ -56,6 +59,15 @@ __all__ = [
 BOM = "\ufeff"
 #: :data:`BOM` as a file's first bytes (UTF-8).
 BOM_BYTES = BOM.encode("utf-8")
+#: The BOMs of the encodings other than UTF-8 a text file may start with, and the codec that
+#: reads the text after one (UTF-32LE's first: it starts with UTF-16LE's). Windows PowerShell
+#: 5.1 writes UTF-16LE with its BOM through ``>``.
+OTHER_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
 #: Why a path holding a NUL byte (an MCP client can send one) names no file.
 NUL_REASON = "a path cannot hold a NUL byte"
 
@@ -95,9 +107,10 @@ def count_line_bytes(data: bytes, handle: BinaryIO) -> int:
     """:func:`count_lines` of a file whose first bytes, ``data``, were read from ``handle`` in
     binary mode: the rest is read in chunks of 1 MiB (ten times faster than 64 KiB ones:
     0.2 s for 400 MB), memory holds one (a ``\n`` or ``\r`` byte is never part of a UTF-8
-    sequence, so the bytes break where the text does)."""
+    sequence, so the bytes break where the text does; a UTF-16 file's are counted as UTF-8:
+    :func:`as_utf8`)."""
     breaks, last = 0, b""
-    for chunk in itertools.chain((data,), iter(lambda: handle.read(1 << 20), b"")):
+    for chunk in as_utf8(itertools.chain((data,), iter(lambda: handle.read(1 << 20), b""))):
         if not chunk:
             continue
         breaks += chunk.count(b"\n")
@@ -106,6 +119,39 @@ def count_line_bytes(data: bytes, handle: BinaryIO) -> int:
         breaks -= last == b"\r" and chunk.startswith(b"\n")  # a \r\n across two chunks
         last = chunk[-1:]
     return breaks + (last not in (b"\n", b"\r", b""))
+
+
+def text_codec(head: bytes) -> str:
+    """The codec of a text file whose bytes start with ``head``: UTF-16 or UTF-32 after its
+    BOM (:data:`OTHER_BOMS`; the codec reads the BOM and drops it), else UTF-8."""
+    for bom, codec in OTHER_BOMS:
+        if head.startswith(bom):
+            return codec
+    return "UTF-8"
+
+
+def as_utf8(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """A file's bytes, read in ``chunks``, as UTF-8: as they are, or when the first chunk
+    starts with a BOM of UTF-16 or UTF-32 (:func:`text_codec`), its text written as UTF-8,
+    the BOM dropped and what the codec cannot read as U+FFFD (one chunk decoded at a time:
+    memory holds one, as for a file in UTF-8). Every reader of a file's lines reads them
+    through it, so they are the lines :func:`skillc_index.files.decoded` gives the index."""
+    chunks, first = iter(chunks), b""
+    for chunk in chunks:  # at least the 4 bytes a BOM may take
+        first += chunk
+        if len(first) >= 4:
+            break
+    codec = text_codec(first)
+    if codec == "UTF-8":
+        yield first
+        yield from chunks
+        return
+    import codecs
+
+    decoder = codecs.getincrementaldecoder(codec)("replace")
+    for chunk in itertools.chain((first,), chunks):
+        yield decoder.decode(chunk).encode("utf-8")
+    yield decoder.decode(b"", final=True).encode("utf-8")
 
 
 def _complete(text: str) -> tuple[list[str], str]:
@@ -128,9 +174,12 @@ def split_lines(text: str) -> list[str]:
 
 def _chunks(handle: BinaryIO) -> Iterator[bytes]:
     """The bytes of a file opened in binary mode, in chunks that never end between the
-    ``\r`` and the ``\n`` of a ``\r\n`` (a chunk's last ``\r`` opens the next one)."""
+    ``\r`` and the ``\n`` of a ``\r\n`` (a chunk's last ``\r`` opens the next one), as
+    UTF-8 (:func:`as_utf8`: a UTF-16 file's text too)."""
     carry = b""
-    while chunk := handle.read(_CHUNK):
+    for chunk in as_utf8(iter(lambda: handle.read(_CHUNK), b"")):
+        if not chunk:
+            continue
         if carry:
             chunk = carry + chunk
         chunk, carry = (chunk[:-1], b"\r") if chunk.endswith(b"\r") else (chunk, b"")

@@ -19,7 +19,7 @@ from skillc_index import (
     safe_join,
 )
 from skillc_index.secrets import TEXT_LIMIT, scanned_text
-from skillc_index.text import BOM_BYTES
+from skillc_index.text import BOM_BYTES, text_codec
 
 __all__ = ["PROBES", "TEXT_LIMIT", "digest", "read_other"]
 
@@ -45,12 +45,18 @@ def digest(text: str | None) -> str | None:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def _bom(root: Path, rel: str) -> bool:
+def _bom(root: Path, rel: str) -> str | None:
+    """The encoding whose BOM the file starts with (``UTF-8``, ``UTF-16``, ``UTF-32``); None
+    for none, or a file that cannot be read."""
     try:
         with open_in_root(root, rel) as handle:
-            return handle.read(len(BOM_BYTES)) == BOM_BYTES
+            head = handle.read(4)
     except (OSError, SkillcError):
-        return False
+        return None
+    if head.startswith(BOM_BYTES):
+        return "UTF-8"
+    codec = text_codec(head)
+    return None if codec == "UTF-8" else codec
 
 
 def _encoding(root: Path, rel: str) -> str | None:

@@ -285,10 +285,10 @@ class Skill:
         self.probes["text", rel] = digest(text)
         return text
 
-    def starts_with_bom(self, rel: str) -> bool:
-        """Whether the file ``rel`` of the skill starts with a UTF-8 BOM (its text, as every
-        reader of skillc reads it, has none)."""
-        return bool(self._probe("bom", rel))
+    def bom(self, rel: str) -> str | None:
+        """The encoding whose BOM the file ``rel`` starts with (UTF-8, UTF-16, UTF-32), or None."""
+        found: str | None = self._probe("bom", rel)
+        return found
 
     def encoding_problem(self, rel: str) -> str | None:
         """What is wrong with the Markdown file ``rel``'s bytes (None: UTF-8, or unread)."""

@@ -6,7 +6,7 @@ of any file bumps it, so that every index made before is stale and built again (
 made by older code would otherwise still be current and serve the old parse;
 ``test_index_fingerprint`` fails until the version is bumped).
 
-Schema (version 9): the RFC's ``sections`` FTS5 table, ``headings`` table with
+Schema (version 10): the RFC's ``sections`` FTS5 table, ``headings`` table with
 ``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
 ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
 size, modification time, inode and change time of every source file at build time, so a
@@ -36,6 +36,8 @@ grapheme apart (the ``ascii`` setting keeps RFC-0004's clause exactly): version 
 Version 9 has version 8's tables; under ``cjk`` a Thai or Lao SARA AM (U+0E33, U+0EB3) stays
 in the grapheme of the letter before it (:data:`~skillc_index.index.scripts.GRAPHEME`):
 version 8 set ``ก`` and ``ำ`` of ``กำลัง`` apart.
+Version 10 has version 9's tables; a file in UTF-16 or UTF-32 with its BOM is indexed as its
+text (:func:`~skillc_index.files.decoded`), which version 9 read as UTF-8: a NUL in each line.
 An index of another version is stale, so it is built again; so is a find catalog made under
 another version (it keeps each skill's headings). The version lives in
 :mod:`~skillc_index.index.version`, which imports nothing.

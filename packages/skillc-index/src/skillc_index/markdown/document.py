@@ -628,16 +628,15 @@ def read_skill_metadata(doc: MarkdownDoc, *, bom: str | None = None) -> SkillMet
     """``name`` and ``description`` of a parsed SKILL.md (RFC-0001:C-INPUT).
 
     Raises :class:`MissingFrontmatterField` (E011) for ``name``, then ``description``, when
-    the frontmatter is absent or invalid (its error, the YAML's say, is the hint; for no
-    frontmatter in a UTF-16 or UTF-32 file, ``bom`` is, what
-    :func:`~skillc_index.files.other_bom` said of its bytes: in its author's editor the
-    file does start with ``---``), or the
+    the frontmatter is absent or invalid (its error, the YAML's say, is the hint; for a
+    UTF-16 or UTF-32 file, ``bom`` is, what :func:`~skillc_index.files.other_bom` said of
+    its bytes: skillc reads its frontmatter, agents and validators do not), or the
     field is not a non-empty string, as YAML 1.2 reads it (``name: yes`` is the text "yes",
     as agents and the stub read it). The name is stripped; the description has its
     whitespace collapsed (YAML folded scalars end in a newline).
     """
     front = doc.frontmatter
-    if bom is not None and not front.present:
+    if bom is not None:
         raise MissingFrontmatterField("name", f"SKILL.md {bom}: save it as UTF-8")
     name = front.field_12("name")
     if not isinstance(name, str) or not name.strip():

@@ -247,12 +247,13 @@ def text_files(skill: Skill) -> Iterator[tuple[str, str]]:
 
 
 def encoding_of(skill: Skill, rel: str) -> str | None:
-    """What is wrong with the bytes of the Markdown file ``rel`` for every reader, which reads
-    UTF-8, said after its name (``is UTF-16 (BOM FF FE): save it as UTF-8``); None for UTF-8
+    """What is wrong with the bytes of the Markdown file ``rel`` for a reader of UTF-8 (an
+    agent), said after its name (``is UTF-16 (BOM FF FE): save it as UTF-8``); None for UTF-8
     (:func:`~skillc_index.files.encoding_problem`). The disk is asked only when its text holds
-    U+FFFD, which the bytes UTF-8 cannot read became (and those of another encoding's BOM)."""
+    U+FFFD, which the bytes UTF-8 cannot read became, or its first bytes are a BOM of UTF-16
+    or UTF-32 (whose text skillc reads, :func:`~skillc_index.files.decoded`)."""
     text = skill.texts.get(rel)
-    if not text or "\ufffd" not in text:
+    if not text or ("\ufffd" not in text and skill.bom(rel) in (None, "UTF-8")):
         return None
     problem = skill.encoding_problem(rel)
     return f"{problem}: save it as UTF-8" if problem else None

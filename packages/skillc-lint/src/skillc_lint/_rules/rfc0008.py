@@ -66,7 +66,7 @@ def frontmatter_valid(skill: Skill, options: Options) -> Findings:
     (no ``---`` of UTF-16 is read), no BOM before the opening ``---`` (agents have ignored
     such a skill), no key written twice in any of its mappings."""
     frontmatter, encoding = skill.skill_md.frontmatter, encoding_of(skill, SKILL_FILE)
-    if encoding or skill.starts_with_bom(SKILL_FILE):
+    if encoding or skill.bom(SKILL_FILE) == "UTF-8":
         bom = "starts with a UTF-8 BOM, not ---: some agents skip the skill"
         yield Finding(f"SKILL.md {encoding or bom}", line=1)
     for repeated in frontmatter.repeated:  # in any mapping: `metadata.author`
