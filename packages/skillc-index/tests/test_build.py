@@ -209,6 +209,26 @@ def test_a_skill_md_that_is_not_utf8_is_said(
     assert encoding_problem(b"\xe9 " + "é".encode()[:1], cut=True) == "is not UTF-8"
 
 
+def test_a_git_lfs_pointer_is_said_when_the_stub_is_written(
+    build: Callable[..., BuildResult], store: Path
+) -> None:
+    """A checkout without ``git lfs pull``: ``references/big.md`` was a pointer of 130 bytes,
+    built (and deployed) as the reference without a word. Each is said, as the encoding of
+    SKILL.md is, whenever the stub is written; a larger file is never read for it."""
+    pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"ab" * 32
+    folder = store / "lfs"
+    (folder / "references").mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: lfs\ndescription: Forms. Use when asked.\n---\n")
+    (folder / "references" / "big.md").write_bytes(pointer + b"\nsize 48213\n")
+    (folder / "references" / "long.md").write_bytes(pointer + b"\nsize 1\n" + b"x" * 1024)
+    notice = Notice(
+        "lfs: references/big.md is a Git LFS pointer (built as it is): "
+        "`git lfs pull` fetches its content"
+    )
+    assert [n for n in build("lfs").notices if "LFS" in n.text] == [notice]
+    assert build("lfs").notices == ()  # up to date: no stub written
+
+
 def test_the_encoding_of_a_utf8_skill_md_is_not_checked_again(
     build: Callable[..., BuildResult], store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

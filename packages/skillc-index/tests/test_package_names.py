@@ -60,6 +60,33 @@ def test_a_skill_md_that_is_not_utf8_is_a_warning(
     ]
 
 
+#: A Git LFS pointer file, as a checkout made without ``git lfs pull`` holds one.
+LFS = b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"4d" * 32 + b"\nsize 48213\n"
+
+
+def test_a_git_lfs_pointer_is_a_warning(layout: Layout, project: Path, tmp_path: Path) -> None:
+    """A checkout without ``git lfs pull``: ``assets/form.pdf`` was a 130-byte pointer, and
+    the package shipped it as the PDF without a word. Each pointer is said once, as the
+    encoding of SKILL.md is; a file that merely starts like one, or is longer, is not."""
+    from skillc_index.files import lfs_pointer
+
+    folder = project / "lfs"
+    (folder / "assets").mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: lfs\ndescription: Forms. Use when asked.\n---\n")
+    (folder / "assets" / "form.pdf").write_bytes(LFS)
+    (folder / "assets" / "notes.txt").write_bytes(LFS + b"and more\n")
+    (folder / "assets" / "big.bin").write_bytes(LFS + b"\0" * 1024)
+    result = package_skills([str(folder)], layout, fmt="upload", output=tmp_path / "out")
+    said = [notice.text for notice in result.warnings if "LFS" in notice.text]
+    assert said == [
+        "lfs: assets/form.pdf is a Git LFS pointer (packaged as it is): "
+        "`git lfs pull` fetches its content"
+    ]
+    ext = LFS.replace(b"\noid", b"\next-0-foo sha256:" + b"0" * 64 + b"\noid")
+    assert lfs_pointer(LFS.rstrip(b"\n")) and lfs_pointer(ext)
+    assert not lfs_pointer(LFS.replace(b"4d", b"4D", 1)) and not lfs_pointer(b"version")
+
+
 @pytest.mark.parametrize("fmt", ["upload", "well-known", "plugin", "claude-plugin"])
 def test_what_the_skills_gitignore_excludes_is_left_out_and_listed(
     layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, fmt: str

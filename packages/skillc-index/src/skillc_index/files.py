@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -41,6 +42,8 @@ __all__ = [
     "is_folder",
     "is_hidden",
     "is_utf8",
+    "lfs_notice",
+    "lfs_pointer",
     "open_in_root",
     "open_regular",
     "other_bom",
@@ -90,11 +93,7 @@ def fs_bytes(path: str) -> bytes:
 def path_to_db(rel: str) -> str | bytes:
     """A relative path as the index stores it: text, or its file-system bytes (a BLOB) when
     the name is not UTF-8, so that it can still be found again (:func:`path_from_db`)."""
-    try:
-        rel.encode("utf-8")
-    except UnicodeEncodeError:
-        return fs_bytes(rel)
-    return rel
+    return rel if is_utf8(rel) else fs_bytes(rel)
 
 
 def path_from_db(value: object) -> str:
@@ -667,6 +666,21 @@ def encoding_notice(name: str, problem: str, how: str) -> Notice:
     ``problem``, ``how`` saying what became of its text (``build``'s stub, ``package``'s
     archive): ``x: SKILL.md is not UTF-8 (kept as it is): save it as UTF-8``."""
     return Notice(f"{name}: SKILL.md {problem} ({how}): save it as UTF-8")
+
+
+#: The most bytes of a Git LFS pointer file: :func:`lfs_pointer` takes a file's first 1025.
+LFS_POINTER_MAX = 1024
+
+
+def lfs_pointer(head: bytes) -> bool:
+    """Whether a file whose first bytes are ``head`` is a Git LFS pointer (no ``lfs pull``)."""
+    form = rb"version https://git-lfs\.github\.com/spec/v1\n(?:ext-.*\n)*oid sha256:[0-9a-f]{64}"
+    return len(head) <= LFS_POINTER_MAX and bool(re.fullmatch(form + rb"\nsize \d+\n?", head))
+
+
+def lfs_notice(name: str, rel: str, how: str) -> Notice:
+    """The warning of ``rel``, a Git LFS pointer in the skill ``name`` (:func:`lfs_pointer`)."""
+    return Notice(f"{name}: {rel} is a Git LFS pointer ({how}): `git lfs pull` fetches its content")
 
 
 #: The content hashes moved to :mod:`skillc_index.digests` (2026-12); 0.1.0 documented

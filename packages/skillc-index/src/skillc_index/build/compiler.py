@@ -50,10 +50,13 @@ from skillc_index.diagnostics import (
 )
 from skillc_index.digests import combine_digests, file_digests
 from skillc_index.files import (
+    LFS_POINTER_MAX,
     SkillFiles,
     decoded,
     encoding_notice,
     encoding_problem,
+    lfs_notice,
+    lfs_pointer,
     open_in_root,
     other_bom,
     skipped_notices,
@@ -494,6 +497,11 @@ def _write_runtime(
     from skillc_index.build.stub import STUB_FORMAT
 
     sources = _Sources(skill, found, progress, digests)
+    for rel in found.files:  # a checkout without `git lfs pull`: said as the encoding is
+        if stats[rel].size <= LFS_POINTER_MAX:
+            with _opened(skill.source, rel) as handle:
+                if lfs_pointer(handle.read(LFS_POINTER_MAX + 1)):
+                    sources.notices.append(lfs_notice(sources.name, rel, "built as it is"))
 
     def new_index(path: Path) -> IndexCounts:
         return write_index(

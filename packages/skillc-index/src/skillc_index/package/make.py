@@ -143,6 +143,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         encoding_notice,
         encoding_problem,
         is_utf8,
+        lfs_notice,
+        lfs_pointer,
         open_in_root,
         other_bom,
         skipped_notices,
@@ -170,6 +172,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     contents: dict[str, ArchiveEntry] = {}
     ignored: dict[str, tuple[str, ...]] = {}
     total, real_root, skill_md = 0, os.path.realpath(source), b""
+    pointers: list[str] = []  # Git LFS pointers: a checkout without `git lfs pull`
     for rel in found.files:
         if _skipped(rel):  # never packaged, so its name cannot make an entry unsafe
             continue
@@ -198,6 +201,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
             else:
                 data = head = skill_md = handle.read(left)
         said += _key_held(rel, head)
+        if lfs_pointer(head):  # (head: more than LFS_POINTER_MAX bytes when the file has more)
+            pointers.append(rel)
         total += size_of(data)
         if total > MAX_SKILL_BYTES:
             raise PackageRefused(given, fmt, f"its files are over {MAX_SKILL_BYTES >> 20} MiB")
@@ -239,6 +244,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     if encoding:  # as the format writes it: the same source went out as different text
         how = "rewritten, each byte UTF-8 cannot read as U+FFFD" if rewritten else "kept as it is"
         clashes += (encoding_notice(meta.name, encoding, how),)
+    clashes += tuple(lfs_notice(meta.name, rel, "packaged as it is") for rel in pointers)
     return PackedSkill(
         meta.name,
         " ".join(str(description).split()),
