@@ -199,3 +199,39 @@ def test_the_icons_codex_s_side_file_names_are_deployed_beside_it(
         "not have"
     ]
     assert [d.action for d in build("notes", targets=["codex"]).deployments] == ["unchanged"]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX modes")
+def test_an_executable_bit_changed_in_the_folder_reaches_the_store_copy_and_deployment(
+    build: Callable[..., BuildResult], project: Path
+) -> None:
+    """A ``chmod +x`` (or ``-x``) of a file of an imported folder, its bytes the same, is
+    imported again (it was "already imported": the store copy, ``skc exec`` and ``skc
+    package NAME`` kept the old mode, and the deployed hook could not run), by path and by
+    name, and the deployment follows it; a mode that did not change is no import."""
+    folder = project / "skills" / "guard"
+    (folder / "scripts").mkdir(parents=True)
+    (folder / "SKILL.md").write_text(GUARD, encoding="utf-8")
+    script = folder / "scripts" / "check.sh"
+    script.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    script.chmod(0o644)
+    copied = project / ".skillc" / "skills" / "guard" / "scripts" / "check.sh"
+    deployed = project / ".claude" / "skills" / "guard" / "scripts" / "check.sh"
+    assert build(str(folder), targets=["claude"]).import_action == "copy"
+    assert not os.access(copied, os.X_OK)
+    assert not os.access(deployed, os.X_OK)
+
+    script.chmod(0o755)
+    result = build(str(folder), targets=["claude"])
+    assert result.import_action == "replace"
+    assert [d.action for d in result.deployments] == ["replaced"]
+    assert os.access(copied, os.X_OK)
+    assert os.access(deployed, os.X_OK)
+    again = build(str(folder), targets=["claude"])
+    assert again.import_action == "unchanged"
+    assert [d.action for d in again.deployments] == ["unchanged"]
+
+    script.chmod(0o644)  # by name: imported again from its folder too
+    assert build("guard", targets=["claude"]).import_action == "replace"
+    assert not os.access(copied, os.X_OK)
+    assert not os.access(deployed, os.X_OK)

@@ -553,10 +553,10 @@ def _holds(
     files: Mapping[str, bytes] | None = None,
     executable: Collection[str] = (),
 ) -> bool:
-    """Whether the copy at ``path`` holds ``files`` (``executable`` executable) and the
-    runtime's current build, written for ``target`` (or recording none: an older copy); with
-    ``files`` None, the runtime's stub as ``--copy`` writes it (:func:`_is_stub_copy`, not a
-    target's own stub and side files)."""
+    """Whether the copy at ``path`` holds ``files`` (``executable`` executable, the others
+    not) and the runtime's current build, written for ``target`` (or recording none: an older
+    copy); with ``files`` None, the runtime's stub as ``--copy`` writes it
+    (:func:`_is_stub_copy`, not a target's own stub and side files)."""
     here = read_manifest(path)
     if here is None or not _same_build(here, read_manifest(runtime)):
         return False
@@ -567,8 +567,10 @@ def _holds(
             return False
         files = {SKILL_FILE: (runtime / SKILL_FILE).read_bytes()}
     try:
-        return all((path / rel).read_bytes() == data for rel, data in files.items()) and all(
-            (path / rel).stat().st_mode & 0o100 for rel in executable
+        return all(
+            (path / rel).read_bytes() == data
+            and bool((path / rel).stat().st_mode & 0o100) == (rel in executable)
+            for rel, data in files.items()
         )
     except OSError:
         return False

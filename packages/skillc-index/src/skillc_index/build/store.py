@@ -159,6 +159,10 @@ class GitView(NamedTuple):
     credentials.json``, ``pub -> local``): each link's path -> the path it leads to, both
     relative to the root. An import keeps them as links, as git commits them (a copy of the
     content would put it in git and in ``skc package NAME`` under the link's name)."""
+    executable: frozenset[str] = frozenset()
+    """Its files with an executable bit (``st_mode & 0o111``, as ``skc package`` gives a zip
+    entry mode ``0755``): git records the bit, and a script run by ``skc exec`` or a hook needs
+    it. An import copies it with each file."""
 
 
 def git_view(root: Path, files: Iterable[str], folders: Iterable[str]) -> GitView:
@@ -181,18 +185,24 @@ def _view_and_rules(
     ignores = file_digests(root, [rel for rel, link in ignore_files(real, looked) if not link])
     rules, _ = IgnoreRules.read(root, looked, real_root=real)
     links: dict[str, str] = {}
+    executable: set[str] = set()
     for rel in files:
         if (found := rules.excluded_link(real, rel)) is not None:
             link = found[0].rstrip("/")
             links.setdefault(link, os.path.realpath(f"{real}/{link}")[len(real) + 1 :])
-    return GitView(looked, ignores, links), rules
+        try:
+            if os.stat(f"{real}/{rel}").st_mode & 0o111:  # noqa: PTH116 (a link: its file's)
+                executable.add(rel)
+        except OSError:
+            continue  # gone since it was listed: hashing it names it
+    return GitView(looked, ignores, links, frozenset(executable)), rules
 
 
 def same_for_git(copy: Path, files: Iterable[str], origin: GitView) -> bool:
     """Whether the store ``copy`` of a folder whose files are ``files`` and whose view is
     ``origin`` shows git and ``skc package`` what the folder does: the same ``.gitignore``
-    files, the same links to what they exclude. A copy that does not (or whose ``.gitignore``
-    files are over their bounds) is imported again."""
+    files, the same links to what they exclude, the same executable files. A copy that does
+    not (or whose ``.gitignore`` files are over their bounds) is imported again."""
     from skillc_index.glob import IgnoreTooLarge
 
     try:
@@ -221,7 +231,8 @@ def origin_view(
         return found, view
     ignores = {rel: digest for rel, digest in view.ignores.items() if rel not in left}
     files = tuple(rel for rel in found.files if rel not in left)
-    return found._replace(files=files), view._replace(ignores=ignores)
+    executable = view.executable - left
+    return found._replace(files=files), view._replace(ignores=ignores, executable=executable)
 
 
 def _ignored_outside(origin: Path, paths: Iterable[str], rules: IgnoreRules) -> set[str]:
