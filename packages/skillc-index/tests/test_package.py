@@ -9,6 +9,8 @@ import hashlib
 import io
 import json
 import os
+import subprocess
+import sys
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -345,6 +347,8 @@ def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) 
     data = json.loads(done.stdout)
     assert [item["path"] for item in data["files"]] == ["pdf-tool.zip"]
     assert (project / "dist" / "pdf-tool.zip").is_file()
+    again = run("package", "skills/pdf-tool")  # nothing changed: the zip left as it is
+    assert again.stdout.startswith(f"unchanged  {project / 'dist' / 'pdf-tool.zip'}  sha256:")
     assert (
         "warning: pdf-tool: upload (claude.ai upload / Skills API): 'argument-hint'" in done.stderr
     )
@@ -531,6 +535,8 @@ def test_a_package_that_cannot_be_written_whole_leaves_nothing(
     package_skills(given, layout, fmt="plugin", output=out, name="office")
     before = tree(out)
     (skills / "notes" / "SKILL.md").write_text("---\nname: notes\ndescription: New.\n---\n")
+    with (skills / "pdf-tool" / "SKILL.md").open("a") as edited:  # written again (else left)
+        edited.write("\nMore.\n")
     opened = os.open
 
     def full(path: Any, flags: int, mode: int = 0o777, **kwargs: Any) -> int:
@@ -783,3 +789,54 @@ def test_two_runs_into_one_folder_at_once_both_record_their_files(
     assert sorted(recorded) == ["notes.zip", "pdf-tool.zip"]
     monkeypatch.undo()
     package_skills([str(skills / "notes")], layout, fmt="upload", output=out)  # no E050
+
+
+@pytest.mark.skipif(os.name == "nt", reason="inodes and POSIX modes")
+def test_a_file_already_as_packaged_is_left_as_it_is(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """Packaging again with nothing changed rewrote every file, the record too (a new inode
+    and mtime: ``rsync -t``, make and a host's ``Last-Modified`` saw all of it changed): a
+    file holding the same bytes and executable bit is left as it is, ``unchanged``, and only
+    what changed is written."""
+    folder = write_skill(project / "shape", files={"a.md": "v1\n", "run.sh": "#!/bin/sh\n"})
+    (folder / "run.sh").chmod(0o755)
+    out = tmp_path / "out"
+
+    def package() -> dict[str, str]:
+        result = package_skills([str(folder)], layout, fmt="claude-plugin", output=out)
+        assert [f["action"] for f in result.to_dict()["files"]] == [f.action for f in result.files]
+        return {item.path: item.action for item in result.files}
+
+    def on_disk() -> dict[str, tuple[int, int]]:
+        return {
+            path.relative_to(out).as_posix(): (path.stat().st_ino, path.stat().st_mtime_ns)
+            for path in out.rglob("*")
+            if path.is_file()
+        }
+
+    assert set(package().values()) == {"created"}
+    before = on_disk()
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()  # a run of this pid killed while writing the same bytes left its file
+    left = out / "shape/skills/shape" / f".a.md.tmp.{child.pid}-0a1b2c3d"
+    left.write_bytes(b"v1\n")
+    assert set(package().values()) == {"unchanged"}
+    assert on_disk() == before
+    assert not left.exists()  # removed all the same
+    (folder / "a.md").write_text("v2\n")
+    script = out / "shape/skills/shape/run.sh"
+    script.chmod(0o644)  # the same bytes, not executable: written again as packaged
+    actions = package()
+    assert {path for path, action in actions.items() if action != "unchanged"} == {
+        "shape/skills/shape/a.md",
+        "shape/skills/shape/run.sh",
+    }
+    assert set(actions.values()) == {"unchanged", "replaced"}
+    after = on_disk()
+    assert {path for path in after if after[path] != before[path]} == {
+        ".skillc-package.json",
+        "shape/skills/shape/a.md",
+        "shape/skills/shape/run.sh",
+    }
+    assert os.access(script, os.X_OK)

@@ -36,6 +36,7 @@ __all__ = [
     "locked_folder",
     "move_aside",
     "not_writable",
+    "remove_abandoned_files",
     "staging_dir",
     "temporary_path",
     "temporary_pid",
@@ -308,7 +309,7 @@ def abandoned(parent: Path, prefix: str, *more: str) -> list[Path]:
     return found
 
 
-def _remove_abandoned_files(paths: Sequence[Path]) -> None:
+def remove_abandoned_files(paths: Sequence[Path]) -> None:
     """Remove the temporary files (:func:`_written`) of ``paths`` that processes no longer
     running left beside them (killed between writing one and renaming it)."""
     folders: dict[Path, list[str]] = {}
@@ -359,7 +360,7 @@ def write_file_atomic(
     ``skillc-lint --fix`` killed in its fsync left a hidden copy of SKILL.md in the skill)."""
     if parents:
         ensure_dir(path.parent)
-    _remove_abandoned_files([path])
+    remove_abandoned_files([path])
     temporary = _written(path, data, mode, sync=sync)
     try:
         if before_rename is not None:
@@ -430,7 +431,7 @@ def write_files_atomic(
     and the folders made for them, leaving every file as it was, and is an ``OSError`` naming
     the file (or folder) that failed, not its temporary name. (The renames, in folders
     already there, fail only when the file system does.)"""
-    _remove_abandoned_files([path for path, _data, _mode in files])
+    remove_abandoned_files([path for path, _data, _mode in files])
     written: list[tuple[Path, Path]] = []
     with ExitStack() as made:  # the folders made for the files, removed again on a failure
         try:

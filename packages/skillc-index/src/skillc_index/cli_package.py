@@ -22,8 +22,9 @@ def package_command(result: PackageResult, call: Call[PackageParams]) -> None:
 
     Each package holds the skill's source files (not the stub), its SKILL.md frontmatter
     written as the package's readers take it; every field dropped or changed is a warning.
-    Same skills, same bytes. Nothing is deleted in the output folder: files are written over,
-    and an index (index.json, marketplace.json) keeps the skills an earlier run listed there.
+    Same skills, same bytes. Nothing is deleted in the output folder: files are written over
+    (one holding the same bytes is left as it is: unchanged), and an index (index.json,
+    marketplace.json) keeps the skills an earlier run listed there.
     Hidden files are left out, and so is what the skill's .gitignore files exclude (listed).
 
     \b
@@ -50,6 +51,7 @@ def package_command(result: PackageResult, call: Call[PackageParams]) -> None:
             why = f"a link to {printable(left.target)}, which {left.by} excludes"
         click.echo(f"left out  {printable(left.skill + '/' + left.path)}  ({why})")
     for item in result.files:
-        click.echo(f"wrote  {printable(str(output / item.path))}  sha256:{item.sha256}")
+        done = "unchanged" if item.action == "unchanged" else "wrote"
+        click.echo(f"{done}  {printable(str(output / item.path))}  sha256:{item.sha256}")
     count = len(result.skills)
     click.echo(f"{counted(count, 'skill')} packaged as {result.format}")

@@ -17,15 +17,15 @@ written once, with its last value; a UTF-8 BOM is dropped):
 - ``claude-plugin``: a Claude Code plugin (``.claude-plugin/plugin.json``, ``skills/<name>/``,
   the frontmatter as written) and a marketplace (``.claude-plugin/marketplace.json``) listing it.
 
-Same input, same bytes: archives by :func:`~skillc_index.package.archive.zip_blob`, JSON with
-a fixed layout, nothing dated. Files are written (atomically, all or none:
-:func:`~skillc_index.atomic.write_files_atomic`) over what a previous run wrote
-(``.skillc-package.json`` in the output folder records each file's digest); a file there that
-skillc did not write, or that was edited since, is E050 before anything is written; with
-``force`` it is moved aside (``atomic.move_aside``), never overwritten. Nothing is deleted but
-the temporary files a killed run left (of a process gone); an index (``index.json``,
-``marketplace.json``) keeps the entries of the earlier run's whose files are still there
-(:func:`_merge_index`).
+Same input, same bytes: archives by :func:`~skillc_index.package.archive.zip_blob`, JSON with a
+fixed layout, nothing dated (a file holding them already is left as it is, inode and mtime).
+Files are written (atomically, all or none: :func:`~skillc_index.atomic.write_files_atomic`)
+over what a previous run wrote (``.skillc-package.json`` in the output folder records each
+file's digest); a file there that skillc did not write, or that was edited since, is E050
+before anything is written; with ``force`` it is moved aside (``atomic.move_aside``), never
+overwritten. Nothing is deleted but the temporary files a killed run left (of a process gone);
+an index (``index.json``, ``marketplace.json``) keeps the entries of the earlier run's whose
+files are still there (:func:`_merge_index`).
 Left out of every package: hidden files and folders and the folders no walk enters (what
 :func:`~skillc_index.files.walk_skill` skips: the skill's private names, ``venv``,
 ``__pycache__`` and ``node_modules`` folders, as Anthropic's packager leaves the last two),
@@ -526,6 +526,7 @@ def _write(
     written and those ``force`` moved aside."""
     from functools import partial
 
+    from skillc_index import atomic
     from skillc_index.atomic import locked_folder, move_aside, write_file_atomic, write_files_atomic
 
     with locked_folder(output, LOCK_WAIT_S, make=True):
@@ -542,32 +543,53 @@ def _write(
             why = why if file else "a file where the package needs a folder"
             raise ForeignFile(str(foreign[0]), why, "move it aside")
         written = tuple(
-            PackagedFile(rel, sha256_of(data), size_of(data)) for rel, data in sorted(files.items())
+            _packaged(output, rel, data, there.get(rel), rel in executables)
+            for rel, data in sorted(files.items())
         )
         # the record first, holding the earlier digest and the new one of each file, then the
         # files, then the record of the new ones alone: a run stopped between two renames
         # (SIGKILL) leaves each file as one of the digests recorded, never one called foreign
         renaming = {**made, **{f.path: _digests(there.get(f.path), f.sha256) for f in written}}
+        before = dict(made)
         made.update((f.path, (f.sha256,)) for f in written)
+        changed = [f.path for f in written if f.action != "unchanged"]
         try:  # all or none: a failure (no room, a name refused) leaves the output as it was,
             for path in foreign:  # what force moved aside put back
                 moved.append((path, move_aside(path)))
-            write_files_atomic(
-                [(output / MANIFEST, _record(renaming), None)]
-                + [
-                    (
-                        output / rel,
-                        partial(write_content, data),
-                        0o755 if rel in executables else None,
-                    )
-                    for rel, data in sorted(files.items())
-                ]
-            )
-            write_file_atomic(output / MANIFEST, _record(made))
+            kept = [output / f.path for f in written if f.action == "unchanged"]
+            atomic.remove_abandoned_files([*kept, output / MANIFEST])  # a killed run's, beside
+            if changed or made != before:  # the same bytes again: each file left as it is
+                write_files_atomic(
+                    [(output / MANIFEST, _record(renaming), None)]
+                    + [
+                        (
+                            output / rel,
+                            partial(write_content, files[rel]),
+                            0o755 if rel in executables else None,
+                        )
+                        for rel in changed
+                    ]
+                )
+                write_file_atomic(output / MANIFEST, _record(made))
         except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
             reason = (exc.strerror or str(exc)) + _put_back(moved)
             raise CannotCreate(str(exc.filename or output), reason) from exc
     return written, tuple(moved)
+
+
+def _packaged(output: Path, rel: str, data: Content, there: str | None, x: bool) -> PackagedFile:
+    """``data`` as ``output / rel``: ``unchanged`` when a regular file of its digest is there
+    (``there``: :func:`_foreign`'s), executable as it would be made (``x``), left as it is,
+    inode and mtime; else ``replaced`` (what ``force`` moves aside too) or ``created``."""
+    import stat
+
+    digest, size = sha256_of(data), size_of(data)
+    try:
+        mode = os.lstat(output / rel).st_mode
+    except OSError:
+        return PackagedFile(rel, digest, size, "created")
+    same = there == digest and stat.S_ISREG(mode) and bool(mode & 0o111) == x
+    return PackagedFile(rel, digest, size, "unchanged" if same else "replaced")
 
 
 def _put_back(moved: Sequence[tuple[Path, Path]]) -> str:

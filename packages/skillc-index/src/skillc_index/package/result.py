@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from skillc_index.diagnostics import Diagnostic, Notice, warning_text
 from skillc_index.record import Record
@@ -13,18 +13,25 @@ if TYPE_CHECKING:
     from skillc_index.build.project import FieldChange
     from skillc_index.package.shapes import PackageIgnoredShape, PackageShape
 
-__all__ = ["LeftOut", "PackageResult", "PackagedFile"]
+__all__ = ["FileAction", "LeftOut", "PackageResult", "PackagedFile"]
 
 #: Why a file was moved aside: at a package path, or where the package needs a folder.
 _WHY = {True: "was not written by skillc", False: "was where the package needs a folder"}
 
 
+#: What a run did with a file, in ``build``'s words for a deployment: written where none was,
+#: written over what was there, or left as it was (the same bytes and executable bit).
+FileAction = Literal["created", "replaced", "unchanged"]
+
+
 class PackagedFile(Record):
-    """One file written: its path under the output folder, SHA-256 (hex) and size."""
+    """One file of the package: its path under the output folder, SHA-256 (hex), size, and
+    whether it was written (:data:`FileAction`)."""
 
     path: str
     sha256: str
     size: int
+    action: FileAction
 
 
 class LeftOut(Record):
@@ -79,7 +86,8 @@ class PackageResult:
             "output": str(self.output),
             "skills": list(self.skills),
             "files": [
-                {"path": item.path, "sha256": item.sha256, "size": item.size} for item in self.files
+                {"path": item.path, "sha256": item.sha256, "size": item.size, "action": item.action}
+                for item in self.files
             ],
             "fields": [{"skill": skill, **change.to_dict()} for skill, change in self.fields],
             "moved": [{"path": str(path), "backup": str(to)} for path, to in self.moved],

@@ -4,7 +4,7 @@ operation is command line only.
 No ``from __future__ import annotations``: the annotations are evaluated as the classes are
 made (as :mod:`skillc_index.build.shapes` explains)."""
 
-from typing import Annotated, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 __all__ = [
     "PackageFieldShape",
@@ -19,6 +19,10 @@ class PackageFileShape(TypedDict):
     path: Annotated[str, "Relative to the output folder."]
     sha256: str
     size: int
+    action: Annotated[
+        Literal["created", "replaced", "unchanged"],
+        "unchanged: the same bytes and executable bit were there, left as they were.",
+    ]
 
 
 class PackageFieldShape(TypedDict):
