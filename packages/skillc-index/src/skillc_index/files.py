@@ -27,7 +27,12 @@ from skillc_index.diagnostics import (
     UnreadableFile,
 )
 from skillc_index.record import Record
-from skillc_index.text import BOM, OTHER_BOMS, composed_match, text_codec
+from skillc_index.text import (  # the encoding helpers: in text since 2026-12, named here too
+    composed_match,
+    decoded,
+    encoding_problem,
+    other_bom,
+)
 
 __all__ = [
     "CHUNK",
@@ -623,42 +628,6 @@ def typed_os_errors(path: str, missing: type[PathNotFound] = SkillFileNotFound) 
             raise missing(path, exc.strerror or str(exc)) from None
         where = exc.filename if isinstance(exc.filename, str) else path
         raise UnreadableFile(where, exc.strerror or str(exc)) from exc
-
-
-def decoded(data: bytes) -> str:
-    """A file's bytes as text: UTF-8 with undecodable bytes replaced, a leading BOM dropped;
-    UTF-16 or UTF-32 when they start with its BOM (:func:`~skillc_index.text.text_codec`)."""
-    return data.decode(text_codec(data), errors="replace").removeprefix(BOM)
-
-
-#: What :func:`encoding_problem` says of bytes that are not UTF-8 and start with no BOM.
-TEXT_NOT_UTF8 = "is not UTF-8"
-
-
-def other_bom(data: bytes) -> str | None:
-    """The BOM of UTF-16 or UTF-32 a text file's bytes start with, said after the file's
-    name (``SKILL.md is UTF-16 (BOM FF FE)``); None when there is none."""
-    for bom, name in OTHER_BOMS:
-        if data.startswith(bom):
-            return f"is {name} (BOM {bom.hex(' ').upper()})"
-    return None
-
-
-def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
-    """What is wrong with a text file's bytes for a reader of UTF-8 (an agent; skillc's own
-    readers, :func:`decoded`, read a BOM's UTF-16 too), said after the file's name
-    (``SKILL.md is UTF-16 (BOM FF FE)``): a BOM of UTF-16 or UTF-32 (:func:`other_bom`), or
-    bytes UTF-8 cannot read (:data:`TEXT_NOT_UTF8`); None for UTF-8.
-    ``cut``: ``data`` is the file's start, so a character it cuts in two is no problem."""
-    bom = other_bom(data)
-    if bom is not None:
-        return bom
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if not (cut and exc.reason == "unexpected end of data"):
-            return TEXT_NOT_UTF8
-    return None
 
 
 def encoding_notice(name: str, problem: str, how: str) -> Notice:

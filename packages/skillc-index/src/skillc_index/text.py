@@ -29,6 +29,7 @@ __all__ = [
     "BOM_BYTES",
     "ELLIPSIS",
     "OTHER_BOMS",
+    "TEXT_NOT_UTF8",
     "any_of",
     "as_utf8",
     "char_name",
@@ -38,7 +39,9 @@ __all__ = [
     "count_line_bytes",
     "count_lines",
     "cut",
+    "decoded",
     "display_width",
+    "encoding_problem",
     "grapheme_boundary",
     "iter_line_bytes",
     "iter_lines",
@@ -47,6 +50,7 @@ __all__ = [
     "normalize_newlines",
     "nul_shown",
     "one_line",
+    "other_bom",
     "printable",
     "shell_word",
     "split_lines",
@@ -553,3 +557,39 @@ def any_of(words: tuple[str, ...], key: str) -> re.Pattern[str]:
         before = f"(?<={re.escape(word[: at + 1])})" if at else ""
         parts.append(before + re.escape(word[at + 1 :]))
     return re.compile(f"{re.escape(key)}(?:{'|'.join(parts)})")
+
+
+def decoded(data: bytes) -> str:
+    """A file's bytes as text: UTF-8 with undecodable bytes replaced, a leading BOM dropped;
+    UTF-16 or UTF-32 when they start with its BOM (:func:`text_codec`)."""
+    return data.decode(text_codec(data), errors="replace").removeprefix(BOM)
+
+
+#: What :func:`encoding_problem` says of bytes that are not UTF-8 and start with no BOM.
+TEXT_NOT_UTF8 = "is not UTF-8"
+
+
+def other_bom(data: bytes) -> str | None:
+    """The BOM of UTF-16 or UTF-32 a text file's bytes start with, said after the file's
+    name (``SKILL.md is UTF-16 (BOM FF FE)``); None when there is none."""
+    for bom, name in OTHER_BOMS:
+        if data.startswith(bom):
+            return f"is {name} (BOM {bom.hex(' ').upper()})"
+    return None
+
+
+def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
+    """What is wrong with a text file's bytes for a reader of UTF-8 (an agent; skillc's own
+    readers, :func:`decoded`, read a BOM's UTF-16 too), said after the file's name
+    (``SKILL.md is UTF-16 (BOM FF FE)``): a BOM of UTF-16 or UTF-32 (:func:`other_bom`), or
+    bytes UTF-8 cannot read (:data:`TEXT_NOT_UTF8`); None for UTF-8.
+    ``cut``: ``data`` is the file's start, so a character it cuts in two is no problem."""
+    bom = other_bom(data)
+    if bom is not None:
+        return bom
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if not (cut and exc.reason == "unexpected end of data"):
+            return TEXT_NOT_UTF8
+    return None
