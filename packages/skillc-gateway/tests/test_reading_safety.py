@@ -187,6 +187,42 @@ def test_sources_of_a_hidden_folder_is_refused_as_open_refuses_a_hidden_file(
     assert gateway("sources", "demo", "--dir", "references").returncode == 0
 
 
+def test_what_the_skills_gitignore_excludes_is_not_listed_served_or_searched(
+    demo: Path, gateway: Any
+) -> None:
+    """A skill's ``.gitignore`` holding ``out/`` and ``secrets.txt``: ``skc package`` left
+    them out, yet ``sources`` listed them, ``open`` served them and ``search`` found their
+    text. They are no part of the skill now: not listed, E021 as a hidden file is (served
+    with ``--hidden``, which asks for the skill's private files), never indexed."""
+    (demo / ".gitignore").write_text("out/\nsecrets.txt\n", encoding="utf-8")
+    (demo / "secrets.txt").write_text("zebrafish hunter2\n", encoding="utf-8")
+    (demo / "out").mkdir()
+    (demo / "out" / "build.log").write_text("quokka\n", encoding="utf-8")
+    listed = gateway("sources", "demo")
+    assert listed.returncode == 0, listed.stderr
+    assert "secrets.txt" not in listed.stdout and "out" not in listed.stdout
+    assert "api.md" in listed.stdout
+    for path, hint in [
+        ("secrets.txt", "'secrets.txt' is excluded by the skill's .gitignore"),
+        ("out/build.log", "'out/build.log' is excluded by the skill's .gitignore"),
+    ]:
+        refused = gateway("open", "demo", path)
+        assert refused.returncode == 1
+        assert refused.stderr == (
+            f"error[E021]: file not found: '{path}'\nhint: {hint} (no part of the skill)\n"
+        )
+    assert gateway("open", "demo", "secrets.txt", "--hidden").stdout == "zebrafish hunter2\n"
+    refused = gateway("sources", "demo", "--dir", "out")
+    assert refused.returncode == 1 and refused.stderr.startswith("error[E021]: file not found")
+    (demo / "out" / "notes.md").write_text("# Notes\n\n## Private\n\nquokka\n", "utf-8")
+    refused = gateway("show", "demo", "--section", "Private", "--file", "out/notes.md")
+    assert refused.returncode == 1 and "excluded by the skill's .gitignore" in refused.stderr
+    found = gateway("search", "demo", "zebrafish", "--format", "json")
+    assert found.returncode == 0, found.stderr
+    assert "secrets" not in found.stdout
+    assert "api.md" in gateway("search", "demo", "Endpoints").stdout
+
+
 def test_sources_pattern_does_not_backtrack(demo: Path, project: Path, home: Path) -> None:
     """``a*a*…b`` (40 stars) against a long name: exponential for a backtracking regex (25
     characters took 29 s), immediate here. The subprocess's timeout turns a regression into

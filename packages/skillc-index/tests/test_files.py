@@ -225,6 +225,55 @@ def test_a_link_out_in_a_folder_no_walk_enters_or_git_ignores_is_no_escape(
     assert walk_skill(root).escapes == ()
 
 
+def test_what_the_skills_gitignore_excludes_is_no_file_of_it(tmp_path: Path) -> None:
+    """``skc package`` left out what a skill's ``.gitignore`` files exclude, yet ``sources``
+    listed it, ``open`` served it, ``search`` indexed it and lint called a link to it
+    bundled: the walk every reader shares leaves it out of ``files`` (``ignored`` lists it;
+    ``every`` is the folder as an import copies it), and of ``dirs``. SKILL.md is never
+    excluded; a nested ``.gitignore`` applies below its folder; a link to an excluded file
+    is excluded too."""
+    root = make(
+        tmp_path / "skill",
+        {
+            "SKILL.md": "x",
+            "secrets.txt": "k",
+            "out/build.log": "l",
+            "docs/a.md": "a",
+            "docs/draft.md": "d",
+            "keep.md": "k",
+        },
+    )
+    (root / ".gitignore").write_text("out/\nsecrets.txt\nSKILL.md\n")
+    (root / "docs" / ".gitignore").write_text("draft.md\n")
+    (root / "creds.txt").symlink_to("secrets.txt")
+    dirs: list[str] = []
+    found = walk_skill(root, dirs=dirs)
+    assert found.files == ("SKILL.md", "docs/a.md", "keep.md")
+    assert found.ignored == ("creds.txt", "docs/draft.md", "out/build.log", "secrets.txt")
+    assert found.every == tuple(sorted((*found.files, *found.ignored)))
+    assert dirs == ["docs"]
+    assert source_hash(root) == source_hash(root, found.files)
+    # over their bounds, what they exclude is unknown: nothing is left out
+    (root / ".gitignore").write_text("x\n" * 1001)
+    assert walk_skill(root).files == found.every
+
+
+def test_open_in_root_serves_no_file_the_gitignore_excludes(tmp_path: Path) -> None:
+    """A reader serving a skill's files (``hidden=False``: ``open``, MCP resources) refuses
+    what the skill's ``.gitignore`` files exclude as it refuses a hidden file (E021), by the
+    path given or where a symlink leads; the build's own reads are not refused."""
+    root = make(tmp_path / "skill", {"SKILL.md": "x", "secrets.txt": "k", "out/b.log": "l"})
+    (root / ".gitignore").write_text("out/\nsecrets.txt\nSKILL.md\n")
+    (root / "creds.txt").symlink_to("secrets.txt")
+    for rel in ("secrets.txt", "out/b.log", "creds.txt", "./out/../secrets.txt"):
+        with pytest.raises(SkillFileNotFound, match=r"excluded by the skill's \.gitignore"):
+            open_in_root(root, rel, hidden=False)
+        with open_in_root(root, rel) as handle:
+            assert handle.read() in (b"k", b"l")
+    with open_in_root(root, "SKILL.md", hidden=False) as handle:
+        assert handle.read() == b"x"
+
+
 def test_inner_symlinks_are_followed(tmp_path: Path) -> None:
     root = make(tmp_path / "skill", {"SKILL.md": "x", "docs/a.md": "a"})
     (root / "alias.md").symlink_to("docs/a.md")

@@ -127,8 +127,8 @@ def show_section(
     never more than ``ATTEMPTS`` times in all. Raises E002 (the skill cannot be indexed, or
     its file kept changing), E003 (a colliding index), E012 (``file`` outside the skill),
     E021 (``file`` does not exist or is not a regular file; a hidden ``file``, one with a
-    dot-file or dot-folder component or a symlink to one, unless ``hidden``: hidden files
-    are never indexed),
+    dot-file or dot-folder component or a symlink to one, or one the skill's ``.gitignore``
+    files exclude, unless ``hidden``: neither is ever indexed),
     E020 with up to five suggestions (no heading matches; fewer than ``nth``: how many do).
     The section's file is read only
     if it is a regular file inside the skill (opened component by component, never a FIFO).
@@ -149,8 +149,8 @@ def show_section(
         index = ensure_index(skill, tokenizer_setting, damaged=damaged)
         damaged = None
         if file is not None:
-            try:  # the check open makes: a regular file (not `SKILL.md/`, a folder, a FIFO)
-                open_in_root(skill.source, file).close()
+            try:  # open's check: a regular file (not `SKILL.md/`, a FIFO), not .gitignored
+                open_in_root(skill.source, file, hidden=hidden).close()
             except OSError as exc:
                 raise UnreadableFile(file, exc.strerror or str(exc)) from exc
         try:

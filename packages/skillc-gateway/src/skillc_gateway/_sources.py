@@ -10,6 +10,7 @@ shows them all.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ from skillc_index.files import hidden_refusal
 
 if TYPE_CHECKING:
     from skillc_gateway.shapes import TreeNode, TreeRoot
+    from skillc_index.diagnostics import SkillFileNotFound
 
 DEFAULT_LIMIT = 100
 #: The most levels shown, whatever ``depth`` says: a folder this deep is collapsed with its
@@ -184,11 +186,13 @@ def source_tree(
     limit: int | None = DEFAULT_LIMIT,
     pattern: str | None = None,
 ) -> SourceTree:
-    """The skill's files as a tree (hidden files and folders are not sources).
+    """The skill's files as a tree (hidden files and folders are not sources, nor what the
+    skill's ``.gitignore`` files exclude: :func:`~skillc_index.files.walk_skill`).
 
     ``directory`` scopes the tree to a subfolder (E012 outside the skill, E022 if it is not a
-    folder, E021 if it is hidden or leads to a hidden folder, as ``open`` refuses a hidden
-    file: :func:`~skillc_index.files.hidden_refusal`); ``depth`` counts from there.
+    folder, E021 if it is hidden or leads to a hidden folder, or the skill's ``.gitignore``
+    files exclude it, as ``open`` refuses such a file: :func:`~skillc_index.files.
+    hidden_refusal`, :func:`~skillc_index.glob.ignored_refusal`); ``depth`` counts from there.
     ``pattern`` is a gitignore-style glob (``*.md``, ``references/**``) matched against paths
     relative to the skill root; folders are shown when they hold a matching file. ``limit`` 0
     or None: every entry.
@@ -201,7 +205,12 @@ def source_tree(
         if not target.is_dir():
             raise SkillDirectoryNotFound(directory)
         base = target.relative_to(skill.source.resolve()).as_posix()
-        refused = hidden_refusal(directory, base)
+        refused: SkillFileNotFound | None = hidden_refusal(directory, base)
+        if refused is None and base != ".":  # nor one the skill's .gitignore files exclude
+            from skillc_index.glob import ignored_refusal
+
+            real = os.path.realpath(skill.source)
+            refused = ignored_refusal(skill.source, real, directory, base, folder=True)
         if refused is not None:
             raise refused
         if base == ".":

@@ -336,6 +336,14 @@ class HiddenPath(SkillFileNotFound):
             super().__init__(path, f"'{path}' leads to a hidden file ('{target}')")
 
 
+class IgnoredPath(SkillFileNotFound):
+    """E021 for a path the skill's ``.gitignore`` file ``by`` excludes, or that leads to one:
+    no part of the skill (not listed, indexed, packaged), served only as a hidden file is."""
+
+    def __init__(self, path: str, by: str) -> None:
+        super().__init__(path, f"'{path}' is excluded by the skill's {by} (no part of the skill)")
+
+
 class FileIsAFolder(NotARegularFile):
     """E021 for a folder given where a file is read (``open``): the hint names the command
     that lists a folder."""

@@ -15,7 +15,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from skillc_index.diagnostics import (
     HiddenPath,
@@ -33,6 +33,9 @@ from skillc_index.text import (  # the encoding helpers: in text since 2026-12, 
     encoding_problem,
     other_bom,
 )
+
+if TYPE_CHECKING:
+    from skillc_index.glob import IgnoreRules
 
 __all__ = [
     "CHUNK",
@@ -87,6 +90,13 @@ class SkillFiles(Record):
     skipped: tuple[str, ...] = ()
     """Relative paths of the folders the user may not list or search (mode 000, or 600),
     skipped with all they hold, sorted bytewise (:func:`skipped_notices` warns of them)."""
+    ignored: tuple[str, ...] = ()
+    """The files the skill's ``.gitignore`` files exclude (no part of it), sorted bytewise."""
+
+    @property
+    def every(self) -> tuple[str, ...]:
+        """``files`` and ``ignored``, sorted bytewise: the folder as an import copies it."""
+        return tuple(sorted((*self.files, *self.ignored), key=fs_bytes))
 
 
 def fs_bytes(path: str) -> bytes:
@@ -197,28 +207,34 @@ def walk_skill(
     real_root: str | None = None,
     dirs: list[str] | None = None,
     every_folder: bool = False,
+    rules: list[IgnoreRules] | None = None,
 ) -> SkillFiles:
     """The regular files under ``root``, skipping every name that starts with ``.``.
 
     Hidden files and folders (``.git``, ``.skillc-meta``, ``.github``...) are skipped at any
     depth, and so is a symlink that leads to one; so are the folders no walk enters
     (:data:`~skillc_index.walk.SKIPPED_FOLDERS`: ``venv``, ``node_modules``,
-    ``__pycache__``...). A symlink whose target is inside the root counts as what it points
-    to (a file, or a folder that is walked); one whose target is outside is reported in
-    ``escapes`` and never followed (even when that target does not exist: it still points
-    out of the skill), unless the skill's ``.gitignore`` files exclude it
-    (:func:`~skillc_index.glob.committed_links`: git commits it not, nor does ``skc package``
-    pack it); a broken one pointing inside is skipped. A
+    ``__pycache__``...). What the skill's ``.gitignore`` files exclude is no part of the
+    skill: it is in ``ignored``, not ``files`` (:func:`~skillc_index.glob.left_out`, the rules
+    ``skc package`` reads; read only when the walk met a ``.gitignore``). A symlink whose
+    target is inside the root counts as what it points to (a file, or a folder that is
+    walked); one whose target is outside is reported in ``escapes`` and never followed (even
+    when that target does not exist: it still points out of the skill), unless the
+    ``.gitignore`` files exclude it (git commits it not, nor does ``skc package`` pack it); a
+    broken one pointing inside is skipped. A
     folder symlink that leads back to a folder already on the current walk path (a cycle) is
     not entered again. Other entries (sockets, FIFOs, devices) are ignored. A folder the user
     may not list or search (mode 000, or 600: its files cannot be opened) is skipped and
     reported in ``skipped`` (the root is not: its SKILL.md cannot be read). ``folders``, when
     given, gets the real path of each folder listed (the root first): what a watcher of the
     skill watches. ``dirs``, when given, gets the relative path of each folder listed but
-    the root (one empty or holding hidden files only too: the skill's directories as it is
-    served), in walk order. ``real_root``: the root's real path (``os.path.realpath(root)``)
-    when the caller has it already (resolved once for many calls on one skill); resolved here
-    otherwise. ``every_folder``: the folders of ``SKIPPED_FOLDERS`` are walked too (not the
+    the root and those the ``.gitignore`` files exclude (one empty or holding hidden files
+    only too: the skill's directories as it is served), in walk order. ``rules``, when given,
+    gets the :class:`~skillc_index.glob.IgnoreRules` of the ``.gitignore`` files the walk
+    read (none when it met none, or they are over their bounds), which an import reads
+    once. ``real_root``: the root's real path (``os.path.realpath(root)``) when the caller
+    has it already (resolved once for many calls on one skill); resolved here otherwise.
+    ``every_folder``: the folders of ``SKIPPED_FOLDERS`` are walked too (not the
     hidden ones), as skillc 0.1 walked a skill: the files an import of 0.1 copied, which
     its record's source hash covers (:func:`~skillc_index.build.store.plan_import`).
     """
@@ -228,6 +244,8 @@ def walk_skill(
     files: list[str] = []
     escapes: list[str] = []
     skipped: list[str] = []
+    holders: list[str] = []  # the folders a .gitignore is in (rare)
+    links: set[str] = set()  # the symlinks followed, when a .gitignore is
     # (real folder path, relative prefix, real paths of the folders on the walk path to it)
     stack: list[tuple[str, str, frozenset[str]]] = [(root_real, "", frozenset((root_real,)))]
     while stack:
@@ -251,6 +269,8 @@ def walk_skill(
             for entry in entries:
                 name = entry.name
                 if name.startswith("."):
+                    if name == ".gitignore":
+                        holders.append(prefix)
                     continue
                 rel = prefix + name
                 try:
@@ -272,18 +292,21 @@ def walk_skill(
                     mode = entry.stat().st_mode  # follows the symlink, known to stay inside
                 except OSError:  # broken symlink, symlink loop, vanished entry
                     continue
+                links.add(rel)
                 if stat.S_ISREG(mode):
                     files.append(rel)
                 elif stat.S_ISDIR(mode) and target not in ancestors:
                     stack.append((target, rel + "/", ancestors | {target}))
-    if escapes:  # rare: the .gitignore files are read only then
-        from skillc_index.glob import committed_links
+    ignored: list[str] = []
+    if holders:  # rare: the .gitignore files are read only then
+        from skillc_index.glob import left_out
 
-        escapes = committed_links(root, root_real, escapes)
+        ignored = left_out(root, root_real, (files, escapes, dirs), holders, links, rules)
     files.sort(key=fs_bytes)
     escapes.sort(key=fs_bytes)
     skipped.sort(key=fs_bytes)
-    return SkillFiles(tuple(files), tuple(escapes), tuple(skipped))
+    ignored.sort(key=fs_bytes)
+    return SkillFiles(tuple(files), tuple(escapes), tuple(skipped), tuple(ignored))
 
 
 def skipped_notices(root: Path, skipped: Iterable[str], outcome: str) -> tuple[Notice, ...]:
@@ -471,8 +494,9 @@ def open_in_root(
     if it was swapped in a moment ago, and only a regular file is ever opened: a folder,
     FIFO, socket or device is E021 (:class:`NotARegularFile`), without blocking. Symlinks
     that stay inside the root are followed. ``hidden=False`` refuses a path with a hidden
-    component (:class:`HiddenPath`, E021). No such file, a NUL byte, a name too long or too
-    many symlinks: ``missing`` (E021). A name typed composed (NFC) for an entry written
+    component (:class:`HiddenPath`, E021), and one the skill's ``.gitignore`` files exclude
+    (:func:`~skillc_index.glob.ignored_refusal`). No such file, a NUL byte, a name too long
+    or too many symlinks: ``missing`` (E021). A name typed composed (NFC) for an entry written
     decomposed (a file copied from a Mac) opens that entry, when it is the only one
     (:func:`entry_named`). A file or folder that cannot be opened (no permission:
     mode 000) is :class:`UnreadableFile` (E999) naming ``rel``, never a bare ``OSError``.
@@ -539,6 +563,11 @@ def open_in_root(
                 real = "/".join([*names, name])
                 if not hidden and (refused := hidden_refusal(rel, real)) is not None:
                     raise refused
+                if not hidden:  # nor what the skill's .gitignore files exclude
+                    from skillc_index.glob import ignored_refusal
+
+                    if (ignored := ignored_refusal(root, root_real, rel, real)) is not None:
+                        raise ignored
                 return os.fdopen(regular_fd(name, folders[-1], rel), "rb")
             except OSError as exc:
                 swapped = exc.errno in (errno.ELOOP, errno.EMLINK, errno.EINVAL)
@@ -587,7 +616,7 @@ def read_in_root(
     :func:`open_in_root`'s walk, which says why. 2,289 ``SKILL.md`` in 0.03 s of CPU instead
     of 0.11 s (bench/RESULTS.md, "SKILL.md read without a file object")."""
     plain = rel not in ("", ".", "..") and "/" not in rel and "\0" not in rel
-    if plain and (hidden or not rel.startswith(".")):
+    if plain and hidden:  # else the walk's checks (hidden, the skill's .gitignore files)
         try:
             fd = regular_fd(f"{real_root or os.path.realpath(root)}/{rel}", None, rel)
         except OSError:

@@ -1,6 +1,7 @@
 """Gitignore-style globs, matched without backtracking: one pattern (:class:`Glob`, what
 ``sources --pattern`` keeps) and the lines of a skill's ``.gitignore`` files
-(:class:`IgnoreRules`, what ``skc package`` leaves out).
+(:class:`IgnoreRules`, what ``skc package`` leaves out, and every reader of a skill's files
+with it: :func:`left_out`).
 
 A regular expression made from a glob (what ``pathspec`` builds) backtracks: ``a*a*a*…b``
 against a long name takes time exponential in the number of stars, and one call blocks the
@@ -35,13 +36,16 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from skillc_index.diagnostics import IgnoredPath
+
 __all__ = [
     "Glob",
     "IgnoreRules",
     "IgnoreTooLarge",
-    "committed_links",
     "ignore_files",
     "ignore_lines",
+    "ignored_refusal",
+    "left_out",
 ]
 
 #: The most bytes of one ``.gitignore`` file read.
@@ -283,18 +287,19 @@ class IgnoreRules:
                     return None if negated else base + IGNORE_FILE
         return None
 
-    def excluded(self, rel: str) -> tuple[str, str] | None:
-        """Whether the file ``rel`` is excluded: (the path excluded, ``rel`` or the first of its
-        folders excluded with a trailing ``/``; the ``.gitignore`` excluding it), or None."""
+    def excluded(self, rel: str, *, folder: bool = False) -> tuple[str, str] | None:
+        """Whether the file ``rel`` (the folder, with ``folder``) is excluded: (the path
+        excluded, ``rel`` or the first of its folders excluded, a folder with a trailing
+        ``/``; the ``.gitignore`` excluding it), or None."""
         at = -1
         while (at := rel.find("/", at + 1)) >= 0:
-            folder = rel[:at]
-            if folder not in self._folders:
-                self._folders[folder] = self._verdict(folder, True)
-            if (by := self._folders[folder]) is not None:
-                return folder + "/", by
-        by = self._verdict(rel, False)
-        return None if by is None else (rel, by)
+            above = rel[:at]
+            if above not in self._folders:
+                self._folders[above] = self._verdict(above, True)
+            if (by := self._folders[above]) is not None:
+                return above + "/", by
+        by = self._verdict(rel, folder)
+        return None if by is None else (rel + "/" if folder else rel, by)
 
     def excluded_link(self, real_root: str, rel: str) -> tuple[str, str, str] | None:
         """Whether the file ``rel`` of the skill at ``real_root`` is reached through a symlink
@@ -364,15 +369,74 @@ def ignore_files(real_root: str, folders: Iterable[str]) -> Iterator[tuple[str, 
             yield rel, stat.S_ISLNK(mode)
 
 
-def committed_links(root: Path, real_root: str, links: list[str]) -> list[str]:
-    """Of ``links`` (relative paths of symlinks of the skill at ``root``), those its
-    ``.gitignore`` files do not exclude (:meth:`IgnoreRules.excluded`, as git matches a
-    symlink: a file), which git commits and ``skc package`` packs; all of them when the
-    files are over their bounds (what they exclude is unknown). Only the ``.gitignore`` files
-    of the folders holding them are read."""
-    folders = sorted({folder for rel in links for folder in parent_folders(rel)})
+def left_out(
+    root: Path,
+    real_root: str,
+    found: tuple[list[str], list[str], list[str] | None],
+    holders: Iterable[str],
+    links: set[str],
+    into: list[IgnoreRules] | None = None,
+) -> list[str]:
+    """What the ``.gitignore`` files of the skill at ``root`` exclude, taken out of
+    :func:`~skillc_index.files.walk_skill`'s lists (``found``: its files, its links out of
+    the skill, its folders when asked for) in place, and the files taken out returned: no
+    part of the skill (never ``SKILL.md``; git commits none of them, ``skc package`` packs
+    none). A file reached through a symlink (``links``: those the walk followed) to what
+    they exclude is one (:meth:`IgnoreRules.excluded_link`). Only the files of ``holders``
+    (the folders a ``.gitignore`` was seen in, ``""`` or ``"sub/"``) are read, and their
+    rules appended to ``into`` when given; over their bounds (:class:`IgnoreTooLarge`), what
+    they exclude is unknown: nothing is taken out."""
+    from skillc_index.layout import SKILL_FILE
+
+    files, escapes, dirs = found
+    try:
+        rules, _ = IgnoreRules.read(
+            root, sorted({held[:-1] for held in holders if held}), real_root=real_root
+        )
+    except IgnoreTooLarge:
+        return []
+    if into is not None:
+        into.append(rules)
+    gone: list[str] = []
+    kept: list[str] = []
+    for rel in files:
+        linked = bool(links) and (rel in links or not links.isdisjoint(parent_folders(rel)))
+        if rel != SKILL_FILE and (
+            rules.excluded(rel) or (linked and rules.excluded_link(real_root, rel))
+        ):
+            gone.append(rel)
+        else:
+            kept.append(rel)
+    files[:] = kept
+    escapes[:] = [rel for rel in escapes if rules.excluded(rel) is None]
+    if dirs is not None:
+        dirs[:] = [rel for rel in dirs if rules.excluded(rel, folder=True) is None]
+    return gone
+
+
+def ignored_refusal(
+    root: Path, real_root: str, rel: str, real: str, *, folder: bool = False
+) -> IgnoredPath | None:
+    """The E021 a reader serving the files of the skill at ``root`` raises for ``rel`` (the
+    path as given; a folder's with ``folder``) leading to ``real`` (below the root, symlinks
+    followed) when its ``.gitignore`` files exclude either, as :func:`left_out` takes them
+    out of its files; None otherwise (``SKILL.md``, or files over their bounds: what they
+    exclude is unknown). Only the ``.gitignore`` files on the two paths are looked for."""
+    import posixpath
+
+    from skillc_index.diagnostics import IgnoredPath
+    from skillc_index.layout import SKILL_FILE
+
+    given = posixpath.normpath(rel)
+    paths = [path for path in {given, real} if path != ".." and not path.startswith("../")]
+    if given == SKILL_FILE:
+        return None
+    folders = sorted({folder for path in paths for folder in parent_folders(path)})
     try:
         rules, _ = IgnoreRules.read(root, folders, real_root=real_root)
     except IgnoreTooLarge:
-        return links
-    return [rel for rel in links if rules.excluded(rel) is None]
+        return None
+    for path in sorted(paths):
+        if (excluded := rules.excluded(path, folder=folder)) is not None:
+            return IgnoredPath(rel, excluded[1])
+    return None

@@ -76,6 +76,7 @@ if TYPE_CHECKING:
 
     from skillc_index.build.project import FieldChange, Projection
     from skillc_index.build.shapes import BuildShape
+    from skillc_index.glob import IgnoreRules
     from skillc_index.index.schema import FileStat
     from skillc_index.markdown.frontmatter import Frontmatter
 
@@ -235,7 +236,7 @@ class _Origin(NamedTuple):
 
     files: SkillFiles
     digest: str
-    """Its source hash (of ``files``)."""
+    """Its source hash (of ``files.every``, as the import record's)."""
     record: ImportRecord
     """The store copy's import record."""
     view: GitView
@@ -263,13 +264,13 @@ def _from_origin(
             origin = import_origin(resolved.source, resolved.scope, layout, record=record)
         if origin is not None and record is not None:
             dirs: list[str] = []
-            files, view = origin_view(
-                origin, walk_skill(origin, dirs=dirs), dirs, layout.display(origin)
-            )
-            known = _Origin(files, source_hash(origin, files.files), record, view)
+            rules: list[IgnoreRules] = []  # the walk's, read once (its .gitignore files)
+            found = walk_skill(origin, dirs=dirs, rules=rules)
+            files, view = origin_view(origin, found, dirs, layout.display(origin), rules)
+            known = _Origin(files, source_hash(origin, files.every), record, view)
             if (
                 known.digest == record.source_hash
-                and same_for_git(resolved.source, files.files, view)
+                and same_for_git(resolved.source, files.every, view)
                 and record.origin == ImportRecord.recorded(origin, resolved.scope, layout)
             ):  # its .gitignore files and the links to what they exclude too
                 origin = None
@@ -332,7 +333,8 @@ def _build_skill(
     _check_source(resolved.source, os.fspath(skill), layout)
     config = load_config(layout) if config is None else config
     dirs: list[str] = []
-    files = walk_skill(resolved.source, dirs=dirs) if known is None else known.files
+    rules: list[IgnoreRules] = []
+    files = walk_skill(resolved.source, dirs=dirs, rules=rules) if known is None else known.files
     if files.escapes:
         raise PathEscapesRoot(files.escapes[0])
     stats = _refuse_too_large(resolved.name, resolved.source, files)
@@ -341,7 +343,7 @@ def _build_skill(
     plan: ImportPlan | None = None
     if not in_a_store(resolved.source, layout):
         files, view = (  # E070 for .gitignore files over their bounds, as package refuses them
-            origin_view(resolved.source, files, dirs, layout.display(resolved.source))
+            origin_view(resolved.source, files, dirs, layout.display(resolved.source), rules)
             if known is None
             else (files, known.view)
         )

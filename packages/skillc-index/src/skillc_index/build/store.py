@@ -2,7 +2,9 @@
 
 ``skc build ./somewhere/my-skill`` copies the folder to ``<store>/my-skill`` (the project store
 inside a project, else the global store; the global store with ``--global``) and builds that
-copy. The copy holds the skill's files as :func:`~skillc_index.files.walk_skill` sees them:
+copy. The copy holds the skill's files as :func:`~skillc_index.files.walk_skill` sees them,
+what its ``.gitignore`` files exclude too (:attr:`~skillc_index.files.SkillFiles.every`,
+which the record's source hash covers; no reader of the copy serves it either):
 hidden names are left out and symlinks (which stay inside the skill) become regular files,
 but for one leading to what the skill's ``.gitignore`` files exclude, which stays a relative
 symlink. The skill's own ``.gitignore`` files come too: in the copy, which the project's git
@@ -53,7 +55,7 @@ from skillc_index.layout import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from skillc_index.glob import IgnoreRules
 
@@ -175,15 +177,16 @@ def git_view(root: Path, files: Iterable[str], folders: Iterable[str]) -> GitVie
 
 
 def _view_and_rules(
-    root: Path, files: Iterable[str], folders: Iterable[str]
+    root: Path, files: Iterable[str], folders: Iterable[str], read: Sequence[IgnoreRules] = ()
 ) -> tuple[GitView, IgnoreRules]:
-    """:func:`git_view`, with the rules of the ``.gitignore`` files it read."""
+    """:func:`git_view`, with the rules of the ``.gitignore`` files it read (``read``'s, when
+    the walk read them already)."""
     from skillc_index.glob import IgnoreRules, ignore_files
 
     real = os.path.realpath(root)
     looked = tuple(folders)
     ignores = file_digests(root, [rel for rel, link in ignore_files(real, looked) if not link])
-    rules, _ = IgnoreRules.read(root, looked, real_root=real)
+    rules = read[0] if read else IgnoreRules.read(root, looked, real_root=real)[0]
     links: dict[str, str] = {}
     executable: set[str] = set()
     for rel in files:
@@ -212,27 +215,36 @@ def same_for_git(copy: Path, files: Iterable[str], origin: GitView) -> bool:
 
 
 def origin_view(
-    origin: Path, found: SkillFiles, folders: Iterable[str], shown: str
+    origin: Path,
+    found: SkillFiles,
+    folders: Iterable[str],
+    shown: str,
+    rules: Sequence[IgnoreRules] = (),
 ) -> tuple[SkillFiles, GitView]:
     """The files (``found``, :func:`walk_skill`'s) and :func:`git_view` of a folder to import
     (``shown`` as the error names it), without what git ignores there by rules its store
     copy would not carry (:func:`_ignored_outside`). :class:`~skillc_index.command_errors.
     ImportRefused` (E070) when its ``.gitignore`` files are over their bounds, as ``skc
     package`` refuses it: a link to what they exclude would be copied as the content, which
-    git then commits."""
+    git then commits. ``rules``: those the walk read (``walk_skill(rules=...)``), not read
+    again."""
     from skillc_index.glob import IgnoreTooLarge
 
     try:
-        view, rules = _view_and_rules(origin, found.files, folders)
+        view, read = _view_and_rules(origin, found.every, folders, rules)
     except IgnoreTooLarge as exc:
         raise ImportRefused(shown, str(exc)) from None
-    left = _ignored_outside(origin, (*found.files, *view.ignores), rules)
+    left = _ignored_outside(origin, (*found.every, *view.ignores), read)
     if not left:
         return found, view
     ignores = {rel: digest for rel, digest in view.ignores.items() if rel not in left}
     files = tuple(rel for rel in found.files if rel not in left)
     executable = view.executable - left
-    return found._replace(files=files), view._replace(ignores=ignores, executable=executable)
+    ignored = tuple(rel for rel in found.ignored if rel not in left)
+    return (
+        found._replace(files=files, ignored=ignored),
+        view._replace(ignores=ignores, executable=executable),
+    )
 
 
 def _ignored_outside(origin: Path, paths: Iterable[str], rules: IgnoreRules) -> set[str]:
@@ -342,18 +354,18 @@ def plan_import(
         and not destination.is_symlink()
         and (destination / SKILL_FILE).is_file()
     ):
-        held = walk_skill(destination).files
+        held = walk_skill(destination).every
         current = source_hash(destination, held)
         record = ImportRecord.read(destination) if record is None else record
         ours = record is not None and record.folder(destination) == origin
         if ours and record and record.source_hash != current:
             # skillc 0.1's import copied (and hashed) venv/, node_modules/, __pycache__/: they
             # are its own, and its copy is replaced, never "unchanged" (an import leaves them out)
-            every = walk_skill(destination, every_folder=True).files
+            every = walk_skill(destination, every_folder=True).every
             if every != held and source_hash(destination, every) == record.source_hash:
                 held, current = every, record.source_hash
-        if current == (origin_hash or source_hash(origin, files.files)) and same_for_git(
-            destination, files.files, view
+        if current == (origin_hash or source_hash(origin, files.every)) and same_for_git(
+            destination, files.every, view
         ):
             kept = ours and record == ImportRecord(recorded, current)
             return ImportPlan(
@@ -394,7 +406,7 @@ def perform_import(plan: ImportPlan) -> Path | None:
             staging = staging_dir(store, f"{name}.import")
             made = {staging}
             links = plan.view.links
-            for rel in (*(rel for rel in plan.files.files if rel not in links), *links):
+            for rel in (*(rel for rel in plan.files.every if rel not in links), *links):
                 if any(folder in links for folder in parent_folders(rel)):
                     continue  # below a link kept: what it leads to is copied on its own path
                 target = staging / rel
@@ -410,7 +422,7 @@ def perform_import(plan: ImportPlan) -> Path | None:
                 if target.parent not in made:  # a folder of hidden files only, this one among them
                     target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(plan.origin / rel, target)
-            record = ImportRecord(plan.recorded, source_hash(staging, plan.files.files))
+            record = ImportRecord(plan.recorded, source_hash(staging, plan.files.every))
             (staging / IMPORT_RECORD).write_bytes(record.to_bytes())
             if plan.keep_previous and (plan.destination.exists() or plan.destination.is_symlink()):
                 backup = move_aside(plan.destination)

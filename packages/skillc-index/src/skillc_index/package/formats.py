@@ -1,5 +1,18 @@
 """The files of each format of ``skc package`` (:func:`skillc_index.package.make.package_skills`):
-an upload's zip, a discovery index and its artifacts, a plugin's folder (and marketplace)."""
+an upload's zip, a discovery index and its artifacts, a plugin's folder (and marketplace).
+
+- ``upload``: ``<name>.zip`` for claude.ai and the Skills API, the skill's folder at the top
+  (as Anthropic's ``package_skill.py`` lays it out); standard fields only; a name with a
+  reserved word or a tag, or an archive over 30 MB, is refused (E070).
+- ``well-known``: ``.well-known/agent-skills/index.json`` as the Agent Skills Discovery RFC
+  v0.2.0 defines it, with each skill's artifact beside it: ``<name>/SKILL.md`` (``skill-md``)
+  for a skill that is SKILL.md alone, else ``<name>.zip`` (``archive``, files at the root);
+  each entry's ``digest`` is ``sha256:`` of the artifact's bytes.
+- ``plugin``: an Agent Plugins 1.0 plugin folder: ``plugin.json`` (its closed field set) and
+  ``skills/<name>/``.
+- ``claude-plugin``: a Claude Code plugin (``.claude-plugin/plugin.json``, ``skills/<name>/``,
+  the frontmatter as written) and a marketplace (``.claude-plugin/marketplace.json``) listing it.
+"""
 
 from __future__ import annotations
 

@@ -3,19 +3,8 @@
 A package holds a skill's source files (not the stub: who receives it has no skillc), its
 SKILL.md's frontmatter projected onto the format's dialect (:mod:`skillc_index.build.project`,
 :data:`skillc_index.dialect.PACKAGE_DIALECTS`), each change reported (a key written twice is
-written once, with its last value; a UTF-8 BOM is dropped):
-
-- ``upload``: ``<name>.zip`` for claude.ai and the Skills API, the skill's folder at the top
-  (as Anthropic's ``package_skill.py`` lays it out); standard fields only; a name with a
-  reserved word or a tag, or an archive over 30 MB, is refused (E070).
-- ``well-known``: ``.well-known/agent-skills/index.json`` as the Agent Skills Discovery RFC
-  v0.2.0 defines it, with each skill's artifact beside it: ``<name>/SKILL.md`` (``skill-md``)
-  for a skill that is SKILL.md alone, else ``<name>.zip`` (``archive``, files at the root);
-  each entry's ``digest`` is ``sha256:`` of the artifact's bytes.
-- ``plugin``: an Agent Plugins 1.0 plugin folder: ``plugin.json`` (its closed field set) and
-  ``skills/<name>/``.
-- ``claude-plugin``: a Claude Code plugin (``.claude-plugin/plugin.json``, ``skills/<name>/``,
-  the frontmatter as written) and a marketplace (``.claude-plugin/marketplace.json``) listing it.
+written once, with its last value; a UTF-8 BOM is dropped), in each format's files
+(:mod:`skillc_index.package.formats`).
 
 Same input, same bytes: archives by :func:`~skillc_index.package.archive.zip_blob`, JSON with a
 fixed layout, nothing dated (a file holding them already is left as it is, inode and mtime).
@@ -173,7 +162,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     ignored: dict[str, tuple[str, ...]] = {}
     total, real_root, skill_md = 0, os.path.realpath(source), b""
     pointers: list[str] = []  # Git LFS pointers: a checkout without `git lfs pull`
-    for rel in found.files:
+    for rel in found.every:  # what the .gitignore files exclude too: each one reported
         if _skipped(rel):  # never packaged, so its name cannot make an entry unsafe
             continue
         if excluded := rules.excluded(rel) or rules.excluded_link(real_root, rel):
