@@ -670,6 +670,25 @@ def test_skl301_names_the_file_composed_otherwise(skill: Writer, found: Found) -
     ]
 
 
+def test_skl301_a_link_to_what_the_gitignore_excludes_is_not_bundled(
+    skill: Writer, found: Found
+) -> None:
+    """A link to a file (or folder) the skill's ``.gitignore`` excludes found the file on
+    disk and said nothing, though ``skc package`` never ships it: it is SKL301, saying why.
+    A hidden file is still looked up on disk (no finding)."""
+    folder = skill(
+        body="See [s](secrets.txt), [log](out/build.log), [out](out/) and [env](.env).\n",
+        files={"secrets.txt": "k\n", "out/build.log": "l\n", ".env": "E=1\n"},
+    )
+    (folder / ".gitignore").write_text("out/\nsecrets.txt\n", encoding="utf-8")
+    why = " (the skill's .gitignore excludes it: no part of the skill, never packaged)"
+    assert messages(found(folder, "SKL301")) == [
+        f"link target not found: 'secrets.txt'{why}",
+        f"link target not found: 'out/build.log'{why}",
+        f"link target not found: 'out/'{why}",
+    ]
+
+
 def test_link_findings_point_at_their_own_destination_as_written(
     skill: Writer, found: Found
 ) -> None:

@@ -1,12 +1,12 @@
 """What every rule reads: one skill folder, walked once, each Markdown file parsed once.
 
-RFC-0008:C-SCOPE: the files are those of :func:`skillc_index.walk_skill` (hidden files and
-folders skipped, as the compiler does) and the Markdown files are the ``.md`` ones among them.
-Links are classified once here (external, absolute, same-file anchor, a path in the skill, or a
-path escaping it) so the link rules and the orphan rule agree on what a link points to. A path
-escapes when it leaves the root through ``..`` or when it really resolves outside (a symlink on
-the way points out), judged by :func:`skillc_index.safe_join` as build and the gateway
-judge it (E012).
+RFC-0008:C-SCOPE: the files are those of :func:`skillc_index.walk_skill` (hidden ones and
+what the skill's ``.gitignore`` files exclude skipped, as the compiler skips them), the
+Markdown files the ``.md`` ones among them. Links are classified once here (external,
+absolute, same-file anchor, a path in the skill, or one escaping it) so the link rules and the
+orphan rule agree on what a link points to. A path escapes when it leaves the root through
+``..`` or really resolves outside (a symlink on the way points out), judged by
+:func:`skillc_index.safe_join` as build and the gateway judge it (E012).
 """
 
 from __future__ import annotations
@@ -91,8 +91,8 @@ NO_SUBSTITUTIONS = Substitutions()
 
 
 def slug(text: str) -> str:
-    """RFC-0008 SKL302 anchor normalization (GitHub-style, ASCII): lowercase, keep only
-    ``a-z``, ``0-9``, spaces and hyphens, spaces to hyphens, consecutive hyphens collapsed."""
+    """RFC-0008 SKL302 anchor normalization (GitHub-style): lowercase, only ``a-z0-9``,
+    spaces (to hyphens) and hyphens (runs collapsed)."""
     return _HYPHENS.sub("-", _NOT_SLUG.sub("", text.lower()).replace(" ", "-"))
 
 
@@ -117,9 +117,8 @@ class LinkRef:
     """The destination as the source writes it (``my%20guide.md``, what messages quote);
     the decoded target when the link's own text does not hold it (a reference-style link)."""
     column: int | None = None
-    """The column (1-based) where its destination is written on its line, its own (not the
-    text of ``[gone.md](gone.md)`` nor an earlier link's: ``_destination_index``); None when
-    it is not on that line (on the next line, a reference-style link's: not prose)."""
+    """The column (1-based) of its own destination on its line (``_destination_index``);
+    None when it is not on that line (a reference-style link's: not prose)."""
 
 
 @dataclass
@@ -127,8 +126,7 @@ class Known:
     """What a caller linting a skill again (the language server, at each keystroke) knows
     of it, unchanged since it was read: its files as :func:`~skillc_index.walk_skill` listed
     them, and the texts read of them by path (a Markdown file's as a parse reads it, whole
-    files only; any other's as :meth:`Skill.text` reads it). What the lint reads more is
-    added to ``texts``, for the next one."""
+    files only; any other's as :meth:`Skill.text` reads it; more added for the next one)."""
 
     listing: SkillFiles
     texts: dict[str, str | None]
@@ -138,13 +136,12 @@ class Skill:
     """A skill folder as the rules see it.
 
     ``files`` are every file in scope (relative POSIX paths, bytewise order); ``escapes`` the
-    symlinks of the skill pointing out of it (never read); ``docs`` maps each Markdown file to
-    its parsed :class:`~skillc_index.MarkdownDoc`, SKILL.md included; ``notices`` the
-    warnings of parsing them (a file over the parse limit, 1 MiB or 20,000 lines: its
-    headings and links after the limit are not checked); ``texts`` the text of each
-    Markdown file (what fixes edit), as far as a parse reads (:attr:`partial`). ``texts``
-    given to the constructor replace the files' own (fixes not written yet); ``known`` is
-    what the caller has of it already (:class:`Known`: not walked or read again).
+    symlinks pointing out of it (never read); ``docs`` maps each Markdown file to its parsed
+    :class:`~skillc_index.MarkdownDoc`, SKILL.md included; ``notices`` the warnings of
+    parsing them (a file over the parse limit, 1 MiB or 20,000 lines, checked up to it);
+    ``texts`` the text of each Markdown file (what fixes edit), as far as a parse reads
+    (:attr:`partial`); given to the constructor, they replace the files' own (fixes not
+    written yet). ``known``: what the caller has of it already (:class:`Known`).
     """
 
     def __init__(
@@ -165,28 +162,26 @@ class Skill:
         self.name = Path(real).name  # root.resolve().name
         self.compiled = compiled
         listing = known.listing if known is not None else walk_skill(root, real_root=real)
-        # skipped: the folders the walk could not list or search (notices names them)
+        # skipped: the folders the walk could not list or search; ignored: :meth:`excluded`
         self.files, self.escapes, self.skipped = listing.files, listing.escapes, listing.skipped
+        self.ignored = listing.ignored
         #: The texts read of files (:meth:`text`, :meth:`_read`), the caller's when known.
         self._read_texts: dict[str, str | None] = known.texts if known is not None else {}
-        # SKILL.md first (E012 before reading it, if it leads out), its text kept for the
-        # tool model; then every other Markdown file, each read and parsed once.
-        # Only regular files inside the root are opened (E012/E021, never a hang on a FIFO).
-        #: The text of each Markdown file (HTML anchors, suppression comments, code frames,
-        #: fixes); ``texts`` given replace the files' own (fixes not written yet).
+        # SKILL.md first (E012 if it leads out), its text kept for the tool model; then every
+        # other Markdown file, read and parsed once (regular files inside the root: E012/E021).
+        #: The text of each Markdown file (anchors, suppressions, fixes...), ``texts``' if given.
         given = texts or {}
         markdown = [rel for rel in self.files if rel.lower().endswith(".md") and rel != SKILL_FILE]
-        #: The Markdown files longer than a parse reads (``MARKDOWN_READ_LIMIT``, 4 MiB), whose
-        #: text is their start (:func:`~skillc_index.read_parsed`): each one's line count and
-        #: size in bytes (its stat). The rules see that start; no fix of them is applied.
+        #: The Markdown files longer than a parse reads (``MARKDOWN_READ_LIMIT``, 4 MiB): each
+        #: one's line count and size (its stat). The rules see its start; no fix is applied.
         self.partial: dict[str, tuple[int, int]] = {}
         self.texts: dict[str, str] = {
             rel: given[rel] if rel in given else self._read(rel) for rel in (SKILL_FILE, *markdown)
         }
         self.skill_md_text = self.texts[SKILL_FILE]
-        #: What the rules asked of the disk beyond :attr:`files` and :attr:`texts`: each
-        #: question (``(kind, argument)``, a :data:`PROBES` kind) with its answer, so a
-        #: cached result is reused only while every answer is still the same.
+        #: What the rules asked of the disk beyond :attr:`files` and :attr:`texts` (``(kind,
+        #: argument)``, a :data:`PROBES` kind) with its answer: a cached result is reused only
+        #: while every answer is still the same.
         self.probes: dict[tuple[str, str], object] = {}
         self._lines: dict[str, list[str]] = {}
         self._anchors: dict[str, frozenset[str]] = {}
@@ -330,9 +325,15 @@ class Skill:
         return frozenset(found)
 
     def exists(self, rel: str) -> bool:
-        """Whether a normalized relative path names a file or folder of the skill. Paths
-        outside the scope (a hidden file, say) are looked up on disk."""
-        return rel in self.folders or rel in self.files or bool(self._probe("exists", rel))
+        """Whether a normalized relative path names a file or folder of the skill (one out of
+        scope, a hidden file say, looked up on disk; never one :meth:`excluded`)."""
+        if rel in self.folders or rel in self.files:
+            return True
+        return not self.excluded(rel) and bool(self._probe("exists", rel))
+
+    def excluded(self, rel: str) -> bool:
+        """Whether a path is a file the skill's ``.gitignore`` excludes, or a folder of them."""
+        return rel in self.ignored or any(path.startswith(f"{rel}/") for path in self.ignored)
 
     def leaves(self, rel: str) -> bool:
         """Whether a normalized relative path without ``..`` still resolves outside the skill
@@ -454,10 +455,9 @@ class Skill:
         return tuple(refs)
 
     def sibling(self, rel: str) -> str | None:
-        """Where a path written relative to the skill root (``../other/SKILL.md``) lands in
-        the skill's collection, its parent folder (``other/SKILL.md``), when that is an
-        existing file or folder of another skill there (a folder holding ``SKILL.md``),
-        symlinks included; None when it is missing or lands anywhere else."""
+        """Where a path relative to the skill root (``../other/SKILL.md``) lands in its
+        collection (``other/SKILL.md``), when that is an existing file or folder of another
+        skill there (symlinks included); None when it is missing or lands elsewhere."""
         found: str | None = self._probe("sibling", rel)
         return found
 

@@ -82,8 +82,9 @@ MAX_KEPT_CHARS = 64 * 1024 * 1024
 #: report (VS Code's ``files.watcherExclude``: ``node_modules``) counts within that.
 MAX_LISTING_AGE = 5.0
 
-Stamp = tuple[tuple[str, ...], tuple[tuple[int, int] | None, ...], tuple[str, ...]]
-"""A skill's symlinks out, its files' sizes and times, and its files (:func:`_skill_stamp`)."""
+Stamp = tuple[tuple[str, ...], tuple[tuple[int, int] | None, ...], tuple[str, ...], tuple[str, ...]]
+"""A skill's symlinks out, its files' sizes and times, its files, and the files its
+``.gitignore`` files exclude (:func:`_skill_stamp`)."""
 
 
 def path_of(uri: str) -> Path | None:
@@ -327,7 +328,7 @@ class Session:
         from skillc_lint._skill import Known
 
         texts = self.overlay(root)
-        stamp = escapes, stats, files = self._listing(root)
+        stamp = escapes, stats, files, ignored = self._listing(root)
         self._files[root] = frozenset(files)
         now = dict(zip(files, stats, strict=True))
         read = {
@@ -335,7 +336,7 @@ class Session:
             for rel, (stat, text) in self._kept.get(root, (0, {}))[1].items()
             if now.get(rel) == stat
         }
-        known = Known(SkillFiles(files, escapes), read)
+        known = Known(SkillFiles(files, escapes, ignored=ignored), read)
         return (tuple(sorted(texts.items())), stamp, self.registry(root)), texts, known, now
 
     def _listing(self, root: Path) -> Stamp:
@@ -559,4 +560,4 @@ def _skill_stamp(root: Path) -> Stamp:
     listed = walk_skill(root)
     top = str(root)  # strings joined: a Path made for each of 50,000 files took 0.2 s
     paths = (os.path.join(top, rel) for rel in listed.files)  # noqa: PTH118
-    return listed.escapes, _stamps(paths), listed.files
+    return listed.escapes, _stamps(paths), listed.files, listed.ignored
