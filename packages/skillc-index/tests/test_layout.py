@@ -553,3 +553,29 @@ def test_a_removed_working_directory_is_e022(clean_env: dict[str, str], tmp_path
     assert done.stderr == (
         f"error[E022]: directory not found: '{gone}'\nhint: the working directory was removed\n"
     )
+
+
+def test_a_nested_projects_store_skill_has_that_projects_runtime(
+    layout: Layout, env: dict[str, str], write_skill: WriteSkill
+) -> None:
+    """A nested project's skill read from the outer project (its deployment, its store path)
+    was indexed and logged in the outer project's runtime of the same name; ``list`` said
+    the nested one's, and ``stats`` read each project's log for half its uses."""
+    from skillc_index import load_config
+    from skillc_index.accesslog.store import primary_log_finder
+    from skillc_index.build.skill import build_skill
+    from skillc_index.listing.skills import list_skills
+
+    write_skill(layout.store("project") / "x")
+    inner_root = layout.cwd / "packages" / "a"
+    inner = write_skill(inner_root / ".skillc" / "skills" / "x")
+    inner_layout = Layout.discover(inner_root, env)
+    build_skill("x", inner_layout, config=load_config(inner_layout, env={}))
+    runtime = inner_root / ".skillc" / "runtime" / "x"
+    for given in (str(inner), "packages/a/.claude/skills/x"):
+        resolved = resolve_skill(given, layout)
+        assert (resolved.source, resolved.runtime) == (inner, runtime)
+    assert resolve_skill("x", layout).runtime == layout.runtime_store("project") / "x"
+    listed = {entry.source_path: entry.runtime_path for entry in list_skills(layout).skills}
+    assert listed[inner] == runtime
+    assert primary_log_finder(layout)(str(inner)) == runtime / ".skillc-meta" / "logs.db"

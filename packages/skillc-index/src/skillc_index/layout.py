@@ -423,9 +423,11 @@ def runtime_for(
 ) -> tuple[Scope, Path, bool]:
     """Scope, runtime folder and store membership for a canonical source folder.
 
-    Project sources use the project runtime, global sources the global one; a source outside
-    both stores uses the project runtime when there is a project, else the global one.
-    ``force_global`` (``--global``) always picks the global runtime.
+    Project sources use the project runtime, global sources the global one; a skill of
+    another project's store (a nested project's, read from the outer one:
+    :func:`store_owner`) uses that project's runtime, as it does there (not in this layout's
+    stores); any other source uses the project runtime when there is a project, else the
+    global one. ``force_global`` (``--global``) always picks the global runtime.
     """
     in_project = (
         layout.project_root is not None and source.parent == layout.store("project").resolve()
@@ -438,9 +440,28 @@ def runtime_for(
     elif in_global:
         scope = "global"
     else:
+        owner = store_owner(source, layout)
+        if owner is not None:
+            return "project", owner / SKILLC_DIR / "runtime" / source.name, False
         scope = "project" if layout.project_root is not None else "global"
     in_store = in_project if scope == "project" else in_global
     return scope, layout.runtime_store(scope) / source.name, in_store
+
+
+def store_owner(source: Path, layout: Layout) -> Path | None:
+    """The root of the project whose store holds the canonical folder ``source``
+    (``<root>/.skillc/skills/<name>``) when that is not ``layout``'s project: a project
+    nested in it, or beside it. None for a folder in no project's store (the home's is the
+    global store: never a project, as :func:`find_project_root` walks)."""
+    store = source.parent
+    if store.name != "skills" or store.parent.name != SKILLC_DIR:
+        return None
+    root = store.parent.parent
+    if root == layout.project_root:
+        return None
+    from skillc_index.project import is_project_marker, may_hold_project
+
+    return root if may_hold_project(root, layout) and is_project_marker(store.parent) else None
 
 
 def _as_path(layout: Layout, path: Path) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from skillc_index.build.manifest import Manifest, read_manifest
 from skillc_index.diagnostics import Notice, SkillcError
-from skillc_index.layout import SKILL_FILE, Layout, Scope
+from skillc_index.layout import SKILL_FILE, Layout, Scope, runtime_for
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -317,12 +317,12 @@ def _runtime(
     built ``--global``, listed from another project: the global runtime its links lead to,
     not one of this project that was never made), else by RFC-0007:C-RESOLUTION (DECISIONS:
     a skill outside the stores has its runtime in the project's runtime, else the global
-    one)."""
+    one; a skill of another project's store, in that project's: :func:`runtime_for`)."""
     if builds:
         return builds[0]
     scope = stores.get(skill.source.parent)
-    if scope is None:
-        scope = "project" if layout.project_root is not None else "global"
+    if scope is None:  # another project's store skill: its runtime there (runtime_for)
+        return runtime_for(skill.source, layout)[1]
     return layout.runtime_store(scope) / skill.source.name
 
 
