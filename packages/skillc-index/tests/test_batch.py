@@ -155,6 +155,23 @@ def test_a_folder_of_skills_at_any_depth(
     assert stored == ["one", "three", "two"]
 
 
+def test_a_folder_holding_a_nested_project_builds_its_skills_there(
+    index: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """`skc build packages` imported every nested project's store skill into the outer store
+    (and deployed it in the outer agent folder)."""
+    inner = project / "packages" / "a"
+    write_skill(inner / ".skillc" / "skills" / "q")
+    result = index("build", "packages", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    [item] = json.loads(result.stdout)["results"]
+    assert (item["skill"], item["import"]) == ("q", None)
+    assert item["runtime_path"] == str(inner / ".skillc" / "runtime" / "q")
+    assert not any((project / ".skillc" / "skills").iterdir())
+    assert (inner / ".claude" / "skills" / "q").is_symlink()
+    assert not (project / ".claude").exists()
+
+
 def openai_shaped(write_skill: WriteSkill, repo: Path) -> list[Path]:
     """A repository shaped like openai/skills (its skills in dot-folders), with SKILL.md
     files where no walk for skills looks; returns the skill folders, in walk order."""

@@ -927,6 +927,40 @@ def test_a_deployed_skill_given_by_its_path_is_its_source(
     assert again.deployments[0].action == "unchanged"
 
 
+def test_a_nested_projects_store_skill_is_built_in_its_project(
+    build: Callable[..., BuildResult],
+    store: Path,
+    project: Path,
+    write_skill: WriteSkill,
+    env: dict[str, str],
+) -> None:
+    """`skc build packages/a/.claude/skills/w` from the outer root imported the nested
+    project's skill into the outer store and deployed it there; with a skill of that name in
+    the outer store, E050's `--force` moved the outer one aside for it."""
+    outer = write_skill(store / "x")
+    before = snapshot(outer)
+    inner_root = project / "packages" / "a"
+    inner_store = inner_root / ".skillc" / "skills"
+    for name in ("w", "x"):
+        write_skill(inner_store / name)
+    inner_layout = Layout.discover(inner_root, env)
+    build_skill("w", inner_layout, config=load_config(inner_layout, env={}))
+    for given, force in (
+        ("packages/a/.claude/skills/w", False),
+        (str(inner_store / "x"), False),
+        ("packages/a/.skillc/skills/x", True),
+    ):
+        result = build(given, force=force)
+        name = Path(given).name
+        assert result.compiled.source == inner_store / name
+        assert result.compiled.runtime == inner_root / ".skillc" / "runtime" / name
+        assert [d.path for d in result.deployments] == [inner_root / ".claude" / "skills" / name]
+        assert result.imported_from is None
+    assert [path.name for path in store.iterdir()] == ["x"] and snapshot(outer) == before
+    assert not (project / ".claude").exists()
+    assert not (project / ".gitignore").exists()
+
+
 def test_a_foreign_folder_is_kept_without_force(
     build: Callable[..., BuildResult], store: Path, project: Path, write_skill: WriteSkill
 ) -> None:

@@ -68,6 +68,7 @@ from skillc_index.layout import (
     SkillArgument,
     resolve_skill,
     runtime_for,
+    store_owner,
 )
 from skillc_index.text import counted
 
@@ -301,8 +302,11 @@ def build_skill(
     instead of symlinking; ``force`` lets an import replace a different store copy and a
     deployment move aside (never delete) what skillc did not make, and recompiles a skill that
     is up to date; ``force_global`` uses the global runtime and home agent folders
-    (``--global``). A source that goes while it is built (``skc route install`` moved it, it
-    was deleted) fails as a missing skill does (E001/E010), not as the file it missed.
+    (``--global``). A skill of another project's store (a nested project's, by its path or
+    its deployment's) is built in that project, with its config, as ``skc build <name>``
+    there builds it: never imported into this one. A source that goes while it is built
+    (``skc route install`` moved it, it was deleted) fails as a missing skill does
+    (E001/E010), not as the file it missed.
     """
     try:
         return _build_skill(
@@ -327,9 +331,12 @@ def _build_skill(
 ) -> BuildResult:
     """:func:`build_skill`'s work."""
     target_names = parse_targets(targets)
-    resolved, known = _from_origin(
-        resolve_skill(skill, layout, force_global=force_global), layout, force_global
-    )
+    resolved = resolve_skill(skill, layout, force_global=force_global)
+    owner = store_owner(resolved.source, layout)
+    if owner is not None:  # another project's store skill: built in it, with its config
+        layout, config = layout._replace(project_root=owner, foreign=()), None
+        resolved = resolve_skill(str(resolved.source), layout, force_global=force_global)
+    resolved, known = _from_origin(resolved, layout, force_global)
     _check_source(resolved.source, os.fspath(skill), layout)
     config = load_config(layout) if config is None else config
     dirs: list[str] = []
