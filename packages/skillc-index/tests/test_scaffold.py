@@ -68,6 +68,19 @@ def test_init_skill_global(layout: Layout, home: Path) -> None:
     assert not (layout.cwd / ".skillc" / "skills" / "cuda").exists()
 
 
+def test_init_in_a_skillc_home_inside_a_project_is_global(project: Path) -> None:
+    """With ``$SKILLC_HOME`` in a project (a devcontainer's ``HOME`` under the workspace),
+    `skc init` in the home made the global store but `skc init NAME` there a project skill."""
+    home = project / "home"
+    home.mkdir()
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    assert layout.project_root == project
+    assert init_project(layout).kind == "global"
+    result = init_skill("g1", layout)
+    assert (result.scope, result.path) == ("global", home / ".skillc" / "skills" / "g1")
+    assert not (project / ".skillc" / "skills" / "g1").exists()
+
+
 def test_e050_never_overwrites(layout: Layout) -> None:
     result = init_skill("rust", layout)
     skill_md = result.path / "SKILL.md"

@@ -500,7 +500,7 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     updated as by :func:`init_project`).
     """
     require_skill_name(name)
-    if global_store or (layout.project_root is None and _in_home(layout)):
+    if global_store or _in_home(layout):  # the home first, as init_project: never a project
         scope: Scope = "global"
         store = layout.store("global")
     elif layout.project_root is not None:
