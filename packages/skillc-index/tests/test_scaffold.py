@@ -23,7 +23,7 @@ from skillc_index.build.scaffold import (
     init_skill,
     skill_template,
 )
-from skillc_index.command_errors import SkillExists
+from skillc_index.command_errors import ProjectInSkill, SkillExists
 
 WriteSkill = Callable[..., Path]
 
@@ -79,6 +79,26 @@ def test_init_in_a_skillc_home_inside_a_project_is_global(project: Path) -> None
     result = init_skill("g1", layout)
     assert (result.scope, result.path) == ("global", home / ".skillc" / "skills" / "g1")
     assert not (project / ".skillc" / "skills" / "g1").exists()
+
+
+def test_init_never_makes_a_project_in_a_skill_or_the_homes_skillc(
+    home: Path, tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """`skc init NAME` in a global skill's folder (or its runtime, where ``~/.claude/skills``
+    leads) wrote ``.skillc/`` and a ``.gitignore`` into it: E100, nothing made."""
+    env = {"SKILLC_HOME": str(home)}
+    skill = write_skill(home / ".skillc" / "skills" / "gx")
+    agents_skill = write_skill(tmp_path / "agents" / "skills" / "ax")
+    for cwd in (skill, skill / "references", home / ".skillc" / "skills", agents_skill):
+        cwd.mkdir(parents=True, exist_ok=True)
+        layout = Layout.discover(cwd, env)
+        for name in ("helper", None):
+            with pytest.raises(ProjectInSkill) as caught:
+                init_project(layout) if name is None else init_skill(name, layout)
+            assert caught.value.diagnostic.code == "E100"
+            assert not (cwd / ".skillc").exists() and not (cwd / ".gitignore").exists()
+    assert "'skc init helper --global'" in str(ProjectInSkill("the skill x", "helper"))
+    assert init_skill("helper", Layout.discover(skill, env), global_store=True).scope == "global"
 
 
 def test_e050_never_overwrites(layout: Layout) -> None:

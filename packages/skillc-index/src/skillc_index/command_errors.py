@@ -343,6 +343,21 @@ class TargetInsideSkill(InvalidOption):
         self.path = path
 
 
+class ProjectInSkill(InvalidOption):
+    """E100: ``init`` would make a project inside a skill's folder (a global store skill, a
+    runtime, an agent folder's skill) or inside the skillc home's ``.skillc/``: ``inside``
+    says which; ``name``, the skill ``init NAME`` was to create."""
+
+    def __init__(self, inside: str, name: str | None = None) -> None:
+        command = "skc init" if name is None else f"skc init {name}"
+        also = "" if name is None else f", or '{command} --global' for a global skill"
+        super().__init__(
+            f"the working directory is in {inside}: no place for a project",
+            f"run '{command}' in a project's folder{also}",
+        )
+        self.inside = inside
+
+
 class CompiledSkillGiven(InvalidOption):
     """E100: a compiled runtime (or an agent folder linking to one) given to build as a
     source."""

@@ -28,10 +28,11 @@ from skillc_index._git import tracked as git_tracked
 from skillc_index.command_errors import (
     CannotCreate,
     PathEscapesProject,
+    ProjectInSkill,
     SkillExists,
 )
 from skillc_index.diagnostics import NotARegularFile, Notice, WordedOption
-from skillc_index.files import inside, regular_fd, within
+from skillc_index.files import inside, is_file, regular_fd, within
 from skillc_index.layout import (
     KNOWN_TARGETS,
     SKILL_FILE,
@@ -39,6 +40,7 @@ from skillc_index.layout import (
     Layout,
     Scope,
     require_skill_name,
+    user_home,
 )
 from skillc_index.spelling import Spelling
 from skillc_index.streams import write_all
@@ -116,6 +118,7 @@ def init_project(layout: Layout) -> InitResult:
         except OSError as exc:
             raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
         return InitResult(kind="global", path=skills, created=not existed, scope="global")
+    _refuse_project_in_skill(layout)
     if not within(skills, layout.cwd):  # a checkout's .skillc symlink leads out: E012
         raise PathEscapesProject(layout.display(skills), os.path.realpath(skills))
     check_gitignore(layout.cwd, layout)  # first: nothing made if it cannot be written
@@ -134,6 +137,21 @@ def _in_home(layout: Layout) -> bool:
     """Whether the working directory is the skillc home: its ``.skillc`` holds the global
     store, and it is never a project."""
     return os.path.realpath(layout.cwd / SKILLC_DIR) == os.path.realpath(layout.global_dir)
+
+
+def _refuse_project_in_skill(layout: Layout, name: str | None = None) -> None:
+    """:class:`ProjectInSkill` (E100) when the working directory, which ``init`` would make
+    a project, is in a skill's folder (it or a folder above it, below the home folders,
+    holds ``SKILL.md``: a global store skill, its runtime, an agent folder's skill) or in
+    the skillc home's ``.skillc/`` (skillc's own: stores and runtimes)."""
+    homes = (layout.home, layout.own_home or user_home())
+    for folder in (layout.cwd, *layout.cwd.parents):
+        if folder in homes:
+            break
+        if is_file(folder / SKILL_FILE):
+            raise ProjectInSkill(f"the skill {folder}", name)
+    if within(layout.cwd, layout.global_dir):
+        raise ProjectInSkill(f"skillc's own folder {layout.global_dir}", name)
 
 
 def default_agent_folders() -> tuple[str, ...]:
@@ -512,6 +530,8 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     folder = store / name
     project = layout.project_root or layout.cwd
     new_project = layout.project_root is None
+    if scope == "project" and new_project:
+        _refuse_project_in_skill(layout, name)
     if scope == "project" and not within(folder, project):  # a symlink in the checkout leads out
         raise PathEscapesProject(layout.display(folder), os.path.realpath(folder))
     skill_file = folder / SKILL_FILE
