@@ -961,6 +961,30 @@ def test_a_nested_projects_store_skill_is_built_in_its_project(
     assert not (project / ".gitignore").exists()
 
 
+def test_a_store_entry_linking_to_another_projects_skill_is_this_stores_skill(
+    build: Callable[..., BuildResult],
+    store: Path,
+    project: Path,
+    layout: Layout,
+    write_skill: WriteSkill,
+    tmp_path: Path,
+) -> None:
+    """A store entry that is a symlink to another project's store skill was built as an
+    import of itself (`Import: X -> X (already imported)`, `imported_from` naming it)."""
+    shared = write_skill(tmp_path / "shared" / ".skillc" / "skills" / "s")
+    (store / "s").symlink_to(shared)
+    before = snapshot(tmp_path / "shared")
+    for given in ("s", ".skillc/skills/s"):
+        found = resolve_skill(given, layout)
+        assert (found.source, found.in_store) == (shared, True)
+        result = build(given)
+        assert (result.imported_from, result.import_action) == (None, None)
+        assert result.compiled.runtime == project / ".skillc" / "runtime" / "s"
+        assert result.to_dict()["imported_from"] is None
+    assert snapshot(tmp_path / "shared") == before  # built here, nothing written there
+    assert resolve_skill(".claude/skills/s", layout).runtime == result.compiled.runtime
+
+
 def test_a_foreign_folder_is_kept_without_force(
     build: Callable[..., BuildResult], store: Path, project: Path, write_skill: WriteSkill
 ) -> None:

@@ -423,16 +423,15 @@ def runtime_for(
 ) -> tuple[Scope, Path, bool]:
     """Scope, runtime folder and store membership for a canonical source folder.
 
-    Project sources use the project runtime, global sources the global one; a skill of
+    Project sources use the project runtime, global sources the global one (a store's
+    entry that links to the folder is that store's skill: :func:`store_holds`); a skill of
     another project's store (a nested project's, read from the outer one:
     :func:`store_owner`) uses that project's runtime, as it does there (not in this layout's
     stores); any other source uses the project runtime when there is a project, else the
     global one. ``force_global`` (``--global``) always picks the global runtime.
     """
-    in_project = (
-        layout.project_root is not None and source.parent == layout.store("project").resolve()
-    )
-    in_global = source.parent == layout.store("global").resolve()
+    in_project = layout.project_root is not None and store_holds(layout.store("project"), source)
+    in_global = store_holds(layout.store("global"), source)
     if force_global:
         scope: Scope = "global"
     elif in_project:
@@ -448,16 +447,29 @@ def runtime_for(
     return scope, layout.runtime_store(scope) / source.name, in_store
 
 
+def store_holds(store: Path, source: Path) -> bool:
+    """Whether the store's entry of ``source``'s name is the canonical folder ``source``: it
+    is in the store, or the entry is a link to it (a skill shared from another project's
+    store by a symlink is this store's skill, built and logged here, not an import)."""
+    if source.parent == store.resolve():
+        return True
+    entry = store / source.name
+    return entry.is_symlink() and os.path.realpath(entry) == str(source)
+
+
 def store_owner(source: Path, layout: Layout) -> Path | None:
     """The root of the project whose store holds the canonical folder ``source``
     (``<root>/.skillc/skills/<name>``) when that is not ``layout``'s project: a project
     nested in it, or beside it. None for a folder in no project's store (the home's is the
-    global store: never a project, as :func:`find_project_root` walks)."""
+    global store: never a project, as :func:`find_project_root` walks), and for one that a
+    store of ``layout`` holds too, as a link (:func:`store_holds`)."""
     store = source.parent
     if store.name != "skills" or store.parent.name != SKILLC_DIR:
         return None
     root = store.parent.parent
-    if root == layout.project_root:
+    if root == layout.project_root or any(
+        store_holds(layout.store(scope), source) for scope in layout.scopes()
+    ):
         return None
     from skillc_index.project import is_project_marker, may_hold_project
 

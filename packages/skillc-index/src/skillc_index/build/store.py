@@ -52,6 +52,7 @@ from skillc_index.layout import (
     ResolvedSkill,
     Scope,
     require_skill_name,
+    store_holds,
 )
 
 if TYPE_CHECKING:
@@ -107,9 +108,10 @@ class ImportPlan:
 
 
 def store_scope(source: Path, layout: Layout) -> Scope | None:
-    """The scope of the store a canonical source folder sits directly in, else None."""
+    """The scope of the store a canonical source folder sits directly in (or whose entry of
+    its name links to it: :func:`~skillc_index.layout.store_holds`), else None."""
     for scope in layout.scopes():
-        if source.parent == Path(os.path.realpath(layout.store(scope))):
+        if store_holds(layout.store(scope), source):
             return scope
     return None
 
