@@ -88,7 +88,7 @@ def test_init_never_makes_a_project_in_a_skill_or_the_homes_skillc(
     leads) wrote ``.skillc/`` and a ``.gitignore`` into it: E100, nothing made."""
     env = {"SKILLC_HOME": str(home)}
     skill = write_skill(home / ".skillc" / "skills" / "gx")
-    agents_skill = write_skill(tmp_path / "agents" / "skills" / "ax")
+    agents_skill = write_skill(tmp_path / ".agents" / "skills" / "ax")
     for cwd in (skill, skill / "references", home / ".skillc" / "skills", agents_skill):
         cwd.mkdir(parents=True, exist_ok=True)
         layout = Layout.discover(cwd, env)
@@ -99,6 +99,8 @@ def test_init_never_makes_a_project_in_a_skill_or_the_homes_skillc(
             assert not (cwd / ".skillc").exists() and not (cwd / ".gitignore").exists()
     assert "'skc init helper --global'" in str(ProjectInSkill("the skill x", "helper"))
     assert init_skill("helper", Layout.discover(skill, env), global_store=True).scope == "global"
+    checkout = write_skill(tmp_path / "src" / "one-skill")  # a repository that is one skill
+    assert init_project(Layout.discover(checkout, env)).kind == "project"
 
 
 def test_e050_never_overwrites(layout: Layout) -> None:

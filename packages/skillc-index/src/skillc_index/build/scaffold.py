@@ -40,7 +40,6 @@ from skillc_index.layout import (
     Layout,
     Scope,
     require_skill_name,
-    user_home,
 )
 from skillc_index.spelling import Spelling
 from skillc_index.streams import write_all
@@ -141,17 +140,19 @@ def _in_home(layout: Layout) -> bool:
 
 def _refuse_project_in_skill(layout: Layout, name: str | None = None) -> None:
     """:class:`ProjectInSkill` (E100) when the working directory, which ``init`` would make
-    a project, is in a skill's folder (it or a folder above it, below the home folders,
-    holds ``SKILL.md``: a global store skill, its runtime, an agent folder's skill) or in
-    the skillc home's ``.skillc/`` (skillc's own: stores and runtimes)."""
-    homes = (layout.home, layout.own_home or user_home())
-    for folder in (layout.cwd, *layout.cwd.parents):
-        if folder in homes:
-            break
-        if is_file(folder / SKILL_FILE):
-            raise ProjectInSkill(f"the skill {folder}", name)
+    a project, is in the skillc home's ``.skillc/`` (skillc's own: the global store and
+    runtimes) or in a skill of an agent folder (a folder holding ``SKILL.md`` whose parent is
+    one of :data:`~skillc_index.layout.KNOWN_TARGETS`' folders, ``~/.claude/skills/<name>``).
+    A checkout whose root is a skill may be made a project (its ``.skillc/`` is hidden: never
+    packaged)."""
     if within(layout.cwd, layout.global_dir):
         raise ProjectInSkill(f"skillc's own folder {layout.global_dir}", name)
+    agents = KNOWN_TARGETS.values()
+    folders = {path for agent in agents for path in (agent.project, agent.home) if path}
+    for folder in (layout.cwd, *layout.cwd.parents):
+        parent = folder.parent.as_posix()
+        if any(parent.endswith(f"/{agent}") for agent in folders) and is_file(folder / SKILL_FILE):
+            raise ProjectInSkill(f"the skill {folder}", name)
 
 
 def default_agent_folders() -> tuple[str, ...]:
