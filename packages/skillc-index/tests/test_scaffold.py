@@ -750,3 +750,36 @@ def test_a_line_already_there_is_kept_when_the_folder_gains_a_skill(
     gitignore.write_text(text.replace("/.claude/skills/\n", ""), encoding="utf-8")
     assert build_skill("my-skill", layout, force=True).gitignore == ("/.claude/skills/my-skill",)
     assert _ignored(tmp_path, ".claude/skills/mine/SKILL.md") == set()
+
+
+@needs_git
+def test_an_agent_folder_is_looked_at_only_in_git_and_a_users_folder_first(
+    tmp_path: Path, env: dict[str, str], write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every build of a batch asked of each entry of the agent folder whether skillc
+    deployed it, whole (a `realpath` each): 581 unchanged skills took 25 s of CPU, outside
+    git too, where no agent folder gets a line. Outside a work tree no entry is looked at; in
+    one, a folder (a user's skill, most often) is looked at before the links."""
+    from skillc_index.build import scaffold
+    from skillc_index.inventory import deployed
+
+    looked: list[str] = []
+    real = deployed.deployed_source
+
+    def counted(path: str, *args: object, **kwargs: object) -> object:
+        looked.append(Path(path).name)
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(deployed, "deployed_source", counted)
+    claude = tmp_path / ".claude" / "skills"
+    for name in ("a", "b", "c"):
+        (claude / name).mkdir(parents=True)
+        (tmp_path / "targets" / name).mkdir(parents=True)
+        (claude / f"link-{name}").symlink_to(tmp_path / "targets" / name)
+    write_skill(claude / "users-own", "users-own", "Mine.")
+    layout = Layout.discover(tmp_path, env)
+    assert scaffold.ignore_folders(tmp_path, [".claude/skills"], layout) == scaffold.Appended()
+    assert looked == []  # no git: agent folders get no line, so none is looked at
+    _git(tmp_path, "init", "-q")
+    assert scaffold.ignore_folders(tmp_path, [".claude/skills"], layout) == scaffold.Appended()
+    assert looked and not looked[0].startswith("link-")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal, NamedTuple
 
 from skillc_index._git import ignored as git_ignored
+from skillc_index._git import maybe_in_work_tree
 from skillc_index._git import tracked as git_tracked
 from skillc_index.command_errors import (
     CannotCreate,
@@ -265,6 +266,8 @@ def _to_add(
 ) -> list[str]:
     """The lines :func:`ignore_folders` adds to a ``.gitignore`` holding ``text``."""
     missing = _missing(text, (*generated, *folders))
+    if not maybe_in_work_tree(root):  # agent folders are left out: none of them looked at
+        return [f"/{_ignore_key(folder)}/" for folder in missing if folder in generated]
     whole = [f for f in missing if f in generated or _only_deployments(root / f, layout)]
     entries = [entry for entry in _missing(text, deployed) if _folder_of(entry) in missing]
     if not (whole or entries):
@@ -300,8 +303,8 @@ def _only_deployments(folder: Path, layout: Layout) -> bool:
     from skillc_index.atomic import temporary_pid
     from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
 
-    try:
-        names = [entry.name for entry in os.scandir(folder)]
+    try:  # what is no link first: a user's skill is most often a folder, and one ends the look
+        names = [e.name for e in sorted(os.scandir(folder), key=lambda e: e.is_symlink())]
     except FileNotFoundError:
         return True
     except OSError:
