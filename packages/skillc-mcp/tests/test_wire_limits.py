@@ -309,13 +309,15 @@ def test_a_surrogate_that_stands_for_no_byte_is_no_internal_error(wire: WireClie
 
 def test_an_empty_string_gets_the_command_lines_code(wire: WireClient) -> None:
     """An empty skill, section, path or project was E100 ``must not be empty`` (the schema's
-    ``minLength``), where the command line answers the RFC's code for what is not there."""
+    ``minLength``), where the command line answers the RFC's code for what is not there (an
+    empty ``open`` path or ``sources`` dir has no such code: E100 on both)."""
     wire.initialize()
     for name, arguments, code in [
         *[(tool, {"skill": ""}, "E001") for tool in ("skc_outline", "skc_sources", "skc_lint")],
         ("skc_show", {"skill": "", "section": "s"}, "E001"),
         ("skc_show", {"skill": "demo", "section": ""}, "E020"),
-        ("skc_open", {"skill": "demo", "path": ""}, "E021"),
+        ("skc_open", {"skill": "demo", "path": ""}, "E100"),  # as `skc open demo ''`
+        ("skc_sources", {"skill": "demo", "dir": ""}, "E100"),
         ("skc_search", {"skill": "", "query": "q"}, "E001"),
         ("skc_stats", {"skill": ""}, "E001"),
         ("skc_stats", {"skill": "demo", "project": [""]}, "E031"),

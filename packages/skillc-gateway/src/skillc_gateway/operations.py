@@ -162,6 +162,7 @@ class OpenParams(Record):
         Param(
             "File path relative to the skill root ('references/api.md').",
             argument=True,
+            min_length=1,
         ),
     ]
     max_lines: Annotated[
@@ -267,6 +268,7 @@ class SourcesParams(Record):
         Param(
             "Only the tree under this folder (relative to the skill).",
             help="Only the tree under this folder.",
+            min_length=1,
             metavar="PATH",
         ),
     ] = None
@@ -285,6 +287,7 @@ class SourcesParams(Record):
         Param(
             "Only files matching this glob ('*.md', 'references/**').",
             help="Only files matching this glob (e.g. '*.md').",
+            min_length=1,
             metavar="GLOB",
         ),
     ] = None

@@ -133,6 +133,7 @@ class ListParams(Record):
         str | None,
         Param(
             "Only skills whose name matches this glob ('py*').",
+            min_length=1,
             metavar="GLOB",
             help="Only skills whose name matches this glob.",
         ),
