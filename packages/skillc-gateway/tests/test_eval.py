@@ -973,5 +973,8 @@ def test_a_parameter_that_needs_another_one_or_a_ratio_out_of_range_is_e100(
     written."""
     done = gateway("eval", "--path", str(library), *given)
     assert done.returncode == 1
-    assert done.stderr == f"error[E100]: invalid option: '{said}'\n"
+    assert done.stderr.splitlines() == [
+        f"error[E100]: invalid option: '{said}'",
+        "Try 'skillc-gateway eval --help' for help.",
+    ]
     assert not (library / "docx" / "evals").exists()

@@ -71,13 +71,19 @@ def test_init_and_list_round_trip(tmp_path: Path, home: Path) -> None:
     assert [s["name"] for s in listed["skills"]] == ["alpha"]
 
 
-def test_a_global_skill_needs_its_name(tmp_path: Path, home: Path) -> None:
+def test_a_global_skill_needs_its_name(
+    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]], project: Path, home: Path
+) -> None:
     """The operation's error (no usage error of click's) names the option and the argument
-    as the command line spells them."""
-    result = skillc_index("init", "--global", cwd=tmp_path, home=home)
+    as the command line spells them; a missing argument, it names the command's help."""
+    result = cli("skillc-index")("init", "--global")
     assert (result.returncode, result.stdout) == (1, "")
-    assert result.stderr == "error[E100]: invalid option: '--global needs a skill NAME'\n"
-    assert list(tmp_path.iterdir()) == [home] and list(home.iterdir()) == []
+    assert result.stderr.splitlines() == [
+        "error[E100]: invalid option: '--global needs a skill NAME'",
+        "Try 'skillc-index init --help' for help.",
+    ]
+    assert sorted(project.rglob("*")) == [project / ".skillc", project / ".skillc" / "skills"]
+    assert list(home.iterdir()) == []
 
 
 def test_the_group_loads_the_module_of_the_command_named_only(tmp_path: Path, home: Path) -> None:
@@ -240,6 +246,28 @@ def test_click_usage_errors_quote_in_double_quotes(
             'of "text", "json".\'',
             "Try 'skillc-index list --help' for help.",
         ],
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("list", "--limit"), 'Option "--limit" requires an argument.'),
+        (("list", "--reset"), "--reset goes with --apply"),
+    ],
+)
+def test_every_usage_error_names_the_commands_help(
+    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
+    args: tuple[str, ...],
+    message: str,
+) -> None:
+    """A value click's parser finds missing and parameters that do not go together
+    (``ParameterError``) are usage errors as the others are: the ``Try`` line follows them
+    (it followed an unknown option only)."""
+    result = cli("skillc-index")(*args)
+    assert (result.returncode, result.stderr.splitlines()) == (
+        1,
+        [f"error[E100]: invalid option: '{message}'", "Try 'skillc-index list --help' for help."],
     )
 
 

@@ -394,7 +394,10 @@ def test_an_option_of_another_format_is_refused(
     # `--to upload --name office` wrote the zip, the plugin's name dropped in silence
     done = cli("skillc_index")("package", "skills/pdf-tool", "--to", to, *option)
     assert done.returncode == 1
-    assert done.stderr == f"error[E100]: invalid option: '{option[0]} goes with --to {formats}'\n"
+    assert done.stderr.splitlines() == [
+        f"error[E100]: invalid option: '{option[0]} goes with --to {formats}'",
+        "Try 'skillc-index package --help' for help.",
+    ]
     assert not (project / "dist").exists()
 
 

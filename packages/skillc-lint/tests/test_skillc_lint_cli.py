@@ -633,7 +633,10 @@ def test_explain_list_rules_and_skills_exclude_each_other(
     assert (proc.returncode, proc.stdout) == (1, "")
     mode = "--explain" if "--explain" in args else "--list-rules"
     message += "" if message.startswith("use one") else f", not {mode}"
-    assert proc.stderr == f"error[E100]: invalid option: '{message}'\n"
+    assert proc.stderr.splitlines() == [
+        f"error[E100]: invalid option: '{message}'",
+        "Try 'skillc-lint --help' for help.",
+    ]
     assert not (cwd / "b.json").exists()
 
 

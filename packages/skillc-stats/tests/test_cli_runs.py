@@ -48,6 +48,7 @@ def test_stats_errors(demo: ResolvedSkill, stats_cli: Run) -> None:
         assert result.stderr == (
             "error[E100]: invalid option: "
             "'--by is its own report, the uses over time: leave out --group-by'\n"
+            "Try 'skillc-stats stats --help' for help.\n"
         )
     result = stats_cli("stats", "demo", "--since", "soon")
     assert result.returncode == 1

@@ -415,7 +415,7 @@ class TextCommand(Command):
             if not equals:  # its values, whatever they look like (as click takes them)
                 taken = list(islice(rest, values[name]))
                 if len(taken) < values[name]:
-                    raise click.BadOptionUsage(name, f"Option '{name}' requires an argument.", ctx)
+                    raise click.BadOptionUsage(name, f"Option '{name}' requires an argument.")
                 options.extend(taken)
         return super().parse_args(ctx, [*options, "--", *words])
 

@@ -415,8 +415,9 @@ class LanguageServerError(SkillcError):
 class InvalidOption(SkillcError):
     code = "E100"
 
-    #: A command line's missing argument (``skc stats`` without SKILL): the command line adds
-    #: click's ``Try '... --help' for help.`` line, as for the arguments click checks itself.
+    #: A command line's usage error, a missing argument (``skc stats`` without SKILL) or
+    #: parameters that do not go together (every :class:`ParameterError`): the command line
+    #: adds click's ``Try '... --help' for help.`` line, as for the arguments click checks.
     usage: ClassVar[bool] = False
 
     def __init__(self, message: str, hint: str = "", *, logged: str = "") -> None:
@@ -448,6 +449,8 @@ class ParameterError(WordedOption):
     where ``skill`` and ``skills`` are its arguments ``SKILL`` (``[SKILL]...`` in ``--help``).
     ``python``: a Python function's own names where they differ (``{"from": "store"}``:
     ``query_all``'s ``store`` is the tool's ``from``), for its message (:data:`PARAMETER_NAMES`)."""
+
+    usage = True
 
     #: The parameters the command line takes as positional arguments, as it names them.
     ARGUMENTS: ClassVar[Mapping[str, str]] = MappingProxyType({"skill": "SKILL", "skills": "SKILL"})
@@ -497,7 +500,10 @@ class TooManyItems(ParameterError):
     """E100: an array parameter with more values than its bound (a tool call's ``maxItems``,
     the command line's repeated option, ``find``'s folders): one wording wherever it is
     refused (``path holds 17 values; at most 16 are allowed``, ``--path`` on the command
-    line), before any value is looked at."""
+    line), before any value is looked at. A bound on a value, as :class:`TextTooLong`: no
+    usage error."""
+
+    usage = False
 
     def __init__(self, name: str, count: int, maximum: int) -> None:
         super().__init__(f"{{{name}}} holds {count:,} values; at most {maximum:,} are allowed")

@@ -124,7 +124,9 @@ class Command(click.Command):
     (:func:`for_program`), wrapped at spaces only (:class:`HelpFormatter`). A closed pipe
     while the command line is parsed (``--help`` or ``--version`` printed to a reader that
     has gone) is the quiet end of :func:`~skillc_index.streams.closed_pipe`, not click's
-    exit 1."""
+    exit 1. A usage error found while parsing has the command's context, so that
+    ``Try 'skc CMD --help' for help.`` follows it: click's parser raises some without one
+    (``Option '--limit' requires an argument.``)."""
 
     context_class = Context
 
@@ -134,6 +136,10 @@ class Command(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            if exc.ctx is None:
+                exc.ctx = ctx
+            raise
         except BrokenPipeError:  # an eager option's page (--help, --version), its reader gone
             from skillc_index.streams import closed_pipe
 

@@ -59,7 +59,9 @@ class NameNeeded(WordedOption):
     holds skills; only a project folder is made without a name). The message names both
     parameters as the front end spells them: ``global needs a skill name`` (bare, as every
     argument is named inside E100's quotes), on the command line ``--global needs a skill
-    NAME`` (NAME is its argument)."""
+    NAME`` (NAME is its argument). The command line's missing argument: a usage error."""
+
+    usage = True
 
     def worded(self, spelling: Spelling) -> str:
         if spelling.option_prefix:
