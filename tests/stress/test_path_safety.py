@@ -324,7 +324,7 @@ def test_build_takes_inside_links_and_skips_loops(
     data = json.loads(ok("build", "demo", "--format", "json").stdout)
     assert data["files"] < 20  # loops walked once, not forever
     assert ok("search", "demo", "gadget").stdout
-    assert ok("search", "demo", SECRET).stdout == ""
+    assert ok("search", "demo", SECRET).stdout == f"No section matches '{SECRET}'.\n"
     assert_clean_failure(skc("open", "demo", ".hidden-out/secret.txt"), "E012")
 
 

@@ -491,6 +491,19 @@ def test_cli_show_and_search(gateway: Run, built: ResolvedSkill, project: Path) 
     assert rows[3][2] == "error[E004]: empty query"
 
 
+def test_a_search_that_matches_nothing_says_so(gateway: Run, built: ResolvedSkill) -> None:
+    """RFC-0004's "no results" is an empty result set and exit 0; the text output printed
+    nothing, which a person could not tell from a command that did not run."""
+    text = gateway("search", "demo", "zzzqqq")
+    assert (text.returncode, text.stdout, text.stderr) == (
+        0,
+        "No section matches 'zzzqqq'.\n",
+        "",
+    )
+    data = gateway("search", "demo", "zzzqqq", "--format", "json")
+    assert (data.returncode, json.loads(data.stdout)["results"]) == (0, [])
+
+
 def test_a_query_starting_with_a_dash_is_searched_as_written(
     gateway: Run, project: Path, write_skill: Callable[..., Path]
 ) -> None:

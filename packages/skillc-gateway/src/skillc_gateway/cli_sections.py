@@ -62,6 +62,8 @@ def search_command(result: SearchResults, call: Call[SearchParams]) -> None:
       skc search my-skill "error handling"
       skc search my-skill "configure auth" --limit 3 --format json
     """
+    if not result.found.results:  # one line, as find and list say it: not a silent exit 0
+        click.echo(printable(f"No section matches '{call.params.query}'."))
     for hit in result.found.results:
         click.echo(printable(f"{hit.file}#{hit.section} (score: {hit.score:.2f})"))
         click.echo(printable(f"  {' '.join(hit.snippet.split())}"))
