@@ -5,6 +5,7 @@ listed with the reason in :data:`skillc_index.console.CLI_ONLY` (issue 33, DESIG
 
 from __future__ import annotations
 
+import typing
 from importlib import import_module
 from importlib.metadata import EntryPoint, entry_points
 
@@ -95,3 +96,26 @@ def test_an_option_given_without_its_value_is_a_usage_error(
     command line without one, must stop it."""
     with pytest.raises(click.BadOptionUsage):
         made.make_context(name, [*required_arguments(made), option.opts[0]])
+
+
+def test_help_shows_the_default_the_description_states() -> None:
+    """``--help`` showed no default where the tool's description gives one (``sources
+    --depth``, ``outline --level``, ``list --limit``: "default: all") nor ``package -o``'s
+    ``dist``: a ``help=`` shorter than the description says the default too, and a text
+    option's default is shown."""
+    missing = []
+    for entry in COMMANDS:
+        if entry.name in CLI_ONLY:
+            continue
+        for name, made in commands_of(entry.name, entry.load()):
+            operation = operation_of(made)
+            assert operation is not None
+            defaults = operation.params._field_defaults
+            for field, hint, meta in operation.cli_fields():
+                said = (meta.help or meta.description).lower()
+                stated = "default" in meta.description.lower()
+                choice = typing.get_origin(hint) is typing.Literal  # click shows its default
+                text = isinstance(defaults.get(field), str) and not choice
+                if (stated or text) and not meta.show_default and "default" not in said:
+                    missing.append(f"skc {name} {field}")
+    assert missing == []

@@ -84,7 +84,7 @@ class OutlineParams(Record):
             "Only headings of this level or higher (1-6; default: all).",
             minimum=1,
             maximum=6,
-            help="Only headings of this level or higher (1-6).",
+            help="Only headings of this level or higher (1-6; default: all).",
         ),
     ] = None
 
@@ -260,7 +260,7 @@ class SourcesParams(Record):
             "Show this many levels; deeper folders are collapsed with their file count "
             "(default: all).",
             minimum=1,
-            help="Show this many levels of the tree.",
+            help="Show this many levels of the tree (default: all).",
         ),
     ] = None
     dir: Annotated[

@@ -126,7 +126,7 @@ class ListParams(Record):
         Param(
             "Return at most this many skills (default: all).",
             minimum=0,
-            help="Show at most this many skills.",
+            help="Show at most this many skills (default: all).",
         ),
     ] = None
     pattern: Annotated[
@@ -481,7 +481,12 @@ class PackageParams(Record):
     ] = "upload"
     output: Annotated[
         str,
-        Param("The folder the package is written into.", flags=("-o", "--output"), min_length=1),
+        Param(
+            "The folder the package is written into.",
+            flags=("-o", "--output"),
+            min_length=1,
+            show_default=True,
+        ),
     ] = "dist"
     name: Annotated[
         str | None,
