@@ -312,14 +312,17 @@ def test_a_file_where_the_agent_folder_would_be_is_said_so(
     ok: Run, skc: Run, demo: Path, project: Path, target: str
 ) -> None:
     """A regular file at the target folder's place (or above it): it said "permission
-    denied", which sent the user looking at modes. Nothing is written."""
+    denied", which sent the user looking at modes, then E999 (an internal error) for a
+    mistake in the user's own path: E100, as `package -o` says it. Nothing is written."""
     (project / "afile").write_text("a file\n", encoding="utf-8")
     proc = skc("build", "demo", "--target", target)
     assert proc.returncode == 1
-    shown = target.rstrip("/")
-    assert proc.stderr == (
-        f"error[E999]: agent folder '{shown}' is not writable (afile: not a directory)\n"
-    )
+    afile = project / "afile"
+    if target == "afile/":
+        said = f"the target '{afile}' is not a folder"
+    else:
+        said = f"the target '{afile / 'sub'}' cannot be a folder: '{afile}' is not one"
+    assert proc.stderr == f"error[E100]: invalid option: '{said}'\n"
     assert (project / "afile").read_text(encoding="utf-8") == "a file\n"
 
 

@@ -366,7 +366,12 @@ def plan_deployments(
     for target in targets:
         root = layout.target_root(target, scope, configured)
         _refuse_leaving_project(target, root, layout, target in project_targets)
-        creation_start(root)  # CannotCreate for a folder no path can name (a name too long)
+        if "/" in target or os.sep in target:  # the caller's own folder: a file in its way
+            from skillc_index.package.place import check_output  # is E100, as `package -o`
+
+            check_output(root, "target")
+        else:
+            creation_start(root)  # CannotCreate for a folder no path can name (a name too long)
         path = root / skill
         real = Path(os.path.realpath(path.parent)) / skill
         if real in seen:

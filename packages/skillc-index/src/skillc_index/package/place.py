@@ -16,18 +16,19 @@ if TYPE_CHECKING:
 __all__ = ["check_output", "check_place"]
 
 
-def check_output(output: Path) -> None:
+def check_output(output: Path, what: str = "output") -> None:
     """E100 when the output is not a folder, or cannot be one: what is there above it is a
     file (``-o /etc/passwd/x``: NotADirectoryError, E999, once the files were written);
-    CannotCreate (E999) when it cannot be looked up (a name too long)."""
+    CannotCreate (E999) when it cannot be looked up (a name too long). ``what`` names the
+    folder (``build``'s: a ``target`` written as a folder path)."""
     from skillc_index.atomic import creation_start
 
     found = creation_start(output)
     if found.is_dir():
         return
     if found == output:
-        raise InvalidOption(f"the output '{output}' is not a folder")
-    raise InvalidOption(f"the output '{output}' cannot be a folder: '{found}' is not one")
+        raise InvalidOption(f"the {what} '{output}' is not a folder")
+    raise InvalidOption(f"the {what} '{output}' cannot be a folder: '{found}' is not one")
 
 
 def check_place(
