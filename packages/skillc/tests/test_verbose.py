@@ -33,3 +33,14 @@ def test_skcs_own_verbose_option_is_the_same_one() -> None:
     ctx = cli.make_context("skc", ["-v", "list"])
     assert is_verbose(ctx)
     assert not is_verbose(cli.make_context("skc", ["list"]))
+
+
+def test_the_scripts_own_commands_take_it_too() -> None:
+    """``skillc-lint clean`` and ``skillc-lint server``, no ``skc`` commands, refused ``-v``
+    (``No such option "-v".``): the root README says every command takes it."""
+    from skillc_lint.cli import clean_command
+    from skillc_lint.server.cli import server_command
+
+    for command in (clean_command, server_command):
+        found = [(p.opts, p.help, p.callback) for p in command.params if "-v" in p.opts]
+        assert found == [(SHARED.opts, SHARED.help, SHARED.callback)], command.name

@@ -25,6 +25,7 @@ from skillc_index.console import (
     print_json,
     report,
     run,
+    verbose_option,
 )
 from skillc_index.helppage import Command, FormatCommand
 from skillc_index.streams import utf8_process
@@ -485,6 +486,7 @@ lint_command.params.insert(-1, lint_command.params.pop())
     show_default=True,
     help="Output format: text, one line per file removed; json, the folder and the files.",
 )
+@verbose_option
 def clean_command(output_format: str) -> None:
     """Clear the result cache: the next run lints every skill again.
 

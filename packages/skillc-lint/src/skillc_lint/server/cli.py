@@ -15,7 +15,7 @@ from types import FrameType
 
 import click
 
-from skillc_index.console import run
+from skillc_index.console import run, verbose_option
 from skillc_index.helppage import Command
 from skillc_index.streams import INTERRUPTED
 
@@ -35,6 +35,7 @@ from skillc_index.streams import INTERRUPTED
     help="Speak LSP over stdin and stdout (the default and only transport; accepted "
     "because editors pass it).",
 )
+@verbose_option
 def server_command(profiles: tuple[str, ...], stdio: bool) -> int:
     """Run skillc-lint as a language server for editors (LSP over stdio).
 
