@@ -253,6 +253,28 @@ def test_relative_path_from_cwd(layout: Layout, write_skill: WriteSkill) -> None
     assert resolve_skill("./skills/mine/", layout).name == "mine"
 
 
+def test_a_skill_md_path_is_its_folder_and_another_file_is_said_to_be_one(
+    layout: Layout, write_skill: WriteSkill
+) -> None:
+    """``skc outline demo/SKILL.md`` (a path tab-completed to the file) was E001 with no hint,
+    where skillc-lint lints the skill: a ``SKILL.md`` names its folder, and another file is
+    E001 saying what it is."""
+    write_skill(layout.cwd / "skills" / "mine")
+    (layout.cwd / "notes.txt").write_text("x\n", encoding="utf-8")
+    assert resolve_skill("skills/mine/SKILL.md", layout) == resolve_skill("skills/mine/", layout)
+    for given in ("skills/mine/SKILL.md", "./skills/mine/SKILL.md"):  # run's too: a path
+        assert resolve_skill(given, layout, stores_only=True).name == "mine"
+    for given in ("notes.txt", "skills/mine/../../notes.txt"):
+        with pytest.raises(SkillNotFound) as caught:
+            resolve_skill(given, layout)
+        assert (
+            caught.value.diagnostic.detail == f"hint: '{given}' is a file; name the skill's folder"
+        )
+    with pytest.raises(SkillNotFound) as missing:  # no file there: no such hint
+        resolve_skill("skills/other/SKILL.md", layout)
+    assert missing.value.diagnostic.detail == ""
+
+
 def test_outside_path_without_project_uses_global_runtime(
     write_skill: WriteSkill, tmp_path: Path, env: dict[str, str]
 ) -> None:

@@ -549,7 +549,8 @@ def resolve_skill(
     """Find a skill's source folder from a path or a name (RFC-0007:C-RESOLUTION); ``skill``
     is a ``str`` or a ``pathlib.Path`` (:data:`SkillArgument`).
 
-    1. a folder path (relative to the working directory, or absolute) holding ``SKILL.md``;
+    1. a folder path (relative to the working directory, or absolute) holding ``SKILL.md``,
+       or the path of that ``SKILL.md`` file itself (as skillc-lint takes it);
     2. a name in the project store, then 3. in the global store;
     4. a name among the other installed skills: the project's agent folders (its nested
        Claude Code folders after its own), the home folder's, then the installed Claude Code
@@ -576,7 +577,8 @@ def resolve_skill(
     put back first (:func:`~skillc_index.build.store.recover_stranded`).
 
     Raises :class:`NotASkill` (E010) when a folder was found at some step but has no
-    ``SKILL.md``, :class:`SkillNotFound` (E001) when nothing was found, and
+    ``SKILL.md``, :class:`SkillNotFound` (E001) when nothing was found (with the hint
+    ``'X' is a file; name the skill's folder`` when the path names another file), and
     :class:`PathEscapesRoot` (E012) when the ``SKILL.md`` found is a symlink leading out of
     its folder (every command refuses it, not only those that walk its files).
     """
@@ -594,7 +596,12 @@ def resolve_skill(
     first_folder: str | None = None
     candidates: list[tuple[Path, str, bool]] = []
     if skill and not (stores_only and plain):
-        candidates.append((layout.cwd / expand_user(skill), skill, True))
+        written = layout.cwd / expand_user(skill)
+        if os.path.basename(skill) == SKILL_FILE and is_file(written):  # noqa: PTH119 (as written)
+            parent = skill[: -len(SKILL_FILE)] or "."  # its folder, as skillc-lint takes it:
+            # `demo/` (a path, as it was written, never a store's name)
+            return resolve_skill(parent, layout, force_global=force_global, stores_only=stores_only)
+        candidates.append((written, skill, True))
     if plain:
         for scope in layout.scopes():
             folder = layout.store(scope) / entry_named(layout.store(scope), skill)
@@ -626,11 +633,14 @@ def resolve_skill(
         raise NotASkill(shown(first_folder))
     if stores_only and plain and is_file(layout.cwd / skill / SKILL_FILE):
         raise SkillNotInStores(shown(skill), f"./{shown(skill)}")
+    a_file = ""
+    if skill and not (stores_only and plain) and is_file(layout.cwd / expand_user(skill)):
+        a_file = f"'{shown(skill)}' is a file; name the skill's folder"
     if plain:  # step 4, else E001 (its hints from the inventory)
         from skillc_index.inventory.resolve import installed_or_not_found
 
-        return installed_or_not_found(skill, layout, force_global, stores_only)
-    raise SkillNotFound(shown(skill), ())
+        return installed_or_not_found(skill, layout, force_global, stores_only, a_file)
+    raise SkillNotFound(shown(skill), (), a_file)
 
 
 def _recovered(store_copy: Path) -> bool:

@@ -102,14 +102,14 @@ def _found(name: str, roots: list[Root], layout: Layout) -> list[Location]:
 
 
 def installed_or_not_found(
-    skill: str, layout: Layout, force_global: bool, stores_only: bool
+    skill: str, layout: Layout, force_global: bool, stores_only: bool, a_file: str = ""
 ) -> ResolvedSkill:
     """:func:`~skillc_index.resolve_skill`'s step 4 for a name no store holds: the installed
     skill :func:`resolve_installed` finds; with ``stores_only`` (``run``), only a plugin's
     skill named ``plugin:skill`` (one the user installed, never a folder's). Else E001, with
     the near names (the stores' only with ``stores_only``, and none for a ``plugin:skill``
     name there: a near store name runs another skill's code) and the entries the listing
-    skips."""
+    skips, and ``a_file``: the hint that the name is a file of the working folder."""
     from skillc_index.diagnostics import SkillNotFound
     from skillc_index.layout import shown
 
@@ -124,7 +124,7 @@ def installed_or_not_found(
         () if plugin and stores_only else near_skill_names(skill, layout, installed=not stores_only)
     )
     gone = "" if stores_only else gone_links(skill, layout)
-    raise SkillNotFound(shown(skill), suggestions, gone)
+    raise SkillNotFound(shown(skill), suggestions, "; ".join(filter(None, (gone, a_file))))
 
 
 def resolve_installed(
