@@ -119,3 +119,20 @@ def test_help_shows_the_default_the_description_states() -> None:
                 if (stated or text) and not meta.show_default and "default" not in said:
                     missing.append(f"skc {name} {field}")
     assert missing == []
+
+
+#: One concept, one spelling: the short flag each of these options has wherever it appears.
+SHORT_FLAGS = {"--dry-run": "-n", "--force": "-f", "--global": "-g"}
+
+
+def test_a_concept_has_its_short_flag_in_every_command() -> None:
+    """``-n`` worked for ``list --dry-run`` and not for ``sync``'s, ``-f`` for ``build
+    --force`` and not for ``package``'s, ``-g`` for ``build --global`` and not for
+    ``init``'s: a user who learned one got E100 on the next."""
+    missing = [
+        f"skc {name} {option.opts[-1]}"
+        for name, _, option in operation_options()
+        for long, short in SHORT_FLAGS.items()
+        if long in option.opts and short not in option.opts
+    ]
+    assert missing == []

@@ -97,7 +97,10 @@ class EvalParams(Record):
             "without --force)."
         ),
     ] = False
-    force: Annotated[bool, Param("With --init: replace an existing evals/triggers.yaml.")] = False
+    force: Annotated[
+        bool,
+        Param("With --init: replace an existing evals/triggers.yaml.", flags=("-f", "--force")),
+    ] = False
     live: Annotated[
         str | None,
         Param(

@@ -92,7 +92,9 @@ class RunParams(Record):
             help="GIBBERISH_MODE for the tool [default: Global, or the skill's first mode].",
         ),
     ] = None
-    dry_run: Annotated[bool, Param("Show the argv, folder and timeout; run nothing.")] = False
+    dry_run: Annotated[
+        bool, Param("Show the argv, folder and timeout; run nothing.", flags=("-n", "--dry-run"))
+    ] = False
 
     def log_args(self) -> dict[str, Any]:
         """The tool and the names of its arguments (never their values)."""

@@ -68,6 +68,7 @@ class InitParams(Record):
         bool,
         Param(
             "Create the skill in the global store (needs `name`).",
+            flags=("-g", "--global"),
             help="Create the skill in the global store.",
         ),
     ] = False
@@ -506,7 +507,8 @@ class PackageParams(Record):
         bool,
         Param(
             "Move aside (to a hidden backup beside them) files in the output folder that skc "
-            "package did not write there (or that were edited since it did)."
+            "package did not write there (or that were edited since it did).",
+            flags=("-f", "--force"),
         ),
     ] = False
 

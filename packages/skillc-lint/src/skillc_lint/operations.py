@@ -60,6 +60,7 @@ class LintParams(NamedTuple):
         bool,
         Param(
             "Lint even if the skill is compiled (SKL001 warns that results may mislead).",
+            flags=("-f", "--force"),
             help="Lint compiled skills too (SKL001 warns).",
         ),
     ] = False

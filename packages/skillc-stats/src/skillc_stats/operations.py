@@ -433,7 +433,9 @@ class SyncParams(Record):
             min_length=1,
         ),
     ] = None
-    dry_run: Annotated[bool, Param("Show what would be synced; change nothing.")] = False
+    dry_run: Annotated[
+        bool, Param("Show what would be synced; change nothing.", flags=("-n", "--dry-run"))
+    ] = False
     from_: Annotated[
         Literal["claude-code"] | None,
         Param(
@@ -585,7 +587,9 @@ class PruneParams(Record):
             metavar="TIME",
         ),
     ]
-    dry_run: Annotated[bool, Param("Count the rows that would go; change nothing.")] = False
+    dry_run: Annotated[
+        bool, Param("Count the rows that would go; change nothing.", flags=("-n", "--dry-run"))
+    ] = False
     from_: Annotated[
         str | None,
         Param(
