@@ -166,3 +166,16 @@ def test_unexpected_exceptions_are_one_e999_line() -> None:
     assert str(InternalError.unexpected(KeyError())) == "error[E999]: KeyError"
     assert error_line(multi) == "error[E999]: OSError: disk on fire"
     assert error_line(SkillNotFound("x")) == "error[E001]: skill 'x' not found"
+
+
+def test_the_readmes_table_lists_every_code_with_its_message() -> None:
+    """The README's "Diagnostic codes" table is where a user looks a code up (RFC-0005's
+    table lacks skillc's own, E060 among them): it holds exactly the codes of ``TEMPLATES``,
+    each with its message."""
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Diagnostic codes\n", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| ([EW]\d{3}) \| `([^`]*)`", section, re.MULTILINE)
+    assert [code for code, _ in rows] == sorted(d.TEMPLATES)
+    assert dict(rows) == d.TEMPLATES
