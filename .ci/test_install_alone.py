@@ -99,11 +99,33 @@ def test_the_pre_commit_hook_of_this_repository(tmp_path: Path) -> None:
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "SKL102 name-format" in failed.stdout
     skill = repo / "skills" / "Bad" / "SKILL.md"
-    skill.write_text("---\nname: bad\ndescription: Greets. Use when asked to greet.\n---\n# B\n")
+    skill.write_text(
+        "---\nname: bad\ndescription: Greets. Use when asked to greet.\n---\n# B\n\n"
+        "Run `sh scripts/greet.sh`. See [API](references/api.md).\n"
+    )
+    for name, text in {
+        "scripts/greet.sh": "#!/bin/sh\necho hi\n",
+        "references/api.md": "# A\n",
+    }.items():
+        (repo / "skills" / "Bad" / name).parent.mkdir(exist_ok=True)
+        (repo / "skills" / "Bad" / name).write_text(text)
     (repo / "skills" / "Bad").rename(repo / "skills" / "bad")
     _run(*git, "add", "-A")
     passed = subprocess.run(hook, cwd=repo, env=env, capture_output=True, text=True)
     assert passed.returncode == 0, passed.stdout + passed.stderr
+    _run(*git, "commit", "-qm", "good")
+    # A commit that changes no .md file (a token in a script), or only deletes one (a linked
+    # reference), is linted too: `pre-commit run` checks the staged files, as a commit does.
+    staged = hook[:-1]
+    token = "ghp_" + "R8mK2vX9pL4qT7wN3zY6bH1cF5dJ0sAeU8gV"
+    (repo / "skills" / "bad" / "scripts" / "greet.sh").write_text(f"#!/bin/sh\nT={token}\n")
+    _run(*git, "add", "-A")
+    secret = subprocess.run(staged, cwd=repo, env=env, capture_output=True, text=True)
+    assert secret.returncode == 1 and "SKL904" in secret.stdout, secret.stdout + secret.stderr
+    _run(*git, "reset", "-q", "--hard")
+    _run(*git, "rm", "-q", "skills/bad/references/api.md")
+    deleted = subprocess.run(staged, cwd=repo, env=env, capture_output=True, text=True)
+    assert deleted.returncode == 1 and "SKL301" in deleted.stdout, deleted.stdout + deleted.stderr
 
 
 if __name__ == "__main__":
