@@ -1353,3 +1353,75 @@ def test_a_build_locks_the_runtime_it_writes_whatever_its_source(
     with pytest.raises(OSError, match="no room left"):
         build_skill(str(write_skill(tmp_path / "three" / "other")), layout)
     assert sorted(p.name for p in runtime.parent.iterdir()) == ["demo"]
+
+
+_BUILD_AT_THE_LOCK = """
+import sys
+from pathlib import Path
+
+import skillc_index.build.skill as skill_module
+from skillc_index import Layout, load_config
+from skillc_index.command_errors import StoreCopyDiffers
+
+source, waits, project, home = sys.argv[1:]
+lock = skill_module._build_lock
+
+
+def at_the_lock(skill, *, runtime=False):
+    if runtime:
+        Path(waits).touch()  # the other build holds it: this one waits for it from here
+    return lock(skill, runtime=runtime)
+
+
+skill_module._build_lock = at_the_lock
+layout = Layout.discover(Path(project), {"SKILLC_HOME": home})
+try:
+    skill_module.build_skill(source, layout, config=load_config(layout, env={}))
+except StoreCopyDiffers:
+    print("E050")
+else:
+    print("imported")
+"""
+
+
+def test_a_build_importing_another_folder_of_the_name_at_once_is_refused(
+    layout: Layout,
+    project: Path,
+    home: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two processes importing two folders named ``foo`` at once: the second planned its
+    import (no ``foo`` in the store: a copy) before it waited for the first's lock, then
+    replaced the first's fresh copy, both saying imported. Planned under the lock, the second
+    is E050, as when the builds run one after the other."""
+    import subprocess
+    import sys
+    import time
+
+    import skillc_index.build.skill as skill_module
+
+    first = write_skill(tmp_path / "a" / "foo", description="Foo from a. Use when testing.")
+    second = write_skill(tmp_path / "b" / "foo", description="Foo from b. Use when testing.")
+    waits = tmp_path / "second-waits"
+    copy_deployments = skill_module.copy_deployments  # the first step under the locks
+    started: list[subprocess.Popen[str]] = []
+
+    def the_second_starts(*args: object, **kwargs: object) -> object:
+        argv = [sys.executable, "-c", _BUILD_AT_THE_LOCK, second, waits, project, home]
+        other = subprocess.Popen(
+            [str(arg) for arg in argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        started.append(other)
+        deadline = time.monotonic() + 60
+        while not waits.exists() and other.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return copy_deployments(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(skill_module, "copy_deployments", the_second_starts)
+    build_skill(str(first), layout, config=load_config(layout, env={}))
+    out, err = started[0].communicate(timeout=120)
+    assert waits.exists() and out.strip() == "E050", out + err
+    kept = (project / ".skillc" / "skills" / "foo" / "SKILL.md").read_text(encoding="utf-8")
+    assert "Foo from a" in kept

@@ -348,26 +348,28 @@ def _build_skill(
 
     notices: list[Diagnostic | Notice] = list(resolved.notices)
     plan: ImportPlan | None = None
-    if not in_a_store(resolved.source, layout):
+    importing = not in_a_store(resolved.source, layout)
+    if importing:
         files, view = (  # E070 for .gitignore files over their bounds, as package refuses them
             origin_view(resolved.source, files, dirs, layout.display(resolved.source), rules)
             if known is None
             else (files, known.view)
         )
-        plan = plan_import(
-            resolved, layout, files, view, force=force,
-            origin_hash=None if known is None else known.digest,
-            record=None if known is None else known.record,
-        )  # fmt: skip
-        if plan.action != "unchanged":
-            _check_import(resolved.source)
-    target_skill = resolved if plan is None else plan.imported(resolved)
-    _refuse_writes_outside(
-        layout, target_skill, importing=plan is not None and plan.action != "unchanged"
-    )
+    _refuse_writes_outside(layout, resolved, importing=importing)  # an import: its runtime's
     # one build of a skill at a time: another's half-removed copy reads as a stranger's
-    # folder (a false E050, or moved aside with --force), and manifests cross
-    with _build_lock(resolved), _build_lock(target_skill, runtime=True):
+    # folder (a false E050, or moved aside with --force), and manifests cross. An import is
+    # planned under the lock: another folder of that name imported meanwhile is E050, as
+    # when the builds run one after the other, not replaced by a plan made before it came
+    with _build_lock(resolved), _build_lock(resolved, runtime=True):
+        if importing:
+            plan = plan_import(
+                resolved, layout, files, view, force=force,
+                origin_hash=None if known is None else known.digest,
+                record=None if known is None else known.record,
+            )  # fmt: skip
+            if plan.action != "unchanged":
+                _check_import(resolved.source)
+        target_skill = resolved if plan is None else plan.imported(resolved)
         copies = copy_deployments(
             target_skill.name, target_skill.scope, target_skill.source, layout, config.targets
         )  # made before, each refreshed too (the targets given are planned first)
