@@ -305,6 +305,20 @@ def test_a_skill_name_never_drives_the_terminal(
         assert "\x1b" not in output and "\x07" not in output
 
 
+def test_github_annotations_are_utf8_whatever_the_streams_encoding(
+    gateway_process: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """The annotations went through the stream's encoding: under ``PYTHONIOENCODING=cp1252``
+    (a redirected stdout's Windows code page) a case ``brew a café ☕`` came out as ``caf``,
+    the byte 0xE9 and the text ``\\u2615``; the runner reads UTF-8, as json and sarif are."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "uni", description="Café drinks and coffee. Use when brewing café.")
+    _yaml(write_skill(lib / "pdf", description=PDF), ["brew a café ☕"])
+    env = {"PYTHONIOENCODING": "cp1252"}
+    done = gateway_process("eval", "--path", str(lib), "--format", "github", env_extra=env)
+    assert "miss 'brew a café ☕'" in done.stdout, done.stdout + done.stderr
+
+
 def test_sarif_points_at_the_description_line(gateway: Any, library: Path) -> None:
     _yaml(library / "docx", ["merge PDF files"])
     done = gateway("eval", "--path", str(library), "--top", "1", "--format", "sarif")

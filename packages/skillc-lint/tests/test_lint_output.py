@@ -69,6 +69,23 @@ def test_github_annotations_have_end_positions(cwd: Path) -> None:
     assert "endLine" not in whole  # a whole-file finding has no position
 
 
+def test_github_annotations_are_utf8_whatever_the_streams_encoding(cwd: Path) -> None:
+    """Annotations went through the stream's encoding: under ``PYTHONIOENCODING=cp1252`` (a
+    redirected stdout's Windows code page) a heading ``Café ☕`` came out as ``Caf``, the byte
+    0xE9 and the text ``\\u2615``, and so did a target's name in its E-error; the runner
+    reads UTF-8, as json and sarif are written."""
+    put(cwd / "uni", "---\nname: uni\ndescription: Coffee. Use when brewing.\n---\n# Café ☕\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "skillc_lint", "uni", "nowhere-☕", "--format", "github"],
+        cwd=cwd,
+        env={**os.environ, "SKILLC_HOME": str(cwd / "home"), "PYTHONIOENCODING": "cp1252"},
+        capture_output=True,
+        check=False,
+    )
+    out = done.stdout.decode("utf-8", "replace")
+    assert "first H1 'Café ☕'" in out and "'nowhere-☕'" in out, out
+
+
 def test_show_fixes_prints_each_findings_fix(cwd: Path) -> None:
     put(cwd / "bad")
     plain = run(cwd, "bad").stderr

@@ -57,11 +57,12 @@ def _print(
         print_json(sarif_log(result, version("skillc-gateway"), base, error))
         return
     from skillc_index.sarif import github_error
+    from skillc_index.streams import write_stdout  # UTF-8 whatever the stream's, as sarif
 
-    for line in github_lines(result, base) if result is not None else []:
-        click.echo(line)
+    lines = [] if result is None else list(github_lines(result, base))
     if error is not None:
-        click.echo(github_error(error))
+        lines.append(github_error(error))
+    write_stdout("".join(line + "\n" for line in lines))
 
 
 @command(EVAL, formats=("text", "json", "sarif", "github"), status=_status, cls=EvalCommand)

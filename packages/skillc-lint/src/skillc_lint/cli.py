@@ -28,7 +28,7 @@ from skillc_index.console import (
     verbose_option,
 )
 from skillc_index.helppage import Command, FormatCommand
-from skillc_index.streams import utf8_process
+from skillc_index.streams import utf8_process, write_stdout
 from skillc_lint.operations import LINT, LintParams
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def _print_run_error(exc: Exception, output_format: str, sarif_file: str | None)
     elif output_format == "sarif":
         print_json(log)
     elif output_format == "github":
-        click.echo(github_error(error.diagnostic))
+        write_stdout(github_error(error.diagnostic) + "\n")  # UTF-8, as json and sarif
 
 
 class _Progress:
@@ -280,11 +280,12 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
     def show_findings(outcome: Outcome) -> None:
         """Its findings in the text or github format (the others print the run at the end)."""
         if isinstance(outcome, _output.RunError):
-            if output_format == "github":
-                progress.echo(printable(github_error(outcome.diagnostic)))
-        elif output_format == "github":
-            for line in _output.github_lines(outcome, cwd):
-                progress.echo(printable(line))  # one line each: GitHub's escapes for breaks
+            if output_format == "github":  # UTF-8 whatever the stream's, as json and sarif
+                write_stdout(printable(github_error(outcome.diagnostic)) + "\n")
+        elif output_format == "github":  # one line each: GitHub's escapes for breaks
+            write_stdout(
+                "".join(printable(line) + "\n" for line in _output.github_lines(outcome, cwd))
+            )
         elif output_format == "text" and not outcome.skipped:
             shown = _output.text_lines(outcome, cwd, colour=colour, show_fixes=params.show_fixes)
             for line in shown:
@@ -398,8 +399,7 @@ def _print_errors(run: LintRun, output_format: str, cwd: Path, log: Mapping[str,
     elif output_format == "sarif":
         print_json(log)
     else:
-        for error in failed:
-            click.echo(printable(github_error(error.diagnostic)))
+        write_stdout("".join(printable(github_error(error.diagnostic)) + "\n" for error in failed))
 
 
 def _add_suppressions(run: LintRun, output_format: str) -> int:
