@@ -215,6 +215,31 @@ def test_ctrl_c_is_the_command_s_to_answer(
     assert rows(project)[0][1]["exit_code"] == 5
 
 
+@pytest.mark.parametrize("closed", [0, 1, 2])
+def test_a_descriptor_skc_was_started_without_is_the_null_device_for_the_command(
+    tool: Path, project: Path, clean_env: dict[str, str], tmp_path: Path, closed: int
+) -> None:
+    """``skc exec demo -- cat <&-``: the command got descriptor 0 closed (``cat: -: Bad file
+    descriptor``), not the null device skc reads in its place (non-inheritable, as Python
+    opens every file); ``>&-`` and ``2>&-`` the same. It gets the null device: an input that
+    has ended, an output that takes everything."""
+    said = tmp_path / "said"
+    code = (  # looked at before a file it opens takes the lowest free descriptor
+        "import os, sys\n"
+        "try:\n    null = os.path.samestat(os.fstat(int(sys.argv[2])), os.stat(os.devnull))\n"
+        "except OSError as error:\n    null = error.strerror\n"
+        "with open(sys.argv[1], 'w') as said:\n    said.write(str(null))\n"
+    )
+    argv = [sys.executable, "-m", "skillc_gateway", "exec", "demo", "--", sys.executable]
+    done = subprocess.run(
+        [*argv, "-c", code, str(said), str(closed)], cwd=project, env=clean_env,
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, check=False,
+        preexec_fn=lambda: os.close(closed),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert said.read_text(encoding="utf-8") == "True"
+
+
 def test_a_bare_name_is_a_store_skill_only(tool: Path, project: Path, gateway_process: Run) -> None:
     """``exec`` runs code: a folder of the working directory never stands in for a store
     skill (like ``run``); written as a path it runs."""

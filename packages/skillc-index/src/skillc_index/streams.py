@@ -44,15 +44,18 @@ def open_closed_streams() -> None:
     nothing there, where ``None.isatty()`` made ``build`` and ``lint`` fail unseen and ``exec``
     run nothing. A closed stdin (``<&-``) is an input that has ended, as ``</dev/null`` is,
     descriptor 0 included (the MCP server reads it; a program started inherits it): the stdio
-    servers ended with ``AttributeError`` or ``Bad file descriptor`` (E999)."""
+    servers ended with ``AttributeError`` or ``Bad file descriptor`` (E999). Each is made
+    inheritable (Python opens a file non-inheritable): a program ``skc exec`` starts gets the
+    null device on that descriptor too, where it got it closed (``cat: -: Bad file
+    descriptor``)."""
     import os
 
-    if sys.stdin is None:
-        null = os.open(os.devnull, os.O_RDONLY)  # the lowest free descriptor: 0
-        sys.stdin = open(null, encoding="utf-8", closefd=null != 0)  # noqa: SIM115
-    for name in ("stdout", "stderr"):
+    for number, name in enumerate(("stdin", "stdout", "stderr")):
         if getattr(sys, name) is None:
-            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+            null = os.open(os.devnull, os.O_WRONLY if number else os.O_RDONLY)  # lowest free
+            os.set_inheritable(null, True)  # the descriptor closed: 0, 1 or 2
+            mode = "w" if number else "r"
+            setattr(sys, name, open(null, mode, encoding="utf-8", closefd=null > 2))  # noqa: SIM115
 
 
 #: The exit status of a command whose reader left before it printed everything (``skc list |
