@@ -305,6 +305,20 @@ def test_a_skill_name_never_drives_the_terminal(
         assert "\x1b" not in output and "\x07" not in output
 
 
+def test_github_file_of_a_folder_named_with_a_newline_is_escaped_as_github_decodes_it(
+    gateway: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """A folder ``cake<newline>x``: ``file=`` said ``cake\\nx`` (printable's escape, a
+    backslash and ``n``: a path that does not exist), where skillc-lint writes ``%0A``, which
+    GitHub decodes to the real name; an escape character is still never written raw."""
+    lib = tmp_path / "lib"
+    _yaml(write_skill(lib / "cake\nx\x1b", description="Bake cakes. Use when baking."), ["a pdf"])
+    write_skill(lib / "pdf", description=PDF)
+    done = gateway("eval", "--path", str(lib), "--format", "github")
+    assert "/lib/cake%0Ax\\x1b/SKILL.md,line=1," in done.stdout, done.stdout + done.stderr
+    assert "\x1b" not in done.stdout
+
+
 def test_github_annotations_are_utf8_whatever_the_streams_encoding(
     gateway_process: Any, tmp_path: Path, write_skill: Any
 ) -> None:

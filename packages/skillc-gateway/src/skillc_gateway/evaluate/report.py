@@ -383,7 +383,9 @@ def github_lines(result: EvalResult, base: str) -> list[str]:
     """One ``::error``/``::warning``/``::notice`` workflow command per finding, its file
     relative to ``base``, the working folder, when inside it, as SARIF and skillc-lint name
     it (:func:`skillc_index.sarif.display_path`: GitHub matches ``file=`` against the
-    repository's paths)."""
+    repository's paths). Escaped as skillc-lint's are: GitHub's escapes first (a newline of
+    a path is ``%0A``, which GitHub decodes to the real name), then what is left that drives
+    a terminal (:func:`~skillc_index.text.printable`: ``\\x1b``)."""
     from pathlib import Path
 
     from skillc_index.sarif import display_path, github_data, github_property
@@ -392,9 +394,11 @@ def github_lines(result: EvalResult, base: str) -> list[str]:
     levels = {"error": "error", "warning": "warning", "note": "notice"}
     lines = []
     for f in _findings(result):
-        file = github_property(printable(display_path(Path(f.file), Path(base))))
+        file = github_property(display_path(Path(f.file), Path(base)))
         lines.append(
-            f"::{levels[f.level]} file={file},line={f.line},"
-            f"title={github_property(f.rule)}::{github_data(f.message)}"
+            printable(
+                f"::{levels[f.level]} file={file},line={f.line},"
+                f"title={github_property(f.rule)}::{github_data(f.message)}"
+            )
         )
     return lines
