@@ -1242,6 +1242,33 @@ def test_a_catalog_its_disk_cannot_take_answers_from_the_files(
         assert [w.text for w in found.warnings] == [f"{full}: the answer is partial"]
 
 
+def test_a_user_without_a_home_gets_a_catalog_in_memory_and_no_server(
+    gateway: Run,
+    project: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``HOME=/nonexistent`` (:data:`~skillc_index.layout.NO_HOME`, here moved into the
+    test's folder: root could make the real one): the find made ``/nonexistent/.skillc/
+    catalog.db`` as root, and a find server would have started there. Nothing is made: the
+    catalog is in memory, with a warning, and no server can start."""
+    from skillc_gateway.catalog.lifecycle import can_serve
+    from skillc_index import layout
+
+    nowhere = tmp_path / "nonexistent"
+    monkeypatch.setattr(layout, "NO_HOME", nowhere)
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    result = gateway("find", "fish", env_extra={"HOME": str(nowhere), "SKILLC_HOME": ""})
+    assert result.returncode == 0, result.stderr
+    assert "alpha" in result.stdout
+    assert f"no home folder ({nowhere}), no catalog file: searching with a catalog in memory" in (
+        result.stderr
+    )
+    assert not can_serve(Layout.discover(project, {"HOME": str(nowhere)}))
+    assert not nowhere.exists()
+
+
 def test_a_home_that_is_a_file_gives_a_catalog_in_memory(
     gateway: Run, project: Path, tmp_path: Path, write_skill: WriteSkill
 ) -> None:

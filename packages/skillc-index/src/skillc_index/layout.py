@@ -163,6 +163,13 @@ def expand_user(path: str | os.PathLike[str]) -> Path:
 NO_HOME = Path("/nonexistent")
 
 
+def in_no_home(path: Path) -> bool:
+    """Whether ``path`` lies in :data:`NO_HOME` (no home found, or ``HOME=/nonexistent`` as
+    Debian gives system users): nothing is made there, which root could (the catalog is in
+    memory, the lint cache off, no record kept of what is written elsewhere)."""
+    return path == NO_HOME or NO_HOME in path.parents
+
+
 def home_dir(env: Mapping[str, str] | None = None) -> Path:
     """``$SKILLC_HOME`` if set to an absolute path, ``~`` expanded (RFC-0009:C-ENV-OVERRIDE;
     a relative one, which gave each working folder its own, is ignored: ``load_config``

@@ -274,9 +274,13 @@ class ResultCache:
         if self._db is not None and self._pid != os.getpid():
             self._db = None  # a forked worker: the parent's connection is not used here
         if self._db is None and not self._off:
+            from skillc_index.layout import in_no_home
             from skillc_index.sqlite import connect as sqlite_connect
             from skillc_index.sqlite import use_wal
 
+            if in_no_home(self.folder):  # a user without a home: nothing made there
+                self._off = True
+                return None
             try:
                 self.folder.mkdir(parents=True, exist_ok=True)
                 path = self.folder / CACHE_FILE  # lines of the user's skills: theirs alone

@@ -146,8 +146,13 @@ class CatalogDatabase(NamedTuple):
 
 def open_database(layout: Layout) -> CatalogDatabase:
     """The catalog of ``layout``'s skillc home, ready (schema current); one in memory, with
-    a warning, when that file cannot be used."""
+    a warning, when that file cannot be used or the user has no home folder (nothing is made
+    in :data:`~skillc_index.layout.NO_HOME`, which root could)."""
+    from skillc_index.layout import NO_HOME, in_no_home
+
     path = layout.global_dir / CATALOG_FILE
+    if in_no_home(path):
+        return _in_memory(f"no home folder ({NO_HOME}), no catalog file")
     for _attempt in range(2):
         try:
             if _owner(path) == "foreign":

@@ -227,8 +227,11 @@ def can_serve(layout: Layout) -> bool:
     import sys
 
     from skillc_index.atomic import nearest_existing
+    from skillc_index.layout import in_no_home
 
     home, sock = layout.global_dir, socket_path(layout)
+    if in_no_home(home):  # nothing is made there (root could): no lock, log or socket
+        return False
     try:
         made = nearest_existing(home)  # where the home's folders would be made
     except OSError:

@@ -397,7 +397,7 @@ def apply_overrides(
     (:data:`WRITTEN` is recorded there) when it cannot be written (E999). With ``dry_run``,
     says what it would do and writes nothing. And the warnings: without a home folder
     (:data:`~skillc_index.layout.NO_HOME`) the settings are written with no record."""
-    from skillc_index.layout import NO_HOME
+    from skillc_index.layout import in_no_home
 
     every = [
         plan
@@ -431,7 +431,7 @@ def apply_overrides(
             continue
         _check_inside(plan.settings, plan.scope, layout)
         writes.append((index, plan.settings, read_settings(plan.settings, layout) or {}))
-    record = bool(writes) and layout.home != NO_HOME
+    record = bool(writes) and not in_no_home(layout.home)
     notices: tuple[Notice, ...] = ()
     if writes and not record:
         notices = (Notice(f"no home folder: skillc keeps no record of the {SETTING} entries "
