@@ -102,6 +102,28 @@ def test_bad_selections_are_typed_errors_that_name_the_parameter(project: Path) 
     assert shown == []
 
 
+def test_one_str_is_one_item_not_its_characters(project: Path, write_skill: WriteSkill) -> None:
+    """``select="SKL1"`` was the rules ``S``, ``K``... (UnknownRule: ``'K'`` matches no
+    rule), ``profile="claude-code"`` the profile ``c``: each is one item, as
+    ``default_registry`` reads it (:func:`skillc_index.items.as_items`)."""
+    from skillc_lint import configured_registry, profiles_in
+
+    run = session(project, [])
+    one = rule_registry(run, profile="claude-code", select="SKL1", ignore="SKL101")
+    many = rule_registry(run, profile=("claude-code",), select=("SKL1",), ignore=("SKL101",))
+    assert [(r.id, one.is_enabled(r.id)) for r in one] == [
+        (r.id, many.is_enabled(r.id)) for r in many
+    ]
+    assert profiles_in(one) == ("agentskills", "claude-code")
+    assert not one.is_enabled("SKL101") and one.is_enabled("SKL102")
+    rule_registry(run, target="claude")  # not the target 'c'
+    registry, _ = configured_registry({}, profiles="claude-code")
+    assert profiles_in(registry) == ("agentskills", "claude-code")
+    write_skill(project / ".skillc" / "skills" / "demo", description=DESCRIPTION)
+    params = LintParams("demo", profile="claude-code")  # type: ignore[arg-type]
+    assert lint(run, params).result.ok
+
+
 def test_config_problems_are_warned_once_per_registry(
     project: Path, write_skill: WriteSkill
 ) -> None:

@@ -198,7 +198,8 @@ def configured_registry(
     ``config [lint]: <message>`` warnings; they never fail a run), at most
     :data:`~skillc_index.diagnostics.MAX_PROBLEMS`, then one for the rest.
 
-    The profiles are ``profiles`` when given (UnknownProfile, E100, for one that is not), else
+    The profiles are ``profiles`` when given (one name as a ``str`` is that profile;
+    UnknownProfile, E100, for one that is not), else
     ``[lint] profiles`` (unknown names skipped with a problem), always on top of
     ``agentskills``. Settings of rules from profiles not in use are left out without a
     problem: a config may tune a dialect's rules for the runs that select it.
@@ -213,7 +214,9 @@ def configured_registry(
     settings.pop("per-file-ignores", None)  # no rule: the run reads it (operations.suppressions)
     chosen = settings.pop(targets.TARGETS_OPTION, None)  # the target rules' (issue 37)
     problems: list[str] = []
-    names = list(profiles)
+    from skillc_index.items import as_items
+
+    names = list(as_items(profiles))  # one str is one profile, as default_registry reads it
     if not names and configured is not None:
         names, problems = known_profiles(configured)
     registry = default_registry(profiles=tuple(dict.fromkeys(["agentskills", *names])))

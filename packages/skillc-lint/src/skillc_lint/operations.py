@@ -276,8 +276,11 @@ class LintReport(NamedTuple):
 
 
 def _names(values: Iterable[str]) -> list[str]:
-    """Items that may each hold several comma-separated names, as one list."""
-    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+    """Items that may each hold several comma-separated names, as one list; one ``str`` is
+    one item, not its characters (:func:`skillc_index.items.as_items`)."""
+    from skillc_index.items import as_items
+
+    return [part.strip() for value in as_items(values) for part in value.split(",") if part.strip()]
 
 
 class LintConfig(NamedTuple):
