@@ -12,10 +12,21 @@ from pathlib import Path
 
 import pytest
 
-from skillc_gateway import FileBytes, FileText, open_file, outline, source_tree
+from skillc_gateway import (
+    FileBytes,
+    FileText,
+    exec_in_skill,
+    open_file,
+    outline,
+    search_skill,
+    show_section,
+    source_tree,
+)
 from skillc_index import (
     FileIsAFolder,
     FileTooLarge,
+    InvalidOption,
+    Layout,
     PathEscapesRoot,
     ResolvedSkill,
     SkillDirectoryNotFound,
@@ -37,6 +48,48 @@ def test_outline_orders_files_and_skips_code_and_hidden(resolved: ResolvedSkill)
         ("references/api.md", 3, "GET"),
     ]
     assert [h.text for h in outline(resolved, level=1).headings] == ["Demo", "API"]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda s: outline(s, level=0), "level must be at least 1, not 0"),
+        (lambda s: outline(s, level="2"), "level must be an integer, not a string"),
+        (lambda s: open_file(s, "SKILL.md", max_lines=-5), "max_lines must be at least 0, not -5"),
+        (lambda s: open_file(s, "SKILL.md", max_lines="20"), "max_lines must be an integer, "),
+        (lambda s: open_file(s, "SKILL.md", skip=-1), "skip must be at least 0, not -1"),
+        (lambda s: show_section(s, "Install", max_lines=-1), "max_lines must be at least 0, "),
+        (lambda s: show_section(s, "Install", nth=0), "nth must be at least 1, not 0"),
+        (lambda s: show_section(s, 5), "section must be a string, not a number"),
+        (lambda s: source_tree(s, depth="2"), "depth must be an integer, not a string"),
+        (lambda s: source_tree(s, limit=-1), "limit must be at least 0, not -1"),
+        (lambda s: source_tree(s, directory=5), "directory must be a string, not a number"),
+        (lambda s: search_skill(s, 5), "query must be a string, not a number"),
+        (lambda s: search_skill(s, "x", limit=0), "limit must be at least 1, not 0"),
+        (lambda s: exec_in_skill(s, ["echo", 5]), "argv must be a list of str, not int"),
+    ],
+)
+def test_the_functions_refuse_what_the_cli_and_mcp_refuse(
+    resolved: ResolvedSkill, call: Callable[[ResolvedSkill], object], message: str
+) -> None:
+    """An out-of-range value answered nothing (``outline(level=0)``: no heading;
+    ``open_file(max_lines=-5)``: an empty text) and a wrong-typed one failed on a bare
+    TypeError or AttributeError: each is E100 naming the parameter, as ``skc`` and the MCP
+    tools say it (the same check of the operation's ``Param``s)."""
+    with pytest.raises(InvalidOption) as caught:
+        call(resolved)
+    assert caught.value.diagnostic.params["message"].startswith(message)
+
+
+def test_find_skills_refuses_a_configured_that_maps_no_folders(project: Path, home: Path) -> None:
+    """``find_skills(configured={"claude": 5})`` failed on AttributeError ('int' object has no
+    attribute 'startswith'): E100, as skillc-stats' ``query_all(targets=...)`` says it."""
+    from skillc_gateway import find_skills
+
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    for configured in ({"claude": 5}, ["claude"]):
+        with pytest.raises(InvalidOption, match="configured must map target names to folders"):
+            find_skills(layout, "pdf", configured=configured)  # type: ignore[arg-type]
 
 
 def test_outline_text_format(gateway: Run, demo: Path) -> None:

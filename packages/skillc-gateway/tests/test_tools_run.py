@@ -315,6 +315,21 @@ def test_unknown_and_broken_tools_have_their_types(
     assert "skc" not in str(broken.value)  # the library names no command line
 
 
+def test_arguments_that_are_no_mapping_are_e100(
+    project: Path, home: Path, kit: Callable[..., Path]
+) -> None:
+    """``plan_run(skill, tool, None)`` failed on a bare TypeError ('NoneType' object is not
+    iterable)."""
+    from skillc_gateway._runner import plan_run
+    from skillc_index import InvalidOption, Layout, resolve_skill
+
+    kit(ECHO_ARGS)
+    resolved = resolve_skill("kit", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    for arguments in (None, ["value"]):
+        with pytest.raises(InvalidOption, match="arguments must map the tool's parameters"):
+            plan_run(resolved, "echo_args", arguments)  # type: ignore[arg-type]
+
+
 def test_running_tools_needs_posix(
     project: Path, home: Path, monkeypatch: pytest.MonkeyPatch, kit: Callable[..., Path]
 ) -> None:

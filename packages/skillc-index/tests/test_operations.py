@@ -147,6 +147,49 @@ def test_list_filters_and_warns_of_skipped_skills(
     assert built.to_dict()["skills"] == []
 
 
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"scope": "nope"}, "scope must be one of 'project', 'global', 'all' (not 'nope')"),
+        ({"status": "bilt"}, "status must be one of 'normal', "),
+        ({"limit": -1}, "limit must be at least 0, not -1"),
+        ({"limit": "5"}, "limit must be an integer, not a string"),
+        ({"pattern": 5}, "pattern must be a string, not a number"),
+    ],
+)
+def test_the_python_api_checks_a_record_as_the_cli_and_mcp_do(
+    layout: Layout, project: Path, write_skill: WriteSkill, params: dict[str, Any], message: str
+) -> None:
+    """``LIST.run(session, ListParams(scope="nope"))`` listed nothing, and ``limit=-1`` no
+    skill, where ``skc list`` and ``skc_list`` refuse them (E100): ``Operation.run`` checks
+    the record against its ``Param``s, as the tool's arguments are; ``list_skills`` too."""
+    from skillc_index.listing.skills import list_skills
+
+    write_skill(project / ".skillc" / "skills" / "alpha")
+    run, _ = session(layout)
+    with pytest.raises(InvalidOption, match=r"^error\[E100\]: invalid option: '(.*)'$") as caught:
+        LIST.run(run, ListParams(**params))
+    assert caught.value.diagnostic.params["message"].startswith(message)
+    with pytest.raises(InvalidOption) as direct:
+        list_skills(layout, **params)
+    assert direct.value.diagnostic == caught.value.diagnostic
+    assert LIST.run(run, ListParams(limit=1.0, scope="project")).to_dict()["total"] == 1  # type: ignore[arg-type]
+
+
+def test_a_checked_record_keeps_what_the_front_ends_give(layout: Layout) -> None:
+    """A record of right values is itself; one ``str`` for a tuple field is one item, a path
+    an ``os.PathLike`` as its ``str``, an integral float an int (as JSON's ``5.0``)."""
+    from skillc_index.operation import checked_record
+
+    given = BuildParams("demo", target=("claude",))
+    assert checked_record(given) is given
+    assert checked_record(BuildParams(Path("skills/demo"), target="claude")) == BuildParams(  # type: ignore[arg-type]
+        "skills/demo", target=("claude",)
+    )
+    assert checked_record(ListParams(limit=2.0)).limit == 2  # type: ignore[arg-type]
+    assert type(checked_record(ListParams(limit=2.0)).limit) is int  # type: ignore[arg-type]
+
+
 @pytest.mark.usefixtures("skc_on_path")
 def test_build_logs_one_row_after_the_build(
     layout: Layout, project: Path, write_skill: WriteSkill

@@ -208,10 +208,14 @@ def exec_in_skill(
     E012 too (:func:`_check_paths`); all checked before anything runs. stdin, stdout and stderr are
     this process's. The environment is :func:`exec_environment`'s. An empty ``argv`` is
     :class:`~skillc_index.InvalidOption` (E100); one ``str`` is the program alone. A skill
-    folder that cannot be entered when the command starts (removed meanwhile) is E022."""
-    from skillc_index.items import as_items
+    folder that cannot be entered when the command starts (removed meanwhile) is E022; an
+    item that is no ``str`` is E100 (:func:`~skillc_index.items.checked_items`)."""
+    from skillc_index.items import checked_items
 
-    argv = as_items(argv)
+    def wrong(item: object, _listed: bool) -> InvalidOption:  # argv=5, argv=["echo", 5]
+        return InvalidOption(f"argv must be a list of str, not {type(item).__name__}")
+
+    argv = checked_items(argv, str, wrong)
     if not argv:
         raise InvalidOption("no command to run: argv is empty (its first item is the program)")
     argv = expand_skill_dir(skill, argv)

@@ -193,7 +193,14 @@ def _coerce(tool: Tool, name: str, kind: str, raw: Any) -> Any:
 
 def bind_arguments(tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
     """The typed values of ``tool``'s parameters: given ones coerced to their type, defaults
-    for the others; E100 for an unknown parameter, a bad value or a missing required one."""
+    for the others; E100 for an unknown parameter, a bad value or a missing required one, and
+    for ``arguments`` that are no mapping (None: a bare ``TypeError`` before)."""
+    given: object = arguments  # typed a Mapping; an embedder's may be None
+    if not isinstance(given, Mapping):
+        from skillc_index import InvalidOption
+
+        kind = type(given).__name__
+        raise InvalidOption(f"arguments must map the tool's parameters to values, not {kind}")
     known = ", ".join(p.name for p in tool.parameters) or "none"
     for name in arguments:
         if tool.parameter(name) is None:

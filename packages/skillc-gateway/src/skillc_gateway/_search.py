@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING
 
 from skillc_index import (
     IndexUnusable,
-    InvalidOption,
     ResolvedSkill,
     SectionHit,
     ensure_index,
     fts_query,
     search_sections,
 )
-from skillc_index.operation import MAX_COUNT
+from skillc_index.operation import checked_values
 from skillc_index.record import Record
 
 DEFAULT_LIMIT = 10
@@ -58,11 +57,14 @@ def search_skill(
     The index is checked first, in RFC-0004's order, and built on demand when it is not
     current (``ensure_index``); one that fails to read is built again, once. Raises E004 for
     an empty query, E002 for a skill that cannot be indexed, E003 for a colliding index,
-    E100 for a ``limit`` that is no count of 1 or more (checked first: the read failed on
-    it, and a failed read is taken for a corrupt index, built again).
+    E100 for a ``query`` that is no text, or a ``limit`` that is no count of 1 or more
+    (checked first, as the command line and the MCP tool check them:
+    :func:`~skillc_index.operation.checked_values`; the read failed on a bad limit, and a
+    failed read is taken for a corrupt index, built again).
     """
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_COUNT:
-        raise InvalidOption(f"limit {limit!r} is not an integer from 1 to {MAX_COUNT}")
+    from skillc_gateway._section_ops import SearchParams
+
+    query, limit = checked_values(SearchParams, {"query": query, "limit": limit}).values()
     index = ensure_index(skill, tokenizer_setting)
     match = fts_query(query, index.meta.tokenizer)  # the tokenizer the check required
     try:

@@ -195,8 +195,21 @@ def source_tree(
     hidden_refusal`, :func:`~skillc_index.glob.ignored_refusal`); ``depth`` counts from there.
     ``pattern`` is a gitignore-style glob (``*.md``, ``references/**``) matched against paths
     relative to the skill root; folders are shown when they hold a matching file. ``limit`` 0
-    or None: every entry.
+    or None: every entry. E100 for a value of the wrong type, a ``depth`` below 1 or a
+    ``limit`` below 0, as the command line and the MCP tool refuse them
+    (:func:`~skillc_index.operation.checked_values`).
     """
+    from skillc_gateway.operations import SourcesParams
+    from skillc_index.operation import checked_values
+
+    values = {
+        "depth": depth,
+        "dir": directory,
+        "limit": 0 if limit is None else limit,
+        "pattern": pattern,
+    }
+    python = {"dir": "directory"}
+    depth, directory, limit, pattern = checked_values(SourcesParams, values, python).values()
     files = list(walk_skill(skill.source).files)
     base = ""
     root_name = skill.name

@@ -1,6 +1,7 @@
 """The items of a Python API parameter that takes several (``targets``, ``paths``,
 ``projects``, ``users``, skillc-lint's ``profiles``...): :func:`as_items` reads them, and
-:func:`checked_items` checks each one's type with the caller's error.
+:func:`checked_items` checks each one's type with the caller's error; :func:`checked_targets`
+checks a mapping of target names to folders (the config's ``[targets]``).
 
 Standard library only: :mod:`skillc_index.operation`, which every command imports, uses it.
 """
@@ -12,7 +13,7 @@ import typing
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-__all__ = ["as_items", "checked_items"]
+__all__ = ["as_items", "checked_items", "checked_targets"]
 
 T = TypeVar("T")
 
@@ -50,3 +51,20 @@ def checked_items(
         if not isinstance(item, kinds):
             raise error(item, True)
     return items
+
+
+def checked_targets(value: object, name: str = "targets") -> None:
+    """E100 (:class:`~skillc_index.InvalidOption`) naming the parameter ``name`` unless
+    ``value`` is None or maps target names to folders, each a ``str`` (what the config's
+    ``[targets]`` holds: skillc-stats' ``targets``, skillc-gateway's ``configured``),
+    before it is used: never a bare ``AttributeError`` deep inside."""
+    from collections.abc import Mapping
+
+    if value is None or (
+        isinstance(value, Mapping)
+        and all(isinstance(item, str) for pair in value.items() for item in pair)
+    ):
+        return
+    from skillc_index.diagnostics import InvalidOption
+
+    raise InvalidOption(f"{name} must map target names to folders, each a str")

@@ -15,7 +15,8 @@ builds its tool table from the operations (:meth:`Operation.tool`). A parameter'
 may differ from the CLI's (``mcp_default``: a reply must stay small, a terminal may show a
 whole file); everything else is the same on both sides, which a test checks.
 
-This module imports only the standard library (and :mod:`skillc_index.record`), and no
+This module imports only the standard library (and :mod:`skillc_index.record`,
+:mod:`skillc_index.arguments`), and no
 dataclasses: the operation tables are imported by every ``skc show`` and read when ``skc mcp``
 lists its tools, and creating a dataclass costs a millisecond or two where a ``Record`` costs a
 twentieth of that.
@@ -23,7 +24,7 @@ twentieth of that.
 
 from __future__ import annotations
 
-import math
+import os
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -31,6 +32,7 @@ from contextlib import contextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
+from skillc_index.arguments import MAX_COUNT, check_arguments, checked
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -69,11 +71,6 @@ __all__ = [
     "input_schema",
     "property_name",
 ]
-
-#: The largest number an integer option or argument takes (a limit, a depth, a line count):
-#: past it the value is E100, not an overflow deep inside (SQLite holds 64-bit integers). A
-#: tool's schema says it as the ``maximum`` of every integer (:func:`input_schema`).
-MAX_COUNT = 1_000_000_000
 
 SKILL_DESCRIPTION = (
     "Skill name (looked up in the project store .skillc/skills/, the global store "
@@ -224,7 +221,7 @@ def input_schema(params: type[Any], leave_out: Iterable[str] = ()) -> dict[str, 
         if meta.item_min_length is not None:
             schema["items"]["minLength"] = meta.item_min_length
         schema.update(meta.schema())
-        if schema.get("type") == "integer":  # the bound the call is held to (_checked)
+        if schema.get("type") == "integer":  # the bound the call is held to (arguments.checked)
             schema.setdefault("maximum", MAX_COUNT)
         if "enum" in schema and not meta.choice:  # text the run checks, with its own code
             values = ", ".join(str(value) for value in schema.pop("enum"))
@@ -248,117 +245,69 @@ def given(params: Any, names: Iterable[str]) -> str | None:
     return next((name for name in names if getattr(params, name) != defaults[name]), None)
 
 
-# -- checking a tool call's arguments against the input schema ------------------------------
-
-
-def _described(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
-_TYPE_NAMES = {"string": "a string", "integer": "an integer", "boolean": "a boolean"}
-
-
-def _checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
-    """``value`` checked against ``schema`` (the part of JSON Schema :func:`input_schema`
-    writes: type, enum, minimum, maximum, minLength, maxLength, maxItems, items); integral floats
-    become ints where an integer is expected. Raises :class:`~skillc_index.InvalidOption`
-    saying why."""
-    if "enum" in schema:
-        if value not in schema["enum"]:
-            choices = ", ".join(repr(choice) for choice in schema["enum"])
-            raise _invalid(f"{name} must be one of {choices} (not {value!r})")
-        return value
-    kind = schema.get("type")
-    if kind == "array":
-        if not isinstance(value, list):
-            raise _invalid(f"{name} must be an array, not {_described(value)}")
-        if len(value) > schema.get("maxItems", len(value)):  # before any item is looked at
-            from skillc_index.diagnostics import TooManyItems
-
-            raise TooManyItems(name, len(value), schema["maxItems"])
-        items = schema.get("items", {})
-        return [_checked(f"{name}[{i}]", item, items) for i, item in enumerate(value)]
-    if kind == "integer":
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)  # JSON Schema: 5.0 is an integer
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise _invalid(f"{name} must be an integer, not {_described(value)}")
-        if "minimum" in schema and value < schema["minimum"]:
-            raise _invalid(f"{name} must be at least {schema['minimum']}, not {value}")
-        maximum = schema.get("maximum", MAX_COUNT)  # no integer is unbounded (as on the CLI)
-        if value > maximum:
-            shown = value if value <= MAX_COUNT else "more"  # not thousands of digits
-            raise _invalid(f"{name} must be at most {maximum}, not {shown}")
-        return value
-    if kind == "number":  # JSON Schema: a boolean is no number; JSON has no NaN nor infinity
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            raise _invalid(f"{name} must be a number, not {_described(value)}")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise _invalid(f"{name} must be a finite number, not {value}")
-        if "minimum" in schema and value < schema["minimum"]:
-            raise _invalid(f"{name} must be at least {schema['minimum']}, not {value}")
-        if "maximum" in schema and value > schema["maximum"]:
-            raise _invalid(f"{name} must be at most {schema['maximum']}, not {value}")
-        return value
-    expected = {"string": str, "boolean": bool}.get(str(kind))
-    if expected is not None and not isinstance(value, expected):
-        raise _invalid(f"{name} must be {_TYPE_NAMES[str(kind)]}, not {_described(value)}")
-    if isinstance(value, str) and len(value) < schema.get("minLength", 0):
-        raise _invalid(f"{name} must not be empty")
-    if isinstance(value, str) and len(value) > schema.get("maxLength", len(value)):
-        from skillc_index.diagnostics import TextTooLong
-
-        raise TextTooLong(name, len(value), schema["maxLength"])
-    return _encodable(value) if isinstance(value, str) else value
-
-
-def _encodable(text: str) -> str:
-    """``text`` with every surrogate that stands for no byte (JSON's ``\\ud800``) as U+FFFD,
-    so that no path or query fails to encode; ``\\udc80``-``\\udcff`` are a file name's
-    bytes that are not UTF-8, as Python reads them, and stay."""
-    try:
-        text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:
-        return "".join("\ufffd" if "\ud800" <= char < "\udc80" else char for char in text)
-    return text
-
-
-def _invalid(message: str) -> Exception:
-    from skillc_index.diagnostics import InvalidOption
-
-    return InvalidOption(message)
-
-
-def check_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> dict[str, Any]:
-    """The arguments of a tool call checked against the tool's input schema (a call the
-    schema rejects is rejected here, with a message a model can act on: E100), the schema's
-    defaults filled in and absent optional arguments as ``None``."""
-    properties: Mapping[str, Any] = schema.get("properties", {})
-    unknown = sorted(name for name in arguments if name not in properties)
-    if unknown:
-        known = ", ".join(properties) or "none"
-        raise _invalid(f"unknown argument '{unknown[0]}' (arguments: {known})")
-    missing = [name for name in schema.get("required", ()) if name not in arguments]
-    if missing:
-        raise _invalid(f"the required argument '{missing[0]}' is missing")
-    return {
-        name: _checked(name, arguments[name], spec) if name in arguments else spec.get("default")
-        for name, spec in properties.items()
-    }
-
-
 P = TypeVar("P")
 R = TypeVar("R", bound="Result")
+
+
+_CHECKS: dict[type[Any], dict[str, tuple[str, Mapping[str, Any], bool, bool]]] = {}
+
+
+def checked_values(
+    params: type[Any], values: Mapping[str, Any], python: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """``values`` (field name -> value) of fields of the parameters record ``params``, checked
+    as a tool call's arguments are (:func:`~skillc_index.arguments.checked`: the type, the
+    choices, the bounds of the field's :class:`Param`; :class:`~skillc_index.InvalidOption`,
+    E100, naming the parameter), for the Python API: what the command line and the MCP server
+    refuse, a function refuses too, rather than answer nothing (``limit=-1``, ``scope="nope"``)
+    or fail on a bare ``TypeError``. None is not given, and stays, where the field allows it
+    (``int | None``), else it is E100 too; a tuple field's items are
+    an array's (one ``str`` or path is one item, :func:`~skillc_index.items.as_items`); a
+    ``path`` parameter may be an ``os.PathLike``. ``python``: a function's own name of a
+    field where it differs, for the message (``{"offset": "skip"}``). Returns the values
+    checked (arrays as tuples, paths as ``str``, an integral float as an int)."""
+    specs = _CHECKS.get(params)
+    if specs is None:  # made once per record, as its fields
+        properties = input_schema(params)["properties"]
+        specs = _CHECKS[params] = {
+            name: (
+                property_name(name),
+                properties[property_name(name)],
+                meta.path,
+                type(None) in typing.get_args(hint),  # None: not given
+            )
+            for name, hint, meta in fields(params)
+        }
+    result: dict[str, Any] = {}
+    for name, value in values.items():
+        prop, spec, path, optional = specs[name]
+        if value is None and optional:
+            result[name] = None
+            continue
+        array = spec.get("type") == "array"
+        if array and isinstance(value, str | os.PathLike):
+            value = [value]
+        elif array and isinstance(value, tuple | list):
+            value = list(value)
+        if path and isinstance(value, list):
+            value = [os.fspath(item) if isinstance(item, os.PathLike) else item for item in value]
+        elif path and isinstance(value, os.PathLike):
+            value = os.fspath(value)
+        value = checked(python.get(name, prop) if python else prop, value, spec)
+        result[name] = tuple(value) if array else value
+    return result
+
+
+def checked_record(params: P) -> P:
+    """The parameters record ``params`` with its fields checked (:func:`checked_values`):
+    itself when nothing changed."""
+    values = params._asdict()  # type: ignore[attr-defined]
+    changed = {
+        name: value
+        for name, value in checked_values(type(params), values).items()
+        if type(value) is not type(values[name]) or value != values[name]
+    }
+    return params._replace(**changed) if changed else params  # type: ignore[attr-defined]
 
 
 class Part(Record):
@@ -584,12 +533,12 @@ class Operation(Generic[P, R]):
         "annotations",
         "cli_only",
         "description",
+        "function",
         "mcp_only",
         "name",
         "no_tool",
         "output",
         "params",
-        "run",
         "title",
     )
 
@@ -611,7 +560,7 @@ class Operation(Generic[P, R]):
         self.title = title
         self.description = description
         self.params = params
-        self.run = run
+        self.function = run
         self.output = output
         self.annotations = annotations
         self.cli_only = cli_only
@@ -621,6 +570,13 @@ class Operation(Generic[P, R]):
 
     def __repr__(self) -> str:
         return f"Operation({self.name!r})"
+
+    def run(self, session: Session, params: P) -> R:
+        """Run the command on ``params``, checked first as the MCP tool's arguments are
+        (:func:`checked_record`: E100 for a value of the wrong type, outside its bounds or
+        its choices, before anything runs or is logged), whoever calls: the Python API,
+        the command line (whose parsing refused those values already) and the MCP server."""
+        return self.function(session, checked_record(params))
 
     @property
     def tool_name(self) -> str:

@@ -335,6 +335,7 @@ def query_all(
     from typing import get_args
 
     from skillc_index.diagnostics import InvalidOption
+    from skillc_index.items import checked_targets
     from skillc_index.layout import shown
     from skillc_stats._filters import team_filters
     from skillc_stats.operations import Period
@@ -343,11 +344,7 @@ def query_all(
     if by is not None and (not isinstance(by, str) or by not in periods):
         given = f"'{shown(by)}'" if isinstance(by, str) else type(by).__name__
         raise InvalidOption(f"by must be {', '.join(periods[:-1])} or {periods[-1]}, not {given}")
-    if targets is not None and not (
-        isinstance(targets, Mapping)
-        and all(isinstance(item, str) for pair in targets.items() for item in pair)
-    ):
-        raise InvalidOption("targets must map target names to folders, each a str")
+    checked_targets(targets)
     layout = layout or Layout.discover()
     filters = team_filters(layout, since, until, projects, store, users, machines)
     return all_answers(layout, filters, store, targets, by)[0]

@@ -236,7 +236,7 @@ def find_skills(
     the home not writable), an answer from the files is followed by indexing here for as
     long as it took (stretched at most to what keeps the find within ``budget``): each find
     builds a share, until the catalog answers."""
-    from skillc_index.items import checked_items
+    from skillc_index.items import checked_items, checked_targets
 
     if not limit_fits(limit):  # before any work: 2.5 failed after the whole walk
         raise InvalidOption(f"limit must be an integer from 1 to {MAX_FIND_LIMIT}, not {limit!r}")
@@ -253,6 +253,7 @@ def find_skills(
         return InvalidOption(f"paths must be folder paths (str), not {type(path).__name__}")
 
     paths = checked_items(paths, (str, os.PathLike), wrong)  # iterated once (a generator)
+    checked_targets(configured, "configured")
     if configured is None:  # as `skc find` reads them (it answered more skills than this)
         from skillc_index.config import load_config
         from skillc_index.inventory.folders import trusted_targets

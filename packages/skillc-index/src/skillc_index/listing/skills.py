@@ -366,10 +366,18 @@ def list_skills(
     target name); ``configured``: the config's trusted ``[targets]``. What was left out of
     the listing is a notice (``store_notices_only``: only the stores', when the caller reports
     the agent folders' own, as ``list --budget`` does).
+    E100 for a ``scope`` or ``status`` that is none of them, a ``limit`` below 0, a
+    ``pattern`` that is no text (as the command line and the MCP tool:
+    :func:`~skillc_index.operation.checked_values`), rather than list nothing.
     """
     from skillc_index.build.agent_folders import AgentFolders
     from skillc_index.inventory.entries import installed_skills
     from skillc_index.inventory.resolve import skill_names
+    from skillc_index.operation import checked_values
+    from skillc_index.operations import ListParams
+
+    values = {"scope": scope, "status": status, "limit": limit, "pattern": pattern}
+    scope, status, limit, pattern = checked_values(ListParams, values).values()
 
     wanted_statuses: set[str] = (
         {"stale", "obsolete"} if status in ("stale", "obsolete") else {status}
