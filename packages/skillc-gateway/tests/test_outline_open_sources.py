@@ -382,6 +382,17 @@ def test_open_refuses_a_binary_file_over_the_reply_bound(resolved: ResolvedSkill
     assert caught.value.diagnostic.code == "E023"
     assert (caught.value.path, caught.value.size, caught.value.limit) == ("big.bin", 75_001, 75_000)
     assert str(caught.value).startswith("error[E023]: file too large: 'big.bin'")
+    # the hint names no command line to the Python API and the MCP tool; the CLI's says
+    # where the file is served whole
+    from skillc_index import CLI_SPELLING, MCP_SPELLING, format_diagnostic
+
+    for spelled in (caught.value.diagnostic, caught.value.spelled(MCP_SPELLING)):
+        assert format_diagnostic(spelled).splitlines()[-1] == (
+            "hint: 'big.bin' is a binary file of 75,001 bytes; a reply carries at most 75,000 "
+            "(in base64), and a binary file is never cut"
+        )
+    cli = format_diagnostic(caught.value.spelled(CLI_SPELLING))
+    assert cli.endswith("; 'skc open' without --format json writes its bytes as they are")
     fits = open_file(resolved, "fits.bin", max_bytes=75_000)
     assert isinstance(fits, FileBytes) and len(fits.data) == 75_000
     text = open_file(resolved, "references/notes.txt", max_bytes=1)  # text is paged, not refused

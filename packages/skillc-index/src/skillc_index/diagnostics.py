@@ -363,19 +363,29 @@ class FileTooLarge(SkillcError):
     """E023 (skillc's own, in the RFC's gateway range): a binary file larger than one reply
     may carry (``limit`` bytes: the MCP server's 100,000 characters of base64, ``skc open
     --format json``'s 16 MiB), which is never cut (its first bytes are no file). The hint
-    says where it is served whole."""
+    says so; the command line's (:meth:`spelled` with a program) also says where it is
+    served whole, which the Python API and the MCP tool do not offer (it named ``skc open``
+    and ``--format json`` to them)."""
 
     code = "E023"
 
     def __init__(self, path: str, size: int, limit: int) -> None:
-        hint = (
-            f"'{path}' is a binary file of {size:,} bytes; a reply carries at most {limit:,} "
-            "(in base64); 'skc open' without --format json writes its bytes as they are"
-        )
-        super().__init__(Diagnostic(self.code, {"path": path}, _hint(hint)))
         self.path = path
         self.size = size
         self.limit = limit
+        super().__init__(self.spelled(PARAMETER_NAMES))
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        hint = (
+            f"'{self.path}' is a binary file of {self.size:,} bytes; a reply carries at most "
+            f"{self.limit:,} (in base64), and a binary file is never cut"
+        )
+        if spelling.program:
+            hint += (
+                f"; '{spelling.program} open' without {spelling.option('format')} json writes "
+                "its bytes as they are"
+            )
+        return Diagnostic(self.code, {"path": self.path}, _hint(hint))
 
 
 class FindServerError(SkillcError):
