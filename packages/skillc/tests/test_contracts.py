@@ -245,6 +245,30 @@ def test_the_index_facade_holds_what_the_other_packages_use_and_nothing_more() -
     exports, _ = lazy_table(index_src / "__init__.py")
     assert sorted(set(exports) - used) == [], "exported, but no other package uses it"
     assert sorted(used - set(exports)) == [], "used by another package, but not exported"
+    # the README's facade table names only names it holds (it listed NoSyncFolder, whose
+    # `except skillc_index.NoSyncFolder:` was an AttributeError), and so does its row of the
+    # names skillc_index.accesslog exports (grouped_counts and GROUPS are accesslog.reader's)
+    readme = (found["skillc_index"] / "README.md").read_text(encoding="utf-8")
+    facade = readme.partition("the `skillc_index` facade\n")[2].partition("\n#")[0]
+    rows = [line.split(" | ", 1)[1] for line in facade.splitlines() if line.startswith("| ")]
+    accesslog = [line for line in readme.splitlines() if "by `skillc_index.accesslog`" in line]
+    assert len(rows) > 10 and len(accesslog) == 1
+    listed = {name for row in rows[1:] for name in readme_names(row)}  # [0]: the header
+    assert sorted(listed - set(exports)) == [], "in the README's facade table, not exported"
+    module = importlib.import_module("skillc_index.accesslog")
+    names = readme_names(accesslog[0].split(" | ", 1)[1])
+    missing = [name for name in names if not hasattr(module, name)]
+    assert missing == [], "in the README's accesslog row, not exported"
+
+
+def readme_names(cell: str) -> list[str]:
+    """The names a README table cell lists: each identifier in backticks outside parentheses
+    (which say what a name does: ``AccessLog`` (``logged``, ``record``...))."""
+    while True:
+        bare = re.sub(r"\([^()]*\)", "", cell)
+        if bare == cell:
+            return re.findall(r"`([A-Za-z_]\w*)`", bare)
+        cell = bare
 
 
 def test_the_lint_readme_quotes_the_missing_lsp_extra_as_it_is_printed(
