@@ -141,7 +141,7 @@ def test_each_export_is_typed_from_its_module_and_resolves() -> None:
 
 
 #: The packages whose README's "Python API" examples are whole programs that type-check.
-TYPED_EXAMPLES = ("skillc-index", "skillc-gateway", "skillc-mcp")
+TYPED_EXAMPLES = ("skillc-index", "skillc-gateway", "skillc-mcp", "skillc-stats")
 
 
 def api_examples(readme: Path) -> list[str]:
