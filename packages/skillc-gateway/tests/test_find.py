@@ -211,6 +211,39 @@ def test_a_plugin_skills_folder_leading_out_is_not_searched(
     assert find(gateway, "secret")["skills"] == []
 
 
+def test_a_plugin_skill_linked_out_of_the_plugin_is_no_skill_of_it(
+    gateway: Run, layout: Layout, home: Path, write_skill: WriteSkill
+) -> None:
+    """An entry of a plugin's ``skills`` that is a symlink leading out of the plugin
+    (``skills/secret -> ~/elsewhere/secret``) is skipped with a warning (Agent Plugins
+    §4.1): ``list`` left it out, and ``find`` searched, ``open`` read and the MCP server
+    served the folder it leads to. Near miss: the plugin's own skill, a link inside it."""
+    from skillc_gateway.served import ServedSkills
+    from skillc_index.inventory.entries import installed_skills
+
+    install = home / ".claude/plugins/cache/m/p/1"
+    write_skill(install / "skills/inside", "inside", "A lantern skill inside.")
+    (install / "skills/alias").symlink_to(install / "skills/inside")
+    write_skill(home / "elsewhere/secret", "secret", "A lantern secret.", files={"n.md": "TOP"})
+    (install / "skills/secret").symlink_to(home / "elsewhere/secret")
+    installed_plugin(home, {"version": 2, "plugins": {"p@m": [{"installPath": str(install)}]}})
+    inventory = installed_skills(layout)
+    assert [skill.source for skill in inventory.skills] == [install / "skills/inside"]
+    notice = f"skipping 'secret' ({install}/skills/secret): a link out of the plugin, to "
+    assert [n.text for n in inventory.notices()] == [f"{notice}{home}/elsewhere/secret"]
+    data = find(gateway, "lantern")
+    assert (names(data), data["skipped"]) == (["inside"], 1)
+    result = gateway("open", "p:secret", "n.md")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert "error[E001]" in result.stderr and "a link out of the plugin" in result.stderr
+    served = ServedSkills(lambda: layout, watch=False)
+    try:
+        assert list(served.snapshot().entries) == ["p/inside"]
+        assert served.read("skill://p/secret/n.md") is None
+    finally:
+        served.close()
+
+
 def test_path_replaces_the_roots_and_nested_skills_count(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:

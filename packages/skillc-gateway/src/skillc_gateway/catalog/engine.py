@@ -385,8 +385,9 @@ class Catalog:
             key = str(root.path)
             state = self._states.get(key)
             depth = scan.MAX_DEPTH if root.nested else scan.ENTRIES
+            confine = root.confined_to  # a plugin's: its links out of it are not followed
             if watcher is None:
-                result = walk(key, state, since, self._deployed, depth=depth)
+                result = walk(key, state, since, self._deployed, depth=depth, confine=confine)
             else:
                 if state is None or not state.paths:
                     watcher.watch_missing(key)
@@ -395,6 +396,7 @@ class Catalog:
                     key, state, since, self._deployed, watch=watcher.watch,
                     changed=changes.folders if targeted and changes else None,
                     moved=changes.moved if targeted and changes else (), depth=depth,
+                    confine=confine,
                 )  # fmt: skip
             walks.append((root, priority, result))
         extra: list[str] = []

@@ -162,6 +162,7 @@ def walk(
     changed: Collection[str] | None = None,
     moved: Collection[str] = (),
     depth: int = MAX_DEPTH,
+    confine: str | os.PathLike[str] | None = None,
 ) -> Walk:
     """Look at the tree under ``root`` again, from ``old`` (None: never looked at), down to
     ``depth`` folder levels (:data:`ENTRIES` for a folder of installed skills, 0 for one
@@ -175,8 +176,11 @@ def walk(
     a watcher saw change since ``old`` was walked with it, ``moved`` those it saw moved or
     deleted themselves: only they (and all under ``moved``), the folders not watched and
     those whose stamp or SKILL.md was too recent to trust are looked at; the others are
-    taken from ``old`` as they were. The result is what a full walk (``changed`` None) gives."""
-    walker = _Walker(root, old, since_ns, deployed_source, watch, depth)
+    taken from ``old`` as they were. The result is what a full walk (``changed`` None) gives.
+    ``confine`` (a plugin's folder, :attr:`~skillc_index.inventory.folders.Root.confined_to`):
+    an entry of the root that is a symlink leading out of it (symlinks followed) is skipped
+    and counted, never listed."""
+    walker = _Walker(root, old, since_ns, deployed_source, watch, depth, confine)
     return walker.run(changed, moved)
 
 
@@ -189,9 +193,11 @@ class _Walker:
         deployed_source: DeployedSource,
         watch: Watch | None = None,
         depth: int = MAX_DEPTH,
+        confine: str | os.PathLike[str] | None = None,
     ) -> None:
         self.root = root.rstrip("/") or "/"
         self.depth = depth
+        self.confine = None if confine is None else os.path.realpath(confine)
         self.old = old
         self.since_ns = since_ns
         self.deployed_source = deployed_source
@@ -563,7 +569,7 @@ class _Walker:
         meta = router = False
         parent = full.rpartition("/")[2]
         store = parent == ".skillc"  # skips_folder: only its skills store is searched
-        if not utf8(full) or (link and not utf8(self.state.links.get(path, ""))):
+        if not utf8(full) or (link and not self._may_follow(self.state.links.get(path, ""))):
             return kind | UNREADABLE, []  # a name, or a link's target, that is not UTF-8
         try:
             with os.scandir(full) as entries:
@@ -614,6 +620,17 @@ class _Walker:
                 return kind | STUB, []
             self.state.sources.pop(path, None)
         return kind, sorted(children)
+
+    def _may_follow(self, target: str) -> bool:
+        """Whether a symlinked entry of the root leading to ``target`` (its real path) is
+        listed: a UTF-8 one, inside :attr:`confine` when the root has one (a plugin's)."""
+        if not utf8(target):
+            return False
+        if self.confine is None:
+            return True
+        from skillc_index.files import inside  # a plugin's link only
+
+        return inside(target, self.confine)
 
     def _source(self, path: str, meta: bool) -> str | None:
         """The source of a deployed skillc skill at the root's entry ``path``, else None."""

@@ -34,11 +34,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from skillc_index.diagnostics import Notice
-from skillc_index.files import NOT_UTF8, is_utf8
+from skillc_index.files import NOT_UTF8, is_utf8, within
 from skillc_index.import_record import ImportRecord, import_origin
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
 from skillc_index.inventory.folders import Root, RootKind, search_roots
-from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
+from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope, shown
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -225,6 +225,8 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
     real = os.path.realpath(full)
     if not is_utf8(real):
         return Skipped(root.path / name, "a link to a path that is not UTF-8")
+    if root.confined_to is not None and not within(real, root.confined_to):
+        return Skipped(root.path / name, f"a link out of the plugin, to {shown(real)}")
     try:
         source = deployed_source(real, layout, copy=meta, gone=True, strict=True)
     except (OSError, ValueError):

@@ -98,6 +98,14 @@ class Root(Record):
     names its skills when another plugin has its name."""
 
     @property
+    def confined_to(self) -> Path | None:
+        """The folder its entries must really lie in (symlinks followed), else they are no
+        skills of it: a plugin's own folder, its ``skills`` folder's parent (Agent Plugins
+        §4.1: a skill that does not resolve within the plugin root is skipped); None for the
+        other kinds."""
+        return self.path.parent if self.kind == "plugin" else None
+
+    @property
     def nested(self) -> bool:
         """Whether skills are searched below its entries (only a ``path`` root): a store, an
         agent folder or a plugin holds its skills as entries, as an agent reads them."""
