@@ -38,6 +38,41 @@ def test_paths_one_file_on_macos_or_windows_are_warned_naming_both(
 
 
 @pytest.mark.parametrize(
+    ("fmt", "name", "refused"),
+    [
+        ("claude-plugin", "acme.tools", "a Claude Code"),  # lint's SKL611/SKL612 refused it
+        ("claude-plugin", "acme--tools", "a Claude Code"),
+        ("claude-plugin", "acme-tools", None),
+        ("plugin", "acme.tools", None),  # Agent Plugins 1.0 takes inner dots
+        ("plugin", "acme..tools", "an Agent Plugins"),
+    ],
+)
+def test_a_plugin_name_is_the_one_its_format_and_lint_take(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path,
+    fmt: str, name: str, refused: str | None,
+) -> None:  # fmt: skip
+    """``--to claude-plugin --name acme.tools`` wrote a plugin that skillc-lint's SKL611 and
+    SKL612 refuse (Claude Code's plugin names are kebab-case): the one rule of both
+    (:func:`~skillc_index.dialect.plugin_name_rule`) refuses it with E100, nothing written."""
+    from skillc_index import InvalidOption
+    from skillc_index.dialect import plugin_name_rule
+
+    folder = write_skill(project / "guide")
+    output = tmp_path / "out"
+    assert (plugin_name_rule(name, fmt) is None) == (refused is None)
+    if refused is None:
+        package_skills([str(folder)], layout, fmt=fmt, output=output, name=name)
+        assert (output / name / "skills/guide/SKILL.md").is_file()
+        return
+    with pytest.raises(InvalidOption) as error:
+        package_skills([str(folder)], layout, fmt=fmt, output=output, name=name)
+    assert str(error.value.diagnostic.params["message"]).startswith(
+        f"not {refused} plugin name: '{name}': it must be "
+    )
+    assert not output.exists()
+
+
+@pytest.mark.parametrize(
     ("fmt", "said"),
     [
         ("upload", "rewritten, each byte UTF-8 cannot read as U+FFFD"),  # x-extra dropped

@@ -8,7 +8,8 @@ frontmatter fields the agent reads, whether it refuses a skill with any other fi
 (``source``: the skillc-index README's table "What each agent reads" repeats it).
 
 Beside them, the specification's rules every reader of the kit asks, each written once: the
-name rule (:func:`name_faults`, :func:`skill_name_problem`) and the limits of a description
+name rule (:func:`name_faults`, :func:`skill_name_problem`), a plugin's name rule
+(:func:`plugin_name_rule`) and the limits of a description
 and a compatibility note (:func:`description_problem`, :func:`compatibility_problem`,
 :func:`fit_text`). The projection that turns a source's frontmatter into what an agent reads
 is :mod:`skillc_index.build.project`. This module imports nothing heavy (the layout imports it
@@ -53,6 +54,7 @@ __all__ = [
     "fit_text",
     "name_faults",
     "name_refusals",
+    "plugin_name_rule",
     "skill_name_problem",
     "target_dialects",
     "text_fault",
@@ -489,3 +491,26 @@ def name_refusals(name: str, dialect: Dialect) -> list[str]:
         if word in name
     ]
     return problems
+
+
+#: A plugin's name, by package format: Claude Code's is kebab-case (its plugins reference:
+#: lowercase letters, digits and hyphens; ``claude plugin validate`` warns of another), Agent
+#: Plugins 1.0's may hold inner dots too (§5.5: no ``--`` or ``..``, none first or last).
+_PLUGIN_NAMES = {
+    "claude-plugin": (
+        re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z"),
+        "kebab-case (lowercase letters, digits, hyphens)",
+    ),
+    "plugin": (
+        re.compile(r"(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z"),
+        "lowercase letters and digits, with single . or - between them",
+    ),
+}
+
+
+def plugin_name_rule(name: str, fmt: str = "claude-plugin") -> str | None:
+    """The rule ``name`` breaks as the name of a plugin of the package format ``fmt``
+    (``claude-plugin``: Claude Code's; ``plugin``: Agent Plugins 1.0's), said after "must
+    be"; None when it keeps it. The one rule of ``skc package`` and lint's SKL611 and SKL612."""
+    pattern, rule = _PLUGIN_NAMES[fmt]
+    return None if pattern.match(name) else rule

@@ -16,13 +16,12 @@ an upload's zip, a discovery index and its artifacts, a plugin's folder (and mar
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from skillc_index.command_errors import PackageRefused
 from skillc_index.diagnostics import InvalidOption
-from skillc_index.dialect import PACKAGE_DIALECTS
+from skillc_index.dialect import NAME_LIMIT, PACKAGE_DIALECTS, plugin_name_rule
 from skillc_index.layout import SKILL_FILE
 from skillc_index.package.archive import (
     ArchiveEntry,
@@ -42,9 +41,6 @@ from skillc_index.package.make import (
 )
 
 __all__ = ["layout_plugin", "layout_upload", "layout_well_known", "plugin_path"]
-
-# Agent Plugins' plugin name: lowercase letters and digits, inner dots and hyphens, no "--"/"..".
-_PLUGIN_NAME = r"(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z"
 
 
 def _digest(data: Content) -> str:
@@ -112,8 +108,11 @@ def layout_plugin(
     skills: Sequence[PackedSkill], fmt: str, plugin: str, version: str, author: str | None
 ) -> tuple[dict[str, Content], dict[str, Any] | None]:
     """The plugin's files, and the marketplace listing it (``claude-plugin``; else None)."""
-    if len(plugin) > 64 or not re.match(_PLUGIN_NAME, plugin):
-        raise InvalidOption(f"not a plugin name: '{plugin}' (lowercase letters, digits, . and -)")
+    rule = plugin_name_rule(plugin, fmt)
+    if len(plugin) > NAME_LIMIT or rule is not None:
+        kind = "an Agent Plugins" if fmt == "plugin" else "a Claude Code"
+        rule = rule or f"at most {NAME_LIMIT} characters"
+        raise InvalidOption(f"not {kind} plugin name: '{plugin}': it must be {rule}")
     description = skills[0].description if len(skills) == 1 else None
     out = _plugin_files(plugin, skills)
     manifest = _manifest(plugin, version, description)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from skillc_index import (
     open_in_root,
     safe_join,
 )
+from skillc_index.dialect import plugin_name_rule
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, type_name
 
@@ -38,7 +38,6 @@ PLUGIN_FILE = ".claude-plugin/plugin.json"
 MARKETPLACE_FILE = ".claude-plugin/marketplace.json"
 #: The most of a manifest read: a real one is a few KiB.
 MANIFEST_LIMIT = 1 << 20
-_KEBAB = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 #: Component fields that hold paths (a string or a list of strings).
 PATH_FIELDS = ("skills", "commands", "agents", "outputStyles")
 #: Component fields that hold a path or an inline definition (an object).
@@ -100,8 +99,8 @@ def plugin_problems(root: Path, data: Any, base: str = "") -> Iterator[str]:
     name = data.get("name")
     if not isinstance(name, str) or not name:
         yield "missing required field 'name' (a string)"
-    elif not _KEBAB.fullmatch(name):
-        yield f"name '{name}' must be kebab-case (lowercase letters, digits, hyphens)"
+    elif rule := plugin_name_rule(name):
+        yield f"name '{name}' must be {rule}"
     for key in STRING_FIELDS:
         if key in data and not isinstance(data[key], str):
             yield f"{key} must be a string, not {type_name(data[key])}"
