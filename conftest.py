@@ -349,14 +349,16 @@ def project(tmp_path: Path) -> Path:
 def clean_env(home: Path) -> dict[str, str]:
     """The environment of a command: this one without ``SKILLC_*``/``SKC_*``, the terminal
     size (help text wraps the same everywhere), the colour switches (``NO_COLOR``,
-    ``FORCE_COLOR``: lint output is compared as plain text) and ``CODEX_HOME`` (Codex's
-    skills are read from the private home's ``.codex``), with the private
+    ``FORCE_COLOR``: lint output is compared as plain text), ``CODEX_HOME`` and
+    ``CLAUDE_CONFIG_DIR`` (Codex's skills, Claude Code's plugins and settings are read from
+    the private home's ``.codex`` and ``.claude``), with the private
     ``SKILLC_HOME`` and a cache folder in it (``SKILLC_CACHE_DIR``)."""
     env = {
         key: value
         for key, value in os.environ.items()
         if not key.startswith(("SKILLC_", "SKC_"))
-        and key not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "CODEX_HOME")
+        and key
+        not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "CODEX_HOME", "CLAUDE_CONFIG_DIR")
     }
     env["SKILLC_HOME"] = str(home)
     env["SKILLC_CACHE_DIR"] = str(home / "cache")  # skillc-lint's results: not the user's

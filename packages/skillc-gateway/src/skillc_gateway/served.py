@@ -389,7 +389,7 @@ class ServedSkills:
     def _inventory(self) -> dict[str, InstalledSkill]:
         from skillc_index.config import PYPROJECT, load_config
         from skillc_index.inventory.entries import installed_skills
-        from skillc_index.inventory.folders import settings_files, trusted_targets
+        from skillc_index.inventory.folders import claude_home, settings_files, trusted_targets
         from skillc_index.inventory.uris import skill_paths
 
         layout = self._layout()
@@ -409,7 +409,7 @@ class ServedSkills:
             for root in roots:
                 if not self._watcher.watch(root):
                     self._watcher.watch_missing(root)
-            records = str(layout.home / ".claude" / "plugins")
+            records = str(claude_home(layout) / "plugins")
             if self._watcher.watch(records):
                 self._roots += (records,)
             if layout.project_root is None:  # a project made here later (`skc init`): its store

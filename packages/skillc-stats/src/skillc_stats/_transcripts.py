@@ -67,8 +67,6 @@ from skillc_stats._transcript_rows import AGENT, AccessRows, Counts, FileRows, R
 if TYPE_CHECKING:
     from skillc_stats.shapes import SkillImportShape, TranscriptSyncShape
 
-#: Where Claude Code keeps its data when ``$CLAUDE_CONFIG_DIR`` does not say: ``~/.claude``.
-CONFIG_DIR_VARIABLE = "CLAUDE_CONFIG_DIR"
 #: A longer line is skipped (and counted): real records are a few KB, a pasted image a few MB.
 MAX_LINE_BYTES = 16 * 1024 * 1024
 #: At most this many transcript files are read per run (the rest are counted, not read).
@@ -164,13 +162,12 @@ class TranscriptSync:
 
 
 def claude_dir(env: Mapping[str, str] | None = None, layout: Layout | None = None) -> Path:
-    """``$CLAUDE_CONFIG_DIR``, else ``.claude`` in the home folder (``$SKILLC_HOME`` when set,
-    as for the plugin records :mod:`skillc_index.inventory.folders` reads)."""
-    env = os.environ if env is None else env
-    given = env.get(CONFIG_DIR_VARIABLE)
-    if given:
-        return expand_user(given)
-    return (layout or Layout.discover(None, env)).home / ".claude"
+    """Claude Code's folder (:func:`skillc_index.inventory.folders.claude_home`:
+    ``$CLAUDE_CONFIG_DIR``, else ``.claude`` in the home folder), where the plugin records
+    that name its skills are read too."""
+    from skillc_index.inventory.folders import claude_home
+
+    return claude_home(layout or Layout.discover(None, env), env)
 
 
 # -- reading the transcripts -------------------------------------------------------------------

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from skillc_index.config import Config
 
 __all__ = [
+    "CLAUDE_HOME_VARIABLE",
     "CODEX_FOLDER",
     "CODEX_HOME_VARIABLE",
     "MAX_PLUGIN_RECORDS_BYTES",
@@ -57,6 +58,7 @@ __all__ = [
     "RootKind",
     "agent_folders",
     "check_write_place",
+    "claude_home",
     "codex_home",
     "codex_home_folders",
     "codex_system_folder",
@@ -398,8 +400,23 @@ def codex_system_folder(layout: Layout) -> Root:
 
 # -- installed Claude Code plugins ---------------------------------------------------------
 
-#: Claude Code's record of installed plugins, relative to the home folder.
-PLUGIN_RECORDS = ".claude/plugins/installed_plugins.json"
+#: The environment variable naming Claude Code's folder (its settings, plugins, transcripts).
+CLAUDE_HOME_VARIABLE = "CLAUDE_CONFIG_DIR"
+#: Claude Code's record of installed plugins, relative to its folder (:func:`claude_home`).
+PLUGIN_RECORDS = "plugins/installed_plugins.json"
+
+
+def claude_home(layout: Layout, env: Mapping[str, str] | None = None) -> Path:
+    """Claude Code's own folder, where it keeps its user settings, its plugins and its
+    transcripts: ``$CLAUDE_CONFIG_DIR`` when set and not empty (``~`` expanded, a relative one
+    from the working directory), else ``.claude`` in the home folder (``$SKILLC_HOME`` when
+    set, as for every agent folder). Every reader of those files asks it."""
+    from skillc_index.layout import expand_user
+
+    value = (os.environ if env is None else env).get(CLAUDE_HOME_VARIABLE)
+    return layout.cwd / expand_user(value) if value else layout.home / ".claude"
+
+
 #: A larger record is not read (real ones hold a few KB per plugin).
 MAX_PLUGIN_RECORDS_BYTES = 4 * 1024 * 1024
 
@@ -408,11 +425,12 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
     """The ``skills`` folder of each installed Claude Code plugin that has one, each once, as
     roots of kind ``plugin`` (the ``claude`` agent's).
 
-    Claude Code records its installed plugins in ``~/.claude/plugins/installed_plugins.json``
-    (``$SKILLC_HOME`` replaces the home folder): ``{"version": 2, "plugins": {"name@market":
-    [{"scope": "user", "installPath": "...", "projectPath": "..."}]}}`` (version 1 holds one
-    record per plugin instead of a list). Each record's ``installPath`` is the plugin's folder;
-    its skills are ``<installPath>/skills/<name>/SKILL.md``, named ``name:<skill>`` (or
+    Claude Code records its installed plugins in ``plugins/installed_plugins.json`` of its
+    folder (:func:`claude_home`: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``): ``{"version": 2,
+    "plugins": {"name@market": [{"scope": "user", "installPath": "...", "projectPath":
+    "..."}]}}`` (version 1 holds one record per plugin instead of a list). Each record's
+    ``installPath`` is the plugin's folder; its skills are
+    ``<installPath>/skills/<name>/SKILL.md``, named ``name:<skill>`` (or
     ``name@marketplace:<skill>``). A ``project`` or ``local`` record counts only for its own
     project (``projectPath`` is the project root, else the working directory) and is of
     scope ``project``; a ``user`` record is ``global``. The roots are in Claude Code's
@@ -428,7 +446,7 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
     here = str(layout.project_root or layout.cwd)
     found: list[Root] = []
     seen: set[Path] = set()
-    records = _plugin_records(layout.home / PLUGIN_RECORDS)
+    records = _plugin_records(claude_home(layout) / PLUGIN_RECORDS)
     off = plugins_turned_off(layout) if records else frozenset()
     precedence = {"local": 0, "project": 1}  # then user records: Claude Code's order
     records.sort(key=lambda item: precedence.get(str(item[1].get("scope")), 2))
@@ -461,14 +479,14 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
 
 
 def in_plugins_folder(path: str, layout: Layout) -> bool:
-    """Whether the real path ``path`` is in Claude Code's plugins folder (``~/.claude/plugins``,
-    beside :data:`PLUGIN_RECORDS`: where it installs every plugin, ``cache/`` and, before,
-    ``marketplaces/``), as written or as it really leads: a test of a few system calls, where
-    :func:`plugin_folders` reads the records and the settings (about 0.4 ms with a few
-    plugins)."""
+    """Whether the real path ``path`` is in Claude Code's plugins folder (``plugins`` of
+    :func:`claude_home`, beside :data:`PLUGIN_RECORDS`: where it installs every plugin,
+    ``cache/`` and, before, ``marketplaces/``), as written or as it really leads: a test of a
+    few system calls, where :func:`plugin_folders` reads the records and the settings (about
+    0.4 ms with a few plugins)."""
     from skillc_index.files import inside
 
-    folder = (layout.home / PLUGIN_RECORDS).parent
+    folder = (claude_home(layout) / PLUGIN_RECORDS).parent
     return inside(path, str(folder)) or inside(path, os.path.realpath(folder))
 
 
@@ -493,11 +511,12 @@ MAX_SETTINGS_BYTES = 1 << 20
 
 
 def settings_files(layout: Layout) -> tuple[Path, ...]:
-    """Claude Code's settings files that apply here, the weakest first: the user's, then the
-    project's shared and personal ones (none outside a project). Here, beside
+    """Claude Code's settings files that apply here, the weakest first: the user's
+    (``settings.json`` of :func:`claude_home`), then the project's shared and personal ones
+    (none outside a project). Here, beside
     :func:`plugins_turned_off` (a plugin skill's ``show`` reads them), not in
     :mod:`skillc_index.listing.overrides`, which writes them."""
-    found = [layout.home / ".claude" / "settings.json"]
+    found = [claude_home(layout) / "settings.json"]
     base = project_base(layout)
     if base is not None:
         found += [base / ".claude" / "settings.json", base / ".claude" / "settings.local.json"]
@@ -509,8 +528,9 @@ def plugins_turned_off(layout: Layout) -> frozenset[str]:
     whose ``enabledPlugins`` value is ``false`` in the strongest of the settings files that
     set it (:func:`settings_files`: the project's
     ``.claude/settings.local.json``, then its ``.claude/settings.json``, then the user's
-    ``~/.claude/settings.json``). A settings file that cannot be read sets nothing; one whose
-    other keys are odd (a ``skillOverrides`` that ``list --apply`` refuses) still does."""
+    ``settings.json`` of :func:`claude_home`). A settings file that cannot be read sets
+    nothing; one whose other keys are odd (a ``skillOverrides`` that ``list --apply``
+    refuses) still does."""
     from skillc_index.bounded_json import read_json_bounded
 
     enabled: dict[str, object] = {}

@@ -11,9 +11,11 @@ name alone), ``user-invocable-only`` (not listed; the user can still type ``/nam
 ``~/.claude/settings.json``, the project's ``.claude/settings.json`` and the personal
 ``.claude/settings.local.json`` (precedence: local, then project, then user); skillc merges
 the three key by key in that order (an assumption: how Claude Code merges this object is not
-documented). The managed policy file and ``CLAUDE_CONFIG_DIR`` are not read. The listing's
-own settings are read from the same files, the strongest winning: ``skillListingBudgetFraction``
-(the budget's share of the context window) and ``skillListingMaxDescChars`` (an entry's cut).
+documented); the user's is in ``$CLAUDE_CONFIG_DIR`` when it is set
+(:func:`~skillc_index.inventory.folders.claude_home`). The managed policy file is not read.
+The listing's own settings are read from the same files, the strongest winning:
+``skillListingBudgetFraction`` (the budget's share of the context window) and
+``skillListingMaxDescChars`` (an entry's cut).
 
 Applying sets ``name-only`` for the skills whose description the listing drops anyway
 (:attr:`FolderBudget.dropped_entries <skillc_index.listing.budget.FolderBudget.dropped_entries>`,
@@ -25,11 +27,11 @@ has room for again; ``--apply overrides --reset`` takes them all out
 (:func:`reset_overrides`). A project folder's choices go
 to ``<project>/.claude/settings.local.json``: they follow this user's usage, so they belong in
 the personal file, not in the ``settings.json`` a team commits. The home folder's go to
-``~/.claude/settings.json``. Every other key of the file is kept; the file is replaced in
-one rename; a file that is not a JSON object (or is over 1 MiB) is E080 and nothing is
-written. A project's settings file that leads (symlinks followed) outside the project is
-E012: a checkout never directs a write elsewhere. A settings file that is a symlink is written
-where it leads (a dotfiles checkout keeps its link).
+the user's ``settings.json`` (``~/.claude``, or ``$CLAUDE_CONFIG_DIR``). Every other key of
+the file is kept; the file is replaced in one rename; a file that is not a JSON object (or is
+over 1 MiB) is E080 and nothing is written. A project's settings file that leads (symlinks
+followed) outside the project is E012: a checkout never directs a write elsewhere. A settings
+file that is a symlink is written where it leads (a dotfiles checkout keeps its link).
 """
 
 from __future__ import annotations
@@ -83,19 +85,15 @@ _LISTING_SETTINGS: dict[str, Callable[[Any], bool]] = {
 WRITTEN = "listing-overrides.json"
 
 
-def _claude_dir(base: Path) -> Path:
-    return base / ".claude"
-
-
 def settings_target(layout: Layout, scope: Scope) -> Path | None:
     """The settings file an override of a ``scope`` folder is written to (see the module
     docstring); None for a project scope outside any project."""
-    from skillc_index.inventory.folders import project_base
+    from skillc_index.inventory.folders import claude_home, project_base
 
     if scope == "global":
-        return _claude_dir(layout.home) / "settings.json"
+        return claude_home(layout) / "settings.json"
     base = project_base(layout)
-    return None if base is None else _claude_dir(base) / "settings.local.json"
+    return None if base is None else base / ".claude" / "settings.local.json"
 
 
 def read_settings(path: Path, layout: Layout) -> dict[str, Any] | None:
