@@ -145,6 +145,20 @@ def test_plugin_manifest_that_is_not_json(tmp_path: Path) -> None:
     assert d.message.startswith(".claude-plugin/plugin.json is not valid JSON")
 
 
+def test_a_manifest_that_cannot_be_read_is_said_in_one_finding(tmp_path: Path) -> None:
+    """A ``plugin.json`` symlinked out of the plugin was ``cannot read ...: error[E012]: path
+    escapes skill root: ...``, a whole error line inside the finding: it is said as a
+    component path leading out is."""
+    (tmp_path / "outside.json").write_text('{"name": "other"}', encoding="utf-8")
+    root = make_plugin(tmp_path / "plugin", {"name": "p"})
+    manifest = root / ".claude-plugin" / "plugin.json"
+    manifest.unlink()
+    manifest.symlink_to(tmp_path / "outside.json")
+    assert plugin_messages(root) == [
+        "'.claude-plugin/plugin.json' leads outside the plugin root (through a symlink)"
+    ]
+
+
 def test_plugin_manifest_nested_too_deeply(tmp_path: Path) -> None:
     """A stranger's plugin.json nested past the parser's recursion was E999 for the whole
     lint; it is one finding of that plugin."""

@@ -53,7 +53,11 @@ def _load(root: Path, rel: str) -> tuple[Any, str | None, int | None]:
             data = handle.read(MANIFEST_LIMIT + 1)
     except SkillFileNotFound:
         return None, None, None
-    except (OSError, SkillcError) as exc:
+    except PathEscapesRoot:  # as a component path that does (_path_problem)
+        return None, f"'{rel}' leads outside the plugin root (through a symlink)", None
+    except SkillcError as exc:  # its message, not its rendered error[EXXX] line
+        return None, f"cannot read {rel}: {exc.diagnostic.message}", None
+    except OSError as exc:
         return None, f"cannot read {rel}: {exc}", None
     if len(data) > MANIFEST_LIMIT:
         return None, f"{rel} is over {MANIFEST_LIMIT // 1024} KiB", None
