@@ -71,8 +71,10 @@ def eval_command(result: EvalResult, call: Call[EvalParams]) -> int | None:
 
     Reads each skill's trigger cases: evals/evals.json (Agent Skills' evals[] with
     assertions, or skill-creator's expectations: each eval should trigger the skill unless
-    it says "should_trigger": false), skill-creator trigger sets ([{query, should_trigger}]
-    in evals/trigger-eval.json or evals/triggers.json) and evals/triggers.yaml
+    it says "should_trigger": false), trigger sets ([{query, should_trigger}] in
+    skill-creator's evals/trigger-eval.json, evals/triggers.json, or agentskills.io's
+    evals/eval_queries.json, train_queries.json and validation_queries.json) and
+    evals/triggers.yaml
     (should_trigger and should_not_trigger lists; --init writes a starter one).
 
     Each case's request is ranked over the library the skill lives in (every installed

@@ -55,11 +55,16 @@ META_DIR = ".skillc-meta"
 IMPORT_RECORD = ".skillc-import.json"
 #: A skill's trigger cases: the files of its ``evals/`` folder that ``skc eval`` reads, in this
 #: order (skillc-gateway's ``evaluate.cases``); skillc-lint's SKL521 asks no Markdown to name
-#: them.
+#: them. ``eval_queries.json`` and its 60/40 split, ``train_queries.json`` and
+#: ``validation_queries.json``, are agentskills.io's names for a trigger set ("Optimizing skill
+#: descriptions").
 CASE_FILES = (
     "evals/evals.json",
     "evals/trigger-eval.json",
     "evals/triggers.json",
+    "evals/eval_queries.json",
+    "evals/train_queries.json",
+    "evals/validation_queries.json",
     "evals/triggers.yaml",
 )
 

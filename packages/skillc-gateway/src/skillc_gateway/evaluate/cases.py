@@ -8,7 +8,9 @@ there:
   ``expectations``). Each eval is a task the skill is meant for: a case that should trigger
   it, unless the entry says ``"should_trigger": false``. A top-level array is read as a
   trigger set.
-- ``evals/trigger-eval.json`` (skill-creator's name) or ``evals/triggers.json``: a trigger
+- ``evals/trigger-eval.json`` (skill-creator's name), ``evals/triggers.json`` or
+  agentskills.io's ``evals/eval_queries.json``, ``evals/train_queries.json`` and
+  ``evals/validation_queries.json`` (the set and its train/validation split): a trigger
   set, ``[{"query": ..., "should_trigger": true|false}]``, or ``{"evals": [...]}`` with
   ``prompt`` instead of ``query``.
 - ``evals/triggers.yaml``, for people who start from nothing::
