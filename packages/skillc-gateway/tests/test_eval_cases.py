@@ -247,3 +247,51 @@ def test_agentskills_io_trigger_set_names_are_read(
     code, data = eval_json("--path", str(lib), "--min-recall", "1", "--max-false-triggers", "0")
     (report,) = data["skills"]
     assert (code, report["name"], report["cases"], report["recall"]) == (0, "xlsx", 2, 1.0)
+
+
+def test_the_readme_documents_every_key_of_the_json(
+    eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """``--format json``'s shape was documented nowhere, and the MCP tool's output schema
+    typed its skills and collisions as bare objects: the README's example holds the keys
+    emitted, at every level, and the schema the same."""
+    import re
+
+    import jsonschema
+
+    from skillc_gateway._eval_op import EVAL
+    from skillc_gateway.evaluate.live import LiveCase
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"\*\*The JSON\*\* \(`--format json`, and `skc_eval`.*?```json\n(.*?)```",
+                      readme, re.DOTALL)  # fmt: skip
+    assert found, "no JSON example under eval's 'Output and CI'"
+    shown = json.loads(found.group(1))
+    lib = tmp_path / "lib"
+    write_skill(lib / "pdf-forms", description="Fill in PDF forms and merge PDF files.")
+    write_skill(lib / "pdf-tools", description="Merge PDF files and fill in PDF forms.")
+    skill = write_skill(lib / "docx", description="Edit Word documents, tracked changes.")
+    _write(skill, "evals/triggers.yaml", "should_trigger: [edit my Word document, merge PDF "
+                                         "files]\nshould_not_trigger: [bake]\n")  # fmt: skip
+    _write(skill, "evals/evals.json", "{")
+    _, data = eval_json("--path", str(lib), "--mutate")
+    (emitted,) = [one for one in data["skills"] if one["name"] == "docx"]
+    live = LiveCase(3, 1, False, False).to_dict()
+    emitted["results"][0]["live"] = live
+    jsonschema.validate(data, EVAL.output_schema())
+    (example,) = shown["skills"]
+    pairs = [
+        (shown, data),
+        (example, emitted),
+        (example["results"][0], emitted["results"][0]),
+        (example["results"][0]["live"], live),
+        (example["phrases"][0], emitted["phrases"][0]),
+        (shown["collisions"][0], data["collisions"][0]),
+    ]
+    for documented, real in pairs:
+        assert list(documented) == list(real)
+    schema = EVAL.output_schema()["properties"]
+    skill_schema = schema["skills"]["items"]["properties"]
+    assert set(skill_schema) == set(example)
+    assert set(skill_schema["results"]["items"]["properties"]) == set(example["results"][0])
+    assert set(schema["collisions"]["items"]["properties"]) == set(shown["collisions"][0])

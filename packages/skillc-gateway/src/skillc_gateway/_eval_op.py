@@ -314,30 +314,6 @@ def _fitted(session: Session, result: EvalResult) -> EvalResult:
     return result._replace(skills=skills, warnings=(*result.warnings, *cut))
 
 
-_OUTPUT = {
-    "type": "object",
-    "properties": {
-        "agent": {"type": "string"},
-        "top": {"type": "integer"},
-        "library": {"type": "integer", "description": "Skills in the library."},
-        "skills": {
-            "type": "array",
-            "description": "Per skill with cases: recall, false triggers, each case's place "
-            "and the skill that took it, how the agent lists it, the mutation check.",
-            "items": {"type": "object"},
-        },
-        "collisions": {
-            "type": "array",
-            "description": "Pairs of skills an agent may mistake for each other, worst first.",
-            "items": {"type": "object"},
-        },
-        "breaches": {"type": "array", "items": {"type": "string"}},
-        "written": {"type": "array", "items": {"type": "string"}},
-        "kept": {"type": "array", "items": {"type": "string"}},
-    },
-    "required": ["agent", "top", "library", "skills", "collisions", "breaches", "written", "kept"],
-}
-
 EVAL: Operation[EvalParams, EvalResult] = Operation(
     name="eval",
     title="Test whether skills trigger",
@@ -349,7 +325,7 @@ EVAL: Operation[EvalParams, EvalResult] = Operation(
     "near-duplicates. Use it to check that a description makes the agent pick the skill.",
     params=EvalParams,
     run=evaluate,
-    output=_OUTPUT,
+    output="skillc_gateway.shapes:EvalShape",
     cli_only={
         "init": "it writes files into skills",
         "force": "it goes with init",

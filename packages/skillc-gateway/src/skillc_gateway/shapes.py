@@ -264,3 +264,111 @@ class EnvelopeShape(_EnvelopeShape, total=False):
 
 #: ``run``: the envelope of a run, or the plan of a dry run.
 RunShape: TypeAlias = EnvelopeShape | PlanShape
+
+
+# -- eval ----------------------------------------------------------------------------------------
+
+
+class LiveShape(TypedDict):
+    """A case run through a real agent (``--live``:
+    :class:`~skillc_gateway.evaluate.live.LiveCase`)."""
+
+    runs: Annotated[int, "Runs made: 0 for a case not run (`errors` says why)."]
+    invoked: Annotated[int, "Runs whose output shows the skill invoked."]
+    triggered: Annotated[bool, "Invoked in `--threshold` (0.5) of the runs or more."]
+    passed: Annotated[bool, "Triggered as the case says it should be, and no run failed."]
+    errors: Annotated[list[str], "Why each failed run failed (or why the case was not run)."]
+
+
+class _CaseShape(TypedDict):
+    query: Annotated[str, "The request, its white space collapsed."]
+    should_trigger: bool
+    file: Annotated[str, "The case file it comes from, relative to the skill."]
+    place: Annotated[
+        int | None,
+        "The skill's place in the ranking of the request (1 the best; a tie counts against "
+        "it); null: the request does not rank the skill at all.",
+    ]
+    passed: Annotated[
+        bool,
+        "A should-trigger case: `place` within the top `top`; a should-not-trigger case: the "
+        "skill not ranked first (alone or tied).",
+    ]
+    taken_by: Annotated[
+        str | None, "The skill ranked first when it is not this one (null: this one or none)."
+    ]
+    checks: Annotated[int, "The eval's `assertions` (or `expectations`): counted, not run."]
+
+
+class CaseShape(_CaseShape, total=False):
+    """One case of a skill, scored (:class:`~skillc_gateway.evaluate.report.CaseResult`)."""
+
+    live: Annotated[LiveShape, "With `--live` only."]
+
+
+class PhraseShape(TypedDict):
+    """A phrase of the description, by the mutation check (``--mutate``)."""
+
+    phrase: str
+    effect: Literal["needed", "helps", "hurts", "untested"]
+    cases: Annotated[int, "Cases whose outcome or place the phrase changes."]
+
+
+class SkillEvalShape(TypedDict):
+    """One skill with cases (:class:`~skillc_gateway.evaluate.report.SkillReport`)."""
+
+    name: str
+    skill_file: Annotated[str, "Its SKILL.md."]
+    line: Annotated[int, "The SKILL.md line of its description."]
+    listed: Annotated[str, "How the agent lists it: full, shortened, name-only or omitted."]
+    untriggerable: Annotated[
+        bool, "Listed by name only or not at all: its cases cannot trigger it by description."
+    ]
+    cases: Annotated[int, "Its cases scored (every one, though `results` may be cut)."]
+    recall: Annotated[
+        float | None,
+        "Should-trigger cases passed over all of them, 4 decimals; null: it has none.",
+    ]
+    false_triggers: Annotated[int, "Should-not-trigger cases that failed."]
+    results: Annotated[
+        list[CaseShape], "Each case's result (the MCP tool's reply may cut them: failed first)."
+    ]
+    problems: Annotated[list[str], "Each case file skipped or entry left out, and why."]
+    phrases: Annotated[list[PhraseShape], "The mutation check's (`--mutate`), else empty."]
+
+
+class CollisionShape(TypedDict):
+    """Two skills an agent may mistake for each other
+    (:class:`~skillc_gateway.evaluate.overlap.Collision`)."""
+
+    skills: Annotated[list[str], "The two skills."]
+    cases_taken: Annotated[
+        list[int], "How many should-trigger cases each of the two took from the other."
+    ]
+    mutual: Annotated[bool, "Each took cases of the other."]
+    similarity: Annotated[float, "The cosine of their descriptions' IDF-weighted words."]
+    phrases: Annotated[list[str], "Runs of words the two descriptions share."]
+    skill_files: Annotated[list[str], "The two skills' SKILL.md."]
+
+
+class EvalShape(TypedDict):
+    """``eval``: the skills' trigger cases scored against the agent's listing
+    (:class:`~skillc_gateway.evaluate.report.EvalResult`)."""
+
+    agent: str
+    top: Annotated[int, "A should-trigger case passes when the skill ranks within this."]
+    library: Annotated[int, "Skills in the library."]
+    skills: Annotated[
+        list[SkillEvalShape],
+        "Per skill with cases: recall, false triggers, each case's place and the skill that "
+        "took it, how the agent lists it, the mutation check.",
+    ]
+    collisions: Annotated[
+        list[CollisionShape],
+        "Pairs of skills an agent may mistake for each other, worst first.",
+    ]
+    breaches: Annotated[
+        list[str], "What breaks --min-recall or --max-false-triggers (`name: what`)."
+    ]
+    written: Annotated[list[str], "`--init`: the files written."]
+    kept: Annotated[list[str], "`--init`: the files that held the starter text already."]

@@ -36,6 +36,7 @@ from skillc_gateway._runner import HeadTail, run_in_group
 
 if TYPE_CHECKING:
     from skillc_gateway.evaluate.cases import Case
+    from skillc_gateway.shapes import LiveShape
 
 __all__ = [
     "DEFAULT_PATTERN",
@@ -74,7 +75,7 @@ class LiveCase(NamedTuple):
     errors: tuple[str, ...] = ()
     """Runs that failed (could not start, timed out, exited non-zero), why."""
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> LiveShape:
         return {
             "runs": self.runs,
             "invoked": self.invoked,

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from skillc_gateway.evaluate.library import Library
+    from skillc_gateway.shapes import CollisionShape, PhraseShape
 
 __all__ = [
     "MAX_MUTATION_RANKS",
@@ -121,7 +122,7 @@ class Collision(NamedTuple):
         """The worst first: mutual, then cases taken, then alike."""
         return (int(self.mutual), self.first_lost + self.second_lost, self.similarity)
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> CollisionShape:
         return {
             "skills": [self.first, self.second],
             "cases_taken": [self.second_lost, self.first_lost],
@@ -178,7 +179,7 @@ class PhraseCheck(NamedTuple):
     """Cases whose outcome (needed, hurts) or place (helps: should-trigger cases; hurts:
     should-not-trigger cases) the phrase changes."""
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> PhraseShape:
         return {"phrase": self.phrase, "effect": self.effect, "cases": self.cases}
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from skillc_gateway.evaluate.live import LiveCase
     from skillc_gateway.evaluate.overlap import Collision, PhraseCheck
+    from skillc_gateway.shapes import CaseShape, EvalShape, SkillEvalShape
     from skillc_index import Diagnostic, Notice
 
 __all__ = ["CaseResult", "EvalResult", "SkillReport", "github_lines", "sarif_log", "table"]
@@ -30,8 +31,8 @@ class CaseResult(NamedTuple):
     checks: int = 0
     """The eval's ``assertions`` (or ``expectations``): counted, not run."""
 
-    def to_dict(self) -> dict[str, Any]:
-        found: dict[str, Any] = {
+    def to_dict(self) -> CaseShape:
+        found: CaseShape = {
             "query": self.query,
             "should_trigger": self.should_trigger,
             "file": self.file,
@@ -80,7 +81,7 @@ class SkillReport(NamedTuple):
         by description."""
         return self.listed in ("name-only", "omitted")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SkillEvalShape:
         return {
             "name": self.name,
             "skill_file": self.skill_file,
@@ -123,7 +124,7 @@ class EvalResult(NamedTuple):
         """:attr:`breached`, a line each (``name: what``)."""
         return [f"{self.skills[index].name}: {text}" for index, text in self.breached]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> EvalShape:
         return {
             "agent": self.agent,
             "top": self.top,
