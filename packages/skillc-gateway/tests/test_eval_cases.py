@@ -295,3 +295,31 @@ def test_the_readme_documents_every_key_of_the_json(
     assert set(skill_schema) == set(example)
     assert set(skill_schema["results"]["items"]["properties"]) == set(example["results"][0])
     assert set(schema["collisions"]["items"]["properties"]) == set(shown["collisions"][0])
+
+
+def test_a_file_skipped_or_an_entry_left_out_is_in_sarif_and_the_annotations(
+    gateway: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """A malformed ``evals.json`` and a skill-reach entry left out showed only on stderr and
+    in the JSON: ``--format github`` printed nothing, SARIF no result, a clean run for CI."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "bread", description="Bake sourdough bread.")
+    pdf = write_skill(lib / "pdf", description="Fill in PDF forms.")
+    _write(pdf, "evals/evals.json", '{"evals": [{"prompt": "fill the form", }]}')
+    xlsx = write_skill(lib / "xlsx", description="Edit Excel spreadsheets.")
+    _write(xlsx, "evals/triggers.json", '[{"query": "sum column C", "expected_skill": "x"}]')
+    done = gateway("eval", "--path", str(lib), "--format", "github")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split("::")[1] for line in lines] == [
+        f"warning file={pdf / 'SKILL.md'},line=3,title=eval-skipped",
+        f"warning file={xlsx / 'SKILL.md'},line=3,title=eval-skipped",
+    ]
+    assert lines[0].endswith("::pdf: evals/evals.json skipped: Expecting property name "
+                             "enclosed in double quotes: line 1 column 40 (char 39)")  # fmt: skip
+    assert lines[1].endswith("::xlsx: evals/triggers.json: an entry with the unknown key "
+                             "'expected_skill' is left out")  # fmt: skip
+    sarif = json.loads(gateway("eval", "--path", str(lib), "--format", "sarif").stdout)
+    (run,) = sarif["runs"]
+    assert [(r["ruleId"], r["level"]) for r in run["results"]] == [("eval-skipped", "warning")] * 2
+    assert "eval-skipped" in [rule["id"] for rule in run["tool"]["driver"]["rules"]]

@@ -276,13 +276,15 @@ _RULES = {
     "eval-untested-phrase": "No case depends on this phrase of the description.",
     "eval-threshold": "The skill breaks --min-recall or --max-false-triggers, or has no case "
     "to score under them.",
+    "eval-skipped": "Part of the skill's cases was not scored as written: a case file skipped, "
+    "an entry left out or counted once, the mutation check left out.",
 }
 
 
 def _findings(result: EvalResult) -> list[_Finding]:
     """The findings, names shown as :func:`~skillc_index.text.printable` (a skill's name
     never drives the terminal of whoever reads the annotations or the log)."""
-    from skillc_index.text import printable
+    from skillc_index.text import one_line, printable
 
     found: list[_Finding] = []
     breaches: dict[int, list[str]] = {}
@@ -307,6 +309,8 @@ def _findings(result: EvalResult) -> list[_Finding]:
         for check in skill.phrases:
             if check.effect == "untested":
                 add("eval-untested-phrase", "note", f"no case depends on {check.phrase!r}")
+        for problem in skill.problems:  # the warning lines: never a clean run in silence
+            add("eval-skipped", "warning", printable(one_line(problem)))
         for text in breaches.get(index, ()):
             add("eval-threshold", "error", f"threshold breached: {text}")
     for collision in result.collisions:
