@@ -323,3 +323,27 @@ def test_a_file_skipped_or_an_entry_left_out_is_in_sarif_and_the_annotations(
     (run,) = sarif["runs"]
     assert [(r["ruleId"], r["level"]) for r in run["results"]] == [("eval-skipped", "warning")] * 2
     assert "eval-skipped" in [rule["id"] for rule in run["tool"]["driver"]["rules"]]
+
+
+def test_inits_placeholder_is_no_case_to_score(
+    gateway: Any, eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """For a description with no phrase to start from, ``--init`` wrote ``"TODO: a request"``
+    as a should-trigger case: the next run scored it as the user's request (``miss: 'TODO: a
+    request'``, recall 0%) and a gate failed on it as on a description's fault."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "bread", description="Bake sourdough bread.")
+    skill = write_skill(lib / "urlonly", description="https://example.com/docs/urlonly")
+    assert gateway("eval", "--path", str(lib), "--init", "urlonly").returncode == 0
+    starter = (skill / "evals" / "triggers.yaml").read_text(encoding="utf-8")
+    assert '# - "a request a user would type"' in starter
+    assert read_cases(skill) == ((), ())
+    done = gateway("eval", "--path", str(lib), "urlonly")
+    assert "  no trigger case to score\n" in done.stdout and "miss" not in done.stdout
+    code, data = eval_json("--path", str(lib), "--min-recall", "0.5")
+    (report,) = data["skills"]
+    assert (code, report["cases"], data["breaches"]) == (
+        1,
+        0,
+        ["urlonly: no trigger case to score"],
+    )

@@ -255,7 +255,9 @@ def _comment(text: str) -> str:
 def starter_text(name: str, phrases: list[str], rivals: list[str]) -> str:
     """The ``evals/triggers.yaml`` of ``skc eval --init``: the description's phrases as
     requests that should trigger the skill (to be reworded as a user would say them), and
-    a reminder to add near misses, with the skills whose listing is nearest (``rivals``)."""
+    a reminder to add near misses, with the skills whose listing is nearest (``rivals``).
+    Without a phrase the list is empty, its example a comment: a placeholder written as a
+    request was scored as the user's, a miss that failed a gate."""
     lines = [
         f"# Trigger cases of {_comment(name)} for `skc eval` (see `skc eval --help`).",
         "# should_trigger: requests a user would type when this skill is the right one.",
@@ -263,7 +265,9 @@ def starter_text(name: str, phrases: list[str], rivals: list[str]) -> str:
         "# requests that do not reuse the description's words.",
         "should_trigger:",
     ]
-    lines += [f"  - {_quoted(phrase)}" for phrase in phrases] or ['  - "TODO: a request"']
+    lines += [f"  - {_quoted(phrase)}" for phrase in phrases] or [
+        '  # - "a request a user would type" (the description has no phrase to start from)'
+    ]
     lines += [
         "# should_not_trigger: near misses, requests close to this skill that another skill",
         "# (or none) should take.",

@@ -217,6 +217,8 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
             for case in skill.cases
             if not case.should_trigger and not case.passed
         ]
+        if not skill.cases:  # a case file of none, or a skill named without one
+            notes.append("  no trigger case to score")
         if skill.untriggerable:
             notes.append(f"  listed {skill.listed}: its cases cannot trigger it by description")
         notes += [f"  phrase {check.effect}: {one_line(check.phrase)!r}" for check in skill.phrases]
