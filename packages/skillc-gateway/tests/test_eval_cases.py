@@ -347,3 +347,27 @@ def test_inits_placeholder_is_no_case_to_score(
         0,
         ["urlonly: no trigger case to score"],
     )
+
+
+def test_an_evals_json_of_another_skill_is_scored_with_a_warning_naming_both(
+    eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """An ``evals.json`` carried over with a copied skill folder (``"skill_name":
+    "pdf-forms"`` in ``skname``) was scored as this skill's in silence: a miss "taken by
+    pdf-forms", recall 0%, and no word that the file names another skill."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "pdf-forms", description="Fill in PDF forms.")
+    skill = write_skill(lib / "skname", description="Reconcile ledgers.")
+    evals = {"skill_name": "pdf-forms", "evals": [{"id": 1, "prompt": "fill in this PDF form"}]}
+    _write(skill, "evals/evals.json", json.dumps(evals))
+    _, data = eval_json("--path", str(lib))
+    (report,) = data["skills"]
+    assert report["cases"] == 1
+    assert report["problems"] == [
+        "evals/evals.json: skill_name 'pdf-forms' is not this skill's name 'skname': its cases "
+        "are scored as this skill's"
+    ]
+    for name in ("skname", "folder-name"):  # its name, or its folder's: no warning
+        evals["skill_name"] = name
+        _write(skill, "evals/evals.json", json.dumps(evals))
+        assert read_cases(skill, ("skname", "folder-name")).problems == ()

@@ -33,7 +33,7 @@ A key none of these shapes has is never read in silence: another tool's file (pr
 were not there. A ``triggers.yaml`` with a key besides its two lists is skipped; an entry
 with a key outside :data:`~skillc_index.evals.ENTRY_KEYS` is left out; an unknown key beside
 an ``evals`` list is ignored; each with a warning naming the key (lint's SKL529 reports
-them too).
+them too). A ``skill_name`` that is not the skill's is a warning naming both.
 
 Each request counts once for the skill (:func:`_distinct`): a copy of one, in the same file or
 another, is left out with a warning naming the two files, and a request marked both should
@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -86,13 +87,23 @@ class SkillCases(NamedTuple):
     """One line per file skipped or entry left out, and why."""
 
 
-def _json_cases(data: Any, rel: str) -> list[Case | str]:
+def _json_cases(data: Any, rel: str, names: Sequence[str] = ()) -> list[Case | str]:
     """The cases of a JSON file (an Agent Skills eval is a task for the skill: it should
-    trigger it), and why any is left out."""
+    trigger it), and why any is left out; and a ``skill_name`` that is none of ``names``
+    (the skill's), which may be another skill's file copied with its folder: its cases are
+    scored, with a warning naming both."""
     found: list[Case | str] = []
     if isinstance(data, dict) and isinstance(data.get("evals"), list):
         unknown = unknown_keys(data, FILE_KEYS)
         found += [f"{unknown} ignored"] if unknown else []
+        named = data.get("skill_name")
+        if names and isinstance(named, str) and named not in names:
+            from skillc_index.layout import shown
+
+            found.append(
+                f"skill_name '{shown(named)}' is not this skill's name '{shown(names[0])}': "
+                "its cases are scored as this skill's"
+            )
         entries = data["evals"]
     elif isinstance(data, list):
         entries = data
@@ -144,9 +155,11 @@ def _yaml_cases(data: Any, rel: str) -> list[Case | str]:
     return found
 
 
-def read_cases(root: Path) -> SkillCases:
+def read_cases(root: Path, names: Sequence[str] = ()) -> SkillCases:
     """Every case of the skill at ``root`` (see the module docstring), each request once
-    (:func:`_distinct`), at most :data:`MAX_CASES`."""
+    (:func:`_distinct`), at most :data:`MAX_CASES`. ``names``: the skill's (its name first,
+    then others it goes by: its folder's), which an ``evals.json``'s ``skill_name`` is one
+    of unless the file is another skill's (:func:`_json_cases`)."""
     found_cases: list[Case] = []
     problems: list[str] = []
     for rel in CASE_FILES:
@@ -159,7 +172,7 @@ def read_cases(root: Path) -> SkillCases:
 
                 found = _yaml_cases(load_yaml(decoded(data)), rel)
             else:
-                found = _json_cases(load_json(data), rel)
+                found = _json_cases(load_json(data), rel, names)
         except (OSError, ValueError) as exc:
             problems.append(f"{rel} skipped: {exc}")
             continue

@@ -317,7 +317,9 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
         ranks_left = MAX_MUTATION_RANKS  # the mutation checks' bound, for the whole run
         for skill in targets:
             entry = library.entries[skill]
-            cases, problems = read_cases(entry.folder)
+            # a plugin's skill is named plugin:skill; its evals.json names the skill
+            called = (entry.name, entry.name.rpartition(":")[2], entry.folder.name)
+            cases, problems = read_cases(entry.folder, called)
             if not (cases or problems or options.skills or _has_case_file(entry.folder)):
                 continue  # no case file: not reported, nor gated (a case file of none is)
             scored = [score(library, skill, case, options.top) for case in cases]
