@@ -218,9 +218,10 @@ def test_a_phrase_that_draws_a_near_miss_toward_the_skill_hurts(
 def test_agentskills_io_trigger_set_names_are_read(
     eval_json: Any, tmp_path: Path, write_skill: Any
 ) -> None:
-    """A trigger set saved as agentskills.io's guide names it (``eval_queries.json``, its
-    split ``train_queries.json``/``validation_queries.json``) was never read nor mentioned:
-    "No trigger cases found", and a gated run passed green."""
+    """A trigger set saved as agentskills.io's guide names it (``eval_queries.json``) was
+    never read nor mentioned: "No trigger cases found", and a gated run passed green. Its
+    split (``train_queries.json``/``validation_queries.json``) holds the same queries again:
+    not read (each query would be a warning of every run)."""
     lib = tmp_path / "lib"
     write_skill(lib / "bread", description="Bake sourdough bread.")
     skill = write_skill(lib / "xlsx", description="Edit Excel spreadsheets and formulas.")
@@ -228,22 +229,12 @@ def test_agentskills_io_trigger_set_names_are_read(
         {"query": "add a column to my Excel spreadsheet", "should_trigger": True},
         {"query": "bake a sourdough loaf", "should_trigger": False},
     ]
+    _write(skill, "evals/eval_queries.json", json.dumps(queries))
     _write(skill, "evals/train_queries.json", json.dumps(queries[:1]))
     _write(skill, "evals/validation_queries.json", json.dumps(queries[1:]))
     cases, problems = read_cases(skill)
-    assert [(case.query, case.file) for case in cases] == [
-        ("add a column to my Excel spreadsheet", "evals/train_queries.json"),
-        ("bake a sourdough loaf", "evals/validation_queries.json"),
-    ]
-    _write(skill, "evals/eval_queries.json", json.dumps(queries))
-    cases, problems = read_cases(skill)
     assert [case.file for case in cases] == ["evals/eval_queries.json"] * 2
-    assert problems == (
-        "evals/train_queries.json: a query already in evals/eval_queries.json is counted once",
-        "evals/validation_queries.json: a query already in evals/eval_queries.json is counted once",
-    )
-    (skill / "evals" / "train_queries.json").write_text("[]", encoding="utf-8")
-    (skill / "evals" / "validation_queries.json").unlink()
+    assert problems == ()
     code, data = eval_json("--path", str(lib), "--min-recall", "1", "--max-false-triggers", "0")
     (report,) = data["skills"]
     assert (code, report["name"], report["cases"], report["recall"]) == (0, "xlsx", 2, 1.0)

@@ -50,11 +50,14 @@ def test_skl521_bundled_files_are_named_somewhere(skill: Writer) -> None:
             "schemas/a.json": "{}",
             "LICENSE.txt": "MIT",
             "scripts/run.py": "print()\n",  # SKL907's
-            # the trigger cases skc eval reads (skc eval --init writes the YAML): its tests
+            # the skill's tests (skc eval --init writes the YAML; agentskills.io's guide the
+            # train/validation split), which skc package leaves out: not bundled
             "evals/triggers.yaml": "should_trigger:\n  - fill in a form\n",
             "evals/evals.json": '{"evals": []}',
             "evals/trigger-eval.json": "[]",
-            "evals/notes.csv": "a,b\n",  # not one of them
+            "evals/train_queries.json": "[]",
+            "evals/notes.csv": "a,b\n",
+            "data/evals/rows.csv": "a,b\n",  # evals/ below the root: content
         },
     )
     assert found(folder, "SKL521") == [
@@ -64,9 +67,9 @@ def test_skl521_bundled_files_are_named_somewhere(skill: Writer) -> None:
             "assets/old.png is bundled but no Markdown file of the skill names it",
         ),
         (
-            "evals/notes.csv",
+            "data/evals/rows.csv",
             None,
-            "evals/notes.csv is bundled but no Markdown file of the skill names it",
+            "data/evals/rows.csv is bundled but no Markdown file of the skill names it",
         ),
     ]
 

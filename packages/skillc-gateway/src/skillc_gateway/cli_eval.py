@@ -73,7 +73,7 @@ def eval_command(result: EvalResult, call: Call[EvalParams]) -> int | None:
     assertions, or skill-creator's expectations: each eval should trigger the skill unless
     it says "should_trigger": false), trigger sets ([{query, should_trigger}] in
     skill-creator's evals/trigger-eval.json, evals/triggers.json, or agentskills.io's
-    evals/eval_queries.json, train_queries.json and validation_queries.json) and
+    evals/eval_queries.json) and
     evals/triggers.yaml
     (should_trigger and should_not_trigger lists; --init writes a starter one).
 

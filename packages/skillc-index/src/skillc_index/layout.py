@@ -55,16 +55,14 @@ META_DIR = ".skillc-meta"
 IMPORT_RECORD = ".skillc-import.json"
 #: A skill's trigger cases: the files of its ``evals/`` folder that ``skc eval`` reads, in this
 #: order (skillc-gateway's ``evaluate.cases``); skillc-lint's SKL521 asks no Markdown to name
-#: them. ``eval_queries.json`` and its 60/40 split, ``train_queries.json`` and
-#: ``validation_queries.json``, are agentskills.io's names for a trigger set ("Optimizing skill
-#: descriptions").
+#: them. ``eval_queries.json`` is agentskills.io's name for a trigger set ("Optimizing skill
+#: descriptions"); its 60/40 split (``train_queries.json``, ``validation_queries.json``) holds
+#: the same queries again, and is not read.
 CASE_FILES = (
     "evals/evals.json",
     "evals/trigger-eval.json",
     "evals/triggers.json",
     "evals/eval_queries.json",
-    "evals/train_queries.json",
-    "evals/validation_queries.json",
     "evals/triggers.yaml",
 )
 

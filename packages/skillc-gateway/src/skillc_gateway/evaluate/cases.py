@@ -9,10 +9,9 @@ there:
   it, unless the entry says ``"should_trigger": false``. A top-level array is read as a
   trigger set.
 - ``evals/trigger-eval.json`` (skill-creator's name), ``evals/triggers.json`` or
-  agentskills.io's ``evals/eval_queries.json``, ``evals/train_queries.json`` and
-  ``evals/validation_queries.json`` (the set and its train/validation split): a trigger
-  set, ``[{"query": ..., "should_trigger": true|false}]``, or ``{"evals": [...]}`` with
-  ``prompt`` instead of ``query``.
+  agentskills.io's ``evals/eval_queries.json`` (its train/validation split, the same
+  queries again, is not read): a trigger set, ``[{"query": ..., "should_trigger":
+  true|false}]``, or ``{"evals": [...]}`` with ``prompt`` instead of ``query``.
 - ``evals/triggers.yaml``, for people who start from nothing::
 
       should_trigger:

@@ -79,9 +79,9 @@ def _reached(skill: Skill) -> set[str]:
 def bundled_unmentioned(skill: Skill, options: Options) -> Findings:
     """SKL521: every file of the skill that is not Markdown (templates, data, images,
     schemas) is named in its Markdown, or lies in a folder that is; scripts are SKL907's, and
-    the trigger cases ``skc eval`` reads (:data:`~skillc_index.layout.CASE_FILES`) are the
-    skill's tests, not its content."""
-    from skillc_index.layout import CASE_FILES
+    ``evals/`` at the skill's root (the trigger cases ``skc eval`` reads, agentskills.io's
+    train/validation split of them) holds the skill's tests, not its content, which ``skc
+    package`` leaves out too."""
     from skillc_lint._rules.security import SCRIPT_SUFFIXES
 
     reached = _reached(skill)
@@ -89,7 +89,7 @@ def bundled_unmentioned(skill: Skill, options: Options) -> Findings:
         lowered = rel.lower()
         if lowered.endswith((".md", *SCRIPT_SUFFIXES)) or _NOT_CONTENT.search(lowered):
             continue
-        if rel in CASE_FILES:  # skc eval's
+        if rel.startswith("evals/"):  # the skill's tests
             continue
         folder, hit = posixpath.dirname(rel), rel in reached
         while folder and not hit:
