@@ -104,7 +104,7 @@ OPEN_REFUSED = {
     "....//secret.txt": "E021",
     "~/secret.txt": "E021",
     "references": "E021",  # a folder
-    "": "E021",
+    "": "E100",  # must not be empty, as show --file ''
 }
 
 

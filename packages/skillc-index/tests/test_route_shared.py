@@ -344,14 +344,14 @@ def test_a_line_another_process_adds_while_install_decides_keeps_its_newline(
             handle.write((b"\n" if text and not text.endswith(b"\n") else b"") + b"dist/\n")
         return True
 
-    real = scaffold.git_tracked
+    real = scaffold.maybe_in_work_tree  # the first question asked under the lock
 
-    def tracked(*args: Any, **kwargs: Any) -> Any:
+    def in_work_tree(*args: Any, **kwargs: Any) -> Any:
         if not waited:
             waited.append(not other_build(block=False))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(scaffold, "git_tracked", tracked)
+    monkeypatch.setattr(scaffold, "maybe_in_work_tree", in_work_tree)
     router_module.route_install(session(layout))
     if waited == [True]:
         other_build(block=True)  # its turn once install let go of the file
