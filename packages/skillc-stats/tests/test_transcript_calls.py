@@ -196,3 +196,23 @@ def test_a_file_rewritten_in_place_with_the_same_first_bytes_is_read_from_the_st
     del state["files"][str(s.transcript)]["tail"]
     state_file.write_text(json.dumps(state))
     assert s.sync().files_read == 0
+
+
+def test_a_read_claude_code_answered_with_an_error_is_no_read(setup: Setup) -> None:
+    """A ``Read`` whose ``tool_result`` is an error (refused, "File does not exist") read
+    nothing, and a read of no file of the skill (missing, a folder) is none: both were
+    imported as reads (a file the skill does not have in ``--group-by files``, a use)."""
+    s = setup
+    p = s.project
+    denied = {"type": "tool_result", "tool_use_id": "toolu_0001", "content": "denied"}
+    records = [
+        tool_use(p, 1, "Read", {"file_path": str(s.demo / "SKILL.md")}),
+        user(p, 2, [{**denied, "is_error": True}]),  # refused: no read, the file is there
+        tool_use(p, 3, "Read", {"file_path": str(s.demo / "references" / "guide.md")}),
+        tool_use(p, 4, "Read", {"file_path": str(s.demo / "references")}),
+        tool_use(p, 5, "Read", {"file_path": str(s.demo / "references" / "api.md")}),
+    ]
+    s.write(lines(*records))
+    result = s.sync()
+    assert [(item.skill, item.reads) for item in result.skills] == [("demo", 1)]
+    assert [json.loads(row[6])["path"] for row in s.rows("demo")] == ["references/api.md"]

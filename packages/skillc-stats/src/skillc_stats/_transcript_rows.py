@@ -26,7 +26,7 @@ from skillc_index import (
 )
 from skillc_index.accesslog import AccessRecord, primary_log
 from skillc_index.accesslog.merge import Identity
-from skillc_index.files import inside, is_hidden
+from skillc_index.files import inside, is_file, is_hidden
 from skillc_index.inventory.entries import InstalledSkill, Listing, Location, installed_skills
 from skillc_index.inventory.folders import trusted_targets
 from skillc_index.inventory.resolve import plugin_parts, skill_names
@@ -117,10 +117,10 @@ class _Call(NamedTuple):
 
 class FileRows:
     """The rows of the part of one transcript file read, as its lines are read, in order. A
-    ``Skill`` or ``SlashCommand`` call is told by its ``tool_result``: one Claude Code
-    refused (``is_error``: "Unknown skill", a permission denied) loaded nothing and is no
-    use (a ``Skill`` call of it counts with the calls of skills not installed). A call whose
-    result is not in the part read counts."""
+    ``Skill``, ``SlashCommand`` or ``Read`` call is told by its ``tool_result``: one Claude
+    Code refused (``is_error``: "Unknown skill", a permission denied, "File does not exist")
+    loaded or read nothing and is no use (a ``Skill`` call of it counts with the calls of
+    skills not installed). A call whose result is not in the part read counts."""
 
     def __init__(self, counts: Counts, project: str) -> None:
         self.counts = counts
@@ -208,17 +208,21 @@ class _Skills:
         return found or self.by_name.get(name)
 
     def holding(self, path: str) -> tuple[InstalledSkill, str] | None:
-        """The skill whose folder holds the file ``path`` (absolute), and the file relative
-        to that folder; None when no skill folder holds it, or when it is hidden there (a
-        dot-file or dot-folder, or a symlink of the skill leading to one, as ``open`` judges
+        """The skill whose folder holds the file ``path`` (absolute), and the file relative to
+        that folder; None when no skill folder holds it, when no regular file is there now (a
+        read Claude Code answered with an error: a file missing, a folder, a file of the source
+        read through a deployed stub, which holds ``SKILL.md`` only), or when it is hidden there
+        (a dot-file or dot-folder, or a symlink of the skill leading to one, as ``open`` judges
         it: :func:`~skillc_index.files.hidden_refusal`; no file of the skill by
         :func:`skillc_index.walk_skill`'s rule, unserved by ``open`` without ``--hidden``;
-        skillc's own ``.skillc-meta/`` among them). Judged by where it leads: a symlink of
-        the skill leading out of its real folder (``sshdir -> ~/.ssh``) is no file of it
-        (``open`` says E012, ``sources`` leaves it out: :func:`~skillc_index.files.inside`),
-        and the file is then the skill's that holds its real path, if any."""
+        skillc's own ``.skillc-meta/`` among them). Judged by where it leads: a symlink of the
+        skill leading out of its real folder (``sshdir -> ~/.ssh``) is no file of it (``open``
+        says E012, ``sources`` leaves it out: :func:`~skillc_index.files.inside`), and the file
+        is then the skill's that holds its real path, if any."""
         candidates = [os.path.normpath(path)]
         real = os.path.realpath(candidates[0])
+        if not is_file(Path(real)):
+            return None
         if real != candidates[0]:
             candidates.append(real)
         for candidate in candidates:
@@ -363,8 +367,8 @@ class AccessRows:
 
     def _uses(self, record: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any], str]]:
         """``(command, skill name or file path, args, call)`` of each skill use in a record
-        (``call``: the id of a ``Skill`` or ``SlashCommand`` call, whose result is awaited),
-        and ``("result", call, {"refused": ...}, "")`` of each tool result."""
+        (``call``: the id of a ``Skill``, ``SlashCommand`` or ``Read`` call, whose result is
+        awaited), and ``("result", call, {"refused": ...}, "")`` of each tool result."""
         message = record.get("message")
         content = message.get("content") if isinstance(message, dict) else None
         if record.get("type") == "user":
@@ -407,7 +411,7 @@ class AccessRows:
             elif tool == "Read":
                 path = _text(given.get("file_path"))
                 if path:
-                    yield "read", path, _args(tool, ident), ""
+                    yield "read", path, _args(tool, ident), call
 
     def _row(
         self,
