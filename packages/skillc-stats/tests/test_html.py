@@ -327,6 +327,25 @@ def test_all_by_week_locally_and_from_the_team_store(
 
 
 @pytest.mark.usefixtures("three")
+def test_one_period_has_no_skill_rising_or_falling(project: Path, stats_cli: Run) -> None:
+    """With one period there is no change: the text shows no rising or falling, and the JSON
+    and the page listed every used skill as rising from 0."""
+    one = ("--by", "week", "--since", "2026-01-12", "--until", "2026-01-18T23:59:59Z")
+    result = stats_cli("stats", "--all", "--format", "json", *one)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)["data"]
+    assert [(p["period"], p["uses"]) for p in data["periods"]] == [("2026-01-12", 5)]
+    assert (data["rising"], data["falling"]) == ([], [])
+    text = stats_cli("stats", "--all", *one)
+    assert text.returncode == 0, text.stderr
+    assert "Rising" not in text.stdout and "Falling" not in text.stdout
+    page = stats_cli("stats", "--all", "--html", "one.html", *one)
+    assert page.returncode == 0, page.stderr
+    html = (project / "one.html").read_text()
+    assert "Rising" not in html and "Falling" not in html and "Never used (1)" in html
+
+
+@pytest.mark.usefixtures("three")
 def test_all_page_by_week_reads_the_days_once(
     project: Path, stats_cli: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -276,9 +276,10 @@ def all_page(extra: Mapping[str, Any], store: str | None) -> str:
     ranking = _ranking(used, "skill", "uses")
     body.append(_section("Top skills", bar_chart(ranking, "top skills", "No skill used.")))
     periods = trend["periods"]
-    between = f" ({periods[-2]['period']} to {periods[-1]['period']})" if len(periods) > 1 else ""
-    body.append(_section("Rising" + between, _movers(trend["rising"], "up")))
-    body.append(_section("Falling" + between, _movers(trend["falling"], "down")))
+    if len(periods) > 1:  # rising and falling between the last two, as the text shows them
+        between = f" ({periods[-2]['period']} to {periods[-1]['period']})"
+        body.append(_section("Rising" + between, _movers(trend["rising"], "up")))
+        body.append(_section("Falling" + between, _movers(trend["falling"], "down")))
     never = _never([(e["skill"], e["skill_path"]) for e in unused], "Every skill was used.")
     body.append(_section(f"Never used ({len(unused)})", never))
     for key, title_ in (

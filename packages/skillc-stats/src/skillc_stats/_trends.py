@@ -135,7 +135,8 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
     accesses per period, from the first period with an access to the one holding ``end``, a
     ``YYYY-MM-DD`` day), ``skills`` (each skill's uses in the range and per period, and the
     change between the last two periods; most used first) and the ``rising`` and ``falling``
-    skills (the :data:`MOVERS` largest changes each way)."""
+    skills (the :data:`MOVERS` largest changes each way; none with fewer than two periods,
+    which have no change, as the text shows none)."""
     from skillc_stats._stats import kinds_by_period, period_of, period_rows, periods_note
 
     per_skill: dict[str, Counter[str]] = defaultdict(Counter)  # each skill's uses per period
@@ -174,7 +175,8 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
         )
     skills.sort(key=lambda s: (-s["uses"], s["skill"], s["skill_path"] or ""))
     moved = [
-        {k: s[k] for k in ("skill", "skill_path", "previous", "last", "change")} for s in skills
+        {k: s[k] for k in ("skill", "skill_path", "previous", "last", "change")}
+        for s in (skills if len(periods) > 1 else [])
     ]
     rising = sorted((m for m in moved if m["change"] > 0), key=lambda m: -m["change"])
     falling = sorted((m for m in moved if m["change"] < 0), key=lambda m: m["change"])

@@ -129,8 +129,14 @@ class AllTrendsShape(TypedDict):
 
     periods: Annotated[list[TrendShape], "Every skill's uses per period, quiet ones included."]
     skills: Annotated[list[SkillTrendShape], "Most used first."]
-    rising: Annotated[list[MoverShape], "The largest rises between the last two periods."]
-    falling: Annotated[list[MoverShape], "The largest falls between the last two periods."]
+    rising: Annotated[
+        list[MoverShape],
+        "The largest rises between the last two periods (none with fewer than two).",
+    ]
+    falling: Annotated[
+        list[MoverShape],
+        "The largest falls between the last two periods (none with fewer than two).",
+    ]
 
 
 class StatsShape(TypedDict):
