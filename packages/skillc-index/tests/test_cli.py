@@ -249,25 +249,46 @@ def test_click_usage_errors_quote_in_double_quotes(
     )
 
 
+AGENTS = "agents, claude, codex, copilot, cursor, gemini, kiro, opencode, trae"
+PLUGIN_NAME_NEEDED = "--name is needed for a plugin of several skills"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (("list", "--limit"), 'Option "--limit" requires an argument.'),
         (("list", "--reset"), "--reset goes with --apply"),
+        (("list", "--agent", "nosuch"), f'unknown target "nosuch" (known: {AGENTS})'),
+        (("build", "pdf", "-t", "nosuch"), f'unknown target "nosuch" (known: {AGENTS})'),
+        (("package", "pdf", "docx", "--to", "plugin"), PLUGIN_NAME_NEEDED),
     ],
 )
 def test_every_usage_error_names_the_commands_help(
     cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
+    project: Path,
     args: tuple[str, ...],
     message: str,
 ) -> None:
-    """A value click's parser finds missing and parameters that do not go together
-    (``ParameterError``) are usage errors as the others are: the ``Try`` line follows them
-    (it followed an unknown option only)."""
-    result = cli("skillc-index")(*args)
+    """A value click's parser finds missing, a bad value the command checks (an unknown
+    agent) and parameters that do not go together (``ParameterError``) are usage errors as
+    the others are: the ``Try`` line follows them (it followed an unknown option only)."""
+    run = cli("skillc-index")
+    assert run("init").returncode == 0
+    for name in ("pdf", "docx"):
+        folder = project / ".skillc" / "skills" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: The {name} skill. Use for {name} files.\n---\n\n"
+            f"# {name}\n",
+            encoding="utf-8",
+        )
+    result = run(*args)
     assert (result.returncode, result.stderr.splitlines()) == (
         1,
-        [f"error[E100]: invalid option: '{message}'", "Try 'skillc-index list --help' for help."],
+        [
+            f"error[E100]: invalid option: '{message}'",
+            f"Try 'skillc-index {args[0]} --help' for help.",
+        ],
     )
 
 

@@ -20,7 +20,7 @@ import jsonschema
 import pytest
 import yaml
 
-from skillc_index import Layout
+from skillc_index import InvalidOption, Layout
 from skillc_index.command_errors import ForeignFile, PackageRefused
 from skillc_index.dialect import STANDARD_FIELDS
 from skillc_index.package.make import FORMATS, package_skills
@@ -270,7 +270,7 @@ def test_the_agent_plugin_has_a_closed_manifest_and_immediate_skills(
     layout: Layout, skills: Path, tmp_path: Path
 ) -> None:
     given = [str(skills / "pdf-tool"), str(skills / "notes")]
-    with pytest.raises(Exception, match="needs a name"):
+    with pytest.raises(InvalidOption, match="name is needed for a plugin of several skills"):
         package_skills(given, layout, fmt="plugin", output=tmp_path)
     package_skills(given, layout, fmt="plugin", output=tmp_path, name="office", author="Jane")
     manifest = json.loads((tmp_path / "office" / "plugin.json").read_text())

@@ -1105,9 +1105,10 @@ def test_refusals_change_nothing(
             "the home folder's skills with --global'"
         ]
         unknown = route(cli, "install", "--target", "nope")
-        assert unknown.stderr.startswith("error[E100]: invalid option: 'unknown target 'nope'")
+        assert unknown.stderr.startswith('error[E100]: invalid option: \'unknown target "nope"')
+        assert unknown.stderr.endswith("\nTry 'skillc-index route install --help' for help.\n")
         folder = route(cli, "install", "--target", "./x")
-        assert folder.returncode == 1 and "unknown target './x'" in folder.stderr
+        assert folder.returncode == 1 and 'unknown target "./x"' in folder.stderr
 
 
 def test_a_foreign_router_name_refuses_everything(

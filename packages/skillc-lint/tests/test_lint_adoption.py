@@ -234,10 +234,10 @@ def test_baseline_reports_stale_entries_and_bad_files(lint: Run, cwd: Path) -> N
     # and a link to a device or a pipe (lint's own stdout) was read: for ever, from a pipe
     (cwd / "device.json").symlink_to("/dev/zero")
     for name, reason in (
-        ("missing.json", f"cannot read '{cwd / 'missing.json'}': No such file or directory"),
-        ("device.json", f"cannot read '{cwd / 'device.json'}': not a regular file"),
-        ("bad.json", f"'{cwd / 'bad.json'}' is not a skillc-lint baseline (version 1)"),
-        ("deep.json", f"'{cwd / 'deep.json'}' is nested deeper than 64 levels"),
+        ("missing.json", f'cannot read "{cwd / "missing.json"}": No such file or directory'),
+        ("device.json", f'cannot read "{cwd / "device.json"}": not a regular file'),
+        ("bad.json", f'"{cwd / "bad.json"}" is not a skillc-lint baseline (version 1)'),
+        ("deep.json", f'"{cwd / "deep.json"}" is nested deeper than 64 levels'),
     ):
         proc = lint("demo", "--baseline", name)
         assert proc.returncode == 1
@@ -498,7 +498,7 @@ def test_explain(lint: Run) -> None:
     unknown = lint("--explain", "SKL99")
     assert unknown.returncode == 1
     assert unknown.stderr.startswith(
-        "error[E100]: invalid option: 'Invalid value for --explain: 'SKL99' matches no rule"
+        'error[E100]: invalid option: \'Invalid value for --explain: "SKL99" matches no rule'
     )
 
 

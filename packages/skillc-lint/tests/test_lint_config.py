@@ -154,14 +154,14 @@ def test_config_option_names_the_file(lint: Run, cwd: Path) -> None:
     assert (missing.returncode, missing.stdout) == (1, "")  # no other config is read instead
     assert missing.stderr.startswith("error[E100]: invalid option: ")
     assert (
-        "invalid option: 'Invalid value for --config: the config file 'nowhere.toml' is not found'"
-        in missing.stderr
+        'invalid option: \'Invalid value for --config: the config file "nowhere.toml" is not '
+        "found'" in missing.stderr
     )
     # a path that is there but no regular file says what it is (it said "not found")
     for path, kind in (("/dev/null", "a character device"), ("ci", "a folder")):
         other = lint("repo/skills", "--config", path)
         assert other.returncode == 1
-        assert f"the config file '{path}' is {kind}, not a regular file'" in other.stderr
+        assert f'the config file "{path}" is {kind}, not a regular file\'' in other.stderr
 
 
 def test_a_pyproject_with_a_toml_error_is_warned_not_passed_over(lint: Run, cwd: Path) -> None:
@@ -207,7 +207,7 @@ def test_a_config_option_naming_an_unusable_file_is_e100(lint: Run, cwd: Path) -
         proc = lint("skills", "--config", f"ci/{name}")
         assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
         assert proc.stderr.startswith("error[E100]: ")
-        assert f"the config file 'ci/{name}' cannot be used: " in proc.stderr
+        assert f'the config file "ci/{name}" cannot be used: ' in proc.stderr
         assert why in proc.stderr
 
 

@@ -137,7 +137,7 @@ def test_the_command_line_option(lint: Run, skill: Writer) -> None:
     text = json.dumps(json.loads(done.stdout))
     assert "SKL931" in text and "agents (Agent Skills (.agents/skills))" in text
     bad = lint(str(folder), "--target", "nope")
-    assert bad.returncode == 1 and "unknown target 'nope'" in bad.stderr
+    assert bad.returncode == 1 and 'unknown target "nope"' in bad.stderr
 
 
 def test_the_router_route_installs_lints_clean_for_every_agent(tmp_path: Path) -> None:

@@ -425,7 +425,8 @@ class LanguageServerError(SkillcError):
 class InvalidOption(SkillcError):
     code = "E100"
 
-    #: A command line's usage error, a missing argument (``skc stats`` without SKILL) or
+    #: A command line's usage error, a missing argument (``skc stats`` without SKILL), a bad
+    #: value of an option (:class:`UnknownTarget`, skillc-lint's ``ParameterError``) or
     #: parameters that do not go together (every :class:`ParameterError`): the command line
     #: adds click's ``Try '... --help' for help.`` line, as for the arguments click checks.
     usage: ClassVar[bool] = False
@@ -486,7 +487,9 @@ class ParameterError(WordedOption):
 
 class UnknownTarget(InvalidOption):
     """E100: a deployment target that is neither a folder path, a ``[targets]`` entry of the
-    config nor a built-in agent (``known``: the names there are)."""
+    config nor a built-in agent (``known``: the names there are). A bad value: a usage error."""
+
+    usage = True
 
     def __init__(self, target: str, known: tuple[str, ...]) -> None:
         super().__init__(

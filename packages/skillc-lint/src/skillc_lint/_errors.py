@@ -28,7 +28,10 @@ __all__ = [
 
 class ParameterError(InvalidOption):
     """E100 of one parameter's value: ``<parameter>: <reason>``; the command line says
-    ``Invalid value for --<parameter>: <reason>``, as click does for its own checks."""
+    ``Invalid value for --<parameter>: <reason>``, as click does for its own checks, and as
+    for them a usage error (``Try '... --help' for help.`` follows)."""
+
+    usage = True
 
     parameter: str
     reason: str

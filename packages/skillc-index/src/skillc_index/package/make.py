@@ -661,7 +661,9 @@ def package_skills(
             files, index = layout_well_known(packed, base_url, spool)
         else:
             if name is None and len(packed) > 1:
-                raise InvalidOption("a plugin of several skills needs a name (--name)")
+                from skillc_index.diagnostics import ParameterError
+
+                raise ParameterError("{name} is needed for a plugin of several skills")
             plugin = name or packed[0].name
             files, index = layout_plugin(packed, fmt, plugin, version, author)
             # a folder installed by copying it: a script keeps its executable bit, as in a zip
