@@ -24,9 +24,9 @@ def init_command(result: InitResult, call: Call[InitParams]) -> None:
     Without NAME, create `.skillc/skills/` in the current folder (safe to repeat). With NAME,
     create `.skillc/skills/NAME/SKILL.md` in the project (or, with --global, in
     `~/.skillc/skills/`), from a minimal template. An existing SKILL.md is never overwritten.
-    A new project's `.gitignore` gets `.skillc/runtime/`, `.skillc/logs/` and
-    `.claude/skills/` (where builds put symlinks), each only where git tracks nothing in it
-    (`.claude/skills/` only where it holds no skill but skillc's deployments).
+    A new project's `.gitignore` gets `.skillc/runtime/`, `.skillc/logs/` and, in a git work
+    tree, `.claude/skills/` (where builds put symlinks), each only where git tracks nothing in
+    it (`.claude/skills/` only where it holds no skill but skillc's deployments).
 
     \b
     Examples:

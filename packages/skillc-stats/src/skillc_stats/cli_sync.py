@@ -23,7 +23,8 @@ def sync_command(result: SyncResult, call: Call[SyncParams]) -> None:
     """Merge fallback logs to primary.
 
     When a command cannot write a skill's runtime log (a read-only sandbox), it logs to
-    `.skillc/logs/<skill>/` in the working directory instead. `sync` copies those rows into
+    `.skillc/logs/<skill>/` in the project's root instead (the working directory's outside a
+    project), wherever in the project it ran. `sync` copies those rows into
     each skill's runtime log, skipping rows already there, and removes the local copy once
     the rows are safely stored. With SKILL, only that skill's local logs. Exit status 1 if
     any skill could not be synced; the others are synced anyway.

@@ -428,7 +428,8 @@ class SyncParams(Record):
     project: Annotated[
         str | None,
         Param(
-            "Sync the fallback logs of PATH (PATH/.skillc/logs/) instead of the current folder.",
+            "Sync the fallback logs of PATH's project (its root's .skillc/logs/) instead of "
+            "the current folder's.",
             metavar="PATH",  # a folder: checked by sync_logs (E100), for the API too
             min_length=1,
         ),

@@ -45,9 +45,10 @@ class InitShape(TypedDict):
     created: Annotated[bool, "False when the project already existed."]
     gitignore: Annotated[
         list[str],
-        "Lines added to the project's .gitignore: .skillc/runtime/, .skillc/logs/ and the "
-        "default agent folder (.claude/skills/), each only where git tracks nothing in it "
-        "(the agent folder only where it holds no skill but skillc's deployments).",
+        "Lines added to the project's .gitignore: .skillc/runtime/, .skillc/logs/ and, in a "
+        "git work tree, the default agent folder (.claude/skills/), each only where git "
+        "tracks nothing in it (the agent folder only where it holds no skill but skillc's "
+        "deployments).",
     ]
 
 
