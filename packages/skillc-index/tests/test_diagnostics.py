@@ -179,3 +179,22 @@ def test_the_readmes_table_lists_every_code_with_its_message() -> None:
     rows = re.findall(r"^\| ([EW]\d{3}) \| `([^`]*)`", section, re.MULTILINE)
     assert [code for code, _ in rows] == sorted(d.TEMPLATES)
     assert dict(rows) == d.TEMPLATES
+
+
+def test_the_extras_the_readmes_table_names_exist() -> None:
+    """A code's meaning that names an extra (E044: the team store's driver) names one a
+    package has: ``pip install 'skillc-stats[team]'`` installed no driver."""
+    from pathlib import Path
+
+    from skillc_index.config import _load_toml  # tomllib, or tomli on Python 3.10
+
+    packages = Path(__file__).parents[2]
+    extras = {
+        extra
+        for pyproject in packages.glob("*/pyproject.toml")
+        for extra in _load_toml(pyproject)["project"].get("optional-dependencies", {})
+    }
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Diagnostic codes\n", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"the `([\w-]+)` extra", section)
+    assert named and set(named) <= extras
