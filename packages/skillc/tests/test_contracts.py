@@ -301,3 +301,22 @@ def test_the_skc_readme_quotes_entry_points_as_the_distributions_declare_them() 
         installed = discover_commands(group)
         for name, value in re.findall(r'([\w-]+) = "([^"]+)"', table):
             assert installed.get(name) == value, (group, name, value)
+
+
+def test_the_readmes_sql_row_names_the_files_that_hold_the_sql() -> None:
+    """The root README's "Where things live" row for a SQL statement names, for each database,
+    the modules that hold its statements: each is there and holds one (it named
+    ``_log_queries.py``, gone since its queries moved to ``skillc_index/accesslog/reader.py``,
+    and ``_log_keys.py``, which holds none)."""
+    packages()
+    readme = (PACKAGES.parent / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| a SQL statement |"))
+    statement = re.compile(r"\b(SELECT|INSERT INTO|CREATE (TABLE|INDEX)|DELETE FROM|UPDATE)\b")
+    named = 0
+    for folder, inside in re.findall(r"`(\w+/(?:\w+/)?)` \(([^)]*)\)", row):
+        for name in re.findall(r"`(\w+\.py)`", inside):
+            found = list(PACKAGES.glob(f"*/src/{folder}{name}"))
+            assert found, f"{folder}{name}: no such module"
+            assert statement.search(found[0].read_text(encoding="utf-8")), f"{folder}{name}"
+            named += 1
+    assert named >= 10, row
