@@ -905,3 +905,16 @@ def test_a_relative_read_is_taken_from_the_record_cwd(setup: Setup) -> None:
     result = s.sync()
     assert [(item.skill, item.reads) for item in result.skills] == [("demo", 1)]
     assert [(r[5], json.loads(r[6])["path"]) for r in s.rows("demo")] == [(str(s.demo), API)]
+
+
+def test_the_readmes_commands_sample_is_the_table_printed() -> None:
+    """The README's ``skc stats pdf --group-by commands`` after an import shows the rows as
+    the table prints them: with the ``KIND`` column (it showed ``6  activate`` alone)."""
+    from skillc_stats._report import _rows, _table
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("$ skc stats pdf --group-by commands\n", 1)[1].split("```", 1)[0]
+    shown = block.splitlines()[block.splitlines().index("...") + 1 :]
+    counts = {line.split()[1]: int(line.split()[0]) for line in shown}
+    assert counts == {"activate": 6, "read": 3}
+    assert shown == _table(*_rows("commands", counts))[1:]
