@@ -985,6 +985,39 @@ def test_a_store_entry_linking_to_another_projects_skill_is_this_stores_skill(
     assert resolve_skill(".claude/skills/s", layout).runtime == result.compiled.runtime
 
 
+def test_an_older_versions_outer_copy_of_a_nested_skill_stays_the_outer_ones(
+    build: Callable[..., BuildResult],
+    store: Path,
+    project: Path,
+    write_skill: WriteSkill,
+    env: dict[str, str],
+) -> None:
+    """An older version's `skc build packages` from the outer root imported the nested
+    project's skill into the outer store; after the upgrade its path from the outer root
+    built that outer copy into the nested runtime and repointed the outer deployment, and
+    builds from the two roots then rebuilt it in turn."""
+    inner_root = project / "packages" / "a"
+    inner = write_skill(inner_root / ".skillc" / "skills" / "w")
+    inner_layout = Layout.discover(inner_root, env)
+    build_skill("w", inner_layout, config=load_config(inner_layout, env={}))
+    copy = store / "w"  # the copy and record the older version's import wrote
+    shutil.copytree(inner, copy)
+    record = ImportRecord("packages/a/.skillc/skills/w", source_hash(inner))
+    (copy / ".skillc-import.json").write_bytes(record.to_bytes())
+    outer = build("w")
+    assert outer.compiled.runtime == project / ".skillc" / "runtime" / "w"
+    outer_deployment = [d.path for d in outer.deployments]
+    assert outer_deployment == [project / ".claude" / "skills" / "w"]
+    before = outer_deployment[0].readlink()
+    nested = build("packages/a/.skillc/skills/w")
+    assert nested.compiled.source == inner and nested.imported_from is None
+    assert nested.compiled.runtime == inner_root / ".skillc" / "runtime" / "w"
+    assert [d.path for d in nested.deployments] == [inner_root / ".claude" / "skills" / "w"]
+    assert outer_deployment[0].readlink() == before
+    assert nested.compiled.up_to_date  # built from its own store before: not the copy
+    assert build("w").compiled.up_to_date
+
+
 def test_a_foreign_folder_is_kept_without_force(
     build: Callable[..., BuildResult], store: Path, project: Path, write_skill: WriteSkill
 ) -> None:

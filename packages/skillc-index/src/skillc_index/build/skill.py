@@ -332,10 +332,12 @@ def _build_skill(
     """:func:`build_skill`'s work."""
     target_names = parse_targets(targets)
     resolved = resolve_skill(skill, layout, force_global=force_global)
-    owner = store_owner(resolved.source, layout)
-    if owner is not None:  # another project's store skill: built in it, with its config
+    given = resolved.source if resolved.imported_from is None else resolved.imported_from
+    owner = store_owner(given, layout)  # the folder as given, not the copy an older version
+    if owner is not None:  # imported here (built here by its name): another project's store
+        # skill is built in that project, with its config
         layout, config = layout._replace(project_root=owner, foreign=()), None
-        resolved = resolve_skill(str(resolved.source), layout, force_global=force_global)
+        resolved = resolve_skill(str(given), layout, force_global=force_global)
     resolved, known = _from_origin(resolved, layout, force_global)
     _check_source(resolved.source, os.fspath(skill), layout)
     config = load_config(layout) if config is None else config
