@@ -474,6 +474,27 @@ def test_with_claude_config_dir_its_plugins_are_read_as_its_transcripts(
     assert plugin_folders(s.layout) == ()
 
 
+def test_positions_saved_by_an_older_version_are_read_again_once(
+    setup: Setup, demo_skill: Callable[[Path], Path]
+) -> None:
+    """An older version dropped the plugins' uses under ``$CLAUDE_CONFIG_DIR`` as unknown and
+    saved its positions past them: after the upgrade the lines were never read again. The
+    state's version was bumped: the first sync reads every file again, once, and the rows
+    already imported are not doubled."""
+    s = setup
+    s.write(lines(skill_call(s.project, 1, "demo"), skill_call(s.project, 2, "tools:review")))
+    first = s.sync()  # the plugin not known yet, as the older version did not see it
+    assert (first.added, first.unknown_skills) == (1, {"tools:review": 1})
+    state = transcripts.state_path(s.layout)
+    saved = json.loads(state.read_text(encoding="utf-8"))
+    state.write_text(json.dumps({**saved, "version": 1}), encoding="utf-8")  # the older one's
+    skill = plugin_skill(s, demo_skill, "review")
+    again = s.sync()
+    assert (again.files_read, again.added) == (1, 1)
+    assert {item.skill_path: item.added for item in again.skills} == {s.demo: 0, skill: 1}
+    assert (s.sync().files_read, len(s.rows("demo"))) == (0, 1)
+
+
 def test_skills_of_one_name_are_reported_each_on_its_own(
     setup: Setup, demo_skill: Callable[[Path], Path]
 ) -> None:

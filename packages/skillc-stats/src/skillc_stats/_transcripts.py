@@ -75,7 +75,10 @@ MAX_FILES = 100_000
 HEAD_BYTES = 4096
 #: A larger state file is not read (it then starts over: the rows are not doubled).
 MAX_STATE_BYTES = 64 * 1024 * 1024
-STATE_VERSION = 1
+#: Saved positions of another version are none: every file is read again once (no row is added
+#: twice). Bumped when a fix changes which skills a line resolves to, so the lines an older
+#: version skipped are read again: 2, the plugins' uses under ``CLAUDE_CONFIG_DIR``.
+STATE_VERSION = 2
 
 
 @dataclass(frozen=True)
