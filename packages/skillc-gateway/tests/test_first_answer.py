@@ -29,7 +29,7 @@ from skillc_gateway.catalog import Elsewhere, FindResult, client, find_roots, fi
 from skillc_gateway.catalog.client import ask
 from skillc_gateway.catalog.database import open_database
 from skillc_gateway.catalog.engine import Catalog
-from skillc_gateway.catalog.protocol import LOCK_NAME, PROTOCOL, socket_path
+from skillc_gateway.catalog.protocol import LOCK_NAME, PROTOCOL, encode_message, socket_path
 from skillc_index import Layout
 from skillc_index import cores as cores_module
 
@@ -831,6 +831,53 @@ def test_when_no_find_server_can_start_each_find_builds_a_share(
     with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
         assert db.execute("SELECT count(*) FROM skills").fetchone()[0] == 60
     assert socket_path(layout).read_text(encoding="utf-8") == "not a socket\n"
+
+
+@pytest.mark.parametrize("server_says", ["other code", "bad budget"])
+def test_while_a_server_of_other_code_runs_each_find_builds_a_share(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    stand_in: Callable[..., AbstractContextManager[list[bytes]]],
+    server_says: str,
+) -> None:
+    """A find server started before an upgrade refuses the finds of the code installed since:
+    it builds nothing for them, and holds the lock a new server would take. It was counted
+    as one that builds the catalog, so for its idle hour every find answered from the files
+    again and nothing built the catalog. A find it refused as other code builds a share
+    itself, as when no server can start; a server that refused the find for another reason
+    is still one that can serve (it builds)."""
+    from functools import partial
+
+    from skillc_gateway.catalog import find_skills
+    from skillc_gateway.catalog.lifecycle import can_serve
+
+    monkeypatch.delenv("SKILLC_FIND_SERVER", raising=False)
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
+    lib = tmp_path / "lib"
+    old = time.time() - 3600  # settled files: none is read again as racy
+    for n in range(60):
+        skill(lib / f"bed-{n:02d}", f"name: bed-{n:02d}\ndescription: Weed bed {n}.", "# Hoe\n")
+        os.utime(lib / f"bed-{n:02d}" / "SKILL.md", (old, old))
+    home = tmp_path / "home"
+    (home / ".skillc").mkdir(parents=True)
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    error = {"other code": "this server runs skillc-gateway 0.1.0: restart it"}.get(server_says)
+    refusal = encode_message({"ok": False, "error": error or server_says})
+    answers: list[FindResult] = []
+    find = partial(find_skills, paths=[str(lib)], configured={}, server=True, builds=True)
+    with stand_in(socket_path(layout), refusal) as requests:
+        try:
+            while len(answers) < 40 and not (answers and not answers[-1].first):
+                answers.append(find(layout, "weed bed", serves=partial(can_serve, layout)))
+        finally:
+            Catalog.shared(layout).close()
+    assert len(requests) == 1  # refused once: not asked again by this process
+    assert answers[0].first
+    if server_says == "other code":
+        assert not answers[-1].first and not answers[-1].partial
+    else:  # left to that server, which builds: every find answers from the files here
+        assert len(answers) == 40 and answers[-1].first
+    assert len({tuple(s.name for s in found.skills) for found in answers}) == 1
 
 
 def test_serves_is_the_documented_bool_or_a_function(

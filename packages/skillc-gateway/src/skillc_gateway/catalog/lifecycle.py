@@ -21,7 +21,9 @@ from skillc_gateway.catalog import BUDGET_SECONDS, FINISH_WITHIN
 from skillc_gateway.catalog.client import (
     ANSWER_MARGIN_SECONDS,
     answers,
+    declined,
     lock_holder,
+    other_code,
     process_stopped,
     request,
 )
@@ -221,7 +223,9 @@ def start_for_later(
 def can_serve(layout: Layout) -> bool:
     """Whether a find server can start, or runs, for ``layout``'s home: Linux, a skillc home
     that can be written (or made: a first find asks before it makes it), a socket path that
-    fits and is free or a socket (a file in its place: a server would refuse it). When not,
+    fits and is free or a socket (a file in its place: a server would refuse it), whose
+    server did not refuse this process's find as other code (one started before an upgrade:
+    it builds nothing for this code, and holds the lock a new one would take). When not,
     nobody but the process that finds builds the catalog
     (:func:`~skillc_gateway.catalog.find_skills`)."""
     import sys
@@ -241,11 +245,13 @@ def can_serve(layout: Layout) -> bool:
     if not fits(str(sock)):
         return False
     try:
-        return stat.S_ISSOCK(os.lstat(sock).st_mode)
+        if not stat.S_ISSOCK(os.lstat(sock).st_mode):
+            return False
     except FileNotFoundError:
         return True
     except OSError:
         return False
+    return declined(layout) != other_code()  # .client.ask's word, on this socket's server
 
 
 def _spawn_locked(
