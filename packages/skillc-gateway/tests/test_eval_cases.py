@@ -362,3 +362,39 @@ def test_an_evals_json_of_another_skill_is_scored_with_a_warning_naming_both(
         evals["skill_name"] = name
         _write(skill, "evals/evals.json", json.dumps(evals))
         assert read_cases(skill, ("skname", "folder-name")).problems == ()
+
+
+def test_an_older_inits_placeholder_is_no_case_and_its_file_is_replaced(
+    gateway: Any, eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """The starter an older ``--init`` wrote (``"TODO: a request"`` as a should-trigger case)
+    still failed the gate after the upgrade, and ``--init`` refused to replace it (E050)
+    though unedited. Its placeholder is no case (a warning says so), and ``--init`` replaces
+    that older starter text as it keeps its own; an edited one is still E050."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "bread", description="Bake sourdough bread.")
+    skill = write_skill(lib / "urlonly", description="https://example.com/docs/urlonly")
+    assert gateway("eval", "--path", str(lib), "--init", "urlonly").returncode == 0
+    file = skill / "evals" / "triggers.yaml"
+    starter = file.read_text(encoding="utf-8")
+    older = starter.replace(
+        '  # - "a request a user would type" (the description has no phrase to start from)\n',
+        '  - "TODO: a request"\n',
+    )  # the text of skillc before 661f8460
+    assert older != starter
+    file.write_text(older, encoding="utf-8")
+    cases, problems = read_cases(skill)
+    assert cases == () and [p.split(":")[0] for p in problems] == ["evals/triggers.yaml"]
+    code, data = eval_json("--path", str(lib), "--min-recall", "0.5")
+    (report,) = data["skills"]
+    assert (code, report["cases"], data["breaches"]) == (
+        1,
+        0,
+        ["urlonly: no trigger case to score"],
+    )
+    done = gateway("eval", "--path", str(lib), "--init", "urlonly")
+    assert done.returncode == 0 and f"wrote {file}" in done.stdout
+    assert file.read_text(encoding="utf-8") == starter
+    file.write_text(older.replace("should_not_trigger: []", "should_not_trigger: [x]"))
+    refused = gateway("eval", "--path", str(lib), "--init", "urlonly")
+    assert refused.returncode == 1 and "error[E050]" in refused.stderr

@@ -69,6 +69,11 @@ __all__ = [
 
 MAX_CASES = 1000
 MAX_QUERY_CHARS = 4000
+#: The request an older ``skc eval --init`` wrote for a description without a phrase: a
+#: placeholder, never scored as a case (:func:`_yaml_cases`); a file holding that older
+#: starter text, unedited, is replaced by ``--init`` (:func:`older_starter`).
+OLD_PLACEHOLDER = "TODO: a request"
+_NO_PHRASE = '  # - "a request a user would type" (the description has no phrase to start from)'
 
 
 class Case(NamedTuple):
@@ -149,7 +154,11 @@ def _yaml_cases(data: Any, rel: str) -> list[Case | str]:
             found.append(f"'{key}' is not a list")
             continue
         found += [
-            _case({"query": query, "should_trigger": should}, rel, should) for query in queries
+            _case({"query": query, "should_trigger": should}, rel, should)
+            if not (should and query == OLD_PLACEHOLDER)
+            else f"the placeholder '{OLD_PLACEHOLDER}' an older 'skc eval --init' wrote is no "
+            "case: write requests there, or run 'skc eval --init' again"
+            for query in queries
         ]
     return found
 
@@ -277,9 +286,7 @@ def starter_text(name: str, phrases: list[str], rivals: list[str]) -> str:
         "# requests that do not reuse the description's words.",
         "should_trigger:",
     ]
-    lines += [f"  - {_quoted(phrase)}" for phrase in phrases] or [
-        '  # - "a request a user would type" (the description has no phrase to start from)'
-    ]
+    lines += [f"  - {_quoted(phrase)}" for phrase in phrases] or [_NO_PHRASE]
     lines += [
         "# should_not_trigger: near misses, requests close to this skill that another skill",
         "# (or none) should take.",
@@ -288,3 +295,10 @@ def starter_text(name: str, phrases: list[str], rivals: list[str]) -> str:
         lines.append("# The skills whose listing is nearest: " + ", ".join(map(_comment, rivals)))
     lines.append("should_not_trigger: []")
     return "\n".join(lines) + "\n"
+
+
+def older_starter(text: str) -> str | None:
+    """What an older ``skc eval --init`` wrote where :func:`starter_text` writes ``text``:
+    for a description without a phrase, :data:`OLD_PLACEHOLDER` as a request; else None."""
+    line = f"{_NO_PHRASE}\n"
+    return text.replace(line, f"  - {_quoted(OLD_PLACEHOLDER)}\n") if line in text else None

@@ -418,12 +418,13 @@ def _check_not_imported(entry: SkillEntry, layout: Layout) -> None:
 def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool) -> EvalResult:
     """``--init``: an ``evals/triggers.yaml`` for each skill named (a folder, or a name of
     the library), started from its description (:func:`.cases.starter_text`). An existing
-    file is replaced only with ``force`` (E050 names it); one holding the very text it would
-    write (:func:`_holds`) is kept as it is. The file is never written outside the skill (an
-    ``evals`` symlink out of it is refused). Every file is checked before any is written: a
-    refusal writes none; and they are written all or none (a full disk: no ``evals`` folder
-    made for them is left)."""
-    from skillc_gateway.evaluate.cases import starter_text
+    file is replaced only with ``force`` (E050 names it), or when it holds the very text an
+    older version wrote (:func:`.cases.older_starter`: the placeholder request); one holding
+    the very text it would write (:func:`_holds`) is kept as it is. The file is never
+    written outside the skill (an ``evals`` symlink out of it is refused). Every file is
+    checked before any is written: a refusal writes none; and they are written all or none
+    (a full disk: no ``evals`` folder made for them is left)."""
+    from skillc_gateway.evaluate.cases import older_starter, starter_text
     from skillc_gateway.evaluate.overlap import trigger_phrases
     from skillc_index.atomic import creation_start, not_writable, write_files_atomic
     from skillc_index.command_errors import CannotCreate, ForeignFile
@@ -468,7 +469,9 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
             if _holds(target, text.encode()):  # done: not written again
                 kept.append(str(target))
                 continue
-            if os.path.lexists(target) and not force:  # E050 names the file, as stats does
+            older = older_starter(text)  # an older --init's, unedited: skillc's to replace
+            ours = older is not None and _holds(target, older.encode())
+            if os.path.lexists(target) and not (force or ours):  # E050 names it, as stats does
                 raise ForeignFile(layout.display(target), "", force_does="replace it")
             denied = not_writable(creation_start(target.parent))  # a read-only skill folder
             if denied is not None:
