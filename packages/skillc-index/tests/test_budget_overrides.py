@@ -494,6 +494,41 @@ def test_reset_takes_out_what_skillc_set_and_never_the_users(
     assert settings.read_bytes() == after
 
 
+def test_reset_takes_out_the_user_settings_skillc_wrote_whatever_claude_config_dir_says(
+    cli: Callable[..., Run],
+    layout: Layout,
+    home: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+    over: Path,
+) -> None:
+    """The entries an apply wrote into ``~/.claude/settings.json`` (an older version wrote
+    there whatever ``$CLAUDE_CONFIG_DIR`` said) were never taken out by a reset run with
+    ``$CLAUDE_CONFIG_DIR`` set, and the record kept them: Claude Code reads that file again
+    once it is unset. A reset visits every user's settings file the record names."""
+    for name in ("one", "two", "six"):
+        write_skill(home / ".claude" / "skills" / name, description=name * 84)
+    default = write_json(home / ".claude" / "settings.json", OTHER)
+    run_json(cli, "--scope", "global", "--apply", "overrides")
+    assert json.loads(default.read_text(encoding="utf-8"))["skillOverrides"] == {
+        "two": "name-only",
+        "six": "name-only",
+    }
+    config_dir = tmp_path / "ccfg"
+    config_dir.mkdir()
+    done = cli("skillc_index")(
+        "list", "--budget", "--scope", "global", "--apply", "overrides", "--reset",
+        "--format", "json", env_extra={"CLAUDE_CONFIG_DIR": str(config_dir)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (plan,) = json.loads(done.stdout)["overrides"]
+    assert (plan["settings"], plan["removed"]) == (str(default), ["six", "two"])
+    assert json.loads(default.read_text(encoding="utf-8")) == {**OTHER, "skillOverrides": {}}
+    record = layout.global_dir / "listing-overrides.json"
+    assert json.loads(record.read_text(encoding="utf-8")) == {}
+    assert not (config_dir / "settings.json").exists()
+
+
 def test_the_reset_text_says_what_is_taken_out_and_left(
     cli: Callable[..., Run], project: Path, over: Path
 ) -> None:

@@ -260,7 +260,7 @@ def list_(session: Session, params: ListParams) -> SkillList:
     plans = None
     applied: tuple[Notice, ...] = ()
     if params.reset:
-        plans = reset_overrides(layout, scopes, found, dry_run=params.dry_run)
+        plans = reset_overrides(layout, scopes, dry_run=params.dry_run)
     elif params.apply is not None:
         planning = budgets  # priced without skillc's own entries, which it may change
         if found.ours:

@@ -175,9 +175,9 @@ def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides
             else:
                 notices.append(Notice(f"{layout.display(path)}: its {key} is invalid; ignored"))
         set_here = (data or {}).get(SETTING, {})
-        mine = {n for n in written.get(str(path), ()) if set_here.get(n) == NAME_ONLY}
+        mine = _ours(written.get(str(path), ()), set_here)
         if mine:
-            ours[path] = frozenset(mine)
+            ours[path] = mine
         for name, value in set_here.items():
             if name not in mine:
                 named.add(name)
@@ -193,6 +193,12 @@ def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides
         listing.get(MAX_DESC_CHARS),
         ours,
     )
+
+
+def _ours(recorded: Iterable[str], set_here: Mapping[str, Any]) -> frozenset[str]:
+    """Of the entries skillc recorded writing in a settings file, those still there as
+    written (``name-only``): skillc's own, which it may change or take out."""
+    return frozenset(name for name in recorded if set_here.get(name) == NAME_ONLY)
 
 
 def _written(layout: Layout) -> dict[str, tuple[str, ...]]:
@@ -450,12 +456,14 @@ def apply_overrides(
 
 
 def reset_overrides(
-    layout: Layout, scopes: Iterable[Scope], found: ClaudeOverrides, *, dry_run: bool = False
+    layout: Layout, scopes: Iterable[Scope], *, dry_run: bool = False
 ) -> tuple[OverridePlan, ...]:
     """``--apply overrides --reset``: take out of the settings file of each of ``scopes``
-    (:func:`settings_target`) the ``name-only`` entries skillc recorded writing there and
-    still there as written (``found.ours``, :func:`claude_overrides`, strict; the plan's
-    ``removed``), and forget them. An entry the user changed
+    (:func:`settings_target`; for ``global``, every user's ``settings.json`` the record
+    names too: one written before ``$CLAUDE_CONFIG_DIR`` was set or changed, where Claude
+    Code reads again once it is not) the ``name-only`` entries skillc recorded writing there
+    and still there as written (:func:`_ours`, read strict; the plan's ``removed``), and
+    forget them. An entry the user changed
     since (to another value) is the user's: left as it is, named in ``kept``, forgotten too;
     the user's own entries are never looked at. One plan per settings file with a recorded
     entry still there; none when nothing is recorded. Every file is read and checked before
@@ -463,15 +471,16 @@ def reset_overrides(
     nothing."""
     written = _written(layout)
     reset: list[tuple[OverridePlan, Path, dict[str, Any]]] = []
-    for scope in dict.fromkeys(scopes):
-        path = settings_target(layout, scope)
-        names = () if path is None else written.get(str(path), ())
-        if path is None or not names:
+    visited = [(scope, path) for scope in dict.fromkeys(scopes)
+               for path in _reset_files(layout, scope, written)]  # fmt: skip
+    for scope, path in visited:
+        names = written.get(str(path), ())
+        if not names:
             continue
         _check_inside(path, scope, layout)
         data = read_settings(path, layout) or {}  # what is written back
         set_here = data.get(SETTING, {})
-        ours = found.ours.get(path, frozenset())
+        ours = _ours(names, set_here)
         removed = tuple(name for name in names if name in ours)
         kept = tuple(name for name in names if set_here.get(name, NAME_ONLY) != NAME_ONLY)
         plan = OverridePlan("claude", scope, path.parent / "skills", path, kept=kept,
@@ -486,6 +495,19 @@ def reset_overrides(
                  for plan, path, data in reset]  # fmt: skip
         _record(layout, {}, [path for _, path, _ in reset], written)
     return tuple(plan for plan in plans if plan.removed or plan.kept)
+
+
+def _reset_files(
+    layout: Layout, scope: Scope, written: Mapping[str, tuple[str, ...]]
+) -> list[Path]:
+    """The settings files a reset of ``scope`` visits: its :func:`settings_target`; for
+    ``global``, every user's ``settings.json`` of the record too (``written``: the project
+    files are ``settings.local.json``), whatever ``$CLAUDE_CONFIG_DIR`` says now."""
+    target = settings_target(layout, scope)
+    files = [] if target is None else [target]
+    if scope == "global":
+        files += [Path(path) for path in written if Path(path).name == "settings.json"]
+    return list(dict.fromkeys(files))
 
 
 def _record(
