@@ -807,14 +807,7 @@ def test_when_no_find_server_can_start_each_find_builds_a_share(
 
     monkeypatch.delenv("SKILLC_FIND_SERVER", raising=False)
     monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
-    lib = tmp_path / "lib"
-    old = time.time() - 3600  # settled files: none is read again as racy
-    for n in range(60):
-        skill(lib / f"bed-{n:02d}", f"name: bed-{n:02d}\ndescription: Weed bed {n}.", "# Hoe\n")
-        os.utime(lib / f"bed-{n:02d}" / "SKILL.md", (old, old))
-    home = tmp_path / "home"
-    (home / ".skillc").mkdir(parents=True)
-    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    lib, home, layout = _settled_beds(tmp_path)
     socket_path(layout).write_text("not a socket\n", encoding="utf-8")
     assert fits(str(socket_path(layout)))  # the file is why, not the path's length
     assert not can_serve(layout) and start_for_later(layout) is None
@@ -831,6 +824,19 @@ def test_when_no_find_server_can_start_each_find_builds_a_share(
     with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
         assert db.execute("SELECT count(*) FROM skills").fetchone()[0] == 60
     assert socket_path(layout).read_text(encoding="utf-8") == "not a socket\n"
+
+
+def _settled_beds(tmp_path: Path) -> tuple[Path, Path, Layout]:
+    """A library of 60 skills whose files are an hour old (none read again as racy), a home
+    and its layout: (library, home, layout)."""
+    lib = tmp_path / "lib"
+    old = time.time() - 3600
+    for n in range(60):
+        skill(lib / f"bed-{n:02d}", f"name: bed-{n:02d}\ndescription: Weed bed {n}.", "# Hoe\n")
+        os.utime(lib / f"bed-{n:02d}" / "SKILL.md", (old, old))
+    home = tmp_path / "home"
+    (home / ".skillc").mkdir(parents=True)
+    return lib, home, Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
 
 
 @pytest.mark.parametrize("server_says", ["other code", "bad budget"])
@@ -853,14 +859,7 @@ def test_while_a_server_of_other_code_runs_each_find_builds_a_share(
 
     monkeypatch.delenv("SKILLC_FIND_SERVER", raising=False)
     monkeypatch.setattr(first_answer, "FIRST_SKILLS", 10)
-    lib = tmp_path / "lib"
-    old = time.time() - 3600  # settled files: none is read again as racy
-    for n in range(60):
-        skill(lib / f"bed-{n:02d}", f"name: bed-{n:02d}\ndescription: Weed bed {n}.", "# Hoe\n")
-        os.utime(lib / f"bed-{n:02d}" / "SKILL.md", (old, old))
-    home = tmp_path / "home"
-    (home / ".skillc").mkdir(parents=True)
-    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    lib, _, layout = _settled_beds(tmp_path)
     error = {"other code": "this server runs skillc-gateway 0.1.0: restart it"}.get(server_says)
     refusal = encode_message({"ok": False, "error": error or server_says})
     answers: list[FindResult] = []

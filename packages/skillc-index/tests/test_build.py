@@ -927,6 +927,15 @@ def test_a_deployed_skill_given_by_its_path_is_its_source(
     assert again.deployments[0].action == "unchanged"
 
 
+def _built_in_nested_project(project: Path, write_skill: WriteSkill, env: dict[str, str]) -> Path:
+    """The skill ``w`` of a project nested in ``project`` (``packages/a``), built there."""
+    inner_root = project / "packages" / "a"
+    inner = write_skill(inner_root / ".skillc" / "skills" / "w")
+    inner_layout = Layout.discover(inner_root, env)
+    build_skill("w", inner_layout, config=load_config(inner_layout, env={}))
+    return inner
+
+
 def test_a_nested_projects_store_skill_is_built_in_its_project(
     build: Callable[..., BuildResult],
     store: Path,
@@ -941,10 +950,8 @@ def test_a_nested_projects_store_skill_is_built_in_its_project(
     before = snapshot(outer)
     inner_root = project / "packages" / "a"
     inner_store = inner_root / ".skillc" / "skills"
-    for name in ("w", "x"):
-        write_skill(inner_store / name)
-    inner_layout = Layout.discover(inner_root, env)
-    build_skill("w", inner_layout, config=load_config(inner_layout, env={}))
+    write_skill(inner_store / "x")
+    _built_in_nested_project(project, write_skill, env)
     for given, force in (
         ("packages/a/.claude/skills/w", False),
         (str(inner_store / "x"), False),
@@ -997,9 +1004,7 @@ def test_an_older_versions_outer_copy_of_a_nested_skill_stays_the_outer_ones(
     built that outer copy into the nested runtime and repointed the outer deployment, and
     builds from the two roots then rebuilt it in turn."""
     inner_root = project / "packages" / "a"
-    inner = write_skill(inner_root / ".skillc" / "skills" / "w")
-    inner_layout = Layout.discover(inner_root, env)
-    build_skill("w", inner_layout, config=load_config(inner_layout, env={}))
+    inner = _built_in_nested_project(project, write_skill, env)
     copy = store / "w"  # the copy and record the older version's import wrote
     shutil.copytree(inner, copy)
     record = ImportRecord("packages/a/.skillc/skills/w", source_hash(inner))
