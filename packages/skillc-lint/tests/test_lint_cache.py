@@ -1,7 +1,7 @@
 """The result cache (lint README, "The result cache"): a second run reports the same from the
-cache, and every input of a finding invalidates it: a byte of any file of the skill, an
-execute bit, a hidden path, a sibling skill, the rules and their configuration. A corrupt
-cache is never a crash; two runs at once share it."""
+cache, and every input of a finding invalidates it: a byte of any file of the skill, a file
+its .gitignore excludes, an execute bit, a hidden path, a sibling skill, the rules and their
+configuration. A corrupt cache is never a crash; two runs at once share it."""
 
 from __future__ import annotations
 
@@ -121,6 +121,17 @@ def test_a_hidden_path_a_link_names_invalidates(lint: Run, skill: Writer) -> Non
     (folder / ".notes/todo.md").write_text("# Todo\n")
     same_as_fresh(lint, str(folder))
     assert "SKL301" not in lint(str(folder), "--format", "json").stdout
+
+
+def test_a_file_the_gitignore_excludes_invalidates(lint: Run, skill: Writer) -> None:
+    # SKL301 says the .gitignore excludes build/x.md; once it is gone, the link is only missing
+    files = {".gitignore": "build/\n", "build/x.md": "hi\n"}
+    folder = skill(body="See [x](build/x.md) and [b](build/).\n", files=files)
+    assert "excludes it" in lint(str(folder), "--format", "json").stdout
+    (folder / "build/x.md").unlink()
+    after = lint(str(folder), "--format", "json").stdout
+    assert after == lint(str(folder), "--format", "json", "--no-cache").stdout
+    assert "excludes it" not in after
 
 
 def test_a_sibling_skill_invalidates(

@@ -6,11 +6,11 @@ skillc-lint and skillc-index, the versions of markdown-it-py, PyYAML and Python)
 effect (:func:`rules_fingerprint`: each rule's id, severity, options and check, the profiles'
 substitutions, ``--force``), the folder linted (as given: notices name it; and its real
 path: the skill's name), the skill's files (the listing the rules see, the symlinks leading
-out of it, the folders that could not be read) and the text of each Markdown file (with the
-line count and size of one longer than the lint reads). What a rule reads beyond those
-(another file's first bytes, an execute bit, a hidden path, a sibling skill, a store skill: the
-:data:`~skillc_lint._probes.PROBES`) is stored with the result, question and answer; the result
-is reused only while every answer is the same.
+out of it, the folders that could not be read, the files its ``.gitignore`` excludes) and the
+text of each Markdown file (with the line count and size of one longer than the lint reads).
+What a rule reads beyond those (another file's first bytes, an execute bit, a hidden path, a
+sibling skill, a store skill: the :data:`~skillc_lint._probes.PROBES`) is stored with the
+result, question and answer; the result is reused only while every answer is the same.
 
 The cache is one SQLite database (:data:`CACHE_FILE`) in :func:`cache_dir`
 (``$SKILLC_CACHE_DIR``, else the user cache folder, ``~/.cache/skillc/lint`` on Linux), in WAL
@@ -191,6 +191,7 @@ def result_key(skill: Skill, rules: str) -> str:
     add("\0".join(skill.files))
     add("\0".join(skill.escapes))
     add("\0".join(skill.skipped))
+    add("\0".join(skill.ignored))  # what the skill's .gitignore excludes (SKL301 says so)
     for rel, text in skill.texts.items():
         add(rel)
         add(text)
