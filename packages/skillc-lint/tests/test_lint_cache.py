@@ -134,6 +134,26 @@ def test_a_file_the_gitignore_excludes_invalidates(lint: Run, skill: Writer) -> 
     assert "excludes it" not in after
 
 
+def test_a_markdown_files_bom_is_read_with_its_text_and_keys_the_result(skill: Writer) -> None:
+    """The BOM a Markdown file starts with (SKL100, SKL901) is noted from the read of its
+    text: no second open, no probe asked again on each hit; a BOM added (the text the same)
+    is a new key."""
+    from skillc_index.text import BOM_BYTES
+    from skillc_lint._cache import result_key
+    from skillc_lint._skill import Skill
+
+    folder = skill(files={"a.md": "# A\n"})
+    (folder / "a.md").write_bytes("# A\n".encode("utf-16"))
+    checked = Skill(folder)
+    assert (checked.bom("a.md"), checked.bom("SKILL.md")) == ("UTF-16", None)
+    assert checked.probes == {}
+    (folder / "SKILL.md").write_bytes(BOM_BYTES + (folder / "SKILL.md").read_bytes())
+    again = Skill(folder)
+    assert again.texts == checked.texts
+    assert again.bom("SKILL.md") == "UTF-8"
+    assert result_key(again, "rules") != result_key(checked, "rules")
+
+
 def test_a_sibling_skill_invalidates(
     lint: Run, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

@@ -73,7 +73,7 @@ def test_a_keystroke_reads_again_only_the_files_that_changed(
         },
     )
     read: list[str] = []
-    for name in ("read_other", "read_parsed"):
+    for name in ("read_other", "read_markdown"):
         original = getattr(skillc_lint._skill, name)
 
         def counted(*args: object, _original: Callable[..., object] = original) -> object:

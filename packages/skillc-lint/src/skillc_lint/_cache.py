@@ -7,7 +7,8 @@ effect (:func:`rules_fingerprint`: each rule's id, severity, options and check, 
 substitutions, ``--force``), the folder linted (as given: notices name it; and its real
 path: the skill's name), the skill's files (the listing the rules see, the symlinks leading
 out of it, the folders that could not be read, the files its ``.gitignore`` excludes) and the
-text of each Markdown file (with the line count and size of one longer than the lint reads).
+text of each Markdown file (its BOM, and the line count and size of one longer than the lint
+reads).
 What a rule reads beyond those (another file's first bytes, an execute bit, a hidden path, a
 sibling skill, a store skill: the :data:`~skillc_lint._probes.PROBES`) is stored with the
 result, question and answer; the result is reused only while every answer is the same.
@@ -195,6 +196,7 @@ def result_key(skill: Skill, rules: str) -> str:
     for rel, text in skill.texts.items():
         add(rel)
         add(text)
+        add(str(skill.boms.get(rel)))  # the BOM it starts with (SKL100, SKL901)
     add(repr(sorted(skill.partial.items())))  # what the rules see of a file past its text
     return digest.hexdigest()
 

@@ -9,6 +9,7 @@ import os
 import posixpath
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from skillc_index import (
     SKILL_FILE,
@@ -16,12 +17,13 @@ from skillc_index import (
     SkillcError,
     SkillFileNotFound,
     open_in_root,
+    read_parsed,
     safe_join,
 )
 from skillc_index.secrets import TEXT_LIMIT, scanned_text
 from skillc_index.text import BOM_BYTES, text_codec
 
-__all__ = ["PROBES", "TEXT_LIMIT", "digest", "read_other"]
+__all__ = ["PROBES", "TEXT_LIMIT", "bom_of", "digest", "read_markdown", "read_other"]
 
 
 def read_other(root: Path, rel: str, real_root: str | None = None) -> str | None:
@@ -45,18 +47,33 @@ def digest(text: str | None) -> str | None:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def _bom(root: Path, rel: str) -> str | None:
-    """The encoding whose BOM the file starts with (``UTF-8``, ``UTF-16``, ``UTF-32``); None
-    for none, or a file that cannot be read."""
-    try:
-        with open_in_root(root, rel) as handle:
-            head = handle.read(4)
-    except (OSError, SkillcError):
-        return None
+def bom_of(head: bytes) -> str | None:
+    """The encoding whose BOM a file's first bytes ``head`` start with (``UTF-8``,
+    ``UTF-16``, ``UTF-32``); None for none."""
     if head.startswith(BOM_BYTES):
         return "UTF-8"
     codec = text_codec(head)
     return None if codec == "UTF-8" else codec
+
+
+def read_markdown(handle: BinaryIO) -> tuple[str, int | None, str | None]:
+    """A Markdown file opened in binary mode as :func:`~skillc_index.read_parsed` reads it
+    (its text, and the line count of a longer one), and the BOM it starts with
+    (:func:`bom_of`): its first bytes taken from the same read, not a new open."""
+    head = handle.read(4)
+    handle.seek(0)
+    text, lines = read_parsed(handle)
+    return text, lines, bom_of(head)
+
+
+def _bom(root: Path, rel: str) -> str | None:
+    """:func:`bom_of` a file the lint has not read (a text given, or known from the last
+    lint: the language server's); None for one that cannot be read."""
+    try:
+        with open_in_root(root, rel) as handle:
+            return bom_of(handle.read(4))
+    except (OSError, SkillcError):
+        return None
 
 
 def _encoding(root: Path, rel: str) -> str | None:

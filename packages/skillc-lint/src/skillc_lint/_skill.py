@@ -27,11 +27,10 @@ from skillc_index import (
     limit_notice,
     open_in_root,
     parse_markdown,
-    read_parsed,
     split_lines,
     walk_skill,
 )
-from skillc_lint._probes import PROBES, TEXT_LIMIT, digest, read_other
+from skillc_lint._probes import PROBES, TEXT_LIMIT, digest, read_markdown, read_other
 
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
@@ -163,8 +162,7 @@ class Skill:
         self.compiled = compiled
         listing = known.listing if known is not None else walk_skill(root, real_root=real)
         # skipped: the folders the walk could not list or search; ignored: :meth:`excluded`
-        self.files, self.escapes, self.skipped = listing.files, listing.escapes, listing.skipped
-        self.ignored = listing.ignored
+        self.files, self.escapes, self.skipped, self.ignored = listing
         #: The texts read of files (:meth:`text`, :meth:`_read`), the caller's when known.
         self._read_texts: dict[str, str | None] = known.texts if known is not None else {}
         # SKILL.md first (E012 if it leads out), its text kept for the tool model; then every
@@ -175,6 +173,7 @@ class Skill:
         #: The Markdown files longer than a parse reads (``MARKDOWN_READ_LIMIT``, 4 MiB): each
         #: one's line count and size (its stat). The rules see its start; no fix is applied.
         self.partial: dict[str, tuple[int, int]] = {}
+        self.boms: dict[str, str | None] = {}  # each Markdown file's BOM, noted as read (bom)
         self.texts: dict[str, str] = {
             rel: given[rel] if rel in given else self._read(rel) for rel in (SKILL_FILE, *markdown)
         }
@@ -198,7 +197,7 @@ class Skill:
             return kept
         with open_in_root(self.root, rel, real_root=self.real_root) as handle:
             size = os.fstat(handle.fileno()).st_size
-            text, lines = read_parsed(handle)  # the rest of a longer one counted, never held
+            text, lines, self.boms[rel] = read_markdown(handle)  # a longer one's rest: counted
         if lines is not None:
             self.partial[rel] = (lines, size)
         else:
@@ -281,8 +280,9 @@ class Skill:
         return text
 
     def bom(self, rel: str) -> str | None:
-        """The encoding whose BOM the file ``rel`` starts with (UTF-8, UTF-16, UTF-32), or None."""
-        found: str | None = self._probe("bom", rel)
+        """The encoding whose BOM the file ``rel`` starts with (UTF-8, UTF-16, UTF-32), or None:
+        noted as its text was read, else (a text given or known) asked of the disk."""
+        found: str | None = self.boms[rel] if rel in self.boms else self._probe("bom", rel)
         return found
 
     def encoding_problem(self, rel: str) -> str | None:
