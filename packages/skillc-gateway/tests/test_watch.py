@@ -31,7 +31,15 @@ import pytest
 
 from skillc_gateway import __version__, find_quick
 from skillc_gateway.catalog import FindResult, FoundSkill, SectionHit
-from skillc_gateway.catalog.client import ask, declined, lock_holder, other_code, request, usable
+from skillc_gateway.catalog.client import (
+    ask,
+    declined,
+    lock_holder,
+    other_code,
+    refused_as_other_code,
+    request,
+    usable,
+)
 from skillc_gateway.catalog.lifecycle import AUTO_START_SKILLS, start_for_later
 from skillc_gateway.catalog.protocol import (
     LOCK_NAME,
@@ -533,27 +541,30 @@ def test_a_server_that_does_not_answer_is_not_asked_again(home: Path, stand_in: 
 
 
 @pytest.mark.parametrize(
-    ("error", "said"),
+    ("error", "said", "other"),
     [
-        ("this server runs skillc-gateway 0.1.0: restart it", other_code()),
-        ("bad budget", "the find server refused it: bad budget"),
+        ("this server runs skillc-gateway 0.1.0: restart it", other_code(), True),
+        ("bad budget", "the find server refused it: bad budget", False),
     ],
 )
 def test_a_server_that_refuses_a_find_is_not_asked_again(
-    home: Path, stand_in: StandIn, error: str, said: str
+    home: Path, stand_in: StandIn, error: str, said: str, other: bool
 ) -> None:
     """A server of other code refuses the find (an old one, in its own words): the process
     answers itself, and its click command after the quick path does not ask that server
     again (nor does it send it another request instead). ``find -v`` says why: "other code"
-    only when the server said so (any refusal was called that)."""
+    only when the server said so (any refusal was called that), and so does
+    ``refused_as_other_code`` (then the find builds a share of the catalog: ``can_serve``)."""
     layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
     path = socket_path(layout)
     path.parent.mkdir(parents=True)
     roots = (Root(home, "path"),)
     with stand_in(path, encode_message({"ok": False, "error": error})) as requests:
         assert usable(layout)
+        assert not refused_as_other_code(layout)
         assert ask(layout, "paint", 10, roots, 1.0) is None
         assert declined(layout) == said
+        assert refused_as_other_code(layout) is other
         assert ask(layout, "paint", 10, roots, 1.0) is None
         assert not usable(layout)
     assert [json.loads(request)["op"] for request in requests] == ["find"]

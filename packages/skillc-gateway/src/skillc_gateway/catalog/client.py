@@ -51,6 +51,7 @@ __all__ = [
     "lock_holder",
     "other_code",
     "process_stopped",
+    "refused_as_other_code",
     "request",
     "usable",
 ]
@@ -114,6 +115,8 @@ def ask(
         error = str(reply.get("error", ""))
         other = error.startswith("this server runs ")
         _silent[where] = other_code() if other else f"the find server refused it: {error}"
+        if other:
+            _other_code.add(where)
         return None
     try:
         return decode_result(reply["result"])
@@ -127,6 +130,14 @@ def declined(layout: Layout) -> str | None:
     path = str(socket_path(layout))
     stamp = socket_stamp(path)
     return None if stamp is None else _silent.get((path, stamp))
+
+
+def refused_as_other_code(layout: Layout) -> bool:
+    """Whether the find server of ``layout``'s home refused a find of this process as a
+    server of other code (:func:`ask`): it builds nothing for this code."""
+    path = str(socket_path(layout))
+    stamp = socket_stamp(path)
+    return stamp is not None and (path, stamp) in _other_code
 
 
 def usable(layout: Layout) -> bool:
@@ -230,6 +241,9 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
 #: refused it, which does not ask them again: ``skc find``'s quick path and its click command
 #: would each wait for a stuck server. A server started since has a socket of its own.
 _silent: dict[tuple[str, tuple[int, int]], str] = {}  # and why (:func:`declined`)
+#: Those of :data:`_silent` whose server refused a find as other code
+#: (:func:`refused_as_other_code`).
+_other_code: set[tuple[str, tuple[int, int]]] = set()
 #: The finds (socket and request) whose server said to answer from the files: asked again by
 #: this process (``skc find``'s click command after its quick path), the answer is the same,
 #: and the server would walk the folders again, or index the rest of them in that request.

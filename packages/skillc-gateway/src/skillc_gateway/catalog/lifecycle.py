@@ -21,10 +21,9 @@ from skillc_gateway.catalog import BUDGET_SECONDS, FINISH_WITHIN
 from skillc_gateway.catalog.client import (
     ANSWER_MARGIN_SECONDS,
     answers,
-    declined,
     lock_holder,
-    other_code,
     process_stopped,
+    refused_as_other_code,
     request,
 )
 from skillc_gateway.catalog.protocol import (
@@ -251,7 +250,7 @@ def can_serve(layout: Layout) -> bool:
         return True
     except OSError:
         return False
-    return declined(layout) != other_code()  # .client.ask's word, on this socket's server
+    return not refused_as_other_code(layout)  # as .client.ask found this socket's server
 
 
 def _spawn_locked(
