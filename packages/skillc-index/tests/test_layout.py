@@ -18,7 +18,14 @@ from skillc_index import (
 )
 from skillc_index.diagnostics import PathEscapesRoot, SkillNotFound, UnknownTarget
 from skillc_index.import_record import ImportRecord
-from skillc_index.layout import IMPORT_RECORD, MAX_SHOWN, home_dir, require_skill_name, shown
+from skillc_index.layout import (
+    IMPORT_RECORD,
+    MAX_SHOWN,
+    home_dir,
+    not_packaged,
+    require_skill_name,
+    shown,
+)
 
 WriteSkill = Callable[..., Path]
 
@@ -601,3 +608,12 @@ def test_a_nested_projects_store_skill_has_that_projects_runtime(
     listed = {entry.source_path: entry.runtime_path for entry in list_skills(layout).skills}
     assert listed[inner] == runtime
     assert primary_log_finder(layout)(str(inner)) == runtime / ".skillc-meta" / "logs.db"
+
+
+def test_what_is_no_part_of_a_skill_is_one_rule() -> None:
+    """``evals/`` at a skill's root (its tests) and compiled Python are left out of every
+    package and named by no Markdown (SKL521): one rule, skc package's and the lint's;
+    ``evals/`` below the root, or a file named ``evals``, is the skill's content."""
+    left_out = ["evals/evals.json", "evals/sub/notes.csv", "a.pyc", "scripts/__pycache__/x.pyc"]
+    kept = ["SKILL.md", "evals", "data/evals/rows.csv", "evalsx/a.json", "references/evals.md"]
+    assert [rel for rel in left_out + kept if not_packaged(rel)] == left_out

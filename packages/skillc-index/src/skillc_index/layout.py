@@ -65,6 +65,17 @@ CASE_FILES = (
     "evals/eval_queries.json",
     "evals/triggers.yaml",
 )
+#: The folders at a skill's root that hold no part of it: ``evals/``, its tests (the trigger
+#: cases of :data:`CASE_FILES`, agentskills.io's split of them).
+NOT_PACKAGED_AT_ROOT = frozenset({"evals"})
+
+
+def not_packaged(rel: str) -> bool:
+    """Whether the file ``rel`` of a skill (relative, POSIX) is no part of it, left out of
+    every package (``skc package``) and named by no Markdown (skillc-lint's SKL521): in a
+    folder of :data:`NOT_PACKAGED_AT_ROOT`, or compiled Python (``.pyc``)."""
+    top, slash, _ = rel.partition("/")
+    return (bool(slash) and top in NOT_PACKAGED_AT_ROOT) or rel.endswith(".pyc")
 
 
 class AgentTarget(Record):

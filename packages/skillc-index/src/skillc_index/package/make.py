@@ -37,7 +37,7 @@ from skillc_index.build.project import FieldChange, project, side_sources
 from skillc_index.command_errors import CannotCreate, NoSkillToPackage, PackageRefused
 from skillc_index.diagnostics import Diagnostic, InvalidOption, Notice, PathEscapesRoot, SkillcError
 from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals, skill_name_problem
-from skillc_index.layout import SKILL_FILE, Layout, shown
+from skillc_index.layout import SKILL_FILE, Layout, not_packaged, shown
 from skillc_index.markdown.frontmatter import RepeatedKey
 from skillc_index.package.archive import (
     ArchiveEntry,
@@ -67,7 +67,6 @@ MARKETPLACE = ".claude-plugin/marketplace.json"
 LOCK_WAIT_S = 60.0
 #: The most of a skill's files read into one package.
 MAX_SKILL_BYTES = 256 << 20
-_SKIPPED_AT_ROOT = frozenset({"evals"})
 
 
 class PackedSkill(Record):
@@ -117,11 +116,6 @@ def _key_held(rel: str, head: bytes) -> list[str]:
     ]
 
 
-def _skipped(rel: str) -> bool:
-    parts = rel.split("/")
-    return (len(parts) > 1 and parts[0] in _SKIPPED_AT_ROOT) or rel.endswith(".pyc")
-
-
 def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     """The skill ``given`` (a name or a folder) as format ``fmt`` holds it. E001/E010 when it
     cannot be found, E011 for a SKILL.md without name and description, E012 for a symlink
@@ -163,7 +157,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     total, real_root, skill_md = 0, os.path.realpath(source), b""
     pointers: list[str] = []  # Git LFS pointers: a checkout without `git lfs pull`
     for rel in found.every:  # what the .gitignore files exclude too: each one reported
-        if _skipped(rel):  # never packaged, so its name cannot make an entry unsafe
+        if not_packaged(rel):  # never in the package: its name cannot make an entry unsafe
             continue
         if excluded := rules.excluded(rel) or rules.excluded_link(real_root, rel):
             if rel != SKILL_FILE:
