@@ -170,6 +170,32 @@ def test_paths_no_file_can_have_are_not_found(resolved: ResolvedSkill, path: str
         source_tree(resolved, directory=path)
 
 
+def test_sources_reads_the_gitignore_files_once(
+    resolved: ResolvedSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sources --dir`` judges the folder by the ``.gitignore`` rules its walk read (it read
+    them a second time): a folder they exclude is E021, another is listed."""
+    from skillc_index.diagnostics import IgnoredPath
+    from skillc_index.glob import IgnoreRules
+
+    (resolved.source / ".gitignore").write_text("out/\n", encoding="utf-8")
+    (resolved.source / "out").mkdir()
+    (resolved.source / "out" / "build.log").write_text("x\n", encoding="utf-8")
+    reads: list[object] = []
+    real = IgnoreRules.read
+
+    def counted(*args: object, **kwargs: object) -> object:
+        reads.append(args)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(IgnoreRules, "read", counted)
+    assert source_tree(resolved, directory="references").lines()[0] == "references/"
+    assert len(reads) == 1
+    with pytest.raises(IgnoredPath):
+        source_tree(resolved, directory="out")
+    assert len(reads) == 2
+
+
 def test_open_errors(resolved: ResolvedSkill, gateway: Run) -> None:
     with pytest.raises(SkillFileNotFound):
         open_file(resolved, "missing.md")

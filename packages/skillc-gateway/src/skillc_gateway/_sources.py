@@ -28,6 +28,7 @@ from skillc_index.files import hidden_refusal
 if TYPE_CHECKING:
     from skillc_gateway.shapes import TreeNode, TreeRoot
     from skillc_index.diagnostics import SkillFileNotFound
+    from skillc_index.glob import IgnoreRules
 
 DEFAULT_LIMIT = 100
 #: The most levels shown, whatever ``depth`` says: a folder this deep is collapsed with its
@@ -210,20 +211,23 @@ def source_tree(
     }
     python = {"dir": "directory"}
     depth, directory, limit, pattern = checked_values(SourcesParams, values, python).values()
-    files = list(walk_skill(skill.source).files)
+    real = os.path.realpath(skill.source)
+    rules: list[IgnoreRules] = []  # the .gitignore files' rules the walk read (if it met any)
+    files = list(walk_skill(skill.source, real_root=real, rules=rules).files)
     base = ""
     root_name = skill.name
     if directory not in (None, "", "."):
-        target = safe_join(skill.source, directory, SkillDirectoryNotFound)
+        target = safe_join(skill.source, directory, SkillDirectoryNotFound, real_root=real)
         if not target.is_dir():
             raise SkillDirectoryNotFound(directory)
-        base = target.relative_to(skill.source.resolve()).as_posix()
+        base = target.relative_to(real).as_posix()
         refused: SkillFileNotFound | None = hidden_refusal(directory, base)
-        if refused is None and base != ".":  # nor one the skill's .gitignore files exclude
+        if refused is None and base != "." and rules:  # nor one the .gitignore files exclude
             from skillc_index.glob import ignored_refusal
 
-            real = os.path.realpath(skill.source)
-            refused = ignored_refusal(skill.source, real, directory, base, folder=True)
+            refused = ignored_refusal(
+                skill.source, real, directory, base, folder=True, rules=rules[0]
+            )
         if refused is not None:
             raise refused
         if base == ".":

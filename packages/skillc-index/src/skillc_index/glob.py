@@ -415,13 +415,20 @@ def left_out(
 
 
 def ignored_refusal(
-    root: Path, real_root: str, rel: str, real: str, *, folder: bool = False
+    root: Path,
+    real_root: str,
+    rel: str,
+    real: str,
+    *,
+    folder: bool = False,
+    rules: IgnoreRules | None = None,
 ) -> IgnoredPath | None:
     """The E021 a reader serving the files of the skill at ``root`` raises for ``rel`` (the
     path as given; a folder's with ``folder``) leading to ``real`` (below the root, symlinks
     followed) when its ``.gitignore`` files exclude either, as :func:`left_out` takes them
     out of its files; None otherwise (``SKILL.md``, or files over their bounds: what they
-    exclude is unknown). Only the ``.gitignore`` files on the two paths are looked for."""
+    exclude is unknown). Only the ``.gitignore`` files on the two paths are looked for, unless
+    ``rules`` gives those a walk of the skill read (``walk_skill(rules=...)``)."""
     import posixpath
 
     from skillc_index.diagnostics import IgnoredPath
@@ -431,11 +438,12 @@ def ignored_refusal(
     paths = [path for path in {given, real} if path != ".." and not path.startswith("../")]
     if given == SKILL_FILE:
         return None
-    folders = sorted({folder for path in paths for folder in parent_folders(path)})
-    try:
-        rules, _ = IgnoreRules.read(root, folders, real_root=real_root)
-    except IgnoreTooLarge:
-        return None
+    if rules is None:
+        folders = sorted({folder for path in paths for folder in parent_folders(path)})
+        try:
+            rules, _ = IgnoreRules.read(root, folders, real_root=real_root)
+        except IgnoreTooLarge:
+            return None
     for path in sorted(paths):
         if (excluded := rules.excluded(path, folder=folder)) is not None:
             return IgnoredPath(rel, excluded[1])
