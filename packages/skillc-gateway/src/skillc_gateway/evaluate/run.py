@@ -302,6 +302,7 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
         trigger_phrases,
     )
     from skillc_index import Notice
+    from skillc_index.inventory.resolve import plugin_parts
 
     named, notices = _named(layout, options)
     library, found_notices = library_of(layout, config, options, _extra(named))
@@ -318,7 +319,8 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
         for skill in targets:
             entry = library.entries[skill]
             # a plugin's skill is named plugin:skill; its evals.json names the skill
-            called = (entry.name, entry.name.rpartition(":")[2], entry.folder.name)
+            parts = plugin_parts(entry.name)
+            called = (entry.name, parts[2] if parts else entry.name, entry.folder.name)
             cases, problems = read_cases(entry.folder, called)
             if not (cases or problems or options.skills or _has_case_file(entry.folder)):
                 continue  # no case file: not reported, nor gated (a case file of none is)
