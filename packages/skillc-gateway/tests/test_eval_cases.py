@@ -365,12 +365,15 @@ def test_an_evals_json_of_another_skill_is_scored_with_a_warning_naming_both(
 
 
 def test_an_older_inits_placeholder_is_no_case_and_its_file_is_replaced(
-    gateway: Any, eval_json: Any, tmp_path: Path, write_skill: Any
+    gateway: Any, eval_json: Any, tmp_path: Path, write_skill: Any, monkeypatch: Any
 ) -> None:
     """The starter an older ``--init`` wrote (``"TODO: a request"`` as a should-trigger case)
     still failed the gate after the upgrade, and ``--init`` refused to replace it (E050)
     though unedited. Its placeholder is no case (a warning says so), and ``--init`` replaces
-    that older starter text as it keeps its own; an edited one is still E050."""
+    that older starter text as it keeps its own (the file read once, to compare with both);
+    an edited one is still E050."""
+    import skillc_index.files
+
     lib = tmp_path / "lib"
     write_skill(lib / "bread", description="Bake sourdough bread.")
     skill = write_skill(lib / "urlonly", description="https://example.com/docs/urlonly")
@@ -392,9 +395,18 @@ def test_an_older_inits_placeholder_is_no_case_and_its_file_is_replaced(
         0,
         ["urlonly: no trigger case to score"],
     )
+    opened: list[str] = []
+    regular_fd = skillc_index.files.regular_fd
+
+    def counted(name: str, *args: Any, **kwargs: Any) -> int:
+        opened.append(name)
+        return regular_fd(name, *args, **kwargs)
+
+    monkeypatch.setattr(skillc_index.files, "regular_fd", counted)
     done = gateway("eval", "--path", str(lib), "--init", "urlonly")
     assert done.returncode == 0 and f"wrote {file}" in done.stdout
     assert file.read_text(encoding="utf-8") == starter
+    assert opened.count(str(file)) == 1
     file.write_text(older.replace("should_not_trigger: []", "should_not_trigger: [x]"))
     refused = gateway("eval", "--path", str(lib), "--init", "urlonly")
     assert refused.returncode == 1 and "error[E050]" in refused.stderr

@@ -570,7 +570,8 @@ class _Walker:
         parent = full.rpartition("/")[2]
         store = parent == ".skillc"  # skips_folder: only its skills store is searched
         if not utf8(full) or (link and not self._may_follow(self.state.links.get(path, ""))):
-            return kind | UNREADABLE, []  # a name, or a link's target, that is not UTF-8
+            # a name, or a link's target, that is not UTF-8 (or leads out of a plugin's folder)
+            return kind | UNREADABLE, []
         try:
             with os.scandir(full) as entries:
                 for entry in entries:

@@ -422,7 +422,7 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     the library), started from its description (:func:`.cases.starter_text`). An existing
     file is replaced only with ``force`` (E050 names it), or when it holds the very text an
     older version wrote (:func:`.cases.older_starter`: the placeholder request); one holding
-    the very text it would write (:func:`_holds`) is kept as it is. The file is never
+    the very text it would write (:func:`_held`) is kept as it is. The file is never
     written outside the skill (an ``evals`` symlink out of it is refused). Every file is
     checked before any is written: a refusal writes none; and they are written all or none
     (a full disk: no ``evals`` folder made for them is left)."""
@@ -468,11 +468,13 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
                 if other != skill
             ][:3]
             text = starter_text(entry.name, trigger_phrases(entry.description)[:8], rivals)
-            if _holds(target, text.encode()):  # done: not written again
+            older = older_starter(text)  # an older --init's, unedited: skillc's to replace
+            data, old = text.encode(), None if older is None else older.encode()
+            held = _held(target, max(len(data), len(old or b"")))  # read once, for both
+            if held == data:  # done: not written again
                 kept.append(str(target))
                 continue
-            older = older_starter(text)  # an older --init's, unedited: skillc's to replace
-            ours = older is not None and _holds(target, older.encode())
+            ours = old is not None and held == old
             if os.path.lexists(target) and not (force or ours):  # E050 names it, as stats does
                 raise ForeignFile(layout.display(target), "", force_does="replace it")
             denied = not_writable(creation_start(target.parent))  # a read-only skill folder
@@ -493,14 +495,15 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     )  # fmt: skip
 
 
-def _holds(path: Path, data: bytes) -> bool:
-    """Whether ``path`` is a regular file, not a symlink, holding exactly ``data`` (read to
-    one byte past it; a FIFO never blocks): the starter file a stopped ``--init`` wrote."""
+def _held(path: Path, size: int) -> bytes | None:
+    """What ``path`` holds, read to one byte past ``size`` (a FIFO never blocks), when it is a
+    regular file, not a symlink; else None: compared with the starter file ``--init`` writes
+    (a stopped one's) and an older ``--init``'s."""
     from skillc_index import SkillcError
     from skillc_index.files import regular_fd
 
     try:
         with os.fdopen(regular_fd(str(path), None, str(path)), "rb") as handle:
-            return handle.read(len(data) + 1) == data
+            return handle.read(size + 1)
     except (OSError, SkillcError):
-        return False
+        return None
