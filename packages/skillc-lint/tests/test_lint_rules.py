@@ -699,6 +699,7 @@ def test_link_findings_point_at_their_own_destination_as_written(
         body="See [a](x.md) and [b](x.md).\n"
         "Read [gone.md](gone.md) and [#top](#top).\n"
         "Open [the guide](my%20guide.md).\n"
+        "See [b](gone/x.md) and [c](gone/).\n"  # gone/ is not the start of gone/x.md
     )
     links = [*found(folder, "SKL301"), *found(folder, "SKL302")]
     assert [(d.line, d.column, d.message) for d in links] == [
@@ -706,6 +707,8 @@ def test_link_findings_point_at_their_own_destination_as_written(
         (8, 23, "link target not found: 'x.md'"),
         (9, 16, "link target not found: 'gone.md'"),
         (10, 18, "link target not found: 'my%20guide.md'"),
+        (11, 9, "link target not found: 'gone/x.md'"),
+        (11, 28, "link target not found: 'gone/'"),
         (9, 36, "anchor not found: '#top'"),
     ]
 

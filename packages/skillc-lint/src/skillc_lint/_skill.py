@@ -116,8 +116,7 @@ class LinkRef:
     """The destination as the source writes it (``my%20guide.md``, what messages quote);
     the decoded target when the link's own text does not hold it (a reference-style link)."""
     column: int | None = None
-    """The column (1-based) of its own destination on its line (``_destination_index``);
-    None when it is not on that line (a reference-style link's: not prose)."""
+    """Its destination's column on its line (1-based), None off it (a reference-style link)."""
 
 
 @dataclass
@@ -653,18 +652,19 @@ def _destination_index(text: str, written: str, place: list[int]) -> int:
     start, ahead = place
     if written and ahead != -1 and ahead < start:
         ahead = text.find(written, start)
-        while ahead >= 0 and not _after_opening(text, ahead):
+        while ahead >= 0 and not _stands_alone(text, ahead, ahead + len(written)):
             ahead = text.find(written, ahead + 1)
     index = ahead if ahead >= 0 else text.find(written, start) if written else -1
     place[:] = [index + len(written) if index >= 0 else len(text) + 1, ahead]
     return index
 
 
-def _after_opening(text: str, index: int) -> bool:
-    """Whether ``index`` of ``text`` follows a ``(`` or a ``<`` and blanks (stepped over)."""
+def _stands_alone(text: str, index: int, end: int) -> bool:
+    """Whether ``text[index:end]`` is a whole destination: after ``(``/``<`` and blanks, before
+    ``)``, ``>``, a blank or the end (not ``gone/`` of ``(gone/x.md)``)."""
     while index and text[index - 1] in " \t":
         index -= 1
-    return index > 0 and text[index - 1] in "(<"
+    return index > 0 and text[index - 1] in "(<" and (end == len(text) or text[end] in ")> \t")
 
 
 def _classify(
