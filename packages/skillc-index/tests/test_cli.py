@@ -257,6 +257,8 @@ PLUGIN_NAME_NEEDED = "--name is needed for a plugin of several skills"
     ("args", "message"),
     [
         (("list", "--limit"), 'Option "--limit" requires an argument.'),
+        (("find", "--limit"), 'Option "--limit" requires an argument.'),
+        (("search", "x", "--limit"), 'Option "--limit" requires an argument.'),
         (("list", "--reset"), "--reset goes with --apply"),
         (("list", "--agent", "nosuch"), f'unknown target "nosuch" (known: {AGENTS})'),
         (("build", "pdf", "-t", "nosuch"), f'unknown target "nosuch" (known: {AGENTS})'),
@@ -271,9 +273,11 @@ def test_every_usage_error_names_the_commands_help(
 ) -> None:
     """A value click's parser finds missing, a bad value the command checks (an unknown
     agent) and parameters that do not go together (``ParameterError``) are usage errors as
-    the others are: the ``Try`` line follows them (it followed an unknown option only)."""
-    run = cli("skillc-index")
-    assert run("init").returncode == 0
+    the others are: the ``Try`` line follows them (it followed an unknown option only), and
+    a value missing from a text command's own pre-scan too (``find``, ``search``)."""
+    assert cli("skillc-index")("init").returncode == 0
+    script = "skillc-gateway" if args[0] in ("find", "search") else "skillc-index"
+    run = cli(script)
     for name in ("pdf", "docx"):
         folder = project / ".skillc" / "skills" / name
         folder.mkdir(parents=True)
@@ -287,7 +291,7 @@ def test_every_usage_error_names_the_commands_help(
         1,
         [
             f"error[E100]: invalid option: '{message}'",
-            f"Try 'skillc-index {args[0]} --help' for help.",
+            f"Try '{script} {args[0]} --help' for help.",
         ],
     )
 

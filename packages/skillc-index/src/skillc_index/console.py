@@ -415,7 +415,8 @@ class TextCommand(Command):
             if not equals:  # its values, whatever they look like (as click takes them)
                 taken = list(islice(rest, values[name]))
                 if len(taken) < values[name]:
-                    raise click.BadOptionUsage(name, f"Option '{name}' requires an argument.")
+                    message = f"Option '{name}' requires an argument."
+                    raise click.BadOptionUsage(name, message, ctx)  # ctx: the Try line
                 options.extend(taken)
         return super().parse_args(ctx, [*options, "--", *words])
 
