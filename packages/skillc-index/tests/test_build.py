@@ -210,22 +210,34 @@ def test_a_skill_md_that_is_not_utf8_is_said(
 
 
 def test_a_git_lfs_pointer_is_said_when_the_stub_is_written(
-    build: Callable[..., BuildResult], store: Path
+    build: Callable[..., BuildResult],
+    store: Path,
+    count_calls: Callable[[object, str], list[tuple[Any, ...]]],
 ) -> None:
     """A checkout without ``git lfs pull``: ``references/big.md`` was a pointer of 130 bytes,
     built (and deployed) as the reference without a word. Each is said, as the encoding of
-    SKILL.md is, whenever the stub is written; a larger file is never read for it."""
+    SKILL.md is, whenever the stub is written; a larger file is never taken for one. The
+    bytes are those the source hash read: no file is opened again for it (each small file
+    was, ``assets/form.pdf`` too, which the index never reads)."""
+    import skillc_index.build.compiler
+
     pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"ab" * 32
     folder = store / "lfs"
     (folder / "references").mkdir(parents=True)
+    (folder / "assets").mkdir()
     (folder / "SKILL.md").write_text("---\nname: lfs\ndescription: Forms. Use when asked.\n---\n")
     (folder / "references" / "big.md").write_bytes(pointer + b"\nsize 48213\n")
     (folder / "references" / "long.md").write_bytes(pointer + b"\nsize 1\n" + b"x" * 1024)
-    notice = Notice(
-        "lfs: references/big.md is a Git LFS pointer (built as it is): "
-        "`git lfs pull` fetches its content"
-    )
-    assert [n for n in build("lfs").notices if "LFS" in n.text] == [notice]
+    (folder / "assets" / "form.pdf").write_bytes(pointer + b"\nsize 913\n")
+    opened = count_calls(skillc_index.build.compiler, "_opened")
+    said = [
+        Notice(
+            f"lfs: {rel} is a Git LFS pointer (built as it is): `git lfs pull` fetches its content"
+        )
+        for rel in ("assets/form.pdf", "references/big.md")
+    ]
+    assert [n for n in build("lfs").notices if "LFS" in n.text] == said
+    assert [rel for _, rel in opened].count("assets/form.pdf") == 0
     assert build("lfs").notices == ()  # up to date: no stub written
 
 

@@ -11,7 +11,16 @@ from pathlib import Path
 from typing import IO, Any
 
 from skillc_index.diagnostics import PathEscapesRoot, UnreadableFile
-from skillc_index.files import CHUNK, _is_absolute, _join, fs_bytes, open_regular, walk_skill
+from skillc_index.files import (
+    CHUNK,
+    LFS_POINTER_MAX,
+    _is_absolute,
+    _join,
+    fs_bytes,
+    lfs_pointer,
+    open_regular,
+    walk_skill,
+)
 
 __all__ = [
     "combine_digests",
@@ -59,11 +68,12 @@ def handle_sha256(
     return size, str(digest.hexdigest())
 
 
-def file_sha256(path: str) -> str:
+def file_sha256(path: str, into: Callable[[bytes], object] | None = None) -> str:
     """The SHA-256 hex digest of a regular file's bytes (E021 for anything else: a FIFO
-    never blocks; ``OSError`` when it cannot be read)."""
+    never blocks; ``OSError`` when it cannot be read), each piece read passed to ``into``
+    too when given."""
     with open_regular(path) as handle:
-        return handle_sha256(handle)[1]
+        return handle_sha256(handle, into=into)[1]
 
 
 def _checked_names(files: Iterable[str]) -> list[str]:
@@ -74,18 +84,29 @@ def _checked_names(files: Iterable[str]) -> list[str]:
     return names
 
 
-def file_digests(root: Path, files: Iterable[str]) -> dict[str, str]:
+def file_digests(
+    root: Path, files: Iterable[str], pointers: list[str] | None = None
+) -> dict[str, str]:
     """The :func:`file_sha256` of each of ``files`` (relative paths without ``..``, else
     :class:`PathEscapesRoot`), in bytewise order: what :func:`combine_digests` takes. The
     index keeps them (``files.sha256``), so that a changed file is all that is hashed again.
-    One that cannot be read (no permission: mode 000) is :class:`UnreadableFile` naming it."""
+    One that cannot be read (no permission: mode 000) is :class:`UnreadableFile` naming it.
+    Given ``pointers``, the files whose bytes, as hashed, are a Git LFS pointer
+    (:func:`~skillc_index.files.lfs_pointer`) are added to it: no second read."""
     root_real = os.path.realpath(root)
     digests: dict[str, str] = {}
     for rel in _checked_names(files):
+        head = bytearray()  # the first LFS_POINTER_MAX + 1 bytes, when pointers is given
+
+        def keep(chunk: bytes, head: bytearray = head) -> None:
+            head += chunk[: LFS_POINTER_MAX + 1 - len(head)]
+
         try:
-            digests[rel] = file_sha256(_join(root_real, rel))
+            digests[rel] = file_sha256(_join(root_real, rel), None if pointers is None else keep)
         except OSError as exc:
             raise UnreadableFile(rel, exc.strerror or str(exc)) from exc
+        if pointers is not None and lfs_pointer(bytes(head)):
+            pointers.append(rel)
     return digests
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,13 +50,11 @@ from skillc_index.diagnostics import (
 )
 from skillc_index.digests import combine_digests, file_digests
 from skillc_index.files import (
-    LFS_POINTER_MAX,
     SkillFiles,
     decoded,
     encoding_notice,
     encoding_problem,
     lfs_notice,
-    lfs_pointer,
     open_in_root,
     other_bom,
     skipped_notices,
@@ -433,7 +431,8 @@ def _compile(
         # the stats that go into the index.
         stats = stat_files(source, found.files)
     stats_at_ns = time.time_ns()
-    digests = file_digests(source, found.files)
+    pointers: list[str] = []  # Git LFS pointers: a checkout without `git lfs pull`
+    digests = file_digests(source, found.files, pointers)
     current_hash = combine_digests(digests)
     tokenizer = index_tokenizer(tokenizer_setting)
     state = inspect_index(runtime, source, current_hash, tokenizer)
@@ -457,7 +456,16 @@ def _compile(
     )
     if not up_to_date or manifest is None:
         counts, manifest, notices = _write_runtime(
-            skill, found, progress, state, tokenizer, current_hash, stats, digests, stats_at_ns
+            skill,
+            found,
+            progress,
+            state,
+            tokenizer,
+            current_hash,
+            stats,
+            digests,
+            stats_at_ns,
+            pointers,
         )
 
     if counts is None:
@@ -490,18 +498,17 @@ def _write_runtime(
     stats: Mapping[str, FileStat],
     digests: Mapping[str, str],
     stats_at_ns: int,
+    pointers: Sequence[str],
 ) -> tuple[IndexCounts | None, Manifest, tuple[Notice, ...]]:
     """Read SKILL.md (E011 before anything is written), then write the new runtime: a new
     index unless ``state`` is current, the stub and the manifest. Returns the warnings of
-    the parse too."""
+    the parse too, and one for each of ``pointers`` (Git LFS pointers, found as
+    :func:`file_digests` read them)."""
     from skillc_index.build.stub import STUB_FORMAT
 
     sources = _Sources(skill, found, progress, digests)
-    for rel in found.files:  # a checkout without `git lfs pull`: said as the encoding is
-        if stats[rel].size <= LFS_POINTER_MAX:
-            with _opened(skill.source, rel) as handle:
-                if lfs_pointer(handle.read(LFS_POINTER_MAX + 1)):
-                    sources.notices.append(lfs_notice(sources.name, rel, "built as it is"))
+    # a checkout without `git lfs pull`: said as the encoding is
+    sources.notices += [lfs_notice(sources.name, rel, "built as it is") for rel in pointers]
 
     def new_index(path: Path) -> IndexCounts:
         return write_index(
