@@ -56,8 +56,8 @@ def make(root: Path, ignores: dict[str, str], files: list[str]) -> IgnoreRules:
         (root / folder / ".gitignore").write_text(text, encoding="utf-8")
     folders = sorted({str(Path(rel).parent) for rel in files} - {"."})
     folders = sorted({str(p) for f in folders for p in [Path(f), *Path(f).parents]} - {"."})
-    rules, unread = IgnoreRules.read(root, folders)
-    assert unread == []
+    rules = IgnoreRules.read(root, folders)
+    assert rules.unread == []
     return rules
 
 
@@ -150,8 +150,8 @@ def test_a_symlinked_gitignore_is_not_read(tmp_path: Path) -> None:
     (root / ".gitignore").write_text("gone/\n")
     (root / "sub" / ".gitignore").symlink_to(outside)
     (root / "gone" / ".gitignore").symlink_to(outside)
-    rules, unread = IgnoreRules.read(root, ["gone", "sub"])
-    assert unread == ["sub/.gitignore"]
+    rules = IgnoreRules.read(root, ["gone", "sub"])
+    assert rules.unread == ["sub/.gitignore"]
     assert rules.excluded("sub/a.md") is None and rules.excluded("gone/a.md") is not None
 
 

@@ -124,12 +124,20 @@ def test_a_git_lfs_pointer_is_a_warning(layout: Layout, project: Path, tmp_path:
 
 @pytest.mark.parametrize("fmt", ["upload", "well-known", "plugin", "claude-plugin"])
 def test_what_the_skills_gitignore_excludes_is_left_out_and_listed(
-    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, fmt: str
+    layout: Layout,
+    project: Path,
+    write_skill: Callable[..., Path],
+    tmp_path: Path,
+    fmt: str,
+    count_calls: Callable[[object, str], list[tuple[Any, ...]]],
 ) -> None:
     """``credentials.json``, ``*.key`` and ``local/`` of the skill's ``.gitignore`` were
     published in every format (git never commits them). They are left out, each listed (a
     folder once) with the ``.gitignore`` excluding it, a nested one's patterns below it;
-    SKILL.md is packaged all the same, with a warning."""
+    SKILL.md is packaged all the same, with a warning. The ``.gitignore`` files are read
+    once, by the walk (they were read again for the package)."""
+    from skillc_index.glob import IgnoreRules
+
     files = {
         "credentials.json": "{}",
         "deploy.key": "k",
@@ -145,7 +153,9 @@ def test_what_the_skills_gitignore_excludes_is_left_out_and_listed(
     )
     (folder / "refs" / ".gitignore").write_text("draft.md\n")
     out = tmp_path / "out"
+    reads = count_calls(IgnoreRules, "read")
     result = package_skills([str(folder)], layout, fmt=fmt, output=out)
+    assert len(reads) == 1
     assert result.to_dict()["ignored"] == [
         {"skill": "api", "path": "credentials.json", "by": ".gitignore"},
         {"skill": "api", "path": "deploy.key", "by": ".gitignore"},

@@ -250,6 +250,8 @@ class IgnoreRules:
     def __init__(self) -> None:
         self.files: dict[str, list[tuple[Glob, bool]]] = {}
         """Each file's patterns in order, each with whether it is negated (``!``)."""
+        self.unread: list[str] = []
+        """The ``.gitignore`` files :meth:`read` left unread: symlinks (git follows none)."""
         self._count = 0
         self._folders: dict[str, str | None] = {}  # a folder's verdict, once
 
@@ -326,24 +328,24 @@ class IgnoreRules:
     @classmethod
     def read(
         cls, root: Path, folders: Iterable[str], *, real_root: str | None = None
-    ) -> tuple[IgnoreRules, list[str]]:
+    ) -> IgnoreRules:
         """The rules of the ``.gitignore`` files of ``root`` and of its ``folders`` (relative,
         each after its parent, as :func:`~skillc_index.files.walk_skill` lists them) but
-        those in an excluded folder, and the files not read: a symlink (git follows none,
-        and one may lead out of the skill). Each is read inside
+        those in an excluded folder, the files not read in :attr:`unread`: a symlink (git
+        follows none, and one may lead out of the skill). Each is read inside
         the skill (:func:`~skillc_index.files.read_in_root`); one over the bounds, or that
         cannot be read, is :class:`IgnoreTooLarge`."""
         from skillc_index.diagnostics import SkillcError
         from skillc_index.files import read_in_root
 
         real_root = real_root or os.path.realpath(root)
-        rules, symlinks = cls(), []
+        rules = cls()
         for rel, link in ignore_files(real_root, folders):
             folder = rel.removesuffix(IGNORE_FILE)
             if (excluded := rules.excluded(rel)) is not None and excluded[0] != rel:
                 continue  # in an excluded folder: git reads none there either
             if link:
-                symlinks.append(rel)
+                rules.unread.append(rel)
                 continue
             try:
                 data = read_in_root(root, rel, MAX_IGNORE_BYTES + 1, real_root=real_root)
@@ -352,7 +354,7 @@ class IgnoreRules:
             if len(data) > MAX_IGNORE_BYTES:
                 raise IgnoreTooLarge(f"its {rel} is over {MAX_IGNORE_BYTES >> 10} KiB")
             rules.add(folder, data.decode("utf-8", "surrogateescape"))
-        return rules, symlinks
+        return rules
 
 
 def ignore_files(real_root: str, folders: Iterable[str]) -> Iterator[tuple[str, bool]]:
@@ -390,7 +392,7 @@ def left_out(
 
     files, escapes, dirs = found
     try:
-        rules, _ = IgnoreRules.read(
+        rules = IgnoreRules.read(
             root, sorted({held[:-1] for held in holders if held}), real_root=real_root
         )
     except IgnoreTooLarge:
@@ -441,7 +443,7 @@ def ignored_refusal(
     if rules is None:
         folders = sorted({folder for path in paths for folder in parent_folders(path)})
         try:
-            rules, _ = IgnoreRules.read(root, folders, real_root=real_root)
+            rules = IgnoreRules.read(root, folders, real_root=real_root)
         except IgnoreTooLarge:
             return None
     for path in sorted(paths):

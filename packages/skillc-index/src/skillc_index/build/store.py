@@ -188,7 +188,7 @@ def _view_and_rules(
     real = os.path.realpath(root)
     looked = tuple(folders)
     ignores = file_digests(root, [rel for rel, link in ignore_files(real, looked) if not link])
-    rules = read[0] if read else IgnoreRules.read(root, looked, real_root=real)[0]
+    rules = read[0] if read else IgnoreRules.read(root, looked, real_root=real)
     links: dict[str, str] = {}
     executable: set[str] = set()
     for rel in files:

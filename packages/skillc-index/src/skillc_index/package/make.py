@@ -144,14 +144,16 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     resolved = resolve_skill(given, layout)  # W001 among its notices: the skill taken is said
     source = resolved.imported_from or resolved.source  # a path: the folder as it is now
     dirs: list[str] = []
-    found = walk_skill(source, dirs=dirs)
+    read: list[IgnoreRules] = []  # the walk's, read once (its .gitignore files)
+    found = walk_skill(source, dirs=dirs, rules=read)
     if found.escapes:
         raise PathEscapesRoot(found.escapes[0])
     try:  # what git leaves out of a commit never leaves the machine here either
-        rules, unread = IgnoreRules.read(source, dirs)
+        # read again only when the walk has none: no .gitignore (nothing read), or E070
+        rules = read[0] if read else IgnoreRules.read(source, dirs)
     except IgnoreTooLarge as exc:
         raise PackageRefused(given, fmt, str(exc)) from None
-    said = [f"{rel} is a symlink: not read, as git reads none" for rel in unread]
+    said = [f"{rel} is a symlink: not read, as git reads none" for rel in rules.unread]
     contents: dict[str, ArchiveEntry] = {}
     ignored: dict[str, tuple[str, ...]] = {}
     total, real_root, skill_md = 0, os.path.realpath(source), b""
