@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import closing
 from pathlib import Path
@@ -174,6 +175,23 @@ def test_the_python_api_checks_a_record_as_the_cli_and_mcp_do(
         list_skills(layout, **params)
     assert direct.value.diagnostic == caught.value.diagnostic
     assert LIST.run(run, ListParams(limit=1.0, scope="project")).to_dict()["total"] == 1  # type: ignore[arg-type]
+
+
+def test_the_command_line_checks_a_record_once(
+    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
+    layout: Layout,
+    count_calls: Callable[[object, str], list[tuple[Any, ...]]],
+) -> None:
+    """click refused a bad value already, and ``Operation.run`` checked the record again
+    (the Python API's check): the command line calls the operation's function on the record
+    it parsed; ``run`` still checks it."""
+    import skillc_index.operation
+
+    checks = count_calls(skillc_index.operation, "checked_record")
+    assert cli("skillc-index")("list").returncode == 0
+    assert checks == []
+    LIST.run(session(layout)[0], ListParams())
+    assert len(checks) == 1
 
 
 def test_a_checked_record_keeps_what_the_front_ends_give(layout: Layout) -> None:

@@ -49,3 +49,30 @@ def test_the_tool_schema_has_exactly_the_record_fields(operation: Operation[Any,
     ]
     assert list(tool["inputSchema"]["properties"]) == record
     assert tool["outputSchema"]["properties"]["warnings"]["type"] == "array"
+
+
+def test_a_tool_call_checks_its_arguments_once(
+    project: Any,
+    home: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    count_calls: Any,
+) -> None:
+    """``parse`` checked a call's arguments against the tool's schema, and ``Operation.run``
+    checked the record again (the Python API's check): the server calls the operation's
+    function on the record it parsed. A bad value is still E100, before anything runs."""
+    import skillc_index.operation
+    from skillc_mcp import ToolRunner
+
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("SKILLC_HOME", str(home))
+    checks = count_calls(skillc_index.operation, "checked_record")
+    runner = ToolRunner()
+    try:
+        listed = runner.call("skc_list", {"limit": 5})
+        refused = runner.call("skc_list", {"limit": -1})
+    finally:
+        runner.close()
+    assert listed["isError"] is False, listed
+    assert refused["isError"] is True
+    assert "limit must be at least 0" in refused["content"][0]["text"]
+    assert checks == []

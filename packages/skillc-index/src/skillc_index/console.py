@@ -342,9 +342,9 @@ def command(
                     raise TooManyItems(name, len(value), most)
             record = operation.params(**absent, **values)
             session = cli_session()
-            try:
+            try:  # the function: click checked the record (run would check it again)
                 if progress is None:
-                    result = operation.run(session, record)
+                    result = operation.function(session, record)
                 else:
                     bar = (
                         DelayedProgress(progress)
@@ -353,7 +353,7 @@ def command(
                     )
                     with bar:
                         session.progress = bar
-                        result = operation.run(session, record)
+                        result = operation.function(session, record)
             except InvalidOption as exc:
                 if not exc.usage:
                     raise

@@ -574,8 +574,9 @@ class Operation(Generic[P, R]):
     def run(self, session: Session, params: P) -> R:
         """Run the command on ``params``, checked first as the MCP tool's arguments are
         (:func:`checked_record`: E100 for a value of the wrong type, outside its bounds or
-        its choices, before anything runs or is logged), whoever calls: the Python API,
-        the command line (whose parsing refused those values already) and the MCP server."""
+        its choices, before anything runs or is logged): the Python API. The command line
+        (click) and the MCP server (:meth:`parse`) checked their record already: they call
+        :attr:`function` on it, not checked again."""
         return self.function(session, checked_record(params))
 
     @property

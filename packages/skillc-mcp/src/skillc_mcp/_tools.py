@@ -143,7 +143,7 @@ class ToolRunner:
             params = operation.parse(arguments)
             self._check_allowed(name, operation.annotations, params)
             session.check_paths(operation.name, params)
-            result = operation.run(session, params)
+            result = operation.function(session, params)  # parse checked it (not run again)
             warnings = (*session.result_notices, *result.warnings)
             data = _with_warnings(result.to_dict(), warnings)
         except Exception as exc:
