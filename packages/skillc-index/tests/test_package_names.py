@@ -45,6 +45,8 @@ def test_paths_one_file_on_macos_or_windows_are_warned_naming_both(
         ("claude-plugin", "acme-tools", None),
         ("plugin", "acme.tools", None),  # Agent Plugins 1.0 takes inner dots
         ("plugin", "acme..tools", "an Agent Plugins"),
+        ("claude-plugin", "a" * 65, "a Claude Code"),  # package refused it, lint did not
+        ("plugin", "a" * 64, None),
     ],
 )
 def test_a_plugin_name_is_the_one_its_format_and_lint_take(

@@ -131,6 +131,18 @@ def test_plugin_manifest_problems(tmp_path: Path) -> None:
     ]
 
 
+def test_a_plugin_name_over_64_characters_is_refused_as_package_refuses_it(
+    tmp_path: Path,
+) -> None:
+    """``skc package --to claude-plugin`` refused a name over 64 characters, which SKL611 took
+    (the limit lived in package alone): ``plugin_name_rule`` says it for both."""
+    name = "table-" + "x" * 59
+    assert plugin_messages(make_plugin(tmp_path / "plugin", {"name": name[:64]})) == []
+    assert plugin_messages(make_plugin(tmp_path / "plugin", {"name": name})) == [
+        f"name '{name}' must be at most 64 characters"
+    ]
+
+
 def test_plugin_manifest_that_is_not_json(tmp_path: Path) -> None:
     root = make_plugin(tmp_path / "plugin", '{\n  "name": "x",\n}\n')
     result = lint_folder(root, registry=default_registry(profiles=("claude-code",)))

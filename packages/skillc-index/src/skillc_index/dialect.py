@@ -496,13 +496,14 @@ def name_refusals(name: str, dialect: Dialect) -> list[str]:
 #: A plugin's name, by package format: Claude Code's is kebab-case (its plugins reference:
 #: lowercase letters, digits and hyphens; ``claude plugin validate`` warns of another), Agent
 #: Plugins 1.0's may hold inner dots too (§5.5: no ``--`` or ``..``, none first or last).
+#: Patterns, compiled when first used (``re``'s cache): every command imports this module.
 _PLUGIN_NAMES = {
     "claude-plugin": (
-        re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z"),
+        r"[a-z0-9]+(?:-[a-z0-9]+)*",
         "kebab-case (lowercase letters, digits, hyphens)",
     ),
     "plugin": (
-        re.compile(r"(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z"),
+        r"(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?",
         "lowercase letters and digits, with single . or - between them",
     ),
 }
@@ -511,6 +512,9 @@ _PLUGIN_NAMES = {
 def plugin_name_rule(name: str, fmt: str = "claude-plugin") -> str | None:
     """The rule ``name`` breaks as the name of a plugin of the package format ``fmt``
     (``claude-plugin``: Claude Code's; ``plugin``: Agent Plugins 1.0's), said after "must
-    be"; None when it keeps it. The one rule of ``skc package`` and lint's SKL611 and SKL612."""
+    be": over :data:`NAME_LIMIT` characters first, then the format's form; None when it
+    keeps it. The one rule of ``skc package`` and lint's SKL611 and SKL612."""
+    if len(name) > NAME_LIMIT:
+        return f"at most {NAME_LIMIT} characters"
     pattern, rule = _PLUGIN_NAMES[fmt]
-    return None if pattern.match(name) else rule
+    return None if re.fullmatch(pattern, name) else rule

@@ -21,7 +21,7 @@ from typing import Any
 
 from skillc_index.command_errors import PackageRefused
 from skillc_index.diagnostics import InvalidOption
-from skillc_index.dialect import NAME_LIMIT, PACKAGE_DIALECTS, plugin_name_rule
+from skillc_index.dialect import PACKAGE_DIALECTS, plugin_name_rule
 from skillc_index.layout import SKILL_FILE
 from skillc_index.package.archive import (
     ArchiveEntry,
@@ -109,9 +109,8 @@ def layout_plugin(
 ) -> tuple[dict[str, Content], dict[str, Any] | None]:
     """The plugin's files, and the marketplace listing it (``claude-plugin``; else None)."""
     rule = plugin_name_rule(plugin, fmt)
-    if len(plugin) > NAME_LIMIT or rule is not None:
+    if rule is not None:
         kind = "an Agent Plugins" if fmt == "plugin" else "a Claude Code"
-        rule = rule or f"at most {NAME_LIMIT} characters"
         raise InvalidOption(f"not {kind} plugin name: '{plugin}': it must be {rule}")
     description = skills[0].description if len(skills) == 1 else None
     out = _plugin_files(plugin, skills)
