@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -617,3 +618,27 @@ def test_what_is_no_part_of_a_skill_is_one_rule() -> None:
     left_out = ["evals/evals.json", "evals/sub/notes.csv", "a.pyc", "scripts/__pycache__/x.pyc"]
     kept = ["SKILL.md", "evals", "data/evals/rows.csv", "evalsx/a.json", "references/evals.md"]
     assert [rel for rel in left_out + kept if not_packaged(rel)] == left_out
+
+
+def test_the_runtime_of_a_nested_projects_skill_looks_at_each_store_once(
+    layout: Layout,
+    env: dict[str, str],
+    write_skill: WriteSkill,
+    count_calls: Callable[[object, str], list[tuple[Any, ...]]],
+) -> None:
+    """``runtime_for`` saw that no store of the layout holds the nested project's skill,
+    then ``store_owner`` looked at each store again: once each, and the runtime is the one
+    ``Layout.runtime_store`` names for that project."""
+    import skillc_index.layout
+    from skillc_index.layout import runtime_for
+
+    inner_root = layout.cwd / "packages" / "a"
+    inner = write_skill(inner_root / ".skillc" / "skills" / "x")
+    looks = count_calls(skillc_index.layout, "store_holds")
+    scope, runtime, in_store = runtime_for(inner, layout)
+    assert (scope, runtime, in_store) == (
+        "project",
+        inner_root / ".skillc" / "runtime" / "x",
+        False,
+    )
+    assert len(looks) == len(layout.scopes())

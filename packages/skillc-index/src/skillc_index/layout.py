@@ -460,9 +460,10 @@ def runtime_for(
     elif in_global:
         scope = "global"
     else:
-        owner = store_owner(source, layout)
+        owner = _store_root(source, layout)  # no store of layout holds it (just seen)
         if owner is not None:
-            return "project", owner / SKILLC_DIR / "runtime" / source.name, False
+            runtime = layout._replace(project_root=owner).runtime_store("project")
+            return "project", runtime / source.name, False
         scope = "project" if layout.project_root is not None else "global"
     in_store = in_project if scope == "project" else in_global
     return scope, layout.runtime_store(scope) / source.name, in_store
@@ -484,13 +485,20 @@ def store_owner(source: Path, layout: Layout) -> Path | None:
     nested in it, or beside it. None for a folder in no project's store (the home's is the
     global store: never a project, as :func:`find_project_root` walks), and for one that a
     store of ``layout`` holds too, as a link (:func:`store_holds`)."""
+    owner = _store_root(source, layout)
+    if owner is None or any(store_holds(layout.store(scope), source) for scope in layout.scopes()):
+        return None
+    return owner
+
+
+def _store_root(source: Path, layout: Layout) -> Path | None:
+    """:func:`store_owner` of a ``source`` whether or not a store of ``layout`` holds it (as
+    a link): :func:`runtime_for` knows it holds none."""
     store = source.parent
     if store.name != "skills" or store.parent.name != SKILLC_DIR:
         return None
     root = store.parent.parent
-    if root == layout.project_root or any(
-        store_holds(layout.store(scope), source) for scope in layout.scopes()
-    ):
+    if root == layout.project_root:
         return None
     from skillc_index.project import is_project_marker, may_hold_project
 
