@@ -642,3 +642,13 @@ def test_the_runtime_of_a_nested_projects_skill_looks_at_each_store_once(
         False,
     )
     assert len(looks) == len(layout.scopes())
+
+
+def test_a_target_with_a_path_separator_is_a_folder() -> None:
+    """The one test of "this target is a folder path" (``target_root``, the deployment's
+    checks and the MCP server's allowed folders each wrote it)."""
+    from skillc_index.layout import is_folder_target
+
+    assert not is_folder_target("claude")
+    assert is_folder_target("./agents") and is_folder_target("out/skills")
+    assert is_folder_target(f"out{os.sep}skills")

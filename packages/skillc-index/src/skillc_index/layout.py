@@ -163,6 +163,12 @@ def agent_targets(configured: Mapping[str, str] | None = None) -> dict[str, Agen
     return {**KNOWN_TARGETS, **{name: AgentTarget.parse(spec) for name, spec in configured.items()}}
 
 
+def is_folder_target(target: str) -> bool:
+    """Whether a deployment target (``--target``) is a folder path, not an agent's name: it
+    holds a path separator (:meth:`Layout.target_root` reads it from the working folder)."""
+    return "/" in target or os.sep in target
+
+
 def expand_user(path: str | os.PathLike[str]) -> Path:
     """``path`` with a leading ``~`` or ``~user`` expanded as a shell does, and left as it is
     when that user is unknown: ``Path.expanduser`` raises there (``skc outline '~nouser/x'``
@@ -381,7 +387,7 @@ class Layout(Record):
         directory). Otherwise it is looked up in ``[targets]`` from config, then in the built-in
         targets; relative paths there hang off the scope's base, ``~`` is the home folder.
         """
-        if "/" in target or os.sep in target:
+        if is_folder_target(target):
             from skillc_index.files import real_path
 
             return Path(real_path(self.cwd / expand_user(target)))

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from skillc_index import KNOWN_TARGETS, InvalidOption, load_config, parse_targets, within
+from skillc_index.layout import is_folder_target
 from skillc_index.text import NUL_REASON, nul_shown
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def check_targets(layout: Layout, targets: Sequence[str], allowed: Sequence[str]
     """Raise :class:`TargetNotAllowed` for the first folder among ``targets`` (as
     ``skc_build`` takes them: comma-separated) that is neither an agent folder nor in one of
     ``allowed`` (canonical absolute folders)."""
-    folders = [name for name in parse_targets(targets) if "/" in name or os.sep in name]
+    folders = [name for name in parse_targets(targets) if is_folder_target(name)]
     if not folders:
         return
     configured = dict(load_config(layout._replace(project_root=None)).targets)  # home only

@@ -78,7 +78,14 @@ from skillc_index.command_errors import (
 from skillc_index.diagnostics import Notice
 from skillc_index.digests import file_sha256
 from skillc_index.files import inside, within
-from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope, expand_user
+from skillc_index.layout import (
+    META_DIR,
+    SKILL_FILE,
+    Layout,
+    Scope,
+    expand_user,
+    is_folder_target,
+)
 
 if TYPE_CHECKING:
     from skillc_index.build.shapes import DeploymentShape
@@ -302,7 +309,7 @@ def _refuse_leaving_project(
     project = layout.project_root
     if project is None:
         return
-    if "/" in target or os.sep in target:  # as the user wrote it (Layout.target_root resolves)
+    if is_folder_target(target):  # as the user wrote it (Layout.target_root resolves)
         written = os.path.abspath(layout.cwd / expand_user(target))  # noqa: PTH100
     else:
         written = os.path.abspath(root)  # noqa: PTH100
@@ -366,7 +373,7 @@ def plan_deployments(
     for target in targets:
         root = layout.target_root(target, scope, configured)
         _refuse_leaving_project(target, root, layout, target in project_targets)
-        if "/" in target or os.sep in target:  # the caller's own folder: a file in its way
+        if is_folder_target(target):  # the caller's own folder: a file in its way
             from skillc_index.package.place import check_output  # is E100, as `package -o`
 
             check_output(root, "target")
