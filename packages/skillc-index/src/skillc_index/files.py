@@ -96,6 +96,8 @@ class SkillFiles(Record):
     @property
     def every(self) -> tuple[str, ...]:
         """``files`` and ``ignored``, sorted bytewise: the folder as an import copies it."""
+        if not self.ignored:  # most skills: ``files`` itself, not sorted again
+            return self.files
         return tuple(sorted((*self.files, *self.ignored), key=fs_bytes))
 
 
