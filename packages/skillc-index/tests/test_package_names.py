@@ -202,8 +202,9 @@ def test_a_symlink_to_what_the_gitignore_excludes_is_left_out_and_listed(
 ) -> None:
     """``creds-link.json -> credentials.json`` and ``pub -> local`` (both excluded) put the
     secrets in the package under the link's name: git commits the link, never the content.
-    Each link is left out and listed with the excluded path it leads to; a link to a file
-    kept, and a real folder holding a link to an excluded file, are judged one by one."""
+    Each link to a file is left out and listed with the excluded path it leads to (``pub``,
+    a second path to the folder ``local/``, is not walked at all); a link to a file kept,
+    and a real folder holding a link to an excluded file, are judged one by one."""
     files = {"credentials.json": "TOPSECRET", "local/key.txt": "LOCALSECRET", "refs/a.md": "a"}
     folder = write_skill(project / "api", files=files)
     (folder / ".gitignore").write_text("credentials.json\nlocal/\n")
@@ -222,7 +223,6 @@ def test_a_symlink_to_what_the_gitignore_excludes_is_left_out_and_listed(
             "target": "credentials.json",
         },
         {"skill": "api", "path": "local/", "by": ".gitignore"},
-        {"skill": "api", "path": "pub/", "by": ".gitignore", "target": "local/"},
         {"skill": "api", "path": "refs/key.txt", "by": ".gitignore", "target": "local/"},
     ]
     archive = zipfile.ZipFile(out / "api.zip")
@@ -230,7 +230,7 @@ def test_a_symlink_to_what_the_gitignore_excludes_is_left_out_and_listed(
     assert not any(b"SECRET" in archive.read(name) for name in archive.namelist())
     done = cli("skillc_index")("package", "api", "-o", str(tmp_path / "cli"))
     assert done.returncode == 0, done.stderr
-    said = "left out  api/pub/  (a link to local/, which .gitignore excludes)"
+    said = "left out  api/refs/key.txt  (a link to local/, which .gitignore excludes)"
     assert said in done.stdout
 
 
@@ -290,8 +290,9 @@ def test_a_store_copy_keeps_a_link_to_what_the_gitignore_excludes_as_a_link(
     """``skc build skills/demo`` copied ``creds-link.json -> credentials.json`` and ``pub ->
     local`` (both excluded) into the store copy as a regular file and folder holding the
     secrets, so ``skc package demo`` zipped them and git offered them under the links' names.
-    The copy keeps such links as relative links (git commits the link, package leaves it
-    out); its source hash is the folder's, so a rebuild is up to date; a copy holding the
+    The copy keeps such links to files as relative links (git commits the link, package
+    leaves it out); ``pub``, a second path to the folder ``local/``, is not walked, so not
+    copied; its source hash is the folder's, so a rebuild is up to date; a copy holding the
     content (imported before) is imported again."""
     files = {"credentials.json": "TOPSECRET", "local/key.txt": "KEYSECRET", "refs/a.md": "a"}
     folder = write_skill(project / "skills" / "demo", files=files)
@@ -302,22 +303,17 @@ def test_a_store_copy_keeps_a_link_to_what_the_gitignore_excludes_as_a_link(
     skc = cli("skillc_index")
     assert skc("build", "skills/demo").returncode == 0
     copy = project / ".skillc" / "skills" / "demo"
-    links = {
-        rel: str((copy / rel).readlink()) for rel in ("creds-link.json", "pub", "refs/key.txt")
-    }
-    assert links == {
-        "creds-link.json": "credentials.json",
-        "pub": "local",
-        "refs/key.txt": "../local/key.txt",
-    }
+    links = {rel: str((copy / rel).readlink()) for rel in ("creds-link.json", "refs/key.txt")}
+    assert links == {"creds-link.json": "credentials.json", "refs/key.txt": "../local/key.txt"}
+    assert not (copy / "pub").is_symlink()
     for given in ("skills/demo", "demo"):
         done = skc("build", given)
         assert done.returncode == 0, done.stderr
         assert "(up to date)" in done.stdout
-    (copy / "pub").unlink()  # a copy imported before: the content under the link's name
-    shutil.copytree(folder / "local", copy / "pub")
+    (copy / "creds-link.json").unlink()  # a copy imported before: the content under the link
+    shutil.copy(folder / "credentials.json", copy / "creds-link.json")
     assert skc("build", "demo").returncode == 0
-    assert str((copy / "pub").readlink()) == "local"
+    assert str((copy / "creds-link.json").readlink()) == "credentials.json"
     done = skc("package", "demo", "-o", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     archive = zipfile.ZipFile(tmp_path / "out" / "demo.zip")
@@ -325,7 +321,7 @@ def test_a_store_copy_keeps_a_link_to_what_the_gitignore_excludes_as_a_link(
     git = git_in(project)
     git(copy, "add", "-A", ".")
     staged = git(copy, "ls-files", "-s", ".").stdout
-    assert "120000" in staged and "pub\n" in staged and "pub/key.txt" not in staged
+    assert "120000" in staged and "pub" not in staged
     found = git(copy, "grep", "--cached", "-l", "SECRET", check=False)
     assert found.returncode == 1 and not found.stdout  # no staged file holds a secret
 

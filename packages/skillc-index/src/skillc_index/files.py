@@ -223,9 +223,9 @@ def walk_skill(
     walked); one whose target is outside is reported in ``escapes`` and never followed (even
     when that target does not exist: it still points out of the skill), unless the
     ``.gitignore`` files exclude it (git commits it not, nor does ``skc package`` pack it); a
-    broken one pointing inside is skipped. A
-    folder symlink that leads back to a folder already on the current walk path (a cycle) is
-    not entered again. Other entries (sockets, FIFOs, devices) are ignored. A folder the user
+    broken one pointing inside is skipped. Each real folder is walked once: by its own path,
+    else by the bytewise first symlink to it; other symlinks to it (a cycle) are skipped, so
+    they cannot multiply the walk. Sockets, FIFOs and devices are ignored. A folder the user
     may not list or search (mode 000, or 600: its files cannot be opened) is skipped and
     reported in ``skipped`` (the root is not: its SKILL.md cannot be read). ``folders``, when
     given, gets the real path of each folder listed (the root first): what a watcher of the
@@ -240,6 +240,8 @@ def walk_skill(
     hidden ones), as skillc 0.1 walked a skill: the files an import of 0.1 copied, which
     its record's source hash covers (:func:`~skillc_index.build.store.plan_import`).
     """
+    from heapq import heappop, heappush
+
     from skillc_index.walk import SKIPPED_FOLDERS
 
     root_real = real_root or os.path.realpath(root)
@@ -248,10 +250,14 @@ def walk_skill(
     skipped: list[str] = []
     holders: list[str] = []  # the folders a .gitignore is in (rare)
     links: set[str] = set()  # the symlinks followed, when a .gitignore is
-    # (real folder path, relative prefix, real paths of the folders on the walk path to it)
-    stack: list[tuple[str, str, frozenset[str]]] = [(root_real, "", frozenset((root_real,)))]
-    while stack:
-        folder, prefix, ancestors = stack.pop()
+    stack: list[tuple[str, str]] = [(root_real, "")]  # (real folder path, relative prefix)
+    linked: list[tuple[bytes, str, str]] = []  # the folder symlinks met, taken bytewise first
+    entered: set[str] = set()  # the real folders walked
+    while stack or linked:
+        folder, prefix = stack.pop() if stack else heappop(linked)[1:]
+        if folder in entered:  # by another path
+            continue
+        entered.add(folder)
         try:
             entries = os.scandir(folder)
             # one the user may list but not search (mode 600) is skipped as one that cannot
@@ -282,8 +288,7 @@ def walk_skill(
                         if entry.is_file(follow_symlinks=False):
                             files.append(rel)
                         elif entry.is_dir(follow_symlinks=False):
-                            real = _join(folder, name)
-                            stack.append((real, rel + "/", ancestors | {real}))
+                            stack.append((_join(folder, name), rel + "/"))
                         continue
                     target = os.path.realpath(entry.path)
                     if not inside(target, root_real):
@@ -297,18 +302,15 @@ def walk_skill(
                 links.add(rel)
                 if stat.S_ISREG(mode):
                     files.append(rel)
-                elif stat.S_ISDIR(mode) and target not in ancestors:
-                    stack.append((target, rel + "/", ancestors | {target}))
+                elif stat.S_ISDIR(mode) and target not in entered:
+                    heappush(linked, (fs_bytes(rel), target, rel + "/"))
     ignored: list[str] = []
     if holders:  # rare: the .gitignore files are read only then
         from skillc_index.glob import left_out
 
         ignored = left_out(root, root_real, (files, escapes, dirs), holders, links, rules)
-    files.sort(key=fs_bytes)
-    escapes.sort(key=fs_bytes)
-    skipped.sort(key=fs_bytes)
-    ignored.sort(key=fs_bytes)
-    return SkillFiles(tuple(files), tuple(escapes), tuple(skipped), tuple(ignored))
+    found = (files, escapes, skipped, ignored)
+    return SkillFiles(*(tuple(sorted(paths, key=fs_bytes)) for paths in found))
 
 
 def skipped_notices(root: Path, skipped: Iterable[str], outcome: str) -> tuple[Notice, ...]:
