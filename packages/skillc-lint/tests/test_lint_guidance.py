@@ -121,6 +121,18 @@ def test_skl524_unclosed_fences_and_list_indented_closers(skill: Writer) -> None
     ]
 
 
+def test_skl524_a_fence_open_where_the_parse_stopped_is_not_reported(skill: Writer) -> None:
+    """A fence closed past the parse limit (1 MiB or 20,000 lines) was "never closed: the
+    rest of the file is code" (audit bigskill, item 2), advice that breaks the file: one
+    still open where the parse stopped is not reported; one left open before it still is."""
+    item = "1. Run:\n\n   ```sh\n   make\n\n2. Then read it.\n\n"
+    body = f"{item}```text\n" + "code\n" * 20_100 + "```\n\n## After\n"
+    folder = skill("longcode", body=body)
+    assert [(line, message.split(":")[-1]) for _, line, message in found(folder, "SKL524")] == [
+        (10, " the rest of its list item is code (to line 12)")
+    ]
+
+
 def test_skl525_reserved_words_and_xml_tags(tmp_path: Path, write_skill: Writer) -> None:
     bad = write_skill(
         tmp_path / "claude-helper", "claude-helper", "Sends <TMessage> objects. Use when x."
