@@ -130,32 +130,40 @@ def test_an_outline_reply_is_bounded_with_a_warning(
 
 
 def test_an_outline_of_many_files_keeps_to_the_bound(wire: WireClient, project: Path) -> None:
-    """``files`` was never cut: 3,000 long names made a reply of 218,142 characters. The
-    first files that fit are kept, in order, and a warning says how many were left out (the
-    headings get what is left; at ``level`` 1 their advice no longer asks for ``level``)."""
+    """``files`` was never cut: 3,000 long names made a reply of 218,142 characters. Then the
+    files were fitted first and left no room for a heading: SKILL.md's were dropped too, as
+    "too long alone", with advice (``level``) that changed nothing (audit bigskill, item 3).
+    Files and headings are fitted together, the longer list trimmed first: the first files
+    and headings that fit are kept, in order, SKILL.md's headings first of all (a
+    ``GUIDE.md`` sorts before it), and one warning counts both."""
     skill = project / ".skillc" / "skills" / "demo"
     refs = skill / "refs"
     refs.mkdir()
     for n in range(3000):
         name = f"file-with-a-rather-long-name-for-testing-purposes-number-{n:04d}.md"
         (refs / name).write_text(f"# T {n}\n", encoding="utf-8")
+    guide = "".join(f"# Guide part {n} of a long one\n\ntext\n\n" for n in range(3000))
+    (skill / "GUIDE.md").write_text(guide, encoding="utf-8")
 
     wire.initialize()
     reply = wire.call("skc_outline", {"skill": "demo", "level": 1})["structuredContent"]
     assert len(json.dumps(reply, ensure_ascii=False)) <= 101_000  # the bound and its warnings
-    files = reply["files"]
-    assert 500 < len(files) < 3000
+    files, headings = reply["files"], reply["headings"]
+    assert 300 < len(files) < 3000 and 300 < len(headings) < 6002
     every = sorted(
         [f"refs/{p.name}" for p in refs.iterdir()]
         + [p.relative_to(skill).as_posix() for p in skill.rglob("*.md") if p.parent != refs]
     )
     assert files == every[: len(files)]  # the first ones, in path order
-    total = len(every)
-    warnings = reply["warnings"]
-    assert f"outline cut at {len(files):,} of {total:,} files" in warnings[0]
-    assert "skc_sources" in warnings[0]
-    assert f"outline cut at {len(reply['headings']):,} of " in warnings[1]
-    assert "`level`" not in warnings[1]
+    assert [h["text"] for h in headings if h["file"] == "SKILL.md"] == ["Demo"]
+    [warning] = reply["warnings"]
+    cut = f"outline cut at {len(files):,} of {len(every):,} files and {len(headings):,} of 6,002"
+    assert warning.startswith(f"warning: {cut}") and "skc_sources" in warning
+    assert "`level`" not in warning and "too long alone" not in warning
+    reply = wire.call("skc_outline", {"skill": "demo"})["structuredContent"]
+    texts = [h["text"] for h in reply["headings"] if h["file"] == "SKILL.md"]
+    assert texts == ["Demo", "Install", "Usage", "Usage notes"]
+    assert "`level`" in reply["warnings"][0]
 
 
 def test_a_sources_reply_is_bounded_with_a_warning(

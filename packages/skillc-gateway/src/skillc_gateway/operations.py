@@ -33,7 +33,7 @@ from skillc_gateway._section_ops import (
     ShowParams,
 )
 from skillc_gateway._tool_ops import RUN, TOOLS, RunOutcome, RunParams, ToolsParams
-from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
+from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Part, Session
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -112,30 +112,28 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
     from itertools import compress
 
     from skillc_gateway._outline import outline as read_outline
+    from skillc_index import SKILL_FILE
 
     with session.logged("outline", params.skill, params.log_args()) as skill:
         found = read_outline(skill, level=params.level, tokenizer_setting=session.config.tokenizer)
-    # the files first (the list of what there is to read), then the headings beside them
-    files, files_cut = session.fit(
-        lambda: found.files,
+    # both lists in one fit, the longer trimmed first (fitted one after the other, 3,000 files
+    # left no room for a heading); SKILL.md's headings first: kept while they fit
+    order = sorted(range(len(found.headings)), key=lambda i: found.headings[i].file != SKILL_FILE)
+    fewer = "ask for the top levels only with `level` (1 or 2), " if params.level != 1 else ""
+    kept, cut = session.fit_parts(
+        lambda: [
+            Part("files", found.files),
+            Part("headings", [found.headings[i].to_dict() for i in order]),
+        ],
         "outline",
-        "files",
-        "list them with skc_sources (narrow it with `dir` or `pattern`)",
-    )
-    if files_cut:
-        kept_files = tuple(compress(found.files, files))
-        found = found._replace(files=kept_files, warnings=(*found.warnings, *files_cut))
-    fewer = "ask for the top levels only with `level` (1 or 2), or " if params.level != 1 else ""
-    kept, cut = session.fit(
-        lambda: [heading.to_dict() for heading in found.headings],
-        "outline",
-        "headings",
-        f"{fewer}search the skill for what you need",
-        beside=found.files,
+        f"list the files with skc_sources (narrow it with `dir` or `pattern`), {fewer}or "
+        "search the skill for what you need",
     )
     if cut:
-        headings = tuple(compress(found.headings, kept))
-        found = found._replace(headings=headings, warnings=(*found.warnings, *cut))
+        held = {i for i, keep in zip(order, kept[1], strict=True) if keep}
+        headings = tuple(h for i, h in enumerate(found.headings) if i in held)
+        files = tuple(compress(found.files, kept[0]))
+        found = found._replace(files=files, headings=headings, warnings=(*found.warnings, *cut))
     return OutlineResult(skill.shown, found)
 
 
