@@ -82,11 +82,9 @@ class SkillFiles(Record):
     """What :func:`walk_skill` found under a skill root."""
 
     files: tuple[str, ...]
-    """Relative POSIX paths of regular files (symlinks to files inside the root included),
-    sorted bytewise."""
+    """Relative POSIX paths of regular files (symlinks to files inside included), bytewise."""
     escapes: tuple[str, ...]
-    """Relative paths of symlinks whose target resolves outside the root (not in ``files``),
-    sorted bytewise."""
+    """Relative paths of symlinks resolving outside the root (not in ``files``), bytewise."""
     skipped: tuple[str, ...] = ()
     """Relative paths of the folders the user may not list or search (mode 000, or 600),
     skipped with all they hold, sorted bytewise (:func:`skipped_notices` warns of them)."""
