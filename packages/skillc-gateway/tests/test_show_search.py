@@ -521,9 +521,15 @@ def test_a_query_starting_with_a_dash_is_searched_as_written(
     before = gateway("search", "gcc", "--format=json", "-vsecret")
     assert json.loads(before.stdout)["query"] == "-vsecret"
     assert gateway("search", "gcc", "-save-temps", "-h").stdout.startswith("Usage:")
-    missing = gateway("search", "gcc", "-save-temps", "--limit")
-    assert missing.returncode == 1
-    assert 'Option "--limit" requires an argument.' in missing.stderr
+    for command in (("search", "gcc", "-save-temps"), ("find",)):  # their own pre-scan's
+        missing = gateway(*command, "--limit")
+        assert (missing.returncode, missing.stderr.splitlines()) == (
+            1,
+            [
+                "error[E100]: invalid option: 'Option \"--limit\" requires an argument.'",
+                f"Try 'skillc-gateway {command[0]} --help' for help.",
+            ],
+        )
     db = sqlite3.connect(project / ".skillc" / "runtime" / "gcc" / ".skillc-meta" / "logs.db")
     logged = [json.loads(args)["query"] for (args,) in db.execute("SELECT args FROM access_log")]
     db.close()

@@ -257,8 +257,6 @@ PLUGIN_NAME_NEEDED = "--name is needed for a plugin of several skills"
     ("args", "message"),
     [
         (("list", "--limit"), 'Option "--limit" requires an argument.'),
-        (("find", "--limit"), 'Option "--limit" requires an argument.'),
-        (("search", "x", "--limit"), 'Option "--limit" requires an argument.'),
         (("list", "--reset"), "--reset goes with --apply"),
         (("list", "--agent", "nosuch"), f'unknown target "nosuch" (known: {AGENTS})'),
         (("build", "pdf", "-t", "nosuch"), f'unknown target "nosuch" (known: {AGENTS})'),
@@ -273,10 +271,10 @@ def test_every_usage_error_names_the_commands_help(
 ) -> None:
     """A value click's parser finds missing, a bad value the command checks (an unknown
     agent) and parameters that do not go together (``ParameterError``) are usage errors as
-    the others are: the ``Try`` line follows them (it followed an unknown option only), and
-    a value missing from a text command's own pre-scan too (``find``, ``search``)."""
+    the others are: the ``Try`` line follows them (it followed an unknown option only; a
+    value missing from a text command's own pre-scan: skillc-gateway's tests)."""
     assert cli("skillc-index")("init").returncode == 0
-    script = "skillc-gateway" if args[0] in ("find", "search") else "skillc-index"
+    script = "skillc-index"
     run = cli(script)
     for name in ("pdf", "docx"):
         folder = project / ".skillc" / "skills" / name
