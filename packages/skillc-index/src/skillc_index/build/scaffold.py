@@ -268,15 +268,17 @@ def _to_add(
 ) -> list[str]:
     """The lines :func:`ignore_folders` adds to a ``.gitignore`` holding ``text``."""
     missing = _missing(text, (*generated, *folders))
-    if not maybe_in_work_tree(root):  # agent folders are left out: none of them looked at
-        return [f"/{_ignore_key(folder)}/" for folder in missing if folder in generated]
+    # outside a work tree what is the user's cannot be told: agent folders are left out
+    skillcs_only = [f"/{_ignore_key(folder)}/" for folder in missing if folder in generated]
+    if not maybe_in_work_tree(root):  # none of them looked at
+        return skillcs_only
     whole = [f for f in missing if f in generated or _only_deployments(root / f, layout)]
     entries = [entry for entry in _missing(text, deployed) if _folder_of(entry) in missing]
     if not (whole or entries):
         return []
     tracked = git_tracked(root, [*whole, *entries])
-    if tracked is None:  # no work tree: what is the user's cannot be told
-        return [f"/{_ignore_key(folder)}/" for folder in missing if folder in generated]
+    if tracked is None:  # no work tree after all
+        return skillcs_only
     lines = []
     for folder in missing:
         if folder in whole and folder not in tracked:
