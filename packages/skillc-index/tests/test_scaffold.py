@@ -767,19 +767,21 @@ def test_an_agent_folder_is_looked_at_only_in_git_and_a_users_folder_first(
     real = deployed.deployed_source
 
     def counted(path: str, *args: object, **kwargs: object) -> object:
-        looked.append(Path(path).name)
+        looked.append(Path(path).name)  # the entry's real path: a link's target
+        if Path(path).name.startswith("dep-"):  # stands for one of skillc's deployments
+            return path
         return real(path, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(deployed, "deployed_source", counted)
     claude = tmp_path / ".claude" / "skills"
-    for name in ("a", "b", "c"):
-        (claude / name).mkdir(parents=True)
-        (tmp_path / "targets" / name).mkdir(parents=True)
-        (claude / f"link-{name}").symlink_to(tmp_path / "targets" / name)
+    for n in range(30):
+        (tmp_path / "targets" / f"dep-{n}").mkdir(parents=True)
+        (claude / f"link-{n}").parent.mkdir(parents=True, exist_ok=True)
+        (claude / f"link-{n}").symlink_to(tmp_path / "targets" / f"dep-{n}")
     write_skill(claude / "users-own", "users-own", "Mine.")
     layout = Layout.discover(tmp_path, env)
     assert scaffold.ignore_folders(tmp_path, [".claude/skills"], layout) == scaffold.Appended()
     assert looked == []  # no git: agent folders get no line, so none is looked at
     _git(tmp_path, "init", "-q")
     assert scaffold.ignore_folders(tmp_path, [".claude/skills"], layout) == scaffold.Appended()
-    assert looked and not looked[0].startswith("link-")
+    assert looked == ["users-own"]  # the folder first: the look ends there, no link asked
