@@ -173,10 +173,9 @@ class Library:
     def terms(self, skill: int) -> list[str]:
         """The stemmed words of ``skill``'s listed name and description, as the ranker
         indexed them."""
-        rows = self.db.execute(
-            "SELECT term FROM rank_postings WHERE doc = 0 AND skill = ?", (skill,)
-        ).fetchall()
-        return [term for (term,) in rows]
+        from skillc_gateway.catalog.postings import listed_terms
+
+        return listed_terms(self.db, skill)
 
     def close(self) -> None:
         self.db.close()

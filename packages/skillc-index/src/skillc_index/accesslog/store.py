@@ -222,6 +222,32 @@ def fallback_lock(
         os.close(fd)
 
 
+def holds_use(log: Path) -> bool:
+    """Whether the access log ``log`` holds a use (a row of
+    :data:`~skillc_index.accesslog.reader.USE_COMMANDS`: an agent's read or activation). One
+    that cannot be read, or is not skillc's own, is taken as if it did: usage is never deleted
+    on a guess; but a database that holds no table at all holds no use (a build killed before
+    it wrote the log's tables left it so). Opened for writing (nothing is written): closing
+    the last connection then removes the WAL files a reader would leave behind."""
+    from skillc_index.accesslog.reader import USE_COMMANDS, _among
+    from skillc_index.accesslog.schema import open_log
+    from skillc_index.sqlite import connect as sqlite_connect
+
+    if not os.path.lexists(log):
+        return False
+    try:
+        with closing(open_log(log, write=True, own=True)) as db:
+            statement = f"SELECT 1 FROM access_log WHERE {_among(USE_COMMANDS)} LIMIT 1"
+            return db.execute(statement, USE_COMMANDS).fetchone() is not None
+    except (sqlite3.Error, OSError):
+        pass
+    try:
+        with closing(sqlite_connect(log, mode="rw", timeout_ms=BUSY_TIMEOUT_MS)) as db:
+            return db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
+    except (sqlite3.Error, OSError):
+        return True
+
+
 def primary_log(runtime: Path) -> Path:
     return runtime / META_DIR / LOG_FILE
 

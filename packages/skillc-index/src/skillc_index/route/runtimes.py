@@ -109,43 +109,6 @@ def _entries(runtime: Path) -> Iterator[tuple[str, bool]]:
             yield entry.name, is_dir
 
 
-def _log_files(log: Path) -> set[str]:
-    from skillc_index.accesslog.schema import DB_FILES
-
-    return {log.name + suffix for suffix in DB_FILES}
-
-
-def _used(log: Path) -> bool:
-    """Whether the access log ``log`` holds a use (an agent's read or activation). One that
-    cannot be read, or is not skillc's own, is kept as if it did: usage is never deleted on a
-    guess; but a database that holds no table at all holds no use (a build killed before it
-    wrote the log's tables left it so, and uninstall said agents had used the skill).
-    Opened for writing (nothing is written): closing the last connection then removes the
-    WAL files a reader would leave behind."""
-    import sqlite3
-    from contextlib import closing
-
-    from skillc_index.accesslog import open_log
-    from skillc_index.accesslog.reader import USE_COMMANDS
-    from skillc_index.accesslog.schema import BUSY_TIMEOUT_MS
-    from skillc_index.sqlite import connect
-
-    if not lexists(log):
-        return False
-    marks = ", ".join("?" * len(USE_COMMANDS))
-    statement = f"SELECT 1 FROM access_log WHERE command IN ({marks}) LIMIT 1"
-    try:
-        with closing(open_log(log, write=True, own=True)) as db:
-            return db.execute(statement, USE_COMMANDS).fetchone() is not None
-    except (sqlite3.Error, OSError):
-        pass
-    try:
-        with closing(connect(log, mode="rw", timeout_ms=BUSY_TIMEOUT_MS)) as db:
-            return db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
-    except (sqlite3.Error, OSError):
-        return True
-
-
 def remove_runtime(
     place: RoutePlace, layout: Layout, name: str, *, dry_run: bool = False
 ) -> RuntimeRemoval | None:
@@ -153,6 +116,7 @@ def remove_runtime(
     nothing of skillc's to remove (gone already, a symlink, not a folder, or leading out of
     the runtime store)."""
     from skillc_index.accesslog import primary_log
+    from skillc_index.accesslog.store import holds_use
 
     runtime = runtime_of(place, layout, name)
     if not within(runtime, layout.runtime_store(place.scope)):
@@ -165,7 +129,7 @@ def remove_runtime(
     if dry_run:  # the log is not opened: reading it could leave its WAL files behind
         return RuntimeRemoval(runtime, None)
     log = primary_log(runtime)
-    kept = log if _used(log) else None
+    kept = log if holds_use(log) else None
     try:
         if kept is None:
             shutil.rmtree(runtime)
@@ -179,7 +143,9 @@ def remove_runtime(
 def _remove_all_but(runtime: Path, log: Path, held: Collection[str] = ()) -> None:
     """Empty ``runtime`` of everything but the access log ``log`` (and its WAL files) and
     the entries ``held`` (as :func:`_entries` names them)."""
-    keep = {*held, *(f"{META_DIR}/{name}" for name in _log_files(log))}
+    from skillc_index.accesslog.schema import DB_FILES
+
+    keep = {*held, *(f"{META_DIR}/{log.name}{suffix}" for suffix in DB_FILES)}
     for rel, is_dir in list(_entries(runtime)):
         if rel not in keep:
             _remove(runtime / rel, is_dir)
