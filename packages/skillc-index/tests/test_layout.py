@@ -611,6 +611,29 @@ def test_a_nested_projects_store_skill_has_that_projects_runtime(
     assert primary_log_finder(layout)(str(inner)) == runtime / ".skillc-meta" / "logs.db"
 
 
+def test_a_store_link_to_one_of_a_folders_skills_is_that_stores_log(
+    layout: Layout, env: dict[str, str], write_skill: WriteSkill
+) -> None:
+    """A project that links one of a nested project's store skills into its own store logs
+    that skill in its own runtime, the other one in the nested project's: the log finder
+    kept one runtime store per parent folder, so whichever came first decided both."""
+    from skillc_index.accesslog.store import primary_log_finder
+
+    inner_root = layout.cwd / "packages" / "a"
+    inner = inner_root / ".skillc" / "skills"
+    for name in ("a", "b"):
+        write_skill(inner / name)
+    (layout.store("project") / "a").parent.mkdir(parents=True, exist_ok=True)
+    (layout.store("project") / "a").symlink_to(inner / "a")
+    expected = {
+        "a": layout.runtime_store("project") / "a" / ".skillc-meta" / "logs.db",
+        "b": inner_root / ".skillc" / "runtime" / "b" / ".skillc-meta" / "logs.db",
+    }
+    for order in (("b", "a"), ("a", "b")):
+        log_of = primary_log_finder(layout)
+        assert {name: log_of(str(inner / name)) for name in order} == expected
+
+
 def test_what_is_no_part_of_a_skill_is_one_rule() -> None:
     """``evals/`` at a skill's root (its tests) and compiled Python are left out of every
     package and named by no Markdown (SKL521): one rule, skc package's and the lint's;

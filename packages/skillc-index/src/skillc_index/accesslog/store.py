@@ -253,15 +253,21 @@ def primary_log(runtime: Path) -> Path:
 
 
 def primary_log_finder(layout: Layout) -> Callable[[str], Path]:
-    """``log(source)``: the primary log of a skill's source folder (RFC-0007:C-RESOLUTION),
-    the runtime store worked out once per parent folder (``runtime_for`` resolves the stores):
-    for reading the logs of many installed skills."""
+    """``log(source)``: the primary log of a skill's canonical source folder
+    (RFC-0007:C-RESOLUTION), the runtime store worked out once per parent folder
+    (``runtime_for`` resolves the stores): for reading the logs of many installed skills. A
+    source that a store of the layout links to by its name is a skill of that store
+    (:func:`~skillc_index.layout.store_holds`), whatever its folder's other skills are:
+    worked out on its own."""
     from skillc_index import runtime_for
 
     stores: dict[str, Path] = {}
+    links = [layout.store(scope) for scope in layout.scopes()]
 
     def log(source: str) -> Path:
         parent, name = os.path.split(source)
+        if any((store / name).is_symlink() for store in links):
+            return primary_log(runtime_for(Path(source), layout)[1])
         store = stores.get(parent)
         if store is None:
             store = stores[parent] = runtime_for(Path(source), layout)[1].parent
