@@ -286,6 +286,24 @@ def test_inner_symlinks_are_followed(tmp_path: Path) -> None:
     result = walk_skill(root)
     assert result.files == ("SKILL.md", "alias.md", "docs/a.md")
     assert result.escapes == ()
+    assert result.second_links == ("mirror",)  # what lint says a link through it reaches
+
+
+def test_second_links_to_a_folder_are_listed(tmp_path: Path) -> None:
+    """Each symlink the walk skips because its folder was walked by another path is in
+    ``second_links`` (a link to the root, the later of two links to a folder outside the
+    walk's own paths, one inside a linked folder), the one walked is not: lint tells a link
+    through one from a link to a file of the skill, though both are on disk."""
+    root = make(tmp_path / "skill", {"SKILL.md": "x", "docs/a.md": "a"})
+    make(root, {"node_modules/pkg/index.md": "i"})  # no walk enters it by its own path
+    (root / "self").symlink_to(".", target_is_directory=True)
+    (root / "lib2").symlink_to("node_modules/pkg", target_is_directory=True)
+    (root / "lib1").symlink_to("node_modules/pkg", target_is_directory=True)
+    (root / "docs" / "up").symlink_to("..", target_is_directory=True)
+    result = walk_skill(root)
+    assert result.files == ("SKILL.md", "docs/a.md", "lib1/index.md")
+    assert result.second_links == ("docs/up", "lib2", "self")
+    assert walk_skill(tmp_path / "skill" / "docs").second_links == ()
 
 
 def test_folder_symlinks_cannot_multiply_the_walk(tmp_path: Path) -> None:

@@ -689,6 +689,25 @@ def test_skl301_a_link_to_what_the_gitignore_excludes_is_not_bundled(
     ]
 
 
+def test_skl301_a_link_through_a_second_link_to_a_folder_is_not_bundled(
+    skill: Writer, found: Found
+) -> None:
+    """A link through a second symlink to a folder (``mirror -> docs``, skipped by the walk:
+    each folder is walked once) found the file on disk and said nothing, though ``skc
+    package`` never ships it under that path: it is SKL301, naming the link it goes through.
+    The same file by the folder's own path is fine."""
+    folder = skill(
+        body="See [g](mirror/guide.md), [m](mirror/), [d](docs/guide.md).\n",
+        files={"docs/guide.md": "# Guide\n"},
+    )
+    (folder / "mirror").symlink_to("docs", target_is_directory=True)
+    why = " (reached through 'mirror', a second link to a folder the skill has: no part of the"
+    assert messages(found(folder, "SKL301")) == [
+        f"link target not found: 'mirror/guide.md'{why} skill, never packaged)",
+        f"link target not found: 'mirror/'{why} skill, never packaged)",
+    ]
+
+
 def test_link_findings_point_at_their_own_destination_as_written(
     skill: Writer, found: Found
 ) -> None:
@@ -895,6 +914,9 @@ def test_skl303_links_through_symlinks_leaving_the_skill(
 
 
 def test_skl303_near_miss_symlinks_staying_inside(skill: Writer, found: Found) -> None:
+    """Symlinks staying inside are no escape (SKL303); a link through a second link to a
+    folder (``refs``, ``self``: their folders are walked by their own paths) is SKL301,
+    never packaged so; one to a file through a link (``in.md``) is a file of the skill."""
     folder = skill(
         body="[a](in.md#part) [b](refs/r.md) [c](self/SKILL.md) [d](abs.md) [e](refs)\n"
         "[f](refs/back/in.md) [g](.hidden-in.md)\n",
@@ -907,7 +929,13 @@ def test_skl303_near_miss_symlinks_staying_inside(skill: Writer, found: Found) -
     (folder / "references" / "back").symlink_to("..")
     (folder / ".hidden-in.md").symlink_to("SKILL.md")
     assert found(folder, "SKL303") == []
-    assert found(folder, "SKL301") == []
+    why = "a second link to a folder the skill has: no part of the skill, never packaged"
+    assert messages(found(folder, "SKL301")) == [
+        f"link target not found: 'refs/r.md' (reached through 'refs', {why})",
+        f"link target not found: 'self/SKILL.md' (reached through 'self', {why})",
+        f"link target not found: 'refs' (reached through 'refs', {why})",
+        f"link target not found: 'refs/back/in.md' (reached through 'refs', {why})",
+    ]
     assert found(folder, "SKL302") == []
 
 

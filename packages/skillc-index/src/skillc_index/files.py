@@ -90,6 +90,8 @@ class SkillFiles(Record):
     skipped with all they hold, sorted bytewise (:func:`skipped_notices` warns of them)."""
     ignored: tuple[str, ...] = ()
     """The files the skill's ``.gitignore`` files exclude (no part of it), sorted bytewise."""
+    second_links: tuple[str, ...] = ()
+    """The symlinks to a folder walked by another path (no part of the skill), bytewise."""
 
     @property
     def every(self) -> tuple[str, ...]:
@@ -222,21 +224,21 @@ def walk_skill(
     when that target does not exist: it still points out of the skill), unless the
     ``.gitignore`` files exclude it (git commits it not, nor does ``skc package`` pack it); a
     broken one pointing inside is skipped. Each real folder is walked once: by its own path,
-    else by the bytewise first symlink to it; other symlinks to it (a cycle) are skipped, so
-    they cannot multiply the walk. Sockets, FIFOs and devices are ignored. A folder the user
-    may not list or search (mode 000, or 600: its files cannot be opened) is skipped and
-    reported in ``skipped`` (the root is not: its SKILL.md cannot be read). ``folders``, when
-    given, gets the real path of each folder listed (the root first): what a watcher of the
-    skill watches. ``dirs``, when given, gets the relative path of each folder listed but
-    the root and those the ``.gitignore`` files exclude (one empty or holding hidden files
-    only too: the skill's directories as it is served), in walk order. ``rules``, when given,
-    gets the :class:`~skillc_index.glob.IgnoreRules` of the ``.gitignore`` files the walk
-    read (none when it met none, or they are over their bounds), which an import reads
-    once. ``real_root``: the root's real path (``os.path.realpath(root)``) when the caller
-    has it already (resolved once for many calls on one skill); resolved here otherwise.
-    ``every_folder``: the folders of ``SKIPPED_FOLDERS`` are walked too (not the
-    hidden ones), as skillc 0.1 walked a skill: the files an import of 0.1 copied, which
-    its record's source hash covers (:func:`~skillc_index.build.store.plan_import`).
+    else by the bytewise first symlink to it; other symlinks to it (a cycle, a second name) are
+    skipped, so they cannot multiply the walk, and listed in ``second_links``. Sockets, FIFOs
+    and devices are ignored. A folder the user may not list or search (mode 000, or 600: its
+    files cannot be opened) is skipped and reported in ``skipped`` (the root is not: its
+    SKILL.md cannot be read). ``folders``, when given, gets the real path of each folder listed
+    (the root first): what a watcher of the skill watches. ``dirs``, when given, gets the
+    relative path of each folder listed but the root and those the ``.gitignore`` files exclude
+    (one empty or holding hidden files only too: the skill's directories as it is served), in
+    walk order. ``rules``, when given, gets the :class:`~skillc_index.glob.IgnoreRules` of the
+    ``.gitignore`` files the walk read (none when it met none, or they are over their bounds),
+    which an import reads once. ``real_root``: the root's real path (``os.path.realpath(root)``)
+    when the caller has it already (resolved once for many calls on one skill); resolved here
+    otherwise. ``every_folder``: the folders of ``SKIPPED_FOLDERS`` are walked too (not the
+    hidden ones), as skillc 0.1 walked a skill: the files an import of 0.1 copied, which its
+    record's source hash covers (:func:`~skillc_index.build.store.plan_import`).
     """
     from heapq import heappop, heappush
 
@@ -246,6 +248,7 @@ def walk_skill(
     files: list[str] = []
     escapes: list[str] = []
     skipped: list[str] = []
+    again: list[str] = []  # the symlinks to a folder entered by another path
     holders: list[str] = []  # the folders a .gitignore is in (rare)
     links: set[str] = set()  # the symlinks followed, when a .gitignore is
     stack: list[tuple[str, str]] = [(root_real, "")]  # (real folder path, relative prefix)
@@ -254,6 +257,7 @@ def walk_skill(
     while stack or linked:
         folder, prefix = stack.pop() if stack else heappop(linked)[1:]
         if folder in entered:  # by another path
+            again.append(prefix[:-1])
             continue
         entered.add(folder)
         try:
@@ -300,14 +304,14 @@ def walk_skill(
                 links.add(rel)
                 if stat.S_ISREG(mode):
                     files.append(rel)
-                elif stat.S_ISDIR(mode) and target not in entered:
+                elif stat.S_ISDIR(mode):  # one entered by another path: in ``again``
                     heappush(linked, (fs_bytes(rel), target, rel + "/"))
     ignored: list[str] = []
     if holders:  # rare: the .gitignore files are read only then
         from skillc_index.glob import left_out
 
         ignored = left_out(root, root_real, (files, escapes, dirs), holders, links, rules)
-    found = (files, escapes, skipped, ignored)
+    found = (files, escapes, skipped, ignored, again)
     return SkillFiles(*(tuple(sorted(paths, key=fs_bytes)) for paths in found))
 
 
@@ -315,12 +319,8 @@ def skipped_notices(root: Path, skipped: Iterable[str], outcome: str) -> tuple[N
     """The warning of each folder :func:`walk_skill` skipped (:attr:`SkillFiles.skipped`):
     ``<root>/<folder>: folder cannot be read (Permission denied): its files are not
     <outcome>`` (``linted``, ``built``)."""
-    return tuple(
-        Notice(
-            f"{root / rel}: folder cannot be read (Permission denied): its files are not {outcome}"
-        )
-        for rel in skipped
-    )
+    why = "folder cannot be read (Permission denied): its files are not"
+    return tuple(Notice(f"{root / rel}: {why} {outcome}") for rel in skipped)
 
 
 def _checked_root(root: Path, rel: str, missing: type[PathNotFound], real_root: str | None) -> str:

@@ -193,6 +193,7 @@ def result_key(skill: Skill, rules: str) -> str:
     add("\0".join(skill.escapes))
     add("\0".join(skill.skipped))
     add("\0".join(skill.ignored))  # what the skill's .gitignore excludes (SKL301 says so)
+    add("\0".join(skill.second_links))  # second links to a folder (SKL301 says so too)
     for rel, text in skill.texts.items():
         add(rel)
         add(text)

@@ -160,8 +160,8 @@ class Skill:
         self.name = Path(real).name  # root.resolve().name
         self.compiled = compiled
         listing = known.listing if known is not None else walk_skill(root, real_root=real)
-        # skipped: the folders the walk could not list or search; ignored: :meth:`excluded`
-        self.files, self.escapes, self.skipped, self.ignored = listing
+        # skipped: the folders that cannot be read; ignored, second_links: :meth:`excluded`
+        self.files, self.escapes, self.skipped, self.ignored, self.second_links = listing
         #: The texts read of files (:meth:`text`, :meth:`_read`), the caller's when known.
         self._read_texts: dict[str, str | None] = known.texts if known is not None else {}
         # SKILL.md first (E012 if it leads out), its text kept for the tool model; then every
@@ -228,8 +228,7 @@ class Skill:
         )
 
     def _probe(self, kind: str, argument: str) -> Any:
-        """The answer of :data:`PROBES`'s ``kind`` for ``argument``, asked once and kept in
-        :attr:`probes`."""
+        """What :data:`PROBES`'s ``kind`` answers for ``argument``, asked once (:attr:`probes`)."""
         key = (kind, argument)
         if key not in self.probes:
             self.probes[key] = PROBES[kind](self.root, argument)
@@ -330,9 +329,13 @@ class Skill:
             return True
         return not self.excluded(rel) and bool(self._probe("exists", rel))
 
-    def excluded(self, rel: str) -> bool:
-        """Whether a path is a file the skill's ``.gitignore`` excludes, or a folder of them."""
-        return rel in self.ignored or any(path.startswith(f"{rel}/") for path in self.ignored)
+    def excluded(self, rel: str) -> str:
+        """Why a path that may be on disk is no part of the skill (``""``: nothing says so): the
+        skill's ``.gitignore`` excludes it, or a symlink of :attr:`second_links` leads to it."""
+        if rel in self.ignored or any(path.startswith(f"{rel}/") for path in self.ignored):
+            return "the skill's .gitignore excludes it"
+        second = next((link for link in self.second_links if f"{rel}/".startswith(f"{link}/")), "")
+        return second and f"reached through '{second}', a second link to a folder the skill has"
 
     def leaves(self, rel: str) -> bool:
         """Whether a normalized relative path without ``..`` still resolves outside the skill
@@ -372,12 +375,11 @@ class Skill:
 
     @cached_property
     def mentions(self) -> dict[str, frozenset[str]]:
-        """The files and folders of the skill each Markdown file names in its text, anywhere
-        (prose, code spans, code blocks): by its path from the root or from the naming file's
-        folder (after a placeholder such as ``{baseDir}/``), by a longer path ending in it
-        (``skills/pdf/forms.md``), or by its bare file name when no other file of the skill
-        has that name; a glob pattern names each file and folder it matches
-        (:func:`_globbed`)."""
+        """The files and folders of the skill each Markdown file names in its text, anywhere (prose,
+        code spans, code blocks): by its path from the root or from the naming file's folder (after
+        a placeholder such as ``{baseDir}/``), by a longer path ending in it
+        (``skills/pdf/forms.md``), or by its bare file name when no other file of the skill has that
+        name; a glob pattern names each file and folder it matches (:func:`_globbed`)."""
         by_name, known = self._names
         # what a word names ends with its last part: a word whose last part is no file's or
         # folder's name (nor "." or "..", which a path may end with) names nothing
@@ -474,10 +476,9 @@ def _path_pieces(text: str) -> set[str]:
 
 
 def _path_words(pieces: str | set[str]) -> set[str]:
-    """The words :data:`_PATHLIKE` finds in a text (or its :func:`_path_pieces`), searched
-    only in its pieces holding a ``.`` or a ``/`` (each piece once): a word of path
-    characters never holds a blank, so it lies in such a piece (a third of the time of
-    searching the whole text)."""
+    """The words :data:`_PATHLIKE` finds in a text (or its :func:`_path_pieces`), searched only in
+    its pieces holding a ``.`` or a ``/`` (each piece once): a word of path characters never holds a
+    blank, so it lies in such a piece (a third of the time of searching the whole text)."""
     if isinstance(pieces, str):
         pieces = _path_pieces(pieces)
     return set(_PATHLIKE.findall(" ".join(pieces)))
@@ -583,9 +584,8 @@ _WILDCARD = re.compile(r"(\*+|\?)")
 
 
 def _clean_word(word: str, trailing: str = ".,:;") -> str:
-    """A path-like word as it names a path: its ``trailing`` punctuation, a placeholder
-    before it (``{baseDir}/``), its ``#`` fragment, leading ``./`` and trailing ``/`` left
-    out."""
+    """A path-like word as it names a path: its ``trailing`` punctuation, a placeholder before it
+    (``{baseDir}/``), its ``#`` fragment, leading ``./`` and trailing ``/`` left out."""
     word = _PLACEHOLDER_PREFIX.sub("", word.rstrip(trailing)).partition("#")[0]
     while word.startswith("./"):
         word = word[2:]

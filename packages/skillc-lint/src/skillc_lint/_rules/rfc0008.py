@@ -269,9 +269,10 @@ def heading_hierarchy(skill: Skill, options: Options) -> Findings:
 
 def link_file_exists(skill: Skill, options: Options) -> Findings:
     """SKL301: relative links and images point at files (or folders) that exist, and that
-    the skill's ``.gitignore`` files do not exclude (said so: no part of the skill); one that
-    exists composed otherwise (a link typed composed, NFC, to a file copied from a Mac, NFD)
-    is named, escaped, as the one it differs from in Unicode normalisation only."""
+    are part of the skill (said so when not: the skill's ``.gitignore`` files exclude it, or
+    it is reached through a second symlink to a folder the walk takes by another path); one
+    that exists composed otherwise (a link typed composed, NFC, to a file copied from a Mac,
+    NFD) is named, escaped, as the one it differs from in Unicode normalisation only."""
     entries: tuple[str, ...] = ()  # the skill's files and folders, once a link needs them
     for link in skill.links:
         if link.kind == "path" and not skill.exists(link.path):
@@ -280,9 +281,10 @@ def link_file_exists(skill: Skill, options: Options) -> Findings:
             if not link.path.isascii():
                 entries = entries or (*skill.files, *skill.folders)
                 twin = composed_match(link.path, entries)
+            why = skill.excluded(link.path)
             differs = (
-                " (the skill's .gitignore excludes it: no part of the skill, never packaged)"
-                if skill.excluded(link.path)
+                f" ({why}: no part of the skill, never packaged)"
+                if why
                 else ""
                 if twin is None
                 else f" ('{composed_shown(twin)}' differs only in Unicode normalisation)"

@@ -82,9 +82,15 @@ MAX_KEPT_CHARS = 64 * 1024 * 1024
 #: report (VS Code's ``files.watcherExclude``: ``node_modules``) counts within that.
 MAX_LISTING_AGE = 5.0
 
-Stamp = tuple[tuple[str, ...], tuple[tuple[int, int] | None, ...], tuple[str, ...], tuple[str, ...]]
-"""A skill's symlinks out, its files' sizes and times, its files, and the files its
-``.gitignore`` files exclude (:func:`_skill_stamp`)."""
+Stamp = tuple[
+    tuple[str, ...],
+    tuple[tuple[int, int] | None, ...],
+    tuple[str, ...],
+    tuple[str, ...],
+    tuple[str, ...],
+]
+"""A skill's symlinks out, its files' sizes and times, its files, the files its ``.gitignore``
+files exclude, and its second symlinks to a folder (:func:`_skill_stamp`)."""
 
 
 def path_of(uri: str) -> Path | None:
@@ -328,7 +334,7 @@ class Session:
         from skillc_lint._skill import Known
 
         texts = self.overlay(root)
-        stamp = escapes, stats, files, ignored = self._listing(root)
+        stamp = escapes, stats, files, ignored, second = self._listing(root)
         self._files[root] = frozenset(files)
         now = dict(zip(files, stats, strict=True))
         read = {
@@ -336,7 +342,7 @@ class Session:
             for rel, (stat, text) in self._kept.get(root, (0, {}))[1].items()
             if now.get(rel) == stat
         }
-        known = Known(SkillFiles(files, escapes, ignored=ignored), read)
+        known = Known(SkillFiles(files, escapes, ignored=ignored, second_links=second), read)
         return (tuple(sorted(texts.items())), stamp, self.registry(root)), texts, known, now
 
     def _listing(self, root: Path) -> Stamp:
@@ -554,10 +560,11 @@ def _stamps(paths: Iterable[Path | str | None]) -> tuple[tuple[int, int] | None,
 
 def _skill_stamp(root: Path) -> Stamp:
     """The files of the skill at ``root`` as the linter lists them (skillc-index's
-    ``walk_skill``), each one's size and modification time, and its symlinks out."""
+    ``walk_skill``), each one's size and modification time, its symlinks out, and what is
+    no part of it though on disk (what its ``.gitignore`` excludes, its second links)."""
     from skillc_index import walk_skill
 
     listed = walk_skill(root)
     top = str(root)  # strings joined: a Path made for each of 50,000 files took 0.2 s
     paths = (os.path.join(top, rel) for rel in listed.files)  # noqa: PTH118
-    return listed.escapes, _stamps(paths), listed.files, listed.ignored
+    return listed.escapes, _stamps(paths), listed.files, listed.ignored, listed.second_links
