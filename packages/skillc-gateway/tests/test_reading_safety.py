@@ -193,7 +193,8 @@ def test_what_the_skills_gitignore_excludes_is_not_listed_served_or_searched(
     """A skill's ``.gitignore`` holding ``out/`` and ``secrets.txt``: ``skc package`` left
     them out, yet ``sources`` listed them, ``open`` served them and ``search`` found their
     text. They are no part of the skill now: not listed, E021 as a hidden file is (served
-    with ``--hidden``, which asks for the skill's private files), never indexed."""
+    with ``--hidden``, which asks for the skill's private files, by ``open`` and ``show``
+    alike), never indexed."""
     (demo / ".gitignore").write_text("out/\nsecrets.txt\n", encoding="utf-8")
     (demo / "secrets.txt").write_text("zebrafish hunter2\n", encoding="utf-8")
     (demo / "out").mkdir()
@@ -217,6 +218,11 @@ def test_what_the_skills_gitignore_excludes_is_not_listed_served_or_searched(
     (demo / "out" / "notes.md").write_text("# Notes\n\n## Private\n\nquokka\n", "utf-8")
     refused = gateway("show", "demo", "--section", "Private", "--file", "out/notes.md")
     assert refused.returncode == 1 and "excluded by the skill's .gitignore" in refused.stderr
+    # --hidden serves it as open does, from its own headings (no index holds it): it was
+    # E020 "section not found" though the file holds the section
+    shown = gateway("show", "demo", "--section", "Private", "--file", "out/notes.md", "--hidden")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout == "## Private\n\nquokka\n"
     found = gateway("search", "demo", "zebrafish", "--format", "json")
     assert found.returncode == 0, found.stderr
     assert "secrets" not in found.stdout

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
     from skillc_gateway.shapes import SectionShape
+    from skillc_index.diagnostics import SkillFileNotFound
 
 
 def normalize_query(section: str) -> str:
@@ -128,7 +129,8 @@ def show_section(
     its file kept changing), E003 (a colliding index), E012 (``file`` outside the skill),
     E021 (``file`` does not exist or is not a regular file; a hidden ``file``, one with a
     dot-file or dot-folder component or a symlink to one, or one the skill's ``.gitignore``
-    files exclude, unless ``hidden``: neither is ever indexed),
+    files exclude, unless ``hidden``: neither is ever indexed, so with ``hidden`` the
+    section is found in the file's own headings, as ``open`` serves it),
     E020 with up to five suggestions (no heading matches; fewer than ``nth``: how many do).
     The section's file is read only
     if it is a regular file inside the skill (opened component by component, never a FIFO).
@@ -148,7 +150,12 @@ def show_section(
         target = safe_join(skill.source, file)  # E012 first
         relative = target.relative_to(skill.source.resolve()).as_posix()
         # hidden as open says: the path given, or where it leads (a symlink to `.x.md`)
-        refused = hidden_refusal(file, relative)
+        refused: SkillFileNotFound | None = hidden_refusal(file, relative)
+        if refused is None and hidden:  # what the .gitignore excludes: no index holds it either
+            from skillc_index.glob import ignored_refusal
+
+            real = os.path.realpath(skill.source)
+            refused = ignored_refusal(skill.source, real, file, relative)
         if refused is not None:
             if not hidden:
                 raise refused
@@ -217,9 +224,10 @@ def _hidden_section(
     skip: int,
     nth: int | None,
 ) -> SectionText:
-    """A section of a hidden file (``hidden``): the index never holds hidden files, so the
-    file's headings are parsed from it, through the descriptor its lines are read from (at
-    most :data:`MAX_HIDDEN_BYTES`: E021 past that). E020 with suggestions as for any file."""
+    """A section of a hidden file, or of one the skill's ``.gitignore`` excludes (``hidden``):
+    the index never holds either, so the file's headings are parsed from it, through the
+    descriptor its lines are read from (at most :data:`MAX_HIDDEN_BYTES`: E021 past that).
+    E020 with suggestions as for any file."""
     from skillc_index import parse_markdown
     from skillc_index.files import decoded
 
