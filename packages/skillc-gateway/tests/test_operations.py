@@ -79,6 +79,30 @@ def test_a_reply_limit_cuts_whole_lines(demo: Path, project: Path, home: Path) -
     assert cut.page.content == "b" * 10 and cut.page.truncated
 
 
+def test_open_of_a_git_lfs_pointer_warns_and_serves_it_as_it_is(
+    demo: Path, project: Path, home: Path, gateway: Any
+) -> None:
+    """A checkout without ``git lfs pull`` holds 130-byte pointers where its files should be:
+    ``open`` served one silently (build and package warn). It is served byte for byte, with
+    the warning build and package give: on stderr for the CLI, in the result's warnings (the
+    MCP reply's ``warnings``) for the server. A file merely quoting one is no pointer."""
+    pointer = f"version https://git-lfs.github.com/spec/v1\noid sha256:{'a' * 64}\nsize 99\n"
+    (demo / "form.pdf").write_text(pointer, encoding="utf-8")
+    (demo / "notes.txt").write_text(f"{pointer}more\n", encoding="utf-8")
+    warning = "demo: form.pdf is a Git LFS pointer (served as it is): `git lfs pull` fetches its"
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    from skillc_index import format_diagnostic
+
+    served = Session(layout, AccessLog(lambda d: None), reply_chars=100_000)
+    result = OPEN.run(served, OpenParams("demo", "form.pdf"))
+    assert result.page.content == pointer
+    assert [format_diagnostic(d) for d in result.warnings] == [f"warning: {warning} content"]
+    assert OPEN.run(served, OpenParams("demo", "notes.txt")).warnings == ()
+    cli = gateway("open", "demo", "form.pdf")
+    assert cli.returncode == 0 and cli.stdout == pointer
+    assert cli.stderr == f"warning: {warning} content\n"
+
+
 def test_search_json_names_the_skill_and_logs_its_count(
     session: tuple[Session, list[str]],
 ) -> None:

@@ -15,7 +15,7 @@ from skillc_index import (
     UnreadableFile,
     open_in_root,
 )
-from skillc_index.files import decoded
+from skillc_index.files import decoded, lfs_pointer
 from skillc_index.record import Record
 
 #: Bytes looked at to tell text from binary content.
@@ -43,6 +43,9 @@ class FileText(Record):
     """The lines shown, as in the file (line endings kept)."""
     total_lines: int
     shown_lines: int
+    lfs_pointer: bool = False
+    """The file is a Git LFS pointer (:func:`~skillc_index.files.lfs_pointer`): its content
+    was never fetched (``git lfs pull``). Served as it is; the caller warns."""
 
     @property
     def more_lines(self) -> int:
@@ -235,7 +238,7 @@ def open_file(
     finally:
         if not kept:
             handle.close()
-    return FileText(path, text, total, shown)
+    return FileText(path, text, total, shown, lfs_pointer(head))
 
 
 def _binary(

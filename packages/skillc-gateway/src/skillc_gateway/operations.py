@@ -229,6 +229,11 @@ def open_(session: Session, params: OpenParams) -> FileResult:
     shown = page(
         found.text, found.shown_lines, found.total_lines, params.offset, session.reply_chars
     )
+    if found.lfs_pointer:  # served as it is, as build and package warn of it
+        from skillc_index.files import lfs_notice
+
+        warned = (lfs_notice(skill.shown, found.path, "served as it is"),)
+        return FileResult(skill.shown, found.path, shown, warned)
     return FileResult(skill.shown, found.path, shown)
 
 
