@@ -145,6 +145,22 @@ def test_a_plugin_folder_keeps_a_scripts_executable_bit(
     assert not (skill / "SKILL.md").stat().st_mode & 0o111
 
 
+def test_executable_is_the_owners_bit_for_package_as_for_build(
+    layout: Layout, skills: Path, tmp_path: Path
+) -> None:
+    """A file whose group alone may run it (0654) was 0755 in the zip, while build and
+    deploy call it plain (git records 100644): one rule, the owner's execute bit."""
+    script = skills / "pdf-tool" / "scripts" / "extract.py"
+    script.chmod(0o654)
+    package_skills([str(skills / "pdf-tool")], layout, fmt="upload", output=tmp_path)
+    info = zipfile.ZipFile(tmp_path / "pdf-tool.zip").getinfo("pdf-tool/scripts/extract.py")
+    assert (info.external_attr >> 16) & 0o777 == 0o644
+    script.chmod(0o744)
+    package_skills([str(skills / "pdf-tool")], layout, fmt="upload", output=tmp_path / "x")
+    info = zipfile.ZipFile(tmp_path / "x" / "pdf-tool.zip").getinfo("pdf-tool/scripts/extract.py")
+    assert (info.external_attr >> 16) & 0o777 == 0o755
+
+
 def test_the_upload_holds_the_standard_fields_and_reports_the_rest(
     layout: Layout, skills: Path, tmp_path: Path
 ) -> None:

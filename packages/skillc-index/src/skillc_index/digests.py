@@ -24,6 +24,7 @@ from skillc_index.files import (
 
 __all__ = [
     "combine_digests",
+    "executable",
     "file_digests",
     "file_sha256",
     "handle_sha256",
@@ -32,6 +33,13 @@ __all__ = [
 ]
 
 _sha256: Callable[..., Any] | None = None
+
+
+def executable(mode: int) -> bool:
+    """Whether a file of ``st_mode`` ``mode`` is executable as git records it: its owner's
+    execute bit (git's ``100755``). The one rule of build, deploy, an import, ``skc package``
+    and lint's SKL908, so a file one of them calls executable is so for all."""
+    return bool(mode & 0o100)
 
 
 def sha256_hasher() -> Callable[..., Any]:

@@ -92,7 +92,9 @@ def _encoding(root: Path, rel: str) -> str | None:
 
 def _executable(root: Path, rel: str) -> bool:
     try:
-        return bool(safe_join(root, rel).stat().st_mode & 0o111)
+        from skillc_index.digests import executable
+
+        return executable(safe_join(root, rel).stat().st_mode)
     except (OSError, SkillcError):
         return False
 

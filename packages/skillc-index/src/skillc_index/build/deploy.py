@@ -76,6 +76,7 @@ from skillc_index.command_errors import (
     TrackedDestination,
 )
 from skillc_index.diagnostics import Notice
+from skillc_index.digests import executable as is_executable
 from skillc_index.digests import file_sha256
 from skillc_index.files import inside, within
 from skillc_index.layout import (
@@ -581,7 +582,7 @@ def _holds(
     try:
         return all(
             (path / rel).read_bytes() == data
-            and bool((path / rel).stat().st_mode & 0o100) == (rel in executable)
+            and is_executable((path / rel).stat().st_mode) == (rel in executable)
             for rel, data in files.items()
         )
     except OSError:

@@ -55,6 +55,7 @@ from skillc_index.diagnostics import (
     format_diagnostic,
     warning_text,
 )
+from skillc_index.digests import executable as is_executable
 from skillc_index.digests import source_hash
 from skillc_index.files import SkillFiles, utf8_name, walk_skill, within
 from skillc_index.import_record import ImportRecord, import_origin
@@ -607,7 +608,6 @@ def _projected_files(
     and the skill's files it holds (read from ``source`` as regular files inside it: E012 for
     a symlink that leads out; at most :data:`MAX_HELD_FILE` of each, :func:`_held` said so);
     and those of them that are executable there (a hook's script is run as it is)."""
-    import stat
 
     from skillc_index.build.stub import with_frontmatter
     from skillc_index.files import open_in_root
@@ -618,7 +618,7 @@ def _projected_files(
     for rel in projection.files:
         with open_in_root(source, rel) as handle:
             files[rel] = handle.read(MAX_HELD_FILE)
-            if os.fstat(handle.fileno()).st_mode & stat.S_IXUSR:
+            if is_executable(os.fstat(handle.fileno()).st_mode):
                 executable.add(rel)
     files.update((rel, body.encode("utf-8")) for rel, body in projection.side_files.items())
     return files, frozenset(executable)

@@ -41,6 +41,7 @@ from skillc_index.command_errors import (
     StoreCopyDiffers,
 )
 from skillc_index.diagnostics import Notice
+from skillc_index.digests import executable as is_executable
 from skillc_index.digests import file_digests, source_hash
 from skillc_index.files import SkillFiles, walk_skill
 from skillc_index.glob import IGNORE_FILE, parent_folders
@@ -164,9 +165,9 @@ class GitView(NamedTuple):
     relative to the root. An import keeps them as links, as git commits them (a copy of the
     content would put it in git and in ``skc package NAME`` under the link's name)."""
     executable: frozenset[str] = frozenset()
-    """Its files with an executable bit (``st_mode & 0o111``, as ``skc package`` gives a zip
-    entry mode ``0755``): git records the bit, and a script run by ``skc exec`` or a hook needs
-    it. An import copies it with each file."""
+    """Its files with an executable bit (:func:`~skillc_index.digests.executable`, as ``skc
+    package`` gives a zip entry mode ``0755``): git records the bit, and a script run by
+    ``skc exec`` or a hook needs it. An import copies it with each file."""
 
 
 def git_view(root: Path, files: Iterable[str], folders: Iterable[str]) -> GitView:
@@ -196,7 +197,7 @@ def _view_and_rules(
             link = found[0].rstrip("/")
             links.setdefault(link, os.path.realpath(f"{real}/{link}")[len(real) + 1 :])
         try:
-            if os.stat(f"{real}/{rel}").st_mode & 0o111:  # noqa: PTH116 (a link: its file's)
+            if is_executable(os.stat(f"{real}/{rel}").st_mode):  # noqa: PTH116 (a link: its file's)
                 executable.add(rel)
         except OSError:
             continue  # gone since it was listed: hashing it names it

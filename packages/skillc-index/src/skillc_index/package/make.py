@@ -37,6 +37,7 @@ from skillc_index.build.project import FieldChange, project, side_sources
 from skillc_index.command_errors import CannotCreate, NoSkillToPackage, PackageRefused
 from skillc_index.diagnostics import Diagnostic, InvalidOption, Notice, PathEscapesRoot, SkillcError
 from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals, skill_name_problem
+from skillc_index.digests import executable as is_executable
 from skillc_index.layout import SKILL_FILE, Layout, not_packaged, shown
 from skillc_index.markdown.frontmatter import RepeatedKey
 from skillc_index.package.archive import (
@@ -177,7 +178,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
             why = "a backslash or a drive letter such as C:, read as a path on Windows"
             raise PackageRefused(given, fmt, f"a file name that no zip may hold ({why}): {rel}")
         with open_in_root(source, rel) as handle:
-            executable = bool(os.fstat(handle.fileno()).st_mode & 0o111)
+            executable = is_executable(os.fstat(handle.fileno()).st_mode)
             left = MAX_SKILL_BYTES + 1 - total
             if rel != SKILL_FILE:  # hashed, left on disk; SKILL.md read whole (its frontmatter)
                 head = handle.read(_scanned_bytes(rel))
@@ -573,7 +574,7 @@ def _packaged(output: Path, rel: str, data: Content, there: str | None, x: bool)
         mode = os.lstat(output / rel).st_mode
     except OSError:
         return PackagedFile(rel, digest, size, "created")
-    same = there == digest and stat.S_ISREG(mode) and bool(mode & 0o111) == x
+    same = there == digest and stat.S_ISREG(mode) and is_executable(mode) == x
     return PackagedFile(rel, digest, size, "unchanged" if same else "replaced")
 
 
