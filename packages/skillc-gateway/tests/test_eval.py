@@ -961,9 +961,14 @@ def test_a_named_library_of_the_configuration(
     )
     assert eval_json("--library", "team")[1]["library"] == 4
     assert eval_json("--library", "local")[1]["library"] == 1
-    done = gateway("eval", "--library", "nosuch")
-    assert done.returncode == 1
-    assert done.stderr.startswith("error[E100]: ") and "local, team" in done.stderr
+    done = gateway("eval", "--library", "nosuch")  # a bad value: a usage error
+    assert (done.returncode, done.stderr.splitlines()) == (
+        1,
+        [
+            "error[E100]: invalid option: 'no library named \"nosuch\" (known: local, team)'",
+            "Try 'skillc-gateway eval --help' for help.",
+        ],
+    )
     both = gateway("eval", "--library", "team", "--path", str(library))
     assert both.returncode == 1 and "not both" in both.stderr
 

@@ -251,6 +251,12 @@ def test_click_usage_errors_quote_in_double_quotes(
 
 AGENTS = "agents, claude, codex, copilot, cursor, gemini, kiro, opencode, trae"
 PLUGIN_NAME_NEEDED = "--name is needed for a plugin of several skills"
+NO_SUCH_FORMAT = (
+    'Invalid value for "--to": "nosuch" is not one of "upload", "well-known", "plugin", '
+    '"claude-plugin".'
+)
+EMPTY_BASE_URL = 'Invalid value for "--base-url": must not be empty'
+SKILL_TWICE = 'the skill "pdf" is given twice (two skills of one name)'
 
 
 @pytest.mark.parametrize(
@@ -261,6 +267,18 @@ PLUGIN_NAME_NEEDED = "--name is needed for a plugin of several skills"
         (("list", "--agent", "nosuch"), f'unknown target "nosuch" (known: {AGENTS})'),
         (("build", "pdf", "-t", "nosuch"), f'unknown target "nosuch" (known: {AGENTS})'),
         (("package", "pdf", "docx", "--to", "plugin"), PLUGIN_NAME_NEEDED),
+        (("package", "pdf", "--to", "nosuch"), NO_SUCH_FORMAT),
+        (
+            ("package", "pdf", "--to", "claude-plugin", "--name", "acme.tools"),
+            'not a Claude Code plugin name: "acme.tools": it must be kebab-case (lowercase '
+            "letters, digits, hyphens)",
+        ),
+        (("package", "pdf", "--to", "well-known", "--base-url", ""), EMPTY_BASE_URL),
+        (
+            ("package", "pdf", "--to", "well-known", "--base-url", " "),
+            "the base URL is empty: give one, or leave it out",
+        ),
+        (("package", "pdf", "./.skillc/skills/pdf"), SKILL_TWICE),
     ],
 )
 def test_every_usage_error_names_the_commands_help(
@@ -270,9 +288,10 @@ def test_every_usage_error_names_the_commands_help(
     message: str,
 ) -> None:
     """A value click's parser finds missing, a bad value the command checks (an unknown
-    agent) and parameters that do not go together (``ParameterError``) are usage errors as
-    the others are: the ``Try`` line follows them (it followed an unknown option only; a
-    value missing from a text command's own pre-scan: skillc-gateway's tests)."""
+    agent, a plugin name, a blank base URL, a skill given twice) and parameters that do not
+    go together (``ParameterError``) are usage errors as the others are: the ``Try`` line
+    follows them (it followed an unknown option only; a value missing from a text command's
+    own pre-scan, an unknown ``eval --library``: skillc-gateway's tests)."""
     assert cli("skillc-index")("init").returncode == 0
     script = "skillc-index"
     run = cli(script)

@@ -379,9 +379,11 @@ def test_the_command_line(cli: Callable[..., Any], skills: Path, project: Path) 
     assert "': give a folder outside it'" in into.stderr
     assert sorted(p.relative_to(skills) for p in (skills / "pdf-tool").rglob("*")) == before
     twice = run("package", "skills/pdf-tool", "./skills/pdf-tool")
-    assert "invalid option: 'the skill 'pdf-tool' is given twice" in twice.stderr
+    assert 'invalid option: \'the skill "pdf-tool" is given twice' in twice.stderr
     bad = run("package", "skills/pdf-tool", "--to", "plugin", "--name", "Pdf_Tool")
-    assert "invalid option: 'not an Agent Plugins plugin name: 'Pdf_Tool': it must be" in bad.stderr
+    assert (
+        'invalid option: \'not an Agent Plugins plugin name: "Pdf_Tool": it must be' in bad.stderr
+    )
     empty = run("package", "skills/pdf-tool", "-o", "")
     assert empty.returncode == 1 and '"--output": must not be empty' in empty.stderr
     # an empty base made each url the artifact's path alone ("/pdf-tool.zip"), served nowhere

@@ -119,7 +119,7 @@ class Config(Record):
             from skillc_index.diagnostics import InvalidOption
 
             known = ", ".join(sorted(self.libraries)) or "none: add [libraries] to the config"
-            raise InvalidOption(f"no library named '{name}' (known: {known})")
+            raise InvalidOption(f"no library named '{name}' (known: {known})", usage=True)
         project = self.project_library(name)
         base = project_root if project and project_root is not None else home
         return tuple(

@@ -429,13 +429,20 @@ class InvalidOption(SkillcError):
     #: value of an option (:class:`UnknownTarget`, skillc-lint's ``ParameterError``) or
     #: parameters that do not go together (every :class:`ParameterError`): the command line
     #: adds click's ``Try '... --help' for help.`` line, as for the arguments click checks.
-    usage: ClassVar[bool] = False
+    #: A subclass sets it for all its errors; ``usage=True`` for one raised as it is.
+    usage: bool = False
 
-    def __init__(self, message: str, hint: str = "", *, logged: str = "") -> None:
-        """``logged``: the message without the value it quotes, for the access log."""
+    def __init__(
+        self, message: str, hint: str = "", *, logged: str = "", usage: bool = False
+    ) -> None:
+        """``logged``: the message without the value it quotes, for the access log;
+        ``usage``: a bad value of an option the command checks itself (``package --name``),
+        a usage error (:attr:`usage`)."""
         super().__init__(Diagnostic(self.code, {"message": message}, _hint(hint)))
         if logged:
             self.logged = Diagnostic(self.code, {"message": logged}, _hint(hint))
+        if usage:
+            self.usage = True
 
 
 class WordedOption(InvalidOption):

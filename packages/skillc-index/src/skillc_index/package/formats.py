@@ -111,7 +111,7 @@ def layout_plugin(
     rule = plugin_name_rule(plugin, fmt)
     if rule is not None:
         kind = "an Agent Plugins" if fmt == "plugin" else "a Claude Code"
-        raise InvalidOption(f"not {kind} plugin name: '{plugin}': it must be {rule}")
+        raise InvalidOption(f"not {kind} plugin name: '{plugin}': it must be {rule}", usage=True)
     description = skills[0].description if len(skills) == 1 else None
     out = _plugin_files(plugin, skills)
     manifest = _manifest(plugin, version, description)

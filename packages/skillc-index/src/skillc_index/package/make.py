@@ -629,16 +629,20 @@ def package_skills(
     :class:`~skillc_index.command_errors.CannotCreate` (E999) for a file or folder of it the
     system refuses."""
     if fmt not in FORMATS:
-        raise InvalidOption(f"unknown package format '{fmt}' (one of {', '.join(FORMATS)})")
+        raise InvalidOption(
+            f"unknown package format '{fmt}' (one of {', '.join(FORMATS)})", usage=True
+        )
     if not skills:
         raise NoSkillToPackage()
     packed = [_packed(given, layout, fmt, several=len(skills) > 1) for given in skills]
     names = [skill.name for skill in packed]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
-        raise InvalidOption(f"the skill '{twice[0]}' is given twice (two skills of one name)")
+        raise InvalidOption(
+            f"the skill '{twice[0]}' is given twice (two skills of one name)", usage=True
+        )
     if not base_url.strip():  # "" made each url the path alone ("/s/SKILL.md"), served nowhere
-        raise InvalidOption("the base URL is empty: give one, or leave it out")
+        raise InvalidOption("the base URL is empty: give one, or leave it out", usage=True)
     if not base_url.endswith("/"):  # each url is base_url + a path: no slash, no url
         base_url += "/"
     from skillc_index.package.formats import (
