@@ -5,6 +5,7 @@ on a plugin or marketplace folder given as a target)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from skillc_lint import default_registry, lint_folder, lint_skill
+from skillc_lint import default_registry, is_plugin, lint_folder, lint_skill
 
 Writer = Callable[..., Path]
 BASE = "name: my-skill\ndescription: Formats tables. Use when a table needs formatting.\n"
@@ -169,6 +170,27 @@ def test_a_manifest_that_cannot_be_read_is_said_in_one_finding(tmp_path: Path) -
     assert plugin_messages(root) == [
         "'.claude-plugin/plugin.json' leads outside the plugin root (through a symlink)"
     ]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("kind", ["a folder", "a FIFO"])
+def test_a_folder_or_fifo_at_the_manifest_cannot_be_read(tmp_path: Path, kind: str) -> None:
+    """A folder or FIFO at ``plugin.json`` (or ``marketplace.json``) was no manifest at all:
+    no finding, and a plugin of no skill was no target (E010). It is the finding of a
+    manifest that cannot be read, and the FIFO is never opened (no hang)."""
+    root = make_plugin(tmp_path / "plugin", {"name": "p"}, skills=())
+    for name in ("plugin.json", "marketplace.json"):
+        manifest = root / ".claude-plugin" / name
+        manifest.unlink(missing_ok=True)
+        if kind == "a folder":
+            manifest.mkdir()
+        else:
+            os.mkfifo(manifest)
+    assert is_plugin(root)
+    for rule, name in (("SKL611", "plugin.json"), ("SKL612", "marketplace.json")):
+        assert plugin_messages(root, rule) == [
+            f"cannot read .claude-plugin/{name}: it is {kind}, not a regular file"
+        ]
 
 
 def test_plugin_manifest_nested_too_deeply(tmp_path: Path) -> None:

@@ -565,6 +565,7 @@ def lint_targets(
 
 def is_plugin(folder: Path) -> bool:
     """Whether ``folder`` is a Claude Code plugin or marketplace root (it holds
-    ``.claude-plugin/plugin.json`` or ``.claude-plugin/marketplace.json``): linted as a
-    target even when it holds no skill."""
-    return any(is_file(folder / ".claude-plugin" / name) for name in PLUGIN_MANIFESTS)
+    ``.claude-plugin/plugin.json`` or ``.claude-plugin/marketplace.json``; a folder or FIFO
+    there too, which SKL611/SKL612 report): linted as a target even when it holds no skill."""
+    manifests = (folder / ".claude-plugin" / name for name in PLUGIN_MANIFESTS)
+    return any(os.path.exists(path) for path in manifests)  # noqa: PTH110 - never raises

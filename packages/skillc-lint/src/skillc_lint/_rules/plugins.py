@@ -21,6 +21,7 @@ from typing import Any
 
 from skillc_index import (
     JsonRejected,
+    NotARegularFile,
     PathEscapesRoot,
     SkillcError,
     SkillFileNotFound,
@@ -47,10 +48,13 @@ STRING_FIELDS = ("version", "description", "homepage", "license")
 
 def _load(root: Path, rel: str) -> tuple[Any, str | None, int | None]:
     """The JSON of ``rel`` under ``root`` (None when the file is absent), and the problem
-    reading it with its line."""
+    reading it with its line. A folder or FIFO there (never opened: :func:`open_in_root`
+    opens a regular file only) cannot be read, as a file without permission."""
     try:
         with open_in_root(root, rel, hidden=True) as handle:
             data = handle.read(MANIFEST_LIMIT + 1)
+    except NotARegularFile as exc:  # there, but no manifest: not absent
+        return None, f"cannot read {rel}: it is {exc.kind}, not a regular file", None
     except SkillFileNotFound:
         return None, None, None
     except PathEscapesRoot:  # as a component path that does (_path_problem)
