@@ -719,6 +719,30 @@ def test_codexs_own_folders_are_read_and_no_targets(
     assert home / "elsewhere/skills/.system" in read and home / ".codex/skills" not in read
 
 
+def test_claude_codes_user_skills_follow_claude_config_dir(
+    project: Path, home: Path, tmp_path: Path, env: dict[str, str]
+) -> None:
+    """With ``$CLAUDE_CONFIG_DIR`` set, Claude Code reads its user skills from its
+    ``skills`` folder, not ``~/.claude/skills``: the inventory read only the latter, and
+    ``claude_home`` read the process's environment, not the ``env`` the layout was
+    discovered with. That folder is read as the ``claude`` agent's, never a target's."""
+    from skillc_index import resolve_skill
+
+    config_dir = tmp_path / "claude-work"
+    write(config_dir / "skills/mine")
+    layout = Layout.discover(project, {**env, "CLAUDE_CONFIG_DIR": str(config_dir)})
+    read = {root.path: root for root in installed_folders(layout)}
+    assert (read[config_dir / "skills"].agent, read[config_dir / "skills"].scope) == (
+        "claude",
+        "global",
+    )
+    assert config_dir / "skills" not in {root.path for root in agent_folders(layout)}
+    assert resolve_skill("mine", layout).source == config_dir / "skills/mine"
+    unset = Layout.discover(project, env)  # ~/.claude/skills, listed once
+    paths = [root.path for root in installed_folders(unset)]
+    assert paths.count(home / ".claude/skills") == 1 and config_dir / "skills" not in paths
+
+
 def test_codexs_system_skills_rank_after_the_plugins(
     layout: Layout, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

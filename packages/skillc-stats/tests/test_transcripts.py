@@ -450,28 +450,32 @@ def test_a_plugin_skill_by_its_qualified_name(
 
 
 def test_with_claude_config_dir_its_plugins_are_read_as_its_transcripts(
-    setup: Setup, demo_skill: Callable[[Path], Path], monkeypatch: pytest.MonkeyPatch
+    setup: Setup, demo_skill: Callable[[Path], Path]
 ) -> None:
     """Claude Code run with ``$CLAUDE_CONFIG_DIR`` keeps its transcripts, its plugins and its
     settings there: the transcripts were read from it, the plugins from ``~/.claude``, so
     every use of a plugin's skill was unknown and dropped (and ``list`` showed no plugin).
-    Both come from one folder (``claude_home``), the plugins its settings turn off too."""
+    Both come from one folder (``claude_home``), the plugins its settings turn off too. The
+    ``env`` given is the one read (the process's has no ``CLAUDE_CONFIG_DIR``: the plugins
+    were looked for in ``~/.claude`` when only the ``env`` given named the folder)."""
     s = setup
-    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(s.claude))
+    env = {**s.env, "CLAUDE_CONFIG_DIR": str(s.claude)}
     install = s.claude / "plugins" / "cache" / "market" / "tools" / "1.0.0"
     skill = demo_skill(install / "skills" / "review")
     records = {"version": 2, "plugins": {"tools@market": [{"installPath": str(install)}]}}
     (s.claude / "plugins" / "installed_plugins.json").write_text(json.dumps(records))
     s.write(lines(tool_use(s.project, 1, "Skill", {"skill": "tools:review"})))
-    result = sync_transcripts(env={**s.env, "CLAUDE_CONFIG_DIR": str(s.claude)})
+    result = sync_transcripts(env=env)
     assert result.folder == s.claude / "projects" and result.unknown_skills == {}
     assert [(item.skill_path, item.added) for item in result.skills] == [(skill, 1)]
     from skillc_index.inventory.folders import claude_home, plugin_folders
 
-    assert claude_home(s.layout) == transcripts.claude_dir(layout=s.layout) == s.claude
-    assert [root.path for root in plugin_folders(s.layout)] == [install / "skills"]
+    layout = Layout.discover(s.project, env)
+    assert claude_home(layout) == transcripts.claude_dir(layout=layout) == s.claude
+    assert claude_home(s.layout) == s.layout.home / ".claude"  # no CLAUDE_CONFIG_DIR in its env
+    assert [root.path for root in plugin_folders(layout)] == [install / "skills"]
     (s.claude / "settings.json").write_text('{"enabledPlugins": {"tools@market": false}}')
-    assert plugin_folders(s.layout) == ()
+    assert plugin_folders(layout) == ()
 
 
 def test_positions_saved_by_an_older_version_are_read_again_once(

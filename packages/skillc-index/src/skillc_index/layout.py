@@ -275,6 +275,7 @@ class Layout(Record):
     foreign: tuple[Path, ...] = ()
     """``.skillc/`` folders above ``cwd`` passed over as another user's (``load_config`` warns)."""
     own_home: Path | None = None  # the user's home as discover read it (None: the process's)
+    claude_config: str | None = None  # CLAUDE_CONFIG_DIR of discover's env (None: no env given)
 
     @classmethod
     def discover(
@@ -294,7 +295,8 @@ class Layout(Record):
         home = home_dir(env)
         own = user_home(env)
         root, foreign = project_root_of(here, (home, own))
-        return cls(cwd=here, home=home, project_root=root, foreign=foreign, own_home=own)
+        claude = None if env is None else env.get("CLAUDE_CONFIG_DIR", "")
+        return cls(here, home, root, foreign, own, claude)
 
     # -- global ------------------------------------------------------------------------------
     @property

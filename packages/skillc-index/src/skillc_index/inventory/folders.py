@@ -8,8 +8,8 @@
    project root (:func:`parent_folders`),
    then the ``.claude/skills`` folders Claude Code finds in the project's subfolders
    (:func:`nested_folders`);
-3. the home folder's agent skills folders, then Codex's ``$CODEX_HOME/skills``
-   (:func:`codex_home_folders`);
+3. the home folder's agent skills folders, then Claude Code's ``$CLAUDE_CONFIG_DIR/skills``
+   (:func:`claude_home_folders`) and Codex's ``$CODEX_HOME/skills`` (:func:`codex_home_folders`);
 4. the ``skills`` folder of each installed Claude Code plugin that its settings do not turn
    off (kind ``plugin``);
 5. last, the system skills Codex bundles, ``$CODEX_HOME/skills/.system``
@@ -59,6 +59,7 @@ __all__ = [
     "agent_folders",
     "check_write_place",
     "claude_home",
+    "claude_home_folders",
     "codex_home",
     "codex_home_folders",
     "codex_system_folder",
@@ -192,10 +193,10 @@ def agent_folders(
     Claude Code's between the working directory and the repository or project root
     (:func:`parent_folders`), then
     the nested Claude Code folders (:func:`nested_folders`; in a project only: a skillc
-    project's root or a repository's top); after the home's, Codex's own
-    (:func:`codex_home_folders`; its system skills come after the plugins,
-    :func:`installed_folders`). Without ``nested``, the targets' folders alone: where
-    builds and routes write.
+    project's root or a repository's top); after the home's, Claude Code's and Codex's own
+    (:func:`claude_home_folders`, :func:`codex_home_folders`; Codex's system skills come
+    after the plugins, :func:`installed_folders`). Without ``nested``, the targets' folders
+    alone: where builds and routes write.
 
     ``configured`` is the config's ``[targets]`` table: names there override or add to the
     built-in ones (ADR-0002; an added name's folders are of kind ``config``); a value
@@ -219,7 +220,7 @@ def agent_folders(
             if _walkable(base, layout):
                 around += nested_folders(base)
         elif scope == "global" and nested:
-            around = codex_home_folders(layout)
+            around = (*claude_home_folders(layout), *codex_home_folders(layout))
         for root in around:
             if root.path not in seen:
                 seen.add(root.path)
@@ -407,14 +408,30 @@ PLUGIN_RECORDS = "plugins/installed_plugins.json"
 
 
 def claude_home(layout: Layout, env: Mapping[str, str] | None = None) -> Path:
-    """Claude Code's own folder, where it keeps its user settings, its plugins and its
-    transcripts: ``$CLAUDE_CONFIG_DIR`` when set and not empty (``~`` expanded, a relative one
-    from the working directory), else ``.claude`` in the home folder (``$SKILLC_HOME`` when
-    set, as for every agent folder). Every reader of those files asks it."""
+    """Claude Code's own folder, where it keeps its user skills (:func:`claude_home_folders`),
+    settings, plugins and transcripts: ``$CLAUDE_CONFIG_DIR`` when set and not empty (``~``
+    expanded, a relative one from the working directory), else ``.claude`` in the home folder
+    (``$SKILLC_HOME`` when set, as for every agent folder). The variable is ``env``'s, else
+    the one the layout was discovered with (``Layout.discover(cwd, env)``: an embedder's
+    ``env`` moves it), else the process's. Every reader of those files asks it."""
     from skillc_index.layout import expand_user
 
-    value = (os.environ if env is None else env).get(CLAUDE_HOME_VARIABLE)
+    if env is not None:
+        value = env.get(CLAUDE_HOME_VARIABLE)
+    elif layout.claude_config is not None:
+        value = layout.claude_config
+    else:
+        value = os.environ.get(CLAUDE_HOME_VARIABLE)
     return layout.cwd / expand_user(value) if value else layout.home / ".claude"
+
+
+def claude_home_folders(layout: Layout) -> tuple[Root, ...]:
+    """Claude Code's user skills folder, ``skills`` of :func:`claude_home`, as a root of the
+    ``claude`` agent, scope ``global``: ``$CLAUDE_CONFIG_DIR/skills`` when the variable is
+    set (Claude Code then reads its user skills there, not in ``~/.claude/skills``), which
+    is read, never deployed to (builds write the ``claude`` target's ``~/.claude/skills``);
+    unset, it is that folder, listed once."""
+    return (Root(claude_home(layout) / "skills", "agent", "global", NESTED_AGENT),)
 
 
 #: A larger record is not read (real ones hold a few KB per plugin).
