@@ -265,3 +265,35 @@ def test_what_is_kept_of_a_skill_goes_once_no_document_of_it_is_open(
     list(session.workspace([tmp_path / "other"]))
     session.close(other / "SKILL.md")
     assert kept() == {other}
+
+
+def test_the_bom_of_an_open_skill_md_is_the_editors_not_the_saved_files(
+    tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SKL100 (a UTF-8 BOM before ``---``) was said of the saved file, read from the disk
+    at each lint: a BOM removed in the editor and not saved was still reported, one typed
+    was not. The open text's own BOM is the one, and the disk is not asked."""
+    import skillc_lint._probes
+
+    bom = "starts with a UTF-8 BOM, not ---: some agents skip the skill"
+    asked: list[str] = []
+    probe = skillc_lint._probes.PROBES["bom"]
+    monkeypatch.setitem(
+        skillc_lint._probes.PROBES, "bom", lambda root, rel: asked.append(rel) or probe(root, rel)
+    )
+
+    def said(session: Session, root: Path) -> list[str]:
+        result = session.lint(root)
+        assert result is not None
+        return [d.message for d in result.diagnostics if d.rule == "SKL100"]
+
+    text = SKILL.format(name="my-skill") + "\n# my-skill\n"
+    root = write_skill(tmp_path / "my-skill", skill_md=text)
+    (root / "SKILL.md").write_bytes("\ufeff".encode() + text.encode())  # saved with a BOM
+    session = Session()
+    session.open(root / "SKILL.md", text)  # removed in the editor, not saved
+    assert said(session, root) == []
+    (root / "SKILL.md").write_text(text, encoding="utf-8")  # saved without
+    session.open(root / "SKILL.md", "\ufeff" + text)  # typed in the editor
+    assert said(session, root) == [f"SKILL.md {bom}"]
+    assert asked == []

@@ -192,8 +192,9 @@ def lint_skill(
     command line: DECISIONS), and :class:`~skillc_index.PathEscapesRoot` (E012), without
     reading it, when SKILL.md is a symlink resolving outside the folder. ``texts`` maps
     files of the skill (relative paths) to the text to lint instead of theirs (fixes not
-    written yet). ``cache``: where a result of the same skill, rules and linter may be
-    stored (:mod:`skillc_lint._cache`); it is reused, or the result stored there (not with
+    written yet, an editor's), as written: a leading BOM is its own, not the disk's.
+    ``cache``: where a result of the same skill, rules and linter may be stored
+    (:mod:`skillc_lint._cache`); it is reused, or the result stored there (not with
     ``texts``).
     """
     return lint_with_texts(path, registry=registry, force=force, texts=texts, cache=cache)[0]

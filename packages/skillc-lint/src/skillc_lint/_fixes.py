@@ -289,11 +289,12 @@ def fix_skill(
                 changed = True
         if not changed:
             break
-        # every file read is linted as read (or as fixed), never read again from the disk
+        # every file read is linted as read (or as fixed), never read again from the disk:
+        # as it is written (_Original.encode), its BOM kept
         current = {rel: o.text for rel, o in originals.items() if o.text is not None}
-        result, read = lint_with_texts(
-            root, registry=registry, force=force, texts={**current, **texts}
-        )
+        given = {**current, **texts}
+        given = {rel: (BOM if originals[rel].bom else "") + text for rel, text in given.items()}
+        result, read = lint_with_texts(root, registry=registry, force=force, texts=given)
     changes = tuple(
         FileChange(rel, before, texts[rel], counts[rel])
         for rel in sorted(texts)

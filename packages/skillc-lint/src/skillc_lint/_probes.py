@@ -67,8 +67,8 @@ def read_markdown(handle: BinaryIO) -> tuple[str, int | None, str | None]:
 
 
 def _bom(root: Path, rel: str) -> str | None:
-    """:func:`bom_of` a file the lint has not read (a text given, or known from the last
-    lint: the language server's); None for one that cannot be read."""
+    """:func:`bom_of` a file the lint has not read (its text known from the last lint: the
+    language server's); None for one that cannot be read."""
     try:
         with open_in_root(root, rel) as handle:
             return bom_of(handle.read(4))

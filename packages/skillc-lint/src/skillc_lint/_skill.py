@@ -30,7 +30,7 @@ from skillc_index import (
     split_lines,
     walk_skill,
 )
-from skillc_lint._probes import PROBES, TEXT_LIMIT, digest, read_markdown, read_other
+from skillc_lint._probes import PROBES, TEXT_LIMIT, bom_of, digest, read_markdown, read_other
 
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
@@ -166,13 +166,14 @@ class Skill:
         self._read_texts: dict[str, str | None] = known.texts if known is not None else {}
         # SKILL.md first (E012 if it leads out), its text kept for the tool model; then every
         # other Markdown file, read and parsed once (regular files inside the root: E012/E021).
-        #: The text of each Markdown file (anchors, suppressions, fixes...), ``texts``' if given.
-        given = texts or {}
+        #: The text of each Markdown file (anchors, suppressions, fixes...), ``texts``' if given:
+        #: the file's as written (an editor's), its leading BOM noted (bom), not the disk's.
+        self.boms = {rel: bom_of(text[:1].encode()) for rel, text in (texts or {}).items()}
+        given = {rel: text[1:] if self.boms[rel] else text for rel, text in (texts or {}).items()}
         markdown = [rel for rel in self.files if rel.lower().endswith(".md") and rel != SKILL_FILE]
         #: The Markdown files longer than a parse reads (``MARKDOWN_READ_LIMIT``, 4 MiB): each
         #: one's line count and size (its stat). The rules see its start; no fix is applied.
         self.partial: dict[str, tuple[int, int]] = {}
-        self.boms: dict[str, str | None] = {}  # each Markdown file's BOM, noted as read (bom)
         self.texts: dict[str, str] = {
             rel: given[rel] if rel in given else self._read(rel) for rel in (SKILL_FILE, *markdown)
         }
@@ -279,9 +280,8 @@ class Skill:
 
     def bom(self, rel: str) -> str | None:
         """The encoding whose BOM the file ``rel`` starts with (UTF-8, UTF-16, UTF-32), or None:
-        noted as its text was read, else (a text given or known) asked of the disk."""
-        found: str | None = self.boms[rel] if rel in self.boms else self._probe("bom", rel)
-        return found
+        noted as its text was read or given, else (a text known) asked of the disk."""
+        return self.boms[rel] if rel in self.boms else self._probe("bom", rel)
 
     def encoding_problem(self, rel: str) -> str | None:
         """What is wrong with the Markdown file ``rel``'s bytes (None: UTF-8, or unread)."""

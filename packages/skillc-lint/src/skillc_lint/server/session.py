@@ -244,10 +244,13 @@ class Session:
         ]
 
     def overlay(self, root: Path) -> dict[str, str]:
-        """The unsaved texts the skill at ``root`` is linted with: its open documents',
+        """The unsaved texts the skill at ``root`` is linted with: its open documents' as the
+        client sent them, a leading BOM too (:meth:`lead`: the lint notes it, not the disk's),
         those over :data:`MAX_DOCUMENT_CHARS` left out."""
         return {
-            rel: text for rel, text in self.opened(root).items() if len(text) <= MAX_DOCUMENT_CHARS
+            rel: self.lead(root / rel) + text
+            for rel, text in self.opened(root).items()
+            if len(text) <= MAX_DOCUMENT_CHARS
         }
 
     def text(self, root: Path, rel: str) -> str:
