@@ -359,3 +359,30 @@ def test_a_plugins_skill_is_named_in_each_reply_by_the_name_that_reads_it(
             SOURCES.run(run, SourcesParams(given)),
         ]
         assert {reply.to_dict()["skill"] for reply in replies} == {name}
+
+
+def test_a_skill_its_name_does_not_read_is_named_in_each_reply_by_its_path(
+    gateway: Callable[..., Any], demo: Path, project: Path
+) -> None:
+    """``skc outline .claude/skills/demo --format json`` (a copy other than the project
+    store's ``demo``; by its ``skill://`` URI too) said ``"skill": "demo"``: an agent that
+    chained it (``skc show demo --section "Clash Only"``) read the store's skill, E020 here,
+    the wrong text when both have the section. Each reply names it by its path, which reads
+    it again."""
+    clash = project / ".claude/skills/demo"
+    clash.mkdir(parents=True)
+    text = (demo / "SKILL.md").read_text("utf-8")
+    (clash / "SKILL.md").write_text(text + "\n## Clash Only\n\nOnly in the copy.\n", "utf-8")
+    for given in (".claude/skills/demo", "skill://project-claude/demo/SKILL.md"):
+        replies = [
+            gateway("outline", given, "--format", "json"),
+            gateway("show", given, "--section", "Install", "--format", "json"),
+            gateway("search", given, "install", "--format", "json"),
+            gateway("open", given, "SKILL.md", "--format", "json"),
+            gateway("sources", given, "--format", "json"),
+        ]
+        assert {json.loads(done.stdout)["skill"] for done in replies} == {".claude/skills/demo"}
+    again = gateway("show", ".claude/skills/demo", "--section", "Clash Only", "--format", "json")
+    assert "Only in the copy." in json.loads(again.stdout)["content"], again.stderr
+    store = gateway("outline", ".skillc/skills/demo", "--format", "json")
+    assert json.loads(store.stdout)["skill"] == "demo"  # the store's: its name reads it

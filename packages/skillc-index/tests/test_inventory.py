@@ -786,7 +786,7 @@ def test_a_skill_given_by_path_reads_the_plugin_records_only_in_the_plugins_fold
     write(plugin / "skills/pdf-tools")
     (home / ".claude").symlink_to(real_claude)
     records(home, {"version": 2, "plugins": {"devkit@mkt": [{"installPath": str(plugin)}]}})
-    write(project / "skills/mine")
+    write(project / "mine")
     (project / "linked").symlink_to(plugin / "skills/pdf-tools")
     reads: list[Layout] = []
     counted = resolve.plugin_folders
@@ -805,6 +805,40 @@ def test_a_skill_given_by_path_reads_the_plugin_records_only_in_the_plugins_fold
         assert resolve_skill(given, layout).called == "devkit:pdf-tools", given
     assert len(reads) == 4
     reads.clear()
-    assert resolve_skill("./skills/mine", layout).called is None
-    assert resolve_skill(str(project / "skills/mine"), layout).called is None
+    assert resolve_skill("./mine", layout).called is None  # its name reads it: ./mine
+    assert resolve_skill(str(project / "mine"), layout).called is None
     assert reads == []
+
+
+def test_a_skill_read_by_path_or_uri_is_named_by_its_path_when_its_name_reads_another(
+    layout: Layout, project: Path, home: Path
+) -> None:
+    """``skc outline .claude/skills/writing-plans`` (or its ``skill://`` URI) said
+    ``"skill": "writing-plans"``, the name of the project store's other skill: a follow-up
+    ``skc show writing-plans`` read that one. A folder its name does not read again (another
+    skill has the name first, or none has it) is named by its path, which does; one its name
+    reads (its own, a link to it in an agent folder) keeps its name."""
+    from skillc_index import resolve_skill
+
+    write(project / ".skillc/skills/writing-plans")
+    write(project / ".claude/skills/writing-plans")
+    write(project / ".claude/skills/brand")
+    write(home / ".claude/skills/far")
+    write(project / "skills/mine")
+    write(project / "skills/linked")
+    (project / ".claude/skills/linked").symlink_to(project / "skills/linked")
+    clash = project / ".claude/skills/writing-plans"
+    uri = "skill://project-claude/writing-plans"
+    for given in (".claude/skills/writing-plans", str(clash), uri):
+        found = resolve_skill(given, layout)
+        assert (found.source, found.shown) == (clash, ".claude/skills/writing-plans"), given
+        assert resolve_skill(found.shown, layout).source == clash
+    assert resolve_skill("skills/mine", layout).shown == "./skills/mine"
+    for given, name in {
+        ".skillc/skills/writing-plans": "writing-plans",
+        ".claude/skills/brand": "brand",
+        str(home / ".claude/skills/far"): "far",
+        "skills/linked": "linked",
+        "writing-plans": "writing-plans",
+    }.items():
+        assert resolve_skill(given, layout).shown == name, given

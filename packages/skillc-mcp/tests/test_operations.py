@@ -76,3 +76,32 @@ def test_a_tool_call_checks_its_arguments_once(
     assert refused["isError"] is True
     assert "limit must be at least 0" in refused["content"][0]["text"]
     assert checks == []
+
+
+def test_a_reply_names_a_skill_its_name_does_not_read_by_its_path(
+    project: Any, home: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``skc_outline`` of ``skill://project-claude/demo/SKILL.md`` (a copy other than the
+    project store's ``demo``) said ``"skill": "demo"``, and ``skc_show`` with that read the
+    store's skill (E020 for a section only the copy has). The reply names the copy by its
+    path, which the next call passes back; the store's skill keeps its name."""
+    from skillc_mcp import ToolRunner
+
+    clash = project / ".claude/skills/demo"
+    clash.mkdir(parents=True)
+    text = (project / ".skillc/skills/demo/SKILL.md").read_text("utf-8")
+    (clash / "SKILL.md").write_text(text + "\n## Clash Only\n\nOnly in the copy.\n", "utf-8")
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("SKILLC_HOME", str(home))
+    runner = ToolRunner()
+    try:
+        outline = runner.call("skc_outline", {"skill": "skill://project-claude/demo/SKILL.md"})
+        named = outline["structuredContent"]["skill"]
+        again = runner.call("skc_show", {"skill": named, "section": "Clash Only"})
+        store = runner.call("skc_outline", {"skill": "demo"})
+    finally:
+        runner.close()
+    assert named == ".claude/skills/demo", outline
+    assert again["isError"] is False, again
+    assert "Only in the copy." in again["structuredContent"]["content"]
+    assert store["structuredContent"]["skill"] == "demo"

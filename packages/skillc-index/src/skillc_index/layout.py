@@ -422,7 +422,8 @@ class ResolvedSkill(Record):
     notices: tuple[Diagnostic | Notice, ...] = ()
     """The resolution's warnings (a folder shadowing a store skill, W001): front ends print."""
     called: str | None = None
-    """The name that reads it again when not ``name``: ``plugin:skill`` for a plugin's."""
+    """What reads it again when ``name`` does not: ``plugin:skill`` for a plugin's, else its
+    path for a folder read by path or URI whose name reads another skill or none."""
 
     @property
     def skill_file(self) -> Path:
@@ -623,12 +624,13 @@ def resolve_skill(
 
     skill = os.fspath(skill)
     if skill[:8].lower() == "skill://" and not stores_only:
+        from skillc_index.inventory.resolve import read_back
         from skillc_index.inventory.uris import uri_folder
 
         folder = uri_folder(skill, layout)
         if folder is None:
             raise SkillNotFound(shown(skill), ())
-        return _from_folder(folder.name, folder, layout, force_global, False)
+        return read_back(folder.name, folder, layout, force_global, False)
     plain = _is_plain_name(skill)
     first_folder: str | None = None
     candidates: list[tuple[Path, str, bool]] = []
@@ -655,7 +657,9 @@ def resolve_skill(
             if not inside(os.path.realpath(source / SKILL_FILE), str(source)):
                 raise PathEscapesRoot(str(folder / SKILL_FILE))  # as lint names it
             if given:
-                return _from_folder(skill, source, layout, force_global, plain)
+                from skillc_index.inventory.resolve import read_back
+
+                return read_back(skill, source, layout, force_global, plain)
             scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
             notices: tuple[Diagnostic | Notice, ...] = ()
             if stores_only and scope == "project":  # a checkout's skill runs, not the user's

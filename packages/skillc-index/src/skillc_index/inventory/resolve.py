@@ -46,6 +46,7 @@ __all__ = [
     "plugin_called",
     "plugin_parts",
     "plugin_skill_names",
+    "read_back",
     "resolve_installed",
     "skill_names",
 ]
@@ -176,6 +177,29 @@ def plugin_called(
             if str(found.source) == real:
                 return called
     return None
+
+
+def read_back(
+    skill: str, source: Path, layout: Layout, force_global: bool, plain: bool
+) -> ResolvedSkill:
+    """The folder ``source`` given by its path (``skill``; ``plain``: a bare word, a folder of
+    the working directory that name reads) or by its ``skill://`` URI, resolved as
+    :func:`~skillc_index.layout._from_folder` does, named (``called``) by its path when
+    neither a plugin's name (:func:`plugin_called`) nor its own name reads it again: another
+    skill has that name first (a project store's ``writing-plans`` for
+    ``.claude/skills/writing-plans``), or none has it. What a reply names it
+    (:attr:`~skillc_index.layout.ResolvedSkill.shown`) then reads that skill, not another."""
+    from skillc_index.diagnostics import SkillcError
+    from skillc_index.layout import _as_path, _from_folder, resolve_skill
+
+    found = _from_folder(skill, source, layout, force_global, plain)
+    if plain or found.called is not None:
+        return found
+    try:
+        again: Path | None = resolve_skill(found.name, layout, force_global=force_global).source
+    except SkillcError:  # E001, or a folder of that name that is no skill
+        again = None
+    return found if again == found.source else found._replace(called=_as_path(layout, found.source))
 
 
 def _ambiguous(skill: str, skills: tuple[InstalledSkill, ...], layout: Layout) -> Diagnostic:
