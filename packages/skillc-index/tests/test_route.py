@@ -189,6 +189,48 @@ def test_uninstall_is_a_byte_identical_round_trip(
     )
 
 
+def test_a_copied_project_s_skills_are_known_by_what_they_hold(
+    cli: Callable[..., Run], claude: Path, project: Path, tmp_path: Path
+) -> None:
+    """A copy of a routed project (``cp -a``; a move to another file system is one) gives
+    every entry a new inode: what each holds (a skill folder's source hash, a parked link's
+    text, a parked copy's skill) tells it is the one route moved, so status counts it behind
+    the router and uninstall puts it back (every skill was "forgotten" and the router removed:
+    an empty agent folder). A manifest of an earlier skillc records no content: when nothing
+    at the recorded places is known again, uninstall and install refuse, changing nothing."""
+    before = snapshot(claude)
+    route_json(cli, "install")
+    copy = tmp_path / "copy"
+    shutil.copytree(project, copy, symlinks=True)
+    shutil.rmtree(project)
+    manifest = copy / ".skillc" / "router" / "claude.json"
+    recorded = manifest.read_text(encoding="utf-8")
+
+    data = json.loads(recorded)  # written by an earlier skillc: no content recorded
+    for entry in data["entries"]:
+        del entry["content"]
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    routed = snapshot(copy)
+    for command in ("uninstall", "install"):
+        refused = route(cli, command, cwd=copy)
+        assert refused.returncode == 1 and refused.stdout == ""
+        assert refused.stderr.startswith(
+            "error[E100]: invalid option: 'none of the 4 skills recorded in "
+            "'.skillc/router/claude.json' is what the route moved: "
+        )
+        assert snapshot(copy) == routed  # manifest, router and skills as they were
+
+    manifest.write_text(recorded, encoding="utf-8")
+    status = json.loads(route(cli, "status", "--format", "json", cwd=copy).stdout)
+    assert status["routed"] == 4
+    assert {skill["action"] for skill in status["skills"]} == {"routed"}
+    undone = route(cli, "uninstall", "--format", "json", cwd=copy)
+    assert undone.returncode == 0, undone.stderr
+    assert json.loads(undone.stdout)["left"] == []
+    assert snapshot(copy / ".claude" / "skills") == before
+    assert not (copy / ".skillc" / "router").exists()
+
+
 def test_install_says_once_that_skc_is_not_installed(
     cli: Callable[..., Run], claude: Path, path_without_skc: str
 ) -> None:
@@ -1286,7 +1328,15 @@ def test_a_manifest_naming_a_folder_outside_is_refused(
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("folder", None), ("folder", 7), ("name", None), ("name", 12), ("dev", 1e400), ("ino", "5")],
+    [
+        ("folder", None),
+        ("folder", 7),
+        ("name", None),
+        ("name", 12),
+        ("dev", 1e400),
+        ("ino", "5"),
+        ("content", 5),
+    ],
 )
 def test_a_manifest_whose_values_are_not_of_their_type_is_refused_naming_it(
     cli: Callable[..., Run], claude: Path, project: Path, field: str, value: object

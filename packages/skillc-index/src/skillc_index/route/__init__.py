@@ -24,15 +24,16 @@ compile (it is moved back). The whole command refuses, changing nothing, when th
 folder (or the store) leads outside the project or the home folder, when something skillc
 cannot move holds the router's name, or outside a project for a project folder.
 
-The manifest ``<base>/.skillc/router/<agent>.json`` records each move (name, kind, and the
-moved entry's device and inode, which a rename keeps) and is written *before* anything moves,
-so an interrupted run is finished by running the command again: a recorded entry is where
-the record says (moved) or still in the folder (planned again), whichever the file system
-shows. ``uninstall`` moves back only what is at its recorded place with its recorded inode,
-and only to a free place; anything else is reported and left. The manifest also names the
-runtimes install built where there was none, and what each runtime that was there before
-held: ``uninstall`` removes the first and takes out of the others what install added, once
-their skill is back (:mod:`~skillc_index.route.runtimes`).
+The manifest ``<base>/.skillc/router/<agent>.json`` records each move (name, kind, the
+moved entry's device and inode, which a rename keeps, and what it holds, which a copy of the
+project keeps) and is written *before* anything moves, so an interrupted run is finished by
+running the command again: a recorded entry is where the record says (moved) or still in the
+folder (planned again), whichever the file system shows. ``uninstall`` moves back only what
+is at its recorded place with its recorded inode (or, in a copy of the project, what it
+holds), and only to a free place; anything else is reported and left. The manifest also
+names the runtimes install built where there was none, and what each runtime that was there
+before held: ``uninstall`` removes the first and takes out of the others what install added,
+once their skill is back (:mod:`~skillc_index.route.runtimes`).
 
 The modules, in the order they build on each other:
 

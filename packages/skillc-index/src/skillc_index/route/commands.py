@@ -20,10 +20,12 @@ from skillc_index.programs import skc_missing
 from skillc_index.route.manifest import (
     MoveRecord,
     RouteManifest,
+    folder_content,
     identity_of,
     is_ours,
     lexists,
     read_route_manifest,
+    seen,
     write_route_manifest,
 )
 from skillc_index.route.place import (
@@ -48,6 +50,7 @@ from skillc_index.route.result import (
     FolderRoutedAs,
     RoutedElsewhere,
     RoutedSkill,
+    RouteNotKnown,
     RouteResult,
     SkillLeft,
 )
@@ -79,9 +82,9 @@ __all__ = ["route_install", "route_status", "route_uninstall"]
 
 def _compile(
     place: RoutePlace, layout: Layout, config: Config, name: str
-) -> tuple[ResolvedSkill, bool]:
-    """Compile the store skill ``name``; returns its :class:`ResolvedSkill` and whether
-    anything was (re)built."""
+) -> tuple[ResolvedSkill, bool, str]:
+    """Compile the store skill ``name``; returns its :class:`ResolvedSkill`, whether
+    anything was (re)built and its source hash."""
     from skillc_index.build.compiler import compile_skill
     from skillc_index.build.skill import _check_source
     from skillc_index.layout import runtime_for
@@ -91,7 +94,7 @@ def _compile(
     skill = ResolvedSkill(source.name, source, scope, runtime, in_store)
     _check_source(source, name)
     compiled = compile_skill(skill, tokenizer_setting=config.tokenizer)
-    return skill, not compiled.up_to_date
+    return skill, not compiled.up_to_date, compiled.source_hash
 
 
 def _move(origin: Path, destination: Path) -> None:
@@ -162,6 +165,20 @@ def _not_routed_as_another(place: RoutePlace) -> None:
         raise FolderRoutedAs(os.path.relpath(place.folder, place.base), other)
 
 
+def _known_again(place: RoutePlace, layout: Layout, manifest: RouteManifest | None) -> None:
+    """RouteNotKnown (E100), before anything changes, when entries are at the places the
+    route recorded and none is what it moved (:func:`is_ours`), behind the router or back in
+    the folder: forgetting them all removed the router and left the agent none of them."""
+    records = manifest.records if manifest else ()
+    places = [(place.destination(r.name, r.kind), place.folder / r.name) for r in records]
+    if not any(lexists(there) for there, _ in places) or any(
+        is_ours(r, there) or is_ours(r, here)
+        for r, (there, here) in zip(records, places, strict=True)
+    ):
+        return
+    raise RouteNotKnown(layout.display(place.manifest), len(records))
+
+
 def _install(
     session: Session, place: RoutePlace, *, dry_run: bool, absent: Sequence[Path] = ()
 ) -> tuple[RouteResult, RouteManifest | None]:
@@ -173,6 +190,7 @@ def _install(
     if old is not None and old.folder != folder_rel:
         raise RoutedElsewhere(place.agent, old.folder, folder_rel)
     _not_routed_as_another(place)
+    _known_again(place, layout, old)
     # what is behind the router already (at its recorded place, the recorded entry)
     routed = [
         record
@@ -287,12 +305,13 @@ def _install(
 
     # 3. compile what is in the store; one that does not compile goes back where it was
     failed: set[str] = set()
+    hashes: dict[str, str] = {}  # what each compiled store skill holds (MoveRecord.content)
     new = {p.name for p in done}
     for record in [*routed, *(MoveRecord(p.name, p.kind, *p.identity) for p in done)]:
         if record.kind != "folder":
             continue
         try:
-            skill, built = _compile(place, layout, config, record.name)
+            skill, built, hashes[record.name] = _compile(place, layout, config, record.name)
         except (SkillcError, OSError) as exc:
             origin = place.folder / record.name
             source = Path(os.path.realpath(place.store / record.name))
@@ -321,7 +340,13 @@ def _install(
 
     # 4. the router, counting what is behind it; the copies parked hold their runtime's build
     final = [
-        r for r in records if r.name not in failed and is_ours(r, place.destination(r.name, r.kind))
+        seen(
+            r,
+            place.destination(r.name, r.kind),
+            folder_content(hashes[r.name]) if r.name in hashes else None,
+        )
+        for r in records
+        if r.name not in failed and is_ours(r, place.destination(r.name, r.kind))
     ]
     from skillc_index.route.parked import refresh_route
 
@@ -485,6 +510,7 @@ def _uninstall(
     folder = place.base / manifest.folder  # where the skills were, whatever config says now
     check_agent_folder(place, layout, folder)
     place = place._replace(folder=folder)
+    _known_again(place, layout, manifest)
     _check_writable(place, layout, (), "absent")  # the manifest, the moves back: before any
     router_state = router_state_of(place.router, manifest.router_sha256)
     skills: list[RoutedSkill] = []

@@ -1,8 +1,9 @@
 """The route's record: the manifest ``<base>/.skillc/router/<agent>.json``, one
-:class:`MoveRecord` per move (name, kind, and the moved entry's device and inode, which a
-rename keeps), the names of the runtimes ``install`` built that were not there before
-(``runtimes``: ``uninstall`` removes those, and only those), and what each runtime that was
-there before held (``runtimes_held``: ``uninstall`` removes from it what install added).
+:class:`MoveRecord` per move (name, kind, the moved entry's device and inode, which a
+rename keeps, and what it held, which a copy keeps: :func:`content_of`), the names of the
+runtimes ``install`` built that were not there before (``runtimes``: ``uninstall`` removes
+those, and only those), and what each runtime that was there before held
+(``runtimes_held``: ``uninstall`` removes from it what install added).
 
 The manifest is written *before* anything moves, so an interrupted run is finished by running
 the command again: a recorded entry is where the record says (moved) or still in the folder
@@ -20,18 +21,21 @@ from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from skillc_index.atomic import ensure_dir, write_file_atomic
-from skillc_index.diagnostics import InternalError
+from skillc_index.diagnostics import InternalError, SkillcError
 from skillc_index.route.result import Kind
 
 __all__ = [
     "MANIFEST_VERSION",
     "MoveRecord",
     "RouteManifest",
+    "content_of",
+    "folder_content",
     "identity_of",
     "is_ours",
     "lexists",
     "plain_name",
     "read_route_manifest",
+    "seen",
     "write_route_manifest",
 ]
 
@@ -48,9 +52,14 @@ class MoveRecord(NamedTuple):
     kind: Kind
     dev: int
     ino: int
+    content: str | None = None
+    """What the entry held when the route last saw it at its place (:func:`content_of`):
+    how it is known again once its inode changed (the project copied, or moved to another
+    file system). None in a record written before its move, or by an earlier skillc."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "dev": self.dev, "ino": self.ino}
+        data = {"name": self.name, "kind": self.kind, "dev": self.dev, "ino": self.ino}
+        return data if self.content is None else {**data, "content": self.content}
 
 
 class RouteManifest(NamedTuple):
@@ -95,13 +104,14 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
         raise InternalError(f"cannot read the route manifest '{path}': {exc}") from None
     try:
         records = tuple(
-            MoveRecord(item["name"], item["kind"], item["dev"], item["ino"])
+            MoveRecord(item["name"], item["kind"], item["dev"], item["ino"], item.get("content"))
             for item in data["entries"]
         )
         if data.get("version") != MANIFEST_VERSION or any(
             not (isinstance(r.name, str) and plain_name(r.name))
             or r.kind not in ("folder", "deployment")
             or not all(type(number) is int for number in (r.dev, r.ino))
+            or not isinstance(r.content, (str, type(None)))
             for r in records
         ):
             raise ValueError("unknown version or entry")
@@ -188,4 +198,58 @@ def lexists(path: Path) -> bool:
 
 
 def is_ours(record: MoveRecord, path: Path) -> bool:
-    return identity_of(path) == (record.dev, record.ino)
+    """Whether the entry at ``path`` is the one ``record`` moved: its device and inode, else
+    (a copy of the project, or a move to another file system, gives every entry new ones)
+    what it holds (:func:`content_of`): another entry under its name holds something else."""
+    identity = identity_of(path)
+    if identity is None:
+        return False
+    if identity == (record.dev, record.ino):
+        return True
+    return record.content is not None and content_of(path, record.kind) == record.content
+
+
+def seen(record: MoveRecord, path: Path, content: str | None = None) -> MoveRecord:
+    """``record`` of the entry at ``path`` as it is now (its device, inode and content,
+    ``content`` when the caller has it: a compile's source hash)."""
+    identity = identity_of(path) or (record.dev, record.ino)
+    return record._replace(
+        dev=identity[0], ino=identity[1], content=content or content_of(path, record.kind)
+    )
+
+
+def folder_content(source_hash: str) -> str:
+    """The :func:`content_of` a skill folder whose source hash is ``source_hash``."""
+    return f"sha256:{source_hash}"
+
+
+def content_of(path: Path, kind: Kind) -> str | None:
+    """What the entry at ``path`` holds, as a route knows it again: a skill folder's source
+    hash (``sha256:<hex>``, the one a build records; a folder larger than an index may be, or
+    with a symlink leading out, is none), a parked link's text (``link:<text>``), a parked
+    copy's store skill (``copy:<skill>``, while it is skillc's unedited copy of it). None
+    when it is none of these or cannot be read."""
+    try:
+        if kind == "folder":
+            if path.is_symlink() or not path.is_dir():
+                return None
+            from skillc_index.build.skill import _refuse_too_large
+            from skillc_index.digests import source_hash
+            from skillc_index.files import walk_skill
+
+            found = walk_skill(path)
+            if found.escapes:
+                return None
+            _refuse_too_large(path.name, path, found)
+            return folder_content(source_hash(path, found.files))
+        if path.is_symlink():
+            return f"link:{path.readlink()}"
+        from skillc_index.build.deploy import is_skillc_copy
+        from skillc_index.build.manifest import read_manifest
+
+        manifest = read_manifest(path)
+        if manifest is not None and is_skillc_copy(path, manifest.skill, manifest):
+            return f"copy:{manifest.skill}"
+    except (SkillcError, OSError):
+        return None
+    return None

@@ -21,6 +21,7 @@ __all__ = [
     "Kind",
     "NoProjectToRoute",
     "RouteBusy",
+    "RouteNotKnown",
     "RouteOutside",
     "RouteResult",
     "RoutedElsewhere",
@@ -174,6 +175,24 @@ class FolderRoutedAs(InvalidOption):
             "(one route per folder)"
         )
         self.other = other
+
+
+class RouteNotKnown(InvalidOption):
+    """E100: entries are at the places the route recorded, and none is known as what it moved
+    there (its inode, else what it held): the project copied, or moved to another file
+    system, after its skills were edited or by an earlier skillc. Forgetting them all would
+    remove the router and leave the agent none of them."""
+
+    def __init__(self, manifest: str, count: int) -> None:
+        skills = "1 skill" if count == 1 else f"{count} skills"
+        super().__init__(
+            f"none of the {skills} recorded in '{manifest}' is what the route moved: each place "
+            "holds another entry, or one changed since it was recorded (the project copied, or "
+            "moved to another file system?); nothing changed",
+            "skc route status lists them: move each back to the agent folder by hand, then "
+            "remove the router and the manifest",
+        )
+        self.manifest = manifest
 
 
 class RouteBusy(InternalError):
