@@ -890,23 +890,25 @@ def test_a_ctrl_c_after_the_copy_committed_stays_a_ctrl_c(
 
 def test_add_versions_gives_the_folders_read_as_another_s() -> None:
     """``add_versions`` adds an older version's folder of a plugin skill the log names, and
-    returns what ``usage_of`` takes as ``same``: every folder that is not its skill's source
-    (``same_folders``; ``skc list`` and ``skc stats`` each built it again)."""
+    a store skill's folder before its base moved (one of its name in a store that is gone),
+    and returns what ``usage_of`` takes as ``same``: every folder that is not its skill's
+    source (``same_folders``; ``skc list`` and ``skc stats`` each built it again)."""
     from skillc_index.accesslog.reader import add_versions, same_folders
 
     cache = "/h/.claude/plugins/cache/market/plug"
     now, old = f"{cache}/2.0/skills/tidy", f"{cache}/1.0/skills/tidy"
-    logged = sorted([old, now, "/p/drafts/mine"])
+    moved = "/p-before-mv/.skillc/skills/mine"  # no such folder
+    logged = sorted([old, now, "/p/drafts/mine", moved, "/gone/.skillc/skills/other"])
 
     def rows(sql: str, params: Sequence[Any]) -> list[Any]:
-        low, end = params
+        low, end = (*params, "\uffff")[:2]  # (the folders of a store skill: every one)
         hits = [path for path in logged if low < path < end]
         return [(min(hits) if hits else None,)]
 
     store = "/p/.skillc/skills/mine"
     folders = {now: now, "/p/drafts/mine": store, store: store}
     same = add_versions(rows, folders)
-    assert same == {old: now, "/p/drafts/mine": store}
+    assert same == {old: now, "/p/drafts/mine": store, moved: store}
     assert same == same_folders(folders) and old in folders
 
 

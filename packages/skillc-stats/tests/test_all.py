@@ -207,6 +207,57 @@ def test_a_project_used_before_and_after_a_global_import_counts_once(
     assert [(e["uses"], e["projects"]) for e in narrowed] == [(2, 1)]
 
 
+@pytest.mark.parametrize("moved", ["project", "home"])
+def test_a_store_skills_uses_follow_it_when_its_base_moves(
+    project: Path,
+    home: Path,
+    tmp_path: Path,
+    demo_skill: Callable[[Path], Path],
+    moved: str,
+) -> None:
+    """``mv`` of a project (or of the skillc home) takes a store skill's runtime log along,
+    whose rows name the folder it was at: they are still its uses (``stats SKILL``,
+    ``--all``, its trends, the listing's ranking; they counted 0). Only the rows of a
+    ``.skillc/skills/<name>`` folder that is gone: another store's folder of that name that
+    is there keeps its own rows, a gone folder that is no store's counts for no skill."""
+    from skillc_index.listing.usage import recorded_priorities
+    from skillc_stats import query_stats
+
+    base = project if moved == "project" else home
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    skill = demo_skill(base / ".skillc" / "skills" / "demo")
+    there = demo_skill(tmp_path / "other" / ".skillc" / "skills" / "demo")  # still there
+    log(
+        layout,
+        "demo",
+        access(skill, "/w/a", "2026-03-01T10:00:00Z"),
+        access(skill, "/w/b", "2026-03-02T10:00:00Z"),
+        access(skill, "/w/b", "2026-03-02T11:00:00Z", command="build"),
+    )
+    runtime = resolve_skill(str(skill), layout).runtime
+    insert(
+        primary_log(runtime),
+        [
+            access(there, "/w/z", "2026-03-04T10:00:00Z"),
+            access(tmp_path / "gone" / "demo", "/w/z", "2026-03-04T10:00:00Z"),
+        ],
+    )
+    new_base = tmp_path / f"{moved}2"
+    base.rename(new_base)
+    project, home = (new_base, home) if moved == "project" else (project, new_base)
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    skill = new_base / ".skillc" / "skills" / "demo"
+
+    [entry] = query_all(layout)["data"]
+    assert (entry["skill_path"], entry["uses"], entry["projects"]) == (str(skill), 2, 2)
+    assert (entry["first_used"], entry["author_activity"]) == ("2026-03-01T10:00:00Z", 1)
+    [trend] = query_all(layout, by="day")["data"]["skills"]
+    assert (trend["uses"], trend["by_period"][:2]) == (2, [1, 1])
+    summary = query_stats("demo", layout)["data"]
+    assert (summary["uses"], summary["total_accesses"]) == (2, 3)
+    assert str(skill) in recorded_priorities(installed_skills(layout).skills, layout)
+
+
 def test_cli_all(
     project: Path, home: Path, layout: Layout, stats_cli: Run, demo_skill: Callable[[Path], Path]
 ) -> None:

@@ -191,6 +191,7 @@ def local_usage(
     skills when the caller has it (the trends count with the same map); ``versioned`` gets
     each log read with its folders as :func:`add_versions` left them (the trends' own
     :attr:`~skillc_stats._trends.AllCounts.versioned`: looked up once per log)."""
+    from skillc_index.accesslog.moves import store_skill_name
     from skillc_index.inventory.folders import plugin_version_parts
 
     listed = list(skills)
@@ -203,8 +204,11 @@ def local_usage(
         folders = dict(logged)  # (add_versions adds to it)
         same = same_folders(folders)
         spread = sorted(several & set(folders.values()))
-        # (a plugin's: its other versions' folders are looked for when the log is read)
-        plugins = sorted(folder for folder in folders if plugin_version_parts(folder))
+        # (a plugin's: its other versions' folders are looked for when the log is read; a
+        # store skill's: its folders before its base moved)
+        plugins = sorted(
+            folder for folder in folders if plugin_version_parts(folder) or store_skill_name(folder)
+        )
         parts = [sorted(same.items()), spread, *([plugins] if plugins else [])]
         key = f"{filters_key} {json.dumps(parts)}" if same or spread or plugins else filters_key
         stamp = _stamp(log)
@@ -242,7 +246,8 @@ def logged_folders(skill: ResolvedSkill, layout: Layout) -> dict[str, str]:
     """For a store copy with an import record or a Claude Code plugin's skill: each folder
     logged in the skill's own log by a skill the inventory holds as one of that name
     (:meth:`InstalledSkill.logged_as`; every installed version), mapped to that skill's
-    source; empty for any other skill (its rows are its source's). The log is not read:
+    source; empty for any other skill (its rows are its source's, a store skill's folders
+    before its base moved too: :func:`own_folders`). The log is not read:
     :func:`own_folders` picks the skill's folders from the rows the query opens."""
     from skillc_index.import_record import ImportRecord
     from skillc_index.inventory.folders import plugin_folders, plugin_version_parts
@@ -268,13 +273,11 @@ def logged_folders(skill: ResolvedSkill, layout: Layout) -> dict[str, str]:
 
 
 def own_folders(rows: LocalRows, folders: Mapping[str, str], source: str) -> tuple[str, ...]:
-    """The folders of ``folders`` (:func:`logged_folders`) that are the skill at ``source``'s,
-    with the other versions' of a plugin's skill that its log's ``rows`` name
-    (:func:`add_versions`: an older one goes to the first installed version); ``source``
-    alone when there are none."""
-    if not folders:
-        return (source,)
-    found = dict(folders)
+    """The folders of ``folders`` (:func:`logged_folders`, else ``source`` alone) that are the
+    skill at ``source``'s, with the other versions' of a plugin's skill and a store skill's
+    folders before its base moved that its log's ``rows`` name (:func:`add_versions`: an
+    older version goes to the first installed one); ``source`` alone when there are none."""
+    found = dict(folders) if folders else {source: source}
     add_versions(rows, found)
     mine = valid_utf8(source)
     return tuple(folder for folder, of in found.items() if of == mine) or (source,)

@@ -11,6 +11,13 @@ listing's ranking) read the moves with :func:`moves_of`, once per log
 ``from_path`` whose ``id`` is at most ``upto`` as ``to_path``'s (:func:`folder_key`); rows
 of ``from_path`` written after the move stay that folder's (another may live there now).
 Moves chain: a skill routed and put back again counts every row as its folder's.
+
+A move nobody recorded is a store skill's base moving (``mv`` of its project, a moved skillc
+home): its log moves with it, and its rows name the folder it was at. A store skill's
+runtime log is its own (same-named folders share it, but only the store's is
+``<base>/.skillc/skills/<name>``), so the rows of a ``<any base>/.skillc/skills/<name>``
+folder that is gone are its too (:func:`former_stores`, added by
+:func:`~.reader.add_versions` as a plugin's other versions are).
 """
 
 from __future__ import annotations
@@ -28,7 +35,15 @@ if TYPE_CHECKING:
     from skillc_index.diagnostics import Notice
     from skillc_index.layout import Layout
 
-__all__ = ["MAX_MOVES", "Move", "folder_key", "moves_of", "record_move"]
+__all__ = [
+    "MAX_MOVES",
+    "Move",
+    "folder_key",
+    "former_stores",
+    "moves_of",
+    "record_move",
+    "store_skill_name",
+]
 
 #: The most moves of a log read, the latest (a log is one skill's: two per install and
 #: uninstall).
@@ -147,3 +162,48 @@ def folder_key(
     params += [text for pair in same.items() for text in pair]
     params = [valid_utf8(value) if isinstance(value, str) else value for value in params]
     return f"CASE {' '.join(tests)} ELSE {column} END", params
+
+
+#: The most distinct folders of a log :func:`former_stores` looks at (one index lookup each).
+MAX_FOLDER_LOOKUPS = 1_000
+
+
+def store_skill_name(folder: str) -> str | None:
+    """The name of the store skill at ``folder`` (``<base>/.skillc/skills/<name>``, the
+    layout of every store), else None."""
+    from skillc_index.layout import SKILLC_DIR
+
+    store, _, name = folder.rpartition(os.sep)
+    skillc, _, skills = store.rpartition(os.sep)
+    if not name or skills != "skills" or skillc.rpartition(os.sep)[2] != SKILLC_DIR:
+        return None
+    return name
+
+
+def former_stores(rows: Rows, folder: str) -> list[str]:
+    """The folders the store skill at ``folder`` was at before its base moved, that rows of
+    its log ``rows`` name: each ``<any base>/.skillc/skills/<name>`` but ``folder`` that is
+    gone (a folder there, its skill's or another's, keeps its rows), found one index lookup
+    per folder the log names (at most :data:`MAX_FOLDER_LOOKUPS`). None for a folder that
+    is no store skill's."""
+    from skillc_index.accesslog.schema import text_param
+    from skillc_index.layout import SKILLC_DIR
+
+    name = store_skill_name(folder)
+    if name is None:
+        return []
+    tail = f"{os.sep}{SKILLC_DIR}{os.sep}skills{os.sep}{name}"
+    found: list[str] = []
+    low = ""
+    for _ in range(MAX_FOLDER_LOOKUPS):
+        got = rows(
+            "SELECT MIN(skill_path) FROM access_log WHERE skill_path > CAST(? AS TEXT)",
+            [text_param(low)],
+        )
+        if not got or not isinstance(got[0][0], str):  # none left (a BLOB sorts after text)
+            break
+        low = got[0][0]
+        gone = low != folder and low.endswith(tail) and not os.path.lexists(low)
+        if gone and valid_utf8(low) == low:  # (bad bytes: bound as they are read, never)
+            found.append(low)
+    return found

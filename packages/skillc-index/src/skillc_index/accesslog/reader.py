@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard, overload
 
-from skillc_index.accesslog.moves import Move, folder_key, moves_of
+from skillc_index.accesslog.moves import Move, folder_key, former_stores, moves_of
 from skillc_index.accesslog.schema import COLUMNS, empty_log, open_log
 from skillc_index.clock import is_utc_timestamp
 from skillc_index.diagnostics import UnreadableFile
@@ -550,13 +550,13 @@ def add_versions(rows: Rows, folders: dict[str, str]) -> dict[str, str]:
     """Add to ``folders`` (one log's, as :func:`logs_of` gives them: folder -> its skill's
     source) the folders of the other versions of each Claude Code plugin skill among them that
     the log's rows name (:func:`other_versions`), as that skill's: the rows logged before an
-    update count for the version installed now, read as they were logged. A folder already
+    update count for the version installed now, read as they were logged; and a store
+    skill's folders before its base moved (:func:`~.moves.former_stores`). A folder already
     there keeps its skill (a version installed too, at another scope: every installed skill of
     a name is logged in the same log); an older one goes to the first installed version. The
-    log is not read when no folder is a plugin's. Returns :func:`same_folders` of them all:
-    :func:`usage_of`'s ``same``."""
+    log is not read when no folder is a plugin's or a store's. Returns :func:`same_folders`."""
     for folder, source in list(folders.items()):
-        for other in other_versions(rows, folder):
+        for other in [*other_versions(rows, folder), *former_stores(rows, folder)]:
             folders.setdefault(other, source)
     return same_folders(folders)
 
