@@ -75,7 +75,7 @@ _EXPORTS: dict[str, str] = {
     "UnknownRule": "_errors",
     "LinkRef": "_skill",
     "Skill": "_skill",
-    "slug": "_skill",
+    "slug": "_anchors",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -85,6 +85,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:
+    from skillc_lint._anchors import slug as slug
     from skillc_lint._engine import LintDiagnostic as LintDiagnostic
     from skillc_lint._engine import LintResult as LintResult
     from skillc_lint._engine import Target as Target
@@ -134,4 +135,3 @@ if TYPE_CHECKING:
     from skillc_lint._run import LintRun as LintRun
     from skillc_lint._skill import LinkRef as LinkRef
     from skillc_lint._skill import Skill as Skill
-    from skillc_lint._skill import slug as slug

@@ -30,6 +30,7 @@ from skillc_index import (
     split_lines,
     walk_skill,
 )
+from skillc_lint._anchors import heading_anchors, html_anchors, slug
 from skillc_lint._probes import PROBES, TEXT_LIMIT, bom_of, digest, read_markdown, read_other
 
 if TYPE_CHECKING:
@@ -54,11 +55,6 @@ LinkKind = Literal[
 
 # RFC 3986 scheme ("http:", "mailto:", "data:"...): such a link leaves the skill.
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_NOT_SLUG = re.compile(r"[^a-z0-9 -]")
-_HYPHENS = re.compile(r"-{2,}")
-# An explicit heading id, ``## Title {#my-id}`` (Pandoc, MkDocs, kramdown).
-_HEADING_ID = re.compile(r"\{#([^\s{}]+)\}\s*$")
-# An HTML anchor, ``<a id="x"></a>`` or ``<a name=x>`` (any tag's id).
 #: A word of a Markdown file's text that may name a file or folder of the skill: what SKL401
 #: reads in prose and code alike (``references/api.md``, ``{baseDir}/forms.md``, ``docs/``).
 #: A word of path characters (``[\w.~@+${}/-]+``) holding a ``.`` or a ``/``, found whole:
@@ -67,10 +63,6 @@ _HEADING_ID = re.compile(r"\{#([^\s{}]+)\}\s*$")
 _PATHLIKE = re.compile(r"(?<![\w.~@+${}/-])[\w~@+${}-]*[./][\w.~@+${}/-]*")
 #: A skill-folder placeholder starting a named path (``{baseDir}/``, ``${CLAUDE_SKILL_DIR}/``).
 _PLACEHOLDER_PREFIX = re.compile(r"^(?:\$\{?\w+\}?|\{\w+\})/")
-_HTML_ANCHOR = re.compile(
-    r"<[A-Za-z][A-Za-z0-9-]*\s(?:[^>]*?\s)?(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>]+))",
-    re.IGNORECASE,
-)
 
 
 class Substitutions(NamedTuple):
@@ -87,12 +79,6 @@ class Substitutions(NamedTuple):
 
 #: The standard's: a skill's text is read as written.
 NO_SUBSTITUTIONS = Substitutions()
-
-
-def slug(text: str) -> str:
-    """RFC-0008 SKL302 anchor normalization (GitHub-style): lowercase, only ``a-z0-9``,
-    spaces (to hyphens) and hyphens (runs collapsed)."""
-    return _HYPHENS.sub("-", _NOT_SLUG.sub("", text.lower()).replace(" ", "-"))
 
 
 @dataclass(frozen=True)
@@ -350,10 +336,7 @@ class Skill:
         ``<a name="x">``), all as slugs."""
         found = self._anchors.get(rel)
         if found is None:
-            anchors = {
-                slug(next(group for group in match.groups() if group is not None))
-                for match in _HTML_ANCHOR.finditer(self.texts[rel])
-            }
+            anchors = html_anchors(self.texts[rel])
             found = self._anchors[rel] = frozenset(anchors | self.heading_anchors(rel).keys())
         return found
 
@@ -361,17 +344,7 @@ class Skill:
         """The anchors the headings of a Markdown file make (slugs, duplicates suffixed
         ``-1``, ``-2``, and explicit ids), each with the line of its heading (the first one
         when two make the same anchor): where a link to the anchor leads."""
-        found: dict[str, int] = {}
-        seen: dict[str, int] = {}
-        for heading in self.docs[rel].headings:
-            explicit = _HEADING_ID.search(heading.text)
-            if explicit:
-                found.setdefault(slug(explicit.group(1)), heading.line)
-            base = slug(heading.text)
-            count = seen.get(base, 0)
-            seen[base] = count + 1
-            found.setdefault(base if count == 0 else f"{base}-{count}", heading.line)
-        return found
+        return heading_anchors(self.docs[rel])
 
     @cached_property
     def mentions(self) -> dict[str, frozenset[str]]:

@@ -1,0 +1,54 @@
+"""What a link's ``#fragment`` may name in a Markdown file (SKL302): the slugs of its
+headings and the ids of its HTML anchors, and the slug a fragment is compared by."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from skillc_index import MarkdownDoc
+
+__all__ = ["heading_anchors", "html_anchors", "slug"]
+
+_NOT_SLUG = re.compile(r"[^a-z0-9 -]")
+_HYPHENS = re.compile(r"-{2,}")
+# An explicit heading id, ``## Title {#my-id}`` (Pandoc, MkDocs, kramdown).
+_HEADING_ID = re.compile(r"\{#([^\s{}]+)\}\s*$")
+# An HTML anchor, ``<a id="x"></a>`` or ``<a name=x>`` (any tag's id).
+_HTML_ANCHOR = re.compile(
+    r"<[A-Za-z][A-Za-z0-9-]*\s(?:[^>]*?\s)?(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>]+))",
+    re.IGNORECASE,
+)
+
+
+def slug(text: str) -> str:
+    """RFC-0008 SKL302 anchor normalization (GitHub-style): lowercase, only ``a-z0-9``,
+    spaces (to hyphens) and hyphens (runs collapsed)."""
+    return _HYPHENS.sub("-", _NOT_SLUG.sub("", text.lower()).replace(" ", "-"))
+
+
+def heading_anchors(doc: MarkdownDoc) -> dict[str, int]:
+    """The anchors the headings of a Markdown file make (slugs, duplicates suffixed
+    ``-1``, ``-2``, and explicit ids), each with the line of its heading (the first one
+    when two make the same anchor): where a link to the anchor leads."""
+    found: dict[str, int] = {}
+    seen: dict[str, int] = {}
+    for heading in doc.headings:
+        explicit = _HEADING_ID.search(heading.text)
+        if explicit:
+            found.setdefault(slug(explicit.group(1)), heading.line)
+        base = slug(heading.text)
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        found.setdefault(base if count == 0 else f"{base}-{count}", heading.line)
+    return found
+
+
+def html_anchors(text: str) -> set[str]:
+    """The HTML anchors of a Markdown file's ``text`` (``<a id="x">``, ``<a name="x">``), as
+    slugs."""
+    return {
+        slug(next(group for group in match.groups() if group is not None))
+        for match in _HTML_ANCHOR.finditer(text)
+    }
