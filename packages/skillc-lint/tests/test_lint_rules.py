@@ -845,6 +845,22 @@ def test_skl302_html_anchors(skill: Writer, found: Found) -> None:
     ]
 
 
+def test_skl302_no_html_anchor_in_code_or_a_comment(skill: Writer, found: Found) -> None:
+    """An ``id``/``name`` in a fenced block, a code span or an HTML comment is no anchor (a
+    rendered page has none); one in an HTML block or inline tag, a heading's too, still is."""
+    body = (
+        "[a](#email) [b](#setup) [c](#config) [d](#old) [e](#gone) [f](#real) [g](#inline)\n"
+        "[h](#head)\n\n"
+        '```html\n<input type="email" name="email">\n<section id="setup"></section>\n```\n\n'
+        'Use `<div id="config">` here. <!-- <a id="old"></a> -->\n\n'
+        '<!--\n<a name="gone"></a>\n-->\n\n<div>\n<a id="real"></a>\n</div>\n\n'
+        'Text <span id=inline>x</span>.\n\n## Title <a name="head"></a>\n'
+    )
+    assert messages(found(skill(body=body), "SKL302")) == [
+        f"anchor not found: '#{name}'" for name in ("email", "setup", "config", "old", "gone")
+    ]
+
+
 # -- SKL303 link-no-escape --------------------------------------------------------------------
 
 

@@ -20,6 +20,8 @@ _HTML_ANCHOR = re.compile(
     r"<[A-Za-z][A-Za-z0-9-]*\s(?:[^>]*?\s)?(?:id|name)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>]+))",
     re.IGNORECASE,
 )
+# An HTML comment (one opening an HTML block runs to its end when never closed).
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 
 
 def slug(text: str) -> str:
@@ -45,10 +47,12 @@ def heading_anchors(doc: MarkdownDoc) -> dict[str, int]:
     return found
 
 
-def html_anchors(text: str) -> set[str]:
-    """The HTML anchors of a Markdown file's ``text`` (``<a id="x">``, ``<a name="x">``), as
-    slugs."""
+def html_anchors(doc: MarkdownDoc) -> set[str]:
+    """The HTML anchors of a Markdown file (``<a id="x">``, ``<a name="x">``), as slugs: of
+    the HTML its parse found (:attr:`~skillc_index.MarkdownDoc.html`), comments left out, so
+    never one in a code span or block, or in a comment, which a rendered page has not."""
     return {
         slug(next(group for group in match.groups() if group is not None))
-        for match in _HTML_ANCHOR.finditer(text)
+        for html in doc.html
+        for match in _HTML_ANCHOR.finditer(_HTML_COMMENT.sub("", html.source))
     }

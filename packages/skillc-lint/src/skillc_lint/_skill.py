@@ -333,10 +333,10 @@ class Skill:
     def anchors(self, rel: str) -> frozenset[str]:
         """The anchors of a Markdown file: heading slugs, duplicates suffixed ``-1``, ``-2``,
         explicit ids (``## Title {#my-id}``) and HTML anchors (``<a id="x">``,
-        ``<a name="x">``), all as slugs."""
+        ``<a name="x">``; never in code or a comment: :func:`html_anchors`), all as slugs."""
         found = self._anchors.get(rel)
         if found is None:
-            anchors = html_anchors(self.texts[rel])
+            anchors = html_anchors(self.docs[rel])
             found = self._anchors[rel] = frozenset(anchors | self.heading_anchors(rel).keys())
         return found
 
