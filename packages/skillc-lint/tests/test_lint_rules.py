@@ -845,6 +845,24 @@ def test_skl302_html_anchors(skill: Writer, found: Found) -> None:
     ]
 
 
+def test_skl302_non_ascii_anchors(skill: Writer, found: Found) -> None:
+    """A heading beyond ASCII is slugged as GitHub slugs it (its letters, digits and marks
+    kept, composed), so a fragment naming no heading warns in any script; an emoji (with its
+    variation selector) is dropped, and a heading of none of these names nothing."""
+    body = (
+        "[a](#安装) [b](#配置) [c](#pdf处理) [d](#pdf) [e](#откат-релиза) [f](#несуществующий)\n"
+        "[g](#%E5%AE%89%E8%A3%85) [h](#-architecture) [i](#caf\u00e9) [j](#hindi-\u0939\u093f)\n"
+        "[k](#🚀) [l](ref.md#概要) [m](ref.md#不存在)\n\n"
+        "## 安装\n\n## PDF处理\n\n## Откат релиза\n\n## 🏗\ufe0f Architecture\n\n"
+        "## Cafe\u0301\n\n## Hindi \u0939\u093f\n\n## 🚀\n"
+    )
+    folder = skill(body=body, files={"ref.md": "# 参考\n\n## 概要\n"})
+    assert messages(found(folder, "SKL302")) == [
+        f"anchor not found: '{written}'"
+        for written in ("#配置", "#pdf", "#несуществующий", "#🚀", "ref.md#不存在")
+    ]
+
+
 def test_skl302_no_html_anchor_in_code_or_a_comment(skill: Writer, found: Found) -> None:
     """An ``id``/``name`` in a fenced block, a code span or an HTML comment is no anchor (a
     rendered page has none); one in an HTML block or inline tag, a heading's too, still is."""

@@ -6,13 +6,18 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from skillc_index.text import composed
+
 if TYPE_CHECKING:
     from skillc_index import MarkdownDoc
 
 __all__ = ["heading_anchors", "html_anchors", "slug"]
 
-_NOT_SLUG = re.compile(r"[^a-z0-9 -]")
+# What a slug drops of ASCII (beyond it, :func:`slug` keeps letters, digits and marks).
+_NOT_SLUG = re.compile(r"[^a-z0-9 \x80-\U0010ffff-]")
 _HYPHENS = re.compile(r"-{2,}")
+#: The variation selectors (marks, but invisible: ``⚙️`` is U+2699 and U+FE0F), left out.
+_VARIATION_SELECTORS = dict.fromkeys([*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
 # An explicit heading id, ``## Title {#my-id}`` (Pandoc, MkDocs, kramdown).
 _HEADING_ID = re.compile(r"\{#([^\s{}]+)\}\s*$")
 # An HTML anchor, ``<a id="x"></a>`` or ``<a name=x>`` (any tag's id).
@@ -25,9 +30,23 @@ _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 
 
 def slug(text: str) -> str:
-    """RFC-0008 SKL302 anchor normalization (GitHub-style): lowercase, only ``a-z0-9``,
-    spaces (to hyphens) and hyphens (runs collapsed)."""
-    return _HYPHENS.sub("-", _NOT_SLUG.sub("", text.lower()).replace(" ", "-"))
+    """RFC-0008 SKL302 anchor normalization (GitHub-style): lowercase, of ASCII only
+    ``a-z0-9``, spaces (to hyphens) and hyphens (runs collapsed); beyond ASCII, composed
+    (NFC), the letters, digits and marks GitHub keeps (``## 安装`` is ``#安装``), not the
+    RFC's "non-ASCII characters are removed", which made every non-Latin heading ``""``.
+    An emoji's variation selector is dropped with it (GitHub keeps it, though no one can type
+    it: ``## ⚙️ Setup`` is ``#-setup``). An empty slug names nothing
+    (:meth:`~skillc_lint._skill.Skill.anchors`)."""
+    lowered = text.lower()
+    if not lowered.isascii():
+        from unicodedata import category  # a C module
+
+        lowered = "".join(
+            char
+            for char in composed(lowered).translate(_VARIATION_SELECTORS)
+            if char.isascii() or category(char)[0] in "LMN"
+        )
+    return _HYPHENS.sub("-", _NOT_SLUG.sub("", lowered).replace(" ", "-"))
 
 
 def heading_anchors(doc: MarkdownDoc) -> dict[str, int]:

@@ -337,7 +337,8 @@ class Skill:
         found = self._anchors.get(rel)
         if found is None:
             anchors = html_anchors(self.docs[rel])
-            found = self._anchors[rel] = frozenset(anchors | self.heading_anchors(rel).keys())
+            anchors |= self.heading_anchors(rel).keys()
+            found = self._anchors[rel] = frozenset(anchors - {""})  # "": no heading of text
         return found
 
     def heading_anchors(self, rel: str) -> dict[str, int]:
