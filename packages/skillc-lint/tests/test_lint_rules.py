@@ -743,6 +743,23 @@ def test_a_reference_style_link_has_no_column_in_its_prose(skill: Writer, found:
     assert [(d.line, d.column) for d in found(inline, "SKL301")] == [(8, 36)]  # near miss
 
 
+def test_a_link_split_over_lines_points_at_its_destination(skill: Writer, found: Found) -> None:
+    """``[the guide](`` then ``gone.md)`` on the next line pointed at column 1 of the link's
+    first line: the finding is on the line its destination is written on, at it (a later
+    link there placed after it); never past the paragraph's end (near miss)."""
+    body = (
+        "Read the intro, then [the guide](\n  gone.md) and [b](gone.md) for [c](\n#nowhere).\n"
+        '\nAnd [x](gone.md "gone.md\n title")\n'
+    )
+    links = [*found(skill(body=body), "SKL301"), *found(skill(name="b", body=body), "SKL302")]
+    assert [(d.line, d.column, d.message) for d in links] == [
+        (9, 3, "link target not found: 'gone.md'"),
+        (9, 20, "link target not found: 'gone.md'"),
+        (12, 9, "link target not found: 'gone.md'"),
+        (10, 1, "anchor not found: '#nowhere'"),
+    ]
+
+
 def test_skl301_relative_to_the_linking_file(skill: Writer, found: Found) -> None:
     folder = skill(
         body="[a](docs/a.md)\n",

@@ -88,6 +88,8 @@ class LinkRef:
     source: str
     """The file holding the link (relative POSIX path)."""
     line: int
+    """The line its destination is written on (the link's first line when the link's text
+    does not hold it: a reference-style link)."""
     target: str
     """The destination as written (percent-decoded)."""
     kind: LinkKind
@@ -416,10 +418,8 @@ class Skill:
             folder = posixpath.dirname(source)
             places: dict[tuple[int, str], list[int]] = {}  # (line, written) -> _destination_index
             for link in doc.links:
-                written = link.written  # "": the link's text does not hold it (reference-style)
-                place = places.setdefault((link.line, written), [0, -2])
-                index = _destination_index(self.line_text(source, link.line) or "", written, place)
-                ref = _classify(source, folder, link, self.substitutions, index + 1 or None)
+                at = self._destination(source, link, places)
+                ref = _classify(source, folder, link, self.substitutions, at)
                 if ref.kind == "path" and self.leaves(ref.path):
                     ref = replace(ref, kind="escape", path="")
                 elif ref.kind == "escape":
@@ -428,6 +428,23 @@ class Skill:
                         ref = replace(ref, kind="sibling", path=other)
                 refs.append(ref)
         return tuple(refs)
+
+    def _destination(
+        self, source: str, link: Link, places: dict[tuple[int, str], list[int]]
+    ) -> tuple[int, int | None]:
+        """Where ``link`` of ``source`` writes its destination: the line and column
+        (1-based) on its first line, or on a later line of its paragraph when it is split
+        over lines (``[the guide](`` then ``guide.md)``); its first line and None when its
+        text does not hold it (a reference-style link). ``places``: :func:`_destination_index`'s,
+        by line and destination."""
+        line, written = link.line, link.written  # "": not in the link's text (reference-style)
+        while True:
+            place = places.setdefault((line, written), [0, -2])
+            text = self.line_text(source, line) or ""
+            index = _destination_index(text, written, place, opened=line > link.line)
+            if index >= 0 or not written or not (self.line_text(source, line + 1) or "").strip():
+                return (line, index + 1) if index >= 0 else (link.line, None)
+            line += 1  # (a blank line ends the paragraph, and the link with it)
 
     def sibling(self, rel: str) -> str | None:
         """Where a path relative to the skill root (``../other/SKILL.md``) lands in its
@@ -617,35 +634,39 @@ def _glob_expression(path: str) -> re.Pattern[str]:
     )
 
 
-def _destination_index(text: str, written: str, place: list[int]) -> int:
+def _destination_index(text: str, written: str, place: list[int], opened: bool = False) -> int:
     """Where the next link of the line ``text`` writing ``written`` writes it: from
     ``place[0]`` on, the first place it stands as a destination (after ``(`` or ``<`` and
-    blanks: ``[gone.md](gone.md)``'s second), else its first place (a bare URL); -1: none.
+    blanks: ``[gone.md](gone.md)``'s second; ``opened``, a link's later line, at its start
+    too), else its first place (a bare URL); -1: none.
     ``place``, kept for the links of the line writing it, left to right: where to look from
     and the next destination found (-1: none to the end, -2: not looked for yet)."""
     start, ahead = place
     if written and ahead != -1 and ahead < start:
         ahead = text.find(written, start)
-        while ahead >= 0 and not _stands_alone(text, ahead, ahead + len(written)):
+        while ahead >= 0 and not _stands_alone(text, ahead, ahead + len(written), opened):
             ahead = text.find(written, ahead + 1)
     index = ahead if ahead >= 0 else text.find(written, start) if written else -1
     place[:] = [index + len(written) if index >= 0 else len(text) + 1, ahead]
     return index
 
 
-def _stands_alone(text: str, index: int, end: int) -> bool:
-    """Whether ``text[index:end]`` is a whole destination: after ``(``/``<`` and blanks, before
-    ``)``, ``>``, a blank or the end (not ``gone/`` of ``(gone/x.md)``)."""
+def _stands_alone(text: str, index: int, end: int, opened: bool = False) -> bool:
+    """Whether ``text[index:end]`` is a whole destination: after ``(``/``<`` and blanks (at
+    the line's start when ``opened``), before ``)``, ``>``, a blank or the end (not ``gone/``
+    of ``(gone/x.md)``)."""
     while index and text[index - 1] in " \t":
         index -= 1
-    return index > 0 and text[index - 1] in "(<" and (end == len(text) or text[end] in ")> \t")
+    after = (index > 0 and text[index - 1] in "(<") or (opened and not index)
+    return after and (end == len(text) or text[end] in ")> \t")
 
 
 def _classify(
-    source: str, folder: str, link: Link, substitutions: Substitutions, column: int | None
+    source: str, folder: str, link: Link, substitutions: Substitutions, at: tuple[int, int | None]
 ) -> LinkRef:
-    """Resolve one link written in ``source`` (in ``folder``), its destination at ``column``."""
-    target, line, written_as = link.target, link.line, link.written or link.target
+    """Resolve one link written in ``source`` (in ``folder``), its destination ``at`` a line
+    and column (:meth:`Skill._destination`)."""
+    (line, column), target, written_as = at, link.target, link.written or link.target
 
     def ref(kind: LinkKind, path: str, fragment: str) -> LinkRef:
         return LinkRef(source, line, target, kind, path, fragment, written_as, column)

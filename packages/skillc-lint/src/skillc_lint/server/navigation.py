@@ -55,8 +55,9 @@ def links_of(skill: Skill, rel: str) -> list[LinkTarget]:
     """The links of the Markdown file ``rel`` of ``skill`` that lead to a file or folder
     of the skill, or to an anchor of a Markdown file of it, in the order written, each at
     its destination as written (:attr:`~skillc_lint.LinkRef.column`, ``my%20guide.md``
-    included). A link whose destination is not on its line (over two lines) is left out:
-    there is no place to show it."""
+    included; one split over lines on the line its destination is written on). A link whose
+    text does not hold its destination (reference-style) is left out: there is no place to
+    show it."""
     from skillc_lint import slug
 
     if skill.texts.get(rel) is None:  # a file of the skill not saved yet: no links yet
