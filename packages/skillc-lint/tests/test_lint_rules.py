@@ -458,6 +458,35 @@ def test_skl108_a_pattern_counts_as_whole_words(
     assert len(found(folder, "SKL108")) == 1
 
 
+@pytest.mark.parametrize(
+    ("description", "warned"),
+    [
+        ("用于填写PDF表单。当用户需要提取表格数据时使用。", False),
+        ("GitHubでPRを作成するときに使用する。", False),
+        ("エラーが出た場合に参照する。", False),
+        ("엑셀 파일을 읽고 차트를 만들 때 사용합니다.", False),
+        ("보고서가 필요한 경우에 사용하세요.", False),
+        ("Используйте, когда нужно развернуть сервис.", False),
+        ("Dùng khi người dùng cần phân tích dữ liệu Excel.", False),
+        ("Úsalo cuando el usuario necesite convertir un PDF.", False),
+        ("Utiliser lorsqu'un tableau est illisible.", False),
+        ("Verwenden, wenn eine Tabelle unlesbar ist.", False),
+        ("Use quando o usuário pedir um relatório.", False),
+        # near misses: no trigger in any language, nor a pattern cut out of a word
+        ("PDF表格处理工具。", True),
+        ("표를 만듭니다.", True),
+        ("Convierte archivos PDF a Word.", True),
+        ("Formats paragraphs; pours tables; fürther.", True),
+    ],
+)
+def test_skl108_other_languages_say_when_too(
+    skill: Writer, found: Found, description: str, warned: bool
+) -> None:
+    """Every description in another language warned, though it said when to use the skill."""
+    folder = skill(frontmatter=f"name: my-skill\ndescription: {json.dumps(description)}\n")
+    assert len(found(folder, "SKL108")) == warned
+
+
 def test_skl108_a_purpose_is_not_a_trigger(skill: Writer, found: Found) -> None:
     folder = skill(frontmatter="name: my-skill\ndescription: Use this skill to format tables.\n")
     assert len(found(folder, "SKL108")) == 1
