@@ -619,12 +619,13 @@ def test_a_skill_md_linking_out_of_the_folder_given_is_not_rewritten(lint: Run, 
 
 def test_links_that_stay_inside_the_folder_given_are_written_through(lint: Run, cwd: Path) -> None:
     """What really is inside the folder is fixed however it is reached: a linked entry
-    leading to a skill elsewhere in the folder, a linked subfolder of a skill, the folder
-    itself named through a symlink."""
+    leading to a skill elsewhere in the folder, the folder itself named through a symlink; a
+    second link to a skill's subfolder is left as it is (links through it are SKL301: no
+    part of the skill, never packaged)."""
     real = make(
         cwd,
         "skills/group/tables",
-        f"{BAD_CASE}\n[guide](references/guide.md)\n",
+        f"{BAD_CASE}\n[guide](docs/guide.md)\n",
         **{"docs/guide.md": "# Guide\n\n[home](../Skill.md)\n"},
     )
     (real / "references").symlink_to("docs")
