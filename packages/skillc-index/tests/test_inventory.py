@@ -303,6 +303,37 @@ def test_a_deployment_whose_store_skill_is_gone_is_skipped(layout: Layout, proje
     assert skipped.path == project / ".claude/skills/gone" and "gone" in skipped.reason
 
 
+def test_a_copy_whose_store_skill_is_gone_is_skipped_as_a_link_is(
+    layout: Layout, project: Path
+) -> None:
+    """``skc build gone --copy``, then the store skill deleted: its stub copies were listed,
+    found, shown and served over MCP as skills of their own, where a link is skipped as a
+    deployment of a skill that is gone. A copy is skipped the same way, with how to remove
+    it (the copy, a folder, then the runtime it was copied from); ``skc build`` of it is
+    E100 with the same advice."""
+    from skillc_index import format_diagnostic
+    from skillc_index.command_errors import CompiledSkillGiven
+    from skillc_index.inventory.entries import installed_skills
+
+    write(project / ".skillc/skills/gone")
+    build_skill("gone", layout, targets=["claude", "cursor"], copy=True)
+    shutil.rmtree(project / ".skillc/skills/gone")
+    inventory = installed_skills(layout)
+    assert [s.name for s in inventory.skills] == []
+    reasons = {s.path: s.reason for s in inventory.skipped}
+    copy, runtime = project / ".claude/skills/gone", project / ".skillc/runtime/gone"
+    store = os.path.realpath(project / ".skillc/skills")
+    advice = (
+        f"to remove it: rm -r {copy}, then rm -r {runtime}, its runtime with its usage logs, "
+        "once no other agent folder links to it or holds a copy of it"
+    )
+    assert reasons[copy] == f"a deployment of {store}/gone, which is gone ({advice})"
+    assert project / ".cursor/skills/gone" in reasons
+    with pytest.raises(CompiledSkillGiven) as caught:
+        build_skill(str(copy), layout)
+    assert advice in format_diagnostic(caught.value.diagnostic)
+
+
 def test_a_deployment_whose_store_skill_cannot_be_read_is_not_called_gone(
     layout: Layout, project: Path, unreadable: Callable[[Path], None]
 ) -> None:

@@ -188,7 +188,7 @@ def _check_source(source: Path, given: str, layout: Layout | None = None) -> Non
 
     entry = layout.cwd / given
     link = str(entry) if entry.is_symlink() else None
-    raise CompiledSkillGiven(given, gone, removal(link, str(source)))
+    raise CompiledSkillGiven(given, gone, removal(link, os.path.realpath(source), gone, layout))
 
 
 def _refuse_too_large(name: str, source: Path, files: SkillFiles) -> dict[str, FileStat]:

@@ -12,8 +12,9 @@ from skillc_index.layout import META_DIR, SKILL_FILE, Layout
 
 if TYPE_CHECKING:
     from skillc_index.build.manifest import Manifest
+    from skillc_index.layout import Scope
 
-__all__ = ["ROUTER_MARK", "ROUTER_NAME", "deployed_source"]
+__all__ = ["ROUTER_MARK", "ROUTER_NAME", "copied_from", "deployed_source"]
 
 #: The file in the router skill's folder (``skc route``) that marks it as skillc's: the
 #: inventory (and so ``skc find``) does not hold the router itself.
@@ -39,12 +40,13 @@ def deployed_source(
     so a folder of a checkout with a manifest of its own never passes for another skill that
     the agent does not load. ``copy``:
     whether ``real`` holds ``.skillc-meta/``, when the caller knows (None: look). A source
-    without a SKILL.md is none, unless ``gone``: a deployed link's source is then named all
-    the same (its runtime stands for a skill that is no longer there). The inventory, ``skc
-    find`` and resolution by path all use this. With ``strict``, a copy whose manifest is
-    there but cannot be read or is not valid (too large, too deep: a stranger's) raises
-    :class:`ValueError` or :class:`OSError` (the entry is skipped and counted) instead of
-    standing for no source."""
+    without a SKILL.md is none, unless ``gone``: a deployment's source is then named all
+    the same (its runtime, or skillc's copy, stands for a skill that is no longer there): a
+    link's ``<base>/.skillc/skills/<name>``, a copy's in the store of its first scope. The
+    inventory, ``skc find`` and resolution by path all use this. With ``strict``, a copy
+    whose manifest is there but cannot be read or is not valid (too large, too deep: a
+    stranger's) raises :class:`ValueError` or :class:`OSError` (the entry is skipped and
+    counted) instead of standing for no source."""
     head, _, name = real.rpartition("/")
     if head.endswith("/.skillc/runtime"):
         source = f"{head[: -len('/runtime')]}/skills/{name}"
@@ -71,10 +73,7 @@ def deployed_source(
 
     if not is_skillc_copy(Path(real), manifest.skill, manifest):
         return None
-    scopes = list(layout.scopes())
-    root = layout.project_root
-    if root is None or not real.startswith(f"{root}/"):
-        scopes.reverse()
+    scopes = _scopes_of(real, layout)
     for scope in scopes:
         store_skill = layout.store(scope) / manifest.skill
         if (store_skill / SKILL_FILE).is_file():
@@ -83,7 +82,24 @@ def deployed_source(
             built = _built_globally(manifest, manifest.skill)
             if built is not None:
                 return built
-    return None
+    return str(layout.store(scopes[0]) / manifest.skill) if gone else None
+
+
+def copied_from(real: str, name: str, layout: Layout) -> Path:
+    """The runtime a copy deployment (at the real path ``real``) of the store skill ``name``
+    was copied from: the project runtime's for a copy inside the project, else the global
+    runtime's (:func:`deployed_source`'s first scope)."""
+    return layout.runtime_store(_scopes_of(real, layout)[0]) / name
+
+
+def _scopes_of(real: str, layout: Layout) -> list[Scope]:
+    """The scopes whose stores a copy at ``real`` is looked for in: the project's first for
+    a copy inside the project, else the global one first."""
+    scopes = list(layout.scopes())
+    root = layout.project_root
+    if root is None or not real.startswith(f"{root}/"):
+        scopes.reverse()
+    return scopes
 
 
 def _in_home_agent_folder(real: str, layout: Layout) -> bool:

@@ -241,7 +241,9 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
             why = f"a deployment of {source}, which cannot be read ({exc.strerror or exc})"
             return Skipped(root.path / name, why)
         if not there:
-            gone = f"a deployment of {source}, which is gone ({removal(full, real)})"
+            gone = (
+                f"a deployment of {source}, which is gone ({removal(full, real, source, layout)})"
+            )
             return Skipped(root.path / name, gone)
     kind: LocationKind = "config" if root.kind == "path" else root.kind  # a folder given
     return Location(
@@ -257,13 +259,28 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
     )
 
 
-def removal(entry: str | None, runtime: str) -> str:
-    """How to remove a deployment skillc made whose store skill is gone (a renamed or deleted
-    skill, which agents still load): the agent folder's ``entry`` (a link; None: not known),
-    then the ``runtime`` it leads to, which holds the skill's usage logs and may be linked
-    from another agent folder too. Said by the listing's warning, E001 and E100."""
+def removal(entry: str | None, real: str, source: str, layout: Layout) -> str:
+    """How to remove a deployment skillc made whose store skill ``source`` is gone (a renamed
+    or deleted skill, which agents still load): the agent folder's ``entry`` (a link, or
+    skillc's copy; None: not known), then the runtime it leads to (``real``, its real path)
+    or, for a copy, was copied from (:func:`~skillc_index.inventory.deployed.copied_from`),
+    which holds the skill's usage logs and may be deployed to another agent folder too. Said
+    by the listing's warning, E001 and E100."""
     from shlex import quote
 
+    from skillc_index.inventory.deployed import copied_from
+
+    name = Path(source).name
+    copy = not real.rpartition("/")[0].endswith("/.skillc/runtime")
+    runtime = str(copied_from(real, name, layout)) if copy else real
+    if copy:
+        first = f"to remove it: rm -r {quote(entry or real)}"
+        if not os.path.isdir(runtime):  # noqa: PTH112
+            return first
+        return (
+            f"{first}, then rm -r {quote(runtime)}, its runtime with its usage logs, once no "
+            "other agent folder links to it or holds a copy of it"
+        )
     if entry is None:
         return (
             f"to remove it: rm -r {quote(runtime)}, with its usage logs, once no agent "
