@@ -221,6 +221,38 @@ def test_a_global_copy_of_a_project_skill_stands_for_it_in_the_home_folders_only
     assert deployed_source(str(shipped), elsewhere) is None
 
 
+def test_a_global_build_of_a_moved_project_names_its_recorded_source(
+    layout: Layout, project: Path, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """``skc build tidy --global`` in a project, then the project moved: from elsewhere, the
+    warning named ``~/.skillc/skills/tidy`` (which never held it) as the source gone and
+    advised ``rm -r`` of the runtime with its usage logs. It names the project skill the
+    build recorded, and says to rebuild it from the moved project before any removal."""
+    from skillc_index.inventory.entries import installed_skills
+
+    source = write(project / ".skillc/skills/tidy")
+    recorded = os.path.realpath(source)
+    build_skill("tidy", layout, targets=["claude"], force_global=True)
+    write(project / ".skillc/skills/neat")
+    build_skill("neat", layout, targets=["claude"], copy=True, force_global=True)
+    project.rename(tmp_path / "moved")
+    (tmp_path / "else").mkdir()
+    reasons = {
+        s.path: s.reason for s in installed_skills(Layout.discover(tmp_path / "else", env)).skipped
+    }
+    link = home / ".claude/skills/tidy"
+    assert reasons[link] == (
+        f"a deployment of {recorded}, which is gone (if its project moved, run skc build tidy"
+        f" --global there; else to remove it: rm {link}, then rm -r {home}/.skillc/runtime/tidy,"
+        " its runtime with its usage logs, once no other agent folder links to it)"
+    )
+    copy = home / ".claude/skills/neat"  # its --global --copy: the same
+    assert reasons[copy].startswith(
+        f"a deployment of {Path(recorded).parent}/neat, which is gone (if its project moved,"
+        f" run skc build neat --global there; else to remove it: rm -r {copy}, then rm -r"
+    )
+
+
 # -- the skills of the inventory's folders (issue 34) ---------------------------------------
 
 

@@ -42,11 +42,13 @@ def deployed_source(
     whether ``real`` holds ``.skillc-meta/``, when the caller knows (None: look). A source
     without a SKILL.md is none, unless ``gone``: a deployment's source is then named all
     the same (its runtime, or skillc's copy, stands for a skill that is no longer there): a
-    link's ``<base>/.skillc/skills/<name>``, a copy's in the store of its first scope. The
-    inventory, ``skc find`` and resolution by path all use this. With ``strict``, a copy
-    whose manifest is there but cannot be read or is not valid (too large, too deep: a
-    stranger's) raises :class:`ValueError` or :class:`OSError` (the entry is skipped and
-    counted) instead of standing for no source."""
+    link's ``<base>/.skillc/skills/<name>``, a copy's in the store of its first scope; for
+    the global runtime and a copy in a home agent folder, the project skill its manifest's
+    ``source_path`` names (built ``--global``: its project may have moved). The inventory,
+    ``skc find`` and resolution by path all use this. With ``strict``, a copy whose manifest
+    is there but cannot be read or is not valid (too large, too deep: a stranger's) raises
+    :class:`ValueError` or :class:`OSError` (the entry is skipped and counted) instead of
+    standing for no source."""
     head, _, name = real.rpartition("/")
     if head.endswith("/.skillc/runtime"):
         source = f"{head[: -len('/runtime')]}/skills/{name}"
@@ -55,9 +57,12 @@ def deployed_source(
         if head == str(layout.runtime_store("global")):
             from skillc_index.build.manifest import read_manifest
 
-            built = _built_globally(read_manifest(Path(real)), name)
+            manifest = read_manifest(Path(real))
+            built = _built_globally(manifest, name)
             if built is not None:
                 return built
+            if gone:  # a project skill built --global names its own store skill
+                return _recorded_source(manifest, name) or source
         if gone:
             return source
     if copy is None:
@@ -82,7 +87,11 @@ def deployed_source(
             built = _built_globally(manifest, manifest.skill)
             if built is not None:
                 return built
-    return str(layout.store(scopes[0]) / manifest.skill) if gone else None
+    if not gone:
+        return None
+    home_copy = scopes[0] == "global" and _in_home_agent_folder(real, layout)
+    recorded = _recorded_source(manifest, manifest.skill) if home_copy else None
+    return recorded or str(layout.store(scopes[0]) / manifest.skill)
 
 
 def copied_from(real: str, name: str, layout: Layout) -> Path:
@@ -118,9 +127,16 @@ def _built_globally(manifest: Manifest | None, name: str) -> str | None:
     copy of it in a home agent folder (the only deployments whose source may sit in another
     base's store), as their ``manifest``'s ``source_path`` names it: a store skill of that
     name that is there; else None. Read only for those, which no checkout writes."""
+    built_from = _recorded_source(manifest, name)
+    if built_from is None or not os.path.isfile(f"{built_from}/{SKILL_FILE}"):  # noqa: PTH113
+        return None
+    return os.path.realpath(built_from)
+
+
+def _recorded_source(manifest: Manifest | None, name: str) -> str | None:
+    """The store skill ``name`` a build's ``manifest`` records as its ``source_path``
+    (absolute, ``<base>/.skillc/skills/<name>``), there or not; else None."""
     built_from = None if manifest is None else manifest.extra.get("source_path")
     if not isinstance(built_from, str) or not built_from.endswith(f"/.skillc/skills/{name}"):
         return None
-    if not Path(built_from).is_absolute() or not os.path.isfile(f"{built_from}/{SKILL_FILE}"):  # noqa: PTH113
-        return None
-    return os.path.realpath(built_from)
+    return built_from if Path(built_from).is_absolute() else None

@@ -264,8 +264,10 @@ def removal(entry: str | None, real: str, source: str, layout: Layout) -> str:
     or deleted skill, which agents still load): the agent folder's ``entry`` (a link, or
     skillc's copy; None: not known), then the runtime it leads to (``real``, its real path)
     or, for a copy, was copied from (:func:`~skillc_index.inventory.deployed.copied_from`),
-    which holds the skill's usage logs and may be deployed to another agent folder too. Said
-    by the listing's warning, E001 and E100."""
+    which holds the skill's usage logs and may be deployed to another agent folder too. A
+    project skill built ``--global`` (a source in another base's store than the runtime) may
+    only have moved with its project: rebuilding it there comes first. Said by the listing's
+    warning, E001 and E100."""
     from shlex import quote
 
     from skillc_index.inventory.deployed import copied_from
@@ -273,8 +275,15 @@ def removal(entry: str | None, real: str, source: str, layout: Layout) -> str:
     name = Path(source).name
     copy = not real.rpartition("/")[0].endswith("/.skillc/runtime")
     runtime = str(copied_from(real, name, layout)) if copy else real
+    moved = ""
+    runtimes, store = map(
+        os.path.realpath, (layout.runtime_store("global"), layout.store("global"))
+    )
+    global_build = os.path.realpath(Path(runtime).parent) == runtimes
+    if global_build and os.path.realpath(Path(source).parent) != store:  # a project's skill
+        moved = f"if its project moved, run skc build {quote(name)} --global there; else "
     if copy:
-        first = f"to remove it: rm -r {quote(entry or real)}"
+        first = f"{moved}to remove it: rm -r {quote(entry or real)}"
         if not os.path.isdir(runtime):  # noqa: PTH112
             return first
         return (
@@ -283,11 +292,11 @@ def removal(entry: str | None, real: str, source: str, layout: Layout) -> str:
         )
     if entry is None:
         return (
-            f"to remove it: rm -r {quote(runtime)}, with its usage logs, once no agent "
+            f"{moved}to remove it: rm -r {quote(runtime)}, with its usage logs, once no agent "
             "folder links to it"
         )
     return (
-        f"to remove it: rm {quote(entry)}, then rm -r {quote(runtime)}, its runtime with "
+        f"{moved}to remove it: rm {quote(entry)}, then rm -r {quote(runtime)}, its runtime with "
         "its usage logs, once no other agent folder links to it"
     )
 
