@@ -230,6 +230,50 @@ def test_a_build_refreshes_the_copies_made_before_in_other_targets(
     assert (refreshed / "agents" / "openai.yaml").is_file()
 
 
+def test_a_moved_project_still_refreshes_and_lists_its_copies(
+    skill: Path, project: Path, tmp_path: Path, env: dict[str, str]
+) -> None:
+    """``build --copy -t claude,cursor``, then ``mv proj proj2``: each copy records the old
+    path as its ``source_path``, so the next ``skc build`` left the cursor copy out of date
+    and ``list`` said ``normal``. A copy whose recorded store skill of that name is gone is
+    this scope's skill's; one of another project's skill, still there, is not."""
+    from skillc_index import Layout
+    from skillc_index.build.skill import build_skill
+    from skillc_index.listing.skills import list_skills
+
+    build_skill(
+        "deploy-app", Layout.discover(project, env), targets=["claude", "cursor"], copy=True
+    )
+    other = tmp_path / "other/.skillc/skills/deploy-app"  # another project's, still there
+    other.mkdir(parents=True)
+    (other / "SKILL.md").write_text(CLAUDE_SKILL, encoding="utf-8")
+    theirs = project / ".agents/skills/deploy-app"  # a copy of that project's skill
+    theirs.parent.mkdir(parents=True)
+    (project / ".cursor/skills/deploy-app").rename(theirs)
+    data = json.loads(manifest_path(theirs).read_text(encoding="utf-8"))
+    manifest_path(theirs).write_text(json.dumps(data | {"source_path": str(other)}), "utf-8")
+    build_skill(
+        "deploy-app", Layout.discover(project, env), targets=["claude", "cursor"], copy=True
+    )
+    moved = project.rename(tmp_path / "moved")
+    layout = Layout.discover(moved, env)
+    assert list_skills(layout).skills[0].status == "normal"
+    older = manifest_path(moved / ".cursor/skills/deploy-app")  # a build this one is not
+    older.write_text(older.read_text("utf-8").replace('"built_at": "', '"built_at": "1'), "utf-8")
+    assert list_skills(layout).skills[0].status == "stale"
+    _edit(moved / ".skillc/skills/deploy-app", "Steps", "Run")
+    result = build_skill("deploy-app", layout)
+    assert {(d.target, d.action) for d in result.deployments} == {
+        ("claude", "replaced"),
+        ("cursor", "replaced"),
+    }
+    assert "- Run" in (moved / ".cursor/skills/deploy-app/SKILL.md").read_text(encoding="utf-8")
+    assert "- Run" not in (moved / ".agents/skills/deploy-app/SKILL.md").read_text(
+        "utf-8"
+    )  # theirs
+    assert list_skills(layout).skills[0].status == "normal"
+
+
 def _edit(skill: Path, old: str, new: str) -> None:
     text = (skill / "SKILL.md").read_text(encoding="utf-8")
     (skill / "SKILL.md").write_text(text.replace(old, new), encoding="utf-8")

@@ -66,7 +66,13 @@ from skillc_index.atomic import (
     temporary_path,
 )
 from skillc_index.build.agent_folders import AgentFolders
-from skillc_index.build.manifest import MANIFEST_FILE, Manifest, manifest_path, read_manifest
+from skillc_index.build.manifest import (
+    MANIFEST_FILE,
+    Manifest,
+    manifest_path,
+    read_manifest,
+    recorded_source,
+)
 from skillc_index.command_errors import (
     EmptyTargetName,
     FolderNotWritable,
@@ -247,12 +253,21 @@ def _copies(
             continue
         if source is not None:
             real_source = os.path.realpath(source) if real_source is None else real_source
-            if os.path.realpath(built_from) != real_source:
+            if os.path.realpath(built_from) != real_source and not _source_gone(manifest, skill):
                 continue
         if is_skillc_copy(path, skill, manifest):
             recorded = manifest.extra.get("target")
             found[path] = ((recorded,) if recorded in targets else targets, manifest)
     return found
+
+
+def _source_gone(manifest: Manifest, skill: str) -> bool:
+    """Whether the store skill ``skill`` a copy's ``manifest`` records as its source is gone:
+    its project (or the home) moved since, or it was deleted. Such a copy in the agent
+    folders of a scope is the copy of that scope's skill of the name (a copy of another
+    project's skill, still there, is not)."""
+    recorded = recorded_source(manifest, skill)
+    return recorded is not None and not os.path.isfile(f"{recorded}/{SKILL_FILE}")  # noqa: PTH113
 
 
 def copy_deployments(
@@ -263,7 +278,8 @@ def copy_deployments(
     configured: Mapping[str, str] | None = None,
 ) -> dict[Path, tuple[str, ...]]:
     """The copies of skillc's own of ``skill`` (:func:`is_skillc_copy`) built from ``source``
-    (their manifest's ``source_path``: not another project's skill of that name) in the agent
+    (their manifest's ``source_path``, or a store skill of the name that is gone, the project
+    moved: not another project's skill of that name) in the agent
     folders its scope deploys into (:class:`AgentFolders`), path -> the targets it may be
     refreshed as: the one its manifest records (``target``, the copy's since this was
     written), else every target sharing its folder (one, unless a folder is shared: an older

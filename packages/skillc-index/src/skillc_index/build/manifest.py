@@ -79,6 +79,15 @@ def read_manifest(runtime: Path) -> Manifest | None:
         return None
 
 
+def recorded_source(manifest: Manifest | None, name: str) -> str | None:
+    """The store skill ``name`` a build's ``manifest`` records as its ``source_path``
+    (absolute, ``<base>/.skillc/skills/<name>``), there or not; else None."""
+    built_from = None if manifest is None else manifest.extra.get("source_path")
+    if not isinstance(built_from, str) or not built_from.endswith(f"/.skillc/skills/{name}"):
+        return None
+    return built_from if Path(built_from).is_absolute() else None
+
+
 def load_manifest(runtime: Path) -> Manifest | None:
     """The runtime's manifest; None when there is none. A manifest is a file of a deployed
     copy, which a checkout may ship: read within bounds

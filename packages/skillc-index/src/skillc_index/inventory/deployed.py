@@ -55,21 +55,21 @@ def deployed_source(
         if os.path.isfile(f"{source}/{SKILL_FILE}"):  # noqa: PTH113
             return source
         if head == str(layout.runtime_store("global")):
-            from skillc_index.build.manifest import read_manifest
+            from skillc_index.build.manifest import read_manifest, recorded_source
 
             manifest = read_manifest(Path(real))
             built = _built_globally(manifest, name)
             if built is not None:
                 return built
             if gone:  # a project skill built --global names its own store skill
-                return _recorded_source(manifest, name) or source
+                return recorded_source(manifest, name) or source
         if gone:
             return source
     if copy is None:
         copy = os.path.isdir(f"{real}/{META_DIR}")  # noqa: PTH112
     if not copy:
         return None
-    from skillc_index.build.manifest import load_manifest, read_manifest
+    from skillc_index.build.manifest import load_manifest, read_manifest, recorded_source
 
     manifest = load_manifest(Path(real)) if strict else read_manifest(Path(real))
     if manifest is None or "/" in manifest.skill or manifest.skill in ("", ".", ".."):
@@ -90,7 +90,7 @@ def deployed_source(
     if not gone:
         return None
     home_copy = scopes[0] == "global" and _in_home_agent_folder(real, layout)
-    recorded = _recorded_source(manifest, manifest.skill) if home_copy else None
+    recorded = recorded_source(manifest, manifest.skill) if home_copy else None
     return recorded or str(layout.store(scopes[0]) / manifest.skill)
 
 
@@ -127,16 +127,9 @@ def _built_globally(manifest: Manifest | None, name: str) -> str | None:
     copy of it in a home agent folder (the only deployments whose source may sit in another
     base's store), as their ``manifest``'s ``source_path`` names it: a store skill of that
     name that is there; else None. Read only for those, which no checkout writes."""
-    built_from = _recorded_source(manifest, name)
+    from skillc_index.build.manifest import recorded_source
+
+    built_from = recorded_source(manifest, name)
     if built_from is None or not os.path.isfile(f"{built_from}/{SKILL_FILE}"):  # noqa: PTH113
         return None
     return os.path.realpath(built_from)
-
-
-def _recorded_source(manifest: Manifest | None, name: str) -> str | None:
-    """The store skill ``name`` a build's ``manifest`` records as its ``source_path``
-    (absolute, ``<base>/.skillc/skills/<name>``), there or not; else None."""
-    built_from = None if manifest is None else manifest.extra.get("source_path")
-    if not isinstance(built_from, str) or not built_from.endswith(f"/.skillc/skills/{name}"):
-        return None
-    return built_from if Path(built_from).is_absolute() else None
