@@ -152,6 +152,42 @@ def test_a_copy_of_an_older_build_is_stale(layout: Layout, write_skill: WriteSki
     assert {e.name: e.status for e in list_skills(layout).skills} == {"demo": "normal"}
 
 
+def test_an_imported_copy_follows_the_folder_it_was_imported_from(
+    layout: Layout, write_skill: WriteSkill
+) -> None:
+    """``skc build skills/pdf`` imports the folder into the store. Edited there, ``list``
+    said ``normal`` while agents loaded the old stub (and ``build --all`` imported it again):
+    it is ``stale`` (file stats, else the folder's hash, as ``build --all`` finds it; the
+    same bytes written again are not a change). Renamed or deleted, nothing said the store
+    copy's folder is gone: a warning says so, and how to remove or keep the copy."""
+    from skillc_index.build.skill import build_skill
+
+    project = layout.base("project")
+    folder = write_skill(project / "skills" / "pdf")
+    build_skill(str(folder), layout)
+    listing = list_skills(layout)
+    assert [(e.name, e.status) for e in listing.skills] == [("pdf", "normal")]
+    assert listing.notices == ()
+    skill_md = folder / "SKILL.md"
+    skill_md.write_text(skill_md.read_text(encoding="utf-8"), encoding="utf-8")  # same bytes
+    assert [e.status for e in list_skills(layout).skills] == ["normal"]
+    skill_md.write_text(skill_md.read_text("utf-8").replace("# ", "# New "), "utf-8")
+    assert [e.status for e in list_skills(layout).skills] == ["stale"]
+    assert [e.name for e in list_skills(layout, status="stale").skills] == ["pdf"]
+    build_skill("pdf", layout)  # imported again
+    assert [e.status for e in list_skills(layout).skills] == ["normal"]
+    folder.rename(folder.with_name("pdf-tools"))
+    listing = list_skills(layout)
+    assert [(e.name, e.status) for e in listing.skills] == [("pdf", "normal")]
+    (notice,) = listing.notices
+    copy = layout.store("project") / "pdf"
+    assert notice.text == (
+        "skill 'pdf' (.skillc/skills/pdf) was imported from skills/pdf, which is gone (to "
+        f"remove it: rm -r {copy}, then its deployments (skc list says how); to keep it as "
+        f"it is: rm {copy}/.skillc-import.json)"
+    )
+
+
 def test_copies_are_looked_for_once_per_listing(
     layout: Layout, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
 ) -> None:

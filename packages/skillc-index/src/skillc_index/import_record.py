@@ -107,3 +107,25 @@ def import_origin(
     ):
         return None
     return origin
+
+
+def unchanged_since_import(copy: Path, origin: Path) -> bool:
+    """Whether file stats prove that the folder ``origin`` holds what was imported from it
+    into the store ``copy`` (no file read): the same files, each of the size and modification
+    time of its copy (an import keeps them) and last changed before its copy was written.
+    False when only hashing the folder can tell (``skc list`` then does: an edited, added or
+    removed file, a copy edited in place)."""
+    from skillc_index.files import walk_skill
+
+    files = walk_skill(origin).every
+    if set(files) != set(walk_skill(copy).every):
+        return False
+    for rel in files:
+        try:
+            there, here = os.stat(f"{origin}/{rel}"), os.stat(f"{copy}/{rel}")  # noqa: PTH116
+        except OSError:
+            return False
+        same = (there.st_size, there.st_mtime_ns) == (here.st_size, here.st_mtime_ns)
+        if not same or there.st_ctime_ns >= here.st_ctime_ns:
+            return False
+    return True

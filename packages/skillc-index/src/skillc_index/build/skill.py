@@ -232,7 +232,7 @@ def _refuse_writes_outside(layout: Layout, skill: ResolvedSkill, importing: bool
             raise PathEscapesProject(layout.display(folder), os.path.realpath(folder))
 
 
-class _Origin(NamedTuple):
+class Origin(NamedTuple):
     """What :func:`_from_origin` learnt of the folder a store copy was imported from, which the
     import plan then takes rather than reading and hashing it again."""
 
@@ -245,9 +245,22 @@ class _Origin(NamedTuple):
     """Its :class:`~skillc_index.build.store.GitView`."""
 
 
+def read_origin(origin: Path, record: ImportRecord, layout: Layout) -> Origin:
+    """The folder ``origin`` a store copy whose import record is ``record`` was imported from,
+    read as an import of it reads it: its files (without what git ignores there by rules
+    its copy would not carry), hashed, and its view. What :func:`_from_origin` compares with
+    the record, and ``skc list`` when file stats do not settle it (``stale``). E070 for
+    ``.gitignore`` files over their bounds; ``OSError`` for a file that cannot be read."""
+    dirs: list[str] = []
+    rules: list[IgnoreRules] = []  # the walk's, read once (its .gitignore files)
+    found = walk_skill(origin, dirs=dirs, rules=rules)
+    files, view = origin_view(origin, found, dirs, layout.display(origin), rules)
+    return Origin(files, source_hash(origin, files.every), record, view)
+
+
 def _from_origin(
     resolved: ResolvedSkill, layout: Layout, force_global: bool
-) -> tuple[ResolvedSkill, _Origin | None]:
+) -> tuple[ResolvedSkill, Origin | None]:
     """A store copy imported from a folder is built from that folder, imported again (so the
     edits made there are built), however it was named: the folder itself, into the store a
     build of the folder imports into (its copy may be the other one's); the store skill (by
@@ -265,14 +278,10 @@ def _from_origin(
         if record is not None:
             origin = import_origin(resolved.source, resolved.scope, layout, record=record)
         if origin is not None and record is not None:
-            dirs: list[str] = []
-            rules: list[IgnoreRules] = []  # the walk's, read once (its .gitignore files)
-            found = walk_skill(origin, dirs=dirs, rules=rules)
-            files, view = origin_view(origin, found, dirs, layout.display(origin), rules)
-            known = _Origin(files, source_hash(origin, files.every), record, view)
+            known = read_origin(origin, record, layout)
             if (
                 known.digest == record.source_hash
-                and same_for_git(resolved.source, files.every, view)
+                and same_for_git(resolved.source, known.files.every, known.view)
                 and record.origin == ImportRecord.recorded(origin, resolved.scope, layout)
             ):  # its .gitignore files and the links to what they exclude too
                 origin = None

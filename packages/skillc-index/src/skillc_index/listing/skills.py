@@ -288,6 +288,45 @@ def _copies_status(store: Location, runtime: Path, folders: AgentFolders) -> Sta
     return "stale" if stale_copies(store.name, store.path, runtime, folders)[0] else "normal"
 
 
+def _import_status(
+    store: Location, layout: Layout, *, check: bool
+) -> tuple[Status | None, Notice | None]:
+    """For a store copy imported from a folder (its import record): ``stale`` when ``check``
+    and that folder changed since, as ``build --all`` finds it before it imports the folder
+    again (:func:`~skillc_index.build.skill.read_origin`, hashed only when file stats do
+    not prove it unchanged: :func:`~skillc_index.import_record.unchanged_since_import`), else
+    None; and a warning when the folder no longer holds a skill (renamed or deleted: the
+    copy's stub is still deployed), with how to remove the copy or keep it as it is."""
+    from skillc_index.files import is_file
+    from skillc_index.import_record import ImportRecord, import_origin, unchanged_since_import
+    from skillc_index.layout import IMPORT_RECORD
+
+    record = ImportRecord.read(store.real)
+    if record is None:
+        return None, None
+    folder = record.folder(store.real)
+    if folder is None or not is_file(folder / SKILL_FILE):  # (a name too long: not there)
+        from shlex import quote
+
+        how = (
+            f"to remove it: rm -r {quote(str(store.path))}, then its deployments (skc list "
+            f"says how); to keep it as it is: rm {quote(str(store.path / IMPORT_RECORD))}"
+        )
+        where = layout.display(store.path)
+        why = f"skill '{store.name}' ({where}) was imported from {record.origin}, which is gone"
+        return None, Notice(f"{why} ({how})")
+    origin = None if not check else import_origin(store.real, store.scope, layout, record=record)
+    if origin is None or unchanged_since_import(store.real, origin):
+        return None, None
+    from skillc_index.build.skill import read_origin
+
+    try:
+        changed = read_origin(origin, record, layout).digest != record.source_hash
+    except (OSError, SkillcError):  # its import fails: build --all says why
+        changed = True
+    return ("stale" if changed else None), None
+
+
 def recover_stores(layout: Layout) -> None:
     """Put back the store copies a killed import stranded (hidden ``.<name>.old.<...>``
     folders, :func:`~skillc_index.build.store.recover_stranded`) before the stores are
@@ -431,6 +470,10 @@ def list_skills(
                         {**agents, **parked}, listed=True
                     )
                 entry_status = _copies_status(store, runtime, copy_folders[store.scope])
+            if store is not None:
+                imported, gone = _import_status(store, layout, check=entry_status == "normal")
+                entry_status = imported or entry_status
+                notices += [gone] if gone else []
         elif skill.store is not None:
             entry_status = "not-built" if read_manifest(runtime) is None else "normal"
         else:
