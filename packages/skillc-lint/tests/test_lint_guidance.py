@@ -161,10 +161,12 @@ def test_skl526_placeholders(tmp_path: Path, write_skill: Writer) -> None:
 
 def test_skl527_scripts_that_wait_for_input(skill: Writer) -> None:
     folder = skill(
-        body="Run `scripts/ask.py`, `scripts/ask.sh`, `scripts/ok.sh`, `scripts/ok.py`.\n",
+        body="Run `scripts/ask.py`, `scripts/ask.sh`, `scripts/rp.sh`, `scripts/ok.sh`, "
+        "`scripts/ok.py`.\n",
         files={
             "scripts/ask.py": "import sys\nname = input('Name? ')\n",
             "scripts/ask.sh": "#!/bin/sh\nread -r -p 'Continue? ' answer\n",
+            "scripts/rp.sh": "#!/bin/sh\nread -d '' -t 5 data\nread -rp 'Name? ' name\n",
             "scripts/ok.sh": 'while read -r line; do echo "$line"; done < list.txt\n',
             "scripts/ok.py": "# input() is not used here\nvalue = sys.argv[1]\n",
         },
@@ -172,6 +174,7 @@ def test_skl527_scripts_that_wait_for_input(skill: Writer) -> None:
     assert [(f, line) for f, line, _ in found(folder, "SKL527")] == [
         ("scripts/ask.py", 2),
         ("scripts/ask.sh", 2),
+        ("scripts/rp.sh", 3),  # -p in a group of flags
     ]
 
 

@@ -268,7 +268,7 @@ def placeholders(skill: Skill, options: Options) -> Findings:
 
 _PROMPTS = {
     ".py": re.compile(r"(?<![\w.])(?:input|getpass\.getpass|getpass)\(|click\.prompt\("),
-    ".sh": re.compile(r"(?:^|[;&|]\s*|\s)read\s+(?:-\w+\s+)*-p\b|\bselect\s+\w+\s+in\b"),
+    ".sh": re.compile(r"(?:^|[;&|]\s*|\s)read\s+(?:-\w+\s+)*-[a-zA-Z]*p\b|\bselect\s+\w+\s+in\b"),
     ".js": re.compile(r"readline\.createInterface|\bprompt\(|\binquirer\b"),
 }
 _PROMPTS[".bash"] = _PROMPTS[".sh"]
