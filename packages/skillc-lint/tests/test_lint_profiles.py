@@ -169,6 +169,11 @@ def test_skl502_and_skl701_point_at_the_nested_key(skill: Writer) -> None:
     merged = front(skill, "base: &b {build: 7}\nmetadata:\n  <<: *b\n  n: 2\n", name="merged")
     found = lint_skill(merged, registry=registry).diagnostics
     assert sorted(d.line for d in found if d.rule == "SKL502") == [5, 7]  # near miss
+    keyed = front(skill, "metadata:\n  author: me\n  1: one\n", name="keyed")
+    found = lint_skill(keyed, registry=registry).diagnostics  # a key not a string: its line
+    assert [(d.line, d.message) for d in found if d.rule == "SKL502"] == [
+        (6, "metadata key 1 must be a string")
+    ]
 
 
 def test_skl502_near_miss(skill: Writer) -> None:

@@ -90,7 +90,9 @@ def metadata_format(skill: Skill, options: Options) -> Findings:
         texts = scalar_texts(skill)  # as written: '1.10', not 1.1
     for key, item in value.items():
         if not isinstance(key, str):
-            yield Finding(f"metadata key {key!r} must be a string", line=line)
+            # its line is under its text as written (``1``; the metadata line when that differs)
+            at = field_line(skill, "metadata", str(key))
+            yield Finding(f"metadata key {key!r} must be a string", line=at)
         elif not is_text(item):  # an unquoted date is a string in YAML 1.2
             text = texts.get(("metadata", key)) if isinstance(item, (int, float)) else None
             hint = f' (quote it: "{text}")' if text is not None else ""
