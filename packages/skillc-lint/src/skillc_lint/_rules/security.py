@@ -297,16 +297,42 @@ _WARNING_AGAINST = re.compile(
 )
 
 
+#: The most lines a command's trailing backslashes continue it onto (:func:`_continued`).
+_CONTINUED_LINES = 20
+
+
+def _continued(skill: Skill, rel: str, number: int, line: str) -> tuple[str, int]:
+    """Line ``number`` of the file ``rel`` (``line``) with the lines a backslash at its end
+    continues it onto, joined by a space, in a script (any file not Markdown) or a Markdown
+    code block (in prose a backslash ends a line, it continues no command); and the last
+    line taken. At most :data:`_CONTINUED_LINES` more."""
+    if not line.endswith("\\"):
+        return line, number
+    blocks = code_blocks(skill, rel) if rel in skill.texts else None  # Markdown: its code
+    if blocks is not None and not in_code(blocks, number):
+        return line, number
+    lines = skill.text_lines(rel)
+    last = min(len(lines), number + _CONTINUED_LINES)
+    taken = number
+    while line.endswith("\\") and taken < last and (blocks is None or in_code(blocks, taken + 1)):
+        line = f"{line[:-1]} {lines[taken]}"  # (lines[taken] is line taken + 1)
+        taken += 1
+    return line, taken
+
+
 def remote_code(skill: Skill, options: Options) -> Findings:
     """SKL905: no code downloaded and run in one step (``curl … | sh``, ``wget -O- | bash``,
-    ``bash -c "$(curl …)"``, ``iex (iwr …)``) in the instructions or the scripts."""
+    ``bash -c "$(curl …)"``, ``iex (iwr …)``) in the instructions or the scripts, a command
+    continued over lines by backslashes too (reported at its first line)."""
     for rel, text in text_files(skill):
+        taken = 0  # the last line a command continued onto: read with its first line
         for number, line in lines_holding(
             text, _FETCH_SEARCHED, searched=lowered_text(skill, rel, text)
         ):
             lowered = line.lower()
-            if not any(word in lowered for word in _FETCH_HINTS):
+            if number <= taken or not any(word in lowered for word in _FETCH_HINTS):
                 continue
+            line, taken = _continued(skill, rel, number, line)
             match = _REMOTE_CODE.search(line)
             if match and not _WARNING_AGAINST.search(line):
                 shown = " ".join(match.group().split())
