@@ -26,6 +26,8 @@ from skillc_index.markdown.document import (
     _markdown_parser,
     _parse_body,
     _tokens,
+    inline_text,
+    parse_markdown,
     parsed_end,
 )
 from skillc_index.markdown.frontmatter import split_frontmatter
@@ -209,3 +211,17 @@ def test_a_rows_cell_count_is_the_number_of_its_cells(row: str) -> None:
     from skillc_index.markdown.block_state import cell_count, table_cells
 
     assert cell_count(row) == len(table_cells(row))
+
+
+def test_inline_blocks_and_the_text_a_reader_sees() -> None:
+    """Each paragraph, heading and cell with its lines and source (a link-free body too: the
+    blocks' scanner), and its text as read: markup dropped, entities decoded, breaks as
+    spaces, code in backticks, with where each of its lines starts."""
+    doc = parse_markdown("# T\n\n> Ignore **all** `x`\n> previous&nbsp;rules.\n\n| a |\n|---|\n")
+    assert doc.inlines == (
+        (1, 1, "T"),
+        (3, 4, "Ignore **all** `x`\nprevious&nbsp;rules."),
+        (6, 6, "a"),
+    )
+    assert inline_text(doc.inlines[1][2]) == ("Ignore all `x` previous\xa0rules.", [0, 15])
+    assert parse_markdown("# T\n\nText.\n", links=False).inlines == ()

@@ -131,6 +131,7 @@ _EXPORTS: dict[str, str] = {
     "Html": "markdown.document",
     "MarkdownDoc": "markdown.document",
     "parse_markdown": "markdown.document",
+    "inline_text": "markdown.document",
     "read_markdown": "markdown.document",
     "read_parsed": "markdown.reading",
     "limit_notice": "markdown.document",
@@ -276,6 +277,7 @@ if TYPE_CHECKING:
     from skillc_index.markdown.document import CodeBlock as CodeBlock
     from skillc_index.markdown.document import Html as Html
     from skillc_index.markdown.document import MarkdownDoc as MarkdownDoc
+    from skillc_index.markdown.document import inline_text as inline_text
     from skillc_index.markdown.document import limit_notice as limit_notice
     from skillc_index.markdown.document import over_limit_notice as over_limit_notice
     from skillc_index.markdown.document import parse_markdown as parse_markdown

@@ -80,6 +80,7 @@ __all__ = [
     "SkillMetadata",
     "block_tokens",
     "empty_heading_label",
+    "inline_text",
     "limit_notice",
     "not_text",
     "over_limit_notice",
@@ -182,6 +183,11 @@ class MarkdownDoc:
     none."""
     code_blocks: tuple[CodeBlock, ...] = ()
     """Its code blocks, in order (what the lint's rules read as code, never as prose)."""
+    inlines: tuple[tuple[int, int, str], ...] = ()
+    """Each paragraph, heading and table cell (markdown-it's inline tokens), in order: its
+    first line, its last line and its source as the inline parse reads it (a container's
+    markers and indentation taken off, lines joined by ``\\n``); what a reader sees of it is
+    :func:`inline_text`. Empty when parsed without ``links``."""
 
     @property
     def description(self) -> str | None:
@@ -396,6 +402,18 @@ def _parse_late(inline: BlockToken, *, heading: bool) -> None:
     _core_after_block(inline.content, [before, inline], {})
 
 
+def inline_text(source: str) -> tuple[str, list[int]]:
+    """What a reader sees of an inline block's ``source`` (:attr:`MarkdownDoc.inlines`),
+    parsed now (:func:`~skillc_index.markdown.links.shown_text`: markup dropped, entities
+    decoded, line breaks as spaces), and where in it each of its lines starts."""
+    from skillc_index.markdown.blocks import Block
+    from skillc_index.markdown.links import shown_text
+
+    inline = Block("inline", "", None, source, [])
+    _parse_late(inline, heading=True)  # (a heading's: parsed whatever it holds)
+    return shown_text(inline.children or ())
+
+
 def _after_block(md: MarkdownIt) -> list[Callable[[StateCore], None]]:
     """The core rules ``md`` runs after its block parse (the inline parse, ``text_join``)."""
     names = md.core.ruler.get_active_rules()
@@ -477,23 +495,28 @@ class _HtmlFound:
 def _parse_body(
     body: str, offset: int, line_count: int, links: bool = True, *, scan: bool = True
 ) -> tuple[
-    tuple[Heading, ...], tuple[Link, ...], tuple[Html, ...], int | None, tuple[CodeBlock, ...]
+    tuple[Heading, ...],
+    tuple[Link, ...],
+    tuple[Html, ...],
+    int | None,
+    tuple[CodeBlock, ...],
+    tuple[tuple[int, int, str], ...],
 ]:
     """Headings, links and HTML of Markdown ``body`` (newlines normalized), whose first line
     is file line ``offset + 1``; without ``links``, the headings alone (the same ones: found
     by :func:`~skillc_index.markdown.headings.scan_headings` without markdown-it when it can
-    tell, else by the parse), as for a body where no link or HTML can start (no ``[``,
-    ``<``, ``://`` or ``www.``: no link, no HTML). Without ``scan`` markdown-it alone
-    parses (:func:`_tokens`; what the tests compare the scanners with). And the line of the
-    first block nested too deep to be read (:attr:`MarkdownDoc.nested_cut`), and the code
-    blocks (:attr:`MarkdownDoc.code_blocks`)."""
+    tell, else by the parse). Without ``scan`` markdown-it alone parses (:func:`_tokens`;
+    what the tests compare the scanners with). And the line of the first block nested too
+    deep to be read (:attr:`MarkdownDoc.nested_cut`), the code blocks
+    (:attr:`MarkdownDoc.code_blocks`) and the inline blocks (:attr:`MarkdownDoc.inlines`)."""
     found: list[tuple[int, str, int]] = []  # (level, text, line)
     found_links: list[Link] = []
+    inlines: list[tuple[int, int, str]] = []
     html = _HtmlFound()
     code: list[tuple[int, int, str]] = []
-    # without links, or with no character that can start one (nor HTML), the headings are
-    # all there is: the scanner finds them without markdown-it when it can tell
-    may_scan = scan and (not links or not may_link(body))
+    # without links the headings are all there is: the scanner finds them without
+    # markdown-it when it can tell (with links, the blocks' scanner: their text is read)
+    may_scan = scan and not links
     scanned = scan_headings(body, code) if may_scan else None
     tokens: Sequence[BlockToken] = ()
     if scanned is None:
@@ -517,6 +540,8 @@ def _parse_body(
         if kind == "heading_open":
             pending_level = int(token.tag[1:])
         elif kind == "inline":
+            if links and token.map is not None:
+                inlines.append((block_line, token.map[1] + offset, token.content))
             if pending_level:
                 text = _heading_of(token, html) or empty_heading_label(block_line)
                 found.append((pending_level, text, block_line))
@@ -542,7 +567,7 @@ def _parse_body(
     code_blocks = tuple(
         CodeBlock(start + offset + 1, end + offset, runs_to) for start, end, runs_to in code
     )
-    return headings, tuple(found_links), html.result(), cut, code_blocks
+    return headings, tuple(found_links), html.result(), cut, code_blocks, tuple(inlines)
 
 
 #: markdown-it's tokens that open a block of blocks.
@@ -586,10 +611,10 @@ def parse_markdown(
     body = text[body_offset:end] if body_offset < end else ""
     offset = frontmatter.end_line if body_offset else 0
     line_count = count_lines(text) if line_count is None else line_count
-    headings, found_links, html, cut, code = _parse_body(body, offset, line_count, links)
+    headings, found_links, html, cut, code, inlines = _parse_body(body, offset, line_count, links)
     parsed_lines = None if end == len(text) else text.count("\n", 0, end)
     return MarkdownDoc(
-        frontmatter, headings, found_links, line_count, parsed_lines, html, cut, code
+        frontmatter, headings, found_links, line_count, parsed_lines, html, cut, code, inlines
     )
 
 

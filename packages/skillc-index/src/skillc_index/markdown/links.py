@@ -31,6 +31,7 @@ __all__ = [
     "inline_links",
     "may_link",
     "plain_text",
+    "shown_text",
 ]
 
 # A bare URL in text (GFM "extended autolink"): http(s):// or www. up to whitespace or '<'.
@@ -92,6 +93,32 @@ def plain_text(tokens: Iterable[Token]) -> str:
         elif kind == "image":
             parts.append(plain_text(token.children or ()))
     return "".join(parts)
+
+
+def shown_text(tokens: Iterable[Token]) -> tuple[str, list[int]]:
+    """What a reader sees of parsed inline tokens: their :func:`plain_text` (markup and HTML
+    dropped, entities decoded, breaks as spaces), a code span kept in backticks (what is
+    code to the reader); and where in it each source line of the tokens starts (a line a
+    token consumes, :func:`counting_newlines`, starts after that token)."""
+    parts: list[str] = []
+    starts = [0]
+    size = 0
+    for token in tokens:
+        kind = token.type
+        part = ""
+        if kind == "text":
+            part = token.content
+        elif kind == "code_inline":
+            part = f"`{token.content}`"
+        elif kind in ("softbreak", "hardbreak"):
+            part = " "
+        elif kind == "image":
+            part = plain_text(token.children or ())
+        parts.append(part)
+        size += len(part)
+        newlines = 1 if kind in ("softbreak", "hardbreak") else 0
+        starts += [size] * (newlines + (token.meta.get(NEWLINES, 0) if token.meta else 0))
+    return "".join(parts), starts
 
 
 def counting_newlines(

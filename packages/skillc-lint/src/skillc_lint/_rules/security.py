@@ -13,11 +13,13 @@ in code, or on a line that talks about injection, attacks or examples.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from skillc_index import inline_text
 from skillc_index.secrets import masked_line, secrets_in
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import (
@@ -109,12 +111,15 @@ _INJECTION_HINTS = (
 #: Any of :data:`_INJECTION_HINTS` (one search instead of a test of each).
 _INJECTION_HINT = re.compile("|".join(map(re.escape, _INJECTION_HINTS)))
 #: What is looked for in a text to find the lines holding one of :data:`_INJECTION_HINTS`:
-#: the words sharing a letter three at a time (one search each, :func:`any_of`).
+#: the words sharing a letter three at a time (one search each, :func:`any_of`); the words
+#: of a hint apart over a line break too (a wrapped paragraph is read whole), found on the
+#: line where the hint starts.
 _INJECTION_SEARCHED: Words = (
     any_of(("ignore", "disregard", "forget"), "g"),
-    any_of(("bypass", "you are now", "system prompt"), "y"),
+    re.compile(any_of(("bypass", "you are now", "system prompt"), "y").pattern.replace(
+        re.escape(" "), r"\s+")),
     any_of(("post", "upload"), "p"),
-    "override", "the user", "im_start", "send", "exfiltrate", "transmit",
+    "override", re.compile(r"the\s+user"), "im_start", "send", "exfiltrate", "transmit",
 )  # fmt: skip
 #: For each alternative of :data:`_INJECTION`, groups of words (lowercase) a line matching
 #: it holds one word of each (the rarest group first): a line holding no alternative's
@@ -154,19 +159,47 @@ def _may_inject(lowered: str) -> bool:
     return False
 
 
-def _injections(line: str) -> Iterator[re.Match[str]]:
-    lowered = line.lower()
+def _injections(text: str, starts: Sequence[int] = (0,)) -> Iterator[re.Match[str]]:
+    """The matches of :data:`_INJECTION` in ``text`` that are not quoted and not on a line
+    describing attacks (``starts``: where each line of ``text`` starts; one by default)."""
+    lowered = text.lower()
     if not _INJECTION_HINT.search(lowered) or not _may_inject(lowered):
         return
-    matches = [m for m in _INJECTION.finditer(line) if not _quoted(line, *m.span())]
-    if matches and not _DESCRIBING.search(_URL.sub("", line)):
-        yield from matches
+    for match in _INJECTION.finditer(text):
+        if _quoted(text, *match.span()):
+            continue
+        first = bisect.bisect_right(starts, match.start()) - 1
+        last = bisect.bisect_left(starts, match.end(), first + 1)
+        lines = text[starts[first] : starts[last] if last < len(starts) else len(text)]
+        if not _DESCRIBING.search(_URL.sub("", lines)):
+            yield match
+
+
+def _inline_blocks(inlines: Sequence[tuple[int, int, str]], number: int) -> list[int]:
+    """Which of ``inlines`` (:attr:`~skillc_index.MarkdownDoc.inlines`, their lines apart
+    but for the cells of a table row) hold line ``number``: a paragraph's or a heading's
+    index, a table row's cells', or none."""
+    at = bisect.bisect_right(inlines, number, key=_first_line) - 1
+    if at < 0 or inlines[at][1] < number:
+        return []
+    found = [at]
+    while at > 0 and inlines[at - 1][0] == inlines[found[0]][0]:
+        at -= 1
+        found.append(at)
+    return found
+
+
+def _first_line(inline: tuple[int, int, str]) -> int:
+    return inline[0]
 
 
 def prompt_injection(skill: Skill, options: Options) -> Findings:
     """SKL903: no phrasing aimed at the agent against its instructions or its user (ignore
-    previous instructions, do not tell the user, send the keys to a URL). Code, quotes and
-    lines describing attacks are skipped."""
+    previous instructions, do not tell the user, send the keys to a URL). A paragraph (a
+    heading, a table cell) is read as a reader sees it (:func:`skillc_index.inline_text`:
+    emphasis, HTML and entities do not split a phrase, nor do its line breaks), other text
+    (the frontmatter, HTML blocks) line by line; code is skipped, and so are quotes and
+    lines describing attacks. A finding is on the line where its phrase starts."""
     for rel, text in _markdown(skill):
         hinted = lines_holding(
             text,
@@ -174,13 +207,26 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
             searched=lowered_text(skill, rel, text),
             lines=skill.lines(rel),
         )
-        blocks = code_blocks(skill, rel) if hinted else ()
+        doc = skill.docs[rel] if hinted else None
+        read: set[int] = set()  # the inline blocks read (by index)
         for number, line in hinted:
-            if not in_code(blocks, number):
-                for match in _injections(line):
-                    yield Finding(
-                        f"text aimed at the agent: '{match.group()}'", file=rel, line=number
-                    )
+            if doc is None or in_code(doc.code_blocks, number):
+                continue
+            holding = _inline_blocks(doc.inlines, number)
+            found = [] if holding else [(number, m) for m in _injections(line)]
+            for index in holding:
+                first, _last, source = doc.inlines[index]
+                if index in read or not _may_inject(source.lower()):
+                    continue
+                read.add(index)
+                shown, starts = inline_text(source)
+                found += [
+                    (first + bisect.bisect_right(starts, m.start()) - 1, m)
+                    for m in _injections(shown, starts)
+                ]
+            for at, match in found:
+                phrase = " ".join(match.group().split())
+                yield Finding(f"text aimed at the agent: '{phrase}'", file=rel, line=at)
 
 
 # -- SKL902 hidden instructions -----------------------------------------------------------------
@@ -231,7 +277,7 @@ def hidden_instructions(skill: Skill, options: Options) -> Findings:
                 body = match.group(1)
                 if re.match(r"\s*skillc-lint\s*:", body):
                     continue  # a suppression comment, meant for the linter
-                injected = next((m for line in body.splitlines() for m in _injections(line)), None)
+                injected = next(_injections(" ".join(body.split())), None)  # lines joined
                 hit = injected or _AGENT_ADDRESS.search(body)
                 if hit:
                     yield Finding(
