@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import threading
@@ -155,8 +156,12 @@ LINUX_PROC = Path("/proc/self/status").exists()
 def sdk_env(home: str | Path) -> dict[str, str]:
     """The environment a test's SDK client starts the server with (the SDK adds its safe
     defaults, ``HOME`` and ``PATH``): ``home`` as the skillc home, and no find server started
-    by ``skc_find`` (it would outlive the test)."""
-    return {"SKILLC_HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1", "SKILLC_FIND_SERVER": "0"}
+    by ``skc_find`` (it would outlive the test); ``PYTHONPATH`` kept, so the server runs the
+    code under test (a checkout's sources put before the installed ones)."""
+    env = {"SKILLC_HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1", "SKILLC_FIND_SERVER": "0"}
+    if os.environ.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env
 
 
 def sdk_session(

@@ -378,7 +378,11 @@ def test_sdk_reads_and_lists_resources(
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    async def run(mode: str) -> tuple[list[str], bytes]:
+    """In every mode of the SDK: ``auto``, its default, settles on 2026-07-28, whose schema
+    requires ``ttlMs`` and ``cacheScope`` on ``resources/templates/list`` too (the SDK
+    refused the list without them)."""
+
+    async def run(mode: str) -> tuple[list[str], bytes, list[str]]:
         params = StdioServerParameters(
             command=server_command[0],
             args=server_command[1:],
@@ -387,14 +391,18 @@ def test_sdk_reads_and_lists_resources(
         )
         async with Client(stdio_client(params), mode=mode) as client:
             listed = await client.list_resources()
+            templates = await client.list_resource_templates()
             read = await client.read_resource("skill://alpha/references/guide.md")
             content = read.contents[0]
-            return [str(r.uri) for r in listed.resources], content.text.encode()  # type: ignore[union-attr]
+            uris = [str(r.uri) for r in listed.resources]
+            text = content.text.encode()  # type: ignore[union-attr]
+            return uris, text, [t.uri_template for t in templates.resource_templates]
 
-    for mode in ("legacy", "2026-07-28"):
-        uris, guide = anyio.run(run, mode)
+    for mode in ("legacy", "auto", "2026-07-28"):
+        uris, guide, templates = anyio.run(run, mode)
         assert "skill://tooling/gamma/SKILL.md" in uris
         assert guide == b"# Guide\n\nSteps.\n"
+        assert templates == []
 
 
 def test_listing_pages_with_stable_cursors(

@@ -40,7 +40,9 @@ CACHE_SCOPE = "private"
 #: The methods that show the client the list of skills.
 LISTINGS = frozenset({"skills/list", "resources/list"})
 #: The results that are cacheable (``ttlMs``, ``cacheScope``) in the 2026-07-28 revision.
-CACHEABLE = frozenset({"skills/list", "skills/get", "resources/list", "resources/read"})
+CACHEABLE = frozenset(
+    {"skills/list", "skills/get", "resources/list", "resources/templates/list", "resources/read"}
+)
 
 
 def _cursor(path: str | None) -> str | None:
