@@ -29,6 +29,22 @@ MODERN_META = {
 }
 
 
+def mirrored(message: dict[str, Any]) -> dict[str, str]:
+    """The headers a 2026-07-28 client sends over HTTP with ``message`` (a request whose
+    ``_meta`` names its version): its version, method and, for ``tools/call`` and
+    ``resources/read``, name or URI (plain ASCII ones here: none base64-encoded)."""
+    method = message["method"]
+    params = message["params"]
+    headers = {
+        "mcp-protocol-version": params["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "mcp-method": method,
+    }
+    name = {"tools/call": "name", "resources/read": "uri"}.get(method)
+    if name is not None and name in params:
+        headers["mcp-name"] = params[name]
+    return headers
+
+
 class WireClient:
     """A raw JSON-RPC client of a server subprocess: lines in, lines out.
 

@@ -19,7 +19,7 @@ import anyio
 import pytest
 
 from skillc_mcp._http_guard import Tokens
-from skillc_mcp_testing import MODERN_META, HttpServer
+from skillc_mcp_testing import MODERN_META, HttpServer, mirrored
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn", reason="the http extra (tox.ini's mcp env installs it)")
@@ -55,21 +55,8 @@ def test_sdk_client_calls_tools_and_skills_methods_in_both_eras(
         assert not shown.is_error
         assert "Use the widgets daily." in shown.content[0].text
         assert read.contents[0].text.startswith("---\nname: demo\n")
-    raw = httpx.post(
-        server.url,
-        headers=HEADERS,
-        json={
-            "jsonrpc": "2.0",
-            "id": 7,
-            "method": "skills/list",
-            "params": {
-                "_meta": {
-                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                    "io.modelcontextprotocol/clientCapabilities": {},
-                }
-            },
-        },
-    ).json()
+    listing = {"jsonrpc": "2.0", "id": 7, "method": "skills/list", "params": {"_meta": MODERN_META}}
+    raw = httpx.post(server.url, headers={**HEADERS, **mirrored(listing)}, json=listing).json()
     assert [s["uri"] for s in raw["result"]["skills"]] == ["skill://demo/SKILL.md"]
     assert server.stop() == 128 + signal.SIGTERM
 
@@ -190,7 +177,8 @@ def _call(server: HttpServer, name: str, arguments: dict[str, Any]) -> dict[str,
     """A stateless (2026-07-28) ``tools/call``; its result."""
     params = {"name": name, "arguments": arguments, "_meta": MODERN_META}
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
-    result: dict[str, Any] = httpx.post(server.url, headers=HEADERS, json=call).json()["result"]
+    headers = {**HEADERS, **mirrored(call)}
+    result: dict[str, Any] = httpx.post(server.url, headers=headers, json=call).json()["result"]
     return result
 
 
@@ -206,6 +194,50 @@ def test_a_stateless_clients_notification_needs_no_session(
     assert httpx.post(server.url, headers=modern, json=cancel).status_code == 202
     legacy = {**HEADERS, "mcp-protocol-version": "2025-06-18"}
     assert httpx.post(server.url, headers=legacy, json=cancel).status_code == 400
+
+
+def test_a_2026_request_s_headers_must_mirror_its_body(start: Callable[..., HttpServer]) -> None:
+    """A 2026-07-28 request was served whatever its ``MCP-Protocol-Version``, ``Mcp-Method``
+    and ``Mcp-Name`` said, or without them: a proxy allowing a tool or skill by its header
+    was bypassed by a body naming another. Each is required and must match the body (the
+    name decoded from ``=?base64?...?=``), else 400 -32020; a legacy request is unchanged."""
+    import base64
+
+    server = start()
+    show = {"name": "skc_show", "arguments": {"skill": "demo", "section": "Usage"}}
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
+    call["params"] = {**show, "_meta": MODERN_META}
+    read = {"jsonrpc": "2.0", "id": 2, "method": "resources/read"}
+    read["params"] = {"uri": "skill://demo/SKILL.md", "_meta": MODERN_META}
+    encoded = "=?base64?" + base64.b64encode(b"skc_show").decode() + "?="
+    for body, headers, code in [
+        (call, mirrored(call), None),
+        (call, {**mirrored(call), "mcp-name": encoded}, None),
+        (read, mirrored(read), None),
+        (call, {}, -32020),
+        (call, {**mirrored(call), "mcp-protocol-version": "2025-11-25"}, -32020),
+        (call, {k: v for k, v in mirrored(call).items() if k != "mcp-method"}, -32020),
+        (call, {**mirrored(call), "mcp-method": "tools/list"}, -32020),
+        (call, {k: v for k, v in mirrored(call).items() if k != "mcp-name"}, -32020),
+        (call, {**mirrored(call), "mcp-name": "skc_list"}, -32020),
+        (call, {**mirrored(call), "mcp-name": "=?base64?c2tjX2xpc3Q=?="}, -32020),  # skc_list
+        (call, {**mirrored(call), "mcp-name": "=?base64?not base64?="}, -32020),
+        (read, {**mirrored(read), "mcp-name": "skill://pdf/SKILL.md"}, -32020),
+    ]:
+        reply = httpx.post(server.url, headers={**HEADERS, **headers}, json=body)
+        answer = reply.json()
+        assert answer["id"] == body["id"]
+        if code is None:
+            assert reply.status_code == 200 and "result" in answer, (headers, answer)
+        else:
+            assert (reply.status_code, answer["error"]["code"]) == (400, code), headers
+            assert "result" not in answer
+    # the legacy era needs none of them
+    sid = httpx.post(server.url, headers=HEADERS, json=INIT).headers["mcp-session-id"]
+    legacy = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": show}
+    reply = httpx.post(server.url, headers={**HEADERS, "mcp-session-id": sid}, json=legacy)
+    assert reply.status_code == 200 and reply.json()["result"]["isError"] is False
+    server.stop()
 
 
 def test_over_http_the_tools_read_unless_the_operator_allows_writes(
@@ -282,7 +314,8 @@ def _load(server: HttpServer, clients: int, seconds: float) -> tuple[int, int, l
                     params = {"uri": "skill://demo/SKILL.md"}
                     body = {"jsonrpc": "2.0", "id": n, "method": "resources/read", "params": params}
                 body["params"]["_meta"] = meta
-                reply = http.post(server.url, headers=HEADERS, json=body).json()
+                headers = {**HEADERS, **mirrored(body)}
+                reply = http.post(server.url, headers=headers, json=body).json()
                 ok = reply.get("id") == n and "result" in reply
                 with lock:
                     counts[0] += 1

@@ -270,7 +270,8 @@ def test_an_invalid_or_unsupported_protocol_version_header_is_400(app: App) -> N
     """An ``MCP-Protocol-Version`` header was never read: ``1999-01-01`` or ``not-a-version``
     on a session's request, or one that differs from a 2026-07-28 request's ``_meta``, was
     served with 200 (the transport specification: 400 Bad Request). Near misses: a
-    supported header, none at all, and any on ``initialize`` (not agreed yet) are served."""
+    supported header, none at all on a legacy request, and any on ``initialize`` (not
+    agreed yet) are served."""
     meta = {"protocolVersion": "2026-07-28", "clientCapabilities": {}}
     modern = {"_meta": {f"io.modelcontextprotocol/{key}": value for key, value in meta.items()}}
 
@@ -288,9 +289,9 @@ def test_an_invalid_or_unsupported_protocol_version_header_is_400(app: App) -> N
             ("1999-01-01", modern, 400, -32020),
             ("2025-06-18", modern, 400, -32020),
             ("2026-07-28", modern, 200, None),
-            (None, modern, 200, None),
+            (None, modern, 400, -32020),  # 2026-07-28 requires it
         ]:
-            headers = dict(session if not params else {})
+            headers = dict(session if not params else {"mcp-method": "tools/list"})
             if version is not None:
                 headers["mcp-protocol-version"] = version
             call = Call(json.dumps({**listing, "params": params}).encode(), headers)

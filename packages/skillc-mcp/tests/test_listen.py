@@ -17,7 +17,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from skillc_mcp_testing import sdk_env
+from skillc_mcp_testing import mirrored, sdk_env
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the skills are watched with Linux inotify"
@@ -265,7 +265,7 @@ def test_sigterm_ends_an_http_listen_stream_with_its_response(start: Callable[..
         "method": "subscriptions/listen",
         "params": {"_meta": meta, "notifications": {"resourcesListChanged": True}},
     }
-    plain = {"content-type": "application/json", "accept": "application/json"}
+    plain = {"content-type": "application/json", "accept": "application/json", **mirrored(listen)}
     assert httpx.post(server.url, headers=plain, json=listen).status_code == 406
     events: list[dict[str, Any]] = []
     headers = {**plain, "accept": "application/json, text/event-stream"}

@@ -9,8 +9,10 @@ notifications: :mod:`skillc_mcp._http_streams`). The messages are answered by th
 Both protocol eras: the ``initialize`` handshake opens a session (``Mcp-Session-Id``, a random
 id; DELETE ends it; an unknown or expired id is 404, so the client starts again), and each
 later legacy request names it; a 2026-07-28 request carries its version in ``_meta`` and needs
-no session (that revision has none). An ``MCP-Protocol-Version`` header, when sent, must name a
-version this server speaks (a 2026-07-28 request's own): 400 otherwise.
+no session (that revision has none), and must mirror its version, method and name in the
+``MCP-Protocol-Version``, ``Mcp-Method`` and ``Mcp-Name`` headers (400 -32020 otherwise). A
+legacy request's ``MCP-Protocol-Version`` header, when sent, must name a version this server
+speaks: 400 otherwise.
 
 Security (the transport specification's "Security Warning"; the checks are in
 :mod:`skillc_mcp._http_guard`):
@@ -58,9 +60,11 @@ from typing import TYPE_CHECKING, Any
 from skillc_mcp._http_guard import (
     TOKENS_ENV,
     Tokens,
+    header_refusal,
     host_allowed,
     is_loopback,
     load_tokens,
+    message_meta,
     normal_host,
     normal_origin,
     origin_allowed,
@@ -69,12 +73,9 @@ from skillc_mcp._http_guard import (
 )
 from skillc_mcp._http_streams import Hub, Stream, serve_stream
 from skillc_mcp._protocol import (
-    HEADER_MISMATCH,
     INVALID_REQUEST,
     MODERN_VERSIONS,
     PARSE_ERROR,
-    SUPPORTED_VERSIONS,
-    UNSUPPORTED_PROTOCOL_VERSION,
     VERSION_KEY,
     ProtocolError,
     Server,
@@ -337,7 +338,7 @@ class App:
                 extra = [(b"www-authenticate", b'Bearer realm="skillc"')]
                 return await reply(send, 401, _UNAUTHORIZED, extra), None, "-"
         method = scope["method"]
-        refusal = _version_refusal(headers, None) if method != "POST" else None
+        refusal = header_refusal(headers, None) if method != "POST" else None
         if refusal is not None:
             return await _json(send, 400, error_response(None, refusal)), user, method
         if method == "DELETE":
@@ -419,7 +420,7 @@ class App:
                 error = error_response(None, ProtocolError(PARSE_ERROR, f"Parse error: {exc}"))
                 return await _json(send, 400, error), user, "-"
             what = _what(parsed)
-            refusal = _version_refusal(headers, parsed)
+            refusal = header_refusal(headers, parsed)
             if refusal is not None:
                 return await _json(send, 400, error_response(_id_of(parsed), refusal)), user, what
             accept = headers.get("accept", "")
@@ -479,39 +480,8 @@ class App:
         return None, 400, "Bad Request: Mcp-Session-Id header required (initialize first)", None
 
 
-def _meta(message: object) -> dict[str, Any]:
-    params = message.get("params") if isinstance(message, dict) else None
-    meta = params.get("_meta") if isinstance(params, dict) else None
-    return meta if isinstance(meta, dict) else {}
-
-
 def _is_modern(message: object) -> bool:
-    return VERSION_KEY in _meta(message)
-
-
-def _version_refusal(headers: Mapping[str, str], message: object) -> ProtocolError | None:
-    """Why a request's ``MCP-Protocol-Version`` header is refused with 400, if it is (the
-    transport specification's MUST; any answer went through before): one that differs from
-    a 2026-07-28 request's ``_meta`` version (-32020), or one this server does not speak
-    (-32022, naming those it does). An absent header is fine (the session's version, or the
-    ``_meta``'s, holds) and so is any on ``initialize`` (the version is not agreed yet)."""
-    header = headers.get("mcp-protocol-version")
-    if header is None or (isinstance(message, dict) and message.get("method") == "initialize"):
-        return None
-    meta = _meta(message)
-    if VERSION_KEY in meta and meta[VERSION_KEY] != header:
-        return ProtocolError(
-            HEADER_MISMATCH,
-            "Bad Request: the MCP-Protocol-Version header does not match params._meta's "
-            f"{VERSION_KEY}",
-        )
-    if header not in SUPPORTED_VERSIONS:
-        return ProtocolError(
-            UNSUPPORTED_PROTOCOL_VERSION,
-            "Bad Request: unsupported MCP-Protocol-Version header",
-            {"supported": list(SUPPORTED_VERSIONS), "requested": header[:100]},
-        )
-    return None
+    return VERSION_KEY in message_meta(message)
 
 
 def _id_of(message: object) -> object:

@@ -13,17 +13,33 @@ bearer tokens, the ``Origin`` and ``Host`` headers it accepts.
   reach the server even from a browser that sends no ``Origin``. On any other address the
   ``Host`` is checked only when ``--allow-host`` names the accepted ones (behind a reverse
   proxy the name is the proxy's).
+- Request headers: a 2026-07-28 request must mirror its version, method and name in
+  ``MCP-Protocol-Version``, ``Mcp-Method`` and ``Mcp-Name``, each equal to the body's
+  (:func:`header_refusal`), so a proxy that routes or allows by a header cannot be
+  bypassed by a body that says otherwise.
 
 Standard library only.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import ipaddress
 import os
 from collections.abc import Iterable, Mapping
+from typing import Any
+
+from skillc_mcp._protocol import (
+    HEADER_MISMATCH,
+    MODERN_VERSIONS,
+    SUPPORTED_VERSIONS,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    VERSION_KEY,
+    ProtocolError,
+)
 
 MAX_TOKENS_FILE = 64 * 1024
 """The largest token file (or ``$SKILLC_MCP_TOKENS``) read, in bytes."""
@@ -225,3 +241,82 @@ def host_allowed(header: str | None, allowed: frozenset[str], *, loopback: bool)
     if host is None:
         return False
     return host in allowed or (loopback and is_loopback_name(host))
+
+
+# -- the request headers (2026-07-28's "Server Validation") ------------------------------
+
+NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+"""The methods whose ``Mcp-Name`` header mirrors a parameter of the body, and which one."""
+
+
+def message_meta(message: object) -> dict[str, Any]:
+    """A JSON-RPC message's ``params._meta`` (empty when it has none, or one not an object)."""
+    params = message.get("params") if isinstance(message, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta if isinstance(meta, dict) else {}
+
+
+def header_value(value: str | None) -> str | None:
+    """An ``Mcp-Name`` header's value: as sent, or decoded from ``=?base64?...?=``; None when
+    absent, when it holds characters a header value may not (outside visible ASCII, space
+    and tab), or when its base64 form is malformed, so that it matches no body value."""
+    if value is None or any(not (" " <= c <= "~" or c == "\t") for c in value):
+        return None
+    if not (value.startswith("=?base64?") and value.endswith("?=") and len(value) >= 11):
+        return value
+    payload = value[9:-2]
+    try:
+        decoded = base64.b64decode(payload, validate=True)
+        if base64.b64encode(decoded).decode("ascii") != payload:
+            return None  # not canonical: no client writes it
+        return decoded.decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+
+
+def header_refusal(headers: Mapping[str, str], message: object) -> ProtocolError | None:
+    """Why a request's headers are refused with 400, if they are (any answer went through
+    before):
+
+    - A 2026-07-28 request (one with an id whose ``_meta`` names a version of that era this
+      server speaks) must carry ``MCP-Protocol-Version`` equal to that version,
+      ``Mcp-Method`` equal to its method and, when it names a tool, resource or prompt,
+      ``Mcp-Name`` equal to that name or URI (decoded from ``=?base64?...?=``): -32020
+      ``HeaderMismatch`` when one is missing or differs.
+    - Any other: an ``MCP-Protocol-Version`` header, when sent, must match a ``_meta``
+      version (-32020) and name a version this server speaks (-32022, naming those it
+      does). An absent one is fine (the session's version holds), and so is any on
+      ``initialize`` (the version is not agreed yet)."""
+    meta = message_meta(message)
+    header = headers.get("mcp-protocol-version")
+    if isinstance(message, dict) and "id" in message and meta.get(VERSION_KEY) in MODERN_VERSIONS:
+        method = message.get("method")
+        if header != meta[VERSION_KEY]:
+            return _mismatch("MCP-Protocol-Version", header, f"params._meta's {VERSION_KEY}")
+        if headers.get("mcp-method") != method:
+            return _mismatch("Mcp-Method", headers.get("mcp-method"), "the body's method")
+        key = NAMED.get(method) if isinstance(method, str) else None
+        value = message["params"].get(key) if key is not None else None
+        if value is not None and header_value(headers.get("mcp-name")) != value:
+            return _mismatch("Mcp-Name", headers.get("mcp-name"), f"params.{key}")
+        return None
+    if header is None or (isinstance(message, dict) and message.get("method") == "initialize"):
+        return None
+    if VERSION_KEY in meta and meta[VERSION_KEY] != header:
+        return _mismatch("MCP-Protocol-Version", header, f"params._meta's {VERSION_KEY}")
+    if header not in SUPPORTED_VERSIONS:
+        return ProtocolError(
+            UNSUPPORTED_PROTOCOL_VERSION,
+            "Bad Request: unsupported MCP-Protocol-Version header",
+            {"supported": list(SUPPORTED_VERSIONS), "requested": header[:100]},
+        )
+    return None
+
+
+def _mismatch(name: str, header: str | None, body: str) -> ProtocolError:
+    """-32020: the ``name`` header is missing, or differs from ``body`` (values not echoed)."""
+    if header is None:
+        return ProtocolError(HEADER_MISMATCH, f"Header mismatch: the {name} header is missing")
+    return ProtocolError(
+        HEADER_MISMATCH, f"Header mismatch: the {name} header does not match {body}"
+    )
