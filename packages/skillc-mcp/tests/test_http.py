@@ -240,6 +240,33 @@ def test_a_2026_request_s_headers_must_mirror_its_body(start: Callable[..., Http
     server.stop()
 
 
+def test_a_2026_request_s_protocol_errors_have_their_http_status(
+    start: Callable[..., HttpServer],
+) -> None:
+    """The transport specification gives two 2026-07-28 errors a status (clients tell the
+    eras apart by them): an unknown method is 404 with -32601, a version the server does not
+    speak 400 with -32022. Both came with 200. Other errors, and a legacy session's unknown
+    method, stay 200."""
+    server = start()
+    unknown = {"jsonrpc": "2.0", "id": 1, "method": "foo/bar", "params": {"_meta": MODERN_META}}
+    newer = {**MODERN_META, "io.modelcontextprotocol/protocolVersion": "2027-01-01"}
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": newer}}
+    tool = {"name": "skc_nope", "arguments": {}, "_meta": MODERN_META}
+    no_tool = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": tool}
+    for body, headers, status, code in [
+        (unknown, mirrored(unknown), 404, -32601),
+        (listing, {"mcp-method": "tools/list"}, 400, -32022),
+        (no_tool, mirrored(no_tool), 200, -32602),
+    ]:
+        reply = httpx.post(server.url, headers={**HEADERS, **headers}, json=body)
+        assert (reply.status_code, reply.json()["error"]["code"]) == (status, code), body
+    sid = httpx.post(server.url, headers=HEADERS, json=INIT).headers["mcp-session-id"]
+    legacy = {"jsonrpc": "2.0", "id": 4, "method": "foo/bar"}
+    reply = httpx.post(server.url, headers={**HEADERS, "mcp-session-id": sid}, json=legacy)
+    assert (reply.status_code, reply.json()["error"]["code"]) == (200, -32601)
+    server.stop()
+
+
 def test_over_http_the_tools_read_unless_the_operator_allows_writes(
     start: Callable[..., HttpServer], project: Path, script_path: Callable[[str], Path]
 ) -> None:

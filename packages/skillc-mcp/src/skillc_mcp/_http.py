@@ -74,8 +74,10 @@ from skillc_mcp._http_guard import (
 from skillc_mcp._http_streams import Hub, Stream, serve_stream
 from skillc_mcp._protocol import (
     INVALID_REQUEST,
+    METHOD_NOT_FOUND,
     MODERN_VERSIONS,
     PARSE_ERROR,
+    UNSUPPORTED_PROTOCOL_VERSION,
     VERSION_KEY,
     ProtocolError,
     Server,
@@ -453,7 +455,7 @@ class App:
             stream = Stream(listen.notes, listen.end())
             status = await serve_stream(self._hub, stream, [response], send, receive, extra)
             return status, user, what
-        return await _json(send, 200, response, extra), user, what
+        return await _json(send, _status(parsed, response), response, extra), user, what
 
     def _route(
         self, message: object, headers: Mapping[str, str], user: str | None
@@ -482,6 +484,19 @@ class App:
 
 def _is_modern(message: object) -> bool:
     return VERSION_KEY in message_meta(message)
+
+
+def _status(message: object, response: object) -> int:
+    """The HTTP status of a dispatched response: 200, but for a 2026-07-28 request's errors
+    the transport specification gives one (clients tell the eras apart by them): an unknown
+    method is 404 (-32601), a version not spoken 400 (-32022). A legacy request's is 200."""
+    if not _is_modern(message) or not isinstance(response, dict):
+        return 200
+    error = response.get("error")
+    code = error.get("code") if isinstance(error, dict) else None
+    if code == METHOD_NOT_FOUND:
+        return 404
+    return 400 if code == UNSUPPORTED_PROTOCOL_VERSION else 200
 
 
 def _id_of(message: object) -> object:
