@@ -454,8 +454,36 @@ def test_a_name_that_is_not_utf8_gets_one_hint_not_one_per_agent_folder(
         resolve_skill(name, layout)
     said = hint.removeprefix("hint: ")
     assert format_diagnostic(caught.value.diagnostic).splitlines()[1:] == [
-        f"hint: .claude/skills/{name}: a path that is not UTF-8; {said}"
+        f"hint: .claude/skills/caf\ufffd: a path that is not UTF-8; {said}"  # as E001 shows it
     ]
+
+
+def test_a_name_too_long_is_not_there_and_a_hint_s_paths_are_cut(
+    layout: Layout, project: Path, tmp_path: Path
+) -> None:
+    """``skc_show`` with a 900,000-character skill got a 17 MB reply: E001's hint said, for
+    every agent folder, "<folder>/<the whole name>: cannot read it (File name too long)". A
+    name no folder can hold is not there (no hint); each path a hint names is cut as the
+    E001 line's name is."""
+    from skillc_index import format_diagnostic, resolve_skill
+    from skillc_index.diagnostics import SkillNotFound
+    from skillc_index.layout import MAX_SHOWN
+
+    for name in ("x" * 5000, "\u00e9" * 200):  # too many characters; too many bytes
+        with pytest.raises(SkillNotFound) as caught:
+            resolve_skill(name, layout)
+        (line,) = format_diagnostic(caught.value.diagnostic).splitlines()
+        assert len(line) < 300
+    name = "y" * 250  # a link that can be there, whose target is gone
+    folder = project / ".claude/skills"
+    folder.mkdir(parents=True)
+    (folder / name).symlink_to(tmp_path / "gone")
+    with pytest.raises(SkillNotFound) as caught:
+        resolve_skill(name, layout)
+    (hint,) = format_diagnostic(caught.value.diagnostic).splitlines()[1:]
+    shown, _, reason = hint.removeprefix("hint: ").partition(": ")
+    assert len(shown) <= MAX_SHOWN and shown.startswith(".claude/skills/yyy")
+    assert reason == f"a link to {tmp_path / 'gone'}, which is gone"
 
 
 def test_a_folder_that_is_no_skill_yet_is_listed_as_such(layout: Layout, project: Path) -> None:

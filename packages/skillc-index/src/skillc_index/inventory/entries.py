@@ -27,6 +27,7 @@ record of a store skill named as another installed folder).
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Iterable, Mapping
@@ -217,6 +218,8 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
     except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in it
         return None
     except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:  # a name no folder holds (nor an agent reads)
+            return None
         return _unreadable(root.path / name, exc)
     if not skill:
         return None

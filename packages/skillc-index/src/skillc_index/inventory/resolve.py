@@ -337,6 +337,7 @@ def gone_links(skill: str, layout: Layout) -> str:
     then, once, that ``skill`` itself is not UTF-8 (typed in a Latin-1 terminal, say)."""
     from skillc_index.files import is_utf8
     from skillc_index.inventory.entries import gone_link
+    from skillc_index.layout import shown
 
     found = [
         gone
@@ -345,7 +346,7 @@ def gone_links(skill: str, layout: Layout) -> str:
         for root in roots
         if (gone := _skipped(root, name, layout) or gone_link(f"{root.path}/{name}")) is not None
     ]
-    said = [f"{layout.display(gone.path)}: {gone.reason}" for gone in found]
+    said = [f"{shown(layout.display(gone.path))}: {gone.reason}" for gone in found]
     if not is_utf8(skill):
         said.append("the name given is not UTF-8 (is the terminal's encoding UTF-8?)")
     return "; ".join(said)
