@@ -520,6 +520,40 @@ def test_skc_stats_takes_at_most_64_projects_users_and_machines(wire: WireClient
     )
 
 
+def test_skc_lint_s_rules_and_targets_and_skc_build_s_targets_are_bounded(
+    wire: WireClient, project: Path
+) -> None:
+    """``skc_lint``'s ``select``, ``ignore``, ``profile``, ``target`` and ``skc_build``'s
+    ``target`` had no ``maxItems``: 200,000 ``select`` values held the server 4 s, 90,000
+    targets built and deployed the skill. They are bounded (256 rules, 64 names), the names
+    of a comma-separated item counted too (one item of 200,000 held it 7 s), before any is
+    looked at; nothing is built."""
+    wire.initialize()
+    tools = {tool["name"]: tool for tool in wire.request("tools/list")["result"]["tools"]}
+    bounds = {"select": 256, "ignore": 256, "profile": 64, "target": 64}
+    for name, most in bounds.items():
+        assert tools["skc_lint"]["inputSchema"]["properties"][name]["maxItems"] == most
+    assert tools["skc_build"]["inputSchema"]["properties"]["target"]["maxItems"] == 64
+    calls = [
+        ("skc_lint", "select", ["S"] * 20_000, 20_000, 256),
+        ("skc_lint", "select", [",".join(["S"] * 20_000)], 20_000, 256),
+        ("skc_lint", "ignore", ["S"] * 257, 257, 256),
+        ("skc_lint", "profile", ["claude-code"] * 65, 65, 64),
+        ("skc_lint", "target", ["claude,codex", *["claude"] * 63], 65, 64),
+        ("skc_build", "target", ["claude"] * 20_000, 20_000, 64),
+    ]
+    for tool, name, values, count, most in calls:
+        result = wire.call(tool, {"skill": "demo", name: values})
+        text = result["content"][0]["text"]
+        assert result["isError"], text
+        assert text == (
+            f"error[E100]: invalid option: '{name} holds {count:,} values; at most {most} are "
+            "allowed'"
+        )
+    assert not (project / ".claude").exists()
+    assert not wire.call("skc_lint", {"skill": "demo", "select": ["S"] * 256})["isError"]
+
+
 def test_a_model_reads_no_skill_folder_outside_the_project_and_the_home(
     wire: WireClient, project: Path, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

@@ -7,14 +7,15 @@ from them (:func:`skillc_index.console.command`) and render the result as text o
 MCP server returns ``to_dict()`` (the route operations are no tools: ``no_tool`` says why).
 ``init``, ``list`` and ``route`` resolve no skill and log nothing (a skill route builds is
 logged as its build); ``build`` logs after the build, or with its error when the skill
-resolves. Only the standard library and :mod:`skillc_index.operation` are imported here:
-the library loads when an operation runs.
+resolves. Only the standard library, :mod:`skillc_index.operation` and
+:mod:`skillc_index.items` are imported here: the library loads when an operation runs.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from skillc_index.items import MAX_TARGETS
 from skillc_index.operation import (
     STORE_SKILL_DESCRIPTION,
     Operation,
@@ -343,6 +344,7 @@ class BuildParams(Record):
             "a value with a '/' is a folder, which must be one of these agents' folders (or "
             "one the user allowed when starting the server).",
             item_min_length=1,
+            max_items=MAX_TARGETS,
             flags=("-t", "--target"),
             metavar="AGENTS",
             help="Agents to deploy to, comma-separated or repeated (default: claude). Known: "

@@ -6,7 +6,8 @@ authoring rules (RFC-0008), with the configuration's ``[lint]`` table, logged.
 :mod:`skillc_lint.cli` makes from it. Its run (:func:`~skillc_lint._run.lint_run`) returns a
 :class:`~skillc_lint._run.LintRun`; :func:`lint` lints one skill of it with rules built once
 (:func:`rule_registry`, :func:`suppressions`). Only the standard library and
-:mod:`skillc_index.operation` are imported here: the linter loads when the operation runs.
+:mod:`skillc_index.operation` (with :mod:`skillc_index.items`) are imported here: the linter
+loads when the operation runs.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import stat
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
+from skillc_index.items import MAX_TARGETS
 from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
 
 if TYPE_CHECKING:
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LINT",
+    "MAX_RULE_VALUES",
     "OPERATIONS",
     "LintParams",
     "LintReport",
@@ -38,6 +41,11 @@ __all__ = [
     "rule_registry",
     "suppressions",
 ]
+
+#: At most this many values of ``select`` and ``ignore`` (each may name several rules,
+#: comma-separated): the tool's ``maxItems``, the command line's repeated option. 200,000
+#: held the MCP server 4 s and wrote a 1 MB access-log row.
+MAX_RULE_VALUES = 256
 
 
 class LintParams(NamedTuple):
@@ -70,6 +78,7 @@ class LintParams(NamedTuple):
             "Run only these rules: ids (SKL102), id prefixes (SKL1), names (name-format) or "
             "tags (security, budget); an item may hold several, comma-separated.",
             item_min_length=1,
+            max_items=MAX_RULE_VALUES,
             metavar="RULES",
             help="Run only these rules: comma-separated ids, id prefixes (SKL3), names or tags "
             "(security, budget).",
@@ -80,6 +89,7 @@ class LintParams(NamedTuple):
         Param(
             "Do not run these rules (the same forms; applied after select).",
             item_min_length=1,
+            max_items=MAX_RULE_VALUES,
             metavar="RULES",
             help="Do not run these rules (same syntax; applied after --select).",
         ),
@@ -90,6 +100,7 @@ class LintParams(NamedTuple):
             "Lint for these skill dialects too: claude-code, skillli, gibberish (default: the "
             "configuration's [lint] profiles). agentskills, the standard, always applies.",
             item_min_length=1,
+            max_items=MAX_TARGETS,
             metavar="NAME",
             help="Lint for a dialect too: claude-code, skillli, gibberish (repeatable; default: "
             "agentskills, the standard, which every dialect extends).",
@@ -103,6 +114,7 @@ class LintParams(NamedTuple):
             "kiro, opencode, trae, upload, plugin, well-known (default: the configuration's "
             "[lint] targets).",
             item_min_length=1,
+            max_items=MAX_TARGETS,
             metavar="AGENT",
             help="Report what an agent or package format drops, changes or refuses (SKL931, "
             "SKL932): claude, codex, agents, ..., upload, plugin, well-known (repeatable or "
@@ -275,12 +287,20 @@ class LintReport(NamedTuple):
         return data
 
 
-def _names(values: Iterable[str]) -> list[str]:
+def _names(values: Iterable[str], name: str, most: int) -> list[str]:
     """Items that may each hold several comma-separated names, as one list; one ``str`` is
-    one item, not its characters (:func:`skillc_index.items.as_items`)."""
+    one item, not its characters (:func:`skillc_index.items.as_items`). More than ``most``
+    names is :class:`~skillc_index.diagnostics.TooManyItems` (E100) of the parameter
+    ``name``, as more items are (one item of 200,000 names held the MCP server 7 s)."""
     from skillc_index.items import as_items
 
-    return [part.strip() for value in as_items(values) for part in value.split(",") if part.strip()]
+    names = [part.strip() for value in as_items(values) for part in value.split(",")]
+    names = [part for part in names if part]
+    if len(names) > most:
+        from skillc_index.diagnostics import TooManyItems
+
+        raise TooManyItems(name, len(names), most)
+    return names
 
 
 class LintConfig(NamedTuple):
@@ -348,9 +368,10 @@ def rule_registry(
     from skillc_lint import configured_registry
 
     config = session.config if config is None else config
-    registry, problems = configured_registry(config.lint, tuple(_names(profile)), config.origins)
+    profiles = tuple(_names(profile, "profile", MAX_TARGETS))
+    targets = _names(target, "target", MAX_TARGETS)
+    registry, problems = configured_registry(config.lint, profiles, config.origins)
     session.warn(Notice(f"config [lint]: {problem}") for problem in problems)
-    targets = _names(target)
     if targets:
         from skillc_index import UnknownTarget, target_dialects
         from skillc_lint._rules.targets import use_targets
@@ -359,8 +380,8 @@ def rule_registry(
         if unknown:
             raise UnknownTarget(unknown[0], tuple(target_dialects()))
     for selectors, apply in (
-        (_names(select), registry.enable_only),  # UnknownRule of select
-        (_names(ignore), registry.disable),  # of ignore
+        (_names(select, "select", MAX_RULE_VALUES), registry.enable_only),  # UnknownRule
+        (_names(ignore, "ignore", MAX_RULE_VALUES), registry.disable),  # of each
     ):
         if selectors:
             apply(*selectors)
