@@ -97,6 +97,24 @@ def test_row_goes_to_the_primary_log(layout: Layout, tmp_path: Path) -> None:
     assert mode == "wal"
 
 
+def test_a_row_s_long_texts_are_cut(layout: Layout, tmp_path: Path) -> None:
+    """An MCP tool call with a 900,000-character ``skill`` (or ``select`` item) wrote it
+    whole into the row's ``args``, and its error too: 1 MB a call, 22 MB in twenty. Texts
+    are cut to ``MAX_LOGGED_CHARS``; the longest a command takes (a section) stays whole."""
+    from skillc_index.accesslog.store import MAX_LOGGED_CHARS
+
+    section = "s" * MAX_LOGGED_CHARS
+    args = {"skill": "x" * 900_000, "select": ["y" * 20_000, "S"], "section": section}
+    runtime = tmp_path / "runtime" / "rust"
+    outcome = log_access(layout, runtime, record(args=args, error="e" * 900_000))
+    (row,) = rows(outcome.path)
+    logged = json.loads(row["args"])
+    assert logged["section"] == section and logged["select"][1] == "S"
+    for text in (logged["skill"], logged["select"][0], row["error"]):
+        assert len(text) == MAX_LOGGED_CHARS and text.endswith("\u2026")
+    assert len(row["args"]) < 4 * MAX_LOGGED_CHARS
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes through read-only permissions")
 def test_read_only_runtime_falls_back_to_cwd(layout: Layout, tmp_path: Path) -> None:
     runtime = tmp_path / "runtime" / "rust"

@@ -54,7 +54,7 @@ from skillc_index.diagnostics import Diagnostic, Notice, logging_disabled, stale
 from skillc_index.layout import META_DIR, Layout, ResolvedSkill
 from skillc_index.record import Record
 from skillc_index.sqlite import writing
-from skillc_index.text import valid_utf8
+from skillc_index.text import cut, valid_utf8
 
 
 def new_run_id(env: Mapping[str, str] | None = None) -> str:
@@ -72,6 +72,23 @@ def new_run_id(env: Mapping[str, str] | None = None) -> str:
 
 
 _NO_ARGS: Mapping[str, Any] = MappingProxyType({})
+
+
+#: A text of a row's ``args`` (at any depth) or its ``error`` longer than this is cut
+#: (:func:`~skillc_index.text.cut`) when the row is written: the longest a command takes (a
+#: section, a query) stays whole; a 900,000-character skill name wrote it twice, 1.8 MB a call.
+MAX_LOGGED_CHARS = 10_000
+
+
+def _logged(value: Any) -> Any:
+    """``value`` (a row's args) with its texts cut to :data:`MAX_LOGGED_CHARS`."""
+    if isinstance(value, str):
+        return cut(value, MAX_LOGGED_CHARS)
+    if isinstance(value, (list, tuple)):
+        return [_logged(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _logged(item) for key, item in value.items()}
+    return value
 
 
 class AccessRecord(Record):
@@ -106,7 +123,7 @@ class AccessRecord(Record):
     def values(self) -> tuple[str | None, ...]:
         import json  # only when a row is written
 
-        args = json.dumps(self.args, sort_keys=True, ensure_ascii=False, default=str)
+        args = json.dumps(_logged(self.args), sort_keys=True, ensure_ascii=False, default=str)
         row = (
             self.timestamp or utc_now(),
             self.run_id or new_run_id(),
@@ -115,7 +132,7 @@ class AccessRecord(Record):
             self.skill_path,
             self.cwd,
             args,
-            self.error,
+            None if self.error is None else cut(self.error, MAX_LOGGED_CHARS),
         )
         return tuple(None if v is None else valid_utf8(v) for v in row)
 
