@@ -66,6 +66,26 @@ def test_when_to_use_is_a_string(skill: Writer) -> None:
     assert claude(folder, "SKL601") == ["when_to_use must be a string, not a list"]
 
 
+def test_every_field_claude_code_reads_is_known_and_typed(skill: Writer) -> None:
+    """``disallowed-tools`` and ``background`` were unknown to the profile (SKL109 even
+    suggested ``allowed-tools``, turning a denial into a grant) though ``--target claude``
+    knew them: the profile's fields are skillc-index's record of Claude Code's now."""
+    from skillc_index.dialect import CLAUDE_CODE_FIELDS
+    from skillc_lint import PROFILES
+
+    assert set(PROFILES["claude-code"].known_fields) >= CLAUDE_CODE_FIELDS
+    folder = skill(frontmatter=BASE + "disallowed-tools: Bash WebFetch\nbackground: true\n")
+    for rule in ("SKL601", "SKL109"):
+        assert claude(folder, rule) == [], rule
+    wrong = skill(name="wrong", frontmatter=BASE.replace("my-skill", "wrong") + (
+        "disallowed-tools: {Bash: yes}\nbackground: 'yes'\n"
+    ))  # fmt: skip
+    assert claude(wrong, "SKL601") == [
+        "disallowed-tools must be a string or a list of strings, not a mapping",
+        "background must be true or false, not a string",
+    ]
+
+
 # -- SKL611 / SKL612: plugin and marketplace manifests ----------------------------------------
 
 

@@ -371,7 +371,7 @@ async def test_completion_offers_the_profile_fields_and_values(
     assert "name" not in names  # already there
     claude = await start(options={"profiles": ["claude-code"]})
     open_document(claude, skill_md, text)
-    assert await complete(claude, 3, 3) == ["disable-model-invocation"]
+    assert await complete(claude, 3, 3) == ["disable-model-invocation", "disallowed-tools"]
     assert await complete(claude, 4, 8) == ["low", "medium", "high", "xhigh", "max"]
     assert await complete(claude, 6, 0) == []  # after the frontmatter
 

@@ -10,30 +10,21 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from skillc_index.dialect import CLAUDE_CODE_FIELDS
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._skill import Skill, Substitutions
 
 __all__ = ["FIELDS", "RULES", "SUBSTITUTIONS"]
 
-BOOLEAN_FIELDS = ("disable-model-invocation", "user-invocable", "mode")
+BOOLEAN_FIELDS = ("disable-model-invocation", "user-invocable", "mode", "background")
 STRING_FIELDS = ("argument-hint", "context", "agent", "model", "when_to_use")
-#: spec/004 layer 2, in its order: the fields SKL109 learns with this profile.
-FIELDS = (
-    "argument-hint",
-    "disable-model-invocation",
-    "user-invocable",
-    "mode",
-    "context",
-    "agent",
-    "model",
-    "hooks",
-    "when_to_use",
-    "arguments",
-    "effort",
-    "paths",
-    "shell",
-)
+#: Fields naming tools: a string (space- or comma-separated) or a list of strings.
+TOOL_FIELDS = ("disallowed-tools",)
+#: The fields SKL109 learns with this profile: what Claude Code reads beyond the standard
+#: (skillc-index's record of it, which ``--target claude`` reads too) and spec/004 layer 2's
+#: ``mode``.
+FIELDS = tuple(sorted(CLAUDE_CODE_FIELDS | {"mode"}))
 #: Claude Code's string substitutions in a skill's text (code.claude.com/docs/en/skills,
 #: "Available string substitutions"): ``${CLAUDE_SKILL_DIR}`` is the skill folder, as is
 #: ``{baseDir}`` (the older convention of Claude Code kept by trailofbits and NVIDIA skills);
@@ -68,7 +59,8 @@ HANDLER_FIELD = {"command": "command", "prompt": "prompt", "agent": "prompt"}
 
 
 def field_types(skill: Skill, options: Options) -> Findings:
-    """SKL601: booleans are YAML booleans, text fields are strings, ``hooks`` a mapping."""
+    """SKL601: booleans are YAML booleans, text fields are strings, ``disallowed-tools`` a
+    string or a list of strings, ``hooks`` a mapping."""
     data = frontmatter(skill)
     for key in FIELDS:
         if key not in data:
@@ -81,6 +73,10 @@ def field_types(skill: Skill, options: Options) -> Findings:
             if isinstance(value, list) and key == "argument-hint":
                 hint = " (quote it: YAML reads [x] as a list)"
             yield Finding(f"{key} must be a string, not {type_name(value)}{hint}", line=line)
+        elif key in TOOL_FIELDS and _names(value) is None:
+            yield Finding(
+                f"{key} must be a string or a list of strings, not {type_name(value)}", line=line
+            )
         elif key == "hooks" and not isinstance(value, dict):
             yield Finding(f"hooks must be a mapping of events, not {type_name(value)}", line=line)
 
