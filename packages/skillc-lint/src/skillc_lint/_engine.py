@@ -382,19 +382,24 @@ def _unsuppressed(
 
     notices: list[Notice] = []
     comments = {}
+    named: dict[str, frozenset[str]] = {}  # each selector written -> the ids it names
     for rel, text in skill.texts.items():
         found = inline_suppressions(text, skill.docs[rel].code_blocks)
         if found.comments:
             comments[rel] = found
             for line, selector in found.comments:
-                if not registry.match(selector):
+                if selector not in named:
+                    named[selector] = frozenset(registry.match(selector))
+                if not named[selector]:
                     where = skill.root / rel
                     notices.append(
                         Notice(f"{where}:{line}: skillc-lint comment names no rule: '{selector}'")
                     )
     if not comments:
         return diagnostics, ()
-    shown = [d for d in diagnostics if not (d.file in comments and comments[d.file].hides(d))]
+    shown = [
+        d for d in diagnostics if not (d.file in comments and comments[d.file].hides(d, named))
+    ]
     return shown, tuple(notices)
 
 

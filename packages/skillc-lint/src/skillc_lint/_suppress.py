@@ -11,8 +11,10 @@
   edit changes), the same message and the text of the line picking among equal ones, never
   by line number alone, so an edit above a finding does not bring it back.
 
-Rules are named as ``--select`` names them: an id (``SKL301``), an id prefix (``SKL3``) or
-a name (``link-file-exists``), case-insensitively.
+Rules are named as ``--select`` names them, resolved by the one matcher
+(:meth:`RuleRegistry.match <skillc_lint._registry.RuleRegistry.match>`): an id (``SKL301``),
+an id prefix (``SKL3``), a name (``link-file-exists``) or a tag (``guidance``),
+case-insensitively.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
     from skillc_index import CodeBlock
     from skillc_lint._engine import LintDiagnostic, LintResult
     from skillc_lint._fixes import FixOutcome
+    from skillc_lint._registry import RuleRegistry
 
 __all__ = [
     "BASELINE_VERSION",
@@ -44,7 +47,6 @@ __all__ = [
     "InlineSuppressions",
     "PathIgnores",
     "inline_suppressions",
-    "matches",
 ]
 
 #: ``<!-- skillc-lint: disable=RULES -->``, ``disable-line=`` or ``disable-next-line=``; on
@@ -65,12 +67,6 @@ MAX_BASELINE_BYTES = 64 << 20
 BASELINE_VERSION = 1
 
 
-def matches(selector: str, rule_id: str, rule_name: str) -> bool:
-    """Whether ``selector`` (an id, an id prefix or a name) names the rule."""
-    wanted = selector.strip().lower()
-    return bool(wanted) and (rule_id.lower().startswith(wanted) or rule_name == wanted)
-
-
 def _selectors(text: str) -> tuple[str, ...]:
     return tuple(part for part in re.split(r"[\s,]+", text) if part)
 
@@ -86,9 +82,11 @@ class InlineSuppressions:
     comments: tuple[tuple[int, str], ...] = ()
     """Every selector written, with the line of its comment (to report unknown ones)."""
 
-    def hides(self, diagnostic: LintDiagnostic) -> bool:
+    def hides(self, diagnostic: LintDiagnostic, named: Mapping[str, Collection[str]]) -> bool:
+        """Whether a comment hides ``diagnostic``; ``named``: the ids each selector written
+        names (:meth:`RuleRegistry.match <skillc_lint._registry.RuleRegistry.match>`)."""
         selectors = self.file + (self.lines.get(diagnostic.line, ()) if diagnostic.line else ())
-        return any(matches(s, diagnostic.rule, diagnostic.name) for s in selectors)
+        return any(diagnostic.rule in named.get(s, ()) for s in selectors)
 
 
 NO_SUPPRESSIONS = InlineSuppressions()
@@ -148,31 +146,32 @@ def inline_suppressions(text: str, code: Sequence[CodeBlock]) -> InlineSuppressi
 
 
 class PathIgnores:
-    """``[lint] per-file-ignores``: gitignore-style patterns -> rules, matched against a
-    file's path relative to ``root`` (the project, else the working folder)."""
+    """``[lint] per-file-ignores``: gitignore-style patterns -> the ids of the rules they
+    ignore, matched against a file's path relative to ``root`` (the project, else the
+    working folder)."""
 
-    def __init__(self, root: Path, table: Mapping[str, Sequence[str]]) -> None:
+    def __init__(self, root: Path, table: Mapping[str, Collection[str]]) -> None:
         self.root = root
-        self._specs: list[tuple[PathSpec[Any], tuple[str, ...]]] = []
+        self._specs: list[tuple[PathSpec[Any], frozenset[str]]] = []
         if table:
             from pathspec import GitIgnoreSpec
 
             self._specs = [
-                (GitIgnoreSpec.from_lines([pattern]), tuple(selectors))
-                for pattern, selectors in table.items()
+                (GitIgnoreSpec.from_lines([pattern]), frozenset(ids))
+                for pattern, ids in table.items()
             ]
 
     @classmethod
     def from_config(
-        cls, root: Path, value: object, known: Iterable[tuple[str, str]]
+        cls, root: Path, value: object, registry: RuleRegistry
     ) -> tuple[PathIgnores, list[str]]:
         """Read the table; bad entries are skipped with a problem each (never fatal; at most
-        :data:`~skillc_index.diagnostics.MAX_PROBLEMS`, then one for the rest).
-        ``known``: (id, name) of every rule, to find selectors that name none."""
+        :data:`~skillc_index.diagnostics.MAX_PROBLEMS`, then one for the rest). Each
+        selector is resolved to rule ids by ``registry`` (:meth:`RuleRegistry.match
+        <skillc_lint._registry.RuleRegistry.match>`, as ``--ignore`` is)."""
         if not isinstance(value, Mapping):
             return cls(root, {}), ["per-file-ignores must be a table of patterns; ignored"]
-        rules = list(known)
-        table: dict[str, tuple[str, ...]] = {}
+        table: dict[str, set[str]] = {}
         problems: list[str] = []
         for pattern, selectors in value.items():
             wildcards = len(re.findall(r"\*\*|\*|\?", str(pattern)))
@@ -190,11 +189,12 @@ class PathIgnores:
                     f"per-file-ignores: '{pattern}' must map to a list of rules; ignored"
                 )
                 continue
-            named = _selectors(",".join(selectors))
-            for selector in named:
-                if not any(matches(selector, rid, name) for rid, name in rules):
+            ids = table[str(pattern)] = set()
+            for selector in _selectors(",".join(selectors)):
+                named = registry.match(selector)
+                if not named:
                     problems.append(f"per-file-ignores: '{pattern}': unknown rule '{selector}'")
-            table[str(pattern)] = named
+                ids.update(named)
         from skillc_index.diagnostics import capped
 
         return cls(root, table), capped(problems, "per-file-ignores: ... and {:,} more".format)
@@ -208,10 +208,7 @@ class PathIgnores:
             rel = Path(os.path.abspath(path)).relative_to(self.root).as_posix()  # noqa: PTH100
         except ValueError:
             return False  # outside the root: no pattern names it
-        return any(
-            spec.match_file(rel) and any(matches(s, diagnostic.rule, diagnostic.name) for s in sel)
-            for spec, sel in self._specs
-        )
+        return any(diagnostic.rule in ids and spec.match_file(rel) for spec, ids in self._specs)
 
 
 # -- baseline -----------------------------------------------------------------------------------

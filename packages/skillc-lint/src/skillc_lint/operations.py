@@ -419,8 +419,7 @@ def suppressions(
     if table is None:
         ignores = PathIgnores(root, {})
     else:
-        known = ((rule.id, rule.name) for rule in registry)
-        ignores, problems = PathIgnores.from_config(root, table, known)
+        ignores, problems = PathIgnores.from_config(root, table, registry)
         session.warn(Notice(f"config [lint]: {problem}") for problem in problems)
     if baseline is None:
         return Suppressions(ignores)

@@ -310,8 +310,7 @@ class Session:
             if table is not None and base is not None:
                 from skillc_lint._suppress import PathIgnores
 
-                known = ((rule.id, rule.name) for rule in registry)
-                ignores, more = PathIgnores.from_config(base, table, known)
+                ignores, more = PathIgnores.from_config(base, table, registry)
                 problems += more
             self.problems += [f"config [lint]: {problem}" for problem in problems]
             self.problems += [notice.text for notice in config.notices]
