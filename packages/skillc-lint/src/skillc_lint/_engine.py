@@ -377,20 +377,33 @@ def _unsuppressed(
     skill: Skill, registry: RuleRegistry, diagnostics: list[LintDiagnostic]
 ) -> tuple[list[LintDiagnostic], tuple[Notice, ...]]:
     """The diagnostics no ``skillc-lint: disable`` comment of their file hides, and a
-    warning for each rule a comment names that is no rule of the registry."""
+    warning for each rule a comment names that is no rule of the registry. No comment hides
+    a security rule (:meth:`~skillc_lint.RuleRegistry.guarded`: the text under audit does
+    not turn the audit off); one naming such a rule is warned of too."""
     from skillc_lint._suppress import inline_suppressions
 
     notices: list[Notice] = []
     comments = {}
-    named: dict[str, frozenset[str]] = {}  # each selector written -> the ids it names
+    named: dict[str, frozenset[str]] = {}  # each selector written -> the ids it hides
+    guarded: dict[str, bool] = {}  # each selector written -> whether it names a security rule
     for rel, text in skill.texts.items():
         found = inline_suppressions(text, skill.docs[rel].code_blocks)
         if found.comments:
             comments[rel] = found
             for line, selector in found.comments:
                 if selector not in named:
-                    named[selector] = frozenset(registry.match(selector))
-                if not named[selector]:
+                    ids = frozenset(registry.match(selector))
+                    named[selector] = ids - registry.guarded(ids)
+                    guarded[selector] = named[selector] != ids
+                if guarded[selector]:
+                    notices.append(
+                        Notice(
+                            f"{skill.root / rel}:{line}: skillc-lint comment cannot hide "
+                            f"security rules: '{selector}' (use --ignore or the project's "
+                            "config)"
+                        )
+                    )
+                elif not named[selector]:
                     where = skill.root / rel
                     notices.append(
                         Notice(f"{where}:{line}: skillc-lint comment names no rule: '{selector}'")

@@ -191,7 +191,11 @@ def known_profiles(names: object) -> tuple[list[str], list[str]]:
 
 
 def configured_registry(
-    lint: Mapping[str, Any], profiles: Sequence[str] = (), origins: Mapping[str, str] | None = None
+    lint: Mapping[str, Any],
+    profiles: Sequence[str] = (),
+    origins: Mapping[str, str] | None = None,
+    *,
+    guard: bool = False,
 ) -> tuple[RuleRegistry, list[str]]:
     """The registry a run uses, from the ``[lint]`` table of the configuration (RFC-0009),
     and the problems found in that table, one message each (callers print them as
@@ -208,7 +212,9 @@ def configured_registry(
     ``lint.<key>``, and ``lint.rules.<rule>`` for each rule of ``rules``): the keys of each
     file are applied in turn, the global config's before the project's, so a rule the
     project sets under another name than the global config (``name-match-dir`` for
-    ``SKL104``) is the project's, and only a rule set twice in one file is a problem."""
+    ``SKL104``) is the project's, and only a rule set twice in one file is a problem.
+    ``guard``: the project's file is one found inside the linted skill, which cannot
+    configure the security rules (:meth:`RuleRegistry.configure`)."""
     settings = dict(lint)
     configured = settings.pop("profiles", None)
     settings.pop("per-file-ignores", None)  # no rule: the run reads it (operations.suppressions)
@@ -242,8 +248,9 @@ def configured_registry(
                 keys_of(f"{RULES_PREFIX}{rule}").setdefault("rules", {})[rule] = setting
         else:
             keys_of(f"lint.{key}")[key] = value
-    for _, keys in sorted(files.items()):
-        problems += registry.configure(keys)
+    project = ORIGINS.index("project")
+    for origin, keys in sorted(files.items()):
+        problems += registry.configure(keys, guard=guard and origin == project)
     if chosen is not None:
         if not isinstance(chosen, list) or not all(isinstance(n, str) for n in chosen):
             problems.append("targets must be a list of names; ignored")

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from skillc_lint._fixes import Fix
 
 __all__ = [
+    "GUARDED_NOTE",
+    "GUARDED_TAGS",
     "SEVERITIES",
     "Finding",
     "Fixable",
@@ -32,6 +34,16 @@ Severity = Literal["error", "warning"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning")
 #: Values a rule setting may take besides a table: a severity, or on/off.
 SWITCHES = ("off", "on", *SEVERITIES)
+#: The tags of the rules a linted skill cannot switch off on itself (the security rules): no
+#: ``skillc-lint`` comment of its text hides their findings, and a config file found inside
+#: it (not at or above the working folder) cannot configure them; the user's config, ``--config``
+#: and the command line can (:meth:`RuleRegistry.guarded`).
+GUARDED_TAGS = frozenset({"security"})
+#: Why a guarded config file's setting or per-file ignore of such a rule is ignored.
+GUARDED_NOTE = (
+    "a config file inside the linted skill cannot change the security rules (the working "
+    "folder's config, --config or --ignore can)"
+)
 Fixable = Literal["safe", "unsafe"]
 """A rule's fixes: ``safe`` when ``--fix`` fixes some of its findings, ``unsafe`` when only
 ``--unsafe-fixes`` does."""
@@ -95,6 +107,11 @@ class Rule:
     frame: Callable[[str], str] | None = None
     """What its findings' code frames show of their line (SKL904: the line, its keys masked
     as the message masks them; the lint cache keeps that); None: the line as it is."""
+
+    @property
+    def guarded(self) -> bool:
+        """A rule the linted skill cannot switch off on itself (:data:`GUARDED_TAGS`)."""
+        return not GUARDED_TAGS.isdisjoint(self.tags)
 
 
 @dataclass(frozen=True)
@@ -233,6 +250,10 @@ class RuleRegistry:
         for entry in self._entries:
             entry.enabled = entry.rule.protected or entry.rule.id in ids
 
+    def guarded(self, ids: Iterable[str]) -> frozenset[str]:
+        """Those of ``ids`` whose rules carry a :data:`GUARDED_TAGS` tag."""
+        return frozenset(i for i in ids if self.get(i).guarded)
+
     def is_enabled(self, rule_id: str) -> bool:
         return self._entry(rule_id).enabled
 
@@ -258,7 +279,11 @@ class RuleRegistry:
         entry.options.update(options)
 
     def configure(
-        self, settings: Mapping[str, Any], _set: dict[str, tuple[str, Any]] | None = None
+        self,
+        settings: Mapping[str, Any],
+        _set: dict[str, tuple[str, Any]] | None = None,
+        *,
+        guard: bool = False,
     ) -> list[str]:
         """Apply settings in the ``[lint]`` shape (RFC-0008:C-EXTENSIONS) and return the
         problems found, one message each; a bad entry is skipped, never fatal.
@@ -268,12 +293,14 @@ class RuleRegistry:
         options that may also hold ``severity``. A ``rules`` sub-table holds the same. A rule
         set twice to different values (by id and by name, in ``rules`` too) is a problem:
         the last key wins, and the verdict should not hang on the order of the lines.
+        ``guard``: the settings are a config file's found inside the linted skill, whose
+        settings of :data:`GUARDED_TAGS` rules are problems, ignored.
         """
         problems: list[str] = []
         set_by = {} if _set is None else _set  # rule id -> the key that set it, and its value
         for key, value in settings.items():
             if key == "rules" and isinstance(value, Mapping):
-                problems += self.configure(value, set_by)
+                problems += self.configure(value, set_by, guard=guard)
                 continue
             try:
                 entry = self._entry(str(key))
@@ -283,6 +310,9 @@ class RuleRegistry:
             rule = entry.rule
             if rule.protected:
                 problems.append(f"{rule.id} cannot be configured (use the force option); ignored")
+                continue
+            if guard and rule.guarded:
+                problems.append(f"{rule.id}: {GUARDED_NOTE}; ignored")
                 continue
             earlier = set_by.get(rule.id)
             set_by[rule.id] = (str(key), value)

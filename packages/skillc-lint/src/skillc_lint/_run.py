@@ -244,7 +244,9 @@ class _Configured:
             built = self._built.get(key)
         if built is None:
             found = lint_config(session, start if key is not None else None, params.config)
-            registry = rule_registry(session, **params.rules(), config=found.config)
+            registry = rule_registry(
+                session, **params.rules(), config=found.config, guarded=found.guarded
+            )
             first = next(iter(self._built.values()), None)
             if first is None:
                 hidden = suppressions(session, registry, params.baseline, found)
@@ -442,7 +444,8 @@ def _commented(
     done = lint(session, params, registry, hidden, engine=engine)
     if done.result.skipped:
         return done
-    outcome, left = add_suppressions(done.result, read, tree, places)
+    guarded = registry.guarded(rule.id for rule in registry)
+    outcome, left = add_suppressions(done.result, read, tree, places, guarded)
     if outcome.changes and not outcome.problems:
         # the comments may make findings of their own (a line more: SKL201's 500 lines, more
         # tokens: SKL921): a second pass hides those, in the comment line written (so that a
@@ -455,7 +458,9 @@ def _commented(
                 before[finding_key(d)] -= 1
             elif not hidden.ignores.hides(after.path / d.file, d):
                 new.append(d)
-        second, _ = add_suppressions(replace(after, diagnostics=tuple(new)), read, tree, places)
+        second, _ = add_suppressions(
+            replace(after, diagnostics=tuple(new)), read, tree, places, guarded
+        )
         changes = {change.file: change for change in outcome.changes}
         for change in second.changes:
             first = changes.get(change.file)

@@ -163,12 +163,14 @@ class PathIgnores:
 
     @classmethod
     def from_config(
-        cls, root: Path, value: object, registry: RuleRegistry
+        cls, root: Path, value: object, registry: RuleRegistry, guard: bool = False
     ) -> tuple[PathIgnores, list[str]]:
         """Read the table; bad entries are skipped with a problem each (never fatal; at most
         :data:`~skillc_index.diagnostics.MAX_PROBLEMS`, then one for the rest). Each
         selector is resolved to rule ids by ``registry`` (:meth:`RuleRegistry.match
-        <skillc_lint._registry.RuleRegistry.match>`, as ``--ignore`` is)."""
+        <skillc_lint._registry.RuleRegistry.match>`, as ``--ignore`` is). ``guard``: the
+        table is a config file's found inside the linted skill, which ignores no security
+        rule (:meth:`RuleRegistry.guarded <skillc_lint._registry.RuleRegistry.guarded>`)."""
         if not isinstance(value, Mapping):
             return cls(root, {}), ["per-file-ignores must be a table of patterns; ignored"]
         table: dict[str, set[str]] = {}
@@ -191,10 +193,15 @@ class PathIgnores:
                 continue
             ids = table[str(pattern)] = set()
             for selector in _selectors(",".join(selectors)):
-                named = registry.match(selector)
+                named = frozenset(registry.match(selector))
                 if not named:
                     problems.append(f"per-file-ignores: '{pattern}': unknown rule '{selector}'")
-                ids.update(named)
+                kept = named - registry.guarded(named) if guard else named
+                if kept != named:
+                    from skillc_lint._registry import GUARDED_NOTE
+
+                    problems.append(f"per-file-ignores: '{pattern}': '{selector}': {GUARDED_NOTE}")
+                ids.update(kept)
         from skillc_index.diagnostics import capped
 
         return cls(root, table), capped(problems, "per-file-ignores: ... and {:,} more".format)
@@ -522,6 +529,7 @@ def add_suppressions(
     texts: Mapping[str, str],
     tree: Path | None = None,
     places: Sequence[Path] = (),
+    guarded: Collection[str] = (),
 ) -> tuple[FixOutcome, int]:
     """Write comments hiding every finding of ``result`` into the Markdown files of its
     skill (:func:`suppression_comments`), as ``--fix`` writes (:mod:`skillc_lint._fixes`):
@@ -531,7 +539,8 @@ def add_suppressions(
     read), each file once however many names reach it, atomically, keeping its mode and BOM.
     Returns what was written and the files that could not be (one error each), and how many
     findings were left: in files that take no comment (not Markdown, not read as Markdown by
-    the lint, not UTF-8)."""
+    the lint, not UTF-8), and of the rules ``guarded`` (ids: the security rules, which no
+    comment hides)."""
     from skillc_index import SkillcError
     from skillc_lint._fixes import (
         FileChange,
@@ -547,7 +556,7 @@ def add_suppressions(
     by_real: dict[str, tuple[str, list[tuple[int | None, str]]]] = {}
     left = 0
     for d in result.diagnostics:
-        if not d.file.lower().endswith(".md") or d.file not in texts:
+        if not d.file.lower().endswith(".md") or d.file not in texts or d.rule in guarded:
             left += 1
             continue
         # a file reached by two names (a symlink in the skill) gets one set of comments

@@ -418,8 +418,9 @@ def _add_suppressions(run: LintRun, output_format: str) -> int:
     left = run.uncommented
     if left:
         click.echo(
-            f"{counted(left, 'finding')} in files that take no comment (scripts, manifests): use "
-            "[lint] per-file-ignores or --write-baseline",
+            f"{counted(left, 'finding')} in files that take no comment (scripts, manifests) or "
+            "of security rules, which no comment hides: use [lint] per-file-ignores or "
+            "--write-baseline",
             err=True,
         )
     return 0 if not (run.failed or run.problems) else 1

@@ -305,10 +305,13 @@ def _names(values: Iterable[str], name: str, most: int) -> list[str]:
 
 class LintConfig(NamedTuple):
     """The configuration a lint uses and the folder its ``per-file-ignores`` patterns are
-    relative to (the config file's project)."""
+    relative to (the config file's project); ``guarded`` when that file is the linted
+    skill's own (found walking up from it, in a folder not at or above the working folder),
+    whose ``[lint]`` cannot configure or ignore the security rules."""
 
     config: Config
     root: Path
+    guarded: bool = False
 
 
 def lint_config(session: Session, start: Path | None, given: str | None = None) -> LintConfig:
@@ -316,7 +319,9 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
     as ruff finds its own: ``given`` (``--config PATH``, relative to the working folder);
     else the config file nearest ``start`` (:func:`skillc_index.find_config`:
     ``.skillc/config.toml``, or ``pyproject.toml`` with ``[tool.skillc]``, walking up); else
-    the session's (the project's found from the working folder, and the global one).
+    the session's (the project's found from the working folder, and the global one). A file
+    found whose folder is not the working folder or one above it is the linted skill's
+    own: :attr:`LintConfig.guarded`.
     Raises :class:`~skillc_lint.ConfigNotFound` (E100) when ``given`` is no file (saying
     what it is when it is there: a folder, a device...), or a file that cannot be used (not
     TOML, a ``pyproject.toml`` without ``[tool.skillc]``: :attr:`Config.ignored
@@ -339,16 +344,20 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
         file: Path | None = path
     else:
         file = None if start is None else find_config(start, layout)
+    guarded = False
     if file is None or file == project_config_file(layout):
         config, root = session.config, layout.project_root or layout.cwd
     else:
+        from skillc_index.files import within
+
         config = load_config(layout, project_file=file)
         root = file.parent.parent if file.parent.name == ".skillc" else file.parent
+        guarded = given is None and not within(layout.cwd, root)
     if given is not None and file is not None and file in config.ignored:
         raise ConfigNotFound(given, reason=config.ignored[file])
     if config is not session.config:
         session.warn(config.notices)
-    return LintConfig(config, root)
+    return LintConfig(config, root, guarded)
 
 
 def rule_registry(
@@ -359,10 +368,12 @@ def rule_registry(
     ignore: Iterable[str] = (),
     target: Iterable[str] = (),
     config: Config | None = None,
+    guarded: bool = False,
 ) -> RuleRegistry:
     """The rules a lint runs: the configuration's ``[lint]`` table (``config``, default the
-    session's; its problems warned as ``config [lint]: ...``), the profiles (``profile``,
-    else the table's), then ``select`` and ``ignore``. Raises
+    session's; its problems warned as ``config [lint]: ...``; ``guarded``: its project file
+    is the linted skill's, :attr:`LintConfig.guarded`), the profiles (``profile``, else the
+    table's), then ``select`` and ``ignore``. Raises
     :class:`~skillc_lint.UnknownProfile` or :class:`~skillc_lint.UnknownRule` (E100)."""
     from skillc_index import Notice
     from skillc_lint import configured_registry
@@ -370,7 +381,7 @@ def rule_registry(
     config = session.config if config is None else config
     profiles = tuple(_names(profile, "profile", MAX_TARGETS))
     targets = _names(target, "target", MAX_TARGETS)
-    registry, problems = configured_registry(config.lint, profiles, config.origins)
+    registry, problems = configured_registry(config.lint, profiles, config.origins, guard=guarded)
     session.warn(Notice(f"config [lint]: {problem}") for problem in problems)
     if targets:
         from skillc_index import UnknownTarget, target_dialects
@@ -419,7 +430,7 @@ def suppressions(
     if table is None:
         ignores = PathIgnores(root, {})
     else:
-        ignores, problems = PathIgnores.from_config(root, table, registry)
+        ignores, problems = PathIgnores.from_config(root, table, registry, config.guarded)
         session.warn(Notice(f"config [lint]: {problem}") for problem in problems)
     if baseline is None:
         return Suppressions(ignores)
@@ -484,7 +495,9 @@ def lint(
     if registry is None or hidden is None:
         found = lint_config(session, folder, params.config)
     if registry is None:
-        registry = rule_registry(session, **params.rules(), config=found.config)
+        registry = rule_registry(
+            session, **params.rules(), config=found.config, guarded=found.guarded
+        )
     if hidden is None:
         hidden = suppressions(session, registry, params.baseline, found)
 
