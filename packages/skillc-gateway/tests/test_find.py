@@ -418,7 +418,8 @@ def test_cjk_runs_are_cut_into_pairs_and_other_text_is_left_as_it_is() -> None:
     assert postings.cjk_pairs("한국어 문서") == " 한국 국어   문서 "
     assert postings.cjk_pairs("x字y").split() == ["x", "字", "y"]
     assert (
-        postings.cjk_pairs("plain text, café — “quoted” ⚠️ 🚀") == "plain text, café — “quoted” ⚠️ 🚀"
+        postings.cjk_pairs("plain text, café — “quoted” ⚠️ 🚀")
+        == "plain text, cafe\u0301 — “quoted” ⚠️ 🚀"  # folded as search folds it
     )
 
 
@@ -427,15 +428,17 @@ def test_the_cjk_check_leaves_alone_the_text_it_left_alone_before() -> None:
     where it used a pattern: for every character of the Basic Multilingual Plane and one of
     97 past it, alone and twice between letters, the same text as with the pattern (but the
     Thai, Lao, Myanmar and Khmer ones, cut by graphemes since, and the full-width forms of
-    ASCII, read as ASCII since: the tests below)."""
+    ASCII, read as ASCII since: the tests below), once folded (``folded``, search's)."""
     import re
 
     from skillc_index.index.scripts import CJK_CHARS, SCRIPT_MARKS, SPACELESS_CHARS
+    from skillc_index.text import folded
 
     lead, run = re.compile(rb"[\xe1\xe3-\xed]"), re.compile(f"({CJK_CHARS}+)")
     spaceless = re.compile(f"{SPACELESS_CHARS}|{SCRIPT_MARKS}")
 
     def before(text: str) -> str:
+        text = folded(text)
         if text.isascii() or not lead.search(text.encode("utf-8", "surrogatepass")):
             return text
         return run.sub(postings._pairs, text)
@@ -537,6 +540,17 @@ def test_decomposed_words_and_a_dotted_capital_i_are_found(
             for semantic in ("0", "1"):
                 data = find(gateway, text, env={"SKILLC_FIND_SEMANTIC": semantic})
                 assert names(data)[:1] == ["desserts"], (text, semantic)
+
+
+def test_a_decomposed_korean_or_japanese_text_is_the_composed_one() -> None:
+    """Hangul and kana written decomposed (a Mac's file names and copies: Jamo, a kana and
+    U+3099) were cut into pairs of other characters than the same words composed; the one
+    text pass of the documents and the requests composes them first."""
+    from unicodedata import normalize
+
+    for text in ("보고서 작성", "データベースを更新する"):
+        assert postings.cjk_pairs(normalize("NFD", text)) == postings.cjk_pairs(text)
+    assert rank.query_terms(normalize("NFD", "보고서")) == rank.query_terms("보고서")
 
 
 def test_the_marks_taken_out_of_words_are_the_tokenizers() -> None:

@@ -3,7 +3,9 @@ checked against a real SQLite FTS5 table."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from unicodedata import normalize
 
 import pytest
 
@@ -69,7 +71,14 @@ def test_prepare_is_identity_without_cjk() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["我们使用中文进行测试", "ひらがなとカタカナ", "한국어 문장", "mixed 中文 text", "plain"],
+    [
+        "我们使用中文进行测试",
+        "ひらがなとカタカナ",
+        "한국어 문장",
+        "mixed 中文 text",
+        "plain",
+        "Tạo báo cáo dữ liệu",
+    ],
 )
 def test_restore_undoes_prepare(text: str) -> None:
     assert restore_fts_text(prepare_fts_text(text, "cjk")) == text
@@ -120,6 +129,49 @@ def test_porter_stems() -> None:
     assert _hits(connection, "configuring", "porter") == 1
     connection = _table("cjk", "how to configure authentication")
     assert _hits(connection, "configuring", "cjk") == 0
+
+
+@pytest.mark.parametrize("tokenizer", ["porter", "unicode61", "cjk"])
+@pytest.mark.parametrize("form", ["NFC", "NFD"])
+def test_decomposed_text_and_letters_with_two_marks_are_folded(tokenizer: str, form: str) -> None:
+    """A text written decomposed (a Mac, a combining-mark keyboard) is found by its words
+    typed composed and the other way round, and Vietnamese letters with two marks (``ữ``,
+    ``ệ``, which ``unicode61`` kept whole) are found without them, as ``báo`` by ``bao``."""
+    connection = _table(tokenizer, normalize(form, "Đọc dữ liệu và tạo báo cáo tổng hợp."))
+    for query in ("dữ liệu", "tổng hợp", "du lieu", "tong hop", "bao cao"):
+        for typed in (normalize("NFC", query), normalize("NFD", query)):
+            assert _hits(connection, typed, tokenizer) == 1, (typed, tokenizer)
+    assert _hits(connection, "du lieu khac", tokenizer) == 0
+    row = connection.execute(
+        "SELECT snippet(t, 0, '[MATCH]', '[/MATCH]', '...', 32) FROM t WHERE t MATCH ?",
+        (fts_query("du", tokenizer),),
+    ).fetchone()
+    assert restore_fts_text(row[0]) == "Đọc [MATCH]dữ[/MATCH] liệu và tạo báo cáo tổng hợp."
+
+
+@pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
+def test_every_letter_folded_stays_one_word(tokenizer: str) -> None:
+    """:func:`~skillc_index.text.folded` decomposes only letters whose marks the tokenizer
+    takes out of a word: a mark it kept would split the word at it."""
+    from skillc_index.text import _ACCENTED
+
+    connection = _table(tokenizer)
+    connection.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+    letters = [
+        chr(point)
+        for point in range(0x80, 0x2000)
+        if chr(point).isalpha() and re.match(f"[{_ACCENTED}]", chr(point))
+    ]
+    rows = [
+        (number, prepare_fts_text(f"x{letter}y", tokenizer))
+        for number, letter in enumerate(letters)
+    ]
+    connection.executemany("INSERT INTO t (rowid, content) VALUES (?, ?)", rows)
+    terms: dict[int, list[str]] = {}
+    for doc, term in connection.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
+        terms.setdefault(doc, []).append(term)
+    split = [letters[doc] for doc, words in terms.items() if len(words) != 1]
+    assert not split
 
 
 def test_snippets_restore_to_the_source_text() -> None:

@@ -42,6 +42,7 @@ __all__ = [
     "decoded",
     "display_width",
     "encoding_problem",
+    "folded",
     "grapheme_boundary",
     "iter_line_bytes",
     "iter_lines",
@@ -446,6 +447,38 @@ def composed(text: str) -> str:
     import unicodedata  # a C module
 
     return unicodedata.normalize("NFC", text)
+
+
+#: The letters :func:`folded` writes decomposed: Latin (Latin-1 to Latin Extended-B, Latin
+#: Extended Additional, Vietnamese's). Each one's marks are all ones that FTS5's ``unicode61``
+#: takes out of a word (a test checks it), with any ``remove_diacritics``.
+_ACCENTED = "\u00c0-\u024f\u1e00-\u1eff"
+_FOLD: re.Pattern[str] | None = None
+
+
+def folded(text: str) -> str:
+    """``text`` as ``search`` (:func:`~skillc_index.index.fts.prepare_fts_text`) and
+    ``find`` (the catalog's ``cjk_pairs``) hand it to their tokenizers, each document and
+    each request alike: composed (NFC: a decomposed ``dữ liệu``, from a Mac, is the one a
+    keyboard writes), then its accented Latin letters decomposed, a letter and its marks,
+    which the tokenizer takes out of a word (``unicode61`` folds ``ữ`` and ``ệ``, two marks
+    each, only so: ``du lieu`` finds ``dữ liệu`` as ``bao cao`` finds ``báo cáo``). The
+    text's composition is all that changes (:func:`composed` gives it back), so what the
+    index stores still reads as the source. An ASCII text as it is, at once."""
+    global _FOLD
+    if text.isascii():
+        return text
+    import unicodedata  # a C module
+
+    if _FOLD is None:
+        _FOLD = re.compile(f"[{_ACCENTED}]+")
+    return _FOLD.sub(_decomposed, unicodedata.normalize("NFC", text))
+
+
+def _decomposed(run: re.Match[str]) -> str:
+    import unicodedata
+
+    return unicodedata.normalize("NFD", run.group())
 
 
 #: :func:`narrow`'s table: U+FF01-U+FF5E as U+0021-U+007E, U+3000 as a space.

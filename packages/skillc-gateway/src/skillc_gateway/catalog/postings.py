@@ -71,14 +71,16 @@ __all__ = [
     "weight_sql",
 ]
 
-#: Bumped when the tables, the tokenizer or what a skill's text is read as change (14:
+#: Bumped when the tables, the tokenizer or what a skill's text is read as change (15:
+#: the text folded as ``search``'s (skillc-index's ``folded``: composed, so a decomposed
+#: Korean or Japanese text is the composed one); 14:
 #: Thai and Lao SARA AM kept with the letter before it in a run's graphemes; 13:
 #: full-width ASCII read as ASCII; 12: the marks of Indic, Thai, Lao, Myanmar and Khmer words
 #: kept in them, runs of the last four cut in pairs; 11: its headings as ``outline``'s; 10 was
 #: a development build's): the catalog then indexes every skill anew. A change of
 #: skillc-index's parse does too: the catalog records the index schema version its headings
 #: were read under (``index_schema_version``).
-RANK_VERSION = 14
+RANK_VERSION = 15
 
 #: The catalog's tokenizer: words stemmed, diacritics removed, and the marks of Indic and
 #: Southeast Asian scripts kept in words (skillc-index's ``TOKEN_MARKS``).
@@ -258,18 +260,20 @@ def cjk_pairs(text: str) -> str:
     its overlapping pairs of graphemes (a letter with its marks, skillc-index's ``GRAPHEME``:
     ``ต้มยำ`` -> ``ต้ม มยำ``),
     the full-width forms of ASCII as ASCII (skillc-index's ``narrow``: ``ＰＤＦ`` is ``PDF``),
-    the rest as it is. The tokenizer keeps such a run as one word,
-    so a request matched only the skills holding that very run; the pairs are what CJK
-    search without a dictionary matches on. Every document, passage and request goes
+    the rest as it is; all of it first folded as ``search`` folds it (skillc-index's
+    ``folded``: composed, accented Latin letters decomposed). The tokenizer keeps such a run
+    as one word, so a request matched only the skills holding that very run; the pairs are
+    what CJK search without a dictionary matches on. Every document, passage and request goes
     through it (:func:`documents`, :func:`_section_terms`, the first answer's passages,
     :func:`.rank.query_terms`)."""
     global _CJK_RUN
     if text.isascii():
         return text
+    from skillc_index.text import folded, narrow
+
+    text = folded(text)
     data = text.encode("utf-8", "surrogatepass")
     if b"\xef\xbc" in data or b"\xef\xbd" in data:  # U+FF00-U+FF7F: full-width ASCII is there
-        from skillc_index import narrow
-
         text = narrow(text)
     if not any(lead in data for lead in _CJK_LEADS):
         return text  # most texts: a memchr a byte over their bytes (a pattern was 5x slower)

@@ -119,9 +119,10 @@ def query_terms(query: str) -> list[str]:
     """The distinct words of ``query`` that count, in order: lowercased, runs of Han, Kana or
     Hangul as their pairs of characters (:func:`.postings.cjk_pairs`, as the documents), no
     stop words, no single characters, at most :data:`MAX_TERMS`. Text that is not ASCII is
-    first composed (NFC: a decomposed ``crème`` is the precomposed one), and the combining
-    marks the tokenizer takes out of words (:data:`~.postings.DIACRITICS`) are taken out
-    after lowercasing (``İ`` lowercases to ``i`` and U+0307): else they split the word
+    first folded as the documents are (in :func:`.postings.cjk_pairs`: composed, so a
+    decomposed ``crème`` is the precomposed one, accented Latin letters decomposed), and the
+    combining marks the tokenizer takes out of words (:data:`~.postings.DIACRITICS`) are
+    taken out after lowercasing (``İ`` lowercases to ``i`` and U+0307): else they split the word
     (``['cre', 'me']``, ``stanbul``) where the tokenizer cut the skills' text into one. The
     marks of Indic and Southeast Asian words stay in them, as the tokenizer keeps them (``कोमा``
     is one word, not ``क`` and ``म``), and Thai, Lao, Myanmar and Khmer runs are their pairs
@@ -130,14 +131,12 @@ def query_terms(query: str) -> list[str]:
     words = _WORD
     if not query.isascii():
         global _MARKS, _SCRIPT_WORD
-        import unicodedata  # a C module
-
         if _MARKS is None or _SCRIPT_WORD is None:
             from skillc_index.index.scripts import SCRIPT_MARKS
 
             _MARKS = re.compile(f"[{DIACRITICS}]+")
             _SCRIPT_WORD = re.compile(f"(?:[^\\W_]|{SCRIPT_MARKS})+")
-        text = _MARKS.sub("", cjk_pairs(unicodedata.normalize("NFC", query)).lower())
+        text = _MARKS.sub("", cjk_pairs(query).lower())
         words = _SCRIPT_WORD
     terms: list[str] = []
     seen: set[str] = set()

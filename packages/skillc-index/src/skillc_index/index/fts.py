@@ -11,6 +11,12 @@
   keeps stored text and snippets looking like the source; :func:`restore_fts_text` removes
   it exactly. Thai, Lao, Myanmar and Khmer, also written without spaces, are set apart so by
   grapheme (a letter with its marks).
+- Both settings first fold the text (:func:`~skillc_index.text.folded`, which ``find``
+  shares): composed, then each accented Latin letter decomposed, so ``unicode61`` takes
+  every mark out of the word (with ``remove_diacritics 1`` it keeps ``ữ`` and ``ệ``, two
+  marks each, whole) and ``dữ liệu`` is found by ``du lieu`` and by its decomposed spelling
+  alike. The clauses stay RFC-0004's; only the text's composition changes, which
+  :func:`restore_fts_text` gives back.
 - The ``cjk`` setting also keeps the marks of the Indic and Southeast Asian scripts in words
   (:data:`~skillc_index.index.scripts.TOKEN_MARKS`), where ``unicode61`` splits words at
   them; the ``ascii`` setting keeps RFC-0004's tokenizer clause exactly.
@@ -26,7 +32,7 @@ import re
 
 from skillc_index.diagnostics import EmptyQuery, InternalError, TooManyQueryWords
 from skillc_index.index.scripts import CJK_CHARS, GRAPHEME, TOKEN_MARKS
-from skillc_index.text import valid_utf8
+from skillc_index.text import composed, folded, valid_utf8
 
 __all__ = [
     "CJK_CHARS",
@@ -99,12 +105,14 @@ def index_tokenizer(setting: str) -> str:
 def prepare_fts_text(text: str, tokenizer: str) -> str:
     """Text as it goes into the ``sections`` table (and query words into MATCH).
 
-    Unchanged for ``porter``/``unicode61``; for ``cjk``, every CJK character, and every
+    Folded (:func:`~skillc_index.text.folded`: composed, accented Latin letters decomposed)
+    for every tokenizer; for ``cjk``, every CJK character, and every
     grapheme of Thai, Lao, Myanmar and Khmer (a letter with its marks, SARA AM too:
     :data:`~skillc_index.index.scripts.GRAPHEME`), is wrapped in U+200B so that it is a token
     of its own (a hit then never splits a letter from its tone mark).
     """
     global _cjk_char
+    text = folded(text)
     if tokenizer != "cjk":
         return text
     if _cjk_char is None:  # compiled on first use: most indexes never need it
@@ -113,8 +121,9 @@ def prepare_fts_text(text: str, tokenizer: str) -> str:
 
 
 def restore_fts_text(text: str) -> str:
-    """Undo :func:`prepare_fts_text` on text read back from the index (snippets, columns)."""
-    return text.replace(ZWSP, "")
+    """Undo :func:`prepare_fts_text` on text read back from the index (snippets, columns):
+    without the U+200B it added, composed again (NFC)."""
+    return composed(text.replace(ZWSP, ""))
 
 
 def fts_query(query: str, tokenizer: str) -> str:

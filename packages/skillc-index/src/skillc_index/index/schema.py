@@ -6,7 +6,7 @@ of any file bumps it, so that every index made before is stale and built again (
 made by older code would otherwise still be current and serve the old parse;
 ``test_index_fingerprint`` fails until the version is bumped).
 
-Schema (version 10): the RFC's ``sections`` FTS5 table, ``headings`` table with
+Schema (version 11): the RFC's ``sections`` FTS5 table, ``headings`` table with
 ``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
 ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
 size, modification time, inode and change time of every source file at build time, so a
@@ -38,6 +38,10 @@ in the grapheme of the letter before it (:data:`~skillc_index.index.scripts.GRAP
 version 8 set ``ก`` and ``ำ`` of ``กำลัง`` apart.
 Version 10 has version 9's tables; a file in UTF-16 or UTF-32 with its BOM is indexed as its
 text (:func:`~skillc_index.files.decoded`), which version 9 read as UTF-8: a NUL in each line.
+Version 11 has version 10's tables; the text of its ``sections`` is folded
+(:func:`~skillc_index.text.folded`: composed, accented Latin letters decomposed), for both
+settings: version 10 kept a decomposed text's words apart from the same words composed, and
+``ữ``, ``ệ`` whole.
 An index of another version is stale, so it is built again; so is a find catalog made under
 another version (it keeps each skill's headings). The version lives in
 :mod:`~skillc_index.index.version`, which imports nothing.
