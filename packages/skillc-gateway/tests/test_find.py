@@ -542,6 +542,23 @@ def test_decomposed_words_and_a_dotted_capital_i_are_found(
                 assert names(data)[:1] == ["desserts"], (text, semantic)
 
 
+def test_arabic_and_hebrew_are_found_with_or_without_their_vowel_marks(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """Harakat and Hebrew points split every word into letters, and one-letter words are
+    no words: a skill was found by no request, not even its own heading copied (audit cjk,
+    item 3). They are folded out of the documents and the request alike."""
+    folder = project / ".claude/skills"
+    write_skill(folder / "ar-vocal", "ar-vocal", "تَرْجَمَةُ الكِتَابِ إلى اللُّغَةِ الإنجليزية.")
+    write_skill(folder / "he-vocal", "he-vocal", "תִּרְגּוּם מִסְמָכִים מֵעִבְרִית לְאַנְגְּלִית.")
+    write_skill(folder / "release", "release", "Publish a release of the package.", "Tag it.\n")
+    lexical = {"SKILLC_FIND_SEMANTIC": "0"}
+    for request in ("تَرْجَمَةُ", "ترجمة", "ترجمة الكتاب"):
+        assert names(find(gateway, request, env=lexical)) == ["ar-vocal"], request
+    for request in ("תִּרְגּוּם", "תרגום מסמכים"):
+        assert names(find(gateway, request, env=lexical)) == ["he-vocal"], request
+
+
 def test_a_decomposed_korean_or_japanese_text_is_the_composed_one() -> None:
     """Hangul and kana written decomposed (a Mac's file names and copies: Jamo, a kana and
     U+3099) were cut into pairs of other characters than the same words composed; the one

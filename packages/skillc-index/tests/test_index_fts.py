@@ -150,6 +150,20 @@ def test_decomposed_text_and_letters_with_two_marks_are_folded(tokenizer: str, f
 
 
 @pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
+def test_arabic_and_hebrew_words_are_found_with_or_without_their_vowel_marks(
+    tokenizer: str,
+) -> None:
+    """Harakat and Hebrew points were separators (``تَرْجَمَةُ`` was five letters, which no
+    query matched); they are taken out of text and query alike, and nothing else is: the
+    maqaf (U+05BE, a hyphen) still separates words."""
+    connection = _table(tokenizer, "تَرْجَمَةُ الكِتَابِ", "תִּרְגּוּם מִסְמָכִים־שׁוֹנִים")
+    for query in ("ترجمة", "تَرْجَمَةُ", "الكتاب", "תרגום", "תִּרְגּוּם", "מסמכים", "שונים"):
+        assert _hits(connection, query, tokenizer) == 1, query
+    assert _hits(connection, "מסמכיםשונים", tokenizer) == 0
+    assert prepare_fts_text("تَرْجَمَةُ", tokenizer) == "ترجمة"
+
+
+@pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
 def test_every_letter_folded_stays_one_word(tokenizer: str) -> None:
     """:func:`~skillc_index.text.folded` decomposes only letters whose marks the tokenizer
     takes out of a word: a mark it kept would split the word at it."""

@@ -453,32 +453,44 @@ def composed(text: str) -> str:
 #: Extended Additional, Vietnamese's). Each one's marks are all ones that FTS5's ``unicode61``
 #: takes out of a word (a test checks it), with any ``remove_diacritics``.
 _ACCENTED = "\u00c0-\u024f\u1e00-\u1eff"
+#: The marks :func:`folded` takes out: Hebrew points and cantillation (the combining marks of
+#: U+0591-U+05C7, not the maqaf, paseq and sof pasuq among them) and Arabic harakat, Quranic
+#: marks and the superscript alef (those of U+0610-U+061A, U+064B-U+065F, U+0670,
+#: U+06D6-U+06ED). ``unicode61`` makes each a separator: ``تَرْجَمَةُ`` was five letters.
+_POINTS = (
+    "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670"
+    "\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
+)
 _FOLD: re.Pattern[str] | None = None
+_UNPOINTED: dict[int, None] = {}
 
 
 def folded(text: str) -> str:
-    """``text`` as ``search`` (:func:`~skillc_index.index.fts.prepare_fts_text`) and
-    ``find`` (the catalog's ``cjk_pairs``) hand it to their tokenizers, each document and
-    each request alike: composed (NFC: a decomposed ``dữ liệu``, from a Mac, is the one a
-    keyboard writes), then its accented Latin letters decomposed, a letter and its marks,
-    which the tokenizer takes out of a word (``unicode61`` folds ``ữ`` and ``ệ``, two marks
-    each, only so: ``du lieu`` finds ``dữ liệu`` as ``bao cao`` finds ``báo cáo``). The
-    text's composition is all that changes (:func:`composed` gives it back), so what the
-    index stores still reads as the source. An ASCII text as it is, at once."""
+    """``text`` as ``search`` (:func:`~skillc_index.index.fts.prepare_fts_text`), ``find``
+    (the catalog's ``cjk_pairs``) and ``show`` (``heading_key``) hand it on, each document
+    and each request alike: composed (NFC: a decomposed ``dữ liệu``, from a Mac, is the one a
+    keyboard writes), without the vowel points of Hebrew and the harakat of Arabic
+    (:data:`_POINTS`: ``ترجمة`` is ``تَرْجَمَةُ``, as people type it), then its accented Latin
+    letters decomposed, a letter and its marks, which the tokenizer takes out of a word
+    (``unicode61`` folds ``ữ`` and ``ệ``, two marks each, only so: ``du lieu`` finds
+    ``dữ liệu`` as ``bao cao`` finds ``báo cáo``). Otherwise only the text's composition
+    changes (:func:`composed` gives it back). An ASCII text as it is, at once."""
     global _FOLD
     if text.isascii():
         return text
     import unicodedata  # a C module
 
     if _FOLD is None:
-        _FOLD = re.compile(f"[{_ACCENTED}]+")
+        points = re.compile(f"[{_POINTS}]")
+        _UNPOINTED.update((code, None) for code in range(0x591, 0x6EE) if points.match(chr(code)))
+        _FOLD = re.compile(f"[{_ACCENTED}{_POINTS}]+")
     return _FOLD.sub(_decomposed, unicodedata.normalize("NFC", text))
 
 
 def _decomposed(run: re.Match[str]) -> str:
     import unicodedata
 
-    return unicodedata.normalize("NFD", run.group())
+    return unicodedata.normalize("NFD", run.group().translate(_UNPOINTED))
 
 
 #: :func:`narrow`'s table: U+FF01-U+FF5E as U+0021-U+007E, U+3000 as a space.
