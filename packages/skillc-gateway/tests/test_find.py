@@ -559,6 +559,23 @@ def test_arabic_and_hebrew_are_found_with_or_without_their_vowel_marks(
         assert names(find(gateway, request, env=lexical)) == ["he-vocal"], request
 
 
+def test_yo_and_greek_accents_are_folded(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """``развертывание`` (е for ё, as most Russians type it) and ``μετατροπη`` or the
+    all-caps ``ΜΕΤΑΤΡΟΠΗ ΑΡΧΕΙΩΝ`` (Greek capitals go without accents) found nothing: the
+    tokenizer folds no Cyrillic or Greek letter (audit cjk, item 4)."""
+    folder = project / ".claude/skills"
+    write_skill(folder / "ru-yo", "ru-yo", "Развёртывание сервиса в Kubernetes.")
+    write_skill(folder / "el-files", "el-files", "Μετατροπή αρχείων σε PDF.")
+    write_skill(folder / "release", "release", "Publish a release of the package.", "Tag it.\n")
+    lexical = {"SKILLC_FIND_SEMANTIC": "0"}
+    for request in ("развертывание", "Развёртывание", "РАЗВЁРТЫВАНИЕ"):
+        assert names(find(gateway, request, env=lexical)) == ["ru-yo"], request
+    for request in ("μετατροπη αρχειων", "ΜΕΤΑΤΡΟΠΗ ΑΡΧΕΙΩΝ", "Μετατροπή"):
+        assert names(find(gateway, request, env=lexical)) == ["el-files"], request
+
+
 def test_a_decomposed_korean_or_japanese_text_is_the_composed_one() -> None:
     """Hangul and kana written decomposed (a Mac's file names and copies: Jamo, a kana and
     U+3099) were cut into pairs of other characters than the same words composed; the one

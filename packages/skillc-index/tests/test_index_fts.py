@@ -164,6 +164,21 @@ def test_arabic_and_hebrew_words_are_found_with_or_without_their_vowel_marks(
 
 
 @pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
+def test_yo_and_greek_accents_are_folded(tokenizer: str) -> None:
+    """``ё`` is ``е`` (as most Russians type it) and Greek tonos and dialytika fold (Greek
+    capitals are written without them); ``unicode61`` folds no Cyrillic or Greek letter.
+    ``й`` stays a letter of its own."""
+    connection = _table(tokenizer, "Развёртывание сервиса", "Μετατροπή αρχείων Ϊδέα", "мой")
+    for query in ("развертывание", "Развёртывание", "РАЗВЕРТЫВАНИЕ", "μετατροπη", "ΜΕΤΑΤΡΟΠΗ"):
+        assert _hits(connection, query, tokenizer) == 1, query
+    assert _hits(connection, "ΑΡΧΕΙΩΝ ιδεα", tokenizer) == 1
+    assert _hits(connection, "мои", tokenizer) == 0
+    assert restore_fts_text(prepare_fts_text("Развёртывание Ϊδέα", tokenizer)) == (
+        "Развёртывание Ϊδέα"
+    )
+
+
+@pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
 def test_every_letter_folded_stays_one_word(tokenizer: str) -> None:
     """:func:`~skillc_index.text.folded` decomposes only letters whose marks the tokenizer
     takes out of a word: a mark it kept would split the word at it."""

@@ -450,9 +450,12 @@ def composed(text: str) -> str:
 
 
 #: The letters :func:`folded` writes decomposed: Latin (Latin-1 to Latin Extended-B, Latin
-#: Extended Additional, Vietnamese's). Each one's marks are all ones that FTS5's ``unicode61``
-#: takes out of a word (a test checks it), with any ``remove_diacritics``.
-_ACCENTED = "\u00c0-\u024f\u1e00-\u1eff"
+#: Extended Additional, Vietnamese's), Greek (its tonos and dialytika: ``ΜΕΤΑΤΡΟΠΗ`` is
+#: ``Μετατροπή``, Greek capitals go without them) and Cyrillic ``ё``/``Ё`` (``е``, as most
+#: Russians type it; not ``й``). Each one's marks are all ones that FTS5's ``unicode61``
+#: takes out of a word (a test checks it), with any ``remove_diacritics``; it folds no Greek
+#: or Cyrillic letter itself.
+_ACCENTED = "\u00c0-\u024f\u1e00-\u1eff\u0370-\u03ff\u0401\u0451"
 #: The marks :func:`folded` takes out: Hebrew points and cantillation (the combining marks of
 #: U+0591-U+05C7, not the maqaf, paseq and sof pasuq among them) and Arabic harakat, Quranic
 #: marks and the superscript alef (those of U+0610-U+061A, U+064B-U+065F, U+0670,
@@ -471,9 +474,10 @@ def folded(text: str) -> str:
     and each request alike: composed (NFC: a decomposed ``dữ liệu``, from a Mac, is the one a
     keyboard writes), without the vowel points of Hebrew and the harakat of Arabic
     (:data:`_POINTS`: ``ترجمة`` is ``تَرْجَمَةُ``, as people type it), then its accented Latin
-    letters decomposed, a letter and its marks, which the tokenizer takes out of a word
-    (``unicode61`` folds ``ữ`` and ``ệ``, two marks each, only so: ``du lieu`` finds
-    ``dữ liệu`` as ``bao cao`` finds ``báo cáo``). Otherwise only the text's composition
+    and Greek letters and ``ё`` decomposed (:data:`_ACCENTED`), a letter and its marks, which
+    the tokenizer takes out of a word (``unicode61`` folds ``ữ`` and ``ệ``, two marks each,
+    ``ή`` and ``ё`` only so: ``du lieu`` finds ``dữ liệu`` as ``bao cao`` finds ``báo cáo``,
+    ``развертывание`` ``Развёртывание``). Otherwise only the text's composition
     changes (:func:`composed` gives it back). An ASCII text as it is, at once."""
     global _FOLD
     if text.isascii():
