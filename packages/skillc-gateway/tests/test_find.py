@@ -427,8 +427,9 @@ def test_the_cjk_check_leaves_alone_the_text_it_left_alone_before() -> None:
     """``cjk_pairs`` looks for the first bytes of CJK characters with a ``memchr`` a byte,
     where it used a pattern: for every character of the Basic Multilingual Plane and one of
     97 past it, alone and twice between letters, the same text as with the pattern (but the
-    Thai, Lao, Myanmar and Khmer ones, cut by graphemes since, and the full-width forms of
-    ASCII, read as ASCII since: the tests below), once folded (``folded``, search's)."""
+    Thai, Lao, Myanmar and Khmer ones, cut by graphemes since, the full-width forms of
+    ASCII, read as ASCII since, and half-width katakana: the tests below), once folded
+    (``folded``, search's)."""
     import re
 
     from skillc_index.index.scripts import CJK_CHARS, SCRIPT_MARKS, SPACELESS_CHARS
@@ -444,7 +445,11 @@ def test_the_cjk_check_leaves_alone_the_text_it_left_alone_before() -> None:
         return run.sub(postings._pairs, text)
 
     points = [*range(0x80, 0x10000), *range(0x10000, 0x110000, 97)]
-    points = [p for p in points if not spaceless.match(chr(p)) and not 0xFF01 <= p <= 0xFF5E]
+    points = [
+        p
+        for p in points
+        if not spaceless.match(chr(p)) and not 0xFF01 <= p <= 0xFF5E and not 0xFF61 <= p <= 0xFF9F
+    ]
     for point in points:
         for text in (chr(point), f"a{chr(point)}{chr(point)}b"):
             assert postings.cjk_pairs(text) == before(text), hex(point)
@@ -522,6 +527,22 @@ def test_full_width_letters_are_the_ascii_words(
     assert names(find(gateway, "ＰＤＦ", env=lexical)) == ["pdf-tools"]
     assert names(find(gateway, "convert a csv file", env=lexical))[0] == "table-convert"
     assert postings.cjk_pairs("ＣＳＶ　ｔｏ") == "CSV to"
+
+
+def test_half_width_katakana_is_katakana(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """``ﾌﾟﾙﾘｸｴｽﾄ`` and ``ﾚﾋﾞｭｰ`` (half-width katakana, from some input methods and older
+    systems) found nothing where ``プルリクエスト`` found the skill (audit cjk, item 7): they
+    are katakana, a voiced sound mark joined to the kana before it, in requests and skills."""
+    folder = project / ".claude/skills"
+    write_skill(folder / "ja-review", "ja-review", "プルリクエストのコードレビューを行う。")
+    write_skill(folder / "ja-legacy", "ja-legacy", "ﾃﾞｰﾀﾍﾞｰｽを移行する。")
+    write_skill(folder / "release", "release", "Publish a release of the package.", "Tag it.\n")
+    lexical = {"SKILLC_FIND_SEMANTIC": "0"}
+    for request in ("ﾌﾟﾙﾘｸｴｽﾄ", "ﾚﾋﾞｭｰ", "プルリクエスト"):
+        assert names(find(gateway, request, env=lexical)) == ["ja-review"], request
+    assert names(find(gateway, "データベース", env=lexical)) == ["ja-legacy"]
 
 
 def test_decomposed_words_and_a_dotted_capital_i_are_found(

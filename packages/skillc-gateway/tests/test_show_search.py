@@ -258,13 +258,16 @@ def test_a_heading_is_found_whatever_the_width_of_its_letters(
     built: ResolvedSkill, project: Path
 ) -> None:
     """``ＰＤＦ ｍｅｒｇｅ`` (typed by a Japanese input method) finds ``## PDF merge``, and the
-    other way round (it was E020; audit unicode, item 5)."""
-    text = "# PDF merge\n\nqpdf.\n\n# ＣＳＶ変換\n\nRead.\n"
+    other way round (it was E020; audit unicode, item 5); so does half-width katakana
+    (``ﾚﾋﾞｭｰ`` for ``## レビュー``, and the other way round; audit cjk, item 7)."""
+    text = "# PDF merge\n\nqpdf.\n\n# ＣＳＶ変換\n\nRead.\n\n# レビュー\n\nR.\n\n# ﾌﾟﾙﾘｸｴｽﾄ\n"
     (built.source / "fw.md").write_text(text, "utf-8")
     build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(project.parent / "home")}))
     for _ in range(2):
         assert show_section(built, "ＰＤＦ　ｍｅｒｇｅ").heading == "PDF merge"
         assert show_section(built, "csv変換").heading == "ＣＳＶ変換"
+        assert show_section(built, "ﾚﾋﾞｭｰ").heading == "レビュー"
+        assert show_section(built, "プルリクエスト").heading == "ﾌﾟﾙﾘｸｴｽﾄ"
 
 
 def test_show_errors(built: ResolvedSkill) -> None:

@@ -501,11 +501,28 @@ def _decomposed(run: re.Match[str]) -> str:
 _NARROW = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 
 
+_HALF_KANA: re.Pattern[str] | None = None
+
+
 def narrow(text: str) -> str:
     """``text`` with the full-width forms of ASCII (``ＰＤＦ``, ``ＣＳＶ``: what Japanese and
-    Chinese input methods type) as ASCII and the ideographic space as a space: the same word
-    in another width is the same word to ``show --section`` and ``find``."""
-    return text.translate(_NARROW)
+    Chinese input methods type) as ASCII, the ideographic space as a space, and half-width
+    katakana (U+FF61-U+FF9F, from some input methods and older systems) as katakana, a
+    voiced sound mark joined to the kana before it (``ﾌﾟﾙﾘｸｴｽﾄ`` is ``プルリクエスト``): the
+    same word in another width is the same word to ``show --section`` and ``find``."""
+    global _HALF_KANA
+    text = text.translate(_NARROW)
+    if text.isascii():
+        return text
+    if _HALF_KANA is None:
+        _HALF_KANA = re.compile("[\uff61-\uff9f]+")
+    return _HALF_KANA.sub(_kana, text)
+
+
+def _kana(run: re.Match[str]) -> str:
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", run.group())
 
 
 def composed_match(name: str, names: Iterable[str]) -> str | None:

@@ -259,7 +259,8 @@ def cjk_pairs(text: str) -> str:
     one character stays one), a run of Thai, Lao, Myanmar or Khmer (``SPACELESS_CHARS``) as
     its overlapping pairs of graphemes (a letter with its marks, skillc-index's ``GRAPHEME``:
     ``ต้มยำ`` -> ``ต้ม มยำ``),
-    the full-width forms of ASCII as ASCII (skillc-index's ``narrow``: ``ＰＤＦ`` is ``PDF``),
+    the full-width forms of ASCII as ASCII and half-width katakana as katakana (skillc-index's
+    ``narrow``: ``ＰＤＦ`` is ``PDF``, ``ﾚﾋﾞｭｰ`` ``レビュー``),
     the rest as it is; all of it first folded as ``search`` folds it (skillc-index's
     ``folded``: composed, accented Latin letters decomposed). The tokenizer keeps such a run
     as one word, so a request matched only the skills holding that very run; the pairs are
@@ -273,8 +274,9 @@ def cjk_pairs(text: str) -> str:
 
     text = folded(text)
     data = text.encode("utf-8", "surrogatepass")
-    if b"\xef\xbc" in data or b"\xef\xbd" in data:  # U+FF00-U+FF7F: full-width ASCII is there
-        text = narrow(text)
+    if b"\xef\xbc" in data or b"\xef\xbd" in data or b"\xef\xbe" in data:
+        text = narrow(text)  # U+FF00-U+FFBF: full-width ASCII or half-width katakana is there
+        data = text.encode("utf-8", "surrogatepass")
     if not any(lead in data for lead in _CJK_LEADS):
         return text  # most texts: a memchr a byte over their bytes (a pattern was 5x slower)
     if _CJK_RUN is None:
