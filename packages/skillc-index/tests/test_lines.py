@@ -215,6 +215,19 @@ def test_shell_word_writes_an_emoji_sequence_as_sh_reads_it() -> None:
         assert shell_word(text) == word, ascii(text)
 
 
+def test_a_skin_tone_and_a_keycap_take_the_columns_a_terminal_gives_them() -> None:
+    """A skin tone after its emoji was counted again (👍🏽 4 columns) and a keycap (1️⃣) was
+    1: a stats row with such a heading was pushed off its column (audit cjk, item 8)."""
+    from skillc_index.text import display_width, table_lines
+
+    thumbs, keycap = "\U0001f44d\U0001f3fd", "1\ufe0f\u20e3"
+    assert [display_width(t) for t in (thumbs, keycap, "#\ufe0f\u20e3", "\U0001f3fd")] == [2] * 4
+    assert display_width(f"{thumbs} Approve") == 10 and display_width(f"{keycap}x") == 3
+    assert display_width("\U0001f469\U0001f3fd\u200d\U0001f4bb") == 2  # a toned sequence
+    lines = table_lines([["A", "B"], [f"{thumbs} Approve", "x"], ["Plain", "y"]])
+    assert [display_width(line[:-1]) for line in lines[1:]] == [12, 12]
+
+
 def test_tables_line_up_as_a_terminal_shows_them() -> None:
     """Cells were padded by code points: a CJK name (two columns a character), an emoji
     sequence or a decomposed accent pushed the next column off (audit unicode, item 6)."""

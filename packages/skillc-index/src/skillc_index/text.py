@@ -555,23 +555,31 @@ def char_name(char: str) -> str:
 
 def display_width(text: str) -> int:
     """The columns ``text`` takes in a terminal: 2 for a wide or full-width character (CJK,
-    most emoji), 1 for an emoji a variation selector shows wide (⚠️) plus 1, none for a
-    combining mark, a format character (a joiner) or what follows a joiner in an emoji
-    sequence (👩‍💻 is 2), 1 for any other character."""
+    most emoji), 1 for an emoji a variation selector shows wide (⚠️) plus 1, as for a keycap
+    (1️⃣), none for a combining mark, a format character (a joiner), a skin tone after its
+    emoji (👍🏽 is 2) or what follows a joiner in an emoji sequence (👩‍💻 is 2), 1 for any
+    other character."""
     if text.isascii():
         return len(text)
     import unicodedata  # a C module
 
     width = 0
     wide = joined = symbol = False
+    previous = ""
     for char in text:
+        before, previous = previous, char
         if char == "\ufe0f" and symbol and not wide:
             width, wide = width + 1, True  # emoji presentation: the symbol before is wide
+            continue
+        if char == "\u20e3" and before == "\ufe0f" and not wide:
+            width, wide = width + 1, True  # a keycap (1️⃣): the digit before is shown wide
             continue
         category = unicodedata.category(char)
         if category in ("Mn", "Me", "Cf"):
             joined = char == "\u200d"
             continue
+        if wide and "\U0001f3fb" <= char <= "\U0001f3ff":
+            continue  # a skin tone (Emoji_Modifier) colours the emoji before, in its columns
         wide, symbol = unicodedata.east_asian_width(char) in "WF", category == "So"
         if not (joined and wide):  # the next emoji of a sequence shares its glyph
             width += 2 if wide else 1
