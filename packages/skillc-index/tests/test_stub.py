@@ -218,6 +218,42 @@ def test_inserted_texts_cannot_inject_lines_or_pass_the_cap() -> None:
     assert "# Injected" not in lines and "---" not in lines[4:]
 
 
+BLOCK_LABELS = [
+    *("# Config keys", "###### Six", "#", "> Quoted note", ">no space", "- dash", "+ plus"),
+    *("* star", "1. First steps", "123456789) Paren", "```fence", "~~~ tilde", "***", "___"),
+    *("- - -", "[x]: /url", "#hashtag", "1.5 release"),
+]
+
+
+@pytest.mark.parametrize("label", BLOCK_LABELS)
+def test_a_label_starting_with_a_block_marker_is_one_list_item(label: str) -> None:
+    """A heading text starting with ``#``, ``>``, ``1.``, a fence... was written verbatim as
+    a list item, so the stub gained a heading, quote, list or fence (audit markdown, item 4):
+    every such label now renders as one list item showing the label as written."""
+    from markdown_it import MarkdownIt
+
+    text = stub([(1, "Title"), (2, label)], [Reference("r.md", label, None)])
+    tokens = MarkdownIt("commonmark").parse(text.split("## Top Sections\n", 1)[1])
+    assert {token.type.rsplit("_", 1)[0] for token in tokens} == {
+        *("bullet_list", "list_item", "paragraph", "inline")
+    }
+    inlines = [token for token in tokens if token.type == "inline"]
+    assert len(inlines) == 4  # Title, the label, References, the reference's label
+    for inline in (inlines[1], inlines[3]):
+        shown = "".join(child.content for child in inline.children or ())
+        assert shown.startswith(label), (label, inline.content)
+
+
+def test_an_escaped_label_gives_the_command_that_reads_it() -> None:
+    headings = [(2, "# Config keys"), (2, "1. First steps"), (2, "#hashtag"), (2, "<Name>")]
+    assert top_sections(stub(headings)) == [
+        "- \\# Config keys (`skc show demo --section '# Config keys'`)",
+        "- 1\\. First steps (`skc show demo --section '1. First steps'`)",
+        "- #hashtag",
+        "- <Name>",  # raw HTML, in the stub as in the source heading (issue 14)
+    ]
+
+
 # -- the whole source frontmatter (issue 16) ------------------------------------------------
 
 CLAUDE_CODE = {

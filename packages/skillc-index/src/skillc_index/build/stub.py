@@ -67,8 +67,9 @@ REFERENCES_LABEL = "References (query by title only)"
 #: ``\\U0001F680``), a joiner no reason to quote; descriptions cut where no grapheme splits;
 #: a heading holding an emoji sequence quoted as ``sh`` reads it (not bash's ``$'...'``).
 #: 11: a bidirectional control or a character that shows as nothing escaped in the
-#: frontmatter (``\\u202e``, not the character inside double quotes).
-STUB_FORMAT = 11
+#: frontmatter (``\\u202e``, not the character inside double quotes). 12: a label starting
+#: with a block marker (``# Config keys``, ``> Note``, ``1. Steps``) escaped, with its command.
+STUB_FORMAT = 12
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
 # takes an int, not math.inf).
@@ -197,10 +198,31 @@ def _command(skill: str, verb: str, *words: str, options: Sequence[tuple[str, st
     return f"skc {verb} {positional}{option}"
 
 
+#: Where a label starts a block inside its list item, as CommonMark reads it, not text: an ATX
+#: heading, a quote, a list item (``-``, ``+``, ``*``, or digits then ``.``/``)``: only their
+#: delimiter can be escaped), a thematic break, a fence, a link definition (which shows
+#: nothing). Not HTML (``<Connector Name>``): raw either way, it is listed as written.
+_BLOCK_START = re.compile(
+    r"#{1,6}(?: |$)|>|[-+*](?: |$)|(?:[-*_] ?){3,}$|```|~~~|\[[^\]]*\]:|[0-9]{1,9}(?=[.)](?: |$))"
+)
+
+
+def _listed(label: str) -> str:
+    """``label`` (one line) as a list item's text: its block marker backslash-escaped (the
+    digits' ``.`` of ``1. Steps``), so it shows as written and adds no heading, quote, list
+    or fence to the stub."""
+    found = _BLOCK_START.match(label)
+    if found is None:
+        return label
+    at = found.end() if label[0].isdigit() else 0
+    return f"{label[:at]}\\{label[at:]}"
+
+
 def _entry(indent: str, label: str, command: str | None) -> str:
-    """One listed entry: its label, and the command that reads it when the show template
-    with the label would not (in a code span: :func:`shell_word` writes no backquote)."""
-    return f"{indent}- {label}" + ("" if command is None else f" (`{command}`)")
+    """One listed entry: its label (:func:`_listed`), and the command that reads it when the
+    show template with the label would not (in a code span: :func:`shell_word` writes no
+    backquote)."""
+    return f"{indent}- {_listed(label)}" + ("" if command is None else f" (`{command}`)")
 
 
 def _show_command(
@@ -214,13 +236,14 @@ def _show_command(
     APIs``, whose label it has), with the options :func:`_reaching` gives; when neither
     reaches it, ``other`` (a reference's ``skc open``) or the ``skc open`` of its file."""
     label = one_line(heading.text)
+    as_listed = "'" not in label and _listed(label) == label  # the template reads it as shown
     if matcher is None:
-        return None if "'" not in label else _command(skill, "show", options=[("--section", label)])
+        return None if as_listed else _command(skill, "show", options=[("--section", label)])
     for section in dict.fromkeys((label, heading.text)):
         options = _reaching(matcher, heading, section)
         if options is None:
             continue
-        if not options and section == label and "'" not in label:
+        if not options and section == label and as_listed:
             return None
         return _command(skill, "show", options=[("--section", section), *options])
     return other or _command(skill, "open", heading.file)
