@@ -121,6 +121,32 @@ def test_outline_lists_every_markdown_file_even_without_headings(
     assert gateway("outline", "demo", "--level", "1").stdout.splitlines() == expected
 
 
+def test_a_markdown_file_named_in_upper_case_is_outlined_shown_and_searched(
+    resolved: ResolvedSkill,
+) -> None:
+    """``REFERENCE.MD`` was Markdown to lint (its anchors, its levels) but not to the index:
+    ``outline`` left it out, ``show --section`` was E020 and ``search`` found none of its
+    words (audit markdown, item 3). A ``.md`` suffix in any case is Markdown to every reader,
+    from the index or parsed."""
+    from skillc_gateway._outline import _parsed_outline
+
+    text = "# API Reference\n\n## Authentication\n\nzebratoken\n"
+    (resolved.source / "REFERENCE.MD").write_text(text, encoding="utf-8")
+    (resolved.source / "references" / "plain.Md").write_text("Just text.\n", encoding="utf-8")
+    for found in (outline(resolved), _parsed_outline(resolved, None)):
+        assert [(h.file, h.text) for h in found.headings if h.file == "REFERENCE.MD"] == [
+            ("REFERENCE.MD", "API Reference"),
+            ("REFERENCE.MD", "Authentication"),
+        ]
+        assert {"REFERENCE.MD", "references/plain.Md"} <= set(found.files)
+    assert show_section(resolved, "Authentication").text.startswith("## Authentication")
+    hits = search_skill(resolved, "zebratoken").results
+    assert [(hit.file, hit.section) for hit in hits] == [
+        ("REFERENCE.MD", "Authentication"),
+        ("REFERENCE.MD", "API Reference"),
+    ]
+
+
 def test_outline_json_lists_the_files_the_text_lists(
     gateway: Run, demo: Path, cli: Callable[..., Run]
 ) -> None:

@@ -324,6 +324,29 @@ def test_a_stub_of_an_older_format_is_rewritten(
     assert build("demo").compiled.up_to_date
 
 
+def test_a_reference_named_in_upper_case_is_markdown_to_the_stub_and_the_index(
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
+) -> None:
+    """``REFERENCE.MD`` was Markdown to lint only: the stub's References left it out (and
+    counted it a file to ``skc exec``), the index had none of its rows (audit markdown, item
+    3). A ``.md`` (and ``.txt``) suffix in any case is the one rule (``is_markdown``)."""
+    import sqlite3
+
+    folder = write_skill(store / "demo", files={"REFERENCE.MD": "# API Reference\n\n## Auth\n"})
+    stub = build("demo").compiled.stub.read_text(encoding="utf-8")
+    assert "  - API Reference" in stub and "skc exec" not in stub
+    (folder / "NOTES.TXT").write_text("plain\n", encoding="utf-8")
+    result = build("demo")
+    with sqlite3.connect(result.compiled.index.path) as db:
+        rows = db.execute("SELECT file, section FROM sections WHERE file != 'SKILL.md'")
+        assert sorted(rows) == [
+            ("NOTES.TXT", ""),
+            ("REFERENCE.MD", "API Reference"),
+            ("REFERENCE.MD", "Auth"),
+        ]
+    db.close()
+
+
 def test_a_stub_only_rebuild_reads_a_references_start(
     build: Callable[..., BuildResult],
     store: Path,

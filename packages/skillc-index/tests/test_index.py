@@ -105,7 +105,7 @@ def test_index_name_and_schema(skill: ResolvedSkill) -> None:
     assert "fts5(" in str(ddl["sections"]) and "porter unicode61" in str(ddl["sections"])
     assert "text COLLATE NOCASE" in str(ddl["idx_headings_text"])
     meta = dict(rows(db, "SELECT key, value FROM index_meta"))
-    assert meta["schema_version"] == "11"
+    assert meta["schema_version"] == "12"
     assert meta["skill_path"] == str(skill.source)
     assert meta["source_hash"] == result.source_hash == result.manifest.source_hash
     assert meta["tokenizer"] == "porter"
@@ -327,7 +327,7 @@ def test_an_index_of_schema_6_is_stale_and_built_again(skill: ResolvedSkill) -> 
     connection.close()
     state = check_index(skill.runtime, skill.source, "ascii")
     assert (state.status, state.reason) == ("stale", "schema version 6, expected 11")
-    assert ensure_index(skill, "ascii").meta.schema_version == 11
+    assert ensure_index(skill, "ascii").meta.schema_version == 12
     assert check_index(skill.runtime, skill.source, "ascii").status == "current"
 
 

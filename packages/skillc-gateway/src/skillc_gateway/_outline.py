@@ -24,6 +24,7 @@ from skillc_index import (
     ensure_index,
     fresh_index,
     fs_bytes,
+    is_markdown,
 )
 from skillc_index.record import Record
 
@@ -100,7 +101,7 @@ def _indexed_outline(skill: ResolvedSkill, index: IndexHandle, level: int | None
         for heading in found.headings
         if level is None or heading.level <= level
     )
-    files = sorted((rel for rel in index.files if rel.endswith(".md")), key=fs_bytes)
+    files = sorted((rel for rel in index.files if is_markdown(rel)), key=fs_bytes)
     return Outline(headings, warnings, tuple(files))
 
 
@@ -109,7 +110,7 @@ def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
 
     found: list[OutlineHeading] = []
     warnings: list[Notice] = []
-    files = [rel for rel in walk_skill(skill.source).files if rel.endswith(".md")]
+    files = [rel for rel in walk_skill(skill.source).files if is_markdown(rel)]
     real = os.path.realpath(skill.source)
     for relative in files:
         with open_in_root(skill.source, relative, real_root=real) as handle:

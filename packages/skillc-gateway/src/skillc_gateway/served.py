@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillc_index import SKILL_FILE
+from skillc_index import SKILL_FILE, is_markdown
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ class Snapshot(Record):
 
 def mime_type(path: str) -> str:
     """A file's MIME type from its name (``text/markdown`` for ``.md``)."""
-    if path.endswith((".md", ".markdown")):
+    if is_markdown(path) or path.endswith(".markdown"):
         return "text/markdown"
     import mimetypes
 

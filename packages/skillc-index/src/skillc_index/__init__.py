@@ -134,6 +134,7 @@ _EXPORTS: dict[str, str] = {
     "inline_text": "markdown.document",
     "read_markdown": "markdown.document",
     "read_parsed": "markdown.reading",
+    "is_markdown": "markdown.reading",
     "limit_notice": "markdown.document",
     "over_limit_notice": "markdown.document",
     # build: where the manifest is, the deployment targets
@@ -284,6 +285,7 @@ if TYPE_CHECKING:
     from skillc_index.markdown.document import read_markdown as read_markdown
     from skillc_index.markdown.frontmatter import parse_frontmatter as parse_frontmatter
     from skillc_index.markdown.frontmatter import type_name as type_name
+    from skillc_index.markdown.reading import is_markdown as is_markdown
     from skillc_index.markdown.reading import read_parsed as read_parsed
     from skillc_index.spelling import CLI_SPELLING as CLI_SPELLING
     from skillc_index.spelling import MCP_SPELLING as MCP_SPELLING

@@ -24,6 +24,7 @@ from skillc_index import (
     SKILL_FILE,
     MarkdownDoc,
     Notice,
+    is_markdown,
     limit_notice,
     open_in_root,
     parse_markdown,
@@ -158,7 +159,7 @@ class Skill:
         #: the file's as written (an editor's), its leading BOM noted (bom), not the disk's.
         self.boms = {rel: bom_of(text[:1].encode()) for rel, text in (texts or {}).items()}
         given = {rel: text[1:] if self.boms[rel] else text for rel, text in (texts or {}).items()}
-        markdown = [rel for rel in self.files if rel.lower().endswith(".md") and rel != SKILL_FILE]
+        markdown = [rel for rel in self.files if is_markdown(rel) and rel != SKILL_FILE]
         #: The Markdown files longer than a parse reads (``MARKDOWN_READ_LIMIT``, 4 MiB): each
         #: one's line count and size (its stat). The rules see its start; no fix is applied.
         self.partial: dict[str, tuple[int, int]] = {}

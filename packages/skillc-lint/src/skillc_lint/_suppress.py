@@ -541,7 +541,7 @@ def add_suppressions(
     findings were left: in files that take no comment (not Markdown, not read as Markdown by
     the lint, not UTF-8), and of the rules ``guarded`` (ids: the security rules, which no
     comment hides)."""
-    from skillc_index import SkillcError
+    from skillc_index import SkillcError, is_markdown
     from skillc_lint._fixes import (
         FileChange,
         FixOutcome,
@@ -556,7 +556,7 @@ def add_suppressions(
     by_real: dict[str, tuple[str, list[tuple[int | None, str]]]] = {}
     left = 0
     for d in result.diagnostics:
-        if not d.file.lower().endswith(".md") or d.file not in texts or d.rule in guarded:
+        if not is_markdown(d.file) or d.file not in texts or d.rule in guarded:
             left += 1
             continue
         # a file reached by two names (a symlink in the skill) gets one set of comments

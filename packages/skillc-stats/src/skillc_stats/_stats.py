@@ -51,6 +51,7 @@ from skillc_index import (
     Notice,
     ResolvedSkill,
     SkillcError,
+    is_markdown,
     loads_bounded,
     normalized_query,
     read_markdown,
@@ -131,7 +132,7 @@ class Headings:
     def of(cls, source: Path) -> Headings:
         headings: list[IndexedHeading] = []
         for relative in walk_skill(source).files:
-            if not relative.endswith(".md"):
+            if not is_markdown(relative):
                 continue
             try:
                 doc = read_markdown(source / relative)

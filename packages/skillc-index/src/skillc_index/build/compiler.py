@@ -73,6 +73,7 @@ from skillc_index.index.rows import file_rows, indexed_files
 from skillc_index.index.schema import FileStat, IndexedHeading, settle, stat_files
 from skillc_index.index.writer import IndexCounts, ParsedFile, write_index
 from skillc_index.layout import META_DIR, SKILL_FILE, ResolvedSkill
+from skillc_index.markdown.reading import is_markdown
 from skillc_index.text import valid_utf8
 
 if TYPE_CHECKING:
@@ -214,7 +215,7 @@ class _Sources:
 
         self.skill, self.progress, self.digests = skill, progress, digests
         self.indexed = indexed_files(files.files)
-        self.has_files = any(not rel.endswith(".md") for rel in files.files)
+        self.has_files = any(not is_markdown(rel) for rel in files.files)
         data = self._hashed_bytes(SKILL_FILE)
         self.text = decoded(data)
         # SKILL.md: its frontmatter only until parsed() parses the whole file
@@ -257,7 +258,7 @@ class _Sources:
 
         for done, rel in enumerate(self.indexed, start=1):
             text = self.text if rel == SKILL_FILE else decoded(self._hashed_bytes(rel))
-            if rel.endswith(".txt"):
+            if not is_markdown(rel):
                 yield file_rows(rel, text, None)
             else:
                 doc = parse_markdown(text, links=False)  # the frontmatter: the stub's
@@ -299,7 +300,7 @@ class _Sources:
                 titles[heading.file] = heading.text
         references: list[Reference] = []
         for rel in self.indexed:
-            if rel != SKILL_FILE and rel.endswith(".md"):
+            if rel != SKILL_FILE and is_markdown(rel):
                 with _opened(self.skill.source, rel) as handle:
                     text, _ = read_parsed(handle, count=False)  # a 400 MB file: its first 4 MB
                 front = parse_frontmatter(text)

@@ -392,7 +392,7 @@ def _copy(target: Path, temporary: Path, rows: _Rows, tokenizer: str) -> _Base |
     schema version, the same tokenizer, source and indexed files) and say what it recorded;
     None (nothing usable made) otherwise."""
     from skillc_index.index.freshness import read_digests, read_index_files
-    from skillc_index.index.rows import INDEXED_SUFFIXES
+    from skillc_index.index.rows import is_indexed
     from skillc_index.index.schema import SCHEMA_VERSION, canonical_source
 
     try:
@@ -406,7 +406,7 @@ def _copy(target: Path, temporary: Path, rows: _Rows, tokenizer: str) -> _Base |
     wanted = (SCHEMA_VERSION, tokenizer, canonical_source(rows.skill.source))
     if (meta.schema_version, meta.tokenizer, meta.skill_path) != wanted:
         return None
-    if {rel for rel in stats if rel.endswith(INDEXED_SUFFIXES)} != set(rows.indexed):
+    if {rel for rel in stats if is_indexed(rel)} != set(rows.indexed):
         return None
     return _Base(meta, stats, digests)
 

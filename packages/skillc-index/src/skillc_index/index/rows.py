@@ -18,22 +18,27 @@ from typing import TYPE_CHECKING
 
 from skillc_index.index.schema import Document
 from skillc_index.index.writer import ParsedFile
+from skillc_index.markdown.reading import is_markdown
 from skillc_index.text import normalize_newlines
 
 if TYPE_CHECKING:
     from skillc_index.markdown.document import MarkdownDoc
 
-__all__ = ["INDEXED_SUFFIXES", "file_rows", "indexed_files", "markdown_documents", "parse_rows"]
+__all__ = ["file_rows", "indexed_files", "is_indexed", "markdown_documents", "parse_rows"]
 
-#: The files that have rows: Markdown (a row per section) and plain text (one row each).
-INDEXED_SUFFIXES = (".md", ".txt")
+
+def is_indexed(rel: str) -> bool:
+    """Whether the file ``rel`` has rows: Markdown (:func:`~skillc_index.markdown.reading.
+    is_markdown`: a row per section) and plain text (one row), each suffix in any case
+    (``REFERENCE.MD``, ``NOTES.TXT``)."""
+    return is_markdown(rel) or rel[-4:].lower() == ".txt"
 
 
 def indexed_files(files: Iterable[str]) -> list[str]:
     """The indexed files among a skill's files (relative paths), in the order given (the
     walk's, bytewise): their position in this list is their number in the index
     (:data:`~skillc_index.index.schema.FILE_ROWS`)."""
-    return [rel for rel in files if rel.endswith(INDEXED_SUFFIXES)]
+    return [rel for rel in files if is_indexed(rel)]
 
 
 def markdown_documents(rel: str, text: str, doc: MarkdownDoc) -> Iterator[Document]:
@@ -77,7 +82,7 @@ def file_rows(rel: str, text: str, doc: MarkdownDoc | None) -> ParsedFile:
 def parse_rows(rel: str, text: str) -> ParsedFile:
     """The rows of one indexed file from its text alone (headings only; the frontmatter's
     YAML is not read: the index does not need it)."""
-    if not rel.endswith(".md"):
+    if not is_markdown(rel):
         return file_rows(rel, text, None)
     from skillc_index.markdown.document import parse_markdown
 

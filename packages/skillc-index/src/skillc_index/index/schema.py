@@ -42,6 +42,9 @@ Version 11 has version 10's tables; the text of its ``sections`` is folded
 (:func:`~skillc_index.text.folded`: composed, accented Latin letters decomposed), for both
 settings: version 10 kept a decomposed text's words apart from the same words composed, and
 ``ữ``, ``ệ`` whole.
+Version 12 has version 11's tables; a file whose suffix is ``.md`` or ``.txt`` in another case
+(``REFERENCE.MD``, :func:`~skillc_index.index.rows.is_indexed`) has rows, which version 11 left
+out (lint read it as Markdown; ``outline``, ``show`` and ``search`` did not see it).
 An index of another version is stale, so it is built again; so is a find catalog made under
 another version (it keeps each skill's headings). The version lives in
 :mod:`~skillc_index.index.version`, which imports nothing.

@@ -1,13 +1,20 @@
-"""What of a Markdown file is read and parsed: the parse limits and :func:`read_parsed`,
-apart from the parser (:mod:`~skillc_index.markdown.document`, which re-exports them), so
-that a reader of a SKILL.md's frontmatter alone (a build of an unchanged skill) does not
-import the parser's modules."""
+"""Which files are Markdown (:func:`is_markdown`) and what of one is read and parsed: the
+parse limits and :func:`read_parsed`, apart from the parser
+(:mod:`~skillc_index.markdown.document`, which re-exports them), so that a reader of a
+SKILL.md's frontmatter alone (a build of an unchanged skill) does not import the parser's
+modules, nor a reader that asks whether a file is Markdown."""
 
 from __future__ import annotations
 
 from typing import BinaryIO
 
-__all__ = ["MARKDOWN_LIMIT", "MARKDOWN_LINE_LIMIT", "MARKDOWN_READ_LIMIT", "read_parsed"]
+__all__ = [
+    "MARKDOWN_LIMIT",
+    "MARKDOWN_LINE_LIMIT",
+    "MARKDOWN_READ_LIMIT",
+    "is_markdown",
+    "read_parsed",
+]
 
 MARKDOWN_LIMIT = 1 << 20
 """Characters of a Markdown file that are parsed for headings and links (1 MiB; a file of at
@@ -21,6 +28,14 @@ MARKDOWN_READ_LIMIT = 4 * MARKDOWN_LIMIT + 4
 """Bytes of a Markdown file that are read to parse it (:func:`read_parsed`): more than
 :data:`MARKDOWN_LIMIT` characters of at most 4 bytes each, so a longer file is cut by the
 parse limit anyway."""
+
+
+def is_markdown(rel: str) -> bool:
+    """Whether the file ``rel`` (a path or a name) is Markdown to skillc: its name ends in
+    ``.md`` in any case (``REFERENCE.MD``, ``notes.Md``). The one rule of every reader: the
+    index (``outline``, ``show``, ``search``), the stub's references, ``package`` and
+    skillc-lint."""
+    return rel[-3:].lower() == ".md"
 
 
 def read_parsed(handle: BinaryIO, *, count: bool = True) -> tuple[str, int | None]:

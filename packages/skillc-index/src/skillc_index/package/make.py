@@ -92,10 +92,10 @@ class PackedSkill(Record):
 def _scanned_bytes(rel: str) -> int:
     """How much of the file ``rel`` is looked through for keys, as skillc-lint reads it: a
     Markdown file as far as a parse reads, any other its first ``TEXT_LIMIT`` bytes."""
-    from skillc_index.markdown.reading import MARKDOWN_READ_LIMIT
+    from skillc_index.markdown.reading import MARKDOWN_READ_LIMIT, is_markdown
     from skillc_index.secrets import TEXT_LIMIT
 
-    return MARKDOWN_READ_LIMIT if rel.lower().endswith(".md") else TEXT_LIMIT
+    return MARKDOWN_READ_LIMIT if is_markdown(rel) else TEXT_LIMIT
 
 
 def _key_held(rel: str, head: bytes) -> list[str]:
@@ -103,9 +103,10 @@ def _key_held(rel: str, head: bytes) -> list[str]:
     file other than a Markdown one has none) hold a key (:func:`~skillc_index.secrets.
     secrets_in`: what skillc-lint's SKL904 reports), masked."""
     from skillc_index.files import decoded
+    from skillc_index.markdown.reading import is_markdown
     from skillc_index.secrets import scanned_text, secrets_in
 
-    text = decoded(head) if rel.lower().endswith(".md") else scanned_text(head)
+    text = decoded(head) if is_markdown(rel) else scanned_text(head)
     secret = None if text is None else next(secrets_in(text), None)
     if secret is None:
         return []

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from skillc_index import inline_text
+from skillc_index.markdown.reading import is_markdown
 from skillc_index.secrets import masked_line, secrets_in
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import (
@@ -475,7 +476,7 @@ def _mentioned(rel: str, texts: dict[str, str]) -> bool:
     for other, text in texts.items():
         if other == rel:
             continue
-        if other.lower().endswith(".md"):
+        if is_markdown(other):
             if name in text:
                 return True
         elif word.search(text):

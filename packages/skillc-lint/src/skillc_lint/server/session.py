@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
-from skillc_index import SKILL_FILE, SkillcError, is_hidden
+from skillc_index import SKILL_FILE, SkillcError, is_hidden, is_markdown
 from skillc_index.files import decoded
 from skillc_index.text import BOM
 
@@ -116,7 +116,7 @@ class Place:
 
 def place_of(path: Path) -> Place | None:
     """The skill holding the Markdown file ``path``, when it is one skillc-lint lints."""
-    if not path.name.lower().endswith(".md"):
+    if not is_markdown(path.name):
         return None
     for parent in list(path.parents)[:MAX_PARENTS]:
         try:
