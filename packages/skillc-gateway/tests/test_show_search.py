@@ -527,6 +527,31 @@ def test_a_search_that_matches_nothing_says_so(gateway: Run, built: ResolvedSkil
     assert (data.returncode, json.loads(data.stdout)["results"]) == (0, [])
 
 
+def test_a_cjk_query_under_the_default_tokenizer_says_how_to_find_it(
+    gateway: Run, project: Path, home: Path, demo: Path
+) -> None:
+    """``skc search pdf-zh 表格`` said "No section matches" though the word is in the skill,
+    with nothing to say that the default ``ascii`` tokenizer keeps a CJK run whole (audit
+    cjk, item 6): a query holding such characters gets a ``hint`` (text and JSON) when the
+    index was not made with ``cjk``; none with ``cjk``, nor for another query."""
+    from skillc_gateway._search import SPACELESS_HINT
+
+    (demo / "zh.md").write_text("# 指南\n\n使用表格数据。\n", encoding="utf-8")
+    text = gateway("search", "demo", "表格")
+    assert (text.returncode, text.stdout) == (
+        0,
+        f"No section matches '表格'.\nhint: {SPACELESS_HINT}\n",
+    )
+    data = json.loads(gateway("search", "demo", "PDF 表格", "--format", "json").stdout)
+    assert (data["results"], data["hint"]) == ([], SPACELESS_HINT)
+    assert 'tokenizer = "cjk"' in SPACELESS_HINT
+    assert "hint" not in json.loads(gateway("search", "demo", "zzz", "--format", "json").stdout)
+    skill = resolve_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    assert search_skill(skill, "ข้อมูล").hint == SPACELESS_HINT  # Thai
+    found = search_skill(skill, "表格", tokenizer_setting="cjk")
+    assert (len(found.results), found.hint) == (1, "")
+
+
 def test_a_query_starting_with_a_dash_is_searched_as_written(
     gateway: Run, project: Path, write_skill: Callable[..., Path]
 ) -> None:

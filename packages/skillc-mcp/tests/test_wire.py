@@ -459,6 +459,17 @@ def test_a_failed_search_is_logged_with_no_results(wire: WireClient, project: Pa
     assert rows[0][2].startswith("error[E002]")
 
 
+def test_skc_search_of_a_cjk_word_under_the_default_tokenizer_gives_the_hint(
+    wire: WireClient,
+) -> None:
+    """The CLI's ``hint:`` line is the reply's ``hint`` (audit cjk, item 6)."""
+    wire.initialize()
+    result = wire.call("skc_search", {"skill": "demo", "query": "表格"})
+    assert not result.get("isError"), result
+    assert '[search] tokenizer = "cjk"' in result["structuredContent"]["hint"]
+    assert wire.close() == 0
+
+
 def test_a_cwd_folder_shadowing_a_store_skill_is_logged_as_a_warning(
     wire: WireClient, project: Path
 ) -> None:

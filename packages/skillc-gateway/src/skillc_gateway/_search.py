@@ -21,6 +21,12 @@ from skillc_index.operation import checked_values
 from skillc_index.record import Record
 
 DEFAULT_LIMIT = 10
+#: Said of a query holding words written without spaces when the index was not made with the
+#: ``cjk`` tokenizer, which alone cuts them (the RFC's ``ascii`` default keeps a run whole).
+SPACELESS_HINT = (
+    "words written without spaces (Chinese, Japanese, Korean, Thai...) are found inside a "
+    'sentence only with [search] tokenizer = "cjk" in the config (or SKILLC_TOKENIZER=cjk)'
+)
 
 
 if TYPE_CHECKING:
@@ -32,6 +38,8 @@ class SearchResult(Record):
 
     query: str
     results: tuple[SectionHit, ...]
+    hint: str = ""
+    """:data:`SPACELESS_HINT` when it applies to the query and the index, else empty."""
 
     def to_dict(self) -> SearchFound:
         """RFC-0004's canonical JSON: ``{"query", "results": [{file, section, snippet,
@@ -67,8 +75,21 @@ def search_skill(
     query, limit = checked_values(SearchParams, {"query": query, "limit": limit}).values()
     index = ensure_index(skill, tokenizer_setting)
     match = fts_query(query, index.meta.tokenizer)  # the tokenizer the check required
+    hint = SPACELESS_HINT if index.meta.tokenizer != "cjk" and _spaceless(query) else ""
     try:
-        return SearchResult(query, tuple(search_sections(index, match, limit)))
+        return SearchResult(query, tuple(search_sections(index, match, limit)), hint)
     except IndexUnusable:  # RFC-0004: a read failure is corruption
         index = ensure_index(skill, tokenizer_setting, damaged=index)
-        return SearchResult(query, tuple(search_sections(index, match, limit)))
+        return SearchResult(query, tuple(search_sections(index, match, limit)), hint)
+
+
+def _spaceless(query: str) -> bool:
+    """Whether ``query`` holds a character of a script written without spaces between words
+    (:data:`~skillc_index.index.scripts.CJK_CHARS`, ``SPACELESS_CHARS``); at once for ASCII."""
+    if query.isascii():
+        return False
+    import re
+
+    from skillc_index.index.scripts import CJK_CHARS, SPACELESS_CHARS
+
+    return re.search(f"{CJK_CHARS}|{SPACELESS_CHARS}", query) is not None

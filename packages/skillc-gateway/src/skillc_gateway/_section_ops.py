@@ -193,8 +193,17 @@ class SearchResults(Record):
     warnings: tuple[Diagnostic | Notice, ...] = ()
 
     def to_dict(self) -> SearchShape:
-        """RFC-0004's JSON (``query``, ``results``), with the skill searched."""
-        return {"skill": self.skill, **self.found.to_dict()}
+        """RFC-0004's JSON (``query``, ``results``), with the skill searched, and the
+        ``hint`` when there is one."""
+        found = self.found.to_dict()
+        data: SearchShape = {
+            "skill": self.skill,
+            "query": found["query"],
+            "results": found["results"],
+        }
+        if self.found.hint:
+            data["hint"] = self.found.hint
+        return data
 
 
 def search(session: Session, params: SearchParams) -> SearchResults:

@@ -54,8 +54,9 @@ def search_command(result: SearchResults, call: Call[SearchParams]) -> None:
 
     Full-text search (BM25) over every section of the skill's `.md` and `.txt` files. Every
     word of QUERY must appear (in any order); FTS5 operators are searched as plain words.
-    Built or not, the skill's index is (re)built on demand when missing or stale. JSON is
-    the stable format.
+    Words of Chinese, Japanese, Korean or Thai are found inside a sentence only with
+    `[search] tokenizer = "cjk"`. Built or not, the skill's index is (re)built on demand
+    when missing or stale. JSON is the stable format.
 
     \b
     Examples:
@@ -67,6 +68,8 @@ def search_command(result: SearchResults, call: Call[SearchParams]) -> None:
     for hit in result.found.results:
         click.echo(printable(f"{hit.file}#{hit.section} (score: {hit.score:.2f})"))
         click.echo(printable(f"  {' '.join(hit.snippet.split())}"))
+    if result.found.hint:
+        click.echo(f"hint: {result.found.hint}")
 
 
 def echo_text(text: str, more_lines: int, *, as_is: bool = False) -> None:

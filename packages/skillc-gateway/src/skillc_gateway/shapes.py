@@ -63,10 +63,19 @@ class SearchFound(TypedDict):
     results: list[SearchHit]
 
 
-class SearchShape(SearchFound):
+class _SearchShape(SearchFound):
+    skill: str
+
+
+class SearchShape(_SearchShape, total=False):
     """``search``: RFC-0004's JSON (``query``, ``results``), with the skill searched."""
 
-    skill: str
+    hint: Annotated[
+        str,
+        "Present when the query holds words of a script written without spaces (Chinese, "
+        "Japanese, Korean, Thai...) and the index was not made with the cjk tokenizer: "
+        "how to have them found.",
+    ]
 
 
 class HeadingShape(TypedDict):
