@@ -422,8 +422,7 @@ class ResolvedSkill(Record):
     notices: tuple[Diagnostic | Notice, ...] = ()
     """The resolution's warnings (a folder shadowing a store skill, W001): front ends print."""
     called: str | None = None
-    """What reads it again when ``name`` does not: ``plugin:skill`` for a plugin's, else its
-    path for a folder read by path or URI whose name reads another skill or none."""
+    """What reads it again when ``name`` does not: ``plugin:skill``, or a path (read_back)."""
 
     @property
     def skill_file(self) -> Path:
