@@ -184,7 +184,7 @@ def test_installed_claude_code_plugins(
         },
     )
     data = find(gateway, "weather forecast")
-    assert sorted(names(data)) == ["forecast", "weather"]
+    assert sorted(names(data)) == ["mine:forecast", "tools:weather"]  # as `skc list` has them
     assert data["searched"] == 2
 
 
@@ -194,10 +194,38 @@ def test_plugin_records_of_version_1_and_bad_files(
     install = home / ".claude/plugins/cache/m/p/1"
     write_skill(install / "skills/anchor", "anchor", "Drop the anchor.")
     installed_plugin(home, {"version": 1, "plugins": {"p@m": {"installPath": str(install)}}})
-    assert names(find(gateway, "anchor")) == ["anchor"]
+    assert names(find(gateway, "anchor")) == ["p:anchor"]
     for bad in ("[1, 2", '{"plugins": [1]}', "x" * 5_000_000):
         (home / ".claude/plugins/installed_plugins.json").write_text(bad)
         assert find(gateway, "anchor")["skills"] == []
+
+
+def test_a_plugin_skill_found_is_named_as_skc_list_names_it(
+    gateway: Run, layout: Layout, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """``find`` named a plugin's skill ``x`` (its frontmatter), which reads the personal
+    ``~/.claude/skills/x``: it is ``q:x``, and ``p@m1:x``/``p@m2:x`` when plugins of one name
+    in two marketplaces both have it; a plugin installed at two scopes counts once."""
+    from skillc_index.inventory.entries import installed_skills
+    from skillc_index.inventory.resolve import skill_names
+
+    cache = home / ".claude/plugins/cache"
+    for folder in ("m1/p/skills/x", "m2/p/skills/x", "m1/q/skills/x", "m1/q/skills/y"):
+        write_skill(cache / folder, "x", f"Lantern {folder}.")
+    write_skill(home / ".claude/skills/x", "x", "Lantern of my own.")
+    here = {"scope": "local", "projectPath": str(project), "installPath": str(cache / "m1/q")}
+    records = {
+        "p@m1": [{"installPath": str(cache / "m1/p")}],
+        "p@m2": [{"installPath": str(cache / "m2/p")}],
+        "q@m1": [{"scope": "user", "installPath": str(cache / "m1/q")}, here],
+    }
+    installed_plugin(home, {"version": 2, "plugins": records})
+    skills = installed_skills(layout).skills
+    named = zip(skills, skill_names(skills), strict=True)
+    listed = {str(skill.source): name for skill, name in named}
+    data = find(gateway, "lantern", "--limit", "10")
+    assert {skill["path"]: skill["name"] for skill in data["skills"]} == listed
+    assert sorted(listed.values()) == ["p@m1:x", "p@m2:x", "q:x", "q:y", "x"]
 
 
 def test_a_plugin_skills_folder_leading_out_is_not_searched(
@@ -232,7 +260,7 @@ def test_a_plugin_skill_linked_out_of_the_plugin_is_no_skill_of_it(
     notice = f"skipping 'secret' ({install}/skills/secret): a link out of the plugin, to "
     assert [n.text for n in inventory.notices()] == [f"{notice}{home}/elsewhere/secret"]
     data = find(gateway, "lantern")
-    assert (names(data), data["skipped"]) == (["inside"], 1)
+    assert (names(data), data["skipped"]) == (["p:alias"], 1)  # `skc list`'s name for it
     result = gateway("open", "p:secret", "n.md")
     assert (result.returncode, result.stdout) == (1, "")
     assert "error[E001]" in result.stderr and "a link out of the plugin" in result.stderr
@@ -659,8 +687,10 @@ def test_a_request_that_is_a_skill_name_finds_that_skill_first(
         data = find(gateway, query)
         assert names(data) == ["brainstorming", "team-orchestration"], query
         assert data["skills"][0]["score"] > data["skills"][1]["score"]  # told apart
-    for query in ("agentic-eval", "agentic eval", "Agentic_Eval"):  # the name, not the folder
-        assert names(find(gateway, query))[0] == "agentic-eval", query
+    # its frontmatter name ranks it first; it is named by its folder, as `skc list` names it
+    for query in ("agentic-eval", "agentic eval", "Agentic_Eval"):
+        first = find(gateway, query)["skills"][0]
+        assert (first["name"], first["path"]) == ("eval-loop", str(store / "eval-loop")), query
     assert names(find(gateway, "brainstorming", "--limit", "1")) == ["brainstorming"]
 
 
@@ -893,12 +923,12 @@ def test_a_retargeted_or_replaced_symlink_entry_is_seen_at_once(
     assert found() == [str(second)]
     entry.unlink()
     write_skill(entry, "own", "Row a raft.")  # a folder of its own now
-    assert names(find(gateway, "row", "--path", "library")) == ["own"]
+    assert found() == [str(entry)]
     import shutil
 
     shutil.rmtree(entry)
     entry.symlink_to(first)
-    assert names(find(gateway, "row", "--path", "library")) == ["first"]
+    assert found() == [str(first)]
 
 
 def test_a_skill_folder_replaced_by_a_symlink_to_where_it_moved_leaves_no_row(
@@ -1662,13 +1692,13 @@ def test_unreadable_and_invalid_skills_are_skipped_and_counted(
     finally:
         (locked / "SKILL.md").chmod(0o644)
         (library / "closed").chmod(0o755)
-    assert sorted(names(data)) == ["good", "raw"]
+    assert sorted(names(data)) == ["good", "not-utf8"]  # the `raw` one, read
     assert data["skipped"] == 4  # bad YAML, unclosed frontmatter, an unreadable file, folder
     assert again == data
     # fixed: found at once
     (bad / "SKILL.md").write_text("---\nname: fixed\ndescription: Plant trees.\n---\n")
     data = find(gateway, "plant trees", "--path", "library")
-    assert "fixed" in names(data)
+    assert "bad-yaml" in names(data)
     if os.geteuid() == 0:  # still refused
         assert data["skipped"] == 3
     else:  # readable again (chmod changes a file's ctime, its fingerprint): found at once

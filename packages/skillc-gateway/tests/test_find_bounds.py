@@ -41,6 +41,11 @@ def names(found: Any) -> list[str]:
     return sorted(skill.name for skill in found.skills)
 
 
+def paths(found: Any) -> list[str]:
+    """The skills found, by path: the kits below are all named ``kit`` (their folders)."""
+    return sorted(skill.path for skill in found.skills)
+
+
 def test_the_least_recently_used_roots_are_forgotten_with_their_skills(
     layout: Layout,
     home: Path,
@@ -56,9 +61,11 @@ def test_the_least_recently_used_roots_are_forgotten_with_their_skills(
     shared = write_skill(tmp_path / "shared" / "common", "common", "A common kit.")
     for n, folder in enumerate(folders):
         found = find_skills(layout, "kit", paths=(str(folder),))
-        assert names(found) == [f"kit-{n}"]
+        assert paths(found) == [f"{folder}/kit"]
         if n == 2:  # lib0 used again: lib1 is now the least recently used
-            assert names(find_skills(layout, "kit", paths=(str(folders[0]),))) == ["kit-0"]
+            assert paths(find_skills(layout, "kit", paths=(str(folders[0]),))) == [
+                f"{folders[0]}/kit"
+            ]
     roots, skills = catalog_rows(home)
     assert len(roots) <= 4
     assert str(folders[7]) in roots and str(folders[1]) not in roots
@@ -71,7 +78,7 @@ def test_the_least_recently_used_roots_are_forgotten_with_their_skills(
     roots, skills = catalog_rows(home)
     assert str(shared) not in roots and "common" not in skills
     # a forgotten root is searched again from nothing: the answer is whole
-    assert names(find_skills(layout, "kit", paths=(str(folders[1]),))) == ["kit-1"]
+    assert paths(find_skills(layout, "kit", paths=(str(folders[1]),))) == [f"{folders[1]}/kit"]
 
 
 def test_the_states_kept_are_bounded_in_bytes(

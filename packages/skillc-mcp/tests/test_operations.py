@@ -105,3 +105,54 @@ def test_a_reply_names_a_skill_its_name_does_not_read_by_its_path(
     assert again["isError"] is False, again
     assert "Only in the copy." in again["structuredContent"]["content"]
     assert store["structuredContent"]["skill"] == "demo"
+
+
+def test_the_name_find_gives_a_skill_reads_that_skill(
+    project: Any, home: Any, monkeypatch: pytest.MonkeyPatch, cli: Any
+) -> None:
+    """``find`` (CLI JSON, ``skc_find``) named a skill by its frontmatter ``name``: a store
+    skill ``lamp-kit`` whose frontmatter says ``lantern-tools`` was E001 in every read
+    command, and a Claude Code plugin's ``lantern-guide`` read the personal skill of that
+    name. A hit is named as ``skc list`` names it (its folder, ``plugin:skill``): ``show``
+    with that name reads the skill found."""
+    import json
+
+    from skillc_mcp import ToolRunner
+
+    def skill(folder: Any, name: str, text: str) -> None:
+        folder.mkdir(parents=True)
+        body = (
+            f"---\nname: {name}\ndescription: Lantern {text}.\n---\n\n# L\n\n## Usage\n\n{text}\n"
+        )
+        (folder / "SKILL.md").write_text(body, "utf-8")
+
+    store, install = project / ".skillc/skills/lamp-kit", home / ".claude/plugins/cache/m/d/1"
+    plugin = install / "skills/lantern-guide"
+    skill(store, "lantern-tools", "Trim the lantern wick")
+    skill(plugin, "lantern-guide", "Hang the lantern high")
+    skill(home / ".claude/skills/lantern-guide", "lantern-guide", "A personal lantern")
+    records = {"version": 2, "plugins": {"devkit@m": [{"installPath": str(install)}]}}
+    (home / ".claude/plugins/installed_plugins.json").write_text(json.dumps(records), "utf-8")
+    gateway = cli("skillc_gateway")
+    found = json.loads(gateway("find", "trim hang lantern", "--format", "json").stdout)
+    named = {hit["path"]: hit["name"] for hit in found["skills"]}
+    assert (named[str(store)], named[str(plugin)]) == ("lamp-kit", "devkit:lantern-guide")
+    texts = {named[str(store)]: "Trim the lantern wick", named[str(plugin)]: "Hang the lantern"}
+    for name, text in texts.items():
+        result = gateway("show", name, "--section", "Usage")
+        assert (result.returncode, text in result.stdout) == (0, True), result
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("SKILLC_HOME", str(home))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.setenv("SKILLC_FIND_SEMANTIC", "0")  # the words alone, as the CLI's here
+    runner = ToolRunner()
+    try:
+        tool = runner.call("skc_find", {"query": "trim hang lantern"})["structuredContent"]
+        shown = {
+            name: runner.call("skc_show", {"skill": name, "section": "Usage"}) for name in texts
+        }
+    finally:
+        runner.close()
+    assert {hit["path"]: hit["name"] for hit in tool["skills"]} == named
+    for name, text in texts.items():
+        assert text in shown[name]["structuredContent"]["content"], shown[name]

@@ -132,6 +132,8 @@ class FoundSkill(NamedTuple):
     """One skill of an answer."""
 
     name: str
+    """As ``skc list`` names it, which the read commands take: its entry's name, a plugin's
+    ``plugin:skill`` (not its frontmatter ``name``)."""
     description: str
     path: str
     """The source folder (real path): a deployed skillc skill is its source."""

@@ -31,12 +31,14 @@ class Seen:
     first root it is under (duplicates are shown from the first), the agent-folder entries
     deploying it, and how many skills and folders were skipped."""
 
-    __slots__ = ("deployed", "priorities", "skipped")
+    __slots__ = ("_entries", "deployed", "priorities", "skipped", "walks")
 
     def __init__(self) -> None:
         self.priorities: dict[int, int] = {}
         self.deployed: dict[int, list[str]] = {}
         self.skipped = 0
+        self.walks: list[tuple[Root, int, Walk]] = []  # for the names of the skills shown
+        self._entries: list[dict[int, str]] | None = None  # each root's entries by skill id
 
     @classmethod
     def of(cls, walks: list[tuple[Root, int, Walk]]) -> Seen:
@@ -71,6 +73,7 @@ class Seen:
                 (copies if root.kind == "store" else folders)[real] = skill_id
                 if agent and "/" not in paths[index] and paths[index]:
                     seen.deployed.setdefault(skill_id, []).append(f"{base}/{paths[index]}")
+        seen.walks = walks
         seen._merge_imported(copies, folders)
         if stubs:
             by_path = {
@@ -86,6 +89,50 @@ class Seen:
                     skipped.add(entry)
         seen.skipped = len(skipped)
         return seen
+
+    def called(self, skill_id: int) -> str | None:
+        """The skill's name as the inventory has it (``skc list``, every read command): its
+        entry's name in the first root holding it (a store's, an agent folder's, a link's
+        own name), a plugin's as :meth:`_plugin_called`; None when no walk holds it (the
+        frontmatter ``name`` is then shown)."""
+        if self._entries is None:  # once for these walks (kept while they stand), not per skill
+            self._entries = [
+                dict(zip(reversed(result.state.ids), reversed(result.state.paths), strict=True))
+                for _, _, result in self.walks
+            ]  # reversed: a skill at two entries of a root is at its first, as `skc list` has it
+        for (root, _, _), entries in zip(self.walks, self._entries, strict=True):
+            entry = entries.get(skill_id)
+            if entry is None:
+                continue
+            name = entry.rpartition("/")[2] or root.path.name  # a --path DIR that is one
+            return self._plugin_called(root, name) if root.kind == "plugin" else name
+        return None
+
+    def _plugin_called(self, root: Root, name: str) -> str:
+        """``plugin:name`` for the skill ``name`` of the plugin ``root`` (``plugin@market:name``
+        when another plugin has that skill too), as
+        :func:`~skillc_index.inventory.resolve.plugin_skill_names` names it among the
+        plugins' skills of that name (those the walks found: no file is read again); the
+        bare ``name`` when no spelling tells it apart."""
+        from skillc_index.inventory.entries import Location
+        from skillc_index.inventory.resolve import plugin_skill_names
+
+        firsts: dict[tuple[str | None, str | None], Location] = {}
+        for other, _, result in self.walks:
+            index = result.state.positions().get(name) if other.kind == "plugin" else None
+            if index is None or not result.state.kinds[index] & SKILL:
+                continue
+            entry = other.path / name  # only its plugin, marketplace and name count here
+            firsts.setdefault(
+                (other.plugin, other.marketplace),  # a plugin at two scopes counts once
+                Location(
+                    path=entry, real=entry, kind="plugin", agent=other.agent,
+                    scope=other.scope or "global", managed=False,
+                    plugin=other.plugin, marketplace=other.marketplace,
+                ),
+            )  # fmt: skip
+        spelled = dict(zip(firsts, plugin_skill_names(list(firsts.values())), strict=True))
+        return spelled.get((root.plugin, root.marketplace)) or name
 
     def _merge_imported(self, copies: dict[str, int], folders: dict[str, int]) -> None:
         """A folder imported into a store searched here and its store copy are one skill,
@@ -138,7 +185,7 @@ def answer(
         deployed = sorted({d for member in members for d in seen.deployed.get(member[0], ())})
         found.append(
             FoundSkill(
-                name=name,
+                name=seen.called(skill_id) or name,
                 description=description,
                 path=path,
                 deployed_to=tuple(deployed),
