@@ -418,7 +418,12 @@ def test_lint_flags_links_through_escaping_symlinks(skc: Run, hostile: Path) -> 
     assert [(d["file"], d["message"]) for d in escapes if d["file"] != "SKILL.md"] == [
         (name, f"symlink escapes the skill root: '{name}'") for name in symlinks
     ]
-    assert [d for d in diagnostics if d["rule"] == "SKL301"] == []  # inside links all resolve
+    # inside links all resolve, but one through a second link to a folder (self -> .): no
+    # part of the skill, never packaged
+    assert [d["message"] for d in diagnostics if d["rule"] == "SKL301"] == [
+        "link target not found: 'self/SKILL.md' (reached through 'self', a second link to a"
+        " folder the skill has: no part of the skill, never packaged)"
+    ]
     text = skc("lint", "demo")
     assert text.returncode == 1 and "Traceback" not in text.stderr, text.stderr
     assert SECRET not in text.stdout + text.stderr
