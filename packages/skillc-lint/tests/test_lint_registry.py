@@ -375,6 +375,15 @@ def test_public_api_is_lazy_and_complete() -> None:
         skillc_lint.nothing_here  # noqa: B018
 
 
+def test_find_skills_still_resolves_with_a_warning_naming_its_new_name() -> None:
+    """0.1.0's ``skillc_lint.find_skills`` is ``find_skill_folders``: the old name works for
+    one release, warned, instead of a bare AttributeError."""
+    with pytest.warns(DeprecationWarning, match="use 'from skillc_lint import find_skill_folders'"):
+        found = skillc_lint.find_skills
+    assert found is skillc_lint.find_skill_folders
+    assert "find_skills" not in dir(skillc_lint)
+
+
 def test_result_to_dict_is_the_guide_shape(skill: Writer) -> None:
     folder = skill(frontmatter="name: my-skill\ndescription: Formats tables.\n")
     data = lint_skill(folder).to_dict()

@@ -10,7 +10,9 @@ skillc-stats, skillc-mcp, skillc) import from ``skillc_index``, and nothing more
 else is imported from its public module (``from skillc_index.build.skill import
 build_skill``: the README's "Layout" says which module holds what). Importing it is cheap:
 names are loaded from their modules on first use (PEP 562), so ``--help`` and unrelated
-commands never pay for YAML or markdown parsing.
+commands never pay for YAML or markdown parsing. A name 0.1.0 exported from here and the facade
+no longer holds (``_MOVED``) still resolves until the next release, with a DeprecationWarning
+naming its module.
 """
 
 from __future__ import annotations
@@ -178,8 +180,115 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = ["__version__", *_EXPORTS]
 
+# a name 0.1.0 exported and the facade no longer does -> the public module holding it now: it
+# still resolves, with a DeprecationWarning naming that module, until the next release (the
+# CHANGELOG's "Moved" list is this table; test_moved_names.py keeps the two the same)
+_MOVED: dict[str, str] = {
+    "batch_jobs": "build.batch",
+    "BatchItem": "build.batch",
+    "BatchJob": "build.batch",
+    "BatchResult": "build.batch",
+    "build_skills": "build.batch",
+    "is_folder_of_skills": "build.batch",
+    "compile_skill": "build.compiler",
+    "CompileResult": "build.compiler",
+    "IndexReport": "build.compiler",
+    "Deployment": "build.deploy",
+    "Manifest": "build.manifest",
+    "read_manifest": "build.manifest",
+    "write_manifest": "build.manifest",
+    "init_project": "build.scaffold",
+    "init_skill": "build.scaffold",
+    "InitResult": "build.scaffold",
+    "NameNeeded": "build.scaffold",
+    "skill_template": "build.scaffold",
+    "build_skill": "build.skill",
+    "BuildResult": "build.skill",
+    "utc_now": "clock",
+    "CannotCreate": "command_errors",
+    "CompiledSkillGiven": "command_errors",
+    "EmptyTargetName": "command_errors",
+    "ForeignFolder": "command_errors",
+    "InvalidFilter": "command_errors",
+    "MissingFrontmatterField": "command_errors",
+    "RuntimeNotAFolder": "command_errors",
+    "SkillExists": "command_errors",
+    "StoreCopyDiffers": "command_errors",
+    "TargetInsideSkill": "command_errors",
+    "TrackedDestination": "command_errors",
+    "BinaryFile": "diagnostics",
+    "HiddenPath": "diagnostics",
+    "logging_disabled": "diagnostics",
+    "PARAMETER_NAMES": "diagnostics",
+    "PathNotFound": "diagnostics",
+    "severity_of": "diagnostics",
+    "SkillNotFound": "diagnostics",
+    "stale_local_logs": "diagnostics",
+    "TEMPLATES": "diagnostics",
+    "TooManyQueryWords": "diagnostics",
+    "read_text_in_root": "files",
+    "SkillFiles": "files",
+    "source_hash": "files",
+    "check_index": "index.freshness",
+    "index_is_fresh": "index.freshness",
+    "IndexState": "index.freshness",
+    "inspect_index": "index.freshness",
+    "require_index": "index.freshness",
+    "index_tokenizer": "index.fts",
+    "prepare_fts_text": "index.fts",
+    "restore_fts_text": "index.fts",
+    "IndexOutline": "index.queries",
+    "section_queries": "index.queries",
+    "markdown_documents": "index.rows",
+    "FileStat": "index.schema",
+    "hash16": "index.schema",
+    "IndexMeta": "index.schema",
+    "SCHEMA_VERSION": "index.schema",
+    "ROUTER_MARK": "inventory.deployed",
+    "AgentTarget": "layout",
+    "find_project_root": "layout",
+    "home_dir": "layout",
+    "Scope": "layout",
+    "FolderBudget": "listing.budget",
+    "listing_budgets": "listing.budget",
+    "ListingEntry": "listing.budget",
+    "list_skills": "listing.skills",
+    "SkillEntry": "listing.skills",
+    "SkillList": "listing.skills",
+    "Heading": "markdown.document",
+    "Link": "markdown.document",
+    "MARKDOWN_LIMIT": "markdown.document",
+    "read_skill_metadata": "markdown.document",
+    "SkillMetadata": "markdown.document",
+    "title_of": "markdown.document",
+    "Frontmatter": "markdown.frontmatter",
+    "MAX_COUNT": "operation",
+    "route_install": "route.commands",
+    "route_status": "route.commands",
+    "route_uninstall": "route.commands",
+    "FolderRoutedAs": "route.result",
+    "NoProjectToRoute": "route.result",
+    "RouteBusy": "route.result",
+    "RoutedElsewhere": "route.result",
+    "RoutedSkill": "route.result",
+    "RouteOutside": "route.result",
+    "RouteResult": "route.result",
+    "SkillLeft": "route.result",
+    "ROUTER_NAME": "route.router_skill",
+    "sqlite_uri": "sqlite",
+    "iter_lines": "text",
+    "one_line": "text",
+    "CodeValue": "tools.command",
+    "OptionLikeValue": "tools.command",
+    "parse_command": "tools.command",
+    "Placeholder": "tools.command",
+    "Text": "tools.command",
+    "Parameter": "tools.model",
+    "PARAMETER_TYPES": "tools.model",
+}
 
-__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS, globals())
+
+__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS, globals(), _MOVED)
 
 
 if TYPE_CHECKING:

@@ -80,8 +80,12 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = ["__version__", *_EXPORTS]
 
+# a name 0.1.0 exported and this package no longer does -> where it is now (":name": renamed
+# here): it still resolves, with a DeprecationWarning naming the new import, until the next release
+_MOVED: dict[str, str] = {"find_skills": ":find_skill_folders"}
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), _MOVED)
 
 
 if TYPE_CHECKING:
