@@ -109,7 +109,6 @@ _EXPORTS: dict[str, str] = {
     "counted": "text",
     "cut": "text",
     "table_lines": "text",
-    "narrow": "text",
     "char_name": "text",
     "composed": "text",
     "composed_match": "text",
@@ -409,7 +408,6 @@ if TYPE_CHECKING:
     from skillc_index.text import grapheme_boundary as grapheme_boundary
     from skillc_index.text import iter_line_bytes as iter_line_bytes
     from skillc_index.text import json_text as json_text
-    from skillc_index.text import narrow as narrow
     from skillc_index.text import printable as printable
     from skillc_index.text import shell_word as shell_word
     from skillc_index.text import split_lines as split_lines

@@ -13,13 +13,17 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["MAX_COUNT", "check_arguments", "checked"]
+__all__ = ["MAX_COUNT", "MAX_TARGETS", "check_arguments", "checked"]
 
 #: The largest number an integer option or argument takes (a limit, a depth, a line count):
 #: past it the value is E100, not an overflow deep inside (SQLite holds 64-bit integers). A
 #: tool's schema says it as the ``maximum`` of every integer
 #: (:func:`skillc_index.operation.input_schema`).
 MAX_COUNT = 1_000_000_000
+#: At most this many targets (``build``'s and ``lint``'s, and ``lint``'s ``profile``): the
+#: tools' ``maxItems``, the command line's repeated option. 90,000 names of one agent were
+#: taken through ``skc_build``, and the skill built and deployed.
+MAX_TARGETS = 64
 
 
 def _described(value: object) -> str:

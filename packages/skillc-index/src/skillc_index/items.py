@@ -13,12 +13,7 @@ import typing
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-__all__ = ["MAX_TARGETS", "as_items", "checked_items", "checked_targets"]
-
-#: At most this many targets (``build``'s and ``lint``'s, and ``lint``'s ``profile``): the
-#: tools' ``maxItems``, the command line's repeated option. 90,000 names of one agent were
-#: taken through ``skc_build``, and the skill built and deployed.
-MAX_TARGETS = 64
+__all__ = ["as_items", "checked_items", "checked_targets"]
 
 T = TypeVar("T")
 

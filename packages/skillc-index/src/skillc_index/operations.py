@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from skillc_index.items import MAX_TARGETS
+from skillc_index.arguments import MAX_TARGETS
 from skillc_index.operation import (
     STORE_SKILL_DESCRIPTION,
     Operation,
