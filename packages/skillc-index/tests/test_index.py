@@ -490,7 +490,7 @@ def test_the_handle_reads_only_the_index_it_checked(skill: ResolvedSkill) -> Non
     assert read_digests(index.path)  # by its path: whatever index is there now
 
 
-@pytest.mark.parametrize("ahead", ["mtime", "clock set back"])
+@pytest.mark.parametrize("ahead", ["mtime", "clock set back", "past 2262"])
 @pytest.mark.parametrize("reader", [False, True])
 def test_a_file_dated_in_the_future_is_not_waited_for_but_hashed(
     skill: ResolvedSkill, monkeypatch: pytest.MonkeyPatch, ahead: str, reader: bool
@@ -498,7 +498,9 @@ def test_a_file_dated_in_the_future_is_not_waited_for_but_hashed(
     """A source dated an hour ahead (unpacked from a machine whose clock is ahead; or, once
     the clock is set back, every file's change time): the build, and a reader's index made
     on demand, slept until that date. They wait :data:`RACY_WINDOW_NS` at most; the file
-    stays too recent to trust, so an edit keeping its size and times is still seen."""
+    stays too recent to trust, so an edit keeping its size and times is still seen. One dated
+    past SQLite's INTEGER (2300, ``touch -d``) failed with E999 OverflowError: its time is
+    recorded at the bound, in the future as well."""
     from skillc_index import find_headings
     from skillc_index.index.cache import ensure_index
     from skillc_index.index.schema import RACY_WINDOW_NS
@@ -509,6 +511,8 @@ def test_a_file_dated_in_the_future_is_not_waited_for_but_hashed(
     if ahead == "mtime":
         later = time.time() + 3600
         os.utime(skill_md, (later, later))
+    elif ahead == "past 2262":
+        os.utime(skill_md, ns=(10_413_792_000 * 10**9,) * 2)  # 2300-01-01
     else:
         real = time.time_ns
         monkeypatch.setattr(time, "time_ns", lambda: real() - 3600 * 10**9)

@@ -245,9 +245,19 @@ def stat_files(
     return stats
 
 
+#: The range of an SQLite INTEGER (signed 64-bit): nanoseconds from 1677-09-21 to 2262-04-11.
+_NS_MIN, _NS_MAX = -(2**63), 2**63 - 1
+
+
 def file_stat(rel: str, st: os.stat_result) -> FileStat:
-    """The :class:`FileStat` of the source file ``rel`` whose ``stat`` is ``st``."""
-    return FileStat(rel, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+    """The :class:`FileStat` of the source file ``rel`` whose ``stat`` is ``st``, its times
+    clamped to what the ``files`` table holds (:data:`_NS_MIN` to :data:`_NS_MAX`): a file
+    dated after 2262 (``touch -d 2300-01-01``, which ext4 stores) is recorded at the bound,
+    which is in the future, so it is never trusted by its stats and readers hash it (an edit
+    that keeps its date is still seen)."""
+    mtime = min(max(st.st_mtime_ns, _NS_MIN), _NS_MAX)
+    ctime = min(max(st.st_ctime_ns, _NS_MIN), _NS_MAX)
+    return FileStat(rel, st.st_size, mtime, st.st_ino, ctime)
 
 
 def canonical_source(source: Path) -> str:
