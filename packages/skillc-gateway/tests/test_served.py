@@ -357,3 +357,51 @@ def test_an_empty_folder_of_a_skill_is_a_directory_with_no_children(
         assert served.snapshot().refused == {"eps": "7 folders (at most 5)"}
     finally:
         served.close()
+
+
+def test_a_linked_skill_whose_clone_is_swapped_is_served_from_the_new_clone(
+    tmp_path: Path,
+) -> None:
+    """``~/.claude/skills/x`` a symlink to a clone elsewhere, and the folder above its target
+    swapped (``mv repo repo-old`` and a new clone, an installer's atomic update): no event of
+    the skill's folders, which follow their inodes, so ``skills/list`` kept the old
+    description and digest while ``resources/read`` served the new bytes. The folders above
+    the target are watched, as the find catalog watches them. Near misses: a look between
+    the ``mv`` and the clone (the server looks as soon as the watcher wakes it) sees no skill
+    there, and the clone made after it is served; a skill in its agent folder (no link)
+    has nothing above it watched."""
+    home = tmp_path / "home"
+    skills = home / ".claude" / "skills"
+    skills.mkdir(parents=True)
+    clones = tmp_path / "clones"
+
+    def clone(description: str) -> None:
+        (clones / "v2" / "x").mkdir(parents=True)
+        text = f"---\nname: x\ndescription: {description}\n---\n# X\n"
+        (clones / "v2" / "x" / "SKILL.md").write_text(text, encoding="utf-8")
+
+    clone("Brew espresso coffee shots.")
+    (skills / "x").symlink_to(clones / "v2" / "x")
+    (skills / "y").mkdir()
+    (skills / "y" / "SKILL.md").write_text(DELTA.replace("delta", "y"), encoding="utf-8")
+    (tmp_path / "project").mkdir()
+    layout = Layout.discover(tmp_path / "project", {"SKILLC_HOME": str(home)})
+    served = ServedSkills(lambda: layout)
+
+    def description() -> str | None:
+        entry = served.snapshot().entries.get("x")
+        return None if entry is None else entry.frontmatter["description"]
+
+    try:
+        assert description() == "Brew espresso coffee shots."
+        assert served._watcher is not None
+        assert not any(f.startswith(str(home)) for f in served._watcher._above_wds)  # y's
+        (clones / "v2").rename(clones / "v2-old")
+        clone("Steep green tea leaves now.")
+        assert description() == "Steep green tea leaves now."
+        (clones / "v2").rename(clones / "v2-older")
+        assert description() is None  # a look between the two: no skill there now
+        clone("Press cold juice.")
+        assert description() == "Press cold juice."
+    finally:
+        served.close()

@@ -27,7 +27,9 @@ changes. With a watcher
 (:mod:`skillc_gateway.catalog.watch`, Linux inotify) it knows what changed without looking:
 a listing costs the JSON of the entries; without one, each listing from its first page looks
 at every skill again (file stats; a file is hashed again only when its stamp changed). It
-watches the inventory's folders, each skill's folders, the inventory folders' subfolders
+watches the inventory's folders, each skill's folders (for a skill whose entry is a symlink,
+the folders above its target too, as the find catalog does: ``mv repo repo-old`` and a new
+clone; a skill's folder gone, for its return), the inventory folders' subfolders
 that are no skill yet (a skill installed folder first, its SKILL.md after), and the
 configuration files (the global and the project's ``config.toml``, and the project's
 ``pyproject.toml``: a ``[targets]`` folder
@@ -288,6 +290,7 @@ class ServedSkills:
         them (a skill installed folder first, its files after) has the inventory looked at
         again."""
         self._paths: dict[str, InstalledSkill] | None = None
+        self._home: str | None = None  # the user's home, real path (the folders above a skill)
         self._snapshot: Snapshot | None = None
         self._watcher: Watcher | None = None
         if watch:
@@ -374,17 +377,16 @@ class ServedSkills:
         for path, skill in paths.items():
             if path not in self._built or changed is None:
                 self._forget(path)
-                self._look(path, str(skill.source))
+                self._look(path, skill)
         for gone in self._digests.keys() - self._built.keys():
             del self._digests[gone]
 
     def _forget(self, path: str) -> None:
         built = self._built.pop(path, None)
-        self._sources.pop(path, None)
-        if built is not None:
-            for folder in built.folders:
-                if self._owner.get(folder) == path:
-                    del self._owner[folder]
+        source = self._sources.pop(path, None)
+        for folder in (*(() if built is None else built.folders), source):
+            if folder is not None and self._owner.get(folder) == path:
+                del self._owner[folder]
 
     def _inventory(self) -> dict[str, InstalledSkill]:
         from skillc_index.config import PYPROJECT, load_config
@@ -432,14 +434,38 @@ class ServedSkills:
                 if watcher.watch(folder):
                     self._unskilled.add(folder)
 
-    def _look(self, path: str, folder: str) -> None:
+    def _look(self, path: str, skill: InstalledSkill) -> None:
+        folder = str(skill.source)
         built = self._build(path, folder)
         self._built[path] = built
         self._sources[path] = folder
         for watched in built.folders:
             self._owner.setdefault(watched, path)
-            if self._watcher is not None:
-                self._watcher.watch(watched)
+        if self._watcher is None:
+            return
+        if not built.folders:  # its folder went (a folder above it moved): watched for its return
+            self._owner.setdefault(folder, path)
+            self._watcher.watch_missing(folder)
+            return
+        self._watcher.watch(built.folders[0], self._above(folder, skill))
+        for watched in built.folders[1:]:
+            self._watcher.watch(watched)
+
+    def _above(self, folder: str, skill: InstalledSkill) -> list[str]:
+        """The folders above the folder of a skill whose entry is a symlink (to a clone
+        elsewhere), as the find catalog watches them (:func:`~skillc_gateway.catalog.scan.
+        folders_above`): one renamed or deleted (``mv repo repo-old``, a re-clone) is no
+        event of the folder's own watch, which follows its inode."""
+        holder = str(skill.locations[0].path.parent)
+        if folder.rpartition("/")[0] == holder:  # most skills: in their folder, no symlink
+            return []
+        from skillc_gateway.catalog.scan import folders_above
+
+        if self._home is None:
+            from skillc_index.layout import user_home
+
+            self._home = os.path.realpath(user_home())
+        return folders_above(folder, os.path.realpath(holder), self._home)
 
     # -- building entries ----------------------------------------------------------------------
 

@@ -70,6 +70,7 @@ __all__ = [
     "Walk",
     "Watch",
     "dangling_paths",
+    "folders_above",
     "resolved",
     "root_stamps",
     "utf8",
@@ -138,6 +139,21 @@ def root_stamps(roots: Iterable[str]) -> tuple[int, ...]:
             continue
         stamps.append(stamp_of(st) if stat_module.S_ISDIR(st.st_mode) else 0)
     return tuple(stamps)
+
+
+def folders_above(target: str, root: str, home: str) -> list[str]:
+    """The folders above ``target``, the real path of a followed entry of the folder whose
+    real path is ``root``: from the target's parent up to, not including, ``home`` (its real
+    path), the file system's root and ``root`` or a folder holding it (one of those moved,
+    the root is another folder too: :func:`root_stamps`). One of them renamed or deleted
+    takes the target away unseen by the watch of its inode: :meth:`.watch.Watcher.watch`
+    watches them (``above``)."""
+    folders: list[str] = []
+    folder = target.rpartition("/")[0]
+    while folder and folder != home and folder != root and not root.startswith(f"{folder}/"):
+        folders.append(folder)
+        folder = folder.rpartition("/")[0]
+    return folders
 
 
 def dangling_paths(root: str, state: TreeState) -> list[str]:
@@ -221,20 +237,11 @@ class _Walker:
             self.unwatched.add(path)
 
     def above(self, path: str) -> list[str]:
-        """The folders above the target of the followed entry ``path``, from the target's
-        parent up to, not including, the home folder, the file system's root and the root or
-        a folder holding it (one of those moved, the root is another folder too:
-        :func:`root_stamps`)."""
-        target = self.state.links.get(path, "")
+        """The folders above the target of the followed entry ``path``
+        (:func:`folders_above`)."""
         if self._home is None:
             self._home = os.path.realpath(user_home())
-        real, home = self.state.real, self._home
-        folders: list[str] = []
-        folder = target.rpartition("/")[0]
-        while folder and folder != home and folder != real and not real.startswith(f"{folder}/"):
-            folders.append(folder)
-            folder = folder.rpartition("/")[0]
-        return folders
+        return folders_above(self.state.links.get(path, ""), self.state.real, self._home)
 
     def run(self, changed: Collection[str] | None = None, moved: Collection[str] = ()) -> Walk:
         old = self.old
