@@ -405,3 +405,48 @@ def test_a_linked_skill_whose_clone_is_swapped_is_served_from_the_new_clone(
         assert description() == "Press cold juice."
     finally:
         served.close()
+
+
+def test_a_skills_folder_that_is_a_symlink_re_pointed_serves_the_new_target(
+    tmp_path: Path,
+) -> None:
+    """``~/.agents/skills`` a symlink (stow, chezmoi) re-pointed with ``ln -sfn``: its watch
+    follows the old target's inode, so ``skills/list`` kept serving the old target's skills,
+    and never the new one's, until a restart, while ``skc_list`` listed the new. Its name is
+    watched in its folder (the re-point wakes the server: a notification), and each
+    listing compares the skills folders' stamps with those they were listed with, as the
+    find catalog does: a symlink above one (the project's ``.claude``) re-pointed is no
+    event of any watch."""
+    import os
+    import select
+
+    home = tmp_path / "home"
+    (home / ".agents").mkdir(parents=True)
+    project = tmp_path / "project"
+    project.mkdir()
+    for dot, name in (("dotA", "bread"), ("dotB", "coffee"), ("dotP", "tea"), ("dotQ", "juice")):
+        folder = tmp_path / dot / "skills" / name
+        folder.mkdir(parents=True)
+        text = DELTA.replace("delta", name)
+        (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    (home / ".agents" / "skills").symlink_to(tmp_path / "dotA" / "skills")
+    (project / ".claude").symlink_to(tmp_path / "dotP")
+    served = ServedSkills(lambda: Layout.discover(project, {"SKILLC_HOME": str(home)}))
+
+    def re_point(link: Path, target: Path) -> None:  # as ln -sfn does: a new link renamed over
+        (link.parent / "new-link").symlink_to(target)
+        (link.parent / "new-link").replace(link)
+
+    try:
+        assert list(served.snapshot().entries) == ["bread", "tea"]
+        re_point(home / ".agents" / "skills", tmp_path / "dotB" / "skills")
+        fd = served.watch_fd()
+        assert fd is not None and select.select([fd], [], [], 0)[0]  # woken: a notification
+        assert list(served.snapshot().entries) == ["coffee", "tea"]
+        re_point(project / ".claude", tmp_path / "dotQ")
+        assert list(served.snapshot().entries) == ["coffee", "juice"]
+        assert os.path.realpath(served.snapshot().entries["juice"].folder).startswith(
+            str(tmp_path / "dotQ")
+        )
+    finally:
+        served.close()

@@ -29,7 +29,9 @@ a listing costs the JSON of the entries; without one, each listing from its firs
 at every skill again (file stats; a file is hashed again only when its stamp changed). It
 watches the inventory's folders, each skill's folders (for a skill whose entry is a symlink,
 the folders above its target too, as the find catalog does: ``mv repo repo-old`` and a new
-clone; a skill's folder gone, for its return), the inventory folders' subfolders
+clone; a skill's folder gone, for its return), each inventory folder's name in its folder
+(a symlink re-pointed: each listing compares their stamps too, one stat each, as the find
+catalog does), the inventory folders' subfolders
 that are no skill yet (a skill installed folder first, its SKILL.md after), and the
 configuration files (the global and the project's ``config.toml``, and the project's
 ``pyproject.toml``: a ``[targets]`` folder
@@ -285,6 +287,9 @@ class ServedSkills:
         self._sources: dict[str, str] = {}  # top-level skill path -> its folder
         self._owner: dict[str, str] = {}  # watched folder -> top-level skill path
         self._roots: tuple[str, ...] = ()
+        self._stamps: tuple[tuple[str, ...], tuple[int, ...]] = ((), ())
+        """The inventory's folders and their stamps before they were listed
+        (:func:`~skillc_gateway.catalog.scan.root_stamps`, as the find catalog keeps them)."""
         self._unskilled: set[str] = set()
         """The roots' folders that hold no SKILL.md (yet): watched, so that one written into
         them (a skill installed folder first, its files after) has the inventory looked at
@@ -359,6 +364,13 @@ class ServedSkills:
             owner = self._owner.get(moved) or self._owner.get(parent)
             if owner is not None:
                 stale.add(owner)
+        if "" not in stale:
+            from skillc_gateway.catalog.scan import root_stamps
+
+            # one stat a folder: one that is another folder now (a symlink to it, or above
+            # it, re-pointed) is no event of its watch
+            if root_stamps(self._stamps[0]) != self._stamps[1]:
+                stale.add("")
         return stale
 
     def _update(self, changed: set[str] | None) -> None:
@@ -389,9 +401,15 @@ class ServedSkills:
                 del self._owner[folder]
 
     def _inventory(self) -> dict[str, InstalledSkill]:
+        from skillc_gateway.catalog.scan import root_stamps
         from skillc_index.config import PYPROJECT, load_config
         from skillc_index.inventory.entries import installed_skills
-        from skillc_index.inventory.folders import claude_home, settings_files, trusted_targets
+        from skillc_index.inventory.folders import (
+            claude_home,
+            search_roots,
+            settings_files,
+            trusted_targets,
+        )
         from skillc_index.inventory.uris import skill_paths
 
         layout = self._layout()
@@ -404,13 +422,15 @@ class ServedSkills:
         if self._watcher is not None:  # before they are read: a write meanwhile is an event
             for config in configs:  # their [targets] are inventory folders
                 self._watcher.watch_file(config)
-        inventory = installed_skills(layout, trusted_targets(layout, load_config(layout)))
-        roots = tuple(str(root.path) for root, _ in inventory.folders)
+        folders = search_roots(layout, trusted_targets(layout, load_config(layout)))
+        roots = tuple(str(root.path) for root in folders)
+        self._stamps = (roots, root_stamps(roots))  # before they are listed
+        inventory = installed_skills(layout, roots=folders)
         self._roots = configs + roots  # an event of any: the inventory again
         if self._watcher is not None:
-            for root in roots:
-                if not self._watcher.watch(root):
-                    self._watcher.watch_missing(root)
+            for root in roots:  # and its name in its folder: made, or re-pointed (ln -sfn)
+                self._watcher.watch(root)
+                self._watcher.watch_missing(root)
             records = str(claude_home(layout) / "plugins")
             if self._watcher.watch(records):
                 self._roots += (records,)

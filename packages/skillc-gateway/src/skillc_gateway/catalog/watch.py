@@ -25,8 +25,9 @@ deleted or moved, and a folder moved or deleted, are reported as moved: whatever
 path now, and everything under it, is looked at again (the watch of an inode that left its
 path is dropped; whatever is there now is watched when it is walked). For a searched folder
 that does not exist yet, its nearest existing parent is watched for the one name that leads
-to it; a file (:meth:`Watcher.watch_file`: a configuration file) is watched the same way, by
-its name in its folder, so that what else is written there is no event of it.
+to it (and for one that does, its parent for its name: a symlink re-pointed); a file
+(:meth:`Watcher.watch_file`: a configuration file) is watched the same way, by its name in
+its folder, so that what else is written there is no event of it.
 
 Only on Linux (``inotify_init1`` from the C library); elsewhere :func:`open_watcher` returns
 None and every query makes the full pass.
@@ -165,10 +166,13 @@ class Watcher:
         return True
 
     def watch_missing(self, folder: str) -> None:
-        """For ``folder`` that does not exist, watch its nearest existing parent for the
-        name that leads to it (an event there reports ``folder`` itself changed, however
-        many levels are missing: ``.claude`` made where ``.claude/skills`` is watched for)."""
-        self._watch_name(folder, folder, "", _PARENT_MASK)
+        """Watch the nearest existing parent of ``folder`` for the name that leads to it (an
+        event there reports ``folder`` itself changed): for a folder that does not exist, its
+        making, however many levels are missing (``.claude`` made where ``.claude/skills``
+        is watched for); for one that does, its replacement (a symlink re-pointed, ``ln
+        -sfn``: :meth:`watch` follows the old target's inode)."""
+        parent, _, child = folder.rstrip("/").rpartition("/")
+        self._watch_name(folder, parent, child, _PARENT_MASK)
 
     def watch_file(self, path: str) -> None:
         """Watch the file ``path`` (it may not exist, nor its folder) by its name in its
