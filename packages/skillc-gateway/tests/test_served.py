@@ -450,3 +450,40 @@ def test_a_skills_folder_that_is_a_symlink_re_pointed_serves_the_new_target(
         )
     finally:
         served.close()
+
+
+def test_a_file_linked_into_a_folder_no_walk_enters_keeps_its_digest_current(
+    tmp_path: Path,
+) -> None:
+    """``references/notes.txt -> ../node_modules/x/notes.txt``: the link is a file of the
+    skill (its target is inside it), but ``node_modules/`` is a folder no walk enters, so it
+    was not watched: its target edited, ``skills/list`` kept the old digest while
+    ``resources/read`` served the new bytes. The folders such links lead to are watched
+    too (:func:`~skillc_index.walk_skill`'s ``link_folders``). Near miss: the folder
+    itself is still no part of the skill (its other files are not served)."""
+    import hashlib
+
+    skill = tmp_path / "home" / ".claude" / "skills" / "demo"
+    (skill / "node_modules" / "x").mkdir(parents=True)
+    (skill / "references").mkdir()
+    (skill / "SKILL.md").write_text(DELTA.replace("delta", "demo"), encoding="utf-8")
+    target = skill / "node_modules" / "x" / "notes.txt"
+    target.write_text("version AAAA\n", encoding="utf-8")
+    (skill / "node_modules" / "x" / "other.txt").write_text("not served\n", encoding="utf-8")
+    (skill / "references" / "notes.txt").symlink_to("../node_modules/x/notes.txt")
+    (tmp_path / "project").mkdir()
+    layout = Layout.discover(tmp_path / "project", {"SKILLC_HOME": str(tmp_path / "home")})
+    served = ServedSkills(lambda: layout)
+
+    def digest() -> str | None:
+        entry = served.snapshot().entries["demo"]
+        assert [f.path for f in entry.files] == ["SKILL.md", "references/notes.txt"]
+        found = entry.file("references/notes.txt")
+        return None if found is None else found.digest
+
+    try:
+        assert digest() == "sha256:" + hashlib.sha256(b"version AAAA\n").hexdigest()
+        target.write_text("version BBBB\n", encoding="utf-8")
+        assert digest() == "sha256:" + hashlib.sha256(b"version BBBB\n").hexdigest()
+    finally:
+        served.close()

@@ -29,7 +29,8 @@ a listing costs the JSON of the entries; without one, each listing from its firs
 at every skill again (file stats; a file is hashed again only when its stamp changed). It
 watches the inventory's folders, each skill's folders (for a skill whose entry is a symlink,
 the folders above its target too, as the find catalog does: ``mv repo repo-old`` and a new
-clone; a skill's folder gone, for its return), each inventory folder's name in its folder
+clone; a skill's folder gone, for its return; the folder a file's symlink leads to that no
+walk enters, ``node_modules/``), each inventory folder's name in its folder
 (a symlink re-pointed: each listing compares their stamps too, one stat each, as the find
 catalog does), the inventory folders' subfolders
 that are no skill yet (a skill installed folder first, its SKILL.md after), and the
@@ -494,7 +495,9 @@ class ServedSkills:
 
         folders: list[str] = []
         dirs: list[str] = []
-        files = walk_skill(Path(folder), folders, dirs=dirs).files
+        beyond: list[str] = []  # the folders of files its symlinks lead to, not walked
+        files = walk_skill(Path(folder), folders, dirs=dirs, link_folders=beyond).files
+        folders += beyond[:MAX_FILES]  # watched too: at most one a file served
         known = self._digests.get(path, {})
         kept: dict[str, tuple[Stamp, str]] = {}
         self._digests[path] = kept  # this look's files only (the known ones reused)

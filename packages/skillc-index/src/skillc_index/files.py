@@ -115,9 +115,7 @@ def path_to_db(rel: str) -> str | bytes:
 
 def path_from_db(value: object) -> str:
     """Inverse of :func:`path_to_db`."""
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "surrogateescape")
-    return str(value)
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else str(value)
 
 
 def _join(base: str, rel: str) -> str:
@@ -153,10 +151,8 @@ def utf8_name(folder: Path) -> bool:
 def inside(path: str, root: str) -> bool:
     """Whether ``path`` is ``root`` or below it, comparing the paths as written (give
     canonical ones, e.g. from ``os.path.realpath``, to compare where they really lead)."""
-    if path == root:
-        return True
     prefix = root if root.endswith(os.sep) else root + os.sep
-    return path.startswith(prefix)
+    return path == root or path.startswith(prefix)
 
 
 def is_folder(path: Path) -> bool:
@@ -210,6 +206,7 @@ def walk_skill(
     dirs: list[str] | None = None,
     every_folder: bool = False,
     rules: list[IgnoreRules] | None = None,
+    link_folders: list[str] | None = None,
 ) -> SkillFiles:
     """The regular files under ``root``, skipping every name that starts with ``.``.
 
@@ -229,17 +226,16 @@ def walk_skill(
     and devices are ignored. A folder the user may not list or search (mode 000, or 600: its
     files cannot be opened) is skipped and reported in ``skipped`` (the root is not: its
     SKILL.md cannot be read). ``folders``, when given, gets the real path of each folder listed
-    (the root first): what a watcher of the skill watches. ``dirs``, when given, gets the
-    relative path of each folder listed but the root and those the ``.gitignore`` files exclude
-    (one empty or holding hidden files only too: the skill's directories as it is served), in
-    walk order. ``rules``, when given, gets the :class:`~skillc_index.glob.IgnoreRules` of the
-    ``.gitignore`` files the walk read (none when it met none, or they are over their bounds),
-    which an import reads once. ``real_root``: the root's real path (``os.path.realpath(root)``)
-    when the caller has it already (resolved once for many calls on one skill); resolved here
-    otherwise. ``every_folder``: the folders of ``SKIPPED_FOLDERS`` are walked too (not the
-    hidden ones), as skillc 0.1 walked a skill: the files an import of 0.1 copied, which its
-    record's source hash covers (:func:`~skillc_index.build.store.plan_import`).
-    """
+    (the root first), ``link_folders`` of each folder not listed that a symlink of ``files``
+    leads into (``node_modules/``): what a watcher of the skill watches. ``dirs``, when given,
+    gets the relative path of each folder listed but the root and those the ``.gitignore``
+    files exclude (one empty or holding hidden files only too: the skill's directories as it
+    is served), in walk order. ``rules``, when given, gets the ``.gitignore`` files' rules
+    (:class:`~skillc_index.glob.IgnoreRules`; none when it met none, or past their bounds),
+    which an import reads once. ``real_root``: the root's real path, when the caller has it.
+    ``every_folder``: the folders of ``SKIPPED_FOLDERS`` are walked too (not the hidden ones),
+    as skillc 0.1 walked a skill: the files an import of 0.1 copied, which its record's source
+    hash covers (:func:`~skillc_index.build.store.plan_import`)."""
     from heapq import heappop, heappush
 
     from skillc_index.walk import SKIPPED_FOLDERS
@@ -254,6 +250,7 @@ def walk_skill(
     stack: list[tuple[str, str]] = [(root_real, "")]  # (real folder path, relative prefix)
     linked: list[tuple[bytes, str, str]] = []  # the folder symlinks met, taken bytewise first
     entered: set[str] = set()  # the real folders walked
+    targets: set[str] = set()  # the real folders of the files symlinks lead to
     while stack or linked:
         folder, prefix = stack.pop() if stack else heappop(linked)[1:]
         if folder in entered:  # by another path
@@ -304,8 +301,11 @@ def walk_skill(
                 links.add(rel)
                 if stat.S_ISREG(mode):
                     files.append(rel)
+                    targets.add(target.rpartition(os.sep)[0])
                 elif stat.S_ISDIR(mode):  # one entered by another path: in ``again``
                     heappush(linked, (fs_bytes(rel), target, rel + "/"))
+    if link_folders is not None:
+        link_folders += sorted(targets - entered, key=fs_bytes)
     ignored: list[str] = []
     if holders:  # rare: the .gitignore files are read only then
         from skillc_index.glob import left_out
