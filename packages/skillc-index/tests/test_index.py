@@ -326,7 +326,7 @@ def test_an_index_of_schema_6_is_stale_and_built_again(skill: ResolvedSkill) -> 
         connection.execute("UPDATE index_meta SET value = '6' WHERE key = 'schema_version'")
     connection.close()
     state = check_index(skill.runtime, skill.source, "ascii")
-    assert (state.status, state.reason) == ("stale", "schema version 6, expected 11")
+    assert (state.status, state.reason) == ("stale", "schema version 6, expected 12")
     assert ensure_index(skill, "ascii").meta.schema_version == 12
     assert check_index(skill.runtime, skill.source, "ascii").status == "current"
 
