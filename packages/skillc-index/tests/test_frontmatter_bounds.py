@@ -213,3 +213,33 @@ def test_many_indicators_still_read_the_same() -> None:
     assert front.error is None, front.error
     assert front.data is not None
     assert front.data["big"]["a-599"] == ["x", {"k": "v"}]
+
+
+@pytest.mark.parametrize("pad", [0, 1200], ids=["c-loader", "python-loader"])
+@pytest.mark.parametrize(
+    ("value", "tag", "text"),
+    [
+        ("!!bool maybe", "!!bool", "'maybe'"),
+        ("!!int ''", "!!int", "''"),
+        ("!!float ''", "!!float", "''"),
+        ("!!timestamp x", "!!timestamp", "'x'"),
+    ],
+)
+def test_a_tagged_value_pyyaml_cannot_build_is_skl100(
+    value: str, tag: str, text: str, pad: int
+) -> None:
+    """PyYAML's constructors raise KeyError, IndexError or AttributeError on these (not a
+    YAMLError): one skill's frontmatter used to fail every command reading the inventory.
+    ``pad`` adds enough ``[{-:?`` characters to take the pure-Python loader."""
+    padding = "".join(f"\nk{n}: [a]" for n in range(pad))
+    front = parse_frontmatter(doc(f"x: {value}{padding}"))
+    assert front.data is None
+    assert front.error == f"{INVALID_YAML}cannot read a `{tag}` value {text} (line 4)"
+    assert front.error_line == 4
+
+
+def test_a_tagged_value_in_triggers_yaml_is_a_value_error() -> None:
+    from skillc_index.evals import load_yaml
+
+    with pytest.raises(ValueError, match=r"cannot read a `!!bool` value 'maybe' \(line 2\)"):
+        load_yaml("should_trigger:\n  - !!bool maybe\n")

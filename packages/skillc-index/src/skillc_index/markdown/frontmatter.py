@@ -323,11 +323,25 @@ def load_bounded_yaml(
     except (yaml.YAMLError, ValueError, TypeError, OverflowError) as error:
         # ValueError: impossible dates such as 2024-02-30; TypeError: unhashable keys.
         raise YAMLProblem(*_yaml_error(error, offset=first_line - 1)) from None
+    except (KeyError, IndexError, AttributeError):
+        # An explicit tag whose value cannot be built: PyYAML's constructors index and look up
+        # without checks (``!!bool maybe``, ``!!int ''``, ``!!float ''``, ``!!timestamp x``).
+        raise YAMLProblem(*_tag_problem(loader, node, first_line)) from None
     finally:
         loader.dispose()
     if problem is not None:
         raise YAMLProblem(*problem)
     return data, node, lines
+
+
+def _tag_problem(loader: Any, root: Any, first_line: int) -> tuple[str, int]:
+    """The message and file line of an explicitly tagged scalar PyYAML failed to build: the
+    node it was building last (``root`` when none is known)."""
+    node = next(reversed(loader.recursive_objects), root)
+    tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
+    line = node.start_mark.line + first_line
+    value = f" {node.value!r}" if isinstance(node.value, str) else ""
+    return f"cannot read a `{tag}` value{value} (line {line})", line
 
 
 def _shape_problem(root: Any, first_line: int) -> tuple[str, int] | None:

@@ -112,7 +112,7 @@ def _quote_edits(lines: list[str], end: int) -> tuple[list[TextEdit], dict[str, 
     ``end - 1``) that YAML cannot read, and the text each value must read back as."""
     import json
 
-    import yaml
+    from skillc_index.markdown.frontmatter import YAMLProblem, load_bounded_yaml
 
     edits: list[TextEdit] = []
     wanted: dict[str, str] = {}
@@ -125,10 +125,10 @@ def _quote_edits(lines: list[str], end: int) -> tuple[list[TextEdit], dict[str, 
             continue  # a value continued on the next lines: not a one-line value
         key, value = match.groups()
         try:
-            yaml.safe_load(f"{key}: {value}")
+            load_bounded_yaml(f"{key}: {value}")
             continue  # YAML reads this line; the problem is elsewhere
-        except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError):
-            pass  # ValueError: an impossible date (2024-02-30), which quoting makes text
+        except YAMLProblem:
+            pass  # e.g. an impossible date (2024-02-30), which quoting makes text
         column = match.start(2) + 1
         quoted = json.dumps(value, ensure_ascii=False)  # JSON strings are YAML strings
         edits.append(TextEdit(index + 1, column, index + 1, column + len(value), quoted))
