@@ -421,6 +421,34 @@ def test_the_source_side_file_goes_with_the_stub_when_nothing_extends_it(
     assert yaml.safe_load(side.read_text(encoding="utf-8")) == own
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "policy: !!bool maybe\n",
+        "x: " + "[" * 30_000 + "]" * 30_000 + "\n",
+        "s: &s " + "x" * 30_000 + "\nl: [" + ", ".join(["*s"] * 300) + "]\n",
+    ],
+    ids=["unbuildable-tag", "deep", "aliases"],
+)
+def test_a_side_file_past_the_frontmatter_bounds_is_left_out(
+    build: Callable[..., BuildResult], skill: Path, project: Path, text: str
+) -> None:
+    """``agents/openai.yaml`` was read with no bounds: a tag PyYAML cannot build or deep
+    nesting failed the build (E999; ``list --budget`` too, for another's installed skill),
+    and 31 KB of aliases of one string was written out as 9 MB. It is read within the
+    frontmatter's bounds now, and left out as a side file that is no YAML is."""
+    from skillc_index.build.project import side_sources
+
+    (skill / "agents").mkdir()
+    (skill / "agents" / "openai.yaml").write_text(text, encoding="utf-8")
+    assert side_sources(skill) == {}
+    build("deploy-app", targets=["codex"])
+    side = project / ".agents" / "skills" / "deploy-app" / "agents" / "openai.yaml"
+    assert yaml.safe_load(side.read_text(encoding="utf-8")) == {
+        "policy": {"allow_implicit_invocation": False}
+    }
+
+
 def test_the_folded_description_stays_within_the_limit() -> None:
     source = {"name": "x", "description": "d" * 1000, "when_to_use": "w" * 100}
     projected = project(source, CODEX, "codex")

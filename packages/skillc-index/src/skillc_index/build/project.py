@@ -416,7 +416,9 @@ _MAX_SIDE_FILE = 64 << 10
 
 def side_sources(source: Path) -> dict[str, dict[str, Any]]:
     """The skill's own side files that projections extend (``agents/openai.yaml``), each as
-    a mapping; one it does not have (or that is not a small YAML mapping) is left out."""
+    a mapping; one it does not have (or that is not a small YAML mapping, read within the
+    frontmatter's bounds: :func:`~skillc_index.markdown.frontmatter.load_bounded_yaml`) is
+    left out."""
     from skillc_index.diagnostics import SkillcError
     from skillc_index.files import open_in_root
 
@@ -429,11 +431,11 @@ def side_sources(source: Path) -> dict[str, dict[str, Any]]:
             continue
         if len(data) > _MAX_SIDE_FILE:
             continue
-        import yaml
+        from skillc_index.markdown.frontmatter import YAMLProblem, load_bounded_yaml
 
-        try:
-            loaded = yaml.safe_load(data.decode("utf-8", errors="replace"))
-        except yaml.YAMLError:
+        try:  # within the frontmatter's bounds: depth, aliases, unbuildable tags
+            loaded, _node, _lines = load_bounded_yaml(data.decode("utf-8", errors="replace"))
+        except YAMLProblem:
             continue
         if isinstance(loaded, dict):
             found[rel] = loaded
