@@ -232,7 +232,6 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
 
 # -- SKL902 hidden instructions -----------------------------------------------------------------
 
-_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 #: A comment speaking to the agent (not one about it: "rules the agent must follow" is a
 #: note to the author): addressing it, or asking for something done out of sight.
 _AGENT_ADDRESS = re.compile(
@@ -242,9 +241,11 @@ _AGENT_ADDRESS = re.compile(
     r"|\b(?:secretly|covertly|without\s+(?:mentioning|telling)\b)",
     re.IGNORECASE,
 )
+#: The start of an opening tag: ``<`` and its name.
+_OPENING = re.compile(r"<[a-z][a-z0-9]*\b", re.IGNORECASE)
 #: An opening tag a rendered page hides, with what it holds.
 _HIDING = re.compile(
-    r"<[a-z][a-z0-9]*\b[^>]*?(?:(?<=\s)hidden\b(?!\s*=\s*[\"']?false)|style\s*=\s*[\"'][^\"']*"
+    _OPENING.pattern + r"[^>]*?(?:(?<=\s)hidden\b(?!\s*=\s*[\"']?false)|style\s*=\s*[\"'][^\"']*"
     r"(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em|rem|%)?\s*"
     r"(?:;|[\"'])|opacity\s*:\s*0(?:\.0+)?\s*(?:;|[\"'])|(?:width|height)\s*:\s*0(?:px)?\s*"
     r"(?:;|[\"'])))[^>]*>",
@@ -252,15 +253,57 @@ _HIDING = re.compile(
 )
 
 
+def _comments(source: str) -> Iterator[tuple[int, str]]:
+    """The start and the text of each HTML comment (``<!--`` to the first ``-->``) of
+    ``source``, found with linear scans: an unclosed one ends the search (nothing after it
+    closes either)."""
+    end = 0
+    while (start := source.find("<!--", end)) >= 0:
+        close = source.find("-->", start + 4)
+        if close < 0:
+            return
+        yield start, source[start + 4 : close]
+        end = close + 3
+
+
+def _hiding_tags(source: str) -> Iterator[re.Match[str]]:
+    """The matches of :data:`_HIDING` in ``source``, those ``finditer`` gives, in linear
+    time: a tag whose opening reads and whose attributes do not fails for every ``<`` after
+    it up to its ``>`` too (each sees fewer of the same attributes), so the search goes on
+    after that ``>``; nothing matches after the last ``>``. (``finditer`` tried each ``<``
+    up to the end: quadratic on thousands of ``<a`` with no ``>``.)"""
+    at, close = 0, -1
+    while (start := source.find("<", at)) >= 0:
+        if close < start and (close := source.find(">", start)) < 0:
+            return
+        match = _HIDING.match(source, start)
+        if match is not None:
+            yield match
+            at = match.end()
+        else:
+            at = close + 1 if _OPENING.match(source, start) else start + 1
+
+
 def _hidden_text(html: Html, end: int) -> str:
     """The text a hiding tag ending at ``end`` of ``html`` holds: what follows it in the same
     HTML up to the next tag, or, when the tag ends its HTML, the text shown after it (an
     inline tag's content, or the paragraphs under a tag alone on its line). "" when the
     next thing is another tag."""
-    rest = html.source[end:]
-    if rest.strip():
-        return " ".join(rest.partition("<")[0].split())
+    source = html.source
+    following = source.find("<", end)
+    before = source[end:] if following < 0 else source[end:following]
+    if following >= 0 or before.strip():
+        return " ".join(before.split())
     return html.text_after
+
+
+def _line_in(html: Html, offset: int, breaks: list[int]) -> int:
+    """The file line of ``offset`` of ``html.source``. ``breaks`` starts empty and holds the
+    offsets of the source's line breaks after the first call: many findings in one HTML
+    block cost one scan of it, not one each."""
+    if not breaks:
+        breaks += [-1, *(match.start() for match in re.finditer("\n", html.source))]
+    return html.line + bisect.bisect_right(breaks, offset) - 1
 
 
 def hidden_instructions(skill: Skill, options: Options) -> Findings:
@@ -274,8 +317,8 @@ def hidden_instructions(skill: Skill, options: Options) -> Findings:
             )
         for html in doc.html:
             source = html.source
-            for match in _COMMENT.finditer(source):
-                body = match.group(1)
+            breaks: list[int] = []
+            for start, body in _comments(source):
                 if re.match(r"\s*skillc-lint\s*:", body):
                     continue  # a suppression comment, meant for the linter
                 injected = next(_injections(" ".join(body.split())), None)  # lines joined
@@ -285,16 +328,16 @@ def hidden_instructions(skill: Skill, options: Options) -> Findings:
                         f"HTML comment with instructions for the agent, hidden from readers: "
                         f"'{hit.group().strip()}'",
                         file=rel,
-                        line=html.line + source.count("\n", 0, match.start()),
+                        line=_line_in(html, start, breaks),
                     )
-            for match in _HIDING.finditer(source):
+            for match in _hiding_tags(source):
                 shown = _hidden_text(html, match.end())[:60]
                 if shown:
                     yield Finding(
                         f"text in hidden markup, read by the agent and not shown to readers: "
                         f"'{shown}'",
                         file=rel,
-                        line=html.line + source.count("\n", 0, match.start()),
+                        line=_line_in(html, match.start(), breaks),
                     )
 
 
