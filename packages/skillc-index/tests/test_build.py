@@ -512,7 +512,7 @@ def test_a_full_disk_names_the_store_copy_and_the_runtime_not_a_staging_folder(
         raise OSError(errno.ENOSPC, "No space left on device", str(source), str(target))
 
     with monkeypatch.context() as patch:
-        patch.setattr(shutil, "copy2", no_space)
+        patch.setattr(shutil, "copyfileobj", no_space)
         with pytest.raises(CannotCreate) as failed:
             build(str(folder))
     message = str(failed.value)
@@ -808,6 +808,48 @@ def test_import_of_a_skill_too_large_to_index_copies_nothing(
     with pytest.raises(IndexUnusable):
         build(str(outside))
     assert not store.exists() or list(store.iterdir()) == []
+
+
+def test_import_copies_no_file_swapped_for_a_symlink_out_after_the_walk(
+    build: Callable[..., BuildResult],
+    store: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A file the walk saw as a regular file, made a symlink to a file outside the skill
+    before it is copied, is E012: the copy reads it from a descriptor opened inside the
+    skill, never through the link, and nothing of it reaches the store."""
+    from skillc_index.build import store as store_module
+
+    outside = write_skill(tmp_path / "drafts" / "ext")
+    (outside / "ref.md").write_text("# Ref\n", encoding="utf-8")
+    (tmp_path / "secret").write_text("TOPSECRET\n", encoding="utf-8")
+    staging_dir = store_module.staging_dir
+
+    def swapped(*args: Any, **kwargs: Any) -> Path:  # after the walk, before the copy
+        (outside / "ref.md").unlink()
+        (outside / "ref.md").symlink_to(tmp_path / "secret")
+        return staging_dir(*args, **kwargs)
+
+    monkeypatch.setattr(store_module, "staging_dir", swapped)
+    with pytest.raises(PathEscapesRoot):
+        build(str(outside))
+    assert not store.exists() or list(store.iterdir()) == []
+
+
+def test_import_keeps_each_file_s_mode_and_mtime(
+    build: Callable[..., BuildResult], store: Path, tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    outside = write_skill(tmp_path / "drafts" / "ext")
+    script = outside / "run.sh"
+    script.write_text("echo hi\n", encoding="utf-8")
+    script.chmod(0o750)
+    os.utime(script, ns=(1_000_000_000_000_000_000, 1_000_000_000_123_456_789))
+    build(str(outside))
+    copied = (store / "ext" / "run.sh").stat()
+    assert stat.S_IMODE(copied.st_mode) == 0o750
+    assert copied.st_mtime_ns == 1_000_000_000_123_456_789
 
 
 def test_import_reads_the_frontmatter_from_a_skill_md_start(

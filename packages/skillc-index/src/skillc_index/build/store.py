@@ -25,6 +25,7 @@ a copy stranded by a kill between the two renames is put back by :func:`recover_
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
@@ -43,7 +44,7 @@ from skillc_index.command_errors import (
 from skillc_index.diagnostics import Notice
 from skillc_index.digests import executable as is_executable
 from skillc_index.digests import file_digests, source_hash
-from skillc_index.files import SkillFiles, walk_skill
+from skillc_index.files import SkillFiles, open_in_root, walk_skill
 from skillc_index.glob import IGNORE_FILE, parent_folders
 from skillc_index.import_record import ImportRecord
 from skillc_index.layout import (
@@ -403,6 +404,7 @@ def perform_import(plan: ImportPlan) -> Path | None:
 
     store = plan.destination.parent
     name = plan.destination.name
+    real_root = os.path.realpath(plan.origin)
     staging: Path | None = None
     try:
         with creating(plan.destination):  # the disk full, no permission: named, not the staging
@@ -419,12 +421,12 @@ def perform_import(plan: ImportPlan) -> Path | None:
                 if rel in links:  # git commits the link, never what it leads to
                     target.symlink_to(os.path.relpath(staging / links[rel], target.parent))
                 else:
-                    shutil.copy2(plan.origin / rel, target)  # keeps mtimes: as old as its source
+                    _copy_in_root(plan.origin, rel, target, real_root)
             for rel in plan.view.ignores:  # what git and package omit
                 target = staging / rel
                 if target.parent not in made:  # a folder of hidden files only, this one among them
                     target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(plan.origin / rel, target)
+                _copy_in_root(plan.origin, rel, target, real_root)
             record = ImportRecord(plan.recorded, source_hash(staging, plan.files.every))
             (staging / IMPORT_RECORD).write_bytes(record.to_bytes())
             if plan.keep_previous and (plan.destination.exists() or plan.destination.is_symlink()):
@@ -447,6 +449,22 @@ def perform_import(plan: ImportPlan) -> Path | None:
     finally:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
+
+
+def _copy_in_root(origin: Path, rel: str, target: Path, real_root: str) -> None:
+    """Copy the file ``rel`` of the skill at ``origin`` to ``target`` from the descriptor
+    :func:`~skillc_index.files.open_in_root` opens (a regular file inside the skill at the
+    moment it is read: a symlink out swapped in after the walk is E012, never followed), with
+    its mode and times, as ``shutil.copy2`` keeps them (the copy is as old as its source)."""
+    import shutil
+
+    with open_in_root(origin, rel, real_root=real_root) as source:
+        found = os.fstat(source.fileno())
+        with target.open("wb") as out:
+            shutil.copyfileobj(source, out)
+            out.flush()
+            os.fchmod(out.fileno(), stat.S_IMODE(found.st_mode))
+            os.utime(out.fileno(), ns=(found.st_atime_ns, found.st_mtime_ns))
 
 
 def recover_stranded(store: Path, name: str) -> None:
