@@ -143,3 +143,37 @@ def test_a_write_the_disk_refuses_at_the_close_names_the_file(tmp_path: Path) ->
     )  # fmt: skip
     assert (run.returncode, run.stdout) == (0, f"{path}\n"), run.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_write_stays_in_the_folder_it_opened_when_the_path_is_swapped(tmp_path: Path) -> None:
+    """The temporary file, the rename and a removal all happen in the folder opened once: a
+    folder swapped for a symlink to another one meanwhile gets nothing (by path, the rename
+    failed and the temporary file stayed in the other folder)."""
+    from skillc_index.atomic import write_file_atomic
+
+    folder, aside, elsewhere = tmp_path / "refs", tmp_path / "refs.real", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    (folder / "doc.md").write_bytes(b"old")
+
+    def swap() -> None:
+        folder.rename(aside)
+        folder.symlink_to(elsewhere)
+
+    write_file_atomic(folder / "doc.md", b"new", before_rename=swap)
+    assert [p.name for p in aside.iterdir()] == ["doc.md"]
+    assert (aside / "doc.md").read_bytes() == b"new"
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_write_that_follows_nothing_refuses_a_symlink_in_the_path(tmp_path: Path) -> None:
+    from skillc_index.atomic import write_file_atomic
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    with pytest.raises(NotADirectoryError) as refused:
+        write_file_atomic(tmp_path / "link" / "doc.md", b"new", follow=False)
+    assert refused.value.filename == str(tmp_path / "link" / "doc.md")
+    assert list((tmp_path / "real").iterdir()) == []
+    write_file_atomic(tmp_path.resolve() / "real" / "doc.md", b"new", follow=False)
+    assert (tmp_path / "real" / "doc.md").read_bytes() == b"new"

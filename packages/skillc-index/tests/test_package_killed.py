@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,16 +24,22 @@ class Killed(BaseException):
 
 
 def kill_at_rename(monkeypatch: pytest.MonkeyPatch, at: int) -> None:
-    """:meth:`Path.replace` raises :class:`Killed` at its ``at``-th call (0: the first)."""
-    replace = Path.replace
+    """A rename (``os.replace``, by path or in a folder's descriptor, and :meth:`Path.replace`
+    through it) raises :class:`Killed` at its ``at``-th call (0: the first)."""
+    replace = os.replace
     calls = itertools.count()
 
-    def stopped(self: Path, target: str | Path) -> Path:
+    def stopped(*args: Any, **kwargs: Any) -> None:
         if next(calls) == at:
             raise Killed
-        return replace(self, target)
+        replace(*args, **kwargs)
 
-    monkeypatch.setattr(Path, "replace", stopped)
+    def path_replace(self: Path, target: str | Path) -> Path:
+        os.replace(self, target)  # noqa: PTH105 - the patched one
+        return type(self)(target)
+
+    monkeypatch.setattr(os, "replace", stopped)
+    monkeypatch.setattr(Path, "replace", path_replace)  # 3.10's kept its own os.replace
 
 
 def published(folder: Path) -> dict[str, bytes]:

@@ -13,6 +13,7 @@ import stat
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -753,3 +754,44 @@ def test_a_file_saved_while_the_fix_is_written_is_kept(
     [problem] = outcome.problems
     assert problem.diagnostic.message.endswith("it changed on disk while fixing; lint it again")
     assert sorted(p.name for p in folder.iterdir()) == ["SKILL.md"]  # no temporary file left
+
+
+def test_a_skill_folder_swapped_for_a_symlink_out_gets_no_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The skill folder swapped for a symlink to a folder outside once the fix's checks
+    passed (and back before the last one): the temporary copy of the fixed file was made,
+    and left, outside. The write walks the checked real path without following a symlink:
+    the file is reported as changed and nothing is written outside."""
+    import skillc_index
+
+    folder = make(tmp_path, "s", "---\nname: s\ndescription: Does x.\n---\n")
+    before = skill_md(folder)
+    outside, aside = tmp_path / "outside", tmp_path / "s.real"
+    outside.mkdir()
+    (outside / "SKILL.md").write_text("VICTIM\n", encoding="utf-8")
+    write = skillc_index.write_file_atomic
+
+    def swapped(path: Path, data: bytes, **options: Any) -> None:
+        folder.rename(aside)
+        folder.symlink_to(outside)
+        check = options["before_rename"]
+
+        def back() -> None:
+            folder.unlink()
+            aside.rename(folder)
+            check()
+
+        write(path, data, **{**options, "before_rename": back})
+
+    def fix(skill: object, options: object) -> list[Finding]:
+        return [Finding("fix", line=2, fix=Fix("upper", (TextEdit(2, 1, 2, 5, "NAME"),)))]
+
+    rule = LintRule("X004", "swap", "warning", fix, "swap", fixable="safe")
+    monkeypatch.setattr(skillc_index, "write_file_atomic", swapped)
+    outcome = fix_skill(folder, registry=RuleRegistry([rule]))
+    assert sorted(p.name for p in outside.iterdir()) == ["SKILL.md"]
+    assert (outside / "SKILL.md").read_text(encoding="utf-8") == "VICTIM\n"
+    [problem] = outcome.problems
+    assert problem.diagnostic.message.endswith("it changed on disk while fixing; lint it again")
+    assert skill_md(aside if aside.exists() else folder) == before

@@ -199,9 +199,9 @@ def test_html_never_replaces_a_file_made_while_the_page_is_written(
         mine.write_text("my notes")
         return temporary
 
-    def at_rename(temporary: Path, path: Path, *_args: Any) -> None:
+    def at_rename(folder: int, temporary: str, name: str, *_args: Any) -> None:
         mine.write_text("my notes")
-        os.link(temporary, path)
+        os.link(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
 
     if late:  # after before_rename's check: the link finds the name taken
         monkeypatch.setattr(skillc_index.atomic, "_link_new", at_rename)

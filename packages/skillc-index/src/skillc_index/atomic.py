@@ -44,6 +44,10 @@ __all__ = [
     "write_files_atomic",
 ]
 
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+#: How :func:`_open_folder` opens a folder: for ``dir_fd`` only (``O_PATH`` where there is
+#: one: no read permission needed, as a write by path needs none).
+_FOLDER = getattr(os, "O_PATH", os.O_RDONLY) | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
 #: The longest file name, in bytes, of the common file systems (ext4, XFS, btrfs, APFS, tmpfs).
 NAME_MAX = 255
 #: What :func:`temporary_path` adds to its prefix's stem: ``.``, ``.``, a pid (at most 10
@@ -296,16 +300,21 @@ def _remove_abandoned(parent: Path, prefix: str) -> None:
 def abandoned(parent: Path, prefix: str, *more: str) -> list[Path]:
     """The ``parent/.<prefix>.<pid>-<hex>`` entries (made by :func:`staging_dir` or
     :func:`temporary_path`), of ``prefix`` or any of ``more``, whose process no longer runs."""
-    starts = {f".{_stem(name)}." for name in (prefix, *more)}
+    return [parent / name for name in _abandoned_names(parent, (prefix, *more))]
+
+
+def _abandoned_names(parent: Path | int, prefixes: Sequence[str]) -> list[str]:
+    """:func:`abandoned`'s names in ``parent`` (a path, or a readable descriptor of it)."""
+    starts = {f".{_stem(name)}." for name in prefixes}
     try:
         listed = os.listdir(parent)  # noqa: PTH208
     except OSError:
         return []
-    found: list[Path] = []
+    found: list[str] = []
     for name in sorted(name for name in listed if name[: name.rfind(".") + 1] in starts):
         pid = temporary_pid(name)
         if pid is not None and not _running(pid):
-            found.append(parent / name)
+            found.append(name)
     return found
 
 
@@ -316,10 +325,48 @@ def remove_abandoned_files(paths: Sequence[Path]) -> None:
     for path in paths:
         folders.setdefault(path.parent, []).append(f"{path.name}.tmp")
     for folder, prefixes in folders.items():
-        for left in abandoned(folder, *prefixes):
-            with suppress(OSError):  # a folder or a symlink of that name: not skillc's file
-                if stat.S_ISREG(left.lstat().st_mode):
-                    left.unlink()
+        with suppress(OSError):  # no folder there: nothing left in it
+            fd = os.open(folder, _FOLDER)
+            try:
+                _remove_abandoned_in(fd, prefixes)
+            finally:
+                os.close(fd)
+
+
+def _remove_abandoned_in(folder: int, prefixes: Sequence[str]) -> None:
+    """:func:`remove_abandoned_files` in the folder of the descriptor ``folder``: listed,
+    and each regular file removed, there (a folder or a symlink of that name stays)."""
+    try:
+        listing = os.open(".", os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC, dir_fd=folder)
+    except OSError:
+        return
+    try:
+        names = _abandoned_names(listing, prefixes)
+    finally:
+        os.close(listing)
+    for name in names:
+        with suppress(OSError):
+            if stat.S_ISREG(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode):
+                os.unlink(name, dir_fd=folder)
+
+
+def _open_folder(folder: Path, *, follow: bool = True) -> int:
+    """A descriptor of ``folder`` for writing in it by name (``dir_fd``: every write then
+    lands in this one folder, whatever its path leads to later). Unless ``follow``, the
+    absolute ``folder`` is taken as a real path (``os.path.realpath``'s) and walked from
+    ``/`` one name at a time with ``O_NOFOLLOW``: a symlink swapped in anywhere along it since
+    it was resolved is ``OSError`` (``ENOTDIR``/``ELOOP``), never followed."""
+    if follow:
+        return os.open(folder, _FOLDER)
+    fd = os.open("/", _FOLDER)
+    try:
+        for name in folder.parts[1:]:
+            parent, fd = fd, os.open(name, _FOLDER | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(parent)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _running(pid: int) -> bool:
@@ -344,6 +391,7 @@ def write_file_atomic(
     before_rename: Callable[[], None] | None = None,
     replace: bool = True,
     parents: bool = False,
+    follow: bool = True,
 ) -> None:
     """Replace ``path`` with ``data`` in one rename (the folder must exist; with ``parents``
     it and its missing parents are made first: :func:`ensure_dir`). ``mode``: the
@@ -357,50 +405,74 @@ def write_file_atomic(
     place (a link fails when the name is taken) and the temporary name removed; on a file
     system without hard links (FAT), created exclusively and written. Either way the
     temporary files a killed run left for ``path`` are removed first (a listing of its folder:
-    ``skillc-lint --fix`` killed in its fsync left a hidden copy of SKILL.md in the skill)."""
+    ``skillc-lint --fix`` killed in its fsync left a hidden copy of SKILL.md in the skill).
+    All of it is done in the folder :func:`_open_folder` opens once (``follow=False``: ``path``
+    is a real path, and a folder of it swapped for a symlink since is ``OSError``): a folder
+    swapped meanwhile never gets the temporary file, the rename or a removal."""
     if parents:
         ensure_dir(path.parent)
-    remove_abandoned_files([path])
-    temporary = _written(path, data, mode, sync=sync)
     try:
-        if before_rename is not None:
-            before_rename()
-        if replace:
-            temporary.replace(path)
-        else:
-            _link_new(temporary, path, data)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    if not replace:
-        temporary.unlink()  # the file stays, under its own name
+        folder = _open_folder(path.parent, follow=follow)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc
+    try:
+        _remove_abandoned_in(folder, [f"{path.name}.tmp"])
+        temporary = _written(path, data, mode, sync=sync, folder=folder).name
+        try:
+            if before_rename is not None:
+                before_rename()
+            try:
+                if replace:
+                    os.replace(temporary, path.name, src_dir_fd=folder, dst_dir_fd=folder)
+                else:
+                    _link_new(folder, temporary, path.name, data)
+            except OSError as exc:  # named by path, as a by-path rename named it
+                raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        except BaseException:
+            with suppress(FileNotFoundError):
+                os.unlink(temporary, dir_fd=folder)
+            raise
+        if not replace:
+            os.unlink(temporary, dir_fd=folder)  # the file stays, under its own name
+    finally:
+        os.close(folder)
 
 
-def _link_new(temporary: Path, path: Path, data: bytes) -> None:
-    """``temporary``'s file linked as ``path`` (``FileExistsError`` when the name is taken);
-    where the file system has no hard links, a new ``path`` written with ``data``."""
+def _link_new(folder: int, temporary: str, name: str, data: bytes) -> None:
+    """``temporary``'s file linked as ``name``, both in ``folder`` (``FileExistsError`` when
+    the name is taken); where the file system has no hard links, a new ``name`` written with
+    ``data``."""
     try:
-        os.link(temporary, path)
+        os.link(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
     except OSError as exc:
         if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS):
             raise
-        with path.open("xb") as handle:
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666, dir_fd=folder)
+        with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        path.chmod(stat.S_IMODE(temporary.stat().st_mode))  # its mode, as a link has
+            mode = os.stat(temporary, dir_fd=folder).st_mode
+            os.fchmod(handle.fileno(), stat.S_IMODE(mode))  # its mode, as a link has
 
 
 def _written(
-    path: Path, data: bytes | Callable[[IO[bytes]], object], mode: int | None, *, sync: bool = False
+    path: Path,
+    data: bytes | Callable[[IO[bytes]], object],
+    mode: int | None,
+    *,
+    sync: bool = False,
+    folder: int | None = None,
 ) -> Path:
     """``data`` written to a new temporary file beside ``path`` (:func:`write_file_atomic`'s
     ``mode`` and ``sync``), whose path is returned; nothing left on failure, and an
     ``OSError`` names ``path``, not its temporary name nor none (a write, or the flush at the
     close, which a full disk fails again: ``error[E999]: OSError: [Errno 28]`` named no
     file). ``data`` may be a function writing into the file (a copy in pieces: nothing held
-    whole in memory)."""
+    whole in memory). ``folder``: a descriptor of ``path``'s folder (:func:`_open_folder`),
+    where the file is made and removed by name."""
     temporary = temporary_path(path.parent, path.name + ".tmp")
+    where = temporary if folder is None else temporary.name
     try:  # the open inside: a Ctrl-C right after it left the temporary file behind
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        fd = os.open(where, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666, dir_fd=folder)
         with os.fdopen(fd, "wb") as handle:
             if isinstance(data, bytes):
                 handle.write(data)
@@ -412,7 +484,8 @@ def _written(
                 handle.flush()
                 os.fsync(handle.fileno())
     except BaseException as exc:
-        temporary.unlink(missing_ok=True)
+        with suppress(FileNotFoundError):
+            os.unlink(where, dir_fd=folder)
         if isinstance(exc, OSError) and exc.errno is not None:
             raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise

@@ -395,6 +395,7 @@ def _write(
 ) -> SkillcError | None:
     """Write ``text`` to the skill's file ``rel`` atomically, only where it really is inside
     the skill, inside ``tree`` and in one of ``places`` if any; the error when it cannot be."""
+    import errno
     import stat
 
     from skillc_index import PathEscapesRoot, SkillcError, safe_join, write_file_atomic
@@ -419,11 +420,13 @@ def _write(
             raise not_fixed(root, rel, _CHANGED)
 
     data, mode = original.encode(text), stat.S_IMODE(info.st_mode)
-    try:
-        write_file_atomic(target, data, mode=mode, sync=True, before_rename=unchanged)
+    try:  # in the folder checked: one swapped for a symlink since is not followed
+        write_file_atomic(target, data, mode=mode, sync=True, before_rename=unchanged, follow=False)
     except SkillcError as exc:
         return exc
     except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            return not_fixed(root, rel, _CHANGED)
         return not_fixed(root, rel, exc.strerror or str(exc))
     return None
 
