@@ -523,3 +523,84 @@ def test_a_terminal_gets_colour_and_the_linting_note_a_pipe_neither(
     _, dumb = run_with_tty_stderr(["skills"], cwd, {**clean_env, "TERM": "dumb"})
     assert "linting 24 skills in skills" in dumb
     assert "\033[" not in dumb and "linting [" not in dumb
+
+
+def test_a_skill_folder_swapped_for_a_symlink_once_planned_is_linted_as_planned(
+    lint: Run, cwd: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder's real path was resolved when the run was planned and again when it was
+    linted: a folder swapped for a symlink in between was ``error[E999]: KeyError: '<the
+    other folder>'``. It is resolved once; the lint then says what it finds."""
+    from skillc_lint import _run
+
+    folder = put(cwd / "skills" / "demo")
+    elsewhere = put(tmp_path / "elsewhere" / "demo")
+    configured = _run._Configured.__call__
+
+    def swapped(self: Any, start: Path) -> Any:  # once planned, before it is linted
+        if start.name == "demo" and not folder.is_symlink():
+            folder.rename(tmp_path / "aside")
+            folder.symlink_to(elsewhere)
+        return configured(self, start)
+
+    monkeypatch.setattr(_run._Configured, "__call__", swapped)
+    done = lint("skills/demo", "--fix", "--diff")
+    assert "E999" not in done.stderr, done.stderr
+    assert done.returncode == 0
+
+
+def test_a_skill_folder_that_changes_as_it_is_resolved_is_a_clean_error(
+    lint: Run, cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``realpath`` failing on a folder swapped as it resolves it (``EINVAL``: a symlink
+    made a folder between its ``lstat`` and its ``readlink``) was ``error[E999]: OSError:
+    [Errno 22] Invalid argument``, found in a folder of skills or named; the skill is E022,
+    saying it changed, and the others are linted."""
+    import errno
+
+    put(cwd / "skills" / "a")
+    put(cwd / "skills" / "demo")
+    realpath = os.path.realpath
+
+    def racing(path: Any, *args: Any, **kwargs: Any) -> str:
+        if isinstance(path, Path) and path.name == "demo":
+            raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), str(path))
+        return realpath(path, *args, **kwargs)
+
+    monkeypatch.setattr(os.path, "realpath", racing)
+    done = lint("skills", "--format", "json", "-j", "1")
+    data = json.loads(done.stdout)
+    assert [item.get("skill") or item["target"] for item in data] == ["a", "skills/demo"]
+    assert data[1]["error"]["code"] == "E022"
+    assert "changed on disk while it was read" in json.dumps(data[1]["error"])
+    assert done.returncode == 1
+    named = lint("skills/demo", "skills/a")  # resolved as a skill argument: the same error
+    assert named.stderr.startswith("error[E022]: directory not found: 'skills/demo'\n")
+    assert "E999" not in named.stderr and named.returncode == 1
+
+
+def test_a_skill_folder_that_changes_as_it_is_linted_is_a_clean_error(
+    lint: Run, cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same ``EINVAL`` once the run is planned, as the lint resolves the skill again."""
+    import errno
+
+    from skillc_lint import _run
+
+    put(cwd / "skills" / "demo")
+    realpath, configured = os.path.realpath, _run._Configured.__call__
+
+    def racing(path: Any, *args: Any, **kwargs: Any) -> str:
+        if isinstance(path, Path) and path.name == "demo":
+            raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), str(path))
+        return realpath(path, *args, **kwargs)
+
+    def planned(self: Any, start: Path) -> Any:
+        if start.name == "demo":
+            monkeypatch.setattr(os.path, "realpath", racing)
+        return configured(self, start)
+
+    monkeypatch.setattr(_run._Configured, "__call__", planned)
+    done = lint("skills/demo", "--fix")
+    assert done.stderr.startswith("error[E022]: directory not found: 'skills/demo'\n")
+    assert "E999" not in done.stderr and done.returncode == 1

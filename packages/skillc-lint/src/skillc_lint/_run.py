@@ -12,6 +12,7 @@ the run holds the rules' documentation or their states.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -283,6 +284,10 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
             targets.append(resolve_target(argument, layout))
         except SkillcError as exc:  # reported in its place; the other targets are linted
             targets.append(RunError(argument, exc.spelled(CLI_SPELLING)))
+        except OSError as exc:  # EINVAL: realpath met a symlink swapped for a folder
+            if exc.errno != errno.EINVAL:
+                raise
+            targets.append(RunError(argument, _changed(argument)))
     if not params.skills:
         targets.extend(resolve_targets((), layout))
     plan: list[Path | RunError] = []  # what the run reports, in order
@@ -292,6 +297,7 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
     # only in the project or the skillc home, one check (E012) for both
     trees: dict[str, Path | None] = {}
     by_name: set[str] = set()
+    keys: dict[Path, str] = {}  # each folder planned and its real path, resolved once
     for target in targets:
         if isinstance(target, RunError):
             plan.append(target)
@@ -306,9 +312,15 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
                 )
         tree = target.folder if target.collection and not target.named else None
         for folder in target.skills:
-            key = os.path.realpath(folder)
+            try:
+                key = os.path.realpath(folder)
+            except OSError:  # a symlink of it swapped for a folder as it was resolved
+                shown = display_path(folder, cwd)
+                plan.append(RunError(shown, _changed(shown)))
+                continue
             if key not in trees:
                 plan.append(folder)
+                keys[folder] = key
                 trees[key] = tree
                 if target.named:
                     by_name.add(key)
@@ -323,20 +335,34 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
     )
     run.total = len(plan)
     linted = [target for target in targets if not isinstance(target, RunError)]
-    return _linted(session, run, plan, trees, by_name, linted, rules)
+    named = {folder for folder, key in keys.items() if key in by_name}
+    fixed_in = {folder: trees[key] for folder, key in keys.items()}
+    return _linted(session, run, plan, fixed_in, named, linted, rules)
+
+
+def _changed(shown: str) -> Diagnostic:
+    """The error of a skill folder that changed as the run resolved it, when it was planned
+    or linted (``realpath``, which raises only then: ``EINVAL``, a symlink made a folder
+    between its ``lstat`` and its ``readlink``): E022 saying so."""
+    from skillc_index import SkillDirectoryNotFound
+
+    reason = "it changed on disk while it was read; lint it again"
+    return SkillDirectoryNotFound(shown, reason).spelled(CLI_SPELLING)
 
 
 def _linted(
     session: Session,
     run: LintRun,
     plan: Sequence[Path | RunError],
-    trees: dict[str, Path | None],
-    by_name: set[str],
+    trees: dict[Path, Path | None],
+    by_name: set[Path],
     targets: Sequence[Target],
     rules: _Configured,
 ) -> Iterator[Outcome]:
     """Lint what :func:`_plan` planned: each skill folder once (a worker process's result, or
-    fixed here), logged as the tool logs it; then the folder rules; then write the baseline."""
+    fixed here), logged as the tool logs it; then the folder rules; then write the baseline.
+    ``trees``: the folder each planned skill folder's fixes may write in; ``by_name``: those
+    found by their name (both as planned: a folder swapped since is not resolved again)."""
     from skillc_index.inventory.folders import write_places
     from skillc_lint._engine import target_folders
     from skillc_lint._pool import lint_folders, usable_cores
@@ -373,9 +399,8 @@ def _linted(
         one = params._replace(skill=str(item))
         try:
             if pooled is None:
-                key = os.path.realpath(item)
-                tree = trees[key]
-                places = write_places(session.layout) if key in by_name else ()
+                tree = trees[item]
+                places = write_places(session.layout) if item in by_name else ()
                 if params.add_suppressions:
                     done = _commented(session, run, one, registry, hidden, tree, places)
                 else:
@@ -403,6 +428,10 @@ def _linted(
             yield done.result
         except SkillcError as exc:
             yield RunError(display_path(item, cwd), exc.spelled(CLI_SPELLING))
+        except OSError as exc:  # EINVAL: realpath met a symlink of it swapped for a folder
+            if exc.errno != errno.EINVAL:
+                raise
+            yield RunError(display_path(item, cwd), _changed(display_path(item, cwd)))
     for folder in target_folders(targets):  # the folder rules: listing budget, plugins
         registry, hidden = rules(folder)
         result = lint_folder(folder, registry=registry)
