@@ -111,28 +111,18 @@ class Seen:
     def _plugin_called(self, root: Root, name: str) -> str:
         """``plugin:name`` for the skill ``name`` of the plugin ``root`` (``plugin@market:name``
         when another plugin has that skill too), as
-        :func:`~skillc_index.inventory.resolve.plugin_skill_names` names it among the
-        plugins' skills of that name (those the walks found: no file is read again); the
-        bare ``name`` when no spelling tells it apart."""
-        from skillc_index.inventory.entries import Location
-        from skillc_index.inventory.resolve import plugin_skill_names
+        :func:`~skillc_index.inventory.resolve.plugin_key_names` names it among the plugins'
+        skills of that name (those the walks found: no file is read again); the bare ``name``
+        when no spelling tells it apart."""
+        from skillc_index.inventory.resolve import plugin_key_names
 
-        firsts: dict[tuple[str | None, str | None], Location] = {}
+        keys: dict[tuple[str | None, str | None, str], None] = {}  # a plugin at two scopes: once
         for other, _, result in self.walks:
             index = result.state.positions().get(name) if other.kind == "plugin" else None
-            if index is None or not result.state.kinds[index] & SKILL:
-                continue
-            entry = other.path / name  # only its plugin, marketplace and name count here
-            firsts.setdefault(
-                (other.plugin, other.marketplace),  # a plugin at two scopes counts once
-                Location(
-                    path=entry, real=entry, kind="plugin", agent=other.agent,
-                    scope=other.scope or "global", managed=False,
-                    plugin=other.plugin, marketplace=other.marketplace,
-                ),
-            )  # fmt: skip
-        spelled = dict(zip(firsts, plugin_skill_names(list(firsts.values())), strict=True))
-        return spelled.get((root.plugin, root.marketplace)) or name
+            if index is not None and result.state.kinds[index] & SKILL:
+                keys[other.plugin, other.marketplace, name] = None
+        spelled = dict(zip(keys, plugin_key_names(list(keys)), strict=True))
+        return spelled.get((root.plugin, root.marketplace, name)) or name
 
     def _merge_imported(self, copies: dict[str, int], folders: dict[str, int]) -> None:
         """A folder imported into a store searched here and its store copy are one skill,

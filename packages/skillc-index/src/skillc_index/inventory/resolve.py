@@ -44,8 +44,8 @@ __all__ = [
     "installed_or_not_found",
     "near_skill_names",
     "plugin_called",
+    "plugin_key_names",
     "plugin_parts",
-    "plugin_skill_names",
     "read_back",
     "resolve_installed",
     "skill_names",
@@ -207,9 +207,10 @@ def _ambiguous(skill: str, skills: tuple[InstalledSkill, ...], layout: Layout) -
     from skillc_index.diagnostics import ambiguous_skill
 
     firsts = [found.locations[0] for found in skills]
+    uniques = plugin_key_names([_plugin_skill(first) for first in firsts])
     candidates = []
     plugin = None
-    for index, (first, unique) in enumerate(zip(firsts, plugin_skill_names(firsts), strict=True)):
+    for index, (first, unique) in enumerate(zip(firsts, uniques, strict=True)):
         where = layout.display(first.path)
         if unique is not None:  # the name that picks it: plugin:skill, else with @marketplace
             plugin = unique if index else plugin  # the hint names another than the one used
@@ -219,13 +220,17 @@ def _ambiguous(skill: str, skills: tuple[InstalledSkill, ...], layout: Layout) -
     return ambiguous_skill(skill, candidates, plugin)
 
 
-def plugin_skill_names(firsts: Sequence[Location]) -> list[str | None]:
-    """The name that reads each skill (given by its first location) among ``firsts``, when
-    it is a plugin's: the shortest of its names (``plugin:skill``, then
-    ``plugin@marketplace:skill``) that no other of ``firsts`` has; None for a skill of no
+#: A plugin's skill: its plugin, marketplace and name (None, None, name for a skill of no plugin).
+PluginKey = tuple[str | None, str | None, str]
+
+
+def plugin_key_names(keys: Sequence[PluginKey]) -> list[str | None]:
+    """The name that reads each skill (given by its plugin, marketplace and name) among
+    ``keys``, when it is a plugin's: the shortest of its names (``plugin:skill``, then
+    ``plugin@marketplace:skill``) that no other of ``keys`` has; None for a skill of no
     plugin, or one no such name tells apart. The one naming of a plugin's skill: W001's
-    candidates, ``skc list``'s and ``skc stats --all``'s rows."""
-    spellings = [_plugin_names(first) for first in firsts]
+    candidates, ``skc list``'s, ``skc find``'s and ``skc stats --all``'s rows."""
+    spellings = [_plugin_names(*key) for key in keys]
     counts: dict[str, int] = {}
     for names in spellings:
         for spelled in names:
@@ -237,42 +242,39 @@ def plugin_skill_names(firsts: Sequence[Location]) -> list[str | None]:
 
 def skill_names(skills: Sequence[InstalledSkill]) -> list[str]:
     """Each skill's name as the read commands take it: a plugin's skill (its first location
-    is a plugin's) as :func:`plugin_skill_names` names it among ``skills`` (``devkit:pdf-tools``,
+    is a plugin's) as :func:`plugin_key_names` names it among ``skills`` (``devkit:pdf-tools``,
     not the ``pdf-tools`` of another folder), any other by its name. A plugin installed at
     two scopes counts once: each copy is named as the plugin's skill, which reads the copy
     Claude Code loads (the project's, with W001), never by the bare name of another skill."""
-    firsts = [skill.locations[0] for skill in skills]
-    ones = {_plugin_skill(first): first for first in firsts if first.plugin is not None}
-    named = dict(zip(ones, plugin_skill_names(list(ones.values())), strict=True))
-    return [
-        named.get(_plugin_skill(first)) or skill.name
-        for skill, first in zip(skills, firsts, strict=True)
-    ]
+    keys = [_plugin_skill(skill.locations[0]) for skill in skills]
+    ones = list(dict.fromkeys(key for key in keys if key[0] is not None))
+    named = dict(zip(ones, plugin_key_names(ones), strict=True))
+    return [named.get(key) or skill.name for skill, key in zip(skills, keys, strict=True)]
 
 
-def _plugin_skill(location: Location) -> tuple[str | None, str | None, str]:
+def _plugin_skill(location: Location) -> PluginKey:
     """Which plugin's skill ``location`` is (its copies at two scopes are one)."""
     return location.plugin, location.marketplace, location.name
 
 
-def _plugin_names(location: Location) -> tuple[str, ...]:
+def _plugin_names(plugin: str | None, marketplace: str | None, name: str) -> tuple[str, ...]:
     """How a plugin's skill can be named, shortest first (``plugin:skill``, then
     ``plugin@marketplace:skill``): only a spelling that reads back as its plugin, marketplace
     and name (:func:`plugin_parts`; not for a plugin named ``my:tool``, or the empty name of
     a key ``@market``); none for a skill of no plugin."""
-    if location.plugin is None:
+    if plugin is None:
         return ()
-    names = [f"{location.plugin}:{location.name}"]
-    if location.marketplace is not None:
-        names.append(f"{location.plugin}@{location.marketplace}:{location.name}")
-    markets = ("", location.marketplace)
+    names = [f"{plugin}:{name}"]
+    if marketplace is not None:
+        names.append(f"{plugin}@{marketplace}:{name}")
+    markets = ("", marketplace)
     return tuple(
         spelled
         for spelled in names
         if (parts := plugin_parts(spelled))
-        and parts[0] == location.plugin
+        and parts[0] == plugin
         and parts[1] in markets
-        and parts[2] == location.name
+        and parts[2] == name
     )
 
 
