@@ -28,24 +28,24 @@ MAX_NAME = 64
 
 class Seen:
     """The skills a query's walk found: each indexed one's id with the position of the
-    first root it is under (duplicates are shown from the first), the agent-folder entries
-    deploying it, and how many skills and folders were skipped."""
+    first root it is under (duplicates are shown from the first) and its entry there, the
+    agent-folder entries deploying it, and how many skills and folders were skipped."""
 
-    __slots__ = ("_entries", "deployed", "priorities", "skipped", "walks")
+    __slots__ = ("deployed", "firsts", "priorities", "skipped", "walks")
 
     def __init__(self) -> None:
         self.priorities: dict[int, int] = {}
+        self.firsts: dict[int, tuple[Root, str]] = {}  # its first root, and its entry there
         self.deployed: dict[int, list[str]] = {}
         self.skipped = 0
-        self.walks: list[tuple[Root, int, Walk]] = []  # for the names of the skills shown
-        self._entries: list[dict[int, str]] | None = None  # each root's entries by skill id
+        self.walks: list[tuple[Root, int, Walk]] = []  # for the names of plugins' skills
 
     @classmethod
     def of(cls, walks: list[tuple[Root, int, Walk]]) -> Seen:
         """The skills of a query's ``walks``, each id once (from its first root), with the
         agent-folder entries that deploy them; and what was skipped."""
         seen = cls()
-        priorities = seen.priorities
+        priorities, firsts = seen.priorities, seen.firsts
         skipped: set[object] = set()
         stubs: list[tuple[str, str]] = []
         copies: dict[str, int] = {}  # the store skills, and the other skills: by real path
@@ -68,8 +68,9 @@ class Seen:
                 if kind & SKIPPED:
                     skipped.add(skill_id)
                     continue
-                if skill_id not in priorities:
+                if skill_id not in priorities:  # its first root, at its first entry there
                     priorities[skill_id] = priority
+                    firsts[skill_id] = (root, paths[index])
                 (copies if root.kind == "store" else folders)[real] = skill_id
                 if agent and "/" not in paths[index] and paths[index]:
                     seen.deployed.setdefault(skill_id, []).append(f"{base}/{paths[index]}")
@@ -95,18 +96,12 @@ class Seen:
         entry's name in the first root holding it (a store's, an agent folder's, a link's
         own name), a plugin's as :meth:`_plugin_called`; None when no walk holds it (the
         frontmatter ``name`` is then shown)."""
-        if self._entries is None:  # once for these walks (kept while they stand), not per skill
-            self._entries = [
-                dict(zip(reversed(result.state.ids), reversed(result.state.paths), strict=True))
-                for _, _, result in self.walks
-            ]  # reversed: a skill at two entries of a root is at its first, as `skc list` has it
-        for (root, _, _), entries in zip(self.walks, self._entries, strict=True):
-            entry = entries.get(skill_id)
-            if entry is None:
-                continue
-            name = entry.rpartition("/")[2] or root.path.name  # a --path DIR that is one
-            return self._plugin_called(root, name) if root.kind == "plugin" else name
-        return None
+        first = self.firsts.get(skill_id)
+        if first is None:
+            return None
+        root, entry = first
+        name = entry.rpartition("/")[2] or root.path.name  # a --path DIR that is one
+        return self._plugin_called(root, name) if root.kind == "plugin" else name
 
     def _plugin_called(self, root: Root, name: str) -> str:
         """``plugin:name`` for the skill ``name`` of the plugin ``root`` (``plugin@market:name``
