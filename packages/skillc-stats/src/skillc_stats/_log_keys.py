@@ -34,7 +34,7 @@ from skillc_index.accesslog import (
     runtime_base,
     settle_identity,
 )
-from skillc_index.accesslog.reader import first_row, last_id
+from skillc_index.accesslog.upload import first_row, last_id
 
 
 def machine_id() -> str:

@@ -67,13 +67,8 @@ from skillc_index import (
     valid_utf8,
 )
 from skillc_index.accesslog import COLUMNS, LOG_FILE, open_log
-from skillc_index.accesslog.reader import (
-    USE_COMMANDS,
-    SkillUsage,
-    highest_id,
-    row_by_id,
-    rows_after,
-)
+from skillc_index.accesslog.reader import USE_COMMANDS, SkillUsage
+from skillc_index.accesslog.upload import highest_id, row_by_id, rows_after
 from skillc_stats import _team_sql as sql
 from skillc_stats._filters import Filters, checked_text
 from skillc_stats._log_keys import LogKey, key_of, log_key, renewed_key, settle

@@ -14,9 +14,9 @@ database, and the row shapes analytics read.
 - ``reader``: every statement that reads rows: the RFC-0003 queries (``StatsLog`` for one
   skill, ``usage_of`` for all at once, over a local log, ``LocalRows``, or a team store's
   ``Rows``; ``where_clause``, ``RowFilters``), what a row counts as (``USE_COMMANDS``:
-  an agent's use; ``AUTHOR_COMMANDS``: the author's own runs; ``command_kind``), and what
-  an upload reads (``first_row``, ``highest_id``, ``last_id``, ``row_by_id``,
-  ``rows_after``).
+  an agent's use; ``AUTHOR_COMMANDS``: the author's own runs; ``command_kind``).
+- ``upload``: what an upload to a team store reads (``first_row``, ``highest_id``,
+  ``last_id``, ``row_by_id``, ``rows_after``).
 - ``moves``: the folders ``route`` moved a log's skill between, recorded beside its rows
   (``record_move``) and read as aliases of the folder it is at now (``moves_of``,
   ``folder_key``).
@@ -81,11 +81,11 @@ _EXPORTS: dict[str, str] = {
     "Rows": "reader",
     "SkillUsage": "reader",
     "StatsLog": "reader",
-    "first_row": "reader",
-    "highest_id": "reader",
-    "last_id": "reader",
-    "row_by_id": "reader",
-    "rows_after": "reader",
+    "first_row": "upload",
+    "highest_id": "upload",
+    "last_id": "upload",
+    "row_by_id": "upload",
+    "rows_after": "upload",
     "usage_of": "reader",
     "where_clause": "reader",
     "FallbackRows": "merge",
@@ -190,11 +190,6 @@ if TYPE_CHECKING:
         SkillUsage,
         StatsLog,
         command_kind,
-        first_row,
-        highest_id,
-        last_id,
-        row_by_id,
-        rows_after,
         usage_of,
         where_clause,
     )
@@ -229,3 +224,4 @@ if TYPE_CHECKING:
         prune_rows,
         runtime_base,
     )
+    from skillc_index.accesslog.upload import first_row, highest_id, last_id, row_by_id, rows_after
