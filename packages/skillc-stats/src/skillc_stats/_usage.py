@@ -39,6 +39,7 @@ from skillc_index.accesslog.reader import (
     SkillUsage,
     add_usage,
     add_versions,
+    followed_folder,
     logs_of,
     same_folders,
     several_logs,
@@ -191,9 +192,6 @@ def local_usage(
     skills when the caller has it (the trends count with the same map); ``versioned`` gets
     each log read with its folders as :func:`add_versions` left them (the trends' own
     :attr:`~skillc_stats._trends.AllCounts.versioned`: looked up once per log)."""
-    from skillc_index.accesslog.moves import store_skill_name
-    from skillc_index.inventory.folders import plugin_version_parts
-
     listed = list(skills)
     by_log = logs_of(listed, layout) if logs is None else logs  # log -> folder -> source
     several = several_logs(by_log)  # their projects: the union of their logs' (add_usage)
@@ -204,19 +202,17 @@ def local_usage(
         folders = dict(logged)  # (add_versions adds to it)
         same = same_folders(folders)
         spread = sorted(several & set(folders.values()))
-        # (a plugin's: its other versions' folders are looked for when the log is read; a
-        # store skill's: its folders before its base moved)
-        plugins = sorted(
-            folder for folder in folders if plugin_version_parts(folder) or store_skill_name(folder)
-        )
-        parts = [sorted(same.items()), spread, *([plugins] if plugins else [])]
-        key = f"{filters_key} {json.dumps(parts)}" if same or spread or plugins else filters_key
+        # the folders add_versions follows (a plugin's: its other versions' folders are looked
+        # for when the log is read; a store skill's: its folders before its base moved)
+        followed = sorted(filter(followed_folder, folders))
+        parts = [sorted(same.items()), spread, *([followed] if followed else [])]
+        key = f"{filters_key} {json.dumps(parts)}" if same or spread or followed else filters_key
         stamp = _stamp(log)
         found = cache.get(log, stamp, key)
         if found is None:
             rows = LocalRows(log)
             try:
-                if plugins:
+                if followed:
                     same = add_versions(rows, folders)
                 if versioned is not None:
                     versioned[log] = folders

@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard, overload
 
-from skillc_index.accesslog.moves import Move, folder_key, former_stores, moves_of
+from skillc_index.accesslog.moves import Move, folder_key, former_stores, moves_of, store_skill_name
 from skillc_index.accesslog.schema import empty_log, open_log
 from skillc_index.clock import is_utc_timestamp
 from skillc_index.diagnostics import UnreadableFile
@@ -56,6 +56,7 @@ __all__ = [
     "add_usage",
     "add_versions",
     "command_kind",
+    "followed_folder",
     "grouped_counts",
     "logs_of",
     "other_versions",
@@ -549,11 +550,21 @@ def add_versions(rows: Rows, folders: dict[str, str]) -> dict[str, str]:
     skill's folders before its base moved (:func:`~.moves.former_stores`). A folder already
     there keeps its skill (a version installed too, at another scope: every installed skill of
     a name is logged in the same log); an older one goes to the first installed version. The
-    log is not read when no folder is a plugin's or a store's. Returns :func:`same_folders`."""
+    log is not read when no folder is :func:`followed_folder`. Returns :func:`same_folders`."""
     for folder, source in list(folders.items()):
-        for other in [*other_versions(rows, folder), *former_stores(rows, folder)]:
-            folders.setdefault(other, source)
+        if followed_folder(folder):
+            for other in [*other_versions(rows, folder), *former_stores(rows, folder)]:
+                folders.setdefault(other, source)
     return same_folders(folders)
+
+
+def followed_folder(folder: str) -> bool:
+    """Whether :func:`add_versions` looks in the log for other folders of the skill at
+    ``folder``: a Claude Code plugin skill's (its other versions') or a store skill's (its
+    folders before its base moved, :func:`~.moves.store_skill_name`)."""
+    from skillc_index.inventory.folders import plugin_version_parts
+
+    return plugin_version_parts(folder) is not None or store_skill_name(folder) is not None
 
 
 def same_folders(folders: Mapping[str, str]) -> dict[str, str]:
