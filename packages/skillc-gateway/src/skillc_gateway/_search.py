@@ -17,6 +17,7 @@ from skillc_index import (
     fts_query,
     search_sections,
 )
+from skillc_index.index.scripts import spaceless
 from skillc_index.operation import checked_values
 from skillc_index.record import Record
 
@@ -75,21 +76,9 @@ def search_skill(
     query, limit = checked_values(SearchParams, {"query": query, "limit": limit}).values()
     index = ensure_index(skill, tokenizer_setting)
     match = fts_query(query, index.meta.tokenizer)  # the tokenizer the check required
-    hint = SPACELESS_HINT if index.meta.tokenizer != "cjk" and _spaceless(query) else ""
+    hint = SPACELESS_HINT if index.meta.tokenizer != "cjk" and spaceless(query) else ""
     try:
         return SearchResult(query, tuple(search_sections(index, match, limit)), hint)
     except IndexUnusable:  # RFC-0004: a read failure is corruption
         index = ensure_index(skill, tokenizer_setting, damaged=index)
         return SearchResult(query, tuple(search_sections(index, match, limit)), hint)
-
-
-def _spaceless(query: str) -> bool:
-    """Whether ``query`` holds a character of a script written without spaces between words
-    (:data:`~skillc_index.index.scripts.CJK_CHARS`, ``SPACELESS_CHARS``); at once for ASCII."""
-    if query.isascii():
-        return False
-    import re
-
-    from skillc_index.index.scripts import CJK_CHARS, SPACELESS_CHARS
-
-    return re.search(f"{CJK_CHARS}|{SPACELESS_CHARS}", query) is not None

@@ -1,9 +1,16 @@
 """Which characters make words, for every tokenizer of the kit (the index's, ``search``'s
 and ``show``'s, and the find catalog's): the scripts written without spaces between words,
-whose runs are cut into characters or graphemes, and the marks that are parts of words. A
-module that imports nothing: ``skc find`` reads it without loading the index's code."""
+whose runs are cut into characters or graphemes, and the marks that are parts of words
+(:func:`spaceless`: whether a text holds such a script). A module that imports nothing of the
+kit (``re`` when a text that is not ASCII is first asked about): ``skc find`` reads it
+without loading the index's code."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import re
 
 __all__ = [
     "ATTACHED_LETTERS",
@@ -12,6 +19,7 @@ __all__ = [
     "SCRIPT_MARKS",
     "SPACELESS_CHARS",
     "TOKEN_MARKS",
+    "spaceless",
 ]
 
 #: Scripts written without spaces between words (Han, Kana, Hangul, Bopomofo, Yi and their
@@ -71,6 +79,23 @@ SPACELESS_CHARS = (
     "\u1780-\u17d3\u17dd"  # Khmer
     "]"
 )
+_SPACELESS: re.Pattern[str] | None = None  # CJK_CHARS or SPACELESS_CHARS, compiled once
+
+
+def spaceless(text: str) -> bool:
+    """Whether ``text`` holds a character of a script written without spaces between words
+    (:data:`CJK_CHARS`, :data:`SPACELESS_CHARS`): ``search``'s hint, and SKL108's patterns
+    found inside words. False at once for ASCII; the pattern is compiled on first use."""
+    if text.isascii():
+        return False
+    global _SPACELESS  # (compiled on first use, not on import)
+    if _SPACELESS is None:
+        import re
+
+        _SPACELESS = re.compile(f"{CJK_CHARS}|{SPACELESS_CHARS}")
+    return _SPACELESS.search(text) is not None
+
+
 #: Letters that belong to the grapheme of the letter before them though they are no
 #: combining mark (category Lo): Thai and Lao SARA AM (U+0E33, U+0EB3: ``กำ`` is one
 #: grapheme). The characters, for a character class (:data:`GRAPHEME`, and

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
-from skillc_index.index.scripts import CJK_CHARS, SPACELESS_CHARS
+from skillc_index.index.scripts import spaceless
 from skillc_lint._registry import Finding
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter
 from skillc_lint._skill import Skill
@@ -61,16 +59,12 @@ TRIGGER_PHRASINGS = (
     "quando",
 )
 
-#: A character of a script written without spaces between words (Chinese, Japanese, Korean
-#: and their words' endings, Thai...): a pattern holding it is found inside a word.
-_SPACELESS = re.compile(f"{CJK_CHARS}|{SPACELESS_CHARS}")
-
 
 def _word(char: str) -> bool:
     """Whether ``char`` is part of a word a pattern must not cut: a letter, digit or ``_`` of
     a script written with spaces between words (``当用户需要提取表格数据时使用``, ``만들 때
     사용합니다`` hold ``时使用`` and ``때 사용``)."""
-    return (char.isalnum() or char == "_") and not (char > "\u0dff" and _SPACELESS.match(char))
+    return (char.isalnum() or char == "_") and not (char > "\u0dff" and spaceless(char))
 
 
 def _holds(text: str, pattern: str) -> bool:
