@@ -81,6 +81,32 @@ def test_a_files_bom_is_no_part_of_its_first_section(
     assert open_file(resolved, "references/bom.md").text == text
 
 
+def test_show_refuses_a_hidden_or_gitignored_file_before_building_the_index(
+    resolved: ResolvedSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``show --file`` of a file the skill's ``.gitignore`` excludes built the skill's index
+    (no index holds that file) and only then said E021: it is refused first, as a hidden
+    file is, with no index built (``--hidden`` still reads it, from its own headings)."""
+    import skillc_gateway._show
+    from skillc_index.diagnostics import HiddenPath, IgnoredPath
+
+    (resolved.source / ".gitignore").write_text("out/\n", encoding="utf-8")
+    (resolved.source / "out").mkdir()
+    (resolved.source / "out" / "notes.md").write_text("# Notes\n\n## Private\n\nx\n", "utf-8")
+    (resolved.source / ".notes.md").write_text("# Notes\n", "utf-8")
+
+    def no_index(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the index was built for a file that is no part of the skill")
+
+    monkeypatch.setattr(skillc_gateway._show, "ensure_index", no_index)
+    with pytest.raises(IgnoredPath, match=r"excluded by the skill's \.gitignore"):
+        show_section(resolved, "Private", file="out/notes.md")
+    with pytest.raises(HiddenPath):
+        show_section(resolved, "Notes", file=".notes.md")
+    found = show_section(resolved, "Private", file="out/notes.md", hidden=True)
+    assert found.text == "## Private\n\nx\n"
+
+
 def test_a_utf16_reference_is_read_as_its_text(
     resolved: ResolvedSkill, project: Path, home: Path
 ) -> None:

@@ -31,7 +31,6 @@ from skillc_index import (
     read_headings,
     safe_join,
 )
-from skillc_index.files import hidden_refusal
 from skillc_index.index.cache import ATTEMPTS, ensure_index
 from skillc_index.index.queries import HeadingMatcher, heading_key
 from skillc_index.index.schema import file_stat
@@ -45,7 +44,6 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
     from skillc_gateway.shapes import SectionShape
-    from skillc_index.diagnostics import SkillFileNotFound
 
 
 def normalize_query(section: str) -> str:
@@ -149,13 +147,11 @@ def show_section(
     if file is not None:
         target = safe_join(skill.source, file)  # E012 first
         relative = target.relative_to(skill.source.resolve()).as_posix()
-        # hidden as open says: the path given, or where it leads (a symlink to `.x.md`)
-        refused: SkillFileNotFound | None = hidden_refusal(file, relative)
-        if refused is None and hidden:  # what the .gitignore excludes: no index holds it either
-            from skillc_index.glob import ignored_refusal
+        from skillc_index.glob import refusal
 
-            real = os.path.realpath(skill.source)
-            refused = ignored_refusal(skill.source, real, file, relative)
+        # hidden as open says (the path given, or where it leads: a symlink to `.x.md`), or
+        # excluded by the .gitignore: no index holds it, so refused before one is built
+        refused = refusal(skill.source, os.path.realpath(skill.source), file, relative)
         if refused is not None:
             if not hidden:
                 raise refused

@@ -23,11 +23,9 @@ from skillc_index import (
     safe_join,
     walk_skill,
 )
-from skillc_index.files import hidden_refusal
 
 if TYPE_CHECKING:
     from skillc_gateway.shapes import TreeNode, TreeRoot
-    from skillc_index.diagnostics import SkillFileNotFound
     from skillc_index.glob import IgnoreRules
 
 DEFAULT_LIMIT = 100
@@ -192,8 +190,8 @@ def source_tree(
 
     ``directory`` scopes the tree to a subfolder (E012 outside the skill, E022 if it is not a
     folder, E021 if it is hidden or leads to a hidden folder, or the skill's ``.gitignore``
-    files exclude it, as ``open`` refuses such a file: :func:`~skillc_index.files.
-    hidden_refusal`, :func:`~skillc_index.glob.ignored_refusal`); ``depth`` counts from there.
+    files exclude it, as ``open`` refuses such a file: :func:`~skillc_index.glob.refusal`);
+    ``depth`` counts from there.
     ``pattern`` is a gitignore-style glob (``*.md``, ``references/**``) matched against paths
     relative to the skill root; folders are shown when they hold a matching file. ``limit`` 0
     or None: every entry. E100 for a value of the wrong type, a ``depth`` below 1 or a
@@ -221,13 +219,11 @@ def source_tree(
         if not target.is_dir():
             raise SkillDirectoryNotFound(directory)
         base = target.relative_to(real).as_posix()
-        refused: SkillFileNotFound | None = hidden_refusal(directory, base)
-        if refused is None and base != "." and rules:  # nor one the .gitignore files exclude
-            from skillc_index.glob import ignored_refusal
+        from skillc_index.glob import IgnoreRules, refusal
 
-            refused = ignored_refusal(
-                skill.source, real, directory, base, folder=True, rules=rules[0]
-            )
+        # by the .gitignore rules the walk read (none when it met none)
+        ruled = rules[0] if rules else IgnoreRules()
+        refused = refusal(skill.source, real, directory, base, folder=True, rules=ruled)
         if refused is not None:
             raise refused
         if base == ".":

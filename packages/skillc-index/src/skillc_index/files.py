@@ -561,15 +561,14 @@ def open_in_root(
                     raise NotARegularFile(rel, file_kind(mode))
                 if as_folder:
                     raise missing(rel, "not a folder")
-                # after the walk: an escape says E012; a symlink to a hidden file is hidden
-                real = "/".join([*names, name])
-                if not hidden and (refused := hidden_refusal(rel, real)) is not None:
-                    raise refused
-                if not hidden:  # nor what the skill's .gitignore files exclude
-                    from skillc_index.glob import ignored_refusal
+                # after the walk: an escape says E012; a symlink to a hidden file is hidden, and
+                # what the skill's .gitignore files exclude is refused as one
+                if not hidden:
+                    from skillc_index.glob import refusal
 
-                    if (ignored := ignored_refusal(root, root_real, rel, real)) is not None:
-                        raise ignored
+                    refused = refusal(root, root_real, rel, "/".join([*names, name]))
+                    if refused is not None:
+                        raise refused
                 return os.fdopen(regular_fd(name, folders[-1], rel), "rb")
             except OSError as exc:
                 swapped = exc.errno in (errno.ELOOP, errno.EMLINK, errno.EINVAL)

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from skillc_index.diagnostics import IgnoredPath
+    from skillc_index.diagnostics import IgnoredPath, SkillFileNotFound
 
 __all__ = [
     "Glob",
@@ -46,6 +46,7 @@ __all__ = [
     "ignore_lines",
     "ignored_refusal",
     "left_out",
+    "refusal",
 ]
 
 #: The most bytes of one ``.gitignore`` file read.
@@ -429,15 +430,16 @@ def ignored_refusal(
     path as given; a folder's with ``folder``) leading to ``real`` (below the root, symlinks
     followed) when its ``.gitignore`` files exclude either, as :func:`left_out` takes them
     out of its files; None otherwise (``SKILL.md``, or files over their bounds: what they
-    exclude is unknown). Only the ``.gitignore`` files on the two paths are looked for, unless
-    ``rules`` gives those a walk of the skill read (``walk_skill(rules=...)``)."""
+    exclude is unknown; the skill's root, which no ``.gitignore`` of it can exclude). Only the
+    ``.gitignore`` files on the two paths are looked for, unless ``rules`` gives those a walk
+    of the skill read (``walk_skill(rules=...)``)."""
     import posixpath
 
     from skillc_index.diagnostics import IgnoredPath
     from skillc_index.layout import SKILL_FILE
 
     given = posixpath.normpath(rel)
-    paths = [path for path in {given, real} if path != ".." and not path.startswith("../")]
+    paths = [path for path in {given, real} if path not in (".", "..") and path[:3] != "../"]
     if given == SKILL_FILE:
         return None
     if rules is None:
@@ -450,3 +452,24 @@ def ignored_refusal(
         if (excluded := rules.excluded(path, folder=folder)) is not None:
             return IgnoredPath(rel, excluded[1])
     return None
+
+
+def refusal(
+    root: Path,
+    real_root: str,
+    rel: str,
+    real: str,
+    *,
+    folder: bool = False,
+    rules: IgnoreRules | None = None,
+) -> SkillFileNotFound | None:
+    """The E021 a reader of the skill at ``root`` raises for ``rel`` (the path as given; a
+    folder's with ``folder``) leading to ``real`` unless hidden files were asked for: a
+    hidden one (:func:`~skillc_index.files.hidden_refusal`), else one its ``.gitignore`` files
+    exclude (:func:`ignored_refusal`, ``rules`` as there); None for a file of the skill."""
+    from skillc_index.files import hidden_refusal
+
+    hidden = hidden_refusal(rel, real)
+    if hidden is not None:
+        return hidden
+    return ignored_refusal(root, real_root, rel, real, folder=folder, rules=rules)
