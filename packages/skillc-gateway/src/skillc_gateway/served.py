@@ -296,7 +296,6 @@ class ServedSkills:
         them (a skill installed folder first, its files after) has the inventory looked at
         again."""
         self._paths: dict[str, InstalledSkill] | None = None
-        self._home: str | None = None  # the user's home, real path (the folders above a skill)
         self._snapshot: Snapshot | None = None
         self._watcher: Watcher | None = None
         if watch:
@@ -482,11 +481,7 @@ class ServedSkills:
             return []
         from skillc_gateway.catalog.scan import folders_above
 
-        if self._home is None:
-            from skillc_index.layout import user_home
-
-            self._home = os.path.realpath(user_home())
-        return folders_above(folder, os.path.realpath(holder), self._home)
+        return folders_above(folder, os.path.realpath(holder))
 
     # -- building entries ----------------------------------------------------------------------
 

@@ -141,19 +141,35 @@ def root_stamps(roots: Iterable[str]) -> tuple[int, ...]:
     return tuple(stamps)
 
 
-def folders_above(target: str, root: str, home: str) -> list[str]:
+def folders_above(target: str, root: str, home: str | None = None) -> list[str]:
     """The folders above ``target``, the real path of a followed entry of the folder whose
-    real path is ``root``: from the target's parent up to, not including, ``home`` (its real
-    path), the file system's root and ``root`` or a folder holding it (one of those moved,
-    the root is another folder too: :func:`root_stamps`). One of them renamed or deleted
-    takes the target away unseen by the watch of its inode: :meth:`.watch.Watcher.watch`
-    watches them (``above``)."""
+    real path is ``root``: from the target's parent up to, not including, ``home`` (a real
+    path; None: the user's home, :func:`_real_home`), the file system's root and ``root`` or a
+    folder holding it (one of those moved, the root is another folder too:
+    :func:`root_stamps`). One of them renamed or deleted takes the target away unseen by the
+    watch of its inode: :meth:`.watch.Watcher.watch` watches them (``above``)."""
+    if home is None:
+        home = _real_home()
     folders: list[str] = []
     folder = target.rpartition("/")[0]
     while folder and folder != home and folder != root and not root.startswith(f"{folder}/"):
         folders.append(folder)
         folder = folder.rpartition("/")[0]
     return folders
+
+
+_REAL_HOME = ("", "")  # $HOME, and the real path of the home folder it gave
+
+
+def _real_home() -> str:
+    """The real path of the user's home folder (:func:`~skillc_index.layout.user_home`),
+    resolved once for each value of ``$HOME`` (the catalog's walks and the served skills
+    ask it of every followed entry)."""
+    global _REAL_HOME  # (one for the process, kept while $HOME stands)
+    variable = os.environ.get("HOME", "")
+    if _REAL_HOME[0] != variable or not _REAL_HOME[1]:
+        _REAL_HOME = (variable, os.path.realpath(user_home()))
+    return _REAL_HOME[1]
 
 
 def dangling_paths(root: str, state: TreeState) -> list[str]:
@@ -224,7 +240,6 @@ class _Walker:
         self.changed = False
         self._fresh: list[tuple[str, int]] = []
         self._heap: list[int] | None = None  # a targeted walk's folders still to look at
-        self._home: str | None = None
 
     def full(self, path: str) -> str:
         return f"{self.root.rstrip('/')}/{path}" if path else self.root
@@ -239,9 +254,7 @@ class _Walker:
     def above(self, path: str) -> list[str]:
         """The folders above the target of the followed entry ``path``
         (:func:`folders_above`)."""
-        if self._home is None:
-            self._home = os.path.realpath(user_home())
-        return folders_above(self.state.links.get(path, ""), self.state.real, self._home)
+        return folders_above(self.state.links.get(path, ""), self.state.real)
 
     def run(self, changed: Collection[str] | None = None, moved: Collection[str] = ()) -> Walk:
         old = self.old
