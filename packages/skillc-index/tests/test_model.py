@@ -544,6 +544,21 @@ def test_a_link_keeps_its_destination_as_written() -> None:
     ]
 
 
+def test_a_link_knows_the_line_of_its_destination() -> None:
+    """Which line a link's destination is written on was not kept: skillc-lint looked for it
+    on each next line (quadratic in a table of ``[x](a\\|b.md)``, and found elsewhere)."""
+    text = (
+        "See [the\nguide](\n  <a b.md>\n 't') and ![i](\np.png).\n\n"
+        "| a | b |\n|---|---|\n| [x](a\\|b.md) | [y](\n"
+    )
+    links = parse_markdown(text).links
+    assert [(link.line, link.written, link.written_line) for link in links] == [
+        (1, "a b.md", 2),
+        (4, "p.png", 1),
+        (9, "a|b.md", 0),  # the cell as parsed
+    ]
+
+
 # -- metadata -------------------------------------------------------------------------------
 
 

@@ -789,6 +789,31 @@ def test_a_link_split_over_lines_points_at_its_destination(skill: Writer, found:
     ]
 
 
+def test_a_link_in_a_table_cell_stays_on_its_row(
+    skill: Writer, found: Found, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``[x](a\\|b.md)`` in a table's cell (parsed ``a|b.md``, not on its line as parsed)
+    was looked for on each next line to the table's end: found on a later row (``see
+    a|b.md``, line 11), and a 3,000-row table took 29 s. The parse says which line the
+    destination is on: the link's own row, one line read a link."""
+    from skillc_lint._skill import Skill
+
+    rows = "".join(f"| [x](a\\|b.md) | r{i} |\n" for i in range(90))
+    body = f"| a | b |\n|---|---|\n| [x](a\\|b.md) | one |\n| see a|b.md | two |\n{rows}"
+    folder = skill(body=body + "\nRead [the guide](\n  gone.md) end.\n")
+    read = Skill.line_text
+    calls: list[int] = []
+
+    def counted(self: Skill, rel: str, line: int) -> str | None:
+        calls.append(line)
+        return read(self, rel, line)
+
+    monkeypatch.setattr(Skill, "line_text", counted)
+    links = [(d.line, d.column) for d in found(folder, "SKL301")]
+    assert links == [(10, 1), *((line, 1) for line in range(12, 102)), (104, 3)]
+    assert len(calls) < 3 * 90  # one line a link (the walk read over 4,000)
+
+
 def test_skl301_relative_to_the_linking_file(skill: Writer, found: Found) -> None:
     folder = skill(
         body="[a](docs/a.md)\n",

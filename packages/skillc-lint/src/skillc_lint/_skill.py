@@ -434,18 +434,16 @@ class Skill:
         self, source: str, link: Link, places: dict[tuple[int, str], list[int]]
     ) -> tuple[int, int | None]:
         """Where ``link`` of ``source`` writes its destination: the line and column
-        (1-based) on its first line, or on a later line of its paragraph when it is split
-        over lines (``[the guide](`` then ``guide.md)``); its first line and None when its
-        text does not hold it (a reference-style link). ``places``: :func:`_destination_index`'s,
-        by line and destination."""
-        line, written = link.line, link.written  # "": not in the link's text (reference-style)
-        while True:
-            place = places.setdefault((line, written), [0, -2])
-            text = self.line_text(source, line) or ""
-            index = _destination_index(text, written, place, opened=line > link.line)
-            if index >= 0 or not written or not (self.line_text(source, line + 1) or "").strip():
-                return (line, index + 1) if index >= 0 else (link.line, None)
-            line += 1  # (a blank line ends the paragraph, and the link with it)
+        (1-based), on the line the parse found it on (:attr:`~Link.written_line`: a later
+        one when the link is split over lines, ``[the guide](`` then ``guide.md)``); its
+        first line and None when its text does not hold it (a reference-style link) or the
+        line does not as parsed (``a\\|b.md`` in a table's cell). ``places``:
+        :func:`_destination_index`'s, by line and destination."""
+        line, written = link.line + link.written_line, link.written  # "": reference-style
+        place = places.setdefault((line, written), [0, -2])
+        text = self.line_text(source, line) or ""
+        index = _destination_index(text, written, place, opened=line > link.line)
+        return (line, index + 1) if index >= 0 else (link.line, None)
 
     def sibling(self, rel: str) -> str | None:
         """Where a path relative to the skill root (``../other/SKILL.md``) lands in its

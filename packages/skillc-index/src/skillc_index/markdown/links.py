@@ -5,8 +5,8 @@ markdown-it turns the line breaks of a paragraph into break tokens, except those
 span, raw HTML, an image or a link destination consumes: :func:`counting_newlines` wraps
 the inline rules so those are recorded (``meta[NEWLINES]``), and every line counted here (and
 by :mod:`skillc_index.markdown.document` for inline HTML) is exact. It records each inline
-link's and image's destination as written too (``meta[DESTINATION]``), which the tokens
-only hold normalized.
+link's and image's destination as written too, with the line it starts on
+(``meta[DESTINATION]``), which the tokens only hold normalized.
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ NEWLINES = "skillc_newlines"
 # A destination as written (CommonMark): in <>, or a run without space or control character.
 _ANGLED = re.compile(r"<((?:[^<>\n\\]|\\.)*)>")
 _PLAIN = re.compile(r"([^\x00-\x20\x7f]+)")
-# Token.meta key of a link_open or image token: its destination as written (Link.written).
+# Token.meta key of a link_open or image token: its destination as written and the lines
+# from the link's start to it (Link.written, Link.written_line).
 DESTINATION = "skillc_destination"
 
 
@@ -66,6 +67,9 @@ class Link:
     """The destination as the source writes it (``my%20file.md``, backslash escapes kept,
     without ``<>``) for an inline link or image and a bare URL; ``""`` when the link's own
     text does not hold it (a reference-style link: its definition does; an autolink)."""
+    written_line: int = 0
+    """How many lines after :attr:`line` :attr:`written` starts (``[the guide](`` then
+    ``guide.md)``: 1)."""
 
 
 def may_link(content: str, *, inline_only: bool = False) -> bool:
@@ -130,8 +134,8 @@ def counting_newlines(
     inside a code span (they become spaces), raw inline HTML, an image (its alt text is parsed
     apart) and a link's destination and title. For those, the wrapped rule stores the missing
     count in ``meta[NEWLINES]`` of the last token it pushed, so link lines stay exact. The
-    destination of an inline link or image, as written, goes in ``meta[DESTINATION]`` of its
-    first token (:func:`_written_destination`).
+    destination of an inline link or image, as written, and the lines before it go in
+    ``meta[DESTINATION]`` of its first token (:func:`_written_destination`).
     """
 
     def counted(state: StateInline, silent: bool) -> bool:
@@ -164,24 +168,25 @@ def counting_newlines(
     return counted
 
 
-def _written_destination(state: StateInline, start: int, image: bool) -> str:
+def _written_destination(state: StateInline, start: int, image: bool) -> tuple[str, int]:
     """The destination of the inline link or image whose source runs from ``start`` (its
     ``[`` or ``!``) to ``state.pos`` (after its ``)``), as written: the first run of
     characters after the label's ``](`` and blanks (a destination holds no space nor
     control character; a title follows it after blanks), or what ``<>`` enclose; ``""``
-    for a reference-style one. The label ends at the first ``](`` unless it holds a
-    character that may hide one (a bracket, a code span, HTML, an escape): then it is found
-    again as the rule found it (its tokens are cached)."""
+    for a reference-style one; and the line breaks from ``start`` to it. The label ends at
+    the first ``](`` unless it holds a character that may hide one (a bracket, a code span,
+    HTML, an escape): then it is found again as the rule found it (its tokens are cached)."""
     src = state.src
     opening = start + 1 if image else start
     end = src.find("](", opening)
     if end < 0 or any(char in src[opening + 1 : end] for char in "[]`<\\"):
         end = state.md.helpers.parseLinkLabel(state, opening, not image)
     if end < 0 or src[end + 1 : end + 2] != "(":
-        return ""
-    inner = src[end + 2 : state.pos - 1].lstrip(" \t\n")
-    found = (_ANGLED if inner.startswith("<") else _PLAIN).match(inner)
-    return "" if found is None else found.group(1)
+        return "", 0
+    inner = src[end + 2 : state.pos - 1]
+    blanks = len(inner) - len(inner.lstrip(" \t\n"))
+    found = (_ANGLED if inner[blanks:].startswith("<") else _PLAIN).match(inner, blanks)
+    return ("", 0) if found is None else (found.group(1), src.count("\n", start, end + 2 + blanks))
 
 
 def bare_urls(text: str, line: int) -> list[Link]:
@@ -211,7 +216,8 @@ def inline_links(inline: BlockToken, first_line: int) -> list[Link]:
     children = inline.children or []
     links: list[Link] = []
     line = first_line
-    open_link: tuple[str, int, int, str] | None = None  # (target, line, link_open, written)
+    # (target, line, link_open's index, its DESTINATION)
+    open_link: tuple[str, int, int, tuple[str, int]] | None = None
     for index, token in enumerate(children):
         kind = token.type
         if kind in ("softbreak", "hardbreak"):
@@ -219,16 +225,16 @@ def inline_links(inline: BlockToken, first_line: int) -> list[Link]:
             continue
         if kind == "link_open":
             href = unquote(str(token.attrs.get("href", "")))
-            open_link = (href, line, index, token.meta.get(DESTINATION, ""))
+            open_link = (href, line, index, token.meta.get(DESTINATION, ("", 0)))
         elif kind == "link_close" and open_link is not None:
             target, link_line, start, written = open_link
             text = plain_text(children[start + 1 : index]).strip()
-            links.append(Link(target, link_line, text, False, written))
+            links.append(Link(target, link_line, text, False, *written))
             open_link = None
         elif kind == "image":
             src = unquote(str(token.attrs.get("src", "")))
             alt = plain_text(token.children or ()).strip()
-            links.append(Link(src, line, alt, True, token.meta.get(DESTINATION, "")))
+            links.append(Link(src, line, alt, True, *token.meta.get(DESTINATION, ("", 0))))
         elif kind == "text" and open_link is None:
             links.extend(bare_urls(token.content, line))
         if token.meta:
