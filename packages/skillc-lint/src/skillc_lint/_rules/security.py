@@ -14,6 +14,7 @@ in code, or on a line that talks about injection, attacks or examples.
 from __future__ import annotations
 
 import bisect
+import itertools
 import posixpath
 import re
 from collections.abc import Iterator, Sequence
@@ -58,16 +59,20 @@ def _markdown(skill: Skill) -> Iterator[tuple[str, str]]:
             yield rel, text
 
 
-def _code_ranges(line: str) -> list[tuple[int, int]]:
-    """Spans of a line inside inline code or quotes (what the line quotes, not says)."""
-    spans = [m.span() for m in re.finditer(r"`[^`]*`", line)]
-    spans += [m.span() for m in re.finditer(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d", line)]
-    spans += [m.span() for m in re.finditer(r"(?<![\w])'[^']{6,}'(?![\w])", line)]
-    return spans
+#: A quote (:func:`_code_ranges` looks for it on each line apart).
+_QUOTE = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<![\w])'[^']{6,}'(?![\w])")
 
 
-def _quoted(line: str, start: int, end: int) -> bool:
-    return any(a <= start and end <= b for a, b in _code_ranges(line))
+def _code_ranges(text: str, starts: Sequence[int] = (0,)) -> tuple[list[int], list[int]]:
+    """What ``text`` quotes rather than says, found once for all its matches: inline code
+    and quotes, a quote ending at its line (``starts``: where each line starts; an opened
+    quote hides no later line). The starts of the spans, in order, and for each the
+    furthest end of it and those before: a match is in one when that end reaches it."""
+    spans = [m.span() for m in re.finditer(r"`[^`]*`", text)]  # a code span: over lines too
+    for first, end in zip(starts, [*starts[1:], len(text)], strict=True):
+        spans += [m.span() for m in _QUOTE.finditer(text, first, end)]
+    spans.sort()
+    return [a for a, _ in spans], list(itertools.accumulate((b for _, b in spans), max))
 
 
 # -- SKL903 prompt injection (used by SKL902 too) ---------------------------------------------
@@ -166,8 +171,10 @@ def _injections(text: str, starts: Sequence[int] = (0,)) -> Iterator[re.Match[st
     lowered = text.lower()
     if not _INJECTION_HINT.search(lowered) or not _may_inject(lowered):
         return
+    firsts, ends = _code_ranges(text, starts)
     for match in _INJECTION.finditer(text):
-        if _quoted(text, *match.span()):
+        quoted = bisect.bisect_right(firsts, match.start()) - 1
+        if quoted >= 0 and ends[quoted] >= match.end():
             continue
         first = bisect.bisect_right(starts, match.start()) - 1
         last = bisect.bisect_left(starts, match.end(), first + 1)
@@ -321,12 +328,13 @@ def hidden_instructions(skill: Skill, options: Options) -> Findings:
             for start, body in _comments(source):
                 if re.match(r"\s*skillc-lint\s*:", body):
                     continue  # a suppression comment, meant for the linter
-                injected = next(_injections(" ".join(body.split())), None)  # lines joined
+                starts = [0, *(m.end() for m in re.finditer("\n", body))]  # lines joined
+                injected = next(_injections(body.replace("\n", " "), starts), None)
                 hit = injected or _AGENT_ADDRESS.search(body)
                 if hit:
                     yield Finding(
                         f"HTML comment with instructions for the agent, hidden from readers: "
-                        f"'{hit.group().strip()}'",
+                        f"'{' '.join(hit.group().split())}'",
                         file=rel,
                         line=_line_in(html, start, breaks),
                     )
