@@ -131,6 +131,21 @@ def test_skl100_a_bom_before_the_opening_is_an_error(skill: Writer, found: Found
     assert found(folder, "SKL101") == []
 
 
+def test_a_given_text_starting_with_a_lone_surrogate_is_linted(skill: Writer) -> None:
+    """A text given to lint (an editor's, ``texts=``) starting with a lone surrogate was a
+    UnicodeEncodeError (its first character encoded to look for a BOM): it is linted, a BOM
+    before ``---`` still noted."""
+    folder = skill()
+    text = "---\nname: my-skill\ndescription: x. Use when y.\n---\n# my-skill\n"
+    result = lint_skill(folder, texts={"SKILL.md": "\udc80" + text})
+    [d] = [d for d in result.diagnostics if d.rule == "SKL100"]
+    assert d.message == "missing frontmatter: file does not start with ---"
+    result = lint_skill(folder, texts={"SKILL.md": "\ufeff" + text})
+    assert [d.message for d in result.diagnostics if d.rule == "SKL100"] == [
+        "SKILL.md starts with a UTF-8 BOM, not ---: some agents skip the skill"
+    ]
+
+
 def test_a_markdown_file_that_is_not_utf8_is_one_finding(skill: Writer, found: Found) -> None:
     """A UTF-16 SKILL.md was SKL100 "does not start with ---" (it does, in its author's
     editor) and an SKL901 NUL in every line; a UTF-16 or cp1252 reference an SKL901 per line

@@ -31,8 +31,9 @@ from skillc_index import (
     split_lines,
     walk_skill,
 )
+from skillc_index.text import BOM
 from skillc_lint._anchors import heading_anchors, html_anchors, slug
-from skillc_lint._probes import PROBES, TEXT_LIMIT, bom_of, digest, read_markdown, read_other
+from skillc_lint._probes import PROBES, TEXT_LIMIT, digest, read_markdown, read_other
 
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
@@ -157,8 +158,9 @@ class Skill:
         # other Markdown file, read and parsed once (regular files inside the root: E012/E021).
         #: The text of each Markdown file (anchors, suppressions, fixes...), ``texts``' if given:
         #: the file's as written (an editor's), its leading BOM noted (bom), not the disk's.
-        self.boms = {rel: bom_of(text[:1].encode()) for rel, text in (texts or {}).items()}
-        given = {rel: text[1:] if self.boms[rel] else text for rel, text in (texts or {}).items()}
+        given = texts or {}  # (a BOM noted without encoding: the text may hold a lone surrogate)
+        self.boms = {rel: "UTF-8" if text.startswith(BOM) else None for rel, text in given.items()}
+        given = {rel: text.removeprefix(BOM) for rel, text in given.items()}
         markdown = [rel for rel in self.files if is_markdown(rel) and rel != SKILL_FILE]
         #: The Markdown files longer than a parse reads (``MARKDOWN_READ_LIMIT``, 4 MiB): each
         #: one's line count and size (its stat). The rules see its start; no fix is applied.
