@@ -487,11 +487,25 @@ def test_skl108_a_pattern_counts_as_whole_words(
         ("Utiliser lorsqu'un tableau est illisible.", False),
         ("Verwenden, wenn eine Tabelle unlesbar ist.", False),
         ("Use quando o usuário pedir um relatório.", False),
-        # near misses: no trigger in any language, nor a pattern cut out of a word
+        ("Cuando el PDF no se lee, conviértelo.", False),
+        ("Wenn eine Tabelle unlesbar ist: neu formatieren.", False),
+        ("Outil à utiliser pour les tableaux.", False),
+        ("Khi người dùng cần biểu đồ.", False),
+        ("Sử dụng khi cần đọc tệp PDF.", False),
+        # near misses: no trigger in any language, nor a pattern cut out of a word; a bare
+        # "for" or "when" (English "when" counts at the start only), nor a purpose
         ("PDF表格处理工具。", True),
         ("표를 만듭니다.", True),
         ("Convierte archivos PDF a Word.", True),
         ("Formats paragraphs; pours tables; fürther.", True),
+        ("Werkzeug für PDF-Dateien.", True),
+        ("Helps pour data into tables.", True),
+        ("Herramienta para convertir PDF.", True),
+        ("Formatiert Tabellen, wenn nötig.", True),
+        ("Converte PDF quando possível.", True),
+        ("Формирует отчёт, когда готов.", True),
+        ("데이터가 많은 경우 차트를 만듭니다.", True),
+        ("Vẽ biểu đồ khi có dữ liệu.", True),
     ],
 )
 def test_skl108_other_languages_say_when_too(

@@ -9,6 +9,8 @@ from skillc_lint._skill import Skill
 
 __all__ = ["TRIGGER_PATTERNS", "TRIGGER_PHRASINGS", "description_triggers"]
 
+#: French "when" (``lorsqu'`` with either apostrophe) and "for".
+_FRENCH_WHEN = ("quand", "lorsque", "lorsqu'", "lorsqu’", "pour")
 #: SKL108 activation trigger patterns, verbatim from the RFC (matched case-insensitively).
 TRIGGER_PATTERNS = (
     "use when",
@@ -52,11 +54,16 @@ TRIGGER_PHRASINGS = (
     "^when",
     "^whenever",
     # the other languages' usual "use when" / "use for" (cjk audit: every description in
-    # them warned): Chinese, Japanese, Korean (inside words: :func:`_word`), Russian,
-    # Vietnamese, Spanish, French, German, Portuguese
-    *("时使用", "用于", "ときに", "場合に", "때 사용", "경우", "когда", "dùng khi", "khi"),
-    *("cuando", "para", "quand", "lorsque", "lorsqu'", "lorsqu’", "pour", "wenn", "für"),
-    "quando",
+    # them warned), a verb with its "when" or "for" as in English, a bare "when" only at the
+    # start: Chinese, Japanese, Korean (inside words: :func:`_word`), Russian, Vietnamese,
+    # Spanish, French, German, Portuguese
+    *("时使用", "用于", "ときに使用", "ときに参照", "場合に使用", "場合に参照", "때 사용"),
+    *("경우에 사용", "используйте", "^когда", "dùng khi", "dùng cho", "sử dụng khi", "^khi"),
+    *(f"{verb} {when}" for verb in ("usar", "úsalo", "utilizar") for when in ("cuando", "para")),
+    *(f"{verb} {when}" for verb in ("utiliser", "utilisez") for when in _FRENCH_WHEN),
+    *(f"{verb}{when}" for verb in ("verwenden", "nutzen") for when in (" wenn", ", wenn", " für")),
+    *(f"{verb} {when}" for verb in ("use", "usar", "utilize") for when in ("quando", "para")),
+    *(f"^{when}" for when in ("cuando", *_FRENCH_WHEN[:-1], "wenn", "quando")),
 )
 
 
