@@ -22,7 +22,7 @@ from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from skillc_index import Config, Diagnostic, Notice
+    from skillc_index import Config, Diagnostic, Layout, Notice
     from skillc_lint import FixOutcome, LintResult, RuleRegistry
     from skillc_lint._run import LintRun
     from skillc_lint._suppress import Baseline, PathIgnores
@@ -35,6 +35,7 @@ __all__ = [
     "LintParams",
     "LintReport",
     "Suppressions",
+    "config_of",
     "lint",
     "lint_config",
     "lint_skills",
@@ -326,8 +327,7 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
     what it is when it is there: a folder, a device...), or a file that cannot be used (not
     TOML, a ``pyproject.toml`` without ``[tool.skillc]``: :attr:`Config.ignored
     <skillc_index.Config.ignored>`), rather than lint on other settings than those named."""
-    from skillc_index import find_config, load_config
-    from skillc_index.config import project_config_file
+    from skillc_index import find_config
     from skillc_lint import ConfigNotFound
 
     layout = session.layout
@@ -344,20 +344,37 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
         file: Path | None = path
     else:
         file = None if start is None else find_config(start, layout)
-    guarded = False
-    if file is None or file == project_config_file(layout):
-        config, root = session.config, layout.project_root or layout.cwd
-    else:
-        from skillc_index.files import within
-
-        config = load_config(layout, project_file=file)
-        root = file.parent.parent if file.parent.name == ".skillc" else file.parent
-        guarded = given is None and not within(layout.cwd, root)
+    found = config_of(layout, file, layout.cwd if given is None else None, session.config)
+    config = found.config
     if given is not None and file is not None and file in config.ignored:
         raise ConfigNotFound(given, reason=config.ignored[file])
     if config is not session.config:
         session.warn(config.notices)
-    return LintConfig(config, root, guarded)
+    return found
+
+
+def config_of(
+    layout: Layout, file: Path | None, cwd: Path | None, loaded: Config | None = None
+) -> LintConfig:
+    """The :class:`LintConfig` of the config file ``file`` (:func:`skillc_index.find_config`'s;
+    None, or the project's of ``layout``: the project's and the global one, ``loaded`` when
+    the caller has read them). :attr:`~LintConfig.guarded` when ``file``'s folder is neither
+    ``cwd``, the working folder (``skillc-lint``'s, the language server's workspace folder),
+    nor one above it: the linted skill's own; never for ``cwd`` None (a file the user named).
+    ``skillc-lint`` and the language server both read their configuration so."""
+    from skillc_index import load_config
+    from skillc_index.config import project_config_file
+
+    if file is None or file == project_config_file(layout):
+        config = load_config(layout) if loaded is None else loaded
+    else:
+        config = load_config(layout, project_file=file)
+    if file is None:
+        return LintConfig(config, layout.project_root or layout.cwd)
+    from skillc_index.files import within
+
+    root = file.parent.parent if file.parent.name == ".skillc" else file.parent
+    return LintConfig(config, root, cwd is not None and not within(cwd, root))
 
 
 def rule_registry(

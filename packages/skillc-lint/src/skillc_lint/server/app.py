@@ -170,7 +170,7 @@ class SkillServer(LanguageServer):
             text_document_sync_kind=types.TextDocumentSyncKind.Full,
             protocol_cls=Lifecycle,
         )
-        self.session = Session(profiles)
+        self.session = Session(profiles, self.folders)
         self.pending: set[Path] = set()
         """Skills changed whose findings are not published yet."""
         self.flushing: asyncio.TimerHandle | None = None
@@ -187,6 +187,14 @@ class SkillServer(LanguageServer):
             super().report_server_error(error, source)
 
     # -- helpers -------------------------------------------------------------------------
+
+    def folders(self) -> list[Path]:
+        """The workspace folders' paths (none before the client initialized the server)."""
+        try:
+            folders = self.workspace.folders.values()
+        except RuntimeError:  # pygls: no workspace yet
+            return []
+        return [path for folder in folders if (path := path_of(folder.uri)) is not None]
 
     def lines(self, text: str, path: Path | None = None) -> Lines:
         """The lines of ``text``, the server's text of the file at ``path``: when the
@@ -474,14 +482,9 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
     def workspace_diagnostic(
         ls: SkillServer, params: types.WorkspaceDiagnosticParams
     ) -> types.WorkspaceDiagnosticReport:
-        folders = [
-            path
-            for folder in ls.workspace.folders.values()
-            if (path := path_of(folder.uri)) is not None
-        ]
         found = {
             report.path: ls.diagnostics(report)
-            for _root, reports in ls.session.workspace(folders)
+            for _root, reports in ls.session.workspace(ls.folders())
             for report in reports
         }
         # a file reported with findings before and none now is reported empty (a client

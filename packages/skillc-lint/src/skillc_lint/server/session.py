@@ -37,7 +37,7 @@ from __future__ import annotations
 import os
 import posixpath
 import time
-from collections.abc import Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -142,8 +142,13 @@ class FileReport:
 class Session:
     """Open documents and what linting their skills found."""
 
-    def __init__(self, profiles: Sequence[str] = ()) -> None:
+    def __init__(
+        self, profiles: Sequence[str] = (), folders: Callable[[], Iterable[Path]] = tuple
+    ) -> None:
         self.profiles = tuple(profiles)
+        self.folders = folders
+        """The client's workspace folders (asked at each configuration read): a skill's
+        lint runs from the innermost holding it, as ``skillc-lint`` run there (:meth:`rules`)."""
         self.documents: dict[Path, str] = {}
         self.bom: set[Path] = set()
         """The open documents whose client text starts with a BOM (dropped from
@@ -277,21 +282,25 @@ class Session:
 
     def rules(self, root: Path) -> tuple[RuleRegistry, PathIgnores | None]:
         """The rules for the skill at ``root``: the configuration ``skillc-lint`` would use
-        there (the nearest ``.skillc/config.toml`` or ``pyproject.toml`` with
-        ``[tool.skillc]`` walking up, else the project's and the global one), with the
-        server's profiles, and that configuration's ``[lint] per-file-ignores`` (None when it
-        belongs to no folder: their patterns are relative to it); one pair per config, read
-        again when one of its files changed (:func:`_stamps`)."""
-        from skillc_index import Layout, find_config, load_config
+        there run from the innermost workspace folder holding it (the skill's parent folder
+        for a skill in none), :func:`skillc_lint.operations.config_of`: the nearest
+        ``.skillc/config.toml`` or ``pyproject.toml`` with ``[tool.skillc]`` walking up, else
+        the project's and the global one, one inside the skill configuring no security rule;
+        with the server's profiles, and that configuration's ``[lint] per-file-ignores``
+        (None when it belongs to no folder: their patterns are relative to it); one pair per
+        config and working folder, read again when one of its files changed (:func:`_stamps`)."""
+        from skillc_index import Layout, find_config
         from skillc_index.config import project_config_file
         from skillc_lint import configured_registry
+        from skillc_lint.operations import config_of
 
         layout = Layout.discover(root)
-        file = find_config(root, layout)
+        found_file = find_config(root, layout)
         project = project_config_file(layout)
-        if file == project:
-            file = None  # the project's own, as Layout found it
-        key = str(file or layout.project_root or "")
+        file = None if found_file == project else found_file  # the project's, as Layout found it
+        holding = [folder for folder in self.folders() if root.is_relative_to(folder)]
+        cwd = max(holding, key=lambda folder: len(folder.parts)) if holding else root.parent
+        key = f"{file or layout.project_root or ''}\0{cwd}"
         # the project's: its config.toml too, made later in place of its pyproject.toml
         files = [layout.global_config, file or layout.project_config, file or project]
         stamp = _stamps(dict.fromkeys(files))  # each file stat'd once
@@ -299,18 +308,16 @@ class Session:
         if kept is not None and kept[0] == stamp:
             return kept[1]
         try:
-            config = load_config(layout, project_file=file)
-            if file is None:
-                base = layout.project_root
-            else:
-                base = file.parent.parent if file.parent.name == ".skillc" else file.parent
-            registry, problems = configured_registry(config.lint, self.profiles, config.origins)
+            config, base, guard = config_of(layout, found_file, cwd)
+            registry, problems = configured_registry(
+                config.lint, self.profiles, config.origins, guard=guard
+            )
             ignores = None
             table = config.lint.get("per-file-ignores")
-            if table is not None and base is not None:
+            if table is not None and (file is not None or layout.project_root is not None):
                 from skillc_lint._suppress import PathIgnores
 
-                ignores, more = PathIgnores.from_config(base, table, registry)
+                ignores, more = PathIgnores.from_config(base, table, registry, guard)
                 problems += more
             self.problems += [f"config [lint]: {problem}" for problem in problems]
             self.problems += [notice.text for notice in config.notices]
