@@ -296,3 +296,21 @@ def test_a_file_with_a_utf16_or_utf32_bom_is_read_as_its_text(
     for plain in (text.encode(), b"\xef\xbb\xbf" + text.encode(), b"\xff\xfe"[:1] + b"x\0y"):
         assert b"".join(as_utf8([plain[:2], plain[2:]])) == plain  # no BOM of UTF-16: as it is
     assert decoded(b"\xef\xbb\xbfx") == "x" and decoded(b"\xff\xfex\x00\x00") == "x\ufffd"
+
+
+def test_any_of_finds_its_words_with_their_spaces_as_given() -> None:
+    """``any_of``'s words matched a space as written: a caller wanting any white space
+    edited the pattern's source (``\\ `` to ``\\s+``); ``space`` says what a space is."""
+    from skillc_index.text import any_of
+
+    spaced = any_of(("bypass", "you are now", "system prompt"), "y", r"\s+")
+    assert [m.group() for m in spaced.finditer("you  are\nnow; system\tprompt; bypass")] == [
+        "you  are\nnow",
+        "ystem\tprompt",  # each from its key
+        "ypass",
+    ]
+    plain = any_of(("you are now", "a.b c"), "a")  # a space, and the rest, as written
+    assert [m.group() for m in plain.finditer("you are now, you are\nnow, a.b c, axb c")] == [
+        "are now",
+        "a.b c",
+    ]

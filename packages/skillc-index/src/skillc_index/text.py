@@ -620,16 +620,22 @@ def one_line(text: str) -> str:
     return " ".join(text.translate(_BREAKS).split())
 
 
-def any_of(words: tuple[str, ...], key: str) -> re.Pattern[str]:
+def any_of(words: tuple[str, ...], key: str, space: str = " ") -> re.Pattern[str]:
     """A pattern matching where one of ``words`` is (each holding the character ``key``):
     at the word's first ``key``, the rest of the word around it checked there. One search
     of a text for it costs about one ``str.find`` (the regular expression engine looks for
-    a literal first character fast), not one for each word."""
+    a literal first character fast), not one for each word. ``space``: the pattern a space
+    of a word stands for (``r"\\s+"``: any white space, a line break too; then no space
+    before a word's ``key``, looked behind at, whose width must be fixed)."""
+
+    def spaced(part: str) -> str:
+        return space.join(map(re.escape, part.split(" ")))
+
     parts = []
     for word in words:
         at = word.index(key)
-        before = f"(?<={re.escape(word[: at + 1])})" if at else ""
-        parts.append(before + re.escape(word[at + 1 :]))
+        before = f"(?<={spaced(word[: at + 1])})" if at else ""
+        parts.append(before + spaced(word[at + 1 :]))
     return re.compile(f"{re.escape(key)}(?:{'|'.join(parts)})")
 
 

@@ -147,8 +147,9 @@ def lines_holding(
 ) -> list[tuple[int, str]]:
     """The lines of ``text`` (ended by ``\n``, ``\r\n`` or ``\r``: numbered from 1 as the
     parse and ``show`` number them, in order) holding one of
-    ``words`` (none holding a line break; a pattern of :func:`any_of` stands for its
-    words); with ``searched`` (the text's lowercase), the lines whose lowercase holds one.
+    ``words`` (a pattern of :func:`any_of` stands for its words, which may run over a line
+    break with its ``space`` ``\\s+``: the line where one starts holds it); with
+    ``searched`` (the text's lowercase), the lines whose lowercase holds one.
     Each word is looked for in the whole text (``str.find``, much faster than a test of
     every line), its line found around it. Lowercasing a text lowercases each line apart
     (no line break is the lowercase of a character), so the lines are those of a test of

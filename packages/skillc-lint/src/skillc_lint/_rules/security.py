@@ -122,8 +122,7 @@ _INJECTION_HINT = re.compile("|".join(map(re.escape, _INJECTION_HINTS)))
 #: line where the hint starts.
 _INJECTION_SEARCHED: Words = (
     any_of(("ignore", "disregard", "forget"), "g"),
-    re.compile(any_of(("bypass", "you are now", "system prompt"), "y").pattern.replace(
-        re.escape(" "), r"\s+")),
+    any_of(("bypass", "you are now", "system prompt"), "y", r"\s+"),
     any_of(("post", "upload"), "p"),
     "override", re.compile(r"the\s+user"), "im_start", "send", "exfiltrate", "transmit",
 )  # fmt: skip
