@@ -75,15 +75,20 @@ def test_every_field_claude_code_reads_is_known_and_typed(skill: Writer) -> None
 
     assert set(PROFILES["claude-code"].known_fields) >= CLAUDE_CODE_FIELDS
     folder = skill(frontmatter=BASE + "disallowed-tools: Bash WebFetch\nbackground: true\n")
-    for rule in ("SKL601", "SKL109"):
+    for rule in ("SKL601", "SKL606", "SKL109"):
         assert claude(folder, rule) == [], rule
     wrong = skill(name="wrong", frontmatter=BASE.replace("my-skill", "wrong") + (
         "disallowed-tools: {Bash: yes}\nbackground: 'yes'\n"
     ))  # fmt: skip
-    assert claude(wrong, "SKL601") == [
-        "disallowed-tools must be a string or a list of strings, not a mapping",
-        "background must be true or false, not a string",
+    assert claude(wrong, "SKL601") == ["background must be true or false, not a string"]
+    # SKL606's, as for paths and arguments: an empty one too (SKL601 said nothing of it)
+    assert claude(wrong, "SKL606") == [
+        "disallowed-tools must be a string or a list of strings, not a mapping"
     ]
+    empty = skill(name="empty", frontmatter=BASE.replace("my-skill", "empty") + (
+        "disallowed-tools: ['', ' ']\n"
+    ))  # fmt: skip
+    assert claude(empty, "SKL606") == ["disallowed-tools is empty"]
 
 
 # -- SKL611 / SKL612: plugin and marketplace manifests ----------------------------------------

@@ -19,8 +19,6 @@ __all__ = ["FIELDS", "RULES", "SUBSTITUTIONS"]
 
 BOOLEAN_FIELDS = ("disable-model-invocation", "user-invocable", "mode", "background")
 STRING_FIELDS = ("argument-hint", "context", "agent", "model", "when_to_use")
-#: Fields naming tools: a string (space- or comma-separated) or a list of strings.
-TOOL_FIELDS = ("disallowed-tools",)
 #: The fields SKL109 learns with this profile: what Claude Code reads beyond the standard
 #: (skillc-index's record of it, which ``--target claude`` reads too) and spec/004 layer 2's
 #: ``mode``.
@@ -59,8 +57,7 @@ HANDLER_FIELD = {"command": "command", "prompt": "prompt", "agent": "prompt"}
 
 
 def field_types(skill: Skill, options: Options) -> Findings:
-    """SKL601: booleans are YAML booleans, text fields are strings, ``disallowed-tools`` a
-    string or a list of strings, ``hooks`` a mapping."""
+    """SKL601: booleans are YAML booleans, text fields are strings, ``hooks`` a mapping."""
     data = frontmatter(skill)
     for key in FIELDS:
         if key not in data:
@@ -73,10 +70,6 @@ def field_types(skill: Skill, options: Options) -> Findings:
             if isinstance(value, list) and key == "argument-hint":
                 hint = " (quote it: YAML reads [x] as a list)"
             yield Finding(f"{key} must be a string, not {type_name(value)}{hint}", line=line)
-        elif key in TOOL_FIELDS and _names(value) is None:
-            yield Finding(
-                f"{key} must be a string or a list of strings, not {type_name(value)}", line=line
-            )
         elif key == "hooks" and not isinstance(value, dict):
             yield Finding(f"hooks must be a mapping of events, not {type_name(value)}", line=line)
 
@@ -184,8 +177,8 @@ def _names(value: object) -> list[str] | None:
 
 def field_values(skill: Skill, options: Options) -> Findings:
     """SKL606: ``effort`` is a documented level, ``shell`` is ``bash`` or ``powershell``,
-    ``paths`` and ``arguments`` are a string or a list of strings (glob patterns; argument
-    names usable as ``$name``)."""
+    ``paths``, ``arguments`` and ``disallowed-tools`` are a string or a list of strings, not
+    empty (glob patterns; argument names usable as ``$name``; tool names)."""
     data = frontmatter(skill)
     for key, allowed in (("effort", EFFORT_LEVELS), ("shell", SHELLS)):
         value = data.get(key)
@@ -195,7 +188,7 @@ def field_values(skill: Skill, options: Options) -> Findings:
                 f"{key} must be one of {', '.join(allowed)}, not {shown}",
                 line=field_line(skill, key),
             )
-    for key in ("paths", "arguments"):
+    for key in ("paths", "arguments", "disallowed-tools"):
         if key not in data:
             continue
         items = _names(data[key])
@@ -299,13 +292,13 @@ RULES: tuple[Rule, ...] = (
         "claude-field-values",
         "error",
         field_values,
-        "effort, shell, paths and arguments have values Claude Code accepts.",
+        "effort, shell, paths, arguments and disallowed-tools have values Claude Code accepts.",
         category="claude-code",
         rationale="Claude Code ignores or rejects a field it cannot read: an unknown effort "
-        "level or shell, or paths and arguments of the wrong shape, silently change how the "
-        "skill runs.",
+        "level or shell, or paths, arguments and disallowed-tools of the wrong shape, silently "
+        "change how the skill runs.",
         fix="effort: low, medium, high, xhigh or max; shell: bash or powershell; paths: glob "
         "patterns as a list or a comma-separated string; arguments: names as a list or a "
-        "space-separated string.",
+        "space-separated string; disallowed-tools: tool names as a list or a string.",
     ),
 )
