@@ -251,8 +251,10 @@ class RuleRegistry:
             entry.enabled = entry.rule.protected or entry.rule.id in ids
 
     def guarded(self, ids: Iterable[str]) -> frozenset[str]:
-        """Those of ``ids`` whose rules carry a :data:`GUARDED_TAGS` tag."""
-        return frozenset(i for i in ids if self.get(i).guarded)
+        """Those of the rule ids ``ids`` whose rules carry a :data:`GUARDED_TAGS` tag (the
+        rules looked at once, not searched for each id)."""
+        wanted = set(ids)
+        return frozenset(e.rule.id for e in self._entries if e.rule.id in wanted and e.rule.guarded)
 
     def is_enabled(self, rule_id: str) -> bool:
         return self._entry(rule_id).enabled

@@ -143,7 +143,8 @@ def lint_command(run: LintRun, call: Call[LintParams]) -> int:
 
     Findings are hidden by a comment in a Markdown file
     (`<!-- skillc-lint: disable-next-line=SKL301 -->`, `disable-line=`, or `disable=` for
-    the whole file), by `per-file-ignores` in the `[lint]` table, or by a baseline file.
+    the whole file; never a security rule's, SKL901-SKL908), by `per-file-ignores` in the
+    `[lint]` table, or by a baseline file.
 
     --fix applies the safe fixes (quoting a frontmatter value YAML cannot read, a name's
     case, trailing whitespace in the frontmatter, a missing closing `---`, a link's case),

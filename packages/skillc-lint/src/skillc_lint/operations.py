@@ -6,8 +6,8 @@ authoring rules (RFC-0008), with the configuration's ``[lint]`` table, logged.
 :mod:`skillc_lint.cli` makes from it. Its run (:func:`~skillc_lint._run.lint_run`) returns a
 :class:`~skillc_lint._run.LintRun`; :func:`lint` lints one skill of it with rules built once
 (:func:`rule_registry`, :func:`suppressions`). Only the standard library and
-:mod:`skillc_index.operation` (with :mod:`skillc_index.items`) are imported here: the linter
-loads when the operation runs.
+:mod:`skillc_index.operation` (with :mod:`skillc_index.arguments`) are imported here: the
+linter loads when the operation runs.
 """
 
 from __future__ import annotations
@@ -187,7 +187,8 @@ class LintParams(NamedTuple):
         Param(
             "Write a skillc-lint comment hiding each current finding into the skill's "
             "Markdown (disable-line at the end of its line, or disable= after the "
-            "frontmatter), report how many, and exit 0."
+            "frontmatter; none for a security rule's, which no comment hides), report how "
+            "many, and exit 0."
         ),
     ] = False
     show_fixes: Annotated[
