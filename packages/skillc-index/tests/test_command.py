@@ -242,6 +242,25 @@ def test_shapes_optional_nullable_and_recursive() -> None:
     assert node["properties"]["data"] == {"anyOf": [{"type": "object"}, {"type": "array"}]}
 
 
+#: Made in the functional form, so ``list["Tree"]`` is evaluated here (as in a shapes module
+#: without ``from __future__ import annotations``) and holds the name as a string.
+Tree = TypedDict("Tree", {"name": str, "children": list["Tree"]})  # noqa: UP013
+
+
+def test_a_name_inside_a_list_is_the_shape_of_that_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python 3.10's ``get_type_hints`` leaves the ``"Tree"`` of ``list["Tree"]`` a string
+    (3.11 resolves it): the schema is the same either way (it was a KeyError on 3.10)."""
+    import typing
+
+    monkeypatch.setattr(typing, "get_type_hints", lambda shape, **_: dict(shape.__annotations__))
+    schema = shape_schema(Tree)
+    assert schema["$ref"] == "#/$defs/Tree"
+    assert schema["$defs"]["Tree"]["properties"]["children"] == {
+        "type": "array",
+        "items": {"$ref": "#/$defs/Tree"},
+    }
+
+
 class CountParams(Record):
     kind: Annotated[Literal["a", "b"], Param("Kind.", choice=False)] = "a"
 

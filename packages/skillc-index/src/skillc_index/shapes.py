@@ -16,6 +16,7 @@ Imported when the MCP server lists its tools (and by tests), never by a command'
 
 from __future__ import annotations
 
+import sys
 import types
 import typing
 from typing import Any, Literal
@@ -71,6 +72,8 @@ class _Builder:
         return schema
 
     def value(self, hint: Any) -> dict[str, Any]:
+        if isinstance(hint, (str, typing.ForwardRef)):
+            hint = self.named(hint)
         origin = typing.get_origin(hint)
         if origin is typing.Annotated:
             inner, *extras = typing.get_args(hint)
@@ -110,6 +113,13 @@ class _Builder:
         if typing.is_typeddict(hint):
             return self.shape(hint)
         return {"type": _NAMES[hint]}
+
+    def named(self, hint: str | typing.ForwardRef) -> Any:
+        """The shape a name inside ``list["TreeNode"]`` means, found in the module of the
+        shape being read: Python 3.10's ``get_type_hints`` leaves it a string (3.11 resolves
+        it), so the schema is the same on both."""
+        name = hint if isinstance(hint, str) else hint.__forward_arg__
+        return getattr(sys.modules[self.open[-1].__module__], name)
 
 
 def _is_sequence(origin: Any) -> bool:
