@@ -303,6 +303,7 @@ def test_a_home_platformdirs_cannot_find_puts_the_cache_under_skillcs_home(
     lint: Run,
     skill: Writer,
     tmp_path: Path,
+    cwd: Path,
     clean_env: dict[str, str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -322,10 +323,38 @@ def test_a_home_platformdirs_cannot_find_puts_the_cache_under_skillcs_home(
     monkeypatch.setattr(layout, "NO_HOME", tmp_path / "nonexistent")
     clean_env.pop("XDG_CACHE_HOME", None)
     clean_env.update(HOME=value, SKILLC_HOME="", SKILLC_CACHE_DIR="")  # the command's
+    at_root = Path("/.cache/skillc/lint", CACHE_FILE)
+    there = at_root.exists()
     done = lint(str(skill()), "--format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "E999" not in done.stderr
     assert not (tmp_path / "nonexistent").exists()
+    assert list(cwd.iterdir()) == []  # not under the working folder (relative HOME)
+    assert at_root.exists() == there  # nor at /.cache (HOME="")
+
+
+@pytest.mark.parametrize("value", ["", "relative"])
+def test_what_older_platformdirs_answer_for_no_home_is_not_used(
+    value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Older platformdirs answer ``expanduser("~/.cache/skillc")`` whatever ``$HOME`` is:
+    ``/.cache/skillc`` for ``HOME=""`` (before 4.12), a folder relative to the working one for
+    a relative ``HOME`` (before 4.14; the newest on Python 3.10 is 4.12). The cache is
+    under the home folder skillc uses instead (the password database's here)."""
+    import platformdirs
+
+    from skillc_index.layout import user_home
+
+    monkeypatch.setattr(
+        platformdirs,
+        "user_cache_dir",
+        lambda *_, **__: os.path.expanduser("~/.cache/skillc"),  # noqa: PTH111 (as it did)
+    )
+    monkeypatch.setenv("HOME", value)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    env = {"HOME": value}
+    assert cache_dir(env) == user_home(env) / ".cache" / "skillc" / "lint"
+    assert cache_dir(env).is_absolute()
 
 
 def test_a_run_from_the_cache_imports_neither_parser(

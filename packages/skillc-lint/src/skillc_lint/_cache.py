@@ -83,20 +83,25 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
     ``%LOCALAPPDATA%\\skillc\\Cache`` on Windows) with ``lint`` under it; with
     ``$SKILLC_HOME`` set, which replaces the home folder for every path of skillc's,
     ``$SKILLC_HOME/.cache/skillc/lint``; the same under :func:`~skillc_index.layout.home_dir`
-    when platformdirs finds no home (``$HOME`` empty or relative: it raised)."""
+    when ``$HOME`` is empty or relative (platformdirs raises from 4.14; older ones answer
+    ``/.cache/skillc`` for an empty one, a folder under the working one for a relative one)
+    or its answer is not absolute."""
     env = os.environ if env is None else env
     from skillc_index.layout import env_folder, home_dir
 
     given = env_folder(env, CACHE_ENV)
     if given is not None:
         return given
-    if not env.get("SKILLC_HOME"):
+    home = os.environ.get("HOME")  # what platformdirs reads (not on Windows)
+    if not env.get("SKILLC_HOME") and (os.name == "nt" or home is None or Path(home).is_absolute()):
         import platformdirs
 
         try:
-            return Path(platformdirs.user_cache_dir("skillc", appauthor=False)) / "lint"
+            folder = Path(platformdirs.user_cache_dir("skillc", appauthor=False))
         except RuntimeError:  # no absolute $HOME: under the home folder skillc uses (or has none)
-            pass
+            folder = Path()
+        if folder.is_absolute():
+            return folder / "lint"
     return home_dir(env) / ".cache" / "skillc" / "lint"
 
 
