@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -403,3 +404,24 @@ def test_a_flood_of_accepts_stays_within_half_the_descriptors(
     monkeypatch.setattr(resource, "getrlimit", lambda _which: (soft, resource.RLIM_INFINITY))
     config = _http_conn.uvicorn_config(object())
     assert _http_conn.GuardedProtocol.limit + config.backlog <= max(soft // 2, 16)
+
+
+def test_a_chunk_not_followed_by_its_crlf_is_refused(served: tuple[str, int]) -> None:
+    """h11 before 0.16 did not check the two bytes after a chunk's data (CVE-2025-43859,
+    request smuggling behind a proxy): such a request was answered 200, now 400; the http
+    extra requires that h11 (the ``lowest`` env installs it at its bound)."""
+    import socket
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text("utf-8"))
+    assert "h11>=0.16" in project["project"]["optional-dependencies"]["http"]
+    body = json.dumps(INIT).encode()
+    head = b"POST /mcp HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n"
+    head += b"".join(f"{k}: {v}\r\n".encode() for k, v in HEADERS.items() if k != "host")
+    with socket.create_connection(served, timeout=10) as connection:
+        connection.sendall(head + b"\r\n" + b"%x\r\n" % len(body) + body + b"XX0\r\n\r\n")
+        assert connection.recv(4096).startswith(b"HTTP/1.1 400")
