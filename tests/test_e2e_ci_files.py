@@ -415,6 +415,42 @@ def test_every_package_declares_what_it_imports_and_imports_what_it_declares() -
         assert not unused, (path, unused)
 
 
+def test_the_lowest_env_pins_every_lower_bound(tmp_path: Path) -> None:
+    """``.ci/lowest.py`` (tox's ``lowest`` env) pinned only ``name>=X`` with nothing after X
+    and no ``[extra]``, and read extras only of a distribution not met before, all silently:
+    ``pygls>=2.0,<3``, ``psycopg[binary]>=3.1`` and ``skillc[semantic]``'s gateway extra
+    went unpinned. Asked for every package and extra, it pins every ``>=`` bound."""
+    import sys
+
+    from packaging.requirements import Requirement
+
+    out = tmp_path / "lowest.txt"
+    specs = ["skillc[semantic]", "skillc-lint[lsp]", "skillc-stats[postgres]", "skillc-mcp[http]"]
+    subprocess.run(
+        [sys.executable, str(ROOT / ".ci" / "lowest.py"), str(out), *specs],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    pinned = dict(line.split("==") for line in out.read_text().splitlines())
+    bounded = {
+        requirement.name: bound.version
+        for project in _projects().values()
+        for text in [
+            *project.get("dependencies", []),
+            *(r for extra in project.get("optional-dependencies", {}).values() for r in extra),
+        ]
+        for requirement in [Requirement(text)]
+        if not requirement.name.startswith("skillc")
+        for bound in requirement.specifier
+        if bound.operator == ">="
+    }
+    assert set(bounded) <= set(pinned), set(bounded) - set(pinned)
+    assert pinned["pygls"] == "2.0"
+    assert pinned["psycopg"] == "3.1.4"  # psycopg-binary 3.1 has no wheel past Python 3.10
+    assert pinned["onnxruntime"] == bounded["onnxruntime"]  # skillc[semantic]: the gateway's
+
+
 @pytest.mark.parametrize("workflow", ["release.yml", "ci.yml"])
 def test_workflows_parse(workflow: str) -> None:
     loaded = yaml.safe_load((ROOT / ".github" / "workflows" / workflow).read_text())
