@@ -933,3 +933,37 @@ def test_a_skill_read_by_path_or_uri_is_named_by_its_path_when_its_name_reads_an
         "writing-plans": "writing-plans",
     }.items():
         assert resolve_skill(given, layout).shown == name, given
+
+
+def test_a_skill_read_by_path_is_named_without_resolving_its_name_again(
+    layout: Layout, project: Path, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Naming a folder read by its path (or URI) resolved its name a second time: for a name
+    no store holds, E001's error path (near names over every agent folder's entries, gone
+    links), and the installed skill found again (8 ms with 200 skills in ~/.claude/skills,
+    for a folder of none). The name is followed in resolution order and no further: the
+    folder itself once, no near names."""
+    from skillc_index import layout as layout_module
+    from skillc_index import resolve_skill
+    from skillc_index.inventory import resolve
+
+    def unexpected(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the error path of a name resolved again")
+
+    monkeypatch.setattr(resolve, "near_skill_names", unexpected)
+    monkeypatch.setattr(resolve, "gone_links", unexpected)
+    folded = layout_module._from_folder
+    folders: list[Path] = []
+
+    def from_folder(skill: str, source: Path, *args: object, **kwargs: object) -> object:
+        folders.append(source)
+        return folded(skill, source, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(layout_module, "_from_folder", from_folder)
+    installed = write(home / ".claude/skills/far")
+    write(project / ".claude/skills/near")
+    alone = write(tmp_path / "elsewhere/alone")
+    assert resolve_skill(str(installed), layout).shown == "far"
+    assert resolve_skill(".claude/skills/near", layout).shown == "near"
+    assert resolve_skill(str(alone), layout).shown == str(alone)
+    assert folders == [installed, project / ".claude/skills/near", alone]

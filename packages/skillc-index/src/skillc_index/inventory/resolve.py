@@ -89,17 +89,17 @@ def _entry_name(name: str) -> bool:
     return bool(name) and name not in (".", "..") and "/" not in name and os.sep not in name
 
 
-def _found(name: str, roots: list[Root], layout: Layout) -> list[Location]:
-    """The skills named ``name`` in ``roots`` (each a folder's entry), in their order."""
+def _found(name: str, roots: list[Root], layout: Layout) -> Iterator[Location]:
+    """The skills named ``name`` in ``roots`` (each a folder's entry), in their order (each
+    root looked at when the next is asked for)."""
     if not _entry_name(name):
-        return []
+        return
     from skillc_index.files import entry_named
 
-    return [
-        location
-        for root in roots
-        if isinstance(location := location_of(root, entry_named(root.path, name), layout), Location)
-    ]
+    for root in roots:
+        location = location_of(root, entry_named(root.path, name), layout)
+        if isinstance(location, Location):
+            yield location
 
 
 def installed_or_not_found(
@@ -140,7 +140,7 @@ def resolve_installed(
 
     plugins = plugin_folders(layout)  # read once, for the lookups and the name alike
     for name, roots in _lookups(skill, layout, plugins_only, plugins):
-        found = _found(name, roots, layout)
+        found = list(_found(name, roots, layout))
         if found:
             break
     else:
@@ -187,19 +187,63 @@ def read_back(
     :func:`~skillc_index.layout._from_folder` does, named (``called``) by its path when
     neither a plugin's name (:func:`plugin_called`) nor its own name reads it again: another
     skill has that name first (a project store's ``writing-plans`` for
-    ``.claude/skills/writing-plans``), or none has it. What a reply names it
-    (:attr:`~skillc_index.layout.ResolvedSkill.shown`) then reads that skill, not another."""
+    ``.claude/skills/writing-plans``), or none has it (:func:`_name_reads`). What a reply
+    names it (:attr:`~skillc_index.layout.ResolvedSkill.shown`) then reads that skill."""
     from skillc_index.diagnostics import SkillcError
-    from skillc_index.layout import _as_path, _from_folder, resolve_skill
+    from skillc_index.layout import _as_path, _from_folder
 
     found = _from_folder(skill, source, layout, force_global, plain)
     if plain or found.called is not None:
         return found
     try:
-        again: Path | None = resolve_skill(found.name, layout, force_global=force_global).source
-    except SkillcError:  # E001, or a folder of that name that is no skill
-        again = None
-    return found if again == found.source else found._replace(called=_as_path(layout, found.source))
+        again = _name_reads(found, source, layout, force_global)
+    except SkillcError:  # a SKILL.md that cannot be read (E016)
+        again = False
+    return found if again else found._replace(called=_as_path(layout, found.source))
+
+
+def _name_reads(found: ResolvedSkill, given: Path, layout: Layout, force_global: bool) -> bool:
+    """Whether ``found.name`` (a bare name) resolves to ``found.source`` again, in
+    :func:`~skillc_index.resolve_skill`'s order (a folder of the working directory, the
+    project store, the global store, then the installed skill :func:`resolve_installed`
+    reads), without what ``resolve_skill`` does besides (putting back a stranded import,
+    E001's near names and hints, W001); False where it fails (no folder of that name, or
+    the first one is no skill). ``given``: the folder ``found`` was resolved from, which
+    resolves so again without a second look."""
+    from skillc_index.files import entry_named, inside, is_file, is_folder
+    from skillc_index.layout import _from_folder, expand_user
+
+    name = found.name
+    if name == SKILL_FILE:  # read as the working directory's SKILL.md: by its path
+        return False
+
+    def reads(real: Path, entry: str, plain: bool, plugins: tuple[Root, ...] | None) -> bool:
+        """Whether the folder ``real`` resolves (as a folder, :func:`_from_folder`) to it."""
+        if real == given:
+            return True
+        return (
+            _from_folder(entry, real, layout, force_global, plain, plugins).source == found.source
+        )
+
+    here = layout.cwd / expand_user(name)
+    stores = [layout.store(scope) for scope in layout.scopes()]
+    seen = False
+    for folder in filter(
+        is_folder, [here, *(store / entry_named(store, name) for store in stores)]
+    ):
+        seen = True
+        if is_file(folder / SKILL_FILE, denied=True):
+            real = folder.resolve()
+            if not inside(os.path.realpath(real / SKILL_FILE), str(real)):
+                return False  # E012
+            return reads(real, name, True, None) if folder is here else real == found.source
+    if seen:  # E010
+        return False
+    plugins = plugin_folders(layout)
+    for entry, roots in _lookups(name, layout, plugins=plugins):
+        for first in _found(entry, roots, layout):  # resolve_installed's first: no other
+            return reads(first.real, entry, False, plugins)
+    return False
 
 
 def _ambiguous(skill: str, skills: tuple[InstalledSkill, ...], layout: Layout) -> Diagnostic:
@@ -295,9 +339,8 @@ def skill_at(name: str, layout: Layout) -> Path | None:
     """The folder of the installed skill ``name`` beyond the stores (for E001's suggestions:
     only names that are skills are suggested)."""
     for entry, roots in _lookups(name, layout):
-        found = _found(entry, roots, layout)
-        if found:
-            return found[0].path
+        for found in _found(entry, roots, layout):
+            return found.path
     return None
 
 
