@@ -21,6 +21,7 @@ from skillc_index.diagnostics import (
     InvalidOption,
     PathEscapesRoot,
     SkillcError,
+    SkillNotFound,
     WordedOption,
     _hint,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "PathEscapesProject",
     "RuntimeNotAFolder",
     "SkillExists",
+    "SkillNotInStores",
     "StoreCopyDiffers",
     "SyncDestinationNotWritable",
     "SyncSourceNotReadable",
@@ -277,6 +279,16 @@ class StoreCopyDiffers(SkillExists):
         super().__init__(skill, hint, f"move it aside and import {origin}")
         self.destination = destination
         self.origin = origin
+
+
+class SkillNotInStores(SkillNotFound):
+    """E001 for a bare name that only a folder of the working directory matches, where names
+    are looked up in the stores only (``run``): the hint says how to name the folder."""
+
+    def __init__(self, skill: str, folder: str) -> None:
+        hint = f"hint: names are looked up in the stores only here; write '{folder}' for the folder"
+        SkillcError.__init__(self, Diagnostic(self.code, {"skill": skill}, hint))
+        self.skill = skill
 
 
 class UnknownSkillTool(InvalidOption):

@@ -17,7 +17,6 @@ from skillc_index.diagnostics import (
     NotASkill,
     Notice,
     PathEscapesRoot,
-    SkillcError,
     SkillDirectoryNotFound,
     SkillNotFound,
     UnknownTarget,
@@ -47,6 +46,8 @@ Scope = Literal["project", "global"]
 SkillArgument = str | os.PathLike[str]
 
 SKILLC_DIR = ".skillc"
+#: The folders of a ``.skillc`` folder that hold skills: its source store, its runtimes.
+STORE_FOLDER, RUNTIME_FOLDER = "skills", "runtime"
 SKILL_FILE = "SKILL.md"
 META_DIR = ".skillc-meta"
 #: In a store copy made by importing a folder: where from, and the source hash of what was
@@ -327,17 +328,17 @@ class Layout(Record):
 
     def store(self, scope: Scope) -> Path:
         """The source store: ``<base>/.skillc/skills``."""
-        return self.base(scope) / SKILLC_DIR / "skills"
+        return self.base(scope) / SKILLC_DIR / STORE_FOLDER
 
     @property
     def new_project_store(self) -> Path:
         """``<cwd>/.skillc/skills``: the store of a project made here (``skc init`` where
         there is no project; the global store when the working directory is the home)."""
-        return self.cwd / SKILLC_DIR / "skills"
+        return self.cwd / SKILLC_DIR / STORE_FOLDER
 
     def runtime_store(self, scope: Scope) -> Path:
         """The runtime (SSOT) store: ``<base>/.skillc/runtime``."""
-        return self.base(scope) / SKILLC_DIR / "runtime"
+        return self.base(scope) / SKILLC_DIR / RUNTIME_FOLDER
 
     @property
     def fallback_base(self) -> Path:
@@ -433,16 +434,6 @@ class ResolvedSkill(Record):
         return self.called or self.name
 
 
-class SkillNotInStores(SkillNotFound):
-    """E001 for a bare name that only a folder of the working directory matches, where names
-    are looked up in the stores only (``run``): the hint says how to name the folder."""
-
-    def __init__(self, skill: str, folder: str) -> None:
-        hint = f"hint: names are looked up in the stores only here; write '{folder}' for the folder"
-        SkillcError.__init__(self, Diagnostic(self.code, {"skill": skill}, hint))
-        self.skill = skill
-
-
 def _is_plain_name(text: str) -> bool:
     return bool(text) and text not in {".", ".."} and "/" not in text and os.sep not in text
 
@@ -502,15 +493,22 @@ def store_owner(source: Path, layout: Layout) -> Path | None:
 def _store_root(source: Path, layout: Layout) -> Path | None:
     """:func:`store_owner` of a ``source`` whether or not a store of ``layout`` holds it (as
     a link): :func:`runtime_for` knows it holds none."""
-    store = source.parent
-    if store.name != "skills" or store.parent.name != SKILLC_DIR:
-        return None
-    root = store.parent.parent
-    if root == layout.project_root:
+    skillc = source.parent.parent
+    root = skillc.parent
+    if store_skill_name(source) is None or root == layout.project_root:
         return None
     from skillc_index.project import is_project_marker, may_hold_project
 
-    return root if may_hold_project(root, layout) and is_project_marker(store.parent) else None
+    return root if may_hold_project(root, layout) and is_project_marker(skillc) else None
+
+
+def store_skill_name(path: str | os.PathLike[str], folder: str = STORE_FOLDER) -> str | None:
+    """The name of the skill at ``path`` when it is ``<base>/.skillc/skills/<name>``, where
+    every store keeps its skills (``folder`` :data:`RUNTIME_FOLDER`: every runtime store,
+    ``<base>/.skillc/runtime/<name>``), any base; else None."""
+    held, _, name = os.fspath(path).rpartition(os.sep)
+    skillc, _, store = held.rpartition(os.sep)
+    return name if name and store == folder and skillc.rpartition(os.sep)[2] == SKILLC_DIR else None
 
 
 def _as_path(layout: Layout, path: Path) -> str:
@@ -672,6 +670,8 @@ def resolve_skill(
     if first_folder is not None:
         raise NotASkill(shown(first_folder))
     if stores_only and plain and is_file(layout.cwd / skill / SKILL_FILE):
+        from skillc_index.command_errors import SkillNotInStores
+
         raise SkillNotInStores(shown(skill), f"./{shown(skill)}")
     a_file = ""
     if skill and not (stores_only and plain) and is_file(layout.cwd / expand_user(skill)):

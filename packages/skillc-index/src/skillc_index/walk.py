@@ -29,7 +29,7 @@ from collections import deque
 from pathlib import Path
 
 from skillc_index.diagnostics import Notice
-from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR
+from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, STORE_FOLDER
 
 __all__ = [
     "CACHE_FOLDERS",
@@ -75,8 +75,6 @@ SKIPPED_FOLDERS = frozenset(
         META_DIR,
     }
 )
-#: The one folder of a ``.skillc`` folder that holds skills: its source store.
-STORE_FOLDER = "skills"
 #: The hidden names of what skillc is writing (``.<name>.<what>.<pid>-<8 hex>``, from
 #: ``atomic.temporary_path``) or has moved aside (``.<name>.skillc-backup-<UTC time>[-N]``).
 _SKILLC_TEMPORARY = re.compile(r"\..+\.(?:\d+-[0-9a-f]{8}|skillc-backup-\d{8}T\d{6}Z(?:-\d+)?)\Z")

@@ -42,7 +42,6 @@ __all__ = [
     "former_stores",
     "moves_of",
     "record_move",
-    "store_skill_name",
 ]
 
 #: The most moves of a log read, the latest (a log is one skill's: two per install and
@@ -168,18 +167,6 @@ def folder_key(
 MAX_FOLDER_LOOKUPS = 1_000
 
 
-def store_skill_name(folder: str) -> str | None:
-    """The name of the store skill at ``folder`` (``<base>/.skillc/skills/<name>``, the
-    layout of every store), else None."""
-    from skillc_index.layout import SKILLC_DIR
-
-    store, _, name = folder.rpartition(os.sep)
-    skillc, _, skills = store.rpartition(os.sep)
-    if not name or skills != "skills" or skillc.rpartition(os.sep)[2] != SKILLC_DIR:
-        return None
-    return name
-
-
 def former_stores(rows: Rows, folder: str) -> list[str]:
     """The folders the store skill at ``folder`` was at before its base moved, that rows of
     its log ``rows`` name: each ``<any base>/.skillc/skills/<name>`` but ``folder`` that is
@@ -187,12 +174,11 @@ def former_stores(rows: Rows, folder: str) -> list[str]:
     per folder the log names (at most :data:`MAX_FOLDER_LOOKUPS`). None for a folder that
     is no store skill's."""
     from skillc_index.accesslog.schema import text_param
-    from skillc_index.layout import SKILLC_DIR
+    from skillc_index.layout import store_skill_name
 
     name = store_skill_name(folder)
     if name is None:
         return []
-    tail = f"{os.sep}{SKILLC_DIR}{os.sep}skills{os.sep}{name}"
     found: list[str] = []
     low = ""
     for _ in range(MAX_FOLDER_LOOKUPS):
@@ -203,7 +189,7 @@ def former_stores(rows: Rows, folder: str) -> list[str]:
         if not got or not isinstance(got[0][0], str):  # none left (a BLOB sorts after text)
             break
         low = got[0][0]
-        gone = low != folder and low.endswith(tail) and not os.path.lexists(low)
+        gone = low != folder and store_skill_name(low) == name and not os.path.lexists(low)
         if gone and valid_utf8(low) == low:  # (bad bytes: bound as they are read, never)
             found.append(low)
     return found

@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard, overload
 
-from skillc_index.accesslog.moves import Move, folder_key, former_stores, moves_of, store_skill_name
+from skillc_index.accesslog.moves import Move, folder_key, former_stores, moves_of
 from skillc_index.accesslog.schema import empty_log, open_log
 from skillc_index.clock import is_utc_timestamp
 from skillc_index.diagnostics import UnreadableFile
@@ -561,8 +561,9 @@ def add_versions(rows: Rows, folders: dict[str, str]) -> dict[str, str]:
 def followed_folder(folder: str) -> bool:
     """Whether :func:`add_versions` looks in the log for other folders of the skill at
     ``folder``: a Claude Code plugin skill's (its other versions') or a store skill's (its
-    folders before its base moved, :func:`~.moves.store_skill_name`)."""
+    folders before its base moved, :func:`~skillc_index.layout.store_skill_name`)."""
     from skillc_index.inventory.folders import plugin_version_parts
+    from skillc_index.layout import store_skill_name
 
     return plugin_version_parts(folder) is not None or store_skill_name(folder) is not None
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from skillc_index.layout import META_DIR
+from skillc_index.layout import META_DIR, store_skill_name
 
 if TYPE_CHECKING:
     from skillc_index.build.shapes import ManifestShape
@@ -83,7 +83,7 @@ def recorded_source(manifest: Manifest | None, name: str) -> str | None:
     """The store skill ``name`` a build's ``manifest`` records as its ``source_path``
     (absolute, ``<base>/.skillc/skills/<name>``), there or not; else None."""
     built_from = None if manifest is None else manifest.extra.get("source_path")
-    if not isinstance(built_from, str) or not built_from.endswith(f"/.skillc/skills/{name}"):
+    if not isinstance(built_from, str) or store_skill_name(built_from) != name:
         return None
     return built_from if Path(built_from).is_absolute() else None
 

@@ -39,7 +39,15 @@ from skillc_index.files import NOT_UTF8, is_utf8, within
 from skillc_index.import_record import ImportRecord, import_origin
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
 from skillc_index.inventory.folders import Root, RootKind, search_roots
-from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope, shown
+from skillc_index.layout import (
+    META_DIR,
+    RUNTIME_FOLDER,
+    SKILL_FILE,
+    Layout,
+    Scope,
+    shown,
+    store_skill_name,
+)
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -276,7 +284,7 @@ def removal(entry: str | None, real: str, source: str, layout: Layout) -> str:
     from skillc_index.inventory.deployed import copied_from
 
     name = Path(source).name
-    copy = not real.rpartition("/")[0].endswith("/.skillc/runtime")
+    copy = store_skill_name(real, RUNTIME_FOLDER) is None  # else a runtime, any base's
     runtime = str(copied_from(real, name, layout)) if copy else real
     moved = ""
     runtimes, store = map(

@@ -105,12 +105,9 @@ def skill_frontmatter(text: str) -> tuple[dict[str, Any] | None, Frontmatter]:
 
 
 def entry_kind(path: Path) -> EntryKind:
-    from skillc_index.layout import META_DIR
+    from skillc_index.layout import META_DIR, RUNTIME_FOLDER, store_skill_name
 
     if path.is_symlink():
-        target = os.path.realpath(path)
-        is_runtime = Path(target).parent.name == "runtime" and Path(target).parent.parent.name == (
-            ".skillc"
-        )
+        is_runtime = store_skill_name(os.path.realpath(path), RUNTIME_FOLDER) is not None
         return "skillc" if is_runtime else "symlink"
     return "skillc" if (path / META_DIR).is_dir() else "folder"

@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from skillc_index.build.manifest import Manifest, read_manifest
 from skillc_index.diagnostics import Notice, SkillcError
-from skillc_index.layout import SKILL_FILE, Layout, Scope, runtime_for
+from skillc_index.layout import (
+    RUNTIME_FOLDER,
+    SKILL_FILE,
+    Layout,
+    Scope,
+    runtime_for,
+    store_skill_name,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -270,7 +277,7 @@ def deployed_builds(skill: InstalledSkill, layout: Layout) -> tuple[Path, ...]:
     for location in skill.locations:
         if not location.managed or location.kind == "store":
             continue
-        if location.real.parent.parts[-2:] == (".skillc", "runtime"):
+        if store_skill_name(location.real, RUNTIME_FOLDER) is not None:
             builds[location.real] = None
         elif location.scope == "global" and location.source is not None:
             builds[layout.runtime_store("global") / location.source.name] = None

@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from skillc_index.diagnostics import Notice, SkillcError, UnreadableFile
-from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, Layout
+from skillc_index.layout import (
+    META_DIR,
+    RUNTIME_FOLDER,
+    SKILL_FILE,
+    Layout,
+    store_skill_name,
+)
 from skillc_index.route.manifest import MoveRecord, identity_of, lexists, plain_name
 from skillc_index.route.place import RoutePlace, linked_from
 from skillc_index.route.result import Kind, SkillLeft
@@ -120,7 +126,7 @@ def classify(
         if deployment_of(path, layout) is None:
             target = path.readlink()
             real = Path(os.path.realpath(path))
-            if real.parent.name == "runtime" and real.parent.parent.name == SKILLC_DIR:
+            if store_skill_name(real, RUNTIME_FOLDER) is not None:
                 from skillc_index.inventory.deployed import deployed_source
 
                 source = deployed_source(str(real), layout)
