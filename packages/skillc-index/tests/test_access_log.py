@@ -930,6 +930,34 @@ def test_add_versions_gives_the_folders_read_as_another_s() -> None:
     assert same == same_folders(folders) and old in folders
 
 
+def test_a_plugins_folder_with_bad_bytes_in_a_log_reads_its_other_versions(tmp_path: Path) -> None:
+    """A log whose rows name a plugin skill's version folder that is not UTF-8 (a row
+    written by an older skillc, a folder copied from a Latin-1 disk): ``other_versions``
+    bound that folder, read back with lone surrogates, as the next lookup's bound, and
+    ``skc stats`` of the skill failed (E999, UnicodeEncodeError). Its folders are looked
+    through as ``former_stores`` looks through a store skill's (``log_folders``, bad bytes
+    bound as their bytes): that version and the next are found."""
+    from skillc_index.accesslog.reader import other_versions
+
+    cache = "/h/.claude/plugins/cache/market/plug"
+    now = f"{cache}/2.0/skills/tidy"
+    path = tmp_path / "logs.db"
+    names = ["bad", "old", "now"]
+    insert(path, [record(run_id=name, skill_path=now) for name in names])
+    with closing(connect(path)) as db:
+        for name, folder in (
+            ("bad", f"{cache}/0.\xff/skills/tidy".encode("latin-1")),
+            ("old", f"{cache}/1.0/skills/tidy".encode()),
+        ):
+            db.execute(
+                "UPDATE access_log SET skill_path = CAST(? AS TEXT) WHERE run_id = ?",
+                [folder, name],
+            )
+        db.commit()
+        found = other_versions(lambda sql, params: db.execute(sql, params).fetchall(), now)
+    assert found == [f"{cache}/0.\udcff/skills/tidy", f"{cache}/1.0/skills/tidy"]
+
+
 def disk_error(message: str, code: int, name: str) -> sqlite3.OperationalError:
     """The error SQLite gives when the disk fails (``SQLITE_FULL``: 13, ``SQLITE_IOERR``: 10)."""
     exc = sqlite3.OperationalError(message)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +40,7 @@ __all__ = [
     "Move",
     "folder_key",
     "former_stores",
+    "log_folders",
     "moves_of",
     "record_move",
 ]
@@ -163,33 +164,45 @@ def folder_key(
     return f"CASE {' '.join(tests)} ELSE {column} END", params
 
 
-#: The most distinct folders of a log :func:`former_stores` looks at (one index lookup each).
+#: The most distinct folders of a log :func:`log_folders` looks at (one index lookup each).
 MAX_FOLDER_LOOKUPS = 1_000
+
+
+def log_folders(rows: Rows, low: str = "", end: str | None = None) -> Iterator[str]:
+    """The distinct folders (``skill_path``) the rows of the log ``rows`` name, in order, each
+    above ``low`` and, given ``end``, below it: one index lookup each, at most
+    :data:`MAX_FOLDER_LOOKUPS`. A folder with bad bytes is as a row reads it
+    (:func:`~.schema.log_text`); a row whose folder is no text (a BLOB, which sorts after
+    every text) ends them. What :func:`former_stores` and
+    :func:`~.reader.other_versions` look through."""
+    from skillc_index.accesslog.schema import text_param
+
+    query = "SELECT MIN(skill_path) FROM access_log WHERE skill_path > CAST(? AS TEXT)"
+    if end is not None:
+        query += " AND skill_path < CAST(? AS TEXT)"
+    for _ in range(MAX_FOLDER_LOOKUPS):
+        got = rows(query, [text_param(low)] if end is None else [text_param(low), text_param(end)])
+        if not got or not isinstance(got[0][0], str):  # none left
+            return
+        low = got[0][0]
+        yield low
 
 
 def former_stores(rows: Rows, folder: str) -> list[str]:
     """The folders the store skill at ``folder`` was at before its base moved, that rows of
     its log ``rows`` name: each ``<any base>/.skillc/skills/<name>`` but ``folder`` that is
-    gone (a folder there, its skill's or another's, keeps its rows), found one index lookup
-    per folder the log names (at most :data:`MAX_FOLDER_LOOKUPS`). None for a folder that
-    is no store skill's."""
-    from skillc_index.accesslog.schema import text_param
+    gone (a folder there, its skill's or another's, keeps its rows), among the log's
+    :func:`log_folders`; ``[]`` for a folder that is no store skill's."""
     from skillc_index.layout import store_skill_name
 
     name = store_skill_name(folder)
     if name is None:
         return []
-    found: list[str] = []
-    low = ""
-    for _ in range(MAX_FOLDER_LOOKUPS):
-        got = rows(
-            "SELECT MIN(skill_path) FROM access_log WHERE skill_path > CAST(? AS TEXT)",
-            [text_param(low)],
-        )
-        if not got or not isinstance(got[0][0], str):  # none left (a BLOB sorts after text)
-            break
-        low = got[0][0]
-        gone = low != folder and store_skill_name(low) == name and not os.path.lexists(low)
-        if gone and valid_utf8(low) == low:  # (bad bytes: bound as they are read, never)
-            found.append(low)
-    return found
+    return [
+        low
+        for low in log_folders(rows)
+        if low != folder
+        and store_skill_name(low) == name
+        and not os.path.lexists(low)
+        and valid_utf8(low) == low  # (bad bytes: bound as they are read, never)
+    ]

@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard, overload
 
-from skillc_index.accesslog.moves import Move, folder_key, former_stores, moves_of
+from skillc_index.accesslog.moves import Move, folder_key, former_stores, log_folders, moves_of
 from skillc_index.accesslog.schema import empty_log, open_log
 from skillc_index.clock import is_utc_timestamp
 from skillc_index.diagnostics import UnreadableFile
@@ -575,17 +575,13 @@ def same_folders(folders: Mapping[str, str]) -> dict[str, str]:
     return {folder: source for folder, source in folders.items() if folder != source}
 
 
-#: The most folders of a log :func:`other_versions` looks at (one index lookup each).
-MAX_VERSION_LOOKUPS = 1_000
-
-
 def other_versions(rows: Rows, folder: str) -> list[str]:
     """The folders of the other versions of the Claude Code plugin skill at ``folder`` that
     rows of the log ``rows`` name (:func:`~skillc_index.inventory.folders.plugin_version_parts`:
     ``.../cache/<marketplace>/<plugin>/<version>/skills/<skill>``, any version): the rows an
     agent made before the plugin was updated, whose folder may be gone. Read at any time, from
-    the rows as they were logged: one index lookup per folder of the plugin in the log (at
-    most :data:`MAX_VERSION_LOOKUPS`); none for any other folder."""
+    the rows as they were logged: the log's folders of the plugin
+    (:func:`~.moves.log_folders`); none for any other folder."""
     from skillc_index.inventory.folders import plugin_version_parts
 
     parts = plugin_version_parts(folder)
@@ -593,15 +589,8 @@ def other_versions(rows: Rows, folder: str) -> list[str]:
         return []
     head, tail = valid_utf8(parts[0]), valid_utf8(parts[1])
     end = head[:-1] + chr(ord(head[-1]) + 1)  # every text that starts with head sorts before
-    own, low, found = valid_utf8(folder), head, []
-    for _ in range(MAX_VERSION_LOOKUPS):
-        got = rows(
-            "SELECT MIN(skill_path) FROM access_log WHERE skill_path > ? AND skill_path < ?",
-            [low, end],
-        )
-        if not got or got[0][0] is None:
-            break
-        low = str(got[0][0])
+    own, found = valid_utf8(folder), []
+    for low in log_folders(rows, head, end):
         version = low[len(head) : len(low) - len(tail)]  # one folder's name
         one = version not in ("", ".", "..") and os.sep not in version
         if one and low.endswith(tail) and low != own:
