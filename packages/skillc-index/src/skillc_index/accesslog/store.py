@@ -51,7 +51,7 @@ from skillc_index.accesslog.schema import (
 )
 from skillc_index.clock import utc_now
 from skillc_index.diagnostics import Diagnostic, Notice, logging_disabled, stale_local_logs
-from skillc_index.layout import META_DIR, Layout, ResolvedSkill
+from skillc_index.layout import META_DIR, Layout, ResolvedSkill, runtime_for, store_holds
 from skillc_index.record import Record
 from skillc_index.sqlite import writing
 from skillc_index.text import cut, valid_utf8
@@ -276,14 +276,13 @@ def primary_log_finder(layout: Layout) -> Callable[[str], Path]:
     source that a store of the layout links to by its name is a skill of that store
     (:func:`~skillc_index.layout.store_holds`), whatever its folder's other skills are:
     worked out on its own."""
-    from skillc_index import runtime_for
-
     stores: dict[str, Path] = {}
     links = [layout.store(scope) for scope in layout.scopes()]
 
     def log(source: str) -> Path:
         parent, name = os.path.split(source)
-        if any((store / name).is_symlink() for store in links):
+        # (a link of its name first: one lstat a store for every source, not a realpath)
+        if any((s / name).is_symlink() and store_holds(s, Path(source)) for s in links):
             return primary_log(runtime_for(Path(source), layout)[1])
         store = stores.get(parent)
         if store is None:
