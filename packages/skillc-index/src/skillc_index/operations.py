@@ -7,8 +7,9 @@ from them (:func:`skillc_index.console.command`) and render the result as text o
 MCP server returns ``to_dict()`` (the route operations are no tools: ``no_tool`` says why).
 ``init``, ``list`` and ``route`` resolve no skill and log nothing (a skill route builds is
 logged as its build); ``build`` logs after the build, or with its error when the skill
-resolves. Only the standard library, :mod:`skillc_index.operation` and
-:mod:`skillc_index.items` are imported here: the library loads when an operation runs.
+resolves. Only the standard library, :mod:`skillc_index.operation`,
+:mod:`skillc_index.arguments` and :mod:`skillc_index.record` are imported here: the library
+loads when an operation runs.
 """
 
 from __future__ import annotations
