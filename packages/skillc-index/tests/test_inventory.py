@@ -790,12 +790,14 @@ def test_list_names_a_plugin_installed_at_two_scopes_as_the_plugins_skill(
 
 
 def test_codexs_own_folders_are_read_and_no_targets(
-    layout: Layout, project: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+    layout: Layout, project: Path, home: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Codex reads ``.codex/skills``, ``$CODEX_HOME/skills`` and its ``.system`` beside
     ``.agents/skills``: they are in the inventory (``installed_folders``), as the ``codex``
-    agent's, never among the targets' folders (where builds and routes write)."""
-    monkeypatch.delenv("CODEX_HOME", raising=False)
+    agent's, never among the targets' folders (where builds and routes write). The
+    variable is the ``env`` the layout was discovered with (it was the process's: an
+    embedder's ``env`` did not move ``$CODEX_HOME/skills``), else the process's."""
+    monkeypatch.setenv("CODEX_HOME", str(home / "process"))  # not the layout's env's
     own = {
         project / ".codex/skills": "project",
         home / ".codex/skills": "global",
@@ -805,9 +807,11 @@ def test_codexs_own_folders_are_read_and_no_targets(
     assert {path: read[path].scope for path in own} == own
     assert {read[path].agent for path in own} == {"codex"}
     assert not own.keys() & {root.path for root in agent_folders(layout)}
-    monkeypatch.setenv("CODEX_HOME", str(home / "elsewhere"))
-    read = {root.path: root for root in installed_folders(layout)}
+    moved = Layout.discover(project, {**env, "CODEX_HOME": str(home / "elsewhere")})
+    read = {root.path: root for root in installed_folders(moved)}
     assert home / "elsewhere/skills/.system" in read and home / ".codex/skills" not in read
+    read = {root.path: root for root in installed_folders(layout._replace(agent_env=None))}
+    assert home / "process/skills/.system" in read and home / ".codex/skills" not in read
 
 
 def test_claude_codes_user_skills_follow_claude_config_dir(

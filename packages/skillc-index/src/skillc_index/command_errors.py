@@ -44,6 +44,7 @@ __all__ = [
     "ImportRefused",
     "InvalidFilter",
     "InvalidQueryType",
+    "InvalidSkillName",
     "MalformedFilter",
     "MissingFrontmatterField",
     "NoLocalLogs",
@@ -279,6 +280,17 @@ class StoreCopyDiffers(SkillExists):
         super().__init__(skill, hint, f"move it aside and import {origin}")
         self.destination = destination
         self.origin = origin
+
+
+class InvalidSkillName(InvalidOption):
+    """E100 for a name ``skc init`` would refuse, wherever a skill gets its name (``init``,
+    importing a folder)."""
+
+    def __init__(self, name: str, problem: str) -> None:
+        from skillc_index.layout import shown
+
+        super().__init__(f"invalid skill name '{shown(name)}': {problem}")
+        self.name = name
 
 
 class SkillNotInStores(SkillNotFound):

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Literal
 
 from skillc_index.diagnostics import (
     Diagnostic,
-    InvalidOption,
     NotASkill,
     Notice,
     PathEscapesRoot,
@@ -249,21 +248,14 @@ def shown(text: str) -> str:
     return printable(cut(text, MAX_SHOWN))
 
 
-class InvalidSkillName(InvalidOption):
-    """E100 for a name ``skc init`` would refuse, wherever a skill gets its name (``init``,
-    importing a folder)."""
-
-    def __init__(self, name: str, problem: str) -> None:
-        super().__init__(f"invalid skill name '{shown(name)}': {problem}")
-        self.name = name
-
-
 def require_skill_name(name: str) -> None:
-    """Raise :class:`InvalidSkillName` (E100) unless ``name`` is a valid Agent Skills name:
-    the one rule for ``skc init`` and for imports (a folder named ``-x``, ``.x`` or with a
-    newline would become an option, a hidden folder or a heading of the stub)."""
+    """Raise :class:`~skillc_index.command_errors.InvalidSkillName` (E100) unless ``name`` is
+    a valid Agent Skills name: the one rule for ``skc init`` and for imports (a folder named
+    ``-x``, ``.x`` or with a newline would become an option, a hidden folder or a heading)."""
     problem = skill_name_problem(name)
     if problem:
+        from skillc_index.command_errors import InvalidSkillName
+
         raise InvalidSkillName(name, problem)
 
 
@@ -276,7 +268,8 @@ class Layout(Record):
     foreign: tuple[Path, ...] = ()
     """``.skillc/`` folders above ``cwd`` passed over as another user's (``load_config`` warns)."""
     own_home: Path | None = None  # the user's home as discover read it (None: the process's)
-    claude_config: str | None = None  # CLAUDE_CONFIG_DIR of discover's env (None: no env given)
+    agent_env: tuple[tuple[str, str], ...] | None = None
+    """The agents' folder variables discover's env sets (``agent_variable``); None: no env."""
 
     @classmethod
     def discover(
@@ -292,12 +285,16 @@ class Layout(Record):
                 raise SkillDirectoryNotFound(where, "the working directory was removed") from None
         from skillc_index.project import project_root_of
 
-        here = Path(cwd).resolve()
-        home = home_dir(env)
-        own = user_home(env)
+        here, home, own = Path(cwd).resolve(), home_dir(env), user_home(env)
         root, foreign = project_root_of(here, (home, own))
-        claude = None if env is None else env.get("CLAUDE_CONFIG_DIR", "")
-        return cls(here, home, root, foreign, own, claude)
+        agents = None
+        if env is not None:
+            from skillc_index.inventory.folders import AGENT_VARIABLES
+
+            agents = tuple((name, env[name]) for name in AGENT_VARIABLES if name in env)
+        return cls(
+            cwd=here, home=home, project_root=root, foreign=foreign, own_home=own, agent_env=agents
+        )
 
     # -- global ------------------------------------------------------------------------------
     @property

@@ -338,7 +338,7 @@ def plan_import(
     hash of ``files``) and ``record`` (the store copy's import record), when the caller has
     them already: not hashed or read again.
 
-    Raises :class:`~skillc_index.layout.InvalidSkillName` (E100) when the folder's name is
+    Raises :class:`~skillc_index.command_errors.InvalidSkillName` (E100) when the folder's name is
     not a valid skill name, and :class:`StoreCopyDiffers` (E050) when the store already holds a
     different skill of that name, not imported from this folder or edited since, and
     ``force`` is not given.

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from skillc_index.config import Config
 
 __all__ = [
+    "AGENT_VARIABLES",
     "CLAUDE_HOME_VARIABLE",
     "CODEX_FOLDER",
     "CODEX_HOME_VARIABLE",
@@ -57,6 +58,7 @@ __all__ = [
     "Root",
     "RootKind",
     "agent_folders",
+    "agent_variable",
     "check_write_place",
     "claude_home",
     "claude_home_folders",
@@ -363,18 +365,33 @@ def parent_folders(layout: Layout) -> tuple[Root, ...]:
     )
 
 
-# -- Codex's home folder -------------------------------------------------------------------
+# -- the agents' own folders ---------------------------------------------------------------
 
 #: The environment variable naming Codex's home folder (openai/codex
 #: ``codex-rs/utils/home-dir``, ``find_codex_home``: when set and not empty; else ``~/.codex``).
 CODEX_HOME_VARIABLE = "CODEX_HOME"
+#: The environment variable naming Claude Code's folder (its settings, plugins, transcripts).
+CLAUDE_HOME_VARIABLE = "CLAUDE_CONFIG_DIR"
+#: The variables naming an agent's own folder, which ``Layout.discover(cwd, env)`` keeps.
+AGENT_VARIABLES = (CLAUDE_HOME_VARIABLE, CODEX_HOME_VARIABLE)
+
+
+def agent_variable(layout: Layout, name: str, env: Mapping[str, str] | None = None) -> str | None:
+    """The variable ``name`` of :data:`AGENT_VARIABLES`: ``env``'s, else the one the layout
+    was discovered with (``Layout.discover(cwd, env)``: an embedder's ``env`` moves the
+    agent's folder), else the process's."""
+    if env is not None:
+        return env.get(name)
+    if layout.agent_env is not None:
+        return dict(layout.agent_env).get(name)
+    return os.environ.get(name)
 
 
 def codex_home(layout: Layout, env: Mapping[str, str] | None = None) -> Path:
-    """Codex's home folder: ``$CODEX_HOME`` when set and not empty (a relative one from the
-    working directory, as Codex takes it), else ``.codex`` in the home folder
-    (``$SKILLC_HOME`` when set, as for every agent folder)."""
-    value = (os.environ if env is None else env).get(CODEX_HOME_VARIABLE)
+    """Codex's home folder: ``$CODEX_HOME`` (:func:`agent_variable`) when set and not empty
+    (a relative one from the working directory, as Codex takes it), else ``.codex`` in the
+    home folder (``$SKILLC_HOME`` when set, as for every agent folder)."""
+    value = agent_variable(layout, CODEX_HOME_VARIABLE, env)
     return layout.cwd / value if value else layout.home / ".codex"
 
 
@@ -401,8 +418,6 @@ def codex_system_folder(layout: Layout) -> Root:
 
 # -- installed Claude Code plugins ---------------------------------------------------------
 
-#: The environment variable naming Claude Code's folder (its settings, plugins, transcripts).
-CLAUDE_HOME_VARIABLE = "CLAUDE_CONFIG_DIR"
 #: Claude Code's record of installed plugins, relative to its folder (:func:`claude_home`).
 PLUGIN_RECORDS = "plugins/installed_plugins.json"
 
@@ -411,17 +426,11 @@ def claude_home(layout: Layout, env: Mapping[str, str] | None = None) -> Path:
     """Claude Code's own folder, where it keeps its user skills (:func:`claude_home_folders`),
     settings, plugins and transcripts: ``$CLAUDE_CONFIG_DIR`` when set and not empty (``~``
     expanded, a relative one from the working directory), else ``.claude`` in the home folder
-    (``$SKILLC_HOME`` when set, as for every agent folder). The variable is ``env``'s, else
-    the one the layout was discovered with (``Layout.discover(cwd, env)``: an embedder's
-    ``env`` moves it), else the process's. Every reader of those files asks it."""
+    (``$SKILLC_HOME`` when set, as for every agent folder). The variable is
+    :func:`agent_variable`'s. Every reader of those files asks it."""
     from skillc_index.layout import expand_user
 
-    if env is not None:
-        value = env.get(CLAUDE_HOME_VARIABLE)
-    elif layout.claude_config is not None:
-        value = layout.claude_config
-    else:
-        value = os.environ.get(CLAUDE_HOME_VARIABLE)
+    value = agent_variable(layout, CLAUDE_HOME_VARIABLE, env)
     return layout.cwd / expand_user(value) if value else layout.home / ".claude"
 
 

@@ -184,7 +184,8 @@ def classify(
 def _name_problem(name: str) -> str | None:
     """Why a skill folder named ``name`` cannot enter the store under that name: the one
     rule of every way into a store (``init``, an import, this move), or None."""
-    from skillc_index.layout import InvalidSkillName, require_skill_name
+    from skillc_index.command_errors import InvalidSkillName
+    from skillc_index.layout import require_skill_name
 
     try:
         require_skill_name(name)
