@@ -1363,6 +1363,7 @@ def test_a_store_skill_imported_again_reads_and_hashes_its_folder_once(
     and reads its import record once (it did three reads and two walks and hashes)."""
     import skillc_index.build.skill
     import skillc_index.digests
+    import skillc_index.files
 
     folder = write_skill(project / "drafts" / "mine")
     build("./drafts/mine")
@@ -1372,10 +1373,11 @@ def test_a_store_skill_imported_again_reads_and_hashes_its_folder_once(
     hashed = count_calls(skillc_index.digests, "file_digests")
     walks = count_calls(skillc_index.build.skill, "walk_skill")
     walked = count_calls(skillc_index.digests, "walk_skill")  # source_hash's own walk
+    origin = count_calls(skillc_index.files, "walk_skill")  # import_record.walk_origin's
     assert build("mine").import_action == "replace"
     assert reads == [(store / "mine",)]
     assert [call[0] for call in hashed].count(folder) == 1
-    assert [call[0] for call in walks + walked].count(folder) == 1
+    assert [call[0] for call in walks + walked + origin].count(folder) == 1
 
 
 def test_a_copy_without_a_record_holding_the_same_files_is_adopted(

@@ -188,6 +188,32 @@ def test_an_imported_copy_follows_the_folder_it_was_imported_from(
     )
 
 
+def test_an_imported_copy_is_stale_when_build_all_would_import_its_folder_again(
+    layout: Layout, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``list`` called an imported copy ``stale`` only when its folder's hash changed, while
+    ``build --all`` also imports the folder again when git sees the copy otherwise (a script
+    made executable, a ``.gitignore`` edited) or its record is of an older form: both now
+    ask ``import_current``, and the folder is walked once (file stats, then its hash)."""
+    from skillc_index import import_record
+    from skillc_index.build.skill import build_skill
+
+    project = layout.base("project")
+    folder = write_skill(project / "skills" / "pdf")
+    (folder / "run.sh").write_text("echo hi\n", encoding="utf-8")
+    build_skill(str(folder), layout)
+    assert [e.status for e in list_skills(layout).skills] == ["normal"]
+    (folder / "run.sh").chmod(0o755)  # the same bytes: the same hash
+    assert [e.status for e in list_skills(layout).skills] == ["stale"]
+    walked: list[Path] = []
+    walk = import_record.walk_origin
+    monkeypatch.setattr(import_record, "walk_origin", lambda f: walked.append(f) or walk(f))
+    assert [e.status for e in list_skills(layout).skills] == ["stale"]
+    assert walked == [folder]
+    build_skill("pdf", layout)  # imported again, with the bit
+    assert [e.status for e in list_skills(layout).skills] == ["normal"]
+
+
 def test_copies_are_looked_for_once_per_listing(
     layout: Layout, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,7 +13,12 @@ from skillc_index.layout import IMPORT_RECORD, SKILL_FILE
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
+    from skillc_index.files import SkillFiles
+    from skillc_index.glob import IgnoreRules
     from skillc_index.layout import Layout, Scope
+
+#: A walk of a folder to import (:func:`walk_origin`): its files, folders and ignore rules.
+OriginWalk = tuple["SkillFiles", list[str], list["IgnoreRules"]]
 
 #: The most of an import record read (a path and a hash: well under 8 KiB).
 MAX_IMPORT_RECORD_BYTES = 64 << 10
@@ -109,15 +114,26 @@ def import_origin(
     return origin
 
 
-def unchanged_since_import(copy: Path, origin: Path) -> bool:
-    """Whether file stats prove that the folder ``origin`` holds what was imported from it
-    into the store ``copy`` (no file read): the same files, each of the size and modification
-    time of its copy (an import keeps them) and last changed before its copy was written.
-    False when only hashing the folder can tell (``skc list`` then does: an edited, added or
-    removed file, a copy edited in place)."""
+def walk_origin(origin: Path) -> OriginWalk:
+    """The folder ``origin`` walked as an import reads it (:func:`~skillc_index.files.
+    walk_skill`, with its folders and the ``.gitignore`` rules met): once for
+    :func:`unchanged_since_import` and :func:`~skillc_index.build.skill.read_origin` alike."""
     from skillc_index.files import walk_skill
 
-    files = walk_skill(origin).every
+    dirs: list[str] = []
+    rules: list[IgnoreRules] = []
+    return walk_skill(origin, dirs=dirs, rules=rules), dirs, rules
+
+
+def unchanged_since_import(copy: Path, origin: Path, found: SkillFiles) -> bool:
+    """Whether file stats prove that the folder ``origin`` (walked: ``found``) holds what was
+    imported from it into the store ``copy`` (no file read): the same files, each of the size
+    and modification time of its copy (an import keeps them) and last changed before its
+    copy was written. False when only hashing the folder can tell (``skc list`` then does:
+    an edited, added or removed file, a copy edited in place)."""
+    from skillc_index.files import walk_skill
+
+    files = found.every
     if set(files) != set(walk_skill(copy).every):
         return False
     for rel in files:

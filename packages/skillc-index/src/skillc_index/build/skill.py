@@ -58,7 +58,7 @@ from skillc_index.diagnostics import (
 from skillc_index.digests import executable as is_executable
 from skillc_index.digests import source_hash
 from skillc_index.files import SkillFiles, utf8_name, walk_skill, within
-from skillc_index.import_record import ImportRecord, import_origin
+from skillc_index.import_record import ImportRecord, OriginWalk, import_origin, walk_origin
 from skillc_index.index.freshness import refuse_collision
 from skillc_index.layout import (
     META_DIR,
@@ -245,17 +245,32 @@ class Origin(NamedTuple):
     """Its :class:`~skillc_index.build.store.GitView`."""
 
 
-def read_origin(origin: Path, record: ImportRecord, layout: Layout) -> Origin:
+def read_origin(
+    origin: Path, record: ImportRecord, layout: Layout, walked: OriginWalk | None = None
+) -> Origin:
     """The folder ``origin`` a store copy whose import record is ``record`` was imported from,
-    read as an import of it reads it: its files (without what git ignores there by rules
-    its copy would not carry), hashed, and its view. What :func:`_from_origin` compares with
-    the record, and ``skc list`` when file stats do not settle it (``stale``). E070 for
-    ``.gitignore`` files over their bounds; ``OSError`` for a file that cannot be read."""
-    dirs: list[str] = []
-    rules: list[IgnoreRules] = []  # the walk's, read once (its .gitignore files)
-    found = walk_skill(origin, dirs=dirs, rules=rules)
+    read as an import of it reads it (``walked``: :func:`~skillc_index.import_record.
+    walk_origin`'s, when the caller walked it): its files (without what git ignores there by
+    rules its copy would not carry), hashed, and its view. What :func:`import_current`
+    compares with the copy. E070 for ``.gitignore`` files over their bounds; ``OSError`` for
+    a file that cannot be read."""
+    found, dirs, rules = walk_origin(origin) if walked is None else walked
     files, view = origin_view(origin, found, dirs, layout.display(origin), rules)
     return Origin(files, source_hash(origin, files.every), record, view)
+
+
+def import_current(copy: Path, scope: Scope, origin: Path, known: Origin, layout: Layout) -> bool:
+    """Whether the store ``copy`` (of the ``scope`` store) holds what importing the folder
+    ``origin`` again (read: ``known``, :func:`read_origin`) would make of it: the same
+    source hash as its record's, the same for git (:func:`~.store.same_for_git`: its
+    ``.gitignore`` files, the links to what they exclude, its executable files), and a
+    record of today's form. When not, ``build --all`` imports the folder again (and builds
+    it) and ``skc list`` says ``stale``: the one test of both."""
+    return (
+        known.digest == known.record.source_hash
+        and same_for_git(copy, known.files.every, known.view)
+        and known.record.origin == ImportRecord.recorded(origin, scope, layout)
+    )
 
 
 def _from_origin(
@@ -279,11 +294,7 @@ def _from_origin(
             origin = import_origin(resolved.source, resolved.scope, layout, record=record)
         if origin is not None and record is not None:
             known = read_origin(origin, record, layout)
-            if (
-                known.digest == record.source_hash
-                and same_for_git(resolved.source, known.files.every, known.view)
-                and record.origin == ImportRecord.recorded(origin, resolved.scope, layout)
-            ):  # its .gitignore files and the links to what they exclude too
+            if import_current(resolved.source, resolved.scope, origin, known, layout):
                 origin = None
         scope, runtime = resolved.scope, resolved.runtime
     if origin is None:

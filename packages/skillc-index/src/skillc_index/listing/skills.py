@@ -299,13 +299,19 @@ def _import_status(
     store: Location, layout: Layout, *, check: bool
 ) -> tuple[Status | None, Notice | None]:
     """For a store copy imported from a folder (its import record): ``stale`` when ``check``
-    and that folder changed since, as ``build --all`` finds it before it imports the folder
-    again (:func:`~skillc_index.build.skill.read_origin`, hashed only when file stats do
-    not prove it unchanged: :func:`~skillc_index.import_record.unchanged_since_import`), else
-    None; and a warning when the folder no longer holds a skill (renamed or deleted: the
-    copy's stub is still deployed), with how to remove the copy or keep it as it is."""
+    and ``build --all`` would import that folder again
+    (:func:`~skillc_index.build.skill.import_current`: the folder walked once, hashed only
+    when its record is of today's form and file stats do not prove it unchanged,
+    :func:`~skillc_index.import_record.unchanged_since_import`), else None; and a warning
+    when the folder no longer holds a skill (renamed or deleted: the copy's stub is still
+    deployed), with how to remove the copy or keep it as it is."""
     from skillc_index.files import is_file
-    from skillc_index.import_record import ImportRecord, import_origin, unchanged_since_import
+    from skillc_index.import_record import (
+        ImportRecord,
+        import_origin,
+        unchanged_since_import,
+        walk_origin,
+    )
     from skillc_index.layout import IMPORT_RECORD
 
     record = ImportRecord.read(store.real)
@@ -323,15 +329,21 @@ def _import_status(
         why = f"skill '{store.name}' ({where}) was imported from {record.origin}, which is gone"
         return None, Notice(f"{why} ({how})")
     origin = None if not check else import_origin(store.real, store.scope, layout, record=record)
-    if origin is None or unchanged_since_import(store.real, origin):
+    if origin is None:
         return None, None
-    from skillc_index.build.skill import read_origin
+    walked = walk_origin(origin)
+    if record.origin == ImportRecord.recorded(
+        origin, store.scope, layout
+    ) and unchanged_since_import(store.real, origin, walked[0]):
+        return None, None
+    from skillc_index.build.skill import import_current, read_origin
 
     try:
-        changed = read_origin(origin, record, layout).digest != record.source_hash
+        known = read_origin(origin, record, layout, walked)
+        current = import_current(store.real, store.scope, origin, known, layout)
     except (OSError, SkillcError):  # its import fails: build --all says why
-        changed = True
-    return ("stale" if changed else None), None
+        current = False
+    return (None if current else "stale"), None
 
 
 def recover_stores(layout: Layout) -> None:
