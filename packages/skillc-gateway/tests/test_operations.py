@@ -228,13 +228,13 @@ def test_a_bounded_find_cuts_long_names_and_headings(
 
     library = tmp_path / "library"
     heading = "walrus " + "x" * 110_000
-    name = "walrus-" + "y" * 20_000
+    name = "walrus-" + "y" * 240  # a folder's name, as find names a skill: at most 255 bytes
     for folder, text in (
         (
             "walrus-heading",
             f"name: walrus-heading\ndescription: Walrus tusk.\n---\n# W\n\n## {heading}",
         ),
-        ("walrus-name", f"name: {name}\ndescription: Walrus tusk walrus.\n---\n# Walrus\n"),
+        (name, f"name: {name}\ndescription: Walrus tusk walrus.\n---\n# Walrus\n"),
         *(
             (f"gadget-{n}", f"name: gadget-{n}\ndescription: Walrus gadget {n}.\n---\n# Use\n")
             for n in range(4)
@@ -260,7 +260,7 @@ def test_a_bounded_find_cuts_long_names_and_headings(
     assert "left out" not in warning and "descriptions" not in warning
     for top in (1, 2):
         data = FIND.run(run, FindParams("walrus tusk", top, (str(library),))).to_dict()
-        # (the two walrus skills tie: at limit 1 the one of a 20,000-character name fits whole)
+        # (the two walrus skills tie: at limit 1 the one of a long name fits whole)
         assert len(data["skills"]) == top
         assert not any("ask for fewer" in warning for warning in data["warnings"])
 
