@@ -497,7 +497,7 @@ def open_in_root(
     FIFO, socket or device is E021 (:class:`NotARegularFile`), without blocking. Symlinks
     that stay inside the root are followed. ``hidden=False`` refuses a path with a hidden
     component (:class:`HiddenPath`, E021), and one the skill's ``.gitignore`` files exclude
-    (:func:`~skillc_index.glob.ignored_refusal`). No such file, a NUL byte, a name too long
+    (:func:`~skillc_index.glob.refusal`). No such file, a NUL byte, a name too long
     or too many symlinks: ``missing`` (E021). A name typed composed (NFC) for an entry written
     decomposed (a file copied from a Mac) opens that entry, when it is the only one
     (:func:`entry_named`). A file or folder that cannot be opened (no permission:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from skillc_index.diagnostics import IgnoredPath, SkillFileNotFound
+    from skillc_index.diagnostics import SkillFileNotFound
 
 __all__ = [
     "Glob",
@@ -44,7 +44,6 @@ __all__ = [
     "IgnoreTooLarge",
     "ignore_files",
     "ignore_lines",
-    "ignored_refusal",
     "left_out",
     "refusal",
 ]
@@ -417,7 +416,7 @@ def left_out(
     return gone
 
 
-def ignored_refusal(
+def refusal(
     root: Path,
     real_root: str,
     rel: str,
@@ -425,19 +424,25 @@ def ignored_refusal(
     *,
     folder: bool = False,
     rules: IgnoreRules | None = None,
-) -> IgnoredPath | None:
-    """The E021 a reader serving the files of the skill at ``root`` raises for ``rel`` (the
-    path as given; a folder's with ``folder``) leading to ``real`` (below the root, symlinks
-    followed) when its ``.gitignore`` files exclude either, as :func:`left_out` takes them
-    out of its files; None otherwise (``SKILL.md``, or files over their bounds: what they
-    exclude is unknown; the skill's root, which no ``.gitignore`` of it can exclude). Only the
-    ``.gitignore`` files on the two paths are looked for, unless ``rules`` gives those a walk
-    of the skill read (``walk_skill(rules=...)``)."""
+) -> SkillFileNotFound | None:
+    """The E021 a reader of the skill at ``root`` raises for ``rel`` (the path as given; a
+    folder's with ``folder``) leading to ``real`` (below the root, symlinks followed) unless
+    hidden files were asked for: a hidden one (:func:`~skillc_index.files.hidden_refusal`),
+    else one its ``.gitignore`` files exclude, as :func:`left_out` takes them out of its
+    files. None for a file of the skill (``SKILL.md``, the skill's root, which no
+    ``.gitignore`` of it can exclude, or any file when the ``.gitignore`` files are over their
+    bounds: what they exclude is unknown). Only the ``.gitignore`` files on the two paths are
+    looked for, unless ``rules`` gives those a walk of the skill read
+    (``walk_skill(rules=...)``)."""
     import posixpath
 
     from skillc_index.diagnostics import IgnoredPath
+    from skillc_index.files import hidden_refusal
     from skillc_index.layout import SKILL_FILE
 
+    hidden = hidden_refusal(rel, real)
+    if hidden is not None:
+        return hidden
     given = posixpath.normpath(rel)
     paths = [path for path in {given, real} if path not in (".", "..") and path[:3] != "../"]
     if given == SKILL_FILE:
@@ -452,24 +457,3 @@ def ignored_refusal(
         if (excluded := rules.excluded(path, folder=folder)) is not None:
             return IgnoredPath(rel, excluded[1])
     return None
-
-
-def refusal(
-    root: Path,
-    real_root: str,
-    rel: str,
-    real: str,
-    *,
-    folder: bool = False,
-    rules: IgnoreRules | None = None,
-) -> SkillFileNotFound | None:
-    """The E021 a reader of the skill at ``root`` raises for ``rel`` (the path as given; a
-    folder's with ``folder``) leading to ``real`` unless hidden files were asked for: a
-    hidden one (:func:`~skillc_index.files.hidden_refusal`), else one its ``.gitignore`` files
-    exclude (:func:`ignored_refusal`, ``rules`` as there); None for a file of the skill."""
-    from skillc_index.files import hidden_refusal
-
-    hidden = hidden_refusal(rel, real)
-    if hidden is not None:
-        return hidden
-    return ignored_refusal(root, real_root, rel, real, folder=folder, rules=rules)
