@@ -824,7 +824,8 @@ def test_a_link_in_a_table_cell_stays_on_its_row(
     """``[x](a\\|b.md)`` in a table's cell (parsed ``a|b.md``, not on its line as parsed)
     was looked for on each next line to the table's end: found on a later row (``see
     a|b.md``, line 11), and a 3,000-row table took 29 s. The parse says which line the
-    destination is on: the link's own row, one line read a link."""
+    destination is on: the link's own row, one line read a link, at its column (the
+    destination looked for as the cell writes it, ``a\\|b.md``)."""
     from skillc_lint._skill import Skill
 
     rows = "".join(f"| [x](a\\|b.md) | r{i} |\n" for i in range(90))
@@ -839,8 +840,30 @@ def test_a_link_in_a_table_cell_stays_on_its_row(
 
     monkeypatch.setattr(Skill, "line_text", counted)
     links = [(d.line, d.column) for d in found(folder, "SKL301")]
-    assert links == [(10, 1), *((line, 1) for line in range(12, 102)), (104, 3)]
+    assert links == [(10, 7), *((line, 7) for line in range(12, 102)), (104, 3)]
     assert len(calls) < 3 * 90  # one line a link (the walk read over 4,000)
+
+
+def test_a_link_after_an_escaped_pipe_in_a_cell_points_at_its_destination(
+    skill: Writer, found: Found
+) -> None:
+    """A table's cell writing ``\\|`` before a link's destination (``p\\|q.md``, ``#no\\|pe``)
+    was reported at column 1: the parse reads the cell's ``\\|`` as ``|``, and ``p|q.md`` is
+    not on the line. Near miss: a link after an escaped pipe of the cell's text, its
+    destination without one, had its column already."""
+    body = (
+        "| a | b |\n|---|---|\n"
+        "| x \\| y | [y](p\\|q.md) [z](r.md) |\n"
+        "| x | [s](#no\\|pe) and [t](gone\\|x.md) |\n"
+    )
+    folder = skill(body=body)
+    links = [*found(folder, "SKL301"), *found(folder, "SKL302")]
+    assert [(d.line, d.column, d.message) for d in links] == [
+        (10, 16, "link target not found: 'p|q.md'"),
+        (10, 29, "link target not found: 'r.md'"),
+        (11, 28, "link target not found: 'gone|x.md'"),
+        (11, 11, "anchor not found: '#no|pe'"),
+    ]
 
 
 def test_skl301_relative_to_the_linking_file(skill: Writer, found: Found) -> None:

@@ -438,12 +438,14 @@ class Skill:
         """Where ``link`` of ``source`` writes its destination: the line and column
         (1-based), on the line the parse found it on (:attr:`~Link.written_line`: a later
         one when the link is split over lines, ``[the guide](`` then ``guide.md)``); its
-        first line and None when its text does not hold it (a reference-style link) or the
-        line does not as parsed (``a\\|b.md`` in a table's cell). ``places``:
-        :func:`_destination_index`'s, by line and destination."""
+        first line and None when its text does not hold it (a reference-style link). In a
+        table's cell the parse reads ``a\\|b.md`` as ``a|b.md``: it is looked for as written.
+        ``places``: :func:`_destination_index`'s, by line and destination."""
         line, written = link.line + link.written_line, link.written  # "": reference-style
-        place = places.setdefault((line, written), [0, -2])
         text = self.line_text(source, line) or ""
+        if "|" in written and written not in text:  # a cell's `\|` (no bare `|` in a cell)
+            written = written.replace("|", "\\|")
+        place = places.setdefault((line, written), [0, -2])
         index = _destination_index(text, written, place, opened=line > link.line)
         return (line, index + 1) if index >= 0 else (link.line, None)
 
