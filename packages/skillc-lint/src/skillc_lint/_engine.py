@@ -259,20 +259,20 @@ def lint_with_texts(
             return stored, skill.texts
     active = [entry for entry in registry.active() if entry.rule.scope == "skill"]
     found = _run(active, skill)
+    shown, notices, suppressed = _unsuppressed(skill, registry, active, found)
 
     def sort_key(item: tuple[int, LintDiagnostic]) -> tuple[bool, bytes, int, int]:
         order, d = item
         return (d.file != SKILL_FILE, fs_bytes(d.file), d.line or 0, order)
 
-    found.sort(key=sort_key)
-    shown, notices = _unsuppressed(skill, registry, [d for _, d in found])
+    shown.sort(key=sort_key)
     result = LintResult(
         name,
         root,
-        tuple(shown),
+        tuple(d for _, d in shown),
         rules=tuple(e.rule.id for e in active),
         notices=skill.notices + notices,
-        suppressed=len(found) - len(shown),
+        suppressed=suppressed,
     )
     if cache is not None and key is not None:
         cache.put(key, skill, result)
@@ -373,47 +373,74 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
     return found
 
 
+#: The rule that reports a ``skillc-lint`` comment of the skill naming a security rule: an
+#: attempt, in the text under audit, to turn the audit off (no comment can).
+GUARD_RULE = "SKL902"
+
+
 def _unsuppressed(
-    skill: Skill, registry: RuleRegistry, diagnostics: list[LintDiagnostic]
-) -> tuple[list[LintDiagnostic], tuple[Notice, ...]]:
-    """The diagnostics no ``skillc-lint: disable`` comment of their file hides, and a
-    warning for each rule a comment names that is no rule of the registry. No comment hides
-    a security rule (:meth:`~skillc_lint.RuleRegistry.guarded`: the text under audit does
-    not turn the audit off); one naming such a rule is warned of too."""
+    skill: Skill,
+    registry: RuleRegistry,
+    active: Sequence[RuleState],
+    found: list[tuple[int, LintDiagnostic]],
+) -> tuple[list[tuple[int, LintDiagnostic]], tuple[Notice, ...], int]:
+    """The diagnostics of ``found`` (each with its rule's place in ``active``) no
+    ``skillc-lint: disable`` comment of their file hides, a warning for each rule a comment
+    names that is no rule of the registry, and how many were hidden. No comment hides a
+    security rule (:meth:`~skillc_lint.RuleRegistry.guarded`: the text under audit does not
+    turn the audit off); a comment naming one is a warning finding of :data:`GUARD_RULE` at
+    the name it writes, so CI sees it (a warning of the run when that rule does not run)."""
     from skillc_lint._suppress import inline_suppressions
 
     notices: list[Notice] = []
     comments = {}
     named: dict[str, frozenset[str]] = {}  # each selector written -> the ids it hides
     guarded: dict[str, bool] = {}  # each selector written -> whether it names a security rule
+    guard = next(((o, e) for o, e in enumerate(active) if e.rule.id == GUARD_RULE), None)
+    attempts: list[tuple[int, LintDiagnostic]] = []
     for rel, text in skill.texts.items():
-        found = inline_suppressions(text, skill.docs[rel].code_blocks)
-        if found.comments:
-            comments[rel] = found
-            for line, selector in found.comments:
+        found_here = inline_suppressions(text, skill.docs[rel].code_blocks)
+        if found_here.comments:
+            comments[rel] = found_here
+            for line, column, selector in found_here.comments:
                 if selector not in named:
                     ids = frozenset(registry.match(selector))
                     named[selector] = ids - registry.guarded(ids)
                     guarded[selector] = named[selector] != ids
                 if guarded[selector]:
-                    notices.append(
-                        Notice(
-                            f"{skill.root / rel}:{line}: skillc-lint comment cannot hide "
-                            f"security rules: '{selector}' (use --ignore or the project's "
-                            "config)"
-                        )
+                    message = (
+                        f"skillc-lint comment cannot hide security rules: '{selector}' (use "
+                        "--ignore or the project's config)"
                     )
+                    if guard is None:
+                        notices.append(Notice(f"{skill.root / rel}:{line}: {message}"))
+                    else:
+                        rule = guard[1].rule  # the line's text: its code frame
+                        source = skill.line_text(rel, line)
+                        attempt = LintDiagnostic(
+                            rule.id, rule.name, "warning", rel, line, message, column, source
+                        )
+                        attempts.append((guard[0], attempt))
                 elif not named[selector]:
                     where = skill.root / rel
                     notices.append(
                         Notice(f"{where}:{line}: skillc-lint comment names no rule: '{selector}'")
                     )
     if not comments:
-        return diagnostics, ()
+        return found, (), 0
     shown = [
-        d for d in diagnostics if not (d.file in comments and comments[d.file].hides(d, named))
+        (order, d)
+        for order, d in found
+        if not (d.file in comments and comments[d.file].hides(d, named))
     ]
-    return shown, tuple(notices)
+    if len(attempts) > MAX_FINDINGS:  # as _run bounds a rule's findings
+        order, last = attempts[MAX_FINDINGS]
+        more = f"{len(attempts) - MAX_FINDINGS} more {GUARD_RULE} findings in this skill"
+        message = f"{more} (the first {MAX_FINDINGS} are shown)"
+        attempts[MAX_FINDINGS:] = [
+            (order, LintDiagnostic(last.rule, last.name, "warning", last.file, None, message))
+        ]
+    return shown + attempts, tuple(notices), len(found) - len(shown)
 
 
 def lint_folder(path: str | os.PathLike[str], *, registry: RuleRegistry) -> LintResult | None:

@@ -67,8 +67,12 @@ MAX_BASELINE_BYTES = 64 << 20
 BASELINE_VERSION = 1
 
 
+#: A selector of a list of them (comma- or space-separated).
+_SELECTOR = re.compile(r"[^\s,]+")
+
+
 def _selectors(text: str) -> tuple[str, ...]:
-    return tuple(part for part in re.split(r"[\s,]+", text) if part)
+    return tuple(_SELECTOR.findall(text))
 
 
 @dataclass(frozen=True)
@@ -79,8 +83,9 @@ class InlineSuppressions:
     """Selectors disabled in the whole file."""
     lines: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     """Line -> selectors disabled on it."""
-    comments: tuple[tuple[int, str], ...] = ()
-    """Every selector written, with the line of its comment (to report unknown ones)."""
+    comments: tuple[tuple[int, int, str], ...] = ()
+    """Every selector written, with its line and column (to report unknown ones, and those
+    naming a security rule)."""
 
     def hides(self, diagnostic: LintDiagnostic, named: Mapping[str, Collection[str]]) -> bool:
         """Whether a comment hides ``diagnostic``; ``named``: the ids each selector written
@@ -125,7 +130,7 @@ def inline_suppressions(text: str, code: Sequence[CodeBlock]) -> InlineSuppressi
 
     whole: list[str] = []
     lines: dict[int, list[str]] = {}
-    written: list[tuple[int, str]] = []
+    written: list[tuple[int, int, str]] = []
     for number, line in enumerate(split_lines(text), 1):
         if in_code(code, number):
             continue
@@ -133,7 +138,8 @@ def inline_suppressions(text: str, code: Sequence[CodeBlock]) -> InlineSuppressi
             if match.start() and line[match.start() - 1] == "`":
                 continue
             form, selectors = match.group(1).lower(), _selectors(match.group(2))
-            written += ((number, s) for s in selectors)
+            at = match.start(2) + 1  # each selector's column
+            written += ((number, at + s.start(), s.group()) for s in _SELECTOR.finditer(match[2]))
             if form == "disable":
                 whole += selectors
             else:
