@@ -22,6 +22,12 @@ from skillc_lint._rules.fields import (
     lines_holding,
 )
 from skillc_lint._rules.guidance import _MAY_RUN, _USERS
+from skillc_lint._rules.injection import (
+    _INJECTION,
+    _INJECTION_HINTS,
+    _INJECTION_SEARCHED,
+    _may_inject,
+)
 from skillc_lint._rules.invisible import (
     _CONTROL,
     _HIDDEN_CHAR,
@@ -29,14 +35,7 @@ from skillc_lint._rules.invisible import (
     _MAY_HIDE_UTF8,
     _has_control,
 )
-from skillc_lint._rules.security import (
-    _FETCH_HINTS,
-    _FETCH_SEARCHED,
-    _INJECTION,
-    _INJECTION_HINTS,
-    _INJECTION_SEARCHED,
-    _may_inject,
-)
+from skillc_lint._rules.security import _FETCH_HINTS, _FETCH_SEARCHED
 from skillc_lint._skill import _PATHLIKE, _last_part, _naming_words, _path_words
 
 Writer = Callable[..., Path]

@@ -11,7 +11,8 @@ and category, in the order the rules run. A dialect module also names the frontm
 - :mod:`.rfc0008`: the built-in rules of RFC-0008:C-REGISTRY (SKL001-SKL401), in every
   registry;
 - :mod:`.agentskills`: the Agent Skills standard's optional fields (SKL501-SKL504);
-- :mod:`.security` and :mod:`.budget`: the security rules (SKL901-SKL908, tag ``security``)
+- :mod:`.security` and :mod:`.budget`: the security rules (SKL901-SKL908, tag ``security``;
+  SKL903's phrases are read by :mod:`.injection`, SKL901's characters by :mod:`.invisible`)
   and the budget rules (SKL921-SKL923, tag ``budget``), in the ``agentskills`` profile;
 - :mod:`.targets`: what the chosen agents and package formats drop, change or refuse
   (SKL931-SKL932, ``--target`` / ``[lint] targets``), in the ``agentskills`` profile;

@@ -239,6 +239,14 @@ def _first_line(block: CodeBlock) -> int:
     return block.line
 
 
+def markdown_texts(skill: Skill) -> Iterator[tuple[str, str]]:
+    """Every Markdown file of the skill with its text (what the agent reads as prose)."""
+    for rel in skill.docs:
+        text = skill.text(rel)
+        if text is not None:
+            yield rel, text
+
+
 def text_files(skill: Skill) -> Iterator[tuple[str, str]]:
     """Every text file of the skill with its text (binary ones skipped)."""
     for rel in skill.files:

@@ -1,0 +1,209 @@
+"""SKL903 prompt injection (tag ``security``; :mod:`.security` registers it): phrasing that
+turns the agent against its instructions or its user, read as a reader sees the text. SKL902
+reads HTML comments with :func:`injections` too.
+
+The phrase pattern is tuned for precision: text that quotes a phrase (in code, in quotes, or
+on a line about injection, attacks or examples) describes it and is not reported. Each text
+is first searched for a word every phrase holds (:data:`_INJECTION_SEARCHED`), the pattern
+run only on the lines holding one.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections.abc import Iterator, Sequence
+
+from skillc_index import inline_text
+from skillc_lint._registry import Finding
+from skillc_lint._rules.fields import (
+    Findings,
+    Options,
+    Words,
+    any_of,
+    in_code,
+    lines_holding,
+    lowered_text,
+    markdown_texts,
+)
+from skillc_lint._skill import Skill
+
+__all__ = ["injections", "prompt_injection"]
+
+
+#: A quote (:func:`_code_ranges` looks for it on each line apart).
+_QUOTE = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<![\w])'[^']{6,}'(?![\w])")
+
+
+def _code_ranges(text: str, starts: Sequence[int] = (0,)) -> tuple[list[int], list[int]]:
+    """What ``text`` quotes rather than says, found once for all its matches: inline code
+    and quotes, a quote ending at its line (``starts``: where each line starts; an opened
+    quote hides no later line). The starts of the spans, in order, and for each the
+    furthest end of it and those before: a match is in one when that end reaches it."""
+    spans = [m.span() for m in re.finditer(r"`[^`]*`", text)]  # a code span: over lines too
+    for first, end in zip(starts, [*starts[1:], len(text)], strict=True):
+        spans += [m.span() for m in _QUOTE.finditer(text, first, end)]
+    spans.sort()
+    return [a for a, _ in spans], list(itertools.accumulate((b for _, b in spans), max))
+
+
+# -- SKL903 prompt injection (used by SKL902 too) ---------------------------------------------
+
+_INJECTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?"
+    r"(?:the\s+|your\s+|my\s+|these\s+)?(?:previous|prior|above|earlier|preceding|original|"
+    r"system|safety)\s+(?:instructions?|prompts?|rules|directives|guidelines|messages)"
+    r"|\byou\s+are\s+now\s+(?:in\s+)?(?:DAN\b|developer\s+mode|jailbroken|unrestricted|"
+    r"an?\s+unfiltered)"
+    r"|\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify|warn|let)\s+the\s+user\s+"
+    r"(?:know\s+)?(?:that\s+you|about\s+(?:this|these)\s+(?:instructions?|steps?|commands?|"
+    r"actions?|skill)|what\s+you)"
+    r"|\bnew\s+system\s+prompt\s*:"
+    r"|<\|im_start\|>\s*system"
+    r"|\b(?:reveal|print|output|repeat|leak)\s+(?:your|the)\s+(?:system\s+prompt|hidden\s+"
+    r"instructions)"
+    r"|\b(?:send|post|upload|exfiltrate|transmit)\s+(?:all|every|any|the\s+user's)\s+[^\n.]{0,30}"
+    r"\b(?:credentials|api[ _-]?keys?|secrets|passwords|private\s+keys?|tokens)\b[^\n.]{0,60}"
+    r"https?://",
+    re.IGNORECASE,
+)
+#: A line that talks *about* injection (a security skill, a red-team checklist) rather than
+#: carrying one: its matches are descriptions.
+_DESCRIBING = re.compile(
+    r"\b(?:injection|jailbreak\w*|attack\w*|malicious|adversar\w*|exploit\w*|threat\w*|"
+    r"phishing|red[- ]team\w*|detect\w*|for\s+example|such\s+as|(?:patterns?|phrases?)\s+"
+    r"like|examples?)\b|\be\.g\.",
+    re.IGNORECASE,
+)
+_URL = re.compile(r"\S+://\S+")
+
+
+#: Words one of which every _INJECTION match holds (lowercase): a line without any is not
+#: searched (the regular expression is slow on every line of a large corpus).
+_INJECTION_HINTS = (
+    "ignore", "disregard", "forget", "override", "bypass", "you are now", "the user",
+    "system prompt", "im_start", "send", "post", "upload", "exfiltrate", "transmit",
+)  # fmt: skip
+
+
+#: Any of :data:`_INJECTION_HINTS` (one search instead of a test of each).
+_INJECTION_HINT = re.compile("|".join(map(re.escape, _INJECTION_HINTS)))
+#: What is looked for in a text to find the lines holding one of :data:`_INJECTION_HINTS`:
+#: the words sharing a letter three at a time (one search each, :func:`any_of`); the words
+#: of a hint apart over a line break too (a wrapped paragraph is read whole), found on the
+#: line where the hint starts.
+_INJECTION_SEARCHED: Words = (
+    any_of(("ignore", "disregard", "forget"), "g"),
+    any_of(("bypass", "you are now", "system prompt"), "y", r"\s+"),
+    any_of(("post", "upload"), "p"),
+    "override", re.compile(r"the\s+user"), "im_start", "send", "exfiltrate", "transmit",
+)  # fmt: skip
+#: For each alternative of :data:`_INJECTION`, groups of words (lowercase) a line matching
+#: it holds one word of each (the rarest group first): a line holding no alternative's
+#: words is not searched.
+_INJECTION_WORDS: tuple[tuple[tuple[str, ...], ...], ...] = (
+    (("ignore", "disregard", "forget", "override", "bypass"),
+     ("instruction", "prompt", "rules", "directive", "guideline", "message")),
+    (("dan", "developer", "jailbroken", "unrestricted", "unfiltered"), ("now",), ("you",)),
+    (("tell", "inform", "alert", "notify", "warn", "let"), ("not", "don't", "never"),
+     ("user",)),
+    (("prompt",), ("system",), ("new",), (":",)),
+    (("<|im_start|>",),),
+    (("reveal", "print", "output", "repeat", "leak"), ("prompt", "instructions")),
+    (("://",), ("credentials", "api", "secrets", "passwords", "private", "tokens"),
+     ("send", "post", "upload", "exfiltrate", "transmit")),
+)  # fmt: skip
+#: Characters a case-insensitive pattern matches with an ASCII letter though their
+#: lowercase is not that letter (U+0130 lowercases to ``i`` and U+0307, U+0131, U+017F):
+#: a line holding one may match without holding the lowercase words.
+_FOLDS_APART = ("\u0307", "\u0131", "\u017f")
+
+
+def _may_inject(lowered: str) -> bool:
+    """Whether a lowercased line may match :data:`_INJECTION` (:data:`_INJECTION_WORDS`)."""
+    for char in _FOLDS_APART:
+        if char in lowered:
+            return True
+    for groups in _INJECTION_WORDS:  # (loops, not any(): twice as fast)
+        for group in groups:
+            for word in group:
+                if word in lowered:
+                    break
+            else:  # none of the group's words
+                break
+        else:  # a word of each group
+            return True
+    return False
+
+
+def injections(text: str, starts: Sequence[int] = (0,)) -> Iterator[re.Match[str]]:
+    """The matches of :data:`_INJECTION` in ``text`` that are not quoted and not on a line
+    describing attacks (``starts``: where each line of ``text`` starts; one by default)."""
+    lowered = text.lower()
+    if not _INJECTION_HINT.search(lowered) or not _may_inject(lowered):
+        return
+    firsts, ends = _code_ranges(text, starts)
+    for match in _INJECTION.finditer(text):
+        quoted = bisect.bisect_right(firsts, match.start()) - 1
+        if quoted >= 0 and ends[quoted] >= match.end():
+            continue
+        first = bisect.bisect_right(starts, match.start()) - 1
+        last = bisect.bisect_left(starts, match.end(), first + 1)
+        lines = text[starts[first] : starts[last] if last < len(starts) else len(text)]
+        if not _DESCRIBING.search(_URL.sub("", lines)):
+            yield match
+
+
+def _inline_blocks(inlines: Sequence[tuple[int, int, str]], number: int) -> list[int]:
+    """Which of ``inlines`` (:attr:`~skillc_index.MarkdownDoc.inlines`, their lines apart
+    but for the cells of a table row) hold line ``number``: a paragraph's or a heading's
+    index, a table row's cells', or none."""
+    at = bisect.bisect_right(inlines, number, key=_first_line) - 1
+    if at < 0 or inlines[at][1] < number:
+        return []
+    found = [at]
+    while at > 0 and inlines[at - 1][0] == inlines[found[0]][0]:
+        at -= 1
+        found.append(at)
+    return found
+
+
+def _first_line(inline: tuple[int, int, str]) -> int:
+    return inline[0]
+
+
+def prompt_injection(skill: Skill, options: Options) -> Findings:
+    """SKL903: no phrasing aimed at the agent against its instructions or its user (ignore
+    previous instructions, do not tell the user, send the keys to a URL). A paragraph (a
+    heading, a table cell) is read as a reader sees it (:func:`skillc_index.inline_text`:
+    emphasis, HTML and entities do not split a phrase, nor do its line breaks), other text
+    (the frontmatter, HTML blocks) line by line; code is skipped, and so are quotes and
+    lines describing attacks. A finding is on the line where its phrase starts."""
+    for rel, text in markdown_texts(skill):
+        hinted = lines_holding(
+            text,
+            _INJECTION_SEARCHED,
+            searched=lowered_text(skill, rel, text),
+            lines=skill.lines(rel),
+        )
+        doc = skill.docs[rel] if hinted else None
+        read: set[int] = set()  # the inline blocks read (by index)
+        for number, line in hinted:
+            if doc is None or in_code(doc.code_blocks, number):
+                continue
+            holding = _inline_blocks(doc.inlines, number)
+            found = [] if holding else [(number, m) for m in injections(line)]
+            for index in holding:
+                first, _last, source = doc.inlines[index]
+                if index in read or not _may_inject(source.lower()):
+                    continue
+                read.add(index)
+                shown, starts = inline_text(source)
+                found += [
+                    (first + bisect.bisect_right(starts, m.start()) - 1, m)
+                    for m in injections(shown, starts)
+                ]
+            for at, match in found:
+                phrase = " ".join(match.group().split())
+                yield Finding(f"text aimed at the agent: '{phrase}'", file=rel, line=at)
