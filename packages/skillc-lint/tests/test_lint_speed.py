@@ -26,6 +26,7 @@ from skillc_lint._rules.injection import (
     _INJECTION,
     _INJECTION_HINTS,
     _INJECTION_SEARCHED,
+    HINT_SPACE,
     _may_inject,
 )
 from skillc_lint._rules.invisible import (
@@ -298,7 +299,7 @@ def test_the_quick_tests_of_runners_and_home_folders_miss_none(parts: list[str])
     st.lists(
         st.sampled_from(["send", "se", "nd", "the user", "the", " user", "sense", "s", "x",
                          "ignore", "bypass", "you are now", "post", "upload", "wget", "iwr",
-                         "İ", " ", "\n", "\r\n", "\u2028"]),
+                         "İ", " ", "\n", "\r\n", "\u2028", ">", "\n> "]),
         max_size=20,
     )
 )  # fmt: skip
@@ -311,8 +312,9 @@ def test_a_pattern_of_words_finds_the_lines_its_words_find(parts: list[str]) -> 
     lowered = text.lower()
     injection = lines_holding(text, _INJECTION_SEARCHED, searched=lowered)
     # a hint of two words is found with any run of white space between them (a wrapped line)
+    # (and block-quote markers after a line break: a quoted paragraph wrapped)
     hints = [
-        re.compile(re.escape(hint).replace(re.escape(" "), r"\s+")) for hint in _INJECTION_HINTS
+        re.compile(re.escape(hint).replace(re.escape(" "), HINT_SPACE)) for hint in _INJECTION_HINTS
     ]
     assert injection == lines_holding(text, tuple(hints), searched=lowered)
     fetch = lines_holding(text, _FETCH_SEARCHED, searched=lowered)

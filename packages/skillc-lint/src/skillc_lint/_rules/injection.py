@@ -14,6 +14,7 @@ import bisect
 import itertools
 import re
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from skillc_index import inline_text
 from skillc_lint._registry import Finding
@@ -28,6 +29,9 @@ from skillc_lint._rules.fields import (
     markdown_texts,
 )
 from skillc_lint._skill import Skill
+
+if TYPE_CHECKING:
+    from skillc_index import MarkdownDoc
 
 __all__ = ["injections", "prompt_injection"]
 
@@ -89,16 +93,27 @@ _INJECTION_HINTS = (
 
 #: Any of :data:`_INJECTION_HINTS` (one search instead of a test of each).
 _INJECTION_HINT = re.compile("|".join(map(re.escape, _INJECTION_HINTS)))
+#: What stands between two words of a hint as written: white space, a line break too, and
+#: the block-quote markers starting the next line (``the`` / ``> user``: a quoted paragraph
+#: wrapped, which a reader reads as one).
+HINT_SPACE = r"\s+(?:>[ \t]*)*"
 #: What is looked for in a text to find the lines holding one of :data:`_INJECTION_HINTS`:
 #: the words sharing a letter three at a time (one search each, :func:`any_of`); the words
-#: of a hint apart over a line break too (a wrapped paragraph is read whole), found on the
-#: line where the hint starts.
+#: of a hint apart over a line break too (a wrapped paragraph is read whole, a quoted one
+#: too), found on the line where the hint starts.
 _INJECTION_SEARCHED: Words = (
     any_of(("ignore", "disregard", "forget"), "g"),
-    any_of(("bypass", "you are now", "system prompt"), "y", r"\s+"),
+    any_of(("bypass", "you are now", "system prompt"), "y", HINT_SPACE),
     any_of(("post", "upload"), "p"),
-    "override", re.compile(r"the\s+user"), "im_start", "send", "exfiltrate", "transmit",
+    "override", re.compile(f"the{HINT_SPACE}user"), "im_start", "send", "exfiltrate",
+    "transmit",
 )  # fmt: skip
+#: A character reference (``&#105;``, ``&#x69;``, ``&colon;``; lowercase), which may write
+#: a letter of a hint or the punctuation of a phrase: a line holding one is read too, as
+#: decoded.
+_REFERENCE = re.compile(r"&(?:#[0-9]|#x[0-9a-f]|[a-z][a-z0-9]*;)")
+#: What the lines read are looked for by.
+_SEARCHED: Words = (*_INJECTION_SEARCHED, _REFERENCE)
 #: For each alternative of :data:`_INJECTION`, groups of words (lowercase) a line matching
 #: it holds one word of each (the rarest group first): a line holding no alternative's
 #: words is not searched.
@@ -173,19 +188,29 @@ def _first_line(inline: tuple[int, int, str]) -> int:
     return inline[0]
 
 
+def _shown(doc: MarkdownDoc, number: int, line: str) -> str:
+    """Line ``number`` of ``doc`` (``line``), read apart from any paragraph, as a reader sees
+    it: an HTML block's character references decoded (a browser's), the frontmatter's not
+    (YAML reads none)."""
+    if "&" not in line or number < doc.frontmatter.body_start:
+        return line
+    import html
+
+    return html.unescape(line)
+
+
 def prompt_injection(skill: Skill, options: Options) -> Findings:
     """SKL903: no phrasing aimed at the agent against its instructions or its user (ignore
     previous instructions, do not tell the user, send the keys to a URL). A paragraph (a
     heading, a table cell) is read as a reader sees it (:func:`skillc_index.inline_text`:
-    emphasis, HTML and entities do not split a phrase, nor do its line breaks), other text
-    (the frontmatter, HTML blocks) line by line; code is skipped, and so are quotes and
-    lines describing attacks. A finding is on the line where its phrase starts."""
+    emphasis, HTML, character references and block-quote markers do not split a phrase, nor
+    do its line breaks; a reference does not hide a word, ``&#105;gnore``), other text (the
+    frontmatter, HTML blocks) line by line, an HTML block's references decoded as a browser
+    decodes them; code is skipped, and so are quotes and lines describing attacks. A
+    finding is on the line where its phrase starts."""
     for rel, text in markdown_texts(skill):
         hinted = lines_holding(
-            text,
-            _INJECTION_SEARCHED,
-            searched=lowered_text(skill, rel, text),
-            lines=skill.lines(rel),
+            text, _SEARCHED, searched=lowered_text(skill, rel, text), lines=skill.lines(rel)
         )
         doc = skill.docs[rel] if hinted else None
         read: set[int] = set()  # the inline blocks read (by index)
@@ -193,10 +218,11 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
             if doc is None or in_code(doc.code_blocks, number):
                 continue
             holding = _inline_blocks(doc.inlines, number)
-            found = [] if holding else [(number, m) for m in injections(line)]
+            found = [] if holding else [(number, m) for m in injections(_shown(doc, number, line))]
             for index in holding:
                 first, _last, source = doc.inlines[index]
-                if index in read or not _may_inject(source.lower()):
+                # (a reference may write a hint's letter: then the text shown is searched)
+                if index in read or ("&" not in source and not _may_inject(source.lower())):
                     continue
                 read.add(index)
                 shown, starts = inline_text(source)
