@@ -350,3 +350,37 @@ def test_a_folder_that_cannot_be_searched_is_skipped_and_named(
         f"{locked}: folder cannot be read (Permission denied): its files are not linted"
     ]
     assert all(d.file != "references/locked/f.md" for d in result.diagnostics)
+
+
+SIDE = "agents/openai.yaml"
+LEFT_OUT = f"{SIDE} is left out by skc build and skc package, as if the skill had none: "
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "why"),
+    [
+        ("policy:\n  deep: " + "[" * 150 + "]" * 150 + "\n", 2, "invalid YAML: nested more"),
+        ("interface:\n  x: '" + "a" * (70 << 10) + "'\n", 1, "it is larger than 64 KiB"),
+        ("- interface\n- policy\n", 1, "it is no YAML mapping"),
+        ("policy: [\n", 2, "invalid YAML: while parsing"),
+    ],
+    ids=["deep", "large", "list", "unclosed"],
+)
+def test_a_side_file_build_leaves_out_is_an_skl100_warning(
+    skill: Writer, tmp_path: Path, text: str, line: int, why: str
+) -> None:
+    """An ``agents/openai.yaml`` past the frontmatter's bounds (nested 150 deep, 70 KiB),
+    or that is no YAML mapping, is left out by ``skc build``, ``package`` and ``list
+    --budget`` as if absent, and lint said nothing. It is an SKL100 warning at its line, as
+    SKILL.md's frontmatter past them is SKL100's; the result cache sees the file change.
+    Near miss: a side file within them is no finding."""
+    from skillc_lint._cache import ResultCache
+
+    folder = skill(body="Codex reads agents/openai.yaml.\n", files={SIDE: text})
+    cache = ResultCache(tmp_path / "cache")
+    for _ in range(2):  # the second from the cache
+        [found] = [d for d in lint_skill(folder, cache=cache).diagnostics if d.rule == "SKL100"]
+        assert (found.file, found.line, found.severity) == (SIDE, line, "warning")
+        assert found.message.startswith(LEFT_OUT + why), found.message
+    (folder / SIDE).write_text("interface:\n  display_name: Tables\n", encoding="utf-8")
+    assert [d for d in lint_skill(folder, cache=cache).diagnostics if d.rule == "SKL100"] == []

@@ -48,11 +48,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_NAMED_FILES",
+    "SIDE_FILES",
     "FieldChange",
     "Projection",
     "named_files",
     "project",
     "project_frontmatter",
+    "read_side_source",
     "side_file_text",
     "side_sources",
 ]
@@ -412,31 +414,46 @@ def side_file_text(data: Mapping[str, Any]) -> str:
 
 #: The most of a source's side file read (``agents/openai.yaml`` is a few lines).
 _MAX_SIDE_FILE = 64 << 10
+#: The side files a source may hold that projections extend.
+SIDE_FILES = (CODEX_SIDE_FILE,)
+
+
+def read_side_source(source: Path, rel: str) -> tuple[dict[str, Any] | None, str, int]:
+    """The source's own side file ``rel`` (one of :data:`SIDE_FILES`) as projections extend
+    it: its mapping, read within the frontmatter's bounds
+    (:func:`~skillc_index.markdown.frontmatter.load_bounded_yaml`), or None with why it is
+    left out as if absent (``""``: the source has none, or it leads outside the folder,
+    which the lint reports as such) and the line of the file that is about (1 when none)."""
+    from skillc_index.diagnostics import PathEscapesRoot, PathNotFound, SkillcError
+    from skillc_index.files import open_in_root
+
+    try:
+        with open_in_root(source, rel) as handle:
+            data = handle.read(_MAX_SIDE_FILE + 1)
+    except (FileNotFoundError, PathNotFound, PathEscapesRoot):
+        return None, "", 1
+    except (OSError, ValueError, SkillcError):
+        return None, "it cannot be read", 1
+    if len(data) > _MAX_SIDE_FILE:
+        return None, f"it is larger than {_MAX_SIDE_FILE >> 10} KiB", 1
+    from skillc_index.markdown.frontmatter import YAMLProblem, load_bounded_yaml
+
+    try:  # within the frontmatter's bounds: depth, aliases, unbuildable tags
+        loaded, _node, _lines = load_bounded_yaml(data.decode("utf-8", errors="replace"))
+    except YAMLProblem as problem:
+        return None, f"invalid YAML: {problem}", problem.line
+    if not isinstance(loaded, dict):
+        return None, "it is no YAML mapping", 1
+    return loaded, "", 1
 
 
 def side_sources(source: Path) -> dict[str, dict[str, Any]]:
     """The skill's own side files that projections extend (``agents/openai.yaml``), each as
-    a mapping; one it does not have (or that is not a small YAML mapping, read within the
-    frontmatter's bounds: :func:`~skillc_index.markdown.frontmatter.load_bounded_yaml`) is
-    left out."""
-    from skillc_index.diagnostics import SkillcError
-    from skillc_index.files import open_in_root
-
+    a mapping; one it does not have (or that :func:`read_side_source` leaves out: not a
+    small YAML mapping) is left out."""
     found: dict[str, dict[str, Any]] = {}
-    for rel in (CODEX_SIDE_FILE,):
-        try:
-            with open_in_root(source, rel) as handle:
-                data = handle.read(_MAX_SIDE_FILE + 1)
-        except (OSError, ValueError, SkillcError):
-            continue
-        if len(data) > _MAX_SIDE_FILE:
-            continue
-        from skillc_index.markdown.frontmatter import YAMLProblem, load_bounded_yaml
-
-        try:  # within the frontmatter's bounds: depth, aliases, unbuildable tags
-            loaded, _node, _lines = load_bounded_yaml(data.decode("utf-8", errors="replace"))
-        except YAMLProblem:
-            continue
-        if isinstance(loaded, dict):
+    for rel in SIDE_FILES:
+        loaded, _why, _line = read_side_source(source, rel)
+        if loaded is not None:
             found[rel] = loaded
     return found

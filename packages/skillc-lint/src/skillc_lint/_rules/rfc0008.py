@@ -19,6 +19,7 @@ from skillc_lint._fixes import Fix
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules import fixes
 from skillc_lint._rules.fields import Findings, Options, encoding_of, field_line, white_space_note
+from skillc_lint._rules.files import side_files_left_out
 from skillc_lint._rules.triggers import TRIGGER_PATTERNS, TRIGGER_PHRASINGS, description_triggers
 from skillc_lint._skill import Skill, slug
 
@@ -64,7 +65,7 @@ def skip_compiled(skill: Skill, options: Options) -> Findings:
 def frontmatter_valid(skill: Skill, options: Options) -> Findings:
     """SKL100: delimiters present and YAML parseable, with the RFC's three messages; UTF-8
     (no ``---`` of UTF-16 is read), no BOM before the opening ``---`` (agents have ignored
-    such a skill), no key written twice in any of its mappings."""
+    such a skill), no key written twice in any of its mappings; side files: warnings."""
     frontmatter, encoding = skill.skill_md.frontmatter, encoding_of(skill, SKILL_FILE)
     if encoding or skill.bom(SKILL_FILE) == "UTF-8":
         bom = "starts with a UTF-8 BOM, not ---: some agents skip the skill"
@@ -80,6 +81,7 @@ def frontmatter_valid(skill: Skill, options: Options) -> Findings:
         elif frontmatter.present:  # closed, but not YAML (or not a mapping)
             fix = fixes.quote_values(skill)
         yield Finding(frontmatter.error, line=frontmatter.error_line, fix=fix)
+    yield from side_files_left_out(skill)  # agents/openai.yaml past the same bounds: warnings
 
 
 def name_required(skill: Skill, options: Options) -> Findings:
@@ -431,10 +433,8 @@ RULES: tuple[Rule, ...] = (
         name_required,
         "The name field is present.",
         category="frontmatter",
-        rationale=(
-            "The name identifies the skill to agents and tools; the Agent Skills standard requires "
-            "it."
-        ),
+        rationale="The name identifies the skill to agents and tools; the Agent Skills "
+        "standard requires it.",
         fix="Add 'name: <folder-name>' to the frontmatter.",
     ),
     Rule(
