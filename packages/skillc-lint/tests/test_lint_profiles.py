@@ -40,9 +40,10 @@ def test_profiles_are_data_and_extend_the_standard() -> None:
 
 def test_every_dialect_rule_is_in_its_own_range() -> None:
     # agentskills also holds the security (SKL90x), budget (SKL92x) and target (SKL93x) rules,
-    # which apply to every skill whatever its dialect
+    # which apply to every skill whatever its dialect, and SKL402 (Git LFS pointers: the
+    # lead's ruling put it in RFC-0008's family of file rules)
     ranges = {
-        "agentskills": ("SKL5", "SKL90", "SKL92", "SKL93"),
+        "agentskills": ("SKL402", "SKL5", "SKL90", "SKL92", "SKL93"),
         "claude-code": ("SKL6",),
         "skillli": ("SKL7",),
         "gibberish": ("SKL8",),

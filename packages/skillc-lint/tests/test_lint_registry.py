@@ -72,6 +72,7 @@ def test_builtin_rules_are_the_rfc_table() -> None:
     # the default profile, agentskills, adds the standard's own checks after them, then the
     # security rules and the budget rules
     assert ids(default_registry()) == [row[0] for row in RFC_TABLE] + [
+        "SKL402",  # the lead's ruling: Git LFS pointers, in RFC-0008's family of file rules
         "SKL501",
         "SKL502",
         "SKL503",
@@ -111,6 +112,7 @@ def test_every_rules_table_has_checks_and_complete_metadata() -> None:
     tables = rule_tables()
     assert set(tables) == {
         "rfc0008",
+        "files",
         "agentskills",
         "security",
         "budget",

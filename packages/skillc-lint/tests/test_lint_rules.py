@@ -6,6 +6,7 @@ Skills are real folders written to a temporary directory and linted through the 
 from __future__ import annotations
 
 import json
+import subprocess
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,7 @@ from skillc_lint import LintDiagnostic, LintResult, default_registry, lint_skill
 
 Writer = Callable[..., Path]
 Found = Callable[..., list[LintDiagnostic]]
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
 TRIGGER = "Use when testing."
 
@@ -1184,6 +1186,47 @@ def test_skl401_links_in_code_are_no_links_but_name_the_file(skill: Writer, foun
     )
     assert found(folder, "SKL301") == []  # code is not a link
     assert found(folder, "SKL401") == []  # but it names the file (test_lint_defaults.py)
+
+
+# -- SKL402 lfs-pointer (agentskills profile) ------------------------------------------------
+
+LFS = "version https://git-lfs.github.com/spec/v1\noid sha256:" + "4d7a" * 16 + "\nsize 48213\n"
+
+
+def test_skl402_a_git_lfs_pointer_is_a_warning(
+    skill: Writer, found: Found, cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    """A checkout made without ``git lfs pull`` holds a pointer where each LFS file should
+    be: build and package warned of it, lint linted it as content without a word. Each
+    bundled file that is a pointer (a Markdown file too) is an SKL402 warning, as the
+    installed ``skc lint`` reports it. Near misses: a text quoting a pointer's first line,
+    a pointer whose oid is no SHA-256 (skillc-index's ``lfs_pointer`` takes neither), a
+    pointer the skill's ``.gitignore`` leaves out (no file of the skill)."""
+    folder = skill(
+        body="See [the form](assets/form.pdf) and [the guide](references/guide.md).\n",
+        files={
+            "assets/form.pdf": LFS,
+            "references/guide.md": LFS,
+            "references/notes.md": "# Notes\n\n" + LFS,
+            "assets/bad.bin": LFS.replace("4d7a", "xyz!"),
+            "build/out.bin": LFS,
+            ".gitignore": "build/\n",
+        },
+    )
+    hits = found(folder, "SKL402")
+    message = "a Git LFS pointer, not the file: run git lfs pull"
+    assert [(d.file, d.line, d.severity, d.message) for d in hits] == [
+        ("assets/form.pdf", None, "warning", message),
+        ("references/guide.md", None, "warning", message),
+    ]
+    proc = cli("skc", script=True)("lint", str(folder), "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr  # warnings alone
+    shown = [(d["rule"], d["file"]) for d in json.loads(proc.stdout)["diagnostics"]]
+    assert [rel for rule, rel in shown if rule == "SKL402"] == [
+        "assets/form.pdf",
+        "references/guide.md",
+    ]
+    assert found(folder, "SKL402", registry=default_registry(profiles=())) == []  # a profile's
 
 
 # -- scope and ordering -----------------------------------------------------------------------

@@ -22,6 +22,7 @@ from skillc_lint._rules import (
     claude_code,
     claude_guidance,
     collisions,
+    files,
     gibberish,
     guidance,
     plugins,
@@ -68,10 +69,12 @@ PROFILES: dict[str, Profile] = {
     for profile in (
         Profile(
             "agentskills",
-            "the Agent Skills standard's optional fields (spec/004 layer 1), the security "
-            "rules, the budget rules, the authoring guidance rules, the target rules (silent "
-            "until targets are chosen) and the library collision rule (off unless turned on)",
-            agentskills.RULES
+            "the Agent Skills standard's optional fields (spec/004 layer 1), the Git LFS "
+            "pointer rule, the security rules, the budget rules, the authoring guidance rules, "
+            "the target rules (silent until targets are chosen) and the library collision rule "
+            "(off unless turned on)",
+            files.RULES
+            + agentskills.RULES
             + guidance.RULES
             + security.RULES
             + budget.RULES

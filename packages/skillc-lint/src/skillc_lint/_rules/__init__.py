@@ -9,7 +9,8 @@ and category, in the order the rules run. A dialect module also names the frontm
 ``FIELDS`` it makes known to SKL109.
 
 - :mod:`.rfc0008`: the built-in rules of RFC-0008:C-REGISTRY (SKL001-SKL401), in every
-  registry (:mod:`.files`: what SKL100 reads of the side files agents read);
+  registry (:mod:`.files`: what SKL100 reads of the side files agents read, and SKL402, Git
+  LFS pointers, in the ``agentskills`` profile);
 - :mod:`.agentskills`: the Agent Skills standard's optional fields (SKL501-SKL504);
 - :mod:`.security` and :mod:`.budget`: the security rules (SKL901-SKL908, tag ``security``;
   SKL903's phrases are read by :mod:`.injection`, SKL901's characters by :mod:`.invisible`)
