@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import time
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -329,9 +330,26 @@ def served(app: App, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, int
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     server = uvicorn.Server(_http_conn.uvicorn_config(app))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            server.run(sockets=[sock])
+        except BaseException as exc:  # the fixture reports it, not the thread's hook
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
+    deadline = time.monotonic() + 30
+    # a server that failed to start (uvicorn 0.30 importing websockets' deprecated legacy
+    # module, an error under filterwarnings) ends its thread: waiting on `started` alone hung
+    # until pytest's timeout
     while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            sock.close()
+            if failed:
+                raise RuntimeError(f"the server did not start: {failed[0]!r}") from failed[0]
+            pytest.fail("the server did not start" + (" in 30 s" if thread.is_alive() else ""))
         thread.join(0.02)
     yield sock.getsockname()
     server.should_exit = True
@@ -404,6 +422,19 @@ def test_a_flood_of_accepts_stays_within_half_the_descriptors(
     monkeypatch.setattr(resource, "getrlimit", lambda _which: (soft, resource.RLIM_INFINITY))
     config = _http_conn.uvicorn_config(object())
     assert _http_conn.GuardedProtocol.limit + config.backlog <= max(soft // 2, 16)
+
+
+def test_the_server_loads_no_websocket_protocol(app: App) -> None:
+    """MCP has no WebSocket transport, yet uvicorn's default (``ws="auto"``) imported
+    websockets when installed: uvicorn 0.30, the http extra's bound, imported its deprecated
+    ``legacy`` module (websockets 14 or later), so the served tests' server, warnings being
+    errors, never started there. The configuration loads no WebSocket protocol."""
+    pytest.importorskip("uvicorn", reason="the http extra (tox.ini's mcp env installs it)")
+    from skillc_mcp import _http_conn
+
+    config = _http_conn.uvicorn_config(app)
+    config.load()
+    assert config.ws_protocol_class is None
 
 
 def test_a_chunk_not_followed_by_its_crlf_is_refused(served: tuple[str, int]) -> None:

@@ -102,11 +102,14 @@ class GuardedProtocol(H11Protocol):
 
 def uvicorn_config(app: Any) -> uvicorn.Config:
     """The server's uvicorn configuration: :class:`GuardedProtocol` (its cap set from
-    :func:`max_connections`), no access log (``--log-requests`` is the application's)."""
+    :func:`max_connections`), no access log (``--log-requests`` is the application's), no
+    WebSocket protocol (MCP has none; uvicorn 0.30's default imported websockets' deprecated
+    ``legacy`` module when websockets 14 or later is installed)."""
     GuardedProtocol.limit = max_connections()
     return uvicorn.Config(
         app,
         http=GuardedProtocol,
+        ws="none",
         backlog=accept_backlog(),
         log_level="warning",
         access_log=False,
