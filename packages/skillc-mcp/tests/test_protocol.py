@@ -325,7 +325,9 @@ def test_a_call_without_descriptors_left_is_an_error_result_and_the_server_goes_
     """A tool call that runs out of file descriptors is E999 ``Too many open files`` for that
     call, and the next call, with descriptors back, is served: the error path imported
     ``traceback`` only then, which failed for lack of descriptors too and ended the server.
-    So for a request that fails outside a tool (-32603), before any tool loaded it."""
+    So for a request that fails outside a tool (-32603), before any tool loaded it. The first
+    tool call, which loads the tools, is E999 too: it was -32603 (an internal error), which
+    told the agent nothing of the cause."""
     code = f"""
 import os
 import resource
@@ -355,6 +357,10 @@ def outline(server, i):
     return ask(server, i, 'tools/call', {{'name': 'skc_outline', 'arguments': arguments}})
 
 server = Server()
+first = starved(lambda: outline(server, 0))['result']
+assert first['isError'] is True, first
+assert first['content'][0]['text'].startswith('error[E999]: OSError: '), first
+assert 'Too many open files' in first['content'][0]['text'], first
 error = starved(lambda: ask(server, 1, 'resources/list', {{}}))['error']
 assert error['code'] == -32603 and 'Too many open files' in error['message'], error
 assert outline(server, 2)['result']['isError'] is False

@@ -162,6 +162,24 @@ def print_exception(exc: BaseException, file: TextIO | None = None) -> None:
     traceback.print_exception(exc, file=out)
 
 
+def unloaded_tools_result(exc: BaseException) -> dict[str, Any]:
+    """The result of a ``tools/call`` whose tools could not be loaded (``exc``): E999 with
+    the failure's line, as a tool's own unplanned failure is
+    (:meth:`~skillc_mcp._tools.ToolRunner.internal_error`), so that the agent reads the
+    cause (``Too many open files``) where a -32603 told it nothing it could act on. Written
+    by skillc-index's formatter when that loads, else the same line written here (it
+    failed to load for the same reason)."""
+    try:
+        from skillc_index import InternalError
+        from skillc_mcp._tools import error_result
+
+        return error_result(InternalError.unexpected(exc).diagnostic)
+    except Exception:
+        message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        text = f"error[E999]: {' '.join(message.split())}"
+        return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
 def valid_id(value: object) -> str | int | None:
     """``value`` if it can be a request id (MCP: a string or an integer, never null)."""
     if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
@@ -459,9 +477,15 @@ class Server:
             arguments = {}
         if not isinstance(arguments, dict):
             raise ProtocolError(INVALID_PARAMS, "Invalid params: arguments must be an object")
-        from skillc_mcp._tools import UnknownTool
-
         try:
-            return self.tools.call(name, arguments)
+            runner = self.tools
+            from skillc_mcp._tools import UnknownTool
+        except Exception as exc:  # the tools could not be loaded (no descriptor left to open
+            # their modules or the access log): this call failed, as a tool's failure is E999
+            print(f"skillc-mcp: {name} failed:", file=sys.stderr)
+            print_exception(exc)
+            return unloaded_tools_result(exc)
+        try:
+            return runner.call(name, arguments)
         except UnknownTool:
             raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}") from None
