@@ -407,6 +407,42 @@ def test_a_linked_skill_whose_clone_is_swapped_is_served_from_the_new_clone(
         served.close()
 
 
+def test_a_linked_skill_whose_target_comes_back_is_served(tmp_path: Path) -> None:
+    """``~/.claude/skills/x`` a symlink whose target was not there when the skills were
+    listed (not cloned yet; then moved away and back): no folder the server watched changes
+    as the target comes, so the skill stayed missing until something else changed in the
+    agent folder. The roots' dangling entries are statted by each listing and their targets
+    watched for (the watcher wakes: a change notification), as the find catalog does. Near
+    miss: a dangling link whose target never comes is no skill, listing after listing."""
+    import select
+
+    home = tmp_path / "home"
+    skills = home / ".claude" / "skills"
+    skills.mkdir(parents=True)
+    clones = tmp_path / "clones"
+    (skills / "x").symlink_to(clones / "v1" / "x")
+    (skills / "never").symlink_to(tmp_path / "nowhere" / "never")
+    (tmp_path / "project").mkdir()
+    layout = Layout.discover(tmp_path / "project", {"SKILLC_HOME": str(home)})
+    served = ServedSkills(lambda: layout)
+    try:
+        assert served.snapshot().entries == {}
+        fd = served.watch_fd()
+        assert fd is not None
+        (clones / "v1" / "x").mkdir(parents=True)
+        text = "---\nname: x\ndescription: Brew espresso coffee shots.\n---\n# X\n"
+        (clones / "v1" / "x" / "SKILL.md").write_text(text, encoding="utf-8")
+        assert select.select([fd], [], [], 10)[0] == [fd]  # woken: the server tells its client
+        assert list(served.snapshot().entries) == ["x"]
+        (clones / "v1").rename(clones / "v1-away")
+        assert served.snapshot().entries == {}
+        (clones / "v1-away").rename(clones / "v1")
+        assert list(served.snapshot().entries) == ["x"]
+        assert list(served.snapshot().entries) == ["x"]
+    finally:
+        served.close()
+
+
 def test_a_skills_folder_that_is_a_symlink_re_pointed_serves_the_new_target(
     tmp_path: Path,
 ) -> None:

@@ -32,7 +32,8 @@ the folders above its target too, as the find catalog does: ``mv repo repo-old``
 clone; a skill's folder gone, for its return; the folder a file's symlink leads to that no
 walk enters, ``node_modules/``), each inventory folder's name in its folder
 (a symlink re-pointed: each listing compares their stamps too, one stat each, as the find
-catalog does), the inventory folders' subfolders
+catalog does), the target of each inventory folder's symlink that led nowhere (and each
+listing stats the link), the inventory folders' subfolders
 that are no skill yet (a skill installed folder first, its SKILL.md after), and the
 configuration files (the global and the project's ``config.toml``, and the project's
 ``pyproject.toml``: a ``[targets]`` folder
@@ -295,6 +296,10 @@ class ServedSkills:
         """The roots' folders that hold no SKILL.md (yet): watched, so that one written into
         them (a skill installed folder first, its files after) has the inventory looked at
         again."""
+        self._dangling: tuple[str, ...] = ()
+        """The roots' entries that were symlinks leading nowhere at the last listing: each
+        listing stats them, and their targets are watched for (a target back at its path
+        is no event of a watched folder), as the find catalog does."""
         self._paths: dict[str, InstalledSkill] | None = None
         self._snapshot: Snapshot | None = None
         self._watcher: Watcher | None = None
@@ -365,11 +370,11 @@ class ServedSkills:
             if owner is not None:
                 stale.add(owner)
         if "" not in stale:
-            from skillc_gateway.catalog.scan import root_stamps
+            from skillc_gateway.catalog.scan import resolved, root_stamps
 
             # one stat a folder: one that is another folder now (a symlink to it, or above
             # it, re-pointed) is no event of its watch
-            if root_stamps(self._stamps[0]) != self._stamps[1]:
+            if root_stamps(self._stamps[0]) != self._stamps[1] or resolved(self._dangling):
                 stale.add("")
         return stale
 
@@ -427,6 +432,12 @@ class ServedSkills:
         self._stamps = (roots, root_stamps(roots))  # before they are listed
         inventory = installed_skills(layout, roots=folders)
         self._roots = configs + roots  # an event of any: the inventory again
+        self._dangling = tuple(
+            str(skipped.path)
+            for _, listing in inventory.folders
+            for skipped in listing.skipped
+            if skipped.path.is_symlink() and not skipped.path.exists()
+        )
         if self._watcher is not None:
             for root in roots:  # and its name in its folder: made, or re-pointed (ln -sfn)
                 self._watcher.watch(root)
@@ -439,6 +450,10 @@ class ServedSkills:
                 self._watcher.watch_missing(store)
                 self._roots += (store,)
             self._watch_unskilled(self._watcher, inventory.folders)
+            for link in self._dangling:  # its target made (however many levels are missing)
+                target = os.path.realpath(link)
+                self._watcher.watch_missing(target)
+                self._roots += (target,)
         return skill_paths(inventory)
 
     def _watch_unskilled(self, watcher: Watcher, folders: Iterable[tuple[Root, Listing]]) -> None:
