@@ -527,6 +527,56 @@ def test_a_file_dated_in_the_future_is_not_waited_for_but_hashed(
     assert [h.text for h in find_headings(ensure_index(skill, "ascii"), "usagf")] == ["Usagf"]
 
 
+def test_inode_numbers_past_sqlites_integer_are_stored_and_tell_files_apart(
+    skill: ResolvedSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Some FUSE file systems give inode numbers of 2**63 or more, which an SQLite INTEGER
+    (signed 64-bit) cannot hold: the build failed with E999 OverflowError, as a file dated
+    past 2262 did. Such a number is stored as the signed integer of its 64 bits, one to one
+    (not clamped, which would make every such file the same inode): the index is fresh by
+    its stats, and a file replaced by one of the same size and modification time is looked
+    at again. Near miss: an inode below 2**63 is stored as it is."""
+    from skillc_index import find_headings
+    from skillc_index.index.cache import ensure_index
+
+    real_stat = os.stat
+    inodes: dict[int, int] = {}  # the fake inode of each real one, under the skill only
+    source = str(skill.source)
+
+    def fuse_stat(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        st = real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+        if not os.fspath(path).startswith(source):  # type: ignore[call-overload]
+            return st
+        fields = list(st)
+        fields[1] = inodes.setdefault(st.st_ino, 2**64 - 1 - len(inodes))
+        extra = {
+            name: getattr(st, name)
+            for name in dir(st)
+            if name.startswith("st_") and name not in os.stat_result.__match_args__
+        }
+        return os.stat_result(fields, extra)
+
+    monkeypatch.setattr(os, "stat", fuse_stat)
+    skill_md = skill.source / "SKILL.md"
+    assert skill_md.stat().st_ino >= 2**63
+    compile_skill(skill)
+    index = require_index(skill, "ascii")
+    recorded = rows(index.path, "SELECT ino FROM files WHERE path = 'SKILL.md'")[0][0]
+    assert recorded == skill_md.stat().st_ino - 2**64
+    assert rows(index.path, "SELECT COUNT(DISTINCT ino), COUNT(*) FROM files") == [(2, 2)]
+    assert index.describes(file_stat(skill_md, "SKILL.md"))
+    times = real_stat(skill_md)
+    replaced = skill.source / "SKILL.new"
+    replaced.write_text(skill_md.read_text("utf-8").replace("Usage", "Usagf"), "utf-8")
+    os.utime(replaced, ns=(times.st_atime_ns, times.st_mtime_ns))
+    replaced.replace(skill_md)  # same size and times, another (fake) inode
+    assert not index.describes(file_stat(skill_md, "SKILL.md"))
+    assert [h.text for h in find_headings(ensure_index(skill, "ascii"), "usagf")] == ["Usagf"]
+    assert file_stat(skill.source / "notes.txt", "notes.txt").ino < 0
+    monkeypatch.setattr(os, "stat", real_stat)
+    assert file_stat(skill_md, "SKILL.md").ino == real_stat(skill_md).st_ino
+
+
 def test_files_touched_just_before_the_check_are_not_described(skill: ResolvedSkill) -> None:
     """A file changed within the timestamp granularity of the check could change again
     without its stats showing it: its stats describe nothing."""

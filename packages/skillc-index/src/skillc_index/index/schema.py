@@ -254,10 +254,13 @@ def file_stat(rel: str, st: os.stat_result) -> FileStat:
     clamped to what the ``files`` table holds (:data:`_NS_MIN` to :data:`_NS_MAX`): a file
     dated after 2262 (``touch -d 2300-01-01``, which ext4 stores) is recorded at the bound,
     which is in the future, so it is never trusted by its stats and readers hash it (an edit
-    that keeps its date is still seen)."""
+    that keeps its date is still seen). Its inode is the signed integer of its 64 bits: one of
+    2**63 or more (some FUSE file systems) failed the build with an OverflowError, and a clamp
+    would make every such file one inode, where this keeps them apart (one to one)."""
     mtime = min(max(st.st_mtime_ns, _NS_MIN), _NS_MAX)
     ctime = min(max(st.st_ctime_ns, _NS_MIN), _NS_MAX)
-    return FileStat(rel, st.st_size, mtime, st.st_ino, ctime)
+    ino = (st.st_ino - _NS_MIN) % 2**64 + _NS_MIN  # itself below 2**63
+    return FileStat(rel, st.st_size, mtime, ino, ctime)
 
 
 def canonical_source(source: Path) -> str:
