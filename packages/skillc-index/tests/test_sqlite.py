@@ -3,9 +3,11 @@ catalog and its ranker's background open theirs with it too, for use by other th
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,15 @@ def test_writing_keeps_an_interrupt_that_comes_after_the_commit(
         db.close()
 
 
+@contextlib.contextmanager
+def _umask(umask: int) -> Iterator[None]:
+    old = os.umask(umask)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
 def _made(path: Path, umask: int, **new: int) -> dict[str, int]:
     """The modes of ``path``, its ``-wal`` and ``-shm``, made by ``connect(..., "rwc")``
     under ``umask`` (``new``: its ``new_mode``), then turned to WAL and written."""
@@ -122,7 +133,74 @@ def test_a_database_made_gets_new_mode(tmp_path: Path) -> None:
     modes = _made(path, 0o022, new_mode=0o600)
     assert modes == dict.fromkeys(("catalog.db", "catalog.db-wal", "catalog.db-shm"), 0o600)
     path.chmod(0o644)
-    connect(path, mode="rwc", timeout_ms=1000).close()
+    with _umask(0o022):  # (under 002, 0o644 is brought to 0o664: the test below)
+        connect(path, mode="rwc", timeout_ms=1000).close()
     kept = _mode(path)
     connect(path, mode="rwc", timeout_ms=1000, new_mode=0o600).close()
     assert (kept, _mode(path)) == (0o644, 0o600)
+
+
+# 0o022 is a control: SQLite's 0o644 is what a new one gets there too
+@pytest.mark.parametrize("umask", [0o002, 0o022, 0o077])
+def test_an_earlier_versions_database_gets_the_mode_a_new_one_gets(
+    tmp_path: Path, umask: int
+) -> None:
+    """A database an earlier version made has SQLite's 0o644 whatever the umask, and kept
+    it: under ``umask 002`` a project's old ``logs.db`` stayed unwritable by the group
+    sharing it while a new one is 0o664. Opened to write by the user who owns it, it and its
+    ``-wal`` and ``-shm`` get the mode a new one gets. Near misses: opened to read, or of a
+    mode the user chose (0o640), it keeps its mode."""
+    path = tmp_path / "logs.db"
+    old = sqlite3.connect(path)  # as SQLite makes it: 0o644, whatever the umask
+    try:
+        old.execute("PRAGMA journal_mode = WAL")
+        old.execute("CREATE TABLE t (x)")
+        names = ("logs.db", "logs.db-wal", "logs.db-shm")
+        for name in names:
+            (tmp_path / name).chmod(0o644)
+        with _umask(umask):
+            connect(path, mode="ro", timeout_ms=1000).close()
+            assert {n: _mode(tmp_path / n) for n in names} == dict.fromkeys(names, 0o644)
+            connect(path, mode="rw", timeout_ms=1000).close()
+        assert {n: _mode(tmp_path / n) for n in names} == dict.fromkeys(names, 0o666 & ~umask)
+    finally:
+        old.close()
+    chosen = tmp_path / "chosen.db"
+    sqlite3.connect(chosen).close()
+    chosen.chmod(0o640)
+    with _umask(umask):
+        connect(chosen, mode="rwc", timeout_ms=1000).close()
+    assert _mode(chosen) == 0o640
+
+
+def test_a_command_brings_a_projects_old_log_to_the_groups_mode(
+    project: Path,
+    clean_env: dict[str, str],
+    write_skill: Callable[..., Path],
+    script_path: Callable[[str], Path],
+) -> None:
+    """The installed command, under ``umask 002``: a project's ``logs.db`` an earlier
+    version made (0o644, what ``umask 022`` gives it now too) is 0o664 once a command logs
+    to it, as a new one is."""
+    import subprocess
+
+    write_skill(project / ".skillc" / "skills" / "demo")
+
+    def build(umask: int) -> None:
+        done = subprocess.run(
+            [str(script_path("skillc-index")), "build", "demo"],
+            cwd=project,
+            env=clean_env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            umask=umask,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+
+    build(0o022)
+    log = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    assert _mode(log) == 0o644
+    build(0o002)
+    assert _mode(log) == 0o664

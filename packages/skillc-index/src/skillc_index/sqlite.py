@@ -54,13 +54,19 @@ def connect(
     gets; the find catalog's is 0o600), where SQLite's own is 0o644 whatever the umask: under
     ``umask 002`` a project's ``logs.db`` was not writable by the group sharing it (its
     ``-wal`` and ``-shm`` take the file's). With ``new_mode`` 0o600, a file of this user's
-    that others may read (made 0o644 by an earlier version) is made 0o600 too."""
+    that others may read (made 0o644 by an earlier version) is made 0o600 too; with another,
+    a file of this user's opened to write (``rw``, ``rwc``) that has SQLite's 0o644, which
+    earlier versions gave whatever the umask, gets the mode a new one gets, and so do its
+    ``-wal`` and ``-shm`` (:func:`_as_made_now`; a mode the user chose is left alone)."""
     try:
         found = Path(path).stat()
         mode_bits = found.st_mode
-        if new_mode == 0o600 and mode_bits & 0o077 and found.st_uid == os.getuid():
-            with contextlib.suppress(OSError):  # SQLite says what it says
-                Path(path).chmod(0o600)
+        if found.st_uid == os.getuid():
+            if new_mode == 0o600 and mode_bits & 0o077:
+                with contextlib.suppress(OSError):  # SQLite says what it says
+                    Path(path).chmod(0o600)
+            elif mode in ("rw", "rwc") and stat.S_IMODE(mode_bits) == _SQLITE_MODE:
+                _as_made_now(path, new_mode)
     except FileNotFoundError:
         if mode == "rwc":
             with contextlib.suppress(OSError):  # SQLite says what it says
@@ -84,6 +90,42 @@ def connect(
         db.close()
         raise
     return db
+
+
+_SQLITE_MODE = 0o644
+"""The mode SQLite gives a database it creates, whatever the umask (what earlier versions of
+the kit left every database with)."""
+
+
+def _as_made_now(path: Path, new_mode: int) -> None:
+    """Give the database at ``path`` and its ``-wal`` and ``-shm``, each when it is a regular
+    file of this user's with :data:`_SQLITE_MODE`, the mode :func:`connect` makes one with
+    now: ``new_mode`` less the umask (nothing when that is the same). Under ``umask 002`` a
+    project's ``logs.db`` made by an earlier version stayed 0o644, unwritable by the group
+    sharing the project, while a new one is 0o664."""
+    wanted = new_mode & ~_umask() & 0o777
+    if wanted == _SQLITE_MODE:
+        return
+    for name in (str(path), f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(OSError):  # gone, or not ours to change: SQLite says
+            st = os.stat(name)  # noqa: PTH116 - a str path
+            ours = stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid()
+            if ours and stat.S_IMODE(st.st_mode) == _SQLITE_MODE:
+                os.chmod(name, wanted)  # noqa: PTH101
+
+
+def _umask() -> int:
+    """This process's umask, read without changing it where the system tells it (Linux's
+    ``/proc/self/status``): setting it to read it back gives a file another thread makes
+    meanwhile the wrong mode. Elsewhere it is set to 0o077 for that moment, so such a file
+    is never more open than it should be."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path("/proc/self/status").read_text("ascii").splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    old = os.umask(0o077)
+    os.umask(old)
+    return old
 
 
 def use_wal(db: sqlite3.Connection, timeout_ms: int) -> None:
