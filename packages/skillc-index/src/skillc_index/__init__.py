@@ -146,6 +146,8 @@ _EXPORTS: dict[str, str] = {
     "target_dialects": "dialect",
     "name_refusals": "dialect",
     "project_frontmatter": "build.project",
+    # what skc package refuses or warns of in a skill's paths (lint's SKL933 says it first)
+    "path_problems": "package.portable",
     # what an agent's skill listing costs
     "CHARS_PER_TOKEN": "listing.budget",
     "MAX_ENTRY_DESCRIPTION": "listing.budget",
@@ -395,6 +397,7 @@ if TYPE_CHECKING:
     from skillc_index.markdown.frontmatter import type_name as type_name
     from skillc_index.markdown.reading import is_markdown as is_markdown
     from skillc_index.markdown.reading import read_parsed as read_parsed
+    from skillc_index.package.portable import path_problems as path_problems
     from skillc_index.spelling import CLI_SPELLING as CLI_SPELLING
     from skillc_index.spelling import MCP_SPELLING as MCP_SPELLING
     from skillc_index.spelling import Spelling as Spelling

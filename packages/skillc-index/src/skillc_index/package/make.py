@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -49,6 +48,7 @@ from skillc_index.package.archive import (
     size_of,
     write_content,
 )
+from skillc_index.package.portable import path_problem, path_problems
 from skillc_index.package.result import LeftOut, PackagedFile, PackageResult
 from skillc_index.record import Record
 
@@ -82,8 +82,9 @@ class PackedSkill(Record):
     source: str
     """The real path of its source folder (no package is written into it)."""
     notices: tuple[Diagnostic | Notice, ...] = ()
-    """The warnings of its resolution (W001: a name several installed skills have), and one
-    per two of its paths that differ only in case or Unicode normalisation."""
+    """The warnings of its resolution (W001: a name several installed skills have), and of
+    the paths Windows or macOS cannot unpack as they are (:mod:`~skillc_index.package.
+    portable`: a name, two that differ only in case or Unicode normalisation)."""
     ignored: tuple[tuple[str, ...], ...] = ()
     """What its ``.gitignore`` files exclude: (a file, or a folder ending in ``/``; the
     ``.gitignore`` excluding it; for a symlink, the excluded path it leads to)."""
@@ -173,11 +174,10 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         if not is_utf8(rel):  # no zip entry, JSON record or package path can hold the name
             shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
             raise PackageRefused(given, fmt, f"a file name that is not UTF-8: {shown}")
-        if "\\" in rel or any(re.match(r"[A-Za-z]:", part) for part in rel.split("/")):
+        if (unzippable := path_problem(rel)) is not None and unzippable.refused:
             # a zip's separator is / alone (APPNOTE 4.4.17): an extractor on Windows reads
             # x\..\..\evil as a path out of the folder, and npx skills refuses the archive
-            why = "a backslash or a drive letter such as C:, read as a path on Windows"
-            raise PackageRefused(given, fmt, f"a file name that no zip may hold ({why}): {rel}")
+            raise PackageRefused(given, fmt, unzippable.text)
         with open_in_root(source, rel) as handle:
             executable = is_executable(os.fstat(handle.fileno()).st_mode)
             left = MAX_SKILL_BYTES + 1 - total
@@ -221,13 +221,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     elif text.startswith(BOM):  # some agents skip a SKILL.md that does not start with ---
         contents[SKILL_FILE] = contents[SKILL_FILE]._replace(data=skill_md.removeprefix(BOM_BYTES))
     description = projection.frontmatter.get("description", meta.description)
-    clashes = tuple(
-        Notice(
-            f"{meta.name}: '{one}' and '{other}' differ only in case or Unicode normalisation: "
-            "one file on macOS and Windows, where one replaces the other once extracted"
-        )
-        for one, other in _clashing(contents)
-    )
+    # what Windows or macOS cannot unpack as it is: a name, a clash of two (no second copy)
+    clashes = tuple(Notice(f"{meta.name}: {problem.text}") for problem in path_problems(contents))
     if encoding:  # as the format writes it: the same source went out as different text
         how = "rewritten, each byte UTF-8 cannot read as U+FFFD" if rewritten else "kept as it is"
         clashes += (encoding_notice(meta.name, encoding, how),)
@@ -246,25 +241,6 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         ),
         tuple((path, *why) for path, why in ignored.items()),
     )
-
-
-def _clashing(paths: Iterable[str]) -> list[tuple[str, str]]:
-    """The pairs of ``paths`` that name one file where names match without case and Unicode
-    normalisation (canonical caseless matching: APFS, HFS+, NTFS as Windows reads them),
-    each as shown: escaped (``cafe\\u0301.md``) when not NFC, as the NFC one looks the same."""
-    import unicodedata
-
-    from skillc_index.text import composed_shown as shown
-
-    seen: dict[str, str] = {}
-    pairs = []
-    for rel in sorted(paths):
-        key = unicodedata.normalize("NFC", unicodedata.normalize("NFD", rel).casefold())
-        if key in seen:
-            pairs.append((shown(seen[key]), shown(rel)))
-        else:
-            seen[key] = rel
-    return pairs
 
 
 def _written_once(
