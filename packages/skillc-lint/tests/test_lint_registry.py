@@ -85,6 +85,7 @@ def test_builtin_rules_are_the_rfc_table() -> None:
         "SKL923",
         "SKL931",
         "SKL932",
+        "SKL933",
     ]
 
 

@@ -156,3 +156,49 @@ def test_the_router_route_installs_lints_clean_for_every_agent(tmp_path: Path) -
             (folder / "SKILL.md").write_text(router_text(count, agent, scope), encoding="utf-8")
             found = lint_skill(folder, registry=registry).diagnostics
             assert [f"{d.rule} {d.message}" for d in found] == []
+
+
+def test_skl933_says_beforehand_what_package_says_of_the_paths(
+    skill: Writer, lint: Run, tmp_path: Path
+) -> None:
+    """``--target upload`` said nothing of ``CON.md``, ``aux/``, ``star*.md``, ``guide`` beside
+    ``Guide/x.md`` or ``README.md`` beside ``readme.md``, which ``skc package`` warns of, nor of
+    ``docs\\readme.md``, which it refuses: SKL933 says each, through package's own function
+    (a warning where package warns, an error where it refuses), for a package target alone
+    (once whichever are chosen), and not of what package leaves out (``evals/``)."""
+    from skillc_index import Layout
+    from skillc_index.package.make import package_skills
+
+    files = {"CON.md": "", "aux/notes.md": "", "refs/star*.md": "", "guide": "", "Guide/x.md": ""}
+    files |= {"README.md": "", "readme.md": "", "evals/a|b.json": "", "ok.md": ""}
+    folder = skill(name="port", files=files)
+    registry, _problems = configured_registry({"targets": ["upload", "plugin", "codex"]})
+    found = [d for d in lint_skill(folder, registry=registry).diagnostics if d.rule == "SKL933"]
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "home")})
+    packaged = package_skills([str(folder)], layout, fmt="upload", output=tmp_path / "out")
+    said = [n.text.removeprefix("port: ") for n in packaged.warnings]
+    assert sorted(d.message for d in found) == sorted(
+        f"{text} (skc package warns)" for text in said
+    )
+    assert sorted((d.file, d.severity) for d in found) == [
+        ("CON.md", "warning"),
+        ("aux", "warning"),
+        ("guide", "warning"),
+        ("readme.md", "warning"),
+        ("refs/star*.md", "warning"),
+    ]
+    assert _rule_hits(folder, ["codex"], "SKL933") == []  # no package target: silent
+    (folder / "docs\\readme.md").write_text("win\n")
+    (refused,) = [d for d in _rule_hits(folder, ["well-known"], "SKL933") if d.severity == "error"]
+    assert refused.file == "docs\\readme.md"
+    assert refused.message == (
+        "a file name that no zip may hold (a backslash or a drive letter such as C:, read as "
+        "a path on Windows): docs\\readme.md (skc package refuses the skill)"
+    )
+    done = lint(str(folder), "--target", "upload")
+    assert done.returncode == 1 and "SKL933 target-paths: a file name that no zip" in done.stderr
+
+
+def _rule_hits(folder: Path, targets: list[str], rule: str) -> list[LintDiagnostic]:
+    registry, _problems = configured_registry({"targets": targets})
+    return [d for d in lint_skill(folder, registry=registry).diagnostics if d.rule == rule]

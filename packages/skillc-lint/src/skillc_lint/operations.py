@@ -111,15 +111,15 @@ class LintParams(NamedTuple):
         tuple[str, ...],
         Param(
             "Report what these agents or package formats drop, change or refuse of the "
-            "frontmatter (SKL931, SKL932): claude, codex, agents, copilot, cursor, gemini, "
-            "kiro, opencode, trae, upload, plugin, well-known (default: the configuration's "
-            "[lint] targets).",
+            "frontmatter (SKL931, SKL932) and, for a package format, of the file names "
+            "(SKL933): claude, codex, agents, copilot, cursor, gemini, kiro, opencode, trae, "
+            "upload, plugin, well-known (default: the configuration's [lint] targets).",
             item_min_length=1,
             max_items=MAX_TARGETS,
             metavar="AGENT",
-            help="Report what an agent or package format drops, changes or refuses (SKL931, "
-            "SKL932): claude, codex, agents, ..., upload, plugin, well-known (repeatable or "
-            "comma-separated; default: [lint] targets).",
+            help="Report what an agent or package format drops, changes or refuses "
+            "(SKL931-SKL933): claude, codex, agents, ..., upload, plugin, well-known "
+            "(repeatable or comma-separated; default: [lint] targets).",
         ),
     ] = ()
     list_rules: Annotated[

@@ -16,7 +16,7 @@ and category, in the order the rules run. A dialect module also names the frontm
   SKL903's phrases are read by :mod:`.injection`, SKL901's characters by :mod:`.invisible`)
   and the budget rules (SKL921-SKL923, tag ``budget``), in the ``agentskills`` profile;
 - :mod:`.targets`: what the chosen agents and package formats drop, change or refuse
-  (SKL931-SKL932, ``--target`` / ``[lint] targets``), in the ``agentskills`` profile;
+  (SKL931-SKL933, ``--target`` / ``[lint] targets``), in the ``agentskills`` profile;
 - :mod:`.claude_code`: Claude Code's frontmatter extensions (SKL601-SKL606),
   :mod:`.claude_guidance` what it does with a skill's text and tools (SKL607-SKL609), and
   :mod:`.plugins` its plugin and marketplace manifests (SKL611-SKL612, folder rules);

@@ -1,4 +1,4 @@
-"""What the chosen agents do with a skill (SKL931-SKL932, issue 37): ``skillc-lint --target X``
+"""What the chosen agents do with a skill (SKL931-SKL933, issue 37): ``skillc-lint --target X``
 or ``[lint] targets = ["codex", ...]``.
 
 Each target is a built-in ``skc build`` target (``claude``, ``codex``, ``agents``...) or a
@@ -14,8 +14,15 @@ moves or cuts is the same projection ``skc build --target`` and ``skc package`` 
 - SKL932 ``target-name`` (error): a name a target that refuses non-conforming skills will
   not take (a reserved word for uploads, a tag, the name rule): the skill is skipped or the
   upload fails.
+- SKL933 ``target-paths`` (error; a warning for a milder case), for the package formats
+  alone: what ``skc package`` says of the skill's paths, through the same functions
+  (:func:`skillc_index.path_problems`): an error for a name no zip may hold (a backslash, a
+  drive letter: package refuses the skill), a warning for one Windows or macOS cannot unpack
+  as it is (a ``:``, ``*?"<>|``, a control character, a device name such as ``CON`` or
+  ``aux``, a trailing dot or space, a path over 200 characters) and for two paths one file
+  there (case, Unicode normalisation; a file and a folder too).
 
-No target chosen: both rules are silent.
+No target chosen: the rules are silent.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from skillc_index import (
     SKILL_FILE,
     Dialect,
     name_refusals,
+    path_problems,
     project_frontmatter,
     target_dialects,
 )
@@ -109,6 +117,24 @@ def target_name(skill: Skill, options: Options) -> Findings:
             yield Finding(f"{target} refuses the skill: {problem}", line=field_line(skill, "name"))
 
 
+def target_paths(skill: Skill, options: Options) -> Findings:
+    """SKL933: what ``skc package`` refuses (an error) or warns of (a warning) in the paths of
+    the files it would package, when a chosen target is a package format: once, whichever
+    formats are chosen (package says the same of each)."""
+    from skillc_index.dialect import PACKAGE_DIALECTS
+    from skillc_index.layout import not_packaged
+
+    if not any(name in PACKAGE_DIALECTS for name, _ in _targets(options)):
+        return
+    packaged = [rel for rel in skill.files if not not_packaged(rel)]
+    for problem in path_problems(packaged):
+        yield Finding(
+            f"{problem.text} (skc package {'refuses the skill' if problem.refused else 'warns'})",
+            problem.path,
+            warning=not problem.refused,
+        )
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "SKL931",
@@ -140,6 +166,24 @@ RULES: tuple[Rule, ...] = (
         "'claude' or XML tags; Agent Plugins clients skip a skill whose name breaks the "
         "standard's rule.",
         fix="Rename the skill (its folder and its name field).",
+    ),
+    Rule(
+        "SKL933",
+        "target-paths",
+        "error",
+        target_paths,
+        "A path a chosen package format (upload, plugin, well-known) refuses, or that Windows "
+        "or macOS cannot unpack as it is.",
+        options={TARGETS_OPTION: []},
+        category="agentskills",
+        tags=("targets",),
+        rationale="A zip's separator is / alone: skc package refuses a backslash or a drive "
+        "letter in a file name (an extractor on Windows reads it as a path out of the folder). "
+        'Windows refuses : * ? " < > | and control characters in a name, names such as CON, '
+        "aux or nul.txt, a trailing dot or space, and paths past 260 characters; Windows and "
+        "macOS take README.md and readme.md (or a file guide and a folder Guide) for one. "
+        "skc package warns of these; this rule says it while you write.",
+        fix="Rename the file or folder (and the links to it).",
     ),
 )
 
