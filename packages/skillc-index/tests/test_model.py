@@ -522,8 +522,22 @@ def test_links_in_tables() -> None:
 
 
 def test_link_type_fields() -> None:
-    link = parse_markdown("[t](x.md)").links[0]
-    assert link == Link("x.md", 1, "t", False, "x.md")
+    link = parse_markdown("[t](x.md#a)").links[0]
+    assert link == Link("x.md#a", 1, "t", False, "x.md#a", 0, "x.md", "a")
+
+
+def test_a_link_is_split_at_its_query_and_fragment_before_it_is_decoded() -> None:
+    """The whole destination was decoded, then split: ``q%3F.md`` (the file ``q?.md``) was
+    the path ``q`` and a query, ``c%23sharp.md`` the path ``c`` and an anchor."""
+    text = (
+        "[q](q%3F.md) ![h](c%23sharp.md#caf%C3%A9) [r](r%20x.md?a=%23b#top) <https://x.dev/a?b#c>"
+    )
+    assert [(link.path, link.fragment) for link in parse_markdown(text).links] == [
+        ("q?.md", ""),
+        ("c#sharp.md", "café"),
+        ("r x.md", "top"),
+        ("https://x.dev/a", "c"),
+    ]
 
 
 def test_a_link_keeps_its_destination_as_written() -> None:

@@ -897,6 +897,23 @@ def test_skl301_near_misses(skill: Writer, found: Found) -> None:
     assert found(folder, "SKL301") == []
 
 
+def test_skl301_a_percent_encoded_question_mark_or_hash_is_part_of_the_name(
+    skill: Writer, found: Found
+) -> None:
+    """``[q](q%3F.md)`` to ``q?.md`` and ``[h](c%23sharp.md)`` to ``c#sharp.md`` were broken
+    links (the whole destination was decoded before it was split at ``?`` and ``#``: the path
+    ``q.``... ``c``), and the files orphans. Split first, then decoded; a real query and
+    anchor still split off (near misses), and a file missing is still reported."""
+    body = (
+        "[q](q%3F.md) [h](c%23sharp.md#top) [s](with%20space.md) [r](r.md?x=%23y#top)\n"
+        "[i](%3F.md) [gone](gone%3F.md)\n"
+    )
+    files = {"q?.md": "# Q\n", "c#sharp.md": "# Top\n", "with space.md": "# S\n"}
+    folder = skill(body=body, files={**files, "r.md": "# Top\n", "?.md": "# I\n"})
+    assert messages(found(folder, "SKL301")) == ["link target not found: 'gone%3F.md'"]
+    assert found(folder, "SKL302") == [] and found(folder, "SKL401") == []
+
+
 def test_skl301_skill_folder_substitutions_in_the_claude_code_profile(
     skill: Writer, found: Found
 ) -> None:

@@ -426,7 +426,7 @@ class Skill:
                 if ref.kind == "path" and self.leaves(ref.path):
                     ref = replace(ref, kind="escape", path="")
                 elif ref.kind == "escape":
-                    other = self.sibling(posixpath.join(folder, ref.target.partition("#")[0]))
+                    other = self.sibling(posixpath.join(folder, link.path))
                     if other is not None:
                         ref = replace(ref, kind="sibling", path=other)
                 refs.append(ref)
@@ -674,20 +674,20 @@ def _classify(
     def ref(kind: LinkKind, path: str, fragment: str) -> LinkRef:
         return LinkRef(source, line, target, kind, path, fragment, written_as, column)
 
-    resolved = target
+    # split before it was decoded: q%3F.md names q?.md (Link.path), not q and a query
+    written, fragment = link.path, link.fragment
     for placeholder in substitutions.skill_dir:
-        rest = target[len(placeholder) :] if target.startswith(placeholder) else None
+        rest = written[len(placeholder) :] if written.startswith(placeholder) else None
         if rest is not None and (not rest or rest[0] == "/"):
-            folder, resolved = "", rest.lstrip("/") or "."  # from the skill root
+            folder, written = "", rest.lstrip("/") or "."  # from the skill root
             break
-    if substitutions.runtime and re.search(substitutions.runtime, resolved):
+    after = target[len(link.path) :]  # its query and fragment, as the target shows them
+    if substitutions.runtime and re.search(substitutions.runtime, written + after):
         return ref("dynamic", "", "")
-    if _SCHEME.match(resolved) or resolved.startswith("//"):
+    if _SCHEME.match(written) or written.startswith("//"):
         return ref("external", "", "")
-    if resolved.startswith(("/", "\\")):
+    if written.startswith(("/", "\\")):
         return ref("absolute", "", "")
-    written, _, fragment = resolved.partition("#")
-    written = written.partition("?")[0]
     if not written:
         kind: LinkKind = "anchor" if fragment else "empty"
         return ref(kind, source if fragment else "", fragment)

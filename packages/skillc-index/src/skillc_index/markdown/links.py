@@ -56,7 +56,8 @@ class Link:
     """A link or image of the Markdown body (inline, reference-style, autolink or bare URL)."""
 
     target: str
-    """The destination, percent-decoded (``my%20file.md`` -> ``my file.md``), ``#anchor`` kept."""
+    """The destination, percent-decoded (``my%20file.md`` -> ``my file.md``), ``#anchor`` kept:
+    to show; what it names is :attr:`path` and :attr:`fragment`."""
     line: int
     """Line the link starts on."""
     text: str
@@ -70,6 +71,12 @@ class Link:
     written_line: int = 0
     """How many lines after :attr:`line` :attr:`written` starts (``[the guide](`` then
     ``guide.md)``: 1)."""
+    path: str = ""
+    """The destination's path, before its ``?`` and ``#``, split before it is decoded: a
+    ``%3F`` or ``%23`` is part of the name (``q%3F.md`` -> ``q?.md``, where :attr:`target`
+    reads as ``q`` and a query); a bare URL's as it is."""
+    fragment: str = ""
+    """What follows the destination's first ``#``, percent-decoded (``""``: none)."""
 
 
 def may_link(content: str, *, inline_only: bool = False) -> bool:
@@ -189,6 +196,14 @@ def _written_destination(state: StateInline, start: int, image: bool) -> tuple[s
     return ("", 0) if found is None else (found.group(1), src.count("\n", start, end + 2 + blanks))
 
 
+def _split(href: str) -> tuple[str, str]:
+    """The path (before any ``?`` and ``#``) and the fragment of a destination as markdown-it
+    holds it (percent-encoded), each decoded once split: decoded first, ``q%3F.md`` was the
+    path ``q`` and a query, ``c%23sharp.md`` the path ``c`` and an anchor."""
+    rest, _, fragment = href.partition("#")
+    return unquote(rest.partition("?")[0]), unquote(fragment)
+
+
 def bare_urls(text: str, line: int) -> list[Link]:
     """Bare ``http(s)://`` and ``www.`` URLs in one text token (GFM extended autolinks)."""
     links: list[Link] = []
@@ -202,7 +217,8 @@ def bare_urls(text: str, line: int) -> list[Link]:
         if url.endswith("://") or not ("://" in url or _WWW_DOMAIN.match(url)):
             continue  # "without the www. prefix": what trimming left ("www") is no URL
         target = "http://" + url if url.lower().startswith("www.") else url
-        links.append(Link(target, line, url, False, url))
+        path, _, fragment = target.partition("#")
+        links.append(Link(target, line, url, False, url, 0, path.partition("?")[0], fragment))
     return links
 
 
@@ -224,17 +240,18 @@ def inline_links(inline: BlockToken, first_line: int) -> list[Link]:
             line += 1
             continue
         if kind == "link_open":
-            href = unquote(str(token.attrs.get("href", "")))
+            href = str(token.attrs.get("href", ""))
             open_link = (href, line, index, token.meta.get(DESTINATION, ("", 0)))
         elif kind == "link_close" and open_link is not None:
-            target, link_line, start, written = open_link
+            href, link_line, start, written = open_link
             text = plain_text(children[start + 1 : index]).strip()
-            links.append(Link(target, link_line, text, False, *written))
+            links.append(Link(unquote(href), link_line, text, False, *written, *_split(href)))
             open_link = None
         elif kind == "image":
-            src = unquote(str(token.attrs.get("src", "")))
+            src = str(token.attrs.get("src", ""))
             alt = plain_text(token.children or ()).strip()
-            links.append(Link(src, line, alt, True, *token.meta.get(DESTINATION, ("", 0))))
+            written, lines = token.meta.get(DESTINATION, ("", 0))
+            links.append(Link(unquote(src), line, alt, True, written, lines, *_split(src)))
         elif kind == "text" and open_link is None:
             links.extend(bare_urls(token.content, line))
         if token.meta:
