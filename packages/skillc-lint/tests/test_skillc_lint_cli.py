@@ -583,9 +583,9 @@ def test_the_command_lines_json_is_what_the_tool_returns(lint: Run, cwd: Path) -
 def test_list_rules_shows_configuration(lint: Run, cwd: Path) -> None:
     write_config(cwd, '[lint]\nSKL107 = "off"\nSKL108 = "error"\nSKL201 = { max-lines = 300 }\n')
     text = lint("--list-rules").stdout.splitlines()
-    # RFC-0008's 21 and the agentskills profile's 30 (SKL402, its field rules SKL501-SKL504,
+    # RFC-0008's 21 and the agentskills profile's 31 (SKL402, its field rules SKL501-SKL504,
     # SKL510, the guidance, security, budget and target rules and the collision rule)
-    assert len(text) == 51
+    assert len(text) == 52
     assert text[8].split()[:3] == ["SKL107", "description-length", "off"]
     assert text[9].split()[:3] == ["SKL108", "description-triggers", "error"]
     data = json.loads(lint("--list-rules", "--format", "json").stdout)
