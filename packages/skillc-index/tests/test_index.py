@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import os
 import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -105,7 +107,7 @@ def test_index_name_and_schema(skill: ResolvedSkill) -> None:
     assert "fts5(" in str(ddl["sections"]) and "porter unicode61" in str(ddl["sections"])
     assert "text COLLATE NOCASE" in str(ddl["idx_headings_text"])
     meta = dict(rows(db, "SELECT key, value FROM index_meta"))
-    assert meta["schema_version"] == "12"
+    assert meta["schema_version"] == "13"
     assert meta["skill_path"] == str(skill.source)
     assert meta["source_hash"] == result.source_hash == result.manifest.source_hash
     assert meta["tokenizer"] == "porter"
@@ -113,7 +115,9 @@ def test_index_name_and_schema(skill: ResolvedSkill) -> None:
     assert rows(db, "SELECT path FROM files ORDER BY path") == [("SKILL.md",), ("notes.txt",)]
     digests = dict(rows(db, "SELECT path, sha256 FROM files"))
     assert digests["notes.txt"] == hashlib.sha256(b"plain text notes\n").hexdigest()
-    assert ("notes.txt", "", "plain text notes\n") in rows(db, "SELECT * FROM sections")
+    assert ("notes.txt", "", "plain text notes\n", "notes.txt") in rows(
+        db, "SELECT * FROM sections"
+    )
     assert rows(db, "SELECT file, text, level, start_line, end_line FROM headings") == [
         ("SKILL.md", "demo", 1, 6, 11),
         ("SKILL.md", "Usage", 2, 8, 11),
@@ -326,8 +330,8 @@ def test_an_index_of_schema_6_is_stale_and_built_again(skill: ResolvedSkill) -> 
         connection.execute("UPDATE index_meta SET value = '6' WHERE key = 'schema_version'")
     connection.close()
     state = check_index(skill.runtime, skill.source, "ascii")
-    assert (state.status, state.reason) == ("stale", "schema version 6, expected 12")
-    assert ensure_index(skill, "ascii").meta.schema_version == 12
+    assert (state.status, state.reason) == ("stale", "schema version 6, expected 13")
+    assert ensure_index(skill, "ascii").meta.schema_version == 13
     assert check_index(skill.runtime, skill.source, "ascii").status == "current"
 
 
@@ -638,6 +642,41 @@ def test_long_sections_go_through_the_window(
     hits = search_sections(index, fts_query("Run", "porter"), 10)
     assert len(calls) == len(hits) and min(calls) > 17  # the SKILL.md sections are longer
     assert all("[MATCH]Run[/MATCH]" in hit.snippet for hit in hits)
+
+
+def test_a_hit_names_its_file_as_it_is_on_disk(
+    skill: ResolvedSkill, cli: Callable[..., Any], project: Path
+) -> None:
+    """``search`` named each hit's file in the index's folded spelling (composed, its accents
+    apart, composed again): ``références/résumé.md`` written decomposed (as macOS writes it)
+    came back composed, a name no file has, and ``é.md`` in NFD as its NFC twin, another file
+    (the one outline and sources name apart). The name on disk is stored beside the folded one
+    (schema 13) and reported; matching stays folded (either spelling of a word finds both)."""
+    from unicodedata import normalize
+
+    from skillc_index import fts_query, search_sections
+
+    nfc, nfd = "\u00e9.md", "e\u0301.md"
+    (skill.source / nfc).write_text("# One\n\nnfc okapi\n", encoding="utf-8")
+    (skill.source / nfd).write_text("# Two\n\nnfd okapi\n", encoding="utf-8")
+    folder = normalize("NFD", "références")
+    (skill.source / folder).mkdir()
+    (skill.source / folder / nfd).write_text("# Résumé\n\nzebra\n", encoding="utf-8")
+    age(skill.source)
+    compile_skill(skill)
+    index = require_index(skill, "ascii")
+    hits = search_sections(index, fts_query("okapi", "porter"), 10)
+    assert sorted((hit.file, hit.snippet.split()[2]) for hit in hits) == [
+        (nfd, "nfd"),
+        (nfc, "nfc"),
+    ]
+    for word in ("zebra", "r\u00e9sum\u00e9", "resume"):
+        (hit,) = search_sections(index, fts_query(word, "porter"), 10)
+        assert hit.file == f"{folder}/{nfd}"
+    skc = cli("skc", process=True)
+    done = skc("search", "demo", "okapi", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert sorted(hit["file"] for hit in json.loads(done.stdout)["results"]) == [nfd, nfc]
 
 
 @pytest.mark.parametrize(

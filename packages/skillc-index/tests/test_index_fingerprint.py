@@ -34,6 +34,7 @@ FINGERPRINTS = {
     10: "69f1be2a71221c576f7056460d8d64162aa14746959f4f48a3f24648c5f6278c",  # UTF-16 files
     11: "d3f63d3e1bc7f93d39ca2a4dea8e7e4632b82de9b4f2857a2add61e81c38b19e",  # folded text
     12: "d3f63d3e1bc7f93d39ca2a4dea8e7e4632b82de9b4f2857a2add61e81c38b19e",  # .MD files
+    13: "d3f63d3e1bc7f93d39ca2a4dea8e7e4632b82de9b4f2857a2add61e81c38b19e",  # sections.path
 }
 
 

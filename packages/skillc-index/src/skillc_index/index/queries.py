@@ -323,7 +323,7 @@ def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionH
     (:func:`_long_snippet`), read one section at a time.
     """
     sql = (
-        f"SELECT file, section, CASE WHEN length(content) <= {SNIPPET_WINDOW}"
+        f"SELECT path, section, CASE WHEN length(content) <= {SNIPPET_WINDOW}"
         f" THEN snippet(sections, 2, {_SNIPPET_ARGS}) END, rank,"
         " rowid FROM sections WHERE sections MATCH ? ORDER BY rank LIMIT ?"
     )
@@ -336,7 +336,7 @@ def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionH
                 phrases = _distinct_phrases(phrases, tokenize)
                 match = " ".join(phrases)
             rows = connection.execute(sql, (match, limit)).fetchall()
-            for file, section, snippet, rank, rowid in rows:
+            for path, section, snippet, rank, rowid in rows:
                 if snippet is None:
                     (content,) = connection.execute(
                         "SELECT content FROM sections WHERE rowid = ?", (rowid,)
@@ -344,7 +344,7 @@ def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionH
                     snippet = _long_snippet(content, match, " OR ".join(phrases), tokenize)
                 hits.append(
                     SectionHit(
-                        restore_fts_text(file),
+                        path_from_db(path),  # the name on disk; the matched file column is folded
                         restore_fts_text(section),
                         restore_fts_text(snippet),
                         -float(rank),

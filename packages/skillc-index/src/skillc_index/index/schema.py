@@ -6,7 +6,7 @@ of any file bumps it, so that every index made before is stale and built again (
 made by older code would otherwise still be current and serve the old parse;
 ``test_index_fingerprint`` fails until the version is bumped).
 
-Schema (version 12): the RFC's ``sections`` FTS5 table, ``headings`` table with
+Schema (version 13): the RFC's ``sections`` FTS5 table (and its ``path``), ``headings`` table with
 ``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
 ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
 size, modification time, inode and change time of every source file at build time, so a
@@ -45,6 +45,11 @@ settings: version 10 kept a decomposed text's words apart from the same words co
 Version 12 has version 11's tables; a file whose suffix is ``.md`` or ``.txt`` in another case
 (``REFERENCE.MD``, :func:`~skillc_index.index.rows.is_indexed`) has rows, which version 11 left
 out (lint read it as Markdown; ``outline``, ``show`` and ``search`` did not see it).
+Version 13 has version 12's rows; its ``sections`` table has one more column, ``path``
+(``UNINDEXED``: never matched nor ranked), the file's name on disk
+(:func:`~skillc_index.files.path_to_db`), which ``search`` reports: the ``file`` column is
+matched, so it is folded (composed, accents apart), and version 12 reported that spelling, not
+the file's (``é.md`` in NFD was named as its NFC twin, another file).
 An index of another version is stale, so it is built again; so is a find catalog made under
 another version (it keeps each skill's headings). The version lives in
 :mod:`~skillc_index.index.version`, which imports nothing.
@@ -104,6 +109,7 @@ CREATE VIRTUAL TABLE sections USING fts5(
     file,
     section,
     content,
+    path UNINDEXED,
     tokenize='{tokenize}'
 );
 CREATE TABLE headings (
@@ -156,7 +162,8 @@ SCHEMA_OBJECTS = frozenset(
     }
 )
 
-#: A row of the ``sections`` table: ``(file, section, content)``.
+#: A document of the ``sections`` table: ``(file, section, content)`` (``path`` is ``file``'s
+#: name on disk, stored beside it).
 Document = tuple[str, str, str]
 #: A row of the ``headings`` table: ``(file, text, level, start_line, end_line)``.
 HeadingRow = tuple[str, str, int, int, int]

@@ -80,8 +80,8 @@ def write_index(
     rename it into place, so readers never see a partial file.
 
     Paths are stored by :func:`~skillc_index.files.path_to_db` (a name that is not UTF-8
-    stays findable); the ``file`` column of ``sections``, only ever shown, gets U+FFFD for
-    such bytes instead.
+    stays findable), ``sections``' ``path`` too (what ``search`` reports); its ``file``
+    column, only ever matched, gets the name folded as the text is, U+FFFD for such bytes.
     """
     tokenize = TOKENIZE_CLAUSES[tokenizer]
     section_count = heading_count = 0
@@ -164,12 +164,13 @@ def _insert_file(
             yield (base + offset, *row)
 
     cursor = connection.executemany(  # one row made at a time: a section can be a file
-        "INSERT INTO sections (rowid, file, section, content) VALUES (?, ?, ?, ?)",
+        "INSERT INTO sections (rowid, file, section, content, path) VALUES (?, ?, ?, ?, ?)",
         numbered(
             (
                 prepare_fts_text(valid_utf8(name), tokenizer),
                 prepare_fts_text(section, tokenizer),
                 prepare_fts_text(content, tokenizer),
+                path_to_db(name),  # what search reports: the name on disk, NFD or not UTF-8
             )
             for name, section, content in one.documents
         ),
