@@ -78,13 +78,17 @@ def test_the_command_line_warns_and_packages(
     assert (tmp_path / "out" / "port.zip").is_file()
 
 
-@pytest.mark.parametrize("rel", ["x\\y.md", "C:evil.txt", "sub/D:x", "refs/a:b.md"])
+@pytest.mark.parametrize(
+    "rel", ["x\\y.md", "C:evil.txt", "sub/D:x", "refs/a:b.md", "caf\udce9.md", "caf\udce9/CON"]
+)
 def test_what_no_zip_may_hold_is_refused_as_before(rel: str) -> None:
-    """A backslash, or a drive letter starting any part: refused, as E070 always did (no
-    second rule: :func:`~skillc_index.package.make.pack_skill` asks the same function)."""
+    """A name that is not UTF-8, a backslash, or a drive letter starting any part: refused, as
+    E070 always did (no second rule: :func:`~skillc_index.package.make.pack_skill` asks the
+    same function, and so does skillc-lint, which failed on a name not UTF-8)."""
     problem = path_problem(rel)
     assert problem is not None and problem.refused
-    assert problem.text.startswith("a file name that no zip may hold (a backslash or a drive")
+    start = "a file name that is not UTF-8" if "\udce9" in rel else "a file name that no zip"
+    assert problem.text.startswith(start)
 
 
 def test_a_file_and_a_folder_of_one_name_clash_and_sharp_s_does_not(

@@ -4,6 +4,7 @@ from ``--target`` or ``[lint] targets``; the same projection ``skc build --targe
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -197,6 +198,12 @@ def test_skl933_says_beforehand_what_package_says_of_the_paths(
     )
     done = lint(str(folder), "--target", "upload")
     assert done.returncode == 1 and "SKL933 target-paths: a file name that no zip" in done.stderr
+    # a name that is not UTF-8 (package refuses it too) was E999, a UnicodeEncodeError
+    (folder / os.fsdecode(b"caf\xe9.md")).write_text("latin\n")
+    done = lint(str(folder), "--target", "upload", "--format", "json")
+    said = [d["message"] for d in json.loads(done.stdout)["diagnostics"] if d["rule"] == "SKL933"]
+    assert "a file name that is not UTF-8: caf\ufffd.md (skc package refuses the skill)" in said
+    assert "E999" not in done.stderr and "Traceback" not in done.stderr
 
 
 def _rule_hits(folder: Path, targets: list[str], rule: str) -> list[LintDiagnostic]:

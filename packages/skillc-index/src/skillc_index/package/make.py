@@ -128,7 +128,6 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     from skillc_index.files import (
         encoding_notice,
         encoding_problem,
-        is_utf8,
         lfs_notice,
         lfs_pointer,
         open_in_root,
@@ -171,11 +170,9 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
             said.append(
                 f"{excluded[1]} excludes SKILL.md: packaged all the same (a skill needs it)"
             )
-        if not is_utf8(rel):  # no zip entry, JSON record or package path can hold the name
-            shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-            raise PackageRefused(given, fmt, f"a file name that is not UTF-8: {shown}")
         if (unzippable := path_problem(rel)) is not None and unzippable.refused:
-            # a zip's separator is / alone (APPNOTE 4.4.17): an extractor on Windows reads
+            # a name not UTF-8: no zip entry, JSON record or package path can hold it; a zip's
+            # separator is / alone (APPNOTE 4.4.17): an extractor on Windows reads
             # x\..\..\evil as a path out of the folder, and npx skills refuses the archive
             raise PackageRefused(given, fmt, unzippable.text)
         with open_in_root(source, rel) as handle:

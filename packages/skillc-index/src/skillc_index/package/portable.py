@@ -2,8 +2,9 @@
 package`` refuses or warns of in a skill's paths, and what skillc-lint's SKL933 says of them
 beforehand (the same functions, so the two never disagree).
 
-- Refused (E070, every format): a backslash, or a part starting with a drive letter (``C:``):
-  a zip's separator is ``/`` alone (APPNOTE 4.4.17), and an extractor on Windows reads
+- Refused (E070, every format): a name that is not UTF-8 (no zip entry, JSON record or package
+  path can hold it); a backslash, or a part starting with a drive letter (``C:``): a zip's
+  separator is ``/`` alone (APPNOTE 4.4.17), and an extractor on Windows reads
   ``x\\..\\..\\evil`` or ``C:x`` as a path out of the folder.
 - Warned of (:func:`path_problem`): a ``:`` elsewhere, any of ``* ? " < > |``, a control
   character, a name Windows keeps for a device (``CON``, ``PRN``, ``AUX``, ``NUL``,
@@ -66,7 +67,13 @@ def _shown(path: str) -> str:
 def path_problem(rel: str) -> PathProblem | None:
     """Why the file ``rel`` (a relative POSIX path of a skill) cannot be unpacked as it is on
     Windows or macOS, the first reason found (a folder's before its file's); None when it
-    can. Refused (:attr:`PathProblem.refused`) for a backslash or a drive letter."""
+    can. Refused (:attr:`PathProblem.refused`) for a name that is not UTF-8 (read with lone
+    surrogates), a backslash or a drive letter."""
+    from skillc_index.files import is_utf8
+
+    if not is_utf8(rel):
+        shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        return PathProblem(rel, f"a file name that is not UTF-8: {shown}", True)
     parts = rel.split("/")
     if "\\" in rel or any(_DRIVE.match(part) for part in parts):
         return PathProblem(rel, f"a file name that no zip may hold ({_REFUSED}): {rel}", True)

@@ -16,11 +16,11 @@ moves or cuts is the same projection ``skc build --target`` and ``skc package`` 
   upload fails.
 - SKL933 ``target-paths`` (error; a warning for a milder case), for the package formats
   alone: what ``skc package`` says of the skill's paths, through the same functions
-  (:func:`skillc_index.path_problems`): an error for a name no zip may hold (a backslash, a
-  drive letter: package refuses the skill), a warning for one Windows or macOS cannot unpack
-  as it is (a ``:``, ``*?"<>|``, a control character, a device name such as ``CON`` or
-  ``aux``, a trailing dot or space, a path over 200 characters) and for two paths one file
-  there (case, Unicode normalisation; a file and a folder too).
+  (:func:`skillc_index.path_problems`): an error for a name no zip may hold (not UTF-8, a
+  backslash, a drive letter: package refuses the skill), a warning for one Windows or macOS
+  cannot unpack as it is (a ``:``, ``*?"<>|``, a control character, a device name such as
+  ``CON`` or ``aux``, a trailing dot or space, a path over 200 characters) and for two paths
+  one file there (case, Unicode normalisation; a file and a folder too).
 
 No target chosen: the rules are silent.
 """
