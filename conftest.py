@@ -16,6 +16,7 @@ the standard library, pytest and ``skillc_index`` (which every distribution depe
 - ``postgres_server``, ``postgres_url``: a real PostgreSQL server for the team-store tests.
 - ``line_within``: the next line a child process writes, or the test fails (never hangs).
 - ``read_sizes``: the sizes of the reads of the files a wrapped opener opens.
+- ``owned_by``: a path made to look another user's to skillc's owner check, whoever runs.
 
 The long suite (issue 33): tests marked ``long`` (the soak, kill, load and large-input runs
 of ``tests/stress`` at full size) are left out of a run unless ``--long`` or ``SKILLC_LONG=1``
@@ -250,6 +251,34 @@ def read_sizes(monkeypatch: pytest.MonkeyPatch) -> ReadSizes:
         return sizes
 
     return wrap
+
+
+#: A user id no test runs as: what ``owned_by`` makes a path's owner by default.
+OTHER_UID = 4242
+
+
+@pytest.fixture
+def owned_by(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """``owned_by(path, uid=OTHER_UID)``: for this test, ``path`` (as itself and as what it
+    leads to) is owned by ``uid`` for skillc's owner check
+    (``skillc_index.project.owner``, which ``foreign`` asks), in this process (an in-process
+    command too): another user's folder or file, whoever runs the tests (root's files are
+    trusted, so a real ``chown`` plays another user only for root)."""
+    import skillc_index.project as project
+
+    real = project.owner
+    owners: dict[str, int] = {}
+
+    def owner(path: Path, *, follow: bool = True) -> int:
+        uid = owners.get(os.path.abspath(path))  # noqa: PTH100
+        return real(path, follow=follow) if uid is None else uid
+
+    monkeypatch.setattr(project, "owner", owner)
+
+    def own(path: Path, uid: int = OTHER_UID) -> None:
+        owners[os.path.abspath(path)] = uid  # noqa: PTH100
+
+    return own
 
 
 @pytest.fixture(scope="session", autouse=True)

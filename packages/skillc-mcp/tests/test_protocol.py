@@ -399,3 +399,28 @@ def test_a_change_look_that_fails_without_traceback_is_one_line_and_no_notificat
     monkeypatch.setitem(sys.modules, "traceback", None)  # its import fails as without fds
     assert server.notifications() == []
     assert capsys.readouterr().err == "OSError: [Errno 24] Too many open files\n"
+
+
+def test_a_skill_method_reports_another_users_home_without_a_traceback(
+    home: Path,
+    project: Path,
+    owned_by: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Another user's skillc home (``skillc_index.project.foreign_home``): a tool call's result
+    is the E999 error, and so is the answer to a Skills-extension method, which was
+    "Internal error: ForeignHome" with a traceback on stderr."""
+    monkeypatch.setenv("SKILLC_HOME", str(home))
+    monkeypatch.chdir(project)
+    owned_by(home)
+    server = Server()
+    ask(server, "initialize", {"protocolVersion": "2025-06-18"})
+    expected = f"error[E999]: the skillc home '{home}' is owned by another user (uid 4242)\nhint: "
+    error = ask(server, "resources/list", {})["error"]
+    assert error["code"] == -32603
+    assert error["message"].startswith(expected)
+    result = ask(server, "tools/call", {"name": "skc_list", "arguments": {}})["result"]
+    assert result["isError"] is True
+    assert result["content"][0]["text"].startswith(expected)
+    assert capsys.readouterr().err == ""

@@ -41,6 +41,7 @@ __all__ = [
     "FolderNotWritable",
     "ForeignFile",
     "ForeignFolder",
+    "ForeignHome",
     "ImportRefused",
     "InvalidFilter",
     "InvalidQueryType",
@@ -517,6 +518,26 @@ class FolderNotWritable(InternalError):
         super().__init__(f"{what} '{path}' is not writable ({reason})")
         self.path = path
         self.reason = reason
+
+
+class ForeignHome(InternalError):
+    """E999: the skillc home, its ``.skillc/`` or its ``config.toml`` is another user's
+    (:func:`~skillc_index.project.foreign_home`): every command refuses it, as git refuses a
+    repository another user owns. ``path``: the one found; ``owner``: who owns it."""
+
+    def __init__(self, home: str, path: str, owner: str) -> None:
+        what = f"the skillc home '{home}'"
+        if path != home:
+            what = f"'{path}' in {what}"
+        hint = (
+            "skillc uses no home another user could fill (its skills, its config's [stats] "
+            "url); chown it if it is yours, or set SKILLC_HOME to a folder of your own"
+        )
+        message = f"{what} is owned by another user ({owner})"
+        SkillcError.__init__(self, Diagnostic(self.code, {"message": message}, _hint(hint)))
+        self.home = home
+        self.path = path
+        self.owner = owner
 
 
 class InvalidSettings(SkillcError):

@@ -276,16 +276,17 @@ class Layout(Record):
         cls, cwd: Path | str | None = None, env: Mapping[str, str] | None = None
     ) -> Layout:
         """The layout seen from ``cwd`` (default: the current directory; E022 when it was
-        removed)."""
+        removed; E999 when another user owns the skillc home: :func:`~.project.foreign_home`)."""
         if cwd is None:
             try:
                 cwd = Path.cwd()
             except FileNotFoundError:
                 where = os.environ.get("PWD") or "."
                 raise SkillDirectoryNotFound(where, "the working directory was removed") from None
-        from skillc_index.project import project_root_of
+        from skillc_index.project import project_root_of, refuse_foreign_home
 
         here, home, own = Path(cwd).resolve(), home_dir(env), user_home(env)
+        refuse_foreign_home(home, own)
         root, foreign = project_root_of(here, (home, own))
         agents = None
         if env is not None:

@@ -5,6 +5,10 @@ passes over: a global store's, and one another user owns (as git's ``safe.direct
 :class:`~skillc_index.layout.Layout` and :func:`~skillc_index.layout.find_project_root` walk
 with :func:`project_root_of`; :func:`~skillc_index.config.find_config` asks
 :func:`may_hold_project` of a ``.skillc/config.toml`` it meets.
+
+:func:`foreign` is the one rule of what another user owns, for every folder skillc reads its
+user's state from: a project's ``.skillc/``, the skillc home (:func:`foreign_home`: every
+command refuses another user's).
 """
 
 from __future__ import annotations
@@ -58,11 +62,59 @@ def foreign(path: Path) -> bool:
     if not hasattr(os, "geteuid"):
         return False
     try:  # a link is judged by its own owner, then by its target's (/tmp/.skillc -> /tmp)
-        owners = {path.lstat().st_uid, path.stat().st_uid}
-        trusted = {os.geteuid(), 0, path.parent.stat().st_uid}
+        owners = {owner(path, follow=False), owner(path)}
+        trusted = {os.geteuid(), 0, owner(path.parent)}
         return not owners <= trusted
     except OSError:
         return False
+
+
+def owner(path: Path, *, follow: bool = True) -> int:
+    """The user id owning ``path`` (with ``follow=False``, a symlink's own): the one lookup
+    :func:`foreign` makes (tests replace it to play another user). ``OSError`` when it
+    cannot be looked at."""
+    return (path.stat() if follow else path.lstat()).st_uid
+
+
+def foreign_home(home: Path, own: Path) -> Path | None:
+    """The first of the skillc home's folders and files that is :func:`foreign`, or None: the
+    home folder itself when ``$SKILLC_HOME`` names it (``home`` is not ``own``, the user's
+    own home folder, which the system gives: a predictable ``/tmp/skc-ci`` another user made
+    first), its ``.skillc/`` and that folder's ``config.toml`` (whose ``[stats] url`` gets
+    the user's usage rows). Judged as a project's ``.skillc/`` is: root's and the
+    current user's count, and one owned by the owner of its folder (root in a CI container
+    over a home of uid 1001)."""
+    store = home / SKILLC_DIR
+    judged = [store, store / "config.toml"] if home == own else [home, store, store / "config.toml"]
+    return next((path for path in judged if foreign(path)), None)
+
+
+def refuse_foreign_home(home: Path, own: Path) -> None:
+    """Raise :class:`~skillc_index.command_errors.ForeignHome` (E999) when
+    :func:`foreign_home` finds a part of the skillc home another user owns: what
+    :meth:`~skillc_index.layout.Layout.discover` asks for every command."""
+    found = foreign_home(home, own)
+    if found is not None:
+        from skillc_index.command_errors import ForeignHome
+        from skillc_index.layout import shown
+
+        raise ForeignHome(shown(str(home)), shown(str(found)), owner_name(found))
+
+
+def owner_name(path: Path) -> str:
+    """Who owns ``path``, for a message: the user's name and id (the id alone when it has no
+    name; ``uid unknown`` when it cannot be looked at)."""
+    try:  # a link's own owner, else its target's (whichever is another user)
+        uids = [owner(path, follow=False), owner(path)]
+    except OSError:
+        return "uid unknown"
+    uid = next((uid for uid in uids if uid not in (os.geteuid(), 0)), uids[0])
+    try:
+        import pwd
+
+        return f"{pwd.getpwuid(uid).pw_name}, uid {uid}"
+    except (ImportError, KeyError):
+        return f"uid {uid}"
 
 
 def may_hold_project(folder: Path, layout: Layout) -> bool:

@@ -180,6 +180,19 @@ def unloaded_tools_result(exc: BaseException) -> dict[str, Any]:
         return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
+def reported_error(exc: BaseException) -> str | None:
+    """The text of ``exc`` when it is an error the kit reports (a
+    :class:`~skillc_index.SkillcError` a skill method met reading the layout: another user's
+    skillc home, a working folder removed), not a bug: said without a traceback; else None.
+    Nothing is imported (a call failing for want of file descriptors could not): a
+    ``SkillcError`` raised means its modules are loaded."""
+    diagnostics = sys.modules.get("skillc_index.diagnostics")
+    spelling = sys.modules.get("skillc_index.spelling")
+    if diagnostics is None or spelling is None or not isinstance(exc, diagnostics.SkillcError):
+        return None
+    return str(diagnostics.format_diagnostic(exc.spelled(spelling.MCP_SPELLING)))
+
+
 def valid_id(value: object) -> str | int | None:
     """``value`` if it can be a request id (MCP: a string or an integer, never null)."""
     if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
@@ -264,7 +277,11 @@ class Server:
         try:
             changes = self._skills.changed()
         except Exception as exc:  # a bug, or a layout that cannot be read: said, not sent
-            print_exception(exc)
+            reported = reported_error(exc)
+            if reported is None:
+                print_exception(exc)
+            else:
+                print(reported, file=sys.stderr, flush=True)
             return []
         if not changes.listed:
             return []
@@ -307,6 +324,9 @@ class Server:
         except ProtocolError as error:
             return error_response(request_id, error)
         except Exception as exc:  # a bug: say so, keep serving
+            reported = reported_error(exc)
+            if reported is not None:
+                return error_response(request_id, ProtocolError(INTERNAL_ERROR, reported))
             print_exception(exc)
             bug = ProtocolError(INTERNAL_ERROR, f"Internal error: {type(exc).__name__}: {exc}")
             return error_response(request_id, bug)
