@@ -1,17 +1,20 @@
-"""Another user's folders (a shared machine): the skillc home is judged by the rule of a
-project's ``.skillc/`` (``skillc_index.project.foreign``, as git's ``safe.directory``).
-``owned_by`` plays another user whoever runs the tests; as root, a real ``chown`` to
-``nobody`` (65534) shows the installed ``skc`` refusing too."""
+"""Another user's folders (a shared machine): the skillc home and the fallback access logs are
+judged by the rule of a project's ``.skillc/`` (``skillc_index.project.foreign``, as git's
+``safe.directory``). ``owned_by`` plays another user whoever runs the tests; as root, a real
+``chown`` to ``nobody`` (65534) shows the installed ``skc`` refusing too."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from skillc_index import Layout
+from skillc_index import Layout, format_diagnostic
+from skillc_index.accesslog import AccessRecord, fallback_log, log_access
 from skillc_index.command_errors import ForeignHome
 
 OwnedBy = Callable[..., None]
@@ -19,6 +22,16 @@ NOBODY = 65534
 as_root = pytest.mark.skipif(
     not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root"
 )
+
+
+def record() -> AccessRecord:
+    return AccessRecord(
+        command="search",
+        skill="rust",
+        skill_path="/src/rust",
+        cwd="/work",
+        args={"query": "the user's own words"},
+    )
 
 
 # -- the skillc home ----------------------------------------------------------------------------
@@ -138,3 +151,100 @@ def test_the_installed_skc_refuses_a_home_another_uid_owns(
     ]
     os.chown(shared, NOBODY, NOBODY)  # nobody's folder, nobody's home: theirs, as a checkout
     assert skc("list", env_extra=env).returncode == 0  # type: ignore[attr-defined]
+
+
+# -- fallback access logs ----------------------------------------------------------------------
+
+
+def planted(tmp_path: Path, home: Path) -> tuple[Layout, Path, Path]:
+    """A shared working folder (``/tmp``) where another user made ``.skillc/logs/rust/
+    .skillc-meta`` (world-writable), the layout seen from it, and a runtime whose primary
+    log cannot be written (a file where its folder goes: even root cannot)."""
+    shared = (tmp_path / "shared").resolve()
+    (shared / ".skillc" / "logs" / "rust" / ".skillc-meta").mkdir(parents=True)
+    blocker = tmp_path / "runtime"
+    blocker.write_text("not a folder", encoding="utf-8")
+    return Layout.discover(shared, {"SKILLC_HOME": str(home)}), blocker / "rust", shared
+
+
+def test_a_fallback_log_in_a_folder_another_user_made_is_not_written(
+    tmp_path: Path, home: Path, owned_by: OwnedBy
+) -> None:
+    """The user's queries went word for word into a log another user made the folders of
+    (and could read): not written, one warning naming the folder and its owner, W002."""
+    layout, runtime, shared = planted(tmp_path, home)
+    owned_by(shared / ".skillc")
+    outcome = log_access(layout, runtime, record())
+    assert outcome.path is None
+    assert not fallback_log(layout, "rust").exists()
+    assert [format_diagnostic(d) for d in outcome.diagnostics] == [
+        "warning: access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which "
+        "is owned by another user (uid 4242)",
+        "warning[W002]: logging disabled; run 'skc sync' after session to merge logs",
+    ]
+
+
+@pytest.mark.parametrize("part", ["logs", "logs/rust", "logs/rust/.skillc-meta", "logs.db"])
+def test_any_folder_of_the_fallback_another_user_made_refuses_it(
+    tmp_path: Path, home: Path, owned_by: OwnedBy, part: str
+) -> None:
+    layout, runtime, shared = planted(tmp_path, home)
+    log = fallback_log(layout, "rust")
+    path = log if part == "logs.db" else shared / ".skillc" / part
+    if part == "logs.db":
+        sqlite3.connect(log).close()
+    owned_by(path)
+    outcome = log_access(layout, runtime, record())
+    assert outcome.path is None
+    warning = format_diagnostic(outcome.diagnostics[0])
+    assert f"is in '{layout.display(path)}', which is owned by" in warning
+    assert log.exists() == (part == "logs.db")
+    if log.exists():  # nothing written into it
+        assert sqlite3.connect(log).execute("SELECT name FROM sqlite_master").fetchall() == []
+
+
+def test_the_users_own_fallback_is_written_and_another_users_stale_one_is_no_w003(
+    tmp_path: Path, home: Path, owned_by: OwnedBy
+) -> None:
+    layout, runtime, shared = planted(tmp_path, home)
+    first = log_access(layout, runtime, record())  # the user's own folders: written
+    assert first.path == fallback_log(layout, "rust")
+    assert first.diagnostics == ()
+    old = time.time() - 2 * 3600
+    os.utime(first.path, (old, old))
+    writable = tmp_path / "writable" / "rust"
+    assert [d.code for d in log_access(layout, writable, record()).diagnostics] == ["W003"]
+    owned_by(shared / ".skillc")  # another user's (forged rows, to have them synced): no W003
+    assert log_access(layout, writable, record()).diagnostics == ()
+
+
+@as_root
+def test_the_installed_skc_writes_no_query_into_another_uids_folder(
+    tmp_path: Path,
+    home: Path,
+    cli: Callable[..., Callable[..., object]],
+    write_skill: Callable[..., Path],
+) -> None:
+    """The audit's case: ``nobody`` made ``.skillc/logs/<skill>/.skillc-meta`` (0777) in a
+    shared folder; the user's primary log cannot be written; ``skc search`` there answers,
+    warns, and leaves the query nowhere ``nobody`` can read."""
+    write_skill(home / ".skillc" / "skills" / "rust", body="## Install\n\nCargo.\n")
+    skc = cli("skc", script=True)
+    assert skc("build", "rust", "--global").returncode == 0  # type: ignore[attr-defined]
+    log = home / ".skillc" / "runtime" / "rust" / ".skillc-meta" / "logs.db"
+    log.unlink()
+    log.mkdir()  # the primary cannot be written, even by root
+    shared = (tmp_path / "shared").resolve()
+    meta = shared / ".skillc" / "logs" / "rust" / ".skillc-meta"
+    meta.mkdir(parents=True)
+    shared.chmod(0o1777)
+    for path in (shared / ".skillc", *(shared / ".skillc").rglob("*")):
+        os.chown(path, NOBODY, NOBODY)
+        path.chmod(0o777)
+    done = skc("search", "rust", "merger with globex", cwd=shared)
+    assert done.returncode == 0, done.stderr  # type: ignore[attr-defined]
+    assert done.stderr.splitlines()[0] == (  # type: ignore[attr-defined]
+        "warning: access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which "
+        "is owned by another user (nobody, uid 65534)"
+    )
+    assert list(meta.iterdir()) == []

@@ -8,7 +8,8 @@ with :func:`project_root_of`; :func:`~skillc_index.config.find_config` asks
 
 :func:`foreign` is the one rule of what another user owns, for every folder skillc reads its
 user's state from: a project's ``.skillc/``, the skillc home (:func:`foreign_home`: every
-command refuses another user's).
+command refuses another user's) and a fallback access log's folders (:func:`foreign_below`:
+not written).
 """
 
 from __future__ import annotations
@@ -74,6 +75,21 @@ def owner(path: Path, *, follow: bool = True) -> int:
     :func:`foreign` makes (tests replace it to play another user). ``OSError`` when it
     cannot be looked at."""
     return (path.stat() if follow else path.lstat()).st_uid
+
+
+def foreign_below(base: Path, path: Path) -> Path | None:
+    """The first entry from ``base`` (excluded) down to ``path`` (included) that is
+    :func:`foreign`, looking no further than what exists; None when there is none. A
+    fallback access log (``<base>/.skillc/logs/<skill>/.skillc-meta/logs.db``) in a folder
+    another user made (``/tmp/.skillc/logs``, planted to read the queries) is not written."""
+    here = base
+    for part in path.relative_to(base).parts:
+        here = here / part
+        if not os.path.lexists(here):
+            return None
+        if foreign(here):
+            return here
+    return None
 
 
 def foreign_home(home: Path, own: Path) -> Path | None:

@@ -20,6 +20,9 @@ A log is written only where skillc put it, and only if skillc made it (issue 13)
 - a log whose real path leaves its base (the project for project runtimes, the skillc home
   for global ones), through a symlinked ``.skillc/runtime``, ``runtime/<name>``,
   ``.skillc-meta`` or ``logs.db``, is not opened: the row goes to the fallback, with a warning.
+- a fallback log in a folder another user owns (``/tmp/.skillc/logs`` made by someone else
+  to read the queries: :func:`~skillc_index.project.foreign_below`) is not written, with a
+  warning;
 - a fallback log is written only under :func:`fallback_lock` (shared), which ``sync`` holds
   exclusively while it copies and removes one: a writer never races the removal.
 - no log is made in a project whose ``.skillc/`` is gone (:func:`project_removed`: removed
@@ -52,6 +55,7 @@ from skillc_index.accesslog.schema import (
 from skillc_index.clock import utc_now
 from skillc_index.diagnostics import Diagnostic, Notice, logging_disabled, stale_local_logs
 from skillc_index.layout import META_DIR, Layout, ResolvedSkill, runtime_for, store_holds
+from skillc_index.project import foreign_below, owner_name
 from skillc_index.record import Record
 from skillc_index.sqlite import writing
 from skillc_index.text import cut, valid_utf8
@@ -411,16 +415,19 @@ def log_access(
     RFC-0007:C-LOGGING, EAFP: the primary database is tried first; if it cannot be written
     (read-only sandbox, permissions, locked by another process for longer than
     :data:`PRIMARY_BUSY_TIMEOUT_MS`), the row goes to ``<project root or cwd>/.skillc/logs/<skill>/
-    .skillc-meta/logs.db``. A log that lies outside its base or is not skillc's
-    (:class:`ForeignLog`) is not touched, and a warning says so. W002 when both fail; W003
-    when fallback logs for this skill are stale (:func:`stale_fallback`). A log in a removed project
+    .skillc-meta/logs.db``. A log that lies outside its base, is not skillc's
+    (:class:`ForeignLog`) or is a fallback in a folder another user owns
+    (:func:`~skillc_index.project.foreign_below`: planted to read the queries) is not
+    touched, and a warning says so. W002 when both fail; W003 when fallback logs for this
+    skill are stale (:func:`stale_fallback`), unless another user's (``sync`` leaves those
+    alone). A log in a removed project
     (:func:`project_removed`) is not made: the row goes nowhere, with no W002 (there is
     nothing to sync). Never raises.
     """
     diagnostics: list[Diagnostic | Notice] = []
     fallback = fallback_log(layout, record.skill)
-    if stale_fallback(fallback):
-        diagnostics.append(stale_local_logs(record.skill))
+    if stale_fallback(fallback) and foreign_below(layout.fallback_base, fallback) is None:
+        diagnostics.append(stale_local_logs(record.skill))  # (not another user's: not to sync)
     refused: list[str] = []
     removed = False
     for path, base, wait_ms in (
@@ -433,6 +440,13 @@ def log_access(
         shown = layout.display(path)
         if misplaced(path, base):
             refused.append(f"access log '{shown}' lies outside {_outside(layout, base)}")
+            continue
+        planted = foreign_below(base, path) if path == fallback else None
+        if planted is not None:
+            refused.append(
+                f"access log '{shown}' is in '{layout.display(planted)}', which is owned by "
+                f"another user ({owner_name(planted)})"
+            )
             continue
         try:
             # sync removes fallback logs: written only under its lock
