@@ -9,7 +9,7 @@ with :func:`project_root_of`; :func:`~skillc_index.config.find_config` asks
 :func:`foreign` is the one rule of what another user owns, for every folder skillc reads its
 user's state from: a project's ``.skillc/``, the skillc home (:func:`foreign_home`: every
 command refuses another user's) and a fallback access log's folders (:func:`foreign_below`:
-not written).
+neither written nor synced).
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ def foreign_below(base: Path, path: Path) -> Path | None:
     """The first entry from ``base`` (excluded) down to ``path`` (included) that is
     :func:`foreign`, looking no further than what exists; None when there is none. A
     fallback access log (``<base>/.skillc/logs/<skill>/.skillc-meta/logs.db``) in a folder
-    another user made (``/tmp/.skillc/logs``, planted to read the queries) is not written."""
+    another user made (``/tmp/.skillc/logs``, planted to read the queries, or to hand forged
+    rows to ``sync``) is neither written nor synced."""
     here = base
     for part in path.relative_to(base).parts:
         here = here / part

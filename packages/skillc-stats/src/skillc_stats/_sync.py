@@ -33,7 +33,10 @@ rows are safely there. Per skill:
    marked so: :func:`skillc_index.accesslog.mark_skipped`, W003 then quiet). A crash
    or an error before that leaves it in place; the next ``sync`` copies only what is missing.
 
-Nothing outside the synced project (or the skillc home, for global runtimes) is read,
+A fallback log in a folder another user owns (its ``.skillc/``, ``logs/``, the skill's
+folder, ``.skillc-meta/`` or ``logs.db``: :func:`skillc_index.project.foreign_below`) is
+not this user's: never merged (anyone may plant forged rows in a shared ``/tmp``) nor
+removed. Nothing outside the synced project (or the skillc home, for global runtimes) is read,
 written or removed through a symlink: a fallback log or a destination whose real path
 leaves its base is E042 or E041. A source is read when its ``access_log`` has the
 RFC-0007 columns and it holds no trigger and no view (another implementation's log is moved
@@ -198,7 +201,11 @@ class _Fallback:
 
 def fallback_logs(layout: Layout) -> list[_Fallback]:
     """``<base>/.skillc/logs/<skill>/.skillc-meta/logs.db`` of each skill, by folder then
-    name (see :attr:`skillc_index.Layout.fallback_logs_roots`)."""
+    name (see :attr:`skillc_index.Layout.fallback_logs_roots`), but for those in a folder
+    another user owns (:func:`skillc_index.project.foreign_below`): their rows are not this
+    user's to merge (forged ones, in a shared ``/tmp``), nor their files to remove."""
+    from skillc_index.project import foreign_below
+
     found: list[_Fallback] = []
     for logs_root in layout.fallback_logs_roots:
         try:
@@ -209,7 +216,11 @@ def fallback_logs(layout: Layout) -> list[_Fallback]:
         for name in names:
             fallback = _Fallback(logs_root, name)
             path = fallback.path
-            if not name.startswith(".") and (path.exists() or path.is_symlink()):
+            if (
+                not name.startswith(".")
+                and (path.exists() or path.is_symlink())
+                and foreign_below(fallback.base, path) is None
+            ):
                 found.append(fallback)
     return found
 
