@@ -465,3 +465,66 @@ def test_the_cache_is_its_owners_alone(lint: Run, skill: Writer, cache: Path) ->
     finally:
         os.umask(old)
     assert stat.S_IMODE((cache / CACHE_FILE).stat().st_mode) == 0o600
+
+
+def emptied(value: bytes) -> bytes:
+    """A stored result with its findings taken out: what another user who can write the
+    cache makes of it (a clean lint of a skill with errors)."""
+    fields, probes = pickle.loads(value)  # the test's own cache
+    name, _diagnostics, *rest = fields
+    return pickle.dumps(((name, (), *rest), probes))
+
+
+WARNING = (
+    "warning: the lint cache '{}' is owned by another user (uid 4242), so it is not used: set "
+    "SKILLC_CACHE_DIR to a folder of your own"
+)
+
+
+@pytest.mark.parametrize("part", ["", CACHE_FILE, f"{CACHE_FILE}-wal"])
+def test_a_cache_another_user_owns_is_never_trusted(
+    lint: Run, skill: Writer, cache: Path, owned_by: Callable[..., None], part: str
+) -> None:
+    """A shared ``SKILLC_CACHE_DIR`` (``/tmp/lint-cache``) another user made, or could write:
+    they emptied the stored findings and the user's lint said 0 errors. Not used now: the
+    skills are linted, one warning says why, and nothing is written there."""
+    folders = [skill(name, body="See [gone](missing.md).\n") for name in ("one", "two")]
+    first = lint(*map(str, folders), "-j", "1")
+    assert (first.returncode, first.stdout.splitlines()[-1]) == (
+        1,
+        "2 skills: 2 errors, 0 warnings",
+    )
+    rewrite(cache, emptied)
+    forged = stored(cache)
+    assert lint(*map(str, folders), "-j", "1").returncode == 0  # the user's own: trusted
+    (cache / part).touch()
+    owned_by(cache / part)
+    for jobs in ("1", "2"):
+        done = lint(*map(str, folders), "-j", jobs)
+        assert (done.returncode, done.stdout) == (first.returncode, first.stdout)
+        assert done.stderr.splitlines().count(WARNING.format(cache / part)) == 1, done.stderr
+    assert stored(cache) == forged  # nothing written there either
+    assert ResultCache(cache)._connection() is None  # nor by the API's own use
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
+def test_the_installed_skillc_lint_lints_past_a_cache_another_uid_made(
+    lint: Run, skill: Writer, tmp_path: Path, cli: Callable[..., Run], cwd: Path
+) -> None:
+    """The audit's case with a real second uid: ``nobody``'s cache (0777, its database 0666)
+    with the findings emptied: the installed ``skillc-lint`` reports the errors."""
+    folder = skill(body="See [gone](missing.md).\n")
+    shared = tmp_path / "lint-cache"
+    env = {"SKILLC_CACHE_DIR": str(shared)}
+    first = cli("skillc-lint", script=True)(str(folder), cwd=cwd, env_extra=env)
+    assert first.returncode == 1
+    rewrite(shared, emptied)
+    for path in (shared, *shared.iterdir()):
+        os.chown(path, 65534, 65534)
+        path.chmod(0o777)
+    done = cli("skillc-lint", script=True)(str(folder), cwd=cwd, env_extra=env)
+    assert (done.returncode, done.stdout) == (first.returncode, first.stdout)
+    assert done.stderr.splitlines()[0] == (
+        f"warning: the lint cache '{shared}' is owned by another user (nobody, uid 65534), so "
+        "it is not used: set SKILLC_CACHE_DIR to a folder of your own"
+    )

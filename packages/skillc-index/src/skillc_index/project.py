@@ -8,8 +8,8 @@ with :func:`project_root_of`; :func:`~skillc_index.config.find_config` asks
 
 :func:`foreign` is the one rule of what another user owns, for every folder skillc reads its
 user's state from: a project's ``.skillc/``, the skillc home (:func:`foreign_home`: every
-command refuses another user's) and a fallback access log's folders (:func:`foreign_below`:
-neither written nor synced).
+command refuses another user's), a fallback access log's folders (:func:`foreign_below`:
+neither written nor synced) and skillc-lint's result cache (never trusted).
 """
 
 from __future__ import annotations

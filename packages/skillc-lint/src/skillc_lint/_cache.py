@@ -19,7 +19,7 @@ mode: worker processes and several runs read and write it at once, each write on
 transaction. It holds at most :data:`MAX_ENTRIES` results; past that the least recently used
 go. A cache that cannot be opened, read or written is not used (the skill is linted), and a
 result that cannot be read back is linted again: the cache never changes what a run reports
-nor makes it fail.
+nor makes it fail. Nor is a cache another user owns (:func:`refusal`): the run warns once.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ __all__ = [
     "cache_dir",
     "clean",
     "code_fingerprint",
+    "refusal",
     "result_key",
     "rules_fingerprint",
 ]
@@ -108,6 +109,23 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
 #: What the cache writes in its folder: the database and SQLite's companions of it (the
 #: write-ahead log, its shared-memory index, a rollback journal).
 CACHE_FILES = tuple(CACHE_FILE + suffix for suffix in ("", "-wal", "-shm", "-journal"))
+
+
+def refusal(folder: Path) -> str | None:
+    """Why the cache in ``folder`` is not used, or None: the folder or one of its files
+    (:data:`CACHE_FILES`) is another user's (:func:`skillc_index.project.foreign`, the rule
+    of a project's ``.skillc/``): whoever can write the stored results decides what a lint
+    reports (emptied findings: a clean lint), so a cache of a shared ``SKILLC_CACHE_DIR``
+    (``/tmp/lint-cache``) another user made is never trusted. Its warning, naming why."""
+    from skillc_index.project import foreign, owner_name
+
+    for path in (folder, *(folder / name for name in CACHE_FILES)):
+        if foreign(path):
+            return (
+                f"the lint cache '{path}' is owned by another user ({owner_name(path)}), so "
+                "it is not used: set SKILLC_CACHE_DIR to a folder of your own"
+            )
+    return None
 
 
 def clean(folder: Path) -> list[Path]:
@@ -287,7 +305,8 @@ class ResultCache:
             from skillc_index.sqlite import connect as sqlite_connect
             from skillc_index.sqlite import use_wal
 
-            if in_no_home(self.folder):  # a user without a home: nothing made there
+            # a user without a home: nothing made there; another user's cache: not trusted
+            if in_no_home(self.folder) or refusal(self.folder) is not None:
                 self._off = True
                 return None
             try:

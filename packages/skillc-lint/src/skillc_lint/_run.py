@@ -377,9 +377,15 @@ def _linted(
     # this process, never from the cache; linting uses the pool and the result cache
     cache = None
     if not (writes or params.no_cache):
-        from skillc_lint._cache import cache_dir
+        from skillc_lint._cache import cache_dir, refusal
 
         cache = cache_dir()
+        refused = refusal(cache)
+        if refused is not None:  # another user's: linted without it, said once
+            from skillc_index import Notice
+
+            session.warn((Notice(refused),))
+            cache = None
     pooled = (
         None
         if writes
