@@ -507,6 +507,26 @@ def test_a_cache_another_user_owns_is_never_trusted(
     assert ResultCache(cache)._connection() is None  # nor by the API's own use
 
 
+def test_clean_removes_nothing_of_a_cache_another_user_owns(
+    lint: Run, skill: Writer, cache: Path, owned_by: Callable[..., None]
+) -> None:
+    """``skillc-lint clean`` with a shared ``SKILLC_CACHE_DIR`` another user made removed
+    their files (where the folder's mode let it): nothing skillc did not make for this user
+    is deleted. E999 says why, and everything stays."""
+    lint(str(skill()), "-j", "1")
+    before = sorted(path.name for path in cache.iterdir())
+    assert CACHE_FILE in before
+    owned_by(cache)
+    done = lint("clean")
+    assert done.returncode == 1
+    assert done.stderr.startswith(
+        f"error[E999]: cannot remove '{cache}': the lint cache '{cache}' is owned by another"
+        " user (uid 4242)"
+    ), done.stderr
+    assert "nothing removed" in done.stderr
+    assert sorted(path.name for path in cache.iterdir()) == before
+
+
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
 def test_the_installed_skillc_lint_lints_past_a_cache_another_uid_made(
     lint: Run, skill: Writer, tmp_path: Path, cli: Callable[..., Run], cwd: Path

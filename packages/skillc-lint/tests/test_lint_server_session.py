@@ -297,3 +297,21 @@ def test_the_bom_of_an_open_skill_md_is_the_editors_not_the_saved_files(
     session.open(root / "SKILL.md", "\ufeff" + text)  # typed in the editor
     assert said(session, root) == [f"SKILL.md {bom}"]
     assert asked == []
+
+
+def test_a_skillc_home_of_another_user_is_said_and_the_skill_linted_with_the_defaults(
+    tmp_path: Path, write_skill: Callable[..., Path], owned_by: Callable[..., None]
+) -> None:
+    """Another user's skillc home (``SKILLC_HOME`` naming a folder they made) is refused by
+    every command: the language server, which asks the layout of each skill it lints, raised
+    it out of its handler (the editor saw no findings and no reason). The skill is linted with
+    the default rules and the refusal logged to the editor, once."""
+    home = tmp_path / "home"
+    home.mkdir()
+    owned_by(home)
+    skill = write_skill(tmp_path / "demo", skill_md=SKILL.format(name="demo") + "\n[x](nope.md)\n")
+    session = Session()
+    for _ in range(2):
+        assert "SKL301 6" in findings(session, skill)["SKILL.md"]  # a broken link, linted
+    refused = [problem for problem in session.problems if "owned by another user" in problem]
+    assert len(refused) == 1, session.problems

@@ -132,9 +132,15 @@ def clean(folder: Path) -> list[Path]:
     """Remove the cache's files (:data:`CACHE_FILES`) from ``folder`` and return those
     removed. Only regular files of those names go (a folder or a symbolic link so named was
     not written by the cache and stays), and nothing else in ``folder``, nor the folder. A
-    ``folder`` that is a file holds none of them (nothing removed, as for one missing)."""
+    ``folder`` that is a file holds none of them (nothing removed, as for one missing).
+    Nothing is removed from a cache another user owns (:func:`refusal`): ``PermissionError``
+    saying why (``skillc-lint clean`` of a shared ``/tmp/lint-cache``)."""
+    import errno
     import stat
 
+    refused = refusal(folder)
+    if refused is not None:
+        raise PermissionError(errno.EPERM, f"{refused}; nothing removed", str(folder))
     removed = []
     for name in CACHE_FILES:
         path = folder / name

@@ -155,8 +155,9 @@ class Session:
         ``documents``'): positions on their first line count it (:meth:`lead`)."""
         self.problems: list[str] = []
         """Problems not told to the user yet (the server logs them): the configuration's, a
-        workspace folder's walk cut short (told once), a lint's notices (:meth:`lint`)."""
-        self._cut_short: set[str] = set()
+        workspace folder's walk cut short and a refused skillc home (told once,
+        :meth:`tell_once`), a lint's notices (:meth:`lint`)."""
+        self._told_once: set[str] = set()
         self._registries: dict[str, tuple[object, tuple[RuleRegistry, PathIgnores | None]]] = {}
         self._linted: dict[Path, tuple[tuple[object, ...], LintResult | None]] = {}
         self._skills: dict[Path, tuple[tuple[object, ...], Skill]] = {}
@@ -276,6 +277,12 @@ class Session:
 
     # -- rules ---------------------------------------------------------------------------
 
+    def tell_once(self, problem: str) -> None:
+        """Log ``problem`` unless it was told already in this session."""
+        if problem not in self._told_once:
+            self._told_once.add(problem)
+            self.problems.append(problem)
+
     def registry(self, root: Path) -> RuleRegistry:
         """The rules for the skill at ``root`` (:meth:`rules`)."""
         return self.rules(root)[0]
@@ -294,7 +301,13 @@ class Session:
         from skillc_lint import configured_registry
         from skillc_lint.operations import config_of
 
-        layout = Layout.discover(root)
+        try:
+            layout = Layout.discover(root)
+        except SkillcError as exc:  # another user's skillc home: the defaults, and say why
+            from skillc_index import format_diagnostic
+
+            self.tell_once(format_diagnostic(exc.diagnostic))
+            return configured_registry({}, self.profiles)[0], None
         found_file = find_config(root, layout)
         project = project_config_file(layout)
         file = None if found_file == project else found_file  # the project's, as Layout found it
@@ -468,9 +481,7 @@ class Session:
                 continue
             if skills.cut_short:
                 told = cut_short(folder, "skills past them are not linted", skills.cut_short).text
-                if told not in self._cut_short:
-                    self._cut_short.add(told)
-                    self.problems.append(told)
+                self.tell_once(told)
             left = MAX_WORKSPACE_SKILLS
             for root in skills[:MAX_WORKSPACE_SKILLS]:
                 if root in seen or left <= 0:
