@@ -27,7 +27,7 @@ import pytest
 
 from skillc_gateway import find_quick
 from skillc_gateway.catalog.protocol import socket_path
-from skillc_gateway.find_socket import home_socket, tell_ahead
+from skillc_gateway.find_socket import home_socket, tcp_peer_uid, tell_ahead
 from skillc_index import Layout
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
@@ -240,3 +240,51 @@ def library(project: Path, write_skill: Callable[..., Path]) -> Path:
     root = project / "library"
     write_skill(root / "painter", "painter", "Paint fences red.", "## Paint a bicycle\n\nBrush.\n")
     return root
+
+
+_CONNECT = """\
+import socket, sys
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=30)
+print(repr(s.getsockname()[:2]), flush=True)
+s.recv(1)
+"""
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
+def test_tcp_peer_uid_names_the_user_of_the_socket_at_the_other_end(host: str) -> None:
+    """The MCP HTTP server's check of who connected (``/proc/net/tcp``, ``tcp6``): a
+    connection of ours is ours; one of another user (root only: the system's python3
+    connecting as uid 65534) is that user's; addresses no socket has are -1."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.bind((host, 0))
+    except OSError:
+        pytest.skip(f"no {host} here")
+    with listener:
+        listener.listen()
+        here = listener.getsockname()[:2]
+        with socket.create_connection(here, timeout=WAIT_SECONDS) as client:
+            accepted, remote = listener.accept()
+            with accepted:
+                assert tcp_peer_uid(here, remote[:2]) == os.getuid()
+                assert tcp_peer_uid(client.getsockname()[:2], here) == os.getuid()
+        assert tcp_peer_uid(here, (host, 1)) == -1  # no such connection
+        python = shutil.which("python3", path="/usr/bin:/bin")
+        if os.geteuid() != 0 or python is None:
+            return
+        with subprocess.Popen(
+            [python, "-c", _CONNECT, host, str(here[1])],
+            user=65534,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={"PATH": os.environ.get("PATH", "")},
+            cwd="/",
+        ) as child:
+            assert child.stdout is not None
+            accepted, remote = listener.accept()
+            with accepted:
+                assert ast.literal_eval(child.stdout.readline())[1] == remote[1]
+                assert tcp_peer_uid(here, remote[:2]) == 65534
+                accepted.sendall(b"x")
+        assert child.returncode == 0

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import re
 import signal
 import sqlite3
 import statistics
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -570,3 +573,74 @@ def test_an_allowed_ipv6_host_with_a_port_starts_and_matches(
     assert httpx.post(server.url, json=body, headers=headers).status_code != 421
     headers["Host"] = "[2001:db8::2]:8765"
     assert httpx.post(server.url, json=body, headers=headers).status_code == 421
+
+
+_POST_AS_CLIENT = """\
+import json, socket, sys
+host, port = sys.argv[1].rsplit(":", 1)
+body = sys.argv[2].encode()
+head = (f"POST /mcp HTTP/1.1\\r\\nHost: {sys.argv[1]}\\r\\nContent-Type: application/json\\r\\n"
+        "Accept: application/json, text/event-stream\\r\\n" + sys.argv[3] +
+        f"Content-Length: {len(body)}\\r\\nConnection: close\\r\\n\\r\\n")
+s = socket.create_connection((host, int(port)), timeout=30)
+s.sendall(head.encode() + body)
+data = b""
+while chunk := s.recv(65536):
+    data += chunk
+status = data.split(b"\\r\\n", 1)[0].split()[1].decode()
+print(json.dumps([int(status), data.partition(b"\\r\\n\\r\\n")[2].decode()]))
+"""
+
+
+def _post_as(uid: int, server: HttpServer, body: dict[str, Any], auth: str = "") -> Any:
+    """``body`` POSTed to ``server`` by a process of user ``uid`` (the system's python3, one
+    that user can run); (status, body text)."""
+    import shutil
+
+    python = shutil.which("python3", path="/usr/bin:/bin")
+    if python is None:
+        pytest.skip("no system python3")
+    header = f"Authorization: Bearer {auth}\r\n" if auth else ""
+    address = server.url.removeprefix("http://").removesuffix("/mcp")
+    done = subprocess.run(
+        [python, "-c", _POST_AS_CLIENT, address, json.dumps(body), header],
+        user=uid,
+        capture_output=True,
+        text=True,
+        env={"PATH": os.environ.get("PATH", "")},
+        cwd="/",
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or os.geteuid() != 0,
+    reason="connecting as another user needs root (and Linux's /proc/net/tcp)",
+)
+def test_without_tokens_only_the_server_s_own_user_is_served(
+    start: Callable[..., HttpServer], tmp_path: Path
+) -> None:
+    """A loopback server without tokens answered every local user: another uid listed the
+    operator's skills, read them and their usage (logged as the operator's). Now a
+    connection whose peer socket (``/proc/net/tcp``) is another user's is 403 with a JSON
+    error saying why; near misses: the server's own user is served, and with tokens the other
+    user is served on a token (and refused without one, 401, as anyone)."""
+    server = start("--log-requests")
+    status, text = _post_as(65534, server, INIT)
+    assert status == 403
+    error = json.loads(text)["error"]
+    assert error.startswith("forbidden: refused a connection from user 65534: without tokens")
+    assert f"only its own user ({os.getuid()})" in error and "--tokens FILE" in error
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+    listing["params"] = {"name": "skc_list", "arguments": {}, "_meta": MODERN_META}
+    assert _post_as(65534, server, listing)[0] == 403  # stateless: refused as well
+    assert httpx.post(server.url, headers=HEADERS, json=INIT).status_code == 200  # ours
+    assert server.stop() == 128 + signal.SIGTERM
+    assert "- POST - 403" in "".join(server.log)
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"nobody:{TOKEN}\n", encoding="utf-8")
+    server = start("--tokens", str(tokens))
+    assert _post_as(65534, server, INIT, auth=TOKEN)[0] == 200
+    assert _post_as(65534, server, INIT)[0] == 401

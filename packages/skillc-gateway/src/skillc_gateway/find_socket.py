@@ -33,6 +33,7 @@ __all__ = [
     "peer",
     "socket_stamp",
     "switched_off",
+    "tcp_peer_uid",
     "tell_ahead",
 ]
 
@@ -42,6 +43,9 @@ PROTOCOL = 1
 SOCKET_NAME = "find.sock"
 #: ``sun_path`` holds 108 bytes, the last a NUL.
 MAX_SOCKET_PATH = 107
+#: The most of each of the kernel's tables of TCP sockets (``/proc/net/tcp``, ``tcp6``) read
+#: looking for a connection's peer (about 100,000 sockets).
+MAX_TCP_TABLE = 16 << 20
 
 
 _OFF = ("0", "off", "false", "no")
@@ -121,6 +125,47 @@ def peer(sock: Any) -> tuple[int, int]:
     credentials = sock.getsockopt(_socket.SOL_SOCKET, option, struct.calcsize("3i"))
     pid, uid, _gid = struct.unpack("3i", credentials)
     return int(pid), int(uid)
+
+
+def tcp_peer_uid(local: tuple[Any, ...], remote: tuple[Any, ...]) -> int | None:
+    """The user id at the other end of a TCP connection on this machine (a loopback one),
+    ``local`` and ``remote`` its addresses as this end's ``getsockname`` and ``getpeername``
+    give them: the owner of the peer's socket, read from the kernel's table of TCP sockets
+    (``/proc/net/tcp``, ``tcp6`` for IPv6: the entry whose local address is ``remote`` and
+    whose remote address is ``local``, the ``uid`` column), as :func:`peer` reads a Unix
+    socket's. -1 when no entry says (a peer on another machine, a table read up to
+    :data:`MAX_TCP_TABLE` bytes without it), None when the user cannot be told (not Linux,
+    no ``/proc``)."""
+    import _socket
+    import sys
+
+    v6 = ":" in local[0]
+    family = _socket.AF_INET6 if v6 else _socket.AF_INET
+
+    def entry(address: tuple[Any, ...]) -> str:  # as the kernel prints it: 32-bit words
+        packed = _socket.inet_pton(family, address[0])  # in the machine's byte order
+        words = (packed[i : i + 4] for i in range(0, len(packed), 4))
+        host = "".join(f"{int.from_bytes(w, sys.byteorder):08X}" for w in words)
+        return f"{host}:{address[1]:04X}"
+
+    try:
+        needle = f": {entry(remote)} {entry(local)} "
+    except (OSError, ValueError, TypeError):
+        return -1
+    try:
+        table = open("/proc/net/tcp6" if v6 else "/proc/net/tcp", "rb")  # noqa: SIM115
+    except OSError:
+        return None
+    with table:
+        data = table.read(MAX_TCP_TABLE)
+    found = needle.encode("ascii")
+    start = data.find(found)
+    while start >= 0:  # ": local remote st tx:rx tr:when retrnsmt uid ...", after "sl"
+        fields = data[start : data.find(b"\n", start)].split()
+        if len(fields) > 7 and fields[3] != b"06" and fields[7].isdigit():  # 06: TIME_WAIT,
+            return int(fields[7])  # which has no owner
+        start = data.find(found, start + 1)
+    return -1
 
 
 def encode_message(message: dict[str, Any]) -> bytes:

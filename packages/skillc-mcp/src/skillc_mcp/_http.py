@@ -21,7 +21,7 @@ Security (the transport specification's "Security Warning"; the checks are in
 - With tokens, every request needs ``Authorization: Bearer <token>`` (compared in constant
   time); a refusal is 401 with a fixed body; no token is ever logged or sent back.
 - A ``Host`` that is not accepted is 421, an ``Origin`` that is not accepted 403 (DNS
-  rebinding).
+  rebinding). Without tokens, a connection from another user of the machine is 403.
 - What users may do: the tools read (``skc_init`` and ``skc_build`` only with
   ``allow_writes``, ``--allow-writes``), and never a hidden file (``hidden: true``).
 - Bounds: a request's head must come within 10 s and at most 512 connections are open
@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, Any
 from skillc_mcp._http_guard import (
     TOKENS_ENV,
     Tokens,
+    connection_uid,
     header_refusal,
     host_allowed,
     is_loopback,
@@ -69,6 +70,7 @@ from skillc_mcp._http_guard import (
     normal_origin,
     origin_allowed,
     parse_address,
+    peer_refusal,
     problem,
 )
 from skillc_mcp._http_streams import Hub, Stream, serve_stream
@@ -334,6 +336,8 @@ class App:
         if origin is not None and not origin_allowed(origin, self.allowed_origins):
             return await reply(send, 403, b'{"error":"forbidden: origin not allowed"}'), None, "-"
         user = None
+        if not self.tokens and (refused := peer_refusal(connection_uid(scope))) is not None:
+            return await reply(send, 403, refused), None, "-"
         if self.tokens:
             user = self.tokens.user(headers.get("authorization"))
             if user is None:
@@ -654,7 +658,8 @@ def serve_http(
 
     from skillc_mcp._http_conn import uvicorn_config
 
-    config = uvicorn_config(app)  # a request head's deadline, a cap on connections
+    # a request head's deadline, a cap on connections, without tokens who connects
+    config = uvicorn_config(app, peers=not tokens)
     where = sock.getsockname()
     shown = f"[{where[0]}]" if family == socket.AF_INET6 else where[0]
     auth = f"{len(tokens)} token(s)" if tokens else "no authentication (loopback)"

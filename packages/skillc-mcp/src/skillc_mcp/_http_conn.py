@@ -60,9 +60,12 @@ def accept_backlog() -> int:
 
 class GuardedProtocol(H11Protocol):
     """uvicorn's h11 protocol with the module's deadline for a request head and its cap on
-    connections."""
+    connections; when :attr:`peers`, it looks up the user at the other end of each connection
+    once, for its requests' ``state`` (:data:`~skillc_mcp._http_guard.PEER_UID`)."""
 
     limit = MAX_CONNECTIONS
+    peers = False
+    """Look up each connection's peer's user (a server without tokens)."""
     _head_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -70,6 +73,11 @@ class GuardedProtocol(H11Protocol):
         if len(self.connections) > self.limit:
             transport.close()
             return
+        if self.peers:  # uvicorn copies app_state into each request's scope["state"]
+            from skillc_mcp._http_guard import PEER_UID, connection_uid
+
+            scope = {"server": self.server, "client": self.client}
+            self.app_state = {**self.app_state, PEER_UID: connection_uid(scope)}
         self._await_head()
 
     def on_response_complete(self) -> None:
@@ -100,12 +108,14 @@ class GuardedProtocol(H11Protocol):
             self.transport.close()
 
 
-def uvicorn_config(app: Any) -> uvicorn.Config:
+def uvicorn_config(app: Any, *, peers: bool = False) -> uvicorn.Config:
     """The server's uvicorn configuration: :class:`GuardedProtocol` (its cap set from
-    :func:`max_connections`), no access log (``--log-requests`` is the application's), no
-    WebSocket protocol (MCP has none; uvicorn 0.30's default imported websockets' deprecated
-    ``legacy`` module when websockets 14 or later is installed)."""
+    :func:`max_connections`, each connection's peer looked up when ``peers``), no access
+    log (``--log-requests`` is the application's), no WebSocket protocol (MCP has none;
+    uvicorn 0.30's default imported websockets' deprecated ``legacy`` module when
+    websockets 14 or later is installed)."""
     GuardedProtocol.limit = max_connections()
+    GuardedProtocol.peers = peers
     return uvicorn.Config(
         app,
         http=GuardedProtocol,

@@ -8,6 +8,11 @@ bearer tokens, the ``Origin`` and ``Host`` headers it accepts.
 - Origin: a request with an ``Origin`` header that is not a loopback origin or one given with
   ``--allow-origin`` is refused (DNS rebinding). Requests without one (clients that are not
   browsers) are let through, to the token check.
+- The peer's user: without tokens (a loopback server), a connection is answered only when
+  the process at its other end is of this server's user (:func:`peer_refusal`: its socket's
+  owner in the kernel's table of TCP sockets, as the find server checks its Unix socket's
+  peers), else 403; where that user cannot be told (not Linux, no ``/proc``) every
+  connection is answered.
 - Host: on a loopback address, a request whose ``Host`` is not a loopback name (or one given
   with ``--allow-host``) is refused, so a page whose name was rebound to 127.0.0.1 cannot
   reach the server even from a browser that sends no ``Origin``. On any other address the
@@ -18,7 +23,8 @@ bearer tokens, the ``Origin`` and ``Host`` headers it accepts.
   (:func:`header_refusal`), so a proxy that routes or allows by a header cannot be
   bypassed by a body that says otherwise.
 
-Standard library only.
+Standard library only (and :func:`skillc_gateway.find_socket.tcp_peer_uid`, to tell who
+connected).
 """
 
 from __future__ import annotations
@@ -171,6 +177,47 @@ class Tokens:
             if hmac.compare_digest(digest, known) and user is None:
                 user = name
         return user
+
+
+# -- the peer's user (no tokens) ----------------------------------------------------------
+
+PEER_UID = "skillc.peer_uid"
+"""The key, in a request's ASGI ``state``, of the user id at the other end of its connection
+(:class:`skillc_mcp._http_conn.GuardedProtocol` looks it up once per connection)."""
+
+
+def connection_uid(scope: Mapping[str, Any]) -> int | None:
+    """The user id at the other end of a request's connection (-1: none found; None: it
+    cannot be told): from the scope's ``state`` (once per connection), else looked up from
+    its ``server`` and ``client`` addresses (an ASGI server other than ours; a scope
+    without them cannot be told)."""
+    state = scope.get("state")
+    if isinstance(state, Mapping) and PEER_UID in state:
+        return state[PEER_UID]  # type: ignore[no-any-return]
+    local, remote = scope.get("server"), scope.get("client")
+    if not local or not remote:
+        return None
+    from skillc_gateway.find_socket import tcp_peer_uid
+
+    return tcp_peer_uid(tuple(local), tuple(remote))
+
+
+def peer_refusal(uid: int | None) -> bytes | None:
+    """The 403 body refusing a connection from user ``uid`` to a server without tokens, or
+    None when it is served: ``uid`` is this server's own user, or cannot be told (None).
+    The find server's rule (it answers only peers of its own user), with tokens as the way
+    to serve others."""
+    if uid is None or uid == os.getuid():
+        return None
+    who = f"user {uid}" if uid >= 0 else "a user it cannot tell"
+    message = (
+        f"forbidden: refused a connection from {who}: without tokens this server answers "
+        f"only its own user ({os.getuid()}); to serve others, start it with tokens "
+        f"(--tokens FILE or ${TOKENS_ENV})"
+    )
+    import json
+
+    return json.dumps({"error": message}).encode("utf-8")
 
 
 # -- origins ------------------------------------------------------------------------------

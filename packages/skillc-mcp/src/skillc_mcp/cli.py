@@ -45,7 +45,7 @@ from skillc_index.helppage import Command
     "http",
     metavar="HOST:PORT",
     help="Serve over Streamable HTTP on this address instead of stdio (needs skillc-mcp[http]); "
-    "an address that is not loopback needs --tokens.",
+    "an address that is not loopback needs --tokens; without them only your user is served.",
 )
 @click.option(
     "--tokens",
