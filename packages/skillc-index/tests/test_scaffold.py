@@ -785,3 +785,59 @@ def test_an_agent_folder_is_looked_at_only_in_git_and_a_users_folder_first(
     _git(tmp_path, "init", "-q")
     assert scaffold.ignore_folders(tmp_path, [".claude/skills"], layout) == scaffold.Appended()
     assert looked == ["users-own"]  # the folder first: the look ends there, no link asked
+
+
+_HOLD = (
+    "import fcntl, os, sys, time\n"
+    "fd = os.open(sys.argv[1], os.O_RDONLY)\n"  # read-only: what any reader of it may do
+    "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+    "print('held', flush=True)\n"
+    "sys.stdin.read()\n"
+)
+
+
+def test_a_lock_another_process_holds_on_the_gitignore_is_waited_for_a_bounded_time(
+    cli: Callable[..., Any],
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    line_within: Callable[..., Any],
+) -> None:
+    """Any user who may read a project's ``.gitignore`` may ``flock`` it: ``skc init`` and
+    ``skc build`` waited for that lock for ever (a blocking ``flock``). They wait at most
+    ``GITIGNORE_LOCK_WAIT_S``: ``init`` is then E999 naming the file and saying another
+    process holds it, with nothing added; ``build`` builds and warns. Near miss: released,
+    ``init`` adds its lines."""
+    import time
+
+    from skillc_index.build import scaffold
+
+    monkeypatch.setattr(scaffold, "GITIGNORE_LOCK_WAIT_S", 0.5)
+    skc = cli("skc")
+    assert skc("init", "held").returncode == 0
+    gitignore = project / ".gitignore"
+    before = "*.log\n"
+    gitignore.write_text(before, encoding="utf-8")
+    with subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(gitignore)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as holder:
+        assert holder.stdin is not None
+        assert line_within(holder) == "held\n"
+        start = time.monotonic()
+        init = skc("init")
+        waited = time.monotonic() - start
+        build = skc("build", "held")
+        holder.stdin.close()
+    assert init.returncode == 1 and init.stdout == ""
+    assert init.stderr.startswith(f"error[E999]: cannot create '{gitignore}': another process")
+    assert "holds a lock on it (waited 0.5 s)" in init.stderr and "Traceback" not in init.stderr
+    assert 0.5 <= waited < 10
+    assert build.returncode == 0, build.stderr
+    assert f"warning: .gitignore not updated: error[E999]: cannot create '{gitignore}'" in (
+        build.stderr
+    )
+    assert gitignore.read_text(encoding="utf-8") == before
+    assert skc("init").returncode == 0  # released: the lines go in
+    assert gitignore.read_text(encoding="utf-8").startswith(before + "/.skillc/runtime/\n")

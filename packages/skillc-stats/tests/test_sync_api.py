@@ -798,8 +798,10 @@ def test_a_writer_holding_the_lock_too_long_is_e042_and_loses_nothing(
     fallback_of: Fallback,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A writer holds the fallback lock for one row; one that keeps it (a stopped ``skc``)
-    makes ``sync`` give up on that log with E042 after its wait, never hang, and keep it."""
+    """A writer holds the fallback lock for one row; one that keeps it (a stopped ``skc``,
+    or any process of a user who may read the project folder: the lock is a ``flock`` on the
+    folder) makes ``sync`` give up on that log with E042 after its wait, never hang, and
+    keep it; the hint names the folder that is locked."""
     from skillc_index.accesslog import fallback_lock
     from skillc_stats import _sync
 
@@ -810,7 +812,9 @@ def test_a_writer_holding_the_lock_too_long_is_e042_and_loses_nothing(
     assert synced.error is not None and str(synced.error).startswith(
         "error[E042]: sync source not readable: '.skillc/logs/demo/.skillc-meta/logs.db'"
     )
-    assert "another process holds its lock" in str(synced.error)
+    assert f"another process holds its lock, a flock on '{project}' (waited 0.2 s" in str(
+        synced.error
+    )
     assert count_rows(source) == 3 and not primary_log(demo.runtime).exists()
     (synced,) = sync_logs(project=project, env=env).skills  # released: it syncs
     assert synced.ok and synced.entries == 3

@@ -579,28 +579,39 @@ class FileLock:
         self.wait_s = wait_s
 
     def __enter__(self) -> None:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows: renames keep it correct
-            return
-        import time
-
-        deadline = time.monotonic() + self.wait_s
-        pause = 0.001
-        while True:
-            try:
-                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    return
-                time.sleep(pause)
-                pause = min(pause * 2, 0.01)
-            except OSError:  # a file system without flock (ENOLCK): run unlocked
-                return
+        flock_within(self.fd, self.wait_s)  # not had in time: on, unlocked
 
     def __exit__(self, *_exc: object) -> None:
         os.close(self.fd)  # releases the lock
+
+
+def flock_within(fd: int, wait_s: float, *, shared: bool = False) -> bool:
+    """Take an exclusive (or ``shared``) ``flock`` on ``fd``, trying again for up to
+    ``wait_s`` seconds (``math.inf``: until it is had), never blocked in the kernel: False
+    when another open file held it all that time (any process that may open the file, or
+    read the folder, can take one: the wait is bounded so that none can hang a command),
+    True when it is held, or where there is no ``flock`` (Windows, a file system without
+    it: run unlocked). Closing ``fd`` releases it."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: renames keep it correct
+        return True
+    import time
+
+    mode = (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB
+    deadline = time.monotonic() + wait_s
+    pause = 0.001
+    while True:
+        try:
+            fcntl.flock(fd, mode)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(pause)
+            pause = min(pause * 2, 0.01)
+        except OSError:  # a file system without flock (ENOLCK, EINVAL): run unlocked
+            return True
 
 
 @contextmanager

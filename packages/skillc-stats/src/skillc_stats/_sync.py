@@ -488,7 +488,12 @@ def _sync(known: _Known, fallback: _Fallback) -> SkillSync:
         with fallback_lock(fallback.base, exclusive=True, timeout_ms=SYNC_LOCK_TIMEOUT_MS):
             return _sync_locked(known, fallback)
     except FallbackLocked:
-        reason = "another process holds its lock (a stopped skc?); try again when it is done"
+        seconds = f"{SYNC_LOCK_TIMEOUT_MS / 1000:g} s"
+        reason = (
+            f"another process holds its lock, a flock on '{fallback.base}' "
+            f"(waited {seconds}: a stopped skc, or a process of any user who may read that "
+            "folder); try again when it is done"
+        )
         problem = SyncSourceNotReadable(layout.display(source), reason)
         return SkillSync(skill, source, 0, (), False, problem)
 

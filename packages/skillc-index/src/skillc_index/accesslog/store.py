@@ -213,31 +213,19 @@ def fallback_lock(
     must not stall; ``None``: wait, as ``sync`` does, for holders that each hold it for one
     row).
     """
-    try:
-        import fcntl
-    except ImportError:  # Windows: a folder holding an open file cannot be renamed anyway
-        yield
-        return
-    try:
+    import math
+
+    from skillc_index.atomic import flock_within
+
+    try:  # Windows: no folder opens (and one holding an open file cannot be renamed anyway)
         fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
         yield
         return
     try:
-        mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH
-        deadline = None if timeout_ms is None else time.monotonic() + timeout_ms / 1000
-        pause = 0.001
-        while True:
-            try:
-                fcntl.flock(fd, mode if deadline is None else mode | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise FallbackLocked(f"the local logs of '{base}' stayed locked") from None
-                time.sleep(pause)
-                pause = min(pause * 2, 0.02)
-            except OSError:  # no flock on this filesystem (ENOLCK, EINVAL...)
-                break
+        wait_s = math.inf if timeout_ms is None else timeout_ms / 1000
+        if not flock_within(fd, wait_s, shared=not exclusive):
+            raise FallbackLocked(f"the local logs of '{base}' stayed locked")
         yield  # closing the descriptor releases the lock
     finally:
         os.close(fd)

@@ -378,7 +378,8 @@ def _locked(path: Path, *, create: bool = False) -> Iterator[_Held | None]:
     be read is read (``refused`` says why it cannot be written: nothing may need writing).
     Only a regular file is opened (:func:`~skillc_index.files.regular_fd`, a symlink
     followed), without blocking (a FIFO hung ``build`` and ``init`` for ever): anything else,
-    more than :data:`MAX_GITIGNORE_BYTES` or a failed open is CannotCreate."""
+    more than :data:`MAX_GITIGNORE_BYTES`, a failed open or a lock another process holds
+    past :data:`GITIGNORE_LOCK_WAIT_S` is CannotCreate."""
     name = str(path)
     opened = functools.partial(regular_fd, name, None, name, follow=True, mode=0o666)
     made, refused = False, None
@@ -408,7 +409,7 @@ def _locked(path: Path, *, create: bool = False) -> Iterator[_Held | None]:
     # unbuffered: a write that failed (a full disk) is not tried again, bare, at the close
     with os.fdopen(fd, "rb" if refused else "r+b", buffering=0) as handle:
         try:
-            _lock(fd)
+            _lock(fd, name)
             data = b""
             while len(data) <= MAX_GITIGNORE_BYTES:
                 more = handle.read(MAX_GITIGNORE_BYTES + 1 - len(data))
@@ -502,15 +503,23 @@ def unignore_lines(
         return
 
 
-def _lock(fd: int) -> None:
-    """An exclusive ``flock`` on ``fd``, released when it is closed (none where there is no
-    ``flock``: Windows, or a file system without it)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        return
-    with contextlib.suppress(OSError):
-        fcntl.flock(fd, fcntl.LOCK_EX)
+#: How long a command waits for another's lock on a ``.gitignore`` (held while it asks git
+#: and appends: moments); then CannotCreate, naming the file.
+GITIGNORE_LOCK_WAIT_S = 30.0
+
+
+def _lock(fd: int, name: str) -> None:
+    """An exclusive ``flock`` on ``fd`` (the ``.gitignore`` ``name``), released when it is
+    closed (none where there is no ``flock``: Windows, or a file system without it), waited
+    for at most :data:`GITIGNORE_LOCK_WAIT_S` (:func:`~skillc_index.atomic.flock_within`):
+    any user who may read the file can lock it, which hung ``init`` and ``build`` for ever;
+    CannotCreate then."""
+    from skillc_index.atomic import flock_within
+
+    if not flock_within(fd, GITIGNORE_LOCK_WAIT_S):
+        waited = f"{GITIGNORE_LOCK_WAIT_S:g} s"
+        reason = f"another process holds a lock on it (waited {waited}); try again when it is done"
+        raise CannotCreate(name, reason)
 
 
 def _ignore_key(line: str) -> str:
