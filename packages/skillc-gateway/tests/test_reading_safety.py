@@ -332,3 +332,81 @@ def test_paging_holds_one_page_not_the_lines_skipped(tmp_path: Path) -> None:
         text, total, shown = read_lines(handle, max_lines=3, skip=10)
     middle = page(text, shown, total, 10)
     assert middle.content == "ab\n" * 3 and middle.next_offset == 13 and middle.truncated
+
+
+_PARSED_OUTLINE = (
+    "import sys; from pathlib import Path; from skillc_index import Layout, resolve_skill; "
+    "from skillc_gateway._outline import _parsed_outline\n"
+    "layout = Layout.discover(Path(sys.argv[1]), {'SKILLC_HOME': sys.argv[2] + '/.skillc'})\n"
+    "found = _parsed_outline(resolve_skill('demo', layout), 1)\n"
+    "print(*[w.text for w in found.warnings], sep='\\n')\n"
+    "print(sorted(h.text for h in found.headings))\n"
+)
+
+#: Runs a command as root without its override of file permissions (a user's view).
+UNPRIVILEGED = (
+    "setpriv",
+    "--inh-caps=-dac_override,-dac_read_search,-fowner",
+    "--bounding-set=-dac_override,-dac_read_search,-fowner",
+)
+
+
+def test_a_file_this_user_may_not_read_is_left_out_with_a_warning(
+    demo: Path, project: Path, home: Path
+) -> None:
+    """One Markdown file of a skill its reader may not read (another user's, mode 600, in a
+    skill they share) made ``show`` of any section and ``search`` E002 (``search index
+    unusable ... cannot read``) and ``outline`` E999: the index is built from the files that
+    can be read, and each reader warns once of the one left out; ``show`` of a section that
+    may be in it is E020 naming it. Near miss: once it can be read, it is indexed (its change
+    time moved) and no warning is given. Run as a user would (root without its override of
+    file permissions, under setpriv)."""
+    import shutil
+
+    secret = demo / "references" / "secret.md"
+    secret.write_text("# Secret\n\n## Vault\n\nzebra words\n", encoding="utf-8")
+    prefix = UNPRIVILEGED if os.geteuid() == 0 and shutil.which("setpriv") else ()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    env.update(SKILLC_HOME=str(home / ".skillc"), HOME=str(home), SKILLC_FIND_SERVER="0")
+
+    def skc(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [*prefix, sys.executable, "-m", "skillc_gateway", *args]
+        return subprocess.run(
+            command, cwd=project, env=env, capture_output=True, text=True, timeout=60
+        )
+
+    warning = "warning: cannot read 'references/secret.md' (Permission denied): its sections "
+    secret.chmod(0o000)
+    try:
+        if skc("open", "demo", "references/secret.md").returncode == 0:
+            pytest.skip("permissions do not apply here")
+        outline = skc("outline", "demo")
+        usage = skc("show", "demo", "--section", "Usage")
+        vault = skc("show", "demo", "--section", "Vault")
+        found = skc("search", "demo", "installer")
+        hidden = skc("search", "demo", "zebra")
+        parsed = subprocess.run(  # outline from the files, when the skill cannot be indexed
+            [*prefix, sys.executable, "-c", _PARSED_OUTLINE, str(project), str(home)],
+            env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    finally:
+        secret.chmod(0o644)
+    assert outline.returncode == 0, outline.stderr
+    assert outline.stderr.count(warning) == 1 and "references/secret.md\n" in outline.stdout
+    assert "## Endpoints" in outline.stdout and "# Secret" not in outline.stdout
+    assert usage.returncode == 0 and usage.stdout == "## Usage\n\nUse it.\n"
+    assert usage.stderr.count(warning) == 1
+    assert vault.returncode == 1 and vault.stdout == ""
+    assert vault.stderr.startswith("error[E020]: section not found: 'Vault'\n")
+    assert "hint: cannot read 'references/secret.md' (Permission denied): the section" in (
+        vault.stderr
+    )
+    assert found.returncode == 0 and "SKILL.md#Install" in found.stdout
+    assert found.stderr.count(warning) == 1 and "Traceback" not in found.stderr
+    assert hidden.returncode == 0 and hidden.stderr.count(warning) == 1
+    assert parsed.returncode == 0, parsed.stderr
+    assert parsed.stdout == f"{warning[9:]}are left out\n['API', 'Demo']\n"
+    readable = skc("search", "demo", "zebra")  # readable again: indexed, no warning
+    assert readable.returncode == 0 and "references/secret.md#Vault" in readable.stdout
+    assert "warning" not in readable.stderr
+    assert skc("show", "demo", "--section", "Vault").stdout == "## Vault\n\nzebra words\n"

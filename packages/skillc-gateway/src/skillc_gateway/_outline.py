@@ -7,7 +7,7 @@ outline finds it ready), so a skill that was never built, or was edited since, i
 all the same; by parsing the sources only when the skill cannot be indexed (E002: too
 large...). Both give the same headings and warnings. Of a file over the Markdown parse
 limit (1 MiB or 20,000 lines), only the headings before the limit are listed, with a warning
-naming the file.
+naming the file; a file this user may not read is left out, with a warning naming it.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from skillc_index import (
     IndexUnusable,
     Notice,
     ResolvedSkill,
+    UnreadableFile,
     ensure_index,
     fresh_index,
     fs_bytes,
@@ -86,13 +87,14 @@ def outline(
 
 def _indexed_outline(skill: ResolvedSkill, index: IndexHandle, level: int | None) -> Outline:
     from skillc_index import read_outline
+    from skillc_index.index.freshness import unreadable_notices
 
     found = read_outline(index)
-    warnings: tuple[Notice, ...] = ()
+    warnings = unreadable_notices(index)
     if found.parse_limited:  # the skill model is loaded only then (a few ms)
         from skillc_index import over_limit_notice
 
-        warnings = tuple(
+        warnings += tuple(
             over_limit_notice(str(skill.source / relative), lines)
             for relative, lines in found.parse_limited
         )
@@ -113,7 +115,14 @@ def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
     files = [rel for rel in walk_skill(skill.source).files if is_markdown(rel)]
     real = os.path.realpath(skill.source)
     for relative in files:
-        with open_in_root(skill.source, relative, real_root=real) as handle:
+        try:
+            opened = open_in_root(skill.source, relative, real_root=real)
+        except UnreadableFile as exc:  # another user's file: left out, as the index does
+            from skillc_index.index.freshness import unreadable_notice
+
+            warnings.append(unreadable_notice(relative, exc.reason))
+            continue
+        with opened as handle:
             text, lines = read_parsed(handle)  # as far as the parse reads
         doc = parse_markdown(text, links=False, metadata=False, line_count=lines)
         notice = limit_notice(str(skill.source / relative), doc)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from skillc_index import (
     IndexUnusable,
+    Notice,
     ResolvedSkill,
     SectionHit,
     ensure_index,
@@ -41,6 +42,8 @@ class SearchResult(Record):
     results: tuple[SectionHit, ...]
     hint: str = ""
     """:data:`SPACELESS_HINT` when it applies to the query and the index, else empty."""
+    warnings: tuple[Notice, ...] = ()
+    """A file of the skill left out of the index, as this user may not read it."""
 
     def to_dict(self) -> SearchFound:
         """RFC-0004's canonical JSON: ``{"query", "results": [{file, section, snippet,
@@ -64,7 +67,8 @@ def search_skill(
     """The ``limit`` sections that best match ``query``.
 
     The index is checked first, in RFC-0004's order, and built on demand when it is not
-    current (``ensure_index``); one that fails to read is built again, once. Raises E004 for
+    current (``ensure_index``); one that fails to read is built again, once. A file this
+    user may not read is not searched, with a warning naming it. Raises E004 for
     an empty query, E002 for a skill that cannot be indexed, E003 for a colliding index,
     E100 for a ``query`` that is no text, or a ``limit`` that is no count of 1 or more
     (checked first, as the command line and the MCP tool check them:
@@ -72,13 +76,15 @@ def search_skill(
     failed read is taken for a corrupt index, built again).
     """
     from skillc_gateway._section_ops import SearchParams
+    from skillc_index.index.freshness import unreadable_notices
 
     query, limit = checked_values(SearchParams, {"query": query, "limit": limit}).values()
     index = ensure_index(skill, tokenizer_setting)
     match = fts_query(query, index.meta.tokenizer)  # the tokenizer the check required
     hint = SPACELESS_HINT if index.meta.tokenizer != "cjk" and spaceless(query) else ""
     try:
-        return SearchResult(query, tuple(search_sections(index, match, limit)), hint)
+        found = tuple(search_sections(index, match, limit))
     except IndexUnusable:  # RFC-0004: a read failure is corruption
         index = ensure_index(skill, tokenizer_setting, damaged=index)
-        return SearchResult(query, tuple(search_sections(index, match, limit)), hint)
+        found = tuple(search_sections(index, match, limit))
+    return SearchResult(query, found, hint, unreadable_notices(index))

@@ -224,7 +224,7 @@ def search(session: Session, params: SearchParams) -> SearchResults:
         from itertools import compress
 
         found = found._replace(results=tuple(compress(found.results, kept)))
-    return SearchResults(skill.shown, found, cut)
+    return SearchResults(skill.shown, found, (*found.warnings, *cut))
 
 
 SEARCH: Operation[SearchParams, SearchResults] = Operation(

@@ -20,6 +20,7 @@ from skillc_index import (
     IndexedHeading,
     IndexHandle,
     IndexUnusable,
+    Notice,
     ResolvedSkill,
     SectionNotFound,
     UnreadableFile,
@@ -67,7 +68,8 @@ class SectionText(Record):
     matches: int
     """How many headings matched; the first is shown (W001 when more than one), or the
     ``nth`` asked for."""
-    warnings: tuple[Diagnostic, ...] = ()
+    warnings: tuple[Diagnostic | Notice, ...] = ()
+    """W001, and a file of the skill this user may not read (its headings not looked in)."""
 
     @property
     def more_lines(self) -> int:
@@ -166,16 +168,18 @@ def show_section(
                 open_in_root(skill.source, file, hidden=hidden).close()
             except OSError as exc:
                 raise UnreadableFile(file, exc.strerror or str(exc)) from exc
+        unread = _unreadable(index, relative)
         try:
             query, matches = _matches(
                 section,
                 partial(find_headings, index, file=relative),
                 partial(read_headings, index, relative),
+                unread,
             )
         except IndexUnusable:  # RFC-0004: a read failure is corruption: built again
             damaged = index
             continue
-        found = _chosen(query, matches, nth)
+        found = _chosen(query, matches, nth, unread)
         path = safe_join(skill.source, found.file)
         try:
             with open_in_root(skill.source, found.file) as handle:
@@ -204,8 +208,28 @@ def show_section(
             # Written to while it was read or checked: these may not be the indexed lines.
             reason = f"'{found.file}' changed while it was read"
             continue
-        return _section_text(query, matches, found, text, total, shown, nth, skip)
+        result = _section_text(query, matches, found, text, total, shown, nth, skip)
+        if unread:
+            from skillc_index.index.freshness import unreadable_notice
+
+            notices = (unreadable_notice(rel, why) for rel, why in unread)
+            result = result._replace(warnings=(*result.warnings, *notices))
+        return result
     raise IndexUnusable(skill.name, reason or "its index failed to read after it was built")
+
+
+def _unreadable(index: IndexHandle, relative: str | None) -> list[tuple[str, str]]:
+    """The Markdown files (with why) of the skill the index left out, unread (this user may
+    not read them: their headings are unknown), among ``relative`` when given."""
+    if not index.unreadable:  # the common case imports nothing more (the hot path)
+        return []
+    from skillc_index import is_markdown
+
+    return [
+        (rel, why)
+        for rel, why in sorted(index.unreadable.items())
+        if is_markdown(rel) and relative in (None, rel)
+    ]
 
 
 #: The most of a hidden file ``show --hidden`` reads to find its headings (no index has them).
@@ -247,12 +271,18 @@ def _hidden_section(
     return _section_text(query, matches, found, text, total, shown, nth, skip)
 
 
-def _chosen(query: str, matches: list[IndexedHeading], nth: int | None) -> IndexedHeading:
+def _chosen(
+    query: str,
+    matches: list[IndexedHeading],
+    nth: int | None,
+    unreadable: list[tuple[str, str]] | None = None,
+) -> IndexedHeading:
     """The ``nth`` (1-based; not given: the first) of the headings ``query`` matched; E020
-    saying how many matched when there are fewer."""
+    saying how many matched when there are fewer (and naming the ``unreadable`` files,
+    whose headings are unknown)."""
     at = nth or 1
     if at > len(matches):
-        raise SectionNotFound(query, matched=len(matches))
+        raise SectionNotFound(query, matched=len(matches), unreadable=unreadable or ())
     return matches[at - 1]
 
 
@@ -308,15 +338,18 @@ def _matches(
     section: str,
     find: Callable[[str], list[IndexedHeading]],
     every: Callable[[], Iterable[IndexedHeading]],
+    unreadable: list[tuple[str, str]] | None = None,
 ) -> tuple[str, list[IndexedHeading]]:
     """The query that matched and the headings it matched, in file then line order, by the
     rule ``stats`` counts reads by too (``matching_headings``); E020 with suggestions when
-    none does. ``find``: the headings whose text is a query's, case folded; ``every``: all
+    none does (naming the ``unreadable`` files, whose headings are unknown: the section may
+    be in one). ``find``: the headings whose text is a query's, case folded; ``every``: all
     the headings looked in (an index's, with E002 when it fails to read, or a hidden file's)."""
     headings = cache(lambda: list(every()))  # read once, for the matching and the suggestions
     query, matches = matching_headings(section, find, headings)
     if matches:
         return query, matches
+    unread = unreadable or ()
     if query:
-        raise SectionNotFound(query, _suggestions(query, headings()))
-    raise SectionNotFound(section, [])
+        raise SectionNotFound(query, _suggestions(query, headings()), unreadable=unread)
+    raise SectionNotFound(section, [], unreadable=unread)

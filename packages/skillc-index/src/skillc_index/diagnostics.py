@@ -280,10 +280,16 @@ class SectionNotFound(SkillcError):
     code = "E020"
 
     def __init__(
-        self, section: str, suggestions: list[tuple[str, str]] | None = None, *, matched: int = 0
+        self,
+        section: str,
+        suggestions: list[tuple[str, str]] | None = None,
+        *,
+        matched: int = 0,
+        unreadable: Sequence[tuple[str, str]] = (),
     ) -> None:
         """``matched``: the headings that do match, fewer than the one asked for (``show``'s
-        ``nth``), said in a hint."""
+        ``nth``), said in a hint; ``unreadable``: the files (and why) whose headings could
+        not be looked in (this user may not read them), each named in a hint."""
         self.suggestions = list(suggestions or [])[:5]
         match = "headings match" if matched > 1 else "heading matches"
         detail = _hint(f"only {matched} {match} it") if matched else ""
@@ -291,6 +297,9 @@ class SectionNotFound(SkillcError):
             lines = ["Did you mean one of these?"]
             lines += [f"  - {text} ({file})" for text, file in self.suggestions]
             detail = "\n".join(lines)
+        maybe = "the section may be in it"
+        unread = [_hint(f"cannot read '{rel}' ({why}): {maybe}") for rel, why in unreadable]
+        detail = "\n".join(line for line in (detail, *unread[:MAX_PROBLEMS]) if line)
         super().__init__(Diagnostic(self.code, {"section": section}, detail))
         self.section = section
 

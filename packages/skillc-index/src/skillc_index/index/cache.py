@@ -25,8 +25,10 @@ readers (``show``, ``search``, ``outline``) a current index of any skill, built 
 - **E002 only when the skill cannot be indexed**, with the reason: larger than an index may
   be (:data:`MAX_INDEXED_FILES`, :data:`MAX_INDEXED_BYTES`, :data:`MAX_SOURCE_BYTES`, by the
   files' stats, before any is read; ``skc build`` refuses such a skill too:
-  :func:`refuse_too_large`), a file that cannot be read, no place to write, or sources that
-  kept changing while they were indexed.
+  :func:`refuse_too_large`), a file that cannot be read (but one this user may not read,
+  another user's of mode 600, is left out: no rows, a warning of the readers,
+  :data:`~skillc_index.index.freshness.UNREADABLE`), no place to write, or sources that kept
+  changing while they were indexed.
 
 Like the build, the stats that go into an index are taken once the newest source file is
 older than the file system's timestamp granularity (:data:`~skillc_index.index.schema.
@@ -37,7 +39,6 @@ alone; a file dated in the future is not waited for, and the readers hash it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -351,9 +352,9 @@ class _Rows:
 
     def digests(self, stats: Mapping[str, FileStat], base: _Base | None) -> dict[str, str]:
         """Every file's SHA-256: as ``base`` recorded it for a file whose stats prove it
-        unchanged since, else hashed now."""
-        from skillc_index.digests import file_sha256
-        from skillc_index.index.freshness import current_digests
+        unchanged since, else hashed now; :data:`~skillc_index.index.freshness.UNREADABLE`
+        for one this user may not read (it gets no rows)."""
+        from skillc_index.index.freshness import current_digests, source_digest
         from skillc_index.index.schema import canonical_source
 
         canonical = canonical_source(self.skill.source)
@@ -366,7 +367,7 @@ class _Rows:
         else:
             for rel in stats:
                 try:
-                    digests[rel] = file_sha256(os.path.join(canonical, rel))  # noqa: PTH118
+                    digests[rel] = source_digest(canonical, rel)
                 except (OSError, SkillcError) as exc:
                     raise self._failed(rel, exc) from exc
         self.hashed = digests
@@ -376,9 +377,13 @@ class _Rows:
         """The rows of the ``number``-th indexed file, read and parsed now, from bytes that
         hash as :meth:`digests` said (:func:`hashed_bytes`)."""
         from skillc_index.files import decoded, open_in_root
+        from skillc_index.index.freshness import UNREADABLE
         from skillc_index.index.rows import parse_rows
+        from skillc_index.index.writer import ParsedFile
 
         rel = self.indexed[number]
+        if self.hashed.get(rel, "").startswith(UNREADABLE):  # left out: no rows
+            return ParsedFile(rel, (), ())
         try:
             with open_in_root(self.skill.source, rel) as handle:
                 data = handle.read()

@@ -35,7 +35,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from skillc_index.diagnostics import IndexCollision, IndexUnusable, SkillcError
+from skillc_index.diagnostics import IndexCollision, IndexUnusable, Notice, SkillcError
 from skillc_index.digests import combine_digests, file_sha256, source_hash
 from skillc_index.files import path_from_db, walk_skill
 from skillc_index.index.fts import index_tokenizer
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "READ_TIMEOUT_MS",
+    "UNREADABLE",
     "IndexHandle",
     "IndexSnapshot",
     "IndexState",
@@ -76,6 +77,9 @@ __all__ = [
     "read_index_files",
     "refuse_collision",
     "require_index",
+    "source_digest",
+    "unreadable_notice",
+    "unreadable_notices",
 ]
 
 IndexStatus = Literal["missing", "corrupt", "collision", "stale", "current"]
@@ -84,6 +88,24 @@ IndexStatus = Literal["missing", "corrupt", "collision", "stale", "current"]
 #: rename a new file over it), so a lock can only be another program's: waiting longer would
 #: not help, and a busy reader answers E002 (RFC-0004: a read failure is corruption) quickly.
 READ_TIMEOUT_MS = 500
+
+#: The start of the digest the index records for a source file this user may not read (the
+#: system's reason follows: ``unreadable: Permission denied``; no SHA-256 looks so): the file
+#: has no rows, the readers warn of it (:func:`unreadable_notices`), and it is indexed once it
+#: can be read (``chmod`` changes its change time: its stats no longer prove it unchanged).
+UNREADABLE = "unreadable: "
+
+
+def source_digest(canonical: str, rel: str) -> str:
+    """The SHA-256 of the source file ``rel`` of the skill whose :func:`canonical_source`
+    is ``canonical``, or :data:`UNREADABLE` and the reason for one this user may not read
+    (no permission: another user's file, mode 600); ``OSError`` or E021 for any other
+    failure (one unreadable file left the whole skill without an index: no ``show``,
+    ``search`` nor ``outline``)."""
+    try:
+        return file_sha256(os.path.join(canonical, rel))  # noqa: PTH118
+    except PermissionError as exc:
+        return UNREADABLE + (exc.strerror or "Permission denied")
 
 
 class IndexState(Record):
@@ -115,12 +137,21 @@ class IndexSnapshot:
         "identity",
         "meta",
         "outline",
+        "unreadable",
     )
 
-    def __init__(self, identity: Identity, meta: IndexMeta, files: dict[str, FileStat]) -> None:
+    def __init__(
+        self,
+        identity: Identity,
+        meta: IndexMeta,
+        files: dict[str, FileStat],
+        unreadable: Mapping[str, str],
+    ) -> None:
         self.identity = identity
         self.meta = meta
         self.files = files
+        self.unreadable = unreadable
+        """The source files the index left out as unreadable (:data:`UNREADABLE`), with why."""
         self.headings: dict[str, list[StoredHeading]] | None = None
         """Heading rows by case-folded text, in file then line order; None when there are
         too many to keep (``queries.HEADINGS_CACHE_MAX``) or before they are read."""
@@ -161,6 +192,11 @@ class IndexHandle(Record):
         """Every source file as the build recorded it."""
         return self.snapshot.files
 
+    @property
+    def unreadable(self) -> Mapping[str, str]:
+        """The source files left out because they could not be read, with why."""
+        return self.snapshot.unreadable
+
     def describes(self, stat: FileStat) -> bool:
         """Whether a source file with ``stat`` (taken while it was read) is one the check
         proved to be indexed: same path, size, times and inode. False means it changed after
@@ -189,8 +225,9 @@ class _Corrupt(Exception):
     """Any failure reading the index (RFC-0004: all of them are corruption)."""
 
 
-def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
-    """The metadata and file stats of an index; :class:`_Corrupt` on any failure."""
+def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat], dict[str, str]]:
+    """The metadata and file stats of an index, and its unreadable files (with why);
+    :class:`_Corrupt` on any failure."""
     try:
         with closing(connect(path, mode="ro", timeout_ms=READ_TIMEOUT_MS)) as connection:
             objects = {
@@ -213,6 +250,14 @@ def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
                 if this_version
                 else "SELECT path, 0, 0, 0, 0 FROM files"
             ).fetchall()
+            left_out = (
+                connection.execute(
+                    "SELECT path, sha256 FROM files WHERE substr(sha256, 1, ?) = ?",
+                    (len(UNREADABLE), UNREADABLE),
+                ).fetchall()
+                if this_version
+                else []
+            )
     except (sqlite3.Error, OSError, ValueError) as exc:
         raise _Corrupt(str(exc) or type(exc).__name__) from exc
     if isinstance(values.get("skill_path"), bytes):  # a folder whose name is not UTF-8
@@ -228,6 +273,7 @@ def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
             path_from_db(p): FileStat(path_from_db(p), int(size), int(mtime), int(ino), int(ct))
             for p, size, mtime, ino, ct in rows
         }
+        unreadable = {path_from_db(p): str(d)[len(UNREADABLE) :] for p, d in left_out}
     except (TypeError, ValueError) as exc:
         raise _Corrupt(f"unparsable value: {exc}") from exc
     indexed_at = values.get("indexed_at")
@@ -239,7 +285,7 @@ def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
         indexed_at=indexed_at if isinstance(indexed_at, str) else None,
         stats_at_ns=stats_at_ns,
     )
-    return meta, files
+    return meta, files, unreadable
 
 
 def _load(
@@ -261,10 +307,10 @@ def _load(
     snapshot = _snapshots.get(path)
     if snapshot is None or snapshot.identity != identity:
         try:
-            meta, files = _read(path)
+            meta, files, unreadable = _read(path)
         except _Corrupt as exc:
             return IndexState("corrupt", path, key, str(exc)), None
-        snapshot = IndexSnapshot(identity, meta, files)
+        snapshot = IndexSnapshot(identity, meta, files, unreadable)
         if st.st_mtime_ns < time.time_ns() - RACY_WINDOW_NS:
             _snapshots[path] = snapshot
     meta = snapshot.meta
@@ -352,8 +398,9 @@ def current_digests(
     """The SHA-256 of each source file as it is now: the digest the index recorded for a
     file whose stats (``now``) are the recorded ones and older than the recording by more
     than :data:`RACY_WINDOW_NS` (the proof the stat-only check takes), else the file's bytes
-    hashed now. ``canonical``: the source's :func:`canonical_source`. ``OSError`` or E021
-    for a file that cannot be read."""
+    hashed now (:func:`source_digest`: :data:`UNREADABLE` for one this user may not read).
+    ``canonical``: the source's :func:`canonical_source`. ``OSError`` or E021 for a file
+    that cannot be read otherwise."""
     limit = None if meta.stats_at_ns is None else meta.stats_at_ns - RACY_WINDOW_NS
     digests: dict[str, str] = {}
     for rel, stat in now.items():
@@ -361,8 +408,25 @@ def current_digests(
         if known and limit is not None and stat.changed_ns < limit and recorded.get(rel) == stat:
             digests[rel] = known
         else:
-            digests[rel] = file_sha256(os.path.join(canonical, rel))  # noqa: PTH118
+            digests[rel] = source_digest(canonical, rel)
     return digests
+
+
+def unreadable_notice(rel: str, why: str) -> Notice:
+    """The warning for the source file ``rel`` this user may not read (``why``)."""
+    return Notice(f"cannot read '{rel}' ({why}): its sections are left out")
+
+
+def unreadable_notices(index: IndexHandle) -> tuple[Notice, ...]:
+    """One warning for each Markdown or text file the index left out because this user may
+    not read it (another user's file of mode 600 in a skill they share): its sections are not
+    searched, outlined nor shown, and the answer says so rather than fail."""
+    if not index.unreadable:  # the common case imports nothing more (the readers' hot path)
+        return ()
+    from skillc_index.index.rows import is_indexed
+
+    unreadable = sorted(index.unreadable.items())
+    return tuple(unreadable_notice(rel, why) for rel, why in unreadable if is_indexed(rel))
 
 
 def _check(
@@ -463,6 +527,6 @@ def read_index_files(path: Path) -> tuple[IndexMeta, dict[str, FileStat]]:
     """The metadata and recorded file stats of the index file at ``path`` (a copy about to be
     updated: :mod:`~skillc_index.index.cache`); ``ValueError`` when it cannot be read."""
     try:
-        return _read(path)
+        return _read(path)[:2]
     except _Corrupt as exc:
         raise ValueError(str(exc)) from exc
