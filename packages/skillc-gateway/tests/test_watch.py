@@ -729,6 +729,7 @@ def test_a_stopped_server_is_not_waited_for(
                 "running": False, "home": str(home),
                 "socket": str(home / ".skillc" / "find.sock"), "silent_pid": running.pid,
                 "other_listener": False,
+                "other_user": None,
             }  # fmt: skip
             text = gateway_process("watch", "--status").stdout
             assert f"A find server (pid {running.pid}) holds this skillc home" in text
@@ -960,6 +961,7 @@ def test_a_killed_server_leaves_a_socket_the_next_one_replaces(
         "socket": str(sock),
         "silent_pid": None,
         "other_listener": False,
+        "other_user": None,
     }
     done = gateway_process("find", "paint", "--path", "library")
     assert done.returncode == 0 and "painter" in done.stdout  # answered in process
@@ -1245,6 +1247,7 @@ def test_another_programs_socket_is_not_waited_for(
         assert status(gateway) == {
             "running": False, "home": str(home), "socket": str(sock), "silent_pid": None,
             "other_listener": True,
+            "other_user": None,
         }  # fmt: skip
         assert gateway("watch", "--status").stdout == (
             f"No find server runs for this skillc home ({home}): another process answers on "
@@ -1730,3 +1733,84 @@ def test_detach_losing_a_race_says_why(
         assert caught.value.diagnostic.message.endswith(
             "the find server did not start: cannot listen: boom"
         )
+
+
+_HOLD_FD = (
+    "import fcntl, sys\n"
+    "fcntl.flock(int(sys.argv[1]), fcntl.LOCK_EX)\n"
+    "print('held', flush=True)\n"
+    "sys.stdin.read()\n"
+)
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None,
+    reason="another user's lock file needs root (chown), a user's view setpriv",
+)
+def test_a_find_server_of_another_user_is_named_by_status_detach_and_stop(
+    clean_env: dict[str, str], project: Path, home: Path, line_within: Callable[..., Any]
+) -> None:
+    """A skillc home two users share (``SKILLC_HOME`` in a shared folder): the other user's
+    find server holds ``find.lock`` (0600, theirs), which this user cannot open.
+    ``--status`` said "No find server runs" (the lock taken for nobody's), ``--detach``
+    ``E060 ... did not start: Permission denied`` and ``--stop`` "No find server was
+    running". Each names the lock and its owner now, and whether a process holds it
+    (``/proc/locks``). Near miss: the lock ours again, ``--status`` is as before. Run as a
+    user would (root without its override of file permissions, under setpriv); the holder
+    is a process of uid 65534 (the system's python3) where there is one."""
+    import pwd
+
+    lock = home / ".skillc" / "find.lock"
+    lock.parent.mkdir(exist_ok=True)
+    lock.write_text("4242\n", encoding="utf-8")
+    lock.chmod(0o600)
+    os.chown(lock, 65534, 65534)
+    nobody = pwd.getpwuid(65534).pw_name
+
+    def watch(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [*UNPRIVILEGED, sys.executable, "-m", "skillc_gateway", "watch", *args]
+        return subprocess.run(
+            command, cwd=project, env=clean_env, capture_output=True, text=True, timeout=60
+        )
+
+    fd = os.open(lock, os.O_RDONLY)
+    python = shutil.which("python3", path="/usr/bin:/bin")
+    try:
+        with subprocess.Popen(
+            [python or sys.executable, "-c", _HOLD_FD, str(fd)],
+            user=65534 if python else None,
+            pass_fds=(fd,),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd="/",
+        ) as holder:
+            assert holder.stdin is not None
+            assert line_within(holder) == "held\n"
+            status, as_json = watch("--status"), watch("--status", "--format", "json")
+            detach, stop = watch("--detach"), watch("--stop")
+            holder.stdin.close()
+    finally:
+        os.close(fd)
+    held = f"a find server of another user (uid 65534, {nobody}) holds {lock}"
+    assert status.returncode == 0, status.stderr
+    assert status.stdout.startswith(f"No find server of yours runs for this skillc home ({home})")
+    assert f": {held}; skillc-gateway find answers itself." in status.stdout
+    other = {"path": str(lock), "uid": 65534, "user": nobody, "held": True}
+    assert json.loads(as_json.stdout)["other_user"] == other
+    assert detach.returncode == 1 and detach.stdout == ""
+    assert detach.stderr == (
+        f"error[E060]: find server: {held}: no find server of yours can start in this skillc "
+        "home (set SKILLC_HOME to your own)\n"
+    )
+    assert stop.returncode == 1
+    assert stop.stderr == f"error[E060]: find server: {held}: only that user can stop it\n"
+    unheld = f"{lock} belongs to another user (uid 65534, {nobody}), held by no process"
+    assert json.loads(watch("--status", "--format", "json").stdout)["other_user"]["held"] is False
+    detach = watch("--detach")  # it tries, and cannot open the lock
+    assert detach.returncode == 1
+    assert detach.stderr == f"error[E060]: find server: the find server did not start: {unheld}\n"
+    assert watch("--stop").stdout == "No find server was running.\n"
+    os.chown(lock, 0, 0)  # ours: as before
+    mine = watch("--status")
+    assert mine.stdout == f"No find server runs for this skillc home ({home}).\n"

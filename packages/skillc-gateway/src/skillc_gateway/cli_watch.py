@@ -142,6 +142,16 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
     if output_format == "json":
         print_json(status)
         return
+    other_user = status.get("other_user")
+    if not status["running"] and isinstance(other_user, dict):
+        from skillc_gateway.catalog.client import ForeignLock
+
+        click.echo(
+            f"No find server of yours runs for this skillc home ({status['home']}): "
+            f"{ForeignLock(**other_user)}; {program_command('find')} answers itself. A "
+            "skillc home of your own (SKILLC_HOME) can have one."
+        )
+        return
     if not status["running"] and status.get("silent_pid"):
         pid = status["silent_pid"]
         click.echo(

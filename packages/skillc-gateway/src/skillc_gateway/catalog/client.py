@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_gateway.catalog import FINISH_WITHIN, Elsewhere, FindResult
 from skillc_gateway.catalog.protocol import (
@@ -48,6 +48,7 @@ __all__ = [
     "answers",
     "ask",
     "declined",
+    "foreign_lock",
     "lock_holder",
     "other_code",
     "process_stopped",
@@ -283,6 +284,62 @@ def lock_holder(path: Path) -> str | None:
     finally:
         os.close(fd)
     return None
+
+
+#: The most of ``/proc/locks`` read looking for a lock (about 10,000 locks).
+MAX_LOCKS_BYTES = 1 << 20
+
+
+class ForeignLock(NamedTuple):
+    """A skillc home's find-server lock that is another user's file (a home two users share:
+    ``SKILLC_HOME`` in a shared folder): this user can neither open it nor take it, so it
+    cannot tell from the lock whether a server runs (:func:`lock_holder`), nor start one."""
+
+    path: str
+    uid: int
+    user: str
+    """The owner's name, or its uid when it has none."""
+    held: bool | None
+    """Whether a process holds it (``/proc/locks``); None when that cannot be told."""
+
+    def __str__(self) -> str:
+        who = f"another user (uid {self.uid}, {self.user})"
+        if self.held:
+            return f"a find server of {who} holds {self.path}"
+        unheld = ", held by no process" if self.held is False else ""
+        return f"{self.path} belongs to {who}{unheld}"
+
+
+def foreign_lock(path: Path) -> ForeignLock | None:
+    """The find-server lock ``path`` when it is a regular file of another user than this
+    process's (who, and whether some process holds it: a flock of its inode in
+    ``/proc/locks``, read up to :data:`MAX_LOCKS_BYTES`), else None (ours, or none)."""
+    import stat
+
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_uid == os.getuid():
+        return None
+    try:
+        import pwd
+
+        user = pwd.getpwuid(st.st_uid).pw_name
+    except (ImportError, KeyError):
+        user = str(st.st_uid)
+    held: bool | None = None
+    try:
+        with open("/proc/locks", "rb") as locks:
+            table = locks.read(MAX_LOCKS_BYTES)
+    except OSError:
+        pass
+    else:  # "1: FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF"
+        inode = f" {os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino} ".encode()
+        held = any(b" FLOCK " in line and inode in line for line in table.splitlines())
+        if not held and len(table) >= MAX_LOCKS_BYTES:
+            held = None  # not read whole
+    return ForeignLock(str(path), st.st_uid, user, held)
 
 
 def _held(layout: Layout) -> bool:

@@ -21,6 +21,7 @@ from skillc_gateway.catalog import BUDGET_SECONDS, FINISH_WITHIN
 from skillc_gateway.catalog.client import (
     ANSWER_MARGIN_SECONDS,
     answers,
+    foreign_lock,
     lock_holder,
     process_stopped,
     refused_as_other_code,
@@ -63,6 +64,8 @@ DETACHED_IDLE_SECONDS = 3600
 AUTO_START_SKILLS = 1000
 #: The longest a server answering a find (one at a time) may keep another request waiting.
 BUSY_SECONDS = BUDGET_SECONDS * FINISH_WITHIN + ANSWER_MARGIN_SECONDS
+#: Said when the home's lock is another user's (:func:`.client.foreign_lock`).
+_NOT_YOURS = "no find server of yours can start in this skillc home (set SKILLC_HOME to your own)"
 #: How long ``--stop`` and ``--status`` wait for a server that is starting (it holds the
 #: home's lock, and does not listen yet: Python and its imports) before they say it does not
 #: answer; one that ``skc find`` started a moment before is stopped, not left running.
@@ -115,15 +118,21 @@ def silent_status(layout: Layout) -> dict[str, Any]:
     """What ``skc watch --status`` shows when no find server answers: ``silent_pid`` is the
     pid of one that holds the home's lock all the same (stopped, or stuck), else None;
     ``other_listener``: whether, with nobody holding the lock, another process answers on
-    the socket (no find server of this home, and none can start while it does)."""
-    holder = lock_holder(layout.global_dir / LOCK_NAME)
+    the socket (no find server of this home, and none can start while it does);
+    ``other_user``: the lock, when it is another user's file (a home two users share: its
+    ``uid``, ``user``, and ``held`` by a process, null when that cannot be told), else
+    None (:func:`.client.foreign_lock`)."""
+    lock = layout.global_dir / LOCK_NAME
+    holder = lock_holder(lock)
+    foreign = foreign_lock(lock)
     sock = str(socket_path(layout))
     return {
         "running": False,
         "home": str(layout.home),
         "socket": sock,
         "silent_pid": int(holder) if holder is not None and holder.isdigit() else None,
-        "other_listener": holder is None and answers(sock),
+        "other_listener": holder is None and foreign is None and answers(sock),
+        "other_user": None if foreign is None else foreign._asdict(),
     }
 
 
@@ -141,6 +150,9 @@ def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
             )
         if holder is not None:
             raise FindServerError(f"the find server (pid {holder}) does not answer: kill it")
+        foreign = foreign_lock(lock)
+        if foreign is not None and foreign.held:
+            raise FindServerError(f"{foreign}: only that user can stop it")
         return None
     deadline = time.monotonic() + timeout
     while lock_holder(lock) is not None:
@@ -156,18 +168,23 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
     from /dev/null, its output appended to ``find.log`` in the skillc home) and wait until it
     answers: its pid. A running server of other code (``serves`` false: it answers none of
     this code's finds) is stopped first, through its socket (as ``--stop``), and replaced.
-    FindServerError when one of this code runs already, another process answers on the
+    FindServerError when one of this code runs already, another user's lock file is there
+    (held, or that cannot be told: named, with its owner), another process answers on the
     socket with nobody holding the home's lock (the server would refuse it), or it does not
-    start."""
+    start (naming the file that could not be opened)."""
     path = str(socket_path(layout))
     if not fits(path):
         raise FindServerError(too_long(path))
     running = server_status(layout)
     if running is not None and running["serves"]:
         raise FindServerError(already_runs(running.get("pid")))
+    lock = layout.global_dir / LOCK_NAME
+    foreign = foreign_lock(lock)
     if running is not None:
         stop_server(layout)
-    elif lock_holder(layout.global_dir / LOCK_NAME) is None and answers(path):
+    elif foreign is not None and foreign.held is not False:
+        raise FindServerError(f"{foreign}: {_NOT_YOURS}")
+    elif lock_holder(lock) is None and answers(path):
         raise FindServerError(f"another process answers on {path}")
     log_path = layout.global_dir / LOG_NAME
     try:
@@ -180,7 +197,12 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
         holder = lock_holder(layout.global_dir / LOCK_NAME)
         raise FindServerError(already_runs(holder or "?")) from None
     except OSError as exc:
-        raise FindServerError(f"the find server did not start: {exc.strerror or exc}") from None
+        foreign = foreign_lock(lock)
+        if isinstance(exc, PermissionError) and foreign is not None:
+            raise FindServerError(f"the find server did not start: {foreign}") from None
+        where = f"{exc.filename}: " if exc.filename else ""  # the home, its lock or its log
+        reason = exc.strerror or str(exc)
+        raise FindServerError(f"the find server did not start: {where}{reason}") from None
     deadline = time.monotonic() + timeout
     while True:
         if child.poll() is not None:
