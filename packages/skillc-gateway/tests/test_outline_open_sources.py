@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -550,6 +551,47 @@ def test_sources_of_a_chain_of_folders_600_deep(gateway: Run, demo: Path) -> Non
         node, levels = node["children"][1 if levels == 0 else 0], levels + 1
     assert levels == 50 and node["path"] == "/".join(["a"] * 50)
     assert node["file_count"] == 1
+
+
+def test_sources_never_lists_a_folder_swapped_for_a_symlink_out_while_it_is_walked(
+    gateway: Run, demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``references`` is swapped for a symlink to a folder outside the skill after the walk
+    found it a folder, as its listing begins (the first ``os.open`` or ``os.scandir`` of its
+    path): ``sources`` listed the outside folder's names as the skill's. It is listed only
+    while its path leads to the folder found (device and inode), so nothing of it is shown."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "SECRET.txt").write_text("secret\n", encoding="utf-8")
+    folder = demo / "references"
+    swapped: list[str] = []
+
+    def swap(path: object) -> None:
+        if not swapped and isinstance(path, (str, Path)) and os.fspath(path) == str(folder):
+            swapped.append(os.fspath(path))
+            folder.rename(demo / "references.moved")
+            folder.symlink_to(outside)
+
+    real_open, real_scandir = os.open, os.scandir
+
+    def opened(path: Any, *args: Any, **kwargs: Any) -> int:
+        swap(path)
+        return real_open(path, *args, **kwargs)
+
+    def scanned(path: Any = ".") -> Any:
+        swap(path)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "open", opened)
+    monkeypatch.setattr(os, "scandir", scanned)
+    result = gateway("sources", "demo", "--format", "json")
+    monkeypatch.undo()
+    assert result.returncode == 0, result.stderr
+    assert swapped == [str(folder)]
+    assert "SECRET" not in result.stdout
+    assert [child["name"] for child in json.loads(result.stdout)["tree"]["children"]] == [
+        "SKILL.md"
+    ]
 
 
 def test_sources_dir_errors(resolved: ResolvedSkill) -> None:

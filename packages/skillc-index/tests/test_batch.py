@@ -243,6 +243,47 @@ def test_symlinked_folders_below_the_folder_are_not_followed(
     ]
 
 
+def test_a_folder_swapped_for_a_symlink_out_as_it_is_listed_is_not_walked(
+    index: Run, project: Path, tmp_path: Path, write_skill: WriteSkill, monkeypatch: Any
+) -> None:
+    """``skills/group`` is swapped for a symlink to a folder outside after the walk found it
+    a folder, as its listing begins (the first ``os.open`` or ``os.scandir`` of its path):
+    ``build skills/`` imported the skill outside into the store. A folder is listed only
+    while its path leads to the folder found, so nothing outside is built."""
+    outside = tmp_path / "elsewhere"
+    write_skill(outside / "evil")
+    skills = project / "skills"
+    write_skill(skills / "one")
+    write_skill(skills / "group" / "two")
+    group = skills / "group"
+    swapped: list[str] = []
+
+    def swap(path: object) -> None:
+        if not swapped and isinstance(path, (str, Path)) and os.fspath(path) == str(group):
+            swapped.append(str(path))
+            group.rename(skills / ".group.moved")
+            group.symlink_to(outside, target_is_directory=True)
+
+    real_open, real_scandir = os.open, os.scandir
+
+    def opened(path: Any, *args: Any, **kwargs: Any) -> int:
+        swap(path)
+        return real_open(path, *args, **kwargs)
+
+    def scanned(path: Any = ".") -> Any:
+        swap(path)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "open", opened)
+    monkeypatch.setattr(os, "scandir", scanned)
+    result = index("build", "skills/", "--format", "json")
+    monkeypatch.undo()
+    assert swapped == [str(group)]
+    assert result.returncode == 0, result.stderr
+    assert [r["skill"] for r in json.loads(result.stdout)["results"]] == ["one"]
+    assert sorted(p.name for p in (project / ".skillc" / "skills").iterdir()) == ["one"]
+
+
 def test_a_folder_the_user_may_not_search_is_skipped(
     index: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:

@@ -238,7 +238,7 @@ def walk_skill(
     hash covers (:func:`~skillc_index.build.store.plan_import`)."""
     from heapq import heappop, heappush
 
-    from skillc_index.walk import SKIPPED_FOLDERS
+    from skillc_index.walk import SKIPPED_FOLDERS, listed_as
 
     root_real = real_root or os.path.realpath(root)
     files: list[str] = []
@@ -247,18 +247,18 @@ def walk_skill(
     again: list[str] = []  # the symlinks to a folder entered by another path
     holders: list[str] = []  # the folders a .gitignore is in (rare)
     links: set[str] = set()  # the symlinks followed, when a .gitignore is
-    stack: list[tuple[str, str]] = [(root_real, "")]  # (real folder path, relative prefix)
-    linked: list[tuple[bytes, str, str]] = []  # the folder symlinks met, taken bytewise first
+    stack: list[tuple[str, str, os.stat_result | None]] = [(root_real, "", None)]
+    linked: list[tuple[bytes, str, str, os.stat_result]] = []  # folder symlinks, bytewise first
     entered: set[str] = set()  # the real folders walked
     targets: set[str] = set()  # the real folders of the files symlinks lead to
     while stack or linked:
-        folder, prefix = stack.pop() if stack else heappop(linked)[1:]
+        folder, prefix, seen = stack.pop() if stack else heappop(linked)[1:]
         if folder in entered:  # by another path
             again.append(prefix[:-1])
             continue
         entered.add(folder)
         try:
-            entries = os.scandir(folder)
+            entries = listed_as(folder, seen)
             # one the user may list but not search (mode 600) is skipped as one that cannot
             # be listed: its names are there, but none of its files can be opened or stat'ed
             if not os.access(folder, os.X_OK):
@@ -287,23 +287,24 @@ def walk_skill(
                         if entry.is_file(follow_symlinks=False):
                             files.append(rel)
                         elif entry.is_dir(follow_symlinks=False):
-                            stack.append((_join(folder, name), rel + "/"))
+                            seen = entry.stat(follow_symlinks=False)
+                            stack.append((_join(folder, name), rel + "/", seen))
                         continue
-                    target = os.path.realpath(entry.path)
+                    target = os.path.realpath(_join(folder, name))
                     if not inside(target, root_real):
                         escapes.append(rel)
                         continue
                     if is_hidden(target[len(root_real) :]):  # leads to a hidden file
                         continue
-                    mode = entry.stat().st_mode  # follows the symlink, known to stay inside
+                    seen = entry.stat()  # follows the symlink, known to stay inside
                 except OSError:  # broken symlink, symlink loop, vanished entry
                     continue
                 links.add(rel)
-                if stat.S_ISREG(mode):
+                if stat.S_ISREG(seen.st_mode):
                     files.append(rel)
                     targets.add(target.rpartition(os.sep)[0])
-                elif stat.S_ISDIR(mode):  # one entered by another path: in ``again``
-                    heappush(linked, (fs_bytes(rel), target, rel + "/"))
+                elif stat.S_ISDIR(seen.st_mode):  # one entered by another path: in ``again``
+                    heappush(linked, (fs_bytes(rel), target, rel + "/", seen))
     if link_folders is not None:
         link_folders += sorted(targets - entered, key=fs_bytes)
     ignored: list[str] = []

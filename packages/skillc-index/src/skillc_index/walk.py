@@ -23,13 +23,18 @@ state keeps each folder's subtree after it, says so of :data:`MAX_FOLDERS` only)
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from collections import deque
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from skillc_index.diagnostics import Notice
 from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, STORE_FOLDER
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 __all__ = [
     "CACHE_FOLDERS",
@@ -38,10 +43,12 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FOLDERS",
     "SKIPPED_FOLDERS",
+    "Listing",
     "SkillFolders",
     "cut_short",
     "find_skill_folders",
     "holds_past",
+    "listed_as",
     "skips_folder",
 ]
 
@@ -131,6 +138,60 @@ def skips_folder(name: str, parent: str) -> bool:
     return name[:1] == "." and _SKILLC_TEMPORARY.match(name) is not None
 
 
+#: How :func:`listed_as` opens a folder, to list it: where there is ``O_DIRECTORY`` (POSIX,
+#: where ``os.scandir`` lists a descriptor too).
+_LISTED = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+_LISTS_FD = hasattr(os, "O_DIRECTORY")
+
+
+class Listing:
+    """The entries of a folder (:func:`listed_as`), as ``os.scandir`` gives them, listed
+    through a descriptor that stays open (their ``stat`` reads through it) until
+    :meth:`close`, which a ``with`` block calls."""
+
+    def __init__(self, folder: str | Path | int) -> None:
+        self.fd = folder if isinstance(folder, int) else -1
+        self.entries = os.scandir(folder)
+
+    def __iter__(self) -> Iterator[os.DirEntry[str]]:
+        return iter(self.entries)
+
+    def close(self) -> None:
+        self.entries.close()
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def __enter__(self) -> Listing:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+def listed_as(folder: str, seen: os.stat_result | None) -> Listing:
+    """The entries of the folder a walk found at ``folder`` (``seen``: its ``lstat``, or its
+    ``stat`` through a symlink the walk checked), listed only while the path still leads to
+    that very folder (device and inode): one swapped for a symlink since, or a folder above it
+    swapped, is ``OSError`` (``ENOENT``: no longer one of the walk's), never listed (its names
+    were taken for the skill's files: ``sources`` showed a folder outside the skill). Listed
+    through the descriptor checked: the entries' ``stat`` and ``is_dir`` are of that folder's
+    entries, their ``path`` their bare name. ``seen`` None: the folder the path leads to now
+    (the walk's root)."""
+    if not _LISTS_FD:  # pragma: no cover - Windows: by path
+        return Listing(folder)
+    fd = os.open(folder, _LISTED)
+    try:
+        if seen is not None:
+            now = os.fstat(fd)
+            if (now.st_dev, now.st_ino) != (seen.st_dev, seen.st_ino):
+                raise FileNotFoundError(errno.ENOENT, "changed since it was found", folder)
+        return Listing(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFolders:
     """The skill folders under ``folder``: every folder holding SKILL.md, not looking inside
     a skill (a SKILL.md nested in a skill is one of its files), nor in the folders
@@ -150,7 +211,7 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
     found: list[tuple[bytes, Path]] = []
     # breadth first (level by level, each folder's entries in name order): a skill near the
     # folder is found before a sibling's deep tree spends the folder bound
-    pending = deque([(folder, "", 0)])
+    pending: deque[tuple[Path, str, int, os.stat_result | None]] = deque([(folder, "", 0, None)])
     walked = 0
     bound = ""
     while pending:
@@ -160,30 +221,32 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
         if pending[0][2] > MAX_DEPTH:  # every folder left is below the last level searched
             bound = DEPTH_BOUND
             break
-        current, rel, depth = pending.popleft()
+        current, rel, depth, seen = pending.popleft()
         walked += 1
-        # False for a folder that cannot be searched: the scandir below skips it
+        # False for a folder that cannot be searched: the listing below skips it
         if is_file(current / SKILL_FILE):
             found.append((fs_bytes(rel.rstrip("/")), current))
             continue
         try:
-            entries = sorted(os.scandir(current), key=lambda e: e.name)
+            listing = listed_as(str(current), seen)  # the folder found, not one swapped in
         except OSError:
             continue
         parent = current.name if rel else Path(os.path.abspath(current)).name  # noqa: PTH100
-        for entry in entries:
-            if skips_folder(entry.name, parent):
-                continue
-            try:
-                is_dir = entry.is_dir(follow_symlinks=False)
-                if not is_dir and linked_entries and depth == 0 and entry.is_symlink():
-                    linked = current / entry.name
-                    if (linked / SKILL_FILE).is_file():
-                        found.append((fs_bytes(entry.name), linked))
-            except OSError:
-                continue
-            if is_dir:
-                pending.append((current / entry.name, f"{rel}{entry.name}/", depth + 1))
+        with listing:
+            for entry in sorted(listing, key=lambda e: e.name):
+                if skips_folder(entry.name, parent):
+                    continue
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                    if not is_dir and linked_entries and depth == 0 and entry.is_symlink():
+                        linked = current / entry.name
+                        if (linked / SKILL_FILE).is_file():
+                            found.append((fs_bytes(entry.name), linked))
+                    below = (current / entry.name, f"{rel}{entry.name}/", depth + 1)
+                    if is_dir:
+                        pending.append((*below, entry.stat(follow_symlinks=False)))
+                except OSError:
+                    continue
     found.sort(key=lambda item: item[0])
     folders = SkillFolders(path for _, path in found)
     folders.cut_short = bound
