@@ -114,6 +114,52 @@ def test_a_fifo_swapped_in_after_the_build_is_never_opened(
     assert result.returncode == 1 and result.stderr.startswith("error[E021]")
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("show", "./linked", "--section", "Usage"),
+        ("open", "./linked", "SKILL.md"),
+        ("sources", "./linked"),
+        ("search", "./linked", "usage"),
+        ("outline", "./linked"),
+    ],
+)
+def test_a_skill_folder_swapped_as_it_is_resolved_is_e022(
+    demo: Path,
+    project: Path,
+    gateway: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+) -> None:
+    """``./linked`` (a symlink to the skill) is swapped for a folder between the ``lstat`` and
+    the ``readlink`` of ``os.path.realpath``, which raises ``OSError(EINVAL)`` then: every
+    command said ``error[E999]: OSError: [Errno 22] Invalid argument`` (with ``-v``, a
+    traceback); the skill's folder changed as it was read, E022 saying so."""
+    import shutil
+
+    linked = project / "linked"
+    linked.symlink_to(demo, target_is_directory=True)
+    real_readlink = os.readlink
+    swapped: list[str] = []
+
+    def readlink(path: Any, *rest: Any, **options: Any) -> Any:
+        if not swapped and os.fspath(path) == str(linked):
+            swapped.append(str(path))
+            linked.unlink()
+            shutil.copytree(demo, linked)
+        return real_readlink(path, *rest, **options)
+
+    monkeypatch.setattr(os, "readlink", readlink)
+    result = gateway(*args, "-v")
+    monkeypatch.undo()
+    assert swapped == [str(linked)]
+    assert (result.returncode, result.stderr) == (
+        1,
+        "error[E022]: directory not found: './linked'\n"
+        "hint: it changed on disk while it was read; run the command again\n",
+    )
+
+
 def test_hidden_files_only_when_asked(demo: Path, project: Path, home: Path) -> None:
     (demo / ".env").write_text("TOKEN=secret\n", encoding="utf-8")
     (demo / ".git").mkdir()

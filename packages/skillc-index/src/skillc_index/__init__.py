@@ -47,6 +47,7 @@ _EXPORTS: dict[str, str] = {
     "SectionNotFound": "diagnostics",
     "SkillFileNotFound": "diagnostics",
     "SkillDirectoryNotFound": "diagnostics",
+    "FolderChanged": "diagnostics",
     "NotARegularFile": "diagnostics",
     "FileIsAFolder": "diagnostics",
     "FileTooLarge": "diagnostics",
@@ -325,6 +326,7 @@ if TYPE_CHECKING:
     from skillc_index.diagnostics import FileIsAFolder as FileIsAFolder
     from skillc_index.diagnostics import FileTooLarge as FileTooLarge
     from skillc_index.diagnostics import FindServerError as FindServerError
+    from skillc_index.diagnostics import FolderChanged as FolderChanged
     from skillc_index.diagnostics import HttpServerError as HttpServerError
     from skillc_index.diagnostics import IndexCollision as IndexCollision
     from skillc_index.diagnostics import IndexUnusable as IndexUnusable

@@ -17,6 +17,7 @@ and a front end gets its own wording with :meth:`SkillcError.spelled` (the comma
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -323,6 +324,25 @@ class SkillFileNotFound(PathNotFound):
 
 class SkillDirectoryNotFound(PathNotFound):
     code = "E022"
+
+
+class FolderChanged(SkillDirectoryNotFound):
+    """E022 for a skill folder that changed on disk as it was resolved (a part of its path
+    swapped between two looks, :meth:`raised_by`); ``again``: what to do (lint's ``lint it
+    again``)."""
+
+    def __init__(self, path: str, again: str = "run the command again") -> None:
+        super().__init__(path, f"it changed on disk while it was read; {again}")
+
+    @staticmethod
+    def raised_by(exc: BaseException) -> bool:
+        """Whether ``exc`` is what resolving a path raises when a part of it is swapped
+        meanwhile: ``os.path.realpath``'s ``readlink`` of a symlink made a folder (``EINVAL``),
+        removed (``ENOENT``) or a file's folder (``ENOTDIR``) since its ``lstat``, a loop
+        (``ELOOP``); ``Path.resolve``'s ``RuntimeError`` of a loop (before Python 3.13)."""
+        if isinstance(exc, OSError):
+            return exc.errno in (errno.EINVAL, errno.ENOENT, errno.ENOTDIR, errno.ELOOP)
+        return type(exc) is RuntimeError and str(exc).startswith("Symlink loop")
 
 
 class NotARegularFile(SkillFileNotFound):

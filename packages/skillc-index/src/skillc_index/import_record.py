@@ -145,3 +145,19 @@ def unchanged_since_import(copy: Path, origin: Path, found: SkillFiles) -> bool:
         if not same or there.st_ctime_ns >= here.st_ctime_ns:
             return False
     return True
+
+
+def recovered(store_copy: Path) -> bool:
+    """Whether a store copy that was missing has just been put back from where a killed
+    import left it (checked only when a store lookup misses)."""
+    parent = store_copy.parent
+    try:
+        names = os.listdir(parent)  # noqa: PTH208
+    except OSError:
+        return False
+    if not any(name.startswith(f".{store_copy.name}.old.") for name in names):
+        return False
+    from skillc_index.build.store import recover_stranded
+
+    recover_stranded(parent, store_copy.name)
+    return store_copy.is_dir()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from skillc_index.diagnostics import (
     Diagnostic,
+    FolderChanged,
     NotASkill,
     Notice,
     PathEscapesRoot,
@@ -564,12 +565,12 @@ def _imported_copy(source: Path, layout: Layout, force_global: bool) -> Path | N
     origin, in the stores ``source`` may have been imported into: the project store, then
     the global one (``skc build <folder> --global`` imports there); with ``force_global``
     the global one only. None when neither holds one."""
-    from skillc_index.import_record import ImportRecord
+    from skillc_index.import_record import ImportRecord, recovered
 
     for scope in ("global",) if force_global else layout.scopes():
         copy = layout.store(scope) / source.name
         record = ImportRecord.read(copy)
-        if record is None and not copy.exists() and _recovered(copy):
+        if record is None and not copy.exists() and recovered(copy):
             record = ImportRecord.read(copy)
         if record is not None and record.folder(copy) == source and (copy / SKILL_FILE).is_file():
             return copy.resolve()
@@ -613,11 +614,22 @@ def resolve_skill(
     ``SKILL.md``, :class:`SkillNotFound` (E001) when nothing was found (with the hint
     ``'X' is a file; name the skill's folder`` when the path names another file), and
     :class:`PathEscapesRoot` (E012) when the ``SKILL.md`` found is a symlink leading out of
-    its folder (every command refuses it, not only those that walk its files).
+    its folder (every command refuses it, not only those that walk its files), and
+    :class:`FolderChanged` (E022) when a part of the path was swapped as it was resolved
+    (``os.path.realpath`` raised: every command's error line, never an ``OSError``).
     """
+    try:
+        return _resolved(os.fspath(skill), layout, force_global, stores_only)
+    except (OSError, RuntimeError) as exc:
+        if not FolderChanged.raised_by(exc):
+            raise
+        raise FolderChanged(shown(os.fspath(skill))) from None
+
+
+def _resolved(skill: str, layout: Layout, force_global: bool, stores_only: bool) -> ResolvedSkill:
+    """:func:`resolve_skill`'s work."""
     from skillc_index.files import entry_named, inside, is_file, is_folder
 
-    skill = os.fspath(skill)
     if skill[:8].lower() == "skill://" and not stores_only:
         from skillc_index.inventory.resolve import read_back
         from skillc_index.inventory.uris import uri_folder
@@ -642,7 +654,9 @@ def resolve_skill(
             candidates.append((folder, str(folder), False))
     for folder, where, given in candidates:
         if not is_folder(folder):
-            if not given and _recovered(folder):
+            from skillc_index.import_record import recovered  # a killed import's copy back
+
+            if not given and recovered(folder):
                 return resolve_skill(
                     skill, layout, force_global=force_global, stores_only=stores_only
                 )
@@ -679,19 +693,3 @@ def resolve_skill(
 
         return installed_or_not_found(skill, layout, force_global, stores_only, a_file)
     raise SkillNotFound(shown(skill), (), a_file)
-
-
-def _recovered(store_copy: Path) -> bool:
-    """Whether a store copy that was missing has just been put back from where a killed
-    import left it (checked only when a store lookup misses)."""
-    parent = store_copy.parent
-    try:
-        names = os.listdir(parent)  # noqa: PTH208
-    except OSError:
-        return False
-    if not any(name.startswith(f".{store_copy.name}.old.") for name in names):
-        return False
-    from skillc_index.build.store import recover_stranded
-
-    recover_stranded(parent, store_copy.name)
-    return store_copy.is_dir()

@@ -12,14 +12,13 @@ the run holds the rules' documentation or their states.
 
 from __future__ import annotations
 
-import errno
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from skillc_index import CLI_SPELLING, SkillcError, cut_short
+from skillc_index import CLI_SPELLING, FolderChanged, SkillcError, cut_short
 from skillc_lint._engine import LintResult, Target, lint_folder, lint_skill
 from skillc_lint._output import Outcome, RunError, display_path, json_report, rule_doc, statistics
 from skillc_lint._registry import RuleRegistry, RuleState
@@ -282,12 +281,12 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
     for argument in params.skills:
         try:
             targets.append(resolve_target(argument, layout))
-        except SkillcError as exc:  # reported in its place; the other targets are linted
-            targets.append(RunError(argument, exc.spelled(CLI_SPELLING)))
-        except OSError as exc:  # EINVAL: realpath met a symlink swapped for a folder
-            if exc.errno != errno.EINVAL:
+        except (FolderChanged, OSError, RuntimeError) as exc:  # realpath met it swapped
+            if not isinstance(exc, FolderChanged) and not FolderChanged.raised_by(exc):
                 raise
             targets.append(RunError(argument, _changed(argument)))
+        except SkillcError as exc:  # reported in its place; the other targets are linted
+            targets.append(RunError(argument, exc.spelled(CLI_SPELLING)))
     if not params.skills:
         targets.extend(resolve_targets((), layout))
     plan: list[Path | RunError] = []  # what the run reports, in order
@@ -343,11 +342,8 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
 def _changed(shown: str) -> Diagnostic:
     """The error of a skill folder that changed as the run resolved it, when it was planned
     or linted (``realpath``, which raises only then: ``EINVAL``, a symlink made a folder
-    between its ``lstat`` and its ``readlink``): E022 saying so."""
-    from skillc_index import SkillDirectoryNotFound
-
-    reason = "it changed on disk while it was read; lint it again"
-    return SkillDirectoryNotFound(shown, reason).spelled(CLI_SPELLING)
+    between its ``lstat`` and its ``readlink``): E022 saying so (:class:`FolderChanged`)."""
+    return FolderChanged(shown, "lint it again").spelled(CLI_SPELLING)
 
 
 def _linted(
@@ -432,12 +428,12 @@ def _linted(
                 )
             run.reports.append(done)
             yield done.result
-        except SkillcError as exc:
-            yield RunError(display_path(item, cwd), exc.spelled(CLI_SPELLING))
-        except OSError as exc:  # EINVAL: realpath met a symlink of it swapped for a folder
-            if exc.errno != errno.EINVAL:
+        except (FolderChanged, OSError, RuntimeError) as exc:  # realpath met it swapped
+            if not isinstance(exc, FolderChanged) and not FolderChanged.raised_by(exc):
                 raise
             yield RunError(display_path(item, cwd), _changed(display_path(item, cwd)))
+        except SkillcError as exc:
+            yield RunError(display_path(item, cwd), exc.spelled(CLI_SPELLING))
     for folder in target_folders(targets):  # the folder rules: listing budget, plugins
         registry, hidden = rules(folder)
         result = lint_folder(folder, registry=registry)
