@@ -189,6 +189,69 @@ def test_uninstall_is_a_byte_identical_round_trip(
     )
 
 
+def test_uninstall_puts_back_into_the_agent_folder_it_checked_when_it_is_swapped_meanwhile(
+    layout: Layout, claude: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``.claude/skills`` swapped for a symlink to a folder outside the project once the first
+    skill is back (uninstall checked the folder once, then moved each skill back by path):
+    the other skills went outside. Every move, removal and the router's happen in the
+    folder checked, opened once: the outside folder gets nothing."""
+    before = snapshot(claude)
+    route_install(session(layout))
+    outside, real = tmp_path / "outside", claude.parent / "skills.real"
+    outside.mkdir()
+    log_move = router_module._log_move
+    moves: list[str] = []
+
+    def swapped(*args: Any) -> None:
+        moves.append(args[2])
+        if len(moves) == 1:  # the first skill is back: the folder is swapped
+            claude.rename(real)
+            claude.symlink_to(outside, target_is_directory=True)
+        log_move(*args)
+
+    monkeypatch.setattr(router_module, "_log_move", swapped)
+    done = route_uninstall(session(layout))
+    assert moves == ["alpha", "beta"]
+    assert list(outside.iterdir()) == []
+    assert snapshot(real) == before
+    assert sorted((s.name, s.action) for s in done.skills) == [
+        ("alpha", "restored"),
+        ("beta", "restored"),
+        ("copied", "restored"),
+        ("linked", "restored"),
+    ]
+
+
+def test_uninstall_refuses_an_agent_folder_swapped_for_a_symlink_after_its_check(
+    cli: Callable[..., Run], claude: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent folder swapped for a symlink out of the project right after uninstall's
+    check: the folder is opened by the path checked, so the swap is E100 and nothing is
+    moved (every skill stays behind the router, the outside folder gets nothing)."""
+    route_json(cli, "install")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    check = router_module.check_agent_folder
+
+    def swapped(*args: Any) -> str:
+        real = check(*args)
+        if not claude.is_symlink():
+            claude.rename(claude.parent / "skills.real")
+            claude.symlink_to(outside, target_is_directory=True)
+        return real
+
+    monkeypatch.setattr(router_module, "check_agent_folder", swapped)
+    result = route(cli, "uninstall")
+    assert result.returncode == 1
+    assert result.stderr.startswith("error[E100]: invalid option: 'agent folder '.claude/skills'")
+    assert list(outside.iterdir()) == []
+    monkeypatch.undo()
+    claude.unlink()
+    (claude.parent / "skills.real").rename(claude)
+    assert route_json(cli, "status")["routed"] == 4
+
+
 def test_a_copied_project_s_skills_are_known_by_what_they_hold(
     cli: Callable[..., Run], claude: Path, project: Path, tmp_path: Path
 ) -> None:
@@ -1011,13 +1074,13 @@ def test_an_interrupted_install_is_finished_or_undone_by_running_again(
 ) -> None:
     before = snapshot(claude)
     real_move = router_module._move
-    calls: list[Path] = []
+    calls: list[str] = []
 
-    def killed_on_the_third_move(origin: Path, destination: Path) -> None:
-        calls.append(origin)
+    def killed_on_the_third_move(origin: Any, destination: Any, name: str) -> None:
+        calls.append(name)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        real_move(origin, destination)
+        real_move(origin, destination, name)
 
     monkeypatch.setattr(router_module, "_move", killed_on_the_third_move)
     with pytest.raises(KeyboardInterrupt):

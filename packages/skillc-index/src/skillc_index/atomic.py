@@ -350,19 +350,31 @@ def _remove_abandoned_in(folder: int, prefixes: Sequence[str]) -> None:
                 os.unlink(name, dir_fd=folder)
 
 
-def _open_folder(folder: Path, *, follow: bool = True) -> int:
+def _open_folder(
+    folder: Path, *, follow: bool = True, make: bool = False, flags: int = _FOLDER
+) -> int:
     """A descriptor of ``folder`` for writing in it by name (``dir_fd``: every write then
     lands in this one folder, whatever its path leads to later). Unless ``follow``, the
     absolute ``folder`` is taken as a real path (``os.path.realpath``'s) and walked from
     ``/`` one name at a time with ``O_NOFOLLOW``: a symlink swapped in anywhere along it since
-    it was resolved is ``OSError`` (``ENOTDIR``/``ELOOP``), never followed."""
+    it was resolved is ``OSError`` (``ENOTDIR``/``ELOOP``), never followed; with ``make``, a
+    folder missing on the way is made there (in the folder walked, not by a path). ``flags``:
+    how the folder is opened (default: for ``dir_fd`` only; ``O_RDONLY`` to list it too)."""
     if follow:
-        return os.open(folder, _FOLDER)
-    fd = os.open("/", _FOLDER)
+        return os.open(folder, flags)
+    fd = os.open("/", flags)
     try:
         for name in folder.parts[1:]:
-            parent, fd = fd, os.open(name, _FOLDER | os.O_NOFOLLOW, dir_fd=fd)
-            os.close(parent)
+            try:
+                below = os.open(name, flags | os.O_NOFOLLOW, dir_fd=fd)
+            except FileNotFoundError:
+                if not make:
+                    raise
+                with suppress(FileExistsError):  # made by another at once: walked all the same
+                    os.mkdir(name, dir_fd=fd)
+                below = os.open(name, flags | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(fd)
+            fd = below
     except BaseException:
         os.close(fd)
         raise
@@ -544,9 +556,11 @@ def _remove_empty(top: Path, folder: Path) -> None:
             top.joinpath(*below[:count]).rmdir()
 
 
-def move_aside(path: Path) -> Path:
+def move_aside(path: Path, folder: int | None = None) -> Path:
     """Rename ``path`` to a new hidden ``.<name>.skillc-backup-<UTC time>[-N]`` beside it
-    (same folder, so one rename: nothing is copied or deleted); returns the new path."""
+    (same folder, so one rename: nothing is copied or deleted); returns the new path.
+    ``folder``: a descriptor of ``path``'s folder, where the names are looked up and renamed
+    (:class:`~skillc_index.pinned.Pinned`), whatever its path leads to meanwhile."""
     import time
 
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
@@ -554,10 +568,13 @@ def move_aside(path: Path) -> Path:
     number = 0
     while True:
         backup = path.parent / (base if number == 0 else f"{base}-{number}")
-        if not (backup.exists() or backup.is_symlink()):
+        try:
+            os.stat(backup if folder is None else backup.name, dir_fd=folder, follow_symlinks=False)
+        except FileNotFoundError:
             break
         number += 1
-    path.rename(backup)
+    where = (path, backup) if folder is None else (path.name, backup.name)
+    os.rename(*where, src_dir_fd=folder, dst_dir_fd=folder)
     return backup
 
 

@@ -12,7 +12,6 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skillc_index.atomic import ensure_dir
 from skillc_index.command_errors import ForeignFolder
 from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.layout import Layout, ResolvedSkill
@@ -21,7 +20,6 @@ from skillc_index.route.manifest import (
     MoveRecord,
     RouteManifest,
     folder_content,
-    identity_of,
     is_ours,
     lexists,
     read_route_manifest,
@@ -29,6 +27,7 @@ from skillc_index.route.manifest import (
     write_route_manifest,
 )
 from skillc_index.route.place import (
+    RoutePins,
     RoutePlace,
     check_agent_folder,
     made_by_route,
@@ -73,6 +72,7 @@ from skillc_index.route.runtimes import (
 if TYPE_CHECKING:
     from skillc_index.config import Config
     from skillc_index.operation import Session
+    from skillc_index.pinned import Pinned
 
 __all__ = ["route_install", "route_status", "route_uninstall"]
 
@@ -97,13 +97,11 @@ def _compile(
     return skill, not compiled.up_to_date, compiled.source_hash
 
 
-def _move(origin: Path, destination: Path) -> None:
-    """Rename ``origin`` to ``destination``, which must be free: a rename replaces an empty
-    folder or a file silently, so it is looked at just before."""
-    if lexists(destination):
-        raise FileExistsError(errno.EEXIST, "destination exists", str(destination))
-    ensure_dir(destination.parent)
-    origin.rename(destination)
+def _move(origin: Pinned, destination: Pinned, name: str) -> None:
+    """Move the entry ``name`` of the folder ``origin`` to ``destination``, where the name
+    must be free: a rename replaces an empty folder or a file silently, so it is looked at
+    just before; both folders opened once (:class:`RoutePins`), a move never lands elsewhere."""
+    origin.rename(name, destination, name, replace=False)
 
 
 def _log_move(
@@ -136,9 +134,9 @@ def route_install(
     if not dry_run:
         # skillc's folders not there yet (the lock makes .skillc): uninstall removes them again
         absent = [f for f in made_by_route(place, layout) if not lexists(f)]
-        with route_lock(place, layout):
+        with route_lock(place, layout), RoutePins(layout) as pins:
             try:
-                result, gone = _install(session, place, dry_run=False, absent=absent)
+                result, gone = _install(session, place, dry_run=False, absent=absent, pins=pins)
             except BaseException:  # stopped (Ctrl-C, an error) before its manifest: no
                 if not lexists(place.manifest):  # route, nor the empty folders it made
                     made = [os.path.relpath(folder, place.base) for folder in absent]
@@ -180,10 +178,16 @@ def _known_again(place: RoutePlace, layout: Layout, manifest: RouteManifest | No
 
 
 def _install(
-    session: Session, place: RoutePlace, *, dry_run: bool, absent: Sequence[Path] = ()
+    session: Session,
+    place: RoutePlace,
+    *,
+    dry_run: bool,
+    absent: Sequence[Path] = (),
+    pins: RoutePins | None = None,
 ) -> tuple[RouteResult, RouteManifest | None]:
     """The install, and the manifest it removed when no skill could be routed after all
-    (every move failed, every skill moved was put back): then no router is written either."""
+    (every move failed, every skill moved was put back): then no router is written either.
+    ``pins``: the folders it moves between (None for a dry run)."""
     layout, config = session.layout, session.config
     old = read_route_manifest(place.manifest)
     folder_rel = os.path.relpath(place.folder, place.base)
@@ -281,20 +285,21 @@ def _install(
         folder_rel, "installing", tuple(records), router_sha, created, held, made, ignored, newline
     )
     write_route_manifest(place.manifest, place.agent, installing)
+    assert pins is not None  # not a dry run
 
-    # 2. the moves, one rename each
+    # 2. the moves, one rename each, in the folders checked (opened once)
     done: list[EntryPlan] = []
     for plan in plans:
         origin = place.folder / plan.name
         try:
-            if identity_of(origin) != plan.identity:
+            agent = pins.agent(place)
+            entry = agent.lstat(plan.name)
+            if entry is None or (entry.st_dev, entry.st_ino) != plan.identity:
                 raise FileNotFoundError(errno.ENOENT, "changed while routing", str(origin))
             if plan.action == "unlinked":
-                from skillc_index.build.deploy import _remove
-
-                _remove(origin)  # a symlink, or a copy of skillc's own (checked above)
+                agent.remove(plan.name)  # a symlink, or a copy of skillc's own (checked above)
             else:
-                _move(origin, place.destination(plan.name, plan.kind))
+                _move(agent, pins.behind(place, plan.kind), plan.name)
                 if plan.kind == "folder":
                     _log_move(place, layout, plan.name, origin, place.store / plan.name, notices)
         except OSError as exc:
@@ -318,7 +323,7 @@ def _install(
             reason, cause = why_not_built(exc, source, layout)
             if record.name in new:
                 try:
-                    _move(place.store / record.name, origin)
+                    _move(pins.behind(place, "folder"), pins.agent(place), record.name)
                 except OSError:
                     pass
                 else:
@@ -369,8 +374,7 @@ def _install(
                 "absent",
                 "ours",
             ):
-                ensure_dir(place.folder)
-                write_router(place, text)
+                write_router(pins.agent(place), text)
             else:  # a skill of that name could not be moved away
                 router_sha = old.router_sha256 if old else None
                 notices.append(Notice(f"the router is not written: {place.router} is taken"))
@@ -461,8 +465,8 @@ def route_uninstall(
     _not_routed_as_another(place)
     if dry_run or not lexists(place.manifest):
         return _uninstall(session, place, dry_run=dry_run)[0]
-    with route_lock(place, layout):
-        result, done = _uninstall(session, place, dry_run=False)
+    with route_lock(place, layout), RoutePins(layout) as pins:
+        result, done = _uninstall(session, place, dry_run=False, pins=pins)
     if done is not None:  # nothing is routed any more
         _forget(place, layout, done)
     return result
@@ -495,11 +499,10 @@ def _remove_empty(place: RoutePlace, layout: Layout, made: Collection[str]) -> N
 
 
 def _uninstall(
-    session: Session, place: RoutePlace, *, dry_run: bool
+    session: Session, place: RoutePlace, *, dry_run: bool, pins: RoutePins | None = None
 ) -> tuple[RouteResult, RouteManifest | None]:
-    """The uninstall, and the manifest once it is gone (nothing is routed any more)."""
-    import shutil
-
+    """The uninstall, and the manifest once it is gone (nothing is routed any more); its
+    moves, removals and router in the folders ``pins`` opens (None for a dry run)."""
     layout = session.layout
     manifest = read_route_manifest(place.manifest)
     if manifest is None:
@@ -531,23 +534,21 @@ def _uninstall(
             return
         if lexists(origin):
             if redeployed(origin, record, destination, layout):
-                from skillc_index.build.deploy import _remove
-
                 if record.kind == "deployment":  # the parked deployment is the duplicate
-                    if not dry_run:
-                        _remove(destination)
+                    if pins is not None:
+                        pins.behind(place, record.kind).remove(record.name)
                     skills.append(here._replace(action="in-place"))
                     return
-                if not dry_run:  # the folder goes back in place of its deployment
-                    _remove(origin)
+                if pins is not None:  # the folder goes back in place of its deployment
+                    pins.agent(place).remove(record.name)
             else:
                 why = f"{origin} is taken; left behind the router"
                 left.append(SkillLeft(record.name, destination, why, "its place is taken"))
                 remaining.append(record)
                 return
-        if not dry_run:
+        if pins is not None:
             try:
-                _move(destination, origin)
+                _move(pins.behind(place, record.kind), pins.agent(place), record.name)
             except OSError as exc:
                 why = f"not moved back ({exc.strerror or exc})"
                 left.append(SkillLeft(record.name, destination, why, "not moved back"))
@@ -564,8 +565,8 @@ def _uninstall(
             put_back(record)
     # the router stays while any skill is behind it: it is what points the agent to them
     removed = router_state == "ours" and not remaining
-    if removed and not dry_run:
-        shutil.rmtree(place.router)
+    if removed and pins is not None:
+        pins.agent(place).remove(ROUTER_NAME)
     for record in last:
         if removed:
             put_back(record)
@@ -583,10 +584,10 @@ def _uninstall(
     )
     router = None if removed or router_state == "absent" else place.router
     router_sha = manifest.router_sha256
-    if router_state == "ours" and remaining and not dry_run:  # it counts what is behind it
+    if router_state == "ours" and remaining and pins is not None:  # it counts what is behind
         text = router_text(len(remaining), place.agent, place.scope)
         if sha256_hex(text.encode("utf-8")) != router_sha:
-            write_router(place, text)
+            write_router(pins.agent(place), text)
             router_sha = sha256_hex(text.encode("utf-8"))
     gone: RouteManifest | None = None
     if not dry_run:

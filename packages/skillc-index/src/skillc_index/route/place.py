@@ -25,10 +25,12 @@ from skillc_index.route.router_skill import ROUTER_NAME
 
 if TYPE_CHECKING:
     from skillc_index.config import Config
+    from skillc_index.pinned import Pinned
 
 __all__ = [
     "AGENT_NAME",
     "ROUTES_DIR",
+    "RoutePins",
     "RoutePlace",
     "check_agent_folder",
     "check_inside",
@@ -130,19 +132,69 @@ def route_place(layout: Layout, config: Config, agent: str, global_: bool) -> Ro
     return place
 
 
-def check_inside(place: RoutePlace, layout: Layout, what: str, path: Path) -> None:
-    """RouteOutside (E100) unless ``path`` really (symlinks followed) is in the base."""
+def check_inside(place: RoutePlace, layout: Layout, what: str, path: Path) -> str:
+    """RouteOutside (E100) unless ``path`` really (symlinks followed) is in the base; its
+    real path, as checked."""
     real = os.path.realpath(path)
     if not inside(real, os.path.realpath(place.base)):
         where = "project" if place.scope == "project" else "home folder"
         raise RouteOutside(what, layout.display(path), f"leads outside the {where}, to {real}")
+    return real
 
 
-def check_agent_folder(place: RoutePlace, layout: Layout, folder: Path) -> None:
-    """The agent folder must be in the base, and not in skillc's own folder."""
-    check_inside(place, layout, "agent folder", folder)
-    if inside(os.path.realpath(folder), os.path.realpath(place.base / SKILLC_DIR)):
+def check_agent_folder(place: RoutePlace, layout: Layout, folder: Path) -> str:
+    """The agent folder must be in the base, and not in skillc's own folder; its real path,
+    as checked."""
+    real = check_inside(place, layout, "agent folder", folder)
+    if inside(real, os.path.realpath(place.base / SKILLC_DIR)):
         raise RouteOutside("agent folder", layout.display(folder), "is inside skillc's own folder")
+    return real
+
+
+class RoutePins:
+    """The folders a route command moves skills between, each checked (:func:`check_inside`,
+    :func:`check_agent_folder`) and opened over the real path checked when first used
+    (:class:`~skillc_index.pinned.Pinned`): every move, link and removal then happens in the
+    folder checked, whatever its path leads to meanwhile (an agent folder swapped for a
+    symlink out of the project received the skills uninstall put back). One swapped before
+    it is opened is RouteOutside (E100), nothing moved. Closed at the end of a ``with``."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.opened: dict[Path, Pinned] = {}
+
+    def __enter__(self) -> RoutePins:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        for folder in self.opened.values():
+            folder.close()
+
+    def agent(self, place: RoutePlace) -> Pinned:
+        """The agent folder (made when missing: skills go back into it)."""
+        return self._open(place, "agent folder", place.folder)
+
+    def behind(self, place: RoutePlace, kind: Kind) -> Pinned:
+        """Where a skill of ``kind`` is behind the router: the store, or the parking folder
+        (made when missing)."""
+        if kind == "folder":
+            return self._open(place, "store", place.store)
+        return self._open(place, "parking folder", place.parking)
+
+    def _open(self, place: RoutePlace, what: str, path: Path) -> Pinned:
+        if path not in self.opened:
+            from skillc_index.pinned import Pinned
+
+            if what == "agent folder":
+                real = check_agent_folder(place, self.layout, path)
+            else:
+                real = check_inside(place, self.layout, what, path)
+            try:
+                self.opened[path] = Pinned.at(real, make=True, shown=path)
+            except OSError as exc:  # a folder of it swapped for a symlink since the check
+                why = f"changed while it was routed ({exc.strerror or exc})"
+                raise RouteOutside(what, self.layout.display(path), why) from None
+        return self.opened[path]
 
 
 def route_lock(place: RoutePlace, layout: Layout) -> contextlib.AbstractContextManager[None]:

@@ -10,16 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from skillc_index.atomic import abandoned, staging_dir
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
 from skillc_index.layout import SKILL_FILE, Scope
 from skillc_index.route.manifest import MANIFEST_VERSION, lexists
 
 if TYPE_CHECKING:
-    from skillc_index.route.place import RoutePlace
+    from skillc_index.pinned import Pinned
 
 __all__ = [
     "ROUTER_NAME",
@@ -110,23 +110,27 @@ def router_state_of(
     return "ours" if recorded_sha is not None and sha256_hex(stub) == recorded_sha else "edited"
 
 
-def write_router(place: RoutePlace, text: str) -> None:
-    """Put the router in place: assembled in a hidden folder beside it, renamed in; an older
-    router of skillc's is replaced only once the new one is complete."""
-    import shutil
-
-    for stale in abandoned(place.folder, f"{ROUTER_NAME}.old"):  # an old router, of a killed run
-        shutil.rmtree(stale, ignore_errors=True)
-    staging = staging_dir(place.folder, f"{ROUTER_NAME}.route")
+def write_router(folder: Pinned, text: str) -> None:
+    """Put the router in place in the agent folder ``folder`` (opened once, by the real path
+    checked: :class:`~skillc_index.route.place.RoutePins`): assembled in a hidden folder there,
+    renamed in; an older router of skillc's is replaced only once the new one is complete.
+    What killed runs left (an old router, an unfinished one) is removed first."""
+    for stale in folder.abandoned(f"{ROUTER_NAME}.old", f"{ROUTER_NAME}.route"):
+        with suppress(OSError):
+            folder.remove(stale)
+    staging = folder.temporary(f"{ROUTER_NAME}.route")
     try:
-        for name, data in _router_files(text).items():
-            (staging / name).write_bytes(data)
-        old: Path | None = None
-        if lexists(place.router):
-            old = staging_dir(place.folder, f"{ROUTER_NAME}.old", sweep=False)
-            place.router.rename(old / ROUTER_NAME)
-        staging.rename(place.router)
+        with folder.sub(staging) as made:
+            made.write(_router_files(text))
+        old: str | None = None
+        if folder.lstat(ROUTER_NAME) is not None:
+            old = folder.temporary(f"{ROUTER_NAME}.old")
+            with folder.sub(old) as aside:
+                folder.rename(ROUTER_NAME, aside, ROUTER_NAME)
+        folder.rename(staging, folder, ROUTER_NAME)
         if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+            with suppress(OSError):
+                folder.remove(old)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        with suppress(FileNotFoundError):  # renamed in: gone
+            folder.remove(staging)
