@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
@@ -177,3 +178,27 @@ def test_a_write_that_follows_nothing_refuses_a_symlink_in_the_path(tmp_path: Pa
     assert list((tmp_path / "real").iterdir()) == []
     write_file_atomic(tmp_path.resolve() / "real" / "doc.md", b"new", follow=False)
     assert (tmp_path / "real" / "doc.md").read_bytes() == b"new"
+
+
+def test_a_pinned_folder_is_opened_by_its_real_path_only_and_removes_no_link_target(
+    tmp_path: Path,
+) -> None:
+    """``Pinned.at`` walks a real path without following a symlink (a folder of it swapped
+    for one is ``OSError``), makes the folders missing on the way with ``make``, and its
+    ``remove`` takes a folder with all it holds, a symlink in it as a link only."""
+    from skillc_index.pinned import Pinned
+
+    real, outside = tmp_path.resolve() / "real", tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("kept", encoding="utf-8")
+    (tmp_path / "link").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(OSError) as refused:
+        Pinned.at(tmp_path.resolve() / "link")
+    assert refused.value.errno in (errno.ENOTDIR, errno.ELOOP)
+    with Pinned.at(real / "made", make=True) as folder:
+        folder.write({"copy/SKILL.md": b"stub", "copy/a/b.md": b"b"}, frozenset({"copy/a/b.md"}))
+        (real / "made" / "copy" / "out").symlink_to(outside, target_is_directory=True)
+        assert os.access(real / "made" / "copy" / "a" / "b.md", os.X_OK)
+        folder.remove("copy")
+        assert list((real / "made").iterdir()) == []
+    assert (outside / "keep.txt").read_text(encoding="utf-8") == "kept"

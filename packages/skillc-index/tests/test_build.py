@@ -556,10 +556,14 @@ def test_a_runtime_or_store_that_cannot_be_written_is_named_and_nothing_moved(
     real_mkdir, real_access = os.mkdir, os.access
     refused: set[str] = set()
 
-    def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
-        if str(Path(path).parent) in refused:
+    def mkdir(path: Any, *args: Any, dir_fd: int | None = None, **kwargs: Any) -> None:
+        if dir_fd is None:  # by path, or in a folder's descriptor (the runtime store's)
+            denied = str(Path(path).parent) in refused
+        else:
+            denied = any(os.path.samestat(os.fstat(dir_fd), Path(f).stat()) for f in refused)
+        if denied:
             raise PermissionError(13, "Permission denied", os.fspath(path))
-        real_mkdir(path, *args, **kwargs)
+        real_mkdir(path, *args, dir_fd=dir_fd, **kwargs)
 
     monkeypatch.setattr(os, "mkdir", mkdir)
     monkeypatch.setattr(

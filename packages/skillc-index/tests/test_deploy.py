@@ -7,6 +7,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -141,6 +142,152 @@ def test_runtime_store_symlinked_out_is_refused_before_writing(
     assert list(out.iterdir()) == []
 
 
+def swap_for_a_link(folder: Path, to: Path) -> Path:
+    """``folder`` renamed aside (returned) and a symlink to ``to`` put in its place."""
+    aside = folder.with_name(f"{folder.name}.real")
+    folder.rename(aside)
+    folder.symlink_to(to, target_is_directory=True)
+    return aside
+
+
+def test_a_link_goes_into_the_agent_folder_checked_when_it_is_swapped_as_it_is_written(
+    cli: Callable[..., Any],
+    project: Path,
+    write_skill: WriteSkill,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``.claude/skills`` swapped for a symlink out of the project as the deployment's link is
+    written (its temporary name chosen): the link was made and renamed by path, so it went
+    outside. The agent folder is opened once over the real path checked: the link is there."""
+    from skillc_index.build import deploy as deploy_module
+
+    write_skill(project / ".skillc" / "skills" / "demo")
+    agent = project / ".claude" / "skills"
+    agent.mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    temporary_path, swapped = deploy_module.temporary_path, []
+
+    def swapping(parent: Path, prefix: str) -> Path:
+        swapped.append(swap_for_a_link(agent, outside))
+        return temporary_path(parent, prefix)
+
+    monkeypatch.setattr(deploy_module, "temporary_path", swapping)
+    result = cli("skillc_index")("build", "demo")
+    assert result.returncode == 0, result.stderr
+    assert len(swapped) == 1 and list(outside.iterdir()) == []
+    link = swapped[0] / "demo"
+    assert link.is_symlink() and (link / "SKILL.md").is_file()
+    assert [path.name for path in swapped[0].iterdir()] == ["demo"]
+
+
+def test_an_agent_folder_swapped_for_a_symlink_after_the_plan_gets_nothing(
+    cli: Callable[..., Any],
+    project: Path,
+    write_skill: WriteSkill,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``.claude/skills`` swapped for a symlink out of the project once the plan checked it
+    (as the skill compiles): the build linked the skill outside. The folder is opened by the
+    real path checked: E022, the folder changed, and nothing is written outside."""
+    from skillc_index.build import skill as skill_module
+
+    write_skill(project / ".skillc" / "skills" / "demo")
+    agent = project / ".claude" / "skills"
+    agent.mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    compile_skill = skill_module.compile_skill
+
+    def swapping(*args: Any, **kwargs: Any) -> Any:
+        compiled = compile_skill(*args, **kwargs)
+        swap_for_a_link(agent, outside)
+        return compiled
+
+    monkeypatch.setattr(skill_module, "compile_skill", swapping)
+    result = cli("skillc_index")("build", "demo")
+    assert (result.returncode, result.stderr) == (
+        1,
+        f"error[E022]: directory not found: '{agent}'\n"
+        "hint: it changed on disk while it was read; run the command again\n",
+    )
+    assert list(outside.iterdir()) == []
+
+
+def test_a_runtime_store_swapped_for_a_symlink_after_its_check_gets_nothing(
+    cli: Callable[..., Any],
+    project: Path,
+    write_skill: WriteSkill,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``.skillc/runtime`` swapped for a symlink out of the project once the build checked it
+    (before it compiles): the runtime was written outside. It is written in the folder
+    checked, opened over its real path: E022, and nothing outside."""
+    from skillc_index.build import skill as skill_module
+
+    write_skill(project / ".skillc" / "skills" / "demo")
+    runtimes = project / ".skillc" / "runtime"
+    runtimes.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    check = skill_module._refuse_writes_outside
+
+    def swapping(*args: Any, **kwargs: Any) -> Any:
+        checked = check(*args, **kwargs)
+        swap_for_a_link(runtimes, outside)
+        return checked
+
+    monkeypatch.setattr(skill_module, "_refuse_writes_outside", swapping)
+    result = cli("skillc_index")("build", "demo")
+    assert result.returncode == 1
+    assert result.stderr.endswith(
+        f"error[E022]: directory not found: '{runtimes}'\n"
+        "hint: it changed on disk while it was read; run the command again\n"
+    )
+    assert list(outside.iterdir()) == []
+
+
+def test_the_runtime_is_written_in_the_store_checked_when_it_is_swapped_as_it_is_built(
+    cli: Callable[..., Any],
+    project: Path,
+    write_skill: WriteSkill,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``.skillc/runtime`` swapped for a symlink out of the project as the manifest is
+    written in the temporary folder (its bytes made): the manifest and the renames went by
+    path (outside, where no such folder is: the build failed). They are made and renamed in
+    the runtime store opened once: the runtime is built there, and nothing is written
+    outside. (A swap while SQLite writes the index, by its path, is E022: the index is
+    looked for in the folder opened, nothing kept.)"""
+    from skillc_index.build import compiler, manifest
+
+    write_skill(project / ".skillc" / "skills" / "demo")
+    runtimes = project / ".skillc" / "runtime"
+    runtimes.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    manifest_bytes, swapped = manifest.manifest_bytes, []
+
+    def swapping(*args: Any) -> bytes:
+        if not swapped:
+            swapped.append(swap_for_a_link(runtimes, outside))
+        return manifest_bytes(*args)
+
+    monkeypatch.setattr(manifest, "manifest_bytes", swapping)
+    monkeypatch.setattr(compiler, "manifest_bytes", swapping, raising=False)
+    result = cli("skillc_index")("build", "demo")
+    assert result.returncode == 0, result.stderr
+    assert len(swapped) == 1 and list(outside.iterdir()) == []
+    built = swapped[0] / "demo"
+    assert sorted(path.name for path in built.iterdir()) == [".skillc-meta", "SKILL.md"]
+    assert (built / ".skillc-meta" / "manifest.json").is_file()
+    assert [path.name for path in swapped[0].iterdir()] == ["demo"]  # no temporary folder
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_a_destination_git_tracks_is_refused_even_with_force(
     layout: Layout, project: Path, write_skill: WriteSkill
@@ -264,8 +411,8 @@ def test_a_folder_put_in_place_after_the_last_look_is_never_deleted(
     (plan,) = _plan(layout, runtime, source, copy=copy)
     looked = deploy_module._existing
 
-    def then_uninstall_puts_the_folder_back(path: Path, skill: str) -> str:
-        found = looked(path, skill)
+    def then_uninstall_puts_the_folder_back(path: Path, skill: str, *folder: Any) -> str:
+        found = looked(path, skill, *folder)
         if dest.is_symlink():
             dest.unlink()
         else:
@@ -301,9 +448,9 @@ def test_a_copy_replaced_is_removed_once_its_replacement_is_in(
     write_skill(project / ".skillc" / "skills" / "demo", description="Second.")
     remove, seen = deploy_module._remove, []
 
-    def remove_seeing(path: Path) -> None:
-        seen.append((path.name, (deployed / "SKILL.md").read_text(encoding="utf-8")))
-        remove(path)
+    def remove_seeing(folder: Any, name: str) -> None:
+        seen.append((name, (deployed / "SKILL.md").read_text(encoding="utf-8")))
+        remove(folder, name)
 
     monkeypatch.setattr(deploy_module, "_remove", remove_seeing)
     (deployment,) = build_skill("demo", layout, copy=copy).deployments

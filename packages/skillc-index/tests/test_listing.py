@@ -223,7 +223,7 @@ def test_copies_are_looked_for_once_per_listing(
     runtime is none): the copy's, then its runtime's, once each; the parking folders of the
     scope's routes with the agent folders, in one look a skill. It was every target per
     skill, and every runtime's manifest a second time."""
-    from skillc_index.build import agent_folders, deploy
+    from skillc_index.build import agent_folders, copies, deploy
     from skillc_index.build.skill import build_skill
     from skillc_index.layout import agent_targets
 
@@ -234,14 +234,14 @@ def test_copies_are_looked_for_once_per_listing(
     roots: list[str] = []
     reads: list[Path] = []
     listed: list[Path] = []
-    target_root, read, entries = Layout.target_root, deploy.read_manifest, agent_folders._entries
+    target_root, read, entries = Layout.target_root, copies.read_manifest, agent_folders._entries
     monkeypatch.setattr(
         agent_folders, "_entries", lambda folder: listed.append(folder) or entries(folder)
     )
     monkeypatch.setattr(
         Layout, "target_root", lambda self, *args: roots.append(args[0]) or target_root(self, *args)
     )
-    monkeypatch.setattr(deploy, "read_manifest", lambda path: reads.append(path) or read(path))
+    monkeypatch.setattr(copies, "read_manifest", lambda path: reads.append(path) or read(path))
     looks: list[str] = []
     stale_copies = deploy.stale_copies
     monkeypatch.setattr(

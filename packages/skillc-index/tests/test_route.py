@@ -924,10 +924,14 @@ def test_a_skill_put_back_because_its_runtime_cannot_be_written_names_the_folder
     runtimes.mkdir(parents=True, exist_ok=True)
     real_mkdir = os.mkdir
 
-    def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
-        if Path(path).parent == runtimes:
+    def mkdir(path: Any, *args: Any, dir_fd: int | None = None, **kwargs: Any) -> None:
+        if dir_fd is None:  # by path, or in a folder's descriptor (the runtime store's)
+            denied = Path(path).parent == runtimes
+        else:
+            denied = os.path.samestat(os.fstat(dir_fd), runtimes.stat())
+        if denied:
             raise PermissionError(13, "Permission denied", os.fspath(path))
-        real_mkdir(path, *args, **kwargs)
+        real_mkdir(path, *args, dir_fd=dir_fd, **kwargs)
 
     monkeypatch.setattr(os, "mkdir", mkdir)
     data = route_json(cli, "install")

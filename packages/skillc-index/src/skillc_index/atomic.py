@@ -350,29 +350,26 @@ def _remove_abandoned_in(folder: int, prefixes: Sequence[str]) -> None:
                 os.unlink(name, dir_fd=folder)
 
 
-def _open_folder(
-    folder: Path, *, follow: bool = True, make: bool = False, flags: int = _FOLDER
-) -> int:
+def _open_folder(folder: Path, *, follow: bool = True, make: bool = False) -> int:
     """A descriptor of ``folder`` for writing in it by name (``dir_fd``: every write then
     lands in this one folder, whatever its path leads to later). Unless ``follow``, the
     absolute ``folder`` is taken as a real path (``os.path.realpath``'s) and walked from
     ``/`` one name at a time with ``O_NOFOLLOW``: a symlink swapped in anywhere along it since
     it was resolved is ``OSError`` (``ENOTDIR``/``ELOOP``), never followed; with ``make``, a
-    folder missing on the way is made there (in the folder walked, not by a path). ``flags``:
-    how the folder is opened (default: for ``dir_fd`` only; ``O_RDONLY`` to list it too)."""
+    folder missing on the way is made there (in the folder walked, not by a path)."""
     if follow:
-        return os.open(folder, flags)
-    fd = os.open("/", flags)
+        return os.open(folder, _FOLDER)
+    fd = os.open("/", _FOLDER)
     try:
         for name in folder.parts[1:]:
             try:
-                below = os.open(name, flags | os.O_NOFOLLOW, dir_fd=fd)
+                below = os.open(name, _FOLDER | os.O_NOFOLLOW, dir_fd=fd)
             except FileNotFoundError:
                 if not make:
                     raise
                 with suppress(FileExistsError):  # made by another at once: walked all the same
                     os.mkdir(name, dir_fd=fd)
-                below = os.open(name, flags | os.O_NOFOLLOW, dir_fd=fd)
+                below = os.open(name, _FOLDER | os.O_NOFOLLOW, dir_fd=fd)
             os.close(fd)
             fd = below
     except BaseException:

@@ -15,17 +15,15 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Mapping
-from contextlib import suppress
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from skillc_index.atomic import _abandoned_names, _open_folder, move_aside, temporary_path
+from skillc_index.atomic import _FOLDER, _abandoned_names, _open_folder, move_aside, temporary_path
 
 __all__ = ["Pinned"]
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-#: How a pinned folder is opened: to be listed too (``O_PATH`` descriptors cannot be).
-_LISTED = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
 
 
 class Pinned:
@@ -43,8 +41,10 @@ class Pinned:
         is followed, a swapped one is ``OSError``); with ``make``, the folders missing on the
         way are made, each in the one above it. ``shown``: the path :attr:`path` holds
         (default ``real``)."""
-        fd = _open_folder(Path(real), follow=False, make=make, flags=_LISTED)
-        return cls(fd, Path(real) if shown is None else shown)
+        path = Path(real) if shown is None else shown
+        with naming(path):
+            fd = _open_folder(Path(real), follow=False, make=make)
+        return cls(fd, path)
 
     def __enter__(self) -> Pinned:
         return self
@@ -60,10 +60,11 @@ class Pinned:
     def sub(self, name: str, *, make: bool = False) -> Pinned:
         """The folder ``name`` in this one (a symlink there is ``OSError``, never followed);
         with ``make``, made first when missing."""
-        if make:
-            with suppress(FileExistsError):
-                os.mkdir(name, dir_fd=self.fd)
-        fd = os.open(name, _LISTED | os.O_NOFOLLOW, dir_fd=self.fd)
+        with naming(self.path / name):
+            if make:
+                with suppress(FileExistsError):
+                    os.mkdir(name, dir_fd=self.fd)
+            fd = os.open(name, _FOLDER | os.O_NOFOLLOW, dir_fd=self.fd)
         return Pinned(fd, self.path / name)
 
     def same(self, path: Path) -> bool:
@@ -74,6 +75,15 @@ class Pinned:
         except OSError:
             return False
         return (there.st_dev, there.st_ino) == (here.st_dev, here.st_ino)
+
+    def holds(self, name: str, path: Path) -> bool:
+        """Whether the entry ``name`` here is the file ``path`` leads to (device and inode):
+        what a writer by path (SQLite) wrote landed in this folder."""
+        try:
+            here, there = self.lstat(name), os.stat(path)  # noqa: PTH116
+        except OSError:
+            return False
+        return here is not None and (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
     def lstat(self, name: str) -> os.stat_result | None:
         """The entry ``name``'s ``lstat``, None when there is none."""
@@ -97,10 +107,12 @@ class Pinned:
         (a rename replaces an empty folder or a file silently)."""
         if not replace and to.lstat(new) is not None:
             raise FileExistsError(errno.EEXIST, "destination exists", str(to.path / new))
-        os.rename(name, new, src_dir_fd=self.fd, dst_dir_fd=to.fd)
+        with naming(self.path / name):
+            os.rename(name, new, src_dir_fd=self.fd, dst_dir_fd=to.fd)
 
     def symlink(self, text: str, name: str) -> None:
-        os.symlink(text, name, target_is_directory=True, dir_fd=self.fd)
+        with naming(self.path / name):
+            os.symlink(text, name, target_is_directory=True, dir_fd=self.fd)
 
     def move_aside(self, name: str) -> str:
         """:func:`~skillc_index.atomic.move_aside` of the entry ``name``, in this folder."""
@@ -112,15 +124,24 @@ class Pinned:
         while True:
             name = temporary_path(self.path, prefix).name
             try:
-                os.mkdir(name, dir_fd=self.fd)
+                with naming(self.path / name):
+                    os.mkdir(name, dir_fd=self.fd)
             except FileExistsError:
                 continue
             return name
 
     def abandoned(self, *prefixes: str) -> list[str]:
         """The entries here a process that no longer runs left under a temporary name of
-        ``prefixes`` (:func:`~skillc_index.atomic.abandoned`)."""
-        return _abandoned_names(self.fd, prefixes)
+        ``prefixes`` (:func:`~skillc_index.atomic.abandoned`); none when the folder cannot be
+        listed (its descriptor needs no read permission: one is opened to list it)."""
+        try:
+            listing = os.open(".", os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC, dir_fd=self.fd)
+        except OSError:
+            return []
+        try:
+            return _abandoned_names(listing, prefixes)
+        finally:
+            os.close(listing)
 
     def write(self, files: Mapping[str, bytes], executable: frozenset[str] = frozenset()) -> None:
         """Write ``files`` (relative path -> bytes) as new files below this folder, their
@@ -136,8 +157,9 @@ class Pinned:
                         here.close()
                     here = below
                 flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | _CLOEXEC
-                fd = os.open(name, flags, 0o666, dir_fd=here.fd)
-                with os.fdopen(fd, "wb") as handle:
+                with naming(self.path / rel):
+                    fd = os.open(name, flags, 0o666, dir_fd=here.fd)
+                with naming(self.path / rel), os.fdopen(fd, "wb") as handle:
                     handle.write(data)
                     if rel in executable:
                         mode = os.fstat(fd).st_mode
@@ -150,15 +172,29 @@ class Pinned:
         """Remove the entry ``name``: a symlink or a file (only the link goes, never what it
         points to), or a folder with all it holds, each entry removed in the folder it is in
         (``os.fwalk``, which follows no symlink)."""
-        if not self.is_folder(name):
-            os.unlink(name, dir_fd=self.fd)
-            return
-        for _top, folders, files, fd in os.fwalk(name, topdown=False, dir_fd=self.fd):
-            for entry in files:
-                os.unlink(entry, dir_fd=fd)
-            for entry in folders:  # a symlink to a folder is listed here too
-                try:
-                    os.rmdir(entry, dir_fd=fd)
-                except NotADirectoryError:
+        with naming(self.path / name):
+            if not self.is_folder(name):
+                os.unlink(name, dir_fd=self.fd)
+                return
+            for _top, folders, files, fd in os.fwalk(name, topdown=False, dir_fd=self.fd):
+                for entry in files:
                     os.unlink(entry, dir_fd=fd)
-        os.rmdir(name, dir_fd=self.fd)
+                for entry in folders:  # a symlink to a folder is listed here too
+                    try:
+                        os.rmdir(entry, dir_fd=fd)
+                    except NotADirectoryError:
+                        os.unlink(entry, dir_fd=fd)
+            os.rmdir(name, dir_fd=self.fd)
+
+
+@contextmanager
+def naming(path: Path) -> Iterator[None]:
+    """An ``OSError`` of the block names ``path``: a call in a folder's descriptor names only
+    the entry's own name (a full disk, a permission refused are told of the file or folder,
+    as by path: ``atomic.creating`` knows them so)."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno is None:
+            raise
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc

@@ -23,6 +23,7 @@ the index made on demand does.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -31,13 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal
 
-from skillc_index.atomic import creating, ensure_dir, not_writable, staging_dir
+from skillc_index.atomic import creating, not_writable
 from skillc_index.build.manifest import (
+    MANIFEST_FILE,
     MANIFEST_VERSION,
     Manifest,
-    manifest_path,
+    manifest_bytes,
     read_manifest,
-    write_manifest,
 )
 from skillc_index.clock import utc_now
 from skillc_index.command_errors import CannotCreate, RuntimeNotAFolder
@@ -79,6 +80,7 @@ from skillc_index.text import valid_utf8
 if TYPE_CHECKING:
     from skillc_index.build.stub import Reference
     from skillc_index.markdown.document import MarkdownDoc
+    from skillc_index.pinned import Pinned
 
 __all__ = ["CompileResult", "IndexReport", "Progress", "compile_skill"]
 
@@ -336,43 +338,81 @@ def _install(
     index_file: str,
     new_index: Callable[[Path], IndexCounts] | None,
     contents: Callable[[Path], tuple[bytes, Manifest]],
+    runtimes: str | None = None,
 ) -> tuple[IndexCounts | None, Manifest]:
     """Write the runtime's files into a temporary folder beside it, then move them in: the
     whole folder when there is no runtime yet, else file by file (index, stub, manifest last),
     leaving everything else in the runtime (logs, other sources' indexes) as it is.
 
     ``new_index`` writes the index (None: the runtime's index stays); ``contents`` then gives
-    the stub and manifest, from the path of the index the runtime will have."""
-    import shutil
+    the stub and manifest, from the path of the index the runtime will have. All of it is
+    done in the runtime store opened once over its real path (``runtimes``, as the build
+    checked it; else its real path now: :class:`~skillc_index.pinned.Pinned`), so a folder of
+    its path swapped for a symlink meanwhile gets nothing (a ``.skillc/runtime`` swapped got
+    the runtime); the index, which SQLite writes by its path, is refused unless it landed in
+    the temporary folder made there."""
+    from skillc_index.diagnostics import FolderChanged
+    from skillc_index.files import real_path
 
     _check_runtime_folder(runtime)
-    staging: Path | None = None
-    try:
-        with creating(runtime):  # disk full, no permission: naming the runtime, not the staging
-            staging = staging_dir(runtime.parent, f"{runtime.name}.build")
-            meta = staging / META_DIR
-            meta.mkdir()
-            counts = None if new_index is None else new_index(meta / index_file)
-            index = runtime / META_DIR / index_file if counts is None else meta / index_file
-            stub, manifest = contents(index)
-            (staging / SKILL_FILE).write_bytes(stub)
-            write_manifest(staging, manifest)
+    staging: str | None = None
+    real = runtimes or real_path(runtime.parent)
+    with creating(runtime), _pinned(real, runtime) as store:
+        try:
+            for stale in store.abandoned(f"{runtime.name}.build"):  # of killed builds
+                with suppress(OSError):
+                    store.remove(stale)
+            staging = store.temporary(f"{runtime.name}.build")
+            with store.sub(staging) as made, made.sub(META_DIR, make=True) as meta:
+                index = Path(real, staging, META_DIR, index_file)  # SQLite's: by path
+                counts = None if new_index is None else new_index(index)
+                if counts is not None and not meta.holds(index_file, index):
+                    raise FolderChanged(str(runtime.parent))  # SQLite wrote it elsewhere
+                index = runtime / META_DIR / index_file if counts is None else index
+                stub, manifest = contents(index)
+                made.write(
+                    {SKILL_FILE: stub, f"{META_DIR}/{MANIFEST_FILE}": manifest_bytes(manifest)}
+                )
             _check_runtime_folder(runtime)
-            if not runtime.exists():
+            if store.lstat(runtime.name) is None:
                 try:
-                    staging.rename(runtime)
+                    store.rename(staging, store, runtime.name, replace=False)
                     return counts, manifest
                 except OSError:  # created meanwhile by another process: move file by file
                     pass
-            ensure_dir(runtime / META_DIR)
-            if counts is not None:
-                (meta / index_file).replace(runtime / META_DIR / index_file)
-            (staging / SKILL_FILE).replace(runtime / SKILL_FILE)
-            manifest_path(staging).replace(manifest_path(runtime))
+            with (
+                store.sub(runtime.name) as built,
+                built.sub(META_DIR, make=True) as built_meta,
+                store.sub(staging) as made,
+                made.sub(META_DIR) as meta,
+            ):
+                if counts is not None:
+                    meta.rename(index_file, built_meta, index_file)
+                made.rename(SKILL_FILE, built, SKILL_FILE)
+                meta.rename(MANIFEST_FILE, built_meta, MANIFEST_FILE)
             return counts, manifest
-    finally:
-        if staging is not None:
-            shutil.rmtree(staging, ignore_errors=True)
+        finally:
+            if staging is not None:
+                with suppress(OSError):  # renamed in: gone
+                    store.remove(staging)
+
+
+@contextmanager
+def _pinned(real: str, runtime: Path) -> Iterator[Pinned]:
+    """The runtime store at ``real`` (:meth:`Pinned.at`, made when missing): one of its
+    folders swapped for a symlink since it was checked is
+    :class:`~skillc_index.diagnostics.FolderChanged` (E022)."""
+    from skillc_index.diagnostics import FolderChanged
+    from skillc_index.pinned import Pinned
+
+    try:
+        folder = Pinned.at(real, make=True, shown=runtime.parent)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOTDIR, errno.ELOOP):
+            raise
+        raise FolderChanged(str(runtime.parent)) from None
+    with folder:
+        yield folder
 
 
 def compile_skill(
@@ -383,8 +423,11 @@ def compile_skill(
     stats: Mapping[str, FileStat] | None = None,
     progress: Progress | None = None,
     force: bool = False,
+    runtimes: str | None = None,
 ) -> CompileResult:
-    """Compile ``skill.source`` into ``skill.runtime`` (RFC-0001, RFC-0004:C-INDEX).
+    """Compile ``skill.source`` into ``skill.runtime`` (RFC-0001, RFC-0004:C-INDEX), written
+    in the runtime store's real path ``runtimes`` (as the caller checked it; default: its
+    real path then), never through a symlink swapped in since.
 
     Raises :class:`PathEscapesRoot` (E012) when a symlink leads out of the source,
     :class:`MissingFrontmatterField` (E011) for SKILL.md without ``name``/``description``, and
@@ -404,7 +447,7 @@ def compile_skill(
     reason = ""
     for _attempt in range(ATTEMPTS):
         try:
-            return _compile(skill, found, tokenizer_setting, progress, force, stats)
+            return _compile(skill, found, tokenizer_setting, progress, force, stats, runtimes)
         except SourcesChanged as exc:
             reason = str(exc)
             stats = None  # a source changed since: the next attempt stats them again
@@ -418,6 +461,7 @@ def _compile(
     progress: Progress | None,
     force: bool,
     stats: Mapping[str, FileStat] | None,
+    runtimes: str | None = None,
 ) -> CompileResult:
     """One attempt of :func:`compile_skill` (:class:`SourcesChanged` when a source changed
     between its hash and its parse)."""
@@ -467,6 +511,7 @@ def _compile(
             digests,
             stats_at_ns,
             pointers,
+            runtimes,
         )
 
     if counts is None:
@@ -500,6 +545,7 @@ def _write_runtime(
     digests: Mapping[str, str],
     stats_at_ns: int,
     pointers: Sequence[str],
+    runtimes: str | None = None,
 ) -> tuple[IndexCounts | None, Manifest, tuple[Notice, ...]]:
     """Read SKILL.md (E011 before anything is written), then write the new runtime: a new
     index unless ``state`` is current, the stub and the manifest. Returns the warnings of
@@ -551,6 +597,6 @@ def _write_runtime(
         with suppress(IndexUnusable):
             sources.read_index(index)
     counts, manifest = _install(
-        skill.runtime, state.path.name, new_index if rebuild else None, contents
+        skill.runtime, state.path.name, new_index if rebuild else None, contents, runtimes
     )
     return counts, manifest, tuple(sources.notices)

@@ -17,13 +17,9 @@ project) holds the runtime's absolute path. A link skillc wrote before, absolute
 deployment of this runtime (:func:`link_target`): the next build rewrites it relative, or
 leaves it as it is where it may not be changed (git tracks it, the folder is read-only).
 
-**Copies made before** (:func:`copy_deployments`): a build refreshes, besides the targets it
-is given, every copy of skillc's own of the skill in the agent folders of its scope (an
-earlier ``--copy``, or a target reading another dialect), so that no agent keeps loading an
-older build; it creates none, and ``list`` calls the skill ``stale`` while one of them holds
-another build than the runtime (:func:`stale_copies`). A copy's manifest records the target it
-was written for (``target``), and a refresh writes it for that target again: a folder several
-targets share (``.agents/skills``, a ``.claude/skills`` linked to it) keeps its dialect.
+**Copies made before** (:mod:`skillc_index.build.copies`, whose functions this module gives
+too): a build refreshes every copy of skillc's own of the skill in the agent folders of its
+scope, and ``list`` calls the skill ``stale`` while one holds another build.
 
 What may be replaced at a destination: a symlink (always, RFC-0001; only the link goes, never
 what it points to) and a copy made by an earlier ``--copy`` build of the same skill (nothing
@@ -52,27 +48,22 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from collections.abc import Collection, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from skillc_index.atomic import (
-    creation_start,
-    ensure_dir,
-    move_aside,
-    not_writable,
-    staging_dir,
-    temporary_path,
+from skillc_index.atomic import creation_start, not_writable, temporary_path
+from skillc_index.build.copies import (
+    copy_deployments,
+    is_skillc_copy,
+    not_refreshed,
+    same_build,
+    stale_copies,
 )
-from skillc_index.build.agent_folders import AgentFolders
-from skillc_index.build.manifest import (
-    MANIFEST_FILE,
-    Manifest,
-    manifest_path,
-    read_manifest,
-    recorded_source,
-)
+from skillc_index.build.manifest import MANIFEST_FILE, Manifest, manifest_path, read_manifest
 from skillc_index.command_errors import (
     EmptyTargetName,
     FolderNotWritable,
@@ -83,8 +74,7 @@ from skillc_index.command_errors import (
 )
 from skillc_index.diagnostics import Notice
 from skillc_index.digests import executable as is_executable
-from skillc_index.digests import file_sha256
-from skillc_index.files import inside, within
+from skillc_index.files import inside, real_path
 from skillc_index.layout import (
     META_DIR,
     SKILL_FILE,
@@ -96,6 +86,7 @@ from skillc_index.layout import (
 
 if TYPE_CHECKING:
     from skillc_index.build.shapes import DeploymentShape
+    from skillc_index.pinned import Pinned
 
 __all__ = [
     "DeployPlan",
@@ -135,6 +126,9 @@ class DeployPlan:
     copy: bool = False
     """Deployed as a copy: asked for (``copy``, a target reading another dialect), or a copy
     of the stub there already (:func:`_is_stub_copy`)."""
+    folder: str = ""
+    """The agent folder's real path as planned (and checked): :func:`deploy` writes in that
+    folder only (:class:`~skillc_index.pinned.Pinned`); empty: its real path then."""
 
 
 @dataclass(frozen=True)
@@ -175,59 +169,15 @@ def parse_targets(values: Sequence[str] | str) -> list[str]:
     return targets or ["claude"]
 
 
-def is_skillc_copy(path: Path, skill: str, manifest: Manifest | None = None) -> bool:
-    """A folder holding nothing but what a copy deployment of ``skill`` writes: a manifest of
-    that skill, the very stub that manifest records (its SHA-256) and, for a target reading
-    another dialect, the side files it records (``target_files``: path -> SHA-256), as regular
-    files. Decided from what skillc wrote, not from names: a folder edited since is not it.
-    Each file is hashed as it is read (a stranger's 300 MB ``SKILL.md`` costs no memory).
-    ``manifest``: the folder's, when the caller has read it."""
-    meta = path / META_DIR
-    try:
-        names = {entry.name for entry in os.scandir(path)}
-        if META_DIR not in names or meta.is_symlink():
-            return False
-        meta_names = {entry.name for entry in os.scandir(meta)}
-        stub = path / SKILL_FILE
-        if meta_names != {MANIFEST_FILE} or stub.is_symlink() or not stub.is_file():
-            return False
-        manifest = read_manifest(path) if manifest is None else manifest
-        if manifest is None or manifest.skill != skill:
-            return False
-        recorded = manifest.extra.get("target_files", {})
-        if not isinstance(recorded, dict) or not all(
-            isinstance(rel, str) and isinstance(digest, str) for rel, digest in recorded.items()
-        ):
-            return False
-        tops = {rel.split("/", 1)[0] for rel in recorded}
-        if names != {SKILL_FILE, META_DIR, *tops} or _files_under(path, tops) != set(recorded):
-            return False
-        hashes = {SKILL_FILE: manifest.extra.get("stub_sha256"), **recorded}
-        return all(file_sha256(str(path / rel)) == digest for rel, digest in hashes.items())
-    except OSError:
-        return False
-
-
-def _files_under(path: Path, tops: Collection[str]) -> set[str] | None:
-    """The regular files under ``path``'s entries ``tops`` (relative paths), or None when one
-    of them is a symlink or anything but a folder or a regular file."""
-    found: set[str] = set()
-    pending = [*tops]
-    while pending:
-        rel = pending.pop()
-        full = path / rel
-        if full.is_symlink():
-            return None
-        if full.is_dir():
-            pending.extend(f"{rel}/{entry.name}" for entry in os.scandir(full))
-        elif full.is_file():
-            found.add(rel)
-        else:
-            return None
-    return found
-
-
-def _existing(path: Path, skill: str) -> Existing:
+def _existing(path: Path, skill: str, folder: Pinned | None = None) -> Existing:
+    """What is at ``path``; looked at in ``folder`` (its folder, opened once) when given: a
+    copy's files are read by path only while the path leads to that folder."""
+    if folder is not None:
+        found = folder.lstat(path.name)
+        if found is None or stat.S_ISLNK(found.st_mode):
+            return "nothing" if found is None else "symlink"
+        copy = stat.S_ISDIR(found.st_mode) and folder.same(path.parent)
+        return "skillc-copy" if copy and is_skillc_copy(path, skill) else "other"
     if path.is_symlink():
         return "symlink"
     if not path.exists():
@@ -237,92 +187,13 @@ def _existing(path: Path, skill: str) -> Existing:
     return "other"
 
 
-def _copies(
-    skill: str, source: Path | None, folders: AgentFolders
-) -> dict[Path, tuple[tuple[str, ...], Manifest]]:
-    """:func:`copy_deployments`, each copy with its manifest (read once); ``source`` None:
-    whatever source each copy records."""
-    found: dict[Path, tuple[tuple[str, ...], Manifest]] = {}
-    real_source: str | None = None
-    for path, targets in folders.holding(skill).items():
-        if path.is_symlink():  # a link to the runtime: its manifest is the runtime's
-            continue
-        manifest = read_manifest(path)
-        built_from = None if manifest is None else manifest.extra.get("source_path")
-        if manifest is None or not isinstance(built_from, str):
-            continue
-        if source is not None:
-            real_source = os.path.realpath(source) if real_source is None else real_source
-            if os.path.realpath(built_from) != real_source and not _source_gone(manifest, skill):
-                continue
-        if is_skillc_copy(path, skill, manifest):
-            recorded = manifest.extra.get("target")
-            found[path] = ((recorded,) if recorded in targets else targets, manifest)
-    return found
-
-
-def _source_gone(manifest: Manifest, skill: str) -> bool:
-    """Whether the store skill ``skill`` a copy's ``manifest`` records as its source is gone:
-    its project (or the home) moved since, or it was deleted. Such a copy in the agent
-    folders of a scope is the copy of that scope's skill of the name (a copy of another
-    project's skill, still there, is not)."""
-    recorded = recorded_source(manifest, skill)
-    return recorded is not None and not os.path.isfile(f"{recorded}/{SKILL_FILE}")  # noqa: PTH113
-
-
-def copy_deployments(
-    skill: str,
-    scope: Scope,
-    source: Path,
-    layout: Layout,
-    configured: Mapping[str, str] | None = None,
-) -> dict[Path, tuple[str, ...]]:
-    """The copies of skillc's own of ``skill`` (:func:`is_skillc_copy`) built from ``source``
-    (their manifest's ``source_path``, or a store skill of the name that is gone, the project
-    moved: not another project's skill of that name) in the agent
-    folders its scope deploys into (:class:`AgentFolders`), path -> the targets it may be
-    refreshed as: the one its manifest records (``target``, the copy's since this was
-    written), else every target sharing its folder (one, unless a folder is shared: an older
-    copy). A copy in a folder given as a path is not looked for: a build refreshes it when
-    the path is given again."""
-    copies = _copies(skill, source, AgentFolders(scope, layout, configured))
-    return {path: targets for path, (targets, _) in copies.items()}
-
-
-def _same_build(here: Manifest | None, there: Manifest | None) -> bool:
-    """Whether a copy's manifest ``here`` records the build of the runtime's ``there``."""
-    if here is None or there is None:
-        return False
-    return (here.built_at, here.source_hash) == (there.built_at, there.source_hash)
-
-
-def stale_copies(
-    skill: str, source: Path | None, runtime: Path, folders: AgentFolders
-) -> tuple[dict[Path, Manifest], Manifest | None]:
-    """The copies of :func:`copy_deployments` (in ``folders``, a scope's agent folders; of
-    any source with ``source`` None) that hold another build than ``runtime``'s (made before
-    its last build, by a build that did not refresh them), each with its manifest; and the
-    runtime's manifest, read only when there is a copy (None when not read, or it cannot be),
-    which a refresh of them all writes from (:func:`copy_manifest`)."""
-    copies = _copies(skill, source, folders)
-    built = read_manifest(runtime) if copies else None
-    stale = {path: here for path, (_, here) in copies.items() if not _same_build(here, built)}
-    return stale, built
-
-
-def not_refreshed(layout: Layout, path: Path, why: str) -> Notice:
-    """The warning of a copy made before that a build could not refresh (when it was planned,
-    or written; one parked behind a router): the build was not asked to deploy there, so it
-    goes on."""
-    return Notice(f"copy {layout.display(path)} not refreshed: {why}")
-
-
 def _refuse_leaving_project(
-    target: str, root: Path, layout: Layout, from_project_config: bool
+    target: str, root: Path, real: str, layout: Layout, from_project_config: bool
 ) -> None:
     """TargetOutsideProject (E100) when the project leads ``target``'s folder out of itself:
     a ``[targets]`` entry of the project's config that is not really inside the project, or
-    a folder written inside the project that a symlink there leads out."""
+    a folder written inside the project that a symlink there leads out (``real``: the
+    folder's real path, the one the deployment writes in)."""
     project = layout.project_root
     if project is None:
         return
@@ -332,10 +203,10 @@ def _refuse_leaving_project(
         written = os.path.abspath(root)  # noqa: PTH100
     if not (from_project_config or inside(written, str(project))):
         return  # the user's own choice: a folder outside the project, written by the user
-    if within(root, project):
+    if inside(real, real_path(project)):
         return
     why = "of the project's config" if from_project_config else "(through a symlink)"
-    raise TargetOutsideProject(target, os.path.realpath(root), why)
+    raise TargetOutsideProject(target, real, why)
 
 
 def check_writable(root: Path, layout: Layout, what: str = "agent folder") -> None:
@@ -389,7 +260,8 @@ def plan_deployments(
         base = None
     for target in targets:
         root = layout.target_root(target, scope, configured)
-        _refuse_leaving_project(target, root, layout, target in project_targets)
+        real_root = real_path(root)  # checked, and the folder deploy writes in
+        _refuse_leaving_project(target, root, real_root, layout, target in project_targets)
         if is_folder_target(target):  # the caller's own folder: a file in its way
             from skillc_index.package.place import check_output  # is E100, as `package -o`
 
@@ -397,7 +269,7 @@ def plan_deployments(
         else:
             creation_start(root)  # CannotCreate for a folder no path can name (a name too long)
         path = root / skill
-        real = Path(os.path.realpath(path.parent)) / skill
+        real = Path(real_root) / skill
         if real in seen:
             continue
         seen.add(real)
@@ -429,7 +301,9 @@ def plan_deployments(
                 if as_copy or not linked:
                     raise
                 keep = True  # the link there leads to this runtime already
-        plans.append(DeployPlan(target, path, existing, skill, force, base, keep, as_copy))
+        plans.append(
+            DeployPlan(target, path, existing, skill, force, base, keep, as_copy, real_root)
+        )
     return plans
 
 
@@ -481,91 +355,85 @@ def _link_is(path: Path, text: str) -> bool:
         return False
 
 
-def _remove(path: Path) -> None:
-    """Remove a symlink or a copy of skillc's own (the only things :func:`deploy` removes)."""
-    if path.is_symlink() or not path.is_dir():
-        path.unlink()
-    else:
-        import shutil
-
-        shutil.rmtree(path)
+def _remove(folder: Pinned, name: str) -> None:
+    """Remove a symlink or a copy of skillc's own (the only things :func:`deploy` removes),
+    ``name`` in the agent folder ``folder``."""
+    folder.remove(name)
 
 
-def _discard(path: Path, skill: str) -> Path:
-    """Take away what is at ``path`` if it is a symlink or a copy of skillc's own of
-    ``skill``, decided at that moment, not from an earlier look: it is renamed aside (one
-    rename, :func:`move_aside`), then looked at, and where it is now is returned, for the
-    caller to remove (:func:`_remove`) once the new deployment is renamed in: the skill is
-    missing from the agent folder between two renames only (it was for the old copy's
-    deletion too). Anything else (a user's folder ``route uninstall`` put back since the
-    plan) is renamed back and refused (:class:`ForeignFolder`, E050); it stays at the hidden
-    backup name (the error names it) when its place was taken meanwhile. Never deleted."""
-    aside = move_aside(path)
-    if aside.is_symlink() or (aside.is_dir() and is_skillc_copy(aside, skill)):
+def _discard(folder: Pinned, path: Path, skill: str) -> str:
+    """Take away what is at ``path`` (in ``folder``, its folder opened once) if it is a
+    symlink or a copy of skillc's own of ``skill``, decided at that moment, not from an
+    earlier look: it is renamed aside (one rename, :func:`move_aside`), then looked at, and
+    its name now is returned, for the caller to remove (:func:`_remove`) once the new
+    deployment is renamed in: the skill is missing from the agent folder between two renames
+    only (it was for the old copy's deletion too). Anything else (a user's folder ``route
+    uninstall`` put back since the plan) is renamed back and refused (:class:`ForeignFolder`,
+    E050); it stays at the hidden backup name (the error names it) when its place was taken
+    meanwhile. Never deleted; a copy's files are read by path only while the path leads to
+    ``folder`` (before and after)."""
+    aside = folder.move_aside(path.name)
+    if folder.is_symlink(aside) or (
+        folder.is_folder(aside)
+        and folder.same(path.parent)
+        and is_skillc_copy(path.parent / aside, skill)
+        and folder.same(path.parent)
+    ):
         return aside
     try:
-        aside.rename(path)
+        folder.rename(aside, folder, path.name)
     except OSError:
-        raise ForeignFolder(skill, str(aside)) from None  # named where it is now
+        raise ForeignFolder(skill, str(path.parent / aside)) from None  # named where it is now
     raise ForeignFolder(skill, str(path))
 
 
 def _copy_into(
+    folder: Pinned,
     plan: DeployPlan,
     runtime: Path,
     files: Mapping[str, bytes] | None = None,
     executable: Collection[str] = (),
 ) -> None:
-    """A fresh copy folder at ``plan.path`` (built beside it, then renamed in): the runtime's
-    stub, or ``files`` (a target's own stub, side files and skill files; those of
-    ``executable`` made so), and the runtime's manifest recording them and ``plan.target``.
-    What is there goes only as :func:`_discard` says."""
-    import shutil
-
+    """A fresh copy folder at ``plan.path`` (built beside it in ``folder``, the agent folder
+    opened once, then renamed in): the runtime's stub, or ``files`` (a target's own stub,
+    side files and skill files; those of ``executable`` made so), and the runtime's manifest
+    recording them and ``plan.target``. What is there goes only as :func:`_discard` says."""
     path = plan.path
-    staging = staging_dir(path.parent, f"{path.name}.deploy")
+    for stale in folder.abandoned(f"{path.name}.deploy"):  # left by a killed build
+        with suppress(OSError):
+            folder.remove(stale)
+    staging = folder.temporary(f"{path.name}.deploy")
     try:
-        if files is None:
-            shutil.copyfile(runtime / SKILL_FILE, staging / SKILL_FILE)
-        _write_files(staging, runtime, plan.target, files, executable)
-        old = _discard(path, plan.skill) if path.exists() or path.is_symlink() else None
-        try:
-            staging.replace(path)  # a folder put there since: ENOTEMPTY, nothing replaced
+        with folder.sub(staging) as made:
+            made.write(_copy_files(runtime, plan.target, files), frozenset(executable))
+        old = _discard(folder, path, plan.skill) if folder.lstat(path.name) else None
+        try:  # a folder put there since: ENOTEMPTY, nothing replaced
+            folder.rename(staging, folder, path.name)
         finally:
             if old is not None:
-                _remove(old)
+                _remove(folder, old)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        with suppress(OSError):  # renamed in: gone
+            folder.remove(staging)
 
 
-def _write_files(
-    folder: Path,
-    runtime: Path,
-    target: str,
-    files: Mapping[str, bytes] | None,
-    executable: Collection[str] = (),
-) -> None:
-    """``files`` into ``folder`` (those of ``executable`` executable where readable), and the
-    runtime's manifest recording ``target`` and their hashes (with ``files`` None, the
-    runtime's stub copied there already: none)."""
+def _copy_files(runtime: Path, target: str, files: Mapping[str, bytes] | None) -> dict[str, bytes]:
+    """What a copy holds: ``files`` (else the runtime's stub), and the runtime's manifest
+    recording ``target`` and their hashes (with ``files`` None: none)."""
     import hashlib
 
-    from skillc_index.build.manifest import load_manifest, write_manifest
+    from skillc_index.build.manifest import load_manifest, manifest_bytes
 
     extra: dict[str, Any] = {}
+    held = {SKILL_FILE: (runtime / SKILL_FILE).read_bytes()} if files is None else dict(files)
     if files is not None:
         digests = {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
-        for rel, data in files.items():
-            ensure_dir((folder / rel).parent)
-            (folder / rel).write_bytes(data)
-            if rel in executable:
-                mode = (folder / rel).stat().st_mode
-                (folder / rel).chmod(mode | (mode & 0o444) >> 2)
         extra = {"stub_sha256": digests.pop(SKILL_FILE), "target_files": digests}
     manifest = load_manifest(runtime)
     if manifest is None:  # pragma: no cover - the build has just written it
         raise FileNotFoundError(manifest_path(runtime))
-    write_manifest(folder, copy_manifest(manifest, target, extra))
+    meta = f"{META_DIR}/{MANIFEST_FILE}"
+    return {**held, meta: manifest_bytes(copy_manifest(manifest, target, extra))}
 
 
 def copy_manifest(manifest: Manifest, target: str, extra: Mapping[str, Any]) -> Manifest:
@@ -587,7 +455,7 @@ def _holds(
     copy); with ``files`` None, the runtime's stub as ``--copy`` writes it
     (:func:`_is_stub_copy`, not a target's own stub and side files)."""
     here = read_manifest(path)
-    if here is None or not _same_build(here, read_manifest(runtime)):
+    if here is None or not same_build(here, read_manifest(runtime)):
         return False
     if here.extra.get("target", target) != target:
         return False
@@ -605,23 +473,42 @@ def _holds(
         return False
 
 
-def _link(path: Path, text: str, skill: str) -> None:
+def _link(folder: Pinned, path: Path, text: str, skill: str) -> None:
     """Point ``path`` at the runtime (``text``: :func:`link_text`): a symlink made beside
-    it, renamed over the old one (a folder there goes only as :func:`_discard` says)."""
-    temporary = temporary_path(path.parent, f"{path.name}.link")
-    temporary.symlink_to(text, target_is_directory=True)
+    it, renamed over the old one (a folder there goes only as :func:`_discard` says), all in
+    ``folder``, the agent folder opened once."""
+    temporary = temporary_path(path.parent, f"{path.name}.link").name
+    folder.symlink(text, temporary)
     try:
-        old = _discard(path, skill) if path.is_dir() and not path.is_symlink() else None
+        old = _discard(folder, path, skill) if folder.is_folder(path.name) else None
         try:
-            temporary.replace(path)
+            folder.rename(temporary, folder, path.name)
         except IsADirectoryError:  # a folder put there since: the rename replaced nothing
             raise ForeignFolder(skill, str(path)) from None
         finally:
             if old is not None:
-                _remove(old)
+                _remove(folder, old)
     except BaseException:
-        temporary.unlink(missing_ok=True)
+        with suppress(FileNotFoundError):
+            os.unlink(temporary, dir_fd=folder.fd)
         raise
+
+
+def _agent_folder(plan: DeployPlan) -> Pinned:
+    """The agent folder of ``plan``, opened over its real path as planned (made when
+    missing, each folder in the one above it): a folder of that path swapped for a symlink
+    since the plan checked it is :class:`~skillc_index.diagnostics.FolderChanged` (E022),
+    nothing written (a swapped ``.claude/skills`` got the link)."""
+    from skillc_index.diagnostics import FolderChanged
+    from skillc_index.pinned import Pinned
+
+    real = plan.folder or real_path(plan.path.parent)
+    try:
+        return Pinned.at(real, make=True, shown=plan.path.parent)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOTDIR, errno.ELOOP):
+            raise
+        raise FolderChanged(str(plan.path.parent)) from None
 
 
 def deploy(
@@ -640,24 +527,36 @@ def deploy(
 
     What is at the destination is looked at again: something skillc did not make (there
     since the plan, or planned with ``force``) is moved aside with ``plan.force`` and refused
-    (E050) without it; it is never deleted."""
+    (E050) without it; it is never deleted. Everything is written in the agent folder
+    :func:`_agent_folder` opens once."""
+    with _agent_folder(plan) as folder:
+        return _deploy(folder, plan, runtime, files, executable)
+
+
+def _deploy(
+    folder: Pinned,
+    plan: DeployPlan,
+    runtime: Path,
+    files: Mapping[str, bytes] | None,
+    executable: Collection[str],
+) -> tuple[Deployment, list[Notice]]:
+    """:func:`deploy` in the agent folder ``folder``."""
     path = plan.path
     notices: list[Notice] = []
-    existing = _existing(path, plan.skill) if plan.skill else plan.existing
+    existing = _existing(path, plan.skill, folder) if plan.skill else plan.existing
     backup: Path | None = None
     if existing == "other":
         if not plan.force:
             raise ForeignFolder(plan.skill, str(path))
-        backup = move_aside(path)
+        backup = path.parent / folder.move_aside(path.name)
         notices.append(
             Notice(f"moved {path} aside to {backup} (it was not made by skillc; nothing deleted)")
         )
-    ensure_dir(path.parent)
     action: DeployAction = "created" if existing == "nothing" else "replaced"
     if files is not None:
         if existing == "skillc-copy" and _holds(path, runtime, plan.target, files, executable):
             return Deployment(plan.target, path, "copy", "unchanged"), notices
-        _copy_into(plan, runtime, files, executable)
+        _copy_into(folder, plan, runtime, files, executable)
         return Deployment(plan.target, path, "copy", action, backup), notices
     if not plan.copy:
         text = link_text(path, runtime, plan.root)
@@ -666,7 +565,7 @@ def deploy(
         ):
             return Deployment(plan.target, path, "symlink", "unchanged"), notices
         try:
-            _link(path, text, plan.skill)
+            _link(folder, path, text, plan.skill)
             return Deployment(plan.target, path, "symlink", action, backup), notices
         except OSError as exc:
             if exc.errno in (errno.EACCES, errno.EROFS):  # a copy could not be written either
@@ -677,5 +576,5 @@ def deploy(
             )
     elif existing == "skillc-copy" and _holds(path, runtime, plan.target):
         return Deployment(plan.target, path, "copy", "unchanged"), notices
-    _copy_into(plan, runtime)
+    _copy_into(folder, plan, runtime)
     return Deployment(plan.target, path, "copy", action, backup), notices

@@ -57,7 +57,7 @@ from skillc_index.diagnostics import (
 )
 from skillc_index.digests import executable as is_executable
 from skillc_index.digests import source_hash
-from skillc_index.files import SkillFiles, utf8_name, walk_skill, within
+from skillc_index.files import SkillFiles, inside, real_path, utf8_name, walk_skill
 from skillc_index.import_record import ImportRecord, OriginWalk, import_origin, walk_origin
 from skillc_index.index.freshness import refuse_collision
 from skillc_index.layout import (
@@ -217,19 +217,24 @@ def _check_import(source: Path) -> None:
     read_skill_metadata(MarkdownDoc(parse_frontmatter(text), (), (), 0))
 
 
-def _refuse_writes_outside(layout: Layout, skill: ResolvedSkill, importing: bool) -> None:
+def _refuse_writes_outside(layout: Layout, skill: ResolvedSkill, importing: bool) -> str:
     """PathEscapesProject (E012) when a folder a project build writes into (the store for an
     import, the runtime store, the runtime, its ``.skillc-meta``) is not really inside the
     project: a symlink in the checkout must not send the build's files elsewhere. A global
-    build writes into the home, which is the user's own: not checked."""
+    build writes into the home, which is the user's own: not checked. Returns the runtime
+    store's real path as checked, which the compile writes in (never through a symlink
+    swapped in since: :func:`~skillc_index.build.compiler.compile_skill`'s ``runtimes``)."""
+    runtimes = real_path(skill.runtime.parent)
     project = layout.project_root
     if skill.scope != "project" or project is None:
-        return
+        return runtimes
     folders = [layout.store("project")] if importing else []
-    folders += [layout.runtime_store("project"), skill.runtime, skill.runtime / META_DIR]
+    folders += [skill.runtime.parent, skill.runtime, skill.runtime / META_DIR]
     for folder in folders:
-        if not within(folder, project):
-            raise PathEscapesProject(layout.display(folder), os.path.realpath(folder))
+        real = runtimes if folder == skill.runtime.parent else real_path(folder)
+        if not inside(real, real_path(project)):
+            raise PathEscapesProject(layout.display(folder), real)
+    return runtimes
 
 
 class Origin(NamedTuple):
@@ -378,7 +383,7 @@ def _build_skill(
             if known is None
             else (files, known.view)
         )
-    _refuse_writes_outside(layout, resolved, importing=importing)  # an import: its runtime's
+    runtimes = _refuse_writes_outside(layout, resolved, importing)  # an import: its runtime's
     # one build of a skill at a time: another's half-removed copy reads as a stranger's
     # folder (a false E050, or moved aside with --force), and manifests cross. An import is
     # planned under the lock: another folder of that name imported meanwhile is E050, as
@@ -440,6 +445,7 @@ def _build_skill(
         elif plan is not None:
             perform_import(plan)  # records the import of a copy made before records existed
 
+        checked = target_skill.runtime.parent == resolved.runtime.parent
         compiled = compile_skill(
             target_skill,
             tokenizer_setting=config.tokenizer,
@@ -447,6 +453,7 @@ def _build_skill(
             stats=stats if plan is None else None,  # an import's copy: stats of its own
             progress=progress,
             force=force,
+            runtimes=runtimes if checked else None,  # written where it was checked
         )
         notices.extend(compiled.notices)
         shadow = shadow_notice(target_skill.source, layout)

@@ -1,0 +1,163 @@
+"""The copies of skillc's own in agent folders (RFC-0001:C-DEPLOYMENT): what one is
+(:func:`is_skillc_copy`: nothing in it but what a copy deployment writes, unedited) and the
+copies made before (:func:`copy_deployments`): a build refreshes, besides the targets it is
+given, every copy of skillc's own of the skill in the agent folders of its scope (an earlier
+``--copy``, or a target reading another dialect), so that no agent keeps loading an older
+build; it creates none, and ``list`` calls the skill ``stale`` while one of them holds another
+build than the runtime (:func:`stale_copies`). A copy's manifest records the target it was
+written for (``target``), and a refresh writes it for that target again: a folder several
+targets share (``.agents/skills``, a ``.claude/skills`` linked to it) keeps its dialect.
+:mod:`skillc_index.build.deploy` gives these functions too.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Mapping
+from pathlib import Path
+
+from skillc_index.build.agent_folders import AgentFolders
+from skillc_index.build.manifest import MANIFEST_FILE, Manifest, read_manifest, recorded_source
+from skillc_index.diagnostics import Notice
+from skillc_index.digests import file_sha256
+from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
+
+__all__ = [
+    "copy_deployments",
+    "is_skillc_copy",
+    "not_refreshed",
+    "same_build",
+    "stale_copies",
+]
+
+
+def is_skillc_copy(path: Path, skill: str, manifest: Manifest | None = None) -> bool:
+    """A folder holding nothing but what a copy deployment of ``skill`` writes: a manifest of
+    that skill, the very stub that manifest records (its SHA-256) and, for a target reading
+    another dialect, the side files it records (``target_files``: path -> SHA-256), as regular
+    files. Decided from what skillc wrote, not from names: a folder edited since is not it.
+    Each file is hashed as it is read (a stranger's 300 MB ``SKILL.md`` costs no memory).
+    ``manifest``: the folder's, when the caller has read it."""
+    meta = path / META_DIR
+    try:
+        names = {entry.name for entry in os.scandir(path)}
+        if META_DIR not in names or meta.is_symlink():
+            return False
+        meta_names = {entry.name for entry in os.scandir(meta)}
+        stub = path / SKILL_FILE
+        if meta_names != {MANIFEST_FILE} or stub.is_symlink() or not stub.is_file():
+            return False
+        manifest = read_manifest(path) if manifest is None else manifest
+        if manifest is None or manifest.skill != skill:
+            return False
+        recorded = manifest.extra.get("target_files", {})
+        if not isinstance(recorded, dict) or not all(
+            isinstance(rel, str) and isinstance(digest, str) for rel, digest in recorded.items()
+        ):
+            return False
+        tops = {rel.split("/", 1)[0] for rel in recorded}
+        if names != {SKILL_FILE, META_DIR, *tops} or _files_under(path, tops) != set(recorded):
+            return False
+        hashes = {SKILL_FILE: manifest.extra.get("stub_sha256"), **recorded}
+        return all(file_sha256(str(path / rel)) == digest for rel, digest in hashes.items())
+    except OSError:
+        return False
+
+
+def _files_under(path: Path, tops: Collection[str]) -> set[str] | None:
+    """The regular files under ``path``'s entries ``tops`` (relative paths), or None when one
+    of them is a symlink or anything but a folder or a regular file."""
+    found: set[str] = set()
+    pending = [*tops]
+    while pending:
+        rel = pending.pop()
+        full = path / rel
+        if full.is_symlink():
+            return None
+        if full.is_dir():
+            pending.extend(f"{rel}/{entry.name}" for entry in os.scandir(full))
+        elif full.is_file():
+            found.add(rel)
+        else:
+            return None
+    return found
+
+
+def _copies(
+    skill: str, source: Path | None, folders: AgentFolders
+) -> dict[Path, tuple[tuple[str, ...], Manifest]]:
+    """:func:`copy_deployments`, each copy with its manifest (read once); ``source`` None:
+    whatever source each copy records."""
+    found: dict[Path, tuple[tuple[str, ...], Manifest]] = {}
+    real_source: str | None = None
+    for path, targets in folders.holding(skill).items():
+        if path.is_symlink():  # a link to the runtime: its manifest is the runtime's
+            continue
+        manifest = read_manifest(path)
+        built_from = None if manifest is None else manifest.extra.get("source_path")
+        if manifest is None or not isinstance(built_from, str):
+            continue
+        if source is not None:
+            real_source = os.path.realpath(source) if real_source is None else real_source
+            if os.path.realpath(built_from) != real_source and not _source_gone(manifest, skill):
+                continue
+        if is_skillc_copy(path, skill, manifest):
+            recorded = manifest.extra.get("target")
+            found[path] = ((recorded,) if recorded in targets else targets, manifest)
+    return found
+
+
+def _source_gone(manifest: Manifest, skill: str) -> bool:
+    """Whether the store skill ``skill`` a copy's ``manifest`` records as its source is gone:
+    its project (or the home) moved since, or it was deleted. Such a copy in the agent
+    folders of a scope is the copy of that scope's skill of the name (a copy of another
+    project's skill, still there, is not)."""
+    recorded = recorded_source(manifest, skill)
+    return recorded is not None and not os.path.isfile(f"{recorded}/{SKILL_FILE}")  # noqa: PTH113
+
+
+def copy_deployments(
+    skill: str,
+    scope: Scope,
+    source: Path,
+    layout: Layout,
+    configured: Mapping[str, str] | None = None,
+) -> dict[Path, tuple[str, ...]]:
+    """The copies of skillc's own of ``skill`` (:func:`is_skillc_copy`) built from ``source``
+    (their manifest's ``source_path``, or a store skill of the name that is gone, the project
+    moved: not another project's skill of that name) in the agent
+    folders its scope deploys into (:class:`AgentFolders`), path -> the targets it may be
+    refreshed as: the one its manifest records (``target``, the copy's since this was
+    written), else every target sharing its folder (one, unless a folder is shared: an older
+    copy). A copy in a folder given as a path is not looked for: a build refreshes it when
+    the path is given again."""
+    copies = _copies(skill, source, AgentFolders(scope, layout, configured))
+    return {path: targets for path, (targets, _) in copies.items()}
+
+
+def same_build(here: Manifest | None, there: Manifest | None) -> bool:
+    """Whether a copy's manifest ``here`` records the build of the runtime's ``there``."""
+    if here is None or there is None:
+        return False
+    return (here.built_at, here.source_hash) == (there.built_at, there.source_hash)
+
+
+def stale_copies(
+    skill: str, source: Path | None, runtime: Path, folders: AgentFolders
+) -> tuple[dict[Path, Manifest], Manifest | None]:
+    """The copies of :func:`copy_deployments` (in ``folders``, a scope's agent folders; of
+    any source with ``source`` None) that hold another build than ``runtime``'s (made before
+    its last build, by a build that did not refresh them), each with its manifest; and the
+    runtime's manifest, read only when there is a copy (None when not read, or it cannot be),
+    which a refresh of them all writes from (:func:`copy_manifest`)."""
+    copies = _copies(skill, source, folders)
+    built = read_manifest(runtime) if copies else None
+    stale = {path: here for path, (_, here) in copies.items() if not same_build(here, built)}
+    return stale, built
+
+
+def not_refreshed(layout: Layout, path: Path, why: str) -> Notice:
+    """The warning of a copy made before that a build could not refresh (when it was planned,
+    or written; one parked behind a router): the build was not asked to deploy there, so it
+    goes on."""
+    return Notice(f"copy {layout.display(path)} not refreshed: {why}")
