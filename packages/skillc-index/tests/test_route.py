@@ -294,6 +294,65 @@ def test_a_copied_project_s_skills_are_known_by_what_they_hold(
     assert not (copy / ".skillc" / "router").exists()
 
 
+def test_a_routed_skill_edited_and_built_is_known_in_a_copy_of_the_project(
+    cli: Callable[..., Run], claude: Path, project: Path, tmp_path: Path
+) -> None:
+    """The user edits a routed skill in the store and builds it: the build records what it
+    holds now in the route's manifest, as ``route install`` does, so a copy of the project
+    (new inodes) still knows it as the one route moved: status counts it, uninstall puts it
+    back, edit and all (it was "missing", then "forgotten" and left in the store)."""
+    route_json(cli, "install")
+    skill = project / ".skillc" / "skills" / "alpha" / "SKILL.md"
+    edited = skill.read_text(encoding="utf-8") + "\nEdited after install.\n"
+    skill.write_text(edited, encoding="utf-8")
+    built = cli("skc", process=True)("build", "alpha")
+    assert built.returncode == 0, built.stderr
+    assert "warning" not in built.stderr
+    copy = tmp_path / "copy"
+    shutil.copytree(project, copy, symlinks=True)
+    shutil.rmtree(project)
+
+    status = json.loads(route(cli, "status", "--format", "json", cwd=copy).stdout)
+    assert {s["name"]: s["action"] for s in status["skills"]}["alpha"] == "routed"
+    undone = route(cli, "uninstall", "--format", "json", cwd=copy)
+    assert undone.returncode == 0, undone.stderr
+    data = json.loads(undone.stdout)
+    assert data["left"] == []
+    assert {s["name"]: s["action"] for s in data["skills"]}["alpha"] == "restored"
+    back = copy / ".claude" / "skills" / "alpha" / "SKILL.md"
+    assert back.read_text(encoding="utf-8") == edited
+
+
+def test_a_build_while_a_route_command_is_at_work_says_the_record_is_not_refreshed(
+    cli: Callable[..., Run], claude: Path, project: Path, layout: Layout
+) -> None:
+    """The build goes on when the route folder is locked: one warning, the manifest as it
+    was; the next build records the edit."""
+    fcntl = pytest.importorskip("fcntl")
+    route_json(cli, "install")
+    manifest = project / ".skillc" / "router" / "claude.json"
+    recorded = manifest.read_bytes()
+    skill = project / ".skillc" / "skills" / "alpha" / "SKILL.md"
+    skill.write_text(skill.read_text(encoding="utf-8") + "\nEdited.\n", encoding="utf-8")
+    fd = os.open(manifest.parent, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        notices = [n.text for n in build_skill("alpha", layout).notices]
+    finally:
+        os.close(fd)
+    assert [n for n in notices if "route" in n] == [
+        "the route's record of 'alpha' in .skillc/router not refreshed: error[E999]: another "
+        "route command is changing '.skillc/router'; try again when it is done"
+    ]
+    assert manifest.read_bytes() == recorded
+
+    def alpha(data: bytes) -> Any:
+        return next(e for e in json.loads(data)["entries"] if e["name"] == "alpha")["content"]
+
+    build_skill("alpha", layout)
+    assert alpha(manifest.read_bytes()) != alpha(recorded)
+
+
 def test_install_says_once_that_skc_is_not_installed(
     cli: Callable[..., Run], claude: Path, path_without_skc: str
 ) -> None:

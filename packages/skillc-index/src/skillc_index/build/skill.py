@@ -477,10 +477,13 @@ def _build_skill(
                 continue
             deployments.append(deployment)
             notices.extend(deploy_notices)
-        from skillc_index.route.parked import refresh_parked
+        from skillc_index.route.parked import refresh_moved, refresh_parked
 
         notices += refresh_parked(  # the copies behind a router (no agent loads them now)
             target_skill.name, target_skill.scope, target_skill.source, compiled.runtime, layout
+        )
+        notices += refresh_moved(  # a routed folder's record: what it holds now
+            target_skill.name, target_skill.scope, target_skill.source, compiled.source_hash, layout
         )
         gitignore = _ignore_deployments(layout, deployments, notices)
         return BuildResult(

@@ -1,9 +1,11 @@
-"""The ``--copy`` stubs parked behind a router (``<base>/.skillc/router/<agent>/<name>``),
-kept holding their runtime's build (:func:`refresh_parked`): a build of the skill and
-``route install`` refresh them where they are, so that ``route uninstall`` puts back the
-stub agents should load, not the one an older build (an older skillc) wrote; ``list`` calls
-the skill ``stale`` while one holds another build
-(:func:`~skillc_index.build.deploy.stale_copies` over the parking folders).
+"""What a build keeps current behind a router. The ``--copy`` stubs parked there
+(``<base>/.skillc/router/<agent>/<name>``), kept holding their runtime's build
+(:func:`refresh_parked`): a build of the skill and ``route install`` refresh them where they
+are, so that ``route uninstall`` puts back the stub agents should load, not the one an older
+build (an older skillc) wrote; ``list`` calls the skill ``stale`` while one holds another
+build (:func:`~skillc_index.build.deploy.stale_copies` over the parking folders). And the
+manifest's record of a skill folder moved into the store (:func:`refresh_moved`): what it
+holds as a build of it compiled it, as ``route install`` records it.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ if TYPE_CHECKING:
     from skillc_index.build.agent_folders import AgentFolders
     from skillc_index.build.manifest import Manifest
     from skillc_index.layout import Layout, Scope
+    from skillc_index.route.manifest import MoveRecord, RouteManifest
 
-__all__ = ["refresh_parked", "refresh_route"]
+__all__ = ["refresh_moved", "refresh_parked", "refresh_route"]
 
 
 def refresh_parked(
@@ -83,6 +86,82 @@ def refresh_route(scope: Scope, names: Collection[str], layout: Layout) -> list[
         runtime = layout.runtime_store(scope) / name
         notices += refresh_parked(name, scope, None, runtime, layout, locked=True, folders=folders)
     return notices
+
+
+def refresh_moved(
+    skill: str, scope: Scope, source: Path, source_hash: str, layout: Layout
+) -> list[Notice]:
+    """Record what the store folder ``skill`` of ``scope`` (built from ``source``) holds now,
+    ``source_hash`` as a build compiled it, in each installed route of ``scope`` that moved it
+    there, while it is the folder moved (its recorded device and inode): a copy of the
+    project gives it a new inode, and the route knows it again by what it holds
+    (:func:`~skillc_index.route.manifest.is_ours`), which an edit of the user's own skill
+    changed (``route install`` records it again; a build did not, and the copy called the
+    skill ``missing``, ``uninstall`` forgot it). Each manifest is read again and written
+    under the route folder's lock; a warning when they are not (a route command at work)."""
+    import os
+
+    from skillc_index.layout import SKILLC_DIR
+    from skillc_index.route import ROUTES_DIR
+
+    if scope not in layout.scopes():
+        return []
+    routes = layout.base(scope) / SKILLC_DIR / ROUTES_DIR
+    moved = layout.store(scope) / skill
+    if not routes.is_dir() or os.path.realpath(source) != os.path.realpath(moved):
+        return []  # no route in the scope, or a skill built from elsewhere
+    from skillc_index.diagnostics import format_diagnostic
+    from skillc_index.route.manifest import folder_content, read_route_manifest
+    from skillc_index.route.place import parking_roots, routes_lock
+
+    content = folder_content(source_hash)
+    try:
+        agents = [agent for agent in parking_roots(layout, scope) if _stale_record(
+            read_route_manifest(routes / f"{agent}.json"), skill, moved, content
+        )]  # fmt: skip
+        if agents:
+            with routes_lock(routes, layout):
+                for agent in agents:  # read again under the lock
+                    _record_moved(routes / f"{agent}.json", agent, skill, moved, content)
+        return []
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+    except SkillcError as exc:  # a route command holds the lock; a manifest not valid
+        why = format_diagnostic(exc.diagnostic).splitlines()[0]
+    where = layout.display(routes)
+    return [Notice(f"the route's record of '{skill}' in {where} not refreshed: {why}")]
+
+
+def _stale_record(
+    manifest: RouteManifest | None, skill: str, moved: Path, content: str
+) -> MoveRecord | None:
+    """The record of the installed route ``manifest`` of the skill folder ``skill`` moved to
+    ``moved`` that does not record ``content``, while the folder there is the one moved (its
+    device and inode: what it holds is ``content``, which the record does not hold), else
+    None."""
+    from skillc_index.route.manifest import identity_of
+
+    if manifest is None or manifest.state != "installed":
+        return None
+    for record in manifest.records:
+        if record.name == skill and record.kind == "folder" and record.content != content:
+            return record if identity_of(moved) == (record.dev, record.ino) else None
+    return None
+
+
+def _record_moved(path: Path, agent: str, skill: str, moved: Path, content: str) -> None:
+    """Write the manifest ``path`` with its stale record of ``skill`` (:func:`_stale_record`)
+    as the folder ``moved`` is now, holding ``content``."""
+    from skillc_index.route.manifest import read_route_manifest, seen, write_route_manifest
+
+    manifest = read_route_manifest(path)
+    stale = _stale_record(manifest, skill, moved, content)
+    if manifest is None or stale is None:
+        return
+    records = tuple(
+        seen(record, moved, content) if record == stale else record for record in manifest.records
+    )
+    write_route_manifest(path, agent, manifest._replace(records=records))
 
 
 def _rewrite_all(
