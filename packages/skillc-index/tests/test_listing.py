@@ -214,6 +214,42 @@ def test_an_imported_copy_is_stale_when_build_all_would_import_its_folder_again(
     assert [e.status for e in list_skills(layout).skills] == ["normal"]
 
 
+def test_an_imported_copy_is_stale_when_a_gitignore_of_its_folder_changed(
+    layout: Layout, write_skill: WriteSkill
+) -> None:
+    """A ``.gitignore`` is hidden, no part of the folder's hash, yet an import copies it and
+    ``build --all`` imports the folder again when one changed: file stats proved the folder
+    unchanged without looking at them, so ``list`` said ``normal`` (a comment added, which
+    excludes nothing more; a ``.gitignore`` added in a subfolder). Stats still prove a
+    folder with ``.gitignore`` files unchanged right after its import (no hash)."""
+    from skillc_index.build.skill import build_skill
+    from skillc_index.import_record import unchanged_since_import, walk_origin
+
+    folder = write_skill(layout.base("project") / "skills" / "pdf")
+    (folder / "refs").mkdir()
+    (folder / "refs" / "guide.md").write_text("# Guide\n", encoding="utf-8")
+    (folder / ".gitignore").write_text("secret.txt\n", encoding="utf-8")
+    build_skill(str(folder), layout)
+    copy = layout.store("project") / "pdf"
+
+    def unchanged() -> bool:
+        return unchanged_since_import(copy, folder, walk_origin(folder))
+
+    assert unchanged()
+    assert [e.status for e in list_skills(layout).skills] == ["normal"]
+    for edit in (
+        lambda: (folder / ".gitignore").write_text("# keys\nsecret.txt\n", encoding="utf-8"),
+        lambda: (folder / "refs" / ".gitignore").write_text("*.tmp\n", encoding="utf-8"),
+    ):
+        edit()
+        assert not unchanged()
+        assert [e.status for e in list_skills(layout).skills] == ["stale"]
+        build_skill("pdf", layout)  # imported again, the .gitignore with it
+        assert unchanged()
+        assert [e.status for e in list_skills(layout).skills] == ["normal"]
+    assert (copy / "refs" / ".gitignore").read_text(encoding="utf-8") == "*.tmp\n"
+
+
 def test_copies_are_looked_for_once_per_listing(
     layout: Layout, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -125,18 +125,25 @@ def walk_origin(origin: Path) -> OriginWalk:
     return walk_skill(origin, dirs=dirs, rules=rules), dirs, rules
 
 
-def unchanged_since_import(copy: Path, origin: Path, found: SkillFiles) -> bool:
-    """Whether file stats prove that the folder ``origin`` (walked: ``found``) holds what was
-    imported from it into the store ``copy`` (no file read): the same files, each of the size
-    and modification time of its copy (an import keeps them) and last changed before its
-    copy was written. False when only hashing the folder can tell (``skc list`` then does:
-    an edited, added or removed file, a copy edited in place)."""
+def unchanged_since_import(copy: Path, origin: Path, walked: OriginWalk) -> bool:
+    """Whether file stats prove that the folder ``origin`` (:func:`walk_origin`'s ``walked``)
+    holds what was imported from it into the store ``copy`` (no file read): the same files
+    and the same ``.gitignore`` files (hidden, no part of its hash, yet an import copies them
+    and ``build --all`` imports the folder again when one changed), each of the size and
+    modification time of its copy (an import keeps them) and last changed before its copy
+    was written. False when only reading the folder can tell (``skc list`` then does: an
+    edited, added or removed file, a copy edited in place)."""
     from skillc_index.files import walk_skill
 
+    found, dirs, _ = walked
+    copy_dirs: list[str] = []
     files = found.every
-    if set(files) != set(walk_skill(copy).every):
+    if set(files) != set(walk_skill(copy, dirs=copy_dirs).every):
         return False
-    for rel in files:
+    ignores = _ignore_files(origin, dirs)
+    if ignores != _ignore_files(copy, copy_dirs):
+        return False
+    for rel in (*files, *ignores):
         try:
             there, here = os.stat(f"{origin}/{rel}"), os.stat(f"{copy}/{rel}")  # noqa: PTH116
         except OSError:
@@ -161,3 +168,11 @@ def recovered(store_copy: Path) -> bool:
 
     recover_stranded(parent, store_copy.name)
     return store_copy.is_dir()
+
+
+def _ignore_files(root: Path, folders: list[str]) -> set[str]:
+    """The regular ``.gitignore`` files of the skill at ``root`` and of its ``folders``, which
+    an import copies (:func:`~skillc_index.build.store.git_view`'s ``ignores``)."""
+    from skillc_index.glob import ignore_files
+
+    return {rel for rel, link in ignore_files(os.path.realpath(root), folders) if not link}

@@ -334,7 +334,7 @@ def _import_status(
     walked = walk_origin(origin)
     if record.origin == ImportRecord.recorded(
         origin, store.scope, layout
-    ) and unchanged_since_import(store.real, origin, walked[0]):
+    ) and unchanged_since_import(store.real, origin, walked):
         return None, None
     from skillc_index.build.skill import import_current, read_origin
 
