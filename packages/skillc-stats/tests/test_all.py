@@ -258,6 +258,53 @@ def test_a_store_skills_uses_follow_it_when_its_base_moves(
     assert str(skill) in recorded_priorities(installed_skills(layout).skills, layout)
 
 
+def test_a_moved_project_s_uses_count_for_it_with_project_where_it_is_now(
+    project: Path,
+    home: Path,
+    tmp_path: Path,
+    demo_skill: Callable[[Path], Path],
+    cli: Callable[..., Run],
+) -> None:
+    """The uses of a store skill made in its project before the project moved (``mv``) were
+    counted as its (``stats SKILL``, ``--all``), yet ``--project <the project now>`` left
+    them out: their working folder is the old one. A row of the skill's folder before the
+    move made in that old folder, or below it, counts as made in the same place of the
+    project now, for every reader (``stats SKILL``, ``--all``, ``--all --by``); a row made
+    elsewhere, or of another skill, is as it was logged."""
+    from skillc_stats import query_stats
+
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    skill = demo_skill(project / ".skillc" / "skills" / "demo")
+    old = str(project)
+    log(
+        layout,
+        "demo",
+        access(skill, old, "2026-03-01T10:00:00Z"),
+        access(skill, f"{old}/sub", "2026-03-02T10:00:00Z"),
+        access(skill, f"{old}-other", "2026-03-03T10:00:00Z"),  # another folder: not moved
+        access(skill, "/w/z", "2026-03-04T10:00:00Z"),
+    )
+    moved = tmp_path / "moved"
+    project.rename(moved)
+    (moved / "sub").mkdir()
+    layout = Layout.discover(moved, {"SKILLC_HOME": str(home)})
+    assert query_stats("demo", layout)["data"]["uses"] == 4
+
+    def uses(*projects: str) -> tuple[int, int, int]:
+        [entry] = query_all(layout, projects=list(projects))["data"]
+        [trend] = query_all(layout, projects=list(projects), by="day")["data"]["skills"]
+        summary = query_stats("demo", layout, projects=list(projects))["data"]
+        return summary["uses"], entry["uses"], trend["uses"]
+
+    assert uses(str(moved)) == (2, 2, 2)
+    assert uses(str(moved / "sub")) == (1, 1, 1)
+    assert uses(f"{old}-other") == (1, 1, 1)
+    assert uses("/w") == (1, 1, 1)
+    run = cli("skc", process=True)("stats", "demo", "--project", ".", "--format", "json", cwd=moved)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["data"]["uses"] == 2
+
+
 def test_cli_all(
     project: Path, home: Path, layout: Layout, stats_cli: Run, demo_skill: Callable[[Path], Path]
 ) -> None:

@@ -218,7 +218,9 @@ class StatsQuery:
             self._source = LocalRows(primary_log(skill.runtime))
             try:  # (a plugin's skill: its other versions' folders, from these rows)
                 paths = own_folders(self._source, folders, str(skill.source))
-                self._log = StatsLog(self._source, "skill_path", paths, filters)  # (its moves)
+                source = valid_utf8(str(skill.source))
+                same = {path: source for path in paths if path != source}  # (--project)
+                self._log = StatsLog(self._source, "skill_path", paths, filters, same)
             except BaseException:  # (UnreadableFile: E999, the log closed)
                 self._source.close()
                 raise

@@ -19,7 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import Layout, UnreadableFile, valid_utf8
-from skillc_index.accesslog.reader import LocalRows, add_versions, command_kind, grouped_counts
+from skillc_index.accesslog.reader import (
+    LocalRows,
+    add_versions,
+    command_kind,
+    grouped_counts,
+    same_folders,
+)
 from skillc_stats._filters import Filters
 
 if TYPE_CHECKING:
@@ -107,8 +113,9 @@ class AllCounts:
                     add_versions(rows, folders)
                     self.versioned[path] = folders
                 found = grouped_counts(
-                    rows, self.filters, "skill_path", list(folders), (*of_folder, *keys)
-                )
+                    rows, self.filters, "skill_path", list(folders), (*of_folder, *keys),
+                    same_folders(folders),
+                )  # fmt: skip
             except UnreadableFile as exc:  # the others are counted, this one said
                 from skillc_stats._usage import unreadable_log
 

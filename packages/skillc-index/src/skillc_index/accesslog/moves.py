@@ -17,7 +17,9 @@ home): its log moves with it, and its rows name the folder it was at. A store sk
 runtime log is its own (same-named folders share it, but only the store's is
 ``<base>/.skillc/skills/<name>``), so the rows of a ``<any base>/.skillc/skills/<name>``
 folder that is gone are its too (:func:`former_stores`, added by
-:func:`~.reader.add_versions` as a plugin's other versions are).
+:func:`~.reader.add_versions` as a plugin's other versions are), and their working folders
+below its former base are the same folders below its base now (:func:`cwd_key`): ``skc stats
+--project <the project now>`` counts the uses logged before the project moved.
 """
 
 from __future__ import annotations
@@ -37,7 +39,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_MOVES",
+    "BaseMove",
     "Move",
+    "base_moves",
+    "cwd_key",
     "folder_key",
     "former_stores",
     "log_folders",
@@ -206,3 +211,48 @@ def former_stores(rows: Rows, folder: str) -> list[str]:
         and not os.path.lexists(low)
         and valid_utf8(low) == low  # (bad bytes: bound as they are read, never)
     ]
+
+
+#: ``(folder, old, new)``: the rows of the store skill's ``folder`` were logged while its base
+#: was ``old`` (:func:`former_stores`); that base is ``new`` now.
+BaseMove = tuple[str, str, str]
+
+
+def base_moves(same: Mapping[str, str]) -> list[BaseMove]:
+    """The moves of a store skill's base among ``same`` (a folder -> the folder its rows count
+    as): each ``<old>/.skillc/skills/<name>`` counted as ``<new>/.skillc/skills/<name>``,
+    of the same name (:func:`former_stores`' folders)."""
+    from skillc_index.layout import store_skill_name
+
+    moved: list[BaseMove] = []
+    for folder, now in same.items():
+        name = store_skill_name(folder)
+        if name is not None and folder != now and store_skill_name(now) == name:
+            moved.append((folder, _base_of(folder), _base_of(now)))
+    return moved
+
+
+def _base_of(store_folder: str) -> str:
+    """``<base>`` of ``<base>/.skillc/skills/<name>``."""
+    return store_folder.rsplit(os.sep, 3)[0] or os.sep
+
+
+def cwd_key(moved: Sequence[BaseMove], column: str = "skill_path") -> tuple[str, list[Any]]:
+    """SQL of the working folder a row counts as made in, and its parameters: a row of the
+    folder of a move of ``moved`` (:func:`base_moves`; ``column`` names a row's folder) made
+    in its old base or below it, the same place in the new base (the project was moved with
+    its skill: ``skc stats --project`` of the project where it is now counts it); else the
+    row's own ``cwd``. For a local log (a team store holds no folder moved)."""
+    if not moved:
+        return "cwd", []
+    tests: list[str] = []
+    params: list[Any] = []
+    for folder, old, new in moved:
+        below, there = (base if base.endswith(os.sep) else base + os.sep for base in (old, new))
+        tests += [
+            f"WHEN {column} = ? AND cwd = ? THEN ?",
+            f"WHEN {column} = ? AND substr(cwd, 1, ?) = ? THEN ? || substr(cwd, ?)",
+        ]
+        params += [folder, old, new, folder, len(below), below, there, len(below) + 1]
+    params = [valid_utf8(value) if isinstance(value, str) else value for value in params]
+    return f"CASE {' '.join(tests)} ELSE cwd END", params

@@ -29,7 +29,15 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard, overload
 
-from skillc_index.accesslog.moves import Move, folder_key, former_stores, log_folders, moves_of
+from skillc_index.accesslog.moves import (
+    Move,
+    base_moves,
+    cwd_key,
+    folder_key,
+    former_stores,
+    log_folders,
+    moves_of,
+)
 from skillc_index.accesslog.schema import empty_log, open_log
 from skillc_index.clock import is_utc_timestamp
 from skillc_index.diagnostics import UnreadableFile
@@ -158,14 +166,19 @@ Rows = Callable[[str, Sequence[Any]], list[Any]]
 
 
 def where_clause(
-    filters: RowFilters, column: str | None = None, values: Sequence[str] = ()
+    filters: RowFilters,
+    column: str | None = None,
+    values: Sequence[str] = (),
+    cwd: tuple[str, Sequence[Any]] = ("cwd", ()),
 ) -> tuple[str, list[Any]]:
     """``WHERE`` for the rows whose ``column`` is one of ``values`` (no such test when
     ``column`` is None) and that match the filters (RFC-0003:C-FILTERS; ``users`` and
     ``machines`` exist in the team store only).
 
     A project matches its own folder and every folder below it: ``cwd`` equal to it, or
-    starting with it plus a separator (so ``/a/web`` does not match ``/a/webapp``). A time
+    starting with it plus a separator (so ``/a/web`` does not match ``/a/webapp``); ``cwd``:
+    the SQL of a row's working folder and its parameters (:func:`~.moves.cwd_key`: a store
+    skill's rows logged before its project moved, as made where the project is now). A time
     with a fraction of a second is compared as the time it is (:func:`second_floor`).
     """
     tests: list[str] = []
@@ -186,11 +199,12 @@ def where_clause(
             params += [second_floor(filters.until), filters.until]
     if filters.projects:
         matches = []
+        where, where_params = cwd
         for project in filters.projects:
             prefix = project if project.endswith(os.sep) else project + os.sep
             # CAST: PostgreSQL has no substr(text, bigint, bigint)
-            matches.append("cwd = ? OR substr(cwd, 1, CAST(? AS INTEGER)) = ?")
-            params += [project, len(prefix), prefix]
+            matches.append(f"{where} = ? OR substr({where}, 1, CAST(? AS INTEGER)) = ?")
+            params += [*where_params, project, *where_params, len(prefix), prefix]
         tests.append("(" + " OR ".join(matches) + ")")
     for name, values_ in (("username", filters.users), ("machine", filters.machines)):
         if values_:
@@ -202,20 +216,38 @@ def where_clause(
 
 
 def _moved_where(
-    filters: RowFilters, column: str, values: Sequence[str], moves: Sequence[Move]
+    filters: RowFilters,
+    column: str,
+    values: Sequence[str],
+    moves: Sequence[Move],
+    same: Mapping[str, str] | None = None,
 ) -> tuple[str, list[Any], str, list[Any]]:
     """:func:`where_clause` of the rows now at one of ``values``: their own, and those that
     ``moves`` (:func:`~.moves.moves_of`) took there, not those they took away (the folders
     are looked up in the index by ``column``, then each row's folder now tested, when a
-    move concerns them: :func:`_concerning`); then the :func:`~.moves.folder_key` of it."""
+    move concerns them: :func:`_concerning`); then the :func:`~.moves.folder_key` of it.
+    ``same``: the folders of ``values`` whose rows count as another's, for the working
+    folders of a store skill's rows logged before its base moved (:func:`_cwd_key`)."""
     moves = _concerning(moves, values)
     moved = [move[0] for move in moves if move[0] not in values]
-    where, params = where_clause(filters, column, [*values, *dict.fromkeys(moved)])
+    cwd = _cwd_key(filters, same, column)
+    where, params = where_clause(filters, column, [*values, *dict.fromkeys(moved)], cwd)
     key, key_params = folder_key(column, None, moves)
     if moves:
         where += f" AND {key} IN ({', '.join('?' * len(values))})"
         params += [*key_params, *(valid_utf8(value) for value in values)]
     return where, params, key, key_params
+
+
+def _cwd_key(
+    filters: RowFilters, same: Mapping[str, str] | None, column: str | None
+) -> tuple[str, list[Any]]:
+    """The :func:`~.moves.cwd_key` the project filter tests (a store skill's rows logged
+    before its base moved, :func:`~.moves.former_stores`, as made where the base is now):
+    plain ``cwd`` without a project filter or such a folder in ``same``."""
+    if not filters.projects or not same or column is None:
+        return "cwd", []
+    return cwd_key(base_moves(same), column)
 
 
 def _concerning(moves: Sequence[Move], values: Collection[str]) -> Sequence[Move]:
@@ -292,7 +324,9 @@ class StatsLog:
     """Read-only queries over one skill's rows (those whose ``column`` is ``value``, or one
     of its values: its ``skill_path`` in a local log, with the folders imported into it, its
     name in the team store) within the filters. In a local log, the rows a move took to one
-    of the values are the skill's too, those it took away are not (:func:`_moves`).
+    of the values are the skill's too, those it took away are not (:func:`_moves`); ``same``
+    maps a value whose rows count as another's to that one (a store skill's folder before
+    its base moved: the project filter takes its rows' working folders as moved too).
 
     The same statements run over SQLite and PostgreSQL: they use only what both have.
     """
@@ -303,11 +337,14 @@ class StatsLog:
         column: str,
         value: str | Sequence[str],
         filters: RowFilters,
+        same: Mapping[str, str] | None = None,
     ) -> None:
         from skillc_index.items import as_items
 
         self._run = rows
-        self._where, self._params, *_ = _moved_where(filters, column, as_items(value), _moves(rows))
+        self._where, self._params, *_ = _moved_where(
+            filters, column, as_items(value), _moves(rows), same
+        )
 
     @overload
     def _rows(self, select: str, tail: str = "", extra: Sequence[Any] = ()) -> list[Any]: ...
@@ -432,13 +469,14 @@ def grouped_counts(
     column: str,
     values: Sequence[str],
     keys: Sequence[str],
+    same: Mapping[str, str] | None = None,
 ) -> list[Any]:
     """``(*keys, command, rows)`` of the rows whose ``column`` is one of ``values`` (a local
     log: its skills' source folders) within the filters: the trends and pictures of every
     skill at once (``skc stats --all --by``, ``--html``). In a local log (:func:`_moves`),
     the rows of a moved folder are read too, and a ``column`` key is the folder a move took
-    them to."""
-    where, params, key, key_params = _moved_where(filters, column, values, _moves(rows))
+    them to. ``same``: as :class:`StatsLog`'s."""
+    where, params, key, key_params = _moved_where(filters, column, values, _moves(rows), same)
     select, group = _grouping(keys, {column: key})
     statement = f"SELECT {select}, command, COUNT(*) FROM access_log{where} GROUP BY {group}"
     return rows(statement, [*(key_params if column in keys else []), *params])
@@ -455,7 +493,9 @@ def usage_of(
     """Uses, first and last use, distinct projects (of the uses) and author activity per
     ``column`` value within the filters: of ``values`` only (a local log: its skills' source
     folders), or of every value (None). The rows of a key of ``same`` count as its value's
-    (a folder imported into a store: its store copy's), each row once. One statement,
+    (a folder imported into a store: its store copy's; a store skill's folder before its
+    base moved, whose rows' working folders the project filter takes as moved too), each
+    row once. One statement,
     answered from an index by ``column`` and command (the kind of each row is its command's,
     :func:`command_kind`). The keys of ``spread`` (skills whose rows are in several logs,
     :func:`several_logs`) get their working folders too (:attr:`SkillUsage.folders`, one more
@@ -466,7 +506,8 @@ def usage_of(
     moved = list(dict.fromkeys(move[0] for move in moves))
     if values is not None:
         values = [*values, *(folder for folder in moved if folder not in values)]
-    sql, params = where_clause(filters, column if values is not None else None, values or ())
+    cwd = _cwd_key(filters, same, column)
+    sql, params = where_clause(filters, column if values is not None else None, values or (), cwd)
     key, key_params = folder_key(column, same, moves)
     statement = (
         f"SELECT key, SUM(used), MIN(CASE WHEN used = 1 THEN timestamp END), "
@@ -485,7 +526,7 @@ def usage_of(
         if same.get(value, value) in wanted or value in leading
     ]
     if spread_values:  # only the rows of those skills: not every row a second time
-        spread_sql, spread_params = where_clause(filters, column, spread_values)
+        spread_sql, spread_params = where_clause(filters, column, spread_values, cwd)
         for name, cwd in rows(
             f"SELECT DISTINCT key, cwd FROM (SELECT {key} AS key, cwd, {IS_USE} AS used "
             f"FROM access_log{spread_sql}) AS kinds WHERE used = 1 AND cwd IS NOT NULL",
@@ -497,7 +538,7 @@ def usage_of(
         if not all(time is None or _instant(time) for time in (first, last)):  # (rare)
             logged = values if values is not None else [*same, name]  # its folders
             of_name = [value for value in logged if same.get(value, value) == name]
-            first, last = StatsLog(rows, column, of_name, filters).period(USE_COMMANDS)
+            first, last = StatsLog(rows, column, of_name, filters, same).period(USE_COMMANDS)
         times = (first, last, int(projects), int(authored), tuple(folders.get(name, ())))
         usage.append(SkillUsage(name, int(uses), *times))
     return usage
