@@ -205,8 +205,9 @@ def test_every_script_reads_utf8_names_in_an_ascii_locale(
     found = skc_installed("find", "crème brûlée", "--path", "q", "--format", "json",
                           env_extra=ASCII_LOCALE)  # fmt: skip
     assert found.returncode == 0, found.stderr
-    # named by its folder, as skc list names it (its frontmatter says deja)
-    assert [skill["name"] for skill in json.loads(found.stdout)["skills"]] == ["déjà"]
+    # named by its path, which show reads (a folder only --path searched; its frontmatter
+    # says deja)
+    assert [skill["name"] for skill in json.loads(found.stdout)["skills"]] == ["./q/déjà"]
     shown = skc_installed("show", "q/déjà", "--section", "Crème brûlée", env_extra=ASCII_LOCALE)
     assert (shown.returncode, shown.stdout) == (0, "## Crème brûlée\n\nCaramelize the sugar.\n")
     linted = script("skillc-lint")("q/déjà", env_extra=ASCII_LOCALE)
@@ -214,7 +215,7 @@ def test_every_script_reads_utf8_names_in_an_ascii_locale(
     gateway = script("skillc-gateway")(
         "find", "crème brûlée", "--path", "q", env_extra=ASCII_LOCALE
     )
-    assert "1. déjà" in gateway.stdout, gateway.stderr
+    assert "1. ./q/déjà" in gateway.stdout, gateway.stderr
     served = script("skillc-mcp")("--cwd", "q/déjà", env_extra=ASCII_LOCALE)
     assert served.returncode == 0, served.stderr
     assert f"serving MCP on stdio in {accented}" in served.stderr, served.stderr

@@ -64,7 +64,8 @@ def test_skill_routing_roots(
     result = skc_installed("find", "--format", "json", "tune", env_extra=routed)
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert sorted(entry["name"] for entry in data["skills"]) == ["one", "two"]
+    # folders only the roots searched: named by their paths, which `skc show` reads
+    assert sorted(entry["name"] for entry in data["skills"]) == ["./lib-a/one", "./lib-b/two"]
     missing = skc_installed("find", "tune", env_extra={"SKILL_ROUTING_ROOTS": "/no/such/folder"})
     assert (missing.returncode, missing.stderr) == (
         1,

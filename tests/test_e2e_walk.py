@@ -43,7 +43,8 @@ def test_build_lint_and_find_walk_the_same_folders(
     found = skc("find", "read pdf", "--path", "openai-skills", "--format", "json",
                 env_extra={"SKILLC_FIND_SERVER": "0"})  # fmt: skip
     assert found.returncode == 0, found.stderr
-    assert sorted(s["name"] for s in json.loads(found.stdout)["skills"]) == names
+    named = sorted(s["name"] for s in json.loads(found.stdout)["skills"])  # by path: --path
+    assert named == sorted(f"./openai-skills/{folder}" for folder in SKILLS)
     found_text = skc("find", "read pdf", "--path", "openai-skills",
                      env_extra={"SKILLC_FIND_SERVER": "0"})  # fmt: skip
     assert "openai-skills/skills/.system/pdf-text" in found_text.stdout

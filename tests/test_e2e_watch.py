@@ -36,7 +36,9 @@ def test_skc_find_through_skc_watch(skc_installed: Run, project: Path) -> None:
     )
     find = ("find", "fly a kite", "--path", "skills", "--format", "json")
     alone = skc_installed(*find)
-    assert alone.returncode == 0 and json.loads(alone.stdout)["skills"][0]["name"] == "kite"
+    assert (
+        alone.returncode == 0 and json.loads(alone.stdout)["skills"][0]["name"] == "./skills/kite"
+    )
     started = skc_installed("watch", "--detach")
     assert started.returncode == 0, started.stderr
     try:

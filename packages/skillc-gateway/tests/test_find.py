@@ -41,7 +41,14 @@ def find(gateway: Run, *args: str, env: dict[str, str] | None = None) -> dict[st
 
 
 def names(data: dict[str, Any]) -> list[str]:
-    return [skill["name"] for skill in data["skills"]]
+    """Each hit's name; one a read command takes only as its path (a folder only ``--path``
+    searched, one whose name reads another skill) by its folder's name, which the tests
+    compare (``test_a_hit_is_named_so_that_show_reads_it`` checks the path itself)."""
+    return [folder_name(skill["name"]) for skill in data["skills"]]
+
+
+def folder_name(name: str) -> str:
+    return name.rpartition("/")[2] if "/" in name else name
 
 
 @pytest.fixture
@@ -272,6 +279,47 @@ def test_a_plugin_skill_linked_out_of_the_plugin_is_no_skill_of_it(
         served.close()
 
 
+def test_a_hit_is_named_so_that_show_reads_it(
+    cli: Callable[..., Run], project: Path, home: Path, layout: Layout, write_skill: WriteSkill
+) -> None:
+    """A hit is named by its folder (``skc list``'s name) when ``skc show <name>`` reads it,
+    else by its path (:func:`~skillc_index.inventory.resolve.reading_name`, as ``show``
+    names a skill given by its path): a ``.claude/skills`` copy of a store skill's name was
+    ``writing-plans``, which reads the store's; a folder only ``--path`` searched, by its
+    folder's name, which reads nothing (E001) or another skill; one under ``$SKILLC_HOME``,
+    absolute (a shell reads ``~`` as the user's home)."""
+    skc = cli("skc", script=True)
+    store = project / ".skillc/skills/writing-plans"
+    write_skill(store, "writing-plans", "Plans from the store.", "## Lions\n\nStore lions.\n")
+    build_skill("writing-plans", layout)
+    copy = project / ".claude/skills/writing-plans"
+    (copy.parent / "writing-plans").unlink()  # the build's link: the user's own copy instead
+    write_skill(copy, "writing-plans", "Plans of the copy.", "## Zebras\n\nCopy zebras.\n")
+    write_skill(project / ".claude/skills/drafts", "drafts", "Drafts.", "## Owls\n\nOwls.\n")
+    write_skill(project / "lib/zed", "zed", "Zed.", "## Giraffes\n\nGiraffes.\n")
+    write_skill(home / "lib/far", "far", "Far.", "## Herons\n\nHerons.\n")
+    (project / "lib/writing-plans").symlink_to(copy)  # --path: a folder installed as well
+
+    def named(query: str, *paths: str) -> tuple[str, str]:
+        where = [arg for path in paths for arg in ("--path", path)]
+        found = skc("find", query, *where, "--limit", "1", "--format", "json")
+        assert found.returncode == 0, found.stderr
+        [hit] = json.loads(found.stdout)["skills"]
+        shown = skc("show", hit["name"], "--section", hit["sections"][0]["heading"])
+        assert shown.returncode == 0, (hit["name"], shown.stderr)  # it reads that skill
+        return hit["name"], shown.stdout.split("\n\n")[1].strip()
+
+    assert named("store lions") == ("writing-plans", "Store lions.")
+    assert named("copy zebras") == (".claude/skills/writing-plans", "Copy zebras.")
+    assert named("owls drafts") == ("drafts", "Owls.")  # its name reads it: no path
+    assert named("giraffes", "lib") == ("./lib/zed", "Giraffes.")
+    assert named("owls drafts", ".claude/skills") == ("drafts", "Owls.")  # installed
+    assert named("copy zebras", "lib") == (".claude/skills/writing-plans", "Copy zebras.")
+    assert named("herons", str(home / "lib")) == (str(home / "lib/far"), "Herons.")
+    text = skc("find", "giraffes", "--path", "lib")
+    assert text.stdout.startswith("1. ./lib/zed  (score "), text.stdout
+
+
 def test_path_replaces_the_roots_and_nested_skills_count(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:
@@ -317,7 +365,7 @@ def test_hidden_folders_node_modules_and_depth(
     write_skill(deep / "h/too-deep", "too-deep", "Paint deeper down.")  # level 9
     data = find(gateway, "paint", "--path", "library")
     assert sorted(names(data)) == ["agent", "ok", "secret", "sourced"]
-    (sourced,) = [skill for skill in data["skills"] if skill["name"] == "sourced"]
+    (sourced,) = [skill for skill in data["skills"] if folder_name(skill["name"]) == "sourced"]
     assert sourced["path"].endswith("/.skillc/skills/sourced")
 
 
@@ -1020,10 +1068,12 @@ def test_a_query_with_bytes_that_are_not_utf8_is_answered(
 ) -> None:
     write_skill(project / "lib/owls", "owls", "A skill about owls.")
     found = find_skills(layout, "\udcff\udcfe owls", paths=["lib"])  # as Python reads argv
-    assert [skill.name for skill in found.skills] == ["owls"] and found.query == "?? owls"
+    assert [folder_name(skill.name) for skill in found.skills] == [
+        "owls"
+    ] and found.query == "?? owls"
     argv = [sys.executable, "-m", "skillc_gateway", "find", b"\xff\xfe owls", "--path", "lib"]
     done = subprocess.run(argv, cwd=project, env=clean_env, capture_output=True, check=False)
-    assert done.returncode == 0 and b"1. owls" in done.stdout, done.stderr
+    assert done.returncode == 0 and b"1. ./lib/owls" in done.stdout, done.stderr
 
 
 def test_one_path_given_as_a_string_is_that_folder(
@@ -1033,7 +1083,7 @@ def test_one_path_given_as_a_string_is_that_folder(
     write_skill(project / "lib/owls", "owls", "A skill about owls.")
     write_skill(project / "elsewhere/owl-care", "owl-care", "Owls cared for.")
     found = find_skills(layout, "owls", paths="lib")
-    assert [skill.name for skill in found.skills] == ["owls"]
+    assert [folder_name(skill.name) for skill in found.skills] == ["owls"]
 
 
 def test_folders_whose_names_are_not_utf8_are_skipped_and_counted(
@@ -1044,12 +1094,16 @@ def test_folders_whose_names_are_not_utf8_are_skipped_and_counted(
     bad.mkdir()
     (bad / "SKILL.md").write_bytes(b"---\nname: cafe\ndescription: PDF coffee.\n---\n")
     found = find_skills(layout, "pdf", paths=["lib"])
-    assert ([s.name for s in found.skills], found.searched, found.skipped) == (["ok"], 1, 1)
+    assert ([folder_name(s.name) for s in found.skills], found.searched, found.skipped) == (
+        ["ok"],
+        1,
+        1,
+    )
     assert not found.partial and found.warnings == ()
     # a searched folder whose own path is not UTF-8: not searched, said
     (project / os.fsdecode(b"other\xff")).mkdir()
     found = find_skills(layout, "pdf", paths=["lib", os.fsdecode(b"other\xff")])
-    assert [s.name for s in found.skills] == ["ok"]
+    assert [folder_name(s.name) for s in found.skills] == ["ok"]
     assert [w.text for w in found.warnings] == [
         f"not searched, a path that is not UTF-8: {project}/other?"
     ]
@@ -1166,7 +1220,10 @@ def test_each_skill_shown_gets_its_own_sections_and_a_changed_one_its_new_ones(
 
     def sections(query: str) -> dict[str, list[str]]:
         found = find_skills(layout, query, paths=["lib"])
-        return {skill.name: [hit.heading for hit in skill.sections] for skill in found.skills}
+        return {
+            folder_name(skill.name): [hit.heading for hit in skill.sections]
+            for skill in found.skills
+        }
 
     assert sections("hoots") == {"owls": ["Owl calls"], "doves": ["Coos"]}
     write_skill(project / "lib/owls", "owls", "About owls.", "## Barn owls\n\nThey hoot softly.\n")
@@ -2035,6 +2092,9 @@ def test_after_a_change_a_watching_catalog_looks_only_at_what_changed(
     write_skill(outside / "two", "glider", "Fly a glider.")
     (library / "flying").symlink_to(outside / "one")  # an entry of the root, followed
     passes = Passes(monkeypatch)
+    from skillc_index.inventory import resolve  # naming the hits is no pass of the catalog's
+
+    monkeypatch.setattr(resolve, "reading_names", lambda hits, _: [name for name, _ in hits])
 
     def found(query: str) -> list[str]:
         time.sleep(0.02)  # past the change time of what the test just wrote
@@ -2103,15 +2163,17 @@ def test_a_watcher_that_lost_events_makes_a_full_pass(
         os.utime(files[number % 2], ns=(number, number))
     write_skill(library / "owls", "owls", "Now about eagles.")
     time.sleep(0.02)
-    assert [s.name for s in find_skills(layout, "eagles", paths=[str(library)]).skills] == ["owls"]
+    assert [
+        folder_name(s.name) for s in find_skills(layout, "eagles", paths=[str(library)]).skills
+    ] == ["owls"]
     assert passes.since()[1] == ["full"]  # the queue overflowed: the watcher cannot tell
     find_skills(layout, "eagles", paths=[str(library)])
     passes.since()
     write_skill(library / "herons", "herons", "Now about storks.")  # a near miss: no overflow
     time.sleep(0.02)
-    assert [s.name for s in find_skills(layout, "storks", paths=[str(library)]).skills] == [
-        "herons"
-    ]
+    assert [
+        folder_name(s.name) for s in find_skills(layout, "storks", paths=[str(library)]).skills
+    ] == ["herons"]
     assert passes.since()[1] == ["targeted"]
 
 

@@ -38,7 +38,9 @@ def catalog_rows(home: Path) -> tuple[list[str], list[str]]:
 
 
 def names(found: Any) -> list[str]:
-    return sorted(skill.name for skill in found.skills)
+    """The folder names of the skills found (one only ``--path`` searched is named by its
+    path, which ``skc show`` reads)."""
+    return sorted(Path(skill.name).name for skill in found.skills)
 
 
 def paths(found: Any) -> list[str]:

@@ -88,12 +88,12 @@ def test_the_vectors_lift_the_skill_the_words_miss(tmp_path: Path) -> None:
     lib = library(tmp_path / "lib")
     lexical = skc_find(tmp_path / "home1", lib, semantic_step=False)
     both = skc_find(tmp_path / "home2", lib, semantic_step=True)
-    assert [s["name"] for s in lexical["skills"]][:2] == ["bread-timer", "auto-mechanic"]
-    assert [s["name"] for s in both["skills"]][:2] == ["auto-mechanic", "bread-timer"]
+    assert [Path(s["name"]).name for s in lexical["skills"]][:2] == ["bread-timer", "auto-mechanic"]
+    assert [Path(s["name"]).name for s in both["skills"]][:2] == ["auto-mechanic", "bread-timer"]
     # only the pool's scores move, and only up
-    lexical_scores = {s["name"]: s["score"] for s in lexical["skills"]}
+    lexical_scores = {Path(s["name"]).name: s["score"] for s in lexical["skills"]}
     for skill in both["skills"]:
-        assert skill["score"] >= lexical_scores[skill["name"]]
+        assert skill["score"] >= lexical_scores[Path(skill["name"]).name]
 
 
 def test_the_model_sends_no_telemetry_and_keeps_nothing_in_the_home(tmp_path: Path) -> None:
@@ -232,7 +232,10 @@ def test_the_start_of_the_body_has_a_vector_too(tmp_path: Path) -> None:
             [sys.executable, "-m", "skillc_gateway", *command],
             capture_output=True, text=True, env=env, timeout=120, check=True,
         )  # fmt: skip
-        return {skill["name"]: skill["score"] for skill in json.loads(result.stdout)["skills"]}
+        return {
+            Path(skill["name"]).name: skill["score"]
+            for skill in json.loads(result.stdout)["skills"]
+        }
 
     lexical, both = find("home1", False), find("home2", True)
     assert set(lexical) == set(both) == set(skills)  # both share a word with the request
@@ -375,7 +378,10 @@ def test_missing_vectors_in_a_catalog_that_cannot_be_written_are_no_partial_answ
         holder.execute("ROLLBACK")
         holder.close()
     assert (result.partial, result.warnings) == (False, ()), result.warnings
-    assert [skill.name for skill in result.skills][:2] == ["auto-mechanic", "bread-timer"]
+    assert [Path(skill.name).name for skill in result.skills][:2] == [
+        "auto-mechanic",
+        "bread-timer",
+    ]
     assert result.ranker == "lexical+semantic"
 
 
@@ -585,7 +591,7 @@ def test_a_model_that_runs_out_of_memory_leaves_find_lexical_or_works_in_one_thr
         roots = find_roots(layout, [str(lib)])
         result = Catalog.shared(layout).find(QUERY, roots, 10)
         warnings = [warning.text for warning in result.warnings]  # type: ignore[union-attr]
-        return result.ranker, warnings, [skill.name for skill in result.skills]
+        return result.ranker, warnings, [Path(skill.name).name for skill in result.skills]
 
     lib = library(tmp_path / "lib")
     texts = [(0, f"{name}: {text}") for name, text in SKILLS.items()]
@@ -659,7 +665,7 @@ def found(home: Path, query: str, paths: list[Path], step: bool) -> list[str]:
     roots = find_roots(layout, [str(path) for path in paths])
     result = Catalog.shared(layout).find(query, roots, 10, semantic=step)
     assert result.ranker == ("lexical+semantic" if step else "lexical")
-    return [skill.name for skill in result.skills]
+    return [Path(skill.name).name for skill in result.skills]
 
 
 def nearest_names(
@@ -814,7 +820,7 @@ def test_a_request_told_ahead_is_embedded_once_and_ranks_the_same(
         gate.set()
     assert busy.result()
     told = catalog.find(UNWORDED, roots, 10, semantic=True).skills
-    assert told == untold and told[0].name in {"auto-mechanic", "brake-service"}
+    assert told == untold and Path(told[0].name).name in {"auto-mechanic", "brake-service"}
     assert embedded == [UNWORDED]
     assert semantic._COMING == {}  # the work removed its entry before its result was set
     # told ahead, then the catalog's vectors read again before the find (a find server's
@@ -997,8 +1003,8 @@ def test_the_names_vectors_come_first_and_rank_until_the_bodies_are_in(tmp_path:
     assert counts() == (skills, skills) and not postings.bodies_missing(db)
     whole = catalog.find(query, roots, 10)
     assert whole.ranker == "lexical+semantic"
-    score = {result.name: result.score for result in whole.skills}
-    before = {result.name: result.score for result in names_only.skills}
+    score = {Path(result.name).name: result.score for result in whole.skills}
+    before = {Path(result.name).name: result.score for result in names_only.skills}
     assert score["kiln-notes"] > before["kiln-notes"]  # its body's vector counts now
 
 
@@ -1065,7 +1071,7 @@ def test_the_fill_reaches_every_collection_and_the_find_server_ranks_with_a_thir
     monkeypatch.setattr(model, "part_vector", counted)
     answer = catalog.find(query, roots, 10)
     assert answer.ranker == "lexical+semantic-partial"
-    assert {skill.name for skill in answer.skills[:2]} <= {
+    assert {Path(skill.name).name for skill in answer.skills[:2]} <= {
         name for name in names.values() if "printer" in name or "invoice" in name
     }
     assert 0 < len(computed) <= semantic.QUERY_COMPUTE  # the pool's names still missing

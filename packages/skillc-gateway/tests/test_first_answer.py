@@ -637,7 +637,8 @@ def test_the_find_server_answers_from_the_files_it_read_while_it_builds(
         return made(catalog, *args)
 
     monkeypatch.setattr(first_answer, "first_answer", recorded)
-    whole = Catalog(*_home(base / "whole"))
+    whole_layout = Layout.discover(base, {"SKILLC_HOME": str(base / "whole")})
+    whole = Catalog(whole_layout, open_database(whole_layout))  # a hit named from base too
     lines: list[str] = []
     found, thread = serving(base, [] if reading == "asked" else [str(lib)], lines)
     try:

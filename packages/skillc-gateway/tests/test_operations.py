@@ -247,12 +247,14 @@ def test_a_bounded_find_cuts_long_names_and_headings(
     whole = FIND.run(
         Session(layout, AccessLog(print)), FindParams("walrus tusk", 6, (str(library),))
     )
-    names = [skill.name for skill in whole.skills]
-    assert len(names) == 6 and {names[0], names[1]} == {"walrus-heading", name}
+    names = [skill.name for skill in whole.skills]  # paths: folders only --path searched
+    folders = [Path(n).name for n in names]
+    assert len(names) == 6 and {folders[0], folders[1]} == {"walrus-heading", name}
     data = FIND.run(run, FindParams("walrus tusk", 6, (str(library),))).to_dict()
     assert len(json.dumps(data, ensure_ascii=False)) <= 100_000
-    assert [s["name"] for s in data["skills"]] == [n if n != name else n[:200] + "…" for n in names]
-    by_name = {s["name"]: s for s in data["skills"]}
+    cut = [n if len(n) <= 201 else n[:200] + "…" for n in names]
+    assert [s["name"] for s in data["skills"]] == cut and cut != names
+    by_name = {Path(s["path"]).name: s for s in data["skills"]}
     assert by_name["walrus-heading"]["sections"][0]["heading"] == heading[:200] + "…"
     assert by_name["gadget-0"]["description"] == "Walrus gadget 0."  # short: whole
     [warning] = data["warnings"]

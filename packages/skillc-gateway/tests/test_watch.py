@@ -205,7 +205,7 @@ def test_changes_are_seen_by_the_next_find(
     def found(query: str) -> list[str]:
         done = gateway_process("find", query, "--path", "library", "--format", "json")
         assert done.returncode == 0, done.stderr
-        return [skill["name"] for skill in json.loads(done.stdout)["skills"]]
+        return [Path(skill["name"]).name for skill in json.loads(done.stdout)["skills"]]
 
     with server(clean_env, project, gateway):
         assert found("zeppelin") == []
@@ -366,7 +366,11 @@ def test_a_folder_made_unreadable_loses_its_skills_in_the_servers_answer(
         done = gateway_process("find", "zorb", "--path", "library", "--format", "json")
         assert done.returncode == 0, done.stderr
         data = json.loads(done.stdout)
-        return data["searched"], data["skipped"], sorted(s["name"] for s in data["skills"])
+        return (
+            data["searched"],
+            data["skipped"],
+            sorted(Path(s["name"]).name for s in data["skills"]),
+        )
 
     every = (4, 0, ["s1", "s2", "s3", "top"])
     group.chmod(0)
@@ -850,7 +854,7 @@ def test_a_session_of_many_calls_answers_a_new_library_from_its_files_and_starts
         session = Session(layout, AccessLog(warn))
         found = FIND.run(session, params)
         Catalog.shared(layout).close()  # this process's catalog of the home, dropped
-        assert found.skills[0].name == "s0007" and found.searched == FIRST_SKILLS
+        assert Path(found.skills[0].name).name == "s0007" and found.searched == FIRST_SKILLS
         assert not (found.served or found.partial) and found.first is allowed
         started = [text for text in warned if "started a find server" in text]
         if not allowed:

@@ -334,7 +334,7 @@ def test_a_find_reply_is_bounded_with_descriptions_cut(
     seen = sdk_session(server_command, project, env, body)
     data = seen["checked"]
     assert len(json.dumps(data, ensure_ascii=False)) <= 100_000
-    by_name = {skill["name"]: skill["description"] for skill in data["skills"]}
+    by_name = {Path(skill["path"]).name: skill["description"] for skill in data["skills"]}
     long = {name: text for name, text in by_name.items() if name != "widget-tool-00"}
     assert len(long) >= 10  # (the ranker reads 20 rows of a word most skills hold)
     assert by_name["widget-tool-00"] == "Widgets Short gadget."  # short: whole

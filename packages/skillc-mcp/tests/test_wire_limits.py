@@ -395,7 +395,7 @@ def test_a_model_searches_no_folder_outside_the_project_and_the_home(
         assert "outside the project, the working folder, the home folder and the" in text
     asked = {"query": "paint widgets", "path": [str(inside)]}
     found = wire.call("skc_find", asked)["structuredContent"]
-    assert [skill["name"] for skill in found["skills"]] == ["inner-widgets"]
+    assert [Path(skill["name"]).name for skill in found["skills"]] == ["inner-widgets"]
     with closing(sqlite3.connect(home / ".skillc" / "catalog.db")) as db:
         indexed = {name for (name,) in db.execute("SELECT name FROM skills")}
     assert "outer-widgets" not in indexed and "inner-widgets" in indexed

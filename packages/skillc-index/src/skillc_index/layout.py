@@ -511,8 +511,11 @@ def store_skill_name(path: str | os.PathLike[str], folder: str = STORE_FOLDER) -
 
 
 def _as_path(layout: Layout, path: Path) -> str:
-    """A folder as a path people can paste: ``./gt`` rather than ``gt``."""
+    """A folder as a path people can paste: ``./gt`` rather than ``gt``; absolute rather than
+    ``~/gt`` when ``~`` is ``$SKILLC_HOME`` here, not the home a shell expands it to."""
     text = layout.display(path)
+    if text.startswith("~") and layout.home != expand_user("~").resolve():
+        return str(path)
     return text if text.startswith(("/", "~", ".")) else f"./{text}"
 
 

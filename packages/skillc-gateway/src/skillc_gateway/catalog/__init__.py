@@ -133,7 +133,8 @@ class FoundSkill(NamedTuple):
 
     name: str
     """As ``skc list`` names it, which the read commands take: its entry's name, a plugin's
-    ``plugin:skill`` (not its frontmatter ``name``)."""
+    ``plugin:skill`` (not its frontmatter ``name``); its path when that name reads another
+    skill, or none (``skc show <name>`` reads this one)."""
     description: str
     path: str
     """The source folder (real path): a deployed skillc skill is its source."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Collection
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillc_gateway.catalog import FoundSkill, SectionHit, rank
@@ -91,17 +92,31 @@ class Seen:
         seen.skipped = len(skipped)
         return seen
 
-    def called(self, skill_id: int) -> str | None:
-        """The skill's name as the inventory has it (``skc list``, every read command): its
-        entry's name in the first root holding it (a store's, an agent folder's, a link's
-        own name), a plugin's as :meth:`_plugin_called`; None when no walk holds it (the
-        frontmatter ``name`` is then shown)."""
-        first = self.firsts.get(skill_id)
-        if first is None:
-            return None
-        root, entry = first
-        name = entry.rpartition("/")[2] or root.path.name  # a --path DIR that is one
-        return self._plugin_called(root, name) if root.kind == "plugin" else name
+    def called(self, hits: list[tuple[int, str, str]], layout: Layout) -> list[str]:
+        """The name of each hit ``(skill id, its folder, its frontmatter name)`` as a read
+        command takes it: a plugin's as :meth:`_plugin_called`, else its entry's name in the
+        first root holding it (a store's, an agent folder's, a link's own name: ``skc
+        list``'s; its frontmatter's when no walk holds it) when that name reads it (``skc
+        show <name>``), else its path (:func:`~skillc_index.inventory.resolve.reading_names`:
+        an agent folder's copy of a store skill's name, a folder only ``--path`` searched)."""
+        names: list[str | None] = []
+        plain: list[tuple[str, Path]] = []
+        for skill_id, path, name in hits:
+            first = self.firsts.get(skill_id)
+            if first is not None:
+                root, entry = first
+                name = entry.rpartition("/")[2] or root.path.name  # a --path DIR that is one
+                if root.kind == "plugin" and (spelled := self._plugin_called(root, name)) != name:
+                    names.append(spelled)
+                    continue
+            names.append(None)
+            plain.append((name, Path(path)))
+        if plain:
+            from skillc_index.inventory.resolve import reading_names
+
+            read = iter(reading_names(plain, layout))
+            return [name if name is not None else next(read) for name in names]
+        return [name for name in names if name is not None]
 
     def _plugin_called(self, root: Root, name: str) -> str:
         """``plugin:name`` for the skill ``name`` of the plugin ``root`` (``plugin@market:name``
@@ -164,13 +179,15 @@ def answer(
         members.sort(key=lambda member: (candidates[member[0]], member[1]))
         shown.append((members[0][0], score, members))
     sections = rank.best_sections(db, query, [skill_id for skill_id, _, _ in shown], lines=lines)
+    firsts = [(skill_id, members[0][1], members[0][2]) for skill_id, _, members in shown]
+    called = seen.called(firsts, layout)
     found: list[FoundSkill] = []
-    for skill_id, score, members in shown:
-        _, path, name, description = members[0]
+    for (skill_id, score, members), name in zip(shown, called, strict=True):
+        _, path, _, description = members[0]
         deployed = sorted({d for member in members for d in seen.deployed.get(member[0], ())})
         found.append(
             FoundSkill(
-                name=seen.called(skill_id) or name,
+                name=name,
                 description=description,
                 path=path,
                 deployed_to=tuple(deployed),

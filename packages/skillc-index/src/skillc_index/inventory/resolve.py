@@ -33,7 +33,7 @@ from skillc_index.inventory.folders import (
 from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from skillc_index.diagnostics import Diagnostic
     from skillc_index.layout import Layout, ResolvedSkill
@@ -47,6 +47,8 @@ __all__ = [
     "plugin_key_names",
     "plugin_parts",
     "read_back",
+    "reading_name",
+    "reading_names",
     "resolve_installed",
     "skill_names",
 ]
@@ -59,19 +61,40 @@ def _configured(layout: Layout) -> dict[str, str]:
 
 
 def _lookups(
-    skill: str, layout: Layout, plugins_only: bool = False, plugins: tuple[Root, ...] = ()
-) -> Iterator[tuple[str, list[Root]]]:
+    skill: str,
+    layout: Layout,
+    plugins_only: bool = False,
+    plugins: tuple[Root, ...] | None = None,
+    folders: Sequence[Root] | None = None,
+) -> Iterator[tuple[str, Sequence[Root]]]:
     """The names to look for, each with the folders to look in, in order: for ``plugin:skill``
     that plugin's skill first; then (not ``plugins_only``) the name as it is, a folder's
     (``foo:bar``, a folder name a plugin named ``foo`` does not have), in every agent folder
-    and plugin (``plugins``: their roots, when the caller read them)."""
-    plugins = plugins or plugin_folders(layout)  # once: it reads the install records, settings
+    and plugin (``plugins``, ``folders``: the plugins' roots and every one, when the caller
+    read them: :func:`_installed_roots`)."""
+    if plugins is None:  # once: it reads the install records, settings
+        plugins = plugin_folders(layout)
     if parts := plugin_parts(skill):
         plugin, market, name = parts
         yield name, [r for r in plugins if r.plugin == plugin and market in ("", r.marketplace)]
     if plugins_only:
         return
-    yield skill, list(installed_folders(layout, _configured(layout), plugins))
+    yield (
+        skill,
+        list(installed_folders(layout, _configured(layout), plugins))
+        if folders is None
+        else folders,
+    )
+
+
+#: The plugins' roots and every installed folder's, in resolution order (:func:`_lookups`).
+Installed = tuple[tuple[Root, ...], list[Root]]
+
+
+def _installed_roots(layout: Layout) -> Installed:
+    """The roots :func:`_lookups` looks in, read once for several names."""
+    plugins = plugin_folders(layout)
+    return plugins, list(installed_folders(layout, _configured(layout), plugins))
 
 
 def plugin_parts(skill: str) -> tuple[str, str, str] | None:
@@ -89,7 +112,7 @@ def _entry_name(name: str) -> bool:
     return bool(name) and name not in (".", "..") and "/" not in name and os.sep not in name
 
 
-def _found(name: str, roots: list[Root], layout: Layout) -> Iterator[Location]:
+def _found(name: str, roots: Sequence[Root], layout: Layout) -> Iterator[Location]:
     """The skills named ``name`` in ``roots`` (each a folder's entry), in their order (each
     root looked at when the next is asked for)."""
     if not _entry_name(name):
@@ -189,31 +212,73 @@ def read_back(
     skill has that name first (a project store's ``writing-plans`` for
     ``.claude/skills/writing-plans``), or none has it (:func:`_name_reads`). What a reply
     names it (:attr:`~skillc_index.layout.ResolvedSkill.shown`) then reads that skill."""
-    from skillc_index.diagnostics import SkillcError
-    from skillc_index.layout import _as_path, _from_folder
+    from skillc_index.layout import _from_folder
 
     found = _from_folder(skill, source, layout, force_global, plain)
     if plain or found.called is not None:
         return found
+    called = reading_name(found.name, found.source, layout, force_global, given=source)
+    return found if called == found.name else found._replace(called=called)
+
+
+def reading_name(
+    name: str,
+    source: Path,
+    layout: Layout,
+    force_global: bool = False,
+    given: Path | None = None,
+    installed: Callable[[], Installed] | None = None,
+) -> str:
+    """What names the skill at ``source`` (canonical) so that a read command reads it again:
+    ``name`` when that bare name resolves to it (:func:`_name_reads`), else its path, ``./``
+    before one relative to the working directory (another skill has that name first, a
+    project store's ``writing-plans`` for ``.claude/skills/writing-plans``, or none has it:
+    a folder only ``skc find --path`` searched). :func:`read_back`'s naming, and ``skc
+    find``'s of each hit (:func:`reading_names`). ``given``: a folder that resolves to
+    ``source`` (default: itself); ``installed``: the folders past the stores, once read."""
+    from skillc_index.diagnostics import SkillcError
+    from skillc_index.layout import _as_path
+
+    given = source if given is None else given
     try:
-        again = _name_reads(found, source, layout, force_global)
+        again = _name_reads(name, source, given, layout, force_global, installed)
     except SkillcError:  # a SKILL.md that cannot be read (E016)
         again = False
-    return found if again else found._replace(called=_as_path(layout, found.source))
+    return name if again else _as_path(layout, source)
 
 
-def _name_reads(found: ResolvedSkill, given: Path, layout: Layout, force_global: bool) -> bool:
-    """Whether ``found.name`` (a bare name) resolves to ``found.source`` again, in
+def reading_names(skills: Sequence[tuple[str, Path]], layout: Layout) -> list[str]:
+    """:func:`reading_name` of each ``(name, source)`` of ``skills`` (``skc find``'s hits),
+    the agent folders and plugins past the stores read once for them all, when one of the
+    names gets there."""
+    read: list[Installed] = []
+
+    def installed() -> Installed:
+        if not read:
+            read.append(_installed_roots(layout))
+        return read[0]
+
+    return [reading_name(name, source, layout, installed=installed) for name, source in skills]
+
+
+def _name_reads(
+    name: str,
+    source: Path,
+    given: Path,
+    layout: Layout,
+    force_global: bool,
+    installed: Callable[[], Installed] | None = None,
+) -> bool:
+    """Whether ``name`` (a bare name) resolves to the skill at ``source`` again, in
     :func:`~skillc_index.resolve_skill`'s order (a folder of the working directory, the
     project store, the global store, then the installed skill :func:`resolve_installed`
     reads), without what ``resolve_skill`` does besides (putting back a stranded import,
     E001's near names and hints, W001); False where it fails (no folder of that name, or
-    the first one is no skill). ``given``: the folder ``found`` was resolved from, which
+    the first one is no skill). ``given``: a folder that resolved to ``source``, which
     resolves so again without a second look."""
     from skillc_index.files import entry_named, inside, is_file, is_folder
     from skillc_index.layout import _from_folder, expand_user
 
-    name = found.name
     if name == SKILL_FILE:  # read as the working directory's SKILL.md: by its path
         return False
 
@@ -221,9 +286,7 @@ def _name_reads(found: ResolvedSkill, given: Path, layout: Layout, force_global:
         """Whether the folder ``real`` resolves (as a folder, :func:`_from_folder`) to it."""
         if real == given:
             return True
-        return (
-            _from_folder(entry, real, layout, force_global, plain, plugins).source == found.source
-        )
+        return _from_folder(entry, real, layout, force_global, plain, plugins).source == source
 
     here = layout.cwd / expand_user(name)
     stores = [layout.store(scope) for scope in layout.scopes()]
@@ -236,11 +299,11 @@ def _name_reads(found: ResolvedSkill, given: Path, layout: Layout, force_global:
             real = folder.resolve()
             if not inside(os.path.realpath(real / SKILL_FILE), str(real)):
                 return False  # E012
-            return reads(real, name, True, None) if folder is here else real == found.source
+            return reads(real, name, True, None) if folder is here else real == source
     if seen:  # E010
         return False
-    plugins = plugin_folders(layout)
-    for entry, roots in _lookups(name, layout, plugins=plugins):
+    plugins, folders = _installed_roots(layout) if installed is None else installed()
+    for entry, roots in _lookups(name, layout, plugins=plugins, folders=folders):
         for first in _found(entry, roots, layout):  # resolve_installed's first: no other
             return reads(first.real, entry, False, plugins)
     return False
