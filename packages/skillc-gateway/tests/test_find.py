@@ -621,6 +621,23 @@ def test_half_width_katakana_is_katakana(
     assert names(find(gateway, "データベース", env=lexical)) == ["ja-legacy"]
 
 
+def test_polytonic_greek_and_half_width_hangul_are_found_as_typed(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """A request typed without the breathings of polytonic Greek (``unicode61`` split
+    ``Ἀρχαία`` at them) finds the skill that has them, and half-width Hangul letters are the
+    jamo a Korean keyboard types (``ㅎㄱ``), in requests and skills alike."""
+    folder = project / ".claude/skills"
+    write_skill(folder / "greek-texts", "greek-texts", "Ἀρχαῖα κείμενα, ἀνάγνωσις καὶ ᾠδαί.")
+    write_skill(folder / "ko-initials", "ko-initials", "ﾾﾡ 초성 검색을 지원한다.")
+    write_skill(folder / "release", "release", "Publish a release of the package.", "Tag it.\n")
+    lexical = {"SKILLC_FIND_SEMANTIC": "0"}
+    for request in ("αρχαια κειμενα", "ΑΡΧΑΙΑ", "ωδαι", "Ἀρχαῖα"):
+        assert names(find(gateway, request, env=lexical)) == ["greek-texts"], request
+    for request in ("ㅎㄱ", "ﾾﾡ"):
+        assert names(find(gateway, request, env=lexical)) == ["ko-initials"], request
+
+
 def test_decomposed_words_and_a_dotted_capital_i_are_found(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:

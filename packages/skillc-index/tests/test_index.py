@@ -107,7 +107,7 @@ def test_index_name_and_schema(skill: ResolvedSkill) -> None:
     assert "fts5(" in str(ddl["sections"]) and "porter unicode61" in str(ddl["sections"])
     assert "text COLLATE NOCASE" in str(ddl["idx_headings_text"])
     meta = dict(rows(db, "SELECT key, value FROM index_meta"))
-    assert meta["schema_version"] == "13"
+    assert meta["schema_version"] == "14"
     assert meta["skill_path"] == str(skill.source)
     assert meta["source_hash"] == result.source_hash == result.manifest.source_hash
     assert meta["tokenizer"] == "porter"
@@ -330,8 +330,8 @@ def test_an_index_of_schema_6_is_stale_and_built_again(skill: ResolvedSkill) -> 
         connection.execute("UPDATE index_meta SET value = '6' WHERE key = 'schema_version'")
     connection.close()
     state = check_index(skill.runtime, skill.source, "ascii")
-    assert (state.status, state.reason) == ("stale", "schema version 6, expected 13")
-    assert ensure_index(skill, "ascii").meta.schema_version == 13
+    assert (state.status, state.reason) == ("stale", "schema version 6, expected 14")
+    assert ensure_index(skill, "ascii").meta.schema_version == 14
     assert check_index(skill.runtime, skill.source, "ascii").status == "current"
 
 

@@ -35,6 +35,7 @@ FINGERPRINTS = {
     11: "d3f63d3e1bc7f93d39ca2a4dea8e7e4632b82de9b4f2857a2add61e81c38b19e",  # folded text
     12: "d3f63d3e1bc7f93d39ca2a4dea8e7e4632b82de9b4f2857a2add61e81c38b19e",  # .MD files
     13: "d3f63d3e1bc7f93d39ca2a4dea8e7e4632b82de9b4f2857a2add61e81c38b19e",  # sections.path
+    14: "69363d27960943f509192c06524867bfae5123693e9e9695a49156491ff1d1f5",  # narrowed
 }
 
 

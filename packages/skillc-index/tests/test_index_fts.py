@@ -254,12 +254,16 @@ def test_thai_grapheme_level_matching(query: str, found: bool) -> None:
     assert restore_fts_text(row[0]) == "ช่วยแปลเอกสาร ใส่[ตะไคร้]และใบมะกรูด"
 
 
-@pytest.mark.parametrize("text", ["กำลังต้มยำกุ้ง", "ຄຳນາມ"])
-def test_a_thai_or_lao_grapheme_is_the_same_to_the_index_and_the_cuts(text: str) -> None:
-    """Under ``cjk`` each grapheme of a Thai or Lao run is a token, cut where the text cuts
-    of the kit cut (:func:`skillc_index.text.grapheme_boundary`): SARA AM (U+0E33, U+0EB3),
-    a letter that is no combining mark, stays with the letter before it (``ก`` and ``ำ``
-    of ``กำลัง`` were two tokens)."""
+@pytest.mark.parametrize(
+    "text", ["กำลังต้มยำกุ้ง", "ຄຳນາມ", "ខ្មែរ", "ស្វែងរក", "ဘဏ္ဍာ", "အင်္ဂလိပ်", "မြန်မာ"]
+)
+def test_a_spaceless_grapheme_is_the_same_to_the_index_and_the_cuts(text: str) -> None:
+    """Under ``cjk`` each grapheme of a Thai, Lao, Myanmar or Khmer run is a token, cut where
+    the text cuts of the kit cut (:func:`skillc_index.text.grapheme_boundary`): SARA AM
+    (U+0E33, U+0EB3), a letter that is no combining mark, stays with the letter before it
+    (``ก`` and ``ำ`` of ``กำลัง`` were two tokens), a consonant stacked under a Khmer coeng
+    or a Myanmar virama with the one above it (``ខ្`` and ``មែ`` were two), and Myanmar's
+    visible asat ends its grapheme (``န်`` and ``မာ`` of ``မြန်မာ``)."""
     from skillc_index.text import grapheme_boundary
 
     tokens = [token for token in prepare_fts_text(text, "cjk").split(ZWSP) if token]
@@ -278,3 +282,60 @@ def test_the_marks_written_out_are_every_character_of_their_class() -> None:
     ranges = re.findall("(.)(?:-(.))?", scripts.SCRIPT_MARKS[1:-1])
     every = "".join(chr(c) for a, b in ranges for c in range(ord(a), ord(b or a) + 1))
     assert every == scripts._MARK_CHARS
+
+
+@pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
+def test_polytonic_greek_is_found_without_its_breathings_and_accents(tokenizer: str) -> None:
+    """The breathings, the circumflex and the iota subscript of polytonic Greek (U+0313,
+    U+0314, U+0342, U+0345 once decomposed) were separators to ``unicode61``: ``ἀρετή`` was
+    ``α`` and ``ρετη``, so ``αρετη`` found nothing. A final sigma is ``σ`` (``unicode61``
+    folds it)."""
+    text = "Ἀρχὴ σοφίας φόβος Κυρίου. Τῆς γλώσσης ἡ ἀρετή, ᾠδὴ ῥήτορος."
+    connection = _table(tokenizer, text, "Μετάφρασις")
+    for query in ("αρχη", "ΑΡΧΗ", "Ἀρχὴ", "της", "τῆς", "αρετη", "ωδη", "ᾠδή", "ρητοροσ"):
+        assert _hits(connection, query, tokenizer) == 1, query
+    for query in ("γλωσσησ", "ΓΛΩΣΣΗΣ", "μεταφρασισ", "μεταφρασις"):  # final sigma or not
+        assert _hits(connection, query, tokenizer) == 1, query
+    assert _hits(connection, "αρχη ωδης", tokenizer) == 0
+
+
+@pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
+def test_full_width_latin_and_half_width_hangul_are_found_by_their_usual_forms(
+    tokenizer: str,
+) -> None:
+    """``Ｐｙｔｈｏｎ`` (a Japanese or Chinese input method) is ``Python`` and half-width Hangul
+    letters (U+FFA0-U+FFDC) are the Hangul Compatibility Jamo a Korean keyboard types, to
+    ``search`` as to ``show`` and ``find``: in the text and in the query."""
+    text = "Ｐｙｔｈｏｎ スクリプト ﾾﾡﾤ 초성"
+    connection = _table(tokenizer, text)
+    for query in ("python", "PYTHON", "Ｐｙｔｈｏｎ", "ｐｙｔｈｏｎ", "ㅎㄱㄴ", "ﾾﾡﾤ"):
+        assert _hits(connection, query, tokenizer) == 1, query
+    assert _hits(connection, "ㅎㄴㄱ", tokenizer) == 0
+
+
+KHMER = "ការបកប្រែអត្ថបទភាសាខ្មែរ និងការស្វែងរកឯកសារ។ "
+
+
+def test_a_khmer_stacked_consonant_is_matched_with_the_letter_above_it() -> None:
+    """Under ``cjk`` a Khmer consonant stacked under a coeng (U+17D2) is one grapheme with
+    the letter above it, as the cuts of the kit have it: ``មែ`` (a full letter) no longer
+    finds the subscript one of ``ខ្មែរ``, nor does its highlight cut ``ខ្ម``."""
+    connection = _table("cjk", KHMER)
+    assert _hits(connection, "ខ្មែរ", "cjk") == 1
+    assert _hits(connection, "ភាសាខ្មែរ", "cjk") == 1
+    assert _hits(connection, "មែ", "cjk") == 0
+    assert _hits(connection, "ខ", "cjk") == 0
+
+
+def test_the_narrow_table_is_unicodes_width_decompositions() -> None:
+    """:func:`~skillc_index.text.narrow`'s table, written as ranges, maps each full-width
+    ASCII form and half-width Hangul letter as Unicode's ``<wide>``/``<narrow>``
+    decomposition does (to a Hangul Compatibility Jamo, not NFKC's conjoining one)."""
+    import unicodedata
+
+    from skillc_index.text import _NARROW
+
+    for code in [*range(0xFF01, 0xFF5F), *range(0xFFA0, 0xFFDD)]:
+        kind, _, target = unicodedata.decomposition(chr(code)).partition(" ")
+        assert _NARROW.get(code) == (int(target, 16) if target else None), hex(code)
+        assert kind in ("<wide>", "<narrow>", ""), hex(code)

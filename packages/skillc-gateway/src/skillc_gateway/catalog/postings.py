@@ -71,7 +71,9 @@ __all__ = [
     "weight_sql",
 ]
 
-#: Bumped when the tables, the tokenizer or what a skill's text is read as change (15:
+#: Bumped when the tables, the tokenizer or what a skill's text is read as change (16:
+#: polytonic Greek without its breathings, half-width Hangul as compatibility jamo, a Khmer
+#: or Myanmar consonant stacked under a virama in the grapheme above it; 15:
 #: the text folded as ``search``'s (skillc-index's ``folded``: composed, so a decomposed
 #: Korean or Japanese text is the composed one); 14:
 #: Thai and Lao SARA AM kept with the letter before it in a run's graphemes; 13:
@@ -80,7 +82,7 @@ __all__ = [
 #: a development build's): the catalog then indexes every skill anew. A change of
 #: skillc-index's parse does too: the catalog records the index schema version its headings
 #: were read under (``index_schema_version``).
-RANK_VERSION = 15
+RANK_VERSION = 16
 
 #: The catalog's tokenizer: words stemmed, diacritics removed, and the marks of Indic and
 #: Southeast Asian scripts kept in words (skillc-index's ``TOKEN_MARKS``).
@@ -259,10 +261,10 @@ def cjk_pairs(text: str) -> str:
     one character stays one), a run of Thai, Lao, Myanmar or Khmer (``SPACELESS_CHARS``) as
     its overlapping pairs of graphemes (a letter with its marks, skillc-index's ``GRAPHEME``:
     ``ต้มยำ`` -> ``ต้ม มยำ``),
-    the full-width forms of ASCII as ASCII and half-width katakana as katakana (skillc-index's
-    ``narrow``: ``ＰＤＦ`` is ``PDF``, ``ﾚﾋﾞｭｰ`` ``レビュー``),
     the rest as it is; all of it first folded as ``search`` folds it (skillc-index's
-    ``folded``: composed, accented Latin letters decomposed). The tokenizer keeps such a run
+    ``folded``: the full-width forms of ASCII as ASCII, half-width katakana and Hangul
+    full-width, ``ＰＤＦ`` is ``PDF``, ``ﾚﾋﾞｭｰ`` ``レビュー``; composed; accented Latin and
+    Greek letters decomposed). The tokenizer keeps such a run
     as one word, so a request matched only the skills holding that very run; the pairs are
     what CJK search without a dictionary matches on. Every document, passage and request goes
     through it (:func:`documents`, :func:`_section_terms`, the first answer's passages,
@@ -270,13 +272,10 @@ def cjk_pairs(text: str) -> str:
     global _CJK_RUN
     if text.isascii():
         return text
-    from skillc_index.text import folded, narrow
+    from skillc_index.text import folded
 
     text = folded(text)
     data = text.encode("utf-8", "surrogatepass")
-    if b"\xef\xbc" in data or b"\xef\xbd" in data or b"\xef\xbe" in data:
-        text = narrow(text)  # U+FF00-U+FFBF: full-width ASCII or half-width katakana is there
-        data = text.encode("utf-8", "surrogatepass")
     if not any(lead in data for lead in _CJK_LEADS):
         return text  # most texts: a memchr a byte over their bytes (a pattern was 5x slower)
     if _CJK_RUN is None:

@@ -22,7 +22,7 @@ from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.fts import TOKENIZE_CLAUSES, restore_fts_text
 from skillc_index.index.schema import IndexedHeading, StoredHeading
 from skillc_index.record import Record
-from skillc_index.text import composed, folded, narrow, one_line, printable
+from skillc_index.text import composed, folded, one_line, printable
 
 __all__ = [
     "HEADINGS_CACHE_MAX",
@@ -241,18 +241,18 @@ _MATCHING_SQL = (
 
 def heading_key(text: object) -> str:
     """What a heading's text and a ``show`` query are compared by: folded as ``search``
-    folds them, then composed (NFC, :func:`~skillc_index.text.folded`: a heading or a query
-    written decomposed, ``Crème`` as e and U+0300, is the precomposed one; Arabic and Hebrew
-    without their vowel marks, so a heading ``search`` shows without them is found by it), then
-    case folded, the Turkish i's alike (``İ`` folds to i and U+0307, which is dropped; a
-    dotless ``ı`` is i: ``istanbul`` and ``ISTANBUL`` find ``İstanbul``, ``ışık`` ``Işık``, as
-    ``search`` and ``find`` do), full-width letters as ASCII (:func:`~skillc_index.text.narrow`:
-    ``ＰＤＦ ｍｅｒｇｅ`` finds ``PDF merge``). The one key of every lookup of a section
-    (:func:`find_headings`, the gateway's hidden files and its suggestions)."""
+    folds them (:func:`~skillc_index.text.folded`: full-width letters as ASCII, ``ＰＤＦ
+    ｍｅｒｇｅ`` finds ``PDF merge``; Arabic and Hebrew without their vowel marks, polytonic
+    Greek without its breathings), then composed (NFC: a heading or a query written
+    decomposed, ``Crème`` as e and U+0300, is the precomposed one), then case folded, the
+    Turkish i's alike (``İ`` folds to i and U+0307, which is dropped; a dotless ``ı`` is i:
+    ``istanbul`` and ``ISTANBUL`` find ``İstanbul``, ``ışık`` ``Işık``, as ``search`` and
+    ``find`` do). The one key of every lookup of a section (:func:`find_headings`, the
+    gateway's hidden files and its suggestions)."""
     key = composed(folded(str(text))).casefold()
     if key.isascii():
         return key
-    return narrow(key).replace("i\u0307", "i").replace("\u0131", "i")
+    return key.replace("i\u0307", "i").replace("\u0131", "i")
 
 
 def _matching_rows(index: IndexHandle, fold: str) -> list[StoredHeading]:

@@ -6,7 +6,7 @@ of any file bumps it, so that every index made before is stale and built again (
 made by older code would otherwise still be current and serve the old parse;
 ``test_index_fingerprint`` fails until the version is bumped).
 
-Schema (version 13): the RFC's ``sections`` FTS5 table (and its ``path``), ``headings`` table with
+Schema (version 14): the RFC's ``sections`` FTS5 table (and its ``path``), ``headings`` table with
 ``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
 ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
 size, modification time, inode and change time of every source file at build time, so a
@@ -50,6 +50,10 @@ Version 13 has version 12's rows; its ``sections`` table has one more column, ``
 (:func:`~skillc_index.files.path_to_db`), which ``search`` reports: the ``file`` column is
 matched, so it is folded (composed, accents apart), and version 12 reported that spelling, not
 the file's (``é.md`` in NFD was named as its NFC twin, another file).
+Version 14 has version 13's tables; its folded text also takes out the breathings of polytonic
+Greek, narrows full-width ASCII and half-width Hangul (:func:`~skillc_index.text.folded`) and,
+under ``cjk``, keeps a consonant stacked under a Khmer or Myanmar virama in the grapheme above
+it (:data:`~skillc_index.index.scripts.GRAPHEME`).
 An index of another version is stale, so it is built again; so is a find catalog made under
 another version (it keeps each skill's headings). The version lives in
 :mod:`~skillc_index.index.version`, which imports nothing.

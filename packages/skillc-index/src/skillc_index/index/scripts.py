@@ -18,6 +18,7 @@ __all__ = [
     "GRAPHEME",
     "SCRIPT_MARKS",
     "SPACELESS_CHARS",
+    "STACKERS",
     "TOKEN_MARKS",
     "spaceless",
 ]
@@ -101,10 +102,18 @@ def spaceless(text: str) -> bool:
 #: grapheme). The characters, for a character class (:data:`GRAPHEME`, and
 #: :func:`skillc_index.text.grapheme_boundary`'s).
 ATTACHED_LETTERS = "\u0e33\u0eb3"
+#: The viramas of Thai, Lao, Myanmar and Khmer that stack the consonant after them under the
+#: one before (Khmer's coeng, U+17D2: ``ខ្ម`` of ``ខ្មែរ`` is one grapheme), as
+#: :func:`skillc_index.text.grapheme_boundary` joins them; not Myanmar's visible asat
+#: (U+103A), which ends a syllable. The characters, for a character class.
+STACKERS = "\u0e3a\u0eba\u1039\u17d2"
 #: A grapheme of a run of :data:`SPACELESS_CHARS`: a letter with the marks that follow it
-#: (:data:`SCRIPT_MARKS`, :data:`ATTACHED_LETTERS`). The one pattern the ``cjk`` setting of
-#: the index and the find catalog cut such a run by.
-GRAPHEME = f"{SPACELESS_CHARS}[{SCRIPT_MARKS[1:-1]}{ATTACHED_LETTERS}]*"
+#: (:data:`SCRIPT_MARKS`, :data:`ATTACHED_LETTERS`) and the consonants stacked under it
+#: (:data:`STACKERS`). The one pattern the ``cjk`` setting of the index and the find
+#: catalog cut such a run by.
+GRAPHEME = (
+    f"{SPACELESS_CHARS}(?:[{STACKERS}]{SPACELESS_CHARS}|[{SCRIPT_MARKS[1:-1]}{ATTACHED_LETTERS}])*"
+)
 
 
 #: Every character of :data:`SCRIPT_MARKS`, written out (expanding the class costs 0.2 ms,
