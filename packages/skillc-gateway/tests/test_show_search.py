@@ -248,19 +248,24 @@ def test_arabic_and_hebrew_are_found_with_or_without_their_vowel_marks(
 ) -> None:
     """Arabic harakat and Hebrew points were word separators to ``search``'s tokenizer
     (``تَرْجَمَةُ`` was five letters): a word was found by no query, vowelled or not. Both
-    are folded out of text and query; ``search`` shows the section without them, and ``show``
-    finds the heading by that text as by the vowelled one."""
+    are folded out of text and query; ``search`` shows the section and its snippet as written,
+    with them, and ``show`` finds the heading by that text as by the text without them."""
     text = "# تَرْجَمَةُ الكِتَابِ\n\nنص.\n\n# תִּרְגּוּם מִסְמָכִים\n\nטקסט.\n"
     (built.source / "marks.md").write_text(text, "utf-8")
     build_skill("demo", Layout.discover(project, {"SKILLC_HOME": str(project.parent / "home")}))
     for query in ("ترجمة", "تَرْجَمَةُ", "ترجمة الكتاب"):
         hits = search_skill(built, query).results
-        assert [(hit.file, hit.section) for hit in hits] == [("marks.md", "ترجمة الكتاب")]
+        assert [(hit.file, hit.section) for hit in hits] == [("marks.md", "تَرْجَمَةُ الكِتَابِ")]
+        assert hits[0].snippet.startswith("# [MATCH]تَرْجَمَةُ[/MATCH] ")
     for query in ("תרגום מסמכים", "תִּרְגּוּם"):
-        assert [hit.section for hit in search_skill(built, query).results] == ["תרגום מסמכים"]
+        hits = search_skill(built, query).results
+        assert [hit.section for hit in hits] == ["תִּרְגּוּם מִסְמָכִים"]
+        assert hits[0].snippet.startswith("# [MATCH]תִּרְגּוּם[/MATCH]")
     for _ in range(2):  # SQLite's lookup, then the snapshot's
-        assert show_section(built, "ترجمة الكتاب").heading == "تَرْجَمَةُ الكِتَابِ"
-        assert show_section(built, "תרגום מסמכים").heading == "תִּרְגּוּם מִסְמָכִים"
+        for heading in ("تَرْجَمَةُ الكِتَابِ", "ترجمة الكتاب"):
+            assert show_section(built, heading).heading == "تَرْجَمَةُ الكِتَابِ"
+        for heading in ("תִּרְגּוּם מִסְמָכִים", "תרגום מסמכים"):
+            assert show_section(built, heading).heading == "תִּרְגּוּם מִסְמָכִים"
 
 
 def test_a_turkish_heading_is_found_whichever_i_the_query_writes(

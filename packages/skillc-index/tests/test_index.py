@@ -107,7 +107,7 @@ def test_index_name_and_schema(skill: ResolvedSkill) -> None:
     assert "fts5(" in str(ddl["sections"]) and "porter unicode61" in str(ddl["sections"])
     assert "text COLLATE NOCASE" in str(ddl["idx_headings_text"])
     meta = dict(rows(db, "SELECT key, value FROM index_meta"))
-    assert meta["schema_version"] == "14"
+    assert meta["schema_version"] == "15"
     assert meta["skill_path"] == str(skill.source)
     assert meta["source_hash"] == result.source_hash == result.manifest.source_hash
     assert meta["tokenizer"] == "porter"
@@ -330,8 +330,8 @@ def test_an_index_of_schema_6_is_stale_and_built_again(skill: ResolvedSkill) -> 
         connection.execute("UPDATE index_meta SET value = '6' WHERE key = 'schema_version'")
     connection.close()
     state = check_index(skill.runtime, skill.source, "ascii")
-    assert (state.status, state.reason) == ("stale", "schema version 6, expected 14")
-    assert ensure_index(skill, "ascii").meta.schema_version == 14
+    assert (state.status, state.reason) == ("stale", "schema version 6, expected 15")
+    assert ensure_index(skill, "ascii").meta.schema_version == 15
     assert check_index(skill.runtime, skill.source, "ascii").status == "current"
 
 
@@ -626,13 +626,13 @@ def test_long_sections_go_through_the_window(
     from skillc_index.index import queries
 
     calls: list[int] = []
-    original = queries._long_snippet
+    original = queries.written_snippet
 
-    def spy(content: str, *rest: str) -> str:
+    def spy(content: str, *rest: Any) -> str:
         calls.append(len(content))
         return original(content, *rest)
 
-    monkeypatch.setattr(queries, "_long_snippet", spy)
+    monkeypatch.setattr(queries, "written_snippet", spy)
     monkeypatch.setattr(queries, "SNIPPET_WINDOW", 17)
     age(skill.source)
     compile_skill(skill)
@@ -677,6 +677,47 @@ def test_a_hit_names_its_file_as_it_is_on_disk(
     done = skc("search", "demo", "okapi", "--format", "json")
     assert done.returncode == 0, done.stderr
     assert sorted(hit["file"] for hit in json.loads(done.stdout)["results"]) == [nfd, nfc]
+
+
+def test_rows_the_folding_changed_keep_their_text_as_written(skill: ResolvedSkill) -> None:
+    """The index matches folded text (Arabic without its harakat) and ``originals`` keeps,
+    of each row the folding changed, the columns it changed as written: ``search`` shows
+    them. Rows replaced on demand (one file changed) take their originals with them."""
+    from skillc_index import ensure_index, fts_query, search_sections
+
+    (skill.source / "ar.md").write_text("# تَرْجَمَةُ\n\nنَصٌّ قَصِيرٌ.\n", encoding="utf-8")
+    age(skill.source)
+    db = compile_skill(skill).index.path
+    assert rows(db, "SELECT section, content FROM originals") == [
+        ("تَرْجَمَةُ", "# تَرْجَمَةُ\n\nنَصٌّ قَصِيرٌ.\n")  # the ASCII rows have none
+    ]
+    index = require_index(skill, "ascii")
+    (hit,) = search_sections(index, fts_query("ترجمة", "porter"), 10)
+    assert (hit.file, hit.section) == ("ar.md", "تَرْجَمَةُ")
+    assert hit.snippet == "# [MATCH]تَرْجَمَةُ[/MATCH]\n\nنَصٌّ قَصِيرٌ.\n"
+    (skill.source / "ar.md").write_text("# Translation\n\nShort text.\n", encoding="utf-8")
+    age(skill.source)
+    index = ensure_index(skill, "ascii")  # one file of three changed: its rows replaced
+    assert rows(index.path, "SELECT * FROM originals") == []
+    (hit,) = search_sections(index, fts_query("translation", "porter"), 10)
+    assert (hit.section, hit.snippet) == (
+        "Translation",
+        "# [MATCH]Translation[/MATCH]\n\nShort text.\n",
+    )
+
+
+def test_a_long_section_not_in_ascii_gets_its_snippet_as_written(skill: ResolvedSkill) -> None:
+    from skillc_index import fts_query, search_sections
+    from skillc_index.index.queries import SNIPPET_WINDOW
+
+    filler = "نَصٌّ عَرَبِيٌّ طَوِيلٌ جِدًّا\n" * (3 * SNIPPET_WINDOW // 30)
+    body = f"# Long\n\n{filler}الكَلِمَةُ النَّادِرَةُ\n\n{filler}"
+    (skill.source / "long.md").write_text(body, encoding="utf-8")
+    age(skill.source)
+    compile_skill(skill)
+    (hit,) = search_sections(require_index(skill, "ascii"), fts_query("النادرة", "porter"), 10)
+    assert hit.snippet.startswith("...") and hit.snippet.endswith("...")
+    assert "الكَلِمَةُ [MATCH]النَّادِرَةُ[/MATCH]" in hit.snippet
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from skillc_index.index.fts import (
     prepare_fts_text,
     restore_fts_text,
 )
+from skillc_index.index.snippets import written_snippet
 
 
 def test_tokenizer_preference() -> None:
@@ -69,6 +70,33 @@ def test_prepare_is_identity_without_cjk() -> None:
     assert prepare_fts_text(text, "unicode61") == text
 
 
+def _snippet(text: str, query: str, tokenizer: str) -> str:
+    """``search``'s snippet of the section ``text`` for ``query``, in ``text``'s own
+    characters (what the ``originals`` of a row give it)."""
+    match = fts_query(query, tokenizer)
+    any_word = match.replace('" "', '" OR "')
+    clause, prepared = TOKENIZE_CLAUSES[tokenizer], prepare_fts_text(text, tokenizer)
+    written = prepared if prepared == text else text
+    return written_snippet(prepared, written, match, any_word, ("SKILL.md", ""), clause, tokenizer)
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("我们使用中文进行测试", "中文"),
+        ("ひらがなとカタカナ", "カタカナ"),
+        ("한국어 문장", "문장"),
+        ("mixed 中文 text", "text"),
+        ("plain", "plain"),
+        ("Tạo báo cáo dữ liệu", "bao"),
+    ],
+)
+def test_snippets_show_the_text_as_written(text: str, word: str) -> None:
+    shown = _snippet(text, word, "cjk")
+    assert shown.replace("[MATCH]", "").replace("[/MATCH]", "") == text
+    assert shown.count("[MATCH]") == 1
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -76,11 +104,10 @@ def test_prepare_is_identity_without_cjk() -> None:
         "ひらがなとカタカナ",
         "한국어 문장",
         "mixed 中文 text",
-        "plain",
         "Tạo báo cáo dữ liệu",
     ],
 )
-def test_restore_undoes_prepare(text: str) -> None:
+def test_restore_undoes_prepare_of_composed_text(text: str) -> None:
     assert restore_fts_text(prepare_fts_text(text, "cjk")) == text
 
 
@@ -142,11 +169,8 @@ def test_decomposed_text_and_letters_with_two_marks_are_folded(tokenizer: str, f
         for typed in (normalize("NFC", query), normalize("NFD", query)):
             assert _hits(connection, typed, tokenizer) == 1, (typed, tokenizer)
     assert _hits(connection, "du lieu khac", tokenizer) == 0
-    row = connection.execute(
-        "SELECT snippet(t, 0, '[MATCH]', '[/MATCH]', '...', 32) FROM t WHERE t MATCH ?",
-        (fts_query("du", tokenizer),),
-    ).fetchone()
-    assert restore_fts_text(row[0]) == "Đọc [MATCH]dữ[/MATCH] liệu và tạo báo cáo tổng hợp."
+    shown = _snippet(normalize(form, "Đọc dữ liệu và tạo báo cáo tổng hợp."), "du", tokenizer)
+    assert shown == normalize(form, "Đọc [MATCH]dữ[/MATCH] liệu và tạo báo cáo tổng hợp.")
 
 
 @pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
@@ -173,9 +197,7 @@ def test_yo_and_greek_accents_are_folded(tokenizer: str) -> None:
         assert _hits(connection, query, tokenizer) == 1, query
     assert _hits(connection, "ΑΡΧΕΙΩΝ ιδεα", tokenizer) == 1
     assert _hits(connection, "мои", tokenizer) == 0
-    assert restore_fts_text(prepare_fts_text("Развёртывание Ϊδέα", tokenizer)) == (
-        "Развёртывание Ϊδέα"
-    )
+    assert _snippet("Развёртывание Ϊδέα", "ιδεα", tokenizer) == "Развёртывание [MATCH]Ϊδέα[/MATCH]"
 
 
 @pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
@@ -203,13 +225,8 @@ def test_every_letter_folded_stays_one_word(tokenizer: str) -> None:
     assert not split
 
 
-def test_snippets_restore_to_the_source_text() -> None:
-    connection = _table("cjk", "我们使用中文进行测试")
-    row = connection.execute(
-        "SELECT snippet(t, 0, '[MATCH]', '[/MATCH]', '...', 32) FROM t WHERE t MATCH ?",
-        (fts_query("中文", "cjk"),),
-    ).fetchone()
-    assert restore_fts_text(row[0]) == "我们使用[MATCH]中文[/MATCH]进行测试"
+def test_snippets_are_the_source_text() -> None:
+    assert _snippet("我们使用中文进行测试", "中文", "cjk") == "我们使用[MATCH]中文[/MATCH]进行测试"
 
 
 def test_indic_words_keep_their_marks_with_cjk() -> None:
@@ -246,12 +263,8 @@ def test_thai_grapheme_level_matching(query: str, found: bool) -> None:
     text = "ช่วยแปลเอกสาร ใส่ตะไคร้และใบมะกรูด"
     connection = _table("cjk", text)
     assert _hits(connection, query, "cjk") == (1 if found else 0)
-    assert restore_fts_text(prepare_fts_text(text, "cjk")) == text
-    row = connection.execute(
-        "SELECT snippet(t, 0, '[', ']', '...', 32) FROM t WHERE t MATCH ?",
-        (fts_query("ตะไคร้", "cjk"),),
-    ).fetchone()
-    assert restore_fts_text(row[0]) == "ช่วยแปลเอกสาร ใส่[ตะไคร้]และใบมะกรูด"
+    shown = _snippet(text, "ตะไคร้", "cjk")
+    assert shown == "ช่วยแปลเอกสาร ใส่[MATCH]ตะไคร้[/MATCH]และใบมะกรูด"
 
 
 @pytest.mark.parametrize(
@@ -289,7 +302,7 @@ def test_polytonic_greek_is_found_without_its_breathings_and_accents(tokenizer: 
     """The breathings, the circumflex and the iota subscript of polytonic Greek (U+0313,
     U+0314, U+0342, U+0345 once decomposed) were separators to ``unicode61``: ``ἀρετή`` was
     ``α`` and ``ρετη``, so ``αρετη`` found nothing. A final sigma is ``σ`` (``unicode61``
-    folds it)."""
+    folds it); the snippet keeps the text as written."""
     text = "Ἀρχὴ σοφίας φόβος Κυρίου. Τῆς γλώσσης ἡ ἀρετή, ᾠδὴ ῥήτορος."
     connection = _table(tokenizer, text, "Μετάφρασις")
     for query in ("αρχη", "ΑΡΧΗ", "Ἀρχὴ", "της", "τῆς", "αρετη", "ωδη", "ᾠδή", "ρητοροσ"):
@@ -297,6 +310,7 @@ def test_polytonic_greek_is_found_without_its_breathings_and_accents(tokenizer: 
     for query in ("γλωσσησ", "ΓΛΩΣΣΗΣ", "μεταφρασισ", "μεταφρασις"):  # final sigma or not
         assert _hits(connection, query, tokenizer) == 1, query
     assert _hits(connection, "αρχη ωδης", tokenizer) == 0
+    assert _snippet(text, "αρετη", tokenizer) == text.replace("ἀρετή", "[MATCH]ἀρετή[/MATCH]")
 
 
 @pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
@@ -305,15 +319,65 @@ def test_full_width_latin_and_half_width_hangul_are_found_by_their_usual_forms(
 ) -> None:
     """``Ｐｙｔｈｏｎ`` (a Japanese or Chinese input method) is ``Python`` and half-width Hangul
     letters (U+FFA0-U+FFDC) are the Hangul Compatibility Jamo a Korean keyboard types, to
-    ``search`` as to ``show`` and ``find``: in the text and in the query."""
+    ``search`` as to ``show`` and ``find``: in the text and in the query; the snippet keeps
+    the text's own widths."""
     text = "Ｐｙｔｈｏｎ スクリプト ﾾﾡﾤ 초성"
     connection = _table(tokenizer, text)
     for query in ("python", "PYTHON", "Ｐｙｔｈｏｎ", "ｐｙｔｈｏｎ", "ㅎㄱㄴ", "ﾾﾡﾤ"):
         assert _hits(connection, query, tokenizer) == 1, query
     assert _hits(connection, "ㅎㄴㄱ", tokenizer) == 0
+    assert _snippet(text, "python", tokenizer) == "[MATCH]Ｐｙｔｈｏｎ[/MATCH] スクリプト ﾾﾡﾤ 초성"
+    assert _snippet(text, "ㅎㄱㄴ", tokenizer) == "Ｐｙｔｈｏｎ スクリプト [MATCH]ﾾﾡﾤ[/MATCH] 초성"
 
 
+def _cuts(shown: str, text: str) -> list[int]:
+    """Where a snippet of ``text`` starts, ends and has its markers, in ``text``."""
+    start = 0
+    if shown.startswith("..."):
+        shown = shown[3:]
+    body = shown.removesuffix("...")
+    plain = body.replace("[MATCH]", "").replace("[/MATCH]", "")
+    start = text.find(plain)
+    assert start >= 0, shown
+    cuts, at = [start, start + len(plain)], start
+    for part in re.split(r"(\[/?MATCH\])", body):
+        if part.startswith("[") and part.endswith("MATCH]"):
+            cuts.append(at)
+        else:
+            at += len(part)
+    return cuts
+
+
+MYANMAR = "ဤကျွမ်းကျင်မှုသည် ဘာသာပြန်ခြင်းကို ပြုလုပ်သည်။ မြန်မာဘာသာ စာသားများကို ရှာဖွေနိုင်သည်။ "
 KHMER = "ការបកប្រែអត្ថបទភាសាខ្មែរ និងការស្វែងរកឯកសារ។ "
+
+
+@pytest.mark.parametrize(
+    ("tokenizer", "text", "queries"),
+    [
+        ("porter", MYANMAR * 6, ["ဘာသာပြန်", "မြန်မာ", "စာသားများကို", "ရှာဖွေနိုင်သည်"]),
+        ("cjk", MYANMAR * 6, ["ဘာသာပြန်", "မြန်မာ", "စာသားများကို", "သည်"]),
+        ("porter", KHMER * 6, ["ខ្មែរ", "ការបកប្រែ"]),  # inside a run: only with cjk
+        ("cjk", KHMER * 6, ["ខ្មែរ", "ស្វែងរក", "បកប្រែ", "ឯកសារ"]),
+    ],
+    ids=["myanmar-porter", "myanmar-cjk", "khmer-porter", "khmer-cjk"],
+)
+def test_myanmar_and_khmer_snippets_never_cut_a_grapheme(
+    tokenizer: str, text: str, queries: list[str]
+) -> None:
+    """Without ``cjk``, ``unicode61`` makes the marks of Myanmar and Khmer separators, so a
+    hit ended before its vowel sign (``[MATCH]ဘာသာပြန[/MATCH]်``) and a snippet's window
+    before the marks of its last letter (``ရှာဖွေန...``). Each bound and highlight of a
+    snippet is at a grapheme boundary, a stacked consonant (Khmer's coeng) in the grapheme of
+    the letter above it."""
+    from skillc_index.text import grapheme_boundary
+
+    for query in queries:
+        shown = _snippet(text, query, tokenizer)
+        assert shown.endswith("..."), shown  # the window is cut
+        assert f"[MATCH]{query}[/MATCH]" in shown, (query, shown)
+        for cut in _cuts(shown, text):
+            assert grapheme_boundary(text, cut) == cut, (query, shown, cut)
 
 
 def test_a_khmer_stacked_consonant_is_matched_with_the_letter_above_it() -> None:

@@ -7,16 +7,15 @@
   into the index, and a query word goes through the same preparation. ``unicode61`` treats
   U+200B as a separator (it is neither a letter nor a number), so each CJK character becomes
   one token, and a CJK query word becomes an FTS5 phrase of its characters: ``中文`` finds
-  ``...使用中文进行...`` and not ``...中...文...``. A zero-width separator (rather than a space)
-  keeps stored text and snippets looking like the source; :func:`restore_fts_text` removes
-  it exactly. Thai, Lao, Myanmar and Khmer, also written without spaces, are set apart so by
-  grapheme (a letter with its marks).
+  ``...使用中文进行...`` and not ``...中...文...``. Thai, Lao, Myanmar and Khmer, also
+  written without spaces, are set apart so by grapheme (a letter with its marks and the
+  consonants stacked under it).
 - Both settings first fold the text (:func:`~skillc_index.text.folded`, which ``find``
-  shares): composed, then each accented Latin letter decomposed, so ``unicode61`` takes
-  every mark out of the word (with ``remove_diacritics 1`` it keeps ``ữ`` and ``ệ``, two
-  marks each, whole) and ``dữ liệu`` is found by ``du lieu`` and by its decomposed spelling
-  alike. The clauses stay RFC-0004's; only the text's composition changes, which
-  :func:`restore_fts_text` gives back.
+  shares): narrowed, composed, then each accented Latin and Greek letter decomposed, so
+  ``unicode61`` takes every mark out of the word (with ``remove_diacritics 1`` it keeps
+  ``ữ`` and ``ệ``, two marks each, whole) and ``dữ liệu`` is found by ``du lieu`` and by
+  its decomposed spelling alike. The clauses stay RFC-0004's. ``search`` shows the text as
+  written, not as folded (:mod:`~skillc_index.index.snippets`).
 - The ``cjk`` setting also keeps the marks of the Indic and Southeast Asian scripts in words
   (:data:`~skillc_index.index.scripts.TOKEN_MARKS`), where ``unicode61`` splits words at
   them; the ``ascii`` setting keeps RFC-0004's tokenizer clause exactly.
@@ -105,11 +104,12 @@ def index_tokenizer(setting: str) -> str:
 def prepare_fts_text(text: str, tokenizer: str) -> str:
     """Text as it goes into the ``sections`` table (and query words into MATCH).
 
-    Folded (:func:`~skillc_index.text.folded`: composed, accented Latin letters decomposed)
-    for every tokenizer; for ``cjk``, every CJK character, and every
-    grapheme of Thai, Lao, Myanmar and Khmer (a letter with its marks, SARA AM too:
-    :data:`~skillc_index.index.scripts.GRAPHEME`), is wrapped in U+200B so that it is a token
-    of its own (a hit then never splits a letter from its tone mark).
+    Folded (:func:`~skillc_index.text.folded`: narrowed, composed, accented Latin and Greek
+    letters decomposed) for every tokenizer; for ``cjk``, every CJK character, and every
+    grapheme of Thai, Lao, Myanmar and Khmer (a letter with its marks, SARA AM too, and the
+    consonants stacked under it: :data:`~skillc_index.index.scripts.GRAPHEME`), is wrapped in
+    U+200B so that it is a token of its own (a hit then never splits a letter from its tone
+    mark). Folding a text word by word (cut after white space) gives the same text.
     """
     global _cjk_char
     text = folded(text)
@@ -121,8 +121,10 @@ def prepare_fts_text(text: str, tokenizer: str) -> str:
 
 
 def restore_fts_text(text: str) -> str:
-    """Undo :func:`prepare_fts_text` on text read back from the index (snippets, columns):
-    without the U+200B it added, composed again (NFC)."""
+    """Text read back from the index without the U+200B :func:`prepare_fts_text` added,
+    composed again (NFC): the folded text, not the text as written (the harakat, the points,
+    a full-width letter's width are not given back; ``search`` shows a row's ``originals``:
+    :mod:`~skillc_index.index.snippets`)."""
     return composed(text.replace(ZWSP, ""))
 
 

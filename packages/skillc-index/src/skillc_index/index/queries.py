@@ -19,8 +19,16 @@ from contextlib import closing
 from skillc_index.diagnostics import IndexUnusable
 from skillc_index.files import fs_bytes, is_utf8, path_from_db
 from skillc_index.index.freshness import IndexHandle
-from skillc_index.index.fts import TOKENIZE_CLAUSES, restore_fts_text
+from skillc_index.index.fts import TOKENIZE_CLAUSES
 from skillc_index.index.schema import IndexedHeading, StoredHeading
+from skillc_index.index.snippets import (
+    CLOSE,
+    ELLIPSIS,
+    OPEN,
+    SNIPPET_WINDOW,
+    TOKENS,
+    written_snippet,
+)
 from skillc_index.record import Record
 from skillc_index.text import composed, folded, one_line, printable
 
@@ -298,36 +306,37 @@ class SectionHit(Record):
     score: float
 
 
-#: Sections longer than this (characters) get their snippet from a window of their text: FTS5's
-#: ``snippet()`` costs the square of the query's hits in the row (32,000 hits: 4.6 s), and a
-#: section holding its subsections can be a whole 50 MB file. In this many characters (at most
-#: ~3,000 tokens) it stays under a tenth of a second for any query of distinct phrases.
-SNIPPET_WINDOW = 16_384
-
-_SNIPPET_ARGS = "'[MATCH]', '[/MATCH]', '...', 32"
+_SNIPPET_ARGS = f"'{OPEN}', '{CLOSE}', '{ELLIPSIS}', {TOKENS}"
 _PHRASE = r'"(?:[^"]|"")*"'  # compiled on first use (as diagnostics explains)
 
 
 def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionHit]:
     """The ``limit`` best sections for an FTS5 MATCH expression (RFC-0004:C-SEARCH): BM25,
-    snippets of the content column with ``[MATCH]``/``[/MATCH]``, ``...`` and 32 tokens.
+    snippets of the content column with ``[MATCH]``/``[/MATCH]``, ``...`` and 32 tokens, in
+    the skill's own text.
 
     Ordered by FTS5's ``rank`` column, whose default function is ``bm25()`` (the index never
     changes it): FTS5 then hands the rows over already sorted, so snippets are made for the
     ``limit`` rows returned only, not for every match (ten times faster on large skills).
 
+    The index holds folded text (:func:`~skillc_index.index.fts.prepare_fts_text`): a hit's
+    file is the name on disk (the ``path`` column), and a row whose text is not all ASCII
+    gets its section and snippet as written (its ``originals``,
+    :func:`~skillc_index.index.snippets.written_snippet`); an ASCII one, as FTS5 gives them.
     FTS5's ``snippet()`` costs the square of the phrase hits in a row, so two things keep it
     linear: phrases that are the same tokens for the index's tokenizer (``Word``, ``word!``,
     ``(word)``) are asked once (:func:`_distinct_phrases`; the same AND), and a section
-    longer than :data:`SNIPPET_WINDOW` gets its snippet from a window of its text
-    (:func:`_long_snippet`), read one section at a time.
+    longer than :data:`SNIPPET_WINDOW` gets its snippet from a window of its text, read one
+    section at a time.
     """
     sql = (
-        f"SELECT path, section, CASE WHEN length(content) <= {SNIPPET_WINDOW}"
+        f"SELECT path, file, section, CASE WHEN length(content) <= {SNIPPET_WINDOW}"
+        " AND length(CAST(content AS BLOB)) = length(content)"  # ASCII
         f" THEN snippet(sections, 2, {_SNIPPET_ARGS}) END, rank,"
         " rowid FROM sections WHERE sections MATCH ? ORDER BY rank LIMIT ?"
     )
-    tokenize = TOKENIZE_CLAUSES[index.meta.tokenizer]  # a known one: the check made sure
+    tokenizer = index.meta.tokenizer
+    tokenize = TOKENIZE_CLAUSES[tokenizer]  # a known one: the check made sure
     hits: list[SectionHit] = []
     try:
         with closing(index.connect()) as connection:
@@ -336,20 +345,31 @@ def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionH
                 phrases = _distinct_phrases(phrases, tokenize)
                 match = " ".join(phrases)
             rows = connection.execute(sql, (match, limit)).fetchall()
-            for path, section, snippet, rank, rowid in rows:
+            for path, file, section, snippet, rank, rowid in rows:
+                shown, written = section, None
+                if snippet is None or not section.isascii():
+                    original = connection.execute(
+                        "SELECT section, content FROM originals WHERE id = ?", (rowid,)
+                    ).fetchone()
+                    if original is not None:
+                        shown = section if original[0] is None else original[0]
+                        written = original[1]
                 if snippet is None:
                     (content,) = connection.execute(
                         "SELECT content FROM sections WHERE rowid = ?", (rowid,)
                     ).fetchone()
-                    snippet = _long_snippet(content, match, " OR ".join(phrases), tokenize)
-                hits.append(
-                    SectionHit(
-                        path_from_db(path),  # the name on disk; the matched file column is folded
-                        restore_fts_text(section),
-                        restore_fts_text(snippet),
-                        -float(rank),
+                    any_word = " OR ".join(phrases)
+                    snippet = written_snippet(
+                        content,
+                        content if written is None else written,
+                        match,
+                        any_word,
+                        (file, section),
+                        tokenize,
+                        tokenizer,
                     )
-                )
+                file_shown = path_from_db(path)  # the name on disk; ``file`` is folded
+                hits.append(SectionHit(file_shown, shown, snippet, -float(rank)))
     except sqlite3.Error as exc:
         raise IndexUnusable(index.skill, f"corrupt: {exc}") from exc
     return hits
@@ -375,43 +395,3 @@ def _distinct_phrases(phrases: list[str], tokenize: str) -> list[str]:
             seen.add(key)
             kept.append(phrase)
     return kept
-
-
-def _long_snippet(content: str, match: str, any_word: str, tokenize: str) -> str:
-    """FTS5's snippet of ``content`` taken from a window of it: the text is cut at whitespace
-    into pieces of at most :data:`SNIPPET_WINDOW` characters, and each in turn goes into a
-    one-row in-memory FTS5 table with the index's tokenizer. The first piece holding every
-    word (``match``) gives the snippet; failing that, the first holding any (``any_word``).
-    One piece is held at a time, so time and memory stay linear."""
-    first_any: str | None = None
-    with closing(sqlite3.connect(":memory:")) as memory:
-        memory.execute(f"CREATE VIRTUAL TABLE w USING fts5(content, tokenize='{tokenize}')")
-        sql = f"SELECT snippet(w, 0, {_SNIPPET_ARGS}) FROM w WHERE w MATCH ?"
-        for number, piece in enumerate(_pieces(content)):
-            memory.execute("DELETE FROM w")
-            memory.execute("INSERT INTO w (rowid, content) VALUES (1, ?)", (piece,))
-            for expression in (match,) if first_any is not None else (match, any_word):
-                found = memory.execute(sql, (expression,)).fetchone()
-                if found is None:
-                    continue
-                snippet = str(found[0])
-                if number and not snippet.startswith("..."):
-                    snippet = "..." + snippet
-                if expression is match:
-                    return snippet
-                first_any = snippet
-                break
-    return first_any if first_any is not None else content[:200] + "..."
-
-
-def _pieces(text: str) -> Iterator[str]:
-    """``text`` in consecutive pieces of at most :data:`SNIPPET_WINDOW` characters, cut after
-    a space or newline where there is one."""
-    start = 0
-    while start < len(text):
-        end = start + SNIPPET_WINDOW
-        if end < len(text):
-            cut = max(text.rfind(" ", start, end), text.rfind("\n", start, end))
-            end = cut + 1 if cut > start else end
-        yield text[start:end]
-        start = end

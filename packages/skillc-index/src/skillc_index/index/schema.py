@@ -6,15 +6,15 @@ of any file bumps it, so that every index made before is stale and built again (
 made by older code would otherwise still be current and serve the old parse;
 ``test_index_fingerprint`` fails until the version is bumped).
 
-Schema (version 14): the RFC's ``sections`` FTS5 table (and its ``path``), ``headings`` table with
-``idx_headings_text``, ``index_meta`` (``source_hash``, ``skill_path``, ``schema_version``,
-``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a ``files`` table with the path,
-size, modification time, inode and change time of every source file at build time, so a
-reader can tell that the sources are unchanged from file stats alone (DECISIONS "Gateway and
-index"), and, for a Markdown file over the parse limit, how many of its first lines were parsed
-(``parsed_lines``, NULL for every other file): with the headings, what ``outline`` and the
-stub need, so neither parses an unchanged skill again (version 3 added it). Version 4 has
-the same tables; its headings name an empty heading by its label
+Schema (version 15): the RFC's ``sections`` FTS5 table (and its ``path``), its ``originals``,
+the ``headings`` table with ``idx_headings_text``, ``index_meta`` (``source_hash``,
+``skill_path``, ``schema_version``, ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a
+``files`` table with the path, size, modification time, inode and change time of every source
+file at build time, so a reader can tell that the sources are unchanged from file stats alone
+(DECISIONS "Gateway and index"), and, for a Markdown file over the parse limit, how many of its
+first lines were parsed (``parsed_lines``, NULL for every other file): with the headings, what
+``outline`` and the stub need, so neither parses an unchanged skill again (version 3 added
+it). Version 4 has the same tables; its headings name an empty heading by its label
 (:func:`~skillc_index.markdown.document.empty_heading_label`), which version 3 stored as ``""``.
 Version 5 numbers the rows by file: the ``sections`` rowids and ``headings`` ids of the
 ``n``-th indexed file (in walk order) are ``n * FILE_ROWS + k``, so that the rows of one
@@ -54,6 +54,11 @@ Version 14 has version 13's tables; its folded text also takes out the breathing
 Greek, narrows full-width ASCII and half-width Hangul (:func:`~skillc_index.text.folded`) and,
 under ``cjk``, keeps a consonant stacked under a Khmer or Myanmar virama in the grapheme above
 it (:data:`~skillc_index.index.scripts.GRAPHEME`).
+Version 15 adds the ``originals`` table: of each ``sections`` row whose text the folding changed
+(:func:`~skillc_index.index.fts.prepare_fts_text`), its section and content as written (``id``
+the row's rowid, NULL for a column the folding left as it was), which ``search`` shows
+(:mod:`~skillc_index.index.snippets`: the harakat and points, the accents, the full-width
+letters, without the U+200B of ``cjk``) while it matches the folded text.
 An index of another version is stale, so it is built again; so is a find catalog made under
 another version (it keeps each skill's headings). The version lives in
 :mod:`~skillc_index.index.version`, which imports nothing.
@@ -129,6 +134,11 @@ CREATE TABLE index_meta (
     key TEXT PRIMARY KEY,
     value TEXT
 );
+CREATE TABLE originals (
+    id INTEGER PRIMARY KEY,
+    section TEXT,
+    content TEXT
+);
 CREATE TABLE files (
     path TEXT PRIMARY KEY,
     size INTEGER NOT NULL,
@@ -156,6 +166,7 @@ SCHEMA_OBJECTS = frozenset(
                 "sections_docsize",
                 "sections_config",
                 "headings",
+                "originals",
                 "index_meta",
                 "files",
             )

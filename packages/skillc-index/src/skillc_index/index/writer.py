@@ -136,6 +136,7 @@ def update_index(
         for number, one in replaced:
             low, high = number * FILE_ROWS, (number + 1) * FILE_ROWS
             connection.execute("DELETE FROM sections WHERE rowid >= ? AND rowid < ?", (low, high))
+            connection.execute("DELETE FROM originals WHERE id >= ? AND id < ?", (low, high))
             connection.execute("DELETE FROM headings WHERE id >= ? AND id < ?", (low, high))
             sections, headings = _insert_file(connection, number, one, tokenizer)
             section_count += sections
@@ -163,19 +164,21 @@ def _insert_file(
                 raise ValueError(f"'{one.file}' has more than {FILE_ROWS} rows")
             yield (base + offset, *row)
 
-    cursor = connection.executemany(  # one row made at a time: a section can be a file
-        "INSERT INTO sections (rowid, file, section, content, path) VALUES (?, ?, ?, ?, ?)",
-        numbered(
-            (
-                prepare_fts_text(valid_utf8(name), tokenizer),
-                prepare_fts_text(section, tokenizer),
-                prepare_fts_text(content, tokenizer),
-                path_to_db(name),  # what search reports: the name on disk, NFD or not UTF-8
+    sections = 0
+    for rowid, name, section, content in numbered(one.documents):  # one at a time: a
+        file = prepare_fts_text(valid_utf8(name), tokenizer)  # section can be the whole file
+        written = (section, content)
+        prepared = tuple(prepare_fts_text(text, tokenizer) for text in written)
+        connection.execute(  # path: what search reports, the name on disk (NFD, not UTF-8)
+            "INSERT INTO sections (rowid, file, section, content, path) VALUES (?, ?, ?, ?, ?)",
+            (rowid, file, *prepared, path_to_db(name)),
+        )
+        if prepared != written:  # what search shows, where the folding changed the text
+            connection.execute(
+                "INSERT INTO originals (id, section, content) VALUES (?, ?, ?)",
+                (rowid, *(w if w != p else None for w, p in zip(written, prepared, strict=True))),
             )
-            for name, section, content in one.documents
-        ),
-    )
-    sections = cursor.rowcount
+        sections += 1
     heading_rows = list(numbered((path_to_db(name), *rest) for name, *rest in one.headings))
     connection.executemany(
         "INSERT INTO headings (id, file, text, level, start_line, end_line)"
