@@ -36,8 +36,9 @@ from skillc_index.accesslog.schema import SCHEMA
 from skillc_stats import QUERY_TYPES, query_all, query_stats, upload_logs
 from skillc_stats._log_keys import legacy_log_key, machine_id
 from skillc_stats._report import upload_lines
-from skillc_stats._team import TeamStore, masked, team_url
+from skillc_stats._team import TeamStore
 from skillc_stats._team_sql import REBUILD_ROLLUPS, SCHEMA_VERSION
+from skillc_stats._team_url import masked, team_url
 
 from .conftest import record
 

@@ -40,26 +40,23 @@ rows (so they count each row once too); a time range takes its whole days from t
 
 psycopg 3 is imported only here, and only when a ``postgresql://`` URL is used (the
 ``skillc-stats[postgres]`` extra); without it a team store is E044. A URL is never shown
-with its password (:func:`masked`), in messages or in the access log.
+with its password (:func:`._team_url.masked`), in messages or in the access log.
 """
 
 from __future__ import annotations
 
 import getpass
 import os
-import re
 import socket
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
-from urllib.parse import unquote, unquote_plus
 
 from skillc_index import (
     META_DIR,
     DriverMissing,
-    InvalidOption,
     Layout,
     SkillcError,
     TeamStoreUnavailable,
@@ -72,16 +69,13 @@ from skillc_index.accesslog.upload import highest_id, row_by_id, rows_after
 from skillc_stats import _team_sql as sql
 from skillc_stats._filters import Filters, checked_text
 from skillc_stats._log_keys import LogKey, key_of, log_key, renewed_key, settle
+from skillc_stats._team_url import masked, scrubbed
 
 if TYPE_CHECKING:
     import psycopg
 
     from skillc_stats.shapes import UploadShape
 
-#: ``--from`` / ``--to`` value naming the configured store (``[stats].url`` or
-#: ``$SKILLC_STATS_URL``).
-CONFIGURED = "team"
-SCHEMES = ("postgresql://", "postgres://")
 #: Rows per upload transaction, and the characters their text may reach (about 16 MB: rows
 #: of any size, another tool's, make smaller batches): a batch ends at either.
 BATCH_ROWS = 20_000
@@ -102,112 +96,6 @@ KEY_BYTES = 512
 #: the run id; a path, a target, an error are hashed).
 _KEYED = tuple(i for i, column in enumerate(COLUMNS) if column in ("run_id", "command", "skill"))
 _ARGS = COLUMNS.index("args")
-
-
-# -- URLs ---------------------------------------------------------------------------------
-
-
-#: A query parameter whose name (decoded, any case) holds one of these words carries a secret:
-#: libpq's ``password`` and ``sslpassword``, PostgreSQL 18's ``oauth_client_secret``... (a
-#: ``passfile`` path is masked too: harmless).
-_SECRET_WORDS = ("pass", "secret", "token")
-#: A ``key=value`` pair of a libpq connection string: the value quoted (``'...'``, ``\'``
-#: escapes; unterminated: to the end) or up to a space (``\`` escapes).
-_KEY_VALUE = re.compile(r"(\w+)\s*=\s*('(?:\\.|[^'\\])*'?|(?:\\.|[^\s\\])+)", re.DOTALL)
-
-
-def _secret_spans(url: str) -> list[tuple[int, int]]:
-    """Where the secrets of ``url`` lie in its text, as ``(start, end)`` offsets, merged: the
-    password of its user info and the value of every password-like query parameter.
-
-    Found in the text as written, never by comparing decoded values (``p%40ss`` and ``p+ss``
-    are secrets as they stand), and read every way a client could read it: the user info
-    ends at the last ``@`` before the first ``/`` (libpq's reading, which takes a ``?`` as part
-    of a password), or at the last ``@`` before the first ``?`` (a password holding an
-    unencoded ``/``); the query starts at the first ``?``, its parameters split at each ``&``
-    or ``?``. Reading too much as secret only hides more of the URL.
-
-    Without ``://`` (a mistyped scheme, ``postgresql//u:p@h`` or ``postgresql:/u:p@h``, or a
-    libpq ``key=value`` string) the user info is read from the start (the scheme's colon
-    too), and the value of every password-like key of ``key=value`` pairs is a secret."""
-    start = url.find("://")
-    spans: list[tuple[int, int]] = []
-    if start < 0:
-        start = 0
-        for pair in _KEY_VALUE.finditer(url):
-            if any(word in pair.group(1).lower() for word in _SECRET_WORDS):
-                spans.append(pair.span(2))
-    else:
-        start += 3
-    query = url.find("?", start)
-    for end in (url.find("/", start), query):
-        at = url.rfind("@", start, len(url) if end < 0 else end)
-        colon = url.find(":", start, at) if at >= 0 else -1
-        if colon >= 0:
-            spans.append((colon + 1, at))
-    if query >= 0:  # parameters split at `&`, and at a stray `?` too
-        for part in re.finditer(r"[^&?]+", url[query:]):
-            key, equals, _ = part.group().partition("=")
-            names = {unquote(key).lower(), unquote_plus(key).lower()}
-            if equals and any(word in name for name in names for word in _SECRET_WORDS):
-                spans.append((query + part.start() + len(key) + 1, query + part.end()))
-    merged: list[tuple[int, int]] = []
-    for begin, end in sorted(spans):
-        if merged and begin <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((begin, end))
-    return merged
-
-
-def secrets(url: str) -> list[str]:
-    """The secrets of ``url`` (:func:`_secret_spans`) as written and decoded, and their parts
-    between URL delimiters (a driver that misreads a URL quotes such a part), longest first:
-    what a driver's message must not show."""
-    found: set[str] = set()
-    for begin, end in _secret_spans(url):
-        written = url[begin:end]
-        for text in (written, unquote(written), unquote_plus(written)):
-            found.add(text)
-            found.update(piece for piece in re.split(r"[/?#@:&=]", text) if len(piece) >= 3)
-    return sorted((secret for secret in found if secret), key=len, reverse=True)
-
-
-def masked(url: str) -> str:
-    """``url`` with each secret (:func:`_secret_spans`) replaced by ``***``: fit to print and
-    to log. Anything but a URL as it is (``team``)."""
-    shown, last = [], 0
-    for begin, end in _secret_spans(url):
-        shown += [url[last:begin], "***"]
-        last = end
-    return "".join([*shown, url[last:]])
-
-
-def _scrubbed(text: str, url: str) -> str:
-    """A driver message on one line, without the URL's secrets."""
-    text = " ".join(text.split())
-    for secret in secrets(url):
-        text = text.replace(secret, "***")
-    return text
-
-
-def team_url(given: str, configured: str, option: str) -> str:
-    """The store ``given`` names: a ``postgresql://`` URL, or ``team`` for the configured
-    one (``configured``: ``[stats].url`` or ``$SKILLC_STATS_URL``). E100 otherwise."""
-    if given == CONFIGURED:
-        if not configured:
-            raise InvalidOption(
-                f"{option} team: no team store is configured (set [stats] url in the global "
-                "config.toml, or SKILLC_STATS_URL)"
-            )
-        return configured
-    if not given.startswith(SCHEMES):
-        shown = masked(given)  # a mistyped scheme still holds the password
-        raise InvalidOption(
-            f"{option} {shown!r} is not a team store: give a postgresql:// URL or 'team' "
-            "(the configured one)"
-        )
-    return given
 
 
 # -- the store ----------------------------------------------------------------------------
@@ -250,7 +138,7 @@ class TeamStore:
         return self._psycopg.Error  # type: ignore[no-any-return]
 
     def failure(self, exc: BaseException) -> TeamStoreUnavailable:
-        return TeamStoreUnavailable(self.shown, _scrubbed(str(exc) or type(exc).__name__, self.url))
+        return TeamStoreUnavailable(self.shown, scrubbed(str(exc) or type(exc).__name__, self.url))
 
     def close(self) -> None:
         self.db.close()

@@ -194,7 +194,7 @@ class StatsParams(Record):
             "project": list(self.project),
         }
         if self.from_ is not None:  # never with its password
-            from skillc_stats._team import masked
+            from skillc_stats._team_url import masked
 
             args["from"] = masked(self.from_)
             args.update(user=list(self.user), machine=list(self.machine))
@@ -235,7 +235,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
     layout = session.layout
     store = None
     if params.from_ is not None:
-        from skillc_stats._team import team_url
+        from skillc_stats._team_url import team_url
 
         configured = session.config.stats_url
         if session.configured_stores_only:  # a tool call: the configured store only
@@ -351,7 +351,7 @@ def _shown(store: str | None) -> str | None:
     """The team store as a page names it: its URL without the password."""
     if store is None:
         return None
-    from skillc_stats._team import masked
+    from skillc_stats._team_url import masked
 
     return masked(store)
 
@@ -541,7 +541,8 @@ def sync(session: Session, params: SyncParams) -> SyncResult:
         merged = sync_logs(params.skill, project=params.project, dry_run=params.dry_run)
         return SyncResult(merged)
     from skillc_index import Layout, SkillcError
-    from skillc_stats._team import team_url, upload_logs
+    from skillc_stats._team import upload_logs
+    from skillc_stats._team_url import team_url
 
     url = team_url(params.to, session.config.stats_url, "--to")
     merged = sync_logs(project=params.project)
@@ -615,7 +616,7 @@ def prune(session: Session, params: PruneParams) -> PruneReport:
         raise MalformedFilter("before", params.before, "is in the future")
     if params.from_ is None:
         return prune_logs(session.layout, before, dry_run=params.dry_run)
-    from skillc_stats._team import team_url
+    from skillc_stats._team_url import team_url
 
     url = team_url(params.from_, session.config.stats_url, "--from")
     return prune_store(url, before, dry_run=params.dry_run)
