@@ -592,7 +592,10 @@ class PostgresServer:
             raise RuntimeError(f"{' '.join(command)} failed:\n{result.stdout}{result.stderr}")
 
     def start(self) -> None:
-        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "skillc", "--no-sync")
+        # UTF8 whatever this process's locale (initdb's default follows it: SQL_ASCII in the
+        # C locale, which the team store refuses); the C locale takes any database encoding
+        initdb = ("initdb", "-D", str(self.data), "-A", "trust", "-U", "skillc", "--no-sync")
+        self._run(*initdb, "-E", "UTF8", "--locale=C")
         options = f"-k {self.socket} -c listen_addresses='' -c fsync=off -c max_connections=60"
         self._run(
             "pg_ctl",
@@ -612,11 +615,12 @@ class PostgresServer:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://skillc@/{database}?host={self.socket}"
 
-    def database(self) -> str:
-        """A new empty database's URL."""
+    def database(self, encoding: str = "UTF8") -> str:
+        """A new empty database's URL, in ``encoding`` (``LATIN1``, ``SQL_ASCII``...)."""
         self._count += 1
         name = f"t{os.getpid()}_{self._count}"
-        self._run("createdb", "-h", str(self.socket), "-U", "skillc", name)
+        where = ("-h", str(self.socket), "-U", "skillc")
+        self._run("createdb", *where, "-E", encoding, "-T", "template0", name)
         return self.url(name)
 
 

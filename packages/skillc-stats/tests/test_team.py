@@ -325,6 +325,94 @@ def test_unreachable_store_is_an_error_line_without_the_password(
             assert secret not in result.stderr + result.stdout
 
 
+def emoji_rows(skill: ResolvedSkill) -> list[AccessRecord]:
+    """Rows whose section, working folder and run hold characters only UTF-8 has."""
+    show = {"section": "\u00c9moji \U0001f389", "file": None, "max_lines": None}
+    cwd = "/work/caf\u00e9 \U0001f389"
+    return [record(skill, "show", show, cwd=cwd, run_id=f"run-{n}\u2615") for n in range(3)]
+
+
+def has_schema(url: str) -> bool:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as db:
+        found = db.execute("SELECT 1 FROM pg_namespace WHERE nspname = 'skillc'").fetchone()
+    return found is not None
+
+
+def test_a_database_not_in_utf8_is_refused_before_anything_is_sent(
+    postgres_server: Any,
+    cli: Callable[..., Run],
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+) -> None:
+    """A LATIN1 store failed ``sync --to`` with E999 UnicodeEncodeError after some logs were
+    sent; a SQL_ASCII one gave bytes for text (``Uses: 0``, E999 in JSON): both are E043 at
+    connect, for the writer and the readers, and nothing is created or sent."""
+    skc = cli("skc", script=True)
+    log_rows(*emoji_rows(demo))
+    for encoding in ("LATIN1", "SQL_ASCII"):
+        url = postgres_server.database(encoding)
+        for args in (
+            ("sync", "--to", url),
+            ("sync", "--to", url, "--format", "json"),
+            ("stats", "demo", "--from", url),
+            ("stats", "demo", "--from", url, "--format", "json"),
+            ("stats", "--all", "--from", url),
+        ):
+            result = skc(*args)
+            assert result.returncode == 1, (args, result.stdout, result.stderr)
+            first, hint, *rest = result.stderr.splitlines()
+            assert first.startswith("error[E043]: team store unavailable: 'postgresql://")
+            assert hint == (
+                f"hint: its database's encoding is {encoding}: a skillc team store needs a "
+                "UTF8 database (CREATE DATABASE ... ENCODING 'UTF8' TEMPLATE template0)"
+            ), args
+            assert not rest and "Traceback" not in result.stderr
+        assert not has_schema(url), encoding  # nothing created, nothing uploaded
+
+
+def test_skillc_talks_utf8_whatever_the_client_encoding_says(
+    postgres_url: str, cli: Callable[..., Run], demo: ResolvedSkill, log_rows: Callable[..., Path]
+) -> None:
+    """``PGCLIENTENCODING=SQL_ASCII`` made text bytes (``Uses: 0``, a Period of ``b'...'``,
+    E999 in JSON and ``--all``), ``LATIN1`` (or the URL's ``client_encoding``) E043 on an
+    emoji row and E999 in ``sync --to``: the store is read and written in UTF-8 always."""
+    skc = cli("skc", script=True)
+    log_rows(*rows_of(demo))
+    assert (
+        skc("sync", "--to", postgres_url, env_extra={"PGCLIENTENCODING": "LATIN1"}).returncode == 0
+    )
+    log_rows(*emoji_rows(demo))
+    uploaded = skc("sync", "--to", postgres_url, env_extra={"PGCLIENTENCODING": "SQL_ASCII"})
+    assert uploaded.returncode == 0, uploaded.stderr
+    assert team_count(postgres_url) == 10
+    readings = (
+        ("stats", "demo"),
+        ("stats", "demo", "--format", "json"),
+        ("stats", "demo", "--group-by", "sections", "--format", "json"),
+        ("stats", "--all"),
+        ("stats", "--all", "--format", "json"),
+    )
+    expected = {args: skc(*args, "--from", postgres_url) for args in readings}
+    text = expected[("stats", "demo")].stdout
+    assert "Period: 2026-01-30T10:00:00Z to 2026-02-01T09:00:00Z\n" in text
+    assert "Uses: 10\n" in text and "1. \u00c9moji \U0001f389 (-, 3 accesses)" in text
+    assert (
+        "\u00c9moji \U0001f389"
+        in expected[("stats", "demo", "--group-by", "sections", "--format", "json")].stdout
+    )
+    for client in ({"PGCLIENTENCODING": "SQL_ASCII"}, {"PGCLIENTENCODING": "LATIN1"}, {}):
+        url = postgres_url if client else f"{postgres_url}&client_encoding=LATIN1"
+        for args in readings:
+            result = skc(*args, "--from", url, env_extra=client)
+            assert result.returncode == 0, (client, args, result.stderr)
+            wanted = expected[args].stdout
+            if not client:  # the URL differs, as shown in JSON
+                wanted = wanted.replace(postgres_url, url)
+            assert result.stdout == wanted, (client, args)
+
+
 def test_bad_store_values_are_e100(stats_cli: Run, demo: ResolvedSkill) -> None:
     for args in (
         ("stats", "demo", "--from", "mysql://x"),

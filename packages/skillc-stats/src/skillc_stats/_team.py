@@ -121,12 +121,15 @@ class TeamStore:
         self.shown = masked(url)
         self._psycopg = _driver()
         try:
+            # UTF-8 whatever PGCLIENTENCODING or the URL says: another client encoding made
+            # text bytes (SQL_ASCII: wrong counts, E999) or failed on a character (LATIN1)
             self.db: psycopg.Connection[Any] = self._psycopg.connect(
-                url, autocommit=True, connect_timeout=connect_timeout
+                url, autocommit=True, connect_timeout=connect_timeout, client_encoding="utf8"
             )
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
         try:
+            self._utf8_database()
             self._migrate(write)
         except BaseException:
             self.db.close()
@@ -148,6 +151,18 @@ class TeamStore:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+    def _utf8_database(self) -> None:
+        """E043 for a database whose encoding is not UTF8, before anything is read or sent: a
+        LATIN1 one cannot hold an emoji (an upload failed halfway), a SQL_ASCII one holds
+        whatever bytes any client sent and compares them as bytes."""
+        encoding = self.db.info.parameter_status("server_encoding")  # reported at login
+        if encoding is not None and encoding != "UTF8":
+            raise TeamStoreUnavailable(
+                self.shown,
+                f"its database's encoding is {encoding}: a skillc team store needs a UTF8 "
+                "database (CREATE DATABASE ... ENCODING 'UTF8' TEMPLATE template0)",
+            )
 
     def _migrate(self, write: bool) -> None:
         """Create or migrate the ``skillc`` schema (no writes when it is current)."""
