@@ -192,6 +192,35 @@ def test_text_output_escapes_what_the_streams_encoding_cannot_hold(
     assert "# Caf\xe9 \\u2615" in done.stdout.decode("latin-1")
 
 
+CAFE = (
+    "---\nname: cafe\ndescription: Caf\u00e9 cr\u00e8me. Use when coffee.\n---\n"
+    "# Caf\u00e9 \u2615\n\ntext\n"
+)
+
+
+@pytest.mark.parametrize(
+    "setting", ["latin-1:surrogateescape", "cp1252:surrogateescape", "latin-1:surrogatepass"]
+)
+def test_every_error_handler_escapes_what_the_encoding_lacks(
+    skc_path: Path, clean_env: dict[str, str], project: Path, setting: str
+) -> None:
+    """Only ``strict`` was swapped for ``backslashreplace``: under
+    ``PYTHONIOENCODING=latin-1:surrogateescape`` (or ``surrogatepass``) ``outline`` and
+    ``search`` printed their first line, then E999 ``UnicodeEncodeError``."""
+    write(project / ".skillc/skills/cafe/SKILL.md", CAFE)
+    env = {**clean_env, "PYTHONIOENCODING": setting}
+    for args, expected in (
+        (["outline", "cafe"], "# Caf\xe9 \\u2615"),
+        (["search", "cafe", "text"], "# Caf\xe9 \\u2615"),
+    ):
+        done = subprocess.run(
+            [str(skc_path), *args], cwd=project, env=env, capture_output=True, timeout=120,
+            check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, (args, done.stderr)
+        assert expected in done.stdout.decode(setting.partition(":")[0]), (args, done.stdout)
+
+
 @pytest.mark.parametrize("unbuffered", [False, True])
 def test_a_reader_that_leaves_early_gets_the_sigpipe_status_and_no_word(
     skc_path: Path,

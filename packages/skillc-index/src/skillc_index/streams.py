@@ -38,6 +38,52 @@ def utf8_process() -> None:
         return
 
 
+def _utf(encoding: str) -> bool:
+    return encoding.lower().replace("-", "").replace("_", "").startswith("utf")
+
+
+#: Error handlers that write every character whatever the encoding lacks.
+_WRITE_ALL = ("backslashreplace", "namereplace", "xmlcharrefreplace", "replace", "ignore")
+
+
+def escaping(encoding: str, errors: str) -> str:
+    """The error handler text output uses on a stream of ``encoding`` whose handler is
+    ``errors``: one that writes a character the encoding lacks as an escape (``\\u2615``)
+    where it raised ``UnicodeEncodeError``: ``strict`` is ``backslashreplace``,
+    ``surrogateescape`` (the C locale's) and ``surrogatepass`` still write what they write (a
+    lone surrogate ``\\udcff`` as the byte it stands for) and escape the rest
+    (:func:`_then_escape`). A UTF encoding holds every character: ``errors`` as it is."""
+    if _utf(encoding) or errors in _WRITE_ALL or errors.endswith("+backslashreplace"):
+        return errors
+    if errors == "strict":
+        return "backslashreplace"
+    return _then_escape(errors)
+
+
+def _then_escape(errors: str) -> str:
+    """The name of an error handler (registered once) that tries ``errors`` on each
+    character the encoding lacks, and writes it as an escape when that handler fails too."""
+    import codecs
+
+    name = f"{errors}+backslashreplace"
+    try:
+        codecs.lookup_error(name)
+    except LookupError:
+        first = codecs.lookup_error(errors)
+
+        def handle(exc: UnicodeError) -> tuple[str | bytes, int]:
+            if not isinstance(exc, UnicodeEncodeError):
+                return first(exc)
+            one = UnicodeEncodeError(exc.encoding, exc.object, exc.start, exc.start + 1, exc.reason)
+            try:
+                return first(one)
+            except UnicodeEncodeError:
+                return codecs.backslashreplace_errors(one)
+
+        codecs.register_error(name, handle)
+    return name
+
+
 def open_closed_streams() -> None:
     """Give ``sys.stdout``/``sys.stderr`` the null device when the process started with that
     descriptor closed (``2>&-``: Python makes it None): the command does its work and says
@@ -117,9 +163,7 @@ def buffer_stdout() -> None:
     stream = sys.stdout
     if stream is not sys.__stdout__ or not isinstance(stream, io.TextIOWrapper):
         return
-    errors = stream.errors
-    if errors == "strict" and not stream.encoding.lower().replace("-", "").startswith("utf"):
-        errors = "backslashreplace"
+    errors = escaping(stream.encoding, stream.errors or "strict")
     raw = getattr(stream, "buffer", None)
     if isinstance(raw, io.FileIO):
         sys.stdout = io.TextIOWrapper(
