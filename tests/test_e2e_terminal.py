@@ -9,6 +9,7 @@ The installed ``skc`` in a subprocess, over a real project, with a private ``$SK
 
 from __future__ import annotations
 
+import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -219,6 +220,67 @@ def test_every_error_handler_escapes_what_the_encoding_lacks(
         )  # fmt: skip
         assert done.returncode == 0, (args, done.stderr)
         assert expected in done.stdout.decode(setting.partition(":")[0]), (args, done.stdout)
+
+
+@pytest.fixture(scope="session")
+def latin1_locale(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The environment of a Latin-1 locale (``en_US.ISO-8859-1``, built by ``localedef`` in a
+    temporary ``LOCPATH``); the test is skipped where glibc's ``localedef`` or its sources are
+    missing."""
+    import shutil
+
+    folder = tmp_path_factory.mktemp("locales")
+    name = "en_US.ISO-8859-1"
+    localedef = shutil.which("localedef")
+    if localedef is None:
+        pytest.skip("no localedef to build a Latin-1 locale")
+    built = subprocess.run(
+        [localedef, "-i", "en_US", "-f", "ISO-8859-1", str(folder / name)],
+        capture_output=True, timeout=120, check=False,
+    )  # fmt: skip
+    if not (folder / name).is_dir():
+        pytest.skip(f"localedef could not build {name}: {built.stderr!r}")
+    return {"LOCPATH": str(folder), "LC_ALL": name}
+
+
+def test_a_latin1_locale_gets_its_text_output_in_latin1(
+    skc_path: Path,
+    bin_dir: Path,
+    clean_env: dict[str, str],
+    project: Path,
+    latin1_locale: dict[str, str],
+) -> None:
+    """Each script runs itself again in UTF-8 mode when the locale's encoding is not UTF-8
+    (``streams.utf8_process``), which made its text output UTF-8 bytes on a Latin-1 terminal:
+    it is the locale's encoding, as ``PYTHONIOENCODING=latin-1`` gives (``\u00e9`` one byte,
+    ``\u2615`` an escape), diagnostics too; JSON and ``find``'s answer stay UTF-8."""
+    write(project / ".skillc/skills/cafe/SKILL.md", CAFE)
+
+    def run(env: dict[str, str], *args: str, script: Path = skc_path) -> tuple[bytes, bytes]:
+        done = subprocess.run(
+            [str(script), *args], cwd=project, env={**clean_env, **env}, capture_output=True,
+            timeout=120, check=False,
+        )  # fmt: skip
+        assert b"Traceback" not in done.stderr, done.stderr
+        return done.stdout, done.stderr
+
+    latin1 = {"PYTHONIOENCODING": "latin-1"}
+    for args in (
+        ("outline", "cafe"),
+        ("show", "cafe", "--section", "Caf\u00e9 \u2615"),
+        ("search", "cafe", "text"),
+        ("show", "cafe", "--section", "Caf\u00e9 \u2615 nope"),  # E020, on stderr
+    ):
+        in_locale = run(latin1_locale, *args)
+        assert in_locale == run(latin1, *args), args
+        assert b"Caf\xe9 \\u2615" in b"".join(in_locale), (args, in_locale)
+    gateway = run(latin1_locale, "outline", "cafe", script=bin_dir / "skillc-gateway")
+    assert b"# Caf\xe9 \\u2615" in gateway[0], gateway
+    # machine output is UTF-8 whatever the locale (streams.write_stdout), and so is find's
+    outline = json.loads(run(latin1_locale, "outline", "cafe", "--format", "json")[0])
+    assert "Caf\u00e9 \u2615" in json.dumps(outline, ensure_ascii=False)
+    found = run({**latin1_locale, "SKILLC_FIND_SEMANTIC": "0"}, "find", "coffee")[0]
+    assert "Caf\u00e9 cr\u00e8me." in found.decode("utf-8"), found
 
 
 @pytest.mark.parametrize("unbuffered", [False, True])

@@ -1,7 +1,15 @@
 """The standard streams as every console script sets them (:mod:`skillc_index.streams`): a
-character the output's encoding lacks is an escape whatever its error handler."""
+character the output's encoding lacks is an escape whatever its error handler, and a process
+:func:`~skillc_index.streams.utf8_process` runs again in UTF-8 mode keeps the locale's
+encoding for its text output (a real process, in the C locale with UTF-8 mode off)."""
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
 
 from skillc_index.streams import escaping
 
@@ -21,3 +29,33 @@ def test_a_handler_that_cannot_write_a_character_escapes_it() -> None:
     for kept in ("replace", "backslashreplace", "xmlcharrefreplace"):
         assert escaping("iso8859-1", kept) == kept
     assert escaping("utf-8", "strict") == "strict"  # UTF-8 holds every character
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the kit runs itself again on POSIX only")
+def test_the_process_run_again_in_utf8_mode_keeps_the_locales_output_encoding() -> None:
+    """Run again with ``-X utf8``, stdout and stderr were UTF-8 whatever the locale said (a
+    Latin-1 terminal got UTF-8 bytes): they keep the encoding they had (ASCII in the C locale,
+    its ``surrogateescape`` and an escape for the rest)."""
+    code = (
+        "import sys\n"
+        "from skillc_index.streams import buffer_stdout, utf8_process\n"
+        "utf8_process()\n"
+        "buffer_stdout()\n"
+        "print(sys.flags.utf8_mode, sys.getfilesystemencoding(), sys.stdout.encoding,"
+        " sys.stdout.errors, sys.stderr.encoding, file=sys.stderr)\n"
+        "print('caf\\u00e9 \\u2615')\n"
+    )
+    env = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    env.pop("PYTHONIOENCODING", None)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.split() == [
+        b"1",
+        b"utf-8",
+        b"ascii",
+        b"surrogateescape+backslashreplace",
+        b"ascii",
+    ]
+    assert done.stdout == b"caf\\xe9 \\u2615\n"

@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
 
+#: The ``-X`` option :func:`utf8_process` gives the process it runs again: the encoding and
+#: error handler of its stdout in the locale (``iso8859-1:strict``), which text output keeps.
+LOCALE_OUTPUT = "skillc_locale_output"
+
+
 def utf8_process() -> None:
     """Run this process's own command line again in Python's UTF-8 mode (``-X utf8``) when it
     decodes file names and arguments otherwise (POSIX: ``PYTHONUTF8=0`` in the C locale gives
@@ -25,17 +30,44 @@ def utf8_process() -> None:
     kit are UTF-8, and a folder ``déjà`` decoded as ASCII (with surrogates) was skipped by ``find``,
     made ``show`` and ``search`` fail with E003, and printed as ``d??j??``. Nothing has been
     read yet (stdin included); when the program cannot be run again the command goes on as it
-    is."""
+    is. Text output stays in the locale's encoding (:data:`LOCALE_OUTPUT`: the process run
+    again gives it back to stdout and stderr), where a Latin-1 terminal got UTF-8 bytes."""
     import os
 
-    if os.name != "posix" or sys.flags.utf8_mode or sys.getfilesystemencoding() == "utf-8":
+    if os.name != "posix":
         return
-    if not sys.executable or len(sys.orig_argv) < 2:
+    if sys.flags.utf8_mode:
+        given = sys._xoptions.get(LOCALE_OUTPUT)
+        if isinstance(given, str):  # the process run again: its output in the locale's
+            _locale_output(*given.partition(":")[::2])
         return
+    if sys.getfilesystemencoding() == "utf-8" or not sys.executable or len(sys.orig_argv) < 2:
+        return
+    options = ["-X", "utf8"]
+    stdout = sys.stdout
+    if stdout is not None and not _utf(stdout.encoding):
+        options += ["-X", f"{LOCALE_OUTPUT}={stdout.encoding}:{stdout.errors}"]
     try:
-        os.execv(sys.executable, [sys.executable, "-X", "utf8", *sys.orig_argv[1:]])
+        os.execv(sys.executable, [sys.executable, *options, *sys.orig_argv[1:]])
     except OSError:
         return
+
+
+def _locale_output(encoding: str, errors: str) -> None:
+    """Give stdout and stderr back the locale's ``encoding`` (and stdout its ``errors``, as
+    :func:`escaping` makes them write every character) in the process :func:`utf8_process`
+    ran again, before anything is written."""
+    import codecs
+    import io
+
+    try:
+        codecs.lookup(encoding)
+        codecs.lookup_error(errors)
+    except LookupError:
+        return
+    for stream, handler in ((sys.stdout, escaping(encoding, errors)), (sys.stderr, None)):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(encoding=encoding, errors=handler or stream.errors)
 
 
 def _utf(encoding: str) -> bool:

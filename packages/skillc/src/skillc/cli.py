@@ -171,7 +171,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     collector as it is.
     """
     own_process = argv is None
-    if own_process and not sys.flags.utf8_mode and sys.getfilesystemencoding() != "utf-8":
+    if own_process and (
+        (not sys.flags.utf8_mode and sys.getfilesystemencoding() != "utf-8")
+        or "skillc_locale_output" in sys._xoptions  # streams.LOCALE_OUTPUT: run again by it
+    ):
         from skillc_index.streams import utf8_process  # the C locale with PYTHONUTF8=0...
 
         utf8_process()
