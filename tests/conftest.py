@@ -13,9 +13,11 @@ process wherever the point is the installed program, a signal, a timeout or impo
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -102,3 +104,27 @@ def list_json(ok: Runner) -> Callable[..., dict[str, object]]:
         return data
 
     return run
+
+
+@pytest.fixture
+def small_disk() -> Iterator[Callable[..., Path]]:
+    """``small_disk(folder, options="size=64k")``: a real small file system (a tmpfs mounted
+    with ``options``, ``nr_inodes=N`` to count its inodes) on ``folder``, made if missing,
+    unmounted when the test ends; fill it with :func:`e2e_support.fill`. Mounting needs
+    root: the test is skipped without it, or where the mount is refused (a container)."""
+    mounted: list[Path] = []
+
+    def mount(folder: Path, options: str = "size=64k") -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() != 0 or shutil.which("mount") is None:
+            pytest.skip("mounting a small file system needs root and 'mount'")
+        command = ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)]
+        done = subprocess.run(command, check=False, capture_output=True, text=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+        mounted.append(folder)
+        return folder
+
+    yield mount
+    for folder in reversed(mounted):
+        subprocess.run(["umount", "-l", str(folder)], check=True)

@@ -18,6 +18,27 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
+def fill(folder: Path, *, inodes: bool = False) -> None:
+    """Fill the file system of ``folder`` (a :func:`small_disk`): one ``.filler`` file as
+    large as it takes no byte more, or with ``inodes`` files ``.filler-N`` until no inode is
+    left."""
+    import errno
+
+    count = 0
+    try:
+        if not inodes:
+            with (folder / ".filler").open("wb") as handle:
+                while True:
+                    handle.write(b"\0" * 4096)
+                    handle.flush()
+        while True:
+            (folder / f".filler-{count}").touch()
+            count += 1
+    except OSError as exc:
+        if exc.errno != errno.ENOSPC:
+            raise
+
+
 def tree(root: Path) -> dict[str, str]:
     """Every entry under ``root`` (hidden ones included): sha256 of files, symlink targets,
     ``dir``; ``{}`` when ``root`` does not exist.

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e_support import tree, write
+from e2e_support import fill, tree, write
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -81,6 +81,47 @@ def test_force_moves_a_foreign_file_aside(ok: Run, demo: Path, project: Path) ->
     (backup,) = (p for p in dest.parent.iterdir() if p.name != "demo")
     assert backup.read_text(encoding="utf-8") == "a file, not a skill\n"
     assert str(backup) in proc.stderr
+
+
+def test_force_into_a_full_agent_folder_leaves_the_users_folder_in_place(
+    skc_installed: Run,
+    ok: Run,
+    demo: Path,
+    project: Path,
+    small_disk: Callable[..., Path],
+) -> None:
+    """``build --copy --force`` on a full disk (a real one) moved the user's folder aside
+    before the copy failed, with ``error[E999]: OSError: [Errno 28] ...`` naming skillc's
+    staging folder, and the notice of where the folder went lost: agents no longer listed it.
+    The copy is made whole first; the failure names the deployment and the folder stays."""
+    agents = small_disk(project / ".claude" / "skills")
+    dest = agents / "demo"
+    before = foreign_folder(dest)
+    fill(agents)
+    line = assert_error(skc_installed("build", "demo", "--copy", "--force"), "E999")
+    assert line.startswith(f"error[E999]: cannot create '{dest}': No space left on device")
+    assert ".deploy." not in line and "OSError" not in line
+    assert sorted(p.name for p in agents.iterdir()) == [".filler", "demo"]
+    assert tree(dest) == before
+    (agents / ".filler").unlink()
+    proc = ok("build", "demo", "--copy", "--force")
+    (backup,) = (p for p in agents.iterdir() if p.name != "demo")
+    assert tree(backup) == before and f"moved {dest} aside to {backup}" in proc.stderr
+
+
+def test_a_symlink_on_a_disk_with_no_inode_left_is_no_copy(
+    skc_installed: Run, demo: Path, project: Path, small_disk: Callable[..., Path]
+) -> None:
+    """A symlink the disk refuses (no inode left) was taken for a file system without
+    symlinks: a copy was tried, and failed as ``OSError: [Errno 28] ...`` naming skillc's
+    staging folder. It is the disk's failure, named: ``cannot create '<agent folder>/demo'``."""
+    agents = small_disk(project / ".claude" / "skills", "size=1m,nr_inodes=16")
+    fill(agents, inodes=True)
+    proc = skc_installed("build", "demo")
+    line = assert_error(proc, "E999")
+    assert line.startswith(f"error[E999]: cannot create '{agents / 'demo'}': No space left")
+    assert line.endswith("no inode free on its device") and "copied instead" not in proc.stderr
+    assert not [p for p in agents.iterdir() if not p.name.startswith(".filler-")]
 
 
 def test_a_folder_that_only_looks_like_a_skillc_copy_is_not_replaced(

@@ -502,23 +502,10 @@ def test_disk_full_on_build_file_size_limit(
 
 
 @pytest.fixture
-def tiny_runtime_disk(project: Path) -> Iterator[Path]:
-    """A 6 MB tmpfs mounted on the project's runtime store (root only)."""
-    store = project / ".skillc" / "runtime"
-    store.mkdir(parents=True)
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a tmpfs needs root and 'mount'; the RLIMIT_FSIZE test covers it")
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", str(store)],
-        check=False,
-        capture_output=True,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
-        yield store
-    finally:
-        subprocess.run(["umount", "-l", str(store)], check=True)
+def tiny_runtime_disk(project: Path, small_disk: Callable[..., Path]) -> Path:
+    """A 6 MB tmpfs mounted on the project's runtime store (root only: the RLIMIT_FSIZE test
+    covers the rest)."""
+    return small_disk(project / ".skillc" / "runtime", "size=6m")
 
 
 def test_disk_full_on_build_tmpfs(

@@ -458,3 +458,83 @@ def test_a_copy_replaced_is_removed_once_its_replacement_is_in(
     ((name, text),) = seen
     assert name.startswith(".demo.skillc-backup-") and "Second." in text
     assert [path.name for path in deployed.parent.iterdir()] == ["demo"]
+
+
+@pytest.mark.parametrize("taken", [False, True])
+def test_a_forced_deployment_that_cannot_be_renamed_in_puts_the_folder_back(
+    layout: Layout,
+    project: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+    taken: bool,
+) -> None:
+    """``--force`` moved the user's folder aside before the copy was made: a copy the disk
+    refused left the folder at its backup name, the warning saying where lost with the
+    error. It is moved aside only once the copy is whole, and put back when the copy cannot
+    be renamed in; where its place was taken meanwhile, the error says where it is."""
+    import errno
+
+    from skillc_index.command_errors import CannotCreate
+
+    write_skill(project / ".skillc" / "skills" / "demo")
+    build_skill("demo", layout)
+    runtime = project / ".skillc" / "runtime" / "demo"
+    dest = project / ".claude" / "skills" / "demo"
+    dest.unlink()
+    write_skill(dest, skill_md="mine\n")
+    source = project / ".skillc" / "skills" / "demo"
+    (plan,) = _plan(layout, runtime, source, force=True, copy=True)
+    from skillc_index.pinned import Pinned
+
+    rename = Pinned.rename
+
+    def failing(self: Pinned, name: str, to: Pinned, new: str, **kwargs: bool) -> None:
+        if not name.startswith(".demo.deploy."):
+            return rename(self, name, to, new, **kwargs)
+        if taken:  # another process made the folder meanwhile
+            write_skill(dest, skill_md="theirs\n")
+        raise OSError(errno.EIO, "Input/output error", str(self.path / name))
+
+    monkeypatch.setattr(Pinned, "rename", failing)
+    with pytest.raises(CannotCreate) as failed:
+        deploy(plan, runtime)
+    message = str(failed.value)
+    assert message.startswith(f"error[E999]: cannot create '{dest}': Input/output error")
+    names = sorted(path.name for path in dest.parent.iterdir())
+    if not taken:
+        assert (dest / "SKILL.md").read_text(encoding="utf-8") == "mine\n"
+        assert names == ["demo"]
+        return
+    (backup,) = (dest.parent / name for name in names if name != "demo")
+    assert message.endswith(f"; what was there is at {backup}")
+    assert (backup / "SKILL.md").read_text(encoding="utf-8") == "mine\n"
+
+
+def test_a_copy_refresh_the_disk_refuses_is_a_warning(
+    layout: Layout, project: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A copy made before that a build refreshes (not asked for) and the disk refuses is a
+    warning naming the reason, as a refresh refused otherwise is; the build goes on."""
+    import errno
+
+    write_skill(project / ".skillc" / "skills" / "demo", description="First.")
+    build_skill("demo", layout, targets=["codex"], copy=True)
+    copy = project / ".agents" / "skills" / "demo"
+    before = (copy / "SKILL.md").read_bytes()
+    write_skill(project / ".skillc" / "skills" / "demo", description="Second.")
+
+    from skillc_index.pinned import Pinned
+
+    write = Pinned.write
+
+    def no_space(self: Pinned, *args: Any) -> None:
+        if not self.path.name.startswith(".demo.deploy."):  # a copy's staging folder
+            return write(self, *args)
+        raise OSError(errno.ENOSPC, "No space left on device", str(self.path / "SKILL.md"))
+
+    monkeypatch.setattr(Pinned, "write", no_space)
+    result = build_skill("demo", layout)
+    (warning,) = (n.text for n in result.notices if "not refreshed" in n.text)
+    assert warning == "copy .agents/skills/demo not refreshed: No space left on device"
+    assert (copy / "SKILL.md").read_bytes() == before
+    assert [d.target for d in result.deployments] == ["claude"]

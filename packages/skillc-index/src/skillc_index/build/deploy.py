@@ -55,7 +55,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from skillc_index.atomic import creation_start, not_writable, temporary_path
+from skillc_index.atomic import (
+    creating,
+    creation_start,
+    disk_failure,
+    not_writable,
+    temporary_path,
+)
 from skillc_index.build.copies import (
     copy_deployments,
     is_skillc_copy,
@@ -65,6 +71,7 @@ from skillc_index.build.copies import (
 )
 from skillc_index.build.manifest import MANIFEST_FILE, Manifest, manifest_path, read_manifest
 from skillc_index.command_errors import (
+    CannotCreate,
     EmptyTargetName,
     FolderNotWritable,
     ForeignFolder,
@@ -361,17 +368,16 @@ def _remove(folder: Pinned, name: str) -> None:
     folder.remove(name)
 
 
-def _discard(folder: Pinned, path: Path, skill: str) -> str:
-    """Take away what is at ``path`` (in ``folder``, its folder opened once) if it is a
-    symlink or a copy of skillc's own of ``skill``, decided at that moment, not from an
-    earlier look: it is renamed aside (one rename, :func:`move_aside`), then looked at, and
-    its name now is returned, for the caller to remove (:func:`_remove`) once the new
-    deployment is renamed in: the skill is missing from the agent folder between two renames
-    only (it was for the old copy's deletion too). Anything else (a user's folder ``route
-    uninstall`` put back since the plan) is renamed back and refused (:class:`ForeignFolder`,
-    E050); it stays at the hidden backup name (the error names it) when its place was taken
-    meanwhile. Never deleted; a copy's files are read by path only while the path leads to
-    ``folder`` (before and after)."""
+def _discard(folder: Pinned, path: Path, skill: str, force: bool = False) -> tuple[str, bool]:
+    """Take away what is at ``path`` (in ``folder``, its folder opened once), decided at that
+    moment, not from an earlier look: it is renamed aside (:func:`move_aside`), then looked
+    at. A symlink or a copy of skillc's own of ``skill`` is returned (its name now) with
+    False, for the caller to remove (:func:`_remove`) once the new deployment is renamed in:
+    the skill is missing from the agent folder between two renames only. Anything else stays
+    at its backup name with ``force`` (returned with True: never deleted); without it (one
+    ``route uninstall`` put back since the plan) it is renamed back and refused (E050),
+    naming the backup when its place was taken. A copy's files are read by path only while
+    the path leads to ``folder`` (before and after)."""
     aside = folder.move_aside(path.name)
     if folder.is_symlink(aside) or (
         folder.is_folder(aside)
@@ -379,12 +385,40 @@ def _discard(folder: Pinned, path: Path, skill: str) -> str:
         and is_skillc_copy(path.parent / aside, skill)
         and folder.same(path.parent)
     ):
-        return aside
+        return aside, False
+    if force:
+        return aside, True
     try:
         folder.rename(aside, folder, path.name)
     except OSError:
         raise ForeignFolder(skill, str(path.parent / aside)) from None  # named where it is now
     raise ForeignFolder(skill, str(path))
+
+
+def _put_in_place(folder: Pinned, new: str, path: Path, skill: str, force: bool) -> Path | None:
+    """Rename ``new`` (a whole copy folder staged beside ``path`` in ``folder``, or a symlink
+    made there) to ``path``, what is there taken away first (:func:`_discard`; a symlink by
+    the rename itself); returns where a user's folder was moved aside (``force``). A failed
+    rename puts back what was taken away; a user's folder that cannot be is named in the
+    error."""
+    aside, kept = None, False
+    if folder.lstat(path.name) and not (folder.is_symlink(path.name) and folder.is_symlink(new)):
+        aside, kept = _discard(folder, path, skill, force)
+    try:
+        folder.rename(new, folder, path.name)  # a folder put there since: ENOTEMPTY (EISDIR)
+    except BaseException as exc:  # a Ctrl-C too: what was taken away is put back
+        if aside is not None and folder.lstat(path.name) is None:
+            folder.rename(aside, folder, path.name)
+        elif kept and isinstance(exc, Exception):
+            why = disk_failure(exc, path) or getattr(exc, "strerror", None) or str(exc)
+            where = path.parent / str(aside)
+            raise CannotCreate(str(path), f"{why}; what was there is at {where}") from exc
+        elif aside is not None and not kept:
+            _remove(folder, aside)
+        raise
+    if aside is not None and not kept:
+        _remove(folder, aside)
+    return path.parent / aside if aside is not None and kept else None
 
 
 def _copy_into(
@@ -393,28 +427,28 @@ def _copy_into(
     runtime: Path,
     files: Mapping[str, bytes] | None = None,
     executable: Collection[str] = (),
-) -> None:
-    """A fresh copy folder at ``plan.path`` (built beside it in ``folder``, the agent folder
-    opened once, then renamed in): the runtime's stub, or ``files`` (a target's own stub,
-    side files and skill files; those of ``executable`` made so), and the runtime's manifest
-    recording them and ``plan.target``. What is there goes only as :func:`_discard` says."""
+) -> Path | None:
+    """A fresh copy folder at ``plan.path``, built beside it in ``folder`` (the agent folder
+    opened once) and renamed in once whole (:func:`_put_in_place`, whose backup it returns):
+    the runtime's stub, or ``files`` (a target's own stub, side files and skill files; those
+    of ``executable`` made so), and the runtime's manifest recording them and
+    ``plan.target``. The disk failing is :class:`CannotCreate` naming ``plan.path``, not the
+    staging folder (:func:`creating`)."""
     path = plan.path
-    for stale in folder.abandoned(f"{path.name}.deploy"):  # left by a killed build
-        with suppress(OSError):
-            folder.remove(stale)
-    staging = folder.temporary(f"{path.name}.deploy")
+    staging: str | None = None
     try:
-        with folder.sub(staging) as made:
-            made.write(_copy_files(runtime, plan.target, files), frozenset(executable))
-        old = _discard(folder, path, plan.skill) if folder.lstat(path.name) else None
-        try:  # a folder put there since: ENOTEMPTY, nothing replaced
-            folder.rename(staging, folder, path.name)
-        finally:
-            if old is not None:
-                _remove(folder, old)
+        with creating(path):
+            for stale in folder.abandoned(f"{path.name}.deploy"):  # left by a killed build
+                with suppress(OSError):
+                    folder.remove(stale)
+            staging = folder.temporary(f"{path.name}.deploy")
+            with folder.sub(staging) as made:
+                made.write(_copy_files(runtime, plan.target, files), frozenset(executable))
+            return _put_in_place(folder, staging, path, plan.skill, plan.force)
     finally:
-        with suppress(OSError):  # renamed in: gone
-            folder.remove(staging)
+        if staging is not None:
+            with suppress(OSError):  # renamed in: gone
+                folder.remove(staging)
 
 
 def _copy_files(runtime: Path, target: str, files: Mapping[str, bytes] | None) -> dict[str, bytes]:
@@ -473,25 +507,19 @@ def _holds(
         return False
 
 
-def _link(folder: Pinned, path: Path, text: str, skill: str) -> None:
+def _link(folder: Pinned, path: Path, text: str, skill: str, force: bool = False) -> Path | None:
     """Point ``path`` at the runtime (``text``: :func:`link_text`): a symlink made beside
-    it, renamed over the old one (a folder there goes only as :func:`_discard` says), all in
-    ``folder``, the agent folder opened once."""
+    it in ``folder``, the agent folder opened once, renamed in (:func:`_put_in_place`,
+    whose backup it returns)."""
     temporary = temporary_path(path.parent, f"{path.name}.link").name
     folder.symlink(text, temporary)
     try:
-        old = _discard(folder, path, skill) if folder.is_folder(path.name) else None
-        try:
-            folder.rename(temporary, folder, path.name)
-        except IsADirectoryError:  # a folder put there since: the rename replaced nothing
-            raise ForeignFolder(skill, str(path)) from None
-        finally:
-            if old is not None:
-                _remove(folder, old)
-    except BaseException:
-        with suppress(FileNotFoundError):
+        return _put_in_place(folder, temporary, path, skill, force)
+    except IsADirectoryError:  # a folder put there since: the rename replaced nothing
+        raise ForeignFolder(skill, str(path)) from None
+    finally:
+        with suppress(FileNotFoundError):  # renamed in: gone
             os.unlink(temporary, dir_fd=folder.fd)
-        raise
 
 
 def _agent_folder(plan: DeployPlan) -> Pinned:
@@ -525,11 +553,13 @@ def deploy(
     of the runtime's stub (its own ``SKILL.md``, side files and the skill's files it holds,
     relative path -> bytes; those of ``executable`` executable), always as a copy.
 
-    What is at the destination is looked at again: something skillc did not make (there
-    since the plan, or planned with ``force``) is moved aside with ``plan.force`` and refused
-    (E050) without it; it is never deleted. Everything is written in the agent folder
-    :func:`_agent_folder` opens once."""
-    with _agent_folder(plan) as folder:
+    What is at the destination is looked at again: something skillc did not make is refused
+    (E050) without ``plan.force``, and with it moved aside once the new deployment is whole
+    (never deleted). Everything is written in the agent folder :func:`_agent_folder` opens
+    once. The disk failing is :class:`CannotCreate`, never "no symlinks" here."""
+    with creating(plan.path):
+        folder = _agent_folder(plan)
+    with folder:
         return _deploy(folder, plan, runtime, files, executable)
 
 
@@ -544,37 +574,36 @@ def _deploy(
     path = plan.path
     notices: list[Notice] = []
     existing = _existing(path, plan.skill, folder) if plan.skill else plan.existing
-    backup: Path | None = None
-    if existing == "other":
-        if not plan.force:
-            raise ForeignFolder(plan.skill, str(path))
-        backup = path.parent / folder.move_aside(path.name)
-        notices.append(
-            Notice(f"moved {path} aside to {backup} (it was not made by skillc; nothing deleted)")
-        )
+    if existing == "other" and not plan.force:
+        raise ForeignFolder(plan.skill, str(path))
     action: DeployAction = "created" if existing == "nothing" else "replaced"
+    method: Method = "copy"
     if files is not None:
         if existing == "skillc-copy" and _holds(path, runtime, plan.target, files, executable):
             return Deployment(plan.target, path, "copy", "unchanged"), notices
-        _copy_into(folder, plan, runtime, files, executable)
-        return Deployment(plan.target, path, "copy", action, backup), notices
-    if not plan.copy:
+        backup = _copy_into(folder, plan, runtime, files, executable)
+    elif not plan.copy:
         text = link_text(path, runtime, plan.root)
         if existing == "symlink" and (
             _link_is(path, text) or (plan.keep and link_target(path) == os.path.realpath(runtime))
         ):
             return Deployment(plan.target, path, "symlink", "unchanged"), notices
         try:
-            _link(folder, path, text, plan.skill)
-            return Deployment(plan.target, path, "symlink", action, backup), notices
+            backup, method = _link(folder, path, text, plan.skill, plan.force), "symlink"
         except OSError as exc:
             if exc.errno in (errno.EACCES, errno.EROFS):  # a copy could not be written either
                 reason = os.strerror(exc.errno).lower()
                 raise FolderNotWritable("agent folder", str(path.parent), reason) from None
-            notices.append(
-                Notice(f"cannot create a symlink at {path} ({exc.strerror or exc}); copied instead")
-            )
+            if (full := disk_failure(exc, path)) is not None:  # no symlink, nor a copy
+                raise CannotCreate(str(path), full) from None
+            why = exc.strerror or exc
+            notices.append(Notice(f"cannot create a symlink at {path} ({why}); copied instead"))
+            backup = _copy_into(folder, plan, runtime)
     elif existing == "skillc-copy" and _holds(path, runtime, plan.target):
         return Deployment(plan.target, path, "copy", "unchanged"), notices
-    _copy_into(folder, plan, runtime)
-    return Deployment(plan.target, path, "copy", action, backup), notices
+    else:
+        backup = _copy_into(folder, plan, runtime)
+    if backup is not None:
+        why = "it was not made by skillc; nothing deleted"
+        notices.append(Notice(f"moved {path} aside to {backup} ({why})"))
+    return Deployment(plan.target, path, method, action, backup), notices

@@ -42,6 +42,7 @@ from skillc_index.build.store import (
     shadow_notice,
 )
 from skillc_index.command_errors import (
+    CannotCreate,
     CompiledSkillGiven,
     FolderNotUtf8,
     PathEscapesProject,
@@ -469,10 +470,10 @@ def _build_skill(
                 deployment, deploy_notices = deploy(
                     deploy_plan, compiled.runtime, files=own, executable=executable
                 )
-            except OSError as exc:
+            except (OSError, CannotCreate) as exc:  # a refresh no one asked for: a warning
                 if number < named:
                     raise
-                why = exc.strerror or str(exc)  # a refresh no one asked for: a warning
+                why = exc.reason if isinstance(exc, CannotCreate) else exc.strerror or str(exc)
                 notices.append(not_refreshed(layout, deploy_plan.path, why))
                 continue
             deployments.append(deployment)
