@@ -219,6 +219,30 @@ def test_read_only_agent_folder(ok: Run, skc: Run, demo: Path, project: Path) ->
     ok("build", "other")
 
 
+def test_an_up_to_date_copy_in_a_read_only_agent_folder_is_unchanged(
+    ok: Run, skc_installed: Run, demo: Path, runtime: Path, project: Path
+) -> None:
+    """An up-to-date ``--copy`` deployment in a read-only agent folder failed every build
+    (``agent folder '.claude/skills' is not writable``: checked before the copy was seen to be
+    current), where a symlink one succeeds. It is ``unchanged``; a build that would change it
+    (its sources edited, ``--force``) still fails first, the runtime left as it was."""
+    ok("build", "demo", "--copy")
+    agents = project / ".claude" / "skills"
+    with read_only(agents):
+        for args, said in ((["demo"], "(copy, unchanged)"), (["--all"], "0 built, 1 up to date")):
+            proc = skc_installed("build", *args)
+            assert proc.returncode == 0 and said in proc.stdout, (proc.stdout, proc.stderr)
+        before = {k: v for k, v in tree_snapshot(runtime).items() if "logs.db" not in k}
+        assert_clean_failure(skc_installed("build", "demo", "--force"), "E999")
+        with (demo / "SKILL.md").open("a", encoding="utf-8") as stub:
+            stub.write("\n## New\n\nnew text\n")
+        proc = skc_installed("build", "demo")
+        assert_clean_failure(proc, "E999")
+        assert "'.claude/skills' is not writable" in proc.stderr
+        after = {k: v for k, v in tree_snapshot(runtime).items() if "logs.db" not in k}
+        assert after == before
+
+
 # -- a damaged or busy access log ---------------------------------------------------------------
 
 

@@ -82,7 +82,7 @@ if TYPE_CHECKING:
     from skillc_index.markdown.document import MarkdownDoc
     from skillc_index.pinned import Pinned
 
-__all__ = ["CompileResult", "IndexReport", "Progress", "compile_skill"]
+__all__ = ["CompileResult", "IndexReport", "Progress", "compile_skill", "runtime_is_current"]
 
 #: ``progress(done, total)``: called as each file is parsed and indexed.
 Progress = Callable[[int, int], None]
@@ -135,23 +135,45 @@ def _skillc_version() -> str:
 
 
 def _matches(
-    skill: ResolvedSkill, manifest: Manifest, current_hash: str, index_stat: list[int] | None
+    skill: tuple[str, Path, Path],
+    manifest: Manifest,
+    current_hash: str,
+    index_stat: list[int] | None,
 ) -> bool:
-    """Whether the runtime's stub and manifest are those a build would write now, for an
-    index (already known to be current) whose file stat is ``index_stat``."""
+    """Whether the runtime's stub and manifest are those a build would write now of the
+    skill ``(name, source, runtime)``, for an index (already known to be current) whose file
+    stat is ``index_stat``."""
     from skillc_index.build.stub import STUB_FORMAT
 
+    name, source, runtime = skill
     extra = manifest.extra
     return (
-        manifest.skill == skill.name
+        manifest.skill == name
         and manifest.version == MANIFEST_VERSION
         and manifest.source_hash == current_hash
         and extra.get("stub_format") == STUB_FORMAT
         and extra.get("skillc_version") == _skillc_version()
-        and extra.get("source_path") == valid_utf8(str(skill.source))
-        and extra.get("stub_sha256") == _sha256(skill.runtime / SKILL_FILE)
+        and extra.get("source_path") == valid_utf8(str(source))
+        and extra.get("stub_sha256") == _sha256(runtime / SKILL_FILE)
         and extra.get("index_stat") == index_stat
     )
+
+
+def runtime_is_current(name: str, source: Path, runtime: Path) -> bool:
+    """Whether a build (not forced) of the skill ``name`` at ``source`` would leave its
+    ``runtime`` as it is, as far as the stat-only check readers make tells
+    (:func:`~skillc_index.index.freshness.current_source_hash`: no file hashed unless its
+    stats moved): the index current for the sources, the stub and manifest those a build
+    writes now (:func:`_matches`). A tokenizer setting changed since is not seen."""
+    from skillc_index.index.freshness import current_source_hash
+    from skillc_index.index.schema import index_path
+
+    manifest = read_manifest(runtime)
+    current = current_source_hash(runtime, source)
+    if manifest is None or current is None:
+        return False
+    index_stat = _index_stat(index_path(runtime, source))
+    return _matches((name, source, runtime), manifest, current, index_stat)
 
 
 def _index_stat(path: Path) -> list[int] | None:
@@ -497,7 +519,7 @@ def _compile(
     up_to_date = (
         state.status == "current"
         and manifest is not None
-        and _matches(skill, manifest, current_hash, index_stat)
+        and _matches((skill.name, source, runtime), manifest, current_hash, index_stat)
     )
     if not up_to_date or manifest is None:
         counts, manifest, notices = _write_runtime(

@@ -253,7 +253,9 @@ def plan_deployments(
     that git tracks and the deployment would change, whatever ``force`` says (a copy of
     skillc's own replaced by a new copy, or a symlink already to ``runtime``, relative or
     absolute, is no change here); :class:`FolderNotWritable` (E999) for an agent folder that
-    must be written (``copy``, or no symlink to ``runtime`` there yet) and cannot be. A link
+    must be written (``copy``, or no symlink to ``runtime`` there yet) and cannot be: a copy
+    of skillc's own that a build not forced leaves as it is needs no write (:func:`_stays`,
+    an up-to-date ``--copy`` build in a read-only agent folder succeeds). A link
     to ``runtime`` in the other form (absolute, as earlier versions wrote it) is planned to be
     rewritten as :func:`link_text` says, or kept (``keep``) where git tracks it or the folder
     cannot be written. ``copy_targets`` are deployed as copies whatever ``copy`` says (a
@@ -305,9 +307,13 @@ def plan_deployments(
                 if existing == "skillc-copy" and not path.is_symlink():
                     check_writable(path, layout)  # a copy is emptied when it is replaced
             except FolderNotWritable:
-                if as_copy or not linked:
+                if as_copy and existing == "skillc-copy" and not force:
+                    if not _stays(path, target, skill, runtime, source):
+                        raise
+                elif as_copy or not linked:
                     raise
-                keep = True  # the link there leads to this runtime already
+                else:
+                    keep = True  # the link there leads to this runtime already
         plans.append(
             DeployPlan(target, path, existing, skill, force, base, keep, as_copy, real_root)
         )
@@ -320,6 +326,19 @@ def _is_stub_copy(manifest: Manifest | None) -> bool:
     (``target_files``: a target reading another dialect, a copy only while its projection
     changes something)."""
     return manifest is not None and "target_files" not in manifest.extra
+
+
+def _stays(path: Path, target: str, skill: str, runtime: Path, source: Path) -> bool:
+    """Whether the copy of skillc's own at ``path`` holds the runtime's build, written for
+    ``target``, and a build that is not forced leaves that build as it is
+    (:func:`~skillc_index.build.compiler.runtime_is_current`): :func:`deploy` finds the copy
+    ``unchanged`` then (it looks again), so its folder needs no write."""
+    from skillc_index.build.compiler import runtime_is_current
+
+    here = read_manifest(path)
+    if here is None or here.extra.get("target", target) != target:
+        return False
+    return same_build(here, read_manifest(runtime)) and runtime_is_current(skill, source, runtime)
 
 
 def _tracked_by_git(path: Path) -> bool:
