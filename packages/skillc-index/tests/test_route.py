@@ -616,6 +616,38 @@ def test_install_on_a_full_disk_says_which_file_it_cannot_create(
     assert snapshot(claude) == before
 
 
+def test_a_router_the_disk_refuses_moves_no_skill(
+    cli: Callable[..., Run], claude: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``route install`` on a nearly full disk moved the skills into the store and built
+    them, then failed writing the router: ``error[E999]: OSError: [Errno 28] No space left
+    on device``, naming no file, and the agent had neither its skills nor a router. The
+    router is written first, beside its place, and renamed in last: the disk refusing it is
+    ``cannot create '<agent folder>/skill-router'``, before anything is moved."""
+    import errno
+
+    from skillc_index.pinned import Pinned
+
+    before = snapshot(claude)
+    write = Pinned.write
+
+    def full(folder: Pinned, *args: Any) -> None:
+        if folder.path.name.startswith(f".{ROUTER_NAME}.route."):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(folder.path / "SKILL.md"))
+        return write(folder, *args)
+
+    monkeypatch.setattr(Pinned, "write", full)
+    result = route(cli, "install")
+    router = claude.resolve() / ROUTER_NAME
+    assert result.returncode == 1
+    assert result.stderr == f"error[E999]: cannot create '{router}': No space left on device\n"
+    assert snapshot(claude) == before
+    assert not (project / ".skillc" / "router").exists()
+    monkeypatch.undo()
+    data = route_json(cli, "install")
+    assert names(claude) == [".DS_Store", ROUTER_NAME] and data["routed"] == 4
+
+
 def test_a_parked_relative_link_is_read_from_the_agent_folder(
     cli: Callable[..., Run], layout: Layout, claude: Path
 ) -> None:

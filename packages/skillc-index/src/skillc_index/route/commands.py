@@ -55,6 +55,7 @@ from skillc_index.route.result import (
 )
 from skillc_index.route.router_skill import (
     ROUTER_NAME,
+    router_staged,
     router_state_of,
     router_text,
     sha256_hex,
@@ -135,8 +136,12 @@ def route_install(
         # skillc's folders not there yet (the lock makes .skillc): uninstall removes them again
         absent = [f for f in made_by_route(place, layout) if not lexists(f)]
         with route_lock(place, layout), RoutePins(layout) as pins:
-            try:
-                result, gone = _install(session, place, dry_run=False, absent=absent, pins=pins)
+            try:  # the router first (a full disk fails there), renamed in last
+                folder = pins.agent(place) if place.folder.is_dir() else None
+                with router_staged(folder, place, result.routed) as staged:
+                    result, gone = _install(
+                        session, place, dry_run=False, absent=absent, pins=pins, staged=staged
+                    )
             except BaseException:  # stopped (Ctrl-C, an error) before its manifest: no
                 if not lexists(place.manifest):  # route, nor the empty folders it made
                     made = [os.path.relpath(folder, place.base) for folder in absent]
@@ -184,10 +189,12 @@ def _install(
     dry_run: bool,
     absent: Sequence[Path] = (),
     pins: RoutePins | None = None,
+    staged: str | None = None,
 ) -> tuple[RouteResult, RouteManifest | None]:
     """The install, and the manifest it removed when no skill could be routed after all
     (every move failed, every skill moved was put back): then no router is written either.
-    ``pins``: the folders it moves between (None for a dry run)."""
+    ``pins``: the folders it moves between (None for a dry run); ``staged``: the router made
+    ahead in the agent folder (:func:`router_staged`), which it renames in."""
     layout, config = session.layout, session.config
     old = read_route_manifest(place.manifest)
     folder_rel = os.path.relpath(place.folder, place.base)
@@ -374,7 +381,7 @@ def _install(
                 "absent",
                 "ours",
             ):
-                write_router(pins.agent(place), text)
+                write_router(pins.agent(place), text, staged)
             else:  # a skill of that name could not be moved away
                 router_sha = old.router_sha256 if old else None
                 notices.append(Notice(f"the router is not written: {place.router} is taken"))

@@ -10,19 +10,23 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from skillc_index.atomic import creating
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
 from skillc_index.layout import SKILL_FILE, Scope
 from skillc_index.route.manifest import MANIFEST_VERSION, lexists
 
 if TYPE_CHECKING:
     from skillc_index.pinned import Pinned
+    from skillc_index.route.place import RoutePlace
 
 __all__ = [
     "ROUTER_NAME",
+    "router_staged",
     "router_state_of",
     "router_text",
     "sha256_hex",
@@ -110,27 +114,84 @@ def router_state_of(
     return "ours" if recorded_sha is not None and sha256_hex(stub) == recorded_sha else "edited"
 
 
-def write_router(folder: Pinned, text: str) -> None:
-    """Put the router in place in the agent folder ``folder`` (opened once, by the real path
-    checked: :class:`~skillc_index.route.place.RoutePins`): assembled in a hidden folder there,
-    renamed in; an older router of skillc's is replaced only once the new one is complete.
-    What killed runs left (an old router, an unfinished one) is removed first."""
-    for stale in folder.abandoned(f"{ROUTER_NAME}.old", f"{ROUTER_NAME}.route"):
-        with suppress(OSError):
-            folder.remove(stale)
+def _staged(folder: Pinned, text: str) -> str:
+    """The router's files written in a new hidden folder in ``folder``, its name (nothing
+    left when a write fails)."""
     staging = folder.temporary(f"{ROUTER_NAME}.route")
     try:
         with folder.sub(staging) as made:
             made.write(_router_files(text))
-        old: str | None = None
-        if folder.lstat(ROUTER_NAME) is not None:
-            old = folder.temporary(f"{ROUTER_NAME}.old")
-            with folder.sub(old) as aside:
-                folder.rename(ROUTER_NAME, aside, ROUTER_NAME)
-        folder.rename(staging, folder, ROUTER_NAME)
-        if old is not None:
-            with suppress(OSError):
-                folder.remove(old)
-    finally:
-        with suppress(FileNotFoundError):  # renamed in: gone
+    except BaseException:
+        with suppress(OSError):
             folder.remove(staging)
+        raise
+    return staging
+
+
+def _holds(folder: Pinned, staging: str, data: bytes) -> bool:
+    """Whether the router staged in ``staging`` has ``data`` for its SKILL.md."""
+    try:
+        with folder.sub(staging) as made:
+            fd = os.open(SKILL_FILE, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=made.fd)
+            with os.fdopen(fd, "rb") as handle:
+                return handle.read() == data
+    except OSError:
+        return False
+
+
+@contextmanager
+def router_staged(folder: Pinned | None, place: RoutePlace, count: int) -> Iterator[str | None]:
+    """The router for ``count`` skills assembled in the agent folder ``folder`` (opened once;
+    None: not there yet) before an install changes anything: the disk failing (full) fails
+    the install here, where it leaves everything as it was, as
+    :class:`~skillc_index.command_errors.CannotCreate` naming the router, not once the skills
+    are moved behind it (the agent then had neither). :func:`write_router` renames it in;
+    whatever is left of it at the end is removed."""
+    if folder is None:
+        yield None
+        return
+    with creating(place.router):
+        _sweep(folder)
+        staging = _staged(folder, router_text(count, place.agent, place.scope))
+    try:
+        yield staging
+    finally:
+        with suppress(OSError):  # renamed in: gone
+            folder.remove(staging)
+
+
+def _sweep(folder: Pinned) -> None:
+    """Remove what killed runs left in ``folder``: an old router, an unfinished one."""
+    for stale in folder.abandoned(f"{ROUTER_NAME}.old", f"{ROUTER_NAME}.route"):
+        with suppress(OSError):
+            folder.remove(stale)
+
+
+def write_router(folder: Pinned, text: str, staged: str | None = None) -> None:
+    """Put the router in place in the agent folder ``folder`` (opened once, by the real path
+    checked: :class:`~skillc_index.route.place.RoutePins`): assembled in a hidden folder there
+    (``staged``: the one :func:`router_staged` made, made again when its text is not
+    ``text``: the count of skills routed after all), renamed in; an older router of
+    skillc's is replaced only once the new one is complete. What killed runs left is
+    removed first. The disk failing is :class:`~skillc_index.command_errors.CannotCreate`
+    naming the router."""
+    with creating(folder.path / ROUTER_NAME):
+        if staged is None:
+            _sweep(folder)
+        elif not _holds(folder, staged, text.encode("utf-8")):
+            folder.remove(staged)  # its room first: the disk may have no more
+            staged = None
+        staging = _staged(folder, text) if staged is None else staged
+        try:
+            old: str | None = None
+            if folder.lstat(ROUTER_NAME) is not None:
+                old = folder.temporary(f"{ROUTER_NAME}.old")
+                with folder.sub(old) as aside:
+                    folder.rename(ROUTER_NAME, aside, ROUTER_NAME)
+            folder.rename(staging, folder, ROUTER_NAME)
+            if old is not None:
+                with suppress(OSError):
+                    folder.remove(old)
+        finally:
+            with suppress(FileNotFoundError):  # renamed in: gone
+                folder.remove(staging)
