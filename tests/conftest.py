@@ -13,8 +13,6 @@ process wherever the point is the installed program, a signal, a timeout or impo
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -24,6 +22,8 @@ import pytest
 
 # e2e_support.py lives next to this file; pytest's importlib mode does not put it on sys.path.
 sys.path.insert(0, str(Path(__file__).parent))
+
+from e2e_support import SmallDisks
 
 Runner = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -107,24 +107,11 @@ def list_json(ok: Runner) -> Callable[..., dict[str, object]]:
 
 
 @pytest.fixture
-def small_disk() -> Iterator[Callable[..., Path]]:
-    """``small_disk(folder, options="size=64k")``: a real small file system (a tmpfs mounted
-    with ``options``, ``nr_inodes=N`` to count its inodes) on ``folder``, made if missing,
-    unmounted when the test ends; fill it with :func:`e2e_support.fill`. Mounting needs
-    root: the test is skipped without it, or where the mount is refused (a container)."""
-    mounted: list[Path] = []
-
-    def mount(folder: Path, options: str = "size=64k") -> Path:
-        folder.mkdir(parents=True, exist_ok=True)
-        if os.geteuid() != 0 or shutil.which("mount") is None:
-            pytest.skip("mounting a small file system needs root and 'mount'")
-        command = ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)]
-        done = subprocess.run(command, check=False, capture_output=True, text=True)
-        if done.returncode != 0:
-            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-        mounted.append(folder)
-        return folder
-
-    yield mount
-    for folder in reversed(mounted):
-        subprocess.run(["umount", "-l", str(folder)], check=True)
+def small_disk() -> Iterator[SmallDisks]:
+    """:class:`e2e_support.SmallDisks`: real small file systems, unmounted when the test
+    ends."""
+    disks = SmallDisks()
+    try:
+        yield disks
+    finally:
+        disks.unmount()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -18,25 +19,56 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def fill(folder: Path, *, inodes: bool = False) -> None:
-    """Fill the file system of ``folder`` (a :func:`small_disk`): one ``.filler`` file as
-    large as it takes no byte more, or with ``inodes`` files ``.filler-N`` until no inode is
-    left."""
-    import errno
+class SmallDisks:
+    """Real small file systems for a test (:func:`small_disk`): ``disks(folder, options)``
+    mounts a tmpfs with ``options`` (``size=64k``; ``nr_inodes=N`` counts its inodes) on
+    ``folder``, made if missing; :meth:`fill` fills one up, :meth:`remount` changes its
+    options (``ro``). Mounting needs root: the test is skipped without it, or where the
+    mount is refused (a container)."""
 
-    count = 0
-    try:
-        if not inodes:
-            with (folder / ".filler").open("wb") as handle:
-                while True:
-                    handle.write(b"\0" * 4096)
-                    handle.flush()
-        while True:
-            (folder / f".filler-{count}").touch()
-            count += 1
-    except OSError as exc:
-        if exc.errno != errno.ENOSPC:
-            raise
+    def __init__(self) -> None:
+        self.mounted: list[Path] = []
+
+    def __call__(self, folder: Path, options: str = "size=64k") -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() != 0 or shutil.which("mount") is None:
+            pytest.skip("mounting a small file system needs root and 'mount'")
+        self._mount("-t", "tmpfs", "-o", options, "tmpfs", str(folder))
+        self.mounted.append(folder)
+        return folder
+
+    def remount(self, folder: Path, options: str) -> None:
+        self._mount("-o", f"remount,{options}", str(folder))
+
+    @staticmethod
+    def fill(folder: Path, *, inodes: bool = False) -> None:
+        """Fill the file system of ``folder``: one ``.filler`` file as large as it takes,
+        or with ``inodes`` files ``.filler-N`` until no inode is left."""
+        import errno
+
+        try:
+            if not inodes:
+                with (folder / ".filler").open("wb") as handle:
+                    while True:
+                        handle.write(b"\0" * 4096)
+                        handle.flush()
+            count = 0
+            while True:
+                (folder / f".filler-{count}").touch()
+                count += 1
+        except OSError as exc:
+            if exc.errno != errno.ENOSPC:
+                raise
+
+    @staticmethod
+    def _mount(*args: str) -> None:
+        done = subprocess.run(["mount", *args], check=False, capture_output=True, text=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+
+    def unmount(self) -> None:
+        for folder in reversed(self.mounted):
+            subprocess.run(["umount", "-l", str(folder)], check=True)
 
 
 def tree(root: Path) -> dict[str, str]:

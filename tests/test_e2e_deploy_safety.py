@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e_support import fill, tree, write
+from e2e_support import SmallDisks, tree, write
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -88,7 +88,7 @@ def test_force_into_a_full_agent_folder_leaves_the_users_folder_in_place(
     ok: Run,
     demo: Path,
     project: Path,
-    small_disk: Callable[..., Path],
+    small_disk: SmallDisks,
 ) -> None:
     """``build --copy --force`` on a full disk (a real one) moved the user's folder aside
     before the copy failed, with ``error[E999]: OSError: [Errno 28] ...`` naming skillc's
@@ -97,7 +97,7 @@ def test_force_into_a_full_agent_folder_leaves_the_users_folder_in_place(
     agents = small_disk(project / ".claude" / "skills")
     dest = agents / "demo"
     before = foreign_folder(dest)
-    fill(agents)
+    small_disk.fill(agents)
     line = assert_error(skc_installed("build", "demo", "--copy", "--force"), "E999")
     assert line.startswith(f"error[E999]: cannot create '{dest}': No space left on device")
     assert ".deploy." not in line and "OSError" not in line
@@ -110,13 +110,13 @@ def test_force_into_a_full_agent_folder_leaves_the_users_folder_in_place(
 
 
 def test_a_symlink_on_a_disk_with_no_inode_left_is_no_copy(
-    skc_installed: Run, demo: Path, project: Path, small_disk: Callable[..., Path]
+    skc_installed: Run, demo: Path, project: Path, small_disk: SmallDisks
 ) -> None:
     """A symlink the disk refuses (no inode left) was taken for a file system without
     symlinks: a copy was tried, and failed as ``OSError: [Errno 28] ...`` naming skillc's
     staging folder. It is the disk's failure, named: ``cannot create '<agent folder>/demo'``."""
     agents = small_disk(project / ".claude" / "skills", "size=1m,nr_inodes=16")
-    fill(agents, inodes=True)
+    small_disk.fill(agents, inodes=True)
     proc = skc_installed("build", "demo")
     line = assert_error(proc, "E999")
     assert line.startswith(f"error[E999]: cannot create '{agents / 'demo'}': No space left")

@@ -30,6 +30,8 @@ from stress_support import (
     write_tree,
 )
 
+from e2e_support import SmallDisks
+
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
 INSTALL = "## Install\n\nRun the installer to set up widgets.\n\n"
@@ -526,7 +528,7 @@ def test_disk_full_on_build_file_size_limit(
 
 
 @pytest.fixture
-def tiny_runtime_disk(project: Path, small_disk: Callable[..., Path]) -> Path:
+def tiny_runtime_disk(project: Path, small_disk: SmallDisks) -> Path:
     """A 6 MB tmpfs mounted on the project's runtime store (root only: the RLIMIT_FSIZE test
     covers the rest)."""
     return small_disk(project / ".skillc" / "runtime", "size=6m")
