@@ -183,3 +183,33 @@ def test_only_the_moves_that_concern_the_folders_asked_for_are_read(
         assert a in read and c in read and other not in read
     finally:
         local.close()
+
+
+def test_a_move_a_full_disk_refuses_says_the_disk(
+    layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move a full disk kept the log from recording (``route uninstall``, ``install``) was
+    a notice ending ``(disk I/O error)``, SQLite's words, which do not say the disk is full:
+    it says it as :func:`~skillc_index.atomic.disk_failure` does."""
+    from skillc_index.accesslog import store
+    from skillc_index.atomic import disk_failure
+
+    runtime = layout.runtime_store("project") / "s"
+    log = primary_log(runtime)
+    log.parent.mkdir(parents=True)
+    with closing(sqlite3.connect(log)) as db:
+        db.execute("CREATE TABLE access_log (id INTEGER PRIMARY KEY)")
+    error = sqlite3.OperationalError("disk I/O error")
+    error.sqlite_errorcode = 4874  # type: ignore[attr-defined]
+    error.sqlite_errorname = "SQLITE_IOERR_SHMSIZE"  # type: ignore[attr-defined]
+
+    def full(*_: object, **__: object) -> None:
+        raise error
+
+    monkeypatch.setattr(store, "writable_primary", lambda *_: log)
+    monkeypatch.setattr(store, "write_log", full)
+    notice = record_move(layout, runtime, project / "a" / "s", project / "b" / "s")
+    assert notice is not None
+    reason = disk_failure(error, log)
+    assert reason is not None and reason.startswith("disk I/O error (SQLITE_IOERR_SHMSIZE)")
+    assert f"'{layout.display(project / 'b' / 's')}' ({reason}): the uses" in str(notice)

@@ -31,11 +31,13 @@ __all__ = [
     "abandoned",
     "disk_failure",
     "ensure_dir",
+    "failure_reason",
     "file_target",
     "folders_made",
     "locked_folder",
     "move_aside",
     "not_writable",
+    "refused",
     "remove_abandoned_files",
     "staging_dir",
     "temporary_path",
@@ -110,6 +112,18 @@ def disk_failure(exc: BaseException, path: Path) -> str | None:
     if inodes == 0:
         reason += "; no inode free on its device"
     return reason
+
+
+def failure_reason(exc: BaseException, path: Path) -> str:
+    """Why ``exc`` failed a read or write of ``path``, in a line: the disk failing as
+    :func:`disk_failure` says it (SQLite's "disk I/O error" names no cause, the free space
+    of the device does), else an ``OSError``'s message, else the error's text (or type)."""
+    reason = disk_failure(exc, path)
+    if reason is not None:
+        return reason
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
 
 
 def _free_space(path: Path) -> tuple[int, int | None]:
@@ -196,11 +210,17 @@ def not_writable(folder: Path) -> str | None:
     a read-only file system, or no permission), or None when it can."""
     if os.access(folder, os.W_OK | os.X_OK):
         return None
+    return os.strerror(refused(folder))
+
+
+def refused(path: Path) -> int:
+    """The ``errno`` of a write refused at ``path``, which this process may not write:
+    ``EROFS`` on a read-only file system, else ``EACCES`` (no permission)."""
     try:
-        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        read_only = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
     except (OSError, AttributeError):  # pragma: no cover - statvfs is POSIX
         read_only = False
-    return os.strerror(errno.EROFS if read_only else errno.EACCES)
+    return errno.EROFS if read_only else errno.EACCES
 
 
 def creation_start(path: Path) -> Path:

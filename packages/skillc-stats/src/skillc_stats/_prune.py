@@ -102,8 +102,10 @@ def prune_logs(layout: Layout, before: str, *, dry_run: bool = False) -> PruneRe
                 found.append(PrunedLog(shown, 0, reason))
                 continue
             found.append(PrunedLog(shown, prune_rows(path, before, dry_run=dry_run)))
-        except (sqlite3.Error, OSError) as exc:  # a read-only runtime or log: its reason
-            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        except (sqlite3.Error, OSError) as exc:  # a read-only runtime or log, a full disk
+            from skillc_index.atomic import failure_reason
+
+            why = failure_reason(exc, path)
             found.append(PrunedLog(shown, 0, f"cannot prune it: {why}", failed=True))
     return PruneReport(before, dry_run, None, sum(log.rows for log in found), tuple(found))
 

@@ -50,7 +50,6 @@ from skillc_index import (
     Layout,
     Notice,
     SkillcError,
-    SyncDestinationNotWritable,
     expand_user,
     open_in_root,
 )
@@ -61,7 +60,7 @@ from skillc_index.accesslog.merge import (
     count_missing,
     sessionless,
 )
-from skillc_stats._sync import _misplaced_destination, _why, error_json
+from skillc_stats._sync import _misplaced_destination, _unwritable, error_json
 from skillc_stats._transcript_rows import AGENT, AccessRows, Counts, FileRows, Row
 
 if TYPE_CHECKING:
@@ -381,9 +380,8 @@ def _store(rows: list[Row], dry_run: bool) -> tuple[list[SkillImport], set[Path]
                 added = (count_missing if dry_run else copy_missing)(
                     destination, batch, sessions=False
                 )
-            except (sqlite3.Error, OSError) as exc:
-                shown = first.layout.display(destination)
-                error = SyncDestinationNotWritable(shown, _why(exc))
+            except (sqlite3.Error, OSError) as exc:  # E041, E999 for the disk failing
+                error = _unwritable(first.layout, destination, exc)
         if error is not None:
             failed.add(destination)
         results.append(

@@ -168,7 +168,7 @@ def open_database(layout: Layout) -> CatalogDatabase:
                 new_mode=0o600,
             )
         except (OSError, sqlite3.Error) as exc:
-            return _in_memory(f"cannot write the catalog {path} ({_why(exc)})")
+            return _in_memory(f"cannot write the catalog {path} ({why(exc, path)})")
         try:
             db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             # the schema first: a new catalog's header (its application id) is then in the
@@ -183,7 +183,7 @@ def open_database(layout: Layout) -> CatalogDatabase:
             if corrupt and _ours(path):
                 _remove(path)  # ours, and unusable: made again from nothing
                 continue
-            return _in_memory(f"cannot use the catalog {path} ({_why(exc)})")
+            return _in_memory(f"cannot use the catalog {path} ({why(exc, path)})")
     return _in_memory(f"cannot use the catalog {path}")
 
 
@@ -425,8 +425,15 @@ def _in_memory(reason: str) -> CatalogDatabase:
     return CatalogDatabase(db, None, (Notice(f"{reason}: searching with a catalog in memory"),))
 
 
-def _why(exc: BaseException) -> str:
-    return str(exc) or type(exc).__name__
+def why(exc: BaseException, path: Path | None) -> str:
+    """Why the catalog at ``path`` (None: in memory) could not be opened or written, as
+    :func:`~skillc_index.atomic.failure_reason` says it: the disk failing with SQLite's code
+    and the free space of its device (its "disk I/O error" names no cause)."""
+    if path is None:
+        return str(exc) or type(exc).__name__
+    from skillc_index.atomic import failure_reason
+
+    return failure_reason(exc, path)
 
 
 # -- the statements on the catalog's own tables --------------------------------------------------

@@ -433,7 +433,8 @@ class Catalog:
             except sqlite3.OperationalError as exc:
                 if not _unwritable(exc):
                     raise
-                unwritable = f"cannot write the catalog {self.database.path} ({exc})"
+                path = self.database.path
+                unwritable = f"cannot write the catalog {path} ({catalog_database.why(exc, path)})"
                 from_files = first is not None  # the skills' files answer, whole
         if from_files:
             if elsewhere:

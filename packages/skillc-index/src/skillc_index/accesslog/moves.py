@@ -83,12 +83,13 @@ def record_move(layout: Layout, runtime: Path, old: Path, new: Path) -> Notice |
         # the default busy timeout, not the primary's short one: a move has no fallback log
         write_log(path, _INSERT, [(utc_now(), valid_utf8(str(old)), valid_utf8(str(new)))])
     except (OSError, sqlite3.Error) as exc:
+        from skillc_index.atomic import failure_reason
         from skillc_index.diagnostics import Notice
 
         return Notice(
             f"the access log '{layout.display(path)}' does not record the move of "
-            f"'{layout.display(old)}' to '{layout.display(new)}' ({exc}): the uses before it "
-            "stay the old folder's"
+            f"'{layout.display(old)}' to '{layout.display(new)}' ({failure_reason(exc, path)}):"
+            " the uses before it stay the old folder's"
         )
     return None
 

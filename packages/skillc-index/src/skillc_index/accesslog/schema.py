@@ -274,15 +274,17 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
     user's queries and folders: however it is made (a command, ``skc sync``). A log
     it created whose schema the disk failed to take (full, an I/O error) is removed again:
     nothing half-written is left behind (an empty ``logs.db``, its ``-wal`` and ``-shm``).
-    ``PermissionError`` when the log, or its ``-wal`` or ``-shm``, is there and this process
-    may not write it (:func:`unwritable_file`), before SQLite opens anything."""
+    ``OSError`` when the log, or its ``-wal`` or ``-shm``, is there and this process may not
+    write it (:func:`unwritable_file`), before SQLite opens anything: ``EROFS`` on a read-only
+    file system, else ``EACCES`` (:func:`~skillc_index.atomic.refused`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     created = not os.path.lexists(path)
     denied = None if created else unwritable_file(path)
     if denied is not None:
-        import errno
+        from skillc_index.atomic import refused
 
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(denied))
+        code = refused(denied)
+        raise OSError(code, os.strerror(code), str(denied))
     new_mode = 0o600 if _in_global_runtime(path) else 0o666
     db = sqlite_connect(path, mode="rwc", timeout_ms=busy_timeout_ms, new_mode=new_mode)
     db.text_factory = log_text
