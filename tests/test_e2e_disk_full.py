@@ -18,6 +18,11 @@ Run = Callable[..., "subprocess.CompletedProcess[str]"]
 FULL = "; 0 bytes free on its device"
 
 
+def _entries(root: Path) -> list[str]:
+    """Every path under ``root``, empty folders included."""
+    return sorted(path.relative_to(root).as_posix() for path in root.rglob("*"))
+
+
 def _ok(skc: Run, *args: str) -> subprocess.CompletedProcess[str]:
     proc = skc(*args)
     assert proc.returncode == 0, (args, proc.stdout, proc.stderr)
@@ -72,3 +77,21 @@ def test_a_full_home_a_full_project_and_a_read_only_home_are_named(
     assert proc.returncode == 1
     assert f"{log}: cannot prune it: disk I/O error (SQLITE_IOERR" in proc.stdout + proc.stderr
     assert FULL in proc.stdout + proc.stderr
+
+
+def test_a_build_a_full_disk_fails_leaves_no_folder_for_its_log(
+    skc_installed: Run, project: Path, small_disk: SmallDisks, write_skill: Callable[..., Path]
+) -> None:
+    """A build a full disk failed, whose log row the disk refused too, left empty
+    ``.skillc/runtime/demo/.skillc-meta/`` and ``.skillc/logs/demo/.skillc-meta/`` folders
+    (made for the primary log, then the fallback): the folders made for a log not made go."""
+    small_disk(project, "size=1m")
+    _ok(skc_installed, "init")
+    write_skill(project / ".skillc/skills/demo", "demo", "Use when testing demos.", "# Demo\n")
+    before = _entries(project / ".skillc")
+    small_disk.fill(project)
+    proc = skc_installed("build", "demo")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert _entries(project / ".skillc") == before  # not an empty folder more
+    (project / ".filler").unlink()
+    _ok(skc_installed, "build", "demo")

@@ -972,7 +972,8 @@ def test_a_log_the_disk_could_not_take_is_removed_and_an_empty_one_reads_as_no_r
     """A full disk: ``connect`` made ``logs.db``, then its schema failed (``SQLITE_FULL``), and
     the 0-byte file stayed; ``skc stats`` read it as "no such table: access_log" (E999, on
     every run in a read-only runtime). The log it made is removed again (one it did not make
-    is kept), and a 0-byte log reads as an empty one ("No data")."""
+    is kept), with the folders it made for it (they stayed, empty, where the next read looked
+    for a runtime), and a 0-byte log reads as an empty one ("No data")."""
     from skillc_index.accesslog import LocalRows, schema
 
     def full(db: sqlite3.Connection, timeout_ms: int) -> None:
@@ -983,7 +984,8 @@ def test_a_log_the_disk_could_not_take_is_removed_and_an_empty_one_reads_as_no_r
         patch.setattr(schema, "use_wal", full)
         with pytest.raises(sqlite3.OperationalError, match="full"):
             connect(path)
-        assert list(path.parent.iterdir()) == []
+        assert list(tmp_path.iterdir()) == []  # no logs.db, no .skillc-meta, no runtime
+        path.parent.mkdir(parents=True)
         path.write_bytes(b"")  # left by an older skillc: not this call's to remove
         with pytest.raises(sqlite3.OperationalError, match="full"):
             connect(path)
@@ -1025,7 +1027,7 @@ def test_a_log_whose_schema_the_disk_failed_after_its_first_page_is_removed_and_
         patch.setattr(schema, "use_wal", full)
         with pytest.raises(sqlite3.OperationalError, match="full"):
             connect(path)
-    assert list(path.parent.iterdir()) == []
+    assert list(tmp_path.iterdir()) == []
     one_page_log(path)
     assert path.stat().st_size == 4096 and empty_log(path)
     assert LocalRows(path)("SELECT command FROM access_log", []) == []

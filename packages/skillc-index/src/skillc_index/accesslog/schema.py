@@ -273,11 +273,22 @@ def connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Conne
     under the global runtime store (``$SKILLC_HOME/.skillc/runtime``), which holds one
     user's queries and folders: however it is made (a command, ``skc sync``). A log
     it created whose schema the disk failed to take (full, an I/O error) is removed again:
-    nothing half-written is left behind (an empty ``logs.db``, its ``-wal`` and ``-shm``).
+    nothing half-written is left behind (an empty ``logs.db``, its ``-wal`` and ``-shm``, nor
+    the folders made for it: :func:`~skillc_index.atomic.folders_made`).
     ``OSError`` when the log, or its ``-wal`` or ``-shm``, is there and this process may not
     write it (:func:`unwritable_file`), before SQLite opens anything: ``EROFS`` on a read-only
     file system, else ``EACCES`` (:func:`~skillc_index.atomic.refused`)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.parent.is_dir():
+        return _connect(path, busy_timeout_ms)
+    from skillc_index.atomic import folders_made
+
+    with folders_made(path.parent):  # a log not made: no empty .skillc-meta left either
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return _connect(path, busy_timeout_ms)
+
+
+def _connect(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
+    """:func:`connect` in the log's folder, there."""
     created = not os.path.lexists(path)
     denied = None if created else unwritable_file(path)
     if denied is not None:
