@@ -59,6 +59,7 @@ from skillc_index.atomic import (
     creating,
     creation_start,
     disk_failure,
+    failure_reason,
     not_writable,
     temporary_path,
 )
@@ -429,7 +430,7 @@ def _put_in_place(folder: Pinned, new: str, path: Path, skill: str, force: bool)
         if aside is not None and folder.lstat(path.name) is None:
             folder.rename(aside, folder, path.name)
         elif kept and isinstance(exc, Exception):
-            why = disk_failure(exc, path) or getattr(exc, "strerror", None) or str(exc)
+            why = failure_reason(exc, path)
             where = path.parent / str(aside)
             raise CannotCreate(str(path), f"{why}; what was there is at {where}") from exc
         elif aside is not None and not kept:
