@@ -96,14 +96,60 @@ def test_the_users_own_home_folder_is_the_systems_word_and_its_store_is_judged(
 def test_a_home_its_folders_owner_made_is_used_as_a_project_would_be(
     tmp_path: Path, project: Path, owned_by: OwnedBy
 ) -> None:
-    """Root in a CI container over a home of uid 1001 (its folder too): as for a checkout of
-    that uid's (``foreign``'s rule), used; only a folder another user could plant is refused."""
+    """Root in a CI container over ``HOME=/github/home`` of uid 1001 (a home below it too):
+    as for a checkout of that uid's (``foreign``'s rule), used; the same folders are
+    refused when the user's home is elsewhere: uid 1001's ``runner`` could be planted."""
     runner = (tmp_path / "runner").resolve()
     home = runner / "skc"
     (home / ".skillc").mkdir(parents=True)
     for path in (runner, home, home / ".skillc"):
         owned_by(path, 1001)
-    assert Layout.discover(project, {"SKILLC_HOME": str(home)}).home == home
+    assert Layout.discover(project, {"HOME": str(runner)}).home == runner
+    env = {"HOME": str(runner), "SKILLC_HOME": str(home)}
+    assert Layout.discover(project, env).home == home
+    with pytest.raises(ForeignHome) as caught:
+        Layout.discover(project, {"HOME": str(tmp_path / "me"), "SKILLC_HOME": str(home)})
+    assert caught.value.path == str(runner)
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_a_home_in_a_folder_another_user_made_is_refused(
+    tmp_path: Path, project: Path, owned_by: OwnedBy, depth: int
+) -> None:
+    """``SKILLC_HOME=/tmp/x/skc`` (or ``/tmp/x/y/skc``) where another user made ``/tmp/x``
+    and everything in it: each folder passed its own folder's owner, so the home was used
+    (their skills listed as the user's, their ``[stats] url`` sent the user's rows). Every
+    folder from ``/`` down to the home is judged: ``/tmp/x`` is theirs in root's ``/tmp``."""
+    x = (tmp_path / "x").resolve()
+    home = x / "y" / "skc" if depth == 2 else x / "skc"
+    (home / ".skillc").mkdir(parents=True)
+    (home / ".skillc" / "config.toml").write_text("", encoding="utf-8")
+    env = {"HOME": str(tmp_path / "me"), "SKILLC_HOME": str(home)}
+    assert Layout.discover(project, env).home == home  # the user's own: used
+    for path in (x, *x.rglob("*")):
+        owned_by(path)
+    with pytest.raises(ForeignHome) as caught:
+        Layout.discover(project, env)
+    assert caught.value.path == str(x)
+    assert caught.value.diagnostic.params["message"] == (
+        f"the skillc home '{home}' is in '{x}', which is owned by another user (uid 4242)"
+    )
+
+
+def test_the_folders_above_a_home_in_the_users_own_home_folder_are_not_judged(
+    tmp_path: Path, project: Path, owned_by: OwnedBy
+) -> None:
+    """The user's own home folder is the system's word: a home below it is judged from
+    there down, not from ``/`` (a home folder in a folder another user owns stays usable)."""
+    own = (tmp_path / "them" / "me").resolve()
+    home = own / "skc"
+    (home / ".skillc").mkdir(parents=True)
+    owned_by(tmp_path / "them")
+    env = {"HOME": str(own), "SKILLC_HOME": str(home)}
+    assert Layout.discover(project, env).home == home
+    owned_by(home)
+    with pytest.raises(ForeignHome):
+        Layout.discover(project, env)
 
 
 def test_every_command_refuses_another_users_home(
@@ -149,8 +195,16 @@ def test_the_installed_skc_refuses_a_home_another_uid_owns(
         "hint: skillc uses no home another user could fill (its skills, its config's [stats] "
         "url); chown it if it is yours, or set SKILLC_HOME to a folder of your own",
     ]
-    os.chown(shared, NOBODY, NOBODY)  # nobody's folder, nobody's home: theirs, as a checkout
-    assert skc("list", env_extra=env).returncode == 0  # type: ignore[attr-defined]
+    os.chown(shared, NOBODY, NOBODY)  # nobody's folder too: refused for it (in root's tmp)
+    done = skc("list", env_extra=env)
+    assert (done.returncode, done.stdout) == (1, "")  # type: ignore[attr-defined]
+    assert done.stderr.splitlines()[0] == (  # type: ignore[attr-defined]
+        f"error[E999]: the skillc home '{home}' is in '{shared}', which is owned by another "
+        "user (nobody, uid 65534)"
+    )
+    # nobody's folder as the user's own home folder (root in a CI container over a home of
+    # another uid): theirs, as a checkout, used
+    assert skc("list", env_extra={**env, "HOME": str(shared)}).returncode == 0  # type: ignore[attr-defined]
 
 
 # -- fallback access logs ----------------------------------------------------------------------
@@ -248,3 +302,107 @@ def test_the_installed_skc_writes_no_query_into_another_uids_folder(
         "is owned by another user (nobody, uid 65534)"
     )
     assert list(meta.iterdir()) == []
+
+
+def test_a_fallback_log_the_working_folders_owner_made_is_not_written(
+    tmp_path: Path, home: Path, owned_by: OwnedBy
+) -> None:
+    """The working folder is another user's and so is its ``.skillc/logs``: trusted as its
+    folder's owner's, it got the user's queries word for word (and sync merged its rows).
+    Below the working folder only the user's and root's count."""
+    layout, runtime, shared = planted(tmp_path, home)
+    for path in (shared, *shared.rglob("*")):
+        owned_by(path)
+    outcome = log_access(layout, runtime, record())
+    assert outcome.path is None
+    assert not fallback_log(layout, "rust").exists()
+    assert format_diagnostic(outcome.diagnostics[0]) == (
+        "warning: access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which "
+        "is owned by another user (uid 4242)"
+    )
+
+
+def test_a_fallback_log_in_another_users_world_writable_folder_is_not_written(
+    tmp_path: Path, home: Path, owned_by: OwnedBy
+) -> None:
+    """``/srv/scratch`` (mode 1777) of another user's: the user's own ``.skillc/logs`` there
+    can be renamed away and replaced by its owner, so nothing is written there; the same
+    folder closed to others (a checkout of theirs root works in) is written."""
+    layout, runtime, shared = planted(tmp_path, home)
+    owned_by(shared)
+    shared.chmod(0o1777)
+    outcome = log_access(layout, runtime, record())
+    assert outcome.path is None
+    assert not fallback_log(layout, "rust").exists()
+    assert format_diagnostic(outcome.diagnostics[0]) == (
+        f"warning: access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '{shared}', "
+        "which is owned by another user (uid 4242) and writable by others"
+    )
+    shared.chmod(0o755)
+    assert log_access(layout, runtime, record()).path == fallback_log(layout, "rust")
+
+
+def dangling_link_of(
+    monkeypatch: pytest.MonkeyPatch, link: Path, uid: int | None
+) -> Callable[[Path], bool]:
+    """``link`` made a symlink to nothing (``uid``: its own owner as ``project.owner`` tells
+    it, None: the real one); ``foreign`` then."""
+    import skillc_index.project as project
+
+    link.symlink_to(link.parent / "nowhere" / "x")
+    real = project.owner
+
+    def owner(path: Path, *, follow: bool = True) -> int:
+        if uid is not None and not follow and os.path.abspath(path) == str(link):  # noqa: PTH100
+            return uid
+        return real(path, follow=follow)
+
+    monkeypatch.setattr(project, "owner", owner)
+    return project.foreign
+
+
+@pytest.mark.parametrize("uid", [4242, None])
+def test_a_symlink_leading_nowhere_is_foreign(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, uid: int | None
+) -> None:
+    """Another user's link to nothing was trusted (its target's owner could not be looked
+    at: not foreign); so is the user's own now (what it leads to cannot be told, and the
+    answer decides a write), while nothing there is no one's."""
+    link = (tmp_path / ".skillc").resolve().parent / ".skillc"
+    foreign = dangling_link_of(monkeypatch, link, uid)
+    assert foreign(link)
+    assert foreign(link, folder_owner=False)
+    assert not foreign(tmp_path / "absent")
+
+
+def test_another_users_symlink_leading_nowhere_gets_no_fallback_log(
+    tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another user's ``.skillc`` link to a folder not there yet (their own, to be made):
+    the log's folders were made through it, where they could read the queries."""
+    shared = (tmp_path / "shared").resolve()
+    shared.mkdir()
+    blocker = tmp_path / "runtime"
+    blocker.write_text("not a folder", encoding="utf-8")
+    dangling_link_of(monkeypatch, shared / ".skillc", 4242)
+    layout = Layout.discover(shared, {"SKILLC_HOME": str(home)})
+    outcome = log_access(layout, blocker / "rust", record())
+    assert outcome.path is None
+    assert not (shared / "nowhere").exists()
+    assert format_diagnostic(outcome.diagnostics[0]) == (
+        "warning: access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which "
+        "is owned by another user (uid 4242)"
+    )
+
+
+@as_root
+def test_a_real_dangling_symlink_of_another_uid_is_foreign(tmp_path: Path) -> None:
+    from skillc_index.project import foreign, owner_name
+
+    link = (tmp_path / "link").resolve()
+    link.symlink_to(tmp_path / "nowhere")
+    assert foreign(link)  # root's own link to nothing: what it leads to cannot be told
+    assert owner_name(link) == "uid unknown"
+    os.lchown(link, NOBODY, NOBODY)
+    assert foreign(link)
+    assert owner_name(link) == "nobody, uid 65534"

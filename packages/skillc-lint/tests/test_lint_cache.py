@@ -507,6 +507,39 @@ def test_a_cache_another_user_owns_is_never_trusted(
     assert ResultCache(cache)._connection() is None  # nor by the API's own use
 
 
+@pytest.mark.parametrize("depth", [1, 2])
+def test_a_cache_in_a_folder_another_user_made_is_never_trusted(
+    skill: Writer,
+    tmp_path: Path,
+    cli: Callable[..., Run],
+    cwd: Path,
+    owned_by: Callable[..., None],
+    depth: int,
+) -> None:
+    """``SKILLC_CACHE_DIR=/tmp/x/cache`` (or ``/tmp/x/y/cache``) where another user made
+    ``/tmp/x`` and all in it: each part passed as its folder's owner's, and their emptied
+    findings made a clean lint. The folders above it are judged up to ``/`` (the user's own
+    home folder is elsewhere): the skill is linted, one warning names the folder."""
+    folder = skill(body="See [gone](missing.md).\n")
+    x = (tmp_path / "x").resolve()
+    shared = x / "y" / "cache" if depth == 2 else x / "cache"
+    run = cli("skillc-lint")
+    env = {"SKILLC_CACHE_DIR": str(shared)}
+    first = run(str(folder), "-j", "1", cwd=cwd, env_extra=env)
+    assert first.returncode == 1
+    rewrite(shared, emptied)
+    assert run(str(folder), "-j", "1", cwd=cwd, env_extra=env).returncode == 0  # trusted
+    for path in (x, *x.rglob("*")):
+        owned_by(path)
+    done = run(str(folder), "-j", "1", cwd=cwd, env_extra=env)
+    assert (done.returncode, done.stdout) == (first.returncode, first.stdout)
+    warning = (
+        f"warning: the lint cache '{shared}' is in '{x}', which is owned by another user "
+        "(uid 4242), so it is not used: set SKILLC_CACHE_DIR to a folder of your own"
+    )
+    assert done.stderr.splitlines().count(warning) == 1, done.stderr
+
+
 def test_clean_removes_nothing_of_a_cache_another_user_owns(
     lint: Run, skill: Writer, cache: Path, owned_by: Callable[..., None]
 ) -> None:

@@ -69,6 +69,31 @@ def test_a_fallback_log_another_user_owns_is_neither_merged_nor_removed(
     assert count_rows(primary_log(tool.runtime)) == 1  # the show: no forged row
 
 
+@pytest.mark.parametrize("where", ["made by the folder's owner", "writable by others"])
+def test_a_fallback_log_in_another_users_working_folder_is_neither_merged_nor_removed(
+    tool: ResolvedSkill,
+    tmp_path: Path,
+    env: dict[str, str],
+    owned_by: Callable[..., None],
+    where: str,
+) -> None:
+    """The working folder is another user's: a fallback log its owner made there (trusted
+    as the folder owner's, its forged rows were merged), or any in it when others may
+    write it (``/srv/scratch``, mode 1777: its owner may swap what anyone made there)."""
+    shared = tmp_path / "shared"
+    log = forged(shared, tool)
+    owned_by(shared)
+    if where == "writable by others":
+        shared.chmod(0o1777)
+    else:
+        for path in (shared / ".skillc").rglob("*"):
+            owned_by(path)
+        owned_by(shared / ".skillc")
+    assert sync_logs(project=shared, env=env).skills == ()
+    assert count_rows(log) == 6
+    assert not primary_log(tool.runtime).exists()
+
+
 def test_the_users_own_fallback_beside_another_users_is_synced(
     tool: ResolvedSkill,
     tmp_path: Path,

@@ -521,13 +521,17 @@ class FolderNotWritable(InternalError):
 
 
 class ForeignHome(InternalError):
-    """E999: the skillc home, its ``.skillc/`` or its ``config.toml`` is another user's
+    """E999: the skillc home, a folder above it (up to the user's own home folder or ``/``),
+    its ``.skillc/`` or its ``config.toml`` is another user's
     (:func:`~skillc_index.project.foreign_home`): every command refuses it, as git refuses a
-    repository another user owns. ``path``: the one found; ``owner``: who owns it."""
+    repository another user owns. ``path``: the one found; ``owner``: who owns it;
+    ``above``: ``path`` is a folder above the home."""
 
-    def __init__(self, home: str, path: str, owner: str) -> None:
+    def __init__(self, home: str, path: str, owner: str, *, above: bool = False) -> None:
         what = f"the skillc home '{home}'"
-        if path != home:
+        if above:
+            what = f"{what} is in '{path}', which"
+        elif path != home:
             what = f"'{path}' in {what}"
         hint = (
             "skillc uses no home another user could fill (its skills, its config's [stats] "

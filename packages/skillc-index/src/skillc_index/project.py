@@ -14,6 +14,7 @@ neither written nor synced) and skillc-lint's result cache (never trusted).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,23 +52,37 @@ def is_project_marker(skillc_dir: Path) -> bool:
     return names != ["logs"]
 
 
-def foreign(path: Path) -> bool:
-    """Whether ``path`` belongs to another user than the current one, root, or the owner of
-    the folder holding it (never where files have no owner, Windows, nor when it cannot be
-    looked at): anyone may make ``/tmp/.skillc`` in a folder they do not own; root's is
-    trusted, as root may write the user's files anyway; and the ``.skillc/`` of a checkout
-    is its owner's, whoever runs there (a CI container running as root over a checkout of
-    uid 1001 keeps its project). A symlink there must pass both as itself and as what it
-    leads to (another user's link to root's ``/tmp`` is theirs). As git's ``safe.directory``
-    (CVE-2022-24765), for the folder an attacker could plant it in."""
+def foreign(path: Path, *, folder_owner: bool = True) -> bool:
+    """Whether ``path`` belongs to another user than the current one, root, or (with
+    ``folder_owner``) the owner of the folder holding it (never where files have no owner,
+    Windows; nor when nothing is there): anyone may make ``/tmp/.skillc`` in a folder they
+    do not own; root's is trusted, as root may write the user's files anyway; and the
+    ``.skillc/`` of a checkout is its owner's, whoever runs there (a CI container running as
+    root over a checkout of uid 1001 keeps its project). A symlink there is judged by its
+    own owner first (another user's link is theirs, whatever it leads to, a dangling one
+    too), then by what it leads to (another user's link to root's ``/tmp`` is theirs; the
+    user's own link to another user's folder is theirs too). What cannot be looked at (a
+    link leading nowhere, a folder that may not be searched) is foreign: every answer
+    decides where skillc writes, and "cannot tell" must not open a way in. As git's
+    ``safe.directory`` (CVE-2022-24765), for the folder an attacker could plant it in."""
     if not hasattr(os, "geteuid"):
         return False
-    try:  # a link is judged by its own owner, then by its target's (/tmp/.skillc -> /tmp)
-        owners = {owner(path, follow=False), owner(path)}
-        trusted = {os.geteuid(), 0, owner(path.parent)}
-        return not owners <= trusted
+    try:
+        itself = owner(path, follow=False)
+    except (FileNotFoundError, NotADirectoryError):
+        return False  # nothing there (yet): whatever skillc makes there is its user's
     except OSError:
-        return False
+        return True  # there, and cannot be looked at
+    trusted = {os.geteuid(), 0}
+    if folder_owner:
+        with contextlib.suppress(OSError):  # the folder's owner unknown: only the two
+            trusted.add(owner(path.parent))
+    if itself not in trusted:
+        return True
+    try:
+        return owner(path) not in trusted
+    except OSError:  # a link leading nowhere (or round): what it leads to is not known
+        return True
 
 
 def owner(path: Path, *, follow: bool = True) -> int:
@@ -78,33 +93,66 @@ def owner(path: Path, *, follow: bool = True) -> int:
     return (os.stat(path) if follow else os.lstat(path)).st_uid  # noqa: PTH116
 
 
-def foreign_below(base: Path, path: Path) -> Path | None:
-    """The first entry from ``base`` (excluded) down to ``path`` (included) that is
-    :func:`foreign`, looking no further than what exists; None when there is none. A
-    fallback access log (``<base>/.skillc/logs/<skill>/.skillc-meta/logs.db``) in a folder
-    another user made (``/tmp/.skillc/logs``, planted to read the queries, or to hand forged
-    rows to ``sync``) is neither written nor synced."""
-    here = base
-    for part in path.relative_to(base).parts:
+def first_foreign(path: Path, top: Path, *, folder_owner: bool = True) -> Path | None:
+    """The first entry from ``top`` (excluded) down to ``path`` (included) that is
+    :func:`foreign` (``folder_owner`` as there), looking no further than what exists; None
+    when there is none: the one walk over a path's folders, for the skillc home, the lint
+    cache (from :func:`trusted_top`) and a fallback access log (from its base)."""
+    here = top
+    for part in path.relative_to(top).parts:
         here = here / part
         if not os.path.lexists(here):
             return None
-        if foreign(here):
+        if foreign(here, folder_owner=folder_owner):
             return here
     return None
 
 
+def trusted_top(path: Path, own: Path) -> Path:
+    """Where :func:`first_foreign` starts judging the folders of ``path`` (absolute): the
+    user's own home folder ``own`` when ``path`` is it or below it (the system's word, as
+    git trusts ``~/.gitconfig``: not judged), else the root of the file system. So every
+    folder above a skillc home or a lint cache up to there is judged: another user's
+    ``/tmp/x`` (in root's ``/tmp``) holding ``skc`` of theirs is refused, where judging the
+    home alone trusted it as its folder's owner's."""
+    return own if path == own or own in path.parents else Path(path.anchor)
+
+
+def foreign_below(base: Path, path: Path) -> Path | None:
+    """The first entry from ``base`` (excluded) down to ``path`` (included) that is not the
+    current user's nor root's (:func:`first_foreign` trusting no folder's owner), or
+    ``base`` itself when another user owns it and others may write it (``/srv/scratch``,
+    mode 1777, bob's: bob may rename what anyone made there); None when there is none. A
+    fallback access log (``<base>/.skillc/logs/<skill>/.skillc-meta/logs.db``) holds the
+    user's queries word for word, and ``sync`` merges its rows: one in a folder another
+    user made (``/tmp/.skillc/logs``, planted to read the queries, or to hand forged rows to
+    ``sync``), even one the working folder's owner made, is neither written nor synced."""
+    if open_to_others(base):
+        return base
+    return first_foreign(path, base, folder_owner=False)
+
+
+def open_to_others(folder: Path) -> bool:
+    """Whether ``folder`` is another user's (not the current one's, not root's) that others
+    may write (a shared scratch folder, mode 1777); one that cannot be looked at counts."""
+    if not hasattr(os, "geteuid"):
+        return False
+    try:
+        return owner(folder) not in (os.geteuid(), 0) and bool(folder.stat().st_mode & 0o002)
+    except OSError:
+        return True
+
+
 def foreign_home(home: Path, own: Path) -> Path | None:
-    """The first of the skillc home's folders and files that is :func:`foreign`, or None: the
-    home folder itself when ``$SKILLC_HOME`` names it (``home`` is not ``own``, the user's
-    own home folder, which the system gives: a predictable ``/tmp/skc-ci`` another user made
-    first), its ``.skillc/`` and that folder's ``config.toml`` (whose ``[stats] url`` gets
-    the user's usage rows). Judged as a project's ``.skillc/`` is: root's and the
+    """The first of the skillc home's folders and files that is :func:`foreign`, or None:
+    each folder down to the home from the user's own home folder ``own`` (which the system
+    gives: not judged) or, for a home elsewhere, from ``/`` (a predictable ``/tmp/skc-ci``,
+    or ``/tmp/x/skc`` under ``/tmp/x``, another user made first: :func:`trusted_top`), the
+    home folder, its ``.skillc/`` and that folder's ``config.toml`` (whose ``[stats] url``
+    gets the user's usage rows). Judged as a project's ``.skillc/`` is: root's and the
     current user's count, and one owned by the owner of its folder (root in a CI container
-    over a home of uid 1001)."""
-    store = home / SKILLC_DIR
-    judged = [store, store / "config.toml"] if home == own else [home, store, store / "config.toml"]
-    return next((path for path in judged if foreign(path)), None)
+    over a home of uid 1001, ``HOME=/github/home``)."""
+    return first_foreign(home / SKILLC_DIR / "config.toml", trusted_top(home, own))
 
 
 def refuse_foreign_home(home: Path, own: Path) -> None:
@@ -116,17 +164,21 @@ def refuse_foreign_home(home: Path, own: Path) -> None:
         from skillc_index.command_errors import ForeignHome
         from skillc_index.layout import shown
 
-        raise ForeignHome(shown(str(home)), shown(str(found)), owner_name(found))
+        above = found in home.parents
+        raise ForeignHome(shown(str(home)), shown(str(found)), owner_name(found), above=above)
 
 
 def owner_name(path: Path) -> str:
     """Who owns ``path``, for a message: the user's name and id (the id alone when it has no
-    name; ``uid unknown`` when it cannot be looked at)."""
-    try:  # a link's own owner, else its target's (whichever is another user)
-        uids = [owner(path, follow=False), owner(path)]
-    except OSError:
+    name) of the first owner that is another user, the link's own first; ``uid unknown``
+    when none is (what :func:`foreign` could not look at: a link leading nowhere)."""
+    uids: list[int] = []
+    for follow in (False, True):
+        with contextlib.suppress(OSError):
+            uids.append(owner(path, follow=follow))
+    uid = next((uid for uid in uids if uid not in (os.geteuid(), 0)), None)
+    if uid is None:
         return "uid unknown"
-    uid = next((uid for uid in uids if uid not in (os.geteuid(), 0)), uids[0])
     try:
         import pwd
 

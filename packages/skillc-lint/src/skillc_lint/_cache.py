@@ -112,20 +112,33 @@ CACHE_FILES = tuple(CACHE_FILE + suffix for suffix in ("", "-wal", "-shm", "-jou
 
 
 def refusal(folder: Path) -> str | None:
-    """Why the cache in ``folder`` is not used, or None: the folder or one of its files
-    (:data:`CACHE_FILES`) is another user's (:func:`skillc_index.project.foreign`, the rule
-    of a project's ``.skillc/``): whoever can write the stored results decides what a lint
-    reports (emptied findings: a clean lint), so a cache of a shared ``SKILLC_CACHE_DIR``
-    (``/tmp/lint-cache``) another user made is never trusted. Its warning, naming why."""
-    from skillc_index.project import foreign, owner_name
+    """Why the cache in ``folder`` is not used, or None: the folder, one above it (up to
+    the user's own home folder, else ``/``: :func:`skillc_index.project.trusted_top`) or one
+    of its files (:data:`CACHE_FILES`) is another user's (:func:`skillc_index.project.foreign`,
+    the rule of a project's ``.skillc/``): whoever can write the stored results decides what
+    a lint reports (emptied findings: a clean lint), so a cache of a shared
+    ``SKILLC_CACHE_DIR`` (``/tmp/lint-cache``, or ``/tmp/x/cache`` under their ``/tmp/x``)
+    another user made is never trusted. Its warning, naming why."""
+    from skillc_index.layout import user_home
+    from skillc_index.project import first_foreign, foreign, owner_name, trusted_top
 
-    for path in (folder, *(folder / name for name in CACHE_FILES)):
-        if foreign(path):
-            return (
-                f"the lint cache '{path}' is owned by another user ({owner_name(path)}), so "
-                "it is not used: set SKILLC_CACHE_DIR to a folder of your own"
-            )
-    return None
+    own = user_home()
+    found = None
+    # the folders above it as named (a symlink of another user's) and where it really is
+    given = Path(os.path.abspath(folder))  # noqa: PTH100 - its symlinks kept
+    for named in dict.fromkeys((given, Path(os.path.realpath(folder)))):
+        found = first_foreign(named, trusted_top(named, own)) or next(
+            (path for path in (named / name for name in CACHE_FILES) if foreign(path)), None
+        )
+        if found is not None:
+            break
+    if found is None:
+        return None
+    what = f"'{named}' is in '{found}', which" if found in named.parents else f"'{found}'"
+    return (
+        f"the lint cache {what} is owned by another user ({owner_name(found)}), so it is not "
+        "used: set SKILLC_CACHE_DIR to a folder of your own"
+    )
 
 
 def clean(folder: Path) -> list[Path]:

@@ -431,9 +431,11 @@ def log_access(
             continue
         planted = foreign_below(base, path) if path == fallback else None
         if planted is not None:
+            where = str(planted) if planted == base else layout.display(planted)
+            others = " and writable by others" if planted == base else ""
             refused.append(
-                f"access log '{shown}' is in '{layout.display(planted)}', which is owned by "
-                f"another user ({owner_name(planted)})"
+                f"access log '{shown}' is in '{where}', which is owned by another user "
+                f"({owner_name(planted)}){others}"
             )
             continue
         try:
