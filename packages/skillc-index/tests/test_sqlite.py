@@ -173,6 +173,31 @@ def test_an_earlier_versions_database_gets_the_mode_a_new_one_gets(
     assert _mode(chosen) == 0o640
 
 
+@pytest.mark.parametrize("linked", ["logs.db-wal", "logs.db-shm", "logs.db"])
+@pytest.mark.parametrize("new_mode", [0o666, 0o600], ids=["0666", "0600"])
+def test_no_mode_is_changed_through_a_symlink(tmp_path: Path, linked: str, new_mode: int) -> None:
+    """``logs.db-wal`` (``-shm``, the database itself) planted as a symlink to a file of the
+    user's with SQLite's 0o644 (``~/.bashrc``): opening the log to write under ``umask 002``
+    made that file 0o664, group-writable (0o600 for the find catalog's mode). A link is never
+    followed to change a mode; the database's own files still get theirs."""
+    victim = tmp_path / "bashrc"
+    victim.write_text("export PATH=...\n", encoding="utf-8")
+    victim.chmod(0o644)
+    log = tmp_path / "db" / "logs.db"
+    log.parent.mkdir()
+    if linked == "logs.db":
+        log.symlink_to(victim)
+    else:
+        sqlite3.connect(log).close()
+        log.chmod(0o644)
+        (log.parent / linked).symlink_to(victim)
+    with _umask(0o002):
+        connect(log, mode="rw", timeout_ms=1000, new_mode=new_mode).close()
+    assert _mode(victim) == 0o644
+    if linked != "logs.db":  # the database's own file is changed all the same
+        assert _mode(log) == (0o600 if new_mode == 0o600 else 0o664)
+
+
 def test_a_command_brings_a_projects_old_log_to_the_groups_mode(
     project: Path,
     clean_env: dict[str, str],

@@ -15,7 +15,7 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -57,14 +57,16 @@ def connect(
     that others may read (made 0o644 by an earlier version) is made 0o600 too; with another,
     a file of this user's opened to write (``rw``, ``rwc``) that has SQLite's 0o644, which
     earlier versions gave whatever the umask, gets the mode a new one gets, and so do its
-    ``-wal`` and ``-shm`` (:func:`_as_made_now`; a mode the user chose is left alone)."""
+    ``-wal`` and ``-shm`` (:func:`_as_made_now`; another mode is left alone, while a 0o644
+    the user chose cannot be told from SQLite's and is changed too). No mode is changed
+    through a symlink (:func:`_chmod_own`): a ``logs.db-wal`` planted as a link to the
+    user's ``~/.bashrc`` made that file group-writable."""
     try:
         found = Path(path).stat()
         mode_bits = found.st_mode
-        if found.st_uid == os.getuid():
+        if found.st_uid == getattr(os, "getuid", lambda: -1)():
             if new_mode == 0o600 and mode_bits & 0o077:
-                with contextlib.suppress(OSError):  # SQLite says what it says
-                    Path(path).chmod(0o600)
+                _chmod_own(str(path), 0o600, lambda bits: bool(bits & 0o077))
             elif mode in ("rw", "rwc") and stat.S_IMODE(mode_bits) == _SQLITE_MODE:
                 _as_made_now(path, new_mode)
     except FileNotFoundError:
@@ -99,19 +101,49 @@ the kit left every database with)."""
 
 def _as_made_now(path: Path, new_mode: int) -> None:
     """Give the database at ``path`` and its ``-wal`` and ``-shm``, each when it is a regular
-    file of this user's with :data:`_SQLITE_MODE`, the mode :func:`connect` makes one with
-    now: ``new_mode`` less the umask (nothing when that is the same). Under ``umask 002`` a
-    project's ``logs.db`` made by an earlier version stayed 0o644, unwritable by the group
-    sharing the project, while a new one is 0o664."""
+    file of this user's with :data:`_SQLITE_MODE` (:func:`_chmod_own`: never a symlink), the
+    mode :func:`connect` makes one with now: ``new_mode`` less the umask (nothing when that
+    is the same). Under ``umask 002`` a project's ``logs.db`` made by an earlier version
+    stayed 0o644, unwritable by the group sharing the project, while a new one is 0o664."""
     wanted = new_mode & ~_umask() & 0o777
     if wanted == _SQLITE_MODE:
         return
     for name in (str(path), f"{path}-wal", f"{path}-shm"):
-        with contextlib.suppress(OSError):  # gone, or not ours to change: SQLite says
-            st = os.stat(name)  # noqa: PTH116 - a str path
-            ours = stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid()
-            if ours and stat.S_IMODE(st.st_mode) == _SQLITE_MODE:
-                os.chmod(name, wanted)  # noqa: PTH101
+        _chmod_own(name, wanted, lambda bits: bits == _SQLITE_MODE)
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _chmod_own(name: str, wanted: int, when: Callable[[int], bool]) -> None:
+    """Give the file ``name`` the mode ``wanted`` when it is a regular file of this user's
+    whose mode ``when`` accepts; never through a symlink (a ``logs.db-wal`` another user
+    planted as a link to the user's ``~/.bashrc``): the file is opened without following one
+    (``O_NOFOLLOW``), checked to be the one looked at, and changed through that descriptor.
+    Nothing where a link cannot be told apart (no ``O_NOFOLLOW``: Windows, whose modes are
+    not these), nor when it cannot be opened or changed: SQLite says what it says."""
+    if not _NOFOLLOW:  # pragma: no cover - Windows
+        return
+    flags = os.O_RDONLY | _NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    with contextlib.suppress(OSError):  # gone, a link, or not ours to change
+        seen = os.lstat(name)
+        if not _changeable(seen, when):  # a FIFO or a device is never opened
+            return
+        fd = os.open(name, flags)
+        try:
+            now = os.fstat(fd)
+            if (now.st_dev, now.st_ino) == (seen.st_dev, seen.st_ino) and _changeable(now, when):
+                os.fchmod(fd, wanted)
+        finally:
+            os.close(fd)
+
+
+def _changeable(found: os.stat_result, when: Callable[[int], bool]) -> bool:
+    return (
+        stat.S_ISREG(found.st_mode)
+        and found.st_uid == os.getuid()
+        and when(stat.S_IMODE(found.st_mode))
+    )
 
 
 def _umask() -> int:
