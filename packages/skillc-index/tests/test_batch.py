@@ -284,6 +284,55 @@ def test_a_folder_swapped_for_a_symlink_out_as_it_is_listed_is_not_walked(
     assert sorted(p.name for p in (project / ".skillc" / "skills").iterdir()) == ["one"]
 
 
+def test_a_folder_swapped_for_a_symlink_to_a_skill_outside_is_no_skill_folder(
+    index: Run, project: Path, tmp_path: Path, write_skill: WriteSkill, monkeypatch: Any
+) -> None:
+    """``skills/group`` swapped for a symlink to a skill folder outside (``SKILL.md`` at its
+    top) after the walk found it a folder, as the walk first looks at it (its ``SKILL.md``
+    was looked for by path before the folder was checked to be the one found): it was
+    returned as a skill folder and ``build skills/`` imported the skill outside."""
+    outside = write_skill(tmp_path / "elsewhere" / "evil")
+    skills = project / "skills"
+    write_skill(skills / "one")
+    write_skill(skills / "group" / "two")
+    group = skills / "group"
+    swapped: list[str] = []
+
+    def swap(path: object) -> None:
+        looked = os.fspath(path) if isinstance(path, (str, Path)) else None
+        if not swapped and looked in (str(group), str(group / "SKILL.md")):
+            swapped.append(looked)
+            group.rename(skills / ".group.moved")
+            group.symlink_to(outside, target_is_directory=True)
+
+    real_open, real_stat = os.open, os.stat
+
+    def opened(path: Any, *args: Any, **kwargs: Any) -> int:
+        swap(path)
+        return real_open(path, *args, **kwargs)
+
+    def stat_(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        swap(path)
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", opened)
+    monkeypatch.setattr(os, "stat", stat_)
+    assert find_skill_folders(skills) == [skills / "one"]
+    assert swapped
+    monkeypatch.undo()
+    group.unlink()
+    (skills / ".group.moved").rename(group)
+    swapped.clear()
+    monkeypatch.setattr(os, "open", opened)
+    monkeypatch.setattr(os, "stat", stat_)
+    result = index("build", "skills/", "--format", "json")
+    monkeypatch.undo()
+    assert swapped
+    assert result.returncode == 0, result.stderr
+    assert [r["skill"] for r in json.loads(result.stdout)["results"]] == ["one"]
+    assert sorted(p.name for p in (project / ".skillc" / "skills").iterdir()) == ["one"]
+
+
 def test_a_folder_the_user_may_not_search_is_skipped(
     index: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import stat
 from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -192,6 +193,20 @@ def listed_as(folder: str, seen: os.stat_result | None) -> Listing:
         raise
 
 
+def _holds_skill_file(listing: Listing, folder: Path) -> bool:
+    """Whether the folder ``listing`` lists holds a regular file ``SKILL.md`` (symlinks
+    followed, as :func:`~skillc_index.files.is_file`), looked up in the folder its descriptor
+    holds (by path where there is none: Windows)."""
+    from skillc_index.files import is_file
+
+    if listing.fd < 0:  # pragma: no cover - Windows: by path
+        return is_file(folder / SKILL_FILE)
+    try:
+        return stat.S_ISREG(os.stat(SKILL_FILE, dir_fd=listing.fd).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFolders:
     """The skill folders under ``folder``: every folder holding SKILL.md, not looking inside
     a skill (a SKILL.md nested in a skill is one of its files), nor in the folders
@@ -223,16 +238,17 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
             break
         current, rel, depth, seen = pending.popleft()
         walked += 1
-        # False for a folder that cannot be searched: the listing below skips it
-        if is_file(current / SKILL_FILE):
-            found.append((fs_bytes(rel.rstrip("/")), current))
-            continue
-        try:
-            listing = listed_as(str(current), seen)  # the folder found, not one swapped in
-        except OSError:
+        try:  # the folder found, not one swapped in since: checked before SKILL.md is looked for
+            listing = listed_as(str(current), seen)
+        except OSError:  # one that cannot be listed is skipped; the walk's root is a skill
+            if seen is None and is_file(current / SKILL_FILE):  # by path (nothing to swap)
+                found.append((fs_bytes(rel.rstrip("/")), current))
             continue
         parent = current.name if rel else Path(os.path.abspath(current)).name  # noqa: PTH100
         with listing:
+            if _holds_skill_file(listing, current):
+                found.append((fs_bytes(rel.rstrip("/")), current))
+                continue
             for entry in sorted(listing, key=lambda e: e.name):
                 if skips_folder(entry.name, parent):
                     continue
