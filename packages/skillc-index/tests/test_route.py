@@ -470,6 +470,57 @@ def test_uninstall_takes_the_place_of_a_deployment_made_while_routed(
     assert not (layout.store("project") / "alpha").exists()
 
 
+def test_uninstall_never_removes_a_folder_put_in_place_of_the_deployment_after_its_look(
+    layout: Layout, claude: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deployment ``skc build`` made at a routed skill's place is looked at (skillc's
+    own), then the user puts a folder of theirs there: uninstall removed whatever was at
+    that name, the user's folder with all it held. It is moved aside and looked at again:
+    the user's folder is put back untouched, the skill stays behind the router."""
+    route_install(session(layout))
+    build_skill("alpha", layout)  # a symlink where alpha's folder was
+    looked: list[Path] = []
+    real = router_module.redeployed
+
+    def swapped(origin: Path, *args: Any) -> bool:
+        found = real(origin, *args)
+        looked.append(origin)
+        if origin == claude / "alpha":  # skillc's, by this look: the user's folder since
+            origin.unlink()
+            (origin / "notes").mkdir(parents=True)
+            (origin / "notes" / "mine.md").write_text("the user's own\n", encoding="utf-8")
+        return found
+
+    monkeypatch.setattr(router_module, "redeployed", swapped)
+    done = route_uninstall(session(layout))
+    assert (claude / "alpha" / "notes" / "mine.md").read_text(encoding="utf-8") == (
+        "the user's own\n"
+    )
+    assert looked[0] == claude / "alpha" and len(looked) == 2  # looked at again, aside
+    assert [(s.name, s.reason) for s in done.left] == [
+        ("alpha", f"{claude / 'alpha'} is taken; left behind the router")
+    ]
+    assert (layout.store("project") / "alpha" / "SKILL.md").is_file()  # behind the router
+    assert not [p.name for p in claude.iterdir() if "skillc-backup" in p.name]
+
+
+def test_install_without_the_folders_it_moves_between_is_a_dry_run(
+    layout: Layout, claude: Path
+) -> None:
+    """Whether install changes anything is whether it has the folders it moves between
+    (``pins``): a run told it was none without them ended on an ``assert`` (stripped by
+    ``python -O``: an AttributeError traceback)."""
+    from skillc_index.route.commands import _install
+    from skillc_index.route.place import route_place
+
+    before = snapshot(claude.parent.parent)
+    run = session(layout)
+    result, gone = _install(run, route_place(layout, run.config, "claude", False))
+    assert (result.dry_run, gone) == (True, None)
+    assert {s.name for s in result.skills} == {"alpha", "beta", "copied", "linked"}
+    assert snapshot(claude.parent.parent) == before
+
+
 def _as_an_older_build(copy: Path) -> None:
     """Make the copy skillc wrote at ``copy`` one an older skillc wrote: another stub text,
     an older stub format and build time, its manifest recording them (still skillc's own)."""

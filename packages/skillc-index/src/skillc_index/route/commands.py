@@ -105,6 +105,36 @@ def _move(origin: Pinned, destination: Pinned, name: str) -> None:
     origin.rename(name, destination, name, replace=False)
 
 
+def _take_redeployed(
+    agent: Pinned, record: MoveRecord, destination: Path, layout: Layout
+) -> Path | None:
+    """Remove the deployment of ``record``'s skill that :func:`redeployed` found at its
+    place in the agent folder ``agent``, decided again once it is moved aside (one rename,
+    in the folder checked): the entry removed is the one looked at, never a folder the user
+    put there since the first look. None once removed; else what was there is renamed back
+    and its path returned (the hidden backup's when its place was taken meanwhile)."""
+    here = agent.path
+    try:
+        aside = agent.move_aside(record.name)
+    except FileNotFoundError:  # gone meanwhile: its place is free
+        return None
+    except OSError:
+        return here / record.name
+    # read by path: only while the path leads to the folder opened, before and after
+    if (
+        agent.same(here)
+        and redeployed(here / aside, record, destination, layout)
+        and agent.same(here)
+    ):
+        agent.remove(aside)
+        return None
+    try:
+        agent.rename(aside, agent, record.name, replace=False)
+    except OSError:
+        return here / aside
+    return here / record.name
+
+
 def _log_move(
     place: RoutePlace, layout: Layout, name: str, old: Path, new: Path, notices: list[Notice]
 ) -> None:
@@ -129,7 +159,7 @@ def route_install(
     stubs behind it) tell agents to run, is not on ``PATH``. See :mod:`skillc_index.route`."""
     layout, config = session.layout, session.config
     place = route_place(layout, config, agent, global_)
-    result, _ = _install(session, place, dry_run=True)  # a refusal is raised before any change
+    result, _ = _install(session, place)  # a dry run: a refusal is raised before any change
     if result.router is None:
         return result
     if not dry_run:
@@ -139,9 +169,7 @@ def route_install(
             try:  # the router first (a full disk fails there), renamed in last
                 folder = pins.agent(place) if place.folder.is_dir() else None
                 with router_staged(folder, place, result.routed) as staged:
-                    result, gone = _install(
-                        session, place, dry_run=False, absent=absent, pins=pins, staged=staged
-                    )
+                    result, gone = _install(session, place, absent=absent, pins=pins, staged=staged)
             except BaseException:  # stopped (Ctrl-C, an error) before its manifest: no
                 if not lexists(place.manifest):  # route, nor the empty folders it made
                     made = [os.path.relpath(folder, place.base) for folder in absent]
@@ -186,16 +214,17 @@ def _install(
     session: Session,
     place: RoutePlace,
     *,
-    dry_run: bool,
     absent: Sequence[Path] = (),
     pins: RoutePins | None = None,
     staged: str | None = None,
 ) -> tuple[RouteResult, RouteManifest | None]:
     """The install, and the manifest it removed when no skill could be routed after all
     (every move failed, every skill moved was put back): then no router is written either.
-    ``pins``: the folders it moves between (None for a dry run); ``staged``: the router made
-    ahead in the agent folder (:func:`router_staged`), which it renames in."""
+    ``pins``: the folders it moves between (without them it is a dry run: what it would
+    do, nothing changed); ``staged``: the router made ahead in the agent folder
+    (:func:`router_staged`), which it renames in."""
     layout, config = session.layout, session.config
+    dry_run = pins is None
     old = read_route_manifest(place.manifest)
     folder_rel = os.path.relpath(place.folder, place.base)
     if old is not None and old.folder != folder_rel:
@@ -258,7 +287,7 @@ def _install(
     ]
     if router_state == "edited":
         notices.append(Notice(f"the router {place.router} was edited; it is left as it is"))
-    if dry_run:
+    if pins is None:  # a dry run
         skills += [
             RoutedSkill(p.name, p.kind, place.folder / p.name, behind(place, p), p.action)
             for p in plans
@@ -292,7 +321,6 @@ def _install(
         folder_rel, "installing", tuple(records), router_sha, created, held, made, ignored, newline
     )
     write_route_manifest(place.manifest, place.agent, installing)
-    assert pins is not None  # not a dry run
 
     # 2. the moves, one rename each, in the folders checked (opened once)
     done: list[EntryPlan] = []
@@ -540,16 +568,20 @@ def _uninstall(
                 left.append(SkillLeft(record.name, destination, why, "forgotten"))
             return
         if lexists(origin):
+            kept: Path | None = origin  # what is at the skill's place, when it is taken
             if redeployed(origin, record, destination, layout):
                 if record.kind == "deployment":  # the parked deployment is the duplicate
                     if pins is not None:
                         pins.behind(place, record.kind).remove(record.name)
                     skills.append(here._replace(action="in-place"))
                     return
-                if pins is not None:  # the folder goes back in place of its deployment
-                    pins.agent(place).remove(record.name)
-            else:
-                why = f"{origin} is taken; left behind the router"
+                # the folder goes back in place of its deployment, checked again aside
+                kept = None  # (a dry run: it would)
+                if pins is not None:
+                    kept = _take_redeployed(pins.agent(place), record, destination, layout)
+            if kept is not None:  # (a folder of the user's, put there since the look too)
+                now = "" if kept == origin else f" (what was there is now {kept})"
+                why = f"{origin} is taken{now}; left behind the router"
                 left.append(SkillLeft(record.name, destination, why, "its place is taken"))
                 remaining.append(record)
                 return
