@@ -250,6 +250,50 @@ s.recv(1)
 """
 
 
+def test_tcp_peer_uid_reads_the_table_up_to_the_entry_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The MCP HTTP server asks it for every connection, on its event loop: it read up to
+    16 MiB of ``/proc/net/tcp`` at once whatever line held the entry. It reads a line at a
+    time, up to the first entry that says (TIME_WAIT says nothing), within the bound."""
+    import io
+
+    import skillc_gateway.find_socket as find_socket
+
+    def line(number: int, local: str, remote: str, state: str, uid: int) -> bytes:
+        return (
+            f"{number:4}: {local} {remote} {state} 00000000:00000000 00:00000000 00000000 "
+            f"{uid:5} 0 {number} 1 0000000000000000 20 4 30 10 -1\n"
+        ).encode()
+
+    if sys.byteorder != "little":  # pragma: no cover - the kernel prints words as stored
+        pytest.skip("the table below is a little-endian machine's")
+    local, remote = "0100007F:1F90", "0100007F:C350"  # 127.0.0.1:8080, 127.0.0.1:50000
+    head = b"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid\n"
+    rows = [line(0, remote, local, "06", 0), line(1, remote, local, "01", 4242)]
+    rest = b"".join(line(n, "0100007F:0016", "0100007F:0017", "0A", 7) for n in range(2, 60000))
+    table = head + b"".join(rows) + rest
+    read: list[int] = []
+
+    class Table(io.BytesIO):
+        def read(self, size: int | None = -1) -> bytes:
+            data = super().read(size)
+            read.append(len(data))
+            return data
+
+        def readline(self, size: int | None = -1) -> bytes:
+            data = super().readline(size)
+            read.append(len(data))
+            return data
+
+    monkeypatch.setattr(find_socket, "open", lambda *_args: Table(table), raising=False)
+    addresses = (("127.0.0.1", 8080), ("127.0.0.1", 50000))
+    assert tcp_peer_uid(*addresses) == 4242
+    assert sum(read) == len(head) + len(rows[0]) + len(rows[1])  # not the 6 MB after it
+    monkeypatch.setattr(find_socket, "MAX_TCP_TABLE", len(head) + len(rows[0]))
+    assert tcp_peer_uid(*addresses) == -1  # the entry lies past the bound
+
+
 @pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
 def test_tcp_peer_uid_names_the_user_of_the_socket_at_the_other_end(host: str) -> None:
     """The MCP HTTP server's check of who connected (``/proc/net/tcp``, ``tcp6``): a

@@ -135,7 +135,8 @@ def tcp_peer_uid(local: tuple[Any, ...], remote: tuple[Any, ...]) -> int | None:
     whose remote address is ``local``, the ``uid`` column), as :func:`peer` reads a Unix
     socket's. -1 when no entry says (a peer on another machine, a table read up to
     :data:`MAX_TCP_TABLE` bytes without it), None when the user cannot be told (not Linux,
-    no ``/proc``)."""
+    no ``/proc``). Read a line at a time up to the entry found: a server asks it for each
+    connection, and a busy machine's table is megabytes."""
     import _socket
     import sys
 
@@ -156,15 +157,14 @@ def tcp_peer_uid(local: tuple[Any, ...], remote: tuple[Any, ...]) -> int | None:
         table = open("/proc/net/tcp6" if v6 else "/proc/net/tcp", "rb")  # noqa: SIM115
     except OSError:
         return None
-    with table:
-        data = table.read(MAX_TCP_TABLE)
-    found = needle.encode("ascii")
-    start = data.find(found)
-    while start >= 0:  # ": local remote st tx:rx tr:when retrnsmt uid ...", after "sl"
-        fields = data[start : data.find(b"\n", start)].split()
-        if len(fields) > 7 and fields[3] != b"06" and fields[7].isdigit():  # 06: TIME_WAIT,
-            return int(fields[7])  # which has no owner
-        start = data.find(found, start + 1)
+    found, left = needle.encode("ascii"), MAX_TCP_TABLE
+    with table:  # line by line, up to the first entry that says (not the whole table)
+        while left > 0 and (line := table.readline(left)):
+            left -= len(line)
+            start = line.find(found)  # ": local remote st tx:rx tr:when retrnsmt uid ..."
+            fields = line[start:].split() if start >= 0 else []
+            if len(fields) > 7 and fields[3] != b"06" and fields[7].isdigit():  # 06: TIME_WAIT,
+                return int(fields[7])  # which has no owner
     return -1
 
 
