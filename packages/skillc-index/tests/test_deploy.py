@@ -4,8 +4,10 @@ through ``plan_deployments``/``deploy``/``build_skill`` on real folders."""
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import subprocess
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -286,6 +288,59 @@ def test_the_runtime_is_written_in_the_store_checked_when_it_is_swapped_as_it_is
     assert sorted(path.name for path in built.iterdir()) == [".skillc-meta", "SKILL.md"]
     assert (built / ".skillc-meta" / "manifest.json").is_file()
     assert [path.name for path in swapped[0].iterdir()] == ["demo"]  # no temporary folder
+
+
+@pytest.mark.parametrize("proc", [True, False], ids=["through-proc", "by-path"])
+def test_the_index_is_written_in_the_store_checked_when_it_is_swapped_as_sqlite_writes(
+    cli: Callable[..., Any],
+    project: Path,
+    write_skill: WriteSkill,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    proc: bool,
+) -> None:
+    """``.skillc/runtime`` swapped for a symlink to a folder outside holding the temporary
+    folder's names (made there as the swap is) just as SQLite writes the index, which it
+    does by path: the index was written outside, then refused (E022), and left there. On
+    Linux SQLite writes it through the descriptor of the folder opened (``/proc/self/fd``):
+    the runtime is built in the store checked, nothing is written outside; by path (no
+    ``/proc``) the index written outside is removed and the build is E022."""
+    import sys
+
+    from skillc_index.build import compiler
+    from skillc_index.pinned import Pinned
+
+    if proc and not sys.platform.startswith("linux"):  # pragma: no cover
+        pytest.skip("/proc/self/fd is Linux's")
+    if not proc:
+        monkeypatch.setattr(Pinned, "through", lambda _self, _name: None, raising=False)
+    write_skill(project / ".skillc" / "skills" / "demo")
+    runtimes = project / ".skillc" / "runtime"
+    runtimes.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    write_index, swapped = compiler.write_index, []
+
+    def swapping(path: Path, **kwargs: Any) -> Any:
+        if not swapped:
+            (staging,) = (p.name for p in runtimes.iterdir() if p.name.startswith(".demo.build"))
+            (outside / staging / ".skillc-meta").mkdir(parents=True)
+            swapped.append(swap_for_a_link(runtimes, outside))
+        return write_index(path, **kwargs)
+
+    monkeypatch.setattr(compiler, "write_index", swapping)
+    result = cli("skillc_index")("build", "demo")
+    assert len(swapped) == 1
+    assert [p for p in outside.rglob("*") if not p.is_dir()] == []  # nothing written outside
+    if not proc:  # by path, then checked: refused, what SQLite wrote outside taken back
+        assert result.returncode == 1 and "error[E022]" in result.stderr
+        return
+    assert result.returncode == 0, result.stderr
+    built = swapped[0] / "demo" / ".skillc-meta"
+    assert sorted(path.suffix for path in built.iterdir()) == [".db", ".json"]
+    (index,) = built.glob("*.db")
+    with closing(sqlite3.connect(index)) as db:  # the whole index, written there
+        assert db.execute("SELECT count(*) FROM sections").fetchone()[0] > 0
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

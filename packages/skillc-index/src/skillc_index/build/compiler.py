@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -371,8 +372,10 @@ def _install(
     done in the runtime store opened once over its real path (``runtimes``, as the build
     checked it; else its real path now: :class:`~skillc_index.pinned.Pinned`), so a folder of
     its path swapped for a symlink meanwhile gets nothing (a ``.skillc/runtime`` swapped got
-    the runtime); the index, which SQLite writes by its path, is refused unless it landed in
-    the temporary folder made there."""
+    the runtime); the index, which SQLite writes by a path, is written through the
+    descriptor of the temporary folder made there (Linux:
+    :meth:`~skillc_index.pinned.Pinned.through`), else by its path and refused (E022, what
+    was written elsewhere removed) unless it landed in that folder."""
     from skillc_index.diagnostics import FolderChanged
     from skillc_index.files import real_path
 
@@ -386,10 +389,12 @@ def _install(
                     store.remove(stale)
             staging = store.temporary(f"{runtime.name}.build")
             with store.sub(staging) as made, made.sub(META_DIR, make=True) as meta:
-                index = Path(real, staging, META_DIR, index_file)  # SQLite's: by path
+                by_path = Path(real, staging, META_DIR, index_file)
+                index = meta.through(index_file) or by_path  # SQLite's: a path
                 counts = None if new_index is None else new_index(index)
                 if counts is not None and not meta.holds(index_file, index):
-                    raise FolderChanged(str(runtime.parent))  # SQLite wrote it elsewhere
+                    _remove_stray(index)  # SQLite wrote it elsewhere (by path): taken back
+                    raise FolderChanged(str(runtime.parent))
                 index = runtime / META_DIR / index_file if counts is None else index
                 stub, manifest = contents(index)
                 made.write(
@@ -417,6 +422,19 @@ def _install(
             if staging is not None:
                 with suppress(OSError):  # renamed in: gone
                     store.remove(staging)
+
+
+def _remove_stray(index: Path) -> None:
+    """Remove the index SQLite wrote by path where it should not have (a folder of the path
+    swapped for a symlink as it wrote): the file this build made (its own, regular, under
+    the temporary folder's new name), nothing else."""
+    import stat
+
+    with suppress(OSError):
+        found = index.lstat()
+        own = not hasattr(os, "geteuid") or found.st_uid == os.geteuid()
+        if stat.S_ISREG(found.st_mode) and own:
+            index.unlink()
 
 
 @contextmanager
