@@ -734,6 +734,7 @@ def test_a_stopped_server_is_not_waited_for(
                 "socket": str(home / ".skillc" / "find.sock"), "silent_pid": running.pid,
                 "other_listener": False,
                 "other_user": None,
+                "unreachable": None,
             }  # fmt: skip
             text = gateway_process("watch", "--status").stdout
             assert f"A find server (pid {running.pid}) holds this skillc home" in text
@@ -966,6 +967,7 @@ def test_a_killed_server_leaves_a_socket_the_next_one_replaces(
         "silent_pid": None,
         "other_listener": False,
         "other_user": None,
+        "unreachable": None,
     }
     done = gateway_process("find", "paint", "--path", "library")
     assert done.returncode == 0 and "painter" in done.stdout  # answered in process
@@ -1252,6 +1254,7 @@ def test_another_programs_socket_is_not_waited_for(
             "running": False, "home": str(home), "socket": str(sock), "silent_pid": None,
             "other_listener": True,
             "other_user": None,
+            "unreachable": None,
         }  # fmt: skip
         assert gateway("watch", "--status").stdout == (
             f"No find server runs for this skillc home ({home}): another process answers on "
@@ -1818,3 +1821,139 @@ def test_a_find_server_of_another_user_is_named_by_status_detach_and_stop(
     os.chown(lock, 0, 0)  # ours: as before
     mine = watch("--status")
     assert mine.stdout == f"No find server runs for this skillc home ({home}).\n"
+
+
+# -- in a sandbox that refuses Unix sockets ----------------------------------------------------
+
+#: ``sitecustomize`` of a process in a sandbox whose filter refuses Unix sockets with EPERM:
+#: ``socket(AF_UNIX)`` (Claude Code's), or ``connect`` and ``bind`` (Codex's); the shim's kind
+#: is ``$SANDBOX_REFUSES``. A child the process starts (a find server) is in it too.
+_REFUSING = """
+import _socket, errno, os
+
+_kind = os.environ.get("SANDBOX_REFUSES", "socket")
+
+
+def _refuse(*_args):
+    raise PermissionError(errno.EPERM, "Operation not permitted")
+
+
+class socket(_socket.socket):
+    __slots__ = ()  # socket.socket, made from it, adds __weakref__
+
+    def __init__(self, family=-1, type=-1, proto=-1, fileno=None):
+        if _kind == "socket" and family == _socket.AF_UNIX and fileno is None:
+            _refuse()
+        super().__init__(family, type, proto, fileno)
+
+    if _kind == "connect":
+        connect = connect_ex = bind = _refuse
+
+
+_socket.socket = socket
+"""
+
+
+@pytest.fixture
+def sandboxed(tmp_path: Path) -> Callable[[str], dict[str, str]]:
+    """``sandboxed(kind)``: the environment (``env_extra``) of a command in a sandbox that
+    refuses Unix sockets: ``socket(AF_UNIX)`` (``"socket"``), or ``connect`` and ``bind``
+    (``"connect"``), with EPERM (:data:`_REFUSING`, first on the module path)."""
+    shim = tmp_path / "sandbox"
+    shim.mkdir()
+    (shim / "sitecustomize.py").write_text(_REFUSING, encoding="utf-8")
+    path = os.pathsep.join(filter(None, [str(shim), os.environ.get("PYTHONPATH")]))
+    return lambda kind: {"PYTHONPATH": path, "SANDBOX_REFUSES": kind}
+
+
+@pytest.mark.parametrize("kind", ["socket", "connect"])
+def test_a_sandbox_refusing_unix_sockets_gets_finds_answered_and_told_why(
+    gateway: Run,
+    clean_env: dict[str, str],
+    project: Path,
+    library: Path,
+    cli: Callable[..., Run],
+    sandboxed: Callable[[str], dict[str, str]],
+    kind: str,
+) -> None:
+    """A find server started outside the sandbox, ``skc find`` inside (the quick path, then
+    the command): it answered E999 PermissionError, no answer; ``watch --status`` and
+    ``--stop`` the same. The find answers itself now, the same answer; ``--status`` says
+    it cannot reach the server and why, at once (no wait for a server starting)."""
+    skc = cli("skc", script=True)
+    find = ("find", "bread", "--path", "library", "--format", "json")
+    alone = skc(*find, env_extra={"SKILLC_FIND_SERVER": "0"})
+    assert alone.returncode == 0, alone.stderr
+    inside = sandboxed(kind)
+    with server(clean_env, project, gateway) as running:
+        found = skc(*find, env_extra=inside)
+        verbose = skc("find", "bread", "--path", "library", "-v", env_extra=inside)
+        started = time.monotonic()
+        text = skc("watch", "--status", env_extra=inside)
+        took = time.monotonic() - started
+        as_json = skc("watch", "--status", "--format", "json", env_extra=inside)
+        stop = skc("watch", "--stop", env_extra=inside)
+        assert queries(gateway) == 0  # none reached it, and it still runs
+    why = f"this process may not use Unix sockets ({kind}(): Operation not permitted)"
+    assert found.returncode == 0 and found.stderr == "", found.stderr
+    assert json.loads(found.stdout) == json.loads(alone.stdout)
+    assert f"find: answered by this process ({why}" in verbose.stderr
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith(
+        f"Cannot reach the find server of this skillc home ({clean_env['SKILLC_HOME']}) "
+        f"(pid {running.pid} holds it): {why}, as in a sandbox that refuses them"
+    )
+    assert took < 5  # not the 10 s --status waits for a server that is starting
+    data = json.loads(as_json.stdout)
+    assert not data["running"] and data["silent_pid"] == running.pid
+    assert data["unreachable"].startswith(why)
+    assert stop.returncode == 1 and "Traceback" not in stop.stderr
+    assert stop.stderr.startswith(
+        f"error[E060]: find server: cannot reach the find server (pid {running.pid}): {why}"
+    )
+
+
+@pytest.mark.parametrize("kind", ["socket", "connect"])
+def test_a_sandbox_refusing_unix_sockets_starts_no_find_server(
+    cli: Callable[..., Run],
+    gateway: Run,
+    home: Path,
+    large_library: Callable[..., Path],
+    sandboxed: Callable[[str], dict[str, str]],
+    kind: str,
+) -> None:
+    """A first find over a library the catalog lacks starts a find server to build it; in a
+    sandbox that refuses Unix sockets that server died at once (E999 PermissionError, or
+    E060 from ``bind``, in ``find.log``), each find saying "started a find server" and
+    starting another. None is started there now, nothing said (the answer is whole; the
+    find builds a share of the catalog itself); ``watch --detach`` there is E060 saying
+    why. Near miss: the same find outside the sandbox starts one."""
+    from skillc_gateway.catalog.first_answer import FIRST_SKILLS
+
+    large_library(FIRST_SKILLS)
+    skc = cli("skc", script=True)
+    find = ("find", "tend the garden s0007", "--path", "library", "--limit", "3")
+    inside = sandboxed(kind)
+    for _ in range(2):
+        done = skc(*find, env_extra=inside)
+        assert done.returncode == 0 and "s0007" in done.stdout
+        assert done.stderr == ""  # no "info: started a find server"
+    assert not (home / ".skillc" / "find.log").exists()  # none started, none failed
+    assert not (home / ".skillc" / "find.sock").exists()
+    detach = skc("watch", "--detach", env_extra=inside)
+    assert detach.returncode == 1 and detach.stdout == ""
+    assert detach.stderr == (
+        "error[E060]: find server: the find server did not start: cannot listen on "
+        f"{home / '.skillc' / 'find.sock'}: this process may not use Unix sockets "
+        f"({'socket' if kind == 'socket' else 'bind'}(): Operation not permitted), as in a "
+        "sandbox that refuses them: allow them there, or run this outside it\n"
+    )
+    shutil.rmtree(home / ".skillc")  # a first find again, outside the sandbox
+    outside = skc(*find)
+    assert outside.returncode == 0 and "s0007" in outside.stdout
+    assert outside.stderr.startswith("info: started a find server"), outside.stderr
+    pid = int(outside.stderr.partition("(pid ")[2].partition(";")[0])
+    try:
+        wait_for_server(gateway, pid)
+    finally:
+        skc("watch", "--stop")

@@ -152,6 +152,13 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
             "skillc home of your own (SKILLC_HOME) can have one."
         )
         return
+    if not status["running"] and status.get("unreachable"):
+        held = f" (pid {status['silent_pid']} holds it)" if status.get("silent_pid") else ""
+        click.echo(
+            f"Cannot reach the find server of this skillc home ({status['home']}){held}: "
+            f"{status['unreachable']}; {program_command('find')} answers itself."
+        )
+        return
     if not status["running"] and status.get("silent_pid"):
         pid = status["silent_pid"]
         click.echo(

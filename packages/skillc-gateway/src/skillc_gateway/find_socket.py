@@ -31,6 +31,7 @@ __all__ = [
     "fits",
     "home_socket",
     "peer",
+    "refused",
     "socket_stamp",
     "switched_off",
     "tcp_peer_uid",
@@ -190,7 +191,10 @@ def tell_ahead(query: str) -> None:
         return
     import _socket
 
-    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:  # socket() too: a sandbox may refuse Unix sockets (:func:`refused`)
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    except OSError:
+        return
     try:
         sock.setblocking(False)
         sock.connect(path)
@@ -200,3 +204,18 @@ def tell_ahead(query: str) -> None:
         pass
     finally:
         sock.close()
+
+
+def refused(call: str, exc: OSError) -> str | None:
+    """Why this process may use no Unix socket, when ``exc`` (of the ``call`` ``socket``,
+    ``connect`` or ``bind``) says it was refused whatever the socket: EPERM or EACCES, as a
+    sandbox's filter gives (Claude Code's refuses ``socket(AF_UNIX)``, Codex's ``connect``
+    and ``bind``); None for any other failure. What the find server's client says when it
+    cannot reach a server (``skc watch --status``, ``find -v``), and why ``skc find`` starts
+    none (:func:`.catalog.lifecycle.can_serve`)."""
+    if not isinstance(exc, PermissionError):
+        return None
+    return (
+        f"this process may not use Unix sockets ({call}(): {exc.strerror or exc}), as in a "
+        "sandbox that refuses them: allow them there, or run this outside it"
+    )

@@ -35,7 +35,7 @@ from skillc_gateway.catalog.protocol import (
     silent_record,
     socket_path,
 )
-from skillc_gateway.find_socket import socket_stamp
+from skillc_gateway.find_socket import refused, socket_stamp
 from skillc_index import FindServerError, Layout, loads_bounded
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ __all__ = [
     "process_stopped",
     "refused_as_other_code",
     "request",
+    "unreachable",
     "usable",
 ]
 
@@ -102,7 +103,7 @@ def ask(
     started = time.monotonic()
     reply = request(layout, message, timeout)
     if reply is None:
-        _silent[where] = "the find server did not answer"
+        _silent[where] = unreachable(layout) or "the find server did not answer"
         if time.monotonic() - started >= timeout:  # it kept this process waiting: stuck
             _mark_silent(*where)
         return None
@@ -198,10 +199,18 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
     if socket_stamp(path) is None:
         return None
     data = encode_message(message)
-    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    except OSError as exc:  # a sandbox that refuses Unix sockets (Claude Code's)
+        _refused(path, "socket", exc)
+        return None
     try:
         sock.settimeout(CONNECT_SECONDS)
-        sock.connect(path)
+        try:
+            sock.connect(path)
+        except OSError as exc:  # refused whatever the socket (Codex's sandbox), or no server
+            _refused(path, "connect", exc)
+            raise
         pid, uid = peer(sock)
         if uid != os.getuid():
             return None
@@ -238,6 +247,24 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
     return reply
 
 
+#: The sockets (path) this process may not reach whatever their server (a sandbox that
+#: refuses Unix sockets: :func:`.find_socket.refused`), and why (:func:`unreachable`).
+_unreachable: dict[str, str] = {}
+
+
+def _refused(path: str, call: str, exc: OSError) -> None:
+    why = refused(call, exc)
+    if why is not None:
+        _unreachable[path] = why
+
+
+def unreachable(layout: Layout) -> str | None:
+    """Why this process cannot reach the find server of ``layout``'s home whatever it does
+    (it may use no Unix socket: :func:`.find_socket.refused`), found by a :func:`request`;
+    None when none found it so. ``skc watch`` then waits for no server and says why."""
+    return _unreachable.get(str(socket_path(layout)))
+
+
 #: The sockets (path, inode and ctime) whose server did not answer a find of this process or
 #: refused it, which does not ask them again: ``skc find``'s quick path and its click command
 #: would each wait for a stuck server. A server started since has a socket of its own.
@@ -256,7 +283,10 @@ def answers(path: str) -> bool:
     :data:`CONNECT_SECONDS`), whoever it is."""
     import _socket
 
-    probe = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        probe = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    except OSError:  # a sandbox that refuses Unix sockets: none answers this process
+        return False
     try:
         probe.settimeout(CONNECT_SECONDS)
         probe.connect(path)

@@ -26,6 +26,7 @@ from skillc_gateway.catalog.client import (
     process_stopped,
     refused_as_other_code,
     request,
+    unreachable,
 )
 from skillc_gateway.catalog.protocol import (
     LOCK_NAME,
@@ -103,7 +104,7 @@ def _ask(layout: Layout, message: dict[str, Any]) -> dict[str, Any] | None:
     while True:
         asked = time.monotonic()
         reply = request(layout, message, BUSY_SECONDS)
-        if reply is not None:
+        if reply is not None or unreachable(layout):  # a sandbox's: no use waiting
             return reply
         holder = lock_holder(lock)
         now = time.monotonic()
@@ -121,7 +122,9 @@ def silent_status(layout: Layout) -> dict[str, Any]:
     the socket (no find server of this home, and none can start while it does);
     ``other_user``: the lock, when it is another user's file (a home two users share: its
     ``uid``, ``user``, and ``held`` by a process, null when that cannot be told), else
-    None (:func:`.client.foreign_lock`)."""
+    None (:func:`.client.foreign_lock`); ``unreachable``: why this process can reach no find
+    server whatever it does (a sandbox that refuses Unix sockets: :func:`.client.unreachable`),
+    else None."""
     lock = layout.global_dir / LOCK_NAME
     holder = lock_holder(lock)
     foreign = foreign_lock(lock)
@@ -133,6 +136,7 @@ def silent_status(layout: Layout) -> dict[str, Any]:
         "silent_pid": int(holder) if holder is not None and holder.isdigit() else None,
         "other_listener": holder is None and foreign is None and answers(sock),
         "other_user": None if foreign is None else foreign._asdict(),
+        "unreachable": unreachable(layout),
     }
 
 
@@ -148,6 +152,9 @@ def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
                 f"the find server (pid {holder}) is stopped: it stops once resumed "
                 f"('kill -CONT {holder}'), or 'kill {holder}' ends it now"
             )
+        why = unreachable(layout)
+        if holder is not None and why is not None:
+            raise FindServerError(f"cannot reach the find server (pid {holder}): {why}")
         if holder is not None:
             raise FindServerError(f"the find server (pid {holder}) does not answer: kill it")
         foreign = foreign_lock(lock)
@@ -246,7 +253,9 @@ def can_serve(layout: Layout) -> bool:
     that can be written (or made: a first find asks before it makes it), a socket path that
     fits and is free or a socket (a file in its place: a server would refuse it), whose
     server did not refuse this process's find as other code (one started before an upgrade:
-    it builds nothing for this code, and holds the lock a new one would take). When not,
+    it builds nothing for this code, and holds the lock a new one would take), and a process
+    that may listen on a Unix socket (:func:`_may_listen`: not in a sandbox that refuses
+    them, asked last). When not,
     nobody but the process that finds builds the catalog
     (:func:`~skillc_gateway.catalog.find_skills`)."""
     import sys
@@ -269,10 +278,32 @@ def can_serve(layout: Layout) -> bool:
         if not stat.S_ISSOCK(os.lstat(sock).st_mode):
             return False
     except FileNotFoundError:
-        return True
+        return _may_listen()
     except OSError:
         return False
-    return not refused_as_other_code(layout)  # as .client.ask found this socket's server
+    # as .client.ask found this socket's server
+    return not refused_as_other_code(layout) and _may_listen()
+
+
+def _may_listen() -> bool:
+    """Whether this process, and so a server it starts, may listen on a Unix socket: one made
+    and bound to an address of Linux's abstract namespace the kernel picks (no file, no
+    name to clash), then closed, 20 µs. A sandbox may refuse it (``socket`` or ``bind``:
+    :func:`~skillc_gateway.find_socket.refused`): a server started there would die at once,
+    each find starting another; asked only when a find would start one."""
+    import _socket
+
+    try:
+        probe = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    except OSError:
+        return False
+    try:
+        probe.bind("")  # autobind (Linux): an abstract address
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
 
 
 def _spawn_locked(

@@ -186,13 +186,20 @@ class FindServer:
             if answers(path):
                 raise FindServerError(f"another process answers on {path}")
             Path(path).unlink()  # left by a server that died: nobody answers on it
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        from skillc_gateway.find_socket import refused
+
+        try:  # a sandbox may refuse Unix sockets: E060 saying so
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        except OSError as exc:
+            why = refused("socket", exc) or exc.strerror or exc
+            raise FindServerError(f"cannot listen on {path}: {why}") from None
         old = os.umask(0o177)
         try:
             listener.bind(path)
         except OSError as exc:
             listener.close()
-            raise FindServerError(f"cannot listen on {path}: {exc.strerror or exc}") from None
+            why = refused("bind", exc) or exc.strerror or exc
+            raise FindServerError(f"cannot listen on {path}: {why}") from None
         finally:
             os.umask(old)
         os.chmod(path, 0o600)  # noqa: PTH101 - the umask made it so; said twice
