@@ -133,3 +133,28 @@ def access_rows(runtime: Path) -> list[sqlite3.Row]:
         return db.execute("SELECT * FROM access_log ORDER BY id").fetchall()
     finally:
         db.close()
+
+
+def read_only(folder: Path | str, command: list[str], *more: Path | str) -> list[str]:
+    """``command`` run with ``folder`` (and ``more``) read-only: read-only bind mounts in a
+    private mount namespace as root (permissions do not stop root), else the folders' mode
+    (the caller gives it back); a skip as root where no mount can be made."""
+    folders = [str(folder), *map(str, more)]
+    if os.geteuid() != 0:
+        for one in folders:
+            Path(one).chmod(0o500)
+        return command
+    if shutil.which("unshare") is None:
+        pytest.skip("root, and no unshare for a read-only mount")
+    probe = subprocess.run(
+        ["unshare", "-m", "sh", "-c", f'mount --bind "{folders[0]}" "{folders[0]}"'],
+        capture_output=True,
+        check=False,
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"root, and no read-only mount here: {probe.stderr!r}")
+    script = (
+        'while [ "$1" != -- ]; do mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" "$1"'
+        ' || exit 125; shift; done; shift; exec "$@"'
+    )
+    return ["unshare", "-m", "sh", "-c", script, "-", *folders, "--", *command]

@@ -18,6 +18,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -269,3 +270,49 @@ def test_two_processes_reading_a_stale_skill_build_its_index_once(
         out, err = reader.communicate(timeout=120)
         assert reader.returncode == 0, err
         assert out.decode() == "## Details 150\n\nEdited.\n"
+
+
+def test_with_nothing_writable_the_readers_answer_from_an_index_in_memory(
+    agent_home: Path,
+    project: Path,
+    tmp_path: Path,
+    clean_env: dict[str, str],
+    script_path: Callable[[str], Path],
+) -> None:
+    """Codex's read-only mode: nothing can be written, neither the project, the homes, nor
+    any temporary directory (``/tmp``, ``/var/tmp``; ``TMPDIR`` unset). ``search`` and
+    ``show`` were E002 "cannot write its index: No usable temporary directory found", while
+    ``outline`` and ``find`` answered; now the index is built in memory, each answers, and
+    each says so once (and what to do: set TMPDIR), on stderr: ``--format json`` stays JSON
+    on stdout. Run as the installed ``skc`` with read-only mounts (root only: /tmp is made
+    read-only)."""
+    if os.geteuid() != 0:
+        pytest.skip("a read-only /tmp needs a mount namespace (root)")
+    from e2e_support import read_only
+
+    env = {k: v for k, v in clean_env.items() if k not in ("TMPDIR", "TEMP", "TMP")}
+    env["HOME"] = str(agent_home)
+    folders = [tmp_path, *(d for d in ("/tmp", "/var/tmp", "/usr/tmp") if Path(d).is_dir())]
+    skc = str(script_path("skc"))
+    guide = str(agent_home / ".claude" / "skills" / "guide")
+
+    def run(*args: str) -> dict[str, object]:
+        command = read_only(folders[0], [skc, *args, "--format", "json"], *folders[1:])
+        proc = subprocess.run(
+            command, cwd=project, env=env, capture_output=True, text=True, timeout=120, check=False
+        )
+        assert proc.returncode == 0, (args, proc.stderr)
+        said = [line for line in proc.stderr.splitlines() if "built in memory" in line]
+        assert len(said) == 1 and said[0].startswith("warning: cannot write the index of a skill")
+        assert said[0].endswith("set TMPDIR to a writable folder"), said
+        answer: dict[str, object] = json.loads(proc.stdout)
+        return answer
+
+    found: Any = run("search", guide, "marmalade")
+    assert (found["results"][0]["file"], found["results"][0]["section"]) == ("SKILL.md", "Install")
+    shown = run("show", guide, "--section", "Details 1")
+    assert shown["file"] == "references/topic-001.md"
+    assert shown["content"] == "## Details 1\n\nDetail text 1.\n"
+    outline: Any = run("outline", guide)
+    assert ("SKILL.md", "Usage") in [(h["file"], h["text"]) for h in outline["headings"]]
+    assert not (project / ".skillc").exists() and not (agent_home / ".skillc").exists()

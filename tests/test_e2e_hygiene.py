@@ -9,7 +9,6 @@ and the ``skc`` of the kit in a temporary project.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e_support import tree, write
+from e2e_support import read_only, tree, write
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -261,31 +260,12 @@ def test_force_keeps_the_hidden_files_of_a_copy_it_did_not_make(
     assert tree(backup) == before
 
 
-def _read_only(folder: Path, command: list[str]) -> list[str]:
-    """``command`` run with ``folder`` read-only: a read-only bind mount in a private mount
-    namespace as root (permissions do not stop root), else the folder's mode."""
-    if os.geteuid() != 0:
-        folder.chmod(0o500)
-        return command
-    if shutil.which("unshare") is None:
-        pytest.skip("root, and no unshare for a read-only mount")
-    probe = subprocess.run(
-        ["unshare", "-m", "sh", "-c", f'mount --bind "{folder}" "{folder}"'],
-        capture_output=True,
-        check=False,
-    )
-    if probe.returncode != 0:
-        pytest.skip(f"root, and no read-only mount here: {probe.stderr!r}")
-    script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" && shift && exec "$@"'
-    return ["unshare", "-m", "sh", "-c", script, str(folder), "-", *command]
-
-
 def test_a_read_only_agent_folder_is_a_clear_error(
     demo: Path, project: Path, clean_env: dict[str, str]
 ) -> None:
     agent_folder = project / ".claude" / "skills"
     agent_folder.mkdir(parents=True)
-    command = _read_only(agent_folder, [sys.executable, "-m", "skillc", "build", "demo"])
+    command = read_only(agent_folder, [sys.executable, "-m", "skillc", "build", "demo"])
     try:
         proc = subprocess.run(
             command,
@@ -346,7 +326,7 @@ def test_usage_of_a_read_only_runtime_is_read_and_its_prune_fails_loudly(
     meta = runtime / "demo" / ".skillc-meta"  # the log's own folder: read-only for a user too
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        command = _read_only(meta, [sys.executable, "-m", "skillc", *args])
+        command = read_only(meta, [sys.executable, "-m", "skillc", *args])
         return subprocess.run(
             command, cwd=project, env=clean_env, capture_output=True, text=True, timeout=120,
             check=False,
@@ -404,7 +384,7 @@ def test_an_absolute_link_of_an_earlier_build_in_a_read_only_folder_stays(
     link.unlink()
     link.symlink_to(runtime)
     agent_folder = link.parent
-    command = _read_only(agent_folder, [sys.executable, "-m", "skillc", "build", "demo"])
+    command = read_only(agent_folder, [sys.executable, "-m", "skillc", "build", "demo"])
     try:
         proc = subprocess.run(
             command,

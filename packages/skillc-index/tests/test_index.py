@@ -874,3 +874,56 @@ def test_a_stub_rewritten_over_an_unreadable_index_parses(
     again = compile_skill(skill)
     assert again.index.action == "up-to-date"  # kept: only the stub and manifest were made
     assert again.stub.read_text(encoding="utf-8") == stub and "Usage" in stub
+
+
+def test_with_no_folder_to_write_in_the_index_is_kept_in_memory(
+    skill: ResolvedSkill,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    forbid_changes: Callable[[Path], Callable[[], object]],
+) -> None:
+    """Everything read-only (Codex's read-only mode): the skill's runtime cannot be made, nor
+    a temporary directory (``tempfile.mkdtemp``: "No usable temporary directory"). Reading
+    a skill was E002 ``cannot write its index`` for ``show`` and ``search``; the index is
+    built in this process's memory (SQLite's memdb), checked as a file is (an edit builds it
+    again), and its readers warn once a process, saying what to do."""
+    import errno
+    import sys
+    import tempfile
+
+    import skillc_index.index
+    from skillc_index import find_headings, search_sections
+    from skillc_index.index import cache
+    from skillc_index.index.cache import ensure_index
+
+    def no_temporary_directory(*_args: object, **_kwargs: object) -> str:
+        raise FileNotFoundError(errno.ENOENT, "No usable temporary directory found in [...]")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", no_temporary_directory)
+    monkeypatch.setattr(cache, "_private", None)  # this process's, as a new one's
+    # the indexes in memory, and whether that was said: a new process's (imported again)
+    monkeypatch.delitem(sys.modules, "skillc_index.index.memory", raising=False)
+    monkeypatch.delattr(skillc_index.index, "memory", raising=False)
+    undo = forbid_changes(project / ".skillc")  # no runtime folder can be made
+    try:
+        index = ensure_index(skill, "ascii")  # E002 "cannot write its index"
+        assert [h.text for h in find_headings(index, "usage")] == ["Usage"]
+        assert [hit.section for hit in search_sections(index, '"run"', 1)] == ["Usage"]
+        from skillc_index.index.freshness import kept_in_memory
+
+        [warning] = kept_in_memory(index)
+        assert warning.text.startswith("cannot write the index of a skill (its runtime is")
+        assert "No usable temporary directory" in warning.text
+        assert warning.text.endswith("set TMPDIR to a writable folder")
+        again = ensure_index(skill, "ascii")  # checked, not built again
+        assert again.snapshot is index.snapshot and kept_in_memory(again) == ()
+        skill_md = skill.source / "SKILL.md"
+        later = skill_md.stat().st_mtime_ns + 2_000_000_000
+        skill_md.write_text(skill_md.read_text("utf-8").replace("Usage", "Usagf"), "utf-8")
+        os.utime(skill_md, ns=(later, later))
+        edited = ensure_index(skill, "ascii")
+        assert [h.text for h in find_headings(edited, "usagf")] == ["Usagf"]
+        assert kept_in_memory(edited) == ()  # said once a process
+    finally:
+        undo()
+    assert not (project / ".skillc" / "runtime").exists()

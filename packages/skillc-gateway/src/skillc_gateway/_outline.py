@@ -87,10 +87,10 @@ def outline(
 
 def _indexed_outline(skill: ResolvedSkill, index: IndexHandle, level: int | None) -> Outline:
     from skillc_index import read_outline
-    from skillc_index.index.freshness import unreadable_notices
+    from skillc_index.index.freshness import kept_in_memory, unreadable_notices
 
     found = read_outline(index)
-    warnings = unreadable_notices(index)
+    warnings = unreadable_notices(index) + kept_in_memory(index)
     if found.parse_limited:  # the skill model is loaded only then (a few ms)
         from skillc_index import over_limit_notice
 

@@ -76,7 +76,7 @@ def search_skill(
     failed read is taken for a corrupt index, built again).
     """
     from skillc_gateway._section_ops import SearchParams
-    from skillc_index.index.freshness import unreadable_notices
+    from skillc_index.index.freshness import kept_in_memory, unreadable_notices
 
     query, limit = checked_values(SearchParams, {"query": query, "limit": limit}).values()
     index = ensure_index(skill, tokenizer_setting)
@@ -87,4 +87,4 @@ def search_skill(
     except IndexUnusable:  # RFC-0004: a read failure is corruption
         index = ensure_index(skill, tokenizer_setting, damaged=index)
         found = tuple(search_sections(index, match, limit))
-    return SearchResult(query, found, hint, unreadable_notices(index))
+    return SearchResult(query, found, hint, unreadable_notices(index) + kept_in_memory(index))

@@ -33,6 +33,7 @@ from skillc_index import (
     safe_join,
 )
 from skillc_index.index.cache import ATTEMPTS, ensure_index
+from skillc_index.index.freshness import kept_in_memory
 from skillc_index.index.queries import HeadingMatcher, heading_key
 from skillc_index.index.schema import file_stat
 from skillc_index.record import Record
@@ -214,6 +215,8 @@ def show_section(
 
             notices = (unreadable_notice(rel, why) for rel, why in unread)
             result = result._replace(warnings=(*result.warnings, *notices))
+        if memory := kept_in_memory(index):  # no place to write the index: said once
+            result = result._replace(warnings=(*result.warnings, *memory))
         return result
     raise IndexUnusable(skill.name, reason or "its index failed to read after it was built")
 

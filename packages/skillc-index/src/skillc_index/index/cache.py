@@ -21,7 +21,8 @@ readers (``show``, ``search``, ``outline``) a current index of any skill, built 
   from the rows (:mod:`~skillc_index.index.rows`) the build uses.
 - **Read-only runtimes** (a sandbox): a runtime that cannot be written, or whose folder leads
   out of its project or skillc home, gets its index in a private folder of this process in
-  the temporary directory, removed when the process exits.
+  the temporary directory, removed when the process exits; where none can be made either
+  (everything read-only), in this process's memory (:mod:`.memory`), with a warning, once.
 - **E002 only when the skill cannot be indexed**, with the reason: larger than an index may
   be (:data:`MAX_INDEXED_FILES`, :data:`MAX_INDEXED_BYTES`, :data:`MAX_SOURCE_BYTES`, by the
   files' stats, before any is read; ``skc build`` refuses such a skill too:
@@ -43,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from skillc_index.diagnostics import IndexCollision, IndexUnusable, SkillcError
-from skillc_index.index.freshness import IndexHandle, checked_index
+from skillc_index.index.freshness import MEMORY_RUNTIME, IndexHandle, checked_index
 from skillc_index.layout import META_DIR, SKILLC_DIR
 
 if TYPE_CHECKING:
@@ -82,6 +83,8 @@ LOCK_WAIT_S = 120.0
 
 _private: Path | None = None
 """This process's own runtime for indexes it cannot write in place (:func:`_private_runtime`)."""
+_unwritable = ""
+"""Why :data:`_private` is :data:`~.freshness.MEMORY_RUNTIME` (the warning of :mod:`.memory`)."""
 
 
 class SourcesChanged(Exception):
@@ -176,7 +179,7 @@ def _same_file(handle: IndexHandle, damaged: IndexHandle | None) -> bool:
 
 def _locked_runtime(
     skill: ResolvedSkill, private: bool
-) -> tuple[Path, AbstractContextManager[None]]:
+) -> tuple[Path, AbstractContextManager[object]]:
     """Where the index is built, and its lock: the skill's runtime, else (not writable, or
     its folder leads out of its base; or ``private``) this process's private runtime. E002
     when neither can be written."""
@@ -192,6 +195,10 @@ def _locked_runtime(
             pass
     try:
         runtime = _private_runtime()
+        if runtime == MEMORY_RUNTIME:
+            from skillc_index.index.memory import LOCK
+
+            return runtime, LOCK
         meta = runtime / META_DIR
         meta.mkdir(exist_ok=True)
         return runtime, FileLock(meta / name, LOCK_WAIT_S)
@@ -218,15 +225,31 @@ def _meta_folder(runtime: Path) -> Path | None:
 
 
 def _private_runtime() -> Path:
-    """A folder of this process in the temporary directory, removed when it exits."""
-    global _private
+    """A folder of this process in the temporary directory, removed when it exits; where none
+    can be made (no writable temporary directory: a sandbox where everything is read-only),
+    :data:`~.freshness.MEMORY_RUNTIME`, whose indexes this process keeps in memory
+    (:mod:`.memory`, with a warning, once), or OSError without SQLite's ``memdb``."""
+    global _private, _unwritable
     if _private is None:
         import atexit
         import shutil
         import tempfile
 
-        _private = Path(tempfile.mkdtemp(prefix="skillc-index-"))
-        atexit.register(shutil.rmtree, _private, True)
+        try:
+            _private = Path(tempfile.mkdtemp(prefix="skillc-index-"))
+        except OSError as exc:
+            from skillc_index.index.memory import available
+
+            if not available():
+                raise
+            _private = MEMORY_RUNTIME
+            _unwritable = (
+                "cannot write the index of a skill (its runtime is read-only, and "
+                f"{exc.strerror or exc}): indexes are built in memory, by each process again; "
+                "set TMPDIR to a writable folder"
+            )
+        else:
+            atexit.register(shutil.rmtree, _private, True)
     return _private
 
 
@@ -257,6 +280,9 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
 
     meta = runtime / META_DIR
     target = meta / f"search-{hash16(source)}.db"
+    if runtime == MEMORY_RUNTIME:
+        _write_in_memory(skill, target, indexed, stats, found.files, stats_at_ns, tokenizer)
+        return
     prefix = f"{target.name}.tmp"
     for left in abandoned(meta, prefix):  # of a reader killed while it built
         left.unlink(missing_ok=True)
@@ -294,6 +320,46 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
             raise _NotWritable(getattr(exc, "strerror", None) or str(exc)) from exc
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def _write_in_memory(
+    skill: ResolvedSkill,
+    target: Path,
+    indexed: Sequence[str],
+    stats: Mapping[str, FileStat],
+    files: Sequence[str],
+    stats_at_ns: int,
+    tokenizer: str,
+) -> None:
+    """:func:`_write`'s whole build (no copy to update) into a database in memory, kept as
+    the index ``target`` (:mod:`.memory`) once the sources proved unchanged meanwhile."""
+    import sqlite3
+
+    from skillc_index.digests import combine_digests
+    from skillc_index.index.memory import keep
+    from skillc_index.index.writer import write_index
+
+    rows = _Rows(skill, indexed)
+    digests = rows.digests(stats, None)
+
+    def fill(connection: sqlite3.Connection) -> None:
+        write_index(
+            connection,
+            source=skill.source,
+            current_hash=combine_digests(digests),
+            tokenizer=tokenizer,
+            parsed=(rows.of(number) for number in range(len(indexed))),
+            files=stats,
+            digests=digests,
+            stats_at_ns=stats_at_ns,
+        )
+        if _stats(skill.source, files) != stats:  # as _write: rows of another version
+            raise SourcesChanged("a file changed while it was indexed")
+
+    try:
+        keep(target, fill, _unwritable)
+    except (OSError, sqlite3.Error) as exc:  # no memory left, say
+        raise _NotWritable(getattr(exc, "strerror", None) or str(exc)) from exc
 
 
 def _stats(source: Path, files: Sequence[str]) -> dict[str, FileStat]:

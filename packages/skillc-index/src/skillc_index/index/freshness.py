@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from skillc_index.index.queries import IndexOutline
 
 __all__ = [
+    "MEMORY_RUNTIME",
     "READ_TIMEOUT_MS",
     "UNREADABLE",
     "IndexHandle",
@@ -73,6 +74,7 @@ __all__ = [
     "fresh_index",
     "index_is_fresh",
     "inspect_index",
+    "kept_in_memory",
     "read_digests",
     "read_index_files",
     "refuse_collision",
@@ -88,6 +90,12 @@ IndexStatus = Literal["missing", "corrupt", "collision", "stale", "current"]
 #: rename a new file over it), so a lock can only be another program's: waiting longer would
 #: not help, and a busy reader answers E002 (RFC-0004: a read failure is corruption) quickly.
 READ_TIMEOUT_MS = 500
+
+#: The runtime of the indexes this process keeps in memory, where none can be written
+#: (:mod:`.memory`): no folder; :func:`_open` reads them as it reads index files.
+MEMORY_RUNTIME = Path(":memory:")
+#: The device of an index in memory in its :data:`Identity` (no file has it).
+_MEMORY_DEVICE = -1
 
 #: The start of the digest the index records for a source file this user may not read (the
 #: system's reason follows: ``unreadable: Permission denied``; no SHA-256 looks so): the file
@@ -208,7 +216,7 @@ class IndexHandle(Record):
         cannot open, or when another process has built the index again since (a build renames
         a new file over the path: its rows may be of other sources, whose lines would be read
         at this index's places). The connection keeps the file it opened."""
-        connection = connect(self.path, mode="ro", timeout_ms=READ_TIMEOUT_MS)
+        connection = _open(self.path)
         try:
             row = connection.execute(
                 "SELECT value FROM index_meta WHERE key = 'source_hash'"
@@ -225,11 +233,21 @@ class _Corrupt(Exception):
     """Any failure reading the index (RFC-0004: all of them are corruption)."""
 
 
+def _open(path: Path) -> sqlite3.Connection:
+    """The index at ``path`` opened read-only: its file, or the database this process keeps
+    in memory for it (in :data:`MEMORY_RUNTIME`)."""
+    if path.parent.parent == MEMORY_RUNTIME:
+        from skillc_index.index import memory
+
+        return memory.connect(path, READ_TIMEOUT_MS)
+    return connect(path, mode="ro", timeout_ms=READ_TIMEOUT_MS)
+
+
 def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat], dict[str, str]]:
     """The metadata and file stats of an index, and its unreadable files (with why);
     :class:`_Corrupt` on any failure."""
     try:
-        with closing(connect(path, mode="ro", timeout_ms=READ_TIMEOUT_MS)) as connection:
+        with closing(_open(path)) as connection:
             objects = {
                 (str(kind), str(name))
                 for kind, name in connection.execute("SELECT type, name FROM sqlite_master")
@@ -297,13 +315,23 @@ def _load(
         canonical = canonical_source(source)
     key = canonical_hash16(canonical)
     path = runtime / META_DIR / f"search-{key}.db"  # index_path, without hashing twice
-    try:
-        st = path.stat()
-    except OSError:
-        st = None
-    if st is None or not stat_module.S_ISREG(st.st_mode):
-        return IndexState("missing", path, key, "no index file"), None
-    identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    settled = True  # a database in memory is never changed: built again, it is another
+    if runtime == MEMORY_RUNTIME:
+        from skillc_index.index import memory
+
+        number = memory.number(path)
+        if number is None:
+            return IndexState("missing", path, key, "no index in memory"), None
+        identity: Identity = (_MEMORY_DEVICE, number, 0, 0)
+    else:
+        try:
+            st = path.stat()
+        except OSError:
+            st = None
+        if st is None or not stat_module.S_ISREG(st.st_mode):
+            return IndexState("missing", path, key, "no index file"), None
+        identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        settled = st.st_mtime_ns < time.time_ns() - RACY_WINDOW_NS
     snapshot = _snapshots.get(path)
     if snapshot is None or snapshot.identity != identity:
         try:
@@ -311,7 +339,7 @@ def _load(
         except _Corrupt as exc:
             return IndexState("corrupt", path, key, str(exc)), None
         snapshot = IndexSnapshot(identity, meta, files, unreadable)
-        if st.st_mtime_ns < time.time_ns() - RACY_WINDOW_NS:
+        if settled:
             _snapshots[path] = snapshot
     meta = snapshot.meta
     if meta.skill_path != canonical:
@@ -376,11 +404,7 @@ def read_digests(index: Path | IndexHandle) -> dict[str, str]:
     (:meth:`IndexHandle.connect`), recorded it (``ValueError`` when it cannot be read): read
     only when stats moved, not on every check."""
     try:
-        opened = (
-            index.connect()
-            if isinstance(index, IndexHandle)
-            else connect(index, mode="ro", timeout_ms=READ_TIMEOUT_MS)
-        )
+        opened = index.connect() if isinstance(index, IndexHandle) else _open(index)
         with closing(opened) as connection:
             rows = connection.execute("SELECT path, sha256 FROM files").fetchall()
     except sqlite3.Error as exc:
@@ -427,6 +451,17 @@ def unreadable_notices(index: IndexHandle) -> tuple[Notice, ...]:
 
     unreadable = sorted(index.unreadable.items())
     return tuple(unreadable_notice(rel, why) for rel, why in unreadable if is_indexed(rel))
+
+
+def kept_in_memory(index: IndexHandle) -> tuple[Notice, ...]:
+    """The warning that the indexes are kept in memory, none could be written (each command
+    builds them again: :mod:`.memory`), the first time a reader asks it of one that is (once
+    a process); else none."""
+    if index.snapshot.identity[0] != _MEMORY_DEVICE:  # the readers' hot path: no import
+        return ()
+    from skillc_index.index import memory
+
+    return memory.notice()
 
 
 def _check(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import closing
+from contextlib import closing, nullcontext
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -58,7 +58,7 @@ class IndexCounts(NamedTuple):
 
 
 def write_index(
-    path: Path,
+    path: Path | sqlite3.Connection,
     *,
     source: Path,
     current_hash: str,
@@ -68,7 +68,8 @@ def write_index(
     digests: Mapping[str, str],
     stats_at_ns: int,
 ) -> IndexCounts:
-    """Create a new index database at ``path`` (which must not exist yet).
+    """Create a new index database at ``path`` (which must not exist yet), or in an empty
+    database open in autocommit mode (one kept in memory: :mod:`.memory`; left open).
 
     ``parsed`` gives, file by file (:class:`ParsedFile`), the ``(file, section, content)``
     rows for ``sections`` (prepared for the tokenizer here), the ``(file, text, level,
@@ -86,7 +87,11 @@ def write_index(
     tokenize = TOKENIZE_CLAUSES[tokenizer]
     section_count = heading_count = 0
     # a new file of the caller's own: no other connection can hold a lock on it
-    with closing(connect(path, mode="rwc", timeout_ms=0)) as connection:
+    with (
+        nullcontext(path)
+        if isinstance(path, sqlite3.Connection)
+        else closing(connect(path, mode="rwc", timeout_ms=0))
+    ) as connection:
         connection.execute("PRAGMA journal_mode=OFF")  # a fresh temporary file: no rollback
         connection.execute("PRAGMA synchronous=OFF")  # see atomic: derived data, not synced
         connection.executescript(SCHEMA_SQL.format(tokenize=tokenize))
