@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -187,6 +188,47 @@ def test_both_failing_is_w002_and_never_raises(tmp_path: Path, home: Path) -> No
     outcome = log_access(layout, blocker / "rt", record())
     assert outcome.path is None
     assert [d.code for d in outcome.diagnostics] == ["W002"]
+
+
+@pytest.mark.parametrize("queued", [True, False])
+def test_w002_is_said_once_per_destination_by_a_queued_log(
+    tmp_path: Path, home: Path, queued: bool
+) -> None:
+    """A log that cannot be written, its fallback neither (a read-only sandbox): the MCP
+    server (a queued log) said W002 at every call; it says it once per log destination (the
+    skill's runtime, and its fallback), and again once that destination was written since.
+    Near miss: the CLI (not queued: one command) says it each time, as the spec's W002 is
+    worded (unchanged)."""
+    from skillc_index import ResolvedSkill
+    from skillc_index.accesslog import AccessLog
+
+    cwd = tmp_path / "cwd"
+    cwd.write_text("a file: no fallback log under it", encoding="utf-8")
+    layout = Layout(cwd=cwd, home=home, project_root=None)
+    blocked = tmp_path / "runtimes"
+    blocked.write_text("a file: no runtime under it", encoding="utf-8")
+    rust = ResolvedSkill("rust", Path("/src/rust"), "global", blocked / "rust", True)
+    go = ResolvedSkill("go", Path("/src/go"), "global", blocked / "go", True)
+    warned: list[str] = []
+    log = AccessLog(lambda found: warned.extend(map(format_diagnostic, found)), queued=queued)
+    try:
+        for skill in (rust, rust, go, rust):
+            log.record(layout, skill, "show", {})
+            log.flush()  # one write each: calls that pause
+        said = len(warned)
+        blocked.unlink()  # rust's runtime can be made: written, and not said
+        log.record(layout, rust, "show", {})
+        log.flush()
+        assert len(warned) == said and len(rows(primary_log(rust.runtime))) == 1
+        shutil.rmtree(blocked)
+        blocked.write_text("blocked again", encoding="utf-8")
+        log.record(layout, rust, "show", {})
+        log.flush()
+    finally:
+        log.close()
+    w002 = "warning[W002]: logging disabled; run 'skc sync' after session to merge logs"
+    assert set(warned) == {w002}  # the spec's wording
+    assert len(warned) == (3 if queued else 5)  # rust, go, rust again; else each time
 
 
 def test_stale_fallback_logs_warn_w003(layout: Layout, tmp_path: Path) -> None:

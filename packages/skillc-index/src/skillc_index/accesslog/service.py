@@ -15,13 +15,15 @@ and waits, :meth:`close` writes them and stops the thread (and so does the inter
 when close() was skipped); after close() rows are written at once. A row written while the next
 call runs took the time of half a ``skc_show`` from it (issue 32); a process killed before a
 pause loses its queued rows. Problems with logging never fail a command: they go to ``warn`` as
-W002 each time and W003 once per :class:`AccessLog`.
+W002 and W003, W003 once per :class:`AccessLog`; W002 each time for the CLI (one command),
+once per log destination for a queued log (a server: its every call said it), until that
+destination is written again.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -89,6 +91,8 @@ class AccessLog:
         self._spelling = spelling
         """How the front end names parameters, for the ``error`` column (:func:`error_line`)."""
         self._reported: set[str] = set()
+        self._disabled: set[tuple[Path, Path]] = set()
+        """The log destinations (runtime, fallback log) a queued log said W002 of."""
         self._queued = queued
         self._run_id = run_id
         self._queue: Queue[_Job | object | None] | None = None
@@ -210,7 +214,36 @@ class AccessLog:
     ) -> None:
         from skillc_index.accesslog.store import log_access
 
-        self.warn(log_access(layout, runtime, record, *more).diagnostics)
+        diagnostics: Sequence[Diagnostic | Notice] = log_access(
+            layout, runtime, record, *more
+        ).diagnostics
+        if self._queued:
+            diagnostics = self._once_per_destination(layout, runtime, record, diagnostics)
+        self.warn(diagnostics)
+
+    def _once_per_destination(
+        self,
+        layout: Layout,
+        runtime: Path,
+        record: AccessRecord,
+        diagnostics: Sequence[Diagnostic | Notice],
+    ) -> Sequence[Diagnostic | Notice]:
+        """``diagnostics`` without a W002 said already of the same destination (the skill's
+        runtime, and its fallback log from this layout), which is said again once a row
+        was written there since."""
+        disabled = [d for d in diagnostics if getattr(d, "code", None) == "W002"]
+        if not (disabled or self._disabled):
+            return diagnostics
+        from skillc_index.accesslog.store import fallback_log
+
+        where = (runtime, fallback_log(layout, record.skill))
+        if not disabled:
+            self._disabled.discard(where)
+            return diagnostics
+        if where in self._disabled:
+            return [d for d in diagnostics if d not in disabled]
+        self._disabled.add(where)
+        return diagnostics
 
     def _submit(self, job: _Job) -> bool:
         """Queue ``job`` for the writer thread, started on first use (with :meth:`close`
