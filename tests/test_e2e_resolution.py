@@ -424,3 +424,25 @@ def test_a_path_of_an_unknown_users_home_is_not_found(
     proc = skc(*args)
     assert proc.returncode == 1
     assert proc.stderr.startswith(f"error[{code}]: "), proc.stderr
+
+
+def test_e001_says_when_there_is_no_home_folder_to_search(
+    skc_installed: Run, project: Path, tmp_path: Path, clean_env: dict[str, str]
+) -> None:
+    """A sandbox without a home folder (``HOME=/nonexistent``; a uid with no passwd entry):
+    ``skc show`` of a skill of the home's agent folders was a bare E001, as for a name
+    installed nowhere. It says the home's skills were not searched, and what to set. Near
+    miss: a home that is there (the skill not in it) gets no such hint."""
+    nowhere = tmp_path / "gone"
+    env = {"HOME": str(nowhere), "SKILLC_HOME": ""}
+    proc = skc_installed("show", "writing-plans", "--section", "Overview", env_extra=env)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == (
+        "error[E001]: skill 'writing-plans' not found\n"
+        f"hint: no home folder ({nowhere}): the skills under it were not searched; set HOME "
+        "to the home folder (or SKILLC_HOME to the skillc home)\n"
+    )
+    nowhere.mkdir()
+    there = skc_installed("show", "writing-plans", "--section", "Overview", env_extra=env)
+    assert there.returncode == 1
+    assert there.stderr == "error[E001]: skill 'writing-plans' not found\n"

@@ -1347,7 +1347,10 @@ def test_a_catalog_another_user_owns_is_searched_in_memory_and_says_why(
     result = gateway("find", "fish")
     assert result.returncode == 0 and "alpha" in result.stdout, result.stderr
     denied = f"cannot write the catalog {catalog} (Permission denied)"
-    assert f"warning: {denied}: searching with a catalog in memory\n" in result.stderr
+    assert (
+        f"warning: {denied}: searching with a catalog in memory; set SKILLC_HOME to a "
+        "writable folder to keep one\n"
+    ) in result.stderr
     assert "not a skillc catalog" not in result.stderr
 
 
@@ -1469,9 +1472,10 @@ def test_a_user_without_a_home_gets_a_catalog_in_memory_and_no_server(
     result = gateway("find", "fish", env_extra={"HOME": str(nowhere), "SKILLC_HOME": ""})
     assert result.returncode == 0, result.stderr
     assert "alpha" in result.stdout
-    assert f"no home folder ({nowhere}), no catalog file: searching with a catalog in memory" in (
-        result.stderr
-    )
+    assert (
+        f"warning: no home folder ({nowhere}), no catalog file: searching with a catalog in "
+        "memory; set SKILLC_HOME to a writable folder to keep one\n"
+    ) in result.stderr
     assert not can_serve(Layout.discover(project, {"HOME": str(nowhere)}))
     assert not nowhere.exists()
 

@@ -1957,3 +1957,24 @@ def test_a_sandbox_refusing_unix_sockets_starts_no_find_server(
         wait_for_server(gateway, pid)
     finally:
         skc("watch", "--stop")
+
+
+def test_detach_in_a_home_that_cannot_be_written_says_what_to_set(
+    cli: Callable[..., Run],
+    home: Path,
+    forbid_changes: Callable[[Path], Callable[[], object]],
+) -> None:
+    """``watch --detach`` where the skillc home is read-only (a sandbox): E060 named the
+    folder and the system's reason (``Read-only file system``), and nothing to do; it says
+    to set SKILLC_HOME to a writable folder, as the other errors of the home do."""
+    undo = forbid_changes(home)
+    try:
+        done = cli("skc", script=True)("watch", "--detach")
+    finally:
+        undo()
+    assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.startswith(
+        f"error[E060]: find server: the find server did not start: {home / '.skillc'}: "
+    )
+    assert done.stderr.endswith(": set SKILLC_HOME to a writable folder\n"), done.stderr
+    assert not (home / ".skillc").exists()

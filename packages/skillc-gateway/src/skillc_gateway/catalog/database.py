@@ -152,11 +152,14 @@ def open_database(layout: Layout) -> CatalogDatabase:
 
     path = layout.global_dir / CATALOG_FILE
     if in_no_home(path):
-        return _in_memory(f"no home folder ({NO_HOME}), no catalog file")
+        return _in_memory(f"no home folder ({NO_HOME}), no catalog file", _KEEP_ONE)
     for _attempt in range(2):
         try:
             if _owner(path) == "foreign":
-                return _in_memory(f"{path} is not a skillc catalog; it is left as it is")
+                return _in_memory(
+                    f"{path} is not a skillc catalog; it is left as it is",
+                    "remove it, or set SKILLC_HOME to another folder, to keep one",
+                )
             path.parent.mkdir(parents=True, exist_ok=True)
             if path.exists() and not os.access(path, os.R_OK | os.W_OK):
                 raise PermissionError("not writable")
@@ -168,7 +171,7 @@ def open_database(layout: Layout) -> CatalogDatabase:
                 new_mode=0o600,
             )
         except (OSError, sqlite3.Error) as exc:
-            return _in_memory(f"cannot write the catalog {path} ({why(exc, path)})")
+            return _in_memory(f"cannot write the catalog {path} ({why(exc, path)})", _KEEP_ONE)
         try:
             db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             # the schema first: a new catalog's header (its application id) is then in the
@@ -419,10 +422,18 @@ def _remove(path: Path) -> None:
             path.with_name(path.name + suffix).unlink()
 
 
-def _in_memory(reason: str) -> CatalogDatabase:
+#: What to do to keep a catalog where none could be written, said with the warning.
+_KEEP_ONE = "set SKILLC_HOME to a writable folder to keep one"
+
+
+def _in_memory(reason: str, remedy: str = "") -> CatalogDatabase:
+    """A catalog in memory, with the warning that says why (``reason``) and what to do to
+    keep one (``remedy``: where there is something to do), as the other warnings of the
+    skillc home do (:func:`.protocol.too_long`)."""
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     prepare(db)
-    return CatalogDatabase(db, None, (Notice(f"{reason}: searching with a catalog in memory"),))
+    said = f"{reason}: searching with a catalog in memory"
+    return CatalogDatabase(db, None, (Notice(f"{said}; {remedy}" if remedy else said),))
 
 
 def why(exc: BaseException, path: Path | None) -> str:

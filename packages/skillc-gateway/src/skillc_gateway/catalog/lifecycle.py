@@ -10,6 +10,7 @@ without a query unless told otherwise.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import time
@@ -209,6 +210,8 @@ def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:
             raise FindServerError(f"the find server did not start: {foreign}") from None
         where = f"{exc.filename}: " if exc.filename else ""  # the home, its lock or its log
         reason = exc.strerror or str(exc)
+        if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):  # a home that is not writable
+            reason += ": set SKILLC_HOME to a writable folder"
         raise FindServerError(f"the find server did not start: {where}{reason}") from None
     deadline = time.monotonic() + timeout
     while True:

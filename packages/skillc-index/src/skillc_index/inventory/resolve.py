@@ -148,7 +148,24 @@ def installed_or_not_found(
         () if plugin and stores_only else near_skill_names(skill, layout, installed=not stores_only)
     )
     gone = "" if stores_only else gone_links(skill, layout)
-    raise SkillNotFound(shown(skill), suggestions, "; ".join(filter(None, (gone, a_file))))
+    hints = (gone, a_file, _no_home_folder(layout))
+    raise SkillNotFound(shown(skill), suggestions, "; ".join(filter(None, hints)))
+
+
+def _no_home_folder(layout: Layout) -> str:
+    """E001's hint when the user's home folder is not there (``HOME=/nonexistent``, a uid
+    without an entry in the password database and no ``HOME``: a sandbox), whose skills
+    (its agents' folders, the skillc home in it) were not looked for; else ""."""
+    from skillc_index.files import is_folder
+    from skillc_index.layout import user_home
+
+    home = layout.own_home or user_home()
+    if is_folder(home):
+        return ""
+    return (
+        f"no home folder ({home}): the skills under it were not searched; set HOME to the "
+        "home folder (or SKILLC_HOME to the skillc home)"
+    )
 
 
 def resolve_installed(
