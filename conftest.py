@@ -17,6 +17,8 @@ the standard library, pytest and ``skillc_index`` (which every distribution depe
 - ``line_within``: the next line a child process writes, or the test fails (never hangs).
 - ``read_sizes``: the sizes of the reads of the files a wrapped opener opens.
 - ``owned_by``: a path made to look another user's to skillc's owner check, whoever runs.
+- ``swap_at``: a folder swapped for a symlink out the first time ``os`` is asked of it (a
+  race between skillc's check and its use, made certain).
 
 The long suite (issue 33): tests marked ``long`` (the soak, kill, load and large-input runs
 of ``tests/stress`` at full size) are left out of a run unless ``--long`` or ``SKILLC_LONG=1``
@@ -279,6 +281,72 @@ def owned_by(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
         owners[os.path.abspath(path)] = uid  # noqa: PTH100
 
     return own
+
+
+class SwapAt:
+    """What :func:`swap_at` armed: ``swapped`` (the paths the swap happened at: empty until
+    then), ``undo()`` (the ``os`` functions back, the folder back in its place) and
+    ``arm()`` (the functions patched again, for one more swap)."""
+
+    def __init__(
+        self, monkeypatch: pytest.MonkeyPatch, folder: Path, outside: Path, calls: Sequence[str]
+    ) -> None:
+        self.monkeypatch, self.folder, self.outside, self.calls = (
+            monkeypatch,
+            folder,
+            outside,
+            calls,
+        )
+        self.real: dict[str, Any] = {}
+        self.looked = {str(folder)}
+        self.swapped: list[str] = []
+        self.aside = folder.with_name(f".{folder.name}.moved")
+
+    def _swap(self, path: object) -> None:
+        looked = os.fspath(path) if isinstance(path, (str, Path)) else None
+        if not self.swapped and looked in self.looked:
+            self.swapped.append(looked)
+            self.folder.rename(self.aside)
+            self.folder.symlink_to(self.outside, target_is_directory=True)
+
+    def arm(self) -> SwapAt:
+        self.swapped.clear()
+        self.real = {name: getattr(os, name) for name in self.calls}
+        for name, real in self.real.items():
+
+            def patched(path: Any = ".", *args: Any, _real: Any = real, **kwargs: Any) -> Any:
+                self._swap(path)
+                return _real(path, *args, **kwargs)
+
+            self.monkeypatch.setattr(os, name, patched)
+        return self
+
+    def undo(self) -> None:
+        for name, real in self.real.items():
+            setattr(os, name, real)
+        if self.swapped:
+            self.folder.unlink()
+            self.aside.rename(self.folder)
+
+
+@pytest.fixture
+def swap_at(monkeypatch: pytest.MonkeyPatch) -> Callable[..., SwapAt]:
+    """``swap_at(folder, outside, calls=("open", "scandir"), also=())``: the first time one of
+    ``os``'s ``calls`` is given ``folder`` (or a path of ``also``), ``folder`` is moved aside
+    (``.<name>.moved``) and a symlink to ``outside`` takes its place: a folder swapped between
+    skillc's check and its use (a walk that found a folder, then lists it). Armed at once."""
+
+    def armed(
+        folder: Path,
+        outside: Path,
+        calls: Sequence[str] = ("open", "scandir"),
+        also: Sequence[Path] = (),
+    ) -> SwapAt:
+        swap = SwapAt(monkeypatch, folder, outside, calls)
+        swap.looked.update(map(str, also))
+        return swap.arm()
+
+    return armed
 
 
 @pytest.fixture(scope="session", autouse=True)

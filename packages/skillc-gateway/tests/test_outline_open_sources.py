@@ -554,7 +554,7 @@ def test_sources_of_a_chain_of_folders_600_deep(gateway: Run, demo: Path) -> Non
 
 
 def test_sources_never_lists_a_folder_swapped_for_a_symlink_out_while_it_is_walked(
-    gateway: Run, demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    gateway: Run, demo: Path, tmp_path: Path, swap_at: Callable[..., Any]
 ) -> None:
     """``references`` is swapped for a symlink to a folder outside the skill after the walk
     found it a folder, as its listing begins (the first ``os.open`` or ``os.scandir`` of its
@@ -564,30 +564,11 @@ def test_sources_never_lists_a_folder_swapped_for_a_symlink_out_while_it_is_walk
     outside.mkdir()
     (outside / "SECRET.txt").write_text("secret\n", encoding="utf-8")
     folder = demo / "references"
-    swapped: list[str] = []
-
-    def swap(path: object) -> None:
-        if not swapped and isinstance(path, (str, Path)) and os.fspath(path) == str(folder):
-            swapped.append(os.fspath(path))
-            folder.rename(demo / "references.moved")
-            folder.symlink_to(outside)
-
-    real_open, real_scandir = os.open, os.scandir
-
-    def opened(path: Any, *args: Any, **kwargs: Any) -> int:
-        swap(path)
-        return real_open(path, *args, **kwargs)
-
-    def scanned(path: Any = ".") -> Any:
-        swap(path)
-        return real_scandir(path)
-
-    monkeypatch.setattr(os, "open", opened)
-    monkeypatch.setattr(os, "scandir", scanned)
+    swap = swap_at(folder, outside)
     result = gateway("sources", "demo", "--format", "json")
-    monkeypatch.undo()
+    swap.undo()
     assert result.returncode == 0, result.stderr
-    assert swapped == [str(folder)]
+    assert swap.swapped == [str(folder)]
     assert "SECRET" not in result.stdout
     assert [child["name"] for child in json.loads(result.stdout)["tree"]["children"]] == [
         "SKILL.md"

@@ -244,7 +244,7 @@ def test_symlinked_folders_below_the_folder_are_not_followed(
 
 
 def test_a_folder_swapped_for_a_symlink_out_as_it_is_listed_is_not_walked(
-    index: Run, project: Path, tmp_path: Path, write_skill: WriteSkill, monkeypatch: Any
+    index: Run, project: Path, tmp_path: Path, write_skill: WriteSkill, swap_at: Callable[..., Any]
 ) -> None:
     """``skills/group`` is swapped for a symlink to a folder outside after the walk found it
     a folder, as its listing begins (the first ``os.open`` or ``os.scandir`` of its path):
@@ -256,36 +256,17 @@ def test_a_folder_swapped_for_a_symlink_out_as_it_is_listed_is_not_walked(
     write_skill(skills / "one")
     write_skill(skills / "group" / "two")
     group = skills / "group"
-    swapped: list[str] = []
-
-    def swap(path: object) -> None:
-        if not swapped and isinstance(path, (str, Path)) and os.fspath(path) == str(group):
-            swapped.append(str(path))
-            group.rename(skills / ".group.moved")
-            group.symlink_to(outside, target_is_directory=True)
-
-    real_open, real_scandir = os.open, os.scandir
-
-    def opened(path: Any, *args: Any, **kwargs: Any) -> int:
-        swap(path)
-        return real_open(path, *args, **kwargs)
-
-    def scanned(path: Any = ".") -> Any:
-        swap(path)
-        return real_scandir(path)
-
-    monkeypatch.setattr(os, "open", opened)
-    monkeypatch.setattr(os, "scandir", scanned)
+    swap = swap_at(group, outside)
     result = index("build", "skills/", "--format", "json")
-    monkeypatch.undo()
-    assert swapped == [str(group)]
+    swap.undo()
+    assert swap.swapped == [str(group)]
     assert result.returncode == 0, result.stderr
     assert [r["skill"] for r in json.loads(result.stdout)["results"]] == ["one"]
     assert sorted(p.name for p in (project / ".skillc" / "skills").iterdir()) == ["one"]
 
 
 def test_a_folder_swapped_for_a_symlink_to_a_skill_outside_is_no_skill_folder(
-    index: Run, project: Path, tmp_path: Path, write_skill: WriteSkill, monkeypatch: Any
+    index: Run, project: Path, tmp_path: Path, write_skill: WriteSkill, swap_at: Callable[..., Any]
 ) -> None:
     """``skills/group`` swapped for a symlink to a skill folder outside (``SKILL.md`` at its
     top) after the walk found it a folder, as the walk first looks at it (its ``SKILL.md``
@@ -296,38 +277,14 @@ def test_a_folder_swapped_for_a_symlink_to_a_skill_outside_is_no_skill_folder(
     write_skill(skills / "one")
     write_skill(skills / "group" / "two")
     group = skills / "group"
-    swapped: list[str] = []
-
-    def swap(path: object) -> None:
-        looked = os.fspath(path) if isinstance(path, (str, Path)) else None
-        if not swapped and looked in (str(group), str(group / "SKILL.md")):
-            swapped.append(looked)
-            group.rename(skills / ".group.moved")
-            group.symlink_to(outside, target_is_directory=True)
-
-    real_open, real_stat = os.open, os.stat
-
-    def opened(path: Any, *args: Any, **kwargs: Any) -> int:
-        swap(path)
-        return real_open(path, *args, **kwargs)
-
-    def stat_(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
-        swap(path)
-        return real_stat(path, *args, **kwargs)
-
-    monkeypatch.setattr(os, "open", opened)
-    monkeypatch.setattr(os, "stat", stat_)
+    swap = swap_at(group, outside, calls=("open", "stat"), also=[group / "SKILL.md"])
     assert find_skill_folders(skills) == [skills / "one"]
-    assert swapped
-    monkeypatch.undo()
-    group.unlink()
-    (skills / ".group.moved").rename(group)
-    swapped.clear()
-    monkeypatch.setattr(os, "open", opened)
-    monkeypatch.setattr(os, "stat", stat_)
+    assert swap.swapped
+    swap.undo()
+    swap.arm()
     result = index("build", "skills/", "--format", "json")
-    monkeypatch.undo()
-    assert swapped
+    swap.undo()
+    assert swap.swapped
     assert result.returncode == 0, result.stderr
     assert [r["skill"] for r in json.loads(result.stdout)["results"]] == ["one"]
     assert sorted(p.name for p in (project / ".skillc" / "skills").iterdir()) == ["one"]
