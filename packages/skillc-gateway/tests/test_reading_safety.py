@@ -114,6 +114,24 @@ def test_a_fifo_swapped_in_after_the_build_is_never_opened(
     assert result.returncode == 1 and result.stderr.startswith("error[E021]")
 
 
+def test_a_fifo_at_the_search_index_is_built_anew_never_opened(
+    demo: Path, project: Path, home: Path
+) -> None:
+    """A FIFO where the search index (``.skillc-meta/search-<hash>.db``) is: ``show`` and
+    ``search`` rebuild it (the old index was opened to be copied, blocking for ever)."""
+    assert skc(project, home, "build", "demo").returncode == 0
+    (index,) = (project / ".skillc" / "runtime" / "demo" / ".skillc-meta").glob("search-*.db")
+    index.unlink()
+    os.mkfifo(index)
+    shown = skc(project, home, "show", "demo", "--section", "Endpoints", timeout=20)
+    assert shown.returncode == 0 and "## Endpoints" in shown.stdout, shown.stderr
+    assert index.is_file()
+    index.unlink()
+    os.mkfifo(index)
+    found = skc(project, home, "search", "demo", "endpoints", timeout=20)
+    assert found.returncode == 0 and "api.md" in found.stdout, found.stderr
+
+
 @pytest.mark.parametrize(
     "args",
     [

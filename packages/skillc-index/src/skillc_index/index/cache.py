@@ -40,6 +40,7 @@ alone; a file dated in the future is not waited for, and the readers hash it.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -462,17 +463,21 @@ def _copy(target: Path, temporary: Path, rows: _Rows, tokenizer: str) -> _Base |
     """Copy the index at ``target`` to ``temporary`` when it can be updated (readable, this
     schema version, the same tokenizer, source and indexed files) and say what it recorded;
     None (nothing usable made) otherwise."""
+    from skillc_index.files import regular_fd
     from skillc_index.index.freshness import read_digests, read_index_files
     from skillc_index.index.rows import is_indexed
     from skillc_index.index.schema import SCHEMA_VERSION, canonical_source
 
     try:
-        with open(target, "rb") as old, open(temporary, "xb") as copy:  # one file, as it is
+        # only a regular file, opened without blocking: a FIFO there would hang the reader
+        # (and the MCP server) for ever; anything else is built anew, never copied
+        fd = regular_fd(str(target), None, target.name)
+        with os.fdopen(fd, "rb") as old, open(temporary, "xb") as copy:  # one file, as it is
             while chunk := old.read(1 << 20):  # not shutil: it imports zlib, bz2 and lzma
                 copy.write(chunk)
         meta, stats = read_index_files(temporary)
         digests = read_digests(temporary)
-    except (OSError, ValueError):
+    except (OSError, ValueError, SkillcError):
         return None
     wanted = (SCHEMA_VERSION, tokenizer, canonical_source(rows.skill.source))
     if (meta.schema_version, meta.tokenizer, meta.skill_path) != wanted:
