@@ -1663,3 +1663,36 @@ def test_a_project_skill_built_globally_is_left_with_its_source_named(
     assert done.returncode == 0, done.stderr
     source = layout.store("project") / "mine"
     assert f"its source is a project's, {source} (built with --global)" in done.stdout
+
+
+def test_a_router_skill_md_that_is_a_fifo_is_edited_and_never_blocks(
+    clean_env: dict[str, str], claude: Path, project: Path, layout: Layout
+) -> None:
+    """The router's SKILL.md replaced by a FIFO: ``route status`` and ``route uninstall``
+    read it whole, blocking for ever. It is "edited" now, read bounded and without
+    blocking; uninstall still puts the skills back and leaves the router as it is."""
+    before = names(claude)
+    route_install(session(layout))
+    stub = claude / ROUTER_NAME / "SKILL.md"
+    stub.unlink()
+    os.mkfifo(stub)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "skillc_index", "route", *args],
+            cwd=project,
+            env=clean_env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+
+    status = run("status")
+    assert status.returncode == 0, status.stderr
+    assert "was edited since skillc wrote it" in status.stderr
+    back = run("uninstall")
+    assert back.returncode == 0, back.stderr
+    assert "is not the router skillc wrote" in back.stderr
+    assert names(claude) == sorted([*before, ROUTER_NAME])  # every skill back, router kept
+    assert stub.is_fifo()

@@ -33,6 +33,10 @@ __all__ = [
     "write_router",
 ]
 
+MAX_ROUTER_BYTES = 64 << 10
+"""More than the router's SKILL.md skillc writes (:func:`router_text`, about 2 KiB) ever
+holds: a larger one is "edited", never read whole."""
+
 
 def router_text(count: int, agent: str, scope: Scope) -> str:
     """The router's SKILL.md: its description (the one listing entry the agent pays for)
@@ -104,12 +108,17 @@ def router_state_of(
             return "other"
     except OSError:  # a folder that cannot be read: not known to be skillc's
         return "other"
+    from skillc_index.bounded_json import read_bounded
+
     try:
         names = {entry.name for entry in os.scandir(path)}
-        stub = (path / SKILL_FILE).read_bytes()
+        # never blocking on a FIFO, never more than a router skillc writes could hold
+        stub = read_bounded(path / SKILL_FILE, MAX_ROUTER_BYTES)
     except OSError:
         return "edited"
     if names != {SKILL_FILE, ROUTER_MARK} or (path / SKILL_FILE).is_symlink():
+        return "edited"
+    if len(stub) > MAX_ROUTER_BYTES:
         return "edited"
     return "ours" if recorded_sha is not None and sha256_hex(stub) == recorded_sha else "edited"
 
