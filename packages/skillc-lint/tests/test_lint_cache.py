@@ -191,7 +191,55 @@ def test_a_corrupt_cache_is_never_a_crash(lint: Run, skill: Writer, cache: Path)
     (cache / CACHE_FILE).write_bytes(b"not a database" * 100)  # a file that is no database
     for extra in ("-wal", "-shm"):
         (cache / (CACHE_FILE + extra)).unlink(missing_ok=True)
-    assert outputs(lint, str(folder)) == first
+    again = outputs(lint, str(folder))  # made anew, said once (the first of the three runs)
+    assert again["text"][2].startswith("warning: the lint cache")
+    assert again == first | {"text": (*first["text"][:2], again["text"][2])}
+
+
+def _damaged_in_its_tables(path: Path) -> None:
+    """The schema page of the database at ``path`` overwritten (its header kept)."""
+    data = bytearray(path.read_bytes())
+    data[100:4096] = os.urandom(3996)
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda path: path.write_bytes(os.urandom(8192)),  # random bytes
+        _damaged_in_its_tables,  # malformed
+    ],
+    ids=["random", "malformed"],
+)
+def test_a_damaged_cache_is_made_anew_with_one_warning(
+    lint: Run, skill: Writer, cache: Path, damage: Callable[[Path], None]
+) -> None:
+    """A cache database that is no database (or malformed) was never rebuilt nor mentioned:
+    every later run linted without it. It is removed and made anew, with one warning."""
+    folder = skill(body="See [gone](missing.md).\n")
+    first = lint(str(folder), "-j", "1")
+    assert len(stored(cache)) == 1
+    for extra in ("-wal", "-shm"):
+        (cache / (CACHE_FILE + extra)).unlink(missing_ok=True)
+    damage(cache / CACHE_FILE)
+    renewed = lint(str(folder), "-j", "1")
+    assert renewed.stdout == first.stdout and renewed.returncode == first.returncode
+    assert renewed.stderr.count("warning:") == 1, renewed.stderr
+    assert f"the lint cache '{cache / CACHE_FILE}' was damaged" in renewed.stderr
+    assert len(stored(cache)) == 1  # a sound cache again, the result stored
+    later = lint(str(folder), "-j", "1")
+    assert (later.stdout, later.stderr) == (first.stdout, first.stderr)
+
+
+def test_a_folder_at_the_cache_s_name_is_never_removed(
+    lint: Run, skill: Writer, cache: Path
+) -> None:
+    folder = skill()
+    (cache / CACHE_FILE).mkdir(parents=True)
+    (cache / CACHE_FILE / "mine.txt").write_text("kept")
+    done = lint(str(folder), "-j", "1")
+    assert done.returncode == 0 and "warning" not in done.stderr
+    assert (cache / CACHE_FILE / "mine.txt").read_text() == "kept"
 
 
 def test_fixes_are_never_taken_from_the_cache(lint: Run, skill: Writer) -> None:

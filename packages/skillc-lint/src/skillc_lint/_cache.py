@@ -51,6 +51,7 @@ __all__ = [
     "clean",
     "code_fingerprint",
     "refusal",
+    "renew_damaged",
     "result_key",
     "rules_fingerprint",
 ]
@@ -282,6 +283,59 @@ def _probes_hold(skill: Skill, probes: object) -> bool:
     return True
 
 
+def _open(folder: Path) -> sqlite3.Connection:
+    """The cache's database in ``folder`` (made, with the folder, when missing), in WAL
+    mode, its tables made. Raises :class:`OSError` or :class:`sqlite3.Error`."""
+    from skillc_index.sqlite import connect as sqlite_connect
+    from skillc_index.sqlite import use_wal
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / CACHE_FILE  # lines of the user's skills: theirs alone
+    db = sqlite_connect(path, mode="rwc", timeout_ms=TIMEOUT_MS, new_mode=0o600)
+    try:
+        use_wal(db, TIMEOUT_MS)
+        db.execute("PRAGMA synchronous = NORMAL")
+        for statement in _SCHEMA:
+            db.execute(statement)
+        db.execute("SELECT 1 FROM results LIMIT 1").fetchall()
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+#: SQLite's names of the errors of a file that is no (sound) database.
+_DAMAGED = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
+
+
+def renew_damaged(folder: Path) -> str | None:
+    """When the cache's database in ``folder`` is damaged (not a database, or its tables
+    malformed), which made every run lint without the cache and say nothing: its files are
+    removed (:func:`clean`: only regular files of the cache's names, never in a cache another
+    user owns, checked by the caller first), so it is made anew by the next open. The
+    warning saying so, else None (a sound cache, none yet, or one that cannot be opened
+    for another reason: left as it is, the run lints without it)."""
+    import sqlite3
+    import stat
+
+    path = folder / CACHE_FILE
+    try:
+        if not stat.S_ISREG(path.lstat().st_mode):
+            return None
+        _open(folder).close()
+    except OSError:
+        return None
+    except sqlite3.Error as exc:
+        if getattr(exc, "sqlite_errorname", None) not in _DAMAGED:
+            return None
+        try:
+            clean(folder)
+        except OSError:
+            return None
+        return f"the lint cache '{path}' was damaged ({exc}): removed, it is made anew"
+    return None
+
+
 _INSERT = "INSERT OR REPLACE INTO results (key, value, used) VALUES (?, ?, ?)"
 
 #: How many results a one-process run stores together (:class:`ResultCache`'s ``batch``).
@@ -321,26 +375,13 @@ class ResultCache:
             self._db = None  # a forked worker: the parent's connection is not used here
         if self._db is None and not self._off:
             from skillc_index.layout import in_no_home
-            from skillc_index.sqlite import connect as sqlite_connect
-            from skillc_index.sqlite import use_wal
 
             # a user without a home: nothing made there; another user's cache: not trusted
             if in_no_home(self.folder) or refusal(self.folder) is not None:
                 self._off = True
                 return None
             try:
-                self.folder.mkdir(parents=True, exist_ok=True)
-                path = self.folder / CACHE_FILE  # lines of the user's skills: theirs alone
-                db = sqlite_connect(path, mode="rwc", timeout_ms=TIMEOUT_MS, new_mode=0o600)
-                try:
-                    use_wal(db, TIMEOUT_MS)
-                    db.execute("PRAGMA synchronous = NORMAL")
-                    for statement in _SCHEMA:
-                        db.execute(statement)
-                except BaseException:
-                    db.close()
-                    raise
-                self._db = db
+                self._db = _open(self.folder)
                 self._pid = os.getpid()
             except (OSError, sqlite3.Error):
                 self._off = True

@@ -373,7 +373,7 @@ def _linted(
     # this process, never from the cache; linting uses the pool and the result cache
     cache = None
     if not (writes or params.no_cache):
-        from skillc_lint._cache import cache_dir, refusal
+        from skillc_lint._cache import cache_dir, refusal, renew_damaged
 
         cache = cache_dir()
         refused = refusal(cache)
@@ -382,6 +382,10 @@ def _linted(
 
             session.warn((Notice(refused),))
             cache = None
+        elif (renewed := renew_damaged(cache)) is not None:  # made anew, said once
+            from skillc_index import Notice
+
+            session.warn((Notice(renewed),))
     pooled = (
         None
         if writes
