@@ -616,6 +616,42 @@ def test_the_cache_is_kept_when_the_skillc_home_has_no_folder_yet(
     assert query_all(layout) == first
 
 
+@pytest.mark.parametrize(
+    "values",
+    [
+        [-5, None, None, -1, -3, []],  # negative counts
+        [10**30, "2026-03-01T10:00:00Z", "2026-03-01T10:00:00Z", 1, 0, []],  # no such count
+        [1, "zzz", "2026-13-99", 1, 0, []],  # no such times
+        [1, "2026-03-02T10:00:00Z", "2026-03-01T10:00:00Z", 1, 0, []],  # first after last
+        [1, "2026-03-01T10:00:00Z", "2026-03-01T10:00:00Z", 5, 0, []],  # more projects
+        [0, "2026-03-01T10:00:00Z", None, 0, 0, []],  # a first use and no uses
+        [True, None, None, 0, 0, []],  # a boolean is no count
+    ],
+)
+def test_a_cached_entry_of_impossible_values_is_read_again(
+    project: Path,
+    layout: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    demo_skill: Callable[[Path], Path],
+    values: list[Any],
+) -> None:
+    """A ``stats-usage.json`` of the right shape but impossible values (negative counts,
+    ``10**30`` uses, a last use on ``2026-13-99``) was printed as it was: such an entry is a
+    miss, its log read again."""
+    used = demo_skill(project / ".skillc" / "skills" / "used")
+    log(layout, "used", access(used, "/w/a", "2026-03-01T10:00:00Z"))
+    age(project)
+    first = query_all(layout)
+    path = layout.global_dir / _usage.CACHE_FILE
+    data = json.loads(path.read_text())
+    for entry in data["logs"].values():
+        entry["usage"] = dict.fromkeys(entry["usage"], values)
+    path.write_text(json.dumps(data))
+    assert query_all(layout) == first
+    monkeypatch.setattr(_usage, "LocalRows", None)  # and stored again: from the cache now
+    assert query_all(layout) == first
+
+
 @pytest.mark.parametrize("kind", ["garbage", "fifo"])
 def test_a_log_that_cannot_be_read_is_skipped_and_said(
     demo_skill: Callable[[Path], Path], project: Path, layout: Layout, stats_cli: Run, kind: str

@@ -102,6 +102,40 @@ def _stamp(log: Path) -> list[int]:
     return stamp
 
 
+#: The most a count of rows can be (SQLite's largest integer).
+MAX_COUNT = (1 << 63) - 1
+
+
+def _count(value: object) -> bool:
+    return type(value) is int and 0 <= value <= MAX_COUNT
+
+
+def _possible(use: SkillUsage) -> bool:
+    """Whether a cached entry's values could be a log's (its shape already checked): counts
+    whole numbers from 0 to :data:`MAX_COUNT`, no more projects than uses, a first and a
+    last use both or neither, only when there are uses, each a timestamp as rows hold them
+    (:func:`~skillc_index.clock.is_utc_timestamp`), the first not after the last, folders
+    texts. A damaged ``stats-usage.json`` of the right shape printed negative counts,
+    ``10**30`` uses or a last use on ``2026-13-99``."""
+    from skillc_index.clock import is_utc_timestamp
+
+    if not all(_count(n) for n in (use.uses, use.projects, use.author_activity)):
+        return False
+    if use.projects > use.uses or not all(isinstance(f, str) for f in use.folders):
+        return False
+    first, last = use.first_used, use.last_used
+    if first is None or last is None:  # none used, or no use row with a valid time
+        return first is None and last is None
+    return (
+        use.uses > 0
+        and isinstance(first, str)
+        and isinstance(last, str)
+        and is_utc_timestamp(first)
+        and is_utc_timestamp(last)
+        and first <= last
+    )
+
+
 class UsageCache:
     """What ``--all`` last read from each log, under the stamp the log had and the filters
     asked (:data:`CACHE_FILE` in the skillc home): an unchanged log is not opened again. A
@@ -133,7 +167,10 @@ class UsageCache:
         try:
             found = {}
             for path, (*head, folders) in entry["usage"].items():  # (put's field order)
-                found[path] = SkillUsage._make((path, *head, tuple(folders)))
+                use = SkillUsage._make((path, *head, tuple(folders)))
+                if not _possible(use):  # the right shape, impossible values: read again
+                    return None
+                found[path] = use
             return found
         except (AttributeError, TypeError, KeyError, ValueError):
             return None
