@@ -289,6 +289,56 @@ def test_a_file_that_cannot_be_read_stops_build_and_package_naming_it(
     assert not (project / "dist").exists()
 
 
+@pytest.mark.parametrize(
+    ("place", "wanted"),
+    [
+        ("SKILL.md", "a folder, where the build writes the stub SKILL.md"),
+        (".skillc-meta/manifest.json", "a folder, where the build writes its manifest"),
+        (".skillc-meta/search-*.db", "a folder, where the build writes its search index"),
+        (".skillc-meta", "a file, where the build writes its .skillc-meta folder"),
+    ],
+)
+def test_something_in_the_way_in_the_runtime_is_named_and_left(
+    cli: Callable[..., Callable[..., Any]],
+    project: Path,
+    write_skill: WriteSkill,
+    place: str,
+    wanted: str,
+) -> None:
+    """A folder where the build writes a runtime file (or a file at ``.skillc-meta``) made
+    ``build`` E999 ``IsADirectoryError`` naming its temporary folder: it names the real path,
+    what is there and what to do, and leaves it as it is; once moved away, it builds."""
+    source = write_skill(project / ".skillc" / "skills" / "demo")
+    run = cli("skillc_index")
+    assert run("build", "demo").returncode == 0
+    runtime = project / ".skillc" / "runtime" / "demo"
+    (path,) = runtime.glob(place)
+    (source / "SKILL.md").write_text(
+        (source / "SKILL.md").read_text(encoding="utf-8") + "\n## Added\n", encoding="utf-8"
+    )
+    aside = project / "aside"
+    path.rename(aside)
+    if place == ".skillc-meta":
+        path.write_text("mine\n", encoding="utf-8")
+    else:
+        path.mkdir()
+        (path / "mine.txt").write_text("mine\n", encoding="utf-8")
+    done = run("build", "demo")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        f"error[E999]: '{path}' in the runtime is {wanted}; move it away and rebuild\n"
+    )
+    mine = path if place == ".skillc-meta" else path / "mine.txt"
+    assert mine.read_text(encoding="utf-8") == "mine\n"
+    assert sorted(p.name for p in runtime.parent.iterdir()) == ["demo"]  # nothing staged left
+    if place == ".skillc-meta":
+        path.unlink()
+    else:
+        shutil.rmtree(path)
+    assert run("build", "demo").returncode == 0
+    assert "  - Added" in (runtime / "SKILL.md").read_text(encoding="utf-8")
+
+
 def test_tampered_stub_is_rewritten(
     build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:

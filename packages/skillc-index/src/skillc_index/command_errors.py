@@ -54,6 +54,7 @@ __all__ = [
     "NoSyncFolder",
     "PackageRefused",
     "PathEscapesProject",
+    "RuntimeEntryInTheWay",
     "RuntimeNotAFolder",
     "SkillExists",
     "SkillNotInStores",
@@ -471,6 +472,20 @@ class RuntimeNotAFolder(InternalError):
 
     def __init__(self, path: str) -> None:
         super().__init__(f"the runtime '{path}' is not a folder; move it away and rebuild")
+        self.path = path
+
+
+class RuntimeEntryInTheWay(InternalError):
+    """E999: in a skill's runtime, where a build writes one of its files (``SKILL.md``,
+    ``.skillc-meta/manifest.json``, the index) there is a folder, or a file where its
+    ``.skillc-meta`` folder goes: not skillc's, so not replaced (a rename into it failed
+    with ``IsADirectoryError`` naming the temporary folder)."""
+
+    def __init__(self, path: str, kind: str, wanted: str) -> None:
+        super().__init__(
+            f"'{path}' in the runtime is {kind}, where the build writes {wanted}; "
+            "move it away and rebuild"
+        )
         self.path = path
 
 

@@ -42,7 +42,7 @@ from skillc_index.build.manifest import (
     read_manifest,
 )
 from skillc_index.clock import utc_now
-from skillc_index.command_errors import CannotCreate, RuntimeNotAFolder
+from skillc_index.command_errors import CannotCreate, RuntimeEntryInTheWay, RuntimeNotAFolder
 from skillc_index.diagnostics import (
     IndexCollision,
     IndexUnusable,
@@ -56,6 +56,7 @@ from skillc_index.files import (
     decoded,
     encoding_notice,
     encoding_problem,
+    file_kind,
     lfs_notice,
     open_in_root,
     other_bom,
@@ -203,12 +204,34 @@ def _read_bytes(root: Path, rel: str) -> bytes:
         return handle.read()
 
 
-def _check_runtime_folder(runtime: Path) -> None:
-    """RuntimeNotAFolder (E999) for a file or symlink where the runtime goes; CannotCreate
-    (E999) naming the runtime when it, or its ``.skillc-meta``, is there but cannot be
-    written: found before anything is moved into it (its new index beside an old stub)."""
+def _check_runtime_folder(runtime: Path, index_file: str) -> None:
+    """RuntimeNotAFolder (E999) for a file or symlink where the runtime goes;
+    RuntimeEntryInTheWay (E999) for anything but a folder at its ``.skillc-meta``, or a folder
+    where a file of the build goes (``SKILL.md``, the manifest, the index ``index_file``);
+    CannotCreate (E999) naming the runtime when it, or its ``.skillc-meta``, is there but
+    cannot be written: found before anything is moved into it (its new index beside an old
+    stub)."""
+    import stat
+
     if runtime.is_symlink() or (runtime.exists() and not runtime.is_dir()):
         raise RuntimeNotAFolder(str(runtime))
+    meta = runtime / META_DIR
+    places = (
+        (meta, False, "its .skillc-meta folder"),
+        (runtime / SKILL_FILE, True, "the stub SKILL.md"),
+        (meta / MANIFEST_FILE, True, "its manifest"),
+        (meta / index_file, True, "its search index"),
+    )
+    for place, a_file, wanted in places:
+        try:
+            mode = place.lstat().st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError:
+            continue  # the build's own write says why
+        if stat.S_ISDIR(mode) == a_file:
+            kind = "a file" if stat.S_ISREG(mode) else "a symlink" if stat.S_ISLNK(mode) else None
+            raise RuntimeEntryInTheWay(str(place), kind or file_kind(mode), wanted)
     for folder in (runtime, runtime / META_DIR):
         reason = not_writable(folder) if folder.is_dir() else None
         if reason is not None:
@@ -379,7 +402,7 @@ def _install(
     from skillc_index.diagnostics import FolderChanged
     from skillc_index.files import real_path
 
-    _check_runtime_folder(runtime)
+    _check_runtime_folder(runtime, index_file)
     staging: str | None = None
     real = runtimes or real_path(runtime.parent)
     with creating(runtime), _pinned(real, runtime) as store:
@@ -400,7 +423,7 @@ def _install(
                 made.write(
                     {SKILL_FILE: stub, f"{META_DIR}/{MANIFEST_FILE}": manifest_bytes(manifest)}
                 )
-            _check_runtime_folder(runtime)
+            _check_runtime_folder(runtime, index_file)
             if store.lstat(runtime.name) is None:
                 try:
                     store.rename(staging, store, runtime.name, replace=False)
