@@ -1696,3 +1696,56 @@ def test_a_router_skill_md_that_is_a_fifo_is_edited_and_never_blocks(
     assert "is not the router skillc wrote" in back.stderr
     assert names(claude) == sorted([*before, ROUTER_NAME])  # every skill back, router kept
     assert stub.is_fifo()
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (lambda path: path.write_text("[]\n"), "it holds no route record"),
+        (lambda path: path.write_text("42\n"), "it holds no route record"),
+        (lambda path: path.write_text(""), "it is empty"),
+        (lambda path: path.write_text('{"entr'), "it is not JSON"),
+        (
+            lambda path: path.write_text('{"version": 1, "entries": []}'),
+            "its record has no 'folder'",
+        ),
+        (lambda path: path.write_text('{"folder": "x", "entries": [5]}'), "an entry of it"),
+        (lambda path: path.write_bytes(b" " * (17 << 20)), "it is larger than 16 MiB"),
+        (lambda path: path.mkdir(), "it is a folder, not a file"),
+        (os.mkfifo, "it is a FIFO, not a file"),
+    ],
+    ids=["list", "number", "empty", "cut", "no-folder", "entry", "huge", "folder", "fifo"],
+)
+def test_a_route_manifest_of_the_wrong_shape_is_named_with_what_to_do(
+    cli: Callable[..., Run], claude: Path, project: Path, damage: Any, reason: str
+) -> None:
+    """A route manifest that is no record of moves ([], 42, empty, 17 MiB, a folder, a FIFO)
+    was E999 with Python's words (``list indices must be integers or slices, not str``) and
+    no advice: it names the file, says what is wrong in the user's words and what to do
+    (where the skills behind the router are), and leaves the file as it is."""
+    route_json(cli, "install")
+    manifest = project / ".skillc" / "router" / "claude.json"
+    manifest.unlink()
+    damage(manifest)
+    before = _lstats(project / ".skillc" / "router")
+    for command in ("status", "uninstall", "install"):
+        done = cli("skillc_index", process=True)("route", command)
+        assert (done.returncode, done.stdout) == (1, ""), command
+        assert done.stderr.startswith(
+            f"error[E999]: the route manifest '{manifest}' cannot be used: {reason}"
+        ), done.stderr
+        assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+        assert "Restore it (from git or a backup)" in done.stderr
+        assert f"'{project / '.skillc' / 'skills'}'" in done.stderr
+        assert f"'{project / '.skillc' / 'router' / 'claude'}'" in done.stderr
+    assert _lstats(project / ".skillc" / "router") == before  # never overwritten
+
+
+def _lstats(root: Path) -> dict[str, tuple[int, int, int]]:
+    """Each path under ``root``: its mode, size and modification time (nothing opened: a
+    FIFO among them)."""
+    return {
+        str(path): (found.st_mode, found.st_size, found.st_mtime_ns)
+        for path in root.rglob("*")
+        for found in (path.lstat(),)
+    }

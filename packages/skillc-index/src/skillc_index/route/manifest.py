@@ -94,14 +94,20 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
     """The route manifest at ``path`` (None: there is none). A checkout may ship one: read
     within bounds (:func:`~skillc_index.bounded_json.read_json_bounded`); one that cannot be read or
     is not valid is E999 naming the file: what is routed cannot be known."""
-    from skillc_index.bounded_json import read_json_bounded
+    from skillc_index.bounded_json import JsonRejected, read_json_bounded
 
     try:
         data = read_json_bounded(path, max_bytes=MAX_MANIFEST_BYTES)
     except FileNotFoundError:
         return None
-    except (OSError, ValueError) as exc:
-        raise InternalError(f"cannot read the route manifest '{path}': {exc}") from None
+    except OSError as exc:
+        raise _unusable(path, _not_a_file(path) or exc.strerror or str(exc)) from None
+    except JsonRejected as exc:
+        raise _unusable(path, f"it is {exc}") from None
+    except ValueError:
+        raise _unusable(path, "it is not JSON" if _size(path) else "it is empty") from None
+    if not isinstance(data, dict):
+        raise _unusable(path, "it holds no route record (a JSON object was expected)")
     try:
         records = tuple(
             MoveRecord(item["name"], item["kind"], item["dev"], item["ino"], item.get("content"))
@@ -153,8 +159,48 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
             tuple(ignored),
             newline,
         )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InternalError(f"the route manifest '{path}' is not valid ({exc})") from None
+    except KeyError as exc:
+        raise _unusable(path, f"its record has no {exc.args[0]!r}") from None
+    except (AttributeError, TypeError):
+        raise _unusable(path, "an entry of it is not a record of a move") from None
+    except ValueError as exc:
+        raise _unusable(path, f"its record is not valid: {exc}") from None
+
+
+def _unusable(path: Path, reason: str) -> InternalError:
+    """E999 for the route manifest at ``path`` that cannot be used (``reason``, in the
+    user's words), with what to do: which skills are routed cannot be known from it, and it
+    is never overwritten; the skills behind the router are in the store (the folders moved)
+    and the agent's parking folder (the deployments), where the user finds them."""
+    from skillc_index.layout import STORE_FOLDER
+
+    store = path.parent.parent / STORE_FOLDER
+    parking = path.parent / path.stem
+    return InternalError(
+        f"the route manifest '{path}' cannot be used: {reason}; what is routed cannot be known "
+        f"without it, and it is left as it is. Restore it (from git or a backup) and run the "
+        f"command again; else move it aside and put the skills back by hand: the folders the "
+        f"route moved are in '{store}', the deployments it parked in '{parking}'"
+    )
+
+
+def _not_a_file(path: Path) -> str | None:
+    import stat
+
+    from skillc_index.files import file_kind
+
+    try:
+        mode = path.stat().st_mode  # (read through a symlink, as the read was)
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else f"it is {file_kind(mode)}, not a file"
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 1
 
 
 def write_route_manifest(path: Path, agent: str, manifest: RouteManifest) -> None:
