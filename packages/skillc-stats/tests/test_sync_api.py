@@ -272,9 +272,10 @@ def test_unreadable_source_is_e042_and_other_skills_still_sync(
         assert not report.ok
         first, second = report.skills
         assert first.skill == "broken" and first.error is not None
-        assert str(first.error) == (  # with the reason (there was none, even with -v)
+        assert str(first.error) == (  # with the reason and what to do, as E041 says it
             "error[E042]: sync source not readable: '.skillc/logs/broken/.skillc-meta/logs.db'"
-            "\nhint: file is not a database"
+            "\nhint: file is not a database; move the damaged log away and sync again (a new "
+            "log is started)"
         )
         assert second.skill == "demo" and second.ok and second.entries == 3
     assert broken.exists()  # kept: nothing of it was copied

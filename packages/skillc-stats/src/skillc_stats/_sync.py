@@ -361,7 +361,7 @@ def _unreadable(layout: Layout, source: Path, exc: Exception) -> SkillcError:
     failed = _disk_failure(layout, source, exc)
     if failed is not None:
         return failed
-    return SyncSourceNotReadable(layout.display(source), _reason(exc))
+    return SyncSourceNotReadable(layout.display(source), _why(exc))
 
 
 def _unwritable(layout: Layout, destination: Path, exc: Exception) -> SkillcError:
@@ -433,7 +433,8 @@ def _only_the_log(folder: Path, log: Path) -> bool:
 
 
 def _why(exc: Exception) -> str:
-    """The hint of an E041: what went wrong, and what to do when the log is damaged."""
+    """The hint of an E041 or E042: what went wrong, and what to do when the log (a runtime
+    log written to, or the fallback log read) is damaged."""
     reason = _reason(exc)
     if not isinstance(exc, sqlite3.DatabaseError):
         return reason
