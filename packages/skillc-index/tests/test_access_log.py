@@ -372,6 +372,38 @@ def test_a_locked_primary_falls_back_to_the_project_root(project_layout: Layout)
     assert not (project_layout.cwd / ".skillc").exists()
 
 
+@pytest.mark.parametrize("damage", ["random", "malformed"])
+def test_a_damaged_runtime_log_is_said_once_with_what_to_do(
+    project_layout: Layout, damage: str
+) -> None:
+    """A runtime log that is no database (or malformed) sent every row to the fallback log
+    in silence: the first row says so, naming the damaged log and what to do; the later
+    rows of the process do not say it again. The damaged log is left as it is."""
+    runtime = project_runtime(project_layout)
+    primary = log_access(project_layout, runtime, record()).path
+    assert primary is not None
+    if damage == "random":
+        primary.write_bytes(os.urandom(8192))
+    else:
+        data = bytearray(primary.read_bytes())
+        data[100:4096] = os.urandom(3996)  # its schema page
+        primary.write_bytes(bytes(data))
+    for extra in ("-wal", "-shm"):
+        Path(f"{primary}{extra}").unlink(missing_ok=True)
+    damaged = primary.read_bytes()
+    outcome = log_access(project_layout, runtime, record())
+    assert outcome.path == root_fallback(project_layout)
+    (notice,) = outcome.diagnostics
+    text = format_diagnostic(notice)
+    assert text.startswith(f"warning: access log '{primary}' is damaged (")
+    assert "move it away (a new one is started), then `skc sync`" in text
+    assert text.endswith(f"; logged to '{root_fallback(project_layout)}'")
+    again = log_access(project_layout, runtime, record())
+    assert (again.path, again.diagnostics) == (root_fallback(project_layout), ())
+    assert len(rows(root_fallback(project_layout))) == 2
+    assert primary.read_bytes() == damaged
+
+
 FOREIGN = {
     "trigger": "CREATE TABLE pwned (x); CREATE TRIGGER t AFTER INSERT ON access_log "
     "BEGIN INSERT INTO pwned VALUES (1); END;",

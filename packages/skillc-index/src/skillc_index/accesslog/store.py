@@ -445,6 +445,14 @@ def log_access(
         except ForeignLog as exc:
             refused.append(f"access log '{shown}' is not skillc's ({exc.what})")
             continue
+        except sqlite3.DatabaseError as exc:
+            if path != fallback and _damaged(exc) and str(path) not in _SAID_DAMAGED:
+                _SAID_DAMAGED.add(str(path))  # once a process: each row of a server has it
+                refused.append(
+                    f"access log '{shown}' is damaged ({exc}): move it away (a new one is "
+                    "started), then `skc sync` moves the rows logged meanwhile into it"
+                )
+            continue
         except (OSError, sqlite3.Error, ValueError):  # ValueError: text SQLite cannot store
             continue
         written = f"; logged to '{shown}'" if path == fallback else ""
@@ -452,3 +460,12 @@ def log_access(
         return LogOutcome(path, (*notices, *diagnostics))
     notices = [Notice(problem) for problem in refused]
     return LogOutcome(None, (*notices, *diagnostics, *([] if removed else [logging_disabled()])))
+
+
+#: The runtime logs found damaged in this process (:func:`log_access` says so once each).
+_SAID_DAMAGED: set[str] = set()
+
+
+def _damaged(exc: sqlite3.DatabaseError) -> bool:
+    """Whether ``exc`` says the file is no (sound) database: not one at all, or malformed."""
+    return getattr(exc, "sqlite_errorname", None) in ("SQLITE_NOTADB", "SQLITE_CORRUPT")
