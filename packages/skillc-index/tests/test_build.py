@@ -339,6 +339,38 @@ def test_something_in_the_way_in_the_runtime_is_named_and_left(
     assert "  - Added" in (runtime / "SKILL.md").read_text(encoding="utf-8")
 
 
+def test_a_fifo_at_the_runtime_s_stub_is_replaced_never_opened(
+    clean_env: dict[str, str], project: Path, write_skill: WriteSkill
+) -> None:
+    """A FIFO at the runtime's ``SKILL.md`` of a current build: its hash was read to see
+    whether the stub is as built (``read_bytes``), and ``build`` hung for ever. It is no
+    stub as built: the stub is written again."""
+    import subprocess
+    import sys
+
+    write_skill(project / ".skillc" / "skills" / "demo")
+
+    def build_demo() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "skillc_index", "build", "demo"],
+            cwd=project,
+            env=clean_env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+
+    assert build_demo().returncode == 0
+    stub = project / ".skillc" / "runtime" / "demo" / "SKILL.md"
+    good = stub.read_bytes()
+    stub.unlink()
+    os.mkfifo(stub)
+    done = build_demo()
+    assert done.returncode == 0, done.stderr
+    assert stub.read_bytes() == good
+
+
 def test_tampered_stub_is_rewritten(
     build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
 ) -> None:

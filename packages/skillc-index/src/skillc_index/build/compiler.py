@@ -48,9 +48,10 @@ from skillc_index.diagnostics import (
     IndexUnusable,
     Notice,
     PathEscapesRoot,
+    SkillcError,
     UnreadableFile,
 )
-from skillc_index.digests import combine_digests, file_digests
+from skillc_index.digests import combine_digests, file_digests, file_sha256
 from skillc_index.files import (
     SkillFiles,
     decoded,
@@ -124,9 +125,11 @@ class CompileResult:
 
 
 def _sha256(path: Path) -> str | None:
+    """The SHA-256 of the regular file at ``path`` (the runtime's stub), read without
+    blocking: None for a FIFO there (which hung the build) or anything unreadable."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        return file_sha256(str(path))
+    except (OSError, SkillcError):
         return None
 
 
