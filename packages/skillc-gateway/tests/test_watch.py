@@ -690,6 +690,33 @@ def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(
         os.close(lock)
 
 
+def test_a_fifo_at_the_record_of_silence_is_no_record_and_never_blocks(
+    home: Path, stand_in: StandIn
+) -> None:
+    """A FIFO at ``find.sock.silent`` (the record that a server kept a client waiting) was
+    opened to be read, blocking every ``skc find`` while a server's socket was there: it is
+    no record, never opened."""
+    import threading
+
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    path = socket_path(layout)
+    path.parent.mkdir(parents=True)
+    record = path.parent / "find.sock.silent"
+    os.mkfifo(record)
+    answers: list[bool] = []
+    with stand_in(path):
+        asking = threading.Thread(target=lambda: answers.append(usable(layout)), daemon=True)
+        asking.start()
+        asking.join(10)
+        blocked = asking.is_alive()
+        if blocked:  # in the open: a writer lets it go on
+            with open(record, "wb"):
+                pass
+            asking.join(10)
+    assert not blocked and answers == [True]
+    assert record.is_fifo()
+
+
 def test_a_server_that_answers_removes_the_record_of_its_silence(
     gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
     library: Path,

@@ -161,12 +161,19 @@ def _askable(layout: Layout) -> tuple[str, tuple[int, int]] | None:
 
 
 def _marked_silent(path: str, stamp: tuple[int, int]) -> bool:
+    """Whether the record beside the socket says its server (``stamp``) kept a client
+    waiting lately. Only a regular file is read, opened without blocking: a FIFO there hung
+    every ``skc find`` (anything else is no record)."""
+    from skillc_index import SkillcError
+    from skillc_index.files import regular_fd
+
+    record = silent_record(path)
     try:
-        with open(silent_record(path), "rb") as file:
+        with os.fdopen(regular_fd(record, None, record), "rb") as file:
             ino, ctime, since = file.read(128).split()
         marked = (int(ino), int(ctime)) == stamp
         return marked and 0 <= time.time() - float(since) < SILENT_SECONDS
-    except (OSError, ValueError):
+    except (OSError, ValueError, SkillcError):
         return False
 
 
