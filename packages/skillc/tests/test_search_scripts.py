@@ -76,6 +76,22 @@ def test_search_matches_folded_text_and_shows_it_as_written(
     assert f"[MATCH]{highlight}[/MATCH]" in results[0]["snippet"], results[0]
 
 
+@pytest.mark.parametrize("tokenizer", ["ascii", "cjk"])
+def test_full_width_text_that_folds_to_ascii_is_shown_as_written(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill, tokenizer: str
+) -> None:
+    """Full-width letters fold to ASCII, so the folded text alone cannot tell that it was
+    folded: the heading and the snippet are still the skill's own (as ``outline`` shows)."""
+    write_skill(project / "scripts", body="## ＰＤＦ merge\n\nUse Ｐｙｔｈｏｎ scripts.\n")
+    skc = cli("skc", script=True)
+    results = search(skc, "python", tokenizer=tokenizer)
+    snippets = {hit["section"]: hit["snippet"] for hit in results}
+    assert sorted(snippets) == ["scripts", "ＰＤＦ merge"], results
+    assert "## ＰＤＦ merge\n\nUse [MATCH]Ｐｙｔｈｏｎ[/MATCH] scripts." in snippets["ＰＤＦ merge"]
+    outline = skc("outline", "./scripts", env_extra={"SKILLC_TOKENIZER": tokenizer})
+    assert "## ＰＤＦ merge" in outline.stdout, outline.stdout
+
+
 def test_an_ascii_search_does_not_import_unicodedata(
     clean_env: dict[str, str], project: Path, write_skill: WriteSkill
 ) -> None:

@@ -320,9 +320,11 @@ def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionH
     ``limit`` rows returned only, not for every match (ten times faster on large skills).
 
     The index holds folded text (:func:`~skillc_index.index.fts.prepare_fts_text`): a hit's
-    file is the name on disk (the ``path`` column), and a row whose text is not all ASCII
-    gets its section and snippet as written (its ``originals``,
-    :func:`~skillc_index.index.snippets.written_snippet`); an ASCII one, as FTS5 gives them.
+    file is the name on disk (the ``path`` column), and a row whose text the folding changed
+    or is not all ASCII gets its section and snippet as written (its ``originals``,
+    :func:`~skillc_index.index.snippets.written_snippet`); one the folding did not change (no
+    ``originals`` row: full-width letters fold to ASCII, so the folded text cannot tell) and
+    ASCII, as FTS5 gives them.
     FTS5's ``snippet()`` costs the square of the phrase hits in a row, so two things keep it
     linear: phrases that are the same tokens for the index's tokenizer (``Word``, ``word!``,
     ``(word)``) are asked once (:func:`_distinct_phrases`; the same AND), and a section
@@ -331,7 +333,8 @@ def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionH
     """
     sql = (
         f"SELECT path, file, section, CASE WHEN length(content) <= {SNIPPET_WINDOW}"
-        " AND length(CAST(content AS BLOB)) = length(content)"  # ASCII
+        " AND length(CAST(content AS BLOB)) = length(content)"  # ASCII, and as written:
+        " AND (SELECT content FROM originals WHERE id = sections.rowid) IS NULL"
         f" THEN snippet(sections, 2, {_SNIPPET_ARGS}) END, rank,"
         " rowid FROM sections WHERE sections MATCH ? ORDER BY rank LIMIT ?"
     )
@@ -347,13 +350,12 @@ def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionH
             rows = connection.execute(sql, (match, limit)).fetchall()
             for path, file, section, snippet, rank, rowid in rows:
                 shown, written = section, None
-                if snippet is None or not section.isascii():
-                    original = connection.execute(
-                        "SELECT section, content FROM originals WHERE id = ?", (rowid,)
-                    ).fetchone()
-                    if original is not None:
-                        shown = section if original[0] is None else original[0]
-                        written = original[1]
+                original = connection.execute(  # full-width text folds to ASCII: always asked
+                    "SELECT section, content FROM originals WHERE id = ?", (rowid,)
+                ).fetchone()
+                if original is not None:
+                    shown = section if original[0] is None else original[0]
+                    written = original[1]
                 if snippet is None:
                     (content,) = connection.execute(
                         "SELECT content FROM sections WHERE rowid = ?", (rowid,)
