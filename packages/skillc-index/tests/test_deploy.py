@@ -290,30 +290,43 @@ def test_the_runtime_is_written_in_the_store_checked_when_it_is_swapped_as_it_is
     assert [path.name for path in swapped[0].iterdir()] == ["demo"]  # no temporary folder
 
 
-@pytest.mark.parametrize("proc", [True, False], ids=["through-proc", "by-path"])
+def _outside_with_the_staging_names(runtimes: Path, outside: Path) -> Path:
+    """``runtimes`` swapped for a symlink to ``outside``, which is given the build's
+    temporary folder (its name, found in ``runtimes``) first: a write by path lands there."""
+    (staging,) = (p.name for p in runtimes.iterdir() if p.name.startswith(".demo.build"))
+    (outside / staging / ".skillc-meta").mkdir(parents=True)
+    return swap_for_a_link(runtimes, outside)
+
+
+def _built_in(store: Path) -> None:
+    built = store / "demo" / ".skillc-meta"  # its logs.db too where it was not swapped
+    names = sorted((p.name for p in built.iterdir() if p.name != "logs.db"), key=lambda n: n[-3:])
+    assert [Path(name).suffix for name in names] == [".db", ".json"], names
+    index = built / names[0]
+    with closing(sqlite3.connect(index)) as db:  # the whole index, written there
+        assert db.execute("SELECT count(*) FROM sections").fetchone()[0] > 0
+
+
+@pytest.mark.parametrize("in_memory", [True, False], ids=["in-memory", "by-path"])
 def test_the_index_is_written_in_the_store_checked_when_it_is_swapped_as_sqlite_writes(
     cli: Callable[..., Any],
     project: Path,
     write_skill: WriteSkill,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    proc: bool,
+    in_memory: bool,
 ) -> None:
     """``.skillc/runtime`` swapped for a symlink to a folder outside holding the temporary
-    folder's names (made there as the swap is) just as SQLite writes the index, which it
-    does by path: the index was written outside, then refused (E022), and left there. On
-    Linux SQLite writes it through the descriptor of the folder opened (``/proc/self/fd``):
-    the runtime is built in the store checked, nothing is written outside; by path (no
-    ``/proc``) the index written outside is removed and the build is E022."""
-    import sys
-
+    folder's names (made there as the swap is) just as the index is written: SQLite wrote it
+    by path, outside, then it was refused (E022) and left there. Built in memory and written
+    in the folder opened (Python 3.11 and later), the runtime is built in the store checked,
+    nothing is written outside; by path (Python 3.10) the index written outside is removed
+    and the build is E022."""
     from skillc_index.build import compiler
-    from skillc_index.pinned import Pinned
 
-    if proc and not sys.platform.startswith("linux"):  # pragma: no cover
-        pytest.skip("/proc/self/fd is Linux's")
-    if not proc:
-        monkeypatch.setattr(Pinned, "through", lambda _self, _name: None, raising=False)
+    if in_memory and not compiler._SERIALIZE:  # pragma: no cover
+        pytest.skip("Connection.serialize is Python 3.11's")
+    monkeypatch.setattr(compiler, "_SERIALIZE", in_memory)
     write_skill(project / ".skillc" / "skills" / "demo")
     runtimes = project / ".skillc" / "runtime"
     runtimes.mkdir()
@@ -321,26 +334,60 @@ def test_the_index_is_written_in_the_store_checked_when_it_is_swapped_as_sqlite_
     outside.mkdir()
     write_index, swapped = compiler.write_index, []
 
-    def swapping(path: Path, **kwargs: Any) -> Any:
+    def swapping(path: Any, **kwargs: Any) -> Any:
         if not swapped:
-            (staging,) = (p.name for p in runtimes.iterdir() if p.name.startswith(".demo.build"))
-            (outside / staging / ".skillc-meta").mkdir(parents=True)
-            swapped.append(swap_for_a_link(runtimes, outside))
+            swapped.append(_outside_with_the_staging_names(runtimes, outside))
         return write_index(path, **kwargs)
 
     monkeypatch.setattr(compiler, "write_index", swapping)
     result = cli("skillc_index")("build", "demo")
     assert len(swapped) == 1
     assert [p for p in outside.rglob("*") if not p.is_dir()] == []  # nothing written outside
-    if not proc:  # by path, then checked: refused, what SQLite wrote outside taken back
+    if not in_memory:  # by path, then checked: refused, what SQLite wrote outside taken back
         assert result.returncode == 1 and "error[E022]" in result.stderr
         return
     assert result.returncode == 0, result.stderr
-    built = swapped[0] / "demo" / ".skillc-meta"
-    assert sorted(path.suffix for path in built.iterdir()) == [".db", ".json"]
-    (index,) = built.glob("*.db")
-    with closing(sqlite3.connect(index)) as db:  # the whole index, written there
-        assert db.execute("SELECT count(*) FROM sections").fetchone()[0] > 0
+    _built_in(swapped[0])
+
+
+def test_no_index_is_opened_by_a_path_a_swap_can_lead_elsewhere(
+    cli: Callable[..., Any],
+    project: Path,
+    write_skill: WriteSkill,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SQLite resolves the symlinks of a path it opens, then opens the path it found: the
+    index written through ``/proc/self/fd/<fd>/<name>`` (the folder's descriptor) was opened
+    by the folder's path after all, so a swap between the two still led it outside (and the
+    E022's clean-up removed nothing there). Here the opener does the same with the store
+    swapped in between: the index is written in the folder opened, never by a path."""
+    import os
+
+    from skillc_index.build import compiler
+    from skillc_index.index import writer
+
+    if not getattr(compiler, "_SERIALIZE", True):  # pragma: no cover
+        pytest.skip("Connection.serialize is Python 3.11's")
+    write_skill(project / ".skillc" / "skills" / "demo")
+    runtimes = project / ".skillc" / "runtime"
+    runtimes.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    connect, swapped = writer.connect, []
+
+    def as_sqlite_opens(path: Path, **kwargs: Any) -> sqlite3.Connection:
+        resolved = os.path.realpath(path)  # SQLite's unixFullPathname
+        if not swapped:
+            swapped.append(_outside_with_the_staging_names(runtimes, outside))
+        return connect(Path(resolved), **kwargs)
+
+    monkeypatch.setattr(writer, "connect", as_sqlite_opens)
+    result = cli("skillc_index")("build", "demo")
+    assert [p for p in outside.rglob("*") if not p.is_dir()] == []  # nothing written outside
+    assert result.returncode == 0, result.stderr
+    assert swapped == []  # no index opened by a path at all
+    _built_in(runtimes)
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

@@ -85,20 +85,6 @@ class Pinned:
             return False
         return here is not None and (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
-    def through(self, name: str) -> Path | None:
-        """A path of the entry ``name`` for a writer that takes only paths (SQLite), through
-        this folder's descriptor (Linux's ``/proc/self/fd/<fd>/<name>``): it leads into this
-        very folder whatever its path leads to meanwhile, and the files SQLite makes beside
-        a database (``-journal``, ``-wal``) land here too. None where there is no such path
-        (no ``/proc``): the caller writes by path and checks afterwards (:meth:`holds`)."""
-        fd_path = Path(f"/proc/self/fd/{self.fd}")
-        try:
-            there, here = os.stat(fd_path), os.fstat(self.fd)  # noqa: PTH116
-        except OSError:
-            return None
-        same = (there.st_dev, there.st_ino) == (here.st_dev, here.st_ino)
-        return fd_path / name if same else None
-
     def lstat(self, name: str) -> os.stat_result | None:
         """The entry ``name``'s ``lstat``, None when there is none."""
         try:

@@ -26,9 +26,11 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal
@@ -385,8 +387,8 @@ class _Sources:
 def _install(
     runtime: Path,
     index_file: str,
-    new_index: Callable[[Path], IndexCounts] | None,
-    contents: Callable[[Path], tuple[bytes, Manifest]],
+    new_index: Callable[[Path | sqlite3.Connection], IndexCounts] | None,
+    contents: Callable[[list[int] | None], tuple[bytes, Manifest]],
     runtimes: str | None = None,
 ) -> tuple[IndexCounts | None, Manifest]:
     """Write the runtime's files into a temporary folder beside it, then move them in: the
@@ -394,15 +396,12 @@ def _install(
     leaving everything else in the runtime (logs, other sources' indexes) as it is.
 
     ``new_index`` writes the index (None: the runtime's index stays); ``contents`` then gives
-    the stub and manifest, from the path of the index the runtime will have. All of it is
-    done in the runtime store opened once over its real path (``runtimes``, as the build
-    checked it; else its real path now: :class:`~skillc_index.pinned.Pinned`), so a folder of
-    its path swapped for a symlink meanwhile gets nothing (a ``.skillc/runtime`` swapped got
-    the runtime); the index, which SQLite writes by a path, is written through the
-    descriptor of the temporary folder made there (Linux:
-    :meth:`~skillc_index.pinned.Pinned.through`), else by its path and refused (E022, what
-    was written elsewhere removed) unless it landed in that folder."""
-    from skillc_index.diagnostics import FolderChanged
+    the stub and manifest, from the ``[size, mtime_ns]`` of the index the runtime will have.
+    All of it is done in the runtime store opened once over its real path (``runtimes``, as
+    the build checked it; else its real path now: :class:`~skillc_index.pinned.Pinned`), so
+    a folder of its path swapped for a symlink meanwhile gets nothing (a ``.skillc/runtime``
+    swapped got the runtime). The index is written as the other files are
+    (:func:`_new_index`)."""
     from skillc_index.files import real_path
 
     _check_runtime_folder(runtime, index_file)
@@ -415,14 +414,14 @@ def _install(
                     store.remove(stale)
             staging = store.temporary(f"{runtime.name}.build")
             with store.sub(staging) as made, made.sub(META_DIR, make=True) as meta:
-                by_path = Path(real, staging, META_DIR, index_file)
-                index = meta.through(index_file) or by_path  # SQLite's: a path
-                counts = None if new_index is None else new_index(index)
-                if counts is not None and not meta.holds(index_file, index):
-                    _remove_stray(index)  # SQLite wrote it elsewhere (by path): taken back
-                    raise FolderChanged(str(runtime.parent))
-                index = runtime / META_DIR / index_file if counts is None else index
-                stub, manifest = contents(index)
+                if new_index is None:
+                    counts, index_stat = None, _index_stat(runtime / META_DIR / index_file)
+                else:
+                    by_path = Path(real, staging, META_DIR, index_file)
+                    counts = _new_index(new_index, meta, index_file, by_path, runtime)
+                    found = meta.lstat(index_file)
+                    index_stat = None if found is None else [found.st_size, found.st_mtime_ns]
+                stub, manifest = contents(index_stat)
                 made.write(
                     {SKILL_FILE: stub, f"{META_DIR}/{MANIFEST_FILE}": manifest_bytes(manifest)}
                 )
@@ -448,6 +447,40 @@ def _install(
             if staging is not None:
                 with suppress(OSError):  # renamed in: gone
                     store.remove(staging)
+
+
+def _new_index(
+    new_index: Callable[[Path | sqlite3.Connection], IndexCounts],
+    meta: Pinned,
+    name: str,
+    by_path: Path,
+    runtime: Path,
+) -> IndexCounts:
+    """Write the index ``name`` into the folder ``meta``. Where SQLite can hand a database
+    over as bytes (``Connection.serialize``, Python 3.11 and later) it is built in memory
+    and its bytes written as a new file in that folder's descriptor (:meth:`Pinned.write`),
+    never by a path. Elsewhere SQLite writes it by its path ``by_path``, which a folder
+    swapped for a symlink as it writes can lead elsewhere: unless the file landed in
+    ``meta`` (:meth:`Pinned.holds`), what it wrote is removed by that path and the build is
+    E022 (:class:`~skillc_index.diagnostics.FolderChanged`)."""
+    from skillc_index.diagnostics import FolderChanged
+
+    if _SERIALIZE and sys.version_info >= (3, 11):  # the version for mypy's sake
+        with closing(sqlite3.connect(":memory:", isolation_level=None)) as memory:
+            counts = new_index(memory)
+            data = memory.serialize()
+        meta.write({name: data})
+        return counts
+    counts = new_index(by_path)
+    if not meta.holds(name, by_path):
+        _remove_stray(by_path)  # SQLite wrote it elsewhere: taken back
+        raise FolderChanged(str(runtime.parent))
+    return counts
+
+
+#: Whether the index is built in memory and written through the folder's descriptor
+#: (``Connection.serialize``: Python 3.11 and later); else by its path.
+_SERIALIZE = hasattr(sqlite3.Connection, "serialize")
 
 
 def _remove_stray(index: Path) -> None:
@@ -623,7 +656,7 @@ def _write_runtime(
     # a checkout without `git lfs pull`: said as the encoding is
     sources.notices += [lfs_notice(sources.name, rel, "built as it is") for rel in pointers]
 
-    def new_index(path: Path) -> IndexCounts:
+    def new_index(path: Path | sqlite3.Connection) -> IndexCounts:
         return write_index(
             path,
             source=skill.source,
@@ -635,7 +668,7 @@ def _write_runtime(
             stats_at_ns=stats_at_ns,
         )
 
-    def contents(index: Path) -> tuple[bytes, Manifest]:
+    def contents(index_stat: list[int] | None) -> tuple[bytes, Manifest]:
         stub_bytes = sources.stub().encode("utf-8")
         return stub_bytes, Manifest(
             skill=skill.name,
@@ -647,7 +680,7 @@ def _write_runtime(
                 "scope": skill.scope,
                 "source_path": valid_utf8(str(skill.source)),
                 "index": state.path.name,
-                "index_stat": _index_stat(index),
+                "index_stat": index_stat,
                 "tokenizer": tokenizer,
                 "files": len(found.files),
                 "stub_sha256": hashlib.sha256(stub_bytes).hexdigest(),
