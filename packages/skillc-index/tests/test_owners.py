@@ -361,18 +361,42 @@ def dangling_link_of(
     return project.foreign
 
 
-@pytest.mark.parametrize("uid", [4242, None])
-def test_a_symlink_leading_nowhere_is_foreign(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, uid: int | None
+def test_another_users_symlink_leading_nowhere_is_foreign(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another user's link to nothing was trusted (its target's owner could not be looked
-    at: not foreign); so is the user's own now (what it leads to cannot be told, and the
-    answer decides a write), while nothing there is no one's."""
+    at: not foreign), while nothing there is no one's."""
     link = (tmp_path / ".skillc").resolve().parent / ".skillc"
-    foreign = dangling_link_of(monkeypatch, link, uid)
+    foreign = dangling_link_of(monkeypatch, link, 4242)
     assert foreign(link)
     assert foreign(link, folder_owner=False)
     assert not foreign(tmp_path / "absent")
+
+
+@pytest.mark.parametrize("uid", [None, 0], ids=["own", "root"])
+def test_the_users_own_symlink_leading_nowhere_is_as_nothing_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, uid: int | None
+) -> None:
+    """The user's own link (or root's) to nothing was foreign, "owned by another user (uid
+    unknown)": ``~/.skillc/config.toml`` linked to a dotfile not there failed every
+    command. It is as nothing there; one leading round stays foreign."""
+    link = (tmp_path / ".skillc").resolve().parent / ".skillc"
+    foreign = dangling_link_of(monkeypatch, link, uid)
+    assert not foreign(link)
+    assert not foreign(link, folder_owner=False)
+    loop = link.with_name("loop")
+    loop.symlink_to(loop)
+    assert foreign(loop)
+
+
+def test_the_installed_skc_takes_a_config_linked_to_nothing_as_none(
+    home: Path, tmp_path: Path, cli: Callable[..., Callable[..., object]]
+) -> None:
+    (home / ".skillc").mkdir()
+    (home / ".skillc" / "config.toml").symlink_to(tmp_path / "dotfiles" / "skillc.toml")
+    done = cli("skc", script=True)("list", "--format", "json")
+    assert done.returncode == 0, done.stderr  # type: ignore[attr-defined]
+    assert done.stderr == ""  # type: ignore[attr-defined]
 
 
 def test_another_users_symlink_leading_nowhere_gets_no_fallback_log(
@@ -401,8 +425,7 @@ def test_a_real_dangling_symlink_of_another_uid_is_foreign(tmp_path: Path) -> No
 
     link = (tmp_path / "link").resolve()
     link.symlink_to(tmp_path / "nowhere")
-    assert foreign(link)  # root's own link to nothing: what it leads to cannot be told
-    assert owner_name(link) == "uid unknown"
+    assert not foreign(link)  # root's own link to nothing: as nothing there
     os.lchown(link, NOBODY, NOBODY)
     assert foreign(link)
     assert owner_name(link) == "nobody, uid 65534"

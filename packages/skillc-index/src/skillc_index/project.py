@@ -61,10 +61,12 @@ def foreign(path: Path, *, folder_owner: bool = True) -> bool:
     root over a checkout of uid 1001 keeps its project). A symlink there is judged by its
     own owner first (another user's link is theirs, whatever it leads to, a dangling one
     too), then by what it leads to (another user's link to root's ``/tmp`` is theirs; the
-    user's own link to another user's folder is theirs too). What cannot be looked at (a
-    link leading nowhere, a folder that may not be searched) is foreign: every answer
-    decides where skillc writes, and "cannot tell" must not open a way in. As git's
-    ``safe.directory`` (CVE-2022-24765), for the folder an attacker could plant it in."""
+    user's own link to another user's folder is theirs too). A link of a trusted owner (the
+    user's own, root's) leading nowhere is as nothing there (``~/.skillc/config.toml`` linked
+    to a dotfile not there: no config); what cannot be looked at (another user's link
+    leading nowhere, a link leading round, a folder that may not be searched) is foreign:
+    every answer decides where skillc writes, and "cannot tell" must not open a way in. As
+    git's ``safe.directory`` (CVE-2022-24765), for the folder an attacker could plant it in."""
     if not hasattr(os, "geteuid"):
         return False
     try:
@@ -81,7 +83,9 @@ def foreign(path: Path, *, folder_owner: bool = True) -> bool:
         return True
     try:
         return owner(path) not in trusted
-    except OSError:  # a link leading nowhere (or round): what it leads to is not known
+    except (FileNotFoundError, NotADirectoryError):
+        return False  # a trusted link leading nowhere: as nothing there
+    except OSError:  # a link leading round, or past a folder that may not be searched
         return True
 
 
