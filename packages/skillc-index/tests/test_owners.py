@@ -10,6 +10,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -397,6 +398,31 @@ def test_the_installed_skc_takes_a_config_linked_to_nothing_as_none(
     done = cli("skc", script=True)("list", "--format", "json")
     assert done.returncode == 0, done.stderr  # type: ignore[attr-defined]
     assert done.stderr == ""  # type: ignore[attr-defined]
+
+
+def test_an_entry_that_cannot_be_looked_at_is_foreign_and_ends_no_walk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``first_foreign`` stopped at an entry ``os.path.lexists`` said was not there, which
+    it says of one it may not look at (``EACCES``: its folder may not be searched) too:
+    the folders below went unjudged. Only one not there ends the walk."""
+    import errno
+
+    import skillc_index.project as project
+
+    top = tmp_path.resolve()
+    locked = top / "locked"
+    (locked / "skc").mkdir(parents=True)
+    real = os.lstat
+
+    def lstat(path: Any, **kwargs: Any) -> os.stat_result:  # as a user other than root gets
+        if locked in Path(path).parents:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(os, "lstat", lstat)
+    assert project.first_foreign(locked / "skc" / ".skillc", top) == locked / "skc"
+    assert project.first_foreign(top / "absent" / "skc", top) is None
 
 
 def test_another_users_symlink_leading_nowhere_gets_no_fallback_log(
