@@ -54,9 +54,10 @@ def test_a_skillc_home_another_user_owns_is_refused(
     assert diagnostic.params["message"] == (
         f"the skillc home '{home}' is owned by another user (uid 4242)"
     )
-    assert diagnostic.detail == (
+    assert diagnostic.detail == (  # SKILLC_HOME's: the user's own home folder is offered
         "hint: skillc uses no home another user could fill (its skills, its config's [stats] "
-        "url); chown it if it is yours, or set SKILLC_HOME to a folder of your own"
+        "url); chown it if it is yours, or unset SKILLC_HOME to use your home folder ($HOME), "
+        "or set it to a folder of your own"
     )
 
 
@@ -90,8 +91,12 @@ def test_the_users_own_home_folder_is_the_systems_word_and_its_store_is_judged(
     owned_by(own / ".skillc")  # the folder's owner's: as a checkout of theirs
     assert Layout.discover(project, env).home == own
     owned_by(own, os.geteuid())  # in the user's home, another user's store
-    with pytest.raises(ForeignHome):
+    with pytest.raises(ForeignHome) as caught:
         Layout.discover(project, env)
+    assert caught.value.diagnostic.detail == (  # no SKILLC_HOME to unset: $HOME is the home
+        "hint: skillc uses no home another user could fill (its skills, its config's [stats] "
+        "url); chown it if it is yours, or set SKILLC_HOME to a folder of your own"
+    )
 
 
 def test_a_home_its_folders_owner_made_is_used_as_a_project_would_be(
@@ -194,7 +199,8 @@ def test_the_installed_skc_refuses_a_home_another_uid_owns(
     assert done.stderr.splitlines() == [  # type: ignore[attr-defined]
         f"error[E999]: the skillc home '{home}' is owned by another user (nobody, uid 65534)",
         "hint: skillc uses no home another user could fill (its skills, its config's [stats] "
-        "url); chown it if it is yours, or set SKILLC_HOME to a folder of your own",
+        "url); chown it if it is yours, or unset SKILLC_HOME to use your home folder ($HOME), "
+        "or set it to a folder of your own",
     ]
     os.chown(shared, NOBODY, NOBODY)  # nobody's folder too: refused for it (in root's tmp)
     done = skc("list", env_extra=env)

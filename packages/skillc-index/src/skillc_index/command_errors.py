@@ -540,17 +540,26 @@ class ForeignHome(InternalError):
     its ``.skillc/`` or its ``config.toml`` is another user's
     (:func:`~skillc_index.project.foreign_home`): every command refuses it, as git refuses a
     repository another user owns. ``path``: the one found; ``owner``: who owns it;
-    ``above``: ``path`` is a folder above the home."""
+    ``above``: ``path`` is a folder above the home; ``named``: ``$SKILLC_HOME`` names the
+    home (not the user's own home folder), so the hint offers ``$HOME`` too (root's
+    ``SKILLC_HOME`` in a CI workspace of uid 1001 is refused: that uid could fill it)."""
 
-    def __init__(self, home: str, path: str, owner: str, *, above: bool = False) -> None:
+    def __init__(
+        self, home: str, path: str, owner: str, *, above: bool = False, named: bool = False
+    ) -> None:
         what = f"the skillc home '{home}'"
         if above:
             what = f"{what} is in '{path}', which"
         elif path != home:
             what = f"'{path}' in {what}"
+        instead = (
+            "unset SKILLC_HOME to use your home folder ($HOME), or set it to a folder of your own"
+            if named
+            else "set SKILLC_HOME to a folder of your own"
+        )
         hint = (
             "skillc uses no home another user could fill (its skills, its config's [stats] "
-            "url); chown it if it is yours, or set SKILLC_HOME to a folder of your own"
+            f"url); chown it if it is yours, or {instead}"
         )
         message = f"{what} is owned by another user ({owner})"
         SkillcError.__init__(self, Diagnostic(self.code, {"message": message}, _hint(hint)))

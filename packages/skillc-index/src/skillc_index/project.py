@@ -176,8 +176,10 @@ def refuse_foreign_home(home: Path, own: Path) -> None:
         from skillc_index.command_errors import ForeignHome
         from skillc_index.layout import shown
 
-        above = found in home.parents
-        raise ForeignHome(shown(str(home)), shown(str(found)), owner_name(found), above=above)
+        above, named = found in home.parents, home != own
+        raise ForeignHome(
+            shown(str(home)), shown(str(found)), owner_name(found), above=above, named=named
+        )
 
 
 def owner_name(path: Path) -> str:
