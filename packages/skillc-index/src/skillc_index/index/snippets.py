@@ -15,7 +15,9 @@ and highlights are then moved out to whole graphemes
 (:func:`~skillc_index.text.grapheme_boundary`): a snippet never cuts a vowel sign, a tone
 mark or a stacked consonant from its letter (Myanmar's ``[MATCH]မြန်မ[/MATCH]ာ``, where
 ``unicode61`` makes the mark a separator). One piece is held at a time, so time and memory
-stay linear in the section.
+stay linear in the section; a line longer than the window is looked through in the folded
+text the index holds, and only the stretches holding a word are folded again
+(:func:`_long_line`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 import itertools
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing
 
 from skillc_index.index.fts import prepare_fts_text
@@ -75,7 +77,22 @@ def written_snippet(
             memory.execute("INSERT INTO w VALUES (?, ?, ?)", (*row, folded))
             return _free_marks(folded)
 
-        for start, piece, stored in _pieces(written, prepared):
+        def hits(windows: list[str]) -> list[int]:
+            memory.execute(  # dropped after (a delete tokenizes the text again)
+                f"CREATE VIRTUAL TABLE h USING fts5(file, section, content, tokenize='{tokenize}')"
+            )
+            memory.executemany(
+                "INSERT INTO h VALUES (?, ?, ?)", ((*row, window) for window in windows)
+            )
+            found = memory.execute(
+                "SELECT rowid FROM h WHERE h MATCH ? UNION SELECT rowid FROM h WHERE h MATCH ?"
+                " ORDER BY rowid",
+                (match, any_word),
+            ).fetchall()
+            memory.execute("DROP TABLE h")
+            return [rowid - 1 for (rowid,) in found]
+
+        for start, piece, stored in _pieces(written, prepared, hits, tokenizer):
             folded = prepare_fts_text(piece, tokenizer) if stored is None else stored
             marks = load(folded)
             for expression in (match,) if first_any is not None else (match, any_word):
@@ -104,14 +121,16 @@ def written_snippet(
     return written[: grapheme_boundary(written, HEAD_CHARS)] + ELLIPSIS
 
 
-def _pieces(written: str, prepared: str) -> Iterator[tuple[int, str, str | None]]:
+def _pieces(
+    written: str, prepared: str, hits: Callable[[list[str]], list[int]], tokenizer: str
+) -> Iterator[tuple[int, str, str | None]]:
     """``written`` in consecutive pieces, each with where it starts and its folded text when
     ``prepared`` gives it (else None: the caller folds the piece), that text at most
     :data:`SNIPPET_WINDOW` characters. Folding keeps every newline and folds each line alone
     (the ``n``-th line of one text is the ``n``-th of the other), so ``prepared`` is cut
     after its last newline in the window and the piece of ``written`` is as many lines; a
-    line longer than the window is cut in thirds of it, after a space, else where no
-    grapheme splits, and folded by the caller (a character folds to at most three)."""
+    line longer than the window gives only the pieces of it whose folded text holds a word
+    (:func:`_long_line`)."""
     if written is prepared:  # the folding left it as it was
         for start, piece in _cut(written, SNIPPET_WINDOW):
             yield start, piece, piece
@@ -127,30 +146,88 @@ def _pieces(written: str, prepared: str) -> Iterator[tuple[int, str, str | None]
                 end = written.find("\n", end) + 1 or len(written)
         if folded_end > folded_start and end > start:
             yield start, written[start:end], prepared[folded_start:folded_end]
-        else:  # a line longer than the window: folded here
+        else:  # a line longer than the window
             end = written.find("\n", start) + 1 or len(written)
             folded_end = prepared.find("\n", folded_start) + 1 or len(prepared)
-            for at, piece in _cut(written[start:end], SNIPPET_WINDOW // 3):
-                yield start + at, piece, None
+            line = _long_line(
+                written[start:end], prepared[folded_start:folded_end], hits, tokenizer
+            )
+            for at, piece, stored in line:
+                yield start + at, piece, stored
         start, folded_start = end, folded_end
+
+
+def _long_line(
+    line: str, folded: str, hits: Callable[[list[str]], list[int]], tokenizer: str
+) -> Iterator[tuple[int, str, str | None]]:
+    """The pieces of a ``line`` longer than the window (``folded``: as the index holds it)
+    that may hold a hit, each with where it starts and its folded text. The folded line is
+    cut in halves of the window (:func:`_cut_end`), ``hits`` tells which hold a word (one
+    FTS5 table of them all, one query), and only those are mapped back onto ``line`` word by
+    word (folding a text word by word gives the same text:
+    :func:`~skillc_index.index.fts.prepare_fts_text`) and folded again to check it: an 8 MB
+    line of Greek with the hit at its end was folded whole, piece by piece (1.4 s; ASCII
+    0.18 s). Where the mapping does not hold (a word longer than the window), the rest of
+    the line is cut in thirds and folded by the caller, piece by piece."""
+    half = SNIPPET_WINDOW // 2
+    bounds: list[tuple[int, int]] = []
+    while not bounds or bounds[-1][1] < len(folded):
+        low = bounds[-1][1] if bounds else 0
+        bounds.append((low, _cut_end(folded, low, half)))
+    at = folded_at = 0  # where the rest of the line starts in both (a word's start)
+    for number in hits([folded[low:high] for low, high in bounds]):
+        scan, scan_end = bounds[number]
+        if scan_end <= folded_at:  # in the piece given before
+            continue
+        folded_start = max(scan, folded_at)
+        while folded_start > folded_at and not folded[folded_start - 1].isspace():
+            folded_start -= 1  # the word the window starts inside starts the piece
+        before = len(folded[folded_at:folded_start].split())
+        start, folded_start = _after_words(line, at, before), _after_words(folded, folded_start, 0)
+        words = len(folded[folded_start:scan_end].split())
+        end = _after_words(line, start, words)
+        folded_end = _after_words(folded, folded_start, words)
+        piece = line[start:end]
+        again = prepare_fts_text(piece, tokenizer)
+        if not piece or len(again) > SNIPPET_WINDOW or again != folded[folded_start:folded_end]:
+            for offset, rest in _cut(line[start:], SNIPPET_WINDOW // 3):
+                yield start + offset, rest, None
+            return
+        yield start, piece, again
+        at, folded_at = end, folded_end
+
+
+def _after_words(text: str, start: int, words: int) -> int:
+    """Where the word after the first ``words`` words of ``text`` from ``start`` starts (its
+    length when there are no more); ``start`` is where a word or white space starts."""
+    if not words:
+        return len(text) - len(text[start:].lstrip())
+    rest = text[start:].split(maxsplit=words)
+    return len(text) - len(rest[words]) if len(rest) > words else len(text)
 
 
 def _cut(text: str, window: int) -> Iterator[tuple[int, str]]:
     """``text`` in consecutive pieces of at most ``window`` characters, each with where it
-    starts: cut after a space or newline where there is one, else where no grapheme splits."""
+    starts (:func:`_cut_end`)."""
     start = 0
     while start < len(text):
-        end = start + window
-        if end < len(text):
-            cut = max(text.rfind(" ", start, end), text.rfind("\n", start, end))
-            if cut > start:
-                end = cut + 1
-            elif grapheme_boundary(text, end) > start:
-                end = grapheme_boundary(text, end)
-        else:
-            end = len(text)
+        end = _cut_end(text, start, window)
         yield start, text[start:end]
         start = end
+
+
+def _cut_end(text: str, start: int, window: int) -> int:
+    """Where the piece of ``text`` from ``start`` of at most ``window`` characters ends: after
+    a space or newline where there is one, else where no grapheme splits."""
+    end = start + window
+    if end >= len(text):
+        return len(text)
+    cut = max(text.rfind(" ", start, end), text.rfind("\n", start, end))
+    if cut > start:
+        return cut + 1
+    if grapheme_boundary(text, end) > start:
+        return grapheme_boundary(text, end)
+    return end
 
 
 def _free_marks(prepared: str) -> tuple[str, str, str]:
