@@ -876,6 +876,41 @@ def test_a_stub_rewritten_over_an_unreadable_index_parses(
     assert again.stub.read_text(encoding="utf-8") == stub and "Usage" in stub
 
 
+def test_indexes_in_memory_are_kept_for_the_skills_read_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The long-lived MCP server in a read-only sandbox kept every skill's index in memory,
+    for ever. At most ``KEPT_MAX`` are kept: the one read longest ago is let go (its holder
+    closed: the database is gone once its last reader is), and built again when read."""
+    import sqlite3
+
+    from skillc_index.index import memory
+
+    monkeypatch.setattr(memory, "_kept", memory.OrderedDict())
+    monkeypatch.setattr(memory, "KEPT_MAX", 3)
+
+    def fill(connection: sqlite3.Connection) -> None:
+        connection.execute("CREATE TABLE t (x)")
+        connection.execute("INSERT INTO t VALUES (1)")
+
+    paths = [tmp_path / f"s{n}" / "index.db" for n in range(5)]
+    for path in paths[:3]:
+        memory.keep(path, fill, "why")
+    holders = {path: memory._kept[path][1] for path in paths[:3]}
+    reader = memory.connect(paths[0], 0)  # read last: s1 is now the one read longest ago
+    memory.keep(paths[3], fill, "why")
+    assert [memory.number(path) is None for path in paths[:4]] == [False, True, False, False]
+    with pytest.raises(sqlite3.ProgrammingError):  # its holder closed
+        holders[paths[1]].execute("SELECT 1")
+    with pytest.raises(sqlite3.OperationalError):
+        memory.connect(paths[1], 0)
+    memory.connect(paths[2], 0).close()
+    memory.keep(paths[4], fill, "why")  # s0 goes now: its reader still open reads on
+    assert memory.number(paths[0]) is None and len(memory._kept) == 3
+    assert reader.execute("SELECT x FROM t").fetchall() == [(1,)]
+    reader.close()
+
+
 def test_with_no_folder_to_write_in_the_index_is_kept_in_memory(
     skill: ResolvedSkill,
     project: Path,

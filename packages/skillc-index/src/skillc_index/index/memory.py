@@ -3,7 +3,9 @@ cannot be, and no temporary directory can be made (a sandbox where everything is
 Codex's read-only mode; :func:`.cache._private_runtime`). Each is a database of SQLite's
 ``memdb`` VFS (SQLite 3.36 and later), named once, which every connection of the process
 opening that name shares, and which lives while one is open: this module keeps one open,
-replaced when the index is built again. Their paths are those of
+replaced when the index is built again, for the :data:`KEPT_MAX` skills read last (the
+long-lived MCP server reads many: the one read longest ago is let go, its holder closed, and
+built again when it is read again; a reader still open goes on reading it). Their paths are those of
 :data:`.freshness.MEMORY_RUNTIME`, which no file has; :mod:`.freshness` reads them as it
 reads a file (:func:`connect`), and the readers warn once a process that they are
 (:func:`notice`).
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections import OrderedDict
+from contextlib import suppress
 from itertools import count
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,9 +31,12 @@ __all__ = ["LOCK", "available", "connect", "keep", "notice", "number"]
 #: Taken while an index in memory is built (the process's own: no other sees it).
 LOCK = threading.Lock()
 
-_kept: dict[Path, tuple[int, sqlite3.Connection]] = {}
+#: How many indexes are kept at most (each a skill's whole index, in memory).
+KEPT_MAX = 8
+
+_kept: OrderedDict[Path, tuple[int, sqlite3.Connection]] = OrderedDict()
 """Each index path's database: its number (in its ``memdb`` name) and the connection that
-keeps it."""
+keeps it, the one read longest ago first."""
 _numbers = count(1)
 _why: dict[str, bool] = {}
 """Why indexes are kept in memory, and whether it was said (:func:`notice`)."""
@@ -60,12 +67,15 @@ def keep(path: Path, fill: Callable[[sqlite3.Connection], None], why: str) -> No
     except BaseException:
         connection.close()  # the last connection to it: the database is gone
         raise
-    old = _kept.get(path)
+    old = _kept.pop(path, None)
     _kept[path] = (number, connection)
+    gone = [old] if old is not None else []
+    while len(_kept) > KEPT_MAX:
+        gone.append(_kept.popitem(last=False)[1])
     if not _why:
         _why[why] = False
-    if old is not None:
-        old[1].close()
+    for _number, holder in gone:
+        holder.close()
 
 
 def number(path: Path) -> int | None:
@@ -81,6 +91,8 @@ def connect(path: Path, timeout_ms: int) -> sqlite3.Connection:
     kept = _kept.get(path)
     if kept is None:
         raise sqlite3.OperationalError(f"no index in memory for {path}")
+    with suppress(KeyError):  # let go meanwhile (another thread's): read once more
+        _kept.move_to_end(path)  # read last: let go last
     uri = _name(kept[0]).replace("?", "?mode=ro&", 1)
     db = sqlite3.connect(uri, uri=True, isolation_level=None)
     db.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
