@@ -1876,6 +1876,13 @@ class socket(_socket.socket):
     if _kind == "connect":
         connect = connect_ex = bind = _refuse
 
+    if _kind == "files":  # a socket file (Landlock, a read-only mount): the abstract one passes
+
+        def bind(self, address):
+            if self.family == _socket.AF_UNIX and address and address[:1] not in ("\\0", b"\\0"):
+                raise PermissionError(errno.EACCES, "Permission denied")
+            return super().bind(address)
+
 
 _socket.socket = socket
 """
@@ -1938,6 +1945,28 @@ def test_a_sandbox_refusing_unix_sockets_gets_finds_answered_and_told_why(
     assert stop.stderr.startswith(
         f"error[E060]: find server: cannot reach the find server (pid {running.pid}): {why}"
     )
+
+
+def test_a_sandbox_refusing_socket_files_in_the_home_starts_no_find_server(
+    cli: Callable[..., Run],
+    home: Path,
+    large_library: Callable[..., Path],
+    sandboxed: Callable[[str], dict[str, str]],
+) -> None:
+    """A sandbox that lets a socket of Linux's abstract namespace be bound but no socket file
+    be made in the home (Landlock, a read-only bind mount): the probe bound an abstract
+    address, so each first find started a server that died at once. The probe binds a
+    socket file where the server's goes: none is started, nothing said, nothing left."""
+    from skillc_gateway.catalog.first_answer import FIRST_SKILLS
+
+    large_library(FIRST_SKILLS)
+    skc = cli("skc", script=True)
+    find = ("find", "tend the garden s0007", "--path", "library", "--limit", "3")
+    for _ in range(2):
+        done = skc(*find, env_extra=sandboxed("files"))
+        assert done.returncode == 0 and "s0007" in done.stdout
+        assert done.stderr == ""  # no "info: started a find server"
+    assert sorted(path.name for path in (home / ".skillc").iterdir()) == ["catalog.db"]
 
 
 @pytest.mark.parametrize("kind", ["socket", "connect"])

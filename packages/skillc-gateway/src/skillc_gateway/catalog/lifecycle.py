@@ -257,8 +257,8 @@ def can_serve(layout: Layout) -> bool:
     fits and is free or a socket (a file in its place: a server would refuse it), whose
     server did not refuse this process's find as other code (one started before an upgrade:
     it builds nothing for this code, and holds the lock a new one would take), and a process
-    that may listen on a Unix socket (:func:`_may_listen`: not in a sandbox that refuses
-    them, asked last). When not,
+    that may listen on a Unix socket in the socket's folder (:func:`_may_listen`: not in a
+    sandbox that refuses them, asked last). When not,
     nobody but the process that finds builds the catalog
     (:func:`~skillc_gateway.catalog.find_skills`)."""
     import sys
@@ -281,29 +281,37 @@ def can_serve(layout: Layout) -> bool:
         if not stat.S_ISSOCK(os.lstat(sock).st_mode):
             return False
     except FileNotFoundError:
-        return _may_listen()
+        return _may_listen(sock.parent if sock.parent.is_dir() else made)
     except OSError:
         return False
     # as .client.ask found this socket's server
-    return not refused_as_other_code(layout) and _may_listen()
+    return not refused_as_other_code(layout) and _may_listen(sock.parent)
 
 
-def _may_listen() -> bool:
-    """Whether this process, and so a server it starts, may listen on a Unix socket: one made
-    and bound to an address of Linux's abstract namespace the kernel picks (no file, no
-    name to clash), then closed, 20 µs. A sandbox may refuse it (``socket`` or ``bind``:
-    :func:`~skillc_gateway.find_socket.refused`): a server started there would die at once,
-    each find starting another; asked only when a find would start one."""
+def _may_listen(folder: Path) -> bool:
+    """Whether this process, and so a server it starts, may listen on a Unix socket in
+    ``folder`` (the socket's, or the nearest that exists of a home not made yet): one made,
+    bound to a path there (a name no longer than the socket's, of this process's id) and
+    removed, then closed, about 50 µs. A sandbox may refuse it (``socket`` or ``bind``:
+    :func:`~skillc_gateway.find_socket.refused`; a socket file in the home: Landlock, a
+    read-only bind mount, where an address of Linux's abstract namespace, no file, was let
+    through): a server started there would die at once, each find starting another; asked
+    only when a find would start one."""
     import _socket
+    import contextlib
 
+    probe_path = str(folder / f".{os.getpid():x}.p")  # fits where find.sock fits
     try:
         probe = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     except OSError:
         return False
     try:
-        probe.bind("")  # autobind (Linux): an abstract address
-    except OSError:
-        return False
+        probe.bind(probe_path)
+    except OSError as exc:  # in use: a probe of a process killed with this id, not removed
+        return exc.errno == errno.EADDRINUSE
+    else:
+        with contextlib.suppress(OSError):
+            os.unlink(probe_path)  # the one this probe made  # noqa: PTH108
     finally:
         probe.close()
     return True
