@@ -1,13 +1,17 @@
 """The standard streams as every console script sets them (:mod:`skillc_index.streams`): a
 character the output's encoding lacks is an escape whatever its error handler, and a process
 :func:`~skillc_index.streams.utf8_process` runs again in UTF-8 mode keeps the locale's
-encoding for its text output (a real process, in the C locale with UTF-8 mode off)."""
+encoding on its text streams (a real process, in the C locale with UTF-8 mode off). What a
+command writes goes through click, which writes UTF-8 to a stream whose encoding is ASCII:
+the installed ``skc`` in the C locale writes UTF-8 (a known limit, the README's)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -34,8 +38,9 @@ def test_a_handler_that_cannot_write_a_character_escapes_it() -> None:
 @pytest.mark.skipif(os.name != "posix", reason="the kit runs itself again on POSIX only")
 def test_the_process_run_again_in_utf8_mode_keeps_the_locales_output_encoding() -> None:
     """Run again with ``-X utf8``, stdout and stderr were UTF-8 whatever the locale said (a
-    Latin-1 terminal got UTF-8 bytes): they keep the encoding they had (ASCII in the C locale,
-    its ``surrogateescape`` and an escape for the rest)."""
+    Latin-1 terminal got UTF-8 bytes): the text streams keep the encoding they had (ASCII in
+    the C locale, its ``surrogateescape`` and an escape for the rest), which ``print`` shows
+    here; a command's own output, written by click, is another matter (the test below)."""
     code = (
         "import sys\n"
         "from skillc_index.streams import buffer_stdout, utf8_process\n"
@@ -59,3 +64,25 @@ def test_the_process_run_again_in_utf8_mode_keeps_the_locales_output_encoding() 
         b"ascii",
     ]
     assert done.stdout == b"caf\\xe9 \\u2615\n"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the kit runs itself again on POSIX only")
+def test_the_installed_skc_writes_utf8_in_the_c_locale(
+    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
+    project: Path,
+    write_skill: Callable[..., Path],
+) -> None:
+    """What the user meets in the C locale with UTF-8 mode off: ``skc outline`` writes its
+    headings, and an error its diagnostic, as UTF-8 (click writes UTF-8 to a stream named
+    ASCII, as under ``PYTHONIOENCODING=ascii``: the README's known limit), not the ASCII
+    with escapes the text streams hold (the test above)."""
+    write_skill(project / "cafe", body="## Caf\u00e9 \u2615\n\nText.\n")
+    skc = cli("skc", script=True)
+    c_locale = {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    c_locale["PYTHONIOENCODING"] = ""  # empty: as not set, whatever the tests run under
+    done = skc("outline", "./cafe", env_extra=c_locale)
+    assert done.returncode == 0, done.stderr
+    assert "## Caf\u00e9 \u2615" in done.stdout  # decoded as UTF-8: no escape
+    missing = skc("show", "./cafe", "--section", "n\u00f6pe \u2615", env_extra=c_locale)
+    assert missing.returncode == 1
+    assert missing.stderr.startswith("error[E020]: section not found: 'n\u00f6pe \u2615'")
