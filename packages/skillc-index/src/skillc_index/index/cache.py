@@ -238,15 +238,17 @@ def _private_runtime() -> Path:
 
         try:
             _private = Path(tempfile.mkdtemp(prefix="skillc-index-"))
-        except OSError as exc:
+        except OSError:
             from skillc_index.index.memory import available
 
             if not available():
                 raise
             _private = MEMORY_RUNTIME
+            # said of the cause, not of tempfile's words (a list of folders, a capital) nor
+            # of why the runtime was not written (read-only, leading out of its base: either)
             _unwritable = (
-                "cannot write the index of a skill (its runtime is read-only, and "
-                f"{exc.strerror or exc}): indexes are built in memory, by each process again; "
+                "cannot write the index of a skill in its runtime, and no temporary directory "
+                "can be written: indexes are built in memory, by each process again; "
                 "set TMPDIR to a writable folder"
             )
         else:
