@@ -835,7 +835,10 @@ def test_failed_build_leaves_the_previous_runtime_intact(
     before = tree(project / ".skillc" / "runtime")
     write_skill(skills / "demo", heading=False, body="# Changed\n", frontmatter="name: demo\n")
     write(skills / "demo" / "new.md", "# New\n")
-    assert_error(skc("build", "demo"), "E011")
+    proc = skc("build", "demo")
+    # the log holding no database is said (and left as it is), then the build's own error
+    assert proc.stderr.startswith("warning: access log '.skillc/runtime/demo/.skillc-meta/logs.db'")
+    assert "\nerror[E011]: " in proc.stderr and proc.returncode == 1
     assert tree(project / ".skillc" / "runtime") == before
 
 

@@ -68,8 +68,9 @@ def test_a_deep_route_manifest_is_refused_naming_it(
     for args in (("route", "status"), ("route", "install"), ("route", "uninstall")):
         result = skc(*args)
         assert result.returncode == 1
-        assert result.stderr == (
-            f"error[E999]: cannot read the route manifest '{manifest}': nested deeper than 64 "
-            "levels\n"
+        assert result.stderr.startswith(
+            f"error[E999]: the route manifest '{manifest}' cannot be used: it is nested deeper "
+            "than 64 levels; "
         )
+        assert "Restore it (from git or a backup)" in result.stderr
     assert (project / ".claude" / "skills" / "good" / "SKILL.md").is_file()

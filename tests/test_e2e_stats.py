@@ -432,8 +432,12 @@ def test_unreadable_log_is_e999(ok: Run, skc: Run, project: Path) -> None:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{log}{suffix}").unlink(missing_ok=True)
     log.write_bytes(b"not a database " * 100)
-    line = fails(skc, "stats", "demo")
-    assert line.startswith("error[E999]: cannot read access log '")
+    proc = skc("stats", "demo")
+    assert (proc.returncode, proc.stdout) == (1, "")
+    # the damaged log is said once (the command's own row goes to the fallback), then E999
+    warning, error = proc.stderr.splitlines()[:2]
+    assert warning.startswith(f"warning: access log '{log.relative_to(project)}' is damaged")
+    assert error.startswith("error[E999]: cannot read access log '")
 
 
 def test_help_has_examples(ok: Run) -> None:
@@ -567,7 +571,8 @@ def test_sync_keeps_skills_independent(
     assert proc.stdout == "Synced 3 entries for 'demo' (local logs removed)\n"
     assert proc.stderr == (
         "error[E042]: sync source not readable: '.skillc/logs/broken/.skillc-meta/logs.db'\n"
-        "hint: file is not a database\n"
+        "hint: file is not a database; move the damaged log away and sync again (a new log is"
+        " started)\n"
     )
     assert broken.exists() and not fallback.exists()
     assert len(log_rows(primary(home))) == 3

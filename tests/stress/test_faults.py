@@ -267,9 +267,12 @@ def test_damaged_log_and_no_fallback_warns(
     (project / ".skillc" / "logs").write_text("a file where the fallback folder would go\n")
     proc = ok("show", "demo", "--section", "Install")
     assert proc.stdout == INSTALL
-    assert proc.stderr.splitlines() == [
-        "warning[W002]: logging disabled; run 'skc sync' after session to merge logs"
-    ]
+    damaged, disabled = proc.stderr.splitlines()
+    assert damaged.startswith(
+        "warning: access log '.skillc/runtime/demo/.skillc-meta/logs.db' is damaged (file is "
+        "not a database): move it away"
+    )
+    assert disabled == "warning[W002]: logging disabled; run 'skc sync' after session to merge logs"
 
 
 def test_empty_log_file_is_a_new_log(ok: Run, demo: Path, runtime: Path) -> None:
