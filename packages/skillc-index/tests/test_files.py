@@ -796,3 +796,45 @@ def test_regular_fd_opens_with_the_flags_it_is_given(tmp_path: Path) -> None:
     with pytest.raises(NotARegularFile, match="a FIFO"):
         regular_fd(str(tmp_path / "pipe"), None, "pipe", flags=os.O_RDONLY)
     assert made.read_bytes() == b"42\n"
+
+
+#: What editors, OSes and merges leave beside a skill's files (skillc_index.walk.is_leftover).
+LEFTOVERS = {
+    "SKILL.md~": "old",
+    "#SKILL.md#": "autosave",
+    "4913": "",
+    "SKILL.md.tmp": "half-written",
+    "SKILL.md___jb_tmp___": "jb",
+    "SKILL.md___jb_old___": "jb",
+    "SKILL.md.orig": "merge",
+    "SKILL.md.rej": "patch",
+    "Thumbs.db": "x",
+    "desktop.ini": "x",
+    "references/guide.md~": "old",
+    "references/guide.md.swp": "swap",
+    "references/guide.md.swo": "swap",
+    "references/guide.md.swx": "swap",
+}
+
+
+def test_the_walk_leaves_out_editor_os_and_merge_leftovers(tmp_path: Path) -> None:
+    kept = {"SKILL.md": "# S\n", "references/guide.md": "# G\n", "notes.md.bak": "bak"}
+    kept |= {"data.tmp": "no data beside it", "#": "one hash", "##": "two"}
+    skill = make(tmp_path / "s", kept)
+    before = source_hash(skill)
+    make(skill, LEFTOVERS)
+    (skill / "link~").symlink_to("SKILL.md")  # a leftover's name, whatever it leads to
+    assert walk_skill(skill).files == tuple(sorted(kept, key=str.encode))
+    assert source_hash(skill) == before
+
+
+def test_a_leftover_is_refused_by_name_as_a_hidden_file_is(tmp_path: Path) -> None:
+    from skillc_index.diagnostics import LeftoverPath
+
+    skill = make(tmp_path / "s", {"SKILL.md": "# S\n", "data.tmp": "d", **LEFTOVERS})
+    (skill / "guide").symlink_to("references/guide.md~")
+    for rel in (*LEFTOVERS, "guide"):
+        with pytest.raises(LeftoverPath, match="leftover"):
+            open_in_root(skill, rel, hidden=False)
+        open_in_root(skill, rel).close()  # asked for as hidden files are: served
+    open_in_root(skill, "data.tmp", hidden=False).close()  # no `data` beside it

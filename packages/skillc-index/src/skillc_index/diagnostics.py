@@ -365,6 +365,16 @@ class HiddenPath(SkillFileNotFound):
             super().__init__(path, f"'{path}' leads to a hidden file ('{target}')")
 
 
+class LeftoverPath(SkillFileNotFound):
+    """E021 for an editor's, OS's or merge's leftover (``SKILL.md~``, ``#x.md#``, ``4913``,
+    ``x.orig``: :func:`skillc_index.walk.is_leftover`) that was not asked for as hidden files
+    are: no part of the skill (not listed, indexed, packaged)."""
+
+    def __init__(self, path: str) -> None:
+        why = "an editor's, OS's or merge's leftover (no part of the skill)"
+        super().__init__(path, f"'{path}' is {why}")
+
+
 class IgnoredPath(SkillFileNotFound):
     """E021 for a path the skill's ``.gitignore`` file ``by`` excludes, or that leads to one:
     no part of the skill (not listed, indexed, packaged), served only as a hidden file is."""

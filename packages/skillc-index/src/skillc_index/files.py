@@ -212,33 +212,33 @@ def walk_skill(
 
     Hidden files and folders (``.git``, ``.skillc-meta``, ``.github``...) are skipped at any
     depth, and so is a symlink that leads to one; so are the folders no walk enters
-    (:data:`~skillc_index.walk.SKIPPED_FOLDERS`: ``venv``, ``node_modules``,
-    ``__pycache__``...). What the skill's ``.gitignore`` files exclude is no part of the
-    skill: it is in ``ignored``, not ``files`` (:func:`~skillc_index.glob.left_out`, the rules
-    ``skc package`` reads; read only when the walk met a ``.gitignore``). A symlink whose
-    target is inside the root counts as what it points to (a file, or a folder that is
-    walked); one whose target is outside is reported in ``escapes`` and never followed (even
-    when that target does not exist: it still points out of the skill), unless the
-    ``.gitignore`` files exclude it (git commits it not, nor does ``skc package`` pack it); a
-    broken one pointing inside is skipped. Each real folder is walked once: by its own path,
-    else by the bytewise first symlink to it; other symlinks to it (a cycle, a second name) are
-    skipped, so they cannot multiply the walk, and listed in ``second_links``. Sockets, FIFOs
-    and devices are ignored. A folder the user may not list or search (mode 000, or 600: its
-    files cannot be opened) is skipped and reported in ``skipped`` (the root is not: its
-    SKILL.md cannot be read). ``folders``, when given, gets the real path of each folder listed
-    (the root first), ``link_folders`` of each folder not listed that a symlink of ``files``
-    leads into (``node_modules/``): what a watcher of the skill watches. ``dirs``, when given,
-    gets the relative path of each folder listed but the root and those the ``.gitignore``
-    files exclude (one empty or holding hidden files only too: the skill's directories as it
-    is served), in walk order. ``rules``, when given, gets the ``.gitignore`` files' rules
-    (:class:`~skillc_index.glob.IgnoreRules`; none when it met none, or past their bounds),
-    which an import reads once. ``real_root``: the root's real path, when the caller has it.
-    ``every_folder``: the folders of ``SKIPPED_FOLDERS`` are walked too (not the hidden ones),
-    as skillc 0.1 walked a skill: the files an import of 0.1 copied, which its record's source
-    hash covers (:func:`~skillc_index.build.store.plan_import`)."""
+    (:data:`~skillc_index.walk.SKIPPED_FOLDERS`: ``venv``, ``node_modules``...) and the files
+    editors, OSes and merges leave (:func:`~skillc_index.walk.is_leftover`). What the skill's
+    ``.gitignore`` files exclude is no part of the skill: it is in ``ignored``, not ``files``
+    (:func:`~skillc_index.glob.left_out`, the rules ``skc package`` reads; read only when the
+    walk met a ``.gitignore``). A symlink whose target is inside the root counts as what it
+    points to (a file, or a folder that is walked); one whose target is outside is reported in
+    ``escapes`` and never followed (even when that target does not exist: it still points out of
+    the skill), unless the ``.gitignore`` files exclude it (git commits it not, nor does ``skc
+    package`` pack it); a broken one pointing inside is skipped. Each real folder is walked
+    once: by its own path, else by the bytewise first symlink to it; other symlinks to it (a
+    cycle, a second name) are skipped, so they cannot multiply the walk, and listed in
+    ``second_links``. Sockets, FIFOs and devices are ignored. A folder the user may not list or
+    search (mode 000, or 600: its files cannot be opened) is skipped and reported in ``skipped``
+    (the root is not: its SKILL.md cannot be read). ``folders``, when given, gets the real path
+    of each folder listed (the root first), ``link_folders`` of each folder not listed that a
+    symlink of ``files`` leads into (``node_modules/``): what a watcher of the skill watches.
+    ``dirs``, when given, gets the relative path of each folder listed but the root and those
+    the ``.gitignore`` files exclude (one empty or holding hidden files only too: the skill's
+    directories as it is served), in walk order. ``rules``, when given, gets the ``.gitignore``
+    files' rules (:class:`~skillc_index.glob.IgnoreRules`; none when it met none, or past their
+    bounds), which an import reads once. ``real_root``: the root's real path, when the caller
+    has it. ``every_folder``: the folders of ``SKIPPED_FOLDERS`` are walked too (not the hidden
+    ones), as skillc 0.1 walked a skill: the files an import of 0.1 copied, which its record's
+    source hash covers (:func:`~skillc_index.build.store.plan_import`)."""
     from heapq import heappop, heappush
 
-    from skillc_index.walk import SKIPPED_FOLDERS, listed_as
+    from skillc_index.walk import SKIPPED_FOLDERS, is_leftover, listed_as
 
     root_real = real_root or os.path.realpath(root)
     files: list[str] = []
@@ -284,7 +284,7 @@ def walk_skill(
                     if name in SKIPPED_FOLDERS and not (every_folder or entry.is_file()):
                         continue
                     if not entry.is_symlink():
-                        if entry.is_file(follow_symlinks=False):
+                        if entry.is_file(follow_symlinks=False) and not is_leftover(name, folder):
                             files.append(rel)
                         elif entry.is_dir(follow_symlinks=False):
                             seen = entry.stat(follow_symlinks=False)
@@ -300,7 +300,7 @@ def walk_skill(
                 except OSError:  # broken symlink, symlink loop, vanished entry
                     continue
                 links.add(rel)
-                if stat.S_ISREG(seen.st_mode):
+                if stat.S_ISREG(seen.st_mode) and not is_leftover(name, folder):
                     files.append(rel)
                     targets.add(target.rpartition(os.sep)[0])
                 elif stat.S_ISDIR(seen.st_mode):  # one entered by another path: in ``again``

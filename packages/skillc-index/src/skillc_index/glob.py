@@ -428,7 +428,8 @@ def refusal(
     """The E021 a reader of the skill at ``root`` raises for ``rel`` (the path as given; a
     folder's with ``folder``) leading to ``real`` (below the root, symlinks followed) unless
     hidden files were asked for: a hidden one (:func:`~skillc_index.files.hidden_refusal`),
-    else one its ``.gitignore`` files exclude, as :func:`left_out` takes them out of its
+    else an editor's, OS's or merge's leftover (:func:`~skillc_index.walk.is_leftover`), else
+    one its ``.gitignore`` files exclude, as :func:`left_out` takes them out of its
     files. None for a file of the skill (``SKILL.md``, the skill's root, which no
     ``.gitignore`` of it can exclude, or any file when the ``.gitignore`` files are over their
     bounds: what they exclude is unknown). Only the ``.gitignore`` files on the two paths are
@@ -436,15 +437,20 @@ def refusal(
     (``walk_skill(rules=...)``)."""
     import posixpath
 
-    from skillc_index.diagnostics import IgnoredPath
+    from skillc_index.diagnostics import IgnoredPath, LeftoverPath
     from skillc_index.files import hidden_refusal
     from skillc_index.layout import SKILL_FILE
+    from skillc_index.walk import is_leftover
 
     hidden = hidden_refusal(rel, real)
     if hidden is not None:
         return hidden
     given = posixpath.normpath(rel)
     paths = [path for path in {given, real} if path not in (".", "..") and path[:3] != "../"]
+    for path in paths:  # `SKILL.md~`, or a symlink leading to one: not listed by the walk
+        parent, _, name = path.rpartition("/")
+        if not folder and is_leftover(name, os.path.join(real_root, parent)):  # noqa: PTH118
+            return LeftoverPath(rel)
     if given == SKILL_FILE:
         return None
     if rules is None:

@@ -49,6 +49,7 @@ __all__ = [
     "cut_short",
     "find_skill_folders",
     "holds_past",
+    "is_leftover",
     "listed_as",
     "skips_folder",
 ]
@@ -58,6 +59,46 @@ __all__ = [
 CACHE_FOLDERS = frozenset(
     {"__pycache__", ".cache", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis"}
 )
+#: The files editors, operating systems and merges leave beside a skill's files, never its
+#: content: no walk of a skill (:func:`~skillc_index.files.walk_skill`) lists them, so build's
+#: source hash, the index, ``sources``/``open``, every package, the MCP listing and lint agree.
+#: By suffix: Emacs' and many editors' backups (``name~``), Vim's swap files (``.swp``,
+#: ``.swo``, ``.swx``; hidden ones are out already), JetBrains' safe-write files, a merge's or
+#: ``patch``'s leftovers (``.orig``, ``.rej``). ``*.bak`` is not one: a skill may ship one.
+LEFTOVER_SUFFIXES = (
+    "~",
+    ".swp",
+    ".swo",
+    ".swx",
+    "___jb_tmp___",
+    "___jb_old___",
+    ".orig",
+    ".rej",
+)
+#: By whole name (compared lowercased): Vim's write test (``4913``), Windows' thumbnail cache
+#: and folder settings; macOS's ``.DS_Store`` and AppleDouble ``._*`` files are hidden, out
+#: of every walk already. Emacs' auto-save files are ``#name#``; an atomic save's temporary
+#: is ``<name>.tmp``, one only while ``<name>`` is beside it (:func:`is_leftover`).
+LEFTOVER_NAMES = frozenset({"4913", "thumbs.db", "desktop.ini", ".ds_store"})
+
+
+def is_leftover(name: str, folder: str | None = None) -> bool:
+    """Whether the file ``name`` is an editor's, OS's or merge's leftover, no part of a skill
+    (:data:`LEFTOVER_SUFFIXES`, :data:`LEFTOVER_NAMES`, ``#name#``, a hidden ``._name``; and
+    ``<name>.tmp`` while ``folder``, the real path of the folder holding it, holds ``<name>``
+    too: ``SKILL.md.tmp`` beside ``SKILL.md``). Cheap for the common name: one ``endswith``
+    and a frozenset lookup; a stat only for a name ending ``.tmp``."""
+    if name.endswith(LEFTOVER_SUFFIXES) or name.lower() in LEFTOVER_NAMES:
+        return True
+    if name[:1] == "#":
+        return len(name) > 2 and name[-1] == "#"
+    if name[:2] == "._":
+        return True
+    if folder is not None and len(name) > 4 and name[-4:].lower() == ".tmp":
+        return os.path.lexists(os.path.join(folder, name[:-4]))  # noqa: PTH118
+    return False
+
+
 #: Folders no walk for skills enters, whatever their parent: version control, virtual
 #: environments and installed packages, caches, and skillc's runtime metadata.
 SKIPPED_FOLDERS = frozenset(

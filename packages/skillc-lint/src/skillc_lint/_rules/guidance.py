@@ -59,11 +59,13 @@ def reference_toc(skill: Skill, options: Options) -> Findings:
 
 # -- SKL521 bundled files are mentioned -----------------------------------------------------------
 
-#: Files that are never instructions (licences, lock files, package metadata, caches).
+#: Files that are never instructions (licences, lock files, package metadata, caches). An
+#: editor's or OS's leftover (``Thumbs.db``, ``SKILL.md~``) is no file of the skill at all:
+#: the walk leaves it out (:func:`skillc_index.walk.is_leftover`).
 _NOT_CONTENT = re.compile(
     r"(?:^|/)(?:licen[cs]e|copying|notice|readme|changelog|package-lock\.json|yarn\.lock|"
     r"pnpm-lock\.yaml|requirements[^/]*\.txt|pyproject\.toml|package\.json|tsconfig\.json|"
-    r"uv\.lock|poetry\.lock|__pycache__/|node_modules/|\.ds_store|thumbs\.db)|(?:\.pyc)$",
+    r"uv\.lock|poetry\.lock|__pycache__/|node_modules/)|(?:\.pyc)$",
     re.IGNORECASE,
 )
 
