@@ -412,6 +412,31 @@ def test_a_link_whose_target_is_gone_is_skipped_and_named_by_e001(
     ]
 
 
+Done = subprocess.CompletedProcess[str]
+
+
+def test_a_hidden_dangling_link_is_no_skill_and_not_warned_of(
+    layout: Layout, project: Path, cli: Callable[..., Callable[..., Done]]
+) -> None:
+    """Emacs' lock file of a skill edited in place (``.#SKILL.md -> user@host.pid:time``, a
+    dangling hidden link) in a skills folder: ``skc list`` and MCP ``skc_list`` warned "a link
+    to user@host..., which is gone" while the file was open. A hidden entry is no skill."""
+    from skillc_index.inventory.entries import installed_skills
+
+    folder = project / ".claude/skills"
+    folder.mkdir(parents=True)
+    (folder / ".#SKILL.md").symlink_to("user@host.12345:1700000000")
+    (folder / ".#gone").symlink_to(project / "nowhere")
+    (folder / "gone").symlink_to(project / "nowhere")  # still said
+    inventory = installed_skills(layout)
+    assert [skipped.path for skipped in inventory.skipped] == [folder / "gone"]
+    listed = cli("skc", script=True)("list")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stderr == f"warning: skipping 'gone' ({folder / 'gone'}): a link to " + (
+        f"{project / 'nowhere'}, which is gone\n"
+    )
+
+
 def test_a_link_that_loops_is_said_alike_by_the_listing_and_e001(
     layout: Layout, project: Path
 ) -> None:

@@ -358,7 +358,9 @@ def root_listing(root: Root, layout: Layout) -> Listing:
     others: list[Path] = []
     for name, folder in names:
         found = location_of(root, name, layout)
-        if found is None and not folder:  # (a dangling link is no folder)
+        # (a dangling link is no folder); a hidden one is no skill (a skill's name has no
+        # leading dot): Emacs' lock file `.#SKILL.md -> user@host.pid` is not warned of
+        if found is None and not folder and name[:1] != ".":
             found = gone_link(f"{root.path}/{name}")
         if isinstance(found, Location):
             locations.append(found)
