@@ -27,3 +27,47 @@ def test_a_file_written_between_its_hash_and_its_parse_is_a_change(tmp_path: Pat
         rows.of(0)
     (source / "SKILL.md").write_text("---\nname: load\n---\n# Load\n\nmarker v0\n")
     assert [heading[1] for heading in rows.of(0).headings] == ["Load"]
+
+
+def _gone_after_the_walk(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, gone: str
+) -> tuple[ResolvedSkill, list[float]]:
+    """A skill whose walk lists ``gone`` too, a file removed right after it (an editor's
+    quick save removes its temporary), and the waits between attempts, recorded."""
+    import time
+
+    from skillc_index import files
+
+    source = tmp_path / "quick"
+    (source / "references").mkdir(parents=True)
+    (source / "SKILL.md").write_text("---\nname: quick\n---\n# Quick\n\nzebra\n")
+    (source / "references" / "guide.md").write_text("# Guide\n")
+    real_walk = files.walk_skill
+
+    def walk(root: Path, *args: object, **kwargs: object) -> files.SkillFiles:
+        found = real_walk(root, *args, **kwargs)  # type: ignore[arg-type]
+        return found._replace(files=tuple(sorted((*found.files, gone))))
+
+    waits: list[float] = []
+    monkeypatch.setattr(files, "walk_skill", walk)
+    monkeypatch.setattr(time, "sleep", waits.append)
+    return ResolvedSkill("quick", source, "project", tmp_path / "runtime", True), waits
+
+
+def test_a_file_no_index_reads_vanishing_under_the_build_is_no_change(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # `skc show`/`search` during an editor's quick saves: E002 "the sources kept changing
+    # ('SKILL.md.tmp' vanished)", for a file the index never reads
+    skill, _waits = _gone_after_the_walk(monkeypatch, tmp_path, "data.json")
+    handle = cache.ensure_index(skill, "porter")
+    assert "data.json" not in handle.files
+
+
+def test_an_indexed_file_vanishing_is_a_change_tried_again_after_a_wait(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    skill, waits = _gone_after_the_walk(monkeypatch, tmp_path, "references/gone.md")
+    with pytest.raises(cache.IndexUnusable, match=r"kept changing.*gone\.md' vanished"):
+        cache.ensure_index(skill, "porter")
+    assert len(waits) == cache.ATTEMPTS - 1 and min(waits, default=0) > 0  # not back to back

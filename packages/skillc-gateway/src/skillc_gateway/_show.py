@@ -32,7 +32,7 @@ from skillc_index import (
     read_headings,
     safe_join,
 )
-from skillc_index.index.cache import ATTEMPTS, ensure_index
+from skillc_index.index.cache import ATTEMPTS, ensure_index, pause_before
 from skillc_index.index.freshness import kept_in_memory
 from skillc_index.index.queries import HeadingMatcher, heading_key
 from skillc_index.index.schema import file_stat
@@ -161,7 +161,8 @@ def show_section(
             return _hidden_section(skill, file, section, max_lines, skip, nth)
     damaged: IndexHandle | None = None
     reason = ""
-    for _attempt in range(ATTEMPTS):
+    for attempt in range(ATTEMPTS):
+        pause_before(attempt if reason else 0)  # a file changed while it was read: settle
         index = ensure_index(skill, tokenizer_setting, damaged=damaged)
         damaged = None
         if file is not None:

@@ -71,6 +71,7 @@ from skillc_index.index.cache import (
     SourcesChanged,
     hashed_bytes,
     kept_changing,
+    pause_before,
     refuse_too_large,
 )
 from skillc_index.index.freshness import IndexHandle, IndexState, fresh_index, inspect_index
@@ -544,7 +545,8 @@ def compile_skill(
     if found.escapes:
         raise PathEscapesRoot(found.escapes[0])
     reason = ""
-    for _attempt in range(ATTEMPTS):
+    for attempt in range(ATTEMPTS):
+        pause_before(attempt)  # after a source changed under the attempt before
         try:
             return _compile(skill, found, tokenizer_setting, progress, force, stats, runtimes)
         except SourcesChanged as exc:

@@ -65,6 +65,7 @@ __all__ = [
     "ensure_index",
     "hashed_bytes",
     "kept_changing",
+    "pause_before",
     "refuse_too_large",
 ]
 
@@ -78,6 +79,9 @@ MAX_SOURCE_BYTES = 1 << 30
 #: How many times the sources may change under a build before the reader (or ``skc build``)
 #: gives up (E002).
 ATTEMPTS = 3
+#: How long each attempt after the first waits first (seconds): an editor's quick saves of
+#: one file (write a temporary, rename it over) settle, where three back to back all failed.
+ATTEMPT_WAITS_S = (0.02, 0.05)
 #: How long a reader waits for another process building the same index (seconds), after
 #: which it builds its own (the renames keep that correct; it only costs the work twice).
 LOCK_WAIT_S = 120.0
@@ -92,6 +96,15 @@ class SourcesChanged(Exception):
     """The sources changed while they were indexed (a file vanished or was swapped, or its
     bytes are not those hashed): try again, at most :data:`ATTEMPTS` times (here, and in the
     build: :func:`~skillc_index.build.compiler.compile_skill`), then :func:`kept_changing`."""
+
+
+def pause_before(attempt: int) -> None:
+    """Wait before the ``attempt``-th attempt (from 0) at indexing sources that changed under
+    the one before (:data:`ATTEMPT_WAITS_S`; not before the first)."""
+    if 0 < attempt <= len(ATTEMPT_WAITS_S):
+        import time
+
+        time.sleep(ATTEMPT_WAITS_S[attempt - 1])
 
 
 def kept_changing(skill: str, reason: str) -> IndexUnusable:
@@ -148,7 +161,9 @@ def _build_on_demand(
             return handle
     reason = ""
     private = False
-    for _attempt in range(ATTEMPTS):
+    for attempt in range(ATTEMPTS):
+        if reason:  # the sources changed under the attempt before
+            pause_before(attempt)
         runtime, lock = _locked_runtime(skill, private)
         with lock:
             state, handle = checked_index(skill, tokenizer_setting, runtime)
@@ -278,13 +293,14 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
     refuse_too_large(skill.name, indexed, stats)
     if settle(stats):  # as the build does (compiler.compile_skill): readers check stats only
         stats = _stats(source, found.files)
+    files = list(stats)  # but a file no index reads that vanished since the walk
     stats_at_ns = time.time_ns()
     tokenizer = index_tokenizer(tokenizer_setting)
 
     meta = runtime / META_DIR
     target = meta / f"search-{hash16(source)}.db"
     if runtime == MEMORY_RUNTIME:
-        _write_in_memory(skill, target, indexed, stats, found.files, stats_at_ns, tokenizer)
+        _write_in_memory(skill, target, indexed, stats, files, stats_at_ns, tokenizer)
         return
     prefix = f"{target.name}.tmp"
     for left in abandoned(meta, prefix):  # of a reader killed while it built
@@ -313,7 +329,7 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
                     digests=digests,
                     stats_at_ns=stats_at_ns,
                 )
-            if _stats(source, found.files) != stats:
+            if _indexed_changed(source, files, indexed, stats):
                 # a file was written while it was hashed or parsed: its digest, rows and
                 # stats may come from different versions, and a reader trusting the stats
                 # would read the lines of one version at the places of the other
@@ -356,7 +372,7 @@ def _write_in_memory(
             digests=digests,
             stats_at_ns=stats_at_ns,
         )
-        if _stats(skill.source, files) != stats:  # as _write: rows of another version
+        if _indexed_changed(skill.source, files, indexed, stats):  # as _write
             raise SourcesChanged("a file changed while it was indexed")
 
     try:
@@ -366,12 +382,27 @@ def _write_in_memory(
 
 
 def _stats(source: Path, files: Sequence[str]) -> dict[str, FileStat]:
+    """The stats of ``files``, but of one no index reads (not Markdown) that vanished since
+    the walk: no longer one of the skill's files, no reason to start again. An indexed file
+    removed meanwhile is :class:`SourcesChanged`."""
+    from skillc_index.index.rows import is_indexed
     from skillc_index.index.schema import stat_files
 
     try:
-        return stat_files(source, files)
+        return stat_files(source, files, optional=lambda rel: not is_indexed(rel))
     except OSError as exc:  # a file removed between the walk and its stat
         raise SourcesChanged(f"'{exc.filename}' vanished") from exc
+
+
+def _indexed_changed(
+    source: Path, files: Sequence[str], indexed: Sequence[str], stats: Mapping[str, FileStat]
+) -> bool:
+    """Whether an indexed file's stats are no longer ``stats``' (it was written to, or
+    removed, while the index was built). Another file's change is none of the index's: its
+    digest is of a version no older than its recorded stats, which a reader finds changed and
+    hashes again (or a walk no longer lists)."""
+    now = _stats(source, files)
+    return any(now.get(rel) != stats.get(rel) for rel in indexed)
 
 
 def refuse_too_large(skill: str, indexed: Sequence[str], stats: Mapping[str, FileStat]) -> None:

@@ -73,7 +73,7 @@ RFC's tokenizer makes word separators.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -255,14 +255,25 @@ def settle(stats: Mapping[str, FileStat]) -> bool:
 
 
 def stat_files(
-    source: Path, files: Iterable[str], *, canonical: str | None = None
+    source: Path,
+    files: Iterable[str],
+    *,
+    canonical: str | None = None,
+    optional: Callable[[str], bool] | None = None,
 ) -> dict[str, FileStat]:
     """The :func:`file_stat` of each file (symlinks followed), by relative path.
-    ``canonical``: the source's :func:`canonical_source`, when the caller has it."""
+    ``canonical``: the source's :func:`canonical_source`, when the caller has it. A file
+    ``optional`` says True of that is gone (``ENOENT``, ``ENOTDIR``) is left out; any other
+    ``OSError`` is raised."""
     root = canonical_source(source) if canonical is None else canonical
     stats: dict[str, FileStat] = {}
     for rel in files:
-        st = os.stat(os.path.join(root, rel))  # noqa: PTH116, PTH118 - a hot loop
+        try:
+            st = os.stat(os.path.join(root, rel))  # noqa: PTH116, PTH118 - a hot loop
+        except (FileNotFoundError, NotADirectoryError):
+            if optional is not None and optional(rel):
+                continue
+            raise
         stats[rel] = file_stat(rel, st)
     return stats
 
