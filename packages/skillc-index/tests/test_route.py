@@ -1624,6 +1624,40 @@ def test_a_skill_git_tracks_is_left_in_place(
     assert git("status", "--porcelain", "--", ".claude/skills/alpha") == ""
 
 
+@needs_git
+def test_a_skill_git_tracks_through_a_stow_folded_agent_folder_stays_where_it_is(
+    cli: Callable[..., Run], home: Path
+) -> None:
+    """``~/.claude/skills`` a link into a dotfiles repo (GNU stow): no ``.git`` is above the
+    link's own path, only above its real one. Git is asked there: the committed skill stays
+    in the repo, on ``route install`` and on ``build --force`` of it alike."""
+    dotfiles = home / "dotfiles"
+    real = dotfiles / "claude" / ".claude" / "skills"
+    agent_skill(real, "tracked")
+    git = project_git(dotfiles)
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "dotfiles")
+    agent_skill(real, "draft")
+    (home / ".claude").mkdir()
+    (home / ".claude" / "skills").symlink_to("../dotfiles/claude/.claude/skills")
+    data = route_json(cli, "install", "--global")
+    claude = home / ".claude" / "skills"
+    assert data["left"] == [
+        {"name": "tracked", "path": str(claude / "tracked"), "reason": "tracked by git"}
+    ]
+    assert {skill["name"] for skill in data["skills"]} == {"draft"}
+    assert not (home / ".skillc" / "skills" / "tracked").exists()
+    assert git("status", "--porcelain", "--", "claude/.claude/skills/tracked") == ""
+    forced = cli("skillc_index")("build", str(claude / "tracked"), "--global", "--force")
+    assert forced.returncode == 1
+    assert forced.stderr.startswith("error[E050]: skill 'tracked' already exists")
+    assert "git tracks ~/.claude/skills/tracked" in forced.stderr
+    assert sorted(p.name for p in real.iterdir()) == [ROUTER_NAME, "tracked"]
+    assert not (real / "tracked").is_symlink()
+    assert git("status", "--porcelain", "--", "claude/.claude/skills/tracked") == ""
+
+
 def test_a_folder_whose_name_fails_the_name_rule_is_left_in_place(
     cli: Callable[..., Run], layout: Layout, claude: Path
 ) -> None:

@@ -45,11 +45,14 @@ def ignored_below(root: Path, paths: Sequence[str]) -> set[str]:
     answer. Git is asked about ``root`` itself (apart: a path above the top of the work tree
     fails the whole call) only when some path is ignored: one process for a folder in git
     that ignores none of it."""
+    import os
+
     if not paths:
         return set()
     found = set(_git(root, ["check-ignore", "-z", "--stdin"], "\0".join(paths)) or ())
     found &= set(paths)
-    if found and _git(root, ["check-ignore", "-z", "--stdin"], f"../{root.name}/"):
+    name = Path(os.path.realpath(root)).name  # the name git knows it by (root may be a link)
+    if found and _git(root, ["check-ignore", "-z", "--stdin"], f"../{name}/"):
         return set()
     return found
 
@@ -58,9 +61,12 @@ def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str]
     """The NUL-separated names ``git -C root ARGS`` prints (exit 1 counts as none: what
     ``check-ignore`` says when nothing matches); None when ``root`` is in no work tree, git
     cannot be run or fails."""
+    import os
+
     from skillc_index.programs import on_path
 
-    git = on_path("git") if maybe_in_work_tree(root) else None
+    real = os.path.realpath(root)  # a stow-folded agent folder: git runs where the files are
+    git = on_path("git") if maybe_in_work_tree(Path(real)) else None
     if git is None:
         return None  # outside git: not even subprocess imported (3.6 ms of every build)
     import subprocess
@@ -68,7 +74,7 @@ def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str]
     data = None if stdin is None else stdin.encode("utf-8", "surrogateescape")
     try:
         done = subprocess.run(
-            [git, "-C", str(root), *args],
+            [git, "-C", real, *args],
             input=data,
             stdin=subprocess.DEVNULL if data is None else None,
             capture_output=True,
@@ -83,13 +89,15 @@ def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str]
 
 
 def maybe_in_work_tree(root: Path) -> bool:
-    """Whether ``root`` may be in a git work tree: ``GIT_DIR`` is set, or ``root`` or a folder
-    above it holds a ``.git`` (a folder, or a file: worktrees and submodules)."""
+    """Whether ``root`` may be in a git work tree: ``GIT_DIR`` is set, or ``root``'s real path
+    or a folder above it holds a ``.git`` (a folder, or a file: worktrees and submodules).
+    The real path, as git looks: ``~/.claude/skills`` linked into a dotfiles repo (GNU stow)
+    is in that repo's work tree, though no folder above the link's own path is."""
     import os
 
     if os.environ.get("GIT_DIR"):
         return True
-    folder = os.path.abspath(root)  # noqa: PTH100
+    folder = os.path.realpath(root)
     while True:
         if os.path.lexists(os.path.join(folder, ".git")):  # noqa: PTH118
             return True
