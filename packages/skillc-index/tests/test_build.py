@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import stat
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from skillc_index.digests import source_hash
 from skillc_index.import_record import ImportRecord
 
 WriteSkill = Callable[..., Path]
+Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def snapshot(folder: Path) -> dict[str, bytes | str]:
@@ -967,6 +969,37 @@ def test_import_goes_to_the_global_store_outside_a_project(
     assert result.compiled.source == (home / ".skillc" / "skills" / "ext").resolve()
     assert result.compiled.runtime == home.resolve() / ".skillc" / "runtime" / "ext"
     assert result.deployments[0].path == home.resolve() / ".claude" / "skills" / "ext"
+
+
+def test_an_agent_folder_skill_is_never_deployed_over_itself(
+    cli: Callable[..., Run], home: Path, write_skill: WriteSkill
+) -> None:
+    """``skc build ~/.claude/skills/plain --global --force`` moved the folder being built
+    aside, imported it and put a link in its place: the import record's origin was then the
+    link to its own runtime, and every later build was E100. The deployment over its own
+    source is refused up front, by path or by name, with ``--force`` or not, and nothing is
+    written; another target builds it."""
+    folder = write_skill(home / ".claude" / "skills" / "plain")
+    before = snapshot(folder)
+    run = cli("skillc_index")
+    for args in ([str(folder)], [str(folder), "--force"], ["plain"], ["plain", "--force"]):
+        done = run("build", *args, "--global")
+        assert (done.returncode, done.stdout) == (1, ""), done.stderr
+        assert done.stderr == (
+            "error[E050]: skill 'plain' already exists\n"
+            "hint: ~/.claude/skills/plain is the folder being built: a deployment there would "
+            "replace its own source; 'skc route install --global' moves the agent folder's "
+            "skills into the store and builds them, or deploy to another target (--target)\n"
+        )
+        assert sorted(p.name for p in folder.parent.iterdir()) == ["plain"]
+        assert snapshot(folder) == before
+        assert not (home / ".skillc" / "skills").exists()
+    other = run("build", "plain", "--global", "--target", "codex")
+    assert other.returncode == 0, other.stderr
+    assert (home / ".agents" / "skills" / "plain").is_symlink()
+    again = run("build", "plain", "--global", "--target", "codex")
+    assert again.returncode == 0, again.stderr
+    assert snapshot(folder) == before
 
 
 def test_a_project_skill_shadowing_a_global_one_is_warned(

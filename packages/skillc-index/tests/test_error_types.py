@@ -33,6 +33,7 @@ from skillc_index.build.skill import build_skill
 from skillc_index.command_errors import (
     CannotCreate,
     CompiledSkillGiven,
+    DeploysOverOrigin,
     EmptyTargetName,
     ForeignFolder,
     InvalidFilter,
@@ -48,6 +49,7 @@ from skillc_index.spelling import PARAMETER_NAMES
 CODES: list[tuple[type[SkillcError], type[SkillcError], str]] = [
     (ForeignFolder, SkillExists, "E050"),
     (StoreCopyDiffers, SkillExists, "E050"),
+    (DeploysOverOrigin, SkillExists, "E050"),
     (FileIsAFolder, NotARegularFile, "E021"),
     (FileIsAFolder, SkillFileNotFound, "E021"),
     (MalformedFilter, InvalidFilter, "E031"),
@@ -136,6 +138,8 @@ def test_the_library_names_parameters_and_the_cli_spells_them_as_options() -> No
     [
         ForeignFolder("demo", "p", "move it aside and deploy"),
         StoreCopyDiffers("demo", "project", "an edited", "s/demo", "/o/demo"),
+        DeploysOverOrigin("demo", "~/.claude/skills/demo", True),
+        DeploysOverOrigin("demo", ".claude/skills/demo", False),
         FileIsAFolder("references"),
         BrokenTool("t", "bad", 1),
         EmptyTargetName("a,,b"),

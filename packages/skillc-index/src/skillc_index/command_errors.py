@@ -273,6 +273,31 @@ class TrackedDestination(SkillExists):
         self.path = path
 
 
+class DeploysOverOrigin(SkillExists):
+    """E050: a deployment would replace ``path``, the very folder the build imports (an agent
+    folder's own skill built by its path or name): refused whatever ``force`` says, as a store
+    copy whose origin is its own deployment could never be built again. The hint names
+    ``route install`` (with ``global`` when ``global_``) and the ``target`` parameter as the
+    front end spells them."""
+
+    def __init__(self, skill: str, path: str, global_: bool) -> None:
+        self.path = path
+        self.global_ = global_
+        super().__init__(skill)
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        if self.global_:
+            route = spelling.command("route install", "global")
+        else:
+            route = f"'{spelling.program} route install'" if spelling.program else "'route install'"
+        hint = (
+            f"{self.path} is the folder being built: a deployment there would replace its own "
+            f"source; {route} moves the agent folder's skills into the store and builds them, "
+            f"or deploy to another target ({spelling.option('target')})"
+        )
+        return Diagnostic(self.code, {"skill": self.skill}, _hint(hint))
+
+
 class StoreCopyDiffers(SkillExists):
     """E050: importing ``origin`` would replace a different store copy at ``destination``
     (``which`` says how it differs: ``an edited``, ``a different (imported from ...)``)."""

@@ -73,6 +73,7 @@ from skillc_index.build.copies import (
 from skillc_index.build.manifest import MANIFEST_FILE, Manifest, manifest_path, read_manifest
 from skillc_index.command_errors import (
     CannotCreate,
+    DeploysOverOrigin,
     EmptyTargetName,
     FolderNotWritable,
     ForeignFolder,
@@ -242,11 +243,14 @@ def plan_deployments(
     copy: bool = False,
     project_targets: Collection[str] = (),
     copy_targets: Collection[str] = (),
+    origin: Path | None = None,
 ) -> list[DeployPlan]:
     """Resolve each target to ``<agent folder>/<skill>`` and check what is there.
 
     Raises :class:`UnknownTarget` (E100) for an unknown target, :class:`TargetInsideSkill`
     (E100) for a destination inside the skill's own source or runtime,
+    :class:`DeploysOverOrigin` (E050) for one that is ``origin``, the folder an import
+    copies (whatever ``force`` says),
     :class:`TargetOutsideProject` (E100) for one the project leads outside itself
     (``project_targets`` are the ``configured`` names set by the project's own config; see the
     module docstring); :class:`ForeignFolder` (E050) for a destination holding something
@@ -286,6 +290,8 @@ def plan_deployments(
         for folder in (runtime, source):
             if inside(str(real), os.path.realpath(folder)):
                 raise TargetInsideSkill(target, layout.display(real))
+        if origin is not None and str(real) == os.path.realpath(origin):
+            raise DeploysOverOrigin(skill, layout.display(path), scope == "global")
         existing = _existing(path, skill)
         as_copy = (
             copy
