@@ -128,6 +128,29 @@ def test_folder_with_the_old_case_is_named_not_renamed(lint: Run, cwd: Path) -> 
     assert proc.returncode == 1  # SKL104 is an error
 
 
+def test_a_linked_skill_is_named_by_its_link_not_its_target_s_folder(lint: Run, cwd: Path) -> None:
+    """``agents/alpha-x -> repo/skill`` is the skill ``alpha-x`` (as ``skc list`` names it
+    and agents load it): SKL104 judged it by the target's folder (``name 'alpha-x' does not
+    match directory 'skill'``) and ``--unsafe-fixes`` through the link renamed it
+    ``skill``. Through the folder or the link, it lints clean and nothing is written; the
+    real folder, linted as itself, is still named by its own name."""
+    real = make(cwd / "repo", "skill", f"---\nname: alpha-x\n{GOOD}---\n\n# alpha-x\n")
+    (cwd / "agents").mkdir()
+    (cwd / "agents" / "alpha-x").symlink_to("../repo/skill")
+    before = snapshot(real)
+    for given in ("agents", "agents/alpha-x"):
+        checked = lint(given)
+        assert checked.returncode == 0, checked.stderr
+        assert "SKL104" not in checked.stderr
+        proc = lint(given, "--unsafe-fixes")
+        assert proc.returncode == 0, proc.stderr
+        assert "alpha-x: 0 errors, 0 warnings" in proc.stdout + proc.stderr
+        assert snapshot(real) == before
+    proc = lint("repo/skill")
+    assert proc.returncode == 1
+    assert "SKL104 name-match-dir: name 'alpha-x' does not match directory 'skill'" in proc.stderr
+
+
 def test_a_name_that_would_read_as_a_boolean_is_quoted(lint: Run, cwd: Path) -> None:
     folder = make(cwd, "true", f"---\nname: TrUe\n{GOOD}---\n\n# true\n")
     assert lint("true", "--fix").returncode == 0

@@ -200,6 +200,14 @@ def lint_skill(
     return lint_with_texts(path, registry=registry, force=force, texts=texts, cache=cache)[0]
 
 
+def entry_name(root: Path, real: str) -> str:
+    """A skill's name: its folder entry's, as ``skc list`` and ``find`` name it and agents
+    load it (a link's own, ``alpha-x -> repoA/skill`` is ``alpha-x``; SKL104 compares the
+    ``name`` field with it); the real folder's (``real``) for ``.`` or a root ending in
+    ``..``."""
+    return Path(os.path.abspath(root)).name or Path(real).name  # noqa: PTH100
+
+
 def lint_with_texts(
     path: str | os.PathLike[str],
     *,
@@ -235,7 +243,7 @@ def lint_with_texts(
 
         registry = default_registry()
     compiled = is_compiled(root)
-    name = Path(real).name  # root.resolve().name
+    name = entry_name(root, real)
     if compiled and not force:
         return LintResult(name, root, skipped="compiled"), {}
     from skillc_lint._profiles import substitutions_in

@@ -147,7 +147,9 @@ class Skill:
         #: walk and every read of the skill check their paths against.
         real = self.real_root = real_root or os.path.realpath(root)
         self.substitutions = substitutions
-        self.name = Path(real).name  # root.resolve().name
+        from skillc_lint._engine import entry_name
+
+        self.name = entry_name(root, real)  # a link's own name, as skc list names it
         self.compiled = compiled
         listing = known.listing if known is not None else walk_skill(root, real_root=real)
         # skipped: the folders that cannot be read; ignored, second_links: :meth:`excluded`
