@@ -3,6 +3,7 @@ through ``plan_deployments``/``deploy``/``build_skill`` on real folders."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -388,6 +389,38 @@ def test_no_index_is_opened_by_a_path_a_swap_can_lead_elsewhere(
     assert result.returncode == 0, result.stderr
     assert swapped == []  # no index opened by a path at all
     _built_in(runtimes)
+
+
+def test_a_read_only_agent_folder_is_said_before_force_is_offered(
+    cli: Callable[..., Any],
+    project: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A team folder linked in and mounted read-only, holding its own ``demo``: the build
+    offered ``--force`` to move it aside (E050), which then failed "not writable". The
+    folder that cannot be written is said first, as the link it is, with or without
+    ``--force``, and nothing is changed (the permission faked: root may write anywhere)."""
+    write_skill(project / ".skillc" / "skills" / "demo")
+    team = project / "team"
+    theirs = write_skill(team / "demo")
+    (project / ".claude").mkdir()
+    (project / ".claude" / "skills").symlink_to("../team")
+    real, access = os.path.realpath(team), os.access
+    monkeypatch.setattr(
+        os, "access", lambda path, mode: os.path.realpath(path) != real and access(path, mode)
+    )
+    before = sorted(p.name for p in team.iterdir()), (theirs / "SKILL.md").read_bytes()
+    for args in ((), ("--force",)):
+        done = cli("skillc_index")("build", "demo", *args)
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr == (
+            "error[E999]: agent folder '.claude/skills' is not writable (permission denied; "
+            "it is a link to team)\n"
+        )
+        assert (sorted(p.name for p in team.iterdir()), (theirs / "SKILL.md").read_bytes()) == (
+            before
+        )
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

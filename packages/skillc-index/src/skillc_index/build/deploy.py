@@ -227,7 +227,10 @@ def check_writable(root: Path, layout: Layout, what: str = "agent folder") -> No
         raise FolderNotWritable(what, layout.display(root), f"{folder.name}: {reason}")
     why = not_writable(folder)
     if why is not None:
-        raise FolderNotWritable(what, layout.display(root), why.lower())
+        why, real = why.lower(), os.path.realpath(folder)
+        if real != os.path.abspath(folder):  # noqa: PTH100  (a team folder linked in)
+            why = f"{why}; it is a link to {layout.display(Path(real))}"
+        raise FolderNotWritable(what, layout.display(root), why)
 
 
 def plan_deployments(
@@ -290,8 +293,6 @@ def plan_deployments(
         for folder in (runtime, source):
             if inside(str(real), os.path.realpath(folder)):
                 raise TargetInsideSkill(target, layout.display(real))
-        if origin is not None and str(real) == os.path.realpath(origin):
-            raise DeploysOverOrigin(skill, layout.display(path), scope == "global")
         existing = _existing(path, skill)
         as_copy = (
             copy
@@ -306,9 +307,7 @@ def plan_deployments(
             if as_copy or not linked:
                 raise TrackedDestination(skill, layout.display(path))
             keep = True  # a committed link to this runtime, absolute: no change here
-        if existing == "other" and not force:
-            raise ForeignFolder(skill, layout.display(path), "move it aside and deploy")
-        if as_copy or not (exact or keep):
+        if as_copy or not (exact or keep):  # before E050: --force is offered only if it can
             try:
                 check_writable(root, layout)
                 if existing == "skillc-copy" and not path.is_symlink():
@@ -321,6 +320,10 @@ def plan_deployments(
                     raise
                 else:
                     keep = True  # the link there leads to this runtime already
+        if origin is not None and str(real) == os.path.realpath(origin):
+            raise DeploysOverOrigin(skill, layout.display(path), scope == "global")
+        if existing == "other" and not force:
+            raise ForeignFolder(skill, layout.display(path), "move it aside and deploy")
         plans.append(
             DeployPlan(target, path, existing, skill, force, base, keep, as_copy, real_root)
         )
