@@ -391,3 +391,27 @@ def test_a_reply_limit_cuts_the_list_with_a_warning(
     assert (cut.total, cut.filtered, len(whole.skills), whole.warnings) == (30, 30, 30, ())
     [warning] = cut.warnings
     assert warning.text.startswith("list cut at 10 of 30 skills") and "`pattern`" in warning.text
+
+
+def test_an_entry_of_two_agent_folders_that_are_one_is_warned_about_once(
+    cli: Callable[..., Any], home: Path
+) -> None:
+    """``~/.agents/skills -> ~/.claude/skills`` (one folder, two agents' names): each entry
+    that cannot be read was warned about once a name on every ``list``, and the E001 hint
+    named a dangling link twice. Each is said once, by the first path to it."""
+    claude = home / ".claude" / "skills"
+    claude.mkdir(parents=True)
+    (claude / "loop-a").symlink_to("loop-b")
+    (claude / "loop-b").symlink_to("loop-a")
+    (claude / "gone-x").symlink_to("/nonexistent/skillc-test/x")
+    (home / ".agents").mkdir()
+    (home / ".agents" / "skills").symlink_to("../.claude/skills")
+    run = cli("skillc_index")
+    listed = run("list")
+    assert listed.returncode == 0, listed.stderr
+    warnings = [line for line in listed.stderr.splitlines() if line.startswith("warning:")]
+    assert sorted(line.split("'")[1] for line in warnings) == ["gone-x", "loop-a", "loop-b"]
+    missing = run("build", "gone-x")
+    assert missing.returncode == 1
+    hint = missing.stderr.splitlines()[1]
+    assert hint.startswith("hint: ") and hint.count("a link to /nonexistent/skillc-test/x") == 1

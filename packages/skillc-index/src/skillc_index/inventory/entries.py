@@ -61,6 +61,7 @@ __all__ = [
     "Location",
     "LocationKind",
     "Skipped",
+    "distinct",
     "gone_link",
     "group",
     "imported_folders",
@@ -121,6 +122,28 @@ class Skipped(Record):
     def notice(self) -> Notice:
         """The listing's warning for it (``skc eval --path`` skips such a folder too)."""
         return Notice(f"skipping '{self.path.name}' ({self.path}): {self.reason}")
+
+    @property
+    def key(self) -> str:
+        """The entry's real path (its folder's real path and its name: the entry itself may
+        be a link loop): two agent folders that are one (``~/.agents/skills ->
+        ~/.claude/skills``) show one entry by two paths, said once."""
+        try:
+            return os.path.join(os.path.realpath(self.path.parent), self.path.name)  # noqa: PTH118
+        except OSError:  # the folder swapped for a link as it was resolved
+            return str(self.path)
+
+
+def distinct(skipped: Iterable[Skipped], said: set[str] | None = None) -> list[Skipped]:
+    """``skipped`` without a second path to an entry already in it or in ``said`` (the keys
+    of those said before, :attr:`Skipped.key`; each one kept is added to it)."""
+    said = set() if said is None else said
+    kept: list[Skipped] = []
+    for entry in skipped:
+        if entry.key not in said:
+            said.add(entry.key)
+            kept.append(entry)
+    return kept
 
 
 class InstalledSkill(Record):
@@ -191,17 +214,19 @@ class Inventory(Record):
 
     @property
     def skipped(self) -> tuple[Skipped, ...]:
-        return tuple(entry for _, listing in self.folders for entry in listing.skipped)
+        """Each entry skipped, once (by its real path: :func:`distinct`)."""
+        return tuple(distinct(entry for _, listing in self.folders for entry in listing.skipped))
 
     def notices(self, kinds: Iterable[RootKind] | None = None) -> tuple[Notice, ...]:
         """What was left out, in folder order (of the folders of ``kinds``, default all): each
         entry skipped and why, each folder that could not be listed."""
         wanted = None if kinds is None else set(kinds)
         notices: list[Notice] = []
+        said: set[str] = set()  # an entry reached by two folders that are one: said once
         for root, listing in self.folders:
             if wanted is not None and root.kind not in wanted:
                 continue
-            notices += (entry.notice() for entry in listing.skipped)
+            notices += (entry.notice() for entry in distinct(listing.skipped, said))
             if listing.error is not None:
                 kind = f"the {root.scope} store" if root.kind == "store" else f"{root.kind} folder"
                 notices.append(Notice(f"cannot list {kind} {root.path} ({listing.error})"))

@@ -22,7 +22,14 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skillc_index.inventory.entries import InstalledSkill, Location, Skipped, group, location_of
+from skillc_index.inventory.entries import (
+    InstalledSkill,
+    Location,
+    Skipped,
+    distinct,
+    group,
+    location_of,
+)
 from skillc_index.inventory.folders import (
     Root,
     in_plugins_folder,
@@ -471,7 +478,7 @@ def gone_links(skill: str, layout: Layout) -> str:
         for root in roots
         if (gone := _skipped(root, name, layout) or gone_link(f"{root.path}/{name}")) is not None
     ]
-    said = [f"{shown(layout.display(gone.path))}: {gone.reason}" for gone in found]
+    said = [f"{shown(layout.display(gone.path))}: {gone.reason}" for gone in distinct(found)]
     if not is_utf8(skill):
         said.append("the name given is not UTF-8 (is the terminal's encoding UTF-8?)")
     return "; ".join(said)
