@@ -231,10 +231,8 @@ def _check_runtime_folder(runtime: Path, index_file: str) -> None:
     for place, a_file, wanted in places:
         try:
             mode = place.lstat().st_mode
-        except (FileNotFoundError, NotADirectoryError):
-            continue
         except OSError:
-            continue  # the build's own write says why
+            continue  # not there; else the build's own write says why
         if stat.S_ISDIR(mode) == a_file:
             kind = "a file" if stat.S_ISREG(mode) else "a symlink" if stat.S_ISLNK(mode) else None
             raise RuntimeEntryInTheWay(str(place), kind or file_kind(mode), wanted)
@@ -492,16 +490,14 @@ def _remove_stray(index: Path) -> None:
 
     with suppress(OSError):
         found = index.lstat()
-        own = not hasattr(os, "geteuid") or found.st_uid == os.geteuid()
-        if stat.S_ISREG(found.st_mode) and own:
+        if stat.S_ISREG(found.st_mode) and found.st_uid == getattr(os, "geteuid", int)():
             index.unlink()
 
 
 @contextmanager
 def _pinned(real: str, runtime: Path) -> Iterator[Pinned]:
     """The runtime store at ``real`` (:meth:`Pinned.at`, made when missing): one of its
-    folders swapped for a symlink since it was checked is
-    :class:`~skillc_index.diagnostics.FolderChanged` (E022)."""
+    folders swapped for a symlink since it was checked is ``FolderChanged`` (E022)."""
     from skillc_index.diagnostics import FolderChanged
     from skillc_index.pinned import Pinned
 
