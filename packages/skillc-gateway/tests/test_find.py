@@ -288,7 +288,7 @@ def test_a_hit_is_named_so_that_show_reads_it(
     ``writing-plans``, which reads the store's; a folder only ``--path`` searched, by its
     folder's name, which reads nothing (E001) or another skill; one under ``$SKILLC_HOME``,
     absolute (a shell reads ``~`` as the user's home)."""
-    skc = cli("skc", script=True)
+    skc = cli("skillc-gateway", script=True)
     store = project / ".skillc/skills/writing-plans"
     write_skill(store, "writing-plans", "Plans from the store.", "## Lions\n\nStore lions.\n")
     build_skill("writing-plans", layout)

@@ -1914,7 +1914,7 @@ def test_a_sandbox_refusing_unix_sockets_gets_finds_answered_and_told_why(
     the command): it answered E999 PermissionError, no answer; ``watch --status`` and
     ``--stop`` the same. The find answers itself now, the same answer; ``--status`` says
     it cannot reach the server and why, at once (no wait for a server starting)."""
-    skc = cli("skc", script=True)
+    skc = cli("skillc-gateway", script=True)
     find = ("find", "bread", "--path", "library", "--format", "json")
     alone = skc(*find, env_extra={"SKILLC_FIND_SERVER": "0"})
     assert alone.returncode == 0, alone.stderr
@@ -1960,7 +1960,7 @@ def test_a_sandbox_refusing_socket_files_in_the_home_starts_no_find_server(
     from skillc_gateway.catalog.first_answer import FIRST_SKILLS
 
     large_library(FIRST_SKILLS)
-    skc = cli("skc", script=True)
+    skc = cli("skillc-gateway", script=True)
     find = ("find", "tend the garden s0007", "--path", "library", "--limit", "3")
     for _ in range(2):
         done = skc(*find, env_extra=sandboxed("files"))
@@ -1987,7 +1987,7 @@ def test_a_sandbox_refusing_unix_sockets_starts_no_find_server(
     from skillc_gateway.catalog.first_answer import FIRST_SKILLS
 
     large_library(FIRST_SKILLS)
-    skc = cli("skc", script=True)
+    skc = cli("skillc-gateway", script=True)
     find = ("find", "tend the garden s0007", "--path", "library", "--limit", "3")
     inside = sandboxed(kind)
     for _ in range(2):
@@ -2025,7 +2025,7 @@ def test_detach_in_a_home_that_cannot_be_written_says_what_to_set(
     to set SKILLC_HOME to a writable folder, as the other errors of the home do."""
     undo = forbid_changes(home)
     try:
-        done = cli("skc", script=True)("watch", "--detach")
+        done = cli("skillc-gateway", script=True)("watch", "--detach")
     finally:
         undo()
     assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr

@@ -644,14 +644,13 @@ def test_long_sections_go_through_the_window(
     assert all("[MATCH]Run[/MATCH]" in hit.snippet for hit in hits)
 
 
-def test_a_hit_names_its_file_as_it_is_on_disk(
-    skill: ResolvedSkill, cli: Callable[..., Any], project: Path
-) -> None:
+def test_a_hit_names_its_file_as_it_is_on_disk(skill: ResolvedSkill) -> None:
     """``search`` named each hit's file in the index's folded spelling (composed, its accents
     apart, composed again): ``références/résumé.md`` written decomposed (as macOS writes it)
     came back composed, a name no file has, and ``é.md`` in NFD as its NFC twin, another file
     (the one outline and sources name apart). The name on disk is stored beside the folded one
-    (schema 13) and reported; matching stays folded (either spelling of a word finds both)."""
+    (schema 13) and reported; matching stays folded (either spelling of a word finds both).
+    The installed ``skc search`` of the same: skillc's ``test_across_packages.py``."""
     from unicodedata import normalize
 
     from skillc_index import fts_query, search_sections
@@ -673,10 +672,6 @@ def test_a_hit_names_its_file_as_it_is_on_disk(
     for word in ("zebra", "r\u00e9sum\u00e9", "resume"):
         (hit,) = search_sections(index, fts_query(word, "porter"), 10)
         assert hit.file == f"{folder}/{nfd}"
-    skc = cli("skc", process=True)
-    done = skc("search", "demo", "okapi", "--format", "json")
-    assert done.returncode == 0, done.stderr
-    assert sorted(hit["file"] for hit in json.loads(done.stdout)["results"]) == [nfd, nfc]
 
 
 def test_rows_the_folding_changed_keep_their_text_as_written(skill: ResolvedSkill) -> None:
@@ -811,7 +806,6 @@ def test_an_up_to_date_index_gives_the_stub_without_parsing(
 ) -> None:
     """When only the stub is rewritten (the index is current), what it lists comes from the
     index: the same stub and warnings as a build that parses, and markdown-it never loads."""
-    import json
     import subprocess
     import sys
 

@@ -430,7 +430,7 @@ def test_a_hidden_dangling_link_is_no_skill_and_not_warned_of(
     (folder / "gone").symlink_to(project / "nowhere")  # still said
     inventory = installed_skills(layout)
     assert [skipped.path for skipped in inventory.skipped] == [folder / "gone"]
-    listed = cli("skc", script=True)("list")
+    listed = cli("skillc-index", script=True)("list")
     assert listed.returncode == 0, listed.stderr
     assert listed.stderr == f"warning: skipping 'gone' ({folder / 'gone'}): a link to " + (
         f"{project / 'nowhere'}, which is gone\n"

@@ -158,26 +158,6 @@ def test_the_folders_above_a_home_in_the_users_own_home_folder_are_not_judged(
         Layout.discover(project, env)
 
 
-def test_every_command_refuses_another_users_home(
-    home: Path, owned_by: OwnedBy, cli: Callable[..., Callable[..., object]]
-) -> None:
-    """``list`` and ``sync --to team`` (whose ``[stats] url`` is the other user's) both stop
-    at the home: ``error[E999]``, exit 1, no traceback, nothing sent."""
-    (home / ".skillc").mkdir()
-    config = home / ".skillc" / "config.toml"
-    config.write_text('[stats]\nurl = "postgresql://x:y@127.0.0.1:1/steal"\n', encoding="utf-8")
-    owned_by(config)
-    skc = cli("skc")
-    for args in (("list",), ("sync", "--to", "team"), ("outline", "rust")):
-        done = skc(*args)
-        assert done.returncode == 1, (args, done.stderr)  # type: ignore[attr-defined]
-        assert done.stderr.startswith(  # type: ignore[attr-defined]
-            f"error[E999]: '{config}' in the skillc home '{home}' is owned by another user"
-        )
-        assert "Traceback" not in done.stderr  # type: ignore[attr-defined]
-        assert "E043" not in done.stderr  # type: ignore[attr-defined]
-
-
 @as_root
 def test_the_installed_skc_refuses_a_home_another_uid_owns(
     tmp_path: Path, cli: Callable[..., Callable[..., object]], write_skill: Callable[..., Path]
@@ -188,7 +168,7 @@ def test_the_installed_skc_refuses_a_home_another_uid_owns(
     shared = (tmp_path / "shared").resolve()
     home = shared / "skc-ci"
     write_skill(home / ".skillc" / "skills" / "helper", description="Deploy. Use when deploying.")
-    skc = cli("skc", script=True)
+    skc = cli("skillc-index", script=True)
     env = {"SKILLC_HOME": str(home)}
     assert "helper" in skc("list", env_extra=env).stdout  # type: ignore[attr-defined]
     for path in (home, *home.rglob("*")):
@@ -277,38 +257,6 @@ def test_the_users_own_fallback_is_written_and_another_users_stale_one_is_no_w00
     assert [d.code for d in log_access(layout, writable, record()).diagnostics] == ["W003"]
     owned_by(shared / ".skillc")  # another user's (forged rows, to have them synced): no W003
     assert log_access(layout, writable, record()).diagnostics == ()
-
-
-@as_root
-def test_the_installed_skc_writes_no_query_into_another_uids_folder(
-    tmp_path: Path,
-    home: Path,
-    cli: Callable[..., Callable[..., object]],
-    write_skill: Callable[..., Path],
-) -> None:
-    """The audit's case: ``nobody`` made ``.skillc/logs/<skill>/.skillc-meta`` (0777) in a
-    shared folder; the user's primary log cannot be written; ``skc search`` there answers,
-    warns, and leaves the query nowhere ``nobody`` can read."""
-    write_skill(home / ".skillc" / "skills" / "rust", body="## Install\n\nCargo.\n")
-    skc = cli("skc", script=True)
-    assert skc("build", "rust", "--global").returncode == 0  # type: ignore[attr-defined]
-    log = home / ".skillc" / "runtime" / "rust" / ".skillc-meta" / "logs.db"
-    log.unlink()
-    log.mkdir()  # the primary cannot be written, even by root
-    shared = (tmp_path / "shared").resolve()
-    meta = shared / ".skillc" / "logs" / "rust" / ".skillc-meta"
-    meta.mkdir(parents=True)
-    shared.chmod(0o1777)
-    for path in (shared / ".skillc", *(shared / ".skillc").rglob("*")):
-        os.chown(path, NOBODY, NOBODY)
-        path.chmod(0o777)
-    done = skc("search", "rust", "merger with globex", cwd=shared)
-    assert done.returncode == 0, done.stderr  # type: ignore[attr-defined]
-    assert done.stderr.splitlines()[0] == (  # type: ignore[attr-defined]
-        "warning: access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which "
-        "is owned by another user (nobody, uid 65534)"
-    )
-    assert list(meta.iterdir()) == []
 
 
 def test_a_fallback_log_the_working_folders_owner_made_is_not_written(
@@ -401,7 +349,7 @@ def test_the_installed_skc_takes_a_config_linked_to_nothing_as_none(
 ) -> None:
     (home / ".skillc").mkdir()
     (home / ".skillc" / "config.toml").symlink_to(tmp_path / "dotfiles" / "skillc.toml")
-    done = cli("skc", script=True)("list", "--format", "json")
+    done = cli("skillc-index", script=True)("list", "--format", "json")
     assert done.returncode == 0, done.stderr  # type: ignore[attr-defined]
     assert done.stderr == ""  # type: ignore[attr-defined]
 

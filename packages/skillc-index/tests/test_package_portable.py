@@ -66,7 +66,7 @@ def test_the_command_line_warns_and_packages(
 ) -> None:
     """``skc package`` of a skill holding ``aux/notes.md``: a warning line, exit 0, the zip."""
     write_skill(project / "skills" / "port", files={"aux/notes.md": "x\n", "ok.md": "y\n"})
-    skc = cli("skc", process=True)
+    skc = cli("skillc_index", process=True)
     done = skc("package", "skills/port", "-o", str(tmp_path / "out"), "--format", "json")
     assert done.returncode == 0, done.stderr
     warnings = json.loads(done.stdout)["warnings"]

@@ -812,7 +812,7 @@ def test_a_lock_another_process_holds_on_the_gitignore_is_waited_for_a_bounded_t
     from skillc_index.build import scaffold
 
     monkeypatch.setattr(scaffold, "GITIGNORE_LOCK_WAIT_S", 0.5)
-    skc = cli("skc")
+    skc = cli("skillc_index")
     assert skc("init", "held").returncode == 0
     gitignore = project / ".gitignore"
     before = "*.log\n"

@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
@@ -64,25 +62,3 @@ def test_the_process_run_again_in_utf8_mode_keeps_the_locales_output_encoding() 
         b"ascii",
     ]
     assert done.stdout == b"caf\\xe9 \\u2615\n"
-
-
-@pytest.mark.skipif(os.name != "posix", reason="the kit runs itself again on POSIX only")
-def test_the_installed_skc_writes_utf8_in_the_c_locale(
-    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
-    project: Path,
-    write_skill: Callable[..., Path],
-) -> None:
-    """What the user meets in the C locale with UTF-8 mode off: ``skc outline`` writes its
-    headings, and an error its diagnostic, as UTF-8 (click writes UTF-8 to a stream named
-    ASCII, as under ``PYTHONIOENCODING=ascii``: the README's known limit), not the ASCII
-    with escapes the text streams hold (the test above)."""
-    write_skill(project / "cafe", body="## Caf\u00e9 \u2615\n\nText.\n")
-    skc = cli("skc", script=True)
-    c_locale = {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
-    c_locale["PYTHONIOENCODING"] = ""  # empty: as not set, whatever the tests run under
-    done = skc("outline", "./cafe", env_extra=c_locale)
-    assert done.returncode == 0, done.stderr
-    assert "## Caf\u00e9 \u2615" in done.stdout  # decoded as UTF-8: no escape
-    missing = skc("show", "./cafe", "--section", "n\u00f6pe \u2615", env_extra=c_locale)
-    assert missing.returncode == 1
-    assert missing.stderr.startswith("error[E020]: section not found: 'n\u00f6pe \u2615'")

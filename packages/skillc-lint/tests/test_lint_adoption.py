@@ -161,8 +161,8 @@ def test_a_comment_hiding_a_security_rule_is_a_finding_ci_sees(
         + "<!-- skillc-lint: disable-next-line=SKL526 -->\nTODO: later\n"
     )
     put(cwd / "skills" / "evil", body)
-    skc = cli("skc", script=True)
-    proc = skc("lint", "skills/evil", "--format", "sarif", cwd=cwd)
+    skc = cli("skillc-lint", script=True)
+    proc = skc("skills/evil", "--format", "sarif", cwd=cwd)
     assert proc.returncode == 1, proc.stderr
     results = json.loads(proc.stdout)["runs"][0]["results"]
     shown = [
@@ -172,10 +172,10 @@ def test_a_comment_hiding_a_security_rule_is_a_finding_ci_sees(
     assert shown == [("SKL902", "warning", 8), ("SKL903", "error", 9), ("SKL903", "error", 9)]
     assert results[0]["message"]["text"].startswith(CANNOT_HIDE.format("SKL903"))
     assert "cannot hide" not in proc.stderr
-    proc = skc("lint", "skills/evil", "--format", "json", cwd=cwd)
+    proc = skc("skills/evil", "--format", "json", cwd=cwd)
     first = json.loads(proc.stdout)["diagnostics"][0]
     assert (first["rule"], first["line"], first["column"]) == ("SKL902", 8, 27)
-    proc = skc("lint", "skills/evil", "--format", "json", "--select", "SKL903", cwd=cwd)
+    proc = skc("skills/evil", "--format", "json", "--select", "SKL903", cwd=cwd)
     assert [d["rule"] for d in json.loads(proc.stdout)["diagnostics"]] == ["SKL903", "SKL903"]
     where = cwd / "skills" / "evil" / "SKILL.md"
     assert f"warning: {where}:8: {CANNOT_HIDE.format('SKL903')}" in proc.stderr

@@ -1236,7 +1236,7 @@ def test_skl402_a_git_lfs_pointer_is_a_warning(
         ("assets/form.pdf", None, "warning", message),
         ("references/guide.md", None, "warning", message),
     ]
-    proc = cli("skc", script=True)("lint", str(folder), "--format", "json", cwd=tmp_path)
+    proc = cli("skillc-lint", script=True)(str(folder), "--format", "json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr  # warnings alone
     shown = [(d["rule"], d["file"]) for d in json.loads(proc.stdout)["diagnostics"]]
     assert [rel for rule, rel in shown if rule == "SKL402"] == [

@@ -300,7 +300,8 @@ def test_a_moved_project_s_uses_count_for_it_with_project_where_it_is_now(
     assert uses(str(moved / "sub")) == (1, 1, 1)
     assert uses(f"{old}-other") == (1, 1, 1)
     assert uses("/w") == (1, 1, 1)
-    run = cli("skc", process=True)("stats", "demo", "--project", ".", "--format", "json", cwd=moved)
+    stats = cli("skillc_stats", process=True)
+    run = stats("stats", "demo", "--project", ".", "--format", "json", cwd=moved)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["data"]["uses"] == 2
 

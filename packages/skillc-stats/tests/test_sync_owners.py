@@ -129,7 +129,7 @@ def test_the_installed_skc_sync_leaves_another_uids_fallback_logs_alone(
     planted = [shared / ".skillc", *(shared / ".skillc").rglob("*")]
     for path in planted:
         os.chown(path, NOBODY, NOBODY)
-    skc = cli("skc", script=True)
+    skc = cli("skillc-stats", script=True)
     done = skc("sync", cwd=shared)
     assert (done.returncode, done.stdout) == (0, "No local logs to sync\n"), done.stderr  # type: ignore[attr-defined]
     done = skc("outline", "tool", cwd=shared)

@@ -349,7 +349,7 @@ def test_a_database_not_in_utf8_is_refused_before_anything_is_sent(
     """A LATIN1 store failed ``sync --to`` with E999 UnicodeEncodeError after some logs were
     sent; a SQL_ASCII one gave bytes for text (``Uses: 0``, E999 in JSON): both are E043 at
     connect, for the writer and the readers, and nothing is created or sent."""
-    skc = cli("skc", script=True)
+    skc = cli("skillc-stats", script=True)
     log_rows(*emoji_rows(demo))
     for encoding in ("LATIN1", "SQL_ASCII"):
         url = postgres_server.database(encoding)
@@ -378,7 +378,7 @@ def test_skillc_talks_utf8_whatever_the_client_encoding_says(
     """``PGCLIENTENCODING=SQL_ASCII`` made text bytes (``Uses: 0``, a Period of ``b'...'``,
     E999 in JSON and ``--all``), ``LATIN1`` (or the URL's ``client_encoding``) E043 on an
     emoji row and E999 in ``sync --to``: the store is read and written in UTF-8 always."""
-    skc = cli("skc", script=True)
+    skc = cli("skillc-stats", script=True)
     log_rows(*rows_of(demo))
     assert (
         skc("sync", "--to", postgres_url, env_extra={"PGCLIENTENCODING": "LATIN1"}).returncode == 0

@@ -1,0 +1,109 @@
+"""Tests of the installed ``skc`` whose commands span packages (search and build, sync and
+outline), moved here from the package suites, whose CI envs install one package and not
+``skc``: what the user meets through the umbrella's one command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+OwnedBy = Callable[..., None]
+NOBODY = 65534
+as_root = pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root"
+)
+
+
+def test_search_names_a_hit_s_file_as_it_is_on_disk(
+    project: Path, cli: Callable[..., Any], write_skill: Callable[..., Path]
+) -> None:
+    """``é.md`` written decomposed (as macOS writes it) beside its composed twin: each hit
+    names its own file as on disk (skillc-index's ``test_a_hit_names_its_file_as_it_is_on_disk``
+    for the index itself)."""
+    nfc, nfd = "\u00e9.md", "e\u0301.md"
+    skill = write_skill(project / ".skillc" / "skills" / "demo")
+    (skill / nfc).write_text("# One\n\nnfc okapi\n", encoding="utf-8")
+    (skill / nfd).write_text("# Two\n\nnfd okapi\n", encoding="utf-8")
+    done = cli("skc", process=True)("search", "demo", "okapi", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert sorted(hit["file"] for hit in json.loads(done.stdout)["results"]) == [nfd, nfc]
+
+
+def test_every_command_refuses_another_users_home(
+    home: Path, owned_by: OwnedBy, cli: Callable[..., Callable[..., object]]
+) -> None:
+    """``list`` and ``sync --to team`` (whose ``[stats] url`` is the other user's) both stop
+    at the home: ``error[E999]``, exit 1, no traceback, nothing sent."""
+    (home / ".skillc").mkdir()
+    config = home / ".skillc" / "config.toml"
+    config.write_text('[stats]\nurl = "postgresql://x:y@127.0.0.1:1/steal"\n', encoding="utf-8")
+    owned_by(config)
+    skc = cli("skc")
+    for args in (("list",), ("sync", "--to", "team"), ("outline", "rust")):
+        done = skc(*args)
+        assert done.returncode == 1, (args, done.stderr)  # type: ignore[attr-defined]
+        assert done.stderr.startswith(  # type: ignore[attr-defined]
+            f"error[E999]: '{config}' in the skillc home '{home}' is owned by another user"
+        )
+        assert "Traceback" not in done.stderr  # type: ignore[attr-defined]
+        assert "E043" not in done.stderr  # type: ignore[attr-defined]
+
+
+@as_root
+def test_the_installed_skc_writes_no_query_into_another_uids_folder(
+    tmp_path: Path,
+    home: Path,
+    cli: Callable[..., Callable[..., object]],
+    write_skill: Callable[..., Path],
+) -> None:
+    """The audit's case: ``nobody`` made ``.skillc/logs/<skill>/.skillc-meta`` (0777) in a
+    shared folder; the user's primary log cannot be written; ``skc search`` there answers,
+    warns, and leaves the query nowhere ``nobody`` can read."""
+    write_skill(home / ".skillc" / "skills" / "rust", body="## Install\n\nCargo.\n")
+    skc = cli("skc", script=True)
+    assert skc("build", "rust", "--global").returncode == 0  # type: ignore[attr-defined]
+    log = home / ".skillc" / "runtime" / "rust" / ".skillc-meta" / "logs.db"
+    log.unlink()
+    log.mkdir()  # the primary cannot be written, even by root
+    shared = (tmp_path / "shared").resolve()
+    meta = shared / ".skillc" / "logs" / "rust" / ".skillc-meta"
+    meta.mkdir(parents=True)
+    shared.chmod(0o1777)
+    for path in (shared / ".skillc", *(shared / ".skillc").rglob("*")):
+        os.chown(path, NOBODY, NOBODY)
+        path.chmod(0o777)
+    done = skc("search", "rust", "merger with globex", cwd=shared)
+    assert done.returncode == 0, done.stderr  # type: ignore[attr-defined]
+    assert done.stderr.splitlines()[0] == (  # type: ignore[attr-defined]
+        "warning: access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which "
+        "is owned by another user (nobody, uid 65534)"
+    )
+    assert list(meta.iterdir()) == []
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the kit runs itself again on POSIX only")
+def test_the_installed_skc_writes_utf8_in_the_c_locale(
+    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
+    project: Path,
+    write_skill: Callable[..., Path],
+) -> None:
+    """What the user meets in the C locale with UTF-8 mode off: ``skc outline`` writes its
+    headings, and an error its diagnostic, as UTF-8 (click writes UTF-8 to a stream named
+    ASCII, as under ``PYTHONIOENCODING=ascii``: the README's known limit), not the ASCII
+    with escapes the text streams hold (the test above)."""
+    write_skill(project / "cafe", body="## Caf\u00e9 \u2615\n\nText.\n")
+    skc = cli("skc", script=True)
+    c_locale = {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    c_locale["PYTHONIOENCODING"] = ""  # empty: as not set, whatever the tests run under
+    done = skc("outline", "./cafe", env_extra=c_locale)
+    assert done.returncode == 0, done.stderr
+    assert "## Caf\u00e9 \u2615" in done.stdout  # decoded as UTF-8: no escape
+    missing = skc("show", "./cafe", "--section", "n\u00f6pe \u2615", env_extra=c_locale)
+    assert missing.returncode == 1
+    assert missing.stderr.startswith("error[E020]: section not found: 'n\u00f6pe \u2615'")
