@@ -132,8 +132,5 @@ def test_the_installed_skc_sync_leaves_another_uids_fallback_logs_alone(
     skc = cli("skillc-stats", script=True)
     done = skc("sync", cwd=shared)
     assert (done.returncode, done.stdout) == (0, "No local logs to sync\n"), done.stderr  # type: ignore[attr-defined]
-    done = skc("outline", "tool", cwd=shared)
-    assert done.returncode == 0 and "W003" not in done.stderr  # type: ignore[attr-defined]
     assert all(path.exists() for path in planted)
-    assert count_rows(log) == 6
-    assert count_rows(primary_log(tool.runtime)) == 1  # the outline's row alone
+    assert count_rows(log) == 6  # no W003 for it: skillc-index's test_owners.py
