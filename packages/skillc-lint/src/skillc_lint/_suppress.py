@@ -137,9 +137,10 @@ def inline_suppressions(text: str, code: Sequence[CodeBlock]) -> InlineSuppressi
         for match in _COMMENT.finditer(line):
             if match.start() and line[match.start() - 1] == "`":
                 continue
-            form, selectors = match.group(1).lower(), _selectors(match.group(2))
+            form, found = match.group(1).lower(), list(_SELECTOR.finditer(match[2]))
+            selectors = [s.group() for s in found]
             at = match.start(2) + 1  # each selector's column
-            written += ((number, at + s.start(), s.group()) for s in _SELECTOR.finditer(match[2]))
+            written += ((number, at + s.start(), s.group()) for s in found)
             if form == "disable":
                 whole += selectors
             else:
