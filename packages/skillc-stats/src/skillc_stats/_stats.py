@@ -60,7 +60,13 @@ from skillc_index import (
     walk_skill,
 )
 from skillc_index.accesslog import primary_log
-from skillc_index.accesslog.reader import CommandCount, LocalRows, StatsLog, command_kind
+from skillc_index.accesslog.reader import (
+    CommandCount,
+    LocalRows,
+    StatsLog,
+    command_kind,
+    same_folders,
+)
 from skillc_stats._filters import Filters, Folders, Names, Time, team_filters
 from skillc_stats.operations import GroupBy
 
@@ -218,8 +224,8 @@ class StatsQuery:
             self._source = LocalRows(primary_log(skill.runtime))
             try:  # (a plugin's skill: its other versions' folders, from these rows)
                 paths = own_folders(self._source, folders, str(skill.source))
-                source = valid_utf8(str(skill.source))
-                same = {path: source for path in paths if path != source}  # (--project)
+                # (--project: the other folders' rows count as the source's)
+                same = same_folders(dict.fromkeys(paths, valid_utf8(str(skill.source))))
                 self._log = StatsLog(self._source, "skill_path", paths, filters, same)
             except BaseException:  # (UnreadableFile: E999, the log closed)
                 self._source.close()
