@@ -376,16 +376,15 @@ def _linted(
         from skillc_lint._cache import cache_dir, refusal, renew_damaged
 
         cache = cache_dir()
-        refused = refusal(cache)
-        if refused is not None:  # another user's: linted without it, said once
-            from skillc_index import Notice
-
-            session.warn((Notice(refused),))
+        said = refusal(cache)
+        if said is not None:  # another user's: linted without it
             cache = None
-        elif (renewed := renew_damaged(cache)) is not None:  # made anew, said once
+        else:  # a damaged one: made anew
+            said = renew_damaged(cache)
+        if said is not None:  # said once
             from skillc_index import Notice
 
-            session.warn((Notice(renewed),))
+            session.warn((Notice(said),))
     pooled = (
         None
         if writes
