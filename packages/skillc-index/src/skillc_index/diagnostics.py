@@ -339,7 +339,10 @@ class FolderChanged(SkillDirectoryNotFound):
         """Whether ``exc`` is what resolving a path raises when a part of it is swapped
         meanwhile: ``os.path.realpath``'s ``readlink`` of a symlink made a folder (``EINVAL``),
         removed (``ENOENT``) or a file's folder (``ENOTDIR``) since its ``lstat``, a loop
-        (``ELOOP``); ``Path.resolve``'s ``RuntimeError`` of a loop (before Python 3.13)."""
+        (``ELOOP``); ``Path.resolve``'s ``RuntimeError`` of a loop (before Python 3.13); a
+        ``FolderChanged`` itself (a resolution that turned it into one already)."""
+        if isinstance(exc, FolderChanged):
+            return True
         if isinstance(exc, OSError):
             return exc.errno in (errno.EINVAL, errno.ENOENT, errno.ENOTDIR, errno.ELOOP)
         return type(exc) is RuntimeError and str(exc).startswith("Symlink loop")

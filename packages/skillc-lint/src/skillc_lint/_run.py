@@ -282,7 +282,7 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
         try:
             targets.append(resolve_target(argument, layout))
         except (FolderChanged, OSError, RuntimeError) as exc:  # realpath met it swapped
-            if not isinstance(exc, FolderChanged) and not FolderChanged.raised_by(exc):
+            if not FolderChanged.raised_by(exc):
                 raise
             targets.append(RunError(argument, _changed(argument)))
         except SkillcError as exc:  # reported in its place; the other targets are linted
@@ -432,7 +432,7 @@ def _linted(
             run.reports.append(done)
             yield done.result
         except (FolderChanged, OSError, RuntimeError) as exc:  # realpath met it swapped
-            if not isinstance(exc, FolderChanged) and not FolderChanged.raised_by(exc):
+            if not FolderChanged.raised_by(exc):
                 raise
             yield RunError(display_path(item, cwd), _changed(display_path(item, cwd)))
         except SkillcError as exc:
