@@ -293,14 +293,13 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
     refuse_too_large(skill.name, indexed, stats)
     if settle(stats):  # as the build does (compiler.compile_skill): readers check stats only
         stats = _stats(source, found.files)
-    files = list(stats)  # but a file no index reads that vanished since the walk
     stats_at_ns = time.time_ns()
     tokenizer = index_tokenizer(tokenizer_setting)
 
     meta = runtime / META_DIR
     target = meta / f"search-{hash16(source)}.db"
     if runtime == MEMORY_RUNTIME:
-        _write_in_memory(skill, target, indexed, stats, files, stats_at_ns, tokenizer)
+        _write_in_memory(skill, target, indexed, stats, stats_at_ns, tokenizer)
         return
     prefix = f"{target.name}.tmp"
     for left in abandoned(meta, prefix):  # of a reader killed while it built
@@ -329,7 +328,7 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
                     digests=digests,
                     stats_at_ns=stats_at_ns,
                 )
-            if _indexed_changed(source, files, indexed, stats):
+            if _indexed_changed(source, indexed, stats):
                 # a file was written while it was hashed or parsed: its digest, rows and
                 # stats may come from different versions, and a reader trusting the stats
                 # would read the lines of one version at the places of the other
@@ -346,7 +345,6 @@ def _write_in_memory(
     target: Path,
     indexed: Sequence[str],
     stats: Mapping[str, FileStat],
-    files: Sequence[str],
     stats_at_ns: int,
     tokenizer: str,
 ) -> None:
@@ -372,7 +370,7 @@ def _write_in_memory(
             digests=digests,
             stats_at_ns=stats_at_ns,
         )
-        if _indexed_changed(skill.source, files, indexed, stats):  # as _write
+        if _indexed_changed(skill.source, indexed, stats):  # as _write
             raise SourcesChanged("a file changed while it was indexed")
 
     try:
@@ -394,14 +392,12 @@ def _stats(source: Path, files: Sequence[str]) -> dict[str, FileStat]:
         raise SourcesChanged(f"'{exc.filename}' vanished") from exc
 
 
-def _indexed_changed(
-    source: Path, files: Sequence[str], indexed: Sequence[str], stats: Mapping[str, FileStat]
-) -> bool:
+def _indexed_changed(source: Path, indexed: Sequence[str], stats: Mapping[str, FileStat]) -> bool:
     """Whether an indexed file's stats are no longer ``stats``' (it was written to, or
     removed, while the index was built). Another file's change is none of the index's: its
     digest is of a version no older than its recorded stats, which a reader finds changed and
-    hashes again (or a walk no longer lists)."""
-    now = _stats(source, files)
+    hashes again (or a walk no longer lists): only the indexed files are stat'ed again."""
+    now = _stats(source, indexed)
     return any(now.get(rel) != stats.get(rel) for rel in indexed)
 
 
