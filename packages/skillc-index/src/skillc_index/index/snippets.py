@@ -225,9 +225,8 @@ def _cut_end(text: str, start: int, window: int) -> int:
     cut = max(text.rfind(" ", start, end), text.rfind("\n", start, end))
     if cut > start:
         return cut + 1
-    if grapheme_boundary(text, end) > start:
-        return grapheme_boundary(text, end)
-    return end
+    whole = grapheme_boundary(text, end)
+    return whole if whole > start else end
 
 
 def _free_marks(prepared: str) -> tuple[str, str, str]:
