@@ -124,6 +124,14 @@ def test_the_library_names_parameters_and_the_cli_spells_them_as_options() -> No
         "tool 't' cannot run: no command (see 'skc lint --profile gibberish')"
     )
 
+    # a command named without an option: the same helper, each front end's spelling
+    over = DeploysOverOrigin("demo", ".claude/skills/demo", False)
+    assert "; 'skc route install' moves" in over.spelled(CLI_SPELLING).detail
+    assert "; 'route install' moves" in over.spelled(PARAMETER_NAMES).detail
+    over_global = DeploysOverOrigin("demo", "~/.claude/skills/demo", True)
+    assert "; 'skc route install --global' moves" in over_global.spelled(CLI_SPELLING).detail
+    assert "; 'route install' (global) moves" in over_global.spelled(PARAMETER_NAMES).detail
+
     since = MalformedFilter("since", "soon", "is not a time")
     assert since.diagnostic.params["message"] == "since 'soon' is not a time"
     assert since.spelled(CLI_SPELLING).params["message"] == "--since 'soon' is not a time"

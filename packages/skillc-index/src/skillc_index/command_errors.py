@@ -286,10 +286,7 @@ class DeploysOverOrigin(SkillExists):
         super().__init__(skill)
 
     def spelled(self, spelling: Spelling) -> Diagnostic:
-        if self.global_:
-            route = spelling.command("route install", "global")
-        else:
-            route = f"'{spelling.program} route install'" if spelling.program else "'route install'"
+        route = spelling.command("route install", "global" if self.global_ else "")
         hint = (
             f"{self.path} is the folder being built: a deployment there would replace its own "
             f"source; {route} moves the agent folder's skills into the store and builds them, "

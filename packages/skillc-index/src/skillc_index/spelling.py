@@ -23,11 +23,14 @@ class Spelling(Record):
         """``force`` as the front end names it: ``--force`` on the command line."""
         return f"{self.option_prefix}{name.replace('_', '-')}" if self.option_prefix else name
 
-    def command(self, name: str, option: str, value: str = "") -> str:
-        """Another command with one option: ``'skc sources --dir'``, ``'sources' (dir)``."""
+    def command(self, name: str, option: str = "", value: str = "") -> str:
+        """Another command with one option: ``'skc sources --dir'``, ``'sources' (dir)``;
+        without ``option``, the command alone: ``'skc init'``, ``'init'``."""
         if self.program:
-            words = (self.program, name, self.option(option), value)
+            words = (self.program, name, self.option(option) if option else "", value)
             return "'" + " ".join(word for word in words if word) + "'"
+        if not option:
+            return f"'{name}'"
         return f"'{name}' ({option}{f' {value!r}' if value else ''})"
 
 
