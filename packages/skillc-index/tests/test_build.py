@@ -342,33 +342,19 @@ def test_something_in_the_way_in_the_runtime_is_named_and_left(
 
 
 def test_a_fifo_at_the_runtime_s_stub_is_replaced_never_opened(
-    clean_env: dict[str, str], project: Path, write_skill: WriteSkill
+    cli: Callable[..., Any], project: Path, write_skill: WriteSkill
 ) -> None:
     """A FIFO at the runtime's ``SKILL.md`` of a current build: its hash was read to see
     whether the stub is as built (``read_bytes``), and ``build`` hung for ever. It is no
-    stub as built: the stub is written again."""
-    import subprocess
-    import sys
-
+    stub as built: the stub is written again. (A process: a hang is the timeout's failure.)"""
     write_skill(project / ".skillc" / "skills" / "demo")
-
-    def build_demo() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "skillc_index", "build", "demo"],
-            cwd=project,
-            env=clean_env,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
-
-    assert build_demo().returncode == 0
+    run = cli("skillc_index", process=True)
+    assert run("build", "demo").returncode == 0
     stub = project / ".skillc" / "runtime" / "demo" / "SKILL.md"
     good = stub.read_bytes()
     stub.unlink()
     os.mkfifo(stub)
-    done = build_demo()
+    done = run("build", "demo")
     assert done.returncode == 0, done.stderr
     assert stub.read_bytes() == good
 

@@ -1701,7 +1701,7 @@ def test_a_project_skill_built_globally_is_left_with_its_source_named(
 
 
 def test_a_router_skill_md_that_is_a_fifo_is_edited_and_never_blocks(
-    clean_env: dict[str, str], claude: Path, project: Path, layout: Layout
+    cli: Callable[..., Any], claude: Path, layout: Layout
 ) -> None:
     """The router's SKILL.md replaced by a FIFO: ``route status`` and ``route uninstall``
     read it whole, blocking for ever. It is "edited" now, read bounded and without
@@ -1712,16 +1712,10 @@ def test_a_router_skill_md_that_is_a_fifo_is_edited_and_never_blocks(
     stub.unlink()
     os.mkfifo(stub)
 
+    skillc_index = cli("skillc_index", process=True)  # a process: a hang fails by timeout
+
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "skillc_index", "route", *args],
-            cwd=project,
-            env=clean_env,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
+        return skillc_index("route", *args)
 
     status = run("status")
     assert status.returncode == 0, status.stderr
