@@ -153,6 +153,20 @@ def swap_for_a_link(folder: Path, to: Path) -> Path:
     return aside
 
 
+def swap_after(
+    monkeypatch: pytest.MonkeyPatch, owner: object, name: str, folder: Path, to: Path
+) -> None:
+    """``owner.name`` (for the test) swaps ``folder`` for a link to ``to`` once it returned."""
+    real = getattr(owner, name)
+
+    def swapping(*args: Any, **kwargs: Any) -> Any:
+        done = real(*args, **kwargs)
+        swap_for_a_link(folder, to)
+        return done
+
+    monkeypatch.setattr(owner, name, swapping)
+
+
 def test_a_link_goes_into_the_agent_folder_checked_when_it_is_swapped_as_it_is_written(
     cli: Callable[..., Any],
     project: Path,
@@ -202,14 +216,7 @@ def test_an_agent_folder_swapped_for_a_symlink_after_the_plan_gets_nothing(
     agent.mkdir(parents=True)
     outside = tmp_path / "outside"
     outside.mkdir()
-    compile_skill = skill_module.compile_skill
-
-    def swapping(*args: Any, **kwargs: Any) -> Any:
-        compiled = compile_skill(*args, **kwargs)
-        swap_for_a_link(agent, outside)
-        return compiled
-
-    monkeypatch.setattr(skill_module, "compile_skill", swapping)
+    swap_after(monkeypatch, skill_module, "compile_skill", agent, outside)
     result = cli("skillc_index")("build", "demo")
     assert (result.returncode, result.stderr) == (
         1,
@@ -236,14 +243,7 @@ def test_a_runtime_store_swapped_for_a_symlink_after_its_check_gets_nothing(
     runtimes.mkdir()
     outside = tmp_path / "outside"
     outside.mkdir()
-    check = skill_module._refuse_writes_outside
-
-    def swapping(*args: Any, **kwargs: Any) -> Any:
-        checked = check(*args, **kwargs)
-        swap_for_a_link(runtimes, outside)
-        return checked
-
-    monkeypatch.setattr(skill_module, "_refuse_writes_outside", swapping)
+    swap_after(monkeypatch, skill_module, "_refuse_writes_outside", runtimes, outside)
     result = cli("skillc_index")("build", "demo")
     assert result.returncode == 1
     assert result.stderr.endswith(
