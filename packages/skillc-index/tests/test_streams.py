@@ -38,7 +38,8 @@ def test_the_process_run_again_in_utf8_mode_keeps_the_locales_output_encoding() 
     """Run again with ``-X utf8``, stdout and stderr were UTF-8 whatever the locale said (a
     Latin-1 terminal got UTF-8 bytes): the text streams keep the encoding they had (ASCII in
     the C locale, its ``surrogateescape`` and an escape for the rest), which ``print`` shows
-    here; a command's own output, written by click, is another matter (the test below)."""
+    here; a command's own output, written by click, is another matter
+    (skillc's ``test_the_installed_skc_writes_utf8_in_the_c_locale``)."""
     code = (
         "import sys\n"
         "from skillc_index.streams import buffer_stdout, utf8_process\n"

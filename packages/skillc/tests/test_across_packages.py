@@ -96,7 +96,7 @@ def test_the_installed_skc_writes_utf8_in_the_c_locale(
     """What the user meets in the C locale with UTF-8 mode off: ``skc outline`` writes its
     headings, and an error its diagnostic, as UTF-8 (click writes UTF-8 to a stream named
     ASCII, as under ``PYTHONIOENCODING=ascii``: the README's known limit), not the ASCII
-    with escapes the text streams hold (the test above)."""
+    with escapes the text streams hold (skillc-index's ``test_streams.py``)."""
     write_skill(project / "cafe", body="## Caf\u00e9 \u2615\n\nText.\n")
     skc = cli("skc", script=True)
     c_locale = {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
