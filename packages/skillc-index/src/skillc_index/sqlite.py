@@ -36,6 +36,13 @@ def sqlite_uri(path: Path, mode: Mode) -> str:
     return f"file:{text}?mode=ro&immutable=1" if mode == "immutable" else f"file:{text}?mode={mode}"
 
 
+def damaged(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database file is no (sound) database: not one at all
+    (``SQLITE_NOTADB``), or malformed (``SQLITE_CORRUPT``): what the access log says once and
+    the lint cache makes anew."""
+    return getattr(exc, "sqlite_errorname", None) in ("SQLITE_NOTADB", "SQLITE_CORRUPT")
+
+
 def connect(
     path: Path,
     *,

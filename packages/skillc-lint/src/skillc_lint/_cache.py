@@ -304,10 +304,6 @@ def _open(folder: Path) -> sqlite3.Connection:
     return db
 
 
-#: SQLite's names of the errors of a file that is no (sound) database.
-_DAMAGED = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
-
-
 def renew_damaged(folder: Path) -> str | None:
     """When the cache's database in ``folder`` is damaged (not a database, or its tables
     malformed), which made every run lint without the cache and say nothing: its files are
@@ -326,7 +322,9 @@ def renew_damaged(folder: Path) -> str | None:
     except OSError:
         return None
     except sqlite3.Error as exc:
-        if getattr(exc, "sqlite_errorname", None) not in _DAMAGED:
+        from skillc_index.sqlite import damaged
+
+        if not damaged(exc):
             return None
         try:
             clean(folder)

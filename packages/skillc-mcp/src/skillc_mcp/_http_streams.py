@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from skillc_mcp._protocol import print_exception
+from skillc_mcp._stdio import SETTLE_SECONDS
 
 if TYPE_CHECKING:
     from skillc_gateway.served import Entry
@@ -40,7 +41,6 @@ MAX_STREAMS = 256
 MAX_BACKLOG = 64
 SEND_SECONDS = 30.0
 KEEPALIVE_SECONDS = 25.0
-SETTLE_SECONDS = 0.2
 _END = None
 
 

@@ -57,7 +57,7 @@ from skillc_index.diagnostics import Diagnostic, Notice, logging_disabled, stale
 from skillc_index.layout import META_DIR, Layout, ResolvedSkill, runtime_for, store_holds
 from skillc_index.project import foreign_below, owner_name
 from skillc_index.record import Record
-from skillc_index.sqlite import writing
+from skillc_index.sqlite import damaged, writing
 from skillc_index.text import cut, valid_utf8
 
 
@@ -446,7 +446,7 @@ def log_access(
             refused.append(f"access log '{shown}' is not skillc's ({exc.what})")
             continue
         except sqlite3.DatabaseError as exc:
-            if path != fallback and _damaged(exc) and str(path) not in _SAID_DAMAGED:
+            if path != fallback and damaged(exc) and str(path) not in _SAID_DAMAGED:
                 _SAID_DAMAGED.add(str(path))  # once a process: each row of a server has it
                 refused.append(
                     f"access log '{shown}' is damaged ({exc}): move it away (a new one is "
@@ -464,8 +464,3 @@ def log_access(
 
 #: The runtime logs found damaged in this process (:func:`log_access` says so once each).
 _SAID_DAMAGED: set[str] = set()
-
-
-def _damaged(exc: sqlite3.DatabaseError) -> bool:
-    """Whether ``exc`` says the file is no (sound) database: not one at all, or malformed."""
-    return getattr(exc, "sqlite_errorname", None) in ("SQLITE_NOTADB", "SQLITE_CORRUPT")
