@@ -202,3 +202,22 @@ def test_a_pinned_folder_is_opened_by_its_real_path_only_and_removes_no_link_tar
         folder.remove("copy")
         assert list((real / "made").iterdir()) == []
     assert (outside / "keep.txt").read_text(encoding="utf-8") == "kept"
+
+
+def test_pinned_sweep_removes_what_dead_runs_left_only(tmp_path: Path) -> None:
+    """``Pinned.sweep`` removes the temporary folders of its prefixes whose process no longer
+    runs (listed through a descriptor opened without read permission needed); a running
+    process's, another prefix's and the skill itself stay."""
+    from skillc_index.pinned import Pinned
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    dead, alive = f".alpha.build.{child.pid}-0123abcd", f".alpha.build.{os.getpid()}-0123abcd"
+    other = f".beta.build.{child.pid}-0123abcd"
+    for name in (dead, alive, other, "alpha"):
+        (tmp_path / name / "sub").mkdir(parents=True)
+        (tmp_path / name / "sub" / "f.md").write_text("x", encoding="utf-8")
+    with Pinned.at(tmp_path.resolve()) as folder:
+        assert folder.abandoned("alpha.build") == [dead]
+        folder.sweep("alpha.build")
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted([alive, other, "alpha"])

@@ -338,6 +338,20 @@ def _abandoned_names(parent: Path | int, prefixes: Sequence[str]) -> list[str]:
     return found
 
 
+def _abandoned_in(folder: int, prefixes: Sequence[str]) -> list[str]:
+    """:func:`abandoned`'s names in the folder of the descriptor ``folder`` (one that may
+    hold no read permission, :data:`_FOLDER`'s: a readable one is opened to list it); none
+    when it cannot be listed."""
+    try:
+        listing = os.open(".", os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC, dir_fd=folder)
+    except OSError:
+        return []
+    try:
+        return _abandoned_names(listing, prefixes)
+    finally:
+        os.close(listing)
+
+
 def remove_abandoned_files(paths: Sequence[Path]) -> None:
     """Remove the temporary files (:func:`_written`) of ``paths`` that processes no longer
     running left beside them (killed between writing one and renaming it)."""
@@ -356,15 +370,7 @@ def remove_abandoned_files(paths: Sequence[Path]) -> None:
 def _remove_abandoned_in(folder: int, prefixes: Sequence[str]) -> None:
     """:func:`remove_abandoned_files` in the folder of the descriptor ``folder``: listed,
     and each regular file removed, there (a folder or a symlink of that name stays)."""
-    try:
-        listing = os.open(".", os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC, dir_fd=folder)
-    except OSError:
-        return
-    try:
-        names = _abandoned_names(listing, prefixes)
-    finally:
-        os.close(listing)
-    for name in names:
+    for name in _abandoned_in(folder, prefixes):
         with suppress(OSError):
             if stat.S_ISREG(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode):
                 os.unlink(name, dir_fd=folder)

@@ -19,11 +19,16 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from skillc_index.atomic import _FOLDER, _abandoned_names, _open_folder, move_aside, temporary_path
+from skillc_index.atomic import (
+    _CLOEXEC,
+    _FOLDER,
+    _abandoned_in,
+    _open_folder,
+    move_aside,
+    temporary_path,
+)
 
 __all__ = ["Pinned"]
-
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 class Pinned:
@@ -133,15 +138,15 @@ class Pinned:
     def abandoned(self, *prefixes: str) -> list[str]:
         """The entries here a process that no longer runs left under a temporary name of
         ``prefixes`` (:func:`~skillc_index.atomic.abandoned`); none when the folder cannot be
-        listed (its descriptor needs no read permission: one is opened to list it)."""
-        try:
-            listing = os.open(".", os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC, dir_fd=self.fd)
-        except OSError:
-            return []
-        try:
-            return _abandoned_names(listing, prefixes)
-        finally:
-            os.close(listing)
+        listed (:func:`~skillc_index.atomic._abandoned_in`)."""
+        return _abandoned_in(self.fd, prefixes)
+
+    def sweep(self, *prefixes: str) -> None:
+        """Remove what killed runs left here under a temporary name of ``prefixes``
+        (:meth:`abandoned`), each as :meth:`remove` does; one that cannot be is left."""
+        for stale in self.abandoned(*prefixes):
+            with suppress(OSError):
+                self.remove(stale)
 
     def write(self, files: Mapping[str, bytes], executable: frozenset[str] = frozenset()) -> None:
         """Write ``files`` (relative path -> bytes) as new files below this folder, their

@@ -408,9 +408,7 @@ def _install(
     real = runtimes or real_path(runtime.parent)
     with creating(runtime), _pinned(real, runtime) as store:
         try:
-            for stale in store.abandoned(f"{runtime.name}.build"):  # of killed builds
-                with suppress(OSError):
-                    store.remove(stale)
+            store.sweep(f"{runtime.name}.build")  # of killed builds
             staging = store.temporary(f"{runtime.name}.build")
             with store.sub(staging) as made, made.sub(META_DIR, make=True) as meta:
                 if new_index is None:

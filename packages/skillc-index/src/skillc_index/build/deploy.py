@@ -467,9 +467,7 @@ def _copy_into(
     staging: str | None = None
     try:
         with creating(path):
-            for stale in folder.abandoned(f"{path.name}.deploy"):  # left by a killed build
-                with suppress(OSError):
-                    folder.remove(stale)
+            folder.sweep(f"{path.name}.deploy")  # left by a killed build
             staging = folder.temporary(f"{path.name}.deploy")
             with folder.sub(staging) as made:
                 made.write(_copy_files(runtime, plan.target, files), frozenset(executable))

@@ -171,9 +171,7 @@ def router_staged(folder: Pinned | None, place: RoutePlace, count: int) -> Itera
 
 def _sweep(folder: Pinned) -> None:
     """Remove what killed runs left in ``folder``: an old router, an unfinished one."""
-    for stale in folder.abandoned(f"{ROUTER_NAME}.old", f"{ROUTER_NAME}.route"):
-        with suppress(OSError):
-            folder.remove(stale)
+    folder.sweep(f"{ROUTER_NAME}.old", f"{ROUTER_NAME}.route")
 
 
 def write_router(folder: Pinned, text: str, staged: str | None = None) -> None:
