@@ -409,3 +409,25 @@ def test_a_real_dangling_symlink_of_another_uid_is_foreign(tmp_path: Path) -> No
     os.lchown(link, NOBODY, NOBODY)
     assert foreign(link)
     assert owner_name(link) == "nobody, uid 65534"
+
+
+def test_first_foreign_looks_at_each_entry_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every command judges the skillc home's folders (``Layout.discover``): each entry is
+    looked at once as itself (a link's own owner), not once by the walk and again by
+    ``foreign``."""
+    import skillc_index.project as project
+
+    top = tmp_path.resolve()
+    (top / "a" / "b" / "c").mkdir(parents=True)
+    real, seen = project.owner, []
+
+    def owner(path: Path, *, follow: bool = True) -> int:
+        if not follow:
+            seen.append(path)
+        return real(path, follow=follow)
+
+    monkeypatch.setattr(project, "owner", owner)
+    assert project.first_foreign(top / "a" / "b" / "c", top) is None
+    assert seen == [top / "a", top / "a" / "b", top / "a" / "b" / "c"]

@@ -99,22 +99,17 @@ def owner(path: Path, *, follow: bool = True) -> int:
 
 def first_foreign(path: Path, top: Path, *, folder_owner: bool = True) -> Path | None:
     """The first entry from ``top`` (excluded) down to ``path`` (included) that is
-    :func:`foreign` (``folder_owner`` as there), looking no further than what exists; None
-    when there is none: the one walk over a path's folders, for the skillc home, the lint
-    cache (from :func:`trusted_top`) and a fallback access log (from its base). An entry
-    that cannot be looked at (its folder may not be searched: ``EACCES``) is foreign, as
-    :func:`foreign` rules; only one not there (``ENOENT``, ``ENOTDIR``) ends the walk."""
+    :func:`foreign` (``folder_owner`` as there); None when there is none: the one walk over
+    a path's folders, for the skillc home, the lint cache (from :func:`trusted_top`) and a
+    fallback access log (from its base). An entry that cannot be looked at (its folder may
+    not be searched: ``EACCES``) is foreign, as :func:`foreign` rules; one not there
+    (``ENOENT``, ``ENOTDIR``) is not, nor is anything below it. Each entry is looked at once,
+    by :func:`foreign` (every command asks this of the skillc home)."""
     if not hasattr(os, "geteuid"):
         return None
     here = top
     for part in path.relative_to(top).parts:
         here = here / part
-        try:
-            owner(here, follow=False)
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        except OSError:
-            return here
         if foreign(here, folder_owner=folder_owner):
             return here
     return None
