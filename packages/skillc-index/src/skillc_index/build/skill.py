@@ -231,9 +231,10 @@ def _refuse_writes_outside(layout: Layout, skill: ResolvedSkill, importing: bool
         return runtimes
     folders = [layout.store("project")] if importing else []
     folders += [skill.runtime.parent, skill.runtime, skill.runtime / META_DIR]
+    real_project = real_path(project)
     for folder in folders:
         real = runtimes if folder == skill.runtime.parent else real_path(folder)
-        if not inside(real, real_path(project)):
+        if not inside(real, real_project):
             raise PathEscapesProject(layout.display(folder), real)
     return runtimes
 
