@@ -6,6 +6,7 @@ folder."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -45,8 +46,6 @@ def ignored_below(root: Path, paths: Sequence[str]) -> set[str]:
     answer. Git is asked about ``root`` itself (apart: a path above the top of the work tree
     fails the whole call) only when some path is ignored: one process for a folder in git
     that ignores none of it."""
-    import os
-
     if not paths:
         return set()
     found = set(_git(root, ["check-ignore", "-z", "--stdin"], "\0".join(paths)) or ())
@@ -61,8 +60,6 @@ def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str]
     """The NUL-separated names ``git -C root ARGS`` prints (exit 1 counts as none: what
     ``check-ignore`` says when nothing matches); None when ``root`` is in no work tree, git
     cannot be run or fails."""
-    import os
-
     from skillc_index.programs import on_path
 
     real = os.path.realpath(root)  # a stow-folded agent folder: git runs where the files are
@@ -93,8 +90,6 @@ def maybe_in_work_tree(root: Path) -> bool:
     or a folder above it holds a ``.git`` (a folder, or a file: worktrees and submodules).
     The real path, as git looks: ``~/.claude/skills`` linked into a dotfiles repo (GNU stow)
     is in that repo's work tree, though no folder above the link's own path is."""
-    import os
-
     if os.environ.get("GIT_DIR"):
         return True
     folder = os.path.realpath(root)
