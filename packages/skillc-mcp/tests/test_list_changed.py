@@ -7,7 +7,6 @@ stream: test_listen.py). The client is the official ``mcp`` SDK's, with a messag
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -184,82 +183,3 @@ def test_a_modern_client_is_sent_no_notification(
     resources = getattr(seen["capabilities"], "resources", None)  # no probe in this mode
     assert not getattr(resources, "list_changed", None)  # not declared where not sent
     assert LIST_CHANGED not in seen["seen"]
-
-
-def test_an_editors_leftovers_alone_are_no_change(
-    server_command: list[str], project: Path, home: Path, tmp_path: Path
-) -> None:
-    # an editor's backups, auto-saves and write tests beside SKILL.md, written again and again
-    # while the client reads: no file of the skill changed (skillc_index.walk.is_leftover)
-    skill = project / ".skillc" / "skills" / "demo"
-
-    async def body(session: Session) -> list[str]:
-        first = await session.uris()
-        for round_ in range(20):
-            for name in ("SKILL.md~", "#SKILL.md#", "4913", "SKILL.md.orig", "Thumbs.db"):
-                (skill / name).write_text(f"leftover {round_}\n", encoding="utf-8")
-            (skill / "SKILL.md.tmp").write_text("half-writ", encoding="utf-8")
-            await session.client.read_resource(first[0])
-            (skill / "4913").unlink()
-        await anyio.sleep(QUIET_SECONDS)
-        assert await session.uris() == first
-        await anyio.sleep(QUIET_SECONDS)
-        return list(session.seen)
-
-    seen = run(server_command, project, home, "legacy", body, tmp_path / "server.log")
-    assert LIST_CHANGED not in seen
-
-
-class _AlwaysChanged:
-    """A server whose skills changed before every look (a burst of saves) and which answers
-    each request at once: what the stdio loop makes of it is the test."""
-
-    notifies = True
-    looks = 0
-
-    def handle(self, message: Any) -> Any:
-        return {"jsonrpc": "2.0", "id": message["id"], "result": {}}
-
-    def notifications(self, _listens: Any = ()) -> list[dict[str, Any]]:
-        self.looks += 1
-        return [{"jsonrpc": "2.0", "method": LIST_CHANGED}]
-
-    def watch_fd(self) -> None:
-        return None
-
-    def close(self) -> None:
-        pass
-
-
-def test_answers_during_a_burst_of_changes_are_followed_by_one_look_per_settle_time() -> None:
-    # 200 atomic saves while a client read: one look after each answer sent 333-350
-    # list_changed (and 200 resources/updated), where the README promises one per change
-    # and kind once a burst settled (SETTLE_SECONDS)
-    import io
-    import os
-    import threading
-    import time
-
-    from skillc_mcp._stdio import SETTLE_SECONDS, Connection
-
-    reader, writer = os.pipe()
-    server = _AlwaysChanged()
-    out = io.BytesIO()
-    with os.fdopen(reader, "rb") as wire_in:
-        connection = Connection(wire_in, out, server)  # type: ignore[arg-type]
-        serving = threading.Thread(target=connection.serve, daemon=True)
-        start = time.monotonic()
-        serving.start()
-        with os.fdopen(writer, "wb") as wire_out:
-            for number in range(60):  # a request every 10 ms for 0.6 s
-                line = {"jsonrpc": "2.0", "id": number, "method": "resources/list"}
-                wire_out.write(json.dumps(line).encode() + b"\n")
-                wire_out.flush()
-                time.sleep(0.01)
-            time.sleep(SETTLE_SECONDS * 2)  # the look put off is made, with no request
-        serving.join(10)
-        elapsed = time.monotonic() - start
-    sent = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert len([m for m in sent if "id" in m]) == 60
-    notes = [m for m in sent if m.get("method") == LIST_CHANGED]
-    assert 2 <= len(notes) == server.looks <= elapsed / SETTLE_SECONDS + 1

@@ -74,15 +74,10 @@ MAX_LISTENS = 32
 _EOF = object()
 _CHECK = object()
 """Queued by the watcher thread: the served skills may have changed (see :meth:`_check`)."""
-_IDLE = object()
-"""What :meth:`_Inbox.get` gives when its timeout passed with nothing queued."""
 
 SETTLE_SECONDS = 0.2
 """After a first sign of change, how long the watcher thread lets a burst of writes (an
-editor's save, a copied folder) settle before the main thread looks: one notification. The
-main thread looks at most once in this time, whoever asks (the watcher thread, or an answer
-that read the skills): a burst of saves while a client reads gives at most one notification
-of each kind in it, not one per answer."""
+editor's save, a copied folder) settle before the main thread looks: one notification."""
 
 
 class _Rejected:
@@ -120,14 +115,8 @@ class _Inbox:
             self._bytes += size
             self._changed.notify_all()
 
-    def get(self, timeout: float | None = None) -> object:
-        """The next item, waiting for one; :data:`_IDLE` when ``timeout`` seconds passed
-        with none."""
+    def get(self) -> object:
         with self._changed:
-            if not self._items and timeout is not None:
-                self._changed.wait(timeout)  # once: a put notifies, the caller asks again
-                if not self._items:
-                    return _IDLE
             while not self._items:
                 self._changed.wait()
             item, size = self._items.popleft()
@@ -192,8 +181,6 @@ class Connection:
         self.server.notifies = sys.platform.startswith("linux")  # where skills can be watched
         self._watching: threading.Thread | None = None
         self._looked = threading.Event()
-        self._looked_at = float("-inf")  # when the main thread last looked (monotonic)
-        self._due: float | None = None  # when a look put off by :meth:`_look` is due
         self._ending = threading.Event()
         self._quit: tuple[int, int] | None = None  # a pipe that wakes the watcher thread to end
         self._listens: dict[str | int, Listen] = {}
@@ -286,20 +273,14 @@ class Connection:
         try:
             self._busy = False
             while self._stop is None:
-                due = self._due
-                if due is not None and time.monotonic() >= due:
-                    self._check()  # a look put off to keep to the settle time
-                    continue
-                item = self._inbox.get(None if due is None else due - time.monotonic())
-                if item is _IDLE:
-                    continue
+                item = self._inbox.get()
                 if item is _EOF:
                     return 0
                 if isinstance(item, _Rejected):
                     self.send(error_response(None, ProtocolError(item.code, item.message)))
                     continue
                 if item is _CHECK:
-                    self._look()
+                    self._check()
                     continue
                 self._answer(item)
             return 128 + self._stop
@@ -326,24 +307,11 @@ class Connection:
 
     # -- change notifications ------------------------------------------------------------------
 
-    def _look(self) -> None:
-        """:meth:`_check` now, unless the main thread looked less than
-        :data:`SETTLE_SECONDS` ago: then once that time is over (:meth:`serve` waits for it,
-        answering what comes meanwhile), however many ask until then."""
-        due = self._looked_at + SETTLE_SECONDS
-        if time.monotonic() >= due:
-            self._check()
-        elif self._due is None:
-            self._due = due
-
     def _check(self) -> None:
         """In the main thread (the served skills are not thread-safe): send
         the change notifications when the skills changed, and start the
-        watcher thread once there is something to watch. Run after an answer and when the
-        watcher thread asks (:data:`_CHECK`), through :meth:`_look`; it only reads events
-        already queued."""
-        self._looked_at = time.monotonic()
-        self._due = None
+        watcher thread once there is something to watch. Run after each answer and when the
+        watcher thread asks (:data:`_CHECK`); it only reads events already queued."""
         self._busy = True  # a signal only marks the stop until the watcher thread runs
         try:
             notes = self.server.notifications(self._listens.values())
@@ -435,7 +403,7 @@ class Connection:
                     self._listens[request_id] = Listen.from_ack(response)
             self.send(response)
         if self.server.notifies and _is_skill_method(message):
-            self._look()  # the answer may have read the watcher's events: look (soon)
+            self._check()  # the answer may have read the watcher's events: look now
 
 
 def _log_request(message: object, response: Response, seconds: float, skipped: bool) -> None:
