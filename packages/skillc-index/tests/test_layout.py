@@ -657,7 +657,7 @@ def test_the_runtime_of_a_nested_projects_skill_looks_at_each_store_once(
 
     inner_root = layout.cwd / "packages" / "a"
     inner = write_skill(inner_root / ".skillc" / "skills" / "x")
-    looks = count_calls(skillc_index.layout, "store_holds")
+    looks = count_calls(skillc_index.layout, "store_entry")
     scope, runtime, in_store = runtime_for(inner, layout)
     assert (scope, runtime, in_store) == (
         "project",

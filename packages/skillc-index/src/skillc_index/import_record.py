@@ -176,3 +176,18 @@ def _ignore_files(root: Path, folders: list[str]) -> set[str]:
     from skillc_index.glob import ignore_files
 
     return {rel for rel, link in ignore_files(os.path.realpath(root), folders) if not link}
+
+
+def imported_copy(source: Path, layout: Layout, force_global: bool) -> Path | None:
+    """The store copy (canonical) whose import record names the folder ``source`` as its
+    origin, in the stores ``source`` may have been imported into: the project store, then
+    the global one (``skc build <folder> --global`` imports there); with ``force_global``
+    the global one only. None when neither holds one."""
+    for scope in ("global",) if force_global else layout.scopes():
+        copy = layout.store(scope) / source.name
+        record = ImportRecord.read(copy)
+        if record is None and not copy.exists() and recovered(copy):
+            record = ImportRecord.read(copy)
+        if record is not None and record.folder(copy) == source and (copy / SKILL_FILE).is_file():
+            return copy.resolve()
+    return None

@@ -407,7 +407,7 @@ class ResolvedSkill(Record):
     """A skill found by :func:`resolve_skill`."""
 
     name: str
-    """The source folder's name: the skill's name for runtime and logs (RFC-0007)."""
+    """Its runtime's name, the skill's for logs (RFC-0007): its store entry's, else its folder's."""
     source: Path
     """Canonical absolute path of the source folder."""
     scope: Scope
@@ -443,14 +443,16 @@ def runtime_for(
     """Scope, runtime folder and store membership for a canonical source folder.
 
     Project sources use the project runtime, global sources the global one (a store's
-    entry that links to the folder is that store's skill: :func:`store_holds`); a skill of
+    entry that links to the folder is that store's skill: :func:`store_entry`); a skill of
     another project's store (a nested project's, read from the outer one:
     :func:`store_owner`) uses that project's runtime, as it does there (not in this layout's
     stores); any other source uses the project runtime when there is a project, else the
-    global one. ``force_global`` (``--global``) always picks the global runtime.
+    global one. ``force_global`` (``--global``) always picks the global runtime. The runtime
+    is named after the store's entry (``alpha-x`` of ``alpha-x -> repo/skill``: the name
+    ``skc list`` gives it), else after the folder.
     """
-    in_project = layout.project_root is not None and store_holds(layout.store("project"), source)
-    in_global = store_holds(layout.store("global"), source)
+    in_project = store_entry(layout.store("project"), source) if layout.project_root else None
+    in_global = store_entry(layout.store("global"), source)
     if force_global:
         scope: Scope = "global"
     elif in_project:
@@ -463,18 +465,24 @@ def runtime_for(
             runtime = layout._replace(project_root=owner).runtime_store("project")
             return "project", runtime / source.name, False
         scope = "project" if layout.project_root is not None else "global"
-    in_store = in_project if scope == "project" else in_global
-    return scope, layout.runtime_store(scope) / source.name, in_store
+    in_store = bool(in_project if scope == "project" else in_global)
+    return scope, layout.runtime_store(scope) / (in_project or in_global or source.name), in_store
 
 
-def store_holds(store: Path, source: Path) -> bool:
-    """Whether the store's entry of ``source``'s name is the canonical folder ``source``: it
-    is in the store, or the entry is a link to it (a skill shared from another project's
-    store by a symlink is this store's skill, built and logged here, not an import)."""
+def store_entry(store: Path, source: Path) -> str | None:
+    """The name of the store's entry that is the canonical folder ``source``, the skill's name
+    (its runtime's, ``skc list``'s): its own when it is in the store or the entry of its name
+    links to it, else the first by name of the store's links to it (``alpha-x -> repo/skill``:
+    a stow farm, a dotfiles repository: :func:`~.inventory.links.folder_links`), else None. A
+    skill shared from another project's store by a link is this store's, built and logged
+    here, not an import."""
     if source.parent == store.resolve():
-        return True
-    entry = store / source.name
-    return entry.is_symlink() and os.path.realpath(entry) == str(source)
+        return source.name
+    if (store / source.name).is_symlink() and os.path.realpath(store / source.name) == str(source):
+        return source.name
+    from skillc_index.inventory.links import folder_links
+
+    return folder_links(store).get(str(source))
 
 
 def store_owner(source: Path, layout: Layout) -> Path | None:
@@ -482,9 +490,9 @@ def store_owner(source: Path, layout: Layout) -> Path | None:
     (``<root>/.skillc/skills/<name>``) when that is not ``layout``'s project: a project
     nested in it, or beside it. None for a folder in no project's store (the home's is the
     global store: never a project, as :func:`find_project_root` walks), and for one that a
-    store of ``layout`` holds too, as a link (:func:`store_holds`)."""
+    store of ``layout`` holds too, as a link (:func:`store_entry`)."""
     owner = _store_root(source, layout)
-    if owner is None or any(store_holds(layout.store(scope), source) for scope in layout.scopes()):
+    if owner is None or any(store_entry(layout.store(scope), source) for scope in layout.scopes()):
         return None
     return owner
 
@@ -524,23 +532,26 @@ def _from_folder(
     plugins: tuple[Root, ...] | None = None,
 ) -> ResolvedSkill:  # fmt: skip
     """A skill found as a folder (step 1): the store skill of a folder skillc deployed (a
-    runtime, a ``--copy`` stub); the store copy of one imported (:func:`_imported_copy`); else
-    the folder, warned of when a bare name of it names a store skill not imported from it.
+    runtime, a ``--copy`` stub); the store copy of one imported (:func:`~.import_record.
+    imported_copy`); else the folder, warned of when a bare name of it names a store skill
+    not imported from it.
     ``plugins``: the plugins' roots, when read already (to name a plugin's: ``called``)."""
     from skillc_index.inventory.deployed import deployed_source
 
     scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
     if in_store:
-        return ResolvedSkill(source.name, source, scope, runtime, in_store)
+        return ResolvedSkill(runtime.name, source, scope, runtime, in_store)
     stands_for = deployed_source(str(source), layout)
     if stands_for is not None:
         source = Path(stands_for)
         scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
-        return ResolvedSkill(source.name, source, scope, runtime, in_store)
-    copy = _imported_copy(source, layout, force_global)
+        return ResolvedSkill(runtime.name, source, scope, runtime, in_store)
+    from skillc_index.import_record import imported_copy
+
+    copy = imported_copy(source, layout, force_global)
     if copy is not None:
         scope, runtime, in_store = runtime_for(copy, layout, force_global=force_global)
-        return ResolvedSkill(copy.name, copy, scope, runtime, in_store, source)
+        return ResolvedSkill(runtime.name, copy, scope, runtime, in_store, source)
     notices: tuple[Diagnostic | Notice, ...] = ()
     if plain:
         for store_scope in layout.scopes():
@@ -560,24 +571,7 @@ def _from_folder(
     from skillc_index.inventory.resolve import plugin_called  # a plugin's: devkit:pdf-tools
 
     called = plugin_called(source, Path(skill).name, layout, plugins)
-    return ResolvedSkill(source.name, source, scope, runtime, in_store, None, notices, called)
-
-
-def _imported_copy(source: Path, layout: Layout, force_global: bool) -> Path | None:
-    """The store copy (canonical) whose import record names the folder ``source`` as its
-    origin, in the stores ``source`` may have been imported into: the project store, then
-    the global one (``skc build <folder> --global`` imports there); with ``force_global``
-    the global one only. None when neither holds one."""
-    from skillc_index.import_record import ImportRecord, recovered
-
-    for scope in ("global",) if force_global else layout.scopes():
-        copy = layout.store(scope) / source.name
-        record = ImportRecord.read(copy)
-        if record is None and not copy.exists() and recovered(copy):
-            record = ImportRecord.read(copy)
-        if record is not None and record.folder(copy) == source and (copy / SKILL_FILE).is_file():
-            return copy.resolve()
-    return None
+    return ResolvedSkill(runtime.name, source, scope, runtime, in_store, None, notices, called)
 
 
 def resolve_skill(
@@ -679,7 +673,7 @@ def _resolved(skill: str, layout: Layout, force_global: bool, stores_only: bool)
 
                 shadow = shadow_notice(source, layout, runs=True)
                 notices = () if shadow is None else (shadow,)
-            return ResolvedSkill(source.name, source, scope, runtime, in_store, None, notices)
+            return ResolvedSkill(runtime.name, source, scope, runtime, in_store, None, notices)
         if first_folder is None:
             first_folder = where
     if first_folder is not None:

@@ -567,19 +567,25 @@ def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict
     """Where the local rows of ``skills`` are: each primary log -> each folder its rows name
     (:meth:`~skillc_index.inventory.entries.InstalledSkill.logged_as`: a folder imported
     into a store is its store copy, and its rows before the import may be in another log,
-    the project's for a folder built ``--global``) -> its skill's source. Read each log with
+    the project's for a folder built ``--global``; a store link's, before its runtime was
+    named after its entry: :func:`~.store.former_logs`) -> its skill's source. Read each log with
     :func:`usage_of` once :func:`add_versions` has added the other versions' folders of its
     plugin skills (``same``: the folders that are not their source, :func:`same_folders`,
     which it returns), and sum a skill's logs with :func:`add_usage` (``skc stats --all`` and
     the agent listing's ranking)."""
-    from skillc_index.accesslog.store import primary_log_finder
+    from skillc_index.accesslog.store import former_logs, primary_log_finder
 
     log_of = primary_log_finder(layout)
     by_log: dict[Path, dict[str, str]] = {}
     for skill in skills:
         source = valid_utf8(str(skill.source))
         for folder in skill.logged_as(layout):
-            by_log.setdefault(log_of(folder), {})[valid_utf8(folder)] = source
+            log, key = log_of(folder), valid_utf8(folder)
+            folders = by_log.setdefault(log, {})
+            if folders.get(key) != key:  # a skill's source stays its own (an older version
+                folders[key] = source  # imported a store link's folder: that copy claims it)
+            for former in former_logs(folder, log, layout):  # a store link's, named otherwise
+                by_log.setdefault(former, {}).setdefault(key, source)
     return by_log
 
 

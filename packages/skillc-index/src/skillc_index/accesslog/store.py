@@ -54,7 +54,7 @@ from skillc_index.accesslog.schema import (
 )
 from skillc_index.clock import utc_now
 from skillc_index.diagnostics import Diagnostic, Notice, logging_disabled, stale_local_logs
-from skillc_index.layout import META_DIR, Layout, ResolvedSkill, runtime_for, store_holds
+from skillc_index.layout import META_DIR, Layout, ResolvedSkill, runtime_for
 from skillc_index.project import foreign_below, owner_name
 from skillc_index.record import Record
 from skillc_index.sqlite import damaged, writing
@@ -265,16 +265,19 @@ def primary_log_finder(layout: Layout) -> Callable[[str], Path]:
     """``log(source)``: the primary log of a skill's canonical source folder
     (RFC-0007:C-RESOLUTION), the runtime store worked out once per parent folder
     (``runtime_for`` resolves the stores): for reading the logs of many installed skills. A
-    source that a store of the layout links to by its name is a skill of that store
-    (:func:`~skillc_index.layout.store_holds`), whatever its folder's other skills are:
-    worked out on its own."""
+    source that an entry of a store of the layout links to is a skill of that store, its
+    runtime named after the entry (:func:`~skillc_index.layout.store_entry`), whatever its
+    folder's other skills are: worked out on its own (the stores' links read once)."""
+    from skillc_index.inventory.links import folder_links
+
     stores: dict[str, Path] = {}
-    links = [layout.store(scope) for scope in layout.scopes()]
+    linked: set[str] = set()
+    for scope in layout.scopes():
+        linked.update(folder_links(layout.store(scope)))
 
     def log(source: str) -> Path:
         parent, name = os.path.split(source)
-        # (a link of its name first: one lstat a store for every source, not a realpath)
-        if any((s / name).is_symlink() and store_holds(s, Path(source)) for s in links):
+        if source in linked:
             return primary_log(runtime_for(Path(source), layout)[1])
         store = stores.get(parent)
         if store is None:
@@ -282,6 +285,22 @@ def primary_log_finder(layout: Layout) -> Callable[[str], Path]:
         return primary_log(store / name)
 
     return log
+
+
+def former_logs(folder: str, log: Path, layout: Layout) -> list[Path]:
+    """The primary logs other than ``log`` (its own) that hold rows of the skill at
+    ``folder`` from before its runtime was named after its store entry: a store's link to a
+    folder of another name (``alpha-x -> repoA/skill``) had the runtime ``<runtime
+    store>/skill``, the project's when read from a project, else the global one
+    (:func:`~skillc_index.layout.runtime_for`). Those of this layout's scopes that are there;
+    none for any other skill (its runtime has its folder's name). Left in place, never
+    written: their rows are counted as the skill's (``logs_of``), those of other skills'
+    folders in them as theirs."""
+    name = os.path.basename(folder)  # noqa: PTH119 (a logged path, as a string)
+    if log.parent.parent.name == name:
+        return []
+    found = (primary_log(layout.runtime_store(scope) / name) for scope in layout.scopes())
+    return [path for path in found if path != log and path.is_file()]
 
 
 def fallback_log(layout: Layout, skill: str) -> Path:

@@ -54,7 +54,7 @@ from skillc_index.layout import (
     ResolvedSkill,
     Scope,
     require_skill_name,
-    store_holds,
+    store_entry,
 )
 
 if TYPE_CHECKING:
@@ -110,10 +110,10 @@ class ImportPlan:
 
 
 def store_scope(source: Path, layout: Layout) -> Scope | None:
-    """The scope of the store a canonical source folder sits directly in (or whose entry of
-    its name links to it: :func:`~skillc_index.layout.store_holds`), else None."""
+    """The scope of the store a canonical source folder sits directly in (or one of whose
+    entries links to it: :func:`~skillc_index.layout.store_entry`), else None."""
     for scope in layout.scopes():
-        if store_holds(layout.store(scope), source):
+        if store_entry(layout.store(scope), source):
             return scope
     return None
 
@@ -134,10 +134,11 @@ def shadow_notice(source: Path, layout: Layout, *, runs: bool = False) -> Notice
     own = store_scope(source, layout)
     if own is None or len(layout.scopes()) < 2:
         return None
-    other = layout.store("global" if own == "project" else "project") / source.name
+    entry = store_entry(layout.store(own), source) or source.name  # its name: the entry's
+    other = layout.store("global" if own == "project" else "project") / entry
     if not (other / SKILL_FILE).is_file():
         return None
-    name = f"'{source.name}'"
+    name = f"'{entry}'"
     project, global_ = (other, source) if own == "global" else (source, other)
     then = (
         f"the project's runs here; give the global one's path to run it: {global_}"

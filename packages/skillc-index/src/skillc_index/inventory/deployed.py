@@ -53,7 +53,7 @@ def deployed_source(
     if head.endswith("/.skillc/runtime"):
         source = f"{head[: -len('/runtime')]}/skills/{name}"
         if os.path.isfile(f"{source}/{SKILL_FILE}"):  # noqa: PTH113
-            return source
+            return os.path.realpath(source)  # (a store's link: the folder it leads to)
         if head == str(layout.runtime_store("global")):
             from skillc_index.build.manifest import read_manifest, recorded_source
 

@@ -39,6 +39,7 @@ from skillc_index.files import NOT_UTF8, is_utf8, within
 from skillc_index.import_record import ImportRecord, import_origin
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
 from skillc_index.inventory.folders import Root, RootKind, search_roots
+from skillc_index.inventory.links import MAX_ENTRIES
 from skillc_index.layout import (
     META_DIR,
     RUNTIME_FOLDER,
@@ -72,8 +73,6 @@ __all__ = [
 ]
 
 LocationKind = Literal["store", "agent", "config", "plugin"]
-#: At most this many entries of one folder are looked at (a library of 20,000 skills fits).
-MAX_ENTRIES = 100_000
 
 
 class Location(Record):
