@@ -328,6 +328,23 @@ def test_a_deployed_skill_counts_as_its_source(
     ]
 
 
+def test_a_store_link_to_a_folder_of_another_name_is_logged_as_the_entrys_skill(
+    setup: Setup, demo_skill: Callable[[Path], Path], tmp_path: Path
+) -> None:
+    """``linked -> repo/skill`` (a dotfiles repository's skill): its rows go to the runtime
+    ``linked``, under that name, not to a runtime ``skill`` that another link to a folder
+    named ``skill`` would share."""
+    s = setup
+    folder = demo_skill(tmp_path / "repo" / "skill").resolve()
+    (s.project / ".skillc" / "skills" / "linked").symlink_to(folder)
+    s.write(lines(tool_use(s.project, 1, "Skill", {"skill": "linked"})))
+    result = s.sync()
+    assert [(item.skill, item.skill_path) for item in result.skills] == [("linked", folder)]
+    rows = all_rows(primary_log(s.project / ".skillc" / "runtime" / "linked"))
+    assert [(r[2], r[3], r[4]) for r in rows] == [("activate", "linked", str(folder))]
+    assert not (s.project / ".skillc" / "runtime" / "skill").exists()
+
+
 def test_a_hidden_file_of_a_skill_folder_is_no_read_of_the_skill(
     setup: Setup, demo_skill: Callable[[Path], Path]
 ) -> None:

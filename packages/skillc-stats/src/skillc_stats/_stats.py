@@ -211,11 +211,13 @@ class StatsQuery:
         filters: Filters,
         store: TeamStore | None = None,
         folders: Mapping[str, str] = MappingProxyType({}),
+        notices: tuple[Notice, ...] = (),
     ) -> None:
         self.skill = skill
         self.filters = filters
-        self._notes: dict[str, Notice] = {}
-        """The periods :meth:`trend` left out, by period kind (:func:`periods_note`)."""
+        self._notes: dict[str, Notice] = {note.text: note for note in notices}
+        """``notices`` (the logs it does not read: :func:`~._usage.former_notices`), then the
+        periods :meth:`trend` left out, by period kind (:func:`periods_note`)."""
         self._source: LocalRows | TeamStore
         self._log: StatsLog | TeamStatsLog
         if store is None:
@@ -630,9 +632,10 @@ def prepare(
     filters = team_filters(layout, since, until, projects, store, users, machines)
     resolved = skill if isinstance(skill, ResolvedSkill) else resolve_skill(skill, layout)
     if store is None:
-        from skillc_stats._usage import logged_folders
+        from skillc_stats._usage import former_notices, logged_folders
 
-        return StatsQuery(resolved, filters, folders=logged_folders(resolved, layout))
+        folders, notices = logged_folders(resolved, layout), former_notices(resolved, layout)
+        return StatsQuery(resolved, filters, folders=folders, notices=notices)
     from skillc_stats._team import TeamStore
 
     return StatsQuery(resolved, filters, TeamStore(store, write=False))

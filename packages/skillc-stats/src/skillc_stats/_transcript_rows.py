@@ -435,7 +435,7 @@ class AccessRows:
             return None
         record = AccessRecord(
             command,
-            entry.source.name,
+            runtime.name,  # the skill's name: its store entry's (runtime_for)
             str(entry.source),
             self.canonical(cwd),
             args,
@@ -447,7 +447,7 @@ class AccessRows:
             identity = record.values()
         except ValueError:
             return None
-        called = skills.called.get(entry.source, entry.source.name)
+        called = skills.called.get(entry.source, runtime.name)
         return Row(primary_log(runtime), runtime, layout, called, entry.source, identity)
 
 

@@ -316,6 +316,38 @@ def own_folders(rows: LocalRows, folders: Mapping[str, str], source: str) -> tup
     return tuple(folder for folder, of in found.items() if of == mine) or (source,)
 
 
+def former_notices(skill: ResolvedSkill, layout: Layout) -> tuple[Notice, ...]:
+    """A notice of each log that holds rows of ``skill`` from before its runtime was named
+    after its store entry (:func:`~skillc_index.accesslog.store.former_logs`: a store's link
+    to a folder of another name), which its summary does not read; ``skc stats --all``
+    counts them (:func:`~skillc_index.accesslog.reader.logs_of`). None for any other skill."""
+    from skillc_index import Notice
+    from skillc_index.accesslog import primary_log
+    from skillc_index.accesslog.store import former_logs
+    from skillc_index.text import counted
+
+    notices = []
+    source = str(skill.source)
+    for log in former_logs(source, primary_log(skill.runtime), layout):
+        rows = LocalRows(log)
+        try:
+            query = "SELECT COUNT(*) FROM access_log WHERE skill_path = ?"
+            count = rows(query, [valid_utf8(source)])[0][0]
+        except UnreadableFile:  # (its own summary says nothing of a log it cannot read)
+            continue
+        finally:
+            rows.close()
+        if count:
+            notices.append(
+                Notice(
+                    f"{counted(count, 'row')} of '{skill.name}' logged before its runtime was "
+                    f"named after its store entry {'is' if count == 1 else 'are'} in "
+                    f"{layout.display(log)}: counted by `stats --all`, not by this summary"
+                )
+            )
+    return tuple(notices)
+
+
 def team_usage(
     skills: Iterable[InstalledSkill], store: TeamStore, filters: Filters
 ) -> list[dict[str, Any]]:
