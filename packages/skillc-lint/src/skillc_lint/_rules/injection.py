@@ -14,7 +14,7 @@ import bisect
 import itertools
 import re
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from skillc_index import inline_text
 from skillc_lint._registry import Finding
@@ -31,7 +31,7 @@ from skillc_lint._rules.fields import (
 from skillc_lint._skill import Skill
 
 if TYPE_CHECKING:
-    from skillc_index import MarkdownDoc
+    from skillc_index import Html, MarkdownDoc
 
 __all__ = ["injections", "prompt_injection"]
 
@@ -189,36 +189,165 @@ def _first_line(inline: tuple[int, int, str]) -> int:
 
 
 def _shown(doc: MarkdownDoc, number: int, line: str) -> str:
-    """Line ``number`` of ``doc`` (``line``), read apart from any paragraph, as a reader sees
-    it: an HTML block's character references decoded (a browser's), the frontmatter's not
-    (YAML reads none)."""
-    if "&" not in line or number < doc.frontmatter.body_start:
+    """Line ``number`` of the body of ``doc`` (``line``), which no paragraph nor HTML block
+    holds (beyond the parse, a link reference definition), as a reader sees it: its
+    character references decoded (a browser's)."""
+    if "&" not in line:
         return line
     import html
 
     return html.unescape(line)
 
 
+#: A run of characters but white space: a word of a YAML scalar, as written and as read.
+_WORD = re.compile(r"\S+")
+
+
+def _scalar_lines(node: Any, block: str) -> tuple[list[int], list[int]]:
+    """Where in a scalar ``node``'s value (folded, as YAML reads it) each of its source
+    lines starts and which line of ``block`` (the frontmatter's text) that is, for the
+    lines holding a word: YAML's folding joins the lines of a plain, quoted or block
+    scalar without adding, dropping or splitting a word, so the n-th word read is the
+    n-th written. The first line alone when an escape made the words differ
+    (``"a\\nb"``)."""
+    start, end = node.start_mark.index, node.end_mark.index
+    first = node.start_mark.line
+    if node.style in ("|", ">"):  # the header line (``>-``, a comment) holds no text
+        header = block.find("\n", start, end)
+        start, first = (end, first) if header < 0 else (header + 1, first + 1)
+    elif node.style in ("'", '"'):
+        start, end = start + 1, end - 1  # the quotes
+    written = [len(_WORD.findall(line)) for line in block[start:end].split("\n")]
+    read = [m.start() for m in _WORD.finditer(node.value)]
+    if sum(written) != len(read):
+        return [0], [first]
+    starts, numbers, words = [0], [first], 0
+    for at, count in enumerate(written):
+        if count and words:
+            starts.append(read[words])
+            numbers.append(first + at)
+        elif count:
+            numbers[0] = first + at
+        words += count
+    return starts, numbers
+
+
+def _frontmatter_injections(doc: MarkdownDoc) -> Iterator[tuple[int, re.Match[str]]]:
+    """The matches of :func:`injections` in the values and keys of ``doc``'s frontmatter as
+    YAML reads them (a folded or literal scalar's lines joined), each with the file line
+    its phrase starts on; composed again within the frontmatter's bounds, each node read
+    once (aliases share them). Raises :class:`~skillc_index.markdown.frontmatter.YAMLProblem`
+    when the block does not read (then it is read line by line)."""
+    import yaml
+
+    from skillc_index.markdown.frontmatter import load_bounded_yaml
+
+    block = doc.frontmatter.text
+    _data, root, _lines = load_bounded_yaml(block)
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            stack += reversed([item for pair in node.value for item in pair])
+        elif isinstance(node, yaml.SequenceNode):
+            stack += reversed(node.value)
+        else:
+            yield from _scalar_injections(node, block)
+
+
+def _scalar_injections(node: Any, block: str) -> Iterator[tuple[int, re.Match[str]]]:
+    """:func:`_frontmatter_injections` of one scalar ``node`` of the frontmatter's text
+    ``block`` (a literal's line breaks read as spaces, as a paragraph's)."""
+    shown = node.value.replace("\n", " ")
+    lowered = shown.lower()
+    if _INJECTION_HINT.search(lowered) and _may_inject(lowered):
+        starts, numbers = _scalar_lines(node, block)
+        for match in injections(shown, starts):
+            at = numbers[bisect.bisect_right(starts, match.start()) - 1]
+            yield at + 2, match  # (the block starts on line 2)
+
+
+def _frontmatter_found(doc: MarkdownDoc) -> list[tuple[int, re.Match[str]]] | None:
+    """:func:`_frontmatter_injections` of ``doc``; None when YAML does not read its
+    frontmatter (SKL100 says so): then its lines are read each apart."""
+    if doc.frontmatter.data is None or not doc.frontmatter.text:
+        return None
+    if not _may_inject(doc.frontmatter.text.lower()):  # (most: a hint's word alone)
+        return []
+    from skillc_index.markdown.frontmatter import YAMLProblem
+
+    try:
+        return list(_frontmatter_injections(doc))
+    except YAMLProblem:  # (the bounds the parse read it within: never)
+        return None
+
+
+def _html_injections(html: Html) -> Iterator[tuple[int, re.Match[str]]]:
+    """The matches of :func:`injections` in an HTML block as a browser shows its text: its
+    lines joined, character references decoded; each with the line its phrase starts on."""
+    import html as entities
+
+    lines = [entities.unescape(line) if "&" in line else line for line in html.source.split("\n")]
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in lines[:-1])]
+    for match in injections(" ".join(lines), starts):  # (a line break is a space to a browser)
+        yield html.line + bisect.bisect_right(starts, match.start()) - 1, match
+
+
+def _block_holding(blocks: Sequence[Html], number: int) -> int:
+    """Which of the HTML ``blocks`` (in order) holds line ``number``; -1: none."""
+    at = bisect.bisect_right(blocks, number, key=_html_line) - 1
+    if at >= 0 and number < blocks[at].line + len(blocks[at].source.rstrip("\n").split("\n")):
+        return at
+    return -1
+
+
+def _html_line(html: Html) -> int:
+    return html.line
+
+
 def prompt_injection(skill: Skill, options: Options) -> Findings:
     """SKL903: no phrasing aimed at the agent against its instructions or its user (ignore
-    previous instructions, do not tell the user, send the keys to a URL). A paragraph (a
-    heading, a table cell) is read as a reader sees it (:func:`skillc_index.inline_text`:
-    emphasis, HTML, character references and block-quote markers do not split a phrase, nor
-    do its line breaks; a reference does not hide a word, ``&#105;gnore``), other text (the
-    frontmatter, HTML blocks) line by line, an HTML block's references decoded as a browser
-    decodes them; code is skipped, and so are quotes and lines describing attacks. A
-    finding is on the line where its phrase starts."""
+    previous instructions, do not tell the user, send the keys to a URL). Text is read as a
+    reader sees it: a paragraph (a heading, a table cell) as rendered
+    (:func:`skillc_index.inline_text`: emphasis, HTML, character references and block-quote
+    markers do not split a phrase, nor do its line breaks; a reference does not hide a word,
+    ``&#105;gnore``), an HTML block's text with its lines joined and its references decoded
+    as a browser decodes them, the frontmatter's values as YAML reads them (a folded or
+    literal scalar's lines joined; no reference decoded), other text line by line; code is
+    skipped, and so are quotes and lines describing attacks. A finding is on the line where
+    its phrase starts."""
     for rel, text in markdown_texts(skill):
         hinted = lines_holding(
             text, _SEARCHED, searched=lowered_text(skill, rel, text), lines=skill.lines(rel)
         )
         doc = skill.docs[rel] if hinted else None
-        read: set[int] = set()  # the inline blocks read (by index)
+        read: set[int] = set()  # the inline blocks read (by index), the HTML blocks (-1 - index)
+        blocks: list[Html] | None = None  # the HTML blocks, once a line outside paragraphs asks
+        front: list[tuple[int, re.Match[str]]] | None = None  # the frontmatter's (None: by line)
+        front_read = False
         for number, line in hinted:
             if doc is None or in_code(doc.code_blocks, number):
                 continue
-            holding = _inline_blocks(doc.inlines, number)
-            found = [] if holding else [(number, m) for m in injections(_shown(doc, number, line))]
+            found: list[tuple[int, re.Match[str]]] = []
+            holding: list[int] = []
+            if number < doc.frontmatter.body_start:
+                if not front_read:
+                    front_read, front = True, _frontmatter_found(doc)
+                    found = front or []
+                if front is None:
+                    found = [(number, m) for m in injections(line)]
+            elif not (holding := _inline_blocks(doc.inlines, number)):
+                if blocks is None:
+                    blocks = [html for html in doc.html if html.block]
+                at = _block_holding(blocks, number)
+                if at < 0:
+                    found = [(number, m) for m in injections(_shown(doc, number, line))]
+                elif -1 - at not in read:
+                    read.add(-1 - at)
+                    found = list(_html_injections(blocks[at]))
             for index in holding:
                 first, _last, source = doc.inlines[index]
                 # (a reference may write a hint's letter: then the text shown is searched)
