@@ -526,6 +526,27 @@ def test_link_type_fields() -> None:
     assert link == Link("x.md#a", 1, "t", False, "x.md#a", 0, "x.md", "a")
 
 
+def test_a_reference_style_link_keeps_its_own_source_as_written() -> None:
+    """A reference-style link's text does not hold its destination (``written`` is ""): its
+    own source up to its first line's end is kept (``written_link``), what finds its column;
+    an inline link, an autolink and a bare URL keep none (near misses)."""
+    text = (
+        "See [the *guide*][g] and ![chart][c] and [g][] and\n[g] and [wrapped\nlabel][g] "
+        "and [in](x.md) <https://a.dev> https://b.dev\n\n[g]: x.md\n[c]: c.png\n"
+    )
+    found = [(link.line, link.written, link.written_link) for link in parse_markdown(text).links]
+    assert found == [
+        (1, "", "[the *guide*][g]"),
+        (1, "", "![chart][c]"),
+        (1, "", "[g][]"),
+        (2, "", "[g]"),
+        (2, "", "[wrapped"),
+        (3, "x.md", ""),
+        (3, "", ""),
+        (3, "https://b.dev", ""),
+    ]
+
+
 def test_a_link_is_split_at_its_query_and_fragment_before_it_is_decoded() -> None:
     """The whole destination was decoded, then split: ``q%3F.md`` (the file ``q?.md``) was
     the path ``q`` and a query, ``c%23sharp.md`` the path ``c`` and an anchor."""

@@ -792,13 +792,32 @@ def test_link_findings_point_at_their_own_destination_as_written(
     ]
 
 
-def test_a_reference_style_link_has_no_column_in_its_prose(skill: Writer, found: Found) -> None:
-    """``gone.md is in [the guide][g]`` pointed at the prose's ``gone.md`` (column 10): the
-    link's text does not hold its destination, its definition does (two lines below)."""
-    body = "The file gone.md is in [the guide][g] and [x.md].\n\n[g]: gone.md\n[x.md]: <x.md>\n"
+def test_a_reference_style_link_points_at_its_own_start(skill: Writer, found: Found) -> None:
+    """``gone.md is in [the guide][g]`` pointed at the prose's ``gone.md`` (column 10), then
+    at the line's start (column 1): the link's text does not hold its destination, its
+    definition does. Its finding points at the link itself, its ``[`` (an image's ``!``), in
+    each form (full, collapsed, shortcut), in a block quote, a list item or a table cell,
+    on a paragraph's later line, and at the second of two alike on a line."""
+    body = (
+        "The file gone.md is in [the guide][g] and [x.md].\n"
+        "Then [see][g] and ![chart][c] and [x.md][] and [see][g].\n"
+        "> Quoted: read [the notes][n].\n\n"
+        "- item: see [up][u]\n\n"
+        "| a | b |\n|---|---|\n| x | [cell][g] |\n\n"
+        "[g]: gone.md\n[x.md]: <x.md>\n[c]: img/chart.png\n[n]: notes.md\n[u]: ../../up.md\n"
+    )
     folder = skill(body=body)
-    # no column: the line's start (as for a finding of the line)
-    assert [(d.line, d.column) for d in found(folder, "SKL301")] == [(8, 1), (8, 1)]
+    assert [(d.line, d.column) for d in found(folder, "SKL301")] == [
+        (8, 24),
+        (8, 43),
+        (9, 6),
+        (9, 19),
+        (9, 35),
+        (9, 48),
+        (10, 16),
+        (16, 7),
+    ]
+    assert [(d.line, d.column) for d in found(folder, "SKL303")] == [(12, 13)]
     inline = skill(name="inline", body="The file gone.md is in [the guide](gone.md).\n")
     assert [(d.line, d.column) for d in found(inline, "SKL301")] == [(8, 36)]  # near miss
 

@@ -386,7 +386,8 @@ async def test_links_and_definitions_stay_in_the_skill(
     write_skill(tmp_path / "other")
     body = (
         "See [the steps](references/guide.md#run-it) and [top](#usage).\n\n"
-        "## Usage\n\n[o](../other/SKILL.md) [s](data/secret.md) [m](missing.md)\n"
+        "## Usage\n\n[o](../other/SKILL.md) [s](data/secret.md) [m](missing.md)\n\n"
+        "[By reference][r]: no place holds its destination.\n\n[r]: references/guide.md\n"
     )
     folder = write_skill(
         tmp_path / "my-skill", files={"references/guide.md": "# Guide\n\n## Run it\n"}

@@ -90,8 +90,7 @@ class LinkRef:
     source: str
     """The file holding the link (relative POSIX path)."""
     line: int
-    """The line its destination is written on (the link's first line when the link's text
-    does not hold it: a reference-style link)."""
+    """The line its destination is written on (a reference-style link's: its first line)."""
     target: str
     """The destination as written (percent-decoded)."""
     kind: LinkKind
@@ -103,10 +102,11 @@ class LinkRef:
     fragment: str
     """The part after ``#`` (``""`` when there is none)."""
     written: str = ""
-    """The destination as the source writes it (``my%20guide.md``, what messages quote);
-    the decoded target when the link's own text does not hold it (a reference-style link)."""
+    """The destination as written (``my%20guide.md``, as messages quote it); a reference-style
+    link's target (its definition holds it), decoded."""
     column: int | None = None
-    """Its destination's column on its line (1-based), None off it (a reference-style link)."""
+    """Its destination's column on its line (1-based; a reference-style link's ``[``)."""
+    by_reference: bool = False  # ``[the guide][g]``: its definition holds its destination
 
 
 @dataclass
@@ -437,13 +437,12 @@ class Skill:
     def _destination(
         self, source: str, link: Link, places: dict[tuple[int, str], list[int]]
     ) -> tuple[int, int | None]:
-        """Where ``link`` of ``source`` writes its destination: the line and column
-        (1-based), on the line the parse found it on (:attr:`~Link.written_line`: a later
-        one when the link is split over lines, ``[the guide](`` then ``guide.md)``); its
-        first line and None when its text does not hold it (a reference-style link). In a
-        table's cell the parse reads ``a\\|b.md`` as ``a|b.md``: it is looked for as written.
-        ``places``: :func:`_destination_index`'s, by line and destination."""
-        line, written = link.line + link.written_line, link.written  # "": reference-style
+        """Where ``link`` of ``source`` writes its destination (a reference-style link: where
+        it starts, :attr:`~Link.written_link`), line and column (1-based; its first line and
+        None: not found), on the line the parse found it on (:attr:`~Link.written_line`,
+        ``[the guide](`` then ``guide.md)``). A cell's ``a\\|b.md`` (``a|b.md`` parsed) is
+        looked for as written. ``places``: :func:`_destination_index`'s, by line and text."""
+        line, written = link.line + link.written_line, link.written or link.written_link
         text = self.line_text(source, line) or ""
         if "|" in written and written not in text:  # a cell's `\|` (no bare `|` in a cell)
             written = written.replace("|", "\\|")
@@ -672,9 +671,10 @@ def _classify(
     """Resolve one link written in ``source`` (in ``folder``), its destination ``at`` a line
     and column (:meth:`Skill._destination`)."""
     (line, column), target, written_as = at, link.target, link.written or link.target
+    by = bool(link.written_link)  # a reference-style link
 
     def ref(kind: LinkKind, path: str, fragment: str) -> LinkRef:
-        return LinkRef(source, line, target, kind, path, fragment, written_as, column)
+        return LinkRef(source, line, target, kind, path, fragment, written_as, column, by)
 
     # split before it was decoded: q%3F.md names q?.md (Link.path), not q and a query
     written, fragment = link.path, link.fragment

@@ -47,7 +47,8 @@ NEWLINES = "skillc_newlines"
 _ANGLED = re.compile(r"<((?:[^<>\n\\]|\\.)*)>")
 _PLAIN = re.compile(r"([^\x00-\x20\x7f]+)")
 # Token.meta key of a link_open or image token: its destination as written and the lines
-# from the link's start to it (Link.written, Link.written_line).
+# from the link's start to it (Link.written, Link.written_line), or for a reference-style
+# one "", 0 and its own source's first line (Link.written_link).
 DESTINATION = "skillc_destination"
 
 
@@ -77,6 +78,10 @@ class Link:
     reads as ``q`` and a query); a bare URL's as it is."""
     fragment: str = ""
     """What follows the destination's first ``#``, percent-decoded (``""``: none)."""
+    written_link: str = ""
+    """For a reference-style link or image (no :attr:`written`: ``[the guide][g]``,
+    ``[g][]``, ``[g]``, ``![chart][c]``), its own source up to the end of its first line, as
+    written: what finds its column on that line; ``""`` for any other."""
 
 
 def may_link(content: str, *, inline_only: bool = False) -> bool:
@@ -175,12 +180,13 @@ def counting_newlines(
     return counted
 
 
-def _written_destination(state: StateInline, start: int, image: bool) -> tuple[str, int]:
+def _written_destination(state: StateInline, start: int, image: bool) -> tuple[str, int, str]:
     """The destination of the inline link or image whose source runs from ``start`` (its
     ``[`` or ``!``) to ``state.pos`` (after its ``)``), as written: the first run of
     characters after the label's ``](`` and blanks (a destination holds no space nor
     control character; a title follows it after blanks), or what ``<>`` enclose; ``""``
-    for a reference-style one; and the line breaks from ``start`` to it. The label ends at
+    for a reference-style one; the line breaks from ``start`` to it; and a reference-style
+    one's own source up to its first line's end (``""`` for another). The label ends at
     the first ``](`` unless it holds a character that may hide one (a bracket, a code span,
     HTML, an escape): then it is found again as the rule found it (its tokens are cached)."""
     src = state.src
@@ -189,11 +195,13 @@ def _written_destination(state: StateInline, start: int, image: bool) -> tuple[s
     if end < 0 or any(char in src[opening + 1 : end] for char in "[]`<\\"):
         end = state.md.helpers.parseLinkLabel(state, opening, not image)
     if end < 0 or src[end + 1 : end + 2] != "(":
-        return "", 0
+        return "", 0, src[start : state.pos].partition("\n")[0]  # reference-style
     inner = src[end + 2 : state.pos - 1]
     blanks = len(inner) - len(inner.lstrip(" \t\n"))
     found = (_ANGLED if inner[blanks:].startswith("<") else _PLAIN).match(inner, blanks)
-    return ("", 0) if found is None else (found.group(1), src.count("\n", start, end + 2 + blanks))
+    if found is None:
+        return "", 0, ""
+    return found.group(1), src.count("\n", start, end + 2 + blanks), ""
 
 
 def _split(href: str) -> tuple[str, str]:
@@ -233,7 +241,7 @@ def inline_links(inline: BlockToken, first_line: int) -> list[Link]:
     links: list[Link] = []
     line = first_line
     # (target, line, link_open's index, its DESTINATION)
-    open_link: tuple[str, int, int, tuple[str, int]] | None = None
+    open_link: tuple[str, int, int, tuple[str, int, str]] | None = None
     for index, token in enumerate(children):
         kind = token.type
         if kind in ("softbreak", "hardbreak"):
@@ -241,17 +249,18 @@ def inline_links(inline: BlockToken, first_line: int) -> list[Link]:
             continue
         if kind == "link_open":
             href = str(token.attrs.get("href", ""))
-            open_link = (href, line, index, token.meta.get(DESTINATION, ("", 0)))
+            open_link = (href, line, index, token.meta.get(DESTINATION, ("", 0, "")))
         elif kind == "link_close" and open_link is not None:
-            href, link_line, start, written = open_link
+            href, link_line, start, (written, lines, source) = open_link
             text = plain_text(children[start + 1 : index]).strip()
-            links.append(Link(unquote(href), link_line, text, False, *written, *_split(href)))
+            target, path = unquote(href), _split(href)
+            links.append(Link(target, link_line, text, False, written, lines, *path, source))
             open_link = None
         elif kind == "image":
             src = str(token.attrs.get("src", ""))
             alt = plain_text(token.children or ()).strip()
-            written, lines = token.meta.get(DESTINATION, ("", 0))
-            links.append(Link(unquote(src), line, alt, True, written, lines, *_split(src)))
+            written, lines, source = token.meta.get(DESTINATION, ("", 0, ""))
+            links.append(Link(unquote(src), line, alt, True, written, lines, *_split(src), source))
         elif kind == "text" and open_link is None:
             links.extend(bare_urls(token.content, line))
         if token.meta:

@@ -67,7 +67,7 @@ def links_of(skill: Skill, rel: str) -> list[LinkTarget]:
         if link.source != rel or link.kind not in ("path", "anchor") or not link.target:
             continue
         column = link.column
-        if column is None:
+        if column is None or link.by_reference:  # (its column: its ``[``, no destination)
             continue
         index, start = link.line - 1, column - 1
         end = start + len(link.written)
