@@ -8,6 +8,7 @@ stream: test_listen.py). The client is the official ``mcp`` SDK's, with a messag
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 LIST_CHANGED = "notifications/resources/list_changed"
+UPDATED = "notifications/resources/updated"
 
 DELTA = """---
 name: delta
@@ -183,3 +185,65 @@ def test_a_modern_client_is_sent_no_notification(
     resources = getattr(seen["capabilities"], "resources", None)  # no probe in this mode
     assert not getattr(resources, "list_changed", None)  # not declared where not sent
     assert LIST_CHANGED not in seen["seen"]
+
+
+def _ed(number: int) -> str:
+    return (
+        f"---\nname: ed\ndescription: Saved {number} times. Use when testing saves.\n---\n\n"
+        f"# Ed\n\nVersion {number}.\n"
+    )
+
+
+def _save(path: Path, text: str) -> None:
+    """An editor's atomic save: the new text in a temporary file, renamed over the old."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
+
+
+def test_a_burst_of_saves_while_a_client_reads_is_notified_sparingly(
+    server_command: list[str], project: Path, home: Path, tmp_path: Path
+) -> None:
+    # 200 atomic saves of a SKILL.md while a client read sent 200 list_changed and 200
+    # resources/updated (a look after each answer, each seeing a change): the notifications
+    # are spaced (at most one of each kind per settle time), the answers stay fresh, and the
+    # last change of a burst is still told
+    skill = home / ".claude" / "skills" / "ed"
+    skill.mkdir(parents=True)
+    path, uri, saves = skill / "SKILL.md", "skill://ed/SKILL.md", 100
+    _save(path, _ed(0))
+
+    async def read(session: Session) -> str:
+        return str((await session.client.read_resource(uri)).contents[0].text)
+
+    async def body(session: Session) -> dict[str, Any]:
+        await session.uris()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # deprecated in the SDK for 2026-07-28 only
+            await session.client.subscribe_resource(uri)
+        stale = []
+        for number in range(1, saves + 1):
+            _save(path, _ed(number))
+            if await read(session) != _ed(number):
+                stale.append(number)
+            await session.uris()
+        await anyio.sleep(QUIET_SECONDS)  # the burst's last notifications come
+        burst = list(session.seen)
+        # two saves, each read at once: the second's notification (held, the first's just
+        # sent) still comes when the settle time is over, with no request to carry it
+        told = burst.count(LIST_CHANGED)
+        for number in (saves + 1, saves + 2):
+            _save(path, _ed(number))
+            if await read(session) != _ed(number):
+                stale.append(number)
+            told += 1
+            with anyio.fail_after(20):  # the next save comes after the look of this one
+                while session.seen.count(LIST_CHANGED) < told:
+                    await anyio.sleep(0.01)
+        return {"burst": burst, "stale": stale, "seen": list(session.seen)}
+
+    seen = run(server_command, project, home, "legacy", body, tmp_path / "server.log")
+    assert seen["stale"] == []
+    for kind in (LIST_CHANGED, UPDATED):
+        assert 1 <= seen["burst"].count(kind) <= saves // 2
+    assert seen["seen"].count(UPDATED) >= seen["burst"].count(UPDATED) + 2

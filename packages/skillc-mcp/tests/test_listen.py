@@ -25,6 +25,7 @@ pytestmark = pytest.mark.skipif(
 
 DELTA = "---\nname: delta\ndescription: A skill added while the server runs.\n---\n\n# Delta\n"
 DELTA_URI = "skill://delta/SKILL.md"
+UPDATED = "notifications/resources/updated"
 WAIT = 20.0
 """Seconds a test waits for a notification (a loaded machine)."""
 
@@ -297,3 +298,127 @@ def test_a_stream_that_falls_behind_is_ended_and_grows_no_more() -> None:
         stream.push(changes)
     assert stream.ended and stream.last is None
     assert stream.queue.qsize() == 1 and stream.queue.get_nowait() is None
+
+
+def test_the_throttle_lets_one_of_each_kind_through_per_window_and_the_last_at_its_end() -> None:
+    from skillc_mcp._listen import Throttle
+
+    now = [100.0]
+    throttle = Throttle(0.2, clock=lambda: now[0])
+    listed = {"jsonrpc": "2.0", "method": "notifications/resources/list_changed"}
+
+    def updated(uri: str) -> dict[str, Any]:
+        method = "notifications/resources/updated"
+        return {"jsonrpc": "2.0", "method": method, "params": {"uri": uri}}
+
+    assert throttle.offer([listed, updated("skill://a/SKILL.md")]) == [
+        listed,
+        updated("skill://a/SKILL.md"),
+    ]
+    assert throttle.wait() is None
+    for _ in range(50):  # a burst within the window: held, once each
+        now[0] += 0.001
+        assert throttle.offer([listed, updated("skill://a/SKILL.md")]) == []
+    assert throttle.offer([updated("skill://b/SKILL.md")]) == [updated("skill://b/SKILL.md")]
+    assert throttle.wait() == pytest.approx(0.15)
+    assert throttle.flush() == []  # the window lasts
+    now[0] = 100.25
+    assert throttle.wait() == 0
+    assert throttle.flush() == [listed, updated("skill://a/SKILL.md")]  # the trailing edge
+    assert throttle.wait() is None and throttle.flush() == []
+    now[0] += 0.1  # a new window began with the trailing ones
+    assert throttle.offer([listed]) == []
+    assert throttle.flush(force=True) == [listed]
+    now[0] += 1.0
+    assert throttle.offer([listed]) == [listed]  # quiet for long: at once again
+
+
+class _Burst:
+    """A server whose skills changed before every look (a burst of saves), answering each
+    request at once: the stdio connection's throttle over it is the test."""
+
+    notifies = True
+    legacy_version = "2025-11-25"
+
+    def __init__(self) -> None:
+        self.subscriptions = {DELTA_URI}
+
+    def handle(self, message: Any) -> Any:
+        from skillc_mcp._listen import Listen
+
+        method, params = message.get("method"), message.get("params", {})
+        if "id" not in message:
+            return None
+        if method == "subscriptions/listen":
+            return Listen(message["id"], True, frozenset()).ack()
+        if method == "resources/unsubscribe":
+            self.subscriptions.discard(params["uri"])
+        return {"jsonrpc": "2.0", "id": message["id"], "result": {}}
+
+    def notifications(self, listens: Any = ()) -> list[dict[str, Any]]:
+        from skillc_mcp._listen import Changes, legacy_notes
+
+        changes = Changes(True, frozenset({DELTA_URI}))
+        notes = legacy_notes(changes, self.subscriptions)
+        for listen in listens:
+            notes += listen.notes(changes)
+        return notes
+
+    def watch_fd(self) -> None:
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_held_notification_is_not_sent_to_a_stream_cancelled_or_a_uri_unsubscribed() -> None:
+    import io
+    import json
+    import os
+    import threading
+    import time
+
+    from skillc_mcp._listen import Throttle
+    from skillc_mcp._stdio import Connection
+
+    now = [0.0]
+    reader, writer = os.pipe()
+    out = io.BytesIO()
+
+    def sent() -> list[dict[str, Any]]:
+        return [json.loads(line) for line in out.getvalue().splitlines()]
+
+    def until(count: int) -> None:
+        deadline = time.monotonic() + WAIT
+        while len(sent()) < count:
+            assert time.monotonic() < deadline, json.dumps(sent())
+            time.sleep(0.01)
+
+    with os.fdopen(reader, "rb") as wire_in, os.fdopen(writer, "wb") as wire_out:
+        connection = Connection(wire_in, out, _Burst())  # type: ignore[arg-type]
+        connection._throttle = Throttle(0.2, clock=lambda: now[0])
+        serving = threading.Thread(target=connection.serve, daemon=True)
+        serving.start()
+
+        def write(*messages: dict[str, Any]) -> None:
+            for message in messages:
+                wire_out.write(json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n")
+            wire_out.flush()
+
+        write(
+            {"id": 1, "method": "subscriptions/listen", "params": {}},  # all sent at once
+            {"id": 2, "method": "resources/read", "params": {}},  # all held
+            {"id": 3, "method": "resources/unsubscribe", "params": {"uri": DELTA_URI}},
+        )
+        until(6)  # the acknowledgement, three notifications, two responses
+        write({"method": "notifications/cancelled", "params": {"requestId": 1}})
+        write({"id": 4, "method": "ping"})
+        until(7)
+        now[0] += 1.0  # the window is over: what is held and still wanted goes
+        until(8)
+        time.sleep(0.5)  # nothing else comes
+    serving.join(WAIT)
+    trailing = sent()[7:]
+    assert [m.get("id") for m in sent()[:7] if "id" in m] == [2, 3, 4]
+    assert len([m for m in sent()[:7] if m.get("method") == UPDATED]) == 1
+    assert trailing == [{"jsonrpc": "2.0", "method": "notifications/resources/list_changed"}]

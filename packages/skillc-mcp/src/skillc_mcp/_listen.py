@@ -15,12 +15,15 @@ of skills differs, and the ``skill://`` URI of every file added, removed or edit
   ``resources/subscribe`` (:func:`legacy_notes`).
 
 The transports deliver them: stdio between two answers (:mod:`skillc_mcp._stdio`), HTTP on
-``subscriptions/listen`` and ``GET`` event streams (:mod:`skillc_mcp._http_streams`).
+``subscriptions/listen`` and ``GET`` event streams (:mod:`skillc_mcp._http_streams`). A
+:class:`Throttle` keeps a burst of changes (an editor saving again and again while a client
+reads) to one notification of each kind in a settle window, the last one sent when it ends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -159,3 +162,62 @@ def legacy_notes(changes: Changes, subscriptions: Iterable[str]) -> list[dict[st
     updated = sorted(changes.updated.intersection(subscriptions))
     notes += [_note(UPDATED, uri=uri) for uri in updated]
     return notes
+
+
+class Throttle:
+    """At most one notification of each kind (a list change, an update of one URI, on one
+    stream) per ``window`` seconds: the first is let through at once, those that come before
+    its window ends are held, and the last one held is let through when it ends (a client
+    is never left without the final notice). What is looked at, and answered, stays fresh:
+    only the notifications are spaced. ``clock`` gives seconds (:func:`time.monotonic`)."""
+
+    def __init__(self, window: float, clock: Callable[[], float] | None = None) -> None:
+        if clock is None:
+            import time
+
+            clock = time.monotonic
+        self._window = window
+        self._clock = clock
+        self._sent: dict[str, float] = {}
+        """When each kind was last let through, while its window lasts."""
+        self._held: dict[str, dict[str, Any]] = {}
+        """The notification of each kind waiting for its window to end, in arrival order."""
+
+    def offer(self, notes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The notifications of ``notes`` to send now; the others are held (:meth:`wait`)."""
+        now = self._clock()
+        self._sent = {k: t for k, t in self._sent.items() if t + self._window > now}
+        ready = []
+        for note in notes:
+            kind = json.dumps(note, sort_keys=True)  # the same kind: the same message
+            if kind in self._sent:  # its window lasts: the latest waits for its end
+                self._held[kind] = note
+            else:
+                self._held.pop(kind, None)
+                self._sent[kind] = now
+                ready.append(note)
+        return ready
+
+    def wait(self) -> float | None:
+        """Seconds until the first held notification may go (0: now), or None: none is held."""
+        if not self._held:
+            return None
+        now = self._clock()
+        return max(0.0, min(self._ends(kind, now) for kind in self._held) - now)
+
+    def flush(self, *, force: bool = False) -> list[dict[str, Any]]:
+        """The held notifications whose window has ended (all of them when ``force``), in
+        the order they came; each starts a new window."""
+        now = self._clock()
+        ready = []
+        for kind, note in list(self._held.items()):
+            if force or self._ends(kind, now) <= now:
+                del self._held[kind]
+                self._sent[kind] = now
+                ready.append(note)
+        return ready
+
+    def _ends(self, kind: str, now: float) -> float:
+        """When the window of ``kind`` ends (``now`` when none lasts)."""
+        sent = self._sent.get(kind)
+        return now if sent is None else sent + self._window

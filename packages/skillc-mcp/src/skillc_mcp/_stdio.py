@@ -26,7 +26,10 @@ number. A second signal ends the process at once.
 Once a client has called a skill method (or asked to be told, with ``subscriptions/listen``
 or ``resources/subscribe``), a third thread sleeps on the skills' watcher (inotify) and, when
 something changed, has the main thread look between two answers and send the change
-notifications of :mod:`skillc_mcp._listen` (:meth:`Connection._check`). At most
+notifications of :mod:`skillc_mcp._listen` (:meth:`Connection._check`). The look after an
+answer is made at once (what the next request reads is fresh), but the notifications are
+spaced (:class:`skillc_mcp._listen.Throttle`): one of each kind per :data:`SETTLE_SECONDS`,
+the last one held sent when that time is over, requests or not. At most
 :data:`MAX_LISTENS` listen streams are open at once; a stream ends when the client cancels
 its request, and on SIGTERM/SIGINT with the request's response, unless the signal gave up a
 reply the client did not read: the wire may then end in part of a line, and nothing more is
@@ -57,7 +60,7 @@ from skillc_mcp._protocol import (
 )
 
 if TYPE_CHECKING:
-    from skillc_mcp._listen import Listen
+    from skillc_mcp._listen import Listen, Throttle
 
 MAX_LINE = 1 << 20
 """The longest request line read (1 MiB, its LF or CRLF excluded); a longer one is -32600.
@@ -74,10 +77,14 @@ MAX_LISTENS = 32
 _EOF = object()
 _CHECK = object()
 """Queued by the watcher thread: the served skills may have changed (see :meth:`_check`)."""
+_IDLE = object()
+"""What :meth:`_Inbox.get` gives when its timeout passed with nothing queued."""
 
 SETTLE_SECONDS = 0.2
 """After a first sign of change, how long the watcher thread lets a burst of writes (an
-editor's save, a copied folder) settle before the main thread looks: one notification."""
+editor's save, a copied folder) settle before the main thread looks: one notification. Also
+the time within which at most one notification of each kind is sent (a burst of saves while
+a client reads: the look after each answer sees a change each time)."""
 
 
 class _Rejected:
@@ -115,8 +122,14 @@ class _Inbox:
             self._bytes += size
             self._changed.notify_all()
 
-    def get(self) -> object:
+    def get(self, timeout: float | None = None) -> object:
+        """The next item, waiting for one; :data:`_IDLE` when ``timeout`` seconds passed
+        with none."""
         with self._changed:
+            if not self._items and timeout is not None:
+                self._changed.wait(timeout)  # once: a put notifies, the caller asks again
+                if not self._items:
+                    return _IDLE
             while not self._items:
                 self._changed.wait()
             item, size = self._items.popleft()
@@ -185,6 +198,8 @@ class Connection:
         self._quit: tuple[int, int] | None = None  # a pipe that wakes the watcher thread to end
         self._listens: dict[str | int, Listen] = {}
         """The open ``subscriptions/listen`` streams, by request id (main thread only)."""
+        self._throttle: Throttle | None = None
+        """Spaces the change notifications (made with the first look that had some)."""
         self._given_up = False
         """A signal stopped a write the client did not read: the wire may end in part of a
         line (and is full), so nothing more is written to it."""
@@ -273,7 +288,13 @@ class Connection:
         try:
             self._busy = False
             while self._stop is None:
-                item = self._inbox.get()
+                wait = None if self._throttle is None else self._throttle.wait()
+                if wait == 0:
+                    self._send_held()  # the trailing notifications of a burst
+                    continue
+                item = self._inbox.get(wait)
+                if item is _IDLE:
+                    continue
                 if item is _EOF:
                     return 0
                 if isinstance(item, _Rejected):
@@ -299,6 +320,7 @@ class Connection:
         """The server stops: each open stream gets its request's response (a graceful end),
         unless the stop cut a reply the client did not read (then nothing more is written)."""
         try:
+            self._send_held(force=True)  # a stream's last notice comes before its end
             for listen in self._listens.values():
                 self.send(listen.end())
         except OSError:
@@ -330,7 +352,30 @@ class Connection:
         finally:
             self._busy = False
             self._looked.set()
+        if notes and self._throttle is None:
+            from skillc_mcp._listen import Throttle
+
+            self._throttle = Throttle(SETTLE_SECONDS)
+        if self._throttle is not None:
+            notes = self._throttle.offer(notes)
         for note in notes:
+            self.send(note)
+
+    def _send_held(self, *, force: bool = False) -> None:
+        """Send the notifications the throttle held whose time has come (all: ``force``),
+        but not to a stream cancelled or a URI unsubscribed meanwhile."""
+        if self._throttle is None:
+            return
+        from skillc_mcp._listen import SUBSCRIPTION_ID_KEY, UPDATED
+
+        for note in self._throttle.flush(force=force):
+            params = note.get("params", {})
+            meta = params.get("_meta")
+            if meta is not None and meta.get(SUBSCRIPTION_ID_KEY) not in self._listens:
+                continue
+            unsubscribed = params.get("uri") not in self.server.subscriptions
+            if meta is None and note["method"] == UPDATED and unsubscribed:
+                continue
             self.send(note)
 
     def _watch(self, fd: int, quit_fd: int) -> None:
