@@ -71,3 +71,40 @@ def test_an_indexed_file_vanishing_is_a_change_tried_again_after_a_wait(
     with pytest.raises(cache.IndexUnusable, match=r"kept changing.*gone\.md' vanished"):
         cache.ensure_index(skill, "porter")
     assert len(waits) == cache.ATTEMPTS - 1 and min(waits, default=0) > 0  # not back to back
+
+
+def test_sources_saved_whenever_the_build_waits_for_them_are_indexed_on_the_next_attempt(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # `skc show` while an editor saved SKILL.md every 100 ms: E002 "the sources kept changing"
+    # (3 of 30 in the editors' audit, and half under load). Each attempt waited for the
+    # sources to be 100 ms old (schema.settle), about the time until the next save, which
+    # then landed under the build. An attempt after one they changed under does not wait.
+    from skillc_index.index import schema
+    from skillc_index.index.freshness import index_is_fresh
+
+    source = tmp_path / "saved"
+    source.mkdir()
+    path = source / "SKILL.md"
+
+    def save(number: int) -> None:  # an editor's atomic save
+        temporary = source / "SKILL.md.tmp"
+        temporary.write_text(f"---\nname: saved\n---\n# Saved\n\nversion {number}\n")
+        temporary.replace(path)
+
+    save(0)
+    saves: list[int] = []
+
+    def settle(_stats: object) -> bool:  # the next save lands while the build waits
+        saves.append(len(saves) + 1)
+        save(saves[-1])
+        return False
+
+    monkeypatch.setattr(schema, "settle", settle)
+    skill = ResolvedSkill("saved", source, "project", tmp_path / "runtime", True)
+    handle = cache.ensure_index(skill, "porter")
+    assert saves == [1]  # the first attempt waited, the second did not
+    assert index_is_fresh(skill.runtime, source, "porter")
+    with handle.connect() as connection:
+        (text,) = connection.execute("SELECT group_concat(content) FROM sections").fetchone()
+    assert "version 1" in text

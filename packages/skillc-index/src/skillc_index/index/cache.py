@@ -35,7 +35,10 @@ Like the build, the stats that go into an index are taken once the newest source
 older than the file system's timestamp granularity (:data:`~skillc_index.index.schema.
 RACY_WINDOW_NS`, waiting out the rest of it when a file was written a moment ago, never
 longer: :func:`~skillc_index.index.schema.settle`), so the readers after it check stats
-alone; a file dated in the future is not waited for, and the readers hash it.
+alone; a file dated in the future is not waited for, and the readers hash it. An attempt
+after one the sources changed under does not wait: an editor saving every 100 ms or so left
+no quiet time for both that wait and a build, so three attempts in a row failed (E002); its
+index records the stats as they are, and the readers hash the files changed that recently.
 """
 
 from __future__ import annotations
@@ -172,7 +175,8 @@ def _build_on_demand(
             if state.status == "collision":
                 raise IndexCollision(state.hash16)
             try:
-                _write(skill, runtime, tokenizer_setting, update=damaged is None)
+                update = damaged is None
+                _write(skill, runtime, tokenizer_setting, update=update, settled=not reason)
             except SourcesChanged as exc:
                 reason = str(exc)
                 continue
@@ -271,11 +275,20 @@ def _private_runtime() -> Path:
     return _private
 
 
-def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, update: bool) -> None:
+def _write(
+    skill: ResolvedSkill,
+    runtime: Path,
+    tokenizer_setting: str,
+    *,
+    update: bool,
+    settled: bool = True,
+) -> None:
     """Build the index of ``skill`` into ``runtime`` (the caller holds the lock): by
     replacing the changed files' rows in a copy of the index there when ``update`` and that
     is possible, else whole. :class:`SourcesChanged` when the sources changed under it,
-    :class:`_NotWritable` when the index cannot be written there."""
+    :class:`_NotWritable` when the index cannot be written there. ``settled``: the stats
+    are taken once the sources are old enough for the readers to trust them alone (not
+    after an attempt they changed under: see the module)."""
     import sqlite3
     import time
 
@@ -291,7 +304,8 @@ def _write(skill: ResolvedSkill, runtime: Path, tokenizer_setting: str, *, updat
     indexed = indexed_files(found.files)
     stats = _stats(source, found.files)
     refuse_too_large(skill.name, indexed, stats)
-    if settle(stats):  # as the build does (compiler.compile_skill): readers check stats only
+    # as the build does (compiler.compile_skill): readers check stats only
+    if settled and settle(stats):
         stats = _stats(source, found.files)
     stats_at_ns = time.time_ns()
     tokenizer = index_tokenizer(tokenizer_setting)
