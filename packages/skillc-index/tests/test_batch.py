@@ -609,6 +609,33 @@ def test_all_keeps_a_copy_a_copy_and_says_what_it_redeployed(
     assert not copies[0].is_symlink()
 
 
+@pytest.mark.usefixtures("skc_on_path")
+def test_all_says_it_imported_a_folder_again_that_left_the_runtime_up_to_date(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """``build drafts/mine``, then a script of the folder made executable: ``build --all``
+    imported the folder again (the store copy's script is executable now) and said ``up to
+    date`` as if it had read nothing, the JSON saying ``"import": "replace"``. Its line and
+    the summary say the import; the next ``--all``, with nothing to import, says neither."""
+    skc = cli("skillc_index", process=True)
+    folder = write_skill(project / "drafts" / "mine", files={"scripts/run.sh": "echo hi\n"})
+    assert skc("build", "drafts/mine").returncode == 0
+    (folder / "scripts" / "run.sh").chmod(0o755)
+    done = skc("build", "--all")
+    assert done.returncode == 0, done.stderr
+    copied = project / ".skillc" / "skills" / "mine" / "scripts" / "run.sh"
+    assert os.access(copied, os.X_OK)
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("up to date  mine  .skillc/runtime/mine"), lines
+    assert lines[0].endswith("; imported again from drafts/mine"), lines
+    assert lines[-1] == "1 skill: 0 built, 1 up to date (1 imported again), 0 failed"
+    again = skc("build", "--all").stdout.splitlines()
+    assert again == [
+        "up to date  mine  .skillc/runtime/mine",
+        "1 skill: 0 built, 1 up to date, 0 failed",
+    ]
+
+
 def test_all_with_nothing_to_build_is_a_usage_error(index: Run) -> None:
     result = index("build", "--all")
     assert result.returncode == 1

@@ -152,12 +152,17 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
         )
         if deployed:
             where += f"; deployed: {deployed}"
+        if item.imported_again is not None:
+            where += f"; imported again from {layout.display(item.imported_again)}"
         rows.append([f"{_STATUS[item.status]:<10}", printable(item.job.name), printable(where)])
     for line in table_lines(rows):  # the names padded as a terminal shows them (CJK: 2 columns)
         click.echo(line)
     summary = result.summary()
     redeployed = sum(1 for item in result.items if item.redeployed)
-    again = f" ({redeployed} redeployed)" if redeployed else ""
+    imported = sum(1 for item in result.items if item.imported_again is not None)
+    said = [f"{redeployed} redeployed"] if redeployed else []
+    said += [f"{imported} imported again"] if imported else []
+    again = f" ({', '.join(said)})" if said else ""
     skills = summary["skills"] if result.total is None else result.total
     done = "" if result.total is None else f"{summary['skills']} of "
     stopped = "; interrupted (the rest not built)" if result.interrupted else ""

@@ -253,6 +253,18 @@ class BatchItem(Record):
             return ()
         return tuple(d for d in self.result.deployments if d.action != "unchanged")
 
+    @property
+    def imported_again(self) -> Path | None:
+        """The folder a skill up to date was imported again from all the same (its copy
+        refreshed from a folder whose changes leave the runtime as it was: a file made
+        executable, a ``.gitignore`` edited): what its ``up to date`` must not hide, as
+        if nothing had been read from that folder. None otherwise."""
+        if self.status != "up-to-date" or self.result is None:
+            return None
+        if self.result.import_action in (None, "unchanged"):
+            return None
+        return self.result.imported_from
+
     def to_dict(self) -> BuildShape | BatchFailureShape:
         """A built skill: the JSON of a single build; a failure: the skill, as given, and
         its error."""
