@@ -217,13 +217,15 @@ def test_a_bounded_find_cuts_folders_then_skills(project: Path, home: Path, tmp_
     assert f"{left} left out (ask for fewer with `limit`)" in warning
 
 
-def test_a_bounded_find_cuts_long_names_and_headings(
+def test_a_bounded_find_cuts_long_headings_never_names(
     project: Path, home: Path, tmp_path: Path
 ) -> None:
-    """A skill whose heading (or name) is longer than the whole reply emptied it: the loop
-    stopped at it and dropped every skill after, and the hint said to ask for fewer even at
-    limit 1. Names and headings are cut to 200 characters, like descriptions, and the rest
-    keep their rank."""
+    """A skill whose heading is longer than the whole reply emptied it: the loop stopped at
+    it and dropped every skill after, and the hint said to ask for fewer even at limit 1.
+    Headings are cut to 200 characters, like descriptions, and the rest keep their rank. A
+    name is never cut: it was, past 200 characters, its ``path`` whole beside it, and a name
+    cut reads no skill (here each name is the skill's path, as ``--path`` names one not
+    installed; ``skc list`` shows a name whole too)."""
     from skillc_gateway.operations import FIND, FindParams
 
     library = tmp_path / "library"
@@ -252,13 +254,14 @@ def test_a_bounded_find_cuts_long_names_and_headings(
     assert len(names) == 6 and {folders[0], folders[1]} == {"walrus-heading", name}
     data = FIND.run(run, FindParams("walrus tusk", 6, (str(library),))).to_dict()
     assert len(json.dumps(data, ensure_ascii=False)) <= 100_000
-    cut = [n if len(n) <= 201 else n[:200] + "…" for n in names]
-    assert [s["name"] for s in data["skills"]] == cut and cut != names
+    assert max(len(n) for n in names) > 201
+    assert [s["name"] for s in data["skills"]] == names
     by_name = {Path(s["path"]).name: s for s in data["skills"]}
     assert by_name["walrus-heading"]["sections"][0]["heading"] == heading[:200] + "…"
     assert by_name["gadget-0"]["description"] == "Walrus gadget 0."  # short: whole
     [warning] = data["warnings"]
-    assert "the names or section headings of 2 skills cut to 200 characters" in warning
+    assert "the section headings of 1 skill cut to 200 characters" in warning
+    assert "name" not in warning
     assert "left out" not in warning and "descriptions" not in warning
     for top in (1, 2):
         data = FIND.run(run, FindParams("walrus tusk", top, (str(library),))).to_dict()
@@ -286,28 +289,33 @@ def test_a_skill_too_long_alone_is_left_out_not_the_rest() -> None:
     assert "ask for fewer" not in warning
 
 
-def test_a_name_that_fits_with_the_ellipsis_is_whole() -> None:
-    """Names, headings and descriptions are cut as the kit cuts text
-    (:func:`skillc_index.text.cut`): to 200 characters and the ellipsis, so a name of 201 is
-    whole and not counted as cut (it was cut to 200 and the ellipsis, as long)."""
+def test_a_heading_that_fits_with_the_ellipsis_is_whole() -> None:
+    """Headings and descriptions are cut as the kit cuts text
+    (:func:`skillc_index.text.cut`): to 200 characters and the ellipsis, so a heading of 201
+    is whole and not counted as cut (it was cut to 200 and the ellipsis, as long); a name of
+    2,000 characters (a path) is whole."""
     from skillc_gateway._find_reply import fit_answer
-    from skillc_gateway.catalog import FindResult, FoundSkill
+    from skillc_gateway.catalog import FindResult, FoundSkill, SectionHit
 
-    edge, long = "e" * 201, "l" * 5_000
+    edge, long, name = "e" * 201, "l" * 5_000, "/" + "n" * 2_000
     found = FindResult(
         "q",
-        tuple(
-            FoundSkill(name, "A skill.", f"/{n}", (), 1.0, (), ())
-            for n, name in enumerate((edge, long))
+        (
+            *(
+                FoundSkill(f"s{n}", "A skill.", f"/{n}", (), 1.0, (SectionHit("A.md", h, 1),), ())
+                for n, h in enumerate((edge, long))
+            ),
+            FoundSkill(name, "A skill.", name, (), 1.0, (), ()),
         ),
-        2,
+        3,
         0,
         False,
     )
-    data = fit_answer(found, 4_000).to_dict()
-    assert [s["name"] for s in data["skills"]] == [edge, "l" * 200 + "…"]
+    data = fit_answer(found, 9_000).to_dict()
+    assert [s["sections"][0]["heading"] for s in data["skills"][:2]] == [edge, "l" * 200 + "…"]
+    assert data["skills"][2]["name"] == name
     [warning] = data["warnings"]
-    assert "the names or section headings of 1 skill cut to 200 characters (`…`" in warning
+    assert "the section headings of 1 skill cut to 200 characters (`…`" in warning
 
 
 def test_an_item_too_long_alone_leaves_out_only_itself(project: Path, home: Path) -> None:

@@ -345,3 +345,39 @@ def test_a_find_reply_is_bounded_with_descriptions_cut(
     assert f"descriptions of {len(long)} skills cut to " in warning and "100,000" in warning
     text = seen["result"].content[0].text
     assert json.loads(text) == seen["result"].structured_content
+
+
+def test_a_bounded_find_keeps_a_long_name_whole_that_reads_the_skill(
+    server_command: list[str], project: Path, env: dict[str, str]
+) -> None:
+    """A reply cut to its bound cut each name over 200 characters (its ``path`` whole
+    beside it): a skill ``--path`` finds is named by its path, often longer, and the name
+    cut read no skill. The name stays whole (``skc list`` shows one whole too), and
+    ``skc_outline`` of it reads that skill; only headings and descriptions are cut."""
+    library = project / "library" / ("shelf-" + "s" * 120)
+    for n in range(12):
+        folder = library / (f"walrus-tool-{n:02d}-" + "w" * 60)
+        folder.mkdir(parents=True)
+        words = " ".join(f"walrus{n}x{k}" for k in range(3000))
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {folder.name}\ndescription: Walrus {words}\n---\n\n# Walrus\n\n"
+            f"## Tusks {n}\n\nwalrus tusks\n",
+            encoding="utf-8",
+        )
+
+    async def body(client: Client) -> dict[str, Any]:
+        query = {"query": "walrus tusks", "limit": 12, "path": [str(library)]}
+        _, found = await call(client, "skc_find", query)
+        first = found["skills"][0]["name"]
+        return {"found": found, "outline": (await call(client, "skc_outline", {"skill": first}))}
+
+    seen = sdk_session(server_command, project, env, body)
+    data = seen["found"]
+    assert any("descriptions of" in w for w in data["warnings"])  # the reply was cut
+    names = [skill["name"] for skill in data["skills"]]
+    assert names and all(len(name) > 201 for name in names)
+    paths = [Path(skill["path"]).relative_to(project.resolve()) for skill in data["skills"]]
+    assert names == [f"./{path}" for path in paths]  # whole: each its path
+    failed, outline = seen["outline"]
+    assert not failed, outline
+    assert [h["text"] for h in outline["headings"]][-1].startswith("Tusks ")

@@ -3,14 +3,17 @@ JSON, ``Session.reply_chars``): ``skc_find`` replies had none, and 40 skills wit
 descriptions made 4.8 MB (a description is whatever a SKILL.md's frontmatter holds, up to
 its first MiB).
 
-What goes first is what costs most and says least: names and section headings longer than
+What goes first is what costs most and says least: section headings longer than
 :data:`FIELD_CHARS` are cut to it (the catalog keeps them at any length: one 110,000-character
-heading left no room for any skill); then the longest descriptions are cut, all to one length,
-the most that lets the answer fit but never under :data:`FIELD_CHARS` (shorter ones stay
-whole); each cut field ends with the ellipsis (:func:`skillc_index.text.cut`, the one cut of
-the kit). Then, if paths alone are too many, the lists of other folders (``duplicates``,
-``deployed_to``) are cut to :data:`MAX_FOLDERS`; then the skills that no longer fit are left
-out, the others kept in rank order. A warning says what was cut.
+heading left no room for any skill); a skill's name never is (it is what ``skc_show`` reads
+the skill by: a folder's name, at most 255 bytes, or its path, bounded as ``path`` is, which
+is never cut either; ``skc list`` shows it whole too); then the longest descriptions are
+cut, all to one length, the most that lets the answer fit but never under
+:data:`FIELD_CHARS` (shorter ones stay whole); each cut field ends with the ellipsis
+(:func:`skillc_index.text.cut`, the one cut of the kit). Then, if paths alone are too
+many, the lists of other folders (``duplicates``, ``deployed_to``) are cut to
+:data:`MAX_FOLDERS`; then the skills that no longer fit are left out, the others kept in
+rank order. A warning says what was cut.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FIELD_CHARS", "MAX_FOLDERS", "fit_answer"]
 
-#: The length names and headings are cut to, and the least a description is cut to.
+#: The length headings are cut to, and the least a description is cut to.
 FIELD_CHARS = 200
 #: The folders listed per skill (``duplicates``, ``deployed_to``) when paths must be cut too.
 MAX_FOLDERS = 10
@@ -44,11 +47,11 @@ def fit_answer(result: FindResult, chars: int) -> FindResult:
         return result
     budget = chars - _WARNING_ROOM
     notes: list[str] = []
-    skills = [_cut_fields(skill) for skill in result.skills]
+    skills = [_cut_headings(skill) for skill in result.skills]
     long_fields = sum(new is not old for new, old in zip(skills, result.skills, strict=True))
     if long_fields:
         notes.append(
-            f"the names or section headings of {counted(long_fields, 'skill')} cut to "
+            f"the section headings of {counted(long_fields, 'skill')} cut to "
             f"{FIELD_CHARS} characters (`{ELLIPSIS}` ends them)"
         )
     cap = _description_cap(result._replace(skills=tuple(skills)), budget)
@@ -120,14 +123,14 @@ def _description_cap(result: FindResult, budget: int) -> int | None:
     return low
 
 
-def _cut_fields(skill: FoundSkill) -> FoundSkill:
-    """``skill`` with its name and section headings cut to :data:`FIELD_CHARS` and the
-    ellipsis (one that fits in those is whole)."""
+def _cut_headings(skill: FoundSkill) -> FoundSkill:
+    """``skill`` with its section headings cut to :data:`FIELD_CHARS` and the ellipsis (one
+    that fits in those is whole); its name whole (see the module)."""
     limit = FIELD_CHARS + len(ELLIPSIS)
-    if len(skill.name) <= limit and all(len(s.heading) <= limit for s in skill.sections):
+    if all(len(s.heading) <= limit for s in skill.sections):
         return skill
     sections = tuple(s._replace(heading=cut(s.heading, limit)) for s in skill.sections)
-    return skill._replace(name=cut(skill.name, limit), sections=sections)
+    return skill._replace(sections=sections)
 
 
 def _few_folders(skill: FoundSkill) -> FoundSkill:
