@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from skillc_index import Layout, format_diagnostic
-from skillc_index.accesslog import AccessRecord, fallback_log, log_access
+from skillc_index.accesslog import AccessRecord, LogOutcome, fallback_log, log_access
 from skillc_index.command_errors import ForeignHome
 
 OwnedBy = Callable[..., None]
@@ -197,6 +197,16 @@ def test_the_installed_skc_refuses_a_home_another_uid_owns(
 # -- fallback access logs ----------------------------------------------------------------------
 
 
+def not_logged(outcome: LogOutcome) -> str:
+    """Why the fallback log was refused, from the one warning of a use logged nowhere (its
+    primary log blocked): ``this use was not logged: <primary> could not be written, and
+    <why>``, with no W002 after it."""
+    [warning] = [format_diagnostic(d) for d in outcome.diagnostics]
+    head, why = warning.split(" could not be written, and ", 1)
+    assert head.startswith("warning: this use was not logged: access log '"), warning
+    return why
+
+
 def planted(tmp_path: Path, home: Path) -> tuple[Layout, Path, Path]:
     """A shared working folder (``/tmp``) where another user made ``.skillc/logs/rust/
     .skillc-meta`` (world-writable), the layout seen from it, and a runtime whose primary
@@ -212,17 +222,18 @@ def test_a_fallback_log_in_a_folder_another_user_made_is_not_written(
     tmp_path: Path, home: Path, owned_by: OwnedBy
 ) -> None:
     """The user's queries went word for word into a log another user made the folders of
-    (and could read): not written, one warning naming the folder and its owner, W002."""
+    (and could read): not written, one warning saying the use was not logged, naming the
+    folder and its owner; no W002, which said to run ``skc sync``: sync refuses that log too."""
     layout, runtime, shared = planted(tmp_path, home)
     owned_by(shared / ".skillc")
     outcome = log_access(layout, runtime, record())
     assert outcome.path is None
     assert not fallback_log(layout, "rust").exists()
     assert [format_diagnostic(d) for d in outcome.diagnostics] == [
-        "warning: access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which "
-        "is owned by another user (uid 4242)",
-        "warning[W002]: logging disabled; run 'skc sync' after session to merge logs",
-    ]
+        f"warning: this use was not logged: access log '{runtime}/.skillc-meta/logs.db' could "
+        "not be written, and access log '.skillc/logs/rust/.skillc-meta/logs.db' is in "
+        "'.skillc', which is owned by another user (uid 4242)",
+    ]  # no W002: its advice, `skc sync`, refuses that log too (and there is nothing to merge)
 
 
 @pytest.mark.parametrize("part", ["logs", "logs/rust", "logs/rust/.skillc-meta", "logs.db"])
@@ -271,8 +282,8 @@ def test_a_fallback_log_the_working_folders_owner_made_is_not_written(
     outcome = log_access(layout, runtime, record())
     assert outcome.path is None
     assert not fallback_log(layout, "rust").exists()
-    assert format_diagnostic(outcome.diagnostics[0]) == (
-        "warning: access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which "
+    assert not_logged(outcome) == (
+        "access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which "
         "is owned by another user (uid 4242)"
     )
 
@@ -289,8 +300,8 @@ def test_a_fallback_log_in_another_users_world_writable_folder_is_not_written(
     outcome = log_access(layout, runtime, record())
     assert outcome.path is None
     assert not fallback_log(layout, "rust").exists()
-    assert format_diagnostic(outcome.diagnostics[0]) == (
-        f"warning: access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '{shared}', "
+    assert not_logged(outcome) == (
+        f"access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '{shared}', "
         "which is owned by another user (uid 4242) and writable by others"
     )
     shared.chmod(0o755)
@@ -393,8 +404,8 @@ def test_another_users_symlink_leading_nowhere_gets_no_fallback_log(
     outcome = log_access(layout, blocker / "rust", record())
     assert outcome.path is None
     assert not (shared / "nowhere").exists()
-    assert format_diagnostic(outcome.diagnostics[0]) == (
-        "warning: access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which "
+    assert not_logged(outcome) == (
+        "access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which "
         "is owned by another user (uid 4242)"
     )
 

@@ -64,7 +64,9 @@ def test_the_installed_skc_writes_no_query_into_another_uids_folder(
 ) -> None:
     """The audit's case: ``nobody`` made ``.skillc/logs/<skill>/.skillc-meta`` (0777) in a
     shared folder; the user's primary log cannot be written; ``skc search`` there answers,
-    warns, and leaves the query nowhere ``nobody`` can read."""
+    warns, and leaves the query nowhere ``nobody`` can read. The warning says the use was not
+    logged and why, and nothing else: W002 followed it, saying to run ``skc sync``, which
+    refuses that log too (there was nothing to merge)."""
     write_skill(home / ".skillc" / "skills" / "rust", body="## Install\n\nCargo.\n")
     skc = cli("skc", script=True)
     assert skc("build", "rust", "--global").returncode == 0  # type: ignore[attr-defined]
@@ -80,10 +82,13 @@ def test_the_installed_skc_writes_no_query_into_another_uids_folder(
         path.chmod(0o777)
     done = skc("search", "rust", "merger with globex", cwd=shared)
     assert done.returncode == 0, done.stderr  # type: ignore[attr-defined]
-    assert done.stderr.splitlines()[0] == (  # type: ignore[attr-defined]
-        "warning: access log '.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which "
-        "is owned by another user (nobody, uid 65534)"
-    )
+    assert done.stderr.splitlines() == [  # type: ignore[attr-defined]
+        "warning: this use was not logged: access log "
+        "'~/.skillc/runtime/rust/.skillc-meta/logs.db' could not be written, and access log "
+        "'.skillc/logs/rust/.skillc-meta/logs.db' is in '.skillc', which is owned by another "
+        "user (nobody, uid 65534)"
+    ]
+    assert "sync" not in done.stderr  # type: ignore[attr-defined]
     assert list(meta.iterdir()) == []
 
 

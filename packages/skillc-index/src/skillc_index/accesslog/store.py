@@ -425,7 +425,10 @@ def log_access(
     .skillc-meta/logs.db``. A log that lies outside its base, is not skillc's
     (:class:`ForeignLog`) or is a fallback in a folder another user owns
     (:func:`~skillc_index.project.foreign_below`: planted to read the queries) is not
-    touched, and a warning says so. W002 when both fail; W003 when fallback logs for this
+    touched, and a warning says so. W002 when both fail, except when the fallback was
+    refused so (the warning then says the use was not logged and why: ``skc sync``, which
+    W002 advises, would refuse that log too, and there is nothing else to merge); W003 when
+    fallback logs for this
     skill are stale (:func:`stale_fallback`), unless another user's (``sync`` leaves those
     alone). A log in a removed project
     (:func:`project_removed`) is not made: the row goes nowhere, with no W002 (there is
@@ -436,6 +439,7 @@ def log_access(
     if stale_fallback(fallback) and foreign_below(layout.fallback_base, fallback) is None:
         diagnostics.append(stale_local_logs(record.skill))  # (not another user's: not to sync)
     refused: list[str] = []
+    fallback_refused: str | None = None  # why the fallback log was not touched
     removed = False
     for path, base, wait_ms in (
         (primary_log(runtime), runtime_base(layout, runtime), PRIMARY_BUSY_TIMEOUT_MS),
@@ -447,6 +451,7 @@ def log_access(
         shown = layout.display(path)
         if misplaced(path, base):
             refused.append(f"access log '{shown}' lies outside {_outside(layout, base)}")
+            fallback_refused = refused[-1] if path == fallback else fallback_refused
             continue
         planted = foreign_below(base, path) if path == fallback else None
         if planted is not None:
@@ -456,6 +461,7 @@ def log_access(
                 f"access log '{shown}' is in '{where}', which is owned by another user "
                 f"({owner_name(planted)}){others}"
             )
+            fallback_refused = refused[-1]
             continue
         try:
             # sync removes fallback logs: written only under its lock
@@ -463,6 +469,7 @@ def log_access(
                 insert(path, [record, *more], wait_ms)
         except ForeignLog as exc:
             refused.append(f"access log '{shown}' is not skillc's ({exc.what})")
+            fallback_refused = refused[-1] if path == fallback else fallback_refused
             continue
         except sqlite3.DatabaseError as exc:
             if path != fallback and damaged(exc) and str(path) not in _SAID_DAMAGED:
@@ -477,6 +484,14 @@ def log_access(
         written = f"; logged to '{shown}'" if path == fallback else ""
         notices = [Notice(f"{problem}{written}") for problem in refused]
         return LogOutcome(path, (*notices, *diagnostics))
+    if fallback_refused is not None and not removed:  # nothing went anywhere sync reads
+        primary = layout.display(primary_log(runtime))
+        refused.remove(fallback_refused)
+        refused.append(
+            f"this use was not logged: access log '{primary}' could not be written, and "
+            f"{fallback_refused}"
+        )
+        return LogOutcome(None, (*(Notice(problem) for problem in refused), *diagnostics))
     notices = [Notice(problem) for problem in refused]
     return LogOutcome(None, (*notices, *diagnostics, *([] if removed else [logging_disabled()])))
 
