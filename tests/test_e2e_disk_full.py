@@ -95,3 +95,32 @@ def test_a_build_a_full_disk_fails_leaves_no_folder_for_its_log(
     assert _entries(project / ".skillc") == before  # not an empty folder more
     (project / ".filler").unlink()
     _ok(skc_installed, "build", "demo")
+
+
+def test_a_read_of_a_skill_never_built_on_a_full_disk_leaves_no_lock_behind(
+    skc_installed: Run, project: Path, small_disk: SmallDisks, write_skill: Callable[..., Path]
+) -> None:
+    """``skc outline`` of a skill never built, on a full disk (the index built in the
+    process's private folder instead, the answer right): its lock file,
+    ``.skillc/runtime/demo/.skillc-meta/search-<hash16>.lock``, stayed, 0 bytes, in folders
+    made for it, with no index beside it. What the read made for an index it could not write
+    there goes; a lock made before (beside an index a later read builds) stays."""
+    small_disk(project, "size=1m")
+    _ok(skc_installed, "init")
+    write_skill(project / ".skillc/skills/demo", "demo", "Use when testing demos.", "## Use\n")
+    before = _entries(project / ".skillc")
+    small_disk.fill(project)
+    proc = _ok(skc_installed, "outline", "demo")
+    assert "## Use" in proc.stdout and "Traceback" not in proc.stderr
+    assert _entries(project / ".skillc") == before  # no lock, no folder made for it
+    (project / ".filler").unlink()
+    _ok(skc_installed, "outline", "demo")  # room again: the index is built in the runtime
+    meta = project / ".skillc" / "runtime" / "demo" / ".skillc-meta"
+    [lock] = meta.glob("search-*.lock")
+    assert lock.with_suffix(".db").is_file()
+    small_disk.fill(project)
+    (project / ".skillc/skills/demo/SKILL.md").write_text(  # stale now: rebuilt, in private
+        "---\nname: demo\ndescription: Use when testing demos.\n---\n\n## Used\n", "utf-8"
+    )
+    assert "## Used" in _ok(skc_installed, "outline", "demo").stdout
+    assert lock.is_file()  # not this read's: kept

@@ -905,6 +905,39 @@ def test_indexes_in_memory_are_kept_for_the_skills_read_last(
     reader.close()
 
 
+def test_an_index_the_runtime_cannot_take_leaves_nothing_made_for_it_there(
+    skill: ResolvedSkill, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk (the index's write fails, ENOSPC; the lock file, empty, could be made):
+    a read of a skill never built got its index from the private runtime, and left
+    ``.skillc/runtime/demo/.skillc-meta/search-<hash16>.lock`` and the folders made for it.
+    What the read made there goes, nothing else: a lock file and folders there before stay."""
+    import errno
+
+    from skillc_index import find_headings
+    from skillc_index.index import cache, writer
+    from skillc_index.index.cache import ensure_index
+
+    real = writer.write_index
+    runtime = project / ".skillc" / "runtime"
+
+    def full(path: Path, **kwargs: Any) -> None:
+        if runtime in path.parents:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(path, **kwargs)
+
+    monkeypatch.setattr(writer, "write_index", full)
+    monkeypatch.setattr(cache, "_private", None)  # this process's, as a new one's
+    assert [h.text for h in find_headings(ensure_index(skill, "ascii"), "usage")] == ["Usage"]
+    assert not runtime.exists()
+    lock = runtime / "demo" / ".skillc-meta" / f"search-{hash16(skill.source)}.lock"
+    lock.parent.mkdir(parents=True)
+    lock.write_bytes(b"")  # made before: not this read's to remove
+    monkeypatch.setattr(cache, "_private", None)
+    assert [h.text for h in find_headings(ensure_index(skill, "ascii"), "usage")] == ["Usage"]
+    assert sorted(runtime.rglob("*")) == [lock.parent.parent, lock.parent, lock]
+
+
 def test_with_no_folder_to_write_in_the_index_is_kept_in_memory(
     skill: ResolvedSkill,
     project: Path,

@@ -39,6 +39,7 @@ __all__ = [
     "not_writable",
     "refused",
     "remove_abandoned_files",
+    "remove_made",
     "staging_dir",
     "temporary_path",
     "temporary_pid",
@@ -566,11 +567,11 @@ def folders_made(folder: Path) -> Iterator[None]:
     try:
         yield
     except BaseException:
-        _remove_empty(top, folder)
+        remove_made(top, folder)
         raise
 
 
-def _remove_empty(top: Path, folder: Path) -> None:
+def remove_made(top: Path, folder: Path) -> None:
     """Remove ``folder`` and its parents below ``top`` (the folders a run made for it), the
     innermost first, each only while empty."""
     below = folder.relative_to(top).parts
@@ -678,4 +679,4 @@ def locked_folder(folder: Path, wait_s: float, *, make: bool = False) -> Iterato
             yield
     finally:
         if made is not None:
-            _remove_empty(made, folder)
+            remove_made(made, folder)

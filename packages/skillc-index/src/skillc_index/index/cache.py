@@ -164,73 +164,115 @@ def _build_on_demand(
             return handle
     reason = ""
     private = False
-    for attempt in range(ATTEMPTS):
-        if reason:  # the sources changed under the attempt before
-            pause_before(attempt)
-        runtime, lock = _locked_runtime(skill, private)
-        with lock:
-            state, handle = checked_index(skill, tokenizer_setting, runtime)
-            if handle is not None and not _same_file(handle, damaged):
-                return handle  # built meanwhile by the process we waited for
-            if state.status == "collision":
-                raise IndexCollision(state.hash16)
-            try:
-                update = damaged is None
-                _write(skill, runtime, tokenizer_setting, update=update, settled=not reason)
-            except SourcesChanged as exc:
-                reason = str(exc)
-                continue
-            except _NotWritable as exc:
-                if runtime == _private:
-                    raise IndexUnusable(skill.name, f"cannot write its index: {exc}") from None
-                private = True  # a runtime that lets a lock file be made but nothing else
-                continue
-            damaged = None
-            state, handle = checked_index(skill, tokenizer_setting, runtime)
-            if handle is not None:
-                return handle
-            reason = state.reason
-    raise kept_changing(skill.name, reason)
+    made: _Made | None = None
+    try:
+        for attempt in range(ATTEMPTS):
+            if reason:  # the sources changed under the attempt before
+                pause_before(attempt)
+            runtime, lock, made_now = _locked_runtime(skill, private)
+            made = made or made_now
+            with lock:
+                state, handle = checked_index(skill, tokenizer_setting, runtime)
+                if handle is not None and not _same_file(handle, damaged):
+                    return handle  # built meanwhile by the process we waited for
+                if state.status == "collision":
+                    raise IndexCollision(state.hash16)
+                try:
+                    _write(
+                        skill,
+                        runtime,
+                        tokenizer_setting,
+                        update=damaged is None,
+                        settled=not reason,
+                    )
+                except SourcesChanged as exc:
+                    reason = str(exc)
+                    continue
+                except _NotWritable as exc:
+                    if runtime == _private:
+                        raise IndexUnusable(skill.name, f"cannot write its index: {exc}") from None
+                    private = True  # a runtime that lets a lock file be made but nothing else
+                    continue
+                damaged = None
+                state, handle = checked_index(skill, tokenizer_setting, runtime)
+                if handle is not None:
+                    return handle
+                reason = state.reason
+        raise kept_changing(skill.name, reason)
+    finally:
+        if made is not None:
+            made.undo(skill)
 
 
 def _same_file(handle: IndexHandle, damaged: IndexHandle | None) -> bool:
     return damaged is not None and handle.snapshot.identity == damaged.snapshot.identity
 
 
+class _Made(NamedTuple):
+    """What a build on demand made in the skill's runtime to take its lock there: the lock
+    file (None: it was there before), and the folder above the folders it made for it, up to
+    ``meta`` (None: it made none)."""
+
+    meta: Path
+    lock: Path | None
+    top: Path | None
+
+    def undo(self, skill: ResolvedSkill) -> None:
+        """Remove what was made, when the runtime holds no index of ``skill`` at the end (a
+        full disk, a runtime that lets a lock file be made but nothing else, E002: the index
+        went to the private runtime, or nowhere): the lock file, then the folders made for
+        it, each only while empty. Nothing else, nothing this run did not make; a lock beside
+        an index stays (removing a lock file races with its next user)."""
+        from skillc_index.atomic import remove_made
+        from skillc_index.index.schema import hash16
+
+        if (self.meta / f"search-{hash16(skill.source)}.db").exists():
+            return
+        if self.lock is not None:
+            self.lock.unlink(missing_ok=True)
+        if self.top is not None:
+            remove_made(self.top, self.meta)
+
+
 def _locked_runtime(
     skill: ResolvedSkill, private: bool
-) -> tuple[Path, AbstractContextManager[object]]:
-    """Where the index is built, and its lock: the skill's runtime, else (not writable, or
-    its folder leads out of its base; or ``private``) this process's private runtime. E002
-    when neither can be written."""
+) -> tuple[Path, AbstractContextManager[object], _Made | None]:
+    """Where the index is built, its lock, and what was made in the skill's runtime for it
+    (:class:`_Made`): the skill's runtime, else (not writable, or its folder leads out of its
+    base; or ``private``) this process's private runtime. E002 when neither can be written."""
     from skillc_index.atomic import FileLock  # here: a read of a current index takes no lock
     from skillc_index.index.schema import hash16
 
     name = f"search-{hash16(skill.source)}.lock"
-    meta = None if private else _meta_folder(skill.runtime)
-    if meta is not None:
+    found = None if private else _meta_folder(skill.runtime)
+    if found is not None:
+        meta, top = found
+        fresh = not os.path.lexists(meta / name)
         try:
-            return skill.runtime, FileLock(meta / name, LOCK_WAIT_S)
+            lock = FileLock(meta / name, LOCK_WAIT_S)
         except OSError:
-            pass
+            _Made(meta, None, top).undo(skill)
+        else:
+            return skill.runtime, lock, _Made(meta, meta / name if fresh else None, top)
     try:
         runtime = _private_runtime()
         if runtime == MEMORY_RUNTIME:
             from skillc_index.index.memory import LOCK
 
-            return runtime, LOCK
+            return runtime, LOCK, None
         meta = runtime / META_DIR
         meta.mkdir(exist_ok=True)
-        return runtime, FileLock(meta / name, LOCK_WAIT_S)
+        return runtime, FileLock(meta / name, LOCK_WAIT_S), None
     except OSError as exc:
         raise IndexUnusable(skill.name, f"cannot write its index: {exc.strerror or exc}") from exc
 
 
-def _meta_folder(runtime: Path) -> Path | None:
+def _meta_folder(runtime: Path) -> tuple[Path, Path | None] | None:
     """``runtime/.skillc-meta``, created, when a write there stays in the runtime's base (the
     project or skillc home: ``<base>/.skillc/runtime/<name>``; a checkout may ship a
-    symlink leading elsewhere), else None."""
-    from skillc_index.atomic import ensure_dir
+    symlink leading elsewhere), else None; with the folder above those made for it (None:
+    it was there)."""
+    from skillc_index.atomic import ensure_dir, nearest_existing
     from skillc_index.files import within
 
     meta = runtime / META_DIR
@@ -238,10 +280,13 @@ def _meta_folder(runtime: Path) -> Path | None:
     if not within(meta, base):
         return None
     try:
+        top = nearest_existing(meta)
         ensure_dir(meta)
     except OSError:
         return None
-    return meta if within(meta, base) else None
+    if not within(meta, base):
+        return None
+    return meta, None if top == meta else top
 
 
 def _private_runtime() -> Path:
