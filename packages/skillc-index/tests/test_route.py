@@ -97,9 +97,9 @@ def route(
     return cli("skillc_index")("route", *args, cwd=cwd)
 
 
-def route_json(cli: Callable[..., Run], *args: str) -> dict[str, Any]:
+def route_json(cli: Callable[..., Run], *args: str, status: int = 0) -> dict[str, Any]:
     result = route(cli, *args, "--format", "json")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == status, result.stderr
     data: dict[str, Any] = json.loads(result.stdout)
     return data
 
@@ -1040,22 +1040,64 @@ def test_no_router_is_written_when_no_skill_could_be_routed(
     cli: Callable[..., Run], project: Path, unreadable: Callable[[Path], None]
 ) -> None:
     """Every skill moved was put back: the router "for 0 skills" added a listing entry that
-    led nowhere; now nothing of the route is left (manifest, folders, .gitignore lines)."""
+    led nowhere; now nothing of the route is left (manifest, folders, .gitignore lines).
+    The install failed, and exited 0 all the same: exit 1, each failure an error line naming
+    the skill, in every format (as a build none of whose skills built). Near miss: skills
+    left by the rules alone (their names taken in the store) are no failure: exit 0."""
     folder = project / ".claude" / "skills"
     broken = agent_skill(folder, "gamma")
     before = snapshot(project)
     unreadable(broken / "references" / "guide.md")
-    data = route_json(cli, "install")
+    data = route_json(cli, "install", status=1)
     assert (data["router"], data["routed"], data["skills"]) == (None, 0, [])
     assert [left["name"] for left in data["left"]] == ["gamma"]
     assert names(folder) == ["gamma"]
     text = route(cli, "install")
+    assert text.returncode == 1
     assert text.stdout.splitlines()[-1] == (
         "claude (project) .claude/skills: no skill routed, so no router; 1 skill left in "
         "place (cannot be read: 1)"
     )
+    [error] = text.stderr.splitlines()
+    assert error.startswith("error[E999]: .claude/skills/gamma: cannot read "), error
     (broken / "references" / "guide.md").chmod(0o644)
     assert snapshot(project) == before
+    agent_skill(project / ".skillc" / "skills", "gamma")  # its name taken: left by the rules
+    text = route(cli, "install")
+    assert (text.returncode, text.stderr) == (0, "")
+    assert text.stdout.splitlines()[-1].endswith("(name taken in the store: 1)")
+
+
+@pytest.mark.usefixtures("skc_on_path")  # no warning that skc is not on PATH
+def test_the_installed_command_fails_when_no_skill_builds(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """The user's case, with the installed command: an agent folder of drafts none of which
+    builds (no ``name``). ``route install`` routed nothing and exited 0; it exits 1 with an
+    error line per skill (in every format, the dry run too), as ``build`` of skills none of
+    which built; once one builds it is routed, and the other listed, exit 0."""
+    folder = project / ".claude" / "skills"
+    for name in ("alpha", "beta"):
+        (folder / name).mkdir(parents=True)
+        (folder / name / "SKILL.md").write_text(
+            f"---\ndescription: Draft {name}.\n---\n\n# {name}\n", encoding="utf-8"
+        )
+    skc = cli("skillc-index", script=True)
+    errors = [
+        f"error[E011]: .claude/skills/{name}: missing frontmatter field 'name' in SKILL.md"
+        for name in ("alpha", "beta")
+    ]
+    for args in ((), ("--dry-run",), ("--format", "json")):
+        done = skc("route", "install", *args)
+        assert (done.returncode, done.stderr.splitlines()) == (1, errors), args
+        assert "Traceback" not in done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["alpha", "beta"]
+    (folder / "alpha" / "SKILL.md").write_text(
+        "---\nname: alpha\ndescription: Draft alpha.\n---\n\n# alpha\n", encoding="utf-8"
+    )
+    done = skc("route", "install")
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert "left: .claude/skills/beta: does not build: error[E011]" in done.stdout
 
 
 def test_a_skill_put_back_because_its_runtime_cannot_be_written_names_the_folder(
@@ -1077,7 +1119,7 @@ def test_a_skill_put_back_because_its_runtime_cannot_be_written_names_the_folder
         real_mkdir(path, *args, dir_fd=dir_fd, **kwargs)
 
     monkeypatch.setattr(os, "mkdir", mkdir)
-    data = route_json(cli, "install")
+    data = route_json(cli, "install", status=1)
     assert [(left["name"], left["reason"]) for left in data["left"]] == [
         ("gamma", "put back: cannot write .skillc/runtime/gamma: Permission denied")
     ]

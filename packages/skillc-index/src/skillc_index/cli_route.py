@@ -61,7 +61,13 @@ def route_group() -> None:
     """
 
 
-@command(ROUTE_INSTALL)
+def _install_status(result: RouteResult) -> int:
+    """1 when the install routed no skill while one failed (each error on stderr), in every
+    format: as a build none of whose skills built."""
+    return 1 if result.failures else 0
+
+
+@command(ROUTE_INSTALL, status=_install_status)
 def route_install_command(result: RouteResult, call: Call[RouteParams]) -> None:
     """Move an agent folder's skills behind the router.
 
@@ -69,7 +75,8 @@ def route_install_command(result: RouteResult, call: Call[RouteParams]) -> None:
     --global) and is built; skillc's own deployments are parked; the folder then holds only
     `skill-router`. A skill whose name the store already has, a symlink skillc did not make,
     a skill git tracks, or a skill that does not build stays where it is and is listed. Safe
-    to repeat: routes what was added since.
+    to repeat: routes what was added since. Exit status 1 when no skill was routed and one
+    failed (it does not build, say), each failure an error line, as for a build.
 
     \b
     Examples:

@@ -40,8 +40,10 @@ from skillc_index.route.plan import (
     behind,
     classify,
     holds_skill,
+    not_moved,
     redeployed,
     scan_folder,
+    unbuilt,
     why_not_built,
 )
 from skillc_index.route.result import (
@@ -339,7 +341,7 @@ def _install(
                     _log_move(place, layout, plan.name, origin, place.store / plan.name, notices)
         except OSError as exc:
             why = "on another file system" if exc.errno == errno.EXDEV else exc.strerror or str(exc)
-            left.append(SkillLeft(plan.name, origin, f"not moved ({why})", "not moved"))
+            left.append(not_moved(plan.name, origin, why, layout))
             continue
         done.append(plan)
 
@@ -355,7 +357,7 @@ def _install(
         except (SkillcError, OSError) as exc:
             origin = place.folder / record.name
             source = Path(os.path.realpath(place.store / record.name))
-            reason, cause = why_not_built(exc, source, layout)
+            reason = why_not_built(exc, source, layout)[0]
             if record.name in new:
                 try:
                     _move(pins.behind(place, "folder"), pins.agent(place), record.name)
@@ -366,7 +368,7 @@ def _install(
                         place, layout, record.name, place.store / record.name, origin, notices
                     )
                     failed.add(record.name)
-                    left.append(SkillLeft(record.name, origin, f"put back: {reason}", cause))
+                    left.append(unbuilt(record.name, origin, exc, layout, source, put_back=True))
                     if record.name in created:  # what the failed build left of its runtime
                         remove_runtime(place, layout, record.name)
                     elif record.name in held:

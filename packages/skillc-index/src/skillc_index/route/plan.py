@@ -31,8 +31,10 @@ __all__ = [
     "classify",
     "deployment_of",
     "holds_skill",
+    "not_moved",
     "redeployed",
     "scan_folder",
+    "unbuilt",
     "why_not_built",
 ]
 
@@ -173,12 +175,40 @@ def classify(
             "name taken in the store",
         )
     if not os.access(path, os.W_OK):  # a folder moves to another parent only if writable
-        return SkillLeft(name, path, "not moved (Permission denied)", "not moved")
+        return not_moved(name, path, "Permission denied", layout)
     try:
         _check_builds(path, name)
     except (SkillcError, OSError) as exc:
-        return SkillLeft(name, path, *why_not_built(exc))
+        return unbuilt(name, path, exc, layout)
     return EntryPlan(name, "folder", "moved", identity)
+
+
+def not_moved(name: str, path: Path, why: str, layout: Layout) -> SkillLeft:
+    """The skill ``name`` at ``path`` left because the system refused its move (``why``)."""
+    from skillc_index.diagnostics import InternalError
+
+    error = InternalError(f"cannot move '{layout.display(path)}': {why}").diagnostic
+    return SkillLeft(name, path, f"not moved ({why})", "not moved", error)
+
+
+def unbuilt(
+    name: str,
+    path: Path,
+    exc: SkillcError | OSError,
+    layout: Layout,
+    source: Path | None = None,
+    *,
+    put_back: bool = False,
+) -> SkillLeft:
+    """The skill ``name`` at ``path`` left because it failed to build with ``exc``
+    (:func:`why_not_built`; ``source``: the folder compiled), ``put_back`` from the store
+    where it was moved; its error names it (``error[E011]: .claude/skills/x: ...``)."""
+    from skillc_index.diagnostics import InternalError
+
+    reason, cause = why_not_built(exc, source, layout if source is not None else None)
+    error = exc if isinstance(exc, SkillcError) else InternalError(reason)
+    diagnostic = error.diagnostic._replace(subject=layout.display(path))
+    return SkillLeft(name, path, f"put back: {reason}" if put_back else reason, cause, diagnostic)
 
 
 def _name_problem(name: str) -> str | None:

@@ -72,6 +72,10 @@ class SkillLeft(NamedTuple):
     cause: str
     """The kind of ``reason`` in a few words (``does not build``, ``tracked by git``...), the
     summary counts them by it."""
+    error: Diagnostic | None = None
+    """The failure that left it, the skill named as its subject: a build that failed (or a
+    file it could not read or write), a move the system refused. None for a skill left by
+    the rules (tracked by git, its name taken in the store, user-only...)."""
 
     def to_dict(self) -> SkillLeftShape:
         return {"name": self.name, "path": str(self.path), "reason": self.reason}
@@ -101,8 +105,18 @@ class RouteResult(NamedTuple):
     """``uninstall``: the runtimes install built that this run removed (would remove)."""
 
     @property
-    def warnings(self) -> tuple[Notice, ...]:
-        return self.notices
+    def failures(self) -> tuple[Diagnostic, ...]:
+        """``install`` (a dry run too) that routes no skill while one failed (it does not
+        build, say): the error of each that failed. The command failed, as a build of skills
+        none of which built does (exit status 1, each error on stderr); one that routed
+        others, or left skills by the rules alone (tracked by git...), did not."""
+        if self.command != "install" or self.router is not None:
+            return ()
+        return tuple(skill.error for skill in self.left if skill.error is not None)
+
+    @property
+    def warnings(self) -> tuple[Notice | Diagnostic, ...]:
+        return (*self.notices, *self.failures)
 
     def to_dict(self) -> RouteShape:
         return {
