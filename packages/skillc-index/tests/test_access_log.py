@@ -447,6 +447,32 @@ def test_a_foreign_log_is_never_written(project_layout: Layout, kind: str) -> No
     assert hold_log(project_layout, runtime) is None
 
 
+def test_a_log_a_newer_skillc_wrote_says_so_and_is_never_written(project_layout: Layout) -> None:
+    """A log with skillc's identity and a newer ``user_version`` was "not skillc's (table
+    'access_log')": it says a newer skillc wrote it, and to upgrade; its rows go to the
+    fallback. The same objects under a newer version but a trigger: the trigger is named."""
+    runtime = project_runtime(project_layout)
+    primary = log_access(project_layout, runtime, record()).path
+    assert primary is not None
+    with closing(sqlite3.connect(primary)) as db:
+        db.executescript("CREATE TABLE future_notes (x); PRAGMA user_version = 9;")
+    outcome = log_access(project_layout, runtime, record())
+    assert outcome.path == root_fallback(project_layout)
+    (notice,) = outcome.diagnostics
+    assert format_diagnostic(notice) == (
+        f"warning: access log '{primary}' was written by a newer skillc (access log schema 9; "
+        f"this skillc reads 6): upgrade skillc; logged to '{root_fallback(project_layout)}'"
+    )
+    assert len(rows(primary)) == 1
+    with pytest.raises(ForeignLog, match=r"^written by a newer skillc \(access log schema 9;"):
+        open_log(primary, own=True)
+    open_log(primary).close()  # read as every log with the RFC's columns
+    with closing(sqlite3.connect(primary)) as db:
+        db.executescript(FOREIGN["trigger"])
+    with pytest.raises(ForeignLog, match=r"^not skillc's schema \(trigger 't'\)"):
+        open_log(primary, own=True)
+
+
 #: An access log as another RFC-0007 implementation could make it: its own SQL text, the
 #: RFC's columns in another order and case plus its own, another table and index.
 OTHER_IMPLEMENTATION = """

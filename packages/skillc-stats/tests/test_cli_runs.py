@@ -67,3 +67,28 @@ def test_sync(
     assert stats_cli("sync").stdout == "Synced 1 entries for 'demo' (local logs removed)\n"
     result = stats_cli("sync", "demo")
     assert result.returncode == 1 and result.stderr == "error[E040]: no local logs found\n"
+
+
+def test_sync_leaves_a_newer_skillcs_fallback_and_exits_1(
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    fallback_of: Callable[[str], Path],
+    cli: Callable[..., Run],
+) -> None:
+    """The installed ``skc sync`` over a fallback log a newer skillc wrote: E042 saying so,
+    exit 1, no traceback, the log kept byte for byte (it was merged and removed, exit 0)."""
+    import sqlite3
+    from contextlib import closing
+
+    source = log_rows(record(demo, "outline", {}), to=fallback_of("demo"))
+    with closing(sqlite3.connect(source)) as db:
+        db.executescript("CREATE TABLE future_notes (x); PRAGMA user_version = 7;")
+    before = source.read_bytes()
+    result = cli("skc", script=True)("sync")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error[E042]: sync source not readable: '.skillc/logs/demo/.skillc-meta/logs.db'\n"
+        "hint: written by a newer skillc (access log schema 7; this skillc reads 6): "
+        "upgrade skillc\n"
+    )
+    assert source.read_bytes() == before

@@ -733,6 +733,49 @@ def test_a_log_of_another_implementation_is_synced_and_read_by_stats(
     assert runtime_log.read_bytes() == before and count_rows(source) == 1
 
 
+#: What a newer skillc (access log schema 7) could write: a column and a table this version
+#: does not know, and its ``user_version``.
+NEWER_SKILLC = (
+    "ALTER TABLE access_log ADD COLUMN duration_ms INTEGER; UPDATE access_log SET duration_ms = 42;"
+    " CREATE TABLE future_notes (x); INSERT INTO future_notes VALUES ('newer data');"
+    " PRAGMA user_version = 7;"
+)
+
+
+def test_a_fallback_a_newer_skillc_wrote_is_e042_and_kept_as_it_is(
+    demo: ResolvedSkill, project: Path, env: dict[str, str], log_rows: Log, fallback_of: Fallback
+) -> None:
+    """A newer skillc's fallback log (its ``log_identity``, ``user_version`` 7) was merged
+    into the version 6 log and removed: its column and table were lost. It is left as it is
+    now, saying a newer skillc wrote it; the other fallbacks still sync."""
+    newer = log_rows(*rows_for(demo, 2), to=fallback_of("a-newer"))
+    foreign(newer, NEWER_SKILLC)
+    log_rows(*rows_for(demo, 3, start=10), to=fallback_of("demo"))
+    before = newer.read_bytes()
+    for dry_run in (True, False):
+        report = sync_logs(project=project, dry_run=dry_run, env=env)
+        first, second = report.skills
+        assert not report.ok and first.skill == "a-newer" and not first.removed
+        assert str(first.error) == (
+            "error[E042]: sync source not readable: '.skillc/logs/a-newer/.skillc-meta/logs.db'"
+            "\nhint: written by a newer skillc (access log schema 7; this skillc reads 6): "
+            "upgrade skillc"
+        )
+        assert second.skill == "demo" and second.ok and second.entries == 3
+    assert newer.read_bytes() == before  # not a byte written
+    assert count_rows(primary_log(demo.runtime)) == 3
+    # the destination a newer skillc wrote: E041 saying so (it said "not skillc's schema")
+    foreign(primary_log(demo.runtime), NEWER_SKILLC)
+    log_rows(*rows_for(demo, 1, start=20), to=fallback_of("demo"))
+    report = sync_logs(project=project, env=env)
+    assert str(report.skills[1].error).endswith(
+        "\nhint: written by a newer skillc (access log schema 7; this skillc reads 6): "
+        "upgrade skillc"
+    )
+    assert report.skills[1].error is not None and report.skills[1].error.code == "E041"
+    assert newer.read_bytes() == before
+
+
 def test_fallback_logs_symlinked_outside_are_e042_and_left_alone(
     demo: ResolvedSkill, project: Path, tmp_path: Path, env: dict[str, str], log_rows: Log
 ) -> None:

@@ -178,6 +178,14 @@ def sync_folder(value: object, parameter: str, option: str | None = None) -> Pat
     raise NoSyncFolder(parameter, str(value), option)
 
 
+def written_by_newer(what: str, found: object, reads: object, tool: str = "skillc") -> str:
+    """Why a file a newer version of ``tool`` wrote is left as it is: ``written by a newer
+    skillc (<what> <found>; this skillc reads <reads>): upgrade skillc``. The one wording of
+    every such file (an access log, the listing overrides' record, a route manifest, a lint
+    baseline): never rewritten to this version's format, nor removed."""
+    return f"written by a newer {tool} ({what} {found}; this {tool} reads {reads}): upgrade {tool}"
+
+
 class SyncDestinationNotWritable(SkillcError):
     code = "E041"
 

@@ -40,7 +40,9 @@ removed. Nothing outside the synced project (or the skillc home, for global runt
 written or removed through a symlink: a fallback log or a destination whose real path
 leaves its base is E042 or E041. A source is read when its ``access_log`` has the
 RFC-0007 columns and it holds no trigger and no view (another implementation's log is moved
-like skillc's; only the RFC's columns are read); a destination is written only when its
+like skillc's; only the RFC's columns are read), but for one a newer skillc wrote (its
+``log_identity`` and a newer ``user_version``: E042 saying so, kept as it is); a
+destination is written only when its
 schema is skillc's own (:class:`skillc_index.accesslog.ForeignLog` otherwise, E042 or E041
 saying why: a trigger or a view never runs).
 
@@ -104,7 +106,7 @@ from skillc_index.accesslog.merge import (
     drop_merged,
     read_identities,
 )
-from skillc_index.accesslog.schema import DB_FILES, unwritable_file
+from skillc_index.accesslog.schema import DB_FILES, check_not_newer, unwritable_file
 from skillc_index.accesslog.store import SKIPPED_FILE, skipped_mark
 from skillc_index.atomic import disk_failure, nearest_existing, not_writable
 
@@ -287,7 +289,10 @@ def _destinations(known: _Known, db: sqlite3.Connection, begin: bool = False) ->
     """The rows of the fallback log ``db`` split by the primary log each belongs in, and how
     many belong in none: those are counted, never read (:func:`read_identities`); ``begin``:
     with the log's write lock (:func:`begin_merge`). ``ValueError``: a row without an
-    absolute ``skill_path`` is not one skillc writes."""
+    absolute ``skill_path`` is not one skillc writes; ``NewerLog``
+    (:func:`~skillc_index.accesslog.schema.check_not_newer`): a newer skillc wrote the log (its
+    columns and tables this version cannot read would be lost with it)."""
+    check_not_newer(db)  # a newer skillc's log: neither merged nor removed (NewerLog, E042)
     runtimes: dict[str, Path] = {}  # (the known folders' only: a log can name any number)
 
     def known_folder(skill_path: str) -> bool:

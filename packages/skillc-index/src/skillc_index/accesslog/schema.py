@@ -139,13 +139,51 @@ class ForeignLog(sqlite3.DatabaseError):
         super().__init__(f"{problem} ({what})")
 
 
+class NewerLog(ForeignLog):
+    """A log a newer skillc wrote (:func:`newer_log`): its ``str()`` says so, and to upgrade.
+    Never written, nor merged and removed by ``sync``: its rows and what this version cannot
+    read stay as they are."""
+
+    def __init__(self, version: int) -> None:
+        from skillc_index.command_errors import written_by_newer
+
+        self.what = f"access log schema {version}"
+        self.version = version
+        sqlite3.DatabaseError.__init__(
+            self, written_by_newer("access log schema", version, SCHEMA_VERSION)
+        )
+
+
+def newer_log(db: sqlite3.Connection) -> int | None:
+    """The ``user_version`` of a log a newer skillc wrote: skillc's own (its ``log_identity``
+    table, since version 4) with a version above :data:`SCHEMA_VERSION`; None for any other
+    (an older one, this version's, another implementation's, whatever its version)."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version <= SCHEMA_VERSION:
+        return None
+    identity = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'log_identity'"
+    ).fetchone()
+    return None if identity is None else version
+
+
+def check_not_newer(db: sqlite3.Connection) -> None:
+    """Raise :class:`NewerLog` when a newer skillc wrote the log (:func:`newer_log`)."""
+    version = newer_log(db)
+    if version is not None:
+        raise NewerLog(version)
+
+
 def check_schema(db: sqlite3.Connection) -> None:
     """Raise :class:`ForeignLog` unless every object in the database is one of
     :data:`SCHEMA_OBJECTS`, defined exactly so (an empty database passes: it is new): the
-    rule for writing. Triggers and views are named first: they are what would run."""
+    rule for writing. Triggers and views are named first: they are what would run. A table
+    or index of a log a newer skillc wrote is :class:`NewerLog`, which says so."""
     query = "SELECT type, name, sql FROM sqlite_master ORDER BY type IN ('table', 'index')"
     for kind, name, sql in db.execute(query):
         if SCHEMA_OBJECTS.get(name) != (kind, " ".join(str(sql).split())):
+            if kind in ("table", "index"):
+                check_not_newer(db)
             raise ForeignLog(f"{kind} '{name}'")
 
 

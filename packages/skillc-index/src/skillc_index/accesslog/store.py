@@ -49,6 +49,7 @@ from skillc_index.accesslog.schema import (
     PRIMARY_BUSY_TIMEOUT_MS,
     STALE_AFTER_SECONDS,
     ForeignLog,
+    NewerLog,
     connect,
     misplaced,
 )
@@ -467,6 +468,9 @@ def log_access(
             # sync removes fallback logs: written only under its lock
             with fallback_lock(base, timeout_ms=wait_ms) if path == fallback else nullcontext():
                 insert(path, [record, *more], wait_ms)
+        except NewerLog as exc:
+            refused.append(f"access log '{shown}' was {exc}")
+            continue
         except ForeignLog as exc:
             refused.append(f"access log '{shown}' is not skillc's ({exc.what})")
             fallback_refused = refused[-1] if path == fallback else fallback_refused
