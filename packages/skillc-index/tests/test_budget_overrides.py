@@ -438,6 +438,7 @@ def test_an_apply_in_another_project_keeps_the_record_of_this_one(
     assert done.returncode == 0, done.stderr
     record = json.loads((layout.global_dir / "listing-overrides.json").read_text("utf-8"))
     assert record == {
+        "version": 1,
         str(local_settings(project)): ["gamma", "kappa"],
         str(local_settings(other)): ["gamma", "kappa"],
     }
@@ -447,6 +448,58 @@ def test_an_apply_in_another_project_keeps_the_record_of_this_one(
     (plan,) = run_json(cli, "--apply", "overrides")["overrides"]
     assert (plan["removed"], plan["written"]) == (["gamma", "kappa"], True)
     assert json.loads(local_settings(project).read_text(encoding="utf-8")) == {"skillOverrides": {}}
+
+
+@pytest.mark.parametrize(
+    ("record", "problem"),
+    [
+        (
+            {"version": 2, "/p/.claude/settings.local.json": {"pdf": "name-only"}},
+            "written by a newer skillc (listing overrides record 2; this skillc reads 1): "
+            "upgrade skillc",
+        ),
+        (
+            {"/p/.claude/settings.local.json": {"pdf": "name-only"}},
+            "its entry for '/p/.claude/settings.local.json' is not a list of skill names; move "
+            "it aside and run again (the entries it names then count as yours)",
+        ),
+        (
+            {"version": "1.1", "/p/.claude/settings.local.json": ["pdf"]},
+            'its version is "1.1", not one skillc writes; move it aside and run again (the '
+            "entries it names then count as yours)",
+        ),
+    ],
+)
+def test_a_record_this_version_cannot_read_is_never_rewritten(
+    cli: Callable[..., Run],
+    layout: Layout,
+    project: Path,
+    over: Path,
+    record: dict[str, Any],
+    problem: str,
+) -> None:
+    """A newer skillc's record (``"version": 2``, another project's entries in a shape this
+    version does not read) was rewritten with this project's entries alone: the others were
+    lost. It is E999 naming the file now, for ``--apply`` and ``--reset``, dry runs too, and
+    nothing is written; the plain ``--budget`` reads it as holding none of skillc's."""
+    settings = write_json(local_settings(project), OTHER)
+    path = write_json(layout.global_dir / "listing-overrides.json", record)
+    before = (path.read_bytes(), settings.read_bytes())
+    for extra in ((), ("--dry-run",), ("--reset",), ("--reset", "--dry-run")):
+        done = cli("skillc_index", script=True)("list", "--budget", "--apply", "overrides", *extra)
+        assert (done.returncode, done.stdout) == (1, ""), extra
+        assert done.stderr == (
+            "error[E999]: skillc's record of its skillOverrides entries "
+            f"'~/.skillc/listing-overrides.json' is left as it is: {problem}\n"
+        )
+        assert (path.read_bytes(), settings.read_bytes()) == before
+    assert cli("skillc_index")("list", "--budget").returncode == 0
+    path.unlink()  # none: the record is written with its version
+    run_json(cli, "--apply", "overrides")
+    assert json.loads(path.read_text("utf-8")) == {
+        "version": 1,
+        str(local_settings(project)): ["gamma", "kappa"],
+    }
 
 
 def test_reset_takes_out_what_skillc_set_and_never_the_users(
@@ -469,7 +522,10 @@ def test_reset_takes_out_what_skillc_set_and_never_the_users(
     (plan,) = run_json(cli, "--apply", "overrides", "--reset", "--dry-run")["overrides"]
     assert (plan["removed"], plan["kept"], plan["written"]) == (["kappa"], ["gamma"], False)
     assert settings.read_bytes() == before
-    assert json.loads(record.read_text(encoding="utf-8")) == {str(settings): ["gamma", "kappa"]}
+    assert json.loads(record.read_text(encoding="utf-8")) == {
+        "version": 1,
+        str(settings): ["gamma", "kappa"],
+    }
 
     data = run_json(cli, "--apply", "overrides", "--reset")
     (plan,) = data["overrides"]
@@ -483,7 +539,7 @@ def test_reset_takes_out_what_skillc_set_and_never_the_users(
         **OTHER,
         "skillOverrides": {"old": "name-only", "gamma": "on"},
     }
-    assert json.loads(record.read_text(encoding="utf-8")) == {}
+    assert json.loads(record.read_text(encoding="utf-8")) == {"version": 1}
     (folder,) = data["budget"]  # priced again from the file as written: over again
     assert (folder["over_budget"], folder["overrides"]) == (True, {})  # kappa listed in full
 
@@ -525,7 +581,7 @@ def test_reset_takes_out_the_user_settings_skillc_wrote_whatever_claude_config_d
     assert (plan["settings"], plan["removed"]) == (str(default), ["six", "two"])
     assert json.loads(default.read_text(encoding="utf-8")) == {**OTHER, "skillOverrides": {}}
     record = layout.global_dir / "listing-overrides.json"
-    assert json.loads(record.read_text(encoding="utf-8")) == {}
+    assert json.loads(record.read_text(encoding="utf-8")) == {"version": 1}
     assert not (config_dir / "settings.json").exists()
 
 

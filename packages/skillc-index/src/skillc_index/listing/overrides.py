@@ -201,22 +201,74 @@ def _ours(recorded: Iterable[str], set_here: Mapping[str, Any]) -> frozenset[str
     return frozenset(name for name in recorded if set_here.get(name) == NAME_ONLY)
 
 
-def _written(layout: Layout) -> dict[str, tuple[str, ...]]:
+def _written(layout: Layout, *, strict: bool = False) -> dict[str, tuple[str, ...]]:
     """skillc's record of the entries ``--apply`` wrote (:data:`WRITTEN`), by settings
-    file; empty when there is none or it cannot be read (nothing is then skillc's)."""
+    file; empty when there is none or it cannot be read (nothing is then skillc's). With
+    ``strict`` (before it is written again), a record this version cannot read in full is
+    E999 naming it, and nothing is written: a newer skillc's (its ``version`` above
+    :data:`RECORD_VERSION`), or one holding what this version would drop (another value
+    than a list of names, a file that is not a JSON object); rewritten, it lost the entries
+    of other projects."""
     from skillc_index.bounded_json import read_json_bounded
 
+    path = layout.global_dir / WRITTEN
     try:
-        data = read_json_bounded(layout.global_dir / WRITTEN, max_bytes=MAX_SETTINGS_BYTES)
-    except (OSError, ValueError):
+        data = read_json_bounded(path, max_bytes=MAX_SETTINGS_BYTES)
+    except (FileNotFoundError, NotADirectoryError):  # (no folder: E999 when it is written)
         return {}
+    except (OSError, ValueError) as exc:
+        if strict:
+            _unusable_record(layout, path, _reason(exc))
+        return {}
+    problem = _record_problem(data)
+    if problem is not None:
+        if strict:
+            _unusable_record(layout, path, problem)
+        return {}
+    return {key: tuple(names) for key, names in data.items() if key != "version"}
+
+
+#: The format of :data:`WRITTEN` this version reads and writes (``"version": 1``; a record
+#: without it, as written before, is version 1).
+RECORD_VERSION = 1
+
+
+def _record_problem(data: object) -> str | None:
+    """Why this version cannot read the record ``data`` in full, or None."""
+    from skillc_index.command_errors import written_by_newer
+
     if not isinstance(data, dict):
-        return {}
-    return {
-        str(path): tuple(name for name in names if isinstance(name, str))
-        for path, names in data.items()
-        if isinstance(names, list)
-    }
+        return "not a JSON object"
+    version = data.get("version", RECORD_VERSION)
+    if type(version) is int and version > RECORD_VERSION:
+        return written_by_newer("listing overrides record", version, RECORD_VERSION)
+    if version != RECORD_VERSION or type(version) is not int:
+        return f"its version is {json.dumps(version)[:40]}, not one skillc writes"
+    for key, names in data.items():
+        if key != "version" and not (
+            isinstance(names, list) and all(isinstance(name, str) for name in names)
+        ):
+            return f"its entry for '{key[:200]}' is not a list of skill names"
+    return None
+
+
+def _reason(exc: OSError | ValueError) -> str:
+    return (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+
+
+def _unusable_record(layout: Layout, path: Path, problem: str) -> None:
+    """E999: skillc's record cannot be written back (:func:`_written`, ``strict``)."""
+    from skillc_index.diagnostics import InternalError
+
+    advice = (
+        ""
+        if problem.startswith("written by a newer")
+        else ("; move it aside and run again (the entries it names then count as yours)")
+    )
+    raise InternalError(
+        f"skillc's record of its {SETTING} entries '{layout.display(path)}' is left as it is: "
+        f"{problem}{advice}"
+    )
 
 
 class OverridePlan(NamedTuple):
@@ -436,6 +488,8 @@ def apply_overrides(
         _check_inside(plan.settings, plan.scope, layout)
         writes.append((index, plan.settings, read_settings(plan.settings, layout) or {}))
     record = bool(writes) and not in_no_home(layout.home)
+    if record:
+        _written(layout, strict=True)  # E999 when it cannot be written back: nothing written
     notices: tuple[Notice, ...] = ()
     if writes and not record:
         notices = (Notice(f"no home folder: skillc keeps no record of the {SETTING} entries "
@@ -469,7 +523,7 @@ def reset_overrides(
     entry still there; none when nothing is recorded. Every file is read and checked before
     any is written, as by :func:`apply_overrides` (E080, E012, E999); ``dry_run`` writes
     nothing."""
-    written = _written(layout)
+    written = _written(layout, strict=True)  # (E999 when it cannot be written back)
     reset: list[tuple[OverridePlan, Path, dict[str, Any]]] = []
     visited = [(scope, path) for scope in dict.fromkeys(scopes)
                for path in _reset_files(layout, scope, written)]  # fmt: skip
@@ -523,7 +577,8 @@ def _record(
 
     here = {str(path) for path in handled}
     old = (_written(layout) if recorded is None else recorded).items()
-    data = {path: list(names) for path, names in old if names and path not in here}
+    data: dict[str, Any] = {"version": RECORD_VERSION}
+    data.update({path: list(names) for path, names in old if names and path not in here})
     data.update({str(path): sorted(names) for path, names in chosen.items() if names})
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     target = layout.global_dir / WRITTEN
