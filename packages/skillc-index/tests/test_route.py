@@ -1812,6 +1812,28 @@ def test_a_route_manifest_of_the_wrong_shape_is_named_with_what_to_do(
     assert _lstats(project / ".skillc" / "router") == before  # never overwritten
 
 
+def test_a_route_manifest_a_newer_skillc_wrote_says_to_upgrade(
+    cli: Callable[..., Run], claude: Path, project: Path
+) -> None:
+    """A route manifest of a newer version (2, with a field this version does not know) was
+    "its record is not valid: unknown version or entry", with advice to restore it from a
+    backup or move it aside and undo the route by hand: it says a newer skillc wrote it and
+    to upgrade, and leaves it as it is."""
+    route_json(cli, "install")
+    manifest = project / ".skillc" / "router" / "claude.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    manifest.write_text(json.dumps({**data, "version": 2, "future": {"x": 1}}), encoding="utf-8")
+    before = _lstats(project / ".skillc" / "router")
+    for command in ("status", "uninstall", "install"):
+        done = cli("skillc-index", script=True)("route", command)
+        assert (done.returncode, done.stdout) == (1, ""), command
+        assert done.stderr == (
+            f"error[E999]: the route manifest '{manifest}' cannot be used: written by a newer "
+            "skillc (route manifest 2; this skillc reads 1): upgrade skillc; it is left as it is\n"
+        )
+    assert _lstats(project / ".skillc" / "router") == before  # never overwritten
+
+
 def _lstats(root: Path) -> dict[str, tuple[int, int, int]]:
     """Each path under ``root``: its mode, size and modification time (nothing opened: a
     FIFO among them)."""

@@ -108,6 +108,9 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
         raise _unusable(path, "it is not JSON" if _size(path) else "it is empty") from None
     if not isinstance(data, dict):
         raise _unusable(path, "it holds no route record (a JSON object was expected)")
+    version = data.get("version")
+    if type(version) is int and version > MANIFEST_VERSION:  # a newer skillc's: upgrade
+        raise _unusable(path, "", newer=version)
     try:
         records = tuple(
             MoveRecord(item["name"], item["kind"], item["dev"], item["ino"], item.get("content"))
@@ -167,13 +170,21 @@ def read_route_manifest(path: Path) -> RouteManifest | None:
         raise _unusable(path, f"its record is not valid: {exc}") from None
 
 
-def _unusable(path: Path, reason: str) -> InternalError:
+def _unusable(path: Path, reason: str, *, newer: int | None = None) -> InternalError:
     """E999 for the route manifest at ``path`` that cannot be used (``reason``, in the
     user's words), with what to do: which skills are routed cannot be known from it, and it
     is never overwritten; the skills behind the router are in the store (the folders moved)
-    and the agent's parking folder (the deployments), where the user finds them."""
+    and the agent's parking folder (the deployments), where the user finds them. One a
+    newer skillc wrote (``newer``, its version) is valid there: upgrade, nothing else."""
     from skillc_index.layout import STORE_FOLDER
 
+    if newer is not None:
+        from skillc_index.command_errors import written_by_newer
+
+        why = written_by_newer("route manifest", newer, MANIFEST_VERSION)
+        return InternalError(
+            f"the route manifest '{path}' cannot be used: {why}; it is left as it is"
+        )
     store = path.parent.parent / STORE_FOLDER
     parking = path.parent / path.stem
     return InternalError(
