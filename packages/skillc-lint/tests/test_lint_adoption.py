@@ -365,6 +365,30 @@ def test_baseline_reports_stale_entries_and_bad_files(lint: Run, cwd: Path) -> N
     assert not (cwd / "c.json").exists()
 
 
+def test_a_baseline_a_newer_skillc_lint_wrote_says_to_upgrade(
+    lint: Run, cli: Callable[..., Run], cwd: Path
+) -> None:
+    """A baseline of a newer version (``"tool": "skillc-lint"``, ``"version": 2``) was "not
+    a skillc-lint baseline (version 1)": it says a newer skillc-lint wrote it, and to
+    upgrade; the file is left as it is. A file without that tool is not a baseline still."""
+    put(cwd / "demo", "[a](gone.md)\n")
+    assert lint("demo", "--write-baseline", "b.json").returncode == 0
+    document = json.loads((cwd / "b.json").read_text(encoding="utf-8"))
+    (cwd / "b.json").write_text(json.dumps({**document, "version": 2}), encoding="utf-8")
+    before = (cwd / "b.json").read_bytes()
+    proc = cli("skc", script=True)("lint", "demo", "--baseline", "b.json", cwd=cwd)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == (
+        "error[E100]: invalid option: 'Invalid value for --baseline: "
+        f'"{cwd / "b.json"}" was written by a newer skillc-lint (baseline version 2; this '
+        "skillc-lint reads 1): upgrade skillc-lint'\nTry 'skc lint --help' for help.\n"
+    )
+    assert (cwd / "b.json").read_bytes() == before
+    (cwd / "b.json").write_text(json.dumps({"version": 2, "findings": []}), encoding="utf-8")
+    proc = lint("demo", "--baseline", "b.json")
+    assert proc.returncode == 1 and "is not a skillc-lint baseline (version 1)" in proc.stderr
+
+
 def test_baseline_keeps_hiding_a_count_an_edit_changes(lint: Run, cwd: Path) -> None:
     """SKL201's message holds the file's length: an edit anywhere changed it, and the finding
     came back as new while its entry was called stale (CI failed on unrelated edits)."""

@@ -290,6 +290,12 @@ class Baseline:
         except ValueError as exc:  # UnicodeDecodeError is one
             raise BaselineError(f"'{path}' is not JSON: {exc}") from None
         findings = document.get("findings") if isinstance(document, dict) else None
+        newer = _newer_version(document)
+        if newer is not None:
+            from skillc_index.command_errors import written_by_newer
+
+            why = written_by_newer("baseline version", newer, BASELINE_VERSION, "skillc-lint")
+            raise BaselineError(f"'{path}' was {why}")
         if (
             not isinstance(document, dict)
             or document.get("version") != BASELINE_VERSION
@@ -384,6 +390,15 @@ class Baseline:
         text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
         write_file_atomic(Path(path), text.encode("utf-8"), parents=True)
         return len(entries)
+
+
+def _newer_version(document: object) -> int | None:
+    """The ``version`` of a baseline a newer skillc-lint wrote (its ``"tool"``, a version
+    above :data:`BASELINE_VERSION`), else None."""
+    if not isinstance(document, dict) or document.get("tool") != "skillc-lint":
+        return None
+    version = document.get("version")
+    return version if type(version) is int and version > BASELINE_VERSION else None
 
 
 def _valid_entry(entry: object) -> bool:
