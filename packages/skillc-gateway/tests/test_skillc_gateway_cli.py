@@ -73,3 +73,45 @@ def test_each_command_in_a_real_process(
     assert result.returncode == 0, result.stderr
     assert expected in result.stdout
     assert "Traceback" not in result.stderr
+
+
+def _complete(run: Run, *words: str, env: dict[str, str] | None = None) -> tuple[list[str], str]:
+    """What bash's TAB offers after ``skillc-gateway *words`` (click's ``bash_complete``
+    protocol: ``type,value`` lines), and what the completion printed on stderr."""
+    line = " ".join(("skillc-gateway", *words))
+    result = run(
+        env_extra={
+            "_SKILLC_GATEWAY_COMPLETE": "bash_complete",
+            "COMP_WORDS": line,
+            "COMP_CWORD": str(len(words)),
+            **(env or {}),
+        }
+    )
+    assert result.returncode == 0, result.stderr
+    return [line for line in result.stdout.splitlines() if line], result.stderr
+
+
+def test_tab_offers_the_installed_skills_names(
+    cli: Callable[..., Run], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``skillc-gateway show <TAB>`` offers the names ``list`` shows (an agent folder's
+    skills here), filtered by what is typed; a dangling link the listing warns of prints
+    nothing on the terminal; a word that is a path is left to the shell's file completion."""
+    skills = project / ".claude" / "skills"
+    for name in ("alpha-one", "alpha-two", "beta"):
+        write_skill(skills / name)
+    (skills / "gone").symlink_to(project / "nowhere")
+    run = cli("skillc-gateway", script=True)
+    assert "gone" in run("outline", "gone").stderr  # the listing does see the dangling link
+
+    offered, err = _complete(run, "show", "")
+    assert offered == ["plain,alpha-one", "plain,alpha-two", "plain,beta"]
+    assert err == ""
+    assert _complete(run, "show", "alp")[0] == ["plain,alpha-one", "plain,alpha-two"]
+    assert _complete(run, "outline", "b")[0] == ["plain,beta"]
+    assert _complete(run, "show", "zzz")[0] == []
+    assert _complete(run, "show", "./al")[0] == ["file,./al"]
+    # not a skill parameter: --section's value completes nothing
+    assert _complete(run, "show", "beta", "--section", "")[0] == []
+    assert _complete(run, "exec", "alpha-t")[0] == ["plain,alpha-two"]
+    assert _complete(run, "run", "be")[0] == ["plain,beta"]

@@ -310,3 +310,30 @@ def test_codexs_own_folders_are_read_never_deployed_to(
     assert (project / ".skillc/router/codex/mine").is_symlink()  # built there, then parked
     assert (project / ".agents/skills/skill-router/SKILL.md").is_file()
     assert [_tree(folder) for folder in folders] == codex
+
+
+def test_tab_completes_commands_and_skill_names_of_every_package(
+    cli: Callable[..., Run], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """The installed ``skc``'s completion (click's ``bash_complete``): command names, and
+    where a command of any package takes a skill, the installed skills' names."""
+    for name in ("deploy-app", "debug-js"):
+        write_skill(project / ".claude" / "skills" / name)
+    skc = cli("skc", script=True)
+
+    def offered(*words: str) -> list[str]:
+        result = skc(
+            env_extra={
+                "_SKC_COMPLETE": "bash_complete",
+                "COMP_WORDS": " ".join(("skc", *words)),
+                "COMP_CWORD": str(len(words)),
+            }
+        )
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        return [line for line in result.stdout.splitlines() if line]
+
+    assert offered("sh") == ["plain,show"]
+    assert offered("show", "de") == ["plain,debug-js", "plain,deploy-app"]
+    assert offered("lint", "dep") == ["plain,deploy-app"]  # skillc-lint
+    assert offered("stats", "deb") == ["plain,debug-js"]  # skillc-stats
+    assert offered("search", "x") == []

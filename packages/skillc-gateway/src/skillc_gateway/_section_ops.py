@@ -68,7 +68,7 @@ PAGE = {
 
 
 class ShowParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True, skill=True)]
     section: Annotated[
         str,
         Param(
@@ -173,7 +173,7 @@ SHOW: Operation[ShowParams, SectionResult] = Operation(
 
 
 class SearchParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True, skill=True)]
     query: Annotated[str, Param("Words to look for.", max_length=MAX_QUERY_CHARS, argument=True)]
     limit: Annotated[
         int,

@@ -33,7 +33,7 @@ __all__ = [
 
 
 class ToolsParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True, skill=True)]
 
     def log_args(self) -> dict[str, Any]:
         return {}  # and tool_count, once read
@@ -74,6 +74,7 @@ class RunParams(Record):
             "folder of the working directory: write './name' for one), an installed plugin's "
             "skill as plugin:skill, or a path to a folder holding SKILL.md.",
             argument=True,
+            skill=True,
         ),
     ]
     tool: Annotated[str, Param("The tool to run (`tools` lists them).", argument=True)]

@@ -11,7 +11,13 @@ from __future__ import annotations
 import click
 
 from skillc_index import Notice
-from skillc_index.console import CONTEXT_SETTINGS, cli_session, report, verbose_option
+from skillc_index.console import (
+    CONTEXT_SETTINGS,
+    cli_session,
+    complete_skill,
+    report,
+    verbose_option,
+)
 from skillc_index.helppage import Command
 
 
@@ -24,7 +30,7 @@ from skillc_index.helppage import Command
         "allow_interspersed_args": False,
     },
 )
-@click.argument("skill")
+@click.argument("skill", shell_complete=complete_skill)
 @click.argument("command", nargs=-1, required=True, metavar="-- COMMAND [ARG]...")
 @verbose_option
 def exec_command(skill: str, command: tuple[str, ...]) -> None:

@@ -77,7 +77,7 @@ __all__ = [
 
 
 class OutlineParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True, skill=True)]
     level: Annotated[
         int | None,
         Param(
@@ -154,7 +154,7 @@ OUTLINE: Operation[OutlineParams, OutlineResult] = Operation(
 
 
 class OpenParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True, skill=True)]
     path: Annotated[
         str,
         Param(
@@ -256,7 +256,7 @@ OPEN: Operation[OpenParams, FileResult] = Operation(
 
 
 class SourcesParams(Record):
-    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True)]
+    skill: Annotated[str, Param(SKILL_DESCRIPTION, argument=True, path=True, skill=True)]
     depth: Annotated[
         int | None,
         Param(

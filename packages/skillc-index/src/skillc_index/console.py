@@ -462,6 +462,8 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
     given: dict[str, Any] = {} if multiple or default is None else {"default": default}
     if meta.min_length or meta.item_min_length:  # the MCP schema's minLength: the same bound
         given["callback"] = non_empty
+    if meta.skill:
+        given["shell_complete"] = complete_skill
     if meta.argument:
         return click.Argument(
             [name],
@@ -484,6 +486,14 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
         help=meta.help or meta.description,
         **given,
     )
+
+
+def complete_skill(ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+    """A skill parameter's shell completion (:mod:`skillc_index.completion`, imported only
+    when a shell asks)."""
+    from skillc_index.completion import skill_completions
+
+    return skill_completions(ctx, param, incomplete)
 
 
 def non_empty(ctx: click.Context, param: click.Parameter, value: Any) -> Any:

@@ -129,7 +129,8 @@ class Param(Record):
     E030, RFC-0005's code for an unknown query type); ``path``: the value (each item)
     may name a folder or a file from the working directory (a skill's path, a baseline
     file), which a session with ``confined_paths`` takes only where a model may read
-    (:meth:`Session.check_paths`)."""
+    (:meth:`Session.check_paths`); ``skill``: the value names a skill, so a shell's TAB
+    offers the installed skills' names (:mod:`skillc_index.completion`)."""
 
     description: str
     minimum: int | None = None
@@ -146,6 +147,7 @@ class Param(Record):
     show_default: bool = False
     choice: bool = True
     path: bool = False
+    skill: bool = False
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {}

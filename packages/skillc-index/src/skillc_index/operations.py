@@ -313,7 +313,7 @@ class BuildParams(Record):
     (names, skill folders, folders of skills) and ``all_`` (every skill of the stores), a
     batch when they stand for several (:func:`~skillc_index.build.batch.is_batch`)."""
 
-    skill: Annotated[str | None, Param(STORE_SKILL_DESCRIPTION, path=True)]
+    skill: Annotated[str | None, Param(STORE_SKILL_DESCRIPTION, path=True, skill=True)]
     skills: Annotated[
         tuple[str, ...],
         Param(

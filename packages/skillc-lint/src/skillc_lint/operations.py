@@ -55,7 +55,7 @@ class LintParams(NamedTuple):
     ``ignore``, ``profile``), what to hide (``baseline``); the rest is the command line's
     (:data:`LINT`'s ``cli_only`` says why)."""
 
-    skill: Annotated[str | None, Param(SKILL_DESCRIPTION, path=True)]
+    skill: Annotated[str | None, Param(SKILL_DESCRIPTION, path=True, skill=True)]
     skills: Annotated[
         tuple[str, ...],
         Param(
@@ -63,6 +63,7 @@ class LintParams(NamedTuple):
             "(none: every skill of the project store).",
             argument=True,
             metavar="[SKILL]...",
+            skill=True,
         ),
     ] = ()
     force: Annotated[

@@ -73,6 +73,7 @@ class StatsParams(Record):
             "use and projects of each, the unused ones (to prune) first.",
             argument=True,
             path=True,
+            skill=True,
         ),
     ] = None
     all_: Annotated[
