@@ -2,13 +2,31 @@
 without a shell: the one place skillc runs git. ``skc init`` keeps tracked folders out of
 ``.gitignore`` and adds no line for what it ignores already; a deployment never replaces a
 tracked file, folder or symlink; an import leaves out of a store copy what git ignores in the
-folder."""
+folder.
+
+No program a repository's config names is run (a skill folder may ship its own ``.git``):
+:data:`_NEUTRAL` turns off what would make the commands skillc runs start one."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
 from pathlib import Path
+
+#: Config for every git run (``-c`` wins over every config file, those ``include.path`` and
+#: ``includeIf`` pull in as well): no fsmonitor hook (``core.fsmonitor`` names a command git
+#: runs through a shell as it reads the index; empty is "off" for git before 2.36, where
+#: ``false`` would name a program, and after), no hooks (none is run by ``ls-files`` or
+#: ``check-ignore``; ``post-index-change`` would be, if the index were written).
+_NEUTRAL = ("-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null")
+
+#: The environment added to the user's for every git run: no transport (a partial clone's
+#: lazy fetch of a missing ``.gitignore`` would start ``ssh``, ``remote.*.uploadpack`` or an
+#: ``ext::`` command its config names): ``GIT_ALLOW_PROTOCOL`` empty allows none, whatever the
+#: config says; ``GIT_NO_LAZY_FETCH`` (git 2.44) says so earlier. The user's own ``GIT_DIR``,
+#: ``GIT_WORK_TREE`` and ``GIT_CONFIG_*`` are kept: they are the user's, not a skill's (a
+#: dotfiles repo named by ``GIT_DIR``; ``safe.directory`` given as ``GIT_CONFIG_KEY_0``).
+_NEUTRAL_ENV = {"GIT_ALLOW_PROTOCOL": "", "GIT_NO_LAZY_FETCH": "1", "GIT_TERMINAL_PROMPT": "0"}
 
 
 def tracked(root: Path, paths: Sequence[str]) -> set[str] | None:
@@ -59,7 +77,8 @@ def ignored_below(root: Path, paths: Sequence[str]) -> set[str]:
 def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str] | None:
     """The NUL-separated names ``git -C root ARGS`` prints (exit 1 counts as none: what
     ``check-ignore`` says when nothing matches); None when ``root`` is in no work tree, git
-    cannot be run or fails."""
+    cannot be run or fails. Run with :data:`_NEUTRAL` and :data:`_NEUTRAL_ENV`: nothing a
+    repository's config names is run."""
     from skillc_index.programs import on_path
 
     real = os.path.realpath(root)  # a stow-folded agent folder: git runs where the files are
@@ -71,12 +90,13 @@ def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str]
     data = None if stdin is None else stdin.encode("utf-8", "surrogateescape")
     try:
         done = subprocess.run(
-            [git, "-C", real, *args],
+            [git, *_NEUTRAL, "-C", real, *args],
             input=data,
             stdin=subprocess.DEVNULL if data is None else None,
             capture_output=True,
             timeout=60,
             check=False,
+            env={**os.environ, **_NEUTRAL_ENV},
         )
     except (OSError, subprocess.SubprocessError):
         return None
