@@ -1,8 +1,10 @@
-"""How skillc asks git (``skillc_index._git``): no program a repository's config names is
-ever run."""
+"""How skillc asks git (``skillc_index._git``): three answers (no work tree, git's answer, git
+could not answer), the last refused where something git might track would be replaced,
+moved or copied (fail closed); and no program a repository's config names is ever run."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -10,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index._git import ignored_below, tracked
+from skillc_index._git import ignored, ignored_below, tracked
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
+NO_GIT = "git is not on PATH"
 Run = Callable[..., subprocess.CompletedProcess[str]]
 WriteSkill = Callable[..., Path]
 
@@ -24,6 +27,158 @@ def _git(folder: Path, *args: str) -> None:
         check=True,
         capture_output=True,
     )
+
+
+def _committed(folder: Path) -> Path:
+    _git(folder, "init", "-q")
+    _git(folder, "add", "-A")
+    _git(folder, "commit", "-qm", "init")
+    return folder
+
+
+@pytest.fixture
+def no_git(tmp_path: Path) -> dict[str, str]:
+    """A ``PATH`` without git (a container image that copied a checkout's ``.git``)."""
+    folder = tmp_path / "bin-without-git"
+    folder.mkdir()
+    return {"PATH": str(folder)}
+
+
+def _refused(done: subprocess.CompletedProcess[str], code: str, words: str) -> None:
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(f"error[{code}]"), done.stderr
+    assert words in done.stderr and "Traceback" not in done.stderr
+
+
+# -- three answers ---------------------------------------------------------------------------
+
+
+def test_git_answers_none_for_no_work_tree_and_refuses_to_guess_where_it_cannot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillc_index._git import GitUnanswered
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    repo = tmp_path / "repo"
+    (repo / "kept").mkdir(parents=True)
+    (repo / "kept" / "a.txt").write_text("a", encoding="utf-8")
+    (repo / ".gitignore").write_text("secret.env\n", encoding="utf-8")
+    _committed(repo)
+    assert tracked(outside, ["x"]) is None and ignored(outside, ["x"]) == set()
+    assert tracked(repo, ["kept", "other"]) == {"kept"}
+    assert ignored(repo, ["secret.env", "kept"]) == {"secret.env"}
+    monkeypatch.setenv("PATH", str(outside))  # no git there
+    assert tracked(outside, ["x"]) is None  # no .git: git is not even looked for
+    for ask in (lambda: tracked(repo, ["kept"]), lambda: ignored_below(repo, ["secret.env"])):
+        with pytest.raises(GitUnanswered) as caught:
+            ask()
+        assert caught.value.reason == NO_GIT and caught.value.top == str(repo.resolve())
+    monkeypatch.undo()
+    (repo / ".git" / "index").write_bytes(b"garbage")  # git fails there
+    with pytest.raises(GitUnanswered) as caught:
+        tracked(repo, ["kept"])
+    assert caught.value.reason == ".git/index: index file smaller than expected"
+    assert "safe.directory" in caught.value.hint
+    gone = tmp_path / "worktree"
+    gone.mkdir()
+    (gone / ".git").write_text(f"gitdir: {tmp_path}/gone\n", encoding="utf-8")  # moved away
+    with pytest.raises(GitUnanswered, match="not a git repository: "):
+        tracked(gone, ["x"])
+    bogus = tmp_path / "bogus"  # a .git that is no repository: git's answer is "none here"
+    (bogus / ".git").mkdir(parents=True)
+    assert tracked(bogus, ["x"]) is None and ignored_below(bogus, ["x"]) == set()
+
+
+# -- git cannot answer: fail closed ----------------------------------------------------------
+
+
+def test_build_force_over_a_folder_git_may_track_is_refused_without_git(
+    project: Path, write_skill: WriteSkill, cli: Callable[..., Run], no_git: dict[str, str]
+) -> None:
+    write_skill(project / ".skillc" / "skills" / "my-skill")
+    mine = write_skill(project / ".claude" / "skills" / "my-skill", body="hand-written\n")
+    _committed(project)
+    done = cli("skillc-index", script=True)("build", "my-skill", "--force", env_extra=no_git)
+    _refused(
+        done,
+        "E050",
+        "hint: cannot ask git whether it tracks .claude/skills/my-skill: git is not on PATH; "
+        "install git, or put it on PATH",
+    )
+    assert sorted(p.name for p in mine.parent.iterdir()) == ["my-skill"]  # nothing moved aside
+    assert not mine.is_symlink() and "hand-written" in (mine / "SKILL.md").read_text("utf-8")
+
+
+def test_route_install_moves_no_skill_git_may_track_without_git(
+    project: Path, write_skill: WriteSkill, cli: Callable[..., Run], no_git: dict[str, str]
+) -> None:
+    team = write_skill(project / ".claude" / "skills" / "team-skill")
+    _committed(project)
+    run = cli("skillc-index", script=True)
+    assert run("init").returncode == 0
+    for dry in ((), ("--dry-run",)):
+        done = run("route", "install", *dry, env_extra=no_git)
+        _refused(done, "E050", "cannot ask git whether it tracks .claude/skills/team-skill")
+    assert (team / "SKILL.md").is_file() and not team.is_symlink()
+    assert not (project / ".skillc" / "skills" / "team-skill").exists()
+
+
+def test_an_import_copies_nothing_git_ignores_when_git_cannot_say(
+    project: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+    cli: Callable[..., Run],
+    no_git: dict[str, str],
+) -> None:
+    repo = tmp_path / "repo"
+    tool = write_skill(repo / "my-tool", files={"secrets.env": "API_TOKEN=s3cr3t\n"})
+    (repo / ".gitignore").write_text("secrets.env\n", encoding="utf-8")
+    _committed(repo)
+    run = cli("skillc-index", script=True)
+    done = run("build", str(tool), env_extra=no_git)
+    _refused(done, "E070", f"cannot import '{tool}': cannot ask git what it ignores: {NO_GIT}")
+    assert not (project / ".skillc" / "skills" / "my-tool").exists()
+    done = run("build", str(tool))  # git answers: imported without what it ignores
+    assert done.returncode == 0, done.stderr
+    assert not (project / ".skillc" / "skills" / "my-tool" / "secrets.env").exists()
+
+
+def test_init_goes_on_with_a_warning_when_git_cannot_say(
+    project: Path, write_skill: WriteSkill, cli: Callable[..., Run], no_git: dict[str, str]
+) -> None:
+    write_skill(project / ".claude" / "skills" / "team-skill")
+    _committed(project)
+    done = cli("skillc-index", script=True)("init", env_extra=no_git)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith(
+        f"warning: cannot ask git what it tracks in {project}: {NO_GIT}; install git"
+    )
+    lines = (project / ".gitignore").read_text("utf-8").splitlines()
+    assert lines == ["/.skillc/runtime/", "/.skillc/logs/"]  # no agent folder
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="chown to another uid needs root")
+def test_a_checkout_of_another_user_is_refused_with_the_safe_directory_hint(
+    project: Path, tmp_path: Path, write_skill: WriteSkill, cli: Callable[..., Run]
+) -> None:
+    """A CI container running as root over a checkout of uid 1001: git exits 128 ("detected
+    dubious ownership") unless ``safe.directory`` names it."""
+    write_skill(project / ".skillc" / "skills" / "my-skill")
+    mine = write_skill(project / ".claude" / "skills" / "my-skill")
+    repo = tmp_path / "repo"
+    tool = write_skill(repo / "my-tool", files={"secrets.env": "API_TOKEN=s3cr3t\n"})
+    (repo / ".gitignore").write_text("secrets.env\n", encoding="utf-8")
+    for folder in (_committed(project), _committed(repo)):
+        subprocess.run(["chown", "-R", "12345:12345", str(folder)], check=True)
+    run = cli("skillc-index", script=True)
+    hint = f"`git config --global --add safe.directory {project}` or run as the checkout's owner"
+    _refused(run("build", "my-skill", "--force"), "E050", hint)
+    assert not mine.is_symlink() and [p.name for p in mine.parent.iterdir()] == ["my-skill"]
+    done = run("build", str(tool))
+    _refused(done, "E070", "detected dubious ownership")
+    assert f"safe.directory {repo}`" in done.stderr
+    assert not (project / ".skillc" / "skills" / "my-tool").exists()
 
 
 # -- nothing a repository's config names is run ----------------------------------------------

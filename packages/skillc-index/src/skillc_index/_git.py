@@ -4,6 +4,12 @@ without a shell: the one place skillc runs git. ``skc init`` keeps tracked folde
 tracked file, folder or symlink; an import leaves out of a store copy what git ignores in the
 folder.
 
+Three answers (:func:`_git`): no work tree (no ``.git`` in the folder or above it: git is not
+started), git's answer, or :class:`GitUnanswered` where a ``.git`` marks a work tree but git
+cannot answer (the checkout is another user's: "detected dubious ownership"; git is not on
+``PATH``; git fails). A caller that would replace, move or leave out what git might track or
+ignore refuses then (fail closed), never reads it as "nothing tracked".
+
 No program a repository's config names is run (a skill folder may ship its own ``.git``):
 :data:`_NEUTRAL` turns off what would make the commands skillc runs start one."""
 
@@ -26,12 +32,49 @@ _NEUTRAL = ("-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null")
 #: config says; ``GIT_NO_LAZY_FETCH`` (git 2.44) says so earlier. The user's own ``GIT_DIR``,
 #: ``GIT_WORK_TREE`` and ``GIT_CONFIG_*`` are kept: they are the user's, not a skill's (a
 #: dotfiles repo named by ``GIT_DIR``; ``safe.directory`` given as ``GIT_CONFIG_KEY_0``).
-_NEUTRAL_ENV = {"GIT_ALLOW_PROTOCOL": "", "GIT_NO_LAZY_FETCH": "1", "GIT_TERMINAL_PROMPT": "0"}
+_NEUTRAL_ENV = {
+    "GIT_ALLOW_PROTOCOL": "",
+    "GIT_NO_LAZY_FETCH": "1",
+    "GIT_TERMINAL_PROMPT": "0",
+    "LC_ALL": "C",  # git's messages untranslated: :data:`_NO_REPOSITORY` is read
+}
+
+NO_GIT = "git is not on PATH"
+
+#: What git says (``LC_ALL=C``) when it found no repository in the folder or above it (a
+#: ``.git`` that is none, a mount point it does not cross): no work tree, git's own answer.
+#: Not "not a git repository: <path>", a ``.git`` file naming a repository that is gone.
+_NO_REPOSITORY = b"fatal: not a git repository (or any "
+
+
+class GitUnanswered(Exception):
+    """Git could not answer where a ``.git`` marks a work tree: ``reason`` is git's own (the
+    first line of its stderr, ``fatal: `` left out) or :data:`NO_GIT`; ``top`` is the folder
+    the ``.git`` is in (what ``safe.directory`` names)."""
+
+    def __init__(self, top: str, reason: str) -> None:
+        super().__init__(reason)
+        self.top = top
+        self.reason = reason
+
+    @property
+    def hint(self) -> str:
+        """What to do about it, for the hint of the error that refuses."""
+        if self.reason == NO_GIT:
+            return "install git, or put it on PATH"
+        return (
+            f"`git config --global --add safe.directory {self.top}` or run as the checkout's owner"
+        )
+
+    def asking(self, what: str) -> str:
+        """``cannot ask git <what>: <reason>; <hint>``: the words of every refusal."""
+        return f"cannot ask git {what}: {self.reason}; {self.hint}"
 
 
 def tracked(root: Path, paths: Sequence[str]) -> set[str] | None:
     """Which of ``paths`` (relative to ``root``, ``/``-separated) git tracks, or holds
-    tracked files; None when ``root`` is in no git work tree or git cannot be run.
+    tracked files; None when ``root`` is in no git work tree; :class:`GitUnanswered` when
+    git cannot answer there.
 
     An argument list, ``--`` before the paths and ``--literal-pathspecs``: no shell, no path
     read as an option, a glob or pathspec magic (``*``, ``:(top)``). Git is not started when
@@ -49,8 +92,9 @@ def tracked(root: Path, paths: Sequence[str]) -> set[str] | None:
 def ignored(root: Path, paths: Sequence[str]) -> set[str]:
     """Which of ``paths`` (relative to ``root``, ``/``-separated; a folder written with a
     trailing ``/``, as a rule ``/x/`` matches only a folder) git's ignore rules ignore already
-    (``.skillc/`` ignores ``.skillc/runtime/``): none when ``root`` is in no work tree or git
-    cannot be run. The paths are read from stdin, NUL-separated (``--stdin -z``)."""
+    (``.skillc/`` ignores ``.skillc/runtime/``): none when ``root`` is in no work tree;
+    :class:`GitUnanswered` when git cannot answer. The paths are read from stdin,
+    NUL-separated (``--stdin -z``)."""
     found = _git(root, ["check-ignore", "-z", "--stdin", "--no-index"], "\0".join(paths))
     return set(found or ()) & set(paths)
 
@@ -60,31 +104,41 @@ def ignored_below(root: Path, paths: Sequence[str]) -> set[str]:
     of the work tree holding ``root`` leaves out: by all of git's ignore rules (the
     ``.gitignore`` files above ``root`` and in it, ``.git/info/exclude``,
     ``core.excludesFile``), a tracked file never. An empty set when ``root`` itself is
-    ignored (so is all it holds, which says nothing of each), in no work tree, or git cannot
-    answer. Git is asked about ``root`` itself (apart: a path above the top of the work tree
-    fails the whole call) only when some path is ignored: one process for a folder in git
-    that ignores none of it."""
+    ignored (so is all it holds, which says nothing of each) or in no work tree;
+    :class:`GitUnanswered` when git cannot answer. Git is asked about ``root`` itself (apart:
+    a path above the top of the work tree fails the whole call, which then reads as "not
+    ignored": what git ignores in it is left out) only when some path is ignored: one process
+    for a folder in git that ignores none of it."""
     if not paths:
         return set()
     found = set(_git(root, ["check-ignore", "-z", "--stdin"], "\0".join(paths)) or ())
     found &= set(paths)
+    if not found:
+        return found
     name = Path(os.path.realpath(root)).name  # the name git knows it by (root may be a link)
-    if found and _git(root, ["check-ignore", "-z", "--stdin"], f"../{name}/"):
-        return set()
-    return found
+    try:
+        whole = _git(root, ["check-ignore", "-z", "--stdin"], f"../{name}/")
+    except GitUnanswered:
+        whole = None  # root is the top of its work tree (git answered just now)
+    return set() if whole else found
 
 
 def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str] | None:
-    """The NUL-separated names ``git -C root ARGS`` prints (exit 1 counts as none: what
-    ``check-ignore`` says when nothing matches); None when ``root`` is in no work tree, git
-    cannot be run or fails. Run with :data:`_NEUTRAL` and :data:`_NEUTRAL_ENV`: nothing a
-    repository's config names is run."""
+    """The NUL-separated names ``git -C root ARGS`` prints (exit 1 of a command given
+    ``stdin`` counts as none: what ``check-ignore`` says when nothing matches); None when
+    ``root`` is in no work tree (:func:`work_tree_mark`: git is not started);
+    :class:`GitUnanswered` when it is in one and git is not on ``PATH``, cannot be started or
+    fails. Run with :data:`_NEUTRAL` and :data:`_NEUTRAL_ENV`: nothing a repository's config
+    names is run."""
     from skillc_index.programs import on_path
 
     real = os.path.realpath(root)  # a stow-folded agent folder: git runs where the files are
-    git = on_path("git") if maybe_in_work_tree(Path(real)) else None
-    if git is None:
+    top = work_tree_mark(Path(real))
+    if top is None:
         return None  # outside git: not even subprocess imported (3.6 ms of every build)
+    git = on_path("git")
+    if git is None:
+        raise GitUnanswered(top, NO_GIT)
     import subprocess
 
     data = None if stdin is None else stdin.encode("utf-8", "surrogateescape")
@@ -98,25 +152,46 @@ def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str]
             check=False,
             env={**os.environ, **_NEUTRAL_ENV},
         )
-    except (OSError, subprocess.SubprocessError):
-        return None
+    except subprocess.TimeoutExpired:
+        raise GitUnanswered(top, "git did not answer within 60 seconds") from None
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise GitUnanswered(top, f"git cannot be run: {exc}") from None
     if done.returncode not in (0, 1) or (done.returncode == 1 and stdin is None):
-        return None
+        if done.stderr.startswith(_NO_REPOSITORY):
+            return None  # git's own answer: the .git found is none (no HEAD), nor any above
+        raise GitUnanswered(top, _first_line(done.stderr, done.returncode))
     return [name for name in done.stdout.decode("utf-8", "surrogateescape").split("\0") if name]
 
 
-def maybe_in_work_tree(root: Path) -> bool:
-    """Whether ``root`` may be in a git work tree: ``GIT_DIR`` is set, or ``root``'s real path
-    or a folder above it holds a ``.git`` (a folder, or a file: worktrees and submodules).
-    The real path, as git looks: ``~/.claude/skills`` linked into a dotfiles repo (GNU stow)
-    is in that repo's work tree, though no folder above the link's own path is."""
-    if os.environ.get("GIT_DIR"):
-        return True
+def _first_line(stderr: bytes, code: int) -> str:
+    """Git's reason: the first line of its ``stderr`` (``fatal: `` left out, cut and its
+    control characters escaped: it may quote a path a skill's ``.git`` file names), else its
+    exit status."""
+    from skillc_index.layout import shown
+
+    text = stderr[:4096].decode("utf-8", "replace").strip()
+    line = text.splitlines()[0] if text else f"git exited with status {code}"
+    return shown(line.removeprefix("fatal: ").removeprefix("error: "))
+
+
+def work_tree_mark(root: Path) -> str | None:
+    """The folder whose ``.git`` (a folder, or a file: worktrees and submodules) marks
+    ``root``'s real path as in a git work tree, the nearest above it; ``root`` when
+    ``GIT_DIR`` is set; None when neither (no work tree: git is not asked). The real path, as
+    git looks: ``~/.claude/skills`` linked into a dotfiles repo (GNU stow) is in that repo's
+    work tree, though no folder above the link's own path is."""
     folder = os.path.realpath(root)
+    if os.environ.get("GIT_DIR"):
+        return folder
     while True:
         if os.path.lexists(os.path.join(folder, ".git")):  # noqa: PTH118
-            return True
+            return folder
         parent = os.path.dirname(folder)  # noqa: PTH120
         if parent == folder:
-            return False
+            return None
         folder = parent
+
+
+def maybe_in_work_tree(root: Path) -> bool:
+    """Whether ``root`` may be in a git work tree (:func:`work_tree_mark`)."""
+    return work_tree_mark(root) is not None

@@ -30,6 +30,8 @@ from skillc_index.spelling import PARAMETER_NAMES, Spelling
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from skillc_index._git import GitUnanswered
+
 __all__ = [
     "BrokenTool",
     "CannotCreate",
@@ -42,6 +44,7 @@ __all__ = [
     "ForeignFile",
     "ForeignFolder",
     "ForeignHome",
+    "GitCannotTell",
     "ImportRefused",
     "InvalidFilter",
     "InvalidQueryType",
@@ -278,6 +281,17 @@ class TrackedDestination(SkillExists):
             "to another target, or remove it from git first"
         )
         super().__init__(skill, hint)
+        self.path = path
+
+
+class GitCannotTell(SkillExists):
+    """E050: a deployment or ``route install`` would replace or move ``path``, and git cannot
+    say whether it tracks it (:class:`~skillc_index._git.GitUnanswered`: a checkout of another
+    user, git not on ``PATH``): refused whatever ``force`` says, as if git tracked it (fail
+    closed), worded ``cannot ask git whether it tracks <path>: <reason>; <what to do>``."""
+
+    def __init__(self, skill: str, path: str, unanswered: GitUnanswered) -> None:
+        super().__init__(skill, unanswered.asking(f"whether it tracks {path}"))
         self.path = path
 
 
@@ -630,12 +644,13 @@ class ImportRefused(SkillcError):
     """E070 of an import (``skc build <folder>``), worded ``cannot import '<path>': <reason>``
     (``OTHER_FORMS``): the folder's ``.gitignore`` files are over their bounds, so what they
     exclude is unknown, and with it what the store copy, which the project's git tracks,
-    would show git; ``skc package`` refuses the folder for the same reason."""
+    would show git; ``skc package`` refuses the folder for the same reason. Or git cannot say
+    what it ignores there (:class:`~skillc_index._git.GitUnanswered`), with its ``hint``."""
 
     code = "E070"
 
-    def __init__(self, path: str, reason: str) -> None:
-        hint = (
+    def __init__(self, path: str, reason: str, hint: str = "") -> None:
+        hint = hint or (
             "what they exclude is unknown, so the store copy could put it in git under a "
             "link's name; package refuses the folder too"
         )

@@ -77,6 +77,7 @@ from skillc_index.command_errors import (
     EmptyTargetName,
     FolderNotWritable,
     ForeignFolder,
+    GitCannotTell,
     TargetInsideSkill,
     TargetOutsideProject,
     TrackedDestination,
@@ -303,7 +304,7 @@ def plan_deployments(
         linked = exact or link_target(path) == os.path.realpath(runtime)
         unchanged = existing == "skillc-copy" if as_copy else exact
         keep = False
-        if existing != "nothing" and not unchanged and _tracked_by_git(path):
+        if existing != "nothing" and not unchanged and _tracked_by_git(path, skill, layout):
             if as_copy or not linked:
                 raise TrackedDestination(skill, layout.display(path))
             keep = True  # a committed link to this runtime, absolute: no change here
@@ -351,11 +352,16 @@ def _stays(path: Path, target: str, skill: str, runtime: Path, source: Path) -> 
     return same_build(here, read_manifest(runtime)) and runtime_is_current(skill, source, runtime)
 
 
-def _tracked_by_git(path: Path) -> bool:
-    """Whether git tracks ``path`` (a file, a symlink, or a folder holding tracked files)."""
-    from skillc_index._git import tracked
+def _tracked_by_git(path: Path, skill: str, layout: Layout) -> bool:
+    """Whether git tracks ``path`` (a file, a symlink, or a folder holding tracked files), the
+    deployment of ``skill``; :class:`~skillc_index.command_errors.GitCannotTell` (E050) when
+    git cannot answer in the work tree holding it: what it might track is not replaced."""
+    from skillc_index._git import GitUnanswered, tracked
 
-    found = tracked(path.parent, (path.name,))
+    try:
+        found = tracked(path.parent, (path.name,))
+    except GitUnanswered as exc:
+        raise GitCannotTell(skill, layout.display(path), exc) from None
     return bool(found)
 
 

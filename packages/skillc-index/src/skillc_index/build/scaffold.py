@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal, NamedTuple
 
+from skillc_index._git import GitUnanswered, maybe_in_work_tree
 from skillc_index._git import ignored as git_ignored
-from skillc_index._git import maybe_in_work_tree
 from skillc_index._git import tracked as git_tracked
 from skillc_index.command_errors import (
     CannotCreate,
@@ -85,11 +85,14 @@ class InitResult:
     name: str | None = None
     gitignore: tuple[str, ...] = ()
     """The lines added to the project's ``.gitignore`` (none when all were there)."""
+    notices: tuple[Notice, ...] = ()
+    """Git could not say what it tracks there (:attr:`Appended.unanswered`)."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
-        """None: ``init`` has nothing to warn about (the operation result protocol)."""
-        return ()
+        """What ``init`` warns about (the operation result protocol): git could not answer,
+        so only skillc's own folders were added to ``.gitignore``."""
+        return self.notices
 
     def to_dict(self) -> InitShape:
         return {
@@ -124,6 +127,7 @@ def init_project(layout: Layout) -> InitResult:
     if not within(skills, layout.cwd):  # a checkout's .skillc symlink leads out: E012
         raise PathEscapesProject(layout.display(skills), os.path.realpath(skills))
     check_gitignore(layout.cwd, layout)  # first: nothing made if it cannot be written
+    said: list[str] = []  # what git could not answer: the warning
     from skillc_index.atomic import folders_made
 
     with folders_made(skills):  # the lines cannot be written (a full disk): none left
@@ -131,8 +135,11 @@ def init_project(layout: Layout) -> InitResult:
             skills.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
-        added = ignore_generated(layout.cwd, layout)
-    return InitResult(kind="project", path=skills, created=not existed, gitignore=added)
+        added = ignore_generated(layout.cwd, layout, said)
+    notices = tuple(Notice(text) for text in said)
+    return InitResult(
+        kind="project", path=skills, created=not existed, gitignore=added, notices=notices
+    )
 
 
 def _in_home(layout: Layout) -> bool:
@@ -166,13 +173,17 @@ def default_agent_folders() -> tuple[str, ...]:
     return tuple(folder for folder in folders if folder is not None)
 
 
-def ignore_generated(root: Path, layout: Layout) -> tuple[str, ...]:
+def ignore_generated(root: Path, layout: Layout, said: list[str] | None = None) -> tuple[str, ...]:
     """Add to ``<root>/.gitignore`` the folders skillc generates (:func:`ignore_folders`):
     ``.skillc/`` itself is never ignored (its ``skills/`` holds the skill sources); its
     generated ``runtime/`` and ``logs/`` are, and in a git work tree the agent folders of the
     default targets (:func:`default_agent_folders`, where builds put their symlinks) that
-    hold nothing but skillc's deployments."""
-    return ignore_folders(root, default_agent_folders(), layout, generated=_GENERATED).lines
+    hold nothing but skillc's deployments. What git could not answer is appended to
+    ``said`` (``init``'s warning: :attr:`Appended.unanswered`)."""
+    added = ignore_folders(root, default_agent_folders(), layout, generated=_GENERATED)
+    if said is not None:
+        said.extend(added.unanswered)
+    return added.lines
 
 
 def _generated_lines(root: Path, text: str, layout: Layout) -> list[str]:
@@ -216,6 +227,9 @@ class Appended(NamedTuple):
     """The file was made for them (it was not there)."""
     newline: bool = False
     """The file's last line had no newline: one was written before the lines."""
+    unanswered: tuple[str, ...] = ()
+    """Git could not answer in a work tree (:class:`~skillc_index._git.GitUnanswered`): the
+    warning; only skillc's own folders were added, as outside a work tree."""
 
 
 def ignore_folders(
@@ -247,15 +261,17 @@ def ignore_folders(
     PathEscapesProject (E100) when it is a symlink leading out of ``root``.
     """
     path = check_gitignore(root)
+    said: list[str] = []
     with _locked(path) as held:
         if held is not None:
-            return _append(held, _to_add(root, held.text, folders, layout, generated, deployed))
-        lines = _to_add(root, "", folders, layout, generated, deployed)  # no file yet
+            lines = _to_add(root, held.text, folders, layout, generated, deployed, said)
+            return _append(held, lines)._replace(unanswered=tuple(said))
+        lines = _to_add(root, "", folders, layout, generated, deployed, said)  # no file yet
     if not lines:
-        return Appended()
+        return Appended(unanswered=tuple(said))
     with _locked(path, create=True) as made:  # made for the lines (unless made meanwhile)
         assert made is not None  # create=True opens or raises
-        return _append(made, _missing(made.text, lines))
+        return _append(made, _missing(made.text, lines))._replace(unanswered=tuple(said))
 
 
 def _to_add(
@@ -265,8 +281,11 @@ def _to_add(
     layout: Layout,
     generated: Sequence[str],
     deployed: Sequence[str],
+    said: list[str] | None = None,
 ) -> list[str]:
-    """The lines :func:`ignore_folders` adds to a ``.gitignore`` holding ``text``."""
+    """The lines :func:`ignore_folders` adds to a ``.gitignore`` holding ``text``. Where git
+    cannot answer (:class:`~skillc_index._git.GitUnanswered`), those it adds outside a work
+    tree (skillc's own folders), the warning appended to ``said``."""
     missing = _missing(text, (*generated, *folders))
     # outside a work tree what is the user's cannot be told: agent folders are left out
     skillcs_only = [f"/{_ignore_key(folder)}/" for folder in missing if folder in generated]
@@ -276,7 +295,13 @@ def _to_add(
     entries = [entry for entry in _missing(text, deployed) if _folder_of(entry) in missing]
     if not (whole or entries):
         return []
-    tracked = git_tracked(root, [*whole, *entries])
+    try:
+        tracked = git_tracked(root, [*whole, *entries])
+    except GitUnanswered as exc:  # as outside a work tree: none of the user's folders
+        if said is not None:
+            what = f"what it tracks in {root}"
+            said.append(f"{exc.asking(what)}; only skillc's own folders were added to .gitignore")
+        return skillcs_only
     if tracked is None:  # no work tree after all
         return skillcs_only
     lines = []
@@ -287,7 +312,10 @@ def _to_add(
             mine = (entry for entry in entries if _folder_of(entry) == folder)
             lines.extend(f"/{_ignore_key(entry)}" for entry in mine if entry not in tracked)
     if lines:  # what git ignores already (`.skillc/` holds `.skillc/runtime/`) gets no line
-        ignored = git_ignored(root, [line[1:] for line in lines])
+        try:
+            ignored = git_ignored(root, [line[1:] for line in lines])
+        except GitUnanswered:  # answered just now: a line more is harmless
+            ignored = set()
         lines = [line for line in lines if line[1:] not in ignored]
     return lines
 
@@ -555,11 +583,12 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     if skill_file.exists():
         raise SkillExists(name)
     added: tuple[str, ...] = ()
+    said: list[str] = []
     if scope == "project" and new_project:
         check_gitignore(project, layout)  # first: nothing made if it cannot be written
         # before the skill: once it exists the project is no longer new, and a run stopped
         # between the two (Ctrl-C while git is asked) left the .gitignore without its lines
-        added = ignore_generated(project, layout)
+        added = ignore_generated(project, layout, said)
     from skillc_index.atomic import folders_made, write_file_atomic
 
     try:
@@ -574,6 +603,8 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
         raise SkillExists(name) from exc
     except OSError as exc:
         raise CannotCreate(str(skill_file), exc.strerror or str(exc)) from exc
+    notices = tuple(Notice(text) for text in said)
     return InitResult(
-        kind="skill", path=folder, created=True, scope=scope, name=name, gitignore=added
-    )
+        kind="skill", path=folder, created=True, scope=scope, name=name, gitignore=added,
+        notices=notices,
+    )  # fmt: skip

@@ -239,7 +239,13 @@ def origin_view(
         view, read = _view_and_rules(origin, found.every, folders, rules)
     except IgnoreTooLarge as exc:
         raise ImportRefused(shown, str(exc)) from None
-    left = _ignored_outside(origin, (*found.every, *view.ignores), read)
+    from skillc_index._git import GitUnanswered
+
+    try:
+        left = _ignored_outside(origin, (*found.every, *view.ignores), read)
+    except GitUnanswered as exc:  # what git ignores is not copied: no copy (fail closed)
+        reason = f"cannot ask git what it ignores: {exc.reason}"
+        raise ImportRefused(shown, reason, exc.hint) from None
     if not left:
         return found, view
     ignores = {rel: digest for rel, digest in view.ignores.items() if rel not in left}

@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skillc_index.command_errors import ForeignFolder
+from skillc_index.command_errors import ForeignFolder, GitCannotTell
 from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.layout import Layout, ResolvedSkill
 from skillc_index.programs import skc_missing
@@ -259,9 +259,13 @@ def _install(
         elif found is not None:
             plans.append(found)
     if plans:  # what git tracks stays: moving it would show as deleted (one git run)
-        from skillc_index._git import tracked
+        from skillc_index._git import GitUnanswered, tracked
 
-        kept = tracked(place.folder, [plan.name for plan in plans]) or set()
+        try:
+            kept = tracked(place.folder, [plan.name for plan in plans]) or set()
+        except GitUnanswered as exc:  # what git might track is not moved (fail closed)
+            first = plans[0].name
+            raise GitCannotTell(first, layout.display(place.folder / first), exc) from None
         left += [
             SkillLeft(plan.name, place.folder / plan.name, "tracked by git", "tracked by git")
             for plan in plans
