@@ -7,6 +7,7 @@ import json
 import os
 import socket
 import subprocess
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -110,6 +111,42 @@ def listening() -> Callable[[Path], socket.socket]:
         return listener
 
     return listen
+
+
+#: ``newer_gateway(*edits)``: see :func:`newer_gateway`.
+NewerGateway = Callable[..., dict[str, str]]
+
+
+@pytest.fixture
+def newer_gateway(clean_env: dict[str, str], tmp_path: Path) -> NewerGateway:
+    """``newer_gateway(*edits)``: the environment (``clean_env``'s) of a newer skillc, a copy
+    of skillc-gateway's modules first on the module path, its find server's protocol 2, its
+    version 9.0.0, and ``edits`` (``(module, old, new)``: ``old`` replaced in that file of
+    it, which must hold it), as an audit simulated one (a copy, not a monkeypatch: the server
+    and ``skc find`` it runs are processes of their own)."""
+    import shutil
+
+    import skillc_gateway
+
+    def make(*edits: tuple[str, str, str]) -> dict[str, str]:
+        copy = Path(tempfile.mkdtemp(prefix="newer-", dir=tmp_path))
+        folder = Path(str(skillc_gateway.__file__)).parent
+        ignore = shutil.ignore_patterns("__pycache__")
+        shutil.copytree(folder, copy / "skillc_gateway", ignore=ignore)
+        version = f'__version__ = "{skillc_gateway.__version__}"'
+        for module, old, new in [
+            ("find_socket.py", "\nPROTOCOL = 1\n", "\nPROTOCOL = 2\n"),
+            ("__init__.py", version, '__version__ = "9.0.0"'),
+            *edits,
+        ]:
+            edited = copy / "skillc_gateway" / module
+            text = edited.read_text(encoding="utf-8")
+            assert old in text, (module, old)
+            edited.write_text(text.replace(old, new), encoding="utf-8")
+        path = os.pathsep.join(filter(None, [str(copy), clean_env.get("PYTHONPATH")]))
+        return {**clean_env, "PYTHONPATH": path}
+
+    return make
 
 
 #: ``stand_in(path, reply=None, *, read=True, hold=False)``: see :func:`stand_in`.

@@ -62,6 +62,8 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 WriteSkill = Callable[..., Path]
 #: The ``stand_in`` fixture (a find server stand-in: the package's conftest).
 StandIn = Callable[..., AbstractContextManager[list[bytes]]]
+#: The ``newer_gateway`` fixture (a newer skillc's environment: the package's conftest).
+NewerGateway = Callable[..., dict[str, str]]
 #: A generous safety net for a server to come up; never a timing assertion.
 READY_SECONDS = 60.0
 
@@ -657,6 +659,73 @@ def test_a_server_of_other_code_at_the_same_version_answers_no_find(
         gateway_process("watch", "--stop")
     log = (project / "watch.log").read_text(encoding="utf-8")
     assert log.count("bad request: this server runs other code (skillc-gateway") == 1
+
+
+def test_a_server_of_a_newer_protocol_is_named_and_stopped_and_replaced(
+    gateway: Run, gateway_process: Run, newer_gateway: NewerGateway, project: Path, home: Path,
+    library: Path,
+) -> None:  # fmt: skip
+    """A find server of a newer skillc (protocol 2) answered this one's requests in its own
+    version, which the client threw away: --status said it "does not answer" (running false),
+    --stop "does not answer: kill it", --detach "already runs", a shell profile's line failed
+    at every start. Its reply is read as far as the envelope every version keeps."""
+    newer_env = newer_gateway()
+    with server(newer_env, project, gateway) as newer:
+        # the envelope: a request of another version is answered with the server's own
+        reply = raw_request(home, b'{"version": 1, "op": "status"}')
+        assert reply["version"] == 2 and reply["ok"] is False
+        assert reply["pid"] == newer.pid and reply["skillc_gateway"] == "9.0.0"
+        data = status(gateway)
+        assert data["running"] is True and data["serves"] is False, data
+        assert (data["protocol"], data["version"], data["pid"]) == (2, "9.0.0", newer.pid)
+        said = (
+            f"another skillc (protocol 2, skillc-gateway 9.0.0) runs as pid {newer.pid}: "
+            "upgrade skillc, or stop it ('skillc-gateway watch --stop')"
+        )
+        text = gateway_process("watch", "--status").stdout
+        assert text.startswith(f"A find server of {said}.\n"), text
+        done = gateway_process("find", "paint", "--path", "library", "-v")
+        assert done.returncode == 0 and "painter" in done.stdout
+        assert f"answered by this process (a find server of {said})" in done.stderr
+        stopped = gateway_process("watch", "--stop")
+        assert stopped.stdout == f"Stopped pid {newer.pid}.\n", stopped.stderr
+        assert newer.wait(timeout=READY_SECONDS) == 0  # it honoured the stop
+    # the shell profile's line: not "serves", so --detach, which replaces it
+    with server(newer_env, project, gateway) as newer:
+        started = gateway_process("watch", "--detach")
+        assert started.returncode == 0, started.stderr
+        assert newer.wait(timeout=READY_SECONDS) == 0
+    try:
+        data = status(gateway)
+        assert data["pid"] == int(started.stdout) and data["serves"] is True
+        assert data["protocol"] == 1
+    finally:
+        gateway_process("watch", "--stop")
+
+
+def test_a_server_of_another_protocol_that_refuses_the_stop_is_terminated(
+    gateway: Run, gateway_process: Run, newer_gateway: NewerGateway, project: Path, home: Path
+) -> None:
+    """A server of another protocol that does not honour this version's ``stop`` (one older
+    than the envelope) is sent SIGTERM, once it is proven this home's server (the socket's
+    peer is the process the home's held lock names); a pid the lock does not name is not."""
+    from skillc_gateway.catalog.lifecycle import _terminate
+
+    stop = ('message.get("op") == "stop"', "False")
+    env = newer_gateway(("catalog/protocol.py", *stop))
+    with server(env, project, gateway) as newer:
+        sleeper = subprocess.Popen(["sleep", "60"])
+        try:  # the lock names the server, not this process
+            assert _terminate(home / ".skillc" / "find.lock", sleeper.pid) is None
+            assert sleeper.poll() is None
+        finally:
+            sleeper.kill()
+            sleeper.wait()
+        assert newer.poll() is None
+        stopped = gateway_process("watch", "--stop")
+        assert stopped.stdout == f"Stopped pid {newer.pid}.\n", stopped.stderr
+        assert newer.wait(timeout=READY_SECONDS) == 128 + signal.SIGTERM
+    assert not (home / ".skillc" / "find.sock").exists()
 
 
 def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(

@@ -176,6 +176,15 @@ def _watch_status(status: dict[str, object], output_format: str) -> None:
     if not status["running"]:
         click.echo(f"No find server runs for this skillc home ({status['home']}).")
         return
+    from skillc_gateway.find_socket import PROTOCOL
+
+    if status.get("protocol") != PROTOCOL:  # of another skillc: it says little more
+        from skillc_gateway.catalog.client import other_version
+
+        said = other_version(status)
+        click.echo(f"{said[0].upper()}{said[1:]}.")
+        click.echo(f"socket: {status['socket']}")
+        return
     since = status.get("since") or "an unknown time"  # (RFC 3339: lifecycle.server_status)
     roots = status["roots"] if isinstance(status["roots"], list) else []
     version = f" (skillc-gateway {status['version']})" if "version" in status else ""

@@ -51,6 +51,7 @@ __all__ = [
     "foreign_lock",
     "lock_holder",
     "other_code",
+    "other_version",
     "process_stopped",
     "refused_as_other_code",
     "request",
@@ -106,6 +107,10 @@ def ask(
         _silent[where] = unreachable(layout) or "the find server did not answer"
         if time.monotonic() - started >= timeout:  # it kept this process waiting: stuck
             _mark_silent(*where)
+        return None
+    if "other_version" in reply:  # it answers none of this code's finds, nor builds for it
+        _silent[where] = other_version(reply["other_version"])
+        _other_code.add(where)
         return None
     if not reply.get("ok"):
         if reply.get("elsewhere") is True:
@@ -192,8 +197,9 @@ def _mark_silent(path: str, stamp: tuple[int, int]) -> None:
 
 
 def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str, Any] | None:
-    """Send ``message`` to the find server of ``layout``'s home; its reply, or None (no
-    usable server, no reply of this protocol within ``timeout`` seconds, a server whose
+    """Send ``message`` to the find server of ``layout``'s home; its reply (one of another
+    protocol version as :func:`_other_version` gives it), or None (no usable server, no
+    reply within ``timeout`` seconds, a server whose
     process is stopped, or no reply within :data:`POLL_SECONDS` while nobody holds the
     home's lock). A server of this home holds the lock from before it listens until it no
     longer does (and none can take a lock that is no regular file), so what keeps a request
@@ -249,9 +255,42 @@ def request(layout: Layout, message: dict[str, Any], timeout: float) -> dict[str
         return None
     finally:
         sock.close()
-    if not isinstance(reply, dict) or reply.get("version") != PROTOCOL:
+    version = reply.get("version") if isinstance(reply, dict) else None
+    if not isinstance(version, int) or isinstance(version, bool):
         return None
-    return reply
+    return reply if version == PROTOCOL else _other_version(reply, version, pid)
+
+
+def _other_version(reply: dict[str, Any], version: int, pid: int) -> dict[str, Any]:
+    """A reply of another protocol ``version`` (a find server of another skillc, older or
+    newer) as :func:`request` returns it: ``ok`` (a ``stop`` honoured), the server's ``pid``
+    (the socket's peer, not what the reply says) and ``other_version`` (:func:`other_version`:
+    ``protocol``, ``version``, ``pid``) with what the envelope every version keeps said
+    (:func:`~.protocol.other_version_reply`); nothing else of it is read."""
+    from skillc_gateway.catalog.protocol import MAX_VERSION_CHARS
+
+    named = reply.get("skillc_gateway")
+    if not (isinstance(named, str) and 0 < len(named) <= MAX_VERSION_CHARS and named.isprintable()):
+        named = None
+    other = {"protocol": version, "version": named, "pid": pid}
+    return {"version": PROTOCOL, "ok": reply.get("ok") is True, "pid": pid, "other_version": other}
+
+
+def other_version(other: dict[str, Any]) -> str:
+    """What is said of a find server of another protocol version (``other``, as
+    :func:`_other_version` gives it): ``skc find -v``, ``skc watch --status``."""
+    from skillc_index.helppage import program_command
+
+    named = f", skillc-gateway {other['version']}" if other.get("version") else ""
+    remedy = (  # a newer one is not replaced unasked; an older one is, as one of other code
+        f"upgrade skillc, or stop it ('{program_command('watch --stop')}')"
+        if other["protocol"] > PROTOCOL
+        else f"'{program_command('watch --detach')}' replaces it"
+    )
+    return (
+        f"a find server of another skillc (protocol {other['protocol']}{named}) runs as pid "
+        f"{other['pid']}: {remedy}"
+    )
 
 
 #: The sockets (path) this process may not reach whatever their server (a sandbox that

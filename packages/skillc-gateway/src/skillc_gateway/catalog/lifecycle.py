@@ -32,6 +32,7 @@ from skillc_gateway.catalog.client import (
 from skillc_gateway.catalog.protocol import (
     LOCK_NAME,
     LOG_NAME,
+    PROTOCOL,
     already_runs,
     code_id,
     fits,
@@ -80,14 +81,23 @@ def server_status(layout: Layout) -> dict[str, Any] | None:
     an upgrade or an edit of the checkout, at the same version, refuses them:
     :func:`~.protocol.code_id`; one older than this field says no code). Its start time
     ``since`` is RFC 3339 UTC with ``Z`` whatever the server sent (older ones sent epoch
-    seconds: :func:`~skillc_index.clock.as_utc_timestamp`), None when it sent no time."""
+    seconds: :func:`~skillc_index.clock.as_utc_timestamp`), None when it sent no time;
+    ``protocol``: its :data:`~.protocol.PROTOCOL`. A server of another protocol version (of
+    another skillc, older or newer) answers no request of this one but a ``stop``: ``running``
+    true, ``serves`` false, its ``protocol``, ``version`` (null when it does not say) and
+    ``pid`` (:func:`.client.other_version`), ``home`` and ``socket``."""
     from skillc_index.clock import as_utc_timestamp
 
     reply = _ask(layout, {"op": "status"})
+    if reply is not None and "other_version" in reply:  # of another skillc: what it says
+        other = reply["other_version"]
+        home, sock = str(layout.home), str(socket_path(layout))
+        return {"running": True, "serves": False, **other, "home": home, "socket": sock}
     status = None if reply is None else reply.get("status")
     if not isinstance(status, dict):
         return None
     status["serves"] = status.get("code") == code_id()
+    status["protocol"] = PROTOCOL
     status["since"] = as_utc_timestamp(status.get("since"))
     return status
 
@@ -143,9 +153,12 @@ def silent_status(layout: Layout) -> dict[str, Any]:
 
 def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
     """Stop the find server of ``layout``'s home and wait until it is gone: its pid, None
-    when none ran. FindServerError when one holds the home's lock but does not answer."""
+    when none ran. FindServerError when one holds the home's lock but does not answer. One
+    of another protocol version that refuses the ``stop`` is sent SIGTERM (:func:`_terminate`)."""
     reply = _ask(layout, {"op": "stop"})
     lock = layout.global_dir / LOCK_NAME
+    if reply is not None and not reply.get("ok") and "other_version" in reply:
+        reply = _terminate(lock, reply["pid"])  # one that refuses another version's stop
     if reply is None or not reply.get("ok"):
         holder = lock_holder(lock)
         if holder is not None and holder.isdigit() and process_stopped(int(holder)):
@@ -169,6 +182,23 @@ def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
         time.sleep(0.02)
     pid = reply.get("pid")
     return pid if isinstance(pid, int) else 0
+
+
+def _terminate(lock: Path, pid: int) -> dict[str, Any] | None:
+    """Stop by SIGTERM (as Ctrl-C: it removes its socket) the find server ``pid`` that
+    answered on this home's socket in another protocol version and refused its ``stop``
+    (one older than :func:`~.protocol.other_version_reply`), once it is proven this home's
+    server: the socket's peer, of this user (``SO_PEERCRED``), is the process whose pid the
+    home's held lock says. The reply a ``stop`` would have had, or None when not proven."""
+    import signal
+
+    if pid <= 0 or lock_holder(lock) != str(pid):
+        return None
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except OSError:
+        return None
+    return {"ok": True, "pid": pid}
 
 
 def start_detached(layout: Layout, idle: float, timeout: float = 60.0) -> int:

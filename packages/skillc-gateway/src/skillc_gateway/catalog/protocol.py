@@ -58,6 +58,7 @@ __all__ = [
     "find_request",
     "fits",
     "open_home_file",
+    "other_version_reply",
     "peer",
     "read_find_request",
     "silent_record",
@@ -75,8 +76,8 @@ MAX_ROOTS = 256
 #: A reply is at most this long (100 skills, each with its sections and duplicates).
 MAX_REPLY_BYTES = 64 * 1024 * 1024
 #: The format of a ``find`` request and of its answer: one more at any change of what they
-#: hold or mean (:data:`PROTOCOL`, the envelope, stays: ``status`` and ``stop`` reach a
-#: server of any version). 2: the request carries :func:`code_id`, not the version alone.
+#: hold or mean (:data:`PROTOCOL`, the envelope, stays; a request of another protocol is
+#: answered as :func:`other_version_reply` says). 2: the request carries :func:`code_id`.
 FIND_FORMAT = 2
 _ROOT_KINDS = frozenset({"store", "agent", "config", "plugin", "path"})
 _SCOPES = frozenset({"project", "global"})
@@ -136,6 +137,27 @@ def already_runs(pid: object) -> str:
 
     stop = program_command("watch --stop")
     return f"a find server already runs for this skillc home (pid {pid}); '{stop}' stops it"
+
+
+# -- a request of another protocol version ---------------------------------------------------
+
+#: The longest skillc-gateway version a reply of another protocol version is believed to name.
+MAX_VERSION_CHARS = 64
+
+
+def other_version_reply(message: object) -> tuple[dict[str, Any], bool]:
+    """A server's reply to ``message``, a request that is not of its :data:`PROTOCOL`, and
+    whether the server stops. The envelope every version keeps, so that any skillc can name
+    the server and stop it (``skc watch --status``, ``--stop``, ``--detach``): the server's
+    ``version`` (added on the wire), ``pid`` and ``skillc_gateway`` (its package's version);
+    ``ok`` false and ``error``, except for a ``stop``, which is honoured whatever its version
+    (``ok`` true: the same user's request, as every request: ``SO_PEERCRED``)."""
+    from skillc_gateway import __version__
+
+    identity = {"pid": os.getpid(), "skillc_gateway": __version__}
+    if isinstance(message, dict) and message.get("op") == "stop":
+        return {"ok": True, **identity}, True
+    return {"ok": False, "error": f"this server speaks version {PROTOCOL} only", **identity}, False
 
 
 # -- the code a find is answered by ------------------------------------------------------------

@@ -41,6 +41,7 @@ from skillc_gateway.catalog.protocol import (
     encode_result,
     fits,
     open_home_file,
+    other_version_reply,
     peer,
     read_find_request,
     silent_record,
@@ -474,7 +475,13 @@ class FindServer:
             except ValueError:
                 raise BadRequest("the request is not JSON") from None
             if not isinstance(message, dict) or message.get("version") != PROTOCOL:
-                raise BadRequest(f"this server speaks version {PROTOCOL} only")
+                reply, stop = other_version_reply(message)  # stop: whatever its version
+                if stop:
+                    self.log(f"stop requested (protocol {message.get('version')!r})")
+                    self.stop()
+                else:
+                    self._refuse(BadRequest(reply["error"]))
+                return reply
             op = message.get("op")
             if op == "find" and _hung_up(connection):  # it gave up waiting (we were stopped)
                 return {"ok": False, "error": "the client is gone"}
