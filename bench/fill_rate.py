@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from skillc_gateway.catalog.database import CATALOG_FILE
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -35,8 +37,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         home = Path(scratch)
         (home / ".skillc").mkdir()
-        shutil.copyfile(args.home / ".skillc" / "catalog.db", home / ".skillc" / "catalog.db")
-        with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+        shutil.copyfile(args.home / ".skillc" / CATALOG_FILE, home / ".skillc" / CATALOG_FILE)
+        with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
             db.execute("UPDATE rank_vectors SET vec = NULL")
             (top,) = db.execute("SELECT max(skill) FROM rank_vectors").fetchone()
             for copy in range(1, args.copies):

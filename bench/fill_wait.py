@@ -31,14 +31,15 @@ from pathlib import Path
 
 from benchlib import codes, cpu_model, find_skc
 from find_scale import dev_queries, watch_status
+from skillc_gateway.catalog.database import CATALOG_FILE
 
 
 def one_run(skc: str, home: Path, library: str, args: argparse.Namespace, extra: dict[str, str]):
     with tempfile.TemporaryDirectory(prefix="fw-", dir="/tmp") as scratch:
         fresh = Path(scratch)
         (fresh / ".skillc").mkdir()
-        catalog = fresh / ".skillc" / "catalog.db"
-        shutil.copyfile(home / ".skillc" / "catalog.db", catalog)
+        catalog = fresh / ".skillc" / CATALOG_FILE
+        shutil.copyfile(home / ".skillc" / CATALOG_FILE, catalog)
         with sqlite3.connect(catalog) as db:
             db.execute("UPDATE rank_vectors SET vec = NULL")
             (texts,) = db.execute("SELECT count(*) FROM rank_vectors").fetchone()

@@ -42,6 +42,7 @@ from typing import Any
 
 from benchlib import compiled, copy_corpus, corpus_root, cpu_model, find_skc, skill_folders
 from find_scale import make_library
+from skillc_gateway.catalog.database import CATALOG_FILE
 
 QUERY = "fill in the PDF form the bank sent me"
 
@@ -73,7 +74,7 @@ def find(skc: Path, env: dict[str, str], cwd: Path, *args: str) -> tuple[float, 
 
 
 def vectors(home: Path) -> tuple[int, int]:
-    with sqlite3.connect(home / ".skillc" / "catalog.db", timeout=30) as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE, timeout=30) as db:
         row = db.execute("SELECT count(*), count(vec) FROM rank_vectors").fetchone()
     return int(row[0]), int(row[1])
 
@@ -159,7 +160,7 @@ def route_install(skc: Path, corpus: Path) -> dict[str, Any]:
         while built["partial"]:  # a loaded machine: the whole catalog before the move
             more, built = find(skc, env, project)
             build += more
-        catalog = Path(env["SKILLC_HOME"]) / ".skillc" / "catalog.db"
+        catalog = Path(env["SKILLC_HOME"]) / ".skillc" / CATALOG_FILE
         with sqlite3.connect(catalog) as db:
             (last,) = db.execute("SELECT max(id) FROM skills").fetchone()
         routed = route(skc, env, project, "install")

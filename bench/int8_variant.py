@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import int8_graph
+from skillc_gateway.catalog.database import CATALOG_FILE
 
 #: A variant's products kept float (None: the file as it is) and whether its weights are
 #: shifted to uint8 (U8U8) or kept signed (U8S8).
@@ -121,7 +122,7 @@ def requests() -> list[str]:
 def catalog_texts(home: Path | None, skills: int) -> list[tuple[int, int, str]]:
     if home is None:
         return []
-    db = sqlite3.connect(home / ".skillc" / "catalog.db")
+    db = sqlite3.connect(home / ".skillc" / CATALOG_FILE)
     rows = db.execute(
         "SELECT skill, part, text FROM rank_vectors WHERE skill IN "
         "(SELECT DISTINCT skill FROM rank_vectors ORDER BY skill LIMIT ?)",

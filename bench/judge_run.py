@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchlib import vector_counts
+from skillc_gateway.catalog.database import CATALOG_FILE
 
 HARNESS = Path(os.environ.get("SKILL_ROUTING_BENCH", "/work/shared/bench/skill-routing"))
 
@@ -77,7 +78,7 @@ def main() -> int:
         XDG_CACHE_HOME=str(home / ".cache"), XDG_CONFIG_HOME=str(home / ".config"),
         XDG_DATA_HOME=str(home / ".local" / "share"), XDG_STATE_HOME=str(home / ".local" / "state"),
     )  # fmt: skip
-    catalog = home / ".skillc" / "catalog.db"
+    catalog = home / ".skillc" / CATALOG_FILE
     rows: list[tuple[float, int, int, int]] = []
     stop = threading.Event()
     counter = threading.Thread(target=count, args=(catalog, stop, rows), daemon=True)

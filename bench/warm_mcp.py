@@ -32,6 +32,7 @@ from pathlib import Path
 from benchlib import codes, corpus_root, cpu_model, find_skc, process_cpu, vector_counts
 from find_scale import dev_queries, make_library, percentile
 from mcp_latency import Session
+from skillc_gateway.catalog.database import CATALOG_FILE
 
 
 def fill(
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.words_only:
         env.update(words)
         rankers = rankers[1:]
-    catalog = home / ".skillc" / "catalog.db"
+    catalog = home / ".skillc" / CATALOG_FILE
     print(f"## Warm MCP `skc_find` ({cpu_model()}, {os.cpu_count()} cores), {count} skills")
     print()
     if not catalog.exists():

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from e2e_support import SmallDisks
+from skillc_gateway.catalog.database import CATALOG_FILE
 from test_e2e_transcripts import SESSION, record
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
@@ -51,7 +52,7 @@ def test_a_full_home_a_full_project_and_a_read_only_home_are_named(
     small_disk.fill(home)
     write_skill(project / ".skillc/skills/other", "other", "Use when testing others.", "# O\n")
     proc = _ok(skc_installed, "find", "other skill")
-    catalog = home / ".skillc" / "catalog.db"
+    catalog = home / ".skillc" / CATALOG_FILE
     assert f"warning: cannot use the catalog {catalog} (disk I/O error (SQLITE_IOERR" in proc.stderr
     assert f"{FULL}): searching with a catalog in memory" in proc.stderr
     (home / ".filler").unlink()

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from skillc_gateway import find_skills
 from skillc_gateway.catalog import Catalog, database, postings, rank
+from skillc_gateway.catalog.database import CATALOG_FILE
 from skillc_index import EmptyQuery, InvalidOption, Layout, SkillDirectoryNotFound
 from skillc_index.build.skill import build_skill
 from skillc_index.inventory.folders import ROUTING_ROOTS_VARIABLE
@@ -808,7 +809,7 @@ def test_a_deployment_whose_source_is_gone_is_skipped(
     shutil.rmtree(project / ".skillc/skills/mixer")  # .claude/skills/mixer -> its runtime stays
     data = find(gateway, "mix audio")
     assert (names(data), data["searched"], data["skipped"]) == ([], 1, 1)
-    (home / ".skillc/catalog.db").unlink()  # a new catalog says the same (not the stub)
+    (home / ".skillc" / CATALOG_FILE).unlink()  # a new catalog says the same (not the stub)
     data = find(gateway, "mix audio")
     assert (names(data), data["searched"], data["skipped"]) == ([], 1, 1)
     write_skill(project / ".skillc/skills/mixer", "mixer", "Mix audio tracks.")  # back
@@ -946,7 +947,7 @@ def test_a_recent_skill_is_looked_at_again_but_indexed_only_when_its_bytes_chang
     write_skill(skill, "alpha", "Ride a unicycle.")  # the same size, other bytes
     assert found("unicycle") == ["alpha"]
     assert indexed == ["alpha", "alpha"]
-    with sqlite3.connect(layout.global_dir / "catalog.db") as db:
+    with sqlite3.connect(layout.global_dir / CATALOG_FILE) as db:
         (content,) = db.execute("SELECT content FROM skills").fetchone()
     assert content == hashlib.sha1((skill / "SKILL.md").read_bytes()).digest()
 
@@ -964,7 +965,7 @@ def test_a_removed_skill_is_gone_at_once(
     assert (names(data), data["searched"]) == (["alpha"], 1)
     (project / ".skillc/skills/alpha/SKILL.md").unlink()
     assert find(gateway, "bake")["searched"] == 0
-    with sqlite3.connect(home / ".skillc/catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         assert db.execute("SELECT COUNT(*) FROM skills").fetchone() == (0,)
         assert db.execute("SELECT COUNT(*) FROM rank_postings").fetchone() == (0,)
 
@@ -1013,7 +1014,7 @@ def test_a_skill_folder_replaced_by_a_symlink_to_where_it_moved_leaves_no_row(
     write_skill(library / "kept", "kept", "Row a raft.")
 
     def rows() -> list[str]:
-        with sqlite3.connect(home / ".skillc/catalog.db") as db:
+        with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
             return sorted(
                 Path(path).relative_to(project).as_posix()
                 for (path,) in db.execute("SELECT path FROM skills")
@@ -1074,7 +1075,7 @@ def test_two_processes_find_at_once(
         assert process.returncode == 0, err
         data = json.loads(out)
         assert (data["searched"], data["partial"], data["warnings"]) == (150, False, [])
-    with sqlite3.connect(home / ".skillc/catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert db.execute("SELECT COUNT(*) FROM skills").fetchone() == (150,)
         assert db.execute("SELECT COUNT(DISTINCT skill) FROM rank_postings").fetchone() == (150,)
@@ -1288,7 +1289,7 @@ def test_a_foreign_catalog_file_is_left_alone(
 ) -> None:
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     (home / ".skillc").mkdir()
-    catalog = home / ".skillc/catalog.db"
+    catalog = home / ".skillc" / CATALOG_FILE
     catalog.write_text("my notes, not a database\n")
     result = gateway("find", "fish")
     assert result.returncode == 0
@@ -1311,6 +1312,69 @@ def test_a_foreign_catalog_file_is_left_alone(
         assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
 
 
+def test_each_catalog_version_has_its_own_file_and_removes_older_ones(
+    gateway_process: Run, newer_gateway: Callable[..., dict[str, str]], project: Path,
+    home: Path, write_skill: WriteSkill,
+) -> None:  # fmt: skip
+    """Every version shared ``catalog.db``: an older ``skc find`` dropped the catalog a newer
+    one (its find server) used, and each flip of versions made it again from nothing. Each
+    version's catalog has a file of its own (named by its versions); a version removes the
+    unversioned file and the catalogs of older versions while no find server holds the home
+    (one of that version may use it), never a newer one's, nor a file that is no catalog."""
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    schema = f"catalog-{database.SCHEMA_VERSION}."
+    assert CATALOG_FILE.startswith(schema)
+    newer_file = CATALOG_FILE.replace(schema, f"catalog-{database.SCHEMA_VERSION + 1}.")
+    line = f"\nSCHEMA_VERSION = {database.SCHEMA_VERSION}\n"
+    bumped = f"\nSCHEMA_VERSION = {database.SCHEMA_VERSION + 1}\n"
+    newer = newer_gateway(("catalog/database.py", line, bumped))
+    folder = home / ".skillc"
+    assert "alpha" in gateway_process("find", "fish").stdout
+    ours = folder / CATALOG_FILE
+    for older in ("catalog.db", "catalog-1.1.1.db"):  # an older version's catalogs
+        ours.with_name(older).write_bytes(ours.read_bytes())
+    (folder / "catalog-1.1.2.db").write_text("not a catalog\n", encoding="utf-8")
+
+    def listing() -> list[str]:
+        return sorted(path.name for path in folder.glob("catalog*.db"))
+
+    def catalog(name: str) -> tuple[str, list[tuple[int, str]]]:
+        with sqlite3.connect(folder / name) as db:
+            (schema,) = db.execute("SELECT value FROM meta WHERE key = 'schema_version'")
+            return schema[0], db.execute("SELECT id, name FROM skills ORDER BY id").fetchall()
+
+    # a find server holds the home (of an older version, that may use its catalog): kept
+    lock = folder / "find.lock"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, os, sys, time\n"
+         "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)\n"
+         "fcntl.flock(fd, fcntl.LOCK_EX); os.write(fd, b'%d\\n' % os.getpid())\n"
+         "print('held', flush=True); time.sleep(120)", str(lock)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        done = gateway_process("find", "fish", env_extra=newer)
+        assert done.returncode == 0 and "alpha" in done.stdout, done.stderr
+        assert listing() == sorted(["catalog.db", "catalog-1.1.1.db", "catalog-1.1.2.db",
+                                    CATALOG_FILE, newer_file])  # fmt: skip
+    finally:
+        holder.kill()
+        holder.communicate()
+    made = catalog(newer_file)
+    assert made[0] == str(database.SCHEMA_VERSION + 1) and made[1]
+    # this (older) version: its own file again; the newer one's untouched
+    assert "alpha" in gateway_process("find", "fish").stdout
+    assert catalog(newer_file) == made and catalog(CATALOG_FILE)[0] == str(database.SCHEMA_VERSION)
+    assert listing() == sorted(["catalog-1.1.2.db", CATALOG_FILE, newer_file])
+    # the newer one finds its catalog as it left it, and removes this version's
+    newer_inode = (folder / newer_file).stat().st_ino
+    done = gateway_process("find", "fish", env_extra=newer)
+    assert "alpha" in done.stdout, done.stderr
+    assert catalog(newer_file) == made and (folder / newer_file).stat().st_ino == newer_inode
+    assert listing() == sorted(["catalog-1.1.2.db", newer_file])
+
+
 @pytest.mark.parametrize("refused", ["home", "catalog"])
 def test_a_catalog_another_user_owns_is_searched_in_memory_and_says_why(
     refused: str,
@@ -1326,7 +1390,7 @@ def test_a_catalog_another_user_owns_is_searched_in_memory_and_says_why(
     anything: the refusal is the call a user's process would see fail."""
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     (home / ".skillc").mkdir()
-    catalog = home / ".skillc/catalog.db"
+    catalog = home / ".skillc" / CATALOG_FILE
     catalog.write_bytes(b"SQLite format 3\x00, root's")
     real_stat, real_open = os.stat, Path.open
 
@@ -1360,7 +1424,7 @@ def test_a_fifo_at_the_catalogs_place_is_foreign_never_opened(
     """Opening a FIFO to read its header waited for a writer: the find hung for good."""
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     (home / ".skillc").mkdir()
-    catalog = home / ".skillc/catalog.db"
+    catalog = home / ".skillc" / CATALOG_FILE
     os.mkfifo(catalog)
     result = gateway_process("find", "fish")
     assert result.returncode == 0 and "alpha" in result.stdout
@@ -1374,7 +1438,7 @@ def test_the_catalog_is_readable_by_its_owner_only(
     version (the umask's 0644) is made private too."""
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     assert "alpha" in gateway_process("find", "fish").stdout
-    catalog = home / ".skillc/catalog.db"
+    catalog = home / ".skillc" / CATALOG_FILE
     assert stat.S_IMODE(catalog.stat().st_mode) == 0o600
     catalog.chmod(0o644)
     assert "alpha" in gateway_process("find", "fish").stdout
@@ -1386,7 +1450,7 @@ def test_a_corrupt_catalog_of_ours_is_made_again(
 ) -> None:
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     assert "alpha" in gateway_process("find", "fish").stdout
-    catalog = home / ".skillc/catalog.db"
+    catalog = home / ".skillc" / CATALOG_FILE
     data = bytearray(catalog.read_bytes())
     data[100:] = b"\xff" * (len(data) - 100)  # the header says ours, the pages are garbage
     catalog.write_bytes(bytes(data))
@@ -1414,7 +1478,7 @@ def test_an_unwritable_home_gives_a_catalog_in_memory(
     assert result.returncode == 0
     assert "alpha" in result.stdout
     assert "searching with a catalog in memory" in result.stderr
-    assert not (home / ".skillc/catalog.db").exists()
+    assert not (home / ".skillc" / CATALOG_FILE).exists()
 
 
 @pytest.mark.parametrize("first", [True, False], ids=["first", "no-find-server"])
@@ -1443,7 +1507,7 @@ def test_a_catalog_its_disk_cannot_take_answers_from_the_files(
     db.execute(f"PRAGMA max_page_count = {pages}")
     found = find_skills(layout, "zebra unicorn", builds=True, serves=True)
     full = "database or disk is full (SQLITE_FULL)"  # as atomic.disk_failure says it
-    full = f"cannot write the catalog {layout.global_dir / 'catalog.db'} ({full})"
+    full = f"cannot write the catalog {layout.global_dir / CATALOG_FILE} ({full})"
     if first:
         assert ([s.name for s in found.skills], found.partial) == (["zebra"], False)
         assert [w.text for w in found.warnings] == [f"{full}: answered from the skills' files"]
@@ -1506,7 +1570,7 @@ def test_another_ranker_version_rebuilds_the_catalog(
     Catalog._shared.clear()
     monkeypatch.setattr(postings, "RANK_VERSION", postings.RANK_VERSION + 1)
     assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
-    with sqlite3.connect(home / ".skillc/catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         assert meta["rank_version"] == str(postings.RANK_VERSION)
         assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
@@ -1523,7 +1587,7 @@ def test_a_catalog_of_another_index_schema_version_is_indexed_again(
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
     Catalog._shared.clear()
-    path = home / ".skillc/catalog.db"
+    path = home / ".skillc" / CATALOG_FILE
     with sqlite3.connect(path) as older:  # as skillc with the parse of schema 5 made it
         older.execute("UPDATE meta SET value = '5' WHERE key = 'index_schema_version'")
         older.execute("DELETE FROM skills")
@@ -1539,12 +1603,12 @@ def test_a_catalog_missing_a_table_its_versions_promise_is_made_again(
     """A development build's catalog: current versions, another set of tables. No E999."""
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     assert gateway("find", "fish").returncode == 0
-    with sqlite3.connect(home / ".skillc/catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         db.execute("DROP TABLE rank_postings")
     result = gateway("find", "fish")
     assert result.returncode == 0, result.stderr
     assert "alpha" in result.stdout
-    with sqlite3.connect(home / ".skillc/catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         assert db.execute("SELECT count(*) FROM rank_postings").fetchone()[0] > 0
 
 
@@ -1555,7 +1619,7 @@ def _catalog_lacking_the_waiting_index(
     dropped (as a catalog made before that index was added to the schema)."""
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     assert gateway("find", "fish").returncode == 0
-    catalog = home / ".skillc/catalog.db"
+    catalog = home / ".skillc" / CATALOG_FILE
     with sqlite3.connect(catalog) as db:
         db.execute("DROP INDEX rank_vectors_waiting")
     return catalog
@@ -2028,7 +2092,7 @@ def test_a_watching_catalog_walks_again_only_after_a_change(
     passes.since()
     assert found("kite") == ["kite"]
     assert passes.since()[1] == []  # calm again
-    with sqlite3.connect(layout.global_dir / "catalog.db") as db:  # another process writes
+    with sqlite3.connect(layout.global_dir / CATALOG_FILE) as db:  # another process writes
         db.execute("INSERT INTO meta (key, value) VALUES ('touched', '1')")
     assert found("kite") == ["kite"]
     assert passes.since()[1][0] == "full"  # the states are read again: a full pass
@@ -2423,7 +2487,7 @@ def test_another_version_rewriting_the_catalog_does_not_get_it_deleted(
 ) -> None:
     write_skill(project / ".claude/skills/owls", "owls", "All about owls.")
     assert [s.name for s in find_skills(layout, "owls").skills] == ["owls"]
-    path = layout.global_dir / "catalog.db"
+    path = layout.global_dir / CATALOG_FILE
     inode = path.stat().st_ino
     os.link(path, project / "catalog-link")  # the inode is not reused if the file is removed
     with sqlite3.connect(path) as other:  # as a newer skillc would: its own tables

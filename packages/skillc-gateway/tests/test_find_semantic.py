@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from skillc_gateway.catalog import embedding, semantic
+from skillc_gateway.catalog.database import CATALOG_FILE
 
 pytestmark = pytest.mark.semantic
 
@@ -243,7 +244,7 @@ def test_the_start_of_the_body_has_a_vector_too(tmp_path: Path) -> None:
     # request climbs, the one whose description is about mugs and glaze does not
     assert both["kiln-notes"] > lexical["kiln-notes"]
     assert both["paint-mixer"] == lexical["paint-mixer"]
-    with sqlite3.connect(tmp_path / "home2" / ".skillc" / "catalog.db") as db:
+    with sqlite3.connect(tmp_path / "home2" / ".skillc" / CATALOG_FILE) as db:
         parts = db.execute("SELECT part, text FROM rank_vectors ORDER BY skill, part").fetchall()
     assert [part for part, _ in parts] == [0, 1] * 5
     assert f"kiln notes: # kiln-notes {skills['kiln-notes'][1]}" in [text for _, text in parts]
@@ -255,7 +256,7 @@ def test_a_catalog_indexed_without_the_model_gets_its_vectors(tmp_path: Path) ->
     lib = library(tmp_path / "lib")
     home = tmp_path / "home"
     skc_find(home, lib, semantic_step=False)
-    catalog = home / ".skillc" / "catalog.db"
+    catalog = home / ".skillc" / CATALOG_FILE
     with sqlite3.connect(catalog) as db:
         assert db.execute("SELECT count(*) FROM rank_vectors WHERE vec IS NULL").fetchone() == (6,)
     after = skc_find(home, lib, semantic_step=True)
@@ -265,7 +266,7 @@ def test_a_catalog_indexed_without_the_model_gets_its_vectors(tmp_path: Path) ->
     assert after["skills"] == fresh["skills"]
     # a new catalog: the words first, then the vectors, in the same find (whole, all filled)
     assert fresh["partial"] is False
-    with sqlite3.connect(tmp_path / "fresh" / ".skillc" / "catalog.db") as db:
+    with sqlite3.connect(tmp_path / "fresh" / ".skillc" / CATALOG_FILE) as db:
         assert db.execute("SELECT count(*), count(vec) FROM rank_vectors").fetchone() == (6, 6)
 
 
@@ -276,7 +277,7 @@ def test_the_vectors_waiting_are_counted_by_part(tmp_path: Path) -> None:
     lib = library(tmp_path / "lib")
     home = tmp_path / "home"
     skc_find(home, lib, semantic_step=False)  # the words, no vector
-    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         assert postings.waiting_vectors(db) == (3, 3)
         db.execute("UPDATE rank_vectors SET vec = x'00' WHERE part = 0")
         assert postings.waiting_vectors(db) == (0, 3)
@@ -290,7 +291,7 @@ def test_the_skills_waiting_for_a_vector_are_read_once_a_catalog_state(tmp_path:
     lib = library(tmp_path / "lib")
     home = tmp_path / "home"
     skc_find(home, lib, semantic_step=False)  # the words, no vector
-    path = home / ".skillc" / "catalog.db"
+    path = home / ".skillc" / CATALOG_FILE
     db = sqlite3.connect(path, isolation_level=None)
     other = sqlite3.connect(path, isolation_level=None)
     try:
@@ -321,7 +322,7 @@ def test_the_find_servers_fill_leaves_the_catalog_to_other_writers_while_it_comp
     lib = library(tmp_path / "lib")
     home = tmp_path / "home"
     skc_find(home, lib, semantic_step=False)  # the words, no vector
-    path = home / ".skillc" / "catalog.db"
+    path = home / ".skillc" / CATALOG_FILE
     catalog = Catalog.shared(Layout.discover(tmp_path, {"SKILLC_HOME": str(home)}))
     other = sqlite3.connect(path, timeout=0, isolation_level=None)
     computed = semantic._part_vectors
@@ -369,7 +370,7 @@ def test_missing_vectors_in_a_catalog_that_cannot_be_written_are_no_partial_answ
     home = tmp_path / "home"
     skc_find(home, lib, semantic_step=False)  # every skill indexed, no vector
     monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 100)
-    holder = sqlite3.connect(home / ".skillc" / "catalog.db", isolation_level=None)
+    holder = sqlite3.connect(home / ".skillc" / CATALOG_FILE, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process writing, for longer than the wait
     try:
         layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})

@@ -27,7 +27,7 @@ import pytest
 
 from skillc_gateway.catalog import Elsewhere, FindResult, client, find_roots, first_answer, postings
 from skillc_gateway.catalog.client import ask
-from skillc_gateway.catalog.database import open_database
+from skillc_gateway.catalog.database import CATALOG_FILE, open_database
 from skillc_gateway.catalog.engine import Catalog
 from skillc_gateway.catalog.protocol import LOCK_NAME, PROTOCOL, encode_message, socket_path
 from skillc_index import Layout
@@ -486,7 +486,7 @@ def built_then_served(home: Path, query: tuple[str, ...], reference: str) -> Non
             break
         assert time.monotonic() < deadline, status
         time.sleep(0.5)
-    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         (count,) = db.execute("SELECT count(*) FROM skills").fetchone()
     assert count == json.loads(reference)["searched"]
     out, err = ran(gateway(home, *query))
@@ -731,7 +731,7 @@ def test_after_answers_from_the_files_a_turn_of_the_build_indexes_as_long(
 
 def built(base: Path) -> int:
     """The skills in the catalog of the find server of :func:`serving`."""
-    with sqlite3.connect(base / "home" / ".skillc" / "catalog.db") as db:
+    with sqlite3.connect(base / "home" / ".skillc" / CATALOG_FILE) as db:
         (count,) = db.execute("SELECT count(*) FROM skills").fetchone()
     return int(count)
 
@@ -822,7 +822,7 @@ def test_when_no_find_server_can_start_each_find_builds_a_share(
         Catalog.shared(layout).close()
     assert answers[0].first and not answers[-1].first and not answers[-1].partial
     assert len({tuple(s.name for s in found.skills) for found in answers}) == 1
-    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         assert db.execute("SELECT count(*) FROM skills").fetchone()[0] == 60
     assert socket_path(layout).read_text(encoding="utf-8") == "not a socket\n"
 

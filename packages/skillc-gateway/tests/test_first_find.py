@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from skillc_gateway.catalog import embedding, heads, postings, semantic
+from skillc_gateway.catalog.database import CATALOG_FILE
 
 #: More skills than a query computes the vectors of itself (semantic.QUERY_FILL).
 COUNT = semantic.QUERY_FILL + 8
@@ -59,7 +60,7 @@ def find(home: Path, lib: Path, **env: str) -> dict[str, Any]:
 
 def vectors(home: Path) -> tuple[int, int]:
     """Skills in the catalog, and how many have their vectors (all their texts')."""
-    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         row = db.execute(
             "SELECT count(DISTINCT skill), "
             "count(DISTINCT skill) - count(DISTINCT CASE WHEN vec IS NULL THEN skill END) "
@@ -146,7 +147,7 @@ def test_the_find_server_computes_the_vectors_and_later_answers_say_semantic() -
 
 def head_rows(home: Path) -> dict[tuple[int, str], bytes]:
     """The ``w`` of the best rows each stored head holds."""
-    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         rows = db.execute("SELECT doc, term, w FROM rank_heads").fetchall()
     return {(doc, term): w for doc, term, w in rows}
 
@@ -154,7 +155,7 @@ def head_rows(home: Path) -> dict[tuple[int, str], bytes]:
 def heads_stored(home: Path) -> tuple[list[Any], list[Any]]:
     """The (document, word) pairs whose heads the catalog stores, and those of more than
     ``heads.MIN_ROWS`` skills."""
-    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         stored = db.execute("SELECT doc, term FROM rank_heads ORDER BY 1, 2").fetchall()
         wanted = db.execute(
             "SELECT doc, term FROM rank_terms WHERE doc < ? AND df > ? ORDER BY 1, 2",
@@ -201,7 +202,7 @@ def test_the_find_server_stores_again_the_heads_another_process_deleted() -> Non
 
 def rows_of(home: Path, path: Path) -> tuple[int, list[Any], list[Any]]:
     """The id of the skill at ``path``, its words' rows and its vector row."""
-    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         (skill,) = db.execute("SELECT id FROM skills WHERE path = ?", (str(path),)).fetchone()
         words = db.execute(
             "SELECT doc, term, w FROM rank_postings WHERE skill = ? ORDER BY 1, 2", (skill,)
@@ -233,7 +234,7 @@ def test_a_moved_skill_is_not_indexed_again(tmp_path: Path) -> None:
     assert rows_of(home, store / "plot-01") == moved  # the same id, words and vector
     assert rows_of(home, store / "plot-02")[0] != edited[0]
     assert rows_of(home, store / "plot-zero")[0] != renamed[0]
-    with sqlite3.connect(home / ".skillc" / "catalog.db") as db:
+    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
         assert db.execute("SELECT count(*) FROM skills").fetchone() == (3,)
     fresh = find(tmp_path / "fresh", tmp_path / "lib", SKILLC_FIND_SERVER="0")
     assert fresh["skills"] == after["skills"]

@@ -40,6 +40,7 @@ from skillc_gateway.catalog.client import (
     request,
     usable,
 )
+from skillc_gateway.catalog.database import CATALOG_FILE
 from skillc_gateway.catalog.lifecycle import AUTO_START_SKILLS, start_for_later
 from skillc_gateway.catalog.protocol import (
     LOCK_NAME,
@@ -160,7 +161,7 @@ def test_find_through_the_server_is_the_in_process_answer(
 ) -> None:  # fmt: skip
     # a catalog file that is not ours: every answer carries a warning, both ways
     (home / ".skillc").mkdir()
-    (home / ".skillc" / "catalog.db").write_text("not a catalog\n", encoding="utf-8")
+    (home / ".skillc" / CATALOG_FILE).write_text("not a catalog\n", encoding="utf-8")
     commands = [
         ("find", "paint a bicycle", "--path", "library"),
         ("find", "paint a bicycle", "--path", "library", "--format", "json"),
@@ -1658,7 +1659,7 @@ def test_a_turn_of_the_build_ends_when_a_request_comes(
             client.settimeout(READY_SECONDS)
             reply = json.loads(b"".join(iter(lambda: client.recv(65536), b"")))
         assert reply["status"]["building"] is True
-        with sqlite3.connect(base / "home" / ".skillc" / "catalog.db") as db:
+        with sqlite3.connect(base / "home" / ".skillc" / CATALOG_FILE) as db:
             assert db.execute("SELECT count(*) FROM skills").fetchone()[0] < 30
     finally:
         found.stop()
@@ -2035,7 +2036,7 @@ def test_a_sandbox_refusing_socket_files_in_the_home_starts_no_find_server(
         done = skc(*find, env_extra=sandboxed("files"))
         assert done.returncode == 0 and "s0007" in done.stdout
         assert done.stderr == ""  # no "info: started a find server"
-    assert sorted(path.name for path in (home / ".skillc").iterdir()) == ["catalog.db"]
+    assert sorted(path.name for path in (home / ".skillc").iterdir()) == [CATALOG_FILE]
 
 
 @pytest.mark.parametrize("kind", ["socket", "connect"])

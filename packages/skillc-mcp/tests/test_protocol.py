@@ -284,6 +284,7 @@ def test_a_server_closes_the_find_catalog_it_opened_and_only_that(
     embedder opened itself stays open."""
     code = (
         "import os\n"
+        "from skillc_gateway.catalog import database\n"
         "from skillc_gateway.catalog.engine import Catalog\n"
         "from skillc_index import Layout\n"
         "from skillc_mcp import Server\n"
@@ -304,7 +305,7 @@ def test_a_server_closes_the_find_catalog_it_opened_and_only_that(
         "[again] = shared()\n"
         "assert again is not opened\n"
         "second.close()\n"
-        "catalog = Layout.discover().global_dir / 'catalog.db'\n"
+        "catalog = Layout.discover().global_dir / database.CATALOG_FILE\n"
         "assert shared() == [] and catalog.is_file()\n"
         "assert not os.path.exists(f'{catalog}-wal') and not os.path.exists(f'{catalog}-shm')\n"
         "mine = Catalog.shared(Layout.discover())\n"

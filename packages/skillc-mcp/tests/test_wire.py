@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import skillc_mcp
+from skillc_gateway.catalog.database import CATALOG_FILE
 from skillc_mcp_testing import MODERN_META, TIMEOUT, WireClient
 
 
@@ -277,7 +278,7 @@ def test_a_find_leaves_no_wal_or_shm_beside_the_catalog(
     script_path: Callable[[str], Path], project: Path, env: dict[str, str], tmp_path: Path
 ) -> None:
     """``skc mcp`` never closed the find catalog ``skc_find`` opened: after a normal end,
-    ``catalog.db-wal`` (megabytes of committed pages) and ``catalog.db-shm`` stayed in the
+    the catalog's ``-wal`` (megabytes of committed pages) and ``-shm`` stayed in the
     skillc home (``skc``'s frozen garbage collector never collects the connection at the
     exit). The server's end closes it, and the close checkpoints and removes them."""
     command = [str(script_path("skillc-mcp"))]
@@ -286,12 +287,12 @@ def test_a_find_leaves_no_wal_or_shm_beside_the_catalog(
     found = wire.call("skc_find", {"query": "widgets"})
     assert not found["isError"], found
     assert [skill["name"] for skill in found["structuredContent"]["skills"]] == ["demo"]
-    catalog = Path(env["SKILLC_HOME"]) / ".skillc" / "catalog.db"
-    assert catalog.with_name("catalog.db-wal").exists()  # (open while the server runs)
+    catalog = Path(env["SKILLC_HOME"]) / ".skillc" / CATALOG_FILE
+    assert catalog.with_name(f"{catalog.name}-wal").exists()  # (open while the server runs)
     assert wire.close() == 0, wire.stderr()
     assert catalog.is_file()
-    assert not catalog.with_name("catalog.db-wal").exists()
-    assert not catalog.with_name("catalog.db-shm").exists()
+    assert not catalog.with_name(f"{catalog.name}-wal").exists()
+    assert not catalog.with_name(f"{catalog.name}-shm").exists()
 
 
 def test_unicode_survives_the_wire(wire: WireClient, project: Path) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from skillc_gateway.catalog.database import CATALOG_FILE
 from skillc_mcp_testing import LINUX_PROC, MODERN_META, TIMEOUT, WireClient, peak_rss_mb
 
 # -- the wire: line size and backpressure ----------------------------------------------------
@@ -396,7 +397,7 @@ def test_a_model_searches_no_folder_outside_the_project_and_the_home(
     asked = {"query": "paint widgets", "path": [str(inside)]}
     found = wire.call("skc_find", asked)["structuredContent"]
     assert [Path(skill["name"]).name for skill in found["skills"]] == ["inner-widgets"]
-    with closing(sqlite3.connect(home / ".skillc" / "catalog.db")) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db:
         indexed = {name for (name,) in db.execute("SELECT name FROM skills")}
     assert "outer-widgets" not in indexed and "inner-widgets" in indexed
     # the folder the user started the server in is theirs, a project or not

@@ -35,7 +35,8 @@ def find_command(result: FindResult, call: Call[FindParams]) -> None:
     global stores, the agents' skills folders (project and home: .claude/skills,
     .agents/skills, ...) and installed Claude Code plugins; a deployed skill counts as its
     source. Each result names the skill's folder and the section to read first. The catalog
-    (~/.skillc/catalog.db) is brought up to date from file stats before every answer.
+    (~/.skillc/catalog-<versions>.db) is brought up to date from file stats before every
+    answer.
 
     When a find server runs for the skillc home (watch, with --detach), it answers instead:
     the same answer, without this process importing the catalog or looking at every folder

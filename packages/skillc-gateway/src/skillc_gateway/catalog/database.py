@@ -1,4 +1,5 @@
-"""The catalog's SQLite database: ``<skillc home>/.skillc/catalog.db``, and the statements run
+"""The catalog's SQLite database: ``<skillc home>/.skillc/catalog-<versions>.db``
+(:data:`CATALOG_FILE`; older versions' removed: :func:`_remove_older`), and the statements run
 on its own tables (``skills``, ``roots``, ``meta``; the ranker's tables are
 :mod:`.postings`').
 
@@ -40,6 +41,7 @@ __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT_MS",
     "CATALOG_FILE",
+    "LEGACY_FILE",
     "LOW_WATER",
     "MAX_ROOTS",
     "MAX_ROOT_BYTES",
@@ -72,12 +74,19 @@ __all__ = [
     "writing",
 ]
 
-CATALOG_FILE = "catalog.db"
 #: ``PRAGMA application_id`` of a catalog: ``skcF``.
 APPLICATION_ID = 0x736B6346
 #: The catalog's own tables (``SCHEMA``); with :data:`postings.RANK_VERSION` and the index
 #: schema version its headings were parsed under, stored in ``meta`` (:func:`_versions`).
 SCHEMA_VERSION = 4
+#: The catalog's file in the skillc home's ``.skillc``, named by the versions a catalog is
+#: made under (:func:`_versions`: its tables', its ranker's, skillc-index's parse): two
+#: skillc versions that would make each other's catalog again from nothing never share one
+#: (one file for all, an older ``skc find`` dropped the catalog a newer find server used).
+CATALOG_FILE = f"catalog-{SCHEMA_VERSION}.{postings.RANK_VERSION}.{index_version.SCHEMA_VERSION}.db"
+#: The one catalog file of every version before :data:`CATALOG_FILE` (:func:`_remove_older`).
+LEGACY_FILE = "catalog.db"
+_VERSIONED = re.compile(r"catalog-(\d{1,9})\.(\d{1,9})\.(\d{1,9})\.db")
 #: How long a process waits for another one's write, in milliseconds.
 BUSY_TIMEOUT_MS = 30_000
 #: SQLite's page cache of the catalog connection, in KiB (its default is 2 MiB): indexing
@@ -179,6 +188,7 @@ def open_database(layout: Layout) -> CatalogDatabase:
             prepare(db)
             use_wal(db, BUSY_TIMEOUT_MS)
             _opened(path, db)
+            _remove_older(path)
             return CatalogDatabase(db, path)
         except sqlite3.DatabaseError as exc:
             db.close()
@@ -400,6 +410,43 @@ def _open_files(path: str) -> set[tuple[int, int]]:
         else:
             _OPEN.pop(path, None)
         return {identity for identity, _ in kept}
+
+
+def _remove_older(path: Path) -> None:
+    """Remove the catalogs of older versions beside ``path``, this version's catalog, open:
+    the unversioned :data:`LEGACY_FILE` of every version before, and those whose versions
+    in their name are each at most this one's (a newer version's is never removed); each
+    only when it is a catalog, a regular file (:func:`_ours`), and while no find server but
+    this process holds the skillc home's lock (one of an older version may use its catalog:
+    :func:`.client.lock_holder`; they are removed by a later open). A listing of the folder
+    when nothing is to be removed."""
+    from skillc_gateway.catalog.client import lock_holder
+    from skillc_gateway.catalog.protocol import LOCK_NAME
+    from skillc_index import FindServerError
+
+    these = [int(version) for version in _versions().values()]
+    older: list[Path] = []
+    with contextlib.suppress(OSError), os.scandir(path.parent) as entries:
+        for entry in entries:
+            named = _VERSIONED.fullmatch(entry.name)
+            versions = [int(version) for version in named.groups()] if named else these
+            if entry.name == path.name:
+                continue
+            if entry.name == LEGACY_FILE or (
+                versions != these and all(v <= t for v, t in zip(versions, these, strict=True))
+            ):
+                older.append(Path(entry.path))
+    if not older:
+        return
+    try:
+        holder = lock_holder(path.parent / LOCK_NAME)
+    except FindServerError:  # no regular file: no server can hold it
+        holder = None
+    if holder is not None and holder != str(os.getpid()):
+        return
+    for old in older:
+        if old.is_file() and not old.is_symlink() and _ours(old):
+            _remove(old)
 
 
 def discard(path: Path) -> None:
