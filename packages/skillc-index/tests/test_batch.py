@@ -609,6 +609,47 @@ def test_all_keeps_a_copy_a_copy_and_says_what_it_redeployed(
     assert not copies[0].is_symlink()
 
 
+def test_all_builds_each_skill_for_the_targets_it_is_deployed_to(
+    cli: Callable[..., Run], project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """``skc build ~/.claude/skills/mine -t cursor`` (an agent folder's own skill, imported),
+    then ``build --all``: it deployed to ``claude`` by default, over the folder it was imported
+    from, and failed with E050 on every run (whose hint offered ``--force``, which moved that
+    folder aside). ``--all`` given no target builds each store skill for the targets it is
+    deployed to (a link, a copy), the default one only for a skill deployed nowhere; a build
+    by name over the origin is refused, ``--force`` or not, and leaves it as it was."""
+    skc = cli("skc", script=True)
+    mine = write_skill(home / ".claude" / "skills" / "mine")
+    before = sorted(p.name for p in mine.iterdir()), (mine / "SKILL.md").read_bytes()
+    assert skc("build", str(mine), "--global", "-t", "cursor").returncode == 0
+    copied = write_skill(project / ".skillc" / "skills" / "copied")
+    assert skc("build", "copied", "-t", "cursor", "--copy").returncode == 0
+    write_skill(project / ".skillc" / "skills" / "fresh")  # deployed nowhere yet
+    for _ in range(2):
+        done = skc("build", "--all", "--format", "json")
+        assert done.returncode == 0, done.stderr
+        deployed = {
+            (r["skill"], d["target"], d["method"])
+            for r in json.loads(done.stdout)["results"]
+            for d in r["deployments"]
+        }
+        assert deployed == {
+            ("copied", "cursor", "copy"),
+            ("fresh", "claude", "symlink"),
+            ("mine", "cursor", "symlink"),
+        }
+    assert not (project / ".claude" / "skills" / copied.name).exists()
+    assert (sorted(p.name for p in mine.iterdir()), (mine / "SKILL.md").read_bytes()) == before
+    for force in ((), ("--force",)):
+        refused = skc("build", "mine", "--global", *force)
+        assert (refused.returncode, refused.stdout) == (1, ""), refused.stderr
+        assert "~/.claude/skills/mine is the folder being built" in refused.stderr
+    assert sorted(p.name for p in mine.parent.iterdir()) == ["mine"]
+    assert (sorted(p.name for p in mine.iterdir()), (mine / "SKILL.md").read_bytes()) == before
+    named = skc("build", "--all", "-t", "claude")  # a target given: the user's, as before
+    assert named.returncode == 1 and "is the folder being built" in named.stderr
+
+
 @pytest.mark.usefixtures("skc_on_path")
 def test_all_says_it_imported_a_folder_again_that_left_the_runtime_up_to_date(
     cli: Callable[..., Run], project: Path, write_skill: WriteSkill

@@ -149,13 +149,16 @@ class BatchJob(Record):
     ``label`` for people (what was typed, or the folder's path as the layout displays it),
     the ``error`` that already stopped it (an argument naming nothing), and whether it is a
     skill of the global store (``global_``: built there, as ``--global`` builds, even when
-    ``given`` is the folder it was imported from and the batch runs in a project)."""
+    ``given`` is the folder it was imported from and the batch runs in a project); ``stored``:
+    a store skill ``--all`` found (``given`` its store copy), which a batch given no target
+    builds for the targets it is deployed to (:func:`_targets`)."""
 
     given: str
     name: str
     label: str
     error: Diagnostic | None = None
     global_: bool = False
+    stored: bool = False
 
 
 def _store_skills(layout: Layout) -> list[tuple[Path, Scope]]:
@@ -194,12 +197,19 @@ def batch_jobs(
     jobs: list[BatchJob] = []
     seen: set[str] = set()
 
-    def add(given: str, folder: Path, label: str | None = None, global_: bool = False) -> None:
+    def add(
+        given: str,
+        folder: Path,
+        label: str | None = None,
+        global_: bool = False,
+        stored: bool = False,
+    ) -> None:
         key = os.path.realpath(folder)
         if key not in seen:
             seen.add(key)
             real = Path(key)
-            jobs.append(BatchJob(given, real.name, label or layout.display(real), None, global_))
+            display = label or layout.display(real)
+            jobs.append(BatchJob(given, real.name, display, None, global_, stored))
 
     for argument in arguments:
         try:
@@ -224,7 +234,7 @@ def batch_jobs(
             # was imported from when that is still there, as a build by name does; named
             # after that folder, so that the folder named too is built once
             origin = import_origin(copy, scope, layout) or copy
-            add(str(copy.resolve()), origin, global_=scope == "global")
+            add(str(copy.resolve()), origin, global_=scope == "global", stored=True)
     return jobs
 
 
@@ -378,7 +388,7 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
         params = BuildParams(
             job.given,
             global_=options.force_global or job.global_,
-            target=options.targets,
+            target=options.targets or _targets(job, options, _worker["session"]),
             copy=options.copy,
             force=options.force,
         )
@@ -395,6 +405,23 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
         portable = None if error is None else error._replace(params=dict(error.params))
         items.append(BatchItem(job, result, portable, tuple(map(_portable, notices))))
     return items
+
+
+def _targets(job: BatchJob, options: _Options, session: Session) -> tuple[str, ...]:
+    """The targets a store skill of ``--all`` (``job.stored``) is built for when the batch is
+    given none: those it is deployed to in the agent folders of the scope it is built in
+    (:func:`~skillc_index.build.copies.deployed_targets`), so that a skill built with
+    ``--target cursor`` is not deployed to the default target too, over the very folder it
+    was imported from say; none (the default target) for a skill deployed nowhere, or named."""
+    if not job.stored:
+        return ()
+    from skillc_index.build.copies import deployed_targets
+
+    layout = options.layout
+    scope: Scope = "global" if options.force_global or job.global_ else "project"
+    copy = Path(job.given)
+    runtime = layout.runtime_store(scope) / copy.name
+    return deployed_targets(copy.name, scope, copy, runtime, layout, session.config.targets)
 
 
 def build_skills(

@@ -24,6 +24,7 @@ from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
 
 __all__ = [
     "copy_deployments",
+    "deployed_targets",
     "is_skillc_copy",
     "not_refreshed",
     "same_build",
@@ -133,6 +134,33 @@ def copy_deployments(
     the path is given again."""
     copies = _copies(skill, source, AgentFolders(scope, layout, configured))
     return {path: targets for path, (targets, _) in copies.items()}
+
+
+def deployed_targets(
+    skill: str,
+    scope: Scope,
+    source: Path,
+    runtime: Path,
+    layout: Layout,
+    configured: Mapping[str, str] | None = None,
+) -> tuple[str, ...]:
+    """The targets ``skill`` is deployed to in the agent folders of ``scope``: each folder
+    holding a link to ``runtime`` (as the first target sharing that folder names it) or a
+    copy of skillc's own built from ``source`` (:func:`copy_deployments`: the target it
+    records), in the order of the targets. What ``build --all`` builds a skill for when it is
+    given no target: the targets it was built for, not the default one over them."""
+    from skillc_index.build.deploy import link_target
+
+    folders = AgentFolders(scope, layout, configured)
+    copies = _copies(skill, source, folders)
+    real_runtime = os.path.realpath(runtime)
+    found: dict[str, None] = {}
+    for path, targets in folders.holding(skill).items():
+        if path in copies:
+            found[copies[path][0][0]] = None
+        elif link_target(path) == real_runtime:
+            found[targets[0]] = None
+    return tuple(found)
 
 
 def same_build(here: Manifest | None, there: Manifest | None) -> bool:

@@ -416,7 +416,11 @@ def _build_skill(
             configured=config.targets,
             project_targets=config.project_targets,
             copy_targets=[name for name, p in projections.items() if p.own_folder],
-            origin=resolved.source if importing else None,  # never deployed over
+            origin=(  # never deployed over: the folder imported, or a store copy's origin
+                resolved.source
+                if importing
+                else import_origin(resolved.source, resolved.scope, layout, bounded=False)
+            ),
         )
         plans = planned(target_names, force=force, copy=copy)
         named = len(plans)  # the plans after these refresh copies made before
