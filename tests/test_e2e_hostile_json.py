@@ -31,7 +31,9 @@ def test_a_deployed_copy_with_a_deep_manifest_in_a_checkout(
     outline = skc("outline", ".claude/skills/evil")
     assert (outline.returncode, outline.stdout) == (0, "SKILL.md\n  # evil\n    ## Usage\n")
     routed = skc("route", "install", "--dry-run", "--format", "json")
-    assert routed.returncode == 0, routed.stderr
+    assert routed.returncode == 1, routed.stderr  # evil does not build: a failure, good routed
+    assert "error[E100]: .claude/skills/evil: " in routed.stderr
+    assert "Traceback" not in routed.stderr
     plan = json.loads(routed.stdout)
     assert [s["name"] for s in plan["skills"]] == ["good"]
     assert [s["name"] for s in plan["left"]] == ["evil"]  # a compiled skill: does not build

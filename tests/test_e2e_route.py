@@ -109,8 +109,9 @@ def test_the_summary_counts_what_the_agent_lists_and_the_dry_run_agrees(
         "---\nname: bad-yaml\ndescription: [unclosed\n---\n", encoding="utf-8"
     )
     dry = skc_installed("route", "install", "--dry-run")
-    real = skc_installed("route", "install")
-    assert (dry.returncode, real.returncode) == (0, 0), real.stderr
+    real = skc_installed("route", "install")  # the others routed: it failed all the same
+    assert (dry.returncode, real.returncode) == (1, 1), real.stderr
+    assert "error[E011]: .claude/skills/bad-yaml: missing frontmatter field 'name'" in real.stderr
     assert dry.stdout.splitlines()[-2:] == [
         "left: .claude/skills/bad-yaml: does not build: error[E011]: missing frontmatter field "
         "'name' in SKILL.md; invalid frontmatter YAML: while parsing a flow sequence (line 3, "

@@ -3,6 +3,7 @@ back (issue 15). Real files; the command line in-process (``cli("skillc_index")`
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -979,8 +980,8 @@ def test_a_skill_that_does_not_build_is_left_and_the_dry_run_says_so(
     (claude / "leaks" / "secret.md").symlink_to(project / "outside.md")  # out of the skill: E012
     before = snapshot(claude)
     dry = route(cli, "install", "--dry-run")
-    real = route(cli, "install")
-    assert (dry.returncode, real.returncode) == (0, 0), real.stderr
+    real = route(cli, "install")  # the others routed: a failure all the same (the ruling)
+    assert (dry.returncode, real.returncode) == (1, 1), real.stderr
     lefts = [line for line in real.stdout.splitlines() if line.startswith("left:")]
     assert lefts == [line for line in dry.stdout.splitlines() if line.startswith("left:")]
     assert lefts == [
@@ -1020,7 +1021,7 @@ def test_a_skill_that_fails_to_compile_once_moved_is_put_back(
     mode = guide.stat().st_mode & 0o7777
     before = snapshot(broken)  # (a user cannot read the file once it is unreadable)
     unreadable(guide)
-    data = route_json(cli, "install")
+    data = route_json(cli, "install", status=1)
     (left,) = data["left"]
     assert (left["name"], left["reason"]) == (
         "gamma",
@@ -1036,6 +1037,7 @@ def test_a_skill_that_fails_to_compile_once_moved_is_put_back(
     assert snapshot(broken) == before
 
 
+@pytest.mark.usefixtures("skc_on_path")  # its warning is no error line: PATH decides it
 def test_no_router_is_written_when_no_skill_could_be_routed(
     cli: Callable[..., Run], project: Path, unreadable: Callable[[Path], None]
 ) -> None:
@@ -1075,7 +1077,8 @@ def test_the_installed_command_fails_when_no_skill_builds(
     """The user's case, with the installed command: an agent folder of drafts none of which
     builds (no ``name``). ``route install`` routed nothing and exited 0; it exits 1 with an
     error line per skill (in every format, the dry run too), as ``build`` of skills none of
-    which built; once one builds it is routed, and the other listed, exit 0."""
+    which built; once one builds it is routed, and the other, listed, still fails the
+    install (the lead's ruling: as a batch ``build`` one of whose skills failed)."""
     folder = project / ".claude" / "skills"
     for name in ("alpha", "beta"):
         (folder / name).mkdir(parents=True)
@@ -1096,8 +1099,9 @@ def test_the_installed_command_fails_when_no_skill_builds(
         "---\nname: alpha\ndescription: Draft alpha.\n---\n\n# alpha\n", encoding="utf-8"
     )
     done = skc("route", "install")
-    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert (done.returncode, done.stderr.splitlines()) == (1, errors[1:]), done.stderr
     assert "left: .claude/skills/beta: does not build: error[E011]" in done.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["beta", "skill-router"]
 
 
 def test_a_skill_put_back_because_its_runtime_cannot_be_written_names_the_folder(
@@ -1139,11 +1143,44 @@ def test_a_read_only_skill_folder_is_left_by_the_dry_run_and_the_run(
 
     monkeypatch.setattr(os, "access", access)
     reasons = {}
-    for run in ("--dry-run", None):
-        data = route_json(cli, "install", *([run] if run else []))
+    for run in ("--dry-run", None):  # the others routed, the install failed all the same
+        data = route_json(cli, "install", *([run] if run else []), status=1)
+        assert data["routed"] == 3
         reasons[run] = {skill["name"]: skill["reason"] for skill in data["left"]}
     assert reasons["--dry-run"] == reasons[None] == {"beta": "not moved (Permission denied)"}
     assert (claude / "beta" / "SKILL.md").is_file()
+    text = route(cli, "install")
+    assert text.returncode == 1
+    assert text.stderr.splitlines()[-1] == (
+        "error[E999]: cannot move '.claude/skills/beta': Permission denied"
+    )
+
+
+def test_uninstall_fails_when_a_skill_cannot_be_moved_back(
+    cli: Callable[..., Run], claude: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A skill whose move back the system refuses stays behind the router, listed: the
+    uninstall put the others back and exited 0. It fails, as a batch ``build`` one of whose
+    skills failed: an error line naming the skill, exit status 1; run again, it finishes."""
+    commands = router_module
+    route_json(cli, "install")
+    real_move = commands._move
+
+    def move(origin: Any, destination: Any, name: str) -> None:
+        if name == "beta":
+            raise PermissionError(errno.EACCES, "Permission denied")
+        real_move(origin, destination, name)
+
+    monkeypatch.setattr(commands, "_move", move)
+    data = route_json(cli, "uninstall", status=1)
+    assert [(s["name"], s["reason"]) for s in data["left"]] == [
+        ("beta", "not moved back (Permission denied)")
+    ]
+    assert "beta" not in names(claude) and "alpha" in names(claude)
+    monkeypatch.setattr(commands, "_move", real_move)
+    again = route(cli, "uninstall")
+    assert (again.returncode, again.stderr) == (0, ""), again.stderr
+    assert "beta" in names(claude)
 
 
 def read_only(monkeypatch: pytest.MonkeyPatch, *folders: Path) -> None:
@@ -1360,7 +1397,7 @@ def test_install_leaves_a_skill_md_that_cannot_be_read(
     cli: Callable[..., Run], claude: Path, unreadable: Callable[[Path], None]
 ) -> None:
     unreadable(claude / "beta" / "SKILL.md")
-    installed = route_json(cli, "install")
+    installed = route_json(cli, "install", status=1)
     reasons = {skill["name"]: skill["reason"] for skill in installed["left"]}
     assert reasons == {"beta": "cannot be read: Permission denied"}, reasons
     assert (claude / "beta" / "SKILL.md").exists()
@@ -1555,10 +1592,10 @@ def test_a_skill_too_large_to_index_is_left_in_place(
         "more than 32 MiB)"
     )
     dry = route(cli, "install", "--dry-run")
-    assert dry.returncode == 0, dry.stderr
+    assert dry.returncode == 1, dry.stderr
     assert line in dry.stdout.splitlines()
     result = route(cli, "install")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr
     assert line in result.stdout.splitlines()
     assert (claude / "big" / "SKILL.md").is_file() and (claude / "skill-router").is_dir()
     assert not (project / ".skillc" / "skills" / "big").exists()

@@ -61,13 +61,13 @@ def route_group() -> None:
     """
 
 
-def _install_status(result: RouteResult) -> int:
-    """1 when the install routed no skill while one failed (each error on stderr), in every
-    format: as a build none of whose skills built."""
+def _failed_status(result: RouteResult) -> int:
+    """1 when a skill of an install or uninstall failed (each error on stderr), whatever
+    became of the others, in every format: as a batch build one of whose skills failed."""
     return 1 if result.failures else 0
 
 
-@command(ROUTE_INSTALL, status=_install_status)
+@command(ROUTE_INSTALL, status=_failed_status)
 def route_install_command(result: RouteResult, call: Call[RouteParams]) -> None:
     """Move an agent folder's skills behind the router.
 
@@ -75,8 +75,8 @@ def route_install_command(result: RouteResult, call: Call[RouteParams]) -> None:
     --global) and is built; skillc's own deployments are parked; the folder then holds only
     `skill-router`. A skill whose name the store already has, a symlink skillc did not make,
     a skill git tracks, or a skill that does not build stays where it is and is listed. Safe
-    to repeat: routes what was added since. Exit status 1 when no skill was routed and one
-    failed (it does not build, say), each failure an error line, as for a build.
+    to repeat: routes what was added since. Exit status 1 when a skill failed (it does not
+    build, say), after routing the others, each failure an error line, as for a build.
 
     \b
     Examples:
@@ -87,7 +87,7 @@ def route_install_command(result: RouteResult, call: Call[RouteParams]) -> None:
     _echo_moves(result, call.session.layout)
 
 
-@command(ROUTE_UNINSTALL)
+@command(ROUTE_UNINSTALL, status=_failed_status)
 def route_uninstall_command(result: RouteResult, call: Call[RouteParams]) -> None:
     """Put the routed skills back and remove the router.
 
@@ -95,6 +95,7 @@ def route_uninstall_command(result: RouteResult, call: Call[RouteParams]) -> Non
     symlink skillc made). One whose place in the folder is taken again, or that changed in
     the store (another folder under its name), stays where it is and is listed; the router
     stays as long as a skill is behind it (run uninstall again once its place is free).
+    Exit status 1 when a skill could not be moved back, each an error line.
 
     \b
     Examples:

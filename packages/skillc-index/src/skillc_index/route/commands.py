@@ -595,8 +595,8 @@ def _uninstall(
             try:
                 _move(pins.behind(place, record.kind), pins.agent(place), record.name)
             except OSError as exc:
-                why = f"not moved back ({exc.strerror or exc})"
-                left.append(SkillLeft(record.name, destination, why, "not moved back"))
+                why = exc.strerror or str(exc)
+                left.append(not_moved(record.name, destination, why, layout, back=True))
                 remaining.append(record)
                 return
             if record.kind == "folder":

@@ -183,12 +183,15 @@ def classify(
     return EntryPlan(name, "folder", "moved", identity)
 
 
-def not_moved(name: str, path: Path, why: str, layout: Layout) -> SkillLeft:
-    """The skill ``name`` at ``path`` left because the system refused its move (``why``)."""
+def not_moved(name: str, path: Path, why: str, layout: Layout, *, back: bool = False) -> SkillLeft:
+    """The skill ``name`` at ``path`` left because the system refused its move (``why``);
+    ``back``: its move back to the agent folder (``uninstall``), from ``path`` behind the
+    router."""
     from skillc_index.diagnostics import InternalError
 
     error = InternalError(f"cannot move '{layout.display(path)}': {why}").diagnostic
-    return SkillLeft(name, path, f"not moved ({why})", "not moved", error)
+    cause = "not moved back" if back else "not moved"
+    return SkillLeft(name, path, f"{cause} ({why})", cause, error)
 
 
 def unbuilt(

@@ -106,11 +106,13 @@ class RouteResult(NamedTuple):
 
     @property
     def failures(self) -> tuple[Diagnostic, ...]:
-        """``install`` (a dry run too) that routes no skill while one failed (it does not
-        build, say): the error of each that failed. The command failed, as a build of skills
-        none of which built does (exit status 1, each error on stderr); one that routed
-        others, or left skills by the rules alone (tracked by git...), did not."""
-        if self.command != "install" or self.router is not None:
+        """``install`` (a dry run too) or ``uninstall`` where a skill failed (it does not
+        build, cannot be read or written, its move was refused), whatever became of the
+        others: the error of each that failed. The command failed, as a batch ``build`` one
+        of whose skills failed does (exit status 1, each error on stderr); one that left
+        skills by the rules alone (tracked by git, its name taken, its place taken...) did
+        not."""
+        if self.command == "status":
             return ()
         return tuple(skill.error for skill in self.left if skill.error is not None)
 
