@@ -1104,6 +1104,33 @@ def test_the_installed_command_fails_when_no_skill_builds(
     assert sorted(p.name for p in folder.iterdir()) == ["beta", "skill-router"]
 
 
+@pytest.mark.usefixtures("skc_on_path")  # its warning is no error line: PATH decides it
+def test_a_runtime_store_that_is_a_file_is_named_not_a_folder_changed(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """``.skillc/runtime`` a regular file: the skill was put back with E022 ``directory not
+    found ... it changed on disk while it was read; run the command again``, which no run
+    again changes. The build names the entry in the way (E999), and changes nothing there."""
+    folder = project / ".claude" / "skills"
+    agent_skill(folder, "gamma")
+    runtime = project / ".skillc" / "runtime"
+    if runtime.exists():
+        shutil.rmtree(runtime)
+    runtime.write_text("not a folder\n", encoding="utf-8")
+    shown = os.path.realpath(runtime)
+    why = f"the runtime '{shown}' is not a folder; move it away and rebuild"
+    text = route(cli, "install")
+    assert (text.returncode, text.stderr.splitlines()) == (
+        1,
+        [f"error[E999]: .claude/skills/gamma: {why}"],
+    )
+    assert f"left: .claude/skills/gamma: put back: does not build: error[E999]: {why}" in (
+        text.stdout.splitlines()
+    )
+    assert names(folder) == ["gamma"]
+    assert runtime.read_text(encoding="utf-8") == "not a folder\n"
+
+
 def test_a_skill_put_back_because_its_runtime_cannot_be_written_names_the_folder(
     cli: Callable[..., Run], layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

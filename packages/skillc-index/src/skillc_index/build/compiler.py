@@ -211,14 +211,16 @@ def _read_bytes(root: Path, rel: str) -> bytes:
 
 
 def _check_runtime_folder(runtime: Path, index_file: str) -> None:
-    """RuntimeNotAFolder (E999) for a file or symlink where the runtime goes;
-    RuntimeEntryInTheWay (E999) for anything but a folder at its ``.skillc-meta``, or a folder
-    where a file of the build goes (``SKILL.md``, the manifest, the index ``index_file``);
-    CannotCreate (E999) naming the runtime when it, or its ``.skillc-meta``, is there but
-    cannot be written: found before anything is moved into it (its new index beside an old
-    stub)."""
+    """RuntimeNotAFolder (E999) for a file or symlink where the runtime goes, or no folder
+    where its store (``.skillc/runtime``) is; RuntimeEntryInTheWay (E999) for anything but a
+    folder at its ``.skillc-meta``, or a folder where a file of the build goes (``SKILL.md``,
+    the manifest, the index ``index_file``); CannotCreate (E999) naming the runtime when it,
+    or its ``.skillc-meta``, is there but cannot be written: found before anything is moved
+    into it (its new index beside an old stub)."""
     import stat
 
+    if os.path.lexists(runtime.parent) and not runtime.parent.is_dir():
+        raise RuntimeNotAFolder(str(runtime.parent))
     if runtime.is_symlink() or (runtime.exists() and not runtime.is_dir()):
         raise RuntimeNotAFolder(str(runtime))
     meta = runtime / META_DIR
