@@ -326,7 +326,8 @@ class BuildParams(Record):
         bool,
         Param(
             "Build every skill of the project and global stores (a skill imported from a "
-            "folder is imported again from it)."
+            "folder is imported again from it; without --target, each for the targets it is "
+            "deployed to)."
         ),
     ] = False
     global_: Annotated[
