@@ -101,9 +101,8 @@ def _compile(
 
 
 def _move(origin: Pinned, destination: Pinned, name: str) -> None:
-    """Move the entry ``name`` of the folder ``origin`` to ``destination``, where the name
-    must be free: a rename replaces an empty folder or a file silently, so it is looked at
-    just before; both folders opened once (:class:`RoutePins`), a move never lands elsewhere."""
+    """Move the entry ``name`` of ``origin`` to ``destination``, where the name must be free
+    (looked at just before); both folders opened once (:class:`RoutePins`)."""
     origin.rename(name, destination, name, replace=False)
 
 
