@@ -158,3 +158,20 @@ def read_only(folder: Path | str, command: list[str], *more: Path | str) -> list
         ' || exit 125; shift; done; shift; exec "$@"'
     )
     return ["unshare", "-m", "sh", "-c", script, "-", *folders, "--", *command]
+
+
+def without_shared_memory(command: list[str]) -> list[str]:
+    """``command`` run where the system gives no shared semaphore: a read-only ``/dev/shm``
+    (a sandbox's, a container's), in a private mount namespace (``unshare -m`` as root, else
+    a user namespace's ``-rm``); a skip where no such mount can be made (not Linux, no
+    ``unshare``, a container refusing it)."""
+    if shutil.which("unshare") is None or not Path("/dev/shm").is_dir():
+        pytest.skip("no unshare, or no /dev/shm to take away")
+    flags = "-m" if os.geteuid() == 0 else "-rm"
+    script = 'mount -t tmpfs -o ro,size=4k tmpfs /dev/shm || exit 125; exec "$@"'
+    probe = subprocess.run(
+        ["unshare", flags, "sh", "-c", script, "-", "true"], capture_output=True, check=False
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"no read-only /dev/shm can be mounted here: {probe.stderr!r}")
+    return ["unshare", flags, "sh", "-c", script, "-", *command]

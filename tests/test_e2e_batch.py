@@ -113,6 +113,51 @@ def test_a_batch_whose_workers_cannot_start_ends_with_its_error(
     assert done.stderr.startswith("error[E999]: OSError: [Errno 24] Too many open files")
 
 
+def test_with_no_shared_memory_batches_build_and_lint_one_at_a_time(
+    skc_path: Path, clean_env: dict[str, str], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A sandbox or container with no writable ``/dev/shm`` gives no process pool (its
+    semaphores): ``build --all``, ``lint`` and ``skillc-lint`` of many skills said a bare
+    ``error[E999]: OSError: [Errno 30] Read-only file system``; they build and lint here,
+    one skill after another, and say why once."""
+    from e2e_support import without_shared_memory
+
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one core: no batch asks for a pool of processes")
+    for name in ("a1", "a2", "a3"):
+        write_skill(project / ".skillc" / "skills" / name)
+
+    def run(*command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            without_shared_memory([*command]),
+            cwd=project,
+            env={**clean_env, "PATH": f"{skc_path.parent}{os.pathsep}{clean_env['PATH']}"},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    built = run(str(skc_path), "build", "--all")
+    assert built.returncode == 0, built.stderr
+    assert built.stdout.splitlines()[-1] == "3 skills: 3 built, 0 up to date, 0 failed"
+    assert built.stderr == (
+        "warning: no process pool (Read-only file system): building one at a time\n"
+    )
+    for name in ("a1", "a2", "a3"):
+        assert (project / ".claude" / "skills" / name / "SKILL.md").is_file()
+    said = "warning: no process pool (Read-only file system): linting one at a time"
+    for lint in (
+        [str(skc_path), "lint", "--jobs", "2", ".skillc/skills"],
+        [str(skc_path.parent / "skillc-lint"), "--jobs", "2", ".skillc/skills"],
+    ):
+        linted = run(*lint, "--no-cache")
+        assert linted.returncode == 0, linted.stderr
+        assert linted.stderr.splitlines()[0] == said, linted.stderr
+        assert "Traceback" not in linted.stderr
+        assert linted.stdout.count("0 errors") == 4, linted.stdout  # 3 skills, the summary
+
+
 def test_build_all_in_a_project_rebuilds_a_global_import_in_the_global_store(
     ok: Run, project: Path, home: Path, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

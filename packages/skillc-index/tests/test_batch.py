@@ -751,6 +751,34 @@ def test_the_library_builds_in_a_process_pool(
     assert [item.job.name for item in result.items] == [f"s{n}" for n in range(5)]
 
 
+def test_with_no_semaphores_the_batch_is_built_here_and_says_why(
+    index: Run, project: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No shared semaphore (a read-only ``/dev/shm``: tests/test_e2e_batch.py has the real
+    one): the pool's ``OSError`` was a bare E999; the skills are built one at a time in this
+    process, with one warning (the JSON's ``warnings`` too)."""
+    import errno
+    import multiprocessing.synchronize
+
+    def refused(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(multiprocessing.synchronize.SemLock, "__init__", refused)
+    monkeypatch.setattr("skillc_index.build.batch.usable_cores", lambda: 2)
+    for name in ("r1", "r2", "r3"):
+        write_skill(project / ".skillc" / "skills" / name)
+    said = "no process pool (Read-only file system): building one at a time"
+    result = index("build", "--all")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "3 skills: 3 built, 0 up to date, 0 failed"
+    assert [line for line in result.stderr.splitlines() if "process pool" in line] == [
+        f"warning: {said}"
+    ]
+    again = index("build", "--all", "--force", "--format", "json")
+    data = json.loads(again.stdout)
+    assert data["summary"]["built"] == 3 and said in data["warnings"]
+
+
 def test_a_folder_of_skills_is_walked_once(
     index: Run, project: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
 ) -> None:

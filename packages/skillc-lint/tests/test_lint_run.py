@@ -400,6 +400,38 @@ def test_a_pool_worker_ends_with_the_process_that_started_it(
     assert calls == ["asked"]
 
 
+def test_lint_folders_with_no_semaphores_lints_here_and_says_why(
+    many: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No shared semaphore (a read-only ``/dev/shm``: tests/test_e2e_batch.py has the real
+    one): ``jobs=2`` raised the pool's ``OSError``; the folders are linted here, in order,
+    as ``jobs=1`` lints them, said once through ``warn``."""
+    import errno
+    import multiprocessing.synchronize
+
+    from skillc_index import Notice
+
+    folders = sorted(many.iterdir())
+    registry = default_registry()
+    serial = list(lint_folders(folders, registry, jobs=1))
+
+    def refused(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(multiprocessing.synchronize.SemLock, "__init__", refused)
+    said: list[Notice] = []
+    here = list(lint_folders(folders, registry, jobs=2, warn=said.append))
+    assert said == [Notice("no process pool (Read-only file system): linting one at a time")]
+    assert len(here) == len(serial) == 24
+    for one, two in zip(serial, here, strict=True):
+        assert type(one) is type(two)
+        if isinstance(one, LintResult):
+            assert isinstance(two, LintResult)
+            assert (two.skill, two.diagnostics) == (one.skill, one.diagnostics)
+        else:
+            assert str(two) == str(one)
+
+
 def test_lint_targets_with_jobs(many: Path, cwd: Path) -> None:
     from skillc_index import Layout
     from skillc_lint import resolve_targets

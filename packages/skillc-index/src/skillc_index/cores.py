@@ -1,17 +1,23 @@
 """The CPUs this process may run on: the one answer for every pool of workers in the kit
-(``build``'s processes, ``skillc-lint``'s, the gateway's threads that compute vectors), and
+(``build``'s processes, ``skillc-lint``'s, the gateway's threads that compute vectors), the
+making of a pool of processes where the system may give none (:func:`process_pool`), and
 the end of a pool's worker process with its parent (:func:`end_with_parent`)."""
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
 
-__all__ = ["end_with_parent", "usable_cores"]
+    from skillc_index.diagnostics import Notice
+
+__all__ = ["end_with_parent", "process_pool", "usable_cores"]
+
+T = TypeVar("T")
 
 
 def usable_cores() -> int:
@@ -20,6 +26,25 @@ def usable_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # macOS, Windows
         return os.cpu_count() or 1
+
+
+def process_pool(
+    make: Callable[[], T], doing: str, warn: Callable[[Notice], None] | None = None
+) -> T | None:
+    """``make()``: a pool of worker processes and the locks it shares with them; None where
+    the system gives no shared semaphore (a sandbox, a container with no writable
+    ``/dev/shm``: ``OSError``; a platform with no ``sem_open``: ``ImportError``,
+    ``NotImplementedError``), said once through ``warn`` as ``warning: no process pool
+    (<reason>): <doing> one at a time``. The caller then does the work in this process."""
+    try:
+        return make()
+    except (OSError, ImportError, NotImplementedError) as exc:
+        if warn is not None:
+            from skillc_index.diagnostics import Notice
+
+            reason = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+            warn(Notice(f"no process pool ({reason or type(exc).__name__}): {doing} one at a time"))
+        return None
 
 
 def end_with_parent() -> None:

@@ -11,18 +11,21 @@ in this process: no pool is started (and ``concurrent.futures`` is not imported)
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index import SkillcError
-from skillc_index.cores import end_with_parent, usable_cores
+from skillc_index.cores import end_with_parent, process_pool, usable_cores
 from skillc_lint._cache import BATCH, ResultCache
 from skillc_lint._engine import LintResult, lint_skill
 from skillc_lint._registry import RuleRegistry
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
     from multiprocessing.context import BaseContext
+
+    from skillc_index import Notice
 
 __all__ = ["lint_folders", "usable_cores"]
 
@@ -100,6 +103,7 @@ def lint_folders(
     force: bool = False,
     jobs: int = 1,
     cache: Path | None = None,
+    warn: Callable[[Notice], None] | None = None,
 ) -> Iterator[LintResult | SkillcError]:
     """Lint each folder of ``folders`` with ``registry``, with ``jobs`` worker processes.
 
@@ -109,11 +113,15 @@ def lint_folders(
     each worker, so its rules must be picklable (defined at module level, as the built-in
     ones are). ``registry`` may be one per folder (each folder's configuration); each
     distinct one is sent to a worker once. ``cache``: the folder of the result cache
-    (:mod:`skillc_lint._cache`) every process reads and writes; None: no cache.
+    (:mod:`skillc_lint._cache`) every process reads and writes; None: no cache. Where the
+    system gives no process pool (no writable ``/dev/shm``) the folders are linted here one
+    after another, said once through ``warn``.
     """
     each = [registry] * len(folders) if isinstance(registry, RuleRegistry) else list(registry)
+    distinct = list({id(rules): rules for rules in each}.values())
     workers = min(jobs, len(folders))
-    if workers <= 1:
+    pool = None if workers <= 1 else _pool(workers, tuple(distinct), force, cache, warn)
+    if pool is None:
         stored = None if cache is None else ResultCache(cache, batch=BATCH)
         try:
             for folder, rules in zip(folders, each, strict=True):
@@ -124,17 +132,8 @@ def lint_folders(
         finally:
             _done(stored)
         return
-    from concurrent.futures import ProcessPoolExecutor
-
     chunk = max(1, min(MAX_CHUNK, len(folders) // (workers * 4)))
-    distinct = list({id(rules): rules for rules in each}.values())
     index = {id(rules): i for i, rules in enumerate(distinct)}
-    pool = ProcessPoolExecutor(
-        workers,
-        mp_context=_start_method(),
-        initializer=_start_worker,
-        initargs=(tuple(distinct), force, cache),
-    )
     try:
         jobs_ = zip(folders, (index[id(rules)] for rules in each), strict=True)
         for outcome in pool.map(_lint_in_worker, jobs_, chunksize=chunk):
@@ -142,6 +141,28 @@ def lint_folders(
     finally:  # also when the caller stops early: what has not started is cancelled
         pool.shutdown(cancel_futures=True)
         _done(None if cache is None else ResultCache(cache))
+
+
+def _pool(
+    workers: int,
+    registries: tuple[RuleRegistry, ...],
+    force: bool,
+    cache: Path | None,
+    warn: Callable[[Notice], None] | None,
+) -> ProcessPoolExecutor | None:
+    """The pool of ``workers`` processes, each starting with ``registries``; None where the
+    system gives none (:func:`~skillc_index.cores.process_pool`)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    def make() -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            workers,
+            mp_context=_start_method(),
+            initializer=_start_worker,
+            initargs=(registries, force, cache),
+        )
+
+    return process_pool(make, "linting", warn)
 
 
 def _done(cache: ResultCache | None) -> None:

@@ -394,6 +394,7 @@ def _linted(
             force=params.force,
             jobs=params.jobs or usable_cores(),
             cache=cache,
+            warn=lambda notice: session.warn((notice,)),
         )
     )
     for item in plan:

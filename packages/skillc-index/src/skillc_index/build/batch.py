@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 from weakref import WeakKeyDictionary
 
 from skillc_index.command_errors import NoSkillBeforeCut
-from skillc_index.cores import end_with_parent, usable_cores
+from skillc_index.cores import end_with_parent, process_pool, usable_cores
 from skillc_index.diagnostics import (
     Diagnostic,
     InternalError,
@@ -43,6 +43,8 @@ from skillc_index.spelling import CLI_SPELLING, PARAMETER_NAMES, Spelling
 from skillc_index.walk import SkillFolders, cut_short, find_skill_folders
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing.process import BaseProcess
     from multiprocessing.synchronize import Event
 
     from skillc_index.build.deploy import Deployment
@@ -435,12 +437,15 @@ def build_skills(
     spelling: Spelling = PARAMETER_NAMES,
     progress: Callable[[int, int], None] | None = None,
     workers: int | None = None,
+    warn: Callable[[Notice], None] | None = None,
 ) -> BatchResult:
     """Build ``jobs`` in a pool of ``workers`` processes (default: one per core), each as
     :func:`~skillc_index.operations.build` builds and logs one skill. Errors are the
     items' (written as ``spelling`` writes parameters); ``progress(done, total)`` as skills
     finish. On Ctrl-C the builds running finish and no other starts before the
-    ``KeyboardInterrupt`` goes on: a :class:`BatchInterrupted` holding the skills done."""
+    ``KeyboardInterrupt`` goes on: a :class:`BatchInterrupted` holding the skills done.
+    Where the system gives no process pool (no writable ``/dev/shm``) the skills are built
+    here one at a time, said once through ``warn``."""
     options = _Options(layout, tuple(targets), copy, force, force_global, spelling)
     items: dict[int, BatchItem] = {}
     groups: dict[str, list[int]] = {}
@@ -466,8 +471,9 @@ def build_skills(
     def interrupted() -> BatchInterrupted:
         return BatchInterrupted(BatchResult(tuple(items[p] for p in sorted(items)), total))
 
-    workers = workers or usable_cores()
-    if workers == 1 or len(groups) <= 1:
+    workers = min(workers or usable_cores(), len(groups))
+    pooled = _pool(options, workers, warn) if workers > 1 else None
+    if pooled is None:
         _start_worker(options)
         try:
             for position in (p for positions in groups.values() for p in positions):
@@ -478,15 +484,9 @@ def build_skills(
         import multiprocessing
         import signal
         import threading
-        from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-        from importlib import import_module
+        from concurrent.futures import Future, as_completed
 
-        import_module("skillc_index.build.skill")  # once, before the workers fork: they share it
-        others = set(multiprocessing.active_children())  # an embedder's own: never ended here
-        stop = multiprocessing.Event()
-        pool = ProcessPoolExecutor(
-            min(workers, len(groups)), initializer=_start_pool_worker, initargs=(options, stop)
-        )
+        stop, pool, others = pooled
 
         def kill_workers() -> set[multiprocessing.process.BaseProcess]:
             # SIGKILL: a SIGTERM handler of the embedder's, inherited by the fork, could keep
@@ -549,6 +549,30 @@ def build_skills(
     return BatchResult(tuple(items[position] for position in range(total)))
 
 
+def _pool(
+    options: _Options, workers: int, warn: Callable[[Notice], None] | None
+) -> tuple[Event, ProcessPoolExecutor, set[BaseProcess]] | None:
+    """The pool of ``workers`` processes building a batch, the event its workers are told
+    Ctrl-C by and the processes running before it (an embedder's own: never ended here);
+    None where the system gives no pool (:func:`~skillc_index.cores.process_pool`): the
+    batch is built here, one skill at a time."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from importlib import import_module
+
+    import_module("skillc_index.build.skill")  # once, before the workers fork: they share it
+    others = set(multiprocessing.active_children())
+
+    def make() -> tuple[Event, ProcessPoolExecutor, set[BaseProcess]]:
+        stop = multiprocessing.Event()
+        pool = ProcessPoolExecutor(
+            workers, initializer=_start_pool_worker, initargs=(options, stop)
+        )
+        return stop, pool, others
+
+    return process_pool(make, "building", warn)
+
+
 def _start_pool_worker(options: _Options, stop: Event) -> None:
     """A worker of the pool: Ctrl-C (SIGINT to the terminal's whole process group) is the
     parent's to handle (a worker it reached died holding the pool's queue lock); once the
@@ -590,8 +614,9 @@ def build_batch(session: Session, params: BuildParams) -> BatchResult:
     )
     if not jobs:
         raise NothingToBuild
+    said: list[Notice] = []  # no process pool: said once, after the skills' warnings
     try:
-        return build_skills(
+        result = build_skills(
             jobs,
             layout,
             targets=params.target,
@@ -600,6 +625,8 @@ def build_batch(session: Session, params: BuildParams) -> BatchResult:
             force_global=params.global_,
             spelling=CLI_SPELLING,
             progress=session.progress,
+            warn=said.append,
         )
     except BatchInterrupted as exc:  # what was built is said (and the command ends with 130)
-        return exc.result
+        result = exc.result
+    return result._replace(notices=(*result.notices, *said))
