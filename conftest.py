@@ -363,6 +363,17 @@ def _lint_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _no_github_workspace() -> Iterator[None]:
+    """No ``GITHUB_WORKSPACE`` in this process (GitHub annotations and SARIF logs name files
+    from it: the tests' own in GitHub Actions as elsewhere); a command's ``clean_env`` has
+    none either. The tests of the workspace set their own."""
+    saved = os.environ.pop("GITHUB_WORKSPACE", None)
+    yield
+    if saved is not None:
+        os.environ["GITHUB_WORKSPACE"] = saved
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _no_find_server() -> Iterator[None]:
     """No find operation run in this process starts a find server (``SKILLC_FIND_SERVER=0``:
     one would outlive the test, building and filling its catalog for an idle hour); a
@@ -446,7 +457,8 @@ def project(tmp_path: Path) -> Path:
 def clean_env(home: Path) -> dict[str, str]:
     """The environment of a command: this one without ``SKILLC_*``/``SKC_*``, the terminal
     size (help text wraps the same everywhere), the colour switches (``NO_COLOR``,
-    ``FORCE_COLOR``: lint output is compared as plain text), ``CODEX_HOME`` and
+    ``FORCE_COLOR``: lint output is compared as plain text), ``GITHUB_WORKSPACE`` (GitHub
+    annotations and SARIF name files from it: the same in CI as here), ``CODEX_HOME`` and
     ``CLAUDE_CONFIG_DIR`` (Codex's skills, Claude Code's plugins and settings are read from
     the private home's ``.codex`` and ``.claude``), with the private
     ``SKILLC_HOME`` and a cache folder in it (``SKILLC_CACHE_DIR``)."""
@@ -455,7 +467,15 @@ def clean_env(home: Path) -> dict[str, str]:
         for key, value in os.environ.items()
         if not key.startswith(("SKILLC_", "SKC_"))
         and key
-        not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "CODEX_HOME", "CLAUDE_CONFIG_DIR")
+        not in (
+            "COLUMNS",
+            "LINES",
+            "NO_COLOR",
+            "FORCE_COLOR",
+            "CODEX_HOME",
+            "CLAUDE_CONFIG_DIR",
+            "GITHUB_WORKSPACE",
+        )
     }
     env["SKILLC_HOME"] = str(home)
     env["SKILLC_CACHE_DIR"] = str(home / "cache")  # skillc-lint's results: not the user's

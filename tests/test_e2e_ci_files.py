@@ -62,6 +62,7 @@ def _run_action(tmp_path: Path, **given: str) -> tuple[dict[str, dict[str, str]]
             "GITHUB_OUTPUT": str(output_file),
             "RUNNER_TEMP": str(tmp_path),
             "GITHUB_ACTION_PATH": str(ROOT),
+            "GITHUB_WORKSPACE": str(tmp_path / "repo"),  # a composite step's working folder
             **{key: evaluate(str(value)) for key, value in step.get("env", {}).items()},
         }
         done = subprocess.run(

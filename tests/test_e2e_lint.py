@@ -174,7 +174,8 @@ def test_compiled_runtime_is_skipped(
 def test_standalone_script_lints_a_folder_of_skills(script: Script, project: Path) -> None:
     write(project / "skills" / "one")
     write(project / "skills" / "two", "---\nname: two\n---\n\n# two\n")
-    proc = script("skillc-lint")("skills/", "--format", "github")
+    ci = {"GITHUB_WORKSPACE": str(project)}
+    proc = script("skillc-lint")("skills/", "--format", "github", env_extra=ci)
     assert proc.returncode == 1
     assert proc.stdout == (
         "::error file=skills/two/SKILL.md,line=1,col=1,endLine=1,endColumn=3,"
@@ -182,3 +183,31 @@ def test_standalone_script_lints_a_folder_of_skills(script: Script, project: Pat
         "required frontmatter field: description\n"
     )
     assert proc.stderr == ""  # no "linting 2 skills" note in a CI log
+
+
+def test_annotations_and_sarif_name_files_from_the_repository_root(
+    script: Script, project: Path, tmp_path: Path
+) -> None:
+    """A step with ``working-directory: docs``: the runner takes a relative ``file=`` from
+    the repository's root (only an absolute path below the workspace is made relative), and
+    code scanning a SARIF ``uri`` too; ``skills/two/SKILL.md`` named a file that is not
+    there. Both are relative to ``$GITHUB_WORKSPACE``; without it the annotation's file is
+    absolute, and a file outside the workspace is absolute either way."""
+    docs = project / "docs"
+    write(docs / "skills" / "two", "---\nname: two\n---\n\n# two\n")
+    lint = script("skillc-lint")
+    sarif = tmp_path / "out.sarif"
+    ci = {"GITHUB_WORKSPACE": str(project)}
+    proc = lint("skills/", "--format", "github", "--sarif-file", str(sarif), cwd=docs, env_extra=ci)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith("::error file=docs/skills/two/SKILL.md,line=1,"), proc.stdout
+    [run] = json.loads(sarif.read_text(encoding="utf-8"))["runs"]
+    location = run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location == {"uri": "docs/skills/two/SKILL.md", "uriBaseId": "%SRCROOT%"}
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == project.as_uri() + "/"
+    plain = lint("skills/", "--format", "github", cwd=docs)
+    absolute = (docs / "skills" / "two" / "SKILL.md").as_posix()
+    assert plain.stdout.startswith(f"::error file={absolute},line=1,"), plain.stdout
+    elsewhere = {"GITHUB_WORKSPACE": str(tmp_path / "other")}
+    outside = lint("skills/", "--format", "github", cwd=docs, env_extra=elsewhere)
+    assert outside.stdout == plain.stdout

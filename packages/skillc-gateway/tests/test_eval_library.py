@@ -517,16 +517,39 @@ def test_an_annotation_names_its_file_relative_to_the_working_folder(
     gateway: Any, project: Path, write_skill: Any
 ) -> None:
     """A skill named by its folder gave ``file=/abs/.../SKILL.md`` (not attached to the file
-    in a pull request), by its name ``file=lib/...``; SARIF and skillc-lint are relative."""
+    in a pull request), by its name ``file=lib/...``; SARIF and skillc-lint are relative (to
+    GitHub Actions' workspace, here the working folder)."""
     forms = write_skill(project / "lib" / "pdf-forms", description="Fill in PDF forms.")
     write_skill(project / "lib" / "pdf-tools", description="Merge PDF files.")
     _triggers(forms, "fill in the form in this PDF", "translate my letter")
     for named in ("lib/pdf-forms", str(forms), "pdf-forms"):
-        done = gateway("eval", "--path", "lib", named, "--format", "github")
+        done = gateway(
+            "eval",
+            "--path",
+            "lib",
+            named,
+            "--format",
+            "github",
+            env_extra={"GITHUB_WORKSPACE": str(project)},
+        )
         assert done.stdout == (
             "::error file=lib/pdf-forms/SKILL.md,line=3,title=eval-miss::"
             "pdf-forms: miss 'translate my letter'\n"
         ), named
+    # a step's working-directory below the checkout: still from the repository's root
+    ci = {"GITHUB_WORKSPACE": str(project)}
+    below = project / "lib"
+    named = ("eval", "--path", ".", "pdf-forms", "--format")
+    done = gateway(*named, "github", cwd=below, env_extra=ci)
+    assert done.stdout.startswith("::error file=lib/pdf-forms/SKILL.md,line=3,"), done.stdout
+    log = json.loads(gateway(*named, "sarif", cwd=below, env_extra=ci).stdout)
+    [run] = log["runs"]
+    location = run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location == {"uri": "lib/pdf-forms/SKILL.md", "uriBaseId": "%SRCROOT%"}
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == project.as_uri() + "/"
+    plain = gateway(*named, "github", cwd=below)
+    absolute = (forms / "SKILL.md").as_posix()
+    assert plain.stdout.startswith(f"::error file={absolute},line=3,"), plain.stdout
 
 
 def test_a_plugins_skill_is_named_plugin_skill_as_the_listing_names_it(

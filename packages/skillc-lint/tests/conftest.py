@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -52,15 +52,22 @@ def cwd(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def lint(cli: Callable[..., Run], cwd: Path) -> Run:
-    """``lint(*args, cwd=None, script=False, process=False)``: ``skillc_lint``'s ``main`` in
-    this process in the work folder with a temporary SKILLC_HOME; ``process=True`` runs
-    ``python -m skillc_lint`` (a real process, which can start worker processes of its own),
-    ``script=True`` the installed console script."""
+    """``lint(*args, cwd=None, script=False, process=False, env_extra=None)``:
+    ``skillc_lint``'s ``main`` in this process in the work folder with a temporary
+    SKILLC_HOME; ``process=True`` runs ``python -m skillc_lint`` (a real process, which can
+    start worker processes of its own), ``script=True`` the installed console script;
+    ``env_extra``: variables added to its environment."""
 
     def run(
-        *args: str, cwd: Path | None = None, script: bool = False, process: bool = False
+        *args: str,
+        cwd: Path | None = None,
+        script: bool = False,
+        process: bool = False,
+        env_extra: Mapping[str, str] | None = None,
     ) -> subprocess.CompletedProcess[str]:
-        return cli("skillc-lint", script=script, process=process)(*args, cwd=cwd or default_cwd)
+        return cli("skillc-lint", script=script, process=process)(
+            *args, cwd=cwd or default_cwd, env_extra=env_extra
+        )
 
     default_cwd = cwd
     return run

@@ -126,8 +126,8 @@ def test_json_one_bad_target_is_an_object(lint: Run, cwd: Path) -> None:
     }
 
 
-def test_github_reports_every_target(lint: Run, targets: list[str]) -> None:
-    proc = lint(*targets, "--format", "github")
+def test_github_reports_every_target(lint: Run, targets: list[str], cwd: Path) -> None:
+    proc = lint(*targets, "--format", "github", env_extra={"GITHUB_WORKSPACE": str(cwd)})
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
     assert lines[:2] == [

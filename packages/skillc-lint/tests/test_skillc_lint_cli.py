@@ -267,7 +267,8 @@ def test_a_skill_linked_from_outside_has_its_link_path_in_every_format(
     (cwd / "skills" / "ext").symlink_to(tmp_path / "outside" / "ext")
     shown = "skills/ext/SKILL.md"
     assert lint("skills/ext").stderr.startswith(f"{shown}:")
-    assert f"::error file={shown}," in lint("skills/ext", "--format", "github").stdout
+    ci = {"GITHUB_WORKSPACE": str(cwd)}
+    assert f"::error file={shown}," in lint("skills/ext", "--format", "github", env_extra=ci).stdout
     log = json.loads(lint("skills/ext", "--format", "sarif").stdout)
     uris = {
         r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
@@ -456,7 +457,7 @@ def test_json_several_skills_is_a_list(lint: Run, cwd: Path) -> None:
 
 def test_github_annotations(lint: Run, cwd: Path) -> None:
     put(cwd / "bad", INVALID, **{"a, b.md": "# A\n"})
-    proc = lint("bad", "--format", "github")
+    proc = lint("bad", "--format", "github", env_extra={"GITHUB_WORKSPACE": str(cwd)})
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
         "::error file=bad/SKILL.md,line=2,col=1,endLine=2,endColumn=14,"

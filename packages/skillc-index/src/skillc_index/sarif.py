@@ -1,8 +1,12 @@
 """What the kit's SARIF 2.1.0 logs share (``skillc-lint --format sarif``, ``skc eval
---format sarif``): where a finding's file is. A file inside the working folder is a
-relative reference to ``%SRCROOT%`` (the run's ``originalUriBaseIds`` says what that is),
-its bytes percent-encoded (a space, a ``#``, a name that is not UTF-8); one outside it an
-absolute ``file:`` URI. A raw path is no URI: ``c#1/SKILL.md`` would be the file ``c`` with a
+--format sarif``): where a finding's file is. A file inside the source root
+(:func:`source_root`: the working folder, or GitHub Actions' workspace) is a relative
+reference to ``%SRCROOT%`` (the run's ``originalUriBaseIds`` says what that is), its bytes
+percent-encoded (a space, a ``#``, a name that is not UTF-8); one outside it an absolute
+``file:`` URI. A GitHub annotation's file (:func:`annotation_path`) is relative to the
+workspace, or absolute: GitHub reads a relative path from the repository's root, whatever
+the step's ``working-directory``, and so does code scanning a SARIF ``uri`` (it ignores
+``originalUriBaseIds``). A raw path is no URI: ``c#1/SKILL.md`` would be the file ``c`` with a
 fragment. And how an error of the run itself is carried (DECISIONS: a machine format is
 never an empty file): a SARIF notification (:func:`error_notification`) or a GitHub
 workflow annotation (:func:`github_error`; the escaping of every annotation's text,
@@ -20,28 +24,69 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SRCROOT",
+    "WORKSPACE_VARIABLE",
+    "annotation_path",
     "artifact_location",
     "display_path",
     "error_notification",
     "github_data",
     "github_error",
     "github_property",
+    "source_root",
     "uri_base_ids",
 ]
 
 SRCROOT = "%SRCROOT%"
 
+#: GitHub Actions' checkout of the repository (the runner names an annotation's file
+#: relative to it, a code-scanning upload a SARIF file's).
+WORKSPACE_VARIABLE = "GITHUB_WORKSPACE"
+
 
 def display_path(path: Path, base: Path) -> str:
     """``path`` (relative to ``base``, or absolute) as a finding names its file: relative to
     ``base`` (POSIX separators) when inside it (lexically: symlinks kept), else absolute.
-    What a GitHub annotation's ``file=`` holds (GitHub matches it against the repository's
-    paths) and skillc-lint's text shows; :func:`artifact_location` the same, as a URI."""
+    What skillc-lint's text shows; :func:`artifact_location` the same, as a URI (a GitHub
+    annotation's ``file=``: :func:`annotation_path`)."""
     absolute = Path(os.path.abspath(base / path))  # noqa: PTH100 - lexical, symlinks kept
     try:
         return absolute.relative_to(base).as_posix() or "."
     except ValueError:
         return absolute.as_posix()
+
+
+def _workspace(cwd: Path) -> Path | None:
+    """``$GITHUB_WORKSPACE`` when it is an absolute path: as written, or its real path when
+    only that holds ``cwd`` (the working folder is a real path; the variable may name the
+    checkout through a symlink)."""
+    workspace = os.environ.get(WORKSPACE_VARIABLE, "")
+    if not workspace or not Path(workspace).is_absolute():
+        return None
+    lexical = Path(os.path.abspath(workspace))  # noqa: PTH100 - lexical, symlinks kept
+    if not cwd.is_relative_to(lexical):
+        real = Path(os.path.realpath(workspace))
+        if cwd.is_relative_to(real):
+            return real
+    return lexical
+
+
+def source_root(cwd: Path) -> Path:
+    """The folder a SARIF log's ``%SRCROOT%`` is (its relative ``uri`` are from there): the
+    GitHub Actions workspace (``$GITHUB_WORKSPACE``, the repository's checkout) where it is
+    set, code scanning reading a relative ``uri`` from the repository's root; else the
+    working folder ``cwd``."""
+    return _workspace(cwd) or cwd
+
+
+def annotation_path(path: Path, cwd: Path) -> str:
+    """``path`` (relative to ``cwd``, or absolute) as a GitHub annotation's ``file=``:
+    relative to the workspace (``$GITHUB_WORKSPACE``) when it lies below it, else absolute.
+    The runner makes an absolute path below the workspace relative and takes a relative one
+    as it is, from the repository's root: a path relative to a step's ``working-directory``
+    named a file that is not there."""
+    absolute = Path(os.path.abspath(cwd / path))  # noqa: PTH100 - lexical, symlinks kept
+    workspace = _workspace(cwd)
+    return absolute.as_posix() if workspace is None else display_path(absolute, workspace)
 
 
 def artifact_location(path: Path, base: Path) -> dict[str, str]:

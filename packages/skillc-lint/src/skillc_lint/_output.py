@@ -2,7 +2,8 @@
 
 Each function returns data (lines or a JSON-ready mapping); printing is the CLI's job. File
 paths are shown as a person or a CI service can open them: relative to the working folder
-when the file is inside it, absolute otherwise.
+when the file is inside it, absolute otherwise (GitHub annotations and SARIF: relative to
+GitHub Actions' workspace where it is set, :mod:`skillc_index.sarif`).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from typing import Any, NamedTuple
 
 from skillc_index import Diagnostic, counted, diagnostic_json, format_diagnostic, printable
 from skillc_index.sarif import (  # display_path: how a finding names its file, as SARIF does
+    annotation_path,
     artifact_location,
     display_path,
     error_notification,
     github_data,
     github_property,
+    source_root,
     uri_base_ids,
 )
 from skillc_index.text import display_width, grapheme_boundary
@@ -267,12 +270,15 @@ def json_report(results: Sequence[Outcome], cwd: Path, *, single: bool) -> Any:
 # -- SARIF 2.1.0 ------------------------------------------------------------------------------
 
 
-def _artifact(result: LintResult, diagnostic: LintDiagnostic, cwd: Path) -> dict[str, str]:
-    return artifact_location(result.path / diagnostic.file, cwd)
+def _artifact(
+    result: LintResult, diagnostic: LintDiagnostic, cwd: Path, root: Path
+) -> dict[str, str]:
+    """Where ``diagnostic``'s file is, in a log whose ``%SRCROOT%`` is ``root``."""
+    return artifact_location(cwd / result.path / diagnostic.file, root)
 
 
 def _sarif_fix(
-    result: LintResult, diagnostic: LintDiagnostic, fix: Fix, cwd: Path
+    result: LintResult, diagnostic: LintDiagnostic, fix: Fix, cwd: Path, root: Path
 ) -> dict[str, Any]:
     """A SARIF ``fix``: the diagnostic's edits as replacements in its file (columns count
     code points, the run's ``columnKind``; ``safe`` in the properties)."""
@@ -291,7 +297,10 @@ def _sarif_fix(
     return {
         "description": {"text": fix.description},
         "artifactChanges": [
-            {"artifactLocation": _artifact(result, diagnostic, cwd), "replacements": replacements}
+            {
+                "artifactLocation": _artifact(result, diagnostic, cwd, root),
+                "replacements": replacements,
+            }
         ],
         "properties": {"safe": fix.safe},
     }
@@ -305,11 +314,13 @@ def sarif_log(
     ``tool.driver.rules`` lists the rules that ran (id, name, descriptions, help, default
     level, ``fixable``; none when the run failed before it had its rules); each result has its
     rule, level, message and a physical location: the file relative to ``%SRCROOT%`` (the
-    working folder) and its line (1 for whole-file findings), and its ``fixes`` when the rule
-    has one. The run's own errors (:class:`RunError`) are
+    working folder; GitHub Actions' workspace where it is set:
+    :func:`~skillc_index.sarif.source_root`) and its line (1 for whole-file findings), and
+    its ``fixes`` when the rule has one. The run's own errors (:class:`RunError`) are
     ``invocations[0].toolExecutionNotifications``, and ``executionSuccessful`` is false when
     there is one.
     """
+    root = source_root(cwd)
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
     for entry in registry.active() if registry is not None else ():
@@ -343,7 +354,7 @@ def sarif_log(
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": _artifact(result, d, cwd),
+                            "artifactLocation": _artifact(result, d, cwd, root),
                             "region": {"startLine": d.line or 1, "startColumn": d.column or 1},
                         }
                     }
@@ -352,7 +363,7 @@ def sarif_log(
             if d.rule in index:
                 item["ruleIndex"] = index[d.rule]
             if d.fix is not None:
-                item["fixes"] = [_sarif_fix(result, d, d.fix, cwd)]
+                item["fixes"] = [_sarif_fix(result, d, d.fix, cwd, root)]
             sarif_results.append(item)
     return {
         "$schema": SARIF_SCHEMA,
@@ -374,7 +385,7 @@ def sarif_log(
                         "toolExecutionNotifications": notifications,
                     }
                 ],
-                "originalUriBaseIds": uri_base_ids(cwd),
+                "originalUriBaseIds": uri_base_ids(root),
                 "columnKind": "unicodeCodePoints",
                 "results": sarif_results,
             }
@@ -387,12 +398,13 @@ def sarif_log(
 
 def github_lines(result: LintResult, cwd: Path) -> list[str]:
     """``::error file=<path>,line=<n>,col=<c>,endLine=<n>,endColumn=<e>,title=SKL102
-    name-format::<message>`` per diagnostic; the end is the end of the line's text (GitHub
-    underlines from the column to it), when the line is known."""
+    name-format::<message>`` per diagnostic (the path relative to GitHub Actions' workspace,
+    else absolute: :func:`~skillc_index.sarif.annotation_path`); the end is the end of the
+    line's text (GitHub underlines from the column to it), when the line is known."""
     lines = []
     for d in result.diagnostics:
         level = "error" if d.severity == "error" else "warning"
-        props = [f"file={github_property(_file_path(result, d, cwd))}"]
+        props = [f"file={github_property(annotation_path(result.path / d.file, cwd))}"]
         if d.line:
             props.append(f"line={d.line}")
         if d.column:

@@ -331,14 +331,21 @@ def sarif_log(
     result: EvalResult | None, version: str, base: str, error: Diagnostic | None = None
 ) -> dict[str, Any]:
     """SARIF 2.1.0: one result per finding, at the description line; each file a URI as
-    skillc-lint writes it (:mod:`skillc_index.sarif`: relative to ``%SRCROOT%``, ``base``,
-    when below it, percent-encoded; else a ``file:`` URI). A run that failed (no ``result``)
+    skillc-lint writes it (:mod:`skillc_index.sarif`: relative to ``%SRCROOT%``, ``base``
+    or GitHub Actions' workspace where it is set, when below it, percent-encoded; else a
+    ``file:`` URI). A run that failed (no ``result``)
     carries its ``error`` as skillc-lint's does: a notification of the invocation, which
     was not successful."""
     from pathlib import Path
 
-    from skillc_index.sarif import artifact_location, error_notification, uri_base_ids
+    from skillc_index.sarif import (
+        artifact_location,
+        error_notification,
+        source_root,
+        uri_base_ids,
+    )
 
+    root = source_root(Path(base))
     notifications = [] if error is None else [error_notification(error)]
 
     return {
@@ -365,7 +372,7 @@ def sarif_log(
                             {
                                 "physicalLocation": {
                                     "artifactLocation": artifact_location(
-                                        Path(finding.file), Path(base)
+                                        Path(base) / finding.file, root
                                     ),
                                     "region": {"startLine": finding.line},
                                 }
@@ -380,7 +387,7 @@ def sarif_log(
                         "toolExecutionNotifications": notifications,
                     }
                 ],
-                "originalUriBaseIds": uri_base_ids(Path(base)),
+                "originalUriBaseIds": uri_base_ids(root),
             }
         ],
     }
@@ -388,20 +395,22 @@ def sarif_log(
 
 def github_lines(result: EvalResult, base: str) -> list[str]:
     """One ``::error``/``::warning``/``::notice`` workflow command per finding, its file
-    relative to ``base``, the working folder, when inside it, as SARIF and skillc-lint name
-    it (:func:`skillc_index.sarif.display_path`: GitHub matches ``file=`` against the
-    repository's paths). Escaped as skillc-lint's are: GitHub's escapes first (a newline of
-    a path is ``%0A``, which GitHub decodes to the real name), then what is left that drives
-    a terminal (:func:`~skillc_index.text.printable`: ``\\x1b``)."""
+    (relative to ``base``, the working folder) named as skillc-lint names it: relative to
+    GitHub Actions' workspace when below it, else absolute
+    (:func:`skillc_index.sarif.annotation_path`: GitHub reads a relative ``file=`` from the
+    repository's root, whatever the step's working folder). Escaped as skillc-lint's are:
+    GitHub's escapes first (a newline of a path is ``%0A``, which GitHub decodes to the real
+    name), then what is left that drives a terminal
+    (:func:`~skillc_index.text.printable`: ``\\x1b``)."""
     from pathlib import Path
 
-    from skillc_index.sarif import display_path, github_data, github_property
+    from skillc_index.sarif import annotation_path, github_data, github_property
     from skillc_index.text import printable
 
     levels = {"error": "error", "warning": "warning", "note": "notice"}
     lines = []
     for f in _findings(result):
-        file = github_property(display_path(Path(f.file), Path(base)))
+        file = github_property(annotation_path(Path(f.file), Path(base)))
         lines.append(
             printable(
                 f"::{levels[f.level]} file={file},line={f.line},"
