@@ -446,3 +446,39 @@ def test_e001_says_when_there_is_no_home_folder_to_search(
     there = skc_installed("show", "writing-plans", "--section", "Overview", env_extra=env)
     assert there.returncode == 1
     assert there.stderr == "error[E001]: skill 'writing-plans' not found\n"
+
+
+def test_a_home_whose_symlinks_loop_is_no_home_with_one_warning(
+    skc_installed: Run, project: Path, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``HOME`` or ``SKILLC_HOME`` a symlink loop broke every command with ``error[E999]:
+    RuntimeError: Symlink loop from ...``. It is no home (as ``HOME=/nonexistent``): one
+    warning naming the variable, and what needs only the project works; nothing is made
+    through the loop."""
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    loop = str(tmp_path / "loop1")
+    assert skc_installed("init").returncode == 0
+    write_skill(project / ".skillc" / "skills" / "alpha")
+    for variable, env in (
+        ("HOME", {"HOME": loop, "SKILLC_HOME": "", "SKILLC_CACHE_DIR": "", "XDG_CACHE_HOME": ""}),
+        ("SKILLC_HOME", {"SKILLC_HOME": loop}),
+    ):
+        said = (
+            f"warning: environment variable {variable}={loop!r} is a symlink loop; no home"
+            " folder is used: set it to a folder of your own\n"
+        )
+        built = skc_installed("build", "alpha", "--force", env_extra=env)
+        assert built.returncode == 0, built.stderr
+        assert built.stderr.startswith(said), built.stderr
+        listed = skc_installed("list", env_extra=env)
+        assert listed.returncode == 0 and listed.stderr == said, listed.stderr
+        assert "alpha" in listed.stdout
+        linted = skc_installed("lint", "alpha", env_extra=env)  # no cache, said by no more
+        assert linted.returncode == 0 and linted.stderr.startswith(said), linted.stderr
+        assert "lint cache" not in linted.stderr, linted.stderr
+        assert "Traceback" not in built.stderr + listed.stderr + linted.stderr
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("loop")) == [
+        "loop1",
+        "loop2",
+    ]

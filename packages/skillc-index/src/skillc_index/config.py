@@ -470,12 +470,25 @@ def project_config_file(layout: Layout) -> Path | None:
 
 def folder_variable_notices(env: Mapping[str, str]) -> list[Notice]:
     """A warning for each of :data:`FOLDER_VARIABLES` set to a path that is not absolute
-    (those reading it ignore it)."""
-    return [
+    (those reading it ignore it), and for a home (``SKILLC_HOME``, ``HOME``) whose symlinks
+    loop (:func:`~skillc_index.homes.resolved_home`, which found it so: no home is used)."""
+    from skillc_index.homes import home_loops
+
+    notices = [
         Notice(f"environment variable {variable}={value!r} is not an absolute path; ignored")
         for variable in FOLDER_VARIABLES
         if (value := env.get(variable)) and env_folder(env, variable) is None
     ]
+    for variable in ("SKILLC_HOME", "HOME"):
+        folder = env_folder(env, variable)
+        if folder is not None and home_loops(folder, seen=True):
+            notices.append(
+                Notice(
+                    f"environment variable {variable}={env[variable]!r} is a symlink loop;"
+                    " no home folder is used: set it to a folder of your own"
+                )
+            )
+    return notices
 
 
 def load_config(

@@ -34,6 +34,10 @@ from skillc_index.dialect import (
     Dialect,
     skill_name_problem,
 )
+from skillc_index.homes import custom_home as custom_home
+from skillc_index.homes import env_folder as env_folder
+from skillc_index.homes import home_dir as home_dir
+from skillc_index.homes import user_home as user_home
 from skillc_index.record import Record
 from skillc_index.text import cut, printable
 
@@ -189,44 +193,6 @@ def in_no_home(path: Path) -> bool:
     Debian gives system users): nothing is made there, which root could (the catalog is in
     memory, the lint cache off, no record kept of what is written elsewhere)."""
     return path == NO_HOME or NO_HOME in path.parents
-
-
-def home_dir(env: Mapping[str, str] | None = None) -> Path:
-    """``$SKILLC_HOME`` if set to an absolute path, ``~`` expanded (RFC-0009:C-ENV-OVERRIDE;
-    a relative one, which gave each working folder its own, is ignored: ``load_config``
-    warns), else :func:`user_home`."""
-    custom = custom_home(os.environ if env is None else env)
-    return custom.resolve() if custom is not None else user_home(env)
-
-
-def custom_home(env: Mapping[str, str]) -> Path | None:
-    """``$SKILLC_HOME`` as :func:`env_folder` reads it."""
-    return env_folder(env, "SKILLC_HOME")
-
-
-def env_folder(env: Mapping[str, str], variable: str) -> Path | None:
-    """The folder the environment variable ``variable`` names, with ``~`` expanded, when it
-    is an absolute path then, else None (not set, empty, or relative: ignored, and
-    ``load_config`` warns: a relative one gave each working folder its own)."""
-    folder = expand_user(env.get(variable) or ".")
-    return folder if folder.is_absolute() else None
-
-
-def user_home(env: Mapping[str, str] | None = None) -> Path:
-    """The user's home folder: ``$HOME`` when it is an absolute path, else the user's entry in
-    the password database (``HOME=""`` made it ``/``, and every command wrote ``/.skillc``),
-    else :data:`NO_HOME` (``Path.home()`` raised)."""
-    home = (os.environ if env is None else env).get("HOME", os.environ.get("HOME", ""))
-    if not Path(home).is_absolute():
-        try:
-            import pwd
-
-            home = pwd.getpwuid(os.getuid()).pw_dir
-        except KeyError:  # no entry
-            home = ""
-        except ImportError:  # no password database (Windows): Python's answer
-            home = os.path.expanduser("~")  # noqa: PTH111
-    return Path(home).resolve() if Path(home).is_absolute() else NO_HOME
 
 
 def find_project_root(start: Path, home: Path) -> Path | None:

@@ -86,9 +86,10 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
     ``$SKILLC_HOME`` set, which replaces the home folder for every path of skillc's,
     ``$SKILLC_HOME/.cache/skillc/lint``; the same under :func:`~skillc_index.layout.home_dir`
     when ``$HOME`` is empty or relative (platformdirs raises from 4.14; older ones answer
-    ``/.cache/skillc`` for an empty one, a folder under the working one for a relative one)
-    or its answer is not absolute."""
+    ``/.cache/skillc`` for an empty one, a folder under the working one for a relative one),
+    a symlink loop (no home: no cache) or its answer is not absolute."""
     env = os.environ if env is None else env
+    from skillc_index.homes import home_loops
     from skillc_index.layout import env_folder, home_dir
 
     given = env_folder(env, CACHE_ENV)
@@ -102,7 +103,7 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
             folder = Path(platformdirs.user_cache_dir("skillc", appauthor=False))
         except RuntimeError:  # no absolute $HOME: under the home folder skillc uses (or has none)
             folder = Path()
-        if folder.is_absolute():
+        if folder.is_absolute() and not home_loops(folder):  # a loop: no home, no cache
             return folder / "lint"
     return home_dir(env) / ".cache" / "skillc" / "lint"
 
