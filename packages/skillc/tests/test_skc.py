@@ -336,4 +336,6 @@ def test_tab_completes_commands_and_skill_names_of_every_package(
     assert offered("show", "de") == ["plain,debug-js", "plain,deploy-app"]
     assert offered("lint", "dep") == ["plain,deploy-app"]  # skillc-lint
     assert offered("stats", "deb") == ["plain,debug-js"]  # skillc-stats
+    assert offered("build", "dep") == ["plain,deploy-app"]  # skillc-index
+    assert offered("package", "debug-js", "de") == ["plain,debug-js", "plain,deploy-app"]
     assert offered("search", "x") == []

@@ -313,13 +313,14 @@ class BuildParams(Record):
     (names, skill folders, folders of skills) and ``all_`` (every skill of the stores), a
     batch when they stand for several (:func:`~skillc_index.build.batch.is_batch`)."""
 
-    skill: Annotated[str | None, Param(STORE_SKILL_DESCRIPTION, path=True, skill=True)]
+    skill: Annotated[str | None, Param(STORE_SKILL_DESCRIPTION, path=True)]
     skills: Annotated[
         tuple[str, ...],
         Param(
             "Skill names, skill folders or folders of skills to build.",
             argument=True,
             metavar="SKILL...",
+            skill=True,
         ),
     ] = ()
     all_: Annotated[
@@ -472,7 +473,12 @@ class PackageParams(Record):
 
     skills: Annotated[
         tuple[str, ...],
-        Param("Skill names or skill folders to package.", argument=True, metavar="SKILL..."),
+        Param(
+            "Skill names or skill folders to package.",
+            argument=True,
+            metavar="SKILL...",
+            skill=True,
+        ),
     ] = ()
     to: Annotated[
         Literal["upload", "well-known", "plugin", "claude-plugin"],
@@ -649,7 +655,6 @@ _ROUTE_NO_TOOL = (
     "it reorganises the skills folders the agent itself loads (moves its skills behind the "
     "router, or back): a person decides that, on the command line"
 )
-_ROUTE_WRITES = _WRITES
 
 ROUTE_INSTALL: Operation[RouteParams, RouteResult] = Operation(
     name="route install",
@@ -659,7 +664,7 @@ ROUTE_INSTALL: Operation[RouteParams, RouteResult] = Operation(
     params=RouteParams,
     run=route_install,
     output="skillc_index.route.shapes:RouteShape",
-    annotations=_ROUTE_WRITES,
+    annotations=_WRITES,
     no_tool=_ROUTE_NO_TOOL,
 )
 
@@ -671,7 +676,7 @@ ROUTE_UNINSTALL: Operation[RouteParams, RouteResult] = Operation(
     params=RouteParams,
     run=route_uninstall,
     output="skillc_index.route.shapes:RouteShape",
-    annotations=_ROUTE_WRITES,
+    annotations=_WRITES,
     no_tool=_ROUTE_NO_TOOL,
 )
 
@@ -686,14 +691,6 @@ ROUTE_STATUS: Operation[RouteStatusParams, RouteResult] = Operation(
     no_tool=_ROUTE_NO_TOOL,
 )
 
-OPERATIONS: tuple[Operation[Any, Any], ...] = (
-    INIT,
-    LIST,
-    BUILD,
-    PACKAGE,
-    ROUTE_INSTALL,
-    ROUTE_UNINSTALL,
-    ROUTE_STATUS,
-)
+OPERATIONS = (INIT, LIST, BUILD, PACKAGE, ROUTE_INSTALL, ROUTE_UNINSTALL, ROUTE_STATUS)
 """The operations of this package, in the order ``skc`` and the MCP server list them (the
 route operations are no tools)."""
