@@ -203,6 +203,18 @@ def _shown(doc: MarkdownDoc, number: int, line: str) -> str:
 _WORD = re.compile(r"\S+")
 
 
+def _scalar_span(node: Any, block: str) -> tuple[int, int, int]:
+    """Where in ``block`` (the frontmatter's text) a scalar ``node`` is written, its quotes
+    too, and the line of ``block`` it starts on: a block scalar's from the line after its
+    header (``>-``, a comment: no text of the value)."""
+    start, end = node.start_mark.index, node.end_mark.index
+    first = node.start_mark.line
+    if node.style in ("|", ">"):
+        header = block.find("\n", start, end)
+        start, first = (end, first) if header < 0 else (header + 1, first + 1)
+    return start, end, first
+
+
 def _scalar_lines(node: Any, block: str) -> tuple[list[int], list[int]]:
     """Where in a scalar ``node``'s value (folded, as YAML reads it) each of its source
     lines starts and which line of ``block`` (the frontmatter's text) that is, for the
@@ -210,12 +222,8 @@ def _scalar_lines(node: Any, block: str) -> tuple[list[int], list[int]]:
     scalar without adding, dropping or splitting a word, so the n-th word read is the
     n-th written. The first line alone when an escape made the words differ
     (``"a\\nb"``)."""
-    start, end = node.start_mark.index, node.end_mark.index
-    first = node.start_mark.line
-    if node.style in ("|", ">"):  # the header line (``>-``, a comment) holds no text
-        header = block.find("\n", start, end)
-        start, first = (end, first) if header < 0 else (header + 1, first + 1)
-    elif node.style in ("'", '"'):
+    start, end, first = _scalar_span(node, block)
+    if node.style in ("'", '"'):
         start, end = start + 1, end - 1  # the quotes
     written = [len(_WORD.findall(line)) for line in block[start:end].split("\n")]
     read = [m.start() for m in _WORD.finditer(node.value)]
@@ -244,7 +252,7 @@ def _frontmatter_injections(doc: MarkdownDoc) -> Iterator[tuple[int, re.Match[st
 
     block = doc.frontmatter.text
     _data, root, _lines = load_bounded_yaml(block)
-    stack, seen = [root], set()
+    stack, seen, spans = [root], set(), []
     while stack:
         node = stack.pop()
         if node is None or id(node) in seen:
@@ -255,7 +263,29 @@ def _frontmatter_injections(doc: MarkdownDoc) -> Iterator[tuple[int, re.Match[st
         elif isinstance(node, yaml.SequenceNode):
             stack += reversed(node.value)
         else:
+            spans.append(_scalar_span(node, block)[:2])
             yield from _scalar_injections(node, block)
+    yield from _outside_injections(block, spans)
+
+
+def _outside_injections(
+    block: str, spans: list[tuple[int, int]]
+) -> Iterator[tuple[int, re.Match[str]]]:
+    """The matches of :func:`injections` in the frontmatter's text ``block`` outside every
+    scalar (``spans``: where each is written): its comments, which an agent reading the
+    file reads too, line by line, each with its file line. A line is searched whole (a
+    value describing attacks describes its comment's phrase too), a match kept when it
+    starts outside the scalars."""
+    outside = list(block)
+    for start, end in spans:
+        outside[start:end] = ["\n" if c == "\n" else "\0" for c in block[start:end]]
+    shown = "".join(outside).split("\n")
+    for number, line in enumerate(block.split("\n")):
+        rest = shown[number].replace("\0", " ")
+        if rest.strip() and _may_inject(rest.lower()):
+            for match in injections(line):
+                if shown[number][match.start()] != "\0":
+                    yield number + 2, match  # (the block starts on line 2)
 
 
 def _scalar_injections(node: Any, block: str) -> Iterator[tuple[int, re.Match[str]]]:
