@@ -822,6 +822,30 @@ def test_a_reference_style_link_points_at_its_own_start(skill: Writer, found: Fo
     assert [(d.line, d.column) for d in found(inline, "SKL301")] == [(8, 36)]  # near miss
 
 
+def test_a_reference_style_link_after_a_link_of_the_same_text(skill: Writer, found: Found) -> None:
+    """``See [gone](ok.md) then [gone] here.``: the reference-style ``[gone]`` was placed at
+    the inline link's ``[gone`` (column 5), its text looked for from the line's start. A
+    link is looked for after the last one found on its line, in both orders; a link holding
+    an image (``[![badge](ok.md)][gone]``, found after the image) still at its ``[``."""
+    body = (
+        "See [gone](ok.md) then [gone] here.\n\n"
+        "See [gone] then [gone](ok.md) here.\n\n"
+        "A [gone](gone.md) and [gone] and [gone](gone.md).\n\n"
+        "Badge [![badge](ok.md)][gone] and [![b](ok.md)][gone].\n\n"
+        "[gone]: missing.md\n"
+    )
+    folder = skill(body=body, files={"ok.md": "x\n"})
+    assert [(d.line, d.column, d.message.split(": ")[-1]) for d in found(folder, "SKL301")] == [
+        (8, 24, "'missing.md'"),
+        (10, 5, "'missing.md'"),
+        (12, 10, "'gone.md'"),
+        (12, 23, "'missing.md'"),
+        (12, 41, "'gone.md'"),
+        (14, 7, "'missing.md'"),
+        (14, 35, "'missing.md'"),
+    ]
+
+
 def test_a_link_split_over_lines_points_at_its_destination(skill: Writer, found: Found) -> None:
     """``[the guide](`` then ``gone.md)`` on the next line pointed at column 1 of the link's
     first line: the finding is on the line its destination is written on, at it (a later

@@ -33,6 +33,7 @@ from skillc_index import (
 )
 from skillc_index.text import BOM
 from skillc_lint._anchors import heading_anchors, html_anchors, slug
+from skillc_lint._destinations import Destinations
 from skillc_lint._probes import PROBES, TEXT_LIMIT, digest, read_markdown, read_other
 
 if TYPE_CHECKING:
@@ -421,7 +422,7 @@ class Skill:
         refs: list[LinkRef] = []
         for source, doc in self.docs.items():
             folder = posixpath.dirname(source)
-            places: dict[tuple[int, str], list[int]] = {}  # (line, written) -> _destination_index
+            places = Destinations()
             for link in doc.links:
                 at = self._destination(source, link, places)
                 ref = _classify(source, folder, link, self.substitutions, at)
@@ -434,20 +435,17 @@ class Skill:
                 refs.append(ref)
         return tuple(refs)
 
-    def _destination(
-        self, source: str, link: Link, places: dict[tuple[int, str], list[int]]
-    ) -> tuple[int, int | None]:
+    def _destination(self, source: str, link: Link, places: Destinations) -> tuple[int, int | None]:
         """Where ``link`` of ``source`` writes its destination (a reference-style link: where
         it starts, :attr:`~Link.written_link`), line and column (1-based; its first line and
         None: not found), on the line the parse found it on (:attr:`~Link.written_line`,
         ``[the guide](`` then ``guide.md)``). A cell's ``a\\|b.md`` (``a|b.md`` parsed) is
-        looked for as written. ``places``: :func:`_destination_index`'s, by line and text."""
+        looked for as written. ``places``: those of ``source`` found so far."""
         line, written = link.line + link.written_line, link.written or link.written_link
         text = self.line_text(source, line) or ""
         if "|" in written and written not in text:  # a cell's `\|` (no bare `|` in a cell)
             written = written.replace("|", "\\|")
-        place = places.setdefault((line, written), [0, -2])
-        index = _destination_index(text, written, place, opened=line > link.line)
+        index = places.index(line, text, written, opened=line > link.line)
         return (line, index + 1) if index >= 0 else (link.line, None)
 
     def sibling(self, rel: str) -> str | None:
@@ -636,33 +634,6 @@ def _glob_expression(path: str) -> re.Pattern[str]:
             for part in _WILDCARD.split(path)
         )
     )
-
-
-def _destination_index(text: str, written: str, place: list[int], opened: bool = False) -> int:
-    """Where the next link of the line ``text`` writing ``written`` writes it: from
-    ``place[0]`` on, the first place it stands as a destination (after ``(`` or ``<`` and
-    blanks: ``[gone.md](gone.md)``'s second; ``opened``, a link's later line, at its start
-    too), else its first place (a bare URL); -1: none.
-    ``place``, kept for the links of the line writing it, left to right: where to look from
-    and the next destination found (-1: none to the end, -2: not looked for yet)."""
-    start, ahead = place
-    if written and ahead != -1 and ahead < start:
-        ahead = text.find(written, start)
-        while ahead >= 0 and not _stands_alone(text, ahead, ahead + len(written), opened):
-            ahead = text.find(written, ahead + 1)
-    index = ahead if ahead >= 0 else text.find(written, start) if written else -1
-    place[:] = [index + len(written) if index >= 0 else len(text) + 1, ahead]
-    return index
-
-
-def _stands_alone(text: str, index: int, end: int, opened: bool = False) -> bool:
-    """Whether ``text[index:end]`` is a whole destination: after ``(``/``<`` and blanks (at
-    the line's start when ``opened``), before ``)``, ``>``, a blank or the end (not ``gone/``
-    of ``(gone/x.md)``)."""
-    while index and text[index - 1] in " \t":
-        index -= 1
-    after = (index > 0 and text[index - 1] in "(<") or (opened and not index)
-    return after and (end == len(text) or text[end] in ")> \t")
 
 
 def _classify(
