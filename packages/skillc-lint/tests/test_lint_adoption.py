@@ -389,6 +389,33 @@ def test_a_baseline_a_newer_skillc_lint_wrote_says_to_upgrade(
     assert proc.returncode == 1 and "is not a skillc-lint baseline (version 1)" in proc.stderr
 
 
+def test_write_baseline_leaves_a_newer_skillc_lint_s_baseline(
+    lint: Run, cli: Callable[..., Run], cwd: Path
+) -> None:
+    """``--write-baseline b.json`` over a baseline a newer skillc-lint wrote replaced it in
+    silence with this version's, while ``--baseline b.json`` says to upgrade: it is refused
+    with the same words before anything is linted, the file left as it is. Near misses: no
+    file, this version's baseline, a file without the tool and one not JSON are written."""
+    put(cwd / "demo", "[a](gone.md)\n")
+    newer = json.dumps({"tool": "skillc-lint", "version": 2, "findings": [], "more": 1})
+    (cwd / "b.json").write_text(newer, encoding="utf-8")
+    proc = cli("skc", script=True)("lint", "demo", "--write-baseline", "b.json", cwd=cwd)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == (
+        "error[E100]: invalid option: 'cannot write 'b.json': it was written by a newer "
+        "skillc-lint (baseline version 2; this skillc-lint reads 1): upgrade skillc-lint'\n"
+    )
+    assert (cwd / "b.json").read_text(encoding="utf-8") == newer
+    (cwd / "b.json").unlink()  # then this version's, then a file without the tool, not JSON
+    for text in (None, None, '{"version": 2, "findings": []}', "not json"):
+        if text is not None:
+            (cwd / "b.json").write_text(text, encoding="utf-8")
+        proc = lint("demo", "--write-baseline", "b.json")
+        assert proc.returncode == 0, proc.stderr
+        document = json.loads((cwd / "b.json").read_text(encoding="utf-8"))
+        assert (document["version"], len(document["findings"])) == (1, 1)
+
+
 def test_baseline_keeps_hiding_a_count_an_edit_changes(lint: Run, cwd: Path) -> None:
     """SKL201's message holds the file's length: an edit anywhere changed it, and the finding
     came back as new while its entry was called stale (CI failed on unrelated edits)."""

@@ -542,12 +542,19 @@ def _check_page_options(params: LintParams, mode: str) -> None:
 def _check_outputs(params: LintParams, cwd: Path) -> None:
     """The files ``--sarif-file`` and ``--write-baseline`` name, checked before anything is
     linted (:func:`~skillc_index.atomic.file_target`, E100 ``cannot write`` where one cannot
-    be written; a missing folder is made as the file is written)."""
+    be written; a missing folder is made as the file is written), and a baseline a newer
+    skillc-lint wrote is never replaced (:meth:`~skillc_lint._suppress.Baseline.newer`)."""
     from skillc_index.atomic import file_target
 
-    for file in (params.sarif_file, params.write_baseline):
-        if file is not None:
-            file_target(cwd, file)
+    if params.sarif_file is not None:
+        file_target(cwd, params.sarif_file)
+    if params.write_baseline is not None:
+        from skillc_index.command_errors import CannotWrite
+        from skillc_lint._suppress import Baseline
+
+        why = Baseline.newer(file_target(cwd, params.write_baseline))
+        if why is not None:
+            raise CannotWrite(params.write_baseline, f"it was {why}")
 
 
 def _write_baseline(run: LintRun, outcomes: Sequence[Outcome]) -> None:

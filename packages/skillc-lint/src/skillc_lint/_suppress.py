@@ -290,11 +290,8 @@ class Baseline:
         except ValueError as exc:  # UnicodeDecodeError is one
             raise BaselineError(f"'{path}' is not JSON: {exc}") from None
         findings = document.get("findings") if isinstance(document, dict) else None
-        newer = _newer_version(document)
-        if newer is not None:
-            from skillc_index.command_errors import written_by_newer
-
-            why = written_by_newer("baseline version", newer, BASELINE_VERSION, "skillc-lint")
+        why = _written_by_newer(document)
+        if why is not None:
             raise BaselineError(f"'{path}' was {why}")
         if (
             not isinstance(document, dict)
@@ -365,6 +362,20 @@ class Baseline:
         )
 
     @staticmethod
+    def newer(path: Path) -> str | None:
+        """Why the file at ``path`` is not to be replaced by :meth:`write`: a baseline a newer
+        skillc-lint wrote (``written by a newer skillc-lint (...): upgrade skillc-lint``, as
+        :meth:`read` refuses it); None for anything else (nothing there, a file that does
+        not read as JSON within the bounds, this version's baseline)."""
+        from skillc_index import read_json_bounded
+
+        try:
+            document = read_json_bounded(path, max_bytes=MAX_BASELINE_BYTES)
+        except (OSError, ValueError):  # (JsonRejected is a ValueError)
+            return None
+        return _written_by_newer(document)
+
+    @staticmethod
     def write(path: Path, results: Iterable[LintResult]) -> int:
         """Write every diagnostic of ``results`` to ``path`` (atomically); returns how many."""
         from skillc_index import write_file_atomic
@@ -390,6 +401,17 @@ class Baseline:
         text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
         write_file_atomic(Path(path), text.encode("utf-8"), parents=True)
         return len(entries)
+
+
+def _written_by_newer(document: object) -> str | None:
+    """Why a baseline ``document`` a newer skillc-lint wrote (:func:`_newer_version`) is
+    neither read nor replaced; None for another."""
+    newer = _newer_version(document)
+    if newer is None:
+        return None
+    from skillc_index.command_errors import written_by_newer
+
+    return written_by_newer("baseline version", newer, BASELINE_VERSION, "skillc-lint")
 
 
 def _newer_version(document: object) -> int | None:
