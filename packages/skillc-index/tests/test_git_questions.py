@@ -79,15 +79,60 @@ def test_git_answers_none_for_no_work_tree_and_refuses_to_guess_where_it_cannot(
     with pytest.raises(GitUnanswered) as caught:
         tracked(repo, ["kept"])
     assert caught.value.reason == ".git/index: index file smaller than expected"
-    assert "safe.directory" in caught.value.hint
+    assert caught.value.hint.startswith(f"git fails there: repair {repo.resolve()}/.git (")
+    assert "safe.directory" not in caught.value.hint  # only for "dubious ownership"
     gone = tmp_path / "worktree"
     gone.mkdir()
     (gone / ".git").write_text(f"gitdir: {tmp_path}/gone\n", encoding="utf-8")  # moved away
-    with pytest.raises(GitUnanswered, match="not a git repository: "):
+    with pytest.raises(GitUnanswered, match="not a git repository: ") as caught:
         tracked(gone, ["x"])
+    assert "remove it if the folder is no checkout" in caught.value.hint
+    assert "safe.directory" not in caught.value.hint
     bogus = tmp_path / "bogus"  # a .git that is no repository: git's answer is "none here"
     (bogus / ".git").mkdir(parents=True)
     assert tracked(bogus, ["x"]) is None and ignored_below(bogus, ["x"]) == set()
+
+
+def test_git_s_whole_reason_and_the_hint_s_path_stay_one_line_each(
+    project: Path, tmp_path: Path, write_skill: WriteSkill, cli: Callable[..., Run]
+) -> None:
+    """A copied submodule whose ``.git`` file names a repository that is gone, in a folder
+    whose name holds a space and a newline: git's reason (which quotes the path) is whole,
+    the hint's path one shell word, and neither makes up lines of its own."""
+    odd = tmp_path / "dl a\nerror[E001]: forged"
+    sub = write_skill(odd / "my-sub", files={"notes.md": "mine\n"})
+    (sub / ".git").write_text(f"gitdir: {odd}/.git/modules/my-sub\n", encoding="utf-8")
+    done = cli("skillc-index", script=True)("build", str(sub))
+    _refused(done, "E070", "cannot ask git what it ignores: not a git repository: ")
+    lines = done.stderr.splitlines()
+    assert len(lines) == 2 and lines[1].startswith("hint: git fails there: repair "), lines
+    assert lines[0].endswith("/dl a\\nerror[E001]: forged/.git/modules/my-sub"), lines[0]
+    word = "$'" + str(sub).replace("\n", "\\x0a") + "/.git'"
+    assert lines[1].startswith(f"hint: git fails there: repair {word} (`git -C $'"), lines[1]
+    assert not (project / ".skillc" / "skills" / "my-sub").exists()
+
+
+def test_a_skill_folder_shaped_like_a_bare_repository_is_not_asked(tmp_path: Path) -> None:
+    """A folder holding ``HEAD``, ``objects/``, ``refs/`` and a ``config`` naming another
+    work tree, in a checkout whose ``.gitignore`` leaves out ``secrets.env``: git is not
+    asked there (``safe.bareRepository=explicit``), so it cannot answer for the other
+    folder (where nothing is ignored: the secret would have been copied)."""
+    from skillc_index._git import GitUnanswered
+
+    other = tmp_path / "other"
+    other.mkdir()
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    (outer / ".gitignore").write_text("secrets.env\n", encoding="utf-8")
+    _git(outer, "init", "-q")
+    evil = outer / "evil-skill"
+    _git(tmp_path, "init", "-q", "--bare", str(evil))
+    _git(evil, "config", "core.bare", "false")
+    _git(evil, "config", "core.worktree", str(other))
+    (evil / "secrets.env").write_text("API_TOKEN=s3cr3t\n", encoding="utf-8")
+    with pytest.raises(GitUnanswered, match="cannot use bare repository") as caught:
+        ignored_below(evil, ["secrets.env"])
+    assert caught.value.hint == "a folder there is shaped like a bare git repository: move it out"
 
 
 # -- git cannot answer: fail closed ----------------------------------------------------------
@@ -156,6 +201,27 @@ def test_init_goes_on_with_a_warning_when_git_cannot_say(
     )
     lines = (project / ".gitignore").read_text("utf-8").splitlines()
     assert lines == ["/.skillc/runtime/", "/.skillc/logs/"]  # no agent folder
+
+
+def test_build_and_route_install_warn_when_git_cannot_say_what_it_tracks(
+    project: Path, write_skill: WriteSkill, cli: Callable[..., Run], no_git: dict[str, str]
+) -> None:
+    """As ``init`` does: the lines left out of ``.gitignore`` are said, not dropped."""
+    write_skill(project / ".skillc" / "skills" / "my-skill")
+    run = cli("skillc-index", script=True)
+    assert run("init", cwd=_committed(project)).returncode == 0
+    warning = f"warning: cannot ask git what it tracks in {project}: {NO_GIT}; install git"
+    done = run("build", "my-skill", "-t", "cursor", env_extra=no_git)
+    assert done.returncode == 0, done.stderr
+    assert warning in done.stderr and "only skillc's own folders" in done.stderr
+    assert "/.cursor/skills/" not in (project / ".gitignore").read_text("utf-8")
+    assert run("build", "my-skill").returncode == 0  # into .claude/skills: one to route
+    assert run("route", "install").returncode == 0  # git answers: the router's lines added
+    (project / ".gitignore").write_text("/.skillc/runtime/\n/.skillc/logs/\n", "utf-8")
+    done = run("route", "install", env_extra=no_git)  # routed already: nothing to move
+    assert done.returncode == 0, done.stderr
+    assert warning in done.stderr
+    assert "/.skillc/router/" in (project / ".gitignore").read_text("utf-8")
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="chown to another uid needs root")

@@ -24,7 +24,17 @@ from pathlib import Path
 #: runs through a shell as it reads the index; empty is "off" for git before 2.36, where
 #: ``false`` would name a program, and after), no hooks (none is run by ``ls-files`` or
 #: ``check-ignore``; ``post-index-change`` would be, if the index were written).
-_NEUTRAL = ("-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null")
+#: ``safe.bareRepository=explicit`` (git 2.38): a skill folder shaped like a bare repository
+#: (``HEAD``, ``objects/``, ``refs/``, a ``config`` whose ``core.worktree`` names another
+#: folder) is not taken for the repository before the ``.git`` above it.
+_NEUTRAL = (
+    "-c",
+    "core.fsmonitor=",
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "safe.bareRepository=explicit",
+)
 
 #: The environment added to the user's for every git run: no transport (a partial clone's
 #: lazy fetch of a missing ``.gitignore`` would start ``ssh``, ``remote.*.uploadpack`` or an
@@ -48,27 +58,50 @@ _NO_REPOSITORY = b"fatal: not a git repository (or any "
 
 
 class GitUnanswered(Exception):
-    """Git could not answer where a ``.git`` marks a work tree: ``reason`` is git's own (the
-    first line of its stderr, ``fatal: `` left out) or :data:`NO_GIT`; ``top`` is the folder
-    the ``.git`` is in (what ``safe.directory`` names)."""
+    """Git could not answer where a ``.git`` marks a work tree: ``reason`` is git's own (its
+    whole ``fatal:`` message, ``fatal: `` left out, bounded and escaped) or :data:`NO_GIT`;
+    ``top`` is the folder the ``.git`` is in (what ``safe.directory`` names); ``ran``: git
+    ran and failed there (not: it could not be started or did not answer in time)."""
 
-    def __init__(self, top: str, reason: str) -> None:
+    def __init__(self, top: str, reason: str, *, ran: bool = False) -> None:
         super().__init__(reason)
         self.top = top
         self.reason = reason
+        self.ran = ran
 
     @property
     def hint(self) -> str:
-        """What to do about it, for the hint of the error that refuses."""
+        """What to do about it, for the hint of the error that refuses: ``safe.directory``
+        only where git says the checkout is another user's; every path a shell word, escaped
+        (:func:`~skillc_index.text.shell_word`: a space or a newline in it neither breaks the
+        command nor the one line of the hint)."""
+        from skillc_index.text import shell_word
+
         if self.reason == NO_GIT:
             return "install git, or put it on PATH"
+        top = shell_word(self.top)
+        if _DUBIOUS in self.reason:
+            add = f"git config --global --add safe.directory {top}"
+            return f"`{add}` or run as the checkout's owner"
+        if _BARE in self.reason:  # safe.bareRepository=explicit (:data:`_NEUTRAL`)
+            return "a folder there is shaped like a bare git repository: move it out"
+        if not self.ran:
+            return f"check that `git -C {top} status` runs"
+        dot_git = shell_word(os.path.join(self.top, ".git"))  # noqa: PTH118
         return (
-            f"`git config --global --add safe.directory {self.top}` or run as the checkout's owner"
+            f"git fails there: repair {dot_git} (`git -C {top} status` says what is wrong), "
+            "or remove it if the folder is no checkout (a copied submodule's .git file)"
         )
 
     def asking(self, what: str) -> str:
         """``cannot ask git <what>: <reason>; <hint>``: the words of every refusal."""
         return f"cannot ask git {what}: {self.reason}; {self.hint}"
+
+
+#: What git says (``LC_ALL=C``) of a checkout another user owns.
+_DUBIOUS = "detected dubious ownership"
+#: What git says of a folder shaped like a bare repository it was started in (``_NEUTRAL``).
+_BARE = "cannot use bare repository"
 
 
 def tracked(root: Path, paths: Sequence[str]) -> set[str] | None:
@@ -159,19 +192,29 @@ def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str]
     if done.returncode not in (0, 1) or (done.returncode == 1 and stdin is None):
         if done.stderr.startswith(_NO_REPOSITORY):
             return None  # git's own answer: the .git found is none (no HEAD), nor any above
-        raise GitUnanswered(top, _first_line(done.stderr, done.returncode))
+        raise GitUnanswered(top, _reason(done.stderr, done.returncode), ran=True)
     return [name for name in done.stdout.decode("utf-8", "surrogateescape").split("\0") if name]
 
 
-def _first_line(stderr: bytes, code: int) -> str:
-    """Git's reason: the first line of its ``stderr`` (``fatal: `` left out, cut and its
-    control characters escaped: it may quote a path a skill's ``.git`` file names), else its
-    exit status."""
+#: The most of git's stderr read for its reason (its message quotes a path: bounded).
+_MAX_STDERR = 8192
+
+
+def _reason(stderr: bytes, code: int) -> str:
+    """Git's reason: its whole ``fatal:`` message (to the end of ``stderr``: a path it quotes
+    may hold a newline; ``fatal: `` left out, as is the ``safe.directory`` command git
+    suggests, the hint's), else its first line, else its exit status; cut and its control
+    characters, newlines included, escaped (:func:`~skillc_index.layout.shown`): one line,
+    which a path a skill's ``.git`` file names cannot break into lines of its own."""
     from skillc_index.layout import shown
 
-    text = stderr[:4096].decode("utf-8", "replace").strip()
-    line = text.splitlines()[0] if text else f"git exited with status {code}"
-    return shown(line.removeprefix("fatal: ").removeprefix("error: "))
+    text = stderr[:_MAX_STDERR].decode("utf-8", "replace").strip()
+    at = 0 if text.startswith("fatal: ") else text.find("\nfatal: ") + 1  # 0: none
+    if text.startswith("fatal: ", at):
+        text = text[at + len("fatal: ") :].split("\nTo add an exception for this directory")[0]
+    elif text:
+        text = text.splitlines()[0].removeprefix("error: ")
+    return shown(text or f"git exited with status {code}")
 
 
 def work_tree_mark(root: Path) -> str | None:

@@ -191,13 +191,16 @@ def _generated_lines(root: Path, text: str, layout: Layout) -> list[str]:
     return _to_add(root, text, default_agent_folders(), layout, _GENERATED, ())
 
 
-def ignore_agent_folders(layout: Layout, deployed: Iterable[Path]) -> tuple[str, ...]:
+def ignore_agent_folders(
+    layout: Layout, deployed: Iterable[Path], said: list[str] | None = None
+) -> tuple[str, ...]:
     """Add to the project's ``.gitignore`` the agent folder of each deployment of
     ``deployed`` (its path: ``<agent folder>/<name>``) that lies in the project (as written
     and as a real path), as :func:`ignore_folders` adds agent folders: the whole folder, or
     the deployments alone where the folder holds the user's skills too; returns the lines
     added. Never a folder outside the project (the home's, a path target elsewhere), the
-    project itself, nor one in ``.skillc/``; nothing without a project."""
+    project itself, nor one in ``.skillc/``; nothing without a project. What git could not
+    answer is appended to ``said`` (``build``'s notice), as :func:`ignore_generated` does."""
     project = layout.project_root
     if project is None:
         return ()
@@ -215,7 +218,10 @@ def ignore_agent_folders(layout: Layout, deployed: Iterable[Path]) -> tuple[str,
         entries.append(f"{rel}/{path.name}")
     if not folders:
         return ()
-    return ignore_folders(project, folders, layout, deployed=entries).lines
+    added = ignore_folders(project, folders, layout, deployed=entries)
+    if said is not None:
+        said.extend(added.unanswered)
+    return added.lines
 
 
 class Appended(NamedTuple):

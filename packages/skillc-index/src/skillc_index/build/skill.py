@@ -672,9 +672,12 @@ def _ignore_deployments(
     from skillc_index.build.scaffold import ignore_agent_folders
     from skillc_index.diagnostics import SkillcError, format_diagnostic
 
+    said: list[str] = []  # git could not answer: said, as init says it
     try:
-        return ignore_agent_folders(layout, [deployment.path for deployment in deployments])
+        return ignore_agent_folders(layout, [deployment.path for deployment in deployments], said)
     except SkillcError as exc:
         why = format_diagnostic(exc.diagnostic).splitlines()[0]
         notices.append(Notice(f".gitignore not updated: {why}"))
         return ()
+    finally:
+        notices.extend(Notice(text) for text in said)

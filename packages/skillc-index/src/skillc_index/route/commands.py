@@ -458,12 +458,11 @@ def _ignore_route(
 ) -> RouteManifest:
     """Add to the project's ``.gitignore`` what route generates there, a line each, as
     ``init`` and ``build`` add theirs (:func:`~skillc_index.build.scaffold.ignore_folders`):
-    ``/.skillc/router/`` (the manifest, with device and inode numbers, and the parked
-    deployments) and the router's folder, each by its real path, which git sees (git does
-    not follow a ``.claude/skills`` that links to ``.agents/skills``). Returns ``state``
-    with what this added (``.gitignore`` in ``made`` when it made the file; whether it ended
-    the file's last line first, which uninstall takes out again); a file that cannot be
-    written is a warning."""
+    ``/.skillc/router/`` (the manifest, device and inode numbers, parked deployments) and
+    the router's folder, each by its real path, which git sees (not a ``.claude/skills``
+    linking to ``.agents/skills``). Returns ``state`` with what this added (``.gitignore``
+    in ``made`` when it made the file; whether it ended the file's last line first, which
+    uninstall takes out again); an unwritable file, or git that cannot answer, is a warning."""
     from pathlib import PurePath
 
     from skillc_index.build.scaffold import GITIGNORE, ignore_folders
@@ -480,6 +479,7 @@ def _ignore_route(
         why = format_diagnostic(exc.diagnostic).splitlines()[0]
         notices.append(Notice(f".gitignore not updated: {why}"))
         return state
+    notices.extend(Notice(text) for text in added.unanswered)  # as init warns
     if not added.lines:
         return state
     return state._replace(
