@@ -938,6 +938,75 @@ def test_an_index_the_runtime_cannot_take_leaves_nothing_made_for_it_there(
     assert sorted(runtime.rglob("*")) == [lock.parent.parent, lock.parent, lock]
 
 
+def test_a_lock_file_removed_by_its_maker_is_never_held_twice(
+    skill: ResolvedSkill, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk: reader A made the lock file and removes it (its index went to the private
+    runtime) while reader B waits on it, and reader C comes after. B got the lock on the
+    removed file while C made and locked a new one: both built at once. B now opens the path
+    again and C waits for it: one build at a time in the runtime, and no lock file left."""
+    import errno
+    import threading
+
+    from skillc_index import find_headings
+    from skillc_index.index import cache, writer
+    from skillc_index.index.cache import ensure_index
+
+    real = writer.write_index
+    runtime = project / ".skillc" / "runtime"
+    a_in, a_go, c_in = threading.Event(), threading.Event(), threading.Event()
+    inside: list[str] = []
+    most = [0]
+    guard = threading.Lock()
+
+    def full(path: Path, **kwargs: Any) -> None:
+        if runtime not in path.parents:
+            return real(path, **kwargs)
+        me = threading.current_thread().name
+        with guard:
+            inside.append(me)
+            most[0] = max(most[0], len(inside))
+        try:
+            if me == "A":
+                a_in.set()
+                a_go.wait(10)
+            elif me == "B":
+                c_in.wait(1.5)  # C comes in now if it can
+            else:
+                c_in.set()
+                time.sleep(0.5)  # and B, if it can
+        finally:
+            with guard:
+                inside.remove(me)
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(writer, "write_index", full)
+    monkeypatch.setattr(cache, "_private", None)
+    found: dict[str, object] = {}
+
+    def read(name: str) -> threading.Thread:
+        def run() -> None:
+            found[name] = [h.text for h in find_headings(ensure_index(skill, "ascii"), "usage")]
+
+        thread = threading.Thread(target=run, name=name)
+        thread.start()
+        return thread
+
+    a = read("A")
+    assert a_in.wait(10)
+    b = read("B")
+    time.sleep(0.3)  # B waits on A's lock file
+    a_go.set()
+    a.join(10)
+    monkeypatch.setattr(cache, "_private", None)  # C another process: none built in private
+    c = read("C")
+    for thread in (b, c):
+        thread.join(20)
+    assert found == {"A": ["Usage"], "B": ["Usage"], "C": ["Usage"]}
+    assert most[0] == 1  # never two builds in the runtime at once
+    assert not runtime.exists()  # what each made there went again
+
+
 def test_with_no_folder_to_write_in_the_index_is_kept_in_memory(
     skill: ResolvedSkill,
     project: Path,

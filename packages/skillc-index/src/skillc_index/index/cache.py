@@ -38,7 +38,9 @@ longer: :func:`~skillc_index.index.schema.settle`), so the readers after it chec
 alone; a file dated in the future is not waited for, and the readers hash it. An attempt
 after one the sources changed under does not wait: an editor saving every 100 ms or so left
 no quiet time for both that wait and a build, so three attempts in a row failed (E002); its
-index records the stats as they are, and the readers hash the files changed that recently.
+index records the stats as they are, and the readers hash the files changed that recently,
+on every read until the index is written again (a change of one of its files, ``skc build
+--force``): the time the stats were recorded at is the index's, and a read writes nothing.
 """
 
 from __future__ import annotations
@@ -164,14 +166,12 @@ def _build_on_demand(
             return handle
     reason = ""
     private = False
-    made: _Made | None = None
-    try:
-        for attempt in range(ATTEMPTS):
-            if reason:  # the sources changed under the attempt before
-                pause_before(attempt)
-            runtime, lock, made_now = _locked_runtime(skill, private)
-            made = made or made_now
-            with lock:
+    for attempt in range(ATTEMPTS):
+        if reason:  # the sources changed under the attempt before
+            pause_before(attempt)
+        runtime, lock, made = _locked_runtime(skill, private)
+        with lock:
+            try:
                 state, handle = checked_index(skill, tokenizer_setting, runtime)
                 if handle is not None and not _same_file(handle, damaged):
                     return handle  # built meanwhile by the process we waited for
@@ -198,62 +198,137 @@ def _build_on_demand(
                 if handle is not None:
                     return handle
                 reason = state.reason
-        raise kept_changing(skill.name, reason)
-    finally:
-        if made is not None:
-            made.undo(skill)
+            finally:
+                if made is not None:  # while the lock is held (_RuntimeLock)
+                    made.undo(skill)
+    raise kept_changing(skill.name, reason)
 
 
 def _same_file(handle: IndexHandle, damaged: IndexHandle | None) -> bool:
     return damaged is not None and handle.snapshot.identity == damaged.snapshot.identity
 
 
-class _Made(NamedTuple):
-    """What a build on demand made in the skill's runtime to take its lock there: the lock
-    file (None: it was there before), and the folder above the folders it made for it, up to
-    ``meta`` (None: it made none)."""
+#: How often a lock is opened again after its file went (removed by its maker) or was made
+#: again between two opens, before the build goes on unlocked (renames keep it correct).
+_REOPENS = 8
 
-    meta: Path
-    lock: Path | None
-    top: Path | None
 
-    def undo(self, skill: ResolvedSkill) -> None:
-        """Remove what was made, when the runtime holds no index of ``skill`` at the end (a
-        full disk, a runtime that lets a lock file be made but nothing else, E002: the index
-        went to the private runtime, or nowhere): the lock file, then the folders made for
-        it, each only while empty. Nothing else, nothing this run did not make; a lock beside
-        an index stays (removing a lock file races with its next user)."""
+class _RuntimeLock:
+    """The lock of a build on demand in a skill's runtime: an exclusive ``flock`` on
+    ``<runtime>/.skillc-meta/search-<hash16>.lock``, as :class:`~skillc_index.atomic.
+    FileLock` takes it (waited for up to :data:`LOCK_WAIT_S`, then on, unlocked), and what
+    this run made for it, which :meth:`undo` removes when the runtime could not take the
+    index: the file (``made``: created with ``O_EXCL``, not guessed by a look before) and the
+    folders (``top``: the folder above those :func:`_meta_folder` made; None: none). The
+    file is removed only by its maker, while it holds it and the path still names the file
+    it locked; a locker that got the lock on a file no longer at its path (removed meanwhile)
+    opens the path again (its folders made again) and waits anew: two never hold it at
+    once, one on the removed file and one on a new one. OSError when it cannot be made."""
+
+    def __init__(self, runtime: Path, name: str) -> None:
+        self.runtime = runtime
+        self.held = False
+        self.made = False
+        self.fd = -1
+        self.meta, self.top = self._folder()
+        self.path = self.meta / name
+        try:
+            self.fd, self.made = _open_lock(self.path)
+        except OSError:
+            self.undo(None)
+            raise
+
+    def _folder(self) -> tuple[Path, Path | None]:
+        found = _meta_folder(self.runtime)
+        if found is None:
+            raise OSError(f"{self.runtime} cannot be written, or leads out of its base")
+        return found
+
+    def __enter__(self) -> None:
+        from skillc_index.atomic import flock_within
+
+        for _ in range(_REOPENS):
+            self.held = flock_within(self.fd, LOCK_WAIT_S)
+            if not self.held or self._named():
+                return
+            try:  # removed by its maker while this waited: the path's file is the lock now
+                top = self._folder()[1]
+                fd, made = _open_lock(self.path)
+            except OSError:  # the runtime cannot be written now: on, unlocked
+                break
+            self.top = self.top or top
+            os.close(self.fd)
+            self.fd, self.made = fd, made
+        self.held = False
+
+    def __exit__(self, *_exc: object) -> None:
+        os.close(self.fd)  # releases the lock
+
+    def _named(self) -> bool:
+        """Whether the path still names the file this lock has open."""
+        try:
+            now = self.path.lstat()
+        except OSError:
+            return False
+        had = os.fstat(self.fd)
+        return (now.st_dev, now.st_ino) == (had.st_dev, had.st_ino)
+
+    def undo(self, skill: ResolvedSkill | None) -> None:
+        """Remove what this run made, when the runtime holds no index of ``skill`` at the end
+        of an attempt (a full disk, a runtime that lets a lock file be made but nothing
+        else, E002: the index went to the private runtime, or nowhere): the lock file, made
+        by this run, held and still at its path; then the folders made for it, each only
+        while empty. Nothing else, nothing this run did not make. Called while it is held."""
         from skillc_index.atomic import remove_made
-        from skillc_index.index.schema import hash16
+        from skillc_index.index.schema import index_path
 
-        if (self.meta / f"search-{hash16(skill.source)}.db").exists():
+        if skill is not None and index_path(self.runtime, skill.source).exists():
             return
-        if self.lock is not None:
-            self.lock.unlink(missing_ok=True)
+        if self.made and self.held and self._named():
+            from contextlib import suppress
+
+            with suppress(OSError):
+                self.path.unlink()
+            self.made = False
         if self.top is not None:
             remove_made(self.top, self.meta)
+            self.top = None
+
+
+def _open_lock(path: Path) -> tuple[int, bool]:
+    """A descriptor of the lock file ``path`` (never through a symlink), and whether this
+    call created it (``O_EXCL``); OSError when it can be neither opened nor created."""
+    flags = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(_REOPENS):
+        try:
+            return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666), True
+        except FileExistsError:
+            pass
+        try:
+            return os.open(path, flags), False
+        except FileNotFoundError:  # removed between the two: made again
+            continue
+    return os.open(path, flags | os.O_CREAT, 0o666), False
 
 
 def _locked_runtime(
     skill: ResolvedSkill, private: bool
-) -> tuple[Path, AbstractContextManager[object], _Made | None]:
-    """Where the index is built, its lock, and what was made in the skill's runtime for it
-    (:class:`_Made`): the skill's runtime, else (not writable, or its folder leads out of its
-    base; or ``private``) this process's private runtime. E002 when neither can be written."""
+) -> tuple[Path, AbstractContextManager[object], _RuntimeLock | None]:
+    """Where the index is built, its lock, and the lock again when it is the skill's runtime's
+    (:class:`_RuntimeLock`: what was made there for it): the skill's runtime, else (not
+    writable, or its folder leads out of its base; or ``private``) this process's private
+    runtime. E002 when neither can be written."""
     from skillc_index.atomic import FileLock  # here: a read of a current index takes no lock
     from skillc_index.index.schema import hash16
 
     name = f"search-{hash16(skill.source)}.lock"
-    found = None if private else _meta_folder(skill.runtime)
-    if found is not None:
-        meta, top = found
-        fresh = not os.path.lexists(meta / name)
+    if not private:
         try:
-            lock = FileLock(meta / name, LOCK_WAIT_S)
+            lock = _RuntimeLock(skill.runtime, name)
         except OSError:
-            _Made(meta, None, top).undo(skill)
+            pass
         else:
-            return skill.runtime, lock, _Made(meta, meta / name if fresh else None, top)
+            return skill.runtime, lock, lock
     try:
         runtime = _private_runtime()
         if runtime == MEMORY_RUNTIME:
