@@ -301,15 +301,15 @@ def test_a_stream_that_falls_behind_is_ended_and_grows_no_more() -> None:
 
 
 def test_the_throttle_lets_one_of_each_kind_through_per_window_and_the_last_at_its_end() -> None:
-    from skillc_mcp._listen import Throttle
+    from skillc_mcp._listen import Changes, Listen, Throttle
 
     now = [100.0]
     throttle = Throttle(0.2, clock=lambda: now[0])
-    listed = {"jsonrpc": "2.0", "method": "notifications/resources/list_changed"}
+    listed = (None, {"jsonrpc": "2.0", "method": "notifications/resources/list_changed"})
 
-    def updated(uri: str) -> dict[str, Any]:
+    def updated(uri: str) -> tuple[None, dict[str, Any]]:
         method = "notifications/resources/updated"
-        return {"jsonrpc": "2.0", "method": method, "params": {"uri": uri}}
+        return None, {"jsonrpc": "2.0", "method": method, "params": {"uri": uri}}
 
     assert throttle.offer([listed, updated("skill://a/SKILL.md")]) == [
         listed,
@@ -331,6 +331,12 @@ def test_the_throttle_lets_one_of_each_kind_through_per_window_and_the_last_at_i
     assert throttle.flush(force=True) == [listed]
     now[0] += 1.0
     assert throttle.offer([listed]) == [listed]  # quiet for long: at once again
+    old, new = Listen(1, True, frozenset()), Listen(1, True, frozenset())  # one id, reused
+    note = old.notes(Changes(True, frozenset()))[0]
+    assert throttle.offer([(old, note)]) == [(old, note)]
+    assert throttle.offer([(old, note), (new, note)]) == [(new, note)]  # a stream of its own
+    now[0] += 1.0
+    assert throttle.flush() == [(old, note)]  # held for the old stream, not the new
 
 
 class _Burst:
@@ -422,3 +428,76 @@ def test_a_held_notification_is_not_sent_to_a_stream_cancelled_or_a_uri_unsubscr
     assert [m.get("id") for m in sent()[:7] if "id" in m] == [2, 3, 4]
     assert len([m for m in sent()[:7] if m.get("method") == UPDATED]) == 1
     assert trailing == [{"jsonrpc": "2.0", "method": "notifications/resources/list_changed"}]
+
+
+class _Asked(_Burst):
+    """:class:`_Burst` whose listen streams get what they ask for."""
+
+    def handle(self, message: Any) -> Any:
+        from skillc_mcp._listen import Listen
+
+        if message.get("method") == "subscriptions/listen" and message.get("params"):
+            return Listen.open(message["id"], message["params"], honors=True).ack()
+        return super().handle(message)
+
+
+def test_a_held_notification_of_a_cancelled_stream_never_goes_to_a_new_one_of_its_id() -> None:
+    """Request ids are unique only among open requests: a stream cancelled while its
+    list change was held, then a new listen of the same id asking for one URI only. The held
+    notice was the old stream's: the new one never gets it."""
+    import io
+    import json
+    import os
+    import threading
+    import time
+
+    from skillc_mcp._listen import SUBSCRIPTION_ID_KEY, Throttle
+    from skillc_mcp._stdio import Connection
+
+    def stream_id(message: dict[str, Any]) -> object:
+        return message.get("params", {}).get("_meta", {}).get(SUBSCRIPTION_ID_KEY)
+
+    listed = "notifications/resources/list_changed"
+
+    now = [0.0]
+    reader, writer = os.pipe()
+    out = io.BytesIO()
+
+    def sent() -> list[dict[str, Any]]:
+        return [json.loads(line) for line in out.getvalue().splitlines()]
+
+    def until(count: int) -> None:
+        deadline = time.monotonic() + WAIT
+        while len(sent()) < count:
+            assert time.monotonic() < deadline, json.dumps(sent())
+            time.sleep(0.01)
+
+    def listen(asked: dict[str, Any]) -> dict[str, Any]:
+        return {"id": 1, "method": "subscriptions/listen", "params": {"notifications": asked}}
+
+    with os.fdopen(reader, "rb") as wire_in, os.fdopen(writer, "wb") as wire_out:
+        connection = Connection(wire_in, out, _Asked())  # type: ignore[arg-type]
+        connection._throttle = Throttle(0.2, clock=lambda: now[0])
+        serving = threading.Thread(target=connection.serve, daemon=True)
+        serving.start()
+
+        def write(*messages: dict[str, Any]) -> None:
+            for message in messages:
+                wire_out.write(json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n")
+            wire_out.flush()
+
+        write(listen({"resourcesListChanged": True}))  # the ack, three notices at once
+        until(4)
+        write({"id": 2, "method": "resources/read", "params": {}})  # the notices held
+        until(5)
+        write({"method": "notifications/cancelled", "params": {"requestId": 1}})
+        write(listen({"resourceSubscriptions": [DELTA_URI]}))  # its ack, its own update
+        until(7)
+        now[0] += 1.0  # the window is over: the legacy list change and update go
+        until(9)
+        time.sleep(0.5)  # nothing else comes
+    serving.join(WAIT)
+    after = sent()[5:]  # from the new stream's acknowledgement on
+    on_stream = [(m["method"], m["params"].get("uri")) for m in after if stream_id(m) == 1][1:]
+    assert on_stream == [(UPDATED, DELTA_URI)], json.dumps(after)  # its own update alone
+    assert [m["method"] for m in after if stream_id(m) is None] == [listed, UPDATED]

@@ -95,9 +95,11 @@ def _note(method: str, meta: dict[str, Any] | None = None, **params: Any) -> dic
     return message
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Listen:
-    """One ``subscriptions/listen`` stream: its request id and the kinds it was granted."""
+    """One ``subscriptions/listen`` stream: its request id and the kinds it was granted.
+    Equal only to itself (``eq=False``): request ids are unique only among open requests, so
+    a stream cancelled and a new one of the same id are two (:class:`Throttle`)."""
 
     id: str | int
     lists: bool
@@ -164,12 +166,25 @@ def legacy_notes(changes: Changes, subscriptions: Iterable[str]) -> list[dict[st
     return notes
 
 
+#: A notification and the stream it is for (None: a legacy one, of the connection).
+Owned = tuple["Listen | None", dict[str, Any]]
+
+
+def stream_id(note: Mapping[str, Any]) -> str | int | None:
+    """The request id of the listen stream ``note`` is sent on (None: a legacy notice)."""
+    meta = note.get("params", {}).get("_meta")
+    return None if meta is None else meta.get(SUBSCRIPTION_ID_KEY)
+
+
 class Throttle:
     """At most one notification of each kind (a list change, an update of one URI, on one
     stream) per ``window`` seconds: the first is let through at once, those that come before
     its window ends are held, and the last one held is let through when it ends (a client
     is never left without the final notice). What is looked at, and answered, stays fresh:
-    only the notifications are spaced. ``clock`` gives seconds (:func:`time.monotonic`)."""
+    only the notifications are spaced. Each comes with the stream it is for (:data:`Owned`),
+    the :class:`Listen` itself, not its request id (a new stream may reuse a cancelled one's):
+    what is held for one stream is never another's. ``clock`` gives seconds
+    (:func:`time.monotonic`)."""
 
     def __init__(self, window: float, clock: Callable[[], float] | None = None) -> None:
         if clock is None:
@@ -178,24 +193,24 @@ class Throttle:
             clock = time.monotonic
         self._window = window
         self._clock = clock
-        self._sent: dict[str, float] = {}
+        self._sent: dict[tuple[Listen | None, str], float] = {}
         """When each kind was last let through, while its window lasts."""
-        self._held: dict[str, dict[str, Any]] = {}
+        self._held: dict[tuple[Listen | None, str], dict[str, Any]] = {}
         """The notification of each kind waiting for its window to end, in arrival order."""
 
-    def offer(self, notes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    def offer(self, notes: Iterable[Owned]) -> list[Owned]:
         """The notifications of ``notes`` to send now; the others are held (:meth:`wait`)."""
         now = self._clock()
         self._sent = {k: t for k, t in self._sent.items() if t + self._window > now}
         ready = []
-        for note in notes:
-            kind = json.dumps(note, sort_keys=True)  # the same kind: the same message
+        for owner, note in notes:
+            kind = (owner, json.dumps(note, sort_keys=True))  # the same message, one stream
             if kind in self._sent:  # its window lasts: the latest waits for its end
                 self._held[kind] = note
             else:
                 self._held.pop(kind, None)
                 self._sent[kind] = now
-                ready.append(note)
+                ready.append((owner, note))
         return ready
 
     def wait(self) -> float | None:
@@ -205,19 +220,19 @@ class Throttle:
         now = self._clock()
         return max(0.0, min(self._ends(kind, now) for kind in self._held) - now)
 
-    def flush(self, *, force: bool = False) -> list[dict[str, Any]]:
+    def flush(self, *, force: bool = False) -> list[Owned]:
         """The held notifications whose window has ended (all of them when ``force``), in
-        the order they came; each starts a new window."""
+        the order they came, each with its stream; each starts a new window."""
         now = self._clock()
         ready = []
         for kind, note in list(self._held.items()):
             if force or self._ends(kind, now) <= now:
                 del self._held[kind]
                 self._sent[kind] = now
-                ready.append(note)
+                ready.append((kind[0], note))
         return ready
 
-    def _ends(self, kind: str, now: float) -> float:
+    def _ends(self, kind: tuple[Listen | None, str], now: float) -> float:
         """When the window of ``kind`` ends (``now`` when none lasts)."""
         sent = self._sent.get(kind)
         return now if sent is None else sent + self._window

@@ -356,25 +356,33 @@ class Connection:
             from skillc_mcp._listen import Throttle
 
             self._throttle = Throttle(SETTLE_SECONDS)
-        if self._throttle is not None:
-            notes = self._throttle.offer(notes)
+        if self._throttle is not None:  # each with its stream: the Listen, not its id
+            from skillc_mcp._listen import stream_id
+
+            owned = []
+            for note in notes:
+                sid = stream_id(note)
+                owned.append((None if sid is None else self._listens.get(sid), note))
+            notes = [note for _, note in self._throttle.offer(owned)]
         for note in notes:
             self.send(note)
 
     def _send_held(self, *, force: bool = False) -> None:
         """Send the notifications the throttle held whose time has come (all: ``force``),
-        but not to a stream cancelled or a URI unsubscribed meanwhile."""
+        but not to a stream cancelled meanwhile (nor to a new one reusing its request id: the
+        stream held for is the :class:`~skillc_mcp._listen.Listen` itself) or for a URI
+        unsubscribed meanwhile."""
         if self._throttle is None:
             return
-        from skillc_mcp._listen import SUBSCRIPTION_ID_KEY, UPDATED
+        from skillc_mcp._listen import UPDATED
 
-        for note in self._throttle.flush(force=force):
-            params = note.get("params", {})
-            meta = params.get("_meta")
-            if meta is not None and meta.get(SUBSCRIPTION_ID_KEY) not in self._listens:
+        for owner, note in self._throttle.flush(force=force):
+            if owner is not None:
+                if self._listens.get(owner.id) is owner:
+                    self.send(note)
                 continue
-            unsubscribed = params.get("uri") not in self.server.subscriptions
-            if meta is None and note["method"] == UPDATED and unsubscribed:
+            unsubscribed = note.get("params", {}).get("uri") not in self.server.subscriptions
+            if note["method"] == UPDATED and unsubscribed:
                 continue
             self.send(note)
 
