@@ -38,6 +38,7 @@ from skillc_index.homes import custom_home as custom_home
 from skillc_index.homes import env_folder as env_folder
 from skillc_index.homes import home_dir as home_dir
 from skillc_index.homes import user_home as user_home
+from skillc_index.inventory.links import store_entry as store_entry  # stdlib only
 from skillc_index.record import Record
 from skillc_index.text import cut, printable
 
@@ -404,7 +405,11 @@ def _is_plain_name(text: str) -> bool:
 
 
 def runtime_for(
-    source: Path, layout: Layout, *, force_global: bool = False
+    source: Path,
+    layout: Layout,
+    *,
+    force_global: bool = False,
+    entry: tuple[Scope, str] | None = None,
 ) -> tuple[Scope, Path, bool]:
     """Scope, runtime folder and store membership for a canonical source folder.
 
@@ -415,10 +420,13 @@ def runtime_for(
     stores); any other source uses the project runtime when there is a project, else the
     global one. ``force_global`` (``--global``) always picks the global runtime. The runtime
     is named after the store's entry (``alpha-x`` of ``alpha-x -> repo/skill``: the name
-    ``skc list`` gives it), else after the folder.
-    """
-    in_project = store_entry(layout.store("project"), source) if layout.project_root else None
-    in_global = store_entry(layout.store("global"), source)
+    ``skc list`` gives it), else after the folder; ``entry``: the store entry it was found
+    as by name (that store's links are not all looked at: :func:`store_entry`)."""
+    known = dict([entry]) if entry else {}
+    in_project = known.get("project")
+    if layout.project_root:
+        in_project = store_entry(layout.store("project"), source, in_project)
+    in_global = store_entry(layout.store("global"), source, known.get("global"))
     if force_global:
         scope: Scope = "global"
     elif in_project:
@@ -433,22 +441,6 @@ def runtime_for(
         scope = "project" if layout.project_root is not None else "global"
     in_store = bool(in_project if scope == "project" else in_global)
     return scope, layout.runtime_store(scope) / (in_project or in_global or source.name), in_store
-
-
-def store_entry(store: Path, source: Path) -> str | None:
-    """The name of the store's entry that is the canonical folder ``source``, the skill's name
-    (its runtime's, ``skc list``'s): its own when it is in the store or the entry of its name
-    links to it, else the first by name of the store's links to it (``alpha-x -> repo/skill``:
-    a stow farm, a dotfiles repository: :func:`~.inventory.links.folder_links`), else None. A
-    skill shared from another project's store by a link is this store's, built and logged
-    here, not an import."""
-    if source.parent == store.resolve():
-        return source.name
-    if (store / source.name).is_symlink() and os.path.realpath(store / source.name) == str(source):
-        return source.name
-    from skillc_index.inventory.links import folder_links
-
-    return folder_links(store).get(str(source))
 
 
 def store_owner(source: Path, layout: Layout) -> Path | None:
@@ -603,19 +595,20 @@ def _resolved(skill: str, layout: Layout, force_global: bool, stores_only: bool)
         return read_back(folder.name, folder, layout, force_global, False)
     plain = _is_plain_name(skill)
     first_folder: str | None = None
-    candidates: list[tuple[Path, str, bool]] = []
+    candidates: list[tuple[Path, str, tuple[Scope, str] | None]] = []
     if skill and not (stores_only and plain):
         written = layout.cwd / expand_user(skill)
         if os.path.basename(skill) == SKILL_FILE and is_file(written):  # noqa: PTH119 (as written)
             parent = skill[: -len(SKILL_FILE)] or "."  # its folder, as skillc-lint takes it:
             # `demo/` (a path, as it was written, never a store's name)
             return resolve_skill(parent, layout, force_global=force_global, stores_only=stores_only)
-        candidates.append((written, skill, True))
-    if plain:
+        candidates.append((written, skill, None))
+    if plain:  # a store's entry, found by name: its store's links are not all looked at
         for scope in layout.scopes():
             folder = layout.store(scope) / entry_named(layout.store(scope), skill)
-            candidates.append((folder, str(folder), False))
-    for folder, where, given in candidates:
+            candidates.append((folder, str(folder), (scope, folder.name)))
+    for folder, where, entry in candidates:
+        given = entry is None
         if not is_folder(folder):
             from skillc_index.import_record import recovered  # a killed import's copy back
 
@@ -632,7 +625,9 @@ def _resolved(skill: str, layout: Layout, force_global: bool, stores_only: bool)
                 from skillc_index.inventory.resolve import read_back
 
                 return read_back(skill, source, layout, force_global, plain)
-            scope, runtime, in_store = runtime_for(source, layout, force_global=force_global)
+            scope, runtime, in_store = runtime_for(
+                source, layout, force_global=force_global, entry=entry
+            )
             notices: tuple[Diagnostic | Notice, ...] = ()
             if stores_only and scope == "project":  # a checkout's skill runs, not the user's
                 from skillc_index.build.store import shadow_notice

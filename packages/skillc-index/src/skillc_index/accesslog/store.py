@@ -267,7 +267,7 @@ def primary_log_finder(layout: Layout) -> Callable[[str], Path]:
     (RFC-0007:C-RESOLUTION), the runtime store worked out once per parent folder
     (``runtime_for`` resolves the stores): for reading the logs of many installed skills. A
     source that an entry of a store of the layout links to is a skill of that store, its
-    runtime named after the entry (:func:`~skillc_index.layout.store_entry`), whatever its
+    runtime named after the entry (:func:`~skillc_index.inventory.links.store_entry`), whatever its
     folder's other skills are: worked out on its own (the stores' links read once)."""
     from skillc_index.inventory.links import folder_links
 

@@ -47,6 +47,7 @@ from skillc_index.digests import file_digests, source_hash
 from skillc_index.files import SkillFiles, open_in_root, walk_skill
 from skillc_index.glob import IGNORE_FILE, parent_folders
 from skillc_index.import_record import ImportRecord
+from skillc_index.inventory.links import store_entry
 from skillc_index.layout import (
     IMPORT_RECORD,
     SKILL_FILE,
@@ -54,7 +55,6 @@ from skillc_index.layout import (
     ResolvedSkill,
     Scope,
     require_skill_name,
-    store_entry,
 )
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ class ImportPlan:
 
 def store_scope(source: Path, layout: Layout) -> Scope | None:
     """The scope of the store a canonical source folder sits directly in (or one of whose
-    entries links to it: :func:`~skillc_index.layout.store_entry`), else None."""
+    entries links to it: :func:`~skillc_index.inventory.links.store_entry`), else None."""
     for scope in layout.scopes():
         if store_entry(layout.store(scope), source):
             return scope
