@@ -116,3 +116,25 @@ def test_a_project_link_shadowing_a_global_skill_of_its_entrys_name_is_warned_of
     built = cli("skillc-index", process=True)("build", "gx")
     assert built.returncode == 0, built.stderr
     assert "warning: the project's 'gx' shadows the global 'gx' in this project" in built.stderr
+
+
+def test_a_global_copy_of_a_link_is_current_after_a_rebuild_beside_a_former_runtime(
+    project: Path, home: Path, write_skill: Callable[..., Path], cli: Callable[..., Run]
+) -> None:
+    """``build alpha-x --global --copy`` with the ``runtime/skill`` an older version made for
+    ``alpha-x -> repoA/skill`` still there: ``list`` compared the copy with that runtime, so
+    after an edit and a rebuild alpha-x was ``stale`` for good. It is the entry's runtime's."""
+    import shutil
+
+    _link(home / ".skillc" / "skills", {"alpha-x": "repoA/skill"}, write_skill)
+    run = cli("skc", script=True)
+    assert run("build", "alpha-x", "--global", "--copy").returncode == 0
+    runtimes = home / ".skillc" / "runtime"
+    shutil.copytree(runtimes / "alpha-x", runtimes / "skill", symlinks=True)  # the former one
+    skill_md = home.parent / "repos" / "repoA" / "skill" / "SKILL.md"
+    skill_md.write_text(skill_md.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    rebuilt = run("build", "alpha-x", "--global", "--copy")
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    listed = json.loads(run("list", "--format", "json").stdout)["skills"]
+    assert [(s["name"], s["status"]) for s in listed] == [("alpha-x", "normal")]
+    assert (home / ".claude" / "skills" / "alpha-x").is_dir()

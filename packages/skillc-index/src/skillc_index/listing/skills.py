@@ -272,7 +272,8 @@ def skill_status(
 def deployed_builds(skill: InstalledSkill, layout: Layout) -> tuple[Path, ...]:
     """The builds a skill's deployments were made from: the runtime a deployed link leads to,
     the global runtime for a copy in a home agent folder (``skc build --global --copy``; a
-    copy in a project agent folder is its store runtime's, which the caller has)."""
+    copy in a project agent folder is its store runtime's, which the caller has), named as
+    :func:`runtime_for` names it (after the store's entry that links to the folder)."""
     builds: dict[Path, None] = {}
     for location in skill.locations:
         if not location.managed or location.kind == "store":
@@ -280,7 +281,7 @@ def deployed_builds(skill: InstalledSkill, layout: Layout) -> tuple[Path, ...]:
         if store_skill_name(location.real, RUNTIME_FOLDER) is not None:
             builds[location.real] = None
         elif location.scope == "global" and location.source is not None:
-            builds[layout.runtime_store("global") / location.source.name] = None
+            builds[runtime_for(location.source, layout, force_global=True)[1]] = None
     return tuple(builds)
 
 
