@@ -138,3 +138,28 @@ def test_a_global_copy_of_a_link_is_current_after_a_rebuild_beside_a_former_runt
     listed = json.loads(run("list", "--format", "json").stdout)["skills"]
     assert [(s["name"], s["status"]) for s in listed] == [("alpha-x", "normal")]
     assert (home / ".claude" / "skills" / "alpha-x").is_dir()
+
+
+def test_a_second_link_to_one_folder_builds_the_first_and_says_so(
+    project: Path, home: Path, write_skill: Callable[..., Path], cli: Callable[..., Run]
+) -> None:
+    """``alpha-x`` and ``zeta`` lead to ``repo/skill``: one skill, named after the first link
+    by name. ``build zeta`` builds and deploys ``alpha-x``, and says so (it said nothing);
+    ``build alpha-x`` has nothing to say."""
+    store = home / ".skillc" / "skills"
+    _link(store, {"alpha-x": "repo/skill"}, write_skill)
+    (store / "zeta").symlink_to((store / "alpha-x").resolve(), target_is_directory=True)
+    run = cli("skc", script=True)
+    built = run("build", "zeta", "--format", "json")
+    assert built.returncode == 0, built.stderr
+    data = json.loads(built.stdout)
+    assert (data["skill"], Path(data["runtime_path"]).name) == ("alpha-x", "alpha-x")
+    said = (
+        f"'zeta' and 'alpha-x' are links to one folder ({(store / 'alpha-x').resolve()}): "
+        "built as 'alpha-x'"
+    )
+    assert f"warning: {said}" in built.stderr.splitlines()
+    assert said in data["warnings"]
+    first = run("build", "alpha-x")
+    assert first.returncode == 0 and "one folder" not in first.stderr, first.stderr
+    assert sorted(p.name for p in (home / ".skillc" / "runtime").iterdir()) == ["alpha-x"]

@@ -35,6 +35,7 @@ from skillc_index.build.store import (
     ImportAction,
     ImportPlan,
     in_a_store,
+    one_folder_notice,
     origin_view,
     perform_import,
     plan_import,
@@ -377,6 +378,8 @@ def _build_skill(
     stats = _refuse_too_large(resolved.name, resolved.source, files)
 
     notices: list[Diagnostic | Notice] = list(resolved.notices)
+    one_folder = one_folder_notice(os.fspath(skill), resolved, layout)  # zeta, alpha-x
+    notices += () if one_folder is None else (one_folder,)
     plan: ImportPlan | None = None
     importing = not in_a_store(resolved.source, layout)
     if importing:

@@ -55,6 +55,7 @@ from skillc_index.layout import (
     ResolvedSkill,
     Scope,
     require_skill_name,
+    shown,
 )
 
 if TYPE_CHECKING:
@@ -149,6 +150,24 @@ def shadow_notice(source: Path, layout: Layout, *, runs: bool = False) -> Notice
         f"the project's {name} shadows the global {name} in this project "
         f"({layout.display(project)}): {then}"
     )
+
+
+def one_folder_notice(given: str, skill: ResolvedSkill, layout: Layout) -> Notice | None:
+    """A warning when ``given`` names a store's link to the folder of the store skill
+    ``skill`` that does not name it: ``zeta`` and ``alpha-x`` both lead to ``repo/skill``,
+    which is one skill, named after the first link by name (``alpha-x``: built, deployed
+    and logged as that one). None otherwise."""
+    entry = os.path.basename(given.rstrip("/" + os.sep))  # noqa: PTH119 (as it was given)
+    if not skill.in_store or entry in {skill.name, "", ".", ".."}:
+        return None
+    for scope in layout.scopes():
+        link = layout.store(scope) / entry
+        if link.is_symlink() and os.path.realpath(link) == str(skill.source):
+            return Notice(
+                f"'{shown(entry)}' and '{shown(skill.name)}' are links to one folder "
+                f"({shown(layout.display(skill.source))}): built as '{shown(skill.name)}'"
+            )
+    return None
 
 
 class GitView(NamedTuple):
