@@ -1906,3 +1906,24 @@ def _lstats(root: Path) -> dict[str, tuple[int, int, int]]:
         for path in root.rglob("*")
         for found in (path.lstat(),)
     }
+
+
+def test_a_routed_store_entry_linking_to_a_folder_of_another_name_is_compiled_as_the_entry(
+    layout: Layout, project: Path, tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """Route's compile of the store entry ``alpha-x -> repoA/skill`` named the skill after
+    the folder (``skill``) in the runtime ``alpha-x``: its manifest said ``skill``, which no
+    build of ``alpha-x`` matches. It is the entry's, as ``runtime_for`` names its runtime."""
+    from skillc_index.config import load_config
+    from skillc_index.route.place import RoutePlace
+
+    target = write_skill(tmp_path / "repos" / "repoA" / "skill", "alpha-x").resolve()
+    store = layout.store("project")
+    store.mkdir(parents=True, exist_ok=True)
+    (store / "alpha-x").symlink_to(target, target_is_directory=True)
+    base = project / ".skillc"
+    place = RoutePlace("claude", "project", project, project / ".claude/skills", store, base)
+    skill, built, _ = router_module._compile(place, layout, load_config(layout), "alpha-x")
+    runtime = layout.runtime_store("project") / "alpha-x"
+    assert (skill.name, skill.source, skill.runtime, built) == ("alpha-x", target, runtime, True)
+    assert read_manifest(runtime).skill == "alpha-x"

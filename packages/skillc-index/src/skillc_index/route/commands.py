@@ -94,7 +94,7 @@ def _compile(
 
     source = Path(os.path.realpath(place.store / name))
     scope, runtime, in_store = runtime_for(source, layout)
-    skill = ResolvedSkill(source.name, source, scope, runtime, in_store)
+    skill = ResolvedSkill(runtime.name, source, scope, runtime, in_store)  # the entry's name
     _check_source(source, name)
     compiled = compile_skill(skill, tokenizer_setting=config.tokenizer)
     return skill, not compiled.up_to_date, compiled.source_hash
