@@ -104,3 +104,25 @@ def test_a_links_reads_stay_its_own_beside_a_copy_imported_from_its_folder(
     every = skc("stats", "--all", "--format", "json", cwd=elsewhere)
     uses = {entry["skill"]: entry["uses"] for entry in json.loads(every.stdout)["data"]}
     assert uses == {"alpha-x": 2, "skill": 0}, every.stderr
+
+
+def test_find_names_a_built_link_by_its_entry_in_the_show_hint(
+    tmp_path: Path, home: Path, write_skill: Callable[..., Path], cli: Callable[..., Run]
+) -> None:
+    """``skc find`` of a built ``alpha-x -> repoA/skill``: the hint named the folder's
+    ``skc open .../repoA/skill SKILL.md`` (the skill was not taken as a store skill, and by
+    the folder's name ``skill`` show reads none); it is ``skc show alpha-x --section``, which
+    reads the section from the index."""
+    skc = cli("skc", script=True)
+    body = "## Frobnicating widgets\n\nHow to frobnicate the widget pipeline.\n"
+    folder = write_skill(tmp_path / "repos" / "repoA" / "skill", "alpha-x", "Widget tools.", body)
+    store = home / ".skillc" / "skills"
+    store.mkdir(parents=True)
+    (store / "alpha-x").symlink_to(folder, target_is_directory=True)
+    assert skc("build", "alpha-x").returncode == 0
+    found = skc("find", "frobnicate widget pipeline", "--limit", "1")
+    assert found.returncode == 0, found.stderr
+    hint = found.stdout.splitlines()[3]
+    assert hint == '   skc show alpha-x --section "Frobnicating widgets"'
+    shown = skc("show", "alpha-x", "--section", "Frobnicating widgets")
+    assert shown.stdout.startswith("## Frobnicating widgets"), shown.stderr

@@ -7,6 +7,7 @@ Imported by the quick path: the standard library only at module level.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -70,13 +71,13 @@ def _read_hint(layout: Layout, skill: FoundSkill, spell: Spell) -> str:
     its folder)."""
     from skillc_index import expand_user
 
-    source = Path(skill.path)
+    source, name = Path(skill.path), skill.name  # its entry's name (``alpha-x -> repo/skill``)
     section = skill.sections[0]
-    if skill.in_store and _shown_by_name(layout, source):
+    if skill.in_store and _shown_by_name(layout, name, source):
         heading = _quoted(section.heading, force=True)
-        if source.name.startswith("-"):  # after --: never read as an option
-            return f"{spell('show')} --section {heading} -- {_quoted(source.name)}"
-        return f"{spell('show')} {_quoted(source.name)} --section {heading}"
+        if name.startswith("-"):  # after --: never read as an option
+            return f"{spell('show')} --section {heading} -- {_quoted(name)}"
+        return f"{spell('show')} {_quoted(name)} --section {heading}"
     shown = layout.display(source)
     if shown.startswith("~") and layout.home != expand_user("~").resolve():
         shown = str(source)  # `~` is $SKILLC_HOME here, which a shell does not know
@@ -84,14 +85,18 @@ def _read_hint(layout: Layout, skill: FoundSkill, spell: Spell) -> str:
     return f"{spell('open')} {target} SKILL.md --offset {section.line - 1}"
 
 
-def _shown_by_name(layout: Layout, source: Path) -> bool:
-    """Whether ``skc show NAME`` reads this store skill's index: its name resolves to it (as
-    show resolves it: a project store skill of that name comes before a global one) and it
-    is built."""
+def _shown_by_name(layout: Layout, name: str, source: Path) -> bool:
+    """Whether ``skc show NAME`` reads this store skill's index: ``name``, as ``skc list``
+    names it (its store entry's, not its folder's: ``alpha-x -> repo/skill``), is a name
+    (not the path find gives when the name reads another skill) that resolves to it (as show
+    resolves it: a project store skill of that name comes before a global one) and it is
+    built."""
     from skillc_index import SkillcError, index_path, resolve_skill
 
+    if "/" in name or os.sep in name:
+        return False
     try:
-        resolved = resolve_skill(source.name, layout)
+        resolved = resolve_skill(name, layout)
     except SkillcError:
         return False
     return resolved.source == source and index_path(resolved.runtime, source).is_file()

@@ -194,7 +194,7 @@ def answer(
                 score=score,
                 sections=tuple(SectionHit(*hit) for hit in sections.get(skill_id, ())),
                 duplicates=tuple(member[1] for member in members[1:]),
-                in_store=path.rpartition("/")[0] in stores,
+                in_store=path.rpartition("/")[0] in stores or _linked(path, layout),
             )
         )
     return tuple(found)
@@ -223,3 +223,11 @@ def _groups(
         if digest is not None and digest not in groups:
             groups[digest] = (skill_id, score)
     return groups
+
+
+def _linked(path: str, layout: Layout) -> bool:
+    """Whether an entry of a store links to the skill folder ``path`` (``alpha-x ->
+    repo/skill``): a store skill named after the entry, which ``skc show alpha-x`` reads."""
+    from skillc_index.layout import store_entry  # a store's links, read once per process
+
+    return any(store_entry(layout.store(scope), Path(path)) for scope in layout.scopes())
