@@ -650,6 +650,37 @@ def test_all_builds_each_skill_for_the_targets_it_is_deployed_to(
     assert named.returncode == 1 and "is the folder being built" in named.stderr
 
 
+def test_all_builds_a_skill_imported_from_the_default_targets_folder_deployed_nowhere(
+    cli: Callable[..., Run], home: Path, write_skill: WriteSkill
+) -> None:
+    """``skc build ~/.claude/skills/mine -t cursor``, then its cursor link removed: ``--all``
+    fell back to the default ``claude``, whose folder is the one it was imported from, and
+    failed with E050 on every run. The skill is there already (its own source): built and
+    deployed nowhere, the folder left as it was."""
+    skc = cli("skc", script=True)
+    mine = write_skill(home / ".claude" / "skills" / "mine")
+    before = sorted(p.name for p in mine.iterdir()), (mine / "SKILL.md").read_bytes()
+    assert skc("build", str(mine), "--global", "-t", "cursor").returncode == 0
+    (home / ".cursor" / "skills" / "mine").unlink()
+    (mine / "SKILL.md").write_text(  # edited where its author edits it: imported again
+        (mine / "SKILL.md").read_text("utf-8") + "\nMore.\n", "utf-8"
+    )
+    edited = (mine / "SKILL.md").read_bytes()
+    for status in ("built", "up to date"):
+        done = skc("build", "--all", "--format", "json")
+        assert done.returncode == 0, done.stderr
+        (result,) = json.loads(done.stdout)["results"]
+        assert (result["skill"], result["deployments"]) == ("mine", [])
+        assert result["up_to_date"] is (status == "up to date")
+    assert "More." in (home / ".skillc" / "skills" / "mine" / "SKILL.md").read_text("utf-8")
+    assert sorted(p.name for p in mine.parent.iterdir()) == ["mine"]
+    assert (sorted(p.name for p in mine.iterdir()), (mine / "SKILL.md").read_bytes()) == (
+        before[0],
+        edited,
+    )
+    assert not (home / ".cursor" / "skills" / "mine").exists()
+
+
 @pytest.mark.usefixtures("skc_on_path")
 def test_all_says_it_imported_a_folder_again_that_left_the_runtime_up_to_date(
     cli: Callable[..., Run], project: Path, write_skill: WriteSkill
@@ -1114,11 +1145,11 @@ def test_ctrl_c_in_a_batch_built_in_this_process_says_what_was_built_in_json(
     build_one = operations.build_one
     calls: list[object] = []
 
-    def interrupted(*args: Any) -> Any:
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
         calls.append(args)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return build_one(*args)
+        return build_one(*args, **kwargs)
 
     monkeypatch.setattr("skillc_index.build.batch.usable_cores", lambda: 1)
     monkeypatch.setattr(operations, "build_one", interrupted)

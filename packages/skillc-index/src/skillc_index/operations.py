@@ -406,9 +406,9 @@ def build(session: Session, params: BuildParams) -> BuildResult | BatchResult:
     return result if missing is None else result.with_notice(missing)
 
 
-def build_one(session: Session, params: BuildParams) -> BuildResult:
-    """Build and deploy ``params.skill``; logged after the build, or with its error when the
-    skill resolves."""
+def build_one(session: Session, params: BuildParams, *, deploys: bool = True) -> BuildResult:
+    """Build and deploy ``params.skill`` (not ``deploys``: to no target, copies made before
+    refreshed alone); logged after the build, or with its error when the skill resolves."""
     from skillc_index.build.skill import build_skill
 
     if params.skill is None:
@@ -418,15 +418,10 @@ def build_one(session: Session, params: BuildParams) -> BuildResult:
     args = params.log_args()
     try:
         built = build_skill(
-            params.skill,
-            layout,
-            targets=params.target,
-            copy=params.copy,
-            force=params.force,
-            force_global=params.global_,
-            config=config,
-            progress=session.progress,
-        )
+            params.skill, layout, targets=params.target, copy=params.copy, force=params.force,
+            force_global=params.global_, config=config, progress=session.progress,
+            deploys=deploys,
+        )  # fmt: skip
     except Exception as exc:
         session.log.record_failure(
             layout, "build", params.skill, args, exc, force_global=params.global_

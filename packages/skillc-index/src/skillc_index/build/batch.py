@@ -387,17 +387,18 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
     for job in jobs:
         if stop is not None and stop.is_set():  # Ctrl-C: the batch ends, its results unread
             break
+        targets = options.targets or _targets(job, options, _worker["session"])
         params = BuildParams(
             job.given,
             global_=options.force_global or job.global_,
-            target=options.targets or _targets(job, options, _worker["session"]),
+            target=targets or (),
             copy=options.copy,
             force=options.force,
         )
         result: BuildResult | None = None
         error: Diagnostic | None = None
         try:
-            result = build_one(_worker["session"], params)
+            result = build_one(_worker["session"], params, deploys=targets is not None)
         except SkillcError as exc:
             error = exc.spelled(options.spelling)
         except Exception as exc:  # one skill's failure must not stop the others
@@ -409,21 +410,40 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
     return items
 
 
-def _targets(job: BatchJob, options: _Options, session: Session) -> tuple[str, ...]:
+def _targets(job: BatchJob, options: _Options, session: Session) -> tuple[str, ...] | None:
     """The targets a store skill of ``--all`` (``job.stored``) is built for when the batch is
     given none: those it is deployed to in the agent folders of the scope it is built in
     (:func:`~skillc_index.build.copies.deployed_targets`), so that a skill built with
     ``--target cursor`` is not deployed to the default target too, over the very folder it
-    was imported from say; none (the default target) for a skill deployed nowhere, or named."""
+    was imported from say; none (``()``: the default target) for a skill deployed nowhere,
+    or named; None (built, deployed nowhere) for one deployed nowhere whose default target's
+    folder is the one it was imported from: the skill is there already, its own source."""
     if not job.stored:
         return ()
     from skillc_index.build.copies import deployed_targets
+    from skillc_index.build.deploy import parse_targets
+    from skillc_index.import_record import import_origin
 
     layout = options.layout
     scope: Scope = "global" if options.force_global or job.global_ else "project"
     copy = Path(job.given)
     runtime = layout.runtime_store(scope) / copy.name
-    return deployed_targets(copy.name, scope, copy, runtime, layout, session.config.targets)
+    configured = session.config.targets
+    deployed = deployed_targets(copy.name, scope, copy, runtime, layout, configured)
+    if deployed:
+        return deployed
+    store_scope: Scope = "global" if job.global_ else "project"
+    origin = import_origin(copy, store_scope, layout, bounded=False)
+    if origin is None:
+        return ()
+    for target in parse_targets(()):
+        try:
+            there = layout.target_root(target, scope, configured) / copy.name
+        except ValueError:  # a project scope with no project: the build says so
+            return ()
+        if os.path.realpath(there) == os.fspath(origin):
+            return None
+    return ()
 
 
 def build_skills(

@@ -323,8 +323,10 @@ def build_skill(
     force_global: bool = False,
     config: Config | None = None,
     progress: Progress | None = None,
+    deploys: bool = True,
 ) -> BuildResult:
-    """Build one skill given by name or path (RFC-0007 ``build``) and deploy it.
+    """Build one skill given by name or path (RFC-0007 ``build``) and deploy it (not
+    ``deploys``: to none of ``targets``, the copies made before refreshed alone).
 
     ``targets`` are agent names or folder paths, each possibly comma-separated (default
     ``claude``; one ``str`` is one such value, not its characters); ``copy`` copies the stub
@@ -340,7 +342,7 @@ def build_skill(
     try:
         return _build_skill(
             skill, layout, targets, copy=copy, force=force, force_global=force_global,
-            config=config, progress=progress,
+            config=config, progress=progress, deploys=deploys,
         )  # fmt: skip
     except (FileNotFoundError, NotADirectoryError):
         resolve_skill(skill, layout, force_global=force_global)  # E001/E010 when it is gone
@@ -357,9 +359,10 @@ def _build_skill(
     force_global: bool,
     config: Config | None,
     progress: Progress | None,
+    deploys: bool = True,
 ) -> BuildResult:
     """:func:`build_skill`'s work."""
-    target_names = parse_targets(targets)
+    target_names = parse_targets(targets) if deploys else []
     resolved = resolve_skill(skill, layout, force_global=force_global)
     given = resolved.source if resolved.imported_from is None else resolved.imported_from
     owner = store_owner(given, layout)  # the folder as given, not the copy an older version
