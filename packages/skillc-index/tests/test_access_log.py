@@ -622,6 +622,31 @@ def test_a_fallback_symlinked_out_is_not_written_either(
     assert "lies outside the project" in format_diagnostic(warning)
 
 
+def test_a_newer_fallback_gets_no_advice_to_sync(project_layout: Layout) -> None:
+    """The primary log cannot be written and the fallback a newer skillc wrote: W002 said
+    `run skc sync`, which refuses that log (E042). Said as a foreign fallback is: this use
+    was not logged, and why; the fallback is left as it was."""
+    assert project_layout.project_root is not None
+    fallback = root_fallback(project_layout)
+    runtime = project_runtime(project_layout)
+    (project_layout.project_root / ".skillc" / "runtime").write_text("x", encoding="utf-8")
+    fallback.parent.mkdir(parents=True)
+    insert(fallback, [record()])
+    with closing(sqlite3.connect(fallback)) as db:
+        db.executescript("CREATE TABLE future_notes (x); PRAGMA user_version = 9;")
+    outcome = log_access(project_layout, runtime, record())
+    assert outcome.path is None
+    texts = [format_diagnostic(d) for d in outcome.diagnostics]
+    assert not any("sync" in text for text in texts), texts
+    (warning,) = texts
+    assert warning.startswith("warning: this use was not logged: access log '"), warning
+    assert warning.endswith(
+        f"and access log '{fallback}' was written by a newer skillc (access log schema 9; "
+        "this skillc reads 6): upgrade skillc"
+    ), warning
+    assert len(rows(fallback)) == 1
+
+
 # -- the log's identity (issue 32) ----------------------------------------------------------
 
 

@@ -468,8 +468,9 @@ def log_access(
             # sync removes fallback logs: written only under its lock
             with fallback_lock(base, timeout_ms=wait_ms) if path == fallback else nullcontext():
                 insert(path, [record, *more], wait_ms)
-        except NewerLog as exc:
+        except NewerLog as exc:  # sync refuses a newer fallback log too (E042)
             refused.append(f"access log '{shown}' was {exc}")
+            fallback_refused = refused[-1] if path == fallback else fallback_refused
             continue
         except ForeignLog as exc:
             refused.append(f"access log '{shown}' is not skillc's ({exc.what})")
