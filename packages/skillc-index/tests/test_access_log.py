@@ -36,7 +36,7 @@ from skillc_index.accesslog import (
     renew_identity,
     settle_identity,
 )
-from skillc_index.accesslog.schema import COLUMNS, SCHEMA, check_schema, connect
+from skillc_index.accesslog.schema import COLUMNS, SCHEMA, NewerLog, check_schema, connect
 from skillc_index.clock import utc_now
 
 RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -471,6 +471,29 @@ def test_a_log_a_newer_skillc_wrote_says_so_and_is_never_written(project_layout:
         db.executescript(FOREIGN["trigger"])
     with pytest.raises(ForeignLog, match=r"^not skillc's schema \(trigger 't'\)"):
         open_log(primary, own=True)
+
+
+def test_a_newer_log_with_this_versions_objects_is_never_written(project_layout: Layout) -> None:
+    """The newer check ran only when a table or index differed: a log a newer skillc wrote
+    (``user_version`` 7) with this version's very objects passed ``check_schema`` and was
+    written, while ``sync`` refused it (E042). Refused for writing as ``sync`` refuses it."""
+    runtime = project_runtime(project_layout)
+    primary = log_access(project_layout, runtime, record()).path
+    assert primary is not None
+    with closing(sqlite3.connect(primary)) as db:
+        db.execute("PRAGMA user_version = 7")
+    with closing(sqlite3.connect(primary)) as db, pytest.raises(NewerLog):
+        check_schema(db)
+    outcome = log_access(project_layout, runtime, record())
+    assert outcome.path == root_fallback(project_layout)
+    (notice,) = outcome.diagnostics
+    assert "was written by a newer skillc (access log schema 7;" in format_diagnostic(notice)
+    assert len(rows(primary)) == 1
+    with pytest.raises(NewerLog):
+        insert(primary, [record()])
+    assert hold_log(project_layout, runtime) is None
+    with closing(sqlite3.connect(primary)) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (7,)
 
 
 #: An access log as another RFC-0007 implementation could make it: its own SQL text, the

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from contextlib import suppress
+from contextlib import closing, suppress
 from pathlib import Path
 
 from skillc_index.sqlite import Mode, use_wal
@@ -177,14 +177,24 @@ def check_not_newer(db: sqlite3.Connection) -> None:
 def check_schema(db: sqlite3.Connection) -> None:
     """Raise :class:`ForeignLog` unless every object in the database is one of
     :data:`SCHEMA_OBJECTS`, defined exactly so (an empty database passes: it is new): the
-    rule for writing. Triggers and views are named first: they are what would run. A table
-    or index of a log a newer skillc wrote is :class:`NewerLog`, which says so."""
+    rule for writing. Triggers and views are named first: they are what would run. Else a
+    log a newer skillc wrote is :class:`NewerLog`, which says so, whatever its tables and
+    indexes (the same as this version's too: ``sync`` refuses it so, E042)."""
     query = "SELECT type, name, sql FROM sqlite_master ORDER BY type IN ('table', 'index')"
-    for kind, name, sql in db.execute(query):
-        if SCHEMA_OBJECTS.get(name) != (kind, " ".join(str(sql).split())):
-            if kind in ("table", "index"):
-                check_not_newer(db)
-            raise ForeignLog(f"{kind} '{name}'")
+    with closing(db.execute(query)) as objects:
+        wrong = next(
+            (
+                (kind, name)
+                for kind, name, sql in objects
+                if SCHEMA_OBJECTS.get(name) != (kind, " ".join(str(sql).split()))
+            ),
+            None,
+        )
+    if wrong is not None and wrong[0] not in ("table", "index"):
+        raise ForeignLog(f"{wrong[0]} '{wrong[1]}'")
+    check_not_newer(db)  # one PRAGMA (user_version) for a log of this version or older
+    if wrong is not None:
+        raise ForeignLog(f"{wrong[0]} '{wrong[1]}'")
 
 
 COLUMNS = ("timestamp", "run_id", "command", "skill", "skill_path", "cwd", "args", "error")
