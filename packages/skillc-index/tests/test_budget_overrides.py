@@ -502,6 +502,38 @@ def test_a_record_this_version_cannot_read_is_never_rewritten(
     }
 
 
+@pytest.mark.parametrize("bad", [{"pdf": "name-only"}, "pdf", ["pdf", 3]])
+def test_a_malformed_entry_of_the_record_leaves_the_others_skillcs(
+    cli: Callable[..., Run], layout: Layout, project: Path, over: Path, bad: object
+) -> None:
+    """One malformed entry (another file's) made the record read as holding none of
+    skillc's: once the listing had room again, ``--apply`` took skillc's own entries for
+    the user's and said ``Nothing to apply``, leaving them for good. Not strict, the entry
+    alone is dropped: skillc's entries here are still its own, and taking them out is a
+    write, which such a record refuses (E999 naming it): nothing is written."""
+    run_json(cli, "--apply", "overrides")
+    path = layout.global_dir / "listing-overrides.json"
+    good = json.loads(path.read_text("utf-8"))
+    assert good[str(local_settings(project))] == ["gamma", "kappa"]
+    before = run_json(cli)
+    write_json(path, {**good, "/elsewhere/.claude/settings.local.json": bad})
+    assert run_json(cli) == before  # a plain --budget: the same
+    assert layout.project_config is not None
+    layout.project_config.write_text(
+        "[budget]\ncontext_tokens = 1000\npercent = 50\n", encoding="utf-8"
+    )
+    files = (path.read_bytes(), local_settings(project).read_bytes())
+    for extra in ((), ("--dry-run",)):
+        done = cli("skillc_index")("list", "--budget", "--apply", "overrides", *extra)
+        assert (done.returncode, done.stdout) == (1, ""), (extra, done.stdout)
+        assert done.stderr.startswith("error[E999]: skillc's record of its skillOverrides ")
+        assert "its entry for '/elsewhere/.claude/settings.local.json'" in done.stderr
+    assert (path.read_bytes(), local_settings(project).read_bytes()) == files
+    write_json(path, good)  # the entry taken out: skillc's own are taken out
+    (plan,) = run_json(cli, "--apply", "overrides")["overrides"]
+    assert (plan["removed"], plan["written"]) == (["gamma", "kappa"], True)
+
+
 def test_reset_takes_out_what_skillc_set_and_never_the_users(
     cli: Callable[..., Run], layout: Layout, project: Path, over: Path
 ) -> None:

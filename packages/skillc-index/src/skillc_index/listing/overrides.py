@@ -203,12 +203,13 @@ def _ours(recorded: Iterable[str], set_here: Mapping[str, Any]) -> frozenset[str
 
 def _written(layout: Layout, *, strict: bool = False) -> dict[str, tuple[str, ...]]:
     """skillc's record of the entries ``--apply`` wrote (:data:`WRITTEN`), by settings
-    file; empty when there is none or it cannot be read (nothing is then skillc's). With
-    ``strict`` (before it is written again), a record this version cannot read in full is
-    E999 naming it, and nothing is written: a newer skillc's (its ``version`` above
-    :data:`RECORD_VERSION`), or one holding what this version would drop (another value
-    than a list of names, a file that is not a JSON object); rewritten, it lost the entries
-    of other projects."""
+    file; empty when there is none, it cannot be read or a newer skillc wrote it (nothing is
+    then skillc's), else each entry that is a list, its names alone (another entry is
+    dropped, not the whole record). With ``strict`` (before it is written again), a record
+    this version cannot read in full is E999 naming it, and nothing is written: a newer
+    skillc's (its ``version`` above :data:`RECORD_VERSION`), or one holding what this
+    version would drop (another value than a list of names, a file that is not a JSON
+    object); rewritten, it lost the entries of other projects."""
     from skillc_index.bounded_json import read_json_bounded
 
     path = layout.global_dir / WRITTEN
@@ -221,16 +222,26 @@ def _written(layout: Layout, *, strict: bool = False) -> dict[str, tuple[str, ..
             _unusable_record(layout, path, _reason(exc))
         return {}
     problem = _record_problem(data)
-    if problem is not None:
-        if strict:
-            _unusable_record(layout, path, problem)
+    if problem is not None and strict:
+        _unusable_record(layout, path, problem)
+    if not isinstance(data, dict) or _newer(data):
         return {}
-    return {key: tuple(names) for key, names in data.items() if key != "version"}
+    return {
+        key: tuple(name for name in names if isinstance(name, str))
+        for key, names in data.items()
+        if key != "version" and isinstance(names, list)
+    }
 
 
 #: The format of :data:`WRITTEN` this version reads and writes (``"version": 1``; a record
 #: without it, as written before, is version 1).
 RECORD_VERSION = 1
+
+
+def _newer(data: Mapping[str, Any]) -> int | None:
+    """The ``version`` of a record a newer skillc wrote, or None."""
+    version = data.get("version", RECORD_VERSION)
+    return version if type(version) is int and version > RECORD_VERSION else None
 
 
 def _record_problem(data: object) -> str | None:
@@ -239,9 +250,10 @@ def _record_problem(data: object) -> str | None:
 
     if not isinstance(data, dict):
         return "not a JSON object"
+    newer = _newer(data)
+    if newer is not None:
+        return written_by_newer("listing overrides record", newer, RECORD_VERSION)
     version = data.get("version", RECORD_VERSION)
-    if type(version) is int and version > RECORD_VERSION:
-        return written_by_newer("listing overrides record", version, RECORD_VERSION)
     if version != RECORD_VERSION or type(version) is not int:
         return f"its version is {json.dumps(version)[:40]}, not one skillc writes"
     for key, names in data.items():
