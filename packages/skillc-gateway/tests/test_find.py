@@ -7,6 +7,7 @@ matters (two finds at once, the catalog read back from disk).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -1339,7 +1340,8 @@ def test_each_catalog_version_has_its_own_file_and_removes_older_ones(
         return sorted(path.name for path in folder.glob("catalog*.db"))
 
     def catalog(name: str) -> tuple[str, list[tuple[int, str]]]:
-        with sqlite3.connect(folder / name) as db:
+        # closed: a catalog a process has open is never removed
+        with contextlib.closing(sqlite3.connect(folder / name)) as db:
             (schema,) = db.execute("SELECT value FROM meta WHERE key = 'schema_version'")
             return schema[0], db.execute("SELECT id, name FROM skills ORDER BY id").fetchall()
 
@@ -1373,6 +1375,70 @@ def test_each_catalog_version_has_its_own_file_and_removes_older_ones(
     assert "alpha" in done.stdout, done.stderr
     assert catalog(newer_file) == made and (folder / newer_file).stat().st_ino == newer_inode
     assert listing() == sorted(["catalog-1.1.2.db", newer_file])
+
+
+def test_an_older_catalog_another_process_has_open_is_kept(
+    gateway_process: Run, home: Path, write_skill: WriteSkill, project: Path
+) -> None:
+    """An older catalog was removed (with its ``-wal`` and ``-shm``) while no find server
+    held the home, though an older process with no server (``skc find``, an MCP server)
+    had it open: its connection then wrote to a file no longer there. Kept while a process
+    holds a connection to it (its lock on the ``-shm`` in ``/proc/locks``); removed by the
+    next open once it is closed."""
+    write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
+    assert "alpha" in gateway_process("find", "fish").stdout
+    folder = home / ".skillc"
+    older = folder / "catalog-1.1.1.db"
+    older.write_bytes((folder / CATALOG_FILE).read_bytes())
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sqlite3, sys, time\n"
+         "db = sqlite3.connect(sys.argv[1]); db.execute('PRAGMA journal_mode = WAL')\n"
+         "db.execute('SELECT COUNT(*) FROM skills').fetchone()\n"
+         "print('open', flush=True); time.sleep(120)", str(older)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "open\n"
+        shm = older.with_name(older.name + "-shm")
+        assert shm.is_file()
+        done = gateway_process("find", "fish")
+        assert done.returncode == 0 and "alpha" in done.stdout, done.stderr
+        assert older.is_file() and shm.is_file()
+    finally:
+        holder.kill()
+        holder.communicate()
+    done = gateway_process("find", "fish")
+    assert done.returncode == 0 and "alpha" in done.stdout, done.stderr
+    assert sorted(p.name for p in folder.glob("catalog-1.1.1.db*")) == []
+
+
+def test_an_older_catalog_is_kept_when_no_lock_table_can_be_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Where ``/proc/locks`` cannot be read, whether a process has an older catalog open
+    cannot be told: it is kept (nothing removed)."""
+    from skillc_gateway.catalog import client
+
+    current = tmp_path / CATALOG_FILE
+    with sqlite3.connect(current) as db:
+        database.prepare(db)
+    older = tmp_path / "catalog.db"
+    older.write_bytes(current.read_bytes())
+    real_open = open
+
+    def no_locks(file: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(file) == "/proc/locks":
+            raise PermissionError(13, "Permission denied", "/proc/locks")
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", no_locks)
+    assert client.locked(older.stat()) is None
+    database._remove_older(current)
+    assert older.is_file()
+    monkeypatch.setattr("builtins.open", real_open)
+    assert client.locked(older.stat()) is False
+    database._remove_older(current)
+    assert not older.exists()
 
 
 @pytest.mark.parametrize("refused", ["home", "catalog"])

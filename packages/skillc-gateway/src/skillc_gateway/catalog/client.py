@@ -404,18 +404,30 @@ def foreign_lock(path: Path) -> ForeignLock | None:
         user = pwd.getpwuid(st.st_uid).pw_name
     except (ImportError, KeyError):
         user = str(st.st_uid)
-    held: bool | None = None
+    return ForeignLock(str(path), st.st_uid, user, locked(st, kind=b"FLOCK"))
+
+
+def locked(*files: os.stat_result, kind: bytes = b"") -> bool | None:
+    """Whether a process holds (or waits for) a lock of ``kind`` (``FLOCK``, ``POSIX``...;
+    any when empty) on one of ``files`` (their device and inode), as ``/proc/locks`` says,
+    read up to :data:`MAX_LOCKS_BYTES`; None when that cannot be told (no ``/proc/locks``,
+    or one not read whole). Each open connection to a SQLite database in WAL mode holds a
+    POSIX lock on its ``-shm`` file (the byte that says a connection is open)."""
     try:
         with open("/proc/locks", "rb") as locks:
             table = locks.read(MAX_LOCKS_BYTES)
     except OSError:
-        pass
-    else:  # "1: FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF"
-        inode = f" {os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino} ".encode()
-        held = any(b" FLOCK " in line and inode in line for line in table.splitlines())
-        if not held and len(table) >= MAX_LOCKS_BYTES:
-            held = None  # not read whole
-    return ForeignLock(str(path), st.st_uid, user, held)
+        return None
+    # "1: FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF"
+    inodes = [
+        f" {os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino} ".encode()
+        for st in files
+    ]
+    word = b" " + kind + b" " if kind else b""
+    held = any(
+        word in line and any(inode in line for inode in inodes) for line in table.splitlines()
+    )
+    return None if not held and len(table) >= MAX_LOCKS_BYTES else held  # (not read whole)
 
 
 def _held(layout: Layout) -> bool:

@@ -416,10 +416,11 @@ def _remove_older(path: Path) -> None:
     """Remove the catalogs of older versions beside ``path``, this version's catalog, open:
     the unversioned :data:`LEGACY_FILE` of every version before, and those whose versions
     in their name are each at most this one's (a newer version's is never removed); each
-    only when it is a catalog, a regular file (:func:`_ours`), and while no find server but
+    only when it is a catalog, a regular file (:func:`_ours`), while no find server but
     this process holds the skillc home's lock (one of an older version may use its catalog:
-    :func:`.client.lock_holder`; they are removed by a later open). A listing of the folder
-    when nothing is to be removed."""
+    :func:`.client.lock_holder`; they are removed by a later open), and while no process has
+    it open (:func:`_in_use`: an older ``skc find`` with no server, an MCP server's). A
+    listing of the folder when nothing is to be removed."""
     from skillc_gateway.catalog.client import lock_holder
     from skillc_gateway.catalog.protocol import LOCK_NAME
     from skillc_index import FindServerError
@@ -445,8 +446,21 @@ def _remove_older(path: Path) -> None:
     if holder is not None and holder != str(os.getpid()):
         return
     for old in older:
-        if old.is_file() and not old.is_symlink() and _ours(old):
+        if old.is_file() and not old.is_symlink() and _ours(old) and not _in_use(old):
             _remove(old)
+
+
+def _in_use(path: Path) -> bool:
+    """Whether a process may have the catalog at ``path`` open: a lock on it or on its
+    ``-shm`` (every open connection in WAL mode holds one there) in ``/proc/locks``
+    (:func:`.client.locked`); True when that cannot be told (kept: removed by a later open)."""
+    from skillc_gateway.catalog.client import locked
+
+    files = []
+    for name in (path, path.with_name(path.name + "-shm")):
+        with contextlib.suppress(OSError):
+            files.append(name.lstat())
+    return not files or locked(*files) is not False
 
 
 def discard(path: Path) -> None:
