@@ -316,3 +316,59 @@ def test_with_nothing_writable_the_readers_answer_from_an_index_in_memory(
     outline: Any = run("outline", guide)
     assert ("SKILL.md", "Usage") in [(h["file"], h["text"]) for h in outline["headings"]]
     assert not (project / ".skillc").exists() and not (agent_home / ".skillc").exists()
+
+
+def _schema(index: Path, version: int | None = None) -> str:
+    """The index's ``schema_version``, first set to ``version`` (as a newer skillc writes it)."""
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(index)) as db, db:
+        if version is not None:
+            db.execute("UPDATE index_meta SET value = ? WHERE key = 'schema_version'", (version,))
+        row = db.execute("SELECT value FROM index_meta WHERE key = 'schema_version'").fetchone()
+        return str(row[0])
+
+
+NEWER_INDEX = (
+    "warning: the index of a skill was written by a newer skillc (index schema {newer}; this "
+    "skillc reads {reads}): upgrade skillc; this process runs older code than the index's, so "
+    "it leaves that index as it is and reads one it builds in memory: restart it (an MCP "
+    "server: restart its agent)"
+)
+
+
+def test_an_index_a_newer_skillc_wrote_is_left_as_it_is_and_read_from_one_in_memory(
+    skc_installed: Run, agent_home: Path, home: Path
+) -> None:
+    """A live upgrade: an agent's MCP server still runs the old code while the new one has
+    built the skill's index (its schema version higher). The old code took it for stale and
+    built it again in its own schema, the new code rebuilt it back, each flip a whole build,
+    nothing said. Now the old code leaves the file as it is, answers from an index it builds
+    in memory, and says why once (on stderr: ``--format json`` stays JSON)."""
+    from skillc_index.index.schema import SCHEMA_VERSION
+
+    guide = agent_home / ".claude" / "skills" / "guide"
+    env = {"HOME": str(agent_home)}
+
+    def run(command: str, *args: str) -> subprocess.CompletedProcess[str]:
+        proc = skc_installed(command, str(guide), *args, "--format", "json", env_extra=env)
+        assert proc.returncode == 0, (command, proc.stderr)
+        return proc
+
+    assert json.loads(run("outline").stdout)["headings"]
+    index = home / ".skillc" / "runtime" / "guide" / ".skillc-meta" / f"search-{hash16(guide)}.db"
+    newer = SCHEMA_VERSION + 1
+    _schema(index, newer)
+    before, stat = index.read_bytes(), index.stat()
+    said = NEWER_INDEX.format(newer=newer, reads=SCHEMA_VERSION)
+
+    found = run("search", "marmalade")
+    assert found.stderr.splitlines() == [said]
+    results = json.loads(found.stdout)["results"]
+    assert (results[0]["file"], results[0]["section"]) == ("SKILL.md", "Install")
+    shown = run("show", "--section", "Details 1")
+    assert shown.stderr.splitlines() == [said]
+    assert json.loads(shown.stdout)["content"] == "## Details 1\n\nDetail text 1.\n"
+
+    assert index.read_bytes() == before and _schema(index) == str(newer)
+    assert (index.stat().st_ino, index.stat().st_mtime_ns) == (stat.st_ino, stat.st_mtime_ns)

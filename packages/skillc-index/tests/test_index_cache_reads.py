@@ -108,3 +108,46 @@ def test_sources_saved_whenever_the_build_waits_for_them_are_indexed_on_the_next
     with handle.connect() as connection:
         (text,) = connection.execute("SELECT group_concat(content) FROM sections").fetchone()
     assert "version 1" in text
+
+
+def test_an_index_a_newer_skillc_wrote_is_read_from_memory_said_once_a_process(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A long-running reader (an MCP server of the old code) after an upgrade: its reads of an
+    # index the new code wrote rebuilt it in the old schema, each time the new code had
+    # rebuilt it back. Now the file is left alone, the reads use an index in memory, built
+    # once, and the warning is said once a process, after another reason to keep indexes in
+    # memory was said (it was kept only when it was the first).
+    import sqlite3
+    from collections import OrderedDict
+    from contextlib import closing
+
+    from skillc_index.index import memory
+    from skillc_index.index.freshness import MEMORY_RUNTIME, kept_in_memory
+    from skillc_index.index.schema import SCHEMA_VERSION
+
+    monkeypatch.setattr(memory, "_kept", OrderedDict())
+    monkeypatch.setattr(memory, "_why", {"cannot write the index of a skill...": True})
+    source = tmp_path / "newer"
+    source.mkdir()
+    (source / "SKILL.md").write_text("---\nname: newer\n---\n# Newer\n\n## Usage\n\nokapi\n")
+    skill = ResolvedSkill("newer", source, "project", tmp_path / "runtime", True)
+    index = cache.ensure_index(skill, "porter").path
+    with closing(sqlite3.connect(index)) as db, db:
+        db.execute("UPDATE index_meta SET value = ? WHERE key = 'schema_version'", (99,))
+    before, inode = index.read_bytes(), index.stat().st_ino
+
+    first = cache.ensure_index(skill, "porter")
+    assert first.path.parent.parent == MEMORY_RUNTIME
+    assert [notice.text for notice in kept_in_memory(first)] == [
+        f"the index of a skill was written by a newer skillc (index schema 99; this skillc "
+        f"reads {SCHEMA_VERSION}): upgrade skillc; this process runs older code than the "
+        "index's, so it leaves that index as it is and reads one it builds in memory: restart "
+        "it (an MCP server: restart its agent)"
+    ]
+    second = cache.ensure_index(skill, "porter")
+    assert second.snapshot is first.snapshot and kept_in_memory(second) == ()
+    from skillc_index.index.queries import find_headings
+
+    assert [h.text for h in find_headings(second, "Usage")] == ["Usage"]
+    assert (index.read_bytes(), index.stat().st_ino) == (before, inode)

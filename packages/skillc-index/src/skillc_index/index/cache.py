@@ -23,6 +23,10 @@ readers (``show``, ``search``, ``outline``) a current index of any skill, built 
   out of its project or skillc home, gets its index in a private folder of this process in
   the temporary directory, removed when the process exits; where none can be made either
   (everything read-only), in this process's memory (:mod:`.memory`), with a warning, once.
+- **Never over a newer skillc's index** (its schema version above this code's:
+  :func:`~skillc_index.index.freshness.newer_index`; this process runs older code, an MCP
+  server started before an upgrade): it is left as it is, this process reads an index it
+  builds in memory, with a warning, once (:func:`_newer`).
 - **E002 only when the skill cannot be indexed**, with the reason: larger than an index may
   be (:data:`MAX_INDEXED_FILES`, :data:`MAX_INDEXED_BYTES`, :data:`MAX_SOURCE_BYTES`, by the
   files' stats, before any is read; ``skc build`` refuses such a skill too:
@@ -50,13 +54,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from skillc_index.diagnostics import IndexCollision, IndexUnusable, SkillcError
-from skillc_index.index.freshness import MEMORY_RUNTIME, IndexHandle, checked_index
-from skillc_index.layout import META_DIR, SKILLC_DIR
+from skillc_index.index.freshness import (
+    MEMORY_RUNTIME,
+    IndexHandle,
+    IndexState,
+    checked_index,
+    newer_index,
+)
+from skillc_index.layout import META_DIR
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
     from contextlib import AbstractContextManager
 
+    from skillc_index.index.runtime_lock import RuntimeLock
     from skillc_index.index.schema import FileStat, IndexMeta
     from skillc_index.index.writer import ParsedFile
     from skillc_index.layout import ResolvedSkill
@@ -160,16 +171,17 @@ def _build_on_demand(
     skill: ResolvedSkill, tokenizer_setting: str, damaged: IndexHandle | None
 ) -> IndexHandle:
     """The slow path of :func:`ensure_index`: under the index's lock, check again, then build."""
-    if _private is not None and damaged is None:  # where this process built it before
-        handle = checked_index(skill, tokenizer_setting, _private)[1]
+    for built in (_private, MEMORY_RUNTIME) if damaged is None else ():
+        # where this process built it before (in memory: beside a newer skillc's, _newer)
+        handle = None if built is None else checked_index(skill, tokenizer_setting, built)[1]
         if handle is not None:
             return handle
-    reason = ""
+    reason = newer = ""
     private = False
     for attempt in range(ATTEMPTS):
         if reason:  # the sources changed under the attempt before
             pause_before(attempt)
-        runtime, lock, made = _locked_runtime(skill, private)
+        runtime, lock, made = _locked_runtime(skill, private, newer)
         with lock:
             try:
                 state, handle = checked_index(skill, tokenizer_setting, runtime)
@@ -177,6 +189,8 @@ def _build_on_demand(
                     return handle  # built meanwhile by the process we waited for
                 if state.status == "collision":
                     raise IndexCollision(state.hash16)
+                if runtime == skill.runtime and (newer := _newer(state)):
+                    continue  # a newer skillc's: never rewritten, built in memory instead
                 try:
                     _write(
                         skill,
@@ -184,6 +198,7 @@ def _build_on_demand(
                         tokenizer_setting,
                         update=damaged is None,
                         settled=not reason,
+                        why=newer or _unwritable,
                     )
                 except SourcesChanged as exc:
                     reason = str(exc)
@@ -199,132 +214,49 @@ def _build_on_demand(
                     return handle
                 reason = state.reason
             finally:
-                if made is not None:  # while the lock is held (_RuntimeLock)
+                if made is not None:  # while the lock is held (RuntimeLock)
                     made.undo(skill)
     raise kept_changing(skill.name, reason)
+
+
+def _newer(state: IndexState) -> str:
+    """The warning for an index a newer skillc wrote (:func:`~.freshness.newer_index`: this
+    process runs older code), which is left as it is; "" for any other."""
+    newer = newer_index(state.meta)
+    return newer and (
+        f"the index of a skill was {newer}; this process runs older code than the index's, "
+        "so it leaves that index as it is and reads one it builds in memory: restart it "
+        "(an MCP server: restart its agent)"
+    )
 
 
 def _same_file(handle: IndexHandle, damaged: IndexHandle | None) -> bool:
     return damaged is not None and handle.snapshot.identity == damaged.snapshot.identity
 
 
-#: How often a lock is opened again after its file went (removed by its maker) or was made
-#: again between two opens, before the build goes on unlocked (renames keep it correct).
-_REOPENS = 8
-
-
-class _RuntimeLock:
-    """The lock of a build on demand in a skill's runtime: an exclusive ``flock`` on
-    ``<runtime>/.skillc-meta/search-<hash16>.lock``, as :class:`~skillc_index.atomic.
-    FileLock` takes it (waited for up to :data:`LOCK_WAIT_S`, then on, unlocked), and what
-    this run made for it, which :meth:`undo` removes when the runtime could not take the
-    index: the file (``made``: created with ``O_EXCL``, not guessed by a look before) and the
-    folders (``top``: the folder above those :func:`_meta_folder` made; None: none). The
-    file is removed only by its maker, while it holds it and the path still names the file
-    it locked; a locker that got the lock on a file no longer at its path (removed meanwhile)
-    opens the path again (its folders made again) and waits anew: two never hold it at
-    once, one on the removed file and one on a new one. OSError when it cannot be made."""
-
-    def __init__(self, runtime: Path, name: str) -> None:
-        self.runtime = runtime
-        self.held = False
-        self.made = False
-        self.fd = -1
-        self.meta, self.top = self._folder()
-        self.path = self.meta / name
-        try:
-            self.fd, self.made = _open_lock(self.path)
-        except OSError:
-            self.undo(None)
-            raise
-
-    def _folder(self) -> tuple[Path, Path | None]:
-        found = _meta_folder(self.runtime)
-        if found is None:
-            raise OSError(f"{self.runtime} cannot be written, or leads out of its base")
-        return found
-
-    def __enter__(self) -> None:
-        from skillc_index.atomic import flock_within
-
-        for _ in range(_REOPENS):
-            self.held = flock_within(self.fd, LOCK_WAIT_S)
-            if not self.held or self._named():
-                return
-            try:  # removed by its maker while this waited: the path's file is the lock now
-                top = self._folder()[1]
-                fd, made = _open_lock(self.path)
-            except OSError:  # the runtime cannot be written now: on, unlocked
-                break
-            self.top = self.top or top
-            os.close(self.fd)
-            self.fd, self.made = fd, made
-        self.held = False
-
-    def __exit__(self, *_exc: object) -> None:
-        os.close(self.fd)  # releases the lock
-
-    def _named(self) -> bool:
-        """Whether the path still names the file this lock has open."""
-        try:
-            now = self.path.lstat()
-        except OSError:
-            return False
-        had = os.fstat(self.fd)
-        return (now.st_dev, now.st_ino) == (had.st_dev, had.st_ino)
-
-    def undo(self, skill: ResolvedSkill | None) -> None:
-        """Remove what this run made, when the runtime holds no index of ``skill`` at the end
-        of an attempt (a full disk, a runtime that lets a lock file be made but nothing
-        else, E002: the index went to the private runtime, or nowhere): the lock file, made
-        by this run, held and still at its path; then the folders made for it, each only
-        while empty. Nothing else, nothing this run did not make. Called while it is held."""
-        from skillc_index.atomic import remove_made
-        from skillc_index.index.schema import index_path
-
-        if skill is not None and index_path(self.runtime, skill.source).exists():
-            return
-        if self.made and self.held and self._named():
-            from contextlib import suppress
-
-            with suppress(OSError):
-                self.path.unlink()
-            self.made = False
-        if self.top is not None:
-            remove_made(self.top, self.meta)
-            self.top = None
-
-
-def _open_lock(path: Path) -> tuple[int, bool]:
-    """A descriptor of the lock file ``path`` (never through a symlink), and whether this
-    call created it (``O_EXCL``); OSError when it can be neither opened nor created."""
-    flags = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    for _ in range(_REOPENS):
-        try:
-            return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666), True
-        except FileExistsError:
-            pass
-        try:
-            return os.open(path, flags), False
-        except FileNotFoundError:  # removed between the two: made again
-            continue
-    return os.open(path, flags | os.O_CREAT, 0o666), False
-
-
 def _locked_runtime(
-    skill: ResolvedSkill, private: bool
-) -> tuple[Path, AbstractContextManager[object], _RuntimeLock | None]:
-    """Where the index is built, its lock, and the lock again when it is the skill's runtime's
-    (:class:`_RuntimeLock`: what was made there for it): the skill's runtime, else (not
-    writable, or its folder leads out of its base; or ``private``) this process's private
-    runtime. E002 when neither can be written."""
+    skill: ResolvedSkill, private: bool, newer: str = ""
+) -> tuple[Path, AbstractContextManager[object], RuntimeLock | None]:
+    """Where the index is built, its lock, and the lock again when it is the skill's
+    runtime's (:class:`~.runtime_lock.RuntimeLock`: what was made there for it): the skill's
+    runtime, else (not writable, or its folder leads out of its base; or ``private``) this
+    process's private runtime; with ``newer`` (:func:`_newer`), this process's memory. E002
+    when none can be written."""
     from skillc_index.atomic import FileLock  # here: a read of a current index takes no lock
     from skillc_index.index.schema import hash16
 
+    if newer:
+        from skillc_index.index.memory import LOCK, available
+
+        if not available():  # SQLite before 3.36: no memdb
+            raise IndexUnusable(skill.name, newer)
+        return MEMORY_RUNTIME, LOCK, None
     name = f"search-{hash16(skill.source)}.lock"
     if not private:
+        from skillc_index.index.runtime_lock import RuntimeLock
+
         try:
-            lock = _RuntimeLock(skill.runtime, name)
+            lock = RuntimeLock(skill.runtime, name)
         except OSError:
             pass
         else:
@@ -340,28 +272,6 @@ def _locked_runtime(
         return runtime, FileLock(meta / name, LOCK_WAIT_S), None
     except OSError as exc:
         raise IndexUnusable(skill.name, f"cannot write its index: {exc.strerror or exc}") from exc
-
-
-def _meta_folder(runtime: Path) -> tuple[Path, Path | None] | None:
-    """``runtime/.skillc-meta``, created, when a write there stays in the runtime's base (the
-    project or skillc home: ``<base>/.skillc/runtime/<name>``; a checkout may ship a
-    symlink leading elsewhere), else None; with the folder above those made for it (None:
-    it was there)."""
-    from skillc_index.atomic import ensure_dir, nearest_existing
-    from skillc_index.files import within
-
-    meta = runtime / META_DIR
-    base = runtime.parent.parent.parent if runtime.parent.parent.name == SKILLC_DIR else runtime
-    if not within(meta, base):
-        return None
-    try:
-        top = nearest_existing(meta)
-        ensure_dir(meta)
-    except OSError:
-        return None
-    if not within(meta, base):
-        return None
-    return meta, None if top == meta else top
 
 
 def _private_runtime() -> Path:
@@ -402,13 +312,15 @@ def _write(
     *,
     update: bool,
     settled: bool = True,
+    why: str = "",
 ) -> None:
     """Build the index of ``skill`` into ``runtime`` (the caller holds the lock): by
     replacing the changed files' rows in a copy of the index there when ``update`` and that
     is possible, else whole. :class:`SourcesChanged` when the sources changed under it,
     :class:`_NotWritable` when the index cannot be written there. ``settled``: the stats
     are taken once the sources are old enough for the readers to trust them alone (not
-    after an attempt they changed under: see the module)."""
+    after an attempt they changed under: see the module). ``why``: the warning of an index
+    built in memory."""
     import sqlite3
     import time
 
@@ -433,7 +345,7 @@ def _write(
     meta = runtime / META_DIR
     target = meta / f"search-{hash16(source)}.db"
     if runtime == MEMORY_RUNTIME:
-        _write_in_memory(skill, target, indexed, stats, stats_at_ns, tokenizer)
+        _write_in_memory(skill, target, indexed, stats, stats_at_ns, tokenizer, why)
         return
     prefix = f"{target.name}.tmp"
     for left in abandoned(meta, prefix):  # of a reader killed while it built
@@ -481,9 +393,11 @@ def _write_in_memory(
     stats: Mapping[str, FileStat],
     stats_at_ns: int,
     tokenizer: str,
+    why: str,
 ) -> None:
     """:func:`_write`'s whole build (no copy to update) into a database in memory, kept as
-    the index ``target`` (:mod:`.memory`) once the sources proved unchanged meanwhile."""
+    the index ``target`` (:mod:`.memory`, which warns ``why``) once the sources proved
+    unchanged meanwhile."""
     import sqlite3
 
     from skillc_index.digests import combine_digests
@@ -508,7 +422,7 @@ def _write_in_memory(
             raise SourcesChanged("a file changed while it was indexed")
 
     try:
-        keep(target, fill, _unwritable)
+        keep(target, fill, why)
     except (OSError, sqlite3.Error) as exc:  # no memory left, say
         raise _NotWritable(getattr(exc, "strerror", None) or str(exc)) from exc
 

@@ -75,6 +75,7 @@ __all__ = [
     "index_is_fresh",
     "inspect_index",
     "kept_in_memory",
+    "newer_index",
     "read_digests",
     "read_index_files",
     "refuse_collision",
@@ -353,6 +354,19 @@ def refuse_collision(runtime: Path, source: Path) -> None:
     state, _snapshot = _load(runtime, source)
     if state.status == "collision":
         raise IndexCollision(state.hash16)
+
+
+def newer_index(meta: IndexMeta | None) -> str:
+    """Why the index whose metadata is ``meta`` is never rewritten by this code, a newer
+    skillc having written it (its schema version above :data:`SCHEMA_VERSION`: this process
+    runs older code than the index's); "" for any other (none, or one this code may build
+    again). Readers build theirs in memory instead (:mod:`.cache`), a build refuses it
+    without ``--force`` (E002): old and new code would otherwise rebuild it in turn."""
+    if meta is None or meta.schema_version <= SCHEMA_VERSION:
+        return ""
+    from skillc_index.command_errors import written_by_newer
+
+    return written_by_newer("index schema", meta.schema_version, SCHEMA_VERSION)
 
 
 def _stale_reason(meta: IndexMeta, current_hash: str | None, tokenizer: str | None) -> str:

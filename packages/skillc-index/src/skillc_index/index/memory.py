@@ -72,8 +72,7 @@ def keep(path: Path, fill: Callable[[sqlite3.Connection], None], why: str) -> No
     gone = [old] if old is not None else []
     while len(_kept) > KEPT_MAX:
         gone.append(_kept.popitem(last=False)[1])
-    if not _why:
-        _why[why] = False
+    _why.setdefault(why, False)  # each reason said once (unwritable; a newer skillc's index)
     for _number, holder in gone:
         holder.close()
 
