@@ -372,3 +372,53 @@ def test_an_index_a_newer_skillc_wrote_is_left_as_it_is_and_read_from_one_in_mem
 
     assert index.read_bytes() == before and _schema(index) == str(newer)
     assert (index.stat().st_ino, index.stat().st_mtime_ns) == (stat.st_ino, stat.st_mtime_ns)
+
+
+def test_build_refuses_a_runtime_a_newer_skillc_wrote_unless_forced(
+    skc_installed: Run, project: Path
+) -> None:
+    """``skc build`` (and an old MCP server's ``skc_build``) of a skill a newer skillc built
+    rewrote its index, manifest and stub in this version's formats, in silence, as the
+    readers did: it refuses now, as for the route manifest, the listing overrides and a lint
+    baseline a newer skillc wrote (nothing written), and ``--force`` builds them again."""
+    from skillc_index.build.manifest import MANIFEST_VERSION
+    from skillc_index.build.stub import STUB_FORMAT
+    from skillc_index.index.schema import SCHEMA_VERSION
+
+    _write_guide(project / ".skillc" / "skills" / "guide")
+
+    def build(*args: str) -> subprocess.CompletedProcess[str]:
+        return skc_installed("build", "guide", "--target", "claude", *args)
+
+    assert build().returncode == 0
+    meta = project / ".skillc" / "runtime" / "guide" / ".skillc-meta"
+    (index,) = meta.glob("search-*.db")
+    manifest = meta / "manifest.json"
+    _schema(index, SCHEMA_VERSION + 1)
+    files = {path: path.read_bytes() for path in (index, manifest)}
+    refused = build()
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr == (
+        "error[E002]: search index unusable for 'guide': it was written by a newer skillc "
+        f"(index schema {SCHEMA_VERSION + 1}; this skillc reads {SCHEMA_VERSION}): upgrade "
+        "skillc; it is left as it is ('skc build --force' builds it again with this skillc)\n"
+    )
+    assert {path: path.read_bytes() for path in files} == files
+    assert build("--force").returncode == 0 and _schema(index) == str(SCHEMA_VERSION)
+
+    for field, newer in (("version", MANIFEST_VERSION + 1), ("stub_format", STUB_FORMAT + 1)):
+        recorded = json.loads(manifest.read_text(encoding="utf-8"))
+        manifest.write_text(json.dumps({**recorded, field: newer}), encoding="utf-8")
+        written = manifest.read_bytes()
+        refused = build()
+        what = "manifest version" if field == "version" else "stub format"
+        reads = MANIFEST_VERSION if field == "version" else STUB_FORMAT
+        assert (refused.returncode, refused.stderr) == (
+            1,
+            f"error[E999]: cannot build 'guide': its manifest was written by a newer skillc "
+            f"({what} {newer}; this skillc reads {reads}): upgrade skillc; it is left as it is "
+            "('skc build --force' builds it again with this skillc)\n",
+        )
+        assert manifest.read_bytes() == written
+        assert build("--force").returncode == 0
+        assert json.loads(manifest.read_text(encoding="utf-8"))[field] == reads

@@ -42,11 +42,11 @@ from skillc_index.build.manifest import (
     Manifest,
     manifest_bytes,
     read_manifest,
+    refuse_older_build,
 )
 from skillc_index.clock import utc_now
 from skillc_index.command_errors import CannotCreate, RuntimeEntryInTheWay, RuntimeNotAFolder
 from skillc_index.diagnostics import (
-    IndexCollision,
     IndexUnusable,
     Notice,
     PathEscapesRoot,
@@ -529,8 +529,10 @@ def compile_skill(
     :class:`MissingFrontmatterField` (E011) for SKILL.md without ``name``/``description``, and
     :class:`IndexCollision` (E003) when the index file belongs to another source, and
     :class:`IndexUnusable` (E002) when the skill is larger than an index may be (by its files'
-    stats, before any is read: :func:`~skillc_index.index.cache.refuse_too_large`); in each
-    case nothing is written. ``force`` rebuilds stub, manifest and index even when they are current.
+    stats, before any is read: :func:`~skillc_index.index.cache.refuse_too_large`) or (not
+    ``force``) its index is a newer skillc's (E999 for its manifest: refuse_older_build); in
+    each case nothing is written. ``force`` rebuilds stub, manifest and index even when they
+    are current.
     ``stats``: the :func:`~skillc_index.index.schema.stat_files` of ``files`` in
     ``skill.source``, taken before any was read (``build``'s, for E002 before an import), the
     first attempt's instead of its own.
@@ -578,10 +580,8 @@ def _compile(
     current_hash = combine_digests(digests)
     tokenizer = index_tokenizer(tokenizer_setting)
     state = inspect_index(runtime, source, current_hash, tokenizer)
-    if state.status == "collision":
-        raise IndexCollision(state.hash16)
-
     manifest = read_manifest(runtime)
+    refuse_older_build(skill.name, state, manifest, force=force)  # E003; E002/E999: newer's
     index_stat = _index_stat(state.path)
     if state.status == "current" and force:
         state = state._replace(status="stale", reason="forced")

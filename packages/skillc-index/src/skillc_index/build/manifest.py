@@ -10,6 +10,7 @@ from skillc_index.layout import META_DIR, store_skill_name
 
 if TYPE_CHECKING:
     from skillc_index.build.shapes import ManifestShape
+    from skillc_index.index.freshness import IndexState
 
 MANIFEST_FILE = "manifest.json"
 MANIFEST_VERSION = 1
@@ -115,3 +116,44 @@ def load_manifest(runtime: Path) -> Manifest | None:
     known = {"skill", "version", "built_at", "source_hash"}
     extra = {k: v for k, v in data.items() if k not in known}
     return Manifest(skill, version, built_at, source_hash, extra)
+
+
+def refuse_older_build(
+    skill: str, state: IndexState, manifest: Manifest | None, *, force: bool
+) -> None:
+    """Before a build of ``skill`` writes its runtime (whose index the build found in
+    ``state``, and whose manifest is ``manifest``): E003 for an index of another source (a
+    hash collision); unless ``force``, E002 for an index a newer skillc wrote
+    (:func:`~skillc_index.index.freshness.newer_index`), E999 for a manifest of a newer
+    version or recording a newer stub format. Files a newer skillc wrote are never rewritten
+    to this version's formats unasked (an old MCP server's ``skc_build`` and the new code
+    would rebuild them in turn), as its route manifest, listing overrides and lint baseline;
+    ``--force`` builds them again with this version."""
+    from skillc_index.diagnostics import IndexCollision
+
+    if state.status == "collision":
+        raise IndexCollision(state.hash16)
+    if force:
+        return
+    from skillc_index.command_errors import written_by_newer
+    from skillc_index.index.freshness import newer_index
+
+    again = "it is left as it is ('skc build --force' builds it again with this skillc)"
+    if why := newer_index(state.meta):
+        from skillc_index.diagnostics import IndexUnusable
+
+        raise IndexUnusable(skill, f"it was {why}; {again}")
+    if manifest is None:
+        return
+    from skillc_index.build.stub import STUB_FORMAT
+
+    stub = manifest.extra.get("stub_format")
+    if type(manifest.version) is int and manifest.version > MANIFEST_VERSION:
+        why = written_by_newer("manifest version", manifest.version, MANIFEST_VERSION)
+    elif type(stub) is int and stub > STUB_FORMAT:
+        why = written_by_newer("stub format", stub, STUB_FORMAT)
+    else:
+        return
+    from skillc_index.diagnostics import InternalError
+
+    raise InternalError(f"cannot build '{skill}': its manifest was {why}; {again}")
