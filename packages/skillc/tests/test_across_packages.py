@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -112,3 +113,67 @@ def test_the_installed_skc_writes_utf8_in_the_c_locale(
     missing = skc("show", "./cafe", "--section", "n\u00f6pe \u2615", env_extra=c_locale)
     assert missing.returncode == 1
     assert missing.stderr.startswith("error[E020]: section not found: 'n\u00f6pe \u2615'")
+
+
+#: Runs a command as root without its override of file permissions (a user's view).
+UNPRIVILEGED = (
+    "setpriv",
+    "--inh-caps=-dac_override,-dac_read_search",
+    "--bounding-set=-dac_override,-dac_read_search",
+)
+
+
+def test_a_folder_imported_from_that_cannot_be_read_fails_its_skill_alone(
+    project: Path,
+    clean_env: dict[str, str],
+    script_path: Callable[[str], Path],
+    write_skill: Callable[..., Path],
+) -> None:
+    """The audit's case: a skill built from ``packages/secret/``, a folder that then becomes
+    mode 000 (another team's). ``build --all``, ``stats --all`` and ``stats alpha`` (another
+    skill) stopped at ``error[E999]: PermissionError``, building nothing, and ``list`` said
+    the folder was gone and advised ``rm -r`` of the store copy. Now ``build --all`` fails
+    that skill alone, with an error line naming it; ``stats`` answers; ``list`` says the
+    folder cannot be read and advises nothing. Run as a user would (root without its
+    override of permissions, under setpriv)."""
+    write_skill(project / "packages" / "team-a" / "skills" / "alpha")
+    write_skill(project / "packages" / "secret" / "skills" / "secret-skill")
+    prefix = UNPRIVILEGED if os.geteuid() == 0 and shutil.which("setpriv") else ()
+
+    def skc(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [*prefix, str(script_path("skc")), *args]
+        return subprocess.run(
+            command, cwd=project, env=clean_env, capture_output=True, text=True, timeout=120
+        )
+
+    assert skc("init").returncode == 0
+    built = skc("build", "packages")
+    assert built.returncode == 0, built.stderr
+    secret = project / "packages" / "secret"
+    secret.chmod(0o000)
+    try:
+        if subprocess.run([*prefix, "ls", str(secret)], capture_output=True).returncode == 0:
+            pytest.skip("permissions do not apply here")
+        runs = {args: skc(*args) for args in (("build", "--all"), ("stats", "--all"))}
+        runs["stats", "alpha"] = skc("stats", "alpha")
+        runs["list",] = skc("list")
+    finally:
+        secret.chmod(0o755)
+    origin = secret / "skills" / "secret-skill"
+    build = runs["build", "--all"]
+    assert build.returncode == 1
+    assert build.stderr.splitlines() == [
+        f"error[E999]: .skillc/skills/secret-skill: cannot read '{origin}': Permission denied"
+    ]
+    assert build.stdout.splitlines()[-1] == "2 skills: 0 built, 1 up to date, 1 failed"
+    assert build.stdout.startswith("up to date  alpha ")
+    for args in (("stats", "--all"), ("stats", "alpha")):
+        assert runs[args].returncode == 0, runs[args].stderr
+    assert "alpha" in runs["stats", "alpha"].stdout
+    listed = runs["list",]
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stderr.splitlines() == [
+        "warning: skill 'secret-skill' (.skillc/skills/secret-skill) was imported from "
+        "packages/secret/skills/secret-skill, which cannot be read (Permission denied); its "
+        "store copy is listed as it is"
+    ]

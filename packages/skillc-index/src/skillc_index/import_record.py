@@ -97,8 +97,12 @@ def import_origin(
     of the project (a checkout may ship one), so there only a folder inside the project
     counts: a record cannot make skillc copy (or write) a folder from elsewhere (not
     ``bounded``: the folder wherever it is, what the next import of it replaces the copy
-    with). ``record``: the copy's record, when the caller has read it already."""
-    from skillc_index.files import real_path, within
+    with). ``record``: the copy's record, when the caller has read it already. Raises
+    :class:`~skillc_index.diagnostics.UnreadableFile` (E999, its ``path`` the folder) when
+    the folder may be there but cannot be searched (a folder above it of mode 000): neither
+    gone nor readable, which each caller tells apart (``build --all`` fails that skill
+    alone, ``skc list`` warns, never advising a removal)."""
+    from skillc_index.files import is_file, real_path, within
 
     record = ImportRecord.read(copy) if record is None else record
     folder = None if record is None else record.folder(copy)
@@ -108,7 +112,7 @@ def import_origin(
         origin is None
         or origin.name != copy.name
         or (bound is not None and not within(origin, bound))
-        or not (origin / SKILL_FILE).is_file()
+        or not is_file(origin / SKILL_FILE, denied=True)
     ):
         return None
     return origin

@@ -235,7 +235,15 @@ def batch_jobs(
             # built as the store skill, which build_skill imports again from the folder it
             # was imported from when that is still there, as a build by name does; named
             # after that folder, so that the folder named too is built once
-            origin = import_origin(copy, scope, layout) or copy
+            try:
+                origin = import_origin(copy, scope, layout) or copy
+            except SkillcError as exc:  # its folder cannot be read: that skill fails alone
+                key = os.path.realpath(copy)
+                if key not in seen:
+                    seen.add(key)
+                    label, failure = layout.display(Path(key)), exc.spelled(spelling)
+                    jobs.append(BatchJob(key, copy.name, label, failure, scope == "global", True))
+                continue
             add(str(copy.resolve()), origin, global_=scope == "global", stored=True)
     return jobs
 

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from skillc_index.diagnostics import Notice
+from skillc_index.diagnostics import Notice, UnreadableFile
 from skillc_index.files import NOT_UTF8, is_utf8, within
 from skillc_index.import_record import ImportRecord, import_origin
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
@@ -165,7 +165,10 @@ class InstalledSkill(Record):
         One folder but for an imported one."""
         keys = [str(location.source or location.real) for location in self.locations]
         store = self.store
-        origin = None if store is None else import_origin(store.real, store.scope, layout)
+        try:
+            origin = None if store is None else import_origin(store.real, store.scope, layout)
+        except UnreadableFile as exc:  # there, yet cannot be searched: its reads still count
+            origin = Path(exc.path)
         if origin is not None:
             keys.append(str(origin))
         return tuple(dict.fromkeys((str(self.source), *keys)))

@@ -305,7 +305,9 @@ def _import_status(
     when its record is of today's form and file stats do not prove it unchanged,
     :func:`~skillc_index.import_record.unchanged_since_import`), else None; and a warning
     when the folder no longer holds a skill (renamed or deleted: the copy's stub is still
-    deployed), with how to remove the copy or keep it as it is."""
+    deployed), with how to remove the copy or keep it as it is; or one, advising nothing,
+    when the folder cannot be read (a folder above it of mode 000): it may well be there."""
+    from skillc_index.diagnostics import UnreadableFile
     from skillc_index.files import is_file
     from skillc_index.import_record import (
         ImportRecord,
@@ -319,14 +321,21 @@ def _import_status(
     if record is None:
         return None, None
     folder = record.folder(store.real)
-    if folder is None or not is_file(folder / SKILL_FILE):  # (a name too long: not there)
+    where = layout.display(store.path)
+    try:  # (a name too long: not there)
+        there = folder is not None and is_file(folder / SKILL_FILE, denied=True)
+    except UnreadableFile as exc:  # there or not, no one can tell: nothing to remove
+        why = f"skill '{store.name}' ({where}) was imported from {record.origin}"
+        return None, Notice(
+            f"{why}, which cannot be read ({exc.reason}); its store copy is listed as it is"
+        )
+    if not there:
         from shlex import quote
 
         how = (
             f"to remove it: rm -r {quote(str(store.path))}, then its deployments (skc list "
             f"says how); to keep it as it is: rm {quote(str(store.path / IMPORT_RECORD))}"
         )
-        where = layout.display(store.path)
         why = f"skill '{store.name}' ({where}) was imported from {record.origin}, which is gone"
         return None, Notice(f"{why} ({how})")
     origin = None if not check else import_origin(store.real, store.scope, layout, record=record)
