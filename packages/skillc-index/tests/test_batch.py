@@ -172,6 +172,31 @@ def test_a_folder_holding_a_nested_project_builds_its_skills_there(
     assert not (project / ".claude").exists()
 
 
+def test_the_gitignore_lines_are_named_with_the_file_they_went_to(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """A batch building a nested project's skill beside one of the outer project: each
+    project's ``.gitignore`` got its own lines, yet the batch said ``Added to .gitignore:
+    /.claude/skills/, /.claude/skills/u`` as if both were the outer file's. Each file is
+    named, from the working folder, with its lines."""
+    write_skill(project / ".claude" / "skills" / "mine")  # the user's: deployments alone
+    inner = project / "packages" / "a"
+    write_skill(inner / ".skillc" / "skills" / "w")
+    write_skill(project / "packages" / "b" / "skills" / "u")
+    for repo in (project, inner):  # (outside a work tree no agent folder is added)
+        subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
+    result = cli("skc", script=True)("build", "packages")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-2:] == [
+        "Added to packages/a/.gitignore: /.claude/skills/",
+        "Added to .gitignore: /.claude/skills/u",
+    ]
+    assert "/.claude/skills/\n" in (inner / ".gitignore").read_text(encoding="utf-8")
+    outer = (project / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert "/.claude/skills/u" in outer
+    assert "/.claude/skills/" not in outer
+
+
 def openai_shaped(write_skill: WriteSkill, repo: Path) -> list[Path]:
     """A repository shaped like openai/skills (its skills in dot-folders), with SKILL.md
     files where no walk for skills looks; returns the skill folders, in walk order."""

@@ -25,6 +25,9 @@ from skillc_index.streams import INTERRUPTED
 from skillc_index.text import counted, printable, table_lines
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
     from skillc_index.build.batch import BatchResult
     from skillc_index.build.skill import BuildResult
     from skillc_index.layout import Layout
@@ -123,8 +126,8 @@ def _echo_build(result: BuildResult, layout: Layout) -> None:
                 f"({deployment.method}{unchanged})"
             )
         )
-    if result.gitignore:
-        click.echo(printable(f"Added to .gitignore: {', '.join(result.gitignore)}"))
+    for line in gitignore_lines([result], layout):
+        click.echo(line)
 
 
 _STATUS = {"built": "built", "up-to-date": "up to date", "failed": "failed"}
@@ -170,8 +173,19 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
         f"{done}{counted(skills, 'skill')}: {summary['built']} built, "
         f"{summary['up_to_date']} up to date{again}, {summary['failed']} failed{stopped}"
     )
-    added = [
-        line for item in result.items if item.result is not None for line in item.result.gitignore
+    for line in gitignore_lines([item.result for item in result.items if item.result], layout):
+        click.echo(line)
+
+
+def gitignore_lines(results: Iterable[BuildResult], layout: Layout) -> list[str]:
+    """``Added to <file>: <lines>``, once for each ``.gitignore`` the builds added lines to
+    (a nested project's own in a batch run from the outer one), named from the working
+    folder; each line once."""
+    added: dict[Path, dict[str, None]] = {}
+    for result in results:
+        if result.gitignore and result.gitignore_file is not None:
+            added.setdefault(result.gitignore_file, {}).update(dict.fromkeys(result.gitignore))
+    return [
+        printable(f"Added to {layout.display(file)}: {', '.join(lines)}")
+        for file, lines in added.items()
     ]
-    if added:
-        click.echo(printable(f"Added to .gitignore: {', '.join(dict.fromkeys(added))}"))

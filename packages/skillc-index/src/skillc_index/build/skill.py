@@ -111,6 +111,9 @@ class BuildResult:
     """The lines added to the project's ``.gitignore``: the agent folders of the project
     deployed into, where git tracks nothing and they hold no skill of the user's, else the
     deployments alone (issue 34; as ``init`` adds its own)."""
+    gitignore_file: Path | None = None
+    """The ``.gitignore`` they went to (None: none added): that of the project the skill was
+    built in, a nested project's own in a batch run from the outer one."""
     fields: tuple[FieldChange, ...] = ()
     """What the targets' dialects drop or change of the frontmatter (issue 37), each once
     (its text is among the warnings too)."""
@@ -498,7 +501,7 @@ def _build_skill(
         notices += refresh_moved(  # a routed folder's record: what it holds now
             target_skill.name, target_skill.scope, target_skill.source, compiled.source_hash, layout
         )
-        gitignore = _ignore_deployments(layout, deployments, notices)
+        gitignore, gitignore_file = _ignore_deployments(layout, deployments, notices)
         return BuildResult(
             compiled=compiled,
             skill=target_skill,
@@ -507,6 +510,7 @@ def _build_skill(
             deployments=tuple(deployments),
             notices=tuple(notices),
             gitignore=gitignore,
+            gitignore_file=gitignore_file,
             fields=tuple(fields),
         )
 
@@ -669,21 +673,23 @@ def _projected_files(
 
 def _ignore_deployments(
     layout: Layout, deployments: Sequence[Deployment], notices: list[Diagnostic | Notice]
-) -> tuple[str, ...]:
+) -> tuple[tuple[str, ...], Path | None]:
     """The project's agent folders deployed into, added to its ``.gitignore`` where git
     tracks nothing in them and they hold no skill of the user's, else the deployments alone
     (:func:`~skillc_index.build.scaffold.ignore_agent_folders`). The
     skill is built and deployed by then: a ``.gitignore`` that cannot be written is a
-    warning, not a failure."""
-    from skillc_index.build.scaffold import ignore_agent_folders
+    warning, not a failure. The lines added, and the file they went to (None: none)."""
+    from skillc_index.build.scaffold import GITIGNORE, ignore_agent_folders
     from skillc_index.diagnostics import SkillcError, format_diagnostic
 
     said: list[str] = []  # git could not answer: said, as init says it
     try:
-        return ignore_agent_folders(layout, [deployment.path for deployment in deployments], said)
+        lines = ignore_agent_folders(layout, [deployment.path for deployment in deployments], said)
     except SkillcError as exc:
         why = format_diagnostic(exc.diagnostic).splitlines()[0]
         notices.append(Notice(f".gitignore not updated: {why}"))
-        return ()
+        return (), None
     finally:
         notices.extend(Notice(text) for text in said)
+    root = layout.project_root
+    return lines, (root / GITIGNORE if lines and root is not None else None)
