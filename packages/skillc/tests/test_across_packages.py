@@ -177,3 +177,49 @@ def test_a_folder_imported_from_that_cannot_be_read_fails_its_skill_alone(
         "packages/secret/skills/secret-skill, which cannot be read (Permission denied); its "
         "store copy is listed as it is"
     ]
+
+
+def test_a_nested_lookup_cut_at_its_bound_says_so_and_walks_in_name_order(
+    project: Path, cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]]
+) -> None:
+    """The audit's case: a monorepo of more packages than the nested ``.claude/skills``
+    lookup lists (``NESTED_FOLDERS``), some with their own skills. The lookup stopped in
+    silence, in ``os.scandir`` order: ``list``, ``find`` and ``outline`` saw a different few
+    of them, ``find`` said ``partial: false``, ``outline`` of one past the bound was a bare
+    E001. Now the folders are walked in name order (the first packages' skills are seen,
+    the same on every run) and each command says the lookup was cut short."""
+    from skillc_index.inventory.folders import NESTED_FOLDERS
+
+    subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
+    count = NESTED_FOLDERS + 100
+    for i in range(count):
+        package = project / "packages" / f"p{i:04d}"
+        (package / "src").mkdir(parents=True)
+        if i % 100 == 0:
+            skill = package / ".claude" / "skills" / f"team-skill-{i:04d}"
+            skill.mkdir(parents=True)
+            (skill / "SKILL.md").write_text(
+                f"---\nname: team-skill-{i:04d}\ndescription: Use when doing team {i} work.\n"
+                "---\n\n# T\n",
+                encoding="utf-8",
+            )
+    # listed: the project, packages/, then the packages in name order up to the bound
+    seen = {f"team-skill-{i:04d}" for i in range(0, NESTED_FOLDERS - 2, 100)}
+    warning = (
+        f"warning: {project} holds more than {NESTED_FOLDERS:,} folders within 3 levels: "
+        "only the first, in name order, were searched for nested .claude/skills folders"
+    )
+    skc = cli("skc", script=True)
+    listed = skc("list", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    assert {skill["name"] for skill in json.loads(listed.stdout)["skills"]} == seen
+    assert listed.stderr.splitlines() == [warning]
+    found = skc("find", "team work", "--limit", "100", "--format", "json")
+    assert found.returncode == 0, found.stderr
+    answer = json.loads(found.stdout)
+    assert {skill["name"] for skill in answer["skills"]} == seen
+    assert answer["partial"] is True
+    assert answer["warnings"] == [warning]
+    past = skc("outline", f"team-skill-{count - 100:04d}")
+    assert past.returncode == 1
+    assert past.stderr.splitlines()[1].startswith(f"hint: {warning[len('warning: ') :]}; ")

@@ -75,7 +75,7 @@ def find(session: Session, params: FindParams) -> FindResult:
     files builds a share of the catalog itself."""
     import functools
 
-    from skillc_gateway.catalog import find_skills, lifecycle
+    from skillc_gateway.catalog import find_skills, lifecycle, nested_cut
     from skillc_index.inventory.folders import trusted_targets
 
     serves = functools.cache(functools.partial(lifecycle.can_serve, session.layout))
@@ -92,6 +92,8 @@ def find(session: Session, params: FindParams) -> FindResult:
     )
     if not (found.served or found.partial or found.warnings):  # before the answer: its
         _start_server(session, params, found, serves)  # reader may stop early
+    if not found.served:  # (a served answer says it already): not one to keep a server off
+        found = nested_cut(found, params.path)
     if session.reply_chars is None:
         return found
     from skillc_gateway._find_reply import fit_answer

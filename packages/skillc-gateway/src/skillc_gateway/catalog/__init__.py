@@ -82,6 +82,7 @@ __all__ = [
     "confine",
     "find_roots",
     "find_skills",
+    "nested_cut",
     "served_answer",
 ]
 
@@ -311,7 +312,20 @@ def served_answer(
     from skillc_gateway.catalog.client import ask
 
     answer = ask(layout, query, limit, roots, budget)
-    return None if answer is None else answer._replace(served=True)
+    return None if answer is None else nested_cut(answer._replace(served=True), paths)
+
+
+def nested_cut(found: FindResult, paths: Sequence[str]) -> FindResult:
+    """``found``, partial and warned, when the installed skills were searched (no ``paths``,
+    nor ``$SKILL_ROUTING_ROOTS``) and a project's lookup of nested ``.claude/skills``
+    folders stopped at its bound (:func:`~skillc_index.inventory.folders.nested_notices`):
+    the skills past it, which Claude Code loads, were not searched."""
+    from skillc_index.inventory.folders import nested_notices
+
+    notices = () if paths or routing_roots() else nested_notices()
+    if not notices:
+        return found
+    return found._replace(partial=True, warnings=(*found.warnings, *notices))
 
 
 def find_roots(

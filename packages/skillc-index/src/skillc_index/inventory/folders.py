@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from skillc_index.diagnostics import InvalidOption
+from skillc_index.diagnostics import InvalidOption, Notice
 from skillc_index.layout import KNOWN_TARGETS, AgentTarget, Layout, Scope, agent_targets
 from skillc_index.record import Record
 
@@ -70,6 +70,7 @@ __all__ = [
     "in_plugins_folder",
     "installed_folders",
     "nested_folders",
+    "nested_notices",
     "parent_folders",
     "plugin_folders",
     "plugin_version_parts",
@@ -262,8 +263,11 @@ NESTED_AGENT = "claude"
 #: Subfolder levels searched for a nested ``.claude/skills`` (``packages/web/.claude/skills``
 #: is at level 2): a monorepo's packages, not the whole tree.
 NESTED_DEPTH = 3
-#: At most this many folders are listed looking for them (about 20 ms): the rest is not.
+#: At most this many folders are listed looking for them (about 20 ms): the rest is not,
+#: and :func:`nested_notices` says so.
 NESTED_FOLDERS = 1000
+#: The folders whose last :func:`nested_folders` walk in this process was cut short.
+_NESTED_CUT: set[str] = set()
 
 
 def _walkable(base: Path, layout: Layout) -> bool:
@@ -278,7 +282,9 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
     :data:`NESTED_DEPTH` levels down, in bytewise path order, as roots of the ``claude``
     agent, scope ``project``. The walk enters the folders every walk for skills enters
     (:func:`skillc_index.skips_folder`), never a symlink, nor ``.skillc`` (its store is a root
-    already) or a ``.claude`` folder itself; it lists at most :data:`NESTED_FOLDERS` folders."""
+    already) or a ``.claude`` folder itself; it lists at most :data:`NESTED_FOLDERS` folders,
+    each folder's in bytewise name order (the same ones on every run), and remembers a walk
+    cut short for :func:`nested_notices`."""
     from skillc_index.layout import SKILLC_DIR
     from skillc_index.walk import skips_folder
 
@@ -286,33 +292,48 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
     marker, _, rest = relative.partition("/")
     found: list[str] = []
     pending = [(str(base), 0)]  # breadth first: the bound leaves out the deepest folders
-    listed = 0
-    while listed < len(pending) and listed < NESTED_FOLDERS:
+    listed, cut = 0, False
+    while listed < len(pending):  # (at most NESTED_FOLDERS of them)
         folder, depth = pending[listed]
         listed += 1
         parent = folder.rpartition("/")[2]
         try:
-            with os.scandir(folder) as entries:
-                for entry in entries:
-                    name = entry.name
-                    try:
-                        if not entry.is_dir(follow_symlinks=False):
-                            continue
-                    except OSError:
-                        continue
-                    if name == marker:
-                        if depth and os.path.isdir(f"{entry.path}/{rest}"):  # noqa: PTH112
-                            found.append(f"{entry.path}/{rest}")
-                        continue
-                    if depth >= NESTED_DEPTH or len(pending) >= NESTED_FOLDERS:
-                        continue
-                    if name == SKILLC_DIR or skips_folder(name, parent):
-                        continue
-                    pending.append((entry.path, depth + 1))
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda entry: os.fsencode(entry.name))
         except OSError:
             continue
+        for entry in entries:
+            name = entry.name
+            try:
+                if not entry.is_dir(follow_symlinks=False):
+                    continue
+            except OSError:
+                continue
+            if name == marker:
+                if depth and os.path.isdir(f"{entry.path}/{rest}"):  # noqa: PTH112
+                    found.append(f"{entry.path}/{rest}")
+                continue
+            if depth >= NESTED_DEPTH or name == SKILLC_DIR or skips_folder(name, parent):
+                continue
+            if len(pending) >= NESTED_FOLDERS:
+                cut = True
+                continue
+            pending.append((entry.path, depth + 1))
+    (_NESTED_CUT.add if cut else _NESTED_CUT.discard)(str(base))
     found.sort(key=os.fsencode)
     return tuple(Root(Path(path), "agent", "project", NESTED_AGENT) for path in found)
+
+
+def nested_notices() -> tuple[Notice, ...]:
+    """A warning for each folder whose last :func:`nested_folders` walk in this process
+    stopped at :data:`NESTED_FOLDERS` (``list``, ``find`` and E001 say it)."""
+    return tuple(
+        Notice(
+            f"{base} holds more than {NESTED_FOLDERS:,} folders within {NESTED_DEPTH} levels: "
+            "only the first, in name order, were searched for nested .claude/skills folders"
+        )
+        for base in sorted(_NESTED_CUT, key=os.fsencode)
+    )
 
 
 # -- Codex's folders between the working directory and the repository root -----------------

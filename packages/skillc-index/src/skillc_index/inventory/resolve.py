@@ -34,6 +34,7 @@ from skillc_index.inventory.folders import (
     Root,
     in_plugins_folder,
     installed_folders,
+    nested_notices,
     plugin_folders,
     trusted_targets,
 )
@@ -155,7 +156,8 @@ def installed_or_not_found(
         () if plugin and stores_only else near_skill_names(skill, layout, installed=not stores_only)
     )
     gone = "" if stores_only else gone_links(skill, layout)
-    hints = (gone, a_file, _no_home_folder(layout))
+    cut = "" if stores_only else "; ".join(notice.text for notice in nested_notices())
+    hints = (gone, a_file, _no_home_folder(layout), cut)
     raise SkillNotFound(shown(skill), suggestions, "; ".join(filter(None, hints)))
 
 
