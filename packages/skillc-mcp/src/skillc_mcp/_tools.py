@@ -36,6 +36,7 @@ from skillc_mcp._protocol import print_exception
 
 if TYPE_CHECKING:
     from skillc_index import Diagnostic, Layout, Notice
+    from skillc_index.installed import CodeChanged
 
 Data = dict[str, Any]
 
@@ -44,6 +45,10 @@ REPLY_CHARS = 100_000
 tokens): whole lines while they fit; a single longer line is cut to this length; a binary
 file's base64 (75,000 bytes), else E023. (Lines: the ``max_lines`` default of the tool
 schemas, 500.)"""
+
+
+RESTART = "restart the MCP server"
+"""What a call that failed because skillc changed on disk says to do."""
 
 
 class UnknownTool(KeyError):
@@ -90,6 +95,8 @@ class ToolRunner:
         self.access = AccessLog(self._print, run_id=run_id, queued=True, spelling=MCP_SPELLING)
         self._catalogs: set[Any] = set()
         """The find catalogs this runner's calls opened (``skc_find``), closed by :meth:`close`."""
+        self._told_changed = False
+        """Whether the log said that skillc changed on disk (:meth:`internal_error`: once)."""
 
     def flush(self) -> None:
         """Wait until the access-log rows of the calls so far are written."""
@@ -128,6 +135,7 @@ class ToolRunner:
         if operation is None:
             raise UnknownTool(name)
         try:
+            import skillc_index.installed  # noqa: F401 (internal_error's: loaded while on disk)
             from skillc_index import Layout
             from skillc_index.operation import Session
 
@@ -212,10 +220,23 @@ class ToolRunner:
     def internal_error(self, tool: str, exc: Exception) -> Diagnostic:
         """E999 for a failure nobody planned for; the traceback goes to the server log
         (:func:`~skillc_mcp._protocol.print_exception`: its one line when a failure for lack
-        of descriptors cannot load ``traceback``, rather than taking the whole server down)."""
+        of descriptors cannot load ``traceback``, rather than taking the whole server down).
+        A failure of a changed installation (a tool's module, first imported after an upgrade
+        or uninstall, imports what the loaded code lacks; a version changed:
+        :class:`~skillc_index.installed.CodeChanged`) says to restart the server instead,
+        without the path of the installation, and the log says it once."""
         from skillc_index import InternalError
 
         log = self._log or sys.stderr
+        installed = sys.modules.get("skillc_index.installed")  # as loaded, not as on disk now
+        changed: CodeChanged | None = None
+        if installed is not None:
+            changed = installed.CodeChanged.of(exc, RESTART)
+        if changed is not None:
+            if not self._told_changed:
+                self._told_changed = True
+                print(f"skillc-mcp: {changed}", file=log, flush=True)
+            return changed.diagnostic
         print(f"skillc-mcp: {tool} failed:", file=log)
         print_exception(exc, file=log)
         return InternalError.unexpected(exc).diagnostic

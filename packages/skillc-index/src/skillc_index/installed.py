@@ -1,0 +1,90 @@
+"""Whether the skillc installed on disk is still the code this process runs.
+
+A process that runs long (``skc mcp``, the language server, the find server) keeps the modules
+it imported; one it imports later (the first call of a tool) is read from disk, from whatever
+release is installed there now, and may import a name the loaded modules lack (an
+``ImportError``), or is gone (uninstalled: ``ModuleNotFoundError``). These functions tell such
+a process, on its error path only, that it must be restarted: the installed versions are read
+from the distributions' metadata (:mod:`importlib.metadata`), never on the way of a call that
+works. A long-running process imports this module when it starts (it is small), so it is
+there after an uninstall.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from skillc_index.diagnostics import InternalError
+
+#: The kit's modules and the distributions that install them.
+DISTRIBUTIONS = (
+    ("skillc_index", "skillc-index"),
+    ("skillc_lint", "skillc-lint"),
+    ("skillc_gateway", "skillc-gateway"),
+    ("skillc_stats", "skillc-stats"),
+    ("skillc_mcp", "skillc-mcp"),
+    ("skillc", "skillc"),
+)
+
+REMOVED = "its code was removed"
+
+
+def installed_version(distribution: str) -> str | None:
+    """The version of ``distribution`` installed now (None: it is not installed). Reads its
+    metadata from disk: an error path's question."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return None
+
+
+def installed_change() -> str | None:
+    """How the installed skillc differs from the one this process runs, for the first of
+    its distributions the process loaded whose installed version is not the loaded module's
+    ``__version__`` (``skillc-index 0.2.0 → 0.3.0``), or :data:`REMOVED` when one is no
+    longer installed; None when all are as they were (or their metadata cannot be read)."""
+    for module, distribution in DISTRIBUTIONS:
+        running = getattr(sys.modules.get(module), "__version__", None)
+        if not isinstance(running, str):
+            continue
+        try:
+            installed = installed_version(distribution)
+        except Exception:  # metadata unreadable: nothing to tell
+            continue
+        if installed is None:
+            return REMOVED
+        if installed != running:
+            return f"{distribution} {running} → {installed}"
+    return None
+
+
+def skillc_import_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is an ``ImportError`` of one of the kit's modules (a name a module
+    read from disk imports from one loaded earlier, or a module no longer there)."""
+    if not isinstance(exc, ImportError):
+        return False
+    top = (exc.name or "").partition(".")[0]
+    return any(top == module for module, _ in DISTRIBUTIONS)
+
+
+class CodeChanged(InternalError):
+    """E999: the skillc on disk is no longer the one a long-running process started with
+    (``change``: :func:`installed_change`'s words, or None when only an import failed):
+    ``restart``, what to restart (``the MCP server``)."""
+
+    def __init__(self, change: str | None, restart: str) -> None:
+        said = f" ({change})" if change else ""
+        super().__init__(f"skillc changed on disk since this server started{said}: {restart}")
+        self.change = change
+
+    @classmethod
+    def of(cls, exc: BaseException, restart: str) -> CodeChanged | None:
+        """The error for ``exc``, a failure nobody planned for, when it comes of a changed
+        installation (an import of the kit failed, or a version changed); None otherwise.
+        Reads the installed metadata (see the module): call it on an error path only."""
+        change = installed_change()
+        if change is None and not skillc_import_error(exc):
+            return None
+        return cls(change, restart)
