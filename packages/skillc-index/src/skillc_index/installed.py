@@ -72,19 +72,20 @@ def skillc_import_error(exc: BaseException) -> bool:
 class CodeChanged(InternalError):
     """E999: the skillc on disk is no longer the one a long-running process started with
     (``change``: :func:`installed_change`'s words, or None when only an import failed):
-    ``restart``, what to restart (``the MCP server``)."""
+    ``restart``, what to do (``restart the MCP server``); ``what`` changed (``skillc``, or
+    the distribution the server is: ``skillc-lint``)."""
 
-    def __init__(self, change: str | None, restart: str) -> None:
+    def __init__(self, change: str | None, restart: str, what: str = "skillc") -> None:
         said = f" ({change})" if change else ""
-        super().__init__(f"skillc changed on disk since this server started{said}: {restart}")
+        super().__init__(f"{what} changed on disk since this server started{said}: {restart}")
         self.change = change
 
     @classmethod
-    def of(cls, exc: BaseException, restart: str) -> CodeChanged | None:
+    def of(cls, exc: BaseException, restart: str, what: str = "skillc") -> CodeChanged | None:
         """The error for ``exc``, a failure nobody planned for, when it comes of a changed
         installation (an import of the kit failed, or a version changed); None otherwise.
         Reads the installed metadata (see the module): call it on an error path only."""
         change = installed_change()
         if change is None and not skillc_import_error(exc):
             return None
-        return cls(change, restart)
+        return cls(change, restart, what)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,6 +46,7 @@ from pygls.protocol.json_rpc import MsgId, RPCRequest
 
 from skillc_index import printable
 from skillc_lint.server.fields import field_help, field_values
+from skillc_lint.server.guard import F, guarded, quiet_pygls
 from skillc_lint.server.session import (
     MAX_DOCUMENT_CHARS,
     FileReport,
@@ -176,6 +177,15 @@ class SkillServer(LanguageServer):
         self.flushing: asyncio.TimerHandle | None = None
         self.pulled: set[Path] = set()
         """The files the last ``workspace/diagnostic`` reported findings for."""
+        self.told_changed = False
+        """Whether the user was shown that skillc-lint changed on disk (:mod:`.guard`)."""
+        quiet_pygls()
+
+    def feature(self, feature_name: str, options: Any | None = None) -> Callable[[F], F]:
+        """pygls's, each handler guarded (:func:`.guard.guarded`: an unplanned failure
+        answered on one line, never with a traceback)."""
+        register = super().feature(feature_name, options)
+        return lambda handler: register(guarded(feature_name, handler))
 
     def report_server_error(self, error: Exception, source: ServerErrors) -> None:
         """pygls's reader reports here a message it could not read as JSON (not UTF-8 either):
