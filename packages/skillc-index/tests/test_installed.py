@@ -38,3 +38,25 @@ def test_a_newer_version_and_a_failed_import_of_the_kit(monkeypatch: pytest.Monk
     failed = ImportError("cannot import name 'x'", name="skillc_index.accesslog")
     assert CodeChanged.of(failed, "restart it") is not None
     assert CodeChanged.of(ImportError("no", name="onnxruntime"), "restart it") is None
+
+
+def test_a_stale_process_is_told_to_restart(monkeypatch: pytest.MonkeyPatch) -> None:
+    from skillc_index.command_errors import written_by_newer
+    from skillc_index.installed import stale_process
+
+    running = skillc_index.__version__
+    assert stale_process() is None
+    assert written_by_newer("access log schema", 9, 6).endswith("): upgrade skillc")
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "9.0.0")
+    assert written_by_newer("access log schema", 9, 6) == (
+        "written by a newer skillc (access log schema 9; this skillc reads 6): "
+        f"this process runs skillc-index {running} but 9.0.0 is installed: restart it"
+    )
+
+    def gone(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", gone)
+    assert stale_process() == (
+        f"this process runs skillc-index {running} but it is no longer installed: restart it"
+    )

@@ -92,3 +92,36 @@ def test_sync_leaves_a_newer_skillcs_fallback_and_exits_1(
         "upgrade skillc\n"
     )
     assert source.read_bytes() == before
+
+
+def test_a_process_older_than_the_installed_skillc_says_to_restart(
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    fallback_of: Callable[[str], Path],
+    cli: Callable[..., Run],
+    clean_env: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    """The same log, read by a process whose skillc-index is older than the one installed
+    (a server started before an upgrade): upgrading would not help, restarting it does."""
+    import os
+    import sqlite3
+    from contextlib import closing
+
+    import skillc_index
+
+    source = log_rows(record(demo, "outline", {}), to=fallback_of("demo"))
+    with closing(sqlite3.connect(source)) as db:
+        db.executescript("CREATE TABLE future_notes (x); PRAGMA user_version = 7;")
+    info = tmp_path / "installed" / "skillc_index-9.0.0.dist-info"  # the upgrade's metadata
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: skillc-index\nVersion: 9.0.0\n")
+    path = os.pathsep.join(filter(None, [str(info.parent), clean_env.get("PYTHONPATH")]))
+    result = cli("skc", script=True)("sync", env_extra={"PYTHONPATH": path})
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error[E042]: sync source not readable: '.skillc/logs/demo/.skillc-meta/logs.db'\n"
+        "hint: written by a newer skillc (access log schema 7; this skillc reads 6): "
+        f"this process runs skillc-index {skillc_index.__version__} but 9.0.0 is installed: "
+        "restart it\n"
+    )

@@ -185,8 +185,13 @@ def written_by_newer(what: str, found: object, reads: object, tool: str = "skill
     """Why a file a newer version of ``tool`` wrote is left as it is: ``written by a newer
     skillc (<what> <found>; this skillc reads <reads>): upgrade skillc``. The one wording of
     every such file (an access log, the listing overrides' record, a route manifest, a lint
-    baseline): never rewritten to this version's format, nor removed."""
-    return f"written by a newer {tool} ({what} {found}; this {tool} reads {reads}): upgrade {tool}"
+    baseline): never rewritten to this version's format, nor removed. When the newer version
+    is the one installed and this process is older (started before an upgrade), it says to
+    restart the process instead (:func:`~skillc_index.installed.stale_process`)."""
+    from skillc_index.installed import stale_process
+
+    remedy = stale_process(tool) or f"upgrade {tool}"
+    return f"written by a newer {tool} ({what} {found}; this {tool} reads {reads}): {remedy}"
 
 
 class SyncDestinationNotWritable(SkillcError):

@@ -60,6 +60,27 @@ def installed_change() -> str | None:
     return None
 
 
+def stale_process(tool: str = "skillc") -> str | None:
+    """``this process runs skillc-index 0.2.0 but 0.3.0 is installed: restart it`` when the
+    distribution that reads ``tool``'s files (skillc-index for ``skillc``, else ``tool``
+    itself) is installed in another version than the one this process runs (or no longer
+    installed); None when it is the same (or cannot be told). Reads the installed metadata:
+    for the path of a file a newer version wrote (:func:`.command_errors.written_by_newer`)."""
+    distribution = "skillc-index" if tool == "skillc" else tool
+    module = distribution.replace("-", "_")
+    running = getattr(sys.modules.get(module), "__version__", None)
+    if not isinstance(running, str):
+        return None
+    try:
+        installed = installed_version(distribution)
+    except Exception:  # metadata unreadable: nothing to tell
+        return None
+    if installed == running:
+        return None
+    now = "it is no longer installed" if installed is None else f"{installed} is installed"
+    return f"this process runs {distribution} {running} but {now}: restart it"
+
+
 def skillc_import_error(exc: BaseException) -> bool:
     """Whether ``exc`` is an ``ImportError`` of one of the kit's modules (a name a module
     read from disk imports from one loaded earlier, or a module no longer there)."""
