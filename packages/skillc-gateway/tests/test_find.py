@@ -396,6 +396,21 @@ def test_skills_in_dot_folders_are_found_and_what_is_not_a_source_is_not(
     assert "new-one" in names(find(gateway, "draw a diagram", "--path", "openai-skills"))
 
 
+def test_a_cache_its_tool_tagged_is_not_searched_and_is_once_untagged(
+    gateway: Run, project: Path, write_skill: WriteSkill
+) -> None:
+    """cargo's ``target/`` holds a ``CACHEDIR.TAG``: find walks it no more than build and lint
+    do (skillc_index.walk.cache_tagged); a folder named ``build`` is searched."""
+    library = project / "library"
+    write_skill(library / "target/debug/copied", "copied", "Paint a copy.")
+    write_skill(library / "build/real", "real", "Paint for real.")
+    tag = library / "target/CACHEDIR.TAG"
+    tag.write_bytes(b"Signature: 8a477f597d28d172789f06886806bc55\n# cargo\n")
+    assert names(find(gateway, "paint", "--path", "library")) == ["real"]
+    tag.unlink()  # the folder changed: listed again, its skills found
+    assert sorted(names(find(gateway, "paint", "--path", "library"))) == ["copied", "real"]
+
+
 def test_symlinked_folders_are_followed_only_as_entries_of_a_root(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:

@@ -766,9 +766,12 @@ def test_an_unknown_target_stops_the_batch_first(
     assert not (project / ".skillc" / "skills" / "one").exists()
 
 
-def test_same_folder_twice_is_built_once_and_same_names_never_race(
+def test_same_folder_twice_is_built_once_and_one_name_from_two_folders_never(
     index: Run, project: Path, write_skill: WriteSkill
 ) -> None:
+    """``a/twin`` and ``b/twin``: the first was built and the second failed E050 (with
+    ``--force`` it replaced the first): whichever folder the walk met first won. Neither is
+    built; one error names the name and both folders, the other skills are built."""
     write_skill(project / "a" / "twin", body="From a.\n")
     write_skill(project / "b" / "twin", body="From b.\n")
     for number in range(6):
@@ -776,19 +779,80 @@ def test_same_folder_twice_is_built_once_and_same_names_never_race(
     result = index("build", "a", "a/twin", "b", "--format", "json")
     data = json.loads(result.stdout)
     twins = [r for r in data["results"] if r["skill"] == "twin"]
-    assert len(twins) == 2  # a/twin once, b/twin once
-    # built one after the other: the first imported, the second a different skill (E050)
-    assert [("error" in r) for r in twins] == [False, True]
-    error = twins[1]["error"]
-    # lint's shape (skillc_index.diagnostic_json): the message without "error[E050]: ", the
-    # hint apart (it was all one text)
-    assert error == {"code": "E050", "message": error["message"], "detail": error["detail"]}
-    assert (
-        error["message"].startswith("skill 'twin' already exists") and "\n" not in error["message"]
-    )
-    assert error["detail"].startswith("hint: ")
-    assert data["summary"] == {"skills": 8, "built": 7, "up_to_date": 0, "failed": 1}
+    assert twins == [
+        {
+            "skill": "twin",
+            "given": "twin",
+            "error": {
+                "code": "E100",
+                "message": (
+                    "invalid option: 'the skill name 'twin' is in 2 folders: a/twin, b/twin'"
+                ),
+                "detail": "hint: build the one you mean by its path",
+            },
+        }
+    ]
+    assert data["summary"] == {"skills": 7, "built": 6, "up_to_date": 0, "failed": 1}
     assert result.returncode == 1
+    assert not (project / ".skillc" / "skills" / "twin").exists()
+    assert not (project / ".claude" / "skills" / "twin").exists()
+    forced = index("build", "a", "b", "--force")
+    assert forced.returncode == 1
+    assert not (project / ".skillc" / "skills" / "twin").exists()
+    alone = index("build", "b/twin")  # the one meant, by its path
+    assert alone.returncode == 0, alone.stderr
+
+
+def test_a_stale_bundler_copy_beside_the_source_builds_neither(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """``packages/app/dist/skills/demo``, a gitignored bundler's copy of last week, sorts
+    before ``packages/app/skills/demo``: ``skc build packages`` imported the stale copy and
+    refused the source (E050, hinting --force). The installed ``skc``, in a process."""
+    skc = cli("skc", script=True)
+    assert skc("init").returncode == 0
+    write_skill(project / "packages" / "app" / "skills" / "demo", body="Edited today.\n")
+    write_skill(project / "packages" / "app" / "dist" / "skills" / "demo", body="Stale.\n")
+    write_skill(project / "packages" / "app" / "skills" / "other")
+    result = skc("build", "packages")
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        "error[E100]: demo: invalid option: 'the skill name 'demo' is in 2 folders: "
+        "packages/app/dist/skills/demo, packages/app/skills/demo'",
+        "hint: build the one you mean by its path",
+    ]
+    assert statuses(result.stdout) == {"demo": "failed", "other": "built"}
+    assert not (project / ".skillc" / "skills" / "demo").exists()
+    assert (project / ".skillc" / "skills" / "other" / "SKILL.md").is_file()
+
+
+def test_skc_package_output_beside_the_source_is_one_name_in_two_folders(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """After ``skc package demo --to plugin``, ``skc build .`` found ``dist/office/skills/demo``
+    too and failed it E050. The store copy (``.skillc/skills/demo``, imported from
+    ``skills/demo``) is that folder's skill, not a third folder; the store copy stays the
+    source's."""
+    skc = cli("skc", script=True)
+    assert skc("init").returncode == 0
+    write_skill(project / "skills" / "demo", body="The source.\n")
+    assert skc("build", "skills/demo").returncode == 0
+    packaged = skc("package", "demo", "--to", "plugin", "--name", "office")
+    assert packaged.returncode == 0, packaged.stderr
+    assert (project / "dist" / "office" / "skills" / "demo" / "SKILL.md").is_file()
+    result = skc("build", ".")
+    assert result.returncode == 1
+    assert (
+        "error[E100]: demo: invalid option: 'the skill name 'demo' is in 2 folders: "
+        "dist/office/skills/demo, skills/demo'"
+    ) in result.stderr.splitlines()
+    assert statuses(result.stdout) == {"demo": "failed"}
+    record = json.loads(
+        (project / ".skillc" / "skills" / "demo" / ".skillc-import.json").read_text()
+    )
+    assert record["origin"] == "skills/demo"
+    alone = skc("build", ".skillc/skills/demo", "skills/demo")  # one skill, two names of it
+    assert alone.returncode == 0, alone.stderr
 
 
 def test_the_library_builds_in_a_process_pool(

@@ -188,7 +188,7 @@ def test_a_nested_lookup_cut_at_its_bound_says_so_and_walks_in_name_order(
     of them, ``find`` said ``partial: false``, ``outline`` of one past the bound was a bare
     E001. Now the folders are walked in name order (the first packages' skills are seen,
     the same on every run) and each command says the lookup was cut short."""
-    from skillc_index.inventory.folders import NESTED_FOLDERS
+    from skillc_index.inventory.nested import NESTED_FOLDERS
 
     subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
     count = NESTED_FOLDERS + 100

@@ -28,6 +28,7 @@ from skillc_index.diagnostics import (
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
     from skillc_index._git import GitUnanswered
@@ -51,6 +52,7 @@ __all__ = [
     "InvalidSkillName",
     "MalformedFilter",
     "MissingFrontmatterField",
+    "NameInSeveralFolders",
     "NoLocalLogs",
     "NoSkillBeforeCut",
     "NoSkillGiven",
@@ -482,6 +484,20 @@ class NoSkillBeforeCut(InvalidOption):
             "name a folder nearer the skills"
         )
         self.path = path
+
+
+class NameInSeveralFolders(InvalidOption):
+    """E100: a batch (``skc build packages``) found the skill ``name`` in several ``folders``
+    (a source beside a bundler's stale copy, ``skc package``'s output): the store holds one
+    skill of a name, so none of them is built, whichever the walk met first."""
+
+    def __init__(self, name: str, folders: Sequence[str]) -> None:
+        super().__init__(
+            f"the skill name '{name}' is in {len(folders)} folders: {', '.join(folders)}",
+            "build the one you mean by its path",
+        )
+        self.name = name
+        self.folders = tuple(folders)
 
 
 class NoSkillToPackage(InvalidOption):

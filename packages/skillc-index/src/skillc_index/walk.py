@@ -8,6 +8,10 @@ checkout's ``.claude/skills/``), except
 
 - version control, virtual environments, installed packages and caches (:data:`SKIPPED_FOLDERS`,
   by name: a frozenset lookup per entry, the find walker's hot path);
+- a cache its tool tagged (:data:`CACHE_TAG`: cargo's ``target/``, many tools' caches), below
+  the folder walked: looked at only in a folder whose listing holds that name
+  (:func:`cache_tagged`); a folder is never left out by a name like ``build`` or ``dist``,
+  which may be sources;
 - skillc's own: in a ``.skillc`` folder only its ``skills`` store (its ``runtime``, ``logs``,
   ``router`` hold compiled stubs, parked deployments and databases), a runtime's
   ``.skillc-meta``, and the hidden names skillc gives what it is writing or has moved aside
@@ -18,7 +22,9 @@ checkout's ``.claude/skills/``), except
 ``lint``, breadth first. Every walk stops at the same bounds (:data:`MAX_DEPTH`,
 :data:`MAX_FOLDERS`, which the find walker imports), and one stopped by either with folders
 left says so (:func:`cut_short`; ``find``'s walker, depth first in name order because its
-state keeps each folder's subtree after it, says so of :data:`MAX_FOLDERS` only).
+state keeps each folder's subtree after it, says so of :data:`MAX_FOLDERS` only). Of one
+folder at most :data:`MAX_ENTRIES` entries are read: a walk leaves the rest of a folder holding
+more, and says so naming it (:attr:`SkillFolders.crowded`, :func:`crowded`).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import os
 import re
 import stat
 from collections import deque
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,13 +46,17 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CACHE_FOLDERS",
+    "CACHE_TAG",
     "DEPTH_BOUND",
     "FOLDER_BOUND",
     "MAX_DEPTH",
+    "MAX_ENTRIES",
     "MAX_FOLDERS",
     "SKIPPED_FOLDERS",
     "Listing",
     "SkillFolders",
+    "cache_tagged",
+    "crowded",
     "cut_short",
     "find_skill_folders",
     "holds_past",
@@ -136,6 +147,55 @@ MAX_DEPTH = 8
 MAX_FOLDERS = 250_000
 
 
+#: At most this many entries of one folder are read by a walk (a folder of a million cached files
+#: cost every lint and ``find`` seconds): the rest of that folder is not walked, and the walk
+#: names it (:attr:`SkillFolders.crowded`).
+MAX_ENTRIES = 20_000
+
+#: The Cache Directory Tagging spec's file (bford.info/cachedir): a folder holding one, a
+#: regular file starting with :data:`CACHE_SIGNATURE`, is a cache (cargo's ``target/``), which
+#: no walk for skills enters (:func:`cache_tagged`).
+CACHE_TAG = "CACHEDIR.TAG"
+CACHE_SIGNATURE = b"Signature: 8a477f597d28d172789f06886806bc55"
+_TAG_OPEN = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def cache_tagged(folder: str | int) -> bool:
+    """Whether ``folder`` (a path, or a descriptor of it) holds a valid :data:`CACHE_TAG`: a
+    regular file, no link, whose first bytes are :data:`CACHE_SIGNATURE`. One open and one
+    read of 43 bytes (never blocking on a FIFO): called only for a folder whose listing holds
+    that name."""
+    try:
+        if isinstance(folder, int):
+            fd = os.open(CACHE_TAG, _TAG_OPEN, dir_fd=folder)
+        else:
+            fd = os.open(os.path.join(folder, CACHE_TAG), _TAG_OPEN)  # noqa: PTH118
+    except (OSError, ValueError):
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        return os.read(fd, len(CACHE_SIGNATURE)) == CACHE_SIGNATURE
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def crowded(folder: object, outcome: str) -> Notice:
+    """The warning of a walk that read only the first :data:`MAX_ENTRIES` entries of
+    ``folder``: ``<folder> holds more than 20,000 entries: not walked past them, <outcome>``
+    (``skills past them are not built``)."""
+    return Notice(
+        f"{folder} holds more than {MAX_ENTRIES:,} entries: not walked past them, {outcome}"
+    )
+
+
 #: What stopped a walk with folders left to look at (:attr:`SkillFolders.cut_short`): the
 #: folder bound (:data:`MAX_FOLDERS`) or the depth bound (:data:`MAX_DEPTH`: folders below
 #: the last level searched).
@@ -146,9 +206,12 @@ DEPTH_BOUND = "depth"
 class SkillFolders(list[Path]):
     """What :func:`find_skill_folders` found: the skill folders, a list, and whether the walk
     was ``cut_short``: the bound it stopped at with folders left to look at (skills may lie in
-    them), :data:`FOLDER_BOUND` or :data:`DEPTH_BOUND`, else ``""``."""
+    them), :data:`FOLDER_BOUND` or :data:`DEPTH_BOUND`, else ``""``; and the folders it did not
+    read past :data:`MAX_ENTRIES` entries of (``crowded``, in the order walked: the caller
+    warns, :func:`crowded`)."""
 
     cut_short: str = ""
+    crowded: tuple[Path, ...] = ()
 
 
 def holds_past(bound: str) -> str:
@@ -261,7 +324,9 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
     answer is ``cut_short``: the caller warns, :func:`cut_short`). With
     ``linked_entries`` (lint: it only reads), a symlinked entry of ``folder`` itself that is
     a skill is found too (an agent folder's skills are links), never walked into. A folder
-    that cannot be listed or searched (EACCES) is skipped."""
+    that cannot be listed or searched (EACCES) is skipped, and so is a cache below ``folder``
+    (:func:`cache_tagged`); of a folder only the first :data:`MAX_ENTRIES` entries are read
+    (the folder is then ``crowded``)."""
     from skillc_index.files import fs_bytes, is_file
 
     found: list[tuple[bytes, Path]] = []
@@ -270,6 +335,7 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
     pending: deque[tuple[Path, str, int, os.stat_result | None]] = deque([(folder, "", 0, None)])
     walked = 0
     bound = ""
+    full: list[Path] = []
     while pending:
         if walked >= MAX_FOLDERS:
             bound = FOLDER_BOUND
@@ -290,7 +356,15 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
             if _holds_skill_file(listing, current):
                 found.append((fs_bytes(rel.rstrip("/")), current))
                 continue
-            for entry in sorted(listing, key=lambda e: e.name):
+            entries = list(islice(listing, MAX_ENTRIES + 1))
+            tagged = depth and any(e.name == CACHE_TAG for e in entries)
+            if tagged and cache_tagged(listing.fd if listing.fd >= 0 else str(current)):
+                continue  # a cache: not entered
+            if len(entries) > MAX_ENTRIES:  # the rest of it is not read
+                del entries[MAX_ENTRIES:]
+                full.append(current)
+            entries.sort(key=lambda e: e.name)
+            for entry in entries:
                 if skips_folder(entry.name, parent):
                     continue
                 try:
@@ -307,4 +381,5 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
     found.sort(key=lambda item: item[0])
     folders = SkillFolders(path for _, path in found)
     folders.cut_short = bound
+    folders.crowded = tuple(full)
     return folders

@@ -503,6 +503,9 @@ class Target:
     """The bound the walk of ``folder`` stopped at with folders left (``"folders"``,
     ``"depth"``; ``""``: none): skills past it are not linted
     (:func:`~skillc_index.cut_short`)."""
+    crowded: tuple[Path, ...] = ()
+    """The folders of ``folder`` whose entries past the walk's bound were not read
+    (:attr:`~skillc_index.walk.SkillFolders.crowded`): skills past them are not linted."""
     notices: tuple[Diagnostic | Notice, ...] = ()
     """The warnings of its resolution (:attr:`~skillc_index.ResolvedSkill.notices`: W001 for
     a name several installed skills have, the first linted), printed before it is linted."""
@@ -526,7 +529,17 @@ def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
             find_skill_folders(store, linked_entries=True) if is_folder(store) else SkillFolders()
         )
         # the project's, as by name
-        return [Target(None, tuple(found), True, store, cut_short=found.cut_short, named=True)]
+        return [
+            Target(
+                None,
+                tuple(found),
+                True,
+                store,
+                cut_short=found.cut_short,
+                crowded=found.crowded,
+                named=True,
+            )
+        ]
     return [resolve_target(argument, layout) for argument in arguments]
 
 
@@ -561,7 +574,9 @@ def resolve_target(argument: str, layout: Layout) -> Target:
             if found.cut_short:
                 raise NoSkillBeforeCut(argument, found.cut_short) from None
             raise
-        return Target(argument, tuple(found), True, given, cut_short=found.cut_short)
+        return Target(
+            argument, tuple(found), True, given, cut_short=found.cut_short, crowded=found.crowded
+        )
     named = not is_file(given / SKILL_FILE)  # found by its name, not given as its folder
     folder = skill_folder(given, resolved)
     return Target(argument, (folder,), False, named=named, notices=resolved.notices)

@@ -309,6 +309,11 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
                 session.warn(
                     [cut_short(shown, "skills past them are not linted", target.cut_short)]
                 )
+            if target.crowded:
+                from skillc_index.walk import crowded
+
+                told = "skills past them are not linted"
+                session.warn([crowded(display_path(full, cwd), told) for full in target.crowded])
         tree = target.folder if target.collection and not target.named else None
         for folder in target.skills:
             try:

@@ -318,9 +318,9 @@ def served_answer(
 def nested_cut(found: FindResult, paths: Sequence[str]) -> FindResult:
     """``found``, partial and warned, when the installed skills were searched (no ``paths``,
     nor ``$SKILL_ROUTING_ROOTS``) and a project's lookup of nested ``.claude/skills``
-    folders stopped at its bound (:func:`~skillc_index.inventory.folders.nested_notices`):
+    folders stopped at its bound (:func:`~skillc_index.inventory.nested.nested_notices`):
     the skills past it, which Claude Code loads, were not searched."""
-    from skillc_index.inventory.folders import nested_notices
+    from skillc_index.inventory.nested import nested_notices
 
     notices = () if paths or routing_roots() else nested_notices()
     if not notices:

@@ -8,7 +8,8 @@ lists the same skills), a folder given to ``skc find --path`` holds them at any 
 skills included (:data:`MAX_DEPTH`). The folders entered are those every walk for skills
 enters (:func:`skillc_index.skips_folder`, the rule ``build`` and ``lint`` walk by too):
 hidden ones included (``skills/.curated/``), not version control, virtual environments,
-``node_modules``, caches or skillc's own runtime; a symlinked folder is followed only as an
+``node_modules``, caches (a folder holding a ``CACHEDIR.TAG`` below the root too) or
+skillc's own runtime; a symlinked folder is followed only as an
 entry of the root itself (deployed skills are symlinks), never deeper, and not when it leads
 up the tree (to the root or a folder that holds it, ``x -> /``: a loop, which walked the
 whole disk under the root's depth). An entry of the root that is a symlink leading nowhere
@@ -59,7 +60,7 @@ from skillc_gateway.catalog.tree_state import (
 from skillc_index import META_DIR, SKIPPED_FOLDERS, skips_folder
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
 from skillc_index.layout import user_home
-from skillc_index.walk import MAX_DEPTH, MAX_FOLDERS
+from skillc_index.walk import CACHE_TAG, MAX_DEPTH, MAX_FOLDERS, cache_tagged
 
 __all__ = [
     "ENTRIES",
@@ -586,7 +587,7 @@ class _Walker:
             self.state.dangling = set()
         kind = link
         children: list[tuple[str, int]] = []
-        meta = router = False
+        meta = router = tagged = False
         parent = full.rpartition("/")[2]
         store = parent == ".skillc"  # skips_folder: only its skills store is searched
         if not utf8(full) or (link and not self._may_follow(self.state.links.get(path, ""))):
@@ -603,6 +604,8 @@ class _Walker:
                             if not entry.is_dir():
                                 kind |= SKILL
                             continue
+                        if name == CACHE_TAG:
+                            tagged = True
                         hidden = name[0] == "."
                         if hidden:
                             router = router or name == ROUTER_MARK
@@ -640,6 +643,8 @@ class _Walker:
                 self.state.sources[path] = source
                 return kind | STUB, []
             self.state.sources.pop(path, None)
+        if tagged and depth and cache_tagged(full):  # a cache (cargo's target/): not searched
+            return kind, []
         return kind, sorted(children)
 
     def _may_follow(self, target: str) -> bool:

@@ -197,7 +197,7 @@ def skill_folders(
     from skillc_index import SkillDirectoryNotFound, is_folder
     from skillc_index.files import NOT_UTF8, utf8_name
     from skillc_index.inventory.entries import Skipped
-    from skillc_index.walk import SkillFolders, cut_short, find_skill_folders
+    from skillc_index.walk import SkillFolders, crowded, cut_short, find_skill_folders
 
     found: dict[str, Path] = {}
     for path in paths:
@@ -211,6 +211,9 @@ def skill_folders(
         )
         if candidates.cut_short and warn is not None:
             warn(cut_short(path, "skills past them are not evaluated", candidates.cut_short))
+        for full in candidates.crowded:
+            if warn is not None:
+                warn(crowded(full, "skills past them are not evaluated"))
         for candidate in candidates:
             read, key = skill_of(candidate, layout)
             if not utf8_name(read):

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 from weakref import WeakKeyDictionary
 
-from skillc_index.command_errors import NoSkillBeforeCut
+from skillc_index.command_errors import NameInSeveralFolders, NoSkillBeforeCut
 from skillc_index.cores import end_with_parent, process_pool, usable_cores
 from skillc_index.diagnostics import (
     Diagnostic,
@@ -40,7 +40,7 @@ from skillc_index.import_record import import_origin
 from skillc_index.layout import SKILL_FILE, Layout, Scope, expand_user, resolve_skill
 from skillc_index.record import Record
 from skillc_index.spelling import CLI_SPELLING, PARAMETER_NAMES, Spelling
-from skillc_index.walk import SkillFolders, cut_short, find_skill_folders
+from skillc_index.walk import SkillFolders, crowded, cut_short, find_skill_folders
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -194,10 +194,13 @@ def batch_jobs(
     failed already (its diagnostic, as ``spelling`` writes it); a folder whose walk stopped
     at its bound is a failed job when the walk found no skill
     (:class:`~skillc_index.command_errors.NoSkillBeforeCut`, not E010), else ``warn`` is
-    told (:func:`~skillc_index.walk.cut_short`)."""
+    told (:func:`~skillc_index.walk.cut_short`). A name found in several folders is one
+    failed job naming them all (:func:`_one_folder_a_name`)."""
     walk = walk or find_skill_folders
     jobs: list[BatchJob] = []
     seen: set[str] = set()
+    sources: dict[int, str] = {}  # a job's folder (by its index): a store copy's, its origin
+    stores = {os.path.realpath(layout.store(scope)): scope for scope in layout.scopes()}
 
     def add(
         given: str,
@@ -211,6 +214,9 @@ def batch_jobs(
             seen.add(key)
             real = Path(key)
             display = label or layout.display(real)
+            scope = stores.get(os.path.dirname(key))  # noqa: PTH120
+            origin = import_origin(real, scope, layout) if scope is not None else None
+            sources[len(jobs)] = key if origin is None else os.path.realpath(origin)
             jobs.append(BatchJob(given, real.name, display, None, global_, stored))
 
     for argument in arguments:
@@ -219,6 +225,9 @@ def batch_jobs(
         except NotASkill as exc:
             folder = layout.cwd / expand_user(argument)
             skills = walk(folder) if folder.is_dir() else SkillFolders()
+            for full in skills.crowded:
+                if warn is not None:
+                    warn(crowded(layout.display(full), "skills past them are not built"))
             if not skills:
                 error = NoSkillBeforeCut(argument, skills.cut_short) if skills.cut_short else exc
                 jobs.append(BatchJob(argument, argument, argument, error.spelled(spelling)))
@@ -245,7 +254,34 @@ def batch_jobs(
                     jobs.append(BatchJob(key, copy.name, label, failure, scope == "global", True))
                 continue
             add(str(copy.resolve()), origin, global_=scope == "global", stored=True)
-    return jobs
+    return _one_folder_a_name(jobs, sources, layout, spelling)
+
+
+def _one_folder_a_name(
+    jobs: list[BatchJob], sources: dict[int, str], layout: Layout, spelling: Spelling
+) -> list[BatchJob]:
+    """``jobs`` with the jobs of one name (and store: ``global_``) from several folders
+    (``sources``: each job's folder by its index, a store copy's the folder it was imported
+    from) replaced by one failed job, where the first was, naming the name and every folder
+    (:class:`~skillc_index.command_errors.NameInSeveralFolders`): the store holds one skill of
+    a name, and building the first met (a bundler's stale ``dist/`` copy) refused the other
+    (E050), or with ``force`` replaced it."""
+    folders: dict[tuple[str, bool], set[str]] = {}
+    for index, source in sources.items():
+        folders.setdefault((jobs[index].name, jobs[index].global_), set()).add(source)
+    kept: list[BatchJob] = []
+    said: set[tuple[str, bool]] = set()
+    for index, job in enumerate(jobs):
+        key = (job.name, job.global_)
+        several = sorted(folders[key], key=os.fsencode) if index in sources else ()
+        if len(several) < 2:
+            kept.append(job)
+        elif key not in said:
+            said.add(key)
+            shown = [layout.display(Path(folder)) for folder in several]
+            error = NameInSeveralFolders(job.name, shown).spelled(spelling)
+            kept.append(BatchJob(job.name, job.name, job.name, error, job.global_))
+    return kept
 
 
 class BatchItem(Record):

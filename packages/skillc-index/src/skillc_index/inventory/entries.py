@@ -38,8 +38,9 @@ from skillc_index.diagnostics import Notice, UnreadableFile
 from skillc_index.files import NOT_UTF8, is_utf8, within
 from skillc_index.import_record import ImportRecord, import_origin
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
-from skillc_index.inventory.folders import Root, RootKind, nested_notices, search_roots
+from skillc_index.inventory.folders import Root, RootKind, search_roots
 from skillc_index.inventory.links import MAX_ENTRIES
+from skillc_index.inventory.nested import nested_notices
 from skillc_index.layout import (
     META_DIR,
     RUNTIME_FOLDER,
@@ -223,7 +224,7 @@ class Inventory(Record):
         """What was left out, in folder order (of the folders of ``kinds``, default all): each
         entry skipped and why, each folder that could not be listed; then, with agent
         folders, each project whose nested ``.claude/skills`` lookup was cut short
-        (:func:`~skillc_index.inventory.folders.nested_notices`)."""
+        (:func:`~skillc_index.inventory.nested.nested_notices`)."""
         wanted = None if kinds is None else set(kinds)
         notices: list[Notice] = []
         said: set[str] = set()  # an entry reached by two folders that are one: said once

@@ -7,7 +7,7 @@
    folders Codex and Claude Code read from the working directory up to the repository or
    project root (:func:`parent_folders`),
    then the ``.claude/skills`` folders Claude Code finds in the project's subfolders
-   (:func:`nested_folders`);
+   (:func:`~.nested.nested_folders`);
 3. the home folder's agent skills folders, then Claude Code's ``$CLAUDE_CONFIG_DIR/skills``
    (:func:`claude_home_folders`) and Codex's ``$CODEX_HOME/skills`` (:func:`codex_home_folders`);
 4. the ``skills`` folder of each installed Claude Code plugin that its settings do not turn
@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from skillc_index.diagnostics import InvalidOption, Notice
+from skillc_index.diagnostics import InvalidOption
 from skillc_index.layout import KNOWN_TARGETS, AgentTarget, Layout, Scope, agent_targets
 from skillc_index.record import Record
 
@@ -48,8 +48,6 @@ __all__ = [
     "MAX_PLUGIN_RECORDS_BYTES",
     "MAX_SETTINGS_BYTES",
     "NESTED_AGENT",
-    "NESTED_DEPTH",
-    "NESTED_FOLDERS",
     "PARENT_AGENT",
     "PARENT_AGENTS",
     "PLUGIN_RECORDS",
@@ -69,8 +67,6 @@ __all__ = [
     "folders_of_agent",
     "in_plugins_folder",
     "installed_folders",
-    "nested_folders",
-    "nested_notices",
     "parent_folders",
     "plugin_folders",
     "plugin_version_parts",
@@ -195,7 +191,7 @@ def agent_folders(
     the folders agents find around it: Codex's and
     Claude Code's between the working directory and the repository or project root
     (:func:`parent_folders`), then
-    the nested Claude Code folders (:func:`nested_folders`; in a project only: a skillc
+    the nested Claude Code folders (:func:`~.nested.nested_folders`; in a project only: a skillc
     project's root or a repository's top); after the home's, Claude Code's and Codex's own
     (:func:`claude_home_folders`, :func:`codex_home_folders`; Codex's system skills come
     after the plugins, :func:`installed_folders`). Without ``nested``, the targets' folders
@@ -221,6 +217,8 @@ def agent_folders(
         if scope == "project" and nested and base is not None:
             around = parent_folders(layout)
             if _walkable(base, layout):
+                from skillc_index.inventory.nested import nested_folders
+
                 around += nested_folders(base)
         elif scope == "global" and nested:
             around = (*claude_home_folders(layout), *codex_home_folders(layout))
@@ -260,14 +258,6 @@ def folders_of_agent(
 #: ``<subfolder>/.claude/skills`` when it works with files there (its skills documentation,
 #: "Automatic discovery from nested directories"); the other agents read the project's own.
 NESTED_AGENT = "claude"
-#: Subfolder levels searched for a nested ``.claude/skills`` (``packages/web/.claude/skills``
-#: is at level 2): a monorepo's packages, not the whole tree.
-NESTED_DEPTH = 3
-#: At most this many folders are listed looking for them (about 20 ms): the rest is not,
-#: and :func:`nested_notices` says so.
-NESTED_FOLDERS = 1000
-#: The folders whose last :func:`nested_folders` walk in this process was cut short.
-_NESTED_CUT: set[str] = set()
 
 
 def _walkable(base: Path, layout: Layout) -> bool:
@@ -276,67 +266,6 @@ def _walkable(base: Path, layout: Layout) -> bool:
     in any working directory (``/``, where the find server runs, or a folder of checkouts)."""
     return base == layout.project_root or os.path.lexists(base / ".git")
 
-
-def nested_folders(base: Path) -> tuple[Root, ...]:
-    """The ``.claude/skills`` folders of ``base``'s subfolders (not ``base``'s own), at most
-    :data:`NESTED_DEPTH` levels down, in bytewise path order, as roots of the ``claude``
-    agent, scope ``project``. The walk enters the folders every walk for skills enters
-    (:func:`skillc_index.skips_folder`), never a symlink, nor ``.skillc`` (its store is a root
-    already) or a ``.claude`` folder itself; it lists at most :data:`NESTED_FOLDERS` folders,
-    each folder's in bytewise name order (the same ones on every run), and remembers a walk
-    cut short for :func:`nested_notices`."""
-    from skillc_index.layout import SKILLC_DIR
-    from skillc_index.walk import skips_folder
-
-    relative = KNOWN_TARGETS[NESTED_AGENT].project or ".claude/skills"
-    marker, _, rest = relative.partition("/")
-    found: list[str] = []
-    pending = [(str(base), 0)]  # breadth first: the bound leaves out the deepest folders
-    listed, cut = 0, False
-    while listed < len(pending):  # (at most NESTED_FOLDERS of them)
-        folder, depth = pending[listed]
-        listed += 1
-        parent = folder.rpartition("/")[2]
-        try:
-            with os.scandir(folder) as listing:
-                entries = sorted(listing, key=lambda entry: os.fsencode(entry.name))
-        except OSError:
-            continue
-        for entry in entries:
-            name = entry.name
-            try:
-                if not entry.is_dir(follow_symlinks=False):
-                    continue
-            except OSError:
-                continue
-            if name == marker:
-                if depth and os.path.isdir(f"{entry.path}/{rest}"):  # noqa: PTH112
-                    found.append(f"{entry.path}/{rest}")
-                continue
-            if depth >= NESTED_DEPTH or name == SKILLC_DIR or skips_folder(name, parent):
-                continue
-            if len(pending) >= NESTED_FOLDERS:
-                cut = True
-                continue
-            pending.append((entry.path, depth + 1))
-    (_NESTED_CUT.add if cut else _NESTED_CUT.discard)(str(base))
-    found.sort(key=os.fsencode)
-    return tuple(Root(Path(path), "agent", "project", NESTED_AGENT) for path in found)
-
-
-def nested_notices() -> tuple[Notice, ...]:
-    """A warning for each folder whose last :func:`nested_folders` walk in this process
-    stopped at :data:`NESTED_FOLDERS` (``list``, ``find`` and E001 say it)."""
-    return tuple(
-        Notice(
-            f"{base} holds more than {NESTED_FOLDERS:,} folders within {NESTED_DEPTH} levels: "
-            "only the first, in name order, were searched for nested .claude/skills folders"
-        )
-        for base in sorted(_NESTED_CUT, key=os.fsencode)
-    )
-
-
-# -- Codex's folders between the working directory and the repository root -----------------
 
 #: The agent that reads ``.agents/skills`` in the working directory and in each folder above
 #: it up to the repository root (Codex's skills documentation, "REPO" scope:

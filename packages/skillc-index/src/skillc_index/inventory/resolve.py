@@ -34,10 +34,10 @@ from skillc_index.inventory.folders import (
     Root,
     in_plugins_folder,
     installed_folders,
-    nested_notices,
     plugin_folders,
     trusted_targets,
 )
+from skillc_index.inventory.nested import nested_notices
 from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:

@@ -472,6 +472,7 @@ class Session:
         own their files, :meth:`reports`) and its reports. A walk stopped at its bound is
         a problem, as ``skillc-lint FOLDER`` warns (:func:`~skillc_index.cut_short`)."""
         from skillc_index import cut_short, find_skill_folders
+        from skillc_index.walk import crowded
 
         self._pulled = seen = set()
         for folder in folders:
@@ -482,6 +483,8 @@ class Session:
             if skills.cut_short:
                 told = cut_short(folder, "skills past them are not linted", skills.cut_short).text
                 self.tell_once(told)
+            for full in skills.crowded:
+                self.tell_once(crowded(full, "skills past them are not linted").text)
             left = MAX_WORKSPACE_SKILLS
             for root in skills[:MAX_WORKSPACE_SKILLS]:
                 if root in seen or left <= 0:

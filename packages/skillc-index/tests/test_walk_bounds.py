@@ -1,0 +1,200 @@
+"""The walk for skills (``skillc_index.walk``) past build outputs and crowded folders: a cache
+its tool tagged (``CACHEDIR.TAG``: cargo's ``target/``) is not entered, and of one folder at
+most ``MAX_ENTRIES`` entries are read, the walk naming a folder holding more. Also the nested
+``.claude/skills`` search of find and list (``inventory.nested.nested_folders``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import skillc_index.walk
+from skillc_index.inventory.nested import nested_folders
+from skillc_index.walk import CACHE_SIGNATURE, CACHE_TAG, find_skill_folders
+
+Run = Callable[..., Any]
+WriteSkill = Callable[..., Path]
+TAG = CACHE_SIGNATURE + b"\n# This file is a cache directory tag created by cargo.\n"
+
+
+def _deep_target(project: Path, write_skill: WriteSkill) -> Path:
+    """A Rust ``target/`` as cargo leaves it: tagged, ten levels deep, a SKILL.md in it (a
+    build script's copy of a skill)."""
+    target = project / "target"
+    deep = target / "debug" / "build" / "x-1" / "out" / "a" / "b" / "c" / "d" / "e"
+    deep.mkdir(parents=True)
+    write_skill(target / "debug" / "copied")
+    (target / CACHE_TAG).write_bytes(TAG)
+    return target
+
+
+def test_a_tagged_cache_is_not_entered_and_a_folder_named_like_one_is(
+    project: Path, write_skill: WriteSkill
+) -> None:
+    target = _deep_target(project, write_skill)
+    write_skill(project / "skills" / "real")
+    write_skill(project / "build" / "built-here")  # `build`, `dist`: maybe sources, walked
+    write_skill(project / "dist" / "shipped")
+    found = find_skill_folders(project)
+    assert found == [project / "build" / "built-here", project / "dist" / "shipped",
+                     project / "skills" / "real"]  # fmt: skip
+    assert not found.cut_short  # the 10 levels of target/ were not walked
+    # the folder given is walked even when tagged: the user named it
+    assert find_skill_folders(target) == [target / "debug" / "copied"]
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [
+        b"Signature: 8a477f597d28d172789f06886806bc5",  # one digit short
+        b"signature: 8a477f597d28d172789f06886806bc55",  # the spec's bytes, exactly
+        b"",
+    ],
+)
+def test_a_tag_without_the_signature_is_no_cache(
+    project: Path, write_skill: WriteSkill, tag: bytes
+) -> None:
+    write_skill(project / "out" / "kept")
+    (project / "out" / CACHE_TAG).write_bytes(tag)
+    assert find_skill_folders(project) == [project / "out" / "kept"]
+
+
+def test_a_tag_that_is_a_link_or_a_fifo_is_no_cache_and_never_blocks(
+    project: Path, tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    real_tag = tmp_path / "elsewhere.tag"
+    real_tag.write_bytes(TAG)
+    write_skill(project / "linked" / "kept")
+    (project / "linked" / CACHE_TAG).symlink_to(real_tag)
+    write_skill(project / "piped" / "kept-too")
+    os.mkfifo(project / "piped" / CACHE_TAG)  # read without O_NONBLOCK: the walk would hang
+    assert find_skill_folders(project) == [
+        project / "linked" / "kept",
+        project / "piped" / "kept-too",
+    ]
+
+
+def test_build_and_lint_of_a_checkout_with_a_rust_target_say_nothing_of_depth(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """A cargo ``target/`` made every ``skc build .`` and ``skillc-lint .`` warn that the
+    folder "holds folders more than 8 levels deep" (the installed commands, in processes)."""
+    _deep_target(project, write_skill)
+    write_skill(project / "skills" / "real")
+    assert cli("skc", script=True)("init").returncode == 0
+    built = cli("skc", script=True)("build", ".")
+    assert built.returncode == 0, built.stderr
+    assert "levels deep" not in built.stderr
+    assert "copied" not in built.stdout and "real" in built.stdout
+    linted = cli("skillc-lint", script=True)(".")
+    assert "levels deep" not in linted.stderr
+    assert "copied" not in linted.stdout + linted.stderr
+
+
+class _Counted:
+    """``os.scandir`` counting the entries read of each folder."""
+
+    def __init__(self, scandir: Callable[..., Any], counts: list[int]) -> None:
+        self.scandir = scandir
+        self.counts = counts
+
+    def __call__(self, folder: Any) -> Any:
+        listing = self.scandir(folder)
+        counts = self.counts
+        counts.append(0)
+
+        class Counting:
+            def __iter__(self) -> Iterator[os.DirEntry[str]]:
+                for entry in listing:
+                    counts[-1] += 1
+                    yield entry
+
+            def __enter__(self) -> Counting:
+                return self
+
+            def __exit__(self, *_exc: object) -> None:
+                listing.close()
+
+            def close(self) -> None:
+                listing.close()
+
+        return Counting()
+
+
+def _crowd(folder: Path, files: int) -> None:
+    folder.mkdir(parents=True)
+    for number in range(files):
+        (folder / f"f{number}.bin").touch()
+
+
+def test_a_walk_reads_at_most_max_entries_of_a_folder_and_names_it(
+    project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    monkeypatch.setattr(skillc_index.walk, "MAX_ENTRIES", 50)
+    _crowd(project / "data" / "cache", 400)
+    write_skill(project / "skills" / "one")
+    counts: list[int] = []
+    monkeypatch.setattr(os, "scandir", _Counted(os.scandir, counts))
+    found = find_skill_folders(project)
+    assert found == [project / "skills" / "one"]
+    assert found.crowded == (project / "data" / "cache",)
+    assert max(counts) == 51  # the bound, and one more to know there is more
+    assert skillc_index.walk.crowded("data/cache", "skills past them are not built").text == (
+        "data/cache holds more than 50 entries: not walked past them, "
+        "skills past them are not built"
+    )
+
+
+def test_build_and_lint_warn_once_of_a_crowded_folder(
+    cli: Callable[..., Run], project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    monkeypatch.setattr(skillc_index.walk, "MAX_ENTRIES", 50)
+    _crowd(project / "data" / "cache", 60)
+    write_skill(project / "skills" / "one")
+    assert cli("skillc_index")("init").returncode == 0
+    built = cli("skillc_index")("build", ".")
+    assert built.returncode == 0, built.stderr
+    said = (
+        "warning: data/cache holds more than 50 entries: not walked past them, skills past "
+        "them are not built"
+    )
+    assert built.stderr.splitlines().count(said) == 1
+    linted = cli("skillc_lint")(".")
+    told = said.replace("not built", "not linted")
+    assert linted.stderr.splitlines().count(told) == 1, linted.stderr
+
+
+def test_the_nested_agent_folder_search_reads_a_bounded_part_of_each_folder(
+    project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    """``find``, ``list`` and every name lookup look for ``<package>/.claude/skills``: each
+    read every entry of a folder of a million files."""
+    monkeypatch.setattr(skillc_index.walk, "MAX_ENTRIES", 50)
+    (project / ".git").mkdir()
+    _crowd(project / "data" / "cache", 400)
+    write_skill(project / "packages" / "web" / ".claude" / "skills" / "web-skill")
+    counts: list[int] = []
+    monkeypatch.setattr(os, "scandir", _Counted(os.scandir, counts))
+    roots = nested_folders(project)
+    assert [root.path for root in roots] == [project / "packages" / "web" / ".claude" / "skills"]
+    assert max(counts) == 50
+
+
+def test_the_nested_agent_folder_search_does_not_enter_a_cache(
+    project: Path, write_skill: WriteSkill
+) -> None:
+    (project / ".git").mkdir()
+    write_skill(project / "target" / "pkg" / ".claude" / "skills" / "copied")
+    write_skill(project / "untagged" / "pkg" / ".claude" / "skills" / "kept")
+    assert [root.path for root in nested_folders(project)] == [
+        project / "target" / "pkg" / ".claude" / "skills",
+        project / "untagged" / "pkg" / ".claude" / "skills",
+    ]
+    (project / "target" / CACHE_TAG).write_bytes(TAG)
+    assert [root.path for root in nested_folders(project)] == [
+        project / "untagged" / "pkg" / ".claude" / "skills"
+    ]
