@@ -12,7 +12,10 @@ import re
 import sys
 from pathlib import Path
 
-import tomllib
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10 (the declared minimum): the same parser, installed with skillc-index there
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -245,13 +246,21 @@ def test_the_release_check_refuses_a_tag_while_a_changelog_has_unreleased_entrie
     assert check.unreleased("## Unreleased\n- z\n") == "- z"
 
 
+def _toml(path: Path) -> dict[str, Any]:
+    """A TOML file's tables: tomllib, or tomli on Python 3.10 (skillc-index requires it there)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
 def _projects() -> dict[Path, dict[str, Any]]:
     """The ``[project]`` table of each package's pyproject (six packages), by file."""
-    import tomllib
-
     pyprojects = sorted(ROOT.glob("packages/*/pyproject.toml"))
     assert len(pyprojects) == 6
-    return {path: tomllib.loads(path.read_text(encoding="utf-8"))["project"] for path in pyprojects}
+    return {path: _toml(path)["project"] for path in pyprojects}
 
 
 def test_every_package_is_at_one_version() -> None:
@@ -298,15 +307,13 @@ def test_every_package_ships_the_licence() -> None:
     """Each wheel and sdist carries the MIT notice (its ``License-Expression`` asks for it):
     each package's pyproject names its licence file, a copy of the repository's LICENSE (a
     build from the package's folder, or from its sdist, cannot reach the root)."""
-    import tomllib
-
     licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert licence.startswith("MIT License\n\nCopyright (c) 2026 the skillc contributors\n")
     for path, project in _projects().items():
         assert (project["license"], project.get("license-files")) == ("MIT", ["LICENSE"]), path
         assert (path.parent / "LICENSE").read_text(encoding="utf-8") == licence, path
         # PEP 639's License-Expression and License-File: hatchling 1.27 (1.26.3 wrote neither)
-        build = tomllib.loads(path.read_text(encoding="utf-8"))["build-system"]
+        build = _toml(path)["build-system"]
         assert build["requires"] == ["hatchling>=1.27"], path
     tox = (ROOT / "tox.ini").read_text(encoding="utf-8")
     assert "[testenv:wheels]" in tox and "\ndeps = hatchling>=1.27\n" in tox
@@ -318,10 +325,8 @@ def test_each_sdist_holds_what_its_build_needs_and_nothing_else() -> None:
     need the checkout's root conftest.py and pytest settings: 16 of skillc-stats' 23 test files
     failed to import from its sdist) nor untracked files of a working tree (``.coverage``,
     ``htmlcov/``, an ignored ``.skillc/`` skill reached through ``.claude/skills``)."""
-    import tomllib
-
     for path, project in _projects().items():
-        hatch = tomllib.loads(path.read_text(encoding="utf-8"))["tool"]["hatch"]["build"]
+        hatch = _toml(path)["tool"]["hatch"]["build"]
         shipped = hatch["targets"]["sdist"]["only-include"]
         assert shipped == ["src", "README.md", "CHANGELOG.md", "LICENSE", "pyproject.toml"], path
         needed = [*hatch["targets"]["wheel"]["packages"], project["readme"]]
@@ -376,7 +381,6 @@ def _imported(package: Path) -> dict[str, str]:
     """The distributions a package's code imports (not the standard library's, not skillc's),
     each with one file that does."""
     import ast
-    import sys
 
     stdlib = {*sys.stdlib_module_names, "tomllib"}  # tomllib: 3.11+, tomli before
     found: dict[str, str] = {}
@@ -421,7 +425,6 @@ def test_the_lowest_env_pins_every_lower_bound(tmp_path: Path) -> None:
     and no ``[extra]``, and read extras only of a distribution not met before, all silently:
     ``pygls>=2.0,<3``, ``psycopg[binary]>=3.1`` and ``skillc[semantic]``'s gateway extra
     went unpinned. Asked for every package and extra, it pins every ``>=`` bound."""
-    import sys
 
     from packaging.requirements import Requirement
 
