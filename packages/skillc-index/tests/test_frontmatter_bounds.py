@@ -94,7 +94,9 @@ def test_a_number_of_thousands_of_digits_is_skl100_not_a_crash(value: str) -> No
     PyYAML, whose ValueError is an SKL100 problem."""
     front = parse_frontmatter(doc(f"x: {value}\ny:\n  - a"))
     if len(value) > 4300:
-        assert front.data is None and front.error and "4300 digits" in front.error
+        # one message on every Python (3.10 says "limit (4300)", 3.11 "limit (4300 digits)")
+        assert front.data is None
+        assert front.error == f"{INVALID_YAML}a number of more than 4300 digits"
     else:
         assert front.data is not None and front.data["x"] == int(value)
 

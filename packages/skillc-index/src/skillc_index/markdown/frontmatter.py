@@ -169,6 +169,12 @@ def _yaml_error(error: BaseException, offset: int) -> tuple[str, int]:
                 text = f"{text} (line {line}, column {mark.column + 1})"
             parts.append(text)
         message = ": ".join(parts) if parts else str(error)
+    elif isinstance(error, ValueError) and "integer string conversion" in str(error):
+        # Python's own words differ by version ("limit (4300)" on 3.10, "limit (4300 digits)"
+        # after) and end in advice for a programmer: one message on every Python
+        import sys
+
+        message = f"a number of more than {sys.get_int_max_str_digits()} digits"
     else:
         message = str(error) or type(error).__name__
     return " ".join(message.split()), line
