@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from skillc_index.sqlite import Mode, connect, writing
+from skillc_index.atomic import disk_failure
+from skillc_index.sqlite import Mode, connect, damaged, result_code, writing
 
 
 def _in_thread(db: sqlite3.Connection) -> list[object]:
@@ -229,3 +230,38 @@ def test_a_command_brings_a_projects_old_log_to_the_groups_mode(
     assert _mode(log) == 0o644
     build(0o002)
     assert _mode(log) == 0o664
+
+
+def test_a_result_code_is_known_from_sqlites_words_where_python_gives_none(
+    tmp_path: Path,
+) -> None:
+    """Python 3.10's ``sqlite3.Error`` has no ``sqlite_errorcode`` (3.11 added it): there a
+    damaged access log went to the fallback unsaid, a damaged lint cache was kept, and a full
+    disk was no disk failure (``sync`` said E041/E042 instead of E999). Its message gives the
+    code there, as an error without the attributes gives it on any Python."""
+    notadb = tmp_path / "logs.db"
+    notadb.write_bytes(b"no database" * 1000)
+    with pytest.raises(sqlite3.DatabaseError) as raised:
+        db = connect(notadb, mode="ro", timeout_ms=0)
+        with contextlib.closing(db):
+            db.execute("SELECT * FROM sqlite_master").fetchall()
+    real = raised.value
+    as_on_310 = type(real)(*real.args)
+    assert not hasattr(as_on_310, "sqlite_errorcode")
+    for exc in (real, as_on_310):
+        assert damaged(exc)
+        assert result_code(exc) == (26, "SQLITE_NOTADB")
+    malformed = sqlite3.DatabaseError('malformed database schema (t) - near "x": syntax error')
+    assert damaged(malformed) and damaged(sqlite3.DatabaseError("database disk image is malformed"))
+    for words, code, name in (
+        ("database or disk is full", 13, "SQLITE_FULL"),
+        ("disk I/O error", 10, "SQLITE_IOERR"),
+    ):
+        exc = sqlite3.OperationalError(words)
+        assert result_code(exc) == (code, name)
+        assert not damaged(exc)
+        reason = disk_failure(exc, tmp_path)
+        assert reason is not None and reason.startswith(f"{words} ({name})"), reason
+    locked = sqlite3.OperationalError("database is locked")
+    assert result_code(locked) is None and disk_failure(locked, tmp_path) is None
+    assert result_code(ValueError("disk I/O error")) is None

@@ -92,16 +92,18 @@ def disk_failure(exc: BaseException, path: Path) -> str | None:
     device when it is almost none, and that no inode is left when none is (SQLite's "disk
     I/O error" and "unable to open database file" do not say the disk is full: the device
     does); ``None`` for any other failure."""
-    code = getattr(exc, "sqlite_errorcode", None)  # only sqlite3.Error has it
+    from .sqlite import result_code  # only here: a failure, never the common path
+
+    found = result_code(exc)  # only sqlite3.Error has one
     space = None
-    if code is not None:
+    if found is not None:
+        code, name = found
         if code & 0xFF == _CANTOPEN:
             space = _free_space(path)
             if space[0] and space[1] != 0:
                 return None
         elif code & 0xFF not in _DISK_CODES:
             return None
-        name = getattr(exc, "sqlite_errorname", None)
         reason = f"{exc} ({name})" if name else str(exc)
     elif isinstance(exc, OSError) and exc.errno in _DISK_ERRNOS:
         reason = exc.strerror or str(exc)

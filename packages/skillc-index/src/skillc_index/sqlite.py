@@ -36,11 +36,39 @@ def sqlite_uri(path: Path, mode: Mode) -> str:
     return f"file:{text}?mode=ro&immutable=1" if mode == "immutable" else f"file:{text}?mode={mode}"
 
 
+#: SQLite's own words (``sqlite3_errstr``, and the schema's ``malformed database schema``) for
+#: the result codes the kit tells apart, with their primary code: how :func:`result_code`
+#: knows them on Python 3.10, whose ``sqlite3.Error`` has no ``sqlite_errorcode``.
+_WORDS = (
+    ("file is not a database", "SQLITE_NOTADB", 26),
+    ("database disk image is malformed", "SQLITE_CORRUPT", 11),
+    ("malformed database schema", "SQLITE_CORRUPT", 11),
+    ("database or disk is full", "SQLITE_FULL", 13),
+    ("disk I/O error", "SQLITE_IOERR", 10),
+    ("unable to open database file", "SQLITE_CANTOPEN", 14),
+)
+
+
+def result_code(exc: BaseException) -> tuple[int, str] | None:
+    """SQLite's result code of ``exc`` and its name (``SQLITE_IOERR_WRITE``), ``None`` for an
+    error that is no ``sqlite3.Error``. Python 3.11 and later say them (``sqlite_errorcode``,
+    ``sqlite_errorname``); 3.10 does not, so there the words of its message give the primary
+    code (:data:`_WORDS`; ``None`` for any other message)."""
+    if not isinstance(exc, sqlite3.Error):
+        return None
+    if hasattr(exc, "sqlite_errorcode"):  # Python 3.11 and later
+        code = exc.sqlite_errorcode
+        return None if code is None else (code, getattr(exc, "sqlite_errorname", None) or "")
+    text = str(exc)
+    return next(((number, name) for words, name, number in _WORDS if words in text), None)
+
+
 def damaged(exc: BaseException) -> bool:
     """Whether ``exc`` says the database file is no (sound) database: not one at all
     (``SQLITE_NOTADB``), or malformed (``SQLITE_CORRUPT``): what the access log says once and
     the lint cache makes anew."""
-    return getattr(exc, "sqlite_errorname", None) in ("SQLITE_NOTADB", "SQLITE_CORRUPT")
+    code = result_code(exc)
+    return code is not None and code[0] & 0xFF in (26, 11)
 
 
 def connect(
