@@ -428,6 +428,27 @@ def count_calls(monkeypatch: pytest.MonkeyPatch) -> Callable[[object, str], list
     return wrap
 
 
+def replace_os(monkeypatch: pytest.MonkeyPatch, name: str, function: Callable[..., Any]) -> None:
+    """``os.<name>`` replaced by ``function`` for the test, and, on Python 3.10, the copy
+    ``Path`` calls: 3.10's ``Path.stat``, ``mkdir``, ``iterdir``... call the os functions
+    pathlib held at import (its accessor), so a patched ``os.stat`` left them as they were;
+    3.11 and later look the os function up at each call."""
+    real = getattr(os, name)
+    monkeypatch.setattr(os, name, function)
+    accessor = type(getattr(Path, "_accessor", None))  # 3.10's pathlib._NormalAccessor
+    held = vars(accessor).get(name)
+    if held is real or isinstance(held, staticmethod):  # its copy of it (its open is io.open)
+        monkeypatch.setattr(accessor, name, staticmethod(function))
+
+
+@pytest.fixture(name="replace_os")
+def replace_os_fixture(
+    monkeypatch: pytest.MonkeyPatch,
+) -> Callable[[str, Callable[..., Any]], None]:
+    """``replace_os(name, function)``: :func:`replace_os` for this test."""
+    return lambda name, function: replace_os(monkeypatch, name, function)
+
+
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
     """``$SKILLC_HOME`` for this test: an empty folder."""
@@ -801,9 +822,7 @@ def unreadable(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], Non
 
         monkeypatch.setattr(os, "open", open_)
         for name, function in (("stat", stat), ("scandir", scandir), ("listdir", listdir)):
-            monkeypatch.setattr(os, name, function)
-            if sys.version_info < (3, 11):  # 3.10's Path calls the os functions pathlib held
-                monkeypatch.setattr(type(Path._accessor), name, staticmethod(function))
+            replace_os(monkeypatch, name, function)
 
     def make(path: Path) -> None:
         info = path.stat()

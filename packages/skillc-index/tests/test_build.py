@@ -611,6 +611,7 @@ def test_a_runtime_or_store_that_cannot_be_written_is_named_and_nothing_moved(
     write_skill: WriteSkill,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
+    replace_os: Callable[[str, Callable[..., Any]], None],
 ) -> None:
     """A build into a runtime folder (or an import into a store) the user may not write was
     E999 ``PermissionError: ... '<runtime>/.demo.build.<pid>-<hex>'`` (skillc's staging
@@ -635,7 +636,7 @@ def test_a_runtime_or_store_that_cannot_be_written_is_named_and_nothing_moved(
             raise PermissionError(13, "Permission denied", os.fspath(path))
         real_mkdir(path, *args, dir_fd=dir_fd, **kwargs)
 
-    monkeypatch.setattr(os, "mkdir", mkdir)
+    replace_os("mkdir", mkdir)  # Path.mkdir's too (Python 3.10's holds its own)
     monkeypatch.setattr(
         os, "access", lambda p, m: os.fspath(p) not in refused and real_access(p, m)
     )
