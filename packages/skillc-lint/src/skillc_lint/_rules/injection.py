@@ -245,9 +245,9 @@ def _frontmatter_injections(doc: MarkdownDoc) -> Iterator[tuple[int, re.Match[st
     YAML reads them (a folded or literal scalar's lines joined), each with the file line
     its phrase starts on; composed again within the frontmatter's bounds, each node read
     once (aliases share them). Raises :class:`~skillc_index.markdown.frontmatter.YAMLProblem`
-    when the block does not read (then it is read line by line)."""
-    import yaml
-
+    when the block does not read (then it is read line by line). A node holding a list is a
+    mapping (of key and value pairs) or a sequence, any other a scalar: no PyYAML import here
+    (lint reads YAML through skillc-index's bounded loader only)."""
     from skillc_index.markdown.frontmatter import load_bounded_yaml
 
     block = doc.frontmatter.text
@@ -258,10 +258,8 @@ def _frontmatter_injections(doc: MarkdownDoc) -> Iterator[tuple[int, re.Match[st
         if node is None or id(node) in seen:
             continue
         seen.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            stack += reversed([item for pair in node.value for item in pair])
-        elif isinstance(node, yaml.SequenceNode):
-            stack += reversed(node.value)
+        if isinstance(node.value, list):  # a mapping's (key, value) pairs, a sequence's items
+            stack += reversed([i for e in node.value for i in (e if type(e) is tuple else (e,))])
         else:
             spans.append(_scalar_span(node, block)[:2])
             yield from _scalar_injections(node, block)
