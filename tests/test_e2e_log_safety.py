@@ -292,7 +292,10 @@ def test_a_fallback_folder_symlinked_outside_receives_no_row(
     (project / ".skillc" / "logs").symlink_to(outside, target_is_directory=True)
     proc = ok("outline", "demo")
     assert list(outside.iterdir()) == []
-    assert "warning[W002]" in proc.stderr
+    # the fallback is refused, so nothing was logged: said, without W002's advice to sync
+    assert "this use was not logged" in proc.stderr
+    assert "lies outside" in proc.stderr
+    assert "W002" not in proc.stderr and "sync" not in proc.stderr
 
 
 ENDLESS = (
