@@ -167,6 +167,7 @@ def answer(
             break
         want *= 4
     stores = tuple(str(layout.store(scope)) for scope in layout.scopes())
+    linked = _linked_stores(layout)
     best = list(groups.items())[:limit]
     by_digest: dict[str, list[tuple[int, str, str, str]]] = {}
     rows = catalog_database.skills_of_digests(db, [digest for digest, _ in best])
@@ -194,7 +195,7 @@ def answer(
                 score=score,
                 sections=tuple(SectionHit(*hit) for hit in sections.get(skill_id, ())),
                 duplicates=tuple(member[1] for member in members[1:]),
-                in_store=path.rpartition("/")[0] in stores or _linked(path, layout),
+                in_store=path.rpartition("/")[0] in stores or _linked(path, linked),
             )
         )
     return tuple(found)
@@ -225,9 +226,23 @@ def _groups(
     return groups
 
 
-def _linked(path: str, layout: Layout) -> bool:
+def _linked_stores(layout: Layout) -> list[tuple[Path, frozenset[str] | None]]:
+    """The stores that hold links, each with the last names their links lead to (None: any):
+    read once an answer, so a folder of no such name costs nothing (a store without links,
+    the usual one, costs one ``stat`` an answer)."""
+    from skillc_index.inventory.links import link_targets  # a store's links, read once a process
+
+    stores = [(layout.store(scope), link_targets(layout.store(scope))) for scope in layout.scopes()]
+    return [(store, names) for store, names in stores if names is None or names]
+
+
+def _linked(path: str, linked: list[tuple[Path, frozenset[str] | None]]) -> bool:
     """Whether an entry of a store links to the skill folder ``path`` (``alpha-x ->
     repo/skill``): a store skill named after the entry, which ``skc show alpha-x`` reads."""
-    from skillc_index.layout import store_entry  # a store's links, read once per process
+    from skillc_index.layout import store_entry
 
-    return any(store_entry(layout.store(scope), Path(path)) for scope in layout.scopes())
+    name = path.rpartition("/")[2]
+    return any(
+        (names is None or name in names) and store_entry(store, Path(path))
+        for store, names in linked
+    )

@@ -21,7 +21,7 @@ from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["MAX_ENTRIES", "folder_links", "linked_entry", "store_entry"]
+__all__ = ["MAX_ENTRIES", "folder_links", "link_targets", "linked_entry", "store_entry"]
 
 #: At most this many entries of one folder are looked at (a library of 20,000 skills fits).
 MAX_ENTRIES = 100_000
@@ -127,6 +127,18 @@ def linked_entry(folder: Path, source: Path, known: str | None = None) -> str | 
         if same and os.path.realpath(path) == str(source):
             return name
     return before
+
+
+def link_targets(folder: Path) -> frozenset[str] | None:
+    """The last names of the folders the links of ``folder`` (a store) may lead to, from the
+    scan :func:`linked_entry` reads (one ``stat`` while it is kept): a folder of another name
+    is no link's; None when any folder may be (a link to a link, to ``..``); empty when there
+    is no link or ``folder`` cannot be listed. For a caller asking about many folders (find's
+    answer): only a folder whose name is there is worth a :func:`store_entry`."""
+    scan = _scan(folder)
+    if scan is None:
+        return frozenset()
+    return None if scan.always else frozenset(scan.by_last)
 
 
 def folder_links(folder: Path) -> dict[str, str]:
