@@ -16,6 +16,7 @@ import stat
 import subprocess
 import sys
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -725,14 +726,17 @@ def test_the_marks_taken_out_of_words_are_the_tokenizers() -> None:
     import sqlite3
 
     db = sqlite3.connect(":memory:")
-    db.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, {postings.TOKENIZER})")
-    db.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, row)")
-    marks = re.compile(f"[{postings.DIACRITICS}]")
-    for point in range(0x300, 0x370):
-        db.execute("INSERT INTO t (x) VALUES (?)", (f"a{chr(point)}b",))
-        words = [term for (term,) in db.execute("SELECT term FROM v")]
-        db.execute("DELETE FROM t")
-        assert (words == ["ab"]) == bool(marks.match(chr(point))), hex(point)
+    try:
+        db.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, {postings.TOKENIZER})")
+        db.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, row)")
+        marks = re.compile(f"[{postings.DIACRITICS}]")
+        for point in range(0x300, 0x370):
+            db.execute("INSERT INTO t (x) VALUES (?)", (f"a{chr(point)}b",))
+            words = [term for (term,) in db.execute("SELECT term FROM v")]
+            db.execute("DELETE FROM t")
+            assert (words == ["ab"]) == bool(marks.match(chr(point))), hex(point)
+    finally:
+        db.close()
 
 
 @given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=60))
@@ -963,7 +967,7 @@ def test_a_recent_skill_is_looked_at_again_but_indexed_only_when_its_bytes_chang
     write_skill(skill, "alpha", "Ride a unicycle.")  # the same size, other bytes
     assert found("unicycle") == ["alpha"]
     assert indexed == ["alpha", "alpha"]
-    with sqlite3.connect(layout.global_dir / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(layout.global_dir / CATALOG_FILE)) as db, db:
         (content,) = db.execute("SELECT content FROM skills").fetchone()
     assert content == hashlib.sha1((skill / "SKILL.md").read_bytes()).digest()
 
@@ -981,7 +985,7 @@ def test_a_removed_skill_is_gone_at_once(
     assert (names(data), data["searched"]) == (["alpha"], 1)
     (project / ".skillc/skills/alpha/SKILL.md").unlink()
     assert find(gateway, "bake")["searched"] == 0
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         assert db.execute("SELECT COUNT(*) FROM skills").fetchone() == (0,)
         assert db.execute("SELECT COUNT(*) FROM rank_postings").fetchone() == (0,)
 
@@ -1030,7 +1034,7 @@ def test_a_skill_folder_replaced_by_a_symlink_to_where_it_moved_leaves_no_row(
     write_skill(library / "kept", "kept", "Row a raft.")
 
     def rows() -> list[str]:
-        with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+        with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
             return sorted(
                 Path(path).relative_to(project).as_posix()
                 for (path,) in db.execute("SELECT path FROM skills")
@@ -1091,7 +1095,7 @@ def test_two_processes_find_at_once(
         assert process.returncode == 0, err
         data = json.loads(out)
         assert (data["searched"], data["partial"], data["warnings"]) == (150, False, [])
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert db.execute("SELECT COUNT(*) FROM skills").fetchone() == (150,)
         assert db.execute("SELECT COUNT(DISTINCT skill) FROM rank_postings").fetchone() == (150,)
@@ -1314,17 +1318,17 @@ def test_a_foreign_catalog_file_is_left_alone(
     assert catalog.read_text() == "my notes, not a database\n"
     # another program's SQLite database: the same
     catalog.unlink()
-    with sqlite3.connect(catalog) as db:
+    with closing(sqlite3.connect(catalog)) as db, db:
         db.execute("CREATE TABLE mine (x)")
     assert "not a skillc catalog" in gateway("find", "fish").stderr
-    with sqlite3.connect(catalog) as db:
+    with closing(sqlite3.connect(catalog)) as db, db:
         assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("mine",)]
     # gone: the next query (in the same process) makes the catalog file
     catalog.unlink()
     result = gateway("find", "fish")
     assert (result.returncode, result.stderr) == (0, "")
     assert "alpha" in result.stdout
-    with sqlite3.connect(catalog) as db:
+    with closing(sqlite3.connect(catalog)) as db, db:
         assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
 
 
@@ -1541,7 +1545,7 @@ def test_a_corrupt_catalog_of_ours_is_made_again(
     result = gateway_process("find", "fish", "--format", "json")
     assert result.returncode == 0, result.stderr
     assert names(json.loads(result.stdout)) == ["alpha"]
-    with sqlite3.connect(catalog) as db:
+    with closing(sqlite3.connect(catalog)) as db, db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
 
@@ -1640,6 +1644,13 @@ def test_a_home_that_is_a_file_gives_a_catalog_in_memory(
     assert not_a_folder.read_text() == "x"
 
 
+def _close_shared_catalogs() -> None:
+    """The catalogs of this process (:meth:`Catalog.shared`) closed, as a new process starts:
+    cleared from the cache only, each connection was left to the garbage collector."""
+    for catalog in list(Catalog._shared.values()):
+        catalog.close()
+
+
 def test_another_ranker_version_rebuilds_the_catalog(
     project: Path,
     home: Path,
@@ -1649,10 +1660,10 @@ def test_another_ranker_version_rebuilds_the_catalog(
 ) -> None:
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
-    Catalog._shared.clear()
+    _close_shared_catalogs()
     monkeypatch.setattr(postings, "RANK_VERSION", postings.RANK_VERSION + 1)
     assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         assert meta["rank_version"] == str(postings.RANK_VERSION)
         assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
@@ -1668,13 +1679,14 @@ def test_a_catalog_of_another_index_schema_version_is_indexed_again(
 
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
-    Catalog._shared.clear()
+    _close_shared_catalogs()
     path = home / ".skillc" / CATALOG_FILE
-    with sqlite3.connect(path) as older:  # as skillc with the parse of schema 5 made it
+    # as skillc with the parse of schema 5 made it
+    with closing(sqlite3.connect(path)) as older, older:
         older.execute("UPDATE meta SET value = '5' WHERE key = 'index_schema_version'")
         older.execute("DELETE FROM skills")
     assert [s.name for s in find_skills(layout, "fish").skills] == ["alpha"]
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db, db:
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
     assert meta["index_schema_version"] == str(SCHEMA_VERSION)
 
@@ -1685,12 +1697,12 @@ def test_a_catalog_missing_a_table_its_versions_promise_is_made_again(
     """A development build's catalog: current versions, another set of tables. No E999."""
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     assert gateway("find", "fish").returncode == 0
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         db.execute("DROP TABLE rank_postings")
     result = gateway("find", "fish")
     assert result.returncode == 0, result.stderr
     assert "alpha" in result.stdout
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         assert db.execute("SELECT count(*) FROM rank_postings").fetchone()[0] > 0
 
 
@@ -1702,7 +1714,7 @@ def _catalog_lacking_the_waiting_index(
     write_skill(project / ".skillc/skills/alpha", "alpha", "Catch fish.")
     assert gateway("find", "fish").returncode == 0
     catalog = home / ".skillc" / CATALOG_FILE
-    with sqlite3.connect(catalog) as db:
+    with closing(sqlite3.connect(catalog)) as db, db:
         db.execute("DROP INDEX rank_vectors_waiting")
     return catalog
 
@@ -1717,13 +1729,13 @@ def test_a_catalog_lacking_an_index_added_since_gets_it_with_nothing_indexed_ane
     # the rows as indexed; not the fingerprint, which a find may settle (0 while racy: a
     # file changed too recently when the first find read it, as under load)
     indexed = "SELECT id, path, name, description, digest, content FROM skills"
-    with sqlite3.connect(catalog) as db:
+    with closing(sqlite3.connect(catalog)) as db, db:
         before = db.execute(indexed).fetchall()
         texts = db.execute("SELECT * FROM rank_vectors").fetchall()
     result = gateway("find", "fish")
     assert result.returncode == 0, result.stderr
     assert "alpha" in result.stdout
-    with sqlite3.connect(catalog) as db:
+    with closing(sqlite3.connect(catalog)) as db, db:
         assert "rank_vectors_waiting" in database._present(db)
         assert db.execute(indexed).fetchall() == before
         assert db.execute("SELECT * FROM rank_vectors").fetchall() == texts
@@ -1741,7 +1753,7 @@ def test_a_catalog_busy_when_it_lacks_an_index_is_used_without_it_then_gets_it(
     catalog past the wait, it is opened and used as it is (not replaced by one in memory),
     and the index is made at the next opening."""
     catalog = _catalog_lacking_the_waiting_index(gateway, project, home, write_skill)
-    Catalog._shared.clear()
+    _close_shared_catalogs()
     monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 100)
     holder = sqlite3.connect(catalog, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process writing, for longer than the wait
@@ -2174,7 +2186,8 @@ def test_a_watching_catalog_walks_again_only_after_a_change(
     passes.since()
     assert found("kite") == ["kite"]
     assert passes.since()[1] == []  # calm again
-    with sqlite3.connect(layout.global_dir / CATALOG_FILE) as db:  # another process writes
+    # another process writes
+    with closing(sqlite3.connect(layout.global_dir / CATALOG_FILE)) as db, db:
         db.execute("INSERT INTO meta (key, value) VALUES ('touched', '1')")
     assert found("kite") == ["kite"]
     assert passes.since()[1][0] == "full"  # the states are read again: a full pass
@@ -2573,7 +2586,7 @@ def test_another_version_rewriting_the_catalog_does_not_get_it_deleted(
     path = layout.global_dir / CATALOG_FILE
     inode = path.stat().st_ino
     os.link(path, project / "catalog-link")  # the inode is not reused if the file is removed
-    with sqlite3.connect(path) as other:  # as a newer skillc would: its own tables
+    with closing(sqlite3.connect(path)) as other, other:  # as a newer skillc would: its own tables
         other.execute("DROP TABLE rank_postings")
         other.execute("UPDATE meta SET value = '999' WHERE key = 'rank_version'")
     assert [s.name for s in find_skills(layout, "owls").skills] == ["owls"]
@@ -2617,3 +2630,28 @@ def test_opening_the_catalog_again_loses_no_rows_of_the_connection_open(tmp_path
     third = open_database(layout)
     assert third.path is None and path.read_bytes() == b"not a catalog"
     third.db.close()
+
+
+def test_a_catalog_in_memory_replaced_by_one_on_disk_is_closed(tmp_path: Path) -> None:
+    """The thread's catalog in memory (its home a file) was dropped for the one on disk once
+    the home could hold one, its connection left to the garbage collector (which Python 3.13
+    warns of, unclosed): it is closed, the one on disk kept."""
+    home = tmp_path / "home"
+    home.write_text("x")
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    in_memory = Catalog.shared(layout)
+    assert in_memory.database.path is None
+    assert Catalog.shared(layout) is in_memory  # still no folder: the same one, open
+    in_memory.db.execute("SELECT 1")
+    home.unlink()
+    on_disk = Catalog.shared(layout)
+    try:
+        assert (
+            on_disk is not in_memory and on_disk.database.path == layout.global_dir / CATALOG_FILE
+        )
+        with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+            in_memory.db.execute("SELECT 1")
+        assert Catalog.shared(layout) is on_disk
+        on_disk.db.execute("SELECT 1")
+    finally:
+        on_disk.close()

@@ -87,11 +87,12 @@ class Catalog:
         """The catalog of ``layout``'s skillc home for this thread."""
         from _thread import get_ident
 
-        key = (str(layout.global_dir), get_ident())
-        catalog = cls._shared.get(key)
+        catalog = cls._shared.get(key := (str(layout.global_dir), get_ident()))
         if catalog is None or catalog.database.path is None:
             database = open_database(layout)
             if catalog is None or database.path is not None:
+                if catalog is not None:  # the one in memory so far: closed, not left to the GC
+                    catalog.close()
                 catalog = cls._shared[key] = cls(layout, database)
             else:  # still none on disk: keep the catalog in memory built so far
                 database.db.close()
