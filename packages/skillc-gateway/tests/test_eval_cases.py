@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from skillc_gateway.evaluate.cases import read_cases
 
 
@@ -296,7 +298,8 @@ def test_a_file_skipped_or_an_entry_left_out_is_in_sarif_and_the_annotations(
     lib = tmp_path / "lib"
     write_skill(lib / "bread", description="Bake sourdough bread.")
     pdf = write_skill(lib / "pdf", description="Fill in PDF forms.")
-    _write(pdf, "evals/evals.json", '{"evals": [{"prompt": "fill the form", }]}')
+    malformed = '{"evals": [{"prompt": "fill the form", }]}'
+    _write(pdf, "evals/evals.json", malformed)
     xlsx = write_skill(lib / "xlsx", description="Edit Excel spreadsheets.")
     _write(xlsx, "evals/triggers.json", '[{"query": "sum column C", "expected_skill": "x"}]')
     done = gateway("eval", "--path", str(lib), "--format", "github")
@@ -306,8 +309,11 @@ def test_a_file_skipped_or_an_entry_left_out_is_in_sarif_and_the_annotations(
         f"warning file={pdf / 'SKILL.md'},line=3,title=eval-skipped",
         f"warning file={xlsx / 'SKILL.md'},line=3,title=eval-skipped",
     ]
-    assert lines[0].endswith("::pdf: evals/evals.json skipped: Expecting property name "
-                             "enclosed in double quotes: line 1 column 40 (char 39)")  # fmt: skip
+    # json's own words (3.13 says "Illegal trailing comma ...", 3.11 "Expecting property ...")
+    with pytest.raises(json.JSONDecodeError) as parsed:
+        json.loads(malformed)
+    assert "line 1 column" in str(parsed.value)
+    assert lines[0].endswith(f"::pdf: evals/evals.json skipped: {parsed.value}")
     assert lines[1].endswith("::xlsx: evals/triggers.json: an entry with the unknown key "
                              "'expected_skill' is left out")  # fmt: skip
     sarif = json.loads(gateway("eval", "--path", str(lib), "--format", "sarif").stdout)

@@ -266,16 +266,19 @@ def test_skl529_reports_the_trigger_files_skc_eval_skips(skill: Writer) -> None:
     """A trigger file skc eval cannot read as its format (it skips the whole file, no case
     of it is scored) linted clean, while an unreadable evals.json was SKL529's: now each is
     reported as evals.json is, read by eval's own readers (a JSON 17 levels deep too)."""
+    trailing_comma = '[{"query": "sort it", "should_trigger": true},]'
+    with pytest.raises(json.JSONDecodeError) as parsed:  # json's own words differ in 3.13
+        json.loads(trailing_comma)
     folder = skill(
         files={
-            "evals/triggers.json": '[{"query": "sort it", "should_trigger": true},]',
+            "evals/triggers.json": trailing_comma,
             "evals/trigger-eval.json": '{"evals": "sort it"}',
             "evals/triggers.yaml": 'should_trigger:\n  - "unclosed\nshould_not_trigger: []\n',
         }
     )
     assert sorted((f, m[:40]) for f, _, m in found(folder, "SKL529")) == [
         ("evals/trigger-eval.json", "trigger-eval.json must be a list of case"),
-        ("evals/triggers.json", "triggers.json is not JSON: Expecting val"),
+        ("evals/triggers.json", f"triggers.json is not JSON: {parsed.value}"[:40]),
         ("evals/triggers.yaml", "triggers.yaml is not YAML: while scannin"),
     ]
     (folder / "evals" / "triggers.json").write_text("[" * 17 + "]" * 17, encoding="utf-8")

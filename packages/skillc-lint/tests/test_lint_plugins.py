@@ -170,14 +170,18 @@ def test_a_plugin_name_over_64_characters_is_refused_as_package_refuses_it(
 
 
 def test_plugin_manifest_that_is_not_json(tmp_path: Path) -> None:
-    root = make_plugin(tmp_path / "plugin", '{\n  "name": "x",\n}\n')
+    text = '{\n  "name": "x",\n}\n'
+    with pytest.raises(json.JSONDecodeError) as parsed:  # 3.13 places it at the comma, line 2
+        json.loads(text)
+    assert parsed.value.lineno in (2, 3)
+    root = make_plugin(tmp_path / "plugin", text)
     result = lint_folder(root, registry=default_registry(profiles=("claude-code",)))
     assert result is not None
     [d] = result.diagnostics
     assert (d.rule, d.file, d.line, d.severity) == (
         "SKL611",
         ".claude-plugin/plugin.json",
-        3,
+        parsed.value.lineno,
         "error",
     )
     assert d.message.startswith(".claude-plugin/plugin.json is not valid JSON")
