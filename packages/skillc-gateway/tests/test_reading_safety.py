@@ -152,7 +152,9 @@ def test_a_skill_folder_swapped_as_it_is_resolved_is_e022(
     """``./linked`` (a symlink to the skill) is swapped for a folder between the ``lstat`` and
     the ``readlink`` of ``os.path.realpath``, which raises ``OSError(EINVAL)`` then: every
     command said ``error[E999]: OSError: [Errno 22] Invalid argument`` (with ``-v``, a
-    traceback); the skill's folder changed as it was read, E022 saying so."""
+    traceback); the skill's folder changed as it was read, E022 saying so. From Python 3.13
+    on, ``realpath`` (not strict) takes a link whose ``readlink`` fails for the path itself:
+    the folder there now is the skill, read as any folder is."""
     import shutil
 
     linked = project / "linked"
@@ -171,11 +173,15 @@ def test_a_skill_folder_swapped_as_it_is_resolved_is_e022(
     result = gateway(*args, "-v")
     monkeypatch.undo()
     assert swapped == [str(linked)]
-    assert (result.returncode, result.stderr) == (
-        1,
-        "error[E022]: directory not found: './linked'\n"
-        "hint: it changed on disk while it was read; run the command again\n",
-    )
+    if sys.version_info < (3, 13):
+        assert (result.returncode, result.stderr) == (
+            1,
+            "error[E022]: directory not found: './linked'\n"
+            "hint: it changed on disk while it was read; run the command again\n",
+        )
+    else:  # the copy is read: nothing out of it, no traceback
+        assert (result.returncode, result.stderr) == (0, ""), result.stderr
+        assert str(demo) not in result.stdout
 
 
 def test_hidden_files_only_when_asked(demo: Path, project: Path, home: Path) -> None:
