@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -321,7 +322,7 @@ def test_run_records_an_access_row_without_values(
     proc = skc("run", "skills/kit", "greet", "who=top-secret", env_extra={"HOME": str(user_home)})
     assert (proc.returncode, proc.stdout) == (0, "top-secret\n")
     [log] = list(home.glob(".skillc/runtime/kit/.skillc-meta/logs.db"))
-    with sqlite3.connect(log) as db:
+    with closing(sqlite3.connect(log)) as db, db:
         rows = db.execute("SELECT command, args FROM access_log").fetchall()
     assert [row[0] for row in rows] == ["run"]
     args = json.loads(rows[0][1])

@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,7 @@ def pdf(project: Path) -> tuple[Path, list[str]]:
 
 def access_rows(project: Path) -> list[tuple[str, dict[str, object]]]:
     logs = project / ".skillc" / "runtime" / "pdf" / ".skillc-meta" / "logs.db"
-    with sqlite3.connect(logs) as db:
+    with closing(sqlite3.connect(logs)) as db, db:
         rows = db.execute("SELECT command, args FROM access_log ORDER BY id").fetchall()
     return [(command, json.loads(args)) for command, args in rows]
 

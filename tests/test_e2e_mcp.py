@@ -8,6 +8,7 @@ import json
 import sqlite3
 import subprocess
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +96,7 @@ def test_skc_mcp_serves_what_skc_builds(
     assert stats["data"]["show"] == 2  # one from the CLI, one from the server
     assert stats["data"]["search"] == 1
     db = project / ".skillc" / "runtime" / "webapp" / ".skillc-meta" / "logs.db"
-    with sqlite3.connect(db) as connection:
+    with closing(sqlite3.connect(db)) as connection, connection:
         rows = connection.execute("SELECT command, cwd FROM access_log").fetchall()
     connection.close()
     assert {cwd for _, cwd in rows} == {str(project)}

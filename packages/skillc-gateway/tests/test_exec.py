@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ def rows(project: Path, skill: str = "demo") -> list[tuple[str, dict[str, Any], 
     logs = project / ".skillc" / "runtime" / skill / ".skillc-meta" / "logs.db"
     if not logs.exists():
         return []
-    with sqlite3.connect(logs) as db:
+    with closing(sqlite3.connect(logs)) as db, db:
         found = db.execute("SELECT command, args, error FROM access_log ORDER BY id").fetchall()
     return [(command, json.loads(args), error) for command, args, error in found]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ def layout(project: Path, home: Path) -> Layout:
 
 def catalog_rows(home: Path) -> tuple[list[str], list[str]]:
     """The roots the catalog remembers (least recently used first) and its skills' names."""
-    with sqlite3.connect(home / ".skillc" / database.CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / database.CATALOG_FILE)) as db, db:
         roots = [path for (path,) in db.execute("SELECT path FROM roots ORDER BY used, path")]
         skills = sorted(name for (name,) in db.execute("SELECT name FROM skills"))
     return roots, skills
@@ -98,7 +99,7 @@ def test_the_states_kept_are_bounded_in_bytes(
     write_skill(big / "tool", "tool", "A tool among many folders.")
     small = write_skill(tmp_path / "small" / "gear", "gear", "A gear.").parent
     assert names(find_skills(layout, "tool", paths=(str(big),))) == ["tool"]
-    with sqlite3.connect(home / ".skillc" / database.CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / database.CATALOG_FILE)) as db, db:
         ((size,),) = db.execute("SELECT size FROM roots WHERE path = ?", (str(big),))
     monkeypatch.setattr(database, "MAX_ROOT_BYTES", size)  # one more byte is too many
     assert names(find_skills(layout, "gear", paths=(str(small),))) == ["gear"]

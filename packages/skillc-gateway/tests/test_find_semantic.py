@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from array import array
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -244,7 +245,7 @@ def test_the_start_of_the_body_has_a_vector_too(tmp_path: Path) -> None:
     # request climbs, the one whose description is about mugs and glaze does not
     assert both["kiln-notes"] > lexical["kiln-notes"]
     assert both["paint-mixer"] == lexical["paint-mixer"]
-    with sqlite3.connect(tmp_path / "home2" / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(tmp_path / "home2" / ".skillc" / CATALOG_FILE)) as db, db:
         parts = db.execute("SELECT part, text FROM rank_vectors ORDER BY skill, part").fetchall()
     assert [part for part, _ in parts] == [0, 1] * 5
     assert f"kiln notes: # kiln-notes {skills['kiln-notes'][1]}" in [text for _, text in parts]
@@ -257,16 +258,16 @@ def test_a_catalog_indexed_without_the_model_gets_its_vectors(tmp_path: Path) ->
     home = tmp_path / "home"
     skc_find(home, lib, semantic_step=False)
     catalog = home / ".skillc" / CATALOG_FILE
-    with sqlite3.connect(catalog) as db:
+    with closing(sqlite3.connect(catalog)) as db, db:
         assert db.execute("SELECT count(*) FROM rank_vectors WHERE vec IS NULL").fetchone() == (6,)
     after = skc_find(home, lib, semantic_step=True)
-    with sqlite3.connect(catalog) as db:
+    with closing(sqlite3.connect(catalog)) as db, db:
         assert db.execute("SELECT count(*) FROM rank_vectors WHERE vec IS NULL").fetchone() == (0,)
     fresh = skc_find(tmp_path / "fresh", lib, semantic_step=True)
     assert after["skills"] == fresh["skills"]
     # a new catalog: the words first, then the vectors, in the same find (whole, all filled)
     assert fresh["partial"] is False
-    with sqlite3.connect(tmp_path / "fresh" / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(tmp_path / "fresh" / ".skillc" / CATALOG_FILE)) as db, db:
         assert db.execute("SELECT count(*), count(vec) FROM rank_vectors").fetchone() == (6, 6)
 
 
@@ -277,7 +278,7 @@ def test_the_vectors_waiting_are_counted_by_part(tmp_path: Path) -> None:
     lib = library(tmp_path / "lib")
     home = tmp_path / "home"
     skc_find(home, lib, semantic_step=False)  # the words, no vector
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         assert postings.waiting_vectors(db) == (3, 3)
         db.execute("UPDATE rank_vectors SET vec = x'00' WHERE part = 0")
         assert postings.waiting_vectors(db) == (0, 3)
@@ -348,7 +349,7 @@ def test_the_find_servers_fill_leaves_the_catalog_to_other_writers_while_it_comp
         catalog.close()
     other.close()
     assert writes == [True, True]
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db, db:
         rows = db.execute("SELECT part, text, vec FROM rank_vectors ORDER BY part, skill")
         found = rows.fetchall()
     assert [part for part, _, _ in found] == [0, 0, 0, 1, 1, 1]

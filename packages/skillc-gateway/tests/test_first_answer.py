@@ -19,7 +19,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, closing
 from pathlib import Path
 from typing import Any
 
@@ -486,7 +486,7 @@ def built_then_served(home: Path, query: tuple[str, ...], reference: str) -> Non
             break
         assert time.monotonic() < deadline, status
         time.sleep(0.5)
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         (count,) = db.execute("SELECT count(*) FROM skills").fetchone()
     assert count == json.loads(reference)["searched"]
     out, err = ran(gateway(home, *query))
@@ -731,7 +731,7 @@ def test_after_answers_from_the_files_a_turn_of_the_build_indexes_as_long(
 
 def built(base: Path) -> int:
     """The skills in the catalog of the find server of :func:`serving`."""
-    with sqlite3.connect(base / "home" / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(base / "home" / ".skillc" / CATALOG_FILE)) as db, db:
         (count,) = db.execute("SELECT count(*) FROM skills").fetchone()
     return int(count)
 
@@ -822,7 +822,7 @@ def test_when_no_find_server_can_start_each_find_builds_a_share(
         Catalog.shared(layout).close()
     assert answers[0].first and not answers[-1].first and not answers[-1].partial
     assert len({tuple(s.name for s in found.skills) for found in answers}) == 1
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         assert db.execute("SELECT count(*) FROM skills").fetchone()[0] == 60
     assert socket_path(layout).read_text(encoding="utf-8") == "not a socket\n"
 

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,7 @@ def find(home: Path, lib: Path, **env: str) -> dict[str, Any]:
 
 def vectors(home: Path) -> tuple[int, int]:
     """Skills in the catalog, and how many have their vectors (all their texts')."""
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         row = db.execute(
             "SELECT count(DISTINCT skill), "
             "count(DISTINCT skill) - count(DISTINCT CASE WHEN vec IS NULL THEN skill END) "
@@ -147,7 +148,7 @@ def test_the_find_server_computes_the_vectors_and_later_answers_say_semantic() -
 
 def head_rows(home: Path) -> dict[tuple[int, str], bytes]:
     """The ``w`` of the best rows each stored head holds."""
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         rows = db.execute("SELECT doc, term, w FROM rank_heads").fetchall()
     return {(doc, term): w for doc, term, w in rows}
 
@@ -155,7 +156,7 @@ def head_rows(home: Path) -> dict[tuple[int, str], bytes]:
 def heads_stored(home: Path) -> tuple[list[Any], list[Any]]:
     """The (document, word) pairs whose heads the catalog stores, and those of more than
     ``heads.MIN_ROWS`` skills."""
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         stored = db.execute("SELECT doc, term FROM rank_heads ORDER BY 1, 2").fetchall()
         wanted = db.execute(
             "SELECT doc, term FROM rank_terms WHERE doc < ? AND df > ? ORDER BY 1, 2",
@@ -202,7 +203,7 @@ def test_the_find_server_stores_again_the_heads_another_process_deleted() -> Non
 
 def rows_of(home: Path, path: Path) -> tuple[int, list[Any], list[Any]]:
     """The id of the skill at ``path``, its words' rows and its vector row."""
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         (skill,) = db.execute("SELECT id FROM skills WHERE path = ?", (str(path),)).fetchone()
         words = db.execute(
             "SELECT doc, term, w FROM rank_postings WHERE skill = ? ORDER BY 1, 2", (skill,)
@@ -234,7 +235,7 @@ def test_a_moved_skill_is_not_indexed_again(tmp_path: Path) -> None:
     assert rows_of(home, store / "plot-01") == moved  # the same id, words and vector
     assert rows_of(home, store / "plot-02")[0] != edited[0]
     assert rows_of(home, store / "plot-zero")[0] != renamed[0]
-    with sqlite3.connect(home / ".skillc" / CATALOG_FILE) as db:
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
         assert db.execute("SELECT count(*) FROM skills").fetchone() == (3,)
     fresh = find(tmp_path / "fresh", tmp_path / "lib", SKILLC_FIND_SERVER="0")
     assert fresh["skills"] == after["skills"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ def session(demo: Path, project: Path, home: Path) -> tuple[Session, list[str]]:
 
 def rows(skill: ResolvedSkill | Path, command: str) -> list[tuple[dict[str, Any], str | None]]:
     runtime = skill.runtime if isinstance(skill, ResolvedSkill) else skill
-    with sqlite3.connect(runtime / ".skillc-meta" / "logs.db") as db:
+    with closing(sqlite3.connect(runtime / ".skillc-meta" / "logs.db")) as db, db:
         found = db.execute(
             "SELECT args, error FROM access_log WHERE command = ? ORDER BY id", (command,)
         ).fetchall()

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -588,10 +589,10 @@ def test_commands_log_one_access_row_each(gateway: Run, project: Path, demo: Pat
     assert gateway("outline", "demo").returncode == 0
     assert gateway("open", "demo", "missing.md").returncode == 1
     assert gateway("sources", "demo", "--format", "json").returncode == 0
-    db = sqlite3.connect(project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db")
-    rows = db.execute(
-        "SELECT command, skill, skill_path, cwd, args, error FROM access_log"
-    ).fetchall()
+    with closing(sqlite3.connect(project / ".skillc/runtime/demo/.skillc-meta/logs.db")) as db:
+        rows = db.execute(
+            "SELECT command, skill, skill_path, cwd, args, error FROM access_log"
+        ).fetchall()
     assert [r[0] for r in rows] == ["outline", "open", "sources"]
     assert {r[1] for r in rows} == {"demo"}
     assert rows[0][2] == str(demo.resolve()) and rows[0][3] == str(project.resolve())
@@ -685,7 +686,7 @@ def test_outline_of_a_built_skill_is_read_from_its_index(
     parsed = outline(resolved)
     assert cli("skillc_index")("build", "demo").returncode == 0
     assert outline(resolved) == parsed
-    with sqlite3.connect(_index_file(resolved)) as db:
+    with closing(sqlite3.connect(_index_file(resolved))) as db, db:
         db.execute("UPDATE headings SET text = 'From the index' WHERE text = 'Usage'")
     db.close()
     assert "From the index" in [h.text for h in outline(resolved).headings]
@@ -701,7 +702,8 @@ def test_outline_parses_when_the_index_cannot_be_read(
     parsed = outline(resolved)
     assert cli("skillc_index")("build", "demo").returncode == 0
     index = _index_file(resolved)
-    with sqlite3.connect(index) as db:  # a table gone: the check passes, the read fails
+    # a table gone: the check passes, the read fails
+    with closing(sqlite3.connect(index)) as db, db:
         db.execute("DROP TABLE headings")
     db.close()
     assert outline(resolved) == parsed
@@ -713,7 +715,7 @@ def test_outline_from_any_tokenizer(resolved: ResolvedSkill, cli: Callable[..., 
     """Headings do not depend on the tokenizer: an index built with another is used."""
     built = cli("skillc_index")("build", "demo", env_extra={"SKILLC_TOKENIZER": "cjk"})
     assert built.returncode == 0
-    with sqlite3.connect(_index_file(resolved)) as db:
+    with closing(sqlite3.connect(_index_file(resolved))) as db, db:
         meta = dict(db.execute("SELECT key, value FROM index_meta").fetchall())
         db.execute("UPDATE headings SET text = 'Other tokenizer' WHERE text = 'Usage'")
     db.close()

@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,9 +30,23 @@ def lexical(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rank, "_model", lambda wanted=None: None)
 
 
+_OPENED: list[sqlite3.Connection] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_connections() -> Iterator[None]:
+    """The connections a test opened (``_connect``) are closed after it: Python 3.13 warns of
+    one the collector closes, in whichever test it happens to run (an error here)."""
+    yield
+    while _OPENED:
+        _OPENED.pop().close()
+
+
 def _connect(path: Path | str) -> sqlite3.Connection:
-    """A connection to the ranker's tables at ``path`` (made when missing)."""
+    """A connection to the ranker's tables at ``path`` (made when missing), closed after
+    the test."""
     connection = sqlite3.connect(path, isolation_level=None)
+    _OPENED.append(connection)
     connection.executescript(postings.SCHEMA)
     connection.execute(families.NAMES)
     return connection
@@ -614,7 +629,7 @@ def test_the_words_summed_from_memory_keep_the_ties_at_the_limit(spread: int) ->
     a library), whether the ids are counted in an array (dense) or sorted (far apart)."""
     np = pytest.importorskip("numpy")
     chance = random.Random(5)
-    memory = heads.Rows(sqlite3.connect(":memory:"), np)
+    memory = heads.Rows(_connect(":memory:"), np)
     weights = [(f"w{n}", chance.choice([0.1, 0.7, 1.3, 0.35])) for n in range(6)]
     for term, _ in weights:  # 12 skills, each with its 7 copies (ids 12 apart)
         held = {base: chance.choice([0.5, 1.1, 2.0]) for base in chance.sample(range(12), 8)}

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -537,8 +538,8 @@ def test_cli_show_and_search(gateway: Run, built: ResolvedSkill, project: Path) 
             f"error[E100]: invalid option: 'the {what} has 10,001 characters; at most 10,000 "
             "are allowed'",
         )
-    db = sqlite3.connect(project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db")
-    rows = db.execute("SELECT command, args, error FROM access_log ORDER BY id").fetchall()
+    with closing(sqlite3.connect(project / ".skillc/runtime/demo/.skillc-meta/logs.db")) as db:
+        rows = db.execute("SELECT command, args, error FROM access_log ORDER BY id").fetchall()
     assert [r[0] for r in rows] == ["show", "show", "search", "search"]
     assert json.loads(rows[2][1]) == {"query": "-x", "limit": 10, "result_count": 0}
     assert rows[1][2] == "error[E020]: section not found: 'Instal'"

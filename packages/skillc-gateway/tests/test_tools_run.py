@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -1272,7 +1273,7 @@ def test_the_run_operation_runs_logs_and_types_its_errors(
         'got "novalue"\''
     )
     runtime = resolve_skill("kit", layout).runtime
-    with sqlite3.connect(runtime / ".skillc-meta" / "logs.db") as db:
+    with closing(sqlite3.connect(runtime / ".skillc-meta" / "logs.db")) as db, db:
         logged = [
             json.loads(args)
             for (args,) in db.execute("SELECT args FROM access_log WHERE command = 'run'")
@@ -1304,7 +1305,7 @@ def test_a_refused_value_is_shown_to_the_user_but_never_logged(
         proc = run("run", "kit", *args)
         assert proc.returncode == 1 and "Secret" in proc.stderr, proc.stderr  # shown
     runtime = resolve_skill("kit", Layout.discover(project, {"SKILLC_HOME": str(home)})).runtime
-    with sqlite3.connect(runtime / ".skillc-meta" / "logs.db") as db:
+    with closing(sqlite3.connect(runtime / ".skillc-meta" / "logs.db")) as db, db:
         errors = [error for (error,) in db.execute("SELECT error FROM access_log ORDER BY id")]
     assert errors == [
         "error[E100]: invalid option: 'the value of parameter 'value' starts with '-', so "

@@ -22,7 +22,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -1659,7 +1659,7 @@ def test_a_turn_of_the_build_ends_when_a_request_comes(
             client.settimeout(READY_SECONDS)
             reply = json.loads(b"".join(iter(lambda: client.recv(65536), b"")))
         assert reply["status"]["building"] is True
-        with sqlite3.connect(base / "home" / ".skillc" / CATALOG_FILE) as db:
+        with closing(sqlite3.connect(base / "home" / ".skillc" / CATALOG_FILE)) as db, db:
             assert db.execute("SELECT count(*) FROM skills").fetchone()[0] < 30
     finally:
         found.stop()

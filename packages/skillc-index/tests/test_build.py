@@ -10,6 +10,7 @@ import shutil
 import stat
 import subprocess
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -407,7 +408,7 @@ def test_a_reference_named_in_upper_case_is_markdown_to_the_stub_and_the_index(
     assert "  - API Reference" in stub and "skc exec" not in stub
     (folder / "NOTES.TXT").write_text("plain\n", encoding="utf-8")
     result = build("demo")
-    with sqlite3.connect(result.compiled.index.path) as db:
+    with closing(sqlite3.connect(result.compiled.index.path)) as db, db:
         rows = db.execute("SELECT file, section FROM sections WHERE file != 'SKILL.md'")
         assert sorted(rows) == [
             ("NOTES.TXT", ""),

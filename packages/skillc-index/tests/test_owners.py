@@ -9,6 +9,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -252,7 +253,8 @@ def test_any_folder_of_the_fallback_another_user_made_refuses_it(
     assert f"is in '{layout.display(path)}', which is owned by" in warning
     assert log.exists() == (part == "logs.db")
     if log.exists():  # nothing written into it
-        assert sqlite3.connect(log).execute("SELECT name FROM sqlite_master").fetchall() == []
+        with closing(sqlite3.connect(log)) as db:
+            assert db.execute("SELECT name FROM sqlite_master").fetchall() == []
 
 
 def test_the_users_own_fallback_is_written_and_another_users_stale_one_is_no_w003(

@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,7 @@ def outputs(lint: Run, *args: str) -> dict[str, tuple[int, str, str]]:
 
 
 def stored(cache: Path) -> list[tuple[str, bytes]]:
-    with sqlite3.connect(cache / CACHE_FILE) as db:
+    with closing(sqlite3.connect(cache / CACHE_FILE)) as db, db:
         return list(db.execute("SELECT key, value FROM results ORDER BY key"))
 
 

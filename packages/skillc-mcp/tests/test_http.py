@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -165,7 +166,7 @@ def test_tokens_origin_and_body_bounds(
     assert reply.json()["result"]["contents"]
     assert server.stop() == 128 + signal.SIGTERM
     logs = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
-    with sqlite3.connect(logs) as db:
+    with closing(sqlite3.connect(logs)) as db, db:
         rows = db.execute("SELECT command, run_id FROM access_log").fetchall()
     assert [(command, run_id.rpartition("@")[2]) for command, run_id in rows] == [
         ("show", "alice"),

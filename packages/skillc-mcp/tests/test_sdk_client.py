@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Awaitable, Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -318,7 +319,7 @@ def test_every_tool_through_the_sdk(
 
     # every call that resolved a skill is in the access log, in one session (run id)
     db = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
-    with sqlite3.connect(db) as connection:
+    with closing(sqlite3.connect(db)) as connection, connection:
         rows = connection.execute("SELECT command, run_id, args, error FROM access_log").fetchall()
     connection.close()
     commands = {row[0] for row in rows}

@@ -241,9 +241,8 @@ def test_cli_sync_to_and_stats_from(
     assert json.loads(every.stdout)["filters"]["users"] == ["root"]
     jsonschema.validate(json.loads(every.stdout), STATS.output_schema())
     # the access of `stats --from` is logged, without the password
-    logged = sqlite3.connect(primary_log(demo.runtime)).execute(
-        "SELECT args FROM access_log WHERE command = 'stats'"
-    )
+    with closing(sqlite3.connect(primary_log(demo.runtime))) as db:
+        logged = db.execute("SELECT args FROM access_log WHERE command = 'stats'").fetchall()
     args = [json.loads(row[0]) for row in logged]
     assert args[-1]["from"] == "team" and "hunter2" not in json.dumps(args)
 
@@ -502,10 +501,9 @@ def test_a_query_password_is_never_printed_nor_logged(
             assert result.returncode == 0, result.stderr
             for text in (secret, "p@ss", "p ss", "p+ss"):
                 assert text not in result.stdout + result.stderr, (args, text)
-        logged = sqlite3.connect(primary_log(demo.runtime)).execute(
-            "SELECT args FROM access_log WHERE command = 'stats'"
-        )
-        args_logged = json.loads(logged.fetchall()[-1][0])
+        with closing(sqlite3.connect(primary_log(demo.runtime))) as db:
+            logged = db.execute("SELECT args FROM access_log WHERE command = 'stats'").fetchall()
+        args_logged = json.loads(logged[-1][0])
         assert args_logged["from"] == f"{postgres_url}&password=***"
     # the E043 line and its hint, and the E100 of a mistyped scheme
     for args in (

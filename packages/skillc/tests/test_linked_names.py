@@ -11,13 +11,14 @@ import json
 import sqlite3
 import subprocess
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def _rows(runtime: Path) -> list[tuple[str, str, str]]:
-    with sqlite3.connect(runtime / ".skillc-meta" / "logs.db") as db:
+    with closing(sqlite3.connect(runtime / ".skillc-meta" / "logs.db")) as db, db:
         query = "SELECT command, skill, skill_path FROM access_log ORDER BY id"
         return list(db.execute(query))
 
