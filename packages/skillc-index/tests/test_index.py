@@ -903,6 +903,17 @@ def test_indexes_in_memory_are_kept_for_the_skills_read_last(
     assert memory.number(paths[0]) is None and len(memory._kept) == 3
     assert reader.execute("SELECT x FROM t").fetchall() == [(1,)]
     reader.close()
+    _let_go_of_the_indexes_in_memory()
+
+
+def _let_go_of_the_indexes_in_memory() -> None:
+    """The holders of the indexes kept in memory (``memory._kept``) closed, as a process's
+    end does: a test that gives the module a ``_kept`` of its own drops it with the test,
+    and Python 3.13 warns of a connection the collector closes (an error here)."""
+    from skillc_index.index import memory
+
+    while memory._kept:
+        memory._kept.popitem()[1][1].close()
 
 
 def test_an_index_the_runtime_cannot_take_leaves_nothing_made_for_it_there(
@@ -1059,4 +1070,5 @@ def test_with_no_folder_to_write_in_the_index_is_kept_in_memory(
         assert kept_in_memory(edited) == ()  # said once a process
     finally:
         undo()
+        _let_go_of_the_indexes_in_memory()  # (this module's copy goes with the test)
     assert not (project / ".skillc" / "runtime").exists()
