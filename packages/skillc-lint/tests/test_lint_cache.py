@@ -630,3 +630,31 @@ def test_the_installed_skillc_lint_lints_past_a_cache_another_uid_made(
         f"warning: the lint cache '{shared}' is owned by another user (nobody, uid 65534), so "
         "it is not used: set SKILLC_CACHE_DIR to a folder of your own"
     )
+
+
+def test_a_run_whose_last_skill_fails_stores_the_others_when_it_ends(
+    lint: Run, cwd: Path, cache: Path, unreadable: Callable[[Path], None]
+) -> None:
+    """The run's cache (its batch of results, its connection) was stored and closed only when
+    the garbage collector finalized the pool's generator, the last skill having failed (E999:
+    its generator held the error): a run with the collector off stored none of the others'
+    results, and Python 3.13 warned of the connection the collector closed. It is closed as
+    the run ends."""
+    import gc
+
+    text = "---\nname: {name}\ndescription: Formats tables. Use when tables need it.\n---\n"
+    for name in ("a", "b"):
+        (cwd / "skills" / name).mkdir(parents=True)
+        (cwd / "skills" / name / "SKILL.md").write_text(text.format(name=name), "utf-8")
+    secret = cwd / "skills" / "b" / "references" / "secret.md"
+    secret.parent.mkdir()
+    secret.write_text("# S\n", encoding="utf-8")
+    unreadable(secret)
+    gc.collect()
+    gc.disable()
+    try:
+        done = lint("skills", "--format", "json", "-j", "1")
+        assert done.returncode == 1 and "E999" in done.stdout, done.stderr
+        assert len(stored(cache)) == 1  # skill a's, stored as the run ended
+    finally:
+        gc.enable()

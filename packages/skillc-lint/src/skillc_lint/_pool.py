@@ -11,7 +11,7 @@ in this process: no pool is started (and ``concurrent.futures`` is not imported)
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -104,7 +104,7 @@ def lint_folders(
     jobs: int = 1,
     cache: Path | None = None,
     warn: Callable[[Notice], None] | None = None,
-) -> Iterator[LintResult | SkillcError]:
+) -> Generator[LintResult | SkillcError, None, None]:
     """Lint each folder of ``folders`` with ``registry``, with ``jobs`` worker processes.
 
     Yields one item per folder, in their order: its :class:`~skillc_lint.LintResult`, or the

@@ -402,47 +402,51 @@ def _linted(
             warn=lambda notice: session.warn((notice,)),
         )
     )
-    for item in plan:
-        if not isinstance(item, Path):
-            yield item
-            continue
-        registry, hidden = configured[item]
-        one = params._replace(skill=str(item))
-        try:
-            if pooled is None:
-                tree = trees[item]
-                places = write_places(session.layout) if item in by_name else ()
-                if params.add_suppressions:
-                    done = _commented(session, run, one, registry, hidden, tree, places)
+    try:
+        for item in plan:
+            if not isinstance(item, Path):
+                yield item
+                continue
+            registry, hidden = configured[item]
+            one = params._replace(skill=str(item))
+            try:
+                if pooled is None:
+                    tree = trees[item]
+                    places = write_places(session.layout) if item in by_name else ()
+                    if params.add_suppressions:
+                        done = _commented(session, run, one, registry, hidden, tree, places)
+                    else:
+                        write = not params.diff
+                        done = lint(
+                            session,
+                            one,
+                            registry,
+                            hidden,
+                            fix=mode,
+                            write=write,
+                            tree=tree,
+                            places=places,
+                        )
                 else:
-                    write = not params.diff
-                    done = lint(
-                        session,
-                        one,
-                        registry,
-                        hidden,
-                        fix=mode,
-                        write=write,
-                        tree=tree,
-                        places=places,
+                    engine = _computed(item, next(pooled), registry, force=params.force)
+                    done = lint(session, one, registry, hidden, engine=engine)
+                if done.fixes is not None and done.fixes.problems:  # paths as the CLI shows them
+                    left = tuple(_shown(problem, cwd) for problem in done.fixes.problems)
+                    done = done._replace(
+                        fixes=replace(done.fixes, problems=left),
+                        result=replace(done.result, not_fixed=tuple(p.diagnostic for p in left)),
                     )
-            else:
-                engine = _computed(item, next(pooled), registry, force=params.force)
-                done = lint(session, one, registry, hidden, engine=engine)
-            if done.fixes is not None and done.fixes.problems:  # paths as the CLI shows them
-                left = tuple(_shown(problem, cwd) for problem in done.fixes.problems)
-                done = done._replace(
-                    fixes=replace(done.fixes, problems=left),
-                    result=replace(done.result, not_fixed=tuple(p.diagnostic for p in left)),
-                )
-            run.reports.append(done)
-            yield done.result
-        except (FolderChanged, OSError, RuntimeError) as exc:  # realpath met it swapped
-            if not FolderChanged.raised_by(exc):
-                raise
-            yield RunError(display_path(item, cwd), _changed(display_path(item, cwd)))
-        except SkillcError as exc:
-            yield RunError(display_path(item, cwd), exc.spelled(CLI_SPELLING))
+                run.reports.append(done)
+                yield done.result
+            except (FolderChanged, OSError, RuntimeError) as exc:  # realpath met it swapped
+                if not FolderChanged.raised_by(exc):
+                    raise
+                yield RunError(display_path(item, cwd), _changed(display_path(item, cwd)))
+            except SkillcError as exc:
+                yield RunError(display_path(item, cwd), exc.spelled(CLI_SPELLING))
+    finally:  # the pool's cache stored and closed now (after a last skill that failed too),
+        if pooled is not None:  # not whenever the collector finalizes it
+            pooled.close()
     for folder in target_folders(targets):  # the folder rules: listing budget, plugins
         registry, hidden = rules(folder)
         result = lint_folder(folder, registry=registry)
