@@ -460,8 +460,8 @@ def test_a_plugin_skills_uses_are_counted_across_its_versions(
     from skillc_stats._report import _heading
     from skillc_stats._stats import StatsQuery
 
-    query = StatsQuery(resolve_skill("kit:review", layout), Filters())
-    assert _heading(query, "summary")[0] == "kit:review usage statistics (all time)"
+    with StatsQuery(resolve_skill("kit:review", layout), Filters()) as query:
+        assert _heading(query, "summary")[0] == "kit:review usage statistics (all time)"
 
 
 def test_each_installed_version_of_a_plugin_keeps_its_own_rows(
