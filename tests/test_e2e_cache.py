@@ -318,13 +318,17 @@ def test_with_nothing_writable_the_readers_answer_from_an_index_in_memory(
     assert not (project / ".skillc").exists() and not (agent_home / ".skillc").exists()
 
 
-def _schema(index: Path, version: int | None = None) -> str:
-    """The index's ``schema_version``, first set to ``version`` (as a newer skillc writes it)."""
+def _schema(index: Path, version: int | None = None, added: bool = False) -> str:
+    """The index's ``schema_version``, first set to ``version`` (as a newer skillc writes it),
+    with a table and an index this version does not make when ``added``."""
     import sqlite3
 
     with contextlib.closing(sqlite3.connect(index)) as db, db:
         if version is not None:
             db.execute("UPDATE index_meta SET value = ? WHERE key = 'schema_version'", (version,))
+        if added:
+            db.execute("CREATE TABLE newer_stuff (x)")
+            db.execute("CREATE INDEX newer_stuff_x ON newer_stuff (x)")
         row = db.execute("SELECT value FROM index_meta WHERE key = 'schema_version'").fetchone()
         return str(row[0])
 
@@ -337,14 +341,17 @@ NEWER_INDEX = (
 )
 
 
+@pytest.mark.parametrize("added", [False, True], ids=["same-tables", "added-table"])
 def test_an_index_a_newer_skillc_wrote_is_left_as_it_is_and_read_from_one_in_memory(
-    skc_installed: Run, agent_home: Path, home: Path
+    skc_installed: Run, agent_home: Path, home: Path, added: bool
 ) -> None:
     """A live upgrade: an agent's MCP server still runs the old code while the new one has
     built the skill's index (its schema version higher). The old code took it for stale and
     built it again in its own schema, the new code rebuilt it back, each flip a whole build,
     nothing said. Now the old code leaves the file as it is, answers from an index it builds
-    in memory, and says why once (on stderr: ``--format json`` stays JSON)."""
+    in memory, and says why once (on stderr: ``--format json`` stays JSON). A newer schema
+    that adds a table and an index is newer too: it was classed corrupt (an object this
+    version does not make) and rewritten in silence."""
     from skillc_index.index.schema import SCHEMA_VERSION
 
     guide = agent_home / ".claude" / "skills" / "guide"
@@ -358,7 +365,7 @@ def test_an_index_a_newer_skillc_wrote_is_left_as_it_is_and_read_from_one_in_mem
     assert json.loads(run("outline").stdout)["headings"]
     index = home / ".skillc" / "runtime" / "guide" / ".skillc-meta" / f"search-{hash16(guide)}.db"
     newer = SCHEMA_VERSION + 1
-    _schema(index, newer)
+    _schema(index, newer, added)
     before, stat = index.read_bytes(), index.stat()
     said = NEWER_INDEX.format(newer=newer, reads=SCHEMA_VERSION)
 
@@ -394,7 +401,7 @@ def test_build_refuses_a_runtime_a_newer_skillc_wrote_unless_forced(
     meta = project / ".skillc" / "runtime" / "guide" / ".skillc-meta"
     (index,) = meta.glob("search-*.db")
     manifest = meta / "manifest.json"
-    _schema(index, SCHEMA_VERSION + 1)
+    _schema(index, SCHEMA_VERSION + 1, added=True)  # a newer schema with a table more
     files = {path: path.read_bytes() for path in (index, manifest)}
     refused = build()
     assert (refused.returncode, refused.stdout) == (1, "")

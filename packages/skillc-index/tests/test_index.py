@@ -316,6 +316,41 @@ def test_older_schema_is_stale(skill: ResolvedSkill) -> None:
     assert check_index(skill.runtime, skill.source, "ascii").status == "stale"
 
 
+@pytest.mark.parametrize(
+    ("change", "status"),
+    [
+        ("CREATE TABLE newer_stuff (x)", "stale"),
+        ("CREATE INDEX newer_i ON files (size)", "stale"),
+        ("DROP TABLE files", "stale"),
+        ("CREATE TRIGGER t AFTER DELETE ON files BEGIN SELECT 1; END", "corrupt"),
+        ("CREATE VIEW v AS SELECT * FROM headings", "corrupt"),
+    ],
+    ids=["table", "index", "no-files-table", "trigger", "view"],
+)
+def test_a_newer_schema_is_newer_whatever_its_tables_but_a_trigger_or_view(
+    skill: ResolvedSkill, change: str, status: str
+) -> None:
+    """An index a newer skillc wrote may add tables and indexes, or change this version's:
+    it is newer (``newer_index``: never rebuilt by this code), not corrupt (rebuilt), as it
+    was when an object this version does not make was checked before its schema version.
+    A trigger or view is still refused first: it would run."""
+    from skillc_index.index.freshness import newer_index
+    from skillc_index.index.schema import SCHEMA_VERSION
+
+    compile_skill(skill)
+    db = index_path(skill.runtime, skill.source)
+    connection = sqlite3.connect(db)
+    with connection:
+        connection.execute(change)
+        connection.execute(
+            "UPDATE index_meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION + 1,)
+        )
+    connection.close()
+    state = check_index(skill.runtime, skill.source, "ascii")
+    assert state.status == status
+    assert bool(newer_index(state.meta)) == (status == "stale")
+
+
 def test_an_index_of_schema_6_is_stale_and_built_again(skill: ResolvedSkill) -> None:
     """A version 6 index (its ``files`` table without ``ino`` and ``ctime_ns``) is stale, not
     corrupt, and the readers build it again."""

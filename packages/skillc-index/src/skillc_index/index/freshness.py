@@ -254,21 +254,35 @@ def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat], dict[str, str]]:
                 for kind, name in connection.execute("SELECT type, name FROM sqlite_master")
             }
             foreign = sorted(objects - SCHEMA_OBJECTS, key=lambda o: o[0] in ("table", "index"))
-            if foreign:  # a trigger or view named first: what would run (on an update)
+            if foreign and foreign[0][0] not in ("table", "index"):  # what would run: refused
                 raise _Corrupt(f"not skillc's index: {foreign[0][0]} '{foreign[0][1]}'")
             tables = {name for kind, name in objects if kind == "table"}
-            if not tables >= REQUIRED_TABLES:
+            values = (
+                dict(connection.execute("SELECT key, value FROM index_meta").fetchall())
+                if "index_meta" in tables
+                else {}
+            )
+            # A newer skillc's index is newer whatever its tables and indexes (it may add
+            # some, or change the files table): never classed corrupt and rebuilt by this
+            # code (newer_index), and its rows are not read.
+            newer = _newer_version(values.get("schema_version"))
+            if foreign and not newer:
+                raise _Corrupt(f"not skillc's index: {foreign[0][0]} '{foreign[0][1]}'")
+            if not newer and not tables >= REQUIRED_TABLES:
                 missing = ", ".join(sorted(REQUIRED_TABLES - tables))
                 raise _Corrupt(f"missing table(s): {missing}")
-            values = dict(connection.execute("SELECT key, value FROM index_meta").fetchall())
             # An index of another version is stale whatever its files (its table may lack
             # this version's columns): it is built again, not read as corrupt.
             this_version = values.get("schema_version") == str(SCHEMA_VERSION)
-            rows = connection.execute(
-                "SELECT path, size, mtime_ns, ino, ctime_ns FROM files"
-                if this_version
-                else "SELECT path, 0, 0, 0, 0 FROM files"
-            ).fetchall()
+            rows = (
+                []
+                if newer
+                else connection.execute(
+                    "SELECT path, size, mtime_ns, ino, ctime_ns FROM files"
+                    if this_version
+                    else "SELECT path, 0, 0, 0, 0 FROM files"
+                ).fetchall()
+            )
             left_out = (
                 connection.execute(
                     "SELECT path, sha256 FROM files WHERE substr(sha256, 1, ?) = ?",
@@ -305,6 +319,15 @@ def _read(path: Path) -> tuple[IndexMeta, dict[str, FileStat], dict[str, str]]:
         stats_at_ns=stats_at_ns,
     )
     return meta, files, unreadable
+
+
+def _newer_version(value: object) -> bool:
+    """Whether ``value``, an index's ``schema_version`` as stored, is above
+    :data:`SCHEMA_VERSION` (a newer skillc wrote the index)."""
+    try:
+        return int(str(value)) > SCHEMA_VERSION if value is not None else False
+    except ValueError:
+        return False
 
 
 def _load(
