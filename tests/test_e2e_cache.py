@@ -429,3 +429,47 @@ def test_build_refuses_a_runtime_a_newer_skillc_wrote_unless_forced(
         assert manifest.read_bytes() == written
         assert build("--force").returncode == 0
         assert json.loads(manifest.read_text(encoding="utf-8"))[field] == reads
+
+
+@pytest.mark.parametrize("what", ["index", "manifest"])
+def test_a_build_refused_for_a_newer_runtime_leaves_the_imported_copy_as_it_was(
+    skc_installed: Run, home: Path, tmp_path: Path, what: str
+) -> None:
+    """A build of a folder imported into the store refused for a runtime a newer skillc wrote
+    (E002 for its index, E999 for its manifest) had already imported the folder's edit over
+    the store copy and its record, the check being in the compile after the import: both are
+    now checked before anything is written, the store copy's bytes as they were."""
+    from skillc_index.build.manifest import MANIFEST_VERSION
+    from skillc_index.index.schema import SCHEMA_VERSION
+
+    origin = _write_guide(tmp_path / "drafts" / "guide")
+
+    def build(*args: str) -> subprocess.CompletedProcess[str]:
+        return skc_installed("build", str(origin), "--target", "claude", *args)
+
+    assert build().returncode == 0  # imported into the global store (a folder outside projects)
+    store = home / ".skillc" / "skills" / "guide"
+    meta = home / ".skillc" / "runtime" / "guide" / ".skillc-meta"
+    (index,) = meta.glob("search-*.db")
+    manifest = meta / "manifest.json"
+    assert (store / ".skillc-import.json").is_file()
+
+    def copy() -> dict[str, bytes]:
+        return {str(p.relative_to(store)): p.read_bytes() for p in store.rglob("*") if p.is_file()}
+
+    if what == "index":
+        _schema(index, SCHEMA_VERSION + 1)
+    else:
+        recorded = json.loads(manifest.read_text(encoding="utf-8"))
+        manifest.write_text(json.dumps({**recorded, "version": MANIFEST_VERSION + 1}), "utf-8")
+    (origin / "SKILL.md").write_text(SKILL + f"\nEdited for the {what}.\n", encoding="utf-8")
+    before, runtime = copy(), {p: p.read_bytes() for p in (index, manifest)}
+    refused = build()
+    assert (refused.returncode, refused.stdout) == (1, "")
+    code = "E002" if what == "index" else "E999"
+    assert refused.stderr.startswith(f"error[{code}]: "), refused.stderr
+    assert "written by a newer skillc" in refused.stderr
+    assert copy() == before
+    assert {p: p.read_bytes() for p in runtime} == runtime
+    assert build("--force").returncode == 0
+    assert b"Edited for the " + what.encode() in (store / "SKILL.md").read_bytes()

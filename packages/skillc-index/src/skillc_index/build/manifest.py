@@ -11,6 +11,7 @@ from skillc_index.layout import META_DIR, store_skill_name
 if TYPE_CHECKING:
     from skillc_index.build.shapes import ManifestShape
     from skillc_index.index.freshness import IndexState
+    from skillc_index.layout import ResolvedSkill
 
 MANIFEST_FILE = "manifest.json"
 MANIFEST_VERSION = 1
@@ -157,3 +158,14 @@ def refuse_older_build(
     from skillc_index.diagnostics import InternalError
 
     raise InternalError(f"cannot build '{skill}': its manifest was {why}; {again}")
+
+
+def refuse_older_runtime(skill: ResolvedSkill, *, force: bool) -> None:
+    """:func:`refuse_older_build` for the runtime of ``skill`` as it is now, its sources not
+    read (:func:`~skillc_index.index.freshness.stored_index`): an import checks it before it
+    writes the store copy the build then compiles, which the compile's own check came after
+    (E002 for a newer skillc's index, with the copy already rewritten)."""
+    from skillc_index.index.freshness import stored_index
+
+    state = stored_index(skill.runtime, skill.source)
+    refuse_older_build(skill.name, state, read_manifest(skill.runtime), force=force)

@@ -29,7 +29,7 @@ from skillc_index.build.deploy import (
     parse_targets,
     plan_deployments,
 )
-from skillc_index.build.manifest import MANIFEST_FILE
+from skillc_index.build.manifest import MANIFEST_FILE, refuse_older_runtime
 from skillc_index.build.store import (
     GitView,
     ImportAction,
@@ -61,7 +61,6 @@ from skillc_index.digests import executable as is_executable
 from skillc_index.digests import source_hash
 from skillc_index.files import SkillFiles, inside, real_path, utf8_name, walk_skill
 from skillc_index.import_record import ImportRecord, OriginWalk, import_origin, walk_origin
-from skillc_index.index.freshness import refuse_collision
 from skillc_index.layout import (
     META_DIR,
     SKILL_FILE,
@@ -445,8 +444,9 @@ def _build_skill(
             and (number < named or deploy_plan.target in guessed)
             for change in projections[deploy_plan.target].changes
         ]
+        if plan is not None:  # E003; E002/E999 for a newer skillc's runtime: before the import
+            refuse_older_runtime(target_skill, force=force)
         if plan is not None and plan.action != "unchanged":
-            refuse_collision(target_skill.runtime, target_skill.source)
             backup = perform_import(plan)
             if backup is not None:
                 notices.append(

@@ -81,6 +81,7 @@ __all__ = [
     "refuse_collision",
     "require_index",
     "source_digest",
+    "stored_index",
     "unreadable_notice",
     "unreadable_notices",
 ]
@@ -371,10 +372,18 @@ def _load(
     return IndexState("current", path, key, "", meta), snapshot
 
 
+def stored_index(runtime: Path, source: Path) -> IndexState:
+    """The index file of ``source`` in ``runtime`` as it is, its sources not read: missing,
+    corrupt, collision, else current (whatever its sources) with its metadata. What a build
+    checks before it writes anything (:func:`refuse_collision`, an index a newer skillc
+    wrote: :func:`~skillc_index.build.manifest.refuse_older_runtime`)."""
+    return _load(runtime, source)[0]
+
+
 def refuse_collision(runtime: Path, source: Path) -> None:
     """Raise :class:`IndexCollision` (E003) when the index file for ``source`` exists and was
     built for another source folder (RFC-0004 lifecycle step 4)."""
-    state, _snapshot = _load(runtime, source)
+    state = stored_index(runtime, source)
     if state.status == "collision":
         raise IndexCollision(state.hash16)
 
