@@ -335,10 +335,9 @@ def _schema(index: Path, version: int | None = None, added: bool = False) -> str
 
 NEWER_INDEX = (
     "warning: the index of a skill was written by a newer skillc (index schema {newer}; this "
-    "skillc reads {reads}): upgrade skillc; this process runs older code than the index's, so "
-    "it leaves that index as it is and reads one it builds in memory: restart it (an MCP "
-    "server: restart its agent)"
-)
+    "skillc reads {reads}): upgrade skillc; this process leaves that index as it is and reads "
+    "one it builds in memory"
+)  # one remedy: a plain run of the CLI was told both to upgrade and to restart
 
 
 @pytest.mark.parametrize("added", [False, True], ids=["same-tables", "added-table"])

@@ -141,9 +141,8 @@ def test_an_index_a_newer_skillc_wrote_is_read_from_memory_said_once_a_process(
     assert first.path.parent.parent == MEMORY_RUNTIME
     assert [notice.text for notice in kept_in_memory(first)] == [
         f"the index of a skill was written by a newer skillc (index schema 99; this skillc "
-        f"reads {SCHEMA_VERSION}): upgrade skillc; this process runs older code than the "
-        "index's, so it leaves that index as it is and reads one it builds in memory: restart "
-        "it (an MCP server: restart its agent)"
+        f"reads {SCHEMA_VERSION}): upgrade skillc; this process leaves that index as it is "
+        "and reads one it builds in memory"
     ]
     second = cache.ensure_index(skill, "porter")
     assert second.snapshot is first.snapshot and kept_in_memory(second) == ()

@@ -60,3 +60,49 @@ def test_a_stale_process_is_told_to_restart(monkeypatch: pytest.MonkeyPatch) -> 
     assert stale_process() == (
         f"this process runs skillc-index {running} but it is no longer installed: restart it"
     )
+
+
+@pytest.mark.parametrize(
+    ("installed", "running", "newer"),
+    [
+        ("0.3.0", "0.2.0", True),
+        ("0.10.0", "0.9.1", True),
+        ("0.3.0", "0.2.0.dev0", True),  # a development version of an earlier release
+        ("0.3.0rc1", "0.2.9", True),
+        ("0.2.0", "0.3.0", False),  # a downgrade
+        ("0.2.0", "0.2.0", False),
+        ("0.2", "0.2.0", False),
+        ("0.2.0", "0.2.0.dev0", None),  # the same release numbers: they only differ
+        ("0.2.0+local", "0.2.0", None),
+        ("1!0.1", "0.2.0", None),
+        ("main", "0.2.0", None),
+    ],
+)
+def test_releases_are_compared_by_their_numbers(
+    installed: str, running: str, newer: bool | None
+) -> None:
+    from skillc_index.installed import newer_release
+
+    assert newer_release(installed, running) is newer
+
+
+@pytest.mark.parametrize("installed", ["0.0.1", "0.2.0.dev0", "0+unknown"])
+def test_restart_is_said_only_for_a_later_release_installed(
+    monkeypatch: pytest.MonkeyPatch, installed: str
+) -> None:
+    """A downgrade, or a version whose order cannot be told from its numbers, is no reason
+    to restart (the restarted process would be no newer): the remedy is to upgrade. It said
+    restart whenever the versions differed."""
+    from skillc_index.command_errors import written_by_newer
+    from skillc_index.installed import stale_process
+
+    monkeypatch.setattr(skillc_index, "__version__", "0.2.0")
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: installed)
+    assert stale_process() is None
+    assert written_by_newer("index schema", 16, 15) == (
+        "written by a newer skillc (index schema 16; this skillc reads 15): upgrade skillc"
+    )
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.2.1")
+    assert (
+        stale_process() == "this process runs skillc-index 0.2.0 but 0.2.1 is installed: restart it"
+    )

@@ -60,12 +60,40 @@ def installed_change() -> str | None:
     return None
 
 
+def newer_release(installed: str, running: str) -> bool | None:
+    """Whether version ``installed`` is a later release than ``running``, by their release
+    numbers as tuples of ints (``0.10.0`` after ``0.9.1``; trailing zeros do not count): the
+    kit has no ``packaging`` dependency. A version with more than release numbers
+    (``0.3.0.dev0``, ``0.3.0rc1``, ``0.3.0+local``) is compared by them when they differ (a
+    pre-release of 0.3 comes after any 0.2); when they are the same (``0.3.0.dev0`` and
+    ``0.3.0``), or a version has an epoch (``1!0.3``) or no release numbers, None: they only
+    differ."""
+    import re
+
+    releases: list[tuple[int, ...]] = []
+    plain = True
+    for version in (installed, running):
+        found = re.match(r"[0-9]+(?:\.[0-9]+)*", version.strip())
+        if found is None or "!" in version:
+            return None
+        plain = plain and found.group() == version.strip()
+        numbers = [int(part) for part in found.group().split(".")]
+        while len(numbers) > 1 and numbers[-1] == 0:
+            numbers.pop()
+        releases.append(tuple(numbers))
+    if releases[0] != releases[1]:
+        return releases[0] > releases[1]
+    return False if plain else None
+
+
 def stale_process(tool: str = "skillc") -> str | None:
     """``this process runs skillc-index 0.2.0 but 0.3.0 is installed: restart it`` when the
     distribution that reads ``tool``'s files (skillc-index for ``skillc``, else ``tool``
-    itself) is installed in another version than the one this process runs (or no longer
-    installed); None when it is the same (or cannot be told). Reads the installed metadata:
-    for the path of a file a newer version wrote (:func:`.command_errors.written_by_newer`)."""
+    itself) is installed in a later release than the one this process runs
+    (:func:`newer_release`), or no longer installed; None when it is the same, an earlier
+    one (a downgrade: the restarted process would not read the file either), or cannot be
+    told. Reads the installed metadata: for the path of a file a newer version wrote
+    (:func:`.command_errors.written_by_newer`)."""
     distribution = "skillc-index" if tool == "skillc" else tool
     module = distribution.replace("-", "_")
     running = getattr(sys.modules.get(module), "__version__", None)
@@ -75,7 +103,7 @@ def stale_process(tool: str = "skillc") -> str | None:
         installed = installed_version(distribution)
     except Exception:  # metadata unreadable: nothing to tell
         return None
-    if installed == running:
+    if installed is not None and not newer_release(installed, running):
         return None
     now = "it is no longer installed" if installed is None else f"{installed} is installed"
     return f"this process runs {distribution} {running} but {now}: restart it"

@@ -222,11 +222,10 @@ def _build_on_demand(
 def _newer(state: IndexState) -> str:
     """The warning for an index a newer skillc wrote (:func:`~.freshness.newer_index`: this
     process runs older code), which is left as it is; "" for any other."""
-    newer = newer_index(state.meta)
+    newer = newer_index(state.meta)  # its one remedy: upgrade skillc, or restart the process
     return newer and (
-        f"the index of a skill was {newer}; this process runs older code than the index's, "
-        "so it leaves that index as it is and reads one it builds in memory: restart it "
-        "(an MCP server: restart its agent)"
+        f"the index of a skill was {newer}; this process leaves that index as it is and "
+        "reads one it builds in memory"
     )
 
 
