@@ -3,7 +3,8 @@ loop is no home (every command was ``error[E999]: RuntimeError: Symlink loop fro
 
 from __future__ import annotations
 
-import errno
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -37,19 +38,25 @@ def test_a_home_whose_symlinks_loop_is_no_home_and_is_warned_of(loop: Path, tmp_
     assert folder_variable_notices({"HOME": str(mine)}) == []
 
 
-def test_the_loop_as_python_3_13_raises_it_and_no_other_error(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+def test_a_real_loop_is_found_on_every_python_and_a_home_not_made_yet_is_no_loop(
+    loop: Path, tmp_path: Path
 ) -> None:
-    """Python 3.13's ``Path.resolve`` raises ``OSError`` ``ELOOP`` where 3.11 raised
-    ``RuntimeError``; any other ``OSError`` is not a loop and is raised."""
-    raised: list[OSError] = []
+    """Python 3.13's ``Path.resolve`` returns a looping path where 3.10-3.12 raised
+    ``RuntimeError``: the loop is found by a stat of the resolved path, the same on every
+    version (run this file under 3.11 and 3.13); a home not there yet is none."""
+    (tmp_path / "to-loop").symlink_to(loop)
+    assert resolved_home(loop) == layout.NO_HOME
+    assert resolved_home(tmp_path / "to-loop") == layout.NO_HOME
+    assert resolved_home(loop / "under") == layout.NO_HOME
+    later = tmp_path.resolve() / "not-yet" / "home"
+    assert resolved_home(later) == later and not home_loops(later)
 
-    def resolve(self: Path, strict: bool = False) -> Path:
-        raise raised[0]
 
-    monkeypatch.setattr(Path, "resolve", resolve)
-    raised.append(OSError(errno.ELOOP, "Too many levels of symbolic links"))
-    assert resolved_home(tmp_path) == layout.NO_HOME
-    raised[0] = OSError(errno.EACCES, "Permission denied")
-    with pytest.raises(PermissionError):
-        resolved_home(tmp_path)
+def test_skc_with_a_looping_skillc_home_warns_and_runs(
+    loop: Path, cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]]
+) -> None:
+    """The installed command, in a process of this Python: no "owned by another user"."""
+    proc = cli("skc", process=True)("list", env_extra={"SKILLC_HOME": str(loop)})
+    assert proc.returncode == 0, proc.stderr
+    assert f"SKILLC_HOME={str(loop)!r} is a symlink loop" in proc.stderr
+    assert "error" not in proc.stderr

@@ -84,13 +84,17 @@ def home_loops(folder: Path, *, seen: bool = False) -> bool:
 
 
 def _real(folder: Path) -> Path | None:
-    """``folder.resolve()``; None when its symlinks loop (``RuntimeError`` before Python
-    3.13, ``OSError`` ``ELOOP`` since)."""
+    """``folder.resolve()``; None when its symlinks loop, the same on every Python: the
+    resolved path is stat-ed, ``OSError`` ``ELOOP`` is a loop (Python 3.10-3.12's
+    ``resolve`` did this stat and raised ``RuntimeError``; 3.13's returns the looping path),
+    any other error (no such folder yet) is not."""
     try:
-        return folder.resolve()
+        real = folder.resolve()
     except RuntimeError:  # a loop, before Python 3.13
         return None
+    try:
+        real.stat()
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return None
-        raise
+    return real
