@@ -1460,6 +1460,50 @@ def test_an_older_catalog_is_kept_when_no_lock_table_can_be_read(
     assert not older.exists()
 
 
+def test_a_lock_is_found_by_its_inode_where_stat_says_another_device(
+    replace_os: Callable[[str, Callable[..., Any]], None], tmp_path: Path
+) -> None:
+    """``/proc/locks`` prints the file system's device, which on a btrfs subvolume (or an
+    overlayfs) is not the ``st_dev`` ``stat`` says: matched on it, an older catalog a process
+    had open was removed there, another user's held find-server lock told held by none.
+    Here ``stat`` says another device than the lock table's, as btrfs does."""
+    import fcntl
+
+    from skillc_gateway.catalog import client
+
+    current = tmp_path / CATALOG_FILE
+    with contextlib.closing(sqlite3.connect(current)) as db:
+        database.prepare(db)
+    older = tmp_path / "catalog-1.1.1.db"
+    older.write_bytes(current.read_bytes())
+    real_stat, real_lstat = os.stat, os.lstat
+
+    def subvolume(st: os.stat_result) -> os.stat_result:
+        fields = list(st[:10])
+        fields[2] = os.makedev(os.major(st.st_dev) + 1, os.minor(st.st_dev))  # st_dev
+        return os.stat_result(fields)
+
+    def stat_there(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        return subvolume(real_stat(path, *args, **kwargs))
+
+    replace_os("stat", stat_there)
+    replace_os("lstat", lambda path, *a, **k: subvolume(real_lstat(path, *a, **k)))
+    lock = tmp_path / "find.lock"
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert lock.stat().st_dev != real_stat(lock).st_dev
+        assert client.locked(lock.stat(), kind=b"FLOCK") is True
+        assert client.locked(lock.stat(), kind=b"POSIX") is False
+    assert client.locked(lock.stat()) is False
+    with contextlib.closing(sqlite3.connect(older)) as db:  # a process with it open
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("SELECT COUNT(*) FROM skills").fetchone()
+        database._remove_older(current)
+        assert older.is_file()
+    database._remove_older(current)
+    assert not older.exists()
+
+
 @pytest.mark.parametrize("refused", ["home", "catalog"])
 def test_a_catalog_another_user_owns_is_searched_in_memory_and_says_why(
     refused: str,

@@ -409,23 +409,31 @@ def foreign_lock(path: Path) -> ForeignLock | None:
 
 def locked(*files: os.stat_result, kind: bytes = b"") -> bool | None:
     """Whether a process holds (or waits for) a lock of ``kind`` (``FLOCK``, ``POSIX``...;
-    any when empty) on one of ``files`` (their device and inode), as ``/proc/locks`` says,
-    read up to :data:`MAX_LOCKS_BYTES`; None when that cannot be told (no ``/proc/locks``,
-    or one not read whole). Each open connection to a SQLite database in WAL mode holds a
-    POSIX lock on its ``-shm`` file (the byte that says a connection is open)."""
+    any when empty) on one of ``files`` (their inode number), as ``/proc/locks`` says, read
+    up to :data:`MAX_LOCKS_BYTES`; None when that cannot be told (no ``/proc/locks``, or one
+    not read whole). Each open connection to a SQLite database in WAL mode holds a POSIX lock
+    on its ``-shm`` file (the byte that says a connection is open).
+
+    The inode alone is matched, not the device: ``/proc/locks`` prints the file system's
+    device, which on a btrfs subvolume (or an overlayfs over several) is not the ``st_dev``
+    ``stat`` says, so matching it found no lock there (an older catalog in use was removed).
+    A file of the same inode number on another file system held by a lock only says held
+    where none is: a catalog kept for a later open to remove, a find-server lock of another
+    user told held (:func:`foreign_lock`: what its readers do when it cannot be told)."""
+    import re
+
     try:
         with open("/proc/locks", "rb") as locks:
             table = locks.read(MAX_LOCKS_BYTES)
     except OSError:
         return None
-    # "1: FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF"
-    inodes = [
-        f" {os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino} ".encode()
-        for st in files
-    ]
+    # "1: FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF" (a waiter: "1: -> FLOCK")
+    inodes = {st.st_ino for st in files}
     word = b" " + kind + b" " if kind else b""
     held = any(
-        word in line and any(inode in line for inode in inodes) for line in table.splitlines()
+        word in line and int(lock[1]) in inodes
+        for line in table.splitlines()
+        if (lock := re.search(rb" [0-9a-f]+:[0-9a-f]+:([0-9]+) ", line))
     )
     return None if not held and len(table) >= MAX_LOCKS_BYTES else held  # (not read whole)
 

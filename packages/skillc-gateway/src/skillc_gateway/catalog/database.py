@@ -452,8 +452,9 @@ def _remove_older(path: Path) -> None:
 
 def _in_use(path: Path) -> bool:
     """Whether a process may have the catalog at ``path`` open: a lock on it or on its
-    ``-shm`` (every open connection in WAL mode holds one there) in ``/proc/locks``
-    (:func:`.client.locked`); True when that cannot be told (kept: removed by a later open)."""
+    ``-shm`` (every open connection in WAL mode holds one there) in ``/proc/locks``, matched
+    on the inode alone (:func:`.client.locked`: a btrfs subvolume's device differs there);
+    True when that cannot be told (kept: removed by a later open)."""
     from skillc_gateway.catalog.client import locked
 
     files = []
