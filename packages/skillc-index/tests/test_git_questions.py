@@ -112,12 +112,17 @@ def test_git_s_whole_reason_and_the_hint_s_path_stay_one_line_each(
     assert not (project / ".skillc" / "skills" / "my-sub").exists()
 
 
-def test_a_skill_folder_shaped_like_a_bare_repository_is_not_asked(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["evil-skill", "evil sk'ill\nx"])
+def test_a_skill_folder_shaped_like_a_bare_repository_is_not_asked(
+    tmp_path: Path, name: str
+) -> None:
     """A folder holding ``HEAD``, ``objects/``, ``refs/`` and a ``config`` naming another
     work tree, in a checkout whose ``.gitignore`` leaves out ``secrets.env``: git is not
     asked there (``safe.bareRepository=explicit``), so it cannot answer for the other
-    folder (where nothing is ignored: the secret would have been copied)."""
+    folder (where nothing is ignored: the secret would have been copied). The hint names
+    the folder (git's message has it), one shell word: a quote or a newline in it escaped."""
     from skillc_index._git import GitUnanswered
+    from skillc_index.text import shell_word
 
     other = tmp_path / "other"
     other.mkdir()
@@ -125,14 +130,16 @@ def test_a_skill_folder_shaped_like_a_bare_repository_is_not_asked(tmp_path: Pat
     outer.mkdir()
     (outer / ".gitignore").write_text("secrets.env\n", encoding="utf-8")
     _git(outer, "init", "-q")
-    evil = outer / "evil-skill"
+    evil = outer / name
     _git(tmp_path, "init", "-q", "--bare", str(evil))
     _git(evil, "config", "core.bare", "false")
     _git(evil, "config", "core.worktree", str(other))
     (evil / "secrets.env").write_text("API_TOKEN=s3cr3t\n", encoding="utf-8")
     with pytest.raises(GitUnanswered, match="cannot use bare repository") as caught:
         ignored_below(evil, ["secrets.env"])
-    assert caught.value.hint == "a folder there is shaped like a bare git repository: move it out"
+    hint = caught.value.hint
+    assert hint == f"{shell_word(str(evil))} is shaped like a bare git repository: move it out"
+    assert "\n" not in hint and "\n" not in caught.value.asking("what is ignored")
 
 
 # -- git cannot answer: fail closed ----------------------------------------------------------

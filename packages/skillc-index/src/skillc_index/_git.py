@@ -61,13 +61,18 @@ class GitUnanswered(Exception):
     """Git could not answer where a ``.git`` marks a work tree: ``reason`` is git's own (its
     whole ``fatal:`` message, ``fatal: `` left out, bounded and escaped) or :data:`NO_GIT`;
     ``top`` is the folder the ``.git`` is in (what ``safe.directory`` names); ``ran``: git
-    ran and failed there (not: it could not be started or did not answer in time)."""
+    ran and failed there (not: it could not be started or did not answer in time); ``bare``:
+    the folder git would not take for a bare repository, as git named it (not escaped), or
+    None."""
 
-    def __init__(self, top: str, reason: str, *, ran: bool = False) -> None:
+    def __init__(
+        self, top: str, reason: str, *, ran: bool = False, bare: str | None = None
+    ) -> None:
         super().__init__(reason)
         self.top = top
         self.reason = reason
         self.ran = ran
+        self.bare = bare
 
     @property
     def hint(self) -> str:
@@ -83,7 +88,9 @@ class GitUnanswered(Exception):
         if _DUBIOUS in self.reason:
             add = f"git config --global --add safe.directory {top}"
             return f"`{add}` or run as the checkout's owner"
-        if _BARE in self.reason:  # safe.bareRepository=explicit (:data:`_NEUTRAL`)
+        if self.bare is not None:  # safe.bareRepository=explicit (:data:`_NEUTRAL`)
+            return f"{shell_word(self.bare)} is shaped like a bare git repository: move it out"
+        if _BARE in self.reason:  # (git's words other than this code reads)
             return "a folder there is shaped like a bare git repository: move it out"
         if not self.ran:
             return f"check that `git -C {top} status` runs"
@@ -192,7 +199,8 @@ def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str]
     if done.returncode not in (0, 1) or (done.returncode == 1 and stdin is None):
         if done.stderr.startswith(_NO_REPOSITORY):
             return None  # git's own answer: the .git found is none (no HEAD), nor any above
-        raise GitUnanswered(top, _reason(done.stderr, done.returncode), ran=True)
+        reason = _reason(done.stderr, done.returncode)
+        raise GitUnanswered(top, reason, ran=True, bare=_bare_folder(done.stderr))
     return [name for name in done.stdout.decode("utf-8", "surrogateescape").split("\0") if name]
 
 
@@ -215,6 +223,17 @@ def _reason(stderr: bytes, code: int) -> str:
     elif text:
         text = text.splitlines()[0].removeprefix("error: ")
     return shown(text or f"git exited with status {code}")
+
+
+def _bare_folder(stderr: bytes) -> str | None:
+    """The folder git's ``fatal: cannot use bare repository '<folder>' (safe.bareRepository
+    is 'explicit')`` names (read up to :data:`_MAX_STDERR`, a quote in it kept), else None."""
+    text = stderr[:_MAX_STDERR].decode("utf-8", "surrogateescape")
+    start = text.find(f"fatal: {_BARE} '")
+    end = text.rfind("' (safe.bareRepository")
+    if start < 0 or end < start:
+        return None
+    return text[start + len(f"fatal: {_BARE} '") : end]
 
 
 def work_tree_mark(root: Path) -> str | None:
