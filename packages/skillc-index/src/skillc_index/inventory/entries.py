@@ -39,7 +39,7 @@ from skillc_index.files import NOT_UTF8, is_utf8, within
 from skillc_index.import_record import ImportRecord, import_origin
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME, deployed_source
 from skillc_index.inventory.folders import Root, RootKind, search_roots
-from skillc_index.inventory.links import MAX_ENTRIES
+from skillc_index.inventory.links import MAX_STORE_ENTRIES
 from skillc_index.inventory.nested import nested_notices
 from skillc_index.layout import (
     META_DIR,
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from skillc_index.listing.shapes import LocationShape
 
 __all__ = [
-    "MAX_ENTRIES",
+    "MAX_STORE_ENTRIES",
     "InstalledSkill",
     "Inventory",
     "Listing",
@@ -370,7 +370,7 @@ def gone_link(path: str) -> Skipped | None:
 
 
 def root_listing(root: Root, layout: Layout) -> Listing:
-    """The skills of one folder (its entries, at most :data:`MAX_ENTRIES`, in name order)."""
+    """The skills of one folder (its entries, at most :data:`MAX_STORE_ENTRIES`, in name order)."""
     from skillc_index.walk import skips_folder
 
     parent = root.path.name
@@ -378,7 +378,7 @@ def root_listing(root: Root, layout: Layout) -> Listing:
         with os.scandir(root.path) as entries:
             names = sorted(
                 (entry.name, _is_dir(entry))
-                for _, entry in zip(range(MAX_ENTRIES), entries, strict=False)
+                for _, entry in zip(range(MAX_STORE_ENTRIES), entries, strict=False)
                 if not skips_folder(entry.name, parent)
             )
     except (FileNotFoundError, NotADirectoryError):

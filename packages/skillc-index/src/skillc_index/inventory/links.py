@@ -9,7 +9,13 @@ for among the links whose target has its name (and those whose target is itself 
 or ends in ``.``/``..``), each compared by ``os.stat`` (one system call) before
 ``os.path.realpath`` confirms it. A farm of 2,000 links to folders of their own names, or
 all named ``skill``, costs a listing and 2,000 ``readlink`` per process, not 2,000
-``realpath`` per resolution."""
+``realpath`` per resolution.
+
+What a link's target is, is not looked at again while the store is unchanged: a target
+replaced since by a symlink to a folder outside the store (``repo/skill`` now a link to
+``elsewhere/other``) is still filed by its old last name, so a long-running process (an MCP
+server, the find server) does not find the skill behind it by that link until the store
+folder changes (an entry added, removed or renamed); a new process does."""
 
 # ruff: noqa: PTH114, PTH115, PTH116, PTH118
 # (strings and single system calls: resolution runs this for every link of a store)
@@ -21,10 +27,12 @@ from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["MAX_ENTRIES", "folder_links", "link_targets", "linked_entry", "store_entry"]
+__all__ = ["MAX_STORE_ENTRIES", "folder_links", "link_targets", "linked_entry", "store_entry"]
 
-#: At most this many entries of one folder are looked at (a library of 20,000 skills fits).
-MAX_ENTRIES = 100_000
+#: At most this many entries of one store or skills folder are listed, its links here and its
+#: skills (:func:`~skillc_index.inventory.entries.root_listing`): a library of 20,000 skills
+#: fits. (A walk for skills reads fewer of each folder it goes through: ``walk.MAX_ENTRIES``.)
+MAX_STORE_ENTRIES = 100_000
 #: The scans kept per process (a project's store, the global one, a few others').
 MAX_SCANS = 16
 
@@ -65,7 +73,7 @@ def _read(folder: Path, key: tuple[int, int, int]) -> _Scan | None:
     last part looked at (one ``lstat`` when it may be a link itself)."""
     try:
         with os.scandir(folder) as found:
-            names = sorted(e.name for e in islice(found, MAX_ENTRIES) if e.is_symlink())
+            names = sorted(e.name for e in islice(found, MAX_STORE_ENTRIES) if e.is_symlink())
     except OSError:  # not a folder, not readable
         return None
     by_last: dict[str, list[str]] = {}
@@ -103,7 +111,7 @@ def store_entry(store: Path, source: Path, entry: str | None = None) -> str | No
 
 def linked_entry(folder: Path, source: Path, known: str | None = None) -> str | None:
     """The first by name of the links of ``folder`` (a store; hidden ones left out, of its
-    first :data:`MAX_ENTRIES` entries) that lead to the canonical folder ``source``; None
+    first :data:`MAX_STORE_ENTRIES` entries) that lead to the canonical folder ``source``; None
     when there is none or ``folder`` cannot be listed. ``known``: a link of ``folder`` known
     to lead there (found by name): only those named before it are looked at. Which entry of
     a store holds a skill linked under another name
@@ -143,7 +151,7 @@ def link_targets(folder: Path) -> frozenset[str] | None:
 
 def folder_links(folder: Path) -> dict[str, str]:
     """The real paths the links of ``folder`` (a store) lead to, each -> the first by name of
-    its links there (hidden ones left out; of its first :data:`MAX_ENTRIES` entries); ``{}``
+    its links there (hidden ones left out; of its first :data:`MAX_STORE_ENTRIES` entries); ``{}``
     when it cannot be listed: every linked skill of a store at once
     (:func:`~skillc_index.accesslog.store.primary_log_finder`)."""
     scan = _scan(folder)
