@@ -43,7 +43,12 @@ from skillc_index.command_errors import (
     TargetInsideSkill,
 )
 from skillc_index.console import handle_exception
-from skillc_index.diagnostics import BinaryFile, TooManyQueryWords, UnknownTarget
+from skillc_index.diagnostics import (
+    BinaryFile,
+    TooManyQueryWords,
+    UnknownTarget,
+    WordedOption,
+)
 from skillc_index.spelling import PARAMETER_NAMES
 
 CODES: list[tuple[type[SkillcError], type[SkillcError], str]] = [
@@ -225,3 +230,76 @@ def test_the_readme_names_each_error_class_where_it_is_defined() -> None:
         assert found.__module__ == home.__name__, (name, found.code)
         named += 1
     assert named > 20  # the row was found and read
+
+
+#: A value for each parameter type of the error classes' ``__init__`` (by its annotation).
+_SIMPLE: dict[str, object] = {
+    "str": "a/b",
+    "str | None": "c",
+    "int": 3,
+    "bool": True,
+    "tuple[str, ...]": ("x", "y"),
+    "Sequence[str]": ["x", "y"],
+}
+
+
+def _simple_errors() -> list[SkillcError]:
+    """One of every :class:`SkillcError` class of skillc_index (each module imported) whose
+    ``__init__`` takes only simple values (:data:`_SIMPLE`)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import skillc_index
+
+    for module in pkgutil.walk_packages(skillc_index.__path__, "skillc_index."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+    classes: set[type[SkillcError]] = set()
+    waiting: list[type[SkillcError]] = [SkillcError]
+    while waiting:
+        for subclass in waiting.pop().__subclasses__():
+            waiting.append(subclass)
+            classes.add(subclass)
+    errors = []
+    for error in sorted(classes, key=lambda c: (c.__module__, c.__qualname__)):
+        parameters = list(inspect.signature(error.__init__).parameters.values())[1:]
+        needed = [p for p in parameters if p.default is p.empty]
+        if error is WordedOption:  # abstract: a subclass words its message
+            continue
+        if error.__name__.startswith("_") or any(p.annotation not in _SIMPLE for p in needed):
+            continue
+        args = [_SIMPLE[p.annotation] for p in needed if p.kind is not p.KEYWORD_ONLY]
+        keywords = {p.name: _SIMPLE[p.annotation] for p in needed if p.kind is p.KEYWORD_ONLY}
+        errors.append(error(*args, **keywords))
+    return errors
+
+
+def test_every_error_survives_a_pickle_round_trip() -> None:
+    """A batch build's worker sends its errors to the parent pickled: the default rebuilt an
+    error by calling its class with its message alone, which ``UnreadableFile(path,
+    reason)`` refused (a TypeError in the parent, the pool broken: ``error[E999]:
+    BrokenProcessPool``) and InternalError wrapped in ``error[E999]:`` a second time; a
+    diagnostic's default parameters (a MappingProxyType) did not pickle at all. Every error
+    class taking simple values is rebuilt as it was (each module's, 80 of them)."""
+    import pickle
+
+    errors = _simple_errors()
+    names = {type(error).__name__ for error in errors}
+    assert {"UnreadableFile", "InternalError", "FileTooLarge", "NotASkill"} <= names
+    assert len(names) > 70
+    broken = []
+    for error in errors:
+        try:
+            again = pickle.loads(pickle.dumps(error))
+        except Exception as exc:  # each class said, not the first alone
+            broken.append(f"{type(error).__name__}: {exc!r}")
+            continue
+        if (type(again), str(again), again.args, vars(again)) != (
+            type(error),
+            str(error),
+            error.args,
+            vars(error),
+        ) or again.spelled(CLI_SPELLING) != error.spelled(CLI_SPELLING):
+            broken.append(f"{type(error).__name__}: {again!r} != {error!r}")
+    assert broken == []

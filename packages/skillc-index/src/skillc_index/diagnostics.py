@@ -21,7 +21,7 @@ import errno
 import re
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from skillc_index.record import Record
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
@@ -108,6 +108,11 @@ class Diagnostic(Record):
     params: Mapping[str, str] = _NO_PARAMS
     detail: str = ""
     subject: str = ""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (a batch build's worker sends its errors to the parent) with ``params`` a
+        dict: the default, a ``MappingProxyType``, does not pickle."""
+        return (type(self), (self.code, dict(self.params), self.detail, self.subject))
 
     @property
     def severity(self) -> Severity:
@@ -213,11 +218,25 @@ class SkillcError(Exception):
         super().__init__(format_diagnostic(diagnostic))
         self.diagnostic = diagnostic
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (a batch build's worker sends its errors to the parent) as the error it
+        is, rebuilt from its message and attributes without calling its ``__init__`` again:
+        the default called it with the message alone, which a subclass taking other
+        arguments refused (:class:`UnreadableFile`: a TypeError, the pool broken) and
+        :class:`InternalError` wrapped in ``error[E999]:`` a second time."""
+        return (_rebuilt, (type(self), self.args), self.__dict__)
+
     def spelled(self, spelling: Spelling) -> Diagnostic:
         """The diagnostic with the parameters and commands it names written as ``spelling``
         does; :attr:`diagnostic` is the one of :data:`PARAMETER_NAMES`. Only the errors that
         name one (:class:`SkillExists` with a ``force`` remedy...) override this."""
         return self.diagnostic
+
+
+def _rebuilt(cls: type[SkillcError], args: tuple[object, ...]) -> SkillcError:
+    """A :class:`SkillcError` of class ``cls`` unpickled: made without its ``__init__``
+    (its attributes, the diagnostic among them, are set next, from the pickle)."""
+    return cls.__new__(cls, *args)
 
 
 class SkillNotFound(SkillcError):

@@ -413,13 +413,6 @@ def _start_worker(options: _Options) -> None:
     _worker.update(options=options, session=session, warnings=warnings)
 
 
-def _portable(diagnostic: Diagnostic | Notice) -> Diagnostic | Notice:
-    """``diagnostic`` as the parent process can unpickle it (its parameters a dict)."""
-    if isinstance(diagnostic, Diagnostic):
-        return diagnostic._replace(params=dict(diagnostic.params))
-    return diagnostic
-
-
 def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
     """Build skills of one name, one after the other (in a worker process)."""
     from skillc_index.operations import BuildParams, build_one
@@ -449,8 +442,7 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
             error = InternalError.unexpected(exc).diagnostic
         notices = (*warnings, *(result.named_warnings if result is not None else ()))
         warnings.clear()
-        portable = None if error is None else error._replace(params=dict(error.params))
-        items.append(BatchItem(job, result, portable, tuple(map(_portable, notices))))
+        items.append(BatchItem(job, result, error, notices))  # Diagnostic pickles
     return items
 
 
