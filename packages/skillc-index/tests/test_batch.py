@@ -580,6 +580,62 @@ def test_all_follows_no_import_record_out_of_the_project(
     assert (bait / "creds.txt").is_file()
 
 
+def test_a_named_or_walked_skill_whose_import_folder_cannot_be_read_fails_alone(
+    index: Run, project: Path, write_skill: WriteSkill, unreadable: Callable[[Path], None]
+) -> None:
+    """A store skill imported from a folder that then cannot be searched (another team's,
+    mode 000): ``--all`` failed it alone, but ``build secret-skill alpha`` (by name) and
+    ``build .skillc/skills`` (a folder of skills) stopped at that one E999 and built
+    nothing. Each fails that skill alone, with an error line naming it."""
+    write_skill(project / "packages" / "team-a" / "skills" / "alpha")
+    write_skill(project / "packages" / "secret" / "skills" / "secret-skill")
+    assert index("init").returncode == 0
+    assert index("build", "packages").returncode == 0
+    secret = project / "packages" / "secret"
+    origin = secret / "skills" / "secret-skill"
+    unreadable(secret)
+    for args, label in (
+        (("secret-skill", "alpha"), "secret-skill"),
+        ((".skillc/skills",), ".skillc/skills/secret-skill"),
+    ):
+        result = index("build", *args)
+        assert result.returncode == 1
+        assert result.stderr.splitlines() == [
+            f"error[E999]: {label}: cannot read '{origin}': Permission denied"
+        ]
+        assert statuses(result.stdout) == {"alpha": "up to date", "secret-skill": "failed"}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_all_fails_alone_a_skill_deployed_nowhere_whose_outside_folder_cannot_be_read(
+    project: Path,
+    home: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+    unreadable: Callable[[Path], None],
+    workers: int,
+) -> None:
+    """A skill imported from a folder outside the project, deployed nowhere, that folder
+    then mode 000: the worker asking where it was imported from (to choose its targets)
+    raised UnreadableFile outside its try, which did not unpickle in the parent (the pool
+    broken: ``error[E999]: BrokenProcessPool``), or, built here, stopped the batch. It
+    fails alone, in a pool or not."""
+    from skillc_index.build.skill import build_skill
+
+    write_skill(project / ".skillc" / "skills" / "alpha")
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    outside = tmp_path / "outside" / "sk"
+    build_skill(str(write_skill(outside / "ext-skill")), layout)
+    (project / ".claude" / "skills" / "ext-skill").unlink()  # deployed nowhere
+    unreadable(outside)
+    result = build_skills(batch_jobs([], layout, all_skills=True), layout, workers=workers)
+    assert result.summary() == {"skills": 2, "built": 1, "up_to_date": 0, "failed": 1}
+    (failed,) = [item for item in result.items if item.error is not None]
+    assert failed.job.name == "ext-skill"
+    assert failed.error is not None
+    assert failed.error.message == f"cannot read '{outside / 'ext-skill'}': Permission denied"
+
+
 def test_all_builds_both_stores(
     index: Run, project: Path, home: Path, write_skill: WriteSkill
 ) -> None:

@@ -157,6 +157,8 @@ def test_a_folder_imported_from_that_cannot_be_read_fails_its_skill_alone(
         runs = {args: skc(*args) for args in (("build", "--all"), ("stats", "--all"))}
         runs["stats", "alpha"] = skc("stats", "alpha")
         runs["list",] = skc("list")
+        for named in (("secret-skill", "alpha"), (".skillc/skills",)):  # not --all: the same
+            runs[("build", *named)] = skc("build", *named)
     finally:
         secret.chmod(0o755)
     origin = secret / "skills" / "secret-skill"
@@ -167,6 +169,16 @@ def test_a_folder_imported_from_that_cannot_be_read_fails_its_skill_alone(
     ]
     assert build.stdout.splitlines()[-1] == "2 skills: 0 built, 1 up to date, 1 failed"
     assert build.stdout.startswith("up to date  alpha ")
+    for label, named in (
+        ("secret-skill", ("secret-skill", "alpha")),  # its label: the name as given
+        (".skillc/skills/secret-skill", (".skillc/skills",)),
+    ):
+        built = runs[("build", *named)]
+        assert built.returncode == 1
+        assert built.stderr.splitlines() == [
+            f"error[E999]: {label}: cannot read '{origin}': Permission denied"
+        ]
+        assert built.stdout.splitlines()[-1] == "2 skills: 0 built, 1 up to date, 1 failed"
     for args in (("stats", "--all"), ("stats", "alpha")):
         assert runs[args].returncode == 0, runs[args].stderr
     assert "alpha" in runs["stats", "alpha"].stdout

@@ -215,7 +215,12 @@ def batch_jobs(
             real = Path(key)
             display = label or layout.display(real)
             scope = stores.get(os.path.dirname(key))  # noqa: PTH120
-            origin = import_origin(real, scope, layout) if scope is not None else None
+            try:
+                origin = import_origin(real, scope, layout) if scope is not None else None
+            except SkillcError as exc:  # its folder cannot be read: that skill fails alone
+                failure = exc.spelled(spelling)
+                jobs.append(BatchJob(given, real.name, display, failure, global_, stored))
+                return
             sources[len(jobs)] = key if origin is None else os.path.realpath(origin)
             jobs.append(BatchJob(given, real.name, display, None, global_, stored))
 
@@ -246,13 +251,8 @@ def batch_jobs(
             # after that folder, so that the folder named too is built once
             try:
                 origin = import_origin(copy, scope, layout) or copy
-            except SkillcError as exc:  # its folder cannot be read: that skill fails alone
-                key = os.path.realpath(copy)
-                if key not in seen:
-                    seen.add(key)
-                    label, failure = layout.display(Path(key)), exc.spelled(spelling)
-                    jobs.append(BatchJob(key, copy.name, label, failure, scope == "global", True))
-                continue
+            except SkillcError:  # its folder cannot be read: add fails that skill alone
+                origin = copy
             add(str(copy.resolve()), origin, global_=scope == "global", stored=True)
     return _one_folder_a_name(jobs, sources, layout, spelling)
 
@@ -424,17 +424,17 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
     for job in jobs:
         if stop is not None and stop.is_set():  # Ctrl-C: the batch ends, its results unread
             break
-        targets = options.targets or _targets(job, options, _worker["session"])
-        params = BuildParams(
-            job.given,
-            global_=options.force_global or job.global_,
-            target=targets or (),
-            copy=options.copy,
-            force=options.force,
-        )
         result: BuildResult | None = None
         error: Diagnostic | None = None
-        try:
+        try:  # _targets too: the folder a store skill was imported from may not be readable
+            targets = options.targets or _targets(job, options, _worker["session"])
+            params = BuildParams(
+                job.given,
+                global_=options.force_global or job.global_,
+                target=targets or (),
+                copy=options.copy,
+                force=options.force,
+            )
             result = build_one(_worker["session"], params, deploys=targets is not None)
         except SkillcError as exc:
             error = exc.spelled(options.spelling)
