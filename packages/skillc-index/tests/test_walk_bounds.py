@@ -198,3 +198,31 @@ def test_the_nested_agent_folder_search_does_not_enter_a_cache(
     assert [root.path for root in nested_folders(project)] == [
         project / "untagged" / "pkg" / ".claude" / "skills"
     ]
+
+
+def test_a_big_cache_does_not_cut_the_nested_agent_folder_search_short(
+    project: Path, cli: Callable[..., Run], write_skill: WriteSkill
+) -> None:
+    """A cargo ``target/`` of 1,100 folders: its subfolders were queued, counted against the
+    bound of 1,000 and the walk marked cut short, before the folder was found to be a tagged
+    cache and skipped. ``skc list`` warned that only the first folders were searched, for
+    folders never searched, and ``find`` said its answer partial. Now the cache is known
+    first: nothing is cut, nothing said, the package past it still found."""
+    from skillc_index.inventory.nested import NESTED_FOLDERS, nested_notices
+
+    (project / ".git").mkdir()
+    target = project / "target"
+    for number in range(NESTED_FOLDERS + 100):
+        (target / f"d{number}").mkdir(parents=True)
+    (target / CACHE_TAG).write_bytes(TAG)
+    write_skill(project / "web" / ".claude" / "skills" / "web-skill")
+    roots = nested_folders(project)
+    assert [root.path for root in roots] == [project / "web" / ".claude" / "skills"]
+    assert not [notice for notice in nested_notices() if str(project) in notice.text]
+    listed = cli("skc")("list")
+    assert listed.returncode == 0, listed.stderr
+    assert "folders within" not in listed.stderr
+    assert "web-skill" in listed.stdout
+    (target / CACHE_TAG).unlink()  # the same tree untagged: cut short, and said
+    nested_folders(project)
+    assert [notice for notice in nested_notices() if str(project) in notice.text]

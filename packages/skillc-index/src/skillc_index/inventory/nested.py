@@ -30,9 +30,11 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
     already) or a ``.claude`` folder itself, nor a cache its tool tagged
     (:func:`skillc_index.walk.cache_tagged`); it lists at most :data:`NESTED_FOLDERS` folders,
     and of each at most :data:`skillc_index.walk.MAX_ENTRIES` entries (a folder of a million
-    files cost every ``find`` and ``list`` seconds; silently), each folder's in bytewise name
-    order (the same ones on every run), and remembers a walk cut short at the folder bound for
-    :func:`nested_notices`."""
+    files cost every ``find`` and ``list`` seconds; silently): the first the system lists,
+    then walked in bytewise name order (reading all of them to sort is what the bound
+    avoids). A folder its tool tagged is known before its subfolders count towards the bound
+    (a ``target/`` of thousands cut the walk short, said so, for folders never searched); it
+    remembers a walk cut short at the folder bound for :func:`nested_notices`."""
     from skillc_index.layout import SKILLC_DIR
     from skillc_index.walk import CACHE_TAG, MAX_ENTRIES, cache_tagged, skips_folder
 
@@ -45,17 +47,15 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
         folder, depth = pending[listed]
         listed += 1
         parent = folder.rpartition("/")[2]
-        agents: list[str] = []
-        below: list[tuple[str, int]] = []
-        tagged = False
         try:
             with os.scandir(folder) as listing:  # the rest of a folder is not read
                 entries = sorted(islice(listing, MAX_ENTRIES), key=lambda e: os.fsencode(e.name))
         except OSError:
             continue
+        if depth and any(e.name == CACHE_TAG for e in entries) and cache_tagged(folder):
+            continue  # a cache: not searched, its subfolders not counted
         for entry in entries:
             name = entry.name
-            tagged = tagged or name == CACHE_TAG
             try:
                 if not entry.is_dir(follow_symlinks=False):
                     continue
@@ -63,18 +63,14 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
                 continue
             if name == marker:
                 if depth and os.path.isdir(f"{entry.path}/{rest}"):  # noqa: PTH112
-                    agents.append(f"{entry.path}/{rest}")
+                    found.append(f"{entry.path}/{rest}")
                 continue
             if depth >= NESTED_DEPTH or name == SKILLC_DIR or skips_folder(name, parent):
                 continue
-            if len(pending) + len(below) >= NESTED_FOLDERS:
+            if len(pending) >= NESTED_FOLDERS:
                 cut = True
                 continue
-            below.append((entry.path, depth + 1))
-        if tagged and depth and cache_tagged(folder):  # a cache: not searched
-            continue
-        found += agents
-        pending += below
+            pending.append((entry.path, depth + 1))
     (_NESTED_CUT.add if cut else _NESTED_CUT.discard)(str(base))
     found.sort(key=os.fsencode)
     return tuple(Root(Path(path), "agent", "project", NESTED_AGENT) for path in found)
