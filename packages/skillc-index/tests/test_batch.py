@@ -185,7 +185,7 @@ def test_the_gitignore_lines_are_named_with_the_file_they_went_to(
     write_skill(project / "packages" / "b" / "skills" / "u")
     for repo in (project, inner):  # (outside a work tree no agent folder is added)
         subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
-    result = cli("skc", script=True)("build", "packages")
+    result = cli("skillc-index", script=True)("build", "packages")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-2:] == [
         "Added to packages/a/.gitignore: /.claude/skills/",
@@ -580,6 +580,7 @@ def test_all_follows_no_import_record_out_of_the_project(
     assert (bait / "creds.txt").is_file()
 
 
+@pytest.mark.usefixtures("skc_on_path")
 def test_a_named_or_walked_skill_whose_import_folder_cannot_be_read_fails_alone(
     index: Run, project: Path, write_skill: WriteSkill, unreadable: Callable[[Path], None]
 ) -> None:
@@ -699,7 +700,7 @@ def test_all_builds_each_skill_for_the_targets_it_is_deployed_to(
     folder aside). ``--all`` given no target builds each store skill for the targets it is
     deployed to (a link, a copy), the default one only for a skill deployed nowhere; a build
     by name over the origin is refused, ``--force`` or not, and leaves it as it was."""
-    skc = cli("skc", script=True)
+    skc = cli("skillc-index", script=True)
     mine = write_skill(home / ".claude" / "skills" / "mine")
     before = sorted(p.name for p in mine.iterdir()), (mine / "SKILL.md").read_bytes()
     assert skc("build", str(mine), "--global", "-t", "cursor").returncode == 0
@@ -738,7 +739,7 @@ def test_all_builds_a_skill_imported_from_the_default_targets_folder_deployed_no
     fell back to the default ``claude``, whose folder is the one it was imported from, and
     failed with E050 on every run. The skill is there already (its own source): built and
     deployed nowhere, the folder left as it was."""
-    skc = cli("skc", script=True)
+    skc = cli("skillc-index", script=True)
     mine = write_skill(home / ".claude" / "skills" / "mine")
     before = sorted(p.name for p in mine.iterdir()), (mine / "SKILL.md").read_bytes()
     assert skc("build", str(mine), "--global", "-t", "cursor").returncode == 0
@@ -859,13 +860,14 @@ def test_same_folder_twice_is_built_once_and_one_name_from_two_folders_never(
     assert alone.returncode == 0, alone.stderr
 
 
+@pytest.mark.usefixtures("skc_on_path")
 def test_a_stale_bundler_copy_beside_the_source_builds_neither(
     cli: Callable[..., Run], project: Path, write_skill: WriteSkill
 ) -> None:
     """``packages/app/dist/skills/demo``, a gitignored bundler's copy of last week, sorts
     before ``packages/app/skills/demo``: ``skc build packages`` imported the stale copy and
     refused the source (E050, hinting --force). The installed ``skc``, in a process."""
-    skc = cli("skc", script=True)
+    skc = cli("skillc-index", script=True)
     assert skc("init").returncode == 0
     write_skill(project / "packages" / "app" / "skills" / "demo", body="Edited today.\n")
     write_skill(project / "packages" / "app" / "dist" / "skills" / "demo", body="Stale.\n")
@@ -889,7 +891,7 @@ def test_skc_package_output_beside_the_source_is_one_name_in_two_folders(
     too and failed it E050. The store copy (``.skillc/skills/demo``, imported from
     ``skills/demo``) is that folder's skill, not a third folder; the store copy stays the
     source's."""
-    skc = cli("skc", script=True)
+    skc = cli("skillc-index", script=True)
     assert skc("init").returncode == 0
     write_skill(project / "skills" / "demo", body="The source.\n")
     assert skc("build", "skills/demo").returncode == 0

@@ -56,7 +56,7 @@ def test_skc_with_a_looping_skillc_home_warns_and_runs(
     loop: Path, cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]]
 ) -> None:
     """The installed command, in a process of this Python: no "owned by another user"."""
-    proc = cli("skc", process=True)("list", env_extra={"SKILLC_HOME": str(loop)})
+    proc = cli("skillc-index", process=True)("list", env_extra={"SKILLC_HOME": str(loop)})
     assert proc.returncode == 0, proc.stderr
     assert f"SKILLC_HOME={str(loop)!r} is a symlink loop" in proc.stderr
     assert "error" not in proc.stderr

@@ -127,7 +127,7 @@ def test_a_global_copy_of_a_link_is_current_after_a_rebuild_beside_a_former_runt
     import shutil
 
     _link(home / ".skillc" / "skills", {"alpha-x": "repoA/skill"}, write_skill)
-    run = cli("skc", script=True)
+    run = cli("skillc-index", script=True)
     assert run("build", "alpha-x", "--global", "--copy").returncode == 0
     runtimes = home / ".skillc" / "runtime"
     shutil.copytree(runtimes / "alpha-x", runtimes / "skill", symlinks=True)  # the former one
@@ -149,7 +149,7 @@ def test_a_second_link_to_one_folder_builds_the_first_and_says_so(
     store = home / ".skillc" / "skills"
     _link(store, {"alpha-x": "repo/skill"}, write_skill)
     (store / "zeta").symlink_to((store / "alpha-x").resolve(), target_is_directory=True)
-    run = cli("skc", script=True)
+    run = cli("skillc-index", script=True)
     built = run("build", "zeta", "--format", "json")
     assert built.returncode == 0, built.stderr
     data = json.loads(built.stdout)

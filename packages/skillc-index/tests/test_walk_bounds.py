@@ -5,6 +5,7 @@ most ``MAX_ENTRIES`` entries are read, the walk naming a folder holding more. Al
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -82,14 +83,24 @@ def test_build_and_lint_of_a_checkout_with_a_rust_target_say_nothing_of_depth(
     cli: Callable[..., Run], project: Path, write_skill: WriteSkill
 ) -> None:
     """A cargo ``target/`` made every ``skc build .`` and ``skillc-lint .`` warn that the
-    folder "holds folders more than 8 levels deep" (the installed commands, in processes)."""
+    folder "holds folders more than 8 levels deep" (the installed command, in a process)."""
     _deep_target(project, write_skill)
     write_skill(project / "skills" / "real")
-    assert cli("skc", script=True)("init").returncode == 0
-    built = cli("skc", script=True)("build", ".")
+    assert cli("skillc-index", script=True)("init").returncode == 0
+    built = cli("skillc-index", script=True)("build", ".")
     assert built.returncode == 0, built.stderr
     assert "levels deep" not in built.stderr
     assert "copied" not in built.stdout and "real" in built.stdout
+
+
+def test_lint_of_a_checkout_with_a_rust_target_says_nothing_of_depth(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """``skillc-lint .`` walks by the same rule (where skillc-lint is installed: not in
+    skillc-index's own environment)."""
+    pytest.importorskip("skillc_lint")
+    _deep_target(project, write_skill)
+    write_skill(project / "skills" / "real")
     linted = cli("skillc-lint", script=True)(".")
     assert "levels deep" not in linted.stderr
     assert "copied" not in linted.stdout + linted.stderr
@@ -163,6 +174,8 @@ def test_build_and_lint_warn_once_of_a_crowded_folder(
         "them are not built"
     )
     assert built.stderr.splitlines().count(said) == 1
+    if importlib.util.find_spec("skillc_lint") is None:  # skillc-index's own environment
+        return
     linted = cli("skillc_lint")(".")
     told = said.replace("not built", "not linted")
     assert linted.stderr.splitlines().count(told) == 1, linted.stderr
@@ -219,7 +232,7 @@ def test_a_big_cache_does_not_cut_the_nested_agent_folder_search_short(
     roots = nested_folders(project)
     assert [root.path for root in roots] == [project / "web" / ".claude" / "skills"]
     assert not [notice for notice in nested_notices() if str(project) in notice.text]
-    listed = cli("skc")("list")
+    listed = cli("skillc-index")("list")
     assert listed.returncode == 0, listed.stderr
     assert "folders within" not in listed.stderr
     assert "web-skill" in listed.stdout

@@ -376,12 +376,12 @@ def test_a_baseline_a_newer_skillc_lint_wrote_says_to_upgrade(
     document = json.loads((cwd / "b.json").read_text(encoding="utf-8"))
     (cwd / "b.json").write_text(json.dumps({**document, "version": 2}), encoding="utf-8")
     before = (cwd / "b.json").read_bytes()
-    proc = cli("skc", script=True)("lint", "demo", "--baseline", "b.json", cwd=cwd)
+    proc = cli("skillc-lint", script=True)("demo", "--baseline", "b.json", cwd=cwd)
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr == (
         "error[E100]: invalid option: 'Invalid value for --baseline: "
         f'"{cwd / "b.json"}" was written by a newer skillc-lint (baseline version 2; this '
-        "skillc-lint reads 1): upgrade skillc-lint'\nTry 'skc lint --help' for help.\n"
+        "skillc-lint reads 1): upgrade skillc-lint'\nTry 'skillc-lint --help' for help.\n"
     )
     assert (cwd / "b.json").read_bytes() == before
     (cwd / "b.json").write_text(json.dumps({"version": 2, "findings": []}), encoding="utf-8")
@@ -399,7 +399,7 @@ def test_write_baseline_leaves_a_newer_skillc_lint_s_baseline(
     put(cwd / "demo", "[a](gone.md)\n")
     newer = json.dumps({"tool": "skillc-lint", "version": 2, "findings": [], "more": 1})
     (cwd / "b.json").write_text(newer, encoding="utf-8")
-    proc = cli("skc", script=True)("lint", "demo", "--write-baseline", "b.json", cwd=cwd)
+    proc = cli("skillc-lint", script=True)("demo", "--write-baseline", "b.json", cwd=cwd)
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr == (
         "error[E100]: invalid option: 'cannot write 'b.json': it was written by a newer "

@@ -84,7 +84,7 @@ def test_sync_leaves_a_newer_skillcs_fallback_and_exits_1(
     with closing(sqlite3.connect(source)) as db:
         db.executescript("CREATE TABLE future_notes (x); PRAGMA user_version = 7;")
     before = source.read_bytes()
-    result = cli("skc", script=True)("sync")
+    result = cli("skillc-stats", script=True)("sync")
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == (
         "error[E042]: sync source not readable: '.skillc/logs/demo/.skillc-meta/logs.db'\n"
@@ -117,7 +117,7 @@ def test_a_process_older_than_the_installed_skillc_says_to_restart(
     info.mkdir(parents=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: skillc-index\nVersion: 9.0.0\n")
     path = os.pathsep.join(filter(None, [str(info.parent), clean_env.get("PYTHONPATH")]))
-    result = cli("skc", script=True)("sync", env_extra={"PYTHONPATH": path})
+    result = cli("skillc-stats", script=True)("sync", env_extra={"PYTHONPATH": path})
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == (
         "error[E042]: sync source not readable: '.skillc/logs/demo/.skillc-meta/logs.db'\n"
