@@ -72,7 +72,13 @@ def test_a_stale_process_is_told_to_restart(monkeypatch: pytest.MonkeyPatch) -> 
         ("0.2.0", "0.3.0", False),  # a downgrade
         ("0.2.0", "0.2.0", False),
         ("0.2", "0.2.0", False),
-        ("0.2.0", "0.2.0.dev0", None),  # the same release numbers: they only differ
+        ("0.2.0", "0.2.0.dev0", True),  # PEP 440's order: dev < pre < final < post
+        ("0.2.0.dev1", "0.2.0.dev0", True),  # the kit's own versions between releases
+        ("0.2.0.dev0", "0.2.0.dev1", False),
+        ("0.2.0rc1", "0.2.0.dev3", True),
+        ("0.2.0", "0.2.0rc1", True),
+        ("0.2.0.post1", "0.2.0", True),
+        ("0.2.0a2", "0.2.0b1", False),
         ("0.2.0+local", "0.2.0", None),
         ("1!0.1", "0.2.0", None),
         ("main", "0.2.0", None),
@@ -86,13 +92,13 @@ def test_releases_are_compared_by_their_numbers(
     assert newer_release(installed, running) is newer
 
 
-@pytest.mark.parametrize("installed", ["0.0.1", "0.2.0.dev0", "0+unknown"])
+@pytest.mark.parametrize("installed", ["0.0.1", "0.2.0.dev0", "0+unknown", "main"])
 def test_restart_is_said_only_for_a_later_release_installed(
     monkeypatch: pytest.MonkeyPatch, installed: str
 ) -> None:
-    """A downgrade, or a version whose order cannot be told from its numbers, is no reason
-    to restart (the restarted process would be no newer): the remedy is to upgrade. It said
-    restart whenever the versions differed."""
+    """A downgrade, or a version whose order cannot be told, is no reason to restart (the
+    restarted process would be no newer): the remedy is to upgrade. It said restart whenever
+    the versions differed."""
     from skillc_index.command_errors import written_by_newer
     from skillc_index.installed import stale_process
 

@@ -60,30 +60,54 @@ def installed_change() -> str | None:
     return None
 
 
-def newer_release(installed: str, running: str) -> bool | None:
-    """Whether version ``installed`` is a later release than ``running``, by their release
-    numbers as tuples of ints (``0.10.0`` after ``0.9.1``; trailing zeros do not count): the
-    kit has no ``packaging`` dependency. A version with more than release numbers
-    (``0.3.0.dev0``, ``0.3.0rc1``, ``0.3.0+local``) is compared by them when they differ (a
-    pre-release of 0.3 comes after any 0.2); when they are the same (``0.3.0.dev0`` and
-    ``0.3.0``), or a version has an epoch (``1!0.3``) or no release numbers, None: they only
-    differ."""
+#: A version as PEP 440 writes it (normalised or not): release numbers, then a
+#: pre-release, a post-release and a development mark, each optional; a local part
+#: (``+abc``) is not ordered.
+_VERSION = (
+    r"v?(?P<release>[0-9]+(?:\.[0-9]+)*)"
+    r"(?:[-_.]?(?P<pre>a|b|c|rc|alpha|beta|pre|preview)[-_.]?(?P<pre_n>[0-9]*))?"
+    r"(?:[-_.]?(?P<post>post|rev|r)[-_.]?(?P<post_n>[0-9]*))?"
+    r"(?:[-_.]?(?P<dev>dev)[-_.]?(?P<dev_n>[0-9]*))?"
+    r"(?P<local>\+[a-z0-9.]+)?"
+)
+_PRE = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2, "pre": 2, "preview": 2}
+
+
+def _order(version: str) -> tuple[object, ...] | None:
+    """``version``'s place in PEP 440's order (``0.2.0.dev0 < 0.2.0a1 < 0.2.0rc1 < 0.2.0 <
+    0.2.0.post1``; trailing zeros do not count), with its local part; None for what is no
+    such version (an epoch ``1!0.3``, ``main``)."""
     import re
 
-    releases: list[tuple[int, ...]] = []
-    plain = True
-    for version in (installed, running):
-        found = re.match(r"[0-9]+(?:\.[0-9]+)*", version.strip())
-        if found is None or "!" in version:
-            return None
-        plain = plain and found.group() == version.strip()
-        numbers = [int(part) for part in found.group().split(".")]
-        while len(numbers) > 1 and numbers[-1] == 0:
-            numbers.pop()
-        releases.append(tuple(numbers))
-    if releases[0] != releases[1]:
-        return releases[0] > releases[1]
-    return False if plain else None
+    found = re.fullmatch(_VERSION, version.strip().lower())
+    if found is None:
+        return None
+    numbers = [int(part) for part in found["release"].split(".")]
+    while len(numbers) > 1 and numbers[-1] == 0:
+        numbers.pop()
+    if found["pre"]:
+        pre: tuple[int, int] = (0, _PRE[found["pre"]] * 1_000_000 + int(found["pre_n"] or 0))
+    elif found["dev"] and not found["post"]:
+        pre = (-1, 0)  # 0.2.0.dev0 comes before 0.2.0a1
+    else:
+        pre = (1, 0)
+    post = int(found["post_n"] or 0) if found["post"] else -1
+    dev = int(found["dev_n"] or 0) if found["dev"] else float("inf")
+    return (tuple(numbers), pre, post, dev, found["local"] or "")
+
+
+def newer_release(installed: str, running: str) -> bool | None:
+    """Whether version ``installed`` is a later release than ``running``, in PEP 440's order
+    (:func:`_order`: ``0.10.0`` after ``0.9.1``, ``0.2.0.dev1`` after ``0.2.0.dev0``, ``0.2.0``
+    after ``0.2.0rc1``): the kit has no ``packaging`` dependency. None when they cannot be
+    ordered: one is no such version (an epoch, ``main``), or they differ only in a local part
+    (``0.2.0+local``)."""
+    first, second = _order(installed), _order(running)
+    if first is None or second is None:
+        return None
+    if first[:4] == second[:4]:
+        return None if first[4] != second[4] else False
+    return first[:4] > second[:4]
 
 
 def stale_process(tool: str = "skillc") -> str | None:
