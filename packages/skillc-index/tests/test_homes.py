@@ -52,6 +52,15 @@ def test_a_real_loop_is_found_on_every_python_and_a_home_not_made_yet_is_no_loop
     assert resolved_home(later) == later and not home_loops(later)
 
 
+def test_a_loop_resolve_leaves_unresolved_is_found_as_on_313(
+    loop: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What 3.13 does, on any Python: ``resolve`` returns the looping path as it is (3.10-3.12
+    raise ``RuntimeError``), and the stat of it says ELOOP."""
+    monkeypatch.setattr(Path, "resolve", lambda self, strict=False: self.absolute())
+    assert resolved_home(loop) == layout.NO_HOME and home_loops(loop)
+
+
 def test_skc_with_a_looping_skillc_home_warns_and_runs(
     loop: Path, cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]]
 ) -> None:

@@ -5,7 +5,6 @@ most ``MAX_ENTRIES`` entries are read, the walk naming a folder holding more. Al
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -174,10 +173,22 @@ def test_build_and_lint_warn_once_of_a_crowded_folder(
         "them are not built"
     )
     assert built.stderr.splitlines().count(said) == 1
-    if importlib.util.find_spec("skillc_lint") is None:  # skillc-index's own environment
-        return
+
+
+def test_lint_warns_once_of_a_crowded_folder(
+    cli: Callable[..., Run], project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    """The same walk in ``skillc-lint`` (where it is installed: not in skillc-index's own
+    environment)."""
+    pytest.importorskip("skillc_lint")
+    monkeypatch.setattr(skillc_index.walk, "MAX_ENTRIES", 50)
+    _crowd(project / "data" / "cache", 60)
+    write_skill(project / "skills" / "one")
     linted = cli("skillc_lint")(".")
-    told = said.replace("not built", "not linted")
+    told = (
+        "warning: data/cache holds more than 50 entries: not walked past them, skills past "
+        "them are not linted"
+    )
     assert linted.stderr.splitlines().count(told) == 1, linted.stderr
 
 

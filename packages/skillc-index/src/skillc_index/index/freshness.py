@@ -10,7 +10,7 @@
   handle (:meth:`IndexHandle.describes`) instead of checking the index again.
 - :func:`require_index` is the check alone (E002 instead of a build), :func:`fresh_index`
   the same giving None; :func:`check_index` / :func:`index_is_fresh` give the verdict as
-  data; :func:`inspect_index` and :func:`refuse_collision` are the build's view.
+  data; :func:`inspect_index` and :func:`stored_index` are the build's view.
 
 Stale means the index no longer matches the sources as they are now (DECISIONS "Gateway and
 index"). The common case costs a folder walk and one ``stat`` per file; only when a file's
@@ -78,7 +78,6 @@ __all__ = [
     "newer_index",
     "read_digests",
     "read_index_files",
-    "refuse_collision",
     "require_index",
     "source_digest",
     "stored_index",
@@ -375,17 +374,9 @@ def _load(
 def stored_index(runtime: Path, source: Path) -> IndexState:
     """The index file of ``source`` in ``runtime`` as it is, its sources not read: missing,
     corrupt, collision, else current (whatever its sources) with its metadata. What a build
-    checks before it writes anything (:func:`refuse_collision`, an index a newer skillc
-    wrote: :func:`~skillc_index.build.manifest.refuse_older_runtime`)."""
+    checks before it writes anything (another source's index, E003, and an index a newer
+    skillc wrote: :func:`~skillc_index.build.manifest.refuse_older_runtime`)."""
     return _load(runtime, source)[0]
-
-
-def refuse_collision(runtime: Path, source: Path) -> None:
-    """Raise :class:`IndexCollision` (E003) when the index file for ``source`` exists and was
-    built for another source folder (RFC-0004 lifecycle step 4)."""
-    state = stored_index(runtime, source)
-    if state.status == "collision":
-        raise IndexCollision(state.hash16)
 
 
 def newer_index(meta: IndexMeta | None) -> str:
