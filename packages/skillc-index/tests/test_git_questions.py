@@ -119,10 +119,10 @@ def test_a_skill_folder_shaped_like_a_bare_repository_is_not_asked(
     """A folder holding ``HEAD``, ``objects/``, ``refs/`` and a ``config`` naming another
     work tree, in a checkout whose ``.gitignore`` leaves out ``secrets.env``: git is not
     asked there (``safe.bareRepository=explicit``), so it cannot answer for the other
-    folder (where nothing is ignored: the secret would have been copied). The hint names
-    the folder (git's message has it), one shell word: a quote or a newline in it escaped."""
+    folder (where nothing is ignored: the secret would have been copied). Git's reason
+    names the folder (a newline in it escaped) and the hint says only what to do: the
+    refusal's one line names the folder once, not twice."""
     from skillc_index._git import GitUnanswered
-    from skillc_index.text import shell_word
 
     other = tmp_path / "other"
     other.mkdir()
@@ -137,9 +137,11 @@ def test_a_skill_folder_shaped_like_a_bare_repository_is_not_asked(
     (evil / "secrets.env").write_text("API_TOKEN=s3cr3t\n", encoding="utf-8")
     with pytest.raises(GitUnanswered, match="cannot use bare repository") as caught:
         ignored_below(evil, ["secrets.env"])
-    hint = caught.value.hint
-    assert hint == f"{shell_word(str(evil))} is shaped like a bare git repository: move it out"
-    assert "\n" not in hint and "\n" not in caught.value.asking("what is ignored")
+    assert caught.value.bare == str(evil)
+    assert caught.value.hint == "move it out of the skill, or remove it"
+    line = caught.value.asking("what is ignored")
+    assert "\n" not in line
+    assert line.count(name.split("\n")[0]) == 1, line
 
 
 # -- git cannot answer: fail closed ----------------------------------------------------------

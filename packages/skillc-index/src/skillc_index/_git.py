@@ -77,9 +77,10 @@ class GitUnanswered(Exception):
     @property
     def hint(self) -> str:
         """What to do about it, for the hint of the error that refuses: ``safe.directory``
-        only where git says the checkout is another user's; every path a shell word, escaped
-        (:func:`~skillc_index.text.shell_word`: a space or a newline in it neither breaks the
-        command nor the one line of the hint)."""
+        only where git says the checkout is another user's; only what to do where git named
+        the folder shaped like a bare repository (``bare``: the reason names it, not twice);
+        every path a shell word, escaped (:func:`~skillc_index.text.shell_word`: a space or a
+        newline in it neither breaks the command nor the one line of the hint)."""
         from skillc_index.text import shell_word
 
         if self.reason == NO_GIT:
@@ -89,7 +90,7 @@ class GitUnanswered(Exception):
             add = f"git config --global --add safe.directory {top}"
             return f"`{add}` or run as the checkout's owner"
         if self.bare is not None:  # safe.bareRepository=explicit (:data:`_NEUTRAL`)
-            return f"{shell_word(self.bare)} is shaped like a bare git repository: move it out"
+            return "move it out of the skill, or remove it"  # the reason names the folder
         if _BARE in self.reason:  # (git's words other than this code reads)
             return "a folder there is shaped like a bare git repository: move it out"
         if not self.ran:
