@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 
 import anyio
+import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -81,3 +82,43 @@ def test_a_tool_whose_module_changed_on_disk_says_to_restart_the_server(
     server_log = log.read_text(encoding="utf-8")
     assert server_log.count("skillc changed on disk") == 1, server_log
     assert "Traceback" not in server_log and "primary_log_v2" not in server_log, server_log
+
+
+@pytest.mark.parametrize(
+    ("removed", "module"),
+    [
+        ("diagnostics.py", "skillc_index.diagnostics"),  # the call's first import
+        ("accesslog", "skillc_index.accesslog"),  # the tool runner's (made at the first call)
+    ],
+)
+def test_the_kit_removed_before_the_first_call_says_to_restart_the_server(
+    server_command: list[str], project: Path, home: Path, tmp_path: Path, removed: str, module: str
+) -> None:
+    """Uninstalled after the handshake, before the first tool call: the module that words
+    the restart error cannot load either, so skillc-mcp words it (every call; logged once)."""
+    copy = tmp_path / "copy"
+    shutil.copytree(
+        Path(str(skillc_index.__file__)).parent,
+        copy / "skillc_index",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    env = sdk_env(home)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(copy), env.get("PYTHONPATH")]))
+    log = tmp_path / "server.log"
+
+    async def main() -> list[tuple[bool, object]]:
+        params = StdioServerParameters(
+            command=server_command[0], args=server_command[1:], env=env, cwd=project
+        )
+        with log.open("w", encoding="utf-8") as errlog:
+            async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+                gone = copy / "skillc_index" / removed  # after initialize
+                shutil.rmtree(gone) if gone.is_dir() else gone.unlink()
+                return [await call(client, "skc_list", {}) for _ in range(2)]
+
+    replies = anyio.run(main)
+    text = f"{RESTART} (its code could not be loaded: {module}): restart the MCP server"
+    assert replies == [(True, text)] * 2
+    server_log = log.read_text(encoding="utf-8")
+    assert server_log.count("skillc changed on disk") == 1, server_log
+    assert "Traceback" not in server_log and str(copy) not in server_log, server_log

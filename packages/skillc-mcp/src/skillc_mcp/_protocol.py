@@ -162,6 +162,33 @@ def print_exception(exc: BaseException, file: TextIO | None = None) -> None:
     traceback.print_exception(exc, file=out)
 
 
+RESTART = "restart the MCP server"
+"""What a call that failed because skillc changed on disk says to do."""
+
+_told_unloaded: list[str] = []
+"""The module :func:`unloaded_kit_result` logged (once a process)."""
+
+
+def unloaded_kit_result(exc: BaseException, log: TextIO | None = None) -> dict[str, Any] | None:
+    """The result of a ``tools/call`` that failed to import a module of the kit (``exc``: an
+    ``ImportError`` whose ``name`` starts with ``skillc_``) before ``skillc_index.installed``,
+    which words that failure, could load (skillc uninstalled or changed after the handshake,
+    before the first call): E999 to restart the server, worded here, with the module's name
+    but no path or traceback; the log (``log``, else stderr) says it once. None for any
+    other failure, or once ``skillc_index.installed`` is loaded (it words the failure)."""
+    name = getattr(exc, "name", None) if isinstance(exc, ImportError) else None
+    if not name or not name.startswith("skillc_") or "skillc_index.installed" in sys.modules:
+        return None
+    said = (
+        f"skillc changed on disk since this server started (its code could not be loaded: {name})"
+    )
+    text = f"error[E999]: {said}: {RESTART}"
+    if not _told_unloaded:
+        _told_unloaded.append(name)
+        print(f"skillc-mcp: {said}: {RESTART}", file=log or sys.stderr, flush=True)
+    return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
 def unloaded_tools_result(exc: BaseException) -> dict[str, Any]:
     """The result of a ``tools/call`` whose tools could not be loaded (``exc``): E999 with
     the failure's line, as a tool's own unplanned failure is
@@ -502,6 +529,9 @@ class Server:
             from skillc_mcp._tools import UnknownTool
         except Exception as exc:  # the tools could not be loaded (no descriptor left to open
             # their modules or the access log): this call failed, as a tool's failure is E999
+            unloaded = unloaded_kit_result(exc)
+            if unloaded is not None:
+                return unloaded
             print(f"skillc-mcp: {name} failed:", file=sys.stderr)
             print_exception(exc)
             return unloaded_tools_result(exc)

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from skillc_mcp._catalog import operations, tools
-from skillc_mcp._protocol import print_exception
+from skillc_mcp._protocol import RESTART, print_exception, unloaded_kit_result
 
 if TYPE_CHECKING:
     from skillc_index import Diagnostic, Layout, Notice
@@ -45,10 +45,6 @@ REPLY_CHARS = 100_000
 tokens): whole lines while they fit; a single longer line is cut to this length; a binary
 file's base64 (75,000 bytes), else E023. (Lines: the ``max_lines`` default of the tool
 schemas, 500.)"""
-
-
-RESTART = "restart the MCP server"
-"""What a call that failed because skillc changed on disk says to do."""
 
 
 class UnknownTool(KeyError):
@@ -155,6 +151,9 @@ class ToolRunner:
             warnings = (*session.result_notices, *result.warnings)
             data = _with_warnings(result.to_dict(), warnings)
         except Exception as exc:
+            unloaded = unloaded_kit_result(exc, self._log)  # before what words the rest loads
+            if unloaded is not None:
+                return unloaded
             from skillc_index import MCP_SPELLING, SkillcError
 
             if isinstance(exc, SkillcError):  # its remedies as this server's caller has them
