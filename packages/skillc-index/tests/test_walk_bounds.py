@@ -250,3 +250,82 @@ def test_a_big_cache_does_not_cut_the_nested_agent_folder_search_short(
     (target / CACHE_TAG).unlink()  # the same tree untagged: cut short, and said
     nested_folders(project)
     assert [notice for notice in nested_notices() if str(project) in notice.text]
+
+
+class _TagLast:
+    """``os.scandir`` listing a folder's ``CACHEDIR.TAG`` after its other entries and its
+    folders first: the system's order for a crowded cache whose tag lies past the bound."""
+
+    def __init__(self, scandir: Callable[..., Any]) -> None:
+        self.scandir = scandir
+
+    def __call__(self, folder: Any) -> Any:
+        with self.scandir(folder) as listing:
+            entries = sorted(
+                listing, key=lambda e: (e.name == CACHE_TAG, not e.is_dir(follow_symlinks=False))
+            )
+
+        class Listed:
+            def __iter__(self) -> Iterator[os.DirEntry[str]]:
+                return iter(entries)
+
+            def __enter__(self) -> Listed:
+                return self
+
+            def __exit__(self, *_exc: object) -> None:
+                pass
+
+            def close(self) -> None:
+                pass
+
+        return Listed()
+
+
+def _crowded_cache(folder: Path, write_skill: WriteSkill) -> None:
+    """A tagged cache of 60 files and a folder holding a skill's copy, read with the
+    bound at 50 and its tag listed last: past the entries read."""
+    _crowd(folder, 60)
+    (folder / CACHE_TAG).write_bytes(TAG)
+    write_skill(folder / "pkg" / ".claude" / "skills" / "copied")
+    write_skill(folder / "copied")
+
+
+def test_a_crowded_cache_whose_tag_lies_past_the_bound_is_not_entered(
+    project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    """The walk looked for the tag only among the entries it read: a cache of more than
+    ``MAX_ENTRIES`` entries listing its tag past them was entered (its skills' copies built,
+    the folder named crowded)."""
+    monkeypatch.setattr(skillc_index.walk, "MAX_ENTRIES", 50)
+    _crowded_cache(project / "target", write_skill)
+    write_skill(project / "skills" / "one")
+    monkeypatch.setattr(os, "scandir", _TagLast(os.scandir))
+    found = find_skill_folders(project)
+    assert found == [project / "skills" / "one"]
+    assert found.crowded == ()
+    (project / "target" / CACHE_TAG).unlink()  # untagged: walked (as far as read), named
+    found = find_skill_folders(project)
+    assert found == [
+        project / "skills" / "one",
+        project / "target" / "copied",
+        project / "target" / "pkg" / ".claude" / "skills" / "copied",
+    ]
+    assert found.crowded == (project / "target",)
+
+
+def test_the_nested_search_sees_a_crowded_caches_tag_past_the_bound(
+    project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    monkeypatch.setattr(skillc_index.walk, "MAX_ENTRIES", 50)
+    (project / ".git").mkdir()
+    _crowded_cache(project / "target", write_skill)
+    write_skill(project / "web" / ".claude" / "skills" / "web-skill")
+    monkeypatch.setattr(os, "scandir", _TagLast(os.scandir))
+    assert [root.path for root in nested_folders(project)] == [
+        project / "web" / ".claude" / "skills"
+    ]
+    (project / "target" / CACHE_TAG).unlink()  # untagged: searched
+    assert [root.path for root in nested_folders(project)] == [
+        project / "target" / "pkg" / ".claude" / "skills",
+        project / "web" / ".claude" / "skills",
+    ]

@@ -9,9 +9,9 @@ checkout's ``.claude/skills/``), except
 - version control, virtual environments, installed packages and caches (:data:`SKIPPED_FOLDERS`,
   by name: a frozenset lookup per entry, the find walker's hot path);
 - a cache its tool tagged (:data:`CACHE_TAG`: cargo's ``target/``, many tools' caches), below
-  the folder walked: looked at only in a folder whose listing holds that name
-  (:func:`cache_tagged`); a folder is never left out by a name like ``build`` or ``dist``,
-  which may be sources;
+  the folder walked: looked at only in a folder whose listing holds that name or was cut
+  at :data:`MAX_ENTRIES` (:func:`cache_tagged`); a folder is never left out by a name like
+  ``build`` or ``dist``, which may be sources;
 - skillc's own: in a ``.skillc`` folder only its ``skills`` store (its ``runtime``, ``logs``,
   ``router`` hold compiled stubs, parked deployments and databases), a runtime's
   ``.skillc-meta``, and the hidden names skillc gives what it is writing or has moved aside
@@ -169,7 +169,7 @@ def cache_tagged(folder: str | int) -> bool:
     """Whether ``folder`` (a path, or a descriptor of it) holds a valid :data:`CACHE_TAG`: a
     regular file, no link, whose first bytes are :data:`CACHE_SIGNATURE`. One open and one
     read of 43 bytes (never blocking on a FIFO): called only for a folder whose listing holds
-    that name."""
+    that name, or whose listing was cut at :data:`MAX_ENTRIES` (the name may lie past it)."""
     try:
         if isinstance(folder, int):
             fd = os.open(CACHE_TAG, _TAG_OPEN, dir_fd=folder)
@@ -357,10 +357,11 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
                 found.append((fs_bytes(rel.rstrip("/")), current))
                 continue
             entries = list(islice(listing, MAX_ENTRIES + 1))
-            tagged = depth and any(e.name == CACHE_TAG for e in entries)
+            more = len(entries) > MAX_ENTRIES  # its tag may lie past the entries read
+            tagged = depth and (more or any(e.name == CACHE_TAG for e in entries))
             if tagged and cache_tagged(listing.fd if listing.fd >= 0 else str(current)):
                 continue  # a cache: not entered
-            if len(entries) > MAX_ENTRIES:  # the rest of it is not read
+            if more:  # the rest of it is not read
                 del entries[MAX_ENTRIES:]
                 full.append(current)
             entries.sort(key=lambda e: e.name)

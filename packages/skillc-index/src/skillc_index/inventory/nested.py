@@ -52,7 +52,13 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
                 entries = sorted(islice(listing, MAX_ENTRIES), key=lambda e: os.fsencode(e.name))
         except OSError:
             continue
-        if depth and any(e.name == CACHE_TAG for e in entries) and cache_tagged(folder):
+        # a listing cut at the bound may hold its tag past it: looked at all the same
+        crowded = len(entries) >= MAX_ENTRIES
+        if (
+            depth
+            and (crowded or any(e.name == CACHE_TAG for e in entries))
+            and cache_tagged(folder)
+        ):
             continue  # a cache: not searched, its subfolders not counted
         for entry in entries:
             name = entry.name
