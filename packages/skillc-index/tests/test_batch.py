@@ -197,6 +197,30 @@ def test_the_gitignore_lines_are_named_with_the_file_they_went_to(
     assert "/.claude/skills/" not in outer
 
 
+def test_the_json_names_the_gitignore_each_builds_lines_went_to(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """The batch's ``--format json`` listed each build's ``.gitignore`` lines without their
+    file (the text says ``Added to packages/a/.gitignore: ...``): ``gitignore_file`` names
+    it, from the working folder as the text does; null when no line was added."""
+    write_skill(project / ".claude" / "skills" / "mine")
+    inner = project / "packages" / "a"
+    write_skill(inner / ".skillc" / "skills" / "w")
+    write_skill(project / "packages" / "b" / "skills" / "u")
+    for repo in (project, inner):
+        subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
+    skc = cli("skillc-index", script=True)
+    expected = {
+        "u": (["/.claude/skills/u"], ".gitignore"),
+        "w": (["/.claude/skills/"], "packages/a/.gitignore"),
+    }
+    for added in (expected, {"u": ([], None), "w": ([], None)}):
+        result = skc("build", "packages", "--format", "json")
+        assert result.returncode == 0, result.stderr
+        results = json.loads(result.stdout)["results"]
+        assert {r["skill"]: (r["gitignore"], r["gitignore_file"]) for r in results} == added
+
+
 def openai_shaped(write_skill: WriteSkill, repo: Path) -> list[Path]:
     """A repository shaped like openai/skills (its skills in dot-folders), with SKILL.md
     files where no walk for skills looks; returns the skill folders, in walk order."""
@@ -761,6 +785,33 @@ def test_all_builds_a_skill_imported_from_the_default_targets_folder_deployed_no
         edited,
     )
     assert not (home / ".cursor" / "skills" / "mine").exists()
+
+
+def test_all_says_a_skill_it_deployed_nowhere_is_so_and_why(
+    cli: Callable[..., Run], home: Path, write_skill: WriteSkill
+) -> None:
+    """The skill ``--all`` builds and deploys nowhere (its default target's folder is the
+    one it was imported from): its line just lacked the ``deployed`` part, the JSON said
+    nothing. Its line says it and why, and so does its JSON (``deployed_nowhere``); a skill
+    deployed as asked says nothing of it (null)."""
+    skc = cli("skillc-index", script=True)
+    mine = write_skill(home / ".claude" / "skills" / "mine")
+    assert skc("build", str(mine), "--global", "-t", "cursor").returncode == 0
+    (home / ".cursor" / "skills" / "mine").unlink()
+    write_skill(home / ".skillc" / "skills" / "other")  # deployed to the default target
+    why = "its default target's folder is the one it was imported from"
+    for _ in range(2):  # other built, then up to date
+        done = skc("build", "--all")
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        assert lines[0].startswith("up to date  mine   ~/.skillc/runtime/mine; "), lines
+        assert lines[0].endswith(f"; deployed nowhere: {why}"), lines
+        assert "other" in lines[1] and "deployed nowhere" not in lines[1], lines
+    data = json.loads(skc("build", "--all", "--format", "json").stdout)
+    assert {r["skill"]: r["deployed_nowhere"] for r in data["results"]} == {
+        "mine": why,
+        "other": None,
+    }
 
 
 @pytest.mark.usefixtures("skc_on_path")

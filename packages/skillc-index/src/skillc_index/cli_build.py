@@ -26,7 +26,6 @@ from skillc_index.text import counted, printable, table_lines
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from pathlib import Path
 
     from skillc_index.build.batch import BatchResult
     from skillc_index.build.skill import BuildResult
@@ -126,7 +125,7 @@ def _echo_build(result: BuildResult, layout: Layout) -> None:
                 f"({deployment.method}{unchanged})"
             )
         )
-    for line in gitignore_lines([result], layout):
+    for line in gitignore_lines([result]):
         click.echo(line)
 
 
@@ -157,6 +156,8 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
             where += f"; deployed: {deployed}"
         if item.imported_again is not None:
             where += f"; imported again from {layout.display(item.imported_again)}"
+        if item.deployed_nowhere is not None:
+            where += f"; deployed nowhere: {item.deployed_nowhere}"
         rows.append([f"{_STATUS[item.status]:<10}", printable(item.job.name), printable(where)])
     for line in table_lines(rows):  # the names padded as a terminal shows them (CJK: 2 columns)
         click.echo(line)
@@ -173,19 +174,16 @@ def _echo_batch(result: BatchResult, layout: Layout, output_format: str) -> None
         f"{done}{counted(skills, 'skill')}: {summary['built']} built, "
         f"{summary['up_to_date']} up to date{again}, {summary['failed']} failed{stopped}"
     )
-    for line in gitignore_lines([item.result for item in result.items if item.result], layout):
+    for line in gitignore_lines([item.result for item in result.items if item.result]):
         click.echo(line)
 
 
-def gitignore_lines(results: Iterable[BuildResult], layout: Layout) -> list[str]:
+def gitignore_lines(results: Iterable[BuildResult]) -> list[str]:
     """``Added to <file>: <lines>``, once for each ``.gitignore`` the builds added lines to
     (a nested project's own in a batch run from the outer one), named from the working
     folder; each line once."""
-    added: dict[Path, dict[str, None]] = {}
+    added: dict[str, dict[str, None]] = {}
     for result in results:
-        if result.gitignore and result.gitignore_file is not None:
-            added.setdefault(result.gitignore_file, {}).update(dict.fromkeys(result.gitignore))
-    return [
-        printable(f"Added to {layout.display(file)}: {', '.join(lines)}")
-        for file, lines in added.items()
-    ]
+        if result.gitignore and result.gitignore_shown is not None:
+            added.setdefault(result.gitignore_shown, {}).update(dict.fromkeys(result.gitignore))
+    return [printable(f"Added to {file}: {', '.join(lines)}") for file, lines in added.items()]

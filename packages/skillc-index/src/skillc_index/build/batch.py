@@ -49,10 +49,10 @@ if TYPE_CHECKING:
 
     from skillc_index.build.deploy import Deployment
     from skillc_index.build.shapes import (
+        BatchBuildShape,
         BatchFailureShape,
         BatchShape,
         BatchSummaryShape,
-        BuildShape,
         ErrorShape,
     )
     from skillc_index.build.skill import BuildResult
@@ -284,14 +284,24 @@ def _one_folder_a_name(
     return kept
 
 
+#: Why a store skill of ``--all`` was deployed nowhere (:func:`_targets`, :class:`BatchItem`).
+DEPLOYED_NOWHERE = "its default target's folder is the one it was imported from"
+
+
 class BatchItem(Record):
     """What became of one job: its ``result``, or the ``error`` that stopped it; the
-    warnings of its build and of its access log."""
+    warnings of its build and access log; ``undeployed``: built for no target (:func:`_targets`)."""
 
     job: BatchJob
     result: BuildResult | None
     error: Diagnostic | None
     warnings: tuple[Diagnostic | Notice, ...] = ()
+    undeployed: bool = False
+
+    @property
+    def deployed_nowhere(self) -> str | None:
+        """Why a skill built was deployed nowhere (its line and JSON say it), else None."""
+        return DEPLOYED_NOWHERE if self.undeployed and self.result is not None else None
 
     @property
     def status(self) -> str:
@@ -321,11 +331,10 @@ class BatchItem(Record):
             return None
         return self.result.imported_from
 
-    def to_dict(self) -> BuildShape | BatchFailureShape:
-        """A built skill: the JSON of a single build; a failure: the skill, as given, and
-        its error."""
+    def to_dict(self) -> BatchBuildShape | BatchFailureShape:
+        """A built skill: a single build's JSON, ``deployed_nowhere``; a failure: its error."""
         if self.result is not None:
-            return self.result.to_dict()
+            return {**self.result.to_dict(), "deployed_nowhere": self.deployed_nowhere}
         error = self.error or InternalError("no result").diagnostic
         return {
             "skill": self.job.name,
@@ -426,6 +435,7 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
             break
         result: BuildResult | None = None
         error: Diagnostic | None = None
+        targets: tuple[str, ...] | None = ()
         try:  # _targets too: the folder a store skill was imported from may not be readable
             targets = options.targets or _targets(job, options, _worker["session"])
             params = BuildParams(
@@ -442,7 +452,8 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
             error = InternalError.unexpected(exc).diagnostic
         notices = (*warnings, *(result.named_warnings if result is not None else ()))
         warnings.clear()
-        items.append(BatchItem(job, result, error, notices))  # Diagnostic pickles
+        undeployed = error is None and targets is None
+        items.append(BatchItem(job, result, error, notices, undeployed))  # Diagnostic pickles
     return items
 
 

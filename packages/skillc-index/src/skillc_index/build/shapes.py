@@ -15,6 +15,7 @@ from typing import Annotated, Literal, TypedDict
 from skillc_index.operation import WARNING_LINES
 
 __all__ = [
+    "BatchBuildShape",
     "BatchFailureShape",
     "BatchShape",
     "BatchSummaryShape",
@@ -118,6 +119,11 @@ BuildShape = TypedDict(
             "deployed into, where git tracks nothing in it and it holds no skill but skillc's "
             "deployments; else each deployment there (/<folder>/<name>).",
         ],
+        "gitignore_file": Annotated[
+            str | None,
+            "The .gitignore those lines went to, relative to the working folder as the text "
+            "output names it (a nested project's own in a batch); null when none was added.",
+        ],
         "fields": Annotated[
             list[FieldChangeShape],
             "Frontmatter fields a target's agent does not read as written: dropped, folded "
@@ -142,6 +148,18 @@ class ErrorShape(_Error, total=False):
     detail: Annotated[str, "What the command line prints after the message (a hint)."]
 
 
+class BatchBuildShape(BuildShape):
+    """A skill of a batch that was built: the JSON of a single build, and why it was
+    deployed nowhere."""
+
+    deployed_nowhere: Annotated[
+        str | None,
+        "Why the skill was built and deployed to no agent folder (--all given no target: its "
+        "default target's folder is the folder it was imported from, the skill is there "
+        "already); null when deployed as asked.",
+    ]
+
+
 class BatchFailureShape(TypedDict):
     """A skill of a batch that was not built."""
 
@@ -161,7 +179,7 @@ class BatchShape(TypedDict):
     """``skc build`` of several skills, folders of skills or ``--all`` (the command line's
     :class:`~skillc_index.build.batch.BatchResult`): one result per skill, in order."""
 
-    results: list[BuildShape | BatchFailureShape]
+    results: list[BatchBuildShape | BatchFailureShape]
     summary: BatchSummaryShape
     warnings: Annotated[list[str], f"{WARNING_LINES} Empty when none."]
     interrupted: Annotated[bool, "Ctrl-C stopped the batch: the results are the skills done."]

@@ -113,6 +113,8 @@ class BuildResult:
     gitignore_file: Path | None = None
     """The ``.gitignore`` they went to (None: none added): that of the project the skill was
     built in, a nested project's own in a batch run from the outer one."""
+    gitignore_shown: str | None = None
+    """It relative to the working folder: ``Added to <file>``'s, the JSON's ``gitignore_file``."""
     fields: tuple[FieldChange, ...] = ()
     """What the targets' dialects drop or change of the frontmatter (issue 37), each once
     (its text is among the warnings too)."""
@@ -166,6 +168,7 @@ class BuildResult:
             },
             "deployments": [deployment.to_dict() for deployment in self.deployments],
             "gitignore": list(self.gitignore),
+            "gitignore_file": self.gitignore_shown if self.gitignore else None,
             "fields": [change.to_dict() for change in self.fields],
             "warnings": [warning_text(notice) for notice in self.warnings],
         }
@@ -511,6 +514,7 @@ def _build_skill(
             notices=tuple(notices),
             gitignore=gitignore,
             gitignore_file=gitignore_file,
+            gitignore_shown=None if gitignore_file is None else layout.display(gitignore_file),
             fields=tuple(fields),
         )
 
