@@ -174,7 +174,7 @@ def _git(root: Path, args: Sequence[str], stdin: str | None = None) -> list[str]
     from skillc_index.programs import on_path
 
     real = os.path.realpath(root)  # a stow-folded agent folder: git runs where the files are
-    top = work_tree_mark(Path(real))
+    top = _mark_above(real)
     if top is None:
         return None  # outside git: not even subprocess imported (3.6 ms of every build)
     git = on_path("git")
@@ -243,7 +243,11 @@ def work_tree_mark(root: Path) -> str | None:
     ``GIT_DIR`` is set; None when neither (no work tree: git is not asked). The real path, as
     git looks: ``~/.claude/skills`` linked into a dotfiles repo (GNU stow) is in that repo's
     work tree, though no folder above the link's own path is."""
-    folder = os.path.realpath(root)
+    return _mark_above(os.path.realpath(root))
+
+
+def _mark_above(folder: str) -> str | None:
+    """:func:`work_tree_mark` of ``folder``, a real path already (not resolved again)."""
     if os.environ.get("GIT_DIR"):
         return folder
     while True:
