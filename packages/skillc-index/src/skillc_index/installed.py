@@ -46,18 +46,28 @@ def installed_change() -> str | None:
     ``__version__`` (``skillc-index 0.2.0 → 0.3.0``), or :data:`REMOVED` when one is no
     longer installed; None when all are as they were (or their metadata cannot be read)."""
     for module, distribution in DISTRIBUTIONS:
-        running = getattr(sys.modules.get(module), "__version__", None)
-        if not isinstance(running, str):
+        versions = _versions(module, distribution)
+        if versions is None:
             continue
-        try:
-            installed = installed_version(distribution)
-        except Exception:  # metadata unreadable: nothing to tell
-            continue
+        running, installed = versions
         if installed is None:
             return REMOVED
         if installed != running:
             return f"{distribution} {running} → {installed}"
     return None
+
+
+def _versions(module: str, distribution: str) -> tuple[str, str | None] | None:
+    """The ``__version__`` of ``module`` this process runs and the version of
+    ``distribution`` installed now (None: not installed); None when the module is not
+    loaded or the metadata cannot be read (nothing to tell)."""
+    running = getattr(sys.modules.get(module), "__version__", None)
+    if not isinstance(running, str):
+        return None
+    try:
+        return running, installed_version(distribution)
+    except Exception:  # metadata unreadable: nothing to tell
+        return None
 
 
 #: A version as PEP 440 writes it (normalised or not): release numbers, then a
@@ -119,14 +129,10 @@ def stale_process(tool: str = "skillc") -> str | None:
     told. Reads the installed metadata: for the path of a file a newer version wrote
     (:func:`.command_errors.written_by_newer`)."""
     distribution = "skillc-index" if tool == "skillc" else tool
-    module = distribution.replace("-", "_")
-    running = getattr(sys.modules.get(module), "__version__", None)
-    if not isinstance(running, str):
+    versions = _versions(distribution.replace("-", "_"), distribution)
+    if versions is None:
         return None
-    try:
-        installed = installed_version(distribution)
-    except Exception:  # metadata unreadable: nothing to tell
-        return None
+    running, installed = versions
     if installed is not None and not newer_release(installed, running):
         return None
     now = "it is no longer installed" if installed is None else f"{installed} is installed"
