@@ -1,6 +1,6 @@
 """Shell completion of skill names: what a shell's TAB offers for a parameter that names a
 skill (``skc show <TAB>``), through click's own completion (``_SKC_COMPLETE=bash_source skc``
-prints the script a shell sources; the skillc-index README says how for bash, zsh and fish).
+prints the script a shell sources; the skillc README says how for bash, zsh and fish).
 
 The names are those of every installed skill as the read commands take them
 (:func:`~skillc_index.inventory.resolve.skill_names`: ``plugin:skill`` for a plugin's), the
