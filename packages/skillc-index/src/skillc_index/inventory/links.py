@@ -4,12 +4,13 @@ on the hot path (:func:`store_entry`).
 
 A store's links are read once per process while the store folder is unchanged (its path,
 inode and modification time: adding, removing or renaming an entry changes it), each with
-``os.readlink`` only, and filed by the last name of the path it holds: a folder is looked
-for among the links whose target has its name (and those whose target is itself a link,
-or ends in ``.``/``..``), each compared by ``os.stat`` (one system call) before
-``os.path.realpath`` confirms it. A farm of 2,000 links to folders of their own names, or
-all named ``skill``, costs a listing and 2,000 ``readlink`` per process, not 2,000
-``realpath`` per resolution.
+one ``os.readlink`` and one ``lstat`` of its target (whether it is a link itself), and filed
+by the last name of the path it holds: a folder is looked for among the links whose
+target has its name (and those whose target is itself a link, or ends in ``.``/``..``),
+each compared by ``os.stat`` (one system call) before ``os.path.realpath`` confirms it.
+A farm of 2,000 links to folders of their own names, or all named ``skill``, costs a
+listing and 2,000 ``readlink`` and ``lstat`` per process, not 2,000 ``realpath`` per
+resolution.
 
 What a link's target is, is not looked at again while the store is unchanged: a target
 replaced since by a symlink to a folder outside the store (``repo/skill`` now a link to
@@ -69,8 +70,9 @@ def _scan(folder: Path) -> _Scan | None:
 
 
 def _read(folder: Path, key: tuple[int, int, int]) -> _Scan | None:
-    """:func:`_scan`'s listing of ``folder``: each link read (``os.readlink``), its target's
-    last part looked at (one ``lstat`` when it may be a link itself)."""
+    """:func:`_scan`'s listing of ``folder``: each link read (``os.readlink``), its target
+    looked at (one ``lstat``: it may be a link itself) unless its last part is empty, ``.``
+    or ``..``."""
     try:
         with os.scandir(folder) as found:
             names = sorted(e.name for e in islice(found, MAX_STORE_ENTRIES) if e.is_symlink())
