@@ -188,10 +188,10 @@ def _first_line(inline: tuple[int, int, str]) -> int:
     return inline[0]
 
 
-def _shown(doc: MarkdownDoc, number: int, line: str) -> str:
-    """Line ``number`` of the body of ``doc`` (``line``), which no paragraph nor HTML block
-    holds (beyond the parse, a link reference definition), as a reader sees it: its
-    character references decoded (a browser's)."""
+def _shown(line: str) -> str:
+    """A ``line`` of the body that no paragraph holds (an HTML block's, or beyond the parse
+    a link reference definition) as a reader sees it: its character references decoded (a
+    browser's)."""
     if "&" not in line:
         return line
     import html
@@ -316,9 +316,7 @@ def _frontmatter_found(doc: MarkdownDoc) -> list[tuple[int, re.Match[str]]] | No
 def _html_injections(html: Html) -> Iterator[tuple[int, re.Match[str]]]:
     """The matches of :func:`injections` in an HTML block as a browser shows its text: its
     lines joined, character references decoded; each with the line its phrase starts on."""
-    import html as entities
-
-    lines = [entities.unescape(line) if "&" in line else line for line in html.source.split("\n")]
+    lines = [_shown(line) for line in html.source.split("\n")]
     starts = [0, *itertools.accumulate(len(line) + 1 for line in lines[:-1])]
     for match in injections(" ".join(lines), starts):  # (a line break is a space to a browser)
         yield html.line + bisect.bisect_right(starts, match.start()) - 1, match
@@ -372,7 +370,7 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
                     blocks = [html for html in doc.html if html.block]
                 at = _block_holding(blocks, number)
                 if at < 0:
-                    found = [(number, m) for m in injections(_shown(doc, number, line))]
+                    found = [(number, m) for m in injections(_shown(line))]
                 elif -1 - at not in read:
                     read.add(-1 - at)
                     found = list(_html_injections(blocks[at]))
