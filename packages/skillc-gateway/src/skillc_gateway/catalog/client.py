@@ -26,6 +26,7 @@ from skillc_gateway.catalog import FINISH_WITHIN, Elsewhere, FindResult
 from skillc_gateway.catalog.protocol import (
     LOCK_NAME,
     MAX_REPLY_BYTES,
+    MAX_VERSION_CHARS,
     PROTOCOL,
     decode_result,
     encode_message,
@@ -36,7 +37,7 @@ from skillc_gateway.catalog.protocol import (
     socket_path,
 )
 from skillc_gateway.find_socket import refused, socket_stamp
-from skillc_index import FindServerError, Layout, loads_bounded
+from skillc_index import FindServerError, Layout, SkillcError, loads_bounded
 
 if TYPE_CHECKING:
     from skillc_index.inventory.folders import Root
@@ -169,7 +170,6 @@ def _marked_silent(path: str, stamp: tuple[int, int]) -> bool:
     """Whether the record beside the socket says its server (``stamp``) kept a client
     waiting lately. Only a regular file is read, opened without blocking: a FIFO there hung
     every ``skc find`` (anything else is no record)."""
-    from skillc_index import SkillcError
     from skillc_index.files import regular_fd
 
     record = silent_record(path)
@@ -267,8 +267,6 @@ def _other_version(reply: dict[str, Any], version: int, pid: int) -> dict[str, A
     (the socket's peer, not what the reply says) and ``other_version`` (:func:`other_version`:
     ``protocol``, ``version``, ``pid``) with what the envelope every version keeps said
     (:func:`~.protocol.other_version_reply`); nothing else of it is read."""
-    from skillc_gateway.catalog.protocol import MAX_VERSION_CHARS
-
     named = reply.get("skillc_gateway")
     if not (isinstance(named, str) and 0 < len(named) <= MAX_VERSION_CHARS and named.isprintable()):
         named = None
