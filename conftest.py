@@ -31,6 +31,7 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -407,6 +408,23 @@ def forbid_changes_fixture() -> Callable[[Path], Callable[[], object]]:
     """:func:`forbid_changes`, for a package's tests (the root conftest is no module they
     import)."""
     return forbid_changes
+
+
+@pytest.fixture
+def sqlite_connect() -> Iterator[Callable[..., sqlite3.Connection]]:
+    """``sqlite_connect(*args, **kwargs)``: :func:`sqlite3.connect`, the connection closed
+    after the test: Python 3.13 warns of one the collector closes, in whichever test it
+    happens to run (an error here)."""
+    opened: list[sqlite3.Connection] = []
+
+    def connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        connection = sqlite3.connect(*args, **kwargs)
+        opened.append(connection)
+        return connection
+
+    yield connect
+    while opened:
+        opened.pop().close()
 
 
 @pytest.fixture

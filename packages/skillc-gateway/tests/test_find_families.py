@@ -5,7 +5,7 @@ comes first."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,24 +23,17 @@ VENDORS = [
 ]  # fmt: skip
 
 
-_OPENED: list[sqlite3.Connection] = []
+@pytest.fixture(name="names_db")
+def names_db_fixture(
+    sqlite_connect: Callable[..., sqlite3.Connection],
+) -> Callable[..., sqlite3.Connection]:
+    def names_db(names: list[str]) -> sqlite3.Connection:
+        db = sqlite_connect(":memory:")
+        db.execute(families.NAMES)
+        db.executemany("INSERT INTO skills VALUES (?, ?)", list(enumerate(names, 1)))
+        return db
 
-
-@pytest.fixture(autouse=True)
-def _close_connections() -> Iterator[None]:
-    """The connections a test opened (``names_db``) are closed after it: Python 3.13 warns of
-    one the collector closes, in whichever test it happens to run (an error here)."""
-    yield
-    while _OPENED:
-        _OPENED.pop().close()
-
-
-def names_db(names: list[str]) -> sqlite3.Connection:
-    db = sqlite3.connect(":memory:")
-    _OPENED.append(db)
-    db.execute(families.NAMES)
-    db.executemany("INSERT INTO skills VALUES (?, ?)", list(enumerate(names, 1)))
-    return db
+    return names_db
 
 
 def test_family_keys() -> None:
@@ -51,7 +44,9 @@ def test_family_keys() -> None:
     assert families.family_keys("pdf") == ()
 
 
-def test_a_template_does_not_fill_the_top_ten_and_the_named_member_wins() -> None:
+def test_a_template_does_not_fill_the_top_ten_and_the_named_member_wins(
+    names_db: Callable[..., sqlite3.Connection],
+) -> None:
     """Twelve members of one template ranked first, an outsider thirteenth: the outsider
     enters the top ten, the family's best member keeps the first place, and the member whose
     vendor the request names comes first."""
@@ -70,7 +65,9 @@ def test_a_template_does_not_fill_the_top_ten_and_the_named_member_wins() -> Non
     assert [skill for skill, _ in alone] == [11, 13]
 
 
-def test_copies_of_one_skill_give_way_but_name_no_slot() -> None:
+def test_copies_of_one_skill_give_way_but_name_no_slot(
+    names_db: Callable[..., sqlite3.Connection],
+) -> None:
     """One skill copied in two collections is one family: the second copy gives way to a
     different skill, and naming its first word lifts neither copy."""
     db = names_db(["openapi-spec-generation", "openapi-spec-generation", "api-contracts"])
@@ -79,7 +76,9 @@ def test_copies_of_one_skill_give_way_but_name_no_slot() -> None:
     assert spread[0][1] == 1.0
 
 
-def test_a_family_larger_than_the_reordered_best_stays_below_them() -> None:
+def test_a_family_larger_than_the_reordered_best_stays_below_them(
+    names_db: Callable[..., sqlite3.Connection],
+) -> None:
     """A vendor's pack of 40 skills ranked first (more than the DEPTH reordered): its 31st
     member and the rest stay below the 30 reordered, whose decayed scores they would pass,
     in their order and below them in score (third-034 of the third held-out set: an Akka
@@ -93,7 +92,9 @@ def test_a_family_larger_than_the_reordered_best_stays_below_them() -> None:
     assert [score for _, score in spread] == sorted((score for _, score in spread), reverse=True)
 
 
-def test_over_the_words_alone_only_the_named_member_gains() -> None:
+def test_over_the_words_alone_only_the_named_member_gains(
+    names_db: Callable[..., sqlite3.Connection],
+) -> None:
     """Without the semantic step (decay off) a family keeps its places, and the member whose
     vendor the request names still gains the slot."""
     names = [f"{vendor}-rate-limits" for vendor in VENDORS] + ["retry-queue-design"]

@@ -15,7 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,31 +30,24 @@ def lexical(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rank, "_model", lambda wanted=None: None)
 
 
-_OPENED: list[sqlite3.Connection] = []
+@pytest.fixture(name="ranker_db")
+def ranker_db_fixture(
+    sqlite_connect: Callable[..., sqlite3.Connection],
+) -> Callable[..., sqlite3.Connection]:
+    def _connect(path: Path | str) -> sqlite3.Connection:
+        """A connection to the ranker's tables at ``path`` (made when missing), closed after
+        the test."""
+        connection = sqlite_connect(path, isolation_level=None)
+        connection.executescript(postings.SCHEMA)
+        connection.execute(families.NAMES)
+        return connection
 
-
-@pytest.fixture(autouse=True)
-def _close_connections() -> Iterator[None]:
-    """The connections a test opened (``_connect``) are closed after it: Python 3.13 warns of
-    one the collector closes, in whichever test it happens to run (an error here)."""
-    yield
-    while _OPENED:
-        _OPENED.pop().close()
-
-
-def _connect(path: Path | str) -> sqlite3.Connection:
-    """A connection to the ranker's tables at ``path`` (made when missing), closed after
-    the test."""
-    connection = sqlite3.connect(path, isolation_level=None)
-    _OPENED.append(connection)
-    connection.executescript(postings.SCHEMA)
-    connection.execute(families.NAMES)
-    return connection
+    return _connect
 
 
 @pytest.fixture
-def db() -> sqlite3.Connection:
-    return _connect(":memory:")
+def db(ranker_db: Callable[..., sqlite3.Connection]) -> sqlite3.Connection:
+    return ranker_db(":memory:")
 
 
 def _text(
@@ -421,12 +414,13 @@ def test_only_the_best_skills_are_reranked_by_their_sections(
 
 
 def test_a_request_reads_each_skills_lines_once_and_keeps_nothing_after_it(
+    ranker_db: Callable[..., sqlite3.Connection],
     tmp_path: Path,
 ) -> None:
     """What passage_scores found of a skill's words serves the same request's best_sections
     (the request's own ``lines``); the next request reads the lists again, whoever wrote."""
     path = tmp_path / "catalog.db"
-    mine, other = _connect(path), _connect(path)
+    mine, other = ranker_db(path), ranker_db(path)
     _add(mine, {1: _text("birds", "birds", "owls hunt at night", ("Owls", "Hawks"))})
     _add(mine, {2: _text("nests", "nests", "an owl, an owl, owls", ("Owls",))})
     terms = rank.stems(mine, ["owl"])
@@ -623,13 +617,15 @@ def test_the_words_summed_from_memory_are_those_summed_by_sqlite(
 
 @pytest.mark.semantic
 @pytest.mark.parametrize("spread", [1, 10**9])
-def test_the_words_summed_from_memory_keep_the_ties_at_the_limit(spread: int) -> None:
+def test_the_words_summed_from_memory_keep_the_ties_at_the_limit(
+    ranker_db: Callable[..., sqlite3.Connection], spread: int
+) -> None:
     """Rows.summed's first ``limit``: the skills of the best sums, each word's rows added in
     the words' order, ties by id, when many skills tie at the limit (copies of one skill in
     a library), whether the ids are counted in an array (dense) or sorted (far apart)."""
     np = pytest.importorskip("numpy")
     chance = random.Random(5)
-    memory = heads.Rows(_connect(":memory:"), np)
+    memory = heads.Rows(ranker_db(":memory:"), np)
     weights = [(f"w{n}", chance.choice([0.1, 0.7, 1.3, 0.35])) for n in range(6)]
     for term, _ in weights:  # 12 skills, each with its 7 copies (ids 12 apart)
         held = {base: chance.choice([0.5, 1.1, 2.0]) for base in chance.sample(range(12), 8)}
@@ -727,13 +723,15 @@ def test_the_stored_heads_stay_the_best_rows_whatever_is_written(
 
 
 @pytest.mark.semantic
-def test_the_rows_kept_follow_the_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_rows_kept_follow_the_catalog(
+    ranker_db: Callable[..., sqlite3.Connection], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The rows kept are used from the second find on an unchanged catalog, given up when
     another connection writes it or this process indexes a skill, never used inside a
     transaction, and bounded (heads.ROWS)."""
     np = pytest.importorskip("numpy")
     path = tmp_path / "catalog.db"
-    db = _connect(path)
+    db = ranker_db(path)
     _random_library(db, 60, seed=21)
     terms = rank.stems(db, ["owl", "hawk", "wren"])
 
@@ -783,12 +781,14 @@ def test_the_rows_kept_follow_the_catalog(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 @pytest.mark.semantic
-def test_each_connection_keeps_its_own_rows(tmp_path: Path) -> None:
+def test_each_connection_keeps_its_own_rows(
+    ranker_db: Callable[..., sqlite3.Connection], tmp_path: Path
+) -> None:
     """A thread's connection each (the MCP server over HTTP): finds on two connections in
     turn each keep their rows; past heads.CONNECTIONS, the least recently used are given up."""
     np = pytest.importorskip("numpy")
     path = tmp_path / "catalog.db"
-    dbs = [_connect(path) for _ in range(heads.CONNECTIONS + 1)]
+    dbs = [ranker_db(path) for _ in range(heads.CONNECTIONS + 1)]
     _random_library(dbs[0], 20, seed=31)
     pair = dbs[:2]
     assert [heads.kept(db, np) for db in pair] == [None, None]

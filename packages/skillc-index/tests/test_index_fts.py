@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable
 from unicodedata import normalize
 
 import pytest
@@ -112,26 +112,19 @@ def test_restore_undoes_prepare_of_composed_text(text: str) -> None:
     assert restore_fts_text(prepare_fts_text(text, "cjk")) == text
 
 
-_OPENED: list[sqlite3.Connection] = []
+@pytest.fixture(name="fts_table")
+def fts_table_fixture(
+    sqlite_connect: Callable[..., sqlite3.Connection],
+) -> Callable[..., sqlite3.Connection]:
+    def _table(tokenizer: str, *contents: str) -> sqlite3.Connection:
+        connection = sqlite_connect(":memory:")
+        clause = TOKENIZE_CLAUSES[tokenizer]
+        connection.execute(f"CREATE VIRTUAL TABLE t USING fts5(content, tokenize='{clause}')")
+        for content in contents:
+            connection.execute("INSERT INTO t VALUES (?)", (prepare_fts_text(content, tokenizer),))
+        return connection
 
-
-@pytest.fixture(autouse=True)
-def _close_connections() -> Iterator[None]:
-    """The connections a test opened (``_table``) are closed after it: Python 3.13 warns of
-    one the collector closes, in whichever test it happens to run (an error here)."""
-    yield
-    while _OPENED:
-        _OPENED.pop().close()
-
-
-def _table(tokenizer: str, *contents: str) -> sqlite3.Connection:
-    connection = sqlite3.connect(":memory:")
-    _OPENED.append(connection)
-    clause = TOKENIZE_CLAUSES[tokenizer]
-    connection.execute(f"CREATE VIRTUAL TABLE t USING fts5(content, tokenize='{clause}')")
-    for content in contents:
-        connection.execute("INSERT INTO t VALUES (?)", (prepare_fts_text(content, tokenizer),))
-    return connection
+    return _table
 
 
 def _hits(connection: sqlite3.Connection, query: str, tokenizer: str) -> int:
@@ -154,31 +147,37 @@ def _hits(connection: sqlite3.Connection, query: str, tokenizer: str) -> int:
         ("中文 missing", False),
     ],
 )
-def test_cjk_character_level_matching(query: str, found: bool) -> None:
-    connection = _table("cjk", "我们使用中文进行测试 and configure things")
+def test_cjk_character_level_matching(
+    fts_table: Callable[..., sqlite3.Connection], query: str, found: bool
+) -> None:
+    connection = fts_table("cjk", "我们使用中文进行测试 and configure things")
     assert _hits(connection, query, "cjk") == (1 if found else 0)
 
 
-def test_without_cjk_a_word_inside_a_run_is_not_found() -> None:
-    connection = _table("porter", "我们使用中文进行测试")
+def test_without_cjk_a_word_inside_a_run_is_not_found(
+    fts_table: Callable[..., sqlite3.Connection],
+) -> None:
+    connection = fts_table("porter", "我们使用中文进行测试")
     assert _hits(connection, "中文", "porter") == 0
     assert _hits(connection, "我们使用中文进行测试", "porter") == 1
 
 
-def test_porter_stems() -> None:
-    connection = _table("porter", "how to configure authentication")
+def test_porter_stems(fts_table: Callable[..., sqlite3.Connection]) -> None:
+    connection = fts_table("porter", "how to configure authentication")
     assert _hits(connection, "configuring", "porter") == 1
-    connection = _table("cjk", "how to configure authentication")
+    connection = fts_table("cjk", "how to configure authentication")
     assert _hits(connection, "configuring", "cjk") == 0
 
 
 @pytest.mark.parametrize("tokenizer", ["porter", "unicode61", "cjk"])
 @pytest.mark.parametrize("form", ["NFC", "NFD"])
-def test_decomposed_text_and_letters_with_two_marks_are_folded(tokenizer: str, form: str) -> None:
+def test_decomposed_text_and_letters_with_two_marks_are_folded(
+    fts_table: Callable[..., sqlite3.Connection], tokenizer: str, form: str
+) -> None:
     """A text written decomposed (a Mac, a combining-mark keyboard) is found by its words
     typed composed and the other way round, and Vietnamese letters with two marks (``ữ``,
     ``ệ``, which ``unicode61`` kept whole) are found without them, as ``báo`` by ``bao``."""
-    connection = _table(tokenizer, normalize(form, "Đọc dữ liệu và tạo báo cáo tổng hợp."))
+    connection = fts_table(tokenizer, normalize(form, "Đọc dữ liệu và tạo báo cáo tổng hợp."))
     for query in ("dữ liệu", "tổng hợp", "du lieu", "tong hop", "bao cao"):
         for typed in (normalize("NFC", query), normalize("NFD", query)):
             assert _hits(connection, typed, tokenizer) == 1, (typed, tokenizer)
@@ -189,12 +188,13 @@ def test_decomposed_text_and_letters_with_two_marks_are_folded(tokenizer: str, f
 
 @pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
 def test_arabic_and_hebrew_words_are_found_with_or_without_their_vowel_marks(
+    fts_table: Callable[..., sqlite3.Connection],
     tokenizer: str,
 ) -> None:
     """Harakat and Hebrew points were separators (``تَرْجَمَةُ`` was five letters, which no
     query matched); they are taken out of text and query alike, and nothing else is: the
     maqaf (U+05BE, a hyphen) still separates words."""
-    connection = _table(tokenizer, "تَرْجَمَةُ الكِتَابِ", "תִּרְגּוּם מִסְמָכִים־שׁוֹנִים")
+    connection = fts_table(tokenizer, "تَرْجَمَةُ الكِتَابِ", "תִּרְגּוּם מִסְמָכִים־שׁוֹנִים")
     for query in ("ترجمة", "تَرْجَمَةُ", "الكتاب", "תרגום", "תִּרְגּוּם", "מסמכים", "שונים"):
         assert _hits(connection, query, tokenizer) == 1, query
     assert _hits(connection, "מסמכיםשונים", tokenizer) == 0
@@ -202,11 +202,13 @@ def test_arabic_and_hebrew_words_are_found_with_or_without_their_vowel_marks(
 
 
 @pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
-def test_yo_and_greek_accents_are_folded(tokenizer: str) -> None:
+def test_yo_and_greek_accents_are_folded(
+    fts_table: Callable[..., sqlite3.Connection], tokenizer: str
+) -> None:
     """``ё`` is ``е`` (as most Russians type it) and Greek tonos and dialytika fold (Greek
     capitals are written without them); ``unicode61`` folds no Cyrillic or Greek letter.
     ``й`` stays a letter of its own."""
-    connection = _table(tokenizer, "Развёртывание сервиса", "Μετατροπή αρχείων Ϊδέα", "мой")
+    connection = fts_table(tokenizer, "Развёртывание сервиса", "Μετατροπή αρχείων Ϊδέα", "мой")
     for query in ("развертывание", "Развёртывание", "РАЗВЕРТЫВАНИЕ", "μετατροπη", "ΜΕΤΑΤΡΟΠΗ"):
         assert _hits(connection, query, tokenizer) == 1, query
     assert _hits(connection, "ΑΡΧΕΙΩΝ ιδεα", tokenizer) == 1
@@ -215,12 +217,14 @@ def test_yo_and_greek_accents_are_folded(tokenizer: str) -> None:
 
 
 @pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
-def test_every_letter_folded_stays_one_word(tokenizer: str) -> None:
+def test_every_letter_folded_stays_one_word(
+    fts_table: Callable[..., sqlite3.Connection], tokenizer: str
+) -> None:
     """:func:`~skillc_index.text.folded` decomposes only letters whose marks the tokenizer
     takes out of a word: a mark it kept would split the word at it."""
     from skillc_index.text import _ACCENTED
 
-    connection = _table(tokenizer)
+    connection = fts_table(tokenizer)
     connection.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
     letters = [
         chr(point)
@@ -243,11 +247,13 @@ def test_snippets_are_the_source_text() -> None:
     assert _snippet("我们使用中文进行测试", "中文", "cjk") == "我们使用[MATCH]中文[/MATCH]进行测试"
 
 
-def test_indic_words_keep_their_marks_with_cjk() -> None:
+def test_indic_words_keep_their_marks_with_cjk(
+    fts_table: Callable[..., sqlite3.Connection],
+) -> None:
     """With ``cjk``, the vowel signs and viramas of Devanagari are parts of words:
     ``unicode61`` made them separators, so ``काम`` (work) found ``कोमा`` (coma), both ``क``
     and ``म`` (audit unicode, item 1)."""
-    connection = _table("cjk", "वह कोमा में है।")
+    connection = fts_table("cjk", "वह कोमा में है।")
     assert _hits(connection, "कोमा", "cjk") == 1
     assert _hits(connection, "काम", "cjk") == 0
     assert _hits(connection, "है", "cjk") == 1
@@ -270,12 +276,14 @@ def test_the_default_tokenizers_are_rfc_0004s_clause_exactly() -> None:
         ("เอกแปล", False),
     ],
 )
-def test_thai_grapheme_level_matching(query: str, found: bool) -> None:
+def test_thai_grapheme_level_matching(
+    fts_table: Callable[..., sqlite3.Connection], query: str, found: bool
+) -> None:
     """With ``cjk``, Thai (Lao, Myanmar, Khmer) is matched grapheme by grapheme, as CJK is
     character by character: a letter and its marks are one token, so a hit never splits
     them (``ใส่[MATCH]ตะไคร[/MATCH]้``)."""
     text = "ช่วยแปลเอกสาร ใส่ตะไคร้และใบมะกรูด"
-    connection = _table("cjk", text)
+    connection = fts_table("cjk", text)
     assert _hits(connection, query, "cjk") == (1 if found else 0)
     shown = _snippet(text, "ตะไคร้", "cjk")
     assert shown == "ช่วยแปลเอกสาร ใส่[MATCH]ตะไคร้[/MATCH]และใบมะกรูด"
@@ -312,13 +320,15 @@ def test_the_marks_written_out_are_every_character_of_their_class() -> None:
 
 
 @pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
-def test_polytonic_greek_is_found_without_its_breathings_and_accents(tokenizer: str) -> None:
+def test_polytonic_greek_is_found_without_its_breathings_and_accents(
+    fts_table: Callable[..., sqlite3.Connection], tokenizer: str
+) -> None:
     """The breathings, the circumflex and the iota subscript of polytonic Greek (U+0313,
     U+0314, U+0342, U+0345 once decomposed) were separators to ``unicode61``: ``ἀρετή`` was
     ``α`` and ``ρετη``, so ``αρετη`` found nothing. A final sigma is ``σ`` (``unicode61``
     folds it); the snippet keeps the text as written."""
     text = "Ἀρχὴ σοφίας φόβος Κυρίου. Τῆς γλώσσης ἡ ἀρετή, ᾠδὴ ῥήτορος."
-    connection = _table(tokenizer, text, "Μετάφρασις")
+    connection = fts_table(tokenizer, text, "Μετάφρασις")
     for query in ("αρχη", "ΑΡΧΗ", "Ἀρχὴ", "της", "τῆς", "αρετη", "ωδη", "ᾠδή", "ρητοροσ"):
         assert _hits(connection, query, tokenizer) == 1, query
     for query in ("γλωσσησ", "ΓΛΩΣΣΗΣ", "μεταφρασισ", "μεταφρασις"):  # final sigma or not
@@ -329,6 +339,7 @@ def test_polytonic_greek_is_found_without_its_breathings_and_accents(tokenizer: 
 
 @pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
 def test_full_width_latin_and_half_width_hangul_are_found_by_their_usual_forms(
+    fts_table: Callable[..., sqlite3.Connection],
     tokenizer: str,
 ) -> None:
     """``Ｐｙｔｈｏｎ`` (a Japanese or Chinese input method) is ``Python`` and half-width Hangul
@@ -336,7 +347,7 @@ def test_full_width_latin_and_half_width_hangul_are_found_by_their_usual_forms(
     ``search`` as to ``show`` and ``find``: in the text and in the query; the snippet keeps
     the text's own widths."""
     text = "Ｐｙｔｈｏｎ スクリプト ﾾﾡﾤ 초성"
-    connection = _table(tokenizer, text)
+    connection = fts_table(tokenizer, text)
     for query in ("python", "PYTHON", "Ｐｙｔｈｏｎ", "ｐｙｔｈｏｎ", "ㅎㄱㄴ", "ﾾﾡﾤ"):
         assert _hits(connection, query, tokenizer) == 1, query
     assert _hits(connection, "ㅎㄴㄱ", tokenizer) == 0
@@ -394,11 +405,13 @@ def test_myanmar_and_khmer_snippets_never_cut_a_grapheme(
             assert grapheme_boundary(text, cut) == cut, (query, shown, cut)
 
 
-def test_a_khmer_stacked_consonant_is_matched_with_the_letter_above_it() -> None:
+def test_a_khmer_stacked_consonant_is_matched_with_the_letter_above_it(
+    fts_table: Callable[..., sqlite3.Connection],
+) -> None:
     """Under ``cjk`` a Khmer consonant stacked under a coeng (U+17D2) is one grapheme with
     the letter above it, as the cuts of the kit have it: ``មែ`` (a full letter) no longer
     finds the subscript one of ``ខ្មែរ``, nor does its highlight cut ``ខ្ម``."""
-    connection = _table("cjk", KHMER)
+    connection = fts_table("cjk", KHMER)
     assert _hits(connection, "ខ្មែរ", "cjk") == 1
     assert _hits(connection, "ភាសាខ្មែរ", "cjk") == 1
     assert _hits(connection, "មែ", "cjk") == 0
