@@ -5,9 +5,12 @@ folder, the notifications the client's own listen driver receives."""
 
 from __future__ import annotations
 
+import io
+import json
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -117,8 +120,6 @@ def test_sigterm_ends_a_listen_stream_with_its_response(
 ) -> None:
     """Raw wire: the acknowledgement comes first, the response (stamped with the
     subscription id) when the server stops; a second listen beyond none is fine."""
-    import json
-
     env = {**sdk_env(home), "PATH": "/usr/bin:/bin"}
     process = subprocess.Popen(
         server_command, cwd=project, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
@@ -251,7 +252,6 @@ def test_host_header_is_checked(start: Callable[..., Any]) -> None:
 def test_sigterm_ends_an_http_listen_stream_with_its_response(start: Callable[..., Any]) -> None:
     """An open event stream does not hold the server up: SIGTERM sends the stream's last
     event (the listen request's response) and the server exits."""
-    import json
     import threading
 
     httpx = pytest.importorskip("httpx")
@@ -377,12 +377,22 @@ class _Burst:
         pass
 
 
+def _sent(out: io.BytesIO) -> list[dict[str, Any]]:
+    """The messages a :class:`~skillc_mcp._stdio.Connection` wrote to ``out`` so far."""
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def _until(out: io.BytesIO, count: int) -> None:
+    """Wait (at most WAIT seconds) until ``count`` messages were written to ``out``."""
+    deadline = time.monotonic() + WAIT
+    while len(_sent(out)) < count:
+        assert time.monotonic() < deadline, json.dumps(_sent(out))
+        time.sleep(0.01)
+
+
 def test_a_held_notification_is_not_sent_to_a_stream_cancelled_or_a_uri_unsubscribed() -> None:
-    import io
-    import json
     import os
     import threading
-    import time
 
     from skillc_mcp._listen import Throttle
     from skillc_mcp._stdio import Connection
@@ -390,15 +400,6 @@ def test_a_held_notification_is_not_sent_to_a_stream_cancelled_or_a_uri_unsubscr
     now = [0.0]
     reader, writer = os.pipe()
     out = io.BytesIO()
-
-    def sent() -> list[dict[str, Any]]:
-        return [json.loads(line) for line in out.getvalue().splitlines()]
-
-    def until(count: int) -> None:
-        deadline = time.monotonic() + WAIT
-        while len(sent()) < count:
-            assert time.monotonic() < deadline, json.dumps(sent())
-            time.sleep(0.01)
 
     with os.fdopen(reader, "rb") as wire_in, os.fdopen(writer, "wb") as wire_out:
         connection = Connection(wire_in, out, _Burst())  # type: ignore[arg-type]
@@ -416,17 +417,17 @@ def test_a_held_notification_is_not_sent_to_a_stream_cancelled_or_a_uri_unsubscr
             {"id": 2, "method": "resources/read", "params": {}},  # all held
             {"id": 3, "method": "resources/unsubscribe", "params": {"uri": DELTA_URI}},
         )
-        until(6)  # the acknowledgement, three notifications, two responses
+        _until(out, 6)  # the acknowledgement, three notifications, two responses
         write({"method": "notifications/cancelled", "params": {"requestId": 1}})
         write({"id": 4, "method": "ping"})
-        until(7)
+        _until(out, 7)
         now[0] += 1.0  # the window is over: what is held and still wanted goes
-        until(8)
+        _until(out, 8)
         time.sleep(0.5)  # nothing else comes
     serving.join(WAIT)
-    trailing = sent()[7:]
-    assert [m.get("id") for m in sent()[:7] if "id" in m] == [2, 3, 4]
-    assert len([m for m in sent()[:7] if m.get("method") == UPDATED]) == 1
+    trailing = _sent(out)[7:]
+    assert [m.get("id") for m in _sent(out)[:7] if "id" in m] == [2, 3, 4]
+    assert len([m for m in _sent(out)[:7] if m.get("method") == UPDATED]) == 1
     assert trailing == [{"jsonrpc": "2.0", "method": "notifications/resources/list_changed"}]
 
 
@@ -445,11 +446,8 @@ def test_a_held_notification_of_a_cancelled_stream_never_goes_to_a_new_one_of_it
     """Request ids are unique only among open requests: a stream cancelled while its
     list change was held, then a new listen of the same id asking for one URI only. The held
     notice was the old stream's: the new one never gets it."""
-    import io
-    import json
     import os
     import threading
-    import time
 
     from skillc_mcp._listen import SUBSCRIPTION_ID_KEY, Throttle
     from skillc_mcp._stdio import Connection
@@ -462,15 +460,6 @@ def test_a_held_notification_of_a_cancelled_stream_never_goes_to_a_new_one_of_it
     now = [0.0]
     reader, writer = os.pipe()
     out = io.BytesIO()
-
-    def sent() -> list[dict[str, Any]]:
-        return [json.loads(line) for line in out.getvalue().splitlines()]
-
-    def until(count: int) -> None:
-        deadline = time.monotonic() + WAIT
-        while len(sent()) < count:
-            assert time.monotonic() < deadline, json.dumps(sent())
-            time.sleep(0.01)
 
     def listen(asked: dict[str, Any]) -> dict[str, Any]:
         return {"id": 1, "method": "subscriptions/listen", "params": {"notifications": asked}}
@@ -487,17 +476,17 @@ def test_a_held_notification_of_a_cancelled_stream_never_goes_to_a_new_one_of_it
             wire_out.flush()
 
         write(listen({"resourcesListChanged": True}))  # the ack, three notices at once
-        until(4)
+        _until(out, 4)
         write({"id": 2, "method": "resources/read", "params": {}})  # the notices held
-        until(5)
+        _until(out, 5)
         write({"method": "notifications/cancelled", "params": {"requestId": 1}})
         write(listen({"resourceSubscriptions": [DELTA_URI]}))  # its ack, its own update
-        until(7)
+        _until(out, 7)
         now[0] += 1.0  # the window is over: the legacy list change and update go
-        until(9)
+        _until(out, 9)
         time.sleep(0.5)  # nothing else comes
     serving.join(WAIT)
-    after = sent()[5:]  # from the new stream's acknowledgement on
+    after = _sent(out)[5:]  # from the new stream's acknowledgement on
     on_stream = [(m["method"], m["params"].get("uri")) for m in after if stream_id(m) == 1][1:]
     assert on_stream == [(UPDATED, DELTA_URI)], json.dumps(after)  # its own update alone
     assert [m["method"] for m in after if stream_id(m) is None] == [listed, UPDATED]
