@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from types import ModuleType
 
 import anyio
 import pytest
@@ -27,17 +28,24 @@ from skillc_mcp_testing import call, sdk_env
 RESTART = "error[E999]: skillc changed on disk since this server started"
 
 
+def _env_with_copy(package: ModuleType, folder: Path, home: Path) -> dict[str, str]:
+    """The server's environment with a copy of ``package`` in ``folder``, first on its
+    module path."""
+    shutil.copytree(
+        Path(str(package.__file__)).parent,
+        folder / package.__name__,
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    env = sdk_env(home)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(folder), env.get("PYTHONPATH")]))
+    return env
+
+
 def test_a_tool_whose_module_changed_on_disk_says_to_restart_the_server(
     server_command: list[str], project: Path, home: Path, tmp_path: Path
 ) -> None:
     newer = tmp_path / "newer"
-    shutil.copytree(
-        Path(str(skillc_stats.__file__)).parent,
-        newer / "skillc_stats",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    env = sdk_env(home)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(newer), env.get("PYTHONPATH")]))
+    env = _env_with_copy(skillc_stats, newer, home)
     log = tmp_path / "server.log"
 
     def upgrade() -> None:  # a module the server has not imported yet, changed on disk
@@ -97,13 +105,7 @@ def test_the_kit_removed_before_the_first_call_says_to_restart_the_server(
     """Uninstalled after the handshake, before the first tool call: the module that words
     the restart error cannot load either, so skillc-mcp words it (every call; logged once)."""
     copy = tmp_path / "copy"
-    shutil.copytree(
-        Path(str(skillc_index.__file__)).parent,
-        copy / "skillc_index",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    env = sdk_env(home)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(copy), env.get("PYTHONPATH")]))
+    env = _env_with_copy(skillc_index, copy, home)
     log = tmp_path / "server.log"
 
     async def main() -> list[tuple[bool, object]]:
