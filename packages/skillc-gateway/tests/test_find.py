@@ -15,7 +15,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -1332,6 +1332,23 @@ def test_a_foreign_catalog_file_is_left_alone(
         assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
 
 
+@contextlib.contextmanager
+def _held_by_a_process(script: str, path: Path) -> Iterator[None]:
+    """Another process runs ``script`` (``sys.argv[1]`` is ``path``), then sleeps holding
+    what it opened until the block ends (it is killed)."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", script + "import time\nprint('ready', flush=True)\ntime.sleep(120)",
+         str(path)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
+        yield
+    finally:
+        holder.kill()
+        holder.communicate()
+
+
 def test_each_catalog_version_has_its_own_file_and_removes_older_ones(
     gateway_process: Run, newer_gateway: Callable[..., dict[str, str]], project: Path,
     home: Path, write_skill: WriteSkill,
@@ -1366,22 +1383,16 @@ def test_each_catalog_version_has_its_own_file_and_removes_older_ones(
 
     # a find server holds the home (of an older version, that may use its catalog): kept
     lock = folder / "find.lock"
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import fcntl, os, sys, time\n"
-         "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)\n"
-         "fcntl.flock(fd, fcntl.LOCK_EX); os.write(fd, b'%d\\n' % os.getpid())\n"
-         "print('held', flush=True); time.sleep(120)", str(lock)],
-        stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    holder_script = (
+        "import fcntl, os, sys\n"
+        "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)\n"
+        "fcntl.flock(fd, fcntl.LOCK_EX); os.write(fd, b'%d\\n' % os.getpid())\n"
+    )
+    with _held_by_a_process(holder_script, lock):
         done = gateway_process("find", "fish", env_extra=newer)
         assert done.returncode == 0 and "alpha" in done.stdout, done.stderr
         assert listing() == sorted(["catalog.db", "catalog-1.1.1.db", "catalog-1.1.2.db",
                                     CATALOG_FILE, newer_file])  # fmt: skip
-    finally:
-        holder.kill()
-        holder.communicate()
     made = catalog(newer_file)
     assert made[0] == str(database.SCHEMA_VERSION + 1) and made[1]
     # this (older) version: its own file again; the newer one's untouched
@@ -1409,23 +1420,17 @@ def test_an_older_catalog_another_process_has_open_is_kept(
     folder = home / ".skillc"
     older = folder / "catalog-1.1.1.db"
     older.write_bytes((folder / CATALOG_FILE).read_bytes())
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sqlite3, sys, time\n"
-         "db = sqlite3.connect(sys.argv[1]); db.execute('PRAGMA journal_mode = WAL')\n"
-         "db.execute('SELECT COUNT(*) FROM skills').fetchone()\n"
-         "print('open', flush=True); time.sleep(120)", str(older)],
-        stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "open\n"
+    holder_script = (
+        "import sqlite3, sys\n"
+        "db = sqlite3.connect(sys.argv[1]); db.execute('PRAGMA journal_mode = WAL')\n"
+        "db.execute('SELECT COUNT(*) FROM skills').fetchone()\n"
+    )
+    with _held_by_a_process(holder_script, older):
         shm = older.with_name(older.name + "-shm")
         assert shm.is_file()
         done = gateway_process("find", "fish")
         assert done.returncode == 0 and "alpha" in done.stdout, done.stderr
         assert older.is_file() and shm.is_file()
-    finally:
-        holder.kill()
-        holder.communicate()
     done = gateway_process("find", "fish")
     assert done.returncode == 0 and "alpha" in done.stdout, done.stderr
     assert sorted(p.name for p in folder.glob("catalog-1.1.1.db*")) == []
