@@ -232,7 +232,7 @@ def _linked_stores(layout: Layout) -> list[tuple[Path, frozenset[str] | None]]:
     the usual one, costs one ``stat`` an answer)."""
     from skillc_index.inventory.links import link_targets  # a store's links, read once a process
 
-    stores = [(layout.store(scope), link_targets(layout.store(scope))) for scope in layout.scopes()]
+    stores = [(store, link_targets(store)) for store in map(layout.store, layout.scopes())]
     return [(store, names) for store, names in stores if names is None or names]
 
 
