@@ -26,7 +26,8 @@ reading a file that changed after its index check (a product bug this suite foun
 ``show`` now compares the file's stats with the index's after reading it).
 
 Those durations are the long suite (``long``); the default run has each test for a few
-seconds (smoke: 4 CLI readers for 6 seconds, the edits for 3, the MCP servers for 5).
+seconds (smoke: 4 CLI readers for 6 seconds and two builds at least, the edits for 3, the MCP
+servers for 5).
 """
 
 from __future__ import annotations
@@ -195,15 +196,25 @@ def test_concurrent_readers_and_rebuilds(
         good = len(results) == sections and len(versions) == 1 and not proc.stderr
         outcome.add("search ok", None if good else f"{len(results)} results, {versions}")
 
+    builds_over = threading.Event()
+
     def reader(number: int) -> None:
         for turn in range(MAX_COMMANDS_PER_READER):
-            if time.monotonic() > deadline:
+            if time.monotonic() > deadline and builds_over.is_set():
                 return
             (show if (number + turn) % 2 else search)()
 
     def builder() -> None:
+        try:
+            build_until_deadline()
+        finally:
+            builds_over.set()
+
+    def build_until_deadline() -> None:
+        # two builds at least, however slow a loaded machine makes them: the readers read
+        # until the last one is over, so that each build meets readers
         version = 0
-        while time.monotonic() < deadline and version < MAX_BUILDS:
+        while (time.monotonic() < deadline or version < 2) and version < MAX_BUILDS:
             version += 1
             with written_lock:
                 written.add(version)
