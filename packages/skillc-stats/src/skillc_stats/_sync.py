@@ -109,6 +109,7 @@ from skillc_index.accesslog.merge import (
 from skillc_index.accesslog.schema import DB_FILES, check_not_newer, unwritable_file
 from skillc_index.accesslog.store import SKIPPED_FILE, skipped_mark
 from skillc_index.atomic import disk_failure, nearest_existing, not_writable
+from skillc_index.sqlite import damaged
 
 _SKILL_PATH = 4  # position of skill_path in an Identity
 
@@ -441,9 +442,7 @@ def _why(exc: Exception) -> str:
     """The hint of an E041 or E042: what went wrong, and what to do when the log (a runtime
     log written to, or the fallback log read) is damaged."""
     reason = _reason(exc)
-    if not isinstance(exc, sqlite3.DatabaseError):
-        return reason
-    if "malformed" in reason or "not a database" in reason:
+    if damaged(exc):
         return f"{reason}; move the damaged log away and sync again (a new log is started)"
     return reason
 

@@ -35,7 +35,7 @@ from skillc_gateway.catalog import postings
 from skillc_gateway.catalog.tree_state import TreeState
 from skillc_index import Layout, Notice, use_wal
 from skillc_index.index import version as index_version
-from skillc_index.sqlite import connect, writing
+from skillc_index.sqlite import connect, damaged, writing
 
 __all__ = [
     "APPLICATION_ID",
@@ -192,8 +192,7 @@ def open_database(layout: Layout) -> CatalogDatabase:
             return CatalogDatabase(db, path)
         except sqlite3.DatabaseError as exc:
             db.close()
-            corrupt = not isinstance(exc, sqlite3.OperationalError) or "malformed" in str(exc)
-            if corrupt and _ours(path):
+            if damaged(exc) and _ours(path):
                 _remove(path)  # ours, and unusable: made again from nothing
                 continue
             return _in_memory(f"cannot use the catalog {path} ({why(exc, path)})")

@@ -37,6 +37,7 @@ from skillc_gateway.catalog.scan import Walk, walk
 from skillc_gateway.catalog.tree_state import RACY_NS, SKILL, TreeState
 from skillc_index import Diagnostic, Layout, Notice, cut_short
 from skillc_index.inventory.folders import Root
+from skillc_index.sqlite import damaged
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog.watch import Changes, Watcher
@@ -163,7 +164,7 @@ class Catalog:
             # a catalog that broke while in use: opened again, once; removed first only when
             # it is corrupt (another skillc version that rewrote its tables is no reason)
             self.close()
-            if not isinstance(exc, sqlite3.OperationalError) or "malformed" in str(exc):
+            if damaged(exc):
                 discard(self.database.path)
             found = Catalog.shared(self.layout)
             return found._find(query, roots, limit, budget, semantic, first, elsewhere, told)
