@@ -243,7 +243,9 @@ class App:
 
     def _server(self, user: str | None) -> Server:
         skills: SkillsMethods = self._skills  # type: ignore[assignment]  # same methods
-        server = Server(tools=self._runner(user), skills=skills)
+        # the runner is made by the first call that needs it, in that call's guard (a kit
+        # removed since the start says to restart the server, not a failed request)
+        server = Server(make_tools=lambda: self._runner(user), skills=skills)
         server.notifies = self._hub.can_watch
         return server
 

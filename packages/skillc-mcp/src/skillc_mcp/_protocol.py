@@ -30,8 +30,9 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
+    from skillc_index import Diagnostic
     from skillc_mcp._listen import Listen
     from skillc_mcp._skills import SkillsMethods
     from skillc_mcp._tools import ToolRunner
@@ -165,8 +166,26 @@ def print_exception(exc: BaseException, file: TextIO | None = None) -> None:
 RESTART = "restart the MCP server"
 """What a call that failed because skillc changed on disk says to do."""
 
-_told_unloaded: list[str] = []
-"""The module :func:`unloaded_kit_result` logged (once a process)."""
+_told: list[str] = []
+"""What :func:`_tell` logged (once a process): that skillc changed on disk."""
+
+
+def _tell(said: str, log: TextIO | None) -> None:
+    """Log ``said`` (skillc changed on disk) on ``log``, else stderr, once a process."""
+    if not _told:
+        _told.append(said)
+        print(f"skillc-mcp: {said}", file=log or sys.stderr, flush=True)
+
+
+def _unloaded_kit(exc: BaseException) -> str | None:
+    """What :func:`unloaded_kit_result` says (without ``error[E999]: ``), or None."""
+    name = getattr(exc, "name", None) if isinstance(exc, ImportError) else None
+    if not name or not name.startswith("skillc_") or "skillc_index.installed" in sys.modules:
+        return None
+    return (
+        "skillc changed on disk since this server started "
+        f"(its code could not be loaded: {name}): {RESTART}"
+    )
 
 
 def unloaded_kit_result(exc: BaseException, log: TextIO | None = None) -> dict[str, Any] | None:
@@ -176,17 +195,43 @@ def unloaded_kit_result(exc: BaseException, log: TextIO | None = None) -> dict[s
     before the first call): E999 to restart the server, worded here, with the module's name
     but no path or traceback; the log (``log``, else stderr) says it once. None for any
     other failure, or once ``skillc_index.installed`` is loaded (it words the failure)."""
-    name = getattr(exc, "name", None) if isinstance(exc, ImportError) else None
-    if not name or not name.startswith("skillc_") or "skillc_index.installed" in sys.modules:
+    said = _unloaded_kit(exc)
+    if said is None:
         return None
-    said = (
-        f"skillc changed on disk since this server started (its code could not be loaded: {name})"
-    )
-    text = f"error[E999]: {said}: {RESTART}"
-    if not _told_unloaded:
-        _told_unloaded.append(name)
-        print(f"skillc-mcp: {said}: {RESTART}", file=log or sys.stderr, flush=True)
-    return {"content": [{"type": "text", "text": text}], "isError": True}
+    _tell(said, log)
+    return {"content": [{"type": "text", "text": f"error[E999]: {said}"}], "isError": True}
+
+
+def code_changed(exc: BaseException, log: TextIO | None = None) -> Diagnostic | None:
+    """E999 to restart the server when ``exc``, a failure nobody planned for, comes of a
+    changed installation as the loaded ``skillc_index.installed`` tells
+    (:class:`~skillc_index.installed.CodeChanged`: an import of the kit failed, a version
+    changed), without the installation's path; the log says it once. None otherwise, and
+    while that module is not loaded (:func:`unloaded_kit_result` words the failure then).
+    Reads the installed metadata: call it on an error path only."""
+    installed = sys.modules.get("skillc_index.installed")  # as loaded, not as on disk now
+    changed = None if installed is None else installed.CodeChanged.of(exc, RESTART)
+    if changed is None:
+        return None
+    _tell(str(changed), log)
+    diagnostic: Diagnostic = changed.diagnostic
+    return diagnostic
+
+
+def changed_on_disk(exc: BaseException, log: TextIO | None = None) -> str | None:
+    """The ``error[E999]`` line saying to restart the server when ``exc`` comes of skillc
+    changed on disk since the server started (:func:`unloaded_kit_result`, else
+    :func:`code_changed`): what a method that is not a tool answers as a JSON-RPC error, and
+    a tool whose runner could not be made as its result; None for any other failure."""
+    unloaded = unloaded_kit_result(exc, log)
+    if unloaded is not None:
+        text: str = unloaded["content"][0]["text"]
+        return text
+    diagnostic = code_changed(exc, log)
+    if diagnostic is None:
+        return None
+    diagnostics = sys.modules["skillc_index.diagnostics"]  # loaded: CodeChanged is one of its
+    return str(diagnostics.format_diagnostic(diagnostic))
 
 
 def unloaded_tools_result(exc: BaseException) -> dict[str, Any]:
@@ -243,6 +288,7 @@ class Server:
         name: str = "skillc",
         version: str | None = None,
         tools: ToolRunner | None = None,
+        make_tools: Callable[[], ToolRunner] | None = None,
         skills: SkillsMethods | None = None,
     ) -> None:
         if version is None:
@@ -251,6 +297,9 @@ class Server:
         self.legacy_version: str | None = None
         """The version the ``initialize`` handshake agreed on, if one happened."""
         self._tools = tools
+        self._make_tools = make_tools
+        """Makes the runner when a call first needs it (the HTTP server's, shared by a
+        user's sessions): inside the guard of the call, which a failure answers."""
         self._skills = skills
         self.notifies = False
         """Whether the transport delivers change notifications (where it can watch the
@@ -269,9 +318,12 @@ class Server:
     @property
     def tools(self) -> ToolRunner:
         if self._tools is None:
-            from skillc_mcp._tools import ToolRunner
+            if self._make_tools is not None:
+                self._tools = self._make_tools()
+            else:
+                from skillc_mcp._tools import ToolRunner
 
-            self._tools = ToolRunner()
+                self._tools = ToolRunner()
         return self._tools
 
     def close(self) -> None:
@@ -351,7 +403,7 @@ class Server:
         except ProtocolError as error:
             return error_response(request_id, error)
         except Exception as exc:  # a bug: say so, keep serving
-            reported = reported_error(exc)
+            reported = reported_error(exc) or changed_on_disk(exc)  # changed: restart it
             if reported is not None:
                 return error_response(request_id, ProtocolError(INTERNAL_ERROR, reported))
             print_exception(exc)
@@ -529,9 +581,9 @@ class Server:
             from skillc_mcp._tools import UnknownTool
         except Exception as exc:  # the tools could not be loaded (no descriptor left to open
             # their modules or the access log): this call failed, as a tool's failure is E999
-            unloaded = unloaded_kit_result(exc)
-            if unloaded is not None:
-                return unloaded
+            changed = changed_on_disk(exc)
+            if changed is not None:
+                return {"content": [{"type": "text", "text": changed}], "isError": True}
             print(f"skillc-mcp: {name} failed:", file=sys.stderr)
             print_exception(exc)
             return unloaded_tools_result(exc)

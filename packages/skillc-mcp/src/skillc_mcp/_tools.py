@@ -32,11 +32,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from skillc_mcp._catalog import operations, tools
-from skillc_mcp._protocol import RESTART, print_exception, unloaded_kit_result
+from skillc_mcp._protocol import code_changed, print_exception, unloaded_kit_result
 
 if TYPE_CHECKING:
     from skillc_index import Diagnostic, Layout, Notice
-    from skillc_index.installed import CodeChanged
 
 Data = dict[str, Any]
 
@@ -91,8 +90,6 @@ class ToolRunner:
         self.access = AccessLog(self._print, run_id=run_id, queued=True, spelling=MCP_SPELLING)
         self._catalogs: set[Any] = set()
         """The find catalogs this runner's calls opened (``skc_find``), closed by :meth:`close`."""
-        self._told_changed = False
-        """Whether the log said that skillc changed on disk (:meth:`internal_error`: once)."""
 
     def flush(self) -> None:
         """Wait until the access-log rows of the calls so far are written."""
@@ -223,19 +220,14 @@ class ToolRunner:
         A failure of a changed installation (a tool's module, first imported after an upgrade
         or uninstall, imports what the loaded code lacks; a version changed:
         :class:`~skillc_index.installed.CodeChanged`) says to restart the server instead,
-        without the path of the installation, and the log says it once."""
+        without the path of the installation, and the log says it once
+        (:func:`~skillc_mcp._protocol.code_changed`)."""
         from skillc_index import InternalError
 
         log = self._log or sys.stderr
-        installed = sys.modules.get("skillc_index.installed")  # as loaded, not as on disk now
-        changed: CodeChanged | None = None
-        if installed is not None:
-            changed = installed.CodeChanged.of(exc, RESTART)
+        changed = code_changed(exc, self._log)
         if changed is not None:
-            if not self._told_changed:
-                self._told_changed = True
-                print(f"skillc-mcp: {changed}", file=log, flush=True)
-            return changed.diagnostic
+            return changed
         print(f"skillc-mcp: {tool} failed:", file=log)
         print_exception(exc, file=log)
         return InternalError.unexpected(exc).diagnostic
