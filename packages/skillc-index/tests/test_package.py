@@ -782,7 +782,7 @@ def test_two_runs_into_one_folder_at_once_both_record_their_files(
     from skillc_index.package import make
 
     read = threading.Barrier(2)
-    reads_record = make._made_before
+    reads_record = make.made_before
 
     def slow(output: Path) -> dict[str, tuple[str, ...]]:
         found = reads_record(output)
@@ -790,7 +790,7 @@ def test_two_runs_into_one_folder_at_once_both_record_their_files(
             read.wait(timeout=2)  # the other run cannot read the record until this one wrote
         return found
 
-    monkeypatch.setattr(make, "_made_before", slow)
+    monkeypatch.setattr(make, "made_before", slow)
     out = tmp_path / "dist"
     errors: list[BaseException] = []
 

@@ -10,8 +10,9 @@ Same input, same bytes: archives by :func:`~skillc_index.package.archive.zip_blo
 fixed layout, nothing dated (a file holding them already is left as it is, inode and mtime).
 Files are written (atomically, all or none: :func:`~skillc_index.atomic.write_files_atomic`)
 over what a previous run wrote (``.skillc-package.json`` in the output folder records each
-file's digest); a file there that skillc did not write, or that was edited since, is E050
-before anything is written; with ``force`` it is moved aside (``atomic.move_aside``), never
+file's digest, :mod:`~skillc_index.package.written`; no walk for skills enters what it
+records); a file there that skillc did not write, or that was edited since, is E050 before
+anything is written; with ``force`` it is moved aside (``atomic.move_aside``), never
 overwritten. Nothing is deleted but the temporary files a killed run left (of a process gone);
 an index (``index.json``, ``marketplace.json``) keeps the entries of the earlier run's whose
 files are still there (:func:`_merge_index`).
@@ -50,6 +51,7 @@ from skillc_index.package.archive import (
 )
 from skillc_index.package.portable import path_problem, path_problems
 from skillc_index.package.result import LeftOut, PackagedFile, PackageResult
+from skillc_index.package.written import MANIFEST, made_before, record_bytes
 from skillc_index.record import Record
 
 __all__ = ["DISCOVERY_SCHEMA", "FORMATS", "PLUGIN_SCHEMA", "package_skills"]
@@ -60,9 +62,6 @@ DISCOVERY_SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
 #: ``plugin.json``'s ``$schema`` (agentplugins/agent-plugins-spec, schemas/1.0.0).
 PLUGIN_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
 WELL_KNOWN = ".well-known/agent-skills"
-#: In the output folder: what the last run wrote (``{"files": {path: sha256 hex}}``; a list of
-#: two, the earlier digest and the new one, while a run renames its files: :func:`_write`).
-MANIFEST = ".skillc-package.json"
 MARKETPLACE = ".claude-plugin/marketplace.json"
 #: How long a run waits for another writing into the same output folder (then goes on).
 LOCK_WAIT_S = 60.0
@@ -293,27 +292,6 @@ def _packed(given: str, layout: Layout, fmt: str, *, several: bool) -> PackedSki
         raise
 
 
-def _made_before(output: Path) -> dict[str, tuple[str, ...]]:
-    """What earlier runs wrote into ``output`` (path -> the sha256 hex digests skillc wrote
-    there: two when a run was stopped while renaming its files), from :data:`MANIFEST`."""
-    from skillc_index.bounded_json import read_json_bounded
-
-    try:  # a regular file only, read without blocking (a FIFO there hung the run)
-        data = read_json_bounded(output / MANIFEST, max_bytes=1 << 20)
-    except (OSError, ValueError):
-        return {}
-    files = data.get("files") if isinstance(data, dict) else None
-    if not isinstance(files, dict):
-        return {}
-    made = {}
-    for rel, given in files.items():
-        digests = [given] if isinstance(given, str) else given if isinstance(given, list) else []
-        kept = tuple(digest for digest in digests[:2] if isinstance(digest, str))
-        if isinstance(rel, str) and kept:
-            made[rel] = kept
-    return made
-
-
 def _foreign(
     output: Path,
     files: dict[str, Content],
@@ -490,7 +468,7 @@ def _write(
     from skillc_index.atomic import locked_folder, move_aside, write_file_atomic, write_files_atomic
 
     with locked_folder(output, LOCK_WAIT_S, make=True):
-        made = _made_before(output)
+        made = made_before(output)
         known = _merge_index(output, files, made, fmt, own=own, index=index, dropped=dropped)
         moved: list[tuple[Path, Path]] = []
         there: dict[str, str] = {}
@@ -520,7 +498,7 @@ def _write(
             atomic.remove_abandoned_files([*kept, output / MANIFEST])  # a killed run's, beside
             if changed or made != before:  # the same bytes again: each file left as it is
                 write_files_atomic(
-                    [(output / MANIFEST, _record(renaming), None)]
+                    [(output / MANIFEST, record_bytes(renaming), None)]
                     + [
                         (
                             output / rel,
@@ -530,7 +508,7 @@ def _write(
                         for rel in changed
                     ]
                 )
-                write_file_atomic(output / MANIFEST, _record(made))
+                write_file_atomic(output / MANIFEST, record_bytes(made))
         except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
             reason = (exc.strerror or str(exc)) + _put_back(moved)
             raise CannotCreate(str(exc.filename or output), reason) from exc
@@ -572,13 +550,6 @@ def _digests(earlier: str | None, new: str) -> tuple[str, ...]:
     """The digests a file may have while a run renames it: ``earlier``'s (None: no file)
     and ``new``."""
     return (new,) if earlier is None or earlier == new else (earlier, new)
-
-
-def _record(made: Mapping[str, tuple[str, ...]]) -> bytes:
-    """:data:`MANIFEST`'s bytes: a path's digest, or a list of two while its file is renamed."""
-    return _json(
-        {"files": {rel: d[0] if len(d) == 1 else list(d) for rel, d in sorted(made.items())}}
-    )
 
 
 def package_skills(
