@@ -54,3 +54,40 @@ def test_build_lint_and_find_walk_the_same_folders(
     assert sorted(r["skill"] for r in json.loads(built.stdout)["results"]) == names
     built_text = skc("build", "openai-skills")
     assert built_text.stdout.splitlines()[-1] == "3 skills: 0 built, 3 up to date, 0 failed"
+
+
+def test_a_package_made_in_the_project_root_is_no_second_copy_of_its_skills(
+    skc_installed: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``skc package -o .`` writes copies of the skills into the project (a plugin's
+    ``office/skills/<name>``, a discovery index's ``.well-known/agent-skills/<name>``): ``skc
+    build .`` refused each name as "in 3 folders", ``skc lint .`` linted each three times and
+    ``skc find`` answered with a copy. Each command sees each skill once, its source."""
+    skc = skc_installed
+    for name in ("alpha", "beta"):
+        write_skill(project / "skills" / name, name, f"Sort {name} files. Use when sorting.")
+    assert skc("init").returncode == 0
+    for to in (["plugin", "--name", "office"], ["claude-plugin", "--name", "cp"], ["well-known"]):
+        made = skc("package", "skills/alpha", "skills/beta", "--to", *to, "-o", ".")
+        assert made.returncode == 0, made.stderr
+    assert (project / "office" / "skills" / "alpha" / "SKILL.md").is_file()
+    assert (project / ".well-known" / "agent-skills" / "beta" / "SKILL.md").is_file()
+
+    lint = skc("lint", ".", "--format", "json")  # before build: its store is walked too
+    assert lint.returncode == 0, lint.stderr
+    assert sorted(item["skill"] for item in json.loads(lint.stdout)) == ["alpha", "beta"]
+    built = skc("build", ".", "--format", "json")
+    assert built.returncode == 0, built.stderr
+    assert sorted(r["skill"] for r in json.loads(built.stdout)["results"]) == ["alpha", "beta"]
+    listed = skc("list", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    assert sorted(s["name"] for s in json.loads(listed.stdout)["skills"]) == ["alpha", "beta"]
+    no_server = {"SKILLC_FIND_SERVER": "0"}
+    found = skc("find", "sort files", "--path", ".", "--format", "json", env_extra=no_server)
+    assert found.returncode == 0, found.stderr
+    named = sorted(s["name"] for s in json.loads(found.stdout)["skills"])
+    assert named == ["alpha", "beta"]  # the skills built from their sources, each once
+    assert not any(copy in found.stdout for copy in ("office", "cp/", "well-known"))
+    found = skc("find", "sort files", "--format", "json", env_extra=no_server)
+    assert found.returncode == 0, found.stderr
+    assert sorted(s["name"] for s in json.loads(found.stdout)["skills"]) == ["alpha", "beta"]

@@ -12,6 +12,12 @@ checkout's ``.claude/skills/``), except
   the folder walked: looked at only in a folder whose listing holds that name or was cut
   at :data:`MAX_ENTRIES` (:func:`cache_tagged`); a folder is never left out by a name like
   ``build`` or ``dist``, which may be sources;
+- what ``skc package`` wrote into a folder (its copies of skills are no sources): of a
+  folder holding a :data:`PACKAGE_RECORD` (or cut at :data:`MAX_ENTRIES`), the entries the
+  record names, each file written there and each folder its files make
+  (:func:`~skillc_index.package.written.written_entries`), and nothing else of the folder (it
+  may be a project's root); a record that cannot be read, is too large or a newer skillc
+  wrote leaves out nothing, silently;
 - skillc's own: in a ``.skillc`` folder only its ``skills`` store (its ``runtime``, ``logs``,
   ``router`` hold compiled stubs, parked deployments and databases), a runtime's
   ``.skillc-meta``, and the hidden names skillc gives what it is writing or has moved aside
@@ -40,6 +46,8 @@ from typing import TYPE_CHECKING
 
 from skillc_index.diagnostics import Notice
 from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, STORE_FOLDER
+from skillc_index.package.written import MANIFEST as PACKAGE_RECORD
+from skillc_index.package.written import written_entries
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -52,6 +60,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_ENTRIES",
     "MAX_FOLDERS",
+    "PACKAGE_RECORD",
     "SKIPPED_FOLDERS",
     "Listing",
     "SkillFolders",
@@ -62,6 +71,7 @@ __all__ = [
     "holds_past",
     "is_leftover",
     "listed_as",
+    "packaged",
     "skips_folder",
 ]
 
@@ -185,6 +195,15 @@ def cache_tagged(folder: str | int) -> bool:
         return False
     finally:
         os.close(fd)
+
+
+def packaged(folder: str | int, listed: bool) -> frozenset[str]:
+    """The entries of ``folder`` (a path, or a descriptor of it) that ``skc package`` wrote
+    there, as its :data:`PACKAGE_RECORD` names them (:func:`~skillc_index.package.written.
+    written_entries`): no walk for skills enters them. Looked at only when ``listed``: the
+    folder's listing holds that name, or was cut at :data:`MAX_ENTRIES` (it may lie past);
+    else nothing, without a system call."""
+    return written_entries(folder) if listed else frozenset()
 
 
 def crowded(folder: object, outcome: str) -> Notice:
@@ -324,9 +343,10 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
     answer is ``cut_short``: the caller warns, :func:`cut_short`). With
     ``linked_entries`` (lint: it only reads), a symlinked entry of ``folder`` itself that is
     a skill is found too (an agent folder's skills are links), never walked into. A folder
-    that cannot be listed or searched (EACCES) is skipped, and so is a cache below ``folder``
-    (:func:`cache_tagged`); of a folder only the first :data:`MAX_ENTRIES` entries are read
-    (the folder is then ``crowded``)."""
+    that cannot be listed or searched (EACCES) is skipped, and so are a cache below
+    ``folder`` (:func:`cache_tagged`) and what ``skc package`` wrote into a folder
+    (:func:`packaged`); of a folder only the first :data:`MAX_ENTRIES` entries are read (the
+    folder is then ``crowded``)."""
     from skillc_index.files import fs_bytes, is_file
 
     found: list[tuple[bytes, Path]] = []
@@ -359,14 +379,17 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
             entries = list(islice(listing, MAX_ENTRIES + 1))
             more = len(entries) > MAX_ENTRIES  # its tag may lie past the entries read
             tagged = depth and (more or any(e.name == CACHE_TAG for e in entries))
-            if tagged and cache_tagged(listing.fd if listing.fd >= 0 else str(current)):
+            at = listing.fd if listing.fd >= 0 else str(current)
+            if tagged and cache_tagged(at):
                 continue  # a cache: not entered
+            listed = more or any(e.name == PACKAGE_RECORD for e in entries)
+            written = packaged(at, listed)  # the copies skc package wrote there: not entered
             if more:  # the rest of it is not read
                 del entries[MAX_ENTRIES:]
                 full.append(current)
             entries.sort(key=lambda e: e.name)
             for entry in entries:
-                if skips_folder(entry.name, parent):
+                if skips_folder(entry.name, parent) or entry.name in written:
                     continue
                 try:
                     is_dir = entry.is_dir(follow_symlinks=False)

@@ -8,15 +8,16 @@ lists the same skills), a folder given to ``skc find --path`` holds them at any 
 skills included (:data:`MAX_DEPTH`). The folders entered are those every walk for skills
 enters (:func:`skillc_index.skips_folder`, the rule ``build`` and ``lint`` walk by too):
 hidden ones included (``skills/.curated/``), not version control, virtual environments,
-``node_modules``, caches (a folder holding a ``CACHEDIR.TAG`` below the root too) or
-skillc's own runtime; a symlinked folder is followed only as an
-entry of the root itself (deployed skills are symlinks), never deeper, and not when it leads
-up the tree (to the root or a folder that holds it, ``x -> /``: a loop, which walked the
-whole disk under the root's depth). An entry of the root that is a symlink leading nowhere
-(its target moved away or not there yet) is recorded as dangling: every walk stats it
-(:func:`resolved`), and the root is listed again once it leads somewhere (``mv repo-old
-repo`` changes no folder the walk knows). An entry of the root
-that is a deployed skillc skill (its real path a runtime folder
+``node_modules``, caches (a folder holding a ``CACHEDIR.TAG`` below the root too), what
+``skc package`` wrote into a folder (the entries its ``.skillc-package.json`` names:
+:func:`skillc_index.walk.packaged`) or skillc's own runtime; a symlinked folder is followed
+only as an entry of the root itself (deployed skills are symlinks), never deeper, and not
+when it leads up the tree (to the root or a folder that holds it, ``x -> /``: a loop, which
+walked the whole disk under the root's depth). An entry of the root that is a symlink
+leading nowhere (its target moved away or not there yet) is recorded as dangling: every
+walk stats it (:func:`resolved`), and the root is listed again once it leads somewhere
+(``mv repo-old repo`` changes no folder the walk knows). An entry of the root that is a
+deployed skillc skill (its real path a runtime folder
 ``<base>/.skillc/runtime/<name>``, or a copy holding ``.skillc-meta/``) is not searched: it
 stands for its source skill, which the caller searches instead.
 
@@ -60,7 +61,14 @@ from skillc_gateway.catalog.tree_state import (
 from skillc_index import META_DIR, SKIPPED_FOLDERS, skips_folder
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
 from skillc_index.layout import user_home
-from skillc_index.walk import CACHE_TAG, MAX_DEPTH, MAX_FOLDERS, cache_tagged
+from skillc_index.walk import (
+    CACHE_TAG,
+    MAX_DEPTH,
+    MAX_FOLDERS,
+    PACKAGE_RECORD,
+    cache_tagged,
+    packaged,
+)
 
 __all__ = [
     "ENTRIES",
@@ -587,7 +595,7 @@ class _Walker:
             self.state.dangling = set()
         kind = link
         children: list[tuple[str, int]] = []
-        meta = router = tagged = False
+        meta = router = tagged = recorded = False
         parent = full.rpartition("/")[2]
         store = parent == ".skillc"  # skips_folder: only its skills store is searched
         if not utf8(full) or (link and not self._may_follow(self.state.links.get(path, ""))):
@@ -609,6 +617,7 @@ class _Walker:
                         hidden = name[0] == "."
                         if hidden:
                             router = router or name == ROUTER_MARK
+                            recorded = recorded or name == PACKAGE_RECORD
                             if name == META_DIR and depth == 1:
                                 meta = entry.is_dir(follow_symlinks=False)
                         # skips_folder(name, parent), its frozenset lookup first: the function
@@ -645,6 +654,8 @@ class _Walker:
             self.state.sources.pop(path, None)
         if tagged and depth and cache_tagged(full):  # a cache (cargo's target/): not searched
             return kind, []
+        if recorded and (written := packaged(full, recorded)):  # skc package's copies
+            children = [child for child in children if child[0].rpartition("/")[2] not in written]
         return kind, sorted(children)
 
     def _may_follow(self, target: str) -> bool:

@@ -49,8 +49,8 @@ UNREADABLE = 8
 SKIPPED = 16
 """Its SKILL.md could not be read, or is invalid (set by the catalog)."""
 
-_STATE_VERSION = 5  # 2: the walk enters hidden folders; 3: the walk's depth; 4: dangling;
-# 5: a plugin's links out of it skipped
+_STATE_VERSION = 6  # 2: the walk enters hidden folders; 3: the walk's depth; 4: dangling;
+# 5: a plugin's links out of it skipped; 6: what skc package wrote (.skillc-package.json) skipped
 
 
 class TreeState:

@@ -1,0 +1,163 @@
+"""A walk for skills past what ``skc package`` wrote (``.skillc-package.json``, the record of
+its output folder): the copies of skills a package holds (``<plugin>/skills/<name>``,
+``.well-known/agent-skills/<name>``) are no sources, and ``build .`` refused a name in two
+folders, lint linted each skill twice. Exactly the entries the record names are left out,
+nothing else of the folder (it may be the project's root); a record that cannot be read, is
+too large or a newer skillc wrote leaves out nothing, silently."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index.inventory.nested import nested_folders
+from skillc_index.layout import Layout
+from skillc_index.package.make import package_skills
+from skillc_index.walk import find_skill_folders
+
+Run = Callable[..., Any]
+WriteSkill = Callable[..., Path]
+#: The record skc package writes in its output folder.
+PACKAGE_RECORD = ".skillc-package.json"
+
+
+def _record(folder: Path, files: object, **more: object) -> Path:
+    """A record of ``skc package`` in ``folder`` naming ``files`` (path -> digest)."""
+    path = folder / PACKAGE_RECORD
+    path.write_text(json.dumps({**more, "files": files}), encoding="utf-8")
+    return path
+
+
+def _copies(project: Path, write_skill: WriteSkill) -> None:
+    """A source skill and the copies a plugin and a discovery index hold of it, recorded in
+    the project's root, beside a folder of the user's (``docs/``, not recorded)."""
+    write_skill(project / "skills" / "alpha", "alpha")
+    write_skill(project / "docs" / "gamma", "gamma")
+    write_skill(project / "office" / "skills" / "alpha", "alpha")
+    write_skill(project / ".well-known" / "agent-skills" / "alpha", "alpha")
+    _record(
+        project,
+        {
+            "office/skills/alpha/SKILL.md": "0" * 64,
+            "office/plugin.json": ["0" * 64, "1" * 64],  # a run stopped while renaming
+            ".well-known/agent-skills/alpha/SKILL.md": "0" * 64,
+        },
+    )
+
+
+def test_a_walk_leaves_out_what_the_record_names_and_nothing_else(
+    project: Path, write_skill: WriteSkill
+) -> None:
+    _copies(project, write_skill)
+    found = find_skill_folders(project)
+    assert found == [project / "docs" / "gamma", project / "skills" / "alpha"]
+    # a record below the folder walked too: its folder's named entries alone
+    (project / "office").rename(project / "dist")
+    (project / PACKAGE_RECORD).unlink()
+    _record(project / "skills", {"alpha/SKILL.md": "0" * 64})
+    assert find_skill_folders(project) == [
+        project / ".well-known" / "agent-skills" / "alpha",
+        project / "dist" / "skills" / "alpha",
+        project / "docs" / "gamma",
+    ]
+
+
+def test_a_record_naming_a_file_leaves_out_that_file_alone(
+    project: Path, write_skill: WriteSkill
+) -> None:
+    """An upload's record names ``alpha.zip``: no folder of the project is left out."""
+    write_skill(project / "alpha", "alpha")
+    _record(project, {"alpha.zip": "0" * 64, "alpha.zip.d/x": "0" * 64})
+    assert find_skill_folders(project) == [project / "alpha"]
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        "not json {",
+        json.dumps({"version": 2, "files": {"office/skills/alpha/SKILL.md": "0" * 64}}),
+        json.dumps({"version": "1", "files": {"office/skills/alpha/SKILL.md": "0" * 64}}),
+        json.dumps({"files": ["office"]}),
+        json.dumps({"files": {"office/x": "0" * 64}, "pad": "x" * (1 << 20)}),  # over 1 MiB
+        "link",
+        "fifo",
+    ],
+    ids=["not-json", "newer", "odd-version", "no-mapping", "too-large", "link", "fifo"],
+)
+def test_a_record_that_cannot_be_read_leaves_out_nothing(
+    project: Path, write_skill: WriteSkill, record: str
+) -> None:
+    write_skill(project / "office" / "skills" / "alpha", "alpha")
+    path = project / PACKAGE_RECORD
+    if record == "link":  # a link to a valid record elsewhere: not followed
+        elsewhere = _record(project / "office", {"office/skills/alpha/SKILL.md": "0" * 64})
+        path.symlink_to(elsewhere)
+    elif record == "fifo":  # never blocks the walk
+        os.mkfifo(path)
+    else:
+        path.write_text(record, encoding="utf-8")
+    assert find_skill_folders(project) == [project / "office" / "skills" / "alpha"]
+
+
+def test_a_record_a_package_run_writes_is_read_by_the_walk(
+    layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """The record as ``skc package`` writes it (its version, each file) is the one the walk
+    reads: a plugin and a discovery index made in the project's root are left out."""
+    write_skill(project / "skills" / "alpha", "alpha")
+    source = str(project / "skills" / "alpha")
+    package_skills([source], layout, fmt="plugin", output=project)
+    package_skills([source], layout, fmt="well-known", output=project)
+    record = json.loads((project / PACKAGE_RECORD).read_text(encoding="utf-8"))
+    assert record["version"] == 1
+    assert "alpha/skills/alpha/SKILL.md" in record["files"]
+    assert (project / "alpha" / "skills" / "alpha" / "SKILL.md").is_file()
+    assert find_skill_folders(project) == [project / "skills" / "alpha"]
+
+
+def test_the_nested_agent_folder_search_leaves_out_what_the_record_names(
+    project: Path,
+) -> None:
+    for folder in ("pkg", "web"):
+        (project / folder / ".claude" / "skills").mkdir(parents=True)
+    _record(project, {"pkg/.claude/skills/x/SKILL.md": "0" * 64})
+    assert [root.path for root in nested_folders(project)] == [
+        project / "web" / ".claude" / "skills"
+    ]
+
+
+@pytest.mark.usefixtures("skc_on_path")
+def test_build_of_a_project_holding_a_package_builds_each_skill_once(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """``skc build .`` refused ``alpha``: 'the skill name is in 3 folders' (the installed
+    command, in a process); a record it cannot read leaves the copies in, and says nothing."""
+    _copies(project, write_skill)
+    run = cli("skillc-index", script=True)
+    assert run("init").returncode == 0
+    built = run("build", ".", "--format", "json")
+    assert built.returncode == 0, built.stderr
+    assert sorted(r["skill"] for r in json.loads(built.stdout)["results"]) == ["alpha", "gamma"]
+    assert built.stderr == ""
+    out = project.parent / "out"  # a record not JSON: its plugin's skill is walked, quietly
+    write_skill(out / "office" / "skills" / "delta", "delta")
+    (out / PACKAGE_RECORD).write_text("{", encoding="utf-8")
+    built = run("build", str(out), "--format", "json")
+    assert built.returncode == 0, built.stderr
+    assert [r["skill"] for r in json.loads(built.stdout)["results"]] == ["delta"]
+    assert built.stderr == ""
+
+
+def test_lint_of_a_project_holding_a_package_lints_each_skill_once(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """``skillc-lint .`` linted each packaged copy too (where skillc-lint is installed)."""
+    pytest.importorskip("skillc_lint")
+    _copies(project, write_skill)
+    linted = cli("skillc-lint", script=True)(".", "--format", "json")
+    assert sorted(item["skill"] for item in json.loads(linted.stdout)) == ["alpha", "gamma"]
