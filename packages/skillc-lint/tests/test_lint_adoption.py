@@ -395,7 +395,7 @@ def test_write_baseline_leaves_a_newer_skillc_lint_s_baseline(
     """``--write-baseline b.json`` over a baseline a newer skillc-lint wrote replaced it in
     silence with this version's, while ``--baseline b.json`` says to upgrade: it is refused
     with the same words before anything is linted, the file left as it is. Near misses: no
-    file, this version's baseline, a file without the tool and one not JSON are written."""
+    file and this version's baseline are written (any other file is E050: the next test)."""
     put(cwd / "demo", "[a](gone.md)\n")
     newer = json.dumps({"tool": "skillc-lint", "version": 2, "findings": [], "more": 1})
     (cwd / "b.json").write_text(newer, encoding="utf-8")
@@ -406,14 +406,48 @@ def test_write_baseline_leaves_a_newer_skillc_lint_s_baseline(
         "skillc-lint (baseline version 2; this skillc-lint reads 1): upgrade skillc-lint'\n"
     )
     assert (cwd / "b.json").read_text(encoding="utf-8") == newer
-    (cwd / "b.json").unlink()  # then this version's, then a file without the tool, not JSON
-    for text in (None, None, '{"version": 2, "findings": []}', "not json"):
-        if text is not None:
-            (cwd / "b.json").write_text(text, encoding="utf-8")
+    (cwd / "b.json").unlink()  # then this version's
+    for _ in range(2):
         proc = lint("demo", "--write-baseline", "b.json")
         assert proc.returncode == 0, proc.stderr
         document = json.loads((cwd / "b.json").read_text(encoding="utf-8"))
         assert (document["version"], len(document["findings"])) == (1, 1)
+
+
+def test_write_baseline_never_replaces_a_file_that_is_no_baseline(
+    cli: Callable[..., Run], cwd: Path
+) -> None:
+    """``--write-baseline README.md`` replaced the README with a baseline, as any file named
+    was: a file skillc-lint did not write as a baseline (Markdown, JSON without ``"tool":
+    "skillc-lint"``, a baseline's text in a symlink to it) is E050 naming it, exit 1, before
+    anything is linted, the file (and a link's target) left as it was. A baseline skillc-lint
+    wrote is still replaced (the test above)."""
+    put(cwd / "demo", "[a](gone.md)\n")
+    lint = cli("skillc-lint", script=True)
+    assert lint("demo", "--write-baseline", "ours.json", cwd=cwd).returncode == 0
+    (cwd / "link.json").symlink_to("ours.json")
+    files = {
+        "README.md": "# My project\n",
+        "other.json": '{"version": 1, "findings": []}',
+        "broken.json": "not json",
+        "link.json": None,
+    }
+    for name, text in files.items():
+        if text is not None:
+            (cwd / name).write_text(text, encoding="utf-8")
+        before = {p.name: p.read_bytes() for p in cwd.iterdir() if p.is_file()}
+        proc = lint("demo", "--write-baseline", name, cwd=cwd)
+        assert (proc.returncode, proc.stdout) == (1, ""), name
+        assert proc.stderr == (
+            f"error[E050]: '{name}' already exists\nhint: it is not a skillc-lint baseline "
+            "(only one is replaced); name another file, or move it aside first\n"
+        )
+        assert {p.name: p.read_bytes() for p in cwd.iterdir() if p.is_file()} == before
+        assert (cwd / "link.json").is_symlink()
+    # the umbrella command says the same
+    proc = cli("skc", script=True)("lint", "demo", "--write-baseline", "README.md", cwd=cwd)
+    assert proc.returncode == 1 and proc.stderr.startswith("error[E050]: 'README.md'")
+    assert (cwd / "README.md").read_text(encoding="utf-8") == "# My project\n"
 
 
 def test_baseline_keeps_hiding_a_count_an_edit_changes(lint: Run, cwd: Path) -> None:

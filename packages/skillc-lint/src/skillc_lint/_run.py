@@ -551,19 +551,17 @@ def _check_page_options(params: LintParams, mode: str) -> None:
 def _check_outputs(params: LintParams, cwd: Path) -> None:
     """The files ``--sarif-file`` and ``--write-baseline`` name, checked before anything is
     linted (:func:`~skillc_index.atomic.file_target`, E100 ``cannot write`` where one cannot
-    be written; a missing folder is made as the file is written), and a baseline a newer
-    skillc-lint wrote is never replaced (:meth:`~skillc_lint._suppress.Baseline.newer`)."""
+    be written; a missing folder is made as the file is written), and a file that is no
+    baseline of this skillc-lint is never replaced (E050, or E100 for one a newer skillc-lint
+    wrote: :meth:`~skillc_lint._suppress.Baseline.replaces`)."""
     from skillc_index.atomic import file_target
 
     if params.sarif_file is not None:
         file_target(cwd, params.sarif_file)
     if params.write_baseline is not None:
-        from skillc_index.command_errors import CannotWrite
         from skillc_lint._suppress import Baseline
 
-        why = Baseline.newer(file_target(cwd, params.write_baseline))
-        if why is not None:
-            raise CannotWrite(params.write_baseline, f"it was {why}")
+        Baseline.replaces(file_target(cwd, params.write_baseline), params.write_baseline)
 
 
 def _write_baseline(run: LintRun, outcomes: Sequence[Outcome]) -> None:
@@ -575,7 +573,7 @@ def _write_baseline(run: LintRun, outcomes: Sequence[Outcome]) -> None:
     assert file is not None
     results = [outcome for outcome in outcomes if not isinstance(outcome, RunError)]
     try:
-        run.written = Baseline.write(file_target(run.cwd, file), results)
+        run.written = Baseline.write(file_target(run.cwd, file), results, file)
     except OSError as exc:
         raise CannotWrite(file, exc.strerror or str(exc)) from None
 

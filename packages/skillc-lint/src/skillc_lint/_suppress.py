@@ -34,7 +34,7 @@ from skillc_index import split_lines
 if TYPE_CHECKING:
     from pathspec import PathSpec
 
-    from skillc_index import CodeBlock
+    from skillc_index import CodeBlock, SkillcError
     from skillc_lint._engine import LintDiagnostic, LintResult
     from skillc_lint._fixes import FixOutcome
     from skillc_lint._registry import RuleRegistry
@@ -362,24 +362,41 @@ class Baseline:
         )
 
     @staticmethod
-    def newer(path: Path) -> str | None:
-        """Why the file at ``path`` is not to be replaced by :meth:`write`: a baseline a newer
-        skillc-lint wrote (``written by a newer skillc-lint (...): upgrade skillc-lint``, as
-        :meth:`read` refuses it); None for anything else (nothing there, a file that does
-        not read as JSON within the bounds, this version's baseline)."""
+    def replaces(path: Path, shown: str) -> bool:
+        """Whether :meth:`write` replaces a baseline at ``path`` (True) or makes a new file
+        (False: nothing there); anything else there is never replaced, whatever it holds
+        (``--write-baseline README.md`` replaced the README): a baseline a newer skillc-lint
+        wrote is E100 (``cannot write 'SHOWN': it was written by a newer skillc-lint (...):
+        upgrade skillc-lint``, as :meth:`read` refuses it), any other file (one not JSON, JSON
+        without ``"tool": "skillc-lint"``, a symlink, a FIFO) E050 naming ``shown``."""
         from skillc_index import read_json_bounded
+        from skillc_index.command_errors import CannotWrite
 
-        try:
-            document = read_json_bounded(path, max_bytes=MAX_BASELINE_BYTES)
-        except (OSError, ValueError):  # (JsonRejected is a ValueError)
-            return None
-        return _written_by_newer(document)
+        if not (path.is_symlink() or path.exists()):
+            return False
+        document: object = None
+        if not path.is_symlink():  # (a link is replaced by the rename, never its target)
+            try:
+                document = read_json_bounded(path, max_bytes=MAX_BASELINE_BYTES)
+            except (OSError, ValueError):  # (JsonRejected is a ValueError)
+                document = None
+        why = _written_by_newer(document)
+        if why is not None:
+            raise CannotWrite(shown, f"it was {why}")
+        if not _written_by_us(document):
+            raise _foreign(shown)
+        return True
 
     @staticmethod
-    def write(path: Path, results: Iterable[LintResult]) -> int:
-        """Write every diagnostic of ``results`` to ``path`` (atomically); returns how many."""
+    def write(path: Path, results: Iterable[LintResult], shown: str | None = None) -> int:
+        """Write every diagnostic of ``results`` to ``path`` (atomically); returns how many.
+        Only a missing file or a baseline skillc-lint wrote is replaced (:meth:`replaces`,
+        checked again right before the rename: a file made meanwhile is never replaced);
+        ``shown``: ``path`` as the user named it (for the errors)."""
         from skillc_index import write_file_atomic
 
+        shown = str(path) if shown is None else shown
+        replace = Baseline.replaces(path, shown)
         folder = Path(os.path.abspath(path)).parent  # noqa: PTH100
         entries = sorted(
             (
@@ -399,7 +416,21 @@ class Baseline:
         )
         document = {"version": BASELINE_VERSION, "tool": "skillc-lint", "findings": entries}
         text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-        write_file_atomic(Path(path), text.encode("utf-8"), parents=True)
+
+        def unchanged() -> None:  # what is there now is replaced only when it was a baseline
+            if Baseline.replaces(path, shown) != replace:
+                raise _foreign(shown)
+
+        try:
+            write_file_atomic(
+                Path(path),
+                text.encode("utf-8"),
+                parents=True,
+                before_rename=unchanged,
+                replace=replace,
+            )
+        except FileExistsError:  # (made meanwhile, as a new baseline was linked into place)
+            raise _foreign(shown) from None
         return len(entries)
 
 
@@ -412,6 +443,28 @@ def _written_by_newer(document: object) -> str | None:
     from skillc_index.command_errors import written_by_newer
 
     return written_by_newer("baseline version", newer, BASELINE_VERSION, "skillc-lint")
+
+
+def _written_by_us(document: object) -> bool:
+    """Whether ``document`` is a baseline skillc-lint wrote (its ``"tool"`` and an integer
+    ``version``: :meth:`Baseline.write` may replace it)."""
+    return (
+        isinstance(document, dict)
+        and document.get("tool") == "skillc-lint"
+        and type(document.get("version")) is int
+        and isinstance(document.get("findings"), list)
+    )
+
+
+def _foreign(shown: str) -> SkillcError:
+    """E050 naming ``shown``: a file a baseline would replace that skillc-lint did not write."""
+    from skillc_index.command_errors import ForeignFile
+
+    return ForeignFile(
+        shown,
+        "it is not a skillc-lint baseline (only one is replaced); name another file, or "
+        "move it aside first",
+    )
 
 
 def _newer_version(document: object) -> int | None:
