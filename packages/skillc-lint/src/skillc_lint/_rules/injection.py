@@ -298,12 +298,21 @@ def _scalar_injections(node: Any, block: str) -> Iterator[tuple[int, re.Match[st
             yield at + 2, match  # (the block starts on line 2)
 
 
+def _escaped(text: str) -> bool:
+    """Whether a frontmatter's ``text`` may hold a double-quoted scalar with an escape
+    (``"\\x49gnore ..."``, ``"\\u0049..."``, a line joined by ``\\``), whose words YAML
+    reads other than written: its values are judged as read whatever its lines hold (a quick
+    test: almost no frontmatter holds a backslash)."""
+    return "\\" in text and '"' in text
+
+
 def _frontmatter_found(doc: MarkdownDoc) -> list[tuple[int, re.Match[str]]] | None:
     """:func:`_frontmatter_injections` of ``doc``; None when YAML does not read its
     frontmatter (SKL100 says so): then its lines are read each apart."""
     if doc.frontmatter.data is None or not doc.frontmatter.text:
         return None
-    if not _may_inject(doc.frontmatter.text.lower()):  # (most: a hint's word alone)
+    text = doc.frontmatter.text
+    if not _may_inject(text.lower()) and not _escaped(text):  # (most: a hint's word alone)
         return []
     from skillc_index.markdown.frontmatter import YAMLProblem
 
@@ -342,18 +351,25 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
     markers do not split a phrase, nor do its line breaks; a reference does not hide a word,
     ``&#105;gnore``), an HTML block's text with its lines joined and its references decoded
     as a browser decodes them, the frontmatter's values as YAML reads them (a folded or
-    literal scalar's lines joined; no reference decoded), other text line by line; code is
+    literal scalar's lines joined, its escapes decoded, ``"\\x49gnore ..."``; no reference
+    decoded), other text line by line; code is
     skipped, and so are quotes and lines describing attacks. A finding is on the line where
     its phrase starts."""
     for rel, text in markdown_texts(skill):
         hinted = lines_holding(
             text, _SEARCHED, searched=lowered_text(skill, rel, text), lines=skill.lines(rel)
         )
-        doc = skill.docs[rel] if hinted else None
+        # (an escape in a quoted value may write a hint's letter: then the values are read)
+        escaped = text.startswith(("---", "\ufeff---")) and _escaped(text)
+        doc = skill.docs[rel] if hinted or escaped else None
         read: set[int] = set()  # the inline blocks read (by index), the HTML blocks (-1 - index)
         blocks: list[Html] | None = None  # the HTML blocks, once a line outside paragraphs asks
         front: list[tuple[int, re.Match[str]]] | None = None  # the frontmatter's (None: by line)
         front_read = False
+        if doc is not None and escaped and _escaped(doc.frontmatter.text):
+            front_read, front = True, _frontmatter_found(doc)
+            for at, match in front or []:
+                yield _finding(match, rel, at)
         for number, line in hinted:
             if doc is None or in_code(doc.code_blocks, number):
                 continue
@@ -386,5 +402,9 @@ def prompt_injection(skill: Skill, options: Options) -> Findings:
                     for m in injections(shown, starts)
                 ]
             for at, match in found:
-                phrase = " ".join(match.group().split())
-                yield Finding(f"text aimed at the agent: '{phrase}'", file=rel, line=at)
+                yield _finding(match, rel, at)
+
+
+def _finding(match: re.Match[str], rel: str, line: int) -> Finding:
+    phrase = " ".join(match.group().split())
+    return Finding(f"text aimed at the agent: '{phrase}'", file=rel, line=line)
