@@ -590,6 +590,27 @@ def test_text_output_has_line_column_and_a_code_frame(lint: Run, cwd: Path) -> N
     assert "|" not in lint("a", "--format", "github").stdout  # no frame in machine formats
 
 
+def test_a_link_s_column_is_never_in_a_code_span_before_it(lint: Run, cwd: Path) -> None:
+    """``Write `[guide]` to link [guide] here.``: the reference-style link's column was the
+    code span's ``[guide]`` (its text looked for on the line), and so was an inline link's
+    destination after a code span writing the same link. A place in a code span of the line
+    is skipped; near miss: backticks that do not pair on the line (a code span going on to
+    the next) skip nothing, the link's text found where it stands."""
+    body = (
+        "Write `[guide]` to link [guide] here.\n\n"
+        "Also `x [the guide][g]` and [the guide][g].\n\n"
+        "Type ``[a](gone.md)`` for [a](gone.md).\n\n"
+        "A `[b](gone3.md) and [b](gone3.md).\n\n"
+        "[guide]: gone.md\n[g]: gone2.md\n"
+    )
+    put(cwd / "a", body)
+    proc = lint("a", "--select", "SKL301", "--format", "json", script=True)
+    found = [(d["line"], d["column"]) for d in json.loads(proc.stdout)["diagnostics"]]
+    assert found == [(8, 25), (10, 29), (12, 31), (14, 8), (14, 26)]
+    text = lint("a", "--select", "SKL301", script=True).stderr
+    assert "a/SKILL.md:8:25: error[E300]: SKL301" in text
+
+
 def test_a_line_separator_or_form_feed_in_the_text_is_no_line_break(lint: Run, cwd: Path) -> None:
     """Markdown breaks lines at \\n and \\r only: U+2028 or a form feed earlier in the file
     moves neither the column of a finding nor the line a suppression comment applies to."""

@@ -22,6 +22,7 @@ from typing import Any
 from skillc_index import SKILL_FILE, parse_frontmatter
 from skillc_index.markdown.frontmatter import TOO_LARGE, too_large
 from skillc_index.text import normalize_newlines
+from skillc_lint._destinations import code_spans
 from skillc_lint._fixes import Fix, TextEdit, line_break
 from skillc_lint._skill import LinkRef, Skill
 
@@ -218,32 +219,6 @@ def strip_trailing_whitespace(skill: Skill, end_line: int) -> tuple[list[int], F
     return found, Fix(description, tuple(edits), safe)
 
 
-_BACKTICKS = re.compile(r"`+")
-
-
-def _code_spans(line: str) -> list[tuple[int, int]] | None:
-    """The code spans of one line, as offsets (start, end; the backticks included): each
-    string of backticks paired with the next one of the same length, as CommonMark pairs
-    them. None when one has no partner on the line, or a backslash escapes one: a code span
-    may go on over lines, or the backticks are text, and the line alone cannot tell."""
-    if "\\`" in line:
-        return None
-    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(line)]
-    spans = []
-    index = 0
-    while index < len(runs):
-        start, end = runs[index]
-        partner = next(
-            (k for k in range(index + 1, len(runs)) if runs[k][1] - runs[k][0] == end - start),
-            None,
-        )
-        if partner is None:
-            return None
-        spans.append((start, runs[partner][1]))
-        index = partner + 1
-    return spans
-
-
 def link_case(skill: Skill, link: LinkRef) -> Fix | None:
     """SKL301: a link whose target exists only in another case (``References/API.md`` for
     ``references/api.md``): rewrite the path as the file is named, in every link on the line
@@ -275,7 +250,7 @@ def link_case(skill: Skill, link: LinkRef) -> Fix | None:
     if link.line > len(lines):
         return None
     content = _content(lines[link.line - 1])
-    spans = _code_spans(content)
+    spans = code_spans(content)
     if spans is None:
         return None  # backticks that do not pair on the line: what is code is unknown
     destination = re.compile(r"\]\(\s*<?(" + re.escape(written) + r")(?=[)\s#?>]|$)")
