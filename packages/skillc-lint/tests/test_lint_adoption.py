@@ -450,6 +450,36 @@ def test_write_baseline_never_replaces_a_file_that_is_no_baseline(
     assert (cwd / "README.md").read_text(encoding="utf-8") == "# My project\n"
 
 
+@pytest.mark.parametrize("before", [None, "ours"])
+def test_a_file_made_while_the_baseline_is_written_is_never_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, before: str | None
+) -> None:
+    """The check runs before the lint, the write after it: a file another process made
+    there meanwhile (none before, or a baseline replaced by another file) is E050 too,
+    never replaced, as the check before the rename finds (or the link into place)."""
+    import skillc_index
+    from skillc_index import SkillcError
+    from skillc_lint._suppress import Baseline
+
+    folder = put(tmp_path / "demo", "[a](gone.md)\n")
+    target = tmp_path / "b.json"
+    if before is not None:
+        Baseline.write(target, [lint_skill(folder)])
+    real = skillc_index.write_file_atomic
+
+    def racing(path: Path, data: bytes, **kw: object) -> None:
+        target.unlink(missing_ok=True)
+        target.write_text("# notes of another tool\n", encoding="utf-8")
+        real(path, data, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(skillc_index, "write_file_atomic", racing)
+    with pytest.raises(SkillcError) as raised:
+        Baseline.write(target, [lint_skill(folder)], "b.json")
+    assert str(raised.value.diagnostic.code) == "E050"
+    assert target.read_text(encoding="utf-8") == "# notes of another tool\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json", "demo"]
+
+
 def test_baseline_keeps_hiding_a_count_an_edit_changes(lint: Run, cwd: Path) -> None:
     """SKL201's message holds the file's length: an edit anywhere changed it, and the finding
     came back as new while its entry was called stale (CI failed on unrelated edits)."""
