@@ -291,7 +291,7 @@ class ServedSkills:
         self._roots: tuple[str, ...] = ()
         self._stamps: tuple[tuple[str, ...], tuple[int, ...]] = ((), ())
         """The inventory's folders and their stamps before they were listed
-        (:func:`~skillc_gateway.catalog.scan.root_stamps`, as the find catalog keeps them)."""
+        (:func:`~skillc_gateway.catalog.tree_state.root_stamps`, as the find catalog keeps them)."""
         self._unskilled: set[str] = set()
         """The roots' folders that hold no SKILL.md (yet): watched, so that one written into
         them (a skill installed folder first, its files after) has the inventory looked at
@@ -370,7 +370,7 @@ class ServedSkills:
             if owner is not None:
                 stale.add(owner)
         if "" not in stale:
-            from skillc_gateway.catalog.scan import resolved, root_stamps
+            from skillc_gateway.catalog.tree_state import resolved, root_stamps
 
             # one stat a folder: one that is another folder now (a symlink to it, or above
             # it, re-pointed) is no event of its watch
@@ -406,7 +406,7 @@ class ServedSkills:
                 del self._owner[folder]
 
     def _inventory(self) -> dict[str, InstalledSkill]:
-        from skillc_gateway.catalog.scan import root_stamps
+        from skillc_gateway.catalog.tree_state import root_stamps
         from skillc_index.config import PYPROJECT, load_config
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import (

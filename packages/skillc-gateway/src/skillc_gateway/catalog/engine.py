@@ -21,6 +21,7 @@ from skillc_gateway.catalog import (
     first_answer,
     postings,
     scan,
+    tree_state,
 )
 from skillc_gateway.catalog import database as catalog_database
 from skillc_gateway.catalog import semantic as semantic_step
@@ -35,7 +36,7 @@ from skillc_gateway.catalog.database import (
 from skillc_gateway.catalog.indexer import Indexer
 from skillc_gateway.catalog.scan import Walk, walk
 from skillc_gateway.catalog.tree_state import RACY_NS, SKILL, TreeState
-from skillc_index import Diagnostic, Layout, Notice, cut_short
+from skillc_index import Diagnostic, Layout, Notice
 from skillc_index.inventory.folders import Root
 from skillc_index.sqlite import damaged
 
@@ -72,9 +73,8 @@ class Catalog:
         self._watcher: Watcher | None = None
         self._watching = True  # False where no watcher can be had
         self._quiet: tuple[tuple[str, ...], Seen, tuple[int, ...], list[str]] | None = None
-        """The roots, answer, roots' stamps (:func:`.scan.root_stamps`) and dangling entries
-        (:func:`.scan.dangling_paths`) of the last pass that found nothing new, while the
-        watcher saw nothing since."""
+        """The roots, answer, roots' stamps and dangling entries (:mod:`.tree_state`) of the
+        last pass that found nothing new, while the watcher saw nothing since."""
         self.left = 0
         """Skills the last pass found to index and left for later (its time budget)."""
         self._tracked: frozenset[str] = frozenset()
@@ -371,8 +371,8 @@ class Catalog:
         # leads somewhere now, and no other process wrote the catalog meanwhile
         if (
             quiet is not None
-            and scan.root_stamps(paths) == quiet[2]
-            and not scan.resolved(quiet[3])
+            and tree_state.root_stamps(paths) == quiet[2]
+            and not tree_state.resolved(quiet[3])
             and catalog_database.data_version(self.db) == self._data_version
         ):
             self._touch(paths)
@@ -418,10 +418,9 @@ class Catalog:
             for source in extra:
                 result = walk(source, self._states.get(source), since, self._deployed, depth=0)
                 walks.append((Root(Path(source), "path"), len(roots), result))
-        for root, _, result in walks:
-            if result.truncated:
-                warnings.append(cut_short(root.path, "the answer is partial"))
-        truncated = any(result.truncated for _, _, result in walks)
+        cuts = [cut for root, _, result in walks for cut in result.cuts(root.path)]
+        warnings += cuts  # a bound the walk stopped at: the answer is partial
+        truncated = bool(cuts)
         from_files = first is not None and (told or first_answer.worth_it(self.db, walks))
         left: int | None = None
         unwritable = ""  # why the catalog could not be written, when it could not
@@ -471,7 +470,7 @@ class Catalog:
             dangling = [
                 entry
                 for root, _, result in walks
-                for entry in scan.dangling_paths(str(root.path), result.state)
+                for entry in tree_state.dangling_paths(str(root.path), result.state)
             ]
             self._quiet = (paths, seen, stamps, dangling)
         if left:

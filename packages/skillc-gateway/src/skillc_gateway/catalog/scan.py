@@ -10,12 +10,14 @@ enters (:func:`skillc_index.skips_folder`, the rule ``build`` and ``lint`` walk 
 hidden ones included (``skills/.curated/``), not version control, virtual environments,
 ``node_modules``, caches (a folder holding a ``CACHEDIR.TAG`` below the root too), what
 ``skc package`` wrote into a folder (the entries its ``.skillc-package.json`` names:
-:func:`skillc_index.walk.packaged`) or skillc's own runtime; a symlinked folder is followed
-only as an entry of the root itself (deployed skills are symlinks), never deeper, and not
-when it leads up the tree (to the root or a folder that holds it, ``x -> /``: a loop, which
-walked the whole disk under the root's depth). An entry of the root that is a symlink
-leading nowhere (its target moved away or not there yet) is recorded as dangling: every
-walk stats it (:func:`resolved`), and the root is listed again once it leads somewhere
+:func:`skillc_index.walk.packaged`) or skillc's own runtime; of one folder at most
+:data:`~skillc_index.walk.MAX_ENTRIES` entries are read (:data:`~.tree_state.CROWDED`, the
+answer is partial: :meth:`Walk.cuts`); a symlinked folder is followed only as an entry of the
+root itself (deployed skills are symlinks), never deeper, and not when it leads up the tree
+(to the root or a folder that holds it, ``x -> /``: a loop, which walked the whole disk under
+the root's depth). An entry of the root that is a symlink leading nowhere (its target moved
+away or not there yet) is recorded as dangling: every walk stats it (:func:`resolved`), and
+the root is listed again once it leads somewhere
 (``mv repo-old repo`` changes no folder the walk knows). An entry of the root that is a
 deployed skillc skill (its real path a runtime folder
 ``<base>/.skillc/runtime/<name>``, or a copy holding ``.skillc-meta/``) is not searched: it
@@ -37,7 +39,7 @@ state a full walk gives.
 """
 
 # Paths are str here, not pathlib: this runs over every folder of every skill per query.
-# ruff: noqa: PTH110, PTH114, PTH116
+# ruff: noqa: PTH110, PTH112, PTH114, PTH116
 
 from __future__ import annotations
 
@@ -45,28 +47,34 @@ import heapq
 import os
 import stat as stat_module
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from itertools import islice
 from typing import NamedTuple, Protocol
 
 from skillc_gateway.catalog.tree_state import (
+    CROWDED,
     LINK,
     SKILL,
     SKIPPED,
     STUB,
     UNREADABLE,
     TreeState,
+    dangling_paths,
     fingerprint,
     is_racy,
+    resolved,
     stamp_of,
 )
-from skillc_index import META_DIR, SKIPPED_FOLDERS, skips_folder
+from skillc_index import META_DIR, SKIPPED_FOLDERS, Notice, cut_short, skips_folder
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
 from skillc_index.layout import user_home
 from skillc_index.walk import (
     CACHE_TAG,
     MAX_DEPTH,
+    MAX_ENTRIES,
     MAX_FOLDERS,
     PACKAGE_RECORD,
     cache_tagged,
+    crowded,
     packaged,
 )
 
@@ -78,10 +86,7 @@ __all__ = [
     "DeployedSource",
     "Walk",
     "Watch",
-    "dangling_paths",
     "folders_above",
-    "resolved",
-    "root_stamps",
     "utf8",
     "walk",
 ]
@@ -123,6 +128,16 @@ class Walk(NamedTuple):
     truncated: bool = False
     """The tree holds more than :data:`MAX_FOLDERS` folders: only the first were walked."""
 
+    def cuts(self, root: object) -> list[Notice]:
+        """The warnings of the bounds this walk of ``root`` stopped at (the answer is
+        partial): :data:`MAX_FOLDERS`, and each folder whose entries past
+        :data:`~skillc_index.walk.MAX_ENTRIES` were not read (:data:`~.tree_state.CROWDED`)."""
+        told, base = "the answer is partial", str(root).rstrip("/")
+        cuts = [cut_short(root, told)] if self.truncated else []
+        return cuts + [
+            crowded(f"{base}/{p}" if p else root, told) for p in self.state.summary().crowded
+        ]
+
 
 def utf8(path: str) -> bool:
     """Whether ``path`` is UTF-8 (a name of other bytes is read with lone surrogates, which
@@ -134,29 +149,13 @@ def utf8(path: str) -> bool:
     return True
 
 
-def root_stamps(roots: Iterable[str]) -> tuple[int, ...]:
-    """Each root's stamp as its walk records it (the first of its state's stamps), 0 for
-    one that is missing or no folder: one stat each. A root whose stamp is not the one of
-    the last walk is another folder, or changed (what a watcher cannot see: a folder
-    above it renamed moves its watches along with it)."""
-    stamps: list[int] = []
-    for root in roots:
-        try:
-            st = os.stat(root)
-        except (OSError, ValueError):
-            stamps.append(0)
-            continue
-        stamps.append(stamp_of(st) if stat_module.S_ISDIR(st.st_mode) else 0)
-    return tuple(stamps)
-
-
 def folders_above(target: str, root: str, home: str | None = None) -> list[str]:
     """The folders above ``target``, the real path of a followed entry of the folder whose
     real path is ``root``: from the target's parent up to, not including, ``home`` (a real
     path; None: the user's home, :func:`_real_home`), the file system's root and ``root`` or a
     folder holding it (one of those moved, the root is another folder too:
-    :func:`root_stamps`). One of them renamed or deleted takes the target away unseen by the
-    watch of its inode: :meth:`.watch.Watcher.watch` watches them (``above``)."""
+    :func:`.tree_state.root_stamps`). One of them renamed or deleted takes the target away
+    unseen by the watch of its inode: :meth:`.watch.Watcher.watch` watches them (``above``)."""
     if home is None:
         home = _real_home()
     folders: list[str] = []
@@ -179,18 +178,6 @@ def _real_home() -> str:
     if _REAL_HOME[0] != variable or not _REAL_HOME[1]:
         _REAL_HOME = (variable, os.path.realpath(user_home()))
     return _REAL_HOME[1]
-
-
-def dangling_paths(root: str, state: TreeState) -> list[str]:
-    """The path of each entry of ``root`` that ``state`` holds as a dangling symlink."""
-    prefix = root.rstrip("/") + "/"
-    return [prefix + path for path in state.dangling]
-
-
-def resolved(entries: Iterable[str]) -> bool:
-    """Whether one of ``entries`` (symlinks that led nowhere: :func:`dangling_paths`) leads
-    somewhere now: one stat each (a target back at its path is no event of a watched folder)."""
-    return any(os.path.exists(entry) for entry in entries)
 
 
 def walk(
@@ -602,8 +589,8 @@ class _Walker:
             # a name, or a link's target, that is not UTF-8 (or leads out of a plugin's folder)
             return kind | UNREADABLE, []
         try:
-            with os.scandir(full) as entries:
-                for entry in entries:
+            with os.scandir(full) as listing:
+                for entry in islice(listing, MAX_ENTRIES):  # the bound of every walk's folder
                     name = entry.name
                     try:
                         if name == SKILL_FILE:
@@ -637,8 +624,16 @@ class _Walker:
                     except OSError:  # this entry only (a symlink loop): the others are walked
                         if name == SKILL_FILE:
                             kind |= SKILL  # a looping link: the reader refuses it, counted
+                more = next(listing, None) is not None  # the rest is not read
         except OSError:
             return kind | UNREADABLE, []
+        if more:  # the names the walk looks for may lie past the entries read: looked up
+            skill, found = f"{full}/{SKILL_FILE}", f"{full}/{META_DIR}"
+            if os.path.lexists(skill) and not os.path.isdir(skill):  # as entry.is_dir()
+                kind |= SKILL
+            meta = meta or (depth == 1 and os.path.isdir(found) and not os.path.islink(found))
+            tagged, recorded = True, True
+            router = router or os.path.lexists(f"{full}/{ROUTER_MARK}")
         if router and depth == 1 and parent == ROUTER_NAME:  # `skc route`'s router points to
             # find; it is not found itself (a skill elsewhere holding the mark is)
             kind &= ~SKILL
@@ -656,7 +651,8 @@ class _Walker:
             return kind, []
         if recorded and (written := packaged(full, recorded)):  # skc package's copies
             children = [child for child in children if child[0].rpartition("/")[2] not in written]
-        return kind, sorted(children)
+        crowd = CROWDED if more and depth < self.depth else 0  # entries past it: not walked
+        return kind | crowd, sorted(children)
 
     def _may_follow(self, target: str) -> bool:
         """Whether a symlinked entry of the root leading to ``target`` (its real path) is

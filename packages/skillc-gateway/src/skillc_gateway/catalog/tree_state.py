@@ -2,7 +2,7 @@
 
 A :class:`TreeState` holds every folder under a root with the stat stamp it had when it was
 listed (:func:`stamp_of`), its flags (:data:`SKILL`, :data:`LINK`, :data:`STUB`,
-:data:`UNREADABLE`, :data:`SKIPPED`), and for a skill folder its catalog id and the
+:data:`UNREADABLE`, :data:`SKIPPED`, :data:`CROWDED`), and for a skill folder its catalog id and the
 fingerprint of the ``SKILL.md`` that was indexed (:func:`fingerprint`). A folder or file
 changed within the last :data:`RACY_NS` (:func:`is_racy`) is recorded as unknown, so a second
 change within the file system's timestamp granularity is never missed. A state is saved in
@@ -11,15 +11,21 @@ the catalog's database as bytes (:meth:`TreeState.dumps`, :meth:`TreeState.loads
 The walk that makes and updates a state is :func:`.scan.walk`.
 """
 
+# Paths are str here, not pathlib: the roots are looked at by every query.
+# ruff: noqa: PTH110, PTH116
+
 from __future__ import annotations
 
 import marshal
 import operator
 import os
+import stat as stat_module
+from collections.abc import Iterable
 from itertools import compress, repeat
 from typing import NamedTuple
 
 __all__ = [
+    "CROWDED",
     "LINK",
     "RACY_NS",
     "SKILL",
@@ -28,8 +34,11 @@ __all__ = [
     "UNREADABLE",
     "Summary",
     "TreeState",
+    "dangling_paths",
     "fingerprint",
     "is_racy",
+    "resolved",
+    "root_stamps",
     "stamp_of",
 ]
 
@@ -48,9 +57,13 @@ UNREADABLE = 8
 """It could not be listed."""
 SKIPPED = 16
 """Its SKILL.md could not be read, or is invalid (set by the catalog)."""
+CROWDED = 32
+"""Its listing was cut at :data:`skillc_index.walk.MAX_ENTRIES` entries: the folders past
+them are not walked (the answer says so: :meth:`.scan.Walk.cuts`)."""
 
-_STATE_VERSION = 6  # 2: the walk enters hidden folders; 3: the walk's depth; 4: dangling;
-# 5: a plugin's links out of it skipped; 6: what skc package wrote (.skillc-package.json) skipped
+_STATE_VERSION = 7  # 2: the walk enters hidden folders; 3: the walk's depth; 4: dangling;
+# 5: a plugin's links out of it skipped; 6: what skc package wrote (.skillc-package.json)
+# skipped; 7: a folder's listing cut at MAX_ENTRIES (CROWDED)
 
 
 class TreeState:
@@ -146,17 +159,20 @@ class TreeState:
         return found
 
     def summary(self) -> Summary:
-        """Where the skill folders, deployed entries and unreadable folders are (computed
-        once per state: the folders do not change, only their ids and flags)."""
+        """Where the skill folders, deployed entries, unreadable and crowded folders are
+        (computed once per state: the folders do not change, only their ids and flags)."""
         if self._summary is None:
             skills: list[tuple[int, str]] = []
             others: list[int] = []
+            crowded: list[str] = []
             for index, kind in enumerate(self.kinds):
+                if kind & CROWDED:
+                    crowded.append(self.paths[index])
                 if kind & STUB or kind & UNREADABLE:
                     others.append(index)
                 elif kind & SKILL:
                     skills.append((index, self.real_path(self.paths[index])))
-            self._summary = Summary(skills, others)
+            self._summary = Summary(skills, others, crowded)
         return self._summary
 
     def real_path(self, path: str) -> str:
@@ -206,6 +222,8 @@ class Summary(NamedTuple):
     """``(index, real path)`` of each skill folder (not deployed entries)."""
     others: list[int]
     """Indexes of the deployed entries and the unreadable folders."""
+    crowded: list[str]
+    """The path (relative to the root) of each folder whose listing was cut (:data:`CROWDED`)."""
 
 
 def stamp_of(st: os.stat_result) -> int:
@@ -220,3 +238,31 @@ def fingerprint(st: os.stat_result) -> int:
 def is_racy(st: os.stat_result, since_ns: int) -> bool:
     """Whether ``st`` changed too recently (after ``since_ns``) to trust its stamp."""
     return max(st.st_mtime_ns, st.st_ctime_ns) >= since_ns
+
+
+def root_stamps(roots: Iterable[str]) -> tuple[int, ...]:
+    """Each root's stamp as its walk records it (the first of its state's stamps), 0 for
+    one that is missing or no folder: one stat each. A root whose stamp is not the one of
+    the last walk is another folder, or changed (what a watcher cannot see: a folder
+    above it renamed moves its watches along with it)."""
+    stamps: list[int] = []
+    for root in roots:
+        try:
+            st = os.stat(root)
+        except (OSError, ValueError):
+            stamps.append(0)
+            continue
+        stamps.append(stamp_of(st) if stat_module.S_ISDIR(st.st_mode) else 0)
+    return tuple(stamps)
+
+
+def dangling_paths(root: str, state: TreeState) -> list[str]:
+    """The path of each entry of ``root`` that ``state`` holds as a dangling symlink."""
+    prefix = root.rstrip("/") + "/"
+    return [prefix + path for path in state.dangling]
+
+
+def resolved(entries: Iterable[str]) -> bool:
+    """Whether one of ``entries`` (symlinks that led nowhere: :func:`dangling_paths`) leads
+    somewhere now: one stat each (a target back at its path is no event of a watched folder)."""
+    return any(os.path.exists(entry) for entry in entries)

@@ -1,0 +1,118 @@
+"""``find``'s walker reads at most ``skillc_index.walk.MAX_ENTRIES`` entries of one folder,
+the bound of the walk of ``build`` and ``lint``: a folder of a million files under a searched
+folder was read whole by every find. The folders past the bound are not walked, and the answer
+says it is partial, naming the folder. What the walk looks for by name (``SKILL.md``) is looked
+up, wherever it lies in the listing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_gateway import find_skills
+from skillc_gateway.catalog import scan
+from skillc_index import Layout, walk
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+WriteSkill = Callable[..., Path]
+
+
+@pytest.fixture
+def layout(project: Path, home: Path) -> Layout:
+    return Layout.discover(project, {"SKILLC_HOME": str(home)})
+
+
+@pytest.fixture
+def bound(monkeypatch: pytest.MonkeyPatch) -> int:
+    """The entry bound set to 5, in the walker and in its home (which the warning names)."""
+    monkeypatch.setattr(scan, "MAX_ENTRIES", 5)
+    monkeypatch.setattr(walk, "MAX_ENTRIES", 5)
+    return 5
+
+
+def test_a_crowded_folder_is_read_up_to_the_bound_and_the_answer_says_so(
+    project: Path, layout: Layout, bound: int, write_skill: WriteSkill
+) -> None:
+    write_skill(project / "lib/owls", "owls", "A skill about owls.")
+    for number in range(12):
+        (project / f"lib/crowd/sub{number:02d}").mkdir(parents=True)
+    result = find_skills(layout, "owls", paths=["lib"], limit=10)
+    assert [Path(skill.path).name for skill in result.skills] == ["owls"]
+    assert result.partial is True
+    crowd = project / "lib/crowd"
+    assert [w.text for w in result.warnings] == [
+        f"{crowd} holds more than 5 entries: not walked past them, the answer is partial"
+    ]
+    state = scan.walk(str(project / "lib"), None, time.time_ns(), lambda _real, _meta: None)
+    walked = [path for path in state.state.paths if path.startswith("crowd/")]
+    assert len(walked) == bound  # not the 12 folders: the rest of the listing is not read
+    assert [cut.text for cut in state.cuts(project / "lib")] == [w.text for w in result.warnings]
+
+
+def test_a_folder_within_the_bound_is_whole_and_the_answer_not_partial(
+    project: Path, layout: Layout, bound: int, write_skill: WriteSkill
+) -> None:
+    write_skill(project / "lib/owls", "owls", "A skill about owls.")
+    for number in range(bound - 1):
+        (project / f"lib/few/sub{number}").mkdir(parents=True)
+    result = find_skills(layout, "owls", paths=["lib"], limit=10)
+    assert result.partial is False and not result.warnings
+
+
+def test_a_skill_md_past_the_bound_is_found(
+    project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    """With a bound of 0 no entry is read: the root's SKILL.md is found by its name."""
+    monkeypatch.setattr(scan, "MAX_ENTRIES", 0)
+    skill = write_skill(project / "owls", "owls", "A skill about owls.")
+    for number in range(3):
+        (skill / f"note{number}.md").write_text("owls\n", encoding="utf-8")
+    result = find_skills(layout, "owls", paths=["owls"], limit=10)
+    assert [Path(found.path).name for found in result.skills] == ["owls"]
+    assert result.partial is True  # its folders were not walked: nested skills may be there
+
+
+def test_a_crowded_folder_read_whole_again_once_it_is_not(
+    project: Path, layout: Layout, bound: int, write_skill: WriteSkill
+) -> None:
+    """The flag is the folder's, kept in the saved state: a later find still says partial;
+    once entries go (the folder changed), it is listed again, whole."""
+    write_skill(project / "lib/owls", "owls", "A skill about owls.")
+    crowd = project / "lib/crowd"
+    for number in range(8):
+        (crowd / f"sub{number}").mkdir(parents=True)
+    assert find_skills(layout, "owls", paths=["lib"]).partial is True
+    assert find_skills(layout, "owls", paths=["lib"]).partial is True  # from the state
+    for number in range(4):
+        (crowd / f"sub{number}").rmdir()
+    write_skill(crowd / "sub7/herons", "herons", "A skill about owls too.")
+    result = find_skills(layout, "owls", paths=["lib"])
+    assert result.partial is False and not result.warnings
+    assert sorted(Path(s.path).name for s in result.skills) == ["herons", "owls"]
+
+
+def test_skc_find_over_a_folder_of_more_entries_than_the_bound(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """The installed ``skc``, over a folder of 20,001 files: the answer is partial and its
+    warning names the folder, on stderr and in the JSON."""
+    write_skill(project / "lib/owls", "owls", "A skill about owls.")
+    crowd = project / "lib/crowd"
+    crowd.mkdir()
+    for number in range(walk.MAX_ENTRIES + 1):
+        os.close(os.open(crowd / f"f{number}", os.O_CREAT | os.O_WRONLY, 0o644))
+    done = cli("skc", script=True)("find", "owls", "--path", "lib", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    told = f"{crowd} holds more than 20,000 entries: not walked past them, the answer is partial"
+    assert data["partial"] is True
+    assert [skill["path"] for skill in data["skills"]] == [str(project / "lib/owls")]
+    assert data["warnings"] == [f"warning: {told}"]
+    assert f"warning: {told}" in done.stderr
