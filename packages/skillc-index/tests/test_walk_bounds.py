@@ -5,6 +5,7 @@ most ``MAX_ENTRIES`` entries are read, the walk naming a folder holding more. Al
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -256,13 +257,18 @@ class _TagLast:
     """``os.scandir`` listing a folder's ``CACHEDIR.TAG`` after its other entries and its
     folders first: the system's order for a crowded cache whose tag lies past the bound."""
 
-    def __init__(self, scandir: Callable[..., Any]) -> None:
+    def __init__(self, scandir: Callable[..., Any], folders_last: bool = False) -> None:
         self.scandir = scandir
+        self.folders_last = folders_last  # a folder holding a skill past the bound
 
     def __call__(self, folder: Any) -> Any:
         with self.scandir(folder) as listing:
             entries = sorted(
-                listing, key=lambda e: (e.name == CACHE_TAG, not e.is_dir(follow_symlinks=False))
+                listing,
+                key=lambda e: (
+                    e.name == CACHE_TAG,
+                    e.is_dir(follow_symlinks=False) == self.folders_last,
+                ),
             )
 
         class Listed:
@@ -329,3 +335,58 @@ def test_the_nested_search_sees_a_crowded_caches_tag_past_the_bound(
         project / "target" / "pkg" / ".claude" / "skills",
         project / "web" / ".claude" / "skills",
     ]
+
+
+def test_a_walk_stopped_at_the_entry_bound_before_a_skill_is_said_not_e010(
+    cli: Callable[..., Run], project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    """A folder of more entries than the walk reads, its skill listed past them, was E010
+    "missing SKILL.md" in build and lint: the walk stopped at the bound is said, naming the
+    folder (the first, when several were cut)."""
+    monkeypatch.setattr(skillc_index.walk, "MAX_ENTRIES", 50)
+    lib = project / "lib"
+    _crowd(lib, 60)
+    write_skill(lib / "zz-skill")
+    monkeypatch.setattr(os, "scandir", _TagLast(os.scandir, folders_last=True))
+    found = find_skill_folders(lib)
+    assert (found, found.crowded, found.stopped) == ([], (lib,), True)
+    told = (
+        "the walk for skills stopped at 50 entries of lib before it found one (SKILL.md may "
+        "lie past them); name a folder nearer the skills"
+    )
+    built = cli("skillc_index")("build", "lib")
+    assert (built.returncode, built.stderr) == (1, f"error[E100]: lib: invalid option: '{told}'\n")
+    (lib / "zz-skill").rename(project / "zz-skill")  # lib/ a folder of files: none to find
+    (project / "data" / "a").mkdir(parents=True)
+    _crowd(project / "data" / "a" / "one", 60)
+    _crowd(project / "data" / "b", 60)
+    built = cli("skillc_index")("build", "data")
+    assert built.returncode == 1
+    assert "E010" not in built.stderr and "missing SKILL.md" not in built.stderr
+    assert built.stderr == (
+        "error[E100]: data: invalid option: 'the walk for skills of data stopped at 50 entries "
+        "of data/b (and of 1 other folder) before it found one (SKILL.md may lie past them); "
+        "name a folder nearer the skills'\n"
+    )
+    if importlib.util.find_spec("skillc_lint") is not None:  # where it is installed
+        linted = cli("skillc_lint")("lib")
+        assert (linted.returncode, linted.stderr) == (1, f"error[E100]: invalid option: '{told}'\n")
+
+
+@pytest.mark.parametrize("command", ["build", "lint"])
+def test_skc_over_a_folder_of_more_files_than_the_bound_says_so(
+    cli: Callable[..., Run], project: Path, command: str
+) -> None:
+    """The installed ``skc``, the real bound: a folder of 20,001 files and no skill among the
+    entries read is not "missing SKILL.md"."""
+    lib = project / "lib"
+    lib.mkdir()
+    for number in range(skillc_index.walk.MAX_ENTRIES + 1):
+        os.close(os.open(lib / f"f{number}", os.O_CREAT | os.O_WRONLY, 0o644))
+    told = (
+        "the walk for skills stopped at 20,000 entries of lib before it found one (SKILL.md may "
+        "lie past them); name a folder nearer the skills"
+    )
+    done = cli("skc", script=True)(command, "lib")
+    which = "lib: " if command == "build" else ""  # a batch names its failed argument
+    assert (done.returncode, done.stderr) == (1, f"error[E100]: {which}invalid option: '{told}'\n")

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from skillc_index._git import GitUnanswered
+    from skillc_index.walk import SkillFolders
 
 __all__ = [
     "BrokenTool",
@@ -471,19 +472,37 @@ class NoSkillGiven(InvalidOption):
 
 
 class NoSkillBeforeCut(InvalidOption):
-    """E100: a folder given to ``build`` or ``lint`` whose walk for skills stopped at a
-    bound (``bound``: :data:`~skillc_index.walk.MAX_FOLDERS`, or
-    :data:`~skillc_index.walk.MAX_DEPTH` with folders below) before it found one: not E010's
-    "missing SKILL.md", which the folders past the bound may hold."""
+    """E100: a folder given to ``build`` or ``lint`` whose walk for skills stopped at a bound
+    (``bound``: :data:`~skillc_index.walk.MAX_FOLDERS`, or :data:`~skillc_index.walk.MAX_DEPTH`
+    with folders below; ``""``: :data:`~skillc_index.walk.MAX_ENTRIES` entries of ``crowded``,
+    and of ``more`` others) before it found one: not E010's "missing SKILL.md" (it may be past)."""
 
-    def __init__(self, path: str, bound: str) -> None:
-        from skillc_index.walk import holds_past
+    def __init__(self, path: str, bound: str, crowded: str = "", more: int = 0) -> None:
+        from skillc_index.text import counted
+        from skillc_index.walk import MAX_ENTRIES, holds_past
 
-        super().__init__(
-            f"{path} {holds_past(bound)}: the walk for skills stopped before it found one; "
-            "name a folder nearer the skills"
-        )
+        if bound:
+            stopped = f"{path} {holds_past(bound)}: the walk for skills stopped before it found one"
+        else:
+            others = f" (and of {counted(more, 'other folder')})" if more else ""
+            of = "" if crowded == path else f" of {path}"
+            stopped = (
+                f"the walk for skills{of} stopped at {MAX_ENTRIES:,} entries of {crowded}"
+                f"{others} before it found one (SKILL.md may lie past them)"
+            )
+        super().__init__(f"{stopped}; name a folder nearer the skills")
         self.path = path
+
+    @classmethod
+    def of(cls, path: str, folder: Path, found: SkillFolders) -> NoSkillBeforeCut | None:
+        """The error of the walk of ``folder`` (given as ``path``) that ``found`` no skill;
+        None when no bound stopped it (:attr:`~skillc_index.walk.SkillFolders.stopped`)."""
+        if found.cut_short or not found.crowded:
+            return cls(path, found.cut_short) if found.cut_short else None
+        from pathlib import PurePath
+
+        crowded = str(PurePath(path) / found.crowded[0].relative_to(folder))
+        return cls(path, "", crowded, len(found.crowded) - 1)
 
 
 class NameInSeveralFolders(InvalidOption):

@@ -232,6 +232,13 @@ class SkillFolders(list[Path]):
     cut_short: str = ""
     crowded: tuple[Path, ...] = ()
 
+    @property
+    def stopped(self) -> bool:
+        """Whether a bound stopped the walk (``cut_short``, ``crowded``): skills may lie past
+        it, and a walk that found none must say so, not that ``SKILL.md`` is missing
+        (:class:`~skillc_index.command_errors.NoSkillBeforeCut`)."""
+        return bool(self.cut_short or self.crowded)
+
 
 def holds_past(bound: str) -> str:
     """What a folder whose walk stopped at ``bound`` holds: ``holds more than 250,000

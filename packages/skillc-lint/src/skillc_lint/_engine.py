@@ -571,8 +571,9 @@ def resolve_target(argument: str, layout: Layout) -> Target:
             find_skill_folders(given, linked_entries=True) if is_folder(given) else SkillFolders()
         )
         if not found and not is_plugin(given):
-            if found.cut_short:
-                raise NoSkillBeforeCut(argument, found.cut_short) from None
+            stopped = NoSkillBeforeCut.of(argument, given, found)  # not E010 past a bound
+            if stopped is not None:
+                raise stopped from None
             raise
         return Target(
             argument, tuple(found), True, given, cut_short=found.cut_short, crowded=found.crowded

@@ -139,7 +139,7 @@ def is_folder_of_skills(
         if not folder.is_dir():
             return False
         skills = walk(folder)
-        return bool(skills) or bool(skills.cut_short)  # a walk cut short: its error is the batch's
+        return bool(skills) or skills.stopped  # a walk stopped at a bound: its error is the batch's
     except SkillcError:
         return False
     return False
@@ -230,14 +230,14 @@ def batch_jobs(
         except NotASkill as exc:
             folder = layout.cwd / expand_user(argument)
             skills = walk(folder) if folder.is_dir() else SkillFolders()
-            for full in skills.crowded:
-                if warn is not None:
-                    warn(crowded(layout.display(full), "skills past them are not built"))
-            if not skills:
-                error = NoSkillBeforeCut(argument, skills.cut_short) if skills.cut_short else exc
+            if not skills:  # past a bound the walk stopped at, not "missing SKILL.md"
+                error = NoSkillBeforeCut.of(argument, folder, skills) or exc
                 jobs.append(BatchJob(argument, argument, argument, error.spelled(spelling)))
             elif skills.cut_short and warn is not None:
                 warn(cut_short(argument, "skills past them are not built", skills.cut_short))
+            for full in skills.crowded if skills else ():  # none found: the error says it
+                if warn is not None:
+                    warn(crowded(layout.display(full), "skills past them are not built"))
             for skill in skills:
                 add(str(skill.resolve()), skill)
         except SkillcError as exc:
