@@ -425,3 +425,50 @@ def test_a_skill_method_reports_another_users_home_without_a_traceback(
     assert result["isError"] is True
     assert result["content"][0]["text"].startswith(expected)
     assert capsys.readouterr().err == ""
+
+
+def test_a_read_whose_tool_runner_cannot_be_made_is_answered_and_said_not_logged(
+    home: Path,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Skills-extension ``resources/read`` logs the read through the connection's tool
+    runner; a runner that cannot be made (here: no descriptor left to load its modules)
+    failed the read itself (-32603 with a traceback), where logging never fails a call: the
+    read is answered and the server's log says the use was not logged. The next read, the
+    runner made, is logged in the skill's access log."""
+    monkeypatch.setenv("SKILLC_HOME", str(home))
+    monkeypatch.chdir(project)
+    made: list[object] = []
+
+    def make_tools() -> Any:
+        if not made:
+            made.append(None)
+            raise OSError(24, "Too many open files")
+        from skillc_mcp._tools import ToolRunner
+
+        runner = ToolRunner()
+        made.append(runner)
+        return runner
+
+    server = Server(make_tools=make_tools)
+    read = {"uri": "skill://demo/SKILL.md", "_meta": META}
+    first = ask(server, "resources/read", read)
+    assert first["result"]["contents"][0]["text"].startswith("---\nname: demo\n"), first
+    err = capsys.readouterr().err
+    assert err == (
+        "warning: this use was not logged: its access log could not be set up "
+        "(OSError: [Errno 24] Too many open files)\n"
+    ), err
+    listed = ask(server, "resources/list", {"_meta": META})
+    assert "result" in listed and len(made) == 1, "a listing logs nothing: no runner made"
+    again = ask(server, "resources/read", read)
+    assert again["result"] == first["result"]
+    server.close()
+    assert capsys.readouterr().err == ""
+    logs = list((home / "runtime").rglob("logs.db")) + list(project.rglob("logs.db"))
+    assert len(logs) == 1, logs
+    with closing(sqlite3.connect(logs[0])) as db:
+        rows = db.execute("SELECT command FROM access_log").fetchall()
+    assert rows == [("activate",)], rows

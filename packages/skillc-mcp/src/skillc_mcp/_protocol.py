@@ -234,6 +234,15 @@ def changed_on_disk(exc: BaseException, log: TextIO | None = None) -> str | None
     return str(diagnostics.format_diagnostic(diagnostic))
 
 
+def unlogged_read(exc: BaseException, log: TextIO | None = None) -> None:
+    """Say on ``log``, else stderr, that a read was answered but not logged: the tool runner
+    that logs it could not be made (``exc``); as the access log's own failures are said
+    (a warning on the server's log), never the read's failure."""
+    message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    said = f"warning: this use was not logged: its access log could not be set up ({message})"
+    print(" ".join(said.split()), file=log or sys.stderr, flush=True)
+
+
 def unloaded_tools_result(exc: BaseException) -> dict[str, Any]:
     """The result of a ``tools/call`` whose tools could not be loaded (``exc``): E999 with
     the failure's line, as a tool's own unplanned failure is
@@ -559,8 +568,23 @@ class Server:
     def _skills_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """A method of the Skills extension; a file it reads (``resources/read``: the only
         method that tells ``on_read``) is logged as a use of its skill, in this connection's
-        access log (:meth:`~skillc_mcp._tools.ToolRunner.record_read`)."""
-        return self.skills.call(method, params, self.tools.record_read)
+        access log (:meth:`~skillc_mcp._tools.ToolRunner.record_read`): the runner is made
+        then, not before (a listing logs nothing), by :meth:`_record_read`."""
+        return self.skills.call(method, params, self._record_read)
+
+    def _record_read(self, folder: str, path: str, uri: str) -> None:
+        """Log a read through this connection's tool runner. Logging never fails the read:
+        a runner that cannot be made (no descriptor left to load its modules) is a warning
+        on the log (:func:`unlogged_read`); skillc changed on disk still fails it, with the
+        error that says to restart the server (:func:`changed_on_disk`)."""
+        try:
+            runner = self.tools
+        except Exception as exc:
+            if changed_on_disk(exc) is not None:
+                raise
+            unlogged_read(exc)
+            return
+        runner.record_read(folder, path, uri)
 
     def _tools_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "tools/list":
