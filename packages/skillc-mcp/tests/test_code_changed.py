@@ -213,3 +213,43 @@ def test_over_http_the_kit_removed_before_the_first_request_says_to_restart_the_
     server_log = "".join(server.log)
     assert server_log.count("skillc changed on disk") == 1, server_log
     assert "Traceback" not in server_log and str(copy) not in server_log, server_log
+
+
+def test_the_change_watcher_of_a_changed_kit_logs_the_restart_line_and_serves_on(
+    server_command: list[str], project: Path, home: Path, tmp_path: Path
+) -> None:
+    """skillc-mcp's own code removed after the handshake (an uninstall): the look for
+    changed skills after a ``resources/read`` cannot load :mod:`skillc_mcp._listen`. It
+    printed a traceback after every answer; the log says once to restart the server, and
+    the reads are still answered."""
+    import skillc_mcp
+
+    copy = tmp_path / "copy"
+    env = _env_with_copy(skillc_mcp, copy, home)
+    log = tmp_path / "server.log"
+
+    async def main() -> list[str]:
+        params = StdioServerParameters(
+            command=server_command[0], args=server_command[1:], env=env, cwd=project
+        )
+        with log.open("w", encoding="utf-8") as errlog:
+            async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+                (copy / "skillc_mcp" / "_listen.py").unlink()  # after initialize
+                texts = []
+                for _ in range(2):
+                    read = await client.read_resource("skill://demo/SKILL.md")
+                    texts.append(read.contents[0].text)  # type: ignore[union-attr]
+                listed = await client.list_resources()
+                assert "skill://demo/SKILL.md" in [str(r.uri) for r in listed.resources]
+                return texts
+
+    texts = anyio.run(main)
+    assert [text.startswith("---\nname: demo\n") for text in texts] == [True, True]
+    server_log = log.read_text(encoding="utf-8")
+    said = (
+        "skillc-mcp: skillc changed on disk since this server started "
+        "(its code could not be loaded: skillc_mcp._listen): restart the MCP server\n"
+    )
+    assert server_log.count("skillc changed on disk") == 1, server_log
+    assert said in server_log, server_log
+    assert "Traceback" not in server_log and str(copy) not in server_log, server_log

@@ -402,6 +402,38 @@ def test_a_change_look_that_fails_without_traceback_is_one_line_and_no_notificat
     assert capsys.readouterr().err == "OSError: [Errno 24] Too many open files\n"
 
 
+def test_an_http_change_look_of_a_changed_kit_logs_the_restart_line_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The HTTP server's look for changed skills failing because skillc changed on disk (a
+    module of the kit it imports is gone) logs the one line that says to restart the server,
+    once, as the stdio watcher does: it printed a traceback at every look."""
+    import asyncio
+
+    from skillc_mcp import _http_streams, _protocol
+
+    monkeypatch.setattr(_protocol, "_told", [])  # once a process: this test's process
+    monkeypatch.setattr(_http_streams, "SETTLE_SECONDS", 0)
+
+    def entries() -> dict[str, Any]:
+        raise ModuleNotFoundError(
+            "No module named 'skillc_gateway.gone'", name="skillc_gateway.gone"
+        )
+
+    async def run(call: Any) -> Any:
+        return call()
+
+    async def main() -> None:
+        hub = _http_streams.Hub(entries, lambda: None, run)
+        for _ in range(2):
+            await hub._look()
+
+    asyncio.run(main())
+    err = capsys.readouterr().err
+    assert err.count("skillc-mcp: skillc changed on disk since this server started") == 1, err
+    assert err.endswith("restart the MCP server\n") and "Traceback" not in err, err
+
+
 def test_a_skill_method_reports_another_users_home_without_a_traceback(
     home: Path,
     project: Path,

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
-from skillc_mcp._protocol import print_exception
+from skillc_mcp._protocol import log_failure
 from skillc_mcp._stdio import SETTLE_SECONDS
 
 if TYPE_CHECKING:
@@ -156,8 +156,8 @@ class Hub:
                 await asyncio.sleep(SETTLE_SECONDS)
                 try:
                     entries = await self._run(self._entries)
-                except Exception as exc:  # a bug, or a layout that cannot be read: said
-                    print_exception(exc)
+                except Exception as exc:  # a bug, a layout that cannot be read, a changed kit
+                    log_failure(exc)
                     break
                 changes = compare(self._seen or {}, entries)
                 self._seen = entries

@@ -234,6 +234,18 @@ def changed_on_disk(exc: BaseException, log: TextIO | None = None) -> str | None
     return str(diagnostics.format_diagnostic(diagnostic))
 
 
+def log_failure(exc: BaseException, log: TextIO | None = None) -> None:
+    """Log ``exc``, a failure no request answers (a look for changed skills), on ``log``,
+    else stderr: an error the kit reports as its text (:func:`reported_error`), skillc
+    changed on disk as the one line saying to restart the server (:func:`changed_on_disk`:
+    once a process), anything else with its traceback (:func:`print_exception`)."""
+    reported = reported_error(exc)
+    if reported is not None:
+        print(reported, file=log or sys.stderr, flush=True)
+    elif changed_on_disk(exc, log) is None:
+        print_exception(exc, log)
+
+
 def unlogged_read(exc: BaseException, log: TextIO | None = None) -> None:
     """Say on ``log``, else stderr, that a read was answered but not logged: the tool runner
     that logs it could not be made (``exc``); as the access log's own failures are said
@@ -364,12 +376,8 @@ class Server:
             return []
         try:
             changes = self._skills.changed()
-        except Exception as exc:  # a bug, or a layout that cannot be read: said, not sent
-            reported = reported_error(exc)
-            if reported is None:
-                print_exception(exc)
-            else:
-                print(reported, file=sys.stderr, flush=True)
+        except Exception as exc:  # a bug, a layout that cannot be read, a changed kit: said
+            log_failure(exc)
             return []
         if not changes.listed:
             return []
