@@ -159,6 +159,28 @@ def test_sources_that_keep_changing_under_the_build_are_e002(skill: ResolvedSkil
     assert not skill.runtime.exists()  # nothing written
 
 
+def test_the_build_waits_for_the_sources_to_settle_on_its_first_attempt_only(
+    monkeypatch: pytest.MonkeyPatch, skill: ResolvedSkill
+) -> None:
+    """``skc build`` while an editor saves every 100 ms: each attempt waited for the sources
+    to be 100 ms old (schema.settle), about when the next save lands under it again; an
+    attempt after one they changed under does not wait (as the index made on demand)."""
+    from skillc_index.build import compiler
+
+    waits: list[int] = []
+    monkeypatch.setattr(compiler, "settle", lambda _stats: bool(waits.append(1)))
+    notes = skill.source / "notes.txt"
+
+    def progress(done: int, total: int) -> None:  # notes.txt saved under the first attempt
+        if done == 1 and not notes.read_text(encoding="utf-8").startswith("saved"):
+            notes.write_text("saved notes\n", encoding="utf-8")
+
+    result = compile_skill(skill, progress=progress)
+    assert len(waits) == 1  # the first attempt's only
+    ((content,),) = rows(result.index.path, "SELECT content FROM sections WHERE file = 'notes.txt'")
+    assert content == "saved notes\n"
+
+
 # -- the readers' check ----------------------------------------------------------------------
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,6 +109,39 @@ def test_sources_saved_whenever_the_build_waits_for_them_are_indexed_on_the_next
     with handle.connect() as connection:
         (text,) = connection.execute("SELECT group_concat(content) FROM sections").fetchone()
     assert "version 1" in text
+
+
+def test_a_save_between_the_build_and_the_check_after_it_is_answered_from_that_build(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # `skc show` while an editor saved every 100 ms: about 2 in 150 failed with E002 "the
+    # sources kept changing (sources changed)": a save landed after the build proved the
+    # sources unchanged and before the check that the index is current. The index just
+    # written was current then, a version that existed during the call: it is the answer,
+    # and the file saved since is not one its stats prove (a reader hashes it).
+    from skillc_index.index.schema import file_stat
+
+    source = tmp_path / "saving"
+    (source / "references").mkdir(parents=True)
+    (source / "SKILL.md").write_text("---\nname: saving\n---\n# Saving\n\n## Usage\n\nokapi\n")
+    guide = source / "references" / "guide.md"
+    guide.write_text("# Guide\n")
+    real = cache._indexed_changed
+    builds: list[bool] = []
+
+    def saved_after(*args: Any) -> bool:  # the save lands after each build's last check
+        builds.append(real(*args))
+        guide.write_text(guide.read_text() + f"saved {len(builds)}\n")
+        return builds[-1]
+
+    monkeypatch.setattr(cache, "_indexed_changed", saved_after)
+    skill = ResolvedSkill("saving", source, "project", tmp_path / "runtime", True)
+    handle = cache.ensure_index(skill, "porter")
+    assert builds == [False]  # built once, then answered from
+    with handle.connect() as connection:
+        (text,) = connection.execute("SELECT group_concat(content) FROM sections").fetchone()
+    assert "okapi" in text and "saved" not in text  # the version it indexed
+    assert not handle.describes(file_stat("references/guide.md", guide.stat()))
 
 
 def test_an_index_a_newer_skillc_wrote_is_read_from_memory_said_once_a_process(

@@ -18,7 +18,7 @@ at all. ``force`` recompiles anyway.
 The index's rows are parsed from bytes that hash as the digests it records (the digests are
 taken first, for the source hash): a file written between its hash and its parse makes the
 build start again, at most :data:`~skillc_index.index.cache.ATTEMPTS` times (then E002), as
-the index made on demand does.
+the index made on demand does, waiting for the sources to settle on the first attempt only.
 """
 
 from __future__ import annotations
@@ -546,7 +546,8 @@ def compile_skill(
     for attempt in range(ATTEMPTS):
         pause_before(attempt)  # after a source changed under the attempt before
         try:
-            return _compile(skill, found, tokenizer_setting, progress, force, stats, runtimes)
+            args = (skill, found, tokenizer_setting, progress, force, stats, runtimes, not reason)
+            return _compile(*args)
         except SourcesChanged as exc:
             reason = str(exc)
             stats = None  # a source changed since: the next attempt stats them again
@@ -560,7 +561,8 @@ def _compile(
     progress: Progress | None,
     force: bool,
     stats: Mapping[str, FileStat] | None,
-    runtimes: str | None = None,
+    runtimes: str | None,
+    settled: bool,
 ) -> CompileResult:
     """One attempt of :func:`compile_skill` (:class:`SourcesChanged` when a source changed
     between its hash and its parse)."""
@@ -568,11 +570,9 @@ def _compile(
     if stats is None:  # before reading: a later edit shows as a change
         stats = stat_files(source, found.files)
     refuse_too_large(skill.name, indexed_files(found.files), stats)  # E002, nothing read
-    if settle(stats):
-        # A file written this recently could change again within the file system's timestamp
-        # granularity without its stats showing it; readers would then have to hash every
-        # source on every call. The clock has moved past it (at most RACY_WINDOW_NS): take
-        # the stats that go into the index.
+    if settled and settle(stats):
+        # Changed so recently, a file could change again unseen by its stats (clock ticks):
+        # readers would hash it on every call. Not after a change: index.cache says why.
         stats = stat_files(source, found.files)
     stats_at_ns = time.time_ns()
     pointers: list[str] = []  # Git LFS pointers: a checkout without `git lfs pull`

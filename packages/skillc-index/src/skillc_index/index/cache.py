@@ -45,6 +45,12 @@ no quiet time for both that wait and a build, so three attempts in a row failed 
 index records the stats as they are, and the readers hash the files changed that recently,
 on every read until the index is written again (a change of one of its files, ``skc build
 --force``): the time the stats were recorded at is the index's, and a read writes nothing.
+A reader's own attempt after one a file changed under (``show``) does not wait either
+(``settled``). The index just written is the answer even when a file is saved between its
+write and the check after it (:func:`~skillc_index.index.freshness.written_index`): it was
+current then, a version of the sources that existed during the call (a save landing there
+failed about 2 ``skc show`` in 150 with E002 while an editor saved every 100 ms); a reader
+that reads a file changed since hashes it and tries again.
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ from skillc_index.index.freshness import (
     IndexState,
     checked_index,
     newer_index,
+    written_index,
 )
 from skillc_index.layout import META_DIR
 
@@ -148,15 +155,21 @@ class _NotWritable(Exception):
 
 
 def ensure_index(
-    skill: ResolvedSkill, tokenizer_setting: str, *, damaged: IndexHandle | None = None
+    skill: ResolvedSkill,
+    tokenizer_setting: str,
+    *,
+    damaged: IndexHandle | None = None,
+    settled: bool = True,
 ) -> IndexHandle:
     """A current index of ``skill`` for ``tokenizer_setting``, checked (stat-only in the
     common case) and, when it is not current, built on demand (module docstring).
 
     ``damaged``: a handle whose reads failed (RFC-0004: a read failure is corruption); that
-    file is built again, whatever its check says. Raises E003 for an index of another source
-    at this path (a hash collision), E002 (:class:`IndexUnusable`, with the reason) when the
-    skill cannot be indexed.
+    file is built again, whatever its check says. ``settled`` False: a build does not wait
+    for the sources to settle (a reader's attempt after one a file changed under: the wait
+    would end about when an editor saving every 100 ms saves again). Raises E003 for an
+    index of another source at this path (a hash collision), E002 (:class:`IndexUnusable`,
+    with the reason) when the skill cannot be indexed.
     """
     if damaged is None:
         state, handle = checked_index(skill, tokenizer_setting)
@@ -164,11 +177,11 @@ def ensure_index(
             return handle
         if state.status == "collision":
             raise IndexCollision(state.hash16)
-    return _build_on_demand(skill, tokenizer_setting, damaged)
+    return _build_on_demand(skill, tokenizer_setting, damaged, settled)
 
 
 def _build_on_demand(
-    skill: ResolvedSkill, tokenizer_setting: str, damaged: IndexHandle | None
+    skill: ResolvedSkill, tokenizer_setting: str, damaged: IndexHandle | None, settled: bool
 ) -> IndexHandle:
     """The slow path of :func:`ensure_index`: under the index's lock, check again, then build."""
     for built in (_private, MEMORY_RUNTIME) if damaged is None else ():
@@ -192,12 +205,12 @@ def _build_on_demand(
                 if runtime == skill.runtime and (newer := _newer(state)):
                     continue  # a newer skillc's: never rewritten, built in memory instead
                 try:
-                    _write(
+                    written = _write(
                         skill,
                         runtime,
                         tokenizer_setting,
                         update=damaged is None,
-                        settled=not reason,
+                        settled=settled and not reason,
                         why=newer or _unwritable,
                     )
                 except SourcesChanged as exc:
@@ -210,6 +223,8 @@ def _build_on_demand(
                     continue
                 damaged = None
                 state, handle = checked_index(skill, tokenizer_setting, runtime)
+                if handle is None:  # saved since it was written: that version is an answer
+                    handle = written_index(skill, tokenizer_setting, runtime, written)
                 if handle is not None:
                     return handle
                 reason = state.reason
@@ -312,8 +327,9 @@ def _write(
     update: bool,
     settled: bool = True,
     why: str = "",
-) -> None:
-    """Build the index of ``skill`` into ``runtime`` (the caller holds the lock): by
+) -> str:
+    """Build the index of ``skill`` into ``runtime`` (the caller holds the lock), and say the
+    source hash it records (the sources' as they were when it was written): by
     replacing the changed files' rows in a copy of the index there when ``update`` and that
     is possible, else whole. :class:`SourcesChanged` when the sources changed under it,
     :class:`_NotWritable` when the index cannot be written there. ``settled``: the stats
@@ -344,8 +360,7 @@ def _write(
     meta = runtime / META_DIR
     target = meta / f"search-{hash16(source)}.db"
     if runtime == MEMORY_RUNTIME:
-        _write_in_memory(skill, target, indexed, stats, stats_at_ns, tokenizer, why)
-        return
+        return _write_in_memory(skill, target, indexed, stats, stats_at_ns, tokenizer, why)
     prefix = f"{target.name}.tmp"
     for left in abandoned(meta, prefix):  # of a reader killed while it built
         left.unlink(missing_ok=True)
@@ -383,6 +398,7 @@ def _write(
             raise _NotWritable(getattr(exc, "strerror", None) or str(exc)) from exc
     finally:
         temporary.unlink(missing_ok=True)
+    return current_hash
 
 
 def _write_in_memory(
@@ -393,10 +409,10 @@ def _write_in_memory(
     stats_at_ns: int,
     tokenizer: str,
     why: str,
-) -> None:
+) -> str:
     """:func:`_write`'s whole build (no copy to update) into a database in memory, kept as
     the index ``target`` (:mod:`.memory`, which warns ``why``) once the sources proved
-    unchanged meanwhile."""
+    unchanged meanwhile; the source hash it records."""
     import sqlite3
 
     from skillc_index.digests import combine_digests
@@ -405,12 +421,13 @@ def _write_in_memory(
 
     rows = _Rows(skill, indexed)
     digests = rows.digests(stats, None)
+    current_hash = combine_digests(digests)
 
     def fill(connection: sqlite3.Connection) -> None:
         write_index(
             connection,
             source=skill.source,
-            current_hash=combine_digests(digests),
+            current_hash=current_hash,
             tokenizer=tokenizer,
             parsed=(rows.of(number) for number in range(len(indexed))),
             files=stats,
@@ -424,6 +441,7 @@ def _write_in_memory(
         keep(target, fill, why)
     except (OSError, sqlite3.Error) as exc:  # no memory left, say
         raise _NotWritable(getattr(exc, "strerror", None) or str(exc)) from exc
+    return current_hash
 
 
 def _stats(source: Path, files: Sequence[str]) -> dict[str, FileStat]:

@@ -83,6 +83,7 @@ __all__ = [
     "stored_index",
     "unreadable_notice",
     "unreadable_notices",
+    "written_index",
 ]
 
 IndexStatus = Literal["missing", "corrupt", "collision", "stale", "current"]
@@ -564,6 +565,27 @@ def checked_index(
     if snapshot is None:
         return state, None
     return state, IndexHandle(state.path, skill.name, snapshot, verified)
+
+
+def written_index(
+    skill: ResolvedSkill, tokenizer_setting: str, runtime: Path, source_hash: str
+) -> IndexHandle | None:
+    """The index of ``skill`` in ``runtime`` when it is the one recording ``source_hash``
+    for ``tokenizer_setting`` (the index this process has just written, proven current once
+    written: :mod:`.cache`), whether or not the sources changed since; else None. A version
+    of the sources that existed during the call is a correct answer: a reader that then
+    reads a source file trusts only the recorded stats old enough to prove it unchanged, as
+    :func:`checked_index` does, and hashes any other (a file changed since is not served)."""
+    state, snapshot = _load(runtime, skill.source)
+    if snapshot is None or snapshot.meta.source_hash != source_hash:
+        return None
+    if _stale_reason(snapshot.meta, None, index_tokenizer(tokenizer_setting)):
+        return None
+    at_ns = snapshot.meta.stats_at_ns
+    limit = None if at_ns is None else at_ns - RACY_WINDOW_NS
+    files = snapshot.files
+    verified = {} if limit is None else {r: s for r, s in files.items() if s.changed_ns < limit}
+    return IndexHandle(state.path, skill.name, snapshot, verified)
 
 
 def require_index(skill: ResolvedSkill, tokenizer_setting: str) -> IndexHandle:
