@@ -32,7 +32,7 @@ from skillc_index import (
     read_headings,
     safe_join,
 )
-from skillc_index.index.cache import ATTEMPTS, ensure_index, pause_before
+from skillc_index.index.cache import ATTEMPTS, ensure_index, kept_changing, pause_before
 from skillc_index.index.freshness import kept_in_memory
 from skillc_index.index.queries import HeadingMatcher, heading_key
 from skillc_index.index.schema import file_stat
@@ -163,7 +163,9 @@ def show_section(
     reason = ""
     for attempt in range(ATTEMPTS):
         pause_before(attempt if reason else 0)  # a file changed while it was read: settle
-        index = ensure_index(skill, tokenizer_setting, damaged=damaged)
+        # after a change, built without waiting for the sources to settle: that wait ends
+        # about when an editor saving every 100 ms saves again (each attempt failed so)
+        index = ensure_index(skill, tokenizer_setting, damaged=damaged, settled=not reason)
         damaged = None
         if file is not None:
             try:  # open's check: a regular file (not `SKILL.md/`, a FIFO), not .gitignored
@@ -178,10 +180,17 @@ def show_section(
                 partial(read_headings, index, relative),
                 unread,
             )
+            found = _chosen(query, matches, nth, unread)
         except IndexUnusable:  # RFC-0004: a read failure is corruption: built again
             damaged = index
             continue
-        found = _chosen(query, matches, nth, unread)
+        except SectionNotFound:
+            # of an index of sources saved since (a file an editor had just emptied to
+            # write it again): looked for again in the sources as they are now
+            if attempt + 1 == ATTEMPTS or _current(skill, index, tokenizer_setting):
+                raise
+            reason = "the sources changed while they were read"
+            continue
         path = safe_join(skill.source, found.file)
         try:
             with open_in_root(skill.source, found.file) as handle:
@@ -219,7 +228,19 @@ def show_section(
         if memory := kept_in_memory(index):  # no place to write the index: said once
             result = result._replace(warnings=(*result.warnings, *memory))
         return result
-    raise IndexUnusable(skill.name, reason or "its index failed to read after it was built")
+    if reason:  # the section's file changed under each attempt: the author keeps saving
+        raise kept_changing(skill.name, reason)
+    raise IndexUnusable(skill.name, "its index failed to read after it was built")
+
+
+def _current(skill: ResolvedSkill, index: IndexHandle, tokenizer_setting: str) -> bool:
+    """Whether ``index`` is still the current index of ``skill`` (checked again: an error's
+    path, never the answer's)."""
+    from skillc_index.index.freshness import checked_index
+
+    runtime = index.path.parent.parent  # the skill's, this process's private one, or memory
+    handle = checked_index(skill, tokenizer_setting, runtime)[1]
+    return handle is not None and handle.snapshot.identity == index.snapshot.identity
 
 
 def _unreadable(index: IndexHandle, relative: str | None) -> list[tuple[str, str]]:
