@@ -861,3 +861,30 @@ def test_a_file_already_as_packaged_is_left_as_it_is(
         "shape/skills/shape/run.sh",
     }
     assert os.access(script, os.X_OK)
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_a_record_a_newer_skillc_wrote_is_refused_and_nothing_written(
+    cli: Callable[..., Any], skills: Path, project: Path, force: bool
+) -> None:
+    """``skc package`` read the record a newer skillc wrote in the output folder (its
+    ``version`` above 1) and rewrote it as version 1, what the newer format adds lost. It is
+    E999 naming it, as every file a newer skillc wrote (the installed command, in a
+    process), ``--force`` or not: the record and the folder as they were."""
+    run = cli("skillc-index", script=True)
+    assert run("package", "skills/notes", "-o", "out").returncode == 0
+    out = project / "out"
+    record = json.loads((out / ".skillc-package.json").read_text(encoding="utf-8"))
+    record.update(version=2, later={"kept": True})
+    (out / ".skillc-package.json").write_text(json.dumps(record), encoding="utf-8")
+    before = tree(out)
+    done = run("package", "skills/notes", "skills/pdf-tool", "-o", "out", *["--force"] * force)
+    assert done.returncode == 1, done.stdout
+    assert done.stderr.splitlines()[0] == (
+        f"error[E999]: the record of what skc package wrote '{out / '.skillc-package.json'}' is "
+        "left as it is, and nothing is written: written by a newer skillc (package record "
+        "version 2; this skillc reads 1): upgrade skillc"
+    )
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert tree(out) == before
+    assert sorted(path.name for path in out.iterdir()) == [".skillc-package.json", "notes.zip"]

@@ -11,11 +11,12 @@ fixed layout, nothing dated (a file holding them already is left as it is, inode
 Files are written (atomically, all or none: :func:`~skillc_index.atomic.write_files_atomic`)
 over what a previous run wrote (``.skillc-package.json`` in the output folder records each
 file's digest, :mod:`~skillc_index.package.written`; no walk for skills enters what it
-records); a file there that skillc did not write, or that was edited since, is E050 before
-anything is written; with ``force`` it is moved aside (``atomic.move_aside``), never
-overwritten. Nothing is deleted but the temporary files a killed run left (of a process gone);
-an index (``index.json``, ``marketplace.json``) keeps the entries of the earlier run's whose
-files are still there (:func:`_merge_index`).
+records; a record a newer skillc wrote is E999, nothing written); a file there that skillc
+did not write, or that was edited since, is E050 before anything is written; with ``force``
+it is moved aside (``atomic.move_aside``), never overwritten. Nothing is deleted but the
+temporary files a killed run left (of a process gone); an index (``index.json``,
+``marketplace.json``) keeps the entries of the earlier run's whose files are still there
+(:func:`_merge_index`).
 Left out of every package: hidden files and folders and the folders no walk enters (what
 :func:`~skillc_index.files.walk_skill` skips: the skill's private names, ``venv``,
 ``__pycache__`` and ``node_modules`` folders, as Anthropic's packager leaves the last two),
@@ -468,7 +469,7 @@ def _write(
     from skillc_index.atomic import locked_folder, move_aside, write_file_atomic, write_files_atomic
 
     with locked_folder(output, LOCK_WAIT_S, make=True):
-        made = made_before(output)
+        made = made_before(output)  # E999 for a newer skillc's record, nothing written
         known = _merge_index(output, files, made, fmt, own=own, index=index, dropped=dropped)
         moved: list[tuple[Path, Path]] = []
         there: dict[str, str] = {}

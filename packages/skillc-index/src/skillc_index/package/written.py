@@ -6,7 +6,8 @@
 ``{"version": 1, "files": {path: sha256 hex}}``: each file written, by its path relative
 to the output folder (``/``-separated), with its digest (a list of two, the earlier digest
 and the new one, while a run renames its files). A record without ``version``, as written
-before, is version 1."""
+before, is version 1; one of a newer format (its ``version`` above :data:`RECORD_VERSION`) is
+never rewritten (:func:`made_before`: E999) nor read by a walk."""
 
 from __future__ import annotations
 
@@ -72,14 +73,34 @@ def _files(data: object) -> dict[str, tuple[str, ...]]:
     return made
 
 
+def _newer(data: object) -> int | None:
+    """The ``version`` of a record a newer skillc wrote, or None."""
+    version = data.get("version", RECORD_VERSION) if isinstance(data, dict) else None
+    return version if type(version) is int and version > RECORD_VERSION else None
+
+
 def made_before(output: Path) -> dict[str, tuple[str, ...]]:
     """What earlier runs wrote into ``output`` (path -> the sha256 hex digests skillc wrote
     there: two when a run was stopped while renaming its files), from :data:`MANIFEST`;
-    ``{}`` when there is none or it cannot be read."""
+    ``{}`` when there is none or it cannot be read (its files then count as skillc did not
+    write them). E999 for a record a newer skillc wrote, left as it is: rewritten in this
+    format, it lost what the newer one records
+    (:func:`~skillc_index.command_errors.written_by_newer`)."""
     try:
-        return _files(_read(str(output)))
+        data = _read(str(output))
     except (OSError, ValueError):
         return {}
+    newer = _newer(data)
+    if newer is not None:
+        from skillc_index.command_errors import written_by_newer
+        from skillc_index.diagnostics import InternalError
+
+        why = written_by_newer("package record version", newer, RECORD_VERSION)
+        raise InternalError(
+            f"the record of what skc package wrote '{output / MANIFEST}' is left as it is, "
+            f"and nothing is written: {why}"
+        )
+    return _files(data)
 
 
 def record_bytes(made: Mapping[str, tuple[str, ...]]) -> bytes:
