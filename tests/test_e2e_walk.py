@@ -91,3 +91,36 @@ def test_a_package_made_in_the_project_root_is_no_second_copy_of_its_skills(
     found = skc("find", "sort files", "--format", "json", env_extra=no_server)
     assert found.returncode == 0, found.stderr
     assert sorted(s["name"] for s in json.loads(found.stdout)["skills"]) == ["alpha", "beta"]
+
+
+def test_a_package_written_into_the_users_skills_folder_leaves_its_skills_in_sight(
+    skc_installed: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``skc package skills/alpha --to plugin --name skills -o .`` writes the plugin into the
+    user's own ``skills/``: the record named that folder and every walk left it out whole,
+    ``skc build .`` found no skill, ``skc lint .``, ``skc list`` and ``skc find`` none of the
+    user's. A folder the run did not make is walked: the user's skills are seen, and the
+    packaged copy beside them is "in 2 folders", which build says."""
+    skc = skc_installed
+    for name in ("alpha", "beta"):
+        write_skill(project / "skills" / name, name, f"Sort {name} files. Use when sorting.")
+    assert skc("init").returncode == 0
+    made = skc("package", "skills/alpha", "--to", "plugin", "--name", "skills", "-o", ".")
+    assert made.returncode == 0, made.stderr
+    assert (project / "skills" / "skills" / "alpha" / "SKILL.md").is_file()
+
+    lint = skc("lint", ".", "--format", "json")
+    assert lint.returncode == 0, lint.stderr
+    assert sorted(item["skill"] for item in json.loads(lint.stdout)) == ["alpha", "alpha", "beta"]
+    built = skc("build", ".")
+    assert built.returncode == 1
+    assert (
+        "the skill name 'alpha' is in 2 folders: skills/alpha, skills/skills/alpha" in built.stderr
+    )
+    assert built.stdout.splitlines()[-1] == "2 skills: 1 built, 0 up to date, 1 failed"
+    listed = skc("list", "--format", "json")
+    assert [s["name"] for s in json.loads(listed.stdout)["skills"]] == ["beta"]
+    no_server = {"SKILLC_FIND_SERVER": "0"}
+    found = skc("find", "sort beta files", "--path", ".", "--format", "json", env_extra=no_server)
+    assert found.returncode == 0, found.stderr
+    assert "beta" in [s["name"] for s in json.loads(found.stdout)["skills"]]

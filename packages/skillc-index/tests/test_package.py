@@ -784,7 +784,7 @@ def test_two_runs_into_one_folder_at_once_both_record_their_files(
     read = threading.Barrier(2)
     reads_record = make.made_before
 
-    def slow(output: Path) -> dict[str, tuple[str, ...]]:
+    def slow(output: Path) -> Any:
         found = reads_record(output)
         with contextlib.suppress(threading.BrokenBarrierError):
             read.wait(timeout=2)  # the other run cannot read the record until this one wrote

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -118,6 +119,88 @@ def test_a_record_a_package_run_writes_is_read_by_the_walk(
     assert "alpha/skills/alpha/SKILL.md" in record["files"]
     assert (project / "alpha" / "skills" / "alpha" / "SKILL.md").is_file()
     assert find_skill_folders(project) == [project / "skills" / "alpha"]
+
+
+def test_a_folder_of_the_users_a_package_run_wrote_into_is_walked(
+    layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """A plugin named as the project's ``skills`` folder, made in the root, writes into the
+    user's ``skills/``: the record named it and the walk left it out whole, the user's
+    source skills with it. The record lists the top-level folders the runs made (``office``,
+    kept by a later run), and the walk leaves out those alone: the user's folder is walked,
+    its packaged copy with it (``build .`` then says the name is in two folders)."""
+    for name in ("alpha", "beta"):
+        write_skill(project / "skills" / name, name)
+    source = str(project / "skills" / "alpha")
+    package_skills([source], layout, fmt="plugin", output=project, name="office")
+    package_skills([source], layout, fmt="plugin", output=project, name="skills")
+    package_skills([source], layout, fmt="upload", output=project)
+    record = json.loads((project / PACKAGE_RECORD).read_text(encoding="utf-8"))
+    assert record["made_folders"] == ["office"]
+    assert "skills/skills/alpha/SKILL.md" in record["files"]
+    assert find_skill_folders(project) == [
+        project / "skills" / "alpha",
+        project / "skills" / "beta",
+        project / "skills" / "skills" / "alpha",
+    ]
+    # the folder made by the first run, gone since, is no longer listed; made again, it is
+    shutil.rmtree(project / "office")
+    package_skills([source], layout, fmt="upload", output=project)
+    assert json.loads((project / PACKAGE_RECORD).read_text())["made_folders"] == []
+    package_skills([source], layout, fmt="plugin", output=project, name="office")
+    assert json.loads((project / PACKAGE_RECORD).read_text())["made_folders"] == ["office"]
+
+
+@pytest.mark.parametrize(
+    ("made", "left_out"),
+    [
+        (None, ["office", "skills"]),  # written before the list: each folder its files make
+        ([], []),
+        (["office", "../x", "a/b", "", 5], ["office"]),
+        ("office", []),  # no list: no folder
+    ],
+    ids=["no-list", "none-made", "office-made", "not-a-list"],
+)
+def test_a_record_leaves_out_the_folders_it_says_were_made(
+    project: Path, write_skill: WriteSkill, made: object, left_out: list[str]
+) -> None:
+    for folder in ("office", "skills"):
+        write_skill(project / folder / "skills" / "alpha", "alpha")
+    write_skill(project / "alpha.zip", "zipped")  # a folder of a name the record's file has
+    files = {"office/skills/alpha/SKILL.md": "0" * 64, "skills/skills/alpha/SKILL.md": "0" * 64}
+    more = {} if made is None else {"made_folders": made}
+    _record(project, {**files, "alpha.zip": "0" * 64}, **more)
+    assert find_skill_folders(project) == [
+        project / folder / "skills" / "alpha"
+        for folder in ("office", "skills")
+        if folder not in left_out
+    ]
+
+
+def test_a_run_over_a_record_without_the_list_makes_it_of_the_folders_holding_its_files_alone(
+    layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """A record written before the list (a folder of the user's a run wrote into left out
+    whole): the next run lists as made each folder holding nothing but the record's files,
+    not one holding the user's too, even when it writes nothing new."""
+    for name in ("alpha", "beta"):
+        write_skill(project / "skills" / name, name)
+    source = str(project / "skills" / "alpha")
+    package_skills([source], layout, fmt="plugin", output=project, name="office")
+    package_skills([source], layout, fmt="plugin", output=project, name="skills")
+    path = project / PACKAGE_RECORD
+    record = json.loads(path.read_text(encoding="utf-8"))
+    del record["made_folders"]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert find_skill_folders(project) == []  # each folder its files make: as it was
+    result = package_skills([source], layout, fmt="plugin", output=project, name="office")
+    assert {f.action for f in result.files} == {"unchanged"}
+    assert json.loads(path.read_text(encoding="utf-8"))["made_folders"] == ["office"]
+    assert find_skill_folders(project) == [
+        project / "skills" / "alpha",
+        project / "skills" / "beta",
+        project / "skills" / "skills" / "alpha",
+    ]
 
 
 def test_the_nested_agent_folder_search_leaves_out_what_the_record_names(

@@ -14,8 +14,10 @@ checkout's ``.claude/skills/``), except
   ``build`` or ``dist``, which may be sources;
 - what ``skc package`` wrote into a folder (its copies of skills are no sources): of a
   folder holding a :data:`PACKAGE_RECORD` (or cut at :data:`MAX_ENTRIES`), the entries the
-  record names, each file written there and each folder its files make
-  (:func:`~skillc_index.package.written.written_entries`), and nothing else of the folder (it
+  record names, each file written there and each folder the package runs made (one that
+  held the user's files before a run wrote into it is walked; a record written before it
+  listed them: each folder its files make,
+  :func:`~skillc_index.package.written.written_entries`), and nothing else of the folder (it
   may be a project's root); a record that cannot be read, is too large or a newer skillc
   wrote leaves out nothing, silently;
 - skillc's own: in a ``.skillc`` folder only its ``skills`` store (its ``runtime``, ``logs``,

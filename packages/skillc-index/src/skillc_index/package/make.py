@@ -10,13 +10,13 @@ Same input, same bytes: archives by :func:`~skillc_index.package.archive.zip_blo
 fixed layout, nothing dated (a file holding them already is left as it is, inode and mtime).
 Files are written (atomically, all or none: :func:`~skillc_index.atomic.write_files_atomic`)
 over what a previous run wrote (``.skillc-package.json`` in the output folder records each
-file's digest, :mod:`~skillc_index.package.written`; no walk for skills enters what it
-records; a record a newer skillc wrote is E999, nothing written); a file there that skillc
-did not write, or that was edited since, is E050 before anything is written; with ``force``
-it is moved aside (``atomic.move_aside``), never overwritten. Nothing is deleted but the
-temporary files a killed run left (of a process gone); an index (``index.json``,
-``marketplace.json``) keeps the entries of the earlier run's whose files are still there
-(:func:`_merge_index`).
+file's digest and the top-level folders the runs made, :mod:`~skillc_index.package.written`;
+no walk for skills enters those files and folders; a record a newer skillc wrote is E999,
+nothing written); a file there that skillc did not write, or that was edited since, is E050
+before anything is written; with ``force`` it is moved aside (``atomic.move_aside``), never
+overwritten. Nothing is deleted but the temporary files a killed run left (of a process
+gone); an index (``index.json``, ``marketplace.json``) keeps the entries of the earlier
+run's whose files are still there (:func:`_merge_index`).
 Left out of every package: hidden files and folders and the folders no walk enters (what
 :func:`~skillc_index.files.walk_skill` skips: the skill's private names, ``venv``,
 ``__pycache__`` and ``node_modules`` folders, as Anthropic's packager leaves the last two),
@@ -52,7 +52,7 @@ from skillc_index.package.archive import (
 )
 from skillc_index.package.portable import path_problem, path_problems
 from skillc_index.package.result import LeftOut, PackagedFile, PackageResult
-from skillc_index.package.written import MANIFEST, made_before, record_bytes
+from skillc_index.package.written import MANIFEST, folders_made, made_before, record_bytes
 from skillc_index.record import Record
 
 __all__ = ["DISCOVERY_SCHEMA", "FORMATS", "PLUGIN_SCHEMA", "package_skills"]
@@ -469,7 +469,9 @@ def _write(
     from skillc_index.atomic import locked_folder, move_aside, write_file_atomic, write_files_atomic
 
     with locked_folder(output, LOCK_WAIT_S, make=True):
-        made = made_before(output)  # E999 for a newer skillc's record, nothing written
+        earlier = made_before(output)  # E999 for a newer skillc's record, nothing written
+        made = dict(earlier.files)
+        folders = folders_made(output, files, earlier)  # before any is made
         known = _merge_index(output, files, made, fmt, own=own, index=index, dropped=dropped)
         moved: list[tuple[Path, Path]] = []
         there: dict[str, str] = {}
@@ -497,9 +499,10 @@ def _write(
                 moved.append((path, move_aside(path)))
             kept = [output / f.path for f in written if f.action == "unchanged"]
             atomic.remove_abandoned_files([*kept, output / MANIFEST])  # a killed run's, beside
-            if changed or made != before:  # the same bytes again: each file left as it is
+            # the same bytes and folders again: each file, and the record, left as it is
+            if changed or made != before or folders != earlier.folders:
                 write_files_atomic(
-                    [(output / MANIFEST, record_bytes(renaming), None)]
+                    [(output / MANIFEST, record_bytes(renaming, folders), None)]
                     + [
                         (
                             output / rel,
@@ -509,7 +512,7 @@ def _write(
                         for rel in changed
                     ]
                 )
-                write_file_atomic(output / MANIFEST, record_bytes(made))
+                write_file_atomic(output / MANIFEST, record_bytes(made, folders))
         except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
             reason = (exc.strerror or str(exc)) + _put_back(moved)
             raise CannotCreate(str(exc.filename or output), reason) from exc
