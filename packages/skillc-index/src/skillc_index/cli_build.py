@@ -65,11 +65,11 @@ def build_command(result: BuildResult | BatchResult, call: Call[BuildParams]) ->
     with --copy, which later builds keep a copy). Building an unchanged skill only re-checks
     it.
 
-    Several skills, a folder of skills (`skills/`: every skill folder under it, at any depth,
-    hidden ones such as skills/.curated/ included; version control, virtual environments,
-    node_modules, caches and skillc's runtime left out) or --all are built in parallel, one process
-    per core, with a summary; one failure does not stop the others, and the exit status is 1
-    when any failed.
+    Several skills, a folder of skills (`skills/`: every skill folder under it, down to 8
+    levels and 250,000 folders, hidden ones such as skills/.curated/ included; version control,
+    virtual environments, node_modules, caches and skillc's runtime left out) or --all are
+    built in parallel, one process per core, with a summary; one failure does not stop the
+    others, and the exit status is 1 when any failed.
 
     \b
     Examples:

@@ -361,11 +361,12 @@ class BuildParams(Record):
         Param(
             "Replace a different skill of the same name in the store, and move a folder "
             "skillc did not make at a deployment destination aside (to a hidden backup beside "
-            "it, named in `backup`); nothing is deleted.",
+            "it, named in `backup`; nothing is deleted), and recompile even an up-to-date "
+            "skill.",
             flags=("-f", "--force"),
             help="Replace a different skill of the same name in the store when importing a "
-            "path, and move aside (never delete) a folder skillc did not make at a deployment "
-            "destination.",
+            "path, move aside (never delete) a folder skillc did not make at a deployment "
+            "destination, and recompile even an up-to-date skill.",
         ),
     ] = False
 
