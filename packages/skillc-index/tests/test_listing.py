@@ -415,3 +415,35 @@ def test_an_entry_of_two_agent_folders_that_are_one_is_warned_about_once(
     assert missing.returncode == 1
     hint = missing.stderr.splitlines()[1]
     assert hint.startswith("hint: ") and hint.count("a link to /nonexistent/skillc-test/x") == 1
+
+
+def test_status_obsolete_selects_builds_and_stale_also_unmanaged_indexes(
+    layout: Layout, home: Path, write_skill: WriteSkill, cli: Callable[..., Any]
+) -> None:
+    """``--status stale`` lists a store skill edited since its build and a skill skillc does
+    not manage (an agent folder's, read once then edited: its index is ``stale``), which
+    ``build --all`` does not touch; ``--status obsolete`` (RFC-0007: a build status) and
+    ``--managed --status stale`` list the store skill alone, never a row whose STATUS is an
+    index's ``stale``."""
+    from skillc_index.build.skill import build_skill
+    from skillc_index.index.cache import ensure_index
+    from skillc_index.layout import resolve_skill
+
+    store = write_skill(layout.store("project") / "mine")
+    build_skill("mine", layout)
+    ext = write_skill(home / ".agents" / "skills" / "ext")
+    ensure_index(resolve_skill("ext", layout), "ascii")  # read once: its index is current
+    time.sleep(0.01)
+    for folder in (store, ext):
+        with (folder / "SKILL.md").open("a", encoding="utf-8") as file:
+            file.write("\n## More\n")
+    run = cli("skillc-index", script=True)
+
+    def listed(*args: str) -> dict[str, str]:
+        proc = run("list", "--format", "json", *args)
+        assert proc.returncode == 0, proc.stderr
+        return {row["name"]: row["status"] for row in json.loads(proc.stdout)["skills"]}
+
+    assert listed("--status", "stale") == {"mine": "stale", "ext": "stale"}
+    assert listed("--status", "obsolete") == {"mine": "obsolete"}
+    assert listed("--managed", "--status", "stale") == {"mine": "stale"}

@@ -116,12 +116,12 @@ class ListParams(Record):
     status: Annotated[
         Literal["normal", "stale", "not-built", "obsolete", "indexed", "not-indexed", "all"],
         Param(
-            "Only skills with this status (stale and obsolete: changed since the last build, "
-            "or for a skill skillc does not manage since its index was made; obsolete implies "
-            "check_obsolete; indexed and not-indexed: the skills skillc does not manage).",
-            help="Only skills with this status (stale and obsolete: changed since the last "
-            "build; obsolete implies --check-obsolete; indexed, not-indexed: skills skillc "
-            "does not manage).",
+            "Only skills with this status (obsolete: a build out of date, and implies "
+            "check_obsolete; stale: those, and a skill skillc does not manage changed since "
+            "its index was made; indexed and not-indexed: the skills skillc does not manage).",
+            help="Only skills with this status (obsolete: a build out of date, and implies "
+            "--check-obsolete; stale: those, and skills skillc does not manage changed since "
+            "their index was made; indexed, not-indexed: skills skillc does not manage).",
         ),
     ] = "all"
     limit: Annotated[
@@ -359,7 +359,7 @@ class BuildParams(Record):
     force: Annotated[
         bool,
         Param(
-            "Replace a different skill of the same name in the store, and move a folder "
+            "Replace a different skill of the same name in the store, move a folder "
             "skillc did not make at a deployment destination aside (to a hidden backup beside "
             "it, named in `backup`; nothing is deleted), and recompile even an up-to-date "
             "skill.",

@@ -427,9 +427,11 @@ def list_skills(
 
     A store skill whose SKILL.md has invalid frontmatter is skipped with a notice (the RFC);
     the other installed skills are listed from file stats, their SKILL.md not read.
-    Statuses: :func:`skill_status`. ``status="obsolete"`` implies ``check_obsolete``; the
-    ``stale`` and ``obsolete`` filters both select the skills changed since their build (the
-    one condition, named ``obsolete`` with ``check_obsolete``).
+    Statuses: :func:`skill_status`. ``status="obsolete"`` implies ``check_obsolete`` and
+    selects the skills with a build whose build is out of date (``obsolete``, or ``stale``
+    for a stub an older skillc wrote or an out-of-date copy); ``stale`` selects those and
+    also the skills skillc does not build whose search index is out of date (their
+    ``stale``, which is no build status: RFC-0007 filters ``obsolete`` by build status).
     ``managed``: only the skills skillc manages; ``agent``: only those an agent sees (a
     target name); ``configured``: the config's trusted ``[targets]``. What was left out of
     the listing is a notice (``store_notices_only``: only the stores', when the caller reports
@@ -459,6 +461,7 @@ def list_skills(
     stores = {Path(os.path.realpath(layout.store(s))): s for s in layout.scopes()}
     copy_folders: dict[Scope, AgentFolders] = {}  # each scope's, listed once
     found: list[SkillEntry] = []
+    built: set[int] = set()  # the entries (by id) whose STATUS is a build's, not an index's
     names = skill_names(inventory.skills)  # a plugin's skill as plugin:skill, which reads it
     for skill, name in zip(inventory.skills, names, strict=True):
         store = skill.store
@@ -507,24 +510,26 @@ def list_skills(
             entry_status = "not-built" if read_manifest(runtime) is None else "normal"
         else:
             entry_status = "not-indexed"
-        found.append(
-            SkillEntry(
-                name,
-                skill.scope,
-                entry_status,
-                source,
-                runtime,
-                skill.managed,
-                skill.agents,
-                skill.locations,
-            )
+        entry = SkillEntry(
+            name,
+            skill.scope,
+            entry_status,
+            source,
+            runtime,
+            skill.managed,
+            skill.agents,
+            skill.locations,
         )
+        found.append(entry)
+        if store is not None or (skill.managed and builds):
+            built.add(id(entry))
     found.sort(key=lambda entry: (entry.scope != "project", entry.name))
     matching = [
         entry
         for entry in found
         if scope in ("all", entry.scope)
         and (status == "all" or entry.status in wanted_statuses)
+        and (status != "obsolete" or id(entry) in built)
         and (pattern is None or fnmatchcase(entry.name, pattern))
         and (not managed or entry.managed)
         and (sees is None or sees(entry.locations))
