@@ -1,0 +1,43 @@
+"""What skillc-index's README states of its own code, held to the code: the "Layout" section
+names every module, and the index's SQL block is the DDL a build runs, at its schema version
+(it said ``schema_version (7)`` at version 15, without ``path`` and ``originals``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import skillc_index
+from skillc_index.index.schema import SCHEMA_SQL
+from skillc_index.index.version import SCHEMA_VERSION
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+SOURCES = Path(skillc_index.__file__).resolve().parent
+
+
+def section(text: str, heading: str) -> str:
+    """The text of the ``## heading`` section, up to the next heading of its level."""
+    return text.partition(f"\n## {heading}\n")[2].partition("\n## ")[0]
+
+
+def test_the_layout_section_names_every_module() -> None:
+    layout = section(README.read_text(encoding="utf-8"), "Layout (what lives where)")
+    assert "| module | what lives there |" in layout
+    unnamed = [
+        rel
+        for path in sorted(SOURCES.rglob("*.py"))
+        if (rel := path.relative_to(SOURCES).as_posix()) == "__init__.py"
+        or path.name != "__init__.py"
+        if f"`{rel}`" not in layout and ("/" not in rel or f"`{path.name}`" not in layout)
+    ]
+    assert unnamed == [], "modules the README's Layout section does not name"
+
+
+def test_the_index_sql_block_is_the_schema_a_build_writes() -> None:
+    text = README.read_text(encoding="utf-8")
+    block = text.partition("**The index** (")[2].partition("```sql\n")[2].partition("```")[0]
+    assert block, "the README shows no index SQL block"
+    statements = re.sub(r"--[^\n]*", "", block)
+    words = re.findall(r"\w+|[^\w\s]", statements)
+    assert words == re.findall(r"\w+|[^\w\s]", SCHEMA_SQL.format(tokenize="porter unicode61"))
+    assert f"schema_version (SCHEMA_VERSION: {SCHEMA_VERSION})" in block
