@@ -17,6 +17,7 @@ diagnostics registry: it is on the path of ``--help``.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -646,6 +647,10 @@ def run(
         open_closed_streams()
     buffer_stdout()
     argv = list(sys.argv[1:] if args is None else args)
+    if any(name[:1] == "_" and name.endswith("_COMPLETE") for name in os.environ):
+        from skillc_index.completion import use_kit_shells  # a shell's TAB: its bash class
+
+        use_kit_shells()
     try:
         code = command.main(argv, prog_name=prog_name, standalone_mode=False)
         flush_output()

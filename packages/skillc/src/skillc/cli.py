@@ -190,6 +190,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if code is None:
             from skillc._group import cli
 
+            if "_SKC_COMPLETE" in os.environ:  # a shell's TAB (README, "Shell completion")
+                from skillc_index.completion import use_kit_shells
+
+                use_kit_shells()
             if own_process:
                 gc.freeze()
             code = cli.main(args, prog_name="skc", standalone_mode=False)
