@@ -69,7 +69,8 @@ def test_a_project_agent_folder_comes_before_the_home_ones_with_w001(
     lines = proc.stderr.splitlines()
     assert lines[0] == "warning[W001]: multiple matches for 'deploy'; showing first"
     assert lines[1].strip().startswith(".cursor/skills/deploy (cursor, project)")
-    assert lines[2].strip().startswith("~/.claude/skills/deploy (claude, global)")
+    # by its path, absolute: a shell reads ~ as $HOME, which is not $SKILLC_HOME here
+    assert lines[2].strip().startswith(f"{home}/.claude/skills/deploy (claude, global)")
     assert "give its path" in lines[-1]
     # the other one by its path, with no warning
     other = ok("open", str(home / ".claude/skills/deploy"), "SKILL.md")

@@ -600,8 +600,8 @@ def test_one_plugin_name_installed_twice_has_a_name_and_a_uri_for_each(
     found = resolve_skill("kit:review", layout)
     assert found.source == cache / "a/kit/1.1/skills/review"
     warning = format_diagnostic(found.notices[-1])
-    assert "kit@b:review (~/.claude/plugins/cache/b/kit/2.0/skills/review)" in warning
-    assert "~/.claude/plugins/cache/a/kit/1.0/skills/review (claude, global)" in warning
+    assert f"kit@b:review ({home}/.claude/plugins/cache/b/kit/2.0/skills/review)" in warning
+    assert f"{home}/.claude/plugins/cache/a/kit/1.0/skills/review (claude, global)" in warning
     assert "kit:review (" not in warning and "kit@a:review (" not in warning
     assert warning.endswith("or a plugin's skill as 'kit@b:review'")
     assert resolve_skill("kit@b:review", layout).source == cache / "b/kit/2.0/skills/review"
@@ -629,10 +629,10 @@ def test_w001_offers_only_plugin_names_that_resolve_back(layout: Layout, home: P
     warning = format_diagnostic(resolve_skill("superp", layout).notices[-1])
     assert "my:tool:" not in warning and "@mk3" not in warning and "@m:k" not in warning
     for folder in "bc":
-        assert f"~/p/{folder}/skills/superp (claude, global)" in warning
+        assert f"{home}/p/{folder}/skills/superp (claude, global)" in warning
     # x@m:k:superp would not read back, x:superp does (no other plugin is named x)
-    assert "\n  tool:superp (~/p/a/skills/superp)" in warning
-    assert "\n  x:superp (~/p/d/skills/superp)" in warning
+    assert f"\n  tool:superp ({home}/p/a/skills/superp)" in warning
+    assert f"\n  x:superp ({home}/p/d/skills/superp)" in warning
     assert resolve_skill("tool:superp", layout).source == home / "p/a/skills/superp"
     assert resolve_skill("x:superp", layout).source == home / "p/d/skills/superp"
 
@@ -886,7 +886,7 @@ def test_codexs_system_skills_rank_after_the_plugins(
     assert found.called == "devkit:skill-creator"
     warning = format_diagnostic(found.notices[-1])
     assert warning.startswith("warning[W001]")
-    assert "~/.codex/skills/.system/skill-creator (codex, global)" in warning
+    assert f"{home}/.codex/skills/.system/skill-creator (codex, global)" in warning
     assert warning.endswith("to read another, give its path")
     assert resolve_skill("mine", layout).source == home / ".codex/skills/mine"
 
@@ -996,3 +996,39 @@ def test_a_skill_read_by_path_is_named_without_resolving_its_name_again(
     assert resolve_skill(".claude/skills/near", layout).shown == "near"
     assert resolve_skill(str(alone), layout).shown == str(alone)
     assert folders == [installed, project / ".claude/skills/near", alone]
+
+
+def test_w001_names_each_candidate_by_a_path_that_reads_it_when_pasted(
+    cli: Callable[..., Run], project: Path, home: Path
+) -> None:
+    """W001 ends "to read another, give its path": its candidates are those paths. Under a
+    ``$SKILLC_HOME`` that is not ``$HOME`` (the MCP README's setup) it said
+    ``~/.claude/skills/x``, which the shell expands to ``$HOME``: E001. Absolute there, as
+    ``skc find``'s hint is; ``~/`` when ``~`` is that home; relative to the working
+    directory when inside it."""
+    skc = cli("skc", script=True)
+    for agent in (".claude", ".agents"):  # two skills, not two copies of one
+        skill = write(home / agent / "skills/x") / "SKILL.md"
+        skill.write_text(skill.read_text() + f"\n{agent}\n")
+    elsewhere = project / "elsewhere"
+    elsewhere.mkdir()
+    here = home / ".claude"
+    for cwd, env in (
+        (elsewhere, None),  # $HOME is not $SKILLC_HOME
+        (here, None),  # the one in the working directory: ./skills/x
+        (elsewhere, {"HOME": str(home)}),  # ~ is the home: ~/...
+    ):
+        done = skc("outline", "x", cwd=cwd, env_extra=env)
+        assert done.returncode == 0 and done.stderr.startswith("warning[W001]"), done.stderr
+        candidates = [line[2:].rsplit(" (", 1)[0] for line in done.stderr.splitlines()[1:3]]
+        home_shown = "~" if env else str(home)
+        expected = {
+            f"{home_shown}/.agents/skills/x",
+            "./skills/x" if cwd == here else f"{home_shown}/.claude/skills/x",
+        }
+        assert set(candidates) == expected, done.stderr
+        shell_home = str(home) if env else os.environ["HOME"]  # what a shell makes of ~
+        for candidate in candidates:  # each pasted: it reads that one skill
+            pasted = shell_home + candidate[1:] if candidate.startswith("~/") else candidate
+            read = skc("outline", pasted, cwd=cwd, env_extra=env)
+            assert read.returncode == 0 and "W001" not in read.stderr, (candidate, read.stderr)

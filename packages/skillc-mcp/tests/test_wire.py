@@ -516,7 +516,8 @@ def test_an_ambiguous_name_is_w001_in_every_resolving_tools_result(
         assert not result.get("isError"), result
         [warning] = result["structuredContent"]["warnings"]
         assert warning.startswith("warning[W001]: multiple matches for 'review'"), tool
-        assert "~/.claude/skills/review" in warning and "~/.copilot/skills/review" in warning
+        for agent in ("claude", "copilot"):  # by a path that reads it ($HOME is not the home)
+            assert f"  {home}/.{agent}/skills/review ({agent}, global)" in warning, warning
 
 
 def test_skc_open_refuses_fifos_and_hidden_files_and_keeps_serving(
