@@ -388,6 +388,8 @@ def test_the_placeholders_of_the_skill_folder_are_substituted(
         "${CLAUDE_SKILL_DIR}x",
         "{baseDir}/out:{baseDir}/..",
         "{baseDir}/link/secret.txt",  # a symlink leading out
+        'cat "$SKILL_DIR/../secret.txt" && ls',  # an inline script: its path up to the quote
+        "cat {baseDir}/../secret.txt;ls",
     ],
 )
 def test_a_placeholder_never_leads_out_of_the_skill(
@@ -399,6 +401,23 @@ def test_a_placeholder_never_leads_out_of_the_skill(
     assert (done.returncode, done.stdout) == (1, ""), done.stdout
     assert done.stderr == f"error[E012]: path escapes skill root: '{word}'\n"
     assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{word}'"
+
+
+def test_a_placeholder_in_an_inline_script_is_a_path_up_to_where_a_shell_word_ends_it(
+    tool: Path, gateway_process: Run
+) -> None:
+    """``sh -c 'cd "$SKILL_DIR" && ls'`` was E012: the rest of the script word after the
+    placeholder (``" && ls``) was checked as a path in the skill. The path ends at the first
+    character that cannot continue it in a shell word (whitespace, a quote, one of
+    ``;&|<>()`$`` or a backslash); the placeholder is still substituted, each one of the word."""
+    script = 'cd "$SKILL_DIR" && ls SKILL.md; echo {baseDir}|wc -c;echo ${CLAUDE_SKILL_DIR}>&2'
+    done = gateway_process("exec", "demo", "--", "sh", "-c", script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["SKILL.md", str(len(str(tool)) + 1)]
+    assert done.stderr == f"{tool}\n"
+    for end in "\t'\";&|<>()`$\\":  # each ends the path: the folder alone is checked
+        done = gateway_process("exec", "demo", "--", "echo", f"{{baseDir}}{end}..")
+        assert (done.returncode, done.stdout) == (0, f"{tool}{end}..\n"), (end, done.stderr)
 
 
 #: ``./`` 520 times: over 1,024 characters, a word was not checked at all

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -109,16 +110,23 @@ def _signals_to() -> Iterator[Callable[[subprocess.Popen[bytes]], None]]:
             signal.signal(signum, previous)
 
 
+#: Where the path after a placeholder ends: a ``:`` (a list of paths), or a
+#: character that cannot continue a path in a shell word: whitespace, a quote, ``;&|<>()`$\``.
+_PATH_END = re.compile(r"""[:\s'";&|<>()`$\\]""")
+
+
 def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
     """``argv`` with each placeholder of the skill's folder (:data:`SKILL_DIR_PLACEHOLDER`:
     ``{baseDir}/scripts/x.py``, ``${CLAUDE_SKILL_DIR}/...``, ``$SKILL_DIR/...``) replaced by
     the skill's source folder (absolute), word by word: no shell, so nothing else changes.
 
-    What follows a placeholder, up to the end of its word or a ``:`` (a list of paths), is a
-    path in the skill: E012 (:class:`PathEscapesRoot`, naming the word as written) when it
-    leads out of it, by ``..``, a symlink, or text glued to the folder's name
-    (``{baseDir}-old`` is a sibling folder). The folder is an absolute path, so a word that
-    starts with a placeholder never reads as an option."""
+    What follows a placeholder, up to the end of its word, a ``:`` (a list of paths) or a
+    character that cannot continue a path in a shell word (:data:`_PATH_END`: an inline
+    script, ``sh -c 'cd "$SKILL_DIR" && ls'``), is a path in the skill: E012
+    (:class:`PathEscapesRoot`, naming the word as written) when it leads out of it, by
+    ``..``, a symlink, or text glued to the folder's name (``{baseDir}-old`` is a sibling
+    folder). The folder is an absolute path, so a word that starts with a placeholder never
+    reads as an option."""
     folder = os.path.abspath(skill.source)  # noqa: PTH100 - a str is at hand
     expanded: list[str] = []
     for word in argv:
@@ -127,7 +135,7 @@ def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
         for match in SKILL_DIR_PLACEHOLDER.finditer(word):
             parts += (word[end : match.start()], folder)
             end = match.end()
-            path = folder + word[end:].split(":", 1)[0]
+            path = folder + _PATH_END.split(word[end:], 1)[0]
             if not _inside(path, folder):
                 raise PathEscapesRoot(word)
         expanded.append("".join(parts) + word[end:] if parts else word)
