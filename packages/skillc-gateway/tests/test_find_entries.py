@@ -2,17 +2,20 @@
 the bound of the walk of ``build`` and ``lint``: a folder of a million files under a searched
 folder was read whole by every find. The folders past the bound are not walked, and the answer
 says it is partial, naming the folder. What the walk looks for by name (``SKILL.md``) is looked
-up, wherever it lies in the listing.
+up, wherever it lies in the listing. Past the depth bound (``MAX_DEPTH``, 8 levels) the
+walker said nothing; it says it as the walk of ``build`` and ``lint`` does.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -116,3 +119,61 @@ def test_skc_find_over_a_folder_of_more_entries_than_the_bound(
     assert [skill["path"] for skill in data["skills"]] == [str(project / "lib/owls")]
     assert data["warnings"] == [f"warning: {told}"]
     assert f"warning: {told}" in done.stderr
+
+
+#: A folder at the depth bound of a ``--path`` walk (``lib`` is level 0, ``a`` level 1).
+LEVEL_8 = "lib/a/b/c/d/e/f/g/h"
+DEEP_TOLD = "holds folders more than 8 levels deep: only the first 8 levels were searched"
+
+
+def test_skc_find_past_the_depth_bound_says_the_answer_is_partial(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """``skc find --path lib`` dropped a skill 9 levels down with ``partial: false`` and no
+    word, where ``skillc-lint lib`` and ``skc eval --path lib`` warn. It says so in the
+    index's words, on stderr and in the JSON, kept in the saved state (a second find says it
+    too); only when a folder at the bound holds a folder the walk would enter (files, a
+    ``.git`` or a ``node_modules`` there are no cut), and no longer once it holds none."""
+    skc = cli("skc", script=True)
+    write_skill(project / "lib/owls", "owls", "A skill about owls.")
+    level8 = project / LEVEL_8
+    (level8 / ".git/objects").mkdir(parents=True)
+    (level8 / "node_modules/dep").mkdir(parents=True)
+    (level8 / "notes.md").write_text("owls\n", encoding="utf-8")
+
+    def found() -> dict[str, Any]:
+        done = skc("find", "owls", "--path", "lib", "--format", "json")
+        assert done.returncode == 0, done.stderr
+        data: dict[str, Any] = json.loads(done.stdout)
+        assert data["warnings"] == [line for line in done.stderr.splitlines() if line], done
+        return data
+
+    assert (found()["partial"], found()["warnings"]) == (False, [])
+    deeper = write_skill(level8 / "herons", "herons", "A skill about owls too.")  # level 9
+    told = f"warning: {project / 'lib'} {DEEP_TOLD}, the answer is partial"
+    for _ in range(2):  # walked, then from the saved state
+        data = found()
+        assert (data["partial"], data["warnings"]) == (True, [told])
+        assert [Path(skill["path"]).name for skill in data["skills"]] == ["owls"]
+    lint = cli("skillc-lint", script=True)("lib")
+    assert f"lib {DEEP_TOLD}" in lint.stderr  # the same words (lint names it as given)
+    shutil.rmtree(deeper)
+    assert (found()["partial"], found()["warnings"]) == (False, [])
+
+
+def test_a_skill_at_the_depth_bound_is_found_and_an_agent_folder_is_never_deep(
+    project: Path, layout: Layout, home: Path, write_skill: WriteSkill
+) -> None:
+    """Near misses: a skill at level 8 is searched (its files are no folders past the
+    bound); an agent folder's skills, walked one level deep, hold folders below that level
+    (``scripts/``) by design: no cut."""
+    skill = write_skill(project / LEVEL_8, "owls", "A skill about owls.")
+    (skill / "notes.txt").write_text("x\n", encoding="utf-8")
+    result = find_skills(layout, "owls", paths=["lib"], limit=10)
+    assert [Path(found.path).name for found in result.skills] == ["h"]
+    assert result.partial is False and not result.warnings
+    installed = write_skill(home / ".claude/skills/herons", "herons", "A skill about herons.")
+    (installed / "scripts/deeper").mkdir(parents=True)
+    result = find_skills(layout, "herons", limit=10)
+    assert [found.path for found in result.skills] == [str(installed)]
+    assert result.partial is False and not result.warnings

@@ -52,6 +52,7 @@ from typing import NamedTuple, Protocol
 
 from skillc_gateway.catalog.tree_state import (
     CROWDED,
+    DEEP,
     LINK,
     SKILL,
     SKIPPED,
@@ -69,6 +70,7 @@ from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
 from skillc_index.layout import user_home
 from skillc_index.walk import (
     CACHE_TAG,
+    DEPTH_BOUND,
     MAX_DEPTH,
     MAX_ENTRIES,
     MAX_FOLDERS,
@@ -130,10 +132,13 @@ class Walk(NamedTuple):
 
     def cuts(self, root: object) -> list[Notice]:
         """The warnings of the bounds this walk of ``root`` stopped at (the answer is
-        partial): :data:`MAX_FOLDERS`, and each folder whose entries past
+        partial): :data:`MAX_FOLDERS`, :data:`MAX_DEPTH` (folders below its last level:
+        :data:`~.tree_state.DEEP`), and each folder whose entries past
         :data:`~skillc_index.walk.MAX_ENTRIES` were not read (:data:`~.tree_state.CROWDED`)."""
         told, base = "the answer is partial", str(root).rstrip("/")
         cuts = [cut_short(root, told)] if self.truncated else []
+        if self.state.summary().deep:
+            cuts.append(cut_short(root, told, DEPTH_BOUND))
         return cuts + [
             crowded(f"{base}/{p}" if p else root, told) for p in self.state.summary().crowded
         ]
@@ -583,6 +588,7 @@ class _Walker:
         kind = link
         children: list[tuple[str, int]] = []
         meta = router = tagged = recorded = False
+        deeper: list[str] = []  # at MAX_DEPTH: the subfolders not walked (DEEP)
         parent = full.rpartition("/")[2]
         store = parent == ".skillc"  # skips_folder: only its skills store is searched
         if not utf8(full) or (link and not self._may_follow(self.state.links.get(path, ""))):
@@ -607,9 +613,13 @@ class _Walker:
                             recorded = recorded or name == PACKAGE_RECORD
                             if name == META_DIR and depth == 1:
                                 meta = entry.is_dir(follow_symlinks=False)
+                        if depth >= self.depth:
+                            if depth == MAX_DEPTH and not skips_folder(name, parent):
+                                deeper += [name] if entry.is_dir(follow_symlinks=False) else []
+                            continue
                         # skips_folder(name, parent), its frozenset lookup first: the function
                         # is called only for a hidden name or in .skillc (the rest it passes)
-                        if depth >= self.depth or name in SKIPPED_FOLDERS:
+                        if name in SKIPPED_FOLDERS:
                             continue
                         if (hidden or store) and skips_folder(name, parent):
                             continue
@@ -651,8 +661,9 @@ class _Walker:
             return kind, []
         if recorded and (written := packaged(full, recorded)):  # skc package's copies
             children = [child for child in children if child[0].rpartition("/")[2] not in written]
+            deeper = [name for name in deeper if name not in written]
         crowd = CROWDED if more and depth < self.depth else 0  # entries past it: not walked
-        return kind | crowd, sorted(children)
+        return kind | crowd | (DEEP if deeper else 0), sorted(children)
 
     def _may_follow(self, target: str) -> bool:
         """Whether a symlinked entry of the root leading to ``target`` (its real path) is

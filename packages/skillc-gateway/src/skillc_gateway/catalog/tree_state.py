@@ -2,11 +2,12 @@
 
 A :class:`TreeState` holds every folder under a root with the stat stamp it had when it was
 listed (:func:`stamp_of`), its flags (:data:`SKILL`, :data:`LINK`, :data:`STUB`,
-:data:`UNREADABLE`, :data:`SKIPPED`, :data:`CROWDED`), and for a skill folder its catalog id and the
-fingerprint of the ``SKILL.md`` that was indexed (:func:`fingerprint`). A folder or file
-changed within the last :data:`RACY_NS` (:func:`is_racy`) is recorded as unknown, so a second
-change within the file system's timestamp granularity is never missed. A state is saved in
-the catalog's database as bytes (:meth:`TreeState.dumps`, :meth:`TreeState.loads`).
+:data:`UNREADABLE`, :data:`SKIPPED`, :data:`CROWDED`, :data:`DEEP`), and for a skill folder its
+catalog id and the fingerprint of the ``SKILL.md`` that was indexed (:func:`fingerprint`). A
+folder or file changed within the last :data:`RACY_NS` (:func:`is_racy`) is recorded as
+unknown, so a second change within the file system's timestamp granularity is never missed.
+A state is saved in the catalog's database as bytes (:meth:`TreeState.dumps`,
+:meth:`TreeState.loads`).
 
 The walk that makes and updates a state is :func:`.scan.walk`.
 """
@@ -26,6 +27,7 @@ from typing import NamedTuple
 
 __all__ = [
     "CROWDED",
+    "DEEP",
     "LINK",
     "RACY_NS",
     "SKILL",
@@ -60,10 +62,14 @@ SKIPPED = 16
 CROWDED = 32
 """Its listing was cut at :data:`skillc_index.walk.MAX_ENTRIES` entries: the folders past
 them are not walked (the answer says so: :meth:`.scan.Walk.cuts`)."""
+DEEP = 64
+"""A folder at the depth bound (:data:`skillc_index.walk.MAX_DEPTH`) of a walk that searches
+that deep: it holds folders the walk would enter, which are not walked (the answer says so,
+as the walk of ``build`` and ``lint`` does: :func:`skillc_index.cut_short`)."""
 
-_STATE_VERSION = 7  # 2: the walk enters hidden folders; 3: the walk's depth; 4: dangling;
+_STATE_VERSION = 8  # 2: the walk enters hidden folders; 3: the walk's depth; 4: dangling;
 # 5: a plugin's links out of it skipped; 6: what skc package wrote (.skillc-package.json)
-# skipped; 7: a folder's listing cut at MAX_ENTRIES (CROWDED)
+# skipped; 7: a folder's listing cut at MAX_ENTRIES (CROWDED); 8: folders past the depth (DEEP)
 
 
 class TreeState:
@@ -159,20 +165,24 @@ class TreeState:
         return found
 
     def summary(self) -> Summary:
-        """Where the skill folders, deployed entries, unreadable and crowded folders are
-        (computed once per state: the folders do not change, only their ids and flags)."""
+        """Where the skill folders, deployed entries, unreadable and crowded folders are,
+        and whether a folder holds folders past the depth (computed once per state: the
+        folders do not change, only their ids and flags)."""
         if self._summary is None:
             skills: list[tuple[int, str]] = []
             others: list[int] = []
             crowded: list[str] = []
+            deep = False
             for index, kind in enumerate(self.kinds):
-                if kind & CROWDED:
-                    crowded.append(self.paths[index])
+                if kind & (CROWDED | DEEP):
+                    deep = deep or bool(kind & DEEP)
+                    if kind & CROWDED:
+                        crowded.append(self.paths[index])
                 if kind & STUB or kind & UNREADABLE:
                     others.append(index)
                 elif kind & SKILL:
                     skills.append((index, self.real_path(self.paths[index])))
-            self._summary = Summary(skills, others, crowded)
+            self._summary = Summary(skills, others, crowded, deep)
         return self._summary
 
     def real_path(self, path: str) -> str:
@@ -224,6 +234,8 @@ class Summary(NamedTuple):
     """Indexes of the deployed entries and the unreadable folders."""
     crowded: list[str]
     """The path (relative to the root) of each folder whose listing was cut (:data:`CROWDED`)."""
+    deep: bool = False
+    """A folder holds folders past the walk's depth, not walked (:data:`DEEP`)."""
 
 
 def stamp_of(st: os.stat_result) -> int:
