@@ -408,16 +408,20 @@ def test_a_placeholder_in_an_inline_script_is_a_path_up_to_where_a_shell_word_en
 ) -> None:
     """``sh -c 'cd "$SKILL_DIR" && ls'`` was E012: the rest of the script word after the
     placeholder (``" && ls``) was checked as a path in the skill. The path ends at the first
-    character that cannot continue it in a shell word (whitespace, a quote, one of
-    ``;&|<>()`$`` or a backslash); the placeholder is still substituted, each one of the word."""
+    character that cannot continue it in a shell word (whitespace, one of ``;&|<>()`$`` or a
+    backslash), its quotes left out (a shell joins ``"$SKILL_DIR"/../x``); the placeholder is
+    still substituted, each one of the word."""
     script = 'cd "$SKILL_DIR" && ls SKILL.md; echo {baseDir}|wc -c;echo ${CLAUDE_SKILL_DIR}>&2'
     done = gateway_process("exec", "demo", "--", "sh", "-c", script)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["SKILL.md", str(len(str(tool)) + 1)]
     assert done.stderr == f"{tool}\n"
-    for end in "\t'\";&|<>()`$\\":  # each ends the path: the folder alone is checked
+    for end in "\t;&|<>()`$\\":  # each ends the path: the folder alone is checked
         done = gateway_process("exec", "demo", "--", "echo", f"{{baseDir}}{end}..")
         assert (done.returncode, done.stdout) == (0, f"{tool}{end}..\n"), (end, done.stderr)
+    for word in ('cat "$SKILL_DIR"/../x', "cat '{baseDir}'/../x", 'cd "${CLAUDE_SKILL_DIR}"/..'):
+        done = gateway_process("exec", "demo", "--", "sh", "-c", word)  # quotes end nothing
+        assert done.returncode == 1 and "error[E012]" in done.stderr, (word, done.stderr)
 
 
 #: ``./`` 520 times: over 1,024 characters, a word was not checked at all

@@ -110,9 +110,11 @@ def _signals_to() -> Iterator[Callable[[subprocess.Popen[bytes]], None]]:
             signal.signal(signum, previous)
 
 
-#: Where the path after a placeholder ends: a ``:`` (a list of paths), or a
-#: character that cannot continue a path in a shell word: whitespace, a quote, ``;&|<>()`$\``.
-_PATH_END = re.compile(r"""[:\s'";&|<>()`$\\]""")
+#: Where the path after a placeholder ends: a ``:`` (a list of paths), or a character
+#: that cannot continue a path in a shell word: whitespace or one of ``;&|<>()`$\``. Quotes
+#: do not end it: a shell joins ``"$SKILL_DIR"/../x`` into one path, read without them.
+_PATH_END = re.compile(r"""[:\s;&|<>()`$\\]""")
+_QUOTES = str.maketrans("", "", "'\"")
 
 
 def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
@@ -122,7 +124,7 @@ def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
 
     What follows a placeholder, up to the end of its word, a ``:`` (a list of paths) or a
     character that cannot continue a path in a shell word (:data:`_PATH_END`: an inline
-    script, ``sh -c 'cd "$SKILL_DIR" && ls'``), is a path in the skill: E012
+    script, ``sh -c 'cd "$SKILL_DIR" && ls'``), its quotes left out, is a path in the skill: E012
     (:class:`PathEscapesRoot`, naming the word as written) when it leads out of it, by
     ``..``, a symlink, or text glued to the folder's name (``{baseDir}-old`` is a sibling
     folder). The folder is an absolute path, so a word that starts with a placeholder never
@@ -135,7 +137,7 @@ def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
         for match in SKILL_DIR_PLACEHOLDER.finditer(word):
             parts += (word[end : match.start()], folder)
             end = match.end()
-            path = folder + _PATH_END.split(word[end:], 1)[0]
+            path = folder + _PATH_END.split(word[end:].translate(_QUOTES), 1)[0]
             if not _inside(path, folder):
                 raise PathEscapesRoot(word)
         expanded.append("".join(parts) + word[end:] if parts else word)
