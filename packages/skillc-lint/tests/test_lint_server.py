@@ -1209,3 +1209,33 @@ def test_a_message_that_is_not_json_errs_with_id_null(
     )
     assert replies[None]["error"]["code"] == -32700
     assert "result" in replies[3] and code == 0
+
+
+def test_a_message_the_server_cannot_read_is_logged_on_one_line(clean_env: dict[str, str]) -> None:
+    """A request or notification whose params do not decode (before ``initialize`` too) is
+    logged on one line naming its method and what did not decode, LSP's names, and a body that
+    is not JSON on one line: pygls logged 29 to 38 lines of traceback for each."""
+    hover = "textDocument/hover"
+    body = b"{not json"
+    code, replies, err = session(
+        clean_env,
+        request(5, hover, {})
+        + INITIALIZE
+        + request(2, hover, {})
+        + notify("textDocument/didOpen", {"textDocument": {"uri": "file:///x.md"}})
+        + b"Content-Length: %d\r\n\r\n" % len(body)
+        + body
+        + GOODBYE,
+    )
+    missing = "required field missing @ $.params"
+    said = f"{hover}: Invalid Params ({missing}.textDocument; {missing}.position)"
+    assert err.splitlines() == [
+        said,
+        said,
+        f"textDocument/didOpen: Invalid Params ({missing}.textDocument.languageId; "
+        f"{missing}.textDocument.version; {missing}.textDocument.text)",
+        "Unable to handle message: JSONDecodeError: Expecting property name enclosed in "
+        "double quotes: line 1 column 2 (char 1)",
+    ]
+    assert (replies[5]["error"]["code"], replies[2]["error"]["code"]) == (-32002, -32602)
+    assert replies[None]["error"]["code"] == -32700 and code == 0

@@ -46,7 +46,7 @@ from pygls.protocol.json_rpc import MsgId, RPCRequest
 
 from skillc_index import printable
 from skillc_lint.server.fields import field_help, field_values
-from skillc_lint.server.guard import F, guarded, quiet_pygls
+from skillc_lint.server.guard import F, guarded, quiet_pygls, unreadable
 from skillc_lint.server.session import (
     MAX_DOCUMENT_CHARS,
     FileReport,
@@ -121,14 +121,18 @@ class Lifecycle(LanguageServerProtocol):
         try:
             return super().structure_message(data)
         except JsonRpcException as exc:  # a request pygls could not read: its id kept
-            if "id" not in data or "method" not in data or "error" in data:
+            method = data.get("method")
+            if "method" not in data or "error" in data:
                 raise
-            method = data["method"]
-            error = exc
+            error: JsonRpcException = exc
             if not isinstance(method, str):
                 method, error = repr(method), JsonRpcInvalidRequest("method: not a string")
             elif method not in self.fm.features and method not in self.fm.builtin_features:
                 error = JsonRpcMethodNotFound.of(method)  # pygls's own type needs params
+            else:
+                error = unreadable(method, exc)  # logged on one line
+            if "id" not in data:
+                raise error from None  # a notification: pygls's reader reports it
             return _Undecoded(data["id"], method, error)
 
     def handle_message(self, message: Any) -> None:

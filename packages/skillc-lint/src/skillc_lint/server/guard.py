@@ -10,18 +10,24 @@ because skillc-lint changed on disk since the server started (upgraded or uninst
 module it had not loaded yet, read from the new files, imports what the loaded code lacks;
 :class:`~skillc_index.installed.CodeChanged`) says to restart the server, and is also shown to
 the user once (``window/showMessage``).
+
+pygls's own logs (a message it could not read, a failure it answered) are kept to one line on
+stderr (:func:`quiet_pygls`), never a traceback: a message whose params do not decode is said
+by :func:`unreadable`, naming its method and what did not decode.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 
+from skillc_index import printable
 from skillc_index.diagnostics import InternalError
 from skillc_index.installed import CodeChanged  # loaded now: there after an uninstall
 
@@ -69,13 +75,69 @@ def failed(ls: SkillServer, method: str, exc: Exception) -> str:
     return line
 
 
-def _not_guarded(record: logging.LogRecord) -> bool:
-    """pygls's log of an answered failure, without a :class:`HandlerFailed` (logged here)."""
-    return not (record.exc_info and isinstance(record.exc_info[1], HandlerFailed))
+#: The loggers of pygls that log a traceback (``logger.exception``, or one formatted into
+#: the message): each kept to one line by :func:`_one_line`.
+PYGLS_LOGGERS = ("pygls.protocol.json_rpc", "pygls.io_", "pygls.server", "pygls.client")
+#: Where the server logs a message pygls could not read (to stderr, as pygls logs).
+LOG = logging.getLogger("skillc_lint.server")
+#: The most characters of a line logged (a client's message chooses what it says).
+MAX_LINE = 500
+_DETAILS = 5
+
+
+class Unreadable(JsonRpcException):
+    """A message pygls could not read, logged already (:func:`unreadable`)."""
+
+
+def unreadable(method: str, error: JsonRpcException) -> Unreadable:
+    """Log, on one line, that a message of ``method`` could not be read (``error``, pygls's,
+    whose cause says what did not decode: cattrs's errors, each with where it is, as
+    ``required field missing @ $.params.textDocument``); the error to answer it with."""
+    detail = ""
+    cause = error.__cause__
+    if cause is not None:
+        from cattrs import ClassValidationError, transform_error
+
+        found = transform_error(cause) if isinstance(cause, ClassValidationError) else []
+        found = [re.sub(r"_([a-z])", lambda m: m[1].upper(), one) for one in found]  # LSP's
+        more = f"; and {len(found) - _DETAILS} more" if len(found) > _DETAILS else ""
+        detail = f" ({'; '.join(found[:_DETAILS]) + more or one_line(cause)})"
+    LOG.warning("%s", _bounded(f"{method}: {error.message}{detail}"))
+    return Unreadable(error.message, error.code, error.data)
+
+
+def one_line(exc: BaseException) -> str:
+    """``exc`` as ``Type: its first line``."""
+    said = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {said[0]}" if said else type(exc).__name__
+
+
+def _bounded(line: str) -> str:
+    line = printable(" ".join(line.split()))
+    return line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…"
+
+
+def _one_line(record: logging.LogRecord) -> bool:
+    """pygls's ``record`` on one line (its message's first line and its exception's), or
+    dropped: the failure of a handler :func:`guarded` answered and logged, a message
+    :func:`unreadable` logged (pygls logs it twice: the traceback where it failed to decode
+    it, the exception where it failed to read it)."""
+    exc = record.exc_info[1] if record.exc_info else None
+    if isinstance(exc, (HandlerFailed, Unreadable)):
+        return False
+    if record.getMessage().startswith("Unable to deserialize message"):
+        return False  # the traceback of what :func:`unreadable` says
+    line = record.getMessage().strip().partition("\n")[0]
+    if exc is not None:
+        line = f"{line}: {one_line(exc)}"
+    record.msg, record.args, record.exc_info, record.exc_text = _bounded(line), None, None, None
+    record.stack_info = None
+    return True
 
 
 def quiet_pygls() -> None:
-    """Keep pygls from logging the traceback of a failure :func:`guarded` answered."""
-    logger = logging.getLogger("pygls.protocol.json_rpc")
-    if _not_guarded not in logger.filters:
-        logger.addFilter(_not_guarded)
+    """Keep pygls's logs to one line each (:func:`_one_line`): never a traceback."""
+    for name in PYGLS_LOGGERS:
+        logger = logging.getLogger(name)
+        if _one_line not in logger.filters:
+            logger.addFilter(_one_line)
