@@ -374,8 +374,8 @@ def test_no_global_store_is_fine(tmp_path: Path) -> None:
 def test_a_reply_limit_cuts_the_list_with_a_warning(
     layout: Layout, write_skill: WriteSkill
 ) -> None:
-    """The MCP server's reply limit (``Session.reply_chars``): the first skills that fit, a
-    warning, and ``filtered`` still counting them all; the CLI has no limit."""
+    """The MCP server's reply limit (``Session.reply_chars``): the first skills that fit with
+    the warning, and ``filtered`` still counting them all; the CLI has no limit."""
     from skillc_index.accesslog import AccessLog
     from skillc_index.operation import Session
     from skillc_index.operations import LIST, ListParams
@@ -385,12 +385,18 @@ def test_a_reply_limit_cuts_the_list_with_a_warning(
     whole = LIST.run(Session(layout, AccessLog(lambda _: None)), ListParams())
     one = len(json.dumps(whole.skills[0].to_dict())) + 2
     rest = len(json.dumps({**whole.to_dict(), "skills": []}))  # counted too
-    session = Session(layout, AccessLog(lambda _: None), reply_chars=one * 10 + rest)
+    bound = one * 10 + rest
+    said = f"warning: list cut at 10 of 30 skills (the reply's limit of {bound:,} characters): "
+    said += "narrow it with `pattern`, `scope` or `status`"
+    bound += len(json.dumps(said)) + len(', "warnings": []')  # and the warning
+    session = Session(layout, AccessLog(lambda _: None), reply_chars=bound)
     cut = LIST.run(session, ListParams())
     assert [e.name for e in cut.skills] == [e.name for e in whole.skills[:10]]
     assert (cut.total, cut.filtered, len(whole.skills), whole.warnings) == (30, 30, 30, ())
     [warning] = cut.warnings
     assert warning.text.startswith("list cut at 10 of 30 skills") and "`pattern`" in warning.text
+    reply = {**cut.to_dict(), "warnings": [f"warning: {warning.text}"]}
+    assert len(json.dumps(reply)) <= bound
 
 
 def test_an_entry_of_two_agent_folders_that_are_one_is_warned_about_once(

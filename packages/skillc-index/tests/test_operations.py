@@ -404,6 +404,35 @@ def test_fit_parts_leaves_out_an_item_too_long_alone_not_the_ones_after_it(
     assert kept == (False, True, True, True, True, False, False) and "4 of 7 n" in cut[0].text
 
 
+@pytest.mark.parametrize("noticed", [False, True])
+def test_fit_parts_keeps_the_reply_with_its_warnings_within_the_bound(
+    tmp_path: Path, home: Path, noticed: bool
+) -> None:
+    """The warning of the cut was added after the fitting: an MCP outline came out 100,297
+    characters for a bound of 100,000. The reply with the warning (and the session's
+    notices, which the reply's ``warnings`` hold too) fits; each item more would not."""
+    from skillc_index import format_diagnostic
+    from skillc_index.operation import Part
+
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    run = Session(layout, AccessLog(print), reply_chars=2_000)
+    if noticed:
+        run.result_notices.append(Notice("skill 'x' found twice: the project's read"))
+    items = [f"item {n:03d} of a list" for n in range(200)]
+    beside = {"skill": "x", "items": []}
+    kept, cut = run.fit_parts(lambda: [Part("items", items)], "x", "y", beside)
+
+    def reply(held: int) -> str:
+        warnings = [*run.result_notices, *cut]
+        data = {**beside, "items": items[:held], "warnings": list(map(format_diagnostic, warnings))}
+        return json.dumps(data, ensure_ascii=False)
+
+    held = sum(kept[0])
+    assert kept[0] == (True,) * held + (False,) * (200 - held)
+    assert len(reply(held)) <= 2_000 < len(reply(held + 1)) + 2  # (a first item's ", " too)
+    assert cut[0].text.startswith(f"x cut at {held} of 200 items")
+
+
 def test_given_names_the_first_parameter_off_its_default() -> None:
     """``given``: the one test of "``--x`` goes with ``--y``" (``package``, ``lint``, ``eval``
     alike): the first of the names whose value is not its field's default, a value equal to

@@ -312,6 +312,10 @@ def checked_record(params: P) -> P:
     return params._replace(**changed) if changed else params  # type: ignore[attr-defined]
 
 
+#: What a reply's warnings add to it around their lines (``, "warnings": [...]``).
+_WARNINGS = len(', "warnings": []')
+
+
 class Part(Record):
     """A list of a reply that :meth:`Session.fit_parts` may cut: its ``items`` (JSON values,
     best first), what they are (``noun``), and how many the result has (``total``: when it
@@ -412,16 +416,22 @@ class Session:
         ``parts`` is called only when the reply is bounded (an MCP session). ``beside``: the
         rest of the reply (kept whole), counted first. The warning reads ``<what> cut at K of
         N <noun>[, K of N <noun>...] (the reply's limit of C characters[; M too long
-        alone]): <advice>`` (N: a part's ``total``, when the result counts more)."""
+        alone]): <advice>`` (N: a part's ``total``, when the result counts more); it is
+        counted too, as the reply's ``warnings`` hold it (``"warnings": ["warning: ..."]``),
+        with :attr:`result_notices`: the reply with them stays within ``reply_chars`` (unless
+        ``beside`` and the warning alone are over it)."""
         if self.reply_chars is None:
             return (), ()
         import heapq
         import json
 
+        from skillc_index.diagnostics import Notice, format_diagnostic
+
         listed = parts()
         dumps = json.JSONEncoder(ensure_ascii=False).encode
         sizes = [[len(dumps(item)) + 2 for item in part.items] for part in listed]
         used = 0 if beside is None else len(dumps(beside))
+        used += sum(len(dumps(format_diagnostic(said))) + 2 for said in self.result_notices)
         room = self.reply_chars - used  # for one item alone
         keep = [[i for i, size in enumerate(part) if size <= room] for part in sizes]
         too_long = sum(map(len, sizes)) - sum(map(len, keep))
@@ -429,28 +439,40 @@ class Session:
         used += sum(chars)
         longest = [(-n, index) for index, n in enumerate(chars) if n]  # a heap
         heapq.heapify(longest)
-        while used > self.reply_chars and longest:
+
+        def notice() -> Notice | None:
+            cut = [
+                f"{len(k):,} of {len(p.items) if p.total is None else p.total:,} {p.noun}"
+                for p, k in zip(listed, keep, strict=True)
+                if len(k) < len(p.items)
+            ]
+            if not cut:
+                return None
+            shown = ", ".join(cut[:-1]) + " and " + cut[-1] if len(cut) > 1 else cut[0]
+            limit = f"the reply's limit of {self.reply_chars:,} characters"
+            limit += f"; {too_long:,} too long alone" if too_long else ""
+            return Notice(f"{what} cut at {shown} ({limit}): {advice}")
+
+        def warned() -> int:  # the characters of the reply's warning of the cut, if any
+            said = notice()
+            return 0 if said is None else len(dumps(format_diagnostic(said))) + _WARNINGS
+
+        alone = used - sum(chars)  # the reply without its lists' items
+        while longest:  # the items over the bound, then the few more its warning needs
+            if used <= self.reply_chars:
+                warning = warned()  # (unless even with no item the warning would not fit)
+                if used + warning <= self.reply_chars or alone + warning > self.reply_chars:
+                    break
             negative, index = heapq.heappop(longest)
             size = sizes[index][keep[index].pop()]
             used -= size
             if keep[index]:
                 heapq.heappush(longest, (negative + size, index))
-        cut = [
-            f"{len(k):,} of {len(p.items) if p.total is None else p.total:,} {p.noun}"
-            for p, k in zip(listed, keep, strict=True)
-            if len(k) < len(p.items)
-        ]
         masks = tuple(
             tuple(map(set(k).__contains__, range(len(p)))) for p, k in zip(sizes, keep, strict=True)
         )
-        if not cut:
-            return masks, ()
-        from skillc_index.diagnostics import Notice
-
-        shown = ", ".join(cut[:-1]) + " and " + cut[-1] if len(cut) > 1 else cut[0]
-        limit = f"the reply's limit of {self.reply_chars:,} characters"
-        limit += f"; {too_long:,} too long alone" if too_long else ""
-        return masks, (Notice(f"{what} cut at {shown} ({limit}): {advice}"),)
+        said = notice()
+        return masks, (() if said is None else (said,))
 
     def check_paths(self, command: str, params: Any) -> None:
         """With ``confined_paths``: E100 (:class:`~skillc_index.inventory.folders.
