@@ -414,6 +414,9 @@ def test_an_http_change_look_of_a_changed_kit_logs_the_restart_line_once(
 
     monkeypatch.setattr(_protocol, "_told", [])  # once a process: this test's process
     monkeypatch.setattr(_http_streams, "SETTLE_SECONDS", 0)
+    # as in a server whose first look failed: nothing loaded skillc_index.installed yet
+    # (another test of this process may have: the failure would be judged by it instead)
+    monkeypatch.delitem(sys.modules, "skillc_index.installed", raising=False)
 
     def entries() -> dict[str, Any]:
         raise ModuleNotFoundError(
