@@ -165,12 +165,21 @@ def test_a_skill_at_the_depth_bound_is_found_and_an_agent_folder_is_never_deep(
     project: Path, layout: Layout, home: Path, write_skill: WriteSkill
 ) -> None:
     """Near misses: a skill at level 8 is searched (its files are no folders past the
-    bound); an agent folder's skills, walked one level deep, hold folders below that level
-    (``scripts/``) by design: no cut."""
+    bound, nor its own subfolders: ``scripts/``); a skill higher up whose own folders go
+    past the bound (``references/a/b/c/d``: a library of 2,558 public skills made every
+    first find partial) leaves out nothing: no walk for skills enters a skill; an agent
+    folder's skills, walked one level deep, hold folders below that level (``scripts/``)
+    by design: no cut."""
     skill = write_skill(project / LEVEL_8, "owls", "A skill about owls.")
     (skill / "notes.txt").write_text("x\n", encoding="utf-8")
+    (skill / "scripts").mkdir()
     result = find_skills(layout, "owls", paths=["lib"], limit=10)
     assert [Path(found.path).name for found in result.skills] == ["h"]
+    assert result.partial is False and not result.warnings
+    upper = write_skill(project / "lib/a/b/c/d", "larks", "A skill about larks.")
+    (upper / "references/e/f/g/h/i").mkdir(parents=True)
+    result = find_skills(layout, "larks", paths=["lib"], limit=10)
+    assert [found.path for found in result.skills] == [str(upper)]
     assert result.partial is False and not result.warnings
     installed = write_skill(home / ".claude/skills/herons", "herons", "A skill about herons.")
     (installed / "scripts/deeper").mkdir(parents=True)

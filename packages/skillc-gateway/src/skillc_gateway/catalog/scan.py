@@ -65,9 +65,9 @@ from skillc_gateway.catalog.tree_state import (
     resolved,
     stamp_of,
 )
+from skillc_gateway.catalog.watch import folders_above
 from skillc_index import META_DIR, SKIPPED_FOLDERS, Notice, cut_short, skips_folder
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
-from skillc_index.layout import user_home
 from skillc_index.walk import (
     CACHE_TAG,
     DEPTH_BOUND,
@@ -88,7 +88,6 @@ __all__ = [
     "DeployedSource",
     "Walk",
     "Watch",
-    "folders_above",
     "utf8",
     "walk",
 ]
@@ -152,37 +151,6 @@ def utf8(path: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def folders_above(target: str, root: str, home: str | None = None) -> list[str]:
-    """The folders above ``target``, the real path of a followed entry of the folder whose
-    real path is ``root``: from the target's parent up to, not including, ``home`` (a real
-    path; None: the user's home, :func:`_real_home`), the file system's root and ``root`` or a
-    folder holding it (one of those moved, the root is another folder too:
-    :func:`.tree_state.root_stamps`). One of them renamed or deleted takes the target away
-    unseen by the watch of its inode: :meth:`.watch.Watcher.watch` watches them (``above``)."""
-    if home is None:
-        home = _real_home()
-    folders: list[str] = []
-    folder = target.rpartition("/")[0]
-    while folder and folder != home and folder != root and not root.startswith(f"{folder}/"):
-        folders.append(folder)
-        folder = folder.rpartition("/")[0]
-    return folders
-
-
-_REAL_HOME = ("", "")  # $HOME, and the real path of the home folder it gave
-
-
-def _real_home() -> str:
-    """The real path of the user's home folder (:func:`~skillc_index.layout.user_home`),
-    resolved once for each value of ``$HOME`` (the catalog's walks and the served skills
-    ask it of every followed entry)."""
-    global _REAL_HOME  # (one for the process, kept while $HOME stands)
-    variable = os.environ.get("HOME", "")
-    if _REAL_HOME[0] != variable or not _REAL_HOME[1]:
-        _REAL_HOME = (variable, os.path.realpath(user_home()))
-    return _REAL_HOME[1]
 
 
 def walk(
@@ -663,7 +631,18 @@ class _Walker:
             children = [child for child in children if child[0].rpartition("/")[2] not in written]
             deeper = [name for name in deeper if name not in written]
         crowd = CROWDED if more and depth < self.depth else 0  # entries past it: not walked
-        return kind | crowd | (DEEP if deeper else 0), sorted(children)
+        deep = DEEP if deeper and not self._in_skill(path, kind) else 0
+        return kind | crowd | deep, sorted(children)
+
+    def _in_skill(self, path: str, kind: int) -> bool:
+        """Whether the folder ``path`` is a skill or lies in one (a SKILL.md in a folder
+        above it, under the root): its folders past the depth are the skill's own files, which
+        no walk for skills enters (the index's neither), not skills left out."""
+        while path and not kind & SKILL:
+            path = path.rpartition("/")[0]
+            skill = f"{self.full(path)}/{SKILL_FILE}"
+            kind = SKILL if os.path.lexists(skill) and not os.path.isdir(skill) else 0
+        return bool(kind & SKILL)
 
     def _may_follow(self, target: str) -> bool:
         """Whether a symlinked entry of the root leading to ``target`` (its real path) is
