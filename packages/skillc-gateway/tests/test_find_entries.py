@@ -186,3 +186,26 @@ def test_a_skill_at_the_depth_bound_is_found_and_an_agent_folder_is_never_deep(
     result = find_skills(layout, "herons", limit=10)
     assert [found.path for found in result.skills] == [str(installed)]
     assert result.partial is False and not result.warnings
+
+
+def test_a_skill_made_or_removed_above_a_deep_folder_changes_the_answer_incrementally(
+    project: Path, layout: Layout, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether folders past the depth are a skill's own is judged from the whole saved
+    state at each answer, not when the deep folder was listed: a SKILL.md made, then
+    removed, in a folder above it (the deep folder itself not listed again) makes the
+    answer whole, then partial again, as a walk from nothing would."""
+    from skillc_gateway.catalog import engine
+
+    monkeypatch.setattr(engine, "RACY_NS", 0)  # no folder looked at again for being new
+    write_skill(project / "lib/owls", "owls", "A skill about owls.")
+    (project / LEVEL_8 / "i/j").mkdir(parents=True)
+
+    def partial() -> bool:
+        return find_skills(layout, "owls", paths=["lib"], limit=10).partial
+
+    assert partial() is True
+    above = write_skill(project / "lib/a/b", "larks", "A skill about larks.")
+    assert partial() is False
+    (above / "SKILL.md").unlink()
+    assert partial() is True

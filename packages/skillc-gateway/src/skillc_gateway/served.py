@@ -488,13 +488,13 @@ class ServedSkills:
 
     def _above(self, folder: str, skill: InstalledSkill) -> list[str]:
         """The folders above the folder of a skill whose entry is a symlink (to a clone
-        elsewhere), as the find catalog watches them (:func:`~skillc_gateway.catalog.watch.
+        elsewhere), as the find catalog watches them (:func:`~skillc_gateway.catalog.tree_state.
         folders_above`): one renamed or deleted (``mv repo repo-old``, a re-clone) is no
         event of the folder's own watch, which follows its inode."""
         holder = str(skill.locations[0].path.parent)
         if folder.rpartition("/")[0] == holder:  # most skills: in their folder, no symlink
             return []
-        from skillc_gateway.catalog.watch import folders_above
+        from skillc_gateway.catalog.tree_state import folders_above
 
         return folders_above(folder, os.path.realpath(holder))
 

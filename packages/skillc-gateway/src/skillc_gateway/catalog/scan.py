@@ -61,11 +61,11 @@ from skillc_gateway.catalog.tree_state import (
     TreeState,
     dangling_paths,
     fingerprint,
+    folders_above,
     is_racy,
     resolved,
     stamp_of,
 )
-from skillc_gateway.catalog.watch import folders_above
 from skillc_index import META_DIR, SKIPPED_FOLDERS, Notice, cut_short, skips_folder
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
 from skillc_index.walk import (
@@ -631,18 +631,7 @@ class _Walker:
             children = [child for child in children if child[0].rpartition("/")[2] not in written]
             deeper = [name for name in deeper if name not in written]
         crowd = CROWDED if more and depth < self.depth else 0  # entries past it: not walked
-        deep = DEEP if deeper and not self._in_skill(path, kind) else 0
-        return kind | crowd | deep, sorted(children)
-
-    def _in_skill(self, path: str, kind: int) -> bool:
-        """Whether the folder ``path`` is a skill or lies in one (a SKILL.md in a folder
-        above it, under the root): its folders past the depth are the skill's own files, which
-        no walk for skills enters (the index's neither), not skills left out."""
-        while path and not kind & SKILL:
-            path = path.rpartition("/")[0]
-            skill = f"{self.full(path)}/{SKILL_FILE}"
-            kind = SKILL if os.path.lexists(skill) and not os.path.isdir(skill) else 0
-        return bool(kind & SKILL)
+        return kind | crowd | (DEEP if deeper else 0), sorted(children)
 
     def _may_follow(self, target: str) -> bool:
         """Whether a symlinked entry of the root leading to ``target`` (its real path) is

@@ -38,6 +38,7 @@ __all__ = [
     "TreeState",
     "dangling_paths",
     "fingerprint",
+    "folders_above",
     "is_racy",
     "resolved",
     "root_stamps",
@@ -172,17 +173,21 @@ class TreeState:
             skills: list[tuple[int, str]] = []
             others: list[int] = []
             crowded: list[str] = []
-            deep = False
+            deep: list[str] = []
             for index, kind in enumerate(self.kinds):
                 if kind & (CROWDED | DEEP):
-                    deep = deep or bool(kind & DEEP)
+                    if kind & DEEP:
+                        deep.append(self.paths[index])
                     if kind & CROWDED:
                         crowded.append(self.paths[index])
                 if kind & STUB or kind & UNREADABLE:
                     others.append(index)
                 elif kind & SKILL:
                     skills.append((index, self.real_path(self.paths[index])))
-            self._summary = Summary(skills, others, crowded, deep)
+            held = {self.paths[index] for index, _ in skills}
+            self._summary = Summary(
+                skills, others, crowded, any(not _in(path, held) for path in deep)
+            )
         return self._summary
 
     def real_path(self, path: str) -> str:
@@ -278,3 +283,48 @@ def resolved(entries: Iterable[str]) -> bool:
     """Whether one of ``entries`` (symlinks that led nowhere: :func:`dangling_paths`) leads
     somewhere now: one stat each (a target back at its path is no event of a watched folder)."""
     return any(os.path.exists(entry) for entry in entries)
+
+
+def _in(path: str, skills: set[str]) -> bool:
+    """Whether the folder ``path`` is one of ``skills`` or lies in one (the root's ``""``
+    too): past the depth, a skill's own folders are its files, which the index's walk for
+    skills never enters either, not skills left out (:data:`DEEP`)."""
+    while True:
+        if path in skills:
+            return True
+        if not path:
+            return False
+        path = path.rpartition("/")[0]
+
+
+def folders_above(target: str, root: str, home: str | None = None) -> list[str]:
+    """The folders above ``target``, the real path of a followed entry of the folder whose
+    real path is ``root``: from the target's parent up to, not including, ``home`` (a real
+    path; None: the user's home, :func:`_real_home`), the file system's root and ``root`` or a
+    folder holding it (one of those moved, the root is another folder too:
+    :func:`.tree_state.root_stamps`). One of them renamed or deleted takes the target away
+    unseen by the watch of its inode: :meth:`.watch.Watcher.watch` watches them (``above``)."""
+    if home is None:
+        home = _real_home()
+    folders: list[str] = []
+    folder = target.rpartition("/")[0]
+    while folder and folder != home and folder != root and not root.startswith(f"{folder}/"):
+        folders.append(folder)
+        folder = folder.rpartition("/")[0]
+    return folders
+
+
+_REAL_HOME = ("", "")  # $HOME, and the real path of the home folder it gave
+
+
+def _real_home() -> str:
+    """The real path of the user's home folder (:func:`~skillc_index.layout.user_home`),
+    resolved once for each value of ``$HOME`` (the catalog's walks and the served skills
+    ask it of every followed entry)."""
+    global _REAL_HOME  # (one for the process, kept while $HOME stands)
+    variable = os.environ.get("HOME", "")
+    if _REAL_HOME[0] != variable or not _REAL_HOME[1]:
+        from skillc_index.layout import user_home
+
+        _REAL_HOME = (variable, os.path.realpath(user_home()))
+    return _REAL_HOME[1]

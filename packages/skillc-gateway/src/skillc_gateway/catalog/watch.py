@@ -45,7 +45,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["Changes", "Watcher", "folders_above", "open_watcher"]
+__all__ = ["Changes", "Watcher", "open_watcher"]
 
 _IN_MODIFY = 0x2
 _IN_ATTRIB = 0x4
@@ -306,36 +306,3 @@ def open_watcher() -> Watcher | None:
     if fd < 0:
         return None
     return Watcher(libc, fd)
-
-
-def folders_above(target: str, root: str, home: str | None = None) -> list[str]:
-    """The folders above ``target``, the real path of a followed entry of the folder whose
-    real path is ``root``: from the target's parent up to, not including, ``home`` (a real
-    path; None: the user's home, :func:`_real_home`), the file system's root and ``root`` or a
-    folder holding it (one of those moved, the root is another folder too:
-    :func:`.tree_state.root_stamps`). One of them renamed or deleted takes the target away
-    unseen by the watch of its inode: :meth:`.watch.Watcher.watch` watches them (``above``)."""
-    if home is None:
-        home = _real_home()
-    folders: list[str] = []
-    folder = target.rpartition("/")[0]
-    while folder and folder != home and folder != root and not root.startswith(f"{folder}/"):
-        folders.append(folder)
-        folder = folder.rpartition("/")[0]
-    return folders
-
-
-_REAL_HOME = ("", "")  # $HOME, and the real path of the home folder it gave
-
-
-def _real_home() -> str:
-    """The real path of the user's home folder (:func:`~skillc_index.layout.user_home`),
-    resolved once for each value of ``$HOME`` (the catalog's walks and the served skills
-    ask it of every followed entry)."""
-    global _REAL_HOME  # (one for the process, kept while $HOME stands)
-    variable = os.environ.get("HOME", "")
-    if _REAL_HOME[0] != variable or not _REAL_HOME[1]:
-        from skillc_index.layout import user_home
-
-        _REAL_HOME = (variable, os.path.realpath(user_home()))
-    return _REAL_HOME[1]
