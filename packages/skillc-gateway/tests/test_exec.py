@@ -404,24 +404,48 @@ def test_a_placeholder_never_leads_out_of_the_skill(
 
 
 def test_a_placeholder_in_an_inline_script_is_a_path_up_to_where_a_shell_word_ends_it(
-    tool: Path, gateway_process: Run
+    tool: Path, gateway_process: Run, tmp_path: Path
 ) -> None:
     """``sh -c 'cd "$SKILL_DIR" && ls'`` was E012: the rest of the script word after the
-    placeholder (``" && ls``) was checked as a path in the skill. The path ends at the first
-    character that cannot continue it in a shell word (whitespace, one of ``;&|<>()`$`` or a
-    backslash), its quotes left out (a shell joins ``"$SKILL_DIR"/../x``); the placeholder is
-    still substituted, each one of the word."""
+    placeholder (``" && ls``) was checked as a path in the skill. What follows a placeholder
+    is read as the word stands (not when it starts with whitespace, a quote or one of
+    ``;&|<>()``) and as a shell reads it (quotes joined, a backslash's character kept, up to
+    whitespace or ``;&|<>()`` outside quotes): either leading out is E012, so no word that
+    left the skill as it stands, or in a shell, runs; the placeholder is still substituted."""
     script = 'cd "$SKILL_DIR" && ls SKILL.md; echo {baseDir}|wc -c;echo ${CLAUDE_SKILL_DIR}>&2'
     done = gateway_process("exec", "demo", "--", "sh", "-c", script)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["SKILL.md", str(len(str(tool)) + 1)]
     assert done.stderr == f"{tool}\n"
-    for end in "\t;&|<>()`$\\":  # each ends the path: the folder alone is checked
+    for end in "\t;&|<>()":  # each ends the path: the folder alone is checked
         done = gateway_process("exec", "demo", "--", "echo", f"{{baseDir}}{end}..")
         assert (done.returncode, done.stdout) == (0, f"{tool}{end}..\n"), (end, done.stderr)
-    for word in ('cat "$SKILL_DIR"/../x', "cat '{baseDir}'/../x", 'cd "${CLAUDE_SKILL_DIR}"/..'):
-        done = gateway_process("exec", "demo", "--", "sh", "-c", word)  # quotes end nothing
-        assert done.returncode == 1 and "error[E012]" in done.stderr, (word, done.stderr)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "secret.txt").write_text("SECRET\n", encoding="utf-8")
+    (tool / "link;x").symlink_to(tmp_path / "out")
+    outside = "/../" * len(tool.parts) + str(tmp_path / "out" / "secret.txt").lstrip("/")
+    refused = [
+        ["cat", "{baseDir}/link;x/secret.txt"],  # no shell: the whole word is the path
+        ["cat", f"{{baseDir}}/a b{outside}"],
+        *(
+            ["sh", "-c", script]
+            for script in (
+                'cat "$SKILL_DIR"/../x',  # quotes end nothing
+                "cat '{baseDir}'/../x",
+                'cd "${CLAUDE_SKILL_DIR}"/..',
+                "cat {baseDir}\\/../x",  # a backslash's character kept
+                f'cat "{{baseDir}}/a b{outside}"',  # whitespace in quotes ends nothing
+                "cat {baseDir}$E/../x",  # glued: what follows is read as it stands
+                "cat {baseDir}`true`/../x",
+                "cat $SKILL_DIR$(:)/../x",
+                "echo {baseDir}$..",
+            )
+        ),
+    ]
+    for argv in refused:
+        done = gateway_process("exec", "demo", "--", *argv)
+        assert done.returncode == 1 and "error[E012]" in done.stderr, (argv, done.stderr)
+        assert "SECRET" not in done.stdout
 
 
 #: ``./`` 520 times: over 1,024 characters, a word was not checked at all

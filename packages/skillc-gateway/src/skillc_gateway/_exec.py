@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import signal
 import subprocess
 import threading
@@ -110,11 +109,12 @@ def _signals_to() -> Iterator[Callable[[subprocess.Popen[bytes]], None]]:
             signal.signal(signum, previous)
 
 
-#: Where the path after a placeholder ends: a ``:`` (a list of paths), or a character
-#: that cannot continue a path in a shell word: whitespace or one of ``;&|<>()`$\``. Quotes
-#: do not end it: a shell joins ``"$SKILL_DIR"/../x`` into one path, read without them.
-_PATH_END = re.compile(r"""[:\s;&|<>()`$\\]""")
-_QUOTES = str.maketrans("", "", "'\"")
+#: What ends the path after a placeholder as a shell reads the word (:func:`_shell_path`),
+#: outside quotes: whitespace or one of ``;&|<>()``; a ``:`` (a list of paths) anywhere.
+_SHELL_ENDS = frozenset(";&|<>()")
+#: A path after a placeholder that starts with one of these is no path as the word stands
+#: (``sh -c 'cd "$SKILL_DIR" && ls'``): only a shell's reading of it is checked.
+_SHELL_STARTS = frozenset(";&|<>()'\"")
 
 
 def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
@@ -122,26 +122,70 @@ def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
     ``{baseDir}/scripts/x.py``, ``${CLAUDE_SKILL_DIR}/...``, ``$SKILL_DIR/...``) replaced by
     the skill's source folder (absolute), word by word: no shell, so nothing else changes.
 
-    What follows a placeholder, up to the end of its word, a ``:`` (a list of paths) or a
-    character that cannot continue a path in a shell word (:data:`_PATH_END`: an inline
-    script, ``sh -c 'cd "$SKILL_DIR" && ls'``), its quotes left out, is a path in the skill: E012
+    What follows a placeholder is a path in the skill, read two ways, each E012
     (:class:`PathEscapesRoot`, naming the word as written) when it leads out of it, by
     ``..``, a symlink, or text glued to the folder's name (``{baseDir}-old`` is a sibling
-    folder). The folder is an absolute path, so a word that starts with a placeholder never
-    reads as an option."""
+    folder): as the word stands, up to its end or a ``:`` (a list of paths; not when it
+    starts with whitespace, a quote or one of ``;&|<>()``: an inline script, ``sh -c 'cd
+    "$SKILL_DIR" && ls'``), and as a shell would read it if the word is a script
+    (:func:`_shell_path`). The folder is an absolute path, so a word that starts with a
+    placeholder never reads as an option."""
     folder = os.path.abspath(skill.source)  # noqa: PTH100 - a str is at hand
     expanded: list[str] = []
     for word in argv:
         parts: list[str] = []
-        end = 0
+        end, quote = 0, ""
         for match in SKILL_DIR_PLACEHOLDER.finditer(word):
+            quote = _quote_after(word, end, match.start(), quote)
             parts += (word[end : match.start()], folder)
             end = match.end()
-            path = folder + _PATH_END.split(word[end:].translate(_QUOTES), 1)[0]
-            if not _inside(path, folder):
+            literal = word[end:].split(":", 1)[0]
+            paths = [_shell_path(word, end, quote)]
+            if literal and not (literal[0].isspace() or literal[0] in _SHELL_STARTS):
+                paths.append(literal)
+            if not all(_inside(folder + path, folder) for path in paths):
                 raise PathEscapesRoot(word)
         expanded.append("".join(parts) + word[end:] if parts else word)
     return expanded
+
+
+def _quote_after(word: str, start: int, stop: int, quote: str) -> str:
+    """The quote open at ``stop`` of ``word`` as a shell reads it (``'``, ``"`` or none),
+    given the one open at ``start``."""
+    index = start
+    while index < stop:
+        char = word[index]
+        if char == quote:
+            quote = ""
+        elif not quote and char in "'\"":
+            quote = char
+        elif char == "\\" and quote != "'":
+            index += 1
+        index += 1
+    return quote
+
+
+def _shell_path(word: str, start: int, quote: str) -> str:
+    """The path a shell reads from ``start`` of ``word`` (a script: ``sh -c '...'``), with
+    ``quote`` open there: quotes joined (``"$SKILL_DIR"/../x`` is one path), a backslash's
+    character kept, up to a ``:`` or, outside quotes, whitespace or one of ``;&|<>()``."""
+    path: list[str] = []
+    index = start
+    while index < len(word):
+        char = word[index]
+        if char == quote:
+            quote = ""
+        elif not quote and char in "'\"":
+            quote = char
+        elif char == "\\" and quote != "'":
+            index += 1
+            path.append(word[index : index + 1])
+        elif char == ":" or (not quote and (char.isspace() or char in _SHELL_ENDS)):
+            break
+        else:
+            path.append(char)
+        index += 1
+    return "".join(path)
 
 
 def _inside(path: str, folder: str) -> bool:
