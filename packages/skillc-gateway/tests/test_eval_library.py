@@ -439,6 +439,22 @@ def test_a_library_walk_cut_short_warns(
     ]
 
 
+def test_a_library_walk_leaves_out_the_copies_skc_package_wrote(
+    gateway: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """``eval --path`` walks as ``build`` does: a plugin's copy of a skill, which its
+    ``.skillc-package.json`` names, is not a second skill of the library (lint's walk keeps
+    it)."""
+    lib = tmp_path / "lib"
+    _triggers(write_skill(lib / "skills" / "tables", description="Format tables."), "tables")
+    write_skill(lib / "office" / "skills" / "tables", description="Format tables.")
+    record = {"version": 1, "files": {}, "made_folders": ["office"]}
+    (lib / ".skillc-package.json").write_text(json.dumps(record), encoding="utf-8")
+    done = gateway("eval", "--path", str(lib), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["library"] == 1
+
+
 def test_the_listing_is_priced_with_claude_codes_settings_as_list_budget_prices_it(
     eval_json: Any, project: Path, home: Path, write_skill: Any
 ) -> None:

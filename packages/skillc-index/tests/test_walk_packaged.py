@@ -1,9 +1,11 @@
-"""A walk for skills past what ``skc package`` wrote (``.skillc-package.json``, the record of
-its output folder): the copies of skills a package holds (``<plugin>/skills/<name>``,
-``.well-known/agent-skills/<name>``) are no sources, and ``build .`` refused a name in two
-folders, lint linted each skill twice. Exactly the entries the record names are left out,
-nothing else of the folder (it may be the project's root); a record that cannot be read, is
-too large or a newer skillc wrote leaves out nothing, silently."""
+"""A walk for skills past what ``skc package`` wrote (``.skillc-package.json``, the record of its
+output folder): the copies of skills a package holds (``<plugin>/skills/<name>``,
+``.well-known/agent-skills/<name>``) are no sources, and ``build .`` refused a name in two folders.
+Build's walk (and eval's, find's) leaves them out; lint's walk and the nested agent-folder inventory
+never do: a record is project content anyone can write, it must not hide a skill from the linter nor
+one an agent loads. Exactly the entries the record names are left out, nothing else of the folder
+(it may be the project's root); a record that cannot be read, is too large or a newer skillc wrote
+leaves out nothing, silently."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from skillc_index.build.batch import build_walk
 from skillc_index.inventory.nested import nested_folders
 from skillc_index.layout import Layout
 from skillc_index.package.make import package_skills
@@ -55,13 +58,13 @@ def test_a_walk_leaves_out_what_the_record_names_and_nothing_else(
     project: Path, write_skill: WriteSkill
 ) -> None:
     _copies(project, write_skill)
-    found = find_skill_folders(project)
+    found = build_walk(project)
     assert found == [project / "docs" / "gamma", project / "skills" / "alpha"]
     # a record below the folder walked too: its folder's named entries alone
     (project / "office").rename(project / "dist")
     (project / PACKAGE_RECORD).unlink()
     _record(project / "skills", {"alpha/SKILL.md": "0" * 64})
-    assert find_skill_folders(project) == [
+    assert build_walk(project) == [
         project / ".well-known" / "agent-skills" / "alpha",
         project / "dist" / "skills" / "alpha",
         project / "docs" / "gamma",
@@ -74,7 +77,7 @@ def test_a_record_naming_a_file_leaves_out_that_file_alone(
     """An upload's record names ``alpha.zip``: no folder of the project is left out."""
     write_skill(project / "alpha", "alpha")
     _record(project, {"alpha.zip": "0" * 64, "alpha.zip.d/x": "0" * 64})
-    assert find_skill_folders(project) == [project / "alpha"]
+    assert build_walk(project) == [project / "alpha"]
 
 
 @pytest.mark.parametrize(
@@ -102,7 +105,7 @@ def test_a_record_that_cannot_be_read_leaves_out_nothing(
         os.mkfifo(path)
     else:
         path.write_text(record, encoding="utf-8")
-    assert find_skill_folders(project) == [project / "office" / "skills" / "alpha"]
+    assert build_walk(project) == [project / "office" / "skills" / "alpha"]
 
 
 def test_a_record_a_package_run_writes_is_read_by_the_walk(
@@ -118,7 +121,7 @@ def test_a_record_a_package_run_writes_is_read_by_the_walk(
     assert record["version"] == 1
     assert "alpha/skills/alpha/SKILL.md" in record["files"]
     assert (project / "alpha" / "skills" / "alpha" / "SKILL.md").is_file()
-    assert find_skill_folders(project) == [project / "skills" / "alpha"]
+    assert build_walk(project) == [project / "skills" / "alpha"]
 
 
 def test_a_folder_of_the_users_a_package_run_wrote_into_is_walked(
@@ -138,7 +141,7 @@ def test_a_folder_of_the_users_a_package_run_wrote_into_is_walked(
     record = json.loads((project / PACKAGE_RECORD).read_text(encoding="utf-8"))
     assert record["made_folders"] == ["office"]
     assert "skills/skills/alpha/SKILL.md" in record["files"]
-    assert find_skill_folders(project) == [
+    assert build_walk(project) == [
         project / "skills" / "alpha",
         project / "skills" / "beta",
         project / "skills" / "skills" / "alpha",
@@ -170,7 +173,7 @@ def test_a_record_leaves_out_the_folders_it_says_were_made(
     files = {"office/skills/alpha/SKILL.md": "0" * 64, "skills/skills/alpha/SKILL.md": "0" * 64}
     more = {} if made is None else {"made_folders": made}
     _record(project, {**files, "alpha.zip": "0" * 64}, **more)
-    assert find_skill_folders(project) == [
+    assert build_walk(project) == [
         project / folder / "skills" / "alpha"
         for folder in ("office", "skills")
         if folder not in left_out
@@ -192,25 +195,52 @@ def test_a_run_over_a_record_without_the_list_makes_it_of_the_folders_holding_it
     record = json.loads(path.read_text(encoding="utf-8"))
     del record["made_folders"]
     path.write_text(json.dumps(record), encoding="utf-8")
-    assert find_skill_folders(project) == []  # each folder its files make: as it was
+    assert build_walk(project) == []  # each folder its files make: as it was
     result = package_skills([source], layout, fmt="plugin", output=project, name="office")
     assert {f.action for f in result.files} == {"unchanged"}
     assert json.loads(path.read_text(encoding="utf-8"))["made_folders"] == ["office"]
-    assert find_skill_folders(project) == [
+    assert build_walk(project) == [
         project / "skills" / "alpha",
         project / "skills" / "beta",
         project / "skills" / "skills" / "alpha",
     ]
 
 
-def test_the_nested_agent_folder_search_leaves_out_what_the_record_names(
+def test_the_nested_agent_folder_search_lists_what_a_record_names_all_the_same(
     project: Path,
 ) -> None:
+    """Claude Code loads ``pkg/.claude/skills`` whoever wrote a record naming it: the
+    inventory lists it (the record left it out, hiding a skill an agent loads)."""
     for folder in ("pkg", "web"):
         (project / folder / ".claude" / "skills").mkdir(parents=True)
-    _record(project, {"pkg/.claude/skills/x/SKILL.md": "0" * 64})
+    _record(project, {"pkg/.claude/skills/x/SKILL.md": "0" * 64}, made_folders=["pkg"])
+    _record(project / "pkg", {".claude/skills/x/SKILL.md": "0" * 64}, made_folders=[".claude"])
     assert [root.path for root in nested_folders(project)] == [
-        project / "web" / ".claude" / "skills"
+        project / "pkg" / ".claude" / "skills",
+        project / "web" / ".claude" / "skills",
+    ]
+
+
+def test_skc_list_lists_a_nested_agent_folders_skill_a_record_names(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """``list`` (the installed command, in a process) lists ``pkg/.claude/skills/x`` whatever
+    a record in ``pkg`` says."""
+    write_skill(project / "pkg" / ".claude" / "skills" / "x", "x")
+    _record(project / "pkg", {".claude/skills/x/SKILL.md": "0" * 64}, made_folders=[".claude"])
+    listed = cli("skillc-index", script=True)("list", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    assert "pkg/.claude/skills/x" in listed.stdout
+
+
+def test_lints_walk_reads_no_record(project: Path, write_skill: WriteSkill) -> None:
+    """The walk lint calls (no ``package_records``) finds every copy a record names."""
+    _copies(project, write_skill)
+    assert find_skill_folders(project) == [
+        project / ".well-known" / "agent-skills" / "alpha",
+        project / "docs" / "gamma",
+        project / "office" / "skills" / "alpha",
+        project / "skills" / "alpha",
     ]
 
 
@@ -236,11 +266,20 @@ def test_build_of_a_project_holding_a_package_builds_each_skill_once(
     assert built.stderr == ""
 
 
-def test_lint_of_a_project_holding_a_package_lints_each_skill_once(
+def test_lint_of_a_project_lints_what_a_record_names(
     cli: Callable[..., Run], project: Path, write_skill: WriteSkill
 ) -> None:
-    """``skillc-lint .`` linted each packaged copy too (where skillc-lint is installed)."""
+    """``skillc-lint .`` (the installed command, in a process; where skillc-lint is installed)
+    lints a skill a record names (``.claude``, ``docs``): a record a stranger wrote must not
+    hide a prompt-injection skill from the linter; a package's copies are what ships."""
     pytest.importorskip("skillc_lint")
-    _copies(project, write_skill)
+    write_skill(project / "docs" / "evil", "evil")
+    write_skill(project / ".claude" / "skills" / "hidden", "hidden")
+    write_skill(project / "skills" / "alpha", "alpha")
+    _record(project, {"docs/evil/SKILL.md": "0" * 64}, made_folders=["docs", ".claude"])
     linted = cli("skillc-lint", script=True)(".", "--format", "json")
-    assert sorted(item["skill"] for item in json.loads(linted.stdout)) == ["alpha", "gamma"]
+    assert sorted(item["skill"] for item in json.loads(linted.stdout)) == [
+        "alpha",
+        "evil",
+        "hidden",
+    ]

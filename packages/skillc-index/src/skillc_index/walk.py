@@ -12,13 +12,15 @@ checkout's ``.claude/skills/``), except
   the folder walked: looked at only in a folder whose listing holds that name or was cut
   at :data:`MAX_ENTRIES` (:func:`cache_tagged`); a folder is never left out by a name like
   ``build`` or ``dist``, which may be sources;
-- what ``skc package`` wrote into a folder (its copies of skills are no sources): of a
-  folder holding a :data:`PACKAGE_RECORD` (or cut at :data:`MAX_ENTRIES`), the entries the
-  record names, each file written there and each folder the package runs made (one that
-  held the user's files before a run wrote into it is walked; a record written before it
-  listed them: each folder its files make,
-  :func:`~skillc_index.package.written.written_entries`), and nothing else of the folder (it
-  may be a project's root); a record that cannot be read, is too large or a newer skillc
+- for the walks that ask, ``build``'s, ``eval``'s and find's catalog walker (a copy not built, run
+  or found is safe), never lint's nor the agent-folder inventory's (a record is project content
+  anyone can write: it must not hide a skill from the linter, nor one an agent loads from ``skc
+  list``), what ``skc package`` wrote into a folder (its copies of skills are no sources): of a
+  folder holding a :data:`PACKAGE_RECORD` (or cut at :data:`MAX_ENTRIES`), the entries the record
+  names, each file written there and each folder the package runs made (one that held the user's
+  files before a run wrote into it is walked; a record written before it listed them: each folder
+  its files make, :func:`~skillc_index.package.written.written_entries`), and nothing else of the
+  folder (it may be a project's root); a record that cannot be read, is too large or a newer skillc
   wrote leaves out nothing, silently;
 - skillc's own: in a ``.skillc`` folder only its ``skills`` store (its ``runtime``, ``logs``,
   ``router`` hold compiled stubs, parked deployments and databases), a runtime's
@@ -339,7 +341,9 @@ def _holds_skill_file(listing: Listing, folder: Path) -> bool:
         return False
 
 
-def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFolders:
+def find_skill_folders(
+    folder: Path, *, linked_entries: bool = False, package_records: bool = False
+) -> SkillFolders:
     """The skill folders under ``folder``: every folder holding SKILL.md, not looking inside
     a skill (a SKILL.md nested in a skill is one of its files), nor in the folders
     :func:`skips_folder` leaves out (hidden folders are entered: ``skills/.curated/x``).
@@ -352,10 +356,12 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
     answer is ``cut_short``: the caller warns, :func:`cut_short`). With
     ``linked_entries`` (lint: it only reads), a symlinked entry of ``folder`` itself that is
     a skill is found too (an agent folder's skills are links), never walked into. A folder
-    that cannot be listed or searched (EACCES) is skipped, and so are a cache below
-    ``folder`` (:func:`cache_tagged`) and what ``skc package`` wrote into a folder
-    (:func:`packaged`); of a folder only the first :data:`MAX_ENTRIES` entries are read (the
-    folder is then ``crowded``)."""
+    that cannot be listed or searched (EACCES) is skipped, and so is a cache below
+    ``folder`` (:func:`cache_tagged`); with ``package_records`` (``build``, ``eval``: a
+    copy left out is not built nor run), what ``skc package`` wrote into a folder
+    (:func:`packaged`) too. Lint never asks: a record is project content anyone can write,
+    and must not hide a skill from the linter. Of a folder only the first
+    :data:`MAX_ENTRIES` entries are read (the folder is then ``crowded``)."""
     from skillc_index.files import fs_bytes, is_file
 
     found: list[tuple[bytes, Path]] = []
@@ -391,7 +397,7 @@ def find_skill_folders(folder: Path, *, linked_entries: bool = False) -> SkillFo
             at = listing.fd if listing.fd >= 0 else str(current)
             if tagged and cache_tagged(at):
                 continue  # a cache: not entered
-            listed = more or any(e.name == PACKAGE_RECORD for e in entries)
+            listed = package_records and (more or any(e.name == PACKAGE_RECORD for e in entries))
             written = packaged(at, listed)  # the copies skc package wrote there: not entered
             if more:  # the rest of it is not read
                 del entries[MAX_ENTRIES:]

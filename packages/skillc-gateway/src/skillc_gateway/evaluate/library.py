@@ -185,15 +185,15 @@ def skill_folders(
     paths: Iterable[str], layout: Layout, warn: Callable[[Notice], object] | None = None
 ) -> dict[str, Path]:
     """The skills under each folder of ``paths`` (a folder holding ``SKILL.md`` is one; the
-    walk of ``build`` and ``lint`` finds the rest, with an agent folder's linked entries), each
-    once, in order: the skill (:func:`skill_of`'s key) -> the folder to read. E022 for a path
-    that is not a folder (a typo, a file), as ``find --path`` says: not a library of no
-    skill. A skill skillc deployed (a link to its runtime, a copy) stands for its store
-    skill, whose ``evals/`` the build leaves out, as in ``find``, and a folder imported into
-    its store and its store copy are one (:func:`skill_of`). A walk stopped at its bound
-    (:func:`~skillc_index.walk.cut_short`) is told to ``warn``, and so is a skill folder
-    whose own name is not UTF-8, left out (the library's database cannot hold it; the
-    folders above it may have any bytes, as ``build`` takes them)."""
+    walk of ``build``, past the copies ``skc package`` wrote, finds the rest, with an agent folder's
+    linked entries), each once, in order: the skill (:func:`skill_of`'s key) -> the folder to read.
+    E022 for a path that is not a folder (a typo, a file), as ``find --path`` says: not a library of
+    no skill. A skill skillc deployed (a link to its runtime, a copy) stands for its store skill,
+    whose ``evals/`` the build leaves out, as in ``find``, and a folder imported into its store and
+    its store copy are one (:func:`skill_of`). A walk stopped at its bound
+    (:func:`~skillc_index.walk.cut_short`) is told to ``warn``, and so is a skill folder whose own
+    name is not UTF-8, left out (the library's database cannot hold it; the folders above it may
+    have any bytes, as ``build`` takes them)."""
     from skillc_index import SkillDirectoryNotFound, is_folder
     from skillc_index.files import NOT_UTF8, utf8_name
     from skillc_index.inventory.entries import Skipped
@@ -207,7 +207,7 @@ def skill_folders(
         candidates = (
             SkillFolders([folder])
             if (folder / "SKILL.md").is_file()
-            else find_skill_folders(folder, linked_entries=True)
+            else find_skill_folders(folder, linked_entries=True, package_records=True)
         )
         if candidates.cut_short and warn is not None:
             warn(cut_short(path, "skills past them are not evaluated", candidates.cut_short))

@@ -69,6 +69,7 @@ __all__ = [
     "batch_jobs",
     "build_batch",
     "build_skills",
+    "build_walk",
     "is_batch",
     "is_folder_of_skills",
 ]
@@ -94,6 +95,12 @@ class NothingToBuild(InvalidOption):
         super().__init__("no skills to build: the stores hold none")
 
 
+def build_walk(folder: Path) -> SkillFolders:
+    """:func:`~skillc_index.walk.find_skill_folders` of ``folder`` as ``build`` walks it:
+    leaving out what ``skc package`` wrote (its copies are not built; lint's walk keeps them)."""
+    return find_skill_folders(folder, package_records=True)
+
+
 #: Each command's walks (:func:`walked`), by its session: a folder of up to
 #: :data:`~skillc_index.walk.MAX_FOLDERS` folders is walked once, not for the progress bar's
 #: choice, :func:`is_batch` and :func:`batch_jobs` each.
@@ -107,7 +114,7 @@ def walked(session: Session) -> Callable[[Path], SkillFolders]:
 
     def walk(folder: Path) -> SkillFolders:
         if folder not in walks:
-            walks[folder] = find_skill_folders(folder)
+            walks[folder] = build_walk(folder)
         return walks[folder]
 
     return walk
@@ -130,8 +137,8 @@ def is_folder_of_skills(
     walk: Callable[[Path], SkillFolders] | None = None,
 ) -> bool:
     """Whether ``argument`` names no skill but a folder holding skill folders (``skills/``),
-    as ``walk`` (default :func:`find_skill_folders`) finds them."""
-    walk = walk or find_skill_folders
+    as ``walk`` (default :func:`build_walk`) finds them."""
+    walk = walk or build_walk
     try:
         resolve_skill(argument, layout)
     except NotASkill:
@@ -189,14 +196,14 @@ def batch_jobs(
     walk: Callable[[Path], SkillFolders] | None = None,
 ) -> list[BatchJob]:
     """The skills ``arguments`` (names, skill folders, folders of skills, as ``walk``,
-    default :func:`find_skill_folders`, finds them) and, with ``all_skills``, the stores
+    default :func:`build_walk`, finds them) and, with ``all_skills``, the stores
     stand for, each once, in the order given. An argument that names nothing is a job that
     failed already (its diagnostic, as ``spelling`` writes it); a folder whose walk stopped
     at its bound is a failed job when the walk found no skill
     (:class:`~skillc_index.command_errors.NoSkillBeforeCut`, not E010), else ``warn`` is
     told (:func:`~skillc_index.walk.cut_short`). A name found in several folders is one
     failed job naming them all (:func:`_one_folder_a_name`)."""
-    walk = walk or find_skill_folders
+    walk = walk or build_walk
     jobs: list[BatchJob] = []
     seen: set[str] = set()
     sources: dict[int, str] = {}  # a job's folder (by its index): a store copy's, its origin

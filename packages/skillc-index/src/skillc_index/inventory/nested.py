@@ -28,21 +28,19 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
     agent, scope ``project``. The walk enters the folders every walk for skills enters
     (:func:`skillc_index.skips_folder`), never a symlink, nor ``.skillc`` (its store is a root
     already) or a ``.claude`` folder itself, nor a cache its tool tagged
-    (:func:`skillc_index.walk.cache_tagged`), nor what ``skc package`` wrote into a folder
-    (:func:`skillc_index.walk.packaged`); it lists at most :data:`NESTED_FOLDERS` folders,
-    and of each at most :data:`skillc_index.walk.MAX_ENTRIES` entries (a folder of a million
-    files cost every ``find`` and ``list`` seconds; silently): the first the system lists,
-    then walked in bytewise name order (reading all of them to sort is what the bound
-    avoids). A folder its tool tagged is known before its subfolders count towards the bound
-    (a ``target/`` of thousands cut the walk short, said so, for folders never searched); it
+    (:func:`skillc_index.walk.cache_tagged`); what ``skc package`` wrote into a folder is searched
+    all the same (agents load what is there, whoever wrote its record); it lists at most
+    :data:`NESTED_FOLDERS` folders, and of each at most :data:`skillc_index.walk.MAX_ENTRIES`
+    entries (a folder of a million files cost every ``find`` and ``list`` seconds; silently): the
+    first the system lists, then walked in bytewise name order (reading all of them to sort is what
+    the bound avoids). A folder its tool tagged is known before its subfolders count towards the
+    bound (a ``target/`` of thousands cut the walk short, said so, for folders never searched); it
     remembers a walk cut short at the folder bound for :func:`nested_notices`."""
     from skillc_index.layout import SKILLC_DIR
     from skillc_index.walk import (
         CACHE_TAG,
         MAX_ENTRIES,
-        PACKAGE_RECORD,
         cache_tagged,
-        packaged,
         skips_folder,
     )
 
@@ -68,12 +66,8 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
             and cache_tagged(folder)
         ):
             continue  # a cache: not searched, its subfolders not counted
-        # what skc package wrote there: not searched (its copies are no project's skills)
-        written = packaged(folder, crowded or any(e.name == PACKAGE_RECORD for e in entries))
         for entry in entries:
             name = entry.name
-            if name in written:
-                continue
             try:
                 if not entry.is_dir(follow_symlinks=False):
                     continue
