@@ -412,6 +412,28 @@ def test_a_cache_its_tool_tagged_is_not_searched_and_is_once_untagged(
     assert sorted(names(find(gateway, "paint", "--path", "library"))) == ["copied", "real"]
 
 
+@pytest.mark.parametrize("hidden_by", ["record", "tag"])
+def test_a_folder_left_out_since_the_last_find_is_not_found(
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill, hidden_by: str
+) -> None:
+    """A known folder a package record written since names (or a cache tag made in it since)
+    is left out by the next find, as by a fresh catalog: the incremental walk copied it from
+    the catalog's state (only new folders were looked at)."""
+    library = project / "library"
+    write_skill(library / "docs/copied", "copied", "Paint a copy.")
+    write_skill(library / "real", "real", "Paint for real.")
+    assert sorted(names(find(gateway, "paint", "--path", "library"))) == ["copied", "real"]
+    if hidden_by == "record":
+        record = {"version": 1, "files": {}, "made_folders": ["docs"]}
+        (library / ".skillc-package.json").write_text(json.dumps(record), encoding="utf-8")
+    else:
+        tag = library / "docs/CACHEDIR.TAG"
+        tag.write_bytes(b"Signature: 8a477f597d28d172789f06886806bc55\n")
+    assert names(find(gateway, "paint", "--path", "library")) == ["real"]
+    fresh = {"SKILLC_HOME": str(home.parent / "fresh-home")}
+    assert names(find(gateway, "paint", "--path", "library", env=fresh)) == ["real"]
+
+
 def test_symlinked_folders_are_followed_only_as_entries_of_a_root(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:

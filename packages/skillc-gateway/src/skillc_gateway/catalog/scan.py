@@ -470,9 +470,19 @@ class _Walker:
 
     def _relist(self, old: TreeState, index: int, full: str, gone: list[str]) -> int:
         """List a known folder whose stamp changed: its flags now; its new subfolders (and
-        those that changed from a symlink to a folder or back) are walked after it."""
+        those that changed from a symlink to a folder or back) are walked after it, and the
+        known ones it no longer gives (a package record now names them) are gone, as a fresh
+        walk never enters them."""
         path = old.paths[index]
         kind, children = self._list(path, full, old.kinds[index] & LINK)
+        listed = {child for child, _ in children}
+        below, end = index + 1, old.subtree_end(index)
+        while below < end and not kind & (STUB | UNREADABLE):  # (those: the whole subtree)
+            after = old.subtree_end(below)  # the next known child of the folder
+            if old.paths[below] not in listed:
+                gone.append(f"{old.paths[below]}/")
+                self._queue(below, after)
+            below = after
         known = old.positions()
         fresh: list[tuple[str, int]] = []
         for child, child_kind in children:
