@@ -535,6 +535,36 @@ def test_a_nul_byte_is_a_part_taken_as_written(tmp_path: Path) -> None:
         creation_start(root / "x\0")
 
 
+def test_read_bounded_reads_beside_a_folders_descriptor_and_refuses_a_link_when_asked(
+    tmp_path: Path,
+) -> None:
+    """The one bounded reader of a walk's ``.skillc-package.json`` and ``CACHEDIR.TAG``
+    (which re-implemented it): relative to the folder a walk checked (``dir_fd``), never
+    through a link (``follow=False``), never blocking on a FIFO, at most one byte more than
+    asked."""
+    from skillc_index.bounded_json import read_bounded, read_json_bounded
+
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "record.json").write_text('{"version": 1}', encoding="utf-8")
+    (folder / "link.json").symlink_to(folder / "record.json")
+    os.mkfifo(folder / "fifo")
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        assert read_json_bounded("record.json", dir_fd=fd, follow=False) == {"version": 1}
+        assert read_bounded("record.json", 3, dir_fd=fd) == b'{"ve'
+        assert read_bounded("link.json", 20, dir_fd=fd) == b'{"version": 1}'  # followed
+        with pytest.raises(OSError) as linked:
+            read_bounded("link.json", 20, dir_fd=fd, follow=False)
+        assert linked.value.errno == errno.ELOOP
+        with pytest.raises(OSError, match="not a regular file"):
+            read_bounded("fifo", 20, dir_fd=fd, follow=False)
+    finally:
+        os.close(fd)
+    with pytest.raises(OSError):
+        read_json_bounded(folder / "link.json", follow=False)
+
+
 # -- open_in_root: regular files only, walked from the root's descriptor ---------------------
 
 

@@ -22,6 +22,7 @@ from skillc_index.build.batch import build_walk
 from skillc_index.inventory.nested import nested_folders
 from skillc_index.layout import Layout
 from skillc_index.package.make import package_skills
+from skillc_index.package.written import made_before, written_entries
 from skillc_index.walk import find_skill_folders
 
 Run = Callable[..., Any]
@@ -106,6 +107,24 @@ def test_a_record_that_cannot_be_read_leaves_out_nothing(
     else:
         path.write_text(record, encoding="utf-8")
     assert build_walk(project) == [project / "office" / "skills" / "alpha"]
+
+
+@pytest.mark.parametrize("version", ["1", True, 1.0, None])
+def test_a_run_and_a_walk_read_a_records_version_alike(project: Path, version: object) -> None:
+    """One reading of ``version``: the package run took ``"1"`` (or ``true``, ``1.0``) for
+    version 1 and trusted the record's digests, where every walk took it for no record; now
+    neither reads one (a record without ``version``, written before it, is version 1 to
+    both)."""
+    more = {} if version is None else {"version": version}
+    (project / "office").mkdir()
+    _record(project, {"office/x": "0" * 64}, made_folders=["office"], **more)
+    earlier = made_before(project)
+    left_out = written_entries(str(project))
+    if version is None:
+        assert (earlier.files, earlier.folders) == ({"office/x": ("0" * 64,)}, {"office"})
+        assert left_out == {"office"}
+    else:
+        assert (earlier.files, earlier.folders, left_out) == ({}, None, frozenset())
 
 
 def test_a_record_a_package_run_writes_is_read_by_the_walk(

@@ -107,26 +107,39 @@ def read_json_bounded(
     *,
     max_bytes: int = MAX_JSON_BYTES,
     max_depth: int = MAX_JSON_DEPTH,
+    dir_fd: int | None = None,
+    follow: bool = True,
 ) -> Any:
     """The JSON of the file at ``path`` (:func:`loads_bounded`). Only a regular file is read
-    (a FIFO is refused without blocking), at most ``max_bytes + 1`` bytes of it. Raises
-    :class:`OSError` when it cannot be read (:class:`FileNotFoundError` when it is not
-    there), :class:`ValueError` when it is not JSON within the bounds."""
-    data = read_bounded(path, max_bytes)
+    (a FIFO is refused without blocking), at most ``max_bytes + 1`` bytes of it; ``dir_fd``
+    and ``follow`` as :func:`read_bounded` takes them. Raises :class:`OSError` when it
+    cannot be read (:class:`FileNotFoundError` when it is not there), :class:`ValueError`
+    when it is not JSON within the bounds."""
+    data = read_bounded(path, max_bytes, dir_fd=dir_fd, follow=follow)
     return loads_bounded(data, max_bytes=max_bytes, max_depth=max_depth)
 
 
-def read_bounded(path: str | os.PathLike[str], max_bytes: int) -> bytes:
+def read_bounded(
+    path: str | os.PathLike[str],
+    max_bytes: int,
+    *,
+    dir_fd: int | None = None,
+    follow: bool = True,
+) -> bytes:
     """At most ``max_bytes + 1`` bytes of the regular file at ``path`` (more than
     ``max_bytes`` says it is too large): a checkout's file (a config, a baseline, a
     ``.gitignore``, a manifest), opened without blocking and checked before it is read, so a
-    FIFO or a link to the reader's own stdin or stdout never hangs it. :class:`OSError`
-    (``EINVAL``, "not a regular file") for anything else, :class:`FileNotFoundError` when
-    there is nothing; :class:`OSError` (``EINVAL``) too for a path holding a NUL byte, which
-    names no file."""
+    FIFO or a link to the reader's own stdin or stdout never hangs it. ``path`` relative to
+    the folder ``dir_fd`` is open on when given (a walk's listing: the folder it checked);
+    with ``follow`` False a symlink is not read (:class:`OSError`, ``ELOOP``: a walk's
+    ``.skillc-package.json``, ``CACHEDIR.TAG``). :class:`OSError` (``EINVAL``, "not a
+    regular file") for anything else, :class:`FileNotFoundError` when there is nothing;
+    :class:`OSError` (``EINVAL``) too for a path holding a NUL byte, which names no file."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, flags, dir_fd=dir_fd)
     except ValueError:  # "embedded null byte"
         from skillc_index.text import NUL_REASON, nul_shown
 

@@ -171,34 +171,22 @@ MAX_ENTRIES = 20_000
 #: no walk for skills enters (:func:`cache_tagged`).
 CACHE_TAG = "CACHEDIR.TAG"
 CACHE_SIGNATURE = b"Signature: 8a477f597d28d172789f06886806bc55"
-_TAG_OPEN = (
-    os.O_RDONLY
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
 
 
 def cache_tagged(folder: str | int) -> bool:
     """Whether ``folder`` (a path, or a descriptor of it) holds a valid :data:`CACHE_TAG`: a
     regular file, no link, whose first bytes are :data:`CACHE_SIGNATURE`. One open and one
     read of 43 bytes (never blocking on a FIFO): called only for a folder whose listing holds
-    that name, or whose listing was cut at :data:`MAX_ENTRIES` (the name may lie past it)."""
+    that name, or whose listing was cut at :data:`MAX_ENTRIES` (the name may lie past it)
+    (:func:`~skillc_index.bounded_json.read_bounded`)."""
+    from skillc_index.bounded_json import read_bounded
+
+    at, path = (folder, CACHE_TAG) if isinstance(folder, int) else (None, f"{folder}/{CACHE_TAG}")
     try:
-        if isinstance(folder, int):
-            fd = os.open(CACHE_TAG, _TAG_OPEN, dir_fd=folder)
-        else:
-            fd = os.open(os.path.join(folder, CACHE_TAG), _TAG_OPEN)  # noqa: PTH118
-    except (OSError, ValueError):
-        return False
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return False
-        return os.read(fd, len(CACHE_SIGNATURE)) == CACHE_SIGNATURE
+        head = read_bounded(path, len(CACHE_SIGNATURE), dir_fd=at, follow=False)
     except OSError:
         return False
-    finally:
-        os.close(fd)
+    return head.startswith(CACHE_SIGNATURE)
 
 
 def packaged(folder: str | int, listed: bool) -> frozenset[str]:

@@ -13,7 +13,8 @@ folder of the user's a run wrote into (``-o .`` of a plugin named as the project
 :data:`MADE_FOLDERS` (written before it) says nothing of the folders: a walk leaves out
 each its files make, and the next run judges them (:func:`folders_made`). A record of a
 newer format (its ``version`` above :data:`RECORD_VERSION`) is never rewritten
-(:func:`made_before`: E999) nor read by a walk."""
+(:func:`made_before`: E999) nor read by a walk; one whose ``version`` is no whole number
+(``"1"``) is no record to either (:func:`_version`)."""
 
 from __future__ import annotations
 
@@ -42,32 +43,17 @@ MADE_FOLDERS = "made_folders"
 RECORD_VERSION = 1
 #: A larger record is not read (one of 10,000 files is about 1 MiB).
 MAX_RECORD_BYTES = 1 << 20
-_OPEN = (
-    os.O_RDONLY
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
 
 
 def _read(folder: str | int) -> Any:
     """The JSON of :data:`MANIFEST` in ``folder`` (a path, or a descriptor of it): a regular
-    file, no link, never blocking on a FIFO, at most :data:`MAX_RECORD_BYTES`. ``OSError``
-    or ``ValueError`` when it cannot be read as that."""
-    from skillc_index.bounded_json import loads_bounded
+    file, no link, never blocking on a FIFO, at most :data:`MAX_RECORD_BYTES`
+    (:func:`~skillc_index.bounded_json.read_json_bounded`). ``OSError`` or ``ValueError``
+    when it cannot be read as that."""
+    from skillc_index.bounded_json import read_json_bounded
 
-    if isinstance(folder, int):
-        fd = os.open(MANIFEST, _OPEN, dir_fd=folder)
-    else:
-        fd = os.open(os.path.join(folder, MANIFEST), _OPEN)  # noqa: PTH118
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ValueError("not a regular file")
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(MAX_RECORD_BYTES + 1)
-    finally:
-        os.close(fd)
-    return loads_bounded(data, max_bytes=MAX_RECORD_BYTES)
+    at, path = (folder, MANIFEST) if isinstance(folder, int) else (None, f"{folder}/{MANIFEST}")
+    return read_json_bounded(path, max_bytes=MAX_RECORD_BYTES, dir_fd=at, follow=False)
 
 
 def _files(data: object) -> dict[str, tuple[str, ...]]:
@@ -98,10 +84,15 @@ def _folders(data: object) -> frozenset[str] | None:
     )
 
 
-def _newer(data: object) -> int | None:
-    """The ``version`` of a record a newer skillc wrote, or None."""
-    version = data.get("version", RECORD_VERSION) if isinstance(data, dict) else None
-    return version if type(version) is int and version > RECORD_VERSION else None
+def _version(data: object) -> int | None:
+    """The record's format: its ``version`` (:data:`RECORD_VERSION` when it has none, as
+    written before it); None when it is no record (no mapping) or its ``version`` is no whole
+    number (``"1"``, ``true``, ``1.0``), which the package run and every walk alike read as
+    no record."""
+    if not isinstance(data, dict):
+        return None
+    version = data.get("version", RECORD_VERSION)
+    return version if type(version) is int else None
 
 
 class Written(NamedTuple):
@@ -124,12 +115,14 @@ def made_before(output: Path) -> Written:
         data = _read(str(output))
     except (OSError, ValueError):
         return Written({}, None)
-    newer = _newer(data)
-    if newer is not None:
+    version = _version(data)
+    if version is None:  # no record of this format: its files count as not skillc's
+        return Written({}, None)
+    if version > RECORD_VERSION:
         from skillc_index.command_errors import written_by_newer
         from skillc_index.diagnostics import InternalError
 
-        why = written_by_newer("package record version", newer, RECORD_VERSION)
+        why = written_by_newer("package record version", version, RECORD_VERSION)
         raise InternalError(
             f"the record of what skc package wrote '{output / MANIFEST}' is left as it is, "
             f"and nothing is written: {why}"
@@ -204,8 +197,8 @@ def written_entries(folder: str | int) -> frozenset[str]:
         data = _read(folder)
     except (OSError, ValueError):
         return frozenset()
-    version = data.get("version", RECORD_VERSION) if isinstance(data, dict) else None
-    if type(version) is not int or version > RECORD_VERSION:
+    version = _version(data)
+    if version is None or version > RECORD_VERSION:
         return frozenset()
     files, folders = _files(data), _folders(data)
     if folders is None:  # a record written before MADE_FOLDERS: each folder its files make
