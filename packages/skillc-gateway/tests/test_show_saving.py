@@ -125,3 +125,74 @@ def test_a_show_tried_again_after_a_save_builds_without_waiting_for_the_sources_
         show_section(resolved, "Usage")
     assert skill_md.read_text().count("saved") == cache.ATTEMPTS  # a build each attempt
     assert waits == [1]  # the first one's only
+
+
+def _saved_away_once(
+    monkeypatch: pytest.MonkeyPatch, resolved: ResolvedSkill, edit: Callable[[str], str]
+) -> Path:
+    """SKILL.md renamed away right after the first build (an editor's backup), and written
+    again, as ``edit`` makes it, before the next attempt (``pause_before``): no sleep."""
+    from skillc_gateway import _show
+    from skillc_index.index import cache
+
+    skill_md = resolved.source / "SKILL.md"
+    backup = skill_md.with_name("SKILL.md~")
+    real, real_pause = cache._indexed_changed, _show.pause_before
+
+    def renamed_away(*args: Any) -> bool:
+        changed = real(*args)
+        if not backup.exists() and skill_md.exists() and "saved" not in skill_md.read_text():
+            skill_md.replace(backup)
+        return changed
+
+    def written_again(attempt: int) -> None:
+        if backup.exists():
+            skill_md.write_text(edit(backup.read_text()) + "saved\n", encoding="utf-8")
+            backup.unlink()
+        real_pause(attempt)
+
+    monkeypatch.setattr(cache, "_indexed_changed", renamed_away)
+    monkeypatch.setattr(_show, "pause_before", written_again)
+    return skill_md
+
+
+def test_a_file_renamed_away_and_written_again_after_the_build_is_read_again(
+    monkeypatch: pytest.MonkeyPatch, resolved: ResolvedSkill
+) -> None:
+    # vim's save: SKILL.md renamed to a backup, then written anew; between the two, the
+    # index just built answers and the file is missing: E021 'file not found' was said of a
+    # file that exists, when the index no longer matches the sources
+    from skillc_gateway import show_section
+
+    skill_md = _saved_away_once(monkeypatch, resolved, lambda text: text)
+    found = show_section(resolved, "Install")
+    assert found.text.startswith("## Install\n\nRun the installer.\n")
+    assert skill_md.read_text().endswith("saved\n")  # the race ran
+
+
+def test_a_section_missing_from_a_half_saved_version_on_the_last_attempt_is_e002(
+    monkeypatch: pytest.MonkeyPatch, resolved: ResolvedSkill
+) -> None:
+    # The section is cut from SKILL.md by the save after each build: the last attempt's index,
+    # no longer current, has no such section; E020 with suggestions of a half-saved version
+    # was said, not that the sources kept changing.
+    from skillc_gateway import show_section
+    from skillc_index import SectionNotFound
+    from skillc_index.index import cache
+
+    real = cache._indexed_changed
+    skill_md = resolved.source / "SKILL.md"
+    skill_md.write_text(skill_md.read_text().replace("## Install", "## Installing"))
+    builds: list[int] = []
+
+    def saved_after(*args: Any) -> bool:  # each index built is no longer current at once
+        changed = real(*args)
+        builds.append(1)
+        skill_md.write_text(skill_md.read_text() + "saved\n")
+        return changed
+
+    monkeypatch.setattr(cache, "_indexed_changed", saved_after)
+    with pytest.raises(IndexUnusable, match="kept changing") as raised:
+        show_section(resolved, "Install")
+    assert not isinstance(raised.value, SectionNotFound)
+    assert len(builds) == cache.ATTEMPTS

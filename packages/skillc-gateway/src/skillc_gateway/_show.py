@@ -23,6 +23,7 @@ from skillc_index import (
     Notice,
     ResolvedSkill,
     SectionNotFound,
+    SkillFileNotFound,
     UnreadableFile,
     find_headings,
     matching_headings,
@@ -186,8 +187,9 @@ def show_section(
             continue
         except SectionNotFound:
             # of an index of sources saved since (a file an editor had just emptied to
-            # write it again): looked for again in the sources as they are now
-            if attempt + 1 == ATTEMPTS or _current(skill, index, tokenizer_setting):
+            # write it again): looked for again in the sources as they are now; on the last
+            # attempt, E002 (suggestions from a half-saved version would mislead)
+            if _current(skill, index, tokenizer_setting):
                 raise
             reason = "the sources changed while they were read"
             continue
@@ -205,6 +207,13 @@ def show_section(
                 # a moment later: an editor may have put the indexed version back since);
                 # else the index is built again and read again.
                 indexed = index.describes(seen) or _holds_indexed_bytes(handle, index, found.file)
+        except SkillFileNotFound as missing:
+            # renamed away by an editor's save (written again next), after the index that
+            # named it was built: read again once the sources are indexed as they are now
+            if type(missing) is not SkillFileNotFound or _current(skill, index, tokenizer_setting):
+                raise
+            reason = f"'{found.file}' vanished while it was read"
+            continue
         except OSError as exc:
             raise UnreadableFile(found.file, exc.strerror or str(exc)) from exc
         if not indexed:
