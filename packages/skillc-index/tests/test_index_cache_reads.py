@@ -119,7 +119,12 @@ def test_a_save_between_the_build_and_the_check_after_it_is_answered_from_that_b
     # sources unchanged and before the check that the index is current. The index just
     # written was current then, a version that existed during the call: it is the answer,
     # and the file saved since is not one its stats prove (a reader hashes it).
-    from skillc_index.index.schema import file_stat
+    import sqlite3
+    from collections.abc import Mapping
+    from contextlib import closing
+
+    from skillc_index.index.freshness import written_index
+    from skillc_index.index.schema import RACY_WINDOW_NS, FileStat, file_stat
 
     source = tmp_path / "saving"
     (source / "references").mkdir(parents=True)
@@ -142,6 +147,19 @@ def test_a_save_between_the_build_and_the_check_after_it_is_answered_from_that_b
         (text,) = connection.execute("SELECT group_concat(content) FROM sections").fetchone()
     assert "okapi" in text and "saved" not in text  # the version it indexed
     assert not handle.describes(file_stat("references/guide.md", guide.stat()))
+    # Its stats prove only files recorded more than RACY_WINDOW_NS before them: one changed
+    # within it may have been saved again since with the same stats (a reader hashes it).
+    recorded = handle.snapshot.files["references/guide.md"]
+
+    def verified_at(stats_at_ns: int) -> Mapping[str, FileStat]:  # recorded at that time
+        with closing(sqlite3.connect(handle.path)) as db, db:
+            db.execute("UPDATE index_meta SET value = ? WHERE key = 'stats_at_ns'", (stats_at_ns,))
+        again = written_index(skill, "porter", skill.runtime, handle.snapshot.meta.source_hash)
+        assert again is not None
+        return again.verified
+
+    assert "references/guide.md" not in verified_at(recorded.changed_ns + RACY_WINDOW_NS)
+    assert verified_at(recorded.changed_ns + RACY_WINDOW_NS + 1)["references/guide.md"] == recorded
 
 
 def test_an_index_a_newer_skillc_wrote_is_read_from_memory_said_once_a_process(
