@@ -416,6 +416,21 @@ def inspect_index(runtime: Path, source: Path, current_hash: str, tokenizer: str
     return state
 
 
+def trusted_before(stats_at_ns: int | None) -> int | None:
+    """The change time before which a file's stats, taken at ``stats_at_ns``, prove it
+    unchanged while they stay the same: more than :data:`RACY_WINDOW_NS` before (one changed
+    closer may have been changed again with the same stats); None when no time was recorded
+    (an index written before ``stats_at_ns`` existed: no stat proves anything)."""
+    return None if stats_at_ns is None else stats_at_ns - RACY_WINDOW_NS
+
+
+def trusted_stats(stats: Mapping[str, FileStat], stats_at_ns: int | None) -> dict[str, FileStat]:
+    """Those of ``stats`` (taken at ``stats_at_ns``) old enough to prove their files unchanged
+    while they stay the same (:func:`trusted_before`)."""
+    limit = trusted_before(stats_at_ns)
+    return {} if limit is None else {r: s for r, s in stats.items() if s.changed_ns < limit}
+
+
 def _current_stats(
     source: Path, canonical: str, recorded: Mapping[str, FileStat], stats_at_ns: int | None
 ) -> tuple[bool | None, dict[str, FileStat]]:
@@ -430,7 +445,7 @@ def _current_stats(
         now = stat_files(source, found.files, canonical=canonical)
     except OSError:
         return None, {}
-    limit = None if stats_at_ns is None else stats_at_ns - RACY_WINDOW_NS
+    limit = trusted_before(stats_at_ns)
     for rel, stat in now.items():
         if stat != recorded[rel] or limit is None or stat.changed_ns >= limit:
             return None, now
@@ -463,7 +478,7 @@ def current_digests(
     hashed now (:func:`source_digest`: :data:`UNREADABLE` for one this user may not read).
     ``canonical``: the source's :func:`canonical_source`. ``OSError`` or E021 for a file
     that cannot be read otherwise."""
-    limit = None if meta.stats_at_ns is None else meta.stats_at_ns - RACY_WINDOW_NS
+    limit = trusted_before(meta.stats_at_ns)
     digests: dict[str, str] = {}
     for rel, stat in now.items():
         known = recorded_digests.get(rel)
@@ -535,8 +550,7 @@ def _check(
             reason = _stale_reason(meta, current_hash, tokenizer)
             # A file changed after its stat was taken would show a later time than one this
             # much older than the check; one changed closer to it could keep its stats.
-            limit = started_ns - RACY_WINDOW_NS
-            verified = {rel: stat for rel, stat in now.items() if stat.changed_ns < limit}
+            verified = trusted_stats(now, started_ns)
     if reason:
         return IndexState("stale", state.path, state.hash16, reason, meta), None, {}
     return state, snapshot, verified
@@ -581,10 +595,7 @@ def written_index(
         return None
     if _stale_reason(snapshot.meta, None, index_tokenizer(tokenizer_setting)):
         return None
-    at_ns = snapshot.meta.stats_at_ns
-    limit = None if at_ns is None else at_ns - RACY_WINDOW_NS
-    files = snapshot.files
-    verified = {} if limit is None else {r: s for r, s in files.items() if s.changed_ns < limit}
+    verified = trusted_stats(snapshot.files, snapshot.meta.stats_at_ns)
     return IndexHandle(state.path, skill.name, snapshot, verified)
 
 
