@@ -222,7 +222,7 @@ def test_a_git_lfs_pointer_is_said_when_the_stub_is_written(
     SKILL.md is, whenever the stub is written; a larger file is never taken for one. The
     bytes are those the source hash read: no file is opened again for it (each small file
     was, ``assets/form.pdf`` too, which the index never reads)."""
-    import skillc_index.build.compiler
+    import skillc_index.build.sources
 
     pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"ab" * 32
     folder = store / "lfs"
@@ -232,7 +232,7 @@ def test_a_git_lfs_pointer_is_said_when_the_stub_is_written(
     (folder / "references" / "big.md").write_bytes(pointer + b"\nsize 48213\n")
     (folder / "references" / "long.md").write_bytes(pointer + b"\nsize 1\n" + b"x" * 1024)
     (folder / "assets" / "form.pdf").write_bytes(pointer + b"\nsize 913\n")
-    opened = count_calls(skillc_index.build.compiler, "_opened")
+    opened = count_calls(skillc_index.build.sources, "_opened")
     said = [
         Notice(
             f"lfs: {rel} is a Git LFS pointer (built as it is): `git lfs pull` fetches its content"
@@ -249,12 +249,12 @@ def test_the_encoding_of_a_utf8_skill_md_is_not_checked_again(
 ) -> None:
     """``build`` decoded every SKILL.md a second time to find what is not UTF-8: only a text
     holding U+FFFD (what those bytes, and another encoding's BOM, become) is asked about."""
-    import skillc_index.build.compiler as compiler
+    import skillc_index.build.sources as sources
 
     def checked(data: bytes, *, cut: bool = False) -> str | None:
         raise AssertionError("checked again")
 
-    monkeypatch.setattr(compiler, "encoding_problem", checked)
+    monkeypatch.setattr(sources, "encoding_problem", checked)
     folder = store / "cafe"
     folder.mkdir()
     text = "---\nname: cafe\ndescription: Orders café \ufffd. Use when asked.\n---\n\n# cafe\n"
@@ -426,7 +426,7 @@ def test_a_stub_only_rebuild_reads_a_references_start(
 ) -> None:
     """Rewriting only the stub reads a reference's description from as much of the file as
     a parse reads (:func:`~skillc_index.markdown.document.read_parsed`), not the whole file."""
-    from skillc_index.build import compiler
+    from skillc_index.build import sources
     from skillc_index.markdown.document import MARKDOWN_READ_LIMIT
 
     folder = write_skill(store / "demo")
@@ -438,7 +438,7 @@ def test_a_stub_only_rebuild_reads_a_references_start(
     )
     stub = build("demo").compiled.stub
     stub.write_text("tampered\n", encoding="utf-8")
-    sizes = read_sizes(compiler, "open_in_root", path="references/big.md")
+    sizes = read_sizes(sources, "open_in_root", path="references/big.md")
     result = build("demo")
     assert result.compiled.index.action == "up-to-date"  # only the stub was rewritten
     assert "the big one" in stub.read_text(encoding="utf-8")
@@ -488,7 +488,7 @@ def test_a_skill_too_large_to_index_is_e002_before_any_read(
     the files' stats: the big file is neither hashed nor parsed (a 400 MB ``.md`` was read
     whole, 2.8 GB), and no runtime is written."""
     import skillc_index.files
-    from skillc_index.build import compiler
+    from skillc_index.build import sources
     from skillc_index.index import cache
 
     folder = write_skill(store / "demo")
@@ -497,7 +497,7 @@ def test_a_skill_too_large_to_index_is_e002_before_any_read(
     big.write_text("# Big\n" + "word\n" * 1000, encoding="utf-8")
     monkeypatch.setattr(cache, "MAX_INDEXED_BYTES", (folder / "SKILL.md").stat().st_size + 4096)
     hashed = read_sizes(skillc_index.files, "open_regular", path=os.path.realpath(big))
-    parsed = read_sizes(compiler, "open_in_root", path="references/big.md")
+    parsed = read_sizes(sources, "open_in_root", path="references/big.md")
     with pytest.raises(IndexUnusable) as caught:
         build("demo")
     assert (caught.value.skill, caught.value.reason.split(" (")[0]) == (

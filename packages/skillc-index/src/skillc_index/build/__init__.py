@@ -6,6 +6,7 @@
 - :mod:`~skillc_index.build.batch`: ``build_skills``, many skills in a process pool;
 - :mod:`~skillc_index.build.store`: importing a folder given by its path into a store;
 - :mod:`~skillc_index.build.compiler`: the runtime (stub, manifest, index) from the sources;
+- :mod:`~skillc_index.build.sources`: the sources of one compile, read and parsed file by file;
 - :mod:`~skillc_index.build.stub`: the stub ``SKILL.md`` agents read;
 - :mod:`~skillc_index.build.manifest`: ``<runtime>/.skillc-meta/manifest.json``;
 - :mod:`~skillc_index.build.deploy`: the runtime into agent folders (symlink or copy);

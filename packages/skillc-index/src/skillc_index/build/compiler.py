@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Literal
+from typing import TYPE_CHECKING, Literal
 
 from skillc_index.atomic import creating, not_writable
 from skillc_index.build.manifest import (
@@ -44,6 +44,7 @@ from skillc_index.build.manifest import (
     read_manifest,
     refuse_older_build,
 )
+from skillc_index.build.sources import Sources
 from skillc_index.clock import utc_now
 from skillc_index.command_errors import CannotCreate, RuntimeEntryInTheWay, RuntimeNotAFolder
 from skillc_index.diagnostics import (
@@ -51,41 +52,31 @@ from skillc_index.diagnostics import (
     Notice,
     PathEscapesRoot,
     SkillcError,
-    UnreadableFile,
 )
 from skillc_index.digests import combine_digests, file_digests, file_sha256
 from skillc_index.files import (
     SkillFiles,
-    decoded,
-    encoding_notice,
-    encoding_problem,
     file_kind,
     lfs_notice,
-    open_in_root,
-    other_bom,
     skipped_notices,
     walk_skill,
 )
 from skillc_index.index.cache import (
     ATTEMPTS,
     SourcesChanged,
-    hashed_bytes,
     kept_changing,
     pause_before,
     refuse_too_large,
 )
-from skillc_index.index.freshness import IndexHandle, IndexState, fresh_index, inspect_index
+from skillc_index.index.freshness import IndexState, fresh_index, inspect_index
 from skillc_index.index.fts import index_tokenizer
-from skillc_index.index.rows import file_rows, indexed_files
-from skillc_index.index.schema import FileStat, IndexedHeading, settle, stat_files
-from skillc_index.index.writer import IndexCounts, ParsedFile, write_index
+from skillc_index.index.rows import indexed_files
+from skillc_index.index.schema import FileStat, settle, stat_files
+from skillc_index.index.writer import IndexCounts, write_index
 from skillc_index.layout import META_DIR, SKILL_FILE, ResolvedSkill
-from skillc_index.markdown.reading import is_markdown
 from skillc_index.text import valid_utf8
 
 if TYPE_CHECKING:
-    from skillc_index.build.stub import Reference
-    from skillc_index.markdown.document import MarkdownDoc
     from skillc_index.pinned import Pinned
 
 __all__ = ["CompileResult", "IndexReport", "Progress", "compile_skill", "runtime_is_current"]
@@ -193,23 +184,6 @@ def _index_stat(path: Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns]
 
 
-@contextmanager
-def _opened(root: Path, rel: str) -> Iterator[BinaryIO]:
-    """A source opened in binary mode, only if it is a regular file inside the root
-    (E021/E012); one that cannot be read is :class:`UnreadableFile`."""
-    try:
-        with open_in_root(root, rel) as handle:
-            yield handle
-    except OSError as exc:
-        raise UnreadableFile(rel, exc.strerror or str(exc)) from exc
-
-
-def _read_bytes(root: Path, rel: str) -> bytes:
-    """A source's bytes (:func:`_opened`)."""
-    with _opened(root, rel) as handle:
-        return handle.read()
-
-
 def _check_runtime_folder(runtime: Path, index_file: str) -> None:
     """RuntimeNotAFolder (E999) for a file or symlink where the runtime goes, or no folder
     where its store (``.skillc/runtime``) is; RuntimeEntryInTheWay (E999) for anything but a
@@ -242,147 +216,6 @@ def _check_runtime_folder(runtime: Path, index_file: str) -> None:
         reason = not_writable(folder) if folder.is_dir() else None
         if reason is not None:
             raise CannotCreate(str(runtime), reason)
-
-
-class _Sources:
-    """The sources of one build, parsed file by file.
-
-    Created, it has read SKILL.md and checked its frontmatter (E011), before anything is
-    written. :meth:`parsed` then reads every indexed file once (from bytes that hash as
-    ``digests`` says, else :class:`SourcesChanged`; SKILL.md's too), yielding its index rows
-    (for :func:`write_index`, which stores them before the next file is read) and keeping only
-    what the stub needs; :meth:`stub` renders the stub from that. When the index is current
-    and only the stub is rewritten, :meth:`read_index` takes what the stub needs from the
-    index instead, and no Markdown is parsed.
-    """
-
-    def __init__(
-        self,
-        skill: ResolvedSkill,
-        files: SkillFiles,
-        progress: Progress | None,
-        digests: Mapping[str, str],
-    ):
-        from skillc_index.index.queries import HeadingMatcher
-        from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
-        from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
-
-        self.skill, self.progress, self.digests = skill, progress, digests
-        self.indexed = indexed_files(files.files)
-        self.has_files = any(not is_markdown(rel) for rel in files.files)
-        data = self._hashed_bytes(SKILL_FILE)
-        self.text = decoded(data)
-        # SKILL.md: its frontmatter only until parsed() parses the whole file
-        self.doc = MarkdownDoc(parse_frontmatter(self.text), (), (), 0)
-        self.notices: list[Notice] = []
-        # the bytes UTF-8 cannot read (and another encoding's BOM) became U+FFFD
-        encoding = encoding_problem(data) if "\ufffd" in self.text else None
-        metadata = read_skill_metadata(self.doc, bom=other_bom(data))  # E011
-        # as an agent reads it (YAML 1.2), as E011 read it: has name and description
-        self.frontmatter = as_yaml_12(self.doc.frontmatter)
-        raw_name = self.frontmatter.get("name")
-        self.name: str = raw_name if isinstance(raw_name, str) else metadata.name
-        if encoding:  # as package says it: what agents load has U+FFFD for the author's bytes
-            how = "the stub has U+FFFD for each byte UTF-8 cannot read"
-            self.notices.append(encoding_notice(self.name, encoding, how))
-        self.headings: list[tuple[int, str]] = []
-        """SKILL.md's headings, ``(level, text)``: the stub's section listing."""
-        self.references: list[Reference] = []
-        self.matcher = HeadingMatcher()
-        """Every heading of the skill: the stub computes each entry's command by ``show``'s
-        matching over them."""
-        self._done = False
-
-    def _hashed_bytes(self, rel: str) -> bytes:
-        """The bytes of ``rel``, which hash as the digest the index records."""
-        return hashed_bytes(rel, _read_bytes(self.skill.source, rel), self.digests.get(rel))
-
-    def _check_limit(self, rel: str, doc: MarkdownDoc) -> None:
-        from skillc_index.markdown.document import limit_notice
-
-        notice = limit_notice(str(self.skill.source / rel), doc)
-        if notice is not None:  # SKILL.md's warning first
-            self.notices.insert(0 if rel == SKILL_FILE else len(self.notices), notice)
-
-    def parsed(self) -> Iterator[ParsedFile]:
-        """Each indexed file's ``(file, section, content)`` rows (made one at a time, as they
-        are stored), heading rows and lines parsed (over the parse limit), in order."""
-        from skillc_index.build.stub import Reference
-        from skillc_index.markdown.document import parse_markdown, title_of
-
-        for done, rel in enumerate(self.indexed, start=1):
-            text = self.text if rel == SKILL_FILE else decoded(self._hashed_bytes(rel))
-            if not is_markdown(rel):
-                yield file_rows(rel, text, None)
-            else:
-                doc = parse_markdown(text, links=False)  # the frontmatter: the stub's
-                self._check_limit(rel, doc)
-                yield file_rows(rel, text, doc)
-                for heading in doc.headings:
-                    self.matcher.add(
-                        IndexedHeading(
-                            rel, heading.text, heading.level, heading.line, heading.end_line
-                        )
-                    )
-                if rel == SKILL_FILE:
-                    self.doc = doc
-                    self.headings = [(h.level, h.text) for h in doc.headings]
-                else:
-                    self.references.append(Reference(rel, title_of(doc), doc.description))
-            if self.progress is not None:
-                self.progress(done, len(self.indexed))
-        self._done = True
-
-    def read_index(self, index: IndexHandle) -> None:
-        """Take what the stub needs from the skill's current index instead of parsing: the
-        headings (SKILL.md's, and each reference's first level-1 heading, its title) and the
-        files over the parse limit (their warnings); a reference's description is read from
-        its frontmatter alone. E002 when the index cannot be read (nothing taken then)."""
-        from skillc_index.build.stub import Reference
-        from skillc_index.index.queries import read_outline
-        from skillc_index.markdown.document import MarkdownDoc, over_limit_notice, read_parsed
-        from skillc_index.markdown.frontmatter import parse_frontmatter
-
-        outline = read_outline(index)
-        titles: dict[str, str] = {}
-        headings: list[tuple[int, str]] = []
-        for heading in outline.headings:
-            self.matcher.add(heading)
-            if heading.file == SKILL_FILE:
-                headings.append((heading.level, heading.text))
-            elif heading.level == 1 and heading.file not in titles:
-                titles[heading.file] = heading.text
-        references: list[Reference] = []
-        for rel in self.indexed:
-            if rel != SKILL_FILE and is_markdown(rel):
-                with _opened(self.skill.source, rel) as handle:
-                    text, _ = read_parsed(handle, count=False)  # a 400 MB file: its first 4 MB
-                front = parse_frontmatter(text)
-                description = MarkdownDoc(front, (), (), 0).description
-                references.append(Reference(rel, titles.get(rel), description))
-        limited = sorted(outline.parse_limited, key=lambda row: row[0] != SKILL_FILE)
-        self.notices += [over_limit_notice(str(self.skill.source / rel), n) for rel, n in limited]
-        self.headings, self.references, self._done = headings, references, True
-
-    def stub(self) -> str:
-        """The stub's text (reads the other files first if neither :meth:`parsed` nor
-        :meth:`read_index` was used)."""
-        from skillc_index.build.stub import render_stub
-
-        if not self._done:
-            for _parsed in self.parsed():
-                pass
-        # valid_utf8: a file name that is not UTF-8 is listed with U+FFFD
-        return valid_utf8(
-            render_stub(
-                skill=self.skill.name,
-                frontmatter=self.frontmatter,
-                headings=self.headings,
-                references=self.references,
-                has_files=self.has_files,
-                matcher=self.matcher,
-            )
-        )
 
 
 def _install(
@@ -650,7 +483,7 @@ def _write_runtime(
     :func:`file_digests` read them)."""
     from skillc_index.build.stub import STUB_FORMAT
 
-    sources = _Sources(skill, found, progress, digests)
+    sources = Sources(skill, found, progress, digests)
     # a checkout without `git lfs pull`: said as the encoding is
     sources.notices += [lfs_notice(sources.name, rel, "built as it is") for rel in pointers]
 
