@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from skillc_gateway._limits import MAX_EVAL_SKILLS, MAX_FIND_PATHS
@@ -274,9 +273,8 @@ def _fitted(session: Session, result: EvalResult) -> EvalResult:
         ],
         "eval",
         "name fewer skills, or run `skc eval --format json` for every skill",
-        beside=_with_warnings(
-            bare._replace(skills=(), collisions=(), breached=()).to_dict(), result
-        ),
+        beside=bare._replace(skills=(), collisions=(), breached=()).to_dict(),
+        warnings=result.warnings,
     )
     if cut:
         listed = tuple(sorted(compress(ranked, kept[0])))
@@ -301,7 +299,8 @@ def _fitted(session: Session, result: EvalResult) -> EvalResult:
         "case results",
         f"{whole}name fewer skills, or run `skc eval --format json` for every result",
         total=sum(len(report.cases) for report in result.skills),
-        beside=_with_warnings(bare.to_dict(), result),  # the cut of skills' warning too
+        beside=bare.to_dict(),
+        warnings=result.warnings,  # the cut of skills' warning too
     )
     if not cut:
         return result
@@ -315,16 +314,6 @@ def _fitted(session: Session, result: EvalResult) -> EvalResult:
         for skill, report in enumerate(result.skills)
     )
     return result._replace(skills=skills, warnings=(*result.warnings, *cut))
-
-
-def _with_warnings(data: Mapping[str, object], result: EvalResult) -> Mapping[str, object]:
-    """``data`` (a reply without the lists fitted) with ``result``'s warnings, which the
-    reply holds too (:meth:`~skillc_index.operation.Session.fit_parts` counts them)."""
-    from skillc_index import format_diagnostic
-
-    if not result.warnings:
-        return data
-    return {**data, "warnings": [format_diagnostic(warning) for warning in result.warnings]}
 
 
 EVAL: Operation[EvalParams, EvalResult] = Operation(

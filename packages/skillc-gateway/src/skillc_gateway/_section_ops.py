@@ -219,6 +219,8 @@ def search(session: Session, params: SearchParams) -> SearchResults:
         "search",
         "results",
         "ask for fewer with `limit`, or add words to the query",
+        beside=SearchResults(skill.shown, found._replace(results=())).to_dict(),
+        warnings=found.warnings,
     )
     if cut:
         from itertools import compress

@@ -112,7 +112,7 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
     from itertools import compress
 
     from skillc_gateway._outline import outline as read_outline
-    from skillc_index import SKILL_FILE, format_diagnostic
+    from skillc_index import SKILL_FILE
 
     with session.logged("outline", params.skill, params.log_args()) as skill:
         found = read_outline(skill, level=params.level, tokenizer_setting=session.config.tokenizer)
@@ -120,11 +120,7 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
     # left no room for a heading); SKILL.md's headings first: kept while they fit
     order = sorted(range(len(found.headings)), key=lambda i: found.headings[i].file != SKILL_FILE)
     fewer = "ask for the top levels only with `level` (1 or 2), " if params.level != 1 else ""
-    beside: dict[str, object] = dict(
-        OutlineResult(skill.shown, found._replace(headings=(), files=())).to_dict()
-    )
-    if found.warnings:  # the reply's too
-        beside["warnings"] = [format_diagnostic(warning) for warning in found.warnings]
+    beside = OutlineResult(skill.shown, found._replace(headings=(), files=())).to_dict()
     kept, cut = session.fit_parts(
         lambda: [
             Part("files", found.files),
@@ -134,6 +130,7 @@ def outline(session: Session, params: OutlineParams) -> OutlineResult:
         f"list the files with skc_sources (narrow it with `dir` or `pattern`), {fewer}or "
         "search the skill for what you need",
         beside,
+        warnings=found.warnings,  # the reply's too
     )
     if cut:
         held = {i for i, keep in zip(order, kept[1], strict=True) if keep}
@@ -331,6 +328,7 @@ def sources(session: Session, params: SourcesParams) -> SourcesResult:
         "entries",
         "narrow it with `dir`, `depth` or `pattern`",
         total=len(tree.entries),
+        beside=SourcesResult(skill.shown, tree.cut(0)).to_dict(),  # the root's counted twice
     )
     if warnings:  # (no entry is longer alone than a reply: what is kept comes first)
         tree = tree.cut(sum(kept))

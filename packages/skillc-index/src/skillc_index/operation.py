@@ -316,6 +316,26 @@ def checked_record(params: P) -> P:
 _WARNINGS = len(', "warnings": []')
 
 
+def warning_lines(diagnostics: Iterable[Diagnostic | Notice]) -> list[str]:
+    """A reply's ``warnings``: each diagnostic's line (:func:`~skillc_index.diagnostics.
+    format_diagnostic`)."""
+    from skillc_index.diagnostics import format_diagnostic
+
+    return [format_diagnostic(diagnostic) for diagnostic in diagnostics]
+
+
+def with_warnings(
+    data: Mapping[str, Any], diagnostics: Iterable[Diagnostic | Notice]
+) -> dict[str, Any]:
+    """A reply's JSON: ``data`` with the lines of ``diagnostics`` as its ``warnings`` when
+    there are any, unless it has ``warnings`` itself (build's JSON)."""
+    reply = dict(data)
+    lines = warning_lines(diagnostics)
+    if lines and "warnings" not in reply:
+        reply["warnings"] = lines
+    return reply
+
+
 class Part(Record):
     """A list of a reply that :meth:`Session.fit_parts` may cut: its ``items`` (JSON values,
     best first), what they are (``noun``), and how many the result has (``total``: when it
@@ -400,13 +420,21 @@ class Session:
         *,
         total: int | None = None,
         beside: object = None,
+        warnings: Sequence[Diagnostic | Notice] = (),
     ) -> tuple[tuple[bool, ...], tuple[Notice, ...]]:
         """:meth:`fit_parts` of one list, ``items()`` (JSON values): its mask, the warning."""
-        kept, cut = self.fit_parts(lambda: [Part(noun, items(), total)], what, advice, beside)
+        parts = lambda: [Part(noun, items(), total)]  # noqa: E731
+        kept, cut = self.fit_parts(parts, what, advice, beside, warnings=warnings)
         return (kept[0] if kept else ()), cut
 
     def fit_parts(
-        self, parts: Callable[[], Sequence[Part]], what: str, advice: str, beside: object = None
+        self,
+        parts: Callable[[], Sequence[Part]],
+        what: str,
+        advice: str,
+        beside: object = None,
+        *,
+        warnings: Sequence[Diagnostic | Notice] = (),
     ) -> tuple[tuple[tuple[bool, ...], ...], tuple[Notice, ...]]:
         """Which items of each of ``parts()`` (a result's lists as JSON values, each best
         first) one reply holds, a mask of each part (for :func:`itertools.compress`), and the
@@ -414,7 +442,9 @@ class Session:
         too long alone is left out, not the ones after it; then, while the reply's JSON is
         over ``reply_chars``, the last item kept of the longest part (in characters).
         ``parts`` is called only when the reply is bounded (an MCP session). ``beside``: the
-        rest of the reply (kept whole), counted first. The warning reads ``<what> cut at K of
+        rest of the reply (kept whole, without its ``warnings``), counted first, with
+        ``warnings``, the result's own the reply holds (:func:`with_warnings`), and their
+        frame (``, "warnings": [...]``). The warning reads ``<what> cut at K of
         N <noun>[, K of N <noun>...] (the reply's limit of C characters[; M too long
         alone]): <advice>`` (N: a part's ``total``, when the result counts more); it is
         counted too, as the reply's ``warnings`` hold it (``"warnings": ["warning: ..."]``),
@@ -431,7 +461,9 @@ class Session:
         dumps = json.JSONEncoder(ensure_ascii=False).encode
         sizes = [[len(dumps(item)) + 2 for item in part.items] for part in listed]
         used = 0 if beside is None else len(dumps(beside))
-        used += sum(len(dumps(format_diagnostic(said))) + 2 for said in self.result_notices)
+        held = [*self.result_notices, *warnings]  # the reply's warnings but the cut's
+        used += sum(len(dumps(line)) + 2 for line in warning_lines(held))
+        used += _WARNINGS if held else 0
         room = self.reply_chars - used  # for one item alone
         keep = [[i for i, size in enumerate(part) if size <= room] for part in sizes]
         too_long = sum(map(len, sizes)) - sum(map(len, keep))
@@ -455,7 +487,9 @@ class Session:
 
         def warned() -> int:  # the characters of the reply's warning of the cut, if any
             said = notice()
-            return 0 if said is None else len(dumps(format_diagnostic(said))) + _WARNINGS
+            if said is None:
+                return 0
+            return len(dumps(format_diagnostic(said))) + (2 if held else _WARNINGS)
 
         alone = used - sum(chars)  # the reply without its lists' items
         while longest:  # the items over the bound, then the few more its warning needs

@@ -184,6 +184,8 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
             "lint",
             "diagnostics",
             "narrow it with `select` or `ignore`, or fix these and lint again",
+            beside={**report.to_dict(), "diagnostics": []},
+            warnings=report.warnings,
         )
         run.reports.append(report._replace(shown=kept, cut=cut) if cut else report)
         run.outcomes.append(run.reports[0].result)

@@ -130,7 +130,7 @@ class ToolRunner:
         try:
             import skillc_index.installed  # noqa: F401 (internal_error's: loaded while on disk)
             from skillc_index import Layout
-            from skillc_index.operation import Session
+            from skillc_index.operation import Session, with_warnings
 
             session = Session(
                 Layout.discover(),
@@ -146,7 +146,7 @@ class ToolRunner:
             session.check_paths(operation.name, params)
             result = operation.function(session, params)  # parse checked it (not run again)
             warnings = (*session.result_notices, *result.warnings)
-            data = _with_warnings(result.to_dict(), warnings)
+            data = with_warnings(result.to_dict(), warnings)
         except Exception as exc:
             unloaded = unloaded_kit_result(exc, self._log)  # before what words the rest loads
             if unloaded is not None:
@@ -245,14 +245,3 @@ def error_result(diagnostic: Diagnostic) -> dict[str, Any]:
     from skillc_index import format_diagnostic
 
     return {"content": [{"type": "text", "text": format_diagnostic(diagnostic)}], "isError": True}
-
-
-def _with_warnings(result: Mapping[str, Any], diagnostics: Iterable[Diagnostic | Notice]) -> Data:
-    """``result`` with its ``warnings``, unless it has them itself (build's JSON)."""
-    from skillc_index import format_diagnostic
-
-    data = dict(result)
-    lines = [format_diagnostic(diagnostic) for diagnostic in diagnostics]
-    if lines and "warnings" not in data:
-        data["warnings"] = lines
-    return data

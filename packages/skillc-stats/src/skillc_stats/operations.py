@@ -322,6 +322,7 @@ def _fitted(session: Session, report: StatsReport) -> StatsReport:
         f"narrow it with since, until or project{' (or name a skill)' if everyone else ''}, "
         "or run `skc stats --format json` with the same options for every row",
         {**response, "data": rest},
+        warnings=report.warnings,
     )
     if not cut:
         return report

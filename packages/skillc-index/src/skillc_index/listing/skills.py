@@ -148,7 +148,7 @@ class SkillList:
         if self.budget is not None:
             advice += ", or run `skc list --budget --format json` for all of it"
             beside["budget"] = rest
-        kept, cut = session.fit_parts(lambda: parts, "list", advice, beside)
+        kept, cut = session.fit_parts(lambda: parts, "list", advice, beside, warnings=self.warnings)
         if not cut:
             return self
         shown: list[dict[str, tuple[bool, ...]]] = [{} for _ in folders]
