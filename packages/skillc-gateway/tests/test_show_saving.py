@@ -196,3 +196,26 @@ def test_a_section_missing_from_a_half_saved_version_on_the_last_attempt_is_e002
         show_section(resolved, "Install")
     assert not isinstance(raised.value, SectionNotFound)
     assert len(builds) == cache.ATTEMPTS
+
+
+def test_a_skill_md_renamed_away_under_every_attempt_is_e002_saying_it_vanished(
+    monkeypatch: pytest.MonkeyPatch, resolved: ResolvedSkill
+) -> None:
+    # An editor slower than the attempts' waits (the new SKILL.md written 300 ms later): the
+    # later attempts index a skill without its SKILL.md, where no section is; E020 (or E021)
+    # would be said of a file being saved
+    from skillc_gateway import show_section
+    from skillc_index.index import cache
+
+    real = cache._indexed_changed
+    skill_md = resolved.source / "SKILL.md"
+
+    def renamed_away(*args: Any) -> bool:
+        changed = real(*args)
+        if skill_md.exists():
+            skill_md.replace(skill_md.with_name("SKILL.md~"))
+        return changed
+
+    monkeypatch.setattr(cache, "_indexed_changed", renamed_away)
+    with pytest.raises(IndexUnusable, match=r"kept changing.*'SKILL.md' vanished while it was"):
+        show_section(resolved, "Install")

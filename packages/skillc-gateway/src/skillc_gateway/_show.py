@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from skillc_gateway._open import read_lines
 from skillc_index import (
+    SKILL_FILE,
     Diagnostic,
     IndexedHeading,
     IndexHandle,
@@ -188,7 +189,11 @@ def show_section(
         except SectionNotFound:
             # of an index of sources saved since (a file an editor had just emptied to
             # write it again): looked for again in the sources as they are now; on the last
-            # attempt, E002 (suggestions from a half-saved version would mislead)
+            # attempt, E002 (suggestions from a half-saved version would mislead); so too an
+            # index of the skill with its SKILL.md renamed away (an editor writing it anew)
+            if not (skill.source / SKILL_FILE).exists():
+                reason = f"'{SKILL_FILE}' vanished while it was read"
+                continue
             if _current(skill, index, tokenizer_setting):
                 raise
             reason = "the sources changed while they were read"
