@@ -935,13 +935,14 @@ def test_a_stale_bundler_copy_beside_the_source_builds_neither(
     assert (project / ".skillc" / "skills" / "other" / "SKILL.md").is_file()
 
 
-def test_skc_package_output_beside_the_source_is_one_name_in_two_folders(
+def test_skc_package_output_beside_the_source_is_left_out_of_build(
     cli: Callable[..., Run], project: Path, write_skill: WriteSkill
 ) -> None:
     """After ``skc package demo --to plugin``, ``skc build .`` found ``dist/office/skills/demo``
-    too and failed it E050. The store copy (``.skillc/skills/demo``, imported from
-    ``skills/demo``) is that folder's skill, not a third folder; the store copy stays the
-    source's."""
+    too and failed it E050, then E100 as one name in two folders: build's walk leaves out
+    what ``dist/.skillc-package.json`` records (the copies skc package made), so the source is
+    built alone. The store copy (``.skillc/skills/demo``, imported from ``skills/demo``) is
+    that folder's skill, not a second folder; the store copy stays the source's."""
     skc = cli("skillc-index", script=True)
     assert skc("init").returncode == 0
     write_skill(project / "skills" / "demo", body="The source.\n")
@@ -950,12 +951,8 @@ def test_skc_package_output_beside_the_source_is_one_name_in_two_folders(
     assert packaged.returncode == 0, packaged.stderr
     assert (project / "dist" / "office" / "skills" / "demo" / "SKILL.md").is_file()
     result = skc("build", ".")
-    assert result.returncode == 1
-    assert (
-        "error[E100]: demo: invalid option: 'the skill name 'demo' is in 2 folders: "
-        "dist/office/skills/demo, skills/demo'"
-    ) in result.stderr.splitlines()
-    assert statuses(result.stdout) == {"demo": "failed"}
+    assert result.returncode == 0, result.stderr
+    assert set(statuses(result.stdout)) == {"demo"}
     record = json.loads(
         (project / ".skillc" / "skills" / "demo" / ".skillc-import.json").read_text()
     )
