@@ -3,8 +3,10 @@ its log beside the rows (:mod:`skillc_index.accesslog.moves`): what every reader
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+import subprocess
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -213,3 +215,74 @@ def test_a_move_a_full_disk_refuses_says_the_disk(
     reason = disk_failure(error, log)
     assert reason is not None and reason.startswith("disk I/O error (SQLITE_IOERR_SHMSIZE)")
     assert f"'{layout.display(project / 'b' / 's')}' ({reason}): the uses" in str(notice)
+
+
+def _old_route(project: Path, uses: int) -> Path:
+    """A project as an older skillc's ``route install`` left it (its files' shape copied from
+    that version's output): the user's ``.claude/skills/user-own``, read ``uses`` times, moved
+    to the store; the manifest records the move (a folder entry, its device and inode), the
+    router is in its place, and the log (schema 5: no ``moved_folders``) holds the rows of the
+    folder it left and no move."""
+    from skillc_index.accesslog.schema import SCHEMA
+
+    store = project / ".skillc" / "skills" / "user-own"
+    store.mkdir(parents=True)
+    (store / "SKILL.md").write_text(
+        "---\nname: user-own\ndescription: Use when testing the user own skill.\n---\n"
+        "# User Own\n\n## Usage\n\nhello\n"
+    )
+    router = project / ".claude" / "skills" / "skill-router"
+    router.mkdir(parents=True)
+    (router / "SKILL.md").write_text("---\nname: skill-router\ndescription: Routes.\n---\n")
+    info = store.lstat()
+    manifest = {
+        "version": 1,
+        "agent": "claude",
+        "folder": ".claude/skills",
+        "state": "installed",
+        "router_sha256": "0" * 64,
+        "entries": [{"name": "user-own", "kind": "folder", "dev": info.st_dev, "ino": info.st_ino}],
+        "runtimes": [],
+        "runtimes_held": {"user-own": [".skillc-meta/logs.db"]},
+        "made": [],
+        "gitignore": ["/.skillc/router/"],
+        "gitignore_newline": False,
+    }
+    (project / ".skillc" / "router").mkdir()
+    (project / ".skillc" / "router" / "claude.json").write_text(json.dumps(manifest, indent=2))
+    log = primary_log(project / ".skillc" / "runtime" / "user-own")
+    log.parent.mkdir(parents=True)
+    left = str(project / ".claude" / "skills" / "user-own")
+    with closing(sqlite3.connect(log)) as db, db:
+        for statement in SCHEMA:
+            if "moved_folders" not in statement:
+                db.execute(statement)
+        db.execute("INSERT INTO log_identity VALUES (1, 'old-log', NULL, 0)")
+        db.executemany(
+            "INSERT INTO access_log (timestamp, run_id, command, skill, skill_path, cwd, args)"
+            " VALUES (?, ?, 'show', 'user-own', ?, ?, '{}')",
+            [(f"2026-12-01T10:00:0{n}Z", f"run-{n}", left, str(project)) for n in range(uses)],
+        )
+        db.execute("PRAGMA user_version = 5")
+    return log
+
+
+def test_a_move_an_older_route_install_made_counts_its_uses(
+    project: Path, cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]]
+) -> None:
+    """An older skillc's ``route install`` recorded no move in the log, only in its route
+    manifest: while the skill stays routed its uses count as the store skill's (they read
+    "Uses: 0" and "never"), before and after the log is upgraded (``skc stats`` logs a row),
+    and not once a skill of that name is in the agent folder again."""
+    log = _old_route(project, uses=2)
+    skc = cli("skc", script=True)
+    for _ in range(2):  # the first upgrades the log (its moved_folders stays empty)
+        text = skc("stats", "user-own").stdout
+        assert "Uses: 2\n" in text, text
+        listed = [line for line in skc("stats", "--all").stdout.splitlines() if "user-own" in line]
+        assert listed and "never" not in listed[0], listed
+    with closing(sqlite3.connect(log)) as db:
+        assert db.execute("SELECT count(*) FROM moved_folders").fetchone() == (0,)
+    # a skill of that name back in the agent folder by the user's hand: its rows are its own
+    (project / ".claude" / "skills" / "user-own").mkdir()
+    assert "Uses: 0\n" in skc("stats", "user-own").stdout

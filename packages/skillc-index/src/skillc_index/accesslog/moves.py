@@ -11,6 +11,9 @@ listing's ranking) read the moves with :func:`moves_of`, once per log
 ``from_path`` whose ``id`` is at most ``upto`` as ``to_path``'s (:func:`folder_key`); rows
 of ``from_path`` written after the move stay that folder's (another may live there now).
 Moves chain: a skill routed and put back again counts every row as its folder's.
+An older skillc's ``route install`` recorded no move in the log, only in its route manifest:
+a reader given the log's path takes such a move from the manifest while the skill stays
+routed (:func:`routed_moves`).
 
 A move nobody recorded is a store skill's base moving (``mv`` of its project, a moved skillc
 home): its log moves with it, and its rows name the folder it was at. A store skill's
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +51,7 @@ __all__ = [
     "log_folders",
     "moves_of",
     "record_move",
+    "routed_moves",
 ]
 
 #: The most moves of a log read, the latest (a log is one skill's: two per install and
@@ -94,29 +98,101 @@ def record_move(layout: Layout, runtime: Path, old: Path, new: Path) -> Notice |
     return None
 
 
-def moves_of(rows: Rows) -> tuple[Move, ...]:
+def moves_of(rows: Rows, log: Path | None = None) -> tuple[Move, ...]:
     """The moves the log ``rows`` records (the latest :data:`MAX_MOVES`), as :data:`Move`
-    rules in the order :func:`folder_key` tests them: each folder's by ``upto``. None in a
-    log without ``moved_folders`` (older, or another tool's) or whose table of that name
-    cannot be read as skillc's."""
+    rules in the order :func:`folder_key` tests them: each folder's by ``upto``; given the
+    ``log``'s path, then the moves of its skill's route that it does not record
+    (:func:`routed_moves`). None recorded in a log without ``moved_folders`` (older, or
+    another tool's) or whose table of that name cannot be read as skillc's."""
     from skillc_index.diagnostics import UnreadableFile
 
+    moves: list[tuple[str, str, int]] = []
     exists = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'moved_folders'"
-    if not rows(exists, []):
-        return ()
-    try:
-        found = rows(
-            "SELECT from_path, to_path, upto FROM moved_folders ORDER BY id DESC LIMIT ?",
-            [MAX_MOVES],
-        )
-    except UnreadableFile:  # another tool's table of that name
-        return ()
-    moves = [
-        (old, new, upto)
-        for old, new, upto in reversed(found)
-        if isinstance(old, str) and isinstance(new, str) and type(upto) is int
-    ]
+    if rows(exists, []):
+        try:
+            found = rows(
+                "SELECT from_path, to_path, upto FROM moved_folders ORDER BY id DESC LIMIT ?",
+                [MAX_MOVES],
+            )
+        except UnreadableFile:  # another tool's table of that name
+            found = []
+        moves = [
+            (old, new, upto)
+            for old, new, upto in reversed(found)
+            if isinstance(old, str) and isinstance(new, str) and type(upto) is int
+        ]
+    if log is not None:
+        moves += routed_moves(log, {(old, new) for old, new, _ in moves})
     return _rules(moves)
+
+
+#: The ``upto`` of a move :func:`routed_moves` takes from a route (when it was made is not
+#: known): every row of the folder it left, which holds no skill while it is routed.
+ALL_ROWS = (1 << 63) - 1
+
+
+def routed_moves(log: Path, recorded: Collection[tuple[str, str]]) -> list[tuple[str, str, int]]:
+    """The moves of the skill whose primary log is ``log`` (``<base>/.skillc/runtime/<name>/
+    .skillc-meta/logs.db``) that a route of its base holds and ``recorded`` (``(from_path,
+    to_path)`` pairs) does not: a folder entry ``<name>`` of an installed route manifest
+    (``<base>/.skillc/router/<agent>.json``) whose agent-folder place is free and whose
+    store folder is the one moved there (:func:`~skillc_index.route.manifest.is_ours`) was
+    moved from that place to the store. An older skillc's ``route install`` recorded no move
+    in the log: its uses count as the store skill's all the same, every row of the folder it
+    left (:data:`ALL_ROWS`). A manifest that cannot be read adds none (``route status``
+    says why)."""
+    from skillc_index.accesslog.store import primary_log
+    from skillc_index.layout import RUNTIME_FOLDER, SKILLC_DIR, STORE_FOLDER
+
+    runtime = log.parent.parent
+    skillc = runtime.parent.parent
+    if (
+        primary_log(runtime) != log
+        or runtime.parent.name != RUNTIME_FOLDER
+        or skillc.name != SKILLC_DIR
+    ):
+        return []
+    from skillc_index.route import ROUTES_DIR
+
+    routes = skillc / ROUTES_DIR
+    try:
+        manifests = sorted(routes.glob("*.json")) if routes.is_dir() else []
+    except OSError:
+        return []
+    name, base = runtime.name, skillc.parent
+    store = skillc / STORE_FOLDER / name
+    found: list[tuple[str, str, int]] = []
+    for path in manifests[:MAX_ROUTES]:
+        for old in _routed_from(path, base, name, store):
+            new = os.path.realpath(store)
+            if (old, new) not in recorded and (old, new, ALL_ROWS) not in found:
+                found.append((old, new, ALL_ROWS))
+    return found
+
+
+#: The most route manifests of a base :func:`routed_moves` reads (one per agent).
+MAX_ROUTES = 64
+
+
+def _routed_from(manifest: Path, base: Path, name: str, store: Path) -> list[str]:
+    """The folder (a real path, as rows name it) the route ``manifest`` moved the store
+    skill ``name`` (now at ``store``) from, if it did and it is still routed: ``[]`` or one."""
+    from skillc_index.diagnostics import SkillcError
+    from skillc_index.route.manifest import is_ours, read_route_manifest
+
+    try:
+        route = read_route_manifest(manifest)
+    except SkillcError:
+        return []
+    if route is None or route.state != "installed":
+        return []
+    for record in route.records:
+        if record.kind == "folder" and record.name == name and is_ours(record, store):
+            place = base / route.folder / name
+            if os.path.lexists(place):  # the user's own skill of that name is back there
+                return []
+            return [str(Path(os.path.realpath(place.parent)) / name)]
+    return []
 
 
 def _rules(moves: Sequence[tuple[str, str, int]]) -> tuple[Move, ...]:

@@ -293,7 +293,7 @@ class LocalRows:
         of its rows (:class:`StatsLog`, :func:`usage_of`, :func:`grouped_counts`) counts the
         rows of a moved folder by, unasked."""
         if self._moves is None:
-            self._moves = moves_of(self)
+            self._moves = moves_of(self, self.path)
         return self._moves
 
     def __call__(self, sql: str, params: Sequence[Any]) -> list[Any]:
