@@ -418,10 +418,8 @@ def _compile(
     index_stat = _index_stat(state.path)
     if state.status == "current" and force:
         state = state._replace(status="stale", reason="forced")
-    elif state.status == "current" and manifest is not None:
-        recorded = manifest.extra.get("index_stat")
-        if recorded is not None and recorded != index_stat:  # damaged in place, or replaced
-            state = state._replace(status="stale", reason="the index file changed after build")
+    # current by its own meta but of another stat than the manifest's (a reader rebuilt it on
+    # demand): left as it is, the manifest rewritten with its stat (not up to date below)
     counts: IndexCounts | None = None
     notices: tuple[Notice, ...] = ()
     up_to_date = (
