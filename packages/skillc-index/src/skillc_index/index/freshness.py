@@ -393,9 +393,14 @@ def newer_index(meta: IndexMeta | None) -> str:
     return written_by_newer("index schema", meta.schema_version, SCHEMA_VERSION)
 
 
-def _stale_reason(meta: IndexMeta, current_hash: str | None, tokenizer: str | None) -> str:
-    """Why the index is stale ("" when it is not); ``tokenizer`` None: any will do."""
-    if meta.schema_version != SCHEMA_VERSION:
+def _stale_reason(
+    meta: IndexMeta, current_hash: str | None, tokenizer: str | None, older: bool = False
+) -> str:
+    """Why the index is stale ("" when it is not); ``tokenizer`` None: any will do; ``older``:
+    an older schema will do (what the sources were is all that is asked)."""
+    if meta.schema_version != SCHEMA_VERSION and not (
+        older and meta.schema_version < SCHEMA_VERSION
+    ):
         return f"schema version {meta.schema_version}, expected {SCHEMA_VERSION}"
     if tokenizer is not None and meta.tokenizer != tokenizer:
         return f"tokenizer '{meta.tokenizer}', expected '{tokenizer}'"
@@ -518,17 +523,18 @@ def kept_in_memory(index: IndexHandle) -> tuple[Notice, ...]:
 
 
 def _check(
-    runtime: Path, source: Path, tokenizer_setting: str | None
+    runtime: Path, source: Path, tokenizer_setting: str | None, older: bool = False
 ) -> tuple[IndexState, IndexSnapshot | None, Mapping[str, FileStat]]:
     """The readers' verdict, with the snapshot and the verified stats when it is current
-    (``tokenizer_setting`` None: an index of any tokenizer is current)."""
+    (``tokenizer_setting`` None: an index of any tokenizer is current; ``older``: of an older
+    schema too, :func:`_stale_reason`)."""
     tokenizer = None if tokenizer_setting is None else index_tokenizer(tokenizer_setting)
     canonical = canonical_source(source)  # once: resolving a path stats each of its folders
     state, snapshot = _load(runtime, source, canonical)
     if state.status != "current" or snapshot is None:
         return state, None, {}
     meta = snapshot.meta
-    reason = _stale_reason(meta, None, tokenizer)
+    reason = _stale_reason(meta, None, tokenizer, older)
     verified: Mapping[str, FileStat] = {}
     if not reason:
         started_ns = time.time_ns()
@@ -547,7 +553,7 @@ def _check(
                     current_hash = source_hash(source)
             except (OSError, SkillcError, ValueError) as exc:
                 current_hash = f"unreadable: {exc}"
-            reason = _stale_reason(meta, current_hash, tokenizer)
+            reason = _stale_reason(meta, current_hash, tokenizer, older)
             # A file changed after its stat was taken would show a later time than one this
             # much older than the check; one changed closer to it could keep its stats.
             verified = trusted_stats(now, started_ns)
@@ -619,12 +625,13 @@ def fresh_index(skill: ResolvedSkill, tokenizer_setting: str | None = None) -> I
     return checked_index(skill, tokenizer_setting)[1]
 
 
-def current_source_hash(runtime: Path, source: Path) -> str | None:
+def current_source_hash(runtime: Path, source: Path, *, older: bool = False) -> str | None:
     """The source hash of ``source`` as it is now, when its index in ``runtime`` is current
-    (any tokenizer): the one it recorded, proven by the stat-only check (hashing only files
-    whose stats moved); None when there is no current index to tell (then only hashing the
-    sources can). ``skc list`` compares it with a build's manifest."""
-    _state, snapshot, _verified = _check(runtime, source, None)
+    (any tokenizer; ``older``: of an older schema too, as an older skillc left it, which the
+    next read rebuilds): the one it recorded, proven by the stat-only check (hashing only
+    files whose stats moved); None when there is no current index to tell (then only hashing
+    the sources can). ``skc list`` compares it with a build's manifest."""
+    _state, snapshot, _verified = _check(runtime, source, None, older)
     return None if snapshot is None else snapshot.meta.source_hash
 
 

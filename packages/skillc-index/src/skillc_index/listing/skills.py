@@ -201,7 +201,7 @@ def _current_hash(source: Path, builds: Sequence[Path], *, check_obsolete: bool)
     from skillc_index.index.freshness import current_source_hash
 
     for runtime in builds:
-        current = current_source_hash(runtime, source)
+        current = current_source_hash(runtime, source, older=True)
         if current is not None:
             return current
     try:
@@ -266,7 +266,8 @@ def skill_status(
 
     if not index_path(runtime, source).is_file():
         return "not-indexed"
-    return "stale" if current_source_hash(runtime, source) is None else "indexed"
+    # an index an older skillc wrote tells its sources too (the next read rebuilds it)
+    return "stale" if current_source_hash(runtime, source, older=True) is None else "indexed"
 
 
 def deployed_builds(skill: InstalledSkill, layout: Layout) -> tuple[Path, ...]:
