@@ -154,19 +154,24 @@ def _may_inject(lowered: str) -> bool:
 
 def injections(text: str, starts: Sequence[int] = (0,)) -> Iterator[re.Match[str]]:
     """The matches of :data:`_INJECTION` in ``text`` that are not quoted and not on a line
-    describing attacks (``starts``: where each line of ``text`` starts; one by default)."""
+    describing attacks (``starts``: where each line of ``text`` starts; one by default). The
+    lines a match is on are judged once for all their matches (non-overlapping matches share
+    a line range or touch at its ends: linear in ``text``, not matches times line length)."""
     lowered = text.lower()
     if not _INJECTION_HINT.search(lowered) or not _may_inject(lowered):
         return
     firsts, ends = _code_ranges(text, starts)
+    describing: dict[tuple[int, int], bool] = {}  # lines judged: once each, not per match
     for match in _INJECTION.finditer(text):
         quoted = bisect.bisect_right(firsts, match.start()) - 1
         if quoted >= 0 and ends[quoted] >= match.end():
             continue
         first = bisect.bisect_right(starts, match.start()) - 1
         last = bisect.bisect_left(starts, match.end(), first + 1)
-        lines = text[starts[first] : starts[last] if last < len(starts) else len(text)]
-        if not _DESCRIBING.search(_URL.sub("", lines)):
+        if (first, last) not in describing:
+            lines = text[starts[first] : starts[last] if last < len(starts) else len(text)]
+            describing[first, last] = bool(_DESCRIBING.search(_URL.sub("", lines)))
+        if not describing[first, last]:
             yield match
 
 
