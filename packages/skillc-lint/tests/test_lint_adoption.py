@@ -480,6 +480,38 @@ def test_a_file_made_while_the_baseline_is_written_is_never_replaced(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json", "demo"]
 
 
+def test_write_baseline_reads_the_baseline_it_replaces_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--write-baseline`` read and parsed the baseline it replaces (up to 64 MiB) three
+    times: the check before the lint, the write, the check before the rename. Once now,
+    while the file is unchanged (device, inode, size, mtime); a changed one is read again."""
+    import skillc_index
+    from skillc_lint._suppress import Baseline
+
+    folder = put(tmp_path / "demo", "[a](gone.md)\n")
+    target = tmp_path / "b.json"
+    Baseline.write(target, [lint_skill(folder)])
+    real, reads = skillc_index.read_json_bounded, []
+
+    def counted(path: Path, **kw: object) -> object:
+        reads.append(path)
+        return real(path, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(skillc_index, "read_json_bounded", counted)
+    assert Baseline.replaces(target, "b.json") is True  # (the check before the lint)
+    assert Baseline.write(target, [lint_skill(folder)], "b.json") == 1
+    assert len(reads) == 1
+    # the file written is another: read again, and so is one changed in place
+    assert Baseline.replaces(target, "b.json") is True and len(reads) == 2
+    with target.open("a", encoding="utf-8") as out:
+        out.write("\n")
+    assert Baseline.replaces(target, "b.json") is True and len(reads) == 3
+    target.write_text('{"version": 1, "findings": []}', encoding="utf-8")
+    with pytest.raises(skillc_index.SkillcError):
+        Baseline.replaces(target, "b.json")
+
+
 def test_baseline_keeps_hiding_a_count_an_edit_changes(lint: Run, cwd: Path) -> None:
     """SKL201's message holds the file's length: an edit anywhere changed it, and the finding
     came back as new while its entry was called stale (CI failed on unrelated edits)."""

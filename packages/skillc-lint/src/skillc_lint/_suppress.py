@@ -364,16 +364,19 @@ class Baseline:
     @staticmethod
     def replaces(path: Path, shown: str) -> bool:
         """Whether :meth:`write` replaces a baseline at ``path`` (True) or makes a new file
-        (False: nothing there); anything else there is never replaced, whatever it holds
-        (``--write-baseline README.md`` replaced the README): a baseline a newer skillc-lint
-        wrote is E100 (``cannot write 'SHOWN': it was written by a newer skillc-lint (...):
-        upgrade skillc-lint``, as :meth:`read` refuses it), any other file (one not JSON, JSON
-        without ``"tool": "skillc-lint"``, a symlink, a FIFO) E050 naming ``shown``."""
+        (False: nothing there; read once while unchanged: :data:`_JUDGED`); anything else
+        there is never replaced, whatever it holds (``--write-baseline README.md`` replaced
+        the README): a baseline a newer skillc-lint wrote is E100 (``cannot write 'SHOWN': it
+        was written by a newer skillc-lint (...): upgrade skillc-lint``, as :meth:`read`
+        refuses it), any other file (one not JSON, JSON without ``"tool": "skillc-lint"``, a
+        symlink, a FIFO) E050 naming ``shown``."""
         from skillc_index import read_json_bounded
         from skillc_index.command_errors import CannotWrite
 
         if not (path.is_symlink() or path.exists()):
             return False
+        if (str(path), (seen := _stat_key(path))) in _JUDGED:
+            return True  # judged a baseline of ours already, and not changed since
         document: object = None
         if not path.is_symlink():  # (a link is replaced by the rename, never its target)
             try:
@@ -385,6 +388,8 @@ class Baseline:
             raise CannotWrite(shown, f"it was {why}")
         if not _written_by_us(document):
             raise _foreign(shown)
+        if seen is not None and seen == _stat_key(path):  # (not changed while it was read)
+            _JUDGED[:] = [(str(path), seen)]
         return True
 
     @staticmethod
@@ -432,6 +437,18 @@ class Baseline:
         except FileExistsError:  # (made meanwhile, as a new baseline was linked into place)
             raise _foreign(shown) from None
         return len(entries)
+
+
+#: The baseline last judged ours, with its (device, inode, size, mtime): read again if changed.
+_JUDGED: list[tuple[str, tuple[int, ...]]] = []
+
+
+def _stat_key(path: Path) -> tuple[int, ...] | None:
+    try:
+        st = path.lstat()  # (a link's own, never its target's)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def _written_by_newer(document: object) -> str | None:
