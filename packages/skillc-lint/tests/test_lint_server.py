@@ -1239,3 +1239,19 @@ def test_a_message_the_server_cannot_read_is_logged_on_one_line(clean_env: dict[
     ]
     assert (replies[5]["error"]["code"], replies[2]["error"]["code"]) == (-32002, -32602)
     assert replies[None]["error"]["code"] == -32700 and code == 0
+
+
+def test_a_response_the_server_cannot_read_is_logged_with_what_did_not_decode(
+    clean_env: dict[str, str],
+) -> None:
+    """A client's response that does not decode (an ``error`` that is no ResponseError) is
+    logged on one line saying what did not: every ``Unable to deserialize message`` was
+    dropped as one :func:`~skillc_lint.server.guard.unreadable` says, which says only
+    requests and notifications of a method the server knows. The session goes on."""
+    code, replies, err = session(
+        clean_env, INITIALIZE + frame({"jsonrpc": "2.0", "id": 7, "error": "oops"}) + GOODBYE
+    )
+    expected = "invalid value for type, expected int @ $.error.code"
+    assert err.splitlines()[0].startswith(f"Unable to deserialize message ({expected}; ")
+    assert "Traceback" not in err and len(err.splitlines()) == 2, err
+    assert replies[99]["result"] is None and code == 0

@@ -46,7 +46,7 @@ from pygls.protocol.json_rpc import MsgId, RPCRequest
 
 from skillc_index import printable
 from skillc_lint.server.fields import field_help, field_values
-from skillc_lint.server.guard import F, guarded, quiet_pygls, unreadable
+from skillc_lint.server.guard import F, decoding, guarded, quiet_pygls, unreadable
 from skillc_lint.server.session import (
     MAX_DOCUMENT_CHARS,
     FileReport,
@@ -118,16 +118,21 @@ class Lifecycle(LanguageServerProtocol):
         self._send_data(response)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
+        method = data.get("method")
+        known = isinstance(method, str) and (
+            method in self.fm.features or method in self.fm.builtin_features
+        )
+        said = known and "error" not in data  # (one with an error is read as a response)
         try:
-            return super().structure_message(data)
+            with decoding(said):  # (pygls's log of one unreadable() says is dropped)
+                return super().structure_message(data)
         except JsonRpcException as exc:  # a request pygls could not read: its id kept
-            method = data.get("method")
             if "method" not in data or "error" in data:
                 raise
             error: JsonRpcException = exc
             if not isinstance(method, str):
                 method, error = repr(method), JsonRpcInvalidRequest("method: not a string")
-            elif method not in self.fm.features and method not in self.fm.builtin_features:
+            elif not known:
                 error = JsonRpcMethodNotFound.of(method)  # pygls's own type needs params
             else:
                 error = unreadable(method, exc)  # logged on one line

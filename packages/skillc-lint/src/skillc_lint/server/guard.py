@@ -18,10 +18,13 @@ by :func:`unreadable`, naming its method and what did not decode.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import logging
 import re
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
@@ -93,17 +96,39 @@ def unreadable(method: str, error: JsonRpcException) -> Unreadable:
     """Log, on one line, that a message of ``method`` could not be read (``error``, pygls's,
     whose cause says what did not decode: cattrs's errors, each with where it is, as
     ``required field missing @ $.params.textDocument``); the error to answer it with."""
-    detail = ""
-    cause = error.__cause__
-    if cause is not None:
-        from cattrs import ClassValidationError, transform_error
-
-        found = transform_error(cause) if isinstance(cause, ClassValidationError) else []
-        found = [re.sub(r"_([a-z])", lambda m: m[1].upper(), one) for one in found]  # LSP's
-        more = f"; and {len(found) - _DETAILS} more" if len(found) > _DETAILS else ""
-        detail = f" ({'; '.join(found[:_DETAILS]) + more or one_line(cause)})"
-    LOG.warning("%s", _bounded(f"{method}: {error.message}{detail}"))
+    LOG.warning("%s", _bounded(f"{method}: {error.message}{_detail(error.__cause__)}"))
     return Unreadable(error.message, error.code, error.data)
+
+
+def _detail(cause: BaseException | None) -> str:
+    """What did not decode, as `` (...)``: cattrs's errors, each with where it is, LSP's
+    names (``required field missing @ $.params.textDocument``), else ``cause``'s one line;
+    nothing without one."""
+    if cause is None:
+        return ""
+    from cattrs import ClassValidationError, transform_error
+
+    found = transform_error(cause) if isinstance(cause, ClassValidationError) else []
+    found = [re.sub(r"_([a-z])", lambda m: m[1].upper(), one) for one in found]  # LSP's
+    more = f"; and {len(found) - _DETAILS} more" if len(found) > _DETAILS else ""
+    return f" ({'; '.join(found[:_DETAILS]) + more or one_line(cause)})"
+
+
+#: Whether a message pygls fails to decode now is one :func:`unreadable` says (a request or
+#: notification of a method the server knows, :func:`decoding`): pygls's record is dropped.
+_SAID: contextvars.ContextVar[bool] = contextvars.ContextVar("said", default=False)
+
+
+@contextlib.contextmanager
+def decoding(said: bool) -> Iterator[None]:
+    """While pygls decodes a message: ``said``, whether :func:`unreadable` says it if it does
+    not decode; else (a client's response, a method the server does not know) pygls's
+    ``Unable to deserialize message`` is kept, on one line with what did not decode."""
+    token = _SAID.set(said)
+    try:
+        yield
+    finally:
+        _SAID.reset(token)
 
 
 def one_line(exc: BaseException) -> str:
@@ -118,16 +143,18 @@ def _bounded(line: str) -> str:
 
 
 def _one_line(record: logging.LogRecord) -> bool:
-    """pygls's ``record`` on one line (its message's first line and its exception's), or
-    dropped: the failure of a handler :func:`guarded` answered and logged, a message
-    :func:`unreadable` logged (pygls logs it twice: the traceback where it failed to decode
-    it, the exception where it failed to read it)."""
+    """pygls's ``record`` on one line (its message's first line and its exception's, or what
+    did not decode), or dropped: the failure of a handler :func:`guarded` answered and
+    logged, a message :func:`unreadable` logged (pygls logs it twice: the traceback where it
+    failed to decode it, the exception where it failed to read it)."""
     exc = record.exc_info[1] if record.exc_info else None
     if isinstance(exc, (HandlerFailed, Unreadable)):
         return False
-    if record.getMessage().startswith("Unable to deserialize message"):
-        return False  # the traceback of what :func:`unreadable` says
     line = record.getMessage().strip().partition("\n")[0]
+    if line.startswith("Unable to deserialize message"):
+        if _SAID.get():
+            return False  # the traceback of what :func:`unreadable` says
+        line += _detail(sys.exc_info()[1])  # (logged where pygls caught it)
     if exc is not None:
         line = f"{line}: {one_line(exc)}"
     record.msg, record.args, record.exc_info, record.exc_text = _bounded(line), None, None, None
