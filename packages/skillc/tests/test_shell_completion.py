@@ -185,3 +185,44 @@ def test_bash_complete_reads_the_typed_line(cli: Callable[..., Run], project: Pa
     # COMP_WORDBREAKS without `-`: the names whole; with it, trimmed past the last `-`
     assert offered("skc show deploy-a", COMP_WORDBREAKS=" -") == ["plain,app"]
     assert offered("skc show deploy-a", COMP_WORDBREAKS=" ") == ["plain,deploy-app"]
+
+
+def test_bash_complete_takes_any_line_bash_could_pass(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """``COMP_POINT`` was read when ``str.isdigit`` took it: ``²`` and 5,000 digits made
+    the TAB print ``error[E999]: ValueError``. A point that is no count bash passes is bash's
+    words; one past the line is its end; a ``COMP_WORDBREAKS`` over 64 characters is not
+    bash's (the default)."""
+    (project / ".claude/skills/deploy-app").mkdir(parents=True)
+    (project / ".claude/skills/deploy-app/SKILL.md").write_text(
+        "---\nname: deploy-app\ndescription: Demo. Use when testing.\n---\n# T\n"
+    )
+    skc = cli("skc", script=True)
+    line = "skc show dep"
+    base = {"_SKC_COMPLETE": "bash_complete", "COMP_WORDS": line, "COMP_CWORD": "2"}
+    cases = {"\u00b2": None, "9" * 5000: None, "1234567890": None, "99": None, "12": None}
+    for point in cases:
+        result = skc(env_extra={**base, "COMP_LINE": line, "COMP_POINT": point})
+        assert (result.returncode, result.stderr) == (0, ""), (point[:20], result.stderr)
+        assert result.stdout.split() == ["plain,deploy-app"], point[:20]
+    # (with `-` a break char the name is trimmed past it: a value this long is not bash's)
+    line = "skc show deploy-a"
+    breaks = {"COMP_LINE": line, "COMP_POINT": "17", "COMP_WORDBREAKS": " -" + "x" * 100}
+    result = skc(env_extra={**base, "COMP_WORDS": line, **breaks})
+    assert (result.returncode, result.stdout.split()) == (0, ["plain,deploy-app"])
+
+
+def test_only_the_programs_own_completion_variable_loads_its_completion(
+    cli: Callable[..., Run],
+) -> None:
+    """Another tool's ``_FOO_COMPLETE`` in the environment made every command of the kit
+    run through ``console.run`` (``skillc-index``, ``skillc-lint``...) import the completion
+    module and register its bash class; only its own (``_SKILLC_INDEX_COMPLETE``) does."""
+    index = cli("skillc-index", script=True)
+    imports = {"PYTHONPROFILEIMPORTTIME": "1"}
+    other = index("--version", env_extra={**imports, "_FOO_COMPLETE": "bash_complete"})
+    assert other.returncode == 0 and "skillc_index.completion" not in other.stderr
+    own = {"_SKILLC_INDEX_COMPLETE": "bash_complete", "COMP_WORDS": "skillc-index "}
+    done = index(env_extra={**imports, **own, "COMP_CWORD": "1"})
+    assert done.returncode == 0 and "skillc_index.completion" in done.stderr

@@ -41,6 +41,10 @@ SPECIAL_PREFIXES = "$@"
 #: At most this many characters of the command line are read (``COMP_LINE``).
 MAX_LINE = 64 * 1024
 
+#: At most this many characters of ``COMP_WORDBREAKS`` are read (bash's has 13): a longer
+#: value is not bash's, and the default is used.
+MAX_BREAKS = 64
+
 # Click's script, which passes the words bash split, also passes the line as typed.
 _WORDS_PASSED = "COMP_CWORD=$COMP_CWORD"
 _LINE_PASSED = (
@@ -90,9 +94,10 @@ class LineBashComplete(BashComplete):
 
     def get_completion_args(self) -> tuple[list[str], str]:
         line, point = os.environ.get("COMP_LINE"), os.environ.get("COMP_POINT", "")
-        if line is None or not point.isdigit() or len(line) > MAX_LINE:
+        # (``str.isdigit`` takes ``²`` and 5,000 digits, which ``int`` refuses)
+        if line is None or not _is_count(point) or len(line) > MAX_LINE:
             return super().get_completion_args()  # a script sourced before: bash's words
-        typed = line[: int(point)]
+        typed = line[: min(int(point), len(line))]
         sentinel = "\ue000"  # marks where the word being completed ends
         words = split_arg_string(typed + sentinel)
         if not words or not words[-1].endswith(sentinel):
@@ -103,6 +108,7 @@ class LineBashComplete(BashComplete):
         raw = _last_raw_word(typed)
         if raw == incomplete:
             breaks = os.environ.get("COMP_WORDBREAKS", WORD_BREAKS)
+            breaks = breaks if len(breaks) <= MAX_BREAKS else WORD_BREAKS
             cut = max((raw.rfind(char) for char in set(breaks)), default=-1)
             # readline's word starts after its last break char, or at it: an ``@`` or ``$``
             # (bash's ``rl_special_prefixes``) is part of the word it replaces
@@ -116,6 +122,11 @@ class LineBashComplete(BashComplete):
                 if item.type == "plain":
                     item.value = _trimmed(item.value, incomplete, len(self._kept))
         return items
+
+
+def _is_count(text: str) -> bool:
+    """Whether ``text`` is a count bash may pass (ASCII digits, at most 9)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def _last_raw_word(typed: str) -> str:

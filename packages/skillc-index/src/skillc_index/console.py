@@ -648,12 +648,29 @@ def run(
     buffer_stdout()
     argv = list(sys.argv[1:] if args is None else args)
     if any(name[:1] == "_" and name.endswith("_COMPLETE") for name in os.environ):
-        from skillc_index.completion import use_kit_shells  # a shell's TAB: its bash class
+        prog_name = prog_name or _program_name()
+        if os.environ.get(_complete_var(prog_name)):  # a shell's TAB for this program
+            from skillc_index.completion import use_kit_shells  # its bash class
 
-        use_kit_shells()
+            use_kit_shells()
     try:
         code = command.main(argv, prog_name=prog_name, standalone_mode=False)
         flush_output()
     except BaseException as exc:  # every escape route becomes a diagnostic and an exit code
         code = handle_exception(exc, argv)
     return code if isinstance(code, int) else 0
+
+
+def _program_name() -> str:
+    """The program's name as click finds it when :func:`run` is given none (``skc``)."""
+    try:
+        from click.utils import _detect_program_name  # (click's own, private)
+    except ImportError:  # a click without it: the script's name, as it would find
+        return os.path.basename(sys.argv[0])  # noqa: PTH119
+    return _detect_program_name()
+
+
+def _complete_var(prog_name: str) -> str:
+    """The variable a shell's completion script sets for ``prog_name`` (click's
+    ``_{PROG_NAME}_COMPLETE``: ``_SKC_COMPLETE``, ``_SKILLC_LINT_COMPLETE``)."""
+    return f"_{prog_name.replace('-', '_').replace('.', '_')}_COMPLETE".upper()
