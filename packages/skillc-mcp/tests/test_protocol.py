@@ -437,6 +437,38 @@ def test_an_http_change_look_of_a_changed_kit_logs_the_restart_line_once(
     assert err.endswith("restart the MCP server\n") and "Traceback" not in err, err
 
 
+def test_an_http_change_look_that_cannot_load_its_compare_logs_it_and_looks_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The look imported ``skillc_mcp._listen`` before its ``try``: when that failed (skillc
+    changed on disk) the failure escaped the task unlogged and the look never ran again (it
+    stayed "looking"). It is the restart line, and the next change is looked for."""
+    import asyncio
+
+    from skillc_mcp import _http_streams, _protocol
+
+    monkeypatch.setattr(_protocol, "_told", [])
+    monkeypatch.setattr(_http_streams, "SETTLE_SECONDS", 0)
+    monkeypatch.delitem(sys.modules, "skillc_index.installed", raising=False)
+    monkeypatch.setitem(sys.modules, "skillc_mcp._listen", None)  # its import fails
+
+    async def run(call: Any) -> Any:
+        return call()
+
+    async def main() -> bool:
+        hub = _http_streams.Hub(dict, lambda: None, run)
+        hub._looking = True  # (as _wake starts it)
+        await hub._look()
+        return hub._looking
+
+    assert asyncio.run(main()) is False
+    err = capsys.readouterr().err
+    assert err == (
+        "skillc-mcp: skillc changed on disk since this server started (its code could not "
+        "be loaded: skillc_mcp._listen): restart the MCP server\n"
+    )
+
+
 def test_a_skill_method_reports_another_users_home_without_a_traceback(
     home: Path,
     project: Path,

@@ -148,13 +148,13 @@ class Hub:
         self._task = asyncio.ensure_future(self._look())
 
     async def _look(self) -> None:
-        from skillc_mcp._listen import compare
-
         try:
             while True:
                 self._again = False
                 await asyncio.sleep(SETTLE_SECONDS)
-                try:
+                try:  # (the import too: a changed kit is logged, and the reader added back)
+                    from skillc_mcp._listen import compare
+
                     entries = await self._run(self._entries)
                 except Exception as exc:  # a bug, a layout that cannot be read, a changed kit
                     log_failure(exc)

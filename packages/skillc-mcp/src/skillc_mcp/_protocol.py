@@ -223,10 +223,10 @@ def changed_on_disk(exc: BaseException, log: TextIO | None = None) -> str | None
     changed on disk since the server started (:func:`unloaded_kit_result`, else
     :func:`code_changed`): what a method that is not a tool answers as a JSON-RPC error, and
     a tool whose runner could not be made as its result; None for any other failure."""
-    unloaded = unloaded_kit_result(exc, log)
+    unloaded = _unloaded_kit(exc)
     if unloaded is not None:
-        text: str = unloaded["content"][0]["text"]
-        return text
+        _tell(unloaded, log)
+        return f"error[E999]: {unloaded}"
     diagnostic = code_changed(exc, log)
     if diagnostic is None:
         return None
