@@ -708,6 +708,24 @@ def test_placeholders_are_not_secrets(skill: Writer, found: Found) -> None:
     assert found(folder, "SKL904") == []
 
 
+def test_an_aws_key_id_is_base32(
+    skill: Writer, lint: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    """A made-up key id in a tutorial (``AKIAEXPOSEDKEY123456``: a ``1`` is no base32 digit)
+    failed a team's CI as a key; a real-shaped one still does, and AWS's documented example
+    (``...EXAMPLE``) is a placeholder, as the README says."""
+    made_up = "AKIA" + "EXPOSEDKEY123456"
+    folder = skill(body=f"--access-key-id {made_up}\n\n--access-key-id AKIAIOSFODNN7EXAMPLE\n")
+    proc = lint(str(folder), "--format", "json", "--select", "SKL904", script=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert json.loads(proc.stdout)["diagnostics"] == []
+    folder = skill(name="real-key", body=f"--access-key-id {made_up}\n--access-key-id {AWS_KEY}\n")
+    proc = lint(str(folder), "--format", "json", "--select", "SKL904", script=True)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    hits = json.loads(proc.stdout)["diagnostics"]
+    assert [(d["line"], d["message"].split(" in ")[0]) for d in hits] == [(9, "AWS access key id")]
+
+
 # -- SKL905 remote-code ------------------------------------------------------------------------
 
 

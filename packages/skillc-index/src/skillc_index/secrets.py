@@ -35,6 +35,8 @@ class Secret(NamedTuple):
 #: Each key shape with a literal every match holds (searched first: a regular expression
 #: starting with a word boundary is slow on a large corpus) and its pattern; the character
 #: before a match must not be a letter or digit (checked in code, for the same reason).
+#: An AWS key id's 16 characters after its prefix are base32 (``A-Z``, ``2-7``, as gitleaks
+#: reads them): a made-up ``AKIAEXPOSEDKEY123456`` is none.
 #: The ``sk-`` shapes share theirs (one search); ``github_pat_`` and ``k_live_`` are looked for
 #: in one search, ``xox`` by its ``x`` (:func:`~skillc_index.text.any_of`, faster than
 #: ``str.find``).
@@ -42,7 +44,7 @@ _UNDERSCORED = any_of(("github_pat_", "k_live_"), "_")
 _SECRETS: tuple[tuple[str, str | re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (kind, hint, re.compile(pattern))
     for kind, hint, pattern in (
-        ("AWS access key id", "A", r"A(?:KIA|SIA|BIA|CCA)[0-9A-Z]{16}\b"),
+        ("AWS access key id", "A", r"A(?:KIA|SIA|BIA|CCA)[A-Z2-7]{16}\b"),
         (
             "AWS secret access key",
             re.compile("ecret", re.IGNORECASE),  # the pattern ignores case: so does its hint
