@@ -89,6 +89,25 @@ def test_skl522_package_runners_name_a_version(skill: Writer) -> None:
     ]
 
 
+def test_skl522_switches_code_spans_and_error_codes(skill: Writer) -> None:
+    """``-y``/``--yes`` took the package as its value (``npx -y create-vite@5.2.0`` was
+    unpinned), a match ran past a code span's closing backtick (the message quoted
+    ``'npx -y prettier@3.3.3` now.'``), and ``spawn uvx ENOENT`` (an error) named a package."""
+    folder = skill(
+        body=(
+            "```bash\nnpx -y create-vite@5.2.0 my-app\n"
+            "npx --yes @modelcontextprotocol/inspector@0.14.0 node build/index.js\n"
+            "uvx --python 3.12 ruff==0.6.9 check\nuvx --python 3.12 ruff check\n```\n\n"
+            "Run `npx -y prettier@3.3.3` now, not `npx -y prettier` today.\n\n"
+            "| `spawn uvx ENOENT` | put `uvx` on PATH |\n"
+        )
+    )
+    assert [(line, message.split("'")[1]) for _, line, message in found(folder, "SKL522")] == [
+        (12, "uvx --python 3.12 ruff"),
+        (15, "npx -y prettier"),
+    ]
+
+
 def test_skl523_home_paths_but_not_placeholders_or_urls(skill: Writer) -> None:
     folder = skill(
         body=(

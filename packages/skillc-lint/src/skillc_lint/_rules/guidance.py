@@ -103,11 +103,20 @@ def bundled_unmentioned(skill: Skill, options: Options) -> Findings:
 
 # -- SKL522 package runners are pinned ------------------------------------------------------------
 
+#: The runners' options that take a value (``--from pkg==1.2``, ``--python 3.12``): any other
+#: option is a switch (``npx -y create-vite@5.2.0``: the package is no value of ``-y``). A
+#: value, like the package, stops at a backtick: a code span's end is the command's.
+_FLAGS_WITH_VALUE = (
+    "--package|-p|--from|--with|--python|--call|-c|--index-url|--extra-index-url|--index"
+    "|--with-requirements|--with-editable|--registry|--node-options"
+)
 _RUNNER = re.compile(
-    r"(?<![\w/.-])(?P<tool>uvx|bunx|pnpm\s+dlx|npx)\s+(?P<args>(?:-{1,2}[\w-]+(?:[= ]\S+)?\s+)*)"
+    r"(?<![\w/.-])(?P<tool>uvx|bunx|pnpm\s+dlx|npx)\s+(?P<args>(?:(?:"
+    rf"(?:{_FLAGS_WITH_VALUE})(?:=|\s+)[^\s`]+|-{{1,2}}[\w-]+(?:=[^\s`]+)?)\s+)*)"
     r"(?P<package>[@\w][\w@./:=<>~^-]*)"
 )
-_NPX_FLAGS_WITH_VALUE = ("--package", "-p", "--from", "--with", "--python")
+#: A word in capitals (``spawn uvx ENOENT``, an error; ``npx -y PACKAGE``) names no package.
+_CAPITALS = re.compile(r"[A-Z][A-Z0-9_]+")
 #: A runner's name (``npx``, ``uvx``, ``bunx``, ``dlx``; ``unx`` for ``bunx``) found from its
 #: ``x`` (one search for the ``x`` of a text instead of one for each name).
 _MAY_RUN = re.compile("x(?<=npx|uvx|unx|dlx)")
@@ -116,6 +125,8 @@ _MAY_RUN = re.compile("x(?<=npx|uvx|unx|dlx)")
 def _pinned(tool: str, args: str, package: str) -> bool:
     if "package-name" in package or "<" in package or package.lower().startswith("your"):
         return True  # a placeholder in prose about runners, not a command
+    if _CAPITALS.fullmatch(package):
+        return True  # an error code (``ENOENT``) or a placeholder in capitals
     if "==" in package or re.search(r".@v?\d", package) or package.startswith(("./", "../")):
         return True
     return bool(re.search(r"(?:--from|--package|-p)[= ]\S*(?:==|@v?\d)", args))
