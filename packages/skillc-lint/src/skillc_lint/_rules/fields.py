@@ -30,6 +30,7 @@ __all__ = [
     "line_of",
     "lines_holding",
     "lowered_text",
+    "position_of",
     "scalar_texts",
     "text_files",
     "type_name",
@@ -123,6 +124,14 @@ def line_of(skill: Skill, rel: str, text: str, offset: int) -> int:
     ``skill``, found among :func:`line_ends`: a rule reporting each of many matches does
     work linear in the text, not in its length times its matches."""
     return bisect.bisect_right(line_ends(skill, rel, text), offset) + 1
+
+
+def position_of(skill: Skill, rel: str, text: str, offset: int) -> tuple[int, int]:
+    """The line and column (both from 1, the column in characters) of ``offset`` of
+    ``text``, as :func:`line_of` finds the line: where a finding's caret points."""
+    line = line_of(skill, rel, text, offset)
+    start = line_ends(skill, rel, text)[line - 2] if line > 1 else 0
+    return line, offset - start + 1
 
 
 #: What :func:`lines_holding` looks for: words, or patterns of :func:`any_of`.

@@ -13,7 +13,7 @@ from skillc_lint._rules.fields import (
     Options,
     encoding_of,
     line_ends,
-    line_of,
+    position_of,
     text_files,
 )
 from skillc_lint._skill import Skill
@@ -82,11 +82,12 @@ def hidden_characters(skill: Skill, options: Options) -> Findings:
         ends = line_ends(skill, rel, text)
         match = _FOUND.search(text)
         while match is not None:
-            line = line_of(skill, rel, text, match.start())
+            line, column = position_of(skill, rel, text, match.start())
             yield Finding(
                 f"{_found(match)}: the text a reader sees is not the text the agent reads",
                 file=rel,
                 line=line,
+                column=column,
             )
             match = _FOUND.search(text, ends[line - 1])
 

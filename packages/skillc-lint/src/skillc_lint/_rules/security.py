@@ -36,6 +36,7 @@ from skillc_lint._rules.fields import (
     lines_holding,
     lowered_text,
     markdown_texts,
+    position_of,
     text_files,
 )
 from skillc_lint._rules.injection import injections, prompt_injection
@@ -171,10 +172,12 @@ def embedded_secrets(skill: Skill, options: Options) -> Findings:
     for rel, text in text_files(skill):
         for secret in secrets_in(text):
             shown = f" ({secret.masked})" if secret.masked else ""
+            line, column = position_of(skill, rel, text, secret.offset)
             yield Finding(
                 f"{secret.kind} in the skill{shown}: anyone who installs the skill can read it",
                 file=rel,
-                line=line_of(skill, rel, text, secret.offset),
+                line=line,
+                column=column,
             )
 
 
@@ -242,6 +245,7 @@ def remote_code(skill: Skill, options: Options) -> Findings:
             lowered = line.lower()
             if number <= taken or not any(word in lowered for word in _FETCH_HINTS):
                 continue
+            first = len(line)  # a match starting on a line continued onto: no column
             line, taken = _continued(skill, rel, number, line)
             match = _REMOTE_CODE.search(line)
             if match and not _WARNING_AGAINST.search(line):
@@ -250,6 +254,7 @@ def remote_code(skill: Skill, options: Options) -> Findings:
                     f"downloads and runs code in one step ('{shown}'): nothing checks what runs",
                     file=rel,
                     line=number,
+                    column=match.start() + 1 if match.start() < first else None,
                 )
 
 
