@@ -716,6 +716,23 @@ def test_skl301_missing_file(skill: Writer, found: Found) -> None:
     assert {(d.severity, d.line) for d in result} == {("error", 8)}
 
 
+def test_skl301_a_placeholder_target_is_no_link(skill: Writer, found: Found) -> None:
+    """Example text, "Supported: [links](url) and ![images](url)", was an error per target:
+    a bare placeholder word (any case), ``...`` or ``<...>`` is no link, in any Markdown file;
+    a missing file named like one (``url.md``, ``references/url``) still is."""
+    folder = skill(
+        body=(
+            "Supported: [links](url), ![images](URL), [click here](link), [p](path), "
+            "[e](...) and [f](<...>).\n\nSee [guide](references/guide.md), [u](url.md).\n"
+        ),
+        files={"references/guide.md": "# Guide\n\n[x](url) [y](link) [z](references/url)\n"},
+    )
+    assert messages(found(folder, "SKL301")) == [
+        "link target not found: 'url.md'",
+        "link target not found: 'references/url'",
+    ]
+
+
 def test_skl301_names_the_file_composed_otherwise(skill: Writer, found: Found) -> None:
     """A link typed composed (NFC) to a file written decomposed (NFD, copied from a Mac) is
     broken where names are bytes (Linux): the message names that file, escaped, instead of

@@ -30,6 +30,7 @@ __all__ = [
     "line_of",
     "lines_holding",
     "lowered_text",
+    "placeholder",
     "position_of",
     "scalar_texts",
     "text_files",
@@ -81,6 +82,26 @@ def white_space_note(value: str, limit: int) -> str:
     if text_length(value.strip()) > limit:
         return ""
     return "; the white space around it counts (`|-` drops a block's final line break)"
+
+
+#: Words example text writes where a real name goes (a link's ``url``, a runner's
+#: ``package-name``): the names of nothing.
+_PLACEHOLDER_WORDS = frozenset(("url", "link", "path", "uri", "href", "src", "package-name"))
+
+
+def placeholder(word: str) -> bool:
+    """Whether ``word`` stands in for a real name in example text: a bare placeholder word
+    (``url``, ``link``, ``path``, ``package-name``; any case), ``...``, a word written
+    ``<...>``, or ``your-...`` (no file name: ``your-guide.md`` may be a file). SKL301 (a link
+    target), SKL522 (a package) and SKL523 (a user name) leave such words alone."""
+    lowered = word.lower()
+    return (
+        "<" in word
+        or "..." in word
+        or "\u2026" in word
+        or lowered in _PLACEHOLDER_WORDS
+        or (lowered.startswith("your") and "." not in word)
+    )
 
 
 def code_blocks(skill: Skill, rel: str = SKILL_FILE) -> tuple[CodeBlock, ...]:

@@ -24,6 +24,7 @@ from skillc_lint._rules.fields import (
     holds_line_of,
     in_code,
     lines_holding,
+    placeholder,
 )
 from skillc_lint._skill import Skill
 
@@ -123,8 +124,8 @@ _MAY_RUN = re.compile("x(?<=npx|uvx|unx|dlx)")
 
 
 def _pinned(tool: str, args: str, package: str) -> bool:
-    if "package-name" in package or "<" in package or package.lower().startswith("your"):
-        return True  # a placeholder in prose about runners, not a command
+    if any(placeholder(part) for part in package.split("/")):
+        return True  # a placeholder in prose about runners (``@scope/package-name``)
     if _CAPITALS.fullmatch(package):
         return True  # an error code (``ENOENT``) or a placeholder in capitals
     if "==" in package or re.search(r".@v?\d", package) or package.startswith(("./", "../")):

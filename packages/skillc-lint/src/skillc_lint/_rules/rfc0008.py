@@ -271,13 +271,15 @@ def heading_hierarchy(skill: Skill, options: Options) -> Findings:
 
 def link_file_exists(skill: Skill, options: Options) -> Findings:
     """SKL301: relative links and images point at files (or folders) that exist, and that
-    are part of the skill (said so when not: the skill's ``.gitignore`` files exclude it, or
-    it is reached through a second symlink to a folder the walk takes by another path); one
-    that exists composed otherwise (a link typed composed, NFC, to a file copied from a Mac,
-    NFD) is named, escaped, as the one it differs from in Unicode normalisation only."""
+    are part of the skill (said so when not: its ``.gitignore`` files exclude it, or a second
+    symlink to a folder reaches it); one that exists composed otherwise (NFC typed, NFD on
+    disk) is named, escaped, as the one it differs from in Unicode normalisation only. A bare
+    placeholder, ``[links](url)`` in example text, is no link (:func:`placeholder`)."""
+    from skillc_lint._rules.fields import placeholder
+
     entries: tuple[str, ...] = ()  # the skill's files and folders, once a link needs them
     for link in skill.links:
-        if link.kind == "path" and not skill.exists(link.path):
+        if link.kind == "path" and not skill.exists(link.path) and not placeholder(link.written):
             written = link.written.partition("#")[0]
             twin = None  # an ASCII path has no other normalisation
             if not link.path.isascii():
@@ -305,8 +307,7 @@ def link_anchor_exists(skill: Skill, options: Options) -> Findings:
 
     The fragment is normalized like the headings, so GitHub's own slugs (``#a---b``,
     ``#My-Title``) match too. Fragments into files that are not Markdown files of the skill
-    (``script.py#L10``, a hidden file) are not checked.
-    """
+    (``script.py#L10``, a hidden file) are not checked."""
     for link in skill.links:
         if link.kind not in ("anchor", "path") or not link.fragment:
             continue
@@ -325,8 +326,7 @@ def link_no_escape(skill: Skill, options: Options) -> Findings:
 
     A link to another skill of the same collection (``../other/SKILL.md``, which exists) is a
     warning (DECISIONS.md "Lint"): it works while both skills are installed side by side, not
-    once one is alone. A missing target, or one leaving the collection, stays an error.
-    """
+    once one is alone. A missing target, or one leaving the collection, stays an error."""
     for link in skill.links:
         if link.kind == "escape":
             message = f"link escapes the skill root: '{link.written}'"
