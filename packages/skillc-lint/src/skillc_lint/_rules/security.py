@@ -194,8 +194,11 @@ _RUNNER = (
     r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c)?sh|python[0-9.]*|node|perl|ruby|php|"
     r"iex|Invoke-Expression|pwsh|powershell)\b"
 )
+#: A runner given its program inline reads the download as data (as ``| jq`` does):
+#: ``python3 -c "import json..."``, ``-m json.tool``, ``node -e``, ``perl -ne``, ``ruby -e``.
+_READS_DATA = r"(?!\s*(?:-m\s+json|-c\b))(?!(?<=node)\s*-[ep]\b)(?!(?<=perl|ruby)\s*-n?e\b)"
 _REMOTE_CODE = re.compile(
-    rf"\b{_FETCH}[^|\n;&]*\|\s*{_RUNNER}(?!\s*-m\s+json)"
+    rf"\b{_FETCH}[^|\n;&]*\|\s*{_RUNNER}{_READS_DATA}"
     rf"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*{_FETCH}"
     rf"|(?:\b(?:ba|z)?sh|\bsource|(?<![\w.])\.)\s+<\(\s*{_FETCH}"
     r"|\b(?:iex|Invoke-Expression)\s*[\(\s]\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|"
@@ -205,7 +208,16 @@ _REMOTE_CODE = re.compile(
 #: A line warning against the pattern: its match is advice, not an instruction.
 _WARNING_AGAINST = re.compile(
     r"\b(?:never|avoid|don't|do\s+not|instead\s+of|dangerous|insecure|unsafe|risky|"
-    r"anti-?pattern)\b",
+    r"anti-?pattern|must\s+not|should\s+not|reject(?:ed)?|forbidden|prohibited|disallowed|"
+    r"refused?)\b",
+    re.IGNORECASE,
+)
+#: Text a command prints, not runs: a match inside the quotes of ``echo "install: curl … | sh"``
+#: (searched up to the match: the quote is still open there, and no ``$(`` or backtick in it
+#: runs a command: ``echo "$(curl … | sh)"`` runs it).
+_PRINTED = re.compile(
+    r"\b(?:echo|printf|print|Write-(?:Host|Output))\s*\(?\s*([\"'])"
+    r"(?:(?!\1)[^\\`$]|\\.|\$(?!\())*\Z",
     re.IGNORECASE,
 )
 
@@ -248,7 +260,11 @@ def remote_code(skill: Skill, options: Options) -> Findings:
             first = len(line)  # a match starting on a line continued onto: no column
             line, taken = _continued(skill, rel, number, line)
             match = _REMOTE_CODE.search(line)
-            if match and not _WARNING_AGAINST.search(line):
+            if (
+                match
+                and not _WARNING_AGAINST.search(line)
+                and not _PRINTED.search(line, 0, match.start())
+            ):
                 shown = " ".join(match.group().split())
                 yield Finding(
                     f"downloads and runs code in one step ('{shown}'): nothing checks what runs",
