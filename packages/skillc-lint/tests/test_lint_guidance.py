@@ -122,6 +122,24 @@ def test_skl523_home_paths_but_not_placeholders_or_urls(skill: Writer) -> None:
     ]
 
 
+def test_skl523_elided_and_example_users_and_web_pages(skill: Writer) -> None:
+    """``/Users/...`` and ``C:\\Users\\...`` (elided), ``C:\\Users\\john.doe`` (a redaction
+    example) and ``'/home/home.jsp'`` (a page's URL path) were reported; a real first.last
+    user and a home folder holding a page still are (one finding a line)."""
+    folder = skill(
+        body=(
+            "- never hard-code paths such as `/Users/...` or `C:\\Users\\...`\n"
+            "- redact: `C:\\Users\\john.doe\\projects\\` becomes `~/projects/`\n"
+            "- `return new PageReference('/home/home.jsp');`\n"
+            "- `/Users/jesse.vincent/app`\n- `/home/carol/index.html`\n"
+        )
+    )
+    assert [message.split("'")[1] for _, _, message in found(folder, "SKL523")] == [
+        "/Users/jesse.vincent",
+        "/home/carol",
+    ]
+
+
 def test_skl524_unclosed_fences_and_list_indented_closers(skill: Writer) -> None:
     closed = skill("closed", body="1. Step\n\n   ```markdown\n   text\n    ```\n\n## After\n")
     assert found(closed, "SKL524") == []

@@ -171,10 +171,13 @@ _ANYONE = frozenset(
     re.findall(
         r"\S+",
         "user username you your-name yourname name me runner ubuntu node vscode root "
-        "example john jane jdoe alice bob someone myuser foo admin dev developer shared agent "
+        "example john jane jdoe doe alice bob someone myuser foo admin dev developer shared agent "
         "public default all",
     )
 )
+#: A web page right under ``/home`` (``PageReference('/home/home.jsp')``): a URL's path, no
+#: one's home folder.
+_WEB_PAGE = re.compile(r"\.(?:jsp|html?|php|aspx?|cgi|do)\Z")
 
 
 def home_paths(skill: Skill, options: Options) -> Findings:
@@ -190,6 +193,10 @@ def home_paths(skill: Skill, options: Options) -> Findings:
                 user = match["user"].lower()
                 if user in _ANYONE or any(part in user for part in _PLACEHOLDER_PARTS):
                     continue
+                if placeholder(user) or _WEB_PAGE.search(user):  # /Users/..., home.jsp
+                    continue
+                if "." in user and all(part in _ANYONE for part in user.split(".")):
+                    continue  # an example person, first.last: john.doe
                 yield Finding(
                     f"hard-coded home folder '{match.group(0)}': use ~, $HOME or a path in "
                     "the skill",
