@@ -342,6 +342,15 @@ def test_skl702_tags(skill: Writer) -> None:
     assert lint(front(skill, "tags: 5\n"), "SKL702", "skillli") == [
         "tags must be a list of strings or a comma-separated string, not a number"
     ]
+    assert lint(front(skill, "tags:\n- wifi\n- 802.11\n"), "SKL702", "skillli") == [
+        "tags must be a list of strings: tag 802.11 is a number (quote it: '802.11')"
+    ]
+    assert lint(front(skill, "metadata:\n  tags: [a, true, {b: c}]\n"), "SKL702", "skillli") == [
+        "metadata.tags must be a list of strings: tag true is a boolean"
+    ]
+    assert lint(front(skill, "tags: [a, {b: c}]\n"), "SKL702", "skillli") == [
+        "tags must be a list of strings: tag 2 is a mapping"
+    ]
     assert lint(front(skill, "metadata:\n  tags: 'a,,b'\n"), "SKL702", "skillli") == [
         "metadata.tags has an empty tag"
     ]

@@ -69,6 +69,15 @@ def registry_tags(skill: Skill, options: Options) -> Findings:
         tags = [tag.strip() for tag in value.split(",")]
     elif isinstance(value, list) and all(isinstance(tag, str) for tag in value):
         tags = [tag.strip() for tag in value]
+    elif isinstance(value, list):  # an item not a string, named: an unquoted ``802.11``
+        number, tag = next((n, t) for n, t in enumerate(value, 1) if not isinstance(t, str))
+        number_tag = isinstance(tag, (int, float)) and not isinstance(tag, bool)
+        shown = tag if number_tag else str(tag).lower() if isinstance(tag, bool) else number
+        quote = f" (quote it: '{tag}')" if number_tag else ""
+        yield Finding(
+            f"{label} must be a list of strings: tag {shown} is {type_name(tag)}{quote}", line=line
+        )
+        return
     else:
         yield Finding(
             f"{label} must be a list of strings or a comma-separated string, "
