@@ -1032,3 +1032,29 @@ def test_w001_names_each_candidate_by_a_path_that_reads_it_when_pasted(
             pasted = shell_home + candidate[1:] if candidate.startswith("~/") else candidate
             read = skc("outline", pasted, cwd=cwd, env_extra=env)
             assert read.returncode == 0 and "W001" not in read.stderr, (candidate, read.stderr)
+
+
+def test_w001_quotes_a_candidate_a_shell_would_split(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """A ``$SKILLC_HOME`` holding a space (``/tmp/my home``): W001 printed the candidate's
+    path bare, which a shell splits into two words (E100, an extra argument). Each is one
+    shell word, read back as the skill it names."""
+    import shlex
+
+    skc = cli("skc", script=True)
+    spaced = project / "my home"
+    for agent in (".claude", ".agents"):
+        skill = write(spaced / agent / "skills/x") / "SKILL.md"
+        skill.write_text(skill.read_text() + f"\n{agent}\n")
+    env = {"SKILLC_HOME": str(spaced)}
+    done = skc("outline", "x", env_extra=env)
+    assert done.returncode == 0 and done.stderr.startswith("warning[W001]"), done.stderr
+    candidates = [line[2:].rsplit(" (", 1)[0] for line in done.stderr.splitlines()[1:3]]
+    assert {str((project / shlex.split(c)[0]).resolve()) for c in candidates} == {
+        str(spaced / ".claude/skills/x"),
+        str(spaced / ".agents/skills/x"),
+    }, done.stderr
+    for candidate in candidates:
+        read = skc("outline", *shlex.split(candidate), env_extra=env)
+        assert read.returncode == 0 and "W001" not in read.stderr, (candidate, read.stderr)

@@ -478,11 +478,24 @@ def store_skill_name(path: str | os.PathLike[str], folder: str = STORE_FOLDER) -
 
 def _as_path(layout: Layout, path: Path) -> str:
     """A folder as a path people can paste: ``./gt`` rather than ``gt``; absolute rather than
-    ``~/gt`` when ``~`` is ``$SKILLC_HOME`` here, not the home a shell expands it to."""
+    ``~/gt`` when ``~`` is ``$SKILLC_HOME`` here, not the home a shell expands it to (the
+    user's, as :meth:`Layout.discover` read it)."""
     text = layout.display(path)
-    if text.startswith("~") and layout.home != expand_user("~").resolve():
+    shell_home = layout.own_home or expand_user("~")
+    if text.startswith("~") and layout.home != shell_home.resolve():
         return str(path)
     return text if text.startswith(("/", "~", ".")) else f"./{text}"
+
+
+def pasted_path(layout: Layout, path: Path) -> str:
+    """:func:`_as_path` as one shell word (:func:`~skillc_index.text.shell_word`: quoted
+    where a shell would split or expand it, ``/tmp/my home/x`` included), a leading ``~/``
+    left out of the quotes for the shell to expand."""
+    from skillc_index.text import shell_word
+
+    text = _as_path(layout, path)
+    head, rest = ("~/", text[2:]) if text.startswith("~/") else ("", text)
+    return head + shell_word(rest) if rest else text
 
 
 def _from_folder(

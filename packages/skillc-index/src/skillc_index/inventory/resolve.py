@@ -337,16 +337,17 @@ def _name_reads(
 
 def _ambiguous(skill: str, skills: tuple[InstalledSkill, ...], layout: Layout) -> Diagnostic:
     """W001: the skills of one name, the one used first; each named by a path that reads it
-    when pasted (``_as_path``: absolute, not ``~/...``, when ``~`` here is ``$SKILLC_HOME``)."""
+    when pasted (:func:`~skillc_index.layout.pasted_path`: absolute, not ``~/...``, when ``~``
+    here is ``$SKILLC_HOME``; quoted where a shell would split it)."""
     from skillc_index.diagnostics import ambiguous_skill
-    from skillc_index.layout import _as_path
+    from skillc_index.layout import pasted_path
 
     firsts = [found.locations[0] for found in skills]
     uniques = plugin_key_names([_plugin_skill(first) for first in firsts])
     candidates = []
     plugin = None
     for index, (first, unique) in enumerate(zip(firsts, uniques, strict=True)):
-        where = _as_path(layout, first.path)
+        where = pasted_path(layout, first.path)
         if unique is not None:  # the name that picks it: plugin:skill, else with @marketplace
             plugin = unique if index else plugin  # the hint names another than the one used
             candidates.append(f"{unique} ({where})")
