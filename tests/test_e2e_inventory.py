@@ -6,6 +6,7 @@ filters, and ``list``, ``stats --all`` and ``find`` count the same skills."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -312,3 +313,72 @@ def test_an_agent_folder_skill_is_read_by_name_and_list_says_its_index_state(
     assert status() == "stale"
     assert "New text here." in ok("show", "notes", "--section", "Usage").stdout
     assert sorted(p.name for p in folder.iterdir()) == ["SKILL.md"]
+
+
+def _skill(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    text = f"---\nname: {folder.name}\ndescription: A skill. Use when testing.\n---\n# T\n"
+    (folder / "SKILL.md").write_text(text)
+    return folder
+
+
+def test_w001_names_each_candidate_by_a_path_that_reads_it_when_pasted(
+    cli: Callable[..., Run], project: Path, home: Path
+) -> None:
+    """W001 ends "to read another, give its path": its candidates are those paths. Under a
+    ``$SKILLC_HOME`` that is not ``$HOME`` (the MCP README's setup) it said
+    ``~/.claude/skills/x``, which the shell expands to ``$HOME``: E001. Absolute there, as
+    ``skc find``'s hint is; ``~/`` when ``~`` is that home; relative to the working
+    directory when inside it."""
+    skc = cli("skc", script=True)
+    for agent in (".claude", ".agents"):  # two skills, not two copies of one
+        skill = _skill(home / agent / "skills/x") / "SKILL.md"
+        skill.write_text(skill.read_text() + f"\n{agent}\n")
+    elsewhere = project / "elsewhere"
+    elsewhere.mkdir()
+    here = home / ".claude"
+    for cwd, env in (
+        (elsewhere, None),  # $HOME is not $SKILLC_HOME
+        (here, None),  # the one in the working directory: ./skills/x
+        (elsewhere, {"HOME": str(home)}),  # ~ is the home: ~/...
+    ):
+        done = skc("outline", "x", cwd=cwd, env_extra=env)
+        assert done.returncode == 0 and done.stderr.startswith("warning[W001]"), done.stderr
+        candidates = [line[2:].rsplit(" (", 1)[0] for line in done.stderr.splitlines()[1:3]]
+        home_shown = "~" if env else str(home)
+        expected = {
+            f"{home_shown}/.agents/skills/x",
+            "./skills/x" if cwd == here else f"{home_shown}/.claude/skills/x",
+        }
+        assert set(candidates) == expected, done.stderr
+        shell_home = str(home) if env else os.environ["HOME"]  # what a shell makes of ~
+        for candidate in candidates:  # each pasted: it reads that one skill
+            pasted = shell_home + candidate[1:] if candidate.startswith("~/") else candidate
+            read = skc("outline", pasted, cwd=cwd, env_extra=env)
+            assert read.returncode == 0 and "W001" not in read.stderr, (candidate, read.stderr)
+
+
+def test_w001_quotes_a_candidate_a_shell_would_split(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """A ``$SKILLC_HOME`` holding a space (``/tmp/my home``): W001 printed the candidate's
+    path bare, which a shell splits into two words (E100, an extra argument). Each is one
+    shell word, read back as the skill it names."""
+    import shlex
+
+    skc = cli("skc", script=True)
+    spaced = project / "my home"
+    for agent in (".claude", ".agents"):
+        skill = _skill(spaced / agent / "skills/x") / "SKILL.md"
+        skill.write_text(skill.read_text() + f"\n{agent}\n")
+    env = {"SKILLC_HOME": str(spaced)}
+    done = skc("outline", "x", env_extra=env)
+    assert done.returncode == 0 and done.stderr.startswith("warning[W001]"), done.stderr
+    candidates = [line[2:].rsplit(" (", 1)[0] for line in done.stderr.splitlines()[1:3]]
+    assert {str((project / shlex.split(c)[0]).resolve()) for c in candidates} == {
+        str(spaced / ".claude/skills/x"),
+        str(spaced / ".agents/skills/x"),
+    }, done.stderr
+    for candidate in candidates:
+        read = skc("outline", *shlex.split(candidate), env_extra=env)
+        assert read.returncode == 0 and "W001" not in read.stderr, (candidate, read.stderr)

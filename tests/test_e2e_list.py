@@ -460,3 +460,38 @@ def test_skillc_home_is_never_a_project(ok: Run, list_json: ListJson, home: Path
     assert data["total"] == 1
     _, rows = table(ok("list", cwd=cwd).stdout)
     assert [row[:5] for row in rows] == [["g-only", "global", "not-built", "yes", "-"]]
+
+
+def test_an_index_an_older_skillc_wrote_is_listed_by_its_sources(
+    cli: Callable[..., Callable[..., Any]], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """An agent-folder skill an older skillc indexed was ``stale`` after the upgrade (an
+    older index schema is no edit, and nothing but a read cleared it): it is ``indexed``
+    while its sources are the ones that index recorded (the next read rebuilds it silently),
+    ``stale`` once they changed."""
+    import sqlite3
+    from contextlib import closing
+
+    from skillc_index.index.schema import SCHEMA_VERSION
+
+    (project / ".skillc").mkdir(exist_ok=True)
+    source = write_skill(project / ".claude" / "skills" / "user-own")
+    skc = cli("skc", script=True)
+    assert skc("outline", "user-own").returncode == 0  # read: its index is made
+    (index,) = (project / ".skillc" / "runtime" / "user-own" / ".skillc-meta").glob("search-*.db")
+    with closing(sqlite3.connect(index)) as db, db:  # as an older skillc left it
+        db.execute(
+            "UPDATE index_meta SET value = ? WHERE key = 'schema_version'",
+            (str(SCHEMA_VERSION - 1),),
+        )
+
+    def status() -> str:
+        proc = skc("list", "--format", "json")
+        assert proc.returncode == 0, proc.stderr
+        (row,) = json.loads(proc.stdout)["skills"]
+        return str(row["status"])
+
+    assert status() == "indexed"
+    with (source / "SKILL.md").open("a", encoding="utf-8") as file:
+        file.write("\n## More\n")
+    assert status() == "stale"

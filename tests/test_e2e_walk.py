@@ -62,7 +62,9 @@ def test_a_package_made_in_the_project_root_is_no_second_copy_of_its_skills(
     """``skc package -o .`` writes copies of the skills into the project (a plugin's
     ``office/skills/<name>``, a discovery index's ``.well-known/agent-skills/<name>``): ``skc
     build .`` refused each name as "in 3 folders", ``skc lint .`` linted each three times and
-    ``skc find`` answered with a copy. Each command sees each skill once, its source."""
+    ``skc find`` answered with a copy. Build, list and find see each skill once, its
+    source; lint lints the copies too (a record is project content a stranger can write: it
+    never hides a skill from the linter), each copy a skill of its own folder."""
     skc = skc_installed
     for name in ("alpha", "beta"):
         write_skill(project / "skills" / name, name, f"Sort {name} files. Use when sorting.")
@@ -75,7 +77,8 @@ def test_a_package_made_in_the_project_root_is_no_second_copy_of_its_skills(
 
     lint = skc("lint", ".", "--format", "json")  # before build: its store is walked too
     assert lint.returncode == 0, lint.stderr
-    assert sorted(item["skill"] for item in json.loads(lint.stdout)) == ["alpha", "beta"]
+    linted = sorted(item["skill"] for item in json.loads(lint.stdout))
+    assert linted == ["alpha"] * 4 + ["beta"] * 4  # the sources and the three packages' copies
     built = skc("build", ".", "--format", "json")
     assert built.returncode == 0, built.stderr
     assert sorted(r["skill"] for r in json.loads(built.stdout)["results"]) == ["alpha", "beta"]

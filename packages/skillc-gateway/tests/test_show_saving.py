@@ -57,8 +57,8 @@ def saving(tmp_path: Path, demo: Path, cli: Callable[..., Run]) -> Callable[...,
     shim.mkdir()
     (shim / "sitecustomize.py").write_text(_SAVING, encoding="utf-8")
     path = os.pathsep.join(filter(None, [str(shim), os.environ.get("PYTHONPATH")]))
-    skc = cli("skc", script=True)
-    return lambda *args, **env: skc(*args, env_extra={"PYTHONPATH": path, **env})
+    gateway = cli("skillc-gateway", script=True)  # this package's own script
+    return lambda *args, **env: gateway(*args, env_extra={"PYTHONPATH": path, **env})
 
 
 def test_a_save_of_another_file_after_the_build_is_answered_from_that_build(

@@ -453,38 +453,3 @@ def test_status_obsolete_selects_builds_and_stale_also_unmanaged_indexes(
     assert listed("--status", "stale") == {"mine": "stale", "ext": "stale"}
     assert listed("--status", "obsolete") == {"mine": "obsolete"}
     assert listed("--managed", "--status", "stale") == {"mine": "stale"}
-
-
-def test_an_index_an_older_skillc_wrote_is_listed_by_its_sources(
-    cli: Callable[..., Callable[..., Any]], project: Path, write_skill: Callable[..., Path]
-) -> None:
-    """An agent-folder skill an older skillc indexed was ``stale`` after the upgrade (an
-    older index schema is no edit, and nothing but a read cleared it): it is ``indexed``
-    while its sources are the ones that index recorded (the next read rebuilds it silently),
-    ``stale`` once they changed."""
-    import sqlite3
-    from contextlib import closing
-
-    from skillc_index.index.schema import SCHEMA_VERSION
-
-    (project / ".skillc").mkdir(exist_ok=True)
-    source = write_skill(project / ".claude" / "skills" / "user-own")
-    skc = cli("skc", script=True)
-    assert skc("outline", "user-own").returncode == 0  # read: its index is made
-    (index,) = (project / ".skillc" / "runtime" / "user-own" / ".skillc-meta").glob("search-*.db")
-    with closing(sqlite3.connect(index)) as db, db:  # as an older skillc left it
-        db.execute(
-            "UPDATE index_meta SET value = ? WHERE key = 'schema_version'",
-            (str(SCHEMA_VERSION - 1),),
-        )
-
-    def status() -> str:
-        proc = skc("list", "--format", "json")
-        assert proc.returncode == 0, proc.stderr
-        (row,) = json.loads(proc.stdout)["skills"]
-        return str(row["status"])
-
-    assert status() == "indexed"
-    with (source / "SKILL.md").open("a", encoding="utf-8") as file:
-        file.write("\n## More\n")
-    assert status() == "stale"

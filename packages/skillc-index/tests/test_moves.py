@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -267,22 +266,25 @@ def _old_route(project: Path, uses: int) -> Path:
     return log
 
 
-def test_a_move_an_older_route_install_made_counts_its_uses(
-    project: Path, cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]]
-) -> None:
+def test_a_move_an_older_route_install_made_counts_its_uses(project: Path) -> None:
     """An older skillc's ``route install`` recorded no move in the log, only in its route
-    manifest: while the skill stays routed its uses count as the store skill's (they read
-    "Uses: 0" and "never"), before and after the log is upgraded (``skc stats`` logs a row),
-    and not once a skill of that name is in the agent folder again."""
+    manifest: while the skill stays routed its uses count as the store skill's (``skc stats``
+    said "Uses: 0" and "never": the uses are read as here, by ``usage_of`` over the log's
+    moves), and not once a skill of that name is in the agent folder again."""
     log = _old_route(project, uses=2)
-    skc = cli("skc", script=True)
-    for _ in range(2):  # the first upgrades the log (its moved_folders stays empty)
-        text = skc("stats", "user-own").stdout
-        assert "Uses: 2\n" in text, text
-        listed = [line for line in skc("stats", "--all").stdout.splitlines() if "user-own" in line]
-        assert listed and "never" not in listed[0], listed
-    with closing(sqlite3.connect(log)) as db:
-        assert db.execute("SELECT count(*) FROM moved_folders").fetchone() == (0,)
+    store = str(project / ".skillc" / "skills" / "user-own")
+
+    def uses() -> int:
+        local = LocalRows(log)
+        try:
+            found = usage_of(local, AllRows(), "skill_path", [store])
+        finally:
+            local.close()
+        return sum(use.uses for use in found if use.key == store)
+
+    assert uses() == 2
+    with closing(sqlite3.connect(log)) as db:  # nothing written: the move is read, not kept
+        assert not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'moved_folders'").fetchall()
     # a skill of that name back in the agent folder by the user's hand: its rows are its own
     (project / ".claude" / "skills" / "user-own").mkdir()
-    assert "Uses: 0\n" in skc("stats", "user-own").stdout
+    assert uses() == 0

@@ -341,6 +341,7 @@ def test_the_nested_search_sees_a_crowded_caches_tag_past_the_bound(
     ]
 
 
+@pytest.mark.usefixtures("skc_on_path")
 def test_a_walk_stopped_at_the_entry_bound_before_a_skill_is_said_not_e010(
     cli: Callable[..., Run], project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
@@ -378,11 +379,14 @@ def test_a_walk_stopped_at_the_entry_bound_before_a_skill_is_said_not_e010(
 
 
 @pytest.mark.parametrize("command", ["build", "lint"])
+@pytest.mark.usefixtures("skc_on_path")
 def test_skc_over_a_folder_of_more_files_than_the_bound_says_so(
     cli: Callable[..., Run], project: Path, command: str
 ) -> None:
-    """The installed ``skc``, the real bound: a folder of 20,001 files and no skill among the
-    entries read is not "missing SKILL.md"."""
+    """The installed scripts (``skillc-index build``, ``skillc-lint``), the real bound: a
+    folder of 20,001 files and no skill among the entries read is not "missing SKILL.md"."""
+    if command == "lint":
+        pytest.importorskip("skillc_lint")
     lib = project / "lib"
     lib.mkdir()
     for number in range(skillc_index.walk.MAX_ENTRIES + 1):
@@ -391,6 +395,7 @@ def test_skc_over_a_folder_of_more_files_than_the_bound_says_so(
         "the walk for skills stopped at 20,000 entries of lib before it found one (SKILL.md may "
         "lie past them); name a folder nearer the skills"
     )
-    done = cli("skc", script=True)(command, "lib")
+    script = ("skillc-index", "build") if command == "build" else ("skillc-lint",)
+    done = cli(script[0], script=True)(*script[1:], "lib")
     which = "lib: " if command == "build" else ""  # a batch names its failed argument
     assert (done.returncode, done.stderr) == (1, f"error[E100]: {which}invalid option: '{told}'\n")

@@ -255,9 +255,9 @@ def test_injection_on_a_long_line_is_linted_in_linear_time(
     folder = tmp_path / "long"
     folder.mkdir()
     (folder / "SKILL.md").write_text(f"---\nname: long\n{front}---\n\n# Long\n\n{body}")
-    skc = str(Path(sys.executable).parent / "skc")
+    lint = str(Path(sys.executable).parent / "skillc-lint")  # this package's own script
     proc = subprocess.run(
-        [skc, "lint", "--no-cache", "--format", "json", "--select", "SKL903", str(folder)],
+        [lint, "--no-cache", "--format", "json", "--select", "SKL903", str(folder)],
         env=clean_env,
         capture_output=True,
         text=True,
