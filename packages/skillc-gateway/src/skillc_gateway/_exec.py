@@ -109,7 +109,7 @@ def _signals_to() -> Iterator[Callable[[subprocess.Popen[bytes]], None]]:
             signal.signal(signum, previous)
 
 
-#: What ends the path after a placeholder as a shell reads the word (:func:`_shell_path`),
+#: What ends the path after a placeholder as a shell reads the word (:func:`_shell_scan`),
 #: outside quotes: whitespace or one of ``;&|<>()``; a ``:`` (a list of paths) anywhere.
 _SHELL_ENDS = frozenset(";&|<>()")
 #: A path after a placeholder that starts with one of these is no path as the word stands
@@ -128,7 +128,7 @@ def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
     folder): as the word stands, up to its end or a ``:`` (a list of paths; not when it
     starts with whitespace, a quote or one of ``;&|<>()``: an inline script, ``sh -c 'cd
     "$SKILL_DIR" && ls'``), and as a shell would read it if the word is a script
-    (:func:`_shell_path`). The folder is an absolute path, so a word that starts with a
+    (:func:`_shell_scan`). The folder is an absolute path, so a word that starts with a
     placeholder never reads as an option."""
     folder = os.path.abspath(skill.source)  # noqa: PTH100 - a str is at hand
     expanded: list[str] = []
@@ -136,11 +136,11 @@ def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
         parts: list[str] = []
         end, quote = 0, ""
         for match in SKILL_DIR_PLACEHOLDER.finditer(word):
-            quote = _quote_after(word, end, match.start(), quote)
+            quote = _shell_scan(word, end, quote, match.start())[1]
             parts += (word[end : match.start()], folder)
             end = match.end()
             literal = word[end:].split(":", 1)[0]
-            paths = [_shell_path(word, end, quote)]
+            paths = [_shell_scan(word, end, quote)[0]]
             if literal and not (literal[0].isspace() or literal[0] in _SHELL_STARTS):
                 paths.append(literal)
             if not all(_inside(folder + path, folder) for path in paths):
@@ -149,29 +149,15 @@ def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
     return expanded
 
 
-def _quote_after(word: str, start: int, stop: int, quote: str) -> str:
-    """The quote open at ``stop`` of ``word`` as a shell reads it (``'``, ``"`` or none),
-    given the one open at ``start``."""
-    index = start
-    while index < stop:
-        char = word[index]
-        if char == quote:
-            quote = ""
-        elif not quote and char in "'\"":
-            quote = char
-        elif char == "\\" and quote != "'":
-            index += 1
-        index += 1
-    return quote
-
-
-def _shell_path(word: str, start: int, quote: str) -> str:
-    """The path a shell reads from ``start`` of ``word`` (a script: ``sh -c '...'``), with
-    ``quote`` open there: quotes joined (``"$SKILL_DIR"/../x`` is one path), a backslash's
-    character kept, up to a ``:`` or, outside quotes, whitespace or one of ``;&|<>()``."""
+def _shell_scan(word: str, start: int, quote: str, stop: int | None = None) -> tuple[str, str]:
+    """``word`` from ``start`` as a shell reads it, with ``quote`` (``'``, ``"`` or none)
+    open there: the path it reads (quotes joined, a backslash's character kept, up to a
+    ``:`` or, outside quotes, whitespace or one of ``;&|<>()``: a script, ``sh -c '...'``)
+    and the quote open where it stops; with ``stop``, up to that index whatever it reads
+    (the quote open at the next placeholder)."""
     path: list[str] = []
-    index = start
-    while index < len(word):
+    index, end = start, len(word) if stop is None else stop
+    while index < end:
         char = word[index]
         if char == quote:
             quote = ""
@@ -180,12 +166,14 @@ def _shell_path(word: str, start: int, quote: str) -> str:
         elif char == "\\" and quote != "'":
             index += 1
             path.append(word[index : index + 1])
-        elif char == ":" or (not quote and (char.isspace() or char in _SHELL_ENDS)):
+        elif stop is None and (
+            char == ":" or (not quote and (char.isspace() or char in _SHELL_ENDS))
+        ):
             break
         else:
             path.append(char)
         index += 1
-    return "".join(path)
+    return "".join(path), quote
 
 
 def _inside(path: str, folder: str) -> bool:
