@@ -1649,3 +1649,26 @@ def test_a_build_importing_another_folder_of_the_name_at_once_is_refused(
     assert waits.exists() and out.strip() == "E050", out + err
     kept = (project / ".skillc" / "skills" / "foo" / "SKILL.md").read_text(encoding="utf-8")
     assert "Foo from a" in kept
+
+
+def test_an_index_damaged_in_place_is_built_again(
+    build: Callable[..., BuildResult], store: Path, write_skill: WriteSkill
+) -> None:
+    """An index whose stat is not the one the manifest records is left to the next build
+    when a reader rebuilt it (current by its own meta), but one damaged in place while its
+    meta still reads (4 KiB of a page overwritten) is built again: its pages are checked
+    (``PRAGMA quick_check``); the build kept it, "index up to date", and searches scored 0."""
+    sections = "".join(f"## Part {n}\n\n{'words of the part ' * 40}{n}\n\n" for n in range(200))
+    write_skill(store / "demo", body=sections)
+    index = build("demo").compiled.index.path
+    size = index.stat().st_size
+    assert size > 64 * 1024
+    with index.open("r+b") as handle:
+        handle.seek(size // 2 // 4096 * 4096)
+        handle.write(b"\xa5" * 4096)
+    again = build("demo")
+    assert (again.compiled.index.action, again.compiled.index.reason) == (
+        "rebuilt",
+        "stale: the index file is damaged",
+    )
+    assert build("demo").compiled.index.action == "up-to-date"

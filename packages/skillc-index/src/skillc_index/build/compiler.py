@@ -184,6 +184,24 @@ def _index_stat(path: Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns]
 
 
+def _sound(path: Path) -> bool:
+    """Whether SQLite finds the index file's pages sound (``PRAGMA quick_check``), read only."""
+    import sqlite3
+
+    from skillc_index.sqlite import connect
+
+    try:
+        db = connect(path, mode="ro", timeout_ms=1000)
+    except (OSError, sqlite3.Error):
+        return False
+    try:
+        return db.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
+
+
 def _check_runtime_folder(runtime: Path, index_file: str) -> None:
     """RuntimeNotAFolder (E999) for a file or symlink where the runtime goes, or no folder
     where its store (``.skillc/runtime``) is; RuntimeEntryInTheWay (E999) for anything but a
@@ -418,8 +436,13 @@ def _compile(
     index_stat = _index_stat(state.path)
     if state.status == "current" and force:
         state = state._replace(status="stale", reason="forced")
-    # current by its own meta but of another stat than the manifest's (a reader rebuilt it on
-    # demand): left as it is, the manifest rewritten with its stat (not up to date below)
+    elif state.status == "current" and manifest is not None:
+        # current by its own meta but of another stat than the manifest's: a reader rebuilt it
+        # on demand (left as it is, the manifest takes its stat: not up to date below), or it
+        # was damaged in place (its pages checked: built again)
+        recorded = manifest.extra.get("index_stat")
+        if recorded is not None and recorded != index_stat and not _sound(state.path):
+            state = state._replace(status="stale", reason="the index file is damaged")
     counts: IndexCounts | None = None
     notices: tuple[Notice, ...] = ()
     up_to_date = (
