@@ -211,3 +211,22 @@ def test_a_skill_made_or_removed_above_a_deep_folder_changes_the_answer_incremen
     assert partial() is False
     (above / "SKILL.md").unlink()
     assert partial() is True
+
+
+def test_a_package_record_in_an_agent_folder_hides_none_of_its_skills(
+    project: Path, layout: Layout, home: Path, write_skill: WriteSkill
+) -> None:
+    """A ``.skillc-package.json`` is project content a stranger can write: in an agent
+    folder (what agents load) it named a skill folder as made by ``skc package`` and find
+    answered "0 skills searched" while ``skc list`` listed it. Records leave copies out of a
+    ``--path`` walk only."""
+    skill = write_skill(home / ".claude/skills/xray", "xray", "Zebra xylophone lessons.")
+    record = {"version": 1, "files": {}, "made_folders": ["xray"]}
+    (skill.parent / ".skillc-package.json").write_text(json.dumps(record), encoding="utf-8")
+    result = find_skills(layout, "zebra xylophone", limit=10)
+    assert [found.path for found in result.skills] == [str(skill)]
+    library = project / "lib"
+    copy = write_skill(library / "xray", "xray", "Zebra xylophone lessons.")
+    (library / ".skillc-package.json").write_text(json.dumps(record), encoding="utf-8")
+    result = find_skills(layout, "zebra xylophone", paths=["lib"], limit=10)
+    assert str(copy) not in [found.path for found in result.skills]

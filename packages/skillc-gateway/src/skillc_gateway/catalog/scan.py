@@ -637,7 +637,9 @@ class _Walker:
             self.state.sources.pop(path, None)
         if tagged and depth and cache_tagged(full):  # a cache (cargo's target/): not searched
             return kind, []
-        if recorded and (written := packaged(full, recorded)):  # skc package's copies
+        # skc package's copies: left out of a --path root's walk only (a store, an agent
+        # folder or a plugin is what agents load, whoever wrote a record there)
+        if recorded and self.depth > ENTRIES and (written := packaged(full, recorded)):
             children = [child for child in children if child[0].rpartition("/")[2] not in written]
             deeper = [name for name in deeper if name not in written]
         crowd = CROWDED if more and depth < self.depth else 0  # entries past it: not walked
