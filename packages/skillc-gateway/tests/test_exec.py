@@ -439,13 +439,24 @@ def test_a_placeholder_in_an_inline_script_is_a_path_up_to_where_a_shell_word_en
                 "cat {baseDir}`true`/../x",
                 "cat $SKILL_DIR$(:)/../x",
                 "echo {baseDir}$..",
+                'cat "$SKILL_DIR"/.?/x',  # a pattern a shell matches with ..
+                'cat "$SKILL_DIR"/.[.]/x',
+                'cat "$SKILL_DIR"/$(echo ..)/x',  # an expansion a shell makes ..
+                'cat "$SKILL_DIR"/`echo ..`/x',
+                'U=..; cat "$SKILL_DIR"/$U/x',
+                'cat "$SKILL_DIR"/{..,}/x',  # a brace list
+                'cat "$SKILL_DIR"/..\\\n/x',  # a backslash and a newline: one word, ../x
             )
         ),
+        ["cat", "{baseDir}/d:/../../x"],  # a folder of the skill named `d:`
     ]
+    (tool / "d:").mkdir()
     for argv in refused:
         done = gateway_process("exec", "demo", "--", *argv)
         assert done.returncode == 1 and "error[E012]" in done.stderr, (argv, done.stderr)
         assert "SECRET" not in done.stdout
+    done = gateway_process("exec", "demo", "--", "sh", "-c", 'ls "$SKILL_DIR"/scripts/*.py')
+    assert (done.returncode, done.stdout) == (0, f"{tool}/scripts/show.py\n"), done.stderr
 
 
 #: ``./`` 520 times: over 1,024 characters, a word was not checked at all

@@ -125,10 +125,11 @@ def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
     What follows a placeholder is a path in the skill, read two ways, each E012
     (:class:`PathEscapesRoot`, naming the word as written) when it leads out of it, by
     ``..``, a symlink, or text glued to the folder's name (``{baseDir}-old`` is a sibling
-    folder): as the word stands, up to its end or a ``:`` (a list of paths; not when it
+    folder): as the word stands, up to a ``:`` (a list of paths) and to its end (not when it
     starts with whitespace, a quote or one of ``;&|<>()``: an inline script, ``sh -c 'cd
     "$SKILL_DIR" && ls'``), and as a shell would read it if the word is a script
-    (:func:`_shell_scan`). The folder is an absolute path, so a word that starts with a
+    (:func:`_shell_scan`), which must hold no expansion a shell could read as other names
+    (:func:`_expands`). The folder is an absolute path, so a word that starts with a
     placeholder never reads as an option."""
     folder = os.path.abspath(skill.source)  # noqa: PTH100 - a str is at hand
     expanded: list[str] = []
@@ -139,14 +140,27 @@ def expand_skill_dir(skill: ResolvedSkill, argv: Sequence[str]) -> list[str]:
             quote = _shell_scan(word, end, quote, match.start())[1]
             parts += (word[end : match.start()], folder)
             end = match.end()
-            literal = word[end:].split(":", 1)[0]
-            paths = [_shell_scan(word, end, quote)[0]]
+            rest = word[end:]
+            literal = rest.split(":", 1)[0]
+            shell = _shell_scan(word, end, quote)[0]
+            paths = [shell]
             if literal and not (literal[0].isspace() or literal[0] in _SHELL_STARTS):
-                paths.append(literal)
-            if not all(_inside(folder + path, folder) for path in paths):
+                paths += (literal, rest)  # the whole rest too: a folder of the skill named `d:`
+            if _expands(shell) or not all(_inside(folder + path, folder) for path in paths):
                 raise PathEscapesRoot(word)
         expanded.append("".join(parts) + word[end:] if parts else word)
     return expanded
+
+
+def _expands(path: str) -> bool:
+    """Whether a shell could read ``path`` (a placeholder's, :func:`_shell_scan`) as other
+    names than its text: an expansion (``$U``, ``$(...)``, a backquote), a brace list
+    (``{..,}``), or a pattern in a name starting with a dot (``.?``, ``.*`` match ``..``)."""
+    if any(char in path for char in "$`{"):
+        return True
+    return any(
+        name.startswith(".") and any(char in name for char in "*?[") for name in path.split("/")
+    )
 
 
 def _shell_scan(word: str, start: int, quote: str, stop: int | None = None) -> tuple[str, str]:
@@ -165,7 +179,8 @@ def _shell_scan(word: str, start: int, quote: str, stop: int | None = None) -> t
             quote = char
         elif char == "\\" and quote != "'":
             index += 1
-            path.append(word[index : index + 1])
+            if word[index : index + 1] != "\n":  # a backslash and a newline: both go
+                path.append(word[index : index + 1])
         elif stop is None and (
             char == ":" or (not quote and (char.isspace() or char in _SHELL_ENDS))
         ):
