@@ -4,6 +4,7 @@ its log beside the rows (:mod:`skillc_index.accesslog.moves`): what every reader
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import closing
@@ -288,3 +289,70 @@ def test_a_move_an_older_route_install_made_counts_its_uses(project: Path) -> No
     # a skill of that name back in the agent folder by the user's hand: its rows are its own
     (project / ".claude" / "skills" / "user-own").mkdir()
     assert uses() == 0
+
+
+def _store_uses(log: Path, store: Path) -> int:
+    """The uses of the store skill ``store`` its log ``log`` counts, as ``skc stats`` does."""
+    local = LocalRows(log)
+    try:
+        found = usage_of(local, AllRows(), "skill_path", [str(store)])
+    finally:
+        local.close()
+    return sum(use.uses for use in found if use.key == str(store))
+
+
+def test_a_base_s_route_manifests_are_read_once_for_all_its_logs(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The readers open one log per skill (``skc list``'s ranking, ``stats --all``): a base's
+    route manifests are read once for them all (each read of every log took 2,000 routed
+    skills 21 s), and again once a manifest changed."""
+    import skillc_index.route.manifest as manifest_module
+    from skillc_index.accesslog.moves import routed_moves
+
+    log = _old_route(project, uses=2)
+    store = project / ".skillc" / "skills" / "user-own"
+    read = manifest_module.read_route_manifest
+    reads: list[Path] = []
+
+    def counted(path: Path) -> Any:
+        reads.append(path)
+        return read(path)
+
+    monkeypatch.setattr(manifest_module, "read_route_manifest", counted)
+    for _ in range(5):
+        assert _store_uses(log, store) == 2
+    for n in range(20):  # the logs of other skills of the base
+        assert routed_moves(primary_log(project / ".skillc" / "runtime" / f"s{n}"), ()) == []
+    assert len(reads) == 1
+    manifest = project / ".skillc" / "router" / "claude.json"
+    data = json.loads(manifest.read_text())
+    data["state"] = "installing"  # a route install under way again
+    manifest.write_text(json.dumps(data))
+    assert _store_uses(log, store) == 0
+    assert len(reads) == 2
+
+
+@pytest.mark.parametrize("outside", ["../other/.claude/skills", "absolute", ".skillc/router"])
+def test_a_route_manifest_s_folder_outside_its_base_adds_no_move(
+    project: Path, outside: str
+) -> None:
+    """A manifest a checkout ships may name any folder: one that leads out of the base (or
+    into skillc's own folder) moved nothing there, and the rows of that folder's skill of the
+    name stay its own, not the store skill's."""
+    log = _old_route(project, uses=2)
+    store = project / ".skillc" / "skills" / "user-own"
+    elsewhere = project.parent / "other" / ".claude" / "skills"
+    folder = str(elsewhere) if outside == "absolute" else outside
+    there = os.path.realpath(project / folder) if outside != "absolute" else str(elsewhere)
+    manifest = project / ".skillc" / "router" / "claude.json"
+    data = json.loads(manifest.read_text())
+    data["folder"] = folder
+    manifest.write_text(json.dumps(data))
+    with closing(sqlite3.connect(log)) as db, db:
+        db.executemany(
+            "INSERT INTO access_log (timestamp, run_id, command, skill, skill_path, cwd, args)"
+            " VALUES (?, ?, 'show', 'user-own', ?, ?, '{}')",
+            [(f"2026-12-02T10:00:0{n}Z", f"out-{n}", f"{there}/user-own", "/") for n in range(3)],
+        )
+    assert _store_uses(log, store) == 0

@@ -135,13 +135,22 @@ def routed_moves(log: Path, recorded: Collection[tuple[str, str]]) -> list[tuple
     """The moves of the skill whose primary log is ``log`` (``<base>/.skillc/runtime/<name>/
     .skillc-meta/logs.db``) that a route of its base holds and ``recorded`` (``(from_path,
     to_path)`` pairs) does not: a folder entry ``<name>`` of an installed route manifest
-    (``<base>/.skillc/router/<agent>.json``) whose agent-folder place is free and whose
-    store folder is the one moved there (:func:`~skillc_index.route.manifest.is_ours`) was
-    moved from that place to the store. An older skillc's ``route install`` recorded no move
-    in the log: its uses count as the store skill's all the same, every row of the folder it
-    left (:data:`ALL_ROWS`). A manifest that cannot be read adds none (``route status``
-    says why)."""
+    (``<base>/.skillc/router/<agent>.json``) whose agent folder is in the base (not in
+    skillc's own folder: a manifest a checkout ships may name any), whose place there is free
+    and whose store folder ``<base>/.skillc/skills/<name>`` is a folder, was moved from that
+    place to the store. An older skillc's ``route install`` recorded no move in the log: its
+    uses count as the store skill's all the same, every row of the folder it left
+    (:data:`ALL_ROWS`). A manifest that cannot be read adds none (``route status`` says why).
+
+    A base's manifests are read once per process while they stay as they were
+    (:func:`_routes`), not once per log: the readers open one log per skill. The store
+    folder is not matched with the entry's device, inode or content as ``route uninstall``
+    matches it before moving it back (:func:`~skillc_index.route.manifest.is_ours`): that
+    guards a move, and hashing every routed skill per read cost seconds, while a read only
+    counts the rows of the free place ``<agent folder>/<name>`` of the same base as the
+    same-named store skill's, which the manifest records it moved there."""
     from skillc_index.accesslog.store import primary_log
+    from skillc_index.files import inside, real_path
     from skillc_index.layout import RUNTIME_FOLDER, SKILLC_DIR, STORE_FOLDER
 
     runtime = log.parent.parent
@@ -152,47 +161,79 @@ def routed_moves(log: Path, recorded: Collection[tuple[str, str]]) -> list[tuple
         or skillc.name != SKILLC_DIR
     ):
         return []
-    from skillc_index.route import ROUTES_DIR
-
-    routes = skillc / ROUTES_DIR
-    try:
-        manifests = sorted(routes.glob("*.json")) if routes.is_dir() else []
-    except OSError:
-        return []
     name, base = runtime.name, skillc.parent
+    folders = _routes(skillc).get(name)
     store = skillc / STORE_FOLDER / name
+    if not folders or store.is_symlink() or not store.is_dir():
+        return []
+    new = os.path.realpath(store)
+    real_base, real_skillc = real_path(base), real_path(skillc)
     found: list[tuple[str, str, int]] = []
-    for path in manifests[:MAX_ROUTES]:
-        for old in _routed_from(path, base, name, store):
-            new = os.path.realpath(store)
-            if (old, new) not in recorded and (old, new, ALL_ROWS) not in found:
-                found.append((old, new, ALL_ROWS))
+    for folder in folders:
+        parent = real_path(base / folder)
+        place = base / folder / name
+        if (
+            not inside(parent, real_base)
+            or inside(parent, real_skillc)
+            or os.path.lexists(place)  # the user's own skill of that name is back there
+        ):
+            continue
+        old = str(Path(parent) / name)
+        if (old, new) not in recorded and (old, new, ALL_ROWS) not in found:
+            found.append((old, new, ALL_ROWS))
     return found
 
 
 #: The most route manifests of a base :func:`routed_moves` reads (one per agent).
 MAX_ROUTES = 64
 
+#: Each ``.skillc`` folder's installed routes read (:func:`_routes`): the stats of its
+#: manifests then, and each store skill's name -> the agent folders (relative to the base)
+#: its manifests moved a folder of that name from.
+#: The most bases :data:`_ROUTES` holds (it starts again past them).
+MAX_BASES = 1_024
 
-def _routed_from(manifest: Path, base: Path, name: str, store: Path) -> list[str]:
-    """The folder (a real path, as rows name it) the route ``manifest`` moved the store
-    skill ``name`` (now at ``store``) from, if it did and it is still routed: ``[]`` or one."""
+_ROUTES: dict[str, tuple[tuple[Any, ...], dict[str, list[str]]]] = {}
+
+
+def _routes(skillc: Path) -> Mapping[str, Sequence[str]]:
+    """The folder entries of the installed route manifests of the ``.skillc`` folder
+    ``skillc`` (the first :data:`MAX_ROUTES`), by name: the agent folders (as the manifest
+    writes them, relative to the base) each was moved from, in manifest order. Read once
+    per process while the manifests' stats stay the same."""
     from skillc_index.diagnostics import SkillcError
-    from skillc_index.route.manifest import is_ours, read_route_manifest
+    from skillc_index.route import ROUTES_DIR
+    from skillc_index.route.manifest import read_route_manifest
 
+    routes = skillc / ROUTES_DIR
     try:
-        route = read_route_manifest(manifest)
-    except SkillcError:
-        return []
-    if route is None or route.state != "installed":
-        return []
-    for record in route.records:
-        if record.kind == "folder" and record.name == name and is_ours(record, store):
-            place = base / route.folder / name
-            if os.path.lexists(place):  # the user's own skill of that name is back there
-                return []
-            return [str(Path(os.path.realpath(place.parent)) / name)]
-    return []
+        manifests = sorted(routes.glob("*.json")) if routes.is_dir() else []
+        stats = tuple(
+            (path.name, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+            for path in manifests[:MAX_ROUTES]
+            for info in [path.stat()]
+        )
+    except OSError:
+        return {}
+    cached = _ROUTES.get(str(skillc))
+    if cached is not None and cached[0] == stats:
+        return cached[1]
+    by_name: dict[str, list[str]] = {}
+    for path in manifests[:MAX_ROUTES]:
+        try:
+            route = read_route_manifest(path)
+        except SkillcError:
+            continue
+        if route is None or route.state != "installed" or Path(route.folder).is_absolute():
+            continue
+        for record in route.records:
+            folders = by_name.setdefault(record.name, []) if record.kind == "folder" else []
+            if record.kind == "folder" and route.folder not in folders:
+                folders.append(route.folder)
+    if len(_ROUTES) >= MAX_BASES:
+        _ROUTES.clear()
+    _ROUTES[str(skillc)] = (stats, by_name)
+    return by_name
 
 
 def _rules(moves: Sequence[tuple[str, str, int]]) -> tuple[Move, ...]:
