@@ -194,11 +194,18 @@ _RUNNER = (
     r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c)?sh|python[0-9.]*|node|perl|ruby|php|"
     r"iex|Invoke-Expression|pwsh|powershell)\b"
 )
-#: A runner given its program inline reads the download as data (as ``| jq`` does):
-#: ``python3 -c "import json..."``, ``-m json.tool``, ``node -e``, ``perl -ne``, ``ruby -e``.
-_READS_DATA = r"(?!\s*(?:-m\s+json|-c\b))(?!(?<=node)\s*-[ep]\b)(?!(?<=perl|ruby)\s*-n?e\b)"
+#: A data consumer given its program inline reads the download as data (as ``| jq`` does):
+#: ``python3 -c "import json..."``, ``python3 -m json.tool``, ``node -e``/``-p``, ``perl -ne``,
+#: ``ruby -e``; a shell's ``-c`` never (``| bash -c "$(cat)"`` runs the download), nor a
+#: program that evaluates what it reads (:data:`_EVALUATES`).
+_READS_DATA = re.compile(
+    r"(?:python[0-9.]*\s+(?:-m\s+json|-c\b)|node\s+-[ep]\b|(?:perl|ruby)\s+-n?e\b)",
+    re.IGNORECASE,
+)
+#: An inline program that runs what it reads (``python3 -c "exec(sys.stdin.read())"``).
+_EVALUATES = re.compile(r"\b(?:exec|eval)\b")
 _REMOTE_CODE = re.compile(
-    rf"\b{_FETCH}[^|\n;&]*\|\s*{_RUNNER}{_READS_DATA}"
+    rf"\b{_FETCH}[^|\n;&]*\|\s*(?P<runner>{_RUNNER})"
     rf"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*{_FETCH}"
     rf"|(?:\b(?:ba|z)?sh|\bsource|(?<![\w.])\.)\s+<\(\s*{_FETCH}"
     r"|\b(?:iex|Invoke-Expression)\s*[\(\s]\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|"
@@ -208,18 +215,53 @@ _REMOTE_CODE = re.compile(
 #: A line warning against the pattern: its match is advice, not an instruction.
 _WARNING_AGAINST = re.compile(
     r"\b(?:never|avoid|don't|do\s+not|instead\s+of|dangerous|insecure|unsafe|risky|"
-    r"anti-?pattern|must\s+not|should\s+not|reject(?:ed)?|forbidden|prohibited|disallowed|"
+    r"anti-?pattern)\b",
+    re.IGNORECASE,
+)
+#: Words saying a command is refused (``curl ... | sh` must be rejected``): counted only in a
+#: Markdown paragraph, outside the command (before it, or after the code span holding it),
+#: never as an option (``--reject=html``) nor in the command's output (``echo '403 Forbidden'``).
+_REFUSED = re.compile(
+    r"(?<![\w=-])(?:must\s+not|should\s+not|reject(?:ed)?|forbidden|prohibited|disallowed|"
     r"refused?)\b",
     re.IGNORECASE,
 )
 #: Text a command prints, not runs: a match inside the quotes of ``echo "install: curl … | sh"``
-#: (searched up to the match: the quote is still open there, and no ``$(`` or backtick in it
-#: runs a command: ``echo "$(curl … | sh)"`` runs it).
+#: (searched up to the match: the quote is still open there, and no ``$(`` or backtick in
+#: double quotes runs a command: ``echo "$(curl … | sh)"`` runs it; single quotes escape
+#: nothing, a backslash neither).
 _PRINTED = re.compile(
-    r"\b(?:echo|printf|print|Write-(?:Host|Output))\s*\(?\s*([\"'])"
-    r"(?:(?!\1)[^\\`$]|\\.|\$(?!\())*\Z",
+    r"\b(?:echo|printf|print|Write-(?:Host|Output))\s*\(?\s*"
+    r"(?:(')[^']*|(\")(?:[^\"\\`$]|\\.|\$(?!\())*)\Z",
     re.IGNORECASE,
 )
+#: The rest of a quoted text and a pipe on to a runner: ``echo 'curl … | sh' | sh`` runs it.
+_QUOTE_RUN = {
+    "'": re.compile(rf"[^']*'[^\n;&]*\|\s*{_RUNNER}", re.IGNORECASE),
+    '"': re.compile(rf'(?:[^"\\]|\\.)*"[^\n;&]*\|\s*{_RUNNER}', re.IGNORECASE),
+}
+
+
+def _exempt(line: str, match: re.Match[str], prose: bool) -> bool:
+    """Whether the remote-code ``match`` of ``line`` runs nothing: a data consumer's inline
+    program, the quoted text of an ``echo`` not piped on to a runner, or (in a Markdown
+    paragraph, ``prose``) a command said to be refused."""
+    runner = match["runner"]
+    if runner is not None:
+        start = match.start("runner")
+        inline = _READS_DATA.match(line, start)
+        if inline and not _EVALUATES.search(line, inline.end()):
+            return True
+    printed = _PRINTED.search(line, 0, match.start())
+    if printed and not _QUOTE_RUN[printed[1] or printed[2]].match(line, match.end()):
+        return True
+    if not prose:
+        return False
+    end = len(line)
+    if line.count("`", 0, match.start()) % 2:  # in a code span: the prose resumes after it
+        close = line.find("`", match.end())
+        end = close + 1 if close >= 0 else end
+    return bool(_REFUSED.search(line, 0, match.start()) or _REFUSED.search(line, end))
 
 
 #: The most lines a command's trailing backslashes continue it onto (:func:`_continued`).
@@ -251,6 +293,7 @@ def remote_code(skill: Skill, options: Options) -> Findings:
     continued over lines by backslashes too (reported at its first line)."""
     for rel, text in text_files(skill):
         taken = 0  # the last line a command continued onto: read with its first line
+        blocks = code_blocks(skill, rel) if rel in skill.texts else None  # Markdown: its code
         for number, line in lines_holding(
             text, _FETCH_SEARCHED, searched=lowered_text(skill, rel, text)
         ):
@@ -259,12 +302,11 @@ def remote_code(skill: Skill, options: Options) -> Findings:
                 continue
             first = len(line)  # a match starting on a line continued onto: no column
             line, taken = _continued(skill, rel, number, line)
-            match = _REMOTE_CODE.search(line)
-            if (
-                match
-                and not _WARNING_AGAINST.search(line)
-                and not _PRINTED.search(line, 0, match.start())
-            ):
+            if _WARNING_AGAINST.search(line):
+                continue
+            prose = blocks is not None and not in_code(blocks, number)
+            matches = (m for m in _REMOTE_CODE.finditer(line) if not _exempt(line, m, prose))
+            if match := next(matches, None):
                 shown = " ".join(match.group().split())
                 yield Finding(
                     f"downloads and runs code in one step ('{shown}'): nothing checks what runs",
