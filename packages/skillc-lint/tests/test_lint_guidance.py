@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import stat
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -231,6 +233,36 @@ def test_skl528_numbers_lines_as_the_parse_does(skill: Writer) -> None:
     assert [line for _, line, _ in found(folder, "SKL528")] == [8]
     assert holds_line_of("a\u2028" + "b" * 399, 401)
     assert not holds_line_of("a\r\n" + "b" * 399, 401)
+
+
+def test_skl522_a_run_of_value_flags_lints_in_linear_time(
+    skill: Writer, clean_env: dict[str, str]
+) -> None:
+    """A value-taking flag (``-p``) also parsed as a switch: ``npx -p -p … !`` backtracked
+    exponentially (36 of them took 12 s, 40 took 93 s). 200 of them, in a real process that
+    a 20 s timeout would kill, then a pinned and an unpinned runner on the next lines."""
+    flags = "npx " + "-p " * 200 + "!"
+    folder = skill(body=f"```sh\n{flags}\nnpx -y -p x@1 run\nuvx -p -p ruff check\n```\n")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "skillc_lint",
+            str(folder),
+            "--select",
+            "SKL522",
+            "--format",
+            "json",
+        ],
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        timeout=20,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr  # warnings only
+    hits = json.loads(proc.stdout)["diagnostics"]
+    assert [(d["line"], d["message"].split("'")[1]) for d in hits] == [(11, "uvx -p -p ruff")]
 
 
 def test_skl522_skl523_skl527_number_lines_as_the_parse_does(skill: Writer) -> None:

@@ -105,7 +105,8 @@ def bundled_unmentioned(skill: Skill, options: Options) -> Findings:
 # -- SKL522 package runners are pinned ------------------------------------------------------------
 
 #: The runners' options that take a value (``--from pkg==1.2``, ``--python 3.12``): any other
-#: option is a switch (``npx -y create-vite@5.2.0``: the package is no value of ``-y``). A
+#: option is a switch (``npx -y create-vite@5.2.0``: the package is no value of ``-y``), and a
+#: switch is never one of them (read both ways, ``npx -p -p -p …`` took exponential time). A
 #: value, like the package, stops at a backtick: a code span's end is the command's.
 _FLAGS_WITH_VALUE = (
     "--package|-p|--from|--with|--python|--call|-c|--index-url|--extra-index-url|--index"
@@ -113,7 +114,8 @@ _FLAGS_WITH_VALUE = (
 )
 _RUNNER = re.compile(
     r"(?<![\w/.-])(?P<tool>uvx|bunx|pnpm\s+dlx|npx)\s+(?P<args>(?:(?:"
-    rf"(?:{_FLAGS_WITH_VALUE})(?:=|\s+)[^\s`]+|-{{1,2}}[\w-]+(?:=[^\s`]+)?)\s+)*)"
+    rf"(?:{_FLAGS_WITH_VALUE})(?:=|\s+)[^\s`]+|(?!(?:{_FLAGS_WITH_VALUE})[=\s])-{{1,2}}[\w-]+"
+    r"(?:=[^\s`]+)?)\s+)*)"
     r"(?P<package>[@\w][\w@./:=<>~^-]*)"
 )
 #: A word in capitals (``spawn uvx ENOENT``, an error; ``npx -y PACKAGE``) names no package.
