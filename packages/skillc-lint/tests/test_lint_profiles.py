@@ -343,13 +343,23 @@ def test_skl702_tags(skill: Writer) -> None:
         "tags must be a list of strings or a comma-separated string, not a number"
     ]
     assert lint(front(skill, "tags:\n- wifi\n- 802.11\n"), "SKL702", "skillli") == [
-        "tags must be a list of strings: tag 802.11 is a number (quote it: '802.11')"
+        "tags must be a list of strings: item 2 is a number: quote it"
+    ]
+    # named by position, never by YAML's value: 802.10 reads 802.1, 1e3 1000.0, ~ None
+    assert lint(front(skill, "tags: [wifi, 802.10]\n"), "SKL702", "skillli") == [
+        "tags must be a list of strings: item 2 is a number: quote it"
+    ]
+    assert lint(front(skill, "tags: [1e3]\n"), "SKL702", "skillli") == [
+        "tags must be a list of strings: item 1 is a number: quote it"
+    ]
+    assert lint(front(skill, "tags: [a, ~, b]\n"), "SKL702", "skillli") == [
+        "tags must be a list of strings: item 2 is empty"
     ]
     assert lint(front(skill, "metadata:\n  tags: [a, true, {b: c}]\n"), "SKL702", "skillli") == [
-        "metadata.tags must be a list of strings: tag true is a boolean"
+        "metadata.tags must be a list of strings: item 2 is a boolean: quote it"
     ]
     assert lint(front(skill, "tags: [a, {b: c}]\n"), "SKL702", "skillli") == [
-        "tags must be a list of strings: tag 2 is a mapping"
+        "tags must be a list of strings: item 2 is a mapping"
     ]
     assert lint(front(skill, "metadata:\n  tags: 'a,,b'\n"), "SKL702", "skillli") == [
         "metadata.tags has an empty tag"

@@ -69,13 +69,14 @@ def registry_tags(skill: Skill, options: Options) -> Findings:
         tags = [tag.strip() for tag in value.split(",")]
     elif isinstance(value, list) and all(isinstance(tag, str) for tag in value):
         tags = [tag.strip() for tag in value]
-    elif isinstance(value, list):  # an item not a string, named: an unquoted ``802.11``
+    elif isinstance(value, list):  # an item not a string, named by its position: YAML's
+        # value is no text of the file (an unquoted ``802.10`` reads 802.1, ``1e3`` 1000.0)
         number, tag = next((n, t) for n, t in enumerate(value, 1) if not isinstance(t, str))
-        number_tag = isinstance(tag, (int, float)) and not isinstance(tag, bool)
-        shown = tag if number_tag else str(tag).lower() if isinstance(tag, bool) else number
-        quote = f" (quote it: '{tag}')" if number_tag else ""
+        scalar = tag is not None and not isinstance(tag, (list, dict))
+        quote = ": quote it" if scalar else ""  # a number, a boolean, a date
         yield Finding(
-            f"{label} must be a list of strings: tag {shown} is {type_name(tag)}{quote}", line=line
+            f"{label} must be a list of strings: item {number} is {type_name(tag)}{quote}",
+            line=line,
         )
         return
     else:
