@@ -718,17 +718,23 @@ def test_skl301_missing_file(skill: Writer, found: Found) -> None:
 
 def test_skl301_a_placeholder_target_is_no_link(skill: Writer, found: Found) -> None:
     """Example text, "Supported: [links](url) and ![images](url)", was an error per target:
-    a bare placeholder word (any case), ``...`` or ``<...>`` is no link, in any Markdown file;
-    a missing file named like one (``url.md``, ``references/url``) still is."""
+    the bare placeholders ``url``, ``URL``, ``link``, ``path``, ``...`` or ``<...>`` are no
+    link, in any Markdown file; a missing file named like one (``url.md``,
+    ``references/url``) still is, and so is a missing folder named otherwise (``your-notes``,
+    ``Path``: ``fields.placeholder``'s wider words are SKL522's and SKL523's)."""
     folder = skill(
         body=(
             "Supported: [links](url), ![images](URL), [click here](link), [p](path), "
-            "[e](...) and [f](<...>).\n\nSee [guide](references/guide.md), [u](url.md).\n"
+            "[e](...) and [f](<...>).\n\nSee [guide](references/guide.md), [u](url.md).\n\n"
+            "Notes: [n](your-notes), [P](Path), [h](href).\n"
         ),
         files={"references/guide.md": "# Guide\n\n[x](url) [y](link) [z](references/url)\n"},
     )
     assert messages(found(folder, "SKL301")) == [
         "link target not found: 'url.md'",
+        "link target not found: 'your-notes'",
+        "link target not found: 'Path'",
+        "link target not found: 'href'",
         "link target not found: 'references/url'",
     ]
 

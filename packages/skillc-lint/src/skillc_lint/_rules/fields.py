@@ -92,8 +92,9 @@ _PLACEHOLDER_WORDS = frozenset(("url", "link", "path", "uri", "href", "src", "pa
 def placeholder(word: str) -> bool:
     """Whether ``word`` stands in for a real name in example text: a bare placeholder word
     (``url``, ``link``, ``path``, ``package-name``; any case), ``...``, a word written
-    ``<...>``, or ``your-...`` (no file name: ``your-guide.md`` may be a file). SKL301 (a link
-    target), SKL522 (a package) and SKL523 (a user name) leave such words alone."""
+    ``<...>``, or ``your-...`` (no file name: ``your-guide.md`` may be a file). SKL522 (a
+    package) and SKL523 (a user name) leave such words alone; a link target is narrower
+    (:func:`link_placeholder`)."""
     lowered = word.lower()
     return (
         "<" in word
@@ -102,6 +103,19 @@ def placeholder(word: str) -> bool:
         or lowered in _PLACEHOLDER_WORDS
         or (lowered.startswith("your") and "." not in word)
     )
+
+
+#: The link targets example text writes (``[links](url)``, ``![images](URL)``,
+#: ``[click here](link)``, ``(path)``, ``(...)``, ``(<...>)``): exactly these, as a missing
+#: ``(your-notes)`` or ``(Path)`` may be a real folder's link, broken.
+_LINK_PLACEHOLDERS = frozenset(("url", "URL", "link", "path", "...", "\u2026", "<...>"))
+
+
+def link_placeholder(target: str) -> bool:
+    """Whether the link target ``target`` (as written) is a bare placeholder of example text,
+    no link (SKL301): only the words of :data:`_LINK_PLACEHOLDERS`, a file or folder named
+    otherwise is a link, its absence an error."""
+    return target in _LINK_PLACEHOLDERS
 
 
 def code_blocks(skill: Skill, rel: str = SKILL_FILE) -> tuple[CodeBlock, ...]:

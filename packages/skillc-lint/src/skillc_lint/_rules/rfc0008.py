@@ -17,7 +17,7 @@ from skillc_index.dialect import (
 )
 from skillc_lint._fixes import Fix
 from skillc_lint._registry import Finding, Rule
-from skillc_lint._rules import fixes
+from skillc_lint._rules import fields, fixes
 from skillc_lint._rules.fields import Findings, Options, encoding_of, field_line, white_space_note
 from skillc_lint._rules.files import side_files_left_out
 from skillc_lint._rules.triggers import TRIGGER_PATTERNS, TRIGGER_PHRASINGS, description_triggers
@@ -274,12 +274,11 @@ def link_file_exists(skill: Skill, options: Options) -> Findings:
     are part of the skill (said so when not: its ``.gitignore`` files exclude it, or a second
     symlink to a folder reaches it); one that exists composed otherwise (NFC typed, NFD on
     disk) is named, escaped, as the one it differs from in Unicode normalisation only. A bare
-    placeholder, ``[links](url)`` in example text, is no link (:func:`placeholder`)."""
-    from skillc_lint._rules.fields import placeholder
-
+    placeholder, ``[links](url)`` in example text, is no link (:func:`~fields.link_placeholder`)."""
     entries: tuple[str, ...] = ()  # the skill's files and folders, once a link needs them
     for link in skill.links:
-        if link.kind == "path" and not skill.exists(link.path) and not placeholder(link.written):
+        missing = link.kind == "path" and not skill.exists(link.path)
+        if missing and not fields.link_placeholder(link.written):
             written = link.written.partition("#")[0]
             twin = None  # an ASCII path has no other normalisation
             if not link.path.isascii():
