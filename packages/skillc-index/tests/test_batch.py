@@ -1010,7 +1010,7 @@ def test_a_folder_of_skills_is_walked_once(
 ) -> None:
     """``build skills/``: the progress bar's choice, the batch's and its jobs' are one walk
     (three of up to 250,000 folders before); the next command walks again."""
-    import skillc_index.build.batch as batch
+    import skillc_index.walk as walk_module
 
     for number in range(3):
         write_skill(project / "skills" / f"w{number}")
@@ -1020,7 +1020,7 @@ def test_a_folder_of_skills_is_walked_once(
         walks.append(folder)
         return find_skill_folders(folder, **kwargs)
 
-    monkeypatch.setattr(batch, "find_skill_folders", walk)
+    monkeypatch.setattr(walk_module, "find_skill_folders", walk)
     result = index("build", "skills/")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "3 skills: 3 built, 0 up to date, 0 failed"

@@ -18,12 +18,11 @@ from typing import Any
 
 import pytest
 
-from skillc_index.build.batch import build_walk
 from skillc_index.inventory.nested import nested_folders
 from skillc_index.layout import Layout
 from skillc_index.package.make import package_skills
 from skillc_index.package.written import made_before, written_entries
-from skillc_index.walk import find_skill_folders
+from skillc_index.walk import build_walk, find_skill_folders
 
 Run = Callable[..., Any]
 WriteSkill = Callable[..., Path]

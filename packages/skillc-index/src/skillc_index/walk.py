@@ -47,6 +47,7 @@ from collections import deque
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from skillc_index.diagnostics import Notice
 from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, STORE_FOLDER
@@ -54,7 +55,9 @@ from skillc_index.package.written import MANIFEST as PACKAGE_RECORD
 from skillc_index.package.written import written_entries
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
+
+    from skillc_index.operation import Session
 
 __all__ = [
     "CACHE_FOLDERS",
@@ -68,6 +71,7 @@ __all__ = [
     "SKIPPED_FOLDERS",
     "Listing",
     "SkillFolders",
+    "build_walk",
     "cache_tagged",
     "crowded",
     "cut_short",
@@ -77,6 +81,7 @@ __all__ = [
     "listed_as",
     "packaged",
     "skips_folder",
+    "walked",
 ]
 
 #: The caches Python and its tools make in the folder they run in (a skill's script run there
@@ -410,3 +415,28 @@ def find_skill_folders(
     folders.cut_short = bound
     folders.crowded = tuple(full)
     return folders
+
+
+def build_walk(folder: Path) -> SkillFolders:
+    """:func:`find_skill_folders` of ``folder`` as ``build`` walks it: leaving out what ``skc
+    package`` wrote (its copies are not built; lint's walk keeps them)."""
+    return find_skill_folders(folder, package_records=True)
+
+
+#: Each command's build walks (:func:`walked`), by its session: a folder of up to
+#: :data:`MAX_FOLDERS` folders is walked once, not for the progress bar's choice,
+#: ``build.batch.is_batch`` and ``build.batch.batch_jobs`` each.
+_WALKS: WeakKeyDictionary[Session, dict[Path, SkillFolders]] = WeakKeyDictionary()
+
+
+def walked(session: Session) -> Callable[[Path], SkillFolders]:
+    """:func:`build_walk` of a folder, walked once for the command ``session`` runs (its
+    next command walks again: the folder may have changed)."""
+    walks = _WALKS.setdefault(session, {})
+
+    def walk(folder: Path) -> SkillFolders:
+        if folder not in walks:
+            walks[folder] = build_walk(folder)
+        return walks[folder]
+
+    return walk

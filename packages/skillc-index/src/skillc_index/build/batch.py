@@ -21,7 +21,6 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
-from weakref import WeakKeyDictionary
 
 from skillc_index.command_errors import NameInSeveralFolders, NoSkillBeforeCut
 from skillc_index.cores import end_with_parent, process_pool, usable_cores
@@ -40,7 +39,7 @@ from skillc_index.import_record import import_origin
 from skillc_index.layout import SKILL_FILE, Layout, Scope, expand_user, resolve_skill
 from skillc_index.record import Record
 from skillc_index.spelling import CLI_SPELLING, PARAMETER_NAMES, Spelling
-from skillc_index.walk import SkillFolders, crowded, cut_short, find_skill_folders
+from skillc_index.walk import SkillFolders, build_walk, crowded, cut_short, walked
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -69,7 +68,6 @@ __all__ = [
     "batch_jobs",
     "build_batch",
     "build_skills",
-    "build_walk",
     "is_batch",
     "is_folder_of_skills",
 ]
@@ -93,31 +91,6 @@ class NothingToBuild(InvalidOption):
 
     def __init__(self) -> None:
         super().__init__("no skills to build: the stores hold none")
-
-
-def build_walk(folder: Path) -> SkillFolders:
-    """:func:`~skillc_index.walk.find_skill_folders` of ``folder`` as ``build`` walks it:
-    leaving out what ``skc package`` wrote (its copies are not built; lint's walk keeps them)."""
-    return find_skill_folders(folder, package_records=True)
-
-
-#: Each command's walks (:func:`walked`), by its session: a folder of up to
-#: :data:`~skillc_index.walk.MAX_FOLDERS` folders is walked once, not for the progress bar's
-#: choice, :func:`is_batch` and :func:`batch_jobs` each.
-_WALKS: WeakKeyDictionary[Session, dict[Path, SkillFolders]] = WeakKeyDictionary()
-
-
-def walked(session: Session) -> Callable[[Path], SkillFolders]:
-    """:func:`~skillc_index.walk.find_skill_folders` of a folder, walked once for the
-    command ``session`` runs (its next command walks again: the folder may have changed)."""
-    walks = _WALKS.setdefault(session, {})
-
-    def walk(folder: Path) -> SkillFolders:
-        if folder not in walks:
-            walks[folder] = build_walk(folder)
-        return walks[folder]
-
-    return walk
 
 
 def is_batch(params: BuildParams, session: Session) -> bool:
