@@ -334,36 +334,27 @@ def test_skl701_near_miss_top_level_wins(skill: Writer) -> None:
     assert lint(folder, "SKL701", "skillli") == []
 
 
-def test_skl702_tags(skill: Writer) -> None:
-    many = ", ".join(f"t{i}" for i in range(21))
-    assert lint(front(skill, f"tags: [{many}]\n"), "SKL702", "skillli") == [
-        "tags has 21 tags (1-20 allowed)"
-    ]
-    assert lint(front(skill, "tags: 5\n"), "SKL702", "skillli") == [
-        "tags must be a list of strings or a comma-separated string, not a number"
-    ]
-    assert lint(front(skill, "tags:\n- wifi\n- 802.11\n"), "SKL702", "skillli") == [
-        "tags must be a list of strings: item 2 is a number: quote it"
-    ]
-    # named by position, never by YAML's value: 802.10 reads 802.1, 1e3 1000.0, ~ None
-    assert lint(front(skill, "tags: [wifi, 802.10]\n"), "SKL702", "skillli") == [
-        "tags must be a list of strings: item 2 is a number: quote it"
-    ]
-    assert lint(front(skill, "tags: [1e3]\n"), "SKL702", "skillli") == [
-        "tags must be a list of strings: item 1 is a number: quote it"
-    ]
-    assert lint(front(skill, "tags: [a, ~, b]\n"), "SKL702", "skillli") == [
-        "tags must be a list of strings: item 2 is empty"
-    ]
-    assert lint(front(skill, "metadata:\n  tags: [a, true, {b: c}]\n"), "SKL702", "skillli") == [
-        "metadata.tags must be a list of strings: item 2 is a boolean: quote it"
-    ]
-    assert lint(front(skill, "tags: [a, {b: c}]\n"), "SKL702", "skillli") == [
-        "tags must be a list of strings: item 2 is a mapping"
-    ]
-    assert lint(front(skill, "metadata:\n  tags: 'a,,b'\n"), "SKL702", "skillli") == [
-        "metadata.tags has an empty tag"
-    ]
+#: SKL702's cases: a frontmatter, the message. An item is named by its position, never by
+#: YAML's value (802.10 reads 802.1, 1e3 1000.0, ~ None).
+_SKL702 = [
+    ("tags: [" + ", ".join(f"t{i}" for i in range(21)) + "]\n", "tags has 21 tags (1-20 allowed)"),
+    ("tags: 5\n", "tags must be a list of strings or a comma-separated string, not a number"),
+    ("tags:\n- wifi\n- 802.11\n", "tags must be a list of strings: item 2 is a number: quote it"),
+    ("tags: [wifi, 802.10]\n", "tags must be a list of strings: item 2 is a number: quote it"),
+    ("tags: [1e3]\n", "tags must be a list of strings: item 1 is a number: quote it"),
+    ("tags: [a, ~, b]\n", "tags must be a list of strings: item 2 is empty"),
+    (
+        "metadata:\n  tags: [a, true, {b: c}]\n",
+        "metadata.tags must be a list of strings: item 2 is a boolean: quote it",
+    ),
+    ("tags: [a, {b: c}]\n", "tags must be a list of strings: item 2 is a mapping"),
+    ("metadata:\n  tags: 'a,,b'\n", "metadata.tags has an empty tag"),
+]
+
+
+@pytest.mark.parametrize(("frontmatter", "message"), _SKL702)
+def test_skl702_tags(skill: Writer, frontmatter: str, message: str) -> None:
+    assert lint(front(skill, frontmatter), "SKL702", "skillli") == [message]
 
 
 def test_skl702_near_miss(skill: Writer) -> None:
