@@ -51,8 +51,6 @@ from weakref import WeakKeyDictionary
 
 from skillc_index.diagnostics import Notice
 from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, STORE_FOLDER
-from skillc_index.package.written import MANIFEST as PACKAGE_RECORD
-from skillc_index.package.written import written_entries
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -83,6 +81,10 @@ __all__ = [
     "skips_folder",
     "walked",
 ]
+
+#: The record ``skc package`` keeps of what it wrote into an output folder (its format:
+#: :mod:`skillc_index.package.written`); its name here, where the walks look for it.
+PACKAGE_RECORD = ".skillc-package.json"
 
 #: The caches Python and its tools make in the folder they run in (a skill's script run there
 #: by ``skc exec``): no walk enters them, and one in a store copy leaves it unedited.
@@ -200,7 +202,11 @@ def packaged(folder: str | int, listed: bool) -> frozenset[str]:
     written_entries`): no walk for skills enters them. Looked at only when ``listed``: the
     folder's listing holds that name, or was cut at :data:`MAX_ENTRIES` (it may lie past);
     else nothing, without a system call."""
-    return written_entries(folder) if listed else frozenset()
+    if not listed:
+        return frozenset()
+    from skillc_index.package.written import written_entries  # (not on show's and search's path)
+
+    return written_entries(folder)
 
 
 def crowded(folder: object, outcome: str) -> Notice:

@@ -24,6 +24,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from skillc_index.walk import PACKAGE_RECORD
+
 __all__ = [
     "MADE_FOLDERS",
     "MANIFEST",
@@ -36,7 +38,7 @@ __all__ = [
     "written_entries",
 ]
 
-MANIFEST = ".skillc-package.json"
+MANIFEST = PACKAGE_RECORD
 #: The record's key listing the top-level folders the package runs made (a list of names).
 MADE_FOLDERS = "made_folders"
 #: The format of :data:`MANIFEST` this version reads and writes.
