@@ -191,7 +191,7 @@ def show_section(
             # write it again): looked for again in the sources as they are now; on the last
             # attempt, E002 (suggestions from a half-saved version would mislead); so too an
             # index of the skill with its SKILL.md renamed away (an editor writing it anew)
-            if not (skill.source / SKILL_FILE).exists():
+            if not os.path.lexists(skill.source / SKILL_FILE):  # (no raise: EACCES is there)
                 reason = f"'{SKILL_FILE}' vanished while it was read"
                 continue
             if _current(skill, index, tokenizer_setting):
