@@ -301,3 +301,40 @@ def test_lint_of_a_project_lints_what_a_record_names(
         "evil",
         "hidden",
     ]
+
+
+@pytest.mark.usefixtures("skc_on_path")
+def test_build_of_a_packages_output_folder_says_the_record_left_its_copies_out(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """``skc build dist`` of the folder ``skc package -o dist`` wrote said only ``not a valid
+    skill: 'dist' (missing SKILL.md)``, though ``dist/office/skills/alpha/SKILL.md`` is there:
+    its hint names the folder whose record left the copies out (the folder named, or one
+    below it). The record still applies to the folder named (it may be a project ``-o .``
+    filled); a copy's own folder, named, is built."""
+    write_skill(project / "skills" / "alpha", "alpha")
+    run = cli("skillc-index", script=True)
+    assert run("init").returncode == 0
+    made = run("package", "skills/alpha", "--to", "plugin", "--name", "office", "-o", "dist")
+    assert made.returncode == 0, made.stderr
+    assert (project / "dist" / "office" / "skills" / "alpha" / "SKILL.md").is_file()
+    (project / "outer").mkdir()
+    hint = "holds what 'skc package' wrote (its .skillc-package.json lists it), not built"
+    for named, where in (("dist", "dist"), ("outer", "outer/dist")):
+        if named == "outer":
+            (project / "dist").rename(project / "outer" / "dist")
+        built = run("build", named)
+        assert built.returncode == 1
+        assert built.stderr.splitlines() == [
+            f"error[E010]: {named}: not a valid skill: '{named}' (missing SKILL.md)",
+            f"hint: {where} {hint}: build the skills' sources, or a copy's folder",
+        ]
+        assert not (project / ".skillc" / "skills" / "alpha").exists()  # nothing imported
+    plain = project / "empty" / "docs"  # no record: E010 alone, as before
+    plain.mkdir(parents=True)
+    built = run("build", "empty")
+    assert (built.returncode, built.stderr.splitlines()[1:]) == (1, [])
+    assert "'empty' (missing SKILL.md)" in built.stderr
+    copy = run("build", "outer/dist/office", "--format", "json")
+    assert copy.returncode == 0, copy.stderr
+    assert [r["skill"] for r in json.loads(copy.stdout)["results"]] == ["alpha"]

@@ -281,10 +281,13 @@ class EmptyQuery(SkillcError):
 
 
 class NotASkill(SkillcError):
+    """E010; ``hint``, when given, says why on a ``hint:`` line after it (a folder whose
+    walk for skills left out what ``skc package`` wrote there)."""
+
     code = "E010"
 
-    def __init__(self, path: str) -> None:
-        super().__init__(Diagnostic(self.code, {"path": path}))
+    def __init__(self, path: str, hint: str = "") -> None:
+        super().__init__(Diagnostic(self.code, {"path": path}, _hint(hint)))
         self.path = path
 
 

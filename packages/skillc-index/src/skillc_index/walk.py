@@ -234,6 +234,9 @@ class SkillFolders(list[Path]):
 
     cut_short: str = ""
     crowded: tuple[Path, ...] = ()
+    #: The first folder whose :data:`PACKAGE_RECORD` left out an entry there (what ``skc
+    #: package`` wrote): a walk that found no skill says so, not only "missing SKILL.md".
+    package_output: Path | None = None
 
     @property
     def stopped(self) -> bool:
@@ -370,6 +373,7 @@ def find_skill_folders(
     walked = 0
     bound = ""
     full: list[Path] = []
+    record: Path | None = None
     while pending:
         if walked >= MAX_FOLDERS:
             bound = FOLDER_BOUND
@@ -398,6 +402,8 @@ def find_skill_folders(
                 continue  # a cache: not entered
             listed = package_records and (more or any(e.name == PACKAGE_RECORD for e in entries))
             written = packaged(at, listed)  # the copies skc package wrote there: not entered
+            if written and record is None and any(e.name in written for e in entries):
+                record = current
             if more:  # the rest of it is not read
                 del entries[MAX_ENTRIES:]
                 full.append(current)
@@ -420,6 +426,7 @@ def find_skill_folders(
     folders = SkillFolders(path for _, path in found)
     folders.cut_short = bound
     folders.crowded = tuple(full)
+    folders.package_output = record
     return folders
 
 

@@ -119,7 +119,9 @@ def is_folder_of_skills(
         if not folder.is_dir():
             return False
         skills = walk(folder)
-        return bool(skills) or skills.stopped  # a walk stopped at a bound: its error is the batch's
+        # a walk stopped at a bound, or that left out what skc package wrote: its error is the
+        # batch's (it says why no skill was found)
+        return bool(skills) or skills.stopped or skills.package_output is not None
     except SkillcError:
         return False
     return False
@@ -211,7 +213,9 @@ def batch_jobs(
             folder = layout.cwd / expand_user(argument)
             skills = walk(folder) if folder.is_dir() else SkillFolders()
             if not skills:  # past a bound the walk stopped at, not "missing SKILL.md"
-                error = NoSkillBeforeCut.of(argument, folder, skills) or exc
+                error = NoSkillBeforeCut.of(argument, folder, skills) or _not_a_skill(
+                    exc, argument, folder, skills, spelling
+                )
                 jobs.append(BatchJob(argument, argument, argument, error.spelled(spelling)))
             elif skills.cut_short and warn is not None:
                 warn(cut_short(argument, "skills past them are not built", skills.cut_short))
@@ -235,6 +239,21 @@ def batch_jobs(
                 origin = copy
             add(str(copy.resolve()), origin, global_=scope == "global", stored=True)
     return _one_folder_a_name(jobs, sources, layout, spelling)
+
+
+def _not_a_skill(
+    exc: NotASkill, argument: str, folder: Path, found: SkillFolders, spelling: Spelling
+) -> NotASkill:
+    """E010 of the folder ``argument`` whose walk ``found`` no skill; its hint says so when
+    the walk left out what ``skc package`` wrote (:attr:`~skillc_index.walk.SkillFolders.
+    package_output`: kept even in the folder named, which may be a project ``-o .`` filled)."""
+    from skillc_index.walk import PACKAGE_RECORD as RECORD
+
+    if found.package_output is None:
+        return exc
+    where = Path(argument) / found.package_output.relative_to(folder)
+    wrote = f"{where} holds what {spelling.command('package')} wrote (its {RECORD} lists it)"
+    return NotASkill(exc.path, f"{wrote}, not built: build the skills' sources, or a copy's folder")
 
 
 def _one_folder_a_name(
