@@ -2079,7 +2079,7 @@ def test_text_output(gateway: Run, project: Path, home: Path, write_skill: Write
     assert result.stdout.splitlines()[1:] == [
         "   loose/tea",
         "   Brew tea.",
-        "   skillc-gateway open loose/tea SKILL.md --offset 7",
+        "   skillc-gateway open ./loose/tea SKILL.md --offset 7",  # as W001 names a folder
     ]
     empty = gateway("find", "nothing-matches-this", "--path", "loose")
     assert empty.stdout == "No skill fits this query (1 skill searched).\n"
@@ -2141,6 +2141,38 @@ def test_a_hint_naming_a_control_character_is_a_command_that_reads_it(
         "clearing": "   skillc-gateway open $'.claude/skills/clr\\x1b[2J' SKILL.md --offset 7",
         "wiping": "   skillc-gateway show wipe --section $'Wiping \\x1b[31mred'",
     }
+
+
+def test_a_pasted_hint_opens_its_folder_whatever_its_path_holds(
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """The hint's folder was find's own quoting: ``open "~/.claude/skills/my kettle" ...``,
+    where a shell expands no ``~`` (pasted: E001). It is ``layout.pasted_path``'s, as W001's:
+    bash reads each back as the folder, through spaces, quotes, ``$``, a ``~`` of its own."""
+    at_home = {"HOME": str(home)}  # `~/` is the shell's home: this test's SKILLC_HOME
+    folders = {
+        "kettle": home / ".claude/skills/my kettle",
+        "quote": home / '.claude/skills/it\'s "q"',
+        "dollar": project / "loose/$HOME `x`",
+        "tilde": project / "loose/~root",
+    }
+    for word, folder in folders.items():
+        write_skill(folder, word, f"Boil {word}.", f"## Boil {word}\n\nBoil.\n")
+    for word, folder in folders.items():
+        where = ("--path", "loose") if folder.is_relative_to(project) else ()
+        found = gateway("find", f"boil {word}", "--limit", "1", *where, env_extra=at_home)
+        hint = found.stdout.splitlines()[3].strip()
+        pasted = subprocess.run(
+            ["bash", "-c", f"printf '%s\\0' {hint}"],
+            capture_output=True,
+            check=True,
+            env={"PATH": os.environ["PATH"], **at_home},
+        )
+        words = pasted.stdout.decode().split("\0")[:-1]
+        assert words[1:3] == ["open", str(folder)] or (project / words[2]).resolve() == folder
+        opened = gateway(*words[1:], env_extra=at_home)
+        assert opened.stdout.startswith(f"## Boil {word}"), (hint, opened.stderr)
+    assert hint == "skillc-gateway open './loose/~root' SKILL.md --offset 7"
 
 
 def test_json_shape(gateway: Run, project: Path, write_skill: WriteSkill) -> None:

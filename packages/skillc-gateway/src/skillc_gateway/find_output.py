@@ -68,8 +68,8 @@ def _read_hint(layout: Layout, skill: FoundSkill, spell: Spell) -> str:
     built store skill that its name resolves to (show reads the index), else ``skc open
     FOLDER SKILL.md --offset`` (open reads the sources: an agent folder's or a plugin's skill
     is not built; a global store skill whose name a project store skill shadows is named by
-    its folder)."""
-    from skillc_index import expand_user
+    its folder, as ``pasted_path`` writes it for every hint: ``~/`` outside the quotes)."""
+    from skillc_index.layout import pasted_path
 
     source, name = Path(skill.path), skill.name  # its entry's name (``alpha-x -> repo/skill``)
     section = skill.sections[0]
@@ -78,10 +78,7 @@ def _read_hint(layout: Layout, skill: FoundSkill, spell: Spell) -> str:
         if name.startswith("-"):  # after --: never read as an option
             return f"{spell('show')} --section {heading} -- {_quoted(name)}"
         return f"{spell('show')} {_quoted(name)} --section {heading}"
-    shown = layout.display(source)
-    if shown.startswith("~") and layout.home != expand_user("~").resolve():
-        shown = str(source)  # `~` is $SKILLC_HOME here, which a shell does not know
-    target = _quoted(f"./{shown}" if shown.startswith("-") else shown)
+    target = pasted_path(layout, source)  # `./-x`, never an option
     return f"{spell('open')} {target} SKILL.md --offset {section.line - 1}"
 
 
@@ -103,15 +100,16 @@ def _shown_by_name(layout: Layout, name: str, source: Path) -> bool:
 
 
 def _quoted(word: str, *, force: bool = False) -> str:
-    """``word`` as a shell word: in double quotes (always with ``force``) when that is
-    enough, else in single quotes; one holding a control character (an escape sequence, a
-    newline) as :func:`~skillc_index.shell_word` writes it (``$'...'`` with escapes), which
-    a shell reads back as the folder or heading it names."""
+    """``word`` (a name, a heading; a path is ``layout.pasted_path``'s) as a shell word: in
+    double quotes (always with ``force``) when that is enough, else in single quotes; one
+    holding a control character (an escape sequence, a newline) as
+    :func:`~skillc_index.shell_word` writes it (``$'...'`` with escapes), which a shell reads
+    back as the name or heading it is."""
     if not word.isprintable():
         from skillc_index import shell_word
 
         return shell_word(word)
-    if not force and word and all(c.isalnum() or c in "-_./~" for c in word):
+    if not force and word and all(c.isalnum() or c in "-_." for c in word):  # `~x`: a home
         return word
     if not any(c in word for c in '"\\$`!'):
         return f'"{word}"'
