@@ -382,3 +382,34 @@ def test_a_bounded_find_keeps_a_long_name_whole_that_reads_the_skill(
     failed, outline = seen["outline"]
     assert not failed, outline
     assert [h["text"] for h in outline["headings"]][-1].startswith("Tusks ")
+
+
+def test_a_cut_find_reply_keeps_the_warnings_of_its_answer(
+    server_command: list[str], project: Path, env: dict[str, str]
+) -> None:
+    """``skc_find`` cuts its reply with its own code (``_find_reply.fit_answer``: headings and
+    descriptions cut, not ``Session.fit_parts``' masks of whole items): a reply cut to its
+    bound keeps the warnings of the answer beside the cut's (here the project's lookup of
+    nested ``.claude/skills`` stopped at 1,000 folders: ``partial``), within the bound."""
+    store = project / ".skillc" / "skills"
+    for n in range(12):
+        folder = store / f"kettle-{n:02d}"
+        folder.mkdir(parents=True)
+        words = "Water and steam. " * 1_500
+        (folder / "SKILL.md").write_text(
+            f"---\nname: kettle-{n:02d}\ndescription: Boil kettles {n}. {words}\n---\n\n## Boil\n",
+            encoding="utf-8",
+        )
+    for n in range(1_001):
+        (project / "many" / f"d{n:04d}").mkdir(parents=True)
+
+    async def body(client: Client) -> tuple[bool, Any]:
+        return await call(client, "skc_find", {"query": "boil kettles water", "limit": 12})
+
+    failed, data = sdk_session(server_command, project, env, body)
+    assert not failed, data
+    assert len(json.dumps(data, ensure_ascii=False)) <= 100_000
+    assert len(data["skills"]) == 12 and data["partial"] is True
+    nested, cut = data["warnings"]
+    assert "holds more than 1,000 folders within 3 levels" in nested
+    assert cut.startswith("warning: find's reply cut to its limit of 100,000 characters: ")
