@@ -356,3 +356,45 @@ def test_a_route_manifest_s_folder_outside_its_base_adds_no_move(
             [(f"2026-12-02T10:00:0{n}Z", f"out-{n}", f"{there}/user-own", "/") for n in range(3)],
         )
     assert _store_uses(log, store) == 0
+
+
+def test_a_store_skill_that_replaced_the_one_routed_takes_none_of_its_uses(
+    project: Path, build: Any
+) -> None:
+    """A route manifest's entry was taken as a move by the store folder's name alone: a
+    store skill of that name that replaced the one moved (a new folder, built since) counted
+    the moved folder's uses. The store folder is the entry moved when its device and inode
+    are the entry's, or else (a copy: new ones) when its runtime's last build hashed what
+    the entry records, which a build refreshes; a record without content says nothing."""
+    import shutil
+
+    from skillc_index.build.manifest import read_manifest
+
+    log = _old_route(project, uses=2)
+    store = project / ".skillc" / "skills" / "user-own"
+    manifest = project / ".skillc" / "router" / "claude.json"
+    assert _store_uses(log, store) == 2  # its device and inode
+    build("user-own", deploys=False)  # it records what the moved folder holds
+    [entry] = json.loads(manifest.read_text())["entries"]
+    runtime = read_manifest(project / ".skillc" / "runtime" / "user-own")
+    assert runtime is not None and entry["content"] == f"sha256:{runtime.source_hash}"
+    copy = store.with_name("copy")
+    shutil.copytree(store, copy)  # the same skill, in a folder of another inode
+    store.rename(project / "moved-aside")  # kept: no folder made next gets the entry's inode
+    copy.rename(store)
+    assert _store_uses(log, store) == 2  # the content the runtime's build hashed
+    data = json.loads(manifest.read_text())
+    data["entries"][0].pop("content")
+    manifest.write_text(json.dumps(data))
+    assert _store_uses(log, store) == 0  # neither: no move
+    manifest.write_text(json.dumps({**data, "entries": [entry]}))
+    assert _store_uses(log, store) == 2
+    other = store.with_name("other")  # another skill of the name in its place, built
+    other.mkdir()
+    (other / "SKILL.md").write_text(
+        "---\nname: user-own\ndescription: Use when testing another skill.\n---\n# Other\n"
+    )
+    shutil.rmtree(store)
+    other.rename(store)
+    build("user-own", deploys=False)
+    assert _store_uses(log, store) == 0

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Collection, Iterator, Mapping, Sequence
+import stat
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -144,11 +145,12 @@ def routed_moves(log: Path, recorded: Collection[tuple[str, str]]) -> list[tuple
 
     A base's manifests are read once per process while they stay as they were
     (:func:`_routes`), not once per log: the readers open one log per skill. The store
-    folder is not matched with the entry's device, inode or content as ``route uninstall``
-    matches it before moving it back (:func:`~skillc_index.route.manifest.is_ours`): that
-    guards a move, and hashing every routed skill per read cost seconds, while a read only
-    counts the rows of the free place ``<agent folder>/<name>`` of the same base as the
-    same-named store skill's, which the manifest records it moved there."""
+    folder must be the entry moved, as cheaply as that is known (no folder hashed per read:
+    that cost seconds): its device and inode, which a rename keeps; else (a copied project
+    gives every folder new ones) the content the entry records (a build refreshes it,
+    :func:`~skillc_index.route.parked.refresh_moved`) is the source hash of the runtime's
+    last build, which its manifest says. A store skill of that name that replaced the one
+    moved (a new folder, built since) takes none of the moved folder's rows."""
     from skillc_index.accesslog.store import primary_log
     from skillc_index.files import inside, real_path
     from skillc_index.layout import RUNTIME_FOLDER, SKILLC_DIR, STORE_FOLDER
@@ -162,18 +164,24 @@ def routed_moves(log: Path, recorded: Collection[tuple[str, str]]) -> list[tuple
     ):
         return []
     name, base = runtime.name, skillc.parent
-    folders = _routes(skillc).get(name)
+    entries = _routes(skillc).get(name)
     store = skillc / STORE_FOLDER / name
-    if not folders or store.is_symlink() or not store.is_dir():
+    try:
+        info = store.lstat() if entries else None
+    except OSError:
+        info = None
+    if info is None or not stat.S_ISDIR(info.st_mode):  # (a link to a folder is none)
         return []
     new = os.path.realpath(store)
     real_base, real_skillc = real_path(base), real_path(skillc)
     found: list[tuple[str, str, int]] = []
-    for folder in folders:
+    built = _built_content(runtime)
+    for folder, moved, content in entries or ():
         parent = real_path(base / folder)
         place = base / folder / name
         if (
-            not inside(parent, real_base)
+            (moved != (info.st_dev, info.st_ino) and (content is None or content != built()))
+            or not inside(parent, real_base)
             or inside(parent, real_skillc)
             or os.path.lexists(place)  # the user's own skill of that name is back there
         ):
@@ -193,13 +201,35 @@ MAX_ROUTES = 64
 #: The most bases :data:`_ROUTES` holds (it starts again past them).
 MAX_BASES = 1_024
 
-_ROUTES: dict[str, tuple[tuple[Any, ...], dict[str, list[str]]]] = {}
+#: A folder entry of a route manifest (:func:`_routes`): the agent folder it was moved from
+#: (as the manifest writes it, relative to the base), the device and inode of the entry
+#: moved, and what it held (``MoveRecord.content``, None when not recorded).
+_Moved = tuple[str, tuple[int, int], str | None]
+
+_ROUTES: dict[str, tuple[tuple[Any, ...], dict[str, list[_Moved]]]] = {}
 
 
-def _routes(skillc: Path) -> Mapping[str, Sequence[str]]:
+def _built_content(runtime: Path) -> Callable[[], str | None]:
+    """What the store skill held when ``runtime`` was last built, as a route records it
+    (``sha256:<source hash>``, :func:`~skillc_index.route.manifest.folder_content`), read
+    from the runtime's manifest on the first call only; None without one."""
+    from functools import cache
+
+    @cache
+    def built() -> str | None:
+        from skillc_index.build.manifest import read_manifest
+        from skillc_index.route.manifest import folder_content
+
+        manifest = read_manifest(runtime)
+        return None if manifest is None else folder_content(manifest.source_hash)
+
+    return built
+
+
+def _routes(skillc: Path) -> Mapping[str, Sequence[_Moved]]:
     """The folder entries of the installed route manifests of the ``.skillc`` folder
-    ``skillc`` (the first :data:`MAX_ROUTES`), by name: the agent folders (as the manifest
-    writes them, relative to the base) each was moved from, in manifest order. Read once
+    ``skillc`` (the first :data:`MAX_ROUTES`), by name (:data:`_Moved`: each agent folder
+    it was moved from, in manifest order, with the entry's identity and content). Read once
     per process while the manifests' stats stay the same."""
     from skillc_index.diagnostics import SkillcError
     from skillc_index.route import ROUTES_DIR
@@ -218,7 +248,7 @@ def _routes(skillc: Path) -> Mapping[str, Sequence[str]]:
     cached = _ROUTES.get(str(skillc))
     if cached is not None and cached[0] == stats:
         return cached[1]
-    by_name: dict[str, list[str]] = {}
+    by_name: dict[str, list[_Moved]] = {}
     for path in manifests[:MAX_ROUTES]:
         try:
             route = read_route_manifest(path)
@@ -227,9 +257,11 @@ def _routes(skillc: Path) -> Mapping[str, Sequence[str]]:
         if route is None or route.state != "installed" or Path(route.folder).is_absolute():
             continue
         for record in route.records:
-            folders = by_name.setdefault(record.name, []) if record.kind == "folder" else []
-            if record.kind == "folder" and route.folder not in folders:
-                folders.append(route.folder)
+            if record.kind != "folder":
+                continue
+            entries = by_name.setdefault(record.name, [])
+            if all(folder != route.folder for folder, _, _ in entries):
+                entries.append((route.folder, (record.dev, record.ino), record.content))
     if len(_ROUTES) >= MAX_BASES:
         _ROUTES.clear()
     _ROUTES[str(skillc)] = (stats, by_name)
