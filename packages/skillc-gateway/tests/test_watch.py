@@ -175,7 +175,7 @@ def test_find_through_the_server_is_the_in_process_answer(
     ]
     alone = [gateway_process(*command) for command in commands]
     assert "not a skillc catalog" in alone[0].stderr
-    hint = "skillc-gateway open library/painter SKILL.md"  # the script run, not skc
+    hint = "skillc-gateway open ./library/painter SKILL.md"  # the script run, not skc
     assert "painter" in alone[0].stdout and hint in alone[0].stdout
     assert [done.returncode for done in alone] == [0, 0, 0, 0, 1, 1, 1, 1, 1]
     assert alone[-3].stderr.startswith("error[E100]: invalid option: 'the query has 10,001")
