@@ -1,5 +1,5 @@
 """How fast the find server's fill computes a catalog's vectors (issue 35): a copy of a
-catalog with every vector emptied, then ``Catalog.fill_vectors`` in slices of the server's
+catalog with every vector emptied, then ``fill.fill_vectors`` in slices of the server's
 ``FILL_SECONDS`` for ``--seconds``; prints the vectors stored a second and the CPU time of
 the model's ``Session.run`` against the rest (the SQL of the fill, the stores).
 
@@ -31,6 +31,7 @@ def main() -> int:
     parser.add_argument("--copies", type=int, default=1)
     args = parser.parse_args()
     from skillc_gateway.catalog import Catalog, embedding
+    from skillc_gateway.catalog.fill import fill_vectors
     from skillc_gateway.catalog.server import FILL_SECONDS
     from skillc_index import Layout
 
@@ -65,7 +66,7 @@ def main() -> int:
         session.run = timed
         cpu, wall = time.process_time(), time.perf_counter()
         while time.perf_counter() - wall < args.seconds:
-            if not catalog.fill_vectors(FILL_SECONDS):
+            if not fill_vectors(catalog, FILL_SECONDS):
                 break
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         (left,) = catalog.db.execute(

@@ -89,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ev = _harness()
     from skillc_gateway.catalog import Catalog, embedding, find_roots
+    from skillc_gateway.catalog.fill import fill_vectors
     from skillc_index import Layout
 
     args.home.mkdir(parents=True, exist_ok=True)
@@ -117,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             while catalog.find("warm up", roots, 1, budget=600.0).partial:
                 pass
             if "find-semantic" in rankers:  # the find server's background work, done here
-                while catalog.fill_vectors(60.0):
+                while fill_vectors(catalog, 60.0):
                     pass
             built = time.perf_counter() - start
             loaded[library] = (skills, ev.FTSIndex(skills), roots, [(prefix, str(root))])

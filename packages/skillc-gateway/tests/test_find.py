@@ -1259,7 +1259,7 @@ def test_the_find_server_refuses_a_budget_that_is_no_number_of_seconds(layout: L
 
 def test_a_budget_goes_on_only_when_the_pace_says_the_rest_fits_in_three_budgets() -> None:
     from skillc_gateway.catalog import BUDGET_SECONDS, FINISH_WITHIN
-    from skillc_gateway.catalog.engine import finishes
+    from skillc_gateway.catalog.indexer import finishes
 
     longest = BUDGET_SECONDS * FINISH_WITHIN  # 30 s
     # 2,320 skills, 1,748 of them indexed in the first 10 s: the rest needs 3.3 s more
@@ -2018,8 +2018,10 @@ def test_a_skipped_skill_whose_folder_changed_stays_skipped(
     gateway: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
     import skillc_gateway.catalog.engine as engine
+    import skillc_gateway.catalog.indexer as indexer
 
     monkeypatch.setattr(engine, "RACY_NS", 0)  # settled at once: not read again each time
+    monkeypatch.setattr(indexer, "RACY_NS", 0)
     library = project / "library"
     write_skill(library / "good", "good", "Plant trees.")
     bad = library / "bad-yaml"
@@ -2218,6 +2220,7 @@ class Passes:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         import skillc_gateway.catalog.engine as engine
+        import skillc_gateway.catalog.indexer as indexer
 
         self.walks: list[tuple[str, str]] = []
         self.stats = 0
@@ -2237,6 +2240,7 @@ class Passes:
             return real_lstat(*args, **options)
 
         monkeypatch.setattr(engine, "RACY_NS", 0)  # no 2 s window for fresh files
+        monkeypatch.setattr(indexer, "RACY_NS", 0)
         monkeypatch.setattr(engine, "walk", counting_walk)
         monkeypatch.setattr(os, "stat", stat)
         monkeypatch.setattr(os, "lstat", lstat)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from skillc_gateway import find_skills
-from skillc_gateway.catalog import Catalog, database, engine
+from skillc_gateway.catalog import Catalog, database, engine, indexer
 from skillc_index import Layout
 from skillc_index.inventory.folders import Root
 
@@ -131,6 +131,7 @@ def test_a_root_forgotten_by_another_process_meanwhile_is_indexed_again(
     answer (A would have saved the state with their old ids)."""
     monkeypatch.setattr(database, "MAX_ROOTS", 2)
     monkeypatch.setattr(engine, "RACY_NS", 0)  # settled at once: sailing is not read again
+    monkeypatch.setattr(indexer, "RACY_NS", 0)
     root = tmp_path / "water"
     write_skill(root / "sailing", "sailing", "Sail a boat on the water.")
     others = [

@@ -197,9 +197,10 @@ def test_a_skill_made_or_removed_above_a_deep_folder_changes_the_answer_incremen
     state at each answer, not when the deep folder was listed: a SKILL.md made, then
     removed, in a folder above it (the deep folder itself not listed again) makes the
     answer whole, then partial again, as a walk from nothing would."""
-    from skillc_gateway.catalog import engine
+    from skillc_gateway.catalog import engine, indexer
 
     monkeypatch.setattr(engine, "RACY_NS", 0)  # no folder looked at again for being new
+    monkeypatch.setattr(indexer, "RACY_NS", 0)
     write_skill(project / "lib/owls", "owls", "A skill about owls.")
     (project / LEVEL_8 / "i/j").mkdir(parents=True)
 

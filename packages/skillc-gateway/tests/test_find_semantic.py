@@ -312,12 +312,13 @@ def test_the_skills_waiting_for_a_vector_are_read_once_a_catalog_state(tmp_path:
 def test_the_find_servers_fill_leaves_the_catalog_to_other_writers_while_it_computes(
     model: embedding.Model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The find server's fill (``Catalog.fill_vectors``) computes each batch outside a write
+    """The find server's fill (``fill.fill_vectors``) computes each batch outside a write
     transaction and stores it in one of its own: another process writes the catalog
     meanwhile without waiting (an MCP server's find starved behind back-to-back fill turns
     for its whole 30 s busy timeout). A vector whose skill's text changed while it was
     computed is not stored: the new text waits for its own."""
     from skillc_gateway.catalog import Catalog
+    from skillc_gateway.catalog.fill import fill_vectors
     from skillc_index import Layout
 
     lib = library(tmp_path / "lib")
@@ -344,7 +345,7 @@ def test_the_find_servers_fill_leaves_the_catalog_to_other_writers_while_it_comp
     try:
         # one batch: the three names stored, the three bodies not (their texts changed
         # meanwhile); the next batch: the bodies' new texts
-        assert catalog.fill_vectors(60) is False
+        assert fill_vectors(catalog, 60) is False
     finally:
         catalog.close()
     other.close()
@@ -530,6 +531,7 @@ def test_a_model_that_does_not_load_is_a_warning_here_and_from_the_find_server(
     process that tried, or by the find server that was to compute the vectors (through the
     catalog), instead of a silent ranking by the words alone; and no more once it loads."""
     from skillc_gateway.catalog import Catalog, find_roots
+    from skillc_gateway.catalog.fill import fill_vectors
     from skillc_index import Layout
 
     files = embedding._files()
@@ -558,14 +560,14 @@ def test_a_model_that_does_not_load_is_a_warning_here_and_from_the_find_server(
     home = tmp_path / "home"
     assert find(home, big) == ("lexical", [])  # the server has not tried yet
     layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
-    assert Catalog.shared(layout).fill_vectors(1.0) is False
+    assert fill_vectors(Catalog.shared(layout), 1.0) is False
     ranker, warnings = find(home, big)
     assert ranker == "lexical" and len(warnings) == 1
     assert "model did not load (the find server: onnxruntime " in warnings[0]
     # the install mended: the server fills, and the warning is gone
     monkeypatch.setattr(embedding, "_files", lambda: files)
     embedding._load.cache_clear()
-    while Catalog.shared(layout).fill_vectors(1.0):
+    while fill_vectors(Catalog.shared(layout), 1.0):
         pass
     assert find(home, big) == ("lexical+semantic", [])
     assert embedding.load_error() is None

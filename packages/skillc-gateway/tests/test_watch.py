@@ -1567,7 +1567,7 @@ def test_a_failing_fill_is_logged_once_not_at_every_look(monkeypatch: pytest.Mon
     """With nothing to fill the server looks whether another process wrote the catalog
     (every ``RECHECK_SECONDS``); a fill that fails is logged and not tried again until the
     next request, not logged at every look."""
-    from skillc_gateway.catalog import server
+    from skillc_gateway.catalog import fill, server
     from skillc_gateway.catalog.engine import Catalog
 
     base = Path(tempfile.mkdtemp(prefix="skf-", dir="/tmp")).resolve()  # a short socket path
@@ -1575,11 +1575,11 @@ def test_a_failing_fill_is_logged_once_not_at_every_look(monkeypatch: pytest.Mon
     monkeypatch.setattr(server, "RECHECK_SECONDS", 0.01)
     tries: list[float] = []
 
-    def failing(self: Catalog, seconds: float, waiting: Any = None) -> bool:
+    def failing(catalog: Catalog, seconds: float, waiting: Any = None) -> bool:
         tries.append(seconds)
         raise sqlite3.DatabaseError("database disk image is malformed")
 
-    monkeypatch.setattr(Catalog, "fill_heads", failing)
+    monkeypatch.setattr(fill, "fill_heads", failing)
     lines: list[str] = []
     layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
     try:

@@ -11,7 +11,9 @@ machinery is imported when a query runs. The modules, by job:
 - keeping current and answering: :mod:`.engine` (the :class:`Catalog`), :mod:`.scan` (the
   walk over the folders, full or targeted), :mod:`.tree_state` (what is known of a root's
   folders: their stamps and flags, saved between queries), :mod:`.watch` (change
-  notification), :mod:`.indexer` (reading changed skills into the catalog),
+  notification), :mod:`.indexer` (reading changed skills into the catalog, in timed write
+  transactions), :mod:`.fill` (the find server's background work: the words' best rows, the
+  vectors),
   :mod:`.first_answer` (the answer over many skills the catalog does not hold yet, from their
   files, while the find server builds it),
   :mod:`.skill_text` (what the ranker reads of a SKILL.md, read lightly), :mod:`.answer`

@@ -1,6 +1,6 @@
 """The :class:`Catalog` of one skillc home: keeps the catalog current for the searched
 folders (:meth:`Catalog.refresh`: file stats, of what a watcher says changed when it watches;
-the changed skills are read in by :class:`~.indexer.Indexer`, in timed transactions) and
+the changed skills are read in by :func:`.indexer.apply`, in timed transactions) and
 answers queries (:meth:`Catalog.find`; the answer is made by :func:`~.answer.answer`)."""
 
 from __future__ import annotations
@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING
 
 from skillc_gateway.catalog import (
     BUDGET_SECONDS,
-    FINISH_WITHIN,
     Elsewhere,
     FindResult,
     FoundSkill,
     embedding,
     first_answer,
-    postings,
+    indexer,
     scan,
     tree_state,
 )
@@ -29,13 +28,11 @@ from skillc_gateway.catalog.answer import Seen, answer
 from skillc_gateway.catalog.database import (
     CatalogDatabase,
     discard,
-    forget_roots,
     forgotten,
     open_database,
 )
-from skillc_gateway.catalog.indexer import Indexer
 from skillc_gateway.catalog.scan import Walk, walk
-from skillc_gateway.catalog.tree_state import RACY_NS, SKILL, TreeState
+from skillc_gateway.catalog.tree_state import RACY_NS, TreeState
 from skillc_index import Diagnostic, Layout, Notice
 from skillc_index.inventory.folders import Root
 from skillc_index.sqlite import damaged
@@ -43,10 +40,7 @@ from skillc_index.sqlite import damaged
 if TYPE_CHECKING:
     from skillc_gateway.catalog.watch import Changes, Watcher
 
-__all__ = ["BATCH_SECONDS", "Catalog"]
-
-#: Changed skills are written in transactions of about this long (others wait meanwhile).
-BATCH_SECONDS = 0.5
+__all__ = ["Catalog", "note_unloaded", "unloaded"]
 
 
 class Catalog:
@@ -68,8 +62,9 @@ class Catalog:
         """``forgotten`` of the catalog when its states were read: when it changed since,
         another process forgot roots, and with them skills whose ids a state here holds."""
         self._passes = 0
-        self._headed: tuple[int, int] | None = None
-        """The words' state when every stored head was last found there (:meth:`fill_heads`)."""
+        self.headed: tuple[int, int] | None = None
+        """The words' state when every stored head was last found there
+        (:func:`.fill.fill_heads`)."""
         self._watcher: Watcher | None = None
         self._watching = True  # False where no watcher can be had
         self._quiet: tuple[tuple[str, ...], Seen, tuple[int, ...], list[str]] | None = None
@@ -159,7 +154,7 @@ class Catalog:
         try:
             return self._find(query, roots, limit, budget, semantic, first, elsewhere, told)
         except sqlite3.DatabaseError as exc:
-            if self.database.path is None or _busy(exc):
+            if self.database.path is None or indexer.busy(exc):
                 raise
             # a catalog that broke while in use: opened again, once; removed first only when
             # it is corrupt (another skillc version that rewrote its tables is no reason)
@@ -252,7 +247,7 @@ class Catalog:
             named = searched - pending >= semantic_step.PARTIAL_NAMES * searched
             if named and embedding.loaded() is not None:
                 return "lexical+semantic-partial"
-            error = self._unloaded()
+            error = unloaded(self.db)
             if error is not None:
                 warnings.append(_not_loaded(f"the find server: {error}"))
             return "lexical"
@@ -262,72 +257,6 @@ class Catalog:
         if semantic_step.names_only(self.db):
             return "lexical+semantic-names"
         return "lexical+semantic"
-
-    def _unloaded(self) -> str | None:
-        """Why the find server could not load the installed model (see :meth:`fill_vectors`)."""
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (_UNLOADED,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def fill_heads(self, seconds: float, waiting: Callable[[], bool] | None = None) -> bool:
-        """Store the words' best rows the catalog lacks (:func:`.heads.fill`) for about
-        ``seconds`` (the find server's background work, before the vectors), or until
-        ``waiting()`` says a request waits; whether some are still missing (True when the
-        catalog is busy: later). Only with the semantic extra (its numpy reads them), and not
-        looked for again while the words are unchanged."""
-        state = postings.state(self.db, vectors=False)
-        if state == self._headed or not embedding.available(True):
-            return False
-        from skillc_gateway.catalog import heads
-        from skillc_gateway.catalog.rank import DEPTH
-
-        try:
-            more = heads.fill(
-                self.db,
-                DEPTH,
-                time.monotonic() + seconds,
-                lambda: catalog_database.writing(self.db),
-                waiting,
-            )
-        except sqlite3.OperationalError as exc:
-            if _busy(exc):
-                return True
-            if _unwritable(exc):
-                self._headed = state
-                return False
-            raise
-        if not more:
-            self._headed = state
-        return more
-
-    def fill_vectors(self, seconds: float, waiting: Callable[[], bool] | None = None) -> bool:
-        """Compute missing vectors of the catalog's skills for about ``seconds`` (the find
-        server's background work, between two requests), or until ``waiting()`` says a
-        request waits; whether some are still missing. False without the model; True when
-        the catalog is busy (later)."""
-        if not postings.missing_vectors(self.db, 1) or not embedding.available(True):
-            return False
-        error = None if embedding.model(True) else embedding.load_error() or "unknown"
-        try:
-            if error != self._unloaded():  # why the vectors do not come, for the finds
-                with catalog_database.writing(self.db):
-                    self.db.execute("DELETE FROM meta WHERE key = ?", (_UNLOADED,))
-                    if error is not None:
-                        self.db.execute("INSERT INTO meta VALUES (?, ?)", (_UNLOADED, error))
-            if error is not None:
-                return False
-            return semantic_step.fill(
-                self.db,
-                time.monotonic() + seconds,
-                wanted=True,
-                writing=lambda: catalog_database.writing(self.db),
-                waiting=waiting,
-            )
-        except sqlite3.OperationalError as exc:
-            if _busy(exc):
-                return True
-            if _unwritable(exc):
-                return False
-            raise
 
     # -- keeping current -------------------------------------------------------------------
 
@@ -426,13 +355,14 @@ class Catalog:
         unwritable = ""  # why the catalog could not be written, when it could not
         if not from_files:
             try:
-                left = self._apply(
+                left = indexer.apply(
+                    self,
                     [(str(root.path), result) for root, _, result in walks],
                     budget,
                     watcher is not None,
                 )
             except sqlite3.OperationalError as exc:
-                if not _unwritable(exc):
+                if not indexer.unwritable(exc):
                     raise
                 path = self.database.path
                 unwritable = f"cannot write the catalog {path} ({catalog_database.why(exc, path)})"
@@ -535,138 +465,29 @@ class Catalog:
         if catalog_database.touch_roots_now(self.db, due, now):
             self._used.update(dict.fromkeys(due, now))
 
-    def _repair(
-        self,
-        walks: list[tuple[str, Walk]],
-        todo: list[tuple[TreeState, int]],
-        dirty: list[tuple[str, TreeState]],
-    ) -> None:
-        """Inside the write transaction, when another process forgot roots since the states
-        were read: each skill a state holds whose row is gone (it was only under a forgotten
-        root when that was decided) is indexed again now (``todo``), and its state saved."""
-        ids = sorted({skill_id for _, result in walks for skill_id in result.state.ids if skill_id})
-        present = catalog_database.present_skills(self.db, ids)
-        saved = {key for key, _ in dirty}
-        for key, result in walks:
-            state = result.state
-            gone = [
-                i for i, skill_id in enumerate(state.ids) if skill_id and skill_id not in present
-            ]
-            for index in gone:
-                state.ids[index] = state.fps[index] = 0
-                if state.kinds[index] & SKILL:
-                    todo.append((state, index))
-            if gone and key not in saved:
-                dirty.append((key, state))
-                saved.add(key)
-
-    def _forget(self, walks: list[tuple[str, Walk]]) -> list[str]:
-        """:func:`~.database.forget_roots` for this query: its roots are kept, and the
-        skills of the states in memory (theirs and the others') held."""
-        held: dict[str, Sequence[int]] = {key: state.ids for key, state in self._states.items()}
-        held.update((key, result.state.ids) for key, result in walks)
-        return forget_roots(self.db, [key for key, _ in walks], held)
-
     def _deployed(self, real: str, meta: bool) -> str | None:
         from skillc_index.inventory.deployed import deployed_source
 
         # a deployment whose source is gone stands for it all the same: skipped, not its stub
         return deployed_source(real, self.layout, copy=meta, gone=True, strict=True)
 
-    def _apply(self, walks: list[tuple[str, Walk]], budget: float, watching: bool) -> int | None:
-        """Index the pending skills and drop the removed ones, saving each changed state, in
-        transactions of :data:`BATCH_SECONDS`. The number of skills left when the budget ran
-        out (0: all done), None when the catalog was busy; it raises the SQLite error when the
-        catalog cannot be written (read-only, its disk full or failing: the files answer).
-        The budget stretches to :data:`FINISH_WITHIN` budgets when, as it runs out, the pace
-        so far says the rest fits in them (:func:`finishes`).
-
-        A ``watching`` catalog keeps its states in memory and saves one only when its folders
-        changed, not when skills were only indexed again (a state is megabytes at 20,000
-        skills): a new process's walk then finds those fingerprints out of date and takes
-        them from the skills' rows, without reading the files."""
-        todo = [(result.state, index) for _, result in walks for index in result.pending]
-        removed = [item for _, result in walks for item in result.removed]
-        dirty = [
-            (key, result.state)
-            for key, result in walks
-            if result.changed or (result.pending and not watching)
-        ]
-        used_ns = time.time_ns()
-        keys = list(dict.fromkeys(key for key, _ in walks))
-        every = catalog_database.TOUCH_NS
-        touch = [key for key in keys if used_ns - self._used.get(key, 0) >= every]
-        # nothing but vectors to compute (rank computes those it needs meanwhile): not partial
-        filling = not (todo or removed or dirty)
-        if (
-            filling
-            and not touch
-            and forgotten(self.db) == self._forgotten  # else its states may need repair
-            and not semantic_step.unfilled(self.db, semantic_step.QUERY_FILL)
-        ):
-            return 0
-        start = time.monotonic()
-        deadline = start + budget
-        indexer = Indexer(self.db, time.time_ns() - RACY_NS)
-        waiting = self._waiting or (lambda: False)
-        position = 0
-        first = True
-        saved: set[str] = set()
-        dropped: list[str] = []
-        try:
-            while True:
-                with catalog_database.writing(self.db):
-                    if first and forgotten(self.db) != self._forgotten:
-                        self._repair(walks, todo, dirty)
-                    if removed:
-                        indexer.remove(indexer.adopt(removed, todo))
-                        removed = []
-                    stop = min(deadline, time.monotonic() + BATCH_SECONDS)
-                    while position < len(todo) and time.monotonic() < stop and not waiting():
-                        indexer.index(*todo[position])
-                        position += 1
-                    postings.finish(self.db)
-                    missing = position == len(todo) and semantic_step.fill(
-                        self.db, stop, semantic_step.QUERY_FILL
-                    )
-                    for key, state in dirty:
-                        catalog_database.save_root(self.db, key, state.dumps(), used_ns)
-                    if first:
-                        saved = {key for key, _ in dirty}
-                        catalog_database.touch_roots(
-                            self.db, [key for key in touch if key not in saved], used_ns
-                        )
-                        dropped = self._forget(walks)
-                        self._forgotten = forgotten(self.db)
-                if first:
-                    first = False
-                    self._used.update(dict.fromkeys((*touch, *saved), used_ns))
-                    for key in dropped:
-                        self._states.pop(key, None)
-                        self._used.pop(key, None)
-                if position == len(todo) and not missing:
-                    return 0
-                if waiting():
-                    return len(todo) - position
-                now = time.monotonic()
-                if now >= deadline:
-                    left, longest = len(todo) - position, budget * FINISH_WITHIN
-                    if deadline - start < longest and finishes(
-                        now - start, position, left, longest
-                    ):
-                        deadline = start + longest
-                        continue
-                    return left
-        except sqlite3.OperationalError as exc:
-            if filling and (_busy(exc) or _unwritable(exc)):
-                return 0
-            if _busy(exc):
-                return None
-            raise  # read-only, the disk full or failing: the caller answers from the files
-
 
 #: The ``meta`` key where the find server says why the installed model did not load.
 _UNLOADED = "semantic_unloaded"
+
+
+def unloaded(db: sqlite3.Connection) -> str | None:
+    """Why the find server could not load the installed model (:func:`.fill.fill_vectors`)."""
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (_UNLOADED,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def note_unloaded(db: sqlite3.Connection, error: str | None) -> None:
+    """Store why the find server could not load the installed model (None: it loaded), for
+    the finds (:func:`unloaded`); inside a write transaction."""
+    db.execute("DELETE FROM meta WHERE key = ?", (_UNLOADED,))
+    if error is not None:
+        db.execute("INSERT INTO meta VALUES (?, ?)", (_UNLOADED, error))
 
 
 def _not_loaded(error: str) -> Notice:
@@ -675,22 +496,6 @@ def _not_loaded(error: str) -> Notice:
         "ranked by the words alone: reinstall 'skillc-gateway[semantic]', then "
         "'skc watch --stop'"
     )
-
-
-def finishes(elapsed: float, done: int, left: int, longest: float) -> bool:
-    """Whether, at the pace of ``done`` skills indexed in ``elapsed`` seconds, the ``left``
-    ones are indexed before ``longest`` seconds from the start (no pace yet: no)."""
-    return done > 0 and left > 0 and elapsed + left * elapsed / done <= longest
-
-
-def _busy(exc: sqlite3.DatabaseError) -> bool:
-    text = str(exc)
-    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
-
-
-def _unwritable(exc: sqlite3.OperationalError) -> bool:
-    """A catalog that cannot be written now: read-only, or its disk full or failing."""
-    return "readonly" in str(exc) or "disk" in str(exc)
 
 
 def _readable(query: str) -> str:

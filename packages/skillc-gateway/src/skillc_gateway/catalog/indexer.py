@@ -1,22 +1,50 @@
-"""Reading changed skills into the catalog: the :class:`Indexer` the :class:`~.engine.Catalog`
-runs inside its write transactions (a skill's SKILL.md read again under the write lock, its
-row and words written, a moved skill's row taken over instead of indexed anew)."""
+"""Reading changed skills into the catalog: :func:`apply` writes what a
+:class:`~.engine.Catalog`'s walks found in timed write transactions, and the :class:`Indexer`
+runs inside them (a skill's SKILL.md read again under the write lock, its row and words
+written, a moved skill's row taken over instead of indexed anew); :func:`busy` and
+:func:`unwritable` say why a write failed."""
 
 from __future__ import annotations
 
 import os
 import sqlite3
 import stat as stat_module
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from skillc_gateway.catalog import FINISH_WITHIN, postings
 from skillc_gateway.catalog import database as catalog_database
-from skillc_gateway.catalog import postings
-from skillc_gateway.catalog.scan import SKILL_FILE
+from skillc_gateway.catalog import semantic as semantic_step
+from skillc_gateway.catalog.database import forget_roots, forgotten
+from skillc_gateway.catalog.scan import SKILL_FILE, Walk
 from skillc_gateway.catalog.skill_text import MAX_SKILL_BYTES, cut, read_skill_text
-from skillc_gateway.catalog.tree_state import SKILL, SKIPPED, TreeState, fingerprint, is_racy
+from skillc_gateway.catalog.tree_state import (
+    RACY_NS,
+    SKILL,
+    SKIPPED,
+    TreeState,
+    fingerprint,
+    is_racy,
+)
 
-__all__ = ["Indexer", "same_skill_key", "skill_digest"]
+if TYPE_CHECKING:
+    from skillc_gateway.catalog.engine import Catalog
+
+__all__ = [
+    "BATCH_SECONDS",
+    "Indexer",
+    "apply",
+    "busy",
+    "finishes",
+    "same_skill_key",
+    "skill_digest",
+    "unwritable",
+]
+
+#: Changed skills are written in transactions of about this long (others wait meanwhile).
+BATCH_SECONDS = 0.5
 
 
 class Indexer:
@@ -214,3 +242,145 @@ def _sha1(data: bytes) -> bytes:
     import hashlib
 
     return hashlib.sha1(data, usedforsecurity=False).digest()
+
+
+def apply(
+    catalog: Catalog, walks: list[tuple[str, Walk]], budget: float, watching: bool
+) -> int | None:
+    """Index the pending skills of ``catalog`` (:meth:`~.engine.Catalog.refresh`'s walks)
+    and drop the removed ones, saving each changed state, in
+    transactions of :data:`BATCH_SECONDS`. The number of skills left when the budget ran
+    out (0: all done), None when the catalog was busy; it raises the SQLite error when the
+    catalog cannot be written (read-only, its disk full or failing: the files answer).
+    The budget stretches to :data:`FINISH_WITHIN` budgets when, as it runs out, the pace
+    so far says the rest fits in them (:func:`finishes`).
+
+    A ``watching`` catalog keeps its states in memory and saves one only when its folders
+    changed, not when skills were only indexed again (a state is megabytes at 20,000
+    skills): a new process's walk then finds those fingerprints out of date and takes
+    them from the skills' rows, without reading the files."""
+    todo = [(result.state, index) for _, result in walks for index in result.pending]
+    removed = [item for _, result in walks for item in result.removed]
+    dirty = [
+        (key, result.state)
+        for key, result in walks
+        if result.changed or (result.pending and not watching)
+    ]
+    used_ns = time.time_ns()
+    keys = list(dict.fromkeys(key for key, _ in walks))
+    every = catalog_database.TOUCH_NS
+    touch = [key for key in keys if used_ns - catalog._used.get(key, 0) >= every]
+    # nothing but vectors to compute (rank computes those it needs meanwhile): not partial
+    filling = not (todo or removed or dirty)
+    if (
+        filling
+        and not touch
+        and forgotten(catalog.db) == catalog._forgotten  # else its states may need repair
+        and not semantic_step.unfilled(catalog.db, semantic_step.QUERY_FILL)
+    ):
+        return 0
+    start = time.monotonic()
+    deadline = start + budget
+    indexer = Indexer(catalog.db, time.time_ns() - RACY_NS)
+    waiting = catalog._waiting or (lambda: False)
+    position = 0
+    first = True
+    saved: set[str] = set()
+    dropped: list[str] = []
+    try:
+        while True:
+            with catalog_database.writing(catalog.db):
+                if first and forgotten(catalog.db) != catalog._forgotten:
+                    _repair(catalog.db, walks, todo, dirty)
+                if removed:
+                    indexer.remove(indexer.adopt(removed, todo))
+                    removed = []
+                stop = min(deadline, time.monotonic() + BATCH_SECONDS)
+                while position < len(todo) and time.monotonic() < stop and not waiting():
+                    indexer.index(*todo[position])
+                    position += 1
+                postings.finish(catalog.db)
+                missing = position == len(todo) and semantic_step.fill(
+                    catalog.db, stop, semantic_step.QUERY_FILL
+                )
+                for key, state in dirty:
+                    catalog_database.save_root(catalog.db, key, state.dumps(), used_ns)
+                if first:
+                    saved = {key for key, _ in dirty}
+                    catalog_database.touch_roots(
+                        catalog.db, [key for key in touch if key not in saved], used_ns
+                    )
+                    dropped = _forget(catalog, walks)
+                    catalog._forgotten = forgotten(catalog.db)
+            if first:
+                first = False
+                catalog._used.update(dict.fromkeys((*touch, *saved), used_ns))
+                for key in dropped:
+                    catalog._states.pop(key, None)
+                    catalog._used.pop(key, None)
+            if position == len(todo) and not missing:
+                return 0
+            if waiting():
+                return len(todo) - position
+            now = time.monotonic()
+            if now >= deadline:
+                left, longest = len(todo) - position, budget * FINISH_WITHIN
+                if deadline - start < longest and finishes(now - start, position, left, longest):
+                    deadline = start + longest
+                    continue
+                return left
+    except sqlite3.OperationalError as exc:
+        if filling and (busy(exc) or unwritable(exc)):
+            return 0
+        if busy(exc):
+            return None
+        raise  # read-only, the disk full or failing: the caller answers from the files
+
+
+def _repair(
+    db: sqlite3.Connection,
+    walks: list[tuple[str, Walk]],
+    todo: list[tuple[TreeState, int]],
+    dirty: list[tuple[str, TreeState]],
+) -> None:
+    """Inside the write transaction, when another process forgot roots since the states
+    were read: each skill a state holds whose row is gone (it was only under a forgotten
+    root when that was decided) is indexed again now (``todo``), and its state saved."""
+    ids = sorted({skill_id for _, result in walks for skill_id in result.state.ids if skill_id})
+    present = catalog_database.present_skills(db, ids)
+    saved = {key for key, _ in dirty}
+    for key, result in walks:
+        state = result.state
+        gone = [i for i, skill_id in enumerate(state.ids) if skill_id and skill_id not in present]
+        for index in gone:
+            state.ids[index] = state.fps[index] = 0
+            if state.kinds[index] & SKILL:
+                todo.append((state, index))
+        if gone and key not in saved:
+            dirty.append((key, state))
+            saved.add(key)
+
+
+def _forget(catalog: Catalog, walks: list[tuple[str, Walk]]) -> list[str]:
+    """:func:`~.database.forget_roots` for this query: its roots are kept, and the
+    skills of the states in memory (theirs and the others') held."""
+    held: dict[str, Sequence[int]] = {key: state.ids for key, state in catalog._states.items()}
+    held.update((key, result.state.ids) for key, result in walks)
+    return forget_roots(catalog.db, [key for key, _ in walks], held)
+
+
+def finishes(elapsed: float, done: int, left: int, longest: float) -> bool:
+    """Whether, at the pace of ``done`` skills indexed in ``elapsed`` seconds, the ``left``
+    ones are indexed before ``longest`` seconds from the start (no pace yet: no)."""
+    return done > 0 and left > 0 and elapsed + left * elapsed / done <= longest
+
+
+def busy(exc: sqlite3.DatabaseError) -> bool:
+    """The catalog is locked by another process's transaction (try again later)."""
+    text = str(exc)
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def unwritable(exc: sqlite3.OperationalError) -> bool:
+    """A catalog that cannot be written now: read-only, or its disk full or failing."""
+    return "readonly" in str(exc) or "disk" in str(exc)

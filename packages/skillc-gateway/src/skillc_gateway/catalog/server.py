@@ -347,6 +347,7 @@ class FindServer:
         A failure is logged, and None stops the filling until the next request (and the looks
         every :data:`RECHECK_SECONDS`: a failing fill is not logged every 2 s). Nothing while
         :attr:`semantic` is off: no model is loaded for finds that rank by the words alone."""
+        from skillc_gateway.catalog import fill
         from skillc_gateway.catalog.engine import Catalog
 
         if not self.semantic:
@@ -354,8 +355,8 @@ class FindServer:
         waiting = _waiting(listener)
         try:
             catalog = Catalog.shared(self.layout)
-            return catalog.fill_heads(FILL_SECONDS, waiting) or catalog.fill_vectors(
-                FILL_SECONDS, waiting
+            return fill.fill_heads(catalog, FILL_SECONDS, waiting) or fill.fill_vectors(
+                catalog, FILL_SECONDS, waiting
             )
         except Exception as exc:
             self.log(f"filling the catalog failed: {type(exc).__name__}: {exc}")
