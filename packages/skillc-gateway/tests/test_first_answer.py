@@ -689,7 +689,7 @@ def test_after_answers_from_the_files_a_turn_of_the_build_indexes_as_long(
     a tenth of a second per find (a judge's 151 requests in a row over 4,061 skills: the
     catalog built at 26 s instead of 84 s). Near miss: with no answer from the files since
     the last turn, a turn indexes BUILD_AT_LEAST; the time owed is spent once."""
-    from skillc_gateway.catalog import server
+    from skillc_gateway.catalog import server, server_socket
     from skillc_gateway.catalog.protocol import find_request
 
     base = Path(tempfile.mkdtemp(prefix="skow-", dir="/tmp")).resolve()
@@ -704,7 +704,7 @@ def test_after_answers_from_the_files_a_turn_of_the_build_indexes_as_long(
         leasts.append(after)
         return lambda: True  # a request always waits: each turn ends at its least
 
-    monkeypatch.setattr(server, "_waiting", waiting)
+    monkeypatch.setattr(server_socket, "waiting", waiting)
     try:
         roots = find_roots(layout, [str(lib)])
         found._reading = roots

@@ -1603,7 +1603,7 @@ def test_a_turn_of_the_build_ends_when_a_request_comes(
     end: the skills indexed so far are written, the rest left for the next turn. The server's
     look at its listener says whether a connection waits, after the least a turn indexes.
     Near miss: no request, one turn indexes them all."""
-    from skillc_gateway.catalog import find_roots, server
+    from skillc_gateway.catalog import find_roots, server, server_socket
     from skillc_gateway.catalog.database import open_database
     from skillc_gateway.catalog.engine import Catalog
 
@@ -1648,11 +1648,11 @@ def test_a_turn_of_the_build_ends_when_a_request_comes(
     serving = threading.Thread(target=found.serve)
     try:
         assert found._listener is not None
-        assert not server._waiting(found._listener.fileno())()
+        assert not server_socket.waiting(found._listener.fileno())()
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
             client.connect(str(found.path))
-            assert server._waiting(found._listener.fileno())()
-            assert not server._waiting(found._listener.fileno(), 60)()  # not before a minute
+            assert server_socket.waiting(found._listener.fileno())()
+            assert not server_socket.waiting(found._listener.fileno(), 60)()  # not before a minute
             client.sendall(encode_message({"version": PROTOCOL, "op": "status"}))
             client.shutdown(socket.SHUT_WR)
             serving.start()

@@ -27,7 +27,8 @@ machinery is imported when a query runs. The modules, by job:
   blend);
 - the find server (``skc watch``: a process that keeps the catalog warm and answers ``skc
   find``): :mod:`.protocol` (the wire format), :mod:`.client` (what ``skc find`` asks
-  first), :mod:`.server` (the server), :mod:`.lifecycle` (starting, stopping, its status).
+  first), :mod:`.server` (the server; its lock and socket:
+  :mod:`.server_socket`), :mod:`.lifecycle` (starting, stopping, its status).
 """
 
 from __future__ import annotations

@@ -16,31 +16,29 @@ sent is seen.
 
 The socket is created mode 0600 under a restrictive umask, and the server answers only peers
 of its own user (``SO_PEERCRED``). Requests are answered one at a time. The modules around
-it: :mod:`.protocol` (the wire format), :mod:`.client` (what ``skc find`` asks first) and
-:mod:`.lifecycle` (starting, stopping, asking how it is).
+it: :mod:`.server_socket` (its lock and socket), :mod:`.protocol` (the wire format),
+:mod:`.client` (what ``skc find`` asks first) and :mod:`.lifecycle` (starting, stopping,
+asking how it is).
 """
 
 from __future__ import annotations
 
 import os
-import stat
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillc_gateway.catalog import FindResult
+from skillc_gateway.catalog import FindResult, server_socket
 from skillc_gateway.catalog.protocol import (
     LOCK_NAME,
     MAX_REQUEST_BYTES,
     PROTOCOL,
     BadRequest,
-    already_runs,
     code_id,
     encode_message,
     encode_result,
     fits,
-    open_home_file,
     other_version_reply,
     peer,
     read_find_request,
@@ -165,49 +163,18 @@ class FindServer:
         code_id()  # the code it started with: it answers the finds of that code only
         self.path.parent.mkdir(parents=True, exist_ok=True)
         lock = self.path.parent / LOCK_NAME
-        self._lock = _take_lock(lock) if self.lock_fd is None else _adopt_lock(lock, self.lock_fd)
+        self._lock = (
+            server_socket.take_lock(lock)
+            if self.lock_fd is None
+            else server_socket.adopt_lock(lock, self.lock_fd)
+        )
         try:
-            self._listen(path)
+            listener, self._identity = server_socket.bind_socket(path)
+            listener.listen(16)
+            self._listener = listener
         except BaseException:
             self.close()
             raise
-
-    def _listen(self, path: str) -> None:
-        import socket
-
-        try:
-            st = os.lstat(path)
-        except FileNotFoundError:
-            pass
-        else:
-            if not stat.S_ISSOCK(st.st_mode):
-                raise FindServerError(f"{path} exists and is not a socket: remove it first")
-            from skillc_gateway.catalog.client import answers
-
-            if answers(path):
-                raise FindServerError(f"another process answers on {path}")
-            Path(path).unlink()  # left by a server that died: nobody answers on it
-        from skillc_gateway.find_socket import refused
-
-        try:  # a sandbox may refuse Unix sockets: E060 saying so
-            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        except OSError as exc:
-            why = refused("socket", exc) or exc.strerror or exc
-            raise FindServerError(f"cannot listen on {path}: {why}") from None
-        old = os.umask(0o177)
-        try:
-            listener.bind(path)
-        except OSError as exc:
-            listener.close()
-            why = refused("bind", exc) or exc.strerror or exc
-            raise FindServerError(f"cannot listen on {path}: {why}") from None
-        finally:
-            os.umask(old)
-        os.chmod(path, 0o600)  # noqa: PTH101 - the umask made it so; said twice
-        st = os.lstat(path)
-        self._identity = (st.st_dev, st.st_ino)
-        listener.listen(16)
-        self._listener = listener
 
     def close(self) -> None:
         """Stop listening; remove the socket if it is still the one this server made."""
@@ -290,7 +257,7 @@ class FindServer:
         self._owed = 0.0
         try:
             catalog = Catalog.shared(self.layout)
-            catalog.build(roots, BUILD_SECONDS, _waiting(listener, least))
+            catalog.build(roots, BUILD_SECONDS, server_socket.waiting(listener, least))
         except Exception as exc:
             self.log(f"building the catalog failed: {type(exc).__name__}: {exc}")
             del self._building[0]
@@ -352,7 +319,7 @@ class FindServer:
 
         if not self.semantic:
             return False
-        waiting = _waiting(listener)
+        waiting = server_socket.waiting(listener)
         try:
             catalog = Catalog.shared(self.layout)
             return fill.fill_heads(catalog, FILL_SECONDS, waiting) or fill.fill_vectors(
@@ -454,7 +421,7 @@ class FindServer:
             if uid != os.getuid():
                 self.log(f"refused a connection from user {uid} (pid {pid})")
                 return
-            reply = self._reply(_read(connection), connection)
+            reply = self._reply(server_socket.read_request(connection, READ_SECONDS), connection)
             if reply is None:  # a prepare: its client reads no reply
                 return
             connection.settimeout(READ_SECONDS)  # for the whole reply (sendall)
@@ -484,7 +451,8 @@ class FindServer:
                     self._refuse(BadRequest(reply["error"]))
                 return reply
             op = message.get("op")
-            if op == "find" and _hung_up(connection):  # it gave up waiting (we were stopped)
+            # a find whose client gave up waiting (we were stopped)
+            if op == "find" and server_socket.hung_up(connection):
                 return {"ok": False, "error": "the client is gone"}
             if op == "find":
                 from skillc_gateway.catalog import Elsewhere
@@ -618,81 +586,3 @@ class FindServer:
             "vectors_waiting": waiting,
             "heads_waiting": heads_waiting,
         }
-
-
-def _take_lock(path: Path) -> int:
-    """The home's find-server lock (held while the server runs); FindServerError when another
-    server holds it or it is no regular file (a symlink is not followed)."""
-    import fcntl
-
-    try:
-        fd = open_home_file(path, os.O_RDWR | os.O_CREAT)
-    except OSError as exc:
-        raise FindServerError(f"cannot open {path}: {exc.strerror or exc}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        holder = os.read(fd, 32).decode(errors="replace").strip()
-        os.close(fd)
-        raise FindServerError(already_runs(holder or "?")) from None
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{os.getpid()}\n".encode())
-    return fd
-
-
-def _adopt_lock(path: Path, fd: int) -> int:
-    """The home's find-server lock ``path``, taken for this server by the ``skc find`` that
-    started it and inherited as ``fd``: checked to be that file and held, then marked with
-    this pid. FindServerError otherwise."""
-    import fcntl
-
-    try:
-        held, named = os.fstat(fd), os.lstat(path)  # a symlink put there since is not it
-        if (held.st_dev, held.st_ino) != (named.st_dev, named.st_ino):
-            raise FindServerError(f"--lock-fd {fd} is not {path}")
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held already by this open file
-    except OSError as exc:
-        raise FindServerError(f"--lock-fd {fd}: {exc.strerror or exc}") from None
-    os.set_inheritable(fd, False)
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{os.getpid()}\n".encode())
-    return fd
-
-
-def _read(connection: socket.socket) -> bytes | None:
-    """The request: everything up to the client's shutdown; None past the size limit.
-    TimeoutError past :data:`READ_SECONDS` in all: a client sending a byte now and then
-    holds the server (it answers one at a time) no longer than one that sends nothing."""
-    deadline = time.monotonic() + READ_SECONDS
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("timed out")  # as the socket's own timeout says
-        connection.settimeout(left)
-        chunk = connection.recv(1 << 16)
-        if not chunk:
-            return b"".join(chunks)
-        size += len(chunk)
-        if size > MAX_REQUEST_BYTES:
-            return None
-        chunks.append(chunk)
-
-
-def _hung_up(connection: socket.socket) -> bool:
-    """Whether the client closed its end (it shuts down only its writing side to send)."""
-    import select
-
-    poller = select.poll()
-    poller.register(connection.fileno(), select.POLLIN)
-    return any(events & select.POLLHUP for _, events in poller.poll(0))
-
-
-def _waiting(listener: int, after: float = 0.0) -> Callable[[], bool]:
-    """Whether a request waits on ``listener`` (a look that does not block), from ``after``
-    seconds on (False before): a turn of the build or of the fill ends for it."""
-    import select
-
-    start = time.monotonic() + after
-    return lambda: time.monotonic() >= start and bool(select.select([listener], [], [], 0)[0])
