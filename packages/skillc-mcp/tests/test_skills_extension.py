@@ -456,7 +456,7 @@ def test_a_page_of_skills_with_long_file_names_stays_within_its_size() -> None:
     pages by its own (small) items."""
     import bisect
 
-    from skillc_gateway.served import Entry, ServedFile
+    from skillc_gateway.served_entry import Entry, ServedFile
     from skillc_mcp._skills import PAGE_CHARS, SkillsMethods
 
     long = "d" * 1000 + "/" + "f" * 1000

@@ -15,11 +15,12 @@ requires (and as hosts check: FastMCP's client refuses a whole listing for one b
 its ``SKILL.md`` frontmatter is a mapping that JSON can carry as it is (string keys, finite
 numbers), its ``name`` passes the name rule and is the last segment of its path (its folder's
 name), its ``description`` is 1 to 1,024 characters, the optional standard fields have their
-standard types; and it is within the extension's limits (:data:`MAX_FILES` files,
-:data:`MAX_BYTES` bytes), each of its files named by a URI a read takes
-(:func:`skillc_index.inventory.uris.parse_uri`: no backslash in a name, at most
-:data:`~skillc_index.inventory.uris.MAX_URI_CHARS` characters). Any other skill is left out,
-with the reason (:attr:`Snapshot.refused`); the section tools still read it by name.
+standard types (:func:`.served_entry.frontmatter_problem`); and it is within the extension's
+limits (:data:`~.served_entry.MAX_FILES` files, :data:`~.served_entry.MAX_BYTES` bytes), each
+of its files named by a URI a read takes (:func:`skillc_index.inventory.uris.parse_uri`: no
+backslash in a name, at most :data:`~skillc_index.inventory.uris.MAX_URI_CHARS` characters).
+Any other skill is left out, with the reason (:attr:`.served_entry.Snapshot.refused`); the
+section tools still read it by name.
 
 :class:`ServedSkills` keeps what it read: each file's digest by its stat stamp (the files of
 each skill's last look only), each skill's entry until something under the skill's folders
@@ -46,14 +47,24 @@ served), each by its name in its folder.
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillc_index import SKILL_FILE, is_markdown
+from skillc_gateway.served_entry import (
+    DIRECTORY_MIME,
+    MAX_BYTES,
+    MAX_FILES,
+    Entry,
+    ServedFile,
+    Snapshot,
+    frontmatter_problem,
+    mime_type,
+    read_frontmatter,
+)
+from skillc_index import SKILL_FILE
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -62,24 +73,10 @@ if TYPE_CHECKING:
     from skillc_index.inventory.entries import InstalledSkill, Listing
     from skillc_index.inventory.folders import Root
 
-__all__ = [
-    "DIRECTORY_MIME",
-    "MAX_BYTES",
-    "MAX_FILES",
-    "Entry",
-    "ServedFile",
-    "ServedSkills",
-    "Snapshot",
-    "mime_type",
-]
+__all__ = ["MAX_UNSKILLED", "ServedSkills"]
 
 #: Folders of one inventory root that hold no skill, watched at most (:class:`ServedSkills`).
 MAX_UNSKILLED = 256
-#: The extension's limits per skill: files (``SKILL.md`` included) and their total bytes.
-MAX_FILES = 512
-MAX_BYTES = 16 * 1024 * 1024
-#: The MIME type of a directory resource.
-DIRECTORY_MIME = "inode/directory"
 #: A file changed this recently (ns) may change again within the clock's granularity: its
 #: digest is not kept.
 RACY_NS = 2_000_000_000
@@ -89,157 +86,8 @@ _Cache = tuple[dict[str, tuple[Stamp, str]], dict[str, tuple[Stamp, str]]]
 """A look's file digests by path: those known from the skill's last look, and its own."""
 
 
-class ServedFile(Record):
-    """One file of a served skill."""
-
-    path: str
-    """Relative to the skill's folder, ``/``-separated."""
-    size: int
-    digest: str
-    """``sha256:<64 hex>`` of its bytes."""
-
-
-class Entry(Record):
-    """A served skill: where it is in the namespace, its folder, frontmatter and files."""
-
-    path: str
-    """Its skill path (``name``, ``plugin/name``, ``enclosing/folder/name``)."""
-    folder: str
-    """Its folder's real path."""
-    frontmatter: dict[str, Any]
-    files: tuple[ServedFile, ...]
-    """Bytewise path order (``SKILL.md`` among them)."""
-    dirs: tuple[str, ...] = ()
-    """Its folders, relative, bytewise order: each a directory resource (one empty, or
-    holding hidden files only, too)."""
-
-    @property
-    def uri(self) -> str:
-        from skillc_index.inventory.uris import file_uri
-
-        return file_uri(self.path, SKILL_FILE)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The extension's ``Skill`` object."""
-        from skillc_index.inventory.uris import file_uri
-
-        return {
-            "uri": self.uri,
-            "frontmatter": self.frontmatter,
-            "resources": [
-                {"uri": file_uri(self.path, f.path), "digest": f.digest, "size": f.size}
-                for f in self.files
-            ],
-        }
-
-    def file(self, relative: str) -> ServedFile | None:
-        for served in self.files:
-            if served.path == relative:
-                return served
-        return None
-
-
-class Snapshot(Record):
-    """The served skills at one moment: entries by skill path (sorted), and the skills left
-    out with the reason."""
-
-    entries: dict[str, Entry]
-    refused: dict[str, str]
-
-
-def mime_type(path: str) -> str:
-    """A file's MIME type from its name (``text/markdown`` for ``.md``)."""
-    if is_markdown(path) or path.endswith(".markdown"):
-        return "text/markdown"
-    import mimetypes
-
-    return mimetypes.guess_type(path, strict=False)[0] or "application/octet-stream"
-
-
 def _stamp(st: os.stat_result) -> Stamp:
     return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
-
-
-def _json_problem(value: object, depth: int = 0) -> str | None:
-    """Why ``value`` (parsed YAML) is not JSON as it is, or None."""
-    if depth > 100:
-        return "nested too deeply"
-    if value is None or isinstance(value, (str, bool, int)):
-        return None
-    if isinstance(value, float):
-        return None if math.isfinite(value) else "a number JSON cannot hold"
-    if isinstance(value, list):
-        return next((p for item in value if (p := _json_problem(item, depth + 1))), None)
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                return f"a key that is not a string ({key!r})"
-            problem = _json_problem(item, depth + 1)
-            if problem:
-                return problem
-        return None
-    return f"a value JSON cannot hold ({type(value).__name__})"
-
-
-def frontmatter_problem(data: dict[str, Any], name: str) -> str | None:
-    """Why a skill whose frontmatter is ``data`` is not served at a path ending in ``name``
-    (the Agent Skills specification's rules for the fields it defines), or None."""
-    from skillc_index.dialect import (
-        compatibility_problem,
-        description_problem,
-        is_text,
-        skill_name_problem,
-    )
-
-    problem = _json_problem(data)
-    if problem:
-        return f"frontmatter with {problem}"
-    given = data.get("name")
-    if not isinstance(given, str):
-        return "no name in the frontmatter"
-    if skill_name_problem(given):
-        return f"name '{given}': {skill_name_problem(given)}"
-    if given != name:
-        return f"name '{given}' is not its folder's name '{name}'"
-    description = data.get("description")
-    if not isinstance(description, str):
-        return "no description in the frontmatter"
-    problem = description_problem(description)
-    if problem:
-        return problem
-    if "license" in data and not is_text(data["license"]):
-        return "a license that is not a string"
-    compatibility = data.get("compatibility")
-    if "compatibility" in data:
-        if not is_text(compatibility):
-            return "a compatibility that is not a string"
-        problem = compatibility_problem(compatibility)
-        if problem:
-            return problem
-    if "metadata" in data and not isinstance(data["metadata"], dict):
-        return "metadata that is not a mapping"
-    tools = data.get("allowed-tools")
-    if "allowed-tools" in data and not (
-        isinstance(tools, str)
-        or (isinstance(tools, list) and all(isinstance(t, str) for t in tools))
-    ):
-        return "allowed-tools that are not a string"
-    return None
-
-
-def read_frontmatter(data: bytes) -> dict[str, Any] | str:
-    """The frontmatter of a ``SKILL.md``'s bytes as a YAML 1.2 reader (an agent) reads it,
-    or why there is none."""
-    from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
-
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return "a SKILL.md that is not UTF-8"
-    front = parse_frontmatter(text)
-    if front.data is None:
-        return front.error or "no frontmatter"
-    return as_yaml_12(front)
 
 
 def _digest(full: str, digests: _Cache, *, want: bool) -> tuple[str, int, bytes | None]:

@@ -88,7 +88,7 @@ from skillc_mcp._protocol import (
 )
 
 if TYPE_CHECKING:
-    from skillc_gateway.served import Entry
+    from skillc_gateway.served_entry import Entry
     from skillc_mcp._skills import SkillsMethods
     from skillc_mcp._tools import ToolRunner
 

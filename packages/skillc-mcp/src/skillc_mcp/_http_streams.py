@@ -29,7 +29,7 @@ from skillc_mcp._protocol import log_failure
 from skillc_mcp._stdio import SETTLE_SECONDS
 
 if TYPE_CHECKING:
-    from skillc_gateway.served import Entry
+    from skillc_gateway.served_entry import Entry
     from skillc_mcp._listen import Changes
 
 Message = MutableMapping[str, Any]

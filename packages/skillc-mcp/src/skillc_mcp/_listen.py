@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from skillc_mcp._protocol import INVALID_PARAMS, LIST_CHANGED, ProtocolError
 
 if TYPE_CHECKING:
-    from skillc_gateway.served import Entry
+    from skillc_gateway.served_entry import Entry
 
 SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"

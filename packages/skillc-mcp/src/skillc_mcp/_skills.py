@@ -22,7 +22,8 @@ from skillc_mcp._protocol import INVALID_PARAMS, ProtocolError, ResourceNotFound
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from skillc_gateway.served import Entry, ServedSkills
+    from skillc_gateway.served import ServedSkills
+    from skillc_gateway.served_entry import Entry
     from skillc_mcp._listen import Changes
 
 EXTENSION_ID = "io.modelcontextprotocol/skills"
@@ -218,7 +219,7 @@ class SkillsMethods:
         return items, more
 
     def _read(self, uri: str, on_read: Callable[[str, str, str], None] | None) -> dict[str, Any]:
-        from skillc_gateway.served import mime_type
+        from skillc_gateway.served_entry import mime_type
         from skillc_index import SkillcError
 
         try:

@@ -1,0 +1,180 @@
+"""What the MCP Skills extension serves of one skill (:mod:`skillc_gateway.served` keeps them
+current): the records (:class:`Entry`, its :class:`ServedFile`, a :class:`Snapshot` of them
+all), the extension's limits per skill (:data:`MAX_FILES`, :data:`MAX_BYTES`), a file's MIME
+type, and whether a skill's frontmatter conforms to the Agent Skills specification
+(:func:`read_frontmatter`, :func:`frontmatter_problem`)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from skillc_index import SKILL_FILE, is_markdown
+from skillc_index.record import Record
+
+__all__ = [
+    "DIRECTORY_MIME",
+    "MAX_BYTES",
+    "MAX_FILES",
+    "Entry",
+    "ServedFile",
+    "Snapshot",
+    "frontmatter_problem",
+    "mime_type",
+    "read_frontmatter",
+]
+
+#: The extension's limits per skill: files (``SKILL.md`` included) and their total bytes.
+MAX_FILES = 512
+MAX_BYTES = 16 * 1024 * 1024
+#: The MIME type of a directory resource.
+DIRECTORY_MIME = "inode/directory"
+
+
+class ServedFile(Record):
+    """One file of a served skill."""
+
+    path: str
+    """Relative to the skill's folder, ``/``-separated."""
+    size: int
+    digest: str
+    """``sha256:<64 hex>`` of its bytes."""
+
+
+class Entry(Record):
+    """A served skill: where it is in the namespace, its folder, frontmatter and files."""
+
+    path: str
+    """Its skill path (``name``, ``plugin/name``, ``enclosing/folder/name``)."""
+    folder: str
+    """Its folder's real path."""
+    frontmatter: dict[str, Any]
+    files: tuple[ServedFile, ...]
+    """Bytewise path order (``SKILL.md`` among them)."""
+    dirs: tuple[str, ...] = ()
+    """Its folders, relative, bytewise order: each a directory resource (one empty, or
+    holding hidden files only, too)."""
+
+    @property
+    def uri(self) -> str:
+        from skillc_index.inventory.uris import file_uri
+
+        return file_uri(self.path, SKILL_FILE)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The extension's ``Skill`` object."""
+        from skillc_index.inventory.uris import file_uri
+
+        return {
+            "uri": self.uri,
+            "frontmatter": self.frontmatter,
+            "resources": [
+                {"uri": file_uri(self.path, f.path), "digest": f.digest, "size": f.size}
+                for f in self.files
+            ],
+        }
+
+    def file(self, relative: str) -> ServedFile | None:
+        for served in self.files:
+            if served.path == relative:
+                return served
+        return None
+
+
+class Snapshot(Record):
+    """The served skills at one moment: entries by skill path (sorted), and the skills left
+    out with the reason."""
+
+    entries: dict[str, Entry]
+    refused: dict[str, str]
+
+
+def mime_type(path: str) -> str:
+    """A file's MIME type from its name (``text/markdown`` for ``.md``)."""
+    if is_markdown(path) or path.endswith(".markdown"):
+        return "text/markdown"
+    import mimetypes
+
+    return mimetypes.guess_type(path, strict=False)[0] or "application/octet-stream"
+
+
+def _json_problem(value: object, depth: int = 0) -> str | None:
+    """Why ``value`` (parsed YAML) is not JSON as it is, or None."""
+    if depth > 100:
+        return "nested too deeply"
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else "a number JSON cannot hold"
+    if isinstance(value, list):
+        return next((p for item in value if (p := _json_problem(item, depth + 1))), None)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"a key that is not a string ({key!r})"
+            problem = _json_problem(item, depth + 1)
+            if problem:
+                return problem
+        return None
+    return f"a value JSON cannot hold ({type(value).__name__})"
+
+
+def frontmatter_problem(data: dict[str, Any], name: str) -> str | None:
+    """Why a skill whose frontmatter is ``data`` is not served at a path ending in ``name``
+    (the Agent Skills specification's rules for the fields it defines), or None."""
+    from skillc_index.dialect import (
+        compatibility_problem,
+        description_problem,
+        is_text,
+        skill_name_problem,
+    )
+
+    problem = _json_problem(data)
+    if problem:
+        return f"frontmatter with {problem}"
+    given = data.get("name")
+    if not isinstance(given, str):
+        return "no name in the frontmatter"
+    if skill_name_problem(given):
+        return f"name '{given}': {skill_name_problem(given)}"
+    if given != name:
+        return f"name '{given}' is not its folder's name '{name}'"
+    description = data.get("description")
+    if not isinstance(description, str):
+        return "no description in the frontmatter"
+    problem = description_problem(description)
+    if problem:
+        return problem
+    if "license" in data and not is_text(data["license"]):
+        return "a license that is not a string"
+    compatibility = data.get("compatibility")
+    if "compatibility" in data:
+        if not is_text(compatibility):
+            return "a compatibility that is not a string"
+        problem = compatibility_problem(compatibility)
+        if problem:
+            return problem
+    if "metadata" in data and not isinstance(data["metadata"], dict):
+        return "metadata that is not a mapping"
+    tools = data.get("allowed-tools")
+    if "allowed-tools" in data and not (
+        isinstance(tools, str)
+        or (isinstance(tools, list) and all(isinstance(t, str) for t in tools))
+    ):
+        return "allowed-tools that are not a string"
+    return None
+
+
+def read_frontmatter(data: bytes) -> dict[str, Any] | str:
+    """The frontmatter of a ``SKILL.md``'s bytes as a YAML 1.2 reader (an agent) reads it,
+    or why there is none."""
+    from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "a SKILL.md that is not UTF-8"
+    front = parse_frontmatter(text)
+    if front.data is None:
+        return front.error or "no frontmatter"
+    return as_yaml_12(front)
