@@ -455,7 +455,7 @@ def test_a_file_made_while_the_baseline_is_written_is_never_replaced(
     never replaced, as the check before the rename finds (or the link into place)."""
     import skillc_index
     from skillc_index import SkillcError
-    from skillc_lint._suppress import Baseline
+    from skillc_lint._baseline import Baseline
 
     folder = put(tmp_path / "demo", "[a](gone.md)\n")
     target = tmp_path / "b.json"
@@ -483,7 +483,7 @@ def test_write_baseline_reads_the_baseline_it_replaces_once(
     times: the check before the lint, the write, the check before the rename. Once now,
     while the file is unchanged (device, inode, size, mtime); a changed one is read again."""
     import skillc_index
-    from skillc_lint._suppress import Baseline
+    from skillc_lint._baseline import Baseline
 
     folder = put(tmp_path / "demo", "[a](gone.md)\n")
     target = tmp_path / "b.json"
@@ -578,7 +578,7 @@ def test_baseline_through_the_operation(tmp_path: Path) -> None:
     from skillc_index.accesslog import AccessLog
     from skillc_index.operation import Session
     from skillc_lint import InvalidBaseline
-    from skillc_lint._suppress import Baseline
+    from skillc_lint._baseline import Baseline
     from skillc_lint.operations import LINT, LintParams
 
     folder = put(tmp_path / "demo", "[a](gone.md)\n")

@@ -474,8 +474,9 @@ def _commented(
     ``fixes`` say what was written and what could not be."""
     from collections import Counter
 
+    from skillc_lint._baseline import finding_key
     from skillc_lint._engine import lint_with_texts
-    from skillc_lint._suppress import add_suppressions, finding_key
+    from skillc_lint._suppress import add_suppressions
     from skillc_lint.operations import lint
 
     read: dict[str, str] = {}
@@ -555,13 +556,13 @@ def _check_outputs(params: LintParams, cwd: Path) -> None:
     linted (:func:`~skillc_index.atomic.file_target`, E100 ``cannot write`` where one cannot
     be written; a missing folder is made as the file is written), and a file that is no
     baseline of this skillc-lint is never replaced (E050, or E100 for one a newer skillc-lint
-    wrote: :meth:`~skillc_lint._suppress.Baseline.replaces`)."""
+    wrote: :meth:`~skillc_lint._baseline.Baseline.replaces`)."""
     from skillc_index.atomic import file_target
 
     if params.sarif_file is not None:
         file_target(cwd, params.sarif_file)
     if params.write_baseline is not None:
-        from skillc_lint._suppress import Baseline
+        from skillc_lint._baseline import Baseline
 
         Baseline.replaces(file_target(cwd, params.write_baseline), params.write_baseline)
 
@@ -569,7 +570,7 @@ def _check_outputs(params: LintParams, cwd: Path) -> None:
 def _write_baseline(run: LintRun, outcomes: Sequence[Outcome]) -> None:
     from skillc_index.atomic import file_target
     from skillc_index.command_errors import CannotWrite
-    from skillc_lint._suppress import Baseline
+    from skillc_lint._baseline import Baseline
 
     file = run.params.write_baseline
     assert file is not None

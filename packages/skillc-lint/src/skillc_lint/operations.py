@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 
     from skillc_index import Config, Diagnostic, Layout, Notice
     from skillc_lint import FixOutcome, LintResult, RuleRegistry
+    from skillc_lint._baseline import Baseline
     from skillc_lint._run import LintRun
-    from skillc_lint._suppress import Baseline, PathIgnores
+    from skillc_lint._suppress import PathIgnores
     from skillc_lint.shapes import LintShape
 
 __all__ = [
@@ -439,7 +440,8 @@ def suppressions(
     be read."""
     from skillc_index import Notice
     from skillc_lint import InvalidBaseline
-    from skillc_lint._suppress import Baseline, BaselineError, PathIgnores
+    from skillc_lint._baseline import Baseline, BaselineError
+    from skillc_lint._suppress import PathIgnores
 
     layout = session.layout
     if config is None:
