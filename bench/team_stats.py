@@ -608,7 +608,7 @@ def explain(url: str, skill: str) -> str:
     run, for ``skill``, unfiltered and under a cut quarter and a user (for the README)."""
     import psycopg
 
-    from skillc_stats import _team_sql as sql
+    from skillc_stats import _team_reads as reads
     from skillc_stats._filters import Filters
     from skillc_stats._team_all import period_statement, usage_statement
 
@@ -617,10 +617,10 @@ def explain(url: str, skill: str) -> str:
     with psycopg.connect(url) as db:
         db.execute("SET search_path TO skillc")
         shapes = {
-            "commands and targets": sql.COMMAND_TARGETS,
-            "targets of one command": sql.TARGETS_OF,
-            "errors": sql.ERRORS,
-            "uses by project": sql.USES_BY_CWD,
+            "commands and targets": reads.COMMAND_TARGETS,
+            "targets of one command": reads.TARGETS_OF,
+            "errors": reads.ERRORS,
+            "uses by project": reads.USES_BY_CWD,
         }
         cases: list[tuple[str, str, list[Any]]] = []
         for label, filters in (("all time", Filters()), ("quarter cut, one user", quarter)):
@@ -632,7 +632,7 @@ def explain(url: str, skill: str) -> str:
                     from skillc_index.accesslog.reader import USE_COMMANDS
 
                     extra = USE_COMMANDS
-                statement, values = sql.skill_statement(filters, skill, *shape, extra)
+                statement, values = reads.skill_statement(filters, skill, *shape, extra)
                 cases.append((f"{name} ({label})", statement, values))
             statement, values = period_statement(filters, skill)
             cases.append((f"period ({label})", statement, values))

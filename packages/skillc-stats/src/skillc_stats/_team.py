@@ -5,7 +5,8 @@
 (:mod:`skillc_index.accesslog.reader`: :class:`TeamStore` runs them). The store's tables live
 in the PostgreSQL schema ``skillc``; skillc creates and migrates them (``MIGRATIONS``, the
 version in ``skillc.schema_version``), under an advisory lock so that many first uploads at
-once create them once. Every statement the store runs is in :mod:`._team_sql`.
+once create them once. Every statement the store runs is in :mod:`._team_sql` (schema,
+uploads), :mod:`._team_reads` or :mod:`._team_all` (reads).
 
 **Each row is uploaded once.** A stored row is keyed by ``(log_key, source_id)``: the
 identity of the local log it came from and the row's ``id`` there (``AUTOINCREMENT``: never
@@ -66,6 +67,7 @@ from skillc_index import (
 from skillc_index.accesslog import COLUMNS, LOG_FILE, open_log
 from skillc_index.accesslog.reader import USE_COMMANDS, SkillUsage
 from skillc_index.accesslog.upload import highest_id, row_by_id, rows_after
+from skillc_stats import _team_reads as reads
 from skillc_stats import _team_sql as sql
 from skillc_stats._filters import Filters, checked_text
 from skillc_stats._log_keys import LogKey, key_of, log_key, renewed_key, settle
@@ -338,7 +340,7 @@ class TeamStore:
 
 class TeamStatsLog:
     """The queries of :class:`skillc_index.accesslog.reader.StatsLog` over one skill's rows
-    in the team store, answered from the sums of its rollups (:func:`._team_sql.rolled`): the
+    in the team store, answered from the sums of its rollups (:func:`._team_reads.rolled`): the
     same answers, at a cost that follows the skill's distinct targets, days, projects, users
     and machines, not its rows (an imported row's tool-call id is no part of its target)."""
 
@@ -348,7 +350,7 @@ class TeamStatsLog:
         self._filters = filters
 
     def _rows(self, shape: tuple[str, str], extra: Sequence[Any] = ()) -> list[Any]:
-        statement, values = sql.skill_statement(self._filters, self._skill, *shape, extra)
+        statement, values = reads.skill_statement(self._filters, self._skill, *shape, extra)
         return self._store(statement, values)
 
     def period(self) -> tuple[str | None, str | None]:
@@ -358,22 +360,22 @@ class TeamStatsLog:
         return (found[0][0], found[0][1]) if found else (None, None)
 
     def command_args_counts(self) -> list[Any]:
-        return self._rows(sql.COMMAND_TARGETS)
+        return self._rows(reads.COMMAND_TARGETS)
 
     def args_counts(self, command: str) -> list[Any]:
-        return self._rows(sql.TARGETS_OF, [command])
+        return self._rows(reads.TARGETS_OF, [command])
 
     def error_counts(self) -> list[Any]:
-        return self._rows(sql.ERRORS)
+        return self._rows(reads.ERRORS)
 
     def cwd_counts(self) -> list[Any]:
-        return self._rows(sql.USES_BY_CWD, USE_COMMANDS)
+        return self._rows(reads.USES_BY_CWD, USE_COMMANDS)
 
     def day_counts(self) -> list[Any]:
         return self.counts(("day",))
 
     def counts(self, keys: Sequence[str]) -> list[Any]:
-        return self._store(*sql.counts_statement(self._filters, keys, self._skill))
+        return self._store(*reads.counts_statement(self._filters, keys, self._skill))
 
 
 def _text(value: object, bad: str = "\ufffd") -> str | None:

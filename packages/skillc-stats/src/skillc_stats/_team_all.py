@@ -44,7 +44,8 @@ from skillc_stats._team_days import (
     _split_days,
     also,
 )
-from skillc_stats._team_sql import WEEK_STARTS, cut_rows, kind_sum, rolled
+from skillc_stats._team_reads import cut_rows, rolled
+from skillc_stats._team_sql import WEEK_STARTS, kind_sum
 
 #: Rollup rows a piece reads, relative to a day of ``usage_daily`` (at 10,000,000 rows of
 #: ``bench/team_stats.py``'s shape: a day 17,300, a week 29,800, a month 30,000: every skill

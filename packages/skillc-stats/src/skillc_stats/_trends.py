@@ -7,7 +7,7 @@ The installed skills and their totals are :func:`skillc_stats._usage.query_all`'
 over time are one grouped statement per local log (:func:`skillc_index.accesslog.reader.
 grouped_counts`, from the rows of the skills' source folders, by day; the caller sums each
 log's days into the asked periods before the next log is read), or one over the team store's
-rollups, summed by period there (:func:`skillc_stats._team_sql.counts_statement`). A row's
+rollups, summed by period there (:func:`skillc_stats._team_reads.counts_statement`). A row's
 kind (use, author activity) is its command's (:func:`~skillc_index.accesslog.command_kind`).
 """
 
@@ -97,7 +97,7 @@ class AllCounts:
     def _counts(self, keys: Sequence[str], by: str, per_skill: bool) -> Iterator[tuple[Any, ...]]:
         """:meth:`counts` by day (in the team store by period), each local log in turn."""
         if self.store is not None:
-            from skillc_stats._team_sql import counts_statement
+            from skillc_stats._team_reads import counts_statement
 
             of_skill = ("skill",) if per_skill else ()
             statement = counts_statement(self.filters, (*of_skill, *keys), by=by)
