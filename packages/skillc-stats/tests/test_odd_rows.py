@@ -283,7 +283,7 @@ def test_a_use_dated_9999_ends_the_periods_there(
 def test_periods_are_at_most_max_periods_the_oldest_left_out(
     demo: ResolvedSkill, log_rows: Callable[..., Path], stats_cli: Run, project: Path
 ) -> None:
-    from skillc_stats._stats import MAX_PERIODS
+    from skillc_stats._periods import MAX_PERIODS
 
     log_rows(
         record(demo, "activate", {}, timestamp="0001-01-01T00:00:00Z"),

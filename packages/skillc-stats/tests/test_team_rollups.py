@@ -349,7 +349,7 @@ def test_all_by_period_from_the_trends_rollup_equals_the_days_summed(
     from collections import Counter
 
     from skillc_stats._filters import Filters
-    from skillc_stats._stats import period_of
+    from skillc_stats._periods import period_of
     from skillc_stats._team_reads import counts_statement, rolled
 
     starts, ends = _four_months(demo, layout, log_rows, postgres_url)

@@ -37,7 +37,7 @@ NOT_UTC = "*"
 #: day (and the month) after its last as a bound of text (:func:`_next_day`,
 #: :func:`_month_after`), as ``2027-01-01`` is above every text of ``2026-12``.
 FIRST_DAY, LAST_DAY, AFTER_LAST = "0001-01-01", "9999-12-31", "9999-13"
-#: The ``--by`` period of a ``day`` (SQL text) as :func:`~skillc_stats._stats.period_of`
+#: The ``--by`` period of a ``day`` (SQL text) as :func:`~skillc_stats._periods.period_of`
 #: makes it: the day, the Monday of its ISO week, the month (``YYYY-MM``); NULL for a text
 #: that is no day (a teammate's row may hold anything: counted, in no period).
 _WEEK = "to_char(date_trunc('week', CAST({day} AS timestamp)), 'YYYY-MM-DD')"

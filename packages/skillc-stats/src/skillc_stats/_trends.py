@@ -65,7 +65,7 @@ class AllCounts:
         self.store = store
         self.notes: dict[str, Notice] = {}
         """What the answers left out, to say on stderr: the periods :func:`trends` did not
-        show, by period kind (:func:`~skillc_stats._stats.periods_note`), and the logs that
+        show, by period kind (:func:`~skillc_stats._periods.periods_note`), and the logs that
         could not be read, by path (:func:`~skillc_stats._usage.unreadable_log`)."""
 
     def key(self, entry: Mapping[str, Any]) -> str | None:
@@ -79,11 +79,11 @@ class AllCounts:
     ) -> Iterator[tuple[Any, ...]]:
         """``(skill key, *keys, command, rows)`` (``per_skill``), else ``(*keys, command,
         rows)`` (the skills summed); a ``day`` key is the ``by`` period holding the day
-        (:func:`~skillc_stats._stats.period_of`), a row in none left out. The team store sums
+        (:func:`~skillc_stats._periods.period_of`), a row in none left out. The team store sums
         by period in its statement; locally one log's rows by day are read at a time and
         given as their periods, for the caller to sum: never every log's days at once (that
         memory grew with the days of history, whatever the periods asked)."""
-        from skillc_stats._stats import period_of
+        from skillc_stats._periods import period_of
 
         at = keys.index("day") + per_skill if "day" in keys else None
         for row in self._counts(keys, by, per_skill):
@@ -144,7 +144,7 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
     change between the last two periods; most used first) and the ``rising`` and ``falling``
     skills (the :data:`MOVERS` largest changes each way; none with fewer than two periods,
     which have no change, as the text shows none)."""
-    from skillc_stats._stats import kinds_by_period, period_of, period_rows, periods_note
+    from skillc_stats._periods import kinds_by_period, period_of, period_rows, periods_note
 
     per_skill: dict[str, Counter[str]] = defaultdict(Counter)  # each skill's uses per period
 
@@ -217,9 +217,9 @@ def top(entries: Iterable[Mapping[str, Any]], count: int) -> list[Mapping[str, A
 
 def page_data(usage: Mapping[str, Any], counts: AllCounts, by: str | None) -> dict[str, Any]:
     """What the page of every skill shows: the ``--all`` answer (``usage``), the trends by
-    ``by`` (or by :func:`~skillc_stats._stats.page_period`), the uses per project, and in a
+    ``by`` (or by :func:`~skillc_stats._periods.page_period`), the uses per project, and in a
     team store per user and machine."""
-    from skillc_stats._stats import page_period
+    from skillc_stats._periods import page_period
 
     end = end_day(counts.filters)
 

@@ -285,7 +285,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
         moved: tuple[Notice, ...] = ()
         if params.html is not None and target is not None:
             from skillc_stats._html import skill_page
-            from skillc_stats._stats import page_period
+            from skillc_stats._periods import page_period
             from skillc_stats._trends import end_day
 
             first, end = response["period"]["start"], end_day(query.filters)
