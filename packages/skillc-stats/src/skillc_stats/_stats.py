@@ -32,32 +32,22 @@ uses. ``total_accesses``, ``commands`` and ``errors`` keep every row (RFC-0003).
 from __future__ import annotations
 
 import os
-import posixpath
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
-from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast, get_args
 
 from skillc_index import (
     MAX_JSON_BYTES,
     MAX_JSON_DEPTH,
-    HeadingMatcher,
-    IndexedHeading,
     InvalidOption,
     InvalidQueryType,
     Layout,
     Notice,
     ResolvedSkill,
-    SkillcError,
-    is_markdown,
-    loads_bounded,
-    normalized_query,
-    read_markdown,
     resolve_skill,
     valid_utf8,
-    walk_skill,
 )
 from skillc_index.accesslog import primary_log
 from skillc_index.accesslog.reader import (
@@ -67,11 +57,22 @@ from skillc_index.accesslog.reader import (
     command_kind,
     same_folders,
 )
+from skillc_stats._accessed import (
+    UNREADABLE,
+    Headings,
+    activation_source,
+    as_text,
+    error_target,
+    label,
+    load_args,
+    relative_file,
+    show_query,
+)
 from skillc_stats._filters import Filters, Folders, Names, Time, team_filters
 from skillc_stats.operations import GroupBy
 
 if TYPE_CHECKING:
-    from skillc_index.accesslog import OpenArgs, SearchArgs, ShowArgs, SourcesArgs
+    from skillc_index.accesslog import OpenArgs, SearchArgs, ShowArgs
     from skillc_index.layout import SkillArgument
     from skillc_stats._team import TeamStatsLog, TeamStore
 
@@ -82,120 +83,10 @@ Section = tuple[str | None, str]
 """``(file, heading)``; file is None for a heading no longer found and not given."""
 
 
-#: What :func:`_load_args` gives for ``args`` that are not JSON within bounds.
-_UNREADABLE: Mapping[str, Any] = MappingProxyType({})
-
-
-def _load_args(text: str | None) -> Mapping[str, Any]:
-    """A row's ``args``; anything but a JSON object (a foreign or damaged row) reads as ``{}``:
-    :data:`_UNREADABLE` when the text is not JSON (nor UTF-8: a local log's bytes that are not
-    read as lone surrogates, ``LocalRows``), or is larger or nested deeper than the
-    bounds of :func:`skillc_index.loads_bounded` (any teammate writes the team store's rows:
-    such a row must not stop everyone's stats)."""
-    if text is None:
-        return {}
-    if isinstance(text, str) and valid_utf8(text) is not text:
-        return _UNREADABLE
-    try:
-        value = loads_bounded(text)
-    except (TypeError, ValueError):
-        return _UNREADABLE
-    return value if isinstance(value, dict) else {}
-
-
-def _text(value: object) -> str | None:
-    """A logged value that should be text; None when it is not (a foreign row)."""
-    return value if isinstance(value, str) else None
-
-
-#: What a ``command``, ``error`` or ``cwd`` that is not text (a BLOB, a number, NULL: a log a
-#: checkout ships can hold anything) is counted under: ranked with the others, of no kind.
-NOT_TEXT = "(not text)"
-
-
-def _label(value: object) -> str:
-    """A logged ``command``, ``error`` or ``cwd`` as counted: its text, else :data:`NOT_TEXT`
-    (a ``bytes`` key among ``str`` ones cannot be sorted)."""
-    return value if isinstance(value, str) else NOT_TEXT
-
-
-def relative_file(path: str) -> str:
-    """A file path as given to ``open``/``show --file`` in the form ``outline`` prints:
-    POSIX separators, no ``./``, no ``a/../``."""
-    return posixpath.normpath(path.replace(os.sep, "/"))
-
-
-class Headings:
-    """The skill's current headings, for finding the section a ``show`` row read."""
-
-    def __init__(self, headings: Iterable[IndexedHeading]) -> None:
-        self._matcher = HeadingMatcher(headings)
-        self.headings: tuple[IndexedHeading, ...] = tuple(self._matcher.headings)
-        """In file (bytewise) then line order, as ``outline`` lists them."""
-        self._found: dict[tuple[str, str | None, int], tuple[str, str] | None] = {}
-
-    @classmethod
-    def of(cls, source: Path) -> Headings:
-        headings: list[IndexedHeading] = []
-        for relative in walk_skill(source).files:
-            if not is_markdown(relative):
-                continue
-            try:
-                doc = read_markdown(source / relative)
-            except SkillcError:  # vanished, unreadable, a FIFO: it has no headings to offer
-                continue
-            headings += [
-                IndexedHeading(relative, h.text, h.level, h.line, h.end_line) for h in doc.headings
-            ]
-        return cls(headings)
-
-    def find(self, query: str, file: str | None, nth: int = 1) -> tuple[str, str] | None:
-        """``(file, heading)`` that ``show`` would serve for this query, ``--file`` and
-        ``--nth`` (its own rule, ``matching_headings``: :class:`~skillc_index.HeadingMatcher`),
-        or None."""
-        key = (query, file, nth)
-        if key not in self._found:
-            matches = self._matcher.matches(query, file)
-            found = matches[nth - 1] if nth <= len(matches) else None
-            self._found[key] = None if found is None else (found.file, found.text)
-        return self._found[key]
-
-
-def show_query(query: str) -> str:
-    """The section a ``show`` query names when no heading matches it any more."""
-    return normalized_query(query)
-
-
 def _ranked(counts: Mapping[Any, int], key: Any = None) -> list[tuple[Any, int]]:
     """Count descending, then ``key(item)`` ascending (the RFC's tie-breaks)."""
     order = key or (lambda item: item)
     return sorted(counts.items(), key=lambda pair: (-pair[1], order(pair[0])))
-
-
-def _error_target(args: Mapping[str, Any], skill: str) -> str:
-    """What a failed access asked for: the section, path, query or folder it named, else the
-    skill itself (``build``, ``lint``, ``outline``... act on the whole skill)."""
-    for value in (
-        cast("ShowArgs", args).get("section"),
-        cast("OpenArgs", args).get("path"),
-        cast("SearchArgs", args).get("query"),
-        cast("SourcesArgs", args).get("dir"),
-    ):
-        if isinstance(value, str):
-            return value
-    return skill
-
-
-#: Who chose a skill an imported ``activate`` row records, by the ``tool`` in its ``args``
-#: (``sync --from claude-code``): the user typed ``/skill`` (``typed``), or the model called
-#: the Skill tool or ran the slash command itself.
-_ACTIVATED_BY = {"typed": "user", "Skill": "model", "SlashCommand": "model"}
-
-
-def activation_source(args: Mapping[str, Any]) -> str:
-    """``user``, ``model``, or ``unknown`` (an activation logged otherwise) for the ``args`` of
-    an ``activate`` row."""
-    return _ACTIVATED_BY.get(str(args.get("tool")), "unknown")
 
 
 class StatsQuery:
@@ -263,12 +154,12 @@ class StatsQuery:
         totals: dict[str, tuple[int, int]] = {}
         kept, skipped = [], 0
         for raw_command, raw, count, failed in self._log.command_args_counts():
-            command, args = _label(raw_command), _load_args(raw)
+            command, args = label(raw_command), load_args(raw)
             rows, errors = totals.get(command, (0, 0))
             totals[command] = (rows + count, errors + failed)
             if (command in ("show", "open", "read") and count > failed) or command == "activate":
                 kept.append((command, args, count, failed))
-            skipped += count if args is _UNREADABLE else 0
+            skipped += count if args is UNREADABLE else 0
         return totals, kept, skipped
 
     @cached_property
@@ -281,15 +172,15 @@ class StatsQuery:
         headings = self.headings if any(command == "show" for command, _, _ in rows) else None
         for command, args, count in rows:
             if command in ("open", "read"):  # read: an agent's own (sync --from, MCP)
-                path = _text(cast("OpenArgs", args).get("path"))
+                path = as_text(cast("OpenArgs", args).get("path"))
                 if path:
                     files[relative_file(path)] += count
                 continue
             show = cast("ShowArgs", args)
-            query = _text(show.get("section"))
+            query = as_text(show.get("section"))
             if query is None or headings is None:
                 continue
-            given = _text(show.get("file"))
+            given = as_text(show.get("file"))
             file = relative_file(given) if given else None
             nth = show.get("nth", 1)  # 1 too for a foreign row's that is no positive int
             found = headings.find(query, file, nth if type(nth) is int and nth > 0 else 1)
@@ -301,8 +192,9 @@ class StatsQuery:
 
     @cached_property
     def skipped_rows(self) -> int:
-        """Rows (within the filters) whose ``args`` could not be read (:func:`_load_args`):
-        they count as accesses, but no section, file, query or target comes from them."""
+        """Rows (within the filters) whose ``args`` could not be read
+        (:func:`._accessed.load_args`): they count as accesses, but no section, file, query or
+        target comes from them."""
         return self._by_args[2]
 
     def warnings(self) -> tuple[Notice, ...]:
@@ -383,15 +275,15 @@ class StatsQuery:
         stable)."""
         counts: Counter[str] = Counter()
         for cwd, count in self._log.cwd_counts():
-            counts[_label(cwd)] += count
+            counts[label(cwd)] += count
         return [{"project": cwd, "count": count} for cwd, count in _ranked(counts)]
 
     def errors(self) -> list[dict[str, Any]]:
         """Failed accesses grouped by target, command and error; by count, then those."""
         counts: Counter[tuple[str, str, str]] = Counter()
         for command, raw, error, count in self._log.error_counts():
-            target = _error_target(_load_args(raw), self.skill.name)
-            counts[(target, _label(command), _label(error))] += count
+            target = error_target(load_args(raw), self.skill.name)
+            counts[(target, label(command), label(error))] += count
         return [
             {"target": target, "command": command, "error": error, "count": count}
             for (target, command, error), count in _ranked(counts)
@@ -402,7 +294,7 @@ class StatsQuery:
         query text (RFC-0003:C-QUERIES)."""
         counts: Counter[str] = Counter()
         for raw, count in self._log.args_counts("search"):
-            query = _text(cast("SearchArgs", _load_args(raw)).get("query"))
+            query = as_text(cast("SearchArgs", load_args(raw)).get("query"))
             if query is not None:
                 counts[query] += count
         return [{"query": query, "count": count} for query, count in _ranked(counts)]
