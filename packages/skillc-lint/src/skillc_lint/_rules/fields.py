@@ -24,6 +24,7 @@ __all__ = [
     "encoding_of",
     "field_line",
     "frontmatter",
+    "frontmatter_name",
     "holds_line_of",
     "in_code",
     "line_ends",
@@ -51,6 +52,13 @@ SEMVER = re.compile(
 def frontmatter(skill: Skill) -> dict[str, Any]:
     """SKILL.md's frontmatter, or ``{}`` when it is missing or invalid (SKL100 reports it)."""
     return skill.frontmatter or {}
+
+
+def frontmatter_name(skill: Skill) -> str | None:
+    """The frontmatter ``name`` when it is a non-empty string, else None."""
+    data = skill.frontmatter
+    value = data.get("name") if data else None
+    return value if isinstance(value, str) and value else None
 
 
 def field_line(skill: Skill, key: str, inner: str | None = None) -> int:

@@ -1,6 +1,7 @@
 """The built-in rules, RFC-0008:C-REGISTRY's table (SKL001-SKL401): one small function
 each, then :data:`RULES`, each function with its id, name, severity, summary and options.
-The checks of the links and of what they reach (SKL301-SKL303, SKL401) are in
+The checks of the structure (SKL201-SKL205) are in :mod:`~skillc_lint._rules.structure`,
+those of the links and of what they reach (SKL301-SKL303, SKL401) in
 :mod:`~skillc_lint._rules.links`.
 
 Every registry starts with these rules (profiles add theirs after them). Rules about fields
@@ -20,13 +21,27 @@ from skillc_index.dialect import (
 from skillc_lint._fixes import Fix
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules import fixes
-from skillc_lint._rules.fields import Findings, Options, encoding_of, field_line, white_space_note
+from skillc_lint._rules.fields import (
+    Findings,
+    Options,
+    encoding_of,
+    field_line,
+    frontmatter_name,
+    white_space_note,
+)
 from skillc_lint._rules.files import side_files_left_out
 from skillc_lint._rules.links import (
     link_anchor_exists,
     link_file_exists,
     link_no_escape,
     no_orphans,
+)
+from skillc_lint._rules.structure import (
+    heading_first_h1,
+    heading_h1,
+    heading_hierarchy,
+    heading_match_name,
+    skill_size,
 )
 from skillc_lint._rules.triggers import TRIGGER_PATTERNS, TRIGGER_PHRASINGS, description_triggers
 from skillc_lint._skill import Skill
@@ -41,13 +56,6 @@ KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "
 HINT_CUTOFF = 0.75
 #: SKL401 exceptions: common non-content files, never orphans (any folder, any case).
 NON_CONTENT_FILES = ("LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md", "README.md")
-
-
-def _name(skill: Skill) -> str | None:
-    """The frontmatter ``name`` when it is a non-empty string, else None."""
-    data = skill.frontmatter
-    value = data.get("name") if data else None
-    return value if isinstance(value, str) and value else None
 
 
 def _description(skill: Skill) -> str | None:
@@ -151,7 +159,7 @@ def name_length(skill: Skill, options: Options) -> Findings:
 def name_match_dir(skill: Skill, options: Options) -> Findings:
     """SKL104: ``name`` is the skill folder's name, composed alike (a folder copied from a Mac
     is decomposed, NFD: the reference validator ``skills-ref`` compares normalised forms too)."""
-    name = _name(skill)
+    name = frontmatter_name(skill)
     if name is not None and composed(name) != composed(skill.name):
         fix = None
         if skill_name_problem(skill.name) is None:
@@ -217,61 +225,6 @@ def frontmatter_known(skill: Skill, options: Options) -> Findings:
         close = difflib.get_close_matches(str(key), known, n=1, cutoff=HINT_CUTOFF)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         yield Finding(f"unknown frontmatter field '{key}'{hint}", line=field_line(skill, str(key)))
-
-
-# -- structure --------------------------------------------------------------------------------
-
-
-def skill_size(skill: Skill, options: Options) -> Findings:
-    """SKL201: SKILL.md has at most ``max-lines`` (500) lines."""
-    count, limit = skill.skill_md.line_count, options["max-lines"]
-    if count > limit:
-        yield Finding(f"SKILL.md is {count} lines long (at most {limit} recommended)")
-
-
-def heading_h1(skill: Skill, options: Options) -> Findings:
-    """SKL202: SKILL.md has an H1."""
-    if not any(heading.level == 1 for heading in skill.skill_md.headings):
-        yield Finding("no H1 heading")
-
-
-def _letters(text: str) -> str:
-    return "".join(char for char in text.lower() if char.isalnum())
-
-
-def heading_match_name(skill: Skill, options: Options) -> Findings:
-    """SKL203: the first H1 contains the name, case-insensitively, its letters and digits
-    alone (``Draw.io Diagram Generator``, ``Incident Post-Mortem`` hold theirs)."""
-    name = _name(skill)
-    first = next((h for h in skill.skill_md.headings if h.level == 1), None)
-    if name is None or first is None:
-        return
-    if _letters(name) not in _letters(first.text):
-        yield Finding(
-            f"first H1 '{first.text}' does not contain the skill name '{name}'", line=first.line
-        )
-
-
-def heading_first_h1(skill: Skill, options: Options) -> Findings:
-    """SKL204: in each Markdown file, the first heading is an H1."""
-    for rel, doc in skill.docs.items():
-        if doc.headings and doc.headings[0].level != 1:
-            first = doc.headings[0]
-            yield Finding(
-                f"first heading '{first.text}' is H{first.level}, not H1", rel, first.line
-            )
-
-
-def heading_hierarchy(skill: Skill, options: Options) -> Findings:
-    """SKL205: going deeper, headings never skip a level (H2 then H4); going up is free."""
-    for rel, doc in skill.docs.items():
-        for previous, heading in zip(doc.headings, doc.headings[1:], strict=False):
-            if heading.level > previous.level + 1:
-                yield Finding(
-                    f"heading '{heading.text}' skips from H{previous.level} to H{heading.level}",
-                    rel,
-                    heading.line,
-                )
 
 
 RULES: tuple[Rule, ...] = (
