@@ -384,3 +384,97 @@ def test_a_side_file_build_leaves_out_is_an_skl100_warning(
         assert found.message.startswith(LEFT_OUT + why), found.message
     (folder / SIDE).write_text("interface:\n  display_name: Tables\n", encoding="utf-8")
     assert [d for d in lint_skill(folder, cache=cache).diagnostics if d.rule == "SKL100"] == []
+
+
+# -- the cap comes after the suppressions -------------------------------------------------------
+
+
+def broken_links(folder: Path, count: int) -> Path:
+    """A skill whose SKILL.md has ``count`` broken links, one a paragraph (lines 8, 10...)."""
+    folder.mkdir(parents=True)
+    links = "".join(f"[x](g{i}.md)\n\n" for i in range(count))
+    front = f"---\nname: {folder.name}\ndescription: M. Use when m.\n---\n\n# m\n\n"
+    (folder / "SKILL.md").write_text(front + links, encoding="utf-8")
+    return folder
+
+
+def test_add_suppressions_comments_every_finding_past_the_cap(
+    cli: Callable, tmp_path: Path
+) -> None:
+    """The cap (100 of a rule in a file, then "N more") ran before the suppressions: with 250
+    broken links ``--add-suppressions`` commented the first 100 and the "N more" line, the
+    next run reported nothing, and 149 broken links were hidden by no comment."""
+    lint = cli("skillc-lint", process=True)
+    skill = broken_links(tmp_path / "skills" / "m", 250)
+    proc = lint("skills", "--add-suppressions", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    text = (skill / "SKILL.md").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if line.startswith("[x](")]
+    assert len(lines) == 250
+    assert all(line.endswith(" <!-- skillc-lint: disable-line=SKL301 -->") for line in lines)
+    again = lint("skills", "--no-cache", "--format", "json", cwd=tmp_path)
+    assert (again.returncode, json.loads(again.stdout)[0]["diagnostics"]) == (0, [])
+    # a link added now is reported: nothing hides it
+    with (skill / "SKILL.md").open("a", encoding="utf-8") as file:
+        file.write("[new](also-gone.md)\n")
+    after = lint("skills", "--no-cache", "--format", "json", cwd=tmp_path)
+    found = json.loads(after.stdout)[0]["diagnostics"]
+    assert [(d["rule"], d["message"]) for d in found] == [
+        ("SKL301", "link target not found: 'also-gone.md'")
+    ]
+
+
+def test_a_baseline_holds_every_finding_and_never_a_count(cli: Callable, tmp_path: Path) -> None:
+    """A baseline written over 150 findings of a rule in a file held 100 of them and the "50
+    more" entry, which (its numbers dropped) matched any later count: two broken links added
+    afterwards were hidden. It holds the 150 findings now, and a count is never matched."""
+    lint = cli("skillc-lint", process=True)
+    skill = broken_links(tmp_path / "skills" / "m", 150)
+    wrote = lint("skills", "--write-baseline", "lint-baseline.json", cwd=tmp_path)
+    assert wrote.returncode == 0, wrote.stderr
+    document = json.loads((tmp_path / "lint-baseline.json").read_text(encoding="utf-8"))
+    assert len(document["findings"]) == 150
+    assert not any("more" in entry["message"] for entry in document["findings"])
+    with (skill / "SKILL.md").open("a", encoding="utf-8") as file:
+        file.write("See [the new guide](references/brand-new-guide.md).\n[z](also-missing.md)\n")
+    proc = lint("skills", "--baseline", "lint-baseline.json", "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    found = json.loads(proc.stdout)[0]["diagnostics"]
+    assert [(d["line"], d["message"]) for d in found] == [
+        (308, "link target not found: 'references/brand-new-guide.md'"),
+        (309, "link target not found: 'also-missing.md'"),
+    ]
+    assert proc.stderr == "baseline lint-baseline.json: 150 hidden\n"
+    # without the baseline the report is still capped, the count last
+    capped = lint("skills", "--no-cache", "--format", "json", cwd=tmp_path)
+    shown = json.loads(capped.stdout)[0]["diagnostics"]
+    assert len(shown) == MAX_FINDINGS + 1
+    assert shown[-1]["message"] == (
+        f"52 more SKL301 findings in this file (the first {MAX_FINDINGS} are shown)"
+    )
+
+
+def test_a_baseline_never_matches_a_count_entry(tmp_path: Path) -> None:
+    """An old baseline holding a "N more" entry (as 0.x wrote them) hides no count: the
+    count is made after the baseline, and :meth:`Baseline.hide` skips one."""
+    from dataclasses import replace
+
+    from skillc_lint._suppress import Baseline
+
+    skill = broken_links(tmp_path / "m", 3)
+    result = lint_skill(skill)
+    more = replace(result.diagnostics[0], message="7 more SKL301 findings in this file", more=7)
+    entry = {"file": "m/SKILL.md", "rule": "SKL301", "line": 8}
+    baseline = Baseline(tmp_path, [{**entry, "message": "5 more SKL301 findings in this file"}])
+    baseline._pending[("m/SKILL.md", "SKL301", "# more SKL301 findings in this file")] = [
+        baseline.entries[0]
+    ]
+    kept = baseline.hide(replace(result, diagnostics=(more,)))
+    assert (kept, baseline.matched) == ([more], 0)
+    Baseline.write(tmp_path / "b.json", [replace(result, diagnostics=(*result.diagnostics, more))])
+    written = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))["findings"]
+    assert [e["message"] for e in written] == [
+        "link target not found: 'g0.md'",
+        "link target not found: 'g1.md'",
+        "link target not found: 'g2.md'",
+    ]

@@ -395,3 +395,25 @@ def test_no_line_of_the_text_output_is_a_github_workflow_command(cwd: Path) -> N
         assert "\\x3a:error file=README.md,line=1::Approved: 1 error, 0 warnings" in lines
         assert "x\\n  ::warning::forged: 1 error, 0 warnings" in lines  # one line
     assert "\\x3a:error file=README.md,line=1::Approved/SKILL.md:2:1: error[E300]" in proc.stderr
+
+
+def test_findings_of_one_line_are_ordered_by_rule_id(lint: Run, cwd: Path) -> None:
+    """Findings of one line came in the order of the rules in the registry (SKL931, a target
+    rule, before SKL701); the README says by rule: by id, in every format."""
+    import json
+
+    folder = cwd / "o"
+    folder.mkdir()
+    front = "---\nname: o\ndescription: O. Use when o.\nversion: 1.0\nmodel: gpt-4o\n---\n\n# o\n"
+    (folder / "SKILL.md").write_text(front, encoding="utf-8")
+    args = ("o", "--profile", "skillli,claude-code", "--target", "codex", "--no-cache")
+    proc = lint(*args, "--format", "json")
+    found = [(d["line"], d["rule"]) for d in json.loads(proc.stdout)["diagnostics"]]
+    assert found == sorted(found)
+    assert (4, "SKL701") in found and (4, "SKL931") in found
+    sarif = json.loads(lint(*args, "--format", "sarif").stdout)
+    results = sarif["runs"][0]["results"]
+    lines = [
+        (r["locations"][0]["physicalLocation"]["region"]["startLine"], r["ruleId"]) for r in results
+    ]
+    assert lines == found

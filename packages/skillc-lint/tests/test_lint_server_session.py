@@ -315,3 +315,30 @@ def test_a_skillc_home_of_another_user_is_said_and_the_skill_linted_with_the_def
         assert "SKL301 6" in findings(session, skill)["SKILL.md"]  # a broken link, linted
     refused = [problem for problem in session.problems if "owned by another user" in problem]
     assert len(refused) == 1, session.problems
+
+
+def test_the_editor_caps_a_rule_once_the_comments_hid_theirs(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """The cap (100 findings of a rule in a file, then one saying how many more) was made
+    before the ``skillc-lint`` comments hid theirs: 150 broken links, the first 100 commented,
+    showed one "50 more" line and none of the 50. The comments hide first now."""
+    links = [f"[x](g{i}.md)" for i in range(150)]
+    commented = [f"{link} <!-- skillc-lint: disable-line=SKL301 -->" for link in links[:100]]
+    body = "\n\n".join(commented + links[100:]) + "\n"
+    text = SKILL.format(name="my-skill") + "\n# my-skill\n\n" + body
+    root = write_skill(tmp_path / "my-skill", skill_md=text)
+    session = Session()
+    session.open(root / "SKILL.md", text)
+    result = session.lint(root)
+    assert result is not None
+    assert [d.message for d in result.diagnostics] == [
+        f"link target not found: 'g{i}.md'" for i in range(100, 150)
+    ]
+    session.open(root / "SKILL.md", text + "\n".join(f"[y](h{i}.md)\n" for i in range(60)))
+    result = session.lint(root)
+    assert result is not None
+    assert len(result.diagnostics) == 101  # capped once the comments hid theirs
+    assert result.diagnostics[-1].message == (
+        "10 more SKL301 findings in this file (the first 100 are shown)"
+    )

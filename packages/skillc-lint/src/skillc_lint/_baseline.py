@@ -126,7 +126,7 @@ class Baseline:
         and each entry hides one finding."""
         self._linted.setdefault(self.relative(result.path), set()).update(result.rules)
         groups: dict[tuple[str, str, str], list[LintDiagnostic]] = {}
-        for d in result.diagnostics:
+        for d in (d for d in result.diagnostics if not d.more):  # a count is never hidden
             file = self.relative(result.path / d.file)
             groups.setdefault(_key(file, d.rule, d.matched), []).append(d)
         hidden: set[int] = set()
@@ -221,7 +221,7 @@ class Baseline:
                     "context": _context(d.source),
                 }
                 for result in results
-                for d in result.diagnostics
+                for d in (d for d in result.diagnostics if not d.more)  # (a count: none)
             ),
             key=lambda e: (e["file"], e["line"] or 0, e["rule"], e["message"]),
         )

@@ -9,8 +9,9 @@ a user typed (a path, a name, a folder of skills) into skill folders.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -88,6 +89,9 @@ class LintDiagnostic:
     """The rule's fix for it (:class:`~skillc_lint.Fix`), if it has one."""
     detail: str = field(default="", compare=False, repr=False)
     """The end of :attr:`message` a baseline does not match (see :attr:`matched`)."""
+    more: int = field(default=0, compare=False, repr=False)
+    """The findings of its rule it stands for, when it says how many were left out
+    (:func:`capped`); 0 for a finding. A baseline neither writes nor matches one."""
 
     @property
     def matched(self) -> str:
@@ -182,6 +186,7 @@ def lint_skill(
     force: bool = False,
     texts: Mapping[str, str] | None = None,
     cache: ResultCache | None = None,
+    cap: bool = True,
 ) -> LintResult:
     """Lint the skill folder at ``path`` with ``registry`` (default: every RFC-0008 rule).
 
@@ -195,9 +200,11 @@ def lint_skill(
     written yet, an editor's), as written: a leading BOM is its own, not the disk's.
     ``cache``: where a result of the same skill, rules and linter may be stored
     (:mod:`skillc_lint._cache`); it is reused, or the result stored there (not with
-    ``texts``).
+    ``texts``). ``cap``: report at most :data:`MAX_FINDINGS` of a rule (:func:`capped`);
+    False for a caller that hides findings first (a baseline, per-file ignores) and caps then.
     """
-    return lint_with_texts(path, registry=registry, force=force, texts=texts, cache=cache)[0]
+    found = lint_with_texts(path, registry=registry, force=force, texts=texts, cache=cache, cap=cap)
+    return found[0]
 
 
 def entry_name(root: Path, real: str) -> str:
@@ -216,6 +223,7 @@ def lint_with_texts(
     texts: Mapping[str, str] | None = None,
     cache: ResultCache | None = None,
     known: Known | None = None,
+    cap: bool = True,
 ) -> tuple[LintResult, Mapping[str, str]]:
     """:func:`lint_skill`, and the text of each Markdown file the lint read (what the fixes
     of its diagnostics were computed from; empty for a skipped compiled skill). ``known``:
@@ -264,37 +272,107 @@ def lint_with_texts(
         key = None if rules is None else result_key(skill, rules)
         stored = None if key is None else cache.get(key, skill)
         if stored is not None:
-            return stored, skill.texts
+            return capped(stored) if cap else stored, skill.texts
     active = [entry for entry in registry.active() if entry.rule.scope == "skill"]
     found = _run(active, skill)
     shown, notices, suppressed = _unsuppressed(skill, registry, active, found)
-
-    def sort_key(item: tuple[int, LintDiagnostic]) -> tuple[bool, bytes, int, int]:
-        order, d = item
-        return (d.file != SKILL_FILE, fs_bytes(d.file), d.line or 0, order)
-
-    shown.sort(key=sort_key)
     result = LintResult(
         name,
         root,
-        tuple(d for _, d in shown),
+        tuple(sorted((d for _, d in shown), key=_place)),
         rules=tuple(e.rule.id for e in active),
         notices=skill.notices + notices,
         suppressed=suppressed,
     )
     if cache is not None and key is not None:
-        cache.put(key, skill, result)
-    return result, skill.texts
+        cache.put(key, skill, result)  # every finding: the cap is the reader's
+    return capped(result) if cap else result, skill.texts
+
+
+def _place(d: LintDiagnostic) -> tuple[bool, bytes, int, str]:
+    """Where a skill's finding is reported: SKILL.md's first, then by file, line and rule."""
+    return (d.file != SKILL_FILE, fs_bytes(d.file), d.line or 0, d.rule)
+
+
+def _folder_place(d: LintDiagnostic) -> tuple[bytes, str]:
+    """Where a folder's finding is reported: by file, then by rule."""
+    return (fs_bytes(d.file), d.rule)
+
+
+def capped(result: LintResult) -> LintResult:
+    """``result`` with at most :data:`MAX_FINDINGS` findings of one rule in one file, then
+    one saying how many more there were, and at most :data:`MAX_FINDINGS` of one rule in the
+    skill (or folder), then one saying how many more there were, on the first file left out
+    (each with :attr:`~LintDiagnostic.more` set). Applied last, once every suppression
+    (comments, per-file ignores, the baseline) has hidden what it hides: a comment or a
+    baseline entry is written for every finding, never for a count."""
+    per_rule = Counter(d.rule for d in result.diagnostics)
+    if not per_rule or max(per_rule.values()) <= MAX_FINDINGS:
+        return result
+    counts: Counter[tuple[str, str]] = Counter()  # by rule and file
+    shown: Counter[tuple[str, str]] = Counter()
+    total: Counter[str] = Counter()  # by rule
+    last: dict[tuple[str, str], LintDiagnostic] = {}
+    first_left: dict[str, str] = {}
+    errors: set[tuple[str, str]] = set()  # (rule, file) left out with an error among them
+    kept: list[LintDiagnostic] = []
+    for d in result.diagnostics:
+        where = (d.rule, d.file)
+        counts[where] += 1
+        last[where] = d
+        if counts[where] > MAX_FINDINGS or total[d.rule] == MAX_FINDINGS:
+            if counts[where] <= MAX_FINDINGS:
+                first_left.setdefault(d.rule, d.file)
+            if d.severity == "error":
+                errors.add(where if counts[where] > MAX_FINDINGS else (d.rule, ""))
+            continue
+        shown[where] += 1
+        total[d.rule] += 1
+        kept.append(d)
+    left = {rule: count - total[rule] for rule, count in per_rule.items()}
+    scope = "folder" if result.folder else "skill"
+
+    def more(
+        d: LintDiagnostic, count: int, line: int | None, where: str, key: tuple[str, str]
+    ) -> None:
+        text = (
+            f"{count} more {d.rule} findings in this {where} (the first {MAX_FINDINGS} are shown)"
+        )
+        severity: Severity = "error" if key in errors else "warning"  # as those left out
+        source = d.source if line is not None else None
+        column = None if source is None else len(source) - len(source.lstrip()) + 1
+        kept.append(
+            replace(
+                d,
+                severity=severity,
+                line=line,
+                message=text,
+                column=column,
+                source=source,
+                fix=None,
+                detail="",
+                more=count,
+            )
+        )
+
+    for where, count in counts.items():
+        if count > MAX_FINDINGS and shown[where] == MAX_FINDINGS:
+            d = last[where]
+            more(d, count - MAX_FINDINGS, d.line, "file", where)
+            left[where[0]] -= count - MAX_FINDINGS
+    for rule, file in first_left.items():
+        if left[rule]:
+            more(last[rule, file], left[rule], None, scope, (rule, ""))
+    order = _folder_place if result.folder else _place
+    return replace(result, diagnostics=tuple(sorted(kept, key=order)))
 
 
 def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDiagnostic]]:
     """Run each rule of ``active`` on ``subject`` (a skill, or a folder for folder rules):
-    the diagnostics with the rule's place in the run, at most :data:`MAX_FINDINGS` of one
-    rule in one file, then one saying how many more there were, and at most
-    :data:`MAX_FINDINGS` of one rule in the subject, then one saying how many more there were
-    in the skill (or folder). A skill's diagnostics carry their line's text (the code frame,
-    as the rule's ``frame`` shows it: SKL904's keys masked) and a column, and no fix in a file
-    read in part
+    the diagnostics with the rule's place in the run, every one (:func:`capped` bounds them once
+    the suppressions have hidden theirs: a skill's files are bounded). A skill's diagnostics
+    carry their line's text (the code frame, as the rule's ``frame`` shows it: SKL904's keys
+    masked) and a column, and no fix in a file read in part
     (:attr:`~skillc_lint._skill.Skill.partial`: the fix would be made for its start alone)."""
     from skillc_lint._skill import Skill
 
@@ -330,24 +408,8 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
             detail,
         )
 
-    scope = "skill" if line_text is not None else "folder"
     for order, entry in enumerate(active):
-        rule = entry.rule
-        counts: dict[str, int] = {}  # findings of this rule by file
-        last_line: dict[str, int | None] = {}
-        shown: dict[str, int] = {}  # by file; MAX_FINDINGS at most in the subject
-        total = 0
-        first_left: str | None = None
-        for finding in rule.check(subject, entry.options):
-            count = counts[finding.file] = counts.get(finding.file, 0) + 1
-            last_line[finding.file] = finding.line
-            if count > MAX_FINDINGS:
-                continue
-            if total == MAX_FINDINGS:
-                first_left = finding.file if first_left is None else first_left
-                continue
-            shown[finding.file] = shown.get(finding.file, 0) + 1
-            total += 1
+        for finding in entry.rule.check(subject, entry.options):
             found.append(
                 (
                     order,
@@ -363,21 +425,6 @@ def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDi
                     ),
                 )
             )
-        left = sum(counts.values()) - total
-        for file, count in counts.items():
-            if count > MAX_FINDINGS and shown.get(file) == MAX_FINDINGS:
-                more = (
-                    f"{count - MAX_FINDINGS} more {rule.id} findings in this file "
-                    f"(the first {MAX_FINDINGS} are shown)"
-                )
-                found.append((order, diagnostic(entry, file, last_line[file], None, more)))
-                left -= count - MAX_FINDINGS
-        if first_left is not None and left:
-            more = (
-                f"{left} more {rule.id} findings in this {scope} "
-                f"(the first {MAX_FINDINGS} are shown)"
-            )
-            found.append((order, diagnostic(entry, first_left, None, None, more)))
     return found
 
 
@@ -441,32 +488,29 @@ def _unsuppressed(
         for order, d in found
         if not (d.file in comments and comments[d.file].hides(d, named))
     ]
-    if len(attempts) > MAX_FINDINGS:  # as _run bounds a rule's findings
-        order, last = attempts[MAX_FINDINGS]
-        more = f"{len(attempts) - MAX_FINDINGS} more {GUARD_RULE} findings in this skill"
-        message = f"{more} (the first {MAX_FINDINGS} are shown)"
-        attempts[MAX_FINDINGS:] = [
-            (order, LintDiagnostic(last.rule, last.name, "warning", last.file, None, message))
-        ]
     return shown + attempts, tuple(notices), len(found) - len(shown)
 
 
-def lint_folder(path: str | os.PathLike[str], *, registry: RuleRegistry) -> LintResult | None:
+def lint_folder(
+    path: str | os.PathLike[str], *, registry: RuleRegistry, cap: bool = True
+) -> LintResult | None:
     """Run the ``folder`` rules of ``registry`` on a folder of skills (the listing of the
     skills it holds, a plugin's or a marketplace's manifest). The result is named after the
-    folder, its diagnostics' files relative to it; None when no folder rule is enabled."""
+    folder, its diagnostics' files relative to it; None when no folder rule is enabled.
+    ``cap``: as :func:`lint_skill`'s."""
     folder = Path(path)
     active = [entry for entry in registry.active() if entry.rule.scope == "folder"]
     if not active:
         return None
-    found = sorted(_run(active, folder), key=lambda item: (fs_bytes(item[1].file), item[0]))
-    return LintResult(
+    found = sorted((d for _, d in _run(active, folder)), key=_folder_place)
+    result = LintResult(
         folder.resolve().name,
         folder,
-        tuple(d for _, d in found),
+        tuple(found),
         rules=tuple(e.rule.id for e in active),
         folder=True,
     )
+    return capped(result) if cap else result
 
 
 def target_folders(targets: Iterable[Target]) -> list[Path]:
@@ -625,7 +669,7 @@ def lint_targets(
     for outcome in outcomes:
         if isinstance(outcome, Exception):
             raise outcome
-    results = [outcome for outcome in outcomes if isinstance(outcome, LintResult)]
+    results = [capped(outcome) for outcome in outcomes if isinstance(outcome, LintResult)]
     for folder in target_folders(targets):
         result = lint_folder(folder, registry=registry)
         if result is not None and result.diagnostics:

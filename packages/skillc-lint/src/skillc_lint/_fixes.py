@@ -234,17 +234,17 @@ def fix_skill(
     tree: str | os.PathLike[str] | None = None,
     places: Sequence[Path] = (),
 ) -> FixOutcome:
-    """Apply the fixes of the skill at ``path`` (the safe ones; every one when ``unsafe``)
-    until none is left, and lint what remains. ``write=False`` computes the same changes and
-    writes nothing (``--diff``); ``skip``: diagnostics whose fix is not applied (those a
-    per-file ignore hides). ``tree``: the folder the fixer was given (a folder of skills;
-    default: the skill folder itself); a file whose real path is outside it (the skill
-    folder, or the file, is a symlink leading out of it) is not fixed, even in memory:
-    :class:`~skillc_lint.FixOutsideTree`. ``places``: for a skill found by its name, not
-    given as its folder, the folders a fixed file's real path must be in
+    """Apply the fixes of the skill at ``path`` (the safe ones; every one when ``unsafe``) until
+    none is left, and lint what remains (every finding: :func:`~skillc_lint._engine.capped`
+    bounds them for a report). ``write=False`` computes the same changes and writes nothing
+    (``--diff``); ``skip``: diagnostics whose fix is not applied (those a per-file ignore
+    hides). ``tree``: the folder the fixer was given (a folder of skills; default: the skill
+    folder itself); a file whose real path is outside it (the skill folder, or the file, is a
+    symlink leading out of it) is not fixed, even in memory:
+    :class:`~skillc_lint.FixOutsideTree`. ``places``: for a skill found by its name, not given
+    as its folder, the folders a fixed file's real path must be in
     (:func:`~skillc_index.inventory.folders.write_places`); one outside all of them is not
-    fixed: ``PathEscapesProject`` (E012). Raises what :func:`~skillc_lint.lint_skill`
-    raises."""
+    fixed: ``PathEscapesProject`` (E012). Raises what :func:`~skillc_lint.lint_skill` raises."""
     from skillc_index import SkillcError
     from skillc_lint._engine import lint_skill, lint_with_texts
 
@@ -255,7 +255,7 @@ def fix_skill(
     texts: dict[str, str] = {}  # the current text of each file a fix touched
     counts: dict[str, int] = {}
     problems: list[SkillcError] = []
-    result, read = lint_with_texts(root, registry=registry, force=force)
+    result, read = lint_with_texts(root, registry=registry, force=force, cap=False)
     for _ in range(MAX_ROUNDS):
         by_file: dict[str, list[Fix]] = {}
         for d in result.diagnostics:
@@ -294,7 +294,7 @@ def fix_skill(
         current = {rel: o.text for rel, o in originals.items() if o.text is not None}
         given = {**current, **texts}
         given = {rel: (BOM if originals[rel].bom else "") + text for rel, text in given.items()}
-        result, read = lint_with_texts(root, registry=registry, force=force, texts=given)
+        result, read = lint_with_texts(root, registry=registry, force=force, texts=given, cap=False)
     changes = tuple(
         FileChange(rel, before, texts[rel], counts[rel])
         for rel in sorted(texts)
@@ -305,7 +305,7 @@ def fix_skill(
         return FixOutcome(_with(result, fixed, problems), changes, tuple(problems))
     written, failed = write_changes(root, changes, originals, confine, places)
     problems += failed
-    result = lint_skill(root, registry=registry, force=force)  # what remains, from the disk
+    result = lint_skill(root, registry=registry, force=force, cap=False)  # what remains
     applied = sum(change.fixes for change in written)
     return FixOutcome(_with(result, applied, problems), tuple(written), tuple(problems))
 

@@ -91,6 +91,7 @@ def _lint_in_worker(job: tuple[Path, int]) -> LintResult | _Failed:
             registry=_worker["registries"][index],
             force=_worker["force"],
             cache=_worker["cache"],
+            cap=False,
         )
     except SkillcError as exc:
         return _Failed(type(exc), exc.args, dict(exc.__dict__))
@@ -126,7 +127,7 @@ def lint_folders(
         try:
             for folder, rules in zip(folders, each, strict=True):
                 try:
-                    yield lint_skill(folder, registry=rules, force=force, cache=stored)
+                    yield lint_skill(folder, registry=rules, force=force, cache=stored, cap=False)
                 except SkillcError as exc:
                     yield exc
         finally:

@@ -363,11 +363,13 @@ def _linted(
     rules: _Configured,
 ) -> Iterator[Outcome]:
     """Lint what :func:`_plan` planned: each skill folder once (a worker process's result, or
-    fixed here), logged as the tool logs it; then the folder rules; then write the baseline.
+    fixed here), logged as the tool logs it; then the folder rules; then write the baseline
+    (of every finding: each result is capped, :func:`~skillc_lint._engine.capped`, once the
+    suppressions and the baseline hid theirs and the baseline was given every one).
     ``trees``: the folder each planned skill folder's fixes may write in; ``by_name``: those
     found by their name (both as planned: a folder swapped since is not resolved again)."""
     from skillc_index.inventory.folders import write_places
-    from skillc_lint._engine import target_folders
+    from skillc_lint._engine import capped, target_folders
     from skillc_lint._pool import lint_folders, usable_cores
     from skillc_lint.operations import _suppressed, lint
 
@@ -375,6 +377,8 @@ def _linted(
     mode = params.fix_mode
     writes = bool(mode or params.add_suppressions)
     folders = [item for item in plan if isinstance(item, Path)]
+    # each result before the cap (capped: what is reported): a baseline holds every finding
+    whole: list[LintResult] = []
     configured = {folder: rules(folder) for folder in folders}
     # fixing (or writing suppression comments) rewrites files, one skill after another in
     # this process, never from the cache; linting uses the pool and the result cache
@@ -438,6 +442,8 @@ def _linted(
                         fixes=replace(done.fixes, problems=left),
                         result=replace(done.result, not_fixed=tuple(p.diagnostic for p in left)),
                     )
+                whole.append(done.result)  # every finding, for the baseline
+                done = done._replace(result=capped(done.result))  # the report: capped
                 run.reports.append(done)
                 yield done.result
             except (FolderChanged, OSError, RuntimeError) as exc:  # realpath met it swapped
@@ -451,13 +457,14 @@ def _linted(
             pooled.close()
     for folder in target_folders(targets):  # the folder rules: listing budget, plugins
         registry, hidden = rules(folder)
-        result = lint_folder(folder, registry=registry)
+        result = lint_folder(folder, registry=registry, cap=False)
         if result is not None:  # per-file ignores and the baseline hide here too
             result = _suppressed(result, hidden)
+            whole.append(result)
         if result is not None and result.diagnostics:
-            yield result
+            yield capped(result)
     if params.write_baseline is not None:
-        _write_baseline(run, run.outcomes)
+        _write_baseline(run, whole)
 
 
 def _commented(
@@ -483,7 +490,7 @@ def _commented(
     found: list[LintResult] = []  # each lint's findings, before the ignores and the baseline
 
     def engine(folder: Path) -> LintResult:
-        result, texts = lint_with_texts(folder, registry=registry, force=params.force)
+        result, texts = lint_with_texts(folder, registry=registry, force=params.force, cap=False)
         read.update(texts)
         found.append(result)
         return result
@@ -567,14 +574,13 @@ def _check_outputs(params: LintParams, cwd: Path) -> None:
         Baseline.replaces(file_target(cwd, params.write_baseline), params.write_baseline)
 
 
-def _write_baseline(run: LintRun, outcomes: Sequence[Outcome]) -> None:
+def _write_baseline(run: LintRun, results: Sequence[LintResult]) -> None:
     from skillc_index.atomic import file_target
     from skillc_index.command_errors import CannotWrite
     from skillc_lint._baseline import Baseline
 
     file = run.params.write_baseline
     assert file is not None
-    results = [outcome for outcome in outcomes if not isinstance(outcome, RunError)]
     try:
         run.written = Baseline.write(file_target(run.cwd, file), results, file)
     except OSError as exc:
@@ -591,7 +597,7 @@ def _computed(
     def engine(resolved: Path) -> LintResult:
         # (the same path needs no resolving: the common case, two realpath calls a skill)
         if resolved != folder and os.path.realpath(resolved) != os.path.realpath(folder):
-            return lint_skill(resolved, registry=registry, force=force)
+            return lint_skill(resolved, registry=registry, force=force, cap=False)
         if isinstance(done, Exception):
             raise done
         return done

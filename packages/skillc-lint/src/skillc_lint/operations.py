@@ -532,7 +532,8 @@ def lint(
         if fix is None:
             if engine is not None:
                 return _suppressed(engine(folder), hidden)
-            return _suppressed(lint_skill(folder, registry=registry, force=params.force), hidden)
+            linted = lint_skill(folder, registry=registry, force=params.force, cap=False)
+            return _suppressed(linted, hidden)
         ignores = hidden.ignores
         outcome = fix_skill(
             folder,

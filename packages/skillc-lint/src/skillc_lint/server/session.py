@@ -411,7 +411,9 @@ class Session:
         registry, ignores = self.rules(root)
         try:
             result: LintResult | None
-            result, _ = lint_with_texts(root, registry=registry, texts=texts, known=known)
+            result, _ = lint_with_texts(
+                root, registry=registry, texts=texts, known=known, cap=False
+            )
         except (SkillcError, OSError):
             result = None
         self._keep(root, known, now)
@@ -420,6 +422,10 @@ class Session:
 
             kept = tuple(d for d in result.diagnostics if not ignores.hides(root / d.file, d))
             result = replace(result, diagnostics=kept)
+        if result is not None:  # capped once the ignores hid theirs
+            from skillc_lint._engine import capped
+
+            result = capped(result)
         # the run's warnings (a file over the parse limit), as skillc-lint prints them, are
         # problems (logged): those the skill's last lint had not, not again at each keystroke
         previous = cached[1] if cached is not None else None
