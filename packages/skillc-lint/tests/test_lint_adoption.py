@@ -365,6 +365,35 @@ def test_baseline_reports_stale_entries_and_bad_files(lint: Run, cwd: Path) -> N
     assert not (cwd / "c.json").exists()
 
 
+def test_a_baseline_another_tool_wrote_is_no_baseline(lint: Run, cwd: Path) -> None:
+    """``--baseline`` read a JSON whose ``"tool"`` is another linter's (eslint's) and hid
+    what its entries matched, while ``--write-baseline`` refused to replace the same file
+    (E050): a file whose ``"tool"`` is not skillc-lint is no baseline (E100), as the README
+    says."""
+    put(cwd / "skills" / "a", "[a](gone.md)\n")
+    entry = {
+        "file": "skills/a/SKILL.md",
+        "rule": "SKL301",
+        "message": "link target not found: 'gone.md'",
+        "line": 8,
+    }
+    for tool in ("eslint", None):
+        document = {"version": 1, "findings": [entry]} | ({"tool": tool} if tool else {})
+        (cwd / "other.json").write_text(json.dumps(document), encoding="utf-8")
+        proc = lint("skills", "--baseline", "other.json")
+        assert (proc.returncode, proc.stdout) == (1, "")
+        reason = f'"{cwd / "other.json"}" is not a skillc-lint baseline (version 1)'
+        assert proc.stderr.startswith(
+            f"error[E100]: invalid option: 'Invalid value for --baseline: {reason}'"
+        )
+    (cwd / "other.json").write_text(
+        json.dumps({"tool": "skillc-lint", "version": 1, "findings": [entry]})
+    )
+    proc = lint("skills", "--baseline", "other.json")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "baseline other.json: 1 hidden\n"
+
+
 def test_a_baseline_a_newer_skillc_lint_wrote_says_to_upgrade(
     lint: Run, cli: Callable[..., Run], cwd: Path
 ) -> None:

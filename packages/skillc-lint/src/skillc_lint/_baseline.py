@@ -100,7 +100,7 @@ class Baseline:
         if why is not None:
             raise BaselineError(f"'{path}' was {why}")
         if (
-            not isinstance(document, dict)
+            not _written_by_us(document)  # a dict whose "tool" is skillc-lint (not eslint's)
             or document.get("version") != BASELINE_VERSION
             or not isinstance(findings, list)
             or not all(_valid_entry(entry) for entry in findings)
