@@ -52,6 +52,42 @@ def test_help_has_usage_and_examples(lint: Run) -> None:
         assert option in proc.stdout
 
 
+def test_help_names_the_rule_ranges_list_rules_lists(lint: Run) -> None:
+    """The help's rule ranges went stale as rules were added (claude-code "SKL601-606" with
+    607-609 out, gibberish "SKL801-819" without 820, agentskills without its guidance, target
+    and collision rules, the opening "SKL001 to SKL401" without SKL402). Each range of the
+    help ends at a rule of its profile, and its ranges hold every rule ``--list-rules`` lists
+    for that profile (the opening range and ``agentskills``'s: the default rules)."""
+    import re
+
+    text = " ".join(lint("--help").stdout.split())
+
+    def listed(*args: str) -> set[int]:
+        proc = lint("--list-rules", "--format", "json", *args)
+        return {int(rule["id"][3:]) for rule in json.loads(proc.stdout)}
+
+    def ranges(part: str) -> list[tuple[int, int]]:
+        found = re.findall(r"SKL(\d{3})(?:-(?:SKL)?(\d{3}))?", part)
+        return [(int(lo), int(hi or lo)) for lo, hi in found]
+
+    default = listed()
+    every = listed("--profile", "claude-code,skillli,gibberish")
+    opening = re.search(r"authoring rules of RFC-0008 \(([^)]*)\)", text)
+    assert opening is not None
+    profiles = re.search(r"Profiles add .*? Each extends", text)
+    assert profiles is not None
+    names = ["agentskills", "claude-code", "skillli", "gibberish"]
+    parts = re.split(r"`(" + "|".join(names) + r")` \(", profiles.group(0))[1:]
+    said = dict(zip(parts[::2], parts[1::2], strict=True))
+    assert sorted(said) == sorted(names)
+    for name, part in said.items():
+        spans = ranges(part) + (ranges(opening.group(1)) if name == "agentskills" else [])
+        own = default if name == "agentskills" else listed("--profile", name) - default
+        covered = {n for n in every for lo, hi in spans if lo <= n <= hi}
+        assert covered == own, (name, sorted(covered ^ own))
+        assert {n for span in spans for n in span} <= own, (name, spans)
+
+
 def test_version_matches_the_package(lint: Run) -> None:
     assert lint("--version").stdout.strip() == f"skillc-lint {skillc_lint.__version__}"
 

@@ -130,7 +130,7 @@ class _Progress:
 def lint_command(run: LintRun, call: Call[LintParams]) -> int:
     """Validate skill authoring quality.
 
-    Lint each SKILL against the authoring rules of RFC-0008 (SKL001 to SKL401). A SKILL is a
+    Lint each SKILL against the authoring rules of RFC-0008 (SKL001-SKL402). A SKILL is a
     skill folder path, a skill name (project store, then global store) or a folder of skill
     folders such as `skills/` (every skill under it). Without SKILL, every skill of the
     project store (`.skillc/skills/`) is linted.
@@ -168,11 +168,12 @@ def lint_command(run: LintRun, call: Call[LintParams]) -> int:
 
     Profiles add the rules and known fields of a skill dialect: `agentskills` (the default:
     the standard's compatibility, metadata, allowed-tools and license, SKL501-504, frontmatter
-    whitespace, SKL510, the security rules SKL901-908 and the budget rules SKL921-923),
-    `claude-code` (SKL601-606, and the plugin and marketplace manifests of a plugin folder,
-    SKL611-612), `skillli` (registry fields and quizzes, SKL701-726) and `gibberish`
-    (gibb.eri.sh tool-defining skills, SKL801-819). Each extends `agentskills`. Selectors name
-    tags too: `--select security`.
+    whitespace, SKL510, guidance on the body, SKL520-530, the security rules SKL901-908, the
+    budget and collision rules SKL921-924 and the target rules SKL931-933), `claude-code`
+    (SKL601-609, and the plugin and marketplace manifests of a plugin folder, SKL611-612),
+    `skillli` (registry fields and quizzes, SKL701-726) and `gibberish` (gibb.eri.sh
+    tool-defining skills, SKL801-820). Each extends `agentskills`. Selectors name tags too:
+    `--select security`.
 
     Two more commands of the `skillc-lint` script: `skillc-lint server` (the language server
     for editors, over stdio) and `skillc-lint clean` (empty the result cache); each takes
