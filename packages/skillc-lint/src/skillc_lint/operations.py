@@ -491,7 +491,8 @@ def lint(
 ) -> LintReport:
     """Lint one skill (``params.skill``) and log it, when it is a skill of a store (or
     imported into one): a folder in no store is linted without a trace (no runtime folder,
-    no log row).
+    no log row). Its result holds every finding the suppressions leave: the run caps it for
+    the report (:func:`~skillc_lint._engine.capped`) after writing any baseline or comment.
     ``registry``: the rules (default: :func:`rule_registry` of ``params``) and ``hidden``
     (default: :func:`suppressions` of ``params``): a caller linting several skills builds
     them once (a baseline counts its matches over the whole run). ``fix``: apply the safe
