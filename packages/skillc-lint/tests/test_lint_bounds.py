@@ -459,7 +459,7 @@ def test_a_baseline_never_matches_a_count_entry(tmp_path: Path) -> None:
     count is made after the baseline, and :meth:`Baseline.hide` skips one."""
     from dataclasses import replace
 
-    from skillc_lint._suppress import Baseline
+    from skillc_lint._baseline import Baseline
 
     skill = broken_links(tmp_path / "m", 3)
     result = lint_skill(skill)
