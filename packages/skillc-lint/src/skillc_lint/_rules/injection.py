@@ -36,8 +36,10 @@ if TYPE_CHECKING:
 __all__ = ["injections", "prompt_injection"]
 
 
-#: A quote (:func:`_code_ranges` looks for it on each line apart).
-_QUOTE = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<![\w])'[^']{6,}'(?![\w])")
+#: A quote between straight quotes (:func:`_code_ranges` looks for it on each line apart; a
+#: typographic one, \u201c to the first \u201d after it, is found by :func:`_quotes`).
+_QUOTE = re.compile(r"\"[^\"]*\"|(?<![\w])'[^']{6,}'(?![\w])")
+_OPEN, _CLOSE = "\u201c", "\u201d"
 
 
 def _code_ranges(text: str, starts: Sequence[int] = (0,)) -> tuple[list[int], list[int]]:
@@ -47,9 +49,39 @@ def _code_ranges(text: str, starts: Sequence[int] = (0,)) -> tuple[list[int], li
     furthest end of it and those before: a match is in one when that end reaches it."""
     spans = [m.span() for m in re.finditer(r"`[^`]*`", text)]  # a code span: over lines too
     for first, end in zip(starts, [*starts[1:], len(text)], strict=True):
-        spans += [m.span() for m in _QUOTE.finditer(text, first, end)]
+        spans += _quotes(text, first, end)
     spans.sort()
     return [a for a, _ in spans], list(itertools.accumulate((b for _, b in spans), max))
+
+
+def _quotes(text: str, first: int, end: int) -> list[tuple[int, int]]:
+    """The quotes of the line ``text[first:end]``, left to right, none inside another: the
+    leftmost of :data:`_QUOTE`'s match and a typographic quote, again after its end. One
+    pass (a pattern for both looked for the closing mark from each opening one again: a
+    line of unclosed \u201c took time squared); each closing mark found serves every
+    opening one before it, and none after the last one closes."""
+    spans: list[tuple[int, int]] = []
+    pos = first
+    straight = _QUOTE.search(text, pos, end)
+    opened = text.find(_OPEN, pos, end)
+    closed = text.find(_CLOSE, opened + 1, end) if opened >= 0 else -1
+    while True:
+        if closed < 0:  # no opening mark left closes on this line
+            opened = -1
+        if straight is None and opened < 0:
+            return spans
+        if straight is None or 0 <= opened < straight.start():
+            span = (opened, closed + 1)
+        else:
+            span = straight.span()
+        spans.append(span)
+        pos = span[1]
+        if straight is not None and straight.start() < pos:
+            straight = _QUOTE.search(text, pos, end)
+        if 0 <= opened < pos:
+            opened = text.find(_OPEN, pos, end)
+            if closed < opened:  # else the closing mark found is the first after it too
+                closed = text.find(_CLOSE, opened + 1, end)
 
 
 # -- SKL903 prompt injection (used by SKL902 too) ---------------------------------------------
