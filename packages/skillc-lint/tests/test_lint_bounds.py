@@ -255,6 +255,28 @@ def test_skl903_reads_a_line_of_unclosed_typographic_quotes_in_linear_work(
     ], proc.stderr
 
 
+def test_skl905_reads_a_line_of_data_consumers_in_linear_work(
+    skill: Writer, clean_env: dict[str, str]
+) -> None:
+    """SKL905 looked for ``exec``/``eval`` from each data consumer's inline program to the
+    end of its line (``curl x | python3 -c "print(1)"`` 5,000 times, 155 KB: 25 s): in the
+    consumer's own command now, and its pipeline followed at most 8 pipes. 30,000 of them
+    and a last one piped on to a shell: one finding, within the child's 60 s."""
+    line = 'curl x | python3 -c "print(1)" ' * 30_000 + "| sh"
+    folder = skill(body=f"```sh\n{line}\n```\n")
+    command = [sys.executable, "-m", "skillc_lint", "--select", "SKL905", "--no-cache"]
+    proc = subprocess.run(
+        [*command, "--format", "json", str(folder)],
+        capture_output=True,
+        text=True,
+        env=clean_env,
+        timeout=60,
+        check=False,
+    )
+    found = json.loads(proc.stdout)["diagnostics"]
+    assert [(d["file"], d["line"]) for d in found] == [("SKILL.md", 9)], proc.stderr
+
+
 @pytest.mark.parametrize("closed", [True, False])
 def test_no_quoting_fix_is_looked_for_in_a_frontmatter_over_the_bound(
     skill: Writer, monkeypatch: pytest.MonkeyPatch, closed: bool

@@ -204,8 +204,22 @@ _READS_DATA = re.compile(
 )
 #: An inline program that runs what it reads (``python3 -c "exec(sys.stdin.read())"``).
 _EVALUATES = re.compile(r"\b(?:exec|eval)\b")
+#: The most pipes a download is followed through to a runner (``curl … | tee f | sh``): a
+#: longer pipeline is not read further (each fetch's search stays bounded).
+_PIPES = 8
+#: A command of a pipeline after a pipe, its quoted words whole (``python3 -c "a; b"``); a
+#: backtick ends it (a code span's end: the ``|`` after it is a table's, not a pipe).
+_STAGE = r"(?:[^|\n;&'\"`]|'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\")*"
+#: After a pipe, the stages a download goes through before a runner, each with the pipe
+#: after it (any program passing it on: ``tee``, ``cat``, ``grep``, a data consumer): the
+#: fewest that reach one (``||`` is no pipe).
+_THROUGH = rf"(?:(?![|&]){_STAGE}\|){{0,{_PIPES - 1}}}?"
+#: One command of a pipeline (a data consumer's: where its inline program ends).
+_ONE_STAGE = re.compile(_STAGE)
+#: From the end of a runner's name: the next runner of its pipeline, :data:`_THROUGH`.
+_NEXT_RUNNER = re.compile(rf"{_STAGE}\|{_THROUGH}\s*(?P<runner>{_RUNNER})", re.IGNORECASE)
 _REMOTE_CODE = re.compile(
-    rf"\b{_FETCH}[^|\n;&]*\|\s*(?P<runner>{_RUNNER})"
+    rf"\b{_FETCH}[^|\n;&]*\|{_THROUGH}\s*(?P<runner>{_RUNNER})"
     rf"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*{_FETCH}"
     rf"|(?:\b(?:ba|z)?sh|\bsource|(?<![\w.])\.)\s+<\(\s*{_FETCH}"
     r"|\b(?:iex|Invoke-Expression)\s*[\(\s]\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|"
@@ -242,26 +256,44 @@ _QUOTE_RUN = {
 }
 
 
-def _exempt(line: str, match: re.Match[str], prose: bool) -> bool:
-    """Whether the remote-code ``match`` of ``line`` runs nothing: a data consumer's inline
-    program, the quoted text of an ``echo`` not piped on to a runner, or (in a Markdown
-    paragraph, ``prose``) a command said to be refused."""
-    runner = match["runner"]
-    if runner is not None:
-        start = match.start("runner")
+def _run_end(line: str, match: re.Match[str]) -> int | None:
+    """Where the remote-code ``match`` of ``line`` ends: at the runner that runs the download,
+    the match's own, or when that is a data consumer given its program inline (its output
+    is still the download's), the next runner of the pipeline that is none (``curl … |
+    python3 -c "print(…)" | sh``); None when every runner of it is one (``| python3 -c
+    "import json…"``, as ``| jq``), within :data:`_PIPES` pipes."""
+    end = match.end()
+    if match["runner"] is None:
+        return end
+    start = match.start("runner")
+    for _ in range(_PIPES):
         inline = _READS_DATA.match(line, start)
-        if inline and not _EVALUATES.search(line, inline.end()):
-            return True
+        if not inline:
+            return end
+        program = _ONE_STAGE.match(line, inline.end())  # its own command, not the line's rest
+        if _EVALUATES.search(line, inline.end(), program.end() if program else len(line)):
+            return end
+        later = _NEXT_RUNNER.match(line, end)
+        if later is None:
+            return None
+        start, end = later.start("runner"), later.end()
+    return None
+
+
+def _exempt(line: str, match: re.Match[str], end: int, prose: bool) -> bool:
+    """Whether the remote-code ``match`` of ``line``, its command run up to ``end``
+    (:func:`_run_end`), runs nothing: the quoted text of an ``echo`` not piped on to a
+    runner, or (in a Markdown paragraph, ``prose``) a command said to be refused."""
     printed = _PRINTED.search(line, 0, match.start())
-    if printed and not _QUOTE_RUN[printed[1] or printed[2]].match(line, match.end()):
+    if printed and not _QUOTE_RUN[printed[1] or printed[2]].match(line, end):
         return True
     if not prose:
         return False
-    end = len(line)
+    after = len(line)
     if line.count("`", 0, match.start()) % 2:  # in a code span: the prose resumes after it
-        close = line.find("`", match.end())
-        end = close + 1 if close >= 0 else end
-    return bool(_REFUSED.search(line, 0, match.start()) or _REFUSED.search(line, end))
+        close = line.find("`", end)
+        after = close + 1 if close >= 0 else after
+    return bool(_REFUSED.search(line, 0, match.start()) or _REFUSED.search(line, after))
 
 
 #: The most lines a command's trailing backslashes continue it onto (:func:`_continued`).
@@ -305,9 +337,11 @@ def remote_code(skill: Skill, options: Options) -> Findings:
             if _WARNING_AGAINST.search(line):
                 continue
             prose = blocks is not None and not in_code(blocks, number)
-            matches = (m for m in _REMOTE_CODE.finditer(line) if not _exempt(line, m, prose))
-            if match := next(matches, None):
-                shown = " ".join(match.group().split())
+            runs = ((m, _run_end(line, m)) for m in _REMOTE_CODE.finditer(line))
+            found = ((m, end) for m, end in runs if end and not _exempt(line, m, end, prose))
+            if (hit := next(found, None)) is not None:
+                match, end = hit
+                shown = " ".join(line[match.start() : end].split())
                 yield Finding(
                     f"downloads and runs code in one step ('{shown}'): nothing checks what runs",
                     file=rel,
