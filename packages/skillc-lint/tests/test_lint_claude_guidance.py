@@ -113,8 +113,14 @@ GIT_COMMIT = (
             "Deploy",
             "gcloud run deploy",
         ),
+        (
+            "Drops the unused tables of a staging database after a migration.",
+            "```sql\nDROP TABLE IF EXISTS legacy_orders;\n```\n",
+            "Drops the unused tables",
+            "DROP TABLE",
+        ),
     ],
-    ids=["git-commit", "publish-to-pages", "github-release", "deploy-integration"],
+    ids=["git-commit", "publish-to-pages", "github-release", "deploy-integration", "drop-tables"],
 )
 def test_skl608_side_effect_workflows_need_disable_model_invocation(
     skill: Writer, description: str, body: str, said: str, run: str
@@ -159,8 +165,25 @@ def test_skl608_side_effect_workflows_need_disable_model_invocation(
         ("Deploy the docs site to Vercel.", "Open the Vercel dashboard and press Deploy.\n"),
         # runs a deploy but does not say it deploys (a Postgres skill's example)
         ("Designs Postgres schemas. Use when modelling data.", "```sql\nDROP TABLE old;\n```\n"),
+        # "dropping" said of anything but a table, a database, a schema: no destruction
+        # (caveman: "dropping filler"; its examples hold a DROP TABLE)
+        (
+            "Cuts token usage by dropping filler and pleasantries.",
+            "```sql\nDROP TABLE users;\n```\n",
+        ),
+        ("Migrates schemas; dropping a column is rare.", "```sql\nDROP TABLE old;\n```\n"),
+        ("Uploads drag-and-dropping files.", "```sql\nDROP TABLE old;\n```\n"),
     ],
-    ids=["gitmoji", "secret-scanning", "actions-templates", "no-command", "no-claim"],
+    ids=[
+        "gitmoji",
+        "secret-scanning",
+        "actions-templates",
+        "no-command",
+        "no-claim",
+        "dropping-filler",
+        "dropping-a-column",
+        "drag-and-dropping",
+    ],
 )
 def test_skl608_near_misses_stay_silent(skill: Writer, description: str, body: str) -> None:
     assert found(skill(frontmatter=fm(description), body=body), "SKL608") == []

@@ -94,7 +94,10 @@ _SAYS = {
     "push": r"git\s+(?:commit|push)\b|(?:commit|push)(?:s|es|ting|ing)?\s+"
     r"(?:the\s+|your\s+|all\s+)?(?:staged\s+)?(?:changes|commits?|code|files|work|branch|to)\b"
     r"|merg(?:e|es|ing)\s+(?:the\s+|a\s+)?(?:pull|pr)",
-    "delete": r"(?:delet|destroy|drop|purg|wip)(?:e|es|ing|s|ping)?\b|tear(?:s|ing)?\s+down",
+    "delete": r"\b(?:delet|destroy|purg|wip)(?:e|es|ing|s)?\b|tear(?:s|ing)?\s+down"
+    # dropping is destructive only said of a table, a database, a schema (as DROP TABLE)
+    r"|\bdrop(?:s|ping)?\s+(?:the\s+|an?\s+|all\s+|your\s+|old\s+|unused\s+)*"
+    r"(?:tables?|databases?|schemas?|collections?)\b",
 }
 #: A skill that calls itself a guide or a reference explains a workflow rather than runs it.
 _EXPLAINS = re.compile(
