@@ -54,6 +54,33 @@ def test_help_starts_with_the_rfc_0007_summary(run: Run) -> None:
     assert '{"mcpServers": {"skillc": {"command": "skillc-mcp"}}}' in help_text
 
 
+def test_shell_completion_prints_its_script_and_serves_nothing(
+    clean_env: dict[str, str], tmp_path: Path
+) -> None:
+    """``_SKILLC_MCP_COMPLETE=bash_source skillc-mcp`` (a shell loading its completion) prints
+    the completion script and exits, as every script of the kit does (skillc's README, "Shell
+    completion"); with no arguments it served MCP, waiting on stdin, and printed nothing."""
+    script = Path(sys.executable).parent / "skillc-mcp"
+    assert script.is_file(), script
+    reader, writer = os.pipe()  # stdin stays open: a server would wait on it until the timeout
+    try:
+        with subprocess.Popen(
+            [str(script)], cwd=tmp_path, env={**clean_env, "_SKILLC_MCP_COMPLETE": "bash_source"},
+            stdin=reader, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        ) as process:  # fmt: skip
+            try:
+                out, err = process.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                out, err = process.communicate()
+    finally:
+        os.close(reader)
+        os.close(writer)
+    assert (process.returncode, err) == (0, ""), (out, err)
+    assert out.startswith("_skillc_mcp_completion() {")
+    assert "complete -o nosort -F _skillc_mcp_completion skillc-mcp" in out
+
+
 def test_cwd_must_be_a_folder(run: Run, tmp_path: Path) -> None:
     result = run("--cwd", str(tmp_path / "nowhere"))
     assert result.returncode == 1

@@ -7,8 +7,9 @@ importing click costs about as much as starting Python. So ``skc`` offers its co
 or the options a configuration may add (``--cwd DIR``, ``--allow-target DIR``, repeated,
 ``--log-requests``; as ``--name value`` or ``--name=value``), the server starts here. Anything
 else (``-v``, ``--help``, ``--version``, a value click would refuse, such as a ``--cwd`` that
-is not a readable folder) runs the click command (:mod:`skillc_mcp.cli`), which then serves
-through :func:`serve` too. Nothing of the kit's libraries loads before the first tool call.
+is not a readable folder, a shell's completion) runs the click command
+(:mod:`skillc_mcp.cli`), which then serves through :func:`serve` too. Nothing of the kit's
+libraries loads before the first tool call.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ import sys
 from collections.abc import Sequence
 
 __all__ = ["main", "parse", "run", "serve"]
+
+#: The variable a shell's completion script sets for ``skillc-mcp`` (click's
+#: ``_{PROG_NAME}_COMPLETE``, as :func:`skillc_index.console.run` reads it for the command).
+COMPLETE_VARIABLE = "_SKILLC_MCP_COMPLETE"
 
 
 def run(args: list[str]) -> int | None:
@@ -42,7 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from skillc_index.streams import open_closed_streams
 
         open_closed_streams()
-    parsed = parse(args)
+    # a shell's TAB (``_SKILLC_MCP_COMPLETE=bash_source``...) is click's, never a server
+    parsed = None if os.environ.get(COMPLETE_VARIABLE) else parse(args)
     if parsed is None:  # click's command, a Ctrl-C while it loads quiet (streams.script)
         from skillc_index.streams import script
 
