@@ -251,3 +251,38 @@ def test_a_burst_of_saves_while_a_client_reads_is_notified_sparingly(
     for kind in (LIST_CHANGED, UPDATED):
         assert 1 <= seen["burst"].count(kind) <= saves // 2
     assert seen["seen"].count(UPDATED) >= seen["burst"].count(UPDATED) + 2
+
+
+def test_a_subscribed_file_replaced_or_rewritten_is_updated_without_a_request(
+    server_command: list[str], project: Path, home: Path, tmp_path: Path
+) -> None:
+    """A subscribed ``SKILL.md`` saved as editors and git do (a new file renamed over it),
+    then truncated and written again: each change brings ``resources/updated`` on its own,
+    with no request after it to carry it (an audit read only ``list_changed`` here: its
+    reader, ``select`` then a buffered ``readline``, left the second line in its buffer)."""
+    skill = home / ".claude" / "skills" / "ed"
+    skill.mkdir(parents=True)
+    path, uri = skill / "SKILL.md", "skill://ed/SKILL.md"
+    path.write_text(_ed(0), encoding="utf-8")
+
+    async def updates(session: Session, count: int) -> None:
+        with anyio.fail_after(20):  # a loaded machine
+            while session.seen.count(UPDATED) < count:
+                await anyio.sleep(0.01)
+
+    async def body(session: Session) -> list[str]:
+        assert uri in await session.uris()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # deprecated in the SDK for 2026-07-28 only
+            await session.client.subscribe_resource(uri)
+        await anyio.sleep(QUIET_SECONDS)
+        assert UPDATED not in session.seen
+        _save(path, _ed(1))  # renamed over it: a new inode at the path
+        await updates(session, 1)
+        await anyio.sleep(QUIET_SECONDS)  # past the settle window: the next one is its own
+        path.write_text(_ed(2), encoding="utf-8")  # truncated, then written
+        await updates(session, 2)
+        return list(session.seen)
+
+    seen = run(server_command, project, home, "legacy", body, tmp_path / "server.log")
+    assert seen.count(UPDATED) == 2
