@@ -129,6 +129,35 @@ def test_a_non_loopback_bind_without_tokens_is_refused(
     assert "Traceback" not in done.stderr
 
 
+REPEATED = "--allow-host a.com --allow-host b.com"
+
+
+@pytest.mark.parametrize(
+    ("value", "hint"),
+    [
+        ("a.com,b.com", f"hint: give one name an option, repeated: {REPEATED}\n"),
+        ("bad host!", ""),
+        ("a.example:70000", ""),
+    ],
+)  # fmt: skip
+def test_an_allow_host_that_is_no_host_name_is_e061(
+    script_path: Callable[[str], Path], project: Path, env: dict[str, str], value: str, hint: str
+) -> None:
+    """``--allow-host 'a.com,b.com'`` (or ``'bad host!'``) was taken, and the server then
+    refused every request with 421: a value that is no host name or IP address (with a port
+    or not) is E061 before the server starts; a comma list is told to repeat the option.
+    (Taken, the server starts and serves until the timeout.)"""
+    done = subprocess.run(
+        [str(script_path("skillc-mcp")), "--http", "127.0.0.1:0", "--allow-host", value],
+        cwd=project, env=env, capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        f"error[E061]: MCP HTTP server: --allow-host '{value}' is not a host name (NAME, "
+        f"NAME:PORT, an IP address)\n{hint}"
+    )
+
+
 def test_tokens_origin_and_body_bounds(
     start: Callable[..., HttpServer], tmp_path: Path, project: Path
 ) -> None:

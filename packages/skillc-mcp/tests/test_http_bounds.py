@@ -135,8 +135,18 @@ def test_an_allowed_host_with_a_port_matches_its_name(app: App) -> None:
             assert call.status == status, host
     finally:
         made.close()
-    with pytest.raises(HttpServerError, match="is not a host name"):
-        App(allowed_hosts=["https://skills.example.com/"])
+    for value in ("https://skills.example.com/", "a b", "-a.example", "[127.0.0.1]", "[a.example]"):
+        with pytest.raises(HttpServerError, match="is not a host name"):
+            App(allowed_hosts=[value])
+    named = [("my_proxy", "my_proxy"), ("10.0.0.1:80", "10.0.0.1"), ("[::1]", "[::1]:8765")]
+    for value, name in named:
+        made = App(allowed_hosts=[value], loopback=False)
+        try:
+            call = Call(json.dumps(INIT).encode(), {"host": name})
+            asyncio.run(call.run(made))
+            assert call.status == 200, value
+        finally:
+            made.close()
 
 
 def test_one_user_cannot_take_every_session(app: App) -> None:

@@ -466,12 +466,13 @@ class FindServerError(SkillcError):
 class HttpServerError(SkillcError):
     """E061: the MCP HTTP server (``skc mcp --http``) cannot start: an address that is not
     loopback without tokens, a token file that cannot be read or is malformed, the extra that
-    holds the HTTP server not installed, an address in use. The message never holds a token."""
+    holds the HTTP server not installed, an address in use. The message never holds a token;
+    ``hint``, when given, is a ``hint:`` line after it."""
 
     code = "E061"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(Diagnostic(self.code, {"message": message}))
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(Diagnostic(self.code, {"message": message}, _hint(hint)))
         self.message = message
 
 

@@ -55,10 +55,10 @@ TOKENS_ENV = "SKILLC_MCP_TOKENS"
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@-")
 
 
-def problem(message: str) -> Exception:
+def problem(message: str, hint: str = "") -> Exception:
     from skillc_index import HttpServerError
 
-    return HttpServerError(message)
+    return HttpServerError(message, hint)
 
 
 # -- the address --------------------------------------------------------------------------
@@ -268,13 +268,51 @@ def origin_allowed(origin: str, allowed: Iterable[str]) -> bool:
 # -- the Host header ----------------------------------------------------------------------
 
 
+#: The most characters of a host name (RFC 1035), of one of its labels.
+MAX_HOST_CHARS = 253
+MAX_LABEL_CHARS = 63
+_LABEL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def _is_host_name(host: str) -> bool:
+    """Whether ``host`` (lowercased, no port) is a host name (dot-separated labels of letters,
+    digits, ``-`` and ``_``, no label starting or ending with ``-``; a final dot allowed), an
+    IPv4 address, or an IPv6 address (its brackets already taken off)."""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    else:
+        return True
+    labels = host[:-1].split(".") if host.endswith(".") else host.split(".")
+    return len(host) <= MAX_HOST_CHARS and all(
+        0 < len(label) <= MAX_LABEL_CHARS
+        and set(label) <= _LABEL_CHARS
+        and not label.startswith("-")
+        and not label.endswith("-")
+        for label in labels
+    )
+
+
 def normal_host(name: str) -> str:
     """An ``--allow-host`` value as a ``Host`` header's name is compared: lowercased, its
     port dropped (``skills.example.com:443`` never matched: the header's port is dropped
-    too); E061 for one that is no host name."""
-    host = _host_part(name.strip())
-    if host is None:
-        raise problem(f"--allow-host '{name}' is not a host name (NAME or NAME:PORT)")
+    too); E061 for one that is no host name or IP address (``a.com,b.com``, ``bad host!``:
+    taken, they made every request 421)."""
+    text = name.strip()
+    host = _host_part(text)
+    bracketed = text.startswith("[")
+    if host is not None and bracketed != (":" in host):  # [v6] only, a v6 address bracketed
+        host = None
+    port = (text.rpartition("]")[2] if bracketed else text.partition(":")[2]).lstrip(":")
+    if host is None or not _is_host_name(host) or len(port) > 5 or int(port or 0) > 65535:
+        hint = ""
+        if "," in text:
+            each = " ".join(f"--allow-host {part.strip()}" for part in text.split(",")[:3])
+            hint = f"give one name an option, repeated: {each}"
+        raise problem(
+            f"--allow-host '{name}' is not a host name (NAME, NAME:PORT, an IP address)", hint
+        )
     return host
 
 
