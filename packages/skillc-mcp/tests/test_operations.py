@@ -156,3 +156,45 @@ def test_the_name_find_gives_a_skill_reads_that_skill(
     assert {hit["path"]: hit["name"] for hit in tool["skills"]} == named
     for name, text in texts.items():
         assert text in shown[name]["structuredContent"]["content"], shown[name]
+
+
+def test_the_paged_and_counted_results_are_the_commands_json(
+    project: Any, home: Any, monkeypatch: pytest.MonkeyPatch, cli: Any
+) -> None:
+    """``skc_show`` and ``skc_open`` (``offset``, ``next_offset``) and ``skc_lint``
+    (``error_count``, ``warning_count``) give the object their command prints with
+    ``--format json``: the README said the tools add those keys, as if the commands had none."""
+    import json
+
+    from skillc_mcp import ToolRunner
+
+    folder = home / ".claude/skills/pager"
+    folder.mkdir(parents=True)
+    lines = "".join(f"Line {n}.\n" for n in range(40))
+    text = f"---\nname: pager\ndescription: Pages. Use in tests.\n---\n\n# P\n\n## Body\n\n{lines}"
+    (folder / "SKILL.md").write_text(text, "utf-8")
+    gateway, lint = cli("skillc_gateway"), cli("skillc_lint")
+    calls = [
+        ("skc_show", {"skill": "pager", "section": "Body", "max_lines": 5}, gateway,
+         ["show", "pager", "--section", "Body", "--max-lines", "5"]),
+        ("skc_open", {"skill": "pager", "path": "SKILL.md", "max_lines": 5}, gateway,
+         ["open", "pager", "SKILL.md", "--max-lines", "5"]),
+        ("skc_lint", {"skill": "pager"}, lint, ["pager"]),
+    ]  # fmt: skip
+    printed = {}
+    for tool, _, command, args in calls:
+        done = command(*args, "--format", "json")
+        printed[tool] = json.loads(done.stdout)
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("SKILLC_HOME", str(home))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    runner = ToolRunner()
+    try:
+        given = {tool: runner.call(tool, arguments) for tool, arguments, _, _ in calls}
+    finally:
+        runner.close()
+    for tool, result in given.items():
+        assert result["isError"] is False, result
+        assert result["structuredContent"] == printed[tool], tool
+    assert printed["skc_show"]["next_offset"] == printed["skc_open"]["next_offset"] == 5
+    assert {"error_count", "warning_count"} <= printed["skc_lint"].keys()
