@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +36,33 @@ def test_unknown_option_is_e100(run: Run) -> None:
     first = result.stderr.splitlines()[0]
     assert first.startswith("error[E100]: invalid option: 'No such option")
     assert "--bogus" in first
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("stats", "--all", "--from", "x"),
+         '--from "x" is not a team store: give a postgresql:// URL or "team" (the configured one)'),
+        (("sync", "--project", "{missing}"), '--project "{missing}" is not a folder'),
+        (("sync", "--from", "claude-code", "--claude-dir", "{missing}"),
+         '--claude-dir "{missing}" is not a folder'),
+    ],
+)  # fmt: skip
+def test_a_bad_value_the_command_checks_is_followed_by_try(
+    cli: Callable[..., Run], tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
+    """A bad option value the command checks itself (a store that is no URL, a folder that
+    is none) printed its E100 without the ``Try '... --help'`` line a found command's usage
+    errors have (the root README's "Errors"); the installed script prints it."""
+    missing = str(tmp_path / "nowhere")
+    script = cli("skillc-stats", script=True)
+    result = script(*(arg.format(missing=missing) for arg in args))
+    command = args[0]
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"error[E100]: invalid option: '{message.format(missing=missing)}'\n"
+        f"Try 'skillc-stats {command} --help' for help.\n"
+    )
 
 
 def test_commands_are_registered_for_skc() -> None:

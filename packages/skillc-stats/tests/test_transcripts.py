@@ -732,7 +732,8 @@ def test_cli_missing_claude_dir_is_e100(setup: Setup, sync_cli: Callable[..., An
     result = sync_cli("--from", "claude-code", "--claude-dir", str(setup.claude / "nope"))
     assert result.returncode == 1
     assert result.stderr.startswith("error[E100]: invalid option: ")
-    assert f"--claude-dir '{setup.claude / 'nope'}' is not a folder" in result.stderr
+    assert f'--claude-dir "{setup.claude / "nope"}" is not a folder' in result.stderr
+    assert result.stderr.endswith("\nTry 'skillc-stats sync --help' for help.\n")
 
 
 def test_cli_e041_exit_1(setup: Setup, sync_cli: Callable[..., Any], tmp_path: Path) -> None:

@@ -157,7 +157,10 @@ class NoLocalLogs(SkillcError):
 class NoSyncFolder(WordedOption):
     """E100: a folder ``sync`` was told to read (``project``, Claude Code's folder) that is no
     folder: a typo is refused, not taken for nothing to sync. ``parameter`` is the Python
-    API's name, ``option`` the command line's (``claude_dir``: ``--claude-dir``)."""
+    API's name, ``option`` the command line's (``claude_dir``: ``--claude-dir``). A bad value
+    of an option: the command line adds its ``Try '... --help'`` line."""
+
+    usage = True
 
     def __init__(self, parameter: str, path: str, option: str | None = None) -> None:
         self.parameter = parameter

@@ -113,6 +113,7 @@ def team_url(given: str, configured: str, option: str) -> str:
         shown = masked(given)  # a mistyped scheme still holds the password
         raise InvalidOption(
             f"{option} {shown!r} is not a team store: give a postgresql:// URL or 'team' "
-            "(the configured one)"
+            "(the configured one)",
+            usage=True,  # a bad value of the option: the command line's Try line follows
         )
     return given
