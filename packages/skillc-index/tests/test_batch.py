@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from skillc_index import Layout, find_skill_folders
-from skillc_index.build.batch import batch_jobs, build_skills
+from skillc_index.build.batch import build_skills
+from skillc_index.build.jobs import batch_jobs
 from skillc_index.cores import usable_cores
 
 Run = Callable[..., Any]
@@ -1089,7 +1090,8 @@ def test_a_batch_that_fails_ends_its_workers_whatever_sigterm_does_there(
         "from pathlib import Path\n"
         "from concurrent.futures import ProcessPoolExecutor\n"
         "from skillc_index import Layout\n"
-        "from skillc_index.build.batch import batch_jobs, build_skills\n"
+        "from skillc_index.build.batch import build_skills\n"
+        "from skillc_index.build.jobs import batch_jobs\n"
         "signal.signal(signal.SIGTERM, lambda *_: None)\n"
         "spawn, calls = ProcessPoolExecutor._spawn_process, []\n"
         "def failing(self):\n"
@@ -1133,7 +1135,8 @@ def test_a_batch_killed_leaves_no_worker(
         "import multiprocessing, time\n"
         "from pathlib import Path\n"
         "from skillc_index import Layout\n"
-        "from skillc_index.build.batch import batch_jobs, build_skills\n"
+        "from skillc_index.build.batch import build_skills\n"
+        "from skillc_index.build.jobs import batch_jobs\n"
         f"layout = Layout.discover(Path({str(project)!r}), {{'SKILLC_HOME': {str(home)!r}}})\n"
         "def progress(done, total):\n"
         "    if done:  # one built: the workers' pids, then the parent waits to be killed\n"

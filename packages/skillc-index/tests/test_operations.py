@@ -19,7 +19,8 @@ import pytest
 
 from skillc_index import CLI_SPELLING, Diagnostic, InvalidOption, Layout, Notice, SkillcError
 from skillc_index.accesslog import AccessLog
-from skillc_index.build.batch import BatchResult, NoSkillToBuild
+from skillc_index.build.batch import BatchResult
+from skillc_index.build.jobs import NoSkillToBuild
 from skillc_index.build.shapes import BatchShape
 from skillc_index.build.skill import BuildResult
 from skillc_index.command_errors import SkillExists

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 def _progress(params: BuildParams, session: Session) -> DelayedProgress:
     """The bar of what the build counts: a batch's skills built (``Building``, after half a
     second), or one skill's files indexed (``Indexing``, after a second)."""
-    from skillc_index.build.batch import is_batch
+    from skillc_index.build.jobs import is_batch
 
     if is_batch(params, session):
         return DelayedProgress("Building", delay=0.5)

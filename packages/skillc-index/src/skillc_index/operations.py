@@ -311,7 +311,7 @@ LIST: Operation[ListParams, SkillList] = Operation(
 class BuildParams(Record):
     """What to build and how: the tool's one ``skill``, or the command line's ``skills``
     (names, skill folders, folders of skills) and ``all_`` (every skill of the stores), a
-    batch when they stand for several (:func:`~skillc_index.build.batch.is_batch`)."""
+    batch when they stand for several (:func:`~skillc_index.build.jobs.is_batch`)."""
 
     skill: Annotated[str | None, Param(STORE_SKILL_DESCRIPTION, path=True)]
     skills: Annotated[
@@ -386,7 +386,7 @@ def build(session: Session, params: BuildParams) -> BuildResult | BatchResult:
     ``check_targets`` sees the targets before anything is written. Its warnings end with
     one, once, when ``skc`` (which the stub tells agents to run) is not on ``PATH``
     (:func:`~skillc_index.programs.skc_missing`). Raises
-    :class:`~skillc_index.build.batch.NoSkillToBuild` (E100) when no skill is given."""
+    :class:`~skillc_index.build.jobs.NoSkillToBuild` (E100) when no skill is given."""
     from skillc_index.programs import skc_missing
 
     if session.check_targets is not None:
@@ -394,7 +394,8 @@ def build(session: Session, params: BuildParams) -> BuildResult | BatchResult:
     missing = skc_missing("the stub")
     result: BuildResult | BatchResult | None = None
     if params.skill is None or params.skills or params.all_:  # the command line's forms
-        from skillc_index.build.batch import NoSkillToBuild, build_batch, is_batch
+        from skillc_index.build.batch import build_batch
+        from skillc_index.build.jobs import NoSkillToBuild, is_batch
 
         if is_batch(params, session):
             result = build_batch(session, params)

@@ -438,7 +438,7 @@ def build_walk(folder: Path) -> SkillFolders:
 
 #: Each command's build walks (:func:`walked`), by its session: a folder of up to
 #: :data:`MAX_FOLDERS` folders is walked once, not for the progress bar's choice,
-#: ``build.batch.is_batch`` and ``build.batch.batch_jobs`` each.
+#: ``build.jobs.is_batch`` and ``build.jobs.batch_jobs`` each.
 _WALKS: WeakKeyDictionary[Session, dict[Path, SkillFolders]] = WeakKeyDictionary()
 
 

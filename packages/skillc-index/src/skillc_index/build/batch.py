@@ -2,10 +2,8 @@
 command line's forms of the ``build`` operation (:data:`~skillc_index.operations.BUILD`,
 whose ``skills`` and ``all_`` fields they are), run by :func:`build_batch`.
 
-:func:`batch_jobs` turns what the user typed into the skills to build (a folder holding
-skill folders at any depth stands for all of them: :func:`~skillc_index.walk.find_skill_folders`,
-the walk ``lint`` and ``find`` share; ``--all`` is
-every skill of the project and global stores). :func:`build_skills` builds them in one
+:func:`~skillc_index.build.jobs.batch_jobs` turns what the user typed into the skills to
+build (:mod:`.jobs`); :func:`build_skills` builds them in one
 process pool (one worker per core), each with :func:`~skillc_index.build.skill.build_skill` and
 logged like a single ``build``; one failure does not stop the others.
 
@@ -22,24 +20,20 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from skillc_index.command_errors import NameInSeveralFolders, NoSkillBeforeCut
+from skillc_index.build.jobs import BatchJob, NoSkillToBuild, NothingToBuild, batch_jobs
 from skillc_index.cores import end_with_parent, process_pool, usable_cores
 from skillc_index.diagnostics import (
     Diagnostic,
     InternalError,
-    InvalidOption,
-    NotASkill,
     Notice,
     SkillcError,
-    WordedOption,
     diagnostic_json,
     warning_text,
 )
-from skillc_index.import_record import import_origin
-from skillc_index.layout import SKILL_FILE, Layout, Scope, expand_user, resolve_skill
+from skillc_index.layout import Layout, Scope
 from skillc_index.record import Record
 from skillc_index.spelling import CLI_SPELLING, PARAMETER_NAMES, Spelling
-from skillc_index.walk import SkillFolders, build_walk, crowded, cut_short, walked
+from skillc_index.walk import walked
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -61,226 +55,10 @@ if TYPE_CHECKING:
 __all__ = [
     "BatchInterrupted",
     "BatchItem",
-    "BatchJob",
     "BatchResult",
-    "NoSkillToBuild",
-    "NothingToBuild",
-    "batch_jobs",
     "build_batch",
     "build_skills",
-    "is_batch",
-    "is_folder_of_skills",
 ]
-
-
-class NoSkillToBuild(WordedOption):
-    """E100: a build given no skill: neither ``skill`` nor ``skills`` nor ``all``. The
-    command line says it as click says a missing argument, its quotes double as E100 renders
-    click's (``Missing argument "SKILL...".``): ``SKILL...`` is its argument."""
-
-    usage = True
-
-    def worded(self, spelling: Spelling) -> str:
-        if spelling.option_prefix:
-            return 'Missing argument "SKILL...".'
-        return "no skill to build: give skill, skills or all"
-
-
-class NothingToBuild(InvalidOption):
-    """E100: ``all`` with empty stores (and no skill named): nothing to build."""
-
-    def __init__(self) -> None:
-        super().__init__("no skills to build: the stores hold none")
-
-
-def is_batch(params: BuildParams, session: Session) -> bool:
-    """Whether ``params`` asks for a batch: ``all_``, several skills, or the command line's
-    one argument naming a folder of skills. ``skill`` (the tool's) is always one skill."""
-    named = len(params.skills) + (params.skill is not None)
-    if params.all_ or named > 1:
-        return True
-    if params.skill is not None or named != 1:
-        return False
-    return is_folder_of_skills(params.skills[0], session.layout, walked(session))
-
-
-def is_folder_of_skills(
-    argument: str,
-    layout: Layout,
-    walk: Callable[[Path], SkillFolders] | None = None,
-) -> bool:
-    """Whether ``argument`` names no skill but a folder holding skill folders (``skills/``),
-    as ``walk`` (default :func:`build_walk`) finds them."""
-    walk = walk or build_walk
-    try:
-        resolve_skill(argument, layout)
-    except NotASkill:
-        folder = layout.cwd / expand_user(argument)
-        if not folder.is_dir():
-            return False
-        skills = walk(folder)
-        # a walk stopped at a bound, or that left out what skc package wrote: its error is the
-        # batch's (it says why no skill was found)
-        return bool(skills) or skills.stopped or skills.package_output is not None
-    except SkillcError:
-        return False
-    return False
-
-
-class BatchJob(Record):
-    """One skill to build: ``given`` (what :func:`~skillc_index.build.skill.build_skill` is
-    called with: a name, or a folder's absolute path), its ``name`` (the folder's), its
-    ``label`` for people (what was typed, or the folder's path as the layout displays it),
-    the ``error`` that already stopped it (an argument naming nothing), and whether it is a
-    skill of the global store (``global_``: built there, as ``--global`` builds, even when
-    ``given`` is the folder it was imported from and the batch runs in a project); ``stored``:
-    a store skill ``--all`` found (``given`` its store copy), which a batch given no target
-    builds for the targets it is deployed to (:func:`_targets`)."""
-
-    given: str
-    name: str
-    label: str
-    error: Diagnostic | None = None
-    global_: bool = False
-    stored: bool = False
-
-
-def _store_skills(layout: Layout) -> list[tuple[Path, Scope]]:
-    """Every skill of the project and global stores, with its store's scope."""
-    skills: list[tuple[Path, Scope]] = []
-    for scope in layout.scopes():
-        store = layout.store(scope)
-        try:
-            names = sorted(name for name in os.listdir(store) if not name.startswith("."))  # noqa: PTH208
-        except OSError:
-            continue
-        for name in names:
-            folder = store / name
-            if (folder / SKILL_FILE).is_file():
-                skills.append((folder, scope))
-    return skills
-
-
-def batch_jobs(
-    arguments: Sequence[str],
-    layout: Layout,
-    *,
-    all_skills: bool = False,
-    spelling: Spelling = PARAMETER_NAMES,
-    warn: Callable[[Notice], object] | None = None,
-    walk: Callable[[Path], SkillFolders] | None = None,
-) -> list[BatchJob]:
-    """The skills ``arguments`` (names, skill folders, folders of skills, as ``walk``,
-    default :func:`build_walk`, finds them) and, with ``all_skills``, the stores
-    stand for, each once, in the order given. An argument that names nothing is a job that
-    failed already (its diagnostic, as ``spelling`` writes it); a folder whose walk stopped
-    at its bound is a failed job when the walk found no skill
-    (:class:`~skillc_index.command_errors.NoSkillBeforeCut`, not E010), else ``warn`` is
-    told (:func:`~skillc_index.walk.cut_short`). A name found in several folders is one
-    failed job naming them all (:func:`_one_folder_a_name`)."""
-    walk = walk or build_walk
-    jobs: list[BatchJob] = []
-    seen: set[str] = set()
-    sources: dict[int, str] = {}  # a job's folder (by its index): a store copy's, its origin
-    stores = {os.path.realpath(layout.store(scope)): scope for scope in layout.scopes()}
-
-    def add(
-        given: str,
-        folder: Path,
-        label: str | None = None,
-        global_: bool = False,
-        stored: bool = False,
-    ) -> None:
-        key = os.path.realpath(folder)
-        if key not in seen:
-            seen.add(key)
-            real = Path(key)
-            display = label or layout.display(real)
-            scope = stores.get(os.path.dirname(key))  # noqa: PTH120
-            try:
-                origin = import_origin(real, scope, layout) if scope is not None else None
-            except SkillcError as exc:  # its folder cannot be read: that skill fails alone
-                failure = exc.spelled(spelling)
-                jobs.append(BatchJob(given, real.name, display, failure, global_, stored))
-                return
-            sources[len(jobs)] = key if origin is None else os.path.realpath(origin)
-            jobs.append(BatchJob(given, real.name, display, None, global_, stored))
-
-    for argument in arguments:
-        try:
-            resolved = resolve_skill(argument, layout)
-        except NotASkill as exc:
-            folder = layout.cwd / expand_user(argument)
-            skills = walk(folder) if folder.is_dir() else SkillFolders()
-            if not skills:  # past a bound the walk stopped at, not "missing SKILL.md"
-                error = NoSkillBeforeCut.of(argument, folder, skills) or _not_a_skill(
-                    exc, argument, folder, skills, spelling
-                )
-                jobs.append(BatchJob(argument, argument, argument, error.spelled(spelling)))
-            elif skills.cut_short and warn is not None:
-                warn(cut_short(argument, "skills past them are not built", skills.cut_short))
-            for full in skills.crowded if skills else ():  # none found: the error says it
-                if warn is not None:
-                    warn(crowded(layout.display(full), "skills past them are not built"))
-            for skill in skills:
-                add(str(skill.resolve()), skill)
-        except SkillcError as exc:
-            jobs.append(BatchJob(argument, argument, argument, exc.spelled(spelling)))
-        else:
-            add(argument, resolved.imported_from or resolved.source, argument)
-    if all_skills:
-        for copy, scope in _store_skills(layout):
-            # built as the store skill, which build_skill imports again from the folder it
-            # was imported from when that is still there, as a build by name does; named
-            # after that folder, so that the folder named too is built once
-            try:
-                origin = import_origin(copy, scope, layout) or copy
-            except SkillcError:  # its folder cannot be read: add fails that skill alone
-                origin = copy
-            add(str(copy.resolve()), origin, global_=scope == "global", stored=True)
-    return _one_folder_a_name(jobs, sources, layout, spelling)
-
-
-def _not_a_skill(
-    exc: NotASkill, argument: str, folder: Path, found: SkillFolders, spelling: Spelling
-) -> NotASkill:
-    """E010 of the folder ``argument`` whose walk ``found`` no skill; its hint says so when
-    the walk left out what ``skc package`` wrote (:attr:`~skillc_index.walk.SkillFolders.
-    package_output`: kept even in the folder named, which may be a project ``-o .`` filled)."""
-    from skillc_index.walk import PACKAGE_RECORD as RECORD
-
-    if found.package_output is None:
-        return exc
-    where = Path(argument) / found.package_output.relative_to(folder)
-    wrote = f"{where} holds what {spelling.command('package')} wrote (its {RECORD} lists it)"
-    return NotASkill(exc.path, f"{wrote}, not built: build the skills' sources, or a copy's folder")
-
-
-def _one_folder_a_name(
-    jobs: list[BatchJob], sources: dict[int, str], layout: Layout, spelling: Spelling
-) -> list[BatchJob]:
-    """``jobs`` with the jobs of one name (and store: ``global_``) from several folders
-    (``sources``: each job's folder by its index, a store copy's the folder it was imported
-    from) replaced by one failed job, where the first was, naming the name and every folder
-    (:class:`~skillc_index.command_errors.NameInSeveralFolders`): the store holds one skill of
-    a name, and building the first met (a bundler's stale ``dist/`` copy) refused the other
-    (E050), or with ``force`` replaced it."""
-    folders: dict[tuple[str, bool], set[str]] = {}
-    for index, source in sources.items():
-        folders.setdefault((jobs[index].name, jobs[index].global_), set()).add(source)
-    kept: list[BatchJob] = []
-    said: set[tuple[str, bool]] = set()
-    for index, job in enumerate(jobs):
-        key = (job.name, job.global_)
-        several = sorted(folders[key], key=os.fsencode) if index in sources else ()
-        if len(several) < 2:
-            kept.append(job)
-        elif key not in said:
-            said.add(key)
-            shown = [layout.display(Path(folder)) for folder in several]
-            error = NameInSeveralFolders(job.name, shown).spelled(spelling)
-            kept.append(BatchJob(job.name, job.name, job.name, error, job.global_))
-    return kept
 
 
 #: Why a store skill of ``--all`` was deployed nowhere (:func:`_targets`, :class:`BatchItem`).
