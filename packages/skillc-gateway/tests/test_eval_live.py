@@ -246,3 +246,79 @@ def test_the_default_pattern_finds_the_skill_by_its_folder_name_or_its_name(
     )  # fmt: skip
     (report,) = json.loads(done.stdout)["skills"]
     assert [case["live"]["invoked"] for case in report["results"]] == [1, 1]
+
+
+#: An agent that invokes the skill (Claude Code's stream-json tool call) when the request
+#: holds "invoke", else answers without it; it exits 3 when the request holds "crash".
+CHOOSING_AGENT = """\
+import json, sys
+query = sys.argv[-1]
+if "invoke" in query:
+    print(json.dumps({"type": "tool_use", "name": "Skill", "input": {"skill": "pdf"}}))
+sys.exit(3 if "crash" in query else 0)
+"""
+
+
+def _gated(cli: Any, library: Path, command: str, *args: str) -> tuple[int, str]:
+    done = cli("skillc_gateway", process=True)(
+        "eval", "pdf", "--path", str(library), "--live", command, "--runs", "1", *args,
+    )  # fmt: skip
+    return done.returncode, done.stdout
+
+
+def test_live_failures_break_the_thresholds_and_are_findings(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """A live run whose every case failed (the agent never invoked the skill, or could not
+    start) exited 0 under --min-recall 1 --max-false-triggers 0: the thresholds read the
+    offline outcome only, and SARIF and the annotations had no finding of a live one."""
+    agent = tmp_path / "agent.py"
+    agent.write_text(CHOOSING_AGENT, encoding="utf-8")
+    good = f"{sys.executable} {agent}"
+    gate = ("--min-recall", "1", "--max-false-triggers", "0")
+    # offline, every case passes; the agent agrees on each: the gate passes
+    _cases(
+        library / "pdf",
+        ("fill in this PDF form invoke", True),
+        ("excel spreadsheet formulas", False),
+    )
+    assert _gated(cli, library, good, *gate)[0] == 0
+    # the agent misses the should-trigger case: a live recall breach, exit 1
+    _cases(library / "pdf", ("fill in this PDF form", True), ("excel spreadsheet formulas", False))
+    code, out = _gated(cli, library, good, *gate)
+    assert code == 1
+    assert "threshold breached: pdf: live recall 0/1 < 1" in out
+    code, out = _gated(cli, library, good, *gate, "--format", "github")
+    assert code == 1
+    assert "title=eval-live-miss::pdf: live miss 'fill in this PDF form' (invoked 0/1)" in out
+    # the agent takes a should-not-trigger case: a live false trigger
+    _cases(
+        library / "pdf",
+        ("fill in this PDF form invoke", True),
+        ("excel spreadsheet charts invoke", False),
+    )
+    code, out = _gated(cli, library, good, "--max-false-triggers", "0", "--format", "sarif")
+    assert code == 1
+    results = json.loads(out)["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["eval-live-false-trigger", "eval-threshold"]
+    assert results[1]["message"]["text"] == "pdf: threshold breached: live: 1 false triggers > 0"
+    # a run that failed (an agent not found, a non-zero exit) breaks them with its reason,
+    # even for a should-not-trigger case the agent never "invoked"
+    _cases(library / "pdf", ("excel spreadsheet formulas", False))
+    code, out = _gated(cli, library, str(tmp_path / "no-agent"), "--max-false-triggers", "0",
+                       "--format", "json")  # fmt: skip
+    assert code == 1
+    (breach,) = json.loads(out)["breaches"]
+    assert breach.startswith("pdf: live: 1 case not scored by the agent (")
+    assert "no-agent" in breach
+    _cases(library / "pdf", ("excel spreadsheet charts crash", False))
+    code, out = _gated(cli, library, good, "--max-false-triggers", "0", "--format", "github")
+    assert code == 1
+    assert (
+        "title=eval-live-error::pdf: live not scored 'excel spreadsheet charts crash': "
+        f"{sys.executable}" in out
+    )
+    assert "exited with status 3" in out
+    # without a threshold, the findings are reported and the run is not gated
+    code, out = _gated(cli, library, good, "--format", "github")
+    assert code == 0 and "eval-live-error" in out and "eval-threshold" not in out

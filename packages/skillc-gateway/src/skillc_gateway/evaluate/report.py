@@ -149,7 +149,13 @@ def breaches_of(
     """What breaks the thresholds, each with the index of the skill in ``skills`` that breaks
     it (none: the run passes). Under a threshold, a skill reported without a case to score
     breaks it: one named, or one whose case files hold none that can be read (a skill of the
-    library without any case file is not reported)."""
+    library without any case file is not reported).
+
+    With ``--live`` the thresholds hold for the agent's outcomes as well as the offline ones
+    (adding ``--live`` never makes a gate laxer): the live recall is the should-trigger cases
+    that passed live over all of them, a live false trigger a should-not-trigger case the
+    agent triggered on; and a case whose agent runs failed, or that was not run, breaks them
+    (it says nothing of the agent's choice), the first reason given."""
     found: list[tuple[int, str]] = []
     gated = min_recall is not None or max_false_triggers is not None
     for index, skill in enumerate(skills):
@@ -163,7 +169,33 @@ def breaches_of(
             found.append((index, f"recall {passed}/{len(skill.should)} < {min_recall:g}"))
         if max_false_triggers is not None and skill.false_triggers > max_false_triggers:
             found.append((index, f"{skill.false_triggers} false triggers > {max_false_triggers}"))
+        if gated:
+            found += (
+                (index, text) for text in _live_breaches(skill, min_recall, max_false_triggers)
+            )
     return tuple(found)
+
+
+def _live_breaches(
+    skill: SkillReport, min_recall: float | None, max_false_triggers: int | None
+) -> list[str]:
+    """What of ``skill``'s live outcomes breaks the thresholds (:func:`breaches_of`)."""
+    from skillc_index.text import counted, one_line
+
+    live = [(case, case.live) for case in skill.cases if case.live is not None]
+    found: list[str] = []
+    failed = [result for _, result in live if result.errors]
+    if failed:
+        why = one_line(failed[0].errors[0])
+        found.append(f"live: {counted(len(failed), 'case')} not scored by the agent ({why})")
+    should = [result for case, result in live if case.should_trigger]
+    passed = sum(result.passed for result in should)
+    if min_recall is not None and should and passed / len(should) < min_recall:
+        found.append(f"live recall {passed}/{len(should)} < {min_recall:g}")
+    false = sum(1 for case, result in live if not case.should_trigger and result.triggered)
+    if max_false_triggers is not None and false > max_false_triggers:
+        found.append(f"live: {false} false triggers > {max_false_triggers}")
+    return found
 
 
 def _percent(value: float | None) -> str:
@@ -278,6 +310,11 @@ _RULES = {
     "eval-untested-phrase": "No case depends on this phrase of the description.",
     "eval-threshold": "The skill breaks --min-recall or --max-false-triggers, or has no case "
     "to score under them.",
+    "eval-live-miss": "With --live: the agent did not invoke the skill for a should-trigger case.",
+    "eval-live-false-trigger": "With --live: the agent invoked the skill for a should-not-trigger "
+    "case.",
+    "eval-live-error": "With --live: a case's agent runs failed (could not start, timed out, "
+    "exited non-zero) or the case was not run.",
     "eval-skipped": "Part of the skill's cases was not scored as written: a case file skipped, "
     "an entry left out or counted once, the mutation check left out.",
 }
@@ -306,6 +343,18 @@ def _findings(result: EvalResult) -> list[_Finding]:
                 add("eval-miss", "error", f"miss {case.query!r}{took}")
             else:
                 add("eval-false-trigger", "error", f"false trigger {case.query!r}")
+        for case in skill.cases:
+            live = case.live
+            if live is None or live.passed:
+                continue
+            runs = f"(invoked {live.invoked}/{live.runs})"
+            if live.errors:
+                text = printable(one_line(live.errors[0]))
+                add("eval-live-error", "error", f"live not scored {case.query!r}: {text}")
+            elif case.should_trigger:
+                add("eval-live-miss", "error", f"live miss {case.query!r} {runs}")
+            else:
+                add("eval-live-false-trigger", "error", f"live false trigger {case.query!r} {runs}")
         if skill.untriggerable:
             add("eval-untriggerable", "warning", f"listed {skill.listed} by {result.agent}")
         for check in skill.phrases:
