@@ -259,6 +259,40 @@ def test_the_mutation_checks_of_a_run_are_bounded(
     assert _skill(data, "pdf-tools")["phrases"]
 
 
+def test_the_cases_a_run_scores_are_bounded(
+    eval_json: Any, gateway: Any, library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing bounded the cases of a run (100 skills of 1,000 cases took 2 min 33 s; one
+    ``skc_eval`` held the MCP server 22.8 s): past ``MAX_RUN_CASES`` a skill's other cases,
+    and the skills after it, are left out with a warning that says how many, which is an
+    ``eval-skipped`` finding (never a clean run in CI)."""
+    from skillc_gateway.evaluate import run
+
+    assert run.MAX_RUN_CASES == 20_000
+    _yaml(library / "docx", ["edit my Word document", "add tracked changes to a docx"])
+    _yaml(library / "pdf-forms", ["fill in this PDF form", "merge PDF files", "PDF text"])
+    _yaml(library / "pdf-tools", ["extract the tables of this PDF"])
+    monkeypatch.setattr(run, "MAX_RUN_CASES", 3)
+    _, data = eval_json("--path", str(library))
+    docx, forms, tools = (_skill(data, n) for n in ("docx", "pdf-forms", "pdf-tools"))
+    assert (docx["cases"], docx["problems"]) == (2, [])
+    assert (forms["cases"], tools["cases"]) == (1, 0)
+    assert forms["problems"] == [
+        "2 cases left out: this run scores at most 3 cases (name fewer skills)"
+    ]
+    assert tools["problems"] == [
+        "1 case left out: this run scores at most 3 cases (name fewer skills)"
+    ]
+    done = gateway("eval", "--path", str(library), "--format", "github")
+    assert done.returncode == 0
+    assert (
+        "title=eval-skipped::pdf-tools: 1 case left out: this run scores at most 3" in done.stdout
+    )
+    done = gateway("eval", "--path", str(library), "--min-recall", "0")
+    assert done.returncode == 1 and "pdf-tools: no trigger case to score" in done.stdout
+    assert "warning: pdf-forms: 2 cases left out" in done.stderr
+
+
 def test_a_skill_s_phrases_are_found_once_for_its_mutation_check(
     eval_json: Any, library: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
