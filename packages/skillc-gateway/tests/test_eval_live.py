@@ -322,3 +322,85 @@ def test_live_failures_break_the_thresholds_and_are_findings(
     # without a threshold, the findings are reported and the run is not gated
     code, out = _gated(cli, library, good, "--format", "github")
     assert code == 0 and "eval-live-error" in out and "eval-threshold" not in out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'sh -c "echo {query} >/dev/null"',
+        "bash -c 'true {query}'",
+        "env X={query} AGENT",
+        "bash",  # the request, as the last argument, would be the script bash runs
+    ],
+)
+def test_a_request_is_never_code_of_the_agent_command(
+    cli: Any, library: Path, tmp_path: Path, command: str
+) -> None:
+    """``--live 'sh -c "echo {query}"'`` ran a request of a skill's files as shell code
+    (``; touch pwned``): a ``{query}`` where a value would be code (``skc run``'s check of a
+    tool's placeholders) is E100 before any agent starts."""
+    pwned = tmp_path / "pwned"
+    _cases(library / "pdf", (f"fill in the PDF form; touch {pwned}", True))
+    agent = tmp_path / "agent.py"
+    agent.write_text(CHOOSING_AGENT, encoding="utf-8")
+    command = command.replace("AGENT", f"{sys.executable} {agent}")
+    done = cli("skillc_gateway", process=True)(
+        "eval", "pdf", "--path", str(library), "--live", command, "--runs", "1",
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.startswith("error[E100]: invalid option: 'live command: {query} is in ")
+    assert "$SKC_EVAL_QUERY" in done.stderr and "Traceback" not in done.stderr
+    assert not pwned.exists() and done.stdout == ""
+    # the request as an argument of its own, or read from the environment: it runs as data
+    exec_like = f"{sys.executable} {agent} exec {{query}}"  # codex exec PROMPT: not sh's exec
+    for safe in ("sh -c 'true \"$1\"' sh {query}", "sh -c 'true \"$SKC_EVAL_QUERY\"'", exec_like):
+        done = cli("skillc_gateway", process=True)(
+            "eval", "pdf", "--path", str(library), "--live", safe, "--runs", "1",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert not pwned.exists()
+
+
+def test_live_runs_are_bounded_and_a_dry_run_starts_none(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """One skill of 1,000 cases started the agent 3,000 times, with no bound, confirmation or
+    preview: past --max-live-runs (300 by default) nothing runs (E100, the count and how to
+    go on); --dry-run shows each run's arguments and starts none."""
+    from skillc_gateway.evaluate.live import DEFAULT_MAX_RUNS
+
+    agent = tmp_path / "agent.py"
+    agent.write_text(LOGGING_AGENT, encoding="utf-8")
+    env = {"FAKE_AGENT_DIR": str(tmp_path)}
+    _cases(library / "pdf", *((f"fill in PDF form {i}", True) for i in range(101)))
+    run = cli("skillc_gateway", process=True)
+    base = ("eval", "pdf", "--path", str(library), "--live", f"{sys.executable} {agent} -p")
+    done = run(*base, env_extra=env)  # 101 cases x 3 runs > 300
+    assert DEFAULT_MAX_RUNS == 300 and done.returncode == 1
+    assert done.stderr == (
+        "error[E100]: invalid option: '--live would start the agent 303 times (101 cases x 3 "
+        "runs), more than --max-live-runs 300: name fewer skills, lower --runs or raise "
+        "--max-live-runs (--dry-run shows each run)'\n"
+    )
+    assert _logged(tmp_path) == [] and done.stdout == ""
+    done = run(*base, "--runs", "1", "--max-live-runs", "100", env_extra=env)
+    assert done.returncode == 1 and "101 times (101 cases x 1 runs)" in done.stderr
+    assert _logged(tmp_path) == []
+    # a dry run: each run's arguments, none started (the bound does not stop a preview)
+    done = run(*base, "--dry-run", env_extra=env)
+    assert done.returncode == 0, done.stderr
+    assert "dry run: --live would start the agent 303 times; none started:" in done.stdout
+    assert f"  pdf x3: {sys.executable} {agent} -p 'fill in PDF form 0'" in done.stdout
+    done = run(*base, "-n", "--format", "json", env_extra=env)
+    data = json.loads(done.stdout)
+    assert data["planned"][1] == {
+        "skill": "pdf", "query": "fill in PDF form 1",
+        "argv": [sys.executable, str(agent), "-p", "fill in PDF form 1"], "runs": 3,
+    }  # fmt: skip
+    assert all("live" not in case for case in data["skills"][0]["results"])
+    assert _logged(tmp_path) == []
+    # raised, it runs; and --dry-run or --max-live-runs without --live is E100
+    done = run(*base, "--runs", "1", "--max-live-runs", "101", env_extra=env)
+    assert done.returncode == 0 and len(_logged(tmp_path)) == 101
+    done = run("eval", "pdf", "--path", str(library), "--dry-run")
+    assert done.returncode == 1 and "'--dry-run goes with --live'" in done.stderr

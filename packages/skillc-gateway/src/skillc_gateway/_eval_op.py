@@ -136,6 +136,23 @@ class EvalParams(Record):
             metavar="REGEX",
         ),
     ] = None
+    max_live_runs: Annotated[
+        int | None,
+        Param(
+            "With --live: the agent runs (cases times --runs) this invocation may start; "
+            "more stops it before any run [default: 300].",
+            minimum=1,
+            maximum=1_000_000,
+            metavar="N",
+        ),
+    ] = None
+    dry_run: Annotated[
+        bool,
+        Param(
+            "With --live: show the arguments of each agent run; run no agent.",
+            flags=("-n", "--dry-run"),
+        ),
+    ] = False
 
 
 def _ratio(name: str, value: float | None) -> None:
@@ -146,7 +163,9 @@ def _ratio(name: str, value: float | None) -> None:
 
 
 #: The live mode's parameters: given (whatever the value) without ``live``, they are E100.
-_LIVE_ONLY_PARAMS = ("runs", "threshold", "live_timeout", "live_pattern")
+_LIVE_ONLY_PARAMS = (
+    "runs", "threshold", "live_timeout", "live_pattern", "max_live_runs", "dry_run",
+)  # fmt: skip
 #: What scores the cases, which ``init`` does not: given with it, E100.
 _NOT_WITH_INIT = ("live", "mutate", "min_recall", "max_false_triggers")
 
@@ -182,7 +201,12 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
     if params.live is not None:
         import shlex
 
-        from skillc_gateway.evaluate.live import DEFAULT_PATTERN, LiveOptions, live_pattern
+        from skillc_gateway.evaluate.live import (
+            DEFAULT_PATTERN,
+            LiveOptions,
+            check_command,
+            live_pattern,
+        )
 
         try:
             command = tuple(shlex.split(params.live))
@@ -198,6 +222,7 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
             from skillc_index import UnsupportedPlatform
 
             raise UnsupportedPlatform("live mode needs a POSIX system (process groups)")
+        check_command(command)  # no request from a skill's files runs as code
         pattern = params.live_pattern or DEFAULT_PATTERN
         try:  # as run_live compiles it for each skill, before any work
             live_pattern(pattern, "skill")
@@ -212,6 +237,9 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
             live = live._replace(threshold=params.threshold)
         if params.live_timeout is not None:
             live = live._replace(timeout=float(params.live_timeout))
+        if params.max_live_runs is not None:
+            live = live._replace(max_runs=params.max_live_runs)
+        live = live._replace(dry_run=params.dry_run)
     paths = params.path
     if params.library is not None:
         if paths:

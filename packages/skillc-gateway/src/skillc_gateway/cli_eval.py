@@ -93,10 +93,14 @@ def eval_command(result: EvalResult, call: Call[EvalParams]) -> int | None:
     --live CMD also runs each case through a real agent (never without --live): CMD is
     split into arguments and run without a shell, --runs times a case; the skill counts
     as triggered when the output shows it invoked in --threshold of the runs. Live and
-    offline are reported side by side.
+    offline are reported side by side. A request is never code of CMD ({query} in an
+    `sh -c` script is refused: pass it as "$1" or read $SKC_EVAL_QUERY). At most
+    --max-live-runs agent runs (300) start, else none does; --dry-run shows each run's
+    arguments and starts none.
 
-    Exit status 1 when --min-recall or --max-false-triggers is breached. sarif and github
-    put each finding at the description line of the skill's SKILL.md.
+    Exit status 1 when --min-recall or --max-false-triggers is breached; with --live they
+    hold for the agent's outcomes too, and a case whose agent runs failed breaks them.
+    sarif and github put each finding at the description line of the skill's SKILL.md.
 
     \b
     Examples:

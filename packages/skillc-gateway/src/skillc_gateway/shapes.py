@@ -360,10 +360,17 @@ class CollisionShape(TypedDict):
     skill_files: Annotated[list[str], "The two skills' SKILL.md."]
 
 
-class EvalShape(TypedDict):
-    """``eval``: the skills' trigger cases scored against the agent's listing
-    (:class:`~skillc_gateway.evaluate.report.EvalResult`)."""
+class PlannedShape(TypedDict):
+    """An agent run ``--live --dry-run`` plans and does not start
+    (:class:`~skillc_gateway.evaluate.report.PlannedRun`)."""
 
+    skill: str
+    query: Annotated[str, "The case's request."]
+    argv: Annotated[list[str], "The agent command's arguments for it."]
+    runs: Annotated[int, "Times it would run (`--runs`)."]
+
+
+class _EvalShape(TypedDict):
     agent: str
     top: Annotated[int, "A should-trigger case passes when the skill ranks within this."]
     library: Annotated[int, "Skills in the library."]
@@ -381,3 +388,12 @@ class EvalShape(TypedDict):
     ]
     written: Annotated[list[str], "`--init`: the files written."]
     kept: Annotated[list[str], "`--init`: the files that held the starter text already."]
+
+
+class EvalShape(_EvalShape, total=False):
+    """``eval``: the skills' trigger cases scored against the agent's listing
+    (:class:`~skillc_gateway.evaluate.report.EvalResult`)."""
+
+    planned: Annotated[
+        list[PlannedShape], "`--live --dry-run` only: the agent runs planned, none started."
+    ]

@@ -24,6 +24,17 @@ escaped: Claude Code invokes a skill by its folder's name) finds what the agents
 they use a skill: Claude Code's ``stream-json`` tool call ``"skill": "NAME"`` (also
 ``plugin:NAME``), and a read of ``NAME/SKILL.md`` (Codex, and agents that read skills as
 files), the name whole (not the end of another skill's name).
+
+Neither value is ever code: a ``{query}`` or ``{skill}`` in an interpreter's inline script
+(``sh -c "echo {query}"``, ``python3 -c``), the script or program it runs, or a variable a
+wrapper sets is refused before anything runs (:func:`check_command`: ``skc run``'s check of a
+tool's placeholders, :meth:`skillc_index.tools.command.CommandTemplate.code_values`); the
+script reads the request as an argument (``sh -c '... "$1"' sh {query}``) or from
+``$SKC_EVAL_QUERY``.
+
+One invocation starts the agent at most ``max_runs`` times (the cases run times ``runs``):
+past that nothing runs (E100), so a library of 1,000 cases does not start 3,000 agent runs
+unasked; ``dry_run`` plans the runs (each one's arguments) and starts none.
 """
 
 from __future__ import annotations
@@ -39,11 +50,13 @@ if TYPE_CHECKING:
     from skillc_gateway.shapes import LiveShape
 
 __all__ = [
+    "DEFAULT_MAX_RUNS",
     "DEFAULT_PATTERN",
     "LiveCase",
     "LiveOptions",
     "RefusedRequest",
     "argv_of",
+    "check_command",
     "live_pattern",
     "run_live",
 ]
@@ -54,6 +67,9 @@ __all__ = [
 DEFAULT_PATTERN = r'"(?:skill|command)"\s*:\s*"(?:[^"]*:)?/?{skill}"|(?<![\w.-]){skill}/SKILL\.md'
 #: Output read of each stream of a run, in bytes.
 MAX_OUTPUT = 4 << 20
+#: Agent runs one invocation starts at most unless told (``--max-live-runs``): 100 cases at
+#: the default 3 runs (a run of a real agent costs money and minutes).
+DEFAULT_MAX_RUNS = 300
 
 
 class LiveOptions(NamedTuple):
@@ -62,6 +78,10 @@ class LiveOptions(NamedTuple):
     threshold: float = 0.5
     timeout: float = 300.0
     pattern: str = DEFAULT_PATTERN
+    max_runs: int = DEFAULT_MAX_RUNS
+    """Agent runs (cases times ``runs``) one invocation may start: more is E100."""
+    dry_run: bool = False
+    """Plan the runs (their arguments), start none."""
 
 
 class LiveCase(NamedTuple):
@@ -90,10 +110,56 @@ class RefusedRequest(ValueError):
     one plain argument (see the module docstring)."""
 
 
+def check_command(command: tuple[str, ...]) -> None:
+    """E100 (:class:`~skillc_index.diagnostics.InvalidOption`) when ``{query}`` or ``{skill}``
+    in ``command`` would be code, not data: ``skc run``'s check of a tool's placeholders
+    (:meth:`~skillc_index.tools.command.CommandTemplate.code_values`), on the command's words
+    with each ``{query}``/``{skill}`` a placeholder. A request from a skill's files in
+    ``sh -c "echo {query}"`` ran as shell code (``; touch pwned``)."""
+    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.tools.command import CommandTemplate, Placeholder, Text
+
+    words = tuple(
+        tuple(
+            Placeholder(part[1:-1]) if part in ("{query}", "{skill}") else Text(part)
+            for part in re.split(r"(\{query\}|\{skill\})", word)
+            if part
+        )
+        for word in command
+    )
+    if not any("{query}" in word for word in command):  # the request is the last argument
+        words += ((Placeholder("query"),),)
+    program = command[0].rsplit("/", 1)[-1] if command else ""
+    found = [  # a wrapper's program only when it is the command's own: `codex exec {query}`
+        value  # is Codex's prompt, not the shell's exec
+        for value in CommandTemplate(" ".join(command), words, 0).code_values()
+        if value.kind != "program" or value.where == program
+    ]
+    if found:
+        value = found[0]
+        where = {
+            "inline": f"the inline script of '{value.where}'",
+            "code": f"the code '{value.where}' runs",
+            "program": f"the program '{value.where}' runs",
+            "environment": f"the variable that '{value.where}' sets",
+            "option": f"the option text '{value.where}'",
+            "open": f"a file name '{value.where}' opens with perl's two-argument open",
+        }[value.kind]
+        name = value.placeholder.name
+        variable = "SKC_EVAL_QUERY" if name == "query" else "SKC_EVAL_SKILL"
+        raise InvalidOption(
+            f"live command: {{{name}}} is in {where}: text from a skill's files would run "
+            f"as code; pass it as an argument of its own (sh -c '... \"$1\"' sh {{{name}}}) "
+            f"or read ${variable}"
+        )
+
+
 def argv_of(command: tuple[str, ...], skill: str, query: str) -> list[str]:
     """The arguments of one run (see the module docstring); :class:`RefusedRequest` when a
     value would start an argument with ``-`` before any ``--`` word, or holds what no argument
-    can (a NUL, a lone surrogate)."""
+    can (a NUL, a lone surrogate); E100 when the command puts a value where it would be code
+    (:func:`check_command`)."""
+    check_command(command)
     for what, value in (("the request", query), ("the skill's name", skill)):
         if "\x00" in value:
             raise RefusedRequest(f"{what} holds a NUL character: it cannot be an argument")

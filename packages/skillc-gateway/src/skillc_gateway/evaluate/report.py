@@ -11,10 +11,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from skillc_gateway.evaluate.live import LiveCase
     from skillc_gateway.evaluate.overlap import Collision, PhraseCheck
-    from skillc_gateway.shapes import CaseShape, EvalShape, SkillEvalShape
+    from skillc_gateway.shapes import CaseShape, EvalShape, PlannedShape, SkillEvalShape
     from skillc_index import Diagnostic, Notice
 
-__all__ = ["CaseResult", "EvalResult", "SkillReport", "github_lines", "sarif_log", "table"]
+__all__ = [
+    "CaseResult",
+    "EvalResult",
+    "PlannedRun",
+    "SkillReport",
+    "github_lines",
+    "sarif_log",
+    "table",
+]
 
 
 class CaseResult(NamedTuple):
@@ -44,6 +52,20 @@ class CaseResult(NamedTuple):
         if self.live is not None:
             found["live"] = self.live.to_dict()
         return found
+
+
+class PlannedRun(NamedTuple):
+    """An agent run ``--live --dry-run`` plans and does not start: a case's arguments."""
+
+    skill: str
+    query: str
+    argv: tuple[str, ...]
+    runs: int
+    """Times it would run (``--runs``)."""
+
+    def to_dict(self) -> PlannedShape:
+        return {"skill": self.skill, "query": self.query, "argv": list(self.argv),
+                "runs": self.runs}  # fmt: skip
 
 
 class SkillReport(NamedTuple):
@@ -119,13 +141,15 @@ class EvalResult(NamedTuple):
     bound: the MCP tool's), None: all. :meth:`breaches` are of every skill."""
     listed_breaches: tuple[bool, ...] | None = None
     """Which of :meth:`breaches` the JSON lists (a mask of them: a reply's bound), None: all."""
+    planned: tuple[PlannedRun, ...] = ()
+    """``--live --dry-run``: the agent runs planned, none started (the cases' ``live`` absent)."""
 
     def breaches(self) -> list[str]:
         """:attr:`breached`, a line each (``name: what``)."""
         return [f"{self.skills[index].name}: {text}" for index, text in self.breached]
 
     def to_dict(self) -> EvalShape:
-        return {
+        found: EvalShape = {
             "agent": self.agent,
             "top": self.top,
             "library": self.library,
@@ -141,6 +165,9 @@ class EvalResult(NamedTuple):
             "written": list(self.written),
             "kept": list(self.kept),
         }
+        if self.planned:
+            found["planned"] = [run.to_dict() for run in self.planned]
+        return found
 
 
 def breaches_of(
@@ -222,6 +249,13 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
         f"{result.agent} listing of {counted(result.library, 'skill')}; a should-trigger case "
         f"passes within the top {result.top}"
     )
+    if result.planned:
+        from shlex import join
+
+        runs = sum(run.runs for run in result.planned)
+        echo(f"dry run: --live would start the agent {runs:,} times; none started:")
+        for run in result.planned:
+            echo(f"  {label(run.skill)} x{run.runs}: {label(join(run.argv))}")
     if not result.skills:
         echo("No trigger cases found (evals/evals.json, evals/triggers.yaml...): "
              "start one with skc eval --init SKILL.")  # fmt: skip

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from skillc_gateway.evaluate.cases import Case
     from skillc_gateway.evaluate.live import LiveOptions
     from skillc_gateway.evaluate.overlap import PhraseCheck
+    from skillc_gateway.evaluate.report import PlannedRun
     from skillc_index import Diagnostic, Notice
     from skillc_index.config import Config
     from skillc_index.inventory.entries import InstalledSkill
@@ -321,6 +322,7 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
         taken: dict[tuple[int, int], int] = {}
         ranks_left = MAX_MUTATION_RANKS  # the mutation checks' bound, for the whole run
         cases_left = MAX_RUN_CASES  # the cases' bound, for the whole run
+        live_cases: list[tuple[int, str, str, Sequence[Case]]] = []  # --live: run last
         for skill in targets:
             entry = library.entries[skill]
             # a plugin's skill is named plugin:skill; its evals.json names the skill
@@ -345,14 +347,8 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
             for case, (_, other) in zip(cases, scored, strict=True):
                 if case.should_trigger and other is not None:
                     taken[(skill, other)] = taken.get((skill, other), 0) + 1
-            if options.live is not None:
-                from skillc_gateway.evaluate.live import run_live
-
-                live, folder = options.live, entry.folder.name
-                results = [
-                    result._replace(live=run_live(live, entry.name, case, folder))
-                    for case, result in zip(cases, results, strict=True)
-                ]
+            if options.live is not None and cases:
+                live_cases.append((len(reports), entry.name, entry.folder.name, cases))
             phrases: tuple[PhraseCheck, ...] = ()
             if options.mutate and cases:
                 # each case ranked with the description whole, then without each phrase
@@ -381,6 +377,9 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
                     phrases,
                 )
             )
+        planned: tuple[PlannedRun, ...] = ()
+        if options.live is not None:
+            planned = _run_live(options.live, reports, live_cases)
         # descriptions collide as the agent would list them with room for all of them: a
         # budget that drops them hides the collision, it does not remove it
         whole = library
@@ -409,9 +408,52 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
             tuple(found),
             breaches_of(reports, options.min_recall, options.max_false_triggers),
             warnings,
+            planned=planned,
         )
     finally:
         library.close()
+
+
+def _run_live(
+    live: LiveOptions,
+    reports: list[SkillReport],
+    found: Sequence[tuple[int, str, str, Sequence[Case]]],
+) -> tuple[PlannedRun, ...]:
+    """``--live``, after every skill is scored offline: each case's arguments first (an E100
+    command stops the run before any agent starts), then the bound (:attr:`.live.LiveOptions.
+    max_runs`: more runs is E100, none started); a dry run plans them and starts none (the
+    plan returned); else each case runs, its result put in ``reports``."""
+    from skillc_gateway.evaluate.live import RefusedRequest, argv_of, run_live
+    from skillc_gateway.evaluate.report import PlannedRun
+
+    plans: list[PlannedRun] = []
+    for _, name, _, cases in found:
+        for case in cases:
+            try:
+                argv = tuple(argv_of(live.command, name, case.query))
+            except RefusedRequest:  # its case's error, when it runs
+                continue
+            plans.append(PlannedRun(name, case.query, argv, live.runs))
+    if live.dry_run:
+        return tuple(plans)
+    total = len(plans) * live.runs
+    if total > live.max_runs:
+        from skillc_index.diagnostics import InvalidOption
+        from skillc_index.text import counted
+
+        raise InvalidOption(
+            f"--live would start the agent {total:,} times ({counted(len(plans), 'case')} "
+            f"x {live.runs} runs), more than --max-live-runs {live.max_runs:,}: name fewer "
+            "skills, lower --runs or raise --max-live-runs (--dry-run shows each run)"
+        )
+    for index, name, folder, cases in found:
+        report = reports[index]
+        results = [
+            result._replace(live=run_live(live, name, case, folder))
+            for case, result in zip(cases, report.cases, strict=True)
+        ]
+        reports[index] = report._replace(cases=tuple(results))
+    return ()
 
 
 def _check_not_imported(entry: SkillEntry, layout: Layout) -> None:
