@@ -9,6 +9,7 @@ import pytest
 import skillc_index as si
 from skillc_index import command_errors
 from skillc_index import diagnostics as d
+from skillc_index.accesslog import errors as log_errors
 
 # RFC-0005:C-CODES, as the RFC prints each line.
 RFC_LINES = {
@@ -82,7 +83,7 @@ def test_registry_is_exactly_the_rfc_table() -> None:
         (si.SkillFileNotFound("a.md"), "error[E021]: file not found: 'a.md'"),
         (si.SkillDirectoryNotFound("refs"), "error[E022]: directory not found: 'refs'"),
         (si.InvalidQueryType("bogus"), "error[E030]: invalid query type: 'bogus'"),
-        (command_errors.InvalidFilter("bad date"), "error[E031]: invalid filter: 'bad date'"),
+        (log_errors.InvalidFilter("bad date"), "error[E031]: invalid filter: 'bad date'"),
         (si.NoLocalLogs(), "error[E040]: no local logs found"),
         (si.SyncDestinationNotWritable("/r"), "error[E041]: sync destination not writable: '/r'"),
         (si.SyncSourceNotReadable("/l"), "error[E042]: sync source not readable: '/l'"),
@@ -108,7 +109,7 @@ def test_typed_errors_format_their_template(error: si.SkillcError, expected: str
 def test_every_error_code_has_a_typed_exception() -> None:
     classes = {
         cls.code
-        for module in (d, command_errors)
+        for module in (d, command_errors, log_errors)
         for cls in vars(module).values()
         if isinstance(cls, type) and issubclass(cls, d.SkillcError) and cls is not d.SkillcError
     }

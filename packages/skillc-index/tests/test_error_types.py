@@ -28,6 +28,7 @@ from skillc_index import (
     UnsupportedPlatform,
     format_diagnostic,
 )
+from skillc_index.accesslog.errors import InvalidFilter
 from skillc_index.build.scaffold import init_project, init_skill
 from skillc_index.build.skill import build_skill
 from skillc_index.command_errors import (
@@ -36,7 +37,6 @@ from skillc_index.command_errors import (
     DeploysOverOrigin,
     EmptyTargetName,
     ForeignFolder,
-    InvalidFilter,
     RuntimeNotAFolder,
     SkillExists,
     StoreCopyDiffers,
@@ -82,8 +82,14 @@ def test_each_type_keeps_its_rfc_code(
 ) -> None:
     assert issubclass(error, base)
     assert error.code == code
-    # public, in one of the two homes of the error types
-    assert error.__module__ in ("skillc_index.diagnostics", "skillc_index.command_errors")
+    # public, in one of the homes of the error types
+    homes = (
+        "skillc_index.diagnostics",
+        "skillc_index.command_errors",
+        "skillc_index.accesslog.errors",
+        "skillc_index.tools.errors",
+    )
+    assert error.__module__ in homes
     assert getattr(sys.modules[error.__module__], error.__name__) is error
 
 
@@ -209,24 +215,29 @@ def test_a_store_that_cannot_hold_a_skill_is_cannot_create(
 
 def test_the_readme_names_each_error_class_where_it_is_defined() -> None:
     """The README's ``diagnostics`` row names the error class of each code, those of the codes
-    its note gives to ``command_errors`` defined there and the others in ``diagnostics``: it
-    named ``ImportRefused``, ``PackageRefused`` (E070) and ``InvalidSettings`` (E080) as
-    ``diagnostics`` names, which ``from skillc_index.diagnostics import`` does not find."""
+    its note gives to ``command_errors`` and ``accesslog.errors`` defined there and the others
+    in ``diagnostics``: it named ``ImportRefused``, ``PackageRefused`` (E070) and
+    ``InvalidSettings`` (E080) as ``diagnostics`` names, which ``from skillc_index.diagnostics
+    import`` does not find."""
     from skillc_index import command_errors, diagnostics
+    from skillc_index.accesslog import errors as log_errors
 
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     row = next(line for line in readme.splitlines() if line.startswith("| `diagnostics` ("))
-    note = re.search(r"the error classes of (.+?) are in `command_errors`", row)
-    assert note is not None
-    codes: set[str] = set()
-    for first, last in re.findall(r"E(\d{3})(?:-E(\d{3}))?", note.group(1)):
-        codes.update(f"E{n:03d}" for n in range(int(first), int(last or first) + 1))
+    modules = {"command_errors": command_errors, "accesslog.errors": log_errors}
+    notes = re.findall(r"(?:the error classes|those) of (.+?) (?:are )?in `([\w.]+)`", row)
+    assert sorted(module for _, module in notes) == sorted(modules)
+    homes: dict[str, object] = {}
+    for text, module in notes:
+        for first, last in re.findall(r"E(\d{3})(?:-E(\d{3}))?", text):
+            for n in range(int(first), int(last or first) + 1):
+                homes[f"E{n:03d}"] = modules[module]
     named = 0
     for name in re.findall(r"`([A-Z]\w+)`", row):
         found = getattr(diagnostics, name, None) or getattr(command_errors, name, None)
         if not isinstance(found, type) or not issubclass(found, SkillcError):
             continue
-        home = command_errors if found.code in codes else diagnostics
+        home = homes.get(found.code, diagnostics)
         assert found.__module__ == home.__name__, (name, found.code)
         named += 1
     assert named > 20  # the row was found and read

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from skillc_index import EmptyTimeRange, MalformedFilter
-from skillc_index.command_errors import InvalidFilter
+from skillc_index.accesslog.errors import InvalidFilter
 from skillc_stats._filters import Filters, canonical_project, parse_filters, parse_time
 
 NOW = datetime(2026, 3, 10, 12, 30, 45, 500_000, tzinfo=timezone.utc)

@@ -591,7 +591,7 @@ def test_the_other_arguments_of_the_wrong_type_are_typed_errors(
     """``by="year"`` was taken (grouped by day), ``group_by=5``, ``targets=5``,
     ``project=5`` and ``claude_folder=5`` were bare TypeErrors or AttributeErrors."""
     from skillc_index import InvalidOption
-    from skillc_index.command_errors import NoSyncFolder
+    from skillc_index.accesslog.errors import NoSyncFolder
     from skillc_stats import query_all, sync_logs, sync_transcripts
 
     for by, shown in [("year", "'year'"), (5, "int")]:

@@ -43,7 +43,7 @@ def test_a_project_that_is_no_folder_is_e100(project: Path, env: dict[str, str])
     """A typo in ``project`` was "nothing to sync", ``ok``, where the CLI refused it: both
     refuse, in :func:`sync_logs`; and ``""`` (an unset variable), which synced the working
     folder as ``Path("")``."""
-    from skillc_index.command_errors import NoSyncFolder
+    from skillc_index.accesslog.errors import NoSyncFolder
 
     (project / "afile").write_text("x", encoding="utf-8")
     for given in (project / "typo", project / "afile", ""):

@@ -590,7 +590,7 @@ def test_a_claude_folder_given_that_is_no_folder_is_e100(setup: Setup) -> None:
     """A typo in ``claude_folder`` was an empty import, ``ok``, where the CLI refused it:
     both refuse, in :func:`sync_transcripts`, naming the parameter as each front end does."""
     from skillc_index import CLI_SPELLING
-    from skillc_index.command_errors import NoSyncFolder
+    from skillc_index.accesslog.errors import NoSyncFolder
 
     typo = setup.claude / "typo"
     with pytest.raises(NoSyncFolder) as caught:

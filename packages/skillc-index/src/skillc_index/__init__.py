@@ -59,18 +59,18 @@ _EXPORTS: dict[str, str] = {
     "InternalError": "diagnostics",
     "UnreadableFile": "diagnostics",
     # the errors of the commands that write, of the usage logs and of tools
-    "InvalidQueryType": "command_errors",
-    "MalformedFilter": "command_errors",
-    "EmptyTimeRange": "command_errors",
-    "NoLocalLogs": "command_errors",
-    "SyncDestinationNotWritable": "command_errors",
-    "SyncSourceNotReadable": "command_errors",
-    "TeamStoreUnavailable": "command_errors",
-    "DriverMissing": "command_errors",
-    "UnknownSkillTool": "command_errors",
-    "BrokenTool": "command_errors",
-    "ToolArgumentError": "command_errors",
-    "UnsupportedPlatform": "command_errors",
+    "InvalidQueryType": "accesslog.errors",
+    "MalformedFilter": "accesslog.errors",
+    "EmptyTimeRange": "accesslog.errors",
+    "NoLocalLogs": "accesslog.errors",
+    "SyncDestinationNotWritable": "accesslog.errors",
+    "SyncSourceNotReadable": "accesslog.errors",
+    "TeamStoreUnavailable": "accesslog.errors",
+    "DriverMissing": "accesslog.errors",
+    "UnknownSkillTool": "tools.errors",
+    "BrokenTool": "tools.errors",
+    "ToolArgumentError": "tools.errors",
+    "UnsupportedPlatform": "tools.errors",
     "NoSkillGiven": "command_errors",
     "NoSkillBeforeCut": "command_errors",
     # configuration (RFC-0009)
@@ -211,7 +211,7 @@ _MOVED: dict[str, str] = {
     "CompiledSkillGiven": "command_errors",
     "EmptyTargetName": "command_errors",
     "ForeignFolder": "command_errors",
-    "InvalidFilter": "command_errors",
+    "InvalidFilter": "accesslog.errors",
     "MissingFrontmatterField": "command_errors",
     "RuntimeNotAFolder": "command_errors",
     "SkillExists": "command_errors",
@@ -295,6 +295,16 @@ __getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS, globals(), _MOVED)
 
 if TYPE_CHECKING:
     from skillc_index._lazy import lazy_exports as lazy_exports
+    from skillc_index.accesslog.errors import DriverMissing as DriverMissing
+    from skillc_index.accesslog.errors import EmptyTimeRange as EmptyTimeRange
+    from skillc_index.accesslog.errors import InvalidQueryType as InvalidQueryType
+    from skillc_index.accesslog.errors import MalformedFilter as MalformedFilter
+    from skillc_index.accesslog.errors import NoLocalLogs as NoLocalLogs
+    from skillc_index.accesslog.errors import (
+        SyncDestinationNotWritable as SyncDestinationNotWritable,
+    )
+    from skillc_index.accesslog.errors import SyncSourceNotReadable as SyncSourceNotReadable
+    from skillc_index.accesslog.errors import TeamStoreUnavailable as TeamStoreUnavailable
     from skillc_index.atomic import write_file_atomic as write_file_atomic
     from skillc_index.bounded_json import MAX_JSON_BYTES as MAX_JSON_BYTES
     from skillc_index.bounded_json import MAX_JSON_DEPTH as MAX_JSON_DEPTH
@@ -304,20 +314,8 @@ if TYPE_CHECKING:
     from skillc_index.build.deploy import parse_targets as parse_targets
     from skillc_index.build.manifest import manifest_path as manifest_path
     from skillc_index.build.project import project_frontmatter as project_frontmatter
-    from skillc_index.command_errors import BrokenTool as BrokenTool
-    from skillc_index.command_errors import DriverMissing as DriverMissing
-    from skillc_index.command_errors import EmptyTimeRange as EmptyTimeRange
-    from skillc_index.command_errors import InvalidQueryType as InvalidQueryType
-    from skillc_index.command_errors import MalformedFilter as MalformedFilter
-    from skillc_index.command_errors import NoLocalLogs as NoLocalLogs
     from skillc_index.command_errors import NoSkillBeforeCut as NoSkillBeforeCut
     from skillc_index.command_errors import NoSkillGiven as NoSkillGiven
-    from skillc_index.command_errors import SyncDestinationNotWritable as SyncDestinationNotWritable
-    from skillc_index.command_errors import SyncSourceNotReadable as SyncSourceNotReadable
-    from skillc_index.command_errors import TeamStoreUnavailable as TeamStoreUnavailable
-    from skillc_index.command_errors import ToolArgumentError as ToolArgumentError
-    from skillc_index.command_errors import UnknownSkillTool as UnknownSkillTool
-    from skillc_index.command_errors import UnsupportedPlatform as UnsupportedPlatform
     from skillc_index.config import Config as Config
     from skillc_index.config import find_config as find_config
     from skillc_index.config import load_config as load_config
@@ -419,6 +417,10 @@ if TYPE_CHECKING:
     from skillc_index.text import table_lines as table_lines
     from skillc_index.text import valid_utf8 as valid_utf8
     from skillc_index.tools.command import CommandTemplate as CommandTemplate
+    from skillc_index.tools.errors import BrokenTool as BrokenTool
+    from skillc_index.tools.errors import ToolArgumentError as ToolArgumentError
+    from skillc_index.tools.errors import UnknownSkillTool as UnknownSkillTool
+    from skillc_index.tools.errors import UnsupportedPlatform as UnsupportedPlatform
     from skillc_index.tools.model import MAX_TIMEOUT as MAX_TIMEOUT
     from skillc_index.tools.model import MODES as MODES
     from skillc_index.tools.model import Tool as Tool

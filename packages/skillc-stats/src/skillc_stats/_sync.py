@@ -580,7 +580,7 @@ def sync_logs(
     ``error``; they never stop the other skills. Rows of unknown skills are counted in
     ``skipped`` and stay in their fallback log.
     """
-    from skillc_index.command_errors import sync_folder
+    from skillc_index.accesslog.errors import sync_folder
 
     layout = sync_layout(None if project is None else sync_folder(project, "project"), env)
     found = fallback_logs(layout)

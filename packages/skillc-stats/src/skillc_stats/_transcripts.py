@@ -415,7 +415,7 @@ def sync_transcripts(
     reports the rows that would be added. A log that cannot be written is E041 in that
     skill's :class:`SkillImport` (the files holding its rows are read again next time).
     """
-    from skillc_index.command_errors import sync_folder
+    from skillc_index.accesslog.errors import sync_folder
 
     given = None
     if claude_folder is not None:  # checked first: '' (./projects) and 5 too

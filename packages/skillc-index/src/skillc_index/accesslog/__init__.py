@@ -22,6 +22,8 @@ database, and the row shapes analytics read.
   ``folder_key``).
 - ``merge``: one log's rows into another, each row once (``sync``): ``FallbackRows``,
   ``read_identities``, ``count_missing``, ``copy_missing``, ``begin_merge``, ``drop_merged``.
+- ``errors``: the errors of the commands that read and sync the logs (E030, E031, E040-E044:
+  ``InvalidFilter``, ``NoLocalLogs``, ``TeamStoreUnavailable``...; ``sync_folder``).
 - ``ShowArgs``, ``OpenArgs``, ``SearchArgs``, ``SourcesArgs`` (``args``): the keys of the
   logged ``args`` that usage analytics read.
 

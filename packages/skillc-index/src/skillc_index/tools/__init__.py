@@ -4,7 +4,9 @@
 - :mod:`~skillc_index.tools.model`: ``read_tool_skill``, a SKILL.md whose body defines tools,
   parsed once into ``ToolSkill`` / ``Tool`` / ``Parameter`` and the issues found;
 - :mod:`~skillc_index.tools.command`: a tool's command, split into words like a shell but
-  never run by one (``parse_command``, ``CommandTemplate.render``).
+  never run by one (``parse_command``, ``CommandTemplate.render``);
+- :mod:`~skillc_index.tools.errors`: the errors of a tool the skill lacks or cannot run
+  (``UnknownSkillTool``, ``BrokenTool``, ``ToolArgumentError``, ``UnsupportedPlatform``).
 
 This ``__init__`` imports nothing.
 """

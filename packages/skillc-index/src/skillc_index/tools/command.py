@@ -24,8 +24,8 @@ import re
 from collections.abc import Collection, Iterator, Mapping
 from typing import Any, Literal, NamedTuple
 
-from skillc_index.command_errors import ToolArgumentError
 from skillc_index.diagnostics import InvalidOption
+from skillc_index.tools.errors import ToolArgumentError
 
 __all__ = [
     "CodeValue",
