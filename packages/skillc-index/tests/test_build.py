@@ -1480,7 +1480,7 @@ def test_a_store_skill_imported_again_reads_and_hashes_its_folder_once(
     hashed = count_calls(skillc_index.digests, "file_digests")
     walks = count_calls(skillc_index.build.skill, "walk_skill")
     walked = count_calls(skillc_index.digests, "walk_skill")  # source_hash's own walk
-    origin = count_calls(skillc_index.files, "walk_skill")  # import_record.walk_origin's
+    origin = count_calls(skillc_index.walk, "walk_skill")  # import_record.walk_origin's
     assert build("mine").import_action == "replace"
     assert reads == [(store / "mine",)]
     assert [call[0] for call in hashed].count(folder) == 1

@@ -24,16 +24,14 @@ from skillc_index.diagnostics import (
 )
 from skillc_index.digests import source_hash
 from skillc_index.files import (
-    SkillFiles,
     is_hidden,
     open_in_root,
     read_in_root,
     read_text_in_root,
     safe_join,
-    skipped_notices,
-    walk_skill,
     within,
 )
+from skillc_index.walk import SkillFiles, skipped_notices, walk_skill
 
 
 def make(root: Path, files: Mapping[str, str | bytes]) -> Path:
@@ -133,7 +131,7 @@ def test_walk_skips_a_folder_that_can_be_listed_but_not_searched(skill: Path) ->
     locked = skill / "references" / "locked"
     (skill / "closed").mkdir()
     code = (
-        "import sys; from pathlib import Path; from skillc_index.files import walk_skill; "
+        "import sys; from pathlib import Path; from skillc_index.walk import walk_skill; "
         "from skillc_index.digests import source_hash; root = Path(sys.argv[1]); "
         "found = walk_skill(root); "
         "print(found.files, found.skipped); source_hash(root)"

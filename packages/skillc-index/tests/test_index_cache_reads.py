@@ -37,20 +37,20 @@ def _gone_after_the_walk(
     quick save removes its temporary), and the waits between attempts, recorded."""
     import time
 
-    from skillc_index import files
+    from skillc_index import walk as walking
 
     source = tmp_path / "quick"
     (source / "references").mkdir(parents=True)
     (source / "SKILL.md").write_text("---\nname: quick\n---\n# Quick\n\nzebra\n")
     (source / "references" / "guide.md").write_text("# Guide\n")
-    real_walk = files.walk_skill
+    real_walk = walking.walk_skill
 
-    def walk(root: Path, *args: object, **kwargs: object) -> files.SkillFiles:
+    def walk(root: Path, *args: object, **kwargs: object) -> walking.SkillFiles:
         found = real_walk(root, *args, **kwargs)  # type: ignore[arg-type]
         return found._replace(files=tuple(sorted((*found.files, gone))))
 
     waits: list[float] = []
-    monkeypatch.setattr(files, "walk_skill", walk)
+    monkeypatch.setattr(walking, "walk_skill", walk)
     monkeypatch.setattr(time, "sleep", waits.append)
     return ResolvedSkill("quick", source, "project", tmp_path / "runtime", True), waits
 

@@ -88,7 +88,7 @@ _EXPORTS: dict[str, str] = {
     "META_DIR": "layout",
     "expand_user": "layout",
     # a skill's files (RFC-0001:C-MANIFEST): walked, read inside its root, written atomically
-    "walk_skill": "files",
+    "walk_skill": "walk",
     "safe_join": "files",
     "is_hidden": "files",
     "is_folder": "files",
@@ -229,7 +229,7 @@ _MOVED: dict[str, str] = {
     "TEMPLATES": "diagnostics",
     "TooManyQueryWords": "diagnostics",
     "read_text_in_root": "files",
-    "SkillFiles": "files",
+    "SkillFiles": "walk",
     "source_hash": "files",
     "check_index": "index.freshness",
     "index_is_fresh": "index.freshness",
@@ -357,7 +357,6 @@ if TYPE_CHECKING:
     from skillc_index.files import open_in_root as open_in_root
     from skillc_index.files import read_in_root as read_in_root
     from skillc_index.files import safe_join as safe_join
-    from skillc_index.files import walk_skill as walk_skill
     from skillc_index.files import within as within
     from skillc_index.index.cache import ensure_index as ensure_index
     from skillc_index.index.freshness import IndexHandle as IndexHandle
@@ -432,3 +431,4 @@ if TYPE_CHECKING:
     from skillc_index.walk import cut_short as cut_short
     from skillc_index.walk import find_skill_folders as find_skill_folders
     from skillc_index.walk import skips_folder as skips_folder
+    from skillc_index.walk import walk_skill as walk_skill

@@ -19,8 +19,8 @@ from skillc_index.files import (
     fs_bytes,
     lfs_pointer,
     open_regular,
-    walk_skill,
 )
+from skillc_index.walk import walk_skill
 
 __all__ = [
     "combine_digests",

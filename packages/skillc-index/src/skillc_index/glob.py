@@ -330,7 +330,7 @@ class IgnoreRules:
         cls, root: Path, folders: Iterable[str], *, real_root: str | None = None
     ) -> IgnoreRules:
         """The rules of the ``.gitignore`` files of ``root`` and of its ``folders`` (relative,
-        each after its parent, as :func:`~skillc_index.files.walk_skill` lists them) but
+        each after its parent, as :func:`~skillc_index.walk.walk_skill` lists them) but
         those in an excluded folder, the files not read in :attr:`unread`: a symlink (git
         follows none, and one may lead out of the skill). Each is read inside
         the skill (:func:`~skillc_index.files.read_in_root`); one over the bounds, or that
@@ -380,7 +380,7 @@ def left_out(
     into: list[IgnoreRules] | None = None,
 ) -> list[str]:
     """What the ``.gitignore`` files of the skill at ``root`` exclude, taken out of
-    :func:`~skillc_index.files.walk_skill`'s lists (``found``: its files, its links out of
+    :func:`~skillc_index.walk.walk_skill`'s lists (``found``: its files, its links out of
     the skill, its folders when asked for) in place, and the files taken out returned: no
     part of the skill (never ``SKILL.md``; git commits none of them, ``skc package`` packs
     none). A file reached through a symlink (``links``: those the walk followed) to what

@@ -1,4 +1,5 @@
-"""Walking a folder for skills: the one rule of which folders a walk enters.
+"""Walking a folder for skills, and a skill's own folder for its files: the one rule of which
+folders a walk enters.
 
 ``skc build DIR``, ``skc lint DIR`` and ``skc find`` (its catalog's own incremental walker,
 ``skillc_gateway.catalog.scan``) all look for ``SKILL.md`` under a folder, and all enter the
@@ -35,6 +36,10 @@ left says so (:func:`cut_short`; ``find``'s walker, depth first in name order be
 state keeps each folder's subtree after it, says so of :data:`MAX_FOLDERS` only). Of one
 folder at most :data:`MAX_ENTRIES` entries are read: a walk leaves the rest of a folder holding
 more, and says so naming it (:attr:`SkillFolders.crowded`, :func:`crowded`).
+
+:func:`walk_skill` walks a skill's own folder by the same rule: it is the one definition of "the
+files of a skill" (RFC-0001:C-MANIFEST), which every consumer (build, the source hash, lint,
+``list --check-obsolete``) uses, so they all agree on what counts.
 """
 
 from __future__ import annotations
@@ -50,11 +55,14 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from skillc_index.diagnostics import Notice
+from skillc_index.files import _join, fs_bytes, inside, is_hidden
 from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, STORE_FOLDER
+from skillc_index.record import Record
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
+    from skillc_index.glob import IgnoreRules
     from skillc_index.operation import Session
 
 __all__ = [
@@ -68,6 +76,7 @@ __all__ = [
     "PACKAGE_RECORD",
     "SKIPPED_FOLDERS",
     "Listing",
+    "SkillFiles",
     "SkillFolders",
     "build_walk",
     "cache_tagged",
@@ -78,7 +87,9 @@ __all__ = [
     "is_leftover",
     "listed_as",
     "packaged",
+    "skipped_notices",
     "skips_folder",
+    "walk_skill",
     "walked",
 ]
 
@@ -92,7 +103,7 @@ CACHE_FOLDERS = frozenset(
     {"__pycache__", ".cache", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis"}
 )
 #: The files editors, operating systems and merges leave beside a skill's files, never its
-#: content: no walk of a skill (:func:`~skillc_index.files.walk_skill`) lists them, so build's
+#: content: no walk of a skill (:func:`~skillc_index.walk.walk_skill`) lists them, so build's
 #: source hash, the index, ``sources``/``open``, every package, the MCP listing and lint agree.
 #: By suffix: Emacs' and many editors' backups (``name~``), Vim's swap files (``.swp``,
 #: ``.swo``, ``.swx``; hidden ones are out already), JetBrains' safe-write files, a merge's or
@@ -453,3 +464,150 @@ def walked(session: Session) -> Callable[[Path], SkillFolders]:
         return walks[folder]
 
     return walk
+
+
+class SkillFiles(Record):
+    """What :func:`walk_skill` found under a skill root."""
+
+    files: tuple[str, ...]
+    """Relative POSIX paths of regular files (symlinks to files inside included), bytewise."""
+    escapes: tuple[str, ...]
+    """Relative paths of symlinks resolving outside the root (not in ``files``), bytewise."""
+    skipped: tuple[str, ...] = ()
+    """Relative paths of the folders the user may not list or search (mode 000, or 600),
+    skipped with all they hold, sorted bytewise (:func:`skipped_notices` warns of them)."""
+    ignored: tuple[str, ...] = ()
+    """The files the skill's ``.gitignore`` files exclude (no part of it), sorted bytewise."""
+    second_links: tuple[str, ...] = ()
+    """The symlinks to a folder walked by another path (no part of the skill), bytewise."""
+
+    @property
+    def every(self) -> tuple[str, ...]:
+        """``files`` and ``ignored``, sorted bytewise: the folder as an import copies it."""
+        if not self.ignored:  # most skills: ``files`` itself, not sorted again
+            return self.files
+        return tuple(sorted((*self.files, *self.ignored), key=fs_bytes))
+
+
+def walk_skill(
+    root: Path,
+    folders: list[str] | None = None,
+    *,
+    real_root: str | None = None,
+    dirs: list[str] | None = None,
+    every_folder: bool = False,
+    rules: list[IgnoreRules] | None = None,
+    link_folders: list[str] | None = None,
+) -> SkillFiles:
+    """The regular files under ``root``, skipping every name that starts with ``.``.
+
+    Hidden files and folders (``.git``, ``.skillc-meta``, ``.github``...) are skipped at any
+    depth, and so is a symlink that leads to one; so are the folders no walk enters
+    (:data:`~skillc_index.walk.SKIPPED_FOLDERS`: ``venv``, ``node_modules``...) and the files
+    editors, OSes and merges leave (:func:`~skillc_index.walk.is_leftover`). What the skill's
+    ``.gitignore`` files exclude is no part of the skill: it is in ``ignored``, not ``files``
+    (:func:`~skillc_index.glob.left_out`, the rules ``skc package`` reads; read only when the
+    walk met a ``.gitignore``). A symlink whose target is inside the root counts as what it
+    points to (a file, or a folder that is walked); one whose target is outside is reported in
+    ``escapes`` and never followed (even when that target does not exist: it still points out of
+    the skill), unless the ``.gitignore`` files exclude it (git commits it not, nor does ``skc
+    package`` pack it); a broken one pointing inside is skipped. Each real folder is walked
+    once: by its own path, else by the bytewise first symlink to it; other symlinks to it (a
+    cycle, a second name) are skipped, so they cannot multiply the walk, and listed in
+    ``second_links``. Sockets, FIFOs and devices are ignored. A folder the user may not list or
+    search (mode 000, or 600: its files cannot be opened) is skipped and reported in ``skipped``
+    (the root is not: its SKILL.md cannot be read). ``folders``, when given, gets the real path
+    of each folder listed (the root first), ``link_folders`` of each folder not listed that a
+    symlink of ``files`` leads into (``node_modules/``): what a watcher of the skill watches.
+    ``dirs``, when given, gets the relative path of each folder listed but the root and those
+    the ``.gitignore`` files exclude (one empty or holding hidden files only too: the skill's
+    directories as it is served), in walk order. ``rules``, when given, gets the ``.gitignore``
+    files' rules (:class:`~skillc_index.glob.IgnoreRules`; none when it met none, or past their
+    bounds), which an import reads once. ``real_root``: the root's real path, when the caller
+    has it. ``every_folder``: the folders of ``SKIPPED_FOLDERS`` are walked too (not the hidden
+    ones), as skillc 0.1 walked a skill: the files an import of 0.1 copied, which its record's
+    source hash covers (:func:`~skillc_index.build.store.plan_import`)."""
+    from heapq import heappop, heappush
+
+    root_real = real_root or os.path.realpath(root)
+    files: list[str] = []
+    escapes: list[str] = []
+    skipped: list[str] = []
+    again: list[str] = []  # the symlinks to a folder entered by another path
+    holders: list[str] = []  # the folders a .gitignore is in (rare)
+    links: set[str] = set()  # the symlinks followed, when a .gitignore is
+    stack: list[tuple[str, str, os.stat_result | None]] = [(root_real, "", None)]
+    linked: list[tuple[bytes, str, str, os.stat_result]] = []  # folder symlinks, bytewise first
+    entered: set[str] = set()  # the real folders walked
+    targets: set[str] = set()  # the real folders of the files symlinks lead to
+    while stack or linked:
+        folder, prefix, seen = stack.pop() if stack else heappop(linked)[1:]
+        if folder in entered:  # by another path
+            again.append(prefix[:-1])
+            continue
+        entered.add(folder)
+        try:
+            entries = listed_as(folder, seen)
+            # one the user may list but not search (mode 600) is skipped as one that cannot
+            # be listed: its names are there, but none of its files can be opened or stat'ed
+            if not os.access(folder, os.X_OK):
+                entries.close()
+                raise PermissionError(errno.EACCES, "Permission denied", folder)
+        except OSError as exc:  # a vanished folder is no longer one of the skill's
+            if isinstance(exc, PermissionError) and prefix:
+                skipped.append(prefix[:-1])
+            continue
+        if folders is not None:
+            folders.append(folder)
+        if dirs is not None and prefix:
+            dirs.append(prefix[:-1])
+        with entries:
+            for entry in entries:
+                name = entry.name
+                if name.startswith("."):
+                    if name == ".gitignore":
+                        holders.append(prefix)
+                    continue
+                rel = prefix + name
+                try:
+                    if name in SKIPPED_FOLDERS and not (every_folder or entry.is_file()):
+                        continue
+                    if not entry.is_symlink():
+                        if entry.is_file(follow_symlinks=False) and not is_leftover(name, folder):
+                            files.append(rel)
+                        elif entry.is_dir(follow_symlinks=False):
+                            seen = entry.stat(follow_symlinks=False)
+                            stack.append((_join(folder, name), rel + "/", seen))
+                        continue
+                    target = os.path.realpath(_join(folder, name))
+                    if not inside(target, root_real):
+                        escapes.append(rel)
+                        continue
+                    if is_hidden(target[len(root_real) :]):  # leads to a hidden file
+                        continue
+                    seen = entry.stat()  # follows the symlink, known to stay inside
+                except OSError:  # broken symlink, symlink loop, vanished entry
+                    continue
+                links.add(rel)
+                if stat.S_ISREG(seen.st_mode) and not is_leftover(name, folder):
+                    files.append(rel)
+                    targets.add(target.rpartition(os.sep)[0])
+                elif stat.S_ISDIR(seen.st_mode):  # one entered by another path: in ``again``
+                    heappush(linked, (fs_bytes(rel), target, rel + "/", seen))
+    if link_folders is not None:
+        link_folders += sorted(targets - entered, key=fs_bytes)
+    ignored: list[str] = []
+    if holders:  # rare: the .gitignore files are read only then
+        from skillc_index.glob import left_out
+
+        ignored = left_out(root, root_real, (files, escapes, dirs), holders, links, rules)
+    found = (files, escapes, skipped, ignored, again)
+    return SkillFiles(*(tuple(sorted(paths, key=fs_bytes)) for paths in found))
+
+
+def skipped_notices(root: Path, skipped: Iterable[str], outcome: str) -> tuple[Notice, ...]:
+    """The warning of each folder :func:`walk_skill` skipped (:attr:`SkillFiles.skipped`):
+    ``<root>/<folder>: folder cannot be read (Permission denied): its files are not
+    <outcome>`` (``linted``, ``built``)."""
+    why = "folder cannot be read (Permission denied): its files are not"
+    return tuple(Notice(f"{root / rel}: {why} {outcome}") for rel in skipped)

@@ -38,8 +38,8 @@ from skillc_lint._probes import PROBES, TEXT_LIMIT, digest, read_markdown, read_
 
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
-    from skillc_index.files import SkillFiles
     from skillc_index.markdown.links import Link
+    from skillc_index.walk import SkillFiles
 
 __all__ = [
     "NO_SUBSTITUTIONS",
@@ -214,7 +214,7 @@ class Skill:
     def notices(self) -> tuple[Notice, ...]:
         """The warnings of the folders skipped (no permission: their files are not linted),
         then of parsing the Markdown files (a file over the parse limit)."""
-        from skillc_index.files import skipped_notices
+        from skillc_index.walk import skipped_notices
 
         return skipped_notices(self.root, self.skipped, "linted") + tuple(
             notice

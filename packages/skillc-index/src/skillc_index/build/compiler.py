@@ -54,13 +54,7 @@ from skillc_index.diagnostics import (
     SkillcError,
 )
 from skillc_index.digests import combine_digests, file_digests, file_sha256
-from skillc_index.files import (
-    SkillFiles,
-    file_kind,
-    lfs_notice,
-    skipped_notices,
-    walk_skill,
-)
+from skillc_index.files import file_kind, lfs_notice
 from skillc_index.index.cache import (
     ATTEMPTS,
     SourcesChanged,
@@ -75,6 +69,7 @@ from skillc_index.index.schema import FileStat, settle, stat_files
 from skillc_index.index.writer import IndexCounts, write_index
 from skillc_index.layout import META_DIR, SKILL_FILE, ResolvedSkill
 from skillc_index.text import valid_utf8
+from skillc_index.walk import SkillFiles, skipped_notices, walk_skill
 
 if TYPE_CHECKING:
     from skillc_index.pinned import Pinned

@@ -59,7 +59,7 @@ from skillc_index.diagnostics import (
 )
 from skillc_index.digests import executable as is_executable
 from skillc_index.digests import source_hash
-from skillc_index.files import SkillFiles, inside, real_path, utf8_name, walk_skill
+from skillc_index.files import inside, real_path, utf8_name
 from skillc_index.import_record import ImportRecord, OriginWalk, import_origin, walk_origin
 from skillc_index.layout import (
     META_DIR,
@@ -73,6 +73,7 @@ from skillc_index.layout import (
     store_owner,
 )
 from skillc_index.text import counted
+from skillc_index.walk import SkillFiles, walk_skill
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager

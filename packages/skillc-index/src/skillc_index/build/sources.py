@@ -10,14 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from skillc_index.diagnostics import Notice, UnreadableFile
-from skillc_index.files import (
-    SkillFiles,
-    decoded,
-    encoding_notice,
-    encoding_problem,
-    open_in_root,
-    other_bom,
-)
+from skillc_index.files import decoded, encoding_notice, encoding_problem, open_in_root, other_bom
 from skillc_index.index.cache import hashed_bytes
 from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.rows import file_rows, indexed_files
@@ -26,6 +19,7 @@ from skillc_index.index.writer import ParsedFile
 from skillc_index.layout import SKILL_FILE, ResolvedSkill
 from skillc_index.markdown.reading import is_markdown
 from skillc_index.text import valid_utf8
+from skillc_index.walk import SkillFiles
 
 if TYPE_CHECKING:
     from skillc_index.build.compiler import Progress

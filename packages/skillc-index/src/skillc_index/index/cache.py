@@ -341,10 +341,10 @@ def _write(
 
     from skillc_index.atomic import abandoned, temporary_path
     from skillc_index.digests import combine_digests
-    from skillc_index.files import walk_skill
     from skillc_index.index.fts import index_tokenizer
     from skillc_index.index.rows import indexed_files
     from skillc_index.index.schema import hash16, settle
+    from skillc_index.walk import walk_skill
 
     source = skill.source
     found = walk_skill(source)

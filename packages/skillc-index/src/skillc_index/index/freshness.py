@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Literal
 
 from skillc_index.diagnostics import IndexCollision, IndexUnusable, Notice, SkillcError
 from skillc_index.digests import combine_digests, file_sha256, source_hash
-from skillc_index.files import path_from_db, walk_skill
+from skillc_index.files import path_from_db
 from skillc_index.index.fts import index_tokenizer
 from skillc_index.index.schema import (
     RACY_WINDOW_NS,
@@ -55,6 +55,7 @@ from skillc_index.index.schema import (
 from skillc_index.layout import META_DIR, ResolvedSkill
 from skillc_index.record import Record
 from skillc_index.sqlite import connect
+from skillc_index.walk import walk_skill
 
 if TYPE_CHECKING:
     from skillc_index.index.queries import IndexOutline
