@@ -64,7 +64,7 @@ def test_the_lines_are_aligned_as_a_terminal_shows_them(
 ) -> None:
     """The name column was padded by ``len``: a CJK name (two columns a character) pushed
     its row's WHERE column 6 columns right of the others'."""
-    from skillc_index.text import display_width
+    from skillc_index.columns import display_width
 
     store = project / ".skillc" / "skills"
     names = ("日本語スキル", "my-skill", "canvas-design")

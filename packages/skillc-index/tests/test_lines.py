@@ -218,7 +218,7 @@ def test_shell_word_writes_an_emoji_sequence_as_sh_reads_it() -> None:
 def test_a_skin_tone_and_a_keycap_take_the_columns_a_terminal_gives_them() -> None:
     """A skin tone after its emoji was counted again (👍🏽 4 columns) and a keycap (1️⃣) was
     1: a stats row with such a heading was pushed off its column (audit cjk, item 8)."""
-    from skillc_index.text import display_width, table_lines
+    from skillc_index.columns import display_width, table_lines
 
     thumbs, keycap = "\U0001f44d\U0001f3fd", "1\ufe0f\u20e3"
     assert [display_width(t) for t in (thumbs, keycap, "#\ufe0f\u20e3", "\U0001f3fd")] == [2] * 4
@@ -231,7 +231,7 @@ def test_a_skin_tone_and_a_keycap_take_the_columns_a_terminal_gives_them() -> No
 def test_tables_line_up_as_a_terminal_shows_them() -> None:
     """Cells were padded by code points: a CJK name (two columns a character), an emoji
     sequence or a decomposed accent pushed the next column off (audit unicode, item 6)."""
-    from skillc_index.text import display_width, table_lines
+    from skillc_index.columns import display_width, table_lines
 
     assert [
         display_width(t) for t in ("abc", "日本語", "\U0001f469\u200d\U0001f4bb", "e\u0301")

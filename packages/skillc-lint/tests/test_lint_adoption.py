@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from skillc_index.text import display_width
+from skillc_index.columns import display_width
 from skillc_lint import PROFILES, LintDiagnostic, default_registry, lint_skill
 from skillc_lint._output import code_frame, explain_lines, rule_doc
 

@@ -109,7 +109,7 @@ _EXPORTS: dict[str, str] = {
     "json_text": "text",
     "counted": "text",
     "cut": "text",
-    "table_lines": "text",
+    "table_lines": "columns",
     "char_name": "text",
     "composed": "text",
     "composed_match": "text",
@@ -314,6 +314,7 @@ if TYPE_CHECKING:
     from skillc_index.build.deploy import parse_targets as parse_targets
     from skillc_index.build.manifest import manifest_path as manifest_path
     from skillc_index.build.project import project_frontmatter as project_frontmatter
+    from skillc_index.columns import table_lines as table_lines
     from skillc_index.command_errors import NoSkillBeforeCut as NoSkillBeforeCut
     from skillc_index.command_errors import NoSkillGiven as NoSkillGiven
     from skillc_index.config import Config as Config
@@ -413,7 +414,6 @@ if TYPE_CHECKING:
     from skillc_index.text import printable as printable
     from skillc_index.text import shell_word as shell_word
     from skillc_index.text import split_lines as split_lines
-    from skillc_index.text import table_lines as table_lines
     from skillc_index.text import valid_utf8 as valid_utf8
     from skillc_index.tools.command import CommandTemplate as CommandTemplate
     from skillc_index.tools.errors import BrokenTool as BrokenTool

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from skillc_index.columns import table_lines
 from skillc_index.console import (
     Call,
     DelayedProgress,
@@ -22,7 +23,7 @@ from skillc_index.console import (
 )
 from skillc_index.operations import BUILD, BuildParams
 from skillc_index.streams import INTERRUPTED
-from skillc_index.text import counted, printable, table_lines
+from skillc_index.text import counted, printable
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

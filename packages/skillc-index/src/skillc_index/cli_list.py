@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 
 import click
 
+from skillc_index.columns import table_lines
 from skillc_index.console import Call, command, is_verbose
 from skillc_index.operations import LIST, ListParams
-from skillc_index.text import counted, printable, table_lines
+from skillc_index.text import counted, printable
 
 if TYPE_CHECKING:
     from skillc_index.layout import Layout
@@ -114,7 +115,7 @@ def _where(entry: SkillEntry, layout: Layout) -> str:
 
 def echo_table(header: list[str], rows: Sequence[list[str]]) -> None:
     """Columns padded to their widest cell as a terminal shows it (the last one is not
-    padded: :func:`~skillc_index.text.table_lines`); a name's control characters shown as
+    padded: :func:`~skillc_index.columns.table_lines`); a name's control characters shown as
     escapes."""
     for line in table_lines([header, *[[printable(cell) for cell in row] for row in rows]]):
         click.echo(line)

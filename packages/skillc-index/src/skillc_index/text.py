@@ -15,13 +15,16 @@ terminal, which obeys the control characters in a skill's headings or file names
 (:func:`shell_word`). Python hands over bytes that are not UTF-8 as lone
 surrogates (``surrogateescape``), and a JSON string may hold escaped lone surrogates; encoding
 either raises ``UnicodeEncodeError``.
+
+How wide a text shows in a terminal, and the one table of text output, are
+:mod:`skillc_index.columns`'.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 __all__ = [
@@ -40,7 +43,6 @@ __all__ = [
     "count_lines",
     "cut",
     "decoded",
-    "display_width",
     "encoding_problem",
     "folded",
     "grapheme_boundary",
@@ -55,7 +57,6 @@ __all__ = [
     "printable",
     "shell_word",
     "split_lines",
-    "table_lines",
     "text_codec",
     "valid_utf8",
 ]
@@ -576,62 +577,6 @@ def char_name(char: str) -> str:
     return f"U+{ord(char):04X} {unicodedata.name(char, '') or '(unnamed)'}"
 
 
-def display_width(text: str) -> int:
-    """The columns ``text`` takes in a terminal: 2 for a wide or full-width character (CJK,
-    most emoji), 1 for an emoji a variation selector shows wide (⚠️) plus 1, as for a keycap
-    (1️⃣), none for a combining mark, a format character (a joiner), a skin tone after its
-    emoji (👍🏽 is 2) or what follows a joiner in an emoji sequence (👩‍💻 is 2), 1 for any
-    other character."""
-    if text.isascii():
-        return len(text)
-    import unicodedata  # a C module
-
-    width = 0
-    wide = joined = symbol = False
-    previous = ""
-    for char in text:
-        before, previous = previous, char
-        if char == "\ufe0f" and symbol and not wide:
-            width, wide = width + 1, True  # emoji presentation: the symbol before is wide
-            continue
-        if char == "\u20e3" and before == "\ufe0f" and not wide:
-            width, wide = width + 1, True  # a keycap (1️⃣): the digit before is shown wide
-            continue
-        category = unicodedata.category(char)
-        if category in ("Mn", "Me", "Cf"):
-            joined = char == "\u200d"
-            continue
-        if wide and "\U0001f3fb" <= char <= "\U0001f3ff":
-            continue  # a skin tone (Emoji_Modifier) colours the emoji before, in its columns
-        wide, symbol = unicodedata.east_asian_width(char) in "WF", category == "So"
-        if not (joined and wide):  # the next emoji of a sequence shares its glyph
-            width += 2 if wide else 1
-        joined = False
-    return width
-
-
-def table_lines(rows: Sequence[Sequence[str]], right: int = 0) -> list[str]:
-    """``rows`` (the header first) as lines of text output: each column padded to its widest
-    cell as a terminal shows them (:func:`display_width`: CJK and emoji take two columns, an
-    accent none), two spaces apart, the last column not padded (the first ``right`` columns
-    right-aligned, padded always), no white space at the end. The one table of the kit's text
-    output (``list``, ``list --budget``, ``stats --group-by``, ``eval``)."""
-    sized = [[(cell, display_width(cell)) for cell in row] for row in rows]
-    count = max((len(row) for row in rows), default=0)
-    widths = [max((row[i][1] for row in sized if i < len(row)), default=0) for i in range(count)]
-    lines = []
-    for row in sized:
-        cells = []
-        for i, (cell, width) in enumerate(row):
-            gap = " " * (widths[i] - width)
-            if i < right:
-                cells.append(gap + cell)
-            else:
-                cells.append(cell if i == len(row) - 1 else cell + gap)
-        lines.append("  ".join(cells).rstrip())
-    return lines
-
-
 #: What :func:`one_line` makes a space: the control characters and the Unicode line breaks.
 _BREAKS = dict.fromkeys((*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029), " ")
 
@@ -696,3 +641,16 @@ def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
         if not (cut and exc.reason == "unexpected end of data"):
             return TEXT_NOT_UTF8
     return None
+
+
+#: The table of text output moved to :mod:`skillc_index.columns` (2026-12); the README
+#: documented ``text.table_lines``, which goes on working.
+_MOVED_TO_COLUMNS = frozenset({"display_width", "table_lines"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _MOVED_TO_COLUMNS:
+        from skillc_index import columns
+
+        return getattr(columns, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from skillc_index import Diagnostic, counted, diagnostic_json, format_diagnostic, printable
+from skillc_index.columns import display_width
 from skillc_index.sarif import (  # display_path: how a finding names its file, as SARIF does
     annotation_path,
     artifact_location,
@@ -23,7 +24,7 @@ from skillc_index.sarif import (  # display_path: how a finding names its file, 
     source_root,
     uri_base_ids,
 )
-from skillc_index.text import display_width, grapheme_boundary
+from skillc_index.text import grapheme_boundary
 from skillc_lint._engine import LintDiagnostic, LintResult
 from skillc_lint._fixes import Fix
 from skillc_lint._registry import Rule, RuleRegistry
