@@ -280,7 +280,7 @@ _MOVED: dict[str, str] = {
     "sqlite_uri": "sqlite",
     "iter_lines": "text",
     "one_line": "text",
-    "CodeValue": "tools.command",
+    "CodeValue": "tools.code_values",
     "OptionLikeValue": "tools.command",
     "parse_command": "tools.command",
     "Placeholder": "tools.command",

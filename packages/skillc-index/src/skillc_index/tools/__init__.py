@@ -5,6 +5,8 @@
   parsed once into ``ToolSkill`` / ``Tool`` / ``Parameter`` and the issues found;
 - :mod:`~skillc_index.tools.command`: a tool's command, split into words like a shell but
   never run by one (``parse_command``, ``CommandTemplate.render``);
+- :mod:`~skillc_index.tools.code_values`: which of its values would be code (``CodeValue``:
+  an interpreter's script, a wrapper's program), what ``CommandTemplate.code_values`` reports;
 - :mod:`~skillc_index.tools.errors`: the errors of a tool the skill lacks or cannot run
   (``UnknownSkillTool``, ``BrokenTool``, ``ToolArgumentError``, ``UnsupportedPlatform``).
 

@@ -1,0 +1,421 @@
+"""Which values of a tool's command would be code, or choose what runs or how (spec/003 §3.5).
+
+What each interpreter takes as code (:data:`_INTERPRETERS`) and which program each wrapper
+runs (:data:`_WRAPPERS`): :meth:`~skillc_index.tools.command.CommandTemplate.code_values`
+reports a placeholder there, and :meth:`~skillc_index.tools.command.CommandTemplate.render`
+knows by them where a program's own options start again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+from skillc_index.tools.command import Placeholder, parse_command
+
+if TYPE_CHECKING:
+    from skillc_index.tools.command import Fragment
+
+
+__all__ = ["CodeValue"]
+
+
+class CodeValue(NamedTuple):
+    """A placeholder whose value would be code, or would choose what runs or how
+    (:meth:`~skillc_index.tools.command.CommandTemplate.code_values`)."""
+
+    placeholder: Placeholder
+    kind: Literal["inline", "code", "program", "environment", "option", "open"]
+    """``inline``: in an inline script; ``code``: the script or code an interpreter runs;
+    ``open``: a file name perl opens with its two-argument ``open`` (``perl -ne``: a name
+    ``cmd|`` runs a command, ``>file`` truncates the file);
+    ``program``: the program a wrapper runs; ``environment``: in a ``NAME=VALUE`` word a
+    wrapper puts in the environment (``env PATH={{x}}``); ``option``: glued to an option's
+    text, so it chooses the option (``-u{{x}}``, ``-{{x}}``, ``--{{x}}``)."""
+    where: str
+    """What runs it, as written: ``sh -c``, ``awk``, ``env``; for ``environment`` the wrapper
+    and the variable (``env PATH``); for ``option`` the option's text (``-u``)."""
+
+
+class _Interpreter(NamedTuple):
+    code: tuple[str, ...] = ()
+    """Options whose argument is code: the next word, or attached (``-eX``, ``--eval=X``)."""
+    takes_argument: tuple[str, ...] = ()
+    """Options whose next word is an argument (not code, not an operand)."""
+    shell: bool = False
+    """A shell: ``c`` in an option cluster makes its first operand an inline script."""
+    ignore_case: bool = False
+    subcommands: tuple[str, ...] = ()
+    """Words right after the program that run a script, its first operand (``deno run``)."""
+    magic_open: bool = False
+    """perl: ``-n``/``-p``/``-a``/``-F`` (``while (<>)``), or ``<>`` in its code, open each
+    operand with the two-argument ``open``: ``cmd|`` runs a command, ``>file`` truncates one
+    (:data:`_PERL_SWITCHES`); with ``-i`` they are opened as plain files."""
+    preload: tuple[str, ...] = ()
+    """Options whose argument is code too, a module loaded first (``node -r``, ``ruby -r``,
+    ``lua -l``): unlike ``code``'s, the script operand still runs after them (perl's ``-M``
+    takes its module attached only: ``perl -M strict`` is an error)."""
+    by_name: bool = False  # lua -l: a module name its search finds, no file (not in preloads)
+
+
+_SHELL = _Interpreter(
+    takes_argument=("-o", "+o", "-O", "+O", "--rcfile", "--init-file"), shell=True
+)
+
+
+_AWK = _Interpreter(("-e", "--source", "-f", "--file"), ("-F", "-v", "--assign"))
+
+
+_SED = _Interpreter(("-e", "--expression", "-f", "--file"), ("-l",))
+
+
+_PWSH = _Interpreter(
+    ("-command", "-c", "-encodedcommand", "-ec", "-e", "-file", "-f"),
+    ("-executionpolicy", "-ex", "-workingdirectory", "-wd", "-outputformat", "-of"),
+    ignore_case=True,
+)
+
+
+_NODE_CODE = ("-e", "--eval", "-p", "--print")
+
+
+_NODE_PRELOAD = ("-r", "--require", "--import", "--loader", "--experimental-loader", "--preload")
+
+
+_NODE_ARGUMENT = ("-C", "--conditions", "--env-file", "--input-type", "--title")
+
+
+#: php's code, its -B/-R/-E code for before/each/after the input lines, and its -F file
+_PHP_CODE: tuple[str, ...] = ("-r", "--run", "-B", "--process-begin", "-R", "--process-code", "-E")
+
+
+_PHP_CODE += ("--process-end", "-F", "--process-file")
+
+
+_DENO_ARGUMENT = ("-c", "--config", "--import-map", "--location", "--seed", "--cert", "--lock")
+
+
+#: Programs that run code they are given; their names without a version (``python3.12``).
+_INTERPRETERS: dict[str, _Interpreter] = {
+    **dict.fromkeys(
+        ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "csh", "tcsh"), _SHELL
+    ),
+    **dict.fromkeys(("python", "pypy"), _Interpreter(("-c", "-m"), ("-W", "-X"))),
+    # a module node loads first is code too (--require, --import, --loader)
+    **dict.fromkeys(
+        ("node", "nodejs"), _Interpreter(_NODE_CODE, _NODE_ARGUMENT, preload=_NODE_PRELOAD)
+    ),
+    "bun": _Interpreter(_NODE_CODE, subcommands=("run",), preload=_NODE_PRELOAD),
+    "deno": _Interpreter(("eval",), _DENO_ARGUMENT, subcommands=("run",)),
+    # -M's text is a `use` statement
+    "perl": _Interpreter(("-e", "-E", "-M", "-m"), ("-I",), magic_open=True),
+    "ruby": _Interpreter(("-e",), ("-I", "-C", "-E"), preload=("-r",)),
+    "php": _Interpreter(_PHP_CODE, ("-d", "-c")),
+    # lua -l requires a module by name (run's LUA_INIT starts its search in the skill); after
+    # -e's code lua still runs its script (`lua -e 1 x.lua`), as after a preload
+    **dict.fromkeys(("lua", "luajit"), _Interpreter(preload=("-l", "-e"), by_name=True)),
+    **dict.fromkeys(("r", "rscript"), _Interpreter(("-e",))),
+    "julia": _Interpreter(("-e", "-E", "--eval", "--print")),
+    "osascript": _Interpreter(("-e",), ("-l",)),
+    **dict.fromkeys(("tclsh", "wish"), _Interpreter()),
+    "expect": _Interpreter(("-c",)),
+    **dict.fromkeys(("pwsh", "powershell"), _PWSH),
+    **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _AWK),
+    **dict.fromkeys(("sed", "gsed"), _SED),
+}
+
+
+#: Programs that run another program, their first operand (after the options named here and,
+#: for ``timeout``, its duration; ``NAME=VALUE`` words are skipped).
+_WRAPPERS: dict[str, tuple[str, ...]] = {
+    "env": ("-u", "--unset", "-C", "--chdir"),
+    "timeout": ("-s", "--signal", "-k", "--kill-after"),
+    "nice": ("-n", "--adjustment"),
+    "sudo": ("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"),
+    "doas": ("-u", "-C"),
+    "xargs": ("-n", "-L", "-P", "-s", "-d", "-E", "-I", "-a"),
+    "stdbuf": ("-i", "-o", "-e"),
+    "time": ("-f", "--format", "-o", "--output"),
+    **dict.fromkeys(("nohup", "setsid", "command", "exec", "busybox"), ()),
+}
+
+
+#: ``env``'s options whose argument is itself a command line (the program it runs).
+_SPLIT = ("-S", "--split-string")
+
+
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+_CLUSTER = re.compile(r"-[A-Za-z]{2,}\Z")
+
+
+_SHORT = re.compile(r"-[A-Za-z]+\Z")
+
+
+#: perl's switches in one word, up to one that takes the rest of it (``-Mstrict``, ``-i.bak``,
+#: ``-F:``, ``-e1``): ``n``, ``p``, ``a`` and ``F`` read the operands with ``<>``, ``i`` edits
+#: them in place (a plain open).
+_PERL_SWITCHES = re.compile(r"-([^-eEMmIixdDVCF]*[eEMmIixdDVCF]?)")
+
+
+#: ``<>`` or ``<ARGV>`` in perl code (not ``<<>>``, the three-argument open).
+_PERL_DIAMOND = re.compile(r"(?<!<)<(?:ARGV)?>(?!>)")
+
+
+#: A version at the end of a program's name (``python3.12``), with the architecture Debian
+#: names some interpreters by after it (``perl5.36-x86_64-linux-gnu``); not ``python3-config``.
+_VERSION = re.compile(r"(?<=[a-z])[0-9][0-9.]*(?:-[a-z0-9_]+){2,}\Z|[0-9.]+\Z")
+
+
+def _program_name(text: str) -> str:
+    """A program's name as the tables know it: no folder, no version (nor the architecture
+    after one), no ``.exe``, lowercase."""
+    name = text.rsplit("/", 1)[-1].lower().removesuffix(".exe")
+    return _VERSION.sub("", name) or name
+
+
+def _head(word: tuple[Fragment, ...]) -> str:
+    """The literal text of a word before its first placeholder."""
+    head = ""
+    for fragment in word:
+        if isinstance(fragment, Placeholder):
+            break
+        head += fragment.text
+    return head
+
+
+def _literal(word: tuple[Fragment, ...]) -> str | None:
+    """The word's text when it has no placeholder, else None."""
+    return None if any(isinstance(f, Placeholder) for f in word) else _head(word)
+
+
+def _values(word: tuple[Fragment, ...], kind: Any, where: str) -> list[CodeValue]:
+    return [
+        CodeValue(f, kind, where) for f in word if isinstance(f, Placeholder) and f.modifier is None
+    ]
+
+
+def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[str, bool] | None:
+    """(the option as written, whether its code is attached to it) when the word starting
+    with ``head`` is one of ``spec``'s code options: ``-e``, ``-ne`` (the last letter of a
+    cluster), ``-e{{x}}`` / ``-cprint(1)`` (attached), ``--eval={{x}}``; its ``preload``
+    options too."""
+    fold = head.lower() if spec.ignore_case else head
+    options = spec.code + spec.preload
+    if literal is not None and fold in options:
+        return head, False
+    for option in options:
+        if option.startswith("--"):
+            if fold.startswith(option + "="):
+                return option, True
+        elif len(option) == 2 and option[0] == "-" and not spec.ignore_case:
+            if literal is not None and _CLUSTER.match(head):
+                if head[-1] == option[1]:
+                    return head, False
+            elif head.startswith(option) and (literal is None or len(head) > 2):
+                return option, True
+    return None
+
+
+_Interpreted = tuple[list[CodeValue], int, int | None, tuple[int, str] | None, dict[int, str]]
+
+
+def _interpreter_values(
+    words: tuple[tuple[Fragment, ...], ...], index: int, shown: str, at_program: bool
+) -> _Interpreted:
+    """The code values of the interpreter at ``words[index]``: after a code option, in a
+    shell's first operand after ``-c``, and (when it is the program) in its first operand;
+    the index of that operand (the words before it are the interpreter's options); that
+    index again when the operand is the script the interpreter runs, else None; and, when
+    it is perl, the program, not under ``-i``, the index of the first operand it may open with
+    its two-argument ``open`` and what does (``perl -ne``; ``""`` when nothing seen does, as
+    ``readline`` in a script may), else None; the words holding a preload option's module,
+    each with the option's text before it there (``--require=``; ``""``: a word of its own)."""
+    spec = _INTERPRETERS[_program_name(shown)]
+    found: list[CodeValue] = []
+    inline: str | None = None  # "sh -c": a shell's first operand is then its inline script
+    code_seen = False
+    opens: str | None = None  # `perl -n`: what reads the operands with the two-argument open
+    in_place = False  # `perl -i`: it opens them as plain files
+    preloads: dict[int, str] = {}
+    position = index + 1
+    if position < len(words) and _literal(words[position]) in spec.subcommands:
+        position += 1  # `deno run`: the script is the first operand after its options
+    while position < len(words):
+        word = words[position]
+        head, literal = _head(word), _literal(word)
+        fold = literal.lower() if literal is not None and spec.ignore_case else literal
+        if literal == "--":
+            position += 1
+            break
+        is_option = len(head) > 1 and (head[0] == "-" or (spec.shell and head[0] == "+"))
+        if not is_option and fold not in spec.code:
+            break
+        if spec.magic_open and (switches := _PERL_SWITCHES.match(head)):
+            letters = switches.group(1)
+            opens = f"{shown} {head}" if opens is None and set(letters) & set("npaF") else opens
+            in_place = in_place or "i" in letters
+        option = _code_option(spec, head, literal)
+        if option is not None:
+            written, attached = option
+            # a preload's script still runs (`node -r fs x.js`, `ruby -wr json x.rb`)
+            short = written if written.startswith("--") else f"-{written[-1]}"
+            code_seen = code_seen or short not in spec.preload
+            code = word if attached else words[position + 1] if position + 1 < len(words) else ()
+            if spec.magic_open and opens is None and _PERL_DIAMOND.search(_head(code)):
+                opens = f"{shown} {written}"
+            as_file = short in spec.preload and not spec.by_name
+            if as_file and (attached or position + 1 < len(words)):
+                glued = written + "=" if written.startswith("--") else written
+                preloads[position if attached else position + 1] = glued if attached else ""
+            if attached:
+                found += _values(word, "inline", f"{shown} {written}")
+            elif position + 1 < len(words):
+                position += 1
+                found += _values(words[position], "inline", f"{shown} {written}")
+        elif spec.shell and literal is not None and _SHORT.match(literal) and "c" in literal:
+            inline = f"{shown} {literal}"
+        elif fold in spec.takes_argument:
+            position += 1
+        position += 1
+    script = None
+    if position < len(words):
+        operand = words[position]
+        if inline is not None:
+            found += _values(operand, "inline", inline)
+        elif at_program and not code_seen:
+            found += _values(operand, "code", shown)
+            script = position
+    if at_program and spec.magic_open and not in_place:
+        opened = (position if code_seen else position + 1, opens or "")
+        return found, position, script, opened, preloads
+    return found, position, script, None, preloads
+
+
+def _perl_operands(words: tuple[tuple[Fragment, ...], ...], shebang: str) -> int | None:
+    """The index of the first word a perl program of ``words`` may read as a file name with
+    its two-argument ``open`` (after its code or script; None when no perl does, or under
+    ``-i``). ``shebang``, the program's ``#!`` line, runs it, as the kernel does."""
+    before = parse_command(shebang, 0)[0].words if shebang else ()
+    for name, values in _interpreted(before + words):
+        if name == "perl":
+            return None if values[3] is None else max(values[3][0] - len(before), 1)
+    return None
+
+
+def _interpreted(words: tuple[tuple[Fragment, ...], ...]) -> Iterator[tuple[str, _Interpreted]]:
+    """Each program of ``words`` that is a known interpreter, run as the program: its name
+    and what :func:`_interpreter_values` reads of it (the one walk
+    :meth:`~skillc_index.tools.command.CommandTemplate.scripts`,
+    :meth:`~skillc_index.tools.command.CommandTemplate.preloads` and the perl check share)."""
+    for index in _programs(words).programs:
+        literal = _literal(words[index]) if index < len(words) else None
+        if literal is not None and _program_name(literal) in _INTERPRETERS:
+            shown = literal.rsplit("/", 1)[-1]
+            yield _program_name(literal), _interpreter_values(words, index, shown, True)
+
+
+def _wrapped_program(
+    words: tuple[tuple[Fragment, ...], ...], index: int, name: str
+) -> tuple[int, list[int]]:
+    """The index of the word a wrapper runs as its program (``len(words)`` when none), and
+    the indexes of the ``NAME=VALUE`` words before it (the program's environment)."""
+    takes_argument = _WRAPPERS[name]
+    skip = 1 if name == "timeout" else 0
+    assignments: list[int] = []
+    position = index + 1
+    while position < len(words):
+        head, literal = _head(words[position]), _literal(words[position])
+        if literal == "--":
+            position += 1
+            continue
+        if name == "env" and head.startswith(_SPLIT):  # `env -S 'prog args'`: the program
+            return (position + 1 if literal in _SPLIT else position), assignments
+        if len(head) > 1 and head[0] == "-":
+            position += 2 if literal in takes_argument else 1
+        elif _ASSIGNMENT.match(head):
+            assignments.append(position)
+            position += 1
+        elif skip:
+            skip, position = skip - 1, position + 1
+        else:
+            break
+    return position, assignments
+
+
+class _Programs(NamedTuple):
+    programs: dict[int, str]
+    """The words that are (or may be) a program, each with what runs it as shown (``""`` for
+    the first word)."""
+    environment: dict[int, str]
+    """The ``NAME=VALUE`` words a wrapper puts in its program's environment, with it."""
+
+
+def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
+    """The programs of a command: the first word, what a wrapper runs and, after a program
+    the tables do not know (``ionice``, ``uv run``, ``docker exec c``: it may run another),
+    any word naming a wrapper or an interpreter. One pass: each wrapper's options are read
+    once, up to its program."""
+    programs: dict[int, str] = {0: ""}
+    environment: dict[int, str] = {}
+    unknown = ""  # the last program, when the tables do not know it
+    for index, word in enumerate(words):
+        literal = _literal(word)
+        if literal is None:
+            continue
+        name, shown = _program_name(literal), literal.rsplit("/", 1)[-1]
+        known = name in _WRAPPERS or name in _INTERPRETERS
+        if index not in programs:
+            if not (unknown and known) or literal.startswith("-"):
+                continue
+            programs[index] = unknown
+        unknown = "" if known else shown
+        if name in _WRAPPERS:
+            target, assignments = _wrapped_program(words, index, name)
+            environment.update(dict.fromkeys(assignments, shown))
+            if target < len(words):
+                programs[target] = shown
+    return _Programs(programs, environment)
+
+
+#: Option text a value may follow in its word: after ``=`` (``--name={{x}}``, ``-Dkey={{x}}``),
+#: the value is the option's argument, never another option.
+_OPTION_ARGUMENT = re.compile(r"-[^=]*=")
+
+
+def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
+    found: list[CodeValue] = []
+    programs, environment = _programs(words)
+    options_end = 0  # the words up to here are an interpreter's options, read already
+    opened: tuple[int, str] | None = None  # perl's operands from here on, and what opens them
+    for index, word in enumerate(words):
+        literal = _literal(word)
+        head = _head(word)
+        if opened is not None and index >= opened[0]:
+            found += _values(word, "open", opened[1])
+        if index in environment:
+            where = f"{environment[index]} {head.partition('=')[0]}"
+            found += _values(word, "environment", where)
+        elif index and head.startswith("-") and not _OPTION_ARGUMENT.match(head):
+            found += _values(word, "option", head)
+        if literal is None:
+            if programs.get(index):  # a placeholder in the program a wrapper runs
+                found += _values(word, "program", programs[index])
+            continue
+        name = _program_name(literal)
+        # each word is read once as an interpreter's option (`sh -/sh -/sh ...` took minutes);
+        # a program is read even there (`env -u perl -e python3 {{x}}`: env runs python3)
+        if name in _INTERPRETERS and (index >= options_end or index in programs):
+            shown = literal.rsplit("/", 1)[-1]
+            values, end, _, opens, _ = _interpreter_values(words, index, shown, index in programs)
+            found += values
+            opened = opened or (opens if opens and opens[1] else None)
+            options_end = max(options_end, end)
+    unique: dict[tuple[str, str], CodeValue] = {}
+    for value in found:
+        unique.setdefault((value.placeholder.name, value.where), value)
+    # an option that is code already (`perl -e{{x}}`, `env -S{{x}}`) is said once, as code
+    said = {v.placeholder.name for v in unique.values() if v.kind != "option"}
+    return [v for v in unique.values() if v.kind != "option" or v.placeholder.name not in said]
