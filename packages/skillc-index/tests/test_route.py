@@ -19,14 +19,16 @@ from typing import Any
 import pytest
 
 import skillc_index.route.commands as router_module
+import skillc_index.route.uninstall as uninstall_module
 from skillc_index import Layout, parse_frontmatter
 from skillc_index.accesslog import AccessLog
 from skillc_index.build.manifest import read_manifest
 from skillc_index.build.skill import build_skill
 from skillc_index.inventory.deployed import ROUTER_MARK
 from skillc_index.operation import Session
-from skillc_index.route.commands import route_install, route_status, route_uninstall
+from skillc_index.route.commands import route_install, route_status
 from skillc_index.route.router_skill import ROUTER_NAME
+from skillc_index.route.uninstall import route_uninstall
 
 WriteSkill = Callable[..., Path]
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -211,7 +213,7 @@ def test_uninstall_puts_back_into_the_agent_folder_it_checked_when_it_is_swapped
             claude.symlink_to(outside, target_is_directory=True)
         log_move(*args)
 
-    monkeypatch.setattr(router_module, "_log_move", swapped)
+    monkeypatch.setattr(uninstall_module, "_log_move", swapped)
     done = route_uninstall(session(layout))
     assert moves == ["alpha", "beta"]
     assert list(outside.iterdir()) == []
@@ -242,7 +244,7 @@ def test_uninstall_refuses_an_agent_folder_swapped_for_a_symlink_after_its_check
             claude.symlink_to(outside, target_is_directory=True)
         return real
 
-    monkeypatch.setattr(router_module, "check_agent_folder", swapped)
+    monkeypatch.setattr(uninstall_module, "check_agent_folder", swapped)
     result = route(cli, "uninstall")
     assert result.returncode == 1
     assert result.stderr.startswith("error[E100]: invalid option: 'agent folder '.claude/skills'")
@@ -493,7 +495,8 @@ def test_uninstall_never_removes_a_folder_put_in_place_of_the_deployment_after_i
             (origin / "notes" / "mine.md").write_text("the user's own\n", encoding="utf-8")
         return found
 
-    monkeypatch.setattr(router_module, "redeployed", swapped)
+    monkeypatch.setattr(router_module, "redeployed", swapped)  # _take_redeployed's look
+    monkeypatch.setattr(uninstall_module, "redeployed", swapped)  # uninstall's own
     done = route_uninstall(session(layout))
     assert (claude / "alpha" / "notes" / "mine.md").read_text(encoding="utf-8") == (
         "the user's own\n"
@@ -1189,7 +1192,7 @@ def test_uninstall_fails_when_a_skill_cannot_be_moved_back(
     """A skill whose move back the system refuses stays behind the router, listed: the
     uninstall put the others back and exited 0. It fails, as a batch ``build`` one of whose
     skills failed: an error line naming the skill, exit status 1; run again, it finishes."""
-    commands = router_module
+    commands = uninstall_module  # its moves back
     route_json(cli, "install")
     real_move = commands._move
 

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 import skillc_index.route.commands as router_module
+import skillc_index.route.uninstall as uninstall_module
 from skillc_index import Layout
-from skillc_index.route.commands import route_uninstall
+from skillc_index.route.uninstall import route_uninstall
 
 from .test_route import (
     Run,
@@ -86,7 +87,7 @@ def test_an_uninstall_that_only_removes_runtimes_says_so(
     def killed(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(router_module, "remove_built_runtimes", killed)
+    monkeypatch.setattr(uninstall_module, "remove_built_runtimes", killed)
     with pytest.raises(KeyboardInterrupt):
         route_uninstall(session(layout))
     monkeypatch.undo()

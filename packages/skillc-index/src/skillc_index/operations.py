@@ -634,8 +634,8 @@ def route_install(session: Session, params: RouteParams) -> RouteResult:
 
 
 def route_uninstall(session: Session, params: RouteParams) -> RouteResult:
-    """:func:`skillc_index.route.commands.route_uninstall`; not logged."""
-    from skillc_index.route.commands import route_uninstall
+    """:func:`skillc_index.route.uninstall.route_uninstall`; not logged."""
+    from skillc_index.route.uninstall import route_uninstall
 
     return route_uninstall(session, params.target, global_=params.global_, dry_run=params.dry_run)
 

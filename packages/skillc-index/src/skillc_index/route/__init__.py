@@ -47,8 +47,9 @@ The modules, in the order they build on each other:
   (by a build of the skill, and by install);
 - :mod:`~skillc_index.route.runtimes`: the runtimes install builds, which uninstall removes
   (only those install created; from one there before, what install added);
-- :mod:`~skillc_index.route.commands`: ``route_install``, ``route_uninstall``,
-  ``route_status``.
+- :mod:`~skillc_index.route.commands`: ``route_install``, ``route_status`` and the steps
+  uninstall shares with install;
+- :mod:`~skillc_index.route.uninstall`: ``route_uninstall``.
 
 This ``__init__`` imports nothing (it holds :data:`ROUTES_DIR`, which a build asks about).
 """
