@@ -136,7 +136,7 @@ def test_a_hook_naming_a_file_the_deployment_cannot_hold_is_a_warning(
     text = GUARD.replace("---\n\n# Guard", extra + "---\n\n# Guard")
     (guard / "SKILL.md").write_text(text, encoding="utf-8")
     (guard / "scripts" / "big.bin").write_bytes(b"x" * 41)
-    monkeypatch.setattr("skillc_index.build.skill.MAX_HELD_FILE", 40)
+    monkeypatch.setattr("skillc_index.build.projections.MAX_HELD_FILE", 40)
     result = build("guard", targets=["claude", "codex"])  # (codex drops hooks: no warning)
     where = "hooks.PreToolUse[0].hooks[1]"
     assert warnings(result)[:3] == [
@@ -164,7 +164,7 @@ def test_files_past_the_most_a_deployment_holds_are_counted_in_a_warning(
     (guard / "SKILL.md").write_text(text, encoding="utf-8")
     for name in names:
         (guard / "scripts" / name).write_bytes(b"x" * (41 if name == "big.bin" else 1))
-    monkeypatch.setattr("skillc_index.build.skill.MAX_HELD_FILE", 40)
+    monkeypatch.setattr("skillc_index.build.projections.MAX_HELD_FILE", 40)
     monkeypatch.setattr("skillc_index.build.project.MAX_NAMED_FILES", 2)
     result = build("guard", targets=["claude"])
     assert warnings(result) == [

@@ -121,7 +121,7 @@ def import_origin(
 def walk_origin(origin: Path) -> OriginWalk:
     """The folder ``origin`` walked as an import reads it (:func:`~skillc_index.files.
     walk_skill`, with its folders and the ``.gitignore`` rules met): once for
-    :func:`unchanged_since_import` and :func:`~skillc_index.build.skill.read_origin` alike."""
+    :func:`unchanged_since_import` and :func:`~skillc_index.build.origin.read_origin` alike."""
     from skillc_index.walk import walk_skill
 
     dirs: list[str] = []

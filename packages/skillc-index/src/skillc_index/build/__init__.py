@@ -3,6 +3,8 @@
 
 - :mod:`~skillc_index.build.skill`: ``build_skill``, one skill: import, compile, deploy, every
   check first;
+- :mod:`~skillc_index.build.origin`: the folder a store copy was imported from, imported again;
+- :mod:`~skillc_index.build.projections`: each target's projection, and the files it holds;
 - :mod:`~skillc_index.build.batch`: ``build_skills``, many skills in a process pool;
 - :mod:`~skillc_index.build.store`: importing a folder given by its path into a store;
 - :mod:`~skillc_index.build.compiler`: the runtime (stub, manifest, index) from the sources;

@@ -8,6 +8,9 @@ frontmatter (E011), an import that would replace a different skill or a
 deployment that would replace a folder skillc did not make (E050 without ``--force``), an
 agent folder that cannot be written (E999), and an index file belonging to another source
 (E003).
+
+A store copy's folder of origin, imported again, is :mod:`skillc_index.build.origin`'s; each
+target's projection and the files its deployment holds :mod:`skillc_index.build.projections`'.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from skillc_index.build.compiler import CompileResult, Progress, compile_skill
 from skillc_index.build.deploy import (
@@ -30,8 +33,9 @@ from skillc_index.build.deploy import (
     plan_deployments,
 )
 from skillc_index.build.manifest import MANIFEST_FILE, refuse_older_runtime
+from skillc_index.build.origin import from_origin
+from skillc_index.build.projections import projected_files, target_projections
 from skillc_index.build.store import (
-    GitView,
     ImportAction,
     ImportPlan,
     in_a_store,
@@ -39,7 +43,6 @@ from skillc_index.build.store import (
     origin_view,
     perform_import,
     plan_import,
-    same_for_git,
     shadow_notice,
 )
 from skillc_index.command_errors import (
@@ -57,10 +60,8 @@ from skillc_index.diagnostics import (
     format_diagnostic,
     warning_text,
 )
-from skillc_index.digests import executable as is_executable
-from skillc_index.digests import source_hash
 from skillc_index.files import inside, real_path, utf8_name
-from skillc_index.import_record import ImportRecord, OriginWalk, import_origin, walk_origin
+from skillc_index.import_record import import_origin
 from skillc_index.layout import (
     META_DIR,
     SKILL_FILE,
@@ -69,10 +70,8 @@ from skillc_index.layout import (
     Scope,
     SkillArgument,
     resolve_skill,
-    runtime_for,
     store_owner,
 )
-from skillc_index.text import counted
 from skillc_index.walk import SkillFiles, walk_skill
 
 if TYPE_CHECKING:
@@ -82,7 +81,6 @@ if TYPE_CHECKING:
     from skillc_index.build.shapes import BuildShape
     from skillc_index.glob import IgnoreRules
     from skillc_index.index.schema import FileStat
-    from skillc_index.markdown.frontmatter import Frontmatter
 
 __all__ = ["BUILD_LOCK_WAIT_S", "BuildResult", "build_skill"]
 
@@ -246,79 +244,6 @@ def _refuse_writes_outside(layout: Layout, skill: ResolvedSkill, importing: bool
     return runtimes
 
 
-class Origin(NamedTuple):
-    """What :func:`_from_origin` learnt of the folder a store copy was imported from, which the
-    import plan then takes rather than reading and hashing it again."""
-
-    files: SkillFiles
-    digest: str
-    """Its source hash (of ``files.every``, as the import record's)."""
-    record: ImportRecord
-    """The store copy's import record."""
-    view: GitView
-    """Its :class:`~skillc_index.build.store.GitView`."""
-
-
-def read_origin(
-    origin: Path, record: ImportRecord, layout: Layout, walked: OriginWalk | None = None
-) -> Origin:
-    """The folder ``origin`` a store copy whose import record is ``record`` was imported from,
-    read as an import of it reads it (``walked``: :func:`~skillc_index.import_record.
-    walk_origin`'s, when the caller walked it): its files (without what git ignores there by
-    rules its copy would not carry), hashed, and its view. What :func:`import_current`
-    compares with the copy. E070 for ``.gitignore`` files over their bounds; ``OSError`` for
-    a file that cannot be read."""
-    found, dirs, rules = walk_origin(origin) if walked is None else walked
-    files, view = origin_view(origin, found, dirs, layout.display(origin), rules)
-    return Origin(files, source_hash(origin, files.every), record, view)
-
-
-def import_current(copy: Path, scope: Scope, origin: Path, known: Origin, layout: Layout) -> bool:
-    """Whether the store ``copy`` (of the ``scope`` store) holds what importing the folder
-    ``origin`` again (read: ``known``, :func:`read_origin`) would make of it: the same
-    source hash as its record's, the same for git (:func:`~.store.same_for_git`: its
-    ``.gitignore`` files, the links to what they exclude, its executable files), and a
-    record of today's form. When not, ``build --all`` imports the folder again (and builds
-    it) and ``skc list`` says ``stale``: the one test of both."""
-    return (
-        known.digest == known.record.source_hash
-        and same_for_git(copy, known.files.every, known.view)
-        and known.record.origin == ImportRecord.recorded(origin, scope, layout)
-    )
-
-
-def _from_origin(
-    resolved: ResolvedSkill, layout: Layout, force_global: bool
-) -> tuple[ResolvedSkill, Origin | None]:
-    """A store copy imported from a folder is built from that folder, imported again (so the
-    edits made there are built), however it was named: the folder itself, into the store a
-    build of the folder imports into (its copy may be the other one's); the store skill (by
-    name, by its path, ``--all``), into its own store when the folder is still there (for the
-    project store, a folder inside the project only: :func:`import_origin`) and changed
-    since it was imported, or its record is of an older form (absolute, which the import
-    writes relative again) (else the store skill is built as it is, edited in place say): the
-    folder's files, hash and the copy's record are then handed back with it."""
-    origin = resolved.imported_from
-    known = None
-    if origin is not None:
-        scope, runtime, _ = runtime_for(origin, layout, force_global=force_global)
-    elif resolved.in_store:
-        record = ImportRecord.read(resolved.source)
-        if record is not None:
-            origin = import_origin(resolved.source, resolved.scope, layout, record=record)
-        if origin is not None and record is not None:
-            known = read_origin(origin, record, layout)
-            if import_current(resolved.source, resolved.scope, origin, known, layout):
-                origin = None
-        scope, runtime = resolved.scope, resolved.runtime
-    if origin is None:
-        return resolved, None
-    built = resolved._replace(
-        source=origin, scope=scope, runtime=runtime, in_store=False, imported_from=None
-    )
-    return built, known
-
-
 def build_skill(
     skill: SkillArgument,
     layout: Layout,
@@ -376,7 +301,7 @@ def _build_skill(
         # skill is built in that project, with its config
         layout, config = layout._replace(project_root=owner, foreign=()), None
         resolved = resolve_skill(str(given), layout, force_global=force_global)
-    resolved, known = _from_origin(resolved, layout, force_global)
+    resolved, known = from_origin(resolved, layout, force_global)
     _check_source(resolved.source, os.fspath(skill), layout)
     config = load_config(layout) if config is None else config
     dirs: list[str] = []
@@ -416,7 +341,9 @@ def _build_skill(
             target_skill.name, target_skill.scope, target_skill.source, layout, config.targets
         )  # made before, each refreshed too (the targets given are planned first)
         candidates = [target for targets in copies.values() for target in targets]
-        projections = _projections([*target_names, *candidates], resolved, config, files.files)
+        projections = target_projections(
+            [*target_names, *candidates], resolved, config, files.files
+        )
         refresh = {_copy_target(targets, projections): path for path, targets in copies.items()}
         planned = functools.partial(  # a target's plan: the named ones', each copy's refresh
             plan_deployments,
@@ -484,7 +411,7 @@ def _build_skill(
             projection = projections.get(deploy_plan.target)
             own, executable = None, frozenset[str]()
             if projection is not None and projection.own_folder:
-                own, executable = _projected_files(compiled.stub, projection, target_skill.source)
+                own, executable = projected_files(compiled.stub, projection, target_skill.source)
             try:
                 deployment, deploy_notices = deploy(
                     deploy_plan, compiled.runtime, files=own, executable=executable
@@ -574,108 +501,6 @@ def _build_lock(skill: ResolvedSkill, *, runtime: bool = False) -> AbstractConte
     return locked_folder(folder, BUILD_LOCK_WAIT_S, make=runtime)
 
 
-def _projections(
-    targets: Sequence[str], skill: ResolvedSkill, config: Config, have: Sequence[str]
-) -> dict[str, Projection]:
-    """Each built-in target's view of the source's frontmatter (a target of the config or a
-    folder has no dialect: it gets the frontmatter as it is), with the skill's files
-    (``have``) its deployment holds. Empty when the frontmatter cannot be read: the compile
-    reports that."""
-    from skillc_index.layout import agent_targets
-
-    known = agent_targets(config.targets)
-    dialects = {
-        name: known[name].dialect
-        for name in targets
-        if name in known and known[name].dialect is not None
-    }
-    if not dialects:
-        return {}
-    front = _source_frontmatter(skill.source)
-    if front is None:
-        return {}
-    from skillc_index.build.project import project, side_sources
-    from skillc_index.markdown.yaml12 import scalar_texts
-
-    sides, texts, files = side_sources(skill.source), scalar_texts(front), frozenset(have)
-    return {
-        name: _held(project(front.data_12, dialect, name, sides, skill.name, texts, files), skill)
-        for name, dialect in dialects.items()
-        if dialect is not None
-    }
-
-
-#: The largest file of the skill a deployment holds (:attr:`Projection.files`: a hook's
-#: script, an icon).
-MAX_HELD_FILE = 8 << 20
-
-
-def _held(projection: Projection, skill: ResolvedSkill) -> Projection:
-    """``projection`` without the skill's files over :data:`MAX_HELD_FILE` (each a warning)
-    and those past the first :data:`~.project.MAX_NAMED_FILES` (one warning counting them)."""
-    from skillc_index.build.project import MAX_NAMED_FILES
-
-    kept: list[str] = []
-    unheld = list(projection.unheld)
-    for number, rel in enumerate(projection.files):
-        if len(kept) == MAX_NAMED_FILES:
-            more = len(projection.files) - number
-            unheld.append(
-                f"{counted(more, 'more file', 'more files')} the skill's hooks or icons "
-                f"name not deployed: a deployment holds at most {MAX_NAMED_FILES}"
-            )
-            break
-        try:
-            size = (skill.source / rel).stat().st_size
-        except OSError:
-            size = 0  # gone meanwhile: the read says so
-        if size > MAX_HELD_FILE:
-            unheld.append(f"{rel} not deployed: over {MAX_HELD_FILE:,} bytes")
-        else:
-            kept.append(rel)
-    return projection._replace(files=tuple(kept), unheld=tuple(unheld))
-
-
-def _source_frontmatter(source: Path) -> Frontmatter | None:
-    """SKILL.md's frontmatter (its ``data_12``: as an agent, a YAML 1.2 reader, loads it, as
-    the stub holds it), from as much of SKILL.md as a parse reads (``read_parsed``: a few MiB
-    of a file of any size); None when it cannot be read."""
-    from skillc_index.files import open_in_root
-    from skillc_index.markdown.frontmatter import parse_frontmatter
-    from skillc_index.markdown.reading import read_parsed  # not the parser's modules
-
-    try:
-        with open_in_root(source, SKILL_FILE) as handle:
-            text, _ = read_parsed(handle, count=False)
-        front = parse_frontmatter(text)
-    except (OSError, ValueError, SkillcError):
-        return None
-    return None if front.data is None or front.error else front
-
-
-def _projected_files(
-    stub: Path, projection: Projection, source: Path
-) -> tuple[dict[str, bytes], frozenset[str]]:
-    """A target's own stub (the runtime's body under the projected frontmatter), side files
-    and the skill's files it holds (read from ``source`` as regular files inside it: E012 for
-    a symlink that leads out; at most :data:`MAX_HELD_FILE` of each, :func:`_held` said so);
-    and those of them that are executable there (a hook's script is run as it is)."""
-
-    from skillc_index.build.stub import with_frontmatter
-    from skillc_index.files import open_in_root
-
-    text = with_frontmatter(stub.read_text(encoding="utf-8"), projection.frontmatter)
-    files = {SKILL_FILE: text.encode("utf-8")}
-    executable: set[str] = set()
-    for rel in projection.files:
-        with open_in_root(source, rel) as handle:
-            files[rel] = handle.read(MAX_HELD_FILE)
-            if is_executable(os.fstat(handle.fileno()).st_mode):
-                executable.add(rel)
-    files.update((rel, body.encode("utf-8")) for rel, body in projection.side_files.items())
-    return files, frozenset(executable)
-
-
 def _ignore_deployments(
     layout: Layout, deployments: Sequence[Deployment], notices: list[Diagnostic | Notice]
 ) -> tuple[tuple[str, ...], Path | None]:
@@ -698,3 +523,11 @@ def _ignore_deployments(
         notices.extend(Notice(text) for text in said)
     root = layout.project_root
     return lines, (root / GITIGNORE if lines and root is not None else None)
+
+
+def __getattr__(name: str) -> object:
+    if name == "import_current":  # the README named it here: it goes on resolving
+        from skillc_index.build import origin
+
+        return getattr(origin, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -302,7 +302,7 @@ def _import_status(
 ) -> tuple[Status | None, Notice | None]:
     """For a store copy imported from a folder (its import record): ``stale`` when ``check``
     and ``build --all`` would import that folder again
-    (:func:`~skillc_index.build.skill.import_current`: the folder walked once, hashed only
+    (:func:`~skillc_index.build.origin.import_current`: the folder walked once, hashed only
     when its record is of today's form and file stats do not prove it unchanged,
     :func:`~skillc_index.import_record.unchanged_since_import`), else None; and a warning
     when the folder no longer holds a skill (renamed or deleted: the copy's stub is still
@@ -347,7 +347,7 @@ def _import_status(
         origin, store.scope, layout
     ) and unchanged_since_import(store.real, origin, walked):
         return None, None
-    from skillc_index.build.skill import import_current, read_origin
+    from skillc_index.build.origin import import_current, read_origin
 
     try:
         known = read_origin(origin, record, layout, walked)
