@@ -30,12 +30,14 @@ from skillc_index.operations import (
     INIT,
     LIST,
     OPERATIONS,
-    ROUTE_INSTALL,
-    ROUTE_STATUS,
-    ROUTE_UNINSTALL,
     BuildParams,
     InitParams,
     ListParams,
+)
+from skillc_index.route.operations import (
+    ROUTE_INSTALL,
+    ROUTE_STATUS,
+    ROUTE_UNINSTALL,
     RouteParams,
     RouteStatusParams,
 )
@@ -439,7 +441,7 @@ def test_given_names_the_first_parameter_off_its_default() -> None:
     alike): the first of the names whose value is not its field's default, a value equal to
     the default taken as not given (``--to upload --version 1.0.0``), None when none is."""
     from skillc_index.operation import given
-    from skillc_index.operations import PackageParams
+    from skillc_index.package.operation import PackageParams
 
     upload = PackageParams(("a",), to="upload", output="dist")
     assert given(upload, ("name", "version", "base_url")) is None

@@ -1,5 +1,5 @@
 """``skc package`` (issue 37), made from its operation
-(:data:`skillc_index.operations.PACKAGE`); the function here only prints the result as text.
+(:data:`skillc_index.package.operation.PACKAGE`); the function here only prints the result as text.
 Module level imports only click, the console conventions and the operation table."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from skillc_index.console import Call, command
-from skillc_index.operations import PACKAGE, PackageParams
+from skillc_index.package.operation import PACKAGE, PackageParams
 from skillc_index.text import counted, printable
 
 if TYPE_CHECKING:

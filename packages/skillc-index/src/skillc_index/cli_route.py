@@ -1,7 +1,7 @@
 """``skc route install|uninstall|status`` (issue 15): the group and its three commands, each
-made from its operation (:data:`~skillc_index.operations.ROUTE_INSTALL`,
-:data:`~skillc_index.operations.ROUTE_UNINSTALL`,
-:data:`~skillc_index.operations.ROUTE_STATUS`); the functions here only print the result as
+made from its operation (:data:`~skillc_index.route.operations.ROUTE_INSTALL`,
+:data:`~skillc_index.route.operations.ROUTE_UNINSTALL`,
+:data:`~skillc_index.route.operations.ROUTE_STATUS`); the functions here only print the result as
 text. Module level imports only click, the console conventions and the operation table; the
 work loads when a command runs.
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from skillc_index.console import CONTEXT_SETTINGS, Call, CommandGroup, command, verbose_option
-from skillc_index.operations import (
+from skillc_index.route.operations import (
     ROUTE_INSTALL,
     ROUTE_STATUS,
     ROUTE_UNINSTALL,

@@ -59,9 +59,9 @@ __all__ = [
     "MAX_COUNT",
     "READ_ONLY",
     "SKILL_DESCRIPTION",
-    "STORE_SKILL_DESCRIPTION",
     "WARNINGS",
     "WARNING_LINES",
+    "WRITES",
     "Operation",
     "Param",
     "Part",
@@ -81,17 +81,15 @@ SKILL_DESCRIPTION = (
 )
 """The ``skill`` parameter of every command that reads one installed skill."""
 
-STORE_SKILL_DESCRIPTION = (
-    "Skill name (looked up in the project store .skillc/skills/, then the global store "
-    "~/.skillc/skills/) or a path to a folder holding SKILL.md, relative to the working "
-    "directory or absolute. skc_list shows the names."
-)
-"""The ``skill`` parameter of a command that takes a store skill by name (``build``)."""
-
 READ_ONLY: Mapping[str, Any] = types.MappingProxyType(
     {"readOnlyHint": True, "openWorldHint": False}
 )
 """The MCP annotations of a command that changes nothing."""
+
+#: The MCP annotations of a command that writes files, deletes nothing, and writes the same
+#: again when run again (``package``, ``route``).
+WRITES = {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True,
+          "openWorldHint": False}  # fmt: skip
 
 #: What a result's ``warnings`` hold (its schema's description): RFC-0005's coded warnings,
 #: and the kit's notices, which have no code there (a reply cut to its size by

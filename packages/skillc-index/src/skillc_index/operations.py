@@ -1,6 +1,8 @@
 """The commands of skillc-index as operations (:mod:`skillc_index.operation`): ``init``
-(RFC-0006), ``list`` (RFC-0007:C-LIST), ``build`` (RFC-0001, RFC-0007) and ``route install``,
-``route uninstall``, ``route status`` (issue 15).
+(RFC-0006), ``list`` (RFC-0007:C-LIST) and ``build`` (RFC-0001, RFC-0007) here, ``package``
+(issue 37) in :mod:`skillc_index.package.operation` and ``route install``, ``route
+uninstall``, ``route status`` (issue 15) in :mod:`skillc_index.route.operations`;
+:data:`OPERATIONS` lists them all.
 
 Each has its parameters record, its function and its result; the ``skc`` commands are made
 from them (:func:`skillc_index.console.command`) and render the result as text or JSON, the
@@ -8,8 +10,9 @@ MCP server returns ``to_dict()`` (the route operations are no tools: ``no_tool``
 ``init``, ``list`` and ``route`` resolve no skill and log nothing (a skill route builds is
 logged as its build); ``build`` logs after the build, or with its error when the skill
 resolves. Only the standard library, :mod:`skillc_index.operation`,
-:mod:`skillc_index.arguments` and :mod:`skillc_index.record` are imported here: the library
-loads when an operation runs.
+:mod:`skillc_index.arguments`, :mod:`skillc_index.record` and the two modules of operations
+named above (which import no more) are imported here: the library loads when an operation
+runs.
 """
 
 from __future__ import annotations
@@ -17,14 +20,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from skillc_index.arguments import MAX_TARGETS
-from skillc_index.operation import (
-    STORE_SKILL_DESCRIPTION,
-    Operation,
-    Param,
-    Session,
-    given,
-)
+from skillc_index.operation import Operation, Param, Session
+from skillc_index.package.operation import PACKAGE, PackageParams
 from skillc_index.record import Record
+from skillc_index.route.operations import (
+    ROUTE_INSTALL,
+    ROUTE_STATUS,
+    ROUTE_UNINSTALL,
+    RouteParams,
+    RouteStatusParams,
+)
 
 if TYPE_CHECKING:
     from skillc_index.build.batch import BatchResult
@@ -33,8 +38,6 @@ if TYPE_CHECKING:
     from skillc_index.diagnostics import Notice
     from skillc_index.layout import Scope
     from skillc_index.listing.skills import SkillList
-    from skillc_index.package.result import PackageResult
-    from skillc_index.route.result import RouteResult
 
 __all__ = [
     "BUILD",
@@ -308,6 +311,14 @@ LIST: Operation[ListParams, SkillList] = Operation(
 # -- build (RFC-0001, RFC-0007) -----------------------------------------------------------
 
 
+STORE_SKILL_DESCRIPTION = (
+    "Skill name (looked up in the project store .skillc/skills/, then the global store "
+    "~/.skillc/skills/) or a path to a folder holding SKILL.md, relative to the working "
+    "directory or absolute. skc_list shows the names."
+)
+"""The ``skill`` parameter of a command that takes a store skill by name (``build``)."""
+
+
 class BuildParams(Record):
     """What to build and how: the tool's one ``skill``, or the command line's ``skills``
     (names, skill folders, folders of skills) and ``all_`` (every skill of the stores), a
@@ -461,232 +472,6 @@ BUILD: Operation[BuildParams, BuildResult | BatchResult] = Operation(
     mcp_only={"skill": "the command line takes any number of skills (skills)"},
 )
 
-
-# -- package (issue 37) -------------------------------------------------------------------
-
-
-class PackageParams(Record):
-    """What to package, as what, and where."""
-
-    skills: Annotated[
-        tuple[str, ...],
-        Param(
-            "Skill names or skill folders to package.",
-            argument=True,
-            metavar="SKILL...",
-            skill=True,
-        ),
-    ] = ()
-    to: Annotated[
-        Literal["upload", "well-known", "plugin", "claude-plugin"],
-        Param(
-            "What to make: upload (a zip for claude.ai and the Skills API), well-known (a "
-            "/.well-known/agent-skills/ discovery index), plugin (Agent Plugins 1.0), "
-            "claude-plugin (a Claude Code plugin and its marketplace).",
-            flags=("--to",),
-            show_default=True,
-        ),
-    ] = "upload"
-    output: Annotated[
-        str,
-        Param(
-            "The folder the package is written into.",
-            flags=("-o", "--output"),
-            min_length=1,
-            show_default=True,
-        ),
-    ] = "dist"
-    name: Annotated[
-        str | None,
-        Param("The plugin's name (default: the skill's, when there is one skill).", min_length=1),
-    ] = None
-    version: Annotated[str, Param("The plugin's version.", min_length=1, show_default=True)] = (
-        "1.0.0"
-    )
-    author: Annotated[
-        str | None, Param("The plugin's author (and the marketplace's owner).", min_length=1)
-    ] = None
-    base_url: Annotated[
-        str,
-        Param("What each well-known artifact's url starts with.", min_length=1, show_default=True),
-    ] = "/.well-known/agent-skills/"
-    force: Annotated[
-        bool,
-        Param(
-            "Move aside (to a hidden backup beside them) files in the output folder that skc "
-            "package did not write there (or that were edited since it did).",
-            flags=("-f", "--force"),
-        ),
-    ] = False
-
-
-#: A command that writes files, deletes nothing, and writes the same again when run again.
-_WRITES = {
-    "readOnlyHint": False,
-    "destructiveHint": False,
-    "idempotentHint": True,
-    "openWorldHint": False,
-}
-
-
-def package(session: Session, params: PackageParams) -> PackageResult:
-    """:func:`skillc_index.package.make.package_skills`; not logged (nothing is read for an
-    agent)."""
-
-    from skillc_index.layout import expand_user
-    from skillc_index.package.make import package_skills
-
-    if not params.output:  # "" is not the working folder
-        from skillc_index.diagnostics import InvalidOption
-
-        raise InvalidOption("the output folder is empty: name one")
-    _check_format_options(params)
-    output = expand_user(params.output)
-    if not output.is_absolute():
-        output = session.layout.cwd / output
-    return package_skills(
-        params.skills,
-        session.layout,
-        fmt=params.to,
-        output=output,
-        name=params.name,
-        version=params.version,
-        author=params.author,
-        base_url=params.base_url,
-        force=params.force,
-    )
-
-
-def _check_format_options(params: PackageParams) -> None:
-    """E100 for an option the chosen format has no use for (``--to upload --name x``: the
-    plugin's name, version and author, ``--base-url`` of well-known), as other commands
-    refuse an option without the one it goes with; a value equal to the default is taken
-    as not given."""
-    from skillc_index.diagnostics import ParameterError
-
-    plugin = () if params.to in ("plugin", "claude-plugin") else ("name", "version", "author")
-    field = given(params, (*plugin, *(() if params.to == "well-known" else ("base_url",))))
-    if field is not None:
-        formats = "well-known" if field == "base_url" else "plugin or claude-plugin"
-        raise ParameterError(f"{{{field}}} goes with {{to}} {formats}")
-
-
-PACKAGE: Operation[PackageParams, PackageResult] = Operation(
-    name="package",
-    title="Package skills for upload, a web site or a plugin",
-    description="Write skills as a package: an upload zip, a discovery index, a plugin.",
-    params=PackageParams,
-    run=package,
-    output="skillc_index.package.shapes:PackageShape",
-    annotations=_WRITES,
-    no_tool="it writes release files to publish outside the project's stores: a person "
-    "decides what leaves the machine, on the command line",
-)
-
-
-# -- route install | uninstall | status (issue 15) ----------------------------------------
-
-_RouteGlobal = Annotated[
-    bool,
-    Param(
-        "The agent's folder in the home folder (its skills go to ~/.skillc/skills); default: "
-        "the project's.",
-        flags=("-g", "--global"),
-    ),
-]
-_RouteTarget = Annotated[
-    str,
-    Param(
-        "The agent whose skills folder is routed: claude, agents (.agents/skills), codex, "
-        "copilot, cursor, gemini, kiro, opencode, trae, or a [targets] name from config.",
-        min_length=1,
-        flags=("-t", "--target"),
-        metavar="AGENT",
-        show_default=True,
-    ),
-]
-
-
-class RouteParams(Record):
-    """``route install`` and ``route uninstall``: which agent folder, and whether to only
-    say what would move."""
-
-    global_: _RouteGlobal = False
-    target: _RouteTarget = "claude"
-    dry_run: Annotated[
-        bool, Param("Show what would move; change nothing.", flags=("-n", "--dry-run"))
-    ] = False
-
-
-class RouteStatusParams(Record):
-    """``route status``: which agent folder."""
-
-    global_: _RouteGlobal = False
-    target: _RouteTarget = "claude"
-
-
-def route_install(session: Session, params: RouteParams) -> RouteResult:
-    """:func:`skillc_index.route.commands.route_install`; not logged (each skill it builds
-    is, as a build)."""
-    from skillc_index.route.commands import route_install
-
-    return route_install(session, params.target, global_=params.global_, dry_run=params.dry_run)
-
-
-def route_uninstall(session: Session, params: RouteParams) -> RouteResult:
-    """:func:`skillc_index.route.uninstall.route_uninstall`; not logged."""
-    from skillc_index.route.uninstall import route_uninstall
-
-    return route_uninstall(session, params.target, global_=params.global_, dry_run=params.dry_run)
-
-
-def route_status(session: Session, params: RouteStatusParams) -> RouteResult:
-    """:func:`skillc_index.route.commands.route_status`; not logged."""
-    from skillc_index.route.commands import route_status
-
-    return route_status(session, params.target, global_=params.global_)
-
-
-#: Why the MCP server has no route tool.
-_ROUTE_NO_TOOL = (
-    "it reorganises the skills folders the agent itself loads (moves its skills behind the "
-    "router, or back): a person decides that, on the command line"
-)
-
-ROUTE_INSTALL: Operation[RouteParams, RouteResult] = Operation(
-    name="route install",
-    title="Route an agent folder's skills through the router",
-    description="Move the skills of an agent skills folder into the skillc store of the same "
-    "scope, build them, and leave one skill, skill-router, in the folder.",
-    params=RouteParams,
-    run=route_install,
-    output="skillc_index.route.shapes:RouteShape",
-    annotations=_WRITES,
-    no_tool=_ROUTE_NO_TOOL,
-)
-
-ROUTE_UNINSTALL: Operation[RouteParams, RouteResult] = Operation(
-    name="route uninstall",
-    title="Put the routed skills back",
-    description="Put every skill routed from an agent skills folder back where it was, and "
-    "remove the router.",
-    params=RouteParams,
-    run=route_uninstall,
-    output="skillc_index.route.shapes:RouteShape",
-    annotations=_WRITES,
-    no_tool=_ROUTE_NO_TOOL,
-)
-
-ROUTE_STATUS: Operation[RouteStatusParams, RouteResult] = Operation(
-    name="route status",
-    title="What is routed",
-    description="What is routed for an agent skills folder: the skills behind the router, "
-    "the router, and the skills not behind it.",
-    params=RouteStatusParams,
-    run=route_status,
-    output="skillc_index.route.shapes:RouteShape",
-    no_tool=_ROUTE_NO_TOOL,
-)
 
 OPERATIONS = (INIT, LIST, BUILD, PACKAGE, ROUTE_INSTALL, ROUTE_UNINSTALL, ROUTE_STATUS)
 """The operations of this package, in the order ``skc`` and the MCP server list them (the

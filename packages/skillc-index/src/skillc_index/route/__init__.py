@@ -49,7 +49,9 @@ The modules, in the order they build on each other:
   (only those install created; from one there before, what install added);
 - :mod:`~skillc_index.route.commands`: ``route_install``, ``route_status`` and the steps
   uninstall shares with install;
-- :mod:`~skillc_index.route.uninstall`: ``route_uninstall``.
+- :mod:`~skillc_index.route.uninstall`: ``route_uninstall``;
+- :mod:`~skillc_index.route.operations`: the three commands as operations (``ROUTE_INSTALL``,
+  ``ROUTE_UNINSTALL``, ``ROUTE_STATUS``).
 
 This ``__init__`` imports nothing (it holds :data:`ROUTES_DIR`, which a build asks about).
 """
