@@ -150,9 +150,9 @@ _EXPORTS: dict[str, str] = {
     # what skc package refuses or warns of in a skill's paths (lint's SKL933 says it first)
     "path_problems": "package.portable",
     # what an agent's skill listing costs
-    "CHARS_PER_TOKEN": "listing.budget",
+    "CHARS_PER_TOKEN": "listing.budget_result",
     "MAX_ENTRY_DESCRIPTION": "listing.budget",
-    "estimate_tokens": "listing.budget",
+    "estimate_tokens": "listing.budget_result",
     "folder_budget": "listing.budget",
     # the search and headings index (RFC-0004:C-INDEX)
     "index_path": "index.schema",
@@ -251,9 +251,9 @@ _MOVED: dict[str, str] = {
     "find_project_root": "layout",
     "home_dir": "layout",
     "Scope": "layout",
-    "FolderBudget": "listing.budget",
+    "FolderBudget": "listing.budget_result",
     "listing_budgets": "listing.budget",
-    "ListingEntry": "listing.budget",
+    "ListingEntry": "listing.budget_result",
     "list_skills": "listing.skills",
     "SkillEntry": "listing.skills",
     "SkillList": "listing.skills",
@@ -381,10 +381,10 @@ if TYPE_CHECKING:
     from skillc_index.layout import expand_user as expand_user
     from skillc_index.layout import resolve_skill as resolve_skill
     from skillc_index.layout import runtime_for as runtime_for
-    from skillc_index.listing.budget import CHARS_PER_TOKEN as CHARS_PER_TOKEN
     from skillc_index.listing.budget import MAX_ENTRY_DESCRIPTION as MAX_ENTRY_DESCRIPTION
-    from skillc_index.listing.budget import estimate_tokens as estimate_tokens
     from skillc_index.listing.budget import folder_budget as folder_budget
+    from skillc_index.listing.budget_result import CHARS_PER_TOKEN as CHARS_PER_TOKEN
+    from skillc_index.listing.budget_result import estimate_tokens as estimate_tokens
     from skillc_index.markdown.document import CodeBlock as CodeBlock
     from skillc_index.markdown.document import Html as Html
     from skillc_index.markdown.document import MarkdownDoc as MarkdownDoc

@@ -19,7 +19,7 @@ from skillc_index.text import counted, printable
 if TYPE_CHECKING:
     from skillc_index.layout import Layout
     from skillc_index.listing.agents import ShownState
-    from skillc_index.listing.budget import FolderBudget
+    from skillc_index.listing.budget_result import FolderBudget
     from skillc_index.listing.overrides import OverridePlan
     from skillc_index.listing.skills import SkillEntry, SkillList
 
@@ -135,7 +135,7 @@ def _echo_budgets(
     that match ``pattern``, at most ``limit`` of them (the heading prices the whole folder)."""
     from fnmatch import fnmatchcase
 
-    from skillc_index.listing.budget import estimate_tokens, suggestions
+    from skillc_index.listing.budget_result import estimate_tokens, suggestions
 
     if not folders:
         click.echo("No agent skills folders found.")

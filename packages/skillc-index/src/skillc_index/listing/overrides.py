@@ -18,7 +18,7 @@ The listing's own settings are read from the same files, the strongest winning:
 ``skillListingMaxDescChars`` (an entry's cut).
 
 Applying sets ``name-only`` for the skills whose description the listing drops anyway
-(:attr:`FolderBudget.dropped_entries <skillc_index.listing.budget.FolderBudget.dropped_entries>`,
+(:attr:`~skillc_index.listing.budget_result.FolderBudget.dropped_entries`,
 the least used first), so the listing fits and the budget goes to the skills used most, in
 every session rather than as the agent's ranking of the day decides. A skill the user already
 set (to any value, in any of the three files) is left as it is. The entries it writes are
@@ -49,7 +49,7 @@ from skillc_index.inventory.folders import settings_files as settings_files
 from skillc_index.layout import Layout, Scope
 
 if TYPE_CHECKING:
-    from skillc_index.listing.budget import FolderBudget, ListingEntry
+    from skillc_index.listing.budget_result import FolderBudget, ListingEntry
     from skillc_index.listing.shapes import OverridePlanShape
 
 __all__ = [
@@ -354,7 +354,7 @@ def _plan(
 ) -> list[OverridePlan]:
     """The plans of one agent's listing over its budget: one per settings file written (a
     skill's goes to the file of its folder's scope), or one saying why nothing applies."""
-    from skillc_index.listing.budget import estimate_tokens
+    from skillc_index.listing.budget_result import estimate_tokens
 
     plan = OverridePlan(
         folder.agent, folder.scope, folder.path, None, tokens=folder.tokens,

@@ -23,7 +23,7 @@ from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:
     from skillc_index.inventory.folders import Root
-    from skillc_index.listing.budget import ListingEntry
+    from skillc_index.listing.budget_result import ListingEntry
     from skillc_index.listing.shapes import ShadowedShape
 
 __all__ = [

@@ -63,7 +63,8 @@ class SkillEntryShape(TypedDict):
 
 
 class BudgetEntryShape(TypedDict):
-    """One skill of an agent's listing (:class:`~skillc_index.listing.budget.ListingEntry`)."""
+    """One skill of an agent's listing
+    (:class:`~skillc_index.listing.budget_result.ListingEntry`)."""
 
     name: str
     folder: str
@@ -91,7 +92,8 @@ class ShadowedShape(TypedDict):
 
 
 class FolderPartShape(TypedDict):
-    """One folder of an agent's listing (:class:`~skillc_index.listing.budget.FolderPart`)."""
+    """One folder of an agent's listing
+    (:class:`~skillc_index.listing.budget_result.FolderPart`)."""
 
     scope: Literal["project", "global"]
     path: str
@@ -104,7 +106,7 @@ class FolderPartShape(TypedDict):
 
 class FolderBudgetShape(TypedDict):
     """What one agent skills folder costs its agent's skill listing
-    (:class:`~skillc_index.listing.budget.FolderBudget`)."""
+    (:class:`~skillc_index.listing.budget_result.FolderBudget`)."""
 
     agent: str
     scope: Literal["project", "global"]

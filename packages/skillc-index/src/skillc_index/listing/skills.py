@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from skillc_index.build.agent_folders import AgentFolders
     from skillc_index.inventory.entries import InstalledSkill, Location
     from skillc_index.inventory.folders import RootKind
-    from skillc_index.listing.budget import FolderBudget
+    from skillc_index.listing.budget_result import FolderBudget
     from skillc_index.listing.overrides import OverridePlan
     from skillc_index.listing.shapes import ListShape, SkillEntryShape
     from skillc_index.operation import Session
