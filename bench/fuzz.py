@@ -60,7 +60,7 @@ def check_parse(data: bytes) -> None:
     from stress_support import check_headings
 
     from skillc_index import SkillcError, parse_markdown
-    from skillc_index.markdown.document import read_skill_metadata
+    from skillc_index.markdown.metadata import read_skill_metadata
 
     text = data.decode("utf-8", errors="replace")
     try:

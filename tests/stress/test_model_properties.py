@@ -33,7 +33,7 @@ from skillc_index import (
 from skillc_index.build.skill import build_skill
 from skillc_index.index.freshness import require_index
 from skillc_index.index.fts import index_tokenizer
-from skillc_index.markdown.document import read_skill_metadata
+from skillc_index.markdown.metadata import read_skill_metadata
 
 # -- generators ---------------------------------------------------------------------------------
 

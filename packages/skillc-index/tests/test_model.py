@@ -21,13 +21,12 @@ from skillc_index.markdown.document import (
     Heading,
     Link,
     MarkdownDoc,
-    SkillMetadata,
     parse_frontmatter,
     parse_markdown,
     read_markdown,
-    read_skill_metadata,
     title_of,
 )
+from skillc_index.markdown.metadata import SkillMetadata, read_skill_metadata
 
 ReadSizes = Callable[..., list[int]]  # the root conftest's read_sizes
 

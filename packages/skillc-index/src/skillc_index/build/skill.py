@@ -215,8 +215,9 @@ def _check_import(source: Path) -> None:
     came first, :func:`_refuse_too_large`): E011 (the frontmatter alone is read, from as much
     of SKILL.md as a parse reads: the compiler parses the whole file later)."""
     from skillc_index.files import open_regular
-    from skillc_index.markdown.document import MarkdownDoc, read_parsed, read_skill_metadata
+    from skillc_index.markdown.document import MarkdownDoc, read_parsed
     from skillc_index.markdown.frontmatter import parse_frontmatter
+    from skillc_index.markdown.metadata import read_skill_metadata
 
     with open_regular(str(source / SKILL_FILE)) as handle:  # a FIFO is E021, not a hang
         text, _ = read_parsed(handle, count=False)

@@ -64,8 +64,9 @@ class Sources:
         digests: Mapping[str, str],
     ):
         from skillc_index.index.queries import HeadingMatcher
-        from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
+        from skillc_index.markdown.document import MarkdownDoc
         from skillc_index.markdown.frontmatter import as_yaml_12, parse_frontmatter
+        from skillc_index.markdown.metadata import read_skill_metadata
 
         self.skill, self.progress, self.digests = skill, progress, digests
         self.indexed = indexed_files(files.files)

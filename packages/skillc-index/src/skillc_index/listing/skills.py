@@ -165,8 +165,9 @@ class SkillList:
 def _frontmatter_problem(skill_file: Path) -> str | None:
     from skillc_index.diagnostics import NotARegularFile
     from skillc_index.files import open_regular
-    from skillc_index.markdown.document import not_text, read_parsed
+    from skillc_index.markdown.document import read_parsed
     from skillc_index.markdown.frontmatter import parse_frontmatter
+    from skillc_index.markdown.metadata import not_text
 
     try:
         with open_regular(str(skill_file)) as handle:  # a FIFO swapped in: never a hang

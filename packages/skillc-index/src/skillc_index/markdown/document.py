@@ -21,21 +21,19 @@ a file are parsed, up to the last line break within both limits. Headings and li
 it are not found; the last heading's section runs to the end of the file, so its text is
 still indexed and shown; :func:`limit_notice` is the warning the front ends give for such a
 file.
+
+A skill's ``name`` and ``description``, read from the document's frontmatter, are
+:mod:`skillc_index.markdown.metadata`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from skillc_index.command_errors import (
-    MissingFrontmatterField,
-)
-from skillc_index.diagnostics import (
-    Notice,
-)
+from skillc_index.diagnostics import Notice
 from skillc_index.markdown.frontmatter import (
     Frontmatter,
     parse_frontmatter,
@@ -77,19 +75,16 @@ __all__ = [
     "Html",
     "Link",
     "MarkdownDoc",
-    "SkillMetadata",
     "block_tokens",
     "empty_heading_label",
     "inline_text",
     "limit_notice",
-    "not_text",
     "over_limit_notice",
     "parse_frontmatter",
     "parse_markdown",
     "parsed_end",
     "read_markdown",
     "read_parsed",
-    "read_skill_metadata",
     "title_of",
 ]
 
@@ -198,14 +193,6 @@ class MarkdownDoc:
             collapsed = " ".join(value.split())
             return collapsed or None
         return None
-
-
-@dataclass(frozen=True)
-class SkillMetadata:
-    """The two frontmatter fields every skill must have (RFC-0001:C-INPUT)."""
-
-    name: str
-    description: str
 
 
 # -- Markdown body -----------------------------------------------------------------------------
@@ -649,47 +636,19 @@ def read_markdown(path: Path) -> MarkdownDoc:
     return parse_markdown(text, line_count=lines)
 
 
-def read_skill_metadata(doc: MarkdownDoc, *, bom: str | None = None) -> SkillMetadata:
-    """``name`` and ``description`` of a parsed SKILL.md (RFC-0001:C-INPUT).
-
-    Raises :class:`MissingFrontmatterField` (E011) for ``name``, then ``description``, when
-    the frontmatter is absent or invalid (its error, the YAML's say, is the hint; for a
-    UTF-16 or UTF-32 file, ``bom`` is, what :func:`~skillc_index.files.other_bom` said of
-    its bytes: skillc reads its frontmatter, agents and validators do not), or the
-    field is not a non-empty string, as YAML 1.2 reads it (``name: yes`` is the text "yes",
-    as agents and the stub read it). The name is stripped; the description has its
-    whitespace collapsed (YAML folded scalars end in a newline).
-    """
-    front = doc.frontmatter
-    if bom is not None:
-        raise MissingFrontmatterField("name", f"SKILL.md {bom}: save it as UTF-8")
-    name = front.field_12("name")
-    if not isinstance(name, str) or not name.strip():
-        raise MissingFrontmatterField("name", front.error or not_text(front.data_12, "name"))
-    description = doc.description
-    if description is None:
-        raise MissingFrontmatterField("description", not_text(front.data_12, "description"))
-    return SkillMetadata(name.strip(), description)
-
-
-def not_text(data: Mapping[str, object] | None, key: str) -> str | None:
-    """Why the frontmatter field ``key`` of ``data`` is no text although it is written (the
-    hint of E011: ``name: 2024`` is a number, ``description: [a, b]`` a list); None when it
-    is not written, or is text."""
-    value = (data or {}).get(key)
-    if value is None or isinstance(value, str):
-        return None
-    kinds = {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        list: "a list",
-        dict: "a mapping",
-    }
-    kind = kinds.get(type(value), f"a YAML {type(value).__name__}")
-    return f"'{key}' is {kind}, not text (quote it, or write it as one string)"
-
-
 def title_of(doc: MarkdownDoc) -> str | None:
     """Text of the first level-1 heading, or ``None`` (the label of a reference in stubs)."""
     return next((heading.text for heading in doc.headings if heading.level == 1), None)
+
+
+#: A skill's metadata moved to :mod:`skillc_index.markdown.metadata` (2026-12); the README
+#: documented ``from skillc_index.markdown.document import read_skill_metadata``.
+_MOVED_TO_METADATA = frozenset({"SkillMetadata", "not_text", "read_skill_metadata"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _MOVED_TO_METADATA:
+        from skillc_index.markdown import metadata
+
+        return getattr(metadata, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

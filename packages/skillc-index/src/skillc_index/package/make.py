@@ -135,8 +135,9 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     )
     from skillc_index.glob import IgnoreRules, IgnoreTooLarge
     from skillc_index.layout import resolve_skill
-    from skillc_index.markdown.document import MarkdownDoc, read_skill_metadata
+    from skillc_index.markdown.document import MarkdownDoc
     from skillc_index.markdown.frontmatter import parse_frontmatter
+    from skillc_index.markdown.metadata import read_skill_metadata
     from skillc_index.markdown.yaml12 import scalar_texts
     from skillc_index.text import BOM, BOM_BYTES
     from skillc_index.walk import skipped_notices, walk_skill
