@@ -537,8 +537,8 @@ _MOVED_TO_DIGESTS = frozenset(
 
 
 #: The walk of a skill's files moved to :mod:`skillc_index.walk` (2026-12), where the rule of
-#: which folders a walk enters is; the README documented ``files.walk_skill``.
-_MOVED_TO_WALK = frozenset({"SkillFiles", "skipped_notices", "walk_skill"})
+#: which folders a walk enters is; the README documented ``walk_skill`` and ``SkillFiles`` here.
+_MOVED_TO_WALK = frozenset({"SkillFiles", "walk_skill"})
 
 
 def __getattr__(name: str) -> object:

@@ -643,14 +643,9 @@ def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
     return None
 
 
-#: The table of text output moved to :mod:`skillc_index.columns` (2026-12); the README
-#: documented ``text.table_lines``, which goes on working.
-_MOVED_TO_COLUMNS = frozenset({"display_width", "table_lines"})
-
-
 def __getattr__(name: str) -> object:
-    if name in _MOVED_TO_COLUMNS:
+    if name == "table_lines":  # moved to skillc_index.columns (2026-12); the README named it here
         from skillc_index import columns
 
-        return getattr(columns, name)
+        return columns.table_lines
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

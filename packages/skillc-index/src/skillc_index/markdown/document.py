@@ -643,7 +643,7 @@ def title_of(doc: MarkdownDoc) -> str | None:
 
 #: A skill's metadata moved to :mod:`skillc_index.markdown.metadata` (2026-12); the README
 #: documented ``from skillc_index.markdown.document import read_skill_metadata``.
-_MOVED_TO_METADATA = frozenset({"SkillMetadata", "not_text", "read_skill_metadata"})
+_MOVED_TO_METADATA = frozenset({"SkillMetadata", "read_skill_metadata"})
 
 
 def __getattr__(name: str) -> object:
