@@ -267,7 +267,7 @@ _MOVED: dict[str, str] = {
     "MAX_COUNT": "operation",
     "route_install": "route.commands",
     "route_status": "route.commands",
-    "route_uninstall": "route.commands",
+    "route_uninstall": "route.uninstall",
     "FolderRoutedAs": "route.result",
     "NoProjectToRoute": "route.result",
     "RouteBusy": "route.result",
