@@ -142,6 +142,7 @@ def test_a_request_counts_once_and_one_marked_both_ways_is_left_out(
         ("plan a trip", False, "evals/trigger-eval.json"),
     ]
     assert problems == (
+        "evals/evals.json: id 1 is held by 2 evals",  # the copy holds its id too
         "'make a code tour' is marked should trigger (evals/trigger-eval.json) and should "
         "not (evals/trigger-eval.json): left out",
         "evals/evals.json: a query already in evals/evals.json is counted once",
@@ -416,3 +417,60 @@ def test_an_older_inits_placeholder_is_no_case_and_its_file_is_replaced(
     file.write_text(older.replace("should_not_trigger: []", "should_not_trigger: [x]"))
     refused = gateway("eval", "--path", str(lib), "--init", "urlonly")
     assert refused.returncode == 1 and "error[E050]" in refused.stderr
+
+
+def test_an_evals_ids_are_checked_and_carried_in_its_result(
+    eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """skill-creator's ``evals[].id`` is a unique integer: a repeated id and an id ``"one"``
+    were accepted in silence, and no result said which eval it was."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "bread", description="Bake sourdough bread.")
+    pdf = write_skill(lib / "pdf", description="Fill in PDF forms and merge PDF files.")
+    evals = [
+        {"id": 1, "prompt": "fill in the PDF form"},
+        {"id": 1, "prompt": "merge these PDF files"},
+        {"id": "one", "prompt": "split this PDF"},
+        {"id": True, "prompt": "rotate this PDF"},
+        {"prompt": "compress this PDF"},
+        {"id": 7, "prompt": "sign this PDF"},
+    ]
+    _write(pdf, "evals/evals.json", json.dumps({"skill_name": "pdf", "evals": evals}))
+    _, data = eval_json("--path", str(lib), "pdf")
+    (report,) = data["skills"]
+    assert [case["id"] for case in report["results"]] == [1, 1, None, None, None, 7]
+    assert report["cases"] == 6
+    assert report["problems"] == [
+        "evals/evals.json: an id is not an integer: 'one'",
+        "evals/evals.json: an id is not an integer: True",
+        "evals/evals.json: id 1 is held by 2 evals",
+    ]
+
+
+def test_live_sends_the_request_as_written_its_lines_kept(
+    gateway: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """A multi-line ``evals.json`` prompt (a CSV block) reached the agent on one line, its
+    white space collapsed: the agent answered another request. The JSON's ``query`` is
+    collapsed, as documented; the agent gets the prompt as written, argument and variable."""
+    import sys
+
+    lib = tmp_path / "lib"
+    write_skill(lib / "pdf", description="Fill in PDF forms.")
+    csv = write_skill(lib / "csv", description="Analyze CSV files and plot charts.")
+    prompt = "Here is my CSV:\n```\nmonth,revenue\njan,10\nfeb,20\n```\nPlot revenue by month."
+    _write(csv, "evals/evals.json", json.dumps({"evals": [{"id": 1, "prompt": prompt}]}))
+    log = tmp_path / "got.json"
+    agent = tmp_path / "agent.py"
+    agent.write_text(
+        "import json, os, sys\n"
+        "got = [sys.argv[1:], os.environ['SKC_EVAL_QUERY']]\n"
+        f"open({str(log)!r}, 'w').write(json.dumps(got))\n",
+        encoding="utf-8",
+    )
+    done = gateway("eval", "csv", "--path", str(lib), "--live", f"{sys.executable} {agent}",
+                   "--runs", "1", "--format", "json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(log.read_text("utf-8")) == [[prompt], prompt]
+    (result,) = json.loads(done.stdout)["skills"][0]["results"]
+    assert result["query"] == " ".join(prompt.split())

@@ -307,6 +307,9 @@ class _CaseShape(TypedDict):
         str | None, "The skill ranked first when it is not this one (null: this one or none)."
     ]
     checks: Annotated[int, "The eval's `assertions` (or `expectations`): counted, not run."]
+    id: Annotated[
+        int | None, "The eval's integer `id` in its file (null: none, or one that is no integer)."
+    ]
 
 
 class CaseShape(_CaseShape, total=False):

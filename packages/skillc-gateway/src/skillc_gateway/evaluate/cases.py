@@ -78,11 +78,21 @@ _NO_PHRASE = '  # - "a request a user would type" (the description has no phrase
 
 class Case(NamedTuple):
     query: str
+    """The request, its white space collapsed: what is ranked and shown."""
     should_trigger: bool
     file: str
     """The file it comes from, relative to the skill."""
     checks: int = 0
     """How many ``assertions`` (or ``expectations``) the eval carries: not scored here."""
+    prompt: str = ""
+    """The request as written (its lines, a CSV block): what ``--live`` sends the agent."""
+    id: int | None = None
+    """The eval's ``id`` when it is an integer (skill-creator's schema)."""
+
+    @property
+    def request(self) -> str:
+        """The request as written, for a live run (``query`` when none was kept)."""
+        return self.prompt or self.query
 
 
 class SkillCases(NamedTuple):
@@ -119,7 +129,28 @@ def _json_cases(data: Any, rel: str, names: Sequence[str] = ()) -> list[Case | s
             found.append(f"an entry with the {unknown} is left out")
         else:
             found.append(_case(entry, rel, True))
-    return found
+    return found + _id_problems(entries)
+
+
+def _id_problems(entries: list[Any]) -> list[str]:
+    """Why the entries' ``id`` breaks skill-creator's schema (a unique integer each): an id
+    that is no integer, an id two entries hold. The cases are scored all the same, a result
+    carrying its id only when it is an integer; a problem line each, so a run is not clean."""
+    from skillc_index.text import cut, printable
+
+    ids = [entry["id"] for entry in entries if isinstance(entry, dict) and "id" in entry]
+    problems = [
+        f"an id is not an integer: {cut(printable(repr(each)), 40)}"
+        for each in ids
+        if not _integer(each)
+    ]
+    held = Counter(each for each in ids if _integer(each))
+    problems += [f"id {each} is held by {n:,} evals" for each, n in held.items() if n > 1]
+    return problems
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _case(entry: Any, rel: str, default: bool) -> Case | str:
@@ -136,8 +167,14 @@ def _case(entry: Any, rel: str, default: bool) -> Case | str:
     if not isinstance(should, bool):
         return "'should_trigger' is not true or false"
     checks = entry.get("assertions", entry.get("expectations", []))
+    number = entry.get("id")
     return Case(
-        " ".join(query.split()), should, rel, len(checks) if isinstance(checks, list) else 0
+        " ".join(query.split()),
+        should,
+        rel,
+        len(checks) if isinstance(checks, list) else 0,
+        prompt=query,
+        id=number if _integer(number) else None,
     )
 
 

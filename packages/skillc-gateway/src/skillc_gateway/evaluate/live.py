@@ -207,9 +207,9 @@ def run_live(options: LiveOptions, skill: str, case: Case, folder: str = "") -> 
     ``skill`` in a folder of name ``folder``: the pattern takes either (Claude Code invokes a
     skill by its folder's name, the frontmatter ``name`` being a label)."""
     pattern = live_pattern(options.pattern, folder, skill)
-    env = {**os.environ, "SKC_EVAL_QUERY": case.query, "SKC_EVAL_SKILL": skill}
-    try:
-        argv = argv_of(options.command, skill, case.query)
+    env = {**os.environ, "SKC_EVAL_QUERY": case.request, "SKC_EVAL_SKILL": skill}
+    try:  # the request as written, its lines kept: a CSV block reaches the agent as one
+        argv = argv_of(options.command, skill, case.request)
     except RefusedRequest as exc:  # not run, so not passed either
         return LiveCase(0, 0, False, False, (str(exc),))
     invoked = 0

@@ -38,6 +38,8 @@ class CaseResult(NamedTuple):
     live: LiveCase | None = None
     checks: int = 0
     """The eval's ``assertions`` (or ``expectations``): counted, not run."""
+    id: int | None = None
+    """The eval's integer ``id`` (None: it has none, or one that is no integer)."""
 
     def to_dict(self) -> CaseShape:
         found: CaseShape = {
@@ -48,6 +50,7 @@ class CaseResult(NamedTuple):
             "passed": self.passed,
             "taken_by": self.taken_by,
             "checks": self.checks,
+            "id": self.id,
         }
         if self.live is not None:
             found["live"] = self.live.to_dict()

@@ -281,7 +281,14 @@ def score(library: Library, skill: int, case: Case, top: int) -> tuple[CaseResul
     ahead = ranking.ahead_of(skill)
     taken_by = library.entries[ahead[0]].name if ahead else None
     result = CaseResult(
-        case.query, case.should_trigger, case.file, place, passed, taken_by, checks=case.checks
+        case.query,
+        case.should_trigger,
+        case.file,
+        place,
+        passed,
+        taken_by,
+        checks=case.checks,
+        id=case.id,
     )
     return result, ahead[0] if ahead else None
 
