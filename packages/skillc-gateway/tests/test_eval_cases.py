@@ -474,3 +474,79 @@ def test_live_sends_the_request_as_written_its_lines_kept(
     assert json.loads(log.read_text("utf-8")) == [[prompt], prompt]
     (result,) = json.loads(done.stdout)["skills"][0]["results"]
     assert result["query"] == " ".join(prompt.split())
+
+
+def test_a_key_written_twice_or_a_list_that_is_none_is_never_read_in_silence(
+    tmp_path: Path, write_skill: Any
+) -> None:
+    """A ``triggers.yaml`` with ``should_trigger:`` twice kept the second list, an
+    ``evals.json`` with ``"evals"`` twice the second, ``should_not_trigger: no`` read as an
+    empty list: cases written went unread, with no warning, and the run was clean."""
+    skill = write_skill(tmp_path / "tour", description="Plan a guided city tour.")
+    twice = "should_trigger: [plan a tour]\nshould_not_trigger: [a PDF]\nshould_trigger: [merge]\n"
+    _write(skill, "evals/triggers.yaml", twice)
+    assert read_cases(skill) == (
+        (),
+        ("evals/triggers.yaml skipped: key 'should_trigger' written twice (lines 1 and 3)",),
+    )
+    _write(skill, "evals/triggers.yaml", "should_trigger: [plan a tour]\nshould_not_trigger: no\n")
+    cases, problems = read_cases(skill)
+    assert [case.query for case in cases] == ["plan a tour"]
+    assert problems == (
+        "evals/triggers.yaml: 'should_not_trigger' is not a list: none of its cases is read",
+    )
+    _write(skill, "evals/triggers.yaml", "should_trigger: [plan a tour]\nshould_not_trigger:\n")
+    assert read_cases(skill).problems == ()  # a list with nothing in it yet
+    (skill / "evals" / "triggers.yaml").unlink()
+    pasted = (
+        '{"evals": [{"id": 1, "prompt": "plan a tour"}],\n "evals": [{"id": 2, "prompt": "b"}]}'
+    )
+    _write(skill, "evals/evals.json", pasted)
+    assert read_cases(skill) == ((), ("evals/evals.json skipped: key 'evals' written twice",))
+    _write(skill, "evals/evals.json", '{"evals": [{"prompt": "plan a tour", "prompt": "x"}]}')
+    assert read_cases(skill).problems == ("evals/evals.json skipped: key 'prompt' written twice",)
+
+
+def test_a_case_file_not_utf8_is_skipped_as_such_whichever_its_format(
+    tmp_path: Path, write_skill: Any
+) -> None:
+    """A Latin-1 ``triggers.yaml`` was scored with U+FFFD in its requests, in silence; the
+    same bytes in ``evals.json`` were skipped with the codec's message. Both are skipped,
+    saying so; UTF-16 with its BOM is still read."""
+    skill = write_skill(tmp_path / "cafe", description="Find a café near you.")
+    (skill / "evals").mkdir()
+    (skill / "evals" / "triggers.yaml").write_bytes(
+        b"should_trigger:\n  - r\xe9server au caf\xe9\n"
+    )
+    (skill / "evals" / "evals.json").write_bytes(b'{"evals": [{"prompt": "caf\xe9"}]}')
+    assert read_cases(skill) == (
+        (),
+        (
+            "evals/evals.json skipped: it is not UTF-8",
+            "evals/triggers.yaml skipped: it is not UTF-8",
+        ),
+    )
+    (skill / "evals" / "evals.json").unlink()
+    text = "should_trigger:\n  - réserver au café\n"
+    (skill / "evals" / "triggers.yaml").write_bytes(text.encode("utf-16"))
+    assert [case.query for case in read_cases(skill).cases] == ["réserver au café"]
+
+
+def test_a_case_file_skipped_for_a_repeated_key_fails_the_gate_in_ci(
+    gateway_process: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """The installed command, as CI runs it: the file skipped is an ``eval-skipped`` result
+    and the skill, left with no case, breaks the gate."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "pdf", description="Fill in PDF forms and merge PDF files.")
+    tour = write_skill(lib / "tour", description="Plan a guided city tour with stops.")
+    _write(tour, "evals/triggers.yaml", "should_trigger: [plan a city tour]\n"
+                                        "should_trigger: [merge two PDF files]\n")  # fmt: skip
+    done = gateway_process("eval", "--path", str(lib), "--format", "sarif", "--min-recall", "0")
+    assert done.returncode == 1, done.stderr
+    (run,) = json.loads(done.stdout)["runs"]
+    assert [(r["ruleId"], r["message"]["text"]) for r in run["results"]] == [
+        ("eval-skipped", "tour: evals/triggers.yaml skipped: key 'should_trigger' written "
+                         "twice (lines 1 and 2)"),
+        ("eval-threshold", "tour: threshold breached: no trigger case to score"),
+    ]  # fmt: skip

@@ -379,6 +379,37 @@ def test_skl529_reads_a_case_file_as_skc_eval_does(skill: Writer) -> None:
     ]
 
 
+def test_skl529_reports_a_key_written_twice_a_list_that_is_none_and_bytes_not_utf8(
+    skill: Writer,
+) -> None:
+    """A repeated ``should_trigger:`` or ``"evals"`` kept the second list only, ``no`` under
+    ``should_not_trigger`` read as no list, a Latin-1 ``triggers.yaml`` was read with U+FFFD:
+    each linted clean while skc eval dropped or mangled cases. Lint reads them as eval does."""
+    twice = "should_trigger:\n  - plan a tour\nshould_trigger:\n  - merge two PDFs\n"
+    folder = skill(
+        files={
+            "evals/triggers.yaml": twice,
+            "evals/evals.json": '{"evals": [{"prompt": "a"}], "evals": [{"prompt": "b"}]}',
+        }
+    )
+    assert sorted(m for _, _, m in found(folder, "SKL529")) == [
+        "evals.json has the key 'evals' written twice: skc eval skips the file",
+        "triggers.yaml has the key 'should_trigger' written twice (lines 1 and 3): skc eval "
+        "skips the file",
+    ]
+    (folder / "evals" / "evals.json").unlink()
+    (folder / "evals" / "triggers.yaml").write_text("should_not_trigger: no\n", "utf-8")
+    assert [m for _, _, m in found(folder, "SKL529")] == [
+        "triggers.yaml's 'should_not_trigger' must be a list: skc eval leaves it out"
+    ]
+    (folder / "evals" / "triggers.yaml").write_bytes(b"should_trigger:\n  - caf\xe9\n")
+    assert [m for _, _, m in found(folder, "SKL529")] == [
+        "triggers.yaml cannot be read: it is not UTF-8"
+    ]
+    (folder / "evals" / "triggers.yaml").write_text("should_not_trigger:\n", "utf-8")
+    assert found(folder, "SKL529") == []  # a list with nothing in it yet
+
+
 def test_the_guidance_tag_selects_them(skill: Writer) -> None:
     from skillc_lint import default_registry
 

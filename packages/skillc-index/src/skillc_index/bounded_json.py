@@ -24,6 +24,7 @@ import math
 import os
 import re
 import stat
+from collections.abc import Callable
 from itertools import accumulate
 from typing import Any
 
@@ -69,13 +70,18 @@ def json_depth(text: str) -> int:
 
 
 def loads_bounded(
-    data: bytes | str, *, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH
+    data: bytes | str,
+    *,
+    max_bytes: int = MAX_JSON_BYTES,
+    max_depth: int = MAX_JSON_DEPTH,
+    object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
 ) -> Any:
     """``json.loads(data)``, refusing (:class:`JsonRejected`) more than ``max_bytes`` (bytes
     of ``data``, characters of a ``str``) and nesting deeper than ``max_depth``. Bytes are
     decoded as :func:`json.loads` decodes them (UTF-8, -16 or -32). What it returns is JSON
     again: ``NaN``/``Infinity`` and a number that overflows a float (``1e400``, which Python
-    reads as infinity) are a :class:`ValueError`, as is any other input that is no JSON."""
+    reads as infinity) are a :class:`ValueError`, as is any other input that is no JSON.
+    ``object_pairs_hook``: :func:`json.loads`'s (a reader refusing a key written twice)."""
     if len(data) > max_bytes:
         raise JsonRejected(f"larger than {_size(max_bytes)}")
     text = (
@@ -83,7 +89,12 @@ def loads_bounded(
     )
     if json_depth(text) > max_depth:
         raise JsonRejected(f"nested deeper than {max_depth} levels")
-    return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    return json.loads(
+        text,
+        parse_constant=_no_constant,
+        parse_float=_finite,
+        object_pairs_hook=object_pairs_hook,
+    )
 
 
 def _no_constant(name: str) -> Any:

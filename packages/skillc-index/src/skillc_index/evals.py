@@ -2,8 +2,11 @@
 :data:`~skillc_index.layout.CASE_FILES`), known to the two tools that read them: ``skc eval``
 (skillc-gateway's ``evaluate.cases``), which leaves out an entry holding a key it does not
 know (it may say what the case means), and skillc-lint's SKL529, which reports that key.
-Both read a case file with :func:`read_case_file`, a ``triggers.yaml`` with
-:func:`load_yaml`, a JSON case file with :func:`load_json`.
+Both read a case file with :func:`read_case_file` and :func:`load_case` (its text,
+:func:`case_text`: UTF-8, or UTF-16/32 with a BOM; a ``triggers.yaml`` read with
+:func:`load_yaml`, a JSON case file with :func:`load_json`), and a ``triggers.yaml``'s lists
+with :func:`yaml_list`. A file holding a key twice in one object or mapping is refused
+(:class:`KeyWrittenTwice`): its readers keep one value, so cases written would go unread.
 """
 
 from __future__ import annotations
@@ -18,10 +21,14 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
     "YAML_KEYS",
+    "KeyWrittenTwice",
+    "case_text",
+    "load_case",
     "load_json",
     "load_yaml",
     "read_case_file",
     "unknown_keys",
+    "yaml_list",
 ]
 
 #: The bounds of a case file: its size, and how deeply its JSON nests.
@@ -75,18 +82,59 @@ def read_case_file(root: Path, rel: str) -> bytes | None:
     return data
 
 
+class KeyWrittenTwice(ValueError):
+    """A case file holding a key twice in one object or mapping (two files pasted together,
+    a list started again): JSON's and YAML's readers keep the last value, the cases of the
+    other unread. Its text: ``key 'evals' written twice``, with the lines in YAML."""
+
+
+def case_text(data: bytes) -> str:
+    """The text of a case file's bytes: UTF-8 (a BOM dropped), or UTF-16/32 with their BOM
+    (:func:`skillc_index.text.decoded`). Raises :class:`ValueError` (``it is not UTF-8``,
+    :func:`skillc_index.text.encoding_problem`'s words) for other bytes: read with U+FFFD in
+    place of each one they were requests no one wrote."""
+    from skillc_index.text import TEXT_NOT_UTF8, decoded, encoding_problem
+
+    if encoding_problem(data) == TEXT_NOT_UTF8:
+        raise ValueError(f"it {TEXT_NOT_UTF8}")
+    return decoded(data)
+
+
+def load_case(rel: str, data: bytes) -> Any:
+    """The data of the case file ``rel`` (a ``.yaml`` one :func:`load_yaml`, else
+    :func:`load_json`) from its bytes (:func:`case_text`). Raises :class:`ValueError`."""
+    text = case_text(data)
+    return load_yaml(text) if rel.endswith(".yaml") else load_json(text)
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of a case file's JSON (``object_pairs_hook``), refusing a key written twice."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            from skillc_index.text import cut, printable
+
+            raise KeyWrittenTwice(f"key {cut(printable(key), 40)!r} written twice")
+        found[key] = value
+    return found
+
+
 def load_json(data: bytes | str) -> Any:
     """The JSON of a case file, within :data:`MAX_FILE_BYTES` and :data:`MAX_DEPTH`
-    (:func:`skillc_index.bounded_json.loads_bounded`). Raises :class:`ValueError`."""
+    (:func:`skillc_index.bounded_json.loads_bounded`). Raises :class:`ValueError`
+    (:class:`KeyWrittenTwice` for a key written twice in an object)."""
     from skillc_index.bounded_json import loads_bounded
 
-    return loads_bounded(data, max_bytes=MAX_FILE_BYTES, max_depth=MAX_DEPTH)
+    return loads_bounded(
+        data, max_bytes=MAX_FILE_BYTES, max_depth=MAX_DEPTH, object_pairs_hook=_unique
+    )
 
 
 def load_yaml(text: str) -> Any:
     """The YAML document of a ``triggers.yaml``'s text, read with the frontmatter reader's
     bounds (size, depth, aliases; PyYAML's safe loader): a ``---`` line starting it is the
-    document's marker; ``{}`` for nothing but comments. Raises :class:`ValueError`."""
+    document's marker; ``{}`` for nothing but comments. Raises :class:`ValueError`
+    (:class:`KeyWrittenTwice` for a key written twice in a mapping)."""
     from skillc_index.markdown.frontmatter import (
         MAX_FRONTMATTER_BYTES,
         YAMLProblem,
@@ -96,7 +144,22 @@ def load_yaml(text: str) -> Any:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FRONTMATTER_BYTES:
         raise ValueError(f"YAML larger than {MAX_FRONTMATTER_BYTES >> 10} KiB")
     try:
-        data, node, _lines = load_bounded_yaml(text)
+        data, node, (_fields, repeated) = load_bounded_yaml(text, keys=True)
     except YAMLProblem as exc:
         raise ValueError(str(exc)) from None
+    if repeated:
+        from skillc_index.text import cut, printable
+
+        key, lines = repeated[0], f"lines {repeated[0].first} and {repeated[0].again}"
+        raise KeyWrittenTwice(f"key {cut(printable(key.key), 40)!r} written twice ({lines})")
     return {} if node is None else data
+
+
+def yaml_list(data: dict[Any, Any], key: str) -> list[Any] | None:
+    """The list under ``key`` (one of :data:`YAML_KEYS`) of a ``triggers.yaml``: ``[]`` when
+    the key is not there or holds nothing (``should_not_trigger:``); None when it holds no
+    list (``no``, a string, a mapping), which is no empty list."""
+    found = data.get(key)
+    if found is None:
+        return []
+    return found if isinstance(found, list) else None

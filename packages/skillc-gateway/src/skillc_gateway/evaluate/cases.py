@@ -32,7 +32,11 @@ A key none of these shapes has is never read in silence: another tool's file (pr
 were not there. A ``triggers.yaml`` with a key besides its two lists is skipped; an entry
 with a key outside :data:`~skillc_index.evals.ENTRY_KEYS` is left out; an unknown key beside
 an ``evals`` list is ignored; each with a warning naming the key (lint's SKL529 reports
-them too). A ``skill_name`` that is not the skill's is a warning naming both.
+them too). A ``skill_name`` that is not the skill's is a warning naming both. A file holding
+a key twice in one mapping or object, or that is not UTF-8, is skipped
+(:func:`~skillc_index.evals.load_case`); a ``triggers.yaml`` list that is no list
+(``should_not_trigger: no``) is a warning, not an empty list; an ``id`` that is no integer or
+that another entry holds is a warning, the cases scored all the same.
 
 Each request counts once for the skill (:func:`_distinct`): a copy of one, in the same file or
 another, is left out with a warning naming the two files, and a request marked both should
@@ -51,10 +55,10 @@ from skillc_index.evals import (  # the bounds and readers lint's SKL529 shares
     ENTRY_KEYS,
     FILE_KEYS,
     YAML_KEYS,
-    load_json,
-    load_yaml,
+    load_case,
     read_case_file,
     unknown_keys,
+    yaml_list,
 )
 from skillc_index.layout import CASE_FILES  # the files read, in this order
 
@@ -186,9 +190,9 @@ def _yaml_cases(data: Any, rel: str) -> list[Case | str]:
         raise ValueError(f"{unknown} (it holds should_trigger and should_not_trigger lists)")
     found: list[Case | str] = []
     for key, should in zip(YAML_KEYS, (True, False), strict=True):
-        queries = data.get(key) or []
-        if not isinstance(queries, list):
-            found.append(f"'{key}' is not a list")
+        queries = yaml_list(data, key)
+        if queries is None:  # `should_not_trigger: no` is no empty list
+            found.append(f"'{key}' is not a list: none of its cases is read")
             continue
         found += [
             _case({"query": query, "should_trigger": should}, rel, should)
@@ -212,12 +216,11 @@ def read_cases(root: Path, names: Sequence[str] = ()) -> SkillCases:
             data = read_case_file(root, rel)
             if data is None:
                 continue
+            loaded = load_case(rel, data)  # not UTF-8, a key written twice: skipped
             if rel.endswith(".yaml"):
-                from skillc_index.files import decoded
-
-                found = _yaml_cases(load_yaml(decoded(data)), rel)
+                found = _yaml_cases(loaded, rel)
             else:
-                found = _json_cases(load_json(data), rel, names)
+                found = _json_cases(loaded, rel, names)
         except (OSError, ValueError) as exc:
             problems.append(f"{rel} skipped: {exc}")
             continue

@@ -390,18 +390,21 @@ def evals_format(skill: Skill, options: Options) -> Findings:
 def _case_data(skill: Skill, rel: str) -> tuple[Any, Finding | None]:
     """The data of the case file ``rel`` read as ``skc eval`` reads it (its reader and bounds,
     :mod:`skillc_index.evals`, not lint's text window: a valid 300 KB file was cut, then "not
-    JSON"), or the finding of a file eval cannot read or parse (it skips it)."""
-    from skillc_index.evals import load_json, load_yaml, read_case_file
-    from skillc_index.files import decoded
+    JSON"), or the finding of a file eval cannot read or parse (it skips it): one not UTF-8,
+    one holding a key twice in an object or mapping."""
+    from skillc_index.evals import KeyWrittenTwice, case_text, load_case, read_case_file
 
     name = posixpath.basename(rel)
     yaml = rel.endswith(".yaml")
     try:
-        text = decoded(read_case_file(skill.root, rel) or b"")
+        data = read_case_file(skill.root, rel) or b""
+        case_text(data)  # it is not UTF-8
     except (OSError, ValueError) as exc:
         return None, Finding(f"{name} cannot be read: {exc}", rel)
     try:
-        return (load_yaml(text) if yaml else load_json(text)), None
+        return load_case(rel, data), None
+    except KeyWrittenTwice as exc:
+        return None, Finding(f"{name} has the {exc}: skc eval skips the file", rel)
     except (ValueError, RecursionError) as exc:
         kind = "YAML" if yaml else "JSON"
         return None, Finding(f"{name} is not {kind}: {str(exc)[:80]}", rel)
@@ -412,12 +415,7 @@ def _trigger_file(skill: Skill, rel: str) -> Findings:
     it cannot read it (its own readers, :mod:`skillc_index.evals`) or it is in none of its
     shapes, or when a ``triggers.yaml`` holds a key besides its two lists; an entry with a key
     it does not know, a ``triggers.yaml`` list that is no list."""
-    from skillc_index.evals import (
-        ENTRY_KEYS,
-        FILE_KEYS,
-        YAML_KEYS,
-        unknown_keys,
-    )
+    from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, YAML_KEYS, unknown_keys, yaml_list
 
     name = posixpath.basename(rel)
     data, unread = _case_data(skill, rel)
@@ -431,7 +429,7 @@ def _trigger_file(skill: Skill, rel: str) -> Findings:
             yield Finding(f"{name} has the {unknown}: skc eval skips the file", rel)
         else:
             for key in YAML_KEYS:
-                if not isinstance(data.get(key) or [], list):
+                if yaml_list(data, key) is None:  # `should_not_trigger: no`: no empty list
                     yield Finding(f"{name}'s '{key}' must be a list: skc eval leaves it out", rel)
         return
     if isinstance(data, dict) and isinstance(data.get("evals"), list):
