@@ -550,3 +550,19 @@ def test_a_case_file_skipped_for_a_repeated_key_fails_the_gate_in_ci(
                          "twice (lines 1 and 2)"),
         ("eval-threshold", "tour: threshold breached: no trigger case to score"),
     ]  # fmt: skip
+
+
+def test_one_description_under_two_names_is_a_collision_of_1(
+    eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """The cosine mixed the names' words in: one description under two long names was 0.55
+    alike in a library of 40 (0.55-0.59 whatever the library), never reported as 1.00."""
+    lib = tmp_path / "lib"
+    for name in ("acrobat-filler-toolkit-pro", "office-document-assistant-helper"):
+        write_skill(lib / name, description="Fill in PDF forms.")
+    for i in range(12):
+        write_skill(lib / f"other-{i}", description=f"Handle topic {i}: widgets for team {i}.")
+    _, data = eval_json("--path", str(lib))
+    assert [(c["skills"], c["similarity"]) for c in data["collisions"]] == [
+        (["acrobat-filler-toolkit-pro", "office-document-assistant-helper"], 1.0)
+    ]

@@ -52,3 +52,22 @@ def test_distinct_descriptions_do_not_collide(tmp_path: Path) -> None:
     _skill(folder, "git-review", "Review a pull request, read the diff, comment on risky changes.")
     result = lint_folder(folder, registry=_library())
     assert result is not None and result.diagnostics == ()
+
+
+def test_one_description_under_two_names_collides(tmp_path: Path) -> None:
+    """The names' words are no part of the likeness: one description vendored under two
+    long names was 0.55 alike (below 0.6, no finding)."""
+    folder = tmp_path / "skills"
+    _skill(folder, "acrobat-filler-toolkit-pro", "Fill in PDF forms.")
+    _skill(folder, "office-document-assistant-helper", "Fill in PDF forms.")
+    for i in range(8):
+        _skill(
+            folder, f"other-{i}", f"Handle topic {i}: widgets, gadgets and reports for team {i}."
+        )
+    result = lint_folder(folder, registry=_library())
+    assert result is not None
+    assert [d.file for d in result.diagnostics if d.rule == "SKL924"] == [
+        "acrobat-filler-toolkit-pro/SKILL.md",
+        "office-document-assistant-helper/SKILL.md",
+    ]
+    assert "is 100% alike to office-document-assistant-helper's" in result.diagnostics[0].message

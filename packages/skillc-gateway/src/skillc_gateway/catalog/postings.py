@@ -474,12 +474,6 @@ def scratch(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE temp.rank_added (skill INTEGER PRIMARY KEY, first INTEGER)")
 
 
-def listed_terms(db: sqlite3.Connection, skill_id: int) -> list[str]:
-    """The stemmed words of a skill's listed name and description (document 0), as indexed."""
-    rows = db.execute("SELECT term FROM rank_postings WHERE doc = 0 AND skill = ?", (skill_id,))
-    return [term for (term,) in rows]
-
-
 def remove(db: sqlite3.Connection, skill_id: int) -> None:
     _changed()
     pending = False  # added since finish(): its passages' word counts are not in rank_terms yet

@@ -170,13 +170,6 @@ class Library:
         entry = self.entries[skill]
         self.reword(skill, entry.shown if entry.triggerable else "")
 
-    def terms(self, skill: int) -> list[str]:
-        """The stemmed words of ``skill``'s listed name and description, as the ranker
-        indexed them."""
-        from skillc_gateway.catalog.postings import listed_terms
-
-        return listed_terms(self.db, skill)
-
     def close(self) -> None:
         self.db.close()
 

@@ -1,7 +1,8 @@
 """Collisions between skills, and the mutation check of a description.
 
-- **Near-duplicate descriptions**: the cosine of two skills' listed words (stemmed as the
-  ranker stems them), each word weighted by its IDF over the library
+- **Near-duplicate descriptions**: the cosine of two skills' listed descriptions, their
+  names left out (two skills vendored under other names are the same text: 1.00), words
+  stemmed as the ranker stems them, each weighted by its IDF over the library
   (:mod:`skillc_index.listing.collisions`, which skillc-lint's SKL924 uses too). At
   :data:`NEAR` or more the two are reported whether or not they have cases.
 - **Taken cases**: a should-trigger case of one skill that another ranks above (or level
@@ -142,10 +143,13 @@ def collisions(
     """The collisions among ``skills``: each pair alike at ``near`` or more, or that took
     each other's cases (``taken[(loser, taker)]``: how many), worst first. A case one
     skill took from another that took none back is that case's miss, not a collision."""
-    from skillc_index.listing.collisions import near_pairs
+    from skillc_index.listing.collisions import listing_terms, near_pairs
 
     ids = list(skills)
-    terms = [set(library.terms(skill)) for skill in ids]
+    # the descriptions alone: the names' words (which the ranker indexes too) made two
+    # skills of one description under other names 0.55 alike, no collision
+    shown = [library.entries[skill] for skill in ids]
+    terms = listing_terms([entry.shown if entry.triggerable else "" for entry in shown])
     alike = {(ids[a], ids[b]): cosine for (a, b), cosine in near_pairs(terms, near).items()}
     pairs = set(alike) | {(a, b) for a, b in taken if a < b and (b, a) in taken}
     found: list[Collision] = []

@@ -3,8 +3,8 @@
 An agent picks a skill from the listing's names and descriptions; two skills whose
 descriptions say nearly the same thing split the requests meant for either, or the agent picks
 the wrong one. The likeness is :mod:`skillc_index.listing.collisions`' (the one ``skc eval``
-reports: the cosine of the stemmed words of name and description, each weighted by its IDF
-over the folder's skills), over the listing entries the agent reads
+reports: the cosine of the stemmed words of the descriptions, names left out, each weighted
+by its IDF over the folder's skills), over the listing entries the agent reads
 (:func:`skillc_index.folder_budget`'s, Claude Code's text of each entry).
 """
 
@@ -25,7 +25,9 @@ def colliding_descriptions(folder: Path, options: Options) -> Findings:
     from skillc_index.listing.collisions import listing_terms, near_pairs, shared_phrases
 
     entries = folder_budget("claude", "project", folder, Config()).entries
-    texts = [f"{entry.name.replace('-', ' ')} {entry.description}" for entry in entries]
+    # the descriptions alone: two names' words made one description vendored under two
+    # names 0.55 alike, below any threshold
+    texts = [entry.description for entry in entries]
     for (a, b), similarity in sorted(near_pairs(listing_terms(texts), options["near"]).items()):
         phrases = shared_phrases(entries[a].description, entries[b].description, limit=3)
         shared = f" (shared: {'; '.join(phrases)})" if phrases else ""
