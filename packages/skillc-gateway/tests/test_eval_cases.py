@@ -566,3 +566,27 @@ def test_one_description_under_two_names_is_a_collision_of_1(
     assert [(c["skills"], c["similarity"]) for c in data["collisions"]] == [
         (["acrobat-filler-toolkit-pro", "office-document-assistant-helper"], 1.0)
     ]
+
+
+def test_frontmatter_that_cannot_be_read_is_said_not_a_listing_budget(
+    gateway: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """A description holding ``: `` unquoted is invalid YAML: eval said "listed name-only",
+    line 1, as if the budget had dropped it, and never named the error."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "pdf", description="Fill in PDF forms.")
+    docx = write_skill(
+        lib / "docx",
+        skill_md="---\nname: docx\ndescription: Edit Word files (.docx): tracked changes.\n"
+        "---\n# docx\n",
+    )
+    _write(docx, "evals/triggers.yaml", "should_trigger: [add tracked changes to my file]\n")
+    done = gateway("eval", "--path", str(lib), "--format", "github")
+    error = (
+        "SKILL.md: invalid frontmatter YAML: mapping values are not allowed in this context "
+        "(line 3, column 37): so it is listed name-only"
+    )
+    skipped = f"::warning file={docx / 'SKILL.md'},line=3,title=eval-skipped::docx: {error}"
+    assert skipped in done.stdout.splitlines(), done.stdout
+    table = gateway("eval", "--path", str(lib))
+    assert f"  {error}" in table.stdout.splitlines()

@@ -408,7 +408,8 @@ def test_the_library_reads_a_skill_as_list_budget_does(
         "logs", folder, "Parses apache access logs.", 3, "Parses apache access logs."
     )
     monkeypatch.setattr(entryfile, "READ_LIMIT", 20)  # the reader's bound: the name line alone
-    assert read_skill(folder, "claude", cut) == SkillEntry("logs", folder, "", 1, "")
+    cut_off = "missing frontmatter: no closing --- found"  # said, as SKL100 says it
+    assert read_skill(folder, "claude", cut) == SkillEntry("logs", folder, "", 1, "", error=cut_off)
     monkeypatch.undo()
     front = "name: hidden\ndescription: d\ndisable-model-invocation: true\n"
     hidden = write_skill(tmp_path / "hidden", frontmatter=front)

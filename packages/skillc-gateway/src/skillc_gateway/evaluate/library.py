@@ -50,6 +50,9 @@ class SkillEntry(NamedTuple):
     shown: str = ""
     """The description the listing shows within its budget."""
     state: ShownState = "full"
+    error: str = ""
+    """Why its frontmatter cannot be read (``invalid frontmatter YAML: ...``, as lint's
+    SKL100 says it; ``line`` is its line): why the listing shows its name alone."""
 
     @property
     def triggerable(self) -> bool:
@@ -77,8 +80,10 @@ def read_skill(
         return None
     name = entry.name if plugin is None else f"{plugin}:{entry.name}"
     if entry.omitted:
-        return SkillEntry(name, folder, "", entry.line, "", "omitted")
-    return SkillEntry(name, folder, entry.description, entry.line, entry.description)
+        return SkillEntry(name, folder, "", entry.line, "", "omitted", entry.error)
+    return SkillEntry(
+        name, folder, entry.description, entry.line, entry.description, error=entry.error
+    )
 
 
 class Ranking(NamedTuple):

@@ -336,6 +336,8 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
             parts = plugin_parts(entry.name)
             called = (entry.name, parts[2] if parts else entry.name, entry.folder.name)
             cases, problems = read_cases(entry.folder, called)
+            if entry.error:  # why it is listed by name alone: not the budget, its frontmatter
+                problems = (f"SKILL.md: {entry.error}: so it is listed {entry.state}", *problems)
             if not (cases or problems or options.skills or _has_case_file(entry.folder)):
                 continue  # no case file: not reported, nor gated (a case file of none is)
             if len(cases) > cases_left:

@@ -148,10 +148,11 @@ def read_entry(
     shown = listed_file(path, model) if file is None else file
     name_chars = entry_chars(model, name, "", shown)
     chars = entry_chars(model, name, description, shown) if description else name_chars
-    line = front.field_lines.get("description", 1)
+    line = front.error_line if front.error else front.field_lines.get("description", 1)
     entry = ListingEntry(name, path.name, entry_kind(path), chars, name_chars, description or "")
+    error = front.error or ""
     return entry._replace(
-        path=str(path), line=line, omitted=description is None, key=name, file=shown
+        path=str(path), line=line, omitted=description is None, key=name, file=shown, error=error
     )
 
 

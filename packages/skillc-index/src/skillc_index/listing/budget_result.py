@@ -85,6 +85,9 @@ class ListingEntry(NamedTuple):
     file: str = ""
     """The ``SKILL.md`` path the agent writes in the entry (Codex's, resolved once:
     :func:`~skillc_index.listing.agents.listed_file`; "" for Claude Code)."""
+    error: str = ""
+    """Why its frontmatter cannot be read (SKL100's words: ``invalid frontmatter YAML: ...``),
+    which lists it without a description (``line`` the line it is about); "" when it reads."""
 
     def renamed(self, name: str) -> ListingEntry:
         """The entry listed under ``name`` (its characters counted again)."""
