@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from skillc_index import Layout, ResolvedSkill
 from skillc_index.accesslog import AccessRecord
@@ -95,6 +100,93 @@ def test_no_upload_adds_rows_older_than_the_stores_horizon(
     other = resolve_skill("other", layout)
     insert(primary_log(other.runtime), days(other, 1, 10))
     assert upload_logs(postgres_url, layout).added == 5  # January 6 to 10
+
+
+def test_a_prune_while_a_batch_is_being_stored_leaves_no_older_row(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A prune run while an upload's batch is inserted and not yet committed (its INSERT read
+    the horizon before the prune recorded it, and the prune's DELETE could not see its rows)
+    left that batch's older rows in the store: the prune now waits for the batch (the
+    horizon's lock), so after it no row older than its horizon is left, and none arrives."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import psycopg
+
+    from skillc_stats import _team
+
+    log_rows(*days(demo, 1, 20))
+    TeamStore(postgres_url).close()  # the schema, made before
+    inserted, go = threading.Event(), threading.Event()
+    insert = _team.TeamStore._insert
+
+    def held(self: TeamStore, *args: Any) -> tuple[int, int]:
+        counts = insert(self, *args)
+        inserted.set()  # the batch inserted, its transaction not committed yet
+        go.wait(60)
+        return counts
+
+    monkeypatch.setattr(_team.TeamStore, "_insert", held)
+    waiting = (
+        "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+        "AND wait_event_type = 'Lock' AND wait_event = 'advisory'"
+    )
+    with ThreadPoolExecutor(2) as pool, psycopg.connect(postgres_url, autocommit=True) as db:
+        upload = pool.submit(upload_logs, postgres_url, layout)
+        try:
+            assert inserted.wait(60)
+            prune = pool.submit(prune_store, postgres_url, "2026-01-11T00:00:00Z")
+            for _ in range(600):  # done (it did not wait), or waiting for the batch
+                if prune.done() or db.execute(waiting).fetchone() == (1,):
+                    break
+                time.sleep(0.05)
+        finally:
+            go.set()
+        assert upload.result().added == 20
+        assert prune.result().rows == 10  # the batch's rows older than January 11
+        older = "SELECT COUNT(*) FROM skillc.access_log WHERE timestamp < '2026-01-11'"
+        assert db.execute(older).fetchone() == (0,)
+    monkeypatch.undo()
+    assert upload_logs(postgres_url, layout).added == 0
+    assert stored(postgres_url) == (10, 20)
+
+
+def test_uploads_at_once_with_a_prune_leave_no_older_row(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    demo_skill: Callable[[Path], Path],
+    project: Path,
+) -> None:
+    """Two uploads of four logs at once (two connections each) while the store is pruned: no
+    row older than the horizon is left, whichever way they meet."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from skillc_index import resolve_skill
+    from skillc_index.accesslog import insert, primary_log
+
+    skills = [demo]
+    for name in ("one", "two", "three"):
+        demo_skill(project / ".skillc" / "skills" / name)
+        skills.append(resolve_skill(name, layout))
+    for skill in skills:
+        insert(primary_log(skill.runtime), days(skill, 1, 28) * 40)
+    TeamStore(postgres_url).close()
+    with ThreadPoolExecutor(3) as pool:
+        uploads = [pool.submit(upload_logs, postgres_url, layout) for _ in range(2)]
+        time.sleep(0.2)
+        prune = pool.submit(prune_store, postgres_url, "2026-01-15T00:00:00Z")
+        for done in (*uploads, prune):
+            done.result()
+    with TeamStore(postgres_url, write=False) as store:
+        older = "SELECT COUNT(*) FROM access_log WHERE timestamp < '2026-01-15'"
+        assert store(older, []) == [(0,)]
+    upload_logs(postgres_url, layout)
+    assert stored(postgres_url)[0] == 4 * 14 * 40
 
 
 def test_a_row_within_the_second_of_the_bound_is_not_older(

@@ -125,6 +125,9 @@ def prune_store(url: str, before: str, *, dry_run: bool = False) -> PruneReport:
                 rows = int(row[0]) if row else 0
             else:
                 with store.db.transaction():
+                    # alone under the horizon's lock: the batches being inserted are waited
+                    # for (deleted too), those after read the new horizon (_team_sql)
+                    store.db.execute(sql.TAKE_HORIZON, (sql.HORIZON_KEY,))
                     rows = store.db.execute(sql.PRUNE, (bound,)).rowcount
                     store.db.execute(sql.SET_HORIZON, (bound,))
         except store.driver_error as exc:

@@ -328,6 +328,8 @@ class TeamStore:
     ) -> tuple[int, int]:
         """The copied rows stored, under the log's lock (only those above the highest row
         stored: whatever another upload stored since they were read is left out)."""
+        # the horizon's lock, shared, before the INSERT reads the horizon (a prune waits)
+        self.db.execute(sql.HOLD_HORIZON, (sql.HORIZON_KEY,))
         with self.db.cursor() as cursor:
             if previous is not None and batch[0][0] <= key.previous_upto:
                 params = (key.key, machine, user, key.key, previous, key.previous_upto)

@@ -33,6 +33,15 @@ LOCK_KEY = 0x736B696C6C63  # "skillc"
 #: turns and each reads the other's rows before it stores its own.
 LOG_LOCK_CLASS = 0x736B63  # "skc"
 LOCK_LOG = "SELECT pg_advisory_xact_lock(%s, hashtext(%s))"
+#: ``pg_advisory_xact_lock(HORIZON_KEY)``: the retention horizon's lock. Each upload batch
+#: holds it shared from just before its ``INSERT`` (whose snapshot, taken after, reads the
+#: horizon) to its commit; ``stats prune --from`` holds it alone while it deletes the rows
+#: and records the horizon. So a prune waits for the batches being inserted (its ``DELETE``
+#: then sees their rows) and the batches after it wait for its commit (they read its horizon):
+#: after a prune no row older than its horizon is left, and none arrives.
+HORIZON_KEY = LOCK_KEY + 1  # a one-key lock, as LOCK_KEY (never it)
+HOLD_HORIZON = "SELECT pg_advisory_xact_lock_shared(%s)"
+TAKE_HORIZON = "SELECT pg_advisory_xact_lock(%s)"
 _TEXT = 'TEXT COLLATE "C"'  # byte order: timestamps and paths compare as in SQLite
 
 #: A row's day in the rollups by day: its UTC day (skillc-index's ``UTC_DAY``), or for a time
