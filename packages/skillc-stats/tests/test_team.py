@@ -437,6 +437,19 @@ def test_a_reader_changes_nothing_and_a_writer_migrates(postgres_url: str) -> No
     assert "newer than this skillc's" in newer.value.reason
 
 
+def test_a_store_that_stops_answering_over_tcp_ends_the_connection(postgres_url: str) -> None:
+    """Keepalives and a TCP user timeout on every connection: a server gone silent mid-upload
+    (a network lost) ends it after a bounded wait (E043) instead of a wait without end."""
+    from skillc_stats._team import KEEPALIVES
+
+    TeamStore(postgres_url).close()
+    with TeamStore(postgres_url, write=False) as store:
+        sent = store.db.info.get_parameters()
+    assert {name: sent.get(name) for name in KEEPALIVES} == {
+        name: str(value) for name, value in KEEPALIVES.items()
+    }
+
+
 def test_masked() -> None:
     assert masked("postgresql://u:p%40ss@h:5432/db") == "postgresql://u:***@h:5432/db"
     assert masked("postgresql://u@h/db?password=x&sslmode=require") == (

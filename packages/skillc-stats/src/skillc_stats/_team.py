@@ -90,6 +90,17 @@ UPLOAD_CONNECTIONS = 2
 #: which it holds for about a second) before its upload fails (E043; what it stored stays).
 IDLE_TIMEOUT = "30s"
 LOCK_TIMEOUT = "60s"
+#: How long a connection waits on a server that stopped answering over TCP (a network gone,
+#: a host down) before it fails (E043): keepalive probes after 30 s idle, every 10 s, 3
+#: unanswered end it; data sent and not acknowledged for 60 s ends it too. libpq applies
+#: them to TCP connections only (a Unix socket's server is this machine's).
+KEEPALIVES = {
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 10,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 60_000,  # milliseconds
+}
 #: The most UTF-8 bytes a value the rollups key by as it is (not hashed: the skill, the
 #: command, the user, the machine) is stored with (:func:`_bounded`): a btree entry holds at
 #: most about 2,700 bytes, and four such values and the hashed ones fit.
@@ -126,7 +137,11 @@ class TeamStore:
             # UTF-8 whatever PGCLIENTENCODING or the URL says: another client encoding made
             # text bytes (SQL_ASCII: wrong counts, E999) or failed on a character (LATIN1)
             self.db: psycopg.Connection[Any] = self._psycopg.connect(
-                url, autocommit=True, connect_timeout=connect_timeout, client_encoding="utf8"
+                url,
+                autocommit=True,
+                connect_timeout=connect_timeout,
+                client_encoding="utf8",
+                **KEEPALIVES,
             )
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
