@@ -450,6 +450,42 @@ def test_a_store_that_stops_answering_over_tcp_ends_the_connection(postgres_url:
     }
 
 
+def test_the_summary_reads_a_skills_groups_from_the_store_a_few_at_a_time(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """The summary's one pass over a skill's ``(command, args)`` groups streams from the team
+    store as from a local log (a skill's distinct searches are unbounded): an iterator, its
+    rows fetched in chunks, the same rows as the statement read whole."""
+    import collections.abc
+
+    from skillc_stats._filters import Filters
+
+    searches = [
+        record(demo, "search", {"query": f"q{n}", "result_count": 1, "limit": 10})
+        for n in range(1200)
+    ]
+    log_rows(*rows_of(demo), *searches)
+    upload_logs(postgres_url, layout)
+    with TeamStore(postgres_url, write=False) as store:
+        log = store.stats_log("demo", Filters())
+        groups = log.command_args_counts()
+        assert isinstance(groups, collections.abc.Iterator)
+        assert not isinstance(groups, (list, tuple))
+        first = next(groups)
+        assert store.db.info.transaction_status != 0  # a statement under way: not all read
+        streamed = [first, *groups]
+        assert store.db.info.transaction_status == 0
+        whole = store(*store_statement(log))
+    assert sorted(map(tuple, streamed)) == sorted(map(tuple, whole))
+    assert len(streamed) == 1200 + 6 and query_stats(demo, layout, store=postgres_url)
+
+
+def store_statement(log: Any) -> tuple[str, list[Any]]:
+    from skillc_stats import _team_reads as reads
+
+    return reads.skill_statement(log._filters, log._skill, *reads.COMMAND_TARGETS, ())
+
+
 def test_masked() -> None:
     assert masked("postgresql://u:p%40ss@h:5432/db") == "postgresql://u:***@h:5432/db"
     assert masked("postgresql://u@h/db?password=x&sslmode=require") == (

@@ -50,7 +50,7 @@ import getpass
 import os
 import socket
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -232,6 +232,16 @@ class TeamStore:
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
 
+    def each(self, statement: str, params: Sequence[Any]) -> Iterator[Any]:
+        """The rows of one read-only statement (as :meth:`__call__`) a few hundred at a time,
+        never all held at once (a skill's distinct searches are unbounded), as a local log's
+        :meth:`~skillc_index.accesslog.reader.LocalRows.each` reads them."""
+        try:
+            with self.db.cursor() as cursor:
+                yield from cursor.stream(statement.replace("?", "%s"), list(params), size=500)
+        except self._psycopg.Error as exc:
+            raise self.failure(exc) from None
+
     def usage(self, filters: Filters) -> list[SkillUsage]:
         """Uses, first and last use, distinct projects and author activity of every skill
         (``--all``): whole days from the daily rollup, the rows of a day the time filters cut
@@ -367,8 +377,7 @@ class TeamStatsLog:
         self._filters = filters
 
     def _rows(self, shape: tuple[str, str], extra: Sequence[Any] = ()) -> list[Any]:
-        statement, values = reads.skill_statement(self._filters, self._skill, *shape, extra)
-        return self._store(statement, values)
+        return self._store(*reads.skill_statement(self._filters, self._skill, *shape, extra))
 
     def period(self) -> tuple[str | None, str | None]:
         from skillc_stats._team_all import period_statement
@@ -376,8 +385,11 @@ class TeamStatsLog:
         found = self._store(*period_statement(self._filters, self._skill))
         return (found[0][0], found[0][1]) if found else (None, None)
 
-    def command_args_counts(self) -> list[Any]:
-        return self._rows(reads.COMMAND_TARGETS)
+    def command_args_counts(self) -> Iterator[Any]:
+        """One ``(command, args)`` group at a time (:meth:`TeamStore.each`), as from a local
+        log: a skill's distinct searches are unbounded."""
+        shape = reads.COMMAND_TARGETS
+        return self._store.each(*reads.skill_statement(self._filters, self._skill, *shape, ()))
 
     def args_counts(self, command: str) -> list[Any]:
         return self._rows(reads.TARGETS_OF, [command])
