@@ -511,3 +511,21 @@ def test_text_that_is_not_utf8_is_uploaded_as_the_local_log_reads_it(
     assert sorted(entry["section"] for entry in sections) == ["S0", "S1", "S2", "S3"]
     assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 0
     rollups_match_rows(postgres_url)
+
+
+def test_a_login_name_that_is_not_utf8_uploads_as_other_text(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    cli: Callable[..., Callable[..., Any]],
+) -> None:
+    """A login name (``$USER``, ``$LOGNAME``) holding a byte that is not UTF-8 is stored with
+    U+FFFD for it, as any other text: every ``skc sync --to`` failed E999 (UnicodeEncodeError)."""
+    log_rows(*numbered(demo, 0, 3))
+    skc = cli("skc", script=True)
+    bad = b"bad\xffuser".decode("utf-8", "surrogateescape")  # as the environment reads it
+    synced = skc("sync", "--to", postgres_url, env_extra={"USER": bad, "LOGNAME": bad})
+    assert synced.returncode == 0, synced.stderr
+    assert synced.stderr == "" and "Uploaded 3 entries" in synced.stdout
+    with _team.TeamStore(postgres_url, write=False) as store:
+        assert store("SELECT DISTINCT username FROM access_log", []) == [("bad\ufffduser",)]

@@ -543,8 +543,10 @@ def upload_logs(
     without psycopg and :class:`~skillc_index.TeamStoreUnavailable` (E043) when the store cannot
     be used; a log that cannot be read is reported in its :class:`LogUpload`, the others go on."""
     url = checked_text(url, "url", "a postgresql:// URL")
-    user = _bounded(checked_text(user or current_user(), "user", "a name"))
-    machine = _bounded(checked_text(machine or socket.gethostname(), "machine", "a name"))
+    # text as any other (a login or host name not UTF-8: U+FFFD for each byte that is not)
+    user = _bounded(valid_utf8(checked_text(user or current_user(), "user", "a name")))
+    machine = checked_text(machine or socket.gethostname(), "machine", "a name")
+    machine = _bounded(valid_utf8(machine))
     layout = layout or Layout.discover()
     paths = local_logs(layout)
     with TeamStore(url) as store:  # creates or migrates the schema, once
