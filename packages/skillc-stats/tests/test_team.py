@@ -437,6 +437,26 @@ def test_a_reader_changes_nothing_and_a_writer_migrates(postgres_url: str) -> No
     assert "newer than this skillc's" in newer.value.reason
 
 
+def test_a_reader_told_a_migration_is_under_way(postgres_url: str) -> None:
+    """A reader of a store an upload is migrating (it holds the migration's lock) is told to
+    try again shortly, not to run the migration itself."""
+    import psycopg
+
+    from skillc_stats._team_sql import LOCK, LOCK_KEY
+
+    TeamStore(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("UPDATE skillc.schema_version SET version = %s", (SCHEMA_VERSION - 1,))
+        with pytest.raises(TeamStoreUnavailable) as idle:
+            TeamStore(postgres_url, write=False)
+        assert f"version {SCHEMA_VERSION - 1}: run 'skc sync --to'" in idle.value.reason
+        with db.transaction():  # an upload migrating it
+            db.execute(LOCK, (LOCK_KEY,))
+            with pytest.raises(TeamStoreUnavailable) as busy:
+                TeamStore(postgres_url, write=False)
+        assert "being migrated by another upload: try again shortly" in busy.value.reason
+
+
 def test_a_store_that_stops_answering_over_tcp_ends_the_connection(postgres_url: str) -> None:
     """Keepalives and a TCP user timeout on every connection: a server gone silent mid-upload
     (a network lost) ends it after a bounded wait (E043) instead of a wait without end."""

@@ -186,12 +186,7 @@ class TeamStore:
         try:
             version = self._version()
             if version < sql.SCHEMA_VERSION and not write:
-                raise TeamStoreUnavailable(
-                    self.shown,
-                    "no skillc team store in this database"
-                    if version == 0
-                    else f"its schema is version {version}: run 'skc sync --to' to migrate it",
-                )
+                raise TeamStoreUnavailable(self.shown, self._not_current(version))
             if version < sql.SCHEMA_VERSION:
                 with self.db.transaction():
                     self.db.execute(sql.LOCK, (sql.LOCK_KEY,))
@@ -217,6 +212,17 @@ class TeamStore:
                 self.db.execute(sql.BOUNDED_WAITS, (LOCK_TIMEOUT, IDLE_TIMEOUT))
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
+
+    def _not_current(self, version: int) -> str:
+        """Why a reader cannot use a store of an older ``version``: an upload is migrating it
+        (it holds the migration's lock: tried here without waiting, released at once), or
+        none is and one must."""
+        taken = self.db.execute(sql.TRY_LOCK, (sql.LOCK_KEY,)).fetchone()
+        if taken is not None and not taken[0]:
+            return "it is being migrated by another upload: try again shortly"
+        if version == 0:
+            return "no skillc team store in this database"
+        return f"its schema is version {version}: run 'skc sync --to' to migrate it"
 
     def _version(self) -> int:
         row = self.db.execute(sql.HAS_VERSION_TABLE).fetchone()

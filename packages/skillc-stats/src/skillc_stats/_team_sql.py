@@ -568,6 +568,7 @@ SET_HORIZON = "INSERT INTO retention VALUES (%s)"
 HAS_VERSION_TABLE = "SELECT to_regclass('skillc.schema_version') IS NOT NULL"
 VERSION = "SELECT MAX(version) FROM skillc.schema_version"
 LOCK = "SELECT pg_advisory_xact_lock(%s)"
+TRY_LOCK = "SELECT pg_try_advisory_xact_lock(%s)"  # (autocommit: released with the statement)
 CREATE_SCHEMA = "CREATE SCHEMA IF NOT EXISTS skillc"
 CREATE_VERSION_TABLE = "CREATE TABLE IF NOT EXISTS skillc.schema_version (version INTEGER NOT NULL)"
 IN_SCHEMA_FOR_NOW = "SET LOCAL search_path TO skillc"
