@@ -186,12 +186,12 @@ __all__ = ["__version__", *_EXPORTS]
 # still resolves, with a DeprecationWarning naming that module, until the next release (the
 # CHANGELOG's "Moved" list is this table; test_moved_names.py keeps the two the same)
 _MOVED: dict[str, str] = {
-    "batch_jobs": "build.batch",
+    "batch_jobs": "build.jobs",
     "BatchItem": "build.batch",
-    "BatchJob": "build.batch",
+    "BatchJob": "build.jobs",
     "BatchResult": "build.batch",
     "build_skills": "build.batch",
-    "is_folder_of_skills": "build.batch",
+    "is_folder_of_skills": "build.jobs",
     "compile_skill": "build.compiler",
     "CompileResult": "build.compiler",
     "IndexReport": "build.compiler",

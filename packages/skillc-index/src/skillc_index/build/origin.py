@@ -5,7 +5,7 @@ make (:func:`import_current`, the one test of ``build --all`` and ``skc list``'s
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from skillc_index.build.store import (
     GitView,
@@ -21,9 +21,6 @@ from skillc_index.layout import (
     runtime_for,
 )
 from skillc_index.walk import SkillFiles
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["Origin", "from_origin", "import_current", "read_origin"]
 
