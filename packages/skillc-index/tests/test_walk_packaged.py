@@ -320,7 +320,7 @@ def test_build_of_a_packages_output_folder_says_the_record_left_its_copies_out(
     assert (project / "dist" / "office" / "skills" / "alpha" / "SKILL.md").is_file()
     (project / "outer").mkdir()
     hint = "holds what 'skc package' wrote (its .skillc-package.json lists it), not built"
-    for named, where in (("dist", "dist"), ("outer", "outer/dist")):
+    for named, where in (("dist", "./dist"), ("outer", "./outer/dist")):
         if named == "outer":
             (project / "dist").rename(project / "outer" / "dist")
         built = run("build", named)
@@ -338,3 +338,35 @@ def test_build_of_a_packages_output_folder_says_the_record_left_its_copies_out(
     copy = run("build", "outer/dist/office", "--format", "json")
     assert copy.returncode == 0, copy.stderr
     assert [r["skill"] for r in json.loads(copy.stdout)["results"]] == ["alpha"]
+
+
+@pytest.mark.usefixtures("skc_on_path")
+def test_the_hint_names_a_package_folder_with_a_newline_as_one_escaped_word(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """The hint of ``skc build outer`` printed the name of the folder ``skc package -o`` wrote
+    as it was: a newline in it forged a line of its own (``hint: forged ...``), a space went
+    unquoted. It names it as W001 does, one shell word a shell pastes, escapes and all."""
+    write_skill(project / "skills" / "alpha", "alpha")
+    run = cli("skillc-index", script=True)
+    assert run("init").returncode == 0
+    (project / "outer").mkdir()
+    odd = "my x\x1b[31mRED\nhint: forged"
+    made = run(
+        "package", "skills/alpha", "--to", "plugin", "--name", "office", "-o", f"outer/{odd}"
+    )
+    assert made.returncode == 0, made.stderr
+    assert (project / "outer" / odd / "office" / "skills" / "alpha" / "SKILL.md").is_file()
+    built = run("build", "outer")
+    assert built.returncode == 1
+    assert built.stderr.splitlines() == [
+        "error[E010]: outer: not a valid skill: 'outer' (missing SKILL.md)",
+        "hint: $'./outer/my x\\x1b[31mRED\\x0ahint: forged' holds what 'skc package' wrote"
+        " (its .skillc-package.json lists it), not built: build the skills' sources, or a"
+        " copy's folder",
+    ]
+    assert "\x1b" not in built.stderr + built.stdout
+    assert not (project / ".skillc" / "skills" / "alpha").exists()  # nothing imported
+    (project / "outer" / odd).rename(project / "outer" / "my dist")  # a space alone: quoted
+    built = run("build", "outer")
+    assert built.stderr.splitlines()[1].startswith("hint: './outer/my dist' holds what ")

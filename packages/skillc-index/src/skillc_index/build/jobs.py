@@ -20,7 +20,14 @@ from skillc_index.diagnostics import (
     WordedOption,
 )
 from skillc_index.import_record import import_origin
-from skillc_index.layout import SKILL_FILE, Layout, Scope, expand_user, resolve_skill
+from skillc_index.layout import (
+    SKILL_FILE,
+    Layout,
+    Scope,
+    expand_user,
+    pasted_path,
+    resolve_skill,
+)
 from skillc_index.record import Record
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
 from skillc_index.walk import SkillFolders, build_walk, crowded, cut_short, walked
@@ -180,7 +187,7 @@ def batch_jobs(
             skills = walk(folder) if folder.is_dir() else SkillFolders()
             if not skills:  # past a bound the walk stopped at, not "missing SKILL.md"
                 error = NoSkillBeforeCut.of(argument, folder, skills) or _not_a_skill(
-                    exc, argument, folder, skills, spelling
+                    exc, skills, layout, spelling
                 )
                 jobs.append(BatchJob(argument, argument, argument, error.spelled(spelling)))
             elif skills.cut_short and warn is not None:
@@ -208,16 +215,18 @@ def batch_jobs(
 
 
 def _not_a_skill(
-    exc: NotASkill, argument: str, folder: Path, found: SkillFolders, spelling: Spelling
+    exc: NotASkill, found: SkillFolders, layout: Layout, spelling: Spelling
 ) -> NotASkill:
-    """E010 of the folder ``argument`` whose walk ``found`` no skill; its hint says so when
-    the walk left out what ``skc package`` wrote (:attr:`~skillc_index.walk.SkillFolders.
-    package_output`: kept even in the folder named, which may be a project ``-o .`` filled)."""
+    """E010 of a folder whose walk ``found`` no skill; its hint says so when the walk left
+    out what ``skc package`` wrote (:attr:`~skillc_index.walk.SkillFolders.package_output`:
+    kept even in the folder named, which may be a project ``-o .`` filled), named as W001
+    names a folder (:func:`~skillc_index.layout.pasted_path`: one shell word, a newline or
+    an escape sequence in its name escaped, never a line of its own)."""
     from skillc_index.walk import PACKAGE_RECORD as RECORD
 
     if found.package_output is None:
         return exc
-    where = Path(argument) / found.package_output.relative_to(folder)
+    where = pasted_path(layout, found.package_output)
     wrote = f"{where} holds what {spelling.command('package')} wrote (its {RECORD} lists it)"
     return NotASkill(exc.path, f"{wrote}, not built: build the skills' sources, or a copy's folder")
 
