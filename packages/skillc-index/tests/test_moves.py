@@ -396,5 +396,64 @@ def test_a_store_skill_that_replaced_the_one_routed_takes_none_of_its_uses(
     )
     shutil.rmtree(store)
     other.rename(store)
+    # not built yet: its runtime still holds the moved skill's build (no folder is hashed
+    # per read), and it takes the moved folder's uses until it is built (the README says so)
+    assert _store_uses(log, store) == 2
     build("user-own", deploys=False)
     assert _store_uses(log, store) == 0
+
+
+def test_the_readers_know_the_folder_moved_by_the_rule_route_commands_use(
+    project: Path, build: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``routed_moves`` re-implemented ``route.manifest.is_ours``; it asks it, with the
+    runtime's last build as the content (``content``: called only when the inode changed, and
+    then instead of hashing the folder), read once for every agent folder's entry."""
+    import shutil
+
+    import skillc_index.build.manifest as build_manifest
+    from skillc_index.accesslog.moves import routed_moves
+    from skillc_index.route.manifest import MoveRecord, is_ours
+
+    store = project / ".skillc" / "skills" / "user-own"
+    log = _old_route(project, uses=2)
+    info = store.lstat()
+    asked: list[str] = []
+
+    def content() -> str | None:
+        asked.append("asked")
+        return "sha256:" + "a" * 64
+
+    same = MoveRecord("user-own", "folder", info.st_dev, info.st_ino, "sha256:" + "b" * 64)
+    assert is_ours(same, store, content) and asked == []  # its inode: nothing else asked
+    other = same._replace(ino=info.st_ino + 1)
+    assert not is_ours(other, store, content) and asked == ["asked"]  # holds another
+    assert is_ours(other._replace(content="sha256:" + "a" * 64), store, content)
+    assert not is_ours(other._replace(content=None), store, content) and len(asked) == 2
+    assert not is_ours(other, project / "none", content) and len(asked) == 2
+    # two agents' routes moved a folder of the name; the store folder is a copy (new inode)
+    build("user-own", deploys=False)
+    router = project / ".skillc" / "router"
+    claude = json.loads((router / "claude.json").read_text())
+    (project / ".agents" / "skills").mkdir(parents=True)
+    (router / "codex.json").write_text(
+        json.dumps({**claude, "agent": "codex", "folder": ".agents/skills"})
+    )
+    copy = store.with_name("copy")
+    shutil.copytree(store, copy)
+    store.rename(project / "moved-aside")
+    copy.rename(store)
+    read = build_manifest.read_manifest
+    reads: list[Path] = []
+
+    def counted(path: Path) -> Any:
+        reads.append(path)
+        return read(path)
+
+    monkeypatch.setattr(build_manifest, "read_manifest", counted)
+    moves = routed_moves(log, ())
+    assert sorted(old for old, _, _ in moves) == [
+        os.path.realpath(project / folder / "user-own")
+        for folder in (".agents/skills", ".claude/skills")
+    ]
+    assert reads == [project / ".skillc" / "runtime" / "user-own"]  # one small read

@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from skillc_index.accesslog.reader import Rows
     from skillc_index.diagnostics import Notice
     from skillc_index.layout import Layout
+    from skillc_index.route.manifest import MoveRecord
 
 __all__ = [
     "MAX_MOVES",
@@ -145,12 +146,14 @@ def routed_moves(log: Path, recorded: Collection[tuple[str, str]]) -> list[tuple
 
     A base's manifests are read once per process while they stay as they were
     (:func:`_routes`), not once per log: the readers open one log per skill. The store
-    folder must be the entry moved, as cheaply as that is known (no folder hashed per read:
+    folder must be the entry moved (:func:`~skillc_index.route.manifest.is_ours`, the one
+    rule route commands use too), as cheaply as that is known (no folder hashed per read:
     that cost seconds): its device and inode, which a rename keeps; else (a copied project
     gives every folder new ones) the content the entry records (a build refreshes it,
     :func:`~skillc_index.route.parked.refresh_moved`) is the source hash of the runtime's
-    last build, which its manifest says. A store skill of that name that replaced the one
-    moved (a new folder, built since) takes none of the moved folder's rows."""
+    last build, which its manifest says, read once. A store skill of that name that
+    replaced the one moved (a new folder) takes none of the moved folder's rows once it is
+    built; until then its runtime still holds the moved skill's build, and it takes them."""
     from skillc_index.accesslog.store import primary_log
     from skillc_index.files import inside, real_path
     from skillc_index.layout import RUNTIME_FOLDER, SKILLC_DIR, STORE_FOLDER
@@ -172,18 +175,28 @@ def routed_moves(log: Path, recorded: Collection[tuple[str, str]]) -> list[tuple
         info = None
     if info is None or not stat.S_ISDIR(info.st_mode):  # (a link to a folder is none)
         return []
+    from skillc_index.route.manifest import is_ours
+
     new = os.path.realpath(store)
     real_base, real_skillc = real_path(base), real_path(skillc)
     found: list[tuple[str, str, int]] = []
-    built = _built_content(runtime)
-    for folder, moved, content in entries or ():
+    built: str | None = None  # the store skill's last build (read once, when an inode changed)
+    read = False
+
+    def last_build() -> str | None:
+        nonlocal built, read
+        if not read:
+            built, read = _built_content(runtime), True
+        return built
+
+    for folder, record in entries or ():
         parent = real_path(base / folder)
         place = base / folder / name
         if (
-            (moved != (info.st_dev, info.st_ino) and (content is None or content != built()))
-            or not inside(parent, real_base)
+            not inside(parent, real_base)
             or inside(parent, real_skillc)
             or os.path.lexists(place)  # the user's own skill of that name is back there
+            or not is_ours(record, store, last_build)  # the store folder is not the one moved
         ):
             continue
         old = str(Path(parent) / name)
@@ -202,28 +215,21 @@ MAX_ROUTES = 64
 MAX_BASES = 1_024
 
 #: A folder entry of a route manifest (:func:`_routes`): the agent folder it was moved from
-#: (as the manifest writes it, relative to the base), the device and inode of the entry
-#: moved, and what it held (``MoveRecord.content``, None when not recorded).
-_Moved = tuple[str, tuple[int, int], str | None]
+#: (as the manifest writes it, relative to the base) and the manifest's record of the move.
+_Moved = tuple[str, "MoveRecord"]
 
 _ROUTES: dict[str, tuple[tuple[Any, ...], dict[str, list[_Moved]]]] = {}
 
 
-def _built_content(runtime: Path) -> Callable[[], str | None]:
+def _built_content(runtime: Path) -> str | None:
     """What the store skill held when ``runtime`` was last built, as a route records it
-    (``sha256:<source hash>``, :func:`~skillc_index.route.manifest.folder_content`), read
-    from the runtime's manifest on the first call only; None without one."""
-    from functools import cache
+    (``sha256:<source hash>``, :func:`~skillc_index.route.manifest.folder_content`): its
+    runtime manifest's source hash, a small read; None without one."""
+    from skillc_index.build.manifest import read_manifest
+    from skillc_index.route.manifest import folder_content
 
-    @cache
-    def built() -> str | None:
-        from skillc_index.build.manifest import read_manifest
-        from skillc_index.route.manifest import folder_content
-
-        manifest = read_manifest(runtime)
-        return None if manifest is None else folder_content(manifest.source_hash)
-
-    return built
+    manifest = read_manifest(runtime)
+    return None if manifest is None else folder_content(manifest.source_hash)
 
 
 def _routes(skillc: Path) -> Mapping[str, Sequence[_Moved]]:
@@ -260,8 +266,8 @@ def _routes(skillc: Path) -> Mapping[str, Sequence[_Moved]]:
             if record.kind != "folder":
                 continue
             entries = by_name.setdefault(record.name, [])
-            if all(folder != route.folder for folder, _, _ in entries):
-                entries.append((route.folder, (record.dev, record.ino), record.content))
+            if all(folder != route.folder for folder, _ in entries):
+                entries.append((route.folder, record))
     if len(_ROUTES) >= MAX_BASES:
         _ROUTES.clear()
     _ROUTES[str(skillc)] = (stats, by_name)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
@@ -254,16 +254,24 @@ def lexists(path: Path) -> bool:
     return os.path.lexists(path)
 
 
-def is_ours(record: MoveRecord, path: Path) -> bool:
+def is_ours(
+    record: MoveRecord, path: Path, content: Callable[[], str | None] | None = None
+) -> bool:
     """Whether the entry at ``path`` is the one ``record`` moved: its device and inode, else
     (a copy of the project, or a move to another file system, gives every entry new ones)
-    what it holds (:func:`content_of`): another entry under its name holds something else."""
+    what it holds (:func:`content_of`): another entry under its name holds something else.
+    ``content``, called only then, says what it holds when the caller knows that more
+    cheaply than hashing the folder (the stats' readers: the source hash of the store
+    skill's last build, :func:`~skillc_index.accesslog.moves.routed_moves`): a folder that
+    replaced the one moved is then taken for it until it is built."""
     identity = identity_of(path)
     if identity is None:
         return False
     if identity == (record.dev, record.ino):
         return True
-    return record.content is not None and content_of(path, record.kind) == record.content
+    if record.content is None:
+        return False
+    return (content_of(path, record.kind) if content is None else content()) == record.content
 
 
 def seen(record: MoveRecord, path: Path, content: str | None = None) -> MoveRecord:
