@@ -223,3 +223,18 @@ def test_run_errors_name_the_parameter_and_the_command_line_writes_its_option(
         "error[E100]: invalid option: 'Invalid value for --explain: 'SKL99' matches no rule "
         "(see --list-rules)'",
     ]
+
+
+def test_the_tools_lint_is_capped_as_the_command_lines(
+    project: Path, write_skill: WriteSkill
+) -> None:
+    """The tool's lint (``skill``, what MCP's skc_lint runs) reported every finding once the
+    cap moved after the suppressions: 150 broken links gave 150 SKL301 and no count; it
+    gives the first 100 and one saying how many more, as ``skc lint`` does."""
+    body = "".join(f"[link {n}](missing-{n}.md)\n" for n in range(150))
+    write_skill(project / ".skillc" / "skills" / "demo", description=DESCRIPTION, body=body)
+    report: Any = LINT.run(session(project, []), LintParams("demo", select=("SKL301",)))
+    found = report.to_dict()["diagnostics"]
+    assert len(found) == 101
+    assert [d["rule"] for d in found] == ["SKL301"] * 101
+    assert found[-1]["message"].startswith("50 more SKL301 findings in this file")

@@ -177,8 +177,11 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
 
     cwd = session.layout.cwd
     if params.skill is not None:  # the tool: one skill, its diagnostics as many as fit
+        from skillc_lint._engine import capped
+
         run = LintRun(params, cwd)
-        report = lint(session, params)
+        report = lint(session, params)  # every finding: capped once suppressions hid theirs
+        report = report._replace(result=capped(report.result))
         kept, cut = session.fit(
             lambda: report.to_dict()["diagnostics"],
             "lint",
