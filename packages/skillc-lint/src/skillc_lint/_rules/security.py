@@ -184,7 +184,7 @@ def embedded_secrets(skill: Skill, options: Options) -> Findings:
 # -- SKL905 remote code -----------------------------------------------------------------------
 
 _FETCH = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b"
-#: What a line must hold for _REMOTE_CODE to match (lowercase): a fetch command.
+#: What a line must hold for _PIPED or _REMOTE_CODE to match (lowercase): a fetch command.
 _FETCH_HINTS = ("curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "webclient")
 #: What is looked for in a text to find those lines: the two ``invoke-`` commands at once,
 #: the words with a ``w`` in one search (:func:`any_of`), the lines then kept when they
@@ -218,9 +218,17 @@ _THROUGH = rf"(?:(?![|&]){_STAGE}\|){{0,{_PIPES - 1}}}?"
 _ONE_STAGE = re.compile(_STAGE)
 #: From the end of a runner's name: the next runner of its pipeline, :data:`_THROUGH`.
 _NEXT_RUNNER = re.compile(rf"{_STAGE}\|{_THROUGH}\s*(?P<runner>{_RUNNER})", re.IGNORECASE)
+#: A download piped on to a runner (``curl … | sh``), through :data:`_THROUGH`.
+_PIPED = re.compile(rf"\b{_FETCH}[^|\n;&]*\|{_THROUGH}\s*(?P<runner>{_RUNNER})", re.IGNORECASE)
+#: The same in a Markdown table row of prose, its first pipe only: the others are the
+#: table's cells (``| curl | HTTP client | bash |`` runs nothing).
+_PIPED_ROW = re.compile(rf"\b{_FETCH}[^|\n;&]*\|\s*(?P<runner>{_RUNNER})", re.IGNORECASE)
+#: Where :data:`_PIPED` may start, and what ends its scan for the pipe.
+_FETCH_AT = re.compile(rf"\b{_FETCH}", re.IGNORECASE)
+_SEPARATOR = re.compile(r"[|\n;&]")
+#: A download run by a shell or PowerShell without a pipe.
 _REMOTE_CODE = re.compile(
-    rf"\b{_FETCH}[^|\n;&]*\|{_THROUGH}\s*(?P<runner>{_RUNNER})"
-    rf"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*{_FETCH}"
+    rf"\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*{_FETCH}"
     rf"|(?:\b(?:ba|z)?sh|\bsource|(?<![\w.])\.)\s+<\(\s*{_FETCH}"
     r"|\b(?:iex|Invoke-Expression)\s*[\(\s]\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|"
     r"Invoke-RestMethod|New-Object\s+(?:System\.)?Net\.WebClient)",
@@ -256,6 +264,40 @@ _QUOTE_RUN = {
 }
 
 
+def _remote_code(line: str, piped: re.Pattern[str]) -> Iterator[re.Match[str]]:
+    """The remote-code matches of ``line``, ``piped`` (:data:`_PIPED` or :data:`_PIPED_ROW`)
+    or :data:`_REMOTE_CODE`'s, in order and none overlapping, as one pattern's ``finditer``
+    (``piped`` first at one place) in linear time: each fetch scans to the same separator
+    as the fetches before it up to there, and when its pipe leads to no runner, no fetch
+    before that separator is tried again (``curl x 'b' `` 16,000 times then ``| a``: 3.9 s)."""
+    other = _REMOTE_CODE.search(line)
+    pos = separator = dead = -1  # dead: a separator after which no runner is reached
+    for fetch in _FETCH_AT.finditer(line):
+        start = fetch.start()
+        while other is not None and other.start() < start:
+            yield other
+            pos = other.end()
+            other = _REMOTE_CODE.search(line, pos)
+        if start < pos:
+            continue
+        if start > separator:
+            found = _SEPARATOR.search(line, start)
+            separator = found.start() if found else len(line)
+        if separator == dead:
+            continue
+        match = piped.match(line, start)
+        if match is None:
+            dead = separator
+            continue
+        yield match
+        pos = match.end()
+        if other is not None and other.start() < pos:
+            other = _REMOTE_CODE.search(line, pos)
+    while other is not None:
+        yield other
+        other = _REMOTE_CODE.search(line, other.end())
+
+
 def _run_end(line: str, match: re.Match[str]) -> int | None:
     """Where the remote-code ``match`` of ``line`` ends: at the runner that runs the download,
     the match's own, or when that is a data consumer given its program inline (its output
@@ -263,7 +305,7 @@ def _run_end(line: str, match: re.Match[str]) -> int | None:
     python3 -c "print(…)" | sh``); None when every runner of it is one (``| python3 -c
     "import json…"``, as ``| jq``), within :data:`_PIPES` pipes."""
     end = match.end()
-    if match["runner"] is None:
+    if match.re is _REMOTE_CODE:  # no pipe: run by the shell that fetches it
         return end
     start = match.start("runner")
     for _ in range(_PIPES):
@@ -271,7 +313,8 @@ def _run_end(line: str, match: re.Match[str]) -> int | None:
         if not inline:
             return end
         program = _ONE_STAGE.match(line, inline.end())  # its own command, not the line's rest
-        if _EVALUATES.search(line, inline.end(), program.end() if program else len(line)):
+        assert program is not None  # a stage may be empty: it always matches
+        if _EVALUATES.search(line, inline.end(), program.end()):
             return end
         later = _NEXT_RUNNER.match(line, end)
         if later is None:
@@ -337,7 +380,9 @@ def remote_code(skill: Skill, options: Options) -> Findings:
             if _WARNING_AGAINST.search(line):
                 continue
             prose = blocks is not None and not in_code(blocks, number)
-            runs = ((m, _run_end(line, m)) for m in _REMOTE_CODE.finditer(line))
+            row = prose and line.lstrip().startswith("|")  # a table's: its cells, no pipeline
+            matches = _remote_code(line, _PIPED_ROW if row else _PIPED)
+            runs = ((m, _run_end(line, m)) for m in matches)
             found = ((m, end) for m, end in runs if end and not _exempt(line, m, end, prose))
             if (hit := next(found, None)) is not None:
                 match, end = hit
