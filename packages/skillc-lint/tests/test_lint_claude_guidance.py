@@ -119,8 +119,36 @@ GIT_COMMIT = (
             "Drops the unused tables",
             "DROP TABLE",
         ),
+        # up to 3 words of any kind between the verb and what it drops
+        (
+            "Drops the staging database of a preview app.",
+            "```sql\nDROP DATABASE staging;\n```\n",
+            "Drops the staging database",
+            "DROP DATABASE",
+        ),
+        (
+            "Drop the users table after an export.",
+            "```sql\nDROP TABLE users;\n```\n",
+            "Drop the users table",
+            "DROP TABLE",
+        ),
+        (
+            "Truncates and drops production tables after a load test.",
+            "```sql\nDROP TABLE orders;\n```\n",
+            "drops production tables",
+            "DROP TABLE",
+        ),
     ],
-    ids=["git-commit", "publish-to-pages", "github-release", "deploy-integration", "drop-tables"],
+    ids=[
+        "git-commit",
+        "publish-to-pages",
+        "github-release",
+        "deploy-integration",
+        "drop-tables",
+        "drop-staging-database",
+        "drop-users-table",
+        "drops-production-tables",
+    ],
 )
 def test_skl608_side_effect_workflows_need_disable_model_invocation(
     skill: Writer, description: str, body: str, said: str, run: str
@@ -173,6 +201,7 @@ def test_skl608_side_effect_workflows_need_disable_model_invocation(
         ),
         ("Migrates schemas; dropping a column is rare.", "```sql\nDROP TABLE old;\n```\n"),
         ("Uploads drag-and-dropping files.", "```sql\nDROP TABLE old;\n```\n"),
+        ("Sorts rows by drag-and-dropping them in tables.", "```sql\nDROP TABLE old;\n```\n"),
     ],
     ids=[
         "gitmoji",
@@ -183,6 +212,7 @@ def test_skl608_side_effect_workflows_need_disable_model_invocation(
         "dropping-filler",
         "dropping-a-column",
         "drag-and-dropping",
+        "drag-and-dropping-in-tables",
     ],
 )
 def test_skl608_near_misses_stay_silent(skill: Writer, description: str, body: str) -> None:

@@ -95,8 +95,9 @@ _SAYS = {
     r"(?:the\s+|your\s+|all\s+)?(?:staged\s+)?(?:changes|commits?|code|files|work|branch|to)\b"
     r"|merg(?:e|es|ing)\s+(?:the\s+|a\s+)?(?:pull|pr)",
     "delete": r"\b(?:delet|destroy|purg|wip)(?:e|es|ing|s)?\b|tear(?:s|ing)?\s+down"
-    # dropping is destructive only said of a table, a database, a schema (as DROP TABLE)
-    r"|\bdrop(?:s|ping)?\s+(?:the\s+|an?\s+|all\s+|your\s+|old\s+|unused\s+)*"
+    # dropping is destructive only said of a table, a database, a schema (as DROP TABLE), up
+    # to 3 words after it ("drops the staging database"), never drag-and-dropping
+    r"|(?<![\w-])drop(?:s|ping)?\s+(?:[\w'-]+\s+){0,3}"
     r"(?:tables?|databases?|schemas?|collections?)\b",
 }
 #: A skill that calls itself a guide or a reference explains a workflow rather than runs it.
