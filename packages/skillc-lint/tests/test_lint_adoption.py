@@ -537,6 +537,45 @@ def test_write_baseline_reads_the_baseline_it_replaces_once(
         Baseline.replaces(target, "b.json")
 
 
+def test_a_baseline_larger_than_baseline_reads_is_never_written(
+    lint: Run, cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--write-baseline`` wrote every finding, however many (4 skills of 100,000 orphaned
+    files: 76.7 MB), while ``--baseline`` reads at most MAX_BASELINE_BYTES: E100 then, and
+    ``--write-baseline`` again refused the file as no baseline (E050): stuck. A baseline over
+    the bound is E100 now, nothing written; one an older skillc-lint wrote over it is known
+    by its head and replaced; another tool's file over it is still E050 (bound: 2,000)."""
+    import skillc_lint._baseline as baseline
+
+    skill = put(cwd / "demo", "".join(f"[a](gone-{n}.md)\n\n" for n in range(30)))
+    assert lint("demo", "--write-baseline", "old.json").returncode == 0  # (64 MiB bound)
+    old = (cwd / "old.json").read_bytes()
+    assert len(old) > 2000
+    monkeypatch.setattr(baseline, "MAX_BASELINE_BYTES", 2000)
+    proc = lint("demo", "--write-baseline", "b.json")
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr.startswith(
+        "error[E100]: invalid option: 'cannot write 'b.json': 30 findings make a baseline of "
+    ), proc.stderr
+    assert "more than the 2,000 --baseline reads" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not (cwd / "b.json").exists()
+    assert (cwd / "old.json").read_bytes() == old  # nor the one there replaced
+    assert lint("demo", "--write-baseline", "old.json").returncode == 1
+    assert (cwd / "old.json").read_bytes() == old
+    # fewer findings: the oversized baseline an older run wrote is replaced
+    put(skill, "[a](gone.md)\n")
+    proc = lint("demo", "--write-baseline", "old.json")
+    assert (proc.returncode, proc.stderr) == (0, "wrote 1 finding to old.json\n")
+    assert len(json.loads((cwd / "old.json").read_text(encoding="utf-8"))["findings"]) == 1
+    assert lint("demo", "--baseline", "old.json").returncode == 0
+    # near miss: another tool's file as large is never replaced
+    (cwd / "other.json").write_bytes(old.replace(b'"skillc-lint"', b'"eslint"'))
+    proc = lint("demo", "--write-baseline", "other.json")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error[E050]: 'other.json' already exists"), proc.stderr
+
+
 def test_baseline_keeps_hiding_a_count_an_edit_changes(lint: Run, cwd: Path) -> None:
     """SKL201's message holds the file's length: an edit anywhere changed it, and the finding
     came back as new while its entry was called stale (CI failed on unrelated edits)."""

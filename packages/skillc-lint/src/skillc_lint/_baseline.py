@@ -188,7 +188,7 @@ class Baseline:
             try:
                 document = read_json_bounded(path, max_bytes=MAX_BASELINE_BYTES)
             except (OSError, ValueError):  # (JsonRejected is a ValueError)
-                document = None
+                document = _oversized_head(path)
         why = _written_by_newer(document)
         if why is not None:
             raise CannotWrite(shown, f"it was {why}")
@@ -203,7 +203,9 @@ class Baseline:
         """Write every diagnostic of ``results`` to ``path`` (atomically); returns how many.
         Only a missing file or a baseline skillc-lint wrote is replaced (:meth:`replaces`,
         checked again right before the rename: a file made meanwhile is never replaced);
-        ``shown``: ``path`` as the user named it (for the errors)."""
+        ``shown``: ``path`` as the user named it (for the errors). A baseline larger than
+        :data:`MAX_BASELINE_BYTES` (what :meth:`read` reads) is E100 ``cannot write``, and
+        nothing is written."""
         from skillc_index import write_file_atomic
 
         shown = str(path) if shown is None else shown
@@ -226,7 +228,16 @@ class Baseline:
             key=lambda e: (e["file"], e["line"] or 0, e["rule"], e["message"]),
         )
         document = {"version": BASELINE_VERSION, "tool": "skillc-lint", "findings": entries}
-        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+        if len(data) > MAX_BASELINE_BYTES:  # --baseline would refuse it: nothing written
+            from skillc_index.command_errors import CannotWrite
+
+            raise CannotWrite(
+                shown,
+                f"{len(entries)} findings make a baseline of {len(data):,} bytes, more than "
+                f"the {MAX_BASELINE_BYTES:,} --baseline reads; narrow the run (--select, "
+                "--ignore, per-file-ignores) or fix some findings first",
+            )
 
         def unchanged() -> None:  # what is there now is replaced only when it was a baseline
             if Baseline.replaces(path, shown) != replace:
@@ -235,7 +246,7 @@ class Baseline:
         try:
             write_file_atomic(
                 Path(path),
-                text.encode("utf-8"),
+                data,
                 parents=True,
                 before_rename=unchanged,
                 replace=replace,
@@ -247,6 +258,28 @@ class Baseline:
 
 #: The baseline last judged ours, with its (device, inode, size, mtime): read again if changed.
 _JUDGED: list[tuple[str, tuple[int, ...]]] = []
+
+
+#: The head of what :meth:`Baseline.write` writes (the keys in its order, as json.dumps
+#: indents them): how a baseline larger than :data:`MAX_BASELINE_BYTES` (an older
+#: skillc-lint wrote one) is still known as ours, to be replaced (:func:`_oversized_head`).
+_HEAD = re.compile(rb'\{\s*"version":\s*(\d{1,9}),\s*"tool":\s*"skillc-lint",\s*"findings":\s*\[')
+_HEAD_BYTES = 256
+
+
+def _oversized_head(path: Path) -> dict[str, Any] | None:
+    """A document standing for the regular file at ``path`` when it is larger than
+    :data:`MAX_BASELINE_BYTES` and its first bytes are a baseline's skillc-lint wrote
+    (:data:`_HEAD`: version and tool, no findings read); None for anything else."""
+    from skillc_index.bounded_json import read_bounded
+
+    try:
+        if path.stat().st_size <= MAX_BASELINE_BYTES:
+            return None  # (read whole, and not a baseline)
+        head = _HEAD.match(read_bounded(path, _HEAD_BYTES))
+    except OSError:
+        return None
+    return {"version": int(head[1]), "tool": "skillc-lint", "findings": []} if head else None
 
 
 def _stat_key(path: Path) -> tuple[int, ...] | None:
