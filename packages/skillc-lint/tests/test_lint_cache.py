@@ -294,6 +294,40 @@ def test_the_cache_keeps_its_bound(skill: Writer, tmp_path: Path) -> None:
     cache.close()
 
 
+def test_a_result_over_the_bound_is_not_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A result holds every finding (the cap is its reader's): a skill of 100,000 orphaned
+    files stored 19 MB, and each warm run read it back (295 MB). One larger than
+    MAX_RESULT_BYTES (here 50,000: 1,000 findings are ~100 KB) is not stored, the skill
+    linted again and capped the same; a small one of the same run is, every finding."""
+    import skillc_lint._cache as results
+    from skillc_lint import lint_skill
+
+    def links(name: str, count: int) -> Path:
+        folder = tmp_path / name
+        folder.mkdir()
+        front = f"---\nname: {name}\ndescription: M. Use when m.\n---\n\n# {name}\n\n"
+        body = "".join(f"[x](gone-{n}.md)" + ("\n\n" if n % 10 == 9 else " ") for n in range(count))
+        (folder / "SKILL.md").write_text(front + body, encoding="utf-8")
+        return folder
+
+    monkeypatch.setattr(results, "MAX_RESULT_BYTES", 50_000)
+    small, large = links("small", 150), links("large", 1_000)
+    cache = ResultCache(tmp_path / "c")
+    assert len(lint_skill(small, cache=cache).diagnostics) == 101
+    assert len(lint_skill(large, cache=cache, cap=False).diagnostics) == 1_000
+    cache.close()
+    ((_, value),) = stored(tmp_path / "c")  # the small one's alone
+    fields, _ = pickle.loads(value)
+    assert (fields[0], len(fields[1])) == ("small", 150)  # every finding, uncapped
+    again = ResultCache(tmp_path / "c")
+    assert len(lint_skill(large, cache=again).diagnostics) == 101  # linted again, capped
+    assert len(lint_skill(small, cache=again).diagnostics) == 101  # (from the cache)
+    again.close()
+    assert len(stored(tmp_path / "c")) == 1
+
+
 def test_a_one_process_run_stores_every_result_it_batched(skill: Writer, tmp_path: Path) -> None:
     """A one-process run stores its results in batches: all of them at its end, more than a
     batch too, and those linted before the caller stopped reading."""
