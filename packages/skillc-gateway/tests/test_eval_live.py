@@ -396,6 +396,7 @@ def test_live_runs_are_bounded_and_a_dry_run_starts_none(
     assert data["planned"][1] == {
         "skill": "pdf", "query": "fill in PDF form 1",
         "argv": [sys.executable, str(agent), "-p", "fill in PDF form 1"], "runs": 3,
+        "refused": None,
     }  # fmt: skip
     assert all("live" not in case for case in data["skills"][0]["results"])
     assert _logged(tmp_path) == []
@@ -404,3 +405,41 @@ def test_live_runs_are_bounded_and_a_dry_run_starts_none(
     assert done.returncode == 0 and len(_logged(tmp_path)) == 101
     done = run("eval", "pdf", "--path", str(library), "--dry-run")
     assert done.returncode == 1 and "'--dry-run goes with --live'" in done.stderr
+
+
+def test_the_bound_counts_and_the_dry_run_shows_the_arguments_that_run(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """The plan was built from each request with its white space collapsed, the runs from
+    the request as written: ``"\\n-p x"`` was refused in planning (not counted) and ran anyway
+    (5 runs past --max-live-runs 1), and --dry-run showed a multi-line request on one line.
+    One plan now: the bound counts what runs, a dry run shows it, with the refused cases and
+    their reason, its header even when every case is refused."""
+    agent = tmp_path / "agent.py"
+    agent.write_text(LOGGING_AGENT, encoding="utf-8")
+    env = {"FAKE_AGENT_DIR": str(tmp_path)}
+    _cases(library / "pdf", *((f"\n-p fill in PDF form {i}", True) for i in range(5)))
+    run = cli("skillc_gateway", process=True)
+    base = ("eval", "pdf", "--path", str(library), "--live", f"{sys.executable} {agent} -p")
+    done = run(*base, "--runs", "1", "--max-live-runs", "1", env_extra=env)
+    assert done.returncode == 1 and "5 times (5 cases x 1 runs)" in done.stderr, done.stderr
+    assert _logged(tmp_path) == []
+    done = run(*base, "--runs", "1", "--dry-run", env_extra=env)
+    assert done.returncode == 0, done.stderr
+    assert "dry run: --live would start the agent 5 times; none started:" in done.stdout
+    assert f"  pdf x1: {sys.executable} {agent} -p $'\\x0a-p fill in PDF form 0'" in done.stdout
+    # a request that starts with '-' as written: refused, listed with why, header kept
+    _cases(library / "pdf", ("-p fill in\nPDF form", True))
+    done = run(*base, "--runs", "1", "--dry-run", env_extra=env)
+    assert done.returncode == 0, done.stderr
+    assert "dry run: --live would start the agent 0 times; none started:" in done.stdout
+    assert "  pdf refused: '-p fill in PDF form': the request starts with '-'" in done.stdout
+    data = json.loads(run(*base, "-n", "--format", "json", env_extra=env).stdout)
+    ((plan),) = data["planned"]
+    assert (plan["runs"], plan["argv"]) == (0, []) and "starts with '-'" in plan["refused"]
+    assert _logged(tmp_path) == []
+    # what runs is what was planned: the request with its lines
+    _cases(library / "pdf", ("fill in\nthis PDF form", True))
+    done = run(*base, "--runs", "1", env_extra=env)
+    assert done.returncode == 0, done.stderr
+    assert _logged(tmp_path) == [["-p", "fill in\nthis PDF form"]]

@@ -370,7 +370,8 @@ class PlannedShape(TypedDict):
     skill: str
     query: Annotated[str, "The case's request."]
     argv: Annotated[list[str], "The agent command's arguments for it."]
-    runs: Annotated[int, "Times it would run (`--runs`)."]
+    runs: Annotated[int, "Times it would run (`--runs`; 0 when refused)."]
+    refused: Annotated[str | None, "Why the case is not run; null: it runs."]
 
 
 class _EvalShape(TypedDict):
@@ -398,5 +399,6 @@ class EvalShape(_EvalShape, total=False):
     (:class:`~skillc_gateway.evaluate.report.EvalResult`)."""
 
     planned: Annotated[
-        list[PlannedShape], "`--live --dry-run` only: the agent runs planned, none started."
+        list[PlannedShape],
+        "`--live --dry-run` only: the agent runs planned (and cases refused), none started.",
     ]

@@ -47,6 +47,7 @@ from skillc_gateway._runner import HeadTail, run_in_group
 
 if TYPE_CHECKING:
     from skillc_gateway.evaluate.cases import Case
+    from skillc_gateway.evaluate.report import PlannedRun
     from skillc_gateway.shapes import LiveShape
 
 __all__ = [
@@ -154,12 +155,14 @@ def check_command(command: tuple[str, ...]) -> None:
         )
 
 
-def argv_of(command: tuple[str, ...], skill: str, query: str) -> list[str]:
-    """The arguments of one run (see the module docstring); :class:`RefusedRequest` when a
-    value would start an argument with ``-`` before any ``--`` word, or holds what no argument
-    can (a NUL, a lone surrogate); E100 when the command puts a value where it would be code
+def argv_of(command: tuple[str, ...], skill: str, case: Case) -> tuple[str, ...]:
+    """The arguments of ``case``'s runs (see the module docstring), the one place they are
+    built: from its request as written (:attr:`.cases.Case.request`, its lines kept), what
+    ``--dry-run`` shows, the bound counts and :func:`run_live` runs. :class:`RefusedRequest`
+    when a value would start an argument with ``-`` before any ``--`` word, or holds what no
+    argument can (a NUL, a lone surrogate). ``command`` is checked once per run, not here
     (:func:`check_command`)."""
-    check_command(command)
+    query = case.request
     for what, value in (("the request", query), ("the skill's name", skill)):
         if "\x00" in value:
             raise RefusedRequest(f"{what} holds a NUL character: it cannot be an argument")
@@ -191,7 +194,7 @@ def argv_of(command: tuple[str, ...], skill: str, query: str) -> list[str]:
         operands = operands or word == "--"
     if not any("{query}" in word for word in command):
         argv.append(checked(query, "the request"))
-    return argv
+    return tuple(argv)
 
 
 def live_pattern(pattern: str, *names: str) -> re.Pattern[str]:
@@ -202,16 +205,19 @@ def live_pattern(pattern: str, *names: str) -> re.Pattern[str]:
     return re.compile(pattern.replace("{skill}", f"(?:{either})"))
 
 
-def run_live(options: LiveOptions, skill: str, case: Case, folder: str = "") -> LiveCase:
-    """Run ``case`` ``options.runs`` times through the agent command, for the skill of name
-    ``skill`` in a folder of name ``folder``: the pattern takes either (Claude Code invokes a
-    skill by its folder's name, the frontmatter ``name`` being a label)."""
+def run_live(
+    options: LiveOptions, skill: str, case: Case, plan: PlannedRun, folder: str = ""
+) -> LiveCase:
+    """Run ``case`` ``options.runs`` times with the arguments planned for it (``plan``, of
+    :func:`argv_of`: exactly what ``--dry-run`` shows and the bound counted), for the skill
+    of name ``skill`` in a folder of name ``folder``: the pattern takes either (Claude Code
+    invokes a skill by its folder's name, the frontmatter ``name`` being a label). A refused
+    case (``plan.refused``) is not run, so not passed either."""
+    if plan.refused is not None:
+        return LiveCase(0, 0, False, False, (plan.refused,))
     pattern = live_pattern(options.pattern, folder, skill)
     env = {**os.environ, "SKC_EVAL_QUERY": case.request, "SKC_EVAL_SKILL": skill}
-    try:  # the request as written, its lines kept: a CSV block reaches the agent as one
-        argv = argv_of(options.command, skill, case.request)
-    except RefusedRequest as exc:  # not run, so not passed either
-        return LiveCase(0, 0, False, False, (str(exc),))
+    argv = list(plan.argv)
     invoked = 0
     errors: list[str] = []
     for _ in range(options.runs):

@@ -58,17 +58,20 @@ class CaseResult(NamedTuple):
 
 
 class PlannedRun(NamedTuple):
-    """An agent run ``--live --dry-run`` plans and does not start: a case's arguments."""
+    """A case's agent runs as ``--live`` plans them (:func:`.live.argv_of`): what
+    ``--dry-run`` shows, the bound counts and :func:`.live.run_live` runs."""
 
     skill: str
     query: str
     argv: tuple[str, ...]
     runs: int
-    """Times it would run (``--runs``)."""
+    """Times it runs (``--runs``; 0 for a refused case)."""
+    refused: str | None = None
+    """Why the case is not run (:class:`.live.RefusedRequest`), None: it runs."""
 
     def to_dict(self) -> PlannedShape:
         return {"skill": self.skill, "query": self.query, "argv": list(self.argv),
-                "runs": self.runs}  # fmt: skip
+                "runs": self.runs, "refused": self.refused}  # fmt: skip
 
 
 class SkillReport(NamedTuple):
@@ -145,7 +148,10 @@ class EvalResult(NamedTuple):
     listed_breaches: tuple[bool, ...] | None = None
     """Which of :meth:`breaches` the JSON lists (a mask of them: a reply's bound), None: all."""
     planned: tuple[PlannedRun, ...] = ()
-    """``--live --dry-run``: the agent runs planned, none started (the cases' ``live`` absent)."""
+    """``--live --dry-run``: the agent runs planned, none started (the cases' ``live`` absent),
+    and the cases refused."""
+    dry_run: bool = False
+    """``--live --dry-run``: :attr:`planned` is the plan (empty: no case to run)."""
 
     def breaches(self) -> list[str]:
         """:attr:`breached`, a line each (``name: what``)."""
@@ -168,7 +174,7 @@ class EvalResult(NamedTuple):
             "written": list(self.written),
             "kept": list(self.kept),
         }
-        if self.planned:
+        if self.dry_run:
             found["planned"] = [run.to_dict() for run in self.planned]
         return found
 
@@ -252,13 +258,18 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
         f"{result.agent} listing of {counted(result.library, 'skill')}; a should-trigger case "
         f"passes within the top {result.top}"
     )
-    if result.planned:
-        from shlex import join
+    if result.dry_run:  # even when every case is refused: a plan of none
+        from skillc_index.text import shell_word
 
         runs = sum(run.runs for run in result.planned)
         echo(f"dry run: --live would start the agent {runs:,} times; none started:")
         for run in result.planned:
-            echo(f"  {label(run.skill)} x{run.runs}: {label(join(run.argv))}")
+            if run.refused is None:
+                # the words that run, each one shell word (a request's lines escaped, $'...')
+                words = " ".join(shell_word(word) for word in run.argv)
+                echo(f"  {label(run.skill)} x{run.runs}: {words}")
+            else:
+                echo(f"  {label(run.skill)} refused: {one_line(run.query)!r}: {label(run.refused)}")
     if not result.skills:
         echo("No trigger cases found (evals/evals.json, evals/triggers.yaml...): "
              "start one with skc eval --init SKILL.")  # fmt: skip

@@ -418,6 +418,7 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
             breaches_of(reports, options.min_recall, options.max_false_triggers),
             warnings,
             planned=planned,
+            dry_run=options.live is not None and options.live.dry_run,
         )
     finally:
         library.close()
@@ -428,38 +429,44 @@ def _run_live(
     reports: list[SkillReport],
     found: Sequence[tuple[int, str, str, Sequence[Case]]],
 ) -> tuple[PlannedRun, ...]:
-    """``--live``, after every skill is scored offline: each case's arguments first (an E100
-    command stops the run before any agent starts), then the bound (:attr:`.live.LiveOptions.
-    max_runs`: more runs is E100, none started); a dry run plans them and starts none (the
-    plan returned); else each case runs, its result put in ``reports``."""
-    from skillc_gateway.evaluate.live import RefusedRequest, argv_of, run_live
+    """``--live``, after every skill is scored offline: the command checked once (E100 stops
+    the run before any agent starts), each case's arguments planned once
+    (:func:`.live.argv_of`, a refused case with its reason), then the bound (:attr:`.live.
+    LiveOptions.max_runs`, on the runs planned: more is E100, none started); a dry run returns
+    the plan and starts none; else each case runs its planned arguments, its result put in
+    ``reports``."""
+    from skillc_gateway.evaluate.live import RefusedRequest, argv_of, check_command, run_live
     from skillc_gateway.evaluate.report import PlannedRun
 
-    plans: list[PlannedRun] = []
+    check_command(live.command)  # the template, once: no request from a skill runs as code
+    plans: list[list[PlannedRun]] = []
     for _, name, _, cases in found:
+        plans.append([])
         for case in cases:
             try:
-                argv = tuple(argv_of(live.command, name, case.query))
-            except RefusedRequest:  # its case's error, when it runs
-                continue
-            plans.append(PlannedRun(name, case.query, argv, live.runs))
+                plan = PlannedRun(name, case.query, argv_of(live.command, name, case), live.runs)
+            except RefusedRequest as exc:  # its case's error, not run
+                plan = PlannedRun(name, case.query, (), 0, str(exc))
+            plans[-1].append(plan)
+    every = tuple(plan for skill in plans for plan in skill)
     if live.dry_run:
-        return tuple(plans)
-    total = len(plans) * live.runs
+        return every
+    total = sum(plan.runs for plan in every)
     if total > live.max_runs:
         from skillc_index.diagnostics import InvalidOption
         from skillc_index.text import counted
 
+        to_run = sum(1 for plan in every if plan.refused is None)
         raise InvalidOption(
-            f"--live would start the agent {total:,} times ({counted(len(plans), 'case')} "
+            f"--live would start the agent {total:,} times ({counted(to_run, 'case')} "
             f"x {live.runs} runs), more than --max-live-runs {live.max_runs:,}: name fewer "
             "skills, lower --runs or raise --max-live-runs (--dry-run shows each run)"
         )
-    for index, name, folder, cases in found:
+    for (index, name, folder, cases), planned in zip(found, plans, strict=True):
         report = reports[index]
         results = [
-            result._replace(live=run_live(live, name, case, folder))
-            for case, result in zip(cases, report.cases, strict=True)
+            result._replace(live=run_live(live, name, case, plan, folder))
+            for case, result, plan in zip(cases, report.cases, planned, strict=True)
         ]
         reports[index] = report._replace(cases=tuple(results))
     return ()
