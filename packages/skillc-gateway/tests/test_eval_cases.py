@@ -441,9 +441,18 @@ def test_an_evals_ids_are_checked_and_carried_in_its_result(
     assert [case["id"] for case in report["results"]] == [1, 1, None, None, None, 7]
     assert report["cases"] == 6
     assert report["problems"] == [
-        "evals/evals.json: an id is not an integer: 'one'",
-        "evals/evals.json: an id is not an integer: True",
+        "evals/evals.json: 2 ids are not integers (first: 'one')",
         "evals/evals.json: id 1 is held by 2 evals",
+    ]
+    # one line a kind whatever the count: 5,000 ids "e<N>" printed 5,000 warnings
+    evals = [{"id": f"e{n}", "prompt": f"fill in PDF form {n}"} for n in range(5000)]
+    evals += [{"id": n % 3, "prompt": f"merge PDF files {n}"} for n in range(9)]
+    _write(pdf, "evals/evals.json", json.dumps({"evals": evals}))
+    _, data = eval_json("--path", str(lib), "pdf")
+    problems = [p for p in data["skills"][0]["problems"] if "id" in p]
+    assert problems == [
+        "evals/evals.json: 5,000 ids are not integers (first: 'e0')",
+        "evals/evals.json: 3 ids held by more than one eval (first: 0)",
     ]
 
 

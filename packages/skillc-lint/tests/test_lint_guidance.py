@@ -302,6 +302,25 @@ def test_skl529_evals_format(skill: Writer) -> None:
     assert stat.S_ISREG((folder / "evals" / "evals.json").stat().st_mode)
 
 
+def test_skl529_reports_the_ids_skc_eval_warns_of(skill: Writer) -> None:
+    """skc eval warned of an id that is no integer or one two evals hold, lint said nothing:
+    SKL529 reports them with the same check (skillc_index.evals.id_problems), a line a kind
+    in evals.json and a JSON trigger file alike."""
+    evals = [{"id": f"e{n}", "prompt": f"p{n}"} for n in range(3)]
+    evals += [{"id": 4, "prompt": "q"}, {"id": 4, "prompt": "r"}]
+    folder = skill(files={"evals/evals.json": json.dumps({"evals": evals})})
+    assert [m for _, _, m in found(folder, "SKL529")] == [
+        "evals.json: 3 ids are not integers (first: 'e0')",
+        "evals.json: id 4 is held by 2 evals",
+    ]
+    (folder / "evals" / "evals.json").unlink()
+    triggers = [{"id": n % 2, "query": f"q{n}", "should_trigger": True} for n in range(4)]
+    (folder / "evals" / "triggers.json").write_text(json.dumps(triggers), encoding="utf-8")
+    assert [m for _, _, m in found(folder, "SKL529")] == [
+        "triggers.json: 2 ids held by more than one eval (first: 0)"
+    ]
+
+
 def test_skl529_reports_the_keys_skc_eval_drops_in_the_trigger_files(skill: Writer) -> None:
     """SKL529 read evals/evals.json alone: a ``"shouldTrigger"`` in ``triggers.json`` (skc eval
     leaves the entry out) or a ``should_trigge:`` list in ``triggers.yaml`` (skc eval skips

@@ -5,8 +5,9 @@ know (it may say what the case means), and skillc-lint's SKL529, which reports t
 Both read a case file with :func:`read_case_file` and :func:`load_case` (its text,
 :func:`case_text`: UTF-8, or UTF-16/32 with a BOM; a ``triggers.yaml`` read with
 :func:`load_yaml`, a JSON case file with :func:`load_json`), and a ``triggers.yaml``'s lists
-with :func:`yaml_list`. A file holding a key twice in one object or mapping is refused
-(:class:`KeyWrittenTwice`): its readers keep one value, so cases written would go unread.
+with :func:`yaml_list`; both report the entries' ids with :func:`id_problems`. A file holding
+a key twice in one object or mapping is refused (:class:`KeyWrittenTwice`): its readers keep
+one value, so cases written would go unread.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ __all__ = [
     "YAML_KEYS",
     "KeyWrittenTwice",
     "case_text",
+    "id_problems",
+    "integer_id",
     "load_case",
     "load_json",
     "load_yaml",
@@ -82,6 +85,41 @@ def read_case_file(root: Path, rel: str) -> bytes | None:
     return data
 
 
+def integer_id(value: Any) -> bool:
+    """Whether ``value`` is an eval ``id`` as skill-creator's schema has it: an integer (not
+    a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def id_problems(entries: Iterable[Any]) -> list[str]:
+    """Why the entries' ``id`` breaks skill-creator's schema (a unique integer each), a line
+    for each kind whatever the count (5,000 ids ``"e<N>"`` are one line, not 5,000): the ids
+    that are no integer, the ids more than one entry holds, each line naming the first."""
+    from collections import Counter
+
+    from skillc_index.text import cut, printable
+
+    ids = [entry["id"] for entry in entries if isinstance(entry, dict) and "id" in entry]
+    problems = []
+    odd = [each for each in ids if not integer_id(each)]
+    if odd:
+        first = cut(printable(repr(odd[0])), 40)
+        problems.append(
+            f"an id is not an integer: {first}"
+            if len(odd) == 1
+            else f"{len(odd):,} ids are not integers (first: {first})"
+        )
+    held = [(each, n) for each, n in Counter(filter(integer_id, ids)).items() if n > 1]
+    if held:
+        each, n = held[0]
+        problems.append(
+            f"id {each} is held by {n:,} evals"
+            if len(held) == 1
+            else f"{len(held):,} ids held by more than one eval (first: {each})"
+        )
+    return problems
+
+
 class KeyWrittenTwice(ValueError):
     """A case file holding a key twice in one object or mapping (two files pasted together,
     a list started again): JSON's and YAML's readers keep the last value, the cases of the
@@ -100,10 +138,11 @@ def case_text(data: bytes) -> str:
     return decoded(data)
 
 
-def load_case(rel: str, data: bytes) -> Any:
+def load_case(rel: str, data: bytes | str) -> Any:
     """The data of the case file ``rel`` (a ``.yaml`` one :func:`load_yaml`, else
-    :func:`load_json`) from its bytes (:func:`case_text`). Raises :class:`ValueError`."""
-    text = case_text(data)
+    :func:`load_json`) from its bytes (:func:`case_text`) or its text, decoded already.
+    Raises :class:`ValueError`."""
+    text = data if isinstance(data, str) else case_text(data)
     return load_yaml(text) if rel.endswith(".yaml") else load_json(text)
 
 

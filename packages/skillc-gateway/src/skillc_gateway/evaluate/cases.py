@@ -55,6 +55,8 @@ from skillc_index.evals import (  # the bounds and readers lint's SKL529 shares
     ENTRY_KEYS,
     FILE_KEYS,
     YAML_KEYS,
+    id_problems,
+    integer_id,
     load_case,
     read_case_file,
     unknown_keys,
@@ -133,28 +135,7 @@ def _json_cases(data: Any, rel: str, names: Sequence[str] = ()) -> list[Case | s
             found.append(f"an entry with the {unknown} is left out")
         else:
             found.append(_case(entry, rel, True))
-    return found + _id_problems(entries)
-
-
-def _id_problems(entries: list[Any]) -> list[str]:
-    """Why the entries' ``id`` breaks skill-creator's schema (a unique integer each): an id
-    that is no integer, an id two entries hold. The cases are scored all the same, a result
-    carrying its id only when it is an integer; a problem line each, so a run is not clean."""
-    from skillc_index.text import cut, printable
-
-    ids = [entry["id"] for entry in entries if isinstance(entry, dict) and "id" in entry]
-    problems = [
-        f"an id is not an integer: {cut(printable(repr(each)), 40)}"
-        for each in ids
-        if not _integer(each)
-    ]
-    held = Counter(each for each in ids if _integer(each))
-    problems += [f"id {each} is held by {n:,} evals" for each, n in held.items() if n > 1]
-    return problems
-
-
-def _integer(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return found + id_problems(entries)  # one line a kind, never one an entry
 
 
 def _case(entry: Any, rel: str, default: bool) -> Case | str:
@@ -178,7 +159,7 @@ def _case(entry: Any, rel: str, default: bool) -> Case | str:
         rel,
         len(checks) if isinstance(checks, list) else 0,
         prompt=query,
-        id=number if _integer(number) else None,
+        id=number if integer_id(number) else None,
     )
 
 

@@ -349,7 +349,7 @@ def evals_format(skill: Skill, options: Options) -> Findings:
     format does not know (:mod:`skillc_index.evals`: ``skc eval`` leaves such an eval out);
     nor does a trigger file ``skc eval`` reads (the other ``CASE_FILES``) hold such a key, or
     fail to be read as its format (eval skips it)."""
-    from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, unknown_keys
+    from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, id_problems, unknown_keys
     from skillc_index.layout import CASE_FILES
 
     for other in CASE_FILES[1:]:
@@ -385,6 +385,8 @@ def evals_format(skill: Skill, options: Options) -> Findings:
             problem = f"has the {unknown}: skc eval leaves it out"
         if problem:
             yield Finding(f"evals[{index}] {problem}", rel)
+    for problem in id_problems(evals):  # as skc eval warns, a line a kind
+        yield Finding(f"evals.json: {problem}", rel)
 
 
 def _case_data(skill: Skill, rel: str) -> tuple[Any, Finding | None]:
@@ -397,12 +399,11 @@ def _case_data(skill: Skill, rel: str) -> tuple[Any, Finding | None]:
     name = posixpath.basename(rel)
     yaml = rel.endswith(".yaml")
     try:
-        data = read_case_file(skill.root, rel) or b""
-        case_text(data)  # it is not UTF-8
+        text = case_text(read_case_file(skill.root, rel) or b"")  # it is not UTF-8
     except (OSError, ValueError) as exc:
         return None, Finding(f"{name} cannot be read: {exc}", rel)
-    try:
-        return load_case(rel, data), None
+    try:  # the text decoded once
+        return load_case(rel, text), None
     except KeyWrittenTwice as exc:
         return None, Finding(f"{name} has the {exc}: skc eval skips the file", rel)
     except (ValueError, RecursionError) as exc:
@@ -415,7 +416,14 @@ def _trigger_file(skill: Skill, rel: str) -> Findings:
     it cannot read it (its own readers, :mod:`skillc_index.evals`) or it is in none of its
     shapes, or when a ``triggers.yaml`` holds a key besides its two lists; an entry with a key
     it does not know, a ``triggers.yaml`` list that is no list."""
-    from skillc_index.evals import ENTRY_KEYS, FILE_KEYS, YAML_KEYS, unknown_keys, yaml_list
+    from skillc_index.evals import (
+        ENTRY_KEYS,
+        FILE_KEYS,
+        YAML_KEYS,
+        id_problems,
+        unknown_keys,
+        yaml_list,
+    )
 
     name = posixpath.basename(rel)
     data, unread = _case_data(skill, rel)
@@ -444,6 +452,8 @@ def _trigger_file(skill: Skill, rel: str) -> Findings:
     for index, item in enumerate(entries):
         if isinstance(item, dict) and (unknown := unknown_keys(item, ENTRY_KEYS)):
             yield Finding(f"{label}[{index}] has the {unknown}: skc eval leaves it out", rel)
+    for problem in id_problems(entries):  # as skc eval warns, a line a kind
+        yield Finding(f"{name}: {problem}", rel)
 
 
 # -- SKL530 references are one level deep ------------------------------------------------------
