@@ -331,6 +331,12 @@ def test_live_failures_break_the_thresholds_and_are_findings(
         "bash -c 'true {query}'",
         "env X={query} AGENT",
         "bash",  # the request, as the last argument, would be the script bash runs
+        # wrappers that hand their arguments to a shell: ssh's remote one, watch's sh -c
+        "ssh host claude -p {query}",
+        "ssh -p 22 host claude -p",
+        'su -c "claude -p {query}"',
+        'script -q -c "claude -p {query}" /dev/null',
+        "watch claude -p {query}",
     ],
 )
 def test_a_request_is_never_code_of_the_agent_command(

@@ -371,6 +371,23 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("php -F {{v}}", [("v", "inline", "php -F")]),
         ("lua -l {{v}} x.lua", [("v", "inline", "lua -l")]),
         ("php -R 'echo $argn;' {{v}}", []),
+        # wrappers that hand a command line to a shell: ssh's after the host (the remote's
+        # shell joins the words), watch's (sh -c unless -x), su's and script's -c
+        ("ssh host claude -p {{v}}", [("v", "code", "ssh")]),
+        ("ssh -p 22 -i key host -- claude {{v}}", [("v", "code", "ssh")]),
+        ("ssh -o {{v}} host true", [("v", "inline", "ssh -o")]),  # ProxyCommand=...
+        ("su -c 'claude {{v}}'", [("v", "inline", "su -c")]),
+        (
+            "su bob -s /bin/sh -c 'claude {{v}}'",
+            [("v", "inline", "su -c"), ("v", "inline", "sh -c")],
+        ),
+        ("script -q -c 'claude {{v}}' /dev/null", [("v", "inline", "script -c")]),
+        ("watch claude -p {{v}}", [("v", "code", "watch")]),
+        ("watch -n 5 claude {{v}}", [("v", "code", "watch")]),
+        ("watch -x claude -p {{v}}", []),  # run as its own arguments
+        ("watch -x python3 {{v}}", [("v", "code", "python3")]),
+        ("ssh {{v}}", []),  # the host, no code (an option there is refused as any is)
+        ("script {{v}}", []),  # the file it writes, no script
     ],
 )
 def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:

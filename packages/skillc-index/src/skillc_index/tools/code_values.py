@@ -1,9 +1,11 @@
 """Which values of a tool's command would be code, or choose what runs or how (spec/003 §3.5).
 
-What each interpreter takes as code (:data:`_INTERPRETERS`) and which program each wrapper
-runs (:data:`_WRAPPERS`): :meth:`~skillc_index.tools.command.CommandTemplate.code_values`
-reports a placeholder there, and :meth:`~skillc_index.tools.command.CommandTemplate.render`
-knows by them where a program's own options start again.
+What each interpreter takes as code (:data:`_INTERPRETERS`; with them the wrappers that hand
+a command line to a shell: ``ssh host CMD``, ``watch CMD``, ``su -c``, ``script -c``) and
+which program each wrapper runs (:data:`_WRAPPERS`):
+:meth:`~skillc_index.tools.command.CommandTemplate.code_values` reports a placeholder there,
+and :meth:`~skillc_index.tools.command.CommandTemplate.render` knows by them where a program's
+own options start again.
 """
 
 from __future__ import annotations
@@ -57,6 +59,15 @@ class _Interpreter(NamedTuple):
     ``lua -l``): unlike ``code``'s, the script operand still runs after them (perl's ``-M``
     takes its module attached only: ``perl -M strict`` is an error)."""
     by_name: bool = False  # lua -l: a module name its search finds, no file (not in preloads)
+    script_operand: bool = True
+    """Its first operand is the script it runs (not ``su``'s user, ``ssh``'s host)."""
+    permute: bool = False
+    """Options come after operands too (``su user -c CMD``: getopt's permutation)."""
+    shell_operands: int | None = None
+    """Its operands after this many are joined into a command line a shell runs (``ssh
+    host CMD...``, on the remote; ``watch CMD...``, by ``sh -c``), unless one of
+    :attr:`no_shell` is given (``watch -x``)."""
+    no_shell: tuple[str, ...] = ()
 
 
 _SHELL = _Interpreter(
@@ -93,6 +104,36 @@ _PHP_CODE: tuple[str, ...] = ("-r", "--run", "-B", "--process-begin", "-R", "--p
 _PHP_CODE += ("--process-end", "-F", "--process-file")
 
 
+#: ssh's options that take an argument (``-o``'s is code: ``ProxyCommand=...`` runs locally)
+_SSH_ARGUMENT = (
+    "-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-p",
+    "-Q", "-R", "-S", "-W", "-w",
+)  # fmt: skip
+
+
+#: su's, runuser's and script's options taking an argument (their -c is code)
+_SU_ARGUMENT = ("-g", "--group", "-G", "--supp-group", "-s", "--shell", "-u", "--user", "-w")
+
+
+_SCRIPT_ARGUMENT = (
+    "-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing",
+    "-m", "--logging-format", "-o", "--output-limit",
+)  # fmt: skip
+
+
+_WATCH = _Interpreter(
+    takes_argument=("-n", "--interval", "-q", "--equexit"),
+    script_operand=False,
+    shell_operands=0,
+    no_shell=("-x", "--exec"),
+)
+
+
+_SU = _Interpreter(
+    ("-c", "--command", "--session-command"), _SU_ARGUMENT, script_operand=False, permute=True
+)
+
+
 _DENO_ARGUMENT = ("-c", "--config", "--import-map", "--location", "--seed", "--cert", "--lock")
 
 
@@ -121,6 +162,14 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     **dict.fromkeys(("tclsh", "wish"), _Interpreter()),
     "expect": _Interpreter(("-c",)),
     **dict.fromkeys(("pwsh", "powershell"), _PWSH),
+    # wrappers that hand a command line to a shell: ssh's after the host (the remote's
+    # shell), watch's (sh -c, unless -x), su's and script's -c
+    "ssh": _Interpreter(("-o",), _SSH_ARGUMENT, script_operand=False, shell_operands=1),
+    "watch": _WATCH,
+    **dict.fromkeys(("su", "runuser"), _SU),
+    "script": _Interpreter(
+        ("-c", "--command"), _SCRIPT_ARGUMENT, script_operand=False, permute=True
+    ),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _AWK),
     **dict.fromkeys(("sed", "gsed"), _SED),
 }
@@ -240,6 +289,7 @@ def _interpreter_values(
     opens: str | None = None  # `perl -n`: what reads the operands with the two-argument open
     in_place = False  # `perl -i`: it opens them as plain files
     preloads: dict[int, str] = {}
+    shell = spec.shell_operands is not None  # `watch -x`: no shell
     position = index + 1
     if position < len(words) and _literal(words[position]) in spec.subcommands:
         position += 1  # `deno run`: the script is the first operand after its options
@@ -252,7 +302,14 @@ def _interpreter_values(
             break
         is_option = len(head) > 1 and (head[0] == "-" or (spec.shell and head[0] == "+"))
         if not is_option and fold not in spec.code:
-            break
+            if not spec.permute:
+                break
+            position += 1  # `su user -c CMD`: an operand, the options go on
+            continue
+        if literal in spec.no_shell or (
+            literal is not None and _SHORT.match(literal) and "-" + literal[-1] in spec.no_shell
+        ):
+            shell = False
         if spec.magic_open and (switches := _PERL_SWITCHES.match(head)):
             letters = switches.group(1)
             opens = f"{shown} {head}" if opens is None and set(letters) & set("npaF") else opens
@@ -281,11 +338,14 @@ def _interpreter_values(
             position += 1
         position += 1
     script = None
-    if position < len(words):
+    if at_program and shell and spec.shell_operands is not None:
+        for operand in words[position + spec.shell_operands :]:  # one command line, a shell's
+            found += _values(operand, "code", shown)
+    elif position < len(words):
         operand = words[position]
         if inline is not None:
             found += _values(operand, "inline", inline)
-        elif at_program and not code_seen:
+        elif at_program and not code_seen and spec.script_operand:
             found += _values(operand, "code", shown)
             script = position
     if at_program and spec.magic_open and not in_place:
@@ -371,7 +431,9 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
             if not (unknown and known) or literal.startswith("-"):
                 continue
             programs[index] = unknown
-        unknown = "" if known else shown
+        # a program that runs no script of its own may run one (`watch -x python3 {{x}}`)
+        runs_one = name in _INTERPRETERS and not _INTERPRETERS[name].script_operand
+        unknown = "" if known and not runs_one else shown
         if name in _WRAPPERS:
             target, assignments = _wrapped_program(words, index, name)
             environment.update(dict.fromkeys(assignments, shown))
