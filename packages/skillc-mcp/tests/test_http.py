@@ -138,6 +138,10 @@ REPEATED = "--allow-host a.com --allow-host b.com"
         ("a.com,b.com", f"hint: give one name an option, repeated: {REPEATED}\n"),
         ("bad host!", ""),
         ("a.example:70000", ""),
+        # an IPv6 address unbracketed: the hint brackets it; a port of non-ASCII digits
+        ("::1", "hint: an IPv6 address goes in brackets: --allow-host [::1]\n"),
+        ("a.com:\u0663", ""),
+        ("[::1]:\u0663", ""),
     ],
 )  # fmt: skip
 def test_an_allow_host_that_is_no_host_name_is_e061(

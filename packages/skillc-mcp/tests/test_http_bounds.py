@@ -147,6 +147,13 @@ def test_an_allowed_host_with_a_port_matches_its_name(app: App) -> None:
             assert call.status == 200, value
         finally:
             made.close()
+    # a port of non-ASCII digits (str.isdigit takes them) is no port in a Host value either
+    from skillc_mcp._http_guard import host_allowed
+
+    allowed = frozenset({"skills.example.com"})
+    assert host_allowed("skills.example.com:443", allowed, loopback=False)
+    assert not host_allowed("skills.example.com:\u0663", allowed, loopback=False)
+    assert not host_allowed("[::1]:\u0663", frozenset(), loopback=True)
 
 
 def test_one_user_cannot_take_every_session(app: App) -> None:

@@ -229,18 +229,24 @@ def normal_origin(origin: str) -> str:
 
 def _host_part(authority: str) -> str | None:
     """The host of ``host[:port]`` (``[v6]:port`` for IPv6), lowercased, or None when it is
-    not one (a path, user info, a port that is not a number)."""
+    not one (a path, user info, a port that is not a number of ASCII digits: ``str.isdigit``
+    takes ``٣``, which no port is)."""
     if not authority or "/" in authority or "@" in authority:
         return None
     if authority.startswith("["):
         host, bracket, port = authority[1:].partition("]")
-        if not bracket or (port and not (port.startswith(":") and port[1:].isdigit())):
+        if not bracket or (port and not (port.startswith(":") and _ascii_digits(port[1:]))):
             return None
     else:
         host, colon, port = authority.partition(":")
-        if colon and not port.isdigit():
+        if colon and not _ascii_digits(port):
             return None
     return host.lower() or None
+
+
+def _ascii_digits(text: str) -> bool:
+    """Whether ``text`` is a number of ASCII digits (a port): not ``٣``, nor ``²``."""
+    return text.isascii() and text.isdigit()
 
 
 def is_loopback_name(host: str) -> bool:
@@ -294,6 +300,13 @@ def _is_host_name(host: str) -> bool:
     )
 
 
+def _is_ipv6(text: str) -> bool:
+    try:
+        return ipaddress.ip_address(text).version == 6
+    except ValueError:
+        return False
+
+
 def normal_host(name: str) -> str:
     """An ``--allow-host`` value as a ``Host`` header's name is compared: lowercased, its
     port dropped (``skills.example.com:443`` never matched: the header's port is dropped
@@ -310,6 +323,8 @@ def normal_host(name: str) -> str:
         if "," in text:
             each = " ".join(f"--allow-host {part.strip()}" for part in text.split(",")[:3])
             hint = f"give one name an option, repeated: {each}"
+        elif not bracketed and _is_ipv6(text):  # `::1`: a port would be read in it
+            hint = f"an IPv6 address goes in brackets: --allow-host [{text}]"
         raise problem(
             f"--allow-host '{name}' is not a host name (NAME, NAME:PORT, an IP address)", hint
         )
