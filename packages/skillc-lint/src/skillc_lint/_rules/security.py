@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from skillc_index.markdown.reading import is_markdown
 from skillc_index.secrets import masked_line, secrets_in
+from skillc_lint._destinations import code_spans
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import (
     Findings,
@@ -220,9 +221,12 @@ _ONE_STAGE = re.compile(_STAGE)
 _NEXT_RUNNER = re.compile(rf"{_STAGE}\|{_THROUGH}\s*(?P<runner>{_RUNNER})", re.IGNORECASE)
 #: A download piped on to a runner (``curl … | sh``), through :data:`_THROUGH`.
 _PIPED = re.compile(rf"\b{_FETCH}[^|\n;&]*\|{_THROUGH}\s*(?P<runner>{_RUNNER})", re.IGNORECASE)
-#: The same in a Markdown table row of prose, its first pipe only: the others are the
-#: table's cells (``| curl | HTTP client | bash |`` runs nothing).
+#: The same in a Markdown table row of prose, read as written (:func:`_row_commands`), its
+#: first pipe only: ``| Install | curl … | sh |`` (the others are the table's cells:
+#: ``| curl | HTTP client | bash |`` runs nothing).
 _PIPED_ROW = re.compile(rf"\b{_FETCH}[^|\n;&]*\|\s*(?P<runner>{_RUNNER})", re.IGNORECASE)
+#: A pipe of a table row, escaped or not.
+_ROW_PIPE = re.compile(r"\\?\|")
 #: Where :data:`_PIPED` may start, and what ends its scan for the pipe.
 _FETCH_AT = re.compile(rf"\b{_FETCH}", re.IGNORECASE)
 _SEPARATOR = re.compile(r"[|\n;&]")
@@ -296,6 +300,25 @@ def _remote_code(line: str, piped: re.Pattern[str]) -> Iterator[re.Match[str]]:
     while other is not None:
         yield other
         other = _REMOTE_CODE.search(line, other.end())
+
+
+def _row_commands(row: str) -> str:
+    """A Markdown table row of prose as the commands of its cells, offsets kept: a cell's
+    border (a ``|`` not escaped, outside a code span) made a ``;``, an escaped pipe (``\\|``,
+    how a table's cell writes one) a pipe: ``| `curl … \\| sh` |`` and ``| `curl … | sh` |``
+    pipe the download on, ``| curl | HTTP client | bash |`` runs nothing."""
+    spans = iter(code_spans(row) or ())  # unpaired backticks: no code span
+    span = next(spans, None)
+    commands = list(row)
+    for pipe in _ROW_PIPE.finditer(row):
+        if pipe.end() - pipe.start() == 2:
+            commands[pipe.start()] = " "
+            continue
+        while span is not None and span[1] <= pipe.start():
+            span = next(spans, None)
+        if span is None or pipe.start() < span[0]:
+            commands[pipe.start()] = ";"
+    return "".join(commands)
 
 
 def _run_end(line: str, match: re.Match[str]) -> int | None:
@@ -380,13 +403,18 @@ def remote_code(skill: Skill, options: Options) -> Findings:
             if _WARNING_AGAINST.search(line):
                 continue
             prose = blocks is not None and not in_code(blocks, number)
-            row = prose and line.lstrip().startswith("|")  # a table's: its cells, no pipeline
-            matches = _remote_code(line, _PIPED_ROW if row else _PIPED)
-            runs = ((m, _run_end(line, m)) for m in matches)
-            found = ((m, end) for m, end in runs if end and not _exempt(line, m, end, prose))
+            # a table row's: its cells' commands, then its fetches' first pipes as written
+            row = prose and line.lstrip().startswith("|")
+            read = ((_row_commands(line), _PIPED), (line, _PIPED_ROW)) if row else ((line, _PIPED),)
+            runs = (
+                (seen, m, _run_end(seen, m))
+                for seen, piped in read
+                for m in _remote_code(seen, piped)
+            )
+            found = ((t, m, end) for t, m, end in runs if end and not _exempt(t, m, end, prose))
             if (hit := next(found, None)) is not None:
-                match, end = hit
-                shown = " ".join(line[match.start() : end].split())
+                seen, match, end = hit
+                shown = " ".join(seen[match.start() : end].split())
                 yield Finding(
                     f"downloads and runs code in one step ('{shown}'): nothing checks what runs",
                     file=rel,
