@@ -138,6 +138,12 @@ GIT_COMMIT = (
             "drops production tables",
             "DROP TABLE",
         ),
+        (
+            "Drop the oldest collection when the cluster is full.",
+            "```js\ndb.logs.drop()\n```\n\n```sql\nDROP TABLE logs;\n```\n",
+            "Drop the oldest collection",
+            "DROP TABLE",
+        ),
     ],
     ids=[
         "git-commit",
@@ -148,6 +154,7 @@ GIT_COMMIT = (
         "drop-staging-database",
         "drop-users-table",
         "drops-production-tables",
+        "drop-oldest-collection",
     ],
 )
 def test_skl608_side_effect_workflows_need_disable_model_invocation(
@@ -202,6 +209,13 @@ def test_skl608_side_effect_workflows_need_disable_model_invocation(
         ("Migrates schemas; dropping a column is rare.", "```sql\nDROP TABLE old;\n```\n"),
         ("Uploads drag-and-dropping files.", "```sql\nDROP TABLE old;\n```\n"),
         ("Sorts rows by drag-and-dropping them in tables.", "```sql\nDROP TABLE old;\n```\n"),
+        # a preposition, a pronoun, a noun after drop: it destroys nothing
+        ("Drop into the database shell to inspect rows.", "```sql\nDROP TABLE old;\n```\n"),
+        ("psql drops you into the database prompt.", "```sql\nDROP TABLE old;\n```\n"),
+        ("Lets users drag and drop files onto the table.", "```sql\nDROP TABLE old;\n```\n"),
+        ("Tunes indexes for no drop in database latency.", "```sql\nDROP TABLE old;\n```\n"),
+        ("Builds a drag and drop tables editor.", "```sql\nDROP TABLE old;\n```\n"),
+        ("Charts the packet drop rate table.", "```sql\nDROP TABLE old;\n```\n"),
     ],
     ids=[
         "gitmoji",
@@ -213,6 +227,12 @@ def test_skl608_side_effect_workflows_need_disable_model_invocation(
         "dropping-a-column",
         "drag-and-dropping",
         "drag-and-dropping-in-tables",
+        "drop-into-shell",
+        "drops-you-into-prompt",
+        "drag-and-drop-onto-table",
+        "drop-in-latency",
+        "drag-and-drop-tables",
+        "drop-rate-table",
     ],
 )
 def test_skl608_near_misses_stay_silent(skill: Writer, description: str, body: str) -> None:

@@ -86,6 +86,13 @@ def argument_in_code(skill: Skill, options: Options) -> Findings:
 
 # -- SKL608 side effects without disable-model-invocation ----------------------------------------
 
+#: The words after "drop" that say it destroys nothing: a preposition (drop into the shell,
+#: drop files onto the table), a pronoun (drops you into the prompt), a noun it qualifies
+#: (drop rate, drop zone).
+_NOT_DROPPED = (
+    r"(?:into|onto|in|on|to|from|at|by|for|of|off|out|below|under|over|with|within|"
+    r"across|through|per|via|you|me|us|him|her|them|it|rates?|zones?|shadows?|downs?)\b"
+)
 #: What a skill says it does (its name, and its description up to "Use when"), by kind.
 _SAYS = {
     "deploy": r"deploy(?:s|ing)?\b|ship(?:s|ping)?\s+(?:it|to)\b",
@@ -96,9 +103,11 @@ _SAYS = {
     r"|merg(?:e|es|ing)\s+(?:the\s+|a\s+)?(?:pull|pr)",
     "delete": r"\b(?:delet|destroy|purg|wip)(?:e|es|ing|s)?\b|tear(?:s|ing)?\s+down"
     # dropping is destructive only said of a table, a database, a schema (as DROP TABLE), up
-    # to 3 words after it ("drops the staging database"), never drag-and-dropping
-    r"|(?<![\w-])drop(?:s|ping)?\s+(?:[\w'-]+\s+){0,3}"
-    r"(?:tables?|databases?|schemas?|collections?)\b",
+    # to 3 words after it ("drops the staging database"), none of them a preposition, a
+    # pronoun or a noun drop qualifies (drop into the shell, drops you into the prompt, no
+    # drop in latency, drop rate); never drag-and-dropping, drag and drop
+    r"|(?<![\w-])(?<!drag\sand\s)(?<!drag\s&\s)drop(?:s|ping)?\s+"
+    r"(?:(?!" + _NOT_DROPPED + r")[\w'-]+\s+){0,3}(?:tables?|databases?|schemas?|collections?)\b",
 }
 #: A skill that calls itself a guide or a reference explains a workflow rather than runs it.
 _EXPLAINS = re.compile(
