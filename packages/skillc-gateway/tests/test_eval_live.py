@@ -367,6 +367,28 @@ def test_a_request_is_never_code_of_the_agent_command(
         assert not pwned.exists()
 
 
+@pytest.mark.parametrize(
+    "arguments",
+    ["run watch -- {query}", "watch {query}", "watch FILE={query}", "-r watch {query}",
+     "compose run app watch {query}", "script -c {query}", "ssh host {query}", "su -c {query}"],
+)  # fmt: skip
+def test_a_wrapper_name_as_an_ordinary_word_is_not_refused(
+    cli: Any, library: Path, tmp_path: Path, arguments: str
+) -> None:
+    """``npm run watch -- {query}`` was refused (E100, ``code 'watch'``): after a program skc
+    does not know, ``watch``, ``script``, ``ssh`` and ``su`` are words, not wrappers; the
+    agent runs with the request."""
+    _cases(library / "pdf", ("fill in this PDF form invoke", True))
+    agent = tmp_path / "agent"
+    agent.write_text(f"#!{sys.executable}\n{CHOOSING_AGENT}", encoding="utf-8")
+    agent.chmod(0o755)
+    done = cli("skillc_gateway", process=True)(
+        "eval", "pdf", "--path", str(library), "--live", f"{agent} {arguments}", "--runs", "1",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "error[" not in done.stderr
+
+
 def test_live_runs_are_bounded_and_a_dry_run_starts_none(
     cli: Any, library: Path, tmp_path: Path
 ) -> None:

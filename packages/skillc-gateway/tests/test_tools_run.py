@@ -962,6 +962,24 @@ def test_a_value_is_never_inline_code(
     assert not marker.exists()
 
 
+def test_watch_and_ssh_are_words_after_a_program_skc_does_not_know(
+    run: Run, kit: Callable[..., Path]
+) -> None:
+    """``npm run watch -- {{pkg}}`` was refused (``code 'watch'``): after a program skc does
+    not know, ``watch``/``ssh``/``su``/``script`` are words and the tool runs; as the first
+    word, ``watch -x {{value}}`` runs the value as its program: refused, nothing runs."""
+    rows = "| value | string | yes | v |\n"
+    kit(
+        tool("words", "echo watch ssh host su -c script -c {{value}}", rows),
+        tool("direct", "watch -dx {{value}}", rows),
+        tool("as_user", "runuser -u bob -- {{value}}", rows),
+    )
+    proc = run("run", "kit", "words", "value=x; y")
+    assert (proc.returncode, proc.stdout) == (0, "watch ssh host su -c script -c x; y\n")
+    refused(run("run", "kit", "direct", "value=ls"), "'{{value}}' is the program 'watch' runs")
+    refused(run("run", "kit", "as_user", "value=ls"), "'{{value}}' is the program 'runuser'")
+
+
 def test_a_value_is_never_a_file_perl_opens_as_a_command(
     run: Run, tmp_path: Path, kit: Callable[..., Path]
 ) -> None:

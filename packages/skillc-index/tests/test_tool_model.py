@@ -388,6 +388,36 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("watch -x python3 {{v}}", [("v", "code", "python3")]),
         ("ssh {{v}}", []),  # the host, no code (an option there is refused as any is)
         ("script {{v}}", []),  # the file it writes, no script
+        # ordinary words after a program skc does not know: not ssh, watch, su, script
+        ("npm run watch -- {{v}}", []),
+        ("yarn watch {{v}}", []),
+        ("make watch FILE={{v}}", []),
+        ("grep -r watch {{v}}", []),
+        ("docker compose run app watch {{v}}", []),
+        ("grep -r ssh host {{v}}", []),
+        ("npm run script -c {{v}}", []),
+        ("git su -c {{v}}", []),
+        # ... but each is read after a wrapper skc knows
+        ("sudo watch {{v}}", [("v", "code", "watch")]),
+        ("nice ssh host {{v}}", [("v", "code", "ssh")]),
+        ("env runuser -c {{v}}", [("v", "inline", "runuser -c")]),
+        # the program watch -x and runuser -u run themselves, as sudo's
+        ("watch -x {{v}}", [("v", "program", "watch")]),
+        ("watch --exec {{v}}", [("v", "program", "watch")]),
+        ("watch -n 1 -x -- {{v}}", [("v", "program", "watch")]),
+        ("runuser -u bob -- {{v}}", [("v", "program", "runuser")]),
+        ("runuser -u bob -- sh -c {{v}}", [("v", "inline", "sh -c")]),
+        # su's words after -- and the user are its shell's arguments
+        ("su bob -- -c {{v}}", [("v", "inline", "su -c")]),
+        ("su -s /bin/bash bob -- -c {{v}}", [("v", "inline", "su -c")]),
+        ("su -- bob -c {{v}}", [("v", "inline", "su -c")]),
+        ("su bob -- {{v}}", [("v", "code", "su")]),  # the script the shell runs
+        ("runuser bob -- -c {{v}}", [("v", "inline", "runuser -c")]),
+        # -x anywhere in a cluster: no shell
+        ("watch -xd ls {{v}}", []),
+        ("watch -dx ls {{v}}", []),
+        ("watch -d ls {{v}}", [("v", "code", "watch")]),
+        ("watch -nx 5 ls {{v}}", [("v", "code", "watch")]),  # -n's argument is x
     ],
 )
 def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:

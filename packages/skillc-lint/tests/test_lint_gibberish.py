@@ -354,6 +354,10 @@ CODE_ROWS = "| value | string | yes | x |\n| n | integer | no | y |\n| loud | bo
         ("python3 -u{{value}} x.py", "'{{value}}' is glued to the option text '-u'"),
         # perl's <> runs a file name ending in '|' and truncates one starting with '>'
         ("perl -ne print {{value}}", "'{{value}}' is a file 'perl -ne' opens with perl's"),
+        # the program watch -x and runuser -u run; su's shell's -c after the user and --
+        ("watch -x {{value}}", "'{{value}}' is the program 'watch' runs"),
+        ("runuser -u bob -- {{value}}", "'{{value}}' is the program 'runuser' runs"),
+        ("su bob -- -c {{value}}", "inline code of 'su -c'"),
     ],
 )
 def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> None:
@@ -382,6 +386,10 @@ def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> Non
         "awk -f prog.awk {{value}}",
         "sed -e 's/a/b/' {{value}}",
         "timeout 5 git log {{value}}",
+        # after a program skc does not know, watch/script/ssh/su are words, not wrappers
+        "npm run watch -- {{value}}",
+        "make watch FILE={{value}}",
+        "grep -r ssh host {{value}}",
     ],
 )
 def test_skl820_near_misses(skill: Writer, command: str) -> None:

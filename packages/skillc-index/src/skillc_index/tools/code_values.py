@@ -68,6 +68,11 @@ class _Interpreter(NamedTuple):
     host CMD...``, on the remote; ``watch CMD...``, by ``sh -c``), unless one of
     :attr:`no_shell` is given (``watch -x``)."""
     no_shell: tuple[str, ...] = ()
+    runs_program: tuple[str, ...] = ()
+    """Options after which its first operand is a program it runs itself, no shell
+    (``watch -x``, ``runuser -u bob``)."""
+    shell_arguments: bool = False
+    """Its operands after ``--`` and the user go to the user's shell (``su bob -- -c CMD``)."""
 
 
 _SHELL = _Interpreter(
@@ -126,11 +131,16 @@ _WATCH = _Interpreter(
     script_operand=False,
     shell_operands=0,
     no_shell=("-x", "--exec"),
+    runs_program=("-x", "--exec"),
 )
 
 
 _SU = _Interpreter(
-    ("-c", "--command", "--session-command"), _SU_ARGUMENT, script_operand=False, permute=True
+    ("-c", "--command", "--session-command"),
+    _SU_ARGUMENT,
+    script_operand=False,
+    permute=True,
+    shell_arguments=True,
 )
 
 
@@ -166,7 +176,8 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     # shell), watch's (sh -c, unless -x), su's and script's -c
     "ssh": _Interpreter(("-o",), _SSH_ARGUMENT, script_operand=False, shell_operands=1),
     "watch": _WATCH,
-    **dict.fromkeys(("su", "runuser"), _SU),
+    "su": _SU,
+    "runuser": _SU._replace(runs_program=("-u", "--user")),
     "script": _Interpreter(
         ("-c", "--command"), _SCRIPT_ARGUMENT, script_operand=False, permute=True
     ),
@@ -246,6 +257,23 @@ def _values(word: tuple[Fragment, ...], kind: Any, where: str) -> list[CodeValue
     ]
 
 
+def _given(options: tuple[str, ...], spec: _Interpreter, literal: str | None) -> bool:
+    """Whether the word ``literal`` gives one of ``options``: as itself, or as a letter of a
+    cluster before any that takes an argument (``-xd`` and ``-dx`` give ``-x``)."""
+    if literal is None:
+        return False
+    if literal in options:
+        return True
+    if not _SHORT.match(literal):
+        return False
+    for letter in literal[1:]:
+        if "-" + letter in options:
+            return True
+        if "-" + letter in spec.takes_argument or "-" + letter in spec.code:
+            return False  # the rest of the word is its argument
+    return False
+
+
 def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[str, bool] | None:
     """(the option as written, whether its code is attached to it) when the word starting
     with ``head`` is one of ``spec``'s code options: ``-e``, ``-ne`` (the last letter of a
@@ -272,7 +300,11 @@ _Interpreted = tuple[list[CodeValue], int, int | None, tuple[int, str] | None, d
 
 
 def _interpreter_values(
-    words: tuple[tuple[Fragment, ...], ...], index: int, shown: str, at_program: bool
+    words: tuple[tuple[Fragment, ...], ...],
+    index: int,
+    shown: str,
+    at_program: bool,
+    spec: _Interpreter | None = None,
 ) -> _Interpreted:
     """The code values of the interpreter at ``words[index]``: after a code option, in a
     shell's first operand after ``-c``, and (when it is the program) in its first operand;
@@ -281,8 +313,9 @@ def _interpreter_values(
     it is perl, the program, not under ``-i``, the index of the first operand it may open with
     its two-argument ``open`` and what does (``perl -ne``; ``""`` when nothing seen does, as
     ``readline`` in a script may), else None; the words holding a preload option's module,
-    each with the option's text before it there (``--require=``; ``""``: a word of its own)."""
-    spec = _INTERPRETERS[_program_name(shown)]
+    each with the option's text before it there (``--require=``; ``""``: a word of its own).
+    ``spec``: read it as that interpreter (su's shell), not as the one ``shown`` names."""
+    spec = spec or _INTERPRETERS[_program_name(shown)]
     found: list[CodeValue] = []
     inline: str | None = None  # "sh -c": a shell's first operand is then its inline script
     code_seen = False
@@ -290,6 +323,8 @@ def _interpreter_values(
     in_place = False  # `perl -i`: it opens them as plain files
     preloads: dict[int, str] = {}
     shell = spec.shell_operands is not None  # `watch -x`: no shell
+    operands = 0  # su's: the first is the user
+    direct = False  # `runuser -u bob`: it runs its command itself, no shell
     position = index + 1
     if position < len(words) and _literal(words[position]) in spec.subcommands:
         position += 1  # `deno run`: the script is the first operand after its options
@@ -298,18 +333,24 @@ def _interpreter_values(
         head, literal = _head(word), _literal(word)
         fold = literal.lower() if literal is not None and spec.ignore_case else literal
         if literal == "--":
+            if spec.shell_arguments and not direct:
+                # `su bob -- -c CMD`: the words after the user are its shell's arguments
+                start = position + (0 if operands else 1)
+                if at_program and start < len(words):
+                    shells = _interpreter_values(words, start, shown, True, _SHELL)
+                    return found + shells[0], shells[1], None, None, preloads
             position += 1
             break
         is_option = len(head) > 1 and (head[0] == "-" or (spec.shell and head[0] == "+"))
         if not is_option and fold not in spec.code:
             if not spec.permute:
                 break
+            operands += 1
             position += 1  # `su user -c CMD`: an operand, the options go on
             continue
-        if literal in spec.no_shell or (
-            literal is not None and _SHORT.match(literal) and "-" + literal[-1] in spec.no_shell
-        ):
+        if _given(spec.no_shell, spec, literal):
             shell = False
+        direct = direct or _given(spec.runs_program, spec, literal)
         if spec.magic_open and (switches := _PERL_SWITCHES.match(head)):
             letters = switches.group(1)
             opens = f"{shown} {head}" if opens is None and set(letters) & set("npaF") else opens
@@ -405,6 +446,23 @@ def _wrapped_program(
     return position, assignments
 
 
+def _direct_program(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpreter) -> int:
+    """The index of the word ``watch -x`` or ``runuser -u bob`` at ``words[index]`` runs as its
+    program, itself (``len(words)`` when none: no such option, or no operand)."""
+    direct = False
+    position = index + 1
+    while position < len(words):
+        head, literal = _head(words[position]), _literal(words[position])
+        if literal == "--":
+            position += 1
+            break
+        if len(head) < 2 or head[0] != "-":
+            break
+        direct = direct or _given(spec.runs_program, spec, literal)
+        position += 2 if literal in spec.takes_argument + spec.code else 1
+    return position if direct else len(words)
+
+
 class _Programs(NamedTuple):
     programs: dict[int, str]
     """The words that are (or may be) a program, each with what runs it as shown (``""`` for
@@ -416,8 +474,10 @@ class _Programs(NamedTuple):
 def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
     """The programs of a command: the first word, what a wrapper runs and, after a program
     the tables do not know (``ionice``, ``uv run``, ``docker exec c``: it may run another),
-    any word naming a wrapper or an interpreter. One pass: each wrapper's options are read
-    once, up to its program."""
+    any word naming a wrapper or an interpreter, but for the ones that hand a command line to
+    a shell (``ssh``, ``watch``, ``su``, ``runuser``, ``script``: ordinary words, ``npm run
+    watch``), read only as the first word or what a wrapper runs. One pass: each wrapper's
+    options are read once, up to its program."""
     programs: dict[int, str] = {0: ""}
     environment: dict[int, str] = {}
     unknown = ""  # the last program, when the tables do not know it
@@ -427,13 +487,17 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
             continue
         name, shown = _program_name(literal), literal.rsplit("/", 1)[-1]
         known = name in _WRAPPERS or name in _INTERPRETERS
+        # a program that runs no script of its own may run one (`su bob python3 {{x}}`)
+        runs_one = name in _INTERPRETERS and not _INTERPRETERS[name].script_operand
         if index not in programs:
-            if not (unknown and known) or literal.startswith("-"):
+            if not (unknown and known) or runs_one or literal.startswith("-"):
                 continue
             programs[index] = unknown
-        # a program that runs no script of its own may run one (`watch -x python3 {{x}}`)
-        runs_one = name in _INTERPRETERS and not _INTERPRETERS[name].script_operand
         unknown = "" if known and not runs_one else shown
+        if runs_one and _INTERPRETERS[name].runs_program:  # `watch -x`, `runuser -u bob`
+            target = _direct_program(words, index, _INTERPRETERS[name])
+            if target < len(words):
+                programs[target] = shown
         if name in _WRAPPERS:
             target, assignments = _wrapped_program(words, index, name)
             environment.update(dict.fromkeys(assignments, shown))
@@ -469,7 +533,10 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
         name = _program_name(literal)
         # each word is read once as an interpreter's option (`sh -/sh -/sh ...` took minutes);
         # a program is read even there (`env -u perl -e python3 {{x}}`: env runs python3)
+        # ssh, watch, su, runuser and script only as a program (`npm run watch {{x}}`)
         if name in _INTERPRETERS and (index >= options_end or index in programs):
+            if not (_INTERPRETERS[name].script_operand or index in programs):
+                continue
             shown = literal.rsplit("/", 1)[-1]
             values, end, _, opens, _ = _interpreter_values(words, index, shown, index in programs)
             found += values
