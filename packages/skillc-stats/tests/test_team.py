@@ -457,9 +457,10 @@ def test_a_reader_told_a_migration_is_under_way(postgres_url: str) -> None:
         assert "being migrated by another upload: try again shortly" in busy.value.reason
 
 
-def test_a_store_that_stops_answering_over_tcp_ends_the_connection(postgres_url: str) -> None:
-    """Keepalives and a TCP user timeout on every connection: a server gone silent mid-upload
-    (a network lost) ends it after a bounded wait (E043) instead of a wait without end."""
+def test_every_connection_asks_for_keepalives_and_a_tcp_user_timeout(postgres_url: str) -> None:
+    """Keepalives and a TCP user timeout on every connection (the parameters libpq was given:
+    a server gone silent mid-upload, a network lost, then ends it after a bounded wait, E043,
+    instead of a wait without end)."""
     from skillc_stats._team import KEEPALIVES
 
     TeamStore(postgres_url).close()
@@ -498,6 +499,78 @@ def test_the_summary_reads_a_skills_groups_from_the_store_a_few_at_a_time(
         whole = store(*store_statement(log))
     assert sorted(map(tuple, streamed)) == sorted(map(tuple, whole))
     assert len(streamed) == 1200 + 6 and query_stats(demo, layout, store=postgres_url)
+
+
+def test_the_url_s_own_keepalive_settings_win(postgres_url: str) -> None:
+    """A URL setting a keepalive parameter keeps its value (``**KEEPALIVES`` overrode
+    ``keepalives_idle=5`` and ``tcp_user_timeout=0`` with 30 and 60000); the others are
+    still added."""
+    TeamStore(postgres_url).close()
+    joined = "&" if "?" in postgres_url else "?"
+    url = f"{postgres_url}{joined}keepalives_idle=5&tcp_user_timeout=0&keepalives_count=7"
+    with TeamStore(url, write=False) as store:
+        sent = store.db.info.get_parameters()
+    assert sent.get("keepalives_idle") == "5" and sent.get("keepalives_count") == "7"
+    assert sent.get("tcp_user_timeout", "0") == "0"  # (a default value is not listed)
+    assert sent.get("keepalives_interval") == "10"
+
+
+def test_the_summary_streams_from_the_store_with_a_libpq_older_than_17(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Cursor.stream(size=500)`` needs libpq 17 (psycopg's ``has_stream_chunked``): with an
+    older one every ``skc stats SKILL --from URL`` was E043. The rows stream all the same,
+    in chunks, when psycopg reports the capability absent."""
+    import psycopg
+
+    from skillc_stats._filters import Filters
+
+    def absent(self: Any, check: bool = False) -> bool:
+        if check:
+            raise psycopg.NotSupportedError("the feature is not available: libpq 16.4")
+        return False
+
+    monkeypatch.setattr(type(psycopg.capabilities), "has_stream_chunked", absent)
+    assert not psycopg.capabilities.has_stream_chunked()
+    searches = [
+        record(demo, "search", {"query": f"q{n}", "result_count": 1, "limit": 10})
+        for n in range(1200)
+    ]
+    log_rows(*rows_of(demo), *searches)
+    upload_logs(postgres_url, layout)
+    with TeamStore(postgres_url, write=False) as store:
+        log = store.stats_log("demo", Filters())
+        groups = log.command_args_counts()
+        first = next(groups)
+        assert store.db.info.transaction_status != 0  # not all read
+        streamed = [first, *groups]
+        whole = store(*store_statement(log))
+    assert sorted(map(tuple, streamed)) == sorted(map(tuple, whole)) and len(whole) == 1206
+    assert query_stats(demo, layout, store=postgres_url)
+
+
+def test_a_reader_after_a_migration_committed_uses_the_store(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A migration that commits between a reader's read of the version and its try of the
+    migration's lock (free then): the version is read again, the store is used (it was
+    "its schema is version N: run 'skc sync --to' to migrate it")."""
+    TeamStore(postgres_url).close()
+    real = TeamStore._version
+    reads: list[int] = []
+
+    def before_the_commit(self: TeamStore) -> int:
+        reads.append(1)
+        return SCHEMA_VERSION - 1 if len(reads) == 1 else real(self)
+
+    monkeypatch.setattr(TeamStore, "_version", before_the_commit)
+    with TeamStore(postgres_url, write=False) as store:
+        assert store("SELECT version FROM schema_version", []) == [(SCHEMA_VERSION,)]
+    assert len(reads) >= 2
 
 
 def store_statement(log: Any) -> tuple[str, list[Any]]:

@@ -47,6 +47,7 @@ with its password (:func:`._team_url.masked`), in messages or in the access log.
 from __future__ import annotations
 
 import getpass
+import itertools
 import os
 import socket
 import sqlite3
@@ -84,6 +85,9 @@ BATCH_ROWS = 20_000
 BATCH_CHARS = 16 * 2**20
 #: Connections an upload sends its logs through at once (:func:`_upload_each`).
 UPLOAD_CONNECTIONS = 2
+#: Rows a streamed read (:meth:`TeamStore.each`) fetches from the server at a time.
+EACH_ROWS = 500
+_CURSORS = itertools.count()  # names of the server-side cursors (two may be open)
 #: How long the server lets a writer's transaction sit idle (an uploader stalled mid-batch: a
 #: suspended laptop, a stopped process) before it ends the session, releasing its locks, and
 #: how long a writer waits for a lock (another upload's batch updating the same rollup rows,
@@ -93,7 +97,8 @@ LOCK_TIMEOUT = "60s"
 #: How long a connection waits on a server that stopped answering over TCP (a network gone,
 #: a host down) before it fails (E043): keepalive probes after 30 s idle, every 10 s, 3
 #: unanswered end it; data sent and not acknowledged for 60 s ends it too. libpq applies
-#: them to TCP connections only (a Unix socket's server is this machine's).
+#: them to TCP connections only (a Unix socket's server is this machine's). A URL that sets
+#: one of them keeps its own value (:func:`_keepalives`).
 KEEPALIVES = {
     "keepalives": 1,
     "keepalives_idle": 30,
@@ -122,6 +127,18 @@ def _driver() -> Any:
     return psycopg
 
 
+def _keepalives(psycopg: Any, url: str) -> dict[str, Any]:
+    """The :data:`KEEPALIVES` the URL does not set itself (its own win: ``?keepalives_idle=5``
+    is the user's choice). A URL libpq cannot parse is left to the connection to refuse."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        own = conninfo_to_dict(url)
+    except psycopg.Error:
+        own = {}
+    return {name: value for name, value in KEEPALIVES.items() if name not in own}
+
+
 class TeamStore:
     """An open connection to a team store, its schema at :data:`SCHEMA_VERSION`. Callable
     as :data:`skillc_index.accesslog.reader.Rows`: it runs the statements of the local logs.
@@ -141,7 +158,7 @@ class TeamStore:
                 autocommit=True,
                 connect_timeout=connect_timeout,
                 client_encoding="utf8",
-                **KEEPALIVES,
+                **_keepalives(self._psycopg, url),
             )
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
@@ -186,7 +203,9 @@ class TeamStore:
         try:
             version = self._version()
             if version < sql.SCHEMA_VERSION and not write:
-                raise TeamStoreUnavailable(self.shown, self._not_current(version))
+                reason = self._not_current(version)
+                if reason is not None:
+                    raise TeamStoreUnavailable(self.shown, reason)
             if version < sql.SCHEMA_VERSION:
                 with self.db.transaction():
                     self.db.execute(sql.LOCK, (sql.LOCK_KEY,))
@@ -213,13 +232,17 @@ class TeamStore:
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
 
-    def _not_current(self, version: int) -> str:
+    def _not_current(self, version: int) -> str | None:
         """Why a reader cannot use a store of an older ``version``: an upload is migrating it
         (it holds the migration's lock: tried here without waiting, released at once), or
-        none is and one must."""
+        none is and one must; None when a migration committed since ``version`` was read
+        (the lock is free, the version current: read again once the lock was had)."""
         taken = self.db.execute(sql.TRY_LOCK, (sql.LOCK_KEY,)).fetchone()
         if taken is not None and not taken[0]:
             return "it is being migrated by another upload: try again shortly"
+        version = self._version()
+        if version >= sql.SCHEMA_VERSION:
+            return None
         if version == 0:
             return "no skillc team store in this database"
         return f"its schema is version {version}: run 'skc sync --to' to migrate it"
@@ -241,10 +264,15 @@ class TeamStore:
     def each(self, statement: str, params: Sequence[Any]) -> Iterator[Any]:
         """The rows of one read-only statement (as :meth:`__call__`) a few hundred at a time,
         never all held at once (a skill's distinct searches are unbounded), as a local log's
-        :meth:`~skillc_index.accesslog.reader.LocalRows.each` reads them."""
+        :meth:`~skillc_index.accesslog.reader.LocalRows.each` reads them: a server-side cursor
+        in a transaction, fetched :data:`EACH_ROWS` at a time (``Cursor.stream(size=)`` needs
+        libpq 17 and psycopg 3.2: E043 with an older libpq)."""
         try:
-            with self.db.cursor() as cursor:
-                yield from cursor.stream(statement.replace("?", "%s"), list(params), size=500)
+            name = f"skillc_each_{next(_CURSORS)}"
+            with self.db.transaction(), self.db.cursor(name=name) as cursor:
+                cursor.execute(statement.replace("?", "%s"), list(params))
+                while chunk := cursor.fetchmany(EACH_ROWS):
+                    yield from chunk
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
 
