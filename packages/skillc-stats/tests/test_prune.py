@@ -155,38 +155,52 @@ def test_a_prune_while_a_batch_is_being_stored_leaves_no_older_row(
     assert stored(postgres_url) == (10, 20)
 
 
-def test_uploads_at_once_with_a_prune_leave_no_older_row(
+def test_an_upload_waits_for_a_prune_longer_than_the_lock_timeout(
     postgres_url: str,
     demo: ResolvedSkill,
     layout: Layout,
-    demo_skill: Callable[[Path], Path],
-    project: Path,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Two uploads of four logs at once (two connections each) while the store is pruned: no
-    row older than the horizon is left, whichever way they meet."""
+    """A prune holds the horizon's lock alone for as long as its DELETE takes: an upload
+    batch waited for it under the writers' lock timeout (60 s) while holding its log's lock,
+    and every ``sync --to`` during a longer prune failed E043 "canceling statement due to lock
+    timeout". It waits for the prune now (the lock timeout made 1 s here, the prune held 2 s),
+    holding no log lock meanwhile, and stores its rows after it, by its horizon."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from skillc_index import resolve_skill
-    from skillc_index.accesslog import insert, primary_log
+    import psycopg
 
-    skills = [demo]
-    for name in ("one", "two", "three"):
-        demo_skill(project / ".skillc" / "skills" / name)
-        skills.append(resolve_skill(name, layout))
-    for skill in skills:
-        insert(primary_log(skill.runtime), days(skill, 1, 28) * 40)
+    from skillc_stats import _team
+    from skillc_stats._team_sql import HORIZON_KEY, TAKE_HORIZON
+
+    monkeypatch.setattr(_team, "LOCK_TIMEOUT", "1s")
+    log_rows(*days(demo, 1, 20))
     TeamStore(postgres_url).close()
-    with ThreadPoolExecutor(3) as pool:
-        uploads = [pool.submit(upload_logs, postgres_url, layout) for _ in range(2)]
-        time.sleep(0.2)
-        prune = pool.submit(prune_store, postgres_url, "2026-01-15T00:00:00Z")
-        for done in (*uploads, prune):
-            done.result()
-    with TeamStore(postgres_url, write=False) as store:
-        older = "SELECT COUNT(*) FROM access_log WHERE timestamp < '2026-01-15'"
-        assert store(older, []) == [(0,)]
-    upload_logs(postgres_url, layout)
-    assert stored(postgres_url)[0] == 4 * 14 * 40
+    waiting = (
+        "SELECT COUNT(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid) "
+        "WHERE a.datname = current_database() AND l.locktype = 'advisory' AND NOT l.granted"
+    )
+    logs_held = (
+        "SELECT COUNT(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid) "
+        "WHERE a.datname = current_database() AND l.locktype = 'advisory' AND l.granted "
+        "AND l.objsubid = 2"  # a two-key lock: a log's
+    )
+    with ThreadPoolExecutor(1) as pool, psycopg.connect(postgres_url, autocommit=True) as db:
+        with db.transaction():  # a prune, deleting
+            db.execute(TAKE_HORIZON, (HORIZON_KEY,))
+            upload = pool.submit(upload_logs, postgres_url, layout)
+            for _ in range(600):
+                if upload.done() or db.execute(waiting).fetchone() == (1,):
+                    break
+                time.sleep(0.05)
+            assert not upload.done(), upload.result()
+            assert db.execute(logs_held).fetchone() == (0,)  # no log lock held meanwhile
+            time.sleep(2)  # past the lock timeout: the upload still waits
+            assert not upload.done(), upload.result()
+            db.execute("INSERT INTO skillc.retention VALUES ('2026-01-11T00:00:00Z')")
+        assert upload.result().added == 10  # January 11 to 20: the horizon read after
+    assert stored(postgres_url) == (10, 10)
 
 
 def test_a_row_within_the_second_of_the_bound_is_not_older(

@@ -340,7 +340,7 @@ class TeamStore:
                 batch = next(rows, [])
                 with self.db.transaction():
                     self._copy(batch)
-                    self.db.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
+                    self._lock(key)
                     found = self._last(key.key)  # another upload may have stored since
                     if found is not None and key.writable and self._diverged(local, *found):
                         fresh = renewed_key(log, key.key)
@@ -369,8 +369,20 @@ class TeamStore:
         """Store one batch of rows in the transaction open: copied, then inserted under the
         log's lock; the rows added, and those the retention horizon refused."""
         self._copy(batch)
-        self.db.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
+        self._lock(key)
         return self._insert(batch, key, previous, machine, user)
+
+    def _lock(self, key: LogKey) -> None:
+        """The horizon's lock, shared, then the log's (to the commit). The horizon's first,
+        waited for without the :data:`LOCK_TIMEOUT` (a prune holds it alone while it deletes,
+        bounded work however long): an upload waiting for it under the timeout failed E043
+        when a prune took longer, and waiting while holding its log's lock made every other
+        upload of the log fail too. Taken before the ``INSERT``, whose snapshot reads the
+        horizon (a prune waits for the batch, the batches after it read its horizon)."""
+        self.db.execute(sql.WAIT_UNBOUNDED)
+        self.db.execute(sql.HOLD_HORIZON, (sql.HORIZON_KEY,))
+        self.db.execute(sql.WAIT_BOUNDED, (LOCK_TIMEOUT,))
+        self.db.execute(sql.LOCK_LOG, (sql.LOG_LOCK_CLASS, key.key))
 
     def _copy(self, batch: list[Any]) -> None:
         """``batch`` into the temporary table ``upload`` (emptied by the commit), before the
@@ -387,8 +399,6 @@ class TeamStore:
     ) -> tuple[int, int]:
         """The copied rows stored, under the log's lock (only those above the highest row
         stored: whatever another upload stored since they were read is left out)."""
-        # the horizon's lock, shared, before the INSERT reads the horizon (a prune waits)
-        self.db.execute(sql.HOLD_HORIZON, (sql.HORIZON_KEY,))
         with self.db.cursor() as cursor:
             if previous is not None and batch[0][0] <= key.previous_upto:
                 params = (key.key, machine, user, key.key, previous, key.previous_upto)

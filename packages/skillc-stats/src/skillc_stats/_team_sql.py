@@ -34,14 +34,19 @@ LOCK_KEY = 0x736B696C6C63  # "skillc"
 LOG_LOCK_CLASS = 0x736B63  # "skc"
 LOCK_LOG = "SELECT pg_advisory_xact_lock(%s, hashtext(%s))"
 #: ``pg_advisory_xact_lock(HORIZON_KEY)``: the retention horizon's lock. Each upload batch
-#: holds it shared from just before its ``INSERT`` (whose snapshot, taken after, reads the
-#: horizon) to its commit; ``stats prune --from`` holds it alone while it deletes the rows
-#: and records the horizon. So a prune waits for the batches being inserted (its ``DELETE``
-#: then sees their rows) and the batches after it wait for its commit (they read its horizon):
-#: after a prune no row older than its horizon is left, and none arrives.
+#: holds it shared from before its log's lock (so before its ``INSERT``, whose snapshot,
+#: taken after, reads the horizon) to its commit; ``stats prune --from`` holds it alone while
+#: it deletes the rows and records the horizon. So a prune waits for the batches being
+#: inserted (its ``DELETE`` then sees their rows) and the batches after it wait for its commit
+#: (they read its horizon): after a prune no row older than its horizon is left, and none
+#: arrives.
 HORIZON_KEY = LOCK_KEY + 1  # a one-key lock, as LOCK_KEY (never it)
 HOLD_HORIZON = "SELECT pg_advisory_xact_lock_shared(%s)"
 TAKE_HORIZON = "SELECT pg_advisory_xact_lock(%s)"
+#: An upload batch waits for the horizon's lock without the session's ``lock_timeout`` (to the
+#: transaction's end at most), then takes it again for the locks after (:meth:`TeamStore._lock`).
+WAIT_UNBOUNDED = "SET LOCAL lock_timeout = 0"
+WAIT_BOUNDED = "SELECT set_config('lock_timeout', %s, true)"
 _TEXT = 'TEXT COLLATE "C"'  # byte order: timestamps and paths compare as in SQLite
 
 #: A row's day in the rollups by day: its UTC day (skillc-index's ``UTC_DAY``), or for a time
