@@ -144,6 +144,43 @@ GIT_COMMIT = (
             "Drop the oldest collection",
             "DROP TABLE",
         ),
+        # a hyphenated word, "of" after the first word, a pronoun read as a noun (IT)
+        (
+            "Drops in-memory tables after a benchmark.",
+            "```sql\nDROP TABLE legacy;\n```\n",
+            "Drops in-memory tables",
+            "DROP TABLE",
+        ),
+        (
+            "Drops out-of-date tables nightly.",
+            "```sql\nDROP TABLE legacy;\n```\n",
+            "Drops out-of-date tables",
+            "DROP TABLE",
+        ),
+        (
+            "Drops per-tenant databases when a tenant leaves.",
+            "```sql\nDROP TABLE legacy;\n```\n",
+            "Drops per-tenant databases",
+            "DROP TABLE",
+        ),
+        (
+            "Drop on-prem databases after the cloud migration.",
+            "```sql\nDROP TABLE legacy;\n```\n",
+            "Drop on-prem databases",
+            "DROP TABLE",
+        ),
+        (
+            "Drop all of the databases of a test cluster.",
+            "```sql\nDROP TABLE legacy;\n```\n",
+            "Drop all of the databases",
+            "DROP TABLE",
+        ),
+        (
+            "Drops it tables the audit marked obsolete.",
+            "```sql\nDROP TABLE legacy;\n```\n",
+            "Drops it tables",
+            "DROP TABLE",
+        ),
     ],
     ids=[
         "git-commit",
@@ -155,6 +192,12 @@ GIT_COMMIT = (
         "drop-users-table",
         "drops-production-tables",
         "drop-oldest-collection",
+        "drops-in-memory-tables",
+        "drops-out-of-date-tables",
+        "drops-per-tenant-databases",
+        "drop-on-prem-databases",
+        "drop-all-of-the-databases",
+        "drops-it-tables",
     ],
 )
 def test_skl608_side_effect_workflows_need_disable_model_invocation(
@@ -216,6 +259,7 @@ def test_skl608_side_effect_workflows_need_disable_model_invocation(
         ("Tunes indexes for no drop in database latency.", "```sql\nDROP TABLE old;\n```\n"),
         ("Builds a drag and drop tables editor.", "```sql\nDROP TABLE old;\n```\n"),
         ("Charts the packet drop rate table.", "```sql\nDROP TABLE old;\n```\n"),
+        ("Drop it into the users table to import a CSV.", "```sql\nDROP TABLE old;\n```\n"),
     ],
     ids=[
         "gitmoji",
@@ -233,6 +277,7 @@ def test_skl608_side_effect_workflows_need_disable_model_invocation(
         "drop-in-latency",
         "drag-and-drop-tables",
         "drop-rate-table",
+        "drop-it-into-table",
     ],
 )
 def test_skl608_near_misses_stay_silent(skill: Writer, description: str, body: str) -> None:

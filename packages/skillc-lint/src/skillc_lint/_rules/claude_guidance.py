@@ -86,12 +86,16 @@ def argument_in_code(skill: Skill, options: Options) -> Findings:
 
 # -- SKL608 side effects without disable-model-invocation ----------------------------------------
 
-#: The words after "drop" that say it destroys nothing: a preposition (drop into the shell,
-#: drop files onto the table), a pronoun (drops you into the prompt), a noun it qualifies
-#: (drop rate, drop zone).
+#: What a destructive drop is said of.
+_DROPPED = r"(?:tables?|databases?|schemas?|collections?)\b"
+#: The first word after "drop" when it says it destroys nothing: a preposition (drop into
+#: the shell, no drop in latency), a pronoun not followed by what is dropped (drops you into
+#: the prompt; "drops it tables" is IT's tables), a noun it qualifies (drop rate, drop zone).
+#: A whole word only: "in-memory", "out-of-date", "per-tenant", "on-prem" qualify the table.
 _NOT_DROPPED = (
-    r"(?:into|onto|in|on|to|from|at|by|for|of|off|out|below|under|over|with|within|"
-    r"across|through|per|via|you|me|us|him|her|them|it|rates?|zones?|shadows?|downs?)\b"
+    r"(?:(?:into|onto|in|on|to|from|at|by|for|off|out|below|under|over|with|within|"
+    r"across|through|per|via|rates?|zones?|shadows?|downs?)(?![\w'-])"
+    r"|(?:you|me|us|him|her|them|it)(?![\w'-])(?!\s+" + _DROPPED + r"))"
 )
 #: What a skill says it does (its name, and its description up to "Use when"), by kind.
 _SAYS = {
@@ -103,11 +107,11 @@ _SAYS = {
     r"|merg(?:e|es|ing)\s+(?:the\s+|a\s+)?(?:pull|pr)",
     "delete": r"\b(?:delet|destroy|purg|wip)(?:e|es|ing|s)?\b|tear(?:s|ing)?\s+down"
     # dropping is destructive only said of a table, a database, a schema (as DROP TABLE), up
-    # to 3 words after it ("drops the staging database"), none of them a preposition, a
-    # pronoun or a noun drop qualifies (drop into the shell, drops you into the prompt, no
-    # drop in latency, drop rate); never drag-and-dropping, drag and drop
-    r"|(?<![\w-])(?<!drag\sand\s)(?<!drag\s&\s)drop(?:s|ping)?\s+"
-    r"(?:(?!" + _NOT_DROPPED + r")[\w'-]+\s+){0,3}(?:tables?|databases?|schemas?|collections?)\b",
+    # to 3 words after it ("drops the staging database", "drop all of the databases"), the
+    # first not a preposition, a pronoun or a noun drop qualifies (drop into the shell, drops
+    # you into the prompt, no drop in latency, drop rate); never drag-and-dropping, drag and drop
+    r"|(?<![\w-])(?<!drag\sand\s)(?<!drag\s&\s)drop(?:s|ping)?\s+(?!" + _NOT_DROPPED + r")"
+    r"(?:[\w'-]+\s+){0,3}" + _DROPPED,
 }
 #: A skill that calls itself a guide or a reference explains a workflow rather than runs it.
 _EXPLAINS = re.compile(
