@@ -303,10 +303,11 @@ def _remote_code(line: str, piped: re.Pattern[str]) -> Iterator[re.Match[str]]:
 
 
 def _row_commands(row: str) -> str:
-    """A Markdown table row of prose as the commands of its cells, offsets kept: a cell's
-    border (a ``|`` not escaped, outside a code span) made a ``;``, an escaped pipe (``\\|``,
-    how a table's cell writes one) a pipe: ``| `curl … \\| sh` |`` and ``| `curl … | sh` |``
-    pipe the download on, ``| curl | HTTP client | bash |`` runs nothing."""
+    """A Markdown table row of prose as the commands of its cells, offsets kept: a ``|`` not
+    escaped and outside a code span, read as a cell's border, made a ``;``, an escaped pipe
+    (``\\|``, how a table's cell writes one) a pipe: ``| `curl … \\| sh` |`` and ``| `curl …
+    | sh` |`` pipe the download on, ``| curl | HTTP client | bash |`` runs nothing. A ``|`` in
+    a code span is read as the author wrote the command, though GFM splits the cell there."""
     spans = iter(code_spans(row) or ())  # unpaired backticks: no code span
     span = next(spans, None)
     commands = list(row)
