@@ -573,6 +573,37 @@ def test_a_reader_after_a_migration_committed_uses_the_store(
     assert len(reads) >= 2
 
 
+def test_a_select_only_reader_after_a_migration_committed_reads(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader whose role may only read (USAGE on the schema, SELECT on its tables) and that
+    read the version before a migration committed: it reads the version again and goes on (it
+    ran the migration's branch, CREATE SCHEMA: E043 "permission denied for database")."""
+    import os
+
+    import psycopg
+
+    TeamStore(postgres_url).close()
+    role = f"reader_{os.getpid()}"
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute(f"CREATE ROLE {role} LOGIN")
+        db.execute(f"GRANT USAGE ON SCHEMA skillc TO {role}")
+        db.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA skillc TO {role}")
+    url = postgres_url.replace("skillc@", f"{role}@", 1)
+    real = TeamStore._version
+    reads: list[int] = []
+
+    def before_the_commit(self: TeamStore) -> int:
+        reads.append(1)
+        return SCHEMA_VERSION - 1 if len(reads) == 1 else real(self)
+
+    monkeypatch.setattr(TeamStore, "_version", before_the_commit)
+    with TeamStore(url, write=False) as store:
+        assert store("SELECT version FROM schema_version", []) == [(SCHEMA_VERSION,)]
+        assert store("SELECT current_user", []) == [(role,)]
+    assert len(reads) >= 2
+
+
 def store_statement(log: Any) -> tuple[str, list[Any]]:
     from skillc_stats import _team_reads as reads
 

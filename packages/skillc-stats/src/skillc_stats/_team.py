@@ -206,7 +206,9 @@ class TeamStore:
                 reason = self._not_current(version)
                 if reason is not None:
                     raise TeamStoreUnavailable(self.shown, reason)
-            if version < sql.SCHEMA_VERSION:
+            # a reader never migrates (a SELECT-only role may not): a migration committed
+            # since its version was read, which is read again below
+            if write and version < sql.SCHEMA_VERSION:
                 with self.db.transaction():
                     self.db.execute(sql.LOCK, (sql.LOCK_KEY,))
                     self.db.execute(sql.CREATE_SCHEMA)
