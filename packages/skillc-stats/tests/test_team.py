@@ -604,6 +604,16 @@ def test_a_select_only_reader_after_a_migration_committed_reads(
     assert len(reads) >= 2
 
 
+def test_the_url_s_own_connect_timeout_wins(postgres_url: str) -> None:
+    """``?connect_timeout=3`` in the URL was overridden by the default 10 s."""
+    TeamStore(postgres_url).close()
+    joined = "&" if "?" in postgres_url else "?"
+    with TeamStore(f"{postgres_url}{joined}connect_timeout=3", write=False) as store:
+        assert store.db.info.get_parameters().get("connect_timeout") == "3"
+    with TeamStore(postgres_url, write=False) as store:
+        assert store.db.info.get_parameters().get("connect_timeout") == "10"
+
+
 def store_statement(log: Any) -> tuple[str, list[Any]]:
     from skillc_stats import _team_reads as reads
 

@@ -98,7 +98,7 @@ LOCK_TIMEOUT = "60s"
 #: a host down) before it fails (E043): keepalive probes after 30 s idle, every 10 s, 3
 #: unanswered end it; data sent and not acknowledged for 60 s ends it too. libpq applies
 #: them to TCP connections only (a Unix socket's server is this machine's). A URL that sets
-#: one of them keeps its own value (:func:`_keepalives`).
+#: one of them, or ``connect_timeout``, keeps its own value (:func:`_unless_set`).
 KEEPALIVES = {
     "keepalives": 1,
     "keepalives_idle": 30,
@@ -127,16 +127,17 @@ def _driver() -> Any:
     return psycopg
 
 
-def _keepalives(psycopg: Any, url: str) -> dict[str, Any]:
-    """The :data:`KEEPALIVES` the URL does not set itself (its own win: ``?keepalives_idle=5``
-    is the user's choice). A URL libpq cannot parse is left to the connection to refuse."""
+def _unless_set(psycopg: Any, url: str, defaults: dict[str, Any]) -> dict[str, Any]:
+    """The connection parameters of ``defaults`` (:data:`KEEPALIVES`, ``connect_timeout``) the
+    URL does not set itself (its own win: ``?keepalives_idle=5`` or ``?connect_timeout=3`` is
+    the user's choice). A URL libpq cannot parse is left to the connection to refuse."""
     from psycopg.conninfo import conninfo_to_dict
 
     try:
         own = conninfo_to_dict(url)
     except psycopg.Error:
         own = {}
-    return {name: value for name, value in KEEPALIVES.items() if name not in own}
+    return {name: value for name, value in defaults.items() if name not in own}
 
 
 class TeamStore:
@@ -156,9 +157,10 @@ class TeamStore:
             self.db: psycopg.Connection[Any] = self._psycopg.connect(
                 url,
                 autocommit=True,
-                connect_timeout=connect_timeout,
                 client_encoding="utf8",
-                **_keepalives(self._psycopg, url),
+                **_unless_set(
+                    self._psycopg, url, {**KEEPALIVES, "connect_timeout": connect_timeout}
+                ),
             )
         except self._psycopg.Error as exc:
             raise self.failure(exc) from None
