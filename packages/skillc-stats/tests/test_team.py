@@ -604,6 +604,55 @@ def test_a_select_only_reader_after_a_migration_committed_reads(
     assert len(reads) >= 2
 
 
+def test_one_stream_at_a_time_a_second_is_e043_and_the_first_goes_on(
+    postgres_url: str, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """Two streams open at once nested their transactions (closing the outer first failed):
+    the second is refused with an error line, the first reads every row and ends."""
+    log_rows(*rows_of(demo))
+    upload_logs(postgres_url, layout)
+    with TeamStore(postgres_url, write=False) as store:
+        first = store.each("SELECT source_id FROM access_log ORDER BY source_id", [])
+        head = next(first)
+        with pytest.raises(TeamStoreUnavailable, match="skillc_each"):
+            next(store.each("SELECT 1", []))
+        assert [head, *first] == [(n,) for n in range(1, 8)]
+        assert store.db.info.transaction_status == 0
+        assert [*store.each("SELECT 1", [])] == [(1,)]
+
+
+def test_a_suspended_stream_lets_a_migration_through(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reader stopped mid-stream (``stats --from`` under Ctrl-Z, a slow pipe) sat idle in
+    its transaction holding ACCESS SHARE: a migration's ALTER waited for it (and every writer
+    behind the migration). The server ends it after the idle timeout: the ALTER's lock is
+    had, the reader's stream is E043."""
+    import time
+
+    import psycopg
+
+    from skillc_stats import _team
+
+    log_rows(*rows_of(demo))
+    upload_logs(postgres_url, layout)
+    monkeypatch.setattr(_team, "IDLE_TIMEOUT", "1s")
+    with TeamStore(postgres_url, write=False) as store:
+        rows = store.each("SELECT source_id FROM access_log", [])
+        next(rows)  # suspended inside its transaction
+        started = time.monotonic()
+        with psycopg.connect(postgres_url, autocommit=True) as db, db.transaction():
+            db.execute("SET LOCAL lock_timeout = '8s'")
+            db.execute("LOCK TABLE skillc.access_log IN ACCESS EXCLUSIVE MODE")
+        assert time.monotonic() - started < 6
+        with pytest.raises(TeamStoreUnavailable):
+            list(rows)
+
+
 def test_the_url_s_own_connect_timeout_wins(postgres_url: str) -> None:
     """``?connect_timeout=3`` in the URL was overridden by the default 10 s."""
     TeamStore(postgres_url).close()

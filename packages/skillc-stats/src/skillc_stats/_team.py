@@ -47,7 +47,6 @@ with its password (:func:`._team_url.masked`), in messages or in the access log.
 from __future__ import annotations
 
 import getpass
-import itertools
 import os
 import socket
 import sqlite3
@@ -85,10 +84,12 @@ BATCH_ROWS = 20_000
 BATCH_CHARS = 16 * 2**20
 #: Connections an upload sends its logs through at once (:func:`_upload_each`).
 UPLOAD_CONNECTIONS = 2
-#: Rows a streamed read (:meth:`TeamStore.each`) fetches from the server at a time.
+#: Rows a streamed read (:meth:`TeamStore.each`) fetches from the server at a time, and the
+#: name of its server-side cursor (one stream at a time per connection).
 EACH_ROWS = 500
-_CURSORS = itertools.count()  # names of the server-side cursors (two may be open)
-#: How long the server lets a writer's transaction sit idle (an uploader stalled mid-batch: a
+EACH_CURSOR = "skillc_each"
+#: How long the server lets a writer's transaction, or a reader's stream (:meth:`TeamStore.each`:
+#: ``stats --from`` suspended, a slow pipe), sit idle (an uploader stalled mid-batch: a
 #: suspended laptop, a stopped process) before it ends the session, releasing its locks, and
 #: how long a writer waits for a lock (another upload's batch updating the same rollup rows,
 #: which it holds for about a second) before its upload fails (E043; what it stored stays).
@@ -270,10 +271,13 @@ class TeamStore:
         never all held at once (a skill's distinct searches are unbounded), as a local log's
         :meth:`~skillc_index.accesslog.reader.LocalRows.each` reads them: a server-side cursor
         in a transaction, fetched :data:`EACH_ROWS` at a time (``Cursor.stream(size=)`` needs
-        libpq 17 and psycopg 3.2: E043 with an older libpq)."""
+        libpq 17 and psycopg 3.2: E043 with an older libpq). One stream at a time: a second
+        begun while one is open is E043 (the first goes on). The transaction left idle over
+        :data:`IDLE_TIMEOUT` (the reader suspended, a slow pipe) is ended by the server (E043):
+        its ACCESS SHARE locks made a migration wait, and every writer behind it."""
         try:
-            name = f"skillc_each_{next(_CURSORS)}"
-            with self.db.transaction(), self.db.cursor(name=name) as cursor:
+            with self.db.transaction(), self.db.cursor(name=EACH_CURSOR) as cursor:
+                self.db.execute(sql.IDLE_BOUNDED, (IDLE_TIMEOUT,))
                 cursor.execute(statement.replace("?", "%s"), list(params))
                 while chunk := cursor.fetchmany(EACH_ROWS):
                     yield from chunk

@@ -47,6 +47,8 @@ TAKE_HORIZON = "SELECT pg_advisory_xact_lock(%s)"
 #: transaction's end at most), then takes it again for the locks after (:meth:`TeamStore._lock`).
 WAIT_UNBOUNDED = "SET LOCAL lock_timeout = 0"
 WAIT_BOUNDED = "SELECT set_config('lock_timeout', %s, true)"
+#: A reader's stream (``_team.TeamStore.each``) left idle is ended (``_team.IDLE_TIMEOUT``).
+IDLE_BOUNDED = "SELECT set_config('idle_in_transaction_session_timeout', %s, true)"
 _TEXT = 'TEXT COLLATE "C"'  # byte order: timestamps and paths compare as in SQLite
 
 #: A row's day in the rollups by day: its UTC day (skillc-index's ``UTC_DAY``), or for a time
