@@ -863,7 +863,7 @@ def test_a_value_never_becomes_an_option_of_git(
     rows = "| ref | string | no | A ref |\n"
     folder = kit(
         tool("log", "git log --oneline {{ref}}", rows),
-        # a wrapper skc does not know (ionice, uv run, npx): its "--" is not git's
+        # a wrapper skc does not know (uv run, npx): its "--" is not git's
         tool("wrapped", "./scripts/wrap.sh -c3 -- git log --oneline {{ref}}", rows),
     )
     script(folder, "scripts/wrap.sh", '#!/bin/sh\nshift 2\nexec "$@"\n')
@@ -978,6 +978,28 @@ def test_watch_and_ssh_are_words_after_a_program_skc_does_not_know(
     assert (proc.returncode, proc.stdout) == (0, "watch ssh host su -c script -c x; y\n")
     refused(run("run", "kit", "direct", "value=ls"), "'{{value}}' is the program 'watch' runs")
     refused(run("run", "kit", "as_user", "value=ls"), "'{{value}}' is the program 'runuser'")
+
+
+def test_a_runner_s_program_is_read_as_one(
+    run: Run, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``ionice -c3 script -qc {{value}} /dev/null`` ran the value as shell code (``script``
+    after ``ionice``, a program skc did not know, was a word): refused, nothing runs; ``su
+    -c CMD -- {{value}}`` passes the value as ``$0``, data, and is not refused."""
+    marker = tmp_path / "pwned"
+    rows = "| value | string | yes | v |\n"
+    kit(
+        tool("niced", "ionice -c3 script -qc {{value}} /dev/null", rows),
+        tool("locked", "flock /tmp/l su -c {{value}}", rows),
+        tool("as_zero", "su nobody -c 'echo hi' -- {{value}}", rows),
+    )
+    proc = run("run", "kit", "niced", f"value=touch {marker}")
+    refused(proc, "'{{value}}'", "script -qc")
+    refused(run("run", "kit", "locked", f"value=touch {marker}"), "'{{value}}'", "su -c")
+    assert not marker.exists()
+    proc = run("run", "kit", "as_zero", "value=x", "--dry-run")  # su may ask a password
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    assert "'echo hi' -- x" in proc.stdout, proc.stdout
 
 
 def test_a_value_is_never_a_file_perl_opens_as_a_command(

@@ -228,20 +228,25 @@ def test_a_value_is_never_an_option_unless_declared_so() -> None:
     assert caught.value.parameter == "ref"
     # a "--" ends the options of the program before it, not of the program a wrapper runs
     # (`nice -- git log {{ref}}` let git write its log to any file; found by a sweep)
-    for wrapped in ("nice -- git log {{ref}}", "timeout -- 10 git log {{ref}}"):
+    # (runners skc knows too: ionice, flock FILE)
+    for wrapped in (
+        "nice -- git log {{ref}}",
+        "timeout -- 10 git log {{ref}}",
+        "ionice -c3 -- git log {{ref}}",
+        "flock /tmp/lock -- git log {{ref}}",
+    ):
         template, _, _ = parse_command(wrapped, 1)
         with pytest.raises(OptionLikeValue, match="so git would read it"):
             template.render({"ref": "--output=/tmp/x"})
     template, _, _ = parse_command("nice -- git log -- {{path}}", 1)
     assert template.render({"path": "-x"})[-2:] == ["--", "-x"]  # git's own "--"
     # the "--" of a program skc does not know may end its options before the program it runs
-    # (`ionice -c3 -- git log {{ref}}` wrote git's log to any file): a "--" counts only with
+    # (`uv run -- git log {{ref}}` wrote git's log to any file): a "--" counts only with
     # nothing but placeholders between it and the value
     for unknown in (
-        "ionice -c3 -- git log {{ref}}",
+        "uv run -- git log {{ref}}",
         "uv run -- pytest {{ref}}",
         "npx -- cowsay {{ref}}",
-        "flock /tmp/lock -- git log {{ref}}",
         "git log -- src {{ref}}",  # skc cannot tell this one from the others
     ):
         template, _, _ = parse_command(unknown, 1)
@@ -418,6 +423,32 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("watch -dx ls {{v}}", []),
         ("watch -d ls {{v}}", [("v", "code", "watch")]),
         ("watch -nx 5 ls {{v}}", [("v", "code", "watch")]),  # -n's argument is x
+        # runners that run their operand: what they run is a program (ssh, su, script too)
+        ("ionice -c3 script -qc {{v}} /dev/null", [("v", "inline", "script -qc")]),
+        ("flock /tmp/l su -c {{v}}", [("v", "inline", "su -c")]),
+        ("chroot / su -c {{v}}", [("v", "inline", "su -c")]),
+        ("ionice ssh host {{v}}", [("v", "code", "ssh")]),
+        ("ionice -c3 watch {{v}}", [("v", "code", "watch")]),
+        ("flock -w 5 /tmp/l {{v}}", [("v", "program", "flock")]),
+        ("flock /tmp/l -c {{v}}", [("v", "program", "flock")]),  # its -c: sh -c
+        ("taskset -c 0 {{v}}", [("v", "program", "taskset")]),
+        ("chrt -f 10 {{v}}", [("v", "program", "chrt")]),
+        ("nsenter -t 1 -m {{v}}", [("v", "program", "nsenter")]),
+        ("unshare -r {{v}}", [("v", "program", "unshare")]),
+        ("setpriv --reuid 1000 {{v}}", [("v", "program", "setpriv")]),
+        ("firejail --private {{v}}", [("v", "program", "firejail")]),
+        ("ionice -p {{v}}", []),  # running processes, no program
+        ("chrt -p {{v}} {{w}}", []),
+        ("taskset -p {{v}} {{w}}", []),
+        # su -c's command runs; the words after -- are its $0, $1 (the safe pattern)
+        ("su bob -c 'echo hi' -- {{v}}", []),
+        ("su bob --command='echo hi' -- {{v}}", []),
+        # runuser --user=bob, watch -xn1: the value is the program
+        ("runuser --user=bob -- {{v}}", [("v", "program", "runuser")]),
+        ("runuser --user=bob {{v}}", [("v", "program", "runuser")]),
+        ("watch -xn1 {{v}}", [("v", "program", "watch")]),
+        ("watch -xn 1 {{v}}", [("v", "program", "watch")]),
+        ("python3 -bW error {{v}}", [("v", "code", "python3")]),  # -W's argument is error
     ],
 )
 def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:

@@ -186,8 +186,10 @@ _INTERPRETERS: dict[str, _Interpreter] = {
 }
 
 
-#: Programs that run another program, their first operand (after the options named here and,
-#: for ``timeout``, its duration; ``NAME=VALUE`` words are skipped).
+#: Programs that run another program, their first operand (after the options named here and
+#: the operands of :data:`_WRAPPER_OPERANDS`; ``NAME=VALUE`` words are skipped). The runners
+#: (``ionice``, ``flock FILE``, ``chroot DIR``...) too: the program they run is read as one
+#: (``ionice -c3 script -qc {{x}}``), as ``ssh``, ``watch``, ``su`` are only there.
 _WRAPPERS: dict[str, tuple[str, ...]] = {
     "env": ("-u", "--unset", "-C", "--chdir"),
     "timeout": ("-s", "--signal", "-k", "--kill-after"),
@@ -197,8 +199,30 @@ _WRAPPERS: dict[str, tuple[str, ...]] = {
     "xargs": ("-n", "-L", "-P", "-s", "-d", "-E", "-I", "-a"),
     "stdbuf": ("-i", "-o", "-e"),
     "time": ("-f", "--format", "-o", "--output"),
-    **dict.fromkeys(("nohup", "setsid", "command", "exec", "busybox"), ()),
-}
+    **dict.fromkeys(("nohup", "setsid", "command", "exec", "busybox", "firejail"), ()),
+    # -p, -P, -u: running processes, no program (`ionice -p {{pid}}`)
+    "ionice": ("-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"),
+    "chrt": ("-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline", "-p"),
+    "taskset": ("-p", "-cp", "-pc"),
+    # flock's -c is a shell's command: read as the program, it is refused too
+    "flock": ("-w", "--timeout", "-E", "--conflict-exit-code"),
+    "chroot": ("--userspec", "--groups"),
+    "nsenter": ("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-W", "--wdns"),
+    "unshare": (
+        "-R", "--root", "-w", "--wd", "-S", "--setuid", "-G", "--setgid", "--monotonic",
+        "--boottime", "--propagation", "--setgroups",
+    ),
+    "setpriv": (
+        "--ambient-caps", "--inh-caps", "--bounding-set", "--ruid", "--euid", "--rgid", "--egid",
+        "--reuid", "--regid", "--groups", "--securebits", "--pdeathsig", "--selinux-label",
+        "--apparmor-profile", "--landlock-access", "--landlock-rule",
+    ),
+}  # fmt: skip
+
+
+#: The operands a wrapper takes before its program: ``timeout``'s duration, ``chrt``'s
+#: priority, ``taskset``'s mask, ``flock``'s file, ``chroot``'s new root.
+_WRAPPER_OPERANDS = {"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1, "chroot": 1}
 
 
 #: ``env``'s options whose argument is itself a command line (the program it runs).
@@ -212,6 +236,9 @@ _CLUSTER = re.compile(r"-[A-Za-z]{2,}\Z")
 
 
 _SHORT = re.compile(r"-[A-Za-z]+\Z")
+
+
+_LETTER = re.compile(r"-[A-Za-z]")
 
 
 #: perl's switches in one word, up to one that takes the rest of it (``-Mstrict``, ``-i.bak``,
@@ -264,13 +291,29 @@ def _given(options: tuple[str, ...], spec: _Interpreter, literal: str | None) ->
         return False
     if literal in options:
         return True
-    if not _SHORT.match(literal):
+    if literal.startswith("--"):  # `--user=bob`
+        return "=" in literal and literal.partition("=")[0] in options
+    if not _LETTER.match(literal):
         return False
     for letter in literal[1:]:
         if "-" + letter in options:
             return True
-        if "-" + letter in spec.takes_argument or "-" + letter in spec.code:
-            return False  # the rest of the word is its argument
+        if not letter.isalpha() or "-" + letter in spec.takes_argument + spec.code:
+            return False  # the rest of the word is its argument (`-n1`)
+    return False
+
+
+def _argument_next(literal: str | None, takes: tuple[str, ...]) -> bool:
+    """Whether the word after ``literal`` is the argument of an option of ``takes`` it
+    gives: as itself, or as the last letter of a cluster (``-xn 1``; ``-nx``: ``x`` is
+    ``-n``'s)."""
+    if literal is None or literal in takes:
+        return literal is not None
+    if not _SHORT.match(literal):
+        return False
+    for position, letter in enumerate(literal[1:], 1):
+        if "-" + letter in takes:
+            return position == len(literal) - 1
     return False
 
 
@@ -333,7 +376,7 @@ def _interpreter_values(
         head, literal = _head(word), _literal(word)
         fold = literal.lower() if literal is not None and spec.ignore_case else literal
         if literal == "--":
-            if spec.shell_arguments and not direct:
+            if spec.shell_arguments and not direct and not code_seen:
                 # `su bob -- -c CMD`: the words after the user are its shell's arguments
                 start = position + (0 if operands else 1)
                 if at_program and start < len(words):
@@ -375,7 +418,9 @@ def _interpreter_values(
                 found += _values(words[position], "inline", f"{shown} {written}")
         elif spec.shell and literal is not None and _SHORT.match(literal) and "c" in literal:
             inline = f"{shown} {literal}"
-        elif fold in spec.takes_argument:
+        elif fold in spec.takes_argument or (
+            not spec.ignore_case and _argument_next(literal, spec.takes_argument)
+        ):
             position += 1
         position += 1
     script = None
@@ -424,7 +469,7 @@ def _wrapped_program(
     """The index of the word a wrapper runs as its program (``len(words)`` when none), and
     the indexes of the ``NAME=VALUE`` words before it (the program's environment)."""
     takes_argument = _WRAPPERS[name]
-    skip = 1 if name == "timeout" else 0
+    skip = _WRAPPER_OPERANDS.get(name, 0)
     assignments: list[int] = []
     position = index + 1
     while position < len(words):
@@ -459,7 +504,7 @@ def _direct_program(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _
         if len(head) < 2 or head[0] != "-":
             break
         direct = direct or _given(spec.runs_program, spec, literal)
-        position += 2 if literal in spec.takes_argument + spec.code else 1
+        position += 2 if _argument_next(literal, spec.takes_argument + spec.code) else 1
     return position if direct else len(words)
 
 
@@ -473,7 +518,7 @@ class _Programs(NamedTuple):
 
 def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
     """The programs of a command: the first word, what a wrapper runs and, after a program
-    the tables do not know (``ionice``, ``uv run``, ``docker exec c``: it may run another),
+    the tables do not know (``uv run``, ``docker exec c``: it may run another),
     any word naming a wrapper or an interpreter, but for the ones that hand a command line to
     a shell (``ssh``, ``watch``, ``su``, ``runuser``, ``script``: ordinary words, ``npm run
     watch``), read only as the first word or what a wrapper runs. One pass: each wrapper's

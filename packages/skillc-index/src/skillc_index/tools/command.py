@@ -92,7 +92,7 @@ class CommandTemplate(NamedTuple):
         is one of ``options`` or a literal ``--`` word came before it, after the start of its
         program (``nice -- git log {{x}}``: that ``--`` is nice's) and with only words holding
         a placeholder between them: a literal word after a ``--`` may be the program that a
-        program skc does not know runs (``ionice -c3 -- git log {{x}}``, ``uv run --``), so
+        program skc does not know runs (``uv run -- git log {{x}}``, ``npx --``), so
         that ``--`` is not the value's program's. A value holding a NUL is E100 too. After
         ``scheme://`` in the same word a value is percent-encoded (§3.4).
 
@@ -142,7 +142,7 @@ class CommandTemplate(NamedTuple):
         """The placeholders whose value would be code, not data: in an interpreter's inline
         script (``sh -c '...'``, ``python -c``, ``node -e``...), the script or code an
         interpreter runs (``bash {{x}}``, ``awk '{{x}}'``; after a program skc does not know,
-        ``ionice -c3 python3 {{x}}``), the program a wrapper runs (``env {{x}}``), a variable a
+        ``uv run python3 {{x}}``), the program a wrapper runs (``env {{x}}``), a variable a
         wrapper sets (``env PATH={{x}}``), the rest of an option's text (``python3 -u{{x}}``,
         ``-{{x}}``, ``--{{x}}``; after an ``=`` it is the option's argument), or a file name
         perl opens with its two-argument ``open`` (``perl -ne print {{x}}``: ``cmd|`` runs). A
