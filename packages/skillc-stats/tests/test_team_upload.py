@@ -522,9 +522,9 @@ def test_a_login_name_that_is_not_utf8_uploads_as_other_text(
     """A login name (``$USER``, ``$LOGNAME``) holding a byte that is not UTF-8 is stored with
     U+FFFD for it, as any other text: every ``skc sync --to`` failed E999 (UnicodeEncodeError)."""
     log_rows(*numbered(demo, 0, 3))
-    skc = cli("skc", script=True)
+    stats = cli("skillc-stats", script=True)
     bad = b"bad\xffuser".decode("utf-8", "surrogateescape")  # as the environment reads it
-    synced = skc("sync", "--to", postgres_url, env_extra={"USER": bad, "LOGNAME": bad})
+    synced = stats("sync", "--to", postgres_url, env_extra={"USER": bad, "LOGNAME": bad})
     assert synced.returncode == 0, synced.stderr
     assert synced.stderr == "" and "Uploaded 3 entries" in synced.stdout
     with _team.TeamStore(postgres_url, write=False) as store:

@@ -229,6 +229,7 @@ def test_every_skills_trend_holds_one_logs_days_at_a_time(
     """Each log's rows by day are summed into the periods before the next log is read: the
     memory of ``--all --by month`` over twelve logs is about that over one (every log's
     (skill, day, command) held at once took 224 MB for three years of 300 skills)."""
+    import gc
     import tracemalloc
 
     from skillc_index.accesslog.reader import logs_of
@@ -245,13 +246,17 @@ def test_every_skills_trend_holds_one_logs_days_at_a_time(
         logs = logs_of([skills[entry["skill_path"]] for entry in entries], layout)
         counts = AllCounts(entries, layout, Filters(), logs=logs)
         trends(counts, "month", "2026-02-04")  # (imports and caches made before measuring)
-        tracemalloc.start()
-        try:
-            found = trends(counts, "month", "2026-02-04")
-            return tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
-            assert sum(s["uses"] for s in found["skills"]) > 0
+        peaks = []
+        for _ in range(3):  # the least of 3: tracemalloc counts every thread's allocations
+            gc.collect()  # (an earlier test's leftovers are freed now, not while measured)
+            tracemalloc.start()
+            try:
+                found = trends(counts, "month", "2026-02-04")
+                peaks.append(tracemalloc.get_traced_memory()[1])
+            finally:
+                tracemalloc.stop()
+                assert sum(s["uses"] for s in found["skills"]) > 0
+        return min(peaks)
 
     one, twelve = peak(entries[:1]), peak(entries)
     assert twelve < 2 * one, (one, twelve)
