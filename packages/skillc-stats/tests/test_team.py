@@ -457,6 +457,23 @@ def test_a_reader_told_a_migration_is_under_way(postgres_url: str) -> None:
         assert "being migrated by another upload: try again shortly" in busy.value.reason
 
 
+def test_a_reader_while_the_first_upload_creates_the_store(postgres_url: str) -> None:
+    """A reader of a database whose first upload is creating the store (its lock held, no
+    schema yet) is told there is no store yet, an upload creating it: not that one is being
+    migrated (the stress test's readers wait for that wording)."""
+    import psycopg
+
+    from skillc_stats._team_sql import LOCK, LOCK_KEY
+
+    with psycopg.connect(postgres_url, autocommit=True) as db, db.transaction():
+        db.execute(LOCK, (LOCK_KEY,))
+        with pytest.raises(TeamStoreUnavailable) as creating:
+            TeamStore(postgres_url, write=False)
+    assert creating.value.reason == (
+        "no skillc team store in this database yet: an upload is creating it"
+    )
+
+
 def test_every_connection_asks_for_keepalives_and_a_tcp_user_timeout(postgres_url: str) -> None:
     """Keepalives and a TCP user timeout on every connection (the parameters libpq was given:
     a server gone silent mid-upload, a network lost, then ends it after a bounded wait, E043,

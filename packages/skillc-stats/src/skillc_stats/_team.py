@@ -239,11 +239,14 @@ class TeamStore:
 
     def _not_current(self, version: int) -> str | None:
         """Why a reader cannot use a store of an older ``version``: an upload is migrating it
-        (it holds the migration's lock: tried here without waiting, released at once), or
+        (it holds the migration's lock: tried here without waiting, released at once; creating
+        it when ``version`` is 0), or
         none is and one must; None when a migration committed since ``version`` was read
         (the lock is free, the version current: read again once the lock was had)."""
         taken = self.db.execute(sql.TRY_LOCK, (sql.LOCK_KEY,)).fetchone()
         if taken is not None and not taken[0]:
+            if version == 0:  # the first upload is making it
+                return "no skillc team store in this database yet: an upload is creating it"
             return "it is being migrated by another upload: try again shortly"
         version = self._version()
         if version >= sql.SCHEMA_VERSION:
