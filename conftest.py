@@ -84,6 +84,19 @@ def long_suite_wanted(config: pytest.Config) -> bool:
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist the controller runs no test: an exception in one of its own threads
+    (execnet's, reading a worker) or an object it leaves to the collector at its end is
+    pytest-xdist's, not a test's. pytest reports either at the session's end as a warning,
+    which ``filterwarnings = error`` made an uncaught exception: the run exited 1 with every
+    test passed (CI met it once, under load). In the controller they are printed instead; in
+    a worker, and in a run without xdist, they stay errors."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        for kind in ("Unraisable", "UnhandledThread"):
+            warning = f"pytest.Pytest{kind}ExceptionWarning"
+            config.addinivalue_line("filterwarnings", f"always::{warning}")
+
+
 #: Why a test fails before it runs (see :func:`pytest_runtest_setup`).
 UNGROUPED = pytest.StashKey[str]()
 

@@ -513,3 +513,35 @@ def test_no_merge_conflict_marker_is_left_in_the_repository() -> None:
         lines = [data.count(b"\n", 0, m.start()) + 1 for m in marker.finditer(data)]
         found += [f"{name.decode()}:{line}" for line in lines]
     assert found == []
+
+
+def test_only_the_xdist_controller_prints_what_its_threads_raise(tmp_path: Path) -> None:
+    """An exception in a thread of pytest-xdist's controller (which runs no test) is printed
+    and the run passes; the same in a run without xdist fails it (root conftest.py)."""
+    (tmp_path / "conftest.py").write_text(
+        (ROOT / "conftest.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / "pytest.ini").write_text("[pytest]\nfilterwarnings = error\n", encoding="utf-8")
+    (tmp_path / "test_one.py").write_text("def test_one():\n    pass\n", encoding="utf-8")
+    (tmp_path / "boom.py").write_text(
+        "import threading\n\n\ndef fail():\n    raise OSError('the channel went')\n\n\n"
+        "def pytest_sessionfinish(session):\n"
+        "    if not hasattr(session.config, 'workerinput'):\n"
+        "        thread = threading.Thread(target=fail)\n"
+        "        thread.start()\n"
+        "        thread.join()\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    base = [sys.executable, "-m", "pytest", "-p", "boom", "-p", "no:cacheprovider", "-q"]
+    for options, code in (["-n", "2"], 0), (["-p", "no:xdist"], 1):
+        done = subprocess.run(
+            [*base, *options, str(tmp_path)],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert "the channel went" in done.stdout + done.stderr, options
+        assert "1 passed" in done.stdout and done.returncode == code, (options, done.stdout)
