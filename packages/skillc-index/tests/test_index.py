@@ -1012,7 +1012,10 @@ def test_a_lock_file_removed_by_its_maker_is_never_held_twice(
     """A full disk: reader A made the lock file and removes it (its index went to the private
     runtime) while reader B waits on it, and reader C comes after. B got the lock on the
     removed file while C made and locked a new one: both built at once. B now opens the path
-    again and C waits for it: one build at a time in the runtime, and no lock file left."""
+    again and C waits for it: one build at a time in the runtime, and no lock file left.
+    The folders may stay, empty: when C makes its lock file in them between B's removal of
+    its own and of the folders B made, they are no longer empty for B, and C did not make
+    them (a run removes only what it made; CI met that order once under load)."""
     import errno
     import threading
 
@@ -1072,7 +1075,8 @@ def test_a_lock_file_removed_by_its_maker_is_never_held_twice(
         thread.join(20)
     assert found == {"A": ["Usage"], "B": ["Usage"], "C": ["Usage"]}
     assert most[0] == 1  # never two builds in the runtime at once
-    assert not runtime.exists()  # what each made there went again
+    left = [p for p in runtime.rglob("*") if not p.is_dir()] if runtime.exists() else []
+    assert left == []  # each lock file made there went again
 
 
 def test_with_no_folder_to_write_in_the_index_is_kept_in_memory(

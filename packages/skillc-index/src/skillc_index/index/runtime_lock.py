@@ -88,7 +88,9 @@ class RuntimeLock:
         of an attempt (a full disk, a runtime that lets a lock file be made but nothing
         else, E002: the index went to the private runtime, or nowhere): the lock file, made
         by this run, held and still at its path; then the folders made for it, each only
-        while empty. Nothing else, nothing this run did not make. Called while it is held."""
+        while empty. Nothing else, nothing this run did not make (so folders stay, empty,
+        when another run made its lock file in them between the two steps). Called while it
+        is held."""
         from skillc_index.atomic import remove_made
         from skillc_index.index.schema import index_path
 
