@@ -251,8 +251,10 @@ async def exercise(client: Client) -> dict[str, Any]:
             "error[E100]: invalid option: 'from: a tool call reads only the configured team "
             "store: 'team' ([stats] url, SKILLC_STATS_URL)'"
         )
-    assert (await calls.error("skc_stats", {"skill": "demo", "from": "team"})).startswith(
-        "error[E100]: invalid option: 'from team: no team store is configured"
+    assert await calls.error("skc_stats", {"skill": "demo", "from": "team"}) == (
+        "error[E100]: invalid option: 'from team: no team store is configured'\n"
+        "hint: try setting SKILLC_STATS_URL, or url under [stats] in the global config.toml, "
+        "to the store's postgresql:// URL"
     )
     # argument errors are results too, so the model can correct itself (E100)
     for name, arguments, why in [

@@ -65,6 +65,28 @@ def test_a_bad_value_the_command_checks_is_followed_by_try(
     )
 
 
+@pytest.mark.parametrize(
+    "args",
+    [("stats", "--all", "--from", "team"), ("sync", "--to", "team"),
+     ("stats", "prune", "--before", "2020-01-01", "--from", "team")],
+)  # fmt: skip
+def test_no_store_configured_says_how_to_configure_it(
+    cli: Callable[..., Run], args: tuple[str, ...]
+) -> None:
+    """``team`` with no store configured is a missing setting, not a bad value: its E100
+    (which said how inside the message, with no Try line) is followed by a Try line naming
+    the setting and the variable, not ``--help``; the installed script prints it."""
+    script = cli("skillc-stats", script=True)
+    result = script(*args)  # clean_env: no SKILLC_STATS_URL, a fresh home
+    option = args[-2]
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"error[E100]: invalid option: '{option} team: no team store is configured'\n"
+        "Try setting SKILLC_STATS_URL, or url under [stats] in the global config.toml, to "
+        "the store's postgresql:// URL.\n"
+    )
+
+
 def test_commands_are_registered_for_skc() -> None:
     from importlib.metadata import entry_points
 

@@ -359,7 +359,9 @@ def command(
                 if not exc.usage:
                     raise
                 message = exc.spelled(CLI_SPELLING).params["message"]
-                raise click.UsageError(message, click.get_current_context()) from None
+                error = click.UsageError(message, click.get_current_context())
+                error.remedy = exc.remedy  # type: ignore[attr-defined]  # the Try line's
+                raise error from None
             report_all(result.warnings)
             if output_format == "json" and not render_json:
                 print_json(result.to_dict())
@@ -612,8 +614,9 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
         return 0
     if isinstance(exc, click.UsageError):
         report(error_of(exc))
-        if exc.ctx is not None:
-            click.echo(f"Try '{exc.ctx.command_path} --help' for help.", err=True)
+        if exc.ctx is not None:  # a missing setting's (InvalidOption.remedy): how to set it
+            remedy = getattr(exc, "remedy", "") or f"'{exc.ctx.command_path} --help' for help"
+            click.echo(f"Try {remedy}.", err=True)
         return 1
     if isinstance(exc, click.Abort) and isinstance(exc.__cause__, KeyboardInterrupt):
         return INTERRUPTED  # click's main makes Ctrl-C an Abort (after a newline on stderr)

@@ -496,18 +496,30 @@ class InvalidOption(SkillcError):
     #: adds click's ``Try '... --help' for help.`` line, as for the arguments click checks.
     #: A subclass sets it for all its errors; ``usage=True`` for one raised as it is.
     usage: bool = False
+    #: A missing setting's usage error: what its Try line says instead of ``--help``.
+    remedy: str = ""
 
     def __init__(
-        self, message: str, hint: str = "", *, logged: str = "", usage: bool = False
+        self,
+        message: str,
+        hint: str = "",
+        *,
+        logged: str = "",
+        usage: bool = False,
+        remedy: str = "",
     ) -> None:
         """``logged``: the message without the value it quotes, for the access log;
         ``usage``: a bad value of an option the command checks itself (``package --name``),
-        a usage error (:attr:`usage`)."""
+        a usage error (:attr:`usage`); ``remedy``: a setting missing (``--from team``), a
+        usage error whose command line line says ``Try {remedy}.`` (``setting X``), the
+        Python API's and MCP's ``hint: try {remedy}``."""
+        hint = hint or (f"try {remedy}" if remedy else "")
         super().__init__(Diagnostic(self.code, {"message": message}, _hint(hint)))
         if logged:
             self.logged = Diagnostic(self.code, {"message": logged}, _hint(hint))
-        if usage:
+        if usage or remedy:
             self.usage = True
+            self.remedy = remedy
 
 
 class WordedOption(InvalidOption):

@@ -104,9 +104,10 @@ def team_url(given: str, configured: str, option: str) -> str:
     one (``configured``: ``[stats].url`` or ``$SKILLC_STATS_URL``). E100 otherwise."""
     if given == CONFIGURED:
         if not configured:
-            raise InvalidOption(
-                f"{option} team: no team store is configured (set [stats] url in the global "
-                "config.toml, or SKILLC_STATS_URL)"
+            raise InvalidOption(  # a setting missing: the Try line says how to set it
+                f"{option} team: no team store is configured",
+                remedy="setting SKILLC_STATS_URL, or url under [stats] in the global "
+                "config.toml, to the store's postgresql:// URL",
             )
         return configured
     if not given.startswith(SCHEMES):
