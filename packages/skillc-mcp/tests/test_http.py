@@ -133,31 +133,44 @@ REPEATED = "--allow-host a.com --allow-host b.com"
 
 
 @pytest.mark.parametrize(
-    ("value", "hint"),
+    ("value", "shown", "hint"),
     [
-        ("a.com,b.com", f"hint: give one name an option, repeated: {REPEATED}\n"),
-        ("bad host!", ""),
-        ("a.example:70000", ""),
-        # an IPv6 address unbracketed: the hint brackets it; a port of non-ASCII digits
-        ("::1", "hint: an IPv6 address goes in brackets: --allow-host [::1]\n"),
-        ("a.com:\u0663", ""),
-        ("[::1]:\u0663", ""),
+        ("a.com,b.com", "a.com,b.com", f"hint: give one name an option, repeated: {REPEATED}\n"),
+        ("bad host!", "'bad host!'", ""),
+        ("a.example:70000", "a.example:70000", ""),
+        # an IPv6 address unbracketed: the hint brackets it (quoted: a glob unquoted); a port
+        # of non-ASCII digits
+        ("::1", "::1", "hint: an IPv6 address goes in brackets: --allow-host '[::1]'\n"),
+        ("a.com:\u0663", "'a.com:\u0663'", ""),
+        ("[::1]:\u0663", "'[::1]:\u0663'", ""),
+        # from a script: a control character, a newline, a quote; never raw, one line each
+        ("bad\x1b[31mhost\nx", "$'bad\\x1b[31mhost\\x0ax'", ""),
+        ("a.com,b\nc", "$'a.com,b\\x0ac'",
+         "hint: give one name an option, repeated: --allow-host a.com --allow-host $'b\\x0ac'\n"),
+        ("it's", "'it'\"'\"'s'", ""),
     ],
 )  # fmt: skip
 def test_an_allow_host_that_is_no_host_name_is_e061(
-    script_path: Callable[[str], Path], project: Path, env: dict[str, str], value: str, hint: str
+    script_path: Callable[[str], Path],
+    project: Path,
+    env: dict[str, str],
+    value: str,
+    shown: str,
+    hint: str,
 ) -> None:
     """``--allow-host 'a.com,b.com'`` (or ``'bad host!'``) was taken, and the server then
     refused every request with 421: a value that is no host name or IP address (with a port
     or not) is E061 before the server starts; a comma list is told to repeat the option.
-    (Taken, the server starts and serves until the timeout.)"""
+    (Taken, the server starts and serves until the timeout.) The value is quoted as a shell
+    word (it was quoted as typed: a newline in it from a script broke the hint's line, a
+    quote its quotes)."""
     done = subprocess.run(
         [str(script_path("skillc-mcp")), "--http", "127.0.0.1:0", "--allow-host", value],
         cwd=project, env=env, capture_output=True, text=True, timeout=30,
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == (
-        f"error[E061]: MCP HTTP server: --allow-host '{value}' is not a host name (NAME, "
+        f"error[E061]: MCP HTTP server: --allow-host {shown} is not a host name (NAME, "
         f"NAME:PORT, an IP address)\n{hint}"
     )
 

@@ -311,7 +311,8 @@ def normal_host(name: str) -> str:
     """An ``--allow-host`` value as a ``Host`` header's name is compared: lowercased, its
     port dropped (``skills.example.com:443`` never matched: the header's port is dropped
     too); E061 for one that is no host name or IP address (``a.com,b.com``, ``bad host!``:
-    taken, they made every request 421)."""
+    taken, they made every request 421), quoted as a shell word (a newline or an escape from
+    a script shows as ``$'a\\x0ab'``, never a line of its own), as its hint's options are."""
     text = name.strip()
     host = _host_part(text)
     bracketed = text.startswith("[")
@@ -319,14 +320,18 @@ def normal_host(name: str) -> str:
         host = None
     port = (text.rpartition("]")[2] if bracketed else text.partition(":")[2]).lstrip(":")
     if host is None or not _is_host_name(host) or len(port) > 5 or int(port or 0) > 65535:
+        from skillc_index.text import shell_word
+
         hint = ""
         if "," in text:
-            each = " ".join(f"--allow-host {part.strip()}" for part in text.split(",")[:3])
+            parts = text.split(",")[:3]
+            each = " ".join(f"--allow-host {shell_word(part.strip())}" for part in parts)
             hint = f"give one name an option, repeated: {each}"
         elif not bracketed and _is_ipv6(text):  # `::1`: a port would be read in it
-            hint = f"an IPv6 address goes in brackets: --allow-host [{text}]"
+            hint = f"an IPv6 address goes in brackets: --allow-host {shell_word(f'[{text}]')}"
+        shown = shell_word(name)
         raise problem(
-            f"--allow-host '{name}' is not a host name (NAME, NAME:PORT, an IP address)", hint
+            f"--allow-host {shown} is not a host name (NAME, NAME:PORT, an IP address)", hint
         )
     return host
 
