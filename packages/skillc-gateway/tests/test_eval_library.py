@@ -392,6 +392,31 @@ def test_a_folder_without_skill_md_is_e010_as_outline_says(
     assert gateway("eval", "nosuch").stderr.startswith("error[E001]")
 
 
+def test_a_folder_skc_package_wrote_is_e010_with_the_hint_build_gives(
+    gateway: Any, project: Path, write_skill: Any
+) -> None:
+    """``eval dist`` of the folder ``skc package`` wrote into gave the plain E010 where ``build
+    dist`` says what the folder is: the same hint (one helper), worded for eval, by name and
+    under ``--path``; a folder of no package output keeps the plain E010."""
+    dist = project / "dist"
+    write_skill(dist / "office" / "skills" / "tables", description="Format tables.")
+    record = {"version": 1, "files": {}, "made_folders": ["office"]}
+    (dist / ".skillc-package.json").write_text(json.dumps(record), encoding="utf-8")
+    lib = write_skill(project / "lib" / "docx", description="Edit Word documents.").parent
+    for args in (("dist",), ("dist", "--path", str(lib))):
+        done = gateway("eval", *args)
+        assert (done.returncode, done.stdout) == (1, ""), done.stderr
+        assert done.stderr.splitlines() == [
+            "error[E010]: not a valid skill: 'dist' (missing SKILL.md)",
+            "hint: ./dist holds what 'skc package' wrote (its .skillc-package.json lists it),"
+            " not evaluated: evaluate the skills' sources, or a copy's folder",
+        ]
+    (dist / ".skillc-package.json").unlink()
+    (dist / "office" / "skills" / "tables" / "SKILL.md").unlink()
+    done = gateway("eval", "dist")
+    assert done.stderr.splitlines() == ["error[E010]: not a valid skill: 'dist' (missing SKILL.md)"]
+
+
 def test_the_library_reads_a_skill_as_list_budget_does(
     tmp_path: Path, write_skill: Any, monkeypatch: Any
 ) -> None:

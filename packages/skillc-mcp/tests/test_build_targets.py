@@ -184,3 +184,25 @@ def test_force_moves_a_foreign_folder_aside_and_names_the_backup(
     assert backup.parent == foreign.parent and backup.name.startswith(".demo.skillc-backup-")
     assert (backup / ".env").read_text(encoding="utf-8") == "TOKEN=1\n"
     assert foreign.is_symlink()
+
+
+def test_build_of_a_folder_skc_package_wrote_says_so(
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path, cli: Any
+) -> None:
+    """``skc_build`` given the folder ``skc package`` wrote into (``dist``) gave the plain E010
+    where ``skc build dist`` says what the folder is: the same hint, the package command
+    named as the tool's errors name commands; nothing built."""
+    made = cli("skillc_index")("package", "demo", "--to", "plugin", "--name", "office")
+    assert made.returncode == 0, made.stderr
+    assert (project / "dist" / ".skillc-package.json").is_file()
+    wire = WireClient(server_command, project, env, tmp_path / "server.log")
+    wire.initialize()
+    result = wire.call("skc_build", {"skill": "dist"})
+    assert wire.close() == 0
+    assert result["isError"], result
+    assert result["content"][0]["text"] == (
+        "error[E010]: not a valid skill: 'dist' (missing SKILL.md)\n"
+        "hint: ./dist holds what 'package' wrote (its .skillc-package.json lists it), not"
+        " built: build the skills' sources, or a copy's folder"
+    )
+    assert not (project / ".claude").exists()

@@ -436,10 +436,21 @@ def build_one(session: Session, params: BuildParams, *, deploys: bool = True) ->
             deploys=deploys,
         )  # fmt: skip
     except Exception as exc:
+        from skillc_index.diagnostics import NotASkill
+
+        error = exc
+        if isinstance(exc, NotASkill):  # a folder skc package wrote: the hint says so
+            from os import fspath
+
+            from skillc_index.build.jobs import package_output
+
+            error = package_output(exc, fspath(params.skill), layout)
         session.log.record_failure(
-            layout, "build", params.skill, args, exc, force_global=params.global_
+            layout, "build", params.skill, args, error, force_global=params.global_
         )
-        raise
+        if error is exc:
+            raise
+        raise error from None
     session.log.record(layout, built.skill, "build", args)
     return built
 

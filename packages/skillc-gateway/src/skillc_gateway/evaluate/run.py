@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from skillc_gateway.evaluate.live import LiveOptions
     from skillc_gateway.evaluate.overlap import PhraseCheck
     from skillc_gateway.evaluate.report import PlannedRun
-    from skillc_index import Diagnostic, Notice
+    from skillc_index import Diagnostic, NotASkill, Notice
     from skillc_index.config import Config
     from skillc_index.inventory.entries import InstalledSkill
     from skillc_index.layout import Layout
@@ -177,7 +177,7 @@ def _named(
     in its library (:func:`_targets`). A skill folder whose own name is not UTF-8 is refused
     as ``build`` refuses it (E100, :class:`~skillc_index.command_errors.FolderNotUtf8`): the
     folders above it may have any bytes."""
-    from skillc_index import resolve_skill
+    from skillc_index import NotASkill, resolve_skill
     from skillc_index.command_errors import FolderNotUtf8
     from skillc_index.files import utf8_name
 
@@ -190,12 +190,23 @@ def _named(
         if given is not None:
             named[name] = Named(*given, given=True)
         elif not options.paths:
-            resolved = resolve_skill(name, layout)
+            try:
+                resolved = resolve_skill(name, layout)
+            except NotASkill as exc:
+                raise _not_a_skill(exc, name, layout) from None
             notices += resolved.notices
             named[name] = Named(*skill_of(resolved.source, layout), given=False)
         if name in named and not utf8_name(named[name].folder):
             raise FolderNotUtf8(name)
     return named, notices
+
+
+def _not_a_skill(exc: NotASkill, name: str, layout: Layout) -> NotASkill:
+    """E010 of ``name``, a folder holding no skill; with the hint of ``build`` when it holds
+    what ``skc package`` wrote (:func:`skillc_index.build.jobs.package_output`)."""
+    from skillc_index.build.jobs import package_output
+
+    return package_output(exc, name, layout, done="evaluated", verb="evaluate")
 
 
 def _targets(
@@ -222,7 +233,7 @@ def _targets(
             if is_folder(layout.cwd / name):  # a folder, but no skill: E010, as outline says
                 from skillc_index.diagnostics import NotASkill
 
-                raise NotASkill(shown(name))
+                raise _not_a_skill(NotASkill(shown(name)), name, layout)
             import difflib
 
             names_ = list(dict.fromkeys(entry.name for entry in library.entries))

@@ -43,6 +43,7 @@ __all__ = [
     "batch_jobs",
     "is_batch",
     "is_folder_of_skills",
+    "package_output",
 ]
 
 
@@ -186,8 +187,8 @@ def batch_jobs(
             folder = layout.cwd / expand_user(argument)
             skills = walk(folder) if folder.is_dir() else SkillFolders()
             if not skills:  # past a bound the walk stopped at, not "missing SKILL.md"
-                error = NoSkillBeforeCut.of(argument, folder, skills) or _not_a_skill(
-                    exc, skills, layout, spelling
+                error = NoSkillBeforeCut.of(argument, folder, skills) or package_output(
+                    exc, argument, layout, skills
                 )
                 jobs.append(BatchJob(argument, argument, argument, error.spelled(spelling)))
             elif skills.cut_short and warn is not None:
@@ -214,21 +215,52 @@ def batch_jobs(
     return _one_folder_a_name(jobs, sources, layout, spelling)
 
 
-def _not_a_skill(
-    exc: NotASkill, found: SkillFolders, layout: Layout, spelling: Spelling
-) -> NotASkill:
-    """E010 of a folder whose walk ``found`` no skill; its hint says so when the walk left
-    out what ``skc package`` wrote (:attr:`~skillc_index.walk.SkillFolders.package_output`:
-    kept even in the folder named, which may be a project ``-o .`` filled), named as W001
-    names a folder (:func:`~skillc_index.layout.pasted_path`: one shell word, a newline or
-    an escape sequence in its name escaped, never a line of its own)."""
-    from skillc_index.walk import PACKAGE_RECORD as RECORD
+class PackageOutput(NotASkill):
+    """E010 of a folder holding no skill but what ``skc package`` wrote (``output``, as
+    :func:`~skillc_index.layout.pasted_path` names it: one shell word, a newline or an escape
+    sequence in its name escaped, never a line of its own), with a hint saying so: ``not
+    {done}`` (``built``, ``evaluated``), ``{verb}`` the skills' sources instead; the command
+    named as each front end spells it (:meth:`spelled`)."""
 
-    if found.package_output is None:
+    def __init__(self, path: str, output: str, done: str, verb: str) -> None:
+        self.output, self.done, self.verb = output, done, verb
+        super().__init__(path, self._hint(PARAMETER_NAMES))
+
+    def _hint(self, spelling: Spelling) -> str:
+        from skillc_index.walk import PACKAGE_RECORD as RECORD
+
+        package = spelling.command("package")
+        wrote = f"{self.output} holds what {package} wrote (its {RECORD} lists it)"
+        return f"{wrote}, not {self.done}: {self.verb} the skills' sources, or a copy's folder"
+
+    def spelled(self, spelling: Spelling) -> Diagnostic:
+        return self.diagnostic._replace(detail=f"hint: {self._hint(spelling)}")
+
+
+def package_output(
+    exc: NotASkill,
+    argument: str,
+    layout: Layout,
+    found: SkillFolders | None = None,
+    *,
+    done: str = "built",
+    verb: str = "build",
+) -> NotASkill:
+    """E010 ``exc`` of the folder ``argument`` names, as :class:`PackageOutput` when the
+    folder holds no skill but what ``skc package`` wrote: the one rule of ``build`` (one
+    folder or a batch: ``found``, its walk), the ``skc_build`` tool and ``eval``
+    (``done="evaluated"``, ``verb="evaluate"``). The walk (:func:`build_walk`, bounded) is
+    made here when not given, on this error's path only; a walk that finds skills, or no
+    :attr:`~skillc_index.walk.SkillFolders.package_output` (kept even in the folder named,
+    which may be a project ``-o .`` filled), leaves ``exc`` as it is."""
+    if found is None:
+        from skillc_index.files import is_folder
+
+        folder = layout.cwd / expand_user(argument)
+        found = build_walk(folder) if is_folder(folder) else SkillFolders()
+    if found or found.package_output is None:
         return exc
-    where = pasted_path(layout, found.package_output)
-    wrote = f"{where} holds what {spelling.command('package')} wrote (its {RECORD} lists it)"
-    return NotASkill(exc.path, f"{wrote}, not built: build the skills' sources, or a copy's folder")
+    return PackageOutput(exc.path, pasted_path(layout, found.package_output), done, verb)
 
 
 def _one_folder_a_name(
