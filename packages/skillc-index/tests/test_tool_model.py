@@ -418,6 +418,15 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("su -- bob -c {{v}}", [("v", "inline", "su -c")]),
         ("su bob -- {{v}}", [("v", "code", "su")]),  # the script the shell runs
         ("runuser bob -- -c {{v}}", [("v", "inline", "runuser -c")]),
+        # ... and without -- too (getopt takes su's options out): `su bob FILE` runs FILE
+        ("su bob {{v}}", [("v", "code", "su")]),
+        ("su - bob {{v}}", [("v", "code", "su")]),
+        ("su bob -l {{v}}", [("v", "code", "su")]),
+        ("su -l bob -s /bin/bash {{v}}", [("v", "code", "su"), ("v", "code", "bash")]),
+        ("runuser bob {{v}}", [("v", "code", "runuser")]),
+        ("su bob ./x.sh {{v}}", []),  # the script's $1
+        ("su bob ./x.sh -- {{v}}", []),
+        ("su {{v}}", []),  # the user
         # -x anywhere in a cluster: no shell
         ("watch -xd ls {{v}}", []),
         ("watch -dx ls {{v}}", []),
@@ -454,6 +463,29 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
 def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
     template, _, _ = parse_command(command, 1)
     assert [(c.placeholder.name, c.kind, c.where) for c in template.code_values()] == found
+
+
+@pytest.mark.parametrize(
+    ("command", "data"),
+    [
+        ("sh -c {{v}}", "argument"),  # sh -c '... "$1"' sh VALUE
+        ("python3 {{v}}", "argument"),
+        ("su bob -c {{v}}", "argument"),  # su hands its shell the words after -c's
+        ("su bob {{v}}", "argument"),
+        # one command line joined of the words, a shell here parses: the environment only
+        ("watch claude {{v}}", "environment"),
+        ("script -q -c {{v}} /dev/null", "environment"),  # its operand: the log file
+        ("ssh -o {{v}} host true", "environment"),  # ProxyCommand: a local shell's
+        # the remote's shell: no argument, no variable of this side; its input only
+        ("ssh host claude -p {{v}}", "input"),
+        ("sudo ssh -p 22 host -- claude {{v}}", "input"),
+    ],
+)
+def test_how_a_code_value_can_be_given_as_data(command: str, data: str) -> None:
+    """The hint of a refused value names what reaches that code as data: ``"$1"`` reaches
+    no remote shell (ssh joins its arguments into one line), nor does a variable."""
+    template, _, _ = parse_command(command, 1)
+    assert {c.data for c in template.code_values()} == {data}
 
 
 @pytest.mark.parametrize(

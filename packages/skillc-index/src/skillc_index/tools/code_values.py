@@ -1,10 +1,11 @@
 """Which values of a tool's command would be code, or choose what runs or how (spec/003 §3.5).
 
 What each interpreter takes as code (:data:`_INTERPRETERS`; with them the wrappers that hand
-a command line to a shell: ``ssh host CMD``, ``watch CMD``, ``su -c``, ``script -c``) and
-which program each wrapper runs (:data:`_WRAPPERS`):
-:meth:`~skillc_index.tools.command.CommandTemplate.code_values` reports a placeholder there,
-and :meth:`~skillc_index.tools.command.CommandTemplate.render` knows by them where a program's
+a command line to a shell: ``ssh host CMD``, ``watch CMD``, ``su -c``, ``su bob FILE``,
+``script -c``) and which program each wrapper runs (:data:`_WRAPPERS`):
+:meth:`~skillc_index.tools.command.CommandTemplate.code_values` reports a placeholder there
+(with how that code could be given it as data instead: :attr:`CodeValue.data`), and
+:meth:`~skillc_index.tools.command.CommandTemplate.render` knows by them where a program's
 own options start again.
 """
 
@@ -38,6 +39,13 @@ class CodeValue(NamedTuple):
     where: str
     """What runs it, as written: ``sh -c``, ``awk``, ``env``; for ``environment`` the wrapper
     and the variable (``env PATH``); for ``option`` the option's text (``-u``)."""
+    data: Literal["argument", "environment", "input"] = "argument"
+    """For ``inline`` and ``code``, how that code can be given the value as data instead:
+    ``argument``, as an argument after it (``sh -c '... "$1"' sh VALUE``, ``sys.argv[1]``) or
+    in its environment; ``environment``, in its environment only (``watch CMD...``, ``script
+    -c CMD``: a shell of this machine parses one command line joined of them, no argument
+    stays one); ``input``, on its standard input only (``ssh host CMD...``: the remote's
+    shell parses the line, and no variable of this side reaches it)."""
 
 
 class _Interpreter(NamedTuple):
@@ -72,7 +80,13 @@ class _Interpreter(NamedTuple):
     """Options after which its first operand is a program it runs itself, no shell
     (``watch -x``, ``runuser -u bob``)."""
     shell_arguments: bool = False
-    """Its operands after ``--`` and the user go to the user's shell (``su bob -- -c CMD``)."""
+    """Its operands after the user go to the user's shell (``su bob -c CMD``, ``su bob --
+    -c CMD``; ``su bob FILE``: the script it runs)."""
+    data: Literal["argument", "environment"] = "argument"
+    """How the code of its code options can be given a value as data (:attr:`CodeValue.
+    data`); its command line (:attr:`shell_operands`), in the environment only."""
+    remote: bool = False
+    """Its command line runs on another host (``ssh``): given a value on its input only."""
 
 
 _SHELL = _Interpreter(
@@ -173,13 +187,25 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     "expect": _Interpreter(("-c",)),
     **dict.fromkeys(("pwsh", "powershell"), _PWSH),
     # wrappers that hand a command line to a shell: ssh's after the host (the remote's
-    # shell), watch's (sh -c, unless -x), su's and script's -c
-    "ssh": _Interpreter(("-o",), _SSH_ARGUMENT, script_operand=False, shell_operands=1),
+    # shell; -o's ProxyCommand, a local one's), watch's (sh -c, unless -x), su's and
+    # script's -c (script's operand is its log, no argument of the command)
+    "ssh": _Interpreter(
+        ("-o",),
+        _SSH_ARGUMENT,
+        script_operand=False,
+        shell_operands=1,
+        data="environment",
+        remote=True,
+    ),
     "watch": _WATCH,
     "su": _SU,
     "runuser": _SU._replace(runs_program=("-u", "--user")),
     "script": _Interpreter(
-        ("-c", "--command"), _SCRIPT_ARGUMENT, script_operand=False, permute=True
+        ("-c", "--command"),
+        _SCRIPT_ARGUMENT,
+        script_operand=False,
+        permute=True,
+        data="environment",
     ),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _AWK),
     **dict.fromkeys(("sed", "gsed"), _SED),
@@ -278,9 +304,13 @@ def _literal(word: tuple[Fragment, ...]) -> str | None:
     return None if any(isinstance(f, Placeholder) for f in word) else _head(word)
 
 
-def _values(word: tuple[Fragment, ...], kind: Any, where: str) -> list[CodeValue]:
+def _values(
+    word: tuple[Fragment, ...], kind: Any, where: str, data: Any = "argument"
+) -> list[CodeValue]:
     return [
-        CodeValue(f, kind, where) for f in word if isinstance(f, Placeholder) and f.modifier is None
+        CodeValue(f, kind, where, data)
+        for f in word
+        if isinstance(f, Placeholder) and f.modifier is None
     ]
 
 
@@ -367,6 +397,7 @@ def _interpreter_values(
     preloads: dict[int, str] = {}
     shell = spec.shell_operands is not None  # `watch -x`: no shell
     operands = 0  # su's: the first is the user
+    shell_words: list[int] = []  # su's operands: the user, then its shell's arguments
     direct = False  # `runuser -u bob`: it runs its command itself, no shell
     position = index + 1
     if position < len(words) and _literal(words[position]) in spec.subcommands:
@@ -377,18 +408,19 @@ def _interpreter_values(
         fold = literal.lower() if literal is not None and spec.ignore_case else literal
         if literal == "--":
             if spec.shell_arguments and not direct and not code_seen:
-                # `su bob -- -c CMD`: the words after the user are its shell's arguments
-                start = position + (0 if operands else 1)
-                if at_program and start < len(words):
-                    shells = _interpreter_values(words, start, shown, True, _SHELL)
-                    return found + shells[0], shells[1], None, None, preloads
+                shell_words += range(position + 1, len(words))  # `su bob -- -c CMD`
+                position = len(words)
+                break
             position += 1
             break
         is_option = len(head) > 1 and (head[0] == "-" or (spec.shell and head[0] == "+"))
+        if spec.shell_arguments and literal == "-":  # `su - bob`: su's option (a login)
+            is_option = True
         if not is_option and fold not in spec.code:
             if not spec.permute:
                 break
             operands += 1
+            shell_words.append(position)
             position += 1  # `su user -c CMD`: an operand, the options go on
             continue
         if _given(spec.no_shell, spec, literal):
@@ -412,10 +444,10 @@ def _interpreter_values(
                 glued = written + "=" if written.startswith("--") else written
                 preloads[position if attached else position + 1] = glued if attached else ""
             if attached:
-                found += _values(word, "inline", f"{shown} {written}")
+                found += _values(word, "inline", f"{shown} {written}", spec.data)
             elif position + 1 < len(words):
                 position += 1
-                found += _values(words[position], "inline", f"{shown} {written}")
+                found += _values(words[position], "inline", f"{shown} {written}", spec.data)
         elif spec.shell and literal is not None and _SHORT.match(literal) and "c" in literal:
             inline = f"{shown} {literal}"
         elif fold in spec.takes_argument or (
@@ -423,10 +455,19 @@ def _interpreter_values(
         ):
             position += 1
         position += 1
+    if at_program and spec.shell_arguments and not direct and not code_seen and shell_words:
+        # `su bob FILE`, `su bob -- -c CMD`: the operands after the user (su's options
+        # taken out, as getopt does) are its shell's arguments: a script, or -c's code
+        after = shell_words[1:]
+        arguments = (words[shell_words[0]], *(words[operand] for operand in after))
+        shells = _interpreter_values(arguments, 0, shown, True, _SHELL)
+        end = after[shells[1] - 1] if 0 < shells[1] <= len(after) else len(words)
+        return found + shells[0], end, None, None, preloads
     script = None
     if at_program and shell and spec.shell_operands is not None:
+        data = "input" if spec.remote else "environment"  # no argument stays one
         for operand in words[position + spec.shell_operands :]:  # one command line, a shell's
-            found += _values(operand, "code", shown)
+            found += _values(operand, "code", shown, data)
     elif position < len(words):
         operand = words[position]
         if inline is not None:
