@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -337,6 +338,9 @@ def test_live_failures_break_the_thresholds_and_are_findings(
         'su -c "claude -p {query}"',
         'script -q -c "claude -p {query}" /dev/null',
         "watch claude -p {query}",
+        # su's words after the user are its shell's arguments: the first, the script it runs
+        "su bob {query}",
+        "su - bob",
     ],
 )
 def test_a_request_is_never_code_of_the_agent_command(
@@ -355,7 +359,15 @@ def test_a_request_is_never_code_of_the_agent_command(
     )  # fmt: skip
     assert done.returncode == 1
     assert done.stderr.startswith("error[E100]: invalid option: 'live command: {query} is in ")
-    assert "$SKC_EVAL_QUERY" in done.stderr and "Traceback" not in done.stderr
+    assert "Traceback" not in done.stderr
+    # the hint says what reaches that code as data: "$1" and the variable, or what is left
+    hint = done.stderr.partition("would run as code; ")[2]
+    if command.startswith("ssh"):  # the remote's shell: neither, its input only
+        assert "standard input" in hint and "$SKC_EVAL_QUERY" not in hint
+    elif command.startswith(("watch", "script")):  # one command line, no argument after it
+        assert "$SKC_EVAL_QUERY" in hint and '"$1"' not in hint
+    else:
+        assert "$SKC_EVAL_QUERY" in hint and '"$1"' in hint
     assert not pwned.exists() and done.stdout == ""
     # the request as an argument of its own, or read from the environment: it runs as data
     exec_like = f"{sys.executable} {agent} exec {{query}}"  # codex exec PROMPT: not sh's exec
@@ -365,6 +377,52 @@ def test_a_request_is_never_code_of_the_agent_command(
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
         assert not pwned.exists()
+
+
+#: A remote agent: its request on its input (logged to $1), the skill invoked when it says so.
+REMOTE_AGENT = """\
+import json, sys
+query = sys.stdin.read()
+with open(sys.argv[1], "w", encoding="utf-8") as log:
+    log.write(query)
+if "invoke" in query:
+    print(json.dumps({"type": "tool_use", "name": "Skill", "input": {"skill": "pdf"}}))
+"""
+
+
+def test_the_hint_for_ssh_is_a_form_that_reaches_the_remote_command(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """``ssh host AGENT {query}`` is refused (the remote's shell parses the request), and its
+    hint said to pass it as ``"$1"`` or read ``$SKC_EVAL_QUERY``: neither reaches a remote
+    shell (ssh joins its arguments into one line; it sends no variable). The form the hint
+    gives runs: the request reaches the remote command on its input, whole, never as code."""
+    pwned = tmp_path / "pwned"
+    request = f"fill in this PDF form invoke; touch {pwned} $(touch {pwned}) \"'\nline two"
+    _cases(library / "pdf", (request, True))
+    agent, log = tmp_path / "agent.py", tmp_path / "got"
+    agent.write_text(REMOTE_AGENT, encoding="utf-8")
+    ssh = tmp_path / "bin" / "ssh"  # as a remote does: the words after the host one line its
+    ssh.parent.mkdir()  # shell parses, none of this side's variables
+    ssh.write_text('#!/bin/sh\nshift\nexec env -i PATH="$PATH" sh -c "$*"\n', encoding="utf-8")
+    ssh.chmod(0o755)
+    path = {"PATH": f"{ssh.parent}{os.pathsep}{os.environ['PATH']}"}
+    remote = f"{sys.executable} {agent} {log}"
+    run = cli("skillc_gateway", process=True)
+    done = run("eval", "pdf", "--path", str(library), "--live", f"ssh host {remote}",
+               "--runs", "1", env_extra=path)  # fmt: skip
+    assert done.returncode == 1 and "standard input" in done.stderr
+    shown = re.search(r"\((sh -c '[^']*' sh \{query\})\)", done.stderr)
+    assert shown is not None, done.stderr
+    command = shown.group(1).replace("HOST claude -p", f"host {remote}")
+    assert command != shown.group(1)
+    done = run("eval", "pdf", "--path", str(library), "--live", command, "--runs", "1",
+               "--format", "json", env_extra=path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (case,) = json.loads(done.stdout)["skills"][0]["results"]
+    assert case["live"] == {"runs": 1, "invoked": 1, "triggered": True, "passed": True,
+                            "errors": []}  # fmt: skip
+    assert log.read_text("utf-8") == request and not pwned.exists()
 
 
 @pytest.mark.parametrize(

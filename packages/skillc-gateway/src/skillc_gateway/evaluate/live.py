@@ -30,7 +30,10 @@ Neither value is ever code: a ``{query}`` or ``{skill}`` in an interpreter's inl
 wrapper sets is refused before anything runs (:func:`check_command`: ``skc run``'s check of a
 tool's placeholders, :meth:`skillc_index.tools.command.CommandTemplate.code_values`); the
 script reads the request as an argument (``sh -c '... "$1"' sh {query}``) or from
-``$SKC_EVAL_QUERY``.
+``$SKC_EVAL_QUERY``, as the wrapper lets it (:attr:`~skillc_index.tools.code_values.CodeValue.
+data`): ``watch`` and ``script -c`` hand a shell one command line (the variable only), ``ssh``
+the remote's shell (neither: the request goes on the remote command's standard input, ``sh
+-c 'printf %s "$1" | ssh HOST claude -p' sh {query}``; the run's own input is /dev/null).
 
 One invocation starts the agent at most ``max_runs`` times (the cases run times ``runs``):
 past that nothing runs (E100), so a library of 1,000 cases does not start 3,000 agent runs
@@ -148,10 +151,27 @@ def check_command(command: tuple[str, ...]) -> None:
         }[value.kind]
         name = value.placeholder.name
         variable = "SKC_EVAL_QUERY" if name == "query" else "SKC_EVAL_SKILL"
+        wrapper = value.where.split(" ", 1)[0]
+        if value.data == "input":  # the remote's shell parses it: no argument nor variable
+            hint = (  # of this side reaches it; the run's own input is /dev/null
+                f"'{wrapper}' joins its arguments into one command line the remote shell "
+                f"parses, and sends no variable: send the text on the remote command's "
+                f"standard input (sh -c 'printf %s \"$1\" | {wrapper} HOST claude -p' sh "
+                f"{{{name}}}), or to a script on the remote that reads it there"
+            )
+        elif value.data == "environment":  # a shell here parses one line joined of them
+            hint = (
+                f"the shell of '{value.where}' gets one command line, no argument after it: "
+                f"read ${variable} there"
+            )
+        else:
+            hint = (
+                f"pass it as an argument of its own (sh -c '... \"$1\"' sh {{{name}}}) or "
+                f"read ${variable}"
+            )
         raise InvalidOption(
             f"live command: {{{name}}} is in {where}: text from a skill's files would run "
-            f"as code; pass it as an argument of its own (sh -c '... \"$1\"' sh {{{name}}}) "
-            f"or read ${variable}"
+            f"as code; {hint}"
         )
 
 
