@@ -425,6 +425,26 @@ def test_the_hint_for_ssh_is_a_form_that_reaches_the_remote_command(
     assert log.read_text("utf-8") == request and not pwned.exists()
 
 
+def test_the_agent_command_is_checked_once(
+    cli: Any, library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent command was checked twice per run (as the options were read, and again
+    before the agents started): one check, as the options are read, before any work."""
+    from skillc_gateway.evaluate import live
+
+    checked: list[tuple[str, ...]] = []
+    check = live.check_command
+    monkeypatch.setattr(live, "check_command", lambda c: (checked.append(c), check(c))[1])
+    _cases(library / "pdf", ("fill in this PDF form invoke", True))
+    agent = tmp_path / "agent.py"
+    agent.write_text(CHOOSING_AGENT, encoding="utf-8")
+    for dry in ((), ("--dry-run",)):
+        checked.clear()
+        skill = _live(cli, library, f"{sys.executable} {agent}", *dry)
+        assert skill["cases"] == 1
+        assert checked == [(sys.executable, str(agent))]
+
+
 @pytest.mark.parametrize(
     "arguments",
     ["run watch -- {query}", "watch {query}", "watch FILE={query}", "-r watch {query}",

@@ -222,7 +222,8 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
             from skillc_index import UnsupportedPlatform
 
             raise UnsupportedPlatform("live mode needs a POSIX system (process groups)")
-        check_command(command)  # no request from a skill's files runs as code
+        # the one check of the command, before any work: no request from a skill runs as code
+        check_command(command)
         pattern = params.live_pattern or DEFAULT_PATTERN
         try:  # as run_live compiles it for each skill, before any work
             live_pattern(pattern, "skill")

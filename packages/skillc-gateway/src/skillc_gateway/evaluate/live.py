@@ -78,6 +78,7 @@ DEFAULT_MAX_RUNS = 300
 
 class LiveOptions(NamedTuple):
     command: tuple[str, ...]
+    """Checked once as the options are read (:func:`check_command`, ``eval``'s operation)."""
     runs: int = 3
     threshold: float = 0.5
     timeout: float = 300.0
@@ -180,8 +181,8 @@ def argv_of(command: tuple[str, ...], skill: str, case: Case) -> tuple[str, ...]
     built: from its request as written (:attr:`.cases.Case.request`, its lines kept), what
     ``--dry-run`` shows, the bound counts and :func:`run_live` runs. :class:`RefusedRequest`
     when a value would start an argument with ``-`` before any ``--`` word, or holds what no
-    argument can (a NUL, a lone surrogate). ``command`` is checked once per run, not here
-    (:func:`check_command`)."""
+    argument can (a NUL, a lone surrogate). ``command`` is checked once per run, not here:
+    as the options are read (:func:`check_command`)."""
     query = case.request
     for what, value in (("the request", query), ("the skill's name", skill)):
         if "\x00" in value:

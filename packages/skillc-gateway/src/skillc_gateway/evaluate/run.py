@@ -440,16 +440,16 @@ def _run_live(
     reports: list[SkillReport],
     found: Sequence[tuple[int, str, str, Sequence[Case]]],
 ) -> tuple[PlannedRun, ...]:
-    """``--live``, after every skill is scored offline: the command checked once (E100 stops
-    the run before any agent starts), each case's arguments planned once
+    """``--live``, after every skill is scored offline (the command was checked as the
+    options were read, before any work: :func:`.live.check_command`), each case's arguments
+    planned once
     (:func:`.live.argv_of`, a refused case with its reason), then the bound (:attr:`.live.
     LiveOptions.max_runs`, on the runs planned: more is E100, none started); a dry run returns
     the plan and starts none; else each case runs its planned arguments, its result put in
     ``reports``."""
-    from skillc_gateway.evaluate.live import RefusedRequest, argv_of, check_command, run_live
+    from skillc_gateway.evaluate.live import RefusedRequest, argv_of, run_live
     from skillc_gateway.evaluate.report import PlannedRun
 
-    check_command(live.command)  # the template, once: no request from a skill runs as code
     plans: list[list[PlannedRun]] = []
     for _, name, _, cases in found:
         plans.append([])
