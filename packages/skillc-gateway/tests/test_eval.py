@@ -874,6 +874,20 @@ def test_the_mcp_tool_can_neither_run_an_agent_nor_write() -> None:
     }  # fmt: skip
 
 
+def test_the_mcp_tools_output_schema_says_the_live_fields_are_the_command_lines() -> None:
+    """``skc_eval``'s output schema listed ``planned`` as "``--live --dry-run`` only", which
+    its tool can never fill (it takes neither): the live mode's fields are not required, and
+    each says it is the command line's alone."""
+    from skillc_gateway.operations import EVAL
+
+    schema = EVAL.tool()["outputSchema"]
+    cases = schema["properties"]["skills"]["items"]["properties"]["results"]["items"]
+    for owner, key in ((schema, "planned"), (cases, "live")):
+        assert key not in owner["required"]
+        description = owner["properties"][key]["description"]
+        assert description.startswith("Command line only (`skc eval --live CMD"), description
+
+
 # -- the listing budget: names only, in listing order ----------------------------------------
 
 

@@ -315,7 +315,11 @@ class _CaseShape(TypedDict):
 class CaseShape(_CaseShape, total=False):
     """One case of a skill, scored (:class:`~skillc_gateway.evaluate.report.CaseResult`)."""
 
-    live: Annotated[LiveShape, "With `--live` only."]
+    live: Annotated[
+        LiveShape,
+        "Command line only (`skc eval --live CMD`: the MCP tool starts no agent): the case "
+        "run through the agent.",
+    ]
 
 
 class PhraseShape(TypedDict):
@@ -400,5 +404,6 @@ class EvalShape(_EvalShape, total=False):
 
     planned: Annotated[
         list[PlannedShape],
-        "`--live --dry-run` only: the agent runs planned (and cases refused), none started.",
+        "Command line only (`skc eval --live CMD --dry-run`: the MCP tool plans no agent "
+        "run): the agent runs planned (and cases refused), none started.",
     ]
