@@ -186,6 +186,56 @@ def test_a_user_only_skill_stays_in_the_agent_folder(
     assert (folder / "release").is_symlink()
 
 
+def test_a_skill_claude_code_acts_on_only_from_its_folder_stays_in_it(
+    cli: Callable[..., Run], layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """A skill with ``hooks`` (a PreToolUse guard running ``${CLAUDE_SKILL_DIR}/...``),
+    ``paths``, ``context: fork``, ``model``...: Claude Code acts on them only when it loads the
+    skill from its own folder. Routed, it was reached only through ``skc show``: the guard
+    never ran. It stays, each said with its fields (a deployment of such a store skill too,
+    its stub keeping them); one set to nothing moves as any other."""
+    skc = cli("skc", script=True)
+    folder = project / ".claude" / "skills"
+    agent_skill(folder, "alpha")
+    hooks = (
+        "hooks:\n  PreToolUse:\n    - matcher: Edit|Write\n      hooks:\n"
+        "        - type: command\n          command: ${CLAUDE_SKILL_DIR}/scripts/check.sh\n"
+    )
+    write_skill(
+        folder / "guard",
+        frontmatter=f"name: guard\ndescription: Guards deploy/.\n{hooks}",
+        files={"scripts/check.sh": "#!/bin/sh\nexit 2\n"},
+    )
+    write_skill(
+        folder / "tsx",
+        frontmatter="name: tsx\ndescription: TSX style.\npaths: src/**/*.tsx\ncontext: fork\n",
+    )
+    write_skill(folder / "plain", frontmatter="name: plain\ndescription: Plain.\nmodel: null\n")
+    write_skill(
+        layout.store("project") / "heavy",
+        frontmatter="name: heavy\ndescription: Heavy work.\nmodel: opus\neffort: high\n",
+    )
+    assert skc("build", "heavy").returncode == 0
+    dry = skc("route", "install", "-n")
+    done = skc("route", "install")
+    assert done.returncode == 0, done.stderr
+    would = done.stdout.replace("moved", "would move").replace(" lists ", " would list ")
+    assert would == dry.stdout
+    why = "which Claude Code acts on only when it loads the skill from its folder: it stays"
+    assert done.stdout.splitlines() == [
+        "moved: .claude/skills/alpha -> .skillc/skills/alpha",
+        "moved: .claude/skills/plain -> .skillc/skills/plain",
+        f"left: .claude/skills/guard: sets hooks, {why}",
+        f"left: .claude/skills/heavy: sets model, effort, {why}",
+        f"left: .claude/skills/tsx: sets paths, context, {why}",
+        "claude (project) .claude/skills lists 4 skills: skill-router, for 2 skills in "
+        ".skillc/skills, and 3 skills left in place (needs the agent folder: 3)",
+    ]
+    assert names(folder) == ["guard", "heavy", "skill-router", "tsx"]
+    assert (folder / "guard" / "scripts" / "check.sh").is_file()
+    assert (folder / "heavy").is_symlink()
+
+
 def test_uninstall_removes_the_folders_install_made_and_only_those(
     cli: Callable[..., Run], layout: Layout, project: Path, home: Path, tmp_path: Path
 ) -> None:

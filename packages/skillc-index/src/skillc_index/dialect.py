@@ -27,6 +27,7 @@ __all__ = [
     "AGENT_SKILLS",
     "CLAUDE_CODE",
     "CLAUDE_CODE_FIELDS",
+    "CLAUDE_CODE_FOLDER_FIELDS",
     "CLAUDE_CODE_TOOLS",
     "CLAUDE_UPLOAD",
     "CODEX",
@@ -104,6 +105,25 @@ CLAUDE_CODE_FIELDS = frozenset(
         "background",
         "hooks",
         "paths",
+        "shell",
+    }
+)
+#: The Claude Code fields that act only when Claude Code loads the skill from its own folder:
+#: the ``hooks`` it registers, the files that offer it (``paths``), the subagent it runs in
+#: (``context: fork``, ``agent``, ``background``), its ``model`` and ``effort``, the tools it
+#: denies (``disallowed-tools``), the shell of its ``!`` commands. Read through another program
+#: (``skc show`` behind ``skc route``'s router) the skill loses them, a hook that guards
+#: writes included: ``route install`` leaves a skill that sets one in the agent folder.
+CLAUDE_CODE_FOLDER_FIELDS = frozenset(
+    {
+        "hooks",
+        "paths",
+        "context",
+        "agent",
+        "background",
+        "model",
+        "effort",
+        "disallowed-tools",
         "shell",
     }
 )

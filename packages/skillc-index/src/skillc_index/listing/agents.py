@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from skillc_index.dialect import CLAUDE_CODE, description_problem
+from skillc_index.dialect import CLAUDE_CODE, CLAUDE_CODE_FOLDER_FIELDS, description_problem
 
 __all__ = [
     "AGENTS",
@@ -53,6 +53,7 @@ __all__ = [
     "entry_description",
     "fields_of",
     "fit_listing",
+    "folder_fields",
     "implicit",
     "listed_file",
     "listing_budget",
@@ -87,6 +88,18 @@ def user_only(frontmatter: Mapping[str, Any]) -> bool:
     """Whether a skill of this frontmatter is the user's alone (``disable-model-invocation:
     true``): the model is never shown it, the user calls it as ``/<name>``."""
     return frontmatter.get("disable-model-invocation") is True
+
+
+def folder_fields(frontmatter: Mapping[str, Any]) -> list[str]:
+    """The fields of this frontmatter that Claude Code acts on only when it loads the skill
+    from its own folder (:data:`~skillc_index.dialect.CLAUDE_CODE_FOLDER_FIELDS`: ``hooks``,
+    ``paths``, ``context``...), in the frontmatter's order; one set to nothing (``null``,
+    ``false``, empty) does nothing and is not counted."""
+    return [
+        str(key)
+        for key, value in frontmatter.items()
+        if key in CLAUDE_CODE_FOLDER_FIELDS and value not in (None, False, "", [], {})
+    ]
 
 
 def implicit(side: Mapping[str, Any] | None) -> bool:

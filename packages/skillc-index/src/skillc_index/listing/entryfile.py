@@ -22,6 +22,7 @@ __all__ = [
     "CannotRead",
     "EntryKind",
     "Unreadable",
+    "entry_frontmatter",
     "entry_kind",
     "reason_of",
     "skill_frontmatter",
@@ -83,15 +84,21 @@ def skill_text(skill_file: Path) -> str | None:
         raise CannotRead(reason_of(exc)) from None
 
 
+def entry_frontmatter(path: Path) -> dict[str, Any]:
+    """The frontmatter of the agent folder entry ``path``'s SKILL.md; empty when there is
+    none, it is invalid or it cannot be read (what reads it next says why)."""
+    try:
+        text = skill_text(path / SKILL_FILE)
+    except CannotRead:
+        return {}
+    return (skill_frontmatter(text)[0] or {}) if text is not None else {}
+
+
 def user_only_entry(path: Path) -> bool:
     """Whether the agent folder entry ``path`` is a user-only skill
     (:func:`~skillc_index.listing.agents.user_only`); False when its SKILL.md cannot be read
     (what reads it next says why)."""
-    try:
-        text = skill_text(path / SKILL_FILE)
-    except CannotRead:
-        return False
-    return text is not None and user_only(skill_frontmatter(text)[0] or {})
+    return user_only(entry_frontmatter(path))
 
 
 def skill_frontmatter(text: str) -> tuple[dict[str, Any] | None, Frontmatter]:

@@ -109,18 +109,29 @@ def classify(
 ) -> EntryPlan | SkillLeft | None:
     """What install does with the entry ``name`` of the agent folder: a plan, a reason to
     leave it, or None for what is not a skill (a file, a folder without SKILL.md)."""
-    from skillc_index.listing.entryfile import user_only_entry
+    from skillc_index.listing.agents import folder_fields, user_only
+    from skillc_index.listing.entryfile import entry_frontmatter
 
     path = place.folder / name
     identity = identity_of(path)
     if identity is None:
         return None
-    if holds_skill(path) and user_only_entry(path):  # the router would hide the user's /name
+    front = entry_frontmatter(path) if holds_skill(path) else {}
+    if user_only(front):  # the router would hide the user's /name
         return SkillLeft(
             name,
             path,
             f"user-only (disable-model-invocation: true): it stays for the user's /{name}",
             "user-only",
+        )
+    fields = folder_fields(front)
+    if fields:  # read through the router, Claude Code would never act on them
+        return SkillLeft(
+            name,
+            path,
+            f"sets {', '.join(fields)}, which Claude Code acts on only when it loads the skill "
+            "from its folder: it stays",
+            "needs the agent folder",
         )
     if path.is_symlink():
         if not holds_skill(path):
