@@ -456,6 +456,45 @@ def test_a_routed_skill_deployed_again_is_removed_and_restored_once(
     assert snapshot(claude) == before
 
 
+def test_build_all_builds_a_routed_skill_behind_its_router_not_into_the_agent_folder(
+    cli: Callable[..., Run],
+    layout: Layout,
+    claude: Path,
+    project: Path,
+    write_skill: WriteSkill,
+) -> None:
+    """``build --all`` after ``route install`` undid the route: every routed skill was
+    deployed to the default ``claude`` again (a symlink for a folder of the user's that skillc
+    never deployed), and ``route status`` said them ``routed`` and "not behind the router".
+    A routed skill is deployed behind its router: built into the store, deployed nowhere,
+    its line saying why; its other deployments (``-t cursor``) are built as before, and a
+    skill deployed nowhere and routed nowhere still goes to the default target."""
+    skc = cli("skc", script=True)
+    assert skc("build", "linked", "-t", "cursor").returncode == 0
+    before = snapshot(claude)
+    route_json(cli, "install")
+    write_skill(layout.store("project") / "fresh")
+    done = skc("build", "--all")
+    assert done.returncode == 0, done.stderr
+    why = "it is behind the router of .claude/skills (skc route)"
+    lines = done.stdout.splitlines()
+    for name in ("alpha", "beta", "copied", "fresh", "linked"):
+        (line,) = [line for line in lines if f" {name} " in line]
+        routed = name in ("alpha", "beta", "copied")
+        assert line.endswith(f"; deployed nowhere: {why}") is routed, line
+    assert names(claude) == [".DS_Store", "fresh", ROUTER_NAME]
+    assert (project / ".cursor" / "skills" / "linked").is_symlink()
+    status = route_json(cli, "status")
+    assert status["routed"] == 4
+    assert [skill["name"] for skill in status["left"]] == ["fresh"]
+    data = json.loads(skc("build", "--all", "--format", "json").stdout)
+    nowhere = {r["skill"]: r["deployed_nowhere"] for r in data["results"]}
+    assert nowhere == {"alpha": why, "beta": why, "copied": why, "fresh": None, "linked": None}
+    (claude / "fresh").unlink()
+    route_json(cli, "uninstall")
+    assert snapshot(claude) == before
+
+
 def test_uninstall_takes_the_place_of_a_deployment_made_while_routed(
     cli: Callable[..., Run], layout: Layout, claude: Path
 ) -> None:

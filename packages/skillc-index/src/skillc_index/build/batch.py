@@ -30,8 +30,9 @@ from skillc_index.diagnostics import (
     diagnostic_json,
     warning_text,
 )
-from skillc_index.layout import Layout, Scope
+from skillc_index.layout import SKILLC_DIR, Layout, Scope
 from skillc_index.record import Record
+from skillc_index.route import ROUTES_DIR
 from skillc_index.spelling import CLI_SPELLING, PARAMETER_NAMES, Spelling
 from skillc_index.walk import walked
 
@@ -63,22 +64,25 @@ __all__ = [
 
 #: Why a store skill of ``--all`` was deployed nowhere (:func:`_targets`, :class:`BatchItem`).
 DEPLOYED_NOWHERE = "its default target's folder is the one it was imported from"
+#: ... and why one behind a router was (the agent folder routed).
+BEHIND_ROUTER = "it is behind the router of {folder} (skc route)"
 
 
 class BatchItem(Record):
     """What became of one job: its ``result``, or the ``error`` that stopped it; the
-    warnings of its build and access log; ``undeployed``: built for no target (:func:`_targets`)."""
+    warnings of its build and access log; ``undeployed``: why it was built for no target
+    (:func:`_targets`), or None."""
 
     job: BatchJob
     result: BuildResult | None
     error: Diagnostic | None
     warnings: tuple[Diagnostic | Notice, ...] = ()
-    undeployed: bool = False
+    undeployed: str | None = None
 
     @property
     def deployed_nowhere(self) -> str | None:
         """Why a skill built was deployed nowhere (its line and JSON say it), else None."""
-        return DEPLOYED_NOWHERE if self.undeployed and self.result is not None else None
+        return self.undeployed if self.result is not None else None
 
     @property
     def status(self) -> str:
@@ -212,36 +216,40 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
             break
         result: BuildResult | None = None
         error: Diagnostic | None = None
-        targets: tuple[str, ...] | None = ()
+        nowhere: str | None = None
         try:  # _targets too: the folder a store skill was imported from may not be readable
-            targets = options.targets or _targets(job, options, _worker["session"])
+            chosen = options.targets or _targets(job, options, _worker["session"])
+            nowhere = chosen if isinstance(chosen, str) else None  # why it is deployed nowhere
+            targets = () if isinstance(chosen, str) else chosen
             params = BuildParams(
                 job.given,
                 global_=options.force_global or job.global_,
-                target=targets or (),
+                target=targets,
                 copy=options.copy,
                 force=options.force,
             )
-            result = build_one(_worker["session"], params, deploys=targets is not None)
+            result = build_one(_worker["session"], params, deploys=nowhere is None)
         except SkillcError as exc:
             error = exc.spelled(options.spelling)
         except Exception as exc:  # one skill's failure must not stop the others
             error = InternalError.unexpected(exc).diagnostic
         notices = (*warnings, *(result.named_warnings if result is not None else ()))
         warnings.clear()
-        undeployed = error is None and targets is None
+        undeployed = nowhere if error is None else None
         items.append(BatchItem(job, result, error, notices, undeployed))  # Diagnostic pickles
     return items
 
 
-def _targets(job: BatchJob, options: _Options, session: Session) -> tuple[str, ...] | None:
+def _targets(job: BatchJob, options: _Options, session: Session) -> tuple[str, ...] | str:
     """The targets a store skill of ``--all`` (``job.stored``) is built for when the batch is
     given none: those it is deployed to in the agent folders of the scope it is built in
     (:func:`~skillc_index.build.copies.deployed_targets`), so that a skill built with
     ``--target cursor`` is not deployed to the default target too, over the very folder it
     was imported from say; none (``()``: the default target) for a skill deployed nowhere,
-    or named; None (built, deployed nowhere) for one deployed nowhere whose default target's
-    folder is the one it was imported from: the skill is there already, its own source."""
+    or named. Why it is built and deployed nowhere (a text) for one deployed nowhere that is
+    behind a router of its scope (:func:`~skillc_index.route.place.routed_from`: deployed
+    there, it undid the route) or whose default target's folder is the one it was imported
+    from (the skill is there already, its own source)."""
     if not job.stored:
         return ()
     from skillc_index.build.copies import deployed_targets
@@ -256,6 +264,13 @@ def _targets(job: BatchJob, options: _Options, session: Session) -> tuple[str, .
     deployed = deployed_targets(copy.name, scope, copy, runtime, layout, configured)
     if deployed:
         return deployed
+    routes = layout.base(scope) / SKILLC_DIR / ROUTES_DIR if scope in layout.scopes() else None
+    if routes is not None and routes.is_dir():  # no route: no route module loaded
+        from skillc_index.route.place import routed_from
+
+        routed = routed_from(layout, scope, copy.name)
+        if routed is not None:
+            return BEHIND_ROUTER.format(folder=layout.display(routed))
     store_scope: Scope = "global" if job.global_ else "project"
     origin = import_origin(copy, store_scope, layout, bounded=False)
     if origin is None:
@@ -266,7 +281,7 @@ def _targets(job: BatchJob, options: _Options, session: Session) -> tuple[str, .
         except ValueError:  # a project scope with no project: the build says so
             return ()
         if os.path.realpath(there) == os.fspath(origin):
-            return None
+            return DEPLOYED_NOWHERE
     return ()
 
 

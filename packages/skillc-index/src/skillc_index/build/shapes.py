@@ -156,7 +156,7 @@ class BatchBuildShape(BuildShape):
         str | None,
         "Why the skill was built and deployed to no agent folder (--all given no target: its "
         "default target's folder is the folder it was imported from, the skill is there "
-        "already); null when deployed as asked.",
+        "already; or it is behind a router of skc route); null when deployed as asked.",
     ]
 
 

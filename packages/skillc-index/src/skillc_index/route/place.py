@@ -19,7 +19,7 @@ from skillc_index.diagnostics import UnknownTarget
 from skillc_index.files import inside
 from skillc_index.layout import SKILLC_DIR, Layout, Scope, agent_targets
 from skillc_index.route import ROUTES_DIR
-from skillc_index.route.manifest import read_route_manifest
+from skillc_index.route.manifest import RouteManifest, read_route_manifest
 from skillc_index.route.result import Kind, NoProjectToRoute, RouteBusy, RouteOutside
 from skillc_index.route.router_skill import ROUTER_NAME
 
@@ -42,6 +42,7 @@ __all__ = [
     "route_lock",
     "route_place",
     "routed_as",
+    "routed_from",
     "routes_lock",
 ]
 
@@ -273,9 +274,16 @@ def parking_folders(
     """Each agent's parking folder of each scope (``scopes``: default all), with the agent
     folder its manifest names and the agent (one that cannot be read is left out: it holds
     nothing that can be read back)."""
+    for place, _ in _routes(layout, layout.scopes() if scopes is None else scopes):
+        yield place.parking, place.folder, place.agent
+
+
+def _routes(layout: Layout, scopes: Sequence[Scope]) -> Iterator[tuple[RoutePlace, RouteManifest]]:
+    """Each route of ``scopes`` recorded (its place, the agent folder its manifest names, and
+    its manifest); one whose manifest cannot be read is left out."""
     from skillc_index.diagnostics import SkillcError
 
-    for scope in layout.scopes() if scopes is None else scopes:
+    for scope in scopes:
         base = layout.base(scope)
         routes = base / SKILLC_DIR / ROUTES_DIR
         try:
@@ -291,7 +299,25 @@ def parking_folders(
             except SkillcError:
                 continue
             if recorded is not None:
-                yield routes / agent, base / recorded.folder, agent
+                folder = base / recorded.folder
+                yield RoutePlace(agent, scope, base, folder, layout.store(scope), routes), recorded
+
+
+def routed_from(layout: Layout, scope: Scope, name: str) -> Path | None:
+    """The agent folder of ``scope`` whose route has the skill ``name`` behind its router
+    (its recorded entry at its place: the store folder moved there, or the deployment
+    parked; :func:`~skillc_index.route.manifest.is_ours`), else None. ``build --all`` asks
+    it: such a skill is deployed behind the router, so it is built into the store, not
+    deployed to an agent folder again (the route was undone)."""
+    from skillc_index.route.manifest import is_ours
+
+    if scope not in layout.scopes():
+        return None
+    for place, recorded in _routes(layout, [scope]):
+        for record in recorded.records:
+            if record.name == name and is_ours(record, place.destination(name, record.kind)):
+                return place.folder
+    return None
 
 
 def parking_roots(layout: Layout, scope: Scope) -> dict[str, Path]:
