@@ -1109,7 +1109,13 @@ def test_no_router_is_written_when_no_skill_could_be_routed(
     agent_skill(project / ".skillc" / "skills", "gamma")  # its name taken: left by the rules
     text = route(cli, "install")
     assert (text.returncode, text.stderr) == (0, "")
-    assert text.stdout.splitlines()[-1].endswith("(name taken in the store: 1)")
+    # a real run, not a dry one: it said "no skill would be routed", its JSON "dry_run": true
+    assert text.stdout.splitlines()[-1] == (
+        "claude (project) .claude/skills: no skill routed, so no router; 1 skill left in "
+        "place (name taken in the store: 1)"
+    )
+    assert route_json(cli, "install")["dry_run"] is False
+    assert route_json(cli, "install", "--dry-run")["dry_run"] is True
 
 
 @pytest.mark.usefixtures("skc_on_path")  # no warning that skc is not on PATH

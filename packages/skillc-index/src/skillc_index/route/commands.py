@@ -160,8 +160,8 @@ def route_install(
     layout, config = session.layout, session.config
     place = route_place(layout, config, agent, global_)
     result, _ = _install(session, place)  # a dry run: a refusal is raised before any change
-    if result.router is None:
-        return result
+    if result.router is None:  # nothing to route: what the dry run found is the run's
+        return result._replace(dry_run=dry_run)
     if not dry_run:
         # skillc's folders not there yet (the lock makes .skillc): uninstall removes them again
         absent = [f for f in made_by_route(place, layout) if not lexists(f)]
