@@ -338,7 +338,7 @@ def test_a_horizon_in_the_future_is_e031_and_refused_rows_are_reported(
 ) -> None:
     """``stats prune --before 2062-01-01`` (a typo for 2026) was taken, and every later
     upload stored nothing, "Uploaded 0", exit 0. A time in the future is E031; an upload says
-    how many rows the store's horizon refused."""
+    how many rows the store's horizon refused, once (the next upload does not send them)."""
     log_rows(*numbered(demo, 0, 2))
     assert stats_cli("sync", "--to", postgres_url).returncode == 0
     for where in (("--from", postgres_url), ()):
@@ -355,8 +355,11 @@ def test_a_horizon_in_the_future_is_e031_and_refused_rows_are_reported(
         "3 rows were not stored: older than the store's retention horizon "
         "('skc stats prune --from')"
     ]
+    log_rows(*numbered(demo, 20, 2))  # older too: those only
     report = json.loads(stats_cli("sync", "--to", postgres_url, "--format", "json").stdout)
-    assert (report["added"], report["refused"], report["logs"][0]["refused"]) == (0, 3, 3)
+    assert (report["added"], report["refused"], report["logs"][0]["refused"]) == (0, 2, 2)
+    again = stats_cli("sync", "--to", postgres_url)
+    assert (again.returncode, len(again.stdout.splitlines())) == (0, 1), again.stdout
 
 
 # -- the same answers as the local log ----------------------------------------------------------

@@ -19,7 +19,8 @@ above it in batches (``COPY`` into a temporary table, then one ``INSERT`` of the
 the highest ``source_id`` stored, read while the batch holds its log's advisory lock; one
 transaction per batch), so an upload that is interrupted (killed, disconnected) leaves whole
 batches, and one repeated or running twice at once adds nothing twice. Logs go up two at a
-time (two connections, :data:`UPLOAD_CONNECTIONS`), each whole on one.
+time (two connections, :data:`UPLOAD_CONNECTIONS`), each whole on one. The rows the store
+refused (older than its horizon) are remembered and not sent again (:mod:`._team_sent`).
 
 **Copies of a log are told apart.** The log whose row at that highest ``source_id`` differs
 from the stored one (or that never had that many rows) is a copy of the log that sent it (a
@@ -71,6 +72,7 @@ from skillc_stats import _team_reads as reads
 from skillc_stats import _team_sql as sql
 from skillc_stats._filters import Filters, checked_text
 from skillc_stats._log_keys import LogKey, key_of, log_key, renewed_key, settle
+from skillc_stats._team_sent import SentState, StoreClaims
 from skillc_stats._team_url import masked, scrubbed
 
 if TYPE_CHECKING:
@@ -151,6 +153,8 @@ class TeamStore:
     def __init__(self, url: str, *, write: bool = True, connect_timeout: int = 10) -> None:
         self.url = url
         self.shown = masked(url)
+        #: The rows this store refused before, not sent again by uploads (:mod:`._team_sent`).
+        self.claims = StoreClaims(None, self)
         self._psycopg = _driver()
         try:
             # UTF-8 whatever PGCLIENTENCODING or the URL says: another client encoding made
@@ -347,6 +351,7 @@ class TeamStore:
                 found = self._last(key.key)
                 start = 0 if found is None else found[0]
                 previous = key.previous if key.previous_upto > start else None
+                start, tail = self.claims.resume(key.key, local, start, sure=previous is None)
                 rows = rows_after(local, start, BATCH_ROWS, BATCH_CHARS)
                 batch = next(rows, [])
                 with self.db.transaction():
@@ -359,11 +364,13 @@ class TeamStore:
                             key, renewed = fresh, True
                             continue  # (nothing stored: the copied rows go with the commit)
                     if batch:
-                        added, refused = self._insert(batch, key, previous, machine, user)
+                        added, refused, horizon = self._insert(batch, key, previous, machine, user)
+                        tail.sent(batch, refused, horizon)
                 break
             while batch := next(rows, []):
                 with self.db.transaction():
-                    more, less = self._send(batch, key, previous, machine, user)
+                    more, less, horizon = self._send(batch, key, previous, machine, user)
+                tail.sent(batch, less, horizon)
                 added, refused = added + more, refused + less
         if key.writable and key.previous_upto:
             # Every row up to previous_upto is stored now, under one key or the other; but
@@ -372,13 +379,14 @@ class TeamStore:
             last = self._last(key.key)
             if last is not None and last[0] >= key.previous_upto:
                 settle(log, key.key)
+        self.claims.remember(key.key, tail, self._last)  # the rows above the store's, refused
         return added, renewed, refused
 
     def _send(
         self, batch: list[Any], key: LogKey, previous: str | None, machine: str, user: str
-    ) -> tuple[int, int]:
+    ) -> tuple[int, int, str]:
         """Store one batch of rows in the transaction open: copied, then inserted under the
-        log's lock; the rows added, and those the retention horizon refused."""
+        log's lock; the rows added, those the retention horizon refused, and the horizon."""
         self._copy(batch)
         self._lock(key)
         return self._insert(batch, key, previous, machine, user)
@@ -407,7 +415,7 @@ class TeamStore:
 
     def _insert(
         self, batch: list[Any], key: LogKey, previous: str | None, machine: str, user: str
-    ) -> tuple[int, int]:
+    ) -> tuple[int, int, str]:
         """The copied rows stored, under the log's lock (only those above the highest row
         stored: whatever another upload stored since they were read is left out)."""
         with self.db.cursor() as cursor:
@@ -417,7 +425,7 @@ class TeamStore:
             else:
                 cursor.execute(sql.INSERT_NEW, (key.key, machine, user, key.key, key.key))
             row = cursor.fetchone()
-        return (int(row[0]), int(row[1])) if row else (0, 0)
+        return (int(row[0]), int(row[1]), str(row[2])) if row else (0, 0, "")
 
 
 class TeamStatsLog:
@@ -604,6 +612,7 @@ def upload_logs(
     machine = _bounded(valid_utf8(machine))
     layout = layout or Layout.discover()
     paths = local_logs(layout)
+    sent = SentState.of(layout)  # (the rows each store refused: :mod:`._team_sent`)
     with TeamStore(url) as store:  # creates or migrates the schema, once
         stores = [store]
         try:
@@ -612,10 +621,13 @@ def upload_logs(
                     stores.append(TeamStore(url))
                 except TeamStoreUnavailable:
                     break  # a server or role allowing one connection: one log at a time
+            for each in stores:
+                each.claims = StoreClaims(sent, each)
             results = _upload_each(stores, paths, layout, machine, user)
         finally:
             for other in stores[1:]:
                 other.close()
+            sent.save()  # the claims of the logs uploaded (a Ctrl-C too)
     return UploadReport(store.shown, user, machine, tuple(results))
 
 

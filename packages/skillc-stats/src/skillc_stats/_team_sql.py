@@ -517,8 +517,9 @@ _STORED_BEFORE = (
 )
 COPY_UPLOAD = f"COPY upload ({', '.join(_UPLOAD_COLUMNS)}) FROM STDIN"
 _FINEST = ", ".join(ROLLUPS["usage_targets"])
-# The rows a batch adds (how many: the answer), each with its call id, and their counts added
-# to every rollup in the same statement (so each row is counted once, as it is stored once).
+# The rows a batch adds (the answer: how many, how many the horizon refused, and the horizon),
+# each with its call id, and their counts added to every rollup in the same statement (so
+# each row is counted once, as it is stored once).
 # Only the rows above the highest ``source_id`` stored under the log's key (``%s``): run
 # while the batch holds that log's lock (LOCK_LOG), whatever another upload of the same log
 # stored before is seen, and nothing can be stored after it (a plain INSERT, cheaper than ON
@@ -551,7 +552,7 @@ _INSERT_UPLOADED = (
         ]
     )
     + f" SELECT COUNT(*), (SELECT COUNT(*) FROM upload AS u WHERE u.source_id > {_MAX_STORED} "
-    f"AND u.timestamp < {_HORIZON} AND {_DATED}) FROM added"
+    f"AND u.timestamp < {_HORIZON} AND {_DATED}), {_HORIZON} FROM added"
 )
 #: Without, and with the rows already stored under an earlier key left out (only while there
 #: is one: the test costs about as much as the insert).
@@ -587,6 +588,13 @@ BOUNDED_WAITS = (
     "SELECT set_config('lock_timeout', %s, false), "
     "set_config('idle_in_transaction_session_timeout', %s, false)"
 )
+
+#: Whether the store's horizon is at or above ``?`` (it refuses every row of skillc's form
+#: older than that: :mod:`._team_sent`), and the object id of its ``access_log`` (made anew
+#: with the store: what tells a store reset or replaced at the same address). Run as the
+#: reports' statements are (``?`` marks: ``TeamStore.__call__``).
+HORIZON_REACHES = f"SELECT {_HORIZON} >= ?"
+STORE_OID = "SELECT CAST(to_regclass('skillc.access_log') AS oid)"
 
 #: The highest ``source_id`` stored under a log key (``%s``), and that row.
 LAST_STORED = (

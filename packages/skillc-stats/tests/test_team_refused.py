@@ -1,0 +1,233 @@
+"""The rows a team store refuses (older than its retention horizon, ``stats prune --from``)
+are not sent again: the client remembers them per store and log (``team-sync.json`` in the
+skillc home, :mod:`skillc_stats._team_sent`), and sends every row the store would take.
+
+Against a real PostgreSQL server (the ``postgres_url`` fixture); which rows an upload sends is
+read from what it copies to the server (:meth:`TeamStore._copy`)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillc_index import Layout, ResolvedSkill
+from skillc_stats import _team, upload_logs
+from skillc_stats._prune import prune_store
+from skillc_stats._team import TeamStore
+from skillc_stats._team_sent import STATE_FILE
+
+from .conftest import record
+from .test_prune import days, stored
+from .test_team import team_count
+
+HORIZON = "2026-01-11T00:00:00Z"  # January 1 to 10 refused
+
+
+@pytest.fixture
+def copied(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """The local ids of the rows each upload (each list) copies to the server: cleared by
+    :func:`upload`."""
+    sent: list[list[int]] = [[]]
+    copy = TeamStore._copy
+
+    def spied(self: TeamStore, batch: list[Any]) -> None:
+        sent[-1].extend(int(row[0]) for row in batch)
+        copy(self, batch)
+
+    monkeypatch.setattr(TeamStore, "_copy", spied)
+    return sent
+
+
+def upload(url: str, layout: Layout, copied: list[list[int]]) -> tuple[int, int, list[int]]:
+    """One upload: the rows added, refused, and the ids it sent."""
+    copied.append([])
+    report = upload_logs(url, layout)
+    return report.added, report.refused, copied[-1]
+
+
+def pruned_store(url: str) -> None:
+    """An empty store whose horizon is :data:`HORIZON`."""
+    TeamStore(url).close()
+    prune_store(url, HORIZON)
+
+
+def test_rows_the_store_refused_are_not_sent_again(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    copied: list[list[int]],
+) -> None:
+    """Every ``sync --to`` sent the rows older than the store's horizon again, to be refused
+    again (a cost growing with the log): the second sends none of them, a newer row is still
+    sent, and an older row logged later is refused once."""
+    pruned_store(postgres_url)
+    log_rows(*days(demo, 1, 10))
+    assert upload(postgres_url, layout, copied) == (0, 10, list(range(1, 11)))
+    assert upload(postgres_url, layout, copied) == (0, 0, [])
+    log_rows(*days(demo, 12, 13))
+    assert upload(postgres_url, layout, copied) == (2, 0, [11, 12])
+    log_rows(*days(demo, 2, 3))  # old rows logged late (an import of old transcripts)
+    assert upload(postgres_url, layout, copied) == (0, 2, [13, 14])
+    assert upload(postgres_url, layout, copied) == (0, 0, [])
+    log_rows(*days(demo, 4, 4), *days(demo, 14, 14), *days(demo, 5, 5))
+    assert upload(postgres_url, layout, copied) == (1, 2, [15, 16, 17])
+    assert upload(postgres_url, layout, copied) == (0, 0, [])
+    assert stored(postgres_url) == (3, 3)
+    claims = json.loads((layout.global_dir / STATE_FILE).read_text(encoding="utf-8"))
+    ((_, logs),) = claims["stores"].items()
+    ((stored_upto, refused_upto, horizon, _),) = logs.values()  # rows 16 to 17 refused
+    assert (stored_upto, refused_upto, horizon[:19]) == (16, 17, HORIZON[:19])
+
+
+def test_the_claim_spans_batches_and_keeps_the_rows_stored_between(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    copied: list[list[int]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Refused rows over several batches, a stored row among them: the next upload goes on
+    after the last refused one, and the store holds the stored one once."""
+    monkeypatch.setattr(_team, "BATCH_ROWS", 3)
+    pruned_store(postgres_url)
+    log_rows(*days(demo, 1, 4), *days(demo, 20, 20), *days(demo, 5, 9))
+    assert upload(postgres_url, layout, copied) == (1, 9, list(range(1, 11)))
+    assert upload(postgres_url, layout, copied) == (0, 0, [])
+    log_rows(*days(demo, 21, 21))
+    assert upload(postgres_url, layout, copied) == (1, 0, [11])
+    assert stored(postgres_url) == (2, 2)
+
+
+def test_a_log_restored_from_a_backup_sends_its_new_rows(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    copied: list[list[int]],
+) -> None:
+    """A log put back as it was before its refused rows (a backup restored) gives their ids
+    to new rows: the claim names a row that is no longer there, and the new rows are sent
+    (skipped, they were lost)."""
+    pruned_store(postgres_url)
+    log = log_rows(*days(demo, 1, 10))
+    assert upload(postgres_url, layout, copied)[:2] == (0, 10)
+    with closing(sqlite3.connect(log)) as db, db:
+        db.execute("DELETE FROM access_log WHERE id > 5")
+        db.execute("UPDATE sqlite_sequence SET seq = 5 WHERE name = 'access_log'")
+    log_rows(*days(demo, 21, 25))  # ids 6 to 10 again
+    assert upload(postgres_url, layout, copied) == (5, 5, list(range(1, 11)))
+    assert stored(postgres_url) == (5, 5)
+
+
+def test_a_store_reset_or_replaced_takes_the_rows_again(
+    postgres_url: str,
+    postgres_server: Any,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    copied: list[list[int]],
+) -> None:
+    """The rows refused by one store are sent to another (a second store; the same database
+    made again), and to a store whose horizon was lowered: each takes them."""
+    import psycopg
+
+    pruned_store(postgres_url)
+    log_rows(*days(demo, 1, 10))
+    assert upload(postgres_url, layout, copied)[:2] == (0, 10)
+    other = postgres_server.database()
+    assert upload(other, layout, copied) == (10, 0, list(range(1, 11)))
+    assert upload(postgres_url, layout, copied) == (0, 0, [])  # each store's own claim
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("DELETE FROM skillc.retention")
+    assert upload(postgres_url, layout, copied) == (10, 0, list(range(1, 11)))
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("DROP SCHEMA skillc CASCADE")
+    pruned_store(postgres_url)
+    assert upload(postgres_url, layout, copied)[:2] == (0, 10)  # the new store's horizon
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("DROP SCHEMA skillc CASCADE")
+    assert upload(postgres_url, layout, copied) == (10, 0, list(range(1, 11)))
+
+
+def test_a_store_restored_from_a_backup_takes_the_rows_it_lost(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    copied: list[list[int]],
+) -> None:
+    """A store put back as it was before some rows of the log (a backup restored, its horizon
+    the same) holds fewer of them than when the rows after were refused: those it lost are
+    sent again, from its own highest row."""
+    import psycopg
+
+    pruned_store(postgres_url)
+    log_rows(*days(demo, 21, 25), *days(demo, 1, 5))
+    assert upload(postgres_url, layout, copied) == (5, 5, list(range(1, 11)))
+    with psycopg.connect(postgres_url, autocommit=True) as db:  # rows 4 and 5 lost
+        db.execute("DELETE FROM skillc.access_log WHERE source_id > 3")
+    assert upload(postgres_url, layout, copied) == (2, 5, list(range(4, 11)))
+    assert upload(postgres_url, layout, copied) == (0, 0, [])
+    assert team_count(postgres_url) == 5
+
+
+def test_a_damaged_state_file_sends_the_rows_again(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    copied: list[list[int]],
+) -> None:
+    """What the client remembers only saves work: a state that is not JSON, or whose claim
+    does not hold, is no claim (the rows sent again, refused again), and it is written anew."""
+    pruned_store(postgres_url)
+    log_rows(*days(demo, 1, 3))
+    upload(postgres_url, layout, copied)
+    state = layout.global_dir / STATE_FILE
+    good = state.read_text(encoding="utf-8")
+    state.write_text("{not json", encoding="utf-8")
+    assert upload(postgres_url, layout, copied) == (0, 3, [1, 2, 3])
+    assert state.read_text(encoding="utf-8") == good
+    claims = json.loads(good)
+    for logs in claims["stores"].values():
+        for claim in logs.values():
+            claim[3] = "another row"
+    state.write_text(json.dumps(claims), encoding="utf-8")
+    assert upload(postgres_url, layout, copied) == (0, 3, [1, 2, 3])
+    assert upload(postgres_url, layout, copied) == (0, 0, [])
+
+
+def test_syncs_at_once_lose_no_row_and_the_next_sends_none(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
+) -> None:
+    """Two ``skillc-stats sync --to`` processes at once, twice, over a log of refused and new
+    rows: every new row stored once; then a sync sends nothing and refuses nothing."""
+    skc = cli("skillc-stats", script=True)
+    show = {"section": "Installation", "file": None, "max_lines": None}
+    pruned_store(postgres_url)
+    for first in (1, 30):
+        log_rows(*days(demo, 1, 20))
+        log_rows(*(record(demo, "show", show, timestamp=f"2026-02-{first:02d}T10:00:00Z"),))
+        log_rows(*days(demo, 1, 5))
+        with ThreadPoolExecutor(2) as pool:
+            runs = list(pool.map(lambda _: skc("sync", "--to", postgres_url), range(2)))
+        assert [run.returncode for run in runs] == [0, 0], [run.stderr for run in runs]
+    assert team_count(postgres_url) == 2 * 11  # January 11 to 20 and one in February, twice
+    last = skc("sync", "--to", postgres_url, "--format", "json")
+    report = json.loads(last.stdout)
+    assert (report["added"], report["refused"]) == (0, 0)
+    text = skc("sync", "--to", postgres_url)
+    assert text.returncode == 0 and len(text.stdout.splitlines()) == 1, text.stdout
