@@ -231,3 +231,34 @@ def test_syncs_at_once_lose_no_row_and_the_next_sends_none(
     assert (report["added"], report["refused"]) == (0, 0)
     text = skc("sync", "--to", postgres_url)
     assert text.returncode == 0 and len(text.stdout.splitlines()) == 1, text.stdout
+
+
+def test_two_uploads_saving_at_once_keep_each_others_claims(tmp_path: Path) -> None:
+    """Each upload writes the claims it made over the file as it finds it then (another
+    upload's, saved meanwhile, are kept); a claim of another shape is none."""
+    from skillc_stats._team_sent import MAX_CLAIMS, Refused, SentState
+
+    path = tmp_path / ".skillc" / STATE_FILE
+    first, second = SentState(path), SentState(path)
+    mine, theirs = Refused(0, 3, HORIZON, "a"), Refused(2, 9, HORIZON, "b")
+    first.put("store", "log-1", mine)
+    second.put("store", "log-2", theirs)
+    first.save()
+    second.save()
+    again = SentState(path)
+    assert (again.get("store", "log-1"), again.get("store", "log-2")) == (mine, theirs)
+    again.put("store", "log-1", None)  # the store took the rows since
+    again.save()
+    assert SentState(path).get("store", "log-1") is None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["stores"]["store"] |= {"bad": [3, 3, HORIZON, "c"], "worse": [True, 4, "", None]}
+    data["stores"]["many"] = {f"log-{n}": [0, 1, HORIZON, "d"] for n in range(MAX_CLAIMS + 5)}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    loaded = SentState(path)
+    assert loaded.get("store", "bad") is None and loaded.get("store", "worse") is None
+    assert loaded.get("store", "log-2") == theirs
+    loaded.put("store", "log-3", mine)
+    loaded.save()
+    kept = json.loads(path.read_text(encoding="utf-8"))["stores"]
+    assert sum(len(logs) for logs in kept.values()) == MAX_CLAIMS  # bounded, the new one in
+    assert kept["store"]["log-3"] == list(mine)
