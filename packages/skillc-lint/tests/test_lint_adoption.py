@@ -576,6 +576,99 @@ def test_a_baseline_larger_than_baseline_reads_is_never_written(
     assert proc.stderr.startswith("error[E050]: 'other.json' already exists"), proc.stderr
 
 
+def test_write_baseline_keeps_no_finding_it_has_written_down(
+    lint: Run, cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--write-baseline`` kept every result of the run (each finding with its line's text)
+    to build the whole file at the end and only then measure it against the bound: 849 MB at
+    400,000 findings, to refuse the file. Each result's findings become the baseline's
+    entries as they come and the run keeps none (it prints none); past the bound the entries
+    are let go too, only counted: the refusal is the same, its size exact (one byte over)."""
+    import gc
+
+    import skillc_index.command_errors as errors
+    import skillc_lint._baseline as baseline
+
+    for n in range(4):  # 150 findings a skill: more than a skill's report keeps (100)
+        put(cwd / "skills" / f"s{n}", "".join(f"[a](gone-{i}.md)\n\n" for i in range(150)))
+    options = ("--write-baseline", "b.json", "--jobs", "1", "--no-cache")
+    assert lint("skills", *options[:1], "full.json", *options[2:]).returncode == 0
+    full = (cwd / "full.json").read_bytes()
+    alive: list[int] = []
+
+    class Counted(errors.CannotWrite):
+        def __init__(self, *args: str) -> None:  # the findings still held at the refusal
+            gc.collect()
+            alive.append(sum(type(o) is LintDiagnostic for o in gc.get_objects()))
+            super().__init__(*args)
+
+    monkeypatch.setattr(errors, "CannotWrite", Counted)
+    monkeypatch.setattr(baseline, "MAX_BASELINE_BYTES", len(full) - 1)
+    proc = lint("skills", *options)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == (
+        f"error[E100]: invalid option: 'cannot write 'b.json': 600 findings make a baseline of "
+        f"{len(full):,} bytes, more than the {len(full) - 1:,} --baseline reads; narrow the "
+        "run (--select, --ignore, per-file-ignores) or fix some findings first'\n"
+    ), proc.stderr
+    assert not (cwd / "b.json").exists()
+    assert len(alive) == 1 and alive[0] <= 150, alive  # the last skill's at most (all 600 were)
+    monkeypatch.setattr(baseline, "MAX_BASELINE_BYTES", len(full))  # at the bound: written
+    assert lint("skills", *options).returncode == 0
+    assert (cwd / "b.json").read_bytes() == full
+
+
+def test_a_baseline_writer_holds_entries_within_the_bound_and_writes_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entries a baseline is written from are made as the results come
+    (:class:`BaselineWriter`): the file is the one ``json.dumps(document, indent=2)`` of
+    every finding sorted by file, line, rule and message wrote (a whole-file finding's null
+    line, a non-ASCII message, a quote, two findings alike); past the bound it holds none."""
+    import skillc_lint._baseline as baseline
+    from skillc_index import SkillcError
+    from skillc_lint._baseline import Baseline, BaselineWriter
+
+    body = '[a](gône.md) [a](gône.md)\n\n[b](say-"hi".md)\n\n[c](gone.md)\n'
+    results = [
+        lint_skill(put(tmp_path / "z", body, **{"other.md": "# O\n"})),
+        lint_skill(put(tmp_path / "a", "[c](gone.md)\n")),
+    ]
+    entries = sorted(
+        (
+            {
+                "file": f"{r.path.name}/{d.file}",
+                "rule": d.rule,
+                "message": d.message,
+                "line": d.line,
+                "context": baseline._context(d.source),
+            }
+            for r in results
+            for d in r.diagnostics
+        ),
+        key=lambda e: (e["file"], e["line"] or 0, e["rule"], e["message"]),
+    )
+    assert {e["line"] for e in entries} >= {None} and len(entries) == 6
+    document = {"version": 1, "tool": "skillc-lint", "findings": entries}
+    before = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    assert Baseline.write(tmp_path / "b.json", results) == 6
+    assert (tmp_path / "b.json").read_text(encoding="utf-8") == before
+    assert Baseline.write(tmp_path / "none.json", []) == 0
+    none = {"version": 1, "tool": "skillc-lint", "findings": []}
+    assert (tmp_path / "none.json").read_text() == json.dumps(none, indent=2) + "\n"
+    # past the bound: counted, none held, the size the file would have
+    monkeypatch.setattr(baseline, "MAX_BASELINE_BYTES", len(before.encode()) // 3)
+    writer = BaselineWriter(tmp_path / "c.json")
+    held = []
+    for result in [results[1], results[0], *results]:  # 1 finding, then 5 more: over
+        writer.add(result)
+        held.append(writer.held)
+    assert held == [1, 0, 0, 0] and writer.count == 12
+    with pytest.raises(SkillcError, match="12 findings make a baseline of "):
+        writer.write(tmp_path / "c.json")
+    assert not (tmp_path / "c.json").exists()
+
+
 def test_baseline_keeps_hiding_a_count_an_edit_changes(lint: Run, cwd: Path) -> None:
     """SKL201's message holds the file's length: an edit anywhere changed it, and the finding
     came back as new while its entry was called stale (CI failed on unrelated edits)."""

@@ -9,11 +9,11 @@ bring it back. The other ways of hiding findings (inline comments, per-file igno
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring as string  # (the C one, as json.dumps uses)
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ __all__ = [
     "MAX_BASELINE_BYTES",
     "Baseline",
     "BaselineError",
+    "BaselineWriter",
     "finding_key",
 ]
 
@@ -199,45 +200,104 @@ class Baseline:
         return True
 
     @staticmethod
-    def write(path: Path, results: Iterable[LintResult], shown: str | None = None) -> int:
+    def write(
+        path: Path, results: Iterable[LintResult] | BaselineWriter, shown: str | None = None
+    ) -> int:
         """Write every diagnostic of ``results`` to ``path`` (atomically); returns how many.
-        Only a missing file or a baseline skillc-lint wrote is replaced (:meth:`replaces`,
-        checked again right before the rename: a file made meanwhile is never replaced);
-        ``shown``: ``path`` as the user named it (for the errors). A baseline larger than
-        :data:`MAX_BASELINE_BYTES` (what :meth:`read` reads) is E100 ``cannot write``, and
-        nothing is written."""
+        ``results``: the results to write, or a :class:`BaselineWriter` for ``path`` given
+        them as they came (a lint run's: none of them kept). Only a missing file or a
+        baseline skillc-lint wrote is replaced (:meth:`replaces`, checked again right before
+        the rename: a file made meanwhile is never replaced); ``shown``: ``path`` as the user
+        named it (for the errors). A baseline larger than :data:`MAX_BASELINE_BYTES` (what
+        :meth:`read` reads) is E100 ``cannot write``, and nothing is written."""
+        if isinstance(results, BaselineWriter):
+            writer = results
+        else:
+            writer = BaselineWriter(path)
+            for result in results:
+                writer.add(result)
+        return writer.write(path, shown)
+
+
+#: The document :class:`BaselineWriter` writes, as ``json.dumps(..., indent=2)`` writes it:
+#: its head and tail around the entries (each indented 4), and with no entry.
+_OPEN = f'{{\n  "version": {BASELINE_VERSION},\n  "tool": "skillc-lint",\n  "findings": ['
+_FIRST, _LAST, _NONE = f"{_OPEN}\n".encode(), b"\n  ]\n}\n", f"{_OPEN}]\n}}\n".encode()
+#: An entry as the baseline holds it until it is written: file, line, rule, message, context.
+_Entry = tuple[str, "int | None", str, str, str]
+
+
+class BaselineWriter:
+    """A baseline being written: each result's findings turned into its entries as they come
+    (:meth:`add`), the size of the file they make counted as it grows; once past
+    :data:`MAX_BASELINE_BYTES` the entries are let go (the file is refused: :meth:`write` is
+    E100) and only counted, so what it holds is bounded by the bound, not by the findings
+    (a run of 400,000 findings held them all, 850 MB, to refuse the file at the end).
+    ``path``: the baseline file (its paths start in its folder)."""
+
+    def __init__(self, path: Path) -> None:
+        self.folder = Path(os.path.abspath(path)).parent  # noqa: PTH100
+        self.count = 0
+        """The findings given (the baseline's entries)."""
+        self._entries: list[_Entry] = []
+        self._bytes = 0  # the entries' JSON, each indented and encoded, without separators
+
+    @property
+    def size(self) -> int:
+        """The bytes of the file the findings given make."""
+        if not self.count:
+            return len(_NONE)
+        return len(_FIRST) + self._bytes + 2 * (self.count - 1) + len(_LAST)  # ",\n" each
+
+    @property
+    def held(self) -> int:
+        """The entries held (all of them while the file is within the bound, else none)."""
+        return len(self._entries)
+
+    def add(self, result: LintResult) -> None:
+        """The findings of ``result`` (never a count: :attr:`LintDiagnostic.more`)."""
+        files: dict[str, str] = {}  # each file's baseline path, made once
+        for d in result.diagnostics:
+            if d.more:
+                continue
+            file = files.get(d.file)
+            if file is None:
+                full = os.path.abspath(result.path / d.file)  # noqa: PTH100
+                file = files[d.file] = Path(os.path.relpath(full, self.folder)).as_posix()
+            entry: _Entry = (file, d.line, d.rule, d.matched, _context(d.source))
+            self.count += 1
+            self._bytes += len(_rendered(entry))
+            if self.size <= MAX_BASELINE_BYTES:
+                self._entries.append(entry)
+            elif self._entries:  # refused at the end whatever comes: only counted now
+                self._entries = []
+
+    def write(self, path: Path, shown: str | None = None) -> int:
+        """:meth:`Baseline.write` of the findings given (``path``: the one given to
+        :class:`BaselineWriter`)."""
         from skillc_index import write_file_atomic
 
+        if Path(os.path.abspath(path)).parent != self.folder:  # noqa: PTH100
+            raise ValueError(f"a baseline of {self.folder} written to {path}")
         shown = str(path) if shown is None else shown
         replace = Baseline.replaces(path, shown)
-        folder = Path(os.path.abspath(path)).parent  # noqa: PTH100
-        entries = sorted(
-            (
-                {
-                    "file": Path(
-                        os.path.relpath(os.path.abspath(result.path / d.file), folder)  # noqa: PTH100
-                    ).as_posix(),
-                    "rule": d.rule,
-                    "message": d.matched,
-                    "line": d.line,
-                    "context": _context(d.source),
-                }
-                for result in results
-                for d in (d for d in result.diagnostics if not d.more)  # (a count: none)
-            ),
-            key=lambda e: (e["file"], e["line"] or 0, e["rule"], e["message"]),
-        )
-        document = {"version": BASELINE_VERSION, "tool": "skillc-lint", "findings": entries}
-        data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-        if len(data) > MAX_BASELINE_BYTES:  # --baseline would refuse it: nothing written
+        if self.size > MAX_BASELINE_BYTES:  # --baseline would refuse it: nothing written
             from skillc_index.command_errors import CannotWrite
 
             raise CannotWrite(
                 shown,
-                f"{len(entries)} findings make a baseline of {len(data):,} bytes, more than "
+                f"{self.count} findings make a baseline of {self.size:,} bytes, more than "
                 f"the {MAX_BASELINE_BYTES:,} --baseline reads; narrow the run (--select, "
                 "--ignore, per-file-ignores) or fix some findings first",
             )
+        self._entries.sort(key=lambda e: (e[0], e[1] or 0, e[2], e[3]))  # (stable)
+        pieces = [_rendered(entry) for entry in self._entries]
+        self._entries = []  # (let go before the file's bytes are made: written once)
+        if pieces:  # (the file's bytes made in one join, no copy of them)
+            pieces[0] = _FIRST + pieces[0]
+            pieces[-1] += _LAST
+        data = b",\n".join(pieces) if pieces else _NONE
+        del pieces
 
         def unchanged() -> None:  # what is there now is replaced only when it was a baseline
             if Baseline.replaces(path, shown) != replace:
@@ -253,7 +313,23 @@ class Baseline:
             )
         except FileExistsError:  # (made meanwhile, as a new baseline was linked into place)
             raise _foreign(shown) from None
-        return len(entries)
+        return self.count
+
+
+def _rendered(entry: _Entry) -> bytes:
+    """An entry as the baseline file holds it: the text ``json.dumps(document, indent=2,
+    ensure_ascii=False)`` gives it in the list of findings (indented 4), made here with the
+    strings' encoder it uses (an indenting encoder is Python's own: twice the time)."""
+    file, line, rule, message, context = entry
+    line_text = "null" if line is None else str(line)
+    text = _ENTRY.format(string(file), string(rule), string(message), line_text, string(context))
+    return text.encode("utf-8")
+
+
+_ENTRY = (
+    '    {{\n      "file": {},\n      "rule": {},\n      "message": {},\n'
+    '      "line": {},\n      "context": {}\n    }}'
+)
 
 
 #: The baseline last judged ours, with its (device, inode, size, mtime): read again if changed.

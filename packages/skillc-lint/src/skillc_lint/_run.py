@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from skillc_index import Diagnostic, Notice
     from skillc_index.operation import Session
+    from skillc_lint._baseline import BaselineWriter
     from skillc_lint.operations import LintParams, LintReport, Suppressions
     from skillc_lint.shapes import LintJSON, RuleDocShape, RuleStateShape
 
@@ -367,8 +368,10 @@ def _linted(
 ) -> Iterator[Outcome]:
     """Lint what :func:`_plan` planned: each skill folder once (a worker process's result, or
     fixed here), logged as the tool logs it; then the folder rules; then write the baseline
-    (of every finding: each result is capped, :func:`~skillc_lint._engine.capped`, once the
-    suppressions and the baseline hid theirs and the baseline was given every one).
+    (of every finding: each result is given to its writer as it comes, then capped,
+    :func:`~skillc_lint._engine.capped`, once the suppressions and the baseline hid theirs;
+    writing a baseline, whose run prints no finding, the results reported hold none, so that
+    no finding is kept: memory bounded by the baseline's bound, not by the findings).
     ``trees``: the folder each planned skill folder's fixes may write in; ``by_name``: those
     found by their name (both as planned: a folder swapped since is not resolved again)."""
     from skillc_index.inventory.folders import write_places
@@ -380,8 +383,19 @@ def _linted(
     mode = params.fix_mode
     writes = bool(mode or params.add_suppressions)
     folders = [item for item in plan if isinstance(item, Path)]
-    # each result before the cap (capped: what is reported): a baseline holds every finding
-    whole: list[LintResult] = []
+    # each result before the cap (capped: what is reported): a baseline holds every finding,
+    # turned into its entries as it comes (no result kept: a bounded file, bounded memory)
+    writer = None
+    if params.write_baseline is not None:
+        from skillc_lint._baseline import BaselineWriter
+
+        writer = BaselineWriter(Path(cwd, params.write_baseline))
+
+    def reported(result: LintResult) -> LintResult:
+        if writer is not None:  # (the writer has them; the run prints none)
+            return replace(result, diagnostics=())
+        return capped(result)
+
     configured = {folder: rules(folder) for folder in folders}
     # fixing (or writing suppression comments) rewrites files, one skill after another in
     # this process, never from the cache; linting uses the pool and the result cache
@@ -445,8 +459,9 @@ def _linted(
                         fixes=replace(done.fixes, problems=left),
                         result=replace(done.result, not_fixed=tuple(p.diagnostic for p in left)),
                     )
-                whole.append(done.result)  # every finding, for the baseline
-                done = done._replace(result=capped(done.result))  # the report: capped
+                if writer is not None:  # every finding, for the baseline
+                    writer.add(done.result)
+                done = done._replace(result=reported(done.result))  # the report
                 run.reports.append(done)
                 yield done.result
             except (FolderChanged, OSError, RuntimeError) as exc:  # realpath met it swapped
@@ -463,11 +478,12 @@ def _linted(
         result = lint_folder(folder, registry=registry, cap=False)
         if result is not None:  # per-file ignores and the baseline hide here too
             result = _suppressed(result, hidden)
-            whole.append(result)
+            if writer is not None:
+                writer.add(result)
         if result is not None and result.diagnostics:
-            yield capped(result)
-    if params.write_baseline is not None:
-        _write_baseline(run, whole)
+            yield reported(result)
+    if writer is not None:
+        _write_baseline(run, writer)
 
 
 def _commented(
@@ -577,7 +593,7 @@ def _check_outputs(params: LintParams, cwd: Path) -> None:
         Baseline.replaces(file_target(cwd, params.write_baseline), params.write_baseline)
 
 
-def _write_baseline(run: LintRun, results: Sequence[LintResult]) -> None:
+def _write_baseline(run: LintRun, writer: BaselineWriter) -> None:
     from skillc_index.atomic import file_target
     from skillc_index.command_errors import CannotWrite
     from skillc_lint._baseline import Baseline
@@ -585,7 +601,7 @@ def _write_baseline(run: LintRun, results: Sequence[LintResult]) -> None:
     file = run.params.write_baseline
     assert file is not None
     try:
-        run.written = Baseline.write(file_target(run.cwd, file), results, file)
+        run.written = Baseline.write(file_target(run.cwd, file), writer, file)
     except OSError as exc:
         raise CannotWrite(file, exc.strerror or str(exc)) from None
 
