@@ -5,9 +5,10 @@
 SKILLS skills whose SKILL.md links LINKS missing files each (one SKL301 finding a link):
 ``skc lint skills --write-baseline b.json --no-cache`` in a scratch home; prints its exit
 status, last line, the file's bytes, the peak resident set of the process and its workers
-(``wait4``) and the wall time. ``--base DIR``: another checkout's code runs the same first,
-and the two files are compared (byte for byte). 80 skills of 5,000 links (400,000 findings,
-76 MB) pass the 64 MiB bound: both refuse the file, E100.
+(``wait4``), the wall time and the CPU time (its workers' included). ``--base DIR``:
+another checkout's code runs the same first, and the two files are compared (byte for
+byte). 80 skills of 5,000 links (400,000 findings, 76 MB) pass the 64 MiB bound: both refuse
+the file, E100.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ def make(root: Path, skills: int, links: int) -> None:
         (folder / "SKILL.md").write_text(text, encoding="utf-8")
 
 
-def run(skc: Path, root: Path, out: Path, extra: dict[str, str]) -> tuple[int, str, float, float]:
-    """Exit status, last line of stderr, peak RSS (MB) and wall seconds of one write."""
+def run(
+    skc: Path, root: Path, out: Path, extra: dict[str, str]
+) -> tuple[int, str, float, float, float]:
+    """Exit status, last line of stderr, peak RSS (MB), wall and CPU seconds of one write."""
     env = {**os.environ, **extra, "HOME": str(root / "home"), "SKILLC_HOME": str(root / "skc")}
     command = [str(skc), "lint", "skills", "--write-baseline", str(out), "--no-cache"]
     with tempfile.TemporaryFile() as err:
@@ -45,7 +48,8 @@ def run(skc: Path, root: Path, out: Path, extra: dict[str, str]) -> tuple[int, s
         child.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         lines = err.read().decode("utf-8", "replace").strip().splitlines()
-    return child.returncode, lines[-1] if lines else "", usage.ru_maxrss / 1024, took
+    cpu = usage.ru_utime + usage.ru_stime
+    return child.returncode, lines[-1] if lines else "", usage.ru_maxrss / 1024, took, cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,9 +66,12 @@ def main(argv: list[str] | None = None) -> int:
         written = []
         for n, (label, extra) in enumerate(codes(args.base)):
             out = root / f"b{n}.json"
-            code, last, peak, took = run(skc, root, out, extra)
+            code, last, peak, took, cpu = run(skc, root, out, extra)
             size = out.stat().st_size if out.exists() else 0
-            print(f"{label}: exit {code}, {size:,} bytes, peak RSS {peak:.0f} MB, {took:.1f} s")
+            print(
+                f"{label}: exit {code}, {size:,} bytes, peak RSS {peak:.0f} MB, "
+                f"{took:.1f} s wall, {cpu:.1f} s CPU"
+            )
             print(f"  {last}", flush=True)
             written.append(out.read_bytes() if out.exists() else None)
         if len(written) == 2:
