@@ -207,7 +207,11 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     if problems:
         raise PackageRefused(written, fmt, "; ".join(problems))
     texts = scalar_texts(front)  # 1.10 written as '1.10' where a string is due
-    projection = project(front.data_12, dialect, fmt, side_sources(source), texts=texts)
+    # have: the files packaged, so a hook's script left out (hidden, excluded) is a warning,
+    # as a build's (named_files): the installed hook would fail to run, blocking nothing
+    projection = project(
+        front.data_12, dialect, fmt, side_sources(source), texts=texts, have=contents
+    )
     twice = _written_once(front.repeated, projection.frontmatter, fmt, dialect.agent)
     rewritten = projection.changed or bool(front.repeated)
     if rewritten:  # what the readers take, written as the stub is
@@ -232,7 +236,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         os.path.realpath(source),
         (
             *resolved.notices,
-            *(Notice(f"{meta.name}: {text}") for text in said),
+            *(Notice(f"{meta.name}: {text}") for text in (*said, *projection.unheld)),
             *skipped_notices(source, found.skipped, "packaged"),
             *clashes,
         ),
