@@ -1,5 +1,6 @@
-"""``skc package --to claude-plugin`` / ``--to plugin`` (audit s46): a hook's script left out.
-On real folders."""
+"""``skc package --to claude-plugin`` / ``--to plugin`` (audit s46): a hook's script left out,
+a marketplace name Claude Code reserves. On real folders; the installed ``skc`` where the user
+meets it."""
 
 from __future__ import annotations
 
@@ -62,3 +63,82 @@ def test_a_hook_whose_script_is_left_out_is_a_warning_as_in_a_build(
         "skill does not have",
     ]
     assert (tmp_path / "out/guard/skills/guard/scripts/ok.sh").is_file()
+
+
+def test_the_reserved_marketplace_names_are_agnix_s() -> None:
+    """The names agnix's CC-MP-002 says Claude Code reserves, compared as it compares them:
+    exactly, but the plugin sources' kinds and the ``claudeai-`` prefix in any case."""
+    from skillc_index.dialect import marketplace_name_reserved
+
+    assert marketplace_name_reserved("agent-skills") == "agent-skills"
+    assert marketplace_name_reserved("toString") == "toString"
+    assert marketplace_name_reserved("Pip") == "pip"
+    assert marketplace_name_reserved("Claudeai-tools") == "claudeai-"
+    for name in ("Healthcare", "agent-skills-x", "claudeai", "acme-tools", "skills"):
+        assert marketplace_name_reserved(name) is None, name
+
+
+@pytest.mark.parametrize(
+    ("skill", "name", "said"),
+    [
+        ("agent-skills", None, "'agent-skills' is reserved by Claude Code"),
+        ("guide", "life-sciences", "'life-sciences' is reserved by Claude Code"),
+        ("guide", "claudeai-tools", "(names starting with 'claudeai-' are claude.ai's)"),
+    ],
+)
+def test_a_marketplace_name_claude_code_reserves_is_e100_nothing_written(
+    layout: Layout,
+    project: Path,
+    write_skill: Callable[..., Path],
+    tmp_path: Path,
+    skill: str,
+    name: str | None,
+    said: str,
+) -> None:
+    """A skill named ``agent-skills`` (or ``--name life-sciences``) made a marketplace of
+    that name, which Claude Code refuses to add (agnix: "Marketplace name 'agent-skills' is
+    reserved"): E100 saying to give another ``--name``, and nothing written."""
+    from skillc_index import InvalidOption
+
+    folder = write_skill(project / skill)
+    output = tmp_path / "out"
+    with pytest.raises(InvalidOption) as error:
+        package_skills([str(folder)], layout, fmt="claude-plugin", output=output, name=name)
+    message = str(error.value.diagnostic.params["message"])
+    assert message.startswith("the marketplace name '") and said in message, message
+    assert message.endswith("the marketplace: give the plugin another name with name"), message
+    assert not output.exists()
+    package_skills([str(folder)], layout, fmt="plugin", output=output, name=name)  # no marketplace
+
+
+def test_a_reserved_plugin_name_added_to_a_marketplace_of_another_name_is_packaged(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """The name checked is the marketplace's the run writes: a plugin ``agent-skills`` added
+    without ``--name`` to the marketplace ``kit`` an earlier run made keeps ``kit``."""
+    output = tmp_path / "out"
+    kit = [str(write_skill(project / name)) for name in ("a", "b")]
+    package_skills(kit, layout, fmt="claude-plugin", output=output, name="kit")
+    folder = write_skill(project / "agent-skills")
+    package_skills([str(folder)], layout, fmt="claude-plugin", output=output)
+    marketplace = _json(output / ".claude-plugin/marketplace.json")
+    assert marketplace["name"] == "kit"
+    assert [entry["name"] for entry in marketplace["plugins"]] == ["agent-skills", "kit"]
+
+
+def test_the_installed_skc_refuses_a_reserved_marketplace_name(
+    cli: Callable[..., Run], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """Where the user meets it: the installed ``skc``, in a process. A reserved marketplace
+    name is one ``error[E100]`` line and the Try line, exit 1, nothing written."""
+    run = cli("skc", script=True)
+    write_skill(project / "agent-skills")
+    done = run("package", "agent-skills", "--to", "claude-plugin", "-o", "out")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.splitlines() == [
+        'error[E100]: invalid option: \'the marketplace name "agent-skills" is reserved by '
+        "Claude Code, which refuses to add the marketplace: give the plugin another name with "
+        "--name'",
+        "Try 'skc package --help' for help.",
+    ]
+    assert not (project / "out").exists()

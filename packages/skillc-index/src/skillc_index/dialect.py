@@ -538,3 +538,60 @@ def plugin_name_rule(name: str, fmt: str = "claude-plugin") -> str | None:
         return f"at most {NAME_LIMIT} characters"
     pattern, rule = _PLUGIN_NAMES[fmt]
     return None if re.fullmatch(pattern, name) else rule
+
+
+#: The marketplace names Claude Code reserves: it refuses to add a marketplace of one of them.
+#: The list agnix 0.59.3's rule CC-MP-002 ("Invalid or Reserved Marketplace or Plugin Name",
+#: from code.claude.com/docs/en/plugins/marketplace-reference) checks, read from its installed
+#: binary (``agnix`` of the ``agnix`` PyPI wheel: the strings of the rule) and each name
+#: confirmed by running it on a marketplace of that name (``Marketplace name 'agent-skills'
+#: is reserved``): Anthropic's own marketplaces, Claude Code's internal sources, and the
+#: names of JavaScript's ``Object.prototype`` (held as a key). As agnix compares: exactly.
+RESERVED_MARKETPLACES = frozenset(
+    {
+        "agent-skills",
+        "anthropic-agent-skills",
+        "anthropic-marketplace",
+        "anthropic-plugin-directory",
+        "anthropic-plugins",
+        "builtin",
+        "claude-code-marketplace",
+        "claude-code-plugins",
+        "claude-community",
+        "claude-for-financial-services",
+        "claude-for-legal",
+        "claude-plugin-directory",
+        "claude-plugin-test",
+        "claude-plugins-community",
+        "claude-plugins-official",
+        "claude-tag-plugins",
+        "financial-services-plugins",
+        "first-party-plugins",
+        "healthcare",
+        "inline",
+        "knowledge-work-plugins",
+        "life-sciences",
+        "skills-dir",
+        "synced",
+        *("constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable"),
+        *("toLocaleString", "toString", "valueOf"),
+    }
+)
+#: The plugin sources' kinds, reserved as marketplace names in any case (agnix: ``Pip`` is
+#: reserved as ``pip``).
+RESERVED_SOURCE_MARKETPLACES = frozenset({"cargo", "gh", "github", "npm", "pip", "uv"})
+#: What a marketplace name may not start with, in any case: claude.ai's own (agnix, CC-MP-002).
+RESERVED_MARKETPLACE_PREFIX = "claudeai-"
+
+
+def marketplace_name_reserved(name: str) -> str | None:
+    """What Claude Code reserves of the marketplace name ``name`` (the name, or the prefix
+    ``claudeai-``), so that it refuses to add the marketplace; None when it reserves none of
+    it (:data:`RESERVED_MARKETPLACES`)."""
+    if name in RESERVED_MARKETPLACES:
+        return name
+    if name.lower() in RESERVED_SOURCE_MARKETPLACES:
+        return name.lower()
+    if name.lower().startswith(RESERVED_MARKETPLACE_PREFIX):
+        return RESERVED_MARKETPLACE_PREFIX
+    return None

@@ -11,7 +11,8 @@ an upload's zip, a discovery index and its artifacts, a plugin's folder (and mar
 - ``plugin``: an Agent Plugins 1.0 plugin folder: ``plugin.json`` (its closed field set) and
   ``skills/<name>/``.
 - ``claude-plugin``: a Claude Code plugin (``.claude-plugin/plugin.json``, ``skills/<name>/``,
-  the frontmatter as written) and a marketplace (``.claude-plugin/marketplace.json``) listing it.
+  the frontmatter as written) and a marketplace (``.claude-plugin/marketplace.json``) listing it,
+  whose name may not be one Claude Code reserves (:func:`check_marketplace_name`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from skillc_index.command_errors import PackageRefused
-from skillc_index.diagnostics import InvalidOption
-from skillc_index.dialect import PACKAGE_DIALECTS, plugin_name_rule
+from skillc_index.diagnostics import InvalidOption, ParameterError
+from skillc_index.dialect import (
+    PACKAGE_DIALECTS,
+    RESERVED_MARKETPLACE_PREFIX,
+    marketplace_name_reserved,
+    plugin_name_rule,
+)
 from skillc_index.layout import SKILL_FILE
 from skillc_index.package.archive import (
     ArchiveEntry,
@@ -40,7 +46,13 @@ from skillc_index.package.make import (
     _json,
 )
 
-__all__ = ["layout_plugin", "layout_upload", "layout_well_known", "plugin_path"]
+__all__ = [
+    "check_marketplace_name",
+    "layout_plugin",
+    "layout_upload",
+    "layout_well_known",
+    "plugin_path",
+]
 
 
 def _digest(data: Content) -> str:
@@ -125,3 +137,22 @@ def layout_plugin(
     marketplace = {"name": plugin, "owner": {"name": author or plugin}, "plugins": [listing]}
     out[MARKETPLACE] = _json(marketplace)
     return out, marketplace
+
+
+def check_marketplace_name(name: object) -> None:
+    """E100 for a marketplace name Claude Code reserves (it refuses to add the marketplace:
+    :func:`~skillc_index.dialect.marketplace_name_reserved`), the name the run writes: its
+    plugin's, or the one an earlier run's marketplace there kept (without ``--name``)."""
+    reserved = marketplace_name_reserved(name) if isinstance(name, str) else None
+    if reserved is None:
+        return
+    from skillc_index.text import printable
+
+    shown = printable(str(name)).replace("{", "{{").replace("}", "}}")
+    how = "" if reserved == name else f" (as '{reserved}')"
+    if reserved == RESERVED_MARKETPLACE_PREFIX:
+        how = f" (names starting with '{reserved}' are claude.ai's)"
+    raise ParameterError(
+        f"the marketplace name '{shown}' is reserved by Claude Code{how}, which refuses to add "
+        "the marketplace: give the plugin another name with {name}"
+    )

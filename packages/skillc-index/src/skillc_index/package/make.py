@@ -477,6 +477,10 @@ def _write(
         made = dict(earlier.files)
         folders = folders_made(output, files, earlier)  # before any is made
         known = _merge_index(output, files, made, fmt, own=own, index=index, dropped=dropped)
+        if fmt == "claude-plugin" and index is not None:  # the name written: this run's, or kept
+            from skillc_index.package.formats import check_marketplace_name
+
+            check_marketplace_name(index["name"])
         moved: list[tuple[Path, Path]] = []
         there: dict[str, str] = {}
         foreign = _foreign(output, files, made, known, there)
