@@ -76,6 +76,8 @@ def test_a_file_where_the_package_needs_a_folder_is_e050_and_force_moves_it_asid
     ((path, aside),) = result.moved
     assert path == docs and aside.read_text() == "v1\n"
     assert [n.text for n in result.warnings] == [
-        f"{docs} was where the package needs a folder: moved to {aside}"
+        "shape: its files changed since the last package, its version did not (1.0.0): Claude "
+        "Code updates an installed plugin only when the version changes; pass --version (1.0.1)",
+        f"{docs} was where the package needs a folder: moved to {aside}",
     ]
     assert result.to_dict()["moved"] == [{"path": str(docs), "backup": str(aside)}]

@@ -1,6 +1,6 @@
 """``skc package --to claude-plugin`` / ``--to plugin`` (audit s46): a hook's script left out,
-a marketplace name Claude Code reserves. On real folders; the installed ``skc`` where the user
-meets it."""
+a marketplace name Claude Code reserves, a version not bumped. On real folders; the installed
+``skc`` where the user meets it."""
 
 from __future__ import annotations
 
@@ -126,11 +126,44 @@ def test_a_reserved_plugin_name_added_to_a_marketplace_of_another_name_is_packag
     assert [entry["name"] for entry in marketplace["plugins"]] == ["agent-skills", "kit"]
 
 
-def test_the_installed_skc_refuses_a_reserved_marketplace_name(
+@pytest.mark.parametrize("fmt", ["claude-plugin", "plugin"])
+def test_files_changed_with_the_version_unchanged_is_a_warning(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, fmt: str
+) -> None:
+    """Packaging an edited skill again kept ``"version": "1.0.0"`` without a word, and the
+    plugin's users never got the change (Claude Code updates an installed plugin when its
+    version changes). A warning says to pass ``--version``, the next patch named; none when
+    nothing changed, when the version was given anew, or on the first run."""
+    folder = write_skill(project / "notes", body="Do it.\n")
+    output = tmp_path / "out"
+
+    def stale(**options: str) -> list[str]:
+        result = package_skills([str(folder)], layout, fmt=fmt, output=output, **options)
+        return [n.text for n in result.warnings if "version" in n.text]
+
+    assert stale() == []
+    assert stale() == []  # the same files
+    (folder / "SKILL.md").write_text((folder / "SKILL.md").read_text() + "New step.\n")
+    assert stale() == [
+        "notes: its files changed since the last package, its version did not (1.0.0): Claude "
+        "Code updates an installed plugin only when the version changes; pass --version (1.0.1)"
+    ]
+    (folder / "SKILL.md").write_text((folder / "SKILL.md").read_text() + "Another.\n")
+    assert stale(version="1.0.1") == []
+    (folder / "notes.md").write_text("More.\n")
+    assert [text.split("(")[-1] for text in stale(version="1.0.1")] == ["1.0.2)"]
+    (folder / "notes.md").write_text("Less.\n")
+    assert stale(version="2024.1") == []
+    (folder / "notes.md").write_text("Else.\n")
+    assert [text.split("(")[-1] for text in stale(version="2024.1")] == ["a newer one)"]
+
+
+def test_the_installed_skc_refuses_a_reserved_name_and_warns_of_a_version(
     cli: Callable[..., Run], project: Path, write_skill: Callable[..., Path]
 ) -> None:
     """Where the user meets it: the installed ``skc``, in a process. A reserved marketplace
-    name is one ``error[E100]`` line and the Try line, exit 1, nothing written."""
+    name is one ``error[E100]`` line and the Try line, exit 1, nothing written; an edit
+    packaged again at the same version is a warning on stderr, exit 0."""
     run = cli("skc", script=True)
     write_skill(project / "agent-skills")
     done = run("package", "agent-skills", "--to", "claude-plugin", "-o", "out")
@@ -142,3 +175,10 @@ def test_the_installed_skc_refuses_a_reserved_marketplace_name(
         "Try 'skc package --help' for help.",
     ]
     assert not (project / "out").exists()
+    notes = write_skill(project / "notes")
+    assert run("package", "notes", "--to", "claude-plugin", "-o", "out").returncode == 0
+    (notes / "SKILL.md").write_text((notes / "SKILL.md").read_text() + "New step.\n")
+    done = run("package", "notes", "--to", "claude-plugin", "-o", "out")
+    assert done.returncode == 0, done.stderr
+    assert "warning: notes: its files changed since the last package" in done.stderr
+    assert "pass --version (1.0.1)" in done.stderr and "Traceback" not in done.stderr

@@ -13,15 +13,18 @@ an upload's zip, a discovery index and its artifacts, a plugin's folder (and mar
 - ``claude-plugin``: a Claude Code plugin (``.claude-plugin/plugin.json``, ``skills/<name>/``,
   the frontmatter as written) and a marketplace (``.claude-plugin/marketplace.json``) listing it,
   whose name may not be one Claude Code reserves (:func:`check_marketplace_name`).
+
+A plugin whose files changed since the last run, its version not, is a warning
+(:func:`stale_version`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from skillc_index.command_errors import PackageRefused
-from skillc_index.diagnostics import InvalidOption, ParameterError
+from skillc_index.diagnostics import InvalidOption, Notice, ParameterError
 from skillc_index.dialect import (
     PACKAGE_DIALECTS,
     RESERVED_MARKETPLACE_PREFIX,
@@ -46,12 +49,17 @@ from skillc_index.package.make import (
     _json,
 )
 
+if TYPE_CHECKING:
+    from skillc_index.package.result import PackagedFile
+
 __all__ = [
     "check_marketplace_name",
     "layout_plugin",
     "layout_upload",
     "layout_well_known",
+    "manifest_path",
     "plugin_path",
+    "stale_version",
 ]
 
 
@@ -116,6 +124,11 @@ def _manifest(plugin: str, version: str, description: str | None) -> dict[str, A
     return manifest
 
 
+def manifest_path(fmt: str, plugin: str) -> str:
+    """The plugin's manifest in the output folder, for the package format ``fmt``."""
+    return f"{plugin}/plugin.json" if fmt == "plugin" else f"{plugin}/.claude-plugin/plugin.json"
+
+
 def layout_plugin(
     skills: Sequence[PackedSkill], fmt: str, plugin: str, version: str, author: str | None
 ) -> tuple[dict[str, Content], dict[str, Any] | None]:
@@ -130,9 +143,9 @@ def layout_plugin(
     if author:
         manifest["author"] = {"name": author}
     if fmt == "plugin":
-        out[f"{plugin}/plugin.json"] = _json({"$schema": PLUGIN_SCHEMA, **manifest})
+        out[manifest_path(fmt, plugin)] = _json({"$schema": PLUGIN_SCHEMA, **manifest})
         return out, None
-    out[f"{plugin}/.claude-plugin/plugin.json"] = _json(manifest)
+    out[manifest_path(fmt, plugin)] = _json(manifest)
     listing = {**_manifest(plugin, version, description), "source": f"./{plugin}"}
     marketplace = {"name": plugin, "owner": {"name": author or plugin}, "plugins": [listing]}
     out[MARKETPLACE] = _json(marketplace)
@@ -155,4 +168,29 @@ def check_marketplace_name(name: object) -> None:
     raise ParameterError(
         f"the marketplace name '{shown}' is reserved by Claude Code{how}, which refuses to add "
         "the marketplace: give the plugin another name with {name}"
+    )
+
+
+def stale_version(
+    plugin: str, version: str, earlier: Mapping[str, Any], written: Sequence[PackagedFile]
+) -> tuple[Notice, ...]:
+    """A warning when the plugin's files changed since the last run (``written``: an action
+    other than ``unchanged`` under ``<plugin>/``) and its version did not (``earlier``: the
+    manifest that run wrote, when still as it wrote it): Claude Code installs a plugin's
+    update only when its version changes."""
+    if earlier.get("version") != version:
+        return ()
+    prefix = f"{plugin}/"
+    if all(f.action == "unchanged" for f in written if f.path.startswith(prefix)):
+        return ()
+    import re
+
+    parts = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", version)
+    bump = f"{parts[1]}.{parts[2]}.{int(parts[3]) + 1}" if parts else "a newer one"
+    return (
+        Notice(
+            f"{plugin}: its files changed since the last package, its version did not "
+            f"({version}): Claude Code updates an installed plugin only when the version "
+            f"changes; pass --version ({bump})"
+        ),
     )

@@ -459,23 +459,27 @@ def _write(
     own: set[str],
     index: dict[str, Any] | None,
     dropped: list[str],
+    earlier: dict[str, dict[str, Any]],
 ) -> tuple[tuple[PackagedFile, ...], tuple[tuple[Path, Path], ...]]:
     """Write ``files`` into ``output`` with the record of what skc package wrote there
     (:data:`MANIFEST`), all or none, under a lock on the folder (made for it when it is not
     there: :func:`~skillc_index.atomic.locked_folder`): two runs into one folder at once
     each read the record the other wrote (without it, one's entry was lost and its file
     then called foreign, E050); the index is merged with the earlier run's there
-    (:func:`_merge_index`: ``fmt``, ``own``, ``index``, ``dropped``). Returns the files
-    written and those ``force`` moved aside."""
+    (:func:`_merge_index`: ``fmt``, ``own``, ``index``, ``dropped``); each JSON file named
+    in ``earlier`` gets its data there, when as an earlier run wrote it (the plugin's manifest:
+    its version). Returns the files written and those ``force`` moved aside."""
     from functools import partial
 
     from skillc_index import atomic
     from skillc_index.atomic import locked_folder, move_aside, write_file_atomic, write_files_atomic
 
     with locked_folder(output, LOCK_WAIT_S, make=True):
-        earlier = made_before(output)  # E999 for a newer skillc's record, nothing written
-        made = dict(earlier.files)
-        folders = folders_made(output, files, earlier)  # before any is made
+        record = made_before(output)  # E999 for a newer skillc's record, nothing written
+        made = dict(record.files)
+        folders = folders_made(output, files, record)  # before any is made
+        for rel in earlier:
+            earlier[rel] = _earlier_index(output, rel, made)[1]
         known = _merge_index(output, files, made, fmt, own=own, index=index, dropped=dropped)
         if fmt == "claude-plugin" and index is not None:  # the name written: this run's, or kept
             from skillc_index.package.formats import check_marketplace_name
@@ -508,7 +512,7 @@ def _write(
             kept = [output / f.path for f in written if f.action == "unchanged"]
             atomic.remove_abandoned_files([*kept, output / MANIFEST])  # a killed run's, beside
             # the same bytes and folders again: each file, and the record, left as it is
-            if changed or made != before or folders != earlier.folders:
+            if changed or made != before or folders != record.folders:
                 write_files_atomic(
                     [(output / MANIFEST, record_bytes(renaming, folders), None)]
                     + [
@@ -606,13 +610,16 @@ def package_skills(
         layout_plugin,
         layout_upload,
         layout_well_known,
+        manifest_path,
         plugin_path,
+        stale_version,
     )
 
     # the archives over a piece are files of a temporary folder until they are written
     with Spool() as spool:
         executables: set[str] = set()
         index: dict[str, Any] | None = None  # the index this run writes (well-known, claude-plugin)
+        earlier: dict[str, dict[str, Any]] = {}  # the plugin's manifest as the last run wrote it
         if fmt == "upload":
             files = layout_upload(packed, fmt, spool)
         elif fmt == "well-known":
@@ -624,6 +631,7 @@ def package_skills(
                 raise ParameterError("{name} is needed for a plugin of several skills")
             plugin = name or packed[0].name
             files, index = layout_plugin(packed, fmt, plugin, version, author)
+            earlier[manifest_path(fmt, plugin)] = {}
             # a folder installed by copying it: a script keeps its executable bit, as in a zip
             executables = {
                 plugin_path(plugin, skill, entry)
@@ -641,13 +649,23 @@ def package_skills(
         own = {field for field, given in (("name", name), ("owner", author)) if given is not None}
         dropped: list[str] = []
         written, moved = _write(
-            output, files, executables, force=force, fmt=fmt, own=own, index=index, dropped=dropped
+            output,
+            files,
+            executables,
+            force=force,
+            fmt=fmt,
+            own=own,
+            index=index,
+            dropped=dropped,
+            earlier=earlier,
         )
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
     notices = tuple(notice for skill in packed for notice in skill.notices) + tuple(
         Notice(f"'{name}' dropped from {_INDEXES[fmt]}: its files changed or are gone since")
         for name in dropped
     )
+    for rel, manifest in earlier.items():  # (a plugin's: one)
+        notices += stale_version(rel.split("/", 1)[0], version, manifest, written)
     ignored = tuple(LeftOut(skill.name, *item) for skill in packed for item in skill.ignored)
     return PackageResult(
         fmt, output, tuple(names), written, changes, moved, notices, tuple(dropped), ignored
