@@ -1,6 +1,6 @@
 """``skc package --to claude-plugin`` / ``--to plugin`` (audit s46): a hook's script left out,
-a marketplace name Claude Code reserves, a version not bumped. On real folders; the installed
-``skc`` where the user meets it."""
+a marketplace name Claude Code reserves, a version not bumped, the plugin's description and
+the bounds of its options. On real folders; the installed ``skc`` where the user meets it."""
 
 from __future__ import annotations
 
@@ -156,6 +156,76 @@ def test_files_changed_with_the_version_unchanged_is_a_warning(
     assert stale(version="2024.1") == []
     (folder / "notes.md").write_text("Else.\n")
     assert [text.split("(")[-1] for text in stale(version="2024.1")] == ["a newer one)"]
+
+
+def test_a_description_is_the_plugin_s_and_its_marketplace_s(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """A plugin of several skills had no description and no way to give one (agnix CC-PL-004,
+    CC-MP-005): ``--description`` is its manifest's, its marketplace entry's and the
+    marketplace's, which keeps it in a later run that gives none (as its name and owner)."""
+    skills = [str(write_skill(project / name)) for name in ("a", "b")]
+    output = tmp_path / "out"
+    package_skills(
+        skills, layout, fmt="claude-plugin", output=output, name="kit", description="A kit."
+    )
+    assert _json(output / "kit/.claude-plugin/plugin.json")["description"] == "A kit."
+    marketplace = _json(output / ".claude-plugin/marketplace.json")
+    assert list(marketplace) == ["name", "owner", "description", "plugins"]
+    assert (marketplace["description"], marketplace["plugins"][0]["description"]) == (
+        "A kit.",
+        "A kit.",
+    )
+    package_skills([str(write_skill(project / "c"))], layout, fmt="claude-plugin", output=output)
+    marketplace = _json(output / ".claude-plugin/marketplace.json")
+    assert list(marketplace) == ["name", "owner", "description", "plugins"]
+    assert (marketplace["name"], marketplace["description"]) == ("kit", "A kit.")
+    assert [entry["name"] for entry in marketplace["plugins"]] == ["c", "kit"]
+    package_skills(skills, layout, fmt="plugin", output=tmp_path / "p", name="kit")
+    assert "description" not in _json(tmp_path / "p/kit/plugin.json")  # several, none given
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--author", "A" * 201), "--author has 201 characters; at most 200 are allowed"),
+        (("--version", "1" * 201), "--version has 201 characters; at most 200 are allowed"),
+        (("--name", "a" * 201), "--name has 201 characters; at most 200 are allowed"),
+        (
+            ("--description", "d" * 1025),
+            "--description has 1,025 characters; at most 1,024 are allowed",
+        ),
+        (("--description", "  "), "--description is empty: give some text, or leave it out"),
+        (
+            ("--version", "1.0.0\nx"),
+            "--version holds a control or invisible character (U+000A): give it as one line "
+            "of visible text",
+        ),
+        (
+            ("--author", "Jane\u202eDoe"),
+            "--author holds a control or invisible character (U+202E): give it as one line of "
+            "visible text",
+        ),
+        (("--to", "upload", "--description", "x"), "--description goes with --to plugin or "),
+    ],
+)
+def test_the_plugin_s_options_are_bounded_e100_naming_the_option(
+    cli: Callable[..., Run],
+    project: Path,
+    write_skill: Callable[..., Path],
+    args: tuple[str, ...],
+    message: str,
+) -> None:
+    """``--author`` of 120,000 characters and ``--version`` holding a line break were written
+    into plugin.json as given: each option is bounded (200 characters; a description 1,024,
+    as a skill's), without a control or invisible character, E100 naming the option, nothing
+    written."""
+    write_skill(project / "a")
+    to = () if "--to" in args else ("--to", "claude-plugin")
+    done = cli("skc")("package", "a", *to, *args, "-o", "out")
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"error[E100]: invalid option: '{message}"), done.stderr
+    assert not (project / "out").exists()
 
 
 def test_the_installed_skc_refuses_a_reserved_name_and_warns_of_a_version(

@@ -14,8 +14,9 @@ an upload's zip, a discovery index and its artifacts, a plugin's folder (and mar
   the frontmatter as written) and a marketplace (``.claude-plugin/marketplace.json``) listing it,
   whose name may not be one Claude Code reserves (:func:`check_marketplace_name`).
 
-A plugin whose files changed since the last run, its version not, is a warning
-(:func:`stale_version`).
+A plugin's ``--name``, ``--version``, ``--author`` and ``--description`` are bounded
+(:func:`check_plugin_options`); a plugin whose files changed since the last run, its version
+not, is a warning (:func:`stale_version`).
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ from typing import TYPE_CHECKING, Any
 from skillc_index.command_errors import PackageRefused
 from skillc_index.diagnostics import InvalidOption, Notice, ParameterError
 from skillc_index.dialect import (
+    DESCRIPTION_LIMIT,
     PACKAGE_DIALECTS,
     RESERVED_MARKETPLACE_PREFIX,
     marketplace_name_reserved,
     plugin_name_rule,
+    text_fault,
 )
 from skillc_index.layout import SKILL_FILE
 from skillc_index.package.archive import (
@@ -54,6 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "check_marketplace_name",
+    "check_plugin_options",
     "layout_plugin",
     "layout_upload",
     "layout_well_known",
@@ -61,6 +65,10 @@ __all__ = [
     "plugin_path",
     "stale_version",
 ]
+
+#: The most characters of a plugin's ``--name``, ``--version`` and ``--author`` (``--name``
+#: is held to 64 by the name rule after; this bound keeps the message that quotes it short).
+PLUGIN_OPTION_LIMIT = 200
 
 
 def _digest(data: Content) -> str:
@@ -130,14 +138,23 @@ def manifest_path(fmt: str, plugin: str) -> str:
 
 
 def layout_plugin(
-    skills: Sequence[PackedSkill], fmt: str, plugin: str, version: str, author: str | None
+    skills: Sequence[PackedSkill],
+    fmt: str,
+    plugin: str,
+    version: str,
+    author: str | None,
+    description: str | None = None,
 ) -> tuple[dict[str, Content], dict[str, Any] | None]:
-    """The plugin's files, and the marketplace listing it (``claude-plugin``; else None)."""
+    """The plugin's files, and the marketplace listing it (``claude-plugin``; else None).
+    ``description``: ``--description``, else the skill's for one skill (none for several);
+    the marketplace's own only when given."""
     rule = plugin_name_rule(plugin, fmt)
     if rule is not None:
         kind = "an Agent Plugins" if fmt == "plugin" else "a Claude Code"
         raise InvalidOption(f"not {kind} plugin name: '{plugin}': it must be {rule}", usage=True)
-    description = skills[0].description if len(skills) == 1 else None
+    given = description
+    if description is None and len(skills) == 1:
+        description = skills[0].description
     out = _plugin_files(plugin, skills)
     manifest = _manifest(plugin, version, description)
     if author:
@@ -147,9 +164,57 @@ def layout_plugin(
         return out, None
     out[manifest_path(fmt, plugin)] = _json(manifest)
     listing = {**_manifest(plugin, version, description), "source": f"./{plugin}"}
-    marketplace = {"name": plugin, "owner": {"name": author or plugin}, "plugins": [listing]}
+    marketplace: dict[str, Any] = {"name": plugin, "owner": {"name": author or plugin}}
+    if given:  # (agnix CC-MP-005: a marketplace without one)
+        marketplace["description"] = given
+    marketplace["plugins"] = [listing]
     out[MARKETPLACE] = _json(marketplace)
     return out, marketplace
+
+
+def check_plugin_options(
+    name: str | None, version: str, author: str | None, description: str | None
+) -> None:
+    """E100 naming the option for a plugin's ``--name``, ``--version`` or ``--author`` over
+    :data:`PLUGIN_OPTION_LIMIT` characters, a ``--description`` empty or over a skill
+    description's limit (:data:`~skillc_index.dialect.DESCRIPTION_LIMIT`, as
+    :func:`~skillc_index.dialect.text_fault` counts), and any of them holding a control or
+    invisible character (a line break, a tab, a bidirectional control: what text output
+    escapes, :func:`~skillc_index.text.printable`), which plugin.json held as given."""
+    for option, value, limit in (
+        ("name", name, PLUGIN_OPTION_LIMIT),
+        ("version", version, PLUGIN_OPTION_LIMIT),
+        ("author", author, PLUGIN_OPTION_LIMIT),
+        ("description", description, DESCRIPTION_LIMIT),
+    ):
+        if value is None:
+            continue
+        fault = text_fault(value, limit)
+        if fault == "empty":
+            raise ParameterError(f"{{{option}}} is empty: give some text, or leave it out")
+        if fault == "long":
+            raise ParameterError(
+                f"{{{option}}} has {len(value):,} characters; at most {limit:,} are allowed"
+            )
+        char = _unprintable(value)
+        if char is not None:
+            raise ParameterError(
+                f"{{{option}}} holds a control or invisible character ({char}): give it as "
+                "one line of visible text"
+            )
+
+
+def _unprintable(value: str) -> str | None:
+    """The first character of ``value`` that text output escapes (U+000A), a tab or a line
+    separator; None when it holds none."""
+    from skillc_index.text import printable
+
+    if not any(char in value for char in "\t\u2028\u2029") and printable(value) == value:
+        return None
+    for char in value:
+        if char in "\t\u2028\u2029" or printable(char) != char:
+            return f"U+{ord(char):04X}"
+    return "in context"  # (one escaped only beside another: a joiner)
 
 
 def check_marketplace_name(name: object) -> None:

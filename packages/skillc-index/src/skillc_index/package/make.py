@@ -382,9 +382,9 @@ def _merge_index(
     the skills packaged now (replaced: a marketplace's plugin of that name, or holding one of
     them, :func:`_plugin_skills`, as the record has it: a skill packaged again under another
     plugin name is listed once); the names of those whose files changed or are gone go to
-    ``dropped``. A marketplace keeps its earlier ``name`` and ``owner`` unless ``own``
-    (``{"name", "owner"}``) says this run gives them. Returns the digest of the index file
-    there, when it was read (for :func:`_foreign`)."""
+    ``dropped``. A marketplace keeps its earlier ``name``, ``owner`` and ``description``
+    unless ``own`` (``{"name", "owner", "description"}``) says this run gives them. Returns
+    the digest of the index file there, when it was read (for :func:`_foreign`)."""
     from skillc_index.digests import file_sha256
 
     def as_written(rel: str) -> bool:
@@ -419,11 +419,17 @@ def _merge_index(
         else:
             dropped.append(entry["name"])
     index[key] = sorted([*index[key], *kept], key=lambda entry: str(entry["name"]))
-    for field in ({"name", "owner"} - own) if fmt == "claude-plugin" else ():
-        if isinstance(earlier.get(field), type(index[field])):  # a str name, an owner mapping
-            index[field] = earlier[field]
+    if fmt == "claude-plugin":
+        for field in {"name", "owner", "description"} - own:
+            if isinstance(earlier.get(field), _KEPT[field]):  # a str, an owner mapping
+                index[field] = earlier[field]
+        index["plugins"] = index.pop("plugins")  # last, as written (a description kept: before)
     files[rel] = _json(index)
     return known
+
+
+#: What a marketplace keeps of the earlier run's unless this run gives it, and its type.
+_KEPT: Mapping[str, type] = {"name": str, "owner": dict, "description": str}
 
 
 def _artifact(entry: Mapping[str, Any]) -> str:
@@ -579,11 +585,13 @@ def package_skills(
     author: str | None = None,
     base_url: str = f"/{WELL_KNOWN}/",
     force: bool = False,
+    description: str | None = None,
 ) -> PackageResult:
     """Package ``skills`` (names or folders) as ``fmt`` (:data:`FORMATS`) into ``output``.
 
     Every skill is read and checked before anything is written. E100 for an unknown format,
-    no skill, two skills of one name, a plugin without a name for several skills, an
+    no skill, two skills of one name, a plugin without a name for several skills, a plugin's
+    name, version, author or ``description`` out of bounds (``formats.check_plugin_options``), an
     output folder inside a skill or a store or runtime folder
     (:func:`~skillc_index.package.place.check_place`), or an output that is not a folder (or
     under a file);
@@ -607,6 +615,7 @@ def package_skills(
     if not base_url.endswith("/"):  # each url is base_url + a path: no slash, no url
         base_url += "/"
     from skillc_index.package.formats import (
+        check_plugin_options,
         layout_plugin,
         layout_upload,
         layout_well_known,
@@ -629,8 +638,9 @@ def package_skills(
                 from skillc_index.diagnostics import ParameterError
 
                 raise ParameterError("{name} is needed for a plugin of several skills")
+            check_plugin_options(name, version, author, description)
             plugin = name or packed[0].name
-            files, index = layout_plugin(packed, fmt, plugin, version, author)
+            files, index = layout_plugin(packed, fmt, plugin, version, author, description)
             earlier[manifest_path(fmt, plugin)] = {}
             # a folder installed by copying it: a script keeps its executable bit, as in a zip
             executables = {
@@ -646,7 +656,8 @@ def package_skills(
 
         check_output(output)
         check_place(output, files, zip(skills, packed, strict=True), layout)
-        own = {field for field, given in (("name", name), ("owner", author)) if given is not None}
+        given = (("name", name), ("owner", author), ("description", description))
+        own = {field for field, value in given if value is not None}
         dropped: list[str] = []
         written, moved = _write(
             output,

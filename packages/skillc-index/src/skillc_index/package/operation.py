@@ -55,6 +55,14 @@ class PackageParams(Record):
     author: Annotated[
         str | None, Param("The plugin's author (and the marketplace's owner).", min_length=1)
     ] = None
+    description: Annotated[
+        str | None,
+        Param(
+            "The plugin's description, and its marketplace's (default: the skill's, when there "
+            "is one skill; the marketplace has none).",
+            min_length=1,
+        ),
+    ] = None
     base_url: Annotated[
         str,
         Param("What each well-known artifact's url starts with.", min_length=1, show_default=True),
@@ -94,17 +102,20 @@ def package(session: Session, params: PackageParams) -> PackageResult:
         author=params.author,
         base_url=params.base_url,
         force=params.force,
+        description=params.description,
     )
 
 
 def _check_format_options(params: PackageParams) -> None:
     """E100 for an option the chosen format has no use for (``--to upload --name x``: the
-    plugin's name, version and author, ``--base-url`` of well-known), as other commands
+    plugin's name, version, author and description, ``--base-url`` of well-known), as others
     refuse an option without the one it goes with; a value equal to the default is taken
     as not given."""
     from skillc_index.diagnostics import ParameterError
 
-    plugin = () if params.to in ("plugin", "claude-plugin") else ("name", "version", "author")
+    plugin: tuple[str, ...] = ("name", "version", "author", "description")
+    if params.to in ("plugin", "claude-plugin"):
+        plugin = ()
     field = given(params, (*plugin, *(() if params.to == "well-known" else ("base_url",))))
     if field is not None:
         formats = "well-known" if field == "base_url" else "plugin or claude-plugin"
