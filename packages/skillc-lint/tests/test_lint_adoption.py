@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -363,6 +364,38 @@ def test_baseline_reports_stale_entries_and_bad_files(lint: Run, cwd: Path) -> N
     both = lint("demo", "--baseline", "b.json", "--write-baseline", "c.json")
     assert both.returncode == 1 and "use one of --baseline and --write-baseline" in both.stderr
     assert not (cwd / "c.json").exists()
+
+
+def test_a_baseline_holds_a_file_name_that_is_not_utf8(cli: Callable[..., Run], cwd: Path) -> None:
+    """``skc lint --write-baseline`` of a finding in a file named with a byte that is not
+    UTF-8 (an orphaned ``orphan\\xff.md``: Python holds it as a lone surrogate) was
+    ``error[E999]: UnicodeEncodeError ... surrogates not allowed``, and nothing written. The
+    file holds it as a ``\\udcff`` escape (valid UTF-8, the rest as it was), which JSON reads
+    back as the same name: ``--baseline`` hides the finding."""
+    skill = put(cwd / "skills" / "demo", "Body.\n")
+    (skill / os.fsdecode(b"orphan\xff.md")).write_bytes(b"# orphan\n")
+    skc = cli("skc", script=True)
+    proc = skc("lint", "skills", "--write-baseline", "b.json", cwd=cwd)
+    assert (proc.returncode, proc.stderr) == (0, "wrote 1 finding to b.json\n")
+    data = (cwd / "b.json").read_bytes()
+    assert b'"file": "skills/demo/orphan\\udcff.md",' in data
+    assert b'"message": "orphaned file: \'orphan\\udcff.md\'",' in data
+    [entry] = json.loads(data.decode("utf-8"))["findings"]
+    assert (entry["file"], entry["rule"]) == ("skills/demo/orphan\udcff.md", "SKL401")
+    clean = skc("lint", "skills", "--baseline", "b.json", cwd=cwd)
+    assert (clean.returncode, clean.stdout) == (0, "demo: 0 errors, 0 warnings\n")
+    assert clean.stderr == "baseline b.json: 1 hidden\n"
+    # the machine formats print such a name with U+FFFD (skillc-index's json_text), and SARIF
+    # its URI with the byte percent-encoded: neither fails
+    shown = skc("lint", "skills", "--format", "json", cwd=cwd)
+    assert shown.returncode == 0
+    [item] = json.loads(shown.stdout)
+    assert [d["file"] for d in item["diagnostics"]] == ["orphan\ufffd.md"]
+    sarif = skc("lint", "skills", "--format", "sarif", cwd=cwd)
+    assert sarif.returncode == 0
+    [result] = json.loads(sarif.stdout)["runs"][0]["results"]
+    location = result["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location["uri"] == "skills/demo/orphan%FF.md"
 
 
 def test_a_baseline_another_tool_wrote_is_no_baseline(lint: Run, cwd: Path) -> None:

@@ -323,7 +323,22 @@ def _rendered(entry: _Entry) -> bytes:
     file, line, rule, message, context = entry
     line_text = "null" if line is None else str(line)
     text = _ENTRY.format(string(file), string(rule), string(message), line_text, string(context))
-    return text.encode("utf-8")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a path that is not UTF-8 (its bytes as lone surrogates)
+        return _surrogates_escaped(text).encode("utf-8")
+
+
+#: A lone surrogate: a byte of a file name that is not UTF-8 (``surrogateescape``).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogates_escaped(json_text: str) -> str:
+    """JSON text (``ensure_ascii=False``'s: a surrogate can only be in a string) with its lone
+    surrogates written as ``\\udcXX`` escapes, the rest as it is: valid UTF-8, and JSON that
+    reads back as the same str (so ``--baseline`` matches a finding in a file named with
+    bytes that are not UTF-8, as the file system names it)."""
+    return _SURROGATE.sub(lambda char: f"\\u{ord(char[0]):04x}", json_text)
 
 
 _ENTRY = (
