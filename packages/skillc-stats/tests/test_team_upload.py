@@ -78,7 +78,7 @@ def test_an_uploader_paused_in_its_copy_holds_no_one_up(
     _team.TeamStore(postgres_url).close()  # the schema, made before the pause
     monkeypatch.setattr(_team, "LOCK_TIMEOUT", "2s")
     copying, resume = threading.Event(), threading.Event()
-    stored = _team._stored
+    stored = _team.stored_row
 
     def paused(row: Any) -> list[str | None]:
         if not copying.is_set():  # the first row written into the COPY
@@ -86,7 +86,7 @@ def test_an_uploader_paused_in_its_copy_holds_no_one_up(
             resume.wait(120)
         return stored(row)
 
-    monkeypatch.setattr(_team, "_stored", paused)
+    monkeypatch.setattr(_team, "stored_row", paused)
     with ThreadPoolExecutor(1) as pool:
         first = pool.submit(upload_logs, postgres_url, layout, user="alice", machine="m1")
         try:

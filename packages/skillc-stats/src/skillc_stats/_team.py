@@ -33,7 +33,7 @@ machine id, the log's real path, its first row), so upgrading sends nothing twic
 comparison is forgotten only once the store holds a row of the log's own at or above the
 last row compared (until then each upload compares again): forgotten while every row was
 found under the old key, the next upload would find nothing under the new one and send all.
-A value is compared as the store's text holds it (:func:`_text`: a BLOB as its hex).
+A value is compared as the store's text holds it (:mod:`._team_rows`: a BLOB as its hex).
 
 ``--all`` reads rollups (the rows counted per day, week, month or all time, by skill,
 working folder and more), which each upload batch updates in the statement that inserts its
@@ -65,13 +65,14 @@ from skillc_index import (
     UnreadableFile,
     valid_utf8,
 )
-from skillc_index.accesslog import COLUMNS, LOG_FILE, open_log
+from skillc_index.accesslog import LOG_FILE, open_log
 from skillc_index.accesslog.reader import USE_COMMANDS, SkillUsage
 from skillc_index.accesslog.upload import highest_id, row_by_id, rows_after
 from skillc_stats import _team_reads as reads
 from skillc_stats import _team_sql as sql
 from skillc_stats._filters import Filters, checked_text
 from skillc_stats._log_keys import LogKey, key_of, log_key, renewed_key, settle
+from skillc_stats._team_rows import key_bounded, stored_row
 from skillc_stats._team_sent import SentState, StoreClaims
 from skillc_stats._team_url import masked, scrubbed
 
@@ -109,15 +110,6 @@ KEEPALIVES = {
     "keepalives_count": 3,
     "tcp_user_timeout": 60_000,  # milliseconds
 }
-#: The most UTF-8 bytes a value the rollups key by as it is (not hashed: the skill, the
-#: command, the user, the machine) is stored with (:func:`_bounded`): a btree entry holds at
-#: most about 2,700 bytes, and four such values and the hashed ones fit.
-KEY_BYTES = 512
-#: The local columns whose values the rollups key by as they are (a token user's name ends
-#: the run id; a path, a target, an error are hashed).
-_KEYED = tuple(i for i, column in enumerate(COLUMNS) if column in ("run_id", "command", "skill"))
-_ARGS = COLUMNS.index("args")
-
 
 # -- the store ----------------------------------------------------------------------------
 
@@ -333,7 +325,7 @@ class TeamStore:
         row = row_by_id(local, last)
         if row is None:
             return last > highest_id(local)
-        return tuple(_stored(row)) != stored
+        return tuple(stored_row(row)) != stored
 
     def _upload(self, log: Path, key: LogKey, machine: str, user: str) -> tuple[int, bool, int]:
         with closing(open_log(log)) as local:
@@ -411,7 +403,7 @@ class TeamStore:
         if batch:
             with self.db.cursor() as cursor, cursor.copy(sql.COPY_UPLOAD) as copy:
                 for values in batch:
-                    copy.write_row([values[0], *_stored(values[1:])])
+                    copy.write_row([values[0], *stored_row(values[1:])])
 
     def _insert(
         self, batch: list[Any], key: LogKey, previous: str | None, machine: str, user: str
@@ -468,45 +460,6 @@ class TeamStatsLog:
 
     def counts(self, keys: Sequence[str]) -> list[Any]:
         return self._store(*reads.counts_statement(self._filters, keys, self._skill))
-
-
-def _text(value: object, bad: str = "\ufffd") -> str | None:
-    """A local value as the store's text holds it, so that a stored row compares equal to
-    the local one (:meth:`TeamStore._diverged`): no NUL character and no byte that is not
-    UTF-8 (read as a lone surrogate: :func:`skillc_index.accesslog.schema.log_text`), ``bad`` in
-    their place; a BLOB as PostgreSQL shows a ``bytea`` (``\\x`` and its hex digits, what a
-    ``COPY`` of it always stored), a number as its decimal text."""
-    if value is None:
-        return None
-    if isinstance(value, bytes):
-        return "\\x" + value.hex()
-    return valid_utf8(str(value).replace("\0", bad), bad)
-
-
-def _bounded(value: str) -> str:
-    """``value`` cut to at most :data:`KEY_BYTES` UTF-8 bytes, ending in ``…`` when cut."""
-    if len(value) <= KEY_BYTES // 4:
-        return value  # the common case, without encoding it
-    data = value.encode("utf-8", "replace")
-    if len(data) <= KEY_BYTES:
-        return value
-    return data[: KEY_BYTES - 3].decode("utf-8", "ignore") + "\u2026"
-
-
-def _stored(row: Sequence[object]) -> list[str | None]:
-    """The :data:`~skillc_index.accesslog.COLUMNS` of a local row as the store holds them
-    (:func:`_text`; a value the rollups key by :func:`_bounded`; a NUL or a byte that is not
-    UTF-8 of ``args`` U+0001)."""
-    # in `args` U+0001, which JSON never holds either (U+FFFD made args that are not JSON,
-    # skipped by the local log's reader, a section of the store's)
-    values = [
-        _text(value, "\x01" if index == _ARGS else "\ufffd") for index, value in enumerate(row)
-    ]
-    for index in _KEYED:
-        value = values[index]
-        if value is not None:
-            values[index] = _bounded(value)
-    return values
 
 
 # -- uploading this machine's logs ---------------------------------------------------------
@@ -607,9 +560,9 @@ def upload_logs(
     be used; a log that cannot be read is reported in its :class:`LogUpload`, the others go on."""
     url = checked_text(url, "url", "a postgresql:// URL")
     # text as any other (a login or host name not UTF-8: U+FFFD for each byte that is not)
-    user = _bounded(valid_utf8(checked_text(user or current_user(), "user", "a name")))
+    user = key_bounded(valid_utf8(checked_text(user or current_user(), "user", "a name")))
     machine = checked_text(machine or socket.gethostname(), "machine", "a name")
-    machine = _bounded(valid_utf8(machine))
+    machine = key_bounded(valid_utf8(machine))
     layout = layout or Layout.discover()
     paths = local_logs(layout)
     sent = SentState.of(layout)  # (the rows each store refused: :mod:`._team_sent`)

@@ -213,8 +213,8 @@ _DAILY_KINDS = "SELECT day, skill, command, cwd, accesses, first, last FROM {}"
 
 def _key(columns: tuple[str, ...]) -> str:
     """A rollup's unique key: a path, a target or an error hashed (a btree entry holds at most
-    about 2,700 bytes; an upload bounds the others, :data:`skillc_stats._team.KEY_BYTES`), an
-    error's absence told from an empty one."""
+    about 2,700 bytes; an upload bounds the others,
+    :data:`skillc_stats._team_rows.KEY_BYTES`), an error's absence told from an empty one."""
     parts = []
     for column in columns:
         if column in ("cwd", "target"):
