@@ -301,7 +301,6 @@ def test_a_hit_is_named_so_that_show_reads_it(
     write_skill(project / ".claude/skills/drafts", "drafts", "Drafts.", "## Owls\n\nOwls.\n")
     write_skill(project / "lib/zed", "zed", "Zed.", "## Giraffes\n\nGiraffes.\n")
     write_skill(home / "lib/far", "far", "Far.", "## Herons\n\nHerons.\n")
-    (project / "lib/writing-plans").symlink_to(copy)  # --path: a folder installed as well
 
     def named(query: str, *paths: str) -> tuple[str, str]:
         where = [arg for path in paths for arg in ("--path", path)]
@@ -317,7 +316,10 @@ def test_a_hit_is_named_so_that_show_reads_it(
     assert named("owls drafts") == ("drafts", "Owls.")  # its name reads it: no path
     assert named("giraffes", "lib") == ("./lib/zed", "Giraffes.")
     assert named("owls drafts", ".claude/skills") == ("drafts", "Owls.")  # installed
-    assert named("copy zebras", "lib") == (".claude/skills/writing-plans", "Copy zebras.")
+    assert named("copy zebras", ".claude/skills") == (
+        ".claude/skills/writing-plans",
+        "Copy zebras.",
+    )
     assert named("herons", str(home / "lib")) == (str(home / "lib/far"), "Herons.")
     text = skc("find", "giraffes", "--path", "lib")
     assert text.stdout.startswith("1. ./lib/zed  (score "), text.stdout
@@ -437,15 +439,37 @@ def test_a_folder_left_out_since_the_last_find_is_not_found(
 def test_symlinked_folders_are_followed_only_as_entries_of_a_root(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:
-    outside = write_skill(project / "outside/linked", "linked", "Paint through a link.")
-    write_skill(project / "outside/deeper", "deeper", "Paint through a deeper link.")
+    """A linked entry of a ``--path`` folder is followed when it leads into the folder (a
+    skill kept in its ``node_modules``, which the walk does not enter), never one below it."""
     library = project / "library"
+    inside = write_skill(library / "node_modules/linked", "linked", "Paint through a link.")
+    write_skill(library / "node_modules/deeper", "deeper", "Paint through a deeper link.")
     (library / "sub").mkdir(parents=True)
-    (library / "linked").symlink_to(outside)
-    (library / "sub/deeper").symlink_to(project / "outside/deeper")
+    (library / "linked").symlink_to(inside)
+    (library / "sub/deeper").symlink_to(library / "node_modules/deeper")
     data = find(gateway, "paint", "--path", "library")
     assert names(data) == ["linked"]
-    assert data["skills"][0]["path"] == str(outside)
+    assert data["skills"][0]["path"] == str(inside)
+
+
+def test_a_path_folders_link_out_of_it_is_not_walked(
+    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """A linked entry of a ``--path`` folder leading out of it (``vendor/escape ->
+    /elsewhere``) is skipped and counted, never walked (as a plugin's link out of the
+    plugin): a model's ``path: [vendor]`` searched and showed the skills outside the
+    folders it may search, and a link to a whole library indexed all of it into the
+    catalog. Near miss: the folder it leads to, given itself, is searched."""
+    outside = write_skill(home / "elsewhere/zebra", "zebra", "Zebra quantum flamingo.")
+    vendor = project / "vendor"
+    write_skill(vendor / "own", "own", "A flamingo of the vendor folder.")
+    (vendor / "escape").symlink_to(outside.parent)
+    (vendor / "skill-out").symlink_to(outside)
+    data = find(gateway, "zebra quantum flamingo", "--path", "vendor")
+    assert (names(data), data["searched"], data["skipped"]) == (["own"], 1, 2)
+    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
+        assert [path for (path,) in db.execute("SELECT path FROM skills")] == [str(vendor / "own")]
+    assert names(find(gateway, "zebra", "--path", str(outside.parent))) == ["zebra"]
 
 
 # -- deployed skills and duplicates ----------------------------------------------------------
@@ -1015,10 +1039,9 @@ def test_a_removed_skill_is_gone_at_once(
 def test_a_retargeted_or_replaced_symlink_entry_is_seen_at_once(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:
-    first = write_skill(project / "first", "first", "Row a boat.")
-    second = write_skill(project / "second", "second", "Row a canoe.")
-    library = project / "library"
-    library.mkdir()
+    library = project / "library"  # the links lead into it (a --path folder's may not leave)
+    first = write_skill(library / "node_modules/first", "first", "Row a boat.")
+    second = write_skill(library / "node_modules/second", "second", "Row a canoe.")
     entry = library / "boat"
 
     def found() -> list[str]:
@@ -1046,14 +1069,19 @@ def test_a_skill_folder_replaced_by_a_symlink_to_where_it_moved_leaves_no_row(
     path), and lib/one's row was kept for good (its SKILL.md was still reachable through the
     link, so it counted as reached another way): one stale row per folder replaced so, in
     the ranker's counts. The same for a folder of skills replaced by a link (``lib/group``).
-    Near miss: a folder reached under another searched folder keeps its row."""
+    Near miss: a folder reached under another searched folder keeps its row. (``ext`` lies
+    in the library, where the walk does not enter: a ``--path`` folder's link out of it is
+    not followed.)"""
     import shutil
 
-    library, elsewhere = project / "library", project / "ext"
-    elsewhere.mkdir()
+    library = project / "library"
+    elsewhere = library / "node_modules/ext"
+    elsewhere.mkdir(parents=True)
     write_skill(library / "one", "one", "Row a boat.")
     write_skill(library / "group/two", "two", "Row a canoe.")
     write_skill(library / "kept", "kept", "Row a raft.")
+
+    ext = "library/node_modules/ext"
 
     def rows() -> list[str]:
         with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
@@ -1067,13 +1095,19 @@ def test_a_skill_folder_replaced_by_a_symlink_to_where_it_moved_leaves_no_row(
         shutil.move(library / name, elsewhere / name)
         (library / name).symlink_to(elsewhere / name)
     assert find(gateway, "row", "--path", "library")["searched"] == 3
-    assert rows() == ["ext/group/two", "ext/one", "library/kept"]
+    assert rows() == sorted([f"{ext}/group/two", f"{ext}/one", "library/kept"])
     write_skill(elsewhere / "shared", "shared", "Row a dinghy.")
     (library / "via").symlink_to(elsewhere / "shared")  # reached both ways
-    assert find(gateway, "row", "--path", "library", "--path", "ext")["searched"] == 4
+    assert (
+        find(gateway, "row", "--path", "library", "--path", "library/node_modules/ext")["searched"]
+        == 4
+    )
     (library / "via").unlink()
-    assert find(gateway, "row", "--path", "library", "--path", "ext")["searched"] == 4
-    assert rows() == ["ext/group/two", "ext/one", "ext/shared", "library/kept"]
+    assert (
+        find(gateway, "row", "--path", "library", "--path", "library/node_modules/ext")["searched"]
+        == 4
+    )
+    assert rows() == sorted([f"{ext}/group/two", f"{ext}/one", f"{ext}/shared", "library/kept"])
 
 
 def test_the_catalog_on_disk_is_what_the_next_process_reads(
@@ -2375,7 +2409,7 @@ def test_after_a_change_a_watching_catalog_looks_only_at_what_changed(
     for number in range(60):  # 60 skills of 3 folders: 181 folders, 60 SKILL.md
         write_skill(library / f"s{number:02d}", f"s{number:02d}", f"Skill {number} of many.")
         (library / f"s{number:02d}/references/deep").mkdir(parents=True)
-    outside = tmp_path / "outside"
+    outside = library / "node_modules"  # (a --path folder's link out of it is not followed)
     write_skill(outside / "one", "kite", "Fly a kite.")
     write_skill(outside / "two", "glider", "Fly a glider.")
     (library / "flying").symlink_to(outside / "one")  # an entry of the root, followed

@@ -397,6 +397,10 @@ def test_a_model_searches_no_folder_outside_the_project_and_the_home(
     asked = {"query": "paint widgets", "path": [str(inside)]}
     found = wire.call("skc_find", asked)["structuredContent"]
     assert [Path(skill["name"]).name for skill in found["skills"]] == ["inner-widgets"]
+    # a link of a folder searched is not walked out of it (the project's `linked`)
+    found = wire.call("skc_find", {"query": "paint widgets", "path": [str(project)]})
+    hits = [Path(skill["name"]).name for skill in found["structuredContent"]["skills"]]
+    assert "outer-widgets" not in hits and found["structuredContent"]["skipped"] == 1, hits
     with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db:
         indexed = {name for (name,) in db.execute("SELECT name FROM skills")}
     assert "outer-widgets" not in indexed and "inner-widgets" in indexed
@@ -438,6 +442,10 @@ def test_a_model_scores_no_library_outside_the_project_and_the_home(
         result = wire.call("skc_eval", {"path": [path]})
         assert not result["isError"], result["content"][0]["text"]
         assert result["structuredContent"]["library"] == 1
+    # a folder's linked skill leading out of it is left out, with a warning
+    (project / "library" / "outer").symlink_to(outside / "widgets")
+    result = wire.call("skc_eval", {"path": ["library"]})["structuredContent"]
+    assert result["library"] == 1 and "a link out of library, to " in result["warnings"][0]
 
 
 def test_a_projects_library_leads_a_model_nowhere_outside(

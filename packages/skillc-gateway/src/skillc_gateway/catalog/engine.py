@@ -316,7 +316,7 @@ class Catalog:
             key = str(root.path)
             state = self._states.get(key)
             depth = scan.MAX_DEPTH if root.nested else scan.ENTRIES
-            confine = root.confined_to  # a plugin's: its links out of it are not followed
+            confine = root.confined_to  # a plugin's, a path's: links out are not followed
             if watcher is None:
                 result = walk(key, state, since, self._deployed, depth=depth, confine=confine)
             else:

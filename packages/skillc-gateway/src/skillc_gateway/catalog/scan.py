@@ -13,7 +13,8 @@ hidden ones included (``skills/.curated/``), not version control, virtual enviro
 :func:`skillc_index.walk.packaged`) or skillc's own runtime; of one folder at most
 :data:`~skillc_index.walk.MAX_ENTRIES` entries are read (:data:`~.tree_state.CROWDED`, the
 answer is partial: :meth:`Walk.cuts`); a symlinked folder is followed only as an entry of the
-root itself (deployed skills are symlinks), never deeper, and not when it leads up the tree
+root itself (deployed skills are symlinks), never deeper, not out of a plugin's folder or a
+``--path`` folder (``confine``), and not when it leads up the tree
 (to the root or a folder that holds it, ``x -> /``: a loop, which walked the whole disk under
 the root's depth). An entry of the root that is a symlink leading nowhere (its target moved
 away or not there yet) is recorded as dangling: every walk stats it (:func:`resolved`), and
@@ -178,9 +179,9 @@ def walk(
     deleted themselves: only they (and all under ``moved``), the folders not watched and
     those whose stamp or SKILL.md was too recent to trust are looked at; the others are
     taken from ``old`` as they were. The result is what a full walk (``changed`` None) gives.
-    ``confine`` (a plugin's folder, :attr:`~skillc_index.inventory.folders.Root.confined_to`):
-    an entry of the root that is a symlink leading out of it (symlinks followed) is skipped
-    and counted, never listed."""
+    ``confine`` (a plugin's folder, a ``path`` root's own:
+    :attr:`~skillc_index.inventory.folders.Root.confined_to`): an entry of the root that is a
+    symlink leading out of it (symlinks followed) is skipped and counted, never listed."""
     walker = _Walker(root, old, since_ns, deployed_source, watch, depth, confine)
     return walker.run(changed, moved)
 

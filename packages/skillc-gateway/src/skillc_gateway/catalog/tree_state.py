@@ -68,9 +68,10 @@ DEEP = 64
 that deep: it holds folders the walk would enter, which are not walked (the answer says so,
 as the walk of ``build`` and ``lint`` does: :func:`skillc_index.cut_short`)."""
 
-_STATE_VERSION = 8  # 2: the walk enters hidden folders; 3: the walk's depth; 4: dangling;
+_STATE_VERSION = 9  # 2: the walk enters hidden folders; 3: the walk's depth; 4: dangling;
 # 5: a plugin's links out of it skipped; 6: what skc package wrote (.skillc-package.json)
-# skipped; 7: a folder's listing cut at MAX_ENTRIES (CROWDED); 8: folders past the depth (DEEP)
+# skipped; 7: a folder's listing cut at MAX_ENTRIES (CROWDED); 8: folders past the depth (DEEP);
+# 9: a --path folder's links out of it skipped (a state that followed one is walked anew)
 
 
 class TreeState:

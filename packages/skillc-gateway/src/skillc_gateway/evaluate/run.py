@@ -86,7 +86,11 @@ def library_of(
     scopes: dict[str, str] = {}  # an installed skill (its key) -> where the agent reads it
     if options.paths:
         # each skill's folder, by the skill
-        found = skill_folders(options.paths, layout, notices.append)
+        from skillc_index.inventory.folders import trusted_targets
+
+        found = skill_folders(
+            options.paths, layout, notices.append, trusted_targets(layout, config)
+        )
     else:
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import trusted_targets

@@ -103,9 +103,14 @@ class Root(Record):
     def confined_to(self) -> Path | None:
         """The folder its entries must really lie in (symlinks followed), else they are no
         skills of it: a plugin's own folder, its ``skills`` folder's parent (Agent Plugins
-        §4.1: a skill that does not resolve within the plugin root is skipped); None for the
-        other kinds."""
-        return self.path.parent if self.kind == "plugin" else None
+        §4.1: a skill that does not resolve within the plugin root is skipped); a ``path``'s
+        own folder (a linked entry leading out of a folder given to ``find --path`` or the
+        MCP tool's ``path`` is not walked: a project's ``vendor/x -> /elsewhere`` made a
+        model's search read what lies outside the folders it may search); None for the
+        other kinds (an agent folder's entries are links to the skills deployed there)."""
+        if self.kind == "plugin":
+            return self.path.parent
+        return self.path if self.kind == "path" else None
 
     @property
     def nested(self) -> bool:
