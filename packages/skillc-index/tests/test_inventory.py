@@ -613,6 +613,29 @@ def test_one_plugin_name_installed_twice_has_a_name_and_a_uri_for_each(
     }
 
 
+def test_the_folder_a_skill_path_is_under_is_no_skill_name_at_the_top(
+    layout: Layout, project: Path, home: Path
+) -> None:
+    """A second ``pdf`` was at ``global-claude/pdf`` and a plugin ``kit``'s skill at
+    ``kit/review`` while skills named ``global-claude`` and ``kit`` are at the top: their
+    own folders ``pdf`` and ``review`` (a nested skill, a file) have those URIs. The folder
+    is extended (``-2``, ``@marketplace``) until it is no top skill's name."""
+    from skillc_index.inventory.entries import installed_skills
+    from skillc_index.inventory.uris import skill_paths
+
+    write(project / ".claude/skills/pdf")
+    write(home / ".claude/skills/pdf")
+    write(project / ".claude/skills/global-claude")
+    write(project / ".claude/skills/kit")
+    write(home / ".claude/plugins/cache/m/kit/1/skills/review")
+    install = str(home / ".claude/plugins/cache/m/kit/1")
+    records(home, {"version": 2, "plugins": {"kit@m": [{"installPath": install}]}})
+    paths = {path: skill.source for path, skill in skill_paths(installed_skills(layout)).items()}
+    assert paths["global-claude-2/pdf"] == home / ".claude/skills/pdf"
+    assert paths["kit@m/review"] == home / ".claude/plugins/cache/m/kit/1/skills/review"
+    assert {"global-claude", "kit", "pdf"} <= set(paths) and len(paths) == 5
+
+
 def test_w001_offers_only_plugin_names_that_resolve_back(layout: Layout, home: Path) -> None:
     """Plugin keys ``my:tool@mk1`` and ``@mk3`` (a ``:`` in the name, an empty name): W001
     offered ``my:tool:superp`` and ``@mk3:superp``, each then E001. A spelling is offered

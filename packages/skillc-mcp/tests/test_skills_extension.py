@@ -214,6 +214,54 @@ def test_section_tools_take_a_skill_uri(
     assert found["escape"][0] and found["escape"][1].startswith("error[E001]")
 
 
+def test_one_uri_names_one_skill_for_the_listing_the_reads_and_the_tools(
+    wire: WireClient,
+    project: Path,
+    home: Path,
+    env: dict[str, str],
+    script_path: Callable[[str], Path],
+) -> None:
+    """A second ``mcp-builder`` (the home's) was at ``skill://global-claude/mcp-builder``,
+    the path of the skill nested in the project skill ``global-claude``: the listing and
+    reads served the nested one, the tools and ``skc show`` read the home's, and the home's
+    was served nowhere. The folder a second copy is under is never a skill's name at the
+    top (``global-claude-2``): each URI names one skill, the same one everywhere."""
+    import subprocess
+
+    def skill(folder: Path, description: str) -> None:
+        folder.mkdir(parents=True)
+        text = f"---\nname: {folder.name}\ndescription: {description}\n---\n\n# Heading\n"
+        (folder / "SKILL.md").write_text(text, encoding="utf-8")
+
+    skill(project / ".claude/skills/mcp-builder", "The project copy.")
+    skill(home / ".claude/skills/mcp-builder", "The home copy.")
+    skill(project / ".claude/skills/global-claude", "A skill named as a URI folder.")
+    skill(project / ".claude/skills/global-claude/mcp-builder", "The nested copy.")
+    wire.initialize()
+    listing = wire.request("skills/list", {"_meta": MODERN_META})["result"]["skills"]
+    served = {
+        entry["uri"]: entry["frontmatter"]["description"]
+        for entry in listing
+        if "mcp-builder" in entry["uri"]
+    }
+    assert sorted(served.values()) == ["The home copy.", "The nested copy.", "The project copy."]
+    assert served["skill://global-claude-2/mcp-builder/SKILL.md"] == "The home copy."
+    for uri, description in served.items():
+        read = wire.request("resources/read", {"uri": uri, "_meta": MODERN_META})
+        assert description in read["result"]["contents"][0]["text"], uri
+        opened = wire.call("skc_open", {"skill": uri, "path": "SKILL.md"})
+        assert description in opened["structuredContent"]["content"], uri
+        shown = subprocess.run(
+            [str(script_path("skc")), "open", uri, "SKILL.md"],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert shown.returncode == 0 and description in shown.stdout, (uri, shown.stderr)
+
+
 def test_nothing_outside_a_skill_is_served(
     server_command: list[str], project: Path, skills_home: Path, env: dict[str, str], tmp_path: Path
 ) -> None:

@@ -13,7 +13,8 @@ extension's rule: the frontmatter ``name``, which a conforming skill has as its 
   scopes) under ``plugin-2``, ``-3``...;
 - another skill of a name an earlier one has (one the bare name does not reach) is under
   where it is, ``<scope>-<agent>`` (``store`` for a store): ``skill://global-codex/pdf/...``,
-  ``-2``, ``-3``... added should two be in the same kind of place;
+  ``-2``, ``-3``... added should two be in the same kind of place, or a skill at the top
+  have that name (its own folders are under it: one URI names one skill);
 - a skill nested in another one (a folder of it holding its own ``SKILL.md``) is under the
   enclosing skill's path and the folders between: ``skill://tools/pdf/forms/SKILL.md``.
 
@@ -81,20 +82,28 @@ def parse_uri(uri: str) -> tuple[str, ...] | None:
 
 def skill_paths(inventory: Inventory) -> dict[str, InstalledSkill]:
     """Skill path -> installed skill, for every skill of ``inventory`` (see the module), in
-    inventory order, each at a path of its own."""
+    inventory order, each at a path of its own. The folder a path is under (a plugin's, a
+    ``<scope>-<agent>``) is never a skill's name at the top (``-2``, ``-3``... added): under
+    the skill ``global-claude``, ``global-claude/pdf`` names its own folder ``pdf`` (a
+    skill nested there, its files), never a second ``pdf`` elsewhere."""
     paths: dict[str, InstalledSkill] = {}
+    top = {skill.name for skill in inventory.skills if skill.locations[0].plugin is None}
     names: set[str] = set()
     plugins: set[tuple[str, str | None, str]] = set()
+
+    def taken(path: str) -> bool:
+        return path in paths or path.partition("/")[0] in top
+
     for skill in inventory.skills:
         first = skill.locations[0]
         if first.plugin is not None:
             path = f"{first.plugin}/{skill.name}"
             plugin = (first.plugin, first.marketplace, skill.name)
-            if path in paths and first.marketplace is not None and plugin not in plugins:
+            if taken(path) and first.marketplace is not None and plugin not in plugins:
                 path = f"{first.plugin}@{first.marketplace}/{skill.name}"  # another market's
             plugins.add(plugin)
             base, count = path.rpartition("/")[0], 1
-            while path in paths:  # the same plugin installed twice (user and project)
+            while taken(path):  # the same plugin installed twice (user and project)
                 count += 1
                 path = f"{base}-{count}/{skill.name}"
         elif skill.name not in names:
@@ -103,7 +112,7 @@ def skill_paths(inventory: Inventory) -> dict[str, InstalledSkill]:
         else:
             base = f"{first.scope}-{first.agent or 'store'}"
             path, count = f"{base}/{skill.name}", 1
-            while path in paths:
+            while taken(path):
                 count += 1
                 path = f"{base}-{count}/{skill.name}"
         paths.setdefault(path, skill)
