@@ -439,13 +439,17 @@ def test_fit_parts_keeps_the_reply_with_its_warnings_within_the_bound(
 def test_given_names_the_first_parameter_off_its_default() -> None:
     """``given``: the one test of "``--x`` goes with ``--y``" (``package``, ``lint``, ``eval``
     alike): the first of the names whose value is not its field's default, a value equal to
-    the default taken as not given (``--to upload --version 1.0.0``), None when none is."""
+    the default taken as not given (``--to plugin --base-url /.well-known/agent-skills/``),
+    None when none is."""
     from skillc_index.operation import given
     from skillc_index.package.operation import PackageParams
 
     upload = PackageParams(("a",), to="upload", output="dist")
     assert given(upload, ("name", "version", "base_url")) is None
-    assert given(upload._replace(version="1.0.0"), ("name", "version")) is None  # the default
+    default = upload._replace(base_url="/.well-known/agent-skills/")
+    assert given(default, ("name", "base_url")) is None  # the default
+    # --version has none (the last run's, else 1.0.0): 1.0.0 is given
+    assert given(upload._replace(version="1.0.0"), ("name", "version")) == "version"
     assert given(upload._replace(version="2.0.0"), ("name", "version")) == "version"
     wrong = upload._replace(base_url="https://x", author="me")
     assert given(wrong, ("name", "version", "author", "base_url")) == "author"

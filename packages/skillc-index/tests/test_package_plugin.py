@@ -252,3 +252,93 @@ def test_the_installed_skc_refuses_a_reserved_name_and_warns_of_a_version(
     assert done.returncode == 0, done.stderr
     assert "warning: notes: its files changed since the last package" in done.stderr
     assert "pass --version (1.0.1)" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_installed_skc_keeps_the_last_run_s_version_and_warns_of_one_going_back(
+    cli: Callable[..., Run], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """After ``--version 1.0.1``, a run without ``--version`` wrote 1.0.0 into plugin.json and
+    the marketplace entry without a word: Claude Code saw a changed version and installed the
+    lower one. Without ``--version`` a run keeps the last run's (nothing rewritten when nothing
+    changed; an edit is the warning to pass the next patch); ``--version`` lower than it is a
+    warning naming both, exit 0, the version given written."""
+    run = cli("skc", script=True)
+    notes = write_skill(project / "notes")
+    plugin = project / "out/notes/.claude-plugin/plugin.json"
+    marketplace = project / "out/.claude-plugin/marketplace.json"
+
+    def versions() -> tuple[str, list[str]]:
+        return _json(plugin)["version"], [p["version"] for p in _json(marketplace)["plugins"]]
+
+    package = ("package", "notes", "--to", "claude-plugin", "-o", "out")
+    assert run(*package, "--version", "1.0.1").returncode == 0
+    done = run(*package)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert versions() == ("1.0.1", ["1.0.1"])
+    assert [line.split()[0] for line in done.stdout.splitlines()[:3]] == ["unchanged"] * 3
+    (notes / "SKILL.md").write_text((notes / "SKILL.md").read_text() + "New step.\n")
+    done = run(*package)
+    assert "its version did not (1.0.1)" in done.stderr and "pass --version (1.0.2)" in done.stderr
+    assert versions() == ("1.0.1", ["1.0.1"])
+    done = run(*package, "--version", "1.0.0")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "warning: notes: its version goes backwards from 1.0.1 (the last package's) to 1.0.0: "
+        "Claude Code installs it over 1.0.1 all the same"
+    ]
+    assert versions() == ("1.0.0", ["1.0.0"])
+
+
+def test_a_plugin_s_version_is_the_last_run_s_into_that_folder_else_1_0_0(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``--to plugin`` keeps it too; 1.0.0 for a first run, and in another output folder; a
+    manifest edited since is not read (E050 then, as before); a version given that is not
+    lower (higher, equal, not comparable) is no warning."""
+    folder = write_skill(project / "notes")
+    output = tmp_path / "out"
+    manifest = output / "notes/plugin.json"
+
+    def package(out: Path = output, **options: Any) -> list[str]:
+        result = package_skills([str(folder)], layout, fmt="plugin", output=out, **options)
+        return [n.text for n in result.warnings if "version" in n.text]
+
+    assert package() == [] and _json(manifest)["version"] == "1.0.0"
+    assert package(version="2.0.0-beta.2") == []
+    assert package() == [] and _json(manifest)["version"] == "2.0.0-beta.2"
+    assert package(tmp_path / "other") == []
+    assert _json(tmp_path / "other/notes/plugin.json")["version"] == "1.0.0"
+    for version in ("2.0.0", "2.0.0", "2024.1", "nightly", "2024.2"):
+        assert package(version=version) == [], version
+    assert package(version="2024.1.9") == [
+        "notes: its version goes backwards from 2024.2 (the last package's) to 2024.1.9: Claude "
+        "Code installs it over 2024.2 all the same"
+    ]
+    manifest.write_text(manifest.read_text().replace("2024.1.9", "7.0.0"))
+    from skillc_index.command_errors import ForeignFile
+
+    with pytest.raises(ForeignFile):
+        package()
+    package(force=True)
+    assert _json(manifest)["version"] == "1.0.0"  # the edited one was not the last run's
+
+
+@pytest.mark.parametrize(
+    ("lower", "higher"),
+    [
+        ("1.0.0", "1.0.1"),
+        ("1.9.0", "1.10.0"),
+        ("1.0.0-rc.1", "1.0.0"),
+        ("1.0.0-alpha", "1.0.0-alpha.1"),
+        ("1.0.0-alpha.2", "1.0.0-alpha.10"),
+        ("1.0.0-2", "1.0.0-beta"),
+        ("2024.1", "2024.1.1"),
+        ("v1.2.3", "1.2.4+build.5"),
+    ],
+)
+def test_going_backwards_is_semantic_versioning_s_order(lower: str, higher: str) -> None:
+    from skillc_index.package.formats import _lower
+
+    assert _lower(lower, higher) and not _lower(higher, lower)
+    assert not _lower(lower, lower)
+    assert not _lower("nightly", higher) and not _lower(lower, "x1.0")

@@ -466,6 +466,7 @@ def _write(
     index: dict[str, Any] | None,
     dropped: list[str],
     earlier: dict[str, dict[str, Any]],
+    version: str | None = None,
 ) -> tuple[tuple[PackagedFile, ...], tuple[tuple[Path, Path], ...]]:
     """Write ``files`` into ``output`` with the record of what skc package wrote there
     (:data:`MANIFEST`), all or none, under a lock on the folder (made for it when it is not
@@ -474,7 +475,8 @@ def _write(
     then called foreign, E050); the index is merged with the earlier run's there
     (:func:`_merge_index`: ``fmt``, ``own``, ``index``, ``dropped``); each JSON file named
     in ``earlier`` gets its data there, when as an earlier run wrote it (the plugin's manifest:
-    its version). Returns the files written and those ``force`` moved aside."""
+    its version, kept without ``version``, ``formats.keep_version``). Returns the files
+    written and those ``force`` moved aside."""
     from functools import partial
 
     from skillc_index import atomic
@@ -486,6 +488,9 @@ def _write(
         folders = folders_made(output, files, record)  # before any is made
         for rel in earlier:
             earlier[rel] = _earlier_index(output, rel, made)[1]
+            from skillc_index.package.formats import keep_version
+
+            keep_version(files, index, rel, version, earlier[rel])
         known = _merge_index(output, files, made, fmt, own=own, index=index, dropped=dropped)
         if fmt == "claude-plugin" and index is not None:  # the name written: this run's, or kept
             from skillc_index.package.formats import check_marketplace_name
@@ -581,7 +586,7 @@ def package_skills(
     fmt: str,
     output: Path,
     name: str | None = None,
-    version: str = "1.0.0",
+    version: str | None = None,
     author: str | None = None,
     base_url: str = f"/{WELL_KNOWN}/",
     force: bool = False,
@@ -594,7 +599,7 @@ def package_skills(
     name, version, author or ``description`` out of bounds (``formats.check_plugin_options``), an
     output folder inside a skill or a store or runtime folder
     (:func:`~skillc_index.package.place.check_place`), or an output that is not a folder (or
-    under a file);
+    under a file); ``version`` None: the last run's there, else 1.0.0 (``formats.plugin_version``);
     :class:`~skillc_index.command_errors.CannotCreate` (E999) for a file or folder of it the
     system refuses."""
     if fmt not in FORMATS:
@@ -621,7 +626,8 @@ def package_skills(
         layout_well_known,
         manifest_path,
         plugin_path,
-        stale_version,
+        plugin_version,
+        version_notices,
     )
 
     # the archives over a piece are files of a temporary folder until they are written
@@ -640,7 +646,8 @@ def package_skills(
                 raise ParameterError("{name} is needed for a plugin of several skills")
             check_plugin_options(name, version, author, description)
             plugin = name or packed[0].name
-            files, index = layout_plugin(packed, fmt, plugin, version, author, description)
+            laid = plugin_version(version, {})  # or the last run's (_write, under its lock)
+            files, index = layout_plugin(packed, fmt, plugin, laid, author, description)
             earlier[manifest_path(fmt, plugin)] = {}
             # a folder installed by copying it: a script keeps its executable bit, as in a zip
             executables = {
@@ -669,6 +676,7 @@ def package_skills(
             index=index,
             dropped=dropped,
             earlier=earlier,
+            version=version,
         )
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
     notices = tuple(notice for skill in packed for notice in skill.notices) + tuple(
@@ -676,7 +684,7 @@ def package_skills(
         for name in dropped
     )
     for rel, manifest in earlier.items():  # (a plugin's: one)
-        notices += stale_version(rel.split("/", 1)[0], version, manifest, written)
+        notices += version_notices(rel.split("/", 1)[0], version, manifest, written)
     ignored = tuple(LeftOut(skill.name, *item) for skill in packed for item in skill.ignored)
     return PackageResult(
         fmt, output, tuple(names), written, changes, moved, notices, tuple(dropped), ignored

@@ -49,9 +49,10 @@ class PackageParams(Record):
         str | None,
         Param("The plugin's name (default: the skill's, when there is one skill).", min_length=1),
     ] = None
-    version: Annotated[str, Param("The plugin's version.", min_length=1, show_default=True)] = (
-        "1.0.0"
-    )
+    version: Annotated[
+        str | None,
+        Param("The plugin's version (default: the last run's, else 1.0.0).", min_length=1),
+    ] = None
     author: Annotated[
         str | None, Param("The plugin's author (and the marketplace's owner).", min_length=1)
     ] = None
