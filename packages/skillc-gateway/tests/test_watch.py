@@ -197,6 +197,60 @@ def test_find_through_the_server_is_the_in_process_answer(
         )
 
 
+def test_a_plugin_skill_found_through_the_server_is_named_as_in_process(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
+    write_skill: WriteSkill,
+) -> None:  # fmt: skip
+    """The server names a plugin's skill ``plugin:skill`` (``plugin@marketplace:skill`` when
+    a plugin of that name in another marketplace has it too), as ``skc list`` and a find
+    without the server do: each root travels with its plugin and marketplace (the server
+    named it ``review``, which reads another skill). Near miss: a plain agent folder's skill
+    keeps its bare name."""
+    cache = home / ".claude" / "plugins" / "cache"
+    write_skill(cache / "mk/pl/1.0/skills/review", "review", "Review a pull request.")
+    write_skill(cache / "m1/twin/1.0/skills/audit", "audit", "Audit a pull request.")
+    write_skill(cache / "m2/twin/2.0/skills/audit", "audit", "Audit a pull request too.")
+    write_skill(home / ".claude" / "skills" / "merge", "merge", "Merge a pull request.")
+    records = {
+        "pl@mk": [{"scope": "user", "installPath": str(cache / "mk/pl/1.0")}],
+        "twin@m1": [{"scope": "user", "installPath": str(cache / "m1/twin/1.0")}],
+        "twin@m2": [{"scope": "user", "installPath": str(cache / "m2/twin/2.0")}],
+    }
+    plugins = home / ".claude" / "plugins" / "installed_plugins.json"
+    plugins.write_text(json.dumps({"version": 2, "plugins": records}), encoding="utf-8")
+    commands = [("find", "pull request", "--format", "json"), ("find", "pull request")]
+    alone = [gateway_process(*command) for command in commands]
+    names = sorted(skill["name"] for skill in json.loads(alone[0].stdout)["skills"])
+    assert names == ["merge", "pl:review", "twin@m1:audit", "twin@m2:audit"]
+    with server(clean_env, project, gateway):
+        before = queries(gateway)
+        served = [gateway_process(*command) for command in commands]
+        assert queries(gateway) == before + len(commands)
+    for by_itself, through in zip(alone, served, strict=True):
+        assert (through.returncode, through.stdout, through.stderr) == (
+            by_itself.returncode,
+            by_itself.stdout,
+            by_itself.stderr,
+        )
+
+
+def test_a_request_root_is_read_back_whole(home: Path) -> None:
+    """Every field of a root travels in a find request (a plugin's name and marketplace, the
+    agent): the server reads back the roots the client computed (a malformed root:
+    ``test_bad_requests_are_refused``)."""
+    from skillc_gateway.catalog.protocol import find_request, read_find_request
+
+    layout = Layout.discover(home, {"SKILLC_HOME": str(home)})
+    roots = (
+        Root(home / "p" / "skills", "plugin", "global", "claude", "pl", "mk"),
+        Root(home / "q" / "skills", "plugin", "project", "claude", "solo", None),
+        Root(home / ".claude" / "skills", "agent", "global", "claude"),
+        Root(home / "lib", "path"),
+    )
+    request = find_request(layout, "review", 10, roots, 5.0)
+    assert read_find_request(request, home)[5] == roots
+
+
 def test_changes_are_seen_by_the_next_find(
     gateway: Run,
     gateway_process: Run,
@@ -1465,7 +1519,15 @@ def test_bad_requests_are_refused(
         find |= {"semantic": False}
         reply = raw_request(home, json.dumps({**find, "semantic": "no", "roots": []}).encode())
         assert reply["error"] == "bad semantic"
-        for roots in ([["relative", "path", None]], [["/x", "plugin", "nowhere"]], "/x"):
+        none = [None, None, None]  # a root's agent, plugin and marketplace
+        for roots in (
+            [["relative", "path", None, *none]],
+            [["/x", "plugin", "nowhere", *none]],
+            [["/x", "plugin", "global", "claude", "", None]],  # a plugin named ""
+            [["/x", "plugin", "global", "claude", "pl", 7]],
+            [["/x", "path", None]],  # a root of find format 2
+            "/x",
+        ):
             reply = raw_request(home, json.dumps({**find, "roots": roots}).encode())
             assert reply["error"] == "bad roots"
         # a client of other code asks on (an older one sends its version alone): logged once
@@ -1478,7 +1540,7 @@ def test_bad_requests_are_refused(
         reply = raw_request(home, json.dumps({**find, "home": "/elsewhere"}).encode())
         assert reply["error"] == f"this server serves the skillc home {home}"
         # near miss: the same request, well formed, is answered
-        roots = [[str(project), "path", None]]
+        roots = [[str(project), "path", None, *none]]
         reply = raw_request(home, json.dumps({**find, "roots": roots}).encode())
         assert reply["ok"] and reply["result"]["skills"] == []
         assert raw_request(home, b'{"version": 1, "op": "status"}')["status"]["queries"] == 1

@@ -78,7 +78,10 @@ MAX_REPLY_BYTES = 64 * 1024 * 1024
 #: The format of a ``find`` request and of its answer: one more at any change of what they
 #: hold or mean (:data:`PROTOCOL`, the envelope, stays; a request of another protocol is
 #: answered as :func:`other_version_reply` says). 2: the request carries :func:`code_id`.
-FIND_FORMAT = 2
+#: 3: each root travels whole (its agent, plugin and marketplace too: a plugin's skill is
+#: named ``plugin:skill`` by the server as without it); a server of 2 refuses a request of 3
+#: as one of other code, and the client answers it itself.
+FIND_FORMAT = 3
 _ROOT_KINDS = frozenset({"store", "agent", "config", "plugin", "path"})
 _SCOPES = frozenset({"project", "global"})
 
@@ -225,7 +228,10 @@ def find_request(
         "limit": limit,
         "budget": budget,
         "semantic": not switched_off("SKILLC_FIND_SEMANTIC"),
-        "roots": [[str(root.path), root.kind, root.scope] for root in roots],
+        "roots": [
+            [str(root.path), root.kind, root.scope, root.agent, root.plugin, root.marketplace]
+            for root in roots
+        ],
     }
 
 
@@ -265,13 +271,15 @@ def read_find_request(
     for item in given:
         if not (
             isinstance(item, list)
-            and len(item) == 3
+            and len(item) == 6
             and _absolute(item[0])
             and item[1] in _ROOT_KINDS
             and (item[2] is None or item[2] in _SCOPES)
+            and all(_name_or_none(value) for value in item[3:])
         ):
             raise BadRequest("bad roots")
-        roots.append(Root(Path(item[0]), item[1], item[2]))
+        path, kind, scope, agent, plugin, marketplace = item
+        roots.append(Root(Path(path), kind, scope, agent, plugin, marketplace))
     project_root = None if project is None else Path(project)
     layout = Layout(Path(str(cwd)), home, project_root)
     return layout, query, limit, float(budget), semantic, tuple(roots)
@@ -279,6 +287,11 @@ def read_find_request(
 
 def _absolute(value: object) -> bool:
     return isinstance(value, str) and value.startswith("/") and "\0" not in value
+
+
+def _name_or_none(value: object) -> bool:
+    """A root's agent, plugin or marketplace: None or a name (the request's size bounds it)."""
+    return value is None or (isinstance(value, str) and bool(value) and "\0" not in value)
 
 
 # -- the answer on the wire --------------------------------------------------------------------
