@@ -226,3 +226,40 @@ def test_only_the_programs_own_completion_variable_loads_its_completion(
     own = {"_SKILLC_INDEX_COMPLETE": "bash_complete", "COMP_WORDS": "skillc-index "}
     done = index(env_extra={**imports, **own, "COMP_CWORD": "1"})
     assert done.returncode == 0 and "skillc_index.completion" in done.stderr
+
+
+def _offered(skc: Run, line: str) -> list[str]:
+    """What click's ``bash_complete`` offers for ``line`` (TAB at its end: a line ending in
+    a space completes a new word), as the installed ``skc`` answers it; the TAB printed nothing
+    on stderr and exited 0."""
+    words = line.split()
+    env = {
+        "_SKC_COMPLETE": "bash_complete",
+        "COMP_WORDS": line,
+        "COMP_CWORD": str(len(words) - (0 if line.endswith(" ") else 1)),
+        "COMP_LINE": line,
+        "COMP_POINT": str(len(line)),
+    }
+    result = skc(env_extra=env)
+    assert (result.returncode, result.stderr) == (0, ""), (line, result.stderr)
+    return result.stdout.split()
+
+
+def test_tab_after_a_value_option_of_find_or_search_offers_its_values(
+    cli: Callable[..., Run],
+) -> None:
+    """``skc find x --format <TAB>`` printed ``error[E100]: ... 'Option "--format" requires
+    an argument.'`` and offered nothing (find and search read their words as text,
+    ``console.TextCommand``, which raised where click's parser, completing, drops the option);
+    it offers the formats, as ``lint --format <TAB>`` does. Near miss: run, not completed,
+    the option without its value is still that E100."""
+    skc = cli("skc", script=True)
+    formats = ["plain,text", "plain,json"]
+    assert _offered(skc, "skc find x --format ") == formats
+    assert _offered(skc, "skc find --format ") == formats
+    assert _offered(skc, "skc find -x --format j") == ["plain,json"]
+    assert _offered(skc, "skc search some-skill -fno-x --format ") == formats
+    assert _offered(skc, "skc search some-skill x --limit ") == []
+    done = skc("find", "x", "--format")
+    assert done.returncode == 1
+    assert done.stderr.startswith("""error[E100]: invalid option: 'Option "--format" requires""")

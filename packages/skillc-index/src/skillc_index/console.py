@@ -418,6 +418,9 @@ class TextCommand(Command):
             if not equals:  # its values, whatever they look like (as click takes them)
                 taken = list(islice(rest, values[name]))
                 if len(taken) < values[name]:
+                    if ctx.resilient_parsing:  # a TAB after it: its values are completed
+                        options.pop()  # (as click's parser, which drops what it cannot read)
+                        break
                     message = f"Option '{name}' requires an argument."
                     raise click.BadOptionUsage(name, message, ctx)  # ctx: the Try line
                 options.extend(taken)
