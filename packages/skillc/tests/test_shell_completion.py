@@ -263,3 +263,72 @@ def test_tab_after_a_value_option_of_find_or_search_offers_its_values(
     done = skc("find", "x", "--format")
     assert done.returncode == 1
     assert done.stderr.startswith("""error[E100]: invalid option: 'Option "--format" requires""")
+
+
+def test_tab_offers_eval_skills_and_stats_prune(
+    cli: Callable[..., Run], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``skc eval <TAB>`` offered no skill names (its SKILL takes one, as lint's does), and
+    ``skc stats pr<TAB>`` not ``prune`` (stats hands a first word ``prune`` to ``skc stats
+    prune`` by hand). Near miss: after another word ``prune`` is a skill's name, not offered."""
+    for name in ("deploy-app", "prune-old"):
+        write_skill(project / ".claude" / "skills" / name)
+    skc = cli("skc", script=True)
+    assert _offered(skc, "skc eval de") == ["plain,deploy-app"]
+    assert _offered(skc, "skc eval deploy-app pr") == ["plain,prune-old"]
+    assert _offered(skc, "skc stats pr") == ["plain,prune", "plain,prune-old"]
+    assert _offered(skc, "skc stats ") == ["plain,prune", "plain,deploy-app", "plain,prune-old"]
+    assert _offered(skc, "skc stats --all pr") == ["plain,prune-old"]
+    assert _offered(skc, "skc stats -v pr") == ["plain,prune-old"]
+    assert _offered(skc, "skc stats de") == ["plain,deploy-app"]
+    assert _offered(skc, "skc stats prune --be") == ["plain,--before"]
+
+
+#: Each option naming a file or a folder, and what its TAB offers: the shell's names of that
+#: kind (``file,``: files and folders; ``dir,``: folders), as ``skc mcp --cwd`` and
+#: ``--tokens`` (click.Path options) offer them.
+PATH_OPTIONS = {
+    "skc mcp --cwd ": "dir,",
+    "skc mcp --tokens ": "file,",
+    "skc find x --path ": "dir,",
+    "skc eval --path ": "dir,",
+    "skc package some-skill -o ": "dir,",
+    "skc package --output ": "dir,",
+    "skc stats --all --html ": "file,",
+    "skc stats --all --project ": "dir,",
+    "skc lint --config ": "file,",
+    "skc lint --baseline ": "file,",
+    "skc lint --write-baseline ": "file,",
+    "skc lint --sarif-file ": "file,",
+    "skc sync --project ": "dir,",
+    "skc sync --from claude-code --claude-dir ": "dir,",
+}
+
+
+def test_tab_after_an_option_naming_a_file_or_folder_offers_the_shells_names(
+    cli: Callable[..., Run],
+) -> None:
+    """``find --path``, ``package -o``, ``stats --html``, lint's ``--config``,
+    ``--baseline`` and ``--sarif-file``, ``eval --path``, ``sync --project`` and
+    ``--claude-dir`` offered nothing where ``mcp --cwd`` offered the folders there
+    (``Param(names=...)``, the operations' one place). Near miss: an option of other values
+    (``--since``) offers no file names."""
+    skc = cli("skc", script=True)
+    offered = {line: _offered(skc, line) for line in PATH_OPTIONS}
+    assert offered == {line: [kind] for line, kind in PATH_OPTIONS.items()}
+    assert _offered(skc, "skc stats --all --since ") == []
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_tab_completes_a_folder_after_find_path(
+    shell: str, shell_env: dict[str, str], project: Path
+) -> None:
+    """In a real shell, ``skc find x --path lib<TAB>`` completes the folder's name (a file
+    of that name is not offered: ``--path`` names folders)."""
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed")
+    (project / "library").mkdir()
+    (project / "libnotes.txt").write_text("notes\n", encoding="utf-8")
+    typed = _completed(_typed(shell, "skc find x --path lib\t\n", shell_env, project))
+    assert typed[:3] == ["find", "x", "--path"]
+    assert typed[3:] in (["library/"], ["library"])  # (zsh drops the slash at the Enter)

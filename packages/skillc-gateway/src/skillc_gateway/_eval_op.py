@@ -34,6 +34,7 @@ class EvalParams(Record):
             argument=True,
             metavar="[SKILL]...",
             path=True,
+            skill=True,
             max_items=MAX_EVAL_SKILLS,
         ),
     ] = ()
@@ -47,6 +48,7 @@ class EvalParams(Record):
             "installed skill the agent lists].",
             metavar="DIR",
             path=True,
+            names="dir",
             max_items=MAX_FIND_PATHS,  # find's folders: the same bound
         ),
     ] = ()

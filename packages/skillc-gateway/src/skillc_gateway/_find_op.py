@@ -55,6 +55,7 @@ class FindParams(Record):
             help="Only the skills under this folder (repeatable) [default: "
             "$SKILL_ROUTING_ROOTS, else every installed skill].",
             metavar="DIR",
+            names="dir",
             max_items=MAX_FIND_PATHS,
         ),
     ] = ()

@@ -17,6 +17,7 @@ diagnostics registry: it is on the path of ``--help``.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -470,6 +471,8 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
         given["callback"] = non_empty
     if meta.skill:
         given["shell_complete"] = complete_skill
+    elif meta.names is not None:
+        given["shell_complete"] = functools.partial(complete_path, meta.names)
     if meta.argument:
         return click.Argument(
             [name],
@@ -500,6 +503,15 @@ def complete_skill(ctx: click.Context, param: click.Parameter, incomplete: str) 
     from skillc_index.completion import skill_completions
 
     return skill_completions(ctx, param, incomplete)
+
+
+def complete_path(kind: str, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+    """The shell completion of a parameter naming a file or a folder (``Param(names=kind)``,
+    given ``kind`` by :func:`functools.partial`): the shell's own names, ``file`` (files and
+    folders) or ``dir`` (folders), as a ``click.Path`` option offers them."""
+    from click.shell_completion import CompletionItem
+
+    return [CompletionItem(incomplete, type=kind)]
 
 
 def non_empty(ctx: click.Context, param: click.Parameter, value: Any) -> Any:

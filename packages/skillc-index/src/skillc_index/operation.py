@@ -128,7 +128,10 @@ class Param(Record):
     may name a folder or a file from the working directory (a skill's path, a baseline
     file), which a session with ``confined_paths`` takes only where a model may read
     (:meth:`Session.check_paths`); ``skill``: the value names a skill, so a shell's TAB
-    offers the installed skills' names (:mod:`skillc_index.completion`)."""
+    offers the installed skills' names (:mod:`skillc_index.completion`); ``names``: the
+    value names a file (``"file"``) or a folder (``"dir"``) to read or write from the working
+    directory, so a shell's TAB offers the shell's own names of that kind (what a
+    ``click.Path`` offers: ``skc mcp --cwd``); a command-line matter only."""
 
     description: str
     minimum: int | None = None
@@ -146,6 +149,7 @@ class Param(Record):
     choice: bool = True
     path: bool = False
     skill: bool = False
+    names: Literal["file", "dir"] | None = None
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {}

@@ -158,6 +158,7 @@ class LintParams(NamedTuple):
             "holds are not reported, only new ones.",
             min_length=1,
             metavar="FILE",
+            names="file",
             path=True,
             help="Do not report the findings FILE holds (written by --write-baseline): only "
             "new ones are shown and fail the run.",
@@ -170,6 +171,7 @@ class LintParams(NamedTuple):
             "repository as it is, then lint with --baseline FILE.",
             min_length=1,
             metavar="FILE",
+            names="file",
         ),
     ] = None
     statistics: Annotated[
@@ -204,6 +206,7 @@ class LintParams(NamedTuple):
             "run gives CI its annotations and its code-scanning upload).",
             min_length=1,
             metavar="FILE",
+            names="file",
         ),
     ] = None
     config: Annotated[
@@ -213,6 +216,7 @@ class LintParams(NamedTuple):
             "instead of the one found nearest each linted skill.",
             min_length=1,
             metavar="PATH",
+            names="file",
         ),
     ] = None
     no_cache: Annotated[

@@ -14,11 +14,21 @@ from skillc_index.console import Call, command
 from skillc_index.helppage import Command
 from skillc_stats.operations import STATS, StatsParams, StatsReport
 
+#: The key of a context's ``meta`` that says ``stats`` was given no word before the one a
+#: TAB completes.
+_NO_WORDS = "skillc_stats.no_words"
+
 
 class _SkillOrAll(Command):
     """The command line's own rule: SKILL or ``--all``, one of them (the Python API and the
     MCP tool take a skill left out for every skill; a person who forgets SKILL gets an
     error, not a report on every skill)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:  # a TAB on SKILL offers `prune` too (click's own hook)
+            if param.name == "skill":
+                param._custom_shell_complete = _prune_or_skill
 
     def make_context(
         self,
@@ -35,7 +45,10 @@ class _SkillOrAll(Command):
             return prune_command.make_context(
                 f"{info_name} prune", args[1:], parent=parent, **extra
             )
-        return super().make_context(info_name, args, parent, **extra)
+        bare = not args  # (click's parser empties the list)
+        ctx = super().make_context(info_name, args, parent, **extra)
+        ctx.meta[_NO_WORDS] = bare  # a TAB then offers `prune` (:func:`_prune_or_skill`)
+        return ctx
 
     def invoke(self, ctx: click.Context) -> Any:
         if ctx.command is not self:  # stats prune
@@ -43,6 +56,20 @@ class _SkillOrAll(Command):
         if ctx.params.get("skill") is None and not ctx.params.get("all_"):
             raise click.UsageError("missing SKILL (or --all)", ctx)
         return super().invoke(ctx)
+
+
+def _prune_or_skill(ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+    """What a TAB offers for SKILL: ``prune`` when it is the first word after ``stats`` (as
+    :meth:`_SkillOrAll.make_context` takes it), then the installed skills' names (``skc
+    stats pr<TAB>``)."""
+    from click.shell_completion import CompletionItem
+
+    from skillc_index.console import complete_skill
+
+    offered: list[CompletionItem] = complete_skill(ctx, param, incomplete)
+    if ctx.meta.get(_NO_WORDS) and "prune".startswith(incomplete):
+        offered.insert(0, CompletionItem("prune"))
+    return offered
 
 
 @command(STATS, cls=_SkillOrAll)

@@ -130,6 +130,7 @@ class StatsParams(Record):
             help="Only accesses made in PATH or a folder below it. Repeat for several (any "
             "matches).",
             metavar="PATH",
+            names="dir",
             max_items=MAX_FILTER_VALUES,
         ),
     ] = ()
@@ -175,6 +176,7 @@ class StatsParams(Record):
             "or sections read and never read, projects, and users and machines with --from. "
             "A file skillc did not write there is moved aside only with --force.",
             metavar="FILE",
+            names="file",
             min_length=1,
         ),
     ] = None
@@ -433,6 +435,7 @@ class SyncParams(Record):
             "Sync the fallback logs of PATH's project (its root's .skillc/logs/) instead of "
             "the current folder's.",
             metavar="PATH",  # a folder: checked by sync_logs (E100), for the API too
+            names="dir",
             min_length=1,
         ),
     ] = None
@@ -452,6 +455,7 @@ class SyncParams(Record):
             "Claude Code's data folder for --from claude-code (default: $CLAUDE_CONFIG_DIR, "
             "else ~/.claude).",
             metavar="PATH",  # a folder: checked by sync_transcripts (E100), for the API too
+            names="dir",
             min_length=1,
         ),
     ] = None

@@ -41,6 +41,7 @@ class PackageParams(Record):
         Param(
             "The folder the package is written into.",
             flags=("-o", "--output"),
+            names="dir",
             min_length=1,
             show_default=True,
         ),
