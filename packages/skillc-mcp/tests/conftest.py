@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -104,9 +104,16 @@ def start(
 ) -> Iterator[Callable[..., HttpServer]]:
     servers: list[HttpServer] = []
 
-    def run(*args: str) -> HttpServer:
-        command = [str(script_path("skillc-mcp")), "--http", "127.0.0.1:0", *args]
-        process = subprocess.Popen(command, cwd=project, env=env, stderr=subprocess.PIPE, text=True)
+    def run(
+        *args: str, script: Sequence[str] = (), environ: dict[str, str] | None = None
+    ) -> HttpServer:
+        """``skillc-mcp --http 127.0.0.1:0 ARGS`` (``script``: another command in its place,
+        ``environ``: another environment than ``env``)."""
+        server = list(script) or [str(script_path("skillc-mcp"))]
+        command = [*server, "--http", "127.0.0.1:0", *args]
+        process = subprocess.Popen(
+            command, cwd=project, env=environ or env, stderr=subprocess.PIPE, text=True
+        )
         assert process.stderr is not None
         first = process.stderr.readline()
         match = re.search(r"http://(\S+)/mcp", first)

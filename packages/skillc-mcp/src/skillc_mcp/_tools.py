@@ -117,11 +117,22 @@ class ToolRunner:
 
     def call(self, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Run tool ``name``; the ``CallToolResult``. Raises :class:`UnknownTool`."""
-        before = _thread_catalogs()
+        before = self._thread_catalogs()
         try:
             return self._call(name, arguments)
-        finally:
-            self._catalogs.update(_thread_catalogs() - before)  # this call's (close)
+        finally:  # this call's (close); never turns the tool's result into an error
+            self._catalogs.update(self._thread_catalogs() - before)
+
+    def _thread_catalogs(self) -> set[Any]:
+        """:func:`_thread_catalogs`, never raising: a failure is logged and counts as none
+        (a catalog it misses stays open until the process ends)."""
+        try:
+            return _thread_catalogs()
+        except Exception as exc:
+            log = self._log or sys.stderr
+            print("skillc-mcp: could not list the find catalogs of a call:", file=log)
+            print_exception(exc, file=log)
+            return set()
 
     def _call(self, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         operation = self._operations.get(name)
@@ -235,9 +246,15 @@ class ToolRunner:
 
 def _thread_catalogs() -> set[Any]:
     """The shared find catalogs of this thread (``Catalog.of_this_thread``); none while no
-    find loaded the catalog's module (a call that finds nothing does not import it)."""
-    engine = sys.modules.get("skillc_gateway.catalog.engine")
-    return set() if engine is None else set(engine.Catalog.of_this_thread())
+    find loaded the catalog's module (a call that finds nothing does not import it). The
+    module is imported, not read from ``sys.modules``: while another thread's first find is
+    still importing it, the import waits until it is whole (the half-made module has no
+    ``Catalog`` yet)."""
+    if "skillc_gateway.catalog.engine" not in sys.modules:
+        return set()
+    from skillc_gateway.catalog.engine import Catalog
+
+    return set(Catalog.of_this_thread())
 
 
 def error_result(diagnostic: Diagnostic) -> dict[str, Any]:
