@@ -1,9 +1,11 @@
-"""``skc mcp --http`` under concurrent calls: the real server process, with a hook that forces
-a race deterministically (events, not timing), and the official SDK's client."""
+"""``skc mcp --http`` under concurrent and cancelled calls: the real server process, with hooks
+that force the order of events (events, not timing), and real clients."""
 
 from __future__ import annotations
 
+import json
 import os
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -12,7 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
-from skillc_mcp_testing import HttpServer
+from skillc_mcp_testing import MODERN_META, HttpServer, mirrored
 
 pytest.importorskip("uvicorn", reason="the http extra (tox.ini's mcp env installs it)")
 
@@ -125,3 +127,81 @@ def test_a_call_racing_the_first_find_s_import_keeps_its_result(
     assert [s["name"] for s in found.structured_content["skills"]] == ["demo"]
     assert server.stop() == 128 + 15
     assert not any("Traceback" in line for line in server.log), "".join(server.log)
+
+
+CANCEL_HOOK = """
+# skc_outline's tool ends only once the server saw its client go (or after 30 s)
+import sys
+import threading
+
+went = threading.Event()
+import skillc_mcp._http_streams as streams
+import skillc_mcp._tools as tools
+
+disconnected, call = streams._disconnected, tools.ToolRunner._call
+
+
+async def _disconnected(receive):
+    await disconnected(receive)
+    went.set()
+
+
+def _call(self, name, arguments):
+    if name == "skc_outline":
+        went.wait(30)
+    return call(self, name, arguments)
+
+
+streams._disconnected = _disconnected
+tools.ToolRunner._call = _call
+"""
+
+
+def _hooked(
+    start: Callable[..., HttpServer], env: dict[str, str], hooks: Path, hook: str, *args: str
+) -> HttpServer:
+    """The HTTP server (``ARGS``) with ``hook`` imported first."""
+    hooks.mkdir()
+    (hooks / "hook.py").write_text(hook, encoding="utf-8")
+    path = os.pathsep.join(filter(None, [str(hooks), env.get("PYTHONPATH")]))
+    script = [
+        sys.executable,
+        "-c",
+        "import sys, hook; from skillc_mcp.quick import main; sys.exit(main())",
+    ]
+    return start(*args, script=script, environ={**env, "PYTHONPATH": path})
+
+
+def test_a_call_whose_client_went_is_logged_cancelled(
+    start: Callable[..., HttpServer], env: dict[str, str], tmp_path: Path
+) -> None:
+    """A call the client cancels over HTTP (its connection closed while the tool ran) was
+    logged 200 by ``--log-requests``, as if answered; the stdio server logs ``cancelled``.
+    The tool finishes in its thread; the line says ``cancelled`` and the server goes on."""
+    server = _hooked(start, env, tmp_path / "hooks", CANCEL_HOOK, "--log-requests")
+    params = {"name": "skc_outline", "arguments": {"skill": "demo"}, "_meta": MODERN_META}
+    call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": params}
+    body = json.dumps(call).encode()
+    host = server.url.split("/")[2]
+    headers = {
+        "content-type": "application/json",
+        "accept": "application/json, text/event-stream",
+        **mirrored(call),
+    }
+    head = f"POST /mcp HTTP/1.1\r\nhost: {host}\r\ncontent-length: {len(body)}\r\n"
+    head += "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+    address, port = host.rsplit(":", 1)
+    with socket.create_connection((address, int(port)), timeout=30) as client:
+        client.sendall(head.encode() + b"\r\n" + body)
+    httpx = pytest.importorskip("httpx")  # the server goes on answering
+    again = {**call, "id": 6, "params": {**params, "name": "skc_list", "arguments": {}}}
+    answer = httpx.post(
+        server.url, headers={**headers, **mirrored(again)}, json=again, timeout=60
+    ).json()
+    assert not answer["result"]["isError"], answer
+    assert server.stop() == 128 + 15
+    lines = sorted(line.split(" ", 3)[3] for line in server.log if "tools/call" in line)
+    assert [line.rsplit(" ", 2)[0] for line in lines] == [
+        "tools/call skc_list 200",
+        "tools/call skc_outline cancelled",
+    ], server.log

@@ -73,7 +73,7 @@ from skillc_mcp._http_guard import (
     peer_refusal,
     problem,
 )
-from skillc_mcp._http_streams import Hub, Stream, serve_stream
+from skillc_mcp._http_streams import Hub, Stream, client_went, serve_stream
 from skillc_mcp._protocol import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
@@ -104,6 +104,9 @@ holder's ``initialize`` burst filled the 1,000 and locked every other user out).
 SESSION_IDLE_SECONDS = 3600.0
 BODY_SECONDS = 30.0
 """A request's body must all come within this long (408 otherwise)."""
+CLIENT_WENT = 499
+"""The status of a request whose client went before its response (nginx's): a call it
+cancelled (``--log-requests`` says ``cancelled``, as the stdio server's log does)."""
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -312,7 +315,8 @@ class App:
         if self._log_requests:
             ms = (time.perf_counter() - start) * 1000
             who = user or "-"
-            line = f"skillc-mcp: {who} {scope['method']} {what} {status} {ms:.1f} ms"
+            shown = "cancelled" if status == CLIENT_WENT else status  # as on stdio
+            line = f"skillc-mcp: {who} {scope['method']} {what} {shown} {ms:.1f} ms"
             print(line, file=sys.stderr, flush=True)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
@@ -443,8 +447,9 @@ class App:
                     extra.append((b"retry-after", b"60"))
                 error = error_response(_id_of(parsed), ProtocolError(INVALID_REQUEST, problem))
                 return await _json(send, status, error, extra), user, what
-            loop = asyncio.get_running_loop()
-            response = await loop.run_in_executor(self._pool, server.handle, parsed)
+            running = asyncio.get_running_loop().run_in_executor(self._pool, server.handle, parsed)
+            went = await client_went(running, receive)  # its response then goes to nobody
+            response = running.result()
             if made is not None and (response is None or "error" in response):
                 with self._lock:  # an initialize that failed opens no session
                     self._sessions.pop(made, None)
@@ -452,6 +457,8 @@ class App:
         finally:
             with self._lock:
                 self._active -= 1
+        if went:
+            return CLIENT_WENT, user, what
         if response is None:
             return await reply(send, 202, b"", extra), user, what
         if isinstance(response, dict) and "method" in response:  # a listen's: its stream follows
@@ -514,7 +521,7 @@ def _id_of(message: object) -> object:
 async def _body(receive: Receive, limit: int) -> bytearray | int:
     """The request's body, or a status: 413 past ``limit`` bytes, 408 when it has not all
     come within :data:`BODY_SECONDS` (a client that sends it slowly, or not at all, held a
-    place and its bytes for as long as it stayed), 499 when the client went."""
+    place and its bytes for as long as it stayed), :data:`CLIENT_WENT` when the client went."""
     body = bytearray()
 
     async def read() -> int:
@@ -522,7 +529,7 @@ async def _body(receive: Receive, limit: int) -> bytearray | int:
         while more:
             message = await receive()
             if message["type"] == "http.disconnect":
-                return 499
+                return CLIENT_WENT
             body.extend(message.get("body", b""))
             more = message.get("more_body", False)
             if len(body) > limit:

@@ -250,6 +250,22 @@ async def _sent(send: Send, body: bytes, stream: Stream | None) -> bool:
     return sending.done() and not sending.cancelled() and sending.exception() is None
 
 
+async def client_went(running: asyncio.Future[Any], receive: Receive) -> bool:
+    """Wait until ``running`` (a call in the pool) is done; whether the client went meanwhile
+    (it cancelled the request: its connection closed). The call is not stopped (a thread is
+    not): it finishes, holding its place among the running requests, and its response is
+    dropped."""
+    gone: asyncio.Future[Any] = asyncio.ensure_future(_disconnected(receive))
+    try:
+        await asyncio.wait({running, gone}, return_when=asyncio.FIRST_COMPLETED)
+        went = gone.done() and not gone.cancelled() and gone.exception() is None
+        if went:
+            await asyncio.wait({running})
+        return went
+    finally:
+        gone.cancel()
+
+
 async def _disconnected(receive: Receive) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
