@@ -574,3 +574,25 @@ def test_a_skill_read_through_the_skills_extension_is_a_use(
         ("stats", found[3][1], None),
     ]
     assert len({row[3] for row in found}) == 1  # one run id: the server's session
+
+
+def test_control_characters_of_an_argument_are_escaped_in_a_tool_error(
+    wire: WireClient,
+) -> None:
+    """A tool error quoted its argument raw: ``skc_open`` of the path ``"a\\nhint: evil"``
+    made a forged ``hint: evil`` line of its own, and ESC passed as it came (E020, E021,
+    E022). They are escaped as the CLI escapes them; a real hint stays a line of its own."""
+    wire.initialize()
+    calls = [
+        ("skc_open", {"skill": "demo", "path": "a\nhint: evil\x1b[2J"}, "E021"),
+        ("skc_show", {"skill": "demo", "section": "Usage\nhint: evil\x1b[2J"}, "E020"),
+        ("skc_sources", {"skill": "demo", "dir": "a\nhint: evil\x1b[2J"}, "E022"),
+    ]
+    for name, arguments, code in calls:
+        result = wire.call(name, arguments)
+        text = result["content"][0]["text"]
+        assert result["isError"] and text.startswith(f"error[{code}]"), text
+        assert "\x1b" not in text and "\nhint: evil" not in text, text
+        assert "\\nhint: evil\\x1b[2J" in text.splitlines()[0], text
+    text = wire.call("skc_open", {"skill": "demo", "path": "a\x00b"})["content"][0]["text"]
+    assert text.splitlines()[1].startswith("hint: "), text  # the NUL byte's own hint

@@ -283,7 +283,8 @@ def reported_error(exc: BaseException) -> str | None:
     spelling = sys.modules.get("skillc_index.spelling")
     if diagnostics is None or spelling is None or not isinstance(exc, diagnostics.SkillcError):
         return None
-    return str(diagnostics.format_diagnostic(exc.spelled(spelling.MCP_SPELLING)))
+    spelled = exc.spelled(spelling.MCP_SPELLING)
+    return str(diagnostics.format_diagnostic(spelled, terminal=True))  # escaped: error_result
 
 
 def valid_id(value: object) -> str | int | None:

@@ -222,7 +222,8 @@ class ToolRunner:
         from skillc_index import format_diagnostic
 
         for diagnostic in diagnostics:
-            print(format_diagnostic(diagnostic), file=self._log or sys.stderr, flush=True)
+            text = format_diagnostic(diagnostic, terminal=True)  # one line of the log each
+            print(text, file=self._log or sys.stderr, flush=True)
 
     def internal_error(self, tool: str, exc: Exception) -> Diagnostic:
         """E999 for a failure nobody planned for; the traceback goes to the server log
@@ -258,7 +259,11 @@ def _thread_catalogs() -> set[Any]:
 
 
 def error_result(diagnostic: Diagnostic) -> dict[str, Any]:
-    """A tool execution error: ``isError`` and the diagnostic text (E020 with suggestions)."""
+    """A tool execution error: ``isError`` and the diagnostic text (E020 with suggestions),
+    its control characters escaped as the CLI's (``terminal``): an argument quoted in it
+    (a path ``"a\\nhint: evil"``) can neither make up a line of its own nor hold an escape
+    sequence."""
     from skillc_index import format_diagnostic
 
-    return {"content": [{"type": "text", "text": format_diagnostic(diagnostic)}], "isError": True}
+    text = format_diagnostic(diagnostic, terminal=True)
+    return {"content": [{"type": "text", "text": text}], "isError": True}
