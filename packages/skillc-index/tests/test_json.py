@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skillc_index import MAX_JSON_DEPTH, JsonRejected, loads_bounded, read_json_bounded
-from skillc_index.bounded_json import json_depth
+from skillc_index.bounded_json import HUGE_INT, MAX_INT_DIGITS, json_depth
 
 
 def nested(depth: int) -> str:
@@ -99,6 +99,19 @@ def test_what_python_reads_as_infinity_or_nan_is_not_json(text: str) -> None:
     with pytest.raises(ValueError, match=r"is not JSON|is too large"):
         loads_bounded(text)
     assert loads_bounded("[1e300, -2.5E-400, 1e308]") == [1e300, -0.0, 1e308]
+
+
+def test_an_integer_past_python_s_digit_bound_is_read_as_huge_int() -> None:
+    """Valid JSON holding an integer of more than 4,300 digits was a ``ValueError`` saying
+    ``use sys.set_int_max_str_digits()`` (the MCP server's -32700 Parse error): it reads as
+    ``HUGE_INT`` with its sign, which is JSON again; 4,300 digits read as they are."""
+    assert MAX_INT_DIGITS == 4300 and len(str(HUGE_INT)) == MAX_INT_DIGITS
+    nines = "9" * MAX_INT_DIGITS
+    assert loads_bounded(f"[{nines}, -{nines}]") == [int(nines), -int(nines)]
+    text = '{"a": ' + "7" * 5000 + ', "b": -' + "1" * 100_000 + ', "c": [1, -2]}'
+    value = loads_bounded(text)
+    assert value == {"a": HUGE_INT, "b": -HUGE_INT, "c": [1, -2]}
+    assert loads_bounded(json.dumps(value)) == value
 
 
 def test_size_bound_for_bytes_and_text() -> None:

@@ -603,3 +603,26 @@ def test_a_model_reads_no_skill_folder_outside_the_project_and_the_home(
     for skill in ("demo", str(inside), "drafts/notes"):
         result = wire.call("skc_open", {"skill": skill, "path": "SKILL.md"})
         assert not result["isError"], result["content"][0]["text"]
+
+
+def test_an_integer_of_more_than_4300_digits_is_no_parse_error(wire: WireClient) -> None:
+    """Python converts no integer of more than 4,300 digits: the server answered such a
+    request -32700 ``Parse error: Exceeds the limit (4300 digits)... use
+    sys.set_int_max_str_digits()``, though its JSON is valid. An argument that long is E100
+    as any integer past its bound, an id that long -32600 with id null."""
+    wire.initialize()
+    for digits in (4300, 4301, 100_000):
+        arguments = '{"skill": "demo", "path": "SKILL.md", "max_lines": ' + "9" * digits + "}"
+        params = '{"name": "skc_open", "arguments": ' + arguments + "}"
+        wire.send_raw(
+            b'{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": %s}\n' % params.encode()
+        )
+        response = wire.receive()
+        assert response["id"] == 7, response
+        text = response["result"]["content"][0]["text"]
+        assert text.startswith("error[E100]: invalid option: 'max_lines must be at most"), text
+    wire.send_raw(b'{"jsonrpc": "2.0", "id": %s, "method": "ping"}\n' % (b"9" * 5000))
+    response = wire.receive()
+    assert response["id"] is None and response["error"]["code"] == -32600, response
+    assert "at most 4300 digits" in response["error"]["message"], response
+    assert wire.request("ping")["result"] == {}

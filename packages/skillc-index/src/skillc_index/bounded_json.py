@@ -13,7 +13,9 @@ reads a file the same way, and never more than ``max_bytes + 1`` bytes of it.
 Every refusal is a :class:`ValueError` (:class:`JsonRejected` for the bounds, the parser's
 own :class:`json.JSONDecodeError` or :class:`UnicodeDecodeError` for the rest, and a plain one
 for what Python's reader takes and JSON has not: ``NaN``/``Infinity``, a number too large for a
-float), so a caller catches one type and skips that one file or row.
+float), so a caller catches one type and skips that one file or row. An integer of more than
+:data:`MAX_INT_DIGITS` digits is valid JSON that Python will not convert (a ``ValueError``
+naming ``sys.set_int_max_str_digits()``): it reads as :data:`HUGE_INT` (its sign kept).
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from itertools import accumulate
 from typing import Any
 
 __all__ = [
+    "HUGE_INT",
+    "MAX_INT_DIGITS",
     "MAX_JSON_BYTES",
     "MAX_JSON_DEPTH",
     "JsonRejected",
@@ -41,6 +45,13 @@ __all__ = [
 MAX_JSON_BYTES = 1 << 20
 #: The default nesting bound: skillc's own files nest 4 levels at most.
 MAX_JSON_DEPTH = 64
+#: The digits of the longest integer read as it is (Python's own bound on converting a
+#: string to an integer, ``sys.get_int_max_str_digits()``'s default: longer is quadratic).
+MAX_INT_DIGITS = 4300
+#: What an integer of more digits reads as (negated for a negative one): the largest of
+#: :data:`MAX_INT_DIGITS` digits, past every bound a reader checks (so refused as that
+#: number would be, ``must be at most ...``), and written back as JSON still.
+HUGE_INT: int = 10**MAX_INT_DIGITS - 1
 
 # A JSON string, escapes included (the unrolled form: no backtracking, no recursion); one
 # never closed runs to the end of the text (a lone backslash last included), so the scan
@@ -93,8 +104,19 @@ def loads_bounded(
         text,
         parse_constant=_no_constant,
         parse_float=_finite,
+        parse_int=_bounded_int,
         object_pairs_hook=object_pairs_hook,
     )
+
+
+def _bounded_int(literal: str) -> int:
+    """A JSON integer; past :data:`MAX_INT_DIGITS` digits :data:`HUGE_INT` (with its sign),
+    never converted: ``int()`` refuses it, and would take quadratic time."""
+    if len(literal) <= MAX_INT_DIGITS:
+        return int(literal)
+    if literal[0] == "-":
+        return int(literal) if len(literal) <= MAX_INT_DIGITS + 1 else -HUGE_INT
+    return HUGE_INT
 
 
 def _no_constant(name: str) -> Any:

@@ -288,9 +288,15 @@ def reported_error(exc: BaseException) -> str | None:
 
 
 def valid_id(value: object) -> str | int | None:
-    """``value`` if it can be a request id (MCP: a string or an integer, never null)."""
-    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+    """``value`` if it can be a request id (MCP: a string or an integer, never null); not an
+    integer of more digits than JSON is read as (:data:`~skillc_index.bounded_json.HUGE_INT`:
+    it could not be answered with the id it came with)."""
+    if isinstance(value, str):
         return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        from skillc_index.bounded_json import HUGE_INT
+
+        return value if -HUGE_INT < value < HUGE_INT else None
     return None
 
 
@@ -409,8 +415,12 @@ class Server:
             if "id" not in message:
                 return None  # a notification: initialized, cancelled (see _stdio), or unknown
             if request_id is None:
+                from skillc_index.bounded_json import MAX_INT_DIGITS
+
                 raise ProtocolError(
-                    INVALID_REQUEST, "Invalid Request: id must be a string or an integer"
+                    INVALID_REQUEST,
+                    "Invalid Request: id must be a string or an integer "
+                    f"of at most {MAX_INT_DIGITS} digits",
                 )
             params = message.get("params", {})
             if not isinstance(params, dict):
