@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from skillc_gateway.catalog.database import CATALOG_FILE
+from skillc_index.bounded_json import MAX_INT_DIGITS
 from skillc_mcp_testing import LINUX_PROC, MODERN_META, TIMEOUT, WireClient, peak_rss_mb
 
 # -- the wire: line size and backpressure ----------------------------------------------------
@@ -624,5 +625,5 @@ def test_an_integer_of_more_than_4300_digits_is_no_parse_error(wire: WireClient)
     wire.send_raw(b'{"jsonrpc": "2.0", "id": %s, "method": "ping"}\n' % (b"9" * 5000))
     response = wire.receive()
     assert response["id"] is None and response["error"]["code"] == -32600, response
-    assert "at most 4300 digits" in response["error"]["message"], response
+    assert response["error"]["message"].endswith(f"at most {MAX_INT_DIGITS:,} digits"), response
     assert wire.request("ping")["result"] == {}

@@ -287,17 +287,22 @@ def reported_error(exc: BaseException) -> str | None:
     return str(diagnostics.format_diagnostic(spelled, terminal=True))  # escaped: error_result
 
 
+ID_TYPES = "a string or an integer of at most 4,300 digits"
+"""What a request id must be (:data:`skillc_index.bounded_json.MAX_INT_DIGITS` digits at most,
+which a test checks: this module imports none of the kit)."""
+
+
 def valid_id(value: object) -> str | int | None:
     """``value`` if it can be a request id (MCP: a string or an integer, never null); not an
     integer of more digits than JSON is read as (:data:`~skillc_index.bounded_json.HUGE_INT`:
-    it could not be answered with the id it came with)."""
+    it could not be answered with the id it came with). Nothing is imported: a message the
+    transports read, they read with that module (a call may have no descriptor left)."""
     if isinstance(value, str):
         return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        from skillc_index.bounded_json import HUGE_INT
-
-        return value if -HUGE_INT < value < HUGE_INT else None
-    return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    huge = getattr(sys.modules.get("skillc_index.bounded_json"), "HUGE_INT", None)
+    return value if huge is None or -huge < value < huge else None
 
 
 def request_id_of(message: object) -> str | int | None:
@@ -415,13 +420,7 @@ class Server:
             if "id" not in message:
                 return None  # a notification: initialized, cancelled (see _stdio), or unknown
             if request_id is None:
-                from skillc_index.bounded_json import MAX_INT_DIGITS
-
-                raise ProtocolError(
-                    INVALID_REQUEST,
-                    "Invalid Request: id must be a string or an integer "
-                    f"of at most {MAX_INT_DIGITS} digits",
-                )
+                raise ProtocolError(INVALID_REQUEST, f"Invalid Request: id must be {ID_TYPES}")
             params = message.get("params", {})
             if not isinstance(params, dict):
                 raise ProtocolError(INVALID_PARAMS, "Invalid params: params must be an object")
