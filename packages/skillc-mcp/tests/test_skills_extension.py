@@ -292,7 +292,10 @@ def test_nothing_outside_a_skill_is_served(
             "skills/get", {"uri": "skill://Not_Valid/SKILL.md", "_meta": MODERN_META}
         )
         assert got["error"]["code"] == -32602
-        assert got["error"]["message"] == "No skill is served at skill://Not_Valid/SKILL.md"
+        assert got["error"]["message"].startswith(
+            "No skill is served at skill://Not_Valid/SKILL.md: the skill there is left out: "
+            "name 'Not_Valid': a skill name uses lowercase letters"
+        ), got
     finally:
         client.close()
 
@@ -312,6 +315,59 @@ def test_a_resource_not_found_is_answered_in_the_request_s_era(
         assert legacy["message"] == modern["message"] == "Resource not found: skill://nope/SKILL.md"
     finally:
         client.close()
+
+
+def test_a_skill_left_out_says_why_where_it_is_asked_for(
+    script_path: Callable[[str], Path],
+    project: Path,
+    home: Path,
+    env: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    """A skill not served (601 files past the 512-file bound, a frontmatter name that is not
+    its folder's) disappeared from ``skills/list`` with no reason anywhere: ``skills/get``
+    said only ``No skill is served at ...`` and ``skc mcp -v`` logged nothing. The errors of
+    its URIs say why (``data.reason`` too); ``-v`` logs each one once."""
+    many = home / ".claude" / "skills" / "many-files"
+    (many / "data").mkdir(parents=True)
+    (many / "SKILL.md").write_text(
+        "---\nname: many-files\ndescription: Too many files to serve.\n---\n# Many\n", "utf-8"
+    )
+    for number in range(600):
+        (many / "data" / f"{number}.txt").write_text("x\n", encoding="utf-8")
+    wrong = home / ".claude" / "skills" / "wrong-name"
+    wrong.mkdir()
+    (wrong / "SKILL.md").write_text(
+        "---\nname: other-name\ndescription: Named otherwise.\n---\n# Wrong\n", "utf-8"
+    )
+    command = [str(script_path("skillc-mcp")), "-v"]
+    client = WireClient(command, project, env, tmp_path / "server.log")
+    try:
+        client.initialize()
+        listing = client.request("skills/list", {})["result"]["skills"]
+        assert [skill["uri"] for skill in listing] == ["skill://demo/SKILL.md"]
+        too_many = "601 files (at most 512)"
+        misnamed = "name 'other-name' is not its folder's name 'wrong-name'"
+        for method, uri, reason in [
+            ("skills/get", "skill://many-files/SKILL.md", too_many),
+            ("resources/read", "skill://many-files/data/7.txt", too_many),
+            ("resources/directory/read", "skill://many-files/data", too_many),
+            ("skills/get", "skill://wrong-name/SKILL.md", misnamed),
+            ("resources/read", "skill://wrong-name/SKILL.md", misnamed),
+        ]:
+            error = client.request(method, {"uri": uri})["error"]
+            assert error["message"].endswith(f": the skill there is left out: {reason}"), error
+            assert error["data"] == {"uri": uri, "reason": reason}, error
+        error = client.request("skills/get", {"uri": "skill://nope/SKILL.md"})["error"]
+        assert error["message"] == "No skill is served at skill://nope/SKILL.md", error
+        client.request("skills/list", {})  # a second look: no second log line
+    finally:
+        assert client.close() == 0
+    lines = [line for line in client.stderr().splitlines() if "not served" in line]
+    assert lines == [
+        f"skillc-mcp: not served: skill://many-files/SKILL.md: {too_many}",
+        f"skillc-mcp: not served: skill://wrong-name/SKILL.md: {misnamed}",
+    ], client.stderr()
 
 
 def test_a_skill_whose_frontmatter_aliases_expand_to_megabytes_is_not_served(

@@ -484,6 +484,22 @@ class ServedSkills:
                 return entry, "/".join(segments[length:])
         return None
 
+    def refusal(self, uri: str) -> str | None:
+        """Why the skill ``uri`` is in (its ``SKILL.md``, a file or a directory of it) is
+        left out (:attr:`Snapshot.refused`: ``600 files (at most 512)``, a frontmatter
+        problem); None when no skill is left out there, or a served one is deeper."""
+        from skillc_index.inventory.uris import parse_uri
+
+        segments = parse_uri(uri) or ()
+        snapshot = self.snapshot(fresh=False)  # the one the read that found nothing took
+        for length in range(len(segments), 0, -1):
+            path = "/".join(segments[:length])
+            if path in snapshot.entries:
+                return None
+            if path in snapshot.refused:
+                return snapshot.refused[path]
+        return None
+
     def read(self, uri: str) -> tuple[Entry, ServedFile, bytes] | None:
         """The bytes of the file ``uri`` names, when a served skill lists it (None
         otherwise); read through :func:`skillc_index.open_in_root`, hidden names refused."""

@@ -21,6 +21,7 @@ from skillc_mcp._protocol import INVALID_PARAMS, ProtocolError, ResourceNotFound
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import TextIO
 
     from skillc_gateway.served import ServedSkills
     from skillc_gateway.served_entry import Entry
@@ -44,6 +45,17 @@ LISTINGS = frozenset({"skills/list", "resources/list"})
 CACHEABLE = frozenset(
     {"skills/list", "skills/get", "resources/list", "resources/templates/list", "resources/read"}
 )
+
+
+_refusals_log: list[TextIO] = []
+"""Where :func:`log_refusals` sends the skills left out (``skc mcp -v``); empty: nowhere."""
+
+
+def log_refusals(log: TextIO) -> None:
+    """``skc mcp -v``: write each skill left out (not served) on ``log`` with the reason,
+    once, and again when the reason changes: a skill of 600 files, or whose frontmatter name
+    differs from its folder's, otherwise disappears from ``skills/list`` without a word."""
+    _refusals_log[:] = [log]
 
 
 def _cursor(path: str | None) -> str | None:
@@ -88,6 +100,8 @@ class SkillsMethods:
         self._served = served
         self._seen: dict[str, Entry] | None = None
         """The entries when :meth:`changed` last looked (None: it never did)."""
+        self._told: tuple[object, dict[str, str]] = (None, {})
+        """The snapshot whose refusals :meth:`_tell_refusals` last looked at, and those."""
 
     @property
     def served(self) -> ServedSkills:
@@ -111,6 +125,7 @@ class SkillsMethods:
         """Read the served skills now, so that :meth:`changed` tells changes from here on
         (a client that listens before it reads any skill)."""
         entries = self.served.snapshot().entries
+        self._tell_refusals()
         if self._seen is None:
             self._seen = entries
 
@@ -123,6 +138,7 @@ class SkillsMethods:
         if self._served is None:
             return NOTHING
         entries = self._served.snapshot().entries
+        self._tell_refusals()
         if self._seen is None:
             self._seen = entries
             return NOTHING
@@ -132,7 +148,38 @@ class SkillsMethods:
 
     def entries(self) -> dict[str, Entry]:
         """The served skills now, by skill path."""
-        return self.served.snapshot().entries
+        entries = self.served.snapshot().entries
+        self._tell_refusals()
+        return entries
+
+    def _tell_refusals(self) -> None:
+        """With :func:`log_refusals`: log the skills the last snapshot left out that were not
+        logged with that reason before (once a snapshot, each once)."""
+        last = None if self._served is None else self._served.last
+        if not _refusals_log or last is None or last is self._told[0]:
+            return
+        from skillc_index import printable
+        from skillc_index.inventory.uris import file_uri
+
+        told = self._told[1]
+        for path, reason in last.refused.items():
+            if told.get(path) != reason:
+                line = f"skillc-mcp: not served: {file_uri(path, 'SKILL.md')}: {reason}"
+                print(printable(line), file=_refusals_log[0], flush=True)
+        self._told = (last, dict(last.refused))
+
+    def _not_served(self, uri: str, text: str) -> tuple[str, dict[str, Any]]:
+        """The message and data of an error about ``uri``, which no served skill answers:
+        ``text``, and the reason when the skill there is left out (``600 files (at most
+        512)``: without it the skill was gone without a word)."""
+        data: dict[str, Any] = {"uri": uri}
+        reason = self.served.refusal(uri)
+        if reason is None:
+            return text, data
+        from skillc_index import printable
+
+        data["reason"] = reason
+        return f"{text}: the skill there is left out: {printable(reason)}", data
 
     def shown(self) -> dict[str, Entry] | None:
         """The served skills the last answer was made from (None before any)."""
@@ -160,6 +207,7 @@ class SkillsMethods:
             last = None if self._served is None else self._served.last
             if last is not None and (self._seen is None or method in LISTINGS):
                 self._seen = last.entries  # what the client was shown: changes are after it
+            self._tell_refusals()
 
     def _call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "skills/list":
@@ -173,7 +221,7 @@ class SkillsMethods:
             entry = self.served.entry(uri)
             if entry is None:
                 raise ProtocolError(
-                    INVALID_PARAMS, f"No skill is served at {_shown(uri)}", {"uri": uri}
+                    INVALID_PARAMS, *self._not_served(uri, f"No skill is served at {_shown(uri)}")
                 )
             return {"skill": entry.to_dict()}
         elif method == "resources/directory/read":
@@ -182,11 +230,8 @@ class SkillsMethods:
                 raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown cursor")
             children = self.served.directory(uri)
             if children is None:
-                raise ProtocolError(
-                    INVALID_PARAMS,
-                    f"{_shown(uri)} is not a directory resource of a served skill",
-                    {"uri": uri},
-                )
+                text = f"{_shown(uri)} is not a directory resource of a served skill"
+                raise ProtocolError(INVALID_PARAMS, *self._not_served(uri, text))
             return {"resources": children}
         else:  # resources/templates/list
             if params.get("cursor") is not None:
@@ -227,7 +272,7 @@ class SkillsMethods:
         except (SkillcError, OSError):
             found = None  # hidden, out of the skill, gone: not a file this server serves
         if found is None:
-            raise ResourceNotFound(f"Resource not found: {_shown(uri)}", {"uri": uri})
+            raise ResourceNotFound(*self._not_served(uri, f"Resource not found: {_shown(uri)}"))
         entry, served, data = found
         if on_read is not None:
             on_read(entry.folder, served.path, uri)

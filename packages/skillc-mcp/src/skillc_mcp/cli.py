@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import click
 
-from skillc_index.console import CONTEXT_SETTINGS, non_empty, verbose_option
+from skillc_index.console import CONTEXT_SETTINGS, is_verbose, non_empty, verbose_option
 from skillc_index.helppage import Command
 
 
@@ -117,6 +117,12 @@ def mcp_command(
     """
     from skillc_mcp.quick import serve
 
+    if is_verbose():  # the skills left out, with the reason, on the server log
+        import sys
+
+        from skillc_mcp._skills import log_refusals
+
+        log_refusals(sys.stderr)
     if http is None:
         if tokens is not None or allow_origins or allow_hosts or allow_writes:
             raise click.UsageError(
