@@ -126,7 +126,8 @@ def test_a_call_racing_the_first_find_s_import_keeps_its_result(
     assert not found.is_error, found.content
     assert [s["name"] for s in found.structured_content["skills"]] == ["demo"]
     assert server.stop() == 128 + 15
-    assert not any("Traceback" in line for line in server.log), "".join(server.log)
+    log = "".join(server.log)  # (not "no Traceback": a stream's end at SIGTERM may log one)
+    assert "partially initialized" not in log and "could not list" not in log, log
 
 
 CANCEL_HOOK = """
