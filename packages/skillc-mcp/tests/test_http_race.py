@@ -7,6 +7,8 @@ import json
 import os
 import socket
 import sys
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -204,5 +206,86 @@ def test_a_call_whose_client_went_is_logged_cancelled(
     lines = sorted(line.split(" ", 3)[3] for line in server.log if "tools/call" in line)
     assert [line.rsplit(" ", 2)[0] for line in lines] == [
         "tools/call skc_list 200",
+        "tools/call skc_outline cancelled",
+    ], server.log
+
+
+NOTIFIED_HOOK = """
+# skc_outline's tool says it started (a file beside this one) and ends once a cancellation
+# was noted (or after 10 s)
+import os
+import threading
+
+import skillc_mcp._http_streams as streams
+import skillc_mcp._tools as tools
+
+noted = threading.Event()
+call = tools.ToolRunner._call
+cancels = getattr(streams, "Cancels", None)
+
+
+def _call(self, name, arguments):
+    if name == "skc_outline":
+        open(os.path.join(os.path.dirname(__file__), "started"), "w").close()
+        noted.wait(10)
+    return call(self, name, arguments)
+
+
+if cancels is not None:
+    notified = cancels.notified
+
+    def _notified(self, session, message):
+        try:
+            return notified(self, session, message)
+        finally:
+            noted.set()
+
+    cancels.notified = _notified
+tools.ToolRunner._call = _call
+"""
+
+
+def test_a_call_a_legacy_client_cancels_by_notification_is_logged_cancelled(
+    start: Callable[..., HttpServer], env: dict[str, str], tmp_path: Path
+) -> None:
+    """The SDK's legacy era cancels a call with ``notifications/cancelled`` on its session and
+    may keep the call's connection open: the call was logged 200, and the notification
+    waited for a free thread behind the calls (12 s). It is answered at once and the call
+    is logged ``cancelled`` (its result is sent still: the client ignores it)."""
+    httpx = pytest.importorskip("httpx")
+    hooks = tmp_path / "hooks"
+    server = _hooked(start, env, hooks, NOTIFIED_HOOK, "--log-requests")
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}},
+    }
+    opened = httpx.post(server.url, headers=headers, json=init, timeout=60)
+    headers["mcp-session-id"] = opened.headers["mcp-session-id"]
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+    call["params"] = {"name": "skc_outline", "arguments": {"skill": "demo"}}
+    answers: list[Any] = []
+    caller = threading.Thread(
+        target=lambda: answers.append(
+            httpx.post(server.url, headers=headers, json=call, timeout=60)
+        )
+    )
+    caller.start()
+    for _ in range(600):  # the call runs (a bound, not a timing: each step waits 0.05 s)
+        if (hooks / "started").exists():
+            break
+        time.sleep(0.05)
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}}
+    assert httpx.post(server.url, headers=headers, json=cancel, timeout=60).status_code == 202
+    caller.join(60)
+    assert answers and answers[0].status_code == 200, answers
+    assert server.stop() == 128 + 15
+    lines = [
+        line.split(" ", 3)[3] for line in server.log if "POST" in line and "initial" not in line
+    ]
+    assert [line.rsplit(" ", 2)[0] for line in lines] == [
+        "notifications/cancelled 202",
         "tools/call skc_outline cancelled",
     ], server.log

@@ -73,7 +73,7 @@ from skillc_mcp._http_guard import (
     peer_refusal,
     problem,
 )
-from skillc_mcp._http_streams import Hub, Stream, client_went, serve_stream
+from skillc_mcp._http_streams import Cancels, Hub, Stream, serve_stream
 from skillc_mcp._protocol import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
@@ -218,6 +218,7 @@ class App:
         self._runners: dict[str | None, ToolRunner] = {}
         self._stateless: dict[str | None, Server] = {}
         self._skills = _LockedSkills()
+        self._cancels = Cancels()
         self._lock = threading.RLock()  # _route holds it while it makes a session's runner
         self._hub = Hub(self._skills.entries, self._skills.watch_fd, self._in_pool)
         self._skills.on_change = self._hub.poke
@@ -447,8 +448,11 @@ class App:
                     extra.append((b"retry-after", b"60"))
                 error = error_response(_id_of(parsed), ProtocolError(INVALID_REQUEST, problem))
                 return await _json(send, status, error, extra), user, what
+            session = headers.get("mcp-session-id") if made is None else None
+            if self._cancels.notified(session, parsed):  # no thread to wait for
+                return await reply(send, 202, b"", extra), user, what
             running = asyncio.get_running_loop().run_in_executor(self._pool, server.handle, parsed)
-            went = await client_went(running, receive)  # its response then goes to nobody
+            went, noted = await self._cancels.watch(session, parsed, running, receive)
             response = running.result()
             if made is not None and (response is None or "error" in response):
                 with self._lock:  # an initialize that failed opens no session
@@ -468,7 +472,8 @@ class App:
             stream = Stream(listen.notes, listen.end())
             status = await serve_stream(self._hub, stream, [response], send, receive, extra)
             return status, user, what
-        return await _json(send, _status(parsed, response), response, extra), user, what
+        status = await _json(send, _status(parsed, response), response, extra)  # noted: ignored
+        return (CLIENT_WENT if noted else status), user, what
 
     def _route(
         self, message: object, headers: Mapping[str, str], user: str | None

@@ -250,6 +250,46 @@ async def _sent(send: Send, body: bytes, stream: Stream | None) -> bool:
     return sending.done() and not sending.cancelled() and sending.exception() is None
 
 
+class Cancels:
+    """The calls of legacy sessions running now, and whether their client cancelled them
+    with ``notifications/cancelled`` (the SDK's legacy era does, and may leave the call's
+    connection open: :func:`client_went` sees nothing then). On the event loop only."""
+
+    def __init__(self) -> None:
+        self._running: dict[tuple[str, object], bool] = {}
+
+    def notified(self, session: str | None, message: object) -> bool:
+        """Whether ``message`` is a cancellation on legacy session ``session``; the call it
+        names, running, is noted as cancelled (no thread: answered at once)."""
+        from skillc_mcp._protocol import valid_id
+        from skillc_mcp._stdio import _is_cancellation
+
+        if session is None or not _is_cancellation(message):
+            return False
+        key = (session, valid_id(message["params"].get("requestId")))  # type: ignore[index]
+        if key in self._running:
+            self._running[key] = True
+        return True
+
+    async def watch(
+        self, session: str | None, message: object, running: asyncio.Future[Any], receive: Receive
+    ) -> tuple[bool, bool]:
+        """Wait until ``running`` (the call of ``message``) is done: whether its client went
+        (:func:`client_went`), and whether it cancelled it by a notification meanwhile."""
+        from skillc_mcp._protocol import request_id_of
+
+        request_id = None if session is None else request_id_of(message)
+        if session is None or request_id is None:
+            return await client_went(running, receive), False
+        key = (session, request_id)
+        self._running[key] = False
+        try:
+            went = await client_went(running, receive)
+        finally:
+            noted = self._running.pop(key, False)
+        return went, noted
+
+
 async def client_went(running: asyncio.Future[Any], receive: Receive) -> bool:
     """Wait until ``running`` (a call in the pool) is done; whether the client went meanwhile
     (it cancelled the request: its connection closed). The call is not stopped (a thread is
