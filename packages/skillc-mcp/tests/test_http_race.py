@@ -235,10 +235,10 @@ if cancels is not None:
     notified = cancels.notified
 
     def _notified(self, session, message):
-        try:
-            return notified(self, session, message)
-        finally:
+        cancelled = notified(self, session, message)
+        if cancelled:  # (every message is asked: only the cancellation lets the call go on)
             noted.set()
+        return cancelled
 
     cancels.notified = _notified
 tools.ToolRunner._call = _call
