@@ -355,3 +355,30 @@ def test_every_output_file_that_cannot_be_written_is_one_e100_before_the_work(
         assert proc.stderr == line, given
     assert sorted(project.rglob("*")) == before
     assert not Path(clean_env["SKILLC_CACHE_DIR"]).exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "name", "most"),
+    [
+        (("build", *["nope"] * 1001), "SKILL", 1000),
+        (("lint", *["nope"] * 1001), "SKILL", 1000),
+        (("eval", *["nope"] * 1001), "SKILL", 1000),
+        (("mcp", *["--allow-target", "."] * 65), "--allow-target", 64),
+    ],
+    ids=lambda value: value[0] if isinstance(value, tuple) else str(value),
+)
+def test_every_list_of_skills_or_targets_is_bounded_before_any_is_looked_at(
+    skc: Run, project: Path, args: tuple[str, ...], name: str, most: int
+) -> None:
+    """``eval`` refused 3,000 SKILL arguments at once, while ``build`` and ``lint`` looked
+    up every name (12 s, one error line each) and ``skc mcp`` took 300 ``--allow-target``:
+    the same bound for the same kind of argument (``MAX_SKILLS``, ``MAX_TARGETS``), one E100
+    line, nothing done (the server never starts)."""
+    count = sum(1 for arg in args[1:] if arg != ".")
+    proc = skc(*args, input="")
+    assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+    assert proc.stderr == (
+        f"error[E100]: invalid option: '{name} holds {count:,} values; at most {most:,} are "
+        "allowed'\n"
+    )
+    assert list(project.iterdir()) == []

@@ -211,6 +211,7 @@ def test_the_quick_path_reads_what_the_click_command_reads(tmp_path: Path, args:
         ["--cwd", "-v"],
         ["--cwd", "{dir}", "--cwd", "{dir}"],
         ["--allow-target", "{file}"],
+        ["--allow-target", "{dir}"] * 65,  # more than click takes (MAX_TARGETS)
         ["--log-requests=yes"],
         ["--log"],
         ["serve"],

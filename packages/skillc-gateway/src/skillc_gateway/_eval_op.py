@@ -12,7 +12,8 @@ import os
 import re
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from skillc_gateway._limits import MAX_EVAL_SKILLS, MAX_FIND_PATHS
+from skillc_gateway._limits import MAX_FIND_PATHS
+from skillc_index.arguments import MAX_SKILLS
 from skillc_index.operation import Operation, Param, Session, given
 from skillc_index.record import Record
 
@@ -35,7 +36,7 @@ class EvalParams(Record):
             metavar="[SKILL]...",
             path=True,
             skill=True,
-            max_items=MAX_EVAL_SKILLS,
+            max_items=MAX_SKILLS,  # build's and lint's skills: the same bound
         ),
     ] = ()
     path: Annotated[

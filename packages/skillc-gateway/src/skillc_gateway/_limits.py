@@ -14,9 +14,6 @@ DEFAULT_FIND_LIMIT = 10
 #: At most this many folders in ``paths`` (``--path``, the MCP ``path`` a model chooses):
 #: ``find``'s and ``eval``'s (the library), whose schemas say so (``maxItems``).
 MAX_FIND_PATHS = 16
-#: At most this many skills named to ``eval`` (its ``skills``; none: every skill of the
-#: library that has cases): 20,000 names of one skill held the MCP server 18 s.
-MAX_EVAL_SKILLS = 1000
 
 
 def query_fits(query: object) -> TypeGuard[str]:

@@ -115,6 +115,12 @@ def mcp_command(
     serve a hidden file; on either transport a path a tool is given must lie in the
     project, the working folder, the home folder or a folder of installed skills.
     """
+    from skillc_index.arguments import MAX_TARGETS
+
+    if len(allow_targets) > MAX_TARGETS:  # build's targets: the same bound
+        from skillc_index.diagnostics import TooManyItems
+
+        raise TooManyItems("allow_target", len(allow_targets), MAX_TARGETS)
     from skillc_mcp.quick import serve
 
     if is_verbose():  # the skills left out, with the reason, on the server log

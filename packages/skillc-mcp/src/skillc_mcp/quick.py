@@ -65,7 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def parse(args: Sequence[str]) -> tuple[str | None, tuple[str, ...], bool] | None:
     """``(cwd, allowed targets, log requests)`` of a command line of the options a client
     configuration uses, each value one the click command takes as it is; else None (the
-    click command reads it: ``-v``, ``--help``, a repeated ``--cwd``, a value it refuses)."""
+    click command reads it: ``-v``, ``--help``, a repeated ``--cwd``, a value it refuses,
+    more ``--allow-target`` than it takes)."""
     cwd: str | None = None
     targets: list[str] = []
     log_requests = False
@@ -86,6 +87,11 @@ def parse(args: Sequence[str]) -> tuple[str | None, tuple[str, ...], bool] | Non
         elif cwd is None:
             cwd = value
         else:
+            return None
+    if targets:  # too many: click's command refuses them (E100)
+        from skillc_index.arguments import MAX_TARGETS
+
+        if len(targets) > MAX_TARGETS:
             return None
     return cwd, tuple(targets), log_requests
 
