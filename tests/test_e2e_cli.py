@@ -325,8 +325,9 @@ def test_every_output_file_that_cannot_be_written_is_one_e100_before_the_work(
     ``--html`` ``cannot write --html ...`` (a name too long E999 ``cannot create``); a folder
     there, or one this process cannot write, was found once the skills were linted (or the
     report made): every output file is one E100 ``cannot write 'FILE': reason``
-    (``skillc_index.atomic.file_target``), exit 1, nothing printed, nothing written, no skill
-    linted (a lint writes its cache: ``SKILLC_CACHE_DIR`` stays unmade)."""
+    (``skillc_index.atomic.file_target``; a name over 200 characters cut, as every message
+    quotes one), exit 1, nothing printed, nothing written, no skill linted (a lint writes its
+    cache: ``SKILLC_CACHE_DIR`` stays unmade)."""
     import errno
     import os
 
@@ -351,7 +352,8 @@ def test_every_output_file_that_cannot_be_written_is_one_e100_before_the_work(
     ]:
         proc = run(*command, given)
         assert (proc.returncode, proc.stdout) == (1, ""), (given, proc)
-        line = f"error[E100]: invalid option: 'cannot write '{given}': {os.strerror(code)}'\n"
+        shown = given if len(given) <= 200 else given[:199] + "\N{HORIZONTAL ELLIPSIS}"
+        line = f"error[E100]: invalid option: 'cannot write '{shown}': {os.strerror(code)}'\n"
         assert proc.stderr == line, given
     assert sorted(project.rglob("*")) == before
     assert not Path(clean_env["SKILLC_CACHE_DIR"]).exists()
@@ -382,3 +384,35 @@ def test_every_list_of_skills_or_targets_is_bounded_before_any_is_looked_at(
         "allowed'\n"
     )
     assert list(project.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("show", "demo", "--section", "{}"),
+        ("open", "demo", "{}"),
+        ("sources", "demo", "--dir", "{}"),
+        ("stats", "demo", "--since", "{}"),
+        ("stats", "demo", "--group-by", "{}"),
+        ("build", "demo", "--target", "{}"),
+        ("lint", "demo", "--select", "{}"),
+        ("find", "x", "--path", "{}"),
+        ("list", "--pattern", "x", "{}"),
+    ],
+    ids=lambda args: " ".join(args[:-1]),
+)
+def test_an_error_quotes_at_most_200_characters_of_a_value(
+    skc: Run, project: Path, write_skill: Callable[..., Path], args: tuple[str, ...]
+) -> None:
+    """A 9,999-character value was quoted whole (a 10,000-character error line) by every
+    command but the skill name's E001: each error line quotes at most 200 characters of it,
+    cut with an ellipsis, as skillc-index's README says of every message."""
+    write_skill(project / ".skillc" / "skills" / "demo", "demo", "Does x. Use when y.")
+    value = "a" * 9999
+    proc = skc(*(arg.format(value) for arg in args))
+    assert proc.returncode == 1, proc.stderr
+    first = proc.stderr.splitlines()[0]
+    assert first.startswith("error[E"), first
+    assert "a" * 199 + "\N{HORIZONTAL ELLIPSIS}" in first, first
+    assert "a" * 200 not in proc.stderr
+    assert max(len(line) for line in proc.stderr.splitlines()) < 400

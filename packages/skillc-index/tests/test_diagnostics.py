@@ -199,3 +199,27 @@ def test_the_extras_the_readmes_table_names_exist() -> None:
     section = readme.split("\n## Diagnostic codes\n", 1)[1].split("\n## ", 1)[0]
     named = re.findall(r"the `([\w-]+)` extra", section)
     assert named and set(named) <= extras
+
+
+def test_a_message_quotes_at_most_200_characters_of_each_value_it_was_given() -> None:
+    """A value (a path, a section) and each quote inside a ``message`` or ``reason`` (and
+    each run without white space) show at most ``MAX_SHOWN`` characters, the quote marks
+    kept; an apostrophe inside a word opens no quote; a lint rule's message is the linter's
+    (E300); what fits is as it was."""
+    long, spaced = "a" * 9999, "a b " * 2500
+    cut = "a" * 199 + "\N{HORIZONTAL ELLIPSIS}"
+    assert d.Diagnostic("E020", {"section": long}).message == f"section not found: '{cut}'"
+    assert d.Diagnostic("E020", {"section": spaced}).message.count("a b ") == 49
+    for given, shown in [
+        (f"unknown target '{long}' (known: claude)", f"unknown target '{cut}' (known: claude)"),
+        (f'value for --select: "{long}" is no rule', f'value for --select: "{cut}" is no rule'),
+        (f"Got unexpected extra argument ({long})", f"Got unexpected extra argument ({cut})"),
+        (f"cannot write '{long}/x.out': too long", f"cannot write '{cut}': too long"),
+        (f"bare {long} word", f"bare {cut} word"),
+    ]:
+        assert d.InvalidOption(given).diagnostic.message == f"invalid option: '{shown}'"
+    assert len(d.InternalError(f"--since '{spaced}' is bad").diagnostic.message) < 240
+    words = "it's " + "x " * 150 + "isn't it"  # no quote: as it was
+    assert d.InvalidOption(words).diagnostic.message == f"invalid option: '{words}'"
+    finding = d.lint_diagnostic("SKL1", "rule", f"value '{long}'")
+    assert finding.message.endswith(f"'{long}'")

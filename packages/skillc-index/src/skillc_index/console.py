@@ -35,7 +35,6 @@ from skillc_index.diagnostics import (
     TooManyItems,
     diagnostic_json,
     format_diagnostic,
-    one_of,
 )
 from skillc_index.helppage import Command
 from skillc_index.operation import MAX_COUNT
@@ -50,6 +49,7 @@ from skillc_index.streams import (
     utf8_process,
     write_stdout,
 )
+from skillc_index.text import one_of
 
 if TYPE_CHECKING:
     from skillc_index.layout import Layout

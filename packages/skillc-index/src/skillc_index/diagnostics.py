@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from skillc_index.record import Record
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
-from skillc_index.text import NUL_REASON, nul_shown, printable
+from skillc_index.text import NUL_REASON, cut_quotes, nul_shown, one_of, printable
 
 Severity = Literal["error", "warning"]
 NoticeLevel = Literal["error", "warning", "info"]
@@ -120,11 +120,14 @@ class Diagnostic(Record):
 
     @property
     def message(self) -> str:
-        """The template with its placeholders filled, without the ``error[EXXX]:`` prefix."""
+        """The template with its placeholders filled, without the ``error[EXXX]:`` prefix,
+        what each quotes of what it was given cut (:func:`~skillc_index.text.cut_quotes`)."""
 
         def fill(match: re.Match[str]) -> str:
             name = match.group(1)
-            return self.params.get(name, match.group(0))
+            value = self.params.get(name, match.group(0))
+            lint = self.code[1:] == "300"  # a rule's message (E300, W300): the linter's words
+            return value if lint else cut_quotes(value, whole=name not in ("message", "reason"))
 
         template = TEMPLATES.get(self.code)
         if template is None:
@@ -198,12 +201,6 @@ def diagnostic_json(diagnostic: Diagnostic) -> dict[str, str]:
 def _hint(text: str) -> str:
     """The detail line of a diagnostic that says what to do (empty when there is nothing)."""
     return f"hint: {text}" if text else ""
-
-
-def one_of(names: tuple[str, ...] | list[str]) -> str:
-    """``'a'``, ``'a' or 'b'``, ``'a', 'b' or 'c'``: names quoted for a hint."""
-    quoted = [f"'{name}'" for name in names]
-    return " or ".join(quoted) if len(quoted) < 3 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
 class SkillcError(Exception):

@@ -40,7 +40,7 @@ from skillc_index.homes import home_dir as home_dir
 from skillc_index.homes import user_home as user_home
 from skillc_index.inventory.links import store_entry as store_entry  # stdlib only
 from skillc_index.record import Record
-from skillc_index.text import cut, printable
+from skillc_index.text import MAX_SHOWN, cut, printable
 
 if TYPE_CHECKING:
     from skillc_index.inventory.folders import Root
@@ -204,10 +204,6 @@ def find_project_root(start: Path, home: Path) -> Path | None:
     from skillc_index.project import project_root_of
 
     return project_root_of(start.resolve(), (home, user_home()))[0]
-
-
-#: The longest a message quotes what it was given (a 1 MB name from a model is not echoed).
-MAX_SHOWN = 200
 
 
 def shown(text: str) -> str:

@@ -31,6 +31,7 @@ __all__ = [
     "BOM",
     "BOM_BYTES",
     "ELLIPSIS",
+    "MAX_SHOWN",
     "OTHER_BOMS",
     "TEXT_NOT_UTF8",
     "any_of",
@@ -42,6 +43,7 @@ __all__ = [
     "count_line_bytes",
     "count_lines",
     "cut",
+    "cut_quotes",
     "decoded",
     "encoding_problem",
     "folded",
@@ -53,6 +55,7 @@ __all__ = [
     "normalize_newlines",
     "nul_shown",
     "one_line",
+    "one_of",
     "other_bom",
     "printable",
     "shell_word",
@@ -437,6 +440,36 @@ def cut(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     return text[: grapheme_boundary(text, limit - 1)].rstrip() + ELLIPSIS
+
+
+def one_of(names: tuple[str, ...] | list[str]) -> str:
+    """``'a'``, ``'a' or 'b'``, ``'a', 'b' or 'c'``: names quoted for a hint."""
+    quoted = [f"'{name}'" for name in names]
+    return " or ".join(quoted) if len(quoted) < 3 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+#: The longest a message quotes what it was given (a 1 MB name from a model is not echoed).
+MAX_SHOWN = 200
+
+
+def cut_quotes(text: str, *, whole: bool = False) -> str:
+    """A message that may quote what it was given (``unknown target '...'``, click's ``Got
+    unexpected extra argument (...)``) with each quote, and each run without white space,
+    longer than :data:`MAX_SHOWN` characters :func:`cut` to it (quote marks kept). A quote is
+    between ``'``, ``"`` or parentheses; an apostrophe inside a word (``it's``) opens none.
+    ``whole``: ``text`` is all quoted (a name, a path, a heading), cut as one."""
+    if len(text) <= MAX_SHOWN or whole:
+        return cut(text, MAX_SHOWN)
+    more = f"{{{MAX_SHOWN + 1},}}"
+    quote = rf"(?<![^\W_])'[^'\n]{more}'(?![^\W_])|\"[^\"\n]{more}\"|\([^()\n]{more}\)"
+
+    def shorter(match: re.Match[str]) -> str:
+        found = match.group(0)
+        if match.lastindex is None:  # a quote: its marks around its cut inside
+            return found[0] + cut(found[1:-1], MAX_SHOWN) + found[-1]
+        return cut(found, MAX_SHOWN)
+
+    return re.sub(rf"{quote}|(\S{more})", shorter, text)
 
 
 def composed(text: str) -> str:
