@@ -702,6 +702,24 @@ def test_a_baseline_writer_holds_entries_within_the_bound_and_writes_as_before(
     assert not (tmp_path / "c.json").exists()
 
 
+def test_a_baseline_s_name_is_printed_with_its_control_characters_escaped(
+    lint: Run, cwd: Path
+) -> None:
+    """``--write-baseline $'bl-\\e]0;TITLE\\a.json'`` printed the raw escape sequence in
+    ``wrote N findings to ...`` (it set the terminal's title), where every other line escapes
+    control characters: so do that line and ``--baseline``'s ``baseline ...: N hidden``."""
+    put(cwd / "skills" / "demo", "[a](gone.md)\n")
+    name = "bl-\x1b]0;TITLE\x07.json"
+    wrote = lint("skills", "--write-baseline", name, script=True)
+    assert (wrote.returncode, wrote.stderr) == (
+        0,
+        "wrote 1 finding to bl-\\x1b]0;TITLE\\x07.json\n",
+    )
+    assert (cwd / name).is_file()  # the file has its name as given
+    read = lint("skills", "--baseline", name, script=True)
+    assert (read.returncode, read.stderr) == (0, "baseline bl-\\x1b]0;TITLE\\x07.json: 1 hidden\n")
+
+
 def test_baseline_keeps_hiding_a_count_an_edit_changes(lint: Run, cwd: Path) -> None:
     """SKL201's message holds the file's length: an edit anywhere changed it, and the finding
     came back as new while its entry was called stale (CI failed on unrelated edits)."""

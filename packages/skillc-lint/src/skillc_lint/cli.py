@@ -324,13 +324,14 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
         return _add_suppressions(run, output_format)
     if params.write_baseline is not None:
         wrote = counted(run.written or 0, "finding")
-        click.echo(f"wrote {wrote} to {params.write_baseline}", err=True)
+        click.echo(f"wrote {wrote} to {printable(params.write_baseline)}", err=True)
         return 0 if run.ok else 1
     baseline = run.hidden.baseline if run.hidden is not None else None
     if baseline is not None:
         stale = baseline.stale
         note = f"; {stale} no longer found (--write-baseline prunes them)" if stale else ""
-        click.echo(f"baseline {params.baseline}: {baseline.matched} hidden{note}", err=True)
+        named = printable(str(params.baseline))
+        click.echo(f"baseline {named}: {baseline.matched} hidden{note}", err=True)
     if output_format == "json":  # the findings, or with --statistics their counts
         print_json(run.to_dict())
     elif params.statistics:
