@@ -416,3 +416,40 @@ def test_an_error_quotes_at_most_200_characters_of_a_value(
     assert "a" * 199 + "\N{HORIZONTAL ELLIPSIS}" in first, first
     assert "a" * 200 not in proc.stderr
     assert max(len(line) for line in proc.stderr.splitlines()) < 400
+
+
+@pytest.mark.parametrize("command", ["install", "uninstall", "status"])
+def test_route_refuses_a_repeated_target_rather_than_keep_the_last(
+    skc: Run, project: Path, command: str
+) -> None:
+    """``skc route status -t claude -t codex`` showed codex alone, exit 0, where ``build -t``
+    takes several: route handles one agent folder a run, so a repeated ``-t`` is E100 before
+    anything is read or moved; one ``-t`` is as it was."""
+    proc = skc("route", command, "-t", "claude", "-t", "codex")
+    assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+    assert proc.stderr.splitlines()[0] == (
+        """error[E100]: invalid option: 'Invalid value for "-t" / "--target": given 2 times; """
+        "it takes one value'"
+    )
+    assert list(project.iterdir()) == []
+    empty = skc("route", command, "-t", "")  # its own check still runs on the one value
+    assert '\'Invalid value for "-t" / "--target": must not be empty\'' in empty.stderr
+    one = skc("route", "status", "--global", "-t", "codex", "--format", "json")
+    assert one.returncode == 0, one.stderr
+    assert json.loads(one.stdout)["agent"] == "codex"
+
+
+def test_lint_takes_t_for_its_target_as_build_does(
+    skc: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``lint`` had ``--target`` and no ``-t``, which every other command's target has."""
+    about = "name: demo\ndescription: Does x. Use when y.\n"
+    write_skill(project / "demo", frontmatter=about + "context: fork\n")
+    short = skc("lint", "demo", "-t", "codex", "--format", "json")
+    long = skc("lint", "demo", "--target", "codex", "--format", "json")
+    assert (short.returncode, short.stdout, short.stderr) == (
+        long.returncode,
+        long.stdout,
+        long.stderr,
+    )
+    assert "SKL931" in short.stdout

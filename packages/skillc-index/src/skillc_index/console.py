@@ -38,6 +38,7 @@ from skillc_index.diagnostics import (
 )
 from skillc_index.helppage import Command
 from skillc_index.operation import MAX_COUNT
+from skillc_index.single_option import given_once
 from skillc_index.spelling import CLI_SPELLING
 from skillc_index.streams import (
     INTERRUPTED,
@@ -485,6 +486,10 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
     flags = meta.flags or (f"--{name.removesuffix('_').replace('_', '-')}",)
     if hint is bool:
         given["is_flag"] = True
+    if meta.once:  # read as a repeated option, whose values given_once takes one of
+        multiple = True
+        given["default"] = () if default is None else (default,)
+        given["callback"] = given_once(given.get("callback"))
     return click.Option(
         [*flags, name],
         type=kind,

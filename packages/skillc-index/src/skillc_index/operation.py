@@ -131,7 +131,9 @@ class Param(Record):
     offers the installed skills' names (:mod:`skillc_index.completion`); ``names``: the
     value names a file (``"file"``) or a folder (``"dir"``) to read or write from the working
     directory, so a shell's TAB offers the shell's own names of that kind (what a
-    ``click.Path`` offers: ``skc mcp --cwd``); a command-line matter only."""
+    ``click.Path`` offers: ``skc mcp --cwd``); a command-line matter only; ``once``: the
+    option given more than once is E100, not its last value silently (route's ``-t``, which
+    is repeatable in ``build``)."""
 
     description: str
     minimum: int | None = None
@@ -150,6 +152,7 @@ class Param(Record):
     path: bool = False
     skill: bool = False
     names: Literal["file", "dir"] | None = None
+    once: bool = False
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {}

@@ -119,6 +119,7 @@ class LintParams(NamedTuple):
             "upload, plugin, well-known (default: the configuration's [lint] targets).",
             item_min_length=1,
             max_items=MAX_TARGETS,
+            flags=("-t", "--target"),
             metavar="AGENT",
             help="Report what an agent or package format drops, changes or refuses "
             "(SKL931-SKL933): claude, codex, agents, ..., upload, plugin, well-known "

@@ -43,6 +43,7 @@ _RouteTarget = Annotated[
         flags=("-t", "--target"),
         metavar="AGENT",
         show_default=True,
+        once=True,  # one agent folder per run: -t claude -t codex is E100, not codex alone
     ),
 ]
 
