@@ -492,11 +492,13 @@ def test_a_target_folder_no_path_can_name_cannot_be_created(
     skc: Run, skills: Path, project: Path, write_skill: WriteSkill
 ) -> None:
     """A target folder with a name too long for the file system was a raw E999 ``OSError``:
-    it is the typed ``cannot create`` of ``package -o``, and no agent folder is made."""
+    it is the typed ``cannot create`` of ``package -o`` (quoting 200 characters of the path,
+    as every message quotes a value), and no agent folder is made."""
     write_skill(skills / "demo", heading=False)
     proc = skc("build", "demo", "--target", "./" + "t" * 300 + "/")
     assert proc.returncode == 1
-    assert proc.stderr.startswith(f"error[E999]: cannot create '{project}/{'t' * 300}"), proc.stderr
+    shown = f"{project}/{'t' * 300}"[:199] + "\N{HORIZONTAL ELLIPSIS}"
+    assert proc.stderr.startswith(f"error[E999]: cannot create '{shown}'"), proc.stderr
     assert proc.stderr.endswith(f"': {os.strerror(errno.ENAMETOOLONG)}\n"), proc.stderr
 
 

@@ -465,7 +465,8 @@ def test_html_where_no_file_can_be_is_refused(
     ]:
         proc = stats_cli("stats", "demo", "--html", given)
         assert (proc.returncode, proc.stdout) == (1, "")
-        assert proc.stderr == f"error[E100]: invalid option: 'cannot write '{given}': {reason}'\n"
+        shown = given if len(given) <= 200 else given[:199] + "\N{HORIZONTAL ELLIPSIS}"  # cut
+        assert proc.stderr == f"error[E100]: invalid option: 'cannot write '{shown}': {reason}'\n"
     assert stats_cli("stats", "demo", "--html", "gone/deeper/x.html").returncode == 0
     assert (project / "gone" / "deeper" / "x.html").read_text().startswith("<!DOCTYPE html>")
 
