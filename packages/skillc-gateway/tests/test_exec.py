@@ -399,8 +399,8 @@ def test_a_placeholder_never_leads_out_of_the_skill(
     (tool / "link").symlink_to(tool.parent)
     done = gateway_process("exec", "demo", "--", "cat", word)
     assert (done.returncode, done.stdout) == (1, ""), done.stdout
-    assert done.stderr == f"error[E012]: path escapes skill root: '{word}'\n"
-    assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{word}'"
+    assert done.stderr == f"error[E012]: path escapes skill root: '{quoted(word)}'\n"
+    assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{quoted(word)}'"
 
 
 def test_a_placeholder_in_an_inline_script_is_a_path_up_to_where_a_shell_word_ends_it(
@@ -463,6 +463,11 @@ def test_a_placeholder_in_an_inline_script_is_a_path_up_to_where_a_shell_word_en
 PADDED = "./" * 520
 
 
+def quoted(word: str) -> str:
+    """``word`` as an error quotes it: at most 200 characters, ``…`` last."""
+    return word if len(word) <= 200 else word[:199] + "\N{HORIZONTAL ELLIPSIS}"
+
+
 @pytest.mark.parametrize(
     "program",
     [
@@ -489,9 +494,9 @@ def test_a_program_path_never_leads_out_of_the_skill(
     (tool / "out").symlink_to(outside)  # a folder symlink out
     done = gateway_process("exec", "demo", "--", program)
     assert (done.returncode, done.stdout) == (1, ""), done.stderr
-    assert done.stderr == f"error[E012]: path escapes skill root: '{program}'\n"
+    assert done.stderr == f"error[E012]: path escapes skill root: '{quoted(program)}'\n"
     assert not marker.exists()
-    assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{program}'"
+    assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{quoted(program)}'"
 
 
 def test_a_program_path_inside_the_skill_runs(
@@ -536,8 +541,8 @@ def test_an_argument_naming_a_path_of_the_skill_never_leads_out_of_it(
     (tool / "out").symlink_to(outside)
     done = gateway_process("exec", "demo", "--", "cat", word)
     assert (done.returncode, done.stdout) == (1, ""), done.stdout
-    assert done.stderr == f"error[E012]: path escapes skill root: '{word}'\n"
-    assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{word}'"
+    assert done.stderr == f"error[E012]: path escapes skill root: '{quoted(word)}'\n"
+    assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{quoted(word)}'"
 
 
 def test_a_file_to_be_created_through_a_link_out_is_e012(
