@@ -10,6 +10,7 @@ import select
 import signal
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -237,7 +238,7 @@ def test_a_signal_that_cuts_a_reply_writes_no_more_even_with_a_listen_open(
     writer = threading.Thread(target=_write_quietly, args=(process, requests), daemon=True)
     writer.start()
     writer.join(timeout=5)
-    time.sleep(1)  # the server fills stdout, then waits for the client to read
+    _wait_until_stdout_is_full(process)  # the server then waits for the client to read
     process.send_signal(signal.SIGTERM)
     try:
         code = process.wait(timeout=20)  # the client has read nothing yet
@@ -263,6 +264,21 @@ def test_a_signal_that_cuts_a_reply_writes_no_more_even_with_a_listen_open(
     with closing(sqlite3.connect(db)) as connection:
         (rows,) = connection.execute("SELECT COUNT(*) FROM access_log").fetchone()
     assert rows > 0
+
+
+def _wait_until_stdout_is_full(process: subprocess.Popen[bytes]) -> None:
+    """Wait (a bound, not a timing: at most 60 s) until the server's unread output fills the
+    pipe (64 KiB on Linux): from then on it is blocked writing a reply."""
+    import fcntl
+    import termios
+
+    assert process.stdout is not None
+    waiting = bytearray(4)
+    for _ in range(1_200):
+        fcntl.ioctl(process.stdout.fileno(), termios.FIONREAD, waiting)
+        if int.from_bytes(waiting, sys.byteorder) >= 60_000:
+            return
+        time.sleep(0.05)
 
 
 def _start(
