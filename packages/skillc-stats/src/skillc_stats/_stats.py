@@ -72,6 +72,8 @@ from skillc_stats._filters import Filters, Folders, Names, Time, team_filters
 from skillc_stats.operations import GroupBy
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from skillc_index.accesslog import OpenArgs, SearchArgs, ShowArgs
     from skillc_index.layout import SkillArgument
     from skillc_stats._team import TeamStatsLog, TeamStore
@@ -89,6 +91,40 @@ def _ranked(counts: Mapping[Any, int], key: Any = None) -> list[tuple[Any, int]]
     return sorted(counts.items(), key=lambda pair: (-pair[1], order(pair[0])))
 
 
+class SeveralLogs:
+    """One skill's rows in several local logs (:class:`StatsLog` each) read as one: a row is
+    in one primary log (``sync`` moves rows, never copies them), so each group's counts are
+    the sum of the logs' (every reader here sums the groups it gets), the period the widest."""
+
+    def __init__(self, logs: Sequence[StatsLog]) -> None:
+        self._logs = logs
+
+    def period(self) -> tuple[str | None, str | None]:
+        found = [log.period() for log in self._logs]
+        starts = [start for start, _ in found if start is not None]
+        ends = [end for _, end in found if end is not None]
+        return min(starts, default=None), max(ends, default=None)
+
+    def command_args_counts(self) -> Iterable[Any]:
+        for log in self._logs:
+            yield from log.command_args_counts()
+
+    def args_counts(self, command: str) -> list[Any]:
+        return [row for log in self._logs for row in log.args_counts(command)]
+
+    def error_counts(self) -> list[Any]:
+        return [row for log in self._logs for row in log.error_counts()]
+
+    def day_counts(self) -> list[Any]:
+        return [row for log in self._logs for row in log.day_counts()]
+
+    def counts(self, keys: Sequence[str]) -> list[Any]:
+        return [row for log in self._logs for row in log.counts(keys)]
+
+    def cwd_counts(self) -> list[Any]:
+        return [row for log in self._logs for row in log.cwd_counts()]
+
+
 class StatsQuery:
     """The RFC-0003 queries for one resolved skill and one set of filters, over its local
     log (the rows of its source and of those of ``folders``, :func:`~._usage.logged_folders`,
@@ -103,25 +139,35 @@ class StatsQuery:
         store: TeamStore | None = None,
         folders: Mapping[str, str] = MappingProxyType({}),
         notices: tuple[Notice, ...] = (),
+        others: Sequence[Path] = (),
     ) -> None:
         self.skill = skill
+        self._others: list[LocalRows] = []
+        self.unused_note: Notice | None = None
+        """Said by :meth:`warnings` when the rows read hold no use (:func:`~._usage.elsewhere`)."""
         self.filters = filters
         self._notes: dict[str, Notice] = {note.text: note for note in notices}
         """``notices`` (the logs it does not read: :func:`~._usage.former_notices`), then the
         periods :meth:`trend` left out, by period kind (:func:`periods_note`)."""
         self._source: LocalRows | TeamStore
-        self._log: StatsLog | TeamStatsLog
+        self._log: StatsLog | SeveralLogs | TeamStatsLog
         if store is None:
             from skillc_stats._usage import own_folders
 
             self._source = LocalRows(primary_log(skill.runtime))
+            self._others = [LocalRows(log) for log in others]
             try:  # (a plugin's skill: its other versions' folders, from these rows)
                 paths = own_folders(self._source, folders, str(skill.source))
                 # (--project: the other folders' rows count as the source's)
                 same = same_folders(dict.fromkeys(paths, valid_utf8(str(skill.source))))
                 self._log = StatsLog(self._source, "skill_path", paths, filters, same)
+                if self._others:  # its rows in the other scope's runtime too (scope_logs)
+                    logs = [
+                        StatsLog(rows, "skill_path", paths, filters, same) for rows in self._others
+                    ]
+                    self._log = SeveralLogs([self._log, *logs])
             except BaseException:  # (UnreadableFile: E999, the log closed)
-                self._source.close()
+                self.close()
                 raise
         else:
             self._source = store
@@ -129,6 +175,8 @@ class StatsQuery:
 
     def close(self) -> None:
         self._source.close()
+        for rows in self._others:
+            rows.close()
 
     def __enter__(self) -> StatsQuery:
         return self
@@ -198,9 +246,14 @@ class StatsQuery:
         return self._by_args[2]
 
     def warnings(self) -> tuple[Notice, ...]:
-        """A notice of the :attr:`skipped_rows`, when there are any, and of the periods the
-        trends asked so far left out (:func:`periods_note`)."""
+        """A notice of the :attr:`skipped_rows`, when there are any, of the periods the
+        trends asked so far left out (:func:`periods_note`), and the :attr:`unused_note`
+        when no row read is a use."""
         notes = tuple(self._notes.values())
+        if self.unused_note is not None and not any(
+            command_kind(row.command) == "use" for row in self._commands
+        ):  # no use here: its uses may be in other projects' runtimes (prepare)
+            notes = (*notes, self.unused_note)
         skipped = self.skipped_rows
         if not skipped:
             return notes
@@ -407,10 +460,17 @@ def prepare(
     filters = team_filters(layout, since, until, projects, store, users, machines)
     resolved = skill if isinstance(skill, ResolvedSkill) else resolve_skill(skill, layout)
     if store is None:
-        from skillc_stats._usage import former_notices, logged_folders
+        from skillc_index.accesslog.store import former_logs, scope_logs
+        from skillc_stats._usage import elsewhere, elsewhere_notice, former_notices, logged_folders
 
         folders, notices = logged_folders(resolved, layout), former_notices(resolved, layout)
-        return StatsQuery(resolved, filters, folders=folders, notices=notices)
+        source, log = str(resolved.source), primary_log(resolved.runtime)
+        former = former_logs(source, log, layout)  # (said by its notices, not read)
+        others = [path for path in scope_logs(source, log, layout) if path not in former]
+        query = StatsQuery(resolved, filters, folders=folders, notices=notices, others=others)
+        if elsewhere(source, resolved.in_store, layout):  # said when it finds no use
+            query.unused_note = elsewhere_notice([resolved.name], layout)
+        return query
     from skillc_stats._team import TeamStore
 
     return StatsQuery(resolved, filters, TeamStore(store, write=False))

@@ -348,6 +348,39 @@ def former_notices(skill: ResolvedSkill, layout: Layout) -> tuple[Notice, ...]:
     return tuple(notices)
 
 
+def elsewhere(source: str, in_store: bool, layout: Layout) -> bool:
+    """Whether the rows of the skill at ``source`` may be in runtimes this folder's ``stats``
+    does not read: a skill in no store outside this project (a home agent skill, a plugin's)
+    logs to the runtime of the project it is used in, else to skillc's home (DECISIONS,
+    runtime), and skillc keeps no list of those projects. A project's own agent skills and
+    every store skill log where ``stats`` reads (:func:`~skillc_index.accesslog.store.
+    scope_logs`: this project's runtime and the home's)."""
+    root = layout.project_root
+    return not in_store and (root is None or not Path(source).is_relative_to(root))
+
+
+def elsewhere_notice(names: list[str], layout: Layout) -> Notice:
+    """What ``stats`` says of the skills :func:`elsewhere` (``names``, three shown) whose
+    uses it cannot all count (``--all``: those it lists with none)."""
+    from skillc_index import Notice
+
+    one = len(names) == 1
+    shown = ", ".join(f"'{name}'" for name in names[:3])
+    if not one:
+        shown = (
+            f"{len(names)} skills listed with no use ({shown}{', ...' if len(names) > 3 else ''})"
+        )
+    read = (
+        "this project's runtime and skillc's home's" if layout.project_root else "skillc's home's"
+    )
+    command = f"skc stats {names[0]}" if one and len(names[0]) <= 64 else "skc stats --all"
+    return Notice(
+        f"{shown} {'is' if one else 'are'} in no store: a use is logged in the runtime of the "
+        f"project it is made in (else skillc's home), and only {read} are read here; uses in "
+        f"other projects are not counted: run `{command}` in them"
+    )
+
+
 def team_usage(
     skills: Iterable[InstalledSkill], store: TeamStore, filters: Filters
 ) -> list[dict[str, Any]]:
@@ -445,6 +478,13 @@ def all_answers(
         logs = logs_of(skills, layout)  # (in inventory order: one map for both answers)
         versioned: dict[Path, dict[str, str]] = {}  # (a plugin's versions looked up once)
         entries = local_usage(skills, layout, filters, notes, logs, versioned)
+        unused = [  # (entries in inventory order)
+            entry["skill"]
+            for skill, entry in zip(skills, entries, strict=True)
+            if not entry["uses"] and elsewhere(str(skill.source), skill.store is not None, layout)
+        ]
+        if unused:  # "never used" only as far as this folder's runtimes know
+            notes["elsewhere"] = elsewhere_notice(unused, layout)
         usage = usage_response(entries, filters)
         counts = AllCounts(usage["data"], layout, filters, logs=logs, versioned=versioned)
         counts.notes.update(notes)

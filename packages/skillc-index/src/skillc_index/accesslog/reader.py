@@ -568,12 +568,13 @@ def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict
     (:meth:`~skillc_index.inventory.entries.InstalledSkill.logged_as`: a folder imported
     into a store is its store copy, and its rows before the import may be in another log,
     the project's for a folder built ``--global``; a store link's, before its runtime was
-    named after its entry: :func:`~.store.former_logs`) -> its skill's source. Read each log with
+    named after its entry: :func:`~.store.former_logs`; a skill in no store's, in the other
+    scope's runtime: :func:`~.store.scope_logs`) -> its skill's source. Read each log with
     :func:`usage_of` once :func:`add_versions` has added the other versions' folders of its
     plugin skills (``same``: the folders that are not their source, :func:`same_folders`,
     which it returns), and sum a skill's logs with :func:`add_usage` (``skc stats --all`` and
     the agent listing's ranking)."""
-    from skillc_index.accesslog.store import former_logs, primary_log_finder
+    from skillc_index.accesslog.store import primary_log_finder, scope_logs
 
     log_of = primary_log_finder(layout)
     by_log: dict[Path, dict[str, str]] = {}
@@ -584,8 +585,10 @@ def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict
             folders = by_log.setdefault(log, {})
             if folders.get(key) != key:  # a skill's source stays its own (an older version
                 folders[key] = source  # imported a store link's folder: that copy claims it)
-            for former in former_logs(folder, log, layout):  # a store link's, named otherwise
-                by_log.setdefault(former, {}).setdefault(key, source)
+            # a store link's, named otherwise (former_logs); a skill in no store's, in the
+            # other scope's runtime (used outside the project, or before `skc init`)
+            for other in scope_logs(folder, log, layout):
+                by_log.setdefault(other, {}).setdefault(key, source)
     return by_log
 
 

@@ -304,6 +304,25 @@ def former_logs(folder: str, log: Path, layout: Layout) -> list[Path]:
     return [path for path in found if path != log and path.is_file()]
 
 
+def scope_logs(folder: str, log: Path, layout: Layout) -> list[Path]:
+    """The primary logs other than ``log`` (its own) that may hold rows of the skill at
+    ``folder`` under this layout's scopes: the log of that name (the folder's, and its
+    runtime's) in the project and the global runtime store, those that are there. A skill in
+    no store logs to the runtime of the project it is used in, else to the global one
+    (DECISIONS, runtime): a home agent skill used outside any project, or a project's agent
+    skill used before ``skc init``, has its rows in the global runtime, read from the
+    project too. Only rows naming ``folder`` (``skill_path``) are its; a row is in one
+    primary log (``sync`` moves, never copies), so summing them counts each once. Those of
+    :func:`former_logs` among them. Left in place, never written."""
+    names = dict.fromkeys((log.parent.parent.name, os.path.basename(folder)))  # noqa: PTH119
+    found = (
+        primary_log(layout.runtime_store(scope) / name)
+        for scope in layout.scopes()
+        for name in names
+    )
+    return [path for path in dict.fromkeys(found) if path != log and path.is_file()]
+
+
 def fallback_log(layout: Layout, skill: str) -> Path:
     return layout.fallback_log_dir(skill) / LOG_FILE
 

@@ -1,0 +1,92 @@
+"""A skill in no store (an agent folder's, a home one's) logs its uses to the runtime of the
+project it is used in, else to skillc's home (DECISIONS, runtime): ``skc stats`` reads both
+of those runtimes, and says so when uses may be in other projects' runtimes it cannot know."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def skc(cli: Callable[..., Run]) -> Run:
+    return cli("skc", script=True)  # the installed command, as the user meets it
+
+
+def uses(skc: Run, cwd: Path) -> dict[str, int]:
+    run = skc("stats", "--all", "--format", "json", cwd=cwd)
+    assert run.returncode == 0, run.stderr
+    return {entry["skill"]: entry["uses"] for entry in json.loads(run.stdout)["data"]}
+
+
+def summary_uses(skc: Run, name: str, cwd: Path) -> int:
+    run = skc("stats", name, "--format", "json", cwd=cwd)
+    assert run.returncode == 0, run.stderr
+    return int(json.loads(run.stdout)["data"]["uses"])
+
+
+def test_uses_before_skc_init_still_count_after_it(
+    skc: Run, tmp_path: Path, home: Path, demo_skill: Callable[[Path], Path]
+) -> None:
+    """Before ``skc init`` a folder's agent skills (and the home's) log to skillc's home;
+    after it, to the project's runtime: both are read, each row once."""
+    folder = tmp_path / "webapp"
+    demo_skill(folder / ".claude" / "skills" / "local-one")
+    demo_skill(home / ".claude" / "skills" / "home-one")
+    for _ in range(3):
+        assert skc("outline", "local-one", cwd=folder).returncode == 0
+    for _ in range(2):
+        assert skc("outline", "home-one", cwd=folder).returncode == 0
+    assert uses(skc, folder) == {"local-one": 3, "home-one": 2}
+    assert skc("init", cwd=folder).returncode == 0
+    assert uses(skc, folder) == {"local-one": 3, "home-one": 2}
+    assert summary_uses(skc, "local-one", folder) == 3
+    assert skc("outline", "local-one", cwd=folder).returncode == 0  # (the project's runtime)
+    assert (folder / ".skillc" / "runtime" / "local-one" / ".skillc-meta" / "logs.db").is_file()
+    assert uses(skc, folder) == {"local-one": 4, "home-one": 2}
+    assert summary_uses(skc, "local-one", folder) == 4
+    text = skc("stats", "--all", cwd=folder)
+    assert "Never used: 0" in text.stdout.splitlines(), text.stdout
+    assert "in no store" not in text.stderr  # nothing listed as never used
+    page = tmp_path / "all.html"
+    assert skc("stats", "--all", "--html", str(page), cwd=folder).returncode == 0
+    assert "Never used (0)" in page.read_text(encoding="utf-8")
+
+
+def test_a_home_skill_used_only_in_a_project_is_not_called_never_used_silently(
+    skc: Run, tmp_path: Path, home: Path, demo_skill: Callable[[Path], Path]
+) -> None:
+    """Its uses are in that project's runtime, which skillc keeps no list of: elsewhere
+    ``stats`` says they are not counted there, and where to see them."""
+    demo_skill(home / ".claude" / "skills" / "home-one")
+    project, other = tmp_path / "a", tmp_path / "elsewhere"
+    project.mkdir()
+    other.mkdir()
+    assert skc("init", cwd=project).returncode == 0
+    for _ in range(3):
+        assert skc("outline", "home-one", cwd=project).returncode == 0
+    assert uses(skc, project) == {"home-one": 3}
+    assert "in no store" not in skc("stats", "--all", cwd=project).stderr
+    assert "in no store" not in skc("stats", "home-one", cwd=project).stderr  # (3 uses)
+    run = skc("stats", "--all", cwd=other)
+    assert run.returncode == 0, run.stderr
+    assert "Never used: 1" in run.stdout.splitlines()  # (as far as this folder knows)
+    assert "'home-one' is in no store" in run.stderr
+    assert "uses in other projects are not counted: run `skc stats home-one` in them" in (
+        run.stderr
+    )
+    one = skc("stats", "home-one", cwd=other)
+    assert one.returncode == 0, one.stderr
+    assert "Uses: 0" in one.stdout.splitlines()
+    assert "'home-one' is in no store" in one.stderr
+    # a store skill's uses are all where stats reads: nothing to say of it
+    demo_skill(home / ".skillc" / "skills" / "stored")
+    quiet = skc("stats", "stored", cwd=other)
+    assert quiet.returncode == 0, quiet.stderr
+    assert "in no store" not in quiet.stderr
