@@ -234,6 +234,28 @@ def test_a_plugin_skill_found_through_the_server_is_named_as_in_process(
         )
 
 
+def test_the_server_names_a_skill_with_the_clients_agent_folders(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
+    write_skill: WriteSkill,
+) -> None:  # fmt: skip
+    """A client with ``$CLAUDE_CONFIG_DIR`` set, a server started without it: the server
+    reads the client's Claude Code folder (the request carries its agent variables), so it
+    names a skill of ``$CLAUDE_CONFIG_DIR/skills`` by the bare name the client reads it back
+    by, as a find without the server does (it named it by its absolute path)."""
+    config = project.parent / "claude-config"
+    write_skill(config / "skills" / "planner", "planner", "Write an implementation plan.")
+    env = {"CLAUDE_CONFIG_DIR": str(config)}
+    command = ("find", "implementation plan", "--format", "json")
+    alone = gateway_process(*command, env_extra={**env, "SKILLC_FIND_SERVER": "0"})
+    assert [skill["name"] for skill in json.loads(alone.stdout)["skills"]] == ["planner"]
+    assert "CLAUDE_CONFIG_DIR" not in clean_env
+    with server(clean_env, project, gateway):
+        before = queries(gateway)
+        through = gateway_process(*command, env_extra=env)
+        assert queries(gateway) == before + 1  # the server answered
+    assert (through.returncode, through.stdout) == (0, alone.stdout)
+
+
 def test_a_request_root_is_read_back_whole(home: Path) -> None:
     """Every field of a root travels in a find request (a plugin's name and marketplace, the
     agent): the server reads back the roots the client computed (a malformed root:
@@ -249,6 +271,10 @@ def test_a_request_root_is_read_back_whole(home: Path) -> None:
     )
     request = find_request(layout, "review", 10, roots, 5.0)
     assert read_find_request(request, home)[5] == roots
+    agents = {"SKILLC_HOME": str(home), "CODEX_HOME": "codex", "CLAUDE_CONFIG_DIR": ""}
+    layout = Layout.discover(home, agents)  # the agent variables travel too, as set
+    read = read_find_request(find_request(layout, "review", 10, roots, 5.0), home)[0]
+    assert dict(read.agent_env or ()) == {"CODEX_HOME": "codex", "CLAUDE_CONFIG_DIR": ""}
 
 
 def test_changes_are_seen_by_the_next_find(
@@ -1516,7 +1542,7 @@ def test_bad_requests_are_refused(
         find = {"version": PROTOCOL, "op": "find", "code": code_id()}
         find |= {"home": str(home), "cwd": str(project)}
         find |= {"project_root": None, "query": "paint", "limit": 10, "budget": 1.0}
-        find |= {"semantic": False}
+        find |= {"semantic": False, "agent_env": []}
         reply = raw_request(home, json.dumps({**find, "semantic": "no", "roots": []}).encode())
         assert reply["error"] == "bad semantic"
         none = [None, None, None]  # a root's agent, plugin and marketplace
@@ -1530,6 +1556,16 @@ def test_bad_requests_are_refused(
         ):
             reply = raw_request(home, json.dumps({**find, "roots": roots}).encode())
             assert reply["error"] == "bad roots"
+        for agents in (
+            "CLAUDE_CONFIG_DIR=/x",
+            [["PATH", "/x"]],  # not an agent variable
+            [["CODEX_HOME", "/x"], ["CODEX_HOME", "/y"]],
+            [["CODEX_HOME", "/x\0"]],
+            [["CODEX_HOME", "x" * 5000]],
+        ):
+            request = {**find, "roots": [], "agent_env": agents}
+            reply = raw_request(home, json.dumps(request).encode())
+            assert reply["error"] == "bad agent_env"
         # a client of other code asks on (an older one sends its version alone): logged once
         for other in ({"code": code_id() + "0"}, {"code": None, "skillc_gateway": __version__}):
             reply = raw_request(home, json.dumps({**find, **other}).encode())

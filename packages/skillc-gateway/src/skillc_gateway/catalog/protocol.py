@@ -7,7 +7,8 @@ carries ``version`` (:data:`PROTOCOL`); ``op`` is ``find``, ``status``, ``stop``
 whose socket basics, the version and the message's encoding this module takes). A
 ``find`` request carries everything the answer depends on (:func:`find_request`: the query,
 the limit, the folders the client computed to search, its working directory's layout, the
-code it runs: :func:`code_id`), which the server reads back with :func:`read_find_request`
+code it runs: :func:`code_id`; the agent variables the inventory reads, ``$CLAUDE_CONFIG_DIR``
+and ``$CODEX_HOME``: :func:`agent_env`), which the server reads back with :func:`read_find_request`
 (:class:`BadRequest` for anything else: a server answers only the finds of its own code, and
 the client answers a refused find itself); nothing in a request is ever executed: it names
 folders to read and words to rank. The answer travels whole (:func:`encode_result`,
@@ -50,6 +51,7 @@ __all__ = [
     "PROTOCOL",
     "SOCKET_NAME",
     "BadRequest",
+    "agent_env",
     "already_runs",
     "code_id",
     "decode_result",
@@ -80,8 +82,12 @@ MAX_REPLY_BYTES = 64 * 1024 * 1024
 #: answered as :func:`other_version_reply` says). 2: the request carries :func:`code_id`.
 #: 3: each root travels whole (its agent, plugin and marketplace too: a plugin's skill is
 #: named ``plugin:skill`` by the server as without it); a server of 2 refuses a request of 3
-#: as one of other code, and the client answers it itself.
-FIND_FORMAT = 3
+#: as one of other code, and the client answers it itself. 4: the request carries the
+#: client's agent variables (``agent_env``: ``$CLAUDE_CONFIG_DIR``, ``$CODEX_HOME``), which
+#: the server's names are read back through.
+FIND_FORMAT = 4
+#: The longest value of an agent variable a request may carry (a path: ``PATH_MAX``).
+MAX_AGENT_VALUE = 4096
 _ROOT_KINDS = frozenset({"store", "agent", "config", "plugin", "path"})
 _SCOPES = frozenset({"project", "global"})
 
@@ -224,6 +230,7 @@ def find_request(
         "home": str(layout.home),
         "cwd": str(layout.cwd),
         "project_root": None if layout.project_root is None else str(layout.project_root),
+        "agent_env": agent_env(layout),
         "query": query,
         "limit": limit,
         "budget": budget,
@@ -280,9 +287,49 @@ def read_find_request(
             raise BadRequest("bad roots")
         path, kind, scope, agent, plugin, marketplace = item
         roots.append(Root(Path(path), kind, scope, agent, plugin, marketplace))
+    agents = _read_agent_env(message.get("agent_env"))
     project_root = None if project is None else Path(project)
-    layout = Layout(Path(str(cwd)), home, project_root)
+    layout = Layout(Path(str(cwd)), home, project_root, agent_env=agents)
     return layout, query, limit, float(budget), semantic, tuple(roots)
+
+
+def agent_env(layout: Layout) -> list[list[str]]:
+    """The agent variables the inventory reads (:data:`~skillc_index.inventory.folders.
+    AGENT_VARIABLES`) as ``layout`` sees them (:func:`~skillc_index.inventory.folders.
+    agent_variable`: its own, else the process's), ``[name, value]`` for each one set: the
+    server answers with the client's Claude Code and Codex folders, not its own, so it names
+    a skill of ``$CLAUDE_CONFIG_DIR/skills`` as the client reads it back."""
+    from skillc_index.inventory.folders import AGENT_VARIABLES, agent_variable
+
+    return [
+        [name, value]
+        for name in AGENT_VARIABLES
+        if (value := agent_variable(layout, name)) is not None
+    ]
+
+
+def _read_agent_env(given: object) -> tuple[tuple[str, str], ...]:
+    """:func:`agent_env`'s list read back as a layout's ``agent_env`` (each variable of
+    :data:`~skillc_index.inventory.folders.AGENT_VARIABLES` at most once, a value of at most
+    :data:`MAX_AGENT_VALUE` characters without NUL); :class:`BadRequest` otherwise."""
+    from skillc_index.inventory.folders import AGENT_VARIABLES
+
+    if not isinstance(given, list) or len(given) > len(AGENT_VARIABLES):
+        raise BadRequest("bad agent_env")
+    pairs: dict[str, str] = {}
+    for item in given:
+        if not (
+            isinstance(item, list)
+            and len(item) == 2
+            and item[0] in AGENT_VARIABLES
+            and item[0] not in pairs
+            and isinstance(item[1], str)
+            and len(item[1]) <= MAX_AGENT_VALUE
+            and "\0" not in item[1]
+        ):
+            raise BadRequest("bad agent_env")
+        pairs[item[0]] = item[1]
+    return tuple(pairs.items())
 
 
 def _absolute(value: object) -> bool:
