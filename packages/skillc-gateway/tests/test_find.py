@@ -238,6 +238,28 @@ def test_a_plugin_skill_found_is_named_as_skc_list_names_it(
     assert sorted(listed.values()) == ["p@m1:x", "p@m2:x", "q:x", "q:y", "x"]
 
 
+def test_a_plugin_at_two_scopes_names_each_copy_by_what_reads_it(
+    gateway: Run, layout: Layout, project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """A plugin installed at user scope (1.0) and project scope (2.0), two copies of its
+    skill: ``find`` named both ``tools:plans``, which reads the project's copy only (as Claude
+    Code loads it); the user copy is named by its path now, which reads it. Near miss: the
+    project copy keeps ``tools:plans``."""
+    from skillc_index import resolve_skill
+
+    cache = home / ".claude/plugins/cache/gamma/tools"
+    write_skill(cache / "1.0/skills/plans", "plans", "Write a lantern plan.")
+    write_skill(cache / "2.0/skills/plans", "plans", "Write a lantern plan, second edition.")
+    user = {"scope": "user", "installPath": str(cache / "1.0")}
+    here = {"scope": "project", "projectPath": str(project), "installPath": str(cache / "2.0")}
+    installed_plugin(home, {"version": 2, "plugins": {"tools@gamma": [user, here]}})
+    hits = {skill["path"]: skill["name"] for skill in find(gateway, "lantern plan")["skills"]}
+    older, newer = str(cache / "1.0/skills/plans"), str(cache / "2.0/skills/plans")
+    assert hits == {newer: "tools:plans", older: older}
+    for path, name in hits.items():
+        assert str(resolve_skill(name, layout).source) == path
+
+
 def test_a_plugin_skills_folder_leading_out_is_not_searched(
     gateway: Run, home: Path, write_skill: WriteSkill
 ) -> None:

@@ -106,7 +106,8 @@ class Seen:
             if first is not None:
                 root, entry = first
                 name = entry.rpartition("/")[2] or root.path.name  # a --path DIR that is one
-                if root.kind == "plugin" and (spelled := self._plugin_called(root, name)) != name:
+                spelled = self._plugin_called(root, name) if root.kind == "plugin" else None
+                if spelled is not None and spelled != name:
                     names.append(spelled)
                     continue
             names.append(None)
@@ -118,21 +119,27 @@ class Seen:
             return [name if name is not None else next(read) for name in names]
         return [name for name in names if name is not None]
 
-    def _plugin_called(self, root: Root, name: str) -> str:
+    def _plugin_called(self, root: Root, name: str) -> str | None:
         """``plugin:name`` for the skill ``name`` of the plugin ``root`` (``plugin@market:name``
         when another plugin has that skill too), as
         :func:`~skillc_index.inventory.resolve.plugin_key_names` names it among the plugins'
         skills of that name (those the walks found: no file is read again); the bare ``name``
-        when no spelling tells it apart."""
+        when no spelling tells it apart; None when that plugin's name reads another copy: the
+        plugin installed at two scopes, ``root`` the later one (``tools:writing-plans`` reads
+        the project's copy, as Claude Code loads it), which is then named as any folder's
+        skill (its bare name when that reads it, else its path)."""
         from skillc_index.inventory.resolve import plugin_key_names
 
-        keys: dict[tuple[str | None, str | None, str], None] = {}  # a plugin at two scopes: once
-        for other, _, result in self.walks:
+        keys: dict[tuple[str | None, str | None, str], Path] = {}  # each key's first copy
+        for other, _, result in self.walks:  # in resolution order
             index = result.state.positions().get(name) if other.kind == "plugin" else None
             if index is not None and result.state.kinds[index] & SKILL:
-                keys[other.plugin, other.marketplace, name] = None
+                keys.setdefault((other.plugin, other.marketplace, name), other.path)
+        key = (root.plugin, root.marketplace, name)
+        if keys.get(key, root.path) != root.path:  # the plugin's name reads an earlier copy
+            return None
         spelled = dict(zip(keys, plugin_key_names(list(keys)), strict=True))
-        return spelled.get((root.plugin, root.marketplace, name)) or name
+        return spelled.get(key) or name
 
     def _merge_imported(self, copies: dict[str, int], folders: dict[str, int]) -> None:
         """A folder imported into a store searched here and its store copy are one skill,
