@@ -914,6 +914,49 @@ def test_codexs_system_skills_rank_after_the_plugins(
     assert resolve_skill("mine", layout).source == home / ".codex/skills/mine"
 
 
+def test_codexs_system_copy_of_a_plugins_skill_is_named_by_what_reads_it(
+    layout: Layout, home: Path, monkeypatch: pytest.MonkeyPatch,
+    cli: Callable[..., Callable[..., Done]],
+) -> None:  # fmt: skip
+    """A plugin's ``skill-creator`` and Codex's bundled ``.system`` copy: the bare name reads
+    the plugin's (ranked first), yet ``skc list`` (and ``stats --all``) named Codex's copy
+    ``skill-creator`` and the MCP server served it as ``skill://skill-creator``. Codex's copy
+    is named by its path now and is at ``skill://global-codex/skill-creator``; no skill is at
+    ``skill://skill-creator``. Near miss: a skill of no plugin first of its name keeps it."""
+    from skillc_index import resolve_skill
+    from skillc_index.inventory.entries import installed_skills
+    from skillc_index.inventory.resolve import skill_names
+    from skillc_index.inventory.uris import skill_paths, uri_folder
+
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    plugin = home / ".claude/plugins/cache/mkt/devkit/1.0.0"
+    system = write(home / ".codex/skills/.system/skill-creator")
+    write(plugin / "skills/skill-creator")
+    write(home / ".codex/skills/.system/imagegen")  # no other skill of that name
+    records(home, {"version": 2, "plugins": {"devkit@mkt": [{"installPath": str(plugin)}]}})
+    skills = installed_skills(layout).skills
+    names = zip(skills, skill_names(skills), strict=True)
+    named = {str(skill.source): name for skill, name in names}
+    assert named == {
+        str(plugin / "skills/skill-creator"): "devkit:skill-creator",
+        str(system): str(system),
+        str(home / ".codex/skills/.system/imagegen"): "imagegen",
+    }
+    for source, name in named.items():
+        assert str(resolve_skill(name, layout).source) == source  # each name reads its row
+    paths = {path: skill.source for path, skill in skill_paths(installed_skills(layout)).items()}
+    assert paths == {
+        "devkit/skill-creator": plugin / "skills/skill-creator",
+        "global-codex/skill-creator": system,
+        "imagegen": home / ".codex/skills/.system/imagegen",
+    }
+    assert uri_folder("skill://skill-creator/SKILL.md", layout) is None
+    listed = cli("skillc-index", script=True)("list", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    rows = {row["name"] for row in json.loads(listed.stdout)["skills"]}
+    assert rows == {"devkit:skill-creator", str(system), "imagegen"}
+
+
 def test_a_skill_given_by_path_reads_the_plugin_records_only_in_the_plugins_folder(
     layout: Layout, project: Path, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -381,11 +381,23 @@ def skill_names(skills: Sequence[InstalledSkill]) -> list[str]:
     is a plugin's) as :func:`plugin_key_names` names it among ``skills`` (``devkit:pdf-tools``,
     not the ``pdf-tools`` of another folder), any other by its name. A plugin installed at
     two scopes counts once: each copy is named as the plugin's skill, which reads the copy
-    Claude Code loads (the project's, with W001), never by the bare name of another skill."""
+    Claude Code loads (the project's, with W001), never by the bare name of another skill.
+    A skill of no plugin whose bare name a plugin's skill has first (``skills`` in resolution
+    order: Codex's bundled ``$CODEX_HOME/skills/.system/skill-creator`` after a plugin's
+    ``skill-creator``) is named by its path, which reads it: the bare name reads the
+    plugin's."""
     keys = [_plugin_skill(skill.locations[0]) for skill in skills]
     ones = list(dict.fromkeys(key for key in keys if key[0] is not None))
     named = dict(zip(ones, plugin_key_names(ones), strict=True))
-    return [named.get(key) or skill.name for skill, key in zip(skills, keys, strict=True)]
+    firsts: dict[str, bool] = {}  # each bare name: whether a plugin's skill has it first
+    names: list[str] = []
+    for skill, key in zip(skills, keys, strict=True):
+        plugin = firsts.setdefault(skill.name, key[0] is not None)
+        if key[0] is not None:
+            names.append(named.get(key) or skill.name)
+        else:
+            names.append(str(skill.source) if plugin else skill.name)
+    return names
 
 
 def _plugin_skill(location: Location) -> PluginKey:

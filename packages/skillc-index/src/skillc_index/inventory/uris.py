@@ -5,7 +5,9 @@ A skill's *skill path* is ``/``-separated segments whose last one is the skill's
 extension's rule: the frontmatter ``name``, which a conforming skill has as its folder name):
 
 - the skill a bare name resolves to (the first of that name in resolution order:
-  :mod:`.resolve`) is at its name: ``skill://pdf/SKILL.md``;
+  :mod:`.resolve`) is at its name: ``skill://pdf/SKILL.md``, unless it is a plugin's (below:
+  then no skill is at its bare name; Codex's bundled ``.system`` copy of a plugin's
+  ``skill-creator``, which comes after it, is under ``global-codex``);
 - a Claude Code plugin's skill is under the plugin's name, as ``plugin:skill`` names it:
   ``skill://superpowers/brainstorming/SKILL.md``; when an earlier plugin of that name has
   the skill, a plugin of another marketplace's is under ``plugin@marketplace``
@@ -97,6 +99,7 @@ def skill_paths(inventory: Inventory) -> dict[str, InstalledSkill]:
     for skill in inventory.skills:
         first = skill.locations[0]
         if first.plugin is not None:
+            names.add(skill.name)  # the bare name reads it: no later skill is at that name
             path = f"{first.plugin}/{skill.name}"
             plugin = (first.plugin, first.marketplace, skill.name)
             if taken(path) and first.marketplace is not None and plugin not in plugins:
