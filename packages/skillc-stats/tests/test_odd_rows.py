@@ -368,3 +368,23 @@ def test_a_cell_holding_an_escape_sequence_is_sized_as_printed(
     column = table[0].index("FILE")
     assert [line[column - 2 : column] for line in table] == ["  "] * len(table), table
     assert all(line[column] != " " for line in table), table
+
+
+def test_a_long_logged_name_is_cut_in_every_row_of_the_table(
+    demo: ResolvedSkill, log_rows: Callable[..., Path], cli: Callable[..., Run]
+) -> None:
+    """One logged section of 200 KB among ordinary ones: its cell is cut to SHOWN characters
+    and an ellipsis, and the other rows are padded to that, not to 200 KB (the table printed
+    400 MB for 2,000 rows)."""
+    args = {"file": None, "max_lines": None}
+    log_rows(
+        *[record(demo, "show", {"section": f"Heading {n}", **args}) for n in range(50)],
+        record(demo, "show", {"section": "L" + "z" * 200_000, **args}),
+    )
+    result = cli("skc", script=True)("stats", "demo", "--group-by", "sections")
+    assert result.returncode == 0, result.stderr
+    table = result.stdout.split("\n\n", 1)[1].splitlines()
+    assert len(table) == 52, table[:3]
+    long = next(line for line in table if "Lzz" in line)
+    assert "L" + "z" * 998 + "\u2026" in long and "z" * 1000 not in long
+    assert max(len(line) for line in table) < 1100

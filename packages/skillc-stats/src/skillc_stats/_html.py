@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_index import cut, grapheme_boundary, printable
+from skillc_index.columns import SHOWN  # the most characters of one value a page shows too
 
 if TYPE_CHECKING:
     from skillc_stats._stats import StatsQuery
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
 MARK = "<!-- skc stats --html: a usage report written by skillc-stats -->"
 #: The width a period's label takes under the columns (10 characters of 11 px text, and a gap).
 LABEL_WIDTH = 78
-#: The most characters of one value (a name, a folder) the page shows, a tooltip's too.
-SHOWN = 1000
 #: The bars of a ranking (top skills, sections, projects, users, machines).
 TOP = 20
 
