@@ -4,6 +4,7 @@ each is counted or skipped, never an E999 for the whole answer. Real logs, real 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 from collections.abc import Callable
@@ -278,6 +279,34 @@ def test_a_use_dated_9999_ends_the_periods_there(
     page = stats_cli("stats", "demo", "--html", "page.html", *only)
     assert page.returncode == 0, page.stderr
     assert "9999-12-31" in (project / "page.html").read_text(encoding="utf-8")
+
+
+def test_periods_run_to_today_at_most_whatever_the_until(
+    show_row: Path, cli: Callable[..., Run], project: Path
+) -> None:
+    """A future ``--until`` ran ``--all --by`` and the page of every skill to it: empty
+    future months compared as risers, 1,000 empty days from 9997 for ``9999-12-31``."""
+    from datetime import datetime, timedelta, timezone
+
+    skc = cli("skc", script=True)
+    now = datetime.now(timezone.utc)
+    later = (now + timedelta(days=75)).strftime("%Y-%m-%d")
+    result = skc("stats", "--all", "--by", "month", "--until", later, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)["data"]
+    assert data["periods"][-1]["period"] == now.strftime("%Y-%m"), data["periods"]
+    text = skc("stats", "--all", "--by", "month", "--until", later)
+    assert text.returncode == 0 and later[:7] not in text.stdout.split("\n", 1)[1], text.stdout
+    days = skc("stats", "--all", "--by", "day", "--until", "9999-12-31", "--format", "json")
+    assert days.returncode == 0 and days.stderr == "", days.stderr
+    periods = json.loads(days.stdout)["data"]["periods"]
+    assert periods[-1]["period"] == now.strftime("%Y-%m-%d") and len(periods) < 1000
+    for args in (("--all",), ("demo",)):
+        page = skc("stats", *args, "--until", "9999-12-31", "--html", "page.html", "--force")
+        assert page.returncode == 0 and page.stderr == "", page.stderr
+        html = (project / "page.html").read_text(encoding="utf-8")
+        labels = re.findall(r'<text class="period"[^>]*>([^<]*)<', html)
+        assert labels and max(x[:7] for x in labels) <= now.strftime("%Y-%m"), (args, labels)
 
 
 def test_periods_are_at_most_max_periods_the_oldest_left_out(

@@ -196,10 +196,12 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
 
 
 def end_day(filters: Filters) -> str:
-    """The day the periods run to: that of ``--until``, else today (UTC)."""
+    """The day the periods run to: that of ``--until`` when it is past, else today (UTC): a
+    later ``--until`` (``9999-12-31``) ran ``--all --by`` and the pages to 1,000 empty days."""
     from skillc_index.clock import utc_now
 
-    return (filters.until or utc_now())[:10]
+    today = utc_now()[:10]
+    return min(filters.until[:10], today) if filters.until else today
 
 
 def all_response(usage: dict[str, Any], trend: dict[str, Any], by: str) -> dict[str, Any]:
