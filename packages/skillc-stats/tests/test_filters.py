@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,6 +64,13 @@ def test_time_forms(text: str, upper: bool, expected: str) -> None:
         "9999-12-31T23:00:00-02:00",
         "999999d",  # before the year 1 (E999 OverflowError)
         "740000d",
+        # RFC 3339's DIGIT is 0-9: another script's digits are no time (they were read)
+        "\u0663d",  # ٣d
+        "\U0001d7d5d",  # 𝟕d
+        "\uff12\uff10\uff12\uff16-\uff11\uff12-\uff10\uff11",  # ２０２６-１２-０１
+        "\u0662\u0660\u0662\u0666-\u0661\u0662-\u0660\u0661T00:00:00Z",
+        "2026-01-30T10:00:00.\u0665Z",
+        "2026-01-30T10:00:00+\u0660\u0662:00",
     ],
 )
 def test_malformed_times_are_e031(text: str) -> None:
@@ -149,3 +157,16 @@ def test_bad_projects_are_e031(tmp_path: Path, text: str) -> None:
         canonical_project(text, tmp_path)
     assert isinstance(caught.value, InvalidFilter)
     assert (caught.value.option, caught.value.text) == ("project", text)
+
+
+def test_other_digits_are_e031_on_the_command_line(cli: Any) -> None:
+    """``--since``, ``--until`` and prune's ``--before`` share the parser: `٣d` is E031."""
+    skc = cli("skc", script=True)
+    for args in (
+        ("stats", "--all", "--since", "\u0663d"),
+        ("stats", "--all", "--until", "\uff12\uff10\uff12\uff16-\uff11\uff12-\uff10\uff11"),
+        ("stats", "prune", "--before", "\U0001d7d5d", "--dry-run"),
+    ):
+        result = skc(*args)
+        assert result.returncode == 1 and result.stdout == "", args
+        assert result.stderr.startswith("error[E031]: ") and "Traceback" not in result.stderr

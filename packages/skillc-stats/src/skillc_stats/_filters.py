@@ -29,13 +29,15 @@ Names = Iterable[str] | str
 Time = str | date
 
 # RFC 3339 (date-time), or a bare date: "T", "t" or a space between date and time (RFC 3339
-# section 5.6 allows all three), optional fraction, "Z"/"z" or a numeric offset.
+# section 5.6 allows all three), optional fraction, "Z"/"z" or a numeric offset. ASCII digits
+# only (re.ASCII), as RFC 3339's DIGIT: `٣d` or `２０２６-１２-０１` was read as a time.
 _TIMESTAMP = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})"
-    r"(?:[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2}))?"
+    r"(?:[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2}))?",
+    re.ASCII,
 )
 # "7d": the last seven days, as the Usage Analytics guide writes it.
-_DAYS = re.compile(r"(\d{1,6})d")
+_DAYS = re.compile(r"(\d{1,6})d", re.ASCII)
 
 TIME_FORMS = "YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD or a number of days such as 7d"
 
