@@ -6,6 +6,7 @@ store."""
 from __future__ import annotations
 
 import errno
+import html
 import itertools
 import json
 import os
@@ -44,7 +45,7 @@ def chromium() -> str:
     return found
 
 
-def render(page: Path, tmp_path: Path) -> str:
+def render(page: Path, tmp_path: Path, *options: str) -> str:
     """The DOM Chromium builds from ``page``, headless, with no network (a proxy that does
     not exist: any fetch would fail), serialised after the page loaded."""
     profile = tmp_path / "chromium-profile"
@@ -58,6 +59,7 @@ def render(page: Path, tmp_path: Path) -> str:
             f"--user-data-dir={profile}",
             "--proxy-server=http://127.0.0.1:9",
             "--dump-dom",
+            *options,
             page.as_uri(),
         ],
         capture_output=True,
@@ -68,6 +70,23 @@ def render(page: Path, tmp_path: Path) -> str:
     assert result.returncode == 0, result.stderr[-2000:]
     assert "<svg" in result.stdout, result.stderr[-2000:]
     return result.stdout
+
+
+def measured(page: Path, tmp_path: Path) -> dict[str, Any]:
+    """How Chromium lays ``page`` out in a window 1,000 px wide: the width of the page
+    (``page``: more than ``view`` scrolls it sideways) and the height each chart of uses over
+    time is drawn at. A copy of the page without its CSP gets the script that measures."""
+    probe = (
+        "<script>document.body.dataset.m=JSON.stringify({page:document.documentElement"
+        ".scrollWidth,view:innerWidth,charts:[...document.querySelectorAll("
+        "'svg[aria-label^=\"uses by\"]')].map(e=>e.getBoundingClientRect().height)})</script>"
+    )
+    source = re.sub(r"<meta http-equiv=Content-Security-Policy[^>]*>", "", page.read_text())
+    copy = tmp_path / "measured.html"
+    copy.write_text(source.replace("</body>", probe + "</body>"), encoding="utf-8")
+    found = re.search(r'data-m="([^"]*)"', render(copy, tmp_path, "--window-size=1000,800"))
+    assert found is not None
+    return dict(json.loads(html.unescape(found.group(1))))
 
 
 def texts(dom: str, css_class: str) -> list[str]:
@@ -490,3 +509,22 @@ def test_html_onto_a_fifo_is_e050_without_waiting(
     assert stat.S_ISFIFO(backup.lstat().st_mode) and fifo.read_text().startswith(
         f"<!DOCTYPE html>\n{MARK}\n"
     )
+
+
+def test_a_long_name_without_spaces_wraps_on_the_page(
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    stats_cli: Run,
+    project: Path,
+    tmp_path: Path,
+) -> None:
+    """A never-read section named by 400 letters and no space ran off the page (two
+    columns of names)."""
+    skill_md = demo.source / "SKILL.md"
+    skill_md.write_text(skill_md.read_text() + f"\n## {'A' * 400} end\n\nText.\n")
+    log_rows(record(demo, "show", {"section": "Usage", "file": None, "max_lines": None}))
+    page = stats_cli("stats", "demo", "--html", "n.html")
+    assert page.returncode == 0, page.stderr
+    assert "A" * 400 in (project / "n.html").read_text(encoding="utf-8")
+    layout = measured(project / "n.html", tmp_path)
+    assert layout["page"] <= layout["view"], layout
