@@ -528,3 +528,35 @@ def test_a_long_name_without_spaces_wraps_on_the_page(
     assert "A" * 400 in (project / "n.html").read_text(encoding="utf-8")
     layout = measured(project / "n.html", tmp_path)
     assert layout["page"] <= layout["view"], layout
+
+
+def test_a_chart_of_many_periods_keeps_its_size_and_scrolls(
+    demo: ResolvedSkill,
+    log_rows: Callable[..., Path],
+    cli: Callable[..., Run],
+    project: Path,
+    tmp_path: Path,
+) -> None:
+    """1,000 days were scaled to the page: a strip 13 px tall, its labels under 1 px. The
+    chart keeps its height and scrolls in its own box; the page does not scroll sideways."""
+    from datetime import date, timedelta
+
+    first = date(2024, 1, 1)
+    log_rows(
+        *[
+            record(demo, "activate", {}, timestamp=f"{first + timedelta(days=n)}T12:00:00Z")
+            for n in range(1000)
+        ]
+    )
+    skc = cli("skc", script=True)
+    for args in (("demo",), ("--all",)):
+        page = skc("stats", *args, "--by", "day", "--until", "2026-09-26", "--html", "d.html")
+        assert page.returncode == 0, page.stderr
+        layout = measured(project / "d.html", tmp_path)
+        assert layout["charts"] == [210] and layout["page"] <= layout["view"], (args, layout)
+        source = (project / "d.html").read_text(encoding="utf-8")
+        assert '<div class="wide"><svg role="img" aria-label="uses by day"' in source
+        (project / "d.html").unlink()
+    few = skc("stats", "demo", "--by", "month", "--html", "m.html")
+    assert few.returncode == 0, few.stderr
+    assert '<div class="wide">' not in (project / "m.html").read_text(encoding="utf-8")
