@@ -560,3 +560,25 @@ def test_a_chart_of_many_periods_keeps_its_size_and_scrolls(
     few = skc("stats", "demo", "--by", "month", "--html", "m.html")
     assert few.returncode == 0, few.stderr
     assert '<div class="wide">' not in (project / "m.html").read_text(encoding="utf-8")
+
+
+def test_html_with_group_by_or_a_dash_is_e100(
+    demo: ResolvedSkill, log_rows: Callable[..., Path], cli: Callable[..., Run], project: Path
+) -> None:
+    """``--html`` ignored ``--group-by`` (exit 0, the summary's page) and ``-`` wrote a file
+    named ``-``: both are E100, before anything is written; ``./-`` names that file."""
+    log_rows(record(demo, "show", {"section": "Usage", "file": None, "max_lines": None}))
+    skc = cli("skc", script=True)
+    for args, message in (
+        (("demo", "--group-by", "search", "--html", "p.html"), "leave out --group-by"),
+        (("--all", "--group-by", "sections", "--html", "p.html"), "leave out --group-by"),
+        (("demo", "--html", "-"), "not standard output"),
+        (("--all", "--html", "-"), "not standard output"),
+    ):
+        result = skc("stats", *args)
+        assert result.returncode == 1 and result.stdout == "", (args, result.stdout)
+        assert result.stderr.startswith("error[E100]: ") and message in result.stderr, args
+        assert not (project / "p.html").exists() and not (project / "-").exists(), args
+    assert skc("stats", "demo", "--group-by", "summary", "--html", "p.html").returncode == 0
+    dash = skc("stats", "demo", "--html", "./-")
+    assert dash.returncode == 0 and (project / "-").read_text().startswith("<!DOCTYPE html>")

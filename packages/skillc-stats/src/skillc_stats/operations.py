@@ -256,6 +256,16 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
         from skillc_index.diagnostics import ParameterError
 
         raise ParameterError("{force} goes with {html}")
+    if params.html is not None and params.group_by != "summary":  # the page shows them all
+        from skillc_index.diagnostics import ParameterError
+
+        raise ParameterError(
+            "{html} is its own report, every view on one page: leave out {group_by}"
+        )
+    if params.html == "-":  # no command of the kit reads '-' as standard output
+        from skillc_index.diagnostics import ParameterError
+
+        raise ParameterError("{html} writes a file, not standard output: './-' names a file '-'")
     target = None
     if params.html is not None:  # checked before the report is made (E100 cannot write)
         from skillc_index.atomic import file_target
