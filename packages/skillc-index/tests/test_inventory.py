@@ -1062,3 +1062,48 @@ def test_a_skill_read_by_path_is_named_without_resolving_its_name_again(
     assert resolve_skill(".claude/skills/near", layout).shown == "near"
     assert resolve_skill(str(alone), layout).shown == str(alone)
     assert folders == [installed, project / ".claude/skills/near", alone]
+
+
+def test_a_repositorys_plugins_and_settings_apply_in_its_subfolders(
+    tmp_path: Path, home: Path, cli: Callable[..., Run]
+) -> None:
+    """In a repository without ``.skillc``, ``src/app`` is the repository's as Claude Code
+    sees it: its ``.claude/skills`` was read from there, but a project plugin recorded for
+    the repository vanished (E001) and a plugin its ``.claude/settings.json`` turns off was
+    listed: the plugin records, the settings read and the settings ``--apply`` writes all
+    hang off the one project base, the repository root."""
+    from skillc_index.inventory.folders import claude_project, settings_files
+    from skillc_index.listing.overrides import settings_target
+
+    repo = (tmp_path / "repo").resolve()
+    (repo / ".git").mkdir(parents=True)
+    app = repo / "src/app"
+    app.mkdir(parents=True)
+    write(repo / ".claude/skills/shared")
+    cache = home / ".claude/plugins/cache/mk"
+    write(cache / "reviewkit/2.0/skills/review")
+    write(cache / "devkit/1.0/skills/tdd")
+    here = {"scope": "project", "projectPath": str(repo)}
+    plugins = {
+        "reviewkit@mk": [{**here, "installPath": str(cache / "reviewkit/2.0")}],
+        "devkit@mk": [{"scope": "user", "installPath": str(cache / "devkit/1.0")}],
+    }
+    records(home, {"version": 2, "plugins": plugins})
+    settings = repo / ".claude/settings.json"
+    settings.write_text(json.dumps({"enabledPlugins": {"devkit@mk": False}}), encoding="utf-8")
+    skc = cli("skc", script=True)
+    for cwd in (repo, app):
+        listed = skc("list", "--format", "json", cwd=cwd)
+        assert listed.returncode == 0, listed.stderr
+        names = sorted(entry["name"] for entry in json.loads(listed.stdout)["skills"])
+        assert names == ["reviewkit:review", "shared"], cwd
+        shown = skc("outline", "reviewkit:review", cwd=cwd)
+        assert shown.returncode == 0, shown.stderr
+        layout = Layout.discover(cwd, {"SKILLC_HOME": str(home)})
+        assert claude_project(layout) == repo
+        assert settings_files(layout)[1:] == (settings, repo / ".claude/settings.local.json")
+        assert settings_target(layout, "project") == repo / ".claude/settings.local.json"
+    (repo / ".git").rmdir()  # no repository: the working directory is the project
+    layout = Layout.discover(app, {"SKILLC_HOME": str(home)})
+    assert claude_project(layout) == app
+    assert [root.plugin for root in plugin_folders(layout)] == ["devkit"]  # app's settings
