@@ -238,7 +238,7 @@ def test_a_big_cache_does_not_cut_the_nested_agent_folder_search_short(
 
     # the walks cut short are this process's: the cut this test makes last is not told by
     # the commands of the tests that run after it in the same process
-    monkeypatch.setattr(nested, "_NESTED_CUT", set())
+    monkeypatch.setattr(nested, "_NESTED_CUT", {})
     (project / ".git").mkdir()
     target = project / "target"
     for number in range(NESTED_FOLDERS + 100):

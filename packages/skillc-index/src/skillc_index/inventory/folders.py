@@ -224,9 +224,9 @@ def agent_folders(
         if scope == "project" and nested and base is not None:
             around = parent_folders(layout)
             if _walkable(base, layout):
-                from skillc_index.inventory.nested import nested_folders
+                from skillc_index.inventory.nested import nested_roots
 
-                around += nested_folders(base)
+                around += nested_roots(layout, base)  # walked once for a command
         elif scope == "global" and nested:
             around = (*claude_home_folders(layout), *codex_home_folders(layout))
         for root in around:

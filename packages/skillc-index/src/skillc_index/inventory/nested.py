@@ -15,11 +15,40 @@ from skillc_index.layout import KNOWN_TARGETS
 #: Subfolder levels searched for a nested ``.claude/skills`` (``packages/web/.claude/skills``
 #: is at level 2): a monorepo's packages, not the whole tree.
 NESTED_DEPTH = 3
-#: At most this many folders are listed looking for them (about 20 ms): the rest is not,
-#: and :func:`nested_notices` says so.
+#: At most this many folders are listed looking for them: the rest is not, and
+#: :func:`nested_notices` says so.
 NESTED_FOLDERS = 1000
-#: The folders whose last :func:`nested_folders` walk in this process was cut short.
-_NESTED_CUT: set[str] = set()
+#: At most this many entries, files included, are read listing them, all folders together
+#: (about 20 ms; a folder's own bound is :data:`skillc_index.walk.MAX_ENTRIES`): a dataset of
+#: ten folders of 20,000 files cost every home skill's ``show`` 0.17 s, and the folder bound
+#: alone let 1,000 such folders cost seconds. The folders past it are not listed, and
+#: :func:`nested_notices` says so.
+NESTED_ENTRIES = 50_000
+#: The folders whose last :func:`nested_folders` walk in this process was cut short, with the
+#: bound that cut it (``folders`` or ``entries``).
+_NESTED_CUT: dict[str, str] = {}
+#: How long (seconds) :func:`nested_roots` gives one layout the walk it made for it.
+NESTED_REUSE = 2.0
+#: :func:`nested_roots`' last walk: its layout, its base, when, and what it found.
+_LAST: list[tuple[object, Path, float, tuple[Root, ...]]] = []
+
+
+def nested_roots(layout: object, base: Path) -> tuple[Root, ...]:
+    """:func:`nested_folders` of ``base``, walked once for a command: a lookup of the same
+    layout (the very object: each command discovers its own) within :data:`NESTED_REUSE`
+    seconds takes the last walk's answer (an E001 walked three times, for the lookup, the
+    near names and the links gone; ``find`` three times too). Another layout, or a later
+    lookup (a server keeping its layout), walks again."""
+    import time
+
+    now = time.monotonic()
+    if _LAST:
+        held, where, when, found = _LAST[0]
+        if held is layout and where == base and now - when < NESTED_REUSE:
+            return found
+    found = nested_folders(base)
+    _LAST[:] = [(layout, base, now, found)]
+    return found
 
 
 def nested_folders(base: Path) -> tuple[Root, ...]:
@@ -29,72 +58,107 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
     (:func:`skillc_index.skips_folder`), never a symlink, nor ``.skillc`` (its store is a root
     already) or a ``.claude`` folder itself, nor a cache its tool tagged
     (:func:`skillc_index.walk.cache_tagged`); what ``skc package`` wrote into a folder is searched
-    all the same (agents load what is there, whoever wrote its record); it lists at most
-    :data:`NESTED_FOLDERS` folders, and of each at most :data:`skillc_index.walk.MAX_ENTRIES`
-    entries (a folder of a million files cost every ``find`` and ``list`` seconds; silently): the
-    first the system lists, then walked in bytewise name order (reading all of them to sort is what
-    the bound avoids). A folder its tool tagged is known before its subfolders count towards the
-    bound (a ``target/`` of thousands cut the walk short, said so, for folders never searched); it
-    remembers a walk cut short at the folder bound for :func:`nested_notices`."""
+    all the same (agents load what is there, whoever wrote its record). A ``.claude`` that is
+    a symlink is followed when it really lies within ``base`` (a package's ``.claude ->
+    ../../shared/claude``, as Claude Code follows it), not when it leads out of it. It lists
+    at most :data:`NESTED_FOLDERS` folders, and of each at most
+    :data:`skillc_index.walk.MAX_ENTRIES` entries, :data:`NESTED_ENTRIES` in all (a folder of a
+    million files cost every ``find`` and ``list`` seconds; silently): the first the system
+    lists, of which only the folders are kept, walked in bytewise name order (reading all of
+    them to sort is what the bound avoids). The folders of the last level are not listed:
+    their ``.claude`` is looked up. A folder its tool tagged is known before its subfolders
+    count towards the bound (a ``target/`` of thousands cut the walk short, said so, for
+    folders never searched); it remembers a walk cut short at either bound for
+    :func:`nested_notices`."""
     from skillc_index.layout import SKILLC_DIR
-    from skillc_index.walk import (
-        CACHE_TAG,
-        MAX_ENTRIES,
-        cache_tagged,
-        skips_folder,
-    )
+    from skillc_index.walk import CACHE_TAG, MAX_ENTRIES, cache_tagged, skips_folder
 
     relative = KNOWN_TARGETS[NESTED_AGENT].project or ".claude/skills"
     marker, _, rest = relative.partition("/")
     found: list[str] = []
-    pending = [(str(base), 0)]  # breadth first: the bound leaves out the deepest folders
-    listed, cut = 0, False
+    pending = [(str(base), 0)]  # breadth first: the bounds leave out the deepest folders
+    listed, left, cut = 0, NESTED_ENTRIES, ""
     while listed < len(pending):  # (at most NESTED_FOLDERS of them)
         folder, depth = pending[listed]
         listed += 1
+        if depth >= NESTED_DEPTH:  # its subfolders are not searched: its .claude alone
+            claude = f"{folder}/{marker}"
+            if os.path.lexists(claude) and not cache_tagged(folder):
+                _add_nested(found, claude, rest, str(base))
+            continue
+        if left <= 0:  # not listed: the last level's .claude is still looked up
+            cut = "entries"
+            continue
         parent = folder.rpartition("/")[2]
+        read, tagged, folders = 0, False, []
         try:
             with os.scandir(folder) as listing:  # the rest of a folder is not read
-                entries = sorted(islice(listing, MAX_ENTRIES), key=lambda e: os.fsencode(e.name))
+                for entry in islice(listing, min(MAX_ENTRIES, left)):
+                    read += 1
+                    name = entry.name
+                    if name == CACHE_TAG:
+                        tagged = True
+                    elif name == marker:
+                        folders.append(entry)  # followed when it is a link within base
+                    else:
+                        try:
+                            if entry.is_dir(follow_symlinks=False):
+                                folders.append(entry)
+                        except OSError:
+                            continue
         except OSError:
             continue
+        left -= read
+        if left <= 0 and read < MAX_ENTRIES:
+            cut = "entries"  # this folder's listing was cut by the budget
         # a listing cut at the bound may hold its tag past it: looked at all the same
-        crowded = len(entries) >= MAX_ENTRIES
-        if (
-            depth
-            and (crowded or any(e.name == CACHE_TAG for e in entries))
-            and cache_tagged(folder)
-        ):
+        if depth and (tagged or read >= MAX_ENTRIES) and cache_tagged(folder):
             continue  # a cache: not searched, its subfolders not counted
-        for entry in entries:
+        folders.sort(key=lambda e: os.fsencode(e.name))
+        for entry in folders:
             name = entry.name
-            try:
-                if not entry.is_dir(follow_symlinks=False):
-                    continue
-            except OSError:
-                continue
             if name == marker:
-                if depth and os.path.isdir(f"{entry.path}/{rest}"):  # noqa: PTH112
-                    found.append(f"{entry.path}/{rest}")
+                if depth:
+                    _add_nested(found, entry.path, rest, str(base))
                 continue
-            if depth >= NESTED_DEPTH or name == SKILLC_DIR or skips_folder(name, parent):
+            if name == SKILLC_DIR or skips_folder(name, parent):
                 continue
             if len(pending) >= NESTED_FOLDERS:
-                cut = True
+                cut = cut or "folders"
                 continue
             pending.append((entry.path, depth + 1))
-    (_NESTED_CUT.add if cut else _NESTED_CUT.discard)(str(base))
+    if cut:
+        _NESTED_CUT[str(base)] = cut
+    else:
+        _NESTED_CUT.pop(str(base), None)
     found.sort(key=os.fsencode)
     return tuple(Root(Path(path), "agent", "project", NESTED_AGENT) for path in found)
 
 
+def _add_nested(found: list[str], claude: str, rest: str, base: str) -> None:
+    """Add ``<claude>/<rest>`` to ``found`` when it is a folder; a ``claude`` that is a
+    symlink only when it really lies within ``base`` (symlinks followed)."""
+    if os.path.islink(claude):  # noqa: PTH114 (a path as text, as the walk keeps it)
+        from skillc_index.files import within
+
+        if not within(claude, base):
+            return  # a link out of the project: not followed
+    if os.path.isdir(f"{claude}/{rest}"):  # noqa: PTH112
+        found.append(f"{claude}/{rest}")
+
+
 def nested_notices() -> tuple[Notice, ...]:
     """A warning for each folder whose last :func:`nested_folders` walk in this process
-    stopped at :data:`NESTED_FOLDERS` (``list``, ``find`` and E001 say it)."""
+    stopped at :data:`NESTED_FOLDERS` or :data:`NESTED_ENTRIES` (``list``, ``find`` and E001
+    say it)."""
     return tuple(
         Notice(
             f"{base} holds more than {NESTED_FOLDERS:,} folders within {NESTED_DEPTH} levels: "
             "only the first, in name order, were searched for nested .claude/skills folders"
+            if _NESTED_CUT[base] == "folders"
+            else f"{base} holds more than {NESTED_ENTRIES:,} files and folders within "
+            f"{NESTED_DEPTH} levels: only the folders listed first, in name order, were "
+            "searched for nested .claude/skills folders"
         )
         for base in sorted(_NESTED_CUT, key=os.fsencode)
     )
