@@ -60,7 +60,6 @@ __all__ = [
     "check_write_place",
     "claude_home",
     "claude_home_folders",
-    "claude_project",
     "codex_home",
     "codex_home_folders",
     "codex_system_folder",
@@ -153,16 +152,15 @@ def project_base(layout: Layout) -> Path | None:
     return None if base == layout.home else base  # no stat: find runs this on every query
 
 
-def check_project_write(path: Path, layout: Layout, base: Path | None = None) -> None:
-    """E012 (``PathEscapesProject``) when ``path``, in the project as written (``base``, else
-    :func:`project_base`), leads out of it once its symlinks are followed: a project's files
-    (a checkout's ``dist`` or agent folder entry that is a symlink) never direct a write
-    outside the project (DECISIONS). A path outside the project as written is the user's own
-    choice, and not checked."""
+def check_project_write(path: Path, layout: Layout) -> None:
+    """E012 (``PathEscapesProject``) when ``path``, in the project as written, leads out of
+    it once its symlinks are followed: a project's files (a checkout's ``dist`` or agent
+    folder entry that is a symlink) never direct a write outside the project (DECISIONS).
+    A path outside the project as written is the user's own choice, and not checked."""
     from skillc_index.command_errors import PathEscapesProject
     from skillc_index.files import inside
 
-    base = base or project_base(layout)
+    base = project_base(layout)
     if base is None or not inside(os.path.normpath(path), str(base)):
         return
     real = os.path.realpath(path)
@@ -292,48 +290,31 @@ PARENT_AGENTS = (PARENT_AGENT, NESTED_AGENT)
 CODEX_FOLDER = ".codex/skills"
 
 
-def _upward(layout: Layout) -> list[Path]:
-    """The working directory and each folder above it up to the skillc project root or the
+def parent_folders(layout: Layout) -> tuple[Root, ...]:
+    """The folders :data:`PARENT_AGENTS` read from the working directory up
+    (``.agents/skills`` and :data:`CODEX_FOLDER` for Codex, ``.claude/skills`` for Claude
+    Code), nearest first, as roots of their agent, scope ``project`` (whether they exist or
+    not):
+    the working directory's and each folder's above it up to the skillc project root or the
     repository root (the nearest folder holding ``.git``, a folder or a file), whichever comes
-    first, that one included; outside both, the working directory alone; never the home
-    folder or a folder holding it (``[]`` in the home folder). No file is read: an ``lstat``
-    of ``.git`` a level, none at the project root."""
+    first, that one included. Outside both, only the working directory's. The walk never
+    reaches the home folder or a folder holding it (the home's folders are the global ones).
+    No file is read: an ``lstat`` of ``.git`` a level, none at the project root (``find``
+    runs this on every query)."""
     folders: list[Path] = []
     folder = layout.cwd
     while folder != folder.parent and not layout.home.is_relative_to(folder):
         folders.append(folder)
         if folder == layout.project_root or os.path.lexists(folder / ".git"):
-            return folders
+            break
         folder = folder.parent
-    return folders[:1]  # neither a project nor a repository below the home
-
-
-def claude_project(layout: Layout) -> Path | None:
-    """The project as the agents that walk up see it (:data:`PARENT_AGENTS`), the one base
-    for Claude Code's project files: the skillc project root or the repository root,
-    whichever comes first from the working directory up (:func:`_upward`); outside both, the
-    working directory; None in the home folder. Its ``.claude/skills`` is the last of
-    :func:`parent_folders`, its ``.claude/settings*.json`` are :func:`settings_files`' and
-    a ``project`` plugin record's ``projectPath`` is matched against it
-    (:func:`plugin_folders`): from ``<repo>/src/app`` the repository's settings and plugins
-    apply, as Claude Code reads them, not a subfolder's."""
-    folders = _upward(layout)
-    return folders[-1] if folders else None
-
-
-def parent_folders(layout: Layout) -> tuple[Root, ...]:
-    """The folders :data:`PARENT_AGENTS` read from the working directory up
-    (``.agents/skills`` and :data:`CODEX_FOLDER` for Codex, ``.claude/skills`` for Claude
-    Code), nearest first, as roots of their agent, scope ``project`` (whether they exist or
-    not): the working directory's and each folder's above it up to :func:`claude_project`,
-    that one included (:func:`_upward`). The walk never reaches the home folder or a folder
-    holding it (the home's folders are the global ones). No file is read (``find`` runs this
-    on every query)."""
+    else:  # neither a project nor a repository below the home: the working directory only
+        folders = folders[:1]
     read = [(agent, KNOWN_TARGETS[agent].project) for agent in PARENT_AGENTS]
     read.insert(1, (PARENT_AGENT, CODEX_FOLDER))
     return tuple(
         Root(path / relative, "agent", "project", agent)
-        for path in _upward(layout)
+        for path in folders
         for agent, relative in read
         if relative is not None
     )
@@ -432,8 +413,7 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
     ``installPath`` is the plugin's folder; its skills are
     ``<installPath>/skills/<name>/SKILL.md``, named ``name:<skill>`` (or
     ``name@marketplace:<skill>``). A ``project`` or ``local`` record counts only for its own
-    project (``projectPath`` is :func:`claude_project`: the skillc project root or the
-    repository root, else the working directory) and is of
+    project (``projectPath`` is the project root, else the working directory) and is of
     scope ``project``; a ``user`` record is ``global``. The roots are in Claude Code's
     settings precedence: ``local`` records first, then ``project``, then ``user`` ones (the
     file's order within each): a plugin installed at two scopes resolves to its project's.
@@ -444,7 +424,7 @@ def plugin_folders(layout: Layout) -> tuple[Root, ...]:
     A plugin that Claude Code's settings turn off (:func:`plugins_turned_off`) is left out:
     the agent does not load it.
     """
-    here = str(claude_project(layout) or layout.cwd)
+    here = str(layout.project_root or layout.cwd)
     found: list[Root] = []
     seen: set[Path] = set()
     records = _plugin_records(claude_home(layout) / PLUGIN_RECORDS)
@@ -514,12 +494,11 @@ MAX_SETTINGS_BYTES = 1 << 20
 def settings_files(layout: Layout) -> tuple[Path, ...]:
     """Claude Code's settings files that apply here, the weakest first: the user's
     (``settings.json`` of :func:`claude_home`), then the project's shared and personal ones
-    (``.claude/settings.json`` and ``.claude/settings.local.json`` of :func:`claude_project`,
-    none in the home folder). Here, beside
+    (none outside a project). Here, beside
     :func:`plugins_turned_off` (a plugin skill's ``show`` reads them), not in
     :mod:`skillc_index.listing.overrides`, which writes them."""
     found = [claude_home(layout) / "settings.json"]
-    base = claude_project(layout)
+    base = project_base(layout)
     if base is not None:
         found += [base / ".claude" / "settings.json", base / ".claude" / "settings.local.json"]
     return tuple(found)

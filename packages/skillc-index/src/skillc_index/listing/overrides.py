@@ -88,11 +88,11 @@ WRITTEN = "listing-overrides.json"
 def settings_target(layout: Layout, scope: Scope) -> Path | None:
     """The settings file an override of a ``scope`` folder is written to (see the module
     docstring); None for a project scope outside any project."""
-    from skillc_index.inventory.folders import claude_home, claude_project
+    from skillc_index.inventory.folders import claude_home, project_base
 
     if scope == "global":
         return claude_home(layout) / "settings.json"
-    base = claude_project(layout)  # the one settings_files reads: the repository's
+    base = project_base(layout)
     return None if base is None else base / ".claude" / "settings.local.json"
 
 
@@ -411,10 +411,10 @@ def _nothing(dropped: tuple[ListingEntry, ...]) -> str:
 
 def _check_inside(path: Path, scope: Scope, layout: Layout) -> None:
     """E012 when a project's settings file leads (symlinks followed) outside the project."""
-    from skillc_index.inventory.folders import check_project_write, claude_project
+    from skillc_index.inventory.folders import check_project_write
 
     if scope == "project":
-        check_project_write(path, layout, claude_project(layout))
+        check_project_write(path, layout)
 
 
 def _write(
