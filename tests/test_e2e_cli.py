@@ -362,8 +362,8 @@ def test_every_output_file_that_cannot_be_written_is_one_e100_before_the_work(
 @pytest.mark.parametrize(
     ("args", "name", "most"),
     [
-        (("build", *["nope"] * 1001), "SKILL", 1000),
-        (("lint", *["nope"] * 1001), "SKILL", 1000),
+        (("build", *["nope"] * 100_001), "SKILL", 100_000),
+        (("lint", *["nope"] * 100_001), "SKILL", 100_000),
         (("eval", *["nope"] * 1001), "SKILL", 1000),
         (("mcp", *["--allow-target", "."] * 65), "--allow-target", 64),
     ],
@@ -372,10 +372,10 @@ def test_every_output_file_that_cannot_be_written_is_one_e100_before_the_work(
 def test_every_list_of_skills_or_targets_is_bounded_before_any_is_looked_at(
     skc: Run, project: Path, args: tuple[str, ...], name: str, most: int
 ) -> None:
-    """``eval`` refused 3,000 SKILL arguments at once, while ``build`` and ``lint`` looked
-    up every name (12 s, one error line each) and ``skc mcp`` took 300 ``--allow-target``:
-    the same bound for the same kind of argument (``MAX_SKILLS``, ``MAX_TARGETS``), one E100
-    line, nothing done (the server never starts)."""
+    """``eval`` refused 3,000 SKILL arguments at once, while ``build`` and ``lint`` took any
+    number and ``skc mcp`` took 300 ``--allow-target``: one bound for each kind of argument
+    (``MAX_SKILLS`` for names, ``MAX_PATHS`` for the paths or names of ``build`` and ``lint``,
+    ``MAX_TARGETS``), one E100 line, nothing done (the server never starts)."""
     count = sum(1 for arg in args[1:] if arg != ".")
     proc = skc(*args, input="")
     assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
@@ -384,6 +384,16 @@ def test_every_list_of_skills_or_targets_is_bounded_before_any_is_looked_at(
         "allowed'\n"
     )
     assert list(project.iterdir()) == []
+
+
+def test_lint_takes_a_thousand_and_one_paths_as_xargs_gives_them(
+    skc: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """pre-commit and ``xargs`` pass one argument per file: 1,001 paths of skills are linted,
+    not refused by the bound of names (``MAX_SKILLS``)."""
+    folder = write_skill(project / "skills" / "notes", description="Takes notes. Use when asked.")
+    proc = skc("lint", *[str(folder / "SKILL.md")] * 1001)
+    assert "holds" not in proc.stderr and "invalid option" not in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,7 @@ class EvalParams(Record):
             metavar="[SKILL]...",
             path=True,
             skill=True,
-            max_items=MAX_SKILLS,  # build's and lint's skills: the same bound
+            max_items=MAX_SKILLS,  # names only (build's and lint's take paths: MAX_PATHS)
         ),
     ] = ()
     path: Annotated[

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["MAX_COUNT", "MAX_SKILLS", "MAX_TARGETS", "check_arguments", "checked"]
+__all__ = ["MAX_COUNT", "MAX_PATHS", "MAX_SKILLS", "MAX_TARGETS", "check_arguments", "checked"]
 
 #: The largest number an integer option or argument takes (a limit, a depth, a line count):
 #: past it the value is E100, not an overflow deep inside (SQLite holds 64-bit integers). A
@@ -24,11 +24,15 @@ MAX_COUNT = 1_000_000_000
 #: tools' ``maxItems``, the command line's repeated option. 90,000 names of one agent were
 #: taken through ``skc_build``, and the skill built and deployed.
 MAX_TARGETS = 64
-#: At most this many skills named at once (the SKILL arguments of ``build``, ``lint`` and
-#: ``eval``): the tools' ``maxItems``, refused before any name is looked up. 3,000 names
-#: unknown to ``build`` took 17 s and printed 3,000 error lines; 20,000 names of one skill held
-#: the MCP server 18 s in ``eval``.
+#: At most this many skills named at once (the SKILL arguments of ``eval``): the tools'
+#: ``maxItems``, refused before any name is looked up. 20,000 names of one skill held the MCP
+#: server 18 s in ``eval``.
 MAX_SKILLS = 1000
+#: At most this many SKILL arguments of ``build`` and ``lint``, which take files and folders
+#: as well as names: pre-commit and ``xargs`` pass one per file (a commit of 1,001 changed
+#: skills is one command line), so their bound is what a command line holds, not
+#: :data:`MAX_SKILLS` (the tools' ``maxItems`` too).
+MAX_PATHS = 100_000
 
 
 def _described(value: object) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from skillc_index.arguments import MAX_SKILLS, MAX_TARGETS
+from skillc_index.arguments import MAX_PATHS, MAX_TARGETS
 from skillc_index.operation import Operation, Param, Session
 from skillc_index.package.operation import PACKAGE, PackageParams
 from skillc_index.record import Record
@@ -332,7 +332,7 @@ class BuildParams(Record):
             argument=True,
             metavar="SKILL...",
             skill=True,
-            max_items=MAX_SKILLS,
+            max_items=MAX_PATHS,
         ),
     ] = ()
     all_: Annotated[

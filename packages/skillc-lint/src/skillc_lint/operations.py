@@ -16,7 +16,7 @@ import stat
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
-from skillc_index.arguments import MAX_SKILLS, MAX_TARGETS
+from skillc_index.arguments import MAX_PATHS, MAX_TARGETS
 from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ class LintParams(NamedTuple):
             argument=True,
             metavar="[SKILL]...",
             skill=True,
-            max_items=MAX_SKILLS,
+            max_items=MAX_PATHS,
         ),
     ] = ()
     force: Annotated[
