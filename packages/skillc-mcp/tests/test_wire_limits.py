@@ -279,6 +279,7 @@ def _wait_until_stdout_is_full(process: subprocess.Popen[bytes]) -> None:
         if int.from_bytes(waiting, sys.byteorder) >= 60_000:
             return
         time.sleep(0.05)
+    pytest.fail("the server's output never filled the pipe")
 
 
 def _start(
