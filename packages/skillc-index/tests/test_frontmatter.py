@@ -430,3 +430,25 @@ def test_parse_frontmatter_reads_crlf_and_lone_cr(brk: str) -> None:
     assert seen == ({"name": "x", "timeout": 2}, 4, 5, {"name": 2, "timeout": 3})
     unclosed = "---" + text[3:].replace("---", "-- -")
     assert parse_frontmatter(unclosed).error == NO_CLOSING
+
+
+@pytest.mark.parametrize("cut", [False, True])  # the C reader, and the Python one
+def test_a_lone_surrogate_reads_as_a_files_undecodable_byte(
+    cut: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor's unsaved text may hold a lone surrogate (a JSON escape ``\\udcff``): the C
+    reader raised UnicodeEncodeError (the language server's lint failed). It reads as the
+    file with that undecodable byte reads (U+FFFD), its lines the same."""
+    import skillc_index.markdown.frontmatter as frontmatter
+    from skillc_index.text import decoded
+
+    if cut:
+        monkeypatch.setattr(frontmatter, "C_LOADER_INDICATORS", 0)
+    block = "name: sur\ndescription: 'Formats \udcff. Use when: needed.'\nmetadata: {a: 1}\n"
+    saved = decoded(block.encode("utf-8", "surrogateescape"))
+    assert load_bounded_yaml(block, keys=True)[0] == load_bounded_yaml(saved, keys=True)[0]
+    data, _node, (lines, _) = load_bounded_yaml(block, first_line=2, keys=True)
+    assert data["description"] == "Formats \ufffd. Use when: needed."
+    assert lines["metadata"] == 4
+    front = parse_frontmatter(f"---\n{block}---\n")
+    assert front.error is None and front.data == data

@@ -342,3 +342,51 @@ def test_the_editor_caps_a_rule_once_the_comments_hid_theirs(
     assert result.diagnostics[-1].message == (
         "10 more SKL301 findings in this file (the first 100 are shown)"
     )
+
+
+def test_a_skill_whose_lint_fails_is_logged_on_one_line_and_the_others_published(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lint of the skills changed in a burst runs from the event loop's timer, outside
+    every handler: one failure printed a traceback on stderr and left the other skills'
+    findings stale. Each skill's failure is now logged on one line, the others published."""
+    pytest.importorskip("pygls")
+    from skillc_lint.server.app import make_server
+
+    server = make_server()
+    bad, good = tmp_path / "bad", tmp_path / "good"
+    published, logged = [], []
+
+    def publish(root: Path) -> None:
+        if root == bad:
+            raise UnicodeEncodeError("utf-8", "\udcff", 0, 1, "surrogates not allowed")
+        published.append(root)
+
+    monkeypatch.setattr(server, "publish", publish)
+    monkeypatch.setattr(server, "window_log_message", lambda params: logged.append(params.message))
+    server.pending = {bad, good, tmp_path / "other"}
+    server.flush()
+    assert sorted(published) == [good, tmp_path / "other"]
+    [line] = logged
+    assert line.startswith(f"lint of {bad}: ") and "surrogates not allowed" in line
+    assert "\n" not in line and server.pending == set()
+
+
+def test_a_lone_surrogate_in_unsaved_frontmatter_is_linted_as_the_saved_byte(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``description: \\udcff`` typed (a JSON escape): the lint raised UnicodeEncodeError and the
+    old findings stayed. It is linted as the file holding that undecodable byte is."""
+    about = "Formats tables. Use when a table needs formatting."
+    root = write_skill(tmp_path / "sur", description=about, body="[m](missing.md)\n")
+    session = Session()
+    text = (root / "SKILL.md").read_text().replace("[m](missing.md)", "fixed")
+    session.open(root / "SKILL.md", text.replace("Formats tables.", "Formats \udcff."))
+    assert "\udcff" in session.documents[root / "SKILL.md"]
+    unsaved = findings(session, root)
+    saved = text.replace("Formats tables.", "Formats \xff.").encode("latin-1")
+    (root / "SKILL.md").write_bytes(saved)
+    session.close(root / "SKILL.md")
+    assert "SKL301" not in str(unsaved)  # the link's finding gone with the link
+    assert unsaved == {"SKILL.md": []}
+    assert findings(session, root) == {"SKILL.md": ["SKL100 1"]}  # and the saved bytes' encoding

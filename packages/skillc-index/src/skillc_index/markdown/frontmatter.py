@@ -31,7 +31,7 @@ from typing import Any
 
 from skillc_index.markdown.simple_yaml import FieldLines, simple_mapping
 from skillc_index.record import Record
-from skillc_index.text import BOM
+from skillc_index.text import BOM, valid_utf8
 
 FENCE = "---"
 
@@ -310,9 +310,13 @@ def load_bounded_yaml(
     bounds (:data:`MAX_DEPTH`, :data:`MAX_VALUES`, :data:`MAX_TEXT_CHARS`, no alias inside the
     node it names); the caller bounds its size.
     ``first_line`` is the file line ``source`` starts on, for the lines of messages. Raises
-    :class:`YAMLProblem`."""
+    :class:`YAMLProblem`.
+    A lone surrogate in ``source`` (an editor's unsaved text, a JSON string) is read as U+FFFD,
+    as a file's undecodable bytes are (:func:`~skillc_index.text.decoded`): PyYAML's C
+    reader cannot encode it."""
     import yaml
 
+    source = valid_utf8(source)
     # Every collection needs one of these characters, so there are at most this many nested
     # levels (plus the scalars); aliases are what can expand or loop.
     indicators = sum(source.count(char) for char in "[{-:?")

@@ -46,7 +46,7 @@ from pygls.protocol.json_rpc import MsgId, RPCRequest
 
 from skillc_index import printable
 from skillc_lint.server.fields import field_help, field_values
-from skillc_lint.server.guard import F, decoding, guarded, quiet_pygls, unreadable
+from skillc_lint.server.guard import F, decoding, failed, guarded, quiet_pygls, unreadable
 from skillc_lint.server.session import (
     MAX_DOCUMENT_CHARS,
     FileReport,
@@ -346,11 +346,16 @@ class SkillServer(LanguageServer):
 
     def flush(self) -> None:
         """Publish the findings of the skills changed since the last flush, then log the
-        problems their lint met (their configuration's: read by the lint)."""
+        problems their lint met (their configuration's: read by the lint). Run by the event
+        loop's timer, outside every handler: each skill's unplanned failure is logged on one
+        line (:func:`.guard.failed`) and the other skills are published still."""
         self.flushing = None
         roots, self.pending = self.pending, set()
         for root in roots:
-            self.publish(root)
+            try:
+                self.publish(root)
+            except Exception as exc:
+                failed(self, f"lint of {printable(str(root))}", exc)
         self.log_problems()
 
     def links(self, uri: str) -> tuple[Path, Lines, list[LinkTarget]] | None:
