@@ -390,3 +390,34 @@ def test_a_lone_surrogate_in_unsaved_frontmatter_is_linted_as_the_saved_byte(
     assert "SKL301" not in str(unsaved)  # the link's finding gone with the link
     assert unsaved == {"SKILL.md": []}
     assert findings(session, root) == {"SKILL.md": ["SKL100 1"]}  # and the saved bytes' encoding
+
+
+def test_a_skill_the_linter_refuses_says_why_on_its_documents_and_in_the_log(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """SKILL.md a symlink to a file outside the skill: ``skillc-lint`` exits 1 with E012, the
+    editor showed no finding and logged nothing. The error is a finding on the first line of
+    SKILL.md and of each open document of the skill, and logged once (not at each keystroke)."""
+    elsewhere = write_skill(tmp_path / "elsewhere", body="[x](missing.md)\n")
+    root = tmp_path / "ws" / "linked"
+    (root / "references").mkdir(parents=True)
+    (root / "SKILL.md").symlink_to(elsewhere / "SKILL.md")
+    (root / "references" / "r.md").write_text("# R\n")
+    session = Session()
+    text = (elsewhere / "SKILL.md").read_text()
+    session.open(root / "SKILL.md", text)
+    session.open(root / "references" / "r.md", "# R\n")
+    said = f"path escapes skill root: '{root / 'SKILL.md'}'"
+    shown = {
+        r.rel: [(d.rule, d.line, d.message) for d in r.diagnostics] for r in session.reports(root)
+    }
+    assert shown == {rel: [("E012", None, said)] for rel in ("SKILL.md", "references/r.md")}
+    assert session.problems == [f"error[E012]: {said}"]
+    session.problems.clear()  # logged
+    session.open(root / "SKILL.md", text + "more\n")  # a keystroke
+    assert findings(session, root)["SKILL.md"] == ["E012 None"]
+    assert session.problems == []
+    (root / "SKILL.md").unlink()  # a SKILL.md of its own: linted again, the error gone
+    write_skill(root, description="Formats tables. Use when a table needs formatting.")
+    session.open(root / "SKILL.md", (root / "SKILL.md").read_text() + "[r](references/r.md)\n")
+    assert findings(session, root) == {"SKILL.md": [], "references/r.md": []}

@@ -175,6 +175,9 @@ class Session:
         """Per skill root, its last listing (:func:`_skill_stamp`) and when it was taken."""
         self._pulled: set[Path] = set()
         """The skills the last workspace pull linted (:meth:`workspace`): kept for the next."""
+        self.refused: dict[Path, tuple[str, str]] = {}
+        """Per skill root the linter refuses (its SKILL.md leads out of it: E012), the error's
+        code and text, as ``skillc-lint`` prints them (:meth:`lint`, :meth:`reports`)."""
 
     # -- documents -----------------------------------------------------------------------
 
@@ -203,6 +206,7 @@ class Session:
             if not self.opened(root):
                 for per_root in (self._linted, self._skills, self._files, self._kept):
                     per_root.pop(root, None)
+                self.refused.pop(root, None)
 
     def lead(self, path: Path) -> str:
         """What the client's text of the open document at ``path`` has before the server's:
@@ -414,8 +418,17 @@ class Session:
             result, _ = lint_with_texts(
                 root, registry=registry, texts=texts, known=known, cap=False
             )
-        except (SkillcError, OSError):
+        except SkillcError as exc:  # what skillc-lint refuses (E012), said (:meth:`reports`)
             result = None
+            self._refuse(root, exc.diagnostic.code, exc.diagnostic.message)
+        except OSError as exc:  # as the command line's one line for it
+            from skillc_index.diagnostics import InternalError
+
+            result = None
+            said = InternalError.unexpected(exc).diagnostic
+            self._refuse(root, said.code, said.message)
+        else:
+            self.refused.pop(root, None)
         self._keep(root, known, now)
         if result is not None and ignores:
             from dataclasses import replace
@@ -436,6 +449,15 @@ class Session:
         self._linted[root] = (key, result)
         return result
 
+    def _refuse(self, root: Path, code: str, message: str) -> None:
+        """The skill at ``root`` cannot be linted: kept for its reports, and logged when it
+        was not refused so before (not at each keystroke)."""
+        if self.refused.get(root) != (code, message):
+            from skillc_index import printable
+
+            self.problems.append(f"error[{code}]: {printable(message)}")
+        self.refused[root] = (code, message)
+
     def reports(self, root: Path) -> list[FileReport]:
         """The findings of the skill at ``root`` by file: every file with findings, and
         every open document of the skill (an empty report clears what was shown). A file of
@@ -448,6 +470,13 @@ class Session:
         for diagnostic in result.diagnostics if result is not None else ():
             if self.owner(root, diagnostic.file) == root:
                 by_file.setdefault(diagnostic.file, []).append(diagnostic)
+        refused = self.refused.get(root) if result is None else None
+        if refused is not None:  # on SKILL.md and each open document, as the CLI's error
+            from skillc_lint import LintDiagnostic
+
+            for rel in {SKILL_FILE: [], **by_file}:
+                found = LintDiagnostic(refused[0], "refused", "error", rel, None, refused[1])
+                by_file[rel] = [found]
         return [
             FileReport(root / rel, rel, self.text(root, rel), tuple(found))
             for rel, found in by_file.items()
