@@ -421,3 +421,29 @@ def test_a_skill_the_linter_refuses_says_why_on_its_documents_and_in_the_log(
     write_skill(root, description="Formats tables. Use when a table needs formatting.")
     session.open(root / "SKILL.md", (root / "SKILL.md").read_text() + "[r](references/r.md)\n")
     assert findings(session, root) == {"SKILL.md": [], "references/r.md": []}
+
+
+def test_a_workspace_folder_over_the_skill_bound_is_a_problem_told_once(
+    tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A workspace folder of more skills than a pull lints (2,000, here 2) stopped in silence:
+    the skills past the bound are left out and the server logs that, once."""
+    import skillc_lint.server.session as session_module
+
+    skills = tmp_path / "skills"
+    for name in ("aa", "bb", "cc"):
+        write_skill(skills / name)
+    write_skill(skills / "aa" / "inner")  # nested: counted too, after its skill
+    monkeypatch.setattr(session_module, "MAX_WORKSPACE_SKILLS", 2)
+    session = Session()
+    told = f"{skills} holds more than {{}} skills: skills past them are not linted"
+    assert [root for root, _ in session.workspace([skills])] == [skills / "aa", skills / "aa/inner"]
+    assert session.problems == [told.format(2)]
+    session.problems.clear()  # logged
+    assert len(list(session.workspace([skills]))) == 2
+    assert session.problems == []
+    monkeypatch.setattr(session_module, "MAX_WORKSPACE_SKILLS", 4)  # all of them: nothing said
+    assert len(list(Session().workspace([skills]))) == 4
+    monkeypatch.setattr(session_module, "MAX_WORKSPACE_SKILLS", 3)
+    again = Session()
+    assert len(list(again.workspace([skills]))) == 3 and again.problems == [told.format(3)]

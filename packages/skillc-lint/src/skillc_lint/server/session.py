@@ -505,7 +505,8 @@ class Session:
         """Each skill under ``folders`` (at most :data:`MAX_WORKSPACE_SKILLS` per folder,
         as ``skillc-lint FOLDER`` finds them, each followed by the skills nested in it: they
         own their files, :meth:`reports`) and its reports. A walk stopped at its bound is
-        a problem, as ``skillc-lint FOLDER`` warns (:func:`~skillc_index.cut_short`)."""
+        a problem, as ``skillc-lint FOLDER`` warns (:func:`~skillc_index.cut_short`), and so
+        is a folder of more skills than this lints (told once)."""
         from skillc_index import cut_short, find_skill_folders
         from skillc_index.walk import crowded
 
@@ -520,18 +521,26 @@ class Session:
                 self.tell_once(told)
             for full in skills.crowded:
                 self.tell_once(crowded(full, "skills past them are not linted").text)
+            over = f"{folder} holds more than {MAX_WORKSPACE_SKILLS:,} skills: "
             left = MAX_WORKSPACE_SKILLS
-            for root in skills[:MAX_WORKSPACE_SKILLS]:
-                if root in seen or left <= 0:
+            for root in skills:
+                if root in seen:
                     continue
+                if left <= 0:  # said once, as the walk's bounds are
+                    self.tell_once(over + "skills past them are not linted")
+                    break
                 seen.add(root)
                 left -= 1
                 yield root, self.reports(root)
-                for inner in self.nested(root)[:left]:  # each owns the files under it
-                    if inner not in seen:
-                        seen.add(inner)
-                        left -= 1
-                        yield inner, self.reports(inner)
+                for inner in self.nested(root):  # each owns the files under it
+                    if inner in seen:
+                        continue
+                    if left <= 0:
+                        self.tell_once(over + "skills past them are not linted")
+                        break
+                    seen.add(inner)
+                    left -= 1
+                    yield inner, self.reports(inner)
 
     def known_fields(self, root: Path) -> tuple[str, ...]:
         """The frontmatter fields SKL109 knows for the skill at ``root`` (the standard's
