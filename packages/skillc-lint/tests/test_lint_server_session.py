@@ -447,3 +447,43 @@ def test_a_workspace_folder_over_the_skill_bound_is_a_problem_told_once(
     monkeypatch.setattr(session_module, "MAX_WORKSPACE_SKILLS", 3)
     again = Session()
     assert len(list(again.workspace([skills]))) == 3 and again.problems == [told.format(3)]
+
+
+@pytest.mark.parametrize("told", ["the file", "its folder", "the configuration"])
+def test_a_file_rewritten_with_the_same_size_and_time_is_read_again_when_told(
+    told: str, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A linked file rewritten with the same size and modification time (a coarse clock's
+    tick, a tool restoring times) kept its old text and findings, even once the client
+    reported it changed (``didChangeWatchedFiles``) or the configuration changed: what is
+    kept of its skill is now dropped then, and the file read again."""
+    import os
+
+    root = write_skill(
+        tmp_path / "same",
+        description="Formats tables. Use when a table needs formatting.",
+        body="See [a](references/a.md).\n",
+        files={"references/a.md": "# A\n\nsee [x](x.md)\n", "references/b.md": "# B\n"},
+    )
+    pytest.importorskip("pygls")
+    from lsprotocol import types
+
+    from skillc_lint.server.app import make_server
+
+    server = make_server()
+    for _ in server.protocol.lsp_initialize(types.InitializeParams(types.ClientCapabilities())):
+        pass  # pygls's initialize (its generator), the server's own handler not run
+    server.text_document_publish_diagnostics = lambda params: None  # type: ignore[method-assign]
+    server.window_log_message = lambda params: None  # type: ignore[method-assign]
+    linked = root / "references" / "a.md"
+    session = server.session
+    session.watched = True
+    session.open(root / "SKILL.md", (root / "SKILL.md").read_text())
+    assert findings(session, root)["references/a.md"] == ["SKL301 3"]
+    before = linked.stat()
+    linked.write_text("# A\n\nsee [b](b.md)\n")  # the link fixed: same size
+    os.utime(linked, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert findings(session, root)["references/a.md"] == ["SKL301 3"]  # nothing told: kept
+    changed = {"the file": [linked], "its folder": [root / "references"]}.get(told)
+    server.refresh(changed)  # didChangeWatchedFiles, didChangeConfiguration (None)
+    assert "references/a.md" not in findings(session, root)

@@ -314,9 +314,9 @@ class SkillServer(LanguageServer):
         the skills shown (their open documents' and those with findings published) that
         hold a file changed, each once (:func:`.session.holding`), or ask a client that
         pulls diagnostics to pull them again (when it can be asked). The skills holding a
-        file changed are listed again at their next lint (:meth:`.Session.changed_on_disk`)."""
-        if changed is not None:
-            self.session.changed_on_disk(changed)
+        file changed (all of them for a configuration change) are listed and read again at
+        their next lint (:meth:`.Session.changed_on_disk`)."""
+        self.session.changed_on_disk(changed)
         if self.pulls():
             workspace = self.client_capabilities.workspace
             diagnostics = workspace.diagnostics if workspace is not None else None

@@ -213,14 +213,22 @@ class Session:
         a BOM, or nothing."""
         return BOM if path in self.bom else ""
 
-    def changed_on_disk(self, changed: Iterable[Path]) -> None:
-        """The client reported files changed on disk: the skills holding one (or under a
-        folder of them) are listed again at their next lint (:attr:`watched`)."""
-        changed = set(changed)
-        for root in holding(self._listed, changed) | {
-            root for root in self._listed if not changed.isdisjoint(root.parents)
-        }:
-            del self._listed[root]
+    def changed_on_disk(self, changed: Iterable[Path] | None) -> None:
+        """The client reported files changed on disk (None: anything may have, the
+        configuration changed): the skills holding one (or under a folder of them) are
+        listed and read again at their next lint (:attr:`watched`), what was kept of them
+        dropped: a file rewritten with the same size and time (within a coarse clock's
+        tick) kept its old text, and its old findings, while nothing else changed."""
+        per_root = (self._listed, self._linted, self._skills, self._kept)
+        known = {root for kept in per_root for root in kept}
+        if changed is not None:
+            changed = set(changed)
+            known = holding(known, changed) | {
+                root for root in known if not changed.isdisjoint(root.parents)
+            }
+        for root in known:
+            for kept in per_root:
+                kept.pop(root, None)
 
     def too_large(self, path: Path) -> bool:
         return len(self.documents.get(path, "")) > MAX_DOCUMENT_CHARS
