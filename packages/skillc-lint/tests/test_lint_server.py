@@ -1255,3 +1255,71 @@ def test_a_response_the_server_cannot_read_is_logged_with_what_did_not_decode(
     assert err.splitlines()[0].startswith(f"Unable to deserialize message ({expected}; ")
     assert "Traceback" not in err and len(err.splitlines()) == 2, err
     assert replies[99]["result"] is None and code == 0
+
+
+def _framed(head: bytes, message: dict[str, Any], ending: bytes = b"\r\n") -> bytes:
+    """``message`` framed with the header ``head`` (``%d``: its length) and ``ending``."""
+    body = json.dumps(message).encode()
+    return (head % len(body) if b"%d" in head else head) + ending + ending + body
+
+
+SYMBOLS = {"textDocument": {"uri": "file:///nowhere/SKILL.md"}}
+
+
+@pytest.mark.parametrize(
+    ("head", "ending"),
+    [
+        (b"content-length: %d", b"\r\n"),
+        (b"Content-Length: %d", b"\n"),
+        (b"CONTENT-LENGTH:%d \r\nContent-Type: application/vscode-jsonrpc; charset=utf-8", b"\r\n"),
+    ],
+    ids=["lowercase", "lf-only", "no-space-and-a-content-type"],
+)
+def test_a_header_as_clients_spell_it_is_read(
+    clean_env: dict[str, str], head: bytes, ending: bytes
+) -> None:
+    """A header's name in any case, a line ended by ``\\n`` alone, no space after the colon:
+    the message is read and the session goes on. pygls skipped each such line without a
+    word and glued every later body to the next header: nothing answered again, ``exit``
+    ignored until the input closed (exit 1)."""
+    message = {"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol"}
+    code, replies, err = session(
+        clean_env,
+        INITIALIZE
+        + _framed(head, {**message, "params": SYMBOLS}, ending)
+        + request(3, "textDocument/documentSymbol", SYMBOLS)
+        + GOODBYE,
+    )
+    assert (replies[2]["result"], replies[3]["result"]) == ([], []), err
+    assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize(
+    ("frame_bytes", "said"),
+    [
+        (
+            b"Content-Length: abc\r\n\r\n{}",
+            "a Content-Length that is no number of bytes (Content-Length: abc)",
+        ),
+        (
+            b"Content-Length: -5\r\n\r\n",
+            "a Content-Length that is no number of bytes (Content-Length: -5)",
+        ),
+        (b"Content-Type: x\r\n\r\n{}", "a message without a Content-Length header"),
+        (b"Content-Length 12\r\n\r\n{}", "a header it cannot read (Content-Length 12)"),
+        (b"X-Pad: " + b"x" * 9000 + b"\r\n\r\n{}", "a header line over 8192 bytes"),
+    ],
+    ids=["not-a-number", "negative", "no-content-length", "no-colon", "too-long"],
+)
+def test_a_header_that_cannot_be_read_ends_the_session_with_one_error_line(
+    clean_env: dict[str, str], frame_bytes: bytes, said: str
+) -> None:
+    """A header the server cannot read ends the session as a message over the bound does:
+    exit 1 and one E062 line saying what, nothing read past it (no body glued to the next
+    header, which pygls did, answering nothing again and ignoring ``exit``)."""
+    code, replies, err = session(
+        clean_env,
+        INITIALIZE + frame_bytes + request(3, "textDocument/documentSymbol", SYMBOLS) + GOODBYE,
+    )
+    assert code == 1 and 1 in replies and 3 not in replies and 99 not in replies
+    assert err == f"error[E062]: language server: {said}: the session ends\n"

@@ -28,7 +28,8 @@ def serve(
     configuration. Returns the exit code LSP asks for: 0 when the client asked the server to
     shut down first, else 1. Raises :class:`~skillc_index.LanguageServerError` (E062) when
     the ``lsp`` extra is not installed, or when the client sends a message over
-    :data:`~skillc_lint.server.stream.MAX_MESSAGE_BYTES` (the session ends there). When the
+    :data:`~skillc_lint.server.stream.MAX_MESSAGE_BYTES` or a header it cannot read
+    (:class:`~skillc_lint.server.stream.BoundedInput`; the session ends there). When the
     client stops reading the output (closes it), the process ends at once
     (:func:`_end_unread`)."""
     from skillc_index import LanguageServerError
@@ -53,6 +54,8 @@ def serve(
             f"a message of {reader.refused} bytes is over the bound of "
             f"{MAX_MESSAGE_BYTES >> 20} MiB: the session ends"
         )
+    if reader.unreadable is not None:
+        raise LanguageServerError(f"{reader.unreadable}: the session ends")
     return 0 if server.protocol.shutdown_received else 1
 
 
