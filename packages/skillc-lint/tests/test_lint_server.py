@@ -1323,3 +1323,93 @@ def test_a_header_that_cannot_be_read_ends_the_session_with_one_error_line(
     )
     assert code == 1 and 1 in replies and 3 not in replies and 99 not in replies
     assert err == f"error[E062]: language server: {said}: the session ends\n"
+
+
+_HOVER = b'"method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"file:///x.md"}}'
+
+
+@pytest.mark.parametrize(
+    ("body", "answer"),
+    [
+        (b'{"id":8,' + _HOVER + b"}", (8, -32600, 'jsonrpc: missing (must be "2.0")')),
+        (
+            b'[{"jsonrpc":"2.0","id":8,' + _HOVER + b"}]",
+            (8, -32600, "a batch (LSP sends one message at a time)"),
+        ),
+        (b"[]", (None, -32600, "a batch (LSP sends one message at a time)")),
+        (b"42", (None, -32600, "not a JSON-RPC message (an object)")),
+        (
+            b'{"jsonrpc":"2.0","id":' + b"8" * 5000 + b"," + _HOVER + b"}",
+            (None, -32600, "a number of more than 4300 digits (its id, if it is one, unknown)"),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":{"a":1},' + _HOVER + b"}",
+            (None, -32600, "id: must be an integer (of at most 4300 digits) or a string"),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":1.5,' + _HOVER + b"}",
+            (None, -32600, "id: must be an integer (of at most 4300 digits) or a string"),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":NaN,' + _HOVER + b"}",
+            (None, -32700, "Parse error: not JSON (NaN is no JSON number)"),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":8,"method":"textDocument/hover","params":{"textDocument":'
+            b'{"uri":"file:///x.md"},"position":{"line":[[1e400]],"character":0}}}',
+            (None, -32700, "Parse error: not JSON (Infinity is no JSON number)"),
+        ),
+    ],
+    ids=[
+        "no-jsonrpc",
+        "batch",
+        "empty-batch",
+        "number",
+        "id-of-5000-digits",
+        "id-object",
+        "id-fraction",
+        "id-nan",
+        "infinity-in-params",
+    ],
+)
+def test_a_message_json_rpc_does_not_shape_so_is_answered(
+    clean_env: dict[str, str], body: bytes, answer: tuple[Any, int, str]
+) -> None:
+    """Every request is answered, with valid JSON: one without ``"jsonrpc"``, a batch, one
+    that is no object, InvalidRequest (-32600) with its id when it has a valid one (LSP's
+    integer or string, of at most 4,300 digits), else id null; a ``NaN`` or ``Infinity``
+    (no JSON) Parse error (-32700), id null. pygls answered none of them but ``NaN``, which
+    it echoed as ``"id": NaN``; the session goes on."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "skillc_lint", "server"],
+        input=INITIALIZE
+        + b"Content-Length: %d\r\n\r\n" % len(body)
+        + body
+        + request(3, "textDocument/documentSymbol", SYMBOLS)
+        + GOODBYE,
+        capture_output=True,
+        env=clean_env,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    replies, rest = [], done.stdout
+    while rest:
+        header, _, rest = rest.partition(b"\r\n\r\n")
+        length = int(header.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+
+        def no_constant(name: str) -> None:
+            raise AssertionError(f"{name} in the server's output")
+
+        replies.append(json.loads(rest[:length], parse_constant=no_constant))
+        rest = rest[length:]
+    errors = [
+        (reply["id"], reply["error"]["code"], reply["error"]["message"])
+        for reply in replies
+        if "error" in reply
+    ]
+    assert errors == [answer], done.stderr
+    assert [reply["id"] for reply in replies if "result" in reply] == [1, 3, 99]
+    assert done.returncode == 0
+    assert "Traceback" not in done.stderr.decode() and "AttributeError" not in done.stderr.decode()

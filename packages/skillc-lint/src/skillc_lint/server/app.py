@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
@@ -56,6 +55,15 @@ from skillc_lint.server.session import (
     path_of,
     place_of,
 )
+from skillc_lint.server.shape import (
+    BAD_ID,
+    MAX_INT_DIGITS,
+    NotJson,
+    Undecoded,
+    check_finite,
+    misshapen,
+    valid_id,
+)
 from skillc_lint.server.text import Lines, diagnostic_span, frontmatter_lines, key_on_line
 
 if TYPE_CHECKING:
@@ -73,18 +81,6 @@ SOURCE = "skillc-lint"
 SETTLE = 0.05
 
 
-@dataclass
-class _Undecoded:
-    """A request pygls could not read (its params, its method): what :class:`Lifecycle`
-    answers for it."""
-
-    id: int | str
-    method: str
-    error: JsonRpcException
-    jsonrpc: str = "2.0"
-    params: None = None
-
-
 class Lifecycle(LanguageServerProtocol):
     """pygls's protocol answering every request, as LSP 3.17 asks (pygls 2.1.1 answered a
     request before ``initialize`` as any other, and a second ``initialize`` as the first, and
@@ -99,8 +95,11 @@ class Lifecycle(LanguageServerProtocol):
     * a request whose params do not decode errs with InvalidParams (-32602), its id kept;
       one whose method is not a string with InvalidRequest (-32600), one of a method the
       server does not know without params with MethodNotFound (-32601), as with them;
-    * a message that is not JSON gets a Parse error (-32700) with id null
-      (:meth:`SkillServer.report_server_error`, where pygls's reader reports it).
+    * a message that is not JSON (``NaN`` in it too) gets a Parse error (-32700) with id null
+      (:meth:`SkillServer.report_server_error`, where pygls's reader reports it);
+    * one JSON-RPC 2.0 does not shape so (no ``"jsonrpc": "2.0"``, a batch, an id that is no
+      integer or string, or of more than 4,300 digits) errs with InvalidRequest (-32600),
+      with its id when it has a valid one, else id null (:mod:`.shape`).
     """
 
     def __init__(self, *args: Any) -> None:
@@ -118,7 +117,10 @@ class Lifecycle(LanguageServerProtocol):
         self._send_data(response)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
+        check_finite(data.values())  # raised out of pygls's reader: -32700
         method = data.get("method")
+        if "jsonrpc" in data and "method" in data and "id" in data and not valid_id(data["id"]):
+            return Undecoded(None, str(method), JsonRpcInvalidRequest(BAD_ID))  # id null
         known = isinstance(method, str) and (
             method in self.fm.features or method in self.fm.builtin_features
         )
@@ -138,9 +140,15 @@ class Lifecycle(LanguageServerProtocol):
                 error = unreadable(method, exc)  # logged on one line
             if "id" not in data:
                 raise error from None  # a notification: pygls's reader reports it
-            return _Undecoded(data["id"], method, error)
+            return Undecoded(data["id"], method, error)
 
     def handle_message(self, message: Any) -> None:
+        shape = misshapen(message)
+        if shape is not None:
+            ids, why = shape
+            for msg_id in ids:
+                self.answer(msg_id, JsonRpcInvalidRequest(why))
+            return
         method = getattr(message, "method", None)
         if method is None or method == types.EXIT:  # a response to the server, or exit
             super().handle_message(message)
@@ -153,7 +161,7 @@ class Lifecycle(LanguageServerProtocol):
             error = JsonRpcInvalidRequest("initialize: the server is initialized already")
         elif not self.initialize_received and not (request and method == types.INITIALIZE):
             error = JsonRpcServerNotInitialized(f"{method}: the server is not initialized")
-        elif isinstance(message, _Undecoded):
+        elif isinstance(message, Undecoded):
             error = message.error
         if error is None:
             self.initialize_received = True  # once this or an earlier initialize is in
@@ -197,11 +205,15 @@ class SkillServer(LanguageServer):
         return lambda handler: register(guarded(feature_name, handler))
 
     def report_server_error(self, error: Exception, source: ServerErrors) -> None:
-        """pygls's reader reports here a message it could not read as JSON (not UTF-8 either):
-        answered Parse error (-32700) with id null, as JSON-RPC asks; any other error is
-        shown to the user, as pygls does."""
-        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
+        """pygls's reader reports here a message it could not read as JSON (not UTF-8 either,
+        or with ``NaN``): answered Parse error (-32700) with id null, as JSON-RPC asks; one
+        holding an integer of more digits than Python reads (an id) InvalidRequest (-32600)
+        with id null; any other error is shown to the user, as pygls does."""
+        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError, NotJson)):
             self.protocol.answer(None, JsonRpcParseError(f"Parse error: not JSON ({error})"))
+        elif type(error) is ValueError:  # json.loads's only other: an integer too long to convert
+            why = f"a number of more than {MAX_INT_DIGITS} digits (its id, if it is one, unknown)"
+            self.protocol.answer(None, JsonRpcInvalidRequest(why))
         else:
             super().report_server_error(error, source)
 
