@@ -171,6 +171,18 @@ def test_e010_folder_without_skill_md(skc: Run, skills: Path, project: Path) -> 
     assert not tree(project / ".skillc" / "runtime")
 
 
+def test_e010_of_a_long_path_names_its_folder(skc: Run, skills: Path, project: Path) -> None:
+    """A path over 200 characters was cut from its end (``'d00_.../d07_xxx…'``): the line no
+    longer named the folder given. The value keeps its first 100 characters and its last 99,
+    ``…`` between them."""
+    given = "/".join(f"d{i:02d}_" + "x" * 20 for i in range(10)) + "/target-skill"
+    (project / given).mkdir(parents=True)
+    first = assert_error(skc("build", given), "E010")
+    shown = given[:100] + "\N{HORIZONTAL ELLIPSIS}" + given[-99:]
+    assert first == f"error[E010]: not a valid skill: '{shown}' (missing SKILL.md)"
+    assert shown.startswith("d00_") and shown.endswith("/d09_" + "x" * 20 + "/target-skill")
+
+
 def test_e001_nothing_found(skc: Run, skills: Path) -> None:
     assert assert_error(skc("build", "nope"), "E001") == "error[E001]: skill 'nope' not found"
 
@@ -497,7 +509,8 @@ def test_a_target_folder_no_path_can_name_cannot_be_created(
     write_skill(skills / "demo", heading=False)
     proc = skc("build", "demo", "--target", "./" + "t" * 300 + "/")
     assert proc.returncode == 1
-    shown = f"{project}/{'t' * 300}"[:199] + "\N{HORIZONTAL ELLIPSIS}"
+    given = f"{project}/{'t' * 300}"
+    shown = given[:100] + "\N{HORIZONTAL ELLIPSIS}" + given[-99:]
     assert proc.stderr.startswith(f"error[E999]: cannot create '{shown}'"), proc.stderr
     assert proc.stderr.endswith(f"': {os.strerror(errno.ENAMETOOLONG)}\n"), proc.stderr
 

@@ -352,7 +352,7 @@ def test_every_output_file_that_cannot_be_written_is_one_e100_before_the_work(
     ]:
         proc = run(*command, given)
         assert (proc.returncode, proc.stdout) == (1, ""), (given, proc)
-        shown = given if len(given) <= 200 else given[:199] + "\N{HORIZONTAL ELLIPSIS}"
+        shown = given if len(given) <= 200 else f"{given[:100]}\N{HORIZONTAL ELLIPSIS}{given[-99:]}"
         line = f"error[E100]: invalid option: 'cannot write '{shown}': {os.strerror(code)}'\n"
         assert proc.stderr == line, given
     assert sorted(project.rglob("*")) == before
@@ -416,14 +416,15 @@ def test_an_error_quotes_at_most_200_characters_of_a_value(
 ) -> None:
     """A 9,999-character value was quoted whole (a 10,000-character error line) by every
     command but the skill name's E001: each error line quotes at most 200 characters of it,
-    cut with an ellipsis, as skillc-index's README says of every message."""
+    its start and its end with an ellipsis between, as skillc-index's README says of every
+    message."""
     write_skill(project / ".skillc" / "skills" / "demo", "demo", "Does x. Use when y.")
     value = "a" * 9999
     proc = skc(*(arg.format(value) for arg in args))
     assert proc.returncode == 1, proc.stderr
     first = proc.stderr.splitlines()[0]
     assert first.startswith("error[E"), first
-    assert "a" * 199 + "\N{HORIZONTAL ELLIPSIS}" in first, first
+    assert "a" * 100 + "\N{HORIZONTAL ELLIPSIS}" + "a" * 99 in first, first
     assert "a" * 200 not in proc.stderr
     assert max(len(line) for line in proc.stderr.splitlines()) < 400
 

@@ -464,8 +464,9 @@ PADDED = "./" * 520
 
 
 def quoted(word: str) -> str:
-    """``word`` as an error quotes it: at most 200 characters, ``…`` last."""
-    return word if len(word) <= 200 else word[:199] + "\N{HORIZONTAL ELLIPSIS}"
+    """``word`` as an error quotes it: at most 200 characters, its first 100, ``…`` and its
+    last 99."""
+    return word if len(word) <= 200 else word[:100] + "\N{HORIZONTAL ELLIPSIS}" + word[-99:]
 
 
 @pytest.mark.parametrize(

@@ -204,17 +204,25 @@ def test_the_extras_the_readmes_table_names_exist() -> None:
 def test_a_message_quotes_at_most_200_characters_of_each_value_it_was_given() -> None:
     """A value (a path, a section) and each quote inside a ``message`` or ``reason`` (and
     each run without white space) show at most ``MAX_SHOWN`` characters, the quote marks
-    kept; an apostrophe inside a word opens no quote; a lint rule's message is the linter's
+    kept, its start and its end (100 characters, ``…``, 99: a path keeps its file's name);
+    an apostrophe inside a word opens no quote; a lint rule's message is the linter's
     (E300); what fits is as it was."""
     long, spaced = "a" * 9999, "a b " * 2500
-    cut = "a" * 199 + "\N{HORIZONTAL ELLIPSIS}"
+    cut = "a" * 100 + "\N{HORIZONTAL ELLIPSIS}" + "a" * 99
     assert d.Diagnostic("E020", {"section": long}).message == f"section not found: '{cut}'"
-    assert d.Diagnostic("E020", {"section": spaced}).message.count("a b ") == 49
+    head, tail = "a b " * 24 + "a b", "b " + "a b " * 24  # the spaces by the cut dropped
+    assert d.Diagnostic("E020", {"section": spaced}).message == (
+        f"section not found: '{head}\N{HORIZONTAL ELLIPSIS}{tail}'"
+    )
+    path = "/".join(["folder"] * 40) + "/target-skill"
+    shown = path[:100] + "\N{HORIZONTAL ELLIPSIS}" + path[-99:]
+    assert d.NotASkill(path).diagnostic.message.startswith(f"not a valid skill: '{shown}'")
+    assert shown.endswith("/folder/target-skill")
     for given, shown in [
         (f"unknown target '{long}' (known: claude)", f"unknown target '{cut}' (known: claude)"),
         (f'value for --select: "{long}" is no rule', f'value for --select: "{cut}" is no rule'),
         (f"Got unexpected extra argument ({long})", f"Got unexpected extra argument ({cut})"),
-        (f"cannot write '{long}/x.out': too long", f"cannot write '{cut}': too long"),
+        (f"cannot write '{long}/x.out': too long", f"cannot write '{cut[:-6]}/x.out': too long"),
         (f"bare {long} word", f"bare {cut} word"),
     ]:
         assert d.InvalidOption(given).diagnostic.message == f"invalid option: '{shown}'"

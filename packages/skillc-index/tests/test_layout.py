@@ -453,13 +453,14 @@ def test_names_with_line_breaks_or_leading_marks_are_invalid(name: str) -> None:
 
 
 def test_a_long_name_is_quoted_cut_as_the_kit_cuts() -> None:
-    """A name too long to quote is cut by :func:`~skillc_index.text.cut`: the white space
-    the cut leaves at its end goes before the ellipsis."""
-    name = "a" * (MAX_SHOWN - 2) + " " * 5 + "b" * 500
+    """A name too long to quote is cut by :func:`~skillc_index.text.cut_middle`: its start and
+    its end, the white space the cut leaves next to the ellipsis dropped."""
+    name = "a" * (MAX_SHOWN // 2 - 2) + " " * 5 + "b" * 500 + " " * 5 + "c" * (MAX_SHOWN // 2 - 3)
+    cut = "a" * (MAX_SHOWN // 2 - 2) + "…" + "c" * (MAX_SHOWN // 2 - 3)
     with pytest.raises(InvalidOption) as caught:
         require_skill_name(name)
-    assert "a" * (MAX_SHOWN - 2) + "…" in str(caught.value)
-    assert shown(name) == "a" * (MAX_SHOWN - 2) + "…"
+    assert f"'{cut}'" in str(caught.value)
+    assert shown(name) == cut
 
 
 # -- names vs paths (issue 13: a checkout cannot take a store skill's name) ------------------

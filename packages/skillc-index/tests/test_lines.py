@@ -155,6 +155,29 @@ def test_cut_keeps_a_text_that_fits_and_ends_a_cut_one_with_an_ellipsis() -> Non
     assert all(len(cut("x y " * 50, limit)) <= limit for limit in range(1, 210))
 
 
+def test_cut_middle_keeps_the_start_and_the_end_of_a_text() -> None:
+    """What a message quotes of a value (``layout.shown``, ``Diagnostic.message``) is cut in
+    its middle: a long path keeps the name of its file. At most ``limit`` characters, the
+    ellipsis counted, no white space next to it, no grapheme split at either side."""
+    from skillc_index.text import cut_middle
+
+    assert cut_middle("short", 5) == "short"
+    assert cut_middle("abcdefghij", 5) == "ab\u2026ij"
+    assert cut_middle("abcdefghij", 6) == "abc\u2026ij"
+    assert cut_middle("abcdefghij", 2) == "a\u2026"
+    assert cut_middle("abcdefghij", 1) == "\u2026"
+    path = "/".join(f"d{i:02d}_" + "x" * 20 for i in range(10)) + "/target-skill"
+    assert cut_middle(path, 200) == path[:100] + "\u2026" + path[-99:]
+    assert cut_middle(path, 200).endswith("/target-skill")
+    assert cut_middle("ab  cdefgh  ij", 9) == "ab\u2026ij"  # the spaces by the cut dropped
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert cut_middle("xx" + family + "yy" + family + "zz", 7) == "xx\u2026zz"
+    accents = "cafe\u0301 ok\u0301x"  # each accent goes with its letter: kept or cut whole
+    assert cut_middle(accents, 9) == "caf\u2026ok\u0301x"
+    assert cut_middle(accents, 6) == "caf\u2026x"
+    assert all(len(cut_middle("x y " * 50, limit)) <= limit for limit in range(1, 210))
+
+
 def test_cut_never_splits_a_grapheme() -> None:
     """A cut moves back to where no grapheme splits (audit unicode, item 3): no emoji cut at
     its joiner (which ``printable`` then showed as ``\\u200d``), no lone flag letter, no Thai

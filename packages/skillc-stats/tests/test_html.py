@@ -484,7 +484,7 @@ def test_html_where_no_file_can_be_is_refused(
     ]:
         proc = stats_cli("stats", "demo", "--html", given)
         assert (proc.returncode, proc.stdout) == (1, "")
-        shown = given if len(given) <= 200 else given[:199] + "\N{HORIZONTAL ELLIPSIS}"  # cut
+        shown = given if len(given) <= 200 else f"{given[:100]}\N{HORIZONTAL ELLIPSIS}{given[-99:]}"
         assert proc.stderr == f"error[E100]: invalid option: 'cannot write '{shown}': {reason}'\n"
     assert stats_cli("stats", "demo", "--html", "gone/deeper/x.html").returncode == 0
     assert (project / "gone" / "deeper" / "x.html").read_text().startswith("<!DOCTYPE html>")

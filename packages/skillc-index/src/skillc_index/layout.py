@@ -40,7 +40,7 @@ from skillc_index.homes import home_dir as home_dir
 from skillc_index.homes import user_home as user_home
 from skillc_index.inventory.links import store_entry as store_entry  # stdlib only
 from skillc_index.record import Record
-from skillc_index.text import MAX_SHOWN, cut, printable
+from skillc_index.text import MAX_SHOWN, cut_middle, printable
 
 if TYPE_CHECKING:
     from skillc_index.inventory.folders import Root
@@ -207,9 +207,11 @@ def find_project_root(start: Path, home: Path) -> Path | None:
 
 
 def shown(text: str) -> str:
-    """``text`` for a one-line message: cut to :data:`MAX_SHOWN` characters, its control
-    characters escaped (:func:`~skillc_index.text.printable`, as text output shows them)."""
-    return printable(cut(text, MAX_SHOWN))
+    """``text`` for a one-line message: cut to :data:`MAX_SHOWN` characters, its start and its
+    end kept (:func:`~skillc_index.text.cut_middle`: a long path keeps its file's name), its
+    control characters escaped (:func:`~skillc_index.text.printable`, as text output shows
+    them)."""
+    return printable(cut_middle(text, MAX_SHOWN))
 
 
 def require_skill_name(name: str) -> None:

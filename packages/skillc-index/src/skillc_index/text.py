@@ -43,6 +43,7 @@ __all__ = [
     "count_line_bytes",
     "count_lines",
     "cut",
+    "cut_middle",
     "cut_quotes",
     "decoded",
     "encoding_problem",
@@ -442,6 +443,17 @@ def cut(text: str, limit: int) -> str:
     return text[: grapheme_boundary(text, limit - 1)].rstrip() + ELLIPSIS
 
 
+def cut_middle(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: as it is when it fits, else its start and end
+    with :data:`ELLIPSIS` between (in ``limit``: 200 is 100, ``…``, 99), cut as :func:`cut`
+    is. What a message quotes of a value (:func:`cut_quotes`): a path keeps its file's name."""
+    if len(text) <= limit:
+        return text
+    head = grapheme_boundary(text, limit // 2)
+    tail = grapheme_boundary(text, len(text) - (limit - 1 - limit // 2), forward=True)
+    return text[:head].rstrip() + ELLIPSIS + text[tail:].lstrip()
+
+
 def one_of(names: tuple[str, ...] | list[str]) -> str:
     """``'a'``, ``'a' or 'b'``, ``'a', 'b' or 'c'``: names quoted for a hint."""
     quoted = [f"'{name}'" for name in names]
@@ -455,19 +467,20 @@ MAX_SHOWN = 200
 def cut_quotes(text: str, *, whole: bool = False) -> str:
     """A message that may quote what it was given (``unknown target '...'``, click's ``Got
     unexpected extra argument (...)``) with each quote, and each run without white space,
-    longer than :data:`MAX_SHOWN` characters :func:`cut` to it (quote marks kept). A quote is
-    between ``'``, ``"`` or parentheses; an apostrophe inside a word (``it's``) opens none.
-    ``whole``: ``text`` is all quoted (a name, a path, a heading), cut as one."""
+    longer than :data:`MAX_SHOWN` characters cut to it, its start and its end kept
+    (:func:`cut_middle`; quote marks kept). A quote is between ``'``, ``"`` or parentheses;
+    an apostrophe inside a word (``it's``) opens none. ``whole``: ``text`` is all quoted (a
+    name, a path, a heading), cut as one."""
     if len(text) <= MAX_SHOWN or whole:
-        return cut(text, MAX_SHOWN)
+        return cut_middle(text, MAX_SHOWN)
     more = f"{{{MAX_SHOWN + 1},}}"
     quote = rf"(?<![^\W_])'[^'\n]{more}'(?![^\W_])|\"[^\"\n]{more}\"|\([^()\n]{more}\)"
 
     def shorter(match: re.Match[str]) -> str:
         found = match.group(0)
         if match.lastindex is None:  # a quote: its marks around its cut inside
-            return found[0] + cut(found[1:-1], MAX_SHOWN) + found[-1]
-        return cut(found, MAX_SHOWN)
+            return found[0] + cut_middle(found[1:-1], MAX_SHOWN) + found[-1]
+        return cut_middle(found, MAX_SHOWN)
 
     return re.sub(rf"{quote}|(\S{more})", shorter, text)
 
