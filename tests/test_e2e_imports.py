@@ -159,6 +159,7 @@ def test_show_search_and_outline_load_no_parser(
         "skillc_gateway.catalog",
     }
     assert not find_client, f"skc {args[0]} imported {sorted(find_client)}"
+    assert "skillc_index.progress" not in modules  # a long command's bar: build's, lint's
     if args[0] != "outline":  # show and search define no other command nor operation (issue 32)
         assert not modules & {"skillc_gateway.cli", "skillc_gateway.operations"}
         # nor the frontmatter reader (files.py took the BOM from it: 1.8 ms of every call)
@@ -206,6 +207,7 @@ def test_find_loads_no_parser_when_nothing_changed(
     assert "skillc_gateway.catalog" in modules
     forbidden = top_level(modules) & {*HEAVY, "skillc_lint", "skillc_stats", "skillc_mcp"}
     assert not forbidden, f"skc find imported {sorted(forbidden)}"
+    assert "skillc_index.progress" not in modules
 
 
 def test_find_answered_by_a_find_server_imports_no_click(

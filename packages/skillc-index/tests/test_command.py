@@ -395,7 +395,7 @@ bars: list[str] = []
 
 
 def _bar(params: CountParams, session: Session) -> Any:
-    from skillc_index.console import DelayedProgress
+    from skillc_index.progress import DelayedProgress
 
     bars.append(params.kind)
     return DelayedProgress(f"Counting {params.kind}")

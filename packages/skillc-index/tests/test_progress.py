@@ -1,4 +1,4 @@
-"""The build's progress bar (``console.DelayedProgress``): on stderr, only on a terminal, and
+"""The build's progress bar (``progress.DelayedProgress``): on stderr, only on a terminal, and
 only once the work has taken longer than the delay. Run in real subprocesses, with a real
 pseudo-terminal as stderr."""
 
@@ -14,7 +14,7 @@ import pytest
 
 SCRIPT = """
 import sys
-from skillc_index.console import DelayedProgress
+from skillc_index.progress import DelayedProgress
 with DelayedProgress("Indexing", delay=float(sys.argv[1])) as progress:
     for done in range(1, 51):
         progress(done, 50)
@@ -109,10 +109,10 @@ def test_the_bar_fits_the_terminal_or_is_not_drawn(columns: int, drawn: bool) ->
 def test_one_rule_sizes_every_bar(monkeypatch: pytest.MonkeyPatch) -> None:
     """``bar_cells``, the rule of build's bar and lint's: as many cells as fit below the
     terminal's last column, at most ``most``, none below ``least`` (it was written twice)."""
-    from skillc_index import console
+    from skillc_index import progress
 
-    monkeypatch.setattr(console, "stderr_columns", lambda: 40)
-    assert console.bar_cells(20, 5, 36) == 19  # 20 + 19 cells: one column spare
-    assert console.bar_cells(0, 5, 30) == 30
-    assert console.bar_cells(30, 10, 30) is None  # 9 cells fit: fewer than 10
-    assert console.bar_cells(29, 10, 30) == 10
+    monkeypatch.setattr(progress, "stderr_columns", lambda: 40)
+    assert progress.bar_cells(20, 5, 36) == 19  # 20 + 19 cells: one column spare
+    assert progress.bar_cells(0, 5, 30) == 30
+    assert progress.bar_cells(30, 10, 30) is None  # 9 cells fit: fewer than 10
+    assert progress.bar_cells(29, 10, 30) == 10

@@ -15,13 +15,13 @@ import click
 from skillc_index.columns import table_lines
 from skillc_index.console import (
     Call,
-    DelayedProgress,
     command,
     is_verbose,
     print_json,
     report,
 )
 from skillc_index.operations import BUILD, BuildParams
+from skillc_index.progress import DelayedProgress
 from skillc_index.streams import INTERRUPTED
 from skillc_index.text import counted, printable
 

@@ -19,15 +19,14 @@ import click
 
 from skillc_index.console import (
     Call,
-    bar_cells,
     command,
-    dumb_terminal,
     print_json,
     report,
     run,
     verbose_option,
 )
 from skillc_index.helppage import Command, FormatCommand
+from skillc_index.progress import bar_cells, dumb_terminal
 from skillc_index.streams import utf8_process, write_stdout
 from skillc_lint.operations import LINT, LintParams
 
@@ -86,7 +85,7 @@ class _Progress:
     before anything else is printed; drawn only when ``enabled`` (a terminal, text output,
     several skills), so pipes and CI logs never see it. The line stays on one row of the
     terminal, as it is at each redraw: the bar narrows to fit, and is not drawn when even
-    :data:`MIN_WIDTH` cells do not (:func:`~skillc_index.console.bar_cells`)."""
+    :data:`MIN_WIDTH` cells do not (:func:`~skillc_index.progress.bar_cells`)."""
 
     WIDTH = 30
     MIN_WIDTH = 10
