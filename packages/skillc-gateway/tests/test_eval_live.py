@@ -429,7 +429,7 @@ def test_the_agent_command_is_checked_once(
     cli: Any, library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The agent command was checked twice per run (as the options were read, and again
-    before the agents started): one check, as the options are read, before any work."""
+    before the agents started): one check per evaluation, before any work."""
     from skillc_gateway.evaluate import live
 
     checked: list[tuple[str, ...]] = []
@@ -443,6 +443,39 @@ def test_the_agent_command_is_checked_once(
         skill = _live(cli, library, f"{sys.executable} {agent}", *dry)
         assert skill["cases"] == 1
         assert checked == [(sys.executable, str(agent))]
+
+
+def test_the_api_checks_the_agent_command(
+    library: Path, tmp_path: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    """``run.evaluate(layout, config, EvalOptions(live=...))``, the documented API, ran a
+    request from a skill's files as shell code (``sh -c "echo {query}"``): the command's
+    check was the ``eval`` operation's only. It is ``evaluate``'s, before any work: E100,
+    nothing run, for a dry run too; a safe command runs."""
+    from skillc_gateway.evaluate.live import LiveOptions
+    from skillc_gateway.evaluate.run import EvalOptions, evaluate
+    from skillc_index.config import load_config
+    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.layout import Layout
+
+    pwned = tmp_path / "PWNED"
+    _cases(library / "pdf", (f"fill in this PDF form $(touch {pwned}) invoke", True))
+    layout = Layout.discover(project, clean_env)
+    config = load_config(layout, env=clean_env)
+    for dry in (False, True):
+        live = LiveOptions(("sh", "-c", "echo {query}"), runs=1, dry_run=dry)
+        with pytest.raises(InvalidOption, match="inline script of 'sh -c'") as raised:
+            evaluate(layout, config, EvalOptions(("pdf",), (str(library),), live=live))
+        assert raised.value.code == "E100" and not pwned.exists()
+    with pytest.raises(InvalidOption, match="live command is empty"):
+        evaluate(layout, config, EvalOptions(("pdf",), (str(library),), live=LiveOptions(())))
+    agent = tmp_path / "agent.py"
+    agent.write_text(CHOOSING_AGENT, encoding="utf-8")
+    live = LiveOptions(("sh", "-c", f'{sys.executable} {agent} "$1"', "sh", "{query}"), runs=1)
+    result = evaluate(layout, config, EvalOptions(("pdf",), (str(library),), live=live))
+    (case,) = result.skills[0].cases
+    assert case.live is not None and (case.live.runs, case.live.passed) == (1, True)
+    assert not pwned.exists()
 
 
 @pytest.mark.parametrize(

@@ -204,12 +204,7 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
     if params.live is not None:
         import shlex
 
-        from skillc_gateway.evaluate.live import (
-            DEFAULT_PATTERN,
-            LiveOptions,
-            check_command,
-            live_pattern,
-        )
+        from skillc_gateway.evaluate.live import DEFAULT_PATTERN, LiveOptions, live_pattern
 
         try:
             command = tuple(shlex.split(params.live))
@@ -217,16 +212,11 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
             from skillc_index.diagnostics import InvalidOption
 
             raise InvalidOption(f"live command: {exc}") from None
-        if not command:
-            from skillc_index.diagnostics import InvalidOption
-
-            raise InvalidOption("live command is empty")
         if os.name != "posix":  # the agent runs in a process group of its own, as a tool does
             from skillc_index import UnsupportedPlatform
 
             raise UnsupportedPlatform("live mode needs a POSIX system (process groups)")
-        # the one check of the command, before any work: no request from a skill runs as code
-        check_command(command)
+        # the command's check (check_command) is run.evaluate's, first: every caller passes
         pattern = params.live_pattern or DEFAULT_PATTERN
         try:  # as run_live compiles it for each skill, before any work
             live_pattern(pattern, "skill")

@@ -78,7 +78,8 @@ DEFAULT_MAX_RUNS = 300
 
 class LiveOptions(NamedTuple):
     command: tuple[str, ...]
-    """Checked once as the options are read (:func:`check_command`, ``eval``'s operation)."""
+    """Checked once per evaluation, before any work (:func:`check_command`, by
+    :func:`.run.evaluate`, which every caller goes through)."""
     runs: int = 3
     threshold: float = 0.5
     timeout: float = 300.0
@@ -120,10 +121,13 @@ def check_command(command: tuple[str, ...]) -> None:
     in ``command`` would be code, not data: ``skc run``'s check of a tool's placeholders
     (:meth:`~skillc_index.tools.command.CommandTemplate.code_values`), on the command's words
     with each ``{query}``/``{skill}`` a placeholder. A request from a skill's files in
-    ``sh -c "echo {query}"`` ran as shell code (``; touch pwned``)."""
+    ``sh -c "echo {query}"`` ran as shell code (``; touch pwned``). An empty command is E100
+    too."""
     from skillc_index.diagnostics import InvalidOption
     from skillc_index.tools.command import CommandTemplate, Placeholder, Text
 
+    if not command:
+        raise InvalidOption("live command is empty")
     words = tuple(
         tuple(
             Placeholder(part[1:-1]) if part in ("{query}", "{skill}") else Text(part)
@@ -181,8 +185,8 @@ def argv_of(command: tuple[str, ...], skill: str, case: Case) -> tuple[str, ...]
     built: from its request as written (:attr:`.cases.Case.request`, its lines kept), what
     ``--dry-run`` shows, the bound counts and :func:`run_live` runs. :class:`RefusedRequest`
     when a value would start an argument with ``-`` before any ``--`` word, or holds what no
-    argument can (a NUL, a lone surrogate). ``command`` is checked once per run, not here:
-    as the options are read (:func:`check_command`)."""
+    argument can (a NUL, a lone surrogate). ``command`` is checked once per evaluation, not
+    here: before any work (:func:`check_command`, by :func:`.run.evaluate`)."""
     query = case.request
     for what, value in (("the request", query), ("the skill's name", skill)):
         if "\x00" in value:

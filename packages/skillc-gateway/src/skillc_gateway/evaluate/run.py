@@ -320,7 +320,13 @@ def _outcome(
 
 
 def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult:
-    """Run ``skc eval`` (see the module docstring)."""
+    """Run ``skc eval`` (see the module docstring). The live command is checked first, once,
+    before any work (:func:`.live.check_command`, E100): here, where every caller passes (the
+    operation, the API), no request from a skill's files runs as code."""
+    if options.live is not None:
+        from skillc_gateway.evaluate.live import check_command
+
+        check_command(options.live.command)
     from skillc_gateway.evaluate.cases import read_cases
     from skillc_gateway.evaluate.overlap import (
         MAX_MUTATION_RANKS,
@@ -444,9 +450,8 @@ def _run_live(
     reports: list[SkillReport],
     found: Sequence[tuple[int, str, str, Sequence[Case]]],
 ) -> tuple[PlannedRun, ...]:
-    """``--live``, after every skill is scored offline (the command was checked as the
-    options were read, before any work: :func:`.live.check_command`), each case's arguments
-    planned once
+    """``--live``, after every skill is scored offline (the command was checked before any
+    work, by :func:`evaluate`: :func:`.live.check_command`), each case's arguments planned once
     (:func:`.live.argv_of`, a refused case with its reason), then the bound (:attr:`.live.
     LiveOptions.max_runs`, on the runs planned: more is E100, none started); a dry run returns
     the plan and starts none; else each case runs its planned arguments, its result put in
