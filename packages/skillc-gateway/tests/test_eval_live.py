@@ -341,6 +341,10 @@ def test_live_failures_break_the_thresholds_and_are_findings(
         # su's words after the user are its shell's arguments: the first, the script it runs
         "su bob {query}",
         "su - bob",
+        # a login shell, sudo's env_reset and env -i clear the environment: "$1" only
+        'su - bob -c "claude {query}"',
+        'sudo -u bob sh -c "claude {query}"',
+        'env -i sh -c "claude {query}"',
     ],
 )
 def test_a_request_is_never_code_of_the_agent_command(
@@ -366,6 +370,8 @@ def test_a_request_is_never_code_of_the_agent_command(
         assert "standard input" in hint and "$SKC_EVAL_QUERY" not in hint
     elif command.startswith(("watch", "script")):  # one command line, no argument after it
         assert "$SKC_EVAL_QUERY" in hint and '"$1"' not in hint
+    elif command.startswith(("su - bob", "sudo", "env -i")):  # no variable reaches it
+        assert "$SKC_EVAL_QUERY" not in hint and '"$1"' in hint and "cleared" in hint
     else:
         assert "$SKC_EVAL_QUERY" in hint and '"$1"' in hint
     assert not pwned.exists() and done.stdout == ""
@@ -388,6 +394,29 @@ with open(sys.argv[1], "w", encoding="utf-8") as log:
 if "invoke" in query:
     print(json.dumps({"type": "tool_use", "name": "Skill", "input": {"skill": "pdf"}}))
 """
+
+
+def test_through_env_i_the_argument_reaches_the_agent_the_variable_does_not(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """The hint for ``env -i sh -c "claude {query}"`` (or ``su - bob -c``, ``sudo -u bob sh
+    -c``) said to read ``$SKC_EVAL_QUERY``, which ``env -i`` wipes: it says ``"$1"`` alone,
+    and that form reaches the agent where the variable does not."""
+    _cases(library / "pdf", ("fill in this PDF form invoke", True))
+    agent = tmp_path / "agent.py"
+    agent.write_text(CHOOSING_AGENT, encoding="utf-8")
+    run = cli("skillc_gateway", process=True)
+    inline = f"env -i /bin/sh -c '{sys.executable} {agent} {{query}}'"
+    done = run("eval", "pdf", "--path", str(library), "--live", inline, "--runs", "1")
+    hint = done.stderr.partition("would run as code; ")[2]
+    assert done.returncode == 1 and "SKC_EVAL_QUERY" not in hint, done.stderr
+    assert "sh -c '... \"$1\"' sh {query}" in hint
+    argument = f"env -i /bin/sh -c '{sys.executable} {agent} \"$1\"' sh {{query}}"
+    variable = f"env -i /bin/sh -c '{sys.executable} {agent} \"$SKC_EVAL_QUERY\"'"
+    (case,) = _live(cli, library, argument)["results"]
+    assert (case["live"]["invoked"], case["live"]["passed"]) == (1, True)
+    (case,) = _live(cli, library, variable)["results"]  # an empty request: no skill invoked
+    assert (case["live"]["invoked"], case["live"]["passed"]) == (0, False)
 
 
 def test_the_hint_for_ssh_is_a_form_that_reaches_the_remote_command(

@@ -454,6 +454,7 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("su bob --command='echo hi' -- {{v}}", []),
         # runuser --user=bob, watch -xn1: the value is the program
         ("runuser --user=bob -- {{v}}", [("v", "program", "runuser")]),
+        ("env - {{v}}", [("v", "program", "env")]),  # env's -i, then the program
         ("runuser --user=bob {{v}}", [("v", "program", "runuser")]),
         ("watch -xn1 {{v}}", [("v", "program", "watch")]),
         ("watch -xn 1 {{v}}", [("v", "program", "watch")]),
@@ -468,10 +469,30 @@ def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
 @pytest.mark.parametrize(
     ("command", "data"),
     [
-        ("sh -c {{v}}", "argument"),  # sh -c '... "$1"' sh VALUE
-        ("python3 {{v}}", "argument"),
-        ("su bob -c {{v}}", "argument"),  # su hands its shell the words after -c's
-        ("su bob {{v}}", "argument"),
+        ("sh -c {{v}}", "either"),  # sh -c '... "$1"' sh VALUE, or its environment
+        ("python3 {{v}}", "either"),
+        ("su bob -c {{v}}", "either"),  # su hands its shell the words after -c's
+        ("su bob {{v}}", "either"),
+        ("env sh -c {{v}}", "either"),
+        ("nice python3 {{v}}", "either"),
+        ("sudo -E -u bob sh -c {{v}}", "either"),  # sudo keeps the environment
+        ("sudo --preserve-env sh -c {{v}}", "either"),
+        # a login shell, sudo's env_reset, doas, env -i clear the environment: an argument only
+        ("su - bob -c {{v}}", "argument"),
+        ("su -l bob -c {{v}}", "argument"),
+        ("su bob --login -c {{v}}", "argument"),  # getopt: su's option after the user
+        ("su -lc {{v}} bob", "argument"),
+        ("su - bob {{v}}", "argument"),
+        ("runuser -l bob -c {{v}}", "argument"),
+        ("sudo -u bob sh -c {{v}}", "argument"),
+        ("sudo --preserve-env=PATH sh -c {{v}}", "argument"),  # it keeps PATH only
+        ("sudo nice python3 {{v}}", "argument"),  # what the program it runs runs
+        ("sudo uv run python3 {{v}}", "argument"),
+        ("doas sh -c {{v}}", "argument"),
+        ("env -i sh -c {{v}}", "argument"),
+        ("env - sh -c {{v}}", "argument"),
+        ("env --ignore-environment python3 {{v}}", "argument"),
+        ("setpriv --reset-env sh -c {{v}}", "argument"),
         # one command line joined of the words, a shell here parses: the environment only
         ("watch claude {{v}}", "environment"),
         ("script -q -c {{v}} /dev/null", "environment"),  # its operand: the log file
@@ -483,7 +504,8 @@ def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
 )
 def test_how_a_code_value_can_be_given_as_data(command: str, data: str) -> None:
     """The hint of a refused value names what reaches that code as data: ``"$1"`` reaches
-    no remote shell (ssh joins its arguments into one line), nor does a variable."""
+    no remote shell (ssh joins its arguments into one line), nor does a variable; a variable
+    does not get through a login shell (``su -``), ``sudo``'s env_reset or ``env -i``."""
     template, _, _ = parse_command(command, 1)
     assert {c.data for c in template.code_values()} == {data}
 

@@ -33,7 +33,9 @@ script reads the request as an argument (``sh -c '... "$1"' sh {query}``) or fro
 ``$SKC_EVAL_QUERY``, as the wrapper lets it (:attr:`~skillc_index.tools.code_values.CodeValue.
 data`): ``watch`` and ``script -c`` hand a shell one command line (the variable only), ``ssh``
 the remote's shell (neither: the request goes on the remote command's standard input, ``sh
--c 'printf %s "$1" | ssh HOST claude -p' sh {query}``; the run's own input is /dev/null).
+-c 'printf %s "$1" | ssh HOST claude -p' sh {query}``; the run's own input is /dev/null), a
+login shell (``su - bob -c``), ``sudo``, ``doas`` and ``env -i`` clear the environment (the
+argument only).
 
 One invocation starts the agent at most ``max_runs`` times (the cases run times ``runs``):
 past that nothing runs (E100), so a library of 1,000 cases does not start 3,000 agent runs
@@ -168,6 +170,11 @@ def check_command(command: tuple[str, ...]) -> None:
             hint = (
                 f"the shell of '{value.where}' gets one command line, no argument after it: "
                 f"read ${variable} there"
+            )
+        elif value.data == "argument":  # su -, sudo, env -i: no variable of ours gets there
+            hint = (
+                f"pass it as an argument of its own (sh -c '... \"$1\"' sh {{{name}}}): the "
+                f"environment is cleared on the way there (a login shell, sudo, env -i)"
             )
         else:
             hint = (

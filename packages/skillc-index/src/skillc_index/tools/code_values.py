@@ -39,13 +39,15 @@ class CodeValue(NamedTuple):
     where: str
     """What runs it, as written: ``sh -c``, ``awk``, ``env``; for ``environment`` the wrapper
     and the variable (``env PATH``); for ``option`` the option's text (``-u``)."""
-    data: Literal["argument", "environment", "input"] = "argument"
+    data: Literal["either", "argument", "environment", "input"] = "either"
     """For ``inline`` and ``code``, how that code can be given the value as data instead:
-    ``argument``, as an argument after it (``sh -c '... "$1"' sh VALUE``, ``sys.argv[1]``) or
-    in its environment; ``environment``, in its environment only (``watch CMD...``, ``script
-    -c CMD``: a shell of this machine parses one command line joined of them, no argument
-    stays one); ``input``, on its standard input only (``ssh host CMD...``: the remote's
-    shell parses the line, and no variable of this side reaches it)."""
+    ``either``, as an argument after it (``sh -c '... "$1"' sh VALUE``, ``sys.argv[1]``) or
+    in its environment; ``argument``, as an argument only (a login shell, ``sudo``, ``doas``,
+    ``env -i``, ``setpriv --reset-env`` clear the environment on the way: ``su - bob -c``,
+    ``sudo -u bob sh -c``); ``environment``, in its environment only (``watch CMD...``,
+    ``script -c CMD``: a shell of this machine parses one command line joined of them, no
+    argument stays one); ``input``, on its standard input only (``ssh host CMD...``: the
+    remote's shell parses the line, and no variable of this side reaches it)."""
 
 
 class _Interpreter(NamedTuple):
@@ -82,9 +84,11 @@ class _Interpreter(NamedTuple):
     shell_arguments: bool = False
     """Its operands after the user go to the user's shell (``su bob -c CMD``, ``su bob --
     -c CMD``; ``su bob FILE``: the script it runs)."""
-    data: Literal["argument", "environment"] = "argument"
+    data: Literal["either", "environment"] = "either"
     """How the code of its code options can be given a value as data (:attr:`CodeValue.
     data`); its command line (:attr:`shell_operands`), in the environment only."""
+    login: tuple[str, ...] = ()
+    """Options that start a login shell (``su -l``, ``su -``): it clears the environment."""
     remote: bool = False
     """Its command line runs on another host (``ssh``): given a value on its input only."""
 
@@ -155,6 +159,7 @@ _SU = _Interpreter(
     script_operand=False,
     permute=True,
     shell_arguments=True,
+    login=("-l", "--login"),
 )
 
 
@@ -246,6 +251,15 @@ _WRAPPERS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
+#: Wrappers that clear the environment of the program they run (:attr:`CodeValue.data`
+#: ``argument``): whether they do by default (sudo's ``env_reset``), and the options that
+#: say otherwise (``sudo -E``, not ``--preserve-env=LIST``; ``env -i``, ``env -``).
+_CLEARS = {
+    "sudo": (True, ("-E", "--preserve-env")), "doas": (True, ()),
+    "env": (False, ("-i", "--ignore-environment", "-")), "setpriv": (False, ("--reset-env",)),
+}  # fmt: skip
+
+
 #: The operands a wrapper takes before its program: ``timeout``'s duration, ``chrt``'s
 #: priority, ``taskset``'s mask, ``flock``'s file, ``chroot``'s new root.
 _WRAPPER_OPERANDS = {"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1, "chroot": 1}
@@ -305,7 +319,7 @@ def _literal(word: tuple[Fragment, ...]) -> str | None:
 
 
 def _values(
-    word: tuple[Fragment, ...], kind: Any, where: str, data: Any = "argument"
+    word: tuple[Fragment, ...], kind: Any, where: str, data: Any = "either"
 ) -> list[CodeValue]:
     return [
         CodeValue(f, kind, where, data)
@@ -506,21 +520,28 @@ def _interpreted(words: tuple[tuple[Fragment, ...], ...]) -> Iterator[tuple[str,
 
 def _wrapped_program(
     words: tuple[tuple[Fragment, ...], ...], index: int, name: str
-) -> tuple[int, list[int]]:
-    """The index of the word a wrapper runs as its program (``len(words)`` when none), and
-    the indexes of the ``NAME=VALUE`` words before it (the program's environment)."""
+) -> tuple[int, list[int], bool]:
+    """The index of the word a wrapper runs as its program (``len(words)`` when none), the
+    indexes of the ``NAME=VALUE`` words before it (the program's environment), and whether
+    it clears the program's environment (:data:`_CLEARS`)."""
     takes_argument = _WRAPPERS[name]
     skip = _WRAPPER_OPERANDS.get(name, 0)
     assignments: list[int] = []
+    options = _Interpreter(takes_argument=takes_argument)
+    clears, flips = _CLEARS.get(name, (False, ()))
     position = index + 1
     while position < len(words):
         head, literal = _head(words[position]), _literal(words[position])
         if literal == "--":
             position += 1
             continue
+        if "=" not in (literal or "=") and _given(flips, options, literal):
+            clears = not _CLEARS[name][0]
         if name == "env" and head.startswith(_SPLIT):  # `env -S 'prog args'`: the program
-            return (position + 1 if literal in _SPLIT else position), assignments
-        if len(head) > 1 and head[0] == "-":
+            return (position + 1 if literal in _SPLIT else position), assignments, clears
+        if name == "env" and literal == "-":  # env's -i
+            position += 1
+        elif len(head) > 1 and head[0] == "-":
             position += 2 if literal in takes_argument else 1
         elif _ASSIGNMENT.match(head):
             assignments.append(position)
@@ -529,7 +550,7 @@ def _wrapped_program(
             skip, position = skip - 1, position + 1
         else:
             break
-    return position, assignments
+    return position, assignments, clears
 
 
 def _direct_program(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpreter) -> int:
@@ -555,6 +576,9 @@ class _Programs(NamedTuple):
     the first word)."""
     environment: dict[int, str]
     """The ``NAME=VALUE`` words a wrapper puts in its program's environment, with it."""
+    cleared: set[int]
+    """The programs run with a cleared environment (:data:`_CLEARS`, after ``su -l``), and
+    ``su -l`` itself (its shell's): a value reaches their code as an argument only."""
 
 
 def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
@@ -566,7 +590,8 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
     options are read once, up to its program."""
     programs: dict[int, str] = {0: ""}
     environment: dict[int, str] = {}
-    unknown = ""  # the last program, when the tables do not know it
+    cleared: set[int] = set()
+    unknown, unknown_at = "", 0  # the last program, when the tables do not know it
     for index, word in enumerate(words):
         literal = _literal(word)
         if literal is None:
@@ -579,17 +604,32 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
             if not (unknown and known) or runs_one or literal.startswith("-"):
                 continue
             programs[index] = unknown
-        unknown = "" if known and not runs_one else shown
+            if unknown_at in cleared:
+                cleared.add(index)
+        unknown, unknown_at = ("" if known and not runs_one else shown), index
+        if runs_one and _INTERPRETERS[name].login and _login(words, index, _INTERPRETERS[name]):
+            cleared.add(index)  # `su - bob -c CMD`: a login shell
+        target, clears = len(words), False
         if runs_one and _INTERPRETERS[name].runs_program:  # `watch -x`, `runuser -u bob`
             target = _direct_program(words, index, _INTERPRETERS[name])
-            if target < len(words):
-                programs[target] = shown
         if name in _WRAPPERS:
-            target, assignments = _wrapped_program(words, index, name)
+            target, assignments, clears = _wrapped_program(words, index, name)
             environment.update(dict.fromkeys(assignments, shown))
-            if target < len(words):
-                programs[target] = shown
-    return _Programs(programs, environment)
+        if target < len(words):
+            programs[target] = shown
+            if clears or index in cleared:  # what a program of a cleared environment runs
+                cleared.add(target)
+    return _Programs(programs, environment, cleared)
+
+
+def _login(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpreter) -> bool:
+    """Whether ``su`` at ``words[index]`` starts a login shell (``-``, ``-l``, ``--login``)."""
+    position = index + 1
+    while position < len(words) and (literal := _literal(words[position])) != "--":
+        if literal == "-" or _given(spec.login, spec, literal):
+            return True
+        position += 2 if _argument_next(literal, spec.takes_argument + spec.code) else 1
+    return False
 
 
 #: Option text a value may follow in its word: after ``=`` (``--name={{x}}``, ``-Dkey={{x}}``),
@@ -599,7 +639,7 @@ _OPTION_ARGUMENT = re.compile(r"-[^=]*=")
 
 def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
     found: list[CodeValue] = []
-    programs, environment = _programs(words)
+    programs, environment, cleared = _programs(words)
     options_end = 0  # the words up to here are an interpreter's options, read already
     opened: tuple[int, str] | None = None  # perl's operands from here on, and what opens them
     for index, word in enumerate(words):
@@ -625,6 +665,8 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
                 continue
             shown = literal.rsplit("/", 1)[-1]
             values, end, _, opens, _ = _interpreter_values(words, index, shown, index in programs)
+            if index in cleared:  # `sudo sh -c`, `su - bob -c`: no variable of ours reaches it
+                values = [v._replace(data="argument") if v.data == "either" else v for v in values]
             found += values
             opened = opened or (opens if opens and opens[1] else None)
             options_end = max(options_end, end)
