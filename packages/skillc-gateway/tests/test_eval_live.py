@@ -345,6 +345,9 @@ def test_live_failures_break_the_thresholds_and_are_findings(
         'su - bob -c "claude {query}"',
         'sudo -u bob sh -c "claude {query}"',
         'env -i sh -c "claude {query}"',
+        # su's -s picks the program it runs
+        "su -s {query} bob",
+        "runuser -s {query} bob",
     ],
 )
 def test_a_request_is_never_code_of_the_agent_command(

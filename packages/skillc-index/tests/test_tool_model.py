@@ -454,6 +454,17 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("su bob --command='echo hi' -- {{v}}", []),
         # runuser --user=bob, watch -xn1: the value is the program
         ("runuser --user=bob -- {{v}}", [("v", "program", "runuser")]),
+        # su's -s picks the shell it runs: the program
+        ("su -s {{v}} bob", [("v", "program", "su")]),
+        ("runuser -s {{v}} bob", [("v", "program", "runuser")]),
+        ("su --shell {{v}} bob", [("v", "program", "su")]),
+        ("su --shell={{v}} bob", [("v", "program", "su")]),
+        ("su -s{{v}} bob", [("v", "program", "su")]),
+        ("su -ls {{v}} bob", [("v", "program", "su")]),
+        ("su -s /bin/{{v}} bob", [("v", "program", "su")]),
+        ("su bob -s {{v}}", [("v", "program", "su")]),
+        ("su -s /bin/sh bob -c 'echo \"$0\"' -- {{v}}", []),
+        ("su -cs {{v}} bob", []),  # -c's code is "s", {{v}} the user
         ("env - {{v}}", [("v", "program", "env")]),  # env's -i, then the program
         ("runuser --user=bob {{v}}", [("v", "program", "runuser")]),
         ("watch -xn1 {{v}}", [("v", "program", "watch")]),

@@ -89,6 +89,8 @@ class _Interpreter(NamedTuple):
     data`); its command line (:attr:`shell_operands`), in the environment only."""
     login: tuple[str, ...] = ()
     """Options that start a login shell (``su -l``, ``su -``): it clears the environment."""
+    shell_option: tuple[str, ...] = ()
+    """Options whose argument is the program it runs (``su -s SHELL``)."""
     remote: bool = False
     """Its command line runs on another host (``ssh``): given a value on its input only."""
 
@@ -160,6 +162,7 @@ _SU = _Interpreter(
     permute=True,
     shell_arguments=True,
     login=("-l", "--login"),
+    shell_option=("-s", "--shell"),
 )
 
 
@@ -383,6 +386,21 @@ def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[st
     return None
 
 
+def _shell_option(spec: _Interpreter, head: str, literal: str | None) -> int | None:
+    """Where a shell option's argument is (``su -s``): 1, the next word (``-s``, ``-ls``); 0,
+    the rest of this one, a placeholder's (``-s{{x}}``, ``--shell={{x}}``); None: no such."""
+    if literal is not None and literal in spec.shell_option:
+        return 1
+    if head.startswith("--"):
+        return 0 if literal is None and head.partition("=")[0] in spec.shell_option else None
+    for position, letter in enumerate(head[1:] if _LETTER.match(head) else "", 1):
+        if "-" + letter in spec.takes_argument + spec.code:  # the rest is its argument
+            if "-" + letter not in spec.shell_option:
+                return None
+            return 0 if literal is None else 1 if position == len(head) - 1 else None
+    return None
+
+
 _Interpreted = tuple[list[CodeValue], int, int | None, tuple[int, str] | None, dict[int, str]]
 
 
@@ -439,6 +457,9 @@ def _interpreter_values(
             continue
         if _given(spec.no_shell, spec, literal):
             shell = False
+        at = _shell_option(spec, head, literal)  # `su -s {{x}}`: the program su runs
+        if at is not None and position + at < len(words):
+            found += _values(words[position + at], "program", shown)
         direct = direct or _given(spec.runs_program, spec, literal)
         if spec.magic_open and (switches := _PERL_SWITCHES.match(head)):
             letters = switches.group(1)
