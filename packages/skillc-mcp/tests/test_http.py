@@ -175,6 +175,26 @@ def test_an_allow_host_that_is_no_host_name_is_e061(
     )
 
 
+@pytest.mark.parametrize(
+    ("option", "value"), [("--allow-host", "a{}.example"), ("--allow-origin", "http://a{}.example")]
+)
+def test_allow_host_and_allow_origin_are_bounded_as_allow_target(
+    script_path: Callable[[str], Path], project: Path, env: dict[str, str], option: str, value: str
+) -> None:
+    """``--allow-host`` and ``--allow-origin`` took any number of values (5,000 started the
+    server, which then served until the timeout): at most 64 each, as ``--allow-target``
+    (``MAX_TARGETS``); more is E100 and the server does not start."""
+    args = [part for n in range(65) for part in (option, value.format(n))]
+    done = subprocess.run(
+        [str(script_path("skillc-mcp")), "--http", "127.0.0.1:0", *args],
+        cwd=project, env=env, capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        f"error[E100]: invalid option: '{option} holds 65 values; at most 64 are allowed'\n"
+    )
+
+
 def test_tokens_origin_and_body_bounds(
     start: Callable[..., HttpServer], tmp_path: Path, project: Path
 ) -> None:

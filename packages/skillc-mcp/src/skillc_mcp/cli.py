@@ -117,10 +117,16 @@ def mcp_command(
     """
     from skillc_index.arguments import MAX_TARGETS
 
-    if len(allow_targets) > MAX_TARGETS:  # build's targets: the same bound
-        from skillc_index.diagnostics import TooManyItems
+    repeated = (
+        ("allow_target", allow_targets),
+        ("allow_origin", allow_origins),
+        ("allow_host", allow_hosts),
+    )
+    for name, values in repeated:  # each as build's targets (E100 before anything starts)
+        if len(values) > MAX_TARGETS:
+            from skillc_index.diagnostics import TooManyItems
 
-        raise TooManyItems("allow_target", len(allow_targets), MAX_TARGETS)
+            raise TooManyItems(name, len(values), MAX_TARGETS)
     from skillc_mcp.quick import serve
 
     if is_verbose():  # the skills left out, with the reason, on the server log
