@@ -281,6 +281,10 @@ def test_a_call_a_legacy_client_cancels_by_notification_is_logged_cancelled(
     assert httpx.post(server.url, headers=headers, json=cancel, timeout=60).status_code == 202
     caller.join(60)
     assert answers and answers[0].status_code == 200, answers
+    # the transport answers a request's POST with JSON or a stream (202 is a notification's):
+    # the result is sent, for the client to ignore
+    answered = answers[0].json()
+    assert answered["id"] == 2 and not answered["result"]["isError"], answered
     assert server.stop() == 128 + 15
     lines = [
         line.split(" ", 3)[3] for line in server.log if "POST" in line and "initial" not in line
