@@ -643,4 +643,10 @@ def test_an_integer_of_more_than_4300_digits_is_no_parse_error(wire: WireClient)
     response = wire.receive()
     assert response["id"] is None and response["error"]["code"] == -32600, response
     assert response["error"]["message"].endswith(f"at most {MAX_INT_DIGITS:,} digits"), response
+    # the most the message allows: 4,300 nines (the value past-the-bound ids read as), signed
+    # or not, is an id (it was -32600: the id was compared with that value)
+    for huge in ("9" * MAX_INT_DIGITS, "-" + "9" * MAX_INT_DIGITS):
+        wire.send_raw(b'{"jsonrpc": "2.0", "id": %s, "method": "ping"}\n' % huge.encode())
+        response = wire.receive()
+        assert response == {"jsonrpc": "2.0", "id": int(huge), "result": {}}, response
     assert wire.request("ping")["result"] == {}

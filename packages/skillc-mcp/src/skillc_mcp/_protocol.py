@@ -294,15 +294,16 @@ which a test checks: this module imports none of the kit)."""
 
 def valid_id(value: object) -> str | int | None:
     """``value`` if it can be a request id (MCP: a string or an integer, never null); not an
-    integer of more digits than JSON is read as (:data:`~skillc_index.bounded_json.HUGE_INT`:
-    it could not be answered with the id it came with). Nothing is imported: a message the
-    transports read, they read with that module (a call may have no descriptor left)."""
+    integer of more digits than JSON is read as (a :class:`~skillc_index.bounded_json.HugeInt`:
+    it could not be answered with the id it came with; 4,300 nines can). Nothing is imported:
+    a message the transports read, they read with that module (a call may have no descriptor
+    left)."""
     if isinstance(value, str):
         return value
     if not isinstance(value, int) or isinstance(value, bool):
         return None
-    huge = getattr(sys.modules.get("skillc_index.bounded_json"), "HUGE_INT", None)
-    return value if huge is None or -huge < value < huge else None
+    huge = getattr(sys.modules.get("skillc_index.bounded_json"), "HugeInt", None)
+    return None if huge is not None and isinstance(value, huge) else value
 
 
 def request_id_of(message: object) -> str | int | None:
