@@ -370,6 +370,29 @@ def test_a_skill_left_out_says_why_where_it_is_asked_for(
     ], client.stderr()
 
 
+def test_the_skills_left_out_are_said_on_the_log_a_connection_is_given() -> None:
+    """``-v`` set a module-level log that every ``SkillsMethods`` of the process wrote to:
+    the log is the connection's own (``SkillsMethods(log=)``, as ``ToolRunner(log=)``), one
+    without logs nothing, and each refusal is said once a reason."""
+    import io
+    from types import SimpleNamespace
+
+    from skillc_mcp._skills import SkillsMethods
+
+    served = SimpleNamespace(
+        last=SimpleNamespace(refused={"big": "601 files (at most 512)"}),
+        snapshot=lambda: SimpleNamespace(entries={}),
+    )
+    log = io.StringIO()
+    told = SkillsMethods(served, log=log)  # type: ignore[arg-type]
+    quiet = SkillsMethods(served)  # type: ignore[arg-type]
+    for methods in (told, quiet, told):
+        assert methods.entries() == {}
+    assert log.getvalue() == (
+        "skillc-mcp: not served: skill://big/SKILL.md: 601 files (at most 512)\n"
+    )
+
+
 def test_a_skill_whose_frontmatter_aliases_expand_to_megabytes_is_not_served(
     server_command: list[str], project: Path, home: Path, env: dict[str, str], tmp_path: Path
 ) -> None:

@@ -88,6 +88,8 @@ from skillc_mcp._protocol import (
 )
 
 if TYPE_CHECKING:
+    from typing import TextIO
+
     from skillc_gateway.served_entry import Entry
     from skillc_mcp._skills import SkillsMethods
     from skillc_mcp._tools import ToolRunner
@@ -135,10 +137,10 @@ class _LockedSkills:
     """The Skills extension's methods, one call at a time (the served skills are not
     thread-safe), shared by every session."""
 
-    def __init__(self) -> None:
+    def __init__(self, log: TextIO | None = None) -> None:
         from skillc_mcp._skills import SkillsMethods
 
-        self.methods = SkillsMethods()
+        self.methods = SkillsMethods(log=log)
         self._lock = threading.Lock()
         self._shown: dict[str, Entry] | None = None
         self.on_change: Callable[[], None] | None = None
@@ -198,6 +200,7 @@ class App:
         session_idle: float = SESSION_IDLE_SECONDS,
         max_body: int = MAX_BODY,
         log_requests: bool = False,
+        refusals_log: TextIO | None = None,
     ) -> None:
         self.tokens = Tokens(tokens or {})
         self.allowed_origins = frozenset(normal_origin(o) for o in allowed_origins)
@@ -217,7 +220,7 @@ class App:
         self._sessions: OrderedDict[str, _Session] = OrderedDict()
         self._runners: dict[str | None, ToolRunner] = {}
         self._stateless: dict[str | None, Server] = {}
-        self._skills = _LockedSkills()
+        self._skills = _LockedSkills(refusals_log)
         self._cancels = Cancels()
         self._lock = threading.RLock()  # _route holds it while it makes a session's runner
         self._hub = Hub(self._skills.entries, self._skills.watch_fd, self._in_pool)
@@ -604,10 +607,12 @@ def serve_http(
     allowed_targets: Sequence[str] = (),
     allow_writes: bool = False,
     log_requests: bool = False,
+    refusals_log: TextIO | None = None,
     env: Mapping[str, str] | None = None,
 ) -> int:
     """Serve MCP over HTTP on ``address`` (``HOST:PORT``) until SIGINT or SIGTERM; the exit
-    status (128 + the signal number). E061 when it cannot start."""
+    status (128 + the signal number). E061 when it cannot start. ``refusals_log``: where
+    the skills left out are said (``-v``: :class:`~skillc_mcp._skills.SkillsMethods`)."""
     import signal
     import socket
     from contextlib import contextmanager
@@ -635,6 +640,7 @@ def serve_http(
         allowed_targets=allowed_targets,
         allow_writes=allow_writes,
         log_requests=log_requests,
+        refusals_log=refusals_log,
     )
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)

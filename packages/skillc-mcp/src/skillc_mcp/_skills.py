@@ -47,17 +47,6 @@ CACHEABLE = frozenset(
 )
 
 
-_refusals_log: list[TextIO] = []
-"""Where :func:`log_refusals` sends the skills left out (``skc mcp -v``); empty: nowhere."""
-
-
-def log_refusals(log: TextIO) -> None:
-    """``skc mcp -v``: write each skill left out (not served) on ``log`` with the reason,
-    once, and again when the reason changes: a skill of 600 files, or whose frontmatter name
-    differs from its folder's, otherwise disappears from ``skills/list`` without a word."""
-    _refusals_log[:] = [log]
-
-
 def _cursor(path: str | None) -> str | None:
     if path is None:
         return None
@@ -96,8 +85,13 @@ def _shown(uri: str) -> str:
 class SkillsMethods:
     """Answers the extension's methods for one connection."""
 
-    def __init__(self, served: ServedSkills | None = None) -> None:
+    def __init__(self, served: ServedSkills | None = None, *, log: TextIO | None = None) -> None:
         self._served = served
+        self._log = log
+        """``skc mcp -v``'s server log: each skill left out (not served) is written there with
+        the reason, once, and again when the reason changes (a skill of 600 files, or whose
+        frontmatter name differs from its folder's, otherwise leaves ``skills/list`` without
+        a word); None: nowhere."""
         self._seen: dict[str, Entry] | None = None
         """The entries when :meth:`changed` last looked (None: it never did)."""
         self._told: tuple[object, dict[str, str]] = (None, {})
@@ -153,10 +147,10 @@ class SkillsMethods:
         return entries
 
     def _tell_refusals(self) -> None:
-        """With :func:`log_refusals`: log the skills the last snapshot left out that were not
-        logged with that reason before (once a snapshot, each once)."""
+        """With a log: log the skills the last snapshot left out that were not logged with
+        that reason before (once a snapshot, each once)."""
         last = None if self._served is None else self._served.last
-        if not _refusals_log or last is None or last is self._told[0]:
+        if self._log is None or last is None or last is self._told[0]:
             return
         from skillc_index import printable
         from skillc_index.inventory.uris import file_uri
@@ -165,7 +159,7 @@ class SkillsMethods:
         for path, reason in last.refused.items():
             if told.get(path) != reason:
                 line = f"skillc-mcp: not served: {file_uri(path, 'SKILL.md')}: {reason}"
-                print(printable(line), file=_refusals_log[0], flush=True)
+                print(printable(line), file=self._log, flush=True)
         self._told = (last, dict(last.refused))
 
     def _not_served(self, uri: str, text: str) -> tuple[str, dict[str, Any]]:

@@ -127,20 +127,22 @@ def mcp_command(
             from skillc_index.diagnostics import TooManyItems
 
             raise TooManyItems(name, len(values), MAX_TARGETS)
+    import sys
+
     from skillc_mcp.quick import serve
 
-    if is_verbose():  # the skills left out, with the reason, on the server log
-        import sys
-
-        from skillc_mcp._skills import log_refusals
-
-        log_refusals(sys.stderr)
+    refusals_log = sys.stderr if is_verbose() else None  # the skills left out, and why
     if http is None:
         if tokens is not None or allow_origins or allow_hosts or allow_writes:
             raise click.UsageError(
                 "--tokens, --allow-origin, --allow-host and --allow-writes go with --http"
             )
-        return serve(cwd, log_requests=log_requests, allowed_targets=allow_targets)
+        return serve(
+            cwd,
+            log_requests=log_requests,
+            allowed_targets=allow_targets,
+            refusals_log=refusals_log,
+        )
     import os
 
     from skillc_mcp._http import serve_http
@@ -157,6 +159,7 @@ def mcp_command(
         allowed_targets=folders,
         allow_writes=allow_writes,
         log_requests=log_requests,
+        refusals_log=refusals_log,
     )
 
 

@@ -17,6 +17,10 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import TextIO
 
 __all__ = ["main", "parse", "run", "serve"]
 
@@ -109,22 +113,31 @@ def _folder_or_none(path: str, *, must_exist: bool) -> bool:
 
 
 def serve(
-    cwd: str | None = None, *, log_requests: bool = False, allowed_targets: Sequence[str] = ()
+    cwd: str | None = None,
+    *,
+    log_requests: bool = False,
+    allowed_targets: Sequence[str] = (),
+    refusals_log: TextIO | None = None,
 ) -> int:
     """Run the server on stdin/stdout in ``cwd``; the exit status when the client leaves.
     ``log_requests``: a line on stderr per request (``--log-requests``). ``allowed_targets``
     are folders (relative to the working directory before ``cwd``) where ``skc_build`` may
-    deploy besides the agent folders."""
+    deploy besides the agent folders. ``refusals_log``: where the skills left out are said
+    (``-v``: :class:`~skillc_mcp._skills.SkillsMethods`)."""
     from skillc_mcp import __version__
     from skillc_mcp._stdio import serve_stdio
 
     server = None
-    if allowed_targets:
+    if allowed_targets or refusals_log is not None:
         from skillc_mcp._protocol import Server
+        from skillc_mcp._skills import SkillsMethods
         from skillc_mcp._tools import ToolRunner
 
         folders = [os.path.abspath(os.path.expanduser(p)) for p in allowed_targets]  # noqa: PTH100, PTH111
-        server = Server(tools=ToolRunner(allowed_targets=folders))
+        server = Server(
+            tools=ToolRunner(allowed_targets=folders) if folders else None,
+            skills=SkillsMethods(log=refusals_log) if refusals_log is not None else None,
+        )
     if cwd is not None:
         os.chdir(cwd)
     try:
