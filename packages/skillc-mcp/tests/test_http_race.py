@@ -23,8 +23,10 @@ pytest.importorskip("uvicorn", reason="the http extra (tox.ini's mcp env install
 RACE_HOOK = '''
 """Holds the first import of the find catalog's module half made (in sys.modules, before its
 body ran) until the concurrent skc_init listed its thread's catalogs after its tool (or 2 s:
-a server that waits for the import then goes on); skc_init's tool waits for that moment."""
+a server that waits for the import then goes on); skc_init's tool waits for that moment.
+Each moment is a file beside this one (half_made, listed): the test sees the hook fired."""
 import importlib.util
+import os
 import sys
 import threading
 
@@ -48,6 +50,7 @@ class Hold:
         def exec_module(module):
             if name == ENGINE:
                 half_made.set()
+                mark("half_made")
                 listed.wait(2)
                 run(module)
             else:
@@ -71,11 +74,16 @@ def patch(tools):
         try:
             return catalogs()
         finally:
-            if half_made.is_set():
+            if half_made.is_set() and not listed.is_set():
                 listed.set()
+                mark("listed")
 
     tools.ToolRunner._call = _call
     tools._thread_catalogs = _thread_catalogs
+
+
+def mark(moment):
+    open(os.path.join(os.path.dirname(__file__), moment), "w").close()
 
 
 done = []
@@ -130,6 +138,8 @@ def test_a_call_racing_the_first_find_s_import_keeps_its_result(
     assert server.stop() == 128 + 15
     log = "".join(server.log)  # (not "no Traceback": a stream's end at SIGTERM may log one)
     assert "partially initialized" not in log and "could not list" not in log, log
+    # the race happened: the import was held half made, and skc_init listed its catalogs then
+    assert (hooks / "half_made").exists() and (hooks / "listed").exists(), log
 
 
 CANCEL_HOOK = """
