@@ -957,6 +957,46 @@ def test_codexs_system_copy_of_a_plugins_skill_is_named_by_what_reads_it(
     assert rows == {"devkit:skill-creator", str(system), "imagegen"}
 
 
+def test_a_name_a_plugin_s_skill_took_puts_no_folder_out_of_the_way(
+    layout: Layout, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex's ``.system`` copy of a plugin's skill ``global-codex`` is not at the top (the
+    plugin's has the bare name), yet its name counted as a top skill's: the copy went to
+    ``global-codex-2/global-codex`` and a plugin ``kit``'s skill, beside a skill ``kit``
+    that a plugin's also took, to ``kit@m/review``, suffixes with nothing to step aside
+    from. Only the names given a bare path count."""
+    from skillc_index.inventory.entries import installed_skills
+    from skillc_index.inventory.uris import skill_paths, uri_folder
+
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    plugin = home / ".claude/plugins/cache/mkt/devkit/1.0.0"
+    kit = home / ".claude/plugins/cache/m/kit/1"
+    write(plugin / "skills/global-codex")
+    write(plugin / "skills/kit")
+    write(kit / "skills/review")
+    system = write(home / ".codex/skills/.system/global-codex")
+    other = write(home / ".codex/skills/.system/kit")
+    records(
+        home,
+        {
+            "version": 2,
+            "plugins": {
+                "devkit@mkt": [{"installPath": str(plugin)}],
+                "kit@m": [{"installPath": str(kit)}],
+            },
+        },
+    )
+    paths = {path: skill.source for path, skill in skill_paths(installed_skills(layout)).items()}
+    assert paths == {
+        "devkit/global-codex": plugin / "skills/global-codex",
+        "devkit/kit": plugin / "skills/kit",
+        "kit/review": kit / "skills/review",
+        "global-codex/global-codex": system,
+        "global-codex/kit": other,
+    }
+    assert uri_folder("skill://global-codex/global-codex/SKILL.md", layout) == system
+
+
 def test_a_skill_given_by_path_reads_the_plugin_records_only_in_the_plugins_folder(
     layout: Layout, project: Path, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

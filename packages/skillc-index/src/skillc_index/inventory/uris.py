@@ -89,7 +89,7 @@ def skill_paths(inventory: Inventory) -> dict[str, InstalledSkill]:
     the skill ``global-claude``, ``global-claude/pdf`` names its own folder ``pdf`` (a
     skill nested there, its files), never a second ``pdf`` elsewhere."""
     paths: dict[str, InstalledSkill] = {}
-    top = {skill.name for skill in inventory.skills if skill.locations[0].plugin is None}
+    top = _bare_names(inventory)
     names: set[str] = set()
     plugins: set[tuple[str, str | None, str]] = set()
 
@@ -120,6 +120,19 @@ def skill_paths(inventory: Inventory) -> dict[str, InstalledSkill]:
                 path = f"{base}-{count}/{skill.name}"
         paths.setdefault(path, skill)
     return paths
+
+
+def _bare_names(inventory: Inventory) -> set[str]:
+    """The names :func:`skill_paths` gives a bare path (``skill://pdf``), by its rules: a
+    skill of no plugin first of its name, no plugin's skill of that name before it. Only
+    those are at the top (a name a plugin's skill took is not: nothing steps aside from it)."""
+    names: set[str] = set()
+    top: set[str] = set()
+    for skill in inventory.skills:
+        if skill.locations[0].plugin is None and skill.name not in names:
+            top.add(skill.name)
+        names.add(skill.name)
+    return top
 
 
 def locate(segments: tuple[str, ...], paths: dict[str, InstalledSkill]) -> tuple[str, str] | None:
