@@ -256,6 +256,33 @@ def test_the_server_names_a_skill_with_the_clients_agent_folders(
     assert (through.returncode, through.stdout) == (0, alone.stdout)
 
 
+def test_the_server_reads_no_agent_folder_of_its_own_for_a_client_without_one(
+    gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
+    write_skill: WriteSkill,
+) -> None:  # fmt: skip
+    """The mirror case: a server started with ``$CLAUDE_CONFIG_DIR`` and ``$CODEX_HOME``, a
+    client with neither. The client's empty agent variables win over the server's own: the
+    skill of the client's ``~/.codex/skills`` is named by the bare name the client reads it
+    back by (a request read back as no variables at all would have the server read its own
+    ``$CODEX_HOME/skills`` in place of ``~/.codex/skills``, and name the skill by its path;
+    ``$CLAUDE_CONFIG_DIR`` alone shows nothing here: ``~/.claude/skills`` is the ``claude``
+    target's folder, read with the variable set too)."""
+    write_skill(home / ".codex" / "skills" / "planner", "planner", "Write an implementation plan.")
+    command = ("find", "implementation plan", "--format", "json")
+    assert "CLAUDE_CONFIG_DIR" not in clean_env and "CODEX_HOME" not in clean_env
+    alone = gateway_process(*command, env_extra={"SKILLC_FIND_SERVER": "0"})
+    assert [skill["name"] for skill in json.loads(alone.stdout)["skills"]] == ["planner"]
+    agents = project.parent / "agents"  # the server's own folders: no skill in them
+    (agents / "claude" / "skills").mkdir(parents=True)
+    (agents / "codex" / "skills").mkdir(parents=True)
+    own = {"CLAUDE_CONFIG_DIR": str(agents / "claude"), "CODEX_HOME": str(agents / "codex")}
+    with server({**clean_env, **own}, project, gateway):
+        before = queries(gateway)
+        through = gateway_process(*command)
+        assert queries(gateway) == before + 1  # the server answered
+    assert (through.returncode, through.stdout) == (0, alone.stdout)
+
+
 def test_a_request_root_is_read_back_whole(home: Path) -> None:
     """Every field of a root travels in a find request (a plugin's name and marketplace, the
     agent): the server reads back the roots the client computed (a malformed root:
