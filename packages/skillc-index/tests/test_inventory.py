@@ -997,6 +997,53 @@ def test_a_name_a_plugin_s_skill_took_puts_no_folder_out_of_the_way(
     assert uri_folder("skill://global-codex/global-codex/SKILL.md", layout) == system
 
 
+def test_every_skill_past_the_first_of_its_bare_name_is_named_by_its_path(
+    layout: Layout, home: Path, monkeypatch: pytest.MonkeyPatch,
+    cli: Callable[..., Callable[..., Done]],
+) -> None:  # fmt: skip
+    """``~/.claude/skills/skill-creator`` first, a plugin's copy, then Codex's ``.system``
+    copy: ``skc list`` named both the home copy and Codex's ``skill-creator`` (the rule
+    covered a plugin coming first only), while the bare name reads the home copy (W001) and
+    ``skc find`` named Codex's by its path. Any skill past the first of its bare name is
+    named by its path: each name reads its own row, and list and find name them alike."""
+    from skillc_index import resolve_skill
+    from skillc_index.inventory.entries import installed_skills
+    from skillc_index.inventory.resolve import skill_names
+
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    plugin = home / ".claude/plugins/cache/mkt/devkit/1.0.0"
+    mine = write(home / ".claude/skills/skill-creator")
+    system = write(home / ".codex/skills/.system/skill-creator")
+    write(plugin / "skills/skill-creator")
+    for copy, words in (
+        (mine, "mine"),
+        (system, "codex's"),
+        (plugin / "skills/skill-creator", "x"),
+    ):
+        text = (copy / "SKILL.md").read_text()  # three copies, not one skill found thrice
+        (copy / "SKILL.md").write_text(text.replace("A skill.", f"A skill, {words}."))
+    records(home, {"version": 2, "plugins": {"devkit@mkt": [{"installPath": str(plugin)}]}})
+    skills = installed_skills(layout).skills
+    names = zip(skills, skill_names(skills), strict=True)
+    named = {str(skill.source): name for skill, name in names}
+    assert named == {
+        str(mine): "skill-creator",
+        str(plugin / "skills/skill-creator"): "devkit:skill-creator",
+        str(system): str(system),
+    }
+    for source, name in named.items():
+        assert str(resolve_skill(name, layout).source) == source  # each name reads its row
+    listed = cli("skillc-index", script=True)("list", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    rows = {row["name"]: row["source_path"] for row in json.loads(listed.stdout)["skills"]}
+    assert rows == {name: source for source, name in named.items()}
+    monkeypatch.setenv("SKILLC_FIND_SERVER", "0")
+    found = cli("skc", script=True)("find", "skill-creator", "--format", "json")
+    assert found.returncode == 0, found.stderr
+    hits = {hit["name"]: hit["path"] for hit in json.loads(found.stdout)["skills"]}
+    assert hits == rows
+
+
 def test_a_skill_given_by_path_reads_the_plugin_records_only_in_the_plugins_folder(
     layout: Layout, project: Path, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -382,21 +382,19 @@ def skill_names(skills: Sequence[InstalledSkill]) -> list[str]:
     not the ``pdf-tools`` of another folder), any other by its name. A plugin installed at
     two scopes counts once: each copy is named as the plugin's skill, which reads the copy
     Claude Code loads (the project's, with W001), never by the bare name of another skill.
-    A skill of no plugin whose bare name a plugin's skill has first (``skills`` in resolution
-    order: Codex's bundled ``$CODEX_HOME/skills/.system/skill-creator`` after a plugin's
-    ``skill-creator``) is named by its path, which reads it: the bare name reads the
-    plugin's."""
+    Any other skill that is not the first of its bare name (``skills`` in resolution order:
+    ``~/.claude/skills/skill-creator``, a plugin's, then Codex's bundled
+    ``$CODEX_HOME/skills/.system/skill-creator``) is named by its path, which reads it: the
+    bare name reads the first (as ``skc sources`` and W001 do)."""
     keys = [_plugin_skill(skill.locations[0]) for skill in skills]
     ones = list(dict.fromkeys(key for key in keys if key[0] is not None))
     named = dict(zip(ones, plugin_key_names(ones), strict=True))
-    firsts: dict[str, bool] = {}  # each bare name: whether a plugin's skill has it first
+    taken: set[str] = set()  # the bare names a skill before has
     names: list[str] = []
     for skill, key in zip(skills, keys, strict=True):
-        plugin = firsts.setdefault(skill.name, key[0] is not None)
-        if key[0] is not None:
-            names.append(named.get(key) or skill.name)
-        else:
-            names.append(str(skill.source) if plugin else skill.name)
+        first = skill.name not in taken
+        taken.add(skill.name)
+        names.append(named.get(key) or (skill.name if first else str(skill.source)))
     return names
 
 
