@@ -2435,6 +2435,11 @@ def test_after_a_change_a_watching_catalog_looks_only_at_what_changed(
     write_skill(outside / "one", "kite", "Fly a kite.")
     write_skill(outside / "two", "glider", "Fly a glider.")
     (library / "flying").symlink_to(outside / "one")  # an entry of the root, followed
+    from skillc_index.inventory import nested  # a find's inventory walks the project's nested
+
+    # .claude/skills (a lookup of each last-level folder's; test_nested_search): not the catalog's
+    walked = nested.nested_folders(project)
+    monkeypatch.setattr(nested, "nested_folders", lambda _: walked)
     passes = Passes(monkeypatch)
     from skillc_index.inventory import resolve  # naming the hits is no pass of the catalog's
 

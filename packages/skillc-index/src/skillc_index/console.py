@@ -1,12 +1,11 @@
 """How every skillc command talks to the terminal: one home for the CLI conventions.
 
-- usage errors (unknown option, missing argument, bad choice) become
-  ``error[E100]: invalid option: '<message>'`` and exit 1 (RFC-0005, DECISIONS "Errors and output");
+- usage errors (unknown option, missing argument, bad choice) become ``error[E100]: invalid
+  option: '<message>'`` and exit 1 (RFC-0005, DECISIONS "Errors and output");
 - library errors (:class:`~skillc_index.SkillcError`) print their diagnostic, with the
   parameters it names written as options (``--force``: :data:`CLI_SPELLING`), and exit 1;
 - anything unexpected is ``error[E999]: <message>`` on one line (a traceback only with ``-v``);
-- Ctrl-C (SIGINT) ends any command quietly with exit status 130
-  (:data:`~skillc_index.streams.INTERRUPTED`);
+- Ctrl-C (SIGINT) ends any command quietly, exit 130 (:data:`~skillc_index.streams.INTERRUPTED`);
 - ``-v/--verbose`` and ``--format`` mean the same thing in every command;
 - a help page's examples name the program showing it (:mod:`skillc_index.helppage`).
 
@@ -233,8 +232,8 @@ def command(
     1 when a skill could not be synced, with ``--format json`` too); in text, a status the
     rendering returns wins. ``render_json``: the rendering prints ``--format json`` too
     (among what it prints beside it: a batch's notices on stderr as each skill is done) and
-    returns its status. The command's callback holds the operation (:func:`operation_of`).
-    """
+    returns its status. The command's callback holds the operation (:func:`operation_of`). A
+    command searches a project's nested ``.claude/skills`` once (:func:`~.nested.one_walk`)."""
 
     def decorate(render: Callable[[R, Call[P]], int | None]) -> click.Command:
         defaults: dict[str, Any] = operation.params._field_defaults  # type: ignore[attr-defined]
@@ -256,6 +255,9 @@ def command(
                 if most is not None and isinstance(value, tuple) and len(value) > most:
                     raise TooManyItems(name, len(value), most)
             record = operation.params(**absent, **values)
+            from skillc_index.inventory.nested import one_walk
+
+            click.get_current_context().with_resource(one_walk())  # left as the command ends
             session = cli_session()
             try:  # the function: click checked the record (run would check it again)
                 if progress is None:
@@ -288,7 +290,6 @@ def command(
                 code = status(result)
             if code:
                 click.get_current_context().exit(code)
-            return
 
         callback.operation = operation  # type: ignore[attr-defined]  # operation_of reads it
         return (cls or Command)(

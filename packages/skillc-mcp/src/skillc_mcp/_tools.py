@@ -141,6 +141,7 @@ class ToolRunner:
         try:
             import skillc_index.installed  # noqa: F401 (internal_error's: loaded while on disk)
             from skillc_index import Layout
+            from skillc_index.inventory.nested import one_walk
             from skillc_index.operation import Session, with_warnings
 
             session = Session(
@@ -155,7 +156,8 @@ class ToolRunner:
             params = operation.parse(arguments)
             self._check_allowed(name, operation.annotations, params)
             session.check_paths(operation.name, params)
-            result = operation.function(session, params)  # parse checked it (not run again)
+            with one_walk():  # a call searches the nested .claude/skills once
+                result = operation.function(session, params)  # parse checked it (not run again)
             warnings = (*session.result_notices, *result.warnings)
             data = with_warnings(result.to_dict(), warnings)
         except Exception as exc:

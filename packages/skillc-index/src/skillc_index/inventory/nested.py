@@ -5,12 +5,17 @@ works with files there (:func:`nested_folders`), and what a search of them cut s
 from __future__ import annotations
 
 import os
-from itertools import islice
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from skillc_index.diagnostics import Notice
-from skillc_index.inventory.folders import NESTED_AGENT, Root
-from skillc_index.layout import KNOWN_TARGETS
+
+if TYPE_CHECKING:  # (imported as a command starts: :func:`one_walk`)
+    from skillc_index.inventory.folders import Root
+    from skillc_index.layout import Layout
 
 #: Subfolder levels searched for a nested ``.claude/skills`` (``packages/web/.claude/skills``
 #: is at level 2): a monorepo's packages, not the whole tree.
@@ -24,30 +29,43 @@ NESTED_FOLDERS = 1000
 #: alone let 1,000 such folders cost seconds. The folders past it are not listed, and
 #: :func:`nested_notices` says so.
 NESTED_ENTRIES = 50_000
+#: A folder below the project's top stops being read once this many entries in a row were no
+#: folder (a dataset's ``data/`` of 20,000 files is read 1,000 entries deep): three such
+#: folders sorting before ``packages/`` took all of :data:`NESTED_ENTRIES` and its nested
+#: skills were not found. The rest of such a folder is not read, as past
+#: :data:`skillc_index.walk.MAX_ENTRIES`, and nothing is said of it.
+NESTED_RUN = 1000
 #: The folders whose last :func:`nested_folders` walk in this process was cut short, with the
 #: bound that cut it (``folders`` or ``entries``).
 _NESTED_CUT: dict[str, str] = {}
-#: How long (seconds) :func:`nested_roots` gives one layout the walk it made for it.
-NESTED_REUSE = 2.0
-#: :func:`nested_roots`' last walk: its layout, its base, when, and what it found.
-_LAST: list[tuple[object, Path, float, tuple[Root, ...]]] = []
+#: The command under way's walks (:func:`one_walk`): ``(layout, base)`` -> what was found.
+_WALKS: ContextVar[dict[tuple[Layout, Path], tuple[Root, ...]] | None] = ContextVar(
+    "nested_walks", default=None
+)
 
 
-def nested_roots(layout: object, base: Path) -> tuple[Root, ...]:
-    """:func:`nested_folders` of ``base``, walked once for a command: a lookup of the same
-    layout (the very object: each command discovers its own) within :data:`NESTED_REUSE`
-    seconds takes the last walk's answer (an E001 walked three times, for the lookup, the
-    near names and the links gone; ``find`` three times too). Another layout, or a later
-    lookup (a server keeping its layout), walks again."""
-    import time
+@contextmanager
+def one_walk() -> Iterator[None]:
+    """Within it, :func:`nested_roots` walks each project once (a command: the CLI's and an
+    MCP tool call's, :func:`skillc_index.console.command`); outside it, every lookup walks
+    again (a server's, an embedder's: never a list older than the lookup)."""
+    token = _WALKS.set({})
+    try:
+        yield
+    finally:
+        _WALKS.reset(token)
 
-    now = time.monotonic()
-    if _LAST:
-        held, where, when, found = _LAST[0]
-        if held is layout and where == base and now - when < NESTED_REUSE:
-            return found
-    found = nested_folders(base)
-    _LAST[:] = [(layout, base, now, found)]
+
+def nested_roots(layout: Layout, base: Path) -> tuple[Root, ...]:
+    """:func:`nested_folders` of ``base``, walked once for a command (:func:`one_walk`: an
+    E001 walked three times, for the lookup, the near names and the links gone; ``find``
+    three times too); walked again at each lookup outside one."""
+    walks = _WALKS.get()
+    if walks is None:
+        return nested_folders(base)
+    found = walks.get((layout, base))
+    if found is None:
+        found = walks[(layout, base)] = nested_folders(base)
     return found
 
 
@@ -59,18 +77,21 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
     already) or a ``.claude`` folder itself, nor a cache its tool tagged
     (:func:`skillc_index.walk.cache_tagged`); what ``skc package`` wrote into a folder is searched
     all the same (agents load what is there, whoever wrote its record). A ``.claude`` that is
-    a symlink is followed when it really lies within ``base`` (a package's ``.claude ->
-    ../../shared/claude``, as Claude Code follows it), not when it leads out of it. It lists
-    at most :data:`NESTED_FOLDERS` folders, and of each at most
-    :data:`skillc_index.walk.MAX_ENTRIES` entries, :data:`NESTED_ENTRIES` in all (a folder of a
-    million files cost every ``find`` and ``list`` seconds; silently): the first the system
-    lists, of which only the folders are kept, walked in bytewise name order (reading all of
-    them to sort is what the bound avoids). The folders of the last level are not listed:
-    their ``.claude`` is looked up. A folder its tool tagged is known before its subfolders
-    count towards the bound (a ``target/`` of thousands cut the walk short, said so, for
-    folders never searched); it remembers a walk cut short at either bound for
-    :func:`nested_notices`."""
-    from skillc_index.layout import SKILLC_DIR
+    a symlink, or its ``skills``, is followed when it really lies within ``base`` (a package's
+    ``.claude -> ../../shared/claude``, as Claude Code follows it), not when it leads out of
+    it. It lists at most :data:`NESTED_FOLDERS` folders, and of each at most
+    :data:`skillc_index.walk.MAX_ENTRIES` entries, below the top until :data:`NESTED_RUN` in a
+    row were no folder, :data:`NESTED_ENTRIES` in all (a folder of a million files cost every
+    ``find`` and ``list`` seconds; silently): the first the system lists, of which only the
+    folders are kept, walked in bytewise name order (reading all of them to sort is what the
+    bound avoids). The folders of the last level are not listed, nor those found once
+    :data:`NESTED_ENTRIES` are read: their ``.claude`` is looked up. A folder its tool tagged
+    is known before its subfolders count towards the bound (a ``target/`` of thousands cut
+    the walk short, said so, for folders never searched); it remembers a walk cut short at
+    either bound for :func:`nested_notices` (a folder left unlisted that holds anything, a
+    listing the total bound stopped before its end: not one ending on it)."""
+    from skillc_index.inventory.folders import NESTED_AGENT, Root
+    from skillc_index.layout import KNOWN_TARGETS, SKILLC_DIR
     from skillc_index.walk import CACHE_TAG, MAX_ENTRIES, cache_tagged, skips_folder
 
     relative = KNOWN_TARGETS[NESTED_AGENT].project or ".claude/skills"
@@ -81,38 +102,44 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
     while listed < len(pending):  # (at most NESTED_FOLDERS of them)
         folder, depth = pending[listed]
         listed += 1
-        if depth >= NESTED_DEPTH:  # its subfolders are not searched: its .claude alone
+        if depth >= NESTED_DEPTH or left <= 0:  # not listed: its .claude alone is looked up
+            if depth < NESTED_DEPTH and not cut and _holds_any(folder):
+                cut = "entries"  # its subfolders were not searched
             claude = f"{folder}/{marker}"
             if os.path.lexists(claude) and not cache_tagged(folder):
                 _add_nested(found, claude, rest, str(base))
             continue
-        if left <= 0:  # not listed: the last level's .claude is still looked up
-            cut = "entries"
-            continue
         parent = folder.rpartition("/")[2]
-        read, tagged, folders = 0, False, []
+        limit, run = min(MAX_ENTRIES, left), NESTED_RUN if depth else MAX_ENTRIES
+        read, alone, more, tagged, folders = 0, 0, False, False, []
         try:
             with os.scandir(folder) as listing:  # the rest of a folder is not read
-                for entry in islice(listing, min(MAX_ENTRIES, left)):
+                for entry in listing:
+                    if read >= limit or alone >= run:
+                        more = True  # it holds more than was read
+                        break
                     read += 1
+                    alone += 1
                     name = entry.name
                     if name == CACHE_TAG:
                         tagged = True
                     elif name == marker:
                         folders.append(entry)  # followed when it is a link within base
+                        alone = 0
                     else:
                         try:
                             if entry.is_dir(follow_symlinks=False):
                                 folders.append(entry)
+                                alone = 0
                         except OSError:
                             continue
         except OSError:
             continue
         left -= read
-        if left <= 0 and read < MAX_ENTRIES:
+        if more and read >= limit and limit < MAX_ENTRIES:
             cut = "entries"  # this folder's listing was cut by the budget
-        # a listing cut at the bound may hold its tag past it: looked at all the same
-        if depth and (tagged or read >= MAX_ENTRIES) and cache_tagged(folder):
+        # a listing stopped early may hold its tag past it: looked at all the same
+        if depth and (tagged or more) and cache_tagged(folder):
             continue  # a cache: not searched, its subfolders not counted
         folders.sort(key=lambda e: os.fsencode(e.name))
         for entry in folders:
@@ -135,16 +162,27 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
     return tuple(Root(Path(path), "agent", "project", NESTED_AGENT) for path in found)
 
 
+def _holds_any(folder: str) -> bool:
+    """Whether ``folder`` holds an entry (one is read)."""
+    try:
+        with os.scandir(folder) as listing:
+            return next(listing, None) is not None
+    except OSError:
+        return False
+
+
 def _add_nested(found: list[str], claude: str, rest: str, base: str) -> None:
-    """Add ``<claude>/<rest>`` to ``found`` when it is a folder; a ``claude`` that is a
-    symlink only when it really lies within ``base`` (symlinks followed)."""
-    if os.path.islink(claude):  # noqa: PTH114 (a path as text, as the walk keeps it)
+    """Add ``<claude>/<rest>`` to ``found`` when it is a folder that really lies within
+    ``base`` (symlinks followed) when ``claude`` or ``<claude>/<rest>`` is a symlink: a link
+    out of the project, either of them, is not followed."""
+    skills = f"{claude}/{rest}"
+    if os.path.islink(claude) or os.path.islink(skills):  # noqa: PTH114 (paths as text)
         from skillc_index.files import within
 
-        if not within(claude, base):
+        if not within(skills, base):
             return  # a link out of the project: not followed
-    if os.path.isdir(f"{claude}/{rest}"):  # noqa: PTH112
-        found.append(f"{claude}/{rest}")
+    if os.path.isdir(skills):  # noqa: PTH112
+        found.append(skills)
 
 
 def nested_notices() -> tuple[Notice, ...]:
