@@ -311,7 +311,10 @@ def test_a_routed_skill_edited_and_built_is_known_in_a_copy_of_the_project(
     built = cli("skillc_index", process=True)("build", "alpha")
     assert built.returncode == 0, built.stderr
     said = [line for line in built.stderr.splitlines() if "'skc' is not on PATH" not in line]
-    assert not [line for line in said if line.startswith("warning")], built.stderr
+    warned = [line for line in said if line.startswith("warning")]
+    assert warned == [
+        "warning: alpha deployed nowhere: it is behind the router of .claude/skills (skc route)"
+    ], built.stderr
     copy = tmp_path / "copy"
     shutil.copytree(project, copy, symlinks=True)
     shutil.rmtree(project)
@@ -345,8 +348,9 @@ def test_a_build_while_a_route_command_is_at_work_says_the_record_is_not_refresh
     finally:
         os.close(fd)
     assert [n for n in notices if "route" in n] == [
+        "alpha deployed nowhere: it is behind the router of .claude/skills (skc route)",
         "the route's record of 'alpha' in .skillc/router not refreshed: error[E999]: another "
-        "route command is changing '.skillc/router'; try again when it is done"
+        "route command is changing '.skillc/router'; try again when it is done",
     ]
     assert manifest.read_bytes() == recorded
 
@@ -438,8 +442,8 @@ def test_a_routed_skill_deployed_again_is_removed_and_restored_once(
 ) -> None:
     before = snapshot(claude)
     route_json(cli, "install")
-    build_skill("alpha", layout)  # a symlink in the agent folder again, to alpha's runtime
-    build_skill("linked", layout)  # the same symlink as the parked one
+    build_skill("alpha", layout, targets="claude")  # a symlink in the agent folder again
+    build_skill("linked", layout, targets="claude")  # the same symlink as the parked one
     data = route_json(cli, "install")
     assert {s["name"]: s["action"] for s in data["skills"] if s["action"] != "routed"} == {
         "alpha": "unlinked",
@@ -495,6 +499,71 @@ def test_build_all_builds_a_routed_skill_behind_its_router_not_into_the_agent_fo
     assert snapshot(claude) == before
 
 
+def test_a_single_build_of_a_routed_skill_leaves_it_behind_its_router(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    """``skc build copied`` (no ``--target``) after ``route install`` deployed the skill
+    into ``.claude/skills`` again (its ``--copy`` deployment back as a symlink), undoing the
+    route, as ``build --all`` did: it is built into the store and its parked copy refreshed,
+    deployed nowhere, a warning saying why; ``-t claude`` still deploys it there."""
+    skc = cli("skc", script=True)
+    before = snapshot(claude)
+    route_json(cli, "install")
+    parked = project / ".skillc" / "router" / "claude" / "copied"
+    was = snapshot(parked)
+    skill = layout.store("project") / "copied" / "SKILL.md"
+    skill.write_text(skill.read_text(encoding="utf-8") + "\nEdited.\n", encoding="utf-8")
+    for name in ("copied", "alpha"):
+        done = skc("build", name)
+        assert done.returncode == 0, done.stderr
+        why = "it is behind the router of .claude/skills (skc route)"
+        assert f"warning: {name} deployed nowhere: {why}" in done.stderr.splitlines()
+    assert names(claude) == [".DS_Store", ROUTER_NAME]
+    assert not parked.is_symlink() and snapshot(parked) != was  # the parked copy refreshed
+    status = route_json(cli, "status")
+    assert (status["routed"], status["left"]) == (4, [])
+    done = skc("build", "alpha", "-t", "claude")
+    assert done.returncode == 0 and (claude / "alpha").is_symlink(), done.stderr
+    route_json(cli, "uninstall")
+    after = snapshot(claude)
+    assert after["copied"][0] == "dir"  # the copy it was, not a symlink
+    assert {k: v for k, v in after.items() if not k.startswith("copied/")} == {
+        k: v for k, v in before.items() if not k.startswith("copied/")
+    }
+
+
+def test_build_all_reads_the_route_manifests_once(
+    cli: Callable[..., Run], layout: Layout, claude: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``build --all`` read every route manifest again for each skill deployed nowhere
+    (``routed_from``): the routed names are read once for the batch, and each routed skill
+    still goes behind its router (the reads of each parked copy's refresh not counted)."""
+    import skillc_index.route.place as place_module
+    from skillc_index.build.batch import build_skills
+    from skillc_index.build.jobs import batch_jobs
+
+    route_json(cli, "install")
+    reads: list[Path] = []
+    real = place_module.read_route_manifest
+
+    def counted(path: Path) -> Any:
+        import inspect
+
+        refresh = f"route{os.sep}parked.py"  # the refresh of a parked copy
+        if not any(frame.filename.endswith(refresh) for frame in inspect.stack()):
+            reads.append(path)
+        return real(path)
+
+    monkeypatch.setattr(place_module, "read_route_manifest", counted)
+    jobs = batch_jobs([], layout, all_skills=True)
+    result = build_skills(jobs, layout, workers=1)
+    nowhere = {item.job.name: item.deployed_nowhere for item in result.items}
+    why = "it is behind the router of .claude/skills (skc route)"
+    assert nowhere == {"alpha": why, "beta": why, "copied": why, "linked": why}
+    assert reads == [layout.base("project") / ".skillc" / "router" / "claude.json"]
+    assert names(claude) == [".DS_Store", ROUTER_NAME]
+
+
 def test_uninstall_takes_the_place_of_a_deployment_made_while_routed(
     cli: Callable[..., Run], layout: Layout, claude: Path
 ) -> None:
@@ -502,8 +571,8 @@ def test_uninstall_takes_the_place_of_a_deployment_made_while_routed(
     back in place of that deployment (skillc's own), not "its place is taken" for ever."""
     before = snapshot(claude)
     route_json(cli, "install")
-    build_skill("alpha", layout)  # alpha moved to the store: a symlink where its folder was
-    build_skill("copied", layout, copy=True)  # a copy again where the parked copy was
+    build_skill("alpha", layout, targets="claude")  # a symlink where alpha's folder was
+    build_skill("copied", layout, targets="claude", copy=True)  # a copy: the parked copy's place
     dry = route_json(cli, "uninstall", "--dry-run")
     assert dry["left"] == [] and names(claude) == [".DS_Store", "alpha", "copied", ROUTER_NAME]
     data = route_json(cli, "uninstall")
@@ -521,7 +590,7 @@ def test_uninstall_never_removes_a_folder_put_in_place_of_the_deployment_after_i
     that name, the user's folder with all it held. It is moved aside and looked at again:
     the user's folder is put back untouched, the skill stays behind the router."""
     route_install(session(layout))
-    build_skill("alpha", layout)  # a symlink where alpha's folder was
+    build_skill("alpha", layout, targets="claude")  # a symlink where alpha's folder was
     looked: list[Path] = []
     real = router_module.redeployed
 
@@ -753,7 +822,7 @@ def test_a_parked_relative_link_is_read_from_the_agent_folder(
     route_json(cli, "install")
     parked = claude.parent.parent / ".skillc" / "router" / "claude" / "linked"
     assert not parked.exists()  # relative: not from where it is parked
-    build_skill("linked", layout, copy=True)  # a copy where the parked link was
+    build_skill("linked", layout, targets="claude", copy=True)  # a copy where the parked link was
     data = route_json(cli, "uninstall")
     actions = {s["name"]: s["action"] for s in data["skills"]}
     assert (actions["linked"], data["left"]) == ("in-place", [])
@@ -776,7 +845,7 @@ def test_a_link_parked_absolute_and_the_same_one_relative_are_one_deployment(
     link.unlink()
     link.symlink_to(runtime)  # as earlier versions wrote it
     route_json(cli, "install")
-    build_skill("linked", layout)
+    build_skill("linked", layout, targets="claude")
     assert str(Path(link).readlink()) == "../../.skillc/runtime/linked"
     data = route_json(cli, "install")
     assert {s["name"]: s["action"] for s in data["skills"]}["linked"] == "unlinked"

@@ -32,6 +32,9 @@ from skillc_index.route.operations import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
     from skillc_index.build.batch import BatchResult
     from skillc_index.build.scaffold import InitResult
     from skillc_index.build.skill import BuildResult
@@ -420,9 +423,17 @@ def build(session: Session, params: BuildParams) -> BuildResult | BatchResult:
     return result if missing is None else result.with_notice(missing)
 
 
-def build_one(session: Session, params: BuildParams, *, deploys: bool = True) -> BuildResult:
+def build_one(
+    session: Session,
+    params: BuildParams,
+    *,
+    deploys: bool = True,
+    routed: Mapping[str, Path] | None = None,
+) -> BuildResult:
     """Build and deploy ``params.skill`` (not ``deploys``: to no target, copies made before
-    refreshed alone); logged after the build, or with its error when the skill resolves."""
+    refreshed alone; ``routed``: the skills behind a router of its scope, read once for a
+    batch, :func:`~skillc_index.build.skill.build_skill`); logged after the build, or with its
+    error when the skill resolves."""
     from skillc_index.build.skill import build_skill
 
     if params.skill is None:
@@ -434,7 +445,7 @@ def build_one(session: Session, params: BuildParams, *, deploys: bool = True) ->
         built = build_skill(
             params.skill, layout, targets=params.target, copy=params.copy, force=params.force,
             force_global=params.global_, config=config, progress=session.progress,
-            deploys=deploys,
+            deploys=deploys, routed=routed,
         )  # fmt: skip
     except Exception as exc:
         from skillc_index.diagnostics import NotASkill

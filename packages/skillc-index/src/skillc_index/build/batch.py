@@ -15,8 +15,7 @@ meet. The same folder named twice is built once.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -30,9 +29,8 @@ from skillc_index.diagnostics import (
     diagnostic_json,
     warning_text,
 )
-from skillc_index.layout import SKILLC_DIR, Layout, Scope
+from skillc_index.layout import Layout, Scope
 from skillc_index.record import Record
-from skillc_index.route import ROUTES_DIR
 from skillc_index.spelling import CLI_SPELLING, PARAMETER_NAMES, Spelling
 from skillc_index.walk import walked
 
@@ -62,16 +60,11 @@ __all__ = [
 ]
 
 
-#: Why a store skill of ``--all`` was deployed nowhere (:func:`_targets`, :class:`BatchItem`).
-DEPLOYED_NOWHERE = "its default target's folder is the one it was imported from"
-#: ... and why one behind a router was (the agent folder routed).
-BEHIND_ROUTER = "it is behind the router of {folder} (skc route)"
-
-
 class BatchItem(Record):
     """What became of one job: its ``result``, or the ``error`` that stopped it; the
     warnings of its build and access log; ``undeployed``: why it was built for no target
-    (:func:`_targets`), or None."""
+    (:func:`_targets`: :data:`~skillc_index.build.defaults.DEPLOYED_NOWHERE`,
+    :data:`~skillc_index.build.defaults.BEHIND_ROUTER`), or None."""
 
     job: BatchJob
     result: BuildResult | None
@@ -185,6 +178,7 @@ class _Options(Record):
     force: bool
     force_global: bool
     spelling: Spelling
+    routed: Mapping[Scope, Mapping[str, Path]]  # each scope's skills behind a router, read once
 
 
 #: The worker's state, set once per worker process by :func:`_start_worker`.
@@ -218,17 +212,19 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
         error: Diagnostic | None = None
         nowhere: str | None = None
         try:  # _targets too: the folder a store skill was imported from may not be readable
-            chosen = options.targets or _targets(job, options, _worker["session"])
-            nowhere = chosen if isinstance(chosen, str) else None  # why it is deployed nowhere
-            targets = () if isinstance(chosen, str) else chosen
+            targets, nowhere = options.targets, None  # (why it is deployed nowhere)
+            if not targets:
+                targets, nowhere = _targets(job, options, _worker["session"])
+            global_ = options.force_global or job.global_
+            routed = options.routed.get("global" if global_ else "project", {})
             params = BuildParams(
                 job.given,
-                global_=options.force_global or job.global_,
+                global_=global_,
                 target=targets,
                 copy=options.copy,
                 force=options.force,
             )
-            result = build_one(_worker["session"], params, deploys=nowhere is None)
+            result = build_one(_worker["session"], params, deploys=nowhere is None, routed=routed)
         except SkillcError as exc:
             error = exc.spelled(options.spelling)
         except Exception as exc:  # one skill's failure must not stop the others
@@ -240,49 +236,22 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
     return items
 
 
-def _targets(job: BatchJob, options: _Options, session: Session) -> tuple[str, ...] | str:
+def _targets(
+    job: BatchJob, options: _Options, session: Session
+) -> tuple[tuple[str, ...], str | None]:
     """The targets a store skill of ``--all`` (``job.stored``) is built for when the batch is
-    given none: those it is deployed to in the agent folders of the scope it is built in
-    (:func:`~skillc_index.build.copies.deployed_targets`), so that a skill built with
-    ``--target cursor`` is not deployed to the default target too, over the very folder it
-    was imported from say; none (``()``: the default target) for a skill deployed nowhere,
-    or named. Why it is built and deployed nowhere (a text) for one deployed nowhere that is
-    behind a router of its scope (:func:`~skillc_index.route.place.routed_from`: deployed
-    there, it undid the route) or whose default target's folder is the one it was imported
-    from (the skill is there already, its own source)."""
+    given none, and why it is deployed nowhere
+    (:func:`~skillc_index.build.defaults.default_targets`, the routed skills read once for
+    the batch); none (the default target, deployed) for a skill named."""
     if not job.stored:
-        return ()
-    from skillc_index.build.copies import deployed_targets
-    from skillc_index.build.deploy import parse_targets
-    from skillc_index.import_record import import_origin
+        return (), None
+    from skillc_index.build.defaults import default_targets
 
-    layout = options.layout
     scope: Scope = "global" if options.force_global or job.global_ else "project"
-    copy = Path(job.given)
-    runtime = layout.runtime_store(scope) / copy.name
-    configured = session.config.targets
-    deployed = deployed_targets(copy.name, scope, copy, runtime, layout, configured)
-    if deployed:
-        return deployed
-    routes = layout.base(scope) / SKILLC_DIR / ROUTES_DIR if scope in layout.scopes() else None
-    if routes is not None and routes.is_dir():  # no route: no route module loaded
-        from skillc_index.route.place import routed_from
-
-        routed = routed_from(layout, scope, copy.name)
-        if routed is not None:
-            return BEHIND_ROUTER.format(folder=layout.display(routed))
     store_scope: Scope = "global" if job.global_ else "project"
-    origin = import_origin(copy, store_scope, layout, bounded=False)
-    if origin is None:
-        return ()
-    for target in parse_targets(()):
-        try:
-            there = layout.target_root(target, scope, configured) / copy.name
-        except ValueError:  # a project scope with no project: the build says so
-            return ()
-        if os.path.realpath(there) == os.fspath(origin):
-            return DEPLOYED_NOWHERE
-    return ()
+    configured = session.config.targets
+    names = options.routed.get(scope, {})
+    return default_targets(Path(job.given), scope, store_scope, options.layout, configured, names)
 
 
 def build_skills(
@@ -305,7 +274,10 @@ def build_skills(
     ``KeyboardInterrupt`` goes on: a :class:`BatchInterrupted` holding the skills done.
     Where the system gives no process pool (no writable ``/dev/shm``) the skills are built
     here one at a time, said once through ``warn``."""
-    options = _Options(layout, tuple(targets), copy, force, force_global, spelling)
+    from skillc_index.build.defaults import routed
+
+    names = {scope: routed(layout, scope) for scope in layout.scopes()}
+    options = _Options(layout, tuple(targets), copy, force, force_global, spelling, names)
     items: dict[int, BatchItem] = {}
     groups: dict[str, list[int]] = {}
     for position, job in enumerate(jobs):

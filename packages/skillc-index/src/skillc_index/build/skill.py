@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillc_index.build.compiler import CompileResult, Progress, compile_skill
+from skillc_index.build.defaults import behind_router
 from skillc_index.build.deploy import (
     Deployment,
     DeployPlan,
@@ -256,9 +257,13 @@ def build_skill(
     config: Config | None = None,
     progress: Progress | None = None,
     deploys: bool = True,
+    routed: Mapping[str, Path] | None = None,
 ) -> BuildResult:
     """Build one skill given by name or path (RFC-0007 ``build``) and deploy it (not
-    ``deploys``: to none of ``targets``, the copies made before refreshed alone).
+    ``deploys``: to none of ``targets``, the copies made before refreshed alone; given no
+    target, none either for a skill behind a router of its scope, which a deployment to the
+    agent folder would undo: :func:`~skillc_index.build.defaults.behind_router`, ``routed``
+    its names read once for a batch, a warning saying it).
 
     ``targets`` are agent names or folder paths, each possibly comma-separated (default
     ``claude``; one ``str`` is one such value, not its characters); ``copy`` copies the stub
@@ -274,7 +279,7 @@ def build_skill(
     try:
         return _build_skill(
             skill, layout, targets, copy=copy, force=force, force_global=force_global,
-            config=config, progress=progress, deploys=deploys,
+            config=config, progress=progress, deploys=deploys, routed=routed,
         )  # fmt: skip
     except (FileNotFoundError, NotADirectoryError):
         resolve_skill(skill, layout, force_global=force_global)  # E001/E010 when it is gone
@@ -292,6 +297,7 @@ def _build_skill(
     config: Config | None,
     progress: Progress | None,
     deploys: bool = True,
+    routed: Mapping[str, Path] | None = None,
 ) -> BuildResult:
     """:func:`build_skill`'s work."""
     target_names = parse_targets(targets) if deploys else []
@@ -338,6 +344,11 @@ def _build_skill(
             if plan.action != "unchanged":
                 _check_import(resolved.source)
         target_skill = resolved if plan is None else plan.imported(resolved)
+        if deploys and not targets:  # the default target: none for a skill behind a router
+            why = behind_router(target_skill.name, target_skill.scope, layout, routed)
+            if why is not None:
+                target_names = []
+                notices.append(Notice(f"{target_skill.name} deployed nowhere: {why}"))
         copies = copy_deployments(
             target_skill.name, target_skill.scope, target_skill.source, layout, config.targets
         )  # made before, each refreshed too (the targets given are planned first)

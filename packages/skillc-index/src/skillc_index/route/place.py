@@ -42,7 +42,7 @@ __all__ = [
     "route_lock",
     "route_place",
     "routed_as",
-    "routed_from",
+    "routed_names",
     "routes_lock",
 ]
 
@@ -229,19 +229,12 @@ def routes_lock(routes: Path, layout: Layout) -> Iterator[None]:
 
 
 def routed_as(place: RoutePlace) -> str | None:
-    """Another agent whose recorded route is of this very folder, else None. Folders are
-    compared as real paths: ``.claude/skills`` may be a link to ``.agents/skills``."""
+    """Another agent whose recorded route is of this very folder, else None (a manifest that
+    cannot be read is E999: what is routed cannot be known). Folders are compared as real
+    paths: ``.claude/skills`` may be a link to ``.agents/skills``."""
     real = os.path.realpath(place.folder)
-    try:
-        names = sorted(os.listdir(place.routes))  # noqa: PTH208
-    except OSError:
-        return None
-    for name in names:
-        agent = name.removesuffix(".json")
-        if agent == name or agent == place.agent or not AGENT_NAME.match(agent):
-            continue
-        recorded = read_route_manifest(place.routes / name)
-        if recorded is not None and os.path.realpath(place.base / recorded.folder) == real:
+    for agent, recorded in _recorded(place.routes, strict=True):
+        if agent != place.agent and os.path.realpath(place.base / recorded.folder) == real:
             return agent
     return None
 
@@ -281,43 +274,56 @@ def parking_folders(
 def _routes(layout: Layout, scopes: Sequence[Scope]) -> Iterator[tuple[RoutePlace, RouteManifest]]:
     """Each route of ``scopes`` recorded (its place, the agent folder its manifest names, and
     its manifest); one whose manifest cannot be read is left out."""
-    from skillc_index.diagnostics import SkillcError
-
     for scope in scopes:
         base = layout.base(scope)
         routes = base / SKILLC_DIR / ROUTES_DIR
-        try:
-            names = sorted(os.listdir(routes))  # noqa: PTH208
-        except OSError:
+        for agent, recorded in _recorded(routes):
+            folder = base / recorded.folder
+            yield RoutePlace(agent, scope, base, folder, layout.store(scope), routes), recorded
+
+
+def _recorded(routes: Path, *, strict: bool = False) -> Iterator[tuple[str, RouteManifest]]:
+    """Each agent's route manifest in the route folder ``routes`` (``<agent>.json``), by
+    agent name; one that cannot be read is left out (``strict``: E999)."""
+    from skillc_index.diagnostics import SkillcError
+
+    try:
+        names = sorted(os.listdir(routes))  # noqa: PTH208
+    except OSError:
+        return
+    for name in names:
+        agent = name.removesuffix(".json")
+        if agent == name or not AGENT_NAME.match(agent):
             continue
-        for name in names:
-            agent = name.removesuffix(".json")
-            if agent == name or not AGENT_NAME.match(agent):
-                continue
-            try:
-                recorded = read_route_manifest(routes / name)
-            except SkillcError:
-                continue
-            if recorded is not None:
-                folder = base / recorded.folder
-                yield RoutePlace(agent, scope, base, folder, layout.store(scope), routes), recorded
+        try:
+            recorded = read_route_manifest(routes / name)
+        except SkillcError:
+            if strict:
+                raise
+            continue
+        if recorded is not None:
+            yield agent, recorded
 
 
-def routed_from(layout: Layout, scope: Scope, name: str) -> Path | None:
-    """The agent folder of ``scope`` whose route has the skill ``name`` behind its router
-    (its recorded entry at its place: the store folder moved there, or the deployment
-    parked; :func:`~skillc_index.route.manifest.is_ours`), else None. ``build --all`` asks
-    it: such a skill is deployed behind the router, so it is built into the store, not
-    deployed to an agent folder again (the route was undone)."""
+def routed_names(layout: Layout, scope: Scope) -> dict[str, Path]:
+    """The skills behind a router of ``scope``, each with the agent folder routed: those a
+    route recorded whose entry is at its place (the store folder moved there, or the
+    deployment parked; :func:`~skillc_index.route.manifest.is_ours`); none for a scope
+    ``layout`` has not. Read once for a batch of builds
+    (:func:`~skillc_index.build.defaults.default_targets`): such a skill is built into the
+    store, not deployed to the agent folder again (that undid the route)."""
     from skillc_index.route.manifest import is_ours
 
     if scope not in layout.scopes():
-        return None
+        return {}
+    found: dict[str, Path] = {}
     for place, recorded in _routes(layout, [scope]):
         for record in recorded.records:
-            if record.name == name and is_ours(record, place.destination(name, record.kind)):
-                return place.folder
-    return None
+            if record.name not in found and is_ours(
+                record, place.destination(record.name, record.kind)
+            ):
+                found[record.name] = place.folder
+    return found
 
 
 def parking_roots(layout: Layout, scope: Scope) -> dict[str, Path]:
