@@ -206,6 +206,11 @@ def test_a_description_is_the_plugin_s_and_its_marketplace_s(
             "--author holds a control or invisible character (U+202E): give it as one line of "
             "visible text",
         ),
+        (  # the escape named, not the emoji's joiner before it (kept: it joins)
+            ("--author", "Jane \U0001f469\u200d\U0001f4bb \x1b[31mDoe"),
+            "--author holds a control or invisible character (U+001B): give it as one line of "
+            "visible text",
+        ),
         (("--to", "upload", "--description", "x"), "--description goes with --to plugin or "),
     ],
 )

@@ -212,16 +212,18 @@ def check_plugin_options(
 
 
 def _unprintable(value: str) -> str | None:
-    """The first character of ``value`` that text output escapes (U+000A), a tab or a line
-    separator; None when it holds none."""
+    """The first character of ``value`` that text output escapes
+    (:func:`~skillc_index.text.printable`: a control character, one that shows as nothing, a
+    joiner joining nothing), or a tab or a line or paragraph separator, named ``U+XXXX``; None
+    when it holds none. Read where the escaped ``value`` first differs from it: a joiner
+    inside an emoji sequence (👩‍💻), escaped only alone, is kept, and never named."""
     from skillc_index.text import printable
 
-    if not any(char in value for char in "\t\u2028\u2029") and printable(value) == value:
-        return None
-    for char in value:
-        if char in "\t\u2028\u2029" or printable(char) != char:
+    shown = printable(value)  # each character as it is, up to the first one escaped
+    for at, char in enumerate(value):
+        if char in "\t\u2028\u2029" or shown[at : at + 1] != char:
             return f"U+{ord(char):04X}"
-    return "in context"  # (one escaped only beside another: a joiner)
+    return None
 
 
 def check_marketplace_name(name: object) -> None:
