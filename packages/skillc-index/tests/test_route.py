@@ -536,8 +536,8 @@ def test_build_all_reads_the_route_manifests_once(
     cli: Callable[..., Run], layout: Layout, claude: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``build --all`` read every route manifest again for each skill deployed nowhere
-    (``routed_from``): the routed names are read once for the batch, and each routed skill
-    still goes behind its router (the reads of each parked copy's refresh not counted)."""
+    (``routed_from``): the routed names are read once for the batch (``routed_names``), and
+    each routed skill still goes behind its router (a parked copy's refresh not counted)."""
     import skillc_index.route.place as place_module
     from skillc_index.build.batch import build_skills
     from skillc_index.build.jobs import batch_jobs
