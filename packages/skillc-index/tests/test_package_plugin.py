@@ -139,7 +139,7 @@ def test_files_changed_with_the_version_unchanged_is_a_warning(
 
     def stale(**options: str) -> list[str]:
         result = package_skills([str(folder)], layout, fmt=fmt, output=output, **options)
-        return [n.text for n in result.warnings if "version" in n.text]
+        return [n.text for n in result.warnings if "its version" in n.text]
 
     assert stale() == []
     assert stale() == []  # the same files
@@ -298,15 +298,16 @@ def test_a_plugin_s_version_is_the_last_run_s_into_that_folder_else_1_0_0(
     layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
 ) -> None:
     """``--to plugin`` keeps it too; 1.0.0 for a first run, and in another output folder; a
-    manifest edited since is not read (E050 then, as before); a version given that is not
-    lower (higher, equal, not comparable) is no warning."""
+    manifest edited since is E050, and with ``--force`` (moved aside) its version is kept (it
+    was taken back to 1.0.0 without a word); a version given that is not lower (higher,
+    equal, not comparable) is no warning."""
     folder = write_skill(project / "notes")
     output = tmp_path / "out"
     manifest = output / "notes/plugin.json"
 
     def package(out: Path = output, **options: Any) -> list[str]:
         result = package_skills([str(folder)], layout, fmt="plugin", output=out, **options)
-        return [n.text for n in result.warnings if "version" in n.text]
+        return [n.text for n in result.warnings if "its version" in n.text]
 
     assert package() == [] and _json(manifest)["version"] == "1.0.0"
     assert package(version="2.0.0-beta.2") == []
@@ -319,13 +320,53 @@ def test_a_plugin_s_version_is_the_last_run_s_into_that_folder_else_1_0_0(
         "notes: its version goes backwards from 2024.2 (the last package's) to 2024.1.9: Claude "
         "Code installs it over 2024.2 all the same"
     ]
-    manifest.write_text(manifest.read_text().replace("2024.1.9", "7.0.0"))
+    edited = {**_json(manifest), "version": "7.0.0", "homepage": "https://example.com"}
+    manifest.write_text(json.dumps(edited))
     from skillc_index.command_errors import ForeignFile
 
     with pytest.raises(ForeignFile):
         package()
-    package(force=True)
-    assert _json(manifest)["version"] == "1.0.0"  # the edited one was not the last run's
+    assert package(force=True) == []  # the edited manifest moved aside: its version kept
+    assert _json(manifest)["version"] == "7.0.0"
+    assert package(version="6.0.0") == [
+        "notes: its version goes backwards from 7.0.0 (the last package's) to 6.0.0: Claude "
+        "Code installs it over 7.0.0 all the same"
+    ]
+
+
+def test_force_over_an_edited_manifest_keeps_the_last_version_known(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``--force`` over a plugin.json edited since (a ``homepage`` added) wrote 1.0.0 into it
+    and into the marketplace entry without a word, the marketplace as the last run wrote it
+    still saying 3.0.0: without ``--version`` the version is the last one known (the
+    marketplace entry as written here), and one written lower than any known is a warning,
+    given or not."""
+    folder = write_skill(project / "notes")
+    output = tmp_path / "out"
+    manifest = output / "notes/.claude-plugin/plugin.json"
+    market = output / ".claude-plugin/marketplace.json"
+
+    def package(**options: Any) -> list[str]:
+        result = package_skills(
+            [str(folder)], layout, fmt="claude-plugin", output=output, force=True, **options
+        )
+        return [n.text for n in result.warnings if "its version" in n.text]
+
+    def versions() -> tuple[str, str]:
+        return _json(manifest)["version"], _json(market)["plugins"][0]["version"]
+
+    assert package(version="3.0.0") == [] and versions() == ("3.0.0", "3.0.0")
+    manifest.write_text(json.dumps({**_json(manifest), "homepage": "https://example.com"}))
+    assert package() == [] and versions() == ("3.0.0", "3.0.0")
+    manifest.write_text(json.dumps({**_json(manifest), "version": "0.1.0", "homepage": "x"}))
+    assert package() == [] and versions() == ("3.0.0", "3.0.0")  # the marketplace's first
+    manifest.write_text(json.dumps({**_json(manifest), "version": "9.0.0", "homepage": "x"}))
+    assert package(version="4.0.0") == [
+        "notes: its version goes backwards from 9.0.0 (its plugin.json's, edited since) to "
+        "4.0.0: Claude Code installs it over 9.0.0 all the same"
+    ]
+    assert versions() == ("4.0.0", "4.0.0")
 
 
 @pytest.mark.parametrize(
@@ -342,7 +383,7 @@ def test_a_plugin_s_version_is_the_last_run_s_into_that_folder_else_1_0_0(
     ],
 )
 def test_going_backwards_is_semantic_versioning_s_order(lower: str, higher: str) -> None:
-    from skillc_index.package.formats import _lower
+    from skillc_index.package.version import _lower
 
     assert _lower(lower, higher) and not _lower(higher, lower)
     assert not _lower(lower, lower)

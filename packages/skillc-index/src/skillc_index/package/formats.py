@@ -15,18 +15,16 @@ an upload's zip, a discovery index and its artifacts, a plugin's folder (and mar
   whose name may not be one Claude Code reserves (:func:`check_marketplace_name`).
 
 A plugin's ``--name``, ``--version``, ``--author`` and ``--description`` are bounded
-(:func:`check_plugin_options`); without ``--version`` a plugin keeps the version the last
-run into that folder wrote (:func:`plugin_version`); a version going backwards, and a plugin
-whose files changed since the last run, its version not, are warnings (:func:`version_notices`).
+(:func:`check_plugin_options`); its version is :mod:`skillc_index.package.version`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from skillc_index.command_errors import PackageRefused
-from skillc_index.diagnostics import InvalidOption, Notice, ParameterError
+from skillc_index.diagnostics import InvalidOption, ParameterError
 from skillc_index.dialect import (
     DESCRIPTION_LIMIT,
     PACKAGE_DIALECTS,
@@ -54,28 +52,21 @@ from skillc_index.package.make import (
 )
 
 if TYPE_CHECKING:
-    from skillc_index.package.result import PackagedFile
+    pass
 
 __all__ = [
-    "FIRST_VERSION",
     "check_marketplace_name",
     "check_plugin_options",
-    "keep_version",
     "layout_plugin",
     "layout_upload",
     "layout_well_known",
     "manifest_path",
     "plugin_path",
-    "plugin_version",
-    "stale_version",
-    "version_notices",
 ]
 
 #: The most characters of a plugin's ``--name``, ``--version`` and ``--author`` (``--name``
 #: is held to 64 by the name rule after; this bound keeps the message that quotes it short).
 PLUGIN_OPTION_LIMIT = 200
-#: A plugin's version when neither ``--version`` nor the last run's manifest gives one.
-FIRST_VERSION = "1.0.0"
 
 
 def _digest(data: Content) -> str:
@@ -243,125 +234,3 @@ def check_marketplace_name(name: object) -> None:
         f"the marketplace name '{shown}' is reserved by Claude Code{how}, which refuses to add "
         "the marketplace: give the plugin another name with {name}"
     )
-
-
-def stale_version(
-    plugin: str, version: str, earlier: Mapping[str, Any], written: Sequence[PackagedFile]
-) -> tuple[Notice, ...]:
-    """A warning when the plugin's files changed since the last run (``written``: an action
-    other than ``unchanged`` under ``<plugin>/``) and its version did not (``earlier``: the
-    manifest that run wrote, when still as it wrote it): Claude Code installs a plugin's
-    update only when its version changes."""
-    if earlier.get("version") != version:
-        return ()
-    prefix = f"{plugin}/"
-    if all(f.action == "unchanged" for f in written if f.path.startswith(prefix)):
-        return ()
-    import re
-
-    parts = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", version)
-    bump = f"{parts[1]}.{parts[2]}.{int(parts[3]) + 1}" if parts else "a newer one"
-    return (
-        Notice(
-            f"{plugin}: its files changed since the last package, its version did not "
-            f"({version}): Claude Code updates an installed plugin only when the version "
-            f"changes; pass --version ({bump})"
-        ),
-    )
-
-
-def plugin_version(given: str | None, earlier: Mapping[str, Any]) -> str:
-    """The version a run writes into the plugin's manifest and its marketplace entry:
-    ``given`` (``--version``), else the manifest's the last run wrote into that folder
-    (``earlier``, when still as that run wrote it, a version within
-    :func:`check_plugin_options`' bounds), else :data:`FIRST_VERSION`: a run without
-    ``--version`` never takes the version back (Claude Code installs any changed version)."""
-    if given is not None:
-        return given
-    kept = earlier.get("version")
-    if not isinstance(kept, str):
-        return FIRST_VERSION
-    try:
-        check_plugin_options(None, kept, None, None)
-    except ParameterError:  # (an older skillc's: a line break was written as given)
-        return FIRST_VERSION
-    return kept
-
-
-def keep_version(
-    files: dict[str, Content],
-    index: dict[str, Any] | None,
-    rel: str,
-    given: str | None,
-    earlier: Mapping[str, Any],
-) -> None:
-    """The version :func:`plugin_version` takes, written into the plugin's manifest ``rel``
-    among ``files`` (as :func:`layout_plugin` made it) and its entry of the marketplace
-    ``index`` (``claude-plugin``; and that file), when it is not the one laid out."""
-    import json
-
-    version = plugin_version(given, earlier)
-    data = files[rel]
-    manifest = json.loads(data) if isinstance(data, bytes) else {}
-    if manifest.get("version") in (None, version):
-        return
-    manifest["version"] = version
-    files[rel] = _json(manifest)
-    if index is None:
-        return
-    for entry in index["plugins"]:
-        if entry["name"] == manifest["name"]:
-            entry["version"] = version
-    files[MARKETPLACE] = _json(index)
-
-
-def version_notices(
-    plugin: str, given: str | None, earlier: Mapping[str, Any], written: Sequence[PackagedFile]
-) -> tuple[Notice, ...]:
-    """The warnings of the plugin's version: ``given`` (``--version``) lower than the one the
-    last run wrote (``earlier``'s; Claude Code sees a changed version and installs the lower
-    one over it), and :func:`stale_version`'s of the version written."""
-    before = earlier.get("version")
-    back: tuple[Notice, ...] = ()
-    if given is not None and isinstance(before, str) and _lower(given, before):
-        back = (
-            Notice(
-                f"{plugin}: its version goes backwards from {before} (the last package's) to "
-                f"{given}: Claude Code installs it over {before} all the same"
-            ),
-        )
-    return back + stale_version(plugin, plugin_version(given, earlier), earlier, written)
-
-
-def _lower(version: str, than: str) -> bool:
-    """Whether ``version`` comes before ``than`` as Semantic Versioning orders them (numbers
-    of any count, the missing ones 0: ``2024.1``; a pre-release before its release); False
-    when either is not such a version."""
-    one, other = _precedence(version), _precedence(than)
-    if one is None or other is None:
-        return False
-    width = max(len(one[0]), len(other[0]))
-    return (_padded(one[0], width), one[1]) < (_padded(other[0], width), other[1])
-
-
-_Precedence = tuple[tuple[int, ...], tuple[tuple[int, int, str], ...]]
-
-
-def _precedence(version: str) -> _Precedence | None:
-    """``version``'s numbers and its pre-release's identifiers (none: after every
-    pre-release; a number before a word), or None when it is no such version."""
-    import re
-
-    found = re.fullmatch(r"v?(\d+(?:\.\d+)*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?", version)
-    if found is None:
-        return None
-    numbers = tuple(int(part) for part in found[1].split("."))
-    if found[2] is None:
-        return numbers, ((2, 0, ""),)
-    return numbers, tuple(
-        (0, int(part), "") if part.isdigit() else (1, 0, part) for part in found[2].split(".")
-    )
-
-
-def _padded(numbers: tuple[int, ...], width: int) -> tuple[int, ...]:
-    return numbers + (0,) * (width - len(numbers))

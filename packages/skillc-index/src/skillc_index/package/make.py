@@ -41,6 +41,7 @@ from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals, skill_name_pro
 from skillc_index.digests import executable as is_executable
 from skillc_index.layout import SKILL_FILE, Layout, not_packaged, shown
 from skillc_index.markdown.frontmatter import RepeatedKey
+from skillc_index.package import version as versions
 from skillc_index.package.archive import (
     ArchiveEntry,
     Blob,
@@ -465,18 +466,18 @@ def _write(
     own: set[str],
     index: dict[str, Any] | None,
     dropped: list[str],
-    earlier: dict[str, dict[str, Any]],
+    manifest: str | None = None,
     version: str | None = None,
-) -> tuple[tuple[PackagedFile, ...], tuple[tuple[Path, Path], ...]]:
+) -> tuple[tuple[PackagedFile, ...], tuple[tuple[Path, Path], ...], versions.Earlier, str]:
     """Write ``files`` into ``output`` with the record of what skc package wrote there
     (:data:`MANIFEST`), all or none, under a lock on the folder (made for it when it is not
     there: :func:`~skillc_index.atomic.locked_folder`): two runs into one folder at once
     each read the record the other wrote (without it, one's entry was lost and its file
     then called foreign, E050); the index is merged with the earlier run's there
-    (:func:`_merge_index`: ``fmt``, ``own``, ``index``, ``dropped``); each JSON file named
-    in ``earlier`` gets its data there, when as an earlier run wrote it (the plugin's manifest:
-    its version, kept without ``version``, ``formats.keep_version``). Returns the files
-    written and those ``force`` moved aside."""
+    (:func:`_merge_index`: ``fmt``, ``own``, ``index``, ``dropped``); a plugin's
+    ``manifest`` gets its version (``versions.plugin_version``: ``version`` given, else the
+    last one known there). Returns the files written, those ``force`` moved aside, what an
+    earlier run left of the plugin (``versions.read_earlier``) and the version written."""
     from functools import partial
 
     from skillc_index import atomic
@@ -486,11 +487,10 @@ def _write(
         record = made_before(output)  # E999 for a newer skillc's record, nothing written
         made = dict(record.files)
         folders = folders_made(output, files, record)  # before any is made
-        for rel in earlier:
-            earlier[rel] = _earlier_index(output, rel, made)[1]
-            from skillc_index.package.formats import keep_version
-
-            keep_version(files, index, rel, version, earlier[rel])
+        earlier = versions.read_earlier(output, manifest, made)
+        chosen = versions.plugin_version(version, earlier)
+        if manifest is not None:
+            versions.write_version(files, index, manifest, chosen)
         known = _merge_index(output, files, made, fmt, own=own, index=index, dropped=dropped)
         if fmt == "claude-plugin" and index is not None:  # the name written: this run's, or kept
             from skillc_index.package.formats import check_marketplace_name
@@ -539,7 +539,7 @@ def _write(
         except OSError as exc:  # E999, typed: a folder of /proc, a read-only file system
             reason = (exc.strerror or str(exc)) + _put_back(moved)
             raise CannotCreate(str(exc.filename or output), reason) from exc
-    return written, tuple(moved)
+    return written, tuple(moved), earlier, chosen
 
 
 def _packaged(output: Path, rel: str, data: Content, there: str | None, x: bool) -> PackagedFile:
@@ -599,7 +599,8 @@ def package_skills(
     name, version, author or ``description`` out of bounds (``formats.check_plugin_options``), an
     output folder inside a skill or a store or runtime folder
     (:func:`~skillc_index.package.place.check_place`), or an output that is not a folder (or
-    under a file); ``version`` None: the last run's there, else 1.0.0 (``formats.plugin_version``);
+    under a file); ``version`` None: the last one known there, else 1.0.0
+    (``versions.plugin_version``);
     :class:`~skillc_index.command_errors.CannotCreate` (E999) for a file or folder of it the
     system refuses."""
     if fmt not in FORMATS:
@@ -626,15 +627,13 @@ def package_skills(
         layout_well_known,
         manifest_path,
         plugin_path,
-        plugin_version,
-        version_notices,
     )
 
     # the archives over a piece are files of a temporary folder until they are written
     with Spool() as spool:
         executables: set[str] = set()
         index: dict[str, Any] | None = None  # the index this run writes (well-known, claude-plugin)
-        earlier: dict[str, dict[str, Any]] = {}  # the plugin's manifest as the last run wrote it
+        manifest: str | None = None  # the plugin's, its version decided under the lock
         if fmt == "upload":
             files = layout_upload(packed, fmt, spool)
         elif fmt == "well-known":
@@ -646,9 +645,9 @@ def package_skills(
                 raise ParameterError("{name} is needed for a plugin of several skills")
             check_plugin_options(name, version, author, description)
             plugin = name or packed[0].name
-            laid = plugin_version(version, {})  # or the last run's (_write, under its lock)
+            laid = version or versions.FIRST_VERSION  # or the last one known there (_write)
             files, index = layout_plugin(packed, fmt, plugin, laid, author, description)
-            earlier[manifest_path(fmt, plugin)] = {}
+            manifest = manifest_path(fmt, plugin)
             # a folder installed by copying it: a script keeps its executable bit, as in a zip
             executables = {
                 plugin_path(plugin, skill, entry)
@@ -666,7 +665,7 @@ def package_skills(
         given = (("name", name), ("owner", author), ("description", description))
         own = {field for field, value in given if value is not None}
         dropped: list[str] = []
-        written, moved = _write(
+        written, moved, earlier, chosen = _write(
             output,
             files,
             executables,
@@ -675,7 +674,7 @@ def package_skills(
             own=own,
             index=index,
             dropped=dropped,
-            earlier=earlier,
+            manifest=manifest,
             version=version,
         )
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
@@ -683,8 +682,8 @@ def package_skills(
         Notice(f"'{name}' dropped from {_INDEXES[fmt]}: its files changed or are gone since")
         for name in dropped
     )
-    for rel, manifest in earlier.items():  # (a plugin's: one)
-        notices += version_notices(rel.split("/", 1)[0], version, manifest, written)
+    if manifest is not None:
+        notices += versions.version_notices(manifest.split("/", 1)[0], chosen, earlier, written)
     ignored = tuple(LeftOut(skill.name, *item) for skill in packed for item in skill.ignored)
     return PackageResult(
         fmt, output, tuple(names), written, changes, moved, notices, tuple(dropped), ignored
