@@ -266,7 +266,8 @@ def test_the_installed_skc_keeps_the_last_run_s_version_and_warns_of_one_going_b
     the marketplace entry without a word: Claude Code saw a changed version and installed the
     lower one. Without ``--version`` a run keeps the last run's (nothing rewritten when nothing
     changed; an edit is the warning to pass the next patch); ``--version`` lower than it is a
-    warning naming both, exit 0, the version given written."""
+    warning naming both, exit 0, the version given written. ``--force`` over a plugin.json
+    edited since (a ``homepage``) took it back to 1.0.0 in silence: it keeps 3.0.0."""
     run = cli("skc", script=True)
     notes = write_skill(project / "notes")
     plugin = project / "out/notes/.claude-plugin/plugin.json"
@@ -292,6 +293,11 @@ def test_the_installed_skc_keeps_the_last_run_s_version_and_warns_of_one_going_b
         "Claude Code installs it over 1.0.1 all the same"
     ]
     assert versions() == ("1.0.0", ["1.0.0"])
+    assert run(*package, "--version", "3.0.0").returncode == 0
+    plugin.write_text(json.dumps({**_json(plugin), "homepage": "https://example.com"}))
+    done = run(*package, "--force")  # the edited plugin.json moved aside: 3.0.0 still
+    assert done.returncode == 0, done.stderr
+    assert "its version" not in done.stderr and versions() == ("3.0.0", ["3.0.0"])
 
 
 def test_a_plugin_s_version_is_the_last_run_s_into_that_folder_else_1_0_0(
