@@ -37,7 +37,6 @@ from skillc_index.diagnostics import (
 )
 from skillc_index.helppage import Command
 from skillc_index.operation import MAX_COUNT
-from skillc_index.single_option import given_once
 from skillc_index.spelling import CLI_SPELLING
 from skillc_index.streams import (
     INTERRUPTED,
@@ -404,6 +403,8 @@ def _click_parameter(name: str, hint: Any, meta: Any, defaults: dict[str, Any]) 
     if meta.once:  # read as a repeated option, whose values given_once takes one of
         multiple = True
         given["default"] = () if default is None else (default,)
+        from skillc_index.single_option import given_once  # (route's -t alone: lazily)
+
         given["callback"] = given_once(given.get("callback"))
     return click.Option(
         [*flags, name],

@@ -5,9 +5,9 @@ works with files there (:func:`nested_folders`), and what a search of them cut s
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,9 +39,9 @@ NESTED_RUN = 1000
 #: bound that cut it (``folders`` or ``entries``).
 _NESTED_CUT: dict[str, str] = {}
 #: The command under way's walks (:func:`one_walk`): ``(layout, base)`` -> what was found.
-_WALKS: ContextVar[dict[tuple[Layout, Path], tuple[Root, ...]] | None] = ContextVar(
-    "nested_walks", default=None
-)
+#: (per thread, not a ContextVar: ``contextvars`` would be one more module for ``skc
+#: search``; an MCP tool call runs on one thread)
+_WALKS = threading.local()
 
 
 @contextmanager
@@ -49,18 +49,19 @@ def one_walk() -> Iterator[None]:
     """Within it, :func:`nested_roots` walks each project once (a command: the CLI's and an
     MCP tool call's, :func:`skillc_index.console.command`); outside it, every lookup walks
     again (a server's, an embedder's: never a list older than the lookup)."""
-    token = _WALKS.set({})
+    outer = getattr(_WALKS, "found", None)
+    _WALKS.found = {}
     try:
         yield
     finally:
-        _WALKS.reset(token)
+        _WALKS.found = outer
 
 
 def nested_roots(layout: Layout, base: Path) -> tuple[Root, ...]:
     """:func:`nested_folders` of ``base``, walked once for a command (:func:`one_walk`: an
     E001 walked three times, for the lookup, the near names and the links gone; ``find``
     three times too); walked again at each lookup outside one."""
-    walks = _WALKS.get()
+    walks: dict[tuple[Layout, Path], tuple[Root, ...]] | None = getattr(_WALKS, "found", None)
     if walks is None:
         return nested_folders(base)
     found = walks.get((layout, base))
