@@ -556,6 +556,28 @@ def test_all_by_looks_a_plugins_other_versions_up_once_per_log(
     assert looked == [str(new)]
 
 
+def test_a_plugin_skills_older_version_in_the_other_runtime_is_counted(
+    project: Path, home: Path, layout: Layout, demo_skill: Callable[[Path], Path]
+) -> None:
+    """A plugin's skill is in no store: used before ``skc init`` (skillc's home's runtime) at
+    version 1.0, after it at 1.1 (the project's). ``stats kit:review`` finds the older
+    version's folder in the home's log too, as ``--all`` does (it looked only in its own)."""
+    from skillc_stats import query_stats
+
+    old = demo_skill(install_plugin(home, ("user", "1.0"))["1.0"])
+    home_log = primary_log(layout.runtime_store("global") / "review")
+    insert(home_log, [access(old, "/w/a", "2026-03-01T10:00:00Z")])
+    new = demo_skill(install_plugin(home, ("user", "1.1"))["1.1"])
+    shutil.rmtree(old.parent.parent)  # (Claude Code deletes the old version's folder)
+    log(layout, "review", access(new, "/w/b", "2026-03-03T10:00:00Z"))
+    assert primary_log(resolve_skill("kit:review", layout).runtime) != home_log
+    [entry] = query_all(layout)["data"]
+    assert (entry["skill_path"], entry["uses"]) == (str(new), 2)
+    summary = query_stats("kit:review", layout)
+    assert (summary["skill_path"], summary["data"]["uses"]) == (str(new), 2)
+    assert summary["period"] == {"start": "2026-03-01T10:00:00Z", "end": "2026-03-03T10:00:00Z"}
+
+
 def age(folder: Path) -> None:
     """Every log under ``folder`` last changed a minute ago (out of the racy window)."""
     past = time.time() - 60

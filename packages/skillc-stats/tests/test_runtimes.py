@@ -90,3 +90,50 @@ def test_a_home_skill_used_only_in_a_project_is_not_called_never_used_silently(
     quiet = skc("stats", "stored", cwd=other)
     assert quiet.returncode == 0, quiet.stderr
     assert "in no store" not in quiet.stderr
+
+
+def garbage_log(runtime: Path, name: str) -> Path:
+    """8 KB that are no database, where the runtime ``runtime`` keeps ``name``'s log."""
+    log = runtime / name / ".skillc-meta" / "logs.db"
+    log.parent.mkdir(parents=True)
+    log.write_bytes(b"not a database " * 546)
+    return log
+
+
+def test_a_store_skill_reads_only_its_own_runtime(
+    skc: Run, tmp_path: Path, home: Path, demo_skill: Callable[[Path], Path]
+) -> None:
+    """A store skill logs to its store's runtime only: the other scope's log of its name is
+    another skill's, never read for it (8 KB of garbage there made ``stats demo`` E999)."""
+    folder = tmp_path / "webapp"
+    demo_skill(folder / ".skillc" / "skills" / "demo")
+    assert skc("init", cwd=folder).returncode == 0
+    assert skc("outline", "demo", cwd=folder).returncode == 0
+    garbage = garbage_log(home / ".skillc" / "runtime", "demo")
+    run = skc("stats", "demo", "--format", "json", cwd=folder)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["data"]["uses"] == 1
+    assert str(garbage) not in run.stderr  # (not read: nothing to say of it)
+    listed = skc("stats", "--all", "--format", "json", cwd=folder)
+    assert listed.returncode == 0, listed.stderr
+    assert [entry["uses"] for entry in json.loads(listed.stdout)["data"]] == [1]
+    assert str(garbage) not in listed.stderr
+
+
+def test_an_unreadable_other_scope_log_is_a_warning(
+    skc: Run, tmp_path: Path, home: Path, demo_skill: Callable[[Path], Path]
+) -> None:
+    """A skill in no store is read from both runtimes: one that cannot be read is said, and
+    the other's rows are counted, as ``--all`` does."""
+    folder = tmp_path / "webapp"
+    demo_skill(folder / ".claude" / "skills" / "local-one")
+    assert skc("init", cwd=folder).returncode == 0
+    for _ in range(2):
+        assert skc("outline", "local-one", cwd=folder).returncode == 0
+    garbage = garbage_log(home / ".skillc" / "runtime", "local-one")
+    run = skc("stats", "local-one", "--format", "json", cwd=folder)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["data"]["uses"] == 2
+    assert f"warning: skipped {garbage}: cannot read it: file is not a database" in run.stderr
+    assert "its rows are not counted" in run.stderr
+    assert "Traceback" not in run.stderr

@@ -140,38 +140,59 @@ class StatsQuery:
         folders: Mapping[str, str] = MappingProxyType({}),
         notices: tuple[Notice, ...] = (),
         others: Sequence[Path] = (),
+        unused_note: Notice | None = None,
     ) -> None:
         self.skill = skill
         self._others: list[LocalRows] = []
-        self.unused_note: Notice | None = None
+        self.unused_note = unused_note
         """Said by :meth:`warnings` when the rows read hold no use (:func:`~._usage.elsewhere`)."""
         self.filters = filters
         self._notes: dict[str, Notice] = {note.text: note for note in notices}
         """``notices`` (the logs it does not read: :func:`~._usage.former_notices`), then the
-        periods :meth:`trend` left out, by period kind (:func:`periods_note`)."""
+        ``others`` it cannot read, then the periods :meth:`trend` left out, by period kind
+        (:func:`periods_note`)."""
         self._source: LocalRows | TeamStore
         self._log: StatsLog | SeveralLogs | TeamStatsLog
         if store is None:
-            from skillc_stats._usage import own_folders
-
-            self._source = LocalRows(primary_log(skill.runtime))
-            self._others = [LocalRows(log) for log in others]
-            try:  # (a plugin's skill: its other versions' folders, from these rows)
-                paths = own_folders(self._source, folders, str(skill.source))
-                # (--project: the other folders' rows count as the source's)
-                same = same_folders(dict.fromkeys(paths, valid_utf8(str(skill.source))))
-                self._log = StatsLog(self._source, "skill_path", paths, filters, same)
-                if self._others:  # its rows in the other scope's runtime too (scope_logs)
-                    logs = [
-                        StatsLog(rows, "skill_path", paths, filters, same) for rows in self._others
-                    ]
-                    self._log = SeveralLogs([self._log, *logs])
+            self._source = own = LocalRows(primary_log(skill.runtime))
+            try:
+                self._log = self._local_log(own, folders, others)
             except BaseException:  # (UnreadableFile: E999, the log closed)
                 self.close()
                 raise
         else:
             self._source = store
             self._log = store.stats_log(skill.name, filters)
+
+    def _local_log(
+        self, own: LocalRows, folders: Mapping[str, str], others: Sequence[Path]
+    ) -> StatsLog | SeveralLogs:
+        """The skill's rows in its ``own`` log and in ``others`` (:func:`~skillc_index.accesslog.
+        store.scope_logs`), those of its folders in any of them (a plugin's skill: its other
+        versions' folders, :func:`~._usage.own_folders`, each log's); one of ``others`` that
+        cannot be read is said (:func:`~._usage.unreadable_log`), not read."""
+        from skillc_index import UnreadableFile
+        from skillc_stats._usage import own_folders, unreadable_log
+
+        source = str(self.skill.source)
+        paths = dict.fromkeys(own_folders(own, folders, source))
+        for log in others:  # its rows in the other scope's runtime too
+            rows = LocalRows(log)
+            try:
+                rows("SELECT 1 FROM access_log LIMIT 1", [])  # (open, or say why not)
+                paths.update(dict.fromkeys(own_folders(rows, folders, source)))
+            except UnreadableFile as exc:  # one log must not hide the other's rows
+                rows.close()
+                self._notes[str(log)] = unreadable_log(exc, "its rows are not counted")
+                continue
+            self._others.append(rows)
+        # (--project: the other folders' rows count as the source's)
+        same = same_folders(dict.fromkeys(paths, valid_utf8(source)))
+        logs = [
+            StatsLog(rows, "skill_path", list(paths), self.filters, same)
+            for rows in (own, *self._others)
+        ]
+        return logs[0] if len(logs) == 1 else SeveralLogs(logs)
 
     def close(self) -> None:
         self._source.close()
@@ -460,17 +481,21 @@ def prepare(
     filters = team_filters(layout, since, until, projects, store, users, machines)
     resolved = skill if isinstance(skill, ResolvedSkill) else resolve_skill(skill, layout)
     if store is None:
-        from skillc_index.accesslog.store import former_logs, scope_logs
+        from skillc_index.accesslog.store import scope_logs
         from skillc_stats._usage import elsewhere, elsewhere_notice, former_notices, logged_folders
 
         folders, notices = logged_folders(resolved, layout), former_notices(resolved, layout)
         source, log = str(resolved.source), primary_log(resolved.runtime)
-        former = former_logs(source, log, layout)  # (said by its notices, not read)
-        others = [path for path in scope_logs(source, log, layout) if path not in former]
-        query = StatsQuery(resolved, filters, folders=folders, notices=notices, others=others)
-        if elsewhere(source, resolved.in_store, layout):  # said when it finds no use
-            query.unused_note = elsewhere_notice([resolved.name], layout)
-        return query
+        # a skill in no store's rows in the other scope's runtime (used outside the project,
+        # or before `skc init`); a store skill's are in its own log (its former_logs, which
+        # no skill in no store has, said by the notices, not read)
+        others = [] if resolved.in_store else scope_logs(source, log, layout)
+        unused = None  # said when it finds no use
+        if elsewhere(source, resolved.in_store, layout):
+            unused = elsewhere_notice([resolved.name], layout)
+        return StatsQuery(
+            resolved, filters, folders=folders, notices=notices, others=others, unused_note=unused
+        )
     from skillc_stats._team import TeamStore
 
     return StatsQuery(resolved, filters, TeamStore(store, write=False))

@@ -203,14 +203,15 @@ class UsageCache:
             write_file_atomic(self.path, data, parents=True)
 
 
-def unreadable_log(error: UnreadableFile) -> Notice:
+def unreadable_log(
+    error: UnreadableFile, left: str = "its skills are listed with no uses"
+) -> Notice:
     """What ``--all`` says of a runtime log it cannot read (not a database, a FIFO): the
-    others are read, and its skills listed with no uses."""
+    others are read, and (``left``) its skills listed with no uses; ``stats SKILL`` of its
+    other scope's log alike."""
     from skillc_index import Notice
 
-    return Notice(
-        f"skipped {error.path}: cannot read it: {error.reason} (its skills are listed with no uses)"
-    )
+    return Notice(f"skipped {error.path}: cannot read it: {error.reason} ({left})")
 
 
 def local_usage(

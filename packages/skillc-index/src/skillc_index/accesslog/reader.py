@@ -574,7 +574,7 @@ def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict
     plugin skills (``same``: the folders that are not their source, :func:`same_folders`,
     which it returns), and sum a skill's logs with :func:`add_usage` (``skc stats --all`` and
     the agent listing's ranking)."""
-    from skillc_index.accesslog.store import primary_log_finder, scope_logs
+    from skillc_index.accesslog.store import former_logs, primary_log_finder, scope_logs
 
     log_of = primary_log_finder(layout)
     by_log: dict[Path, dict[str, str]] = {}
@@ -586,8 +586,11 @@ def logs_of(skills: Iterable[InstalledSkill], layout: Layout) -> dict[Path, dict
             if folders.get(key) != key:  # a skill's source stays its own (an older version
                 folders[key] = source  # imported a store link's folder: that copy claims it)
             # a store link's, named otherwise (former_logs); a skill in no store's, in the
-            # other scope's runtime (used outside the project, or before `skc init`)
-            for other in scope_logs(folder, log, layout):
+            # other scope's runtime (used outside the project, or before `skc init`): a store
+            # skill logs to its store's runtime only, the other scope's log of its name is
+            # another skill's (an unreadable one must not cost this one its uses)
+            others = scope_logs if skill.store is None else former_logs
+            for other in others(folder, log, layout):
                 by_log.setdefault(other, {}).setdefault(key, source)
     return by_log
 

@@ -313,7 +313,9 @@ def scope_logs(folder: str, log: Path, layout: Layout) -> list[Path]:
     skill used before ``skc init``, has its rows in the global runtime, read from the
     project too. Only rows naming ``folder`` (``skill_path``) are its; a row is in one
     primary log (``sync`` moves, never copies), so summing them counts each once. Those of
-    :func:`former_logs` among them. Left in place, never written."""
+    :func:`former_logs` among them. Left in place, never written. Only for a skill in no
+    store: a store skill logs to its store's runtime (the other scope's log of its name is
+    another skill's)."""
     names = dict.fromkeys((log.parent.parent.name, os.path.basename(folder)))  # noqa: PTH119
     found = (
         primary_log(layout.runtime_store(scope) / name)
