@@ -137,3 +137,17 @@ def test_an_unreadable_other_scope_log_is_a_warning(
     assert f"warning: skipped {garbage}: cannot read it: file is not a database" in run.stderr
     assert "its rows are not counted" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_the_command_the_warning_suggests_is_one_shell_word(
+    skc: Run, tmp_path: Path, home: Path, demo_skill: Callable[[Path], Path]
+) -> None:
+    """A home skill's folder name is the user's (or a stranger's): the command the warning
+    says to run takes it as one word, never as shell syntax."""
+    demo_skill(home / ".claude" / "skills" / "a b;$(id)")
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    for args in (("--all",), ("a b;$(id)",)):
+        run = skc("stats", *args, cwd=other)
+        assert run.returncode == 0, run.stderr
+        assert "run `skc stats 'a b;$(id)'` in them" in run.stderr, run.stderr

@@ -374,7 +374,12 @@ def elsewhere_notice(names: list[str], layout: Layout) -> Notice:
     read = (
         "this project's runtime and skillc's home's" if layout.project_root else "skillc's home's"
     )
-    command = f"skc stats {names[0]}" if one and len(names[0]) <= 64 else "skc stats --all"
+    from skillc_index.text import shell_word
+
+    # (a folder's name as one shell word: `a b;$(id)` pasted would run id)
+    command = (
+        f"skc stats {shell_word(names[0])}" if one and len(names[0]) <= 64 else "skc stats --all"
+    )
     return Notice(
         f"{shown} {'is' if one else 'are'} in no store: a use is logged in the runtime of the "
         f"project it is made in (else skillc's home), and only {read} are read here; uses in "
