@@ -42,6 +42,12 @@ def test_stats_errors(demo: ResolvedSkill, stats_cli: Run) -> None:
         "error[E030]: invalid query type: 'nope'\n"
         "hint: valid query types: summary, sections, files, commands, projects, errors, search\n"
     )
+    # the query type is checked first: not "leave out --group-by", nor E001 for the skill
+    for others in (["demo", "--html", "p.html"], ["demo", "--by", "day"], ["--all"], ["gone"]):
+        result = stats_cli("stats", *others, "--group-by", "bogus")
+        assert result.returncode == 1 and result.stdout == "", others
+        assert result.stderr.startswith("error[E030]: invalid query type: 'bogus'\n"), others
+        assert "hint: valid query types: summary, sections," in result.stderr
     for skill in (["demo"], ["--all"]):  # the same error for one skill and for all
         result = stats_cli("stats", *skill, "--by", "day", "--group-by", "files")
         assert result.returncode == 1 and result.stdout == ""

@@ -224,12 +224,15 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
     after the rows of this session's earlier commands are written (a queued log: the MCP
     server). Without a skill (or with ``all_``): the use of every installed skill (nothing
     is logged: no single skill is resolved)."""
-    from skillc_stats._stats import prepare
+    from skillc_stats._stats import check_query, prepare
 
     if params.all_ and params.skill is not None:
         from skillc_index.diagnostics import ParameterError
 
         raise ParameterError("give either {skill} or {all}")
+    # E030 with the query types before any check that asks to leave {group_by} out, or a
+    # skill is looked up (`--group-by bogus --html p.html` said "leave out --group-by")
+    check_query(params.group_by)
     if params.by is not None and params.group_by != "summary":  # one skill or all: one report
         from skillc_index.diagnostics import ParameterError
 
