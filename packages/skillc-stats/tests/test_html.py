@@ -72,19 +72,23 @@ def render(page: Path, tmp_path: Path, *options: str) -> str:
     return result.stdout
 
 
-def measured(page: Path, tmp_path: Path) -> dict[str, Any]:
-    """How Chromium lays ``page`` out in a window 1,000 px wide: the width of the page
-    (``page``: more than ``view`` scrolls it sideways) and the height each chart of uses over
-    time is drawn at. A copy of the page without its CSP gets the script that measures."""
+def measured(page: Path, tmp_path: Path, width: int = 1000) -> dict[str, Any]:
+    """How Chromium lays ``page`` out in a window ``width`` px wide: the width of the page
+    (``page``: more than ``view`` scrolls it sideways), the height each chart of uses over
+    time is drawn at, and the lines each number cell (``td.n``) takes. A copy of the page
+    without its CSP gets the script that measures."""
     probe = (
-        "<script>document.body.dataset.m=JSON.stringify({page:document.documentElement"
+        "<script>const lines=e=>{const r=document.createRange();r.selectNodeContents(e);"
+        "return new Set([...r.getClientRects()].map(x=>Math.round(x.top))).size};"
+        "document.body.dataset.m=JSON.stringify({page:document.documentElement"
         ".scrollWidth,view:innerWidth,charts:[...document.querySelectorAll("
-        "'svg[aria-label^=\"uses by\"]')].map(e=>e.getBoundingClientRect().height)})</script>"
+        "'svg[aria-label^=\"uses by\"]')].map(e=>e.getBoundingClientRect().height),"
+        "numbers:[...document.querySelectorAll('td.n')].map(lines)})</script>"
     )
     source = re.sub(r"<meta http-equiv=Content-Security-Policy[^>]*>", "", page.read_text())
     copy = tmp_path / "measured.html"
     copy.write_text(source.replace("</body>", probe + "</body>"), encoding="utf-8")
-    found = re.search(r'data-m="([^"]*)"', render(copy, tmp_path, "--window-size=1000,800"))
+    found = re.search(r'data-m="([^"]*)"', render(copy, tmp_path, f"--window-size={width},800"))
     assert found is not None
     return dict(json.loads(html.unescape(found.group(1))))
 
@@ -528,6 +532,27 @@ def test_a_long_name_without_spaces_wraps_on_the_page(
     assert "A" * 400 in (project / "n.html").read_text(encoding="utf-8")
     layout = measured(project / "n.html", tmp_path)
     assert layout["page"] <= layout["view"], layout
+
+
+def test_numbers_in_the_risers_table_never_break(tmp_path: Path) -> None:
+    """``overflow-wrap:anywhere`` on the whole page (for names with no space) also let the
+    table shrink its number columns: +1234 took two lines at 500-700 px. Names still wrap."""
+    from skillc_stats._html import _movers, _page, _section
+
+    rows = [
+        {"change": 1234 * 10**n, "skill": f"skill-{'x' * 60}", "previous": 10**n, "last": 99999}
+        for n in range(3)
+    ]
+    rows.append({"change": 7, "skill": "s", "previous": 1, "last": 8, "skill_path": "/a"})
+    for row in rows[:3]:
+        row["skill_path"] = "/" + "deep" * 60 + "/" + str(row["skill"])
+    page = tmp_path / "movers.html"
+    body = [_section("Rising", _movers(rows, "up")), "<svg></svg>"]  # (render expects a chart)
+    page.write_text(_page("Movers", body), encoding="utf-8")
+    for width in (500, 600, 700):
+        layout = measured(page, tmp_path, width)
+        assert layout["numbers"] == [1] * 8, (width, layout)
+        assert layout["page"] <= layout["view"], (width, layout)
 
 
 def test_a_chart_of_many_periods_keeps_its_size_and_scrolls(

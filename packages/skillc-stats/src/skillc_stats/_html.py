@@ -43,8 +43,8 @@ h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #d6dde5}
 .card b{display:block;font-size:1.4em}svg{display:block;max-width:100%;height:auto}
 svg text{font:11px system-ui,sans-serif;fill:#1d2733}.bar{fill:#3b82c4}.author{fill:#c9a227}
 .up{color:#207a3c}.down{color:#b3261e}ul.never{columns:2}table{border-collapse:collapse}
-body{overflow-wrap:anywhere}.wide{overflow-x:auto}.wide svg{max-width:none}
-.foot{margin-top:3em}td,th{padding:.15em .8em .15em 0;text-align:left}td.n{text-align:right}
+body{overflow-wrap:anywhere}.wide{overflow-x:auto}.wide svg{max-width:none}.foot{margin-top:3em}
+td,th{padding:.15em .8em .15em 0;text-align:left}td.n{text-align:right;white-space:nowrap}
 """
 
 
