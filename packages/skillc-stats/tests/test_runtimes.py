@@ -151,3 +151,41 @@ def test_the_command_the_warning_suggests_is_one_shell_word(
         run = skc("stats", *args, cwd=other)
         assert run.returncode == 0, run.stderr
         assert "run `skc stats 'a b;$(id)'` in them" in run.stderr, run.stderr
+
+
+def test_every_query_sums_both_runtimes(
+    skc: Run, tmp_path: Path, demo_skill: Callable[[Path], Path]
+) -> None:
+    """``stats SKILL`` of a skill used before ``skc init`` (its rows in skillc's home) and
+    after it (the project's runtime): each query type and ``--by day`` count the rows of
+    both logs, each once."""
+    folder = (tmp_path / "webapp").resolve()
+    demo_skill(folder / ".claude" / "skills" / "local-one")
+
+    def used() -> None:
+        assert skc("show", "local-one", "--section", "Usage", cwd=folder).returncode == 0
+        assert skc("search", "local-one", "install", cwd=folder).returncode == 0
+        assert skc("show", "local-one", "--section", "Nope", cwd=folder).returncode == 1
+
+    def data(*args: str) -> object:
+        run = skc("stats", "local-one", *args, "--format", "json", cwd=folder)
+        assert run.returncode == 0, run.stderr
+        return json.loads(run.stdout)["data"]
+
+    used()
+    assert skc("init", cwd=folder).returncode == 0
+    used()
+    assert (folder / ".skillc" / "runtime" / "local-one" / ".skillc-meta" / "logs.db").is_file()
+    summary = data()
+    assert isinstance(summary, dict)
+    assert (summary["total_accesses"], summary["error_count"]) == (6, 2), summary
+    assert data("--group-by", "sections") == [{"section": "Usage", "file": "SKILL.md", "count": 2}]
+    assert data("--group-by", "search") == [{"query": "install", "count": 2}]
+    assert data("--group-by", "projects") == [{"project": str(folder), "count": summary["uses"]}]
+    errors = data("--group-by", "errors")
+    assert isinstance(errors, list) and len(errors) == 1, errors
+    assert (errors[0]["command"], errors[0]["count"]) == ("show", 2), errors
+    days = data("--by", "day")
+    assert isinstance(days, list) and len(days) == 1, days
+    assert days[0]["uses"] == summary["uses"] == 6, days  # (the stats runs: author activity)
+    assert days[0]["total_accesses"] == 6 + days[0]["author_activity"], days
