@@ -341,10 +341,15 @@ def test_any_of_finds_its_words_with_their_spaces_as_given() -> None:
 
 def test_a_cell_is_cut_to_shown_characters_before_the_others_are_padded() -> None:
     """A cell of 200 KB padded every other row to 200 KB (`stats --group-by` printed 400 MB)."""
-    from skillc_index.columns import SHOWN, table_lines
+    from skillc_index.columns import table_lines
+    from skillc_index.text import CELL_CHARS
 
     lines = table_lines(
         [["COUNT", "SECTION", "FILE"], ["1", "x" * 200_000, "-"], ["2", "a", "-"]], right=1
     )
-    assert [len(line) for line in lines] == [7 + SHOWN + 6, 7 + SHOWN + 3, 7 + SHOWN + 3]
+    assert [len(line) for line in lines] == [
+        7 + CELL_CHARS + 6,
+        7 + CELL_CHARS + 3,
+        7 + CELL_CHARS + 3,
+    ]
     assert lines[1].endswith("x\u2026  -") and lines[2].startswith("    2  a  ")

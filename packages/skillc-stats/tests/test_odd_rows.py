@@ -407,7 +407,7 @@ def test_a_cell_holding_an_escape_sequence_is_sized_as_printed(
 def test_a_long_logged_name_is_cut_in_every_row_of_the_table(
     demo: ResolvedSkill, log_rows: Callable[..., Path], cli: Callable[..., Run]
 ) -> None:
-    """One logged section of 200 KB among ordinary ones: its cell is cut to SHOWN characters
+    """One logged section of 200 KB among ordinary ones: its cell is cut to CELL_CHARS characters
     and an ellipsis, and the other rows are padded to that, not to 200 KB (the table printed
     400 MB for 2,000 rows)."""
     args = {"file": None, "max_lines": None}

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from skillc_index.text import cut
+from skillc_index.text import CELL_CHARS, cut
 
-__all__ = ["SHOWN", "display_width", "table_lines"]
-
-#: The most characters of one value a table's cell shows (a name, a section, a query, a
-#: folder from a log strangers wrote), cut by :func:`~skillc_index.cut`; ``skc stats --html``
-#: cuts its names the same way. One logged section of 200 KB among 2,000 rows made
-#: ``skc stats --group-by sections`` print 400 MB, every row padded to it.
-SHOWN = 1000
+__all__ = ["display_width", "table_lines"]
 
 
 def display_width(text: str) -> int:
@@ -53,11 +47,12 @@ def table_lines(rows: Sequence[Sequence[str]], right: int = 0) -> list[str]:
     """``rows`` (the header first) as lines of text output: each column padded to its widest
     cell as a terminal shows them (:func:`display_width`: CJK and emoji take two columns, an
     accent none), two spaces apart, the last column not padded (the first ``right`` columns
-    right-aligned, padded always), no white space at the end, each cell cut to :data:`SHOWN`
-    characters first. The one table of the kit's text output (``list``, ``list --budget``,
-    ``stats --group-by``, ``eval``)."""
+    right-aligned, padded always), no white space at the end, each cell cut to
+    :data:`~skillc_index.text.CELL_CHARS` characters first. The one table of the kit's text
+    output (``list``, ``list --budget``, ``stats --group-by``, ``eval``)."""
     sized = [
-        [(shown, display_width(shown)) for shown in (cut(c, SHOWN) for c in row)] for row in rows
+        [(shown, display_width(shown)) for shown in (cut(c, CELL_CHARS) for c in row)]
+        for row in rows
     ]
     count = max((len(row) for row in rows), default=0)
     widths = [max((row[i][1] for row in sized if i < len(row)), default=0) for i in range(count)]

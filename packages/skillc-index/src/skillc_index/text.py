@@ -30,6 +30,7 @@ from typing import Any, BinaryIO
 __all__ = [
     "BOM",
     "BOM_BYTES",
+    "CELL_CHARS",
     "ELLIPSIS",
     "MAX_SHOWN",
     "OTHER_BOMS",
@@ -462,6 +463,10 @@ def one_of(names: tuple[str, ...] | list[str]) -> str:
 
 #: The longest a message quotes what it was given (a 1 MB name from a model is not echoed).
 MAX_SHOWN = 200
+#: The most characters of one value a table's cell shows (a name, a section, a folder from a
+#: log strangers wrote; ``skc stats --html`` too): ``columns.table_lines`` cuts to it. One
+#: logged section of 200 KB made ``skc stats --group-by sections`` print 400 MB.
+CELL_CHARS = 1000
 
 
 def cut_quotes(text: str, *, whole: bool = False) -> str:
