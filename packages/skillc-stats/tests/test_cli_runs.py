@@ -42,8 +42,8 @@ def test_stats_errors(demo: ResolvedSkill, stats_cli: Run) -> None:
         "error[E030]: invalid query type: 'nope'\n"
         "hint: valid query types: summary, sections, files, commands, projects, errors, search\n"
     )
-    # the query type is checked first: not "leave out --group-by", nor E001 for the skill
-    for others in (["demo", "--html", "p.html"], ["demo", "--by", "day"], ["--all"], ["gone"]):
+    # an unknown query type is E030 with the list, not "leave out --group-by"
+    for others in (["demo", "--html", "p.html"], ["demo", "--by", "day"], ["--all"]):
         result = stats_cli("stats", *others, "--group-by", "bogus")
         assert result.returncode == 1 and result.stdout == "", others
         assert result.stderr.startswith("error[E030]: invalid query type: 'bogus'\n"), others

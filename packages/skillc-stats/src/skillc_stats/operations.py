@@ -224,18 +224,16 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
     after the rows of this session's earlier commands are written (a queued log: the MCP
     server). Without a skill (or with ``all_``): the use of every installed skill (nothing
     is logged: no single skill is resolved)."""
-    from skillc_stats._stats import check_query, prepare
+    from skillc_stats._stats import prepare
 
     if params.all_ and params.skill is not None:
         from skillc_index.diagnostics import ParameterError
 
         raise ParameterError("give either {skill} or {all}")
-    # E030 with the query types before any check that asks to leave {group_by} out, or a
-    # skill is looked up (`--group-by bogus --html p.html` said "leave out --group-by")
-    check_query(params.group_by)
     if params.by is not None and params.group_by != "summary":  # one skill or all: one report
         from skillc_index.diagnostics import ParameterError
 
+        _known_query(params.group_by)
         raise ParameterError("{by} is its own report, the uses over time: leave out {group_by}")
     session.log.flush()
     layout = session.layout
@@ -262,6 +260,7 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
     if params.html is not None and params.group_by != "summary":  # the page shows them all
         from skillc_index.diagnostics import ParameterError
 
+        _known_query(params.group_by)
         raise ParameterError(
             "{html} is its own report, every view on one page: leave out {group_by}"
         )
@@ -385,6 +384,15 @@ def _write(given: str, path: Path, page: str, force: bool) -> tuple[Notice, ...]
     return (Notice(f"{given} was not written by skillc: moved aside to {backup}"),)
 
 
+def _known_query(group_by: str) -> None:
+    """E030 with the query types for an unknown ``group_by``, before an option that takes
+    none says to leave it out (``--group-by bogus --html p.html`` said only that); a known
+    one is checked, and an unknown one logged, once the skill is resolved otherwise."""
+    from skillc_stats._stats import check_query
+
+    check_query(group_by)
+
+
 def _all(
     session: Session, params: StatsParams, store: str | None
 ) -> tuple[dict[str, Any], dict[str, Any] | None, tuple[Notice, ...]]:
@@ -395,6 +403,7 @@ def _all(
     if params.group_by != "summary":
         from skillc_index.diagnostics import ParameterError
 
+        _known_query(params.group_by)
         raise ParameterError("every skill at once has one report: leave out {group_by}")
     filters = team_filters(
         session.layout,
