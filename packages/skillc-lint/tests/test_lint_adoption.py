@@ -336,6 +336,20 @@ def test_baseline_adopts_a_repository_and_survives_edits(lint: Run, cwd: Path) -
     assert [(d["rule"], d["line"]) for d in item["diagnostics"]] == [("SKL301", 12)]
 
 
+def test_a_run_writing_a_baseline_prints_no_finding_in_any_format(lint: Run, cwd: Path) -> None:
+    """The results of a run writing a baseline count their findings (the API's
+    ``error_count``) but the command line prints none of them, in every format: stdout is
+    empty (json: ``[]``; sarif: a run without results), the exit status 0."""
+    put(cwd / "skills" / "demo", "[a](gone.md)\n\n## Deep\n\n#### Deeper\n")
+    outputs = {}
+    for form in ("text", "json", "github", "sarif"):
+        proc = lint("skills", "--write-baseline", "b.json", "--format", form)
+        assert (proc.returncode, proc.stderr) == (0, "wrote 2 findings to b.json\n")
+        outputs[form] = proc.stdout
+    assert (outputs["text"], outputs["json"], outputs["github"]) == ("", "[]\n", "")
+    assert [run["results"] for run in json.loads(outputs["sarif"])["runs"]] == [[]]
+
+
 def test_baseline_reports_stale_entries_and_bad_files(lint: Run, cwd: Path) -> None:
     skill = put(cwd / "demo", "[a](gone.md)\n")
     assert lint("demo", "--write-baseline", "b.json").returncode == 0

@@ -238,3 +238,31 @@ def test_the_tools_lint_is_capped_as_the_command_lines(
     assert len(found) == 101
     assert [d["rule"] for d in found] == ["SKL301"] * 101
     assert found[-1]["message"].startswith("50 more SKL301 findings in this file")
+
+
+def test_a_run_writing_a_baseline_counts_the_findings_it_holds_none_of(
+    project: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``write_baseline``: each result of the run holds no finding (the file has them all: a
+    run of 400,000 findings kept none), but its counts are every finding's, as without it:
+    ``error_count`` and ``warning_count``, ``ok`` False with an error (it reported zero and
+    ok, once); the run's own ``ok`` (the exit status) is still True."""
+    monkeypatch.chdir(project)
+    write_skill(project / "skills" / "two", skill_md="---\nname: Two_x\n---\n# two\n")
+    write_skill(project / "skills" / "one", description=DESCRIPTION)
+    plain = LINT.run(session(project, []), LintParams(None, skills=("skills",))).finish()
+    counts = [(r.skill, r.errors, r.warnings, r.ok) for r in plain.results]
+    assert counts[0][1:] == (0, 0, True) and counts[1][1] >= 2 and not counts[1][3]
+    run = LINT.run(
+        session(project, []), LintParams(None, skills=("skills",), write_baseline="b.json")
+    )
+    results = list(run)
+    assert [(r.skill, r.errors, r.warnings, r.ok) for r in results] == counts
+    assert all(r.diagnostics == () for r in results)
+    assert (run.ok, run.written) == (True, sum(c[1] + c[2] for c in counts))
+    items: Any = run.to_dict()
+    assert [(i["error_count"], i["warning_count"], i["diagnostics"]) for i in items] == [
+        (c[1], c[2], []) for c in counts
+    ]
+    written = json.loads((project / "b.json").read_text())["findings"]
+    assert len(written) == run.written

@@ -146,14 +146,18 @@ class LintResult:
     folder: bool = False
     """The result of a folder of skills (its ``folder`` rules: :func:`lint_folder`), not of a
     skill: a run's total does not count it as one."""
+    withheld: tuple[int, int] = field(default=(0, 0), repr=False)
+    """Errors and warnings found but not held in :attr:`diagnostics` (:func:`withheld`: a
+    run writing a baseline gave them to the file), counted in :attr:`errors`,
+    :attr:`warnings` and :attr:`ok` all the same."""
 
     @property
     def errors(self) -> int:
-        return sum(d.severity == "error" for d in self.diagnostics)
+        return sum(d.severity == "error" for d in self.diagnostics) + self.withheld[0]
 
     @property
     def warnings(self) -> int:
-        return sum(d.severity == "warning" for d in self.diagnostics)
+        return sum(d.severity == "warning" for d in self.diagnostics) + self.withheld[1]
 
     @property
     def ok(self) -> bool:
@@ -365,6 +369,13 @@ def capped(result: LintResult) -> LintResult:
             more(last[rule, file], left[rule], None, scope, (rule, ""))
     order = _folder_place if result.folder else _place
     return replace(result, diagnostics=tuple(sorted(kept, key=order)))
+
+
+def withheld(result: LintResult) -> LintResult:
+    """``result`` holding none of its findings but counting them all
+    (:attr:`LintResult.withheld`): what a run writing a baseline reports, its findings in the
+    file, so that the run keeps none (memory bounded by the baseline's, not by the findings)."""
+    return replace(result, diagnostics=(), withheld=(result.errors, result.warnings))
 
 
 def _run(active: Sequence[RuleState], subject: object) -> list[tuple[int, LintDiagnostic]]:

@@ -370,12 +370,13 @@ def _linted(
     fixed here), logged as the tool logs it; then the folder rules; then write the baseline
     (of every finding: each result is given to its writer as it comes, then capped,
     :func:`~skillc_lint._engine.capped`, once the suppressions and the baseline hid theirs;
-    writing a baseline, whose run prints no finding, the results reported hold none, so that
-    no finding is kept: memory bounded by the baseline's bound, not by the findings).
+    writing a baseline, whose run prints no finding, the results reported hold none but count
+    them, :func:`~skillc_lint._engine.withheld`, so that no finding is kept: memory bounded by
+    the baseline's bound, not by the findings).
     ``trees``: the folder each planned skill folder's fixes may write in; ``by_name``: those
     found by their name (both as planned: a folder swapped since is not resolved again)."""
     from skillc_index.inventory.folders import write_places
-    from skillc_lint._engine import capped, target_folders
+    from skillc_lint._engine import capped, target_folders, withheld
     from skillc_lint._pool import lint_folders, usable_cores
     from skillc_lint.operations import _suppressed, lint
 
@@ -392,8 +393,8 @@ def _linted(
         writer = BaselineWriter(Path(cwd, params.write_baseline))
 
     def reported(result: LintResult) -> LintResult:
-        if writer is not None:  # (the writer has them; the run prints none)
-            return replace(result, diagnostics=())
+        if writer is not None:  # (the writer has them; the run prints none, counts all)
+            return withheld(result)
         return capped(result)
 
     configured = {folder: rules(folder) for folder in folders}
