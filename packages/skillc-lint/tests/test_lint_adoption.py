@@ -716,6 +716,38 @@ def test_a_baseline_writer_holds_entries_within_the_bound_and_writes_as_before(
     assert not (tmp_path / "c.json").exists()
 
 
+def test_a_baseline_writer_renders_each_entry_once_and_writes_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """:class:`BaselineWriter` renders each finding once (it rendered each twice: to count
+    the file's bytes, then to write them), and writes once: a second :meth:`write` wrote an
+    empty list of findings over the file while saying how many it held, and a finding given
+    after went nowhere. Both are a RuntimeError now, the file left as written."""
+    import skillc_lint._baseline as baseline
+    from skillc_lint._baseline import BaselineWriter
+
+    rendered = []
+
+    def counted(entry: tuple[object, ...]) -> bytes:
+        rendered.append(entry)
+        return render(entry)
+
+    render = baseline._rendered
+    monkeypatch.setattr(baseline, "_rendered", counted)
+    result = lint_skill(put(tmp_path / "a", "[a](gone.md)\n\n[b](lost.md)\n"))
+    writer = BaselineWriter(tmp_path / "b.json")
+    writer.add(result)
+    assert writer.write(tmp_path / "b.json") == len(result.diagnostics) == 2
+    assert len(rendered) == 2
+    written = (tmp_path / "b.json").read_bytes()
+    assert len(json.loads(written)["findings"]) == 2
+    with pytest.raises(RuntimeError, match="written once"):
+        writer.write(tmp_path / "b.json")
+    with pytest.raises(RuntimeError, match="written once"):
+        writer.add(result)
+    assert (tmp_path / "b.json").read_bytes() == written
+
+
 def test_a_baseline_s_name_is_printed_with_its_control_characters_escaped(
     lint: Run, cwd: Path
 ) -> None:

@@ -200,22 +200,13 @@ class Baseline:
         return True
 
     @staticmethod
-    def write(
-        path: Path, results: Iterable[LintResult] | BaselineWriter, shown: str | None = None
-    ) -> int:
-        """Write every diagnostic of ``results`` to ``path`` (atomically); returns how many.
-        ``results``: the results to write, or a :class:`BaselineWriter` for ``path`` given
-        them as they came (a lint run's: none of them kept). Only a missing file or a
-        baseline skillc-lint wrote is replaced (:meth:`replaces`, checked again right before
-        the rename: a file made meanwhile is never replaced); ``shown``: ``path`` as the user
-        named it (for the errors). A baseline larger than :data:`MAX_BASELINE_BYTES` (what
-        :meth:`read` reads) is E100 ``cannot write``, and nothing is written."""
-        if isinstance(results, BaselineWriter):
-            writer = results
-        else:
-            writer = BaselineWriter(path)
-            for result in results:
-                writer.add(result)
+    def write(path: Path, results: Iterable[LintResult], shown: str | None = None) -> int:
+        """Write every diagnostic of ``results`` to ``path`` (atomically); returns how many:
+        :meth:`BaselineWriter.write` of a writer given them (a lint run gives its writer each
+        result as it comes, keeping none). ``shown``: ``path`` as the user named it."""
+        writer = BaselineWriter(path)
+        for result in results:
+            writer.add(result)
         return writer.write(path, shown)
 
 
@@ -225,6 +216,8 @@ _OPEN = f'{{\n  "version": {BASELINE_VERSION},\n  "tool": "skillc-lint",\n  "fin
 _FIRST, _LAST, _NONE = f"{_OPEN}\n".encode(), b"\n  ]\n}\n", f"{_OPEN}]\n}}\n".encode()
 #: An entry as the baseline holds it until it is written: file, line, rule, message, context.
 _Entry = tuple[str, "int | None", str, str, str]
+#: The order of the entries in the file: file, line (0 for none), rule, message.
+_Order = tuple[str, int, str, str]
 
 
 class BaselineWriter:
@@ -233,14 +226,16 @@ class BaselineWriter:
     :data:`MAX_BASELINE_BYTES` the entries are let go (the file is refused: :meth:`write` is
     E100) and only counted, so what it holds is bounded by the bound, not by the findings
     (a run of 400,000 findings held them all, 850 MB, to refuse the file at the end).
-    ``path``: the baseline file (its paths start in its folder)."""
+    Each entry is rendered once, held as its place in the file and its bytes; :meth:`write`
+    writes them once. ``path``: the baseline file (its paths start in its folder)."""
 
     def __init__(self, path: Path) -> None:
         self.folder = Path(os.path.abspath(path)).parent  # noqa: PTH100
         self.count = 0
         """The findings given (the baseline's entries)."""
-        self._entries: list[_Entry] = []
+        self._entries: list[tuple[_Order, bytes]] = []
         self._bytes = 0  # the entries' JSON, each indented and encoded, without separators
+        self._written = False
 
     @property
     def size(self) -> int:
@@ -256,6 +251,7 @@ class BaselineWriter:
 
     def add(self, result: LintResult) -> None:
         """The findings of ``result`` (never a count: :attr:`LintDiagnostic.more`)."""
+        self._unwritten()
         files: dict[str, str] = {}  # each file's baseline path, made once
         for d in result.diagnostics:
             if d.more:
@@ -264,23 +260,35 @@ class BaselineWriter:
             if file is None:
                 full = os.path.abspath(result.path / d.file)  # noqa: PTH100
                 file = files[d.file] = Path(os.path.relpath(full, self.folder)).as_posix()
-            entry: _Entry = (file, d.line, d.rule, d.matched, _context(d.source))
+            rendered = _rendered((file, d.line, d.rule, d.matched, _context(d.source)))
             self.count += 1
-            self._bytes += len(_rendered(entry))
+            self._bytes += len(rendered)
             if self.size <= MAX_BASELINE_BYTES:
-                self._entries.append(entry)
+                self._entries.append(((file, d.line or 0, d.rule, d.matched), rendered))
             elif self._entries:  # refused at the end whatever comes: only counted now
                 self._entries = []
 
+    def _unwritten(self) -> None:
+        if self._written:  # (its entries are let go as the file is made)
+            raise RuntimeError(f"a baseline of {self.folder} is written once")
+
     def write(self, path: Path, shown: str | None = None) -> int:
-        """:meth:`Baseline.write` of the findings given (``path``: the one given to
-        :class:`BaselineWriter`)."""
+        """Write the findings given to ``path`` (the one given to :class:`BaselineWriter`),
+        atomically; returns how many. Only a missing file or a baseline skillc-lint wrote is
+        replaced (:meth:`Baseline.replaces`, checked again right before the rename: a file
+        made meanwhile is never replaced); ``shown``: ``path`` as the user named it (for the
+        errors). A baseline larger than :data:`MAX_BASELINE_BYTES` (what
+        :meth:`Baseline.read` reads) is E100 ``cannot write``, and nothing is written. Once
+        written (or refused), the writer takes nothing more: a second call is a RuntimeError
+        (its entries were let go)."""
         from skillc_index import write_file_atomic
 
+        self._unwritten()
         if Path(os.path.abspath(path)).parent != self.folder:  # noqa: PTH100
             raise ValueError(f"a baseline of {self.folder} written to {path}")
         shown = str(path) if shown is None else shown
         replace = Baseline.replaces(path, shown)
+        self._written = True
         if self.size > MAX_BASELINE_BYTES:  # --baseline would refuse it: nothing written
             from skillc_index.command_errors import CannotWrite
 
@@ -290,8 +298,8 @@ class BaselineWriter:
                 f"the {MAX_BASELINE_BYTES:,} --baseline reads; narrow the run (--select, "
                 "--ignore, per-file-ignores) or fix some findings first",
             )
-        self._entries.sort(key=lambda e: (e[0], e[1] or 0, e[2], e[3]))  # (stable)
-        pieces = [_rendered(entry) for entry in self._entries]
+        self._entries.sort(key=lambda entry: entry[0])  # (stable: equal ones as they came)
+        pieces = [rendered for _, rendered in self._entries]
         self._entries = []  # (let go before the file's bytes are made: written once)
         if pieces:  # (the file's bytes made in one join, no copy of them)
             pieces[0] = _FIRST + pieces[0]

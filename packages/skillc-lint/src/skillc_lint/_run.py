@@ -597,12 +597,11 @@ def _check_outputs(params: LintParams, cwd: Path) -> None:
 def _write_baseline(run: LintRun, writer: BaselineWriter) -> None:
     from skillc_index.atomic import file_target
     from skillc_index.command_errors import CannotWrite
-    from skillc_lint._baseline import Baseline
 
     file = run.params.write_baseline
     assert file is not None
     try:
-        run.written = Baseline.write(file_target(run.cwd, file), writer, file)
+        run.written = writer.write(file_target(run.cwd, file), file)
     except OSError as exc:
         raise CannotWrite(file, exc.strerror or str(exc)) from None
 
