@@ -4,8 +4,9 @@
 
 SKILLS skills whose SKILL.md links LINKS missing files each (one SKL301 finding a link):
 ``skc lint skills --write-baseline b.json --no-cache`` in a scratch home; prints its exit
-status, last line, the file's bytes, the peak resident set of the process and its workers
-(``wait4``), the wall time and the CPU time (its workers' included). ``--base DIR``:
+status, last line, the file's bytes, the peak resident set (``wait4``'s ``ru_maxrss``: on
+Linux that of the largest single process among it and its workers, not their sum), the wall
+time and the CPU time (its workers' included, summed). ``--base DIR``:
 another checkout's code runs the same first, and the two files are compared (byte for
 byte). 80 skills of 5,000 links (400,000 findings, 76 MB) pass the 64 MiB bound: both refuse
 the file, E100.
@@ -37,7 +38,8 @@ def make(root: Path, skills: int, links: int) -> None:
 def run(
     skc: Path, root: Path, out: Path, extra: dict[str, str]
 ) -> tuple[int, str, float, float, float]:
-    """Exit status, last line of stderr, peak RSS (MB), wall and CPU seconds of one write."""
+    """Exit status, last line of stderr, peak RSS (MB: the largest one process's, the run's
+    or a worker's), wall and CPU seconds of one write."""
     env = {**os.environ, **extra, "HOME": str(root / "home"), "SKILLC_HOME": str(root / "skc")}
     command = [str(skc), "lint", "skills", "--write-baseline", str(out), "--no-cache"]
     with tempfile.TemporaryFile() as err:
