@@ -463,9 +463,8 @@ def one_of(names: tuple[str, ...] | list[str]) -> str:
 
 #: The longest a message quotes what it was given (a 1 MB name from a model is not echoed).
 MAX_SHOWN = 200
-#: The most characters of one value a table's cell shows (a name, a section, a folder from a
-#: log strangers wrote; ``skc stats --html`` too): ``columns.table_lines`` cuts to it. One
-#: logged section of 200 KB made ``skc stats --group-by sections`` print 400 MB.
+#: The most characters of a value a table's cell (``columns.table_lines``, ``stats --html``)
+#: shows: one logged section of 200 KB made ``stats --group-by sections`` print 400 MB.
 CELL_CHARS = 1000
 
 
@@ -696,7 +695,5 @@ def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
 
 def __getattr__(name: str) -> object:
     if name == "table_lines":  # moved to skillc_index.columns (2026-12); the README named it here
-        from skillc_index import columns
-
-        return columns.table_lines
+        return __import__("skillc_index.columns", fromlist=["_"]).table_lines
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
