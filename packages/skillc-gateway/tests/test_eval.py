@@ -697,22 +697,22 @@ def test_an_agent_folder_is_a_library_of_its_linked_entries(
     assert not (library / "docx" / "evals").exists()
 
 
-def test_a_path_folders_link_out_of_it_is_no_skill_of_the_library(
-    gateway: Any, library: Path, project: Path, write_skill: Any
+def test_a_path_folders_link_out_of_it_is_a_skill_of_the_library(
+    gateway_process: Any, library: Path, project: Path, write_skill: Any
 ) -> None:
-    """A linked entry of a ``--path`` folder that leads out of it (``vendor/docx ->
-    <library>/docx``) is skipped with a warning, as ``find --path`` skips it: a model's
-    ``skc_eval`` ``path: [vendor]`` read a skill outside the folders it may read. Near miss:
-    a link inside the folder is a skill of it (an agent folder's links: the test above)."""
+    """``skc eval --path`` is the user's choice, as ``find --path``: a linked entry of the
+    folder leading out of it (``vendor/docx -> <library>/docx``) is a skill of the library,
+    said nowhere (this sitting's change left it out with a warning, and every skill of
+    another project's ``.claude/skills``, deployed as links into its ``.skillc/runtime``).
+    Only a model's ``path`` is confined (skillc-mcp's ``test_wire_limits``)."""
     vendor = project / "vendor"
     write_skill(vendor / "own", description="Own vendor skill.")
     write_skill(vendor / "node_modules" / "kept", description="Kept in the vendor folder.")
     (vendor / "kept").symlink_to(vendor / "node_modules" / "kept", target_is_directory=True)
     (vendor / "docx").symlink_to(library / "docx", target_is_directory=True)
-    done = gateway("eval", "--path", "vendor", "--format", "json")
-    assert done.returncode == 0 and json.loads(done.stdout)["library"] == 2, done.stderr
-    warning = "warning: skipping 'docx' (vendor/docx): a link out of vendor, to "
-    assert done.stderr == f"{warning}{library}/docx\n"
+    done = gateway_process("eval", "--path", "vendor", "--format", "json")
+    assert done.returncode == 0 and json.loads(done.stdout)["library"] == 3, done.stderr
+    assert "warning" not in done.stderr, done.stderr
 
 
 def test_the_corpus_evaluates_without_a_crash(eval_json: Any) -> None:

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from skillc_gateway import find_skills
 from skillc_gateway.catalog import Catalog, database, postings, rank
 from skillc_gateway.catalog.database import CATALOG_FILE
-from skillc_index import EmptyQuery, InvalidOption, Layout, SkillDirectoryNotFound
+from skillc_index import EmptyQuery, InvalidOption, Layout, Notice, SkillDirectoryNotFound
 from skillc_index.build.skill import build_skill
 from skillc_index.inventory.folders import ROUTING_ROOTS_VARIABLE
 
@@ -293,6 +293,8 @@ def test_a_plugin_skill_linked_out_of_the_plugin_is_no_skill_of_it(
     assert [n.text for n in inventory.notices()] == [f"{notice}{home}/elsewhere/secret"]
     data = find(gateway, "lantern")
     assert (names(data), data["skipped"]) == (["p:alias"], 1)  # `skc list`'s name for it
+    text = gateway("find", "lantern")  # said on a warning line, as `list` says it
+    assert f"warning: {notice}" in text.stderr and "a link out of the plugin, to " in text.stderr
     result = gateway("open", "p:secret", "n.md")
     assert (result.returncode, result.stdout) == (1, "")
     assert "error[E001]" in result.stderr and "a link out of the plugin" in result.stderr
@@ -323,6 +325,7 @@ def test_a_hit_is_named_so_that_show_reads_it(
     write_skill(project / ".claude/skills/drafts", "drafts", "Drafts.", "## Owls\n\nOwls.\n")
     write_skill(project / "lib/zed", "zed", "Zed.", "## Giraffes\n\nGiraffes.\n")
     write_skill(home / "lib/far", "far", "Far.", "## Herons\n\nHerons.\n")
+    (project / "lib/writing-plans").symlink_to(copy)  # --path: a folder installed as well
 
     def named(query: str, *paths: str) -> tuple[str, str]:
         where = [arg for path in paths for arg in ("--path", path)]
@@ -338,10 +341,7 @@ def test_a_hit_is_named_so_that_show_reads_it(
     assert named("owls drafts") == ("drafts", "Owls.")  # its name reads it: no path
     assert named("giraffes", "lib") == ("./lib/zed", "Giraffes.")
     assert named("owls drafts", ".claude/skills") == ("drafts", "Owls.")  # installed
-    assert named("copy zebras", ".claude/skills") == (
-        ".claude/skills/writing-plans",
-        "Copy zebras.",
-    )
+    assert named("copy zebras", "lib") == (".claude/skills/writing-plans", "Copy zebras.")
     assert named("herons", str(home / "lib")) == (str(home / "lib/far"), "Herons.")
     text = skc("find", "giraffes", "--path", "lib")
     assert text.stdout.startswith("1. ./lib/zed  (score "), text.stdout
@@ -461,37 +461,90 @@ def test_a_folder_left_out_since_the_last_find_is_not_found(
 def test_symlinked_folders_are_followed_only_as_entries_of_a_root(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:
-    """A linked entry of a ``--path`` folder is followed when it leads into the folder (a
-    skill kept in its ``node_modules``, which the walk does not enter), never one below it."""
+    outside = write_skill(project / "outside/linked", "linked", "Paint through a link.")
+    write_skill(project / "outside/deeper", "deeper", "Paint through a deeper link.")
     library = project / "library"
-    inside = write_skill(library / "node_modules/linked", "linked", "Paint through a link.")
-    write_skill(library / "node_modules/deeper", "deeper", "Paint through a deeper link.")
     (library / "sub").mkdir(parents=True)
-    (library / "linked").symlink_to(inside)
-    (library / "sub/deeper").symlink_to(library / "node_modules/deeper")
+    (library / "linked").symlink_to(outside)
+    (library / "sub/deeper").symlink_to(project / "outside/deeper")
     data = find(gateway, "paint", "--path", "library")
     assert names(data) == ["linked"]
-    assert data["skills"][0]["path"] == str(inside)
+    assert data["skills"][0]["path"] == str(outside)
 
 
-def test_a_path_folders_link_out_of_it_is_not_walked(
-    gateway: Run, project: Path, home: Path, write_skill: WriteSkill
+def test_another_projects_agent_folder_and_an_alias_are_searched_through_path(
+    gateway_process: Run, project: Path, home: Path, write_skill: WriteSkill
 ) -> None:
-    """A linked entry of a ``--path`` folder leading out of it (``vendor/escape ->
-    /elsewhere``) is skipped and counted, never walked (as a plugin's link out of the
-    plugin): a model's ``path: [vendor]`` searched and showed the skills outside the
-    folders it may search, and a link to a whole library indexed all of it into the
-    catalog. Near miss: the folder it leads to, given itself, is searched."""
-    outside = write_skill(home / "elsewhere/zebra", "zebra", "Zebra quantum flamingo.")
+    """``skc find --path`` is the user's choice: its links are followed wherever they lead.
+    Another project's ``.claude/skills`` (skc-deployed links into its ``.skillc/runtime``)
+    was 0 searched, and a symlinked alias of this project's (``cs -> .claude/skills``)
+    skipped its deployed skill: a folder of installed skills is matched by its real path
+    and searched as that folder (its hit named as the agent reads it), and the text output
+    warns of nothing. Near miss: the folder by its own name."""
+    other = project.parent / "other-project"
+    write_skill(other / ".skillc/skills/violin", "violin", "Play the violin.")
+    build_skill("violin", Layout.discover(other, {"SKILLC_HOME": str(home)}), targets=[])
+    deployed = other / ".claude/skills/violin"  # (as the build deployed it)
+    assert deployed.resolve() == (other / ".skillc/runtime/violin").resolve()
+    data = find(gateway_process, "violin", "--path", str(other / ".claude/skills"))
+    assert (names(data), data["searched"], data["skipped"]) == (["violin"], 1, 0), data
+    write_skill(project / ".skillc/skills/cello", "cello", "Play the cello.")
+    build_skill("cello", Layout.discover(project, {"SKILLC_HOME": str(home)}), targets=[])
+    deployed = project / ".claude/skills/cello"
+    assert deployed.resolve() == (project / ".skillc/runtime/cello").resolve()
+    (project / "cs").symlink_to(project / ".claude/skills")
+    for path in ("cs", ".claude/skills"):
+        data = find(gateway_process, "cello", "--path", path)
+        assert ([s["name"] for s in data["skills"]], data["skipped"]) == (["cello"], 0), data
+        text = gateway_process("find", "cello", "--path", path)
+        assert text.returncode == 0 and "warning" not in text.stderr, text.stderr
+
+
+def test_a_models_path_and_the_users_keep_their_own_walks(
+    layout: Layout, project: Path, tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """One folder searched by a model's ``path`` (confined to the folders it may read) and
+    by ``skc find --path`` (followed anywhere), in turns, in one catalog: neither answer is
+    the other's saved walk (a state records the folders it was confined to; one of others
+    is walked anew), the confined one skips, counts and says the link out."""
+    outside = write_skill(tmp_path / "elsewhere/zebra", "zebra", "Zebra quantum flamingo.")
     vendor = project / "vendor"
     write_skill(vendor / "own", "own", "A flamingo of the vendor folder.")
-    (vendor / "escape").symlink_to(outside.parent)
-    (vendor / "skill-out").symlink_to(outside)
-    data = find(gateway, "zebra quantum flamingo", "--path", "vendor")
-    assert (names(data), data["searched"], data["skipped"]) == (["own"], 1, 2)
-    with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
-        assert [path for (path,) in db.execute("SELECT path FROM skills")] == [str(vendor / "own")]
-    assert names(find(gateway, "zebra", "--path", str(outside.parent))) == ["zebra"]
+    (vendor / "escape").symlink_to(outside)
+    said = f"skipping 'escape' ({vendor}/escape): a link out of the folders this server reads"
+    for confined in (True, False, True, False):
+        found = find_skills(layout, "zebra quantum flamingo", paths=["vendor"], confined=confined)
+        hits = sorted(Path(skill.path).name for skill in found.skills)
+        warned = [w.text for w in found.warnings if isinstance(w, Notice)]
+        if confined:
+            assert (hits, found.skipped) == (["own"], 1), confined
+            assert len(warned) == 1 and said in warned[0], warned
+        else:
+            assert (hits, found.skipped, warned) == (["own", "zebra"], 0, []), confined
+
+
+def test_the_links_out_a_model_is_told_of_are_bounded(
+    layout: Layout,
+    project: Path,
+    tmp_path: Path,
+    write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each linked entry skipped is said on its line up to ``LINKS_SAID``, then how many
+    more (a checkout of 10,000 links out made as many warnings)."""
+    from skillc_gateway.catalog import engine
+
+    monkeypatch.setattr(engine, "LINKS_SAID", 2)
+    vendor = project / "vendor"
+    write_skill(vendor / "own", "own", "A flamingo of the vendor folder.")
+    for name in ("a", "b", "c", "d"):
+        outside = write_skill(tmp_path / f"elsewhere/{name}", name, "Zebra flamingo.")
+        (vendor / f"link-{name}").symlink_to(outside)
+    found = find_skills(layout, "zebra flamingo", paths=["vendor"], confined=True)
+    warned = [w.text for w in found.warnings if isinstance(w, Notice)]
+    assert found.skipped == 4 and len(warned) == 3, warned
+    assert "'link-a'" in warned[0] and "'link-b'" in warned[1], warned
+    assert warned[2].endswith("and 2 more linked entries skipped, leading out as those"), warned
 
 
 # -- deployed skills and duplicates ----------------------------------------------------------
@@ -1061,9 +1114,10 @@ def test_a_removed_skill_is_gone_at_once(
 def test_a_retargeted_or_replaced_symlink_entry_is_seen_at_once(
     gateway: Run, project: Path, write_skill: WriteSkill
 ) -> None:
-    library = project / "library"  # the links lead into it (a --path folder's may not leave)
-    first = write_skill(library / "node_modules/first", "first", "Row a boat.")
-    second = write_skill(library / "node_modules/second", "second", "Row a canoe.")
+    first = write_skill(project / "first", "first", "Row a boat.")
+    second = write_skill(project / "second", "second", "Row a canoe.")
+    library = project / "library"
+    library.mkdir()
     entry = library / "boat"
 
     def found() -> list[str]:
@@ -1091,19 +1145,14 @@ def test_a_skill_folder_replaced_by_a_symlink_to_where_it_moved_leaves_no_row(
     path), and lib/one's row was kept for good (its SKILL.md was still reachable through the
     link, so it counted as reached another way): one stale row per folder replaced so, in
     the ranker's counts. The same for a folder of skills replaced by a link (``lib/group``).
-    Near miss: a folder reached under another searched folder keeps its row. (``ext`` lies
-    in the library, where the walk does not enter: a ``--path`` folder's link out of it is
-    not followed.)"""
+    Near miss: a folder reached under another searched folder keeps its row."""
     import shutil
 
-    library = project / "library"
-    elsewhere = library / "node_modules/ext"
-    elsewhere.mkdir(parents=True)
+    library, elsewhere = project / "library", project / "ext"
+    elsewhere.mkdir()
     write_skill(library / "one", "one", "Row a boat.")
     write_skill(library / "group/two", "two", "Row a canoe.")
     write_skill(library / "kept", "kept", "Row a raft.")
-
-    ext = "library/node_modules/ext"
 
     def rows() -> list[str]:
         with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db, db:
@@ -1117,19 +1166,13 @@ def test_a_skill_folder_replaced_by_a_symlink_to_where_it_moved_leaves_no_row(
         shutil.move(library / name, elsewhere / name)
         (library / name).symlink_to(elsewhere / name)
     assert find(gateway, "row", "--path", "library")["searched"] == 3
-    assert rows() == sorted([f"{ext}/group/two", f"{ext}/one", "library/kept"])
+    assert rows() == ["ext/group/two", "ext/one", "library/kept"]
     write_skill(elsewhere / "shared", "shared", "Row a dinghy.")
     (library / "via").symlink_to(elsewhere / "shared")  # reached both ways
-    assert (
-        find(gateway, "row", "--path", "library", "--path", "library/node_modules/ext")["searched"]
-        == 4
-    )
+    assert find(gateway, "row", "--path", "library", "--path", "ext")["searched"] == 4
     (library / "via").unlink()
-    assert (
-        find(gateway, "row", "--path", "library", "--path", "library/node_modules/ext")["searched"]
-        == 4
-    )
-    assert rows() == sorted([f"{ext}/group/two", f"{ext}/one", f"{ext}/shared", "library/kept"])
+    assert find(gateway, "row", "--path", "library", "--path", "ext")["searched"] == 4
+    assert rows() == ["ext/group/two", "ext/one", "ext/shared", "library/kept"]
 
 
 def test_the_catalog_on_disk_is_what_the_next_process_reads(
@@ -2431,7 +2474,7 @@ def test_after_a_change_a_watching_catalog_looks_only_at_what_changed(
     for number in range(60):  # 60 skills of 3 folders: 181 folders, 60 SKILL.md
         write_skill(library / f"s{number:02d}", f"s{number:02d}", f"Skill {number} of many.")
         (library / f"s{number:02d}/references/deep").mkdir(parents=True)
-    outside = library / "node_modules"  # (a --path folder's link out of it is not followed)
+    outside = tmp_path / "outside"
     write_skill(outside / "one", "kite", "Fly a kite.")
     write_skill(outside / "two", "glider", "Fly a glider.")
     (library / "flying").symlink_to(outside / "one")  # an entry of the root, followed

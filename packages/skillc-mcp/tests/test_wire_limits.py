@@ -415,10 +415,13 @@ def test_a_model_searches_no_folder_outside_the_project_and_the_home(
     asked = {"query": "paint widgets", "path": [str(inside)]}
     found = wire.call("skc_find", asked)["structuredContent"]
     assert [Path(skill["name"]).name for skill in found["skills"]] == ["inner-widgets"]
-    # a link of a folder searched is not walked out of it (the project's `linked`)
+    # a link of a folder searched is not walked out of the folders a model may read (the
+    # project's `linked`): skipped, counted and said
     found = wire.call("skc_find", {"query": "paint widgets", "path": [str(project)]})
     hits = [Path(skill["name"]).name for skill in found["structuredContent"]["skills"]]
     assert "outer-widgets" not in hits and found["structuredContent"]["skipped"] == 1, hits
+    said = f"warning: skipping 'linked' ({project}/linked): a link out of the folders this "
+    assert found["structuredContent"]["warnings"] == [f"{said}server reads, to {outside}"]
     with closing(sqlite3.connect(home / ".skillc" / CATALOG_FILE)) as db:
         indexed = {name for (name,) in db.execute("SELECT name FROM skills")}
     assert "outer-widgets" not in indexed and "inner-widgets" in indexed
@@ -463,7 +466,30 @@ def test_a_model_scores_no_library_outside_the_project_and_the_home(
     # a folder's linked skill leading out of it is left out, with a warning
     (project / "library" / "outer").symlink_to(outside / "widgets")
     result = wire.call("skc_eval", {"path": ["library"]})["structuredContent"]
-    assert result["library"] == 1 and "a link out of library, to " in result["warnings"][0]
+    said = "a link out of the folders this server reads, to "
+    assert result["library"] == 1 and said in result["warnings"][0], result["warnings"]
+
+
+def test_a_model_finds_a_projects_deployed_skills_through_path(
+    wire: WireClient, project: Path, home: Path
+) -> None:
+    """A model's ``path`` root keeps its linked entries that lie in the folders it may read,
+    not only in the folder given: the project's ``.claude/skills/demo``, skc-deployed as a
+    link into ``.skillc/runtime``, is found (it was skipped as a link out of
+    ``.claude/skills``, and so every skill ``skc build`` deploys); the same folder through
+    a symlinked alias too (matched by its real path). Near miss: a link out of the project
+    and the home is skipped (the test above)."""
+    wire.initialize()
+    assert not wire.call("skc_build", {"skill": "demo"})["isError"]
+    deployed = project / ".claude/skills/demo"
+    assert deployed.is_symlink() and ".skillc/runtime" in str(deployed.readlink())
+    (project / "cs").symlink_to(project / ".claude/skills")
+    for path in (".claude/skills", "cs"):
+        found = wire.call("skc_find", {"query": "demo", "path": [path]})["structuredContent"]
+        assert [s["name"] for s in found["skills"]] == ["demo"], (path, found)
+        assert (found["skipped"], found["warnings"]) == (0, []), (path, found)
+    result = wire.call("skc_eval", {"path": [".claude/skills"]})["structuredContent"]
+    assert (result["library"], result.get("warnings")) == (1, None), result
 
 
 def test_a_projects_library_leads_a_model_nowhere_outside(

@@ -256,6 +256,7 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
         min_recall=params.min_recall,
         max_false_triggers=params.max_false_triggers,
         live=live,
+        confined=session.confined_paths,
     )
     if params.init:
         return init_cases(session.layout, session.config, options, params.force)

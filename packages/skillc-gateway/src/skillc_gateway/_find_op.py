@@ -123,7 +123,8 @@ def _start_server(
     if not (large or waiting or found.first) or not serves():
         return
     build: list[str] = []
-    if params.path:  # the folders searched, absolute: the server indexes them first
+    if params.path and not session.confined_paths:  # the folders searched, absolute: the
+        # server indexes them first (not a model's: its walk would follow their links out)
         from skillc_gateway.catalog import find_roots
 
         build = [str(root.path) for root in find_roots(session.layout, params.path)]

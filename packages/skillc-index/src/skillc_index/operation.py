@@ -367,7 +367,7 @@ class Session:
     ``path`` parameter: :meth:`check_paths`) lie in the project, the working folder, the
     home folder or the folders of installed skills (the MCP server: a model does not walk
     the whole disk into the user's catalog, nor read a folder that is no skill of the
-    user's).
+    user's; a linked entry of such a folder leading out of them is skipped and said).
     ``one_shot``: the front end runs one command and exits (the CLI): an operation that
     keeps something warm between calls asks a resident process of the kit for its answer
     first, and may start one for the next commands, rather than load what this process

@@ -34,6 +34,7 @@ machinery is imported when a query runs. The modules, by job:
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -275,7 +276,10 @@ def find_skills(
         else:
             if answer is not None:
                 return answer
-    roots = find_roots(layout, paths or routing_roots(), configured, confined=confined)
+    # $SKILL_ROUTING_ROOTS is the user's: only a model's own paths are confined
+    roots = find_roots(
+        layout, paths or routing_roots(), configured, confined=confined and bool(paths)
+    )
     from skillc_gateway.catalog.engine import Catalog
 
     # no find server answered: after an answer from the files, the one the caller starts
@@ -309,8 +313,12 @@ def served_answer(
     if not (query_fits(query) and limit_fits(limit) and 0 < budget <= BUDGET_SECONDS):
         return None  # (the server's own bounds: it would refuse the request)
     try:
-        roots = find_roots(layout, paths or routing_roots(), configured, confined=confined)
+        roots = find_roots(
+            layout, paths or routing_roots(), configured, confined=confined and bool(paths)
+        )
     except SkillcError:
+        return None
+    if any(root.allowed for root in roots):  # the server's request carries no confinement
         return None
     from skillc_gateway.catalog.client import ask
 
@@ -340,27 +348,37 @@ def find_roots(
 ) -> tuple[Root, ...]:
     """The folders to search: ``paths`` (relative to the working directory; E022 for one
     that is not a folder), a folder of the inventory among them (a store, an agent folder, a
-    plugin's skills) searched as one (its entries); else what is installed (the inventory's
-    folders: :func:`skillc_index.inventory.folders.search_roots`). ``confined`` (the caller
-    is a model): a path outside the folders a model may search is :class:`PathNotSearched`
-    (E100: :func:`confine`)."""
+    plugin's skills, under any name: matched by its real path) searched as one (its
+    entries); else what is installed (the inventory's folders:
+    :func:`skillc_index.inventory.folders.search_roots`). ``confined`` (the caller is a
+    model): a path outside the folders a model may search is :class:`PathNotSearched`
+    (E100: :func:`confine`), and a linked entry of one leading out of them is not walked
+    (:attr:`~skillc_index.inventory.folders.Root.allowed`); the command line's are followed."""
     if not paths:
         return search_roots(layout, configured)
     from skillc_index import expand_user, is_folder
+    from skillc_index.inventory.folders import KnownRoots, model_folders
 
     if len(paths) > MAX_FIND_PATHS:  # as the operation's schema says (maxItems)
         raise TooManyItems("path", len(paths), MAX_FIND_PATHS)
-    known = {root.path: root for root in search_roots(layout, configured)}
+    known = KnownRoots(layout, configured)
+    allowed = model_folders(layout, known.paths) if confined else ()
     roots: list[Root] = []
     for given in paths:
         path = layout.cwd / expand_user(given)
-        if not given or not is_folder(path):  # "" is not the working directory
+        try:  # one stat for a folder (a warm find's): is it one, and a symlink?
+            mode = os.lstat(path).st_mode
+        except (OSError, ValueError):
+            mode = 0
+        link = stat.S_ISLNK(mode)
+        if not given or not (stat.S_ISDIR(mode) or (link and is_folder(path))):  # "": no cwd
             raise SkillDirectoryNotFound(given)
         if confined:
-            confine(layout, given, path, list(known))
+            confine(layout, given, path, known.paths)
         absolute = Path(os.path.abspath(path))  # noqa: PTH100 - not resolved: as given
-        if all(root.path != absolute for root in roots):
-            roots.append(known.get(absolute, Root(absolute, "path")))
+        root = known.get(absolute, link) or Root(absolute, "path", allowed=allowed)
+        if all(other.path != root.path for other in roots):
+            roots.append(root)
     return tuple(roots)
 
 

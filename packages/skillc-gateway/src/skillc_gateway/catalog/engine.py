@@ -67,7 +67,7 @@ class Catalog:
         (:func:`.fill.fill_heads`)."""
         self._watcher: Watcher | None = None
         self._watching = True  # False where no watcher can be had
-        self._quiet: tuple[tuple[str, ...], Seen, tuple[int, ...], list[str]] | None = None
+        self._quiet: _Quiet | None = None
         """The roots, answer, roots' stamps and dangling entries (:mod:`.tree_state`) of the
         last pass that found nothing new, while the watcher saw nothing since."""
         self.left = 0
@@ -292,9 +292,10 @@ class Catalog:
         at again; after it saw something, only the folders it names are
         (:func:`~.scan.walk` with ``changed``)."""
         paths = tuple(str(root.path) for root in roots)
+        asked = (paths, tuple(root.confined_to for root in roots))  # a model's path: its own
         watcher, changes = self._watch()
         nothing = changes is not None and not (changes.folders or changes.moved)
-        quiet = self._quiet if nothing and self._quiet and self._quiet[0] == paths else None
+        quiet = self._quiet if nothing and self._quiet and self._quiet[0] == asked else None
         # ... each root is the folder it was (a folder above one renamed, `mv .claude x`,
         # is no event of the watched folders, which follow their inodes), no dangling entry
         # leads somewhere now, and no other process wrote the catalog meanwhile
@@ -305,6 +306,7 @@ class Catalog:
             and catalog_database.data_version(self.db) == self._data_version
         ):
             self._touch(paths)
+            warnings += quiet[4]  # the links out skipped, said again
             return quiet[1], False, None
         tracked = self._tracked if changes is not None else frozenset()
         self._quiet, self._tracked = None, frozenset()
@@ -316,7 +318,7 @@ class Catalog:
             key = str(root.path)
             state = self._states.get(key)
             depth = scan.MAX_DEPTH if root.nested else scan.ENTRIES
-            confine = root.confined_to  # a plugin's, a path's: links out are not followed
+            confine = root.confined_to  # a plugin's, a model's path's: no link out followed
             if watcher is None:
                 result = walk(key, state, since, self._deployed, depth=depth, confine=confine)
             else:
@@ -349,6 +351,8 @@ class Catalog:
                 walks.append((Root(Path(source), "path"), len(roots), result))
         cuts = [cut for root, _, result in walks for cut in result.cuts(root.path)]
         warnings += cuts  # a bound the walk stopped at: the answer is partial
+        outs = links_out(walks[: len(roots)])
+        warnings += outs  # skipped and counted: said, not partial
         truncated = bool(cuts)
         from_files = first is not None and (told or first_answer.worth_it(self.db, walks))
         left: int | None = None
@@ -402,7 +406,7 @@ class Catalog:
                 for root, _, result in walks
                 for entry in tree_state.dangling_paths(str(root.path), result.state)
             ]
-            self._quiet = (paths, seen, stamps, dangling)
+            self._quiet = (asked, seen, stamps, dangling, outs)
         if left:
             warnings.append(
                 Notice(
@@ -496,6 +500,47 @@ def _not_loaded(error: str) -> Notice:
         "ranked by the words alone: reinstall 'skillc-gateway[semantic]', then "
         "'skc watch --stop'"
     )
+
+
+_Quiet = tuple[
+    tuple[tuple[str, ...], tuple[tuple[Path, ...], ...]],
+    Seen,
+    tuple[int, ...],
+    list[str],
+    list[Notice],
+]
+"""The last answer of a watching catalog (:meth:`Catalog._refresh`): the roots asked (and
+what each was confined to), the skills seen, the roots' stamps, the dangling entries, the
+links out said."""
+
+#: The most linked entries skipped (:func:`links_out`) one answer names, each on its line.
+LINKS_SAID = 20
+
+
+def links_out(walks: Iterable[tuple[Root, int, Walk]]) -> list[Notice]:
+    """A warning for each entry of a root that is a link leading out of the folders its
+    walk was confined to (:attr:`~.tree_state.TreeState.confine`: a plugin's, a model's
+    ``path``), skipped and counted: said as ``eval --path`` says it, worded for the root's
+    kind (:meth:`~skillc_index.inventory.folders.Root.link_out`); past :data:`LINKS_SAID`,
+    how many more."""
+    from skillc_gateway.catalog.scan import utf8
+    from skillc_index.files import inside
+    from skillc_index.inventory.entries import Skipped
+
+    said: list[Notice] = []
+    more = 0
+    for root, _, result in walks:
+        confine = result.state.confine
+        for path, target in sorted(result.state.links.items()) if confine else ():
+            if not utf8(target) or any(inside(target, folder) for folder in confine):
+                continue
+            if len(said) < LINKS_SAID:
+                said.append(Skipped(root.path / path, root.link_out(target)).notice())
+            else:
+                more += 1
+    if more:
+        said.append(Notice(f"and {more} more linked entries skipped, leading out as those"))
+    return said
 
 
 def _readable(query: str) -> str:

@@ -13,8 +13,9 @@ hidden ones included (``skills/.curated/``), not version control, virtual enviro
 :func:`skillc_index.walk.packaged`) or skillc's own runtime; of one folder at most
 :data:`~skillc_index.walk.MAX_ENTRIES` entries are read (:data:`~.tree_state.CROWDED`, the
 answer is partial: :meth:`Walk.cuts`); a symlinked folder is followed only as an entry of the
-root itself (deployed skills are symlinks), never deeper, not out of a plugin's folder or a
-``--path`` folder (``confine``), and not when it leads up the tree
+root itself (deployed skills are symlinks), never deeper, not out of a plugin's folder or,
+for a folder a model gave (the MCP server's ``path``), out of the folders it may read
+(``confine``), and not when it leads up the tree
 (to the root or a folder that holds it, ``x -> /``: a loop, which walked the whole disk under
 the root's depth). An entry of the root that is a symlink leading nowhere (its target moved
 away or not there yet) is recorded as dangling: every walk stats it (:func:`resolved`), and
@@ -164,7 +165,7 @@ def walk(
     changed: Collection[str] | None = None,
     moved: Collection[str] = (),
     depth: int = MAX_DEPTH,
-    confine: str | os.PathLike[str] | None = None,
+    confine: Sequence[str | os.PathLike[str]] = (),
 ) -> Walk:
     """Look at the tree under ``root`` again, from ``old`` (None: never looked at), down to
     ``depth`` folder levels (:data:`ENTRIES` for a folder of installed skills, 0 for one
@@ -179,9 +180,10 @@ def walk(
     deleted themselves: only they (and all under ``moved``), the folders not watched and
     those whose stamp or SKILL.md was too recent to trust are looked at; the others are
     taken from ``old`` as they were. The result is what a full walk (``changed`` None) gives.
-    ``confine`` (a plugin's folder, a ``path`` root's own:
+    ``confine`` (a plugin's folder, the folders a model may read for a ``path`` it gave:
     :attr:`~skillc_index.inventory.folders.Root.confined_to`): an entry of the root that is a
-    symlink leading out of it (symlinks followed) is skipped and counted, never listed."""
+    symlink leading out of them (symlinks followed) is skipped and counted, never listed; a
+    state walked under other bounds is walked anew (:attr:`TreeState.confine`)."""
     walker = _Walker(root, old, since_ns, deployed_source, watch, depth, confine)
     return walker.run(changed, moved)
 
@@ -195,11 +197,11 @@ class _Walker:
         deployed_source: DeployedSource,
         watch: Watch | None = None,
         depth: int = MAX_DEPTH,
-        confine: str | os.PathLike[str] | None = None,
+        confine: Sequence[str | os.PathLike[str]] = (),
     ) -> None:
         self.root = root.rstrip("/") or "/"
         self.depth = depth
-        self.confine = None if confine is None else os.path.realpath(confine)
+        self.confine = tuple(sorted({os.path.realpath(folder) for folder in confine}))
         self.old = old
         self.since_ns = since_ns
         self.deployed_source = deployed_source
@@ -235,17 +237,17 @@ class _Walker:
         except (OSError, ValueError):
             real, root_stat = "", None
         if root_stat is None or not stat_module.S_ISDIR(root_stat.st_mode):
-            self.state = TreeState(real, self.depth)
+            self.state = TreeState(real, self.depth, self.confine)
             if old is not None:
                 self._remove_all(old)
             # changed only when something was there (a missing root is not saved each query)
             return Walk(self.state, old is None or bool(old.paths or old.real), [], self.removed)
-        if old is None or old.real != real or old.depth != self.depth:
+        if old is None or (old.real, old.depth, old.confine) != (real, self.depth, self.confine):
             if old is not None:
                 self._remove_all(old)
-            old = TreeState(real, self.depth)
+            old = TreeState(real, self.depth, self.confine)
             self.changed = True
-        self.state = TreeState(real, self.depth)
+        self.state = TreeState(real, self.depth, self.confine)
         self.state.links = dict(old.links)
         self.state.sources = dict(old.sources)
         self.state.dangling = set(old.dangling)
@@ -648,14 +650,15 @@ class _Walker:
 
     def _may_follow(self, target: str) -> bool:
         """Whether a symlinked entry of the root leading to ``target`` (its real path) is
-        listed: a UTF-8 one, inside :attr:`confine` when the root has one (a plugin's)."""
+        listed: a UTF-8 one, inside a folder of :attr:`confine` when the root has them (a
+        plugin's, a model's ``path``)."""
         if not utf8(target):
             return False
-        if self.confine is None:
+        if not self.confine:
             return True
-        from skillc_index.files import inside  # a plugin's link only
+        from skillc_index.files import inside  # a confined root's link only
 
-        return inside(target, self.confine)
+        return any(inside(target, folder) for folder in self.confine)
 
     def _source(self, path: str, meta: bool) -> str | None:
         """The source of a deployed skillc skill at the root's entry ``path``, else None."""

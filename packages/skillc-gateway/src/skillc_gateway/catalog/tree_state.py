@@ -71,7 +71,7 @@ as the walk of ``build`` and ``lint`` does: :func:`skillc_index.cut_short`)."""
 _STATE_VERSION = 9  # 2: the walk enters hidden folders; 3: the walk's depth; 4: dangling;
 # 5: a plugin's links out of it skipped; 6: what skc package wrote (.skillc-package.json)
 # skipped; 7: a folder's listing cut at MAX_ENTRIES (CROWDED); 8: folders past the depth (DEEP);
-# 9: a --path folder's links out of it skipped (a state that followed one is walked anew)
+# 9: the folders a root's links are confined to (a model's path: the folders it may read)
 
 
 class TreeState:
@@ -81,13 +81,16 @@ class TreeState:
     the fingerprint of the SKILL.md indexed (0: none). ``links`` maps a followed symlink
     entry to its real path, ``sources`` a deployed entry to its source's real path;
     ``dangling`` holds the root's symlink entries that lead nowhere (a target moved or not
-    there yet: looked at by every walk); ``depth`` the folder levels walked (a state of
-    another depth is walked again whole)."""
+    there yet: looked at by every walk); ``depth`` the folder levels walked and ``confine``
+    the real folders its root's linked entries were kept in (``()``: followed anywhere; a
+    model's ``path`` root and the same folder given on the command line differ): a state of
+    another depth or confinement is walked again whole, never taken for the other's."""
 
     __slots__ = (
         "_fulls",
         "_positions",
         "_summary",
+        "confine",
         "dangling",
         "depth",
         "fps",
@@ -101,8 +104,9 @@ class TreeState:
         "unwatched",
     )
 
-    def __init__(self, real: str, depth: int) -> None:
+    def __init__(self, real: str, depth: int, confine: tuple[str, ...] = ()) -> None:
         self.depth = depth
+        self.confine = confine
         self._summary: Summary | None = None
         self._fulls: tuple[str, list[str]] | None = None
         self._positions: dict[str, int] | None = None
@@ -215,6 +219,7 @@ class TreeState:
                 self.sources,
                 self.depth,
                 self.dangling,
+                self.confine,
             )
         )
 
@@ -225,9 +230,9 @@ class TreeState:
             value = marshal.loads(blob)
         except (EOFError, ValueError, TypeError):
             return None
-        if not (isinstance(value, tuple) and len(value) == 11 and value[0] == _STATE_VERSION):
+        if not (isinstance(value, tuple) and len(value) == 12 and value[0] == _STATE_VERSION):
             return None
-        state = cls(value[1], value[9])
+        state = cls(value[1], value[9], tuple(value[11]))
         (state.paths, state.stamps, state.kinds, state.ids, state.fps) = value[2:7]
         state.links, state.sources, state.dangling = value[7], value[8], value[10]
         return state

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -183,7 +183,7 @@ def skill_folders(
     paths: Iterable[str],
     layout: Layout,
     warn: Callable[[Notice], object] | None = None,
-    configured: Mapping[str, str] | None = None,
+    allowed: Sequence[Path] = (),
 ) -> dict[str, Path]:
     """The skills under each folder of ``paths`` (a folder holding ``SKILL.md`` is one; the
     walk of ``build``, past the copies ``skc package`` wrote, finds the rest, with an agent folder's
@@ -194,14 +194,15 @@ def skill_folders(
     its store copy are one (:func:`skill_of`). A walk stopped at its bound
     (:func:`~skillc_index.walk.cut_short`) is told to ``warn``, and so is a skill folder whose own
     name is not UTF-8, left out (the library's database cannot hold it; the folders above it may
-    have any bytes, as ``build`` takes them); so is a linked entry leading out of a folder
-    :attr:`~skillc_index.inventory.folders.Root.confined_to` keeps it in, as ``find --path``
-    does (a folder of installed skills among ``paths``, ``configured`` being the config's
-    ``[targets]``, is that folder: an agent folder's deployed links are its skills)."""
+    have any bytes, as ``build`` takes them); with ``allowed`` (``paths`` a model gave: the
+    folders it may read, :func:`~skillc_index.inventory.folders.model_folders`), so is a
+    linked entry of a folder leading out of them, left out as ``find``'s ``path`` leaves it
+    (a project's deployed links into ``.skillc/runtime`` stay in them); the command line's
+    links are followed wherever they lead."""
     from skillc_index import SkillDirectoryNotFound, is_folder
     from skillc_index.files import NOT_UTF8, real_path, utf8_name, within
     from skillc_index.inventory.entries import Skipped
-    from skillc_index.layout import shown
+    from skillc_index.inventory.folders import Root
     from skillc_index.walk import SkillFolders, crowded, cut_short, find_skill_folders
 
     found: dict[str, Path] = {}
@@ -219,16 +220,12 @@ def skill_folders(
         for full in candidates.crowded:
             if warn is not None:
                 warn(crowded(full, "skills past them are not evaluated"))
-        confine: Path | bool | None = False  # looked up at the first linked entry
         for candidate in candidates:
-            if candidate != folder and candidate.parent == folder and candidate.is_symlink():
-                if confine is False:
-                    confine = _confined_to(folder, layout, configured)
-                if isinstance(confine, Path) and not within(candidate, confine):
-                    if warn is not None:
-                        why = f"a link out of {shown(str(folder))}, to {real_path(candidate)}"
-                        warn(Skipped(candidate, shown(why)).notice())
-                    continue
+            if allowed and not any(within(candidate, place) for place in allowed):
+                if warn is not None:  # (reached through a linked entry of the folder)
+                    why = Root(folder, "path").link_out(real_path(candidate))
+                    warn(Skipped(candidate, why).notice())
+                continue
             read, key = skill_of(candidate, layout)
             if not utf8_name(read):
                 if warn is not None:
@@ -236,17 +233,6 @@ def skill_folders(
                 continue
             found.setdefault(key, read)
     return found
-
-
-def _confined_to(folder: Path, layout: Layout, configured: Mapping[str, str] | None) -> Path | None:
-    """The folder the entries of ``folder`` (given as a library) must really lie in: its
-    own, unless it is a folder of installed skills (as :func:`skillc_gateway.catalog.
-    find_roots` takes it)."""
-    from skillc_index.inventory.folders import Root, search_roots
-
-    absolute = Path(os.path.abspath(layout.cwd / folder))  # noqa: PTH100 - as given
-    known = {root.path: root for root in search_roots(layout, configured)}
-    return known.get(absolute, Root(absolute, "path")).confined_to
 
 
 def skill_of(folder: Path, layout: Layout) -> tuple[Path, str]:

@@ -56,6 +56,9 @@ class EvalOptions(NamedTuple):
     project_paths: bool = False
     """``paths`` come from the project's configuration (``[libraries]``): ``--init`` writes
     in them only inside the project or the skillc home, as for a skill found by name."""
+    confined: bool = False
+    """``paths`` a model gave (the MCP server's): a linked skill of one leading out of the
+    folders a model may read is left out (:func:`~.library.skill_folders`)."""
     usage: dict[str, float] | None = None
     """Each skill's listing priority by its folder (:func:`skillc_index.listing.agents.
     usage_priority`, an installed skill's by its source too); None: never used, every skill
@@ -86,11 +89,13 @@ def library_of(
     scopes: dict[str, str] = {}  # an installed skill (its key) -> where the agent reads it
     if options.paths:
         # each skill's folder, by the skill
-        from skillc_index.inventory.folders import trusted_targets
+        allowed: tuple[Path, ...] = ()
+        if options.confined:  # a model's: its linked skills lie where a model may read
+            from skillc_index.inventory.folders import KnownRoots, model_folders, trusted_targets
 
-        found = skill_folders(
-            options.paths, layout, notices.append, trusted_targets(layout, config)
-        )
+            known = KnownRoots(layout, trusted_targets(layout, config))
+            allowed = model_folders(layout, known.paths)
+        found = skill_folders(options.paths, layout, notices.append, allowed)
     else:
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import trusted_targets

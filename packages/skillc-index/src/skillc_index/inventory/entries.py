@@ -47,7 +47,6 @@ from skillc_index.layout import (
     SKILL_FILE,
     Layout,
     Scope,
-    shown,
     store_skill_name,
 )
 from skillc_index.record import Record
@@ -268,8 +267,9 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
     real = os.path.realpath(full)
     if not is_utf8(real):
         return Skipped(root.path / name, "a link to a path that is not UTF-8")
-    if root.confined_to is not None and not within(real, root.confined_to):
-        return Skipped(root.path / name, f"a link out of the plugin, to {shown(real)}")
+    confine = root.confined_to
+    if confine and not any(within(real, folder) for folder in confine):
+        return Skipped(root.path / name, root.link_out(real))
     try:
         source = deployed_source(real, layout, copy=meta, gone=True, strict=True)
     except (OSError, ValueError):

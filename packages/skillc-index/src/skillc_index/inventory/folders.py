@@ -52,6 +52,7 @@ __all__ = [
     "PARENT_AGENTS",
     "PLUGIN_RECORDS",
     "ROUTING_ROOTS_VARIABLE",
+    "KnownRoots",
     "PathNotSearched",
     "Root",
     "RootKind",
@@ -67,6 +68,7 @@ __all__ = [
     "folders_of_agent",
     "in_plugins_folder",
     "installed_folders",
+    "model_folders",
     "parent_folders",
     "plugin_folders",
     "plugin_version_parts",
@@ -99,18 +101,26 @@ class Root(Record):
     """A plugin's marketplace (``marketplace`` of its record): ``name@marketplace:skill``
     names its skills when another plugin has its name."""
 
+    allowed: tuple[Path, ...] = ()
+    """A ``path`` root a model gave (MCP ``path``): the folders it may read
+    (:func:`model_folders`), where its linked entries must really lie (a project's deployed
+    links into ``.skillc/runtime`` do); ``()``: ``skc find --path``'s, followed anywhere."""
+
     @property
-    def confined_to(self) -> Path | None:
-        """The folder its entries must really lie in (symlinks followed), else they are no
+    def confined_to(self) -> tuple[Path, ...]:
+        """The folders its entries must really lie in (symlinks followed), else they are no
         skills of it: a plugin's own folder, its ``skills`` folder's parent (Agent Plugins
-        §4.1: a skill that does not resolve within the plugin root is skipped); a ``path``'s
-        own folder (a linked entry leading out of a folder given to ``find --path`` or the
-        MCP tool's ``path`` is not walked: a project's ``vendor/x -> /elsewhere`` made a
-        model's search read what lies outside the folders it may search); None for the
-        other kinds (an agent folder's entries are links to the skills deployed there)."""
-        if self.kind == "plugin":
-            return self.path.parent
-        return self.path if self.kind == "path" else None
+        §4.1: a skill that does not resolve within the plugin root is skipped); a ``path``
+        root's :attr:`allowed`; ``()`` for the others (an agent folder's entries are links to
+        the skills deployed there; a folder given on the command line is the user's)."""
+        return (self.path.parent,) if self.kind == "plugin" else self.allowed
+
+    def link_out(self, real: str) -> str:
+        """Why its entry leading to ``real`` (out of :attr:`confined_to`) is skipped."""
+        from skillc_index.layout import shown
+
+        out = "the plugin" if self.kind == "plugin" else "the folders this server reads"
+        return f"a link out of {out}, to {shown(real)}"
 
     @property
     def nested(self) -> bool:
@@ -625,8 +635,43 @@ def confine(
     catalog with every skill on it), nor read a folder that is no skill of the user's."""
     from skillc_index.files import real_path, within
 
-    bases: list[Path | str] = [layout.cwd, layout.home, *known, *routing_roots()]
-    if layout.project_root is not None:
-        bases.append(layout.project_root)
-    if not any(within(path, base) for base in bases):
+    if not any(within(path, base) for base in model_folders(layout, known)):
         raise PathNotSearched(given, real_path(path), command, option)
+
+
+def model_folders(layout: Layout, known: Sequence[Path]) -> tuple[Path, ...]:
+    """The folders a model may read (:func:`confine`): the working folder, the home,
+    ``known`` (the inventory's), the ``$SKILL_ROUTING_ROOTS`` folders and the project."""
+    project = () if layout.project_root is None else (layout.project_root,)
+    return (layout.cwd, layout.home, *known, *map(Path, routing_roots()), *project)
+
+
+class KnownRoots:
+    """The folders of installed skills (:func:`search_roots`), built once for a command:
+    :meth:`get`, the one a folder given to ``find --path`` really is (a symlinked alias, a
+    home reached through a link), resolving only what it must (a warm find: nothing)."""
+
+    def __init__(self, layout: Layout, configured: Mapping[str, str] | None) -> None:
+        self.roots = search_roots(layout, configured)
+        self.paths = [root.path for root in self.roots]
+        self._named: dict[str, Root] = {}
+        for root in self.roots:  # the first of two that are one folder
+            self._named.setdefault(str(root.path), root)
+        self._real: dict[str, Root] | None = None
+
+    def get(self, path: Path, link: bool) -> Root | None:
+        """The known folder ``path`` (absolute; ``link``: a symlink) really is, else None."""
+        named = str(path)
+        if named in self._named:
+            return self._named[named]
+        # (really one only when its name is a known folder's, or it is a symlink itself)
+        if not any(root.path.name == path.name for root in self.roots) and not link:
+            return None
+        real = os.path.realpath(named)
+        if real in self._named:
+            return self._named[real]
+        if self._real is None:
+            self._real = {}
+            for root in self.roots:
+                self._real.setdefault(os.path.realpath(root.path), root)
+        return self._real.get(real)
