@@ -262,3 +262,16 @@ def test_two_uploads_saving_at_once_keep_each_others_claims(tmp_path: Path) -> N
     kept = json.loads(path.read_text(encoding="utf-8"))["stores"]
     assert sum(len(logs) for logs in kept.values()) == MAX_CLAIMS  # bounded, the new one in
     assert kept["store"]["log-3"] == list(mine)
+
+
+def test_one_digest_for_log_keys_and_claims() -> None:
+    """Log keys and claims share one digest (``_log_keys.digest``): the ``str`` form of the
+    keys never changes (it finds the rows skillc-stats 0.1.0 sent), the exact one tells a
+    value's type (``1`` is not ``'1'``) and keeps the claims written before."""
+    from skillc_stats._log_keys import digest
+
+    parts = ("a", 1, None, "\u00e9\udc80")
+    assert digest("m", "/p", 1, "\u00e9\udc80", None) == "abc1d5139314e5ba4dcdff4b9dafb6c3"
+    assert digest(*parts, exact=True) == "b51a90eaceb6c74893cbb750e279cb46"
+    assert digest(1, exact=True) != digest("1", exact=True)
+    assert digest(1) == digest("1")

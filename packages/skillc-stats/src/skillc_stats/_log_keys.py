@@ -62,15 +62,19 @@ class LogKey(NamedTuple):
     apart) and its earlier key forgotten once its rows are in."""
 
 
-def _digest(*parts: object) -> str:
-    text = "\0".join(str(part) for part in parts)
+def digest(*parts: object, exact: bool = False) -> str:
+    """32 hex digits of the SHA-256 of ``parts`` joined by NUL: their ``str``, or with
+    ``exact`` their ``repr`` (a value's type too: ``1`` is not ``'1'``). The log keys are
+    of the ``str`` form (:func:`legacy_log_key`: never to change, it finds rows 0.1.0 sent);
+    the team-sync claims (:mod:`._team_sent`) of the exact one."""
+    text = "\0".join(repr(part) if exact else str(part) for part in parts)
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 def legacy_log_key(path: Path, first: Sequence[Any], machine: str) -> str:
     """The key skillc-stats 0.1.0 gave a log: a hash of the machine id, the log's real path
     and its first row's ``id``, ``timestamp`` and ``run_id``."""
-    return _digest(machine, os.path.realpath(path), *first)
+    return digest(machine, os.path.realpath(path), *first)
 
 
 def log_key(path: Path, layout: Layout) -> LogKey | None:
@@ -111,7 +115,7 @@ def key_of(db: sqlite3.Connection, path: Path, writable: bool) -> LogKey | None:
         if previous is None and identity.previous_upto:
             previous = legacy_log_key(path, first, machine_id())
         return LogKey(identity.log_id, previous, identity.previous_upto, writable)
-    key = _digest("log", os.path.realpath(path), *first)
+    key = digest("log", os.path.realpath(path), *first)
     if skillcs:  # an old skillc log: its rows may be stored under the old key
         return LogKey(key, legacy_log_key(path, first, machine_id()), top, False)
     return LogKey(key, None, 0, False)

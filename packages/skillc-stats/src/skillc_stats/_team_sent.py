@@ -29,7 +29,6 @@ the store is known by its server, database and the object id of its ``access_log
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -40,6 +39,7 @@ from typing import Any, NamedTuple
 from skillc_index import Layout
 from skillc_index.accesslog.upload import row_by_id
 from skillc_stats import _team_sql as sql
+from skillc_stats._log_keys import digest
 
 STATE_FILE = "team-sync.json"
 STATE_VERSION = 1
@@ -51,7 +51,7 @@ MAX_CLAIMS = 10_000
 
 class Refused(NamedTuple):
     """The log's rows ``(stored, upto]`` were all refused, each dated before ``horizon``;
-    ``row``: :func:`row_digest` of its row ``upto``."""
+    ``row``: the :func:`~._log_keys.digest` of its row ``upto`` (``exact``)."""
 
     stored: int
     upto: int
@@ -69,12 +69,6 @@ class Refused(NamedTuple):
         if not isinstance(horizon, str) or not horizon or not isinstance(row, str):
             return None
         return cls(stored, upto, horizon, row)
-
-
-def row_digest(row: Sequence[object]) -> str:
-    """The digest of a local row's columns (their ``repr``: a value's type and value)."""
-    text = "\0".join(repr(value) for value in row)
-    return hashlib.sha256(text.encode("utf-8", "backslashreplace")).hexdigest()[:32]
 
 
 class SentState:
@@ -163,7 +157,7 @@ def resume(
     if claim is None or claim.upto <= start or claim.stored > start:
         return start, None
     row = row_by_id(local, claim.upto)
-    if row is None or row_digest(row) != claim.row or not horizon_reaches(claim.horizon):
+    if row is None or digest(*row, exact=True) != claim.row or not horizon_reaches(claim.horizon):
         return start, None
     return claim.upto, claim
 
@@ -199,7 +193,7 @@ class Tail:
         last = self.last
         if last is None or top >= int(last[0]) or not self.horizon:  # (a row above was refused)
             return None
-        return Refused(top, int(last[0]), self.horizon, row_digest(last[1:]))
+        return Refused(top, int(last[0]), self.horizon, digest(*last[1:], exact=True))
 
 
 class StoreClaims:
@@ -218,7 +212,7 @@ class StoreClaims:
         if self._id is None:
             (oid,) = self.runs(sql.STORE_OID, [])[0]
             info = self.runs.db.info
-            self._id = row_digest((info.host, info.port, info.dbname, oid))
+            self._id = digest(info.host, info.port, info.dbname, oid, exact=True)
         return self._id
 
     def resume(
