@@ -23,6 +23,7 @@ from skillc_stats import _team, upload_logs
 from skillc_stats._prune import prune_store
 from skillc_stats._team import TeamStore
 from skillc_stats._team_sent import STATE_FILE
+from skillc_stats._transcripts import state_path
 
 from .conftest import record
 from .test_prune import days, stored
@@ -51,6 +52,11 @@ def upload(url: str, layout: Layout, copied: list[list[int]]) -> tuple[int, int,
     copied.append([])
     report = upload_logs(url, layout)
     return report.added, report.refused, copied[-1]
+
+
+def claims_file(layout: Layout) -> Path:
+    """The claims' file: with the transcripts' import state, in one folder."""
+    return state_path(layout).parent / STATE_FILE
 
 
 def pruned_store(url: str) -> None:
@@ -82,7 +88,7 @@ def test_rows_the_store_refused_are_not_sent_again(
     assert upload(postgres_url, layout, copied) == (1, 2, [15, 16, 17])
     assert upload(postgres_url, layout, copied) == (0, 0, [])
     assert stored(postgres_url) == (3, 3)
-    claims = json.loads((layout.global_dir / STATE_FILE).read_text(encoding="utf-8"))
+    claims = json.loads((claims_file(layout)).read_text(encoding="utf-8"))
     ((_, logs),) = claims["stores"].items()
     ((stored_upto, refused_upto, horizon, _),) = logs.values()  # rows 16 to 17 refused
     assert (stored_upto, refused_upto, horizon[:19]) == (16, 17, HORIZON[:19])
@@ -193,7 +199,7 @@ def test_a_damaged_state_file_sends_the_rows_again(
     pruned_store(postgres_url)
     log_rows(*days(demo, 1, 3))
     upload(postgres_url, layout, copied)
-    state = layout.global_dir / STATE_FILE
+    state = claims_file(layout)
     good = state.read_text(encoding="utf-8")
     state.write_text("{not json", encoding="utf-8")
     assert upload(postgres_url, layout, copied) == (0, 3, [1, 2, 3])
@@ -264,14 +270,29 @@ def test_two_uploads_saving_at_once_keep_each_others_claims(tmp_path: Path) -> N
     assert kept["store"]["log-3"] == list(mine)
 
 
-def test_one_digest_for_log_keys_and_claims() -> None:
-    """Log keys and claims share one digest (``_log_keys.digest``): the ``str`` form of the
-    keys never changes (it finds the rows skillc-stats 0.1.0 sent), the exact one tells a
-    value's type (``1`` is not ``'1'``) and keeps the claims written before."""
-    from skillc_stats._log_keys import digest
-
-    parts = ("a", 1, None, "\u00e9\udc80")
-    assert digest("m", "/p", 1, "\u00e9\udc80", None) == "abc1d5139314e5ba4dcdff4b9dafb6c3"
-    assert digest(*parts, exact=True) == "b51a90eaceb6c74893cbb750e279cb46"
-    assert digest(1, exact=True) != digest("1", exact=True)
-    assert digest(1) == digest("1")
+def test_claims_not_saved_are_a_warning(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
+) -> None:
+    """The claims are kept with the transcripts' import state (one folder of sync state); a
+    claim that cannot be saved is a warning, as the import's state is: the rows were sent,
+    the next sync sends them again."""
+    pruned_store(postgres_url)
+    log_rows(*days(demo, 1, 3))
+    folder = claims_file(layout).parent
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.write_text("a file where the folder goes", encoding="utf-8")
+    skc = cli("skc", script=True)
+    for _ in range(2):
+        run = skc("sync", "--to", postgres_url, "--format", "json")
+        assert run.returncode == 0, run.stderr
+        assert run.stderr.startswith("warning: cannot save which rows the team store refused")
+        assert json.loads(run.stdout)["refused"] == 3
+    folder.unlink()
+    assert json.loads(skc("sync", "--to", postgres_url, "--format", "json").stdout)["refused"] == 3
+    assert json.loads(claims_file(layout).read_text(encoding="utf-8"))["stores"]
+    run = skc("sync", "--to", postgres_url, "--format", "json")
+    assert (run.returncode, run.stderr, json.loads(run.stdout)["refused"]) == (0, "", 0)

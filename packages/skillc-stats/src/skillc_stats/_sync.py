@@ -124,6 +124,13 @@ def error_json(error: SkillcError | None) -> ErrorShape | None:
     return None if error is None else cast("ErrorShape", diagnostic_json(error.diagnostic))
 
 
+def state_dir(layout: Layout) -> Path:
+    """``<skillc home>/.skillc/imports/``: the state of every ``sync`` that only saves work
+    (how far ``--from`` read each transcript, the rows a ``--to`` store refused), one
+    folder."""
+    return layout.global_dir / "imports"
+
+
 @dataclass(frozen=True)
 class SkillSync:
     """What ``sync`` did (or, in a dry run, would do) for one skill's fallback log."""

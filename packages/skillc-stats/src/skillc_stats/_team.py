@@ -60,6 +60,7 @@ from skillc_index import (
     META_DIR,
     DriverMissing,
     Layout,
+    Notice,
     SkillcError,
     TeamStoreUnavailable,
     UnreadableFile,
@@ -485,6 +486,8 @@ class UploadReport(NamedTuple):
     user: str
     machine: str
     logs: tuple[LogUpload, ...]
+    warnings: tuple[Notice, ...] = ()
+    """The rows refused could not be remembered (:meth:`~._team_sent.SentState.save`)."""
 
     @property
     def added(self) -> int:
@@ -566,6 +569,7 @@ def upload_logs(
     layout = layout or Layout.discover()
     paths = local_logs(layout)
     sent = SentState.of(layout)  # (the rows each store refused: :mod:`._team_sent`)
+    unsaved: Notice | None = None
     with TeamStore(url) as store:  # creates or migrates the schema, once
         stores = [store]
         try:
@@ -580,8 +584,9 @@ def upload_logs(
         finally:
             for other in stores[1:]:
                 other.close()
-            sent.save()  # the claims of the logs uploaded (a Ctrl-C too)
-    return UploadReport(store.shown, user, machine, tuple(results))
+            unsaved = sent.save()  # the claims of the logs uploaded (a Ctrl-C too)
+    warnings = () if unsaved is None else (unsaved,)
+    return UploadReport(store.shown, user, machine, tuple(results), warnings)
 
 
 def _upload_each(

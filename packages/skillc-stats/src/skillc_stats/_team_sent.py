@@ -6,7 +6,8 @@ trace of it: its highest ``source_id`` of the log stays where it was, and every 
 after it again, sending the same old rows to be refused once more (each ``sync --to``, a
 cost growing with the log). The store's schema is not changed for it (a new version would
 lock out every older skillc): the client remembers, per store and log, a :class:`Refused`
-claim in ``<skillc home>/.skillc/team-sync.json`` (:data:`STATE_FILE`):
+claim in ``<skillc home>/.skillc/imports/team-sync.json`` (:data:`STATE_FILE`, with the other
+state of ``sync``: :func:`~._sync.state_dir`):
 
     the log's rows above ``stored`` (the store's highest ``source_id`` of the log then) up to
     ``upto`` were all refused, each dated before ``horizon``; ``row`` is the digest of the
@@ -23,7 +24,8 @@ compared with an earlier key of the log. So whatever the file holds, or another 
 wrote to it meanwhile (two uploads at once: each writes its claims over the file as it finds
 it; one lost in between is made again next time), a row not stored is sent unless the store
 would refuse it: the file only saves work. A missing, oversized or damaged file is no claim;
-the store is known by its server, database and the object id of its ``access_log`` table
+claims that cannot be saved are a warning (:meth:`SentState.save`).
+The store is known by its server, database and the object id of its ``access_log`` table
 (made anew with the store).
 """
 
@@ -36,7 +38,7 @@ from pathlib import Path
 from threading import Lock
 from typing import Any, NamedTuple
 
-from skillc_index import Layout
+from skillc_index import Layout, Notice
 from skillc_index.accesslog.upload import row_by_id
 from skillc_stats import _team_sql as sql
 from skillc_stats._log_keys import digest
@@ -75,15 +77,19 @@ class SentState:
     """The claims of :data:`STATE_FILE`, by store id and log key; :meth:`save` writes those
     changed. Thread-safe: the logs of one upload go up on two threads."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, shown: str | None = None) -> None:
         self.path = path
+        self.shown = shown or str(path)
         self._claims = _load(path)
         self._changed: dict[tuple[str, str], Refused | None] = {}
         self._lock = Lock()
 
     @classmethod
     def of(cls, layout: Layout) -> SentState:
-        return cls(layout.global_dir / STATE_FILE)
+        from skillc_stats._sync import state_dir
+
+        path = state_dir(layout) / STATE_FILE
+        return cls(path, layout.display(path))
 
     def get(self, store: str, log: str) -> Refused | None:
         with self._lock:
@@ -99,14 +105,16 @@ class SentState:
                 self._claims[(store, log)] = claim
             self._changed[(store, log)] = claim
 
-    def save(self) -> None:
+    def save(self) -> Notice | None:
         """The changed claims written over the file as it is now (another upload's claims
-        kept), atomically; a write that fails is no error (the claims are made again)."""
+        kept), atomically. A write that fails is no error (the claims are made again): a
+        warning, returned."""
         from skillc_index import write_file_atomic
+        from skillc_index.atomic import failure_reason
 
         with self._lock:
             if not self._changed:
-                return
+                return None
             claims = _load(self.path)
             for where, claim in self._changed.items():
                 if claim is None:
@@ -120,9 +128,14 @@ class SentState:
             data = json.dumps({"version": STATE_VERSION, "stores": stores}, indent=1) + "\n"
             try:
                 write_file_atomic(self.path, data.encode(), parents=True)
-            except OSError:
-                return
+            except OSError as exc:
+                return Notice(
+                    f"cannot save which rows the team store refused ('{self.shown}': "
+                    f"{failure_reason(exc, self.path)}); the next sync sends them again "
+                    "(none is stored twice)"
+                )
             self._changed.clear()
+            return None
 
 
 def _load(path: Path) -> dict[tuple[str, str], Refused]:

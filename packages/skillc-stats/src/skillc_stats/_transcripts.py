@@ -60,7 +60,7 @@ from skillc_index.accesslog.merge import (
     count_missing,
     sessionless,
 )
-from skillc_stats._sync import _misplaced_destination, _unwritable, error_json
+from skillc_stats._sync import _misplaced_destination, _unwritable, error_json, state_dir
 from skillc_stats._transcript_rows import AGENT, AccessRows, Counts, FileRows, Row
 
 if TYPE_CHECKING:
@@ -272,8 +272,8 @@ def _tail(handle: IO[bytes], offset: int) -> str:
 
 
 def state_path(layout: Layout) -> Path:
-    """``<skillc home>/.skillc/imports/claude-code.json``."""
-    return layout.global_dir / "imports" / f"{AGENT}.json"
+    """``<skillc home>/.skillc/imports/claude-code.json`` (:func:`~._sync.state_dir`)."""
+    return state_dir(layout) / f"{AGENT}.json"
 
 
 def _load_state(path: Path) -> dict[str, _FileState]:

@@ -510,7 +510,8 @@ class SyncResult(Record):
 
     @property
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
-        """The transcripts' notices, then the error of each skill or log not synced."""
+        """The transcripts' or the upload's notices, then the error of each skill or log not
+        synced."""
         found: list[Diagnostic | Notice] = []
         if self.imported is not None:
             found += self.imported.warnings
@@ -518,6 +519,7 @@ class SyncResult(Record):
         if self.merged is not None:
             found += [s.error.diagnostic for s in self.merged.skills if s.error is not None]
         if self.uploaded is not None:
+            found += self.uploaded.warnings
             found += [log.error.diagnostic for log in self.uploaded.logs if log.error is not None]
         return tuple(found)
 
