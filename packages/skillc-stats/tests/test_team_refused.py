@@ -22,7 +22,7 @@ from skillc_index import Layout, ResolvedSkill
 from skillc_stats import _team, upload_logs
 from skillc_stats._prune import prune_store
 from skillc_stats._team import TeamStore
-from skillc_stats._team_sent import STATE_FILE
+from skillc_stats._team_sent import STATE_FILE, Refused
 from skillc_stats._transcripts import state_path
 
 from .conftest import record
@@ -268,6 +268,98 @@ def test_two_uploads_saving_at_once_keep_each_others_claims(tmp_path: Path) -> N
     kept = json.loads(path.read_text(encoding="utf-8"))["stores"]
     assert sum(len(logs) for logs in kept.values()) == MAX_CLAIMS  # bounded, the new one in
     assert kept["store"]["log-3"] == list(mine)
+
+
+@pytest.mark.parametrize(
+    ("damage", "where"),
+    [
+        ({1: 2**63}, "a row id SQLite cannot hold"),
+        ({2: "0" * 65}, "a horizon longer than prune writes"),
+        ({2: "0"}, "a horizon not of prune's form"),
+    ],
+)
+def test_a_claim_out_of_bounds_is_none_and_the_sync_goes_on(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    copied: list[list[int]],
+    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
+    damage: dict[int, object],
+    where: str,
+) -> None:
+    """A claim whose numbers are above SQLite's INTEGER (2**63 - 1) reached the log's
+    ``row_by_id``: every ``skc sync --to`` failed (E999 OverflowError) and uploaded nothing
+    until the file was deleted; one whose horizon is not of the form ``prune`` writes was
+    taken too. Each is no claim: the rows are sent (refused) and the claim written anew."""
+    pruned_store(postgres_url)
+    log_rows(*days(demo, 1, 3))
+    upload(postgres_url, layout, copied)
+    state = claims_file(layout)
+    good = state.read_text(encoding="utf-8")
+    claims = json.loads(good)
+    for logs in claims["stores"].values():
+        for claim in logs.values():
+            for index, value in damage.items():
+                claim[index] = value
+    damaged = json.dumps(claims)
+    state.write_text(damaged, encoding="utf-8")
+    assert upload(postgres_url, layout, copied) == (0, 3, [1, 2, 3]), where
+    assert state.read_text(encoding="utf-8") == good
+    state.write_text(damaged, encoding="utf-8")
+    log_rows(*days(demo, 12, 12))
+    run = cli("skc", script=True)("sync", "--to", postgres_url, "--format", "json")
+    assert (run.returncode, run.stderr) == (0, ""), where
+    assert (json.loads(run.stdout)["added"], json.loads(run.stdout)["refused"]) == (1, 3)
+    assert upload(postgres_url, layout, copied) == (0, 0, [])
+
+
+def test_a_claim_is_bounded() -> None:
+    """What a claim may hold: ids SQLite holds, a horizon of the form ``prune`` writes
+    (``2026-01-11T00:00:00.``; ``...00Z`` by earlier versions), of 64 characters at most."""
+    horizon = "2026-01-11T00:00:00."
+    top = 2**63 - 1
+    assert Refused.load([top - 1, top, horizon, "r"]) == (top - 1, top, horizon, "r")
+    assert Refused.load([0, top + 1, horizon, "r"]) is None
+    for good in ("2026-01-11T00:00:00Z", "2026-01-11T00:00:00.5Z", horizon + "0" * 44):
+        assert Refused.load([0, 1, good, "r"]) is not None, good
+    other = ("2026-01-11", "2026-01-11T00:00:00+01:00", "z", "\u0662026-01-11T00:00:00.")
+    for bad in (horizon + "0" * 45, *other):
+        assert Refused.load([0, 1, bad, "r"]) is None, bad
+
+
+def test_one_digest_for_log_keys_and_claims() -> None:
+    """Log keys and claims share one digest (``_log_keys.digest``): the ``str`` form of the
+    keys never changes (it finds the rows skillc-stats 0.1.0 sent), the exact one tells a
+    value's type (``1`` is not ``'1'``) and keeps the claims written before."""
+    from skillc_stats._log_keys import digest
+
+    parts = ("a", 1, None, "\u00e9\udc80")
+    assert digest("m", "/p", 1, "\u00e9\udc80", None) == "abc1d5139314e5ba4dcdff4b9dafb6c3"
+    assert digest(*parts, exact=True) == "b51a90eaceb6c74893cbb750e279cb46"
+    assert digest(1, exact=True) != digest("1", exact=True)
+    assert digest(1) == digest("1")
+
+
+def test_a_store_horizon_not_of_prune_form_makes_no_claim(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    copied: list[list[int]],
+) -> None:
+    """The horizon a claim keeps came from the store's ``retention`` unbounded (a 5 MiB one
+    made a 5 MiB file, over what the reader takes: every sync sent the rows again): a horizon
+    not of the form ``prune`` writes makes no claim, and nothing is written."""
+    import psycopg
+
+    pruned_store(postgres_url)
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("UPDATE skillc.retention SET pruned_before = pruned_before || repeat('9', 2000)")
+    log_rows(*days(demo, 1, 3))
+    assert upload(postgres_url, layout, copied) == (0, 3, [1, 2, 3])
+    assert not claims_file(layout).exists()
+    assert upload(postgres_url, layout, copied) == (0, 3, [1, 2, 3])  # refused: as before
 
 
 def test_claims_not_saved_are_a_warning(

@@ -23,8 +23,9 @@ are sent). A claim is only made for rows an upload saw refused (:class:`Tail`), 
 compared with an earlier key of the log. So whatever the file holds, or another process
 wrote to it meanwhile (two uploads at once: each writes its claims over the file as it finds
 it; one lost in between is made again next time), a row not stored is sent unless the store
-would refuse it: the file only saves work. A missing, oversized or damaged file is no claim;
-claims that cannot be saved are a warning (:meth:`SentState.save`).
+would refuse it: the file only saves work. A missing, oversized or damaged file is no claim,
+nor is a claim out of bounds (an id SQLite cannot hold, a horizon not of the form ``prune``
+writes: :data:`HORIZON`); claims that cannot be saved are a warning (:meth:`SentState.save`).
 The store is known by its server, database and the object id of its ``access_log`` table
 (made anew with the store).
 """
@@ -32,6 +33,7 @@ The store is known by its server, database and the object id of its ``access_log
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -49,6 +51,23 @@ MAX_STATE_BYTES = 4 * 2**20
 #: The claims kept at most (those this upload did not touch go first): each is one log's rows
 #: above the store's last, all refused; a log that logs again is stored and its claim dropped.
 MAX_CLAIMS = 10_000
+#: A row id SQLite holds (its INTEGER): a claim's numbers reach the log's ``row_by_id``.
+MAX_ROW_ID = 2**63 - 1
+#: The horizon of a claim: of the form ``stats prune`` writes to the store's ``retention``
+#: (``2026-01-11T00:00:00.``, :func:`~skillc_index.accesslog.reader.second_floor`; earlier
+#: versions ``...00Z``), of :data:`MAX_HORIZON_CHARS` at most. The store's ``retention`` holds
+#: any text: a horizon of another form makes no claim (its refused rows are sent again).
+HORIZON = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d*)?Z?", re.ASCII)
+MAX_HORIZON_CHARS = 64
+
+
+def horizon_kept(horizon: object) -> bool:
+    """Whether a claim may keep ``horizon`` (:data:`HORIZON`)."""
+    return (
+        isinstance(horizon, str)
+        and len(horizon) <= MAX_HORIZON_CHARS
+        and HORIZON.fullmatch(horizon) is not None
+    )
 
 
 class Refused(NamedTuple):
@@ -66,9 +85,9 @@ class Refused(NamedTuple):
             return None
         stored, upto, horizon, row = value
         numbers = (stored, upto)
-        if not all(type(n) is int and n >= 0 for n in numbers) or stored >= upto:
+        if not all(type(n) is int and 0 <= n <= MAX_ROW_ID for n in numbers) or stored >= upto:
             return None
-        if not isinstance(horizon, str) or not horizon or not isinstance(row, str):
+        if not horizon_kept(horizon) or not isinstance(row, str):
             return None
         return cls(stored, upto, horizon, row)
 
@@ -205,6 +224,8 @@ class Tail:
         after the last batch); None: no row above it was refused."""
         last = self.last
         if last is None or top >= int(last[0]) or not self.horizon:  # (a row above was refused)
+            return None
+        if not horizon_kept(self.horizon):  # a store's horizon of another form: no claim
             return None
         return Refused(top, int(last[0]), self.horizon, digest(*last[1:], exact=True))
 
