@@ -71,7 +71,7 @@ from collections.abc import Mapping
 from contextlib import closing, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from skillc_index import (
     META_DIR,
@@ -129,6 +129,19 @@ def state_dir(layout: Layout) -> Path:
     (how far ``--from`` read each transcript, the rows a ``--to`` store refused), one
     folder."""
     return layout.global_dir / "imports"
+
+
+def read_state(path: Path, version: int, max_bytes: int) -> dict[str, Any] | None:
+    """The object a state file of :func:`state_dir` holds when it is of ``version``; None for
+    a missing, oversized (over ``max_bytes``), damaged or other version's file (the state only
+    saves work: everything is done again)."""
+    from skillc_index import read_json_bounded
+
+    try:
+        value = read_json_bounded(path, max_bytes=max_bytes)
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) and value.get("version") == version else None
 
 
 @dataclass(frozen=True)

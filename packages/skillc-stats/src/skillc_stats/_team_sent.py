@@ -158,13 +158,10 @@ class SentState:
 
 
 def _load(path: Path) -> dict[tuple[str, str], Refused]:
-    from skillc_index import read_json_bounded
+    from skillc_stats._sync import read_state
 
-    try:
-        value = read_json_bounded(path, max_bytes=MAX_STATE_BYTES)
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(value, dict) or value.get("version") != STATE_VERSION:
+    value = read_state(path, STATE_VERSION, MAX_STATE_BYTES)
+    if value is None:
         return {}
     stores = value.get("stores")
     loaded: dict[tuple[str, str], Refused] = {}

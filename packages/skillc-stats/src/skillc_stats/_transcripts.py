@@ -279,13 +279,10 @@ def state_path(layout: Layout) -> Path:
 def _load_state(path: Path) -> dict[str, _FileState]:
     """The saved positions; a missing, oversized or damaged file is none (everything is
     read again, which adds no row twice)."""
-    from skillc_index import read_json_bounded
+    from skillc_stats._sync import read_state
 
-    try:
-        value = read_json_bounded(path, max_bytes=MAX_STATE_BYTES)
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(value, dict) or value.get("version") != STATE_VERSION:
+    value = read_state(path, STATE_VERSION, MAX_STATE_BYTES)
+    if value is None:
         return {}
     files = value.get("files")
     if not isinstance(files, dict):
