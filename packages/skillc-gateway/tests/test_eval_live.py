@@ -614,3 +614,18 @@ def test_the_bound_counts_and_the_dry_run_shows_the_arguments_that_run(
     done = run(*base, "--runs", "1", env_extra=env)
     assert done.returncode == 0, done.stderr
     assert _logged(tmp_path) == [["-p", "fill in\nthis PDF form"]]
+
+
+def test_argv_of_checks_a_command_no_evaluation_checked(tmp_path: Path) -> None:
+    """``live.argv_of`` (public, as ``run_live`` builds a run with it) built the arguments of
+    ``sh -c "echo {query}"`` when called without ``run.evaluate``: a request from a skill's
+    files would have run as shell code. It checks a command not checked yet: E100."""
+    from skillc_gateway.evaluate.cases import Case
+    from skillc_gateway.evaluate.live import argv_of
+    from skillc_index.diagnostics import InvalidOption
+
+    case = Case("$(touch pwned) fill a form", True, "evals/triggers.yaml")
+    with pytest.raises(InvalidOption, match="would run as code"):
+        argv_of(("sh", "-c", f"echo {{query}} {tmp_path}"), "pdf", case)
+    safe = ("sh", "-c", 'printf %s "$1"', "sh", "{query}")
+    assert argv_of(safe, "pdf", case)[-1] == case.request

@@ -185,6 +185,15 @@ def check_command(command: tuple[str, ...]) -> None:
             f"live command: {{{name}}} is in {where}: text from a skill's files would run "
             f"as code; {hint}"
         )
+    if len(_CHECKED) >= 64:  # (an embedder's many commands: checked again, never trusted)
+        _CHECKED.clear()
+    _CHECKED.add(command)
+
+
+#: The commands :func:`check_command` passed in this process: :func:`argv_of` checks one it
+#: is given otherwise (an embedder calling it, or :func:`run_live`, without
+#: :func:`.run.evaluate`), so the check runs once per evaluation and never not at all.
+_CHECKED: set[tuple[str, ...]] = set()
 
 
 def argv_of(command: tuple[str, ...], skill: str, case: Case) -> tuple[str, ...]:
@@ -192,8 +201,11 @@ def argv_of(command: tuple[str, ...], skill: str, case: Case) -> tuple[str, ...]
     built: from its request as written (:attr:`.cases.Case.request`, its lines kept), what
     ``--dry-run`` shows, the bound counts and :func:`run_live` runs. :class:`RefusedRequest`
     when a value would start an argument with ``-`` before any ``--`` word, or holds what no
-    argument can (a NUL, a lone surrogate). ``command`` is checked once per evaluation, not
-    here: before any work (:func:`check_command`, by :func:`.run.evaluate`)."""
+    argument can (a NUL, a lone surrogate). ``command`` is checked once per evaluation,
+    before any work (:func:`check_command`, by :func:`.run.evaluate`); here only when it was
+    not (E100 as there)."""
+    if command not in _CHECKED:
+        check_command(command)
     query = case.request
     for what, value in (("the request", query), ("the skill's name", skill)):
         if "\x00" in value:
