@@ -393,7 +393,9 @@ def test_lint_takes_a_thousand_and_one_paths_as_xargs_gives_them(
     not refused by the bound of names (``MAX_SKILLS``)."""
     folder = write_skill(project / "skills" / "notes", description="Takes notes. Use when asked.")
     proc = skc("lint", *[str(folder / "SKILL.md")] * 1001)
-    assert "holds" not in proc.stderr and "invalid option" not in proc.stderr, proc.stderr
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "holds" not in proc.stderr and "error[" not in proc.stderr, proc.stderr
+    assert proc.stdout or proc.stderr  # it said what it linted
 
 
 @pytest.mark.parametrize(

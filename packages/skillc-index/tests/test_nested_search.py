@@ -60,7 +60,7 @@ def test_the_search_reads_a_bounded_number_of_entries_in_all_and_says_so(
     are bounded in all (``NESTED_ENTRIES``), only folders are kept, the folders of the last
     level are not listed (their ``.claude`` is looked up, as that of a folder found once the
     bound is reached), and a search cut short says so."""
-    monkeypatch.setattr(nested, "NESTED_ENTRIES", 100, raising=False)  # (a new bound)
+    monkeypatch.setattr(nested, "NESTED_ENTRIES", 100)  # (a new bound)
     for shard in ("a-data", "b-data", "c-data"):
         (project / shard).mkdir()
         for number in range(45):
@@ -135,7 +135,7 @@ def test_folders_of_files_leave_the_budget_to_the_packages_after_them(
     folder below the top stops being read after ``NESTED_RUN`` entries in a row that are no
     folder: here ten of 41 files each, the budget 100."""
     monkeypatch.setattr(nested, "NESTED_ENTRIES", 100)
-    monkeypatch.setattr(nested, "NESTED_RUN", 10, raising=False)  # (a new bound)
+    monkeypatch.setattr(nested, "NESTED_RUN", 10)  # (a new bound)
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     for shard in ("assets", "data", "fixtures"):

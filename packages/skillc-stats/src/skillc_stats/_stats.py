@@ -178,14 +178,14 @@ class StatsQuery:
         paths = dict.fromkeys(own_folders(own, folders, source))
         for log in others:  # its rows in the other scope's runtime too
             rows = LocalRows(log)
+            self._others.append(rows)  # (closed with the query whatever happens next)
             try:
                 rows("SELECT 1 FROM access_log LIMIT 1", [])  # (open, or say why not)
                 paths.update(dict.fromkeys(own_folders(rows, folders, source)))
             except UnreadableFile as exc:  # one log must not hide the other's rows
+                self._others.remove(rows)
                 rows.close()
                 self._notes[str(log)] = unreadable_log(exc, "its rows are not counted")
-                continue
-            self._others.append(rows)
         # (--project: the other folders' rows count as the source's)
         same = same_folders(dict.fromkeys(paths, valid_utf8(source)))
         logs = [
