@@ -2044,3 +2044,30 @@ def test_a_routed_store_entry_linking_to_a_folder_of_another_name_is_compiled_as
     runtime = layout.runtime_store("project") / "alpha-x"
     assert (skill.name, skill.source, skill.runtime, built) == ("alpha-x", target, runtime, True)
     assert read_manifest(runtime).skill == "alpha-x"
+
+
+def test_a_batch_of_named_skills_leaves_a_global_route_alone(
+    cli: Callable[..., Run], home: Path, project: Path
+) -> None:
+    """``skc build a b`` in a project, no ``--global``, of two skills a global route moved into
+    the global store: each is deployed nowhere, as ``skc build a`` says, never to the home's
+    agent folder again (the batch gave each build the project's routes while the skill
+    resolved was the global store's: both went back into ``~/.claude/skills``, undoing the
+    route). The installed ``skc``."""
+    folder = home / ".claude" / "skills"
+    for name in ("gone-a", "gone-b"):
+        agent_skill(folder, name)
+    assert route(cli, "install", "--global").returncode == 0
+    assert names(folder) == [ROUTER_NAME]
+    skc = cli("skc", script=True)
+    one = skc("build", "gone-a")
+    assert one.returncode == 0, one.stderr
+    why = "it is behind the router of ~/.claude/skills (skc route)"
+    assert f"warning: gone-a deployed nowhere: {why}" in one.stderr.splitlines()
+    both = skc("build", "gone-a", "gone-b")
+    assert both.returncode == 0, both.stderr
+    said = both.stderr.splitlines()
+    for name in ("gone-a", "gone-b"):
+        assert f"warning: {name} deployed nowhere: {why}" in said, both.stderr
+    assert names(folder) == [ROUTER_NAME]
+    assert "deployed" not in both.stdout, both.stdout

@@ -428,10 +428,10 @@ def build_one(
     params: BuildParams,
     *,
     deploys: bool = True,
-    routed: Mapping[str, Path] | None = None,
+    routed: Mapping[Scope, Mapping[str, Path]] | None = None,
 ) -> BuildResult:
     """Build and deploy ``params.skill`` (not ``deploys``: to no target, copies made before
-    refreshed alone; ``routed``: the skills behind a router of its scope, read once for a
+    refreshed alone; ``routed``: each scope's skills behind a router, read once for a
     batch, :func:`~skillc_index.build.skill.build_skill`); logged after the build, or with its
     error when the skill resolves."""
     from skillc_index.build.skill import build_skill

@@ -216,7 +216,6 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
             if not targets:
                 targets, nowhere = _targets(job, options, _worker["session"])
             global_ = options.force_global or job.global_
-            routed = options.routed.get("global" if global_ else "project", {})
             params = BuildParams(
                 job.given,
                 global_=global_,
@@ -224,6 +223,8 @@ def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
                 copy=options.copy,
                 force=options.force,
             )
+            # each scope's routes: a named skill may resolve to the other scope's store
+            routed = options.routed
             result = build_one(_worker["session"], params, deploys=nowhere is None, routed=routed)
         except SkillcError as exc:
             error = exc.spelled(options.spelling)

@@ -257,13 +257,14 @@ def build_skill(
     config: Config | None = None,
     progress: Progress | None = None,
     deploys: bool = True,
-    routed: Mapping[str, Path] | None = None,
+    routed: Mapping[Scope, Mapping[str, Path]] | None = None,
 ) -> BuildResult:
     """Build one skill given by name or path (RFC-0007 ``build``) and deploy it (not
     ``deploys``: to none of ``targets``, the copies made before refreshed alone; given no
     target, none either for a skill behind a router of its scope, which a deployment to the
     agent folder would undo: :func:`~skillc_index.build.defaults.behind_router`, ``routed``
-    its names read once for a batch, a warning saying it).
+    each scope's names read once for a batch, looked up by the scope of the skill resolved,
+    a warning saying it).
 
     ``targets`` are agent names or folder paths, each possibly comma-separated (default
     ``claude``; one ``str`` is one such value, not its characters); ``copy`` copies the stub
@@ -297,7 +298,7 @@ def _build_skill(
     config: Config | None,
     progress: Progress | None,
     deploys: bool = True,
-    routed: Mapping[str, Path] | None = None,
+    routed: Mapping[Scope, Mapping[str, Path]] | None = None,
 ) -> BuildResult:
     """:func:`build_skill`'s work."""
     target_names = parse_targets(targets) if deploys else []
@@ -307,6 +308,7 @@ def _build_skill(
     if owner is not None:  # imported here (built here by its name): another project's store
         # skill is built in that project, with its config
         layout, config = layout._replace(project_root=owner, foreign=()), None
+        routed = None  # the batch read this project's routes, not that one's: read them there
         resolved = resolve_skill(str(given), layout, force_global=force_global)
     resolved, known = from_origin(resolved, layout, force_global)
     _check_source(resolved.source, os.fspath(skill), layout)
@@ -345,7 +347,8 @@ def _build_skill(
                 _check_import(resolved.source)
         target_skill = resolved if plan is None else plan.imported(resolved)
         if deploys and not targets:  # the default target: none for a skill behind a router
-            why = behind_router(target_skill.name, target_skill.scope, layout, routed)
+            names = None if routed is None else routed.get(target_skill.scope, {})
+            why = behind_router(target_skill.name, target_skill.scope, layout, names)
             if why is not None:
                 target_names = []
                 notices.append(Notice(f"{target_skill.name} deployed nowhere: {why}"))
