@@ -375,6 +375,36 @@ def test_force_over_an_edited_manifest_keeps_the_last_version_known(
     assert versions() == ("4.0.0", "4.0.0")
 
 
+def test_force_over_a_version_edited_higher_keeps_it(
+    cli: Callable[..., Run], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """The user raises the version in plugin.json to 3.0.0 and packages again with
+    ``--force``: 1.0.0 (the marketplace entry as the last run wrote it, preferred to the
+    edited manifest) went into both files with "goes backwards from 3.0.0" (Claude Code then
+    installed 1.0.0 over 3.0.0). Without ``--version`` the highest version known is kept, and
+    no warning; one edited lower is not taken either. The installed ``skc``."""
+    run = cli("skc", script=True)
+    write_skill(project / "notes")
+    plugin = project / "out/notes/.claude-plugin/plugin.json"
+    marketplace = project / "out/.claude-plugin/marketplace.json"
+
+    def versions() -> tuple[str, list[str]]:
+        return _json(plugin)["version"], [p["version"] for p in _json(marketplace)["plugins"]]
+
+    package = ("package", "notes", "--to", "claude-plugin", "-o", "out", "--force")
+    assert run(*package).returncode == 0
+    assert versions() == ("1.0.0", ["1.0.0"])
+    plugin.write_text(json.dumps({**_json(plugin), "version": "3.0.0"}))
+    done = run(*package)
+    assert done.returncode == 0, done.stderr
+    assert "its version" not in done.stderr, done.stderr
+    assert versions() == ("3.0.0", ["3.0.0"])
+    plugin.write_text(json.dumps({**_json(plugin), "version": "0.5.0"}))
+    done = run(*package)
+    assert done.returncode == 0 and "its version" not in done.stderr, done.stderr
+    assert versions() == ("3.0.0", ["3.0.0"])
+
+
 @pytest.mark.parametrize(
     ("lower", "higher"),
     [

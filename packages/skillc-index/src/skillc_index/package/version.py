@@ -42,7 +42,7 @@ class Earlier(NamedTuple):
 
     def known(self) -> list[tuple[str, str]]:
         """The versions known, each a version :func:`plugin_version` may keep, with where it
-        was read, in the order :func:`plugin_version` prefers them."""
+        was read, in the order :func:`plugin_version` prefers them among equals."""
         from skillc_index.diagnostics import ParameterError
         from skillc_index.package.formats import check_plugin_options
 
@@ -60,6 +60,18 @@ class Earlier(NamedTuple):
                 continue
             found.append((version, where))
         return found
+
+    def highest(self, than: str | None = None) -> tuple[str, str] | None:
+        """The highest of the versions :meth:`known` (the first of those none is higher than,
+        :func:`_lower`: one not comparable is never higher), with where it was read; only one
+        higher than ``than`` when given; None when there is none."""
+        best = None
+        for version, where in self.known():
+            if than is not None and not _lower(than, version):
+                continue
+            if best is None or _lower(best[0], version):
+                best = (version, where)
+        return best
 
 
 def read_earlier(output: Path, rel: str | None, made: Mapping[str, tuple[str, ...]]) -> Earlier:
@@ -84,15 +96,16 @@ def read_earlier(output: Path, rel: str | None, made: Mapping[str, tuple[str, ..
 
 def plugin_version(given: str | None, earlier: Earlier) -> str:
     """The version a run writes into the plugin's manifest and its marketplace entry:
-    ``given`` (``--version``), else the last one known there (``earlier``: the manifest as the
-    last run wrote it, else its marketplace entry as written, else the manifest edited since,
-    each within :func:`~skillc_index.package.formats.check_plugin_options`' bounds), else
+    ``given`` (``--version``), else the highest one known there (:meth:`Earlier.highest` of
+    the manifest as the last run wrote it, its marketplace entry as written and the manifest
+    edited since, each within :func:`~skillc_index.package.formats.check_plugin_options`'
+    bounds; among equals or versions not comparable, in that order), else
     :data:`FIRST_VERSION`: a run without ``--version`` never takes the version back (Claude
-    Code installs any changed version)."""
+    Code installs any changed version), not even below one the user wrote into plugin.json."""
     if given is not None:
         return given
-    known = earlier.known()
-    return known[0][0] if known else FIRST_VERSION
+    highest = earlier.highest()
+    return FIRST_VERSION if highest is None else highest[0]
 
 
 def write_version(
@@ -126,13 +139,10 @@ def version_notices(
     """The warnings of the plugin's ``version`` written: lower than a version known there
     (``earlier``, the highest named; given or kept: Claude Code sees a changed version and
     installs the lower one over it), and :func:`stale_version`'s."""
-    higher = [(known, where) for known, where in earlier.known() if _lower(version, known)]
+    higher = earlier.highest(than=version)
     back: tuple[Notice, ...] = ()
-    if higher:
-        before, where = higher[0]
-        for known, there in higher[1:]:
-            if _lower(before, known):
-                before, where = known, there
+    if higher is not None:
+        before, where = higher
         back = (
             Notice(
                 f"{plugin}: its version goes backwards from {before} ({where}) to {version}: "
