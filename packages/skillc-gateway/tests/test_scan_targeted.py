@@ -423,3 +423,18 @@ def test_a_folder_that_cannot_be_listed_drops_what_it_held(
         assert result.state.paths == ["", "group", "top"]
     gone = [(0, str(tmp_path / "group/s1")), (0, str(tmp_path / "group/s2"))]
     assert sorted(targeted.removed) == sorted(full.removed) == gone
+
+
+def test_a_state_of_an_older_format_is_walked_anew(tmp_path: Path) -> None:
+    """A state saved by version 9 (whose twelve fields a later 9 gave another meaning: the
+    folders a root's links are confined to) is not taken: it is walked again whole."""
+    import marshal
+
+    library = tmp_path / "lib"
+    (library / "one").mkdir(parents=True)
+    (library / "one" / "SKILL.md").write_text("---\nname: one\n---\n")
+    state = walk(str(library), None, time.time_ns(), deployed, depth=1).state
+    blob = state.dumps()
+    assert TreeState.loads(blob) is not None
+    older = (9, *marshal.loads(blob)[1:])
+    assert TreeState.loads(marshal.dumps(older)) is None
