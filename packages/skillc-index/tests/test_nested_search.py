@@ -256,3 +256,30 @@ def test_a_layout_kept_sees_a_nested_folder_made_since_and_a_command_walks_once(
     assert calls == [project]
     nested.nested_roots(layout, project)
     assert calls == [project, project]
+
+
+def test_a_claude_folder_past_where_a_listing_stopped_is_found(
+    tmp_path: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``proj/web`` of 3,000 files and its ``.claude`` listed at position 2,923: the listing
+    stopped after ``NESTED_RUN`` entries in a row that were no folder, and the ``.claude`` it
+    never reached was missed without a word (``skc list``: "No skills found."). A listing
+    stopped early has its ``.claude`` looked up, as a folder of the last level has; a
+    ``.claude`` that the listing reached is found once."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    for name in ("web", "web2", "web3", "web4"):  # the listing's order is the system's
+        write_skill(repo / name / ".claude/skills/webskill")
+        for number in range(60):
+            (repo / name / f"r{number:05d}.json").touch()
+        position = [entry.name for entry in os.scandir(repo / name)].index(".claude")
+        if position:
+            break
+        (repo / name / ".claude").rename(repo / name / "moved")  # listed first: left out
+    monkeypatch.setattr(nested, "NESTED_RUN", min(position, 20))
+    assert [root.path for root in nested_folders(repo)] == [repo / name / ".claude/skills"]
+    write_skill(repo / "api/.claude/skills/apiskill")
+    assert [root.path for root in nested_folders(repo)] == [
+        repo / "api/.claude/skills",
+        repo / name / ".claude/skills",
+    ]

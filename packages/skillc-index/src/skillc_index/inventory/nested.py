@@ -112,7 +112,7 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
             continue
         parent = folder.rpartition("/")[2]
         limit, run = min(MAX_ENTRIES, left), NESTED_RUN if depth else MAX_ENTRIES
-        read, alone, more, tagged, folders = 0, 0, False, False, []
+        read, alone, more, tagged, seen, folders = 0, 0, False, False, False, []
         try:
             with os.scandir(folder) as listing:  # the rest of a folder is not read
                 for entry in listing:
@@ -126,7 +126,7 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
                         tagged = True
                     elif name == marker:
                         folders.append(entry)  # followed when it is a link within base
-                        alone = 0
+                        alone, seen = 0, True
                     else:
                         try:
                             if entry.is_dir(follow_symlinks=False):
@@ -142,6 +142,10 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
         # a listing stopped early may hold its tag past it: looked at all the same
         if depth and (tagged or more) and cache_tagged(folder):
             continue  # a cache: not searched, its subfolders not counted
+        if depth and more and not seen:  # its .claude may lie past where the listing stopped
+            claude = f"{folder}/{marker}"
+            if os.path.lexists(claude):
+                _add_nested(found, claude, rest, str(base))
         folders.sort(key=lambda e: os.fsencode(e.name))
         for entry in folders:
             name = entry.name
