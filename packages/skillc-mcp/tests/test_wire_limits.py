@@ -676,3 +676,29 @@ def test_an_integer_of_more_than_4300_digits_is_no_parse_error(wire: WireClient)
         response = wire.receive()
         assert response == {"jsonrpc": "2.0", "id": int(huge), "result": {}}, response
     assert wire.request("ping")["result"] == {}
+
+
+def test_a_models_eval_reads_an_agent_folder_as_its_find_does(
+    wire: WireClient, home: Path, tmp_path: Path
+) -> None:
+    """``~/.claude/skills/zebra -> /elsewhere/zebra`` (a skill installed as a link): a model's
+    ``skc_find`` with that agent folder as ``path`` finds zebra (a known folder is searched
+    as the inventory's root: its links are followed), while ``skc_eval`` with the same
+    ``path`` scored against no skill and said "a link out of the folders this server reads".
+    Both take the folder as the known root it is."""
+    outside = tmp_path / "elsewhere" / "zebra"
+    outside.mkdir(parents=True)
+    (outside / "SKILL.md").write_text(
+        "---\nname: zebra\ndescription: Zebra quantum flamingo stripes.\n---\n\n# Zebra\n",
+        encoding="utf-8",
+    )
+    agent = home / ".claude" / "skills"
+    agent.mkdir(parents=True, exist_ok=True)
+    (agent / "zebra").symlink_to(outside)
+    wire.initialize()
+    found = wire.call("skc_find", {"query": "zebra quantum", "path": [str(agent)]})
+    assert [s["name"] for s in found["structuredContent"]["skills"]] == ["zebra"], found
+    result = wire.call("skc_eval", {"path": [str(agent)]})
+    assert not result["isError"], result["content"][0]["text"]
+    data = result["structuredContent"]
+    assert (data["library"], data.get("warnings")) == (1, None), data

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from skillc_index import Layout, Notice
+    from skillc_index.inventory.folders import KnownRoots
     from skillc_index.listing.agents import AgentName, ShownState
 
 __all__ = [
@@ -184,6 +185,7 @@ def skill_folders(
     layout: Layout,
     warn: Callable[[Notice], object] | None = None,
     allowed: Sequence[Path] = (),
+    known: KnownRoots | None = None,
 ) -> dict[str, Path]:
     """The skills under each folder of ``paths`` (a folder holding ``SKILL.md`` is one; the
     walk of ``build``, past the copies ``skc package`` wrote, finds the rest, with an agent folder's
@@ -198,9 +200,12 @@ def skill_folders(
     folders it may read, :func:`~skillc_index.inventory.folders.model_folders`), so is a
     linked entry of a folder leading out of them, left out as ``find``'s ``path`` leaves it
     (a project's deployed links into ``.skillc/runtime`` stay in them); the command line's
-    links are followed wherever they lead."""
+    links are followed wherever they lead. A folder of ``known`` (an agent folder, a store, a
+    plugin's skills) is confined as that root is, as :func:`~skillc_gateway.catalog.find_roots`
+    confines it (:attr:`~skillc_index.inventory.folders.Root.confined_to`: an agent folder's
+    links are followed, a plugin's stay in the plugin), whoever gave it."""
     from skillc_index import SkillDirectoryNotFound, is_folder
-    from skillc_index.files import NOT_UTF8, real_path, utf8_name, within
+    from skillc_index.files import NOT_UTF8, inside, real_path, utf8_name
     from skillc_index.inventory.entries import Skipped
     from skillc_index.inventory.folders import Root
     from skillc_index.walk import SkillFolders, crowded, cut_short, find_skill_folders
@@ -220,11 +225,16 @@ def skill_folders(
         for full in candidates.crowded:
             if warn is not None:
                 warn(crowded(full, "skills past them are not evaluated"))
+        root = Root(folder, "path", allowed=tuple(allowed))
+        if known is not None:
+            absolute = Path(os.path.abspath(layout.cwd / folder))  # noqa: PTH100 - as given
+            root = known.get(absolute, absolute.is_symlink()) or root
+        confine = tuple(real_path(place) for place in root.confined_to)  # resolved once
         for candidate in candidates:
-            if allowed and not any(within(candidate, place) for place in allowed):
+            real = real_path(candidate) if confine else ""
+            if confine and not any(inside(real, place) for place in confine):
                 if warn is not None:  # (reached through a linked entry of the folder)
-                    why = Root(folder, "path").link_out(real_path(candidate))
-                    warn(Skipped(candidate, why).notice())
+                    warn(Skipped(candidate, root.link_out(real)).notice())
                 continue
             read, key = skill_of(candidate, layout)
             if not utf8_name(read):

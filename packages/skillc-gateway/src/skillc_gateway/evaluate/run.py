@@ -88,14 +88,14 @@ def library_of(
     plugins: dict[str, str] = {}  # a plugin's skill (its key) -> its plugin
     scopes: dict[str, str] = {}  # an installed skill (its key) -> where the agent reads it
     if options.paths:
-        # each skill's folder, by the skill
+        # each skill's folder, by the skill; a known folder is confined as find confines it
+        from skillc_index.inventory.folders import KnownRoots, model_folders, trusted_targets
+
+        known = KnownRoots(layout, trusted_targets(layout, config))
         allowed: tuple[Path, ...] = ()
         if options.confined:  # a model's: its linked skills lie where a model may read
-            from skillc_index.inventory.folders import KnownRoots, model_folders, trusted_targets
-
-            known = KnownRoots(layout, trusted_targets(layout, config))
             allowed = model_folders(layout, known.paths)
-        found = skill_folders(options.paths, layout, notices.append, allowed)
+        found = skill_folders(options.paths, layout, notices.append, allowed, known)
     else:
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import trusted_targets
