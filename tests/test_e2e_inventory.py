@@ -248,12 +248,16 @@ def installed(ok: Run, project: Path, home: Path, tmp_path: Path) -> dict[str, P
     return found
 
 
-def test_list_stats_and_find_count_the_same_skills(ok: Run, installed: dict[str, Path]) -> None:
+def test_list_stats_and_find_count_the_same_skills(
+    ok: Run, installed: dict[str, Path], home: Path
+) -> None:
     listed = json_of(ok, "list")
     names = sorted(entry["name"] for entry in listed["skills"])
-    # beta twice (two copies); alpha once (one folder linked into two agents); stored once
-    # (a store skill and its deployments); the plugin's skill named as the read commands take it
-    assert names == ["alpha", "beta", "beta", "gamma", "local", "pl:delta", "stored"]
+    # beta twice (two copies: the one its bare name does not read is named by its path);
+    # alpha once (one folder linked into two agents); stored once (a store skill and its
+    # deployments); the plugin's skill named as the read commands take it
+    kiro = str(home / ".kiro/skills/beta")
+    assert names == sorted(["alpha", "beta", kiro, "gamma", "local", "pl:delta", "stored"])
     assert listed["total"] == 7
     every = json_of(ok, "stats", "--all")
     assert len(every["data"]) == 7
@@ -280,7 +284,7 @@ def test_list_columns_filters_and_json(ok: Run, installed: dict[str, Path], home
     assert sorted(names("--agent", "cursor")) == ["alpha", "beta", "gamma", "local", "stored"]
     assert sorted(names("--agent", "gemini")) == ["alpha", "gamma"]
     assert sorted(names("--agent", "copilot")) == ["alpha", "gamma", "local", "stored"]
-    assert names("--agent", "kiro") == ["beta"]
+    assert names("--agent", "kiro") == [str(home / ".kiro/skills/beta")]  # (its path: shadowed)
     assert names("--scope", "project") == ["local"]
     assert names("--scope", "global", "--agent", "claude") == ["alpha", "pl:delta", "stored"]
     (alpha,) = [e for e in json_of(ok, "list")["skills"] if e["name"] == "alpha"]

@@ -227,7 +227,7 @@ def test_the_plugin_s_options_are_bounded_e100_naming_the_option(
     written."""
     write_skill(project / "a")
     to = () if "--to" in args else ("--to", "claude-plugin")
-    done = cli("skc")("package", "a", *to, *args, "-o", "out")
+    done = cli("skillc-index")("package", "a", *to, *args, "-o", "out")
     assert done.returncode == 1
     assert done.stderr.startswith(f"error[E100]: invalid option: '{message}"), done.stderr
     assert not (project / "out").exists()
@@ -239,7 +239,7 @@ def test_the_installed_skc_refuses_a_reserved_name_and_warns_of_a_version(
     """Where the user meets it: the installed ``skc``, in a process. A reserved marketplace
     name is one ``error[E100]`` line and the Try line, exit 1, nothing written; an edit
     packaged again at the same version is a warning on stderr, exit 0."""
-    run = cli("skc", script=True)
+    run = cli("skillc-index", script=True)
     write_skill(project / "agent-skills")
     done = run("package", "agent-skills", "--to", "claude-plugin", "-o", "out")
     assert (done.returncode, done.stdout) == (1, "")
@@ -268,7 +268,7 @@ def test_the_installed_skc_keeps_the_last_run_s_version_and_warns_of_one_going_b
     changed; an edit is the warning to pass the next patch); ``--version`` lower than it is a
     warning naming both, exit 0, the version given written. ``--force`` over a plugin.json
     edited since (a ``homepage``) took it back to 1.0.0 in silence: it keeps 3.0.0."""
-    run = cli("skc", script=True)
+    run = cli("skillc-index", script=True)
     notes = write_skill(project / "notes")
     plugin = project / "out/notes/.claude-plugin/plugin.json"
     marketplace = project / "out/.claude-plugin/marketplace.json"
@@ -383,7 +383,7 @@ def test_force_over_a_version_edited_higher_keeps_it(
     edited manifest) went into both files with "goes backwards from 3.0.0" (Claude Code then
     installed 1.0.0 over 3.0.0). Without ``--version`` the highest version known is kept, and
     no warning; one edited lower is not taken either. The installed ``skc``."""
-    run = cli("skc", script=True)
+    run = cli("skillc-index", script=True)
     write_skill(project / "notes")
     plugin = project / "out/notes/.claude-plugin/plugin.json"
     marketplace = project / "out/.claude-plugin/marketplace.json"

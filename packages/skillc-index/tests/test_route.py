@@ -473,7 +473,7 @@ def test_build_all_builds_a_routed_skill_behind_its_router_not_into_the_agent_fo
     A routed skill is deployed behind its router: built into the store, deployed nowhere,
     its line saying why; its other deployments (``-t cursor``) are built as before, and a
     skill deployed nowhere and routed nowhere still goes to the default target."""
-    skc = cli("skc", script=True)
+    skc = cli("skillc-index", script=True)
     assert skc("build", "linked", "-t", "cursor").returncode == 0
     before = snapshot(claude)
     route_json(cli, "install")
@@ -506,7 +506,7 @@ def test_a_single_build_of_a_routed_skill_leaves_it_behind_its_router(
     into ``.claude/skills`` again (its ``--copy`` deployment back as a symlink), undoing the
     route, as ``build --all`` did: it is built into the store and its parked copy refreshed,
     deployed nowhere, a warning saying why; ``-t claude`` still deploys it there."""
-    skc = cli("skc", script=True)
+    skc = cli("skillc-index", script=True)
     before = snapshot(claude)
     route_json(cli, "install")
     parked = project / ".skillc" / "router" / "claude" / "copied"
@@ -2059,7 +2059,7 @@ def test_a_batch_of_named_skills_leaves_a_global_route_alone(
         agent_skill(folder, name)
     assert route(cli, "install", "--global").returncode == 0
     assert names(folder) == [ROUTER_NAME]
-    skc = cli("skc", script=True)
+    skc = cli("skillc-index", script=True)
     one = skc("build", "gone-a")
     assert one.returncode == 0, one.stderr
     why = "it is behind the router of ~/.claude/skills (skc route)"

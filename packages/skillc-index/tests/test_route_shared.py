@@ -194,7 +194,7 @@ def test_a_skill_claude_code_acts_on_only_from_its_folder_stays_in_it(
     skill from its own folder. Routed, it was reached only through ``skc show``: the guard
     never ran. It stays, each said with its fields (a deployment of such a store skill too,
     its stub keeping them); one set to nothing moves as any other."""
-    skc = cli("skc", script=True)
+    skc = cli("skillc-index", script=True)
     folder = project / ".claude" / "skills"
     agent_skill(folder, "alpha")
     hooks = (

@@ -388,24 +388,24 @@ def test_a_baseline_holds_a_file_name_that_is_not_utf8(cli: Callable[..., Run], 
     back as the same name: ``--baseline`` hides the finding."""
     skill = put(cwd / "skills" / "demo", "Body.\n")
     (skill / os.fsdecode(b"orphan\xff.md")).write_bytes(b"# orphan\n")
-    skc = cli("skc", script=True)
-    proc = skc("lint", "skills", "--write-baseline", "b.json", cwd=cwd)
+    lint = cli("skillc-lint", script=True)
+    proc = lint("skills", "--write-baseline", "b.json", cwd=cwd)
     assert (proc.returncode, proc.stderr) == (0, "wrote 1 finding to b.json\n")
     data = (cwd / "b.json").read_bytes()
     assert b'"file": "skills/demo/orphan\\udcff.md",' in data
     assert b'"message": "orphaned file: \'orphan\\udcff.md\'",' in data
     [entry] = json.loads(data.decode("utf-8"))["findings"]
     assert (entry["file"], entry["rule"]) == ("skills/demo/orphan\udcff.md", "SKL401")
-    clean = skc("lint", "skills", "--baseline", "b.json", cwd=cwd)
+    clean = lint("skills", "--baseline", "b.json", cwd=cwd)
     assert (clean.returncode, clean.stdout) == (0, "demo: 0 errors, 0 warnings\n")
     assert clean.stderr == "baseline b.json: 1 hidden\n"
     # the machine formats print such a name with U+FFFD (skillc-index's json_text), and SARIF
     # its URI with the byte percent-encoded: neither fails
-    shown = skc("lint", "skills", "--format", "json", cwd=cwd)
+    shown = lint("skills", "--format", "json", cwd=cwd)
     assert shown.returncode == 0
     [item] = json.loads(shown.stdout)
     assert [d["file"] for d in item["diagnostics"]] == ["orphan\ufffd.md"]
-    sarif = skc("lint", "skills", "--format", "sarif", cwd=cwd)
+    sarif = lint("skills", "--format", "sarif", cwd=cwd)
     assert sarif.returncode == 0
     [result] = json.loads(sarif.stdout)["runs"][0]["results"]
     location = result["locations"][0]["physicalLocation"]["artifactLocation"]

@@ -252,7 +252,7 @@ def test_one_uri_names_one_skill_for_the_listing_the_reads_and_the_tools(
         opened = wire.call("skc_open", {"skill": uri, "path": "SKILL.md"})
         assert description in opened["structuredContent"]["content"], uri
         shown = subprocess.run(
-            [str(script_path("skc")), "open", uri, "SKILL.md"],
+            [str(script_path("skillc-gateway")), "open", uri, "SKILL.md"],
             cwd=project,
             env=env,
             capture_output=True,

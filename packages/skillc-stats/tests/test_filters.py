@@ -161,7 +161,7 @@ def test_bad_projects_are_e031(tmp_path: Path, text: str) -> None:
 
 def test_other_digits_are_e031_on_the_command_line(cli: Any) -> None:
     """``--since``, ``--until`` and prune's ``--before`` share the parser: `٣d` is E031."""
-    skc = cli("skc", script=True)
+    skc = cli("skillc-stats", script=True)
     for args in (
         ("stats", "--all", "--since", "\u0663d"),
         ("stats", "--all", "--until", "\uff12\uff10\uff12\uff16-\uff11\uff12-\uff10\uff11"),

@@ -576,7 +576,7 @@ def test_a_chart_of_many_periods_keeps_its_size_and_scrolls(
             for n in range(1000)
         ]
     )
-    skc = cli("skc", script=True)
+    skc = cli("skillc-stats", script=True)
     for args in (("demo",), ("--all",)):
         page = skc("stats", *args, "--by", "day", "--until", last, "--html", "d.html")
         assert page.returncode == 0, page.stderr
@@ -596,7 +596,7 @@ def test_html_with_group_by_or_a_dash_is_e100(
     """``--html`` ignored ``--group-by`` (exit 0, the summary's page) and ``-`` wrote a file
     named ``-``: both are E100, before anything is written; ``./-`` names that file."""
     log_rows(record(demo, "show", {"section": "Usage", "file": None, "max_lines": None}))
-    skc = cli("skc", script=True)
+    skc = cli("skillc-stats", script=True)
     for args, message in (
         (("demo", "--group-by", "search", "--html", "p.html"), "leave out --group-by"),
         (("--all", "--group-by", "sections", "--html", "p.html"), "leave out --group-by"),

@@ -288,7 +288,7 @@ def test_periods_run_to_today_at_most_whatever_the_until(
     future months compared as risers, 1,000 empty days from 9997 for ``9999-12-31``."""
     from datetime import datetime, timedelta, timezone
 
-    skc = cli("skc", script=True)
+    skc = cli("skillc-stats", script=True)
     now = datetime.now(timezone.utc)
 
     def today(form: str) -> set[str]:
@@ -415,7 +415,7 @@ def test_a_long_logged_name_is_cut_in_every_row_of_the_table(
         *[record(demo, "show", {"section": f"Heading {n}", **args}) for n in range(50)],
         record(demo, "show", {"section": "L" + "z" * 200_000, **args}),
     )
-    result = cli("skc", script=True)("stats", "demo", "--group-by", "sections")
+    result = cli("skillc-stats", script=True)("stats", "demo", "--group-by", "sections")
     assert result.returncode == 0, result.stderr
     table = result.stdout.split("\n\n", 1)[1].splitlines()
     assert len(table) == 52, table[:3]

@@ -308,7 +308,7 @@ def test_a_claim_out_of_bounds_is_none_and_the_sync_goes_on(
     assert state.read_text(encoding="utf-8") == good
     state.write_text(damaged, encoding="utf-8")
     log_rows(*days(demo, 12, 12))
-    run = cli("skc", script=True)("sync", "--to", postgres_url, "--format", "json")
+    run = cli("skillc-stats", script=True)("sync", "--to", postgres_url, "--format", "json")
     assert (run.returncode, run.stderr) == (0, ""), where
     assert (json.loads(run.stdout)["added"], json.loads(run.stdout)["refused"]) == (1, 3)
     assert upload(postgres_url, layout, copied) == (0, 0, [])
@@ -377,7 +377,7 @@ def test_claims_not_saved_are_a_warning(
     folder = claims_file(layout).parent
     folder.parent.mkdir(parents=True, exist_ok=True)
     folder.write_text("a file where the folder goes", encoding="utf-8")
-    skc = cli("skc", script=True)
+    skc = cli("skillc-stats", script=True)
     for _ in range(2):
         run = skc("sync", "--to", postgres_url, "--format", "json")
         assert run.returncode == 0, run.stderr
