@@ -423,6 +423,28 @@ def test_a_skill_the_linter_refuses_says_why_on_its_documents_and_in_the_log(
     assert findings(session, root) == {"SKILL.md": [], "references/r.md": []}
 
 
+def test_a_deleted_skill_clears_its_findings_and_shows_no_error(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A skill folder deleted while one of its files is open: its reports are empty (they
+    clear what was shown), not E001 "skill ... not found" on SKILL.md and the open file,
+    never cleared; nothing is logged (only E012 is an error the editor shows)."""
+    import shutil
+
+    root = write_skill(tmp_path / "gone", body="[m](missing.md)\n")
+    (root / "refs").mkdir()
+    (root / "refs" / "a.md").write_text("# a\n")
+    session = Session()
+    session.open(root / "refs" / "a.md", "# a\n")
+    assert "SKL301 8" in findings(session, root)["SKILL.md"]  # linted while it was there
+    shutil.rmtree(root)
+    session.changed_on_disk([root / "SKILL.md", root / "refs" / "a.md"])
+    shown = {r.rel: list(r.diagnostics) for r in session.reports(root)}
+    assert shown == {"refs/a.md": []}
+    assert session.refused == {}
+    assert session.problems == []
+
+
 def test_a_workspace_folder_over_the_skill_bound_is_a_problem_told_once(
     tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:

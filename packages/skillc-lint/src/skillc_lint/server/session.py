@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
-from skillc_index import SKILL_FILE, SkillcError, is_hidden, is_markdown
+from skillc_index import SKILL_FILE, PathEscapesRoot, SkillcError, is_hidden, is_markdown
 from skillc_index.files import decoded
 from skillc_index.text import BOM
 
@@ -426,15 +426,12 @@ class Session:
             result, _ = lint_with_texts(
                 root, registry=registry, texts=texts, known=known, cap=False
             )
-        except SkillcError as exc:  # what skillc-lint refuses (E012), said (:meth:`reports`)
+        except PathEscapesRoot as exc:  # what skillc-lint refuses (E012), said (:meth:`reports`)
             result = None
             self._refuse(root, exc.diagnostic.code, exc.diagnostic.message)
-        except OSError as exc:  # as the command line's one line for it
-            from skillc_index.diagnostics import InternalError
-
+        except (SkillcError, OSError):  # gone (E001) or unreadable: nothing to show, cleared
             result = None
-            said = InternalError.unexpected(exc).diagnostic
-            self._refuse(root, said.code, said.message)
+            self.refused.pop(root, None)
         else:
             self.refused.pop(root, None)
         self._keep(root, known, now)
