@@ -1234,7 +1234,7 @@ def test_a_message_the_server_cannot_read_is_logged_on_one_line(clean_env: dict[
         said,
         f"textDocument/didOpen: Invalid Params ({missing}.textDocument.languageId; "
         f"{missing}.textDocument.version; {missing}.textDocument.text)",
-        "Unable to handle message: JSONDecodeError: Expecting property name enclosed in "
+        "Unable to handle message: NotJson: Expecting property name enclosed in "
         "double quotes: line 1 column 2 (char 1)",
     ]
     assert (replies[5]["error"]["code"], replies[2]["error"]["code"]) == (-32002, -32602)
@@ -1340,7 +1340,7 @@ _HOVER = b'"method":"textDocument/documentSymbol","params":{"textDocument":{"uri
         (b"42", (None, -32600, "not a JSON-RPC message (an object)")),
         (
             b'{"jsonrpc":"2.0","id":' + b"8" * 5000 + b"," + _HOVER + b"}",
-            (None, -32600, "a number of more than 4300 digits (its id, if it is one, unknown)"),
+            (None, -32600, "id: must be an integer (of at most 4300 digits) or a string"),
         ),
         (
             b'{"jsonrpc":"2.0","id":{"a":1},' + _HOVER + b"}",
@@ -1352,12 +1352,17 @@ _HOVER = b'"method":"textDocument/documentSymbol","params":{"textDocument":{"uri
         ),
         (
             b'{"jsonrpc":"2.0","id":NaN,' + _HOVER + b"}",
-            (None, -32700, "Parse error: not JSON (NaN is no JSON number)"),
+            (None, -32700, "Parse error: not JSON (NaN is not JSON)"),
+        ),
+        (b"NaN", (None, -32700, "Parse error: not JSON (NaN is not JSON)")),
+        (
+            b'{"jsonrpc":"2.0","id":8,"method":"x/y","params":{"a":' + b"9" * 5000 + b"}}",
+            (8, -32601, "Method Not Found: x/y"),
         ),
         (
             b'{"jsonrpc":"2.0","id":8,"method":"textDocument/hover","params":{"textDocument":'
             b'{"uri":"file:///x.md"},"position":{"line":[[1e400]],"character":0}}}',
-            (None, -32700, "Parse error: not JSON (Infinity is no JSON number)"),
+            (None, -32700, "Parse error: not JSON (the number 1e400 is too large)"),
         ),
     ],
     ids=[
@@ -1369,6 +1374,8 @@ _HOVER = b'"method":"textDocument/documentSymbol","params":{"textDocument":{"uri
         "id-object",
         "id-fraction",
         "id-nan",
+        "nan",
+        "5000-digits-in-params",
         "infinity-in-params",
     ],
 )
@@ -1378,7 +1385,8 @@ def test_a_message_json_rpc_does_not_shape_so_is_answered(
     """Every request is answered, with valid JSON: one without ``"jsonrpc"``, a batch, one
     that is no object, InvalidRequest (-32600) with its id when it has a valid one (LSP's
     integer or string, of at most 4,300 digits), else id null; a ``NaN`` or ``Infinity``
-    (no JSON) Parse error (-32700), id null. pygls answered none of them but ``NaN``, which
+    (no JSON, ``1e400`` too) Parse error (-32700), id null; a request holding an integer of
+    more digits (in its params) keeps its id. pygls answered none of them but ``NaN``, which
     it echoed as ``"id": NaN``; the session goes on."""
     import subprocess
 

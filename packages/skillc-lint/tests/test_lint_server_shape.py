@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from skillc_lint.server.shape import NotJson, check_finite, misshapen, valid_id
+from skillc_lint.server.shape import NotJson, loads, misshapen, valid_id
 
 
 @pytest.mark.parametrize(
@@ -37,11 +37,19 @@ def test_an_id_is_an_integer_of_at_most_4300_digits_or_a_string() -> None:
     assert [valid_id(v) for v in (None, True, 1.0, 10**4300, [1], {"a": 1})] == [False] * 6
 
 
-def test_a_number_json_has_not_is_found_in_lists_of_any_depth() -> None:
-    """No recursion: a list nested 100,000 deep is walked (as read from a message)."""
-    deep: list[object] = [float("inf")]
-    for _ in range(100_000):
-        deep = [deep]
-    with pytest.raises(NotJson, match="Infinity is no JSON number"):
-        check_finite([deep])
-    check_finite(["NaN", 1.5, [2, ["x"]], {"a": float("nan")}])  # an object: checked when read
+def test_a_body_is_read_as_bounded_json() -> None:
+    """A huge integer reads as a HugeInt (the object around it, its id, kept; a huge id is
+    no valid id); NaN and 1e400 are no JSON; the hook's own ValueError is raised as it is."""
+    read = loads(b'{"id": 3, "params": {"a": ' + b"9" * 5000 + b"}}", dict)
+    assert read["id"] == 3 and type(read["params"]["a"]) is not int
+    assert not valid_id(loads(b'{"id": ' + b"9" * 5000 + b"}", dict)["id"])
+    for body, said in ((b"NaN", "NaN is not JSON"), (b'{"a": 1e400}', "1e400 is too large")):
+        with pytest.raises(NotJson, match=said):
+            loads(body, dict)
+
+    def hook(message: dict[str, object]) -> object:
+        raise ValueError("the hook's")
+
+    with pytest.raises(ValueError, match="the hook's") as raised:
+        loads(b'{"a": 1}', hook)
+    assert type(raised.value) is ValueError

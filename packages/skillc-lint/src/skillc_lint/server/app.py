@@ -25,10 +25,10 @@ imports it, when the server starts.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, BinaryIO
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -57,10 +57,9 @@ from skillc_lint.server.session import (
 )
 from skillc_lint.server.shape import (
     BAD_ID,
-    MAX_INT_DIGITS,
     NotJson,
     Undecoded,
-    check_finite,
+    loads,
     misshapen,
     valid_id,
 )
@@ -95,8 +94,8 @@ class Lifecycle(LanguageServerProtocol):
     * a request whose params do not decode errs with InvalidParams (-32602), its id kept;
       one whose method is not a string with InvalidRequest (-32600), one of a method the
       server does not know without params with MethodNotFound (-32601), as with them;
-    * a message that is not JSON (``NaN`` in it too) gets a Parse error (-32700) with id null
-      (:meth:`SkillServer.report_server_error`, where pygls's reader reports it);
+    * a message that is not JSON (``NaN``, ``1e400`` in it too) gets a Parse error (-32700)
+      with id null (:meth:`SkillServer.report_server_error`, where pygls's reader reports it);
     * one JSON-RPC 2.0 does not shape so (no ``"jsonrpc": "2.0"``, a batch, an id that is no
       integer or string, or of more than 4,300 digits) errs with InvalidRequest (-32600),
       with its id when it has a valid one, else id null (:mod:`.shape`).
@@ -117,7 +116,6 @@ class Lifecycle(LanguageServerProtocol):
         self._send_data(response)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
-        check_finite(data.values())  # raised out of pygls's reader: -32700
         method = data.get("method")
         if "jsonrpc" in data and "method" in data and "id" in data and not valid_id(data["id"]):
             return Undecoded(None, str(method), JsonRpcInvalidRequest(BAD_ID))  # id null
@@ -198,6 +196,17 @@ class SkillServer(LanguageServer):
         """Whether the user was shown that skillc-lint changed on disk (:mod:`.guard`)."""
         quiet_pygls()
 
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """pygls's, each body read by :func:`.shape.loads` (pygls's reader calls its module's
+        ``json.loads``: a huge integer failed the whole request), restored when it ends."""
+        from pygls import io_
+
+        read, io_.json = io_.json, SimpleNamespace(loads=loads)  # type: ignore[attr-defined,assignment]
+        try:
+            super().start_io(stdin, stdout)
+        finally:
+            io_.json = read  # type: ignore[attr-defined]
+
     def feature(self, feature_name: str, options: Any | None = None) -> Callable[[F], F]:
         """pygls's, each handler guarded (:func:`.guard.guarded`: an unplanned failure
         answered on one line, never with a traceback)."""
@@ -206,14 +215,10 @@ class SkillServer(LanguageServer):
 
     def report_server_error(self, error: Exception, source: ServerErrors) -> None:
         """pygls's reader reports here a message it could not read as JSON (not UTF-8 either,
-        or with ``NaN``): answered Parse error (-32700) with id null, as JSON-RPC asks; one
-        holding an integer of more digits than Python reads (an id) InvalidRequest (-32600)
-        with id null; any other error is shown to the user, as pygls does."""
-        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError, NotJson)):
+        ``NaN``, ``1e400``: :func:`.shape.loads`): answered Parse error (-32700) with id null,
+        as JSON-RPC asks; any other error is shown to the user, as pygls does."""
+        if isinstance(error, NotJson):
             self.protocol.answer(None, JsonRpcParseError(f"Parse error: not JSON ({error})"))
-        elif type(error) is ValueError:  # json.loads's only other: an integer too long to convert
-            why = f"a number of more than {MAX_INT_DIGITS} digits (its id, if it is one, unknown)"
-            self.protocol.answer(None, JsonRpcInvalidRequest(why))
         else:
             super().report_server_error(error, source)
 

@@ -1,15 +1,15 @@
 """What makes a message one the server can read, as JSON-RPC 2.0 and LSP shape it, where
 pygls checks nothing: pygls reads a body with :func:`json.loads` (which takes ``NaN`` and
-``Infinity``, no JSON, and refuses an integer of more than 4,300 digits), structures an object
-only when it has ``jsonrpc``, and handed anything else to its handler, which failed
-(``AttributeError``): the request was never answered. :class:`~.app.Lifecycle` answers each
-with InvalidRequest (-32600) by what :func:`misshapen` says, and :func:`check_finite` refuses a
-number JSON has not (answered -32700). Standard library and :mod:`skillc_index` only."""
+``Infinity``, no JSON, and fails the whole message on an integer of more than 4,300 digits: a
+request's id lost), structures an object only when it has ``jsonrpc``, and handed anything
+else to its handler, which failed (``AttributeError``): the request was never answered.
+:func:`loads` reads a body instead (bounded JSON; what is no JSON answered -32700), and
+:class:`~.app.Lifecycle` answers each with InvalidRequest (-32600) by what :func:`misshapen`
+says. Standard library and :mod:`skillc_index` only."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,7 @@ __all__ = [
     "MAX_INT_DIGITS",
     "NotJson",
     "Undecoded",
-    "check_finite",
+    "loads",
     "misshapen",
     "valid_id",
 ]
@@ -46,21 +46,36 @@ class Undecoded:
 
 
 class NotJson(ValueError):
-    """A number Python's JSON reader takes and JSON has not: ``NaN``, ``Infinity``, one too
-    large for a float (``1e400`` reads as infinity)."""
+    """A body that is no JSON (:func:`loads`), or a number Python's JSON reader takes and
+    JSON has not: ``NaN``, ``Infinity``, one too large for a float (``1e400`` reads as
+    infinity)."""
 
 
-def check_finite(values: Iterable[Any]) -> None:
-    """Raise :class:`NotJson` for a value of ``values`` (an object's, as read) that is a
-    number JSON has not, or a list holding one (at any depth; no recursion). An object in
-    them was checked when it was read (this is called for each)."""
-    pending = [values]
-    while pending:
-        for value in pending.pop():
-            if type(value) is float and not math.isfinite(value):
-                raise NotJson(f"{'NaN' if math.isnan(value) else 'Infinity'} is no JSON number")
-            if type(value) is list:
-                pending.append(value)
+def loads(body: bytes | str, object_hook: Callable[[dict[str, Any]], Any]) -> Any:
+    """A message's body read as pygls reads it (``json.loads(body, object_hook=...)``) by
+    :func:`skillc_index.bounded_json.loads_bounded`: an integer of more than
+    :data:`MAX_INT_DIGITS` digits reads as a :class:`~skillc_index.bounded_json.HugeInt`
+    (the request around it keeps its id; a huge id is told by its type, :func:`valid_id`);
+    what is no JSON (``NaN``, ``1e400``, nested over 64 levels) raises :class:`NotJson`."""
+    from skillc_index.bounded_json import loads_bounded
+    from skillc_lint.server.stream import MAX_MESSAGE_BYTES
+
+    def hook(pairs: list[tuple[str, Any]]) -> Any:
+        try:
+            return object_hook(dict(pairs))
+        except ValueError as exc:  # the hook's own: raised as it is, not taken for no JSON
+            raise _Raised(exc) from None
+
+    try:
+        return loads_bounded(body, max_bytes=MAX_MESSAGE_BYTES, object_pairs_hook=hook)
+    except _Raised as raised:
+        raise raised.args[0] from None
+    except ValueError as exc:  # the parser's, a bound's, a decoding's, a number's
+        raise NotJson(str(exc)) from None
+
+
+class _Raised(Exception):
+    """A ``ValueError`` of :func:`loads`'s ``object_hook``, carried past its reader."""
 
 
 def valid_id(value: object) -> bool:
