@@ -247,7 +247,7 @@ def test_the_installed_skc_refuses_a_reserved_name_and_warns_of_a_version(
         'error[E100]: invalid option: \'the marketplace name "agent-skills" is reserved by '
         "Claude Code, which refuses to add the marketplace: give the plugin another name with "
         "--name'",
-        "Try 'skc package --help' for help.",
+        "Try 'skillc-index package --help' for help.",
     ]
     assert not (project / "out").exists()
     notes = write_skill(project / "notes")
