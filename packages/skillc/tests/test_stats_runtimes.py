@@ -14,40 +14,14 @@ import pytest
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
-SKILL_MD = """---
-name: demo
-description: A demo skill for stats tests. Use when testing.
----
-
-# Demo
-
-## Installation
-
-Install it.
-
-## Usage
-
-### Advanced — options
-
-Details.
-
-## Contributing
-
-Help.
-"""
-
-API_MD = "# API\n\n## Endpoints\n\n## Usage\n"
+#: The sections the tests read (``show --section Usage``, ``search install``).
+BODY = "## Installation\n\nInstall it.\n\n## Usage\n\nUse it.\n"
 
 
 @pytest.fixture
 def demo_skill(write_skill: Callable[..., Path]) -> Callable[[Path], Path]:
-    """``demo_skill(folder)``: :data:`SKILL_MD` and ``references/api.md`` in ``folder`` (as
-    skillc-stats' tests write it)."""
-
-    def make(folder: Path) -> Path:
-        return write_skill(folder, skill_md=SKILL_MD, files={"references/api.md": API_MD})
-
-    return make
+    """``demo_skill(folder)``: the shared ``write_skill`` with :data:`BODY`."""
+    return lambda folder: write_skill(folder, body=BODY)
 
 
 @pytest.fixture
