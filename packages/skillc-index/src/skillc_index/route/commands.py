@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from skillc_index.command_errors import ForeignFolder, GitCannotTell
 from skillc_index.diagnostics import Notice, SkillcError
-from skillc_index.layout import Layout, ResolvedSkill
+from skillc_index.layout import Layout, ResolvedSkill, agent_targets
 from skillc_index.programs import skc_missing
 from skillc_index.route.manifest import (
     MoveRecord,
@@ -248,11 +248,13 @@ def _install(
     if old is None and router_state == "edited":
         router_state = "other"  # no route of ours here: a router skillc never wrote
     scan = scan_folder(place)
+    target = agent_targets(config.targets).get(place.agent)
+    dialect = target.dialect if target is not None else None
     for name in scan.names:
         if name == ROUTER_NAME and router_state in ("ours", "edited"):
             continue
         try:
-            found = classify(place, layout, name, routed_names)
+            found = classify(place, layout, name, routed_names, dialect)
         except OSError as exc:
             scan.skip(name, exc)
             continue

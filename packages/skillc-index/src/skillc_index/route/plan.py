@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from skillc_index.diagnostics import Notice, SkillcError, UnreadableFile
+from skillc_index.dialect import CLAUDE_CODE_FOLDER_FIELDS, CODEX_SIDE_FILE, Dialect
 from skillc_index.layout import (
     META_DIR,
     RUNTIME_FOLDER,
@@ -105,18 +106,26 @@ def _same_link(one: Path, parked: Path) -> bool:
 
 
 def classify(
-    place: RoutePlace, layout: Layout, name: str, taken: set[str]
+    place: RoutePlace,
+    layout: Layout,
+    name: str,
+    taken: set[str],
+    dialect: Dialect | None = None,
 ) -> EntryPlan | SkillLeft | None:
     """What install does with the entry ``name`` of the agent folder: a plan, a reason to
-    leave it, or None for what is not a skill (a file, a folder without SKILL.md)."""
-    from skillc_index.listing.agents import folder_fields, user_only
+    leave it, or None for what is not a skill (a file, a folder without SKILL.md).
+    ``dialect``: what the agent of the folder reads (its target's; None for a folder of the
+    config, whose agent may be Claude Code): Codex's user-only marker counts where Codex reads
+    the folder (its side file), Claude Code's folder-only fields where Claude Code may."""
+    from skillc_index.listing.agents import folder_fields, implicit, side_file, user_only
     from skillc_index.listing.entryfile import entry_frontmatter
 
     path = place.folder / name
     identity = identity_of(path)
     if identity is None:
         return None
-    front = entry_frontmatter(path) if holds_skill(path) else {}
+    skill = holds_skill(path)
+    front = entry_frontmatter(path) if skill else {}
     if user_only(front):  # the router would hide the user's /name
         return SkillLeft(
             name,
@@ -124,7 +133,17 @@ def classify(
             f"user-only (disable-model-invocation: true): it stays for the user's /{name}",
             "user-only",
         )
-    fields = folder_fields(front)
+    codex = dialect is not None and CODEX_SIDE_FILE in dialect.side_files
+    if codex and skill and not implicit(side_file(path, "codex")):  # Codex's own marker
+        return SkillLeft(
+            name,
+            path,
+            f"user-only ({CODEX_SIDE_FILE}: policy.allow_implicit_invocation: false): it stays "
+            f"for the user's ${name}",
+            "user-only",
+        )
+    claude = dialect is None or dialect.reads >= CLAUDE_CODE_FOLDER_FIELDS
+    fields = folder_fields(front) if claude else []
     if fields:  # read through the router, Claude Code would never act on them
         return SkillLeft(
             name,

@@ -1,0 +1,83 @@
+"""What an agent refuses, said and kept from it: Codex's ``metadata.short-description`` limit
+(cut by a build, a skill over it not listed), Codex's own user-only marker and Claude Code's
+folder-only fields as ``route install`` weighs them per agent folder, a store folder whose
+name breaks the name rule, and an ``allowed-tools`` item the space-separated string cannot
+hold. Real files; the builds the user runs through the installed ``skillc-index``."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from skillc_index.markdown.frontmatter import parse_frontmatter
+
+from .test_route import agent_skill, names, route_json
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+WriteSkill = Callable[..., Path]
+
+#: A short description of 1,169 characters, over Codex's limit of 1,024.
+LONG_SHORT = " ".join(["Summarises release notes for the team."] * 30)
+#: A skill's frontmatter holding it.
+LONG_SHORT_SKILL = (
+    f'name: sd\ndescription: Does x.\nmetadata:\n  short-description: "{LONG_SHORT}"\n'
+)
+
+
+def frontmatter(path: Path) -> dict[str, Any]:
+    data = parse_frontmatter(path.read_text(encoding="utf-8")).data
+    assert isinstance(data, dict)
+    return data
+
+
+def warnings(result: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+
+
+# -- route install: which agent reads the folder decides what stays ---------------------------
+
+
+def test_routing_codex_keeps_a_skill_its_side_file_makes_user_only(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    folder = project / ".agents" / "skills"
+    release = agent_skill(folder, "release")
+    (release / "agents").mkdir()
+    (release / "agents" / "openai.yaml").write_text(
+        "policy:\n  allow_implicit_invocation: false\n", encoding="utf-8"
+    )
+    with_model = agent_skill(folder, "withmodel")
+    text = (with_model / "SKILL.md").read_text(encoding="utf-8")
+    (with_model / "SKILL.md").write_text(text.replace("---\n\n", "model: opus\n---\n\n", 1))
+    data = route_json(cli, "install", "-t", "codex")
+    left = {skill["name"]: skill["reason"] for skill in data["left"]}
+    assert left == {
+        "release": "user-only (agents/openai.yaml: policy.allow_implicit_invocation: false): "
+        "it stays for the user's $release"
+    }
+    # Claude Code does not read .agents/skills: a model it would act on there is no reason
+    assert names(folder) == ["release", "skill-router"]
+    assert names(project / ".skillc" / "skills") == ["withmodel"]
+    route_json(cli, "uninstall", "-t", "codex")
+    assert names(folder) == ["release", "withmodel"]
+
+
+def test_routing_claude_still_keeps_its_folder_only_fields_and_ignores_codex_s_marker(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    folder = project / ".claude" / "skills"
+    with_model = agent_skill(folder, "withmodel")
+    text = (with_model / "SKILL.md").read_text(encoding="utf-8")
+    (with_model / "SKILL.md").write_text(text.replace("---\n\n", "model: opus\n---\n\n", 1))
+    release = agent_skill(folder, "release")  # Codex's side file: Claude Code does not read it
+    (release / "agents").mkdir()
+    (release / "agents" / "openai.yaml").write_text(
+        "policy:\n  allow_implicit_invocation: false\n", encoding="utf-8"
+    )
+    data = route_json(cli, "install", "-t", "claude")
+    left = {skill["name"]: skill["reason"] for skill in data["left"]}
+    assert list(left) == ["withmodel"]
+    assert "Claude Code acts on only when it loads the skill" in left["withmodel"]
+    assert names(project / ".skillc" / "skills") == ["release"]
