@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from skillc_index.build.project import project as project_frontmatter
+from skillc_index.dialect import COPILOT
 from skillc_index.markdown.frontmatter import parse_frontmatter
 
 from .test_route import agent_skill, names, route_json
@@ -81,3 +83,30 @@ def test_routing_claude_still_keeps_its_folder_only_fields_and_ignores_codex_s_m
     assert list(left) == ["withmodel"]
     assert "Claude Code acts on only when it loads the skill" in left["withmodel"]
     assert names(project / ".skillc" / "skills") == ["release"]
+
+
+# -- allowed-tools: an item the space-separated string cannot hold ----------------------------
+
+
+def test_an_allowed_tools_item_with_a_space_is_named_when_written_as_a_string(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    source = {"name": "at", "description": "Stages.", "allowed-tools": ["Bash(git add:*)", "Read"]}
+    (change,) = project_frontmatter(source, COPILOT, "copilot").changes
+    assert "'Bash(git add:*)'" in change.detail and "'Read'" not in change.detail
+    plain = {**source, "allowed-tools": ["Bash(git:*)", "Read"]}
+    (change,) = project_frontmatter(plain, COPILOT, "copilot").changes
+    assert change.detail == "written as a space-separated string"
+    write_skill(
+        project / ".skillc" / "skills" / "at",
+        frontmatter="name: at\ndescription: Stages.\nallowed-tools: [Bash(git add:*), Read]\n",
+    )
+    built = cli("skillc-index", script=True)("build", "at", "-t", "copilot")
+    assert built.returncode == 0, built.stderr
+    assert warnings(built) == [
+        "warning: copilot (GitHub Copilot): 'allowed-tools' written as a space-separated "
+        "string, which cannot hold 'Bash(git add:*)' faithfully (an item with white space "
+        "in it or empty: a reader splits the string at white space)"
+    ]
+    deployed = frontmatter(project / ".github" / "skills" / "at" / "SKILL.md")
+    assert deployed["allowed-tools"] == "Bash(git add:*) Read"

@@ -9,7 +9,8 @@
   Cursor's ``disable-model-invocation``... in ``.agents/skills``) is written as it is;
 - ``version``, ``author`` and (where the agent does not read it) ``compatibility``, plain
   values, move under ``metadata``, where they are the same note;
-- a list of ``allowed-tools`` becomes the specification's space-separated string, and
+- a list of ``allowed-tools`` becomes the specification's space-separated string (an item
+  it cannot hold as it is, ``Bash(git add:*)``, named in the change), and
   ``metadata`` values that are not strings become strings (a ``metadata`` left empty is left
   out);
 - a description (or compatibility note) over the limit is cut; an empty compatibility note
@@ -179,7 +180,7 @@ def project(
                 words = [_string(item) for item in value]
                 if all(word is not None for word in words):
                     out[key] = " ".join(str(word) for word in words)
-                    change(key, "converted", "written as a space-separated string")
+                    change(key, "converted", _tools_detail([str(word) for word in words]))
                     continue
             if key == "metadata" and isinstance(value, dict) and not superset:
                 metadata = dict(value)
@@ -243,6 +244,24 @@ def project(
         return Projection(out, side_files, tuple(changes))
     files, unheld = named_files(out, own if side_files else None, have)
     return Projection(out, side_files, tuple(changes), files, unheld)
+
+
+def _tools_detail(words: list[str]) -> str:
+    """The change of a list of ``allowed-tools`` written as the specification's
+    space-separated string: each item that string cannot hold as it is named (one holding
+    white space, ``Bash(git add:*)``, is read back as two tools; an empty one as none)."""
+    detail = "written as a space-separated string"
+    unfaithful = [word for word in words if word.split() != [word]]
+    if not unfaithful:
+        return detail
+    from skillc_index.text import cut_middle
+
+    named = ", ".join(repr(cut_middle(word, 60)) for word in unfaithful[:5])
+    more = f" and {len(unfaithful) - 5:,} more" if len(unfaithful) > 5 else ""
+    return (
+        f"{detail}, which cannot hold {named}{more} faithfully (an item with white space in it "
+        "or empty: a reader splits the string at white space)"
+    )
 
 
 #: The name the package facade exports :func:`project` under (``skillc_index.project`` would
