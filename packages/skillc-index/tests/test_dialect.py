@@ -49,6 +49,8 @@ def test_the_readme_table_names_what_each_record_holds() -> None:
         assert others.startswith("refused") == dialect.strict, name
         assert others.startswith("kept") == dialect.keeps_others, name
         assert ("description 1,024" in limits) == (dialect.description_limit == 1024), name
+        short = "`metadata.short-description` 1,024" in limits
+        assert short == (dialect.short_description_limit == 1024), name
         assert ("1,536" in limits) == (dialect.listing_limit == 1536), name
         assert set(re.findall(r"`([^`]+)`", sides)) == set(dialect.side_files), name
         assert source

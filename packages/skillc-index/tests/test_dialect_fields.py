@@ -6,13 +6,16 @@ hold. Real files; the builds the user runs through the installed ``skillc-index`
 
 from __future__ import annotations
 
+import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from skillc_index import dialect as dialects
 from skillc_index.build.project import project as project_frontmatter
-from skillc_index.dialect import COPILOT
+from skillc_index.dialect import AGENT_SKILLS, CODEX, COPILOT
+from skillc_index.listing.agents import entry_description
 from skillc_index.markdown.frontmatter import parse_frontmatter
 
 from .test_route import agent_skill, names, route_json
@@ -36,6 +39,77 @@ def frontmatter(path: Path) -> dict[str, Any]:
 
 def warnings(result: subprocess.CompletedProcess[str]) -> list[str]:
     return [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+
+
+# -- metadata.short-description: Codex refuses a skill whose text is over 1,024 characters ----
+
+
+def test_codex_refuses_a_short_description_over_its_limit_as_it_counts_it() -> None:
+    long = {"description": "Does x.", "metadata": {"short-description": "y" * 1025}}
+    why = "metadata.short-description is 1,025 characters long (at most 1,024)"
+    assert dialects.codex_refusal(long) == why
+    assert entry_description("codex", long) is None  # not listed
+    assert entry_description("claude", long) == "Does x."  # Claude Code reads no such limit
+    # Codex folds the white space before it counts: 1,024 letters and runs of spaces fit
+    folded = {"description": "Does x.", "metadata": {"short-description": "y " * 512}}
+    assert entry_description("codex", folded) == "Does x."
+    # and the name Codex takes: the frontmatter's, else the folder's, at most 64 characters
+    assert entry_description("codex", {"description": "Does x.", "name": "n" * 65}) is None
+    assert entry_description("codex", {"description": "Does x."}, folder="n" * 65) is None
+    assert entry_description("codex", {"description": "Does x."}, folder="n" * 64) == "Does x."
+
+
+def test_a_projection_cuts_the_short_description_where_codex_reads_it() -> None:
+    source = {"name": "sd", "description": "Does x.", "metadata": {"short-description": LONG_SHORT}}
+    for dialect in (CODEX, AGENT_SKILLS):
+        projection = project_frontmatter(source, dialect, "codex")
+        short = projection.frontmatter["metadata"]["short-description"]
+        assert len(short) == 1024 and short.endswith("\u2026")
+        (change,) = projection.changes
+        assert (change.field, change.action) == ("metadata.short-description", "cut")
+        assert dialects.codex_refusal(projection.frontmatter) is None
+    copilot = project_frontmatter(source, COPILOT, "copilot")  # no such limit: kept whole
+    assert copilot.frontmatter["metadata"]["short-description"] == LONG_SHORT
+    assert copilot.changes == ()
+
+
+def test_a_build_for_codex_cuts_the_short_description_and_says_so(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(
+        project / ".skillc" / "skills" / "sd",
+        frontmatter=LONG_SHORT_SKILL,
+    )
+    run = cli("skillc-index", script=True)
+    built = run("build", "sd", "-t", "codex")
+    assert built.returncode == 0, built.stderr
+    assert warnings(built) == [
+        "warning: codex (Codex): 'metadata.short-description' cut to 1,024 characters "
+        "(the agent's limit)"
+    ]
+    deployed = frontmatter(project / ".agents" / "skills" / "sd" / "SKILL.md")
+    assert len(deployed["metadata"]["short-description"]) == 1024
+    listed = run("list", "--budget", "--agent", "codex", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    (folder,) = json.loads(listed.stdout)["budget"]
+    assert [entry["name"] for entry in folder["entries"]] == ["sd"]
+    assert folder["not_listed"] == 0
+
+
+def test_the_budget_leaves_out_an_installed_skill_codex_refuses(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    folder = project / ".agents" / "skills"
+    write_skill(folder / "fits", description="Does x.")
+    write_skill(
+        folder / "sd",
+        frontmatter=LONG_SHORT_SKILL,
+    )
+    listed = cli("skillc_index")("list", "--budget", "--agent", "codex", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    (budget,) = json.loads(listed.stdout)["budget"]
+    assert [entry["name"] for entry in budget["entries"]] == ["fits"]
+    assert (budget["skills"], budget["not_listed"]) == (1, 1)
 
 
 # -- route install: which agent reads the folder decides what stays ---------------------------

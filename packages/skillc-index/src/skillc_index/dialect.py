@@ -19,7 +19,8 @@ on every command).
 from __future__ import annotations
 
 import re
-from typing import Literal, TypeGuard
+from collections.abc import Mapping
+from typing import Any, Literal, TypeGuard
 
 from skillc_index.record import Record
 
@@ -45,11 +46,14 @@ __all__ = [
     "PACKAGE_DIALECTS",
     "PLUGINS",
     "SHARED_FOLDER_FIELDS",
+    "SHORT_DESCRIPTION",
     "SKILL_DIR_PLACEHOLDER",
     "STANDARD_FIELDS",
     "TRAE",
     "Dialect",
     "NameFaults",
+    "codex_name_refusal",
+    "codex_refusal",
     "compatibility_problem",
     "description_problem",
     "fit_text",
@@ -76,6 +80,11 @@ COMPATIBILITY_LIMIT = 500
 NAME_LIMIT = 64
 #: Codex's side file (developers.openai.com/codex/skills, "agents/openai.yaml").
 CODEX_SIDE_FILE = "agents/openai.yaml"
+#: The key under ``metadata`` whose text Codex shows as a skill's short description
+#: (``metadata.short-description``): its loader refuses the whole skill when the text is over
+#: its limit, the description's (codex-rs ``core-skills/src/loader.rs``,
+#: ``MAX_SHORT_DESCRIPTION_LEN``).
+SHORT_DESCRIPTION = "short-description"
 #: What the commands a skill holds write for the skill's folder, as the agents that define
 #: them do: OpenClaw's ``{baseDir}``, Claude Code's ``${CLAUDE_SKILL_DIR}``, and
 #: ``$SKILL_DIR`` (the variable skillc-gateway's ``exec`` sets), each also as ``$NAME`` /
@@ -142,6 +151,9 @@ class Dialect(Record):
     """Where these facts come from (a documentation page, a validator, a report)."""
     description_limit: int | None = None
     """The longest description it takes (``strict``: refused over it; else cut)."""
+    short_description_limit: int | None = None
+    """The longest ``metadata.short-description`` it takes (:data:`SHORT_DESCRIPTION`:
+    Codex refuses the skill over it; cut)."""
     listing_limit: int | None = None
     """The most of ``description`` + ``when_to_use`` its skill listing shows per entry."""
     side_files: tuple[str, ...] = ()
@@ -293,9 +305,11 @@ CODEX = Dialect(
     strict=False,
     source="https://developers.openai.com/codex/skills (name, description; agents/openai.yaml: "
     "interface, policy.allow_implicit_invocation, dependencies); descriptions over 1,024 "
-    "characters refused (community reports); openai/skills skill-creator quick_validate.py "
-    "(no compatibility, no < or > in the description)",
+    "characters refused (community reports; codex-rs core-skills loader.rs: a name over 64, a "
+    "description or metadata.short-description over 1,024); openai/skills skill-creator "
+    "quick_validate.py (no compatibility, no < or > in the description)",
     description_limit=DESCRIPTION_LIMIT,
+    short_description_limit=DESCRIPTION_LIMIT,
     side_files=(CODEX_SIDE_FILE,),
     plain_description=True,
     shared=SHARED_FOLDER_FIELDS,
@@ -311,6 +325,7 @@ AGENT_SKILLS = Dialect(
     source="https://agentskills.io/specification and its reference validator skills-ref; read "
     "by Codex, Copilot, Cursor, Gemini CLI and OpenCode (their rows)",
     description_limit=DESCRIPTION_LIMIT,
+    short_description_limit=DESCRIPTION_LIMIT,
     side_files=(CODEX_SIDE_FILE,),
     readers=("codex", "copilot", "cursor", "gemini", "opencode"),
     plain_description=True,
@@ -414,6 +429,42 @@ def description_problem(value: str, limit: int = DESCRIPTION_LIMIT) -> str | Non
     lint's SKL107, the MCP server, build's projection (:func:`fit_text`) and the listing's
     model of Codex."""
     return _text_problem("description", value, limit)
+
+
+def codex_refusal(frontmatter: Mapping[str, Any], folder: str | None = None) -> str | None:
+    """Why Codex's loader refuses a skill of this ``frontmatter`` (loaded; a skill of a folder
+    named ``folder`` when it has no ``name``), counting each text with its white space folded
+    as Codex does, or None: a description empty or over :data:`DESCRIPTION_LIMIT` characters
+    (:func:`description_problem`), a ``metadata.short-description`` over
+    :data:`CODEX`'s ``short_description_limit``, a name over :data:`NAME_LIMIT`. The one
+    model of the listing (``skc list --budget``, ``skc eval``) and ``skc build``'s warning."""
+
+    def folded(value: object) -> str:
+        return " ".join(value.split()) if isinstance(value, str) else ""
+
+    problem = description_problem(folded(frontmatter.get("description")))
+    if problem is not None:
+        return problem
+    metadata = frontmatter.get("metadata")
+    short = folded(metadata.get(SHORT_DESCRIPTION)) if isinstance(metadata, Mapping) else ""
+    limit = CODEX.short_description_limit or DESCRIPTION_LIMIT
+    if text_length(short) > limit:
+        return (
+            f"metadata.{SHORT_DESCRIPTION} is {text_length(short):,} characters long "
+            f"(at most {limit:,})"
+        )
+    return codex_name_refusal(frontmatter.get("name"), folder)
+
+
+def codex_name_refusal(name: object, folder: str | None = None) -> str | None:
+    """Why Codex's loader refuses a skill whose frontmatter's ``name`` is ``name`` (its white
+    space folded; when that is no text or nothing, the name of its folder ``folder``): over
+    :data:`NAME_LIMIT` characters; None when it takes it (Codex checks no other rule)."""
+    taken = " ".join(name.split()) if isinstance(name, str) else ""
+    taken = taken or (folder or "")
+    if len(taken) > NAME_LIMIT:
+        return f"the name is {len(taken):,} characters long (at most {NAME_LIMIT})"
+    return None
 
 
 def compatibility_problem(value: str, limit: int = COMPATIBILITY_LIMIT) -> str | None:

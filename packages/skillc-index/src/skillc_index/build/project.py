@@ -13,8 +13,9 @@
   it cannot hold as it is, ``Bash(git add:*)``, named in the change), and
   ``metadata`` values that are not strings become strings (a ``metadata`` left empty is left
   out);
-- a description (or compatibility note) over the limit is cut; an empty compatibility note
-  is left out;
+- a description (or compatibility note) over the limit is cut, and so is a
+  ``metadata.short-description`` over the limit of a dialect Codex reads (its loader refuses
+  the skill); an empty compatibility note is left out;
 - anything else the dialect does not read is left out.
 
 For a build (``have``: the skill's files), a projection also names the skill's own files its
@@ -35,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from skillc_index.dialect import (
     CODEX_SIDE_FILE,
     COMPATIBILITY_LIMIT,
+    SHORT_DESCRIPTION,
     SKILL_DIR_PLACEHOLDER,
     Dialect,
     fit_text,
@@ -206,7 +208,7 @@ def project(
             change(key, "dropped", f"dropped ({why})")
     if metadata is not None or moved:
         inner = {path[1]: text for path, text in texts.items() if path[0] == "metadata"}
-        kept = _metadata(metadata or {}, moved, change, inner)
+        kept = _metadata(metadata or {}, moved, change, inner, dialect.short_description_limit)
         if kept:
             out["metadata"] = kept
         else:  # written `metadata: {}`, a flow mapping skills-ref refuses
@@ -270,10 +272,15 @@ project_frontmatter = project
 
 
 def _metadata(
-    metadata: dict[str, Any], moved: Mapping[str, str], change: Any, texts: Mapping[str, str]
+    metadata: dict[str, Any],
+    moved: Mapping[str, str],
+    change: Any,
+    texts: Mapping[str, str],
+    short_limit: int | None = None,
 ) -> dict[str, str]:
     """The specification's ``metadata``: string keys to string values (a boolean or a number
-    as ``texts``, the source, writes it), with ``moved`` added (a key it already has wins)."""
+    as ``texts``, the source, writes it), with ``moved`` added (a key it already has wins);
+    its ``short-description`` within ``short_limit`` (the dialect's, Codex's)."""
     result: dict[str, str] = {}
     for key, value in metadata.items():
         text = _string(value, texts.get(str(key)))
@@ -289,13 +296,18 @@ def _metadata(
         else:
             result[key] = value
             change(key, "moved", f"moved to metadata.{key}")
+    if short_limit is not None and SHORT_DESCRIPTION in result:
+        _fit(result, SHORT_DESCRIPTION, short_limit, change, "the agent's", "metadata.")
     return result
 
 
-def _fit(out: dict[str, Any], key: str, limit: int, change: Any, whose: str) -> None:
+def _fit(
+    out: dict[str, Any], key: str, limit: int, change: Any, whose: str, within: str = ""
+) -> None:
     """``out[key]``, a text, within ``limit`` (:func:`~skillc_index.dialect.fit_text`): the
     white space around it dropped when that is enough (a ``|`` block's final line break),
-    else cut; each said as a change (``whose``: the limit's, ``the agent's``)."""
+    else cut; each said as a change of the field ``within + key`` (``whose``: the limit's,
+    ``the agent's``)."""
     value = out[key]
     fitted, was_cut = fit_text(value, limit)
     if fitted == value:
@@ -305,9 +317,9 @@ def _fit(out: dict[str, Any], key: str, limit: int, change: Any, whose: str) -> 
         note = (
             f"the white space around it dropped ({whose} limit of {limit:,} characters counts it)"
         )
-        change(key, "converted", note)
+        change(within + key, "converted", note)
     else:
-        change(key, "cut", f"cut to {limit:,} characters ({whose} limit)")
+        change(within + key, "cut", f"cut to {limit:,} characters ({whose} limit)")
 
 
 def _fold_description(

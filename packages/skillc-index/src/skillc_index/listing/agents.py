@@ -16,11 +16,13 @@ The model of each agent, from its documentation and the behaviour reported in it
   description (file: /abs/path/SKILL.md)`` (the standard field only; the path with its
   symlinks resolved), ``- name: (file: ...)`` without a description; a description over
   1,024 characters is refused, the skill **not listed**, as is one whose frontmatter cannot
-  be parsed or has no description (its loader rejects it; it folds the description's white
-  space before it counts) and one its ``agents/openai.yaml`` keeps from implicit use
-  (``policy.allow_implicit_invocation: false``). The listing may take about 2% of the
-  context window (8,000 characters when the window is unknown). Codex ranks the skills by
-  scope (the repository's before the user's) then name, and keeps no usage. Over the budget
+  be parsed or has no description, whose ``metadata.short-description`` is over 1,024
+  characters or whose name is over 64 (its loader rejects it; it folds the white space of
+  each before it counts: :func:`~skillc_index.dialect.codex_refusal`) and one its
+  ``agents/openai.yaml`` keeps from implicit use (``policy.allow_implicit_invocation:
+  false``). The listing may take about 2% of the context window (8,000 characters when the
+  window is unknown). Codex ranks the skills by scope (the repository's before the user's)
+  then name, and keeps no usage. Over the budget
   it **shortens** every description, sharing what the entries without one leave one
   character at a time in that order, down to none (**name only**); when even those entries
   do not fit, it takes them in that order while they fit and leaves the rest out
@@ -39,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from skillc_index.dialect import CLAUDE_CODE, CLAUDE_CODE_FOLDER_FIELDS, description_problem
+from skillc_index.dialect import CLAUDE_CODE, CLAUDE_CODE_FOLDER_FIELDS, codex_refusal
 
 __all__ = [
     "AGENTS",
@@ -134,6 +136,7 @@ def entry_description(
     side: Mapping[str, Any] | None = None,
     limit: int = MAX_ENTRY_DESCRIPTION,
     reads: frozenset[str] = CLAUDE_CODE.reads,
+    folder: str | None = None,
 ) -> str | None:
     """The description ``agent`` lists for a skill of this frontmatter, cut as it cuts one
     entry (before any budget); None when the agent does not list the skill. ``frontmatter``
@@ -141,7 +144,8 @@ def entry_description(
     loader rejects it); ``side``: its ``agents/openai.yaml``, loaded (Codex's alone);
     ``limit``: Claude Code's cut (``skillListingMaxDescChars``); ``reads``: the fields the
     agent priced as Claude Code lists reads (its dialect's: only one that reads
-    ``disable-model-invocation`` hides a skill, only one that reads ``when_to_use`` adds it)."""
+    ``disable-model-invocation`` hides a skill, only one that reads ``when_to_use`` adds it);
+    ``folder``: the name of the skill's folder (Codex's name of a skill without one)."""
     description = _text((frontmatter or {}).get("description"))
     if agent == "claude":
         hides = "disable-model-invocation" in reads
@@ -154,8 +158,9 @@ def entry_description(
     if frontmatter is None or not implicit(side):
         return None
     # Codex counts the description with its white space folded (the text it lists) against
-    # the specification's limit: over it, or empty, the skill is refused
-    return None if description_problem(description) else description
+    # the specification's limit: over it, or empty, the skill is refused; so is one whose
+    # metadata.short-description or name is over its limit
+    return None if codex_refusal(frontmatter, folder) else description
 
 
 def fields_of(agent: str) -> frozenset[str]:

@@ -135,15 +135,15 @@ def read_entry(
     its SKILL.md; None when it is not a skill,
     ``omitted`` for a skill the agent does not list (``disable-model-invocation: true``; for
     Codex, ``policy.allow_implicit_invocation: false`` in ``agents/openai.yaml``, frontmatter
-    it cannot parse, a description it refuses). Raises :class:`CannotRead` when its SKILL.md
-    cannot be read. ``file``: the path the entry shows when the caller resolved it already
-    (:func:`~skillc_index.listing.agents.listed_file`). The one reader of a listing entry:
-    ``list --budget``'s and ``eval``'s."""
+    it cannot parse, a description, short description or name it refuses). Raises
+    :class:`CannotRead` when its SKILL.md cannot be read. ``file``: the path the entry shows
+    when the caller resolved it already (:func:`~skillc_index.listing.agents.listed_file`).
+    The one reader of a listing entry: ``list --budget``'s and ``eval``'s."""
     text = skill_text(path / SKILL_FILE)
     if text is None:
         return None
     data, front = skill_frontmatter(text)
-    description = entry_description(model, data, side_file(path, model), limit, reads)
+    description = entry_description(model, data, side_file(path, model), limit, reads, path.name)
     name = _text((data or {}).get("name")) or path.name
     shown = listed_file(path, model) if file is None else file
     name_chars = entry_chars(model, name, "", shown)
