@@ -159,6 +159,32 @@ def test_routing_claude_still_keeps_its_folder_only_fields_and_ignores_codex_s_m
     assert names(project / ".skillc" / "skills") == ["release"]
 
 
+# -- a store folder whose name breaks the name rule -------------------------------------------
+
+
+def test_a_store_folder_breaking_the_name_rule_is_deployed_with_a_warning_per_target(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    write_skill(project / ".skillc" / "skills" / "Release_Notes", description="Does x.")
+    long = "a" * 70
+    write_skill(project / ".skillc" / "skills" / long, description="Does y.")
+    run = cli("skillc-index", script=True)
+    built = run("build", "Release_Notes", "-t", "codex,opencode,claude")
+    assert built.returncode == 0, built.stderr
+    said = warnings(built)
+    assert [line.split(":")[1].strip() for line in said] == ["codex (Codex)", "opencode (OpenCode)"]
+    for line in said:
+        assert "the folder name 'Release_Notes' breaks the Agent Skills name rule" in line
+        assert "skills-ref refuses the skill" in line
+    for agent_folder in (".agents", ".opencode", ".claude"):  # deployed all the same
+        assert (project / agent_folder / "skills" / "Release_Notes" / "SKILL.md").is_file()
+    built = run("build", long, "-t", "codex")
+    assert built.returncode == 0, built.stderr
+    (line,) = warnings(built)
+    assert line.startswith("warning: codex (Codex): Codex refuses the skill (a name over 64")
+    assert "(this one has 70)" in line
+
+
 # -- allowed-tools: an item the space-separated string cannot hold ----------------------------
 
 

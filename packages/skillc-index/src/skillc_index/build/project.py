@@ -16,7 +16,9 @@
 - a description (or compatibility note) over the limit is cut, and so is a
   ``metadata.short-description`` over the limit of a dialect Codex reads (its loader refuses
   the skill); an empty compatibility note is left out;
-- anything else the dialect does not read is left out.
+- anything else the dialect does not read is left out;
+- the ``name`` is set to the folder's (``folder``: a build's), as the specification requires;
+  a folder name that breaks the name rule is left as it is, with a warning (``warnings``).
 
 For a build (``have``: the skill's files), a projection also names the skill's own files its
 deployment holds beside the stub (:func:`named_files`): those a hook command the dialect
@@ -36,9 +38,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from skillc_index.dialect import (
     CODEX_SIDE_FILE,
     COMPATIBILITY_LIMIT,
+    NAME_LIMIT,
     SHORT_DESCRIPTION,
     SKILL_DIR_PLACEHOLDER,
     Dialect,
+    codex_name_refusal,
     fit_text,
     is_text,
     skill_name_problem,
@@ -100,14 +104,18 @@ class FieldChange(Record):
 
 class Projection(Record):
     """What one target gets: its frontmatter, its side files (path -> text) and the changes;
-    for a build, the skill's files its deployment holds too (``files``) and a warning for each
-    file named that it cannot hold (``unheld``)."""
+    for a build, the skill's files its deployment holds too (``files``), a warning for each
+    file named that it cannot hold (``unheld``) and one for a folder name the target's agent
+    may refuse (``warnings``)."""
 
     frontmatter: dict[str, Any]
     side_files: dict[str, str]
     changes: tuple[FieldChange, ...]
     files: tuple[str, ...] = ()
     unheld: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    """What the target's agent may refuse, said with the target (a folder name that breaks
+    the name rule): the deployment is made all the same."""
 
     @property
     def changed(self) -> bool:
@@ -214,14 +222,14 @@ def project(
         else:  # written `metadata: {}`, a flow mapping skills-ref refuses
             change("metadata", "dropped", "dropped (nothing left in it)")
     _fold_description(out, frontmatter, dialect, change)
-    if (
-        folder is not None
-        and not superset
-        and out.get("name") != folder
-        and skill_name_problem(folder) is None
-    ):
-        out["name"] = folder
-        change("name", "converted", f"set to '{folder}', the name of its folder")
+    warnings: list[str] = []
+    if folder is not None and not superset:
+        problem = skill_name_problem(folder)
+        if problem is not None:  # deployed all the same (Claude Code's takes it): said
+            warnings.append(_name_warning(target, dialect, folder, out, problem))
+        elif out.get("name") != folder:
+            out["name"] = folder
+            change("name", "converted", f"set to '{folder}', the name of its folder")
     if isinstance(out.get("compatibility"), str) and not superset:
         if text_fault(out["compatibility"], COMPATIBILITY_LIMIT) == "empty":
             del out["compatibility"]  # a validator refuses the skill (quick_validate.py)
@@ -243,9 +251,27 @@ def project(
             del base["policy"]
         side_files[CODEX_SIDE_FILE] = side_file_text(base)
     if have is None:
-        return Projection(out, side_files, tuple(changes))
+        return Projection(out, side_files, tuple(changes), warnings=tuple(warnings))
     files, unheld = named_files(out, own if side_files else None, have)
-    return Projection(out, side_files, tuple(changes), files, unheld)
+    return Projection(out, side_files, tuple(changes), files, unheld, tuple(warnings))
+
+
+def _name_warning(
+    target: str, dialect: Dialect, folder: str, out: Mapping[str, Any], problem: str
+) -> str:
+    """The warning of a deployment to ``target`` as the folder ``folder``, whose name breaks
+    the Agent Skills name rule (``problem``): the frontmatter's ``name`` is not set to it,
+    and who refuses the skill; Codex surely when the name it takes (the frontmatter's, else
+    the folder's) is over its limit (:func:`~skillc_index.dialect.codex_name_refusal`)."""
+    codex = CODEX_SIDE_FILE in dialect.side_files
+    if codex and codex_name_refusal(out.get("name"), folder) is not None:
+        who = f"Codex refuses the skill (a name over {NAME_LIMIT} characters)"
+    else:
+        who = "skills-ref refuses the skill, and an agent that checks the rule may"
+    return (
+        f"{target} ({dialect.agent}): {who}: the folder name '{folder}' breaks the Agent Skills "
+        f"name rule; {problem}; rename the folder"
+    )
 
 
 def _tools_detail(words: list[str]) -> str:

@@ -378,7 +378,11 @@ def _build_skill(
         )
         plans = planned(target_names, force=force, copy=copy)
         named = len(plans)  # the plans after these refresh copies made before
-        unheld = (text for projection in projections.values() for text in projection.unheld)
+        unheld = (
+            text
+            for projection in projections.values()
+            for text in (*projection.warnings, *projection.unheld)
+        )
         notices.extend(Notice(text) for text in dict.fromkeys(unheld))
         plans += _refresh_plans(refresh, plans, planned, layout, notices)
         guessed = {target for target, path in refresh.items() if len(copies[path]) > 1}

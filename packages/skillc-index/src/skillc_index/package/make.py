@@ -237,7 +237,10 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         os.path.realpath(source),
         (
             *resolved.notices,
-            *(Notice(f"{meta.name}: {text}") for text in (*said, *projection.unheld)),
+            *(
+                Notice(f"{meta.name}: {text}")
+                for text in (*said, *projection.warnings, *projection.unheld)
+            ),
             *skipped_notices(source, found.skipped, "packaged"),
             *clashes,
         ),
