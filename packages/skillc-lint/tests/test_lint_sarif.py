@@ -235,3 +235,30 @@ def test_an_output_file_in_a_missing_folder_is_written_there(tmp_path: Path, opt
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads((tmp_path / "out" / "deeper" / "x.json").read_text())
+
+
+def test_driver_rules_hold_the_rules_a_subfolders_config_enables(tmp_path: Path) -> None:
+    """A subfolder's ``pyproject.toml`` turns on a profile the working folder's config does
+    not: its rules ran, so ``tool.driver.rules`` lists them and each result has its
+    ``ruleIndex`` (the log was schema-valid without them: only this check sees it)."""
+    work = tmp_path / "repo"
+    team = work / "team-a"
+    (team / "skills" / "deploy").mkdir(parents=True)
+    (team / "pyproject.toml").write_text(
+        '[tool.skillc.lint]\nprofiles = ["claude-code"]\n', encoding="utf-8"
+    )
+    (team / "skills" / "deploy" / "SKILL.md").write_text(
+        "---\nname: deploy\ndescription: Deploys. Use when deploying.\ncontext: inline\n---\n\n"
+        "# deploy\n",
+        encoding="utf-8",
+    )
+    (work / "plain").mkdir()
+    (work / "plain" / "SKILL.md").write_text(SKILL, encoding="utf-8")
+    [run] = lint_sarif(work, ".")["runs"]
+    ids = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
+    assert len(ids) == len(set(ids))  # a rule both configurations enable: listed once
+    found = {result["ruleId"] for result in run["results"]}
+    assert "SKL602" in found  # the claude-code profile's, from team-a's config only
+    assert "SKL108" in found  # the working folder's (the default rules)
+    for result in run["results"]:
+        assert ids[result["ruleIndex"]] == result["ruleId"]

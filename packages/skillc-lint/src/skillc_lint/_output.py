@@ -308,12 +308,14 @@ def _sarif_fix(
 
 
 def sarif_log(
-    results: Sequence[Outcome], registry: RuleRegistry | None, cwd: Path, *, version: str
+    results: Sequence[Outcome], registries: Sequence[RuleRegistry], cwd: Path, *, version: str
 ) -> dict[str, Any]:
     """A SARIF 2.1.0 log with one run, for GitHub code scanning and IDEs.
 
     ``tool.driver.rules`` lists the rules that ran (id, name, descriptions, help, default
-    level, ``fixable``; none when the run failed before it had its rules); each result has its
+    level, ``fixable``; none when the run failed before it had its rules): those enabled by
+    any of ``registries`` (each configuration the run used, a subfolder's too), in the order
+    of the first that enables each, with its level there; each result has its
     rule, level, message and a physical location: the file relative to ``%SRCROOT%`` (the
     working folder; GitHub Actions' workspace where it is set:
     :func:`~skillc_index.sarif.source_root`) and its line (1 for whole-file findings), and
@@ -324,8 +326,10 @@ def sarif_log(
     root = source_root(cwd)
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
-    for entry in registry.active() if registry is not None else ():
+    for entry in (state for registry in registries for state in registry.active()):
         rule = entry.rule
+        if rule.id in index:  # enabled by an earlier configuration too
+            continue
         index[rule.id] = len(rules)
         rules.append(
             {

@@ -56,6 +56,7 @@ class LintRun:
         self.cwd = cwd
         self.registry = registry
         self.hidden = hidden
+        self._configured: _Configured | None = None
         self.docs: list[RuleDocShape] | None = None
         self.rules: list[RuleState] | None = None
         self.collections: list[tuple[str, int]] = []
@@ -90,6 +91,15 @@ class LintRun:
         if self.params.skill is not None and self.reports:
             return self.reports[0].warnings
         return ()
+
+    @property
+    def registries(self) -> list[RuleRegistry]:
+        """The rules of each configuration the run used, the working folder's first (a
+        subfolder's config may enable rules the working folder's does not): SARIF's
+        ``tool.driver.rules`` lists those of them all."""
+        if self._configured is not None:
+            return self._configured.registries
+        return [self.registry] if self.registry is not None else []
 
     @property
     def results(self) -> list[LintResult]:
@@ -218,6 +228,7 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
         run.rules = registry.states()
         return run
     run = LintRun(params, cwd, registry, hidden)
+    run._configured = rules
     run._pending = _plan(session, run, rules)
     return run
 
@@ -262,6 +273,11 @@ class _Configured:
                 )
             built = self._built[key] = (registry, hidden)
         return built
+
+    @property
+    def registries(self) -> list[RuleRegistry]:
+        """The rules of each configuration built so far, in the order they were first used."""
+        return [registry for registry, _ in self._built.values()]
 
 
 def _docs(selector: str) -> list[RuleDocShape]:

@@ -64,7 +64,7 @@ def _print_run_error(exc: Exception, output_format: str, sarif_file: str | None)
     from skillc_lint._output import RunError, sarif_log
 
     error = RunError(None, error_of(exc))
-    log = sarif_log([error], None, Path.cwd(), version=__version__)
+    log = sarif_log([error], (), Path.cwd(), version=__version__)
     if sarif_file is not None:
         import contextlib
 
@@ -366,7 +366,7 @@ def _sarif(run: LintRun, *, quiet: bool) -> dict[str, Any]:
     outcomes = run.outcomes
     if quiet:
         outcomes = [o for o in outcomes if isinstance(o, _output.RunError)]
-    return _output.sarif_log(outcomes, run.registry, run.cwd, version=__version__)
+    return _output.sarif_log(outcomes, run.registries, run.cwd, version=__version__)
 
 
 def _write_sarif(log: Mapping[str, Any], file: str, cwd: Path) -> None:
