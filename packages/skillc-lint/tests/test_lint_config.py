@@ -164,6 +164,33 @@ def test_config_option_names_the_file(lint: Run, cwd: Path) -> None:
         assert f'the config file "{path}" is {kind}, not a regular file\'' in other.stderr
 
 
+def test_a_config_options_per_file_ignores_are_relative_to_the_project(
+    lint: Run, cwd: Path
+) -> None:
+    """``--config ci/lint.toml``: its ``per-file-ignores`` hid nothing, silently (their
+    patterns were relative to ``ci/``, where no skill lies, while its other settings applied).
+    They are relative to the project found from the working folder, else the working folder,
+    as the project's own config's are."""
+    write(
+        cwd / "ci" / "lint.toml",
+        "[lint]\nSKL201 = { max-lines = 300 }\n[lint.per-file-ignores]\n"
+        '"skills/legacy/**" = ["SKL108"]\n"**/references/*.md" = ["SKL401"]\n',
+    )
+    legacy = put(cwd / "skills" / "legacy")
+    write(legacy / "references" / "orphan.md", "# orphan\n")
+    put(cwd / "skills" / "fresh")
+    want = {"fresh": [("SKL108", "warning")], "legacy": []}
+    assert findings(lint("skills", "--config", "ci/lint.toml", "--format", "json")) == want
+    # without the file, the orphan is found: the ignore above hid it
+    assert ("SKL401", "warning") in findings(lint("skills", "--format", "json"))["legacy"]
+    # from a folder of a project: relative to the project (the folder holding .skillc/)
+    write(cwd / ".skillc" / "config.toml", "")
+    inside = lint(
+        "legacy", "fresh", "--config", "../ci/lint.toml", "--format", "json", cwd=cwd / "skills"
+    )
+    assert findings(inside) == want
+
+
 def test_a_pyproject_with_a_toml_error_is_warned_not_passed_over(lint: Run, cwd: Path) -> None:
     """A duplicate key in another tool's table made the ``pyproject.toml`` silently no config:
     the team's ``SKL108 = "error"`` was dropped and the run went green. It is warned about

@@ -315,7 +315,8 @@ def _names(values: Iterable[str], name: str, most: int) -> list[str]:
 
 class LintConfig(NamedTuple):
     """The configuration a lint uses and the folder its ``per-file-ignores`` patterns are
-    relative to (the config file's project); ``guarded`` when that file is the linted
+    relative to (the config file's project; a ``--config`` file's: the working folder's,
+    :func:`config_of`); ``guarded`` when that file is the linted
     skill's own (found walking up from it, in a folder not at or above the working folder),
     whose ``[lint]`` cannot configure or ignore the security rules."""
 
@@ -369,7 +370,10 @@ def config_of(
     None, or the project's of ``layout``: the project's and the global one, ``loaded`` when
     the caller has read them). :attr:`~LintConfig.guarded` when ``file``'s folder is neither
     ``cwd``, the working folder (``skillc-lint``'s, the language server's workspace folder),
-    nor one above it: the linted skill's own; never for ``cwd`` None (a file the user named).
+    nor one above it: the linted skill's own; never for ``cwd`` None (a file the user named,
+    ``--config``: its ``per-file-ignores`` patterns are relative to the project found from the
+    working folder, else the working folder, as the project's own config's are, wherever the
+    file lies: ``ci/lint.toml`` is no project's root).
     ``skillc-lint`` and the language server both read their configuration so."""
     from skillc_index import load_config
     from skillc_index.config import project_config_file
@@ -378,7 +382,7 @@ def config_of(
         config = load_config(layout) if loaded is None else loaded
     else:
         config = load_config(layout, project_file=file)
-    if file is None:
+    if file is None or cwd is None:
         return LintConfig(config, layout.project_root or layout.cwd)
     from skillc_index.files import within
 
