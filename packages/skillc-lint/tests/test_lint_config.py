@@ -83,6 +83,31 @@ def test_each_linted_path_uses_its_nearest_config(lint: Run, cwd: Path) -> None:
         }
 
 
+def test_a_submodule_skill_takes_the_config_of_the_working_folders_repository(
+    lint: Run, cwd: Path
+) -> None:
+    """A skill that is a git submodule (or its own clone: ``.git``, a file or a folder): the
+    walk for its config ends at its ``.git``, and the repository's ``pyproject.toml`` was
+    passed over (the same setting in ``.skillc/config.toml`` applied). Nothing found above
+    a skill, the config nearest the working folder is used, per-file-ignores included."""
+    (cwd / ".git").mkdir()
+    write(
+        cwd / "pyproject.toml",
+        '[tool.skillc.lint]\nSKL108 = "error"\n[tool.skillc.lint.per-file-ignores]\n'
+        '"skills/c/**" = ["SKL108"]\n',
+    )
+    put(cwd / "skills" / "a")
+    write(put(cwd / "skills" / "b") / ".git", "gitdir: ../../.git/modules/b\n")
+    (put(cwd / "skills" / "c") / ".git").mkdir()  # a clone of its own
+    want = {"a": [("SKL108", "error")], "b": [("SKL108", "error")], "c": []}
+    assert findings(lint("skills", "--format", "json")) == want
+    # the working folder inside the repository: its config is still the one found walking up
+    assert findings(lint(".", "--format", "json", cwd=cwd / "skills")) == want
+    # a skill's own config still wins for it
+    write(cwd / "skills" / "b" / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "off"\n')
+    assert findings(lint("skills", "--format", "json"))["b"] == []
+
+
 def test_a_rule_is_set_twice_only_within_one_config_file(lint: Run, cwd: Path, home: Path) -> None:
     """The global config's ``SKL108 = "off"`` and the project's ``description-triggers =
     "error"`` warned ``SKL108 is set twice`` on every run (the files were merged, then

@@ -792,6 +792,28 @@ def test_the_editor_reads_the_config_skillc_lint_finds_in_pyproject(
     assert session.problems == []
 
 
+def test_the_editor_reads_the_repositorys_config_for_a_submodule_skill(
+    tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A skill that is a git submodule (its ``.git`` ends the walk for its config) takes
+    the config nearest the workspace folder, as ``skillc-lint`` run there does: it got the
+    defaults."""
+    from skillc_lint.server.session import Session
+
+    monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "pyproject.toml").write_text('[tool.skillc.lint]\nSKL104 = "off"\n', encoding="utf-8")
+    root = write_skill(repo / "skills" / "my-skill", files={".git": "gitdir: ../../.git/m\n"})
+    text = SKILL.replace("name: my-skill", "name: Bad_Name") + "\n# My Skill\n"
+    for folders in ([repo], [repo / "skills"]):
+        session = Session(folders=lambda folders=folders: folders)
+        session.open(root / "SKILL.md", text)
+        (report,) = session.reports(root)
+        assert "SKL104" not in [d.rule for d in report.diagnostics]
+        assert "SKL102" in [d.rule for d in report.diagnostics]
+
+
 def test_a_file_over_the_parse_limit_is_a_problem_told_when_it_appears(
     tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -245,16 +245,15 @@ class _Configured:
         self._nearest: dict[Path, Path | None] = {}  # each folder's config, walked once
 
     def __call__(self, start: Path) -> tuple[RuleRegistry, Suppressions]:
-        from skillc_index import find_config
         from skillc_index.config import project_config_file
-        from skillc_lint.operations import lint_config, rule_registry, suppressions
+        from skillc_lint.operations import lint_config, nearest_config, rule_registry, suppressions
 
         session, params = self.session, self.params
         layout = session.layout
         if params.config is not None:
             key: Path | None = layout.cwd / params.config
         else:
-            key = find_config(start, layout, self._nearest)
+            key = nearest_config(start, layout, layout.cwd, self._nearest)
         built = self._built.get(key)
         if built is None and key is not None and key == project_config_file(layout):
             key = None  # the session's own

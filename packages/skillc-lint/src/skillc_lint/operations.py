@@ -40,6 +40,7 @@ __all__ = [
     "lint",
     "lint_config",
     "lint_skills",
+    "nearest_config",
     "rule_registry",
     "suppressions",
 ]
@@ -328,16 +329,16 @@ class LintConfig(NamedTuple):
 def lint_config(session: Session, start: Path | None, given: str | None = None) -> LintConfig:
     """The configuration for linting ``start`` (a skill folder, a folder of skills, a file),
     as ruff finds its own: ``given`` (``--config PATH``, relative to the working folder);
-    else the config file nearest ``start`` (:func:`skillc_index.find_config`:
-    ``.skillc/config.toml``, or ``pyproject.toml`` with ``[tool.skillc]``, walking up); else
-    the session's (the project's found from the working folder, and the global one). A file
+    else the config file nearest ``start`` (:func:`nearest_config`: ``.skillc/config.toml``,
+    or ``pyproject.toml`` with ``[tool.skillc]``, walking up from it, else from the working
+    folder); else the session's (the project's found from the working folder, and the global
+    one). A file
     found whose folder is not the working folder or one above it is the linted skill's
     own: :attr:`LintConfig.guarded`.
     Raises :class:`~skillc_lint.ConfigNotFound` (E100) when ``given`` is no file (saying
     what it is when it is there: a folder, a device...), or a file that cannot be used (not
     TOML, a ``pyproject.toml`` without ``[tool.skillc]``: :attr:`Config.ignored
     <skillc_index.Config.ignored>`), rather than lint on other settings than those named."""
-    from skillc_index import find_config
     from skillc_lint import ConfigNotFound
 
     layout = session.layout
@@ -353,7 +354,7 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
             raise ConfigNotFound(given, file_kind(mode))
         file: Path | None = path
     else:
-        file = None if start is None else find_config(start, layout)
+        file = None if start is None else nearest_config(start, layout, layout.cwd)
     found = config_of(layout, file, layout.cwd if given is None else None, session.config)
     config = found.config
     if given is not None and file is not None and file in config.ignored:
@@ -361,6 +362,22 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
     if config is not session.config:
         session.warn(config.notices)
     return found
+
+
+def nearest_config(
+    start: Path, layout: Layout, cwd: Path, nearest: dict[Path, Path | None] | None = None
+) -> Path | None:
+    """The config file that configures the lint of ``start``: the one nearest it
+    (:func:`skillc_index.find_config`); else, nothing being found above it (a skill that is
+    its own repository or a submodule: the walk ends at its ``.git``; one outside any
+    project), the one nearest ``cwd`` (the working folder, the language server's workspace
+    folder), as the project found from the working folder is used: a repository's
+    ``pyproject.toml`` configures its submodules' skills, as its ``.skillc/config.toml``
+    does. None when neither walk finds one. ``nearest``: :func:`~skillc_index.find_config`'s."""
+    from skillc_index import find_config
+
+    found = find_config(start, layout, nearest)
+    return found if found is not None else find_config(cwd, layout, nearest)
 
 
 def config_of(

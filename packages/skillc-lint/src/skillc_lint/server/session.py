@@ -303,15 +303,16 @@ class Session:
         """The rules for the skill at ``root``: the configuration ``skillc-lint`` would use
         there run from the innermost workspace folder holding it (the skill's parent folder
         for a skill in none), :func:`skillc_lint.operations.config_of`: the nearest
-        ``.skillc/config.toml`` or ``pyproject.toml`` with ``[tool.skillc]`` walking up, else
-        the project's and the global one, one inside the skill configuring no security rule;
+        ``.skillc/config.toml`` or ``pyproject.toml`` with ``[tool.skillc]`` walking up from
+        the skill, else from that folder (:func:`~skillc_lint.operations.nearest_config`),
+        else the project's and the global one, one inside the skill configuring no security rule;
         with the server's profiles, and that configuration's ``[lint] per-file-ignores``
         (None when it belongs to no folder: their patterns are relative to it); one pair per
         config and working folder, read again when one of its files changed (:func:`_stamps`)."""
-        from skillc_index import Layout, find_config
+        from skillc_index import Layout
         from skillc_index.config import project_config_file
         from skillc_lint import configured_registry
-        from skillc_lint.operations import config_of
+        from skillc_lint.operations import config_of, nearest_config
 
         try:
             layout = Layout.discover(root)
@@ -320,11 +321,11 @@ class Session:
 
             self.tell_once(format_diagnostic(exc.diagnostic))
             return configured_registry({}, self.profiles)[0], None
-        found_file = find_config(root, layout)
-        project = project_config_file(layout)
-        file = None if found_file == project else found_file  # the project's, as Layout found it
         holding = [folder for folder in self.folders() if root.is_relative_to(folder)]
         cwd = max(holding, key=lambda folder: len(folder.parts)) if holding else root.parent
+        found_file = nearest_config(root, layout, cwd)
+        project = project_config_file(layout)
+        file = None if found_file == project else found_file  # the project's, as Layout found it
         key = f"{file or layout.project_root or ''}\0{cwd}"
         # the project's: its config.toml too, made later in place of its pyproject.toml
         files = [layout.global_config, file or layout.project_config, file or project]
