@@ -128,5 +128,33 @@ def test_the_pre_commit_hook_of_this_repository(tmp_path: Path) -> None:
     assert deleted.returncode == 1 and "SKL301" in deleted.stdout, deleted.stdout + deleted.stderr
 
 
+def test_the_pre_commit_hook_with_additional_dependencies(tmp_path: Path) -> None:
+    """A user's ``additional_dependencies`` replace the hook's own list, which installed
+    skillc-index and skillc-lint: the hook failed, ``Executable `skillc-lint` not found``.
+    pre-commit's ``pip install .`` at this repository's root installs them (its
+    pyproject.toml), whatever the list; no skillc-lint on PATH stands in for it."""
+    head = _run("git", "-C", ROOT, "rev-parse", "HEAD").stdout.strip()
+    repo = tmp_path / "repo"
+    (repo / "skills" / "Bad").mkdir(parents=True)
+    (repo / "skills" / "Bad" / "SKILL.md").write_text("---\nname: Bad_Name\ndescription: x\n---\n")
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {ROOT}\n    rev: {head}\n    hooks:\n"
+        "      - id: skillc-lint\n        args: [skills/]\n"
+        '        additional_dependencies: ["pyyaml"]\n'
+    )
+    path = os.pathsep.join(
+        folder
+        for folder in os.environ.get("PATH", "").split(os.pathsep)
+        if not (Path(folder) / "skillc-lint").exists()
+    )
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "PATH": path}
+    _run("git", "init", "-q", repo)
+    _run("git", "-C", repo, "add", ".")
+    hook = [sys.executable, "-m", "pre_commit", "run", "--all-files"]
+    failed = subprocess.run(hook, cwd=repo, env=env, capture_output=True, text=True)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "SKL102 name-format" in failed.stdout, failed.stdout + failed.stderr
+
+
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
