@@ -288,8 +288,8 @@ def plan_deployments(
             creation_start(root)  # CannotCreate for a folder no path can name (a name too long)
         path = root / skill
         real = Path(real_root) / skill
-        if real in seen:
-            continue
+        if real in seen:  # one deployment a folder, its first target's: the caller orders
+            continue  # them (skillc_index.build.readers.one_per_folder) and says the others
         seen.add(real)
         for folder in (runtime, source):
             if inside(str(real), os.path.realpath(folder)):

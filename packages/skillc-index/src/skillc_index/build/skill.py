@@ -36,6 +36,7 @@ from skillc_index.build.deploy import (
 from skillc_index.build.manifest import MANIFEST_FILE, refuse_older_runtime
 from skillc_index.build.origin import from_origin
 from skillc_index.build.projections import projected_files, target_projections
+from skillc_index.build.readers import keeping_most, one_per_folder
 from skillc_index.build.store import (
     ImportAction,
     ImportPlan,
@@ -78,7 +79,7 @@ from skillc_index.walk import SkillFiles, walk_skill
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
-    from skillc_index.build.project import FieldChange, Projection
+    from skillc_index.build.project import FieldChange
     from skillc_index.build.shapes import BuildShape
     from skillc_index.glob import IgnoreRules
     from skillc_index.index.schema import FileStat
@@ -359,7 +360,12 @@ def _build_skill(
         projections = target_projections(
             [*target_names, *candidates], resolved, config, files.files
         )
-        refresh = {_copy_target(targets, projections): path for path, targets in copies.items()}
+        refresh = {keeping_most(targets, projections): path for path, targets in copies.items()}
+        target_names, shared = one_per_folder(  # named targets sharing a folder: deployed once
+            target_names, projections, skill=target_skill.name, scope=target_skill.scope,
+            layout=layout, configured=config.targets,
+        )  # fmt: skip
+        notices += shared
         planned = functools.partial(  # a target's plan: the named ones', each copy's refresh
             plan_deployments,
             skill=target_skill.name,
@@ -474,10 +480,11 @@ def _refresh_plans(
     notices: list[Diagnostic | Notice],
 ) -> list[DeployPlan]:
     """The plans that refresh the copies of skillc's own made before (``copies``: target ->
-    path, each copy's target chosen by :func:`_copy_target`) at no destination of the ``named``
-    targets' plans: each as a build naming its target would (``planned``: never ``force``). A
-    copy that may not be refreshed (its folder cannot be written, the project's config leads
-    it outside the project) is a warning: the build was not asked to deploy there."""
+    path, each copy's target chosen by :func:`~skillc_index.build.readers.keeping_most`) at
+    no destination of the ``named`` targets' plans: each as a build naming its target would
+    (``planned``: never ``force``). A copy that may not be refreshed (its folder cannot be
+    written, the project's config leads it outside the project) is a warning: the build was
+    not asked to deploy there."""
     done = {os.path.realpath(plan.path.parent) for plan in named}
     plans: list[DeployPlan] = []
     for target, path in copies.items():
@@ -489,20 +496,6 @@ def _refresh_plans(
             why = format_diagnostic(exc.diagnostic).splitlines()[0]
             notices.append(not_refreshed(layout, path, why))
     return plans
-
-
-def _copy_target(targets: Sequence[str], projections: Mapping[str, Projection]) -> str:
-    """The target a copy made before is refreshed as, of its ``targets``
-    (:func:`~skillc_index.build.deploy.copy_deployments`): the one it records, else (an older
-    copy, in a folder several targets share) the one whose projection keeps the most fields:
-    the fewest dropped, then the fewest changed, Claude Code's first among equals."""
-
-    def lost(target: str) -> tuple[int, int, bool]:
-        changes = projections[target].changes if target in projections else ()
-        dropped = sum(change.action == "dropped" for change in changes)
-        return dropped, len(changes), target != "claude"
-
-    return min(targets, key=lost)
 
 
 def _build_lock(skill: ResolvedSkill, *, runtime: bool = False) -> AbstractContextManager[None]:

@@ -1,0 +1,140 @@
+"""Which agents read the deployments one build makes (``skc build -t a,b,...``).
+
+- Named targets whose agent folders are one real folder (``agents`` and ``codex`` share
+  ``.agents/skills``; a ``.claude/skills`` that is a symlink to it) get one deployment there:
+  :func:`one_per_folder` deploys it as the target whose dialect keeps the most fields
+  (:func:`keeping_most`: Claude Code's copy keeps every field, which the other agents ignore),
+  with the side files the others' dialects write (Codex's ``agents/openai.yaml``: a user-only
+  skill stays user-only in Codex), and says, for each other target, what its agent gets there
+  that its own dialect would not have written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from skillc_index.diagnostics import Notice, SkillcError
+from skillc_index.layout import KNOWN_TARGETS, Layout, Scope
+
+if TYPE_CHECKING:
+    from skillc_index.build.project import Projection
+
+__all__ = ["keeping_most", "one_per_folder"]
+
+Group = list[tuple[str, Path]]
+"""Named targets deploying into one real folder, each with its agent folder as resolved."""
+
+
+def keeping_most(targets: Sequence[str], projections: Mapping[str, Projection]) -> str:
+    """Of ``targets`` sharing one folder, the one whose projection keeps the most fields: the
+    fewest dropped, then the fewest changed, Claude Code's first among equals, then the first
+    given (a target with no dialect, a folder or a ``[targets]`` entry, changes nothing)."""
+
+    def lost(target: str) -> tuple[int, int, bool]:
+        changes = projections[target].changes if target in projections else ()
+        dropped = sum(change.action == "dropped" for change in changes)
+        return dropped, len(changes), target != "claude"
+
+    return min(targets, key=lost)
+
+
+def _groups(
+    targets: Sequence[str], scope: Scope, layout: Layout, configured: Mapping[str, str] | None
+) -> list[Group]:
+    """``targets`` grouped by the real folder they deploy into, in the order given. A target
+    whose folder cannot be told (unknown: the plan says E100) is a group of its own."""
+    groups: dict[str, Group] = {}
+    for target in targets:
+        try:
+            root = layout.target_root(target, scope, configured)
+        except (ValueError, SkillcError):
+            groups[f"\0{target}"] = [(target, Path())]
+            continue
+        groups.setdefault(os.path.realpath(root), []).append((target, root))
+    return list(groups.values())
+
+
+def _agent(target: str) -> str:
+    dialect = KNOWN_TARGETS[target].dialect if target in KNOWN_TARGETS else None
+    return target if dialect is None else f"{target} ({dialect.agent})"
+
+
+def _quoted(fields: Sequence[str]) -> str:
+    return ", ".join(f"'{field}'" for field in fields)
+
+
+def _differences(
+    other: Projection | None, kept: Projection | None, merged: Projection | None
+) -> list[str]:
+    """What the agent of the target projected as ``other`` gets in the deployment of the
+    target projected as ``kept`` (``merged``: with the other targets' side files) that its own
+    dialect would not have written (None: the source's frontmatter as it is)."""
+    if other is None:  # no dialect (a folder, a [targets] entry): anything is its own
+        return []
+    if kept is None or merged is None:  # the source's frontmatter: what the agent reads
+        if not other.changed:
+            return []
+        return ["the source's frontmatter as it is", *(f"no {rel}" for rel in other.side_files)]
+    said: list[str] = []
+    mine, theirs = other.frontmatter, kept.frontmatter
+    if extra := [field for field in theirs if field not in mine]:
+        said.append(f"with {_quoted(extra)}, which its own dialect leaves out")
+    if missing := [field for field in mine if field not in theirs]:
+        said.append(f"without {_quoted(missing)}")
+    if changed := [field for field in mine if field in theirs and mine[field] != theirs[field]]:
+        said.append(f"{_quoted(changed)} not as its own dialect writes it")
+    for rel, text in other.side_files.items():
+        if kept.side_files.get(rel) == text:
+            continue
+        done = merged.side_files.get(rel) == text
+        said.append(f"{rel} {'written for it' if done else 'not as its own dialect writes it'}")
+    return said
+
+
+def one_per_folder(
+    targets: Sequence[str],
+    projections: dict[str, Projection],
+    *,
+    skill: str,
+    scope: Scope,
+    layout: Layout,
+    configured: Mapping[str, str] | None,
+) -> tuple[list[str], list[Notice]]:
+    """``targets`` ordered so that, of those sharing one real folder, the one deployed there
+    (:func:`keeping_most`) comes first, where the first of them was
+    (:func:`~skillc_index.build.deploy.plan_deployments` plans each folder once, for its
+    first target); its projection in ``projections`` is given the side files of the others
+    that it does not write itself. And a warning for each other target whose agent reads there
+    what its own dialect would not have written."""
+    ordered: list[str] = []
+    notices: list[Notice] = []
+    for group in _groups(targets, scope, layout, configured):
+        names = [target for target, _ in group]
+        kept = keeping_most(names, projections)
+        ordered += [kept, *(name for name in names if name != kept)]
+        if len(group) == 1:
+            continue
+        original = projection = projections.get(kept)
+        for name in names:
+            other = projections.get(name)
+            if projection is not None and other is not None and name != kept:
+                sides = {**other.side_files, **projection.side_files}
+                projection = projection._replace(side_files=sides)
+        if projection is not None:
+            projections[kept] = projection
+        roots = dict(group)
+        for name in names:
+            said = [] if name == kept else _differences(projections.get(name), original, projection)
+            if said:
+                where = layout.display(roots[kept])
+                same = "" if roots[name] == roots[kept] else f" ({where} is the same folder)"
+                notices.append(
+                    Notice(
+                        f"{_agent(name)} reads {layout.display(roots[name] / skill)}, deployed "
+                        f"as {_agent(kept)} reads it{same}: {'; '.join(said)}"
+                    )
+                )
+    return ordered, notices

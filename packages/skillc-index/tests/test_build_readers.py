@@ -1,0 +1,131 @@
+"""Which agents read what one ``build -t a,b,...`` deploys (``skillc_index.build.readers``):
+named targets whose folders are one real folder get one deployment, in the dialect that keeps
+the most fields, with the others' side files, and a warning naming each other target. On real
+folders, through the installed ``skillc-index``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from skillc_index.markdown.frontmatter import parse_frontmatter
+
+GUARDED = """---
+name: hk
+description: Guarded skill. Use when running shell commands.
+model: opus
+hooks:
+  PreToolUse:
+    - matcher: Bash
+      hooks:
+        - type: command
+          command: "echo guard"
+---
+
+# hk
+"""
+
+USER_ONLY = """---
+name: um
+description: User-only. Use when the user asks.
+disable-model-invocation: true
+---
+
+# um
+"""
+
+
+def _skill(project: Path, name: str, text: str) -> None:
+    folder = project / ".skillc" / "skills" / name
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+
+
+def _front(path: Path) -> dict[str, Any]:
+    data = parse_frontmatter(path.read_text(encoding="utf-8")).data
+    assert isinstance(data, dict)
+    return data
+
+
+def _warnings(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("warning:")]
+
+
+@pytest.fixture
+def shared(project: Path) -> Path:
+    """``.claude/skills`` a symlink to ``.agents/skills`` (Claude Code and Codex read one
+    folder)."""
+    (project / ".agents" / "skills").mkdir(parents=True)
+    (project / ".claude").mkdir()
+    (project / ".claude" / "skills").symlink_to("../.agents/skills")
+    return project / ".agents" / "skills"
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+@pytest.mark.parametrize("order", ["codex,claude", "claude,codex"])
+def test_a_folder_two_targets_share_keeps_every_field_claude_code_reads(
+    cli: Callable[..., Any], project: Path, shared: Path, order: str
+) -> None:
+    """``-t codex,claude`` deployed Codex's dialect alone: Claude Code loaded the skill
+    without its PreToolUse hook and model, and only "'hooks' dropped" for Codex was said.
+    Either order now deploys Claude Code's copy (Codex ignores what it does not read) and
+    says which target reads it as another's."""
+    _skill(project, "hk", GUARDED)
+    run = cli("skillc-index", script=True)
+    done = run("build", "hk", "-t", order)
+    assert done.returncode == 0, done.stderr
+    assert [line for line in done.stdout.splitlines() if line.startswith("Deploy:")] == [
+        "Deploy:  claude -> .claude/skills/hk (symlink)"
+    ]
+    front = _front(project / ".claude" / "skills" / "hk" / "SKILL.md")
+    assert front["model"] == "opus"
+    assert front["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
+    assert _warnings(done.stderr) == [
+        "warning: codex (Codex) reads .agents/skills/hk, deployed as claude (Claude Code) "
+        "reads it (.claude/skills is the same folder): with 'model', 'hooks', which its own "
+        "dialect leaves out"
+    ]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_codex_reading_claude_s_copy_gets_its_side_file(
+    cli: Callable[..., Any], project: Path, shared: Path
+) -> None:
+    """``-t claude,codex`` for a user-only skill wrote Claude Code's stub alone, no
+    ``agents/openai.yaml``: Codex invoked the skill on its own. The copy there holds it, is
+    a copy of skillc's own (a build again leaves it unchanged) and the warning says so."""
+    _skill(project, "um", USER_ONLY)
+    run = cli("skillc-index")
+    done = run("build", "um", "-t", "claude,codex")
+    assert done.returncode == 0, done.stderr
+    assert "Deploy:  claude -> .claude/skills/um (copy)" in done.stdout
+    assert "codex ->" not in done.stdout
+    copy = shared / "um"
+    assert _front(copy / "SKILL.md")["disable-model-invocation"] is True
+    side = yaml.safe_load((copy / "agents" / "openai.yaml").read_text(encoding="utf-8"))
+    assert side["policy"]["allow_implicit_invocation"] is False
+    assert _warnings(done.stderr) == [
+        "warning: codex (Codex) reads .agents/skills/um, deployed as claude (Claude Code) "
+        "reads it (.claude/skills is the same folder): agents/openai.yaml written for it"
+    ]
+    again = run("build", "um", "-t", "codex,claude")
+    assert "Deploy:  claude -> .claude/skills/um (copy, unchanged)" in again.stdout, again.stderr
+
+
+def test_targets_of_one_folder_and_one_dialect_say_nothing(
+    cli: Callable[..., Any], project: Path
+) -> None:
+    """``agents`` and ``codex`` share ``.agents/skills`` and write the same there: one
+    deployment, no warning about the other."""
+    _skill(project, "um", USER_ONLY)
+    done = cli("skillc-index")("build", "um", "-t", "agents,codex")
+    assert done.returncode == 0, done.stderr
+    assert [line for line in done.stdout.splitlines() if line.startswith("Deploy:")] == [
+        "Deploy:  agents -> .agents/skills/um (copy)"
+    ]
+    assert not [line for line in _warnings(done.stderr) if " reads " in line]
