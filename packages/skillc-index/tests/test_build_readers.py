@@ -1,7 +1,8 @@
 """Which agents read what one ``build -t a,b,...`` deploys (``skillc_index.build.readers``):
 named targets whose folders are one real folder get one deployment, in the dialect that keeps
-the most fields, with the others' side files, and a warning naming each other target. On real
-folders, through the installed ``skillc-index``."""
+the most fields, with the others' side files, and a warning naming each other target; an agent
+that reads the skill through several deployed folders (``AgentTarget.reads``) is told it lists
+the skill once per folder. On real folders, through the installed ``skillc-index``."""
 
 from __future__ import annotations
 
@@ -37,6 +38,15 @@ disable-model-invocation: true
 ---
 
 # um
+"""
+
+PLAIN = """---
+name: plain
+description: A plain skill. Use when testing listings.
+when_to_use: when asked
+---
+
+# plain
 """
 
 
@@ -129,3 +139,44 @@ def test_targets_of_one_folder_and_one_dialect_say_nothing(
         "Deploy:  agents -> .agents/skills/um (copy)"
     ]
     assert not [line for line in _warnings(done.stderr) if " reads " in line]
+
+
+def test_an_agent_reading_the_skill_in_several_deployed_folders_is_told(
+    cli: Callable[..., Any], project: Path
+) -> None:
+    """``-t claude,copilot,codex``: Copilot reads ``.claude/skills`` and ``.agents/skills``
+    too, and listed ``plain`` three times, in three dialects, without a word; Kiro reads its
+    own folder alone."""
+    _skill(project, "plain", PLAIN)
+    run = cli("skillc-index")
+    done = run("build", "plain", "-t", "claude,copilot,codex,kiro")
+    assert done.returncode == 0, done.stderr
+    said = [line for line in _warnings(done.stderr) if " reads " in line]
+    assert said == [
+        "warning: copilot (GitHub Copilot) reads plain in .claude/skills/plain (claude), "
+        ".agents/skills/plain (codex) too: it lists the skill 3 times, each in the dialect "
+        "written there"
+    ]
+    listed = run("list", "--budget", "--agent", "copilot")
+    assert "copilot, 3 folders: 3 skills" in listed.stdout, listed.stdout
+    one = run("build", "plain", "-t", "kiro,claude")
+    assert not [line for line in _warnings(one.stderr) if " reads " in line], one.stderr
+
+
+def test_a_copy_refreshed_by_the_build_counts_as_a_folder_read(
+    cli: Callable[..., Any], project: Path
+) -> None:
+    """A copy made before (``-t codex``) that ``-t gemini`` refreshes is in ``.agents/skills``,
+    which Gemini CLI reads too: two entries in Gemini CLI."""
+    _skill(project, "plain", PLAIN)
+    run = cli("skillc-index")
+    assert run("build", "plain", "-t", "codex").returncode == 0
+    (project / ".skillc" / "skills" / "plain" / "SKILL.md").write_text(
+        PLAIN + "\n## More\n", encoding="utf-8"
+    )
+    done = run("build", "plain", "-t", "gemini")
+    assert "Deploy:  codex -> .agents/skills/plain (copy)" in done.stdout, done.stderr
+    assert [line for line in _warnings(done.stderr) if " reads " in line] == [
+        "warning: gemini (Gemini CLI) reads plain in .agents/skills/plain (codex) too: it "
+        "lists the skill 2 times, each in the dialect written there"
+    ]

@@ -152,7 +152,11 @@ def test_each_change_is_reported_once_in_text_and_json(
     assert not [line for line in warnings if line.startswith("warning: claude")]
     # Copilot reads argument-hint and disable-model-invocation: only paths, version and
     # when_to_use change there
-    copilot = {line.split("'")[1] for line in warnings if line.startswith("warning: copilot")}
+    copilot = {
+        line.split("'")[1]
+        for line in warnings
+        if line.startswith("warning: copilot (GitHub Copilot): '")
+    }
     assert copilot == {"paths", "version", "when_to_use"}
     data = json.loads(run("build", "deploy-app", "-t", "codex", "--format", "json").stdout)
     assert {(item["agent"], item["field"], item["action"]) for item in data["fields"]} == {

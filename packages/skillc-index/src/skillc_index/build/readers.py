@@ -7,6 +7,9 @@
   with the side files the others' dialects write (Codex's ``agents/openai.yaml``: a user-only
   skill stays user-only in Codex), and says, for each other target, what its agent gets there
   that its own dialect would not have written.
+- An agent named that reads the skill through the folders of other targets deployed too
+  (``AgentTarget.reads``: Copilot reads ``.claude/skills`` and ``.agents/skills``) lists it
+  once per folder: :func:`read_twice` says so, naming the agent and the folders.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.layout import KNOWN_TARGETS, Layout, Scope
 
 if TYPE_CHECKING:
+    from skillc_index.build.deploy import DeployPlan
     from skillc_index.build.project import Projection
 
-__all__ = ["keeping_most", "one_per_folder"]
+__all__ = ["keeping_most", "one_per_folder", "read_twice"]
 
 Group = list[tuple[str, Path]]
 """Named targets deploying into one real folder, each with its agent folder as resolved."""
@@ -138,3 +142,40 @@ def one_per_folder(
                     )
                 )
     return ordered, notices
+
+
+def read_twice(
+    named: Sequence[DeployPlan], plans: Sequence[DeployPlan], layout: Layout, scope: Scope
+) -> list[Notice]:
+    """A warning for each built-in agent of the ``named`` targets' plans that reads the skill
+    in the folders of other ``plans`` too (``AgentTarget.reads``; the build's plans, a copy
+    refreshed included): it lists the skill once per folder, each in the dialect written
+    there."""
+    folders: dict[str, DeployPlan] = {}
+    for plan in plans:
+        folders.setdefault(os.path.realpath(plan.path.parent), plan)
+    notices: list[Notice] = []
+    for plan in named:
+        if plan.target not in KNOWN_TARGETS:
+            continue
+        own = os.path.realpath(plan.path.parent)
+        also: dict[str, DeployPlan] = {}
+        for read in KNOWN_TARGETS[plan.target].reads:
+            try:
+                real = os.path.realpath(layout.target_root(read, scope))
+            except (ValueError, SkillcError):  # pragma: no cover - built-in targets resolve
+                continue
+            if real != own and real in folders:
+                also.setdefault(real, folders[real])
+        if also:
+            shown = ", ".join(
+                f"{layout.display(other.path)} ({other.target})" for other in also.values()
+            )
+            count = len(also) + 1
+            notices.append(
+                Notice(
+                    f"{_agent(plan.target)} reads {plan.skill} in {shown} too: it lists the "
+                    f"skill {count} times, each in the dialect written there"
+                )
+            )
+    return notices

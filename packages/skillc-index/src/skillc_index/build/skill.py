@@ -36,7 +36,7 @@ from skillc_index.build.deploy import (
 from skillc_index.build.manifest import MANIFEST_FILE, refuse_older_runtime
 from skillc_index.build.origin import from_origin
 from skillc_index.build.projections import projected_files, target_projections
-from skillc_index.build.readers import keeping_most, one_per_folder
+from skillc_index.build.readers import keeping_most, one_per_folder, read_twice
 from skillc_index.build.store import (
     ImportAction,
     ImportPlan,
@@ -391,6 +391,7 @@ def _build_skill(
         )
         notices.extend(Notice(text) for text in dict.fromkeys(unheld))
         plans += _refresh_plans(refresh, plans, planned, layout, notices)
+        notices += read_twice(plans[:named], plans, layout, target_skill.scope)
         guessed = {target for target, path in refresh.items() if len(copies[path]) > 1}
         fields = [  # of the targets given, and of a copy refreshed for a target chosen here (a
             # copy refreshed for the target it records was reported when it was made)
