@@ -6,6 +6,7 @@ the skill once per folder. On real folders, through the installed ``skillc-index
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
+from skillc_index import manifest_path
 from skillc_index.markdown.frontmatter import parse_frontmatter
 
 GUARDED = """---
@@ -125,6 +127,48 @@ def test_codex_reading_claude_s_copy_gets_its_side_file(
     ]
     again = run("build", "um", "-t", "codex,claude")
     assert "Deploy:  claude -> .claude/skills/um (copy, unchanged)" in again.stdout, again.stderr
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_a_copy_for_several_targets_is_refreshed_and_rebuilt_for_them_all(
+    cli: Callable[..., Any], project: Path, shared: Path
+) -> None:
+    """The copy records the targets it was written for too (``shared``): a later build of
+    another target refreshes it, and ``build --all`` rebuilds it, with Codex's side file
+    still (as Claude Code's alone, they turned it into a link to the runtime: a user-only
+    skill Codex invoked, without a word)."""
+    _skill(project, "um", USER_ONLY)
+    run = cli("skillc-index")
+    assert run("build", "um", "-t", "claude,codex").returncode == 0
+    copy, source = shared / "um", project / ".skillc" / "skills" / "um" / "SKILL.md"
+    manifest = json.loads(manifest_path(copy).read_text(encoding="utf-8"))
+    assert (manifest["target"], manifest["shared"]) == ("claude", ["codex"])
+    for number, args in enumerate([("um", "-t", "cursor"), ("--all",)]):
+        source.write_text(f"{USER_ONLY}\n## Part {number}\n", encoding="utf-8")
+        done = run("build", *args)
+        assert done.returncode == 0, done.stderr
+        assert not copy.is_symlink(), args
+        assert f"- Part {number}" in (copy / "SKILL.md").read_text(encoding="utf-8")
+        side = yaml.safe_load((copy / "agents" / "openai.yaml").read_text(encoding="utf-8"))
+        assert side["policy"]["allow_implicit_invocation"] is False, args
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_build_all_keeps_the_dialect_of_a_link_in_a_shared_folder(
+    cli: Callable[..., Any], project: Path, shared: Path
+) -> None:
+    """``build --all`` rebuilt a skill linked from ``.claude/skills`` (a symlink to
+    ``.agents/skills``) for the first target of that folder, ``agents``: a copy without
+    ``hooks`` and ``model`` replaced Claude Code's link."""
+    _skill(project, "hk", GUARDED)
+    run = cli("skillc-index")
+    assert run("build", "hk", "-t", "claude").returncode == 0
+    source = project / ".skillc" / "skills" / "hk" / "SKILL.md"
+    source.write_text(f"{GUARDED}\n## More\n", encoding="utf-8")
+    done = run("build", "--all")
+    assert done.returncode == 0, done.stderr
+    assert (shared / "hk").is_symlink()
+    assert _front(project / ".claude" / "skills" / "hk" / "SKILL.md")["model"] == "opus"
 
 
 def test_targets_of_one_folder_and_one_dialect_say_nothing(

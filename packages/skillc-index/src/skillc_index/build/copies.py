@@ -103,8 +103,9 @@ def _copies(
             if os.path.realpath(built_from) != real_source and not _source_gone(manifest, skill):
                 continue
         if is_skillc_copy(path, skill, manifest):
-            recorded = manifest.extra.get("target")
-            found[path] = ((recorded,) if recorded in targets else targets, manifest)
+            recorded, shared = manifest.extra.get("target"), manifest.extra.get("shared")
+            also = [name for name in shared if name in targets] if isinstance(shared, list) else []
+            found[path] = ((recorded, *also) if recorded in targets else targets, manifest)
     return found
 
 
@@ -129,9 +130,10 @@ def copy_deployments(
     moved: not another project's skill of that name) in the agent
     folders its scope deploys into (:class:`AgentFolders`), path -> the targets it may be
     refreshed as: the one its manifest records (``target``, the copy's since this was
-    written), else every target sharing its folder (one, unless a folder is shared: an older
-    copy). A copy in a folder given as a path is not looked for: a build refreshes it when
-    the path is given again."""
+    written) and those it was written for too (``shared``, of a folder several targets given
+    share: :mod:`skillc_index.build.readers`), else every target sharing its folder (one,
+    unless a folder is shared: an older copy). A copy in a folder given as a path is not
+    looked for: a build refreshes it when the path is given again."""
     copies = _copies(skill, source, AgentFolders(scope, layout, configured))
     return {path: targets for path, (targets, _) in copies.items()}
 
@@ -145,10 +147,12 @@ def deployed_targets(
     configured: Mapping[str, str] | None = None,
 ) -> tuple[str, ...]:
     """The targets ``skill`` is deployed to in the agent folders of ``scope``: each folder
-    holding a link to ``runtime`` (as the first target sharing that folder names it) or a
+    holding a link to ``runtime`` (every target sharing that folder: the build deploys it
+    once, as the one keeping the most fields, :mod:`skillc_index.build.readers`) or a
     copy of skillc's own built from ``source`` (:func:`copy_deployments`: the target it
-    records), in the order of the targets. What ``build --all`` builds a skill for when it is
-    given no target: the targets it was built for, not the default one over them."""
+    records, and those it records it was written for too), in the order of the targets.
+    What ``build --all`` builds a skill for when it is given no target: the targets it was
+    built for, not the default one over them."""
     from skillc_index.build.deploy import link_target
 
     folders = AgentFolders(scope, layout, configured)
@@ -156,10 +160,13 @@ def deployed_targets(
     real_runtime = os.path.realpath(runtime)
     found: dict[str, None] = {}
     for path, targets in folders.holding(skill).items():
-        if path in copies:
-            found[copies[path][0][0]] = None
-        elif link_target(path) == real_runtime:
-            found[targets[0]] = None
+        if path in copies:  # the targets it was written for, else the first sharing it
+            held, manifest = copies[path]
+            found.update(
+                dict.fromkeys(held[:1] if held[0] != manifest.extra.get("target") else held)
+            )
+        elif link_target(path) == real_runtime:  # every target of its folder: the build
+            found.update(dict.fromkeys(targets))  # deploys the one keeping the most fields
     return tuple(found)
 
 

@@ -46,6 +46,7 @@ first and removed only if it is a symlink or skillc's copy at that moment (:func
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 import stat
@@ -139,6 +140,10 @@ class DeployPlan:
     folder: str = ""
     """The agent folder's real path as planned (and checked): :func:`deploy` writes in that
     folder only (:class:`~skillc_index.pinned.Pinned`); empty: its real path then."""
+    shared: tuple[str, ...] = ()
+    """The other targets given whose folder this is too (one deployment a folder): a copy's
+    manifest records them (``shared``), so that a refresh or ``build --all`` writes it for
+    them all again (:mod:`skillc_index.build.readers`)."""
 
 
 @dataclass(frozen=True)
@@ -271,7 +276,7 @@ def plan_deployments(
     target reading another dialect gets its own stub).
     """
     plans: list[DeployPlan] = []
-    seen: set[Path] = set()
+    seen: dict[Path, int] = {}  # real destination -> its plan
     try:
         base: Path | None = layout.base(scope)
     except ValueError:  # a project scope with no project: no root to share
@@ -288,9 +293,12 @@ def plan_deployments(
             creation_start(root)  # CannotCreate for a folder no path can name (a name too long)
         path = root / skill
         real = Path(real_root) / skill
-        if real in seen:  # one deployment a folder, its first target's: the caller orders
-            continue  # them (skillc_index.build.readers.one_per_folder) and says the others
-        seen.add(real)
+        if real in seen:  # one deployment a folder, its first target's (the caller orders
+            # them: skillc_index.build.readers.one_per_folder), which records the others
+            first = plans[seen[real]]
+            plans[seen[real]] = dataclasses.replace(first, shared=(*first.shared, target))
+            continue
+        seen[real] = len(plans)
         for folder in (runtime, source):
             if inside(str(real), os.path.realpath(folder)):
                 raise TargetInsideSkill(target, layout.display(real))
@@ -476,7 +484,7 @@ def _copy_into(
             folder.sweep(f"{path.name}.deploy")  # left by a killed build
             staging = folder.temporary(f"{path.name}.deploy")
             with folder.sub(staging) as made:
-                made.write(_copy_files(runtime, plan.target, files), frozenset(executable))
+                made.write(_copy_files(runtime, plan, files), frozenset(executable))
             return _put_in_place(folder, staging, path, plan.skill, plan.force)
     finally:
         if staging is not None:
@@ -484,18 +492,22 @@ def _copy_into(
                 folder.remove(staging)
 
 
-def _copy_files(runtime: Path, target: str, files: Mapping[str, bytes] | None) -> dict[str, bytes]:
+def _copy_files(
+    runtime: Path, plan: DeployPlan, files: Mapping[str, bytes] | None
+) -> dict[str, bytes]:
     """What a copy holds: ``files`` (else the runtime's stub), and the runtime's manifest
-    recording ``target`` and their hashes (with ``files`` None: none)."""
+    recording ``plan``'s target (and the others sharing it, :attr:`DeployPlan.shared`) and
+    their hashes (with ``files`` None: none)."""
     import hashlib
 
     from skillc_index.build.manifest import load_manifest, manifest_bytes
 
-    extra: dict[str, Any] = {}
+    target = plan.target
+    extra: dict[str, Any] = {"shared": list(plan.shared)} if plan.shared else {}
     held = {SKILL_FILE: (runtime / SKILL_FILE).read_bytes()} if files is None else dict(files)
     if files is not None:
         digests = {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
-        extra = {"stub_sha256": digests.pop(SKILL_FILE), "target_files": digests}
+        extra |= {"stub_sha256": digests.pop(SKILL_FILE), "target_files": digests}
     manifest = load_manifest(runtime)
     if manifest is None:  # pragma: no cover - the build has just written it
         raise FileNotFoundError(manifest_path(runtime))
@@ -505,8 +517,6 @@ def _copy_files(runtime: Path, target: str, files: Mapping[str, bytes] | None) -
 
 def copy_manifest(manifest: Manifest, target: str, extra: Mapping[str, Any]) -> Manifest:
     """The runtime's ``manifest`` as a copy written for ``target`` records it (and ``extra``)."""
-    import dataclasses
-
     return dataclasses.replace(manifest, extra={**manifest.extra, "target": target, **extra})
 
 
@@ -520,7 +530,8 @@ def _holds(
     """Whether the copy at ``path`` holds ``files`` (``executable`` executable, the others
     not) and the runtime's current build, written for ``target`` (or recording none: an older
     copy); with ``files`` None, the runtime's stub as ``--copy`` writes it
-    (:func:`_is_stub_copy`, not a target's own stub and side files)."""
+    (:func:`_is_stub_copy`, not a target's own stub and side files). The targets it records
+    it was written for too (``shared``) are not compared: what they add is in ``files``."""
     here = read_manifest(path)
     if here is None or not same_build(here, read_manifest(runtime)):
         return False

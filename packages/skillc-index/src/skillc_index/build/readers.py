@@ -6,7 +6,8 @@
   (:func:`keeping_most`: Claude Code's copy keeps every field, which the other agents ignore),
   with the side files the others' dialects write (Codex's ``agents/openai.yaml``: a user-only
   skill stays user-only in Codex), and says, for each other target, what its agent gets there
-  that its own dialect would not have written.
+  that its own dialect would not have written. A copy's manifest records the others
+  (``shared``): a refresh (``copies``) and ``build --all`` write it for them all again.
 - An agent named that reads the skill through the folders of other targets deployed too
   (``AgentTarget.reads``: Copilot reads ``.claude/skills`` and ``.agents/skills``) lists it
   once per folder: :func:`read_twice` says so, naming the agent and the folders.
@@ -47,7 +48,7 @@ def keeping_most(targets: Sequence[str], projections: Mapping[str, Projection]) 
 
 def _groups(
     targets: Sequence[str], scope: Scope, layout: Layout, configured: Mapping[str, str] | None
-) -> list[Group]:
+) -> dict[str, Group]:
     """``targets`` grouped by the real folder they deploy into, in the order given. A target
     whose folder cannot be told (unknown: the plan says E100) is a group of its own."""
     groups: dict[str, Group] = {}
@@ -58,7 +59,7 @@ def _groups(
             groups[f"\0{target}"] = [(target, Path())]
             continue
         groups.setdefault(os.path.realpath(root), []).append((target, root))
-    return list(groups.values())
+    return groups
 
 
 def _agent(target: str) -> str:
@@ -98,6 +99,21 @@ def _differences(
     return said
 
 
+def _with_side_files(names: Sequence[str], projections: dict[str, Projection]) -> None:
+    """The projection of ``names[0]``, deployed for all ``names``, given the side files of
+    the others that it does not write itself (in ``projections``)."""
+    projection = projections.get(names[0])
+    if projection is None:  # no dialect: a link to the runtime
+        return
+    for name in names[1:]:
+        other = projections.get(name)
+        if other is not None:
+            projection = projection._replace(
+                side_files={**other.side_files, **projection.side_files}
+            )
+    projections[names[0]] = projection
+
+
 def one_per_folder(
     targets: Sequence[str],
     projections: dict[str, Projection],
@@ -106,32 +122,31 @@ def one_per_folder(
     scope: Scope,
     layout: Layout,
     configured: Mapping[str, str] | None,
-) -> tuple[list[str], list[Notice]]:
+    copies: Mapping[Path, Sequence[str]] | None = None,
+) -> tuple[list[str], dict[Path, list[str]], list[Notice]]:
     """``targets`` ordered so that, of those sharing one real folder, the one deployed there
     (:func:`keeping_most`) comes first, where the first of them was
     (:func:`~skillc_index.build.deploy.plan_deployments` plans each folder once, for its
-    first target); its projection in ``projections`` is given the side files of the others
-    that it does not write itself. And a warning for each other target whose agent reads there
-    what its own dialect would not have written."""
+    first target, and records the others); its projection in ``projections`` is given the
+    side files of the others that it does not write itself. The same for each copy made
+    before (``copies``: path -> the targets it may be refreshed as,
+    :func:`~skillc_index.build.copies.copy_deployments`), in a folder of no target given:
+    its targets, the one it is refreshed as first. And a warning for each other target given
+    whose agent reads there what its own dialect would not have written."""
     ordered: list[str] = []
     notices: list[Notice] = []
-    for group in _groups(targets, scope, layout, configured):
+    groups = _groups(targets, scope, layout, configured)
+    for group in groups.values():
         names = [target for target, _ in group]
         kept = keeping_most(names, projections)
         ordered += [kept, *(name for name in names if name != kept)]
         if len(group) == 1:
             continue
-        original = projection = projections.get(kept)
-        for name in names:
-            other = projections.get(name)
-            if projection is not None and other is not None and name != kept:
-                sides = {**other.side_files, **projection.side_files}
-                projection = projection._replace(side_files=sides)
-        if projection is not None:
-            projections[kept] = projection
+        original = projections.get(kept)
+        _with_side_files(ordered[-len(names) :], projections)
         roots = dict(group)
-        for name in names:
-            said = [] if name == kept else _differences(projections.get(name), original, projection)
+        for name in (name for name in names if name != kept):
+            said = _differences(projections.get(name), original, projections.get(kept))
             if said:
                 where = layout.display(roots[kept])
                 same = "" if roots[name] == roots[kept] else f" ({where} is the same folder)"
@@ -141,7 +156,13 @@ def one_per_folder(
                         f"as {_agent(kept)} reads it{same}: {'; '.join(said)}"
                     )
                 )
-    return ordered, notices
+    refresh: dict[Path, list[str]] = {}
+    for path, held in (copies or {}).items():
+        kept = keeping_most(held, projections)
+        refresh[path] = [kept, *(name for name in held if name != kept)]
+        if len(held) > 1 and os.path.realpath(path.parent) not in groups:
+            _with_side_files(refresh[path], projections)
+    return ordered, refresh, notices
 
 
 def read_twice(

@@ -36,7 +36,7 @@ from skillc_index.build.deploy import (
 from skillc_index.build.manifest import MANIFEST_FILE, refuse_older_runtime
 from skillc_index.build.origin import from_origin
 from skillc_index.build.projections import projected_files, target_projections
-from skillc_index.build.readers import keeping_most, one_per_folder, read_twice
+from skillc_index.build.readers import one_per_folder, read_twice
 from skillc_index.build.store import (
     ImportAction,
     ImportPlan,
@@ -360,10 +360,10 @@ def _build_skill(
         projections = target_projections(
             [*target_names, *candidates], resolved, config, files.files
         )
-        refresh = {keeping_most(targets, projections): path for path, targets in copies.items()}
-        target_names, shared = one_per_folder(  # named targets sharing a folder: deployed once
+        target_names, refresh, shared = one_per_folder(  # targets sharing a folder: one
+            # deployment, as the one that keeps the most fields (each copy's first in refresh)
             target_names, projections, skill=target_skill.name, scope=target_skill.scope,
-            layout=layout, configured=config.targets,
+            layout=layout, configured=config.targets, copies=copies,
         )  # fmt: skip
         notices += shared
         planned = functools.partial(  # a target's plan: the named ones', each copy's refresh
@@ -392,7 +392,7 @@ def _build_skill(
         notices.extend(Notice(text) for text in dict.fromkeys(unheld))
         plans += _refresh_plans(refresh, plans, planned, layout, notices)
         notices += read_twice(plans[:named], plans, layout, target_skill.scope)
-        guessed = {target for target, path in refresh.items() if len(copies[path]) > 1}
+        guessed = {targets[0] for path, targets in refresh.items() if len(copies[path]) > 1}
         fields = [  # of the targets given, and of a copy refreshed for a target chosen here (a
             # copy refreshed for the target it records was reported when it was made)
             change
@@ -474,25 +474,25 @@ def _build_skill(
 
 
 def _refresh_plans(
-    copies: Mapping[str, Path],
+    copies: Mapping[Path, Sequence[str]],
     named: Sequence[DeployPlan],
     planned: Callable[[Sequence[str]], list[DeployPlan]],
     layout: Layout,
     notices: list[Diagnostic | Notice],
 ) -> list[DeployPlan]:
-    """The plans that refresh the copies of skillc's own made before (``copies``: target ->
-    path, each copy's target chosen by :func:`~skillc_index.build.readers.keeping_most`) at
-    no destination of the ``named`` targets' plans: each as a build naming its target would
-    (``planned``: never ``force``). A copy that may not be refreshed (its folder cannot be
-    written, the project's config leads it outside the project) is a warning: the build was
-    not asked to deploy there."""
+    """The plans that refresh the copies of skillc's own made before (``copies``: path -> its
+    targets, the one it is refreshed as first: ``readers.one_per_folder``) at no destination
+    of the ``named`` targets' plans: each as a build naming its targets would (``planned``:
+    never ``force``). A copy that may not be refreshed (its folder cannot be written, the
+    project's config leads it outside the project) is a warning: the build was not asked to
+    deploy there."""
     done = {os.path.realpath(plan.path.parent) for plan in named}
     plans: list[DeployPlan] = []
-    for target, path in copies.items():
+    for path, targets in copies.items():
         if os.path.realpath(path.parent) in done:
             continue
         try:
-            plans += planned([target])
+            plans += planned(targets)
         except SkillcError as exc:
             why = format_diagnostic(exc.diagnostic).splitlines()[0]
             notices.append(not_refreshed(layout, path, why))
