@@ -500,6 +500,38 @@ def test_several_targets(ok: Run, skills: Path, project: Path, write_skill: Writ
         assert (project / folder / "skills" / "demo").resolve() == runtime_of(project, "demo")
 
 
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_targets_reading_one_folder_are_told_what_they_get(
+    ok: Run, skills: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    """``.claude/skills`` a symlink to ``.agents/skills``: ``-t codex,claude`` wrote Codex's
+    dialect alone there (Claude Code lost the skill's ``model`` and a user-only skill had no
+    ``agents/openai.yaml``), and ``-t claude,copilot`` let Copilot list the skill twice, both
+    without a word. One copy keeps every field and holds Codex's side file; each is said."""
+    (project / ".agents" / "skills").mkdir(parents=True)
+    (project / ".claude").mkdir()
+    (project / ".claude" / "skills").symlink_to("../.agents/skills")
+    extra = "model: opus\ndisable-model-invocation: true\n"
+    write_skill(skills / "demo", frontmatter=f"name: demo\ndescription: About demo.\n{extra}")
+    proc = ok("build", "demo", "-t", "codex,claude,copilot")
+    assert [line for line in proc.stdout.splitlines() if line.startswith("Deploy:")] == [
+        "Deploy:  claude -> .claude/skills/demo (copy)",
+        "Deploy:  copilot -> .github/skills/demo (copy)",
+    ]
+    copy = project / ".agents" / "skills" / "demo"
+    assert frontmatter_of((copy / "SKILL.md").read_text(encoding="utf-8"))["model"] == "opus"
+    side = yaml.safe_load((copy / "agents" / "openai.yaml").read_text(encoding="utf-8"))
+    assert side["policy"] == {"allow_implicit_invocation": False}
+    said = [line for line in proc.stderr.splitlines() if " reads " in line]
+    assert said == [
+        "warning: codex (Codex) reads .agents/skills/demo, deployed as claude (Claude Code) "
+        "reads it (.claude/skills is the same folder): with 'model', which its own dialect "
+        "leaves out; agents/openai.yaml written for it",
+        "warning: copilot (GitHub Copilot) reads demo in .claude/skills/demo (claude) too: it "
+        "lists the skill 2 times, each in the dialect written there",
+    ]
+
+
 def test_a_target_folder_no_path_can_name_cannot_be_created(
     skc: Run, skills: Path, project: Path, write_skill: WriteSkill
 ) -> None:

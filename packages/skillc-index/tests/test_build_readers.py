@@ -171,6 +171,30 @@ def test_build_all_keeps_the_dialect_of_a_link_in_a_shared_folder(
     assert _front(project / ".claude" / "skills" / "hk" / "SKILL.md")["model"] == "opus"
 
 
+def test_a_folder_of_no_dialect_deployed_for_a_target_reading_one_says_what_it_lacks(
+    cli: Callable[..., Any], project: Path
+) -> None:
+    """A ``[targets]`` entry for ``.agents/skills`` (no dialect: the source's frontmatter, a
+    link) named with ``codex``: the link keeps every field, and Codex is told it gets the
+    source's frontmatter without its side file; a path target naming Claude Code's folder
+    has nothing to be told."""
+    _skill(project, "um", USER_ONLY)
+    (project / ".skillc" / "config.toml").write_text(
+        '[targets]\nteam = ".agents/skills"\n', encoding="utf-8"
+    )
+    run = cli("skillc-index")
+    done = run("build", "um", "-t", "codex,team")
+    assert "Deploy:  team -> .agents/skills/um (symlink)" in done.stdout, done.stderr
+    assert [line for line in _warnings(done.stderr) if " reads " in line] == [
+        "warning: codex (Codex) reads .agents/skills/um, deployed as team reads it: the "
+        "source's frontmatter as it is; no agents/openai.yaml"
+    ]
+    (project / ".claude" / "skills").mkdir(parents=True)
+    done = run("build", "um", "-t", "./.claude/skills,claude")
+    assert "Deploy:  claude -> .claude/skills/um (symlink)" in done.stdout, done.stderr
+    assert not [line for line in _warnings(done.stderr) if " reads " in line], done.stderr
+
+
 def test_targets_of_one_folder_and_one_dialect_say_nothing(
     cli: Callable[..., Any], project: Path
 ) -> None:
