@@ -231,6 +231,24 @@ def test_an_agent_reading_the_skill_in_several_deployed_folders_is_told(
     assert not [line for line in _warnings(one.stderr) if " reads " in line], one.stderr
 
 
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_an_agent_whose_folder_another_target_deploys_is_told_too(
+    cli: Callable[..., Any], project: Path
+) -> None:
+    """``.github/skills`` a symlink to ``.agents/skills``: ``-t codex,copilot,claude`` deploys
+    that folder once, as ``codex``; Copilot reads ``.claude/skills`` too, and is told."""
+    _skill(project, "plain", PLAIN)
+    (project / ".agents" / "skills").mkdir(parents=True)
+    (project / ".github").mkdir()
+    (project / ".github" / "skills").symlink_to("../.agents/skills")
+    done = cli("skillc-index")("build", "plain", "-t", "codex,copilot,claude")
+    assert "Deploy:  codex -> .agents/skills/plain (copy)" in done.stdout, done.stderr
+    assert [line for line in _warnings(done.stderr) if " reads " in line] == [
+        "warning: copilot (GitHub Copilot) reads plain in .claude/skills/plain (claude) too: it "
+        "lists the skill 2 times, each in the dialect written there"
+    ]
+
+
 def test_a_copy_refreshed_by_the_build_counts_as_a_folder_read(
     cli: Callable[..., Any], project: Path
 ) -> None:

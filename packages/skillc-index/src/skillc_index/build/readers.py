@@ -168,20 +168,21 @@ def one_per_folder(
 def read_twice(
     named: Sequence[DeployPlan], plans: Sequence[DeployPlan], layout: Layout, scope: Scope
 ) -> list[Notice]:
-    """A warning for each built-in agent of the ``named`` targets' plans that reads the skill
-    in the folders of other ``plans`` too (``AgentTarget.reads``; the build's plans, a copy
-    refreshed included): it lists the skill once per folder, each in the dialect written
-    there."""
+    """A warning for each built-in agent of the ``named`` targets' plans (the targets sharing
+    a plan's folder too, :attr:`DeployPlan.shared`) that reads the skill in the folders of
+    other ``plans`` too (``AgentTarget.reads``; the build's plans, a copy refreshed included):
+    it lists the skill once per folder, each in the dialect written there."""
     folders: dict[str, DeployPlan] = {}
     for plan in plans:
         folders.setdefault(os.path.realpath(plan.path.parent), plan)
     notices: list[Notice] = []
-    for plan in named:
-        if plan.target not in KNOWN_TARGETS:
+    readers = ((plan, agent) for plan in named for agent in (plan.target, *plan.shared))
+    for plan, agent in readers:
+        if agent not in KNOWN_TARGETS:
             continue
         own = os.path.realpath(plan.path.parent)
         also: dict[str, DeployPlan] = {}
-        for read in KNOWN_TARGETS[plan.target].reads:
+        for read in KNOWN_TARGETS[agent].reads:
             try:
                 real = os.path.realpath(layout.target_root(read, scope))
             except (ValueError, SkillcError):  # pragma: no cover - built-in targets resolve
@@ -195,7 +196,7 @@ def read_twice(
             count = len(also) + 1
             notices.append(
                 Notice(
-                    f"{_agent(plan.target)} reads {plan.skill} in {shown} too: it lists the "
+                    f"{_agent(agent)} reads {plan.skill} in {shown} too: it lists the "
                     f"skill {count} times, each in the dialect written there"
                 )
             )
