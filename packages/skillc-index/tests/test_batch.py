@@ -978,6 +978,24 @@ def test_the_library_builds_in_a_process_pool(
     assert [item.job.name for item in result.items] == [f"s{n}" for n in range(5)]
 
 
+def test_one_str_is_one_argument_never_its_characters(
+    project: Path, home: Path, write_skill: WriteSkill
+) -> None:
+    """``batch_jobs("demo", layout)`` was the jobs ``d``, ``e``, ``m``, ``o`` (each E001):
+    one ``str`` is one argument (``items.as_items``), as a list of it is."""
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    write_skill(project / ".skillc" / "skills" / "demo")
+    for name in ("s0", "s1"):
+        write_skill(project / "skills" / name)
+    one = batch_jobs("demo", layout)
+    assert [(job.given, job.name, job.error) for job in one] == [("demo", "demo", None)]
+    assert [job.given for job in one] == [job.given for job in batch_jobs(["demo"], layout)]
+    assert [(job.name, job.error) for job in batch_jobs("skills", layout)] == [
+        ("s0", None),
+        ("s1", None),
+    ]
+
+
 def test_with_no_semaphores_the_batch_is_built_here_and_says_why(
     index: Run, project: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
 ) -> None:

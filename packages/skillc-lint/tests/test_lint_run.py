@@ -446,6 +446,26 @@ def test_lint_targets_with_jobs(many: Path, cwd: Path) -> None:
     assert results == [lint_skill(many / r.skill) for r in results]
 
 
+def test_one_str_is_one_target_and_one_folder_never_its_characters(many: Path, cwd: Path) -> None:
+    """``resolve_targets("skills", layout)`` was E001 ``skill 's' not found`` (an absolute
+    path walked ``/``, the whole disk) and ``lint_folders("skills", ...)`` one E001 per
+    character: one ``str`` (or path) is one item (``skillc_index.items.as_items``)."""
+    from skillc_index import Layout
+    from skillc_lint import resolve_targets
+
+    layout = Layout.discover(cwd, {"SKILLC_HOME": str(cwd / "home")})
+    (target,) = resolve_targets("skills", layout)
+    assert (target.argument, len(target.skills), target.collection) == ("skills", 24, True)
+    (alone,) = resolve_targets(str(many / "s01"), layout)
+    assert alone.skills == (many / "s01",)
+    registry = default_registry()
+    for one in (str(many / "s01"), many / "s01"):
+        (result,) = lint_folders(one, registry)
+        assert isinstance(result, LintResult) and result.skill == "s01"
+    (missing,) = lint_folders(str(many / "nope"), registry, jobs=2)
+    assert isinstance(missing, SkillNotFound) and missing.skill == str(many / "nope")
+
+
 def test_one_skill_starts_no_pool(cwd: Path, clean_env: dict[str, str]) -> None:
     """One skill is linted in the process itself: no worker pool, no package metadata read."""
     put(cwd / "one")

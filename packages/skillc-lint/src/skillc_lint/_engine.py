@@ -566,13 +566,16 @@ class Target:
     a name several installed skills have, the first linted), printed before it is linted."""
 
 
-def resolve_targets(arguments: Sequence[str], layout: Layout) -> list[Target]:
-    """What to lint for each argument (:func:`resolve_target`). No argument means every skill
+def resolve_targets(arguments: Sequence[str] | str, layout: Layout) -> list[Target]:
+    """What to lint for each argument (:func:`resolve_target`); one ``str`` is one argument,
+    not its characters (:func:`~skillc_index.items.as_items`). No argument means every skill
     of the project store; without a project that is a usage error
     (:class:`~skillc_index.NoSkillGiven`, E100).
     """
     from skillc_index import NoSkillGiven
+    from skillc_index.items import as_items
 
+    arguments = as_items(arguments)
     if not arguments:
         if layout.project_root is None:
             raise NoSkillGiven(

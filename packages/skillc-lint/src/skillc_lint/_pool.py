@@ -10,6 +10,7 @@ in this process: no pool is started (and ``concurrent.futures`` is not imported)
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
@@ -83,7 +84,7 @@ def _opened(cache: Path | None) -> ResultCache | None:
     return opened(cache)
 
 
-def _lint_in_worker(job: tuple[Path, int]) -> LintResult | _Failed:
+def _lint_in_worker(job: tuple[str | os.PathLike[str], int]) -> LintResult | _Failed:
     folder, index = job
     try:
         return lint_skill(
@@ -98,7 +99,7 @@ def _lint_in_worker(job: tuple[Path, int]) -> LintResult | _Failed:
 
 
 def lint_folders(
-    folders: Sequence[Path],
+    folders: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
     registry: RuleRegistry | Sequence[RuleRegistry],
     *,
     force: bool = False,
@@ -116,16 +117,20 @@ def lint_folders(
     distinct one is sent to a worker once. ``cache``: the folder of the result cache
     (:mod:`skillc_lint._cache`) every process reads and writes; None: no cache. Where the
     system gives no process pool (no writable ``/dev/shm``) the folders are linted here one
-    after another, said once through ``warn``.
+    after another, said once through ``warn``. One ``str`` or path is one folder, not the
+    characters of a string (:func:`~skillc_index.items.as_items`).
     """
-    each = [registry] * len(folders) if isinstance(registry, RuleRegistry) else list(registry)
+    from skillc_index.items import as_items
+
+    given = as_items(folders)
+    each = [registry] * len(given) if isinstance(registry, RuleRegistry) else list(registry)
     distinct = list({id(rules): rules for rules in each}.values())
-    workers = min(jobs, len(folders))
+    workers = min(jobs, len(given))
     pool = None if workers <= 1 else _pool(workers, tuple(distinct), force, cache, warn)
     if pool is None:
         stored = None if cache is None else ResultCache(cache, batch=BATCH)
         try:
-            for folder, rules in zip(folders, each, strict=True):
+            for folder, rules in zip(given, each, strict=True):
                 try:
                     yield lint_skill(folder, registry=rules, force=force, cache=stored, cap=False)
                 except SkillcError as exc:
@@ -133,10 +138,10 @@ def lint_folders(
         finally:
             _done(stored)
         return
-    chunk = max(1, min(MAX_CHUNK, len(folders) // (workers * 4)))
+    chunk = max(1, min(MAX_CHUNK, len(given) // (workers * 4)))
     index = {id(rules): i for i, rules in enumerate(distinct)}
     try:
-        jobs_ = zip(folders, (index[id(rules)] for rules in each), strict=True)
+        jobs_ = zip(given, (index[id(rules)] for rules in each), strict=True)
         for outcome in pool.map(_lint_in_worker, jobs_, chunksize=chunk):
             yield outcome.error() if isinstance(outcome, _Failed) else outcome
     finally:  # also when the caller stops early: what has not started is cancelled

@@ -136,7 +136,7 @@ def _store_skills(layout: Layout) -> list[tuple[Path, Scope]]:
 
 
 def batch_jobs(
-    arguments: Sequence[str],
+    arguments: Sequence[str] | str,
     layout: Layout,
     *,
     all_skills: bool = False,
@@ -151,7 +151,11 @@ def batch_jobs(
     at its bound is a failed job when the walk found no skill
     (:class:`~skillc_index.command_errors.NoSkillBeforeCut`, not E010), else ``warn`` is
     told (:func:`~skillc_index.walk.cut_short`). A name found in several folders is one
-    failed job naming them all (:func:`_one_folder_a_name`)."""
+    failed job naming them all (:func:`_one_folder_a_name`). One ``str`` is one argument, not
+    its characters (:func:`~skillc_index.items.as_items`)."""
+    from skillc_index.items import as_items
+
+    arguments = as_items(arguments)
     walk = walk or build_walk
     jobs: list[BatchJob] = []
     seen: set[str] = set()
