@@ -180,6 +180,53 @@ def test_the_python_api_checks_a_record_as_the_cli_and_mcp_do(
     assert LIST.run(run, ListParams(limit=1.0, scope="project")).to_dict()["total"] == 1  # type: ignore[arg-type]
 
 
+def _searched(layout: Layout, limit: object) -> object:
+    from skillc_index import ensure_index, fts_query, resolve_skill, search_sections
+
+    index = ensure_index(resolve_skill("alpha", layout), "porter")
+    return search_sections(index, fts_query("alpha", "porter"), limit)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        ("resolve_skill(None)", "skill must be a name or a path, not NoneType"),
+        ("resolve_skill(b'alpha')", "skill must be a name or a path, not bytes"),
+        ("init_skill(5)", "name must be a string, not a number"),
+        ("build_skill(targets=5)", "targets must be agent names or folders (str), not int"),
+        ("build_skill(targets=[5])", "targets must be agent names or folders (str), not int"),
+        ("search_sections(limit=2**70)", "limit must be at most 1000000000"),
+        ("search_sections(limit='x')", "limit must be an integer, not a string"),
+    ],
+)
+def test_the_functions_behind_the_operations_refuse_a_wrong_type_with_e100(
+    layout: Layout, project: Path, write_skill: WriteSkill, call: str, message: str
+) -> None:
+    """``resolve_skill(None)``, ``init_skill(5)`` and ``build_skill(targets=5)`` failed on a
+    bare TypeError or AttributeError, ``search_sections(limit=2**70)`` on an OverflowError and
+    ``limit="x"`` on E002 "index unusable ... datatype mismatch": each is E100 naming the
+    parameter, before any work (nothing made, nothing built)."""
+    from skillc_index import resolve_skill
+    from skillc_index.build.scaffold import init_skill
+    from skillc_index.build.skill import build_skill
+
+    write_skill(project / ".skillc" / "skills" / "alpha")
+    calls: dict[str, Callable[[], object]] = {
+        "resolve_skill(None)": lambda: resolve_skill(None, layout),  # type: ignore[arg-type]
+        "resolve_skill(b'alpha')": lambda: resolve_skill(b"alpha", layout),  # type: ignore[arg-type]
+        "init_skill(5)": lambda: init_skill(5, layout),  # type: ignore[arg-type]
+        "build_skill(targets=5)": lambda: build_skill("alpha", layout, targets=5),  # type: ignore[arg-type]
+        "build_skill(targets=[5])": lambda: build_skill("alpha", layout, targets=[5]),  # type: ignore[list-item]
+        "search_sections(limit=2**70)": lambda: _searched(layout, 2**70),
+        "search_sections(limit='x')": lambda: _searched(layout, "x"),
+    }
+    with pytest.raises(InvalidOption) as caught:
+        calls[call]()
+    assert caught.value.diagnostic.params["message"].startswith(message)
+    assert [path.name for path in (project / ".skillc" / "skills").iterdir()] == ["alpha"]
+    assert not (project / ".claude").exists()  # nothing deployed
+
+
 def test_the_command_line_checks_a_record_once(
     cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
     layout: Layout,

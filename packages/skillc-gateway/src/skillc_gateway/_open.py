@@ -206,15 +206,16 @@ def open_file(
     no such file, or when it is not a regular file (a folder, FIFO, socket or device: never
     opened, so never a hang), or cannot be (a NUL byte, a name too long, a symlink loop), and
     for a hidden path (a dot-file or dot-folder component: ``.env``, ``.git/config``) unless
-    ``hidden``. E100 for a ``max_lines``, ``skip`` or ``hidden`` of the wrong type or below
-    0, as the command line and the MCP tool refuse them
+    ``hidden``. E100 for a ``path`` (None, 5, empty), ``max_lines``, ``skip`` or ``hidden``
+    of the wrong type or below its bound, as the command line and the MCP tool refuse them
     (:func:`~skillc_index.operation.checked_values`).
     """
     from skillc_gateway.operations import OpenParams
     from skillc_index.operation import checked_values
 
-    values = {"max_lines": max_lines, "offset": skip, "hidden": hidden}
-    max_lines, skip, hidden = checked_values(OpenParams, values, {"offset": "skip"}).values()
+    values = {"path": path, "max_lines": max_lines, "offset": skip, "hidden": hidden}
+    checked = checked_values(OpenParams, values, {"offset": "skip"})
+    path, max_lines, skip, hidden = checked.values()
     try:
         handle = open_in_root(skill.source, path, hidden=hidden)
     except NotARegularFile as exc:

@@ -137,16 +137,16 @@ def show_section(
     E020 with up to five suggestions (no heading matches; fewer than ``nth``: how many do).
     The section's file is read only
     if it is a regular file inside the skill (opened component by component, never a FIFO).
-    E100 for a ``section``, ``max_lines``, ``skip``, ``nth`` or ``hidden`` of the wrong type
-    or out of its bounds, as the command line and the MCP tool refuse them
+    E100 for a ``section``, ``file``, ``max_lines``, ``skip``, ``nth`` or ``hidden`` of the
+    wrong type or out of its bounds, as the command line and the MCP tool refuse them
     (:func:`~skillc_index.operation.checked_values`).
     """
     from skillc_gateway._section_ops import ShowParams
     from skillc_index.operation import checked_values
 
-    values = {"section": section, "max_lines": max_lines, "offset": skip, "nth": nth}
-    section, max_lines, skip, nth, hidden = checked_values(
-        ShowParams, {**values, "hidden": hidden}, {"offset": "skip"}
+    values = {"section": section, "file": file, "max_lines": max_lines, "offset": skip}
+    section, file, max_lines, skip, nth, hidden = checked_values(
+        ShowParams, {**values, "nth": nth, "hidden": hidden}, {"offset": "skip"}
     ).values()
     relative: str | None = None
     if file is not None:

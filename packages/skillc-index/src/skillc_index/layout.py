@@ -543,6 +543,16 @@ def _from_folder(
     return ResolvedSkill(runtime.name, source, scope, runtime, in_store, None, notices, called)
 
 
+def checked_skill(skill: object) -> None:
+    """E100 (:class:`~skillc_index.InvalidOption`) unless ``skill`` is a skill's name or path
+    (a ``str`` or an ``os.PathLike``), before any work: never a bare ``TypeError`` (None, 5,
+    a ``bytes`` name)."""
+    if not isinstance(skill, str | os.PathLike):
+        from skillc_index.diagnostics import InvalidOption
+
+        raise InvalidOption(f"skill must be a name or a path, not {type(skill).__name__}")
+
+
 def resolve_skill(
     skill: SkillArgument, layout: Layout, *, force_global: bool = False, stores_only: bool = False
 ) -> ResolvedSkill:
@@ -583,7 +593,9 @@ def resolve_skill(
     its folder (every command refuses it, not only those that walk its files), and
     :class:`FolderChanged` (E022) when a part of the path was swapped as it was resolved
     (``os.path.realpath`` raised: every command's error line, never an ``OSError``).
+    A ``skill`` that is neither (None, 5, bytes) is E100 (:func:`checked_skill`).
     """
+    checked_skill(skill)
     try:
         return _resolved(os.fspath(skill), layout, force_global, stores_only)
     except (OSError, RuntimeError) as exc:

@@ -31,7 +31,6 @@ uses. ``total_accesses``, ``commands`` and ``errors`` keep every row (RFC-0003).
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
@@ -41,7 +40,6 @@ from typing import TYPE_CHECKING, Any, cast, get_args
 from skillc_index import (
     MAX_JSON_BYTES,
     MAX_JSON_DEPTH,
-    InvalidOption,
     InvalidQueryType,
     Layout,
     Notice,
@@ -474,8 +472,10 @@ def prepare(
     """Check the query type and the filters, resolve the skill, open the team ``store``
     (a ``postgresql://`` URL) if one is given: a ready :class:`StatsQuery`."""
     check_query(group_by)
-    if not isinstance(skill, ResolvedSkill | str | os.PathLike):  # 5: not a bare TypeError
-        raise InvalidOption(f"skill must be a name or a path, not {type(skill).__name__}")
+    if not isinstance(skill, ResolvedSkill):  # 5: E100 before any work, not a bare TypeError
+        from skillc_index.layout import checked_skill
+
+        checked_skill(skill)
     if layout is None:
         layout = Layout.discover()
     filters = team_filters(layout, since, until, projects, store, users, machines)

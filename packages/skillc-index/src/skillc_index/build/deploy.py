@@ -83,7 +83,7 @@ from skillc_index.command_errors import (
     TargetOutsideProject,
     TrackedDestination,
 )
-from skillc_index.diagnostics import Notice
+from skillc_index.diagnostics import InvalidOption, Notice
 from skillc_index.digests import executable as is_executable
 from skillc_index.files import inside, real_path
 from skillc_index.layout import (
@@ -170,11 +170,17 @@ class Deployment:
 def parse_targets(values: Sequence[str] | str) -> list[str]:
     """``["claude,cursor", "codex"]`` -> ``["claude", "cursor", "codex"]`` (duplicates
     dropped; one ``str`` is one value: ``"claude,cursor"`` the same two); ``["claude"]`` when
-    nothing is given. E100 for an empty name."""
-    from skillc_index.items import as_items
+    nothing is given. E100 for an empty name, and for a value that is no list of ``str``
+    (``targets=5``, ``targets=[5]``: :func:`~skillc_index.items.checked_items`)."""
+    from skillc_index.items import checked_items
+
+    def wrong(item: object, _listed: bool) -> InvalidOption:
+        return InvalidOption(
+            f"targets must be agent names or folders (str), not {type(item).__name__}"
+        )
 
     targets: list[str] = []
-    for value in as_items(values):
+    for value in checked_items(values, str, wrong):
         for part in value.split(","):
             name = part.strip()
             if not name:

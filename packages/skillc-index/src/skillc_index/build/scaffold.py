@@ -566,9 +566,11 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
 
     Without ``global_store`` the skill goes into the project store; with no project yet, the
     working directory becomes one (its ``.skillc/skills/`` is created and its ``.gitignore``
-    updated as by :func:`init_project`).
+    updated as by :func:`init_project`). A ``name`` that is no ``str`` is E100.
     """
-    require_skill_name(name)
+    from skillc_index.arguments import checked
+
+    require_skill_name(checked("name", name, {"type": "string"}))
     if global_store or _in_home(layout):  # the home first, as init_project: never a project
         scope: Scope = "global"
         store = layout.store("global")

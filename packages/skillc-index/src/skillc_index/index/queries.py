@@ -330,7 +330,15 @@ def search_sections(index: IndexHandle, match: str, limit: int) -> list[SectionH
     ``(word)``) are asked once (:func:`_distinct_phrases`; the same AND), and a section
     longer than :data:`SNIPPET_WINDOW` gets its snippet from a window of its text, read one
     section at a time.
+
+    E100 for a ``match`` that is no ``str`` or a ``limit`` that is no count from 0 to
+    :data:`~skillc_index.arguments.MAX_COUNT` (:func:`~skillc_index.arguments.checked`), not
+    an ``OverflowError`` nor an E002 "datatype mismatch" from SQLite.
     """
+    from skillc_index.arguments import MAX_COUNT, checked
+
+    match = checked("match", match, {"type": "string"})
+    limit = checked("limit", limit, {"type": "integer", "minimum": 0, "maximum": MAX_COUNT})
     sql = (
         f"SELECT path, file, section, CASE WHEN length(content) <= {SNIPPET_WINDOW}"
         " AND length(CAST(content AS BLOB)) = length(content)"  # ASCII, and as written:
