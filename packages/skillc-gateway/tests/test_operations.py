@@ -16,9 +16,11 @@ from skillc_gateway.operations import (
     OPEN,
     SEARCH,
     SHOW,
+    SOURCES,
     OpenParams,
     SearchParams,
     ShowParams,
+    SourcesParams,
 )
 from skillc_index import Layout, ResolvedSkill, counted
 from skillc_index.accesslog import AccessLog
@@ -66,6 +68,44 @@ def test_show_pages_from_an_offset(session: tuple[Session, list[str]]) -> None:
     none = SHOW.run(run, ShowParams("demo", "Install", max_lines=0))
     assert (none.page.content, none.page.truncated, none.page.total_lines) == ("", True, len(lines))
     assert "next_offset" not in none.to_dict()
+
+
+def test_a_path_in_the_skill_may_be_a_path_object(
+    session: tuple[Session, list[str]], resolved: ResolvedSkill
+) -> None:
+    """``ShowParams(file=Path(...))``, ``OpenParams(path=Path(...))`` and
+    ``SourcesParams(dir=Path(...))`` were E100 "must be a string, not an object", and
+    ``open_file(skill, Path(...))`` a bare TypeError: a path inside the skill (``Param``'s
+    ``in_skill``) takes an ``os.PathLike``, read as its ``str``; still confined to the skill."""
+    from skillc_gateway import open_file, show_section, source_tree
+    from skillc_index import PathEscapesRoot
+
+    run, _ = session
+    api = Path("references/api.md")
+    shown = SHOW.run(run, ShowParams("demo", "Endpoints", file=api)).to_dict()
+    assert (shown["file"], shown["section"]) == ("references/api.md", "Endpoints")
+    assert SHOW.run(run, ShowParams("demo", "Endpoints", file=str(api))).to_dict() == shown
+    opened = OPEN.run(run, OpenParams("demo", api)).to_dict()
+    assert (opened["path"], opened["content"]) == ("references/api.md", api_text(resolved))
+    listed = SOURCES.run(run, SourcesParams("demo", dir=Path("references"))).to_dict()
+    assert [child["path"] for child in listed["tree"]["children"]] == [
+        "references/api.md",
+        "references/notes.txt",
+    ]
+    assert open_file(resolved, api).text == api_text(resolved)
+    assert show_section(resolved, "GET", file=api).file == "references/api.md"
+    tree = source_tree(resolved, directory=Path("references"))
+    assert tree == source_tree(resolved, directory="references")
+    assert [entry.node.path for entry in tree.entries] == [
+        "references/api.md",
+        "references/notes.txt",
+    ]
+    with pytest.raises(PathEscapesRoot):
+        OPEN.run(run, OpenParams("demo", Path("../demo/../../x.md")))
+
+
+def api_text(skill: ResolvedSkill) -> str:
+    return (skill.source / "references" / "api.md").read_text(encoding="utf-8")
 
 
 def test_a_reply_limit_cuts_whole_lines(demo: Path, project: Path, home: Path) -> None:

@@ -996,6 +996,16 @@ def test_one_str_is_one_argument_never_its_characters(
     ]
 
 
+def test_find_skill_folders_takes_a_str(project: Path, write_skill: WriteSkill) -> None:
+    """``find_skill_folders("skills")`` failed on a bare TypeError (``str / str``): a
+    ``str`` is the folder, as a ``Path`` is; the skills found are ``Path``s all the same."""
+    for name in ("s0", "s1"):
+        write_skill(project / "skills" / name)
+    found = find_skill_folders(str(project / "skills"))
+    assert found == find_skill_folders(project / "skills")
+    assert found == [project / "skills" / "s0", project / "skills" / "s1"]
+
+
 def test_with_no_semaphores_the_batch_is_built_here_and_says_why(
     index: Run, project: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -110,6 +110,7 @@ def test_read_tool_skill_reads_the_folder(tmp_path: Path) -> None:
     skill = read_tool_skill(folder)
     assert skill.name == "git"  # the folder names it when the frontmatter does not
     assert skill.tool("git_log") is not None and skill.tool("nope") is None
+    assert read_tool_skill(str(folder)) == skill  # a str: was AttributeError ('resolve')
 
 
 def test_a_folder_that_is_not_there_is_e022(tmp_path: Path) -> None:

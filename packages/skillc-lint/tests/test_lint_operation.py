@@ -195,6 +195,26 @@ def test_the_command_lines_skills_are_linted_as_the_run_is_iterated(
     assert [item.get("skill", item.get("target")) for item in items] == ["one", "two", "nowhere"]
 
 
+def test_the_command_lines_skills_and_files_may_be_paths(
+    project: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``LintParams(None, skills=(Path("skills"),))`` was E100 ``skills[0] must be a string,
+    not an object``: a path field (``skills``, ``write_baseline``, ``sarif_file``) takes an
+    ``os.PathLike``, read as its ``str``, as ``baseline`` did."""
+    monkeypatch.chdir(project)
+    write_skill(project / "skills" / "one", description=DESCRIPTION)
+    params = LintParams(
+        None,
+        skills=(Path("skills"),),  # type: ignore[arg-type]
+        write_baseline=Path("b.json"),  # type: ignore[arg-type]
+        sarif_file=Path("out.sarif"),  # type: ignore[arg-type]
+    )
+    run = LINT.run(session(project, []), params)
+    assert [result.skill for result in run] == ["one"]
+    assert run.collections == [("skills", 1)]
+    assert json.loads((project / "b.json").read_text())["findings"] == []
+
+
 def test_explain_and_list_rules_lint_nothing(project: Path) -> None:
     run = session(project, [])
     doc: Any = LINT.run(run, LintParams(None, explain="name-format")).to_dict()

@@ -84,6 +84,7 @@ class ShowParams(Record):
             help="Only look in this file.",
             min_length=1,
             metavar="PATH",
+            in_skill=True,
         ),
     ] = None
     nth: Annotated[

@@ -164,6 +164,7 @@ class OpenParams(Record):
             "File path relative to the skill root ('references/api.md').",
             argument=True,
             min_length=1,
+            in_skill=True,
         ),
     ]
     max_lines: Annotated[
@@ -276,6 +277,7 @@ class SourcesParams(Record):
             help="Only the tree under this folder.",
             min_length=1,
             metavar="PATH",
+            in_skill=True,
         ),
     ] = None
     limit: Annotated[

@@ -110,30 +110,29 @@ WARNINGS: Mapping[str, Any] = types.MappingProxyType(
 
 
 class Param(Record):
-    """A parameter's description and JSON Schema constraints, and how the command line spells
-    it: the ``Annotated`` metadata of a field of a parameters record, the one place a
-    command's parameter is written (the click command, the MCP input schema and the MCP
-    argument checks are made from it).
+    """A parameter's description and JSON Schema constraints, and how the command line spells it:
+    the ``Annotated`` metadata of a field of a parameters record, the one place a command's
+    parameter is written (the click command, the MCP input schema and the MCP argument checks are
+    made from it).
 
-    ``description`` tells the MCP tool's caller (a model) what the parameter is; ``help`` is
-    the ``--help`` text when the command line says it otherwise (default: ``description``).
-    ``mcp_default``: the MCP tool's default when it differs from the field's (the CLI's); it
-    is what the tool's schema advertises. ``argument``: a positional argument of the command
-    line rather than an option (a tuple field takes any number of them); ``flags``: the
-    option's names (default ``--field-name``); ``metavar``: the value's name in ``--help``;
-    ``show_default``: ``--help`` shows the default (always for a choice); ``choice``: a
-    ``Literal`` field is a choice on the command line (a value outside it a usage error,
-    E100), or with False plain text that the operation checks (stats' ``--group-by`` is
-    E030, RFC-0005's code for an unknown query type); ``path``: the value (each item)
-    may name a folder or a file from the working directory (a skill's path, a baseline
-    file), which a session with ``confined_paths`` takes only where a model may read
-    (:meth:`Session.check_paths`); ``skill``: the value names a skill, so a shell's TAB
-    offers the installed skills' names (:mod:`skillc_index.completion`); ``names``: the
-    value names a file (``"file"``) or a folder (``"dir"``) to read or write from the working
-    directory, so a shell's TAB offers the shell's own names of that kind (what a
-    ``click.Path`` offers: ``skc mcp --cwd``); a command-line matter only; ``once``: the
-    option given more than once is E100, not its last value silently (route's ``-t``, which
-    is repeatable in ``build``)."""
+    ``description`` tells the MCP tool's caller (a model) what the parameter is; ``help`` is the
+    ``--help`` text when the command line says it otherwise (default: ``description``).
+    ``mcp_default``: the MCP tool's default when it differs from the field's (the CLI's); it is what
+    the tool's schema advertises. ``argument``: a positional argument of the command line rather
+    than an option (a tuple field takes any number of them); ``flags``: the option's names (default
+    ``--field-name``); ``metavar``: the value's name in ``--help``; ``show_default``: ``--help``
+    shows the default (always for a choice); ``choice``: a ``Literal`` field is a choice on the
+    command line (a value outside it a usage error, E100), or with False plain text that the
+    operation checks (stats' ``--group-by`` is E030, RFC-0005's code for an unknown query type);
+    ``path``: the value (each item) may name a folder or a file from the working directory (a
+    skill's path, a baseline file), which a session with ``confined_paths`` takes only where a model
+    may read (:meth:`Session.check_paths`); ``skill``: the value names a skill, so a shell's TAB
+    offers the installed skills' names (:mod:`skillc_index.completion`); ``names``: the value names
+    a file (``"file"``) or a folder (``"dir"``) to read or write from the working directory, so a
+    shell's TAB offers the shell's own names of that kind (a ``click.Path``'s: ``skc mcp --cwd``);
+    ``in_skill``: a path from the skill's root, which the root confines (these three take an
+    ``os.PathLike`` too); ``once``: the option given more than once is E100, not its last value
+    silently (route's ``-t``, which is repeatable in ``build``)."""
 
     description: str
     minimum: int | None = None
@@ -153,6 +152,7 @@ class Param(Record):
     skill: bool = False
     names: Literal["file", "dir"] | None = None
     once: bool = False
+    in_skill: bool = False
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {}
@@ -268,10 +268,10 @@ def checked_values(
     E100, naming the parameter), for the Python API: what the command line and the MCP server
     refuse, a function refuses too, rather than answer nothing (``limit=-1``, ``scope="nope"``)
     or fail on a bare ``TypeError``. None is not given, and stays, where the field allows it
-    (``int | None``), else it is E100 too; a tuple field's items are
-    an array's (one ``str`` or path is one item, :func:`~skillc_index.items.as_items`); a
-    ``path`` parameter may be an ``os.PathLike``. ``python``: a function's own name of a
-    field where it differs, for the message (``{"offset": "skip"}``). Returns the values
+    (``int | None``), else it is E100 too; a tuple field's items are an array's (one ``str`` or
+    path is one item, :func:`~skillc_index.items.as_items`); a ``path``, ``names`` or
+    ``in_skill`` field may be an ``os.PathLike``. ``python``: its name
+    in a function where it differs, for the message (``{"offset": "skip"}``). Returns the values
     checked (arrays as tuples, paths as ``str``, an integral float as an int)."""
     specs = _CHECKS.get(params)
     if specs is None:  # made once per record, as its fields
@@ -280,7 +280,7 @@ def checked_values(
             name: (
                 property_name(name),
                 properties[property_name(name)],
-                meta.path,
+                meta.path or meta.in_skill or meta.names is not None,  # os.PathLike taken
                 type(None) in typing.get_args(hint),  # None: not given
             )
             for name, hint, meta in fields(params)

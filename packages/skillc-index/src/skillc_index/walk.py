@@ -355,7 +355,7 @@ def _holds_skill_file(listing: Listing, folder: Path) -> bool:
 
 
 def find_skill_folders(
-    folder: Path, *, linked_entries: bool = False, package_records: bool = False
+    folder: str | os.PathLike[str], *, linked_entries: bool = False, package_records: bool = False
 ) -> SkillFolders:
     """The skill folders under ``folder``: every folder holding SKILL.md, not looking inside
     a skill (a SKILL.md nested in a skill is one of its files), nor in the folders
@@ -374,9 +374,11 @@ def find_skill_folders(
     copy left out is not built nor run), what ``skc package`` wrote into a folder
     (:func:`packaged`) too. Lint never asks: a record is project content anyone can write,
     and must not hide a skill from the linter. Of a folder only the first
-    :data:`MAX_ENTRIES` entries are read (the folder is then ``crowded``)."""
+    :data:`MAX_ENTRIES` entries are read (the folder is then ``crowded``). ``folder`` may be
+    a ``str`` (the skill folders found are each a ``Path`` all the same)."""
     from skillc_index.files import fs_bytes, is_file
 
+    folder = Path(folder)
     found: list[tuple[bytes, Path]] = []
     # breadth first (level by level, each folder's entries in name order): a skill near the
     # folder is found before a sibling's deep tree spends the folder bound

@@ -65,6 +65,7 @@ class LintParams(NamedTuple):
             "(none: every skill of the project store).",
             argument=True,
             metavar="[SKILL]...",
+            path=True,
             skill=True,
             max_items=MAX_PATHS,
         ),

@@ -209,7 +209,7 @@ def find_skills(
     query: str,
     *,
     limit: int = DEFAULT_FIND_LIMIT,
-    paths: Sequence[str] | str = (),
+    paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str] = (),
     configured: dict[str, str] | None = None,
     budget: float = BUDGET_SECONDS,
     server: bool = False,

@@ -14,6 +14,7 @@ line), the one definition of "a broken tool" that both ``skc lint --profile gibb
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -508,16 +509,17 @@ def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
     )
 
 
-def read_tool_skill(root: Path) -> ToolSkill:
+def read_tool_skill(root: str | os.PathLike[str]) -> ToolSkill:
     """The skill folder ``root``'s SKILL.md as a gibb.eri.sh skill (UTF-8, never an error),
     read inside the skill (:func:`~skillc_index.files.read_in_root`: a SKILL.md linked out of
     it is E012, a FIFO E021) and no further than the part parsed (a 1 GB file took 2 GB of
     memory to run a tool). A ``root`` that is no folder is E022, an unreadable file E999
-    (:func:`~skillc_index.files.typed_os_errors`)."""
+    (:func:`~skillc_index.files.typed_os_errors`). ``root`` may be a ``str``."""
     from skillc_index.diagnostics import SkillDirectoryNotFound
     from skillc_index.files import decoded, read_in_root, typed_os_errors
     from skillc_index.markdown.document import MARKDOWN_LIMIT
 
+    root = Path(root)
     with typed_os_errors(str(root), SkillDirectoryNotFound):
         data = read_in_root(root, "SKILL.md", 4 * MARKDOWN_LIMIT)  # UTF-8: 4 bytes a character
     return parse_tool_skill(decoded(data), root.resolve().name)
