@@ -376,6 +376,60 @@ def test_a_folder_the_user_may_not_search_is_skipped(
     assert [r["skill"] for r in json.loads(result.stdout)["results"]] == ["ok"]
 
 
+def test_a_folder_whose_entries_cannot_be_read_is_skipped(
+    index: Run, project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    """A folder that opens but whose entries cannot be read (EACCES from the listing itself,
+    as ``/proc/1/map_files`` answers) failed the whole walk: ``skc lint /proc/1`` and ``skc
+    build /proc/1`` were ``E999 PermissionError``. It is skipped as one that cannot be listed.
+    The kernel's answer is imitated (the real one: the test below)."""
+    import errno
+
+    from skillc_index import walk
+
+    lib = project / "lib"
+    write_skill(lib / "ok")
+    write_skill(lib / "locked" / "inside")
+    locked = (lib / "locked").stat()
+    listing = walk.Listing.__iter__
+
+    def refused(self: walk.Listing) -> Any:
+        here = os.fstat(self.fd) if self.fd >= 0 else None
+        if here is not None and (here.st_dev, here.st_ino) == (locked.st_dev, locked.st_ino):
+            raise PermissionError(errno.EACCES, "Permission denied", self.fd)
+        return listing(self)
+
+    monkeypatch.setattr(walk.Listing, "__iter__", refused)
+    assert find_skill_folders(lib) == [lib / "ok"]
+    assert find_skill_folders(lib / "locked") == []
+    result = index("build", "lib/", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert [r["skill"] for r in json.loads(result.stdout)["results"]] == ["ok"]
+    refused_alone = index("build", "lib/locked")
+    assert refused_alone.returncode == 1
+    assert "E999" not in refused_alone.stderr and "Traceback" not in refused_alone.stderr
+
+
+def test_a_proc_folder_whose_entries_cannot_be_read_is_skipped(cli: Callable[..., Run]) -> None:
+    """The real case: ``/proc/1/map_files`` opens, and reading its entries is EACCES (without
+    CAP_SYS_ADMIN, root included); skipped where this system answers otherwise."""
+    folder = "/proc/1/map_files"
+    try:
+        os.close(os.open(folder, os.O_RDONLY | os.O_DIRECTORY))
+    except OSError:
+        pytest.skip(f"{folder} cannot be opened here")
+    try:
+        next(Path(folder).iterdir(), None)
+    except PermissionError:
+        pass  # opened, its entries refused: the case
+    else:
+        pytest.skip(f"{folder} can be listed here")
+    assert find_skill_folders(Path(folder)) == []
+    result = cli("skillc-index", script=True)("build", folder)  # the installed command
+    assert result.returncode == 1
+    assert "E999" not in result.stderr and "Traceback" not in result.stderr, result.stderr
+
+
 def test_the_search_is_bounded(
     project: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:

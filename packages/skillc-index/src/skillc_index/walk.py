@@ -407,7 +407,10 @@ def find_skill_folders(
             if _holds_skill_file(listing, current):
                 found.append((fs_bytes(rel.rstrip("/")), current))
                 continue
-            entries = list(islice(listing, MAX_ENTRIES + 1))
+            try:  # opened, yet its entries cannot be read (EACCES: /proc/1/map_files)
+                entries = list(islice(listing, MAX_ENTRIES + 1))
+            except OSError:
+                continue
             more = len(entries) > MAX_ENTRIES  # its tag may lie past the entries read
             tagged = depth and (more or any(e.name == CACHE_TAG for e in entries))
             at = listing.fd if listing.fd >= 0 else str(current)
