@@ -61,6 +61,41 @@ def test_init_skill_without_project_makes_cwd_one(tmp_path: Path, env: dict[str,
     assert result.path == tmp_path.resolve() / ".skillc" / "skills" / "solo"
 
 
+def test_init_makes_nothing_where_the_working_folder_is_not_one(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """``Layout.discover`` of a mistyped path (it looks from any path) and ``INIT.run`` made
+    the whole chain, ``typo/proj/.skillc/skills`` and a ``.gitignore``; ``init_skill`` was
+    E999 ``cannot create .../.gitignore``, a file path E999 ``Not a directory``. Each is E022
+    naming the folder, and nothing is made, as the command line says of a working folder that
+    is gone."""
+    from skillc_index import SkillDirectoryNotFound
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+    from skillc_index.operations import INIT, InitParams
+
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n", encoding="utf-8")
+    typo = tmp_path / "typo" / "proj"
+    calls: tuple[Callable[[Layout], object], ...] = (
+        init_project,
+        lambda layout: init_skill("demo", layout),
+        lambda layout: INIT.run(Session(layout, AccessLog(print)), InitParams()),
+        lambda layout: INIT.run(Session(layout, AccessLog(print)), InitParams("demo")),
+    )
+    for where, why in ((typo, "no such folder"), (afile, "not a folder")):
+        for call in calls:
+            with pytest.raises(SkillDirectoryNotFound) as caught:
+                call(Layout.discover(where, env))
+            said = (caught.value.path, caught.value.diagnostic.detail)
+            assert said == (str(where), f"hint: {why}")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["afile", "home"]
+    assert afile.read_text(encoding="utf-8") == "mine\n"
+    # the global store needs no working folder: its skill is made in the home
+    made = init_skill("demo", Layout.discover(typo, env), global_store=True)
+    assert (made.scope, made.path.name) == ("global", "demo")
+
+
 def test_init_skill_global(layout: Layout, home: Path) -> None:
     result = init_skill("cuda", layout, global_store=True)
     assert result.path == home.resolve() / ".skillc" / "skills" / "cuda"

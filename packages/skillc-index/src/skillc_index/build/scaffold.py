@@ -33,7 +33,7 @@ from skillc_index.command_errors import (
     SkillExists,
 )
 from skillc_index.diagnostics import NotARegularFile, Notice, WordedOption
-from skillc_index.files import inside, is_file, regular_fd, within
+from skillc_index.files import inside, is_file, is_folder, regular_fd, within
 from skillc_index.layout import (
     KNOWN_TARGETS,
     SKILL_FILE,
@@ -124,6 +124,7 @@ def init_project(layout: Layout) -> InitResult:
             raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
         return InitResult(kind="global", path=skills, created=not existed, scope="global")
     _refuse_project_in_skill(layout)
+    _require_working_folder(layout)
     if not within(skills, layout.cwd):  # a checkout's .skillc symlink leads out: E012
         raise PathEscapesProject(layout.display(skills), os.path.realpath(skills))
     check_gitignore(layout.cwd, layout)  # first: nothing made if it cannot be written
@@ -140,6 +141,17 @@ def init_project(layout: Layout) -> InitResult:
     return InitResult(
         kind="project", path=skills, created=not existed, gitignore=added, notices=notices
     )
+
+
+def _require_working_folder(layout: Layout) -> None:
+    """E022 unless the working folder a project would be made in is a folder: one never made
+    (``Layout.discover`` looks from any path, a mistyped one too) or gone since is not made,
+    nor its parents; a file is no folder either."""
+    if not is_folder(layout.cwd):
+        from skillc_index.diagnostics import SkillDirectoryNotFound
+
+        why = "not a folder" if os.path.lexists(layout.cwd) else "no such folder"
+        raise SkillDirectoryNotFound(str(layout.cwd), why)
 
 
 def _in_home(layout: Layout) -> bool:
@@ -584,6 +596,7 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     project = layout.project_root or layout.cwd
     new_project = layout.project_root is None
     if scope == "project" and new_project:
+        _require_working_folder(layout)
         _refuse_project_in_skill(layout, name)
     if scope == "project" and not within(folder, project):  # a symlink in the checkout leads out
         raise PathEscapesProject(layout.display(folder), os.path.realpath(folder))
