@@ -1,0 +1,237 @@
+"""What each interpreter and wrapper a tool's command may name takes (spec/003 §3.5).
+
+The tables :mod:`skillc_index.tools.code_values` reads a command by: for each interpreter
+(:data:`_INTERPRETERS`, an :class:`_Interpreter`) its options whose argument is code, a module
+it loads first, the script it runs, or any other argument, and for each wrapper
+(:data:`_WRAPPERS`) its options taking an argument before the program it runs. Each table
+follows the program's own documentation of its options (``node --help``, ``python3 --help``,
+``julia --help``, ``pwsh -?``...).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+__all__: list[str] = []
+
+
+class _Interpreter(NamedTuple):
+    code: tuple[str, ...] = ()
+    """Options whose argument is code: the next word, or attached (``-eX``, ``--eval=X``)."""
+    takes_argument: tuple[str, ...] = ()
+    """Options whose next word is an argument (not code, not an operand)."""
+    shell: bool = False
+    """A shell: ``c`` in an option cluster makes its first operand an inline script."""
+    ignore_case: bool = False
+    subcommands: tuple[str, ...] = ()
+    """Words right after the program that run a script, its first operand (``deno run``)."""
+    magic_open: bool = False
+    """perl: ``-n``/``-p``/``-a``/``-F`` (``while (<>)``), or ``<>`` in its code, open each
+    operand with the two-argument ``open``: ``cmd|`` runs a command, ``>file`` truncates one
+    (:data:`_PERL_SWITCHES`); with ``-i`` they are opened as plain files."""
+    preload: tuple[str, ...] = ()
+    """Options whose argument is code too, a module loaded first (``node -r``, ``ruby -r``,
+    ``lua -l``): unlike ``code``'s, the script operand still runs after them (perl's ``-M``
+    takes its module attached only: ``perl -M strict`` is an error)."""
+    by_name: bool = False  # lua -l: a module name its search finds, no file (not in preloads)
+    script_operand: bool = True
+    """Its first operand is the script it runs (not ``su``'s user, ``ssh``'s host)."""
+    permute: bool = False
+    """Options come after operands too (``su user -c CMD``: getopt's permutation)."""
+    shell_operands: int | None = None
+    """Its operands after this many are joined into a command line a shell runs (``ssh
+    host CMD...``, on the remote; ``watch CMD...``, by ``sh -c``), unless one of
+    :attr:`no_shell` is given (``watch -x``)."""
+    no_shell: tuple[str, ...] = ()
+    runs_program: tuple[str, ...] = ()
+    """Options after which its first operand is a program it runs itself, no shell
+    (``watch -x``, ``runuser -u bob``)."""
+    shell_arguments: bool = False
+    """Its operands after the user go to the user's shell (``su bob -c CMD``, ``su bob --
+    -c CMD``; ``su bob FILE``: the script it runs)."""
+    data: Literal["either", "environment"] = "either"
+    """How the code of its code options can be given a value as data (:attr:`CodeValue.
+    data`); its command line (:attr:`shell_operands`), in the environment only."""
+    login: tuple[str, ...] = ()
+    """Options that start a login shell (``su -l``, ``su -``): it clears the environment."""
+    shell_option: tuple[str, ...] = ()
+    """Options whose argument is the program it runs (``su -s SHELL``)."""
+    remote: bool = False
+    """Its command line runs on another host (``ssh``): given a value on its input only."""
+
+
+_SHELL = _Interpreter(
+    takes_argument=("-o", "+o", "-O", "+O", "--rcfile", "--init-file"), shell=True
+)
+
+
+_AWK = _Interpreter(("-e", "--source", "-f", "--file"), ("-F", "-v", "--assign"))
+
+
+_SED = _Interpreter(("-e", "--expression", "-f", "--file"), ("-l",))
+
+
+_PWSH = _Interpreter(
+    ("-command", "-c", "-encodedcommand", "-ec", "-e", "-file", "-f"),
+    ("-executionpolicy", "-ex", "-workingdirectory", "-wd", "-outputformat", "-of"),
+    ignore_case=True,
+)
+
+
+_NODE_CODE = ("-e", "--eval", "-p", "--print")
+
+
+_NODE_PRELOAD = ("-r", "--require", "--import", "--loader", "--experimental-loader", "--preload")
+
+
+_NODE_ARGUMENT = ("-C", "--conditions", "--env-file", "--input-type", "--title")
+
+
+#: php's code, its -B/-R/-E code for before/each/after the input lines, and its -F file
+_PHP_CODE: tuple[str, ...] = ("-r", "--run", "-B", "--process-begin", "-R", "--process-code", "-E")
+
+
+_PHP_CODE += ("--process-end", "-F", "--process-file")
+
+
+#: ssh's options that take an argument (``-o``'s is code: ``ProxyCommand=...`` runs locally)
+_SSH_ARGUMENT = (
+    "-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-p",
+    "-Q", "-R", "-S", "-W", "-w",
+)  # fmt: skip
+
+
+#: su's, runuser's and script's options taking an argument (their -c is code)
+_SU_ARGUMENT = ("-g", "--group", "-G", "--supp-group", "-s", "--shell", "-u", "--user", "-w")
+
+
+_SCRIPT_ARGUMENT = (
+    "-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing",
+    "-m", "--logging-format", "-o", "--output-limit",
+)  # fmt: skip
+
+
+_WATCH = _Interpreter(
+    takes_argument=("-n", "--interval", "-q", "--equexit"),
+    script_operand=False,
+    shell_operands=0,
+    no_shell=("-x", "--exec"),
+    runs_program=("-x", "--exec"),
+)
+
+
+_SU = _Interpreter(
+    ("-c", "--command", "--session-command"),
+    _SU_ARGUMENT,
+    script_operand=False,
+    permute=True,
+    shell_arguments=True,
+    login=("-l", "--login"),
+    shell_option=("-s", "--shell"),
+)
+
+
+_DENO_ARGUMENT = ("-c", "--config", "--import-map", "--location", "--seed", "--cert", "--lock")
+
+
+#: Programs that run code they are given; their names without a version (``python3.12``).
+_INTERPRETERS: dict[str, _Interpreter] = {
+    **dict.fromkeys(
+        ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "csh", "tcsh"), _SHELL
+    ),
+    **dict.fromkeys(("python", "pypy"), _Interpreter(("-c", "-m"), ("-W", "-X"))),
+    # a module node loads first is code too (--require, --import, --loader)
+    **dict.fromkeys(
+        ("node", "nodejs"), _Interpreter(_NODE_CODE, _NODE_ARGUMENT, preload=_NODE_PRELOAD)
+    ),
+    "bun": _Interpreter(_NODE_CODE, subcommands=("run",), preload=_NODE_PRELOAD),
+    "deno": _Interpreter(("eval",), _DENO_ARGUMENT, subcommands=("run",)),
+    # -M's text is a `use` statement
+    "perl": _Interpreter(("-e", "-E", "-M", "-m"), ("-I",), magic_open=True),
+    "ruby": _Interpreter(("-e",), ("-I", "-C", "-E"), preload=("-r",)),
+    "php": _Interpreter(_PHP_CODE, ("-d", "-c")),
+    # lua -l requires a module by name (run's LUA_INIT starts its search in the skill); after
+    # -e's code lua still runs its script (`lua -e 1 x.lua`), as after a preload
+    **dict.fromkeys(("lua", "luajit"), _Interpreter(preload=("-l", "-e"), by_name=True)),
+    **dict.fromkeys(("r", "rscript"), _Interpreter(("-e",))),
+    "julia": _Interpreter(("-e", "-E", "--eval", "--print")),
+    "osascript": _Interpreter(("-e",), ("-l",)),
+    **dict.fromkeys(("tclsh", "wish"), _Interpreter()),
+    "expect": _Interpreter(("-c",)),
+    **dict.fromkeys(("pwsh", "powershell"), _PWSH),
+    # wrappers that hand a command line to a shell: ssh's after the host (the remote's
+    # shell; -o's ProxyCommand, a local one's), watch's (sh -c, unless -x), su's and
+    # script's -c (script's operand is its log, no argument of the command)
+    "ssh": _Interpreter(
+        ("-o",),
+        _SSH_ARGUMENT,
+        script_operand=False,
+        shell_operands=1,
+        data="environment",
+        remote=True,
+    ),
+    "watch": _WATCH,
+    "su": _SU,
+    "runuser": _SU._replace(runs_program=("-u", "--user")),
+    "script": _Interpreter(
+        ("-c", "--command"),
+        _SCRIPT_ARGUMENT,
+        script_operand=False,
+        permute=True,
+        data="environment",
+    ),
+    **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _AWK),
+    **dict.fromkeys(("sed", "gsed"), _SED),
+}
+
+
+#: Programs that run another program, their first operand (after the options named here and
+#: the operands of :data:`_WRAPPER_OPERANDS`; ``NAME=VALUE`` words are skipped). The runners
+#: (``ionice``, ``flock FILE``, ``chroot DIR``...) too: the program they run is read as one
+#: (``ionice -c3 script -qc {{x}}``), as ``ssh``, ``watch``, ``su`` are only there.
+_WRAPPERS: dict[str, tuple[str, ...]] = {
+    "env": ("-u", "--unset", "-C", "--chdir"),
+    "timeout": ("-s", "--signal", "-k", "--kill-after"),
+    "nice": ("-n", "--adjustment"),
+    "sudo": ("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"),
+    "doas": ("-u", "-C"),
+    "xargs": ("-n", "-L", "-P", "-s", "-d", "-E", "-I", "-a"),
+    "stdbuf": ("-i", "-o", "-e"),
+    "time": ("-f", "--format", "-o", "--output"),
+    **dict.fromkeys(("nohup", "setsid", "command", "exec", "busybox", "firejail"), ()),
+    # -p, -P, -u: running processes, no program (`ionice -p {{pid}}`)
+    "ionice": ("-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"),
+    "chrt": ("-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline", "-p"),
+    "taskset": ("-p", "-cp", "-pc"),
+    # flock's -c is a shell's command: read as the program, it is refused too
+    "flock": ("-w", "--timeout", "-E", "--conflict-exit-code"),
+    "chroot": ("--userspec", "--groups"),
+    "nsenter": ("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-W", "--wdns"),
+    "unshare": (
+        "-R", "--root", "-w", "--wd", "-S", "--setuid", "-G", "--setgid", "--monotonic",
+        "--boottime", "--propagation", "--setgroups",
+    ),
+    "setpriv": (
+        "--ambient-caps", "--inh-caps", "--bounding-set", "--ruid", "--euid", "--rgid", "--egid",
+        "--reuid", "--regid", "--groups", "--securebits", "--pdeathsig", "--selinux-label",
+        "--apparmor-profile", "--landlock-access", "--landlock-rule",
+    ),
+}  # fmt: skip
+
+
+#: Wrappers that clear the environment of the program they run (:attr:`CodeValue.data`
+#: ``argument``): whether they do by default (sudo's ``env_reset``), and the options that
+#: say otherwise (``sudo -E``, not ``--preserve-env=LIST``; ``env -i``, ``env -``).
+_CLEARS = {
+    "sudo": (True, ("-E", "--preserve-env")), "doas": (True, ()),
+    "env": (False, ("-i", "--ignore-environment", "-")), "setpriv": (False, ("--reset-env",)),
+}  # fmt: skip
+
+
+#: The operands a wrapper takes before its program: ``timeout``'s duration, ``chrt``'s
+#: priority, ``taskset``'s mask, ``flock``'s file, ``chroot``'s new root.
+_WRAPPER_OPERANDS = {"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1, "chroot": 1}
+
+
+#: ``env``'s options whose argument is itself a command line (the program it runs).
+_SPLIT = ("-S", "--split-string")
