@@ -874,6 +874,14 @@ def test_a_value_never_becomes_an_option_of_git(
         assert not target.exists()
     proc = run("run", "kit", "log", "ref=HEAD")
     assert (proc.returncode, proc.stdout.split(" ", 1)[1]) == (0, "first\n"), proc.stderr
+    # a '-' of the template, a flag's or an empty value's before the value: git's option too
+    # (`{{a}}-{{ref}}`, a empty, ref=-output=FILE wrote FILE); the tool cannot run (SKL820)
+    rows += "| a | string | no | A prefix |\n| f | boolean | no | A flag |\n"
+    kit(tool("glued", "git log {{a}}-{{ref}}", rows), tool("flag", "git log {{f:--}}{{ref}}", rows))
+    for name, args in (("glued", ("a=", "ref=-output=")), ("flag", ("f=true", "ref=output="))):
+        proc = run("run", "kit", name, *args[:-1], f"{args[-1]}{target}")
+        refused(proc, f"tool '{name}' cannot run: '{{{{ref}}}}' follows only '-")
+        assert not target.exists()
 
 
 OPTION_TABLE = "| Name | Type | Required | Description | Option |\n|---|---|---|---|---|\n"

@@ -257,6 +257,32 @@ def test_a_value_is_never_an_option_unless_declared_so() -> None:
     assert template.render({"path": "-x", "ref": "-y"})[-3:] == ["--", "-x", "-y"]
 
 
+def test_a_value_after_only_dashes_is_never_an_option() -> None:
+    """A ``-`` of the template, a flag's or an empty value's before a value makes the value an
+    option's text as a ``-`` of its own would (``git log {{a}}-{{b}}`` with ``a`` empty and
+    ``b=-output=FILE`` wrote FILE): E100 at run, as a value starting the argument is."""
+    glued, _, _ = parse_command("git log {{a}}-{{b}}", 1)
+    with pytest.raises(OptionLikeValue, match=r"parameter 'b' follows only '-'.*'--output=x'"):
+        glued.render({"a": "", "b": "-output=x"})
+    with pytest.raises(OptionLikeValue, match="'-x'"):
+        glued.render({"a": "", "b": "x"})  # `-x`: an option too
+    assert glued.render({"a": "z", "b": "-x"}) == ["git", "log", "z--x"]  # starts with z
+    flag, _, _ = parse_command("args {{f:--}}{{b}} {{e}}{{g:-}}{{c}}", 1)
+    with pytest.raises(OptionLikeValue, match="'--output=x'"):
+        flag.render({"f": True, "b": "output=x"})
+    with pytest.raises(OptionLikeValue, match="'-v'"):
+        flag.render({"e": "", "g": True, "c": "v"})
+    assert flag.render({"f": False, "b": "output=x"}) == ["args"]  # a false flag: no word
+    assert flag.render({"f": True, "b": "output=x"}, options=["b"]) == ["args", "--output=x"]
+    dashed, _, _ = parse_command("head -{{n}} -- -{{s}}", 1)
+    assert dashed.render({"n": 5}) == ["head", "-5", "--"]  # digits: the template's option
+    with pytest.raises(OptionLikeValue):
+        dashed.render({"n": -5})
+    with pytest.raises(OptionLikeValue):
+        dashed.render({"n": "5"})  # only a whole number's digits are
+    assert dashed.render({"s": "x"}) == ["head", "--", "-x"]  # after '--': an operand
+
+
 def test_url_values_are_percent_encoded() -> None:
     template, _, _ = parse_command('curl "https://api.com/search?q={{query}}&n={{limit}}"', 1)
     assert template.render({"query": "rust lang", "limit": 5})[1] == (
@@ -763,6 +789,20 @@ def test_option_and_environment_values_are_tool_errors() -> None:
         return [issue.message for issue in parse_tool_skill(text).problems("t")]
 
     assert problems("git log -n{{n}} -{{n}} --format={{s}}") == []  # an integer is digits
+    # only '-' before a value in its word, the template's or a flag's (the values before it
+    # may be empty): the value is an option's text (`{{a}}-{{b}}`, b=-output=FILE)
+    [message] = problems("git log {{s}}-{{f}}")
+    assert message == (
+        "'{{f}}' follows only '-' at the start of its word: a value there chooses an option "
+        "(write the option out, '--name={{f}}', or give the value a word of its own)"
+    )
+    assert problems("git log {{s}}-{{n}}") == []  # an integer: `-5`
+    rows += "| b | boolean | no | b |\n"
+    [message] = problems("git log {{b:--}}{{s}}")
+    assert message.startswith("'{{s}}' follows only '--' at the start of its word")
+    [message] = problems("git log {{b:--verbose}}{{s}}")
+    assert message.startswith("'{{s}}' is glued to the option text '--verbose'")
+    assert problems("git log x{{s}}-{{f}} {{s}}..{{f}} {{b:--x=}}{{s}}") == []
     [message] = problems("git log -n{{f}}")  # a number may be `inf`: `-ninf`
     assert message == (
         "'{{f}}' is glued to the option text '-n': a value there chooses the option (write the "

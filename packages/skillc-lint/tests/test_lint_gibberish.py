@@ -352,6 +352,9 @@ CODE_ROWS = "| value | string | yes | x |\n| n | integer | no | y |\n| loud | bo
         ("grep -c bash {{value}}", "'{{value}}' is the code 'bash' runs"),
         ("env PATH={{value}} git status", "'{{value}}' is in the variable PATH that 'env' sets"),
         ("python3 -u{{value}} x.py", "'{{value}}' is glued to the option text '-u'"),
+        # only '-' before it, the template's or a flag's ({{n}} may be empty): git's option
+        ("git log {{n}}-{{value}}", "'{{value}}' follows only '-' at the start of its word"),
+        ("git log {{loud:--}}{{value}}", "'{{value}}' follows only '--' at the start"),
         # perl's <> runs a file name ending in '|' and truncates one starting with '>'
         ("perl -ne print {{value}}", "'{{value}}' is a file 'perl -ne' opens with perl's"),
         # the program watch -x and runuser -u run; su's shell's -c after the user and --
@@ -365,7 +368,7 @@ def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> Non
     assert (d.severity, d.name) == ("error", "command-no-code-values")
     assert message in d.message, d.message
     fixes = {"program": "write the program out", "variable": "write the value out"}
-    fixes["glued"] = "write the option out"
+    fixes["glued"] = fixes["follows only"] = "write the option out"
     fixes["perl's"] = "read the files with <<>>"
     fix = next((f for word, f in fixes.items() if word in message), "pass it as an argument")
     assert fix in d.message
@@ -390,6 +393,7 @@ def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> Non
         "npm run watch -- {{value}}",
         "make watch FILE={{value}}",
         "grep -r ssh host {{value}}",
+        "git log {{value}}..{{value}} x{{n}}-{{value}} -{{n}}",  # text first; digits
     ],
 )
 def test_skl820_near_misses(skill: Writer, command: str) -> None:

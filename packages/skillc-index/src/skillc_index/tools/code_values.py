@@ -445,6 +445,22 @@ def _login(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpret
 _OPTION_ARGUMENT = re.compile(r"-[^=]*=")
 
 
+def _option_values(word: tuple[Fragment, ...]) -> list[CodeValue]:
+    """The placeholders of ``word`` that choose an option's text: the text before one, the
+    template's and its flags' (the values before it may be empty), starts with ``-`` and has
+    no ``=`` (``-u{{x}}``, ``--{{x}}``, ``{{a}}-{{x}}``, ``{{f:--}}{{x}}``)."""
+    found: list[CodeValue] = []
+    text = ""
+    for fragment in word:
+        if not isinstance(fragment, Placeholder):
+            text += fragment.text
+        elif fragment.modifier is not None:
+            text += fragment.modifier
+        elif text.startswith("-") and not _OPTION_ARGUMENT.match(text):
+            found.append(CodeValue(fragment, "option", text))
+    return found
+
+
 def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
     found: list[CodeValue] = []
     programs, environment, cleared = _programs(words)
@@ -458,8 +474,8 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
         if index in environment:
             where = f"{environment[index]} {head.partition('=')[0]}"
             found += _values(word, "environment", where)
-        elif index and head.startswith("-") and not _OPTION_ARGUMENT.match(head):
-            found += _values(word, "option", head)
+        elif index:
+            found += _option_values(word)
         if literal is None:
             if programs.get(index):  # a placeholder in the program a wrapper runs
                 found += _values(word, "program", programs[index])

@@ -88,7 +88,10 @@ class CommandTemplate(NamedTuple):
         Arrays are joined with spaces; booleans without a modifier are ``true``/``false``.
 
         A value never becomes an option: when an argument's first character would come from
-        a value and be ``-``, :class:`OptionLikeValue` (E100) is raised, unless the parameter
+        a value and be ``-``, or the argument would start with ``-`` and only ``-`` comes
+        before the value in it (the template's, a flag's or other values': ``{{a}}-{{b}}``
+        with ``a`` empty, ``{{f:--}}{{b}}``; a whole number after the template's ``-`` is
+        ``-{{count}}``'s), :class:`OptionLikeValue` (E100) is raised, unless the parameter
         is one of ``options`` or a literal ``--`` word came before it, after the start of its
         program (``nice -- git log {{x}}``: that ``--`` is nice's) and with only words holding
         a placeholder between them: a literal word after a ``--`` may be the program that a
@@ -123,10 +126,12 @@ class CommandTemplate(NamedTuple):
                     text: str | None = fragment.text
                     literal += fragment.text
                 else:
-                    text = _value_text(values.get(fragment.name), fragment.modifier)
+                    value = values.get(fragment.name)
+                    text = _value_text(value, fragment.modifier)
                     if text is not None and fragment.modifier is None:
                         name = fragment.name
-                        text = _checked(name, text, literal, parts, operands, options, program)
+                        text = _checked(name, text, literal)
+                        _option_position(name, value, text, parts, operands, options, program)
                 if text is None:
                     break
                 parts.append(text)
@@ -171,31 +176,51 @@ class CommandTemplate(NamedTuple):
         return {i: (prefix, text[len(prefix) :]) for i, prefix, text in words if text is not None}
 
 
-def _checked(
-    name: str,
-    text: str,
-    literal: str,
-    before: list[str],
-    operands: bool,
-    options: Collection[str],
-    program: str,
-) -> str:
-    """A value's text where it stands in its word (see :meth:`CommandTemplate.render`), for
-    ``program``, the one that reads it."""
+def _checked(name: str, text: str, literal: str) -> str:
+    """A value's text where it stands in its word (see :meth:`CommandTemplate.render`)."""
     if "\x00" in text:
         message = f"the value of parameter '{name}' holds a NUL character"
         raise ToolArgumentError(message, parameter=name)
     if _URL_SCHEME.search(literal):
         return _percent_encoded(text)
-    if text.startswith("-") and not any(before) and not operands and name not in options:
-        shown = program.rsplit("/", 1)[-1] or "the program"
-        why = f"the value of parameter '{name}' starts with '-', so {shown} would read it"
-        raise OptionLikeValue(
-            f"{why} as an option: '{text}' (a parameter may take options when its Option "
-            "column says yes, or when the command puts '--' right before it)",
-            logged=f"{why} as an option",
-        )
     return text
+
+
+def _option_position(
+    name: str,
+    value: Any,
+    text: str,
+    before: list[str],
+    operands: bool,
+    options: Collection[str],
+    program: str,
+) -> None:
+    """E100 (:class:`OptionLikeValue`) when the value of ``name``, as ``text``, stands where
+    its program reads an option: its argument so far (``before``) is made only of ``-``, from
+    the template's text, a flag or other values (``{{a}}-{{b}}`` with ``a`` empty, ``{{f:--}}
+    {{b}}``), and the argument would start with ``-``. A whole number after the template's
+    ``-`` is its own (``-{{count}}``, as the linter allows); see :meth:`CommandTemplate.render`
+    for the opt-ins."""
+    so_far = "".join(before)
+    if so_far.strip("-") or not (so_far + text).startswith("-") or operands or name in options:
+        return
+    if so_far and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return  # `-{{count}}`: digits after the template's `-`
+    shown = program.rsplit("/", 1)[-1] or "the program"
+    if so_far:
+        why = (
+            f"the value of parameter '{name}' follows only '-' at the start of its argument, "
+            f"so {shown} would read it"
+        )
+        shown_text = so_far + text
+    else:
+        why = f"the value of parameter '{name}' starts with '-', so {shown} would read it"
+        shown_text = text
+    raise OptionLikeValue(
+        f"{why} as an option: '{shown_text}' (a parameter may take options when its Option "
+        "column says yes, or when the command puts '--' right before it)",
+        logged=f"{why} as an option",
+    )
 
 
 #: A name perl's two-argument ``open`` reads as more than a file name (perlfunc open): spaces

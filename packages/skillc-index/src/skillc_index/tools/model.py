@@ -374,6 +374,12 @@ def _check_placeholders(tool: Tool, issues: list[ToolIssue]) -> None:
                 "it runs: a value must not set a program's environment (PATH, LD_PRELOAD, "
                 "PYTHONPATH...: write the value out)"
             )
+        elif value.kind == "option" and not value.where.strip("-"):
+            message = (  # `-{{x}}`, `{{a}}-{{x}}` (a may be empty), `{{f:--}}{{x}}`
+                f"{shown} follows only '{value.where}' at the start of its word: a value "
+                f"there chooses an option (write the option out, '--name={shown[1:-1]}', or "
+                "give the value a word of its own)"
+            )
         elif value.kind == "option":
             message = (
                 f"{shown} is glued to the option text '{value.where}': a value there chooses "
