@@ -626,6 +626,43 @@ def test_the_script_after_a_preloaded_module_is_a_file_of_the_skill(
     assert not marker.exists()
 
 
+def test_the_script_after_an_option_argument_is_a_file_of_the_skill(
+    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``node --unhandled-rejections strict scripts/x.js``: ``strict`` was taken as the
+    script, so the checkout's ``scripts/x.js`` ran, and ``node --unhandled-rejections strict
+    {{file}}`` ran the value's script with no SKL820. The options taking an argument are
+    node's own (``node --help``); one the tables do not know, followed by a word naming no
+    file, is read as taking it."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    marker = tmp_path / "pwned"
+    rows = "| file | string | yes | f |\n"
+    folder = kit(
+        tool("known", "node --unhandled-rejections strict scripts/x.js"),
+        tool("unknown", "node --not-an-option-yet 4 scripts/x.js"),
+        tool("value", "node --unhandled-rejections strict {{file}}", rows),
+        tool("guess", "node --not-an-option-yet 4 {{file}}", rows),
+        tool("pwsh", "pwsh -NoProfile -File scripts/x.ps1 -Name v"),  # -File's: the script
+    )
+    (project / ".git").mkdir()  # the tool runs in the repository's root
+    script(folder, "scripts/x.js", "console.log('skill')\n")
+    script(project, "scripts/x.js", "console.log('project')\n")
+    proc = run("run", "kit", "known")
+    assert (proc.returncode, proc.stdout) == (0, "skill\n"), proc.stderr
+    plan = run("run", "kit", "unknown", "--dry-run").stdout
+    assert shlex.quote(str(folder.resolve() / "scripts" / "x.js")) in plan
+    script(folder, "scripts/x.ps1", "Write-Output skill\n")
+    plan = run("run", "kit", "pwsh", "--dry-run").stdout
+    assert f"-File {shlex.quote(str(folder.resolve() / 'scripts' / 'x.ps1'))} -Name v" in plan
+    evil = tmp_path / "evil.js"
+    evil.write_text(f"require('fs').writeFileSync({json.dumps(str(marker))}, 'x')\n")
+    for name in ("value", "guess"):
+        proc = run("run", "kit", name, f"file={evil}")
+        refused(proc, f"tool '{name}' cannot run: '{{{{file}}}}' is the code 'node' runs")
+    assert not marker.exists()
+
+
 def test_a_preloaded_module_written_as_a_path_is_a_file_of_the_skill(
     run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
 ) -> None:

@@ -497,6 +497,33 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("watch -xn1 {{v}}", [("v", "program", "watch")]),
         ("watch -xn 1 {{v}}", [("v", "program", "watch")]),
         ("python3 -bW error {{v}}", [("v", "code", "python3")]),  # -W's argument is error
+        # options taking a separate argument (each interpreter's documentation): the value
+        # after it is the script (it ran a script the value chose, no SKL820)
+        ("node --disable-warning ExperimentalWarning {{v}}", [("v", "code", "node")]),
+        ("node --unhandled-rejections strict {{v}}", [("v", "code", "node")]),
+        ("node --inspect-port 9229 {{v}}", [("v", "code", "node")]),
+        ("julia -t 4 {{v}}", [("v", "code", "julia")]),
+        ("julia --threads 4 -p 2 {{v}}", [("v", "code", "julia")]),
+        ("julia -L {{v}} main.jl", [("v", "inline", "julia -L")]),  # a file loaded first
+        ("julia -m {{v}}", [("v", "inline", "julia -m")]),  # a package's main
+        ("bun run --cwd /tmp {{v}}", [("v", "code", "bun")]),
+        ("bun --preload {{v}} x.ts", [("v", "inline", "bun --preload")]),
+        ("python3 --check-hash-based-pycs always {{v}}", [("v", "code", "python3")]),
+        ("deno run --ext ts {{v}}", [("v", "code", "deno")]),
+        ("node --run {{v}}", [("v", "inline", "node --run")]),  # package.json's script
+        ("pwsh -File {{v}}", [("v", "code", "pwsh")]),
+        ("pwsh -NoLogo -f {{v}} -Name x", [("v", "code", "pwsh")]),
+        ("pwsh -File x.ps1 -Name {{v}}", []),  # the script's parameter
+        ("pwsh -SettingsFile s.json -File x.ps1 {{v}}", []),
+        # an option the tables do not know: a next word naming no file may be its argument,
+        # so the word after is the script too (the safe reading)
+        ("node --max-old-space-size 4096 {{v}}", [("v", "code", "node")]),
+        ("node --some-mode {{w}} {{v}}", [("w", "code", "node"), ("v", "code", "node")]),
+        ("node --no-warnings {{v}}", [("v", "code", "node")]),
+        ("node --no-warnings x.js {{v}}", []),  # a file: the script
+        ("node --no-warnings ./bin/cli {{v}}", []),
+        ("node --some-mode=x x.js {{v}}", []),
+        ("python3 --some-mode strict x.py {{v}}", []),  # python: every long option known
     ],
 )
 def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
@@ -561,6 +588,20 @@ def test_how_a_code_value_can_be_given_as_data(command: str, data: str) -> None:
         ("sh -c 'echo' sh scripts/x.sh", {}),
         ("python3 {{script}}", {}),
         ("git log scripts/x.py", {}),
+        # options taking a separate argument, from each interpreter's documentation (the
+        # argument was read as the script: the checkout's scripts/x.js ran, not the skill's)
+        ("node --unhandled-rejections strict scripts/x.js", {3: "scripts/x.js"}),
+        ("node --disable-warning DEP0040 --title t x.js a.js", {5: "x.js"}),
+        ("julia -t 4 --project=. -L ./init.jl main.jl", {6: "main.jl"}),
+        ("bun run --cwd /srv app.ts", {4: "app.ts"}),
+        ("python3 --check-hash-based-pycs always -X dev x.py", {5: "x.py"}),
+        ("ruby --encoding UTF-8 x.rb", {3: "x.rb"}),
+        ("pwsh -NoProfile -File scripts/x.ps1 -Name v", {3: "scripts/x.ps1"}),
+        ("pwsh -wd /srv -f x.ps1", {4: "x.ps1"}),
+        # an option the tables do not know: a next word naming no file is its argument
+        ("node --some-mode strict scripts/x.js", {3: "scripts/x.js"}),
+        ("node --no-warnings scripts/x.js data", {2: "scripts/x.js"}),
+        ("node --some-mode=strict x.js", {2: "x.js"}),
     ],
 )
 def test_scripts_are_the_literal_words_an_interpreter_runs(
@@ -605,6 +646,8 @@ def test_an_interpreter_is_known_by_its_name_with_a_version_and_architecture(
         ("node -r {{m}} x.js", {}),
         ("perl -Mstrict x.pl", {}),
         ("git -r ./x", {}),
+        ("julia -L ./init.jl main.jl", {2: ("", "./init.jl")}),
+        ("bun --preload ./setup.ts --loader .js:jsx x.js", {2: ("", "./setup.ts")}),
     ],
 )
 def test_preloads_are_the_literal_modules_an_interpreter_loads_first(

@@ -344,6 +344,9 @@ CODE_ROWS = "| value | string | yes | x |\n| n | integer | no | y |\n| loud | bo
         ("awk '{print \"{{value}}\"}' file.txt", "'{{value}}' is the code 'awk' runs"),
         ("sed -n 's/a/{{value}}/p' file.txt", "'{{value}}' is the code 'sed' runs"),
         ("bash {{value}}", "'{{value}}' is the code 'bash' runs"),
+        # after an option taking an argument (node's --help), pwsh -File's
+        ("node --unhandled-rejections strict {{value}}", "'{{value}}' is the code 'node' runs"),
+        ("pwsh -File {{value}}", "'{{value}}' is the code 'pwsh' runs"),
         ("timeout 5 env {{value}}", "'{{value}}' is the program 'env' runs"),
         ("env LC_ALL=C sh -c 'grep {{value}} x'", "inline code of 'sh -c'"),
         ("docker exec box sh -c 'cat {{value}}'", "inline code of 'sh -c'"),

@@ -188,6 +188,27 @@ def _shell_option(spec: _Interpreter, head: str, literal: str | None) -> int | N
     return None
 
 
+#: A word naming a file: a folder in it, or a name with an extension (``x.js``, not ``4.5``).
+_FILE_NAME = re.compile(r"/|\.[A-Za-z][A-Za-z0-9]*\Z")
+
+
+def _unknown_argument(
+    spec: _Interpreter, literal: str | None, words: tuple[tuple[Fragment, ...], ...], at: int
+) -> bool:
+    """Whether the word after ``literal`` at ``words[at]``, a ``--name`` option ``spec``'s
+    tables do not know, may be its argument (:attr:`_Interpreter.long_arguments`): a
+    placeholder's word, or one naming no file (``4096``, ``strict``), not an option."""
+    if not spec.long_arguments or literal is None or not literal.startswith("--"):
+        return False
+    if "=" in literal or len(literal) < 3 or at + 1 >= len(words):
+        return False
+    following = words[at + 1]
+    head, text = _head(following), _literal(following)
+    if head.startswith("-"):
+        return False
+    return text is None or not _FILE_NAME.search(text)
+
+
 _Interpreted = tuple[list[CodeValue], int, int | None, tuple[int, str] | None, dict[int, str]]
 
 
@@ -242,6 +263,9 @@ def _interpreter_values(
             shell_words.append(position)
             position += 1  # `su user -c CMD`: an operand, the options go on
             continue
+        if literal is not None and fold in spec.script_option:
+            position += 1  # `pwsh -File x.ps1`: the script, then its arguments
+            break
         if _given(spec.no_shell, spec, literal):
             shell = False
         at = _shell_option(spec, head, literal)  # `su -s {{x}}`: the program su runs
@@ -276,6 +300,10 @@ def _interpreter_values(
             not spec.ignore_case and _argument_next(literal, spec.takes_argument)
         ):
             position += 1
+        elif _unknown_argument(spec, literal, words, position):
+            position += 1  # `node --max-old-space-size 4096 x.js`; a value there: the script?
+            if at_program and not code_seen and spec.script_operand:
+                found += _values(words[position], "code", shown)
         position += 1
     if at_program and spec.shell_arguments and not direct and not code_seen and shell_words:
         # `su bob FILE`, `su bob -- -c CMD`: the operands after the user (su's options

@@ -58,6 +58,14 @@ class _Interpreter(NamedTuple):
     """Options whose argument is the program it runs (``su -s SHELL``)."""
     remote: bool = False
     """Its command line runs on another host (``ssh``): given a value on its input only."""
+    script_option: tuple[str, ...] = ()
+    """Options whose argument is the script it runs, the words after it the script's
+    (``pwsh -File x.ps1 -Name v``)."""
+    long_arguments: bool = False
+    """An option ``--name`` its table does not know may take the next word as its argument,
+    as getopt_long's, node's (and V8's) and deno's parsers let a known one: a next word that
+    is no file name (``--max-old-space-size 4096``, ``--some-mode strict``) is read as that
+    argument, and a placeholder there as the script too (the option may take none)."""
 
 
 _SHELL = _Interpreter(
@@ -71,20 +79,73 @@ _AWK = _Interpreter(("-e", "--source", "-f", "--file"), ("-F", "-v", "--assign")
 _SED = _Interpreter(("-e", "--expression", "-f", "--file"), ("-l",))
 
 
+#: pwsh's parameters and their aliases (about_Pwsh): -File's argument is the script it runs
 _PWSH = _Interpreter(
-    ("-command", "-c", "-encodedcommand", "-ec", "-e", "-file", "-f"),
-    ("-executionpolicy", "-ex", "-workingdirectory", "-wd", "-outputformat", "-of"),
+    ("-command", "-c", "-commandwithargs", "-cwa", "-encodedcommand", "-ec", "-e"),
+    (
+        "-configurationfile", "-configurationname", "-config", "-custompipename",
+        "-executionpolicy", "-ex", "-ep", "-inputformat", "-inp", "-if", "-outputformat", "-of",
+        "-o", "-settingsfile", "-settings", "-windowstyle", "-w", "-workingdirectory", "-wd",
+        "-wo",
+    ),
     ignore_case=True,
-)
+    script_option=("-file", "-f"),
+)  # fmt: skip
 
 
 _NODE_CODE = ("-e", "--eval", "-p", "--print")
 
 
-_NODE_PRELOAD = ("-r", "--require", "--import", "--loader", "--experimental-loader", "--preload")
+_NODE_PRELOAD = ("-r", "--require", "--import", "--loader", "--experimental-loader")
 
 
-_NODE_ARGUMENT = ("-C", "--conditions", "--env-file", "--input-type", "--title")
+#: node's options taking an argument (``node --help``, doc/node-config-schema.json's
+#: options of a string, number or list value; ``--inspect[=port]`` takes one after ``=`` only)
+_NODE_ARGUMENT = (
+    "-C", "--conditions", "--allow-fs-read", "--allow-fs-write", "--build-snapshot-config",
+    "--cpu-prof-dir", "--cpu-prof-interval", "--cpu-prof-name", "--debug-port",
+    "--diagnostic-dir", "--disable-proto", "--disable-warning", "--dns-result-order",
+    "--env-file", "--env-file-if-exists", "--experimental-default-type",
+    "--experimental-policy", "--experimental-sea-config", "--heap-prof-dir",
+    "--heap-prof-interval", "--heap-prof-name", "--heapsnapshot-near-heap-limit",
+    "--heapsnapshot-signal", "--icu-data-dir", "--input-type", "--inspect-port",
+    "--inspect-publish-uid", "--localstorage-file", "--max-http-header-size",
+    "--network-family-autoselection-attempt-timeout", "--openssl-config", "--policy-integrity",
+    "--redirect-warnings", "--report-dir", "--report-directory", "--report-filename",
+    "--report-signal", "--secure-heap", "--secure-heap-min", "--snapshot-blob",
+    "--stack-trace-limit", "--test-concurrency", "--test-coverage-branches",
+    "--test-coverage-exclude", "--test-coverage-functions", "--test-coverage-include",
+    "--test-coverage-lines", "--test-global-setup", "--test-isolation", "--test-name-pattern",
+    "--test-reporter", "--test-reporter-destination", "--test-shard", "--test-skip-pattern",
+    "--test-timeout", "--title", "--tls-cipher-list", "--tls-keylog",
+    "--trace-event-categories", "--trace-event-file-pattern", "--trace-require-module",
+    "--unhandled-rejections", "--use-largepages", "--v8-pool-size", "--watch-kill-signal",
+    "--watch-path",
+)  # fmt: skip
+
+
+#: bun's (``bun run --help``): its -r/--preload/--require/--import load a module first
+_BUN = (
+    "-c", "--config", "--conditions", "--console-depth", "--cwd", "-d", "--define", "--drop",
+    "--dns-result-order", "--elide-lines", "--env-file", "--extension-order", "-F", "--filter",
+    "--fetch-preconnect", "--install", "--jsx-factory", "--jsx-fragment", "--jsx-import-source",
+    "--jsx-runtime", "-l", "--loader", "--main-fields", "--max-http-header-size", "--port",
+    "--shell", "--title", "--tsconfig-override", "--unhandled-rejections", "--user-agent",
+    "--watch-kill-signal",
+)  # fmt: skip
+
+
+#: julia's (``julia --help``, getopt_long's required arguments; -L loads a file first, -m
+#: runs a package's main)
+_JULIA = (
+    "-J", "--sysimage", "-H", "--home", "-t", "--threads", "-p", "--procs", "--machine-file",
+    "-C", "--cpu-target", "--banner", "--color", "--history-file", "--startup-file",
+    "--handle-signals", "--sysimage-native-code", "--compiled-modules", "--pkgimages",
+    "--depwarn", "--warn-overwrite", "--warn-scope", "--inline", "--check-bounds",
+    "--math-mode", "--compile", "--output-o", "--output-bc", "--output-unopt-bc",
+    "--output-asm", "--output-ji", "--output-incremental", "--trace-compile",
+    "--trace-dispatch", "--bug-report", "--heap-size-hint", "--gcthreads", "--bind-to",
+)  # fmt: skip
 
 
 #: php's code, its -B/-R/-E code for before/each/after the input lines, and its -F file
@@ -131,7 +192,10 @@ _SU = _Interpreter(
 )
 
 
-_DENO_ARGUMENT = ("-c", "--config", "--import-map", "--location", "--seed", "--cert", "--lock")
+_DENO_ARGUMENT = (
+    "-c", "--config", "--import-map", "--location", "--seed", "--cert", "--lock", "--ext", "-L",
+    "--log-level",
+)  # fmt: skip
 
 
 #: Programs that run code they are given; their names without a version (``python3.12``).
@@ -139,22 +203,44 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     **dict.fromkeys(
         ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "csh", "tcsh"), _SHELL
     ),
-    **dict.fromkeys(("python", "pypy"), _Interpreter(("-c", "-m"), ("-W", "-X"))),
-    # a module node loads first is code too (--require, --import, --loader)
     **dict.fromkeys(
-        ("node", "nodejs"), _Interpreter(_NODE_CODE, _NODE_ARGUMENT, preload=_NODE_PRELOAD)
+        ("python", "pypy"), _Interpreter(("-c", "-m"), ("-W", "-X", "--check-hash-based-pycs"))
     ),
-    "bun": _Interpreter(_NODE_CODE, subcommands=("run",), preload=_NODE_PRELOAD),
-    "deno": _Interpreter(("eval",), _DENO_ARGUMENT, subcommands=("run",)),
+    # a module node loads first is code too (--require, --import, --loader); --run runs a
+    # script of package.json (a shell's command line)
+    **dict.fromkeys(
+        ("node", "nodejs"),
+        _Interpreter(
+            (*_NODE_CODE, "--run"), _NODE_ARGUMENT, preload=_NODE_PRELOAD, long_arguments=True
+        ),
+    ),
+    "bun": _Interpreter(
+        _NODE_CODE,
+        _BUN,
+        subcommands=("run",),
+        preload=("-r", "--preload", "--require", "--import"),
+        long_arguments=True,
+    ),
+    "deno": _Interpreter(("eval",), _DENO_ARGUMENT, subcommands=("run",), long_arguments=True),
     # -M's text is a `use` statement
     "perl": _Interpreter(("-e", "-E", "-M", "-m"), ("-I",), magic_open=True),
-    "ruby": _Interpreter(("-e",), ("-I", "-C", "-E"), preload=("-r",)),
+    "ruby": _Interpreter(
+        ("-e",),
+        ("-I", "-C", "-E", "--encoding", "--external-encoding", "--internal-encoding"),
+        preload=("-r",),
+        long_arguments=True,
+    ),
     "php": _Interpreter(_PHP_CODE, ("-d", "-c")),
     # lua -l requires a module by name (run's LUA_INIT starts its search in the skill); after
     # -e's code lua still runs its script (`lua -e 1 x.lua`), as after a preload
     **dict.fromkeys(("lua", "luajit"), _Interpreter(preload=("-l", "-e"), by_name=True)),
     **dict.fromkeys(("r", "rscript"), _Interpreter(("-e",))),
-    "julia": _Interpreter(("-e", "-E", "--eval", "--print")),
+    "julia": _Interpreter(
+        ("-e", "-E", "--eval", "--print", "-m", "--module"),
+        _JULIA,
+        preload=("-L", "--load"),
+        long_arguments=True,
+    ),
     "osascript": _Interpreter(("-e",), ("-l",)),
     **dict.fromkeys(("tclsh", "wish"), _Interpreter()),
     "expect": _Interpreter(("-c",)),
