@@ -695,6 +695,39 @@ def test_a_body_without_tools() -> None:
     assert (issue.kind, issue.line, issue.tool) == ("no-tools", 4, None)
 
 
+def test_only_an_h3_with_parameters_or_a_command_is_a_tool() -> None:
+    """An ordinary skill's H3 headings are prose, not tools (``skc tools`` listed 4,977 of
+    them over 413 of 581 real skills, none runnable, each with warnings): a tool is an H3
+    with a ``#### Parameters`` or ``#### Command`` section (§3.1); one of those with a bad
+    name or no command block is still reported."""
+    prose = (
+        f"# Guide\n\n### Step 1: Install\n\n{FENCE}bash\npip install x\n{FENCE}\n\n"
+        f"### qpdf\n\n{FENCE}bash\nqpdf --decrypt in.pdf out.pdf\n{FENCE}\n\n"
+        "### Notes\n\n#### Details\n\nText.\n"
+    )
+    skill = parse_tool_skill(prose)
+    assert skill.tools == ()
+    assert [(i.kind, i.message) for i in skill.issues] == [
+        (
+            "no-tools",
+            "no tool definitions found (### tool_name with a #### Parameters or #### Command "
+            "section)",
+        )
+    ]
+    tools = (
+        f"### Git Status\n\n#### Command\n\n{FENCE}bash\ngit status\n{FENCE}\n\n"
+        "### search\n\n#### parameters\n\nNone.\n\n"
+        f"### run_it\n\n#### Parameters\n\nNone.\n\n#### Command\n\n{FENCE}sh\nls\n{FENCE}\n"
+    )
+    skill = parse_tool_skill(prose + tools)
+    assert [t.name for t in skill.tools] == ["Git Status", "search", "run_it"]
+    assert [(i.kind, i.tool) for i in skill.issues] == [
+        ("tool-name", "Git Status"),
+        ("parameters-missing", "Git Status"),  # a warning
+        ("command-block", "search"),
+    ]
+
+
 def test_default_column_and_typed_defaults() -> None:
     text = f"""### t
 
@@ -811,7 +844,8 @@ def test_long_commands_and_many_tools_are_read_in_one_pass() -> None:
     assert [(c.placeholder.name, c.kind, c.where) for c in template.code_values()] == [
         ("v", "code", "sh")
     ]
-    tools, issues = parse_tools("".join(f"### t{i}\n" for i in range(100_000)) + "### t7\n")
+    body = "".join(f"### t{i}\n#### Command\n" for i in range(100_000)) + "### t7\n#### Command\n"
+    tools, issues = parse_tools(body)
     assert len(tools) == 100_001
     assert [i.message for i in issues if i.kind == "tool-duplicate"] == ["duplicate tool 't7'"]
     rows = [["Name", "Type", "Required"]] + [[f"p{i}", "string", "no"] for i in range(100_000)]

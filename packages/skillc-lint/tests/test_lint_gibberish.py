@@ -187,7 +187,15 @@ def test_skl805_field_types(skill: Writer) -> None:
 
 def test_skl810_no_tools(skill: Writer) -> None:
     folder = skill("tool", skill_md=FRONT.format(extra="") + "\n## Usage\n\nText.\n")
-    assert messages(folder, "SKL810") == ["no tool definitions (### tool_name) found"]
+    message = (
+        "no tool definitions found (### tool_name with a #### Parameters or #### Command section)"
+    )
+    assert messages(folder, "SKL810") == [message]
+    # an H3 of prose is no tool, nor reported as a broken one (SKL811, SKL817)
+    prose = "\n### Step 1: Install\n\n```bash\npip install x\n```\n"
+    folder = skill("tool", skill_md=FRONT.format(extra="") + prose)
+    found_all = lint_skill(folder, registry=default_registry(profiles=("gibberish",)))
+    assert [(d.rule, d.message) for d in found_all.diagnostics] == [("SKL810", message)]
     assert messages(gibberish(skill), "SKL810") == []
 
 

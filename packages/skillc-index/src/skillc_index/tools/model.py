@@ -1,11 +1,13 @@
 """The tool model of gibb.eri.sh skills (spec/003): a SKILL.md whose body defines tools.
 
-Each H3 heading of the body is a tool (§3.1): its name, the text under it (its description),
-an H4 ``Parameters`` section holding a table (``Name | Type | Required | Description``, plus
-an optional ``Default`` column) and an H4 ``Command`` section holding a ```` ```bash ```` or
-```` ```sh ```` block. The command is parsed once into a :class:`CommandTemplate`: words made
-of literal text and ``{{name}}`` / ``{{name:--flag}}`` placeholders, split the way a POSIX
-shell splits words (quotes, backslashes) but never run by one (§3.5).
+Each H3 heading of the body with a ``#### Parameters`` or ``#### Command`` section under it is
+a tool (§3.1; any other H3 is prose, as an ordinary skill's are): its name, the text under it
+(its description), an H4 ``Parameters`` section holding a table (``Name | Type | Required |
+Description``, plus an optional ``Default`` column) and an H4 ``Command`` section holding a
+```` ```bash ```` or ```` ```sh ```` block. The command is parsed once into a
+:class:`CommandTemplate`: words made of literal text and ``{{name}}`` / ``{{name:--flag}}``
+placeholders, split the way a POSIX shell splits words (quotes, backslashes) but never run
+by one (§3.5).
 
 Parsing never fails: what is wrong is collected as :class:`ToolIssue` values (``kind``, message,
 line), the one definition of "a broken tool" that both ``skc lint --profile gibberish`` and
@@ -427,6 +429,8 @@ def parse_tools(body: str, offset: int = 0) -> tuple[tuple[Tool, ...], tuple[Too
     tools: list[Tool] = []
     names: set[str] = set()
     for name, line, section in sections:
+        if not _defines_tool(section):
+            continue  # a heading of prose (`### Step 1: Install`), no tool
         if not _TOOL_NAME.match(name):
             message = f"tool name '{name}' must be 1-32 of a-z, 0-9 and _"
             issues.append(ToolIssue("tool-name", message, line, name))
@@ -435,11 +439,28 @@ def parse_tools(body: str, offset: int = 0) -> tuple[tuple[Tool, ...], tuple[Too
         names.add(name)
         tools.append(_tool(name, line, section, offset, issues))
     if not tools:
-        message = "no tool definitions (### tool_name) found"
+        message = (
+            "no tool definitions found (### tool_name with a #### Parameters or #### Command "
+            "section)"
+        )
         issues.append(ToolIssue("no-tools", message, offset or 1))
     for tool in tools:
         _check_placeholders(tool, issues)
     return tuple(tools), tuple(issues)
+
+
+#: The H4 sections that make an H3 a tool (§3.1): any other H3 is prose of the skill.
+_TOOL_SECTIONS = frozenset({"parameters", "command"})
+
+
+def _defines_tool(tokens: list[Token]) -> bool:
+    """Whether the H3 section of ``tokens`` (its heading's inline token first) is a tool: it
+    has a ``#### Parameters`` or ``#### Command`` heading (§3.1's block). An ordinary skill's
+    H3 headings (``### Step 1: Install``, with a ```` ```bash ```` example or none) are not."""
+    return any(
+        token.type == "heading_open" and _inline_text(tokens[index + 1]).lower() in _TOOL_SECTIONS
+        for index, token in enumerate(tokens[:-1])
+    )
 
 
 def _tool(name: str, line: int, tokens: list[Token], offset: int, issues: list[ToolIssue]) -> Tool:
