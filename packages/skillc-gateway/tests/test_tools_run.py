@@ -174,6 +174,25 @@ def test_tools_text_and_a_skill_without_tools(
     assert (proc.returncode, envelope(proc)["tools"], proc.stderr) == (0, [], "")
 
 
+def test_a_default_not_of_its_type_is_a_listed_warning(
+    run: Run, project: Path, kit: Callable[..., Path]
+) -> None:
+    """An integer's Default ``abc`` vanished: no default in the schema, the word dropped at
+    run, not a word said. ``tools`` warns of it (the tool still runs, without it)."""
+    rows = "| n | integer | no | How many (default: abc) |\n| m | integer | no | M (default: 2) |\n"
+    kit(tool("argv", f"{ARGV} {{{{n}}}} {{{{m}}}}", rows))
+    proc = run("tools", "kit", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == (
+        "warning: SKILL.md:15: parameter 'n': default 'abc' is not an integer; it is left out\n"
+    )
+    [listed] = envelope(proc)["tools"]  # type: ignore[misc]
+    assert "default" not in listed["inputSchema"]["properties"]["n"]
+    assert listed["runnable"] is True
+    proc = run("run", "kit", "argv", "--format", "json")
+    assert envelope(proc)["parsed"] == ["2"]
+
+
 def test_a_plugins_skill_is_listed_and_run_by_its_plugin_name(
     run: Run, project: Path, home: Path, kit: Callable[..., Path]
 ) -> None:

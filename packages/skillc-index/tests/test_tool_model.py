@@ -747,9 +747,57 @@ def test_default_column_and_typed_defaults() -> None:
 t {{{{n}}}}
 {FENCE}
 """
-    tool = parse_tool_skill(text).tool("t")
+    skill = parse_tool_skill(text)
+    tool = skill.tool("t")
     assert tool is not None
     assert [p.default for p in tool.parameters] == [2.5, True, ["a", "b"], None, None]
+    # a default not of its parameter's type is left out, with a warning (it vanished silently)
+    [issue] = skill.issues
+    assert (issue.kind, issue.severity, issue.line, issue.tool) == (
+        "parameter-type",
+        "warning",
+        11,
+        "t",
+    )
+    assert issue.message == "parameter 'bad': default 'many' is not an integer; it is left out"
+    assert skill.problems("t") == []  # the tool still runs
+
+
+def test_a_default_not_of_its_type_is_a_warning() -> None:
+    """An integer's ``abc``, a boolean's ``maybe`` were dropped without a word; a default of
+    an unknown type (``int``, itself an error) was kept as the text ``'3'``. A boolean's
+    default reads as ``skc run`` reads one (``on``, ``0``...)."""
+    rows = (
+        "| n | integer | no | x | abc |\n| f | boolean | no | x | maybe |\n"
+        "| i | int | no | x | 3 |\n| g | boolean | no | x | on |\n| z | number | no | x | 1e3 |\n"
+    )
+    text = (
+        "### t\n\n#### Parameters\n\n| Name | Type | Required | Description | Default |\n"
+        f"|---|---|---|---|---|\n{rows}\n#### Command\n\n{FENCE}sh\nt {{{{n}}}}\n{FENCE}\n"
+    )
+    skill = parse_tool_skill(text)
+    tool = skill.tool("t")
+    assert tool is not None
+    assert [p.default for p in tool.parameters] == [None, None, None, True, 1000.0]
+    assert "default" not in tool.input_schema()["properties"]["i"]
+    assert [(i.kind, i.severity, i.message) for i in skill.issues] == [
+        (
+            "parameter-type",
+            "warning",
+            "parameter 'n': default 'abc' is not an integer; it is left out",
+        ),
+        (
+            "parameter-type",
+            "warning",
+            "parameter 'f': default 'maybe' is not a boolean (true, false, yes, no, 1, 0, on "
+            "or off); it is left out",
+        ),
+        (
+            "parameter-type",
+            "error",
+            "parameter 'i' has unknown type 'int' (one of string, integer, number, boolean, array)",
+        ),
+    ]
 
 
 def test_the_command_heading_wins_over_an_example_block() -> None:

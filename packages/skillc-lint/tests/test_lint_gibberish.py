@@ -240,6 +240,19 @@ def test_skl814_parameter_table(skill: Writer) -> None:
     ]
 
 
+def test_skl815_a_default_not_of_its_type_is_a_warning(skill: Writer) -> None:
+    """A Default the parameter's type cannot hold (an integer's ``abc``) is left out: the run
+    drops the word. It linted clean; now a warning of SKL815 (as a bad timeout is SKL804)."""
+    rows = "| value | string | yes | x |\n| n | integer | no | y (default: abc) |\n"
+    [d] = found(gibberish(skill, tool_md(rows=rows)), "SKL815")
+    assert (d.severity, d.message) == (
+        "warning",
+        "parameter 'n': default 'abc' is not an integer; it is left out",
+    )
+    rows = "| value | string | yes | x |\n| n | integer | no | y (default: 3) |\n"
+    assert messages(gibberish(skill, tool_md(rows=rows)), "SKL815") == []
+
+
 def test_skl815_skl816_type_and_required(skill: Writer) -> None:
     folder = gibberish(skill, tool_md(rows="| value | str | maybe | x |\n"))
     assert messages(folder, "SKL815") == [

@@ -40,6 +40,7 @@ from skillc_index.diagnostics import WordedOption
 from skillc_index.layout import user_home
 from skillc_index.programs import interpreter_line, on_path, started_environment
 from skillc_index.tools.command import Text
+from skillc_index.tools.model import typed_value
 
 if TYPE_CHECKING:
     from skillc_gateway.shapes import EnvelopeShape, PlanShape
@@ -105,8 +106,6 @@ LUA_INIT = " ".join(  # one line: a tool that prints its environment prints it a
         'package.cpath = kept(d .. "/?.so", package.cpath)',
     )
 )
-_TRUE = ("true", "yes", "1", "on")
-_FALSE = ("false", "no", "0", "off")
 
 
 def _blocked(name: str) -> bool:
@@ -155,25 +154,6 @@ def folder_error(cwd: Path, where: str = RUN_FOLDER, reason: str = "") -> SkillD
     )
 
 
-def _convert(kind: str, value: Any) -> Any:
-    """``value`` as a ``kind`` (§3.3), or None when it is not one; text is parsed."""
-    if kind == "boolean":
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        return text in _TRUE if text in (*_TRUE, *_FALSE) else None
-    if isinstance(value, bool):
-        return None if kind in ("integer", "number") else str(value).lower()
-    if kind in ("integer", "number"):
-        if isinstance(value, int) or (kind == "number" and isinstance(value, float)):
-            return value
-        try:
-            return int(str(value).strip()) if kind == "integer" else float(str(value).strip())
-        except ValueError:
-            return None
-    return str(value)
-
-
 def _coerce(tool: Tool, name: str, kind: str, raw: Any) -> Any:
     """One argument as its parameter's type; a list only for an array (E100 otherwise)."""
     values = raw if isinstance(raw, list) else [raw]
@@ -182,7 +162,7 @@ def _coerce(tool: Tool, name: str, kind: str, raw: Any) -> Any:
     if len(values) != 1:
         message = f"parameter '{name}' of tool '{tool.name}' takes one value"
         raise ToolArgumentError(message, parameter=name, tool=tool.name)
-    converted = _convert(kind, values[0])
+    converted = typed_value(kind, values[0])
     if converted is None:
         article = "an" if kind[:1] in ("a", "i") else "a"
         message = f"parameter '{name}' of tool '{tool.name}' needs {article} {kind}"

@@ -36,14 +36,16 @@ class ToolList(NamedTuple):
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
-        """The errors in the tools' definitions (a skill without tools is none), each
-        ``SKILL.md:<line>: <message>``: listing goes on; ``run`` refuses such a tool."""
+        """The errors in the tools' definitions (a skill without tools is none), and a
+        default that is not of its parameter's type (left out), each ``SKILL.md:<line>:
+        <message>``: listing goes on; ``run`` refuses a tool with an error."""
         from skillc_index import Notice
 
         return tuple(
             Notice(f"SKILL.md:{issue.line}: {issue.message}")
             for issue in self.issues
-            if issue.severity == "error" and issue.kind != "no-tools"
+            if (issue.severity == "error" and issue.kind != "no-tools")
+            or issue.kind == "parameter-type"
         )
 
     def runnable(self, tool: str) -> bool:

@@ -185,25 +185,44 @@ def _inline_text(token: Token) -> str:
     return " ".join(plain_text(token.children or ()).split())
 
 
-def _typed_default(raw: str, kind: str) -> Any:
-    """A default written as text, typed by the parameter's type (None when absent or bad)."""
+_TRUE = ("true", "yes", "1", "on")
+_FALSE = ("false", "no", "0", "off")
+
+
+def typed_value(kind: str, value: Any) -> Any:
+    """``value`` as a parameter of type ``kind`` (§3.3), or None when it is not one; text is
+    parsed (``5``, ``2.5``; a boolean's ``true/false/yes/no/1/0/on/off``): an argument of
+    ``skc run`` and a Default column's text alike. An array's items are the caller's."""
+    if kind == "boolean":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        return text in _TRUE if text in (*_TRUE, *_FALSE) else None
+    if isinstance(value, bool):
+        return None if kind in ("integer", "number") else str(value).lower()
+    if kind in ("integer", "number"):
+        if isinstance(value, int) or (kind == "number" and isinstance(value, float)):
+            return value
+        try:
+            return int(str(value).strip()) if kind == "integer" else float(str(value).strip())
+        except ValueError:
+            return None
+    return str(value)
+
+
+def _typed_default(raw: str, kind: str) -> tuple[Any, bool]:
+    """A default written as text, typed by the parameter's type (None when absent), and
+    whether it fits the type (``abc`` for an integer, ``maybe`` for a boolean do not: None,
+    False). A parameter of an unknown type has none (its type is the error)."""
     text = raw.strip().strip("`").strip()
-    if text.lower() in _NO_DEFAULT:
-        return None
+    if text.lower() in _NO_DEFAULT or kind not in PARAMETER_TYPES:
+        return None, True
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
         text = text[1:-1]
-    try:
-        if kind == "integer":
-            return int(text)
-        if kind == "number":
-            return float(text)
-    except ValueError:
-        return None
-    if kind == "boolean":
-        return {"true": True, "yes": True, "false": False, "no": False}.get(text.lower())
     if kind == "array":
-        return [item.strip() for item in text.split(",") if item.strip()]
-    return text
+        return [item.strip() for item in text.split(",") if item.strip()], True
+    value = typed_value(kind, text)
+    return value, value is not None
 
 
 def _table(
@@ -276,16 +295,16 @@ def _parameters(
         if not written:
             match = _DEFAULT_IN_TEXT.search(description)
             written = match.group(1) if match else ""
+        default, fits = _typed_default(written, kind)
+        if not fits:  # left out: the run drops the word, the schema has none (SKL815)
+            article = "an" if kind[:1] in ("a", "i") else "a"
+            message = f"parameter '{name}': default '{written}' is not {article} {kind}"
+            if kind == "boolean":
+                message += " (true, false, yes, no, 1, 0, on or off)"
+            message += "; it is left out"
+            issues.append(ToolIssue("parameter-type", message, line, tool, "warning"))
         found.append(
-            Parameter(
-                name,
-                kind,
-                required == "yes",
-                description,
-                _typed_default(written, kind),
-                line,
-                option == "yes",
-            )
+            Parameter(name, kind, required == "yes", description, default, line, option == "yes")
         )
     return found
 
