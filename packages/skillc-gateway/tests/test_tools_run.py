@@ -1249,6 +1249,92 @@ def test_ctrl_c_ends_skc_run_with_130_and_its_tool(
                 os.kill(pid, signal.SIGKILL)
 
 
+#: A tool that starts a child holding its output pipe (``sleep 301 & echo started``), writes
+#: "<its pid> <the child's pid>" to ``argv[1]`` and exits at once: skc waits on the pipe.
+LEAVING = """\
+import os, subprocess, sys
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+with open(sys.argv[1] + ".tmp", "w") as out:
+    out.write(f"{os.getpid()} {child.pid}")
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+print("started", flush=True)
+"""
+
+
+def _start_run(
+    script_path: Callable[[str], Path], project: Path, env: dict[str, str], *args: str
+) -> subprocess.Popen[str]:
+    """The installed ``skillc-gateway run ARGS`` in a process group of its own, SIGINT as a
+    terminal leaves it (a test runner's worker may ignore it)."""
+    return subprocess.Popen(
+        [str(script_path("skillc-gateway")), "run", *args],
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def _pids(pidfile: Path, process: subprocess.Popen[str]) -> list[int]:
+    deadline = time.monotonic() + 60  # a safety net for a slow machine, not a timing test
+    while not pidfile.exists():
+        assert time.monotonic() < deadline and process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    return [int(pid) for pid in pidfile.read_text(encoding="utf-8").split()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130)])
+def test_ctrl_c_while_a_child_holds_the_output_pipe_kills_it(
+    project: Path,
+    tmp_path: Path,
+    clean_env: dict[str, str],
+    kit: Callable[..., Path],
+    script_path: Callable[[str], Path],
+    signum: int,
+    status: int,
+) -> None:
+    """The tool has ended; its background child holds the output pipe, so skc waits for the
+    pipe (at most to the timeout): Ctrl-C (SIGINT to the terminal's group) then kills the
+    child as it kills a running tool (it ran on, and skc exited 130)."""
+    pidfile = tmp_path / "tool.pid"
+    folder = kit(
+        tool(
+            "leave",
+            f"{PYTHON} scripts/leave.py {{{{pidfile}}}}",
+            "| pidfile | string | yes | p |\n",
+        )
+    )
+    script(folder, "scripts/leave.py", LEAVING)
+    pids: list[int] = []
+    with _start_run(
+        script_path, project, clean_env, "kit", "leave", f"pidfile={pidfile}"
+    ) as process:
+        try:
+            pids = _pids(pidfile, process)
+            deadline = time.monotonic() + 60
+            while Path(f"/proc/{pids[0]}").exists():  # the tool has ended, reaped by skc
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            time.sleep(0.2)  # skc waits on the pipe now (a signal before was always handled)
+            assert _alive(pids[1]) and process.poll() is None
+            if signum == signal.SIGINT:
+                os.killpg(process.pid, signum)
+            else:
+                process.send_signal(signum)
+            _, stderr = process.communicate(timeout=60)
+            assert process.returncode == status, stderr
+            assert "Traceback" not in stderr, stderr
+            assert not _alive(pids[1])
+        finally:
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+
+
 def test_deeply_nested_json_output_is_not_parsed(
     run: Run, project: Path, kit: Callable[..., Path]
 ) -> None:

@@ -492,7 +492,8 @@ def run_in_group(
     On timeout the process group gets SIGTERM, then SIGKILL after :data:`KILL_GRACE`
     seconds. When the program ends, what is left of its group (background children) is
     killed too: its processes do not outlive it, nor this process when Ctrl-C stops it (the
-    run is killed as the ``KeyboardInterrupt`` goes on). It runs with :data:`RUN_MARKER` set to an
+    run is killed as the ``KeyboardInterrupt`` goes on, also while a child holds the pipe).
+    It runs with :data:`RUN_MARKER` set to an
     id of this run, and every process whose environment still holds it is signalled with
     the group, so a child that started its own session (setsid) goes too; only one that
     also dropped the variable from its environment can escape.
@@ -531,13 +532,13 @@ def run_in_group(
             except subprocess.TimeoutExpired:
                 _signal_run(process.pid, marker, signal.SIGKILL)
                 process.wait()
-    except BaseException:  # Ctrl-C while it runs or in the grace (its own session: missed)
+        # Children still holding a pipe get until the deadline, then all are killed.
+        for reader in readers:
+            reader.join(max(deadline - time.monotonic(), 0))
+    except BaseException:  # Ctrl-C while it runs, in the grace or while a child holds the pipe
         _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
         process.wait()
         raise
-    # Children still holding a pipe get until the deadline, then all are killed.
-    for reader in readers:
-        reader.join(max(deadline - time.monotonic(), 0))
     _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
     for reader, pipe in zip(readers, pipes, strict=True):
         reader.join(1.0)
