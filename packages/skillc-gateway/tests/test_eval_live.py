@@ -144,6 +144,50 @@ def test_a_timed_out_run_ends_with_the_agents_children(
     assert case["live"]["errors"] == [f"{agent} timed out after 1 seconds"]
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_sigterm_to_eval_ends_the_agents_run_and_then_eval(
+    library: Path, tmp_path: Path, clean_env: dict[str, str], project: Path, script_path: Any
+) -> None:
+    """SIGTERM to ``skc eval --live`` (a harness stopping it) while an agent runs: passed on
+    to the agent's run, which ends, then eval ends, 143; no next case runs. eval died by
+    the signal and the agent, in its own session, ran on."""
+    import subprocess
+    import time
+
+    agent = tmp_path / "agent.sh"
+    agent.write_text(f"#!/bin/sh\necho $$ >> {tmp_path}/agents\nexec sleep 60\n", "utf-8")
+    agent.chmod(0o755)
+    _cases(library / "pdf", ("fill in this PDF form", True), ("merge two PDFs", True))
+    argv = [str(script_path("skillc-gateway")), "eval", "pdf", "--path", str(library)]
+    agents = tmp_path / "agents"
+    with subprocess.Popen(
+        [*argv, "--live", str(agent), "--runs", "1", "--format", "json"],
+        cwd=project,
+        env=clean_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        pids: list[int] = []
+        try:
+            deadline = time.monotonic() + 60  # a safety net for a slow machine
+            while not (agents.exists() and agents.read_text("utf-8").endswith("\n")):
+                assert time.monotonic() < deadline and process.poll() is None
+                time.sleep(0.05)
+            pids = [int(line) for line in agents.read_text("utf-8").split()]
+            time.sleep(0.2)  # sh has become sleep (exec)
+            process.send_signal(signal.SIGTERM)
+            stdout, stderr = process.communicate(timeout=60)
+            assert (process.returncode, stdout) == (143, ""), stderr
+            assert "Traceback" not in stderr, stderr
+            assert not Path(f"/proc/{pids[0]}").exists()
+            assert len(agents.read_text("utf-8").split()) == 1  # no next case
+        finally:
+            for pid in pids:
+                if Path(f"/proc/{pid}").exists():
+                    os.kill(pid, signal.SIGKILL)
+
+
 def test_the_agents_output_goes_through_a_pipe_read_up_to_the_cap(
     cli: Any, library: Path, tmp_path: Path
 ) -> None:

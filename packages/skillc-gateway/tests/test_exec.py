@@ -169,16 +169,16 @@ def test_a_signal_ends_the_command_and_gives_128_plus_n(
 def test_a_signal_before_the_command_is_recorded_reaches_it() -> None:
     """SIGTERM that comes between the fork and the moment skc records the command (a loaded
     machine: the command is up and printing before Popen returns in skc) is sent on then."""
-    from skillc_gateway._exec import _signals_to
+    from skillc_gateway._process import forwarded_signals
 
     before = signal.getsignal(signal.SIGTERM)
     if before is signal.SIG_IGN:
         pytest.skip("SIGTERM is ignored here: skc leaves it so, as a shell does")
-    with _signals_to() as started_command:
+    with forwarded_signals() as forwarding:
         os.kill(os.getpid(), signal.SIGTERM)  # handled here: no command recorded yet
         command = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
         try:
-            started_command(command)
+            forwarding.start(command.send_signal)
             assert command.wait(timeout=30) == -signal.SIGTERM
         finally:
             command.kill()

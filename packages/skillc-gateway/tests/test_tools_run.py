@@ -1249,6 +1249,29 @@ def test_ctrl_c_ends_skc_run_with_130_and_its_tool(
                 os.kill(pid, signal.SIGKILL)
 
 
+#: A tool that holds on: it writes "<its pid> <its child's pid>" to ``argv[1]`` and waits;
+#: SIGTERM, SIGHUP or SIGQUIT that reaches it is written to ``argv[1].got`` before it exits.
+#: Its child left its session (setsid) and ignores all three: only SIGKILL ends it.
+HOLDING = """\
+import os, signal, subprocess, sys, time
+def bye(signum, frame):
+    with open(sys.argv[1] + ".got", "w") as got:
+        got.write(str(signum))
+    sys.exit(0)
+for name in ("SIGTERM", "SIGHUP", "SIGQUIT"):
+    signal.signal(getattr(signal, name), bye)
+code = "import signal, time\\nfor s in (1, 3, 15): signal.signal(s, signal.SIG_IGN)\\n"
+code += "print('ready', flush=True)\\ntime.sleep(120)"
+child = subprocess.Popen(
+    [sys.executable, "-c", code], start_new_session=True, stdout=subprocess.PIPE
+)
+child.stdout.readline()  # it ignores them now
+with open(sys.argv[1] + ".tmp", "w") as out:
+    out.write(f"{os.getpid()} {child.pid}")
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(120)
+"""
+
 #: A tool that starts a child holding its output pipe (``sleep 301 & echo started``), writes
 #: "<its pid> <the child's pid>" to ``argv[1]`` and exits at once: skc waits on the pipe.
 LEAVING = """\
@@ -1287,7 +1310,82 @@ def _pids(pidfile: Path, process: subprocess.Popen[str]) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-@pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130)])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT])
+def test_sigterm_sighup_or_sigquit_to_skc_run_ends_its_tool(
+    project: Path,
+    tmp_path: Path,
+    clean_env: dict[str, str],
+    kit: Callable[..., Path],
+    script_path: Callable[[str], Path],
+    signum: int,
+) -> None:
+    """``timeout 2 skc run ...``, a harness stopping it, a closed terminal: the signal sent to
+    skc alone is passed on to the tool (in a session of its own, a group-wide signal misses
+    it), which ends as it chooses; what is left of the run (a child in a session of its own
+    that ignores the signal) is killed, and skc exits 128 + N. The tool and its child ran
+    on, orphaned, and skc died by the signal (exit -N to its parent)."""
+    pidfile = tmp_path / "tool.pid"
+    folder = kit(
+        tool(
+            "hold", f"{PYTHON} scripts/hold.py {{{{pidfile}}}}", "| pidfile | string | yes | p |\n"
+        )
+    )
+    script(folder, "scripts/hold.py", HOLDING)
+    pids: list[int] = []
+    with _start_run(
+        script_path, project, clean_env, "kit", "hold", f"pidfile={pidfile}"
+    ) as process:
+        try:
+            pids = _pids(pidfile, process)
+            process.send_signal(signum)
+            stdout, stderr = process.communicate(timeout=60)
+            assert (process.returncode, stdout) == (128 + signum, ""), stderr
+            assert "Traceback" not in stderr, stderr
+            assert Path(f"{pidfile}.got").read_text(encoding="utf-8") == str(int(signum))
+            assert [pid for pid in pids if _alive(pid)] == []
+        finally:
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_tool_ignoring_the_sigterm_skc_passes_on_is_killed_after_the_grace(
+    project: Path,
+    tmp_path: Path,
+    clean_env: dict[str, str],
+    kit: Callable[..., Path],
+    script_path: Callable[[str], Path],
+) -> None:
+    """SIGTERM passed on to a tool that ignores it: SIGKILL 5 seconds later (KILL_GRACE), as
+    at a timeout, then skc exits 143."""
+    pidfile = tmp_path / "tool.pid"
+    code = (
+        "import os, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        "open(sys.argv[1] + '.tmp', 'w').write(str(os.getpid())); "
+        "os.rename(sys.argv[1] + '.tmp', sys.argv[1]); time.sleep(60)"
+    )
+    kit(tool("deaf", f'{PYTHON} -c "{code}" {{{{pidfile}}}}', "| pidfile | string | yes | p |\n"))
+    pids: list[int] = []
+    with _start_run(
+        script_path, project, clean_env, "kit", "deaf", f"pidfile={pidfile}"
+    ) as process:
+        try:
+            pids = _pids(pidfile, process)
+            started = time.monotonic()
+            process.send_signal(signal.SIGTERM)
+            _, stderr = process.communicate(timeout=60)
+            assert process.returncode == 143, stderr
+            assert 4 <= time.monotonic() - started < 30  # the grace, then SIGKILL
+            assert not _alive(pids[0])
+        finally:
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_ctrl_c_while_a_child_holds_the_output_pipe_kills_it(
     project: Path,
     tmp_path: Path,
@@ -1298,8 +1396,8 @@ def test_ctrl_c_while_a_child_holds_the_output_pipe_kills_it(
     status: int,
 ) -> None:
     """The tool has ended; its background child holds the output pipe, so skc waits for the
-    pipe (at most to the timeout): Ctrl-C (SIGINT to the terminal's group) then kills the
-    child as it kills a running tool (it ran on, and skc exited 130)."""
+    pipe (at most to the timeout): Ctrl-C (SIGINT to the terminal's group) or SIGTERM to skc
+    then kills the child as it kills a running tool (it ran on, and skc exited 130)."""
     pidfile = tmp_path / "tool.pid"
     folder = kit(
         tool(

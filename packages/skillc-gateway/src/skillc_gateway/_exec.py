@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import subprocess
-import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from skillc_gateway._process import forwarded_signals
 from skillc_gateway._runner import exit_status, not_started
 from skillc_index import (
     InvalidOption,
@@ -38,9 +37,6 @@ __all__ = [
 
 #: The variable ``exec`` adds to the user's environment: the skill's source folder.
 EXEC_SKILL_DIR = "SKILL_DIR"
-#: Signals ``exec`` passes on to the command while it waits (SIGINT from a terminal already
-#: reaches the whole foreground process group, so skc only waits for the command's answer).
-_FORWARDED = ("SIGTERM", "SIGHUP", "SIGQUIT")
 #: The longest argument :func:`skill_files` logs as a file of the skill (a longer one is not
 #: logged; :func:`_check_paths` checks every word, within ``PATH_MAX`` as ``safe_join`` does).
 MAX_PATH_WORD = 1024
@@ -64,49 +60,6 @@ def exec_environment(environ: Mapping[str, str], skill_dir: Path) -> dict[str, s
     one the user (or their agent) typed, which their shell would run with that same
     environment; skc only changes the folder."""
     return started_environment({**environ, EXEC_SKILL_DIR: str(skill_dir)})
-
-
-@contextlib.contextmanager
-def _signals_to() -> Iterator[Callable[[subprocess.Popen[bytes]], None]]:
-    """While the block runs, SIGINT does not end skc (the command gets its own from the
-    terminal and decides), and :data:`_FORWARDED` signals are sent on to the command. Set
-    before the command starts: the block calls the function it is given with the command
-    once started, and a signal that came meanwhile (between the fork and that call) is sent
-    then, not lost. Handlers can only be set from the main thread; elsewhere nothing
-    changes."""
-    started: list[subprocess.Popen[bytes]] = []
-    missed: list[int] = []
-
-    def forward(signum: int, _frame: object) -> None:
-        if not started:
-            missed.append(signum)
-        for process in started:
-            with contextlib.suppress(ProcessLookupError):
-                process.send_signal(signum)
-
-    def start(process: subprocess.Popen[bytes]) -> None:
-        started.append(process)
-        for signum in missed:  # a signal handled during this loop is sent by forward itself
-            with contextlib.suppress(ProcessLookupError):
-                process.send_signal(signum)
-        missed.clear()
-
-    if threading.current_thread() is not threading.main_thread():
-        yield started.append
-        return
-    names = ("SIGINT", *_FORWARDED)
-    saved = {}
-    for name in names:
-        signum = getattr(signal, name, None)
-        if signum is None or signal.getsignal(signum) == signal.SIG_IGN:
-            continue  # ignored (a background job): the command inherits that, as from a shell
-        handler = (lambda *_: None) if name == "SIGINT" else forward
-        saved[signum] = signal.signal(signum, handler)
-    try:
-        yield start
-    finally:
-        for signum, previous in saved.items():
-            signal.signal(signum, previous)
 
 
 #: What ends the path after a placeholder as a shell reads the word (:func:`_shell_scan`),
@@ -263,7 +216,9 @@ def exec_in_skill(
     but for the placeholders of the skill's folder (:func:`expand_skill_dir`: E012 for one
     that leads out of it); an argument naming a file of the folder that leads out of it is
     E012 too (:func:`_check_paths`); all checked before anything runs. stdin, stdout and stderr are
-    this process's. The environment is :func:`exec_environment`'s. An empty ``argv`` is
+    this process's; SIGTERM, SIGHUP and SIGQUIT are passed on to the command
+    (:func:`~skillc_gateway._process.forwarded_signals`), as from a shell.
+    The environment is :func:`exec_environment`'s. An empty ``argv`` is
     :class:`~skillc_index.InvalidOption` (E100); one ``str`` is the program alone. A skill
     folder that cannot be entered when the command starts (removed meanwhile) is E022; an
     item that is no ``str`` is E100 (:func:`~skillc_index.items.checked_items`)."""
@@ -287,7 +242,7 @@ def exec_in_skill(
     program = None if "/" in argv[0] else on_path(argv[0], env)
     if program is None and "/" not in argv[0]:
         return failure(*not_started(argv[0]))
-    with _signals_to() as started_command:
+    with forwarded_signals() as forwarding:
         try:
             process = subprocess.Popen(
                 list(argv), executable=program, shell=False, cwd=skill.source, env=env,
@@ -296,6 +251,6 @@ def exec_in_skill(
         except (OSError, ValueError) as exc:  # ValueError: a NUL character in an argument
             path = program or skill.source / argv[0]
             return failure(*not_started(path, argv[0], exc, skill.source, EXEC_FOLDER))
-        started_command(process)
+        forwarding.start(process.send_signal)
         returncode = process.wait()
     return ExecResult(exit_status(returncode), int((time.monotonic() - started) * 1000))

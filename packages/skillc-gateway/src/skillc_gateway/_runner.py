@@ -493,53 +493,66 @@ def run_in_group(
     seconds. When the program ends, what is left of its group (background children) is
     killed too: its processes do not outlive it, nor this process when Ctrl-C stops it (the
     run is killed as the ``KeyboardInterrupt`` goes on, also while a child holds the pipe).
+    SIGTERM, SIGHUP or SIGQUIT sent to this process (the run's own session gets none of a
+    group-wide one) is passed on to the run, SIGKILL follows :data:`KILL_GRACE` seconds later,
+    and :class:`~skillc_gateway._process.Stopped` (a ``SystemExit`` of 128+N) goes on
+    (:func:`~skillc_gateway._process.forwarded_signals`; in the main thread only).
     It runs with :data:`RUN_MARKER` set to an
     id of this run, and every process whose environment still holds it is signalled with
     the group, so a child that started its own session (setsid) goes too; only one that
     also dropped the variable from its environment can escape.
     """
+    from skillc_gateway._process import Stopped, forwarded_signals
+
     started = time.monotonic()
     run_id = os.urandom(12).hex()
     marker = f"{RUN_MARKER}={run_id}".encode()
-    process = subprocess.Popen(
-        list(argv),
-        shell=False,
-        cwd=cwd,
-        env={**env, RUN_MARKER: run_id},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT if len(streams) == 1 else subprocess.PIPE,
-        start_new_session=True,
-        close_fds=True,
-    )
-    pipes = [process.stdout, process.stderr][: len(streams)]
-    readers = [
-        threading.Thread(target=stream.read_from, args=(pipe,), daemon=True)
-        for stream, pipe in zip(streams, pipes, strict=True)
-    ]
-    for reader in readers:
-        reader.start()
-    deadline = started + timeout
-    timed_out = False
-    try:
-        try:
-            process.wait(timeout=max(deadline - time.monotonic(), 0))
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            _signal_run(process.pid, marker, signal.SIGTERM)
-            try:
-                process.wait(timeout=KILL_GRACE)
-            except subprocess.TimeoutExpired:
-                _signal_run(process.pid, marker, signal.SIGKILL)
-                process.wait()
-        # Children still holding a pipe get until the deadline, then all are killed.
+    with forwarded_signals(stop=True) as forwarding:
+        process = subprocess.Popen(
+            list(argv),
+            shell=False,
+            cwd=cwd,
+            env={**env, RUN_MARKER: run_id},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT if len(streams) == 1 else subprocess.PIPE,
+            start_new_session=True,
+            close_fds=True,
+        )
+        pipes = [process.stdout, process.stderr][: len(streams)]
+        readers = [
+            threading.Thread(target=stream.read_from, args=(pipe,), daemon=True)
+            for stream, pipe in zip(streams, pipes, strict=True)
+        ]
         for reader in readers:
-            reader.join(max(deadline - time.monotonic(), 0))
-    except BaseException:  # Ctrl-C while it runs, in the grace or while a child holds the pipe
-        _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
-        process.wait()
-        raise
-    _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
+            reader.start()
+        deadline = started + timeout
+        timed_out = False
+        try:
+            forwarding.start(lambda signum: _signal_run(process.pid, marker, signum))
+            try:
+                process.wait(timeout=max(deadline - time.monotonic(), 0))
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                _signal_run(process.pid, marker, signal.SIGTERM)
+                try:
+                    process.wait(timeout=KILL_GRACE)
+                except subprocess.TimeoutExpired:
+                    _signal_run(process.pid, marker, signal.SIGKILL)
+                    process.wait()
+            # Children still holding a pipe get until the deadline, then all are killed.
+            for reader in readers:
+                reader.join(max(deadline - time.monotonic(), 0))
+        except BaseException as stopped:  # Ctrl-C (its own session: missed), SIGTERM...
+            forwarding.settle()
+            if isinstance(stopped, Stopped):  # passed on: the tool's grace, as at a timeout
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=KILL_GRACE)
+            raise
+        finally:
+            forwarding.settle()
+            _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
+            process.wait()
     for reader, pipe in zip(readers, pipes, strict=True):
         reader.join(1.0)
         if pipe is not None and not reader.is_alive():

@@ -1,0 +1,110 @@
+"""Passing signals on to a started program: what ``run``
+(:func:`skillc_gateway._runner.run_in_group`) and ``exec``
+(:func:`skillc_gateway._exec.exec_in_skill`) share.
+
+:func:`forwarded_signals` passes SIGTERM, SIGHUP and SIGQUIT sent to this process on to the
+program while it runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+__all__ = [
+    "FORWARDED",
+    "Forwarding",
+    "Stopped",
+    "forwarded_signals",
+]
+
+#: Signals passed on to a started program while this process waits for it (SIGINT from a
+#: terminal reaches ``exec``'s command itself; ``run``'s tool, in a session of its own, is
+#: killed as the ``KeyboardInterrupt`` goes on).
+FORWARDED = ("SIGTERM", "SIGHUP", "SIGQUIT")
+
+
+class Stopped(SystemExit):
+    """A forwarded signal (:data:`FORWARDED`) ended the wait of :func:`forwarded_signals`
+    with ``stop``: this process ends as the signal ends a process, 128 + its number (the
+    command line's exit status: 143, 129, 131), once the program it was passed on to is gone."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+        self.signum = signum
+
+
+Sender = Callable[[int], None]
+
+
+class Forwarding:
+    """The signals of :func:`forwarded_signals` and where they go: :meth:`start` is called
+    with a sender (a function of a signal's number: ``process.send_signal``) once the program
+    started; with ``stop``, the first signal sent on raises :class:`Stopped` until
+    :meth:`settle`."""
+
+    def __init__(self, stop: bool) -> None:
+        self.stop = stop
+        self.senders: list[Sender] = []
+        self.missed: list[int] = []
+
+    def start(self, sender: Sender) -> None:
+        """Send the program's signals to ``sender``, first those that came before it started
+        (between the fork and this call), not lost."""
+        self.senders.append(sender)
+        while self.missed:  # a signal handled during this loop is sent by forward itself
+            self.send(self.missed.pop(0), [sender])
+
+    def settle(self) -> None:
+        """No :class:`Stopped` from now on (the program's end is being cleaned up: no
+        exception may cut that short); signals are still sent on."""
+        self.stop = False
+
+    def send(self, signum: int, senders: Sequence[Sender]) -> None:
+        for sender in senders:
+            with contextlib.suppress(ProcessLookupError):
+                sender(signum)
+        if self.stop and senders:
+            self.stop = False
+            raise Stopped(signum)
+
+    def forward(self, signum: int, _frame: object) -> None:
+        if not self.senders:
+            self.missed.append(signum)
+        self.send(signum, self.senders)
+
+
+@contextlib.contextmanager
+def forwarded_signals(*, stop: bool = False) -> Iterator[Forwarding]:
+    """While the block runs, :data:`FORWARDED` signals are sent on to the started program
+    (:class:`Forwarding`, set before the program starts: a signal that comes before
+    :meth:`~Forwarding.start` is sent then).
+
+    Without ``stop`` (``exec``) SIGINT does not end this process (the command gets its own
+    from the terminal and decides) and the block goes on waiting for the program's answer.
+    With ``stop`` (``run``) SIGINT is left as it is (a ``KeyboardInterrupt``), and the first
+    forwarded signal, once sent on, raises :class:`Stopped` in the block (later ones are only
+    sent on): the block ends the program and lets it go on. A signal ignored here stays so
+    (a background job's, as a shell leaves it). Handlers can only be set from the main
+    thread; elsewhere nothing changes (nothing is sent on)."""
+    forwarding = Forwarding(stop)
+    if threading.current_thread() is not threading.main_thread():
+        forwarding.stop = False
+        yield forwarding
+        return
+    names = FORWARDED if stop else ("SIGINT", *FORWARDED)
+    saved: dict[int, Any] = {}
+    for name in names:
+        signum = getattr(signal, name, None)
+        if signum is None or signal.getsignal(signum) == signal.SIG_IGN:
+            continue  # ignored (a background job): the program inherits that, as from a shell
+        handler = (lambda *_: None) if name == "SIGINT" else forwarding.forward
+        saved[signum] = signal.signal(signum, handler)
+    try:
+        yield forwarding
+    finally:
+        for signum, previous in saved.items():
+            signal.signal(signum, previous)
