@@ -30,6 +30,29 @@ def test_skill_md_over_5000_tokens(skill: Writer, found: Found) -> None:
     assert near == []  # 19,500 characters and the frontmatter: under the limit
 
 
+def test_skill_md_tokens_are_counted_in_lf_newlines(tmp_path: Path, found: Found) -> None:
+    """SKL921 counted each CR of a CRLF checkout (Windows, ``core.autocrlf``): a SKILL.md of
+    about 4,900 tokens passed with LF newlines and was "about 5,078 tokens" with CRLF. The
+    agent reads the text with its newlines normalised: both count the same."""
+    front = "---\nname: big\ndescription: Big. Use when testing.\n---\n\n# big\n\n"
+    body = "".join(
+        f"Line {i:04d} of guidance text for the agent to follow here.\n" for i in range(349)
+    )
+    counts = {}
+    for newline, name in (("\n", "lf"), ("\r\n", "crlf"), ("\r", "cr")):
+        folder = tmp_path / name / "big"
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_bytes((front + body).replace("\n", newline).encode())
+        assert found(folder, "SKL921") == [], name
+        # over the limit either way: the same count
+        (folder / "SKILL.md").write_bytes((front + body * 2).replace("\n", newline).encode())
+        [hit] = found(folder, "SKL921")
+        counts[name] = hit.message
+    assert counts["crlf"] == counts["lf"] == counts["cr"]
+    tokens = estimate_tokens(len(front + body * 2))  # the LF text's characters
+    assert counts["lf"].startswith(f"SKILL.md is about {tokens:,} tokens")
+
+
 def test_skill_tokens_limit_is_an_option(skill: Writer) -> None:
     from skillc_lint import lint_skill
 

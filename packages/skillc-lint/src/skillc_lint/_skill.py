@@ -31,7 +31,7 @@ from skillc_index import (
     split_lines,
     walk_skill,
 )
-from skillc_index.text import BOM
+from skillc_index.text import BOM, normalize_newlines
 from skillc_lint._anchors import heading_anchors, html_anchors, slug
 from skillc_lint._destinations import Destinations
 from skillc_lint._probes import PROBES, TEXT_LIMIT, digest, read_markdown, read_other
@@ -199,8 +199,12 @@ class Skill:
         return text
 
     def size(self, rel: str) -> int:
-        """A Markdown file's length: its text's, or for a :attr:`partial` one its bytes'."""
-        return self.partial[rel][1] if rel in self.partial else len(self.texts[rel])
+        """A Markdown file's length: its text's as an agent reads it, newlines normalised (a
+        CRLF checkout's is an LF one's: SKL921 counted each CR), or for a :attr:`partial`
+        one its bytes'."""
+        if rel in self.partial:
+            return self.partial[rel][1]
+        return len(normalize_newlines(self.texts[rel]))
 
     @cached_property
     def docs(self) -> dict[str, MarkdownDoc]:
