@@ -781,6 +781,122 @@ def test_baseline_keeps_hiding_a_count_an_edit_changes(lint: Run, cwd: Path) -> 
     assert lint("skills", "--baseline", "b.json").returncode == 1
 
 
+def test_baseline_never_hides_a_finding_of_another_name_with_other_digits(
+    lint: Run, cwd: Path
+) -> None:
+    """A baseline matched messages with every digit left out: the entry of a broken link to
+    ``references/v1-api.md`` (fixed since) hid a new broken link to ``references/v2-api.md``
+    ("1 hidden", exit 0). Counts are left out, the digits of a name are not."""
+    skill = put(cwd / "skills" / "api", "See [v1](references/v1-api.md).\n")
+    assert lint("skills", "--write-baseline", "b.json").returncode == 0
+    (skill / "references").mkdir()
+    (skill / "references" / "v1-api.md").write_text("# v1\n", encoding="utf-8")
+    with (skill / "SKILL.md").open("a", encoding="utf-8") as handle:
+        handle.write("\nNew: see [v2](references/v2-api.md).\n")
+    proc = lint("skills", "--baseline", "b.json", "--format", "json")
+    assert proc.returncode == 1
+    [item] = json.loads(proc.stdout)
+    assert [(d["rule"], d["message"]) for d in item["diagnostics"]] == [
+        ("SKL301", "link target not found: 'references/v2-api.md'")
+    ]
+    assert proc.stderr == (
+        "baseline b.json: 0 hidden; 1 no longer found (--write-baseline prunes them)\n"
+    )
+
+
+def test_a_baseline_leaves_out_counts_and_keeps_names() -> None:
+    """What a baseline matches of a message (:func:`_key`): its counts left out (the lines,
+    tokens, characters, indexes an edit changes), the digits of a quoted name, of a path or a
+    name written in the message and of a character's code point kept."""
+    from skillc_lint._baseline import _key
+
+    def same(a: str, b: str) -> bool:
+        return _key("SKILL.md", "SKL000", a) == _key("SKILL.md", "SKL000", b)
+
+    for a, b in (
+        (
+            "SKILL.md is 601 lines long (at most 500 recommended)",
+            "SKILL.md is 7 lines long (at most 500 recommended)",
+        ),
+        (
+            "SKILL.md is about 5,078 tokens (at most 5,000 recommended; estimated at 4 "
+            "characters a token)",
+            "SKILL.md is about 12,160 tokens (at most 5,000 recommended; "
+            "estimated at 4 characters a token)",
+        ),
+        (
+            "the listing of the 134 skills is 13,475 tokens, over the 2,000-token budget (1% "
+            "of 200,000): 118 by name",
+            "the listing of the 9 skills is 2,475 tokens, over the "
+            "2,000-token budget (1% of 200,000): 3 by name",
+        ),
+        ("hooks.Stop[2] must be a mapping", "hooks.Stop[12] must be a mapping"),
+        ("'references/v1-api.md' is 601 lines long.", "'references/v1-api.md' is 61 lines long."),
+        ("code fence never closed (to line 230)", "code fence never closed (to line 23)"),
+    ):
+        assert same(a, b), (a, b)
+    for a, b in (
+        (
+            "link target not found: 'references/v1-api.md'",
+            "link target not found: 'references/v2-api.md'",
+        ),
+        ("link target not found: 'Step 1.md'", "link target not found: 'Step 2.md'"),
+        ("duplicate tool 'Step 1: Predict'", "duplicate tool 'Step 2: Predict'"),
+        ("heading '12. Trials' skips from H2 to H4", "heading '13. Trials' skips from H2 to H4"),
+        ('frontmatter: (quote it: "version 1: x")', 'frontmatter: (quote it: "version 2: x")'),
+        ("link target not found: 'it's 1.md'", "link target not found: 'it's 2.md'"),
+        (
+            "a.md is reached only through references/5-run.md",
+            "a.md is reached only through references/6-run.md",
+        ),
+        ("the description is 93% alike to skill-2's", "the description is 93% alike to skill-3's"),
+        ("control character U+0007: hidden", "control character U+001B: hidden"),
+        ("'$0' in code: the skill's argument 0", "'$1' in code: the skill's argument 1"),
+    ):
+        assert not same(a, b), (a, b)
+    # a quote within a word opens no name: the count after it is still one
+    assert same("the skill's argument 0 (none)", "the skill's argument 1 (none)")
+    # a message of thousands of quotes is keyed in one pass (each pair a name)
+    assert _key("f", "r", "' 1 " * 50_000)[2] == "' 1 ' # " * 25_000
+
+
+def test_a_baseline_an_earlier_skillc_lint_wrote_hides_what_it_hid(lint: Run, cwd: Path) -> None:
+    """A baseline file holds messages, not their keys: one written before names kept their
+    digits still hides its findings, a count changed since (SKL201's lines) included, and no
+    longer a finding of a name it does not hold."""
+    put(cwd / "skills" / "api", "[v1](references/v1-api.md)\n" + "line\n\n" * 300)
+    entries = [
+        ("SKILL.md is 512 lines long (at most 500 recommended)", None),
+        ("link target not found: 'references/v1-api.md'", 8),
+    ]
+    (cwd / "b.json").write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "tool": "skillc-lint",
+                "findings": [
+                    {
+                        "file": "skills/api/SKILL.md",
+                        "rule": "SKL201" if line is None else "SKL301",
+                        "message": message,
+                        "line": line,
+                        "context": "0000000000000000",
+                    }
+                    for message, line in entries
+                ],
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
+    proc = lint("skills", "--baseline", "b.json")
+    assert (proc.returncode, proc.stderr) == (0, "baseline b.json: 2 hidden\n")
+    put(cwd / "skills" / "api", "[v2](references/v2-api.md)\n" + "line\n\n" * 300)
+    proc = lint("skills", "--baseline", "b.json", "--format", "json")
+    assert proc.returncode == 1
+    assert [d["rule"] for d in json.loads(proc.stdout)[0]["diagnostics"]] == ["SKL301"]
+
+
 def test_baseline_keeps_hiding_skl923_when_a_skill_is_added(lint: Run, cwd: Path) -> None:
     """SKL923's message named the skills the agent lists by name alone, which change with
     every skill added: the baselined finding came back as new. The names are shown but not

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring as string  # (the C one, as json.dumps uses)
@@ -45,15 +46,54 @@ def _context(source: str | None) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-#: A number in a message: a count (``SKILL.md is 601 lines long``) that any edit of the file
-#: changes, so a baseline matches messages with their numbers left out.
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+#: A count in a message (``SKILL.md is 601 lines long``, ``about 5,078 tokens``, ``(1% of
+#: 200,000)``, ``hooks.Stop[2]``) that any edit of the file changes, so a baseline matches
+#: messages with their counts left out: a number that is a word of its own, after a space or
+#: an opening bracket (or the message's start), before a space, a closing bracket, ``%`` or a
+#: sentence's punctuation (or the end). A digit of a name (``v2-api.md``, ``skill-3``,
+#: ``references/5-run-tests.md``, ``U+0007``) is none: those are other findings.
+_COUNT = re.compile(r"(?<![^\s(\[])\d+(?:[.,]\d+)*(?=\Z|[\s)\]%]|[.,;:!?](?:\s|\Z))")
+_QUOTE = re.compile("['\"]")
+_WORD = re.compile(r"\w")
+
+
+def _quoted(message: str) -> list[tuple[int, int]]:
+    """Where the quoted names of ``message`` start and end (``'references/v1-api.md'``,
+    ``"Step 1: Do"``: a name a link or a heading wrote, whose digits are its own, never a
+    count), in one pass: a quote opens one unless it is within a word (``the skill's
+    argument 0``), and the next one alike closes it unless a word follows (``'it's.md'`` is
+    one name); one with no closing quote after it opens none."""
+    quotes = [(match.start(), match[0]) for match in _QUOTE.finditer(message)]
+    last = {"'": -1, '"': -1}  # the last quote of each kind that may close a name
+    for at, quote in quotes:
+        if not _WORD.match(message, at + 1):
+            last[quote] = at
+    spans: list[tuple[int, int]] = []
+    opened, kind = -1, ""
+    for at, quote in quotes:
+        if opened < 0:
+            if at < last[quote] and not (at and _WORD.match(message, at - 1)):
+                opened, kind = at, quote
+        elif quote == kind and not _WORD.match(message, at + 1):
+            spans.append((opened, at + 1))
+            opened = -1
+    return spans
 
 
 def _key(file: str, rule: str, message: str) -> tuple[str, str, str]:
     """Findings a baseline entry may hide: same file and rule, same message but for its
-    numbers."""
-    return (file, rule, _NUMBER.sub("#", message))
+    counts (:data:`_COUNT`; the digits of a quoted name, :func:`_quoted`, are kept). An old
+    baseline file matches as before: it holds the messages, keyed here as it is read."""
+    if not any(char.isdigit() for char in message):
+        return (file, rule, message)
+    spans = _quoted(message)
+    starts = [start for start, _ in spans]
+
+    def count(match: re.Match[str]) -> str:
+        at = bisect_right(starts, match.start()) - 1
+        return match[0] if at >= 0 and match.start() < spans[at][1] else "#"
+
+    return (file, rule, _COUNT.sub(count, message))
 
 
 def finding_key(diagnostic: LintDiagnostic) -> tuple[str, str, str]:
