@@ -897,6 +897,46 @@ def test_a_baseline_an_earlier_skillc_lint_wrote_hides_what_it_hid(lint: Run, cw
     assert [d["rule"] for d in json.loads(proc.stdout)[0]["diagnostics"]] == ["SKL301"]
 
 
+def test_a_baseline_and_its_skills_named_through_other_spellings_of_a_folder(
+    lint: Run, cwd: Path, tmp_path: Path
+) -> None:
+    """A baseline named through a symlink to the repository (macOS ``/tmp`` is
+    ``/private/tmp``; a shell's ``$PWD`` where the process's working folder is the real
+    path) hid nothing ("0 hidden", exit 1): its paths were compared as written. A folder
+    reached through another spelling of the baseline's is named from the baseline's, both
+    ways, writing and reading; a skill that is a symlink below it keeps its own name."""
+    alias = tmp_path / "alias"
+    alias.symlink_to(cwd)
+    put(cwd / "skills" / "demo", "[a](gone.md)\n")
+    put(tmp_path / "elsewhere" / "linked", "[b](gone.md)\n")
+    (cwd / "skills" / "linked").symlink_to(tmp_path / "elsewhere" / "linked")
+    assert lint("skills", "--write-baseline", "b.json").returncode == 0
+    for args in (
+        ("skills", "--baseline", str(alias / "b.json")),
+        (str(alias / "skills"), "--baseline", "b.json"),
+        (str(alias / "skills" / "demo"), str(cwd / "skills" / "linked"), "--baseline", "b.json"),
+    ):
+        proc = lint(*args)
+        assert (proc.returncode, proc.stderr.splitlines()[-1]) == (
+            0,
+            f"baseline {args[-1]}: 2 hidden",
+        ), args
+    # written through the other spelling: the same file
+    written = (cwd / "b.json").read_bytes()
+    assert b'"file": "skills/linked/SKILL.md"' in written
+    for args in (
+        ("skills", "--write-baseline", str(alias / "b.json")),
+        (str(alias / "skills"), "--write-baseline", "b.json"),
+    ):
+        assert lint(*args).returncode == 0
+        assert (cwd / "b.json").read_bytes() == written, args
+    # a skill outside the baseline's folder, whatever the spelling: named as written
+    put(tmp_path / "other" / "x", "[c](gone.md)\n")
+    assert lint(str(tmp_path / "other"), "--write-baseline", str(alias / "o.json")).returncode == 0
+    [entry] = json.loads((cwd / "o.json").read_text(encoding="utf-8"))["findings"]
+    assert entry["file"] == "../other/x/SKILL.md"
+
+
 def test_baseline_keeps_hiding_skl923_when_a_skill_is_added(lint: Run, cwd: Path) -> None:
     """SKL923's message named the skills the agent lists by name alone, which change with
     every skill added: the baselined finding came back as new. The names are shown but not

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import posixpath
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
@@ -106,6 +107,48 @@ def _under(file: str, folder: str) -> bool:
     return folder == "." or file == folder or file.startswith(folder + "/")
 
 
+class _Places:
+    """How a baseline in ``folder`` (absolute, as given) names a skill folder: relative to
+    it, POSIX separators. A folder reached through another spelling of the baseline's
+    (a symlink above both: macOS ``/tmp``, a symlinked home, a shell's ``$PWD`` where
+    Python's working folder is the real one) is named from the first folder above it that
+    really is the baseline's, so both spellings name it alike; its own symlinks below are
+    kept (``skills/x`` stays ``skills/x`` when it links elsewhere), and one outside the
+    baseline's folder whatever the spelling is named as written (``../other/x``)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._real: dict[str, str] = {}  # each folder above a skill: its real path, once
+
+    def _real_path(self, path: str) -> str:
+        real = self._real.get(path)
+        if real is None:
+            from skillc_index.files import real_path
+
+            real = self._real[path] = real_path(path)
+        return real
+
+    def name(self, path: Path) -> str:
+        """The baseline path of the folder ``path``."""
+        from skillc_index.files import inside
+
+        full, folder = os.path.abspath(path), str(self.folder)  # noqa: PTH100
+        if not inside(full, folder):
+            mine = self._real_path(folder)
+            above = [str(p) for p in reversed(Path(full).parents)]
+            for start in (*above, full):  # (from the top: the folder as near it as written)
+                if self._real_path(start) == mine:
+                    full = os.path.join(folder, os.path.relpath(full, start))  # noqa: PTH118
+                    break
+        return Path(os.path.relpath(full, folder)).as_posix()
+
+
+def _file(named: str, rel: str) -> str:
+    """The baseline path of the file ``rel`` (POSIX, in the skill) of a folder the baseline
+    names ``named`` (:meth:`_Places.name`)."""
+    return posixpath.normpath(posixpath.join(named, rel))
+
+
 @dataclass
 class Baseline:
     """A baseline file's findings (see the module docstring); ``folder`` is where its paths
@@ -121,6 +164,7 @@ class Baseline:
     _linted: dict[str, set[str]] = field(default_factory=dict, repr=False)
     """The folders linted so far (baseline paths) and the rules that ran on each: only their
     entries of those rules can be stale."""
+    _places: _Places | None = field(default=None, repr=False)
 
     @classmethod
     def read(cls, path: Path) -> Baseline:
@@ -156,8 +200,10 @@ class Baseline:
         return baseline
 
     def relative(self, path: Path) -> str:
-        """``path`` as the baseline writes it: relative to its folder, POSIX separators."""
-        return Path(os.path.relpath(os.path.abspath(path), self.folder)).as_posix()  # noqa: PTH100
+        """The folder ``path`` as the baseline writes it (:class:`_Places`)."""
+        if self._places is None:
+            self._places = _Places(self.folder)
+        return self._places.name(path)
 
     def hide(self, result: LintResult) -> list[LintDiagnostic]:
         """The diagnostics of ``result`` the baseline does not hold, in order. Among the
@@ -165,10 +211,11 @@ class Baseline:
         numbers: :func:`_key`), those of the same message whose line reads the same are
         matched first, then those of the same message, then the rest; each by nearest line,
         and each entry hides one finding."""
-        self._linted.setdefault(self.relative(result.path), set()).update(result.rules)
+        named = self.relative(result.path)
+        self._linted.setdefault(named, set()).update(result.rules)
         groups: dict[tuple[str, str, str], list[LintDiagnostic]] = {}
         for d in (d for d in result.diagnostics if not d.more):  # a count is never hidden
-            file = self.relative(result.path / d.file)
+            file = _file(named, d.file)
             groups.setdefault(_key(file, d.rule, d.matched), []).append(d)
         hidden: set[int] = set()
         contexts: dict[int, str] = {}  # each finding's line hashed once
@@ -271,6 +318,7 @@ class BaselineWriter:
 
     def __init__(self, path: Path) -> None:
         self.folder = Path(os.path.abspath(path)).parent  # noqa: PTH100
+        self._places = _Places(self.folder)
         self.count = 0
         """The findings given (the baseline's entries)."""
         self._entries: list[tuple[_Order, bytes]] = []
@@ -293,13 +341,13 @@ class BaselineWriter:
         """The findings of ``result`` (never a count: :attr:`LintDiagnostic.more`)."""
         self._unwritten()
         files: dict[str, str] = {}  # each file's baseline path, made once
+        named = self._places.name(result.path)
         for d in result.diagnostics:
             if d.more:
                 continue
             file = files.get(d.file)
             if file is None:
-                full = os.path.abspath(result.path / d.file)  # noqa: PTH100
-                file = files[d.file] = Path(os.path.relpath(full, self.folder)).as_posix()
+                file = files[d.file] = _file(named, d.file)
             rendered = _rendered((file, d.line, d.rule, d.matched, _context(d.source)))
             self.count += 1
             self._bytes += len(rendered)
