@@ -937,6 +937,62 @@ def test_a_baseline_and_its_skills_named_through_other_spellings_of_a_folder(
     assert entry["file"] == "../other/x/SKILL.md"
 
 
+@pytest.mark.parametrize("how", ["one", "workers", "fix", "add-suppressions"])
+def test_a_run_s_own_baseline_and_sarif_file_are_no_part_of_a_skill(
+    lint: Run, cwd: Path, how: str
+) -> None:
+    """In a repository whose root is the skill, the linter's own files were findings: right
+    after ``--write-baseline``, ``--baseline ... --max-warnings 0`` failed on SKL521
+    (lint-baseline.json is bundled), and the SARIF log ``--sarif-file`` wrote was SKL521 and
+    twice SKL905 (its rules' help quotes ``curl | sh``). The files a run reads or writes as
+    its baseline and SARIF log are no part of any skill it lints, through every way a run
+    lints (one skill after another, worker processes, fixing, writing comments); a run that
+    does not name them lints them as any file."""
+    demo = put(cwd / "skills" / "demo", "Body.\n")
+    put(cwd / "skills" / "other", "Body.\n")
+    text = (demo / "SKILL.md").read_text(encoding="utf-8")
+    own = ("--baseline", "skills/demo/b.json", "--sarif-file", "skills/demo/x.sarif")
+    assert lint("skills", "--write-baseline", "skills/demo/b.json").returncode == 0
+    assert lint("skills", *own).returncode == 0
+    assert (demo / "x.sarif").is_file()
+    args, process = {
+        "one": (("-j", "1", "--max-warnings", "0"), False),
+        "workers": (("-j", "2", "--max-warnings", "0"), True),
+        "fix": (("--fix", "--max-warnings", "0"), False),
+        "add-suppressions": (("--add-suppressions",), False),
+    }[how]
+    if how == "add-suppressions":
+        own = own[2:]  # (no baseline with --add-suppressions)
+    proc = lint("skills", *own, *args, process=process)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "b.json" not in proc.stdout and "x.sarif" not in proc.stdout
+    if how == "add-suppressions":  # b.json, which this run does not name, takes no comment
+        assert "1 finding in files that take no comment" in proc.stderr  # (was 3: x.sarif's)
+    assert (demo / "SKILL.md").read_text(encoding="utf-8") == text
+    plain = lint("skills", "--format", "json")
+    shown = {
+        (d["file"], d["rule"]) for item in json.loads(plain.stdout) for d in item["diagnostics"]
+    }
+    assert {("b.json", "SKL521"), ("x.sarif", "SKL521"), ("x.sarif", "SKL905")} <= shown
+
+
+def test_the_tool_s_baseline_is_no_part_of_the_skill(tmp_path: Path) -> None:
+    """The MCP tool's ``baseline`` in the skill it lints: no finding of it."""
+    from skillc_index import Layout
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+    from skillc_lint._baseline import Baseline
+    from skillc_lint.operations import LINT, LintParams
+
+    folder = put(tmp_path / "demo", "Body.\n")
+    Baseline.write(folder / "b.json", [lint_skill(folder)])
+    layout = Layout.discover(tmp_path, env={"SKILLC_HOME": str(tmp_path / "home")})
+    run = Session(layout, AccessLog(lambda _: None))
+    report = LINT.run(run, LintParams("demo", baseline="demo/b.json")).to_dict()
+    assert (report["warning_count"], report["diagnostics"]) == (0, [])
+    assert LINT.run(run, LintParams("demo")).to_dict()["warning_count"] == 1  # SKL521
+
+
 def test_baseline_keeps_hiding_skl923_when_a_skill_is_added(lint: Run, cwd: Path) -> None:
     """SKL923's message named the skills the agent lists by name alone, which change with
     every skill added: the baselined finding came back as new. The names are shown but not

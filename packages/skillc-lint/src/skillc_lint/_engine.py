@@ -34,14 +34,12 @@ from skillc_index.walk import SkillFolders
 from skillc_lint._registry import RuleRegistry, RuleState, Severity
 
 if TYPE_CHECKING:
+    from collections.abc import Collection, Mapping
+
     from skillc_index import ResolvedSkill
     from skillc_lint._cache import ResultCache
-    from skillc_lint._skill import Known, Skill
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from skillc_lint._fixes import Fix
+    from skillc_lint._skill import Known, Skill
 
 __all__ = [
     "MAX_FINDINGS",
@@ -191,6 +189,7 @@ def lint_skill(
     texts: Mapping[str, str] | None = None,
     cache: ResultCache | None = None,
     cap: bool = True,
+    leave_out: Collection[str] = (),
 ) -> LintResult:
     """Lint the skill folder at ``path`` with ``registry`` (default: every RFC-0008 rule).
 
@@ -206,9 +205,11 @@ def lint_skill(
     (:mod:`skillc_lint._cache`); it is reused, or the result stored there (not with
     ``texts``). ``cap``: report at most :data:`MAX_FINDINGS` of a rule (:func:`capped`);
     False for a caller that hides findings first (a baseline, per-file ignores) and caps then.
+    ``leave_out``: files no part of the skill (a run's own baseline and SARIF: ``Skill``'s).
     """
-    found = lint_with_texts(path, registry=registry, force=force, texts=texts, cache=cache, cap=cap)
-    return found[0]
+    return lint_with_texts(
+        path, registry=registry, force=force, texts=texts, cache=cache, cap=cap, leave_out=leave_out
+    )[0]
 
 
 def entry_name(root: Path, real: str) -> str:
@@ -228,6 +229,7 @@ def lint_with_texts(
     cache: ResultCache | None = None,
     known: Known | None = None,
     cap: bool = True,
+    leave_out: Collection[str] = (),
 ) -> tuple[LintResult, Mapping[str, str]]:
     """:func:`lint_skill`, and the text of each Markdown file the lint read (what the fixes
     of its diagnostics were computed from; empty for a skipped compiled skill). ``known``:
@@ -267,6 +269,7 @@ def lint_with_texts(
         texts=texts,
         real_root=real,
         known=known,
+        leave_out=leave_out,
     )
     key: str | None = None
     if cache is not None and texts is None and known is None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -233,6 +233,7 @@ def fix_skill(
     skip: Callable[[LintDiagnostic], bool] | None = None,
     tree: str | os.PathLike[str] | None = None,
     places: Sequence[Path] = (),
+    leave_out: Collection[str] = (),
 ) -> FixOutcome:
     """Apply the fixes of the skill at ``path`` (the safe ones; every one when ``unsafe``) until
     none is left, and lint what remains (every finding: :func:`~skillc_lint._engine.capped`
@@ -244,7 +245,8 @@ def fix_skill(
     :class:`~skillc_lint.FixOutsideTree`. ``places``: for a skill found by its name, not given
     as its folder, the folders a fixed file's real path must be in
     (:func:`~skillc_index.inventory.folders.write_places`); one outside all of them is not
-    fixed: ``PathEscapesProject`` (E012). Raises what :func:`~skillc_lint.lint_skill` raises."""
+    fixed: ``PathEscapesProject`` (E012). ``leave_out``: files that are no part of the skill
+    (:func:`~skillc_lint.lint_skill`'s). Raises what :func:`~skillc_lint.lint_skill` raises."""
     from skillc_index import SkillcError
     from skillc_lint._engine import lint_skill, lint_with_texts
 
@@ -255,7 +257,9 @@ def fix_skill(
     texts: dict[str, str] = {}  # the current text of each file a fix touched
     counts: dict[str, int] = {}
     problems: list[SkillcError] = []
-    result, read = lint_with_texts(root, registry=registry, force=force, cap=False)
+    result, read = lint_with_texts(
+        root, registry=registry, force=force, cap=False, leave_out=leave_out
+    )
     for _ in range(MAX_ROUNDS):
         by_file: dict[str, list[Fix]] = {}
         for d in result.diagnostics:
@@ -294,7 +298,9 @@ def fix_skill(
         current = {rel: o.text for rel, o in originals.items() if o.text is not None}
         given = {**current, **texts}
         given = {rel: (BOM if originals[rel].bom else "") + text for rel, text in given.items()}
-        result, read = lint_with_texts(root, registry=registry, force=force, texts=given, cap=False)
+        result, read = lint_with_texts(
+            root, registry=registry, force=force, texts=given, cap=False, leave_out=leave_out
+        )
     changes = tuple(
         FileChange(rel, before, texts[rel], counts[rel])
         for rel in sorted(texts)
@@ -305,7 +311,7 @@ def fix_skill(
         return FixOutcome(_with(result, fixed, problems), changes, tuple(problems))
     written, failed = write_changes(root, changes, originals, confine, places)
     problems += failed
-    result = lint_skill(root, registry=registry, force=force, cap=False)  # what remains
+    result = lint_skill(root, registry=registry, force=force, cap=False, leave_out=leave_out)
     applied = sum(change.fixes for change in written)
     return FixOutcome(_with(result, applied, problems), tuple(written), tuple(problems))
 

@@ -70,9 +70,14 @@ def _start_method() -> BaseContext:
 _worker: dict[str, Any] = {}  # in a worker process: the registries and force of the run
 
 
-def _start_worker(registries: tuple[RuleRegistry, ...], force: bool, cache: Path | None) -> None:
+def _start_worker(
+    registries: tuple[RuleRegistry, ...],
+    force: bool,
+    cache: Path | None,
+    leave_out: frozenset[str] = frozenset(),
+) -> None:
     end_with_parent()  # a parent killed (SIGTERM, SIGKILL) leaves no worker waiting for ever
-    _worker.update(registries=registries, force=force, cache=_opened(cache))
+    _worker.update(registries=registries, force=force, cache=_opened(cache), leave_out=leave_out)
 
 
 def _opened(cache: Path | None) -> ResultCache | None:
@@ -93,6 +98,7 @@ def _lint_in_worker(job: tuple[str | os.PathLike[str], int]) -> LintResult | _Fa
             force=_worker["force"],
             cache=_worker["cache"],
             cap=False,
+            leave_out=_worker["leave_out"],
         )
     except SkillcError as exc:
         return _Failed(type(exc), exc.args, dict(exc.__dict__))
@@ -106,6 +112,7 @@ def lint_folders(
     jobs: int = 1,
     cache: Path | None = None,
     warn: Callable[[Notice], None] | None = None,
+    leave_out: frozenset[str] = frozenset(),
 ) -> Generator[LintResult | SkillcError, None, None]:
     """Lint each folder of ``folders`` with ``registry``, with ``jobs`` worker processes.
 
@@ -118,7 +125,8 @@ def lint_folders(
     (:mod:`skillc_lint._cache`) every process reads and writes; None: no cache. Where the
     system gives no process pool (no writable ``/dev/shm``) the folders are linted here one
     after another, said once through ``warn``. One ``str`` or path is one folder, not the
-    characters of a string (:func:`~skillc_index.items.as_items`).
+    characters of a string (:func:`~skillc_index.items.as_items`). ``leave_out``: files that
+    are no part of any skill (:func:`~skillc_lint.lint_skill`'s).
     """
     from skillc_index.items import as_items
 
@@ -126,13 +134,22 @@ def lint_folders(
     each = [registry] * len(given) if isinstance(registry, RuleRegistry) else list(registry)
     distinct = list({id(rules): rules for rules in each}.values())
     workers = min(jobs, len(given))
-    pool = None if workers <= 1 else _pool(workers, tuple(distinct), force, cache, warn)
+    pool = None
+    if workers > 1:
+        pool = _pool(workers, (tuple(distinct), force, cache, leave_out), warn)
     if pool is None:
         stored = None if cache is None else ResultCache(cache, batch=BATCH)
         try:
             for folder, rules in zip(given, each, strict=True):
                 try:
-                    yield lint_skill(folder, registry=rules, force=force, cache=stored, cap=False)
+                    yield lint_skill(
+                        folder,
+                        registry=rules,
+                        force=force,
+                        cache=stored,
+                        cap=False,
+                        leave_out=leave_out,
+                    )
                 except SkillcError as exc:
                     yield exc
         finally:
@@ -151,13 +168,12 @@ def lint_folders(
 
 def _pool(
     workers: int,
-    registries: tuple[RuleRegistry, ...],
-    force: bool,
-    cache: Path | None,
+    start: tuple[tuple[RuleRegistry, ...], bool, Path | None, frozenset[str]],
     warn: Callable[[Notice], None] | None,
 ) -> ProcessPoolExecutor | None:
-    """The pool of ``workers`` processes, each starting with ``registries``; None where the
-    system gives none (:func:`~skillc_index.cores.process_pool`)."""
+    """The pool of ``workers`` processes, each starting with ``start`` (the registries,
+    force, the cache, the files left out: :func:`_start_worker`); None where the system gives
+    none (:func:`~skillc_index.cores.process_pool`)."""
     from concurrent.futures import ProcessPoolExecutor
 
     def make() -> ProcessPoolExecutor:
@@ -165,7 +181,7 @@ def _pool(
             workers,
             mp_context=_start_method(),
             initializer=_start_worker,
-            initargs=(registries, force, cache),
+            initargs=start,
         )
 
     return process_pool(make, "linting", warn)

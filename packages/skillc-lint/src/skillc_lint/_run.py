@@ -439,6 +439,7 @@ def _linted(
             jobs=params.jobs or usable_cores(),
             cache=cache,
             warn=lambda notice: session.warn((notice,)),
+            leave_out=params.own_files(cwd),
         )
     )
     try:
@@ -467,7 +468,7 @@ def _linted(
                             places=places,
                         )
                 else:
-                    engine = _computed(item, next(pooled), registry, force=params.force)
+                    engine = _computed(item, next(pooled), registry, params, cwd)
                     done = lint(session, one, registry, hidden, engine=engine)
                 if done.fixes is not None and done.fixes.problems:  # paths as the CLI shows them
                     left = tuple(_shown(problem, cwd) for problem in done.fixes.problems)
@@ -523,9 +524,12 @@ def _commented(
 
     read: dict[str, str] = {}
     found: list[LintResult] = []  # each lint's findings, before the ignores and the baseline
+    leave_out = params.own_files(run.cwd)
 
     def engine(folder: Path) -> LintResult:
-        result, texts = lint_with_texts(folder, registry=registry, force=params.force, cap=False)
+        result, texts = lint_with_texts(
+            folder, registry=registry, force=params.force, cap=False, leave_out=leave_out
+        )
         read.update(texts)
         found.append(result)
         return result
@@ -622,7 +626,11 @@ def _write_baseline(run: LintRun, writer: BaselineWriter) -> None:
 
 
 def _computed(
-    folder: Path, done: LintResult | SkillcError, registry: RuleRegistry, *, force: bool
+    folder: Path,
+    done: LintResult | SkillcError,
+    registry: RuleRegistry,
+    params: LintParams,
+    cwd: Path,
 ) -> Callable[[Path], LintResult]:
     """The engine :func:`~skillc_lint.operations.lint` runs on the folder it resolved:
     ``done`` (what a worker returned for ``folder``: its result, or the error to raise), or a
@@ -631,7 +639,10 @@ def _computed(
     def engine(resolved: Path) -> LintResult:
         # (the same path needs no resolving: the common case, two realpath calls a skill)
         if resolved != folder and os.path.realpath(resolved) != os.path.realpath(folder):
-            return lint_skill(resolved, registry=registry, force=force, cap=False)
+            leave_out = params.own_files(cwd)
+            return lint_skill(
+                resolved, registry=registry, force=params.force, cap=False, leave_out=leave_out
+            )
         if isinstance(done, Exception):
             raise done
         return done

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -31,6 +31,7 @@ from skillc_index import (
     split_lines,
     walk_skill,
 )
+from skillc_index.files import inside
 from skillc_index.text import BOM, normalize_newlines
 from skillc_lint._anchors import heading_anchors, html_anchors, slug
 from skillc_lint._destinations import Destinations
@@ -131,6 +132,9 @@ class Skill:
     ``texts`` the text of each Markdown file (what fixes edit), as far as a parse reads
     (:attr:`partial`); given to the constructor, they replace the files' own (fixes not
     written yet). ``known``: what the caller has of it already (:class:`Known`).
+    ``leave_out``: files that are no part of it whatever folder holds them (the run's own
+    baseline and SARIF file: :meth:`~skillc_lint.operations.LintParams.own_files`), each as
+    the real path of its folder joined with its name.
     """
 
     def __init__(
@@ -142,6 +146,7 @@ class Skill:
         texts: Mapping[str, str] | None = None,
         real_root: str | None = None,
         known: Known | None = None,
+        leave_out: Collection[str] = (),
     ) -> None:
         self.root = root
         #: The root's real path, resolved once (``real_root`` given: the caller's): what the
@@ -155,6 +160,10 @@ class Skill:
         listing = known.listing if known is not None else walk_skill(root, real_root=real)
         # skipped: the folders that cannot be read; ignored, second_links: :meth:`excluded`
         self.files, self.escapes, self.skipped, self.ignored, self.second_links = listing
+        gone = {Path(os.path.relpath(at, real)).as_posix() for at in leave_out if inside(at, real)}
+        if gone:
+            self.files = tuple(rel for rel in self.files if rel not in gone)
+            self.escapes = tuple(rel for rel in self.escapes if rel not in gone)
         #: The texts read of files (:meth:`text`, :meth:`_read`), the caller's when known.
         self._read_texts: dict[str, str | None] = known.texts if known is not None else {}
         # SKILL.md first (E012 if it leads out), its text kept for the tool model; then every

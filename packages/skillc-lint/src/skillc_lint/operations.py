@@ -259,6 +259,22 @@ class LintParams(NamedTuple):
             "target": self.target,
         }
 
+    def own_files(self, cwd: Path) -> frozenset[str]:
+        """The files the run reads or writes besides the skills' (``baseline``,
+        ``write_baseline``, ``sarif_file``, relative to ``cwd``): no part of any skill it
+        lints (a repository whose root is the skill holds them), each as the real path of its
+        folder joined with its name (:class:`~skillc_lint._skill.Skill`'s ``leave_out``)."""
+        import os
+
+        from skillc_index.files import real_path
+
+        files = (self.baseline, self.write_baseline, self.sarif_file)
+        paths = [os.path.join(cwd, file) for file in files if file]  # noqa: PTH118
+        return frozenset(
+            os.path.join(real_path(os.path.dirname(path)), os.path.basename(path))  # noqa: PTH118,PTH119,PTH120
+            for path in paths
+        )
+
     def log_args(self) -> dict[str, Any]:
         """The options as given; :func:`lint` sets ``profiles`` to those in effect and adds
         ``errors``, ``warnings`` and ``skipped`` once the skill is linted."""
@@ -561,7 +577,13 @@ def lint(
         if fix is None:
             if engine is not None:
                 return _suppressed(engine(folder), hidden)
-            linted = lint_skill(folder, registry=registry, force=params.force, cap=False)
+            linted = lint_skill(
+                folder,
+                registry=registry,
+                force=params.force,
+                cap=False,
+                leave_out=params.own_files(cwd),
+            )
             return _suppressed(linted, hidden)
         ignores = hidden.ignores
         outcome = fix_skill(
@@ -573,6 +595,7 @@ def lint(
             skip=lambda d: ignores.hides(folder / d.file, d),
             tree=tree,
             places=places,
+            leave_out=params.own_files(cwd),
         )
         return _suppressed(outcome.result, hidden)
 
