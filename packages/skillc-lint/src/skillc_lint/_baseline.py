@@ -55,6 +55,7 @@ def _context(source: str | None) -> str:
 #: ``references/5-run-tests.md``, ``U+0007``) is none: those are other findings.
 _COUNT = re.compile(r"(?<![^\s(\[])\d+(?:[.,]\d+)*(?=\Z|[\s)\]%]|[.,;:!?](?:\s|\Z))")
 _QUOTE = re.compile("['\"]")
+_DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"\w")
 
 
@@ -85,9 +86,11 @@ def _key(file: str, rule: str, message: str) -> tuple[str, str, str]:
     """Findings a baseline entry may hide: same file and rule, same message but for its
     counts (:data:`_COUNT`; the digits of a quoted name, :func:`_quoted`, are kept). An old
     baseline file matches as before: it holds the messages, keyed here as it is read."""
-    if not any(char.isdigit() for char in message):
+    if _DIGIT.search(message) is None:  # (most messages: nothing to leave out)
         return (file, rule, message)
-    spans = _quoted(message)
+    spans = _quoted(message) if _QUOTE.search(message) else []
+    if not spans:
+        return (file, rule, _COUNT.sub("#", message))
     starts = [start for start, _ in spans]
 
     def count(match: re.Match[str]) -> str:
