@@ -993,6 +993,19 @@ def test_the_tool_s_baseline_is_no_part_of_the_skill(tmp_path: Path) -> None:
     assert LINT.run(run, LintParams("demo")).to_dict()["warning_count"] == 1  # SKL521
 
 
+def test_a_file_left_out_is_named_by_its_real_folder_and_never_skill_md(tmp_path: Path) -> None:
+    """``leave_out`` names a file by the real path of its folder (the skill reached through a
+    link to it too); SKILL.md stays the skill's whatever a run names (``--sarif-file
+    SKILL.md``)."""
+    from skillc_lint._skill import Skill
+
+    folder = put(tmp_path / "demo", "Body.\n", **{"notes.txt": "x", "keep.txt": "y"})
+    (tmp_path / "link").symlink_to(folder)
+    real = os.path.realpath(folder)
+    gone = {str(Path(real, "SKILL.md")), str(Path(real, "notes.txt"))}
+    assert Skill(tmp_path / "link", leave_out=gone).files == ("SKILL.md", "keep.txt")
+
+
 def test_baseline_keeps_hiding_skl923_when_a_skill_is_added(lint: Run, cwd: Path) -> None:
     """SKL923's message named the skills the agent lists by name alone, which change with
     every skill added: the baselined finding came back as new. The names are shown but not

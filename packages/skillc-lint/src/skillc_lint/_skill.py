@@ -161,6 +161,7 @@ class Skill:
         # skipped: the folders that cannot be read; ignored, second_links: :meth:`excluded`
         self.files, self.escapes, self.skipped, self.ignored, self.second_links = listing
         gone = {Path(os.path.relpath(at, real)).as_posix() for at in leave_out if inside(at, real)}
+        gone.discard(SKILL_FILE)  # (the skill's, whatever a run names)
         if gone:
             self.files = tuple(rel for rel in self.files if rel not in gone)
             self.escapes = tuple(rel for rel in self.escapes if rel not in gone)
