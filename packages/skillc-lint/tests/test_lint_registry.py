@@ -421,7 +421,8 @@ def test_readme_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     )
     (tmp_path / "skills" / "git").mkdir()
     (tmp_path / "skills" / "git" / "SKILL.md").write_text(
-        "---\nname: git\ndescription: Git. Use for git.\n---\n\n### git_status\n", encoding="utf-8"
+        "---\nname: git\ndescription: Git. Use for git.\n---\n\n### git_status\n\n#### Command\n",
+        encoding="utf-8",
     )
     monkeypatch.chdir(tmp_path)
     namespace: dict[str, Any] = {}
