@@ -399,3 +399,26 @@ def test_skc_over_a_folder_of_more_files_than_the_bound_says_so(
     done = cli(script[0], script=True)(*script[1:], "lib")
     which = "lib: " if command == "build" else ""  # a batch names its failed argument
     assert (done.returncode, done.stderr) == (1, f"error[E100]: {which}invalid option: '{told}'\n")
+
+
+def test_the_files_read_of_a_crowded_skill_are_the_first_with_skill_md_among_them() -> None:
+    """One bound for the index, lint and outline (``MAX_INDEXED_FILES``, at home in the walk):
+    of a skill with more files, the first in path order are read, SKILL.md always one of
+    them, in its place (upper-case ``Refs/`` sorts before it); with no more, all of them."""
+    from skillc_index.index.cache import MAX_INDEXED_FILES
+    from skillc_index.walk import first_files, past_file_bound
+
+    bound = skillc_index.walk.MAX_INDEXED_FILES
+    assert MAX_INDEXED_FILES == bound == 10_000
+    refs = [f"Refs/f{number:05}.md" for number in range(bound + 5)]
+    every = ["0.md", *refs, "SKILL.md", "zz.md"]
+    first = first_files(every)
+    assert first == ("0.md", *refs[: bound - 2], "SKILL.md")
+    assert first_files(every[:-1][:bound]) == tuple(every[:bound])  # none past it: all
+    assert first_files(refs) == tuple(refs[:bound])  # no SKILL.md: none added
+    skill_md_first = ["SKILL.md", *refs]
+    assert first_files(skill_md_first) == tuple(skill_md_first[:bound])
+    assert past_file_bound("skills/big", 10_007, "files", "linted").text == (
+        "skills/big holds 10,007 files, more than 10,000: only the first 10,000 in path "
+        "order are linted"
+    )

@@ -60,7 +60,7 @@ from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, STORE_FOLDER
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from skillc_index.glob import IgnoreRules
     from skillc_index.operation import Session
@@ -73,6 +73,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_ENTRIES",
     "MAX_FOLDERS",
+    "MAX_INDEXED_FILES",
     "PACKAGE_RECORD",
     "SKIPPED_FOLDERS",
     "Listing",
@@ -83,10 +84,12 @@ __all__ = [
     "crowded",
     "cut_short",
     "find_skill_folders",
+    "first_files",
     "holds_past",
     "is_leftover",
     "listed_as",
     "packaged",
+    "past_file_bound",
     "skipped_notices",
     "skips_folder",
     "walk_skill",
@@ -183,6 +186,14 @@ MAX_FOLDERS = 250_000
 #: cost every lint and ``find`` seconds): the rest of that folder is not walked, and the walk
 #: names it (:attr:`SkillFolders.crowded`).
 MAX_ENTRIES = 20_000
+
+#: The most files of a skill whose text is read, the one bound of them all: the index holds at
+#: most this many ``.md``/``.txt`` files (more: E002, ``skc build`` refuses the skill too,
+#: :func:`~skillc_index.index.cache.refuse_too_large`), and of a skill with more files lint
+#: reads the first this many in path order, ``outline`` (parsing the sources of a skill that
+#: cannot be indexed) the first this many Markdown files (:func:`first_files`,
+#: :func:`past_file_bound`): 100,000 small files took lint 30 s and 360 MB, outline 15 s.
+MAX_INDEXED_FILES = 10_000
 
 #: The Cache Directory Tagging spec's file (bford.info/cachedir): a folder holding one, a
 #: regular file starting with :data:`CACHE_SIGNATURE`, is a cache (cargo's ``target/``), which
@@ -616,3 +627,27 @@ def skipped_notices(root: Path, skipped: Iterable[str], outcome: str) -> tuple[N
     <outcome>`` (``linted``, ``built``)."""
     why = "folder cannot be read (Permission denied): its files are not"
     return tuple(Notice(f"{root / rel}: {why} {outcome}") for rel in skipped)
+
+
+def first_files(files: Sequence[str]) -> tuple[str, ...]:
+    """The first :data:`MAX_INDEXED_FILES` of ``files`` (bytewise path order, as
+    :func:`walk_skill` lists them), ``SKILL.md`` always among them when it is one (in its
+    place: every other file kept sorts before it); ``files`` all when there are no more."""
+    if len(files) <= MAX_INDEXED_FILES:
+        return tuple(files)
+    first = tuple(files[:MAX_INDEXED_FILES])
+    if SKILL_FILE in first or SKILL_FILE not in files:
+        return first
+    return (*first[:-1], SKILL_FILE)
+
+
+def past_file_bound(folder: object, count: int, what: str, outcome: str) -> Notice:
+    """The warning of a read of a skill (``folder``) holding ``count`` ``what`` (``files``,
+    ``Markdown files``), more than :data:`MAX_INDEXED_FILES`, of which only the first were
+    read (:func:`first_files`): ``<folder> holds 100,001 files, more than 10,000: only the
+    first 10,000 in path order are <outcome>`` (``linted``, ``outlined``)."""
+    bound = f"{MAX_INDEXED_FILES:,}"
+    return Notice(
+        f"{folder} holds {count:,} {what}, more than {bound}: "
+        f"only the first {bound} in path order are {outcome}"
+    )

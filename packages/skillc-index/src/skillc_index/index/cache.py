@@ -69,6 +69,7 @@ from skillc_index.index.freshness import (
     written_index,
 )
 from skillc_index.layout import META_DIR
+from skillc_index.walk import MAX_INDEXED_FILES
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -92,8 +93,8 @@ __all__ = [
     "refuse_too_large",
 ]
 
-#: The most ``.md``/``.txt`` files a skill may have to be indexed (on demand or by a build).
-MAX_INDEXED_FILES = 10_000
+# The most ``.md``/``.txt`` files a skill may have to be indexed (on demand or by a build):
+# :data:`skillc_index.walk.MAX_INDEXED_FILES`, the bound lint and outline read files to too.
 #: The most bytes of ``.md``/``.txt`` files a skill may have to be indexed (about
 #: 8 s on a 2-core machine; the largest skill of the 581 of the corpus has 0.8 MB).
 MAX_INDEXED_BYTES = 32 << 20
