@@ -554,3 +554,58 @@ def test_a_baseline_never_matches_a_count_entry(tmp_path: Path) -> None:
         "link target not found: 'g1.md'",
         "link target not found: 'g2.md'",
     ]
+
+
+def crowded_skill(folder: Path) -> Path:
+    """A skill of 10,053 files, more than lint reads (skillc-index's ``MAX_INDEXED_FILES``):
+    ``0.md`` (H2 first), 10,050 files in ``Refs/``, SKILL.md (upper-case ``Refs/`` sorts
+    before it: it is read all the same) and ``zz.md`` (H2 first, past the bound). SKILL.md
+    links to ``Refs/`` (every file reached) and to ``zz.md``, which a link still finds."""
+    refs = folder / "Refs"
+    refs.mkdir(parents=True)
+    for number in range(10_050):
+        (refs / f"f{number:05}.md").write_bytes(b"# F\n")
+    (folder / "0.md").write_text("## Zero\n", encoding="utf-8")
+    (folder / "zz.md").write_text("## Last\n", encoding="utf-8")
+    body = "# Crowded\n\nSee [the refs](Refs/), [zero](0.md) and [last](zz.md#last).\n"
+    (folder / "SKILL.md").write_text(f"---\n{BASE}---\n\n{body}", encoding="utf-8")
+    return folder
+
+
+def test_lint_reads_the_first_10000_files_of_a_skill_in_path_order_and_says_so(
+    cli: Callable, tmp_path: Path
+) -> None:
+    """A skill of 100,000 small files took ``skc lint`` 17-33 s and 361 MB, reading and
+    parsing each one. Past the bound shared with the index, the first files in path order
+    are linted (SKILL.md always), with one warning of the run (no finding: the exit status
+    and the counts stay the rules'); a file past it is not read, a link to it still finds it."""
+    folder = crowded_skill(tmp_path / "my-skill")
+    done = cli("skillc-lint", script=True)(str(folder), "--no-cache", cwd=tmp_path)
+    told = (
+        f"warning: {folder} holds 10,053 files, more than 10,000: only the first 10,000 in "
+        "path order are linted"
+    )
+    assert done.stderr.count(told) == 1, done.stderr[-2000:]
+    found = [line for line in done.stderr.splitlines() if "[W300]" in line or "[E300]" in line]
+    assert any("/0.md:1:1: warning[W300]: SKL204" in line for line in found), found
+    assert any("/SKILL.md:6:1: warning[W300]: SKL203" in line for line in found), found
+    assert not any("zz.md" in line for line in found), found  # past the bound: not read
+    assert done.returncode == 0
+    assert done.stdout.strip() == "my-skill: 0 errors, 2 warnings"
+
+
+def test_a_file_past_the_bound_added_is_counted_by_a_result_from_the_cache(
+    tmp_path: Path,
+) -> None:
+    """The result cache keys on the files past the bound too: its warning counts them."""
+    from skillc_lint._cache import ResultCache
+
+    folder = crowded_skill(tmp_path / "my-skill")
+    cache = ResultCache(tmp_path / "cache")
+    told = "{} holds {} files, more than 10,000: only the first 10,000 in path order are linted"
+    first = lint_skill(folder, cache=cache)
+    assert [n.text for n in first.notices] == [told.format(folder, "10,053")]
+    (folder / "zz2.md").write_text("# Later\n", encoding="utf-8")
+    again = lint_skill(folder, cache=cache)
+    assert [n.text for n in again.notices] == [told.format(folder, "10,054")]
+    assert again.diagnostics == first.diagnostics  # zz2.md is not read

@@ -5,7 +5,8 @@ A result is stored under a key that hashes everything that decides its findings
 skillc-lint and skillc-index, the versions of markdown-it-py, PyYAML and Python), the rules in
 effect (:func:`rules_fingerprint`: each rule's id, severity, options and check, the profiles'
 substitutions, ``--force``), the folder linted (as given: notices name it; and its real
-path: the skill's name), the skill's files (the listing the rules see, the symlinks leading
+path: the skill's name), the skill's files (the listing the rules see, and past the bound
+of the files read those not read, which its warning counts; the symlinks leading
 out of it, the folders that could not be read, the files its ``.gitignore`` excludes) and the
 text of each Markdown file (its BOM, and the line count and size of one longer than the lint
 reads).
@@ -240,6 +241,7 @@ def result_key(skill: Skill, rules: str) -> str:
     add(skill.real_root)
     add(str(skill.compiled))
     add("\0".join(skill.files))
+    add("\0".join(skill.unread))  # past the bound: not read, but counted in its warning
     add("\0".join(skill.escapes))
     add("\0".join(skill.skipped))
     add("\0".join(skill.ignored))  # what the skill's .gitignore excludes (SKL301 says so)

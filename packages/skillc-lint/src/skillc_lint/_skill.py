@@ -2,11 +2,13 @@
 
 RFC-0008:C-SCOPE: the files are those of :func:`skillc_index.walk_skill` (hidden ones and
 what the skill's ``.gitignore`` files exclude skipped, as the compiler skips them), the
-Markdown files the ``.md`` ones among them. Links are classified once here (external,
-absolute, same-file anchor, a path in the skill, or one escaping it) so the link rules and the
-orphan rule agree on what a link points to. A path escapes when it leaves the root through
-``..`` or really resolves outside (a symlink on the way points out), judged by
-:func:`skillc_index.safe_join` as build and the gateway judge it (E012).
+Markdown files the ``.md`` ones among them; of a skill of more than 10,000 files (the
+index's bound, ``MAX_INDEXED_FILES``), the first 10,000 in path order, with a warning.
+Links are classified once here (external, absolute, same-file anchor, a path in the skill,
+or one escaping it) so the link rules and the orphan rule agree on what a link points to.
+A path escapes when it leaves the root through ``..`` or really resolves outside (a symlink
+on the way points out), judged by :func:`skillc_index.safe_join` as build and the gateway
+judge it (E012).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from skillc_index import (
 )
 from skillc_index.files import inside
 from skillc_index.text import BOM, normalize_newlines
+from skillc_index.walk import first_files
 from skillc_lint._anchors import heading_anchors, html_anchors, slug
 from skillc_lint._destinations import Destinations
 from skillc_lint._probes import PROBES, TEXT_LIMIT, digest, read_markdown, read_other
@@ -125,7 +128,8 @@ class Known:
 class Skill:
     """A skill folder as the rules see it.
 
-    ``files`` are every file in scope (relative POSIX paths, bytewise order); ``escapes`` the
+    ``files`` are every file in scope (relative POSIX paths, bytewise order; of a skill of
+    more than 10,000 files the first, the rest :attr:`unread`); ``escapes`` the
     symlinks pointing out of it (never read); ``docs`` maps each Markdown file to its parsed
     :class:`~skillc_index.MarkdownDoc`, SKILL.md included; ``notices`` the warnings of
     parsing them (a file over the parse limit, 1 MiB or 20,000 lines, checked up to it);
@@ -159,12 +163,20 @@ class Skill:
         self.compiled = compiled
         listing = known.listing if known is not None else walk_skill(root, real_root=real)
         # skipped: the folders that cannot be read; ignored, second_links: :meth:`excluded`
-        self.files, self.escapes, self.skipped, self.ignored, self.second_links = listing
+        every, self.escapes, self.skipped, self.ignored, self.second_links = listing
         gone = {Path(os.path.relpath(at, real)).as_posix() for at in leave_out if inside(at, real)}
         gone.discard(SKILL_FILE)  # (the skill's, whatever a run names)
         if gone:
-            self.files = tuple(rel for rel in self.files if rel not in gone)
+            every = tuple(rel for rel in every if rel not in gone)
             self.escapes = tuple(rel for rel in self.escapes if rel not in gone)
+        #: The files in scope: of a skill holding more than ``MAX_INDEXED_FILES`` (10,000), the
+        #: first in path order (SKILL.md among them: :func:`~skillc_index.walk.first_files`),
+        #: the others :attr:`unread` (a link to one still finds it: :meth:`exists`).
+        self.files = first_files(every)
+        self.unread: tuple[str, ...] = ()
+        if len(every) > len(self.files):
+            kept = set(self.files)
+            self.unread = tuple(rel for rel in every if rel not in kept)
         #: The texts read of files (:meth:`text`, :meth:`_read`), the caller's when known.
         self._read_texts: dict[str, str | None] = known.texts if known is not None else {}
         # SKILL.md first (E012 if it leads out), its text kept for the tool model; then every
@@ -227,14 +239,20 @@ class Skill:
     @cached_property
     def notices(self) -> tuple[Notice, ...]:
         """The warnings of the folders skipped (no permission: their files are not linted),
-        then of parsing the Markdown files (a file over the parse limit)."""
-        from skillc_index.walk import skipped_notices
+        of the files past the bound (:attr:`unread`), then of parsing the Markdown files (a
+        file over the parse limit)."""
+        from skillc_index.walk import past_file_bound, skipped_notices
 
-        return skipped_notices(self.root, self.skipped, "linted") + tuple(
+        found = list(skipped_notices(self.root, self.skipped, "linted"))
+        if self.unread:
+            count = len(self.files) + len(self.unread)
+            found.append(past_file_bound(self.root, count, "files", "linted"))
+        found.extend(
             notice
             for rel, doc in self.docs.items()
             if (notice := limit_notice(str(self.root / rel), doc)) is not None
         )
+        return tuple(found)
 
     def _probe(self, kind: str, argument: str) -> Any:
         """What :data:`PROBES`'s ``kind`` answers for ``argument``, asked once (:attr:`probes`)."""
