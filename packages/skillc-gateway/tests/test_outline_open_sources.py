@@ -169,6 +169,35 @@ def test_outline_json_lists_the_files_the_text_lists(
         assert cli("skillc_index")("build", "demo").returncode == 0
 
 
+def test_outline_of_a_skill_too_large_to_index_parses_its_first_10000_markdown_files(
+    demo: Path, cli: Callable[..., Run]
+) -> None:
+    """A skill of 100,000 small Markdown files cannot be indexed (E002: more than
+    ``MAX_INDEXED_FILES``), and ``outline`` parsed every one from the sources (13-17 s, 2.5 MB
+    printed; the MCP server blocked as long). It parses the first 10,000 in path order now,
+    the bound shared with the index, SKILL.md always among them, with a warning; files past
+    it are neither read nor listed (the installed ``skillc-gateway``)."""
+    refs = demo / "Refs"  # upper case: sorts before SKILL.md, which is outlined all the same
+    refs.mkdir()
+    for number in range(10_050):
+        (refs / f"f{number:05}.md").write_bytes(b"# F\n")
+    (demo / "zz.md").write_text("# Past the bound\n", encoding="utf-8")
+    run = cli("skillc-gateway", script=True)
+    done = run("outline", "demo", "--level", "1")
+    assert done.returncode == 0, done.stderr
+    told = (
+        f"warning: {demo} holds 10,053 Markdown files, more than 10,000: only the first 10,000 "
+        "in path order are outlined"
+    )
+    assert done.stderr.count(told) == 1, done.stderr
+    lines = done.stdout.splitlines()
+    files = [line for line in lines if not line.startswith(" ")]
+    assert files == [*(f"Refs/f{number:05}.md" for number in range(9_999)), "SKILL.md"]
+    assert lines[-2:] == ["SKILL.md", "  # Demo"]
+    data = json.loads(run("outline", "demo", "--format", "json").stdout)
+    assert data["files"] == files and "zz.md" not in {h["file"] for h in data["headings"]}
+
+
 def test_open_is_verbatim_and_cuts_lines(resolved: ResolvedSkill, gateway: Run) -> None:
     whole = open_file(resolved, "references/notes.txt")
     assert whole.text == "one\ntwo\nthree\n" and whole.more_lines == 0

@@ -5,7 +5,9 @@ of ``show``: no Markdown is parsed, markdown-it is not even imported) or built o
 when it is not (``ensure_index``: the index is a cache, and the ``show`` that follows an
 outline finds it ready), so a skill that was never built, or was edited since, is outlined
 all the same; by parsing the sources only when the skill cannot be indexed (E002: too
-large...). Both give the same headings and warnings. Of a file over the Markdown parse
+large...), then only its first 10,000 Markdown files in path order when it has more
+(``MAX_INDEXED_FILES``, the index's bound: 100,000 took 15 s), with a warning saying so. Both
+give the same headings and warnings otherwise. Of a file over the Markdown parse
 limit (1 MiB or 20,000 lines), only the headings before the limit are listed, with a warning
 naming the file; a file this user may not read is left out, with a warning naming it.
 """
@@ -53,7 +55,8 @@ class Outline(Record):
     warnings: tuple[Notice, ...] = ()
     """A file over the parse limit (its headings after the limit are not listed)."""
     files: tuple[str, ...] = ()
-    """Every ``.md`` file, in bytewise path order: those without a heading too."""
+    """Every ``.md`` file, in bytewise path order: those without a heading too (of a skill
+    outlined from its sources with more than 10,000, the first 10,000: those read)."""
 
 
 def outline(
@@ -109,10 +112,14 @@ def _indexed_outline(skill: ResolvedSkill, index: IndexHandle, level: int | None
 
 def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
     from skillc_index import limit_notice, open_in_root, parse_markdown, read_parsed, walk_skill
+    from skillc_index.walk import first_files, past_file_bound
 
     found: list[OutlineHeading] = []
     warnings: list[Notice] = []
-    files = [rel for rel in walk_skill(skill.source).files if is_markdown(rel)]
+    every = [rel for rel in walk_skill(skill.source).files if is_markdown(rel)]
+    files = first_files(every)  # of more than 10,000, the first (each one parsed)
+    if len(files) < len(every):
+        warnings.append(past_file_bound(skill.source, len(every), "Markdown files", "outlined"))
     real = os.path.realpath(skill.source)
     for relative in files:
         try:
