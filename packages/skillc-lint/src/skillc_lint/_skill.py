@@ -169,10 +169,7 @@ class Skill:
         if gone:
             every = tuple(rel for rel in every if rel not in gone)
             self.escapes = tuple(rel for rel in self.escapes if rel not in gone)
-        #: The files in scope: of a skill holding more than ``MAX_INDEXED_FILES`` (10,000), the
-        #: first in path order (SKILL.md among them: :func:`~skillc_index.walk.first_files`),
-        #: the others :attr:`unread` (a link to one still finds it: :meth:`exists`).
-        self.files = first_files(every)
+        self.files = first_files(every)  # the rest unread: a link still finds one (exists)
         self.unread: tuple[str, ...] = ()
         if len(every) > len(self.files):
             kept = set(self.files)
