@@ -32,11 +32,13 @@ from bisect import bisect_right
 
 from skillc_index.markdown.block_state import BULLETS as _BULLETS
 from skillc_index.markdown.block_state import DIGITS as _DIGITS
-from skillc_index.markdown.block_state import BlockState, cell_count, fence_candidates, html_kind
+from skillc_index.markdown.block_state import fence_candidates, html_kind
 from skillc_index.markdown.heading_text import SPACES as _SPACES
 from skillc_index.markdown.heading_text import TRIM as _TRIM
 from skillc_index.markdown.heading_text import Unsure as _Unsure
 from skillc_index.markdown.heading_text import heading_text as _heading_text
+from skillc_index.markdown.table_rule import DELIMITER_ROW as _DELIMITER_ROW
+from skillc_index.markdown.table_rule import TableRule
 
 __all__ = ["MAX_LIST_DEPTH", "scan_headings"]
 
@@ -47,7 +49,6 @@ MAX_LIST_DEPTH = 8
 _HR_MARKS = frozenset("*-_")
 _FENCE_MARKS = frozenset("`~")
 _SETEXT_MARKS = frozenset("-=")
-_DELIMITER_ROW = frozenset("|-:")
 # A thematic break's line from its first non-blank character; an ATX heading's opening run.
 _BREAK = re.compile(r"(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,}")
 _ATX = re.compile(r"#{1,6}(?=[ \t]|$)")
@@ -58,8 +59,6 @@ _PARAGRAPH_ONLY = frozenset("=|:")
 # Characters a line's first non-blank character must be for a block other than a paragraph
 # line to start on it (digits: an ordered list; `<`, `>`, `[`: what the scanner refuses).
 _BLOCK_START = frozenset("#`~-_*+=|:<>[0123456789")
-# A table has at most this many cells filled in for rows shorter than its header.
-_MAX_AUTOCOMPLETED_CELLS = 0x10000
 
 
 def scan_headings(
@@ -83,9 +82,10 @@ def scan_headings(
     return found
 
 
-class _Scanner(BlockState):
+class _Scanner(TableRule):
     """The block rules the scanner follows, over markdown-it's block state
-    (:class:`~skillc_index.markdown.block_state.BlockState`)."""
+    (:class:`~skillc_index.markdown.block_state.BlockState`); the table rule's is
+    :class:`~skillc_index.markdown.table_rule.TableRule`."""
 
     def run(self) -> list[tuple[int, str, int]]:
         self.blocks(0)
@@ -313,66 +313,6 @@ class _Scanner(BlockState):
             last += 1
         if "]:" in self.src[start : self.ends[last]]:
             raise _Unsure
-
-    def table(self, start: int, *, silent: bool) -> bool:
-        """A GFM table: a header row with a ``|``, then a delimiter row with as many cells;
-        its body rows run to a blank line or the start of another block."""
-        if start + 2 > self.lines:
-            return False
-        below = start + 1
-        if self.indents[below] < self.blk or self.is_code(below):
-            return False
-        src = self.src
-        pos, stop = self.first(below), self.ends[below]
-        if pos + 1 >= stop:
-            return False
-        lead, second = src[pos], src[pos + 1]
-        if lead not in _DELIMITER_ROW or (second not in _DELIMITER_ROW and second not in _SPACES):
-            return False
-        if lead == "-" and second in _SPACES:
-            return False
-        if src[pos + 2 : stop].strip("|-: \t"):
-            return False
-        columns = src[pos:stop].split("|")
-        aligns = 0
-        for index, column in enumerate(columns):
-            cell = column.strip(_TRIM)
-            if not cell:
-                if index == 0 or index == len(columns) - 1:
-                    continue
-                return False
-            inner = cell[1:] if cell[0] == ":" else cell
-            inner = inner[:-1] if inner.endswith(":") else inner
-            if not inner or inner.strip("-"):
-                return False
-            aligns += 1
-        header = src[self.first(start) : self.ends[start]].strip(_TRIM)
-        if "|" not in header or self.is_code(start):
-            return False
-        count = cell_count(header)
-        if count == 0 or count != aligns:
-            return False
-        if silent:
-            return True
-        outer, self.parent = self.parent, "table"
-        line = start + 2
-        counted = count * (self.lines - line) > _MAX_AUTOCOMPLETED_CELLS
-        filled = 0
-        while line < self.lines:
-            if self.indents[line] < self.blk or self.ends_here(line, table=False, lists=True):
-                break
-            row = src[self.first(line) : self.ends[line]].strip(_TRIM)
-            if not row or self.is_code(line):
-                break
-            if counted:
-                filled += count - cell_count(row)
-                if filled > _MAX_AUTOCOMPLETED_CELLS:
-                    break
-            line += 1
-        self.parent = outer
-        self.line = line
-        self.table_found(start, line)
-        return True
 
     def code(self, start: int) -> bool:
         """An indented code block: lines indented 4 more than ``blk``, blank lines between."""
