@@ -9,7 +9,8 @@ by step, indentation, lazy continuations, list items, block quotes, tables, fenc
 HTML blocks included, and refuses (returns None) whenever the body holds a construct it
 does not follow:
 
-- a link reference definition (a paragraph starting with ``[`` whose lines hold ``]:``),
+- a link reference definition (a paragraph starting with ``[`` whose label, up to its
+  first bracket, a ``:`` follows),
   a NUL, a tab in a block quote, lists and block quotes nested deeper than
   :data:`MAX_LIST_DEPTH`;
 - heading text with inline markup it does not decide: a link (``](``), an autolink or HTML
@@ -52,6 +53,8 @@ _SETEXT_MARKS = frozenset("-=")
 # A thematic break's line from its first non-blank character; an ATX heading's opening run.
 _BREAK = re.compile(r"(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,}")
 _ATX = re.compile(r"#{1,6}(?=[ \t]|$)")
+# What may end a link label (:meth:`_Scanner.refuse_reference`): a bracket, an escape, a line's end.
+_LABEL_STOP = re.compile(r"[\[\]\\\n]")
 # What one_line_item answers for an item whose first line is its paragraph, a blank line after.
 _THEN_BLANK = -2
 # First characters of a line that start no block on their own (:meth:`_Scanner.paragraph_only`).
@@ -304,15 +307,34 @@ class _Scanner(TableRule):
 
     def refuse_reference(self, line: int) -> None:
         """A link reference definition may start on ``line`` (markdown-it's ``reference``
-        rule comes next): raises, since it would change what follows it."""
+        rule comes next): raises, since it would change what follows it. As that rule, it
+        reads the label from the ``[`` to the first ``[`` or ``]`` not escaped, over the
+        next lines up to a blank one (the rule stops sooner, at a line another block takes):
+        a definition needs that ``]`` and a ``:`` after it. (It reads up to the next bracket
+        at most: reading every block starting with ``[`` to the next blank line made a
+        body of them quadratic.)"""
         start = self.first(line)
         if self.is_code(line) or self.char(start) != "[":
             return
-        last = line
-        while last + 1 < self.lines and not self.is_empty(last + 1):
-            last += 1
-        if "]:" in self.src[start : self.ends[last]]:
-            raise _Unsure
+        src, search = self.src, _LABEL_STOP.search
+        found = search(src, start + 1)
+        while found is not None:
+            char, pos = found.group(), found.start()
+            if char == "]":
+                if src.startswith(":", pos + 1):
+                    raise _Unsure
+                return
+            if char == "[":
+                return
+            if char == "\\":  # an escape: the character after it is skipped
+                pos += 1
+                if not src.startswith("\n", pos):
+                    found = search(src, pos + 1)
+                    continue
+            line += 1  # the label goes on to the next line
+            if line >= self.lines or self.is_empty(line):
+                return
+            found = search(src, pos + 1)
 
     def code(self, start: int) -> bool:
         """An indented code block: lines indented 4 more than ``blk``, blank lines between."""
