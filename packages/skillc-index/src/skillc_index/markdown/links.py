@@ -188,10 +188,12 @@ def _written_destination(state: StateInline, start: int, image: bool) -> tuple[s
     for a reference-style one; the line breaks from ``start`` to it; and a reference-style
     one's own source up to its first line's end (``""`` for another). The label ends at
     the first ``](`` unless it holds a character that may hide one (a bracket, a code span,
-    HTML, an escape): then it is found again as the rule found it (its tokens are cached)."""
+    HTML, an escape): then it is found again as the rule found it (its tokens are cached).
+    Only the link's own source is read (``start`` to ``state.pos``): a reference-style link,
+    which holds no ``](``, searched the rest of the body for one (quadratic in them)."""
     src = state.src
     opening = start + 1 if image else start
-    end = src.find("](", opening)
+    end = src.find("](", opening, state.pos)
     if end < 0 or any(char in src[opening + 1 : end] for char in "[]`<\\"):
         end = state.md.helpers.parseLinkLabel(state, opening, not image)
     if end < 0 or src[end + 1 : end + 2] != "(":
