@@ -213,6 +213,31 @@ def test_a_rows_cell_count_is_the_number_of_its_cells(row: str) -> None:
     assert cell_count(row) == len(table_cells(row))
 
 
+def test_a_bodys_tables_fill_in_at_most_the_limit_in_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    """markdown-it ends a table at the row past 65,536 cells filled in (a short row's, up to
+    its header's count); counted per table, 20 tables of 31 KB (256 columns, then 257 rows
+    of one cell) made 1.3 million cells, and the lint 549 MB: the limit holds for the body.
+    A table alone ends where markdown-it ends it; a row filling none in is still read past
+    the limit. (The limit lowered to 40 in both.)"""
+    import importlib
+
+    from skillc_index.markdown import table_rule
+
+    markdown_it_table = importlib.import_module("markdown_it.rules_block.table")
+    monkeypatch.setattr(table_rule, "_MAX_AUTOCOMPLETED_CELLS", 40)
+    monkeypatch.setattr(markdown_it_table, "MAX_AUTOCOMPLETED_CELLS", 40)
+    header = "|" + "a|" * 10 + "\n|" + "-|" * 10 + "\n"
+    short = header + "x\n" * 6 + "\n"  # 9 cells filled in a row: the 5th row would be 45
+    full = header + ("|" + "b|" * 10 + "\n") * 3 + "\n"
+    assert check(short)  # alone, markdown-it's: 4 rows, the last 2 a paragraph
+    tokens = scan_blocks(short * 5 + full)
+    assert tokens is not None
+    filled = [t for t in tokens if t.type == "inline" and not t.content]
+    assert len(filled) == 36  # the first table's 4 rows; the others end before their first
+    texts = [t.content for t in tokens if t.type == "inline" and t.content != "a"]
+    assert texts == (["x"] + [""] * 9) * 4 + ["x\nx"] + ["x\n" * 5 + "x"] * 4 + ["b"] * 30
+
+
 def test_inline_blocks_and_the_text_a_reader_sees() -> None:
     """Each paragraph, heading and cell with its lines and source (a link-free body too: the
     blocks' scanner), and its text as read: markup dropped, entities decoded, breaks as

@@ -13,13 +13,20 @@ __all__ = ["DELIMITER_ROW", "TableRule"]
 
 #: The characters a table's delimiter row starts with (and holds, with blanks).
 DELIMITER_ROW = frozenset("|-:")
-# A table has at most this many cells filled in for rows shorter than its header.
+# The tables of a body have at most this many cells filled in, in all, for rows shorter than
+# their header (markdown-it's limit, which it counts per table).
 _MAX_AUTOCOMPLETED_CELLS = 0x10000
 
 
 class TableRule(BlockState):
     """The table rule over the block state; the scanner gives it :meth:`ends_here` (the
     rules that end a table's body) and :meth:`table_found` (what it keeps of a table)."""
+
+    def __init__(self, src: str) -> None:
+        super().__init__(src)
+        #: The cells filled in so far for the rows of the body's tables shorter than their
+        #: header (a table whose longer rows outnumber them counts none)
+        self.filled = 0
 
     def ends_here(self, line: int, *, table: bool, lists: bool) -> bool:
         raise NotImplementedError
@@ -69,19 +76,24 @@ class TableRule(BlockState):
             return True
         outer, self.parent = self.parent, "table"
         line = start + 2
-        counted = count * (self.lines - line) > _MAX_AUTOCOMPLETED_CELLS
-        filled = 0
+        # markdown-it stops a table at the row past 65,536 cells filled in (the padding a
+        # 256-column header gives its short rows); counted per table, 20 such tables of
+        # 31 KB made 1.3 million cells (500 MB for the lint): they are counted over the
+        # body, and a table ends at a row that would fill in cells past the limit, as a
+        # table alone does
+        filled = self.filled
         while line < self.lines:
             if self.indents[line] < self.blk or self.ends_here(line, table=False, lists=True):
                 break
             row = src[self.first(line) : self.ends[line]].strip(_TRIM)
             if not row or self.is_code(line):
                 break
-            if counted:
-                filled += count - cell_count(row)
-                if filled > _MAX_AUTOCOMPLETED_CELLS:
-                    break
+            more = filled + count - cell_count(row)
+            if more > _MAX_AUTOCOMPLETED_CELLS:
+                break  # (not counted: a later row filling none in is still read)
+            filled = more
             line += 1
+        self.filled = max(self.filled, filled)
         self.parent = outer
         self.line = line
         self.table_found(start, line)
