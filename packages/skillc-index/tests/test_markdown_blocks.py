@@ -161,12 +161,14 @@ PREFIXES = st.sampled_from(
 INLINE = st.sampled_from(
     ["text", "[a](b.md)", "![i](p.png)", "<https://x.y>", "https://x.y/z).", "www.a.b",
      "<b>", "</b>", "<!-- c -->", "`code`", "`[x](y)`", "a | b", "\\|", "|", "*a*", "**[a](b)**",
-     "[a](<b c> 't')", "[a\nb](c)", "&amp;", "\\[", "[", "]", "(", "a  ", "#", "é"]
+     "[a](<b c> 't')", "[a\nb](c)", "&amp;", "\\[", "[", "]", "(", "a  ", "#", "é", "]: /u",
+     "\\"]
 )  # fmt: skip
 BLOCKS = st.sampled_from(
     ["", "# ", "## ", "```", "~~~", "    ", "---", "===", "***", "|---|---|", "--|--",
      "| ", "<!--", "-->", "[r]: /u", "<div>", "</div>", "<details>", "<script>", "</script>",
-     "<b>", "<x-y a='1'>", "<?", "?>", "<!X", "<![CDATA[", "]]>", "<3", "<DIV"]
+     "<b>", "<x-y a='1'>", "<?", "?>", "<!X", "<![CDATA[", "]]>", "<3", "<DIV", "[r", "[r\\",
+     "r]: /u", "[r\\]: /u", "[r] "]
 )  # fmt: skip
 LINES = st.builds(
     lambda indent, prefix, block, words: indent + prefix + block + " ".join(words),
