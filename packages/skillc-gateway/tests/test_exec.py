@@ -342,35 +342,6 @@ def test_a_script_whose_interpreter_is_missing_is_126_not_127(
     )
 
 
-def test_a_script_without_a_shebang_runs_with_bin_sh(
-    gateway_process: Run, project: Path, demo: Path, tmp_path: Path, clean_env: dict[str, str]
-) -> None:
-    """An executable script without ``#!``, the skill's or found on PATH, runs as a shell
-    runs it, with ``/bin/sh`` (126 ``Exec format error`` before); a binary the system cannot
-    run (a NUL in its first line) is still 126."""
-    text = 'printf \'[%s]\\n\' "$@"; echo "$PWD"\n'
-    for path, content in (
-        (demo / "scripts" / "plain.sh", text),
-        (tmp_path / "bin" / "plaintool", text),
-        (demo / "scripts" / "binary", "\x7fELF\x02\x01\x01\x00\x00\x00\n"),
-    ):
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(content, encoding="utf-8")
-        path.chmod(0o755)
-    result = gateway_process("exec", "demo", "--", "./scripts/plain.sh", "a b", "$HOME")
-    assert (result.returncode, result.stdout, result.stderr) == (0, f"[a b]\n[$HOME]\n{demo}\n", "")
-    path = f"{tmp_path / 'bin'}:{clean_env['PATH']}"
-    result = gateway_process("exec", "demo", "--", "plaintool", "-x", env_extra={"PATH": path})
-    assert (result.returncode, result.stdout) == (0, f"[-x]\n{demo}\n"), result.stderr
-    result = gateway_process("exec", "demo", "--", "scripts/binary")
-    assert (result.returncode, result.stdout, result.stderr) == (
-        126,
-        "",
-        "warning: exec: Cannot execute scripts/binary: Exec format error\n",
-    )
-    assert [row[1]["exit_code"] for row in rows(project)] == [0, 0, 126]
-
-
 def test_the_placeholders_of_the_skill_folder_are_substituted(
     tool: Path, project: Path, gateway_process: Run
 ) -> None:

@@ -592,41 +592,6 @@ def test_a_script_whose_interpreter_is_missing_is_a_bad_interpreter(
     assert data["error"] == f"Cannot execute {shown}: bad interpreter (#! line)"
 
 
-#: The start of an ELF file (a program for this system or another): binary, never a script.
-ELF = b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 8 + b"\x02\x00\xb7\x00"
-
-
-def test_a_script_without_a_shebang_runs_with_bin_sh(
-    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
-) -> None:
-    """An executable script without ``#!`` runs as a shell runs it, with ``/bin/sh`` (exit
-    126, ``Exec format error``, before), its values its arguments, data as ever; a binary
-    the system cannot run stays 126. The file is the tool's own program: a placeholder there
-    (``{{prog}}``, ``./scripts/{{name}}``) is a definition error, so a value never is it."""
-    pwned = tmp_path / "pwned"
-    folder = kit(
-        tool("plain", "./scripts/plain.sh {{x}}", "| x | string | yes | X |\n"),
-        tool("binary", "./scripts/binary"),
-        tool("prog", "{{prog}} x", "| prog | string | yes | P |\n"),
-        tool("named", "./scripts/{{name}}", "| name | string | yes | N |\n"),
-    )
-    script(folder, "scripts/plain.sh", 'printf \'[%s]\\n\' "$@" "$GIBBERISH_SKILL_NAME"\n')
-    (folder / "scripts" / "binary").write_bytes(ELF)
-    (folder / "scripts" / "binary").chmod(0o755)
-    value = f"$(touch {pwned}); echo hi"
-    proc = run("run", "kit", "plain", f"x={value}")
-    assert (proc.returncode, proc.stdout, proc.stderr) == (0, f"[{value}]\n[kit]\n", "")
-    data = envelope(proc := run("run", "kit", "binary", "--format", "json"))
-    assert (proc.returncode, data["exit_code"]) == (126, 126)
-    shown = folder.resolve() / "scripts" / "binary"
-    assert data["error"] == f"Cannot execute {shown}: Exec format error"
-    for name, argument in (("prog", "prog=./scripts/plain.sh"), ("named", "name=plain.sh")):
-        proc = run("run", "kit", name, argument)
-        assert (proc.returncode, proc.stdout) == (1, "")
-        assert "the program must be written out, not a placeholder" in proc.stderr
-    assert not pwned.exists()
-
-
 def test_the_script_an_interpreter_runs_is_a_file_of_the_skill(
     run: Run, project: Path, kit: Callable[..., Path]
 ) -> None:

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from skillc_gateway._process import forwarded_signals, start_program
+from skillc_gateway._process import forwarded_signals
 from skillc_gateway._runner import exit_status, not_started
 from skillc_index import (
     InvalidOption,
@@ -216,8 +217,7 @@ def exec_in_skill(
     that leads out of it); an argument naming a file of the folder that leads out of it is
     E012 too (:func:`_check_paths`); all checked before anything runs. stdin, stdout and stderr are
     this process's; SIGTERM, SIGHUP and SIGQUIT are passed on to the command
-    (:func:`~skillc_gateway._process.forwarded_signals`), and a program file without ``#!``
-    runs with ``/bin/sh`` (:func:`~skillc_gateway._process.start_program`), as from a shell.
+    (:func:`~skillc_gateway._process.forwarded_signals`), as from a shell.
     The environment is :func:`exec_environment`'s. An empty ``argv`` is
     :class:`~skillc_index.InvalidOption` (E100); one ``str`` is the program alone. A skill
     folder that cannot be entered when the command starts (removed meanwhile) is E022; an
@@ -243,9 +243,9 @@ def exec_in_skill(
     if program is None and "/" not in argv[0]:
         return failure(*not_started(argv[0]))
     with forwarded_signals() as forwarding:
-        try:  # a script without #! runs with /bin/sh, as a shell runs it
-            process = start_program(
-                argv, executable=program, shell=False, cwd=skill.source, env=env,
+        try:
+            process = subprocess.Popen(
+                list(argv), executable=program, shell=False, cwd=skill.source, env=env,
                 close_fds=True,
             )  # fmt: skip
         except (OSError, ValueError) as exc:  # ValueError: a NUL character in an argument

@@ -1,42 +1,30 @@
-"""Starting a program as a shell would and passing signals on to it: what ``run``
+"""Passing signals on to a started program: what ``run``
 (:func:`skillc_gateway._runner.run_in_group`) and ``exec``
 (:func:`skillc_gateway._exec.exec_in_skill`) share.
 
-:func:`start_program` starts a program file that has no ``#!`` line with ``/bin/sh``, as a
-shell and ``execvp`` do; :func:`forwarded_signals` passes SIGTERM, SIGHUP and SIGQUIT sent to
-this process on to the program while it runs.
+:func:`forwarded_signals` passes SIGTERM, SIGHUP and SIGQUIT sent to this process on to the
+program while it runs.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
-import os
 import signal
-import subprocess
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 __all__ = [
     "FORWARDED",
-    "SHELL",
     "Forwarding",
     "Stopped",
     "forwarded_signals",
-    "start_program",
 ]
 
 #: Signals passed on to a started program while this process waits for it (SIGINT from a
 #: terminal reaches ``exec``'s command itself; ``run``'s tool, in a session of its own, is
 #: killed as the ``KeyboardInterrupt`` goes on).
 FORWARDED = ("SIGTERM", "SIGHUP", "SIGQUIT")
-#: The shell that runs a program file without a ``#!`` line (``execvp``'s ``_PATH_BSHELL``).
-SHELL = "/bin/sh"
-#: How much of a file is read to tell a binary (a NUL before its first newline, as bash
-#: tells one) from a script without ``#!``: bash's sample.
-_SAMPLE = 80
 
 
 class Stopped(SystemExit):
@@ -120,46 +108,3 @@ def forwarded_signals(*, stop: bool = False) -> Iterator[Forwarding]:
     finally:
         for signum, previous in saved.items():
             signal.signal(signum, previous)
-
-
-def start_program(
-    argv: Sequence[str], *, executable: str | None = None, **options: Any
-) -> subprocess.Popen[bytes]:
-    """``subprocess.Popen(argv, executable=executable, **options)`` (no shell), and when the
-    file it executes has no ``#!`` line (``ENOEXEC``: an executable text file) the same with
-    ``/bin/sh FILE ARG...``, as a shell and ``execvp`` run it (:data:`SHELL`), ``FILE`` its
-    absolute path (never read as an option of sh). Not a binary the system cannot run (a NUL
-    before its first newline, as bash tells it): that stays ``ENOEXEC``. The file is the one
-    the caller chose to execute, never a value; ``options`` are ``Popen``'s (never
-    ``shell=True``)."""
-    try:
-        return subprocess.Popen(list(argv), executable=executable, **options)
-    except OSError as exc:
-        if exc.errno != errno.ENOEXEC:
-            raise
-        script = _script_file(executable or argv[0], options.get("cwd"), options.get("env"))
-        if script is None:
-            raise
-    return subprocess.Popen([SHELL, script, *argv[1:]], **options)
-
-
-def _script_file(program: str, cwd: str | Path | None, env: Any) -> str | None:
-    """The absolute path of ``program`` (a path, relative to ``cwd``, or a name on ``env``'s
-    ``PATH``) when it is a text file (no NUL before its first newline), else None."""
-    if "/" in program:
-        path = program if cwd is None else os.path.join(cwd, program)  # noqa: PTH118
-    else:
-        from skillc_index.programs import on_path
-
-        found = on_path(program, env)
-        if found is None:
-            return None
-        path = found
-    try:
-        with open(path, "rb") as handle:
-            sample = handle.read(_SAMPLE)
-    except OSError:  # not readable: sh could not read it either
-        return None
-    if b"\0" in sample.split(b"\n", 1)[0]:
-        return None
-    return os.path.abspath(path)  # noqa: PTH100

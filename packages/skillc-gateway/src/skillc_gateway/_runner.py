@@ -496,21 +496,20 @@ def run_in_group(
     SIGTERM, SIGHUP or SIGQUIT sent to this process (the run's own session gets none of a
     group-wide one) is passed on to the run, SIGKILL follows :data:`KILL_GRACE` seconds later,
     and :class:`~skillc_gateway._process.Stopped` (a ``SystemExit`` of 128+N) goes on
-    (:func:`~skillc_gateway._process.forwarded_signals`; in the main thread only). A program
-    file without ``#!`` runs with ``/bin/sh`` (:func:`~skillc_gateway._process.start_program`).
+    (:func:`~skillc_gateway._process.forwarded_signals`; in the main thread only).
     It runs with :data:`RUN_MARKER` set to an
     id of this run, and every process whose environment still holds it is signalled with
     the group, so a child that started its own session (setsid) goes too; only one that
     also dropped the variable from its environment can escape.
     """
-    from skillc_gateway._process import Stopped, forwarded_signals, start_program
+    from skillc_gateway._process import Stopped, forwarded_signals
 
     started = time.monotonic()
     run_id = os.urandom(12).hex()
     marker = f"{RUN_MARKER}={run_id}".encode()
     with forwarded_signals(stop=True) as forwarding:
-        process = start_program(
-            argv,
+        process = subprocess.Popen(
+            list(argv),
             shell=False,
             cwd=cwd,
             env={**env, RUN_MARKER: run_id},
