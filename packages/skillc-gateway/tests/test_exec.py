@@ -342,6 +342,21 @@ def test_a_script_whose_interpreter_is_missing_is_126_not_127(
     )
 
 
+def test_a_script_without_a_shebang_is_126_and_never_run_by_a_shell(
+    gateway_process: Run, project: Path, demo: Path
+) -> None:
+    """An executable text file without a ``#!`` line is not run by ``/bin/sh`` (spec/003: a
+    command never runs through a shell): 126, the message saying what it needs."""
+    script = demo / "scripts" / "nosb.sh"
+    script.parent.mkdir(exist_ok=True)
+    script.write_text("touch ran\n")
+    script.chmod(0o755)
+    result = gateway_process("exec", "demo", "--", "scripts/nosb.sh")
+    assert result.returncode == 126, result.stderr
+    assert "Exec format error (a script needs a #! line: no shell runs it)" in result.stderr
+    assert not (demo / "ran").exists() and not (project / "ran").exists()
+
+
 def test_the_placeholders_of_the_skill_folder_are_substituted(
     tool: Path, project: Path, gateway_process: Run
 ) -> None:

@@ -12,6 +12,7 @@ kept as its first and last 2 KB (§4.2) and returned as the envelope of §4.3.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import subprocess
@@ -465,6 +466,8 @@ def not_started(
         return 126, f"Permission denied: {shown}"
     if raised is not None and not isinstance(raised, FileNotFoundError):
         reason = getattr(raised, "strerror", None) or str(raised)  # ValueError: a NUL
+        if getattr(raised, "errno", None) == errno.ENOEXEC:  # never run by a shell: spec/003
+            reason += " (a script needs a #! line: no shell runs it)"
         return 126, f"Cannot execute {shown}: {reason}"
     if raised is not None and Path(path).is_file():
         return 126, f"Cannot execute {shown}: {BAD_INTERPRETER}"
