@@ -51,7 +51,9 @@ from skillc_index.clock import utc_now
 
 if TYPE_CHECKING:
     import socket
+    import sqlite3
 
+    from skillc_gateway.catalog.engine import Catalog
     from skillc_index.inventory.folders import Root
 
 __all__ = [
@@ -61,6 +63,7 @@ __all__ = [
     "READ_SECONDS",
     "STATUS_ROOTS",
     "FindServer",
+    "give_back_memory",
 ]
 
 #: A connection that has not sent its whole request within this long is dropped (and one
@@ -138,6 +141,9 @@ class FindServer:
         self._answers = False
         """Whether the finds over :attr:`_read` are answered from what was read (False: not
         read yet, or reading them failed)."""
+        self._grown = False
+        """Whether the build took more than one turn, or the skills' files were read, since
+        the memory was last given back (:meth:`_give_back`)."""
         self._owed = 0.0
         """Seconds spent answering from the files since the last turn of the build: that
         turn indexes as long before a request ends it (:data:`BUILD_AT_LEAST`)."""
@@ -268,7 +274,21 @@ class FindServer:
             del self._building[0]
             if roots == self._read:  # the catalog answers for them now (it let go of the files)
                 self._forget_files()
+            if not self._building and self._grown:
+                self._give_back(catalog)
+        else:
+            self._grown = True
         return catalog.left
+
+    def _give_back(self, catalog: Catalog) -> None:
+        """Once the catalog holds every skill it lacked: give back the memory the build took
+        (:func:`give_back_memory`), logged with the resident size before and after.
+        The server would otherwise keep it for as long as it runs (212 MB at 2,324 skills,
+        where one started over the built catalog holds 35 MB)."""
+        self._grown = False
+        before = _resident()
+        give_back_memory(catalog.db)
+        self.log(f"catalog built; memory given back: {before} -> {_resident()} resident")
 
     def _read_files(self) -> None:
         """Read the skills of :attr:`_reading` (roots whose finds are left to the files while
@@ -286,7 +306,7 @@ class FindServer:
         if roots is None:
             return
         self._forget_files()
-        self._read = roots
+        self._read, self._grown = roots, True
         start = time.perf_counter()
         try:
             found = Catalog.shared(self.layout).find("warm up", roots, 1, first=True, told=True)
@@ -586,3 +606,32 @@ class FindServer:
             "vectors_waiting": waiting,
             "heads_waiting": heads_waiting,
         }
+
+
+def _resident() -> str:
+    """This process's resident memory, as ``212 MB`` (``?`` where /proc does not say)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return "?"
+    return f"{pages * os.sysconf('SC_PAGE_SIZE') // 1_000_000} MB"
+
+
+def give_back_memory(db: sqlite3.Connection) -> None:
+    """Give back the memory a build took: the pages of ``db``'s page cache (``PRAGMA
+    shrink_memory``; it fills again as far as queries read, up to
+    :data:`~.database.CACHE_KIB`), then the C heap's free pages (glibc's ``malloc_trim``;
+    where there is none, nothing: the memory Python and SQLite free during a build goes back
+    to the heap, not to the system, and a long-running server kept it)."""
+    import contextlib
+    import sqlite3
+    import sys
+
+    with contextlib.suppress(sqlite3.Error):  # a busy or closed catalog: nothing given
+        db.execute("PRAGMA shrink_memory")
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):  # no glibc (musl has no trim)
+            ctypes.CDLL(None).malloc_trim(0)
