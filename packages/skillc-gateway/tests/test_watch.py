@@ -1826,6 +1826,51 @@ def test_a_build_that_fails_lets_go_of_the_files_read_for_it(
         assert (found._read, found._answers, forgotten) == (others, True, [])
 
 
+def test_a_stop_gives_up_reading_the_skills_files_between_two_skills(
+    monkeypatch: pytest.MonkeyPatch, large_library: Callable[..., Path]
+) -> None:
+    """Ctrl-C or SIGTERM while the find server read the skills' files for the finds to come
+    (2,324 skills, 13 s) was heeded once they were all read: the stop only set a flag that
+    nothing looked at meanwhile. The reading now gives up between two skills, keeps nothing
+    and logs no reading. Near miss: unstopped, every skill is read."""
+    from skillc_gateway.catalog import find_roots, first_answer, server
+    from skillc_gateway.catalog.engine import Catalog
+    from skillc_gateway.catalog.indexer import Indexer
+
+    lib = large_library(first_answer.FIRST_SKILLS + 10)
+    read: list[int] = []
+    stop_after: list[server.FindServer] = []
+    index = Indexer.index
+
+    def counted(self: Indexer, state: Any, position: int) -> Any:
+        read.append(position)
+        if stop_after and len(read) == 10:
+            stop_after[0].stop()  # as the signal handler does, in the same thread
+        return index(self, state, position)
+
+    monkeypatch.setattr(Indexer, "index", counted)
+    counts = []
+    for stop in (True, False):
+        base = Path(tempfile.mkdtemp(prefix="sks-", dir="/tmp")).resolve()
+        lines: list[str] = []
+        layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
+        found = server.FindServer(layout, log=lines.append)
+        stop_after[:] = [found] if stop else []
+        read.clear()
+        try:
+            found._reading = find_roots(layout, [str(lib)])
+            found._read_files()
+            counts.append(len(read))
+            kept = first_answer._KEPT is not None
+            assert (found._read is not None, found._answers, kept) == (not stop,) * 3
+            assert any(line.startswith("read 210 skills' files") for line in lines) is not stop
+        finally:
+            found._forget_files()
+            Catalog.shared(layout).close()
+            shutil.rmtree(base, ignore_errors=True)
+    assert counts == [10, first_answer.FIRST_SKILLS + 10]
+
+
 def test_a_server_whose_socket_is_gone_or_another_s_stops(monkeypatch: pytest.MonkeyPatch) -> None:
     """A user who removes the skillc home's ``.skillc`` (its catalog, lock and socket) while
     a find server runs left that server building and filling for nobody: no ``skc find``

@@ -83,6 +83,7 @@ __all__ = [
     "PathNotSearched",
     "QueryTooLong",
     "SectionHit",
+    "Stopped",
     "confine",
     "find_roots",
     "find_skills",
@@ -112,6 +113,12 @@ class Elsewhere(Exception):
     their files itself (:meth:`.server.FindServer._read_files`), leaves it to its client,
     which answers from the files in its own process, on the other core
     (:mod:`.first_answer`)."""
+
+
+class Stopped(Exception):
+    """The skills' files were being read for the finds to come (:meth:`.engine.Catalog.read`)
+    when the find server was asked to stop (SIGINT, SIGTERM, a ``stop``): given up between two
+    skills, nothing kept."""
 
 
 class QueryTooLong(TextTooLong):

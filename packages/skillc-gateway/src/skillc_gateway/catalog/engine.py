@@ -77,6 +77,8 @@ class Catalog:
         their next walk looks only at what it reports."""
         self._waiting: Callable[[], bool] | None = None
         """While :meth:`build` runs: whether a request waits (indexing stops for it)."""
+        self._stopped: Callable[[], bool] | None = None
+        """While :meth:`read` runs: whether to give up the reading (the server stops)."""
 
     @classmethod
     def shared(cls, layout: Layout) -> Catalog:
@@ -177,6 +179,19 @@ class Catalog:
         finally:
             self._waiting = None
         return self.left
+
+    def read(self, roots: Sequence[Root], stopped: Callable[[], bool]) -> FindResult:
+        """Read the skills' files of ``roots`` as a first answer reads them, whatever the
+        catalog holds (``told``: :mod:`.first_answer` keeps them for the next finds over
+        ``roots``), asking ``stopped()`` between two skills: once it says so, the reading is
+        given up, nothing kept (:class:`~skillc_gateway.catalog.Stopped`). The find server's
+        work while it builds the catalog of ``roots`` (:meth:`.server.FindServer._read_files`:
+        Ctrl-C waited for the 2,324 skills of a library to be read, 10 s)."""
+        self._stopped = stopped
+        try:
+            return self.find("warm up", roots, 1, first=True, told=True)
+        finally:
+            self._stopped = None
 
     def prepare(self, query: str, semantic: bool | None = None) -> None:
         """Start what a :meth:`find` of ``query`` computes from its text alone (the semantic
@@ -377,7 +392,7 @@ class Catalog:
             if unwritable:
                 warnings.append(Notice(f"{unwritable}: answered from the skills' files"))
             assert first is not None
-            skills, seen = first_answer.first_answer(self, walks, *first)
+            skills, seen = first_answer.first_answer(self, walks, *first, self._stopped)
             self._states.clear()  # the walks' states hold the ids of the answer's catalog
             return seen, truncated, skills
         if left == 0:  # this catalog holds them all: no more answers from their files

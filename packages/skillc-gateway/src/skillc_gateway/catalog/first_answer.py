@@ -50,7 +50,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from skillc_gateway.catalog import database as catalog_database
@@ -101,13 +101,18 @@ def worth_it(db: sqlite3.Connection, walks: Sequence[tuple[Root, int, Walk]]) ->
 
 
 def first_answer(
-    catalog: Catalog, walks: list[tuple[Root, int, Walk]], query: str, limit: int
+    catalog: Catalog,
+    walks: list[tuple[Root, int, Walk]],
+    query: str,
+    limit: int,
+    stopped: Callable[[], bool] | None = None,
 ) -> tuple[tuple[FoundSkill, ...], Seen]:
     """The answer to ``query`` over the skills of ``walks`` (see the module), and what they
     are. The walks' states get the ids of the catalog in memory: they are not to be kept.
     That catalog is kept for the next first answer over the same folders (:class:`_Library`:
     a session that answers several from the files, the MCP server while the find server
-    builds, reads and cuts its skills once)."""
+    builds, reads and cuts its skills once). ``stopped()`` is asked before each skill read:
+    once it says so, :class:`~skillc_gateway.catalog.Stopped` is raised, nothing kept."""
     key = _key(catalog, walks)
     with _LOCK:
         global _KEPT
@@ -118,7 +123,7 @@ def first_answer(
         _KEPT = None
         try:
             with catalog_database.writing(library.db):
-                library.index(walks)
+                library.index(walks, stopped)
                 library.query_rows(query)
             seen = Seen.of(walks)
             found = answer(library.db, catalog.layout, query, limit, seen, False)
@@ -181,11 +186,14 @@ class _Library:
         self.cutting = self.documents = None
         self.db.close()
 
-    def index(self, walks: list[tuple[Root, int, Walk]]) -> None:
+    def index(
+        self, walks: list[tuple[Root, int, Walk]], stopped: Callable[[], bool] | None = None
+    ) -> None:
         """Every skill of ``walks`` read as a first build reads it (the pending first: its
         order of ids), the texts of those read anew kept, their documents cut into words
         meanwhile (:class:`_Documents`); the rows and texts of the skills
-        the walks no longer find, or now skip, dropped."""
+        the walks no longer find, or now skip, dropped. :class:`~skillc_gateway.catalog.Stopped`
+        before a skill once ``stopped()`` says so."""
 
         def keep(_db: sqlite3.Connection, skill_id: int, text: SkillText) -> None:
             self.texts[skill_id] = text
@@ -201,6 +209,10 @@ class _Library:
             pending = set(result.pending)
             rest = [i for i, _ in result.state.summary().skills if i not in pending]
             for index in [*result.pending, *rest]:
+                if stopped is not None and stopped():
+                    from skillc_gateway.catalog import Stopped
+
+                    raise Stopped()
                 indexer.index(result.state, index)
                 found.add(result.state.ids[index])
         read: set[int] = set()  # found, not skipped (a skipped skill has no digest: no text)

@@ -300,6 +300,7 @@ class FindServer:
         connection of this process (a second one's opening reads the file, and closing that
         file drops the locks SQLite holds on it in this process). A failure is logged; those
         finds are then left to their clients, as before."""
+        from skillc_gateway.catalog import Stopped
         from skillc_gateway.catalog.engine import Catalog
 
         roots, self._reading = self._reading, None
@@ -308,8 +309,11 @@ class FindServer:
         self._forget_files()
         self._read, self._grown = roots, True
         start = time.perf_counter()
-        try:
-            found = Catalog.shared(self.layout).find("warm up", roots, 1, first=True, told=True)
+        try:  # given up between two skills once the server is to stop (Ctrl-C, SIGTERM)
+            found = Catalog.shared(self.layout).read(roots, lambda: self._stopping)
+        except Stopped:
+            self._read = None
+            return
         except Exception as exc:
             self.log(f"reading the skills' files failed: {type(exc).__name__}: {exc}")
             return
