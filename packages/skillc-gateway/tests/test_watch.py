@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, closing, contextmanager
+from contextlib import AbstractContextManager, ExitStack, closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +134,10 @@ def server(
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
         process.wait(timeout=READY_SECONDS)
+
+
+#: A ``status`` request.
+STATUS = b'{"version": 1, "op": "status"}'
 
 
 def raw_request(home: Path, data: bytes) -> dict[str, Any]:
@@ -856,8 +860,14 @@ def test_a_server_that_keeps_a_client_waiting_is_not_asked_by_the_others(
     fcntl.flock(lock, fcntl.LOCK_EX)  # the stuck server's
     try:
         with stand_in(path, hold=True) as held:
-            assert ask(layout, "paint", 10, roots, 0.0) is None  # after waiting its whole time
-            assert (path.parent / "find.sock.silent").is_file()
+            os.umask(old_mask := os.umask(0o022))
+            try:
+                assert ask(layout, "paint", 10, roots, 0.0) is None  # after its whole time
+            finally:
+                os.umask(old_mask)
+            record = os.lstat(path.parent / "find.sock.silent")
+            assert stat.S_ISREG(record.st_mode)
+            assert stat.S_IMODE(record.st_mode) == 0o600  # as every file of the home (0644)
             client_module._silent.clear()  # another process
             assert not usable(layout)
             assert ask(layout, "paint", 10, roots, 0.0) is None and len(held) == 1
@@ -1249,6 +1259,60 @@ def test_detach_status_and_stop(
     )
     log = (home / ".skillc" / "find.log").read_text(encoding="utf-8")
     assert f"skc watch[{pid}]: ready; stops after 3600 s without a query" in log
+
+
+def test_the_log_is_moved_aside_past_its_bound_when_a_server_starts(
+    gateway_process: Run, home: Path
+) -> None:
+    """``find.log`` grew without end (a line each time a client hangs up, the servers of a
+    home appending to it for good): past ``MAX_LOG_BYTES`` it is moved to ``find.log.1`` (the
+    one before dropped) when the next server starts. Near miss: under it, appended to."""
+    from skillc_gateway.catalog.lifecycle import MAX_LOG_BYTES
+
+    log = home / ".skillc" / "find.log"
+    log.parent.mkdir(parents=True)
+    (home / ".skillc" / "find.log.1").write_text("older\n", encoding="utf-8")
+    filler = "2026-01-01T00:00:00Z skc watch[1]: a client (pid 2) went away: timed out\n"
+    log.write_text(filler * (MAX_LOG_BYTES // len(filler) + 1), encoding="utf-8")
+    for moved in (True, False):
+        before = log.read_text(encoding="utf-8")
+        started = gateway_process("watch", "--detach")
+        assert started.returncode == 0, started.stderr
+        stopped = gateway_process("watch", "--stop")
+        assert stopped.returncode == 0, stopped.stderr
+        now = log.read_text(encoding="utf-8")
+        assert now.startswith(before) is not moved
+        assert f"skc watch[{int(started.stdout)}]: ready" in now
+        if moved:
+            assert (home / ".skillc" / "find.log.1").read_text(encoding="utf-8") == before
+            assert len(now) < 10_000
+    assert stat.S_IMODE(log.stat().st_mode) == 0o600
+
+
+def test_the_clients_that_went_away_are_logged_up_to_a_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each client that hung up before its reply added a line to the server's log, without
+    end (a script connecting on and on); the first ``GONE_LOGGED`` are logged, the last of
+    them saying the next are not."""
+    from skillc_gateway.catalog import server
+
+    base = Path(tempfile.mkdtemp(prefix="skg-", dir="/tmp")).resolve()  # a short socket path
+    monkeypatch.setenv("HOME", str(base))  # no installed skill of this machine's to warm up
+    monkeypatch.setattr(server, "GONE_LOGGED", 3)
+    layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
+    lines: list[str] = []
+    try:
+        with in_thread(server.FindServer(layout, log=lines.append)):
+            for _ in range(6):  # each hangs up at once: the reply finds no reader
+                with socket.socket(socket.AF_UNIX) as gone:
+                    gone.connect(str(base / "home" / ".skillc" / "find.sock"))
+            assert raw_request(base / "home", STATUS)["ok"]  # after them all
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    went = [line for line in lines if "went away" in line]
+    assert len(went) == 3, lines
+    assert went[-1].endswith("; the next are not logged"), went
 
 
 def test_a_server_find_just_started_is_stopped_and_shown(
@@ -1930,8 +1994,39 @@ def test_a_client_sending_its_request_slowly_is_dropped(monkeypatch: pytest.Monk
     assert any(line.endswith(") went away: timed out") for line in lines), lines
 
 
-#: A ``status`` request.
-STATUS = b'{"version": 1, "op": "status"}'
+def test_connections_that_send_nothing_keep_no_request_waiting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The find server read one accepted connection at a time, each for up to
+    ``READ_SECONDS``: eight connections that sent nothing (a hung script) held every find
+    35 s. It now waits on all it holds at once and answers whichever sent its whole
+    request; each silent one is dropped at its own deadline (an hour here: the requests are
+    answered long before). The bound stays: past ``MAX_PENDING`` held, a connection waits
+    in the listener's backlog until one is dropped (logged)."""
+    from skillc_gateway.catalog import server, server_socket
+
+    base = Path(tempfile.mkdtemp(prefix="skq-", dir="/tmp")).resolve()  # a short socket path
+    monkeypatch.setenv("HOME", str(base))  # no installed skill of this machine's to warm up
+    layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
+    path = str(base / "home" / ".skillc" / "find.sock")
+    try:
+        for read_seconds, held in ((3600.0, server_socket.MAX_PENDING), (0.5, 2)):
+            monkeypatch.setattr(server, "READ_SECONDS", read_seconds)
+            monkeypatch.setattr(server_socket, "MAX_PENDING", held)
+            lines: list[str] = []
+            with in_thread(server.FindServer(layout, log=lines.append)), ExitStack() as stack:
+                for _ in range(min(8, held)):
+                    silent = stack.enter_context(socket.socket(socket.AF_UNIX))
+                    silent.connect(path)
+                for _ in range(3):
+                    assert raw_request(base / "home", STATUS)["status"]["running"]
+                timed_out = [line for line in lines if line.endswith("went away: timed out")]
+                if read_seconds > 60:
+                    assert timed_out == [], lines
+                else:  # held: answered once one was dropped
+                    assert timed_out, lines
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def test_the_memory_a_build_took_is_given_back_once_it_ends(
@@ -1945,13 +2040,16 @@ def test_the_memory_a_build_took_is_given_back_once_it_ends(
     from skillc_gateway.catalog import server
 
     lib = large_library(300)
+    hour_ago = time.time() - 3600  # no skill changed just now, to read again at the next start
+    for skill in lib.glob("*/SKILL.md"):
+        os.utime(skill, (hour_ago, hour_ago))
     base = Path(tempfile.mkdtemp(prefix="skm-", dir="/tmp")).resolve()  # a short socket path
     monkeypatch.setenv("HOME", str(base))  # no installed skill of this machine's to build
-    monkeypatch.setattr(server, "BUILD_SECONDS", 0.02)  # many turns
     layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
     logs: list[list[str]] = []
     try:
-        for _ in range(2):
+        for turn in (0.02, server.BUILD_SECONDS):  # many turns, then one over the built catalog
+            monkeypatch.setattr(server, "BUILD_SECONDS", turn)
             lines: list[str] = []
             logs.append(lines)
             with in_thread(server.FindServer(layout, log=lines.append, build=[str(lib)])):

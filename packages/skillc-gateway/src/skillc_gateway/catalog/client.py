@@ -186,9 +186,14 @@ def _mark_silent(path: str, stamp: tuple[int, int]) -> None:
     """Record that the server of the socket ``path`` (``stamp``) did not answer in time."""
     import contextlib
 
+    from skillc_index.files import regular_fd
+
     staged = Path(f"{silent_record(path)}.{os.getpid()}")
-    try:
-        with staged.open("x", encoding="ascii") as file:
+    try:  # made 0600, as every file of the home (it was 0644)
+        made = regular_fd(
+            str(staged), None, str(staged), flags=os.O_WRONLY | os.O_CREAT | os.O_EXCL
+        )
+        with os.fdopen(made, "w", encoding="ascii") as file:
             file.write(f"{stamp[0]} {stamp[1]} {int(time.time())}\n")
         staged.replace(silent_record(path))
     except OSError:

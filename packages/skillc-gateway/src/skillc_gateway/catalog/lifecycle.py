@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AUTO_START_SKILLS",
     "DETACHED_IDLE_SECONDS",
+    "MAX_LOG_BYTES",
     "START_SECONDS",
     "can_serve",
     "server_status",
@@ -57,6 +58,9 @@ __all__ = [
     "stop_server",
 ]
 
+#: ``find.log`` past this size is moved to ``find.log.1`` when the next server starts
+#: (:func:`_bound_log`).
+MAX_LOG_BYTES = 1 << 20
 #: ``skc watch --detach`` exits after this long without a query, unless told otherwise; so
 #: does a server ``skc find`` started.
 DETACHED_IDLE_SECONDS = 3600
@@ -384,6 +388,7 @@ def _spawn(layout: Layout, idle: float, lock: int, build: Sequence[str]) -> subp
     import subprocess
     import sys
 
+    _bound_log(layout.global_dir / LOG_NAME)
     log = open_home_file(layout.global_dir / LOG_NAME, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     argv = [sys.executable, "-m", "skillc_gateway", "watch", "--idle", f"{idle:g}"]
     argv += ["--lock-fd", str(lock)]
@@ -405,6 +410,24 @@ def _spawn(layout: Layout, idle: float, lock: int, build: Sequence[str]) -> subp
     return child
 
 
+def _bound_log(path: Path) -> None:
+    """Past :data:`MAX_LOG_BYTES`, move the log ``path`` to ``<path>.1`` (the one before
+    dropped) before a server appends to it: the log of a home takes at most about twice
+    that (it grew without end: a line for each client that hangs up). Only regular files are
+    moved or replaced (a symlink, a FIFO there is left: :func:`.protocol.open_home_file`
+    refuses it)."""
+    import contextlib
+
+    older = Path(f"{path}.1")
+    with contextlib.suppress(OSError):
+        if not stat.S_ISREG((found := os.lstat(path)).st_mode) or found.st_size <= MAX_LOG_BYTES:
+            return
+        with contextlib.suppress(FileNotFoundError):
+            if not stat.S_ISREG(os.lstat(older).st_mode):
+                return
+        path.replace(older)
+
+
 def _last_line(path: Path, start: int, pid: int) -> str:
     """The last line process ``pid`` wrote to the log at ``path`` (shared by every server of
     the home) from byte ``start`` on: another server's lines (``<time> skc watch[<its
@@ -414,7 +437,8 @@ def _last_line(path: Path, start: int, pid: int) -> str:
 
     try:
         with path.open("rb") as handle:
-            handle.seek(start)
+            size = os.fstat(handle.fileno()).st_size
+            handle.seek(start if start <= size else 0)  # moved aside since (:func:`_bound_log`)
             text = handle.read().decode("utf-8", errors="replace")
     except OSError:
         return "no log"

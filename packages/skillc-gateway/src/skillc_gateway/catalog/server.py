@@ -15,7 +15,9 @@ watcher reads the kernel's queue at each query, so a change finished before the 
 sent is seen.
 
 The socket is created mode 0600 under a restrictive umask, and the server answers only peers
-of its own user (``SO_PEERCRED``). Requests are answered one at a time. The modules around
+of its own user (``SO_PEERCRED``). Requests are answered one at a time, in the order they
+are whole: the server waits on every connection it holds at once (:class:`.server_socket.
+Pending`), so one that sends nothing keeps no other waiting. The modules around
 it: :mod:`.server_socket` (its lock and socket), :mod:`.protocol` (the wire format),
 :mod:`.client` (what ``skc find`` asks first) and :mod:`.lifecycle` (starting, stopping,
 asking how it is).
@@ -60,6 +62,7 @@ __all__ = [
     "BUILD_AT_LEAST",
     "BUILD_SECONDS",
     "FILL_SECONDS",
+    "GONE_LOGGED",
     "READ_SECONDS",
     "STATUS_ROOTS",
     "FindServer",
@@ -69,6 +72,8 @@ __all__ = [
 #: A connection that has not sent its whole request within this long is dropped (and one
 #: that does not take its reply within this long).
 READ_SECONDS = 5.0
+#: The clients that went away (hung up, timed out) a server logs, at most.
+GONE_LOGGED = 100
 #: The root folders ``--status`` lists (the most recently asked about).
 STATUS_ROOTS = 100
 #: Between two requests, the server indexes what its catalog lacks in turns of about this
@@ -128,9 +133,12 @@ class FindServer:
         self.stop_signal: int | None = None
         """The signal that stopped :meth:`serve` (SIGINT, SIGTERM); None when it was not one."""
         self._refused: set[str] = set()  # the bad requests logged (each said once)
+        self._went = 0  # the clients that went away (:meth:`_gone`)
         self._wake: int | None = None  # written to wake serve() up
         self._lock: int | None = None
         self._listener: socket.socket | None = None
+        self._pending = server_socket.Pending(READ_SECONDS)
+        """The connections accepted whose request is not whole yet."""
         self._identity: tuple[int, int] | None = None  # the socket file we made
         self._building: list[tuple[Root, ...]] = []
         """Roots whose skills the catalog lacks, indexed between requests (:meth:`_build`)."""
@@ -263,7 +271,8 @@ class FindServer:
         self._owed = 0.0
         try:
             catalog = Catalog.shared(self.layout)
-            catalog.build(roots, BUILD_SECONDS, server_socket.waiting(listener, least))
+            waiting = server_socket.waiting(listener, least, self._pending.fds())
+            catalog.build(roots, BUILD_SECONDS, waiting)
         except Exception as exc:
             self.log(f"building the catalog failed: {type(exc).__name__}: {exc}")
             del self._building[0]
@@ -343,7 +352,7 @@ class FindServer:
 
         if not self.semantic:
             return False
-        waiting = server_socket.waiting(listener)
+        waiting = server_socket.waiting(listener, held=self._pending.fds())
         try:
             catalog = Catalog.shared(self.layout)
             return fill.fill_heads(catalog, FILL_SECONDS, waiting) or fill.fill_vectors(
@@ -385,14 +394,16 @@ class FindServer:
             # the last fill failed, not tried again until the next request)
             filling: bool | None = True
             look = time.monotonic() + RECHECK_SECONDS
+            pending = self._pending
             while not self._stopping:
-                timeout = None
+                timeout = pending.timeout()  # the nearest deadline of a request not whole
                 now = time.monotonic()
                 if self.idle:
-                    timeout = self._last + self.idle - now
-                    if timeout <= 0:
+                    if self._last + self.idle <= now:
                         self.log(f"no query for {self.idle:g} s: stopping")
                         break
+                    left = self._last + self.idle - now
+                    timeout = left if timeout is None else min(timeout, left)
                 if now >= look:
                     look = now + RECHECK_SECONDS
                     if not self._reachable():
@@ -402,7 +413,12 @@ class FindServer:
                     timeout = 0
                 elif timeout is None or timeout > RECHECK_SECONDS:
                     timeout = RECHECK_SECONDS  # another process's writes, the socket still ours
-                ready, _, _ = select.select([listener.fileno(), wake_read], [], [], timeout)
+                # past MAX_PENDING held, the next connections wait in the listener's backlog
+                fds = [wake_read, *pending.fds(), *([] if pending.full() else [listener.fileno()])]
+                ready, _, _ = select.select(fds, [], [], timeout)
+                for request in pending.expired():  # each at its own deadline, whatever comes
+                    with request.connection:
+                        self._gone(request.pid, "timed out")
                 if self._reading and not ready:
                     self._read_files()  # for the finds while the words are built
                     continue
@@ -420,14 +436,15 @@ class FindServer:
                         except BlockingIOError:
                             break
                 if listener.fileno() in ready and not self._stopping:
-                    try:
-                        connection, _ = listener.accept()
-                    except OSError:
-                        continue
-                    with connection:
-                        self._answer(connection)
+                    fd = self._accept(listener)
+                    if fd is not None:
+                        ready.append(fd)  # a request sent whole at once: answered now
+                for request, data in pending.read(ready):
+                    with request.connection:
+                        self._answer(request.connection, request.pid, data)
                     filling = True  # what it indexed may lack its vectors
         finally:
+            pending.close()
             if self._read is not None:
                 self._forget_files()
             for number, handler in handlers.items():
@@ -438,20 +455,39 @@ class FindServer:
             os.close(wake_read)
             os.close(wake_write)
 
-    def _answer(self, connection: socket.socket) -> None:
-        pid = 0
+    def _accept(self, listener: socket.socket) -> int | None:
+        """Accept a connection: held until its request is whole (:attr:`_pending`), its
+        descriptor returned; a peer of another user's is refused, and logged."""
+        try:
+            connection, _ = listener.accept()
+        except OSError:
+            return None
         try:
             pid, uid = peer(connection)
-            if uid != os.getuid():
-                self.log(f"refused a connection from user {uid} (pid {pid})")
-                return
-            reply = self._reply(server_socket.read_request(connection, READ_SECONDS), connection)
+        except OSError as exc:
+            connection.close()
+            self._gone(0, exc)
+            return None
+        if uid != os.getuid():
+            connection.close()
+            self.log(f"refused a connection from user {uid} (pid {pid})")
+            return None
+        self._pending.add(connection, pid)
+        return connection.fileno()
+
+    def _answer(self, connection: socket.socket, pid: int, data: bytes | OSError | None) -> None:
+        """Answer the request ``data`` of the process ``pid`` (None: past the size limit; an
+        error: its connection failed, logged)."""
+        try:
+            if isinstance(data, OSError):
+                raise data
+            reply = self._reply(data, connection)
             if reply is None:  # a prepare: its client reads no reply
                 return
             connection.settimeout(READ_SECONDS)  # for the whole reply (sendall)
             connection.sendall(encode_message(reply))
         except OSError as exc:
-            self.log(f"a client (pid {pid}) went away: {exc}")
+            self._gone(pid, exc)
         else:  # answering: a record that this server did not answer (_mark_silent) goes
             import contextlib
 
@@ -508,6 +544,14 @@ class FindServer:
         except Exception as exc:  # the client answers in process; the server goes on
             self.log(f"find failed: {type(exc).__name__}: {exc}")
             return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+
+    def _gone(self, pid: int, why: object) -> None:
+        """Log a client that went away, the first :data:`GONE_LOGGED` of this server: a
+        script that connects and leaves on and on grew its log without end."""
+        self._went += 1
+        if self._went <= GONE_LOGGED:
+            last = "; the next are not logged" if self._went == GONE_LOGGED else ""
+            self.log(f"a client (pid {pid}) went away: {why}{last}")
 
     def _refuse(self, exc: BadRequest) -> None:
         """Log a bad request, each kind once (a client of another version asks on and on)."""

@@ -1,14 +1,15 @@
 """The find server's socket and lock (:class:`~.server.FindServer` uses them): the home's
 server lock (taken, or adopted from the ``skc find`` that started the server), the listening
-socket (bound mode 0600), a request read whole within a deadline, whether its client hung
-up, and whether a request waits (a turn of the build or of the fill ends for it)."""
+socket (bound mode 0600), the connections accepted whose request is not whole yet, each read
+as it comes and dropped at its own deadline (:class:`Pending`), whether a client hung up,
+and whether a request waits (a turn of the build or of the fill ends for it)."""
 
 from __future__ import annotations
 
 import os
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,16 @@ from skillc_index import FindServerError
 if TYPE_CHECKING:
     import socket
 
-__all__ = ["adopt_lock", "bind_socket", "hung_up", "read_request", "take_lock", "waiting"]
+__all__ = [
+    "MAX_PENDING",
+    "Pending",
+    "Request",
+    "adopt_lock",
+    "bind_socket",
+    "hung_up",
+    "take_lock",
+    "waiting",
+]
 
 
 def bind_socket(path: str) -> tuple[socket.socket, tuple[int, int]]:
@@ -99,26 +109,107 @@ def adopt_lock(path: Path, fd: int) -> int:
     return fd
 
 
-def read_request(connection: socket.socket, seconds: float) -> bytes | None:
-    """The request: everything up to the client's shutdown; None past the size limit.
-    TimeoutError past ``seconds`` in all (:data:`.server.READ_SECONDS`): a client sending a
-    byte now and then holds the server (it answers one at a time) no longer than one that
-    sends nothing."""
-    deadline = time.monotonic() + seconds
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("timed out")  # as the socket's own timeout says
-        connection.settimeout(left)
-        chunk = connection.recv(1 << 16)
-        if not chunk:
-            return b"".join(chunks)
-        size += len(chunk)
-        if size > MAX_REQUEST_BYTES:
+#: The accepted connections whose request is not whole yet that the server holds at once
+#: (:class:`Pending`); past them it accepts none until one is answered or dropped: the next
+#: wait in the listener's backlog.
+MAX_PENDING = 16
+
+
+class Request:
+    """An accepted connection of ``pid`` and what it sent so far, to be whole by
+    ``deadline`` (``time.monotonic()``)."""
+
+    __slots__ = ("chunks", "connection", "deadline", "pid", "size")
+
+    def __init__(self, connection: socket.socket, pid: int, deadline: float) -> None:
+        self.connection, self.pid, self.deadline = connection, pid, deadline
+        self.chunks: list[bytes] = []
+        self.size = 0
+
+
+class Pending:
+    """The accepted connections whose request is not whole yet (at most
+    :data:`MAX_PENDING`), each read as its bytes come, without blocking: the server waits on
+    all of them at once (:meth:`fds`), answers whichever sent its whole request (everything
+    up to the client's shutdown: :meth:`read`) and drops each that did not within its own
+    ``seconds`` (:meth:`expired`; :data:`.server.READ_SECONDS`). One at a time, the request
+    of one connection read within 5 s, eight that sent nothing held every find 35 s (and a
+    client sending a byte now and then, one at a time, for as long as it went on)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._held: dict[int, Request] = {}  # by descriptor, in the order accepted
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def full(self) -> bool:
+        return len(self._held) >= MAX_PENDING
+
+    def add(self, connection: socket.socket, pid: int) -> None:
+        """Hold ``connection`` (of the process ``pid``) until its request is whole."""
+        connection.setblocking(False)
+        request = Request(connection, pid, time.monotonic() + self.seconds)
+        self._held[connection.fileno()] = request
+
+    def fds(self) -> list[int]:
+        return list(self._held)
+
+    def timeout(self) -> float | None:
+        """Seconds until the nearest deadline (0 past it); None when none is held."""
+        if not self._held:
             return None
-        chunks.append(chunk)
+        return max(0.0, min(r.deadline for r in self._held.values()) - time.monotonic())
+
+    def read(self, ready: Collection[int]) -> list[tuple[Request, bytes | OSError | None]]:
+        """What came on the held connections among ``ready``: the requests now whole, in the
+        order accepted, each with its bytes (None past the size limit: it is not read on;
+        the error when the connection failed), no longer held (the caller answers and
+        closes them)."""
+        done: list[tuple[Request, bytes | OSError | None]] = []
+        for fd in [fd for fd in self._held if fd in ready]:
+            request = self._held[fd]
+            try:
+                if not _received(request):
+                    continue  # more to come
+            except OSError as exc:
+                done.append((request, exc))
+                continue
+            whole = request.size <= MAX_REQUEST_BYTES
+            done.append((request, b"".join(request.chunks) if whole else None))
+        for request, _ in done:
+            del self._held[request.connection.fileno()]
+        return done
+
+    def expired(self) -> list[Request]:
+        """The connections whose request was not whole by its deadline, no longer held (the
+        caller closes them)."""
+        now = time.monotonic()
+        gone = [request for request in self._held.values() if request.deadline <= now]
+        for request in gone:
+            del self._held[request.connection.fileno()]
+        return gone
+
+    def close(self) -> None:
+        for request in self._held.values():
+            request.connection.close()
+        self._held.clear()
+
+
+def _received(request: Request) -> bool:
+    """Read what ``request``'s connection holds, without blocking; whether the request is
+    done: whole (the client shut its side down) or past the size limit (not read on)."""
+    while True:
+        try:
+            chunk = request.connection.recv(1 << 16)
+        except BlockingIOError:
+            return False
+        if not chunk:
+            return True
+        request.size += len(chunk)
+        if request.size > MAX_REQUEST_BYTES:
+            return True
+        request.chunks.append(chunk)
 
 
 def hung_up(connection: socket.socket) -> bool:
@@ -130,10 +221,12 @@ def hung_up(connection: socket.socket) -> bool:
     return any(events & select.POLLHUP for _, events in poller.poll(0))
 
 
-def waiting(listener: int, after: float = 0.0) -> Callable[[], bool]:
-    """Whether a request waits on ``listener`` (a look that does not block), from ``after``
-    seconds on (False before): a turn of the build or of the fill ends for it."""
+def waiting(listener: int, after: float = 0.0, held: Sequence[int] = ()) -> Callable[[], bool]:
+    """Whether a request waits on ``listener``, or bytes on a connection ``held`` (a look that
+    does not block), from ``after`` seconds on (False before): a turn of the build or of the
+    fill ends for it."""
     import select
 
+    fds = [listener, *held]
     start = time.monotonic() + after
-    return lambda: time.monotonic() >= start and bool(select.select([listener], [], [], 0)[0])
+    return lambda: time.monotonic() >= start and bool(select.select(fds, [], [], 0)[0])
