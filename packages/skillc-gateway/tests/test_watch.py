@@ -1402,6 +1402,12 @@ def test_a_socket_path_too_long_is_an_error(
     # near miss: a home whose socket path fits
     fits = gateway_process("watch", "--idle", "1")
     assert fits.returncode == 0 and "ready" in fits.stderr
+    # a short symlink to the long folder does not shorten the path (resolved): said so
+    short = tmp_path / "s"
+    short.symlink_to(deep, target_is_directory=True)
+    linked = gateway_process("watch", env_extra={"SKILLC_HOME": str(short)})
+    assert linked.returncode == 1 and f"{deep.resolve()}/.skillc/find.sock" in linked.stderr
+    assert "whose real path is shorter (the path is resolved: a short symlink" in linked.stderr
 
 
 # -- what is not trusted -----------------------------------------------------------------------

@@ -131,10 +131,13 @@ def open_home_file(path: Path, flags: int) -> int:
 
 
 def too_long(path: str) -> str:
-    """What to say of a socket ``path`` that does not :func:`fit <fits>`."""
+    """What to say of a socket ``path`` that does not :func:`fit <fits>`: the skillc home is
+    its real path (symlinks resolved), so a short symlink to a long folder is no way around
+    the limit (it was what the hint seemed to offer)."""
     return (
         f"the socket path {path} is {len(os.fsencode(path))} bytes long; a Unix socket's "
-        f"path holds at most {MAX_SOCKET_PATH}: set SKILLC_HOME to a shorter folder"
+        f"path holds at most {MAX_SOCKET_PATH}: set SKILLC_HOME to a folder whose real path "
+        "is shorter (the path is resolved: a short symlink to a long folder does not help)"
     )
 
 
