@@ -700,7 +700,7 @@ def test_after_answers_from_the_files_a_turn_of_the_build_indexes_as_long(
     found = server.FindServer(layout)
     leasts: list[float] = []
 
-    def waiting(listener: int, after: float = 0.0) -> Callable[[], bool]:
+    def waiting(listener: int, after: float = 0.0, held: Any = ()) -> Callable[[], bool]:
         leasts.append(after)
         return lambda: True  # a request always waits: each turn ends at its least
 
