@@ -392,8 +392,10 @@ class Catalog:
             if unwritable:
                 warnings.append(Notice(f"{unwritable}: answered from the skills' files"))
             assert first is not None
-            skills, seen = first_answer.first_answer(self, walks, *first, self._stopped)
-            self._states.clear()  # the walks' states hold the ids of the answer's catalog
+            try:
+                skills, seen = first_answer.first_answer(self, walks, *first, self._stopped)
+            finally:  # given up too (Stopped): the states may hold some of those ids
+                self._states.clear()  # the walks' states hold the ids of the answer's catalog
             return seen, truncated, skills
         if left == 0:  # this catalog holds them all: no more answers from their files
             first_answer.release(self, walks)
