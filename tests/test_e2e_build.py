@@ -507,12 +507,14 @@ def test_targets_reading_one_folder_are_told_what_they_get(
     """``.claude/skills`` a symlink to ``.agents/skills``: ``-t codex,claude`` wrote Codex's
     dialect alone there (Claude Code lost the skill's ``model`` and a user-only skill had no
     ``agents/openai.yaml``), and ``-t claude,copilot`` let Copilot list the skill twice, both
-    without a word. One copy keeps every field and holds Codex's side file; each is said."""
+    without a word. One copy keeps every field and holds Codex's side file; Codex is told it
+    refuses that copy's 1,100-character description, Copilot that it lists the skill twice."""
     (project / ".agents" / "skills").mkdir(parents=True)
     (project / ".claude").mkdir()
     (project / ".claude" / "skills").symlink_to("../.agents/skills")
     extra = "model: opus\ndisable-model-invocation: true\n"
-    write_skill(skills / "demo", frontmatter=f"name: demo\ndescription: About demo.\n{extra}")
+    about = "About demo. " + "d" * 1088
+    write_skill(skills / "demo", frontmatter=f"name: demo\ndescription: {about}\n{extra}")
     proc = ok("build", "demo", "-t", "codex,claude,copilot")
     assert [line for line in proc.stdout.splitlines() if line.startswith("Deploy:")] == [
         "Deploy:  claude -> .claude/skills/demo (copy)",
@@ -525,8 +527,8 @@ def test_targets_reading_one_folder_are_told_what_they_get(
     said = [line for line in proc.stderr.splitlines() if " reads " in line]
     assert said == [
         "warning: codex (Codex) reads .agents/skills/demo, deployed as claude (Claude Code) "
-        "reads it (.claude/skills is the same folder): with 'model', which its own dialect "
-        "leaves out; agents/openai.yaml written for it",
+        "reads it (.claude/skills is the same folder): Codex refuses the skill: description "
+        "is 1,100 characters long (at most 1,024)",
         "warning: copilot (GitHub Copilot) reads demo in .claude/skills/demo (claude) too: it "
         "lists the skill 2 times, each in the dialect written there",
     ]

@@ -85,8 +85,8 @@ def test_a_folder_two_targets_share_keeps_every_field_claude_code_reads(
 ) -> None:
     """``-t codex,claude`` deployed Codex's dialect alone: Claude Code loaded the skill
     without its PreToolUse hook and model, and only "'hooks' dropped" for Codex was said.
-    Either order now deploys Claude Code's copy (Codex ignores what it does not read) and
-    says which target reads it as another's."""
+    Either order now deploys Claude Code's copy, and says nothing of the fields Codex does
+    not read (it ignores them)."""
     _skill(project, "hk", GUARDED)
     run = cli("skillc-index", script=True)
     done = run("build", "hk", "-t", order)
@@ -97,11 +97,7 @@ def test_a_folder_two_targets_share_keeps_every_field_claude_code_reads(
     front = _front(project / ".claude" / "skills" / "hk" / "SKILL.md")
     assert front["model"] == "opus"
     assert front["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
-    assert _warnings(done.stderr) == [
-        "warning: codex (Codex) reads .agents/skills/hk, deployed as claude (Claude Code) "
-        "reads it (.claude/skills is the same folder): with 'model', 'hooks', which its own "
-        "dialect leaves out"
-    ]
+    assert _warnings(done.stderr) == []
 
 
 @pytest.mark.skipif(os.name == "nt", reason="symlinks")
@@ -109,8 +105,9 @@ def test_codex_reading_claude_s_copy_gets_its_side_file(
     cli: Callable[..., Any], project: Path, shared: Path
 ) -> None:
     """``-t claude,codex`` for a user-only skill wrote Claude Code's stub alone, no
-    ``agents/openai.yaml``: Codex invoked the skill on its own. The copy there holds it, is
-    a copy of skillc's own (a build again leaves it unchanged) and the warning says so."""
+    ``agents/openai.yaml``: Codex invoked the skill on its own. The copy there holds it and
+    is a copy of skillc's own (a build again leaves it unchanged); Codex misses nothing, so
+    nothing is said."""
     _skill(project, "um", USER_ONLY)
     run = cli("skillc-index")
     done = run("build", "um", "-t", "claude,codex")
@@ -121,10 +118,7 @@ def test_codex_reading_claude_s_copy_gets_its_side_file(
     assert _front(copy / "SKILL.md")["disable-model-invocation"] is True
     side = yaml.safe_load((copy / "agents" / "openai.yaml").read_text(encoding="utf-8"))
     assert side["policy"]["allow_implicit_invocation"] is False
-    assert _warnings(done.stderr) == [
-        "warning: codex (Codex) reads .agents/skills/um, deployed as claude (Claude Code) "
-        "reads it (.claude/skills is the same folder): agents/openai.yaml written for it"
-    ]
+    assert _warnings(done.stderr) == []
     again = run("build", "um", "-t", "codex,claude")
     assert "Deploy:  claude -> .claude/skills/um (copy, unchanged)" in again.stdout, again.stderr
 
@@ -175,9 +169,9 @@ def test_a_folder_of_no_dialect_deployed_for_a_target_reading_one_says_what_it_l
     cli: Callable[..., Any], project: Path
 ) -> None:
     """A ``[targets]`` entry for ``.agents/skills`` (no dialect: the source's frontmatter, a
-    link) named with ``codex``: the link keeps every field, and Codex is told it gets the
-    source's frontmatter without its side file; a path target naming Claude Code's folder
-    has nothing to be told."""
+    link) named with ``codex``: the link keeps every field, and Codex is told it gets no side
+    file (a user-only skill it would invoke); a path target naming Claude Code's folder has
+    nothing to be told."""
     _skill(project, "um", USER_ONLY)
     (project / ".skillc" / "config.toml").write_text(
         '[targets]\nteam = ".agents/skills"\n', encoding="utf-8"
@@ -186,8 +180,8 @@ def test_a_folder_of_no_dialect_deployed_for_a_target_reading_one_says_what_it_l
     done = run("build", "um", "-t", "codex,team")
     assert "Deploy:  team -> .agents/skills/um (symlink)" in done.stdout, done.stderr
     assert [line for line in _warnings(done.stderr) if " reads " in line] == [
-        "warning: codex (Codex) reads .agents/skills/um, deployed as team reads it: the "
-        "source's frontmatter as it is; no agents/openai.yaml"
+        "warning: codex (Codex) reads .agents/skills/um, deployed as team reads it: no "
+        "agents/openai.yaml"
     ]
     (project / ".claude" / "skills").mkdir(parents=True)
     done = run("build", "um", "-t", "./.claude/skills,claude")
@@ -228,6 +222,7 @@ def test_an_agent_reading_the_skill_in_several_deployed_folders_is_told(
     listed = run("list", "--budget", "--agent", "copilot")
     assert "copilot, 3 folders: 3 skills" in listed.stdout, listed.stdout
     one = run("build", "plain", "-t", "kiro,claude")
+    assert one.returncode == 0, one.stderr
     assert not [line for line in _warnings(one.stderr) if " reads " in line], one.stderr
 
 
@@ -266,3 +261,162 @@ def test_a_copy_refreshed_by_the_build_counts_as_a_folder_read(
         "warning: gemini (Gemini CLI) reads plain in .agents/skills/plain (codex) too: it "
         "lists the skill 2 times, each in the dialect written there"
     ]
+
+
+LONG = f"""---
+name: big
+description: Use when testing. {"x" * 1300}
+metadata:
+  short-description: {"y" * 1100}
+---
+
+# big
+"""
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_codex_is_told_it_refuses_the_skill_deployed_for_another_target(
+    cli: Callable[..., Any], project: Path, shared: Path
+) -> None:
+    """A description of 1,318 characters: ``-t codex,claude`` deployed Claude Code's link,
+    which Codex refuses (``list --agent codex``: 0 skills), and the one warning said
+    "'description', 'metadata' not as its own dialect writes it"; a ``[targets]`` entry of
+    that folder (no dialect: the source as it is) the same."""
+    _skill(project, "big", LONG)
+    run = cli("skillc-index")
+    done = run("build", "big", "-t", "codex,claude")
+    assert "Deploy:  claude -> .claude/skills/big (symlink)" in done.stdout, done.stderr
+    assert _warnings(done.stderr) == [
+        "warning: codex (Codex) reads .agents/skills/big, deployed as claude (Claude Code) "
+        "reads it (.claude/skills is the same folder): Codex refuses the skill: description "
+        "is 1,318 characters long (at most 1,024)"
+    ]
+    listed = run("list", "--budget", "--agent", "codex")
+    assert ".agents/skills: 0 skills" in listed.stdout, listed.stdout
+    (shared / "big").unlink()
+    (project / ".skillc" / "config.toml").write_text(
+        '[targets]\nteam = ".agents/skills"\n', encoding="utf-8"
+    )
+    done = run("build", "big", "-t", "codex,team")
+    assert "Deploy:  team -> .agents/skills/big (symlink)" in done.stdout, done.stderr
+    assert [line for line in _warnings(done.stderr) if " reads " in line] == [
+        "warning: codex (Codex) reads .agents/skills/big, deployed as team reads it: Codex "
+        "refuses the skill: description is 1,318 characters long (at most 1,024)"
+    ]
+
+
+GUARDED_USER_ONLY = GUARDED.replace(
+    "model: opus\n", "model: opus\ndisable-model-invocation: true\n"
+)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_a_build_of_one_target_keeps_a_shared_copy_for_the_others(
+    cli: Callable[..., Any], project: Path, shared: Path
+) -> None:
+    """A copy written for ``-t claude,codex`` (Claude Code's, with Codex's side file): a
+    plain ``build`` (claude) made it a link (Codex then invoked a user-only skill), and
+    ``-t codex`` wrote Codex's dialect over it (Claude Code lost its hook and model, the
+    manifest its ``shared``), without a word. Either keeps it for both now."""
+    _skill(project, "hk", GUARDED_USER_ONLY)
+    run = cli("skillc-index")
+    assert run("build", "hk", "-t", "claude,codex").returncode == 0
+    copy, source = shared / "hk", project / ".skillc" / "skills" / "hk" / "SKILL.md"
+    for number, args in enumerate([("hk",), ("hk", "-t", "codex")]):
+        source.write_text(f"{GUARDED_USER_ONLY}\n## Part {number}\n", encoding="utf-8")
+        done = run("build", *args)
+        assert done.returncode == 0, done.stderr
+        assert "Deploy:  claude -> .claude/skills/hk (copy)" in done.stdout, args
+        assert not copy.is_symlink(), args
+        front = _front(copy / "SKILL.md")
+        assert (front["model"], front["disable-model-invocation"]) == ("opus", True), args
+        assert front["hooks"]["PreToolUse"][0]["matcher"] == "Bash", args
+        side = yaml.safe_load((copy / "agents" / "openai.yaml").read_text(encoding="utf-8"))
+        assert side["policy"]["allow_implicit_invocation"] is False, args
+        manifest = json.loads(manifest_path(copy).read_text(encoding="utf-8"))
+        assert (manifest["target"], manifest["shared"]) == ("claude", ["codex"]), args
+        assert _warnings(done.stderr) == [], args
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_build_all_over_up_to_date_skills_says_nothing_of_their_readers(
+    cli: Callable[..., Any], project: Path, shared: Path
+) -> None:
+    """Each ``build --all`` said, for every skill, what ``agents`` and ``codex`` get in
+    Claude Code's link (2 warnings a skill), and Copilot's listing twice, up to date or
+    not. What the readers of a folder get is said when the build deploys there anew."""
+    _skill(project, "hk", GUARDED)
+    _skill(project, "big", LONG)
+    _skill(project, "plain", PLAIN)
+    run = cli("skillc-index")
+    assert run("build", "hk").returncode == 0
+    first = run("build", "big", "-t", "codex,claude")
+    assert [line for line in _warnings(first.stderr) if "Codex refuses" in line], first.stderr
+    first = run("build", "plain", "-t", "claude,copilot")
+    assert [line for line in _warnings(first.stderr) if "lists the skill" in line], first.stderr
+    for _ in range(2):
+        done = run("build", "--all")
+        assert done.returncode == 0, done.stderr
+        assert "3 up to date" in done.stdout, done.stdout
+        assert [line for line in _warnings(done.stderr) if " reads " in line] == []
+        assert not [line for line in _warnings(done.stderr) if "(Codex)" in line], done.stderr
+    again = run("build", "big", "-t", "codex,claude")
+    assert [line for line in _warnings(again.stderr) if " reads " in line] == []
+
+
+def test_a_copy_recording_its_target_is_not_reported_on_each_build(
+    cli: Callable[..., Any], project: Path
+) -> None:
+    """A copy written for ``-t codex,copilot`` (``.github/skills`` linked to
+    ``.agents/skills``) records both: an unrelated build that refreshes it (``-t kiro``)
+    said Codex's field changes again, as for a copy whose target it had to guess."""
+    _skill(project, "plain", PLAIN)
+    (project / ".agents" / "skills").mkdir(parents=True)
+    (project / ".github").mkdir()
+    (project / ".github" / "skills").symlink_to("../.agents/skills")
+    run = cli("skillc-index")
+    made = run("build", "plain", "-t", "codex,copilot")
+    assert "codex (Codex): 'when_to_use' folded" in made.stderr, made.stderr
+    manifest = json.loads(manifest_path(project / ".agents/skills/plain").read_text("utf-8"))
+    assert (manifest["target"], manifest["shared"]) == ("codex", ["copilot"])
+    (project / ".skillc" / "skills" / "plain" / "SKILL.md").write_text(
+        PLAIN + "\n## More\n", encoding="utf-8"
+    )
+    done = run("build", "plain", "-t", "kiro")
+    assert "Deploy:  codex -> .agents/skills/plain (copy)" in done.stdout, done.stderr
+    assert not [line for line in _warnings(done.stderr) if "(Codex)" in line], done.stderr
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_a_refresh_of_a_shared_copy_says_what_codex_refuses(
+    cli: Callable[..., Any], project: Path, shared: Path
+) -> None:
+    """A copy written for ``-t claude,codex``, refreshed by ``-t cursor`` after its
+    description grew past Codex's limit, is written for them both again, and Codex is told
+    it refuses the skill; refreshed again unchanged, nothing more."""
+    _skill(project, "um", USER_ONLY)
+    run = cli("skillc-index")
+    assert run("build", "um", "-t", "claude,codex").returncode == 0
+    (project / ".skillc" / "skills" / "um" / "SKILL.md").write_text(
+        USER_ONLY.replace("User-only.", "User-only. " + "z" * 1100), encoding="utf-8"
+    )
+    done = run("build", "um", "-t", "cursor")
+    assert done.returncode == 0, done.stderr
+    assert [line for line in _warnings(done.stderr) if "(Codex)" in line] == [
+        "warning: codex (Codex) reads .agents/skills/um, deployed as claude (Claude Code) "
+        "reads it: Codex refuses the skill: description is 1,135 characters long (at most "
+        "1,024)"
+    ]
+    assert (shared / "um" / "agents" / "openai.yaml").is_file()
+    again = run("build", "um", "-t", "cursor")
+    assert again.returncode == 0, again.stderr
+    assert not [line for line in _warnings(again.stderr) if " reads " in line], again.stderr
+
+
+def test_agents_is_named_without_parentheses_within_parentheses() -> None:
+    """``agents (Agent Skills (.agents/skills))`` read as a typo in each warning naming it."""
+    from skillc_index.build import readers
+
+    assert readers._agent("agents") == "agents (Agent Skills)"
+    assert readers._agent("codex") == "codex (Codex)"
+    assert readers._agent("team") == "team"

@@ -297,8 +297,9 @@ def test_a_copy_in_a_shared_folder_is_refreshed_for_the_target_it_was_made_for(
     """``.claude/skills`` a symlink to ``.agents/skills`` (a common setup): a copy made by
     ``-t claude --copy`` was refreshed by a later ``-t cursor`` build as ``agents``, the first
     target of that folder, and Claude Code lost ``when_to_use``, ``paths``... without a
-    warning. The copy's manifest records its target, and a refresh keeps it; a ``-t codex``
-    copy stays Codex's."""
+    warning. The copy's manifest records its target, and a refresh keeps it; a later
+    ``-t codex`` build keeps it Claude Code's too (Codex reads that folder: it ignores the
+    fields it does not read), now recorded for Codex as well."""
     (project / ".agents" / "skills").mkdir(parents=True)
     (project / ".claude").mkdir()
     (project / ".claude" / "skills").symlink_to("../.agents/skills")
@@ -314,14 +315,16 @@ def test_a_copy_in_a_shared_folder_is_refreshed_for_the_target_it_was_made_for(
     assert front["paths"] == ["src/**", "deploy/*.yaml"] and "when_to_use" in front
     assert "- Ship" in (copy / "SKILL.md").read_text(encoding="utf-8")
     assert {change.target for change in result.fields} == {"cursor"}
-    build("deploy-app", targets=["codex"])  # named: the folder is Codex's now
+    build("deploy-app", targets=["codex"])  # the copy's target joins the folder's
     _edit(skill, "## Ship", "## Release")
     result = build("deploy-app", targets=["cursor"])
-    assert ("codex", "copy", "replaced") in {
+    assert ("claude", "copy", "replaced") in {
         (d.target, d.method, d.action) for d in result.deployments
     }
-    assert json.loads(manifest_path(copy).read_text(encoding="utf-8"))["target"] == "codex"
+    manifest = json.loads(manifest_path(copy).read_text(encoding="utf-8"))
+    assert (manifest["target"], manifest["shared"]) == ("claude", ["codex"])
     assert "- Release" in (copy / "SKILL.md").read_text(encoding="utf-8")
+    assert frontmatter(copy / "SKILL.md")["paths"] == ["src/**", "deploy/*.yaml"]
 
 
 @pytest.mark.skipif(os.name == "nt", reason="symlinks")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from skillc_index.build.agent_folders import AgentFolders
 from skillc_index.build.manifest import MANIFEST_FILE, Manifest, read_manifest, recorded_source
@@ -23,6 +24,7 @@ from skillc_index.digests import file_sha256
 from skillc_index.layout import META_DIR, SKILL_FILE, Layout, Scope
 
 __all__ = [
+    "Copy",
     "copy_deployments",
     "deployed_targets",
     "is_skillc_copy",
@@ -30,6 +32,16 @@ __all__ = [
     "same_build",
     "stale_copies",
 ]
+
+
+class Copy(NamedTuple):
+    """A copy of skillc's own made before (:func:`copy_deployments`)."""
+
+    targets: tuple[str, ...]
+    """The targets it may be refreshed as: the one its manifest records and those it was
+    written for too, else every target sharing its folder."""
+    recorded: bool
+    """Whether its manifest records the target it was written for (not guessed)."""
 
 
 def is_skillc_copy(path: Path, skill: str, manifest: Manifest | None = None) -> bool:
@@ -86,10 +98,10 @@ def _files_under(path: Path, tops: Collection[str]) -> set[str] | None:
 
 def _copies(
     skill: str, source: Path | None, folders: AgentFolders
-) -> dict[Path, tuple[tuple[str, ...], Manifest]]:
+) -> dict[Path, tuple[Copy, Manifest]]:
     """:func:`copy_deployments`, each copy with its manifest (read once); ``source`` None:
     whatever source each copy records."""
-    found: dict[Path, tuple[tuple[str, ...], Manifest]] = {}
+    found: dict[Path, tuple[Copy, Manifest]] = {}
     real_source: str | None = None
     for path, targets in folders.holding(skill).items():
         if path.is_symlink():  # a link to the runtime: its manifest is the runtime's
@@ -105,7 +117,8 @@ def _copies(
         if is_skillc_copy(path, skill, manifest):
             recorded, shared = manifest.extra.get("target"), manifest.extra.get("shared")
             also = [name for name in shared if name in targets] if isinstance(shared, list) else []
-            found[path] = ((recorded, *also) if recorded in targets else targets, manifest)
+            held = Copy((recorded, *also), True) if recorded in targets else Copy(targets, False)
+            found[path] = (held, manifest)
     return found
 
 
@@ -124,7 +137,7 @@ def copy_deployments(
     source: Path,
     layout: Layout,
     configured: Mapping[str, str] | None = None,
-) -> dict[Path, tuple[str, ...]]:
+) -> dict[Path, Copy]:
     """The copies of skillc's own of ``skill`` (:func:`is_skillc_copy`) built from ``source``
     (their manifest's ``source_path``, or a store skill of the name that is gone, the project
     moved: not another project's skill of that name) in the agent
@@ -132,10 +145,11 @@ def copy_deployments(
     refreshed as: the one its manifest records (``target``, the copy's since this was
     written) and those it was written for too (``shared``, of a folder several targets given
     share: :mod:`skillc_index.build.readers`), else every target sharing its folder (one,
-    unless a folder is shared: an older copy). A copy in a folder given as a path is not
-    looked for: a build refreshes it when the path is given again."""
+    unless a folder is shared: an older copy, :attr:`Copy.recorded` false). A copy in a
+    folder given as a path is not looked for: a build refreshes it when the path is given
+    again."""
     copies = _copies(skill, source, AgentFolders(scope, layout, configured))
-    return {path: targets for path, (targets, _) in copies.items()}
+    return {path: held for path, (held, _) in copies.items()}
 
 
 def deployed_targets(
@@ -161,10 +175,8 @@ def deployed_targets(
     found: dict[str, None] = {}
     for path, targets in folders.holding(skill).items():
         if path in copies:  # the targets it was written for, else the first sharing it
-            held, manifest = copies[path]
-            found.update(
-                dict.fromkeys(held[:1] if held[0] != manifest.extra.get("target") else held)
-            )
+            held = copies[path][0]
+            found.update(dict.fromkeys(held.targets if held.recorded else held.targets[:1]))
         elif link_target(path) == real_runtime:  # every target of its folder: the build
             found.update(dict.fromkeys(targets))  # deploys the one keeping the most fields
     return tuple(found)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from skillc_index.build.project import Projection
     from skillc_index.markdown.frontmatter import Frontmatter
 
-__all__ = ["MAX_HELD_FILE", "projected_files", "target_projections"]
+__all__ = ["MAX_HELD_FILE", "projected_files", "source_frontmatter", "target_projections"]
 
 
 def target_projections(
@@ -42,7 +42,7 @@ def target_projections(
     }
     if not dialects:
         return {}
-    front = _source_frontmatter(skill.source)
+    front = source_frontmatter(skill.source)
     if front is None:
         return {}
     from skillc_index.build.project import project, side_sources
@@ -87,7 +87,7 @@ def _held(projection: Projection, skill: ResolvedSkill) -> Projection:
     return projection._replace(files=tuple(kept), unheld=tuple(unheld))
 
 
-def _source_frontmatter(source: Path) -> Frontmatter | None:
+def source_frontmatter(source: Path) -> Frontmatter | None:
     """SKILL.md's frontmatter (its ``data_12``: as an agent, a YAML 1.2 reader, loads it, as
     the stub holds it), from as much of SKILL.md as a parse reads (``read_parsed``: a few MiB
     of a file of any size); None when it cannot be read."""

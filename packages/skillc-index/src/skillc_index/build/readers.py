@@ -5,9 +5,11 @@
   :func:`one_per_folder` deploys it as the target whose dialect keeps the most fields
   (:func:`keeping_most`: Claude Code's copy keeps every field, which the other agents ignore),
   with the side files the others' dialects write (Codex's ``agents/openai.yaml``: a user-only
-  skill stays user-only in Codex), and says, for each other target, what its agent gets there
-  that its own dialect would not have written. A copy's manifest records the others
-  (``shared``): a refresh (``copies``) and ``build --all`` write it for them all again.
+  skill stays user-only in Codex), and says, for each other target, what its agent misses
+  there (a field its dialect writes, a side file, Codex refusing the skill) when the build
+  deploys there anew. A copy's manifest records the others (``shared``): a build of any of
+  them (the copy's targets join the folder's), a refresh (``copies``) and ``build --all``
+  write it for them all again.
 - An agent named that reads the skill through the folders of other targets deployed too
   (``AgentTarget.reads``: Copilot reads ``.claude/skills`` and ``.agents/skills``) lists it
   once per folder: :func:`read_twice` says so, naming the agent and the folders.
@@ -16,14 +18,16 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from skillc_index.diagnostics import Notice, SkillcError
+from skillc_index.dialect import CODEX, codex_refusal
 from skillc_index.layout import KNOWN_TARGETS, Layout, Scope
 
 if TYPE_CHECKING:
+    from skillc_index.build.copies import Copy
     from skillc_index.build.deploy import DeployPlan
     from skillc_index.build.project import Projection
 
@@ -63,8 +67,9 @@ def _groups(
 
 
 def _agent(target: str) -> str:
+    """``codex (Codex)``; ``agents (Agent Skills)``: no parentheses within parentheses."""
     dialect = KNOWN_TARGETS[target].dialect if target in KNOWN_TARGETS else None
-    return target if dialect is None else f"{target} ({dialect.agent})"
+    return target if dialect is None else f"{target} ({dialect.agent.split(' (')[0]})"
 
 
 def _quoted(fields: Sequence[str]) -> str:
@@ -72,30 +77,37 @@ def _quoted(fields: Sequence[str]) -> str:
 
 
 def _differences(
-    other: Projection | None, kept: Projection | None, merged: Projection | None
+    name: str,
+    read: Mapping[str, Any] | None,
+    projections: Mapping[str, Projection],
+    kept: str,
+    skill: str,
 ) -> list[str]:
-    """What the agent of the target projected as ``other`` gets in the deployment of the
-    target projected as ``kept`` (``merged``: with the other targets' side files) that its own
-    dialect would not have written (None: the source's frontmatter as it is)."""
+    """What matters to the agent of target ``name`` in the deployment made as target ``kept``
+    (``projections``: the latter's given the others' side files; ``read``: the frontmatter
+    it holds, None when it cannot be read): Codex refusing the skill
+    (:func:`~skillc_index.dialect.codex_refusal`), a field its own dialect writes missing,
+    a side file it needs missing or not as its own dialect writes it. Not a field it does
+    not read, nor a value written otherwise (its agent reads it all the same)."""
+    other = projections.get(name)
     if other is None:  # no dialect (a folder, a [targets] entry): anything is its own
         return []
-    if kept is None or merged is None:  # the source's frontmatter: what the agent reads
-        if not other.changed:
-            return []
-        return ["the source's frontmatter as it is", *(f"no {rel}" for rel in other.side_files)]
     said: list[str] = []
-    mine, theirs = other.frontmatter, kept.frontmatter
-    if extra := [field for field in theirs if field not in mine]:
-        said.append(f"with {_quoted(extra)}, which its own dialect leaves out")
-    if missing := [field for field in mine if field not in theirs]:
+    codex = name in KNOWN_TARGETS and KNOWN_TARGETS[name].dialect is CODEX
+    refusal = codex_refusal(read, skill) if codex and read is not None else None
+    if refusal is not None:
+        said.append(f"Codex refuses the skill: {refusal}")
+    deployed = projections.get(kept)
+    if deployed is not None and (
+        missing := [field for field in other.frontmatter if field not in deployed.frontmatter]
+    ):
         said.append(f"without {_quoted(missing)}")
-    if changed := [field for field in mine if field in theirs and mine[field] != theirs[field]]:
-        said.append(f"{_quoted(changed)} not as its own dialect writes it")
+    written = {} if deployed is None else deployed.side_files
     for rel, text in other.side_files.items():
-        if kept.side_files.get(rel) == text:
-            continue
-        done = merged.side_files.get(rel) == text
-        said.append(f"{rel} {'written for it' if done else 'not as its own dialect writes it'}")
+        if rel not in written:
+            said.append(f"no {rel}")
+        elif written[rel] != text:
+            said.append(f"{rel} not as its own dialect writes it")
     return said
 
 
@@ -122,56 +134,81 @@ def one_per_folder(
     scope: Scope,
     layout: Layout,
     configured: Mapping[str, str] | None,
-    copies: Mapping[Path, Sequence[str]] | None = None,
-) -> tuple[list[str], dict[Path, list[str]], list[Notice]]:
+    copies: Mapping[Path, Copy] | None = None,
+    source: Path | None = None,
+) -> tuple[list[str], dict[Path, list[str]], list[tuple[str, Notice]]]:
     """``targets`` ordered so that, of those sharing one real folder, the one deployed there
     (:func:`keeping_most`) comes first, where the first of them was
     (:func:`~skillc_index.build.deploy.plan_deployments` plans each folder once, for its
     first target, and records the others); its projection in ``projections`` is given the
-    side files of the others that it does not write itself. The same for each copy made
-    before (``copies``: path -> the targets it may be refreshed as,
-    :func:`~skillc_index.build.copies.copy_deployments`), in a folder of no target given:
-    its targets, the one it is refreshed as first. And a warning for each other target given
-    whose agent reads there what its own dialect would not have written."""
-    ordered: list[str] = []
-    notices: list[Notice] = []
+    side files of the others that it does not write itself. A copy made before (``copies``,
+    :func:`~skillc_index.build.copies.copy_deployments`) in the folder of a target given
+    adds the targets its manifest records to that folder's (a build of one of them keeps it
+    for the others); one in a folder of no target given is refreshed as the first of its
+    targets (``refresh``: path -> its targets, ordered so). And, with the real folder it is
+    about, a warning for each other target whose agent reads there what matters to it
+    (:func:`_differences`; ``source``: the skill's folder, whose frontmatter a link holds),
+    for the build to say when it deploys that folder anew."""
     groups = _groups(targets, scope, layout, configured)
-    for group in groups.values():
+    for path, held in (copies or {}).items():
+        group = groups.get(os.path.realpath(path.parent))
+        if group is not None and held.recorded:
+            group += [(name, path.parent) for name in held.targets if name not in dict(group)]
+    ordered: list[str] = []
+    sharing: dict[str, Group] = {}
+    for folder, group in groups.items():
         names = [target for target, _ in group]
         kept = keeping_most(names, projections)
         ordered += [kept, *(name for name in names if name != kept)]
-        if len(group) == 1:
-            continue
-        original = projections.get(kept)
-        _with_side_files(ordered[-len(names) :], projections)
-        roots = dict(group)
-        for name in (name for name in names if name != kept):
-            said = _differences(projections.get(name), original, projections.get(kept))
-            if said:
-                where = layout.display(roots[kept])
-                same = "" if roots[name] == roots[kept] else f" ({where} is the same folder)"
-                notices.append(
-                    Notice(
-                        f"{_agent(name)} reads {layout.display(roots[name] / skill)}, deployed "
-                        f"as {_agent(kept)} reads it{same}: {'; '.join(said)}"
-                    )
-                )
+        if len(group) > 1:
+            sharing[folder] = [(kept, dict(group)[kept]), *(t for t in group if t[0] != kept)]
     refresh: dict[Path, list[str]] = {}
     for path, held in (copies or {}).items():
-        kept = keeping_most(held, projections)
-        refresh[path] = [kept, *(name for name in held if name != kept)]
-        if len(held) > 1 and os.path.realpath(path.parent) not in groups:
-            _with_side_files(refresh[path], projections)
+        kept = keeping_most(held.targets, projections)
+        refresh[path] = [kept, *(name for name in held.targets if name != kept)]
+        folder = os.path.realpath(path.parent)
+        if len(held.targets) > 1 and folder not in groups:
+            sharing[folder] = [(name, path.parent) for name in refresh[path]]
+    notices: list[tuple[str, Notice]] = []
+    for folder, group in sharing.items():
+        _with_side_files([name for name, _ in group], projections)
+        (kept, root), others = group[0], group[1:]
+        deployed = projections.get(kept)
+        read = deployed.frontmatter if deployed is not None else _frontmatter(source)
+        for name, where in others:
+            said = _differences(name, read, projections, kept, skill)
+            if said:
+                same = "" if where == root else f" ({layout.display(root)} is the same folder)"
+                text = (
+                    f"{_agent(name)} reads {layout.display(where / skill)}, deployed as "
+                    f"{_agent(kept)} reads it{same}: {'; '.join(said)}"
+                )
+                notices.append((folder, Notice(text)))
     return ordered, refresh, notices
 
 
+def _frontmatter(source: Path | None) -> Mapping[str, Any] | None:
+    """The frontmatter of the skill in ``source`` as an agent loads it (a link to the
+    runtime holds it as it is), or None."""
+    from skillc_index.build.projections import source_frontmatter
+
+    front = None if source is None else source_frontmatter(source)
+    return None if front is None else front.data_12
+
+
 def read_twice(
-    named: Sequence[DeployPlan], plans: Sequence[DeployPlan], layout: Layout, scope: Scope
+    named: Sequence[DeployPlan],
+    plans: Sequence[DeployPlan],
+    layout: Layout,
+    scope: Scope,
+    created: Collection[str],
 ) -> list[Notice]:
     """A warning for each built-in agent of the ``named`` targets' plans (the targets sharing
     a plan's folder too, :attr:`DeployPlan.shared`) that reads the skill in the folders of
     other ``plans`` too (``AgentTarget.reads``; the build's plans, a copy refreshed included):
-    it lists the skill once per folder, each in the dialect written there."""
+    it lists the skill once per folder, each in the dialect written there. Said when the
+    build created the deployment in one of those folders (``created``: their real paths), not
+    again on each build after."""
     folders: dict[str, DeployPlan] = {}
     for plan in plans:
         folders.setdefault(os.path.realpath(plan.path.parent), plan)
@@ -189,7 +226,7 @@ def read_twice(
                 continue
             if real != own and real in folders:
                 also.setdefault(real, folders[real])
-        if also:
+        if also and any(folder in created for folder in (own, *also)):
             shown = ", ".join(
                 f"{layout.display(other.path)} ({other.target})" for other in also.values()
             )

@@ -356,16 +356,15 @@ def _build_skill(
         copies = copy_deployments(
             target_skill.name, target_skill.scope, target_skill.source, layout, config.targets
         )  # made before, each refreshed too (the targets given are planned first)
-        candidates = [target for targets in copies.values() for target in targets]
+        candidates = [target for held in copies.values() for target in held.targets]
         projections = target_projections(
             [*target_names, *candidates], resolved, config, files.files
         )
         target_names, refresh, shared = one_per_folder(  # targets sharing a folder: one
             # deployment, as the one that keeps the most fields (each copy's first in refresh)
             target_names, projections, skill=target_skill.name, scope=target_skill.scope,
-            layout=layout, configured=config.targets, copies=copies,
+            layout=layout, configured=config.targets, copies=copies, source=resolved.source,
         )  # fmt: skip
-        notices += shared
         planned = functools.partial(  # a target's plan: the named ones', each copy's refresh
             plan_deployments,
             skill=target_skill.name,
@@ -391,8 +390,11 @@ def _build_skill(
         )
         notices.extend(Notice(text) for text in dict.fromkeys(unheld))
         plans += _refresh_plans(refresh, plans, planned, layout, notices)
-        notices += read_twice(plans[:named], plans, layout, target_skill.scope)
-        guessed = {targets[0] for path, targets in refresh.items() if len(copies[path]) > 1}
+        guessed = {  # a copy whose manifest records no target, refreshed as one chosen here
+            refresh[path][0]
+            for path, held in copies.items()
+            if not held.recorded and len(held.targets) > 1
+        }
         fields = [  # of the targets given, and of a copy refreshed for a target chosen here (a
             # copy refreshed for the target it records was reported when it was made)
             change
@@ -450,6 +452,14 @@ def _build_skill(
                 continue
             deployments.append(deployment)
             notices.extend(deploy_notices)
+        actions = {os.path.realpath(done.path.parent): done.action for done in deployments}
+        # what the agents sharing a folder get there, and an agent listing the skill in
+        # several: said when the build deploys there anew, not on each build after
+        notices += [
+            notice for folder, notice in shared if actions.get(folder, "unchanged") != "unchanged"
+        ]
+        created = {folder for folder, action in actions.items() if action == "created"}
+        notices += read_twice(plans[:named], plans, layout, target_skill.scope, created)
         from skillc_index.route.parked import refresh_moved, refresh_parked
 
         notices += refresh_parked(  # the copies behind a router (no agent loads them now)
