@@ -159,6 +159,59 @@ def test_routing_claude_still_keeps_its_folder_only_fields_and_ignores_codex_s_m
     assert names(project / ".skillc" / "skills") == ["release"]
 
 
+def _shared_folder(project: Path) -> Path:
+    """``.claude/skills`` a symlink to ``.agents/skills`` (Claude Code and Codex read one
+    folder), holding a skill with a model and a hook, one Codex's side file makes user-only
+    and a plain one."""
+    folder = project / ".agents" / "skills"
+    folder.mkdir(parents=True)
+    (project / ".claude").mkdir(exist_ok=True)
+    (project / ".claude" / "skills").symlink_to("../.agents/skills")
+    guarded = agent_skill(folder, "guarded")
+    text = (guarded / "SKILL.md").read_text(encoding="utf-8")
+    hook = (
+        "model: opus\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n"
+        "        - type: command\n          command: ./run.sh\n---\n\n"
+    )
+    (guarded / "SKILL.md").write_text(text.replace("---\n\n", hook, 1), encoding="utf-8")
+    release = agent_skill(folder, "release")
+    (release / "agents").mkdir()
+    (release / "agents" / "openai.yaml").write_text(
+        "policy:\n  allow_implicit_invocation: false\n", encoding="utf-8"
+    )
+    agent_skill(folder, "plain")
+    return folder
+
+
+def test_routing_codex_in_a_folder_claude_code_reads_too_keeps_its_folder_only_fields(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """Claude Code reads ``.agents/skills`` through ``.claude/skills``: the skill whose hook
+    it runs stays there when Codex's folder is routed, or Claude Code lost the hook."""
+    folder = _shared_folder(project)
+    data = route_json(cli, "install", "-t", "codex")
+    left = {skill["name"]: skill["reason"] for skill in data["left"]}
+    assert sorted(left) == ["guarded", "release"]
+    assert left["guarded"].startswith("sets model, hooks, which Claude Code acts on only")
+    assert names(folder) == ["guarded", "release", "skill-router"]
+    assert names(project / ".skillc" / "skills") == ["plain"]
+    assert "hooks:" in (folder / "guarded" / "SKILL.md").read_text(encoding="utf-8")
+
+
+def test_routing_claude_in_a_folder_codex_reads_too_keeps_codex_s_user_only_skill(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """The reverse: ``.claude/skills`` is Codex's folder too, so Codex's own user-only marker
+    keeps the skill there for the user's ``$release``."""
+    folder = _shared_folder(project)
+    data = route_json(cli, "install", "-t", "claude")
+    left = {skill["name"]: skill["reason"] for skill in data["left"]}
+    assert sorted(left) == ["guarded", "release"]
+    assert left["release"].startswith("user-only (agents/openai.yaml")
+    assert names(project / ".skillc" / "skills") == ["plain"]
+    assert names(folder) == ["guarded", "release", "skill-router"]
+
+
 # -- a store folder whose name breaks the name rule -------------------------------------------
 
 

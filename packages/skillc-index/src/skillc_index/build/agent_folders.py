@@ -69,6 +69,13 @@ class AgentFolders:
             real = self._real[target] = os.path.realpath(self.roots[target])
         return real
 
+    def sharing(self, folder: Path) -> tuple[str, ...]:
+        """The targets whose folder is ``folder``, compared as real paths: ``agents`` and
+        ``codex`` share ``.agents/skills``, and so does ``claude`` when ``.claude/skills`` is
+        a symlink to it (every agent of them reads what is in it)."""
+        real = os.path.realpath(folder)
+        return tuple(target for target in self.roots if self._real_root(target) == real)
+
     def holding(self, name: str) -> dict[Path, tuple[str, ...]]:
         """``<folder>/<name>`` -> the targets whose folder that is, for the folders holding an
         entry ``name``: each real folder once, under its first target's path, with every

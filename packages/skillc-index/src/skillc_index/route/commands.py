@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from skillc_index.command_errors import ForeignFolder, GitCannotTell
 from skillc_index.diagnostics import Notice, SkillcError
-from skillc_index.layout import Layout, ResolvedSkill, agent_targets
+from skillc_index.layout import Layout, ResolvedSkill
 from skillc_index.programs import skc_missing
 from skillc_index.route.manifest import (
     MoveRecord,
@@ -39,6 +39,7 @@ from skillc_index.route.plan import (
     EntryPlan,
     behind,
     classify,
+    folder_readers,
     holds_skill,
     not_moved,
     redeployed,
@@ -248,13 +249,12 @@ def _install(
     if old is None and router_state == "edited":
         router_state = "other"  # no route of ours here: a router skillc never wrote
     scan = scan_folder(place)
-    target = agent_targets(config.targets).get(place.agent)
-    dialect = target.dialect if target is not None else None
+    dialects = folder_readers(place, layout, config.targets)
     for name in scan.names:
         if name == ROUTER_NAME and router_state in ("ours", "edited"):
             continue
         try:
-            found = classify(place, layout, name, routed_names, dialect)
+            found = classify(place, layout, name, routed_names, dialects)
         except OSError as exc:
             scan.skip(name, exc)
             continue

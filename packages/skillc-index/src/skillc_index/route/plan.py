@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -31,6 +32,7 @@ __all__ = [
     "behind",
     "classify",
     "deployment_of",
+    "folder_readers",
     "holds_skill",
     "not_moved",
     "redeployed",
@@ -105,18 +107,37 @@ def _same_link(one: Path, parked: Path) -> bool:
     return here is not None and here == link_target(parked, one.parent)
 
 
+def folder_readers(
+    place: RoutePlace, layout: Layout, configured: Mapping[str, str] | None = None
+) -> tuple[Dialect | None, ...]:
+    """What each agent that reads the agent folder of ``place`` reads (:func:`classify`'s
+    ``dialects``): the routed target's dialect and that of every other target whose folder
+    is the same real folder (:meth:`~skillc_index.build.agent_folders.AgentFolders.sharing`:
+    ``.claude/skills`` a symlink to ``.agents/skills``, which Codex reads; None for a folder
+    of the config, ``configured``, whose agent may be Claude Code)."""
+    from skillc_index.build.agent_folders import AgentFolders
+    from skillc_index.layout import agent_targets
+
+    known = agent_targets(configured)
+    sharing = AgentFolders(place.scope, layout, configured).sharing(place.folder)
+    targets = dict.fromkeys((place.agent, *sharing))
+    return tuple(known[target].dialect if target in known else None for target in targets)
+
+
 def classify(
     place: RoutePlace,
     layout: Layout,
     name: str,
     taken: set[str],
-    dialect: Dialect | None = None,
+    dialects: Sequence[Dialect | None] = (None,),
 ) -> EntryPlan | SkillLeft | None:
     """What install does with the entry ``name`` of the agent folder: a plan, a reason to
     leave it, or None for what is not a skill (a file, a folder without SKILL.md).
-    ``dialect``: what the agent of the folder reads (its target's; None for a folder of the
-    config, whose agent may be Claude Code): Codex's user-only marker counts where Codex reads
-    the folder (its side file), Claude Code's folder-only fields where Claude Code may."""
+    ``dialects``: what each agent that reads the folder reads (:func:`folder_readers`; None
+    for a folder of the config, whose agent may be Claude Code): Codex's user-only marker
+    counts where Codex reads the folder (its side file), Claude Code's folder-only fields
+    where Claude Code may, whichever agent is routed: the skill moved behind the router is
+    gone for each of them."""
     from skillc_index.listing.agents import folder_fields, implicit, side_file, user_only
     from skillc_index.listing.entryfile import entry_frontmatter
 
@@ -133,7 +154,7 @@ def classify(
             f"user-only (disable-model-invocation: true): it stays for the user's /{name}",
             "user-only",
         )
-    codex = dialect is not None and CODEX_SIDE_FILE in dialect.side_files
+    codex = any(d is not None and CODEX_SIDE_FILE in d.side_files for d in dialects)
     if codex and skill and not implicit(side_file(path, "codex")):  # Codex's own marker
         return SkillLeft(
             name,
@@ -142,7 +163,7 @@ def classify(
             f"for the user's ${name}",
             "user-only",
         )
-    claude = dialect is None or dialect.reads >= CLAUDE_CODE_FOLDER_FIELDS
+    claude = any(d is None or d.reads >= CLAUDE_CODE_FOLDER_FIELDS for d in dialects)
     fields = folder_fields(front) if claude else []
     if fields:  # read through the router, Claude Code would never act on them
         return SkillLeft(
