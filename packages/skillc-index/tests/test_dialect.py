@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from skillc_index.dialect import PACKAGE_DIALECTS, STANDARD_FIELDS
+import skillc_index
+from skillc_index.dialect import PACKAGE_DIALECTS, STANDARD_FIELDS, folded_text
 from skillc_index.layout import KNOWN_TARGETS
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -67,3 +68,17 @@ def test_the_shared_folder_accepts_what_all_its_readers_accept() -> None:
         if dialect.description_limit is not None:
             assert shared.description_limit is not None
             assert shared.description_limit <= dialect.description_limit
+
+
+def test_one_fold_of_white_space_for_what_the_agents_list() -> None:
+    """``folded_text``: a text's runs of white space as one space, none at either end; ""
+    for anything else. It has one home: no module of skillc-index writes it again."""
+    assert folded_text("  Does\n\tx  and  y \u3000") == "Does x and y"
+    assert [folded_text(value) for value in (None, 3, ["a"], {"a": "b"}, "  ")] == [""] * 5
+    source = Path(skillc_index.__file__).parent
+    copies = [
+        path.relative_to(source).as_posix()
+        for path in sorted(source.rglob("*.py"))
+        if ".split()) if isinstance(" in path.read_text(encoding="utf-8")
+    ]
+    assert copies == ["dialect.py"]

@@ -57,6 +57,7 @@ __all__ = [
     "compatibility_problem",
     "description_problem",
     "fit_text",
+    "folded_text",
     "name_faults",
     "name_refusals",
     "plugin_name_rule",
@@ -396,6 +397,15 @@ def text_length(value: str) -> int:
     return len(value)
 
 
+def folded_text(value: object) -> str:
+    """A frontmatter ``value`` as the agents list it and Codex counts it: a text with each run
+    of white space folded to one space, none at either end (codex-rs ``loader.rs``,
+    ``sanitize_single_line``; Claude Code's listing shows an entry on one line); "" for
+    anything but text. The one fold of the listing's model, :func:`codex_refusal` and lint's
+    listing rule."""
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
 def is_text(value: object) -> TypeGuard[str]:
     """Whether a standard field's ``value`` (``license``, ``compatibility``) as YAML 1.2 reads
     it (an unquoted date is a string there) is text, as the specification makes it: the one
@@ -439,14 +449,11 @@ def codex_refusal(frontmatter: Mapping[str, Any], folder: str | None = None) -> 
     :data:`CODEX`'s ``short_description_limit``, a name over :data:`NAME_LIMIT`. The one
     model of the listing (``skc list --budget``, ``skc eval``) and ``skc build``'s warning."""
 
-    def folded(value: object) -> str:
-        return " ".join(value.split()) if isinstance(value, str) else ""
-
-    problem = description_problem(folded(frontmatter.get("description")))
+    problem = description_problem(folded_text(frontmatter.get("description")))
     if problem is not None:
         return problem
     metadata = frontmatter.get("metadata")
-    short = folded(metadata.get(SHORT_DESCRIPTION)) if isinstance(metadata, Mapping) else ""
+    short = folded_text(metadata.get(SHORT_DESCRIPTION)) if isinstance(metadata, Mapping) else ""
     limit = CODEX.short_description_limit or DESCRIPTION_LIMIT
     if text_length(short) > limit:
         return (
@@ -460,8 +467,7 @@ def codex_name_refusal(name: object, folder: str | None = None) -> str | None:
     """Why Codex's loader refuses a skill whose frontmatter's ``name`` is ``name`` (its white
     space folded; when that is no text or nothing, the name of its folder ``folder``): over
     :data:`NAME_LIMIT` characters; None when it takes it (Codex checks no other rule)."""
-    taken = " ".join(name.split()) if isinstance(name, str) else ""
-    taken = taken or (folder or "")
+    taken = folded_text(name) or (folder or "")
     if len(taken) > NAME_LIMIT:
         return f"the name is {len(taken):,} characters long (at most {NAME_LIMIT})"
     return None

@@ -41,7 +41,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from skillc_index.dialect import CLAUDE_CODE, CLAUDE_CODE_FOLDER_FIELDS, codex_refusal
+from skillc_index.dialect import (
+    CLAUDE_CODE,
+    CLAUDE_CODE_FOLDER_FIELDS,
+    codex_refusal,
+    folded_text,
+)
 
 __all__ = [
     "AGENTS",
@@ -80,10 +85,6 @@ _CODEX_SCOPE_RANK = {"project": 2, "global": 3}
 CHARS_PER_TOKEN = 4
 
 ShownState = Literal["full", "shortened", "name-only", "omitted"]
-
-
-def _text(value: object) -> str:
-    return " ".join(value.split()) if isinstance(value, str) else ""
 
 
 def user_only(frontmatter: Mapping[str, Any]) -> bool:
@@ -146,12 +147,12 @@ def entry_description(
     agent priced as Claude Code lists reads (its dialect's: only one that reads
     ``disable-model-invocation`` hides a skill, only one that reads ``when_to_use`` adds it);
     ``folder``: the name of the skill's folder (Codex's name of a skill without one)."""
-    description = _text((frontmatter or {}).get("description"))
+    description = folded_text((frontmatter or {}).get("description"))
     if agent == "claude":
         hides = "disable-model-invocation" in reads
         if frontmatter is not None and hides and user_only(frontmatter):
             return None
-        when = _text((frontmatter or {}).get("when_to_use")) if "when_to_use" in reads else ""
+        when = folded_text((frontmatter or {}).get("when_to_use")) if "when_to_use" in reads else ""
         if when:
             description = f"{description} {when}".strip()
         return description[:limit]

@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillc_index.config import Config
-from skillc_index.dialect import CLAUDE_CODE
+from skillc_index.dialect import CLAUDE_CODE, folded_text
 from skillc_index.layout import SKILL_FILE, Layout, Scope
 from skillc_index.listing.agents import (
     MAX_ENTRY_DESCRIPTION,
@@ -118,10 +118,6 @@ __all__ = [
 ]
 
 
-def _text(value: object) -> str:
-    return " ".join(value.split()) if isinstance(value, str) else ""
-
-
 def read_entry(
     path: Path,
     model: AgentName = "claude",
@@ -144,7 +140,7 @@ def read_entry(
         return None
     data, front = skill_frontmatter(text)
     description = entry_description(model, data, side_file(path, model), limit, reads, path.name)
-    name = _text((data or {}).get("name")) or path.name
+    name = folded_text((data or {}).get("name")) or path.name
     shown = listed_file(path, model) if file is None else file
     name_chars = entry_chars(model, name, "", shown)
     chars = entry_chars(model, name, description, shown) if description else name_chars

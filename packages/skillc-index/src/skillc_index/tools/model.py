@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from skillc_index.dialect import folded_text
 from skillc_index.markdown.frontmatter import split_frontmatter
 from skillc_index.text import BOM, normalize_newlines
 from skillc_index.tools.command import (
@@ -543,7 +544,7 @@ def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
         timeout = DEFAULT_TIMEOUT
     return ToolSkill(
         name=name if isinstance(name, str) and name else folder_name,
-        description=" ".join(description.split()) if isinstance(description, str) else "",
+        description=folded_text(description),
         version=version if isinstance(version, str) else None,
         modes=modes or ("Global",),
         read_only=_flag(data, "read_only"),

@@ -22,6 +22,7 @@ from skillc_index import (
     estimate_tokens,
     folder_budget,
 )
+from skillc_index.dialect import folded_text
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter
 from skillc_lint._skill import Skill
@@ -41,17 +42,13 @@ def skill_tokens(skill: Skill, options: Options) -> Findings:
         )
 
 
-def _collapsed(value: object) -> str:
-    return " ".join(value.split()) if isinstance(value, str) else ""
-
-
 def description_listing(skill: Skill, options: Options) -> Findings:
     """SKL922: the listing entry's text (``description``, and ``when_to_use`` which Claude
     Code appends) fits in the ``max-chars`` (1,536) characters an agent's skill listing keeps
     of one skill; past that it is cut and the agent never sees the rest."""
     data = frontmatter(skill)
-    when_to_use = _collapsed(data.get("when_to_use"))
-    text = " ".join(t for t in (_collapsed(data.get("description")), when_to_use) if t)
+    when_to_use = folded_text(data.get("when_to_use"))
+    text = " ".join(t for t in (folded_text(data.get("description")), when_to_use) if t)
     limit = options["max-chars"]
     if len(text) > limit:
         what = "description (with when_to_use)" if when_to_use else "description"
