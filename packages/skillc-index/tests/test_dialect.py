@@ -7,8 +7,15 @@ import re
 from pathlib import Path
 
 import skillc_index
-from skillc_index.dialect import PACKAGE_DIALECTS, STANDARD_FIELDS, folded_text
+from skillc_index.dialect import (
+    PACKAGE_DIALECTS,
+    STANDARD_FIELDS,
+    codex_name_refusal,
+    codex_refusal,
+    folded_text,
+)
 from skillc_index.layout import KNOWN_TARGETS
+from skillc_index.listing.agents import entry_description
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -68,6 +75,39 @@ def test_the_shared_folder_accepts_what_all_its_readers_accept() -> None:
         if dialect.description_limit is not None:
             assert shared.description_limit is not None
             assert shared.description_limit <= dialect.description_limit
+
+
+def test_codex_folds_the_name_of_the_folder_as_it_folds_the_frontmatter_s() -> None:
+    """codex-rs's ``default_skill_name`` folds the folder's name before the length check: 66
+    characters with a run of three spaces are 64 to it."""
+    spaced = "n" * 32 + "   " + "n" * 31
+    assert codex_name_refusal(None, spaced) is None
+    assert codex_name_refusal("", f" {'n' * 64}\t") is None
+    assert codex_name_refusal(None, "n" * 65) == "the name is 65 characters long (at most 64)"
+    assert entry_description("codex", {"description": "Does x."}, folder=spaced) == "Does x."
+
+
+def test_codex_refuses_what_its_typed_parse_fails_on() -> None:
+    """Codex's loader parses the frontmatter into strings and a ``metadata`` mapping: a list
+    or a mapping where it wants text, or a ``metadata`` that is not a mapping, refuses the
+    whole skill (not listed)."""
+    base = {"name": "x", "description": "Does x."}
+    refused = [
+        ("metadata is not a mapping", {**base, "metadata": "v1"}),
+        ("metadata is not a mapping", {**base, "metadata": ["a"]}),
+        ("name is not text", {**base, "name": ["x"]}),
+        ("description is not text", {**base, "description": {"a": "b"}}),
+        (
+            "metadata.short-description is not text",
+            {**base, "metadata": {"short-description": ["a", "b"]}},
+        ),
+    ]
+    for why, frontmatter in refused:
+        assert codex_refusal(frontmatter) == why, frontmatter
+        assert entry_description("codex", frontmatter) is None
+    # what it takes: metadata set to nothing, other keys of any type, a mapping of strings
+    for taken in ({"metadata": None}, {"metadata": {"tags": ["a"], "short-description": "y"}}):
+        assert codex_refusal({**base, **taken}) is None, taken
 
 
 def test_one_fold_of_white_space_for_what_the_agents_list() -> None:

@@ -442,18 +442,36 @@ def description_problem(value: str, limit: int = DESCRIPTION_LIMIT) -> str | Non
 
 
 def codex_refusal(frontmatter: Mapping[str, Any], folder: str | None = None) -> str | None:
-    """Why Codex's loader refuses a skill of this ``frontmatter`` (loaded; a skill of a folder
-    named ``folder`` when it has no ``name``), counting each text with its white space folded
-    as Codex does, or None: a description empty or over :data:`DESCRIPTION_LIMIT` characters
-    (:func:`description_problem`), a ``metadata.short-description`` over
-    :data:`CODEX`'s ``short_description_limit``, a name over :data:`NAME_LIMIT`. The one
-    model of the listing (``skc list --budget``, ``skc eval``) and ``skc build``'s warning."""
-
+    """Why Codex's loader refuses a skill of this ``frontmatter`` (loaded; a skill of a
+    folder named ``folder`` when it has no ``name``), or None, as codex-rs
+    ``core-skills/src/loader.rs`` reads it. Its typed parse fails on a ``name``,
+    ``description`` or ``metadata.short-description`` that is a list or a mapping, and on a
+    ``metadata`` that is not a mapping (one set to nothing counts as none here, as
+    ``metadata:`` left empty parses; whether it takes a ``null`` written out is not
+    modelled). Then each text, its white space folded (:func:`folded_text`), is refused: a
+    description empty or over :data:`DESCRIPTION_LIMIT` characters
+    (:func:`description_problem`), a short description over :data:`CODEX`'s
+    ``short_description_limit``, a name over :data:`NAME_LIMIT` (:func:`codex_name_refusal`).
+    Its parse takes a number, a boolean or a date as the text it is written as, which the
+    loaded value no longer holds: such a description counts as empty here, such a name or
+    short description as none. The one model of the listing (``skc list --budget``, ``skc
+    eval``) and ``skc build``'s warning."""
+    metadata = frontmatter.get("metadata")
+    if metadata is not None and not isinstance(metadata, Mapping):
+        return "metadata is not a mapping"
+    metadata = metadata or {}
+    typed = (
+        ("name", frontmatter.get("name")),
+        ("description", frontmatter.get("description")),
+        (f"metadata.{SHORT_DESCRIPTION}", metadata.get(SHORT_DESCRIPTION)),
+    )
+    for field, value in typed:
+        if isinstance(value, (list, Mapping)):
+            return f"{field} is not text"
     problem = description_problem(folded_text(frontmatter.get("description")))
     if problem is not None:
         return problem
-    metadata = frontmatter.get("metadata")
-    short = folded_text(metadata.get(SHORT_DESCRIPTION)) if isinstance(metadata, Mapping) else ""
+    short = folded_text(metadata.get(SHORT_DESCRIPTION))
     limit = CODEX.short_description_limit or DESCRIPTION_LIMIT
     if text_length(short) > limit:
         return (
@@ -464,10 +482,11 @@ def codex_refusal(frontmatter: Mapping[str, Any], folder: str | None = None) -> 
 
 
 def codex_name_refusal(name: object, folder: str | None = None) -> str | None:
-    """Why Codex's loader refuses a skill whose frontmatter's ``name`` is ``name`` (its white
-    space folded; when that is no text or nothing, the name of its folder ``folder``): over
-    :data:`NAME_LIMIT` characters; None when it takes it (Codex checks no other rule)."""
-    taken = folded_text(name) or (folder or "")
+    """Why Codex's loader refuses a skill whose frontmatter's ``name`` is ``name``, or the
+    name of its folder ``folder`` when that is no text or nothing, each with its white space
+    folded (:func:`folded_text`, as codex-rs's ``default_skill_name`` folds the folder's):
+    over :data:`NAME_LIMIT` characters; None when it takes it (Codex checks no other rule)."""
+    taken = folded_text(name) or folded_text(folder)
     if len(taken) > NAME_LIMIT:
         return f"the name is {len(taken):,} characters long (at most {NAME_LIMIT})"
     return None
