@@ -73,6 +73,22 @@ def test_a_projection_cuts_the_short_description_where_codex_reads_it() -> None:
     assert copilot.changes == ()
 
 
+def test_a_projection_counts_the_short_description_folded_as_codex_does() -> None:
+    """Codex folds white space before it counts: 1,037 characters that fold to 753 are
+    within its limit, kept as written (no cut, no change); over it even folded, the folded
+    text is cut."""
+    spaced = "    ".join(["Summarises release notes."] * 29) + " " * 200
+    assert len(spaced) > 1024 and len(" ".join(spaced.split())) < 1024
+    source = {"name": "sd", "description": "Does x.", "metadata": {"short-description": spaced}}
+    projection = project_frontmatter(source, CODEX, "codex")
+    assert projection.frontmatter["metadata"]["short-description"] == spaced
+    assert projection.changes == ()
+    assert dialects.codex_refusal(projection.frontmatter) is None
+    long = {**source, "metadata": {"short-description": "  ".join(["y" * 9] * 120)}}
+    short = project_frontmatter(long, CODEX, "codex").frontmatter["metadata"]["short-description"]
+    assert len(short) == 1024 and "  " not in short and short.endswith("\u2026")
+
+
 def test_a_build_for_codex_cuts_the_short_description_and_says_so(
     cli: Callable[..., Run], project: Path, write_skill: WriteSkill
 ) -> None:

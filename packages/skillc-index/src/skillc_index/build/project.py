@@ -44,9 +44,11 @@ from skillc_index.dialect import (
     Dialect,
     codex_name_refusal,
     fit_text,
+    folded_text,
     is_text,
     skill_name_problem,
     text_fault,
+    text_length,
 )
 from skillc_index.record import Record
 
@@ -306,7 +308,8 @@ def _metadata(
 ) -> dict[str, str]:
     """The specification's ``metadata``: string keys to string values (a boolean or a number
     as ``texts``, the source, writes it), with ``moved`` added (a key it already has wins);
-    its ``short-description`` within ``short_limit`` (the dialect's, Codex's)."""
+    its ``short-description`` within ``short_limit`` (the dialect's, Codex's) as Codex
+    counts it, its white space folded: as it is when that fits, else folded and cut."""
     result: dict[str, str] = {}
     for key, value in metadata.items():
         text = _string(value, texts.get(str(key)))
@@ -322,7 +325,9 @@ def _metadata(
         else:
             result[key] = value
             change(key, "moved", f"moved to metadata.{key}")
-    if short_limit is not None and SHORT_DESCRIPTION in result:
+    short = folded_text(result.get(SHORT_DESCRIPTION))
+    if short_limit is not None and text_length(short) > short_limit:
+        result[SHORT_DESCRIPTION] = short  # what Codex counts and shows
         _fit(result, SHORT_DESCRIPTION, short_limit, change, "the agent's", "metadata.")
     return result
 
