@@ -211,3 +211,56 @@ def test_annotations_and_sarif_name_files_from_the_repository_root(
     elsewhere = {"GITHUB_WORKSPACE": str(tmp_path / "other")}
     outside = lint("skills/", "--format", "github", cwd=docs, env_extra=elsewhere)
     assert outside.stdout == plain.stdout
+
+
+def test_a_name_lints_the_folder_its_store_copy_was_imported_from(
+    skc_installed: Run, project: Path
+) -> None:
+    """``skc build skills/bar`` once, then the folder edited: ``skc lint bar`` and bare
+    ``skc lint`` check the folder (what the next ``skc build bar`` imports and deploys), not
+    the older store copy, and ``--fix`` writes there (near miss: the path, linted as is)."""
+    skc = skc_installed
+    assert skc("init").returncode == 0
+    bar = write(project / "skills" / "bar", VALID + "\n## A\n\ntext\n")
+    assert skc("build", "skills/bar").returncode == 0
+    copy = project / ".skillc" / "skills" / "bar" / "SKILL.md"
+    assert copy.is_file()
+    with (bar / "SKILL.md").open("a", encoding="utf-8") as out:
+        out.write("See [missing](references/nope.md).\n")
+    broken = "skills/bar/SKILL.md:11:15: error[E300]: SKL301 link-file-exists"
+    for args in (("lint",), ("lint", "bar"), ("lint", "skills/bar")):
+        proc = skc(*args)
+        assert (proc.returncode, proc.stderr.startswith(broken)) == (1, True), (args, proc.stderr)
+    # an unquoted ':' in the folder's description: fixed there, so the next build imports it
+    text = (
+        (bar / "SKILL.md")
+        .read_text(encoding="utf-8")
+        .replace("description: Formats tables.", "description: Formats tables: always.")
+    )
+    (bar / "SKILL.md").write_text(text.replace("See [missing](references/nope.md).\n", ""))
+    fixed = skc("lint", "bar", "--fix")
+    assert "applied 1 fix in 1 file" in fixed.stderr + fixed.stdout, fixed.stderr
+    assert 'description: "Formats tables: always.' in (bar / "SKILL.md").read_text("utf-8")
+    assert "always" not in copy.read_text(encoding="utf-8")
+    assert skc("build", "bar").returncode == 0
+    assert 'description: "Formats tables: always.' in copy.read_text(encoding="utf-8")
+
+
+def test_a_store_copy_edited_in_place_is_linted_by_its_name(
+    skc_installed: Run, project: Path
+) -> None:
+    """The folder unchanged since its import and the store copy edited: ``skc build bar``
+    builds the copy as it is (build/origin.py), so ``skc lint bar`` checks the copy."""
+    skc = skc_installed
+    assert skc("init").returncode == 0
+    write(project / "skills" / "bar")
+    assert skc("build", "skills/bar").returncode == 0
+    copy = project / ".skillc" / "skills" / "bar" / "SKILL.md"
+    with copy.open("a", encoding="utf-8") as out:
+        out.write("\nSee [missing](references/nope.md).\n")
+    proc = skc("lint", "bar")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(".skillc/skills/bar/SKILL.md:8:15: error[E300]: SKL301"), (
+        proc.stderr
+    )
+    assert skc("lint", "skills/bar").returncode == 0

@@ -28,15 +28,15 @@ __version__ = "0.2.0.dev0"
 _EXPORTS: dict[str, str] = {
     "LintDiagnostic": "_engine",
     "LintResult": "_engine",
-    "Target": "_engine",
+    "Target": "_targets",
     "find_skill_folders": "_engine",
     "is_compiled": "_engine",
-    "is_plugin": "_engine",
+    "is_plugin": "_targets",
     "lint_folder": "_engine",
     "lint_skill": "_engine",
     "lint_targets": "_engine",
-    "resolve_target": "_engine",
-    "resolve_targets": "_engine",
+    "resolve_target": "_targets",
+    "resolve_targets": "_targets",
     "target_folders": "_engine",
     "FileChange": "_fixes",
     "Fix": "_fixes",
@@ -92,15 +92,11 @@ if TYPE_CHECKING:
     from skillc_lint._anchors import slug as slug
     from skillc_lint._engine import LintDiagnostic as LintDiagnostic
     from skillc_lint._engine import LintResult as LintResult
-    from skillc_lint._engine import Target as Target
     from skillc_lint._engine import find_skill_folders as find_skill_folders
     from skillc_lint._engine import is_compiled as is_compiled
-    from skillc_lint._engine import is_plugin as is_plugin
     from skillc_lint._engine import lint_folder as lint_folder
     from skillc_lint._engine import lint_skill as lint_skill
     from skillc_lint._engine import lint_targets as lint_targets
-    from skillc_lint._engine import resolve_target as resolve_target
-    from skillc_lint._engine import resolve_targets as resolve_targets
     from skillc_lint._engine import target_folders as target_folders
     from skillc_lint._errors import BaselineNotWritten as BaselineNotWritten
     from skillc_lint._errors import ConfigNotFound as ConfigNotFound
@@ -139,3 +135,7 @@ if TYPE_CHECKING:
     from skillc_lint._run import LintRun as LintRun
     from skillc_lint._skill import LinkRef as LinkRef
     from skillc_lint._skill import Skill as Skill
+    from skillc_lint._targets import Target as Target
+    from skillc_lint._targets import is_plugin as is_plugin
+    from skillc_lint._targets import resolve_target as resolve_target
+    from skillc_lint._targets import resolve_targets as resolve_targets

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from skillc_index import CLI_SPELLING, FolderChanged, SkillcError, cut_short
-from skillc_lint._engine import LintResult, Target, lint_folder, lint_skill
+from skillc_lint._engine import LintResult, lint_folder, lint_skill
 from skillc_lint._output import Outcome, RunError, display_path, json_report, rule_doc, statistics
 from skillc_lint._registry import RuleRegistry, RuleState
+from skillc_lint._targets import Target
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -295,7 +296,7 @@ def _docs(selector: str) -> list[RuleDocShape]:
 def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcome]:
     """Resolve the command line's targets now (the run knows its folders of skills and how
     many skills it lints before it is iterated), and return the generator that lints them."""
-    from skillc_lint._engine import resolve_target, resolve_targets
+    from skillc_lint._targets import resolve_target, resolve_targets
 
     params, layout, cwd = run.params, session.layout, run.cwd
     targets: list[Target | RunError] = []

@@ -550,14 +550,14 @@ def lint(
     result a worker process already computed for it."""
     from skillc_index import error_line, expand_user, resolve_skill
     from skillc_lint import fix_skill, lint_skill, profiles_in
-    from skillc_lint._engine import skill_folder
+    from skillc_lint._targets import skill_folder
 
     cwd = session.layout.cwd
     if params.skill is None:
         raise TypeError("lint() lints one skill: params.skill names it")
     skill = resolve_skill(params.skill, session.layout)
     session.warn_resolved(skill.notices)
-    folder = skill_folder(cwd / expand_user(params.skill), skill)
+    folder = skill_folder(cwd / expand_user(params.skill), skill, session.layout)
     if registry is None or hidden is None:
         found = lint_config(session, folder, params.config)
     if registry is None:

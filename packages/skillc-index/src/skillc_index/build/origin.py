@@ -22,7 +22,7 @@ from skillc_index.layout import (
 )
 from skillc_index.walk import SkillFiles
 
-__all__ = ["Origin", "from_origin", "import_current", "read_origin"]
+__all__ = ["Origin", "built_folder", "from_origin", "import_current", "read_origin"]
 
 
 class Origin(NamedTuple):
@@ -96,3 +96,20 @@ def from_origin(
         source=origin, scope=scope, runtime=runtime, in_store=False, imported_from=None
     )
     return built, known
+
+
+def built_folder(resolved: ResolvedSkill, layout: Layout) -> Path:
+    """The folder a build of ``resolved`` (by its name) builds from (:func:`from_origin`): the
+    folder a store copy was imported from when a build imports it again, else the store copy
+    (or the folder named). What ``skc lint NAME`` checks: the folder the author edits, never an
+    older copy. A folder whose files cannot all be read (``OSError``) is still the one
+    returned when it is there (lint reports what it cannot read)."""
+    if resolved.imported_from is not None:
+        return resolved.imported_from
+    if not resolved.in_store:
+        return resolved.source
+    try:
+        built, _ = from_origin(resolved, layout, force_global=False)
+    except OSError:
+        return import_origin(resolved.source, resolved.scope, layout) or resolved.source
+    return built.source
