@@ -427,7 +427,9 @@ def remote_code(skill: Skill, options: Options) -> Findings:
 # -- SKL906 allowed-tools ---------------------------------------------------------------------
 
 _TOOL = re.compile(r"[A-Za-z_][\w.-]*(?:\([^)]*\))?")
-_SHELL_TOOLS = ("bash", "powershell")
+#: Tool names as Claude Code spells them (case-sensitive there: ``bash`` grants nothing,
+#: SKL609 says so under ``--profile claude-code``; the ``claude`` dialect's ``tools``).
+_SHELL_TOOLS = ("Bash", "PowerShell")
 _ANY = re.compile(r"\s*[*:]*\s*\**\s*\Z")
 _NETWORK_COMMAND = re.compile(
     r"\s*(?:sudo\s+)?(?:curl|wget|nc|ncat|netcat|ssh|scp|sftp|rsync|ftp|telnet|socat)"
@@ -457,8 +459,7 @@ def _broad(tool: str) -> str | None:
     """Why a granted tool allows too much, or None."""
     name, _, argument = tool.partition("(")
     argument = argument.removesuffix(")")
-    lowered = name.lower()
-    if lowered in _SHELL_TOOLS:
+    if name in _SHELL_TOOLS:
         if "(" not in tool or _ANY.match(argument):
             return "any shell command"
         if _NETWORK_COMMAND.match(argument):
@@ -467,7 +468,7 @@ def _broad(tool: str) -> str | None:
             return "any shell command (through a wrapper)"
         if _DESTRUCTIVE.match(argument):
             return "a command that destroys data"
-    elif lowered == "webfetch" and ("(" not in tool or _ANY.match(argument)):
+    elif name == "WebFetch" and ("(" not in tool or _ANY.match(argument)):
         return "fetching any URL"
     return None
 
