@@ -77,7 +77,8 @@ def test_one_profile_given_as_a_string_is_that_profile() -> None:
 def test_known_fields_grow_with_the_profile(skill: Writer) -> None:
     folder = front(skill, "argument-hint: '[file]'\nversion: 1.0.0\n")
     assert lint(folder, "SKL109") == [
-        "unknown frontmatter field 'argument-hint'",
+        "unknown frontmatter field 'argument-hint' (read by Claude Code, GitHub Copilot: "
+        "--profile claude-code, --target claude, --target copilot)",
         "unknown frontmatter field 'version'",
     ]
     assert lint(folder, "SKL109", "claude-code") == ["unknown frontmatter field 'version'"]

@@ -584,8 +584,40 @@ def test_skl109_hints_a_typo_not_a_far_name(skill: Writer) -> None:
 def test_skl109_one_diagnostic_per_unknown_field(skill: Writer, found: Found) -> None:
     folder = skill(frontmatter=f"name: my-skill\ndescription: x. {TRIGGER}\nmodel: x\ncolour: y\n")
     assert messages(found(folder, "SKL109")) == [
-        "unknown frontmatter field 'model'",
+        "unknown frontmatter field 'model' (read by Claude Code: --profile claude-code, "
+        "--target claude)",
         "unknown frontmatter field 'colour'",
+    ]
+
+
+def test_skl109_names_the_agents_that_read_a_field(skill: Writer, found: Found) -> None:
+    """A field an agent reads (its dialect record in skillc-index) says which agents, and the
+    profile and targets that know it, rather than a typo hint (``when_to_use`` is no typo of
+    anything); a registry's field (skillli's ``version``) and a typo (``descriptionn``) near
+    misses: no agent reads them."""
+    folder = skill(
+        frontmatter=(
+            f"name: my-skill\ndescription: x. {TRIGGER}\nargument-hint: '[n]'\n"
+            "disable-model-invocation: true\nwhen_to_use: y\nversion: 1.0.0\ndescriptionn: z\n"
+        )
+    )
+    assert messages(found(folder, "SKL109")) == [
+        "unknown frontmatter field 'argument-hint' (read by Claude Code, GitHub Copilot: "
+        "--profile claude-code, --target claude, --target copilot)",
+        "unknown frontmatter field 'disable-model-invocation' (read by Claude Code, GitHub "
+        "Copilot, Cursor: --profile claude-code, --target claude, --target copilot, "
+        "--target cursor)",
+        "unknown frontmatter field 'when_to_use' (read by Claude Code: --profile claude-code, "
+        "--target claude)",
+        "unknown frontmatter field 'version'",
+        "unknown frontmatter field 'descriptionn' (did you mean 'description'?)",
+    ]
+    registry = default_registry(profiles=("claude-code",))
+    assert messages(
+        [d for d in lint_skill(folder, registry=registry).diagnostics if d.rule == "SKL109"]
+    ) == [
+        "unknown frontmatter field 'version'",
+        "unknown frontmatter field 'descriptionn' (did you mean 'description'?)",
     ]
 
 

@@ -220,11 +220,32 @@ def frontmatter_known(skill: Skill, options: Options) -> Findings:
     for key in data:
         if key in known:
             continue
-        import difflib  # only for an unknown field: a clean skill does not pay for it
+        hint = _dialect_hint(str(key))
+        if not hint:
+            import difflib  # only for an unknown field: a clean skill does not pay for it
 
-        close = difflib.get_close_matches(str(key), known, n=1, cutoff=HINT_CUTOFF)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
+            close = difflib.get_close_matches(str(key), known, n=1, cutoff=HINT_CUTOFF)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
         yield Finding(f"unknown frontmatter field '{key}'{hint}", line=field_line(skill, str(key)))
+
+
+def _dialect_hint(key: str) -> str:
+    """For SKL109, a field an agent reads: which agents, and the options that make it known
+    (``(read by Claude Code: --profile claude-code, --target claude)``): the agents from their
+    dialect records (:func:`~skillc_index.target_dialects`, each agent once, under its first
+    target), the profiles from their known fields; ``""`` for a field no agent reads."""
+    from skillc_index import target_dialects
+    from skillc_lint._profiles import PROFILES
+
+    agents: dict[str, str] = {}  # agent -> its first target reading ``key``
+    for target, dialect in target_dialects().items():
+        if key in dialect.reads:
+            agents.setdefault(dialect.agent, target)
+    if not agents:  # (a registry's field, skillli's `version`, is no agent's: no hint)
+        return ""
+    ways = [f"--profile {name}" for name, p in PROFILES.items() if key in p.known_fields]
+    ways += [f"--target {target}" for target in agents.values()]
+    return f" (read by {', '.join(agents)}: {', '.join(ways)})"
 
 
 RULES: tuple[Rule, ...] = (
