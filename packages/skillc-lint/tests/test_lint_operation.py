@@ -178,6 +178,33 @@ def test_a_folder_in_no_store_is_linted_without_a_trace(
     assert shown == []
 
 
+def test_a_name_lints_the_folder_its_store_copy_was_imported_from(
+    project: Path, write_skill: WriteSkill
+) -> None:
+    """What the MCP server's ``skc_lint`` runs: a skill built from ``skills/demo`` (imported
+    into the store), then the folder edited: ``lint("demo")`` checks the folder, what the next
+    build by that name imports and deploys, not the older store copy (both the copy, edited
+    in place, and the folder unchanged since: the copy, as that build builds it)."""
+    from skillc_index.build.skill import build_skill
+
+    folder = write_skill(project / "skills" / "demo", description=DESCRIPTION)
+    run = session(project, [])
+    build_skill("skills/demo", run.layout, deploys=False)
+    copy = project / ".skillc" / "skills" / "demo" / "SKILL.md"
+    assert copy.is_file()
+    with (folder / "SKILL.md").open("a", encoding="utf-8") as out:
+        out.write("\nSee [missing](references/nope.md).\n")
+    report = lint(run, LintParams("demo", select=("SKL301",)))
+    assert report.result.path == folder
+    assert [d.rule for d in report.result.diagnostics] == ["SKL301"]
+    build_skill("demo", run.layout, deploys=False)
+    with copy.open("a", encoding="utf-8") as out:
+        out.write("\nSee [gone](references/gone.md).\n")
+    report = lint(run, LintParams("demo", select=("SKL301",)))
+    assert report.result.path == copy.parent
+    assert len(report.result.diagnostics) == 2
+
+
 def test_the_command_lines_skills_are_linted_as_the_run_is_iterated(
     project: Path, write_skill: WriteSkill
 ) -> None:
