@@ -320,30 +320,24 @@ def test_skl609_tools_claude_code_does_not_have(skill: Writer) -> None:
     ]
 
 
-def test_skl609_and_skl906_agree_on_a_tool_in_the_wrong_case(skill: Writer) -> None:
-    """Claude Code's tool names are case-sensitive: ``bash`` and ``webfetch`` grant nothing
-    (SKL609), so SKL906 does not call them a grant of any shell command or any URL; ``Bash``
-    and ``WebFetch``, the near misses, are (SKL906 in every profile), and are Claude Code's."""
-    from skillc_index import target_dialects
-
+def test_skl906_says_claude_code_reads_a_tool_in_another_case_as_no_tool(skill: Writer) -> None:
+    """``bash`` grants nothing to Claude Code (its names are case-sensitive: SKL609) but may be
+    any shell command to an agent that matches without case: SKL906 still warns, and says
+    both, so the two rules no longer contradict each other."""
     folder = skill(
         frontmatter=fm(
             "Summarizes git history. Use when asked what changed.",
-            "allowed-tools: bash webfetch powershell(curl:*) Bash WebFetch PowerShell(curl:*)\n",
+            "allowed-tools: bash webfetch Bash\n",
         )
     )
+    lost = " where an agent matches tool names without case (Claude Code reads '{}' as no tool)"
     for profiles in (CLAUDE, ("agentskills",)):
         assert [message for _, message in found(folder, "SKL906", profiles)] == [
+            f"allowed-tools grants 'bash': any shell command{lost.format('bash')}, without asking",
+            f"allowed-tools grants 'webfetch': fetching any URL{lost.format('webfetch')}, "
+            "without asking",
             "allowed-tools grants 'Bash': any shell command, without asking",
-            "allowed-tools grants 'WebFetch': fetching any URL, without asking",
-            "allowed-tools grants 'PowerShell(curl:*)': any network transfer, without asking",
         ]
-    assert [message.split(",")[0] for _, message in found(folder, "SKL609")] == [
-        "allowed-tools names 'bash'",
-        "allowed-tools names 'webfetch'",
-        "allowed-tools names 'powershell'",
-    ]
-    assert {"Bash", "WebFetch", "PowerShell"} <= target_dialects()["claude"].tools
 
 
 def test_skl609_known_tools_patterns_and_mcp_tools_pass(skill: Writer) -> None:

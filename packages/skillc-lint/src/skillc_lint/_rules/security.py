@@ -427,9 +427,9 @@ def remote_code(skill: Skill, options: Options) -> Findings:
 # -- SKL906 allowed-tools ---------------------------------------------------------------------
 
 _TOOL = re.compile(r"[A-Za-z_][\w.-]*(?:\([^)]*\))?")
-#: Tool names as Claude Code spells them (case-sensitive there: ``bash`` grants nothing,
-#: SKL609 says so under ``--profile claude-code``; the ``claude`` dialect's ``tools``).
-_SHELL_TOOLS = ("Bash", "PowerShell")
+_SHELL_TOOLS = ("bash", "powershell")
+#: The names as Claude Code spells them (its tool names are case-sensitive).
+_SPELLED = ("Bash", "PowerShell", "WebFetch")
 _ANY = re.compile(r"\s*[*:]*\s*\**\s*\Z")
 _NETWORK_COMMAND = re.compile(
     r"\s*(?:sudo\s+)?(?:curl|wget|nc|ncat|netcat|ssh|scp|sftp|rsync|ftp|telnet|socat)"
@@ -459,7 +459,8 @@ def _broad(tool: str) -> str | None:
     """Why a granted tool allows too much, or None."""
     name, _, argument = tool.partition("(")
     argument = argument.removesuffix(")")
-    if name in _SHELL_TOOLS:
+    lowered = name.lower()
+    if lowered in _SHELL_TOOLS:
         if "(" not in tool or _ANY.match(argument):
             return "any shell command"
         if _NETWORK_COMMAND.match(argument):
@@ -468,7 +469,7 @@ def _broad(tool: str) -> str | None:
             return "any shell command (through a wrapper)"
         if _DESTRUCTIVE.match(argument):
             return "a command that destroys data"
-    elif name == "WebFetch" and ("(" not in tool or _ANY.match(argument)):
+    elif lowered == "webfetch" and ("(" not in tool or _ANY.match(argument)):
         return "fetching any URL"
     return None
 
@@ -481,6 +482,12 @@ def allowed_tools_broad(skill: Skill, options: Options) -> Findings:
     for tool in dict.fromkeys(_tools(value)):
         why = _broad(tool)
         if why:
+            name = tool.partition("(")[0]
+            if name not in _SPELLED:  # Claude Code's names are case-sensitive (SKL609)
+                why += (
+                    " where an agent matches tool names without case"
+                    f" (Claude Code reads '{name}' as no tool)"
+                )
             yield Finding(f"allowed-tools grants '{tool}': {why}, without asking", line=line)
 
 
