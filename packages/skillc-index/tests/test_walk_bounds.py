@@ -418,6 +418,13 @@ def test_the_files_read_of_a_crowded_skill_are_the_first_with_skill_md_among_the
     assert first_files(refs) == tuple(refs[:bound])  # no SKILL.md: none added
     skill_md_first = ["SKILL.md", *refs]
     assert first_files(skill_md_first) == tuple(skill_md_first[:bound])
+    # Only Markdown and text files count (the index's): every other file is kept, before,
+    # among and after them; the ones past the bound are Markdown or text only.
+    assets = [f"assets/a{number:05}.png" for number in range(bound + 5)]
+    mixed = ["SKILL.md", *assets, "notes.txt", *refs[:3], "scripts/install.sh", "zz.md"]
+    assert first_files(mixed) == tuple(mixed)
+    many = ["SKILL.md", *assets, *refs, "scripts/install.sh"]
+    assert first_files(many) == ("SKILL.md", *assets, *refs[: bound - 1], "scripts/install.sh")
     assert past_file_bound("skills/big", 10_007, "files", "linted").text == (
         "skills/big holds 10,007 files, more than 10,000: only the first 10,000 in path "
         "order are linted"

@@ -189,10 +189,11 @@ MAX_ENTRIES = 20_000
 
 #: The most files of a skill whose text is read, the one bound of them all: the index holds at
 #: most this many ``.md``/``.txt`` files (more: E002, ``skc build`` refuses the skill too,
-#: :func:`~skillc_index.index.cache.refuse_too_large`), and of a skill with more files lint
-#: reads the first this many in path order, ``outline`` (parsing the sources of a skill that
-#: cannot be indexed) the first this many Markdown files (:func:`first_files`,
-#: :func:`past_file_bound`): 100,000 small files took lint 30 s and 360 MB, outline 15 s.
+#: :func:`~skillc_index.index.cache.refuse_too_large`), and of a skill with more of them lint
+#: reads the first this many in path order (and every other file), ``outline`` (parsing the
+#: sources of a skill that cannot be indexed) the first this many Markdown files
+#: (:func:`first_files`, :func:`past_file_bound`): 100,000 small files took lint 30 s and
+#: 360 MB, outline 15 s.
 MAX_INDEXED_FILES = 10_000
 
 #: The Cache Directory Tagging spec's file (bford.info/cachedir): a folder holding one, a
@@ -630,22 +631,36 @@ def skipped_notices(root: Path, skipped: Iterable[str], outcome: str) -> tuple[N
 
 
 def first_files(files: Sequence[str]) -> tuple[str, ...]:
-    """The first :data:`MAX_INDEXED_FILES` of ``files`` (bytewise path order, as
-    :func:`walk_skill` lists them), ``SKILL.md`` always among them when it is one (in its
-    place: every other file kept sorts before it); ``files`` all when there are no more."""
+    """``files`` (bytewise path order, as :func:`walk_skill` lists them) with only the first
+    :data:`MAX_INDEXED_FILES` of their Markdown and text files, the ones the index counts
+    (:func:`~skillc_index.index.rows.is_indexed`: the parse-heavy part); every other file is
+    kept (10,000 assets sorted before ``scripts/install.sh`` must not hide it from lint), and
+    ``SKILL.md`` always when it is one (in its place: every other indexed file kept sorts
+    before it); ``files`` all when there are no more."""
     if len(files) <= MAX_INDEXED_FILES:
         return tuple(files)
-    first = tuple(files[:MAX_INDEXED_FILES])
-    if SKILL_FILE in first or SKILL_FILE not in files:
-        return first
-    return (*first[:-1], SKILL_FILE)
+    from skillc_index.index.rows import is_indexed
+
+    kept: list[str] = []
+    counted = 0
+    for rel in files:
+        if not is_indexed(rel):
+            kept.append(rel)
+        elif counted < MAX_INDEXED_FILES or rel == SKILL_FILE:
+            counted += 1
+            kept.append(rel)
+    if counted > MAX_INDEXED_FILES:  # SKILL.md past the bound: it takes the last one's place
+        last = max(i for i, rel in enumerate(kept) if is_indexed(rel) and rel != SKILL_FILE)
+        del kept[last]
+    return tuple(kept)
 
 
 def past_file_bound(folder: object, count: int, what: str, outcome: str) -> Notice:
-    """The warning of a read of a skill (``folder``) holding ``count`` ``what`` (``files``,
-    ``Markdown files``), more than :data:`MAX_INDEXED_FILES`, of which only the first were
-    read (:func:`first_files`): ``<folder> holds 100,001 files, more than 10,000: only the
-    first 10,000 in path order are <outcome>`` (``linted``, ``outlined``)."""
+    """The warning of a read of a skill (``folder``) holding ``count`` ``what`` (``Markdown
+    and text files``, ``Markdown files``), more than :data:`MAX_INDEXED_FILES`, of which only
+    the first were read (:func:`first_files`): ``<folder> holds 100,001 Markdown files, more
+    than 10,000: only the first 10,000 in path order are <outcome>`` (``linted``,
+    ``outlined``)."""
     bound = f"{MAX_INDEXED_FILES:,}"
     return Notice(
         f"{folder} holds {count:,} {what}, more than {bound}: "

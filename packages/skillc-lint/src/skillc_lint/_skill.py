@@ -2,8 +2,8 @@
 
 RFC-0008:C-SCOPE: the files are those of :func:`skillc_index.walk_skill` (hidden ones and
 what the skill's ``.gitignore`` files exclude skipped, as the compiler skips them), the
-Markdown files the ``.md`` ones among them; of a skill of more than 10,000 files (the
-index's bound, ``MAX_INDEXED_FILES``), the first 10,000 in path order, with a warning.
+Markdown files the ``.md`` ones among them; of a skill of more than 10,000 Markdown and text
+files (the index's bound, ``MAX_INDEXED_FILES``), the first 10,000 and every other, warned.
 Links are classified once here (external, absolute, same-file anchor, a path in the skill,
 or one escaping it) so the link rules and the orphan rule agree on what a link points to.
 A path escapes when it leaves the root through ``..`` or really resolves outside (a symlink
@@ -128,8 +128,8 @@ class Known:
 class Skill:
     """A skill folder as the rules see it.
 
-    ``files`` are every file in scope (relative POSIX paths, bytewise order; of a skill of
-    more than 10,000 files the first, the rest :attr:`unread`); ``escapes`` the
+    ``files`` are every file in scope (relative POSIX paths, bytewise order; of more than
+    10,000 Markdown and text files the first, the rest :attr:`unread`); ``escapes`` the
     symlinks pointing out of it (never read); ``docs`` maps each Markdown file to its parsed
     :class:`~skillc_index.MarkdownDoc`, SKILL.md included; ``notices`` the warnings of
     parsing them (a file over the parse limit, 1 MiB or 20,000 lines, checked up to it);
@@ -238,12 +238,12 @@ class Skill:
         """The warnings of the folders skipped (no permission: their files are not linted),
         of the files past the bound (:attr:`unread`), then of parsing the Markdown files (a
         file over the parse limit)."""
-        from skillc_index.walk import past_file_bound, skipped_notices
+        from skillc_index.walk import MAX_INDEXED_FILES, past_file_bound, skipped_notices
 
         found = list(skipped_notices(self.root, self.skipped, "linted"))
         if self.unread:
-            count = len(self.files) + len(self.unread)
-            found.append(past_file_bound(self.root, count, "files", "linted"))
+            count = MAX_INDEXED_FILES + len(self.unread)
+            found.append(past_file_bound(self.root, count, "Markdown and text files", "linted"))
         found.extend(
             notice
             for rel, doc in self.docs.items()
