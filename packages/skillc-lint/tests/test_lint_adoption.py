@@ -937,6 +937,36 @@ def test_a_baseline_and_its_skills_named_through_other_spellings_of_a_folder(
     assert entry["file"] == "../other/x/SKILL.md"
 
 
+def test_a_baseline_an_older_skillc_lint_wrote_through_another_spelling_still_matches(
+    lint: Run, cwd: Path, tmp_path: Path
+) -> None:
+    """An older skillc-lint wrote paths as spelled: a CI job linting through a symlink to the
+    repository wrote ``../alias/skills/demo/SKILL.md``, which matched nothing once such a
+    folder was named ``skills/demo`` ("0 hidden", exit 1). Reading maps each such entry as a
+    folder linted is named; one of a folder really outside keeps its name."""
+    alias = tmp_path / "alias"
+    alias.symlink_to(cwd)
+    put(cwd / "skills" / "demo", "[a](gone.md)\n")
+    assert lint("skills", "--write-baseline", "b.json").returncode == 0
+    document = json.loads((cwd / "b.json").read_text(encoding="utf-8"))
+    old = os.path.relpath(alias / "skills", cwd).replace(os.sep, "/")
+    assert old.startswith("../")
+    for entry in document["findings"]:
+        entry["file"] = entry["file"].replace("skills/", f"{old}/", 1)
+    document["findings"].append({**entry, "file": "../elsewhere/x/SKILL.md"})
+    (cwd / "b.json").write_text(json.dumps(document, indent=2), encoding="utf-8")
+    for where in (str(alias / "skills"), "skills"):
+        proc = lint(where, "--baseline", "b.json")
+        assert (proc.returncode, proc.stderr.splitlines()[-1]) == (
+            0,
+            "baseline b.json: 1 hidden",
+        ), (where, proc.stderr)
+    from skillc_lint._baseline import Baseline
+
+    read = [entry["file"] for entry in Baseline.read(cwd / "b.json").entries]
+    assert read == ["skills/demo/SKILL.md", "../elsewhere/x/SKILL.md"]
+
+
 @pytest.mark.parametrize("how", ["one", "workers", "fix", "add-suppressions"])
 def test_a_run_s_own_baseline_and_sarif_file_are_no_part_of_a_skill(
     lint: Run, cwd: Path, how: str

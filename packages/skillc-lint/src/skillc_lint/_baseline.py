@@ -198,9 +198,20 @@ class Baseline:
             )
         baseline = cls(Path(os.path.abspath(path)).parent, list(findings))  # noqa: PTH100
         for entry in baseline.entries:
+            if entry["file"].startswith("../"):  # perhaps written as spelled: see _named
+                entry["file"] = baseline._named(entry["file"])
             key = _key(entry["file"], entry["rule"], entry["message"])
             baseline._pending.setdefault(key, []).append(entry)
         return baseline
+
+    def _named(self, file: str) -> str:
+        """The baseline path ``file`` as :class:`_Places` names it now: an older skillc-lint
+        wrote paths as spelled, so a skill reached through another spelling of the
+        baseline's folder (a symlink above both) was written ``../../alias/repo/skills/x/..``,
+        which matched no finding once that folder was named ``skills/x``."""
+        folder, name = posixpath.split(file)  # (a folder's real path is asked once)
+        full = os.path.normpath(os.path.join(self.folder, folder))  # noqa: PTH118
+        return _file(self.relative(Path(full)), name)
 
     def relative(self, path: Path) -> str:
         """The folder ``path`` as the baseline writes it (:class:`_Places`)."""
