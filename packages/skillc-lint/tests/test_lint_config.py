@@ -108,6 +108,29 @@ def test_a_submodule_skill_takes_the_config_of_the_working_folders_repository(
     assert findings(lint("skills", "--format", "json"))["b"] == []
 
 
+def test_the_working_folders_config_configures_no_global_skill_nor_another_repository(
+    lint: Run, cwd: Path, home: Path, tmp_path: Path
+) -> None:
+    """The fallback to the config nearest the working folder is for a skill inside the folder
+    holding it (a submodule's) only: a ``pyproject.toml`` above ``$SKILLC_HOME`` (``/tmp``)
+    configured a global skill from there (find_config's walk ends at the home), and one
+    repository's ``pyproject.toml`` a skill of another repository linted from it."""
+    write(tmp_path / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "error"\n')
+    put(home / ".skillc" / "skills" / "shared")
+    assert findings(lint("shared", "--format", "json", cwd=tmp_path)) == {
+        "shared": [("SKL108", "warning")]
+    }
+    (cwd / ".git").mkdir()
+    write(cwd / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "error"\n')
+    (tmp_path / "other" / ".git").mkdir(parents=True)
+    put(tmp_path / "other" / "skills" / "theirs")
+    write(put(cwd / "mod" / "ours") / ".git", "gitdir: ../../.git/modules/ours\n")
+    assert findings(lint("../other/skills/theirs", "mod/ours", "--format", "json")) == {
+        "theirs": [("SKL108", "warning")],  # another repository's: the defaults
+        "ours": [("SKL108", "error")],  # a submodule's: the repository's config
+    }
+
+
 def test_a_rule_is_set_twice_only_within_one_config_file(lint: Run, cwd: Path, home: Path) -> None:
     """The global config's ``SKL108 = "off"`` and the project's ``description-triggers =
     "error"`` warned ``SKL108 is set twice`` on every run (the files were merged, then

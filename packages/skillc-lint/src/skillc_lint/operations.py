@@ -385,16 +385,40 @@ def nearest_config(
     start: Path, layout: Layout, cwd: Path, nearest: dict[Path, Path | None] | None = None
 ) -> Path | None:
     """The config file that configures the lint of ``start``: the one nearest it
-    (:func:`skillc_index.find_config`); else, nothing being found above it (a skill that is
-    its own repository or a submodule: the walk ends at its ``.git``; one outside any
-    project), the one nearest ``cwd`` (the working folder, the language server's workspace
-    folder), as the project found from the working folder is used: a repository's
-    ``pyproject.toml`` configures its submodules' skills, as its ``.skillc/config.toml``
-    does. None when neither walk finds one. ``nearest``: :func:`~skillc_index.find_config`'s."""
+    (:func:`skillc_index.find_config`); else, nothing being found above it, the one nearest
+    ``cwd`` (the working folder, the language server's workspace folder) only when ``start``
+    is inside the folder holding it (a skill that is a submodule of that repository, or a
+    clone of its own in it: its walk ended at its ``.git``), as the project found from the
+    working folder is used: a repository's ``pyproject.toml`` configures its submodules'
+    skills, as its ``.skillc/config.toml`` does. Never for a skill of another repository,
+    nor a global skill (in the skillc home, where its walk ended: a ``pyproject.toml`` above
+    ``$SKILLC_HOME`` configures none, as :func:`~skillc_index.find_config` says). None when
+    no walk finds one. ``nearest``: :func:`~skillc_index.find_config`'s."""
+    import os
+    from pathlib import Path
+
     from skillc_index import find_config
 
     found = find_config(start, layout, nearest)
-    return found if found is not None else find_config(cwd, layout, nearest)
+    if found is not None:
+        return found
+    found = find_config(cwd, layout, nearest)
+    if found is None:
+        return None
+    top = config_root(found)
+    folder = Path(os.path.normpath(start.absolute()))  # (../other/skills/s leads out)
+    for here in (folder, *folder.parents):
+        if here == top:
+            return found  # a submodule's skill (or a clone's) of the working folder's project
+        if here == layout.home:
+            return None  # a global skill
+    return None  # another repository's skill
+
+
+def config_root(file: Path) -> Path:
+    """The folder a config file configures: its project's (``.skillc/config.toml``), the
+    folder holding it (``pyproject.toml``, a file ``--config`` names)."""
+    return file.parent.parent if file.parent.name == ".skillc" else file.parent
 
 
 def config_of(
@@ -420,7 +444,7 @@ def config_of(
         return LintConfig(config, layout.project_root or layout.cwd)
     from skillc_index.files import within
 
-    root = file.parent.parent if file.parent.name == ".skillc" else file.parent
+    root = config_root(file)
     return LintConfig(config, root, cwd is not None and not within(cwd, root))
 
 
