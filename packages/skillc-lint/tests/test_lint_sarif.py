@@ -262,3 +262,43 @@ def test_driver_rules_hold_the_rules_a_subfolders_config_enables(tmp_path: Path)
     assert "SKL108" in found  # the working folder's (the default rules)
     for result in run["results"]:
         assert ids[result["ruleIndex"]] == result["ruleId"]
+
+
+def test_sarif_file_replaces_a_sarif_log_only(tmp_path: Path) -> None:
+    """``--sarif-file SKILL.md`` wrote the log over the skill, exit 0, and the run's own files
+    being left out of the lint, the next run did not see it. Only a SARIF log there is
+    replaced (a named log is rewritten every CI run, whatever tool wrote it and in whatever
+    key order); any other file, or a symlink, is E050 naming it, nothing written, in a run
+    that fails before linting too (an unknown rule)."""
+    folder = tmp_path / "ok"
+    folder.mkdir()
+    text = "---\nname: ok\ndescription: Does x. Use when y.\n---\n# Ok\n"
+    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    (tmp_path / "package.json").write_text('{"version": "2.1.0", "runs": 1}\n', encoding="utf-8")
+    (tmp_path / "link.sarif").symlink_to(folder / "SKILL.md")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "skillc_lint", "ok", *args],
+            cwd=tmp_path,
+            env={**os.environ, "SKILLC_HOME": str(tmp_path / "home")},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    for given in ("ok/SKILL.md", "package.json", "link.sarif"):
+        for extra in ((), ("--select", "SKL999")):
+            proc = run("--sarif-file", given, *extra)
+            assert proc.returncode == 1, (given, extra, proc.stderr)
+            assert f"error[E050]: '{given}' already exists" in proc.stderr, proc.stderr
+            assert "it is not a SARIF log" in proc.stderr
+        assert (folder / "SKILL.md").read_text(encoding="utf-8") == text
+        assert (tmp_path / "link.sarif").is_symlink()
+    other = {"runs": [], "version": "2.1.0", "$schema": "https://example.invalid/sarif.json"}
+    (tmp_path / "other.sarif").write_text(json.dumps(other), encoding="utf-8")
+    for given in ("new.sarif", "new.sarif", "other.sarif"):
+        proc = run("--sarif-file", given)
+        assert proc.returncode == 0, proc.stderr
+        log = json.loads((tmp_path / given).read_text(encoding="utf-8"))
+        assert log["runs"][0]["tool"]["driver"]["name"] == "skillc-lint"

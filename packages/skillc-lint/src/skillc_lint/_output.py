@@ -8,6 +8,7 @@ GitHub Actions' workspace where it is set, :mod:`skillc_index.sarif`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -40,6 +41,7 @@ __all__ = [
     "json_report",
     "rule_doc",
     "sarif_log",
+    "sarif_replaces",
     "statistics",
     "summary_line",
     "text_lines",
@@ -420,3 +422,43 @@ def github_lines(result: LintResult, cwd: Path) -> list[str]:
         props.append(f"title={github_property(f'{d.rule} {d.name}')}")
         lines.append(f"::{level} {','.join(props)}::{github_data(d.message)}")
     return lines
+
+
+#: The most bytes of a file ``--sarif-file`` names that are read to tell a SARIF log.
+MAX_SARIF_BYTES = 64 << 20
+#: How a SARIF 2.1.0 log starts as this linter, CodeQL and most tools write it (``$schema``,
+#: ``version``, ``runs``): known from its first bytes (:func:`sarif_replaces`).
+_SARIF_HEAD = re.compile(
+    rb'\A(?:\xef\xbb\xbf)?\s*\{\s*(?:"\$schema"\s*:\s*"[^"\\]*"\s*,\s*)?'
+    rb'"version"\s*:\s*"2\.1\.0"\s*,\s*(?:"\$schema"\s*:\s*"[^"\\]*"\s*,\s*)?"runs"\s*:\s*\['
+)
+
+
+def sarif_replaces(path: Path, shown: str) -> bool:
+    """Whether ``--sarif-file`` replaces a file at ``path`` (True: a SARIF log, rewritten each
+    CI run) or makes a new one (False: nothing there). Anything else there is never replaced
+    (``--sarif-file SKILL.md`` wrote the log over the skill, and leaving the run's own files
+    out of the lint hid it): E050 naming ``shown``, as ``--write-baseline`` refuses a file
+    that is no baseline. A log is a regular file (never a symlink, nor a FIFO: read without
+    blocking) whose JSON is an object of ``version`` ``"2.1.0"`` and a list of ``runs``."""
+    from skillc_index import read_json_bounded
+    from skillc_index.bounded_json import read_bounded
+
+    if not (path.is_symlink() or path.exists()):
+        return False
+    log: object = None
+    if not path.is_symlink():
+        try:
+            if _SARIF_HEAD.match(read_bounded(path, 4096)):
+                return True
+            log = read_json_bounded(path, max_bytes=MAX_SARIF_BYTES)
+        except (OSError, ValueError):  # (JsonRejected is a ValueError)
+            log = None
+    if isinstance(log, dict) and log.get("version") == "2.1.0" and type(log.get("runs")) is list:
+        return True
+    from skillc_index.command_errors import ForeignFile
+
+    raise ForeignFile(
+        shown,
+        "it is not a SARIF log (only one is replaced); name another file, or move it aside first",
+    )

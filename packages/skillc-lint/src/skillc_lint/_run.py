@@ -603,11 +603,14 @@ def _check_outputs(params: LintParams, cwd: Path) -> None:
     linted (:func:`~skillc_index.atomic.file_target`, E100 ``cannot write`` where one cannot
     be written; a missing folder is made as the file is written), and a file that is no
     baseline of this skillc-lint is never replaced (E050, or E100 for one a newer skillc-lint
-    wrote: :meth:`~skillc_lint._baseline.Baseline.replaces`)."""
+    wrote: :meth:`~skillc_lint._baseline.Baseline.replaces`), nor one that is no SARIF log
+    (E050: :func:`~skillc_lint._output.sarif_replaces`)."""
     from skillc_index.atomic import file_target
 
     if params.sarif_file is not None:
-        file_target(cwd, params.sarif_file)
+        from skillc_lint._output import sarif_replaces
+
+        sarif_replaces(file_target(cwd, params.sarif_file), params.sarif_file)
     if params.write_baseline is not None:
         from skillc_lint._baseline import Baseline
 

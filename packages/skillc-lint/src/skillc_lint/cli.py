@@ -68,9 +68,9 @@ def _print_run_error(exc: Exception, output_format: str, sarif_file: str | None)
     if sarif_file is not None:
         import contextlib
 
-        from skillc_index.command_errors import CannotWrite
+        from skillc_index.command_errors import CannotWrite, ForeignFile
 
-        with contextlib.suppress(CannotWrite):
+        with contextlib.suppress(CannotWrite, ForeignFile):
             _write_sarif(log, sarif_file, Path.cwd())
     if output_format == "json":
         print_json(error_json(error.diagnostic))
@@ -371,14 +371,28 @@ def _sarif(run: LintRun, *, quiet: bool) -> dict[str, Any]:
 
 def _write_sarif(log: Mapping[str, Any], file: str, cwd: Path) -> None:
     """``--sarif-file``: a SARIF log (the run's, or its error's), written atomically (FILE
-    relative to ``cwd``). Raises E100 when it cannot be written."""
+    relative to ``cwd``), replacing only a SARIF log (:func:`~skillc_lint._output.
+    sarif_replaces`, E050; checked again right before the rename: a file made meanwhile is
+    never replaced). Raises E100 when it cannot be written."""
     from skillc_index import write_file_atomic
     from skillc_index.atomic import file_target
     from skillc_index.text import json_text
+    from skillc_lint._output import sarif_replaces
 
     try:  # checked first by _run._check_outputs
+        path = file_target(cwd, file)
+        replace = sarif_replaces(path, file)
+
+        def unchanged() -> None:  # what is there now is replaced only when it was a log
+            if sarif_replaces(path, file) != replace:
+                raise FileExistsError
+
         data = (json_text(log) + "\n").encode("utf-8")
-        write_file_atomic(file_target(cwd, file), data, parents=True)
+        write_file_atomic(path, data, parents=True, before_rename=unchanged, replace=replace)
+    except FileExistsError:  # (made meanwhile)
+        from skillc_index.command_errors import ForeignFile
+
+        raise ForeignFile(file, "made while the log was written; run again") from None
     except OSError as exc:
         from skillc_index.command_errors import CannotWrite
 
