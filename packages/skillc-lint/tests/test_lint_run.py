@@ -656,3 +656,28 @@ def test_a_skill_folder_that_changes_as_it_is_linted_is_a_clean_error(
     done = lint("skills/demo", "--fix")
     assert done.stderr.startswith("error[E022]: directory not found: 'skills/demo'\n")
     assert "E999" not in done.stderr and done.returncode == 1
+
+
+@pytest.mark.parametrize("mode", [(), ("--fix",), ("--add-suppressions",), ("-j", "2")])
+def test_a_run_s_own_files_are_resolved_once_a_run(
+    lint: Run, cwd: Path, monkeypatch: pytest.MonkeyPatch, mode: tuple[str, ...]
+) -> None:
+    """The files a run names (baseline, SARIF log) are left out of every skill by their real
+    folders: up to 3 realpath calls, made for each skill fixed or commented (and each
+    imported one), now once a run, whichever way it lints."""
+    from skillc_lint.operations import LintParams
+
+    calls: list[Path] = []
+    own_files = LintParams.own_files
+
+    def counted(self: LintParams, at: Path) -> frozenset[str]:
+        calls.append(at)
+        return own_files(self, at)
+
+    monkeypatch.setattr(LintParams, "own_files", counted)
+    for name in ("a", "b", "c"):
+        put(cwd / "skills" / name, f"---\nname: {name}\ndescription: Formats tables.\n---\n")
+    proc = lint("skills", "--sarif-file", "out.sarif", *mode)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert (cwd / "out.sarif").is_file()
+    assert len(calls) == 1, calls

@@ -13,7 +13,7 @@ the run holds the rules' documentation or their states.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -397,6 +397,7 @@ def _linted(
     from skillc_lint.operations import _suppressed, lint
 
     params, cwd = run.params, run.cwd
+    own = params.own_files(cwd)  # (once a run: up to 3 realpath calls)
     mode = params.fix_mode
     writes = bool(mode or params.add_suppressions)
     folders = [item for item in plan if isinstance(item, Path)]
@@ -440,7 +441,7 @@ def _linted(
             jobs=params.jobs or usable_cores(),
             cache=cache,
             warn=lambda notice: session.warn((notice,)),
-            leave_out=params.own_files(cwd),
+            leave_out=own,
         )
     )
     try:
@@ -455,7 +456,7 @@ def _linted(
                     tree = trees[item]
                     places = write_places(session.layout) if item in by_name else ()
                     if params.add_suppressions:
-                        done = _commented(session, run, one, registry, hidden, tree, places)
+                        done = _commented(session, run, one, registry, hidden, tree, places, own)
                     else:
                         write = not params.diff
                         done = lint(
@@ -467,10 +468,11 @@ def _linted(
                             write=write,
                             tree=tree,
                             places=places,
+                            leave_out=own,
                         )
                 else:
-                    engine = _computed(item, next(pooled), registry, params, cwd)
-                    done = lint(session, one, registry, hidden, engine=engine)
+                    engine = _computed(item, next(pooled), registry, params.force, own)
+                    done = lint(session, one, registry, hidden, engine=engine, leave_out=own)
                 if done.fixes is not None and done.fixes.problems:  # paths as the CLI shows them
                     left = tuple(_shown(problem, cwd) for problem in done.fixes.problems)
                     done = done._replace(
@@ -512,6 +514,7 @@ def _commented(
     hidden: Suppressions,
     tree: Path | None,
     places: Sequence[Path],
+    leave_out: Collection[str],
 ) -> LintReport:
     """``add_suppressions``: lint one skill and write a comment hiding each finding
     (:func:`~skillc_lint._suppress.add_suppressions`, from the texts the lint read); its
@@ -525,7 +528,6 @@ def _commented(
 
     read: dict[str, str] = {}
     found: list[LintResult] = []  # each lint's findings, before the ignores and the baseline
-    leave_out = params.own_files(run.cwd)
 
     def engine(folder: Path) -> LintResult:
         result, texts = lint_with_texts(
@@ -535,7 +537,7 @@ def _commented(
         found.append(result)
         return result
 
-    done = lint(session, params, registry, hidden, engine=engine)
+    done = lint(session, params, registry, hidden, engine=engine, leave_out=leave_out)
     if done.result.skipped:
         return done
     guarded = registry.guarded(rule.id for rule in registry)
@@ -633,8 +635,8 @@ def _computed(
     folder: Path,
     done: LintResult | SkillcError,
     registry: RuleRegistry,
-    params: LintParams,
-    cwd: Path,
+    force: bool,
+    leave_out: Collection[str],
 ) -> Callable[[Path], LintResult]:
     """The engine :func:`~skillc_lint.operations.lint` runs on the folder it resolved:
     ``done`` (what a worker returned for ``folder``: its result, or the error to raise), or a
@@ -643,9 +645,8 @@ def _computed(
     def engine(resolved: Path) -> LintResult:
         # (the same path needs no resolving: the common case, two realpath calls a skill)
         if resolved != folder and os.path.realpath(resolved) != os.path.realpath(folder):
-            leave_out = params.own_files(cwd)
             return lint_skill(
-                resolved, registry=registry, force=params.force, cap=False, leave_out=leave_out
+                resolved, registry=registry, force=force, cap=False, leave_out=leave_out
             )
         if isinstance(done, Exception):
             raise done

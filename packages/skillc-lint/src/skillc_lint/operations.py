@@ -13,7 +13,7 @@ linter loads when the operation runs.
 from __future__ import annotations
 
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
 from skillc_index.arguments import MAX_PATHS, MAX_TARGETS
@@ -556,6 +556,7 @@ def lint(
     engine: Callable[[Path], LintResult] | None = None,
     tree: Path | None = None,
     places: Sequence[Path] = (),
+    leave_out: Collection[str] | None = None,
 ) -> LintReport:
     """Lint one skill (``params.skill``) and log it, when it is a skill of a store (or
     imported into one): a folder in no store is linted without a trace (no runtime folder,
@@ -571,7 +572,9 @@ def lint(
     :func:`~skillc_lint.fix_skill`); ``places``: where they may write when the skill was found
     by its name (``fix_skill``'s). ``engine``: what lints the resolved folder when not fixing
     (default: :func:`~skillc_lint.lint_skill` with ``registry``); the command line passes the
-    result a worker process already computed for it."""
+    result a worker process already computed for it. ``leave_out``: the run's own files
+    (default: :meth:`LintParams.own_files`, computed here; a run of many skills computes
+    them once and passes them)."""
     from skillc_index import error_line, expand_user, resolve_skill
     from skillc_lint import fix_skill, lint_skill, profiles_in
     from skillc_lint._targets import skill_folder
@@ -591,6 +594,7 @@ def lint(
     if hidden is None:
         hidden = suppressions(session, registry, params.baseline, found)
 
+    own = params.own_files(cwd) if leave_out is None else leave_out
     args = params.log_args()
     args["profiles"] = list(profiles_in(registry))
     outcome = None
@@ -606,7 +610,7 @@ def lint(
                 registry=registry,
                 force=params.force,
                 cap=False,
-                leave_out=params.own_files(cwd),
+                leave_out=own,
             )
             return _suppressed(linted, hidden)
         ignores = hidden.ignores
@@ -619,7 +623,7 @@ def lint(
             skip=lambda d: ignores.hides(folder / d.file, d),
             tree=tree,
             places=places,
-            leave_out=params.own_files(cwd),
+            leave_out=own,
         )
         return _suppressed(outcome.result, hidden)
 
