@@ -13,6 +13,7 @@ from typing import Any
 
 from skillc_index import Layout, ResolvedSkill
 from skillc_index.accesslog import AccessRecord
+from skillc_index.clock import utc_now
 from skillc_stats import query_stats, upload_logs
 
 from .conftest import record
@@ -151,6 +152,28 @@ def test_a_row_whose_timestamp_is_not_utc_is_in_no_period(
         ("2026-03-02", 1),
     ]
     assert query_all(layout, store=postgres_url, **given)["data"] == local
+
+
+def test_when_every_row_is_dated_later_every_period_is_shown(
+    demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path], stats_cli: Run
+) -> None:
+    """A wrong clock's rows, every one after today: no period is today's, so each is in
+    its own (``--by day`` showed the first day only, the header's period running to the
+    second), for one skill and for ``--all`` alike."""
+    from skillc_stats import query_all
+
+    stamps = ("2099-03-01T10:00:00Z", "2099-03-02T10:00:00Z", "2099-03-04T10:00:00Z")
+    log_rows(*(record(demo, "show", {}, timestamp=stamp) for stamp in stamps))
+    expected = [("2099-03-01", 1), ("2099-03-02", 1), ("2099-03-03", 0), ("2099-03-04", 1)]
+    everyone = query_all(layout, by="day")["data"]["periods"]
+    assert [(p["period"], p["uses"]) for p in everyone] == expected
+    result = stats_cli("stats", "demo", "--format", "json", "--by", "day")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)["data"]
+    assert [(e["period"], e["uses"]) for e in data] == expected
+    # once a row is today's (the run above logged its own), the later ones are in none
+    again = stats_cli("stats", "demo", "--format", "json", "--by", "day")
+    assert [e["period"] for e in json.loads(again.stdout)["data"]] == [utc_now()[:10]]
 
 
 #: The rows of :func:`spread_logs`: each skill's commands of each day (uses, author activity,

@@ -46,6 +46,16 @@ def period_of(day: str, by: str) -> str | None:
     return day
 
 
+def last_period(first: str, last: str, end: str, by: str) -> str:
+    """The last ``by`` period shown, from ``first``: ``last`` up to the period of the day
+    ``end`` (:func:`~skillc_stats._trends.end_day`) at most, unless every row is later (a
+    wrong clock's: ``end``'s period before ``first``): then ``last``, all of them shown."""
+    cap = period_of(end, by)
+    if not first or cap is None or cap < first:
+        return last  # (capped to ``first``, every period after the first was dropped)
+    return min(last, cap)
+
+
 def kinds_by_period(rows: Iterable[Sequence[Any]], by: str) -> dict[str, Counter[str]]:
     """``(day, command, count)`` rows as the count of each kind of row
     (:func:`~skillc_index.accesslog.command_kind`) per ``by`` period (a row's day may be a

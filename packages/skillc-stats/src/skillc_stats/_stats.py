@@ -402,12 +402,12 @@ class StatsQuery:
         ISO week, named by its Monday, or ``month``), from the first to the last period with
         an access, up to today's at most as in ``--all`` (a row dated later, a wrong clock's,
         is in none, unless every row is), the quiet ones included (zeros)."""
-        from skillc_stats._periods import kinds_by_period, period_of, period_rows, periods_note
+        from skillc_stats._periods import kinds_by_period, last_period, period_rows, periods_note
         from skillc_stats._trends import end_day
 
         kinds = kinds_by_period(self._log.day_counts(), by)
-        first, last = min(kinds, default=""), max(kinds, default="")
-        last = max(min(last, period_of(end_day(self.filters), by) or last), first)
+        first = min(kinds, default="")
+        last = last_period(first, max(kinds, default=""), end_day(self.filters), by)
         note = periods_note(first, last, by)
         if note is not None:
             self._notes[by] = note

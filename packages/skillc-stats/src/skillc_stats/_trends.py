@@ -144,7 +144,13 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
     change between the last two periods; most used first) and the ``rising`` and ``falling``
     skills (the :data:`MOVERS` largest changes each way; none with fewer than two periods,
     which have no change, as the text shows none)."""
-    from skillc_stats._periods import kinds_by_period, period_of, period_rows, periods_note
+    from skillc_stats._periods import (
+        kinds_by_period,
+        last_period,
+        period_of,
+        period_rows,
+        periods_note,
+    )
 
     per_skill: dict[str, Counter[str]] = defaultdict(Counter)  # each skill's uses per period
 
@@ -158,7 +164,8 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
 
     kinds = kinds_by_period(summed(), by)
     first = min(kinds, default="")
-    last = max(period_of(end, by) or first, first) if first else ""
+    runs_to = max(max(kinds, default=""), period_of(end, by) or "")  # (today's: quiet ones)
+    last = last_period(first, runs_to, end, by) if first else ""
     note = periods_note(first, last, by)
     if note is not None:
         counts.notes[by] = note
